@@ -1,0 +1,50 @@
+//! Enums and flag sets: a fixed-width representation and named values in declaration order.
+
+use crate::diagnostics::Span;
+use crate::ir::{Prim, Version};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnumKind {
+    /// One of the values (any other number is still readable, as its number).
+    Enum,
+    /// A set of single-bit values.
+    Flags,
+}
+
+impl EnumKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EnumKind::Enum => "enum",
+            EnumKind::Flags => "flags",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Enum {
+    pub name: String,
+    pub kind: EnumKind,
+    pub repr: Prim,
+    pub doc: String,
+    pub since: Option<Version>,
+    pub values: Vec<EnumValue>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    pub name: String,
+    pub value: i128,
+    /// The value as the schema wrote it (`0x1`), or the decimal value of an expression.
+    pub literal: String,
+    pub doc: String,
+    pub since: Option<Version>,
+    pub span: Span,
+}
+
+impl Enum {
+    /// The OR of every flag bit (flag sets only).
+    pub fn all_bits(&self) -> i128 {
+        self.values.iter().fold(0, |acc, v| acc | v.value)
+    }
+}

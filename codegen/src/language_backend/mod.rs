@@ -1,0 +1,37 @@
+//! The language backends. Each reads the validated IR and its layout and returns text;
+//! none of them computes a layout or touches the disk.
+
+pub mod rust;
+
+use crate::Schema;
+use crate::write::Output;
+
+/// The first line of every generated file, after the comment marker.
+pub fn generated_line(source: &str) -> String {
+    format!("generated from {source}; do not edit")
+}
+
+/// An output that could not be rendered (a template error): a bug in the generator,
+/// never a schema mistake.
+#[derive(Debug)]
+pub struct RenderError(pub String);
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// Every target this build of the generator has, named after the ABI (`bridge.rs`, ...).
+/// `source` is the schema's file name as the generated-file line shows it.
+pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, RenderError> {
+    let name = &schema.abi.name;
+    #[allow(unused_mut)]
+    let mut outputs = vec![Output {
+        file_name: format!("{name}.rs"),
+        contents: rust::expand_rust(schema, source),
+    }];
+    Ok(outputs)
+}

@@ -1,0 +1,261 @@
+//! The layout engine: every struct's size, alignment and field offsets by the C rules for
+//! naturally aligned structs, computed once. It never inserts padding: a gap is an error
+//! that names the padding field to declare. Backends print these numbers.
+
+use crate::diagnostics::{Errors, SchemaErrors};
+use crate::ir::{Abi, Elem, Struct};
+
+/// The largest struct the generator accepts: sizes must fit a `u32` (and a 32-bit `usize`).
+pub const MAX_SIZE: u64 = u32::MAX as u64;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Indexed like `Abi::structs`.
+    pub structs: Vec<StructLayout>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructLayout {
+    pub size: u64,
+    pub align: u64,
+    /// Indexed like `Struct::fields`.
+    pub fields: Vec<FieldLayout>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldLayout {
+    pub offset: u64,
+    /// The whole field, every array element included.
+    pub size: u64,
+    pub align: u64,
+    /// One array element (the whole field when it is not an array).
+    pub elem_size: u64,
+}
+
+impl Layout {
+    pub fn of(&self, struct_index: usize) -> &StructLayout {
+        &self.structs[struct_index]
+    }
+}
+
+/// Computes the layout of every struct, in dependency order, and checks it.
+pub fn compute_layout(abi: &Abi) -> Result<Layout, SchemaErrors> {
+    let mut errors = Errors::new();
+    let order = dependency_order(abi, &mut errors);
+    errors.propagate()?;
+    let mut done: Vec<Option<StructLayout>> = vec![None; abi.structs.len()];
+    for i in order {
+        let layout = compute_struct(abi, &abi.structs[i], &done, &mut errors);
+        done[i] = Some(layout);
+    }
+    errors.propagate()?;
+    Ok(Layout {
+        structs: done
+            .into_iter()
+            .map(|l| l.expect("every struct is laid out"))
+            .collect(),
+    })
+}
+
+/// Structs ordered so that each comes after the structs it contains. A struct that
+/// contains itself, directly or through others, is an error.
+fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Active,
+        Done,
+    }
+    let n = abi.structs.len();
+    let mut mark = vec![Mark::New; n];
+    let mut order = Vec::with_capacity(n);
+    let deps = |i: usize| -> Vec<usize> {
+        abi.structs[i]
+            .fields
+            .iter()
+            .filter_map(|f| match f.ty.elem {
+                Elem::Struct(j) => Some(j),
+                _ => None,
+            })
+            .collect()
+    };
+    // Iterative depth-first search, so that deep nesting cannot overflow the stack.
+    for root in 0..n {
+        if mark[root] != Mark::New {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, deps(root))];
+        mark[root] = Mark::Active;
+        while let Some((node, pending)) = stack.last_mut() {
+            let node = *node;
+            match pending.pop() {
+                Some(next) => match mark[next] {
+                    Mark::New => {
+                        mark[next] = Mark::Active;
+                        let d = deps(next);
+                        stack.push((next, d));
+                    }
+                    Mark::Active => {
+                        let start = stack.iter().position(|(s, _)| *s == next).unwrap_or(0);
+                        let mut path: Vec<&str> = stack[start..]
+                            .iter()
+                            .map(|(s, _)| abi.structs[*s].name.as_str())
+                            .collect();
+                        path.push(&abi.structs[next].name);
+                        let s = &abi.structs[next];
+                        let field = abi.structs[node]
+                            .fields
+                            .iter()
+                            .find(|f| f.ty.elem == Elem::Struct(next));
+                        let span = field.map_or(s.span.clone(), |f| f.type_span.clone());
+                        errors.error_help(
+                            &span,
+                            format!("struct `{}` contains itself: {}", s.name, path.join(" -> ")),
+                            "a struct cannot hold itself by value; the chain of fields must end",
+                        );
+                    }
+                    Mark::Done => {}
+                },
+                None => {
+                    mark[node] = Mark::Done;
+                    order.push(node);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    order
+}
+
+fn padding_hint(offset: u64, bytes: u64) -> String {
+    if bytes == 1 {
+        format!("_pad{offset}: u8")
+    } else {
+        format!("_pad{offset}: u8[{bytes}]")
+    }
+}
+
+fn compute_struct(
+    abi: &Abi,
+    s: &Struct,
+    done: &[Option<StructLayout>],
+    errors: &mut Errors,
+) -> StructLayout {
+    let mut offset: u64 = 0;
+    let mut align: u64 = 1;
+    let mut fields = Vec::with_capacity(s.fields.len());
+    let mut overflowed = false;
+    for f in &s.fields {
+        let (elem_size, elem_align) = match f.ty.elem {
+            Elem::Prim(p) => (p.size(), p.size()),
+            Elem::Char => (1, 1),
+            Elem::Enum(i) => (abi.enums[i].repr.size(), abi.enums[i].repr.size()),
+            Elem::Struct(i) => {
+                let l = done[i].as_ref().expect("dependencies are laid out first");
+                (l.size, l.align)
+            }
+        };
+        let size = elem_size
+            .checked_mul(f.ty.count())
+            .filter(|s| *s <= MAX_SIZE);
+        let Some(size) = size else {
+            errors.error(
+                &f.type_span,
+                format!(
+                    "field `{}.{}`: {} elements of {elem_size} bytes do not fit the 4 GiB ({MAX_SIZE} bytes) size limit",
+                    s.name,
+                    f.name,
+                    f.ty.count()
+                ),
+            );
+            overflowed = true;
+            fields.push(FieldLayout {
+                offset,
+                size: 0,
+                align: elem_align,
+                elem_size,
+            });
+            continue;
+        };
+        let misalign = offset % elem_align;
+        if misalign != 0 && !overflowed {
+            let gap = elem_align - misalign;
+            errors.error_help(
+                &f.span,
+                format!(
+                    "struct `{}`: {gap}-byte gap before field `{}` at offset {offset:#x} ({offset}): \
+                     `{}` needs {elem_align}-byte alignment and would start at {:#x}",
+                    s.name,
+                    f.name,
+                    f.ty.text,
+                    offset + gap
+                ),
+                format!("declare \"{}\" before \"{}\"", padding_hint(offset, gap), f.name),
+            );
+            offset += gap;
+        }
+        align = align.max(elem_align);
+        fields.push(FieldLayout {
+            offset,
+            size,
+            align: elem_align,
+            elem_size,
+        });
+        match offset.checked_add(size).filter(|e| *e <= MAX_SIZE) {
+            Some(end) => offset = end,
+            None if !overflowed => {
+                errors.error(
+                    &f.span,
+                    format!(
+                        "struct `{}`: field `{}` ends past the 4 GiB ({MAX_SIZE} bytes) size limit",
+                        s.name, f.name
+                    ),
+                );
+                overflowed = true;
+            }
+            None => {}
+        }
+    }
+    let size = offset;
+    let tail = (align - size % align) % align;
+    if tail != 0 && !overflowed {
+        let last = s.fields.last().map_or("", |f| f.name.as_str());
+        errors.error_help(
+            &s.span,
+            format!(
+                "struct `{}`: {tail} bytes of undeclared tail padding: its fields end at {size:#x} ({size}) \
+                 but its alignment is {align}",
+                s.name
+            ),
+            format!("declare \"{}\" after \"{last}\", as the last field", padding_hint(size, tail)),
+        );
+    }
+    let size = size + tail;
+    if let Some((declared, span)) = &s.declared_size {
+        if *declared != size && !overflowed {
+            errors.error(
+                span,
+                format!(
+                    "struct `{}` states size {declared} but its fields make {size} bytes",
+                    s.name
+                ),
+            );
+        }
+    }
+    if let Some((declared, span)) = &s.declared_align {
+        if *declared != align {
+            errors.error(
+                span,
+                format!(
+                    "struct `{}` states align {declared} but its fields make it {align}",
+                    s.name
+                ),
+            );
+        }
+    }
+    StructLayout {
+        size,
+        align,
+        fields,
+    }
+}

@@ -1,0 +1,33 @@
+//! The ABI schema code generator: `schema.toml` → validated IR → layout → Rust, C, Python
+//! and markdown. Every stage is a pure function over values; only [`write`] touches the disk.
+
+pub mod diagnostics;
+pub mod expr;
+pub mod ir;
+pub mod language_backend;
+pub mod layout;
+pub mod lower;
+pub mod parse;
+#[cfg(feature = "cli")]
+pub mod report;
+pub mod write;
+
+pub use diagnostics::SchemaErrors;
+pub use ir::Abi;
+pub use layout::Layout;
+
+/// A schema that parsed, lowered and laid out without errors: what every backend reads.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    pub abi: Abi,
+    pub layout: Layout,
+}
+
+/// Runs parse → lower → layout on schema text. On failure, render the errors with
+/// [`SchemaErrors::render`] and the same text.
+pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
+    let raw = parse::parse_schema(src)?;
+    let abi = lower::lower_schema(&raw, src)?;
+    let layout = layout::compute_layout(&abi)?;
+    Ok(Schema { abi, layout })
+}

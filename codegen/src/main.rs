@@ -1,0 +1,161 @@
+//! The `codegen` command line: generate, check and inspect the layout of a schema.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use codegen::language_backend::generate_all;
+use codegen::{Schema, report, write};
+
+#[derive(Parser)]
+#[command(
+    name = "codegen",
+    version,
+    about = "ABI schema code generator: schema.toml to Rust, C, Python and markdown"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write every generated file whose content changed.
+    Generate {
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+    },
+    /// Exit 1 and list the generated files that are stale. Writes nothing.
+    Check {
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+    },
+    /// Print the computed layout of one struct, or of all of them.
+    Layout {
+        /// A struct name; all structs when omitted.
+        #[arg(value_name = "TYPE")]
+        name: Option<String>,
+        /// Print the whole layout IR as JSON.
+        #[arg(long)]
+        json: bool,
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+    },
+}
+
+/// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
+enum Failure {
+    Schema,
+    Input(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate { schema, out } => generate(&schema, &out, false),
+        Command::Check { schema, out } => generate(&schema, &out, true),
+        Command::Layout { name, json, schema } => layout(&schema, name.as_deref(), json),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::Schema) => ExitCode::from(1),
+        Err(Failure::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The name the diagnostics and the generated-file line show for a schema path.
+fn display_name(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn load(path: &Path) -> Result<Schema, Failure> {
+    let src = write::read_schema(path)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+    codegen::load_schema(&src).map_err(|errors| {
+        eprint!("{}", errors.render(&display_name(path), &src));
+        Failure::Schema
+    })
+}
+
+fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Failure> {
+    let schema = load(schema_path)?;
+    let source = schema_path.file_name().map_or_else(
+        || display_name(schema_path),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let outputs = generate_all(&schema, &source)
+        .map_err(|e| Failure::Input(format!("internal error: {e}")))?;
+    if check {
+        let stale = write::stale_outputs(out, &outputs);
+        if stale.is_empty() {
+            println!(
+                "{} files in {} are up to date",
+                outputs.len(),
+                out.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        for path in &stale {
+            eprintln!("stale: {}", path.display());
+        }
+        eprintln!("run `cargo run -p codegen -- generate` to update them");
+        return Ok(ExitCode::from(1));
+    }
+    let written = write::write_outputs(out, &outputs)
+        .map_err(|e| Failure::Input(format!("cannot write: {e}")))?;
+    for path in &written {
+        println!("wrote {}", path.display());
+    }
+    println!("{} of {} files changed", written.len(), outputs.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode, Failure> {
+    let schema = load(schema_path)?;
+    if json {
+        let value = report::layout_json(&schema);
+        let value = match name {
+            None => value,
+            Some(n) => value["structs"]
+                .as_array()
+                .and_then(|a| a.iter().find(|s| s["name"] == n).cloned())
+                .ok_or_else(|| {
+                    Failure::Input(format!(
+                        "no struct named `{n}` in {}",
+                        schema_path.display()
+                    ))
+                })?,
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("json values serialize")
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    match name {
+        None => print!("{}", report::layout_tables(&schema)),
+        Some(n) => {
+            let index = schema
+                .abi
+                .structs
+                .iter()
+                .position(|s| s.name == n)
+                .ok_or_else(|| {
+                    Failure::Input(format!(
+                        "no struct named `{n}` in {}",
+                        schema_path.display()
+                    ))
+                })?;
+            print!("{}", report::layout_table(&schema, index));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,199 @@
+//! The raw schema: `schema.toml` read with serde and toml, every value kept with its span.
+//! Nothing here checks meaning; that is `lower`'s job.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diagnostics::{SchemaErrors, Span};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSchema {
+    pub abi: Spanned<RawAbi>,
+    #[serde(default, rename = "const")]
+    pub consts: Vec<Spanned<RawConst>>,
+    #[serde(default, rename = "enum")]
+    pub enums: Vec<Spanned<RawEnum>>,
+    #[serde(default)]
+    pub flags: Vec<Spanned<RawEnum>>,
+    #[serde(default, rename = "struct")]
+    pub structs: Vec<Spanned<RawStruct>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAbi {
+    pub name: Spanned<String>,
+    pub version: Spanned<String>,
+    pub c_prefix: Spanned<String>,
+    #[serde(default)]
+    pub title: Option<Spanned<String>>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    pub byte_order: Spanned<String>,
+}
+
+/// An integer as written, or a string holding an integer expression.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawValue {
+    Int(i64),
+    Expr(String),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConst {
+    pub name: Spanned<String>,
+    pub value: Spanned<RawValue>,
+    #[serde(default, rename = "type")]
+    pub ty: Option<Spanned<String>>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    #[serde(default)]
+    pub since: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnum {
+    pub name: Spanned<String>,
+    pub repr: Spanned<String>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    #[serde(default)]
+    pub since: Option<Spanned<String>>,
+    pub values: Spanned<Vec<Spanned<RawEnumValue>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnumValue {
+    pub name: Spanned<String>,
+    pub value: Spanned<RawValue>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    #[serde(default)]
+    pub since: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStruct {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    #[serde(default)]
+    pub since: Option<Spanned<String>>,
+    #[serde(default)]
+    pub size: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub align: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub extensible: Option<Spanned<bool>>,
+    pub fields: Spanned<Vec<Spanned<RawField>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawField {
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub ty: Spanned<String>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    #[serde(default)]
+    pub since: Option<Spanned<String>>,
+}
+
+/// Reads the schema text. A TOML syntax error, a missing or unknown key or a value of the
+/// wrong kind is reported with its position and the item it belongs to.
+pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
+    toml::from_str::<RawSchema>(src).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let message = describe_toml_error(e.message());
+        let message = match enclosing_item(src, span.start) {
+            Some(item) => format!("{item}: {message}"),
+            None => message,
+        };
+        SchemaErrors::single(span, message)
+    })
+}
+
+/// Makes toml's messages read like ours: lowercase, one line, keys in backticks.
+fn describe_toml_error(message: &str) -> String {
+    let message = message.trim().replace('\n', " ");
+    let message = if let Some(rest) = message.strip_prefix("unknown field") {
+        format!("unknown key{rest}")
+    } else if let Some(rest) = message.strip_prefix("missing field") {
+        format!("missing key{rest}")
+    } else {
+        message
+    };
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => message,
+    }
+}
+
+/// Names the item (and field or value) whose table holds `offset`, such as
+/// "struct `client_entry`, field `waiting`", by reading the document's spans.
+fn enclosing_item(src: &str, offset: usize) -> Option<String> {
+    use toml::de::{DeTable, DeValue};
+    let doc = DeTable::parse(src).ok()?.into_inner();
+    let name_of = |t: &DeTable| -> Option<String> {
+        t.iter()
+            .find(|(k, _)| k.get_ref().as_ref() == "name")
+            .and_then(|(_, v)| match v.get_ref() {
+                DeValue::String(s) => Some(s.to_string()),
+                _ => None,
+            })
+    };
+    let contains = |span: &Span| span.start <= offset && offset < span.end.max(span.start + 1);
+    for (key, value) in doc.iter() {
+        let kind = match key.get_ref().as_ref() {
+            "const" => "constant",
+            "enum" => "enum",
+            "flags" => "flags",
+            "struct" => "struct",
+            "abi" => return contains(&value.span()).then(|| "[abi]".to_string()),
+            _ => continue,
+        };
+        let DeValue::Array(items) = value.get_ref() else {
+            continue;
+        };
+        for item in items.iter() {
+            let DeValue::Table(table) = item.get_ref() else {
+                continue;
+            };
+            let within_item = contains(&item.span())
+                || table
+                    .iter()
+                    .any(|(k, v)| contains(&k.span()) || contains(&v.span()));
+            if !within_item {
+                continue;
+            }
+            let name = name_of(table).unwrap_or_else(|| "?".into());
+            let mut what = format!("{kind} `{name}`");
+            for (k, v) in table.iter() {
+                let member = match k.get_ref().as_ref() {
+                    "fields" => "field",
+                    "values" => "value",
+                    _ => continue,
+                };
+                let DeValue::Array(members) = v.get_ref() else {
+                    continue;
+                };
+                for m in members.iter() {
+                    if let (true, DeValue::Table(mt)) = (contains(&m.span()), m.get_ref()) {
+                        let mname = name_of(mt).unwrap_or_else(|| "?".into());
+                        what.push_str(&format!(", {member} `{mname}`"));
+                    }
+                }
+            }
+            return Some(what);
+        }
+    }
+    None
+}

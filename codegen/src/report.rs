@@ -1,0 +1,155 @@
+//! Human and machine views of the computed layout: the pahole-style table of
+//! `codegen layout` and the JSON of `codegen layout --json`.
+
+use serde_json::{Value, json};
+
+use crate::Schema;
+use crate::ir::{ConstType, Elem};
+
+/// The layout table of one struct, pahole-style: each field with its C-like declaration,
+/// offset in hex and decimal, and size; declared padding marked.
+pub fn layout_table(schema: &Schema, struct_index: usize) -> String {
+    let s = &schema.abi.structs[struct_index];
+    let l = schema.layout.of(struct_index);
+    let split = |text: &str| -> (String, String) {
+        match text.split_once('[') {
+            Some((b, rest)) => (b.trim().to_string(), format!("[{rest}")),
+            None => (text.to_string(), String::new()),
+        }
+    };
+    let type_width = s
+        .fields
+        .iter()
+        .map(|f| split(&f.ty.text).0.len())
+        .max()
+        .unwrap_or(0);
+    let decls: Vec<String> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let (base, len) = split(&f.ty.text);
+            format!("{base:type_width$} {}{len};", f.name)
+        })
+        .collect();
+    let width = decls.iter().map(|d| d.len()).max().unwrap_or(0);
+    let mut out = format!(
+        "{:w$}/* size: {} ({:#x}), align: {} */\n",
+        format!("struct {} {{", s.name),
+        l.size,
+        l.size,
+        l.align,
+        w = width + 6
+    );
+    out.push_str(&format!("    {:width$}  /* offset         size */\n", ""));
+    for ((f, fl), decl) in s.fields.iter().zip(&l.fields).zip(&decls) {
+        let mark = if f.is_padding() { "  padding" } else { "" };
+        out.push_str(&format!(
+            "    {decl:width$}  /* {:#06x} {:>6} {:>6}{mark} */\n",
+            fl.offset, fl.offset, fl.size
+        ));
+    }
+    let padding: u64 = s
+        .fields
+        .iter()
+        .zip(&l.fields)
+        .filter(|(f, _)| f.is_padding())
+        .map(|(_, fl)| fl.size)
+        .sum();
+    out.push_str(&format!(
+        "}};  /* {} fields, {} bytes of declared padding */\n",
+        s.fields.len(),
+        padding
+    ));
+    out
+}
+
+/// The layout tables of every struct, in schema order.
+pub fn layout_tables(schema: &Schema) -> String {
+    (0..schema.abi.structs.len())
+        .map(|i| layout_table(schema, i))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The whole layout IR as JSON: every constant, enum and struct, with every field's offset,
+/// size and alignment.
+pub fn layout_json(schema: &Schema) -> Value {
+    let abi = &schema.abi;
+    let since = |v: &Option<crate::ir::Version>| v.map(|v| v.to_string());
+    let consts: Vec<Value> = abi
+        .consts
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "value": c.value as i64,
+                "literal": c.literal,
+                "expr": c.expr,
+                "type": match c.ty { ConstType::Usize => "usize".to_string(), ConstType::Prim(p) => p.name().to_string() },
+                "sizes_array": c.ty == ConstType::Usize,
+                "doc": c.doc,
+                "since": since(&c.since),
+            })
+        })
+        .collect();
+    let enums: Vec<Value> = abi
+        .enums
+        .iter()
+        .map(|e| {
+            json!({
+                "name": e.name,
+                "kind": e.kind.keyword(),
+                "repr": e.repr.name(),
+                "size": e.repr.size(),
+                "doc": e.doc,
+                "since": since(&e.since),
+                "values": e.values.iter().map(|v| json!({
+                    "name": v.name, "value": v.value as i64, "literal": v.literal, "doc": v.doc, "since": since(&v.since),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let structs: Vec<Value> = abi
+        .structs
+        .iter()
+        .zip(&schema.layout.structs)
+        .map(|(s, l)| {
+            json!({
+                "name": s.name,
+                "size": l.size,
+                "align": l.align,
+                "extensible": s.extensible,
+                "doc": s.doc,
+                "since": since(&s.since),
+                "fields": s.fields.iter().zip(&l.fields).map(|(f, fl)| {
+                    let elem = match f.ty.elem {
+                        Elem::Prim(p) => json!({"kind": "primitive", "name": p.name()}),
+                        Elem::Char => json!({"kind": "char"}),
+                        Elem::Enum(i) => json!({"kind": abi.enums[i].kind.keyword(), "name": abi.enums[i].name}),
+                        Elem::Struct(i) => json!({"kind": "struct", "name": abi.structs[i].name}),
+                    };
+                    json!({
+                        "name": f.name,
+                        "type": f.ty.text,
+                        "elem": elem,
+                        "count": f.ty.len.map(|l| l.count),
+                        "count_constant": f.ty.len.and_then(|l| l.constant).map(|i| abi.consts[i].name.clone()),
+                        "offset": fl.offset,
+                        "size": fl.size,
+                        "align": fl.align,
+                        "elem_size": fl.elem_size,
+                        "padding": f.is_padding(),
+                        "doc": f.doc,
+                        "since": since(&f.since),
+                    })
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little" },
+        "constants": consts,
+        "enums": enums,
+        "structs": structs,
+    })
+}

@@ -1,0 +1,85 @@
+//! The one module that touches the disk: reading the schema, and writing generated files
+//! only when their content changed, all or nothing.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One generated file: its name inside the output folder, and its full text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub file_name: String,
+    pub contents: String,
+}
+
+/// Reads the schema text.
+pub fn read_schema(path: &Path) -> io::Result<String> {
+    fs::read_to_string(path)
+}
+
+/// The outputs whose file in `dir` is missing or differs. Writes nothing.
+pub fn stale_outputs(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
+    outputs
+        .iter()
+        .map(|o| dir.join(&o.file_name))
+        .zip(outputs)
+        .filter(|(path, o)| fs::read(path).ok().as_deref() != Some(o.contents.as_bytes()))
+        .map(|(path, _)| path)
+        .collect()
+}
+
+/// Writes every output whose content changed, and returns their paths. Each changed file is
+/// first written in full to a temporary file beside it; only when all of them are written
+/// are they renamed into place, so a failure leaves `dir` as it was.
+pub fn write_outputs(dir: &Path, outputs: &[Output]) -> io::Result<Vec<PathBuf>> {
+    let stale = stale_outputs(dir, outputs);
+    if stale.is_empty() {
+        return Ok(stale);
+    }
+    fs::create_dir_all(dir)?;
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let result = (|| -> io::Result<()> {
+        for o in outputs {
+            let path = dir.join(&o.file_name);
+            if !stale.contains(&path) {
+                continue;
+            }
+            let tmp = dir.join(format!(".{}.tmp{}", o.file_name, std::process::id()));
+            staged.push((tmp.clone(), path.clone()));
+            fs::write(&tmp, &o.contents).map_err(|e| with_path(e, &tmp))?;
+        }
+        for (tmp, path) in &staged {
+            fs::rename(tmp, path).map_err(|e| with_path(e, path))?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        for (tmp, _) in &staged {
+            let _ = fs::remove_file(tmp);
+        }
+        return Err(e);
+    }
+    Ok(stale)
+}
+
+/// Writes `contents` to `path` only when it differs (for build scripts: an unchanged file
+/// keeps its timestamp, so nothing downstream rebuilds). Returns whether it wrote.
+pub fn ensure_file_contents(path: &Path, contents: &str) -> io::Result<bool> {
+    if fs::read(path).ok().as_deref() == Some(contents.as_bytes()) {
+        return Ok(false);
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    write_outputs(
+        dir,
+        &[Output {
+            file_name: name.to_string(),
+            contents: contents.to_string(),
+        }],
+    )?;
+    Ok(true)
+}
+
+fn with_path(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
