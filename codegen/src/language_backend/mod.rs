@@ -2,6 +2,8 @@
 //! none of them computes a layout or touches the disk.
 
 pub mod rust;
+#[cfg(feature = "text")]
+pub mod text;
 
 use crate::Schema;
 use crate::write::Output;

@@ -1,0 +1,34 @@
+//! The shared minijinja setup of the text targets (C, Python, markdown): templates from
+//! `templates/`, strict undefined behaviour, no auto-escaping. Each backend builds its
+//! context in Rust (names, escaped docs, numbers from the layout) and hands it here.
+
+use minijinja::{Environment, UndefinedBehavior};
+use serde::Serialize;
+
+use super::RenderError;
+
+/// A template embedded from `templates/` at compile time.
+pub struct Template {
+    pub name: &'static str,
+    pub source: &'static str,
+}
+
+/// A new environment with the settings every text target uses. Backends add their own
+/// filters (escaping rules belong to the target) before calling [`render`].
+pub fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env
+}
+
+/// Renders `template` with `context` in `env`.
+pub fn render(env: &mut Environment<'static>, template: &Template, context: impl Serialize) -> Result<String, RenderError> {
+    env.add_template(template.name, template.source)
+        .map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
+    let t = env.get_template(template.name).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
+    t.render(context).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))
+}
