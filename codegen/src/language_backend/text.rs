@@ -18,9 +18,13 @@ pub struct Template {
 pub fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
+    let syntax = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .expect("the default delimiters are valid");
+    env.set_syntax(syntax);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env
 }
@@ -30,5 +34,5 @@ pub fn render(env: &mut Environment<'static>, template: &Template, context: impl
     env.add_template(template.name, template.source)
         .map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
     let t = env.get_template(template.name).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
-    t.render(context).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))
+    t.render(minijinja::Value::from_serialize(&context)).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))
 }
