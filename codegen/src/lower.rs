@@ -730,14 +730,11 @@ impl Lower<'_> {
         prefix: &str,
     ) {
         let mut seen: HashMap<String, (String, Span)> = HashMap::new();
-        let mut claim = |errors: &mut Errors,
-                         key: String,
-                         shown: String,
-                         original: String,
-                         span: &Span| {
-            if let Some((first, first_span)) = seen.get(&key) {
-                if *first != original {
-                    errors.error_help(
+        let mut claim =
+            |errors: &mut Errors, key: String, shown: String, original: String, span: &Span| {
+                if let Some((first, first_span)) = seen.get(&key) {
+                    if *first != original {
+                        errors.error_help(
                         span,
                         format!(
                             "`{original}` and `{first}` both become `{shown}` in the generated code"
@@ -747,11 +744,11 @@ impl Lower<'_> {
                             first_span.start
                         ),
                     );
+                    }
+                } else {
+                    seen.insert(key, (original, span.clone()));
                 }
-            } else {
-                seen.insert(key, (original, span.clone()));
-            }
-        };
+            };
         let p = upper(prefix);
         for c in consts {
             claim(

@@ -30,9 +30,16 @@ pub fn environment() -> Environment<'static> {
 }
 
 /// Renders `template` with `context` in `env`.
-pub fn render(env: &mut Environment<'static>, template: &Template, context: impl Serialize) -> Result<String, RenderError> {
+pub fn render(
+    env: &mut Environment<'static>,
+    template: &Template,
+    context: impl Serialize,
+) -> Result<String, RenderError> {
     env.add_template(template.name, template.source)
         .map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
-    let t = env.get_template(template.name).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
-    t.render(minijinja::Value::from_serialize(&context)).map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))
+    let t = env
+        .get_template(template.name)
+        .map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))?;
+    t.render(minijinja::value::Serde(context))
+        .map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))
 }
