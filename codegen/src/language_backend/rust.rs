@@ -1,8 +1,711 @@
-//! The Rust backend (placeholder until the Rust bindings land).
+//! The Rust backend: `#[repr(C)]` structs with zerocopy derives, enum and flag newtypes,
+//! constants and compile-time layout asserts, expanded with quote, checked by parsing with
+//! syn and printed with prettyplease.
+//!
+//! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
+//! (names, `Debug`, bit operations, layout asserts) lives in the hand-written macros of
+//! [`expand_support`], emitted once per file and invoked per item.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
 
 use crate::Schema;
+use crate::ir::names::{camel, upper};
+use crate::ir::{Abi, ConstType, Constant, Elem, Enum, EnumKind, Field, Prim, Struct, Type};
+use crate::layout::{FieldLayout, StructLayout};
 
+/// Renders the Rust bindings of `schema`. The first line says the file is generated from
+/// `source`.
 pub fn expand_rust(schema: &Schema, source: &str) -> String {
-    let _ = schema;
-    format!("// {}\n", super::generated_line(source))
+    let tokens = expand_file(schema);
+    let file = match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => file,
+        // A generator bug, never a schema mistake: show what did not parse.
+        Err(e) => panic!("generated Rust does not parse: {e}\n--- tokens ---\n{tokens}"),
+    };
+    format!(
+        "// {}\n\n{}",
+        super::generated_line(source),
+        prettyplease::unparse(&file)
+    )
+}
+
+fn expand_file(schema: &Schema) -> TokenStream {
+    let abi = &schema.abi;
+    let support = expand_support(abi);
+    let version = expand_version(abi);
+    let consts = abi.consts.iter().map(expand_const);
+    let enums = abi.enums.iter().map(|e| match e.kind {
+        EnumKind::Enum => expand_enum(e),
+        EnumKind::Flags => expand_flags(e),
+    });
+    let structs = abi
+        .structs
+        .iter()
+        .zip(&schema.layout.structs)
+        .map(|(s, l)| expand_struct(abi, s, l));
+    quote! {
+        #support
+        #version
+        #(#consts)*
+        #(#enums)*
+        #(#structs)*
+    }
+}
+
+/// Rust keywords that cannot be raw identifiers; a trailing `_` is added instead.
+const NOT_RAW: [&str; 5] = ["self", "Self", "super", "crate", "_"];
+
+/// Rust's strict and reserved keywords (2024 edition), which become raw identifiers.
+const KEYWORDS: [&str; 51] = [
+    "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "false",
+    "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "static", "struct", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof",
+    "unsized", "virtual", "yield", "try", "union", "raw", "safe",
+];
+
+/// A Rust identifier for a schema name: raw (`r#type`) for keywords, `self_` for the few
+/// that cannot be raw.
+pub fn rust_ident(name: &str) -> Ident {
+    if NOT_RAW.contains(&name) {
+        format_ident!("{}_", name)
+    } else if KEYWORDS.contains(&name) && !matches!(name, "union" | "raw" | "safe") {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+fn type_ident(name: &str) -> Ident {
+    rust_ident(&camel(name))
+}
+
+fn const_ident(name: &str) -> Ident {
+    rust_ident(&upper(name))
+}
+
+/// A schema doc as `#[doc]` attributes, escaped so rustdoc renders the text as written.
+struct Doc(String);
+
+impl ToTokens for Doc {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        for line in self.0.lines() {
+            let line = format!(" {}", escape_rustdoc(line));
+            tokens.extend(quote!(#[doc = #line]));
+        }
+    }
+}
+
+/// Paragraphs joined with a blank doc line, empty ones left out.
+fn doc(paragraphs: &[String]) -> Doc {
+    Doc(paragraphs
+        .iter()
+        .filter(|p| !p.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n\n"))
+}
+
+/// Escapes the characters that markdown would read as markup (links, emphasis, code, HTML)
+/// and the ones that would start a block at the beginning of a line.
+fn escape_rustdoc(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        // An underscore inside a word (`no_pad`) is never emphasis; only one at a word's edge is.
+        let word = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|c| c.is_alphanumeric())
+        };
+        let edge_underscore = c == '_' && !(word(i.checked_sub(1)) && word(Some(i + 1)));
+        if matches!(c, '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '~') || edge_underscore {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    let trimmed = out.trim_start();
+    let starts_block = trimmed.starts_with(['#', '-', '+', '=', '\t'])
+        || trimmed
+            .split_once(['.', ')'])
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if starts_block {
+        let indent = out.len() - trimmed.len();
+        out.insert(indent, '\\');
+    }
+    out
+}
+
+fn since(v: &Option<crate::ir::Version>) -> String {
+    v.map(|v| format!("Since ABI {v}.")).unwrap_or_default()
+}
+
+/// A literal as the schema wrote it (keeping `0x10000`), or its decimal value.
+fn int_literal(literal: &str, value: i128) -> TokenStream {
+    let (neg, digits) = match literal.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, literal),
+    };
+    let lit = digits
+        .parse::<Literal>()
+        .ok()
+        .filter(|l| {
+            !l.to_string().contains(['.', 'e', 'E', '"', '\'']) || l.to_string().starts_with("0x")
+        })
+        .unwrap_or_else(|| Literal::u128_unsuffixed(value.unsigned_abs()));
+    if neg || (value < 0 && !literal.starts_with('-')) {
+        quote!(-#lit)
+    } else {
+        quote!(#lit)
+    }
+}
+
+fn prim_type(p: Prim) -> Ident {
+    format_ident!("{}", p.name())
+}
+
+fn expand_version(abi: &Abi) -> TokenStream {
+    let major = Literal::u32_unsuffixed(abi.version.major);
+    let minor = Literal::u32_unsuffixed(abi.version.minor);
+    let text = abi.version.to_string();
+    let doc_major = format!(
+        " Major version of the {} ABI these bindings were generated for.",
+        abi.name
+    );
+    let doc_minor = format!(
+        " Minor version of the {} ABI these bindings were generated for.",
+        abi.name
+    );
+    quote! {
+        #[doc = #doc_major]
+        pub const ABI_VERSION_MAJOR: u16 = #major;
+        #[doc = #doc_minor]
+        pub const ABI_VERSION_MINOR: u16 = #minor;
+        /// The ABI version as text, `MAJOR.MINOR`.
+        pub const ABI_VERSION: &str = #text;
+    }
+}
+
+fn expand_const(c: &Constant) -> TokenStream {
+    let name = const_ident(&c.name);
+    let ty = match c.ty {
+        ConstType::Usize => format_ident!("usize"),
+        ConstType::Prim(p) => prim_type(p),
+    };
+    let value = int_literal(&c.literal, c.value);
+    let expr = c
+        .expr
+        .as_ref()
+        .map(|e| format!("Computed as `{e}`."))
+        .unwrap_or_default();
+    let docs = doc(&[c.doc.clone(), expr, since(&c.since)]);
+    quote! {
+        #docs
+        pub const #name: #ty = #value;
+    }
+}
+
+/// Attributes every newtype over an integer gets.
+fn newtype_attrs() -> TokenStream {
+    quote! {
+        #[derive(
+            Clone, Copy, PartialEq, Eq, Hash, Default,
+            ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
+        )]
+        #[repr(transparent)]
+    }
+}
+
+fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
+    let ty = type_ident(&e.name);
+    let consts = e.values.iter().map(|v| {
+        let name = const_ident(&v.name);
+        let value = int_literal(&v.literal, v.value);
+        let docs = doc(&[v.doc.clone(), since(&v.since)]);
+        quote! {
+            #docs
+            pub const #name: #ty = #ty(#value);
+        }
+    });
+    let entries = e
+        .values
+        .iter()
+        .map(|v| {
+            let name = const_ident(&v.name);
+            let text = &v.name;
+            quote!(#name = #text)
+        })
+        .collect();
+    (quote!(#(#consts)*), entries)
+}
+
+fn expand_enum(e: &Enum) -> TokenStream {
+    let ty = type_ident(&e.name);
+    let repr = prim_type(e.repr);
+    let attrs = newtype_attrs();
+    let docs = doc(&[
+        e.doc.clone(),
+        format!(
+            "An enum over `{}`: any value can be read, and [`{ty}::name`] says whether the schema declares it.",
+            e.repr
+        ),
+        since(&e.since),
+    ]);
+    let (consts, entries) = expand_values(e);
+    quote! {
+        #docs
+        #attrs
+        pub struct #ty(pub #repr);
+        impl #ty {
+            #consts
+        }
+        abi_enum!(#ty: #repr { #(#entries),* });
+    }
+}
+
+fn expand_flags(e: &Enum) -> TokenStream {
+    let ty = type_ident(&e.name);
+    let repr = prim_type(e.repr);
+    let attrs = newtype_attrs();
+    let docs = doc(&[
+        e.doc.clone(),
+        format!(
+            "A set of flags over `{}`: bits the schema does not declare are kept.",
+            e.repr
+        ),
+        since(&e.since),
+    ]);
+    let (consts, entries) = expand_values(e);
+    quote! {
+        #docs
+        #attrs
+        pub struct #ty(pub #repr);
+        impl #ty {
+            #consts
+        }
+        abi_flags!(#ty: #repr { #(#entries),* });
+    }
+}
+
+/// The Rust type of a field: primitives, `[u8; N]` for text, named types, and arrays whose
+/// length is the constant the schema named.
+fn field_type(abi: &Abi, ty: &Type) -> TokenStream {
+    let elem = match ty.elem {
+        Elem::Prim(p) => prim_type(p).into_token_stream(),
+        Elem::Char => quote!(u8),
+        Elem::Enum(i) => type_ident(&abi.enums[i].name).into_token_stream(),
+        Elem::Struct(i) => type_ident(&abi.structs[i].name).into_token_stream(),
+    };
+    match ty.len {
+        None => elem,
+        Some(len) => {
+            let n = match len.constant {
+                Some(c) => const_ident(&abi.consts[c].name).into_token_stream(),
+                None => Literal::u64_unsuffixed(len.count).into_token_stream(),
+            };
+            quote!([#elem; #n])
+        }
+    }
+}
+
+fn offset_doc(l: &FieldLayout) -> String {
+    let bytes = if l.size == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{} bytes", l.size)
+    };
+    format!("Offset 0x{:02X}, {bytes}.", l.offset)
+}
+
+fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
+    let name = rust_ident(&f.name);
+    let ty = field_type(abi, &f.ty);
+    let mut first = offset_doc(l);
+    if f.is_padding() {
+        first.push_str(" Declared padding: keep it zero.");
+    }
+    if !f.doc.is_empty() {
+        first = format!("{first} {}", f.doc);
+    }
+    let docs = doc(&[first, since(&f.since)]);
+    quote! {
+        #docs
+        pub #name: #ty
+    }
+}
+
+fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
+    let ty = type_ident(&s.name);
+    let extensible = if s.extensible {
+        "Extensible: it may grow at its end in a later minor version; readers learn its size at run time.".to_string()
+    } else {
+        String::new()
+    };
+    let docs = doc(&[
+        s.doc.clone(),
+        format!("{} bytes, align {}.", l.size, l.align),
+        extensible,
+        since(&s.since),
+    ]);
+    let fields = s
+        .fields
+        .iter()
+        .zip(&l.fields)
+        .map(|(f, fl)| expand_field(abi, f, fl));
+    let debug = expand_debug(s);
+    let text = expand_text_accessors(s);
+    let size = Literal::u64_unsuffixed(l.size);
+    let align = Literal::u64_unsuffixed(l.align);
+    let offsets = s.fields.iter().zip(&l.fields).map(|(f, fl)| {
+        let name = rust_ident(&f.name);
+        let offset = Literal::u64_unsuffixed(fl.offset);
+        quote!(#name: #offset)
+    });
+    quote! {
+        #docs
+        #[derive(
+            Clone, Copy, PartialEq,
+            ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
+        )]
+        #[repr(C)]
+        pub struct #ty {
+            #(#fields,)*
+        }
+        #debug
+        #text
+        abi_struct!(#ty: size #size, align #align { #(#offsets),* });
+    }
+}
+
+/// `Debug` that shows text fields as strings and leaves declared padding out.
+fn expand_debug(s: &Struct) -> TokenStream {
+    let ty = type_ident(&s.name);
+    let shown = s.fields.iter().filter(|f| !f.is_padding()).map(|f| {
+        let name = rust_ident(&f.name);
+        let label = &f.name;
+        if f.ty.elem == Elem::Char {
+            quote!(.field(#label, &text::Debug(&self.#name)))
+        } else {
+            quote!(.field(#label, &self.#name))
+        }
+    });
+    let finish = if s.fields.iter().any(Field::is_padding) {
+        quote!(finish_non_exhaustive)
+    } else {
+        quote!(finish)
+    };
+    let label = camel(&s.name);
+    quote! {
+        impl ::core::fmt::Debug for #ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#label) #(#shown)* .#finish()
+            }
+        }
+    }
+}
+
+/// `name_str()` and `set_name()` for every `char[N]` field.
+fn expand_text_accessors(s: &Struct) -> TokenStream {
+    let ty = type_ident(&s.name);
+    let methods: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| f.ty.elem == Elem::Char && f.ty.len.is_some())
+        .map(|f| {
+            let name = rust_ident(&f.name);
+            let get = format_ident!("{}_str", f.name);
+            let set = format_ident!("set_{}", f.name);
+            let get_doc = format!(" `{}` as text: the bytes up to the first NUL, which must be UTF-8.", f.name);
+            let set_doc = format!(
+                " Sets `{}` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.",
+                f.name
+            );
+            quote! {
+                #[doc = #get_doc]
+                pub fn #get(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+                    text::to_str(&self.#name)
+                }
+                #[doc = #set_doc]
+                pub fn #set(&mut self, text: &str) {
+                    text::set(&mut self.#name, text);
+                }
+            }
+        })
+        .collect();
+    if methods.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        impl #ty {
+            #(#methods)*
+        }
+    }
+}
+
+/// The hand-written helpers every generated file carries once: text access, and the
+/// macros that give enums, flag sets and structs their shared behaviour. Only the parts the
+/// schema uses are emitted, so nothing is unused.
+fn expand_support(abi: &Abi) -> TokenStream {
+    let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
+    let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
+    let has_text = abi
+        .structs
+        .iter()
+        .flat_map(|s| &s.fields)
+        .any(|f| f.ty.elem == Elem::Char);
+    let mut out = TokenStream::new();
+    if has_text {
+        out.extend(quote! {
+            /// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
+            pub mod text {
+                /// The text of a `char[N]` field: the bytes up to the first NUL (all of them
+                /// when there is none), or the UTF-8 error.
+                pub fn to_str(bytes: &[u8]) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+                    let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+                    ::core::str::from_utf8(&bytes[..end])
+                }
+
+                /// Writes `text` into a `char[N]` field: cut at a character boundary so that
+                /// a terminating NUL always fits, the rest zeroed.
+                pub fn set(bytes: &mut [u8], text: &str) {
+                    let mut n = text.len().min(bytes.len().saturating_sub(1));
+                    while !text.is_char_boundary(n) {
+                        n -= 1;
+                    }
+                    bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
+                    bytes[n..].fill(0);
+                }
+
+                /// Shows a `char[N]` field as a string in `Debug` output.
+                pub struct Debug<'a>(pub &'a [u8]);
+
+                impl ::core::fmt::Debug for Debug<'_> {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let end = self.0.iter().position(|b| *b == 0).unwrap_or(self.0.len());
+                        ::core::fmt::Debug::fmt(&::std::string::String::from_utf8_lossy(&self.0[..end]), f)
+                    }
+                }
+            }
+        });
+    }
+    if has_enum {
+        out.extend(quote! {
+            /// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
+            /// functions, so they can never collide with a value (always UPPER_SNAKE).
+            macro_rules! abi_enum {
+                ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
+                    impl $ty {
+                        /// Every value the schema declares, in declaration order.
+                        pub const fn values() -> &'static [$ty] {
+                            &[$($ty::$name),*]
+                        }
+
+                        /// The schema's name of this value, or `None` for a number it does not declare.
+                        pub fn name(self) -> ::core::option::Option<&'static str> {
+                            $(if self == $ty::$name { return ::core::option::Option::Some($text); })*
+                            ::core::option::Option::None
+                        }
+
+                        /// The value with the schema name `name`.
+                        pub fn from_name(name: &str) -> ::core::option::Option<$ty> {
+                            $(if name == $text { return ::core::option::Option::Some($ty::$name); })*
+                            ::core::option::Option::None
+                        }
+                    }
+
+                    impl ::core::convert::From<$repr> for $ty {
+                        fn from(value: $repr) -> Self {
+                            $ty(value)
+                        }
+                    }
+
+                    impl ::core::convert::From<$ty> for $repr {
+                        fn from(value: $ty) -> Self {
+                            value.0
+                        }
+                    }
+
+                    /// The value's name (`Phase::PLAYING`), or its number for an undeclared one (`Phase(200)`).
+                    impl ::core::fmt::Debug for $ty {
+                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            $(if *self == $ty::$name { return f.write_str(concat!(stringify!($ty), "::", stringify!($name))); })*
+                            write!(f, concat!(stringify!($ty), "({})"), self.0)
+                        }
+                    }
+                };
+            }
+        });
+    }
+    if has_flags {
+        out.extend(quote! {
+            /// Bit operations, iteration and `Debug` for a flag-set newtype.
+            macro_rules! abi_flags {
+                ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
+                    impl $ty {
+                        /// Every flag the schema declares with its schema name, in declaration order.
+                        pub const fn named() -> &'static [($ty, &'static str)] {
+                            &[$(($ty::$name, $text)),*]
+                        }
+
+                        /// No bit set.
+                        pub const fn empty() -> Self {
+                            $ty(0)
+                        }
+
+                        /// Every declared bit set.
+                        pub const fn all() -> Self {
+                            $ty(0 $(| $ty::$name.0)*)
+                        }
+
+                        /// The raw bits.
+                        pub const fn bits(self) -> $repr {
+                            self.0
+                        }
+
+                        /// Whether no bit is set.
+                        pub const fn is_empty(self) -> bool {
+                            self.0 == 0
+                        }
+
+                        /// Whether every bit of `other` is set in `self`.
+                        pub const fn contains(self, other: Self) -> bool {
+                            self.0 & other.0 == other.0
+                        }
+
+                        /// Whether any bit of `other` is set in `self`.
+                        pub const fn intersects(self, other: Self) -> bool {
+                            self.0 & other.0 != 0
+                        }
+
+                        /// Sets the bits of `other`.
+                        pub fn insert(&mut self, other: Self) {
+                            self.0 |= other.0;
+                        }
+
+                        /// Clears the bits of `other`.
+                        pub fn remove(&mut self, other: Self) {
+                            self.0 &= !other.0;
+                        }
+
+                        /// The bits the schema does not declare.
+                        pub const fn unknown_bits(self) -> $repr {
+                            self.0 & !Self::all().0
+                        }
+
+                        /// Each set bit on its own, lowest first, declared or not.
+                        pub fn iter(self) -> impl ::core::iter::Iterator<Item = Self> {
+                            let bits = self.0;
+                            (0..<$repr>::BITS)
+                                .map(|i| (1 as $repr) << i)
+                                .filter(move |b| bits & b != 0)
+                                .map($ty)
+                        }
+                    }
+
+                    impl ::core::convert::From<$repr> for $ty {
+                        fn from(value: $repr) -> Self {
+                            $ty(value)
+                        }
+                    }
+
+                    impl ::core::convert::From<$ty> for $repr {
+                        fn from(value: $ty) -> Self {
+                            value.0
+                        }
+                    }
+
+                    impl ::core::ops::BitOr for $ty {
+                        type Output = Self;
+                        fn bitor(self, rhs: Self) -> Self {
+                            $ty(self.0 | rhs.0)
+                        }
+                    }
+
+                    impl ::core::ops::BitAnd for $ty {
+                        type Output = Self;
+                        fn bitand(self, rhs: Self) -> Self {
+                            $ty(self.0 & rhs.0)
+                        }
+                    }
+
+                    impl ::core::ops::BitXor for $ty {
+                        type Output = Self;
+                        fn bitxor(self, rhs: Self) -> Self {
+                            $ty(self.0 ^ rhs.0)
+                        }
+                    }
+
+                    /// Flips every bit of the representation, declared or not, so that
+                    /// `flags & !X` keeps the bits the schema does not know.
+                    impl ::core::ops::Not for $ty {
+                        type Output = Self;
+                        fn not(self) -> Self {
+                            $ty(!self.0)
+                        }
+                    }
+
+                    impl ::core::ops::BitOrAssign for $ty {
+                        fn bitor_assign(&mut self, rhs: Self) {
+                            self.0 |= rhs.0;
+                        }
+                    }
+
+                    impl ::core::ops::BitAndAssign for $ty {
+                        fn bitand_assign(&mut self, rhs: Self) {
+                            self.0 &= rhs.0;
+                        }
+                    }
+
+                    impl ::core::ops::BitXorAssign for $ty {
+                        fn bitxor_assign(&mut self, rhs: Self) {
+                            self.0 ^= rhs.0;
+                        }
+                    }
+
+                    /// The set bits by name, undeclared ones in hex: `Flags(A | B | 0x100)`.
+                    impl ::core::fmt::Debug for $ty {
+                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str(concat!(stringify!($ty), "("))?;
+                            let mut first = true;
+                            let mut sep = |f: &mut ::core::fmt::Formatter<'_>| {
+                                let s = if first { "" } else { " | " };
+                                first = false;
+                                f.write_str(s)
+                            };
+                            $(if self.contains($ty::$name) && $ty::$name.0 != 0 {
+                                sep(f)?;
+                                f.write_str(stringify!($name))?;
+                            })*
+                            let unknown = self.unknown_bits();
+                            if unknown != 0 || self.0 == 0 {
+                                sep(f)?;
+                                write!(f, "{:#x}", unknown)?;
+                            }
+                            f.write_str(")")
+                        }
+                    }
+                };
+            }
+        });
+    }
+    out.extend(quote! {
+        /// `Default` (all zero) and compile-time asserts of a struct's size, alignment and
+        /// every field's offset, against the numbers of the layout engine.
+        macro_rules! abi_struct {
+            ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal),* $(,)? }) => {
+                impl ::core::default::Default for $ty {
+                    fn default() -> Self {
+                        <$ty as ::zerocopy::FromZeros>::new_zeroed()
+                    }
+                }
+
+                const _: () = {
+                    assert!(::core::mem::size_of::<$ty>() == $size);
+                    assert!(::core::mem::align_of::<$ty>() == $align);
+                    $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)*
+                };
+            };
+        }
+    });
+    out
 }

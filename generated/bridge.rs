@@ -1,0 +1,3847 @@
+// generated from schema.toml; do not edit
+
+/// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
+pub mod text {
+    /// The text of a `char[N]` field: the bytes up to the first NUL (all of them
+    /// when there is none), or the UTF-8 error.
+    pub fn to_str(bytes: &[u8]) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+        ::core::str::from_utf8(&bytes[..end])
+    }
+    /// Writes `text` into a `char[N]` field: cut at a character boundary so that
+    /// a terminating NUL always fits, the rest zeroed.
+    pub fn set(bytes: &mut [u8], text: &str) {
+        let mut n = text.len().min(bytes.len().saturating_sub(1));
+        while !text.is_char_boundary(n) {
+            n -= 1;
+        }
+        bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
+        bytes[n..].fill(0);
+    }
+    /// Shows a `char[N]` field as a string in `Debug` output.
+    pub struct Debug<'a>(pub &'a [u8]);
+    impl ::core::fmt::Debug for Debug<'_> {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let end = self.0.iter().position(|b| *b == 0).unwrap_or(self.0.len());
+            ::core::fmt::Debug::fmt(
+                &::std::string::String::from_utf8_lossy(&self.0[..end]),
+                f,
+            )
+        }
+    }
+}
+/// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
+/// functions, so they can never collide with a value (always UPPER_SNAKE).
+macro_rules! abi_enum {
+    ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
+        impl $ty { #[doc = r" Every value the schema declares, in declaration order."]
+        pub const fn values() -> & 'static [$ty] { & [$($ty :: $name),*] } #[doc =
+        r" The schema's name of this value, or `None` for a number it does not declare."]
+        pub fn name(self) -> ::core::option::Option < & 'static str > { $(if self == $ty
+        :: $name { return ::core::option::Option::Some($text); })*
+        ::core::option::Option::None } #[doc =
+        r" The value with the schema name `name`."] pub fn from_name(name : & str) ->
+        ::core::option::Option < $ty > { $(if name == $text { return
+        ::core::option::Option::Some($ty :: $name); })* ::core::option::Option::None } }
+        impl ::core::convert::From < $repr > for $ty { fn from(value : $repr) -> Self {
+        $ty (value) } } impl ::core::convert::From < $ty > for $repr { fn from(value :
+        $ty) -> Self { value.0 } } #[doc =
+        r" The value's name (`Phase::PLAYING`), or its number for an undeclared one (`Phase(200)`)."]
+        impl ::core::fmt::Debug for $ty { fn fmt(& self, f : & mut ::core::fmt::Formatter
+        < '_ >) -> ::core::fmt::Result { $(if * self == $ty :: $name { return f
+        .write_str(concat!(stringify!($ty), "::", stringify!($name))); })* write!(f,
+        concat!(stringify!($ty), "({})"), self.0) } }
+    };
+}
+/// Bit operations, iteration and `Debug` for a flag-set newtype.
+macro_rules! abi_flags {
+    ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
+        impl $ty { #[doc =
+        r" Every flag the schema declares with its schema name, in declaration order."]
+        pub const fn named() -> & 'static [($ty, & 'static str)] { & [$(($ty :: $name,
+        $text)),*] } #[doc = r" No bit set."] pub const fn empty() -> Self { $ty (0) }
+        #[doc = r" Every declared bit set."] pub const fn all() -> Self { $ty (0 $(| $ty
+        :: $name .0)*) } #[doc = r" The raw bits."] pub const fn bits(self) -> $repr {
+        self.0 } #[doc = r" Whether no bit is set."] pub const fn is_empty(self) -> bool
+        { self.0 == 0 } #[doc = r" Whether every bit of `other` is set in `self`."] pub
+        const fn contains(self, other : Self) -> bool { self.0 & other.0 == other.0 }
+        #[doc = r" Whether any bit of `other` is set in `self`."] pub const fn
+        intersects(self, other : Self) -> bool { self.0 & other.0 != 0 } #[doc =
+        r" Sets the bits of `other`."] pub fn insert(& mut self, other : Self) { self.0
+        |= other.0; } #[doc = r" Clears the bits of `other`."] pub fn remove(& mut self,
+        other : Self) { self.0 &= ! other.0; } #[doc =
+        r" The bits the schema does not declare."] pub const fn unknown_bits(self) ->
+        $repr { self.0 & ! Self::all().0 } #[doc =
+        r" Each set bit on its own, lowest first, declared or not."] pub fn iter(self) ->
+        impl ::core::iter::Iterator < Item = Self > { let bits = self.0; (0.. < $repr >
+        ::BITS).map(| i | (1 as $repr) << i).filter(move | b | bits & b != 0).map($ty) }
+        } impl ::core::convert::From < $repr > for $ty { fn from(value : $repr) -> Self {
+        $ty (value) } } impl ::core::convert::From < $ty > for $repr { fn from(value :
+        $ty) -> Self { value.0 } } impl ::core::ops::BitOr for $ty { type Output = Self;
+        fn bitor(self, rhs : Self) -> Self { $ty (self.0 | rhs.0) } } impl
+        ::core::ops::BitAnd for $ty { type Output = Self; fn bitand(self, rhs : Self) ->
+        Self { $ty (self.0 & rhs.0) } } impl ::core::ops::BitXor for $ty { type Output =
+        Self; fn bitxor(self, rhs : Self) -> Self { $ty (self.0 ^ rhs.0) } } #[doc =
+        r" Flips every bit of the representation, declared or not, so that"] #[doc =
+        r" `flags & !X` keeps the bits the schema does not know."] impl ::core::ops::Not
+        for $ty { type Output = Self; fn not(self) -> Self { $ty (! self.0) } } impl
+        ::core::ops::BitOrAssign for $ty { fn bitor_assign(& mut self, rhs : Self) { self
+        .0 |= rhs.0; } } impl ::core::ops::BitAndAssign for $ty { fn bitand_assign(& mut
+        self, rhs : Self) { self.0 &= rhs.0; } } impl ::core::ops::BitXorAssign for $ty {
+        fn bitxor_assign(& mut self, rhs : Self) { self.0 ^= rhs.0; } } #[doc =
+        r" The set bits by name, undeclared ones in hex: `Flags(A | B | 0x100)`."] impl
+        ::core::fmt::Debug for $ty { fn fmt(& self, f : & mut ::core::fmt::Formatter < '_
+        >) -> ::core::fmt::Result { f.write_str(concat!(stringify!($ty), "(")) ?; let mut
+        first = true; let mut sep = | f : & mut ::core::fmt::Formatter < '_ > | { let s =
+        if first { "" } else { " | " }; first = false; f.write_str(s) }; $(if self
+        .contains($ty :: $name) && $ty :: $name .0 != 0 { sep(f) ?; f
+        .write_str(stringify!($name)) ?; })* let unknown = self.unknown_bits(); if
+        unknown != 0 || self.0 == 0 { sep(f) ?; write!(f, "{:#x}", unknown) ?; } f
+        .write_str(")") } }
+    };
+}
+/// `Default` (all zero) and compile-time asserts of a struct's size, alignment and
+/// every field's offset, against the numbers of the layout engine.
+macro_rules! abi_struct {
+    (
+        $ty:ident : size $size:literal, align $align:literal { $($field:ident :
+        $offset:literal),* $(,)? }
+    ) => {
+        impl ::core::default::Default for $ty { fn default() -> Self { < $ty as
+        ::zerocopy::FromZeros > ::new_zeroed() } } const _ : () = {
+        assert!(::core::mem::size_of:: < $ty > () == $size);
+        assert!(::core::mem::align_of:: < $ty > () == $align);
+        $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)* };
+    };
+}
+/// Major version of the bridge ABI these bindings were generated for.
+pub const ABI_VERSION_MAJOR: u16 = 0;
+/// Minor version of the bridge ABI these bindings were generated for.
+pub const ABI_VERSION_MINOR: u16 = 9;
+/// The ABI version as text, `MAJOR.MINOR`.
+pub const ABI_VERSION: &str = "0.9";
+/// 'IBFB' read as a little-endian u32
+pub const BRIDGE_MAGIC: u32 = 0x42464249;
+/// 'IBFD' read as a little-endian u32
+pub const DIRECTORY_MAGIC: u32 = 0x44464249;
+/// Client table rows, and client blocks
+pub const MAX_CLIENTS: usize = 8;
+/// Hosts the directory lists at once
+pub const MAX_INSTANCES: usize = 16;
+/// Rows in a layout table
+pub const MAX_REGIONS: usize = 8;
+/// Snapshot ring slots
+pub const RING_SLOTS: u32 = 8;
+/// Bytes per ring slot, its header included
+pub const RING_SLOT_SIZE: u32 = 32768;
+/// Bytes per client block
+pub const CLIENT_BLOCK_SIZE: u32 = 0x10000;
+/// Bytes of entries in the host log ring
+pub const LOG_RING_CAPACITY: u32 = 0x10000;
+/// Bytes of entries in a client's log queue
+pub const LOG_QUEUE_CAPACITY: u32 = 16384;
+/// Bytes in a client name, including the terminating NUL
+pub const CLIENT_NAME_LEN: usize = 32;
+/// Bytes in a host version string, including the terminating NUL
+pub const VERSION_LEN: usize = 32;
+/// Bytes of a log entry's source
+pub const LOG_SOURCE_MAX: u32 = 32;
+/// Bytes of a log entry's text; longer messages are split
+pub const LOG_TEXT_MAX: u32 = 968;
+/// No virtual pad bound; in pad_owner, a bot pad nobody owns
+pub const NO_PAD: u8 = 255;
+/// In pad_owner: the slot is not a bot pad (input.bot_pads), so no client can bind it
+pub const PAD_NOT_BOT: u8 = 254;
+/// Bytes of a command line a client may send, its terminating NUL included
+pub const COMMAND_LINE_MAX: u32 = 1024;
+/// Bytes per bot block: a client's draw lists, parameters and stats (ABI 0.5)
+///
+/// Since ABI 0.5.
+pub const BOT_BLOCK_SIZE: u32 = 0x49000;
+/// Draw lists per client: the client's, the shared one and the host's (a triple buffer)
+pub const DRAW_BUFFERS: u32 = 3;
+/// Commands in one draw list; more are dropped and the list marked overflow
+pub const DRAW_MAX_COMMANDS: u32 = 2048;
+/// Bytes of one draw list's payload: points, text and heatmap cells
+pub const DRAW_PAYLOAD_MAX: u32 = 16384;
+/// Parameters a client may declare
+pub const MAX_PARAMS: u32 = 32;
+/// Bytes in a parameter name, including the terminating NUL
+pub const PARAM_NAME_LEN: usize = 32;
+/// Bytes in a parameter's help text, including the terminating NUL
+pub const PARAM_HELP_LEN: usize = 96;
+/// Bytes of an enum parameter's options, separated by '\|', including the terminating NUL
+pub const PARAM_OPTIONS_LEN: usize = 88;
+/// Stats a client may publish
+pub const MAX_STATS: u32 = 64;
+/// Bytes in a stat name, including the terminating NUL
+pub const STAT_NAME_LEN: usize = 24;
+/// Bytes in a text stat, including the terminating NUL
+pub const STAT_TEXT_LEN: usize = 24;
+/// Player slots, and virtual pads
+pub const MAX_PLAYERS: usize = 4;
+/// Ship capacity of a snapshot
+pub const MAX_SHIPS: usize = 16;
+/// Projectile capacity of a snapshot
+pub const MAX_PROJECTILES: usize = 128;
+/// Pickup capacity of a snapshot
+pub const MAX_PICKUPS: usize = 64;
+/// Event ring capacity
+pub const MAX_EVENTS: usize = 32;
+/// Largest supported board width or height, in tiles
+pub const BOARD_MAX_DIM: u32 = 64;
+/// board_max_dim squared
+///
+/// Computed as \`board_max_dim \* board_max_dim\`.
+pub const BOARD_MAX_TILES: usize = 4096;
+/// Custom probe entries per snapshot
+pub const MAX_EXTRAS: usize = 64;
+/// Bytes of custom probe data per snapshot
+pub const EXTRAS_BLOB_MAX: u32 = 16384;
+/// Bytes in a probe name, including the terminating NUL
+pub const EXTRA_NAME_LEN: usize = 24;
+/// 'IBFS' read as a little-endian u32
+pub const SNAPSHOT_MAGIC: u32 = 0x53464249;
+/// Empty player slot, or unknown owner
+pub const NO_PLAYER: u8 = 255;
+/// Pickup spawn points a snapshot lists (ABI 0.6)
+///
+/// Since ABI 0.6.
+pub const MAX_PICKUP_SPAWNS: usize = 16;
+/// Arcade spawn markers a snapshot lists (ABI 0.9)
+///
+/// Since ABI 0.9.
+pub const MAX_SPAWN_MARKERS: usize = 16;
+/// 'IBFR' read as a little-endian u32: a recording's first bytes
+pub const REC_MAGIC: u32 = 0x52464249;
+/// 'IBFC': a chunk header
+pub const REC_CHUNK_MAGIC: u32 = 0x43464249;
+/// 'IBFX': the footer
+pub const REC_FOOTER_MAGIC: u32 = 0x58464249;
+/// 'IBFE': the trailer, the file's last 16 bytes
+pub const REC_TRAILER_MAGIC: u32 = 0x45464249;
+/// The .ibfrec layout version
+pub const REC_FORMAT: u16 = 1;
+/// Tick records per chunk (5 s at 60 Hz)
+pub const REC_CHUNK_TICKS: u32 = 300;
+/// Rows of the bridge header's layout table
+///
+/// An enum over \`u32\`: any value can be read, and \[\`BridgeRegion::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct BridgeRegion(pub u32);
+impl BridgeRegion {
+    pub const HEADER: BridgeRegion = BridgeRegion(0);
+    pub const SNAPSHOT_RING: BridgeRegion = BridgeRegion(1);
+    pub const CLIENT_BLOCKS: BridgeRegion = BridgeRegion(2);
+    pub const LOG_RING: BridgeRegion = BridgeRegion(3);
+    /// One bot block per client row: its draw lists, parameters and stats (ABI 0.5)
+    ///
+    /// Since ABI 0.5.
+    pub const BOT_BLOCKS: BridgeRegion = BridgeRegion(4);
+}
+abi_enum!(
+    BridgeRegion : u32 { HEADER = "header", SNAPSHOT_RING = "snapshot_ring",
+    CLIENT_BLOCKS = "client_blocks", LOG_RING = "log_ring", BOT_BLOCKS = "bot_blocks" }
+);
+/// Rows of a bot block's layout table
+///
+/// An enum over \`u32\`: any value can be read, and \[\`BotRegion::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct BotRegion(pub u32);
+impl BotRegion {
+    /// A draw_header, then draw_buffers draw lists (design 8.4)
+    pub const DRAW: BotRegion = BotRegion(0);
+    /// A params_header, then max_params param_def, then max_params param_value (design 8.6)
+    pub const PARAMS: BotRegion = BotRegion(1);
+    /// A stats_header, then max_stats stat_entry (design 8.6)
+    pub const STATS: BotRegion = BotRegion(2);
+}
+abi_enum!(BotRegion : u32 { DRAW = "draw", PARAMS = "params", STATS = "stats" });
+/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct DrawListFlags(pub u32);
+impl DrawListFlags {
+    /// Commands or payload did not fit and were dropped
+    pub const OVERFLOW: DrawListFlags = DrawListFlags(0x1);
+}
+abi_flags!(DrawListFlags : u32 { OVERFLOW = "overflow" });
+/// What a parameter's control is (design 8.6)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`ParamKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ParamKind(pub u8);
+impl ParamKind {
+    /// A checkbox: value 0 or 1
+    pub const BOOL: ParamKind = ParamKind(0);
+    /// A whole number between min and max
+    pub const INT: ParamKind = ParamKind(1);
+    /// A number between min and max
+    pub const FLOAT: ParamKind = ParamKind(2);
+    /// One of the options: value is its index
+    pub const ENUM: ParamKind = ParamKind(3);
+    /// A button: value counts the presses
+    pub const BUTTON: ParamKind = ParamKind(4);
+    /// A colour: value is its RGBA as a u32 (R in the low byte)
+    pub const COLOR: ParamKind = ParamKind(5);
+}
+abi_enum!(
+    ParamKind : u8 { BOOL = "bool", INT = "int", FLOAT = "float", ENUM = "enum", BUTTON =
+    "button", COLOR = "color" }
+);
+/// An enum over \`u8\`: any value can be read, and \[\`StatKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct StatKind(pub u8);
+impl StatKind {
+    pub const NUMBER: StatKind = StatKind(0);
+    pub const TEXT: StatKind = StatKind(1);
+}
+abi_enum!(StatKind : u8 { NUMBER = "number", TEXT = "text" });
+/// A set of flags over \`u8\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct StatFlags(pub u8);
+impl StatFlags {
+    /// Keep a sparkline of the last 300 values
+    pub const PLOT: StatFlags = StatFlags(0x1);
+}
+abi_flags!(StatFlags : u8 { PLOT = "plot" });
+/// Rows of a client block's layout table
+///
+/// An enum over \`u32\`: any value can be read, and \[\`ClientRegion::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ClientRegion(pub u32);
+impl ClientRegion {
+    /// The client's log entries, for the host to drain
+    pub const LOG_QUEUE: ClientRegion = ClientRegion(0);
+    /// The client's virtual pad: one pad_input record, which the host reads on each XInput poll
+    pub const PAD_INPUT: ClientRegion = ClientRegion(1);
+    /// Command requests from the client and their results from the host
+    pub const MAILBOX: ClientRegion = ClientRegion(2);
+}
+abi_enum!(
+    ClientRegion : u32 { LOG_QUEUE = "log_queue", PAD_INPUT = "pad_input", MAILBOX =
+    "mailbox" }
+);
+/// How the host answered a command request
+///
+/// An enum over \`u32\`: any value can be read, and \[\`CommandStatus::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct CommandStatus(pub u32);
+impl CommandStatus {
+    /// Not answered yet
+    pub const NONE: CommandStatus = CommandStatus(0);
+    /// The command ran and succeeded
+    pub const OK: CommandStatus = CommandStatus(1);
+    /// The command ran and failed, or there is no such command
+    pub const FAILED: CommandStatus = CommandStatus(2);
+    /// The host takes no commands, or the request was malformed
+    pub const REFUSED: CommandStatus = CommandStatus(3);
+}
+abi_enum!(
+    CommandStatus : u32 { NONE = "none", OK = "ok", FAILED = "failed", REFUSED =
+    "refused" }
+);
+/// The stick that moves a ship (design 7.7)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`ControlStick::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ControlStick(pub u8);
+impl ControlStick {
+    pub const LEFT_STICK: ControlStick = ControlStick(0);
+    pub const RIGHT_STICK: ControlStick = ControlStick(1);
+    pub const DPAD: ControlStick = ControlStick(2);
+}
+abi_enum!(
+    ControlStick : u8 { LEFT_STICK = "left_stick", RIGHT_STICK = "right_stick", DPAD =
+    "dpad" }
+);
+/// Whether the game waits for its bots (design 4.5; ABI 0.7)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`RunMode::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.7.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct RunMode(pub u8);
+impl RunMode {
+    /// The game never waits: each poll reads the newest input
+    pub const REALTIME: RunMode = RunMode(0);
+    /// After each tick the host waits until every bot pad answers it, up to lockstep_timeout_ms
+    pub const LOCKSTEP: RunMode = RunMode(1);
+}
+abi_enum!(RunMode : u8 { REALTIME = "realtime", LOCKSTEP = "lockstep" });
+/// Whether the game's steps run (design 4.5; ABI 0.7)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`SimState::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.7.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct SimState(pub u8);
+impl SimState {
+    pub const RUNNING: SimState = SimState(0);
+    /// sim.pause: the steps are skipped, the game still draws; sim.step lets some through
+    pub const PAUSED: SimState = SimState(1);
+}
+abi_enum!(SimState : u8 { RUNNING = "running", PAUSED = "paused" });
+/// A client table row's state (design 6.5)
+///
+/// An enum over \`u32\`: any value can be read, and \[\`ClientState::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ClientState(pub u32);
+impl ClientState {
+    pub const FREE: ClientState = ClientState(0);
+    /// A client won the row and is filling it in
+    pub const CLAIMED: ClientState = ClientState(1);
+    pub const ACTIVE: ClientState = ClientState(2);
+    /// The client said goodbye; the host frees the row
+    pub const CLOSING: ClientState = ClientState(3);
+}
+abi_enum!(
+    ClientState : u32 { FREE = "free", CLAIMED = "claimed", ACTIVE = "active", CLOSING =
+    "closing" }
+);
+/// What a client takes part in
+///
+/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ClientCaps(pub u32);
+impl ClientCaps {
+    /// Set my tick event after each publish
+    pub const TICKS: ClientCaps = ClientCaps(0x1);
+    /// A tool (the CLI), not a bot: not counted among the bots
+    pub const TOOL: ClientCaps = ClientCaps(0x2);
+    /// Set by the host's TCP proxy for a client over TCP (design 6.6): the files its commands write stay in ibf\\remote (ABI 0.8)
+    ///
+    /// Since ABI 0.8.
+    pub const REMOTE: ClientCaps = ClientCaps(0x4);
+}
+abi_flags!(ClientCaps : u32 { TICKS = "ticks", TOOL = "tool", REMOTE = "remote" });
+/// An enum over \`u32\`: any value can be read, and \[\`HostState::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct HostState(pub u32);
+impl HostState {
+    pub const STARTING: HostState = HostState(0);
+    pub const RUNNING: HostState = HostState(1);
+    /// The game is closing; clients should disconnect
+    pub const EXITING: HostState = HostState(2);
+}
+abi_enum!(
+    HostState : u32 { STARTING = "starting", RUNNING = "running", EXITING = "exiting" }
+);
+/// A directory row's state
+///
+/// An enum over \`u32\`: any value can be read, and \[\`InstanceState::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct InstanceState(pub u32);
+impl InstanceState {
+    pub const FREE: InstanceState = InstanceState(0);
+    /// A host won the row and is filling it in
+    pub const CLAIMED: InstanceState = InstanceState(1);
+    pub const LIVE: InstanceState = InstanceState(2);
+}
+abi_enum!(InstanceState : u32 { FREE = "free", CLAIMED = "claimed", LIVE = "live" });
+/// An enum over \`u8\`: any value can be read, and \[\`LogEntryKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct LogEntryKind(pub u8);
+impl LogEntryKind {
+    pub const RECORD: LogEntryKind = LogEntryKind(0);
+    /// Fills the ring to its end; the next entry starts at offset 0
+    pub const PADDING: LogEntryKind = LogEntryKind(1);
+}
+abi_enum!(LogEntryKind : u8 { RECORD = "record", PADDING = "padding" });
+/// An enum over \`u8\`: any value can be read, and \[\`DrawOp::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct DrawOp(pub u8);
+impl DrawOp {
+    pub const LINE: DrawOp = DrawOp(0);
+    pub const POLYLINE: DrawOp = DrawOp(1);
+    pub const RECT: DrawOp = DrawOp(2);
+    pub const RECT_FILL: DrawOp = DrawOp(3);
+    pub const CIRCLE: DrawOp = DrawOp(4);
+    pub const CIRCLE_FILL: DrawOp = DrawOp(5);
+    pub const TEXT: DrawOp = DrawOp(6);
+    pub const ARROW: DrawOp = DrawOp(7);
+    pub const TILE_FILL: DrawOp = DrawOp(8);
+    pub const TILE_OUTLINE: DrawOp = DrawOp(9);
+    pub const HEATMAP: DrawOp = DrawOp(10);
+}
+abi_enum!(
+    DrawOp : u8 { LINE = "line", POLYLINE = "polyline", RECT = "rect", RECT_FILL =
+    "rect_fill", CIRCLE = "circle", CIRCLE_FILL = "circle_fill", TEXT = "text", ARROW =
+    "arrow", TILE_FILL = "tile_fill", TILE_OUTLINE = "tile_outline", HEATMAP = "heatmap"
+    }
+);
+/// An enum over \`u8\`: any value can be read, and \[\`DrawSpace::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct DrawSpace(pub u8);
+impl DrawSpace {
+    /// Tiles, origin at the board centre, +Y up
+    pub const WORLD: DrawSpace = DrawSpace(0);
+    /// Integer tile coordinates
+    pub const TILE: DrawSpace = DrawSpace(1);
+    /// Back-buffer pixels
+    pub const SCREEN: DrawSpace = DrawSpace(2);
+    /// \0..1 across the back buffer
+    pub const SCREEN_NORM: DrawSpace = DrawSpace(3);
+}
+abi_enum!(
+    DrawSpace : u8 { WORLD = "world", TILE = "tile", SCREEN = "screen", SCREEN_NORM =
+    "screen_norm" }
+);
+/// An enum over \`u8\`: any value can be read, and \[\`DrawLayer::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct DrawLayer(pub u8);
+impl DrawLayer {
+    pub const BELOW_PANELS: DrawLayer = DrawLayer(0);
+    pub const ABOVE_PANELS: DrawLayer = DrawLayer(1);
+}
+abi_enum!(
+    DrawLayer : u8 { BELOW_PANELS = "below_panels", ABOVE_PANELS = "above_panels" }
+);
+/// A set of flags over \`u8\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct DrawFlags(pub u8);
+impl DrawFlags {
+    pub const ANTIALIAS: DrawFlags = DrawFlags(0x1);
+    /// Fade out over the list's time to live
+    pub const FADE: DrawFlags = DrawFlags(0x2);
+    /// polyline: join the last point to the first (ABI 0.5)
+    ///
+    /// Since ABI 0.5.
+    pub const CLOSED: DrawFlags = DrawFlags(0x4);
+    /// text: centred on its point instead of hanging from it (ABI 0.5)
+    ///
+    /// Since ABI 0.5.
+    pub const CENTERED: DrawFlags = DrawFlags(0x8);
+}
+abi_flags!(
+    DrawFlags : u8 { ANTIALIAS = "antialias", FADE = "fade", CLOSED = "closed", CENTERED
+    = "centered" }
+);
+/// How a heatmap's values become colours (ABI 0.5)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`HeatmapPalette::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.5.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct HeatmapPalette(pub u8);
+impl HeatmapPalette {
+    /// The command's colour, its alpha scaled by the value
+    pub const TINT: HeatmapPalette = HeatmapPalette(0);
+    /// Black through red and orange to yellow
+    pub const INFERNO: HeatmapPalette = HeatmapPalette(1);
+    /// Purple through teal to yellow
+    pub const VIRIDIS: HeatmapPalette = HeatmapPalette(2);
+    /// Blue through white to red: 128 is white
+    pub const COOLWARM: HeatmapPalette = HeatmapPalette(3);
+    /// Black to white
+    pub const GREYS: HeatmapPalette = HeatmapPalette(4);
+}
+abi_enum!(
+    HeatmapPalette : u8 { TINT = "tint", INFERNO = "inferno", VIRIDIS = "viridis",
+    COOLWARM = "coolwarm", GREYS = "greys" }
+);
+/// A set of flags over \`u8\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct HeatmapFlags(pub u8);
+impl HeatmapFlags {
+    /// A value of 0 draws nothing
+    pub const ZERO_CLEAR: HeatmapFlags = HeatmapFlags(0x1);
+}
+abi_flags!(HeatmapFlags : u8 { ZERO_CLEAR = "zero_clear" });
+/// Log severity, lowest first
+///
+/// An enum over \`u8\`: any value can be read, and \[\`LogLevel::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct LogLevel(pub u8);
+impl LogLevel {
+    pub const TRACE: LogLevel = LogLevel(0);
+    pub const DEBUG: LogLevel = LogLevel(1);
+    pub const INFO: LogLevel = LogLevel(2);
+    pub const WARN: LogLevel = LogLevel(3);
+    pub const ERROR: LogLevel = LogLevel(4);
+}
+abi_enum!(
+    LogLevel : u8 { TRACE = "trace", DEBUG = "debug", INFO = "info", WARN = "warn", ERROR
+    = "error" }
+);
+/// XINPUT_GAMEPAD\_\* button bits
+///
+/// A set of flags over \`u16\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct PadButtons(pub u16);
+impl PadButtons {
+    pub const DPAD_UP: PadButtons = PadButtons(0x1);
+    pub const DPAD_DOWN: PadButtons = PadButtons(0x2);
+    pub const DPAD_LEFT: PadButtons = PadButtons(0x4);
+    pub const DPAD_RIGHT: PadButtons = PadButtons(0x8);
+    pub const START: PadButtons = PadButtons(0x10);
+    pub const BACK: PadButtons = PadButtons(0x20);
+    pub const LEFT_THUMB: PadButtons = PadButtons(0x40);
+    pub const RIGHT_THUMB: PadButtons = PadButtons(0x80);
+    pub const LEFT_SHOULDER: PadButtons = PadButtons(0x100);
+    pub const RIGHT_SHOULDER: PadButtons = PadButtons(0x200);
+    pub const A: PadButtons = PadButtons(0x1000);
+    pub const B: PadButtons = PadButtons(0x2000);
+    pub const X: PadButtons = PadButtons(0x4000);
+    pub const Y: PadButtons = PadButtons(0x8000);
+}
+abi_flags!(
+    PadButtons : u16 { DPAD_UP = "dpad_up", DPAD_DOWN = "dpad_down", DPAD_LEFT =
+    "dpad_left", DPAD_RIGHT = "dpad_right", START = "start", BACK = "back", LEFT_THUMB =
+    "left_thumb", RIGHT_THUMB = "right_thumb", LEFT_SHOULDER = "left_shoulder",
+    RIGHT_SHOULDER = "right_shoulder", A = "a", B = "b", X = "x", Y = "y" }
+);
+/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct PadInputFlags(pub u32);
+impl PadInputFlags {
+    /// Set on every write; a record without it reads neutral (bot pads stay connected: design 7.8)
+    pub const CONNECTED: PadInputFlags = PadInputFlags(0x1);
+}
+abi_flags!(PadInputFlags : u32 { CONNECTED = "connected" });
+/// An enum over \`u8\`: any value can be read, and \[\`RecRecordKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct RecRecordKind(pub u8);
+impl RecRecordKind {
+    /// The snapshot as published
+    pub const KEYFRAME: RecRecordKind = RecRecordKind(1);
+    /// The snapshot XORed with the record before it
+    pub const DELTA: RecRecordKind = RecRecordKind(2);
+}
+abi_enum!(RecRecordKind : u8 { KEYFRAME = "keyframe", DELTA = "delta" });
+/// Who answered a pad's last poll
+///
+/// An enum over \`u8\`: any value can be read, and \[\`RecPadSource::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct RecPadSource(pub u8);
+impl RecPadSource {
+    /// Not polled yet, or not connected
+    pub const NONE: RecPadSource = RecPadSource(0);
+    /// A bridge client's pad record
+    pub const BOT: RecPadSource = RecPadSource(1);
+    /// The host: pad.\* commands, or the Navigator
+    pub const SCRIPT: RecPadSource = RecPadSource(2);
+    /// A real controller passed through
+    pub const REAL: RecPadSource = RecPadSource(3);
+}
+abi_enum!(
+    RecPadSource : u8 { NONE = "none", BOT = "bot", SCRIPT = "script", REAL = "real" }
+);
+/// Game phase, mapped from the menu ID by the profile
+///
+/// An enum over \`u8\`: any value can be read, and \[\`Phase::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct Phase(pub u8);
+impl Phase {
+    pub const UNKNOWN: Phase = Phase(0);
+    /// Splash screens and loading
+    pub const BOOT: Phase = Phase(1);
+    pub const MENU: Phase = Phase(2);
+    pub const LOBBY: Phase = Phase(3);
+    pub const GET_READY: Phase = Phase(4);
+    pub const GO: Phase = Phase(5);
+    pub const PLAYING: Phase = Phase(6);
+    /// The local player is dead but the round continues
+    pub const DEAD: Phase = Phase(7);
+    pub const ROUND_OVER: Phase = Phase(8);
+    pub const GAME_OVER: Phase = Phase(9);
+}
+abi_enum!(
+    Phase : u8 { UNKNOWN = "unknown", BOOT = "boot", MENU = "menu", LOBBY = "lobby",
+    GET_READY = "get_ready", GO = "go", PLAYING = "playing", DEAD = "dead", ROUND_OVER =
+    "round_over", GAME_OVER = "game_over" }
+);
+/// Ship or tile colour
+///
+/// An enum over \`u8\`: any value can be read, and \[\`Color::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct Color(pub u8);
+impl Color {
+    pub const WHITE: Color = Color(0);
+    pub const BLACK: Color = Color(1);
+    pub const UNKNOWN: Color = Color(255);
+}
+abi_enum!(Color : u8 { WHITE = "white", BLACK = "black", UNKNOWN = "unknown" });
+/// Board tile state
+///
+/// An enum over \`u8\`: any value can be read, and \[\`Tile::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct Tile(pub u8);
+impl Tile {
+    /// Walkable by black ships
+    pub const WHITE: Tile = Tile(0);
+    /// Walkable by white ships
+    pub const BLACK: Tile = Tile(1);
+    /// No tile: outside the playfield, or a hole in the map
+    pub const NONE: Tile = Tile(255);
+}
+abi_enum!(Tile : u8 { WHITE = "white", BLACK = "black", NONE = "none" });
+/// One of the four shot directions
+///
+/// An enum over \`u8\`: any value can be read, and \[\`Dir::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct Dir(pub u8);
+impl Dir {
+    pub const NONE: Dir = Dir(0);
+    pub const UP: Dir = Dir(1);
+    pub const DOWN: Dir = Dir(2);
+    pub const LEFT: Dir = Dir(3);
+    pub const RIGHT: Dir = Dir(4);
+}
+abi_enum!(
+    Dir : u8 { NONE = "none", UP = "up", DOWN = "down", LEFT = "left", RIGHT = "right" }
+);
+/// An enum over \`u8\`: any value can be read, and \[\`ProjectileKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ProjectileKind(pub u8);
+impl ProjectileKind {
+    pub const NORMAL: ProjectileKind = ProjectileKind(0);
+    /// Red shot from a pickup
+    pub const FAST: ProjectileKind = ProjectileKind(1);
+    pub const UNKNOWN: ProjectileKind = ProjectileKind(255);
+}
+abi_enum!(ProjectileKind : u8 { NORMAL = "normal", FAST = "fast", UNKNOWN = "unknown" });
+/// An enum over \`u8\`: any value can be read, and \[\`PickupKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct PickupKind(pub u8);
+impl PickupKind {
+    /// Grants red shots; amount says how many
+    pub const FAST_SHOTS: PickupKind = PickupKind(0);
+    /// Square power-up: 4 s of breaking the cells the ship runs into, and of x1.5 speed
+    pub const BLOCK_EAT: PickupKind = PickupKind(1);
+    pub const UNKNOWN: PickupKind = PickupKind(255);
+    /// Shield power-up: 10 s in which a hit breaks the shield instead of the ship (ABI 0.6)
+    ///
+    /// Since ABI 0.6.
+    pub const SHIELD: PickupKind = PickupKind(2);
+}
+abi_enum!(
+    PickupKind : u8 { FAST_SHOTS = "fast_shots", BLOCK_EAT = "block_eat", UNKNOWN =
+    "unknown", SHIELD = "shield" }
+);
+/// Which game is running (ABI 0.6)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`GameType::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct GameType(pub u8);
+impl GameType {
+    /// No game yet: the menus at start-up (after a game they keep its type, with no map)
+    pub const NONE: GameType = GameType(0);
+    pub const VERSUS: GameType = GameType(1);
+    pub const ARCADE: GameType = GameType(2);
+    pub const UNKNOWN: GameType = GameType(255);
+}
+abi_enum!(
+    GameType : u8 { NONE = "none", VERSUS = "versus", ARCADE = "arcade", UNKNOWN =
+    "unknown" }
+);
+/// Where the round is (ABI 0.6)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`RoundState::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct RoundState(pub u8);
+impl RoundState {
+    /// Not started: get ready, or no game
+    pub const NONE: RoundState = RoundState(0);
+    pub const PLAYING: RoundState = RoundState(1);
+    /// A team won (or, in arcade, the last life went); the round is ending
+    pub const DECIDED: RoundState = RoundState(2);
+    pub const UNKNOWN: RoundState = RoundState(255);
+}
+abi_enum!(
+    RoundState : u8 { NONE = "none", PLAYING = "playing", DECIDED = "decided", UNKNOWN =
+    "unknown" }
+);
+/// A pickup spawn point's state (ABI 0.6)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`SpawnState::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct SpawnState(pub u8);
+impl SpawnState {
+    /// Spawns on the next step
+    pub const DUE: SpawnState = SpawnState(0);
+    /// Its pickup is on the board
+    pub const OUT: SpawnState = SpawnState(1);
+    /// Spawns in time_left seconds
+    pub const WAITING: SpawnState = SpawnState(2);
+}
+abi_enum!(SpawnState : u8 { DUE = "due", OUT = "out", WAITING = "waiting" });
+/// What an arcade enemy does (ABI 0.9)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`EnemyKind::name\`\] says whether the schema declares it.
+///
+/// Since ABI 0.9.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct EnemyKind(pub u8);
+impl EnemyKind {
+    pub const UNKNOWN: EnemyKind = EnemyKind(0);
+    /// Breaks the cells it runs into
+    pub const SMASH: EnemyKind = EnemyKind(1);
+    /// Fires at the players
+    pub const SHOOT: EnemyKind = EnemyKind(2);
+    /// Both
+    pub const SMASH_SHOOT: EnemyKind = EnemyKind(3);
+}
+abi_enum!(
+    EnemyKind : u8 { UNKNOWN = "unknown", SMASH = "smash", SHOOT = "shoot", SMASH_SHOOT =
+    "smash_shoot" }
+);
+/// Events derived by diffing consecutive ticks (design section 5.5)
+///
+/// An enum over \`u16\`: any value can be read, and \[\`EventKind::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct EventKind(pub u16);
+impl EventKind {
+    /// Unused ring slot
+    pub const NONE: EventKind = EventKind(0);
+    /// a = old menu ID, b = new menu ID
+    pub const MENU_CHANGED: EventKind = EventKind(1);
+    pub const MATCH_STARTED: EventKind = EventKind(2);
+    /// a = round number
+    pub const ROUND_STARTED: EventKind = EventKind(3);
+    /// a = winner player ID or -1
+    pub const ROUND_ENDED: EventKind = EventKind(4);
+    /// a = winner player ID, or -1 for no winner (a tie, or a match abandoned for a menu)
+    pub const MATCH_ENDED: EventKind = EventKind(5);
+    pub const SHIP_SPAWNED: EventKind = EventKind(6);
+    pub const SHIP_DIED: EventKind = EventKind(7);
+    /// a = dir, b = 1 if fast
+    pub const SHOT_FIRED: EventKind = EventKind(8);
+    /// a = pickup_kind, b = amount
+    pub const PICKUP_SPAWNED: EventKind = EventKind(9);
+    /// a = pickup_kind, b = amount
+    pub const PICKUP_TAKEN: EventKind = EventKind(10);
+    /// a = old score, b = new score
+    pub const SCORE_CHANGED: EventKind = EventKind(11);
+}
+abi_enum!(
+    EventKind : u16 { NONE = "none", MENU_CHANGED = "menu_changed", MATCH_STARTED =
+    "match_started", ROUND_STARTED = "round_started", ROUND_ENDED = "round_ended",
+    MATCH_ENDED = "match_ended", SHIP_SPAWNED = "ship_spawned", SHIP_DIED = "ship_died",
+    SHOT_FIRED = "shot_fired", PICKUP_SPAWNED = "pickup_spawned", PICKUP_TAKEN =
+    "pickup_taken", SCORE_CHANGED = "score_changed" }
+);
+/// Why the latest tick produced no valid snapshot
+///
+/// An enum over \`u16\`: any value can be read, and \[\`InvalidReason::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct InvalidReason(pub u16);
+impl InvalidReason {
+    pub const NONE: InvalidReason = InvalidReason(0);
+    /// No profile matches the game executable
+    pub const NO_PROFILE: InvalidReason = InvalidReason(1);
+    pub const ROOT_UNREADABLE: InvalidReason = InvalidReason(2);
+    /// A pointer path hit an unreadable or implausible pointer
+    pub const PATH_FAULT: InvalidReason = InvalidReason(3);
+    /// An entity list header failed its checks
+    pub const LIST_INVALID: InvalidReason = InvalidReason(4);
+    pub const BOARD_OUT_OF_RANGE: InvalidReason = InvalidReason(5);
+    pub const COUNT_OUT_OF_RANGE: InvalidReason = InvalidReason(6);
+    pub const NON_FINITE_VALUE: InvalidReason = InvalidReason(7);
+    /// An access violation was caught while reading
+    pub const READ_FAULT: InvalidReason = InvalidReason(8);
+    /// Memory changed under the build; the retry did not help
+    pub const TORN_READ: InvalidReason = InvalidReason(9);
+    /// A profile loaded but a required path is unresolved
+    pub const PROFILE_ERROR: InvalidReason = InvalidReason(10);
+    /// The state module is disabled
+    pub const STATE_DISABLED: InvalidReason = InvalidReason(11);
+}
+abi_enum!(
+    InvalidReason : u16 { NONE = "none", NO_PROFILE = "no_profile", ROOT_UNREADABLE =
+    "root_unreadable", PATH_FAULT = "path_fault", LIST_INVALID = "list_invalid",
+    BOARD_OUT_OF_RANGE = "board_out_of_range", COUNT_OUT_OF_RANGE = "count_out_of_range",
+    NON_FINITE_VALUE = "non_finite_value", READ_FAULT = "read_fault", TORN_READ =
+    "torn_read", PROFILE_ERROR = "profile_error", STATE_DISABLED = "state_disabled" }
+);
+/// Which hook built the snapshot (design section 4.5)
+///
+/// An enum over \`u8\`: any value can be read, and \[\`TickSource::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct TickSource(pub u8);
+impl TickSource {
+    /// The Present fallback: one tick per frame
+    pub const PRESENT: TickSource = TickSource(0);
+    /// The game's simulation step
+    pub const SIM_STEP: TickSource = TickSource(1);
+}
+abi_enum!(TickSource : u8 { PRESENT = "present", SIM_STEP = "sim_step" });
+/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct SnapshotFlags(pub u32);
+impl SnapshotFlags {
+    pub const VALID: SnapshotFlags = SnapshotFlags(0x1);
+    pub const IN_MATCH: SnapshotFlags = SnapshotFlags(0x2);
+    /// A capacity was exceeded; the tail was dropped
+    pub const TRUNCATED: SnapshotFlags = SnapshotFlags(0x4);
+    pub const LOCKSTEP: SnapshotFlags = SnapshotFlags(0x8);
+    pub const SIM_PAUSED: SnapshotFlags = SnapshotFlags(0x10);
+    /// The overlay's console is open and takes the user's typing
+    pub const OVERLAY_FOCUSED: SnapshotFlags = SnapshotFlags(0x20);
+    /// The body is from an earlier tick; only the header is new
+    pub const STALE: SnapshotFlags = SnapshotFlags(0x40);
+}
+abi_flags!(
+    SnapshotFlags : u32 { VALID = "valid", IN_MATCH = "in_match", TRUNCATED =
+    "truncated", LOCKSTEP = "lockstep", SIM_PAUSED = "sim_paused", OVERLAY_FOCUSED =
+    "overlay_focused", STALE = "stale" }
+);
+/// A set of flags over \`u16\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ShipFlags(pub u16);
+impl ShipFlags {
+    pub const SHIELD: ShipFlags = ShipFlags(0x1);
+    pub const BLOCK_EAT: ShipFlags = ShipFlags(0x2);
+    pub const CHARGING: ShipFlags = ShipFlags(0x4);
+    pub const MOVING: ShipFlags = ShipFlags(0x8);
+}
+abi_flags!(
+    ShipFlags : u16 { SHIELD = "shield", BLOCK_EAT = "block_eat", CHARGING = "charging",
+    MOVING = "moving" }
+);
+/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ShipValid(pub u32);
+impl ShipValid {
+    pub const POS: ShipValid = ShipValid(0x1);
+    pub const VEL: ShipValid = ShipValid(0x2);
+    pub const LAST_SHOT_POS: ShipValid = ShipValid(0x4);
+    pub const RELOAD_PROGRESS: ShipValid = ShipValid(0x8);
+    pub const RELOAD_TIME: ShipValid = ShipValid(0x10);
+    pub const TIME_ALIVE: ShipValid = ShipValid(0x20);
+    pub const TIME_SINCE_SHOT: ShipValid = ShipValid(0x40);
+    pub const SCORE: ShipValid = ShipValid(0x80);
+    pub const MULTIPLIER: ShipValid = ShipValid(0x100);
+    pub const FLAGS: ShipValid = ShipValid(0x200);
+    pub const PLAYER_ID: ShipValid = ShipValid(0x400);
+    pub const COLOR: ShipValid = ShipValid(0x800);
+    pub const AMMO: ShipValid = ShipValid(0x1000);
+    pub const MAX_AMMO: ShipValid = ShipValid(0x2000);
+    pub const FAST_AMMO: ShipValid = ShipValid(0x4000);
+    pub const CHARGE_DIR: ShipValid = ShipValid(0x8000);
+}
+abi_flags!(
+    ShipValid : u32 { POS = "pos", VEL = "vel", LAST_SHOT_POS = "last_shot_pos",
+    RELOAD_PROGRESS = "reload_progress", RELOAD_TIME = "reload_time", TIME_ALIVE =
+    "time_alive", TIME_SINCE_SHOT = "time_since_shot", SCORE = "score", MULTIPLIER =
+    "multiplier", FLAGS = "flags", PLAYER_ID = "player_id", COLOR = "color", AMMO =
+    "ammo", MAX_AMMO = "max_ammo", FAST_AMMO = "fast_ammo", CHARGE_DIR = "charge_dir" }
+);
+/// Element type of a custom probe
+///
+/// An enum over \`u16\`: any value can be read, and \[\`ExtraType::name\`\] says whether the schema declares it.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(transparent)]
+pub struct ExtraType(pub u16);
+impl ExtraType {
+    pub const RAW: ExtraType = ExtraType(0);
+    pub const U8: ExtraType = ExtraType(1);
+    pub const I8: ExtraType = ExtraType(2);
+    pub const U16: ExtraType = ExtraType(3);
+    pub const I16: ExtraType = ExtraType(4);
+    pub const U32: ExtraType = ExtraType(5);
+    pub const I32: ExtraType = ExtraType(6);
+    pub const U64: ExtraType = ExtraType(7);
+    pub const I64: ExtraType = ExtraType(8);
+    pub const F32: ExtraType = ExtraType(9);
+    pub const F64: ExtraType = ExtraType(10);
+}
+abi_enum!(
+    ExtraType : u16 { RAW = "raw", U8 = "u8", I8 = "i8", U16 = "u16", I16 = "i16", U32 =
+    "u32", I32 = "i32", U64 = "u64", I64 = "i64", F32 = "f32", F64 = "f64" }
+);
+/// One row of a layout table; size 0 means the region is absent
+///
+/// 8 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RegionEntry {
+    /// Offset 0x00, 4 bytes. From the start of the bridge, or of the client block
+    pub offset: u32,
+    /// Offset 0x04, 4 bytes.
+    pub size: u32,
+}
+impl ::core::fmt::Debug for RegionEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RegionEntry")
+            .field("offset", &self.offset)
+            .field("size", &self.size)
+            .finish()
+    }
+}
+abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
+/// One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
+///
+/// 128 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ClientEntry {
+    /// Offset 0x00, 4 bytes.
+    pub state: ClientState,
+    /// Offset 0x04, 4 bytes. Bumped by each claim: a client that no longer finds its own generation was disconnected
+    pub generation: u32,
+    /// Offset 0x08, 4 bytes.
+    pub pid: u32,
+    /// Offset 0x0C, 4 bytes.
+    pub caps: ClientCaps,
+    /// Offset 0x10, 8 bytes. Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
+    pub heartbeat_ns: u64,
+    /// Offset 0x18, 8 bytes. Host clock at the claim
+    pub connected_ns: u64,
+    /// Offset 0x20, 1 byte. The virtual pad this client bound, or no_pad; the host goes by pad_owner
+    pub pad: u8,
+    /// Offset 0x21, 3 bytes. Declared padding: keep it zero.
+    pub _pad33: [u8; 3],
+    /// Offset 0x24, 4 bytes. 1 while the client sleeps on its tick event: the host sets the event only then
+    pub waiting: u32,
+    /// Offset 0x28, 32 bytes.
+    pub name: [u8; CLIENT_NAME_LEN],
+    /// Offset 0x48, 56 bytes. Declared padding: keep it zero.
+    pub _reserved: [u8; 56],
+}
+impl ::core::fmt::Debug for ClientEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ClientEntry")
+            .field("state", &self.state)
+            .field("generation", &self.generation)
+            .field("pid", &self.pid)
+            .field("caps", &self.caps)
+            .field("heartbeat_ns", &self.heartbeat_ns)
+            .field("connected_ns", &self.connected_ns)
+            .field("pad", &self.pad)
+            .field("waiting", &self.waiting)
+            .field("name", &text::Debug(&self.name))
+            .finish_non_exhaustive()
+    }
+}
+impl ClientEntry {
+    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.name)
+    }
+    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_name(&mut self, text: &str) {
+        text::set(&mut self.name, text);
+    }
+}
+abi_struct!(
+    ClientEntry : size 128, align 8 { state : 0, generation : 4, pid : 8, caps : 12,
+    heartbeat_ns : 16, connected_ns : 24, pad : 32, _pad33 : 33, waiting : 36, name : 40,
+    _reserved : 72 }
+);
+/// The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
+///
+/// 16 bytes, align 2.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Controls {
+    /// Offset 0x00, 1 byte.
+    pub r#move: ControlStick,
+    /// Offset 0x01, 1 byte. Hold a tap for at least this many ticks (input.min_press_ticks)
+    pub min_press_ticks: u8,
+    /// Offset 0x02, 2 bytes.
+    pub shoot_up: PadButtons,
+    /// Offset 0x04, 2 bytes.
+    pub shoot_down: PadButtons,
+    /// Offset 0x06, 2 bytes.
+    pub shoot_left: PadButtons,
+    /// Offset 0x08, 2 bytes.
+    pub shoot_right: PadButtons,
+    /// Offset 0x0A, 2 bytes.
+    pub pause: PadButtons,
+    /// Offset 0x0C, 2 bytes. Menu confirm
+    pub confirm: PadButtons,
+    /// Offset 0x0E, 2 bytes. Menu back
+    pub back: PadButtons,
+}
+impl ::core::fmt::Debug for Controls {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Controls")
+            .field("move", &self.r#move)
+            .field("min_press_ticks", &self.min_press_ticks)
+            .field("shoot_up", &self.shoot_up)
+            .field("shoot_down", &self.shoot_down)
+            .field("shoot_left", &self.shoot_left)
+            .field("shoot_right", &self.shoot_right)
+            .field("pause", &self.pause)
+            .field("confirm", &self.confirm)
+            .field("back", &self.back)
+            .finish()
+    }
+}
+abi_struct!(
+    Controls : size 16, align 2 { r#move : 0, min_press_ticks : 1, shoot_up : 2,
+    shoot_down : 4, shoot_left : 6, shoot_right : 8, pause : 10, confirm : 12, back : 14
+    }
+);
+/// The first bytes of the bridge. Written by the host, except the client table rows and the commands' event.
+///
+/// 1304 bytes, align 8.
+///
+/// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct BridgeHeader {
+    /// Offset 0x00, 4 bytes. bridge_magic
+    pub magic: u32,
+    /// Offset 0x04, 2 bytes.
+    pub abi_major: u16,
+    /// Offset 0x06, 2 bytes.
+    pub abi_minor: u16,
+    /// Offset 0x08, 4 bytes. sizeof(bridge_header) as the host built it
+    pub header_size: u32,
+    /// Offset 0x0C, 4 bytes. Bytes in the whole bridge
+    pub total_size: u32,
+    /// Offset 0x10, 4 bytes.
+    pub host_pid: u32,
+    /// Offset 0x14, 4 bytes. Changes when the host reloads; the old host's clients find their rows freed and connect again
+    pub host_generation: u32,
+    /// Offset 0x18, 4 bytes.
+    pub host_state: HostState,
+    /// Offset 0x1C, 4 bytes.
+    pub region_count: u32,
+    /// Offset 0x20, 32 bytes.
+    pub host_version: [u8; VERSION_LEN],
+    /// Offset 0x40, 64 bytes. Indexed by bridge_region
+    pub regions: [RegionEntry; MAX_REGIONS],
+    /// Offset 0x80, 8 bytes. A host clock reading (QueryPerformanceCounter in ns)...
+    pub clock_mono_ns: u64,
+    /// Offset 0x88, 8 bytes. ...and the Unix time then: unix = clock_unix_ns + (t - clock_mono_ns)
+    pub clock_unix_ns: i64,
+    /// Offset 0x90, 4 bytes.
+    pub ring_slots: u32,
+    /// Offset 0x94, 4 bytes.
+    pub ring_slot_size: u32,
+    /// Offset 0x98, 4 bytes.
+    pub max_clients: u32,
+    /// Offset 0x9C, 4 bytes.
+    pub client_block_size: u32,
+    /// Offset 0xA0, 4 bytes.
+    pub client_entry_size: u32,
+    /// Offset 0xA4, 4 bytes. Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
+    pub pad_owner: [u8; MAX_PLAYERS],
+    /// Offset 0xA8, 24 bytes. Declared padding: keep it zero.
+    pub _pad168: [u8; 24],
+    /// Offset 0xC0, 8 bytes. Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
+    pub snapshot_seq: u64,
+    /// Offset 0xC8, 56 bytes. Declared padding: keep it zero.
+    pub _pad200: [u8; 56],
+    /// Offset 0x100, 1024 bytes.
+    pub clients: [ClientEntry; MAX_CLIENTS],
+    /// Offset 0x500, 16 bytes. The pad input for each game action, from ibf.toml's \[controls\] (ABI 0.4)
+    ///
+    /// Since ABI 0.4.
+    pub controls: Controls,
+    /// Offset 0x510, 1 byte. ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+    ///
+    /// Since ABI 0.7.
+    pub run_mode: RunMode,
+    /// Offset 0x511, 1 byte. ABI 0.7: running, or paused by sim.pause
+    ///
+    /// Since ABI 0.7.
+    pub sim_state: SimState,
+    /// Offset 0x512, 2 bytes. Declared padding: keep it zero.
+    pub _pad1298: [u8; 2],
+    /// Offset 0x514, 4 bytes. ABI 0.7: how long the host waits for a tick's answers in lockstep
+    ///
+    /// Since ABI 0.7.
+    pub lockstep_timeout_ms: u32,
+}
+impl ::core::fmt::Debug for BridgeHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("BridgeHeader")
+            .field("magic", &self.magic)
+            .field("abi_major", &self.abi_major)
+            .field("abi_minor", &self.abi_minor)
+            .field("header_size", &self.header_size)
+            .field("total_size", &self.total_size)
+            .field("host_pid", &self.host_pid)
+            .field("host_generation", &self.host_generation)
+            .field("host_state", &self.host_state)
+            .field("region_count", &self.region_count)
+            .field("host_version", &text::Debug(&self.host_version))
+            .field("regions", &self.regions)
+            .field("clock_mono_ns", &self.clock_mono_ns)
+            .field("clock_unix_ns", &self.clock_unix_ns)
+            .field("ring_slots", &self.ring_slots)
+            .field("ring_slot_size", &self.ring_slot_size)
+            .field("max_clients", &self.max_clients)
+            .field("client_block_size", &self.client_block_size)
+            .field("client_entry_size", &self.client_entry_size)
+            .field("pad_owner", &self.pad_owner)
+            .field("snapshot_seq", &self.snapshot_seq)
+            .field("clients", &self.clients)
+            .field("controls", &self.controls)
+            .field("run_mode", &self.run_mode)
+            .field("sim_state", &self.sim_state)
+            .field("lockstep_timeout_ms", &self.lockstep_timeout_ms)
+            .finish_non_exhaustive()
+    }
+}
+impl BridgeHeader {
+    /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn host_version_str(
+        &self,
+    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.host_version)
+    }
+    /// Sets `host_version` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_host_version(&mut self, text: &str) {
+        text::set(&mut self.host_version, text);
+    }
+}
+abi_struct!(
+    BridgeHeader : size 1304, align 8 { magic : 0, abi_major : 4, abi_minor : 6,
+    header_size : 8, total_size : 12, host_pid : 16, host_generation : 20, host_state :
+    24, region_count : 28, host_version : 32, regions : 64, clock_mono_ns : 128,
+    clock_unix_ns : 136, ring_slots : 144, ring_slot_size : 148, max_clients : 152,
+    client_block_size : 156, client_entry_size : 160, pad_owner : 164, _pad168 : 168,
+    snapshot_seq : 192, _pad200 : 200, clients : 256, controls : 1280, run_mode : 1296,
+    sim_state : 1297, _pad1298 : 1298, lockstep_timeout_ms : 1300 }
+);
+/// The start of a client's draw region. The lists follow it, buffer_size bytes apart
+///
+/// 64 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct DrawHeader {
+    /// Offset 0x00, 4 bytes. Bits 0-1: the shared list's index; bit 2: it is fresh (a list waits for the host). Swapped whole by both sides
+    pub state: u32,
+    /// Offset 0x04, 4 bytes. Host: draw_buffers
+    pub buffers: u32,
+    /// Offset 0x08, 4 bytes. Host: bytes from one list's header to the next's
+    pub buffer_size: u32,
+    /// Offset 0x0C, 4 bytes. Host: commands a list holds
+    pub max_commands: u32,
+    /// Offset 0x10, 4 bytes. Host: payload bytes a list holds
+    pub max_payload: u32,
+    /// Offset 0x14, 4 bytes. Client: lists published
+    pub published: u32,
+    /// Offset 0x18, 40 bytes. Declared padding: keep it zero.
+    pub _pad24: [u8; 40],
+}
+impl ::core::fmt::Debug for DrawHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DrawHeader")
+            .field("state", &self.state)
+            .field("buffers", &self.buffers)
+            .field("buffer_size", &self.buffer_size)
+            .field("max_commands", &self.max_commands)
+            .field("max_payload", &self.max_payload)
+            .field("published", &self.published)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    DrawHeader : size 64, align 4 { state : 0, buffers : 4, buffer_size : 8, max_commands
+    : 12, max_payload : 16, published : 20, _pad24 : 24 }
+);
+/// One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct DrawListHeader {
+    /// Offset 0x00, 4 bytes. Client: the list's number
+    pub seq: u32,
+    /// Offset 0x04, 4 bytes. Commands in the list
+    pub count: u32,
+    /// Offset 0x08, 4 bytes. Bytes of payload in use
+    pub payload_len: u32,
+    /// Offset 0x0C, 4 bytes. Shown until replaced or this long after the host takes it; 0 means 500
+    pub ttl_ms: u32,
+    /// Offset 0x10, 4 bytes.
+    pub flags: DrawListFlags,
+    /// Offset 0x14, 4 bytes. Commands dropped because the list was full
+    pub dropped: u32,
+    /// Offset 0x18, 8 bytes. The tick the list was drawn for
+    pub for_tick: u64,
+    /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
+    pub _pad32: [u8; 32],
+}
+impl ::core::fmt::Debug for DrawListHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DrawListHeader")
+            .field("seq", &self.seq)
+            .field("count", &self.count)
+            .field("payload_len", &self.payload_len)
+            .field("ttl_ms", &self.ttl_ms)
+            .field("flags", &self.flags)
+            .field("dropped", &self.dropped)
+            .field("for_tick", &self.for_tick)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    DrawListHeader : size 64, align 8 { seq : 0, count : 4, payload_len : 8, ttl_ms : 12,
+    flags : 16, dropped : 20, for_tick : 24, _pad32 : 32 }
+);
+/// The start of a client's parameters: the client's definitions, then the host's values
+///
+/// 64 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ParamsHeader {
+    /// Offset 0x00, 4 bytes. Client: odd while it writes the definitions
+    pub defs_seq: u32,
+    /// Offset 0x04, 4 bytes. Client: definitions in use
+    pub def_count: u32,
+    /// Offset 0x08, 4 bytes. Host: odd while it writes the values
+    pub values_seq: u32,
+    /// Offset 0x0C, 4 bytes. Host: bumped with every change of a value
+    pub changes: u32,
+    /// Offset 0x10, 4 bytes. Host: definitions the area holds
+    pub max_params: u32,
+    /// Offset 0x14, 44 bytes. Declared padding: keep it zero.
+    pub _pad20: [u8; 44],
+}
+impl ::core::fmt::Debug for ParamsHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ParamsHeader")
+            .field("defs_seq", &self.defs_seq)
+            .field("def_count", &self.def_count)
+            .field("values_seq", &self.values_seq)
+            .field("changes", &self.changes)
+            .field("max_params", &self.max_params)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    ParamsHeader : size 64, align 4 { defs_seq : 0, def_count : 4, values_seq : 8,
+    changes : 12, max_params : 16, _pad20 : 20 }
+);
+/// One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
+///
+/// 256 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ParamDef {
+    /// Offset 0x00, 32 bytes.
+    pub name: [u8; PARAM_NAME_LEN],
+    /// Offset 0x20, 1 byte.
+    pub kind: ParamKind,
+    /// Offset 0x21, 1 byte. enum: options in options
+    pub option_count: u8,
+    /// Offset 0x22, 6 bytes. Declared padding: keep it zero.
+    pub _pad34: [u8; 6],
+    /// Offset 0x28, 8 bytes.
+    pub default_value: f64,
+    /// Offset 0x30, 8 bytes. int and float
+    pub min: f64,
+    /// Offset 0x38, 8 bytes.
+    pub max: f64,
+    /// Offset 0x40, 8 bytes. int and float: the control's step; 0 for none
+    pub step: f64,
+    /// Offset 0x48, 96 bytes.
+    pub help: [u8; PARAM_HELP_LEN],
+    /// Offset 0xA8, 88 bytes. enum: the options' names, separated by '\|'
+    pub options: [u8; PARAM_OPTIONS_LEN],
+}
+impl ::core::fmt::Debug for ParamDef {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ParamDef")
+            .field("name", &text::Debug(&self.name))
+            .field("kind", &self.kind)
+            .field("option_count", &self.option_count)
+            .field("default_value", &self.default_value)
+            .field("min", &self.min)
+            .field("max", &self.max)
+            .field("step", &self.step)
+            .field("help", &text::Debug(&self.help))
+            .field("options", &text::Debug(&self.options))
+            .finish_non_exhaustive()
+    }
+}
+impl ParamDef {
+    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.name)
+    }
+    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_name(&mut self, text: &str) {
+        text::set(&mut self.name, text);
+    }
+    /// `help` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn help_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.help)
+    }
+    /// Sets `help` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_help(&mut self, text: &str) {
+        text::set(&mut self.help, text);
+    }
+    /// `options` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn options_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.options)
+    }
+    /// Sets `options` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_options(&mut self, text: &str) {
+        text::set(&mut self.options, text);
+    }
+}
+abi_struct!(
+    ParamDef : size 256, align 8 { name : 0, kind : 32, option_count : 33, _pad34 : 34,
+    default_value : 40, min : 48, max : 56, step : 64, help : 72, options : 168 }
+);
+/// One parameter's value, written by the host
+///
+/// 16 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ParamValue {
+    /// Offset 0x00, 8 bytes.
+    pub value: f64,
+    /// Offset 0x08, 4 bytes. Bumped by every change, so a button's presses and a set to the same value count
+    pub changes: u32,
+    /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
+    pub _pad12: [u8; 4],
+}
+impl ::core::fmt::Debug for ParamValue {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ParamValue")
+            .field("value", &self.value)
+            .field("changes", &self.changes)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 });
+/// The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct StatsHeader {
+    /// Offset 0x00, 4 bytes. Client: odd while it writes the stats
+    pub seq: u32,
+    /// Offset 0x04, 4 bytes. Client: stats in use
+    pub count: u32,
+    /// Offset 0x08, 4 bytes. Host: entries the area holds
+    pub max_stats: u32,
+    /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
+    pub _pad12: [u8; 4],
+    /// Offset 0x10, 8 bytes. Client: snapshots it waited for and got
+    pub ticks: u64,
+    /// Offset 0x18, 8 bytes. Client: publications it missed (latest wins)
+    pub skipped: u64,
+    /// Offset 0x20, 4 bytes. Client: publish-to-wake over its last ticks, median
+    pub wake_p50_us: f32,
+    /// Offset 0x24, 4 bytes.
+    pub wake_p99_us: f32,
+    /// Offset 0x28, 24 bytes. Declared padding: keep it zero.
+    pub _pad40: [u8; 24],
+}
+impl ::core::fmt::Debug for StatsHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("StatsHeader")
+            .field("seq", &self.seq)
+            .field("count", &self.count)
+            .field("max_stats", &self.max_stats)
+            .field("ticks", &self.ticks)
+            .field("skipped", &self.skipped)
+            .field("wake_p50_us", &self.wake_p50_us)
+            .field("wake_p99_us", &self.wake_p99_us)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    StatsHeader : size 64, align 8 { seq : 0, count : 4, max_stats : 8, _pad12 : 12,
+    ticks : 16, skipped : 24, wake_p50_us : 32, wake_p99_us : 36, _pad40 : 40 }
+);
+/// One stat: a number or a short text
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct StatEntry {
+    /// Offset 0x00, 24 bytes.
+    pub name: [u8; STAT_NAME_LEN],
+    /// Offset 0x18, 1 byte.
+    pub kind: StatKind,
+    /// Offset 0x19, 1 byte.
+    pub flags: StatFlags,
+    /// Offset 0x1A, 6 bytes. Declared padding: keep it zero.
+    pub _pad26: [u8; 6],
+    /// Offset 0x20, 8 bytes. number
+    pub value: f64,
+    /// Offset 0x28, 24 bytes. text
+    pub text: [u8; STAT_TEXT_LEN],
+}
+impl ::core::fmt::Debug for StatEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("StatEntry")
+            .field("name", &text::Debug(&self.name))
+            .field("kind", &self.kind)
+            .field("flags", &self.flags)
+            .field("value", &self.value)
+            .field("text", &text::Debug(&self.text))
+            .finish_non_exhaustive()
+    }
+}
+impl StatEntry {
+    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.name)
+    }
+    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_name(&mut self, text: &str) {
+        text::set(&mut self.name, text);
+    }
+    /// `text` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn text_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.text)
+    }
+    /// Sets `text` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_text(&mut self, text: &str) {
+        text::set(&mut self.text, text);
+    }
+}
+abi_struct!(
+    StatEntry : size 64, align 8 { name : 0, kind : 24, flags : 25, _pad26 : 26, value :
+    32, text : 40 }
+);
+/// A client's command mailbox: one request at a time. The request text follows the header, then the response text
+///
+/// 64 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct MailboxHeader {
+    /// Offset 0x00, 4 bytes. Client: bumped (release) after each request's text and length are written
+    pub request_seq: u32,
+    /// Offset 0x04, 4 bytes. Client: bytes of the request, at most request_capacity - 1
+    pub request_len: u32,
+    /// Offset 0x08, 4 bytes. Host: the request_seq answered, stored (release) after the rest
+    pub response_seq: u32,
+    /// Offset 0x0C, 4 bytes. Host
+    pub status: CommandStatus,
+    /// Offset 0x10, 4 bytes. Host: bytes of the result in the response area
+    pub response_len: u32,
+    /// Offset 0x14, 4 bytes. Host: bytes of the whole result; more than response_len when it was cut
+    pub response_total: u32,
+    /// Offset 0x18, 4 bytes. Host: bytes of the request area
+    pub request_capacity: u32,
+    /// Offset 0x1C, 4 bytes. Host: bytes of the response area, which follows the request area
+    pub response_capacity: u32,
+    /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
+    pub _pad32: [u8; 32],
+}
+impl ::core::fmt::Debug for MailboxHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("MailboxHeader")
+            .field("request_seq", &self.request_seq)
+            .field("request_len", &self.request_len)
+            .field("response_seq", &self.response_seq)
+            .field("status", &self.status)
+            .field("response_len", &self.response_len)
+            .field("response_total", &self.response_total)
+            .field("request_capacity", &self.request_capacity)
+            .field("response_capacity", &self.response_capacity)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    MailboxHeader : size 64, align 4 { request_seq : 0, request_len : 4, response_seq :
+    8, status : 12, response_len : 16, response_total : 20, request_capacity : 24,
+    response_capacity : 28, _pad32 : 32 }
+);
+/// The start of a snapshot ring slot; the snapshot and its extras follow it
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RingSlotHeader {
+    /// Offset 0x00, 4 bytes. Odd while the host writes the slot
+    pub seq: u32,
+    /// Offset 0x04, 4 bytes. Payload bytes: the snapshot, then its extras
+    pub size: u32,
+    /// Offset 0x08, 8 bytes. The snapshot_seq this slot was published as
+    pub publish_seq: u64,
+    /// Offset 0x10, 8 bytes.
+    pub tick: u64,
+    /// Offset 0x18, 8 bytes. Host clock when the payload was complete
+    pub publish_ns: u64,
+    /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
+    pub _pad32: [u8; 32],
+}
+impl ::core::fmt::Debug for RingSlotHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RingSlotHeader")
+            .field("seq", &self.seq)
+            .field("size", &self.size)
+            .field("publish_seq", &self.publish_seq)
+            .field("tick", &self.tick)
+            .field("publish_ns", &self.publish_ns)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    RingSlotHeader : size 64, align 8 { seq : 0, size : 4, publish_seq : 8, tick : 16,
+    publish_ns : 24, _pad32 : 32 }
+);
+/// One log entry in the host log ring or a client's log queue; the source, then the text, follow it
+///
+/// 40 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct LogEntry {
+    /// Offset 0x00, 2 bytes. Bytes of the entry with its source and text, a multiple of 8
+    pub size: u16,
+    /// Offset 0x02, 1 byte.
+    pub kind: LogEntryKind,
+    /// Offset 0x03, 1 byte.
+    pub level: LogLevel,
+    /// Offset 0x04, 1 byte.
+    pub source_len: u8,
+    /// Offset 0x05, 1 byte. Declared padding: keep it zero.
+    pub _pad5: u8,
+    /// Offset 0x06, 2 bytes.
+    pub text_len: u16,
+    /// Offset 0x08, 4 bytes.
+    pub thread: u32,
+    /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
+    pub _pad12: [u8; 4],
+    /// Offset 0x10, 8 bytes. Entries written before this one
+    pub seq: u64,
+    /// Offset 0x18, 8 bytes. Host clock
+    pub time_ns: u64,
+    /// Offset 0x20, 8 bytes.
+    pub tick: u64,
+}
+impl ::core::fmt::Debug for LogEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("LogEntry")
+            .field("size", &self.size)
+            .field("kind", &self.kind)
+            .field("level", &self.level)
+            .field("source_len", &self.source_len)
+            .field("text_len", &self.text_len)
+            .field("thread", &self.thread)
+            .field("seq", &self.seq)
+            .field("time_ns", &self.time_ns)
+            .field("tick", &self.tick)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    LogEntry : size 40, align 8 { size : 0, kind : 2, level : 3, source_len : 4, _pad5 :
+    5, text_len : 6, thread : 8, _pad12 : 12, seq : 16, time_ns : 24, tick : 32 }
+);
+/// The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct LogRingHeader {
+    /// Offset 0x00, 8 bytes. Bytes ever written; the next entry starts at write_pos % capacity
+    pub write_pos: u64,
+    /// Offset 0x08, 8 bytes. The oldest whole entry; a reader behind it was lapped
+    pub tail_pos: u64,
+    /// Offset 0x10, 4 bytes.
+    pub capacity: u32,
+    /// Offset 0x14, 4 bytes. Declared padding: keep it zero.
+    pub _pad20: [u8; 4],
+    /// Offset 0x18, 8 bytes. Entries written
+    pub entries: u64,
+    /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
+    pub _pad32: [u8; 32],
+}
+impl ::core::fmt::Debug for LogRingHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("LogRingHeader")
+            .field("write_pos", &self.write_pos)
+            .field("tail_pos", &self.tail_pos)
+            .field("capacity", &self.capacity)
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    LogRingHeader : size 64, align 8 { write_pos : 0, tail_pos : 8, capacity : 16, _pad20
+    : 20, entries : 24, _pad32 : 32 }
+);
+/// A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct LogQueueHeader {
+    /// Offset 0x00, 8 bytes. Client: bytes ever written
+    pub write_pos: u64,
+    /// Offset 0x08, 8 bytes. Client: entries that did not fit
+    pub dropped: u64,
+    /// Offset 0x10, 4 bytes.
+    pub capacity: u32,
+    /// Offset 0x14, 12 bytes. Declared padding: keep it zero.
+    pub _pad20: [u8; 12],
+    /// Offset 0x20, 8 bytes. Host: bytes consumed
+    pub read_pos: u64,
+    /// Offset 0x28, 24 bytes. Declared padding: keep it zero.
+    pub _pad40: [u8; 24],
+}
+impl ::core::fmt::Debug for LogQueueHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("LogQueueHeader")
+            .field("write_pos", &self.write_pos)
+            .field("dropped", &self.dropped)
+            .field("capacity", &self.capacity)
+            .field("read_pos", &self.read_pos)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    LogQueueHeader : size 64, align 8 { write_pos : 0, dropped : 8, capacity : 16, _pad20
+    : 20, read_pos : 32, _pad40 : 40 }
+);
+/// The start of a client block; the host writes it
+///
+/// 72 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ClientBlockHeader {
+    /// Offset 0x00, 4 bytes.
+    pub size: u32,
+    /// Offset 0x04, 4 bytes.
+    pub region_count: u32,
+    /// Offset 0x08, 64 bytes. Indexed by client_region
+    pub regions: [RegionEntry; MAX_REGIONS],
+}
+impl ::core::fmt::Debug for ClientBlockHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ClientBlockHeader")
+            .field("size", &self.size)
+            .field("region_count", &self.region_count)
+            .field("regions", &self.regions)
+            .finish()
+    }
+}
+abi_struct!(
+    ClientBlockHeader : size 72, align 4 { size : 0, region_count : 4, regions : 8 }
+);
+/// One running host in the directory
+///
+/// 64 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct DirectoryEntry {
+    /// Offset 0x00, 4 bytes.
+    pub state: InstanceState,
+    /// Offset 0x04, 4 bytes.
+    pub pid: u32,
+    /// Offset 0x08, 8 bytes. The host process's creation time (FILETIME): tells a reused PID apart, and orders instances
+    pub process_time: u64,
+    /// Offset 0x10, 2 bytes.
+    pub abi_major: u16,
+    /// Offset 0x12, 2 bytes.
+    pub abi_minor: u16,
+    /// Offset 0x14, 4 bytes. Declared padding: keep it zero.
+    pub _pad20: [u8; 4],
+    /// Offset 0x18, 32 bytes.
+    pub host_version: [u8; VERSION_LEN],
+    /// Offset 0x38, 8 bytes. Declared padding: keep it zero.
+    pub _pad56: [u8; 8],
+}
+impl ::core::fmt::Debug for DirectoryEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DirectoryEntry")
+            .field("state", &self.state)
+            .field("pid", &self.pid)
+            .field("process_time", &self.process_time)
+            .field("abi_major", &self.abi_major)
+            .field("abi_minor", &self.abi_minor)
+            .field("host_version", &text::Debug(&self.host_version))
+            .finish_non_exhaustive()
+    }
+}
+impl DirectoryEntry {
+    /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn host_version_str(
+        &self,
+    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.host_version)
+    }
+    /// Sets `host_version` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_host_version(&mut self, text: &str) {
+        text::set(&mut self.host_version, text);
+    }
+}
+abi_struct!(
+    DirectoryEntry : size 64, align 8 { state : 0, pid : 4, process_time : 8, abi_major :
+    16, abi_minor : 18, _pad20 : 20, host_version : 24, _pad56 : 56 }
+);
+/// Local\\ibf.directory: the hosts running in this logon session
+///
+/// 1088 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct DirectoryHeader {
+    /// Offset 0x00, 4 bytes. directory_magic
+    pub magic: u32,
+    /// Offset 0x04, 4 bytes.
+    pub entry_count: u32,
+    /// Offset 0x08, 4 bytes.
+    pub entry_size: u32,
+    /// Offset 0x0C, 52 bytes. Declared padding: keep it zero.
+    pub _pad12: [u8; 52],
+    /// Offset 0x40, 1024 bytes.
+    pub entries: [DirectoryEntry; MAX_INSTANCES],
+}
+impl ::core::fmt::Debug for DirectoryHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DirectoryHeader")
+            .field("magic", &self.magic)
+            .field("entry_count", &self.entry_count)
+            .field("entry_size", &self.entry_size)
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    DirectoryHeader : size 1088, align 8 { magic : 0, entry_count : 4, entry_size : 8,
+    _pad12 : 12, entries : 64 }
+);
+/// The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom row (ABI 0.5)
+///
+/// 8 bytes, align 1.
+///
+/// Since ABI 0.5.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct HeatmapHeader {
+    /// Offset 0x00, 1 byte.
+    pub palette: HeatmapPalette,
+    /// Offset 0x01, 1 byte.
+    pub flags: HeatmapFlags,
+    /// Offset 0x02, 6 bytes. Declared padding: keep it zero.
+    pub _pad2: [u8; 6],
+}
+impl ::core::fmt::Debug for HeatmapHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("HeatmapHeader")
+            .field("palette", &self.palette)
+            .field("flags", &self.flags)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 });
+/// One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
+///
+/// 36 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct DrawCmd {
+    /// Offset 0x00, 1 byte.
+    pub op: DrawOp,
+    /// Offset 0x01, 1 byte.
+    pub space: DrawSpace,
+    /// Offset 0x02, 1 byte.
+    pub layer: DrawLayer,
+    /// Offset 0x03, 1 byte.
+    pub flags: DrawFlags,
+    /// Offset 0x04, 4 bytes. RGBA, byte order R, G, B, A (ImGui IM_COL32)
+    pub color: u32,
+    /// Offset 0x08, 4 bytes. Pixels
+    pub thickness: f32,
+    /// Offset 0x0C, 4 bytes.
+    pub a: f32,
+    /// Offset 0x10, 4 bytes.
+    pub b: f32,
+    /// Offset 0x14, 4 bytes.
+    pub c: f32,
+    /// Offset 0x18, 4 bytes.
+    pub d: f32,
+    /// Offset 0x1C, 4 bytes. Points, UTF-8 text or heatmap cells in the list's payload area
+    pub payload_off: u32,
+    /// Offset 0x20, 2 bytes.
+    pub payload_len: u16,
+    /// Offset 0x22, 2 bytes. Declared padding: keep it zero.
+    pub _pad34: [u8; 2],
+}
+impl ::core::fmt::Debug for DrawCmd {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DrawCmd")
+            .field("op", &self.op)
+            .field("space", &self.space)
+            .field("layer", &self.layer)
+            .field("flags", &self.flags)
+            .field("color", &self.color)
+            .field("thickness", &self.thickness)
+            .field("a", &self.a)
+            .field("b", &self.b)
+            .field("c", &self.c)
+            .field("d", &self.d)
+            .field("payload_off", &self.payload_off)
+            .field("payload_len", &self.payload_len)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    DrawCmd : size 36, align 4 { op : 0, space : 1, layer : 2, flags : 3, color : 4,
+    thickness : 8, a : 12, b : 16, c : 20, d : 24, payload_off : 28, payload_len : 32,
+    _pad34 : 34 }
+);
+/// 2-D vector in world units (tiles): origin at the board centre, +Y up
+///
+/// 8 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Vec2 {
+    /// Offset 0x00, 4 bytes.
+    pub x: f32,
+    /// Offset 0x04, 4 bytes.
+    pub y: f32,
+}
+impl ::core::fmt::Debug for Vec2 {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Vec2").field("x", &self.x).field("y", &self.y).finish()
+    }
+}
+abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
+/// One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
+///
+/// 32 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct PadInput {
+    /// Offset 0x00, 4 bytes.
+    pub seq: u32,
+    /// Offset 0x04, 4 bytes.
+    pub flags: PadInputFlags,
+    /// Offset 0x08, 8 bytes. The tick of the snapshot this input answers; the host counts the lag, and lockstep (M6) waits for it
+    pub for_tick: u64,
+    /// Offset 0x10, 2 bytes. -32768..32767, +Y up
+    pub lx: i16,
+    /// Offset 0x12, 2 bytes.
+    pub ly: i16,
+    /// Offset 0x14, 2 bytes.
+    pub rx: i16,
+    /// Offset 0x16, 2 bytes.
+    pub ry: i16,
+    /// Offset 0x18, 2 bytes.
+    pub buttons: PadButtons,
+    /// Offset 0x1A, 1 byte.
+    pub lt: u8,
+    /// Offset 0x1B, 1 byte.
+    pub rt: u8,
+    /// Offset 0x1C, 4 bytes. Declared padding: keep it zero.
+    pub _pad28: [u8; 4],
+}
+impl ::core::fmt::Debug for PadInput {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("PadInput")
+            .field("seq", &self.seq)
+            .field("flags", &self.flags)
+            .field("for_tick", &self.for_tick)
+            .field("lx", &self.lx)
+            .field("ly", &self.ly)
+            .field("rx", &self.rx)
+            .field("ry", &self.ry)
+            .field("buttons", &self.buttons)
+            .field("lt", &self.lt)
+            .field("rt", &self.rt)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    PadInput : size 32, align 8 { seq : 0, flags : 4, for_tick : 8, lx : 16, ly : 18, rx
+    : 20, ry : 22, buttons : 24, lt : 26, rt : 27, _pad28 : 28 }
+);
+/// One pad as the game last polled it before a tick
+///
+/// 24 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecPad {
+    /// Offset 0x00, 8 bytes. The tick a bot's record answered; 0 when no bot answered the poll
+    pub for_tick: u64,
+    /// Offset 0x08, 2 bytes.
+    pub lx: i16,
+    /// Offset 0x0A, 2 bytes.
+    pub ly: i16,
+    /// Offset 0x0C, 2 bytes.
+    pub rx: i16,
+    /// Offset 0x0E, 2 bytes.
+    pub ry: i16,
+    /// Offset 0x10, 2 bytes.
+    pub buttons: PadButtons,
+    /// Offset 0x12, 1 byte.
+    pub lt: u8,
+    /// Offset 0x13, 1 byte.
+    pub rt: u8,
+    /// Offset 0x14, 1 byte.
+    pub source: RecPadSource,
+    /// Offset 0x15, 1 byte. A bot pad's owner (its client row), or no_pad
+    pub owner: u8,
+    /// Offset 0x16, 2 bytes. Declared padding: keep it zero.
+    pub _pad22: [u8; 2],
+}
+impl ::core::fmt::Debug for RecPad {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecPad")
+            .field("for_tick", &self.for_tick)
+            .field("lx", &self.lx)
+            .field("ly", &self.ly)
+            .field("rx", &self.rx)
+            .field("ry", &self.ry)
+            .field("buttons", &self.buttons)
+            .field("lt", &self.lt)
+            .field("rt", &self.rt)
+            .field("source", &self.source)
+            .field("owner", &self.owner)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    RecPad : size 24, align 8 { for_tick : 0, lx : 8, ly : 10, rx : 12, ry : 14, buttons
+    : 16, lt : 18, rt : 19, source : 20, owner : 21, _pad22 : 22 }
+);
+/// One tick record; the snapshot and its extras follow it
+///
+/// 136 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecTickHeader {
+    /// Offset 0x00, 4 bytes. Bytes of the record: this header and data_size
+    pub size: u32,
+    /// Offset 0x04, 4 bytes. Bytes of the snapshot and its extras
+    pub data_size: u32,
+    /// Offset 0x08, 1 byte.
+    pub kind: RecRecordKind,
+    /// Offset 0x09, 7 bytes. Declared padding: keep it zero.
+    pub _pad9: [u8; 7],
+    /// Offset 0x10, 8 bytes.
+    pub tick: u64,
+    /// Offset 0x18, 8 bytes.
+    pub frame: u64,
+    /// Offset 0x20, 8 bytes. The host clock when the tick was published
+    pub host_time_ns: u64,
+    /// Offset 0x28, 96 bytes. What the game last polled from each pad before this tick
+    pub pads: [RecPad; MAX_PLAYERS],
+}
+impl ::core::fmt::Debug for RecTickHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecTickHeader")
+            .field("size", &self.size)
+            .field("data_size", &self.data_size)
+            .field("kind", &self.kind)
+            .field("tick", &self.tick)
+            .field("frame", &self.frame)
+            .field("host_time_ns", &self.host_time_ns)
+            .field("pads", &self.pads)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    RecTickHeader : size 136, align 8 { size : 0, data_size : 4, kind : 8, _pad9 : 9,
+    tick : 16, frame : 24, host_time_ns : 32, pads : 40 }
+);
+/// The first 512 bytes of a recording
+///
+/// 512 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecFileHeader {
+    /// Offset 0x00, 4 bytes. rec_magic
+    pub magic: u32,
+    /// Offset 0x04, 2 bytes. rec_format
+    pub format: u16,
+    /// Offset 0x06, 2 bytes. sizeof(rec_file_header)
+    pub header_size: u16,
+    /// Offset 0x08, 2 bytes. The snapshot's ABI
+    pub schema_major: u16,
+    /// Offset 0x0A, 2 bytes.
+    pub schema_minor: u16,
+    /// Offset 0x0C, 4 bytes. sizeof(snapshot) for the host that recorded
+    pub snapshot_size: u32,
+    /// Offset 0x10, 4 bytes. rec_chunk_ticks
+    pub chunk_ticks: u32,
+    /// Offset 0x14, 4 bytes.
+    pub host_pid: u32,
+    /// Offset 0x18, 8 bytes. When recording started
+    pub start_unix_ns: i64,
+    /// Offset 0x20, 8 bytes. The host clock then
+    pub start_mono_ns: u64,
+    /// Offset 0x28, 16 bytes. The pad input each game action mapped to
+    pub controls: Controls,
+    /// Offset 0x38, 1 byte. When recording started
+    pub run_mode: RunMode,
+    /// Offset 0x39, 1 byte. Bit n: pad n was a bot pad
+    pub bot_pads: u8,
+    /// Offset 0x3A, 2 bytes. Declared padding: keep it zero.
+    pub _pad58: [u8; 2],
+    /// Offset 0x3C, 4 bytes.
+    pub lockstep_timeout_ms: u32,
+    /// Offset 0x40, 32 bytes.
+    pub host_version: [u8; VERSION_LEN],
+    /// Offset 0x60, 64 bytes.
+    pub profile_name: [u8; 64],
+    /// Offset 0xA0, 80 bytes. The game executable's SHA-256 in hex
+    pub exe_sha256: [u8; 80],
+    /// Offset 0xF0, 256 bytes. Free text: what was recorded
+    pub note: [u8; 256],
+    /// Offset 0x1F0, 16 bytes. Declared padding: keep it zero.
+    pub _pad496: [u8; 16],
+}
+impl ::core::fmt::Debug for RecFileHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecFileHeader")
+            .field("magic", &self.magic)
+            .field("format", &self.format)
+            .field("header_size", &self.header_size)
+            .field("schema_major", &self.schema_major)
+            .field("schema_minor", &self.schema_minor)
+            .field("snapshot_size", &self.snapshot_size)
+            .field("chunk_ticks", &self.chunk_ticks)
+            .field("host_pid", &self.host_pid)
+            .field("start_unix_ns", &self.start_unix_ns)
+            .field("start_mono_ns", &self.start_mono_ns)
+            .field("controls", &self.controls)
+            .field("run_mode", &self.run_mode)
+            .field("bot_pads", &self.bot_pads)
+            .field("lockstep_timeout_ms", &self.lockstep_timeout_ms)
+            .field("host_version", &text::Debug(&self.host_version))
+            .field("profile_name", &text::Debug(&self.profile_name))
+            .field("exe_sha256", &text::Debug(&self.exe_sha256))
+            .field("note", &text::Debug(&self.note))
+            .finish_non_exhaustive()
+    }
+}
+impl RecFileHeader {
+    /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn host_version_str(
+        &self,
+    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.host_version)
+    }
+    /// Sets `host_version` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_host_version(&mut self, text: &str) {
+        text::set(&mut self.host_version, text);
+    }
+    /// `profile_name` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn profile_name_str(
+        &self,
+    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.profile_name)
+    }
+    /// Sets `profile_name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_profile_name(&mut self, text: &str) {
+        text::set(&mut self.profile_name, text);
+    }
+    /// `exe_sha256` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn exe_sha256_str(
+        &self,
+    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.exe_sha256)
+    }
+    /// Sets `exe_sha256` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_exe_sha256(&mut self, text: &str) {
+        text::set(&mut self.exe_sha256, text);
+    }
+    /// `note` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn note_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.note)
+    }
+    /// Sets `note` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_note(&mut self, text: &str) {
+        text::set(&mut self.note, text);
+    }
+}
+abi_struct!(
+    RecFileHeader : size 512, align 8 { magic : 0, format : 4, header_size : 6,
+    schema_major : 8, schema_minor : 10, snapshot_size : 12, chunk_ticks : 16, host_pid :
+    20, start_unix_ns : 24, start_mono_ns : 32, controls : 40, run_mode : 56, bot_pads :
+    57, _pad58 : 58, lockstep_timeout_ms : 60, host_version : 64, profile_name : 96,
+    exe_sha256 : 160, note : 240, _pad496 : 496 }
+);
+/// One chunk: its zlib stream follows
+///
+/// 32 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecChunkHeader {
+    /// Offset 0x00, 4 bytes. rec_chunk_magic
+    pub magic: u32,
+    /// Offset 0x04, 4 bytes. Bytes of the zlib stream
+    pub stored_size: u32,
+    /// Offset 0x08, 4 bytes. Bytes of tick records it inflates to
+    pub raw_size: u32,
+    /// Offset 0x0C, 4 bytes.
+    pub tick_count: u32,
+    /// Offset 0x10, 8 bytes.
+    pub first_tick: u64,
+    /// Offset 0x18, 8 bytes.
+    pub last_tick: u64,
+}
+impl ::core::fmt::Debug for RecChunkHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecChunkHeader")
+            .field("magic", &self.magic)
+            .field("stored_size", &self.stored_size)
+            .field("raw_size", &self.raw_size)
+            .field("tick_count", &self.tick_count)
+            .field("first_tick", &self.first_tick)
+            .field("last_tick", &self.last_tick)
+            .finish()
+    }
+}
+abi_struct!(
+    RecChunkHeader : size 32, align 8 { magic : 0, stored_size : 4, raw_size : 8,
+    tick_count : 12, first_tick : 16, last_tick : 24 }
+);
+/// The footer's index of a chunk
+///
+/// 24 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecChunkEntry {
+    /// Offset 0x00, 8 bytes. Of its rec_chunk_header, from the file's start
+    pub offset: u64,
+    /// Offset 0x08, 8 bytes.
+    pub first_tick: u64,
+    /// Offset 0x10, 8 bytes.
+    pub last_tick: u64,
+}
+impl ::core::fmt::Debug for RecChunkEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecChunkEntry")
+            .field("offset", &self.offset)
+            .field("first_tick", &self.first_tick)
+            .field("last_tick", &self.last_tick)
+            .finish()
+    }
+}
+abi_struct!(
+    RecChunkEntry : size 24, align 8 { offset : 0, first_tick : 8, last_tick : 16 }
+);
+/// A match or round boundary, from the snapshots' events
+///
+/// 16 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecMark {
+    /// Offset 0x00, 8 bytes.
+    pub tick: u64,
+    /// Offset 0x08, 2 bytes. match_started, round_started, round_ended or match_ended
+    pub kind: EventKind,
+    /// Offset 0x0A, 2 bytes. Declared padding: keep it zero.
+    pub _pad10: [u8; 2],
+    /// Offset 0x0C, 4 bytes. The event's a: the round number, or the winner
+    pub a: i32,
+}
+impl ::core::fmt::Debug for RecMark {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecMark")
+            .field("tick", &self.tick)
+            .field("kind", &self.kind)
+            .field("a", &self.a)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10, a : 12 });
+/// The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
+///
+/// 48 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecFooter {
+    /// Offset 0x00, 4 bytes. rec_footer_magic
+    pub magic: u32,
+    /// Offset 0x04, 4 bytes.
+    pub chunk_count: u32,
+    /// Offset 0x08, 4 bytes.
+    pub mark_count: u32,
+    /// Offset 0x0C, 4 bytes. Ticks the recorder could not keep up with
+    pub dropped: u32,
+    /// Offset 0x10, 8 bytes. Tick records in the file
+    pub ticks: u64,
+    /// Offset 0x18, 8 bytes.
+    pub first_tick: u64,
+    /// Offset 0x20, 8 bytes.
+    pub last_tick: u64,
+    /// Offset 0x28, 8 bytes. When recording stopped
+    pub end_unix_ns: i64,
+}
+impl ::core::fmt::Debug for RecFooter {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecFooter")
+            .field("magic", &self.magic)
+            .field("chunk_count", &self.chunk_count)
+            .field("mark_count", &self.mark_count)
+            .field("dropped", &self.dropped)
+            .field("ticks", &self.ticks)
+            .field("first_tick", &self.first_tick)
+            .field("last_tick", &self.last_tick)
+            .field("end_unix_ns", &self.end_unix_ns)
+            .finish()
+    }
+}
+abi_struct!(
+    RecFooter : size 48, align 8 { magic : 0, chunk_count : 4, mark_count : 8, dropped :
+    12, ticks : 16, first_tick : 24, last_tick : 32, end_unix_ns : 40 }
+);
+/// A recording's last 16 bytes
+///
+/// 16 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct RecTrailer {
+    /// Offset 0x00, 8 bytes. Of the rec_footer, from the file's start
+    pub footer_offset: u64,
+    /// Offset 0x08, 4 bytes. Declared padding: keep it zero.
+    pub _pad8: [u8; 4],
+    /// Offset 0x0C, 4 bytes. rec_trailer_magic
+    pub magic: u32,
+}
+impl ::core::fmt::Debug for RecTrailer {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RecTrailer")
+            .field("footer_offset", &self.footer_offset)
+            .field("magic", &self.magic)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8, magic : 12 });
+/// 48 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct SnapshotHeader {
+    /// Offset 0x00, 4 bytes. snapshot_magic
+    pub magic: u32,
+    /// Offset 0x04, 2 bytes.
+    pub schema_major: u16,
+    /// Offset 0x06, 2 bytes.
+    pub schema_minor: u16,
+    /// Offset 0x08, 4 bytes. Bytes in this snapshot, including extras
+    pub size: u32,
+    /// Offset 0x0C, 4 bytes.
+    pub flags: SnapshotFlags,
+    /// Offset 0x10, 8 bytes. Present calls since start-up
+    pub frame: u64,
+    /// Offset 0x18, 8 bytes. Simulation steps since start-up (equals frame in fallback mode)
+    pub tick: u64,
+    /// Offset 0x20, 8 bytes. Monotonic host clock
+    pub host_time_ns: u64,
+    /// Offset 0x28, 4 bytes. Round time in seconds: counts during play, from 0 at each round start
+    pub game_time: f32,
+    /// Offset 0x2C, 2 bytes.
+    pub invalid_reason: InvalidReason,
+    /// Offset 0x2E, 1 byte. Which hook built the snapshot
+    pub tick_source: TickSource,
+    /// Offset 0x2F, 1 byte. Declared padding: keep it zero.
+    pub _pad47: u8,
+}
+impl ::core::fmt::Debug for SnapshotHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("SnapshotHeader")
+            .field("magic", &self.magic)
+            .field("schema_major", &self.schema_major)
+            .field("schema_minor", &self.schema_minor)
+            .field("size", &self.size)
+            .field("flags", &self.flags)
+            .field("frame", &self.frame)
+            .field("tick", &self.tick)
+            .field("host_time_ns", &self.host_time_ns)
+            .field("game_time", &self.game_time)
+            .field("invalid_reason", &self.invalid_reason)
+            .field("tick_source", &self.tick_source)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    SnapshotHeader : size 48, align 8 { magic : 0, schema_major : 4, schema_minor : 6,
+    size : 8, flags : 12, frame : 16, tick : 24, host_time_ns : 32, game_time : 40,
+    invalid_reason : 44, tick_source : 46, _pad47 : 47 }
+);
+/// 24 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Game {
+    /// Offset 0x00, 4 bytes. Raw menu ID
+    pub menu_id: i32,
+    /// Offset 0x04, 4 bytes.
+    pub menu_depth: i32,
+    /// Offset 0x08, 4 bytes. Highlighted item; top item is 0
+    pub menu_item: i32,
+    /// Offset 0x0C, 4 bytes. The arcade score (the screen's counts up to it)
+    pub arcade_score: i32,
+    /// Offset 0x10, 2 bytes. Lives left (arcade), the ship in play included: the squares on screen are lives - players
+    pub lives: i16,
+    /// Offset 0x12, 1 byte.
+    pub phase: Phase,
+    /// Offset 0x13, 1 byte.
+    pub paused: u8,
+    /// Offset 0x14, 1 byte. The game believes its window has focus
+    pub focused: u8,
+    /// Offset 0x15, 1 byte.
+    pub player_count: u8,
+    /// Offset 0x16, 2 bytes. Declared padding: keep it zero.
+    pub _pad22: [u8; 2],
+}
+impl ::core::fmt::Debug for Game {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Game")
+            .field("menu_id", &self.menu_id)
+            .field("menu_depth", &self.menu_depth)
+            .field("menu_item", &self.menu_item)
+            .field("arcade_score", &self.arcade_score)
+            .field("lives", &self.lives)
+            .field("phase", &self.phase)
+            .field("paused", &self.paused)
+            .field("focused", &self.focused)
+            .field("player_count", &self.player_count)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Game : size 24, align 4 { menu_id : 0, menu_depth : 4, menu_item : 8, arcade_score :
+    12, lives : 16, phase : 18, paused : 19, focused : 20, player_count : 21, _pad22 : 22
+    }
+);
+/// 4100 bytes, align 2.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Board {
+    /// Offset 0x00, 2 bytes.
+    pub width: u16,
+    /// Offset 0x02, 2 bytes.
+    pub height: u16,
+    /// Offset 0x04, 4096 bytes. Row-major, index y \* width + x, row 0 at the bottom
+    pub tiles: [Tile; BOARD_MAX_TILES],
+}
+impl ::core::fmt::Debug for Board {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Board")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("tiles", &self.tiles)
+            .finish()
+    }
+}
+abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 });
+/// 64 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Ship {
+    /// Offset 0x00, 8 bytes.
+    pub pos: Vec2,
+    /// Offset 0x08, 8 bytes. Direction of movement: a unit vector while moving, zero when still (Inversus 1.2.0 keeps no speed)
+    pub vel: Vec2,
+    /// Offset 0x10, 8 bytes.
+    pub last_shot_pos: Vec2,
+    /// Offset 0x18, 4 bytes.
+    pub reload_progress: f32,
+    /// Offset 0x1C, 4 bytes.
+    pub reload_time: f32,
+    /// Offset 0x20, 4 bytes.
+    pub time_alive: f32,
+    /// Offset 0x24, 4 bytes. The charge timer: from 0 when a charge starts and when a shot fires, so it counts a held button
+    pub time_since_shot: f32,
+    /// Offset 0x28, 4 bytes. Versus: round wins of the ship's team
+    pub score: i32,
+    /// Offset 0x2C, 4 bytes. Already de-obfuscated
+    pub multiplier: i32,
+    /// Offset 0x30, 4 bytes. One bit per field the profile marks confirmed
+    pub valid: ShipValid,
+    /// Offset 0x34, 2 bytes.
+    pub flags: ShipFlags,
+    /// Offset 0x36, 1 byte. Player index 0-3 (Inversus 1.2.0 stores one bit per player), or no_player for an arcade enemy
+    pub player_id: u8,
+    /// Offset 0x37, 1 byte.
+    pub color: Color,
+    /// Offset 0x38, 1 byte.
+    pub alive: u8,
+    /// Offset 0x39, 1 byte.
+    pub ammo: u8,
+    /// Offset 0x3A, 1 byte.
+    pub max_ammo: u8,
+    /// Offset 0x3B, 1 byte. Red shots held
+    pub fast_ammo: u8,
+    /// Offset 0x3C, 1 byte.
+    pub charge_dir: Dir,
+    /// Offset 0x3D, 3 bytes. Declared padding: keep it zero.
+    pub _pad61: [u8; 3],
+}
+impl ::core::fmt::Debug for Ship {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Ship")
+            .field("pos", &self.pos)
+            .field("vel", &self.vel)
+            .field("last_shot_pos", &self.last_shot_pos)
+            .field("reload_progress", &self.reload_progress)
+            .field("reload_time", &self.reload_time)
+            .field("time_alive", &self.time_alive)
+            .field("time_since_shot", &self.time_since_shot)
+            .field("score", &self.score)
+            .field("multiplier", &self.multiplier)
+            .field("valid", &self.valid)
+            .field("flags", &self.flags)
+            .field("player_id", &self.player_id)
+            .field("color", &self.color)
+            .field("alive", &self.alive)
+            .field("ammo", &self.ammo)
+            .field("max_ammo", &self.max_ammo)
+            .field("fast_ammo", &self.fast_ammo)
+            .field("charge_dir", &self.charge_dir)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Ship : size 64, align 4 { pos : 0, vel : 8, last_shot_pos : 16, reload_progress : 24,
+    reload_time : 28, time_alive : 32, time_since_shot : 36, score : 40, multiplier : 44,
+    valid : 48, flags : 52, player_id : 54, color : 55, alive : 56, ammo : 57, max_ammo :
+    58, fast_ammo : 59, charge_dir : 60, _pad61 : 61 }
+);
+/// 24 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Projectile {
+    /// Offset 0x00, 8 bytes.
+    pub pos: Vec2,
+    /// Offset 0x08, 4 bytes.
+    pub speed: f32,
+    /// Offset 0x0C, 4 bytes. Seconds since it spawned
+    pub time_alive: f32,
+    /// Offset 0x10, 4 bytes. The game's own type value
+    pub kind_raw: i32,
+    /// Offset 0x14, 1 byte.
+    pub dir: Dir,
+    /// Offset 0x15, 1 byte.
+    pub kind: ProjectileKind,
+    /// Offset 0x16, 1 byte. Player ID, or no_player when unknown
+    pub owner: u8,
+    /// Offset 0x17, 1 byte. Declared padding: keep it zero.
+    pub _pad23: u8,
+}
+impl ::core::fmt::Debug for Projectile {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Projectile")
+            .field("pos", &self.pos)
+            .field("speed", &self.speed)
+            .field("time_alive", &self.time_alive)
+            .field("kind_raw", &self.kind_raw)
+            .field("dir", &self.dir)
+            .field("kind", &self.kind)
+            .field("owner", &self.owner)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Projectile : size 24, align 4 { pos : 0, speed : 8, time_alive : 12, kind_raw : 16,
+    dir : 20, kind : 21, owner : 22, _pad23 : 23 }
+);
+/// 16 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Pickup {
+    /// Offset 0x00, 8 bytes.
+    pub pos: Vec2,
+    /// Offset 0x08, 4 bytes.
+    pub time_alive: f32,
+    /// Offset 0x0C, 1 byte.
+    pub kind: PickupKind,
+    /// Offset 0x0D, 1 byte.
+    pub amount: u8,
+    /// Offset 0x0E, 2 bytes. Declared padding: keep it zero.
+    pub _pad14: [u8; 2],
+}
+impl ::core::fmt::Debug for Pickup {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Pickup")
+            .field("pos", &self.pos)
+            .field("time_alive", &self.time_alive)
+            .field("kind", &self.kind)
+            .field("amount", &self.amount)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Pickup : size 16, align 4 { pos : 0, time_alive : 8, kind : 12, amount : 13, _pad14 :
+    14 }
+);
+/// 24 bytes, align 8.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Event {
+    /// Offset 0x00, 8 bytes. Tick the event was detected on
+    pub tick: u64,
+    /// Offset 0x08, 4 bytes.
+    pub a: i32,
+    /// Offset 0x0C, 4 bytes.
+    pub b: i32,
+    /// Offset 0x10, 2 bytes.
+    pub kind: EventKind,
+    /// Offset 0x12, 1 byte. Player ID, or no_player
+    pub player: u8,
+    /// Offset 0x13, 5 bytes. Declared padding: keep it zero.
+    pub _pad19: [u8; 5],
+}
+impl ::core::fmt::Debug for Event {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Event")
+            .field("tick", &self.tick)
+            .field("a", &self.a)
+            .field("b", &self.b)
+            .field("kind", &self.kind)
+            .field("player", &self.player)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Event : size 24, align 8 { tick : 0, a : 8, b : 12, kind : 16, player : 18, _pad19 :
+    19 }
+);
+/// The running match and its map (ABI 0.6)
+///
+/// 20 bytes, align 4.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Match {
+    /// Offset 0x00, 4 bytes. The map's zoom: pixels per tile = ceil(round(available pixels x map_scale) / tiles) on the limiting axis
+    pub map_scale: f32,
+    /// Offset 0x04, 4 bytes. FNV-1a hash of the focused menu button's name (ResumeButton, RetryButton, ...); 0 when none
+    pub focus_hash: u32,
+    /// Offset 0x08, 1 byte.
+    pub game_type: GameType,
+    /// Offset 0x09, 1 byte. 0 tutorial, 1 arcade one player, 2 arcade two players, 3 versus 1v1, 4 versus 2v2; 255 none
+    pub map_set: u8,
+    /// Offset 0x0A, 1 byte. The map's index in its set (the map select's item); 255 none
+    pub map_index: u8,
+    /// Offset 0x0B, 1 byte. 1 when ships and shots cross the board's edges to the other side
+    pub wrap: u8,
+    /// Offset 0x0C, 1 byte. Columns a crossing of the top edge moves left by (of the bottom edge, right)
+    pub wrap_shift_x: i8,
+    /// Offset 0x0D, 1 byte. Rows a crossing of the right edge moves down by (of the left edge, up)
+    pub wrap_shift_y: i8,
+    /// Offset 0x0E, 1 byte. Versus: round wins that take the match
+    pub rounds_to_win: u8,
+    /// Offset 0x0F, 1 byte.
+    pub round_state: RoundState,
+    /// Offset 0x10, 1 byte. The team that won the round once round_state is decided; no_player otherwise
+    pub round_winner: u8,
+    /// Offset 0x11, 1 byte. Teams in the game: 2 in versus
+    pub teams: u8,
+    /// Offset 0x12, 1 byte. Entries used in pickup_spawns
+    pub pickup_spawn_count: u8,
+    /// Offset 0x13, 1 byte. Declared padding: keep it zero.
+    pub _pad19: u8,
+}
+impl ::core::fmt::Debug for Match {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Match")
+            .field("map_scale", &self.map_scale)
+            .field("focus_hash", &self.focus_hash)
+            .field("game_type", &self.game_type)
+            .field("map_set", &self.map_set)
+            .field("map_index", &self.map_index)
+            .field("wrap", &self.wrap)
+            .field("wrap_shift_x", &self.wrap_shift_x)
+            .field("wrap_shift_y", &self.wrap_shift_y)
+            .field("rounds_to_win", &self.rounds_to_win)
+            .field("round_state", &self.round_state)
+            .field("round_winner", &self.round_winner)
+            .field("teams", &self.teams)
+            .field("pickup_spawn_count", &self.pickup_spawn_count)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Match : size 20, align 4 { map_scale : 0, focus_hash : 4, game_type : 8, map_set : 9,
+    map_index : 10, wrap : 11, wrap_shift_x : 12, wrap_shift_y : 13, rounds_to_win : 14,
+    round_state : 15, round_winner : 16, teams : 17, pickup_spawn_count : 18, _pad19 : 19
+    }
+);
+/// One of the map's pickup spawn points and its timer (ABI 0.6)
+///
+/// 16 bytes, align 4.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct PickupSpawn {
+    /// Offset 0x00, 8 bytes. The spawn cell's centre
+    pub pos: Vec2,
+    /// Offset 0x08, 4 bytes. Seconds until it spawns while waiting; 0 otherwise
+    pub time_left: f32,
+    /// Offset 0x0C, 1 byte.
+    pub state: SpawnState,
+    /// Offset 0x0D, 3 bytes. Declared padding: keep it zero.
+    pub _pad13: [u8; 3],
+}
+impl ::core::fmt::Debug for PickupSpawn {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("PickupSpawn")
+            .field("pos", &self.pos)
+            .field("time_left", &self.time_left)
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    PickupSpawn : size 16, align 4 { pos : 0, time_left : 8, state : 12, _pad13 : 13 }
+);
+/// Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
+///
+/// 16 bytes, align 4.
+///
+/// Since ABI 0.9.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct SpawnMarker {
+    /// Offset 0x00, 8 bytes. The marked cell's centre
+    pub pos: Vec2,
+    /// Offset 0x08, 4 bytes. Seconds until the enemy appears (the marker shows for 1.5 s)
+    pub time_left: f32,
+    /// Offset 0x0C, 1 byte.
+    pub kind: EnemyKind,
+    /// Offset 0x0D, 3 bytes. Declared padding: keep it zero.
+    pub _pad13: [u8; 3],
+}
+impl ::core::fmt::Debug for SpawnMarker {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("SpawnMarker")
+            .field("pos", &self.pos)
+            .field("time_left", &self.time_left)
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    SpawnMarker : size 16, align 4 { pos : 0, time_left : 8, kind : 12, _pad13 : 13 }
+);
+/// More of each ship, parallel to ships (ABI 0.6)
+///
+/// 28 bytes, align 4.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ShipExt {
+    /// Offset 0x00, 8 bytes. Tiles per second
+    pub velocity: Vec2,
+    /// Offset 0x08, 4 bytes. Seconds of block-eat left (arcade enemies keep it for good)
+    pub block_eat_time: f32,
+    /// Offset 0x0C, 4 bytes. Seconds of x1.5 speed left
+    pub speed_boost_time: f32,
+    /// Offset 0x10, 4 bytes. Seconds of shield left
+    pub shield_time: f32,
+    /// Offset 0x14, 2 bytes. Points for killing it (arcade enemies)
+    pub points: i16,
+    /// Offset 0x16, 1 byte. 0 or 1: the team; a team walks on the cells of its own index (team 0 is black and walks on white)
+    pub team: u8,
+    /// Offset 0x17, 1 byte. The direction of a charge started within 0.3 s: a shot coming the other way is absorbed
+    pub parry_dir: Dir,
+    /// Offset 0x18, 1 byte. 1 once hit, while it explodes
+    pub dying: u8,
+    /// Offset 0x19, 3 bytes. Declared padding: keep it zero.
+    pub _pad25: [u8; 3],
+}
+impl ::core::fmt::Debug for ShipExt {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ShipExt")
+            .field("velocity", &self.velocity)
+            .field("block_eat_time", &self.block_eat_time)
+            .field("speed_boost_time", &self.speed_boost_time)
+            .field("shield_time", &self.shield_time)
+            .field("points", &self.points)
+            .field("team", &self.team)
+            .field("parry_dir", &self.parry_dir)
+            .field("dying", &self.dying)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    ShipExt : size 28, align 4 { velocity : 0, block_eat_time : 8, speed_boost_time : 12,
+    shield_time : 16, points : 20, team : 22, parry_dir : 23, dying : 24, _pad25 : 25 }
+);
+/// More of each projectile, parallel to projectiles (ABI 0.6)
+///
+/// 8 bytes, align 4.
+///
+/// Since ABI 0.6.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ProjectileExt {
+    /// Offset 0x00, 4 bytes. Tiles flown since it spawned (a shot dies after 100)
+    pub distance: f32,
+    /// Offset 0x04, 1 byte. The shooter's team: ships of the other team die in its tile
+    pub team: u8,
+    /// Offset 0x05, 3 bytes. Declared padding: keep it zero.
+    pub _pad5: [u8; 3],
+}
+impl ::core::fmt::Debug for ProjectileExt {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ProjectileExt")
+            .field("distance", &self.distance)
+            .field("team", &self.team)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 });
+/// Fixed part of a snapshot. When extras_size \> 0, an extras_header follows at extras_offset.
+///
+/// 12104 bytes, align 8.
+///
+/// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct Snapshot {
+    /// Offset 0x00, 48 bytes.
+    pub header: SnapshotHeader,
+    /// Offset 0x30, 24 bytes.
+    pub game: Game,
+    /// Offset 0x48, 8 bytes. Events detected since start-up; event i is at events\[i % max_events\]
+    pub event_total: u64,
+    /// Offset 0x50, 1 byte.
+    pub ship_count: u8,
+    /// Offset 0x51, 1 byte.
+    pub pickup_count: u8,
+    /// Offset 0x52, 2 bytes.
+    pub projectile_count: u16,
+    /// Offset 0x54, 4 bytes. Index into ships per player slot, or no_player
+    pub players: [u8; MAX_PLAYERS],
+    /// Offset 0x58, 4 bytes. From the start of the snapshot; 0 when there are no extras
+    pub extras_offset: u32,
+    /// Offset 0x5C, 4 bytes.
+    pub extras_size: u32,
+    /// Offset 0x60, 4100 bytes.
+    pub board: Board,
+    /// Offset 0x1064, 1024 bytes.
+    pub ships: [Ship; MAX_SHIPS],
+    /// Offset 0x1464, 3072 bytes.
+    pub projectiles: [Projectile; MAX_PROJECTILES],
+    /// Offset 0x2064, 1024 bytes.
+    pub pickups: [Pickup; MAX_PICKUPS],
+    /// Offset 0x2464, 4 bytes. Declared padding: keep it zero.
+    pub _pad9316: [u8; 4],
+    /// Offset 0x2468, 768 bytes.
+    pub events: [Event; MAX_EVENTS],
+    /// Offset 0x2768, 20 bytes. ABI 0.6: read it when header.schema_minor \>= 6
+    ///
+    /// Since ABI 0.6.
+    pub r#match: Match,
+    /// Offset 0x277C, 256 bytes. ABI 0.6
+    ///
+    /// Since ABI 0.6.
+    pub pickup_spawns: [PickupSpawn; MAX_PICKUP_SPAWNS],
+    /// Offset 0x287C, 448 bytes. ABI 0.6: ships_ext\[i\] goes with ships\[i\]
+    ///
+    /// Since ABI 0.6.
+    pub ships_ext: [ShipExt; MAX_SHIPS],
+    /// Offset 0x2A3C, 1024 bytes. ABI 0.6: projectiles_ext\[i\] goes with projectiles\[i\]
+    ///
+    /// Since ABI 0.6.
+    pub projectiles_ext: [ProjectileExt; MAX_PROJECTILES],
+    /// Offset 0x2E3C, 4 bytes. Declared padding: keep it zero.
+    pub _pad11836: [u8; 4],
+    /// Offset 0x2E40, 256 bytes. ABI 0.9: read them when header.schema_minor \>= 9
+    ///
+    /// Since ABI 0.9.
+    pub spawn_markers: [SpawnMarker; MAX_SPAWN_MARKERS],
+    /// Offset 0x2F40, 1 byte. ABI 0.9: entries used in spawn_markers
+    ///
+    /// Since ABI 0.9.
+    pub spawn_marker_count: u8,
+    /// Offset 0x2F41, 7 bytes. Declared padding: keep it zero.
+    pub _pad12097: [u8; 7],
+}
+impl ::core::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("header", &self.header)
+            .field("game", &self.game)
+            .field("event_total", &self.event_total)
+            .field("ship_count", &self.ship_count)
+            .field("pickup_count", &self.pickup_count)
+            .field("projectile_count", &self.projectile_count)
+            .field("players", &self.players)
+            .field("extras_offset", &self.extras_offset)
+            .field("extras_size", &self.extras_size)
+            .field("board", &self.board)
+            .field("ships", &self.ships)
+            .field("projectiles", &self.projectiles)
+            .field("pickups", &self.pickups)
+            .field("events", &self.events)
+            .field("match", &self.r#match)
+            .field("pickup_spawns", &self.pickup_spawns)
+            .field("ships_ext", &self.ships_ext)
+            .field("projectiles_ext", &self.projectiles_ext)
+            .field("spawn_markers", &self.spawn_markers)
+            .field("spawn_marker_count", &self.spawn_marker_count)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    Snapshot : size 12104, align 8 { header : 0, game : 48, event_total : 72, ship_count
+    : 80, pickup_count : 81, projectile_count : 82, players : 84, extras_offset : 88,
+    extras_size : 92, board : 96, ships : 4196, projectiles : 5220, pickups : 8292,
+    _pad9316 : 9316, events : 9320, r#match : 10088, pickup_spawns : 10108, ships_ext :
+    10364, projectiles_ext : 10812, _pad11836 : 11836, spawn_markers : 11840,
+    spawn_marker_count : 12096, _pad12097 : 12097 }
+);
+/// One custom probe (design section 5.6)
+///
+/// 36 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ExtraEntry {
+    /// Offset 0x00, 24 bytes.
+    pub name: [u8; EXTRA_NAME_LEN],
+    /// Offset 0x18, 4 bytes. From the start of the extras blob
+    pub offset: u32,
+    /// Offset 0x1C, 4 bytes. Bytes
+    pub size: u32,
+    /// Offset 0x20, 2 bytes.
+    pub r#type: ExtraType,
+    /// Offset 0x22, 2 bytes. Elements: 1 per object, or one per entity for per-entity probes
+    pub count: u16,
+}
+impl ::core::fmt::Debug for ExtraEntry {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ExtraEntry")
+            .field("name", &text::Debug(&self.name))
+            .field("offset", &self.offset)
+            .field("size", &self.size)
+            .field("type", &self.r#type)
+            .field("count", &self.count)
+            .finish()
+    }
+}
+impl ExtraEntry {
+    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+        text::to_str(&self.name)
+    }
+    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
+    pub fn set_name(&mut self, text: &str) {
+        text::set(&mut self.name, text);
+    }
+}
+abi_struct!(
+    ExtraEntry : size 36, align 4 { name : 0, offset : 24, size : 28, r#type : 32, count
+    : 34 }
+);
+/// 2312 bytes, align 4.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    ::zerocopy::FromBytes,
+    ::zerocopy::IntoBytes,
+    ::zerocopy::KnownLayout,
+    ::zerocopy::Immutable
+)]
+#[repr(C)]
+pub struct ExtrasHeader {
+    /// Offset 0x00, 2 bytes.
+    pub entry_count: u16,
+    /// Offset 0x02, 2 bytes. Declared padding: keep it zero.
+    pub _pad2: [u8; 2],
+    /// Offset 0x04, 4 bytes.
+    pub blob_size: u32,
+    /// Offset 0x08, 2304 bytes.
+    pub entries: [ExtraEntry; MAX_EXTRAS],
+}
+impl ::core::fmt::Debug for ExtrasHeader {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ExtrasHeader")
+            .field("entry_count", &self.entry_count)
+            .field("blob_size", &self.blob_size)
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
+    }
+}
+abi_struct!(
+    ExtrasHeader : size 2312, align 4 { entry_count : 0, _pad2 : 2, blob_size : 4,
+    entries : 8 }
+);
