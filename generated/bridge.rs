@@ -8,6 +8,7 @@ pub mod text {
         let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
         ::core::str::from_utf8(&bytes[..end])
     }
+
     /// Writes `text` into a `char[N]` field: cut at a character boundary so that
     /// a terminating NUL always fits, the rest zeroed.
     pub fn set(bytes: &mut [u8], text: &str) {
@@ -18,102 +19,230 @@ pub mod text {
         bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
         bytes[n..].fill(0);
     }
+
     /// Shows a `char[N]` field as a string in `Debug` output.
     pub struct Debug<'a>(pub &'a [u8]);
+
     impl ::core::fmt::Debug for Debug<'_> {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             let end = self.0.iter().position(|b| *b == 0).unwrap_or(self.0.len());
-            ::core::fmt::Debug::fmt(
-                &::std::string::String::from_utf8_lossy(&self.0[..end]),
-                f,
-            )
+            ::core::fmt::Debug::fmt(&::std::string::String::from_utf8_lossy(&self.0[..end]), f)
         }
     }
 }
+
 /// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
 /// functions, so they can never collide with a value (always UPPER_SNAKE).
 macro_rules! abi_enum {
     ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
-        impl $ty { #[doc = r" Every value the schema declares, in declaration order."]
-        pub const fn values() -> & 'static [$ty] { & [$($ty :: $name),*] } #[doc =
-        r" The schema's name of this value, or `None` for a number it does not declare."]
-        pub fn name(self) -> ::core::option::Option < & 'static str > { $(if self == $ty
-        :: $name { return ::core::option::Option::Some($text); })*
-        ::core::option::Option::None } #[doc =
-        r" The value with the schema name `name`."] pub fn from_name(name : & str) ->
-        ::core::option::Option < $ty > { $(if name == $text { return
-        ::core::option::Option::Some($ty :: $name); })* ::core::option::Option::None } }
-        impl ::core::convert::From < $repr > for $ty { fn from(value : $repr) -> Self {
-        $ty (value) } } impl ::core::convert::From < $ty > for $repr { fn from(value :
-        $ty) -> Self { value.0 } } #[doc =
-        r" The value's name (`Phase::PLAYING`), or its number for an undeclared one (`Phase(200)`)."]
-        impl ::core::fmt::Debug for $ty { fn fmt(& self, f : & mut ::core::fmt::Formatter
-        < '_ >) -> ::core::fmt::Result { $(if * self == $ty :: $name { return f
-        .write_str(concat!(stringify!($ty), "::", stringify!($name))); })* write!(f,
-        concat!(stringify!($ty), "({})"), self.0) } }
+        impl $ty {
+            /// Every value the schema declares, in declaration order.
+            pub const fn values() -> &'static [$ty] {
+                &[$($ty::$name),*]
+            }
+
+            /// The schema's name of this value, or `None` for a number it does not declare.
+            pub fn name(self) -> ::core::option::Option<&'static str> {
+                $(if self == $ty::$name { return ::core::option::Option::Some($text); })*
+                ::core::option::Option::None
+            }
+
+            /// The value with the schema name `name`.
+            pub fn from_name(name: &str) -> ::core::option::Option<$ty> {
+                $(if name == $text { return ::core::option::Option::Some($ty::$name); })*
+                ::core::option::Option::None
+            }
+        }
+
+        impl ::core::convert::From<$repr> for $ty {
+            fn from(value: $repr) -> Self {
+                $ty(value)
+            }
+        }
+
+        impl ::core::convert::From<$ty> for $repr {
+            fn from(value: $ty) -> Self {
+                value.0
+            }
+        }
+
+        /// The value's name (`Phase::PLAYING`), or its number for an undeclared one (`Phase(200)`).
+        impl ::core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $(if *self == $ty::$name { return f.write_str(concat!(stringify!($ty), "::", stringify!($name))); })*
+                write!(f, concat!(stringify!($ty), "({})"), self.0)
+            }
+        }
     };
 }
+
 /// Bit operations, iteration and `Debug` for a flag-set newtype.
 macro_rules! abi_flags {
     ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
-        impl $ty { #[doc =
-        r" Every flag the schema declares with its schema name, in declaration order."]
-        pub const fn named() -> & 'static [($ty, & 'static str)] { & [$(($ty :: $name,
-        $text)),*] } #[doc = r" No bit set."] pub const fn empty() -> Self { $ty (0) }
-        #[doc = r" Every declared bit set."] pub const fn all() -> Self { $ty (0 $(| $ty
-        :: $name .0)*) } #[doc = r" The raw bits."] pub const fn bits(self) -> $repr {
-        self.0 } #[doc = r" Whether no bit is set."] pub const fn is_empty(self) -> bool
-        { self.0 == 0 } #[doc = r" Whether every bit of `other` is set in `self`."] pub
-        const fn contains(self, other : Self) -> bool { self.0 & other.0 == other.0 }
-        #[doc = r" Whether any bit of `other` is set in `self`."] pub const fn
-        intersects(self, other : Self) -> bool { self.0 & other.0 != 0 } #[doc =
-        r" Sets the bits of `other`."] pub fn insert(& mut self, other : Self) { self.0
-        |= other.0; } #[doc = r" Clears the bits of `other`."] pub fn remove(& mut self,
-        other : Self) { self.0 &= ! other.0; } #[doc =
-        r" The bits the schema does not declare."] pub const fn unknown_bits(self) ->
-        $repr { self.0 & ! Self::all().0 } #[doc =
-        r" Each set bit on its own, lowest first, declared or not."] pub fn iter(self) ->
-        impl ::core::iter::Iterator < Item = Self > { let bits = self.0; (0.. < $repr >
-        ::BITS).map(| i | (1 as $repr) << i).filter(move | b | bits & b != 0).map($ty) }
-        } impl ::core::convert::From < $repr > for $ty { fn from(value : $repr) -> Self {
-        $ty (value) } } impl ::core::convert::From < $ty > for $repr { fn from(value :
-        $ty) -> Self { value.0 } } impl ::core::ops::BitOr for $ty { type Output = Self;
-        fn bitor(self, rhs : Self) -> Self { $ty (self.0 | rhs.0) } } impl
-        ::core::ops::BitAnd for $ty { type Output = Self; fn bitand(self, rhs : Self) ->
-        Self { $ty (self.0 & rhs.0) } } impl ::core::ops::BitXor for $ty { type Output =
-        Self; fn bitxor(self, rhs : Self) -> Self { $ty (self.0 ^ rhs.0) } } #[doc =
-        r" Flips every bit of the representation, declared or not, so that"] #[doc =
-        r" `flags & !X` keeps the bits the schema does not know."] impl ::core::ops::Not
-        for $ty { type Output = Self; fn not(self) -> Self { $ty (! self.0) } } impl
-        ::core::ops::BitOrAssign for $ty { fn bitor_assign(& mut self, rhs : Self) { self
-        .0 |= rhs.0; } } impl ::core::ops::BitAndAssign for $ty { fn bitand_assign(& mut
-        self, rhs : Self) { self.0 &= rhs.0; } } impl ::core::ops::BitXorAssign for $ty {
-        fn bitxor_assign(& mut self, rhs : Self) { self.0 ^= rhs.0; } } #[doc =
-        r" The set bits by name, undeclared ones in hex: `Flags(A | B | 0x100)`."] impl
-        ::core::fmt::Debug for $ty { fn fmt(& self, f : & mut ::core::fmt::Formatter < '_
-        >) -> ::core::fmt::Result { f.write_str(concat!(stringify!($ty), "(")) ?; let mut
-        first = true; let mut sep = | f : & mut ::core::fmt::Formatter < '_ > | { let s =
-        if first { "" } else { " | " }; first = false; f.write_str(s) }; $(if self
-        .contains($ty :: $name) && $ty :: $name .0 != 0 { sep(f) ?; f
-        .write_str(stringify!($name)) ?; })* let unknown = self.unknown_bits(); if
-        unknown != 0 || self.0 == 0 { sep(f) ?; write!(f, "{:#x}", unknown) ?; } f
-        .write_str(")") } }
+        impl $ty {
+            /// Every flag the schema declares with its schema name, in declaration order.
+            pub const fn named() -> &'static [($ty, &'static str)] {
+                &[$(($ty::$name, $text)),*]
+            }
+
+            /// No bit set.
+            pub const fn empty() -> Self {
+                $ty(0)
+            }
+
+            /// Every declared bit set.
+            pub const fn all() -> Self {
+                $ty(0 $(| $ty::$name.0)*)
+            }
+
+            /// The raw bits.
+            pub const fn bits(self) -> $repr {
+                self.0
+            }
+
+            /// Whether no bit is set.
+            pub const fn is_empty(self) -> bool {
+                self.0 == 0
+            }
+
+            /// Whether every bit of `other` is set in `self`.
+            pub const fn contains(self, other: Self) -> bool {
+                self.0 & other.0 == other.0
+            }
+
+            /// Whether any bit of `other` is set in `self`.
+            pub const fn intersects(self, other: Self) -> bool {
+                self.0 & other.0 != 0
+            }
+
+            /// Sets the bits of `other`.
+            pub fn insert(&mut self, other: Self) {
+                self.0 |= other.0;
+            }
+
+            /// Clears the bits of `other`.
+            pub fn remove(&mut self, other: Self) {
+                self.0 &= !other.0;
+            }
+
+            /// The bits the schema does not declare.
+            pub const fn unknown_bits(self) -> $repr {
+                self.0 & !Self::all().0
+            }
+
+            /// Each set bit on its own, lowest first, declared or not.
+            pub fn iter(self) -> impl ::core::iter::Iterator<Item = Self> {
+                let bits = self.0;
+                (0..<$repr>::BITS)
+                    .map(|i| (1 as $repr) << i)
+                    .filter(move |b| bits & b != 0)
+                    .map($ty)
+            }
+        }
+
+        impl ::core::convert::From<$repr> for $ty {
+            fn from(value: $repr) -> Self {
+                $ty(value)
+            }
+        }
+
+        impl ::core::convert::From<$ty> for $repr {
+            fn from(value: $ty) -> Self {
+                value.0
+            }
+        }
+
+        impl ::core::ops::BitOr for $ty {
+            type Output = Self;
+            fn bitor(self, rhs: Self) -> Self {
+                $ty(self.0 | rhs.0)
+            }
+        }
+
+        impl ::core::ops::BitAnd for $ty {
+            type Output = Self;
+            fn bitand(self, rhs: Self) -> Self {
+                $ty(self.0 & rhs.0)
+            }
+        }
+
+        impl ::core::ops::BitXor for $ty {
+            type Output = Self;
+            fn bitxor(self, rhs: Self) -> Self {
+                $ty(self.0 ^ rhs.0)
+            }
+        }
+
+        /// Flips every bit of the representation, declared or not, so that
+        /// `flags & !X` keeps the bits the schema does not know.
+        impl ::core::ops::Not for $ty {
+            type Output = Self;
+            fn not(self) -> Self {
+                $ty(!self.0)
+            }
+        }
+
+        impl ::core::ops::BitOrAssign for $ty {
+            fn bitor_assign(&mut self, rhs: Self) {
+                self.0 |= rhs.0;
+            }
+        }
+
+        impl ::core::ops::BitAndAssign for $ty {
+            fn bitand_assign(&mut self, rhs: Self) {
+                self.0 &= rhs.0;
+            }
+        }
+
+        impl ::core::ops::BitXorAssign for $ty {
+            fn bitxor_assign(&mut self, rhs: Self) {
+                self.0 ^= rhs.0;
+            }
+        }
+
+        /// The set bits by name, undeclared ones in hex: `Flags(A | B | 0x100)`.
+        impl ::core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(concat!(stringify!($ty), "("))?;
+                let mut first = true;
+                let mut sep = |f: &mut ::core::fmt::Formatter<'_>| {
+                    let s = if first { "" } else { " | " };
+                    first = false;
+                    f.write_str(s)
+                };
+                $(if self.contains($ty::$name) && $ty::$name.0 != 0 {
+                    sep(f)?;
+                    f.write_str(stringify!($name))?;
+                })*
+                let unknown = self.unknown_bits();
+                if unknown != 0 || self.0 == 0 {
+                    sep(f)?;
+                    write!(f, "{:#x}", unknown)?;
+                }
+                f.write_str(")")
+            }
+        }
     };
 }
+
 /// `Default` (all zero) and compile-time asserts of a struct's size, alignment and
 /// every field's offset, against the numbers of the layout engine.
 macro_rules! abi_struct {
-    (
-        $ty:ident : size $size:literal, align $align:literal { $($field:ident :
-        $offset:literal),* $(,)? }
-    ) => {
-        impl ::core::default::Default for $ty { fn default() -> Self { < $ty as
-        ::zerocopy::FromZeros > ::new_zeroed() } } const _ : () = {
-        assert!(::core::mem::size_of:: < $ty > () == $size);
-        assert!(::core::mem::align_of:: < $ty > () == $align);
-        $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)* };
+    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal),* $(,)? }) => {
+        impl ::core::default::Default for $ty {
+            fn default() -> Self {
+                <$ty as ::zerocopy::FromZeros>::new_zeroed()
+            }
+        }
+
+        const _: () = {
+            assert!(::core::mem::size_of::<$ty>() == $size);
+            assert!(::core::mem::align_of::<$ty>() == $align);
+            $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)*
+        };
     };
 }
+
 /// Major version of the bridge ABI these bindings were generated for.
 pub const ABI_VERSION_MAJOR: u16 = 0;
 /// Minor version of the bridge ABI these bindings were generated for.
@@ -192,7 +321,7 @@ pub const MAX_EVENTS: usize = 32;
 pub const BOARD_MAX_DIM: u32 = 64;
 /// board_max_dim squared
 ///
-/// Computed as \`board_max_dim \* board_max_dim\`.
+/// Computed as `board_max_dim * board_max_dim`.
 pub const BOARD_MAX_TILES: usize = 4096;
 /// Custom probe entries per snapshot
 pub const MAX_EXTRAS: usize = 64;
@@ -226,7 +355,7 @@ pub const REC_FORMAT: u16 = 1;
 pub const REC_CHUNK_TICKS: u32 = 300;
 /// Rows of the bridge header's layout table
 ///
-/// An enum over \`u32\`: any value can be read, and \[\`BridgeRegion::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`BridgeRegion::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -257,7 +386,7 @@ abi_enum!(
 );
 /// Rows of a bot block's layout table
 ///
-/// An enum over \`u32\`: any value can be read, and \[\`BotRegion::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`BotRegion::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -281,7 +410,7 @@ impl BotRegion {
     pub const STATS: BotRegion = BotRegion(2);
 }
 abi_enum!(BotRegion : u32 { DRAW = "draw", PARAMS = "params", STATS = "stats" });
-/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+/// A set of flags over `u32`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -303,7 +432,7 @@ impl DrawListFlags {
 abi_flags!(DrawListFlags : u32 { OVERFLOW = "overflow" });
 /// What a parameter's control is (design 8.6)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`ParamKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`ParamKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -336,7 +465,7 @@ abi_enum!(
     ParamKind : u8 { BOOL = "bool", INT = "int", FLOAT = "float", ENUM = "enum", BUTTON =
     "button", COLOR = "color" }
 );
-/// An enum over \`u8\`: any value can be read, and \[\`StatKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`StatKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -356,7 +485,7 @@ impl StatKind {
     pub const TEXT: StatKind = StatKind(1);
 }
 abi_enum!(StatKind : u8 { NUMBER = "number", TEXT = "text" });
-/// A set of flags over \`u8\`: bits the schema does not declare are kept.
+/// A set of flags over `u8`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -378,7 +507,7 @@ impl StatFlags {
 abi_flags!(StatFlags : u8 { PLOT = "plot" });
 /// Rows of a client block's layout table
 ///
-/// An enum over \`u32\`: any value can be read, and \[\`ClientRegion::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`ClientRegion::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -407,7 +536,7 @@ abi_enum!(
 );
 /// How the host answered a command request
 ///
-/// An enum over \`u32\`: any value can be read, and \[\`CommandStatus::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`CommandStatus::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -438,7 +567,7 @@ abi_enum!(
 );
 /// The stick that moves a ship (design 7.7)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`ControlStick::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`ControlStick::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -464,7 +593,7 @@ abi_enum!(
 );
 /// Whether the game waits for its bots (design 4.5; ABI 0.7)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`RunMode::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`RunMode::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.7.
 #[derive(
@@ -490,7 +619,7 @@ impl RunMode {
 abi_enum!(RunMode : u8 { REALTIME = "realtime", LOCKSTEP = "lockstep" });
 /// Whether the game's steps run (design 4.5; ABI 0.7)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`SimState::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`SimState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.7.
 #[derive(
@@ -515,7 +644,7 @@ impl SimState {
 abi_enum!(SimState : u8 { RUNNING = "running", PAUSED = "paused" });
 /// A client table row's state (design 6.5)
 ///
-/// An enum over \`u32\`: any value can be read, and \[\`ClientState::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`ClientState::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -544,7 +673,7 @@ abi_enum!(
 );
 /// What a client takes part in
 ///
-/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+/// A set of flags over `u32`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -570,7 +699,7 @@ impl ClientCaps {
     pub const REMOTE: ClientCaps = ClientCaps(0x4);
 }
 abi_flags!(ClientCaps : u32 { TICKS = "ticks", TOOL = "tool", REMOTE = "remote" });
-/// An enum over \`u32\`: any value can be read, and \[\`HostState::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`HostState::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -596,7 +725,7 @@ abi_enum!(
 );
 /// A directory row's state
 ///
-/// An enum over \`u32\`: any value can be read, and \[\`InstanceState::name\`\] says whether the schema declares it.
+/// An enum over `u32`: any value can be read, and [`InstanceState::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -618,7 +747,7 @@ impl InstanceState {
     pub const LIVE: InstanceState = InstanceState(2);
 }
 abi_enum!(InstanceState : u32 { FREE = "free", CLAIMED = "claimed", LIVE = "live" });
-/// An enum over \`u8\`: any value can be read, and \[\`LogEntryKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`LogEntryKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -639,7 +768,7 @@ impl LogEntryKind {
     pub const PADDING: LogEntryKind = LogEntryKind(1);
 }
 abi_enum!(LogEntryKind : u8 { RECORD = "record", PADDING = "padding" });
-/// An enum over \`u8\`: any value can be read, and \[\`DrawOp::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`DrawOp::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -673,7 +802,7 @@ abi_enum!(
     "arrow", TILE_FILL = "tile_fill", TILE_OUTLINE = "tile_outline", HEATMAP = "heatmap"
     }
 );
-/// An enum over \`u8\`: any value can be read, and \[\`DrawSpace::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`DrawSpace::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -702,7 +831,7 @@ abi_enum!(
     DrawSpace : u8 { WORLD = "world", TILE = "tile", SCREEN = "screen", SCREEN_NORM =
     "screen_norm" }
 );
-/// An enum over \`u8\`: any value can be read, and \[\`DrawLayer::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`DrawLayer::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -724,7 +853,7 @@ impl DrawLayer {
 abi_enum!(
     DrawLayer : u8 { BELOW_PANELS = "below_panels", ABOVE_PANELS = "above_panels" }
 );
-/// A set of flags over \`u8\`: bits the schema does not declare are kept.
+/// A set of flags over `u8`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -758,7 +887,7 @@ abi_flags!(
 );
 /// How a heatmap's values become colours (ABI 0.5)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`HeatmapPalette::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`HeatmapPalette::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.5.
 #[derive(
@@ -791,7 +920,7 @@ abi_enum!(
     HeatmapPalette : u8 { TINT = "tint", INFERNO = "inferno", VIRIDIS = "viridis",
     COOLWARM = "coolwarm", GREYS = "greys" }
 );
-/// A set of flags over \`u8\`: bits the schema does not declare are kept.
+/// A set of flags over `u8`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -813,7 +942,7 @@ impl HeatmapFlags {
 abi_flags!(HeatmapFlags : u8 { ZERO_CLEAR = "zero_clear" });
 /// Log severity, lowest first
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`LogLevel::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`LogLevel::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -839,9 +968,9 @@ abi_enum!(
     LogLevel : u8 { TRACE = "trace", DEBUG = "debug", INFO = "info", WARN = "warn", ERROR
     = "error" }
 );
-/// XINPUT_GAMEPAD\_\* button bits
+/// XINPUT_GAMEPAD_* button bits
 ///
-/// A set of flags over \`u16\`: bits the schema does not declare are kept.
+/// A set of flags over `u16`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -878,7 +1007,7 @@ abi_flags!(
     "left_thumb", RIGHT_THUMB = "right_thumb", LEFT_SHOULDER = "left_shoulder",
     RIGHT_SHOULDER = "right_shoulder", A = "a", B = "b", X = "x", Y = "y" }
 );
-/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+/// A set of flags over `u32`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -898,7 +1027,7 @@ impl PadInputFlags {
     pub const CONNECTED: PadInputFlags = PadInputFlags(0x1);
 }
 abi_flags!(PadInputFlags : u32 { CONNECTED = "connected" });
-/// An enum over \`u8\`: any value can be read, and \[\`RecRecordKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`RecRecordKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -922,7 +1051,7 @@ impl RecRecordKind {
 abi_enum!(RecRecordKind : u8 { KEYFRAME = "keyframe", DELTA = "delta" });
 /// Who answered a pad's last poll
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`RecPadSource::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`RecPadSource::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -952,7 +1081,7 @@ abi_enum!(
 );
 /// Game phase, mapped from the menu ID by the profile
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`Phase::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`Phase::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -988,7 +1117,7 @@ abi_enum!(
 );
 /// Ship or tile colour
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`Color::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`Color::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1011,7 +1140,7 @@ impl Color {
 abi_enum!(Color : u8 { WHITE = "white", BLACK = "black", UNKNOWN = "unknown" });
 /// Board tile state
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`Tile::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`Tile::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1037,7 +1166,7 @@ impl Tile {
 abi_enum!(Tile : u8 { WHITE = "white", BLACK = "black", NONE = "none" });
 /// One of the four shot directions
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`Dir::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`Dir::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1062,7 +1191,7 @@ impl Dir {
 abi_enum!(
     Dir : u8 { NONE = "none", UP = "up", DOWN = "down", LEFT = "left", RIGHT = "right" }
 );
-/// An enum over \`u8\`: any value can be read, and \[\`ProjectileKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`ProjectileKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1084,7 +1213,7 @@ impl ProjectileKind {
     pub const UNKNOWN: ProjectileKind = ProjectileKind(255);
 }
 abi_enum!(ProjectileKind : u8 { NORMAL = "normal", FAST = "fast", UNKNOWN = "unknown" });
-/// An enum over \`u8\`: any value can be read, and \[\`PickupKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`PickupKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1116,7 +1245,7 @@ abi_enum!(
 );
 /// Which game is running (ABI 0.6)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`GameType::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`GameType::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
 #[derive(
@@ -1146,7 +1275,7 @@ abi_enum!(
 );
 /// Where the round is (ABI 0.6)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`RoundState::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`RoundState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
 #[derive(
@@ -1177,7 +1306,7 @@ abi_enum!(
 );
 /// A pickup spawn point's state (ABI 0.6)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`SpawnState::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`SpawnState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
 #[derive(
@@ -1205,7 +1334,7 @@ impl SpawnState {
 abi_enum!(SpawnState : u8 { DUE = "due", OUT = "out", WAITING = "waiting" });
 /// What an arcade enemy does (ABI 0.9)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`EnemyKind::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`EnemyKind::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.9.
 #[derive(
@@ -1237,7 +1366,7 @@ abi_enum!(
 );
 /// Events derived by diffing consecutive ticks (design section 5.5)
 ///
-/// An enum over \`u16\`: any value can be read, and \[\`EventKind::name\`\] says whether the schema declares it.
+/// An enum over `u16`: any value can be read, and [`EventKind::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1284,7 +1413,7 @@ abi_enum!(
 );
 /// Why the latest tick produced no valid snapshot
 ///
-/// An enum over \`u16\`: any value can be read, and \[\`InvalidReason::name\`\] says whether the schema declares it.
+/// An enum over `u16`: any value can be read, and [`InvalidReason::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1329,7 +1458,7 @@ abi_enum!(
 );
 /// Which hook built the snapshot (design section 4.5)
 ///
-/// An enum over \`u8\`: any value can be read, and \[\`TickSource::name\`\] says whether the schema declares it.
+/// An enum over `u8`: any value can be read, and [`TickSource::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -1351,7 +1480,7 @@ impl TickSource {
     pub const SIM_STEP: TickSource = TickSource(1);
 }
 abi_enum!(TickSource : u8 { PRESENT = "present", SIM_STEP = "sim_step" });
-/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+/// A set of flags over `u32`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -1383,7 +1512,7 @@ abi_flags!(
     "truncated", LOCKSTEP = "lockstep", SIM_PAUSED = "sim_paused", OVERLAY_FOCUSED =
     "overlay_focused", STALE = "stale" }
 );
-/// A set of flags over \`u16\`: bits the schema does not declare are kept.
+/// A set of flags over `u16`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -1408,7 +1537,7 @@ abi_flags!(
     ShipFlags : u16 { SHIELD = "shield", BLOCK_EAT = "block_eat", CHARGING = "charging",
     MOVING = "moving" }
 );
-/// A set of flags over \`u32\`: bits the schema does not declare are kept.
+/// A set of flags over `u32`: bits the schema does not declare are kept.
 #[derive(
     Clone,
     Copy,
@@ -1450,7 +1579,7 @@ abi_flags!(
 );
 /// Element type of a custom probe
 ///
-/// An enum over \`u16\`: any value can be read, and \[\`ExtraType::name\`\] says whether the schema declares it.
+/// An enum over `u16`: any value can be read, and [`ExtraType::name`] says whether the schema declares it.
 #[derive(
     Clone,
     Copy,
@@ -2622,7 +2751,7 @@ pub struct PadInput {
     pub flags: PadInputFlags,
     /// Offset 0x08, 8 bytes. The tick of the snapshot this input answers; the host counts the lag, and lockstep (M6) waits for it
     pub for_tick: u64,
-    /// Offset 0x10, 2 bytes. -32768..32767, +Y up
+    /// Offset 0x10, 2 bytes. \-32768..32767, +Y up
     pub lx: i16,
     /// Offset 0x12, 2 bytes.
     pub ly: i16,

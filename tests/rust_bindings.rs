@@ -233,10 +233,13 @@ fn text_fields_read_and_write_with_truncation() {
 
 #[test]
 fn constants_compare_with_their_fields_without_casts() {
-    let mut h = BridgeHeader::default();
-    h.magic = BRIDGE_MAGIC;
-    h.abi_major = ABI_VERSION_MAJOR;
-    h.pad_owner = [NO_PAD, PAD_NOT_BOT, 0, 1];
+    let h = BridgeHeader {
+        magic: BRIDGE_MAGIC,
+        abi_major: ABI_VERSION_MAJOR,
+        pad_owner: [NO_PAD, PAD_NOT_BOT, 0, 1],
+        ..Default::default()
+    };
+    assert_eq!(h.magic, BRIDGE_MAGIC);
     assert_eq!(h.clients.len(), MAX_CLIENTS);
     assert_eq!(h.pad_owner[0], NO_PAD);
     let f = RecFileHeader {

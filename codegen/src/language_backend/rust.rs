@@ -3,8 +3,8 @@
 //! syn and printed with prettyplease.
 //!
 //! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
-//! (names, `Debug`, bit operations, layout asserts) lives in the hand-written macros of
-//! [`expand_support`], emitted once per file and invoked per item.
+//! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
+//! `rust_support/`, copied once into each file that needs it and invoked per item.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -17,22 +17,51 @@ use crate::layout::{FieldLayout, StructLayout};
 /// Renders the Rust bindings of `schema`. The first line says the file is generated from
 /// `source`.
 pub fn expand_rust(schema: &Schema, source: &str) -> String {
-    let tokens = expand_file(schema);
+    let tokens = expand_items(schema);
     let file = match syn::parse2::<syn::File>(tokens.clone()) {
         Ok(file) => file,
         // A generator bug, never a schema mistake: show what did not parse.
         Err(e) => panic!("generated Rust does not parse: {e}\n--- tokens ---\n{tokens}"),
     };
-    format!(
-        "// {}\n\n{}",
-        super::generated_line(source),
-        prettyplease::unparse(&file)
-    )
+    let items = prettyplease::unparse(&file);
+    let line = super::generated_line(source);
+    let text = format!("// {line}\n\n{}{items}", support_for(&schema.abi));
+    // The hand-written support must parse too, together with the items.
+    if let Err(e) = syn::parse_file(&text) {
+        panic!("generated Rust does not parse: {e}\n--- text ---\n{text}");
+    }
+    text
 }
 
-fn expand_file(schema: &Schema) -> TokenStream {
+/// The hand-written support the schema needs, verbatim (prettyplease would flatten the
+/// macro bodies): text access, and the macros that give enums, flag sets and structs their
+/// shared behaviour. Only what is used is emitted, so nothing is dead code.
+fn support_for(abi: &Abi) -> String {
+    let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
+    let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
+    let has_text = abi
+        .structs
+        .iter()
+        .flat_map(|s| &s.fields)
+        .any(|f| f.ty.elem == Elem::Char);
+    let parts = [
+        (has_text, include_str!("rust_support/text.rs")),
+        (has_enum, include_str!("rust_support/enum.rs")),
+        (has_flags, include_str!("rust_support/flags.rs")),
+        (
+            !abi.structs.is_empty(),
+            include_str!("rust_support/struct.rs"),
+        ),
+    ];
+    parts
+        .iter()
+        .filter(|(used, _)| *used)
+        .map(|(_, text)| format!("{text}\n"))
+        .collect()
+}
+
+fn expand_items(schema: &Schema) -> TokenStream {
     let abi = &schema.abi;
-    let support = expand_support(abi);
     let version = expand_version(abi);
     let consts = abi.consts.iter().map(expand_const);
     let enums = abi.enums.iter().map(|e| match e.kind {
@@ -45,7 +74,6 @@ fn expand_file(schema: &Schema) -> TokenStream {
         .zip(&schema.layout.structs)
         .map(|(s, l)| expand_struct(abi, s, l));
     quote! {
-        #support
         #version
         #(#consts)*
         #(#enums)*
@@ -85,26 +113,35 @@ fn const_ident(name: &str) -> Ident {
     rust_ident(&upper(name))
 }
 
-/// A schema doc as `#[doc]` attributes, escaped so rustdoc renders the text as written.
+/// Doc comments as markdown: one `#[doc]` attribute per line.
 struct Doc(String);
 
 impl ToTokens for Doc {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         for line in self.0.lines() {
-            let line = format!(" {}", escape_rustdoc(line));
+            let line = format!(" {line}");
             tokens.extend(quote!(#[doc = #line]));
         }
     }
 }
 
-/// Paragraphs joined with a blank doc line, empty ones left out.
+/// Paragraphs of markdown joined with a blank doc line, empty ones left out. Schema text
+/// goes through [`escaped`] first; the generator's own sentences are markdown already.
 fn doc(paragraphs: &[String]) -> Doc {
-    Doc(paragraphs
+    let kept: Vec<&str> = paragraphs
         .iter()
+        .map(String::as_str)
         .filter(|p| !p.is_empty())
-        .cloned()
+        .collect();
+    Doc(kept.join("\n\n"))
+}
+
+/// Schema text as markdown that renders to exactly that text.
+fn escaped(text: &str) -> String {
+    text.lines()
+        .map(escape_rustdoc)
         .collect::<Vec<_>>()
-        .join("\n\n"))
+        .join("\n")
 }
 
 /// Escapes the characters that markdown would read as markup (links, emphasis, code, HTML)
@@ -198,7 +235,7 @@ fn expand_const(c: &Constant) -> TokenStream {
         .as_ref()
         .map(|e| format!("Computed as `{e}`."))
         .unwrap_or_default();
-    let docs = doc(&[c.doc.clone(), expr, since(&c.since)]);
+    let docs = doc(&[escaped(&c.doc), expr, since(&c.since)]);
     quote! {
         #docs
         pub const #name: #ty = #value;
@@ -221,7 +258,7 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
     let consts = e.values.iter().map(|v| {
         let name = const_ident(&v.name);
         let value = int_literal(&v.literal, v.value);
-        let docs = doc(&[v.doc.clone(), since(&v.since)]);
+        let docs = doc(&[escaped(&v.doc), since(&v.since)]);
         quote! {
             #docs
             pub const #name: #ty = #ty(#value);
@@ -325,7 +362,7 @@ fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
         first.push_str(" Declared padding: keep it zero.");
     }
     if !f.doc.is_empty() {
-        first = format!("{first} {}", f.doc);
+        first = format!("{first} {}", escaped(&f.doc));
     }
     let docs = doc(&[first, since(&f.since)]);
     quote! {
@@ -342,7 +379,7 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         String::new()
     };
     let docs = doc(&[
-        s.doc.clone(),
+        escaped(&s.doc),
         format!("{} bytes, align {}.", l.size, l.align),
         extensible,
         since(&s.since),
@@ -440,272 +477,4 @@ fn expand_text_accessors(s: &Struct) -> TokenStream {
             #(#methods)*
         }
     }
-}
-
-/// The hand-written helpers every generated file carries once: text access, and the
-/// macros that give enums, flag sets and structs their shared behaviour. Only the parts the
-/// schema uses are emitted, so nothing is unused.
-fn expand_support(abi: &Abi) -> TokenStream {
-    let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
-    let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
-    let has_text = abi
-        .structs
-        .iter()
-        .flat_map(|s| &s.fields)
-        .any(|f| f.ty.elem == Elem::Char);
-    let mut out = TokenStream::new();
-    if has_text {
-        out.extend(quote! {
-            /// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
-            pub mod text {
-                /// The text of a `char[N]` field: the bytes up to the first NUL (all of them
-                /// when there is none), or the UTF-8 error.
-                pub fn to_str(bytes: &[u8]) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-                    let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
-                    ::core::str::from_utf8(&bytes[..end])
-                }
-
-                /// Writes `text` into a `char[N]` field: cut at a character boundary so that
-                /// a terminating NUL always fits, the rest zeroed.
-                pub fn set(bytes: &mut [u8], text: &str) {
-                    let mut n = text.len().min(bytes.len().saturating_sub(1));
-                    while !text.is_char_boundary(n) {
-                        n -= 1;
-                    }
-                    bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
-                    bytes[n..].fill(0);
-                }
-
-                /// Shows a `char[N]` field as a string in `Debug` output.
-                pub struct Debug<'a>(pub &'a [u8]);
-
-                impl ::core::fmt::Debug for Debug<'_> {
-                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        let end = self.0.iter().position(|b| *b == 0).unwrap_or(self.0.len());
-                        ::core::fmt::Debug::fmt(&::std::string::String::from_utf8_lossy(&self.0[..end]), f)
-                    }
-                }
-            }
-        });
-    }
-    if has_enum {
-        out.extend(quote! {
-            /// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
-            /// functions, so they can never collide with a value (always UPPER_SNAKE).
-            macro_rules! abi_enum {
-                ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
-                    impl $ty {
-                        /// Every value the schema declares, in declaration order.
-                        pub const fn values() -> &'static [$ty] {
-                            &[$($ty::$name),*]
-                        }
-
-                        /// The schema's name of this value, or `None` for a number it does not declare.
-                        pub fn name(self) -> ::core::option::Option<&'static str> {
-                            $(if self == $ty::$name { return ::core::option::Option::Some($text); })*
-                            ::core::option::Option::None
-                        }
-
-                        /// The value with the schema name `name`.
-                        pub fn from_name(name: &str) -> ::core::option::Option<$ty> {
-                            $(if name == $text { return ::core::option::Option::Some($ty::$name); })*
-                            ::core::option::Option::None
-                        }
-                    }
-
-                    impl ::core::convert::From<$repr> for $ty {
-                        fn from(value: $repr) -> Self {
-                            $ty(value)
-                        }
-                    }
-
-                    impl ::core::convert::From<$ty> for $repr {
-                        fn from(value: $ty) -> Self {
-                            value.0
-                        }
-                    }
-
-                    /// The value's name (`Phase::PLAYING`), or its number for an undeclared one (`Phase(200)`).
-                    impl ::core::fmt::Debug for $ty {
-                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                            $(if *self == $ty::$name { return f.write_str(concat!(stringify!($ty), "::", stringify!($name))); })*
-                            write!(f, concat!(stringify!($ty), "({})"), self.0)
-                        }
-                    }
-                };
-            }
-        });
-    }
-    if has_flags {
-        out.extend(quote! {
-            /// Bit operations, iteration and `Debug` for a flag-set newtype.
-            macro_rules! abi_flags {
-                ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
-                    impl $ty {
-                        /// Every flag the schema declares with its schema name, in declaration order.
-                        pub const fn named() -> &'static [($ty, &'static str)] {
-                            &[$(($ty::$name, $text)),*]
-                        }
-
-                        /// No bit set.
-                        pub const fn empty() -> Self {
-                            $ty(0)
-                        }
-
-                        /// Every declared bit set.
-                        pub const fn all() -> Self {
-                            $ty(0 $(| $ty::$name.0)*)
-                        }
-
-                        /// The raw bits.
-                        pub const fn bits(self) -> $repr {
-                            self.0
-                        }
-
-                        /// Whether no bit is set.
-                        pub const fn is_empty(self) -> bool {
-                            self.0 == 0
-                        }
-
-                        /// Whether every bit of `other` is set in `self`.
-                        pub const fn contains(self, other: Self) -> bool {
-                            self.0 & other.0 == other.0
-                        }
-
-                        /// Whether any bit of `other` is set in `self`.
-                        pub const fn intersects(self, other: Self) -> bool {
-                            self.0 & other.0 != 0
-                        }
-
-                        /// Sets the bits of `other`.
-                        pub fn insert(&mut self, other: Self) {
-                            self.0 |= other.0;
-                        }
-
-                        /// Clears the bits of `other`.
-                        pub fn remove(&mut self, other: Self) {
-                            self.0 &= !other.0;
-                        }
-
-                        /// The bits the schema does not declare.
-                        pub const fn unknown_bits(self) -> $repr {
-                            self.0 & !Self::all().0
-                        }
-
-                        /// Each set bit on its own, lowest first, declared or not.
-                        pub fn iter(self) -> impl ::core::iter::Iterator<Item = Self> {
-                            let bits = self.0;
-                            (0..<$repr>::BITS)
-                                .map(|i| (1 as $repr) << i)
-                                .filter(move |b| bits & b != 0)
-                                .map($ty)
-                        }
-                    }
-
-                    impl ::core::convert::From<$repr> for $ty {
-                        fn from(value: $repr) -> Self {
-                            $ty(value)
-                        }
-                    }
-
-                    impl ::core::convert::From<$ty> for $repr {
-                        fn from(value: $ty) -> Self {
-                            value.0
-                        }
-                    }
-
-                    impl ::core::ops::BitOr for $ty {
-                        type Output = Self;
-                        fn bitor(self, rhs: Self) -> Self {
-                            $ty(self.0 | rhs.0)
-                        }
-                    }
-
-                    impl ::core::ops::BitAnd for $ty {
-                        type Output = Self;
-                        fn bitand(self, rhs: Self) -> Self {
-                            $ty(self.0 & rhs.0)
-                        }
-                    }
-
-                    impl ::core::ops::BitXor for $ty {
-                        type Output = Self;
-                        fn bitxor(self, rhs: Self) -> Self {
-                            $ty(self.0 ^ rhs.0)
-                        }
-                    }
-
-                    /// Flips every bit of the representation, declared or not, so that
-                    /// `flags & !X` keeps the bits the schema does not know.
-                    impl ::core::ops::Not for $ty {
-                        type Output = Self;
-                        fn not(self) -> Self {
-                            $ty(!self.0)
-                        }
-                    }
-
-                    impl ::core::ops::BitOrAssign for $ty {
-                        fn bitor_assign(&mut self, rhs: Self) {
-                            self.0 |= rhs.0;
-                        }
-                    }
-
-                    impl ::core::ops::BitAndAssign for $ty {
-                        fn bitand_assign(&mut self, rhs: Self) {
-                            self.0 &= rhs.0;
-                        }
-                    }
-
-                    impl ::core::ops::BitXorAssign for $ty {
-                        fn bitxor_assign(&mut self, rhs: Self) {
-                            self.0 ^= rhs.0;
-                        }
-                    }
-
-                    /// The set bits by name, undeclared ones in hex: `Flags(A | B | 0x100)`.
-                    impl ::core::fmt::Debug for $ty {
-                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                            f.write_str(concat!(stringify!($ty), "("))?;
-                            let mut first = true;
-                            let mut sep = |f: &mut ::core::fmt::Formatter<'_>| {
-                                let s = if first { "" } else { " | " };
-                                first = false;
-                                f.write_str(s)
-                            };
-                            $(if self.contains($ty::$name) && $ty::$name.0 != 0 {
-                                sep(f)?;
-                                f.write_str(stringify!($name))?;
-                            })*
-                            let unknown = self.unknown_bits();
-                            if unknown != 0 || self.0 == 0 {
-                                sep(f)?;
-                                write!(f, "{:#x}", unknown)?;
-                            }
-                            f.write_str(")")
-                        }
-                    }
-                };
-            }
-        });
-    }
-    out.extend(quote! {
-        /// `Default` (all zero) and compile-time asserts of a struct's size, alignment and
-        /// every field's offset, against the numbers of the layout engine.
-        macro_rules! abi_struct {
-            ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal),* $(,)? }) => {
-                impl ::core::default::Default for $ty {
-                    fn default() -> Self {
-                        <$ty as ::zerocopy::FromZeros>::new_zeroed()
-                    }
-                }
-
-                const _: () = {
-                    assert!(::core::mem::size_of::<$ty>() == $size);
-                    assert!(::core::mem::align_of::<$ty>() == $align);
-                    $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)*
-                };
-            };
-        }
-    });
-    out
 }
