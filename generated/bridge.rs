@@ -1776,6 +1776,8 @@ abi_struct!(
 #[repr(C)]
 pub struct BridgeHeader {
     /// Offset 0x00, 4 bytes. bridge_magic
+    ///
+    /// Always [`BRIDGE_MAGIC`].
     pub magic: u32,
     /// Offset 0x04, 2 bytes.
     pub abi_major: u16,
@@ -1796,6 +1798,8 @@ pub struct BridgeHeader {
     /// Offset 0x20, 32 bytes.
     pub host_version: [u8; VERSION_LEN],
     /// Offset 0x40, 64 bytes. Indexed by bridge_region
+    ///
+    /// Entries in use: `region_count`.
     pub regions: [RegionEntry; MAX_REGIONS],
     /// Offset 0x80, 8 bytes. A host clock reading (QueryPerformanceCounter in ns)...
     pub clock_mono_ns: u64,
@@ -2498,6 +2502,8 @@ pub struct ClientBlockHeader {
     /// Offset 0x04, 4 bytes.
     pub region_count: u32,
     /// Offset 0x08, 64 bytes. Indexed by client_region
+    ///
+    /// Entries in use: `region_count`.
     pub regions: [RegionEntry; MAX_REGIONS],
 }
 impl ::core::fmt::Debug for ClientBlockHeader {
@@ -2586,6 +2592,8 @@ abi_struct!(
 #[repr(C)]
 pub struct DirectoryHeader {
     /// Offset 0x00, 4 bytes. directory_magic
+    ///
+    /// Always [`DIRECTORY_MAGIC`].
     pub magic: u32,
     /// Offset 0x04, 4 bytes.
     pub entry_count: u32,
@@ -2594,6 +2602,8 @@ pub struct DirectoryHeader {
     /// Offset 0x0C, 52 bytes. Declared padding: keep it zero.
     pub _pad12: [u8; 52],
     /// Offset 0x40, 1024 bytes.
+    ///
+    /// Entries in use: `entry_count`.
     pub entries: [DirectoryEntry; MAX_INSTANCES],
 }
 impl ::core::fmt::Debug for DirectoryHeader {
@@ -2908,8 +2918,12 @@ abi_struct!(
 #[repr(C)]
 pub struct RecFileHeader {
     /// Offset 0x00, 4 bytes. rec_magic
+    ///
+    /// Always [`REC_MAGIC`].
     pub magic: u32,
     /// Offset 0x04, 2 bytes. rec_format
+    ///
+    /// Always [`REC_FORMAT`].
     pub format: u16,
     /// Offset 0x06, 2 bytes. sizeof(rec_file_header)
     pub header_size: u16,
@@ -3034,6 +3048,8 @@ abi_struct!(
 #[repr(C)]
 pub struct RecChunkHeader {
     /// Offset 0x00, 4 bytes. rec_chunk_magic
+    ///
+    /// Always [`REC_CHUNK_MAGIC`].
     pub magic: u32,
     /// Offset 0x04, 4 bytes. Bytes of the zlib stream
     pub stored_size: u32,
@@ -3143,6 +3159,8 @@ abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10, a : 12
 #[repr(C)]
 pub struct RecFooter {
     /// Offset 0x00, 4 bytes. rec_footer_magic
+    ///
+    /// Always [`REC_FOOTER_MAGIC`].
     pub magic: u32,
     /// Offset 0x04, 4 bytes.
     pub chunk_count: u32,
@@ -3196,6 +3214,8 @@ pub struct RecTrailer {
     /// Offset 0x08, 4 bytes. Declared padding: keep it zero.
     pub _pad8: [u8; 4],
     /// Offset 0x0C, 4 bytes. rec_trailer_magic
+    ///
+    /// Always [`REC_TRAILER_MAGIC`].
     pub magic: u32,
 }
 impl ::core::fmt::Debug for RecTrailer {
@@ -3220,6 +3240,8 @@ abi_struct!(RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8, magic 
 #[repr(C)]
 pub struct SnapshotHeader {
     /// Offset 0x00, 4 bytes. snapshot_magic
+    ///
+    /// Always [`SNAPSHOT_MAGIC`].
     pub magic: u32,
     /// Offset 0x04, 2 bytes.
     pub schema_major: u16,
@@ -3818,10 +3840,16 @@ pub struct Snapshot {
     /// Offset 0x60, 4100 bytes.
     pub board: Board,
     /// Offset 0x1064, 1024 bytes.
+    ///
+    /// Entries in use: `ship_count`.
     pub ships: [Ship; MAX_SHIPS],
     /// Offset 0x1464, 3072 bytes.
+    ///
+    /// Entries in use: `projectile_count`.
     pub projectiles: [Projectile; MAX_PROJECTILES],
     /// Offset 0x2064, 1024 bytes.
+    ///
+    /// Entries in use: `pickup_count`.
     pub pickups: [Pickup; MAX_PICKUPS],
     /// Offset 0x2464, 4 bytes. Declared padding: keep it zero.
     pub _pad9316: [u8; 4],
@@ -3833,19 +3861,27 @@ pub struct Snapshot {
     pub r#match: Match,
     /// Offset 0x277C, 256 bytes. ABI 0.6
     ///
+    /// Entries in use: `match.pickup_spawn_count`.
+    ///
     /// Since ABI 0.6.
     pub pickup_spawns: [PickupSpawn; MAX_PICKUP_SPAWNS],
     /// Offset 0x287C, 448 bytes. ABI 0.6: ships_ext\[i\] goes with ships\[i\]
     ///
+    /// Entries in use: `ship_count`.
+    ///
     /// Since ABI 0.6.
     pub ships_ext: [ShipExt; MAX_SHIPS],
     /// Offset 0x2A3C, 1024 bytes. ABI 0.6: projectiles_ext\[i\] goes with projectiles\[i\]
+    ///
+    /// Entries in use: `projectile_count`.
     ///
     /// Since ABI 0.6.
     pub projectiles_ext: [ProjectileExt; MAX_PROJECTILES],
     /// Offset 0x2E3C, 4 bytes. Declared padding: keep it zero.
     pub _pad11836: [u8; 4],
     /// Offset 0x2E40, 256 bytes. ABI 0.9: read them when header.schema_minor \>= 9
+    ///
+    /// Entries in use: `spawn_marker_count`.
     ///
     /// Since ABI 0.9.
     pub spawn_markers: [SpawnMarker; MAX_SPAWN_MARKERS],
@@ -3959,6 +3995,8 @@ pub struct ExtrasHeader {
     /// Offset 0x04, 4 bytes.
     pub blob_size: u32,
     /// Offset 0x08, 2304 bytes.
+    ///
+    /// Entries in use: `entry_count`.
     pub entries: [ExtraEntry; MAX_EXTRAS],
 }
 impl ::core::fmt::Debug for ExtrasHeader {

@@ -3,6 +3,8 @@
 
 pub mod diagnostics;
 pub mod expr;
+#[cfg(feature = "cli")]
+pub mod inspect;
 pub mod ir;
 pub mod language_backend;
 pub mod layout;

@@ -9,8 +9,8 @@ use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::expr;
 use crate::ir::names::{camel, is_snake_case, upper};
 use crate::ir::{
-    Abi, ArrayLen, ConstType, Constant, Elem, Enum, EnumKind, EnumValue, Field, ItemRef, Prim,
-    Struct, Type, Version,
+    Abi, ArrayLen, ConstType, Constant, CountRef, Elem, Enum, EnumKind, EnumValue, Field, ItemRef,
+    Prim, Struct, Type, Version,
 };
 use crate::parse::{RawConst, RawEnum, RawSchema, RawStruct, RawValue};
 
@@ -42,6 +42,8 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
         .iter()
         .map(|s| cx.lower_struct(s, &item_types, &consts, abi.version))
         .collect();
+    let mut structs = structs;
+    cx.resolve_counts(raw, &mut structs);
     cx.check_extensible(raw, &structs);
     cx.check_converted_names(&consts, &enums, &structs, &abi.c_prefix);
 
@@ -657,11 +659,17 @@ impl Lower<'_> {
             let Some(ty) = self.lower_type(&rf.ty, &fwhat, types, consts) else {
                 continue;
             };
+            let expect = rf
+                .expect
+                .as_ref()
+                .and_then(|e| self.lower_expect(e, &ty, &fwhat, consts));
             fields.push(Field {
                 name: fname,
                 ty,
                 doc: text(&rf.doc),
                 since: self.lower_since(&rf.since, version, &fwhat),
+                count: None,
+                expect,
                 span: f.span(),
                 type_span: self.inner(&rf.ty),
             });
@@ -692,6 +700,94 @@ impl Lower<'_> {
             declared_size,
             declared_align,
             span: s.span(),
+        }
+    }
+
+    /// `expect = "snapshot_magic"`: a constant whose value fits the field's integer type.
+    fn lower_expect(
+        &mut self,
+        e: &Spanned<String>,
+        ty: &Type,
+        what: &str,
+        consts: &[Constant],
+    ) -> Option<usize> {
+        let span = self.inner(e);
+        let Some(i) = consts.iter().position(|c| c.name == *e.get_ref()) else {
+            let help = match closest(e.get_ref(), consts.iter().map(|c| c.name.as_str())) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => "name a constant declared in this schema".into(),
+            };
+            self.errors.error_help(
+                &span,
+                format!("{what}: `expect` names unknown constant `{}`", e.get_ref()),
+                help,
+            );
+            return None;
+        };
+        let prim = match (ty.elem, ty.len) {
+            (Elem::Prim(p), None) if p.is_integer() => p,
+            _ => {
+                self.errors.error(
+                    &span,
+                    format!("{what}: `expect` needs an integer field, not `{}`", ty.text),
+                );
+                return None;
+            }
+        };
+        let (lo, hi) = prim.range();
+        if !(lo..=hi).contains(&consts[i].value) {
+            self.errors.error(
+                &span,
+                format!(
+                    "{what}: constant `{}` ({}) does not fit the field's type {prim}",
+                    consts[i].name, consts[i].literal
+                ),
+            );
+            return None;
+        }
+        Some(i)
+    }
+
+    /// `count = "ship_count"` on an array: a path through this struct's fields (and nested
+    /// structs) to an integer field. Resolved once every struct is lowered.
+    fn resolve_counts(&mut self, raw: &RawSchema, structs: &mut [Struct]) {
+        for (si, rs) in raw.structs.iter().enumerate() {
+            for rf in rs.get_ref().fields.get_ref() {
+                let rf = rf.get_ref();
+                // A field whose type failed to lower is absent; find fields by name.
+                let Some(index) = structs[si]
+                    .fields
+                    .iter()
+                    .position(|f| f.name == *rf.name.get_ref())
+                else {
+                    continue;
+                };
+                let Some(c) = &rf.count else { continue };
+                let what = format!("field `{}.{}`", structs[si].name, rf.name.get_ref());
+                let span = self.inner(c);
+                let field = &structs[si].fields[index];
+                if field.ty.len.is_none() || field.ty.elem == Elem::Char {
+                    self.errors.error(
+                        &span,
+                        format!(
+                            "{what}: `count` belongs on an array field, and `{}` is not one",
+                            field.ty.text
+                        ),
+                    );
+                    continue;
+                }
+                match resolve_path(structs, si, c.get_ref()) {
+                    Ok(path) => {
+                        structs[si].fields[index].count = Some(CountRef {
+                            path,
+                            text: c.get_ref().clone(),
+                        })
+                    }
+                    Err(e) => self
+                        .errors
+                        .error(&span, format!("{what}: `count = \"{}\"`: {e}", c.get_ref())),
+                }
+            }
         }
     }
 
@@ -788,6 +884,36 @@ impl Lower<'_> {
             );
         }
     }
+}
+
+/// Resolves `a.b.c` from struct `start` to field indices; the last must be a plain integer.
+fn resolve_path(structs: &[Struct], start: usize, path: &str) -> Result<Vec<usize>, String> {
+    let mut current = start;
+    let mut out = Vec::new();
+    let segments: Vec<&str> = path.split('.').collect();
+    for (n, seg) in segments.iter().enumerate() {
+        let s = &structs[current];
+        let Some(i) = s.fields.iter().position(|f| f.name == *seg) else {
+            return Err(format!("struct `{}` has no field `{seg}`", s.name));
+        };
+        out.push(i);
+        let f = &s.fields[i];
+        let last = n + 1 == segments.len();
+        match (f.ty.elem, f.ty.len, last) {
+            (Elem::Struct(j), None, false) => current = j,
+            (Elem::Prim(p), None, true) if p.is_integer() => return Ok(out),
+            (_, _, true) => {
+                return Err(format!("`{seg}` is `{}`, not an integer field", f.ty.text));
+            }
+            (_, _, false) => {
+                return Err(format!(
+                    "`{seg}` is `{}`, not a struct to look into",
+                    f.ty.text
+                ));
+            }
+        }
+    }
+    Err("empty path".into())
 }
 
 fn suggest_snake(name: &str) -> String {

@@ -46,6 +46,31 @@ enum Command {
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
     },
+    /// Decode binary data (a shared-memory dump, a recording, a test blob) through the schema.
+    Inspect {
+        /// The struct to decode, such as `snapshot`.
+        #[arg(value_name = "TYPE")]
+        name: String,
+        /// The input file, or `-` for standard input.
+        file: PathBuf,
+        /// Where the first record starts: decimal, or hex with 0x.
+        #[arg(long, default_value = "0", value_parser = codegen::inspect::parse_offset)]
+        offset: u64,
+        /// How many consecutive records to decode.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// One line per leaf value (the default).
+        #[arg(long, conflicts_with = "json")]
+        dump: bool,
+        /// JSON with the issues and the typed data.
+        #[arg(long)]
+        json: bool,
+        /// Exit 2 when there is any error or warning.
+        #[arg(long)]
+        strict: bool,
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+    },
 }
 
 /// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
@@ -60,6 +85,16 @@ fn main() -> ExitCode {
         Command::Generate { schema, out } => generate(&schema, &out, false),
         Command::Check { schema, out } => generate(&schema, &out, true),
         Command::Layout { name, json, schema } => layout(&schema, name.as_deref(), json),
+        Command::Inspect {
+            name,
+            file,
+            offset,
+            count,
+            dump: _,
+            json,
+            strict,
+            schema,
+        } => inspect(&schema, &name, &file, offset, count, json, strict),
     };
     match result {
         Ok(code) => code,
@@ -158,4 +193,30 @@ fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn inspect(
+    schema_path: &Path,
+    name: &str,
+    file: &Path,
+    offset: u64,
+    count: u64,
+    json: bool,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    let schema = load(schema_path)?;
+    let bytes = write::read_input(file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let inspection =
+        codegen::inspect::inspect(&schema, name, &bytes, offset, count).map_err(Failure::Input)?;
+    if json {
+        let value = codegen::inspect::render_json(&schema, &inspection);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("json values serialize")
+        );
+    } else {
+        print!("{}", codegen::inspect::render_dump(&schema, &inspection));
+    }
+    Ok(ExitCode::from(inspection.exit_code(strict)))
 }

@@ -100,6 +100,13 @@ pub struct RawField {
     pub name: Spanned<String>,
     #[serde(rename = "type")]
     pub ty: Spanned<String>,
+    /// For an array: the integer field that says how many entries are used, as a path from
+    /// this struct (`ship_count`, `match.pickup_spawn_count`).
+    #[serde(default)]
+    pub count: Option<Spanned<String>>,
+    /// The constant this field always holds, such as a magic number.
+    #[serde(default)]
+    pub expect: Option<Spanned<String>>,
     #[serde(default)]
     pub doc: Option<Spanned<String>>,
     #[serde(default)]

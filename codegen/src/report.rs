@@ -139,6 +139,8 @@ pub fn layout_json(schema: &Schema) -> Value {
                         "align": fl.align,
                         "elem_size": fl.elem_size,
                         "padding": f.is_padding(),
+                        "count_field": f.count.as_ref().map(|c| c.text.clone()),
+                        "expect": f.expect.map(|i| abi.consts[i].name.clone()),
                         "doc": f.doc,
                         "since": since(&f.since),
                     })

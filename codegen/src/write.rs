@@ -17,6 +17,17 @@ pub fn read_schema(path: &Path) -> io::Result<String> {
     fs::read_to_string(path)
 }
 
+/// Reads binary input for `inspect`: a file, or standard input for `-`.
+pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    if path == Path::new("-") {
+        let mut buf = Vec::new();
+        io::Read::read_to_end(&mut io::stdin(), &mut buf)?;
+        Ok(buf)
+    } else {
+        fs::read(path)
+    }
+}
+
 /// The outputs whose file in `dir` is missing or differs. Writes nothing.
 pub fn stale_outputs(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
     outputs

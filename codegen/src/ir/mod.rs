@@ -10,7 +10,7 @@ mod ty;
 
 pub use constant::{ConstType, Constant};
 pub use enumeration::{Enum, EnumKind, EnumValue};
-pub use structure::{Field, Struct};
+pub use structure::{CountRef, Field, Struct};
 pub use ty::{ArrayLen, Elem, Prim, Type};
 
 use std::fmt;

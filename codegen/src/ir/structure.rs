@@ -23,8 +23,21 @@ pub struct Field {
     pub ty: Type,
     pub doc: String,
     pub since: Option<Version>,
+    /// For an array: the field that counts its used entries.
+    pub count: Option<CountRef>,
+    /// The constant (index into `Abi::consts`) this field always holds.
+    pub expect: Option<usize>,
     pub span: Span,
     pub type_span: Span,
+}
+
+/// A path from a struct to the integer field that counts one of its arrays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountRef {
+    /// Field indices, from the struct holding the array down through nested structs.
+    pub path: Vec<usize>,
+    /// The path as the schema wrote it: `match.pickup_spawn_count`.
+    pub text: String,
 }
 
 impl Field {

@@ -364,7 +364,16 @@ fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
     if !f.doc.is_empty() {
         first = format!("{first} {}", escaped(&f.doc));
     }
-    let docs = doc(&[first, since(&f.since)]);
+    let count = f
+        .count
+        .as_ref()
+        .map(|c| format!("Entries in use: `{}`.", c.text))
+        .unwrap_or_default();
+    let expect = f
+        .expect
+        .map(|i| format!("Always [`{}`].", upper(&abi.consts[i].name)))
+        .unwrap_or_default();
+    let docs = doc(&[first, count, expect, since(&f.since)]);
     quote! {
         #docs
         pub #name: #ty
