@@ -97,6 +97,7 @@ error_classes! {
     // Constants and array lengths.
     array_len_zero => 1,
     array_len_unknown_constant => 1,
+    array_len_expression => 1,
     array_len_constant_negative => 1,
     array_len_constant_zero => 1,
     const_array_len_with_type => 1,

@@ -618,13 +618,26 @@ impl Lower<'_> {
                 } else if let Some(v) = expr::parse_int_literal(l) {
                     (v, None)
                 } else {
+                    let is_name = l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        && !l.starts_with(|c: char| c.is_ascii_digit());
                     let help = match closest(l, consts.iter().map(|c| c.name.as_str())) {
-                        Some(c) => format!("did you mean `{c}`?"),
-                        None => "write a positive integer or the name of a constant".into(),
+                        Some(c) if is_name => format!("did you mean `{c}`?"),
+                        _ if !l.contains(|c: char| "+-*/%<>&|^() ".contains(c)) => {
+                            "write a positive integer or the name of a constant".into()
+                        }
+                        _ => format!(
+                            "an array length is an integer or a constant's name, not an expression: \
+                             declare a [[const]] with value = \"{l}\" and use its name"
+                        ),
+                    };
+                    let problem = if is_name {
+                        "is not a constant"
+                    } else {
+                        "is neither an integer nor the name of a constant"
                     };
                     self.errors.error_help(
                         &span,
-                        format!("{what}: array length `{l}` is not a constant"),
+                        format!("{what}: array length `{l}` {problem}"),
                         help,
                     );
                     return None;
