@@ -259,3 +259,30 @@ fn no_fixture_panics() {
         }
     }
 }
+
+/// codegen/README.md lists every class in its table of errors, and shows the gap error
+/// exactly as the generator prints it.
+#[test]
+fn every_class_is_documented() {
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("codegen/README.md");
+    let readme = fs::read_to_string(&readme_path).expect("codegen/README.md is readable");
+    for class in CLASSES {
+        assert!(
+            readme.contains(&format!("`{class}`")),
+            "codegen/README.md does not list `{class}`"
+        );
+    }
+    let src = read_fixture("gap_between_fields");
+    let rendered = codegen::load_schema(&src)
+        .expect_err("the gap is an error")
+        .render("schema.toml", &src);
+    let diagnostic = rendered
+        .lines()
+        .filter(|l| !l.contains("nothing was written"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        readme.contains(&diagnostic),
+        "codegen/README.md should show the gap error as:\n{diagnostic}"
+    );
+}
