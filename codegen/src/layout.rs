@@ -159,14 +159,16 @@ fn compute_struct(
             .checked_mul(f.ty.count())
             .filter(|s| *s <= MAX_SIZE);
         let Some(size) = size else {
-            errors.error(
+            errors.error_help(
                 &f.type_span,
                 format!(
-                    "field `{}.{}`: {} elements of {elem_size} bytes do not fit the 4 GiB ({MAX_SIZE} bytes) size limit",
+                    "field `{}.{}`: {} elements of {elem_size} bytes make {} bytes, over the size limit of {MAX_SIZE} bytes (4 GiB - 1)",
                     s.name,
                     f.name,
-                    f.ty.count()
+                    f.ty.count(),
+                    u128::from(elem_size) * u128::from(f.ty.count()),
                 ),
+                "a struct and each of its fields must fit a u32; use fewer elements",
             );
             overflowed = true;
             fields.push(FieldLayout {
@@ -204,12 +206,13 @@ fn compute_struct(
         match offset.checked_add(size).filter(|e| *e <= MAX_SIZE) {
             Some(end) => offset = end,
             None if !overflowed => {
-                errors.error(
+                errors.error_help(
                     &f.span,
                     format!(
-                        "struct `{}`: field `{}` ends past the 4 GiB ({MAX_SIZE} bytes) size limit",
+                        "struct `{}`: field `{}` ends past the size limit of {MAX_SIZE} bytes (4 GiB - 1)",
                         s.name, f.name
                     ),
+                    "a struct and each of its fields must fit a u32; use fewer or smaller fields",
                 );
                 overflowed = true;
             }
@@ -220,8 +223,10 @@ fn compute_struct(
     let tail = (align - size % align) % align;
     if tail != 0 && !overflowed {
         let last = s.fields.last().map_or("", |f| f.name.as_str());
+        // Point at the last field: the padding goes right after it.
+        let span = s.fields.last().map_or(&s.span, |f| &f.span);
         errors.error_help(
-            &s.span,
+            span,
             format!(
                 "struct `{}`: {tail} bytes of undeclared tail padding: its fields end at {size:#x} ({size}) \
                  but its alignment is {align}",
@@ -233,10 +238,14 @@ fn compute_struct(
     let size = size + tail;
     if let Some((declared, span)) = &s.declared_size {
         if *declared != size && !overflowed {
-            errors.error(
+            errors.error_help(
                 span,
                 format!(
                     "struct `{}` states size {declared} but its fields make {size} bytes",
+                    s.name
+                ),
+                format!(
+                    "write size = {size}, or change the fields (`codegen layout {}` shows where the bytes go)",
                     s.name
                 ),
             );
@@ -244,11 +253,14 @@ fn compute_struct(
     }
     if let Some((declared, span)) = &s.declared_align {
         if *declared != align {
-            errors.error(
+            errors.error_help(
                 span,
                 format!(
                     "struct `{}` states align {declared} but its fields make it {align}",
                     s.name
+                ),
+                format!(
+                    "a struct is aligned like its most-aligned field: write align = {align}, or change the fields"
                 ),
             );
         }

@@ -45,7 +45,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     let mut structs = structs;
     cx.resolve_counts(raw, &mut structs);
     cx.check_extensible(raw, &structs);
-    cx.check_converted_names(&consts, &enums, &structs, &abi.c_prefix);
+    cx.check_converted_names(raw, &abi.c_prefix);
 
     let mut order: Vec<(usize, ItemRef)> = Vec::new();
     order.extend(
@@ -146,7 +146,11 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn closest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+/// The candidate closest to `name`, when one is close enough to be a likely typo.
+pub(crate) fn closest<'n>(
+    name: &str,
+    candidates: impl Iterator<Item = &'n str>,
+) -> Option<&'n str> {
     candidates
         .map(|c| (distance(name, c), c))
         .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d < name.len().max(1))
@@ -204,11 +208,12 @@ impl Lower<'_> {
                 None
             }
             Some(v) if v > abi_version => {
-                self.errors.error(
+                self.errors.error_help(
                     &self.inner(s),
                     format!(
                         "{what}: `since = \"{v}\"` is later than the ABI version {abi_version}"
                     ),
+                    format!("raise `version` in [abi] to \"{v}\", or correct `since`"),
                 );
                 None
             }
@@ -227,7 +232,11 @@ impl Lower<'_> {
                     format!("abi version `{}` is not MAJOR.MINOR", a.version.get_ref()),
                     "write it as \"0.9\"",
                 );
-                Version { major: 0, minor: 0 }
+                // Unknown: check no `since` against it, so that one mistake makes one error.
+                Version {
+                    major: u32::MAX,
+                    minor: u32::MAX,
+                }
             }
         };
         let prefix = a.c_prefix.get_ref();
@@ -396,9 +405,11 @@ impl Lower<'_> {
                     );
                 }
                 if !(1..=i128::from(u32::MAX)).contains(&value) {
-                    self.errors.error(
+                    let used = self.line_of(&array_consts[&name]);
+                    self.errors.error_help(
                         &r.value.span(),
                         format!("{what} sizes an array but its value {value} is not between 1 and 4294967295"),
+                        format!("line {used} uses it as an array length; give it a value from 1 to 4294967295"),
                     );
                 }
                 ConstType::Usize
@@ -416,9 +427,10 @@ impl Lower<'_> {
             if let ConstType::Prim(p) = ty {
                 let (lo, hi) = p.range();
                 if !(lo..=hi).contains(&value) {
-                    self.errors.error(
+                    self.errors.error_help(
                         &r.value.span(),
                         format!("{what}: value {value} does not fit its type {p} ({lo}..={hi})"),
+                        "declare a wider `type`, or another value",
                     );
                 }
             }
@@ -466,6 +478,7 @@ impl Lower<'_> {
         };
         let lookup = |n: &str| consts.iter().find(|c| c.name == n).map(|c| c.value);
         let mut values: Vec<EnumValue> = Vec::new();
+        let mut names: Vec<&Spanned<String>> = Vec::new();
         if r.values.get_ref().is_empty() {
             self.errors
                 .error(&r.values.span(), format!("{what} has no values"));
@@ -474,28 +487,38 @@ impl Lower<'_> {
             let rv = v.get_ref();
             let vname = rv.name.get_ref().clone();
             let vwhat = format!("{} value `{name}.{vname}`", kind.keyword());
-            self.check_name(&rv.name, &format!("{} value", kind.keyword()));
-            if let Some(first) = values
+            self.check_name(&rv.name, &format!("{what}: value"));
+            if let Some(first) = names
                 .iter()
-                .find(|x| x.name == vname || upper(&x.name) == upper(&vname))
+                .find(|x| *x.get_ref() == vname || upper(x.get_ref()) == upper(&vname))
             {
-                let line = self.line_of(&first.span);
-                self.errors.error(
+                let line = self.line_of(&first.span());
+                self.errors.error_help(
                     &self.inner(&rv.name),
-                    format!("duplicate value name `{vname}` in {what}: `{}` is already declared on line {line}", first.name),
+                    format!("duplicate value name `{vname}` in {what}: `{}` is already declared on line {line}", first.get_ref()),
+                    "rename or remove one of them",
                 );
             }
+            names.push(&rv.name);
             let Some((value, literal, _)) = self.lower_value(&rv.value, &vwhat, &lookup) else {
                 continue;
             };
             let (lo, hi) = repr.range();
             if !(lo..=hi).contains(&value) {
+                let help = if value < 0 && !repr.is_signed() && kind == EnumKind::Enum {
+                    let signed = repr.name().replacen('u', "i", 1);
+                    format!(
+                        "an unsigned repr holds no negative values: use a signed repr such as `{signed}`, or a value of 0 or more"
+                    )
+                } else {
+                    format!("use a wider repr than `{repr}`, or another value")
+                };
                 self.errors.error_help(
                     &rv.value.span(),
                     format!(
                         "{vwhat}: {literal} does not fit the representation {repr} ({lo}..={hi})"
                     ),
-                    format!("use a wider repr than `{repr}`, or another value"),
+                    help,
                 );
             } else if kind == EnumKind::Flags {
                 if value <= 0 || value & (value - 1) != 0 {
@@ -505,12 +528,14 @@ impl Lower<'_> {
                         "a flag is one bit: 0x1, 0x2, 0x4, ...",
                     );
                 } else if let Some(other) = values.iter().find(|x| x.value & value != 0) {
-                    self.errors.error(
+                    let line = self.line_of(&other.span);
+                    self.errors.error_help(
                         &rv.value.span(),
                         format!(
-                            "{vwhat}: bit {literal} overlaps `{name}.{}` ({})",
+                            "{vwhat}: bit {literal} overlaps `{name}.{}` ({}) on line {line}",
                             other.name, other.literal
                         ),
+                        "give each flag a bit of its own",
                     );
                 }
             }
@@ -573,11 +598,13 @@ impl Lower<'_> {
                 .map(|p| p.name())
                 .chain(["char"])
                 .chain(types.keys().map(String::as_str));
+            let is_const = consts.iter().any(|c| c.name == base);
             let help = match closest(base, candidates) {
-                Some(c) => format!("did you mean `{c}`?"),
-                None => "use a primitive (u8 ... f64), `char[N]`, or the name of an enum, flag set or struct".into(),
+                Some(c) if !is_const => format!("did you mean `{c}`?"),
+                _ if is_const => format!("a constant can size an array, as in `u32[{base}]`; a type is a primitive (u8 ... f64), `char[N]`, or an enum, flag set or struct"),
+                _ => "use a primitive (u8 ... f64), `char[N]`, or the name of an enum, flag set or struct".into(),
             };
-            let msg = if consts.iter().any(|c| c.name == base) {
+            let msg = if is_const {
                 format!("{what}: `{base}` is a constant, not a type")
             } else {
                 format!("{what}: unknown type `{base}`")
@@ -593,25 +620,40 @@ impl Lower<'_> {
                 } else if let Some(v) = expr::parse_int_literal(l) {
                     (v, None)
                 } else {
+                    let is_name = l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        && !l.starts_with(|c: char| c.is_ascii_digit());
                     let help = match closest(l, consts.iter().map(|c| c.name.as_str())) {
-                        Some(c) => format!("did you mean `{c}`?"),
-                        None => "write a positive integer or the name of a constant".into(),
+                        Some(c) if is_name => format!("did you mean `{c}`?"),
+                        _ if !l.contains(|c: char| "+-*/%<>&|^() ".contains(c)) => {
+                            "write a positive integer or the name of a constant".into()
+                        }
+                        _ => format!(
+                            "an array length is an integer or a constant's name, not an expression: \
+                             declare a [[const]] with value = \"{l}\" and use its name"
+                        ),
+                    };
+                    let problem = if is_name {
+                        "is not a constant"
+                    } else {
+                        "is neither an integer nor the name of a constant"
                     };
                     self.errors.error_help(
                         &span,
-                        format!("{what}: array length `{l}` is not a constant"),
+                        format!("{what}: array length `{l}` {problem}"),
                         help,
                     );
                     return None;
                 };
                 if count <= 0 || count > i128::from(u32::MAX) {
-                    let by = constant
-                        .map(|i| format!(" (constant `{}`)", consts[i].name))
-                        .unwrap_or_default();
-                    self.errors.error(
-                        &span,
-                        format!("{what}: array length {count}{by} is not between 1 and 4294967295"),
-                    );
+                    // A constant that sizes an array is checked, and reported, where it is
+                    // declared; only a literal length is reported here.
+                    if constant.is_none() {
+                        self.errors.error_help(
+                            &span,
+                            format!("{what}: array length {count} is not between 1 and 4294967295"),
+                            "an array holds at least one element",
+                        );
+                    }
                     return None;
                 }
                 Some(ArrayLen {
@@ -642,20 +684,23 @@ impl Lower<'_> {
                 .error(&r.fields.span(), format!("{what} has no fields"));
         }
         let mut fields: Vec<Field> = Vec::new();
+        let mut names: Vec<&Spanned<String>> = Vec::new();
         for f in r.fields.get_ref() {
             let rf = f.get_ref();
             let fname = rf.name.get_ref().clone();
             let fwhat = format!("field `{name}.{fname}`");
-            self.check_name(&rf.name, "field");
-            if let Some(first) = fields.iter().find(|x| x.name == fname) {
-                let line = self.line_of(&first.span);
-                self.errors.error(
+            self.check_name(&rf.name, &format!("{what}: field"));
+            if let Some(first) = names.iter().find(|x| *x.get_ref() == fname) {
+                let line = self.line_of(&first.span());
+                self.errors.error_help(
                     &self.inner(&rf.name),
                     format!(
                         "duplicate field `{fname}` in {what}: it is already declared on line {line}"
                     ),
+                    "rename or remove one of them",
                 );
             }
+            names.push(&rf.name);
             let Some(ty) = self.lower_type(&rf.ty, &fwhat, types, consts) else {
                 continue;
             };
@@ -817,71 +862,89 @@ impl Lower<'_> {
         }
     }
 
-    /// Names that differ in the schema but collide once a backend converts them.
-    fn check_converted_names(
-        &mut self,
-        consts: &[Constant],
-        enums: &[Enum],
-        structs: &[Struct],
-        prefix: &str,
-    ) {
-        let mut seen: HashMap<String, (String, Span)> = HashMap::new();
-        let mut claim =
-            |errors: &mut Errors, key: String, shown: String, original: String, span: &Span| {
-                if let Some((first, first_span)) = seen.get(&key) {
-                    if *first != original {
-                        errors.error_help(
-                        span,
-                        format!(
-                            "`{original}` and `{first}` both become `{shown}` in the generated code"
-                        ),
-                        format!(
-                            "rename one of them (the other is at byte {})",
-                            first_span.start
-                        ),
-                    );
-                    }
-                } else {
-                    seen.insert(key, (original, span.clone()));
-                }
-            };
-        let p = upper(prefix);
-        for c in consts {
-            claim(
-                &mut self.errors,
-                format!("macro:{p}_{}", upper(&c.name)),
-                format!("{p}_{}", upper(&c.name)),
-                c.name.clone(),
-                &c.span,
-            );
+    /// Names that differ in the schema but collide once a backend converts them: type names
+    /// in CamelCase (`vec_2` and `vec2` are both `Vec2`), and the C macros of constants and
+    /// enum values (constant `phase_playing` and value `phase.playing` are both
+    /// `PREFIX_PHASE_PLAYING`). The later name is reported, pointing at the earlier one.
+    fn check_converted_names(&mut self, raw: &RawSchema, prefix: &str) {
+        struct Claim {
+            key: String,
+            shown: String,
+            original: String,
+            what: String,
+            span: Span,
         }
-        for e in enums {
-            claim(
-                &mut self.errors,
-                format!("type:{}", camel(&e.name)),
-                camel(&e.name),
-                e.name.clone(),
-                &e.span,
-            );
-            for v in &e.values {
-                let m = format!("{p}_{}_{}", upper(&e.name), upper(&v.name));
-                claim(
-                    &mut self.errors,
-                    format!("macro:{m}"),
-                    m,
-                    format!("{}.{}", e.name, v.name),
-                    &v.span,
-                );
+        let p = upper(prefix);
+        let mut claims: Vec<Claim> = Vec::new();
+        for c in &raw.consts {
+            let n = c.get_ref().name.get_ref();
+            let m = format!("{p}_{}", upper(n));
+            claims.push(Claim {
+                key: format!("macro:{m}"),
+                shown: format!("the C macro `{m}`"),
+                original: n.clone(),
+                what: format!("constant `{n}`"),
+                span: self.inner(&c.get_ref().name),
+            });
+        }
+        let enums = raw
+            .enums
+            .iter()
+            .map(|e| ("enum", e))
+            .chain(raw.flags.iter().map(|e| ("flags", e)));
+        for (kind, e) in enums {
+            let e = e.get_ref();
+            let n = e.name.get_ref();
+            claims.push(Claim {
+                key: format!("type:{}", camel(n)),
+                shown: format!("the type name `{}`", camel(n)),
+                original: n.clone(),
+                what: format!("{kind} `{n}`"),
+                span: self.inner(&e.name),
+            });
+            for v in e.values.get_ref() {
+                let v = &v.get_ref().name;
+                let m = format!("{p}_{}_{}", upper(n), upper(v.get_ref()));
+                claims.push(Claim {
+                    key: format!("macro:{m}"),
+                    shown: format!("the C macro `{m}`"),
+                    original: format!("{n}.{}", v.get_ref()),
+                    what: format!("{kind} value `{n}.{}`", v.get_ref()),
+                    span: self.inner(v),
+                });
             }
         }
-        for s in structs {
-            claim(
-                &mut self.errors,
-                format!("type:{}", camel(&s.name)),
-                camel(&s.name),
-                s.name.clone(),
-                &s.span,
-            );
+        for st in &raw.structs {
+            let n = st.get_ref().name.get_ref();
+            claims.push(Claim {
+                key: format!("type:{}", camel(n)),
+                shown: format!("the type name `{}`", camel(n)),
+                original: n.clone(),
+                what: format!("struct `{n}`"),
+                span: self.inner(&st.get_ref().name),
+            });
+        }
+        claims.sort_by_key(|c| c.span.start);
+        let mut seen: HashMap<&str, &Claim> = HashMap::new();
+        for c in &claims {
+            match seen.get(c.key.as_str()) {
+                // The same name twice is a duplicate, which is reported on its own.
+                Some(first) if first.original == c.original => {}
+                Some(first) => {
+                    let line = self.line_of(&first.span);
+                    self.errors.error_help(
+                        &c.span,
+                        format!(
+                            "{} and {} (line {line}) both become {} in the generated code",
+                            c.what, first.what, c.shown
+                        ),
+                        "rename one of them",
+                    );
+                }
+                None => {
+                    seen.insert(&c.key, c);
+                }
+            }
         }
     }
 }

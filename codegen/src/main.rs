@@ -141,7 +141,15 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
         for path in &stale {
             eprintln!("stale: {}", path.display());
         }
-        eprintln!("run `cargo run -p codegen -- generate` to update them");
+        // The command that fixes it, with the paths this check was given.
+        let mut fix = String::from("cargo run -p codegen -- generate");
+        if schema_path != Path::new("schema.toml") {
+            fix.push_str(&format!(" --schema {}", display_name(schema_path)));
+        }
+        if out != Path::new("generated") {
+            fix.push_str(&format!(" --out {}", display_name(out)));
+        }
+        eprintln!("run `{fix}` to update them");
         return Ok(ExitCode::from(1));
     }
     let written = write::write_outputs(out, &outputs)

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::diagnostics::{SchemaErrors, Span};
+use crate::diagnostics::{Diagnostic, SchemaErrors, Span};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,21 +119,70 @@ pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
     toml::from_str::<RawSchema>(src).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         let message = describe_toml_error(e.message());
+        let help = suggest_key(&message).or_else(|| {
+            let key = message.strip_prefix("missing key `")?.split('`').next()?;
+            Some(format!("add `{key} = ...`"))
+        });
+        let help = help.or_else(|| {
+            (message == "expected an array, found a table").then(|| {
+                "items are arrays of tables: write a double-bracket header, such as `[[struct]]`"
+                    .to_string()
+            })
+        });
         let message = match enclosing_item(src, span.start) {
             Some(item) => format!("{item}: {message}"),
             None => message,
         };
-        SchemaErrors::single(span, message)
+        SchemaErrors {
+            list: vec![Diagnostic {
+                span,
+                message,
+                help,
+            }],
+        }
     })
 }
 
-/// Makes toml's messages read like ours: lowercase, one line, keys in backticks.
+/// For "unknown key `sise`, expected one of `name`, `size`, ...": the closest expected key.
+fn suggest_key(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown key ")?;
+    let mut quoted = rest.split('`').skip(1).step_by(2);
+    let unknown = quoted.next()?;
+    crate::lower::closest(unknown, quoted).map(|k| format!("did you mean `{k}`?"))
+}
+
+/// Makes toml's and serde's messages read like ours: lowercase, one line, keys in
+/// backticks, the schema's words (integer, array, table) instead of Rust's.
 fn describe_toml_error(message: &str) -> String {
     let message = message.trim().replace('\n', " ");
     let message = if let Some(rest) = message.strip_prefix("unknown field") {
         format!("unknown key{rest}")
     } else if let Some(rest) = message.strip_prefix("missing field") {
         format!("missing key{rest}")
+    } else if message.starts_with("data did not match any variant of untagged enum RawValue") {
+        "expected an integer, or a string holding an integer expression".to_string()
+    } else if let Some(rest) = message.strip_prefix("invalid type: ") {
+        match rest.rsplit_once(", expected ") {
+            Some((found, _)) if found.ends_with(" as i128") => {
+                let literal = found.trim_end_matches(" as i128");
+                let literal = literal.strip_prefix("integer ").unwrap_or(literal);
+                format!(
+                    "the integer {literal} does not fit a TOML integer (64-bit signed); \
+                     write it as a string, such as \"0xFFFF_FFFF_FFFF_FFFF\""
+                )
+            }
+            Some((found, expected)) => {
+                let words = |t: &str| match t {
+                    "i64" | "u64" | "i32" | "u32" => "an integer".to_string(),
+                    "a sequence" => "an array".to_string(),
+                    "map" | "a map" => "a table".to_string(),
+                    "sequence" => "an array".to_string(),
+                    other => other.to_string(),
+                };
+                format!("expected {}, found {}", words(expected), words(found))
+            }
+            None => message,
+        }
     } else {
         message
     };
@@ -164,7 +213,16 @@ fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "enum" => "enum",
             "flags" => "flags",
             "struct" => "struct",
-            "abi" => return contains(&value.span()).then(|| "[abi]".to_string()),
+            "abi" => {
+                // The `[abi]` header's span covers only the header, so look at its keys too.
+                let within = contains(&value.span())
+                    || matches!(value.get_ref(), DeValue::Table(t)
+                        if t.iter().any(|(k, v)| contains(&k.span()) || contains(&v.span())));
+                if within {
+                    return Some("[abi]".to_string());
+                }
+                continue;
+            }
             _ => continue,
         };
         let DeValue::Array(items) = value.get_ref() else {

@@ -32,13 +32,14 @@ pub fn layout_table(schema: &Schema, struct_index: usize) -> String {
         })
         .collect();
     let width = decls.iter().map(|d| d.len()).max().unwrap_or(0);
+    // The comment lines up with the fields' comments, or leaves two spaces after a long name.
+    let title = format!("struct {} {{", s.name);
     let mut out = format!(
-        "{:w$}/* size: {} ({:#x}), align: {} */\n",
-        format!("struct {} {{", s.name),
+        "{title:w$}/* size: {} ({:#x}), align: {} */\n",
         l.size,
         l.size,
         l.align,
-        w = width + 6
+        w = (width + 6).max(title.len() + 2)
     );
     out.push_str(&format!("    {:width$}  /* offset         size */\n", ""));
     for ((f, fl), decl) in s.fields.iter().zip(&l.fields).zip(&decls) {

@@ -1,0 +1,305 @@
+//! The `codegen` command line, run as a real process: `layout`, `generate` and `check` on
+//! the bridge schema, and what happens on a schema with errors or a path it cannot read.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
+
+/// The workspace root, where `schema.toml` and the shared fixtures live.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("codegen sits in the workspace")
+        .to_path_buf()
+}
+
+fn bridge_schema() -> PathBuf {
+    workspace().join("schema.toml")
+}
+
+fn codegen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codegen"))
+        .args(args)
+        .output()
+        .expect("the codegen binary runs")
+}
+
+fn path_arg(p: &Path) -> &str {
+    p.to_str().expect("test paths are UTF-8")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh, empty folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create the temp dir");
+    dir
+}
+
+/// Every file in `dir`: its bytes and modification time.
+fn dir_state(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
+    fs::read_dir(dir)
+        .expect("readable dir")
+        .map(|e| {
+            let e = e.expect("readable entry");
+            let meta = e.metadata().expect("metadata");
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                (
+                    fs::read(e.path()).expect("readable file"),
+                    meta.modified().expect("mtime"),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Size and alignment of `name` in the plain-text reference: `name (N bytes, align A)`.
+fn reference_size_align(name: &str) -> (u64, u64) {
+    let path = workspace().join("tests/fixtures/bridge-abi-0.9-reference.txt");
+    let text = fs::read_to_string(path).expect("the reference is readable");
+    let prefix = format!("{name} (");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&prefix) && l.contains(" bytes, align "))
+        .unwrap_or_else(|| panic!("no heading for {name} in the reference"));
+    let rest = line[prefix.len()..].trim_end_matches(')');
+    let (bytes, align) = rest.split_once(" bytes, align ").expect("heading shape");
+    (bytes.parse().expect("size"), align.parse().expect("align"))
+}
+
+#[test]
+fn layout_of_one_struct_starts_with_its_size_and_align() {
+    let (size, align) = reference_size_align("snapshot");
+    assert_eq!((size, align), (12104, 8));
+    let out = codegen(&["layout", "snapshot", "--schema", path_arg(&bridge_schema())]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let first = text.lines().next().expect("a first line");
+    assert!(first.starts_with("struct snapshot {"), "{first}");
+    assert!(
+        first.contains(&format!("size: {size} ({size:#x}), align: {align}")),
+        "{first}"
+    );
+    assert!(text.contains("spawn_marker_count;"));
+}
+
+#[test]
+fn layout_json_has_every_struct() {
+    let out = codegen(&["layout", "--json", "--schema", path_arg(&bridge_schema())]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let structs = json["structs"].as_array().expect("a structs array");
+    // 45 headed tables in the reference, plus rec_footer, whose heading it omits.
+    assert_eq!(structs.len(), 46);
+    let snapshot = structs
+        .iter()
+        .find(|s| s["name"] == "snapshot")
+        .expect("snapshot is listed");
+    assert_eq!(snapshot["size"], 12104);
+    assert_eq!(snapshot["align"], 8);
+}
+
+#[test]
+fn layout_of_an_unknown_struct_exits_2() {
+    let out = codegen(&["layout", "nosuch", "--schema", path_arg(&bridge_schema())]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no struct named `nosuch`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// `generate` twice, then `check`, then one edited file: `check` reports it and writes
+/// nothing, and `generate` repairs it.
+#[test]
+fn generate_writes_once_and_check_finds_stale_files() {
+    let dir = temp_dir("generate");
+    let out_dir = dir.join("out");
+    let schema = bridge_schema();
+    let generate = [
+        "generate",
+        "--schema",
+        path_arg(&schema),
+        "--out",
+        path_arg(&out_dir),
+    ];
+    let check = [
+        "check",
+        "--schema",
+        path_arg(&schema),
+        "--out",
+        path_arg(&out_dir),
+    ];
+
+    // A missing output folder: check reports every file stale and does not create it.
+    let out = codegen(&check);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!out_dir.exists(), "check created {}", out_dir.display());
+
+    let first = codegen(&generate);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let state = dir_state(&out_dir);
+    let n = state.len();
+    assert!(n >= 1, "nothing was generated");
+    assert!(
+        stdout(&first).contains(&format!("{n} of {n} files changed")),
+        "{}",
+        stdout(&first)
+    );
+    for (name, (bytes, _)) in &state {
+        assert!(!name.starts_with('.'), "a temporary file was left: {name}");
+        let text = String::from_utf8_lossy(bytes);
+        let line = text.lines().next().unwrap_or("");
+        assert!(
+            line.contains("generated from schema.toml; do not edit"),
+            "{name} starts with {line:?}"
+        );
+    }
+
+    // Backdate the files so that a rewrite would show even on a coarse clock.
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for name in state.keys() {
+        let f = fs::File::options()
+            .write(true)
+            .open(out_dir.join(name))
+            .expect("open for set_modified");
+        f.set_modified(old).expect("set mtime");
+    }
+    let before = dir_state(&out_dir);
+    let second = codegen(&generate);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(
+        stdout(&second).contains(&format!("0 of {n} files changed")),
+        "{}",
+        stdout(&second)
+    );
+    assert_eq!(
+        dir_state(&out_dir),
+        before,
+        "a second run touched the files"
+    );
+
+    let fresh = codegen(&check);
+    assert_eq!(fresh.status.code(), Some(0), "{}", stderr(&fresh));
+
+    // Edit one file: check lists it, names the command that fixes it, and writes nothing.
+    let (edited, _) = state.iter().next().expect("one file");
+    let edited_path = out_dir.join(edited);
+    fs::write(&edited_path, "// edited by hand\n").expect("edit a file");
+    let before = dir_state(&out_dir);
+    let stale = codegen(&check);
+    assert_eq!(stale.status.code(), Some(1));
+    let err = stderr(&stale);
+    assert!(
+        err.contains(&format!("stale: {}", edited_path.display())),
+        "{err}"
+    );
+    assert_eq!(err.matches("stale: ").count(), 1, "{err}");
+    let fix = format!(
+        "cargo run -p codegen -- generate --schema {} --out {}",
+        schema.display(),
+        out_dir.display()
+    );
+    assert!(err.contains(&fix), "{err}");
+    assert_eq!(dir_state(&out_dir), before, "check wrote");
+
+    // The command it names repairs exactly that file.
+    let repair = codegen(&generate);
+    assert_eq!(repair.status.code(), Some(0));
+    assert!(stdout(&repair).contains(&format!("1 of {n} files changed")));
+    assert_eq!(codegen(&check).status.code(), Some(0));
+}
+
+/// A schema with errors: exit 1, `FILE:LINE:COL` on stderr, and the output folder exactly
+/// as it was, whether empty or holding older files.
+#[test]
+fn schema_errors_exit_1_and_write_nothing() {
+    let dir = temp_dir("errors");
+    let bad = workspace().join("tests/fixtures/errors/gap_between_fields.toml");
+    let out_dir = dir.join("out");
+
+    let out = codegen(&[
+        "generate",
+        "--schema",
+        path_arg(&bad),
+        "--out",
+        path_arg(&out_dir),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{}:12:3: error:", bad.display())),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!out_dir.exists(), "generate created {}", out_dir.display());
+
+    // An output folder with older files stays byte-identical.
+    fs::create_dir_all(&out_dir).expect("create out");
+    fs::write(out_dir.join("bridge.rs"), "// an older bridge.rs\n").expect("write");
+    fs::write(out_dir.join("demo.rs"), "// an older demo.rs\n").expect("write");
+    let before = dir_state(&out_dir);
+    for command in ["generate", "check"] {
+        let out = codegen(&[
+            command,
+            "--schema",
+            path_arg(&bad),
+            "--out",
+            path_arg(&out_dir),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert!(stderr(&out).contains(":12:3: error:"), "{command}");
+        assert!(out.stdout.is_empty(), "{command}: {}", stdout(&out));
+        assert_eq!(dir_state(&out_dir), before, "{command} touched the folder");
+    }
+
+    let out = codegen(&["layout", "--schema", path_arg(&bad)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains(":12:3: error:"));
+}
+
+#[test]
+fn unreadable_schema_exits_2() {
+    let dir = temp_dir("unreadable");
+    let missing = dir.join("no-such-schema.toml");
+    let out_dir = dir.join("out");
+    for command in ["generate", "check"] {
+        let out = codegen(&[
+            command,
+            "--schema",
+            path_arg(&missing),
+            "--out",
+            path_arg(&out_dir),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = stderr(&out);
+        assert!(err.contains("cannot read"), "{command}: {err}");
+        assert!(err.contains("no-such-schema.toml"), "{command}: {err}");
+        assert!(!out_dir.exists());
+    }
+    let out = codegen(&["layout", "--schema", path_arg(&missing)]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // A folder where the schema should be cannot be read either.
+    let out = codegen(&["layout", "--schema", path_arg(&dir)]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // Bytes that are not UTF-8 are not a schema.
+    let binary = dir.join("binary.toml");
+    fs::write(&binary, [0xff, 0xfe, 0x00, 0x80]).expect("write");
+    let out = codegen(&["layout", "--schema", path_arg(&binary)]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

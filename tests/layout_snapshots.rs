@@ -1,0 +1,238 @@
+//! Layout snapshots: the `codegen layout` table of every bridge struct (one snapshot each,
+//! named after the struct), and the layout JSON of a small fixture. The numbers in them
+//! are checked against the plain-text reference and against gcc, not only recorded.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use codegen::report::{layout_json, layout_table};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(path: &Path) -> codegen::Schema {
+    let src =
+        fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    codegen::load_schema(&src).unwrap_or_else(|e| {
+        panic!(
+            "{} has errors:\n{}",
+            path.display(),
+            e.render("schema.toml", &src)
+        )
+    })
+}
+
+fn bridge() -> codegen::Schema {
+    load(&root().join("schema.toml"))
+}
+
+#[test]
+fn layout_table_of_every_bridge_struct() {
+    let schema = bridge();
+    for (i, s) in schema.abi.structs.iter().enumerate() {
+        insta::assert_snapshot!(s.name.as_str(), layout_table(&schema, i));
+    }
+}
+
+/// A snapshot left behind by a renamed or removed struct would never be checked again.
+#[test]
+fn no_snapshot_without_a_struct() {
+    let schema = bridge();
+    let mut expected: Vec<String> = schema
+        .abi
+        .structs
+        .iter()
+        .map(|s| format!("layout_snapshots__{}.snap", s.name))
+        .chain(["layout_snapshots__small_layout_json.snap".to_string()])
+        .collect();
+    expected.sort();
+    let mut found: Vec<String> = fs::read_dir(root().join("tests/snapshots"))
+        .expect("tests/snapshots exists")
+        .map(|e| {
+            e.expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.starts_with("layout_snapshots__") && n.ends_with(".snap"))
+        .collect();
+    found.sort();
+    assert_eq!(found, expected);
+}
+
+/// One struct of the reference text: its heading's size and alignment, and the rows of
+/// its field table (offset, name, type).
+#[derive(Debug)]
+struct RefStruct {
+    name: Option<String>,
+    size: Option<u64>,
+    align: Option<u64>,
+    fields: Vec<(u64, String, String)>,
+}
+
+/// Reads every `name (N bytes, align A)` heading of the reference and the
+/// `Offset Field Type Meaning` table under it. A second table under one heading is a
+/// struct whose heading the reference lacks.
+fn reference_structs() -> Vec<RefStruct> {
+    let path = root().join("tests/fixtures/bridge-abi-0.9-reference.txt");
+    let text = fs::read_to_string(&path).expect("the reference text is readable");
+    let mut out: Vec<RefStruct> = Vec::new();
+    let mut tables_under_heading = 0;
+    for line in text.lines() {
+        if let Some((name, rest)) = line.split_once(" (") {
+            if let Some(rest) = rest.strip_suffix(')') {
+                if let Some((bytes, align)) = rest.split_once(", align ") {
+                    let size = bytes
+                        .trim_end_matches(" bytes")
+                        .trim_end_matches(" byte")
+                        .parse()
+                        .ok();
+                    if let (Some(size), Ok(align)) = (size, align.parse()) {
+                        out.push(RefStruct {
+                            name: Some(name.to_string()),
+                            size: Some(size),
+                            align: Some(align),
+                            fields: Vec::new(),
+                        });
+                        tables_under_heading = 0;
+                        continue;
+                    }
+                }
+            }
+        }
+        if line == "Offset Field Type Meaning" {
+            tables_under_heading += 1;
+            if tables_under_heading > 1 {
+                out.push(RefStruct {
+                    name: None,
+                    size: None,
+                    align: None,
+                    fields: Vec::new(),
+                });
+            }
+            continue;
+        }
+        if let Some(hex) = line.strip_prefix("0x") {
+            let mut words = hex.split(' ');
+            let offset = u64::from_str_radix(words.next().unwrap_or(""), 16);
+            let (Ok(offset), Some(name), Some(ty)) = (offset, words.next(), words.next()) else {
+                continue;
+            };
+            if let Some(s) = out.last_mut() {
+                s.fields.push((offset, name.to_string(), ty.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The reference prints the rec_footer table without its `rec_footer (48 bytes, align 8)`
+/// heading (after rec_mark's table): its rows are checked, its size and align cannot be.
+const STRUCT_WITHOUT_HEADING: &str = "rec_footer";
+
+/// The snapshots hold the generator's numbers; this checks them against the reference.
+#[test]
+fn bridge_layout_matches_the_reference() {
+    let schema = bridge();
+    let reference = reference_structs();
+    let mut by_name: BTreeMap<String, &RefStruct> = BTreeMap::new();
+    let mut unnamed = Vec::new();
+    for r in &reference {
+        match &r.name {
+            Some(n) => assert!(by_name.insert(n.clone(), r).is_none(), "{n} twice"),
+            None => unnamed.push(r),
+        }
+    }
+    assert_eq!(unnamed.len(), 1, "one table without a heading: {unnamed:?}");
+    assert_eq!(by_name.len() + unnamed.len(), schema.abi.structs.len());
+    for (i, s) in schema.abi.structs.iter().enumerate() {
+        let l = schema.layout.of(i);
+        let r = match by_name.get(&s.name) {
+            Some(r) => *r,
+            None => {
+                assert_eq!(
+                    s.name, STRUCT_WITHOUT_HEADING,
+                    "{} is not in the reference",
+                    s.name
+                );
+                unnamed[0]
+            }
+        };
+        if let Some(size) = r.size {
+            assert_eq!(l.size, size, "size of {}", s.name);
+        }
+        if let Some(align) = r.align {
+            assert_eq!(l.align, align, "align of {}", s.name);
+        }
+        let ours: Vec<(u64, String, String)> = s
+            .fields
+            .iter()
+            .zip(&l.fields)
+            .map(|(f, fl)| (fl.offset, f.name.clone(), f.ty.text.clone()))
+            .collect();
+        assert_eq!(ours, r.fields, "fields of {}", s.name);
+    }
+}
+
+fn small_fixture() -> PathBuf {
+    root().join("tests/fixtures/layout/small.toml")
+}
+
+#[test]
+fn small_layout_json() {
+    let schema = load(&small_fixture());
+    let json = serde_json::to_string_pretty(&layout_json(&schema)).expect("json serializes");
+    insta::assert_snapshot!("small_layout_json", json);
+}
+
+/// Compiles a program with gcc that prints, for the hand-written `small.h`, each struct's
+/// size and alignment and each field's offset and size, and compares them with the JSON.
+#[test]
+fn small_layout_json_matches_gcc() {
+    let schema = load(&small_fixture());
+    let json = layout_json(&schema);
+    let structs = json["structs"].as_array().expect("structs");
+    let mut program = String::from(
+        "#include <stdio.h>\n#include <stddef.h>\n#include \"small.h\"\nint main(void) {\n",
+    );
+    let mut expected = String::new();
+    for s in structs {
+        let name = s["name"].as_str().expect("name");
+        program.push_str(&format!(
+            "    printf(\"{name} %zu %zu\\n\", sizeof(struct {name}), _Alignof(struct {name}));\n"
+        ));
+        expected.push_str(&format!("{name} {} {}\n", s["size"], s["align"]));
+        for f in s["fields"].as_array().expect("fields") {
+            let field = f["name"].as_str().expect("field name");
+            program.push_str(&format!(
+                "    printf(\"{name}.{field} %zu %zu\\n\", offsetof(struct {name}, {field}), \
+                 sizeof(((struct {name} *)0)->{field}));\n"
+            ));
+            expected.push_str(&format!("{name}.{field} {} {}\n", f["offset"], f["size"]));
+        }
+    }
+    program.push_str("    return 0;\n}\n");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout_snapshots_gcc");
+    fs::create_dir_all(&dir).expect("temp dir");
+    let c_file = dir.join("small_layout.c");
+    let exe = dir.join("small_layout");
+    fs::write(&c_file, program).expect("write the C program");
+    let include = root().join("tests/fixtures/layout");
+    let status = Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Werror", "-o"])
+        .arg(&exe)
+        .arg("-I")
+        .arg(&include)
+        .arg(&c_file)
+        .status()
+        .unwrap_or_else(|e| panic!("this test needs gcc, which could not be run: {e}"));
+    assert!(status.success(), "gcc failed on {}", c_file.display());
+    let output = Command::new(&exe)
+        .output()
+        .expect("run the compiled program");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+}

@@ -1,0 +1,288 @@
+//! The error catalogue: one small schema per class of mistake in `tests/fixtures/errors/`,
+//! the number of errors it must give, and an insta snapshot of the rendered diagnostics.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/errors")
+}
+
+fn read_fixture(name: &str) -> String {
+    let path = fixture_dir().join(format!("{name}.toml"));
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Loads fixture `name`, checks that it fails with `count` errors, each rendered as
+/// `schema.toml:LINE:COL: error:`, and snapshots the rendering.
+fn check(name: &str, count: usize) {
+    let src = read_fixture(name);
+    let errors = match codegen::load_schema(&src) {
+        Ok(_) => panic!("{name}.toml loaded without errors"),
+        Err(e) => e,
+    };
+    let rendered = errors.render("schema.toml", &src);
+    assert_eq!(
+        errors.list.len(),
+        count,
+        "{name}.toml: expected {count} errors, got:\n{rendered}"
+    );
+    let headers: Vec<&str> = rendered
+        .lines()
+        .filter(|l| l.starts_with("schema.toml:"))
+        .collect();
+    assert_eq!(headers.len(), count, "{rendered}");
+    for (header, d) in headers.iter().zip(&errors.list) {
+        let (line, col) = codegen::diagnostics::line_col(&src, d.span.start);
+        let expected = format!("schema.toml:{line}:{col}: error: {}", d.message);
+        assert_eq!(*header, expected);
+        assert!(
+            d.span.start <= d.span.end && d.span.end <= src.len(),
+            "{name}.toml: span {:?} out of range for {header}",
+            d.span
+        );
+    }
+    // Errors come sorted by position.
+    let starts: Vec<usize> = errors.list.iter().map(|d| d.span.start).collect();
+    assert!(starts.is_sorted(), "{name}.toml: errors out of order");
+    insta::assert_snapshot!(name, rendered);
+}
+
+/// Checks that `needle` is the text the first error's span covers.
+fn points_at(name: &str, needle: &str) {
+    let src = read_fixture(name);
+    let errors = codegen::load_schema(&src).expect_err("the fixture has errors");
+    let d = &errors.list[0];
+    assert_eq!(&src[d.span.clone()], needle, "{name}.toml");
+}
+
+macro_rules! error_classes {
+    ($($name:ident => $count:expr,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                check(stringify!($name), $count);
+            }
+        )*
+
+        /// Every class above, for the whole-catalogue tests.
+        const CLASSES: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+error_classes! {
+    // Names and types.
+    unknown_type => 1,
+    type_is_constant => 1,
+    duplicate_type_and_constant => 1,
+    duplicate_struct => 1,
+    duplicate_field => 1,
+    duplicate_enum_value => 1,
+    builtin_type_name => 1,
+    reserved_constant_name => 1,
+    type_name_not_snake_case => 1,
+    field_name_not_snake_case => 1,
+    value_name_not_snake_case => 1,
+    converted_name_collision_macro => 1,
+    converted_name_collision_type => 1,
+    char_without_length => 1,
+    array_of_arrays => 1,
+    // Enum and flag values.
+    enum_value_too_big => 1,
+    enum_value_negative_unsigned => 1,
+    enum_without_values => 1,
+    flag_not_a_bit => 1,
+    flags_overlap => 1,
+    flags_signed_repr => 1,
+    // Constants and array lengths.
+    array_len_zero => 1,
+    array_len_unknown_constant => 1,
+    array_len_expression => 1,
+    array_len_constant_negative => 1,
+    array_len_constant_zero => 1,
+    const_array_len_with_type => 1,
+    const_expr_unknown_name => 1,
+    const_expr_division_by_zero => 1,
+    const_expr_syntax => 1,
+    const_type_not_integer => 1,
+    const_value_out_of_type => 1,
+    // Layout.
+    struct_contains_itself => 1,
+    struct_cycle => 1,
+    gap_between_fields => 1,
+    tail_padding => 1,
+    size_mismatch => 1,
+    align_mismatch => 1,
+    align_not_power_of_two => 1,
+    empty_struct => 1,
+    extensible_embedded => 1,
+    field_too_big => 1,
+    field_offset_overflow => 1,
+    // The [abi] header and versions.
+    byte_order_big => 1,
+    bad_c_prefix => 1,
+    bad_abi_version => 1,
+    since_later_than_abi => 1,
+    since_not_a_version => 1,
+    // TOML and keys.
+    toml_syntax => 1,
+    unknown_key_struct => 1,
+    unknown_key_field => 1,
+    unknown_key_abi => 1,
+    missing_key => 1,
+    missing_abi_key => 1,
+    wrong_value_kind => 1,
+    single_bracket_item => 1,
+    // Mistakes pile up and are reported together, by line.
+    several_errors => 5,
+}
+
+#[test]
+fn every_fixture_is_a_class() {
+    let mut files: Vec<String> = fs::read_dir(fixture_dir())
+        .expect("the fixture folder exists")
+        .map(|e| {
+            e.expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.sort();
+    let mut classes: Vec<String> = CLASSES.iter().map(|c| format!("{c}.toml")).collect();
+    classes.sort();
+    assert_eq!(
+        files, classes,
+        "each fixture needs its line in error_classes!"
+    );
+    assert!(CLASSES.len() >= 25);
+}
+
+/// The mistakes the snapshots show must also be where the caret is, for the classes
+/// whose position matters most.
+#[test]
+fn errors_point_at_the_offending_text() {
+    points_at("unknown_type", "pointt");
+    points_at("type_is_constant", "max_items");
+    points_at("duplicate_field", "x");
+    points_at(
+        "gap_between_fields",
+        r#"{ name = "waiting", type = "u32" }"#,
+    );
+    points_at("tail_padding", r#"{ name = "value", type = "u32" }"#);
+    points_at("size_mismatch", "12");
+    points_at("unknown_key_struct", "sise");
+    points_at("unknown_key_field", "dco");
+    points_at("array_len_constant_zero", "0");
+    points_at("converted_name_collision_macro", "playing");
+    points_at("struct_cycle", "parent");
+    points_at("since_later_than_abi", "0.4");
+    points_at("byte_order_big", "big");
+}
+
+#[test]
+fn gap_error_names_the_padding_to_declare() {
+    let src = read_fixture("gap_between_fields");
+    let rendered = codegen::load_schema(&src)
+        .expect_err("the gap is an error")
+        .render("schema.toml", &src);
+    assert!(rendered.contains("3-byte gap before field `waiting` at offset 0x21 (33)"));
+    assert!(rendered.contains(r#"declare "_pad33: u8[3]" before "waiting""#));
+}
+
+#[test]
+fn unknown_keys_name_the_struct_and_field() {
+    let src = read_fixture("unknown_key_field");
+    let errors = codegen::load_schema(&src).expect_err("unknown key");
+    assert!(
+        errors.list[0]
+            .message
+            .starts_with("struct `point`, field `y`: unknown key `dco`"),
+        "{}",
+        errors.list[0].message
+    );
+    let src = read_fixture("unknown_key_struct");
+    let errors = codegen::load_schema(&src).expect_err("unknown key");
+    assert!(
+        errors.list[0]
+            .message
+            .starts_with("struct `point`: unknown key `sise`")
+    );
+    assert_eq!(errors.list[0].help.as_deref(), Some("did you mean `size`?"));
+}
+
+#[test]
+fn several_errors_come_sorted_by_line() {
+    let src = read_fixture("several_errors");
+    let errors = codegen::load_schema(&src).expect_err("five mistakes");
+    let lines: Vec<usize> = errors
+        .list
+        .iter()
+        .map(|d| codegen::diagnostics::line_col(&src, d.span.start).0)
+        .collect();
+    assert_eq!(lines, [12, 16, 22, 23, 24]);
+}
+
+/// Loads `src` and renders any errors, failing the test on a panic instead of aborting it.
+fn load_without_panic(what: &str, src: &str) {
+    let result = std::panic::catch_unwind(|| {
+        if let Err(e) = codegen::load_schema(src) {
+            let _ = e.render("schema.toml", src);
+        }
+    });
+    assert!(result.is_ok(), "load_schema panicked on {what}");
+}
+
+/// No fixture, nor any cut of one (its first N lines, or it without line N), panics.
+#[test]
+fn no_fixture_panics() {
+    for name in CLASSES {
+        let src = read_fixture(name);
+        load_without_panic(&format!("{name}.toml"), &src);
+        let lines: Vec<&str> = src.split_inclusive('\n').collect();
+        for n in 0..lines.len() {
+            load_without_panic(
+                &format!("the first {n} lines of {name}.toml"),
+                &lines[..n].concat(),
+            );
+            let without: String = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != n)
+                .map(|(_, l)| *l)
+                .collect();
+            load_without_panic(&format!("{name}.toml without line {}", n + 1), &without);
+        }
+        // Cut in the middle of a line too, at every byte of the last quarter.
+        for cut in (src.len() * 3 / 4..src.len()).filter(|i| src.is_char_boundary(*i)) {
+            load_without_panic(&format!("{name}.toml cut at byte {cut}"), &src[..cut]);
+        }
+    }
+}
+
+/// codegen/README.md lists every class in its table of errors, and shows the gap error
+/// exactly as the generator prints it.
+#[test]
+fn every_class_is_documented() {
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("codegen/README.md");
+    let readme = fs::read_to_string(&readme_path).expect("codegen/README.md is readable");
+    for class in CLASSES {
+        assert!(
+            readme.contains(&format!("`{class}`")),
+            "codegen/README.md does not list `{class}`"
+        );
+    }
+    let src = read_fixture("gap_between_fields");
+    let rendered = codegen::load_schema(&src)
+        .expect_err("the gap is an error")
+        .render("schema.toml", &src);
+    let diagnostic = rendered
+        .lines()
+        .filter(|l| !l.contains("nothing was written"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        readme.contains(&diagnostic),
+        "codegen/README.md should show the gap error as:\n{diagnostic}"
+    );
+}
