@@ -46,6 +46,8 @@ pub struct Node {
 #[derive(Debug, Clone)]
 pub enum NodeKind {
     Int(Prim, i128),
+    /// An integer field that should hold a constant (index into `Abi::consts`).
+    Expected(Prim, i128, usize),
     Float(Prim, f64),
     Enum(usize, i128),
     Flags(usize, i128),
@@ -254,18 +256,21 @@ impl Decoder<'_> {
                 let counter = f.count.as_ref().map(|c| c.text.clone());
                 self.decode_field(&f.ty, offset, fl.elem_size, &fpath, limit, counter)
             };
-            if let (Some(i), NodeKind::Int(_, v)) = (f.expect, &node.kind) {
-                let c = &abi.consts[i];
-                if *v != c.value {
-                    let shown = show_like(*v, &c.literal);
-                    self.issue(
-                        Level::Warn,
+            let node = match (f.expect, node.kind) {
+                (Some(i), NodeKind::Int(p, v)) => {
+                    let c = &abi.consts[i];
+                    if v != c.value {
+                        let shown = show_like(v, &c.literal);
+                        let message = format!("holds {shown}, expected {} ({})", c.name, c.literal);
+                        self.issue(Level::Warn, offset, &fpath, message);
+                    }
+                    Node {
                         offset,
-                        &fpath,
-                        format!("holds {shown}, expected {} ({})", c.name, c.literal),
-                    );
+                        kind: NodeKind::Expected(p, v, i),
+                    }
                 }
-            }
+                (_, kind) => Node { offset, kind },
+            };
             fields.push((f.name.clone(), node));
         }
         Node {
@@ -416,7 +421,10 @@ fn show_like(v: i128, literal: &str) -> String {
 
 fn is_zero(node: &Node) -> bool {
     match &node.kind {
-        NodeKind::Int(_, v) | NodeKind::Enum(_, v) | NodeKind::Flags(_, v) => *v == 0,
+        NodeKind::Int(_, v)
+        | NodeKind::Expected(_, v, _)
+        | NodeKind::Enum(_, v)
+        | NodeKind::Flags(_, v) => *v == 0,
         NodeKind::Float(_, v) => v.to_bits() == 0,
         NodeKind::Text(b) | NodeKind::Padding(b) => b.iter().all(|b| *b == 0),
         NodeKind::Struct(_, fields) => fields.iter().all(|(_, n)| is_zero(n)),
@@ -428,6 +436,15 @@ fn is_zero(node: &Node) -> bool {
 fn leaf_text(abi: &Abi, kind: &NodeKind) -> String {
     match kind {
         NodeKind::Int(_, v) => v.to_string(),
+        NodeKind::Expected(_, v, i) => {
+            let c = &abi.consts[*i];
+            let shown = show_like(*v, &c.literal);
+            if *v == c.value {
+                format!("{shown} ({})", c.name)
+            } else {
+                format!("{shown} (expected {})", c.name)
+            }
+        }
         NodeKind::Float(Prim::F32, v) => format!("{}", *v as f32),
         NodeKind::Float(_, v) => format!("{v}"),
         NodeKind::Enum(i, v) => match abi.enums[*i].values.iter().find(|x| x.value == *v) {
@@ -463,7 +480,9 @@ fn leaf_text(abi: &Abi, kind: &NodeKind) -> String {
 
 fn leaf_type(abi: &Abi, kind: &NodeKind) -> String {
     match kind {
-        NodeKind::Int(p, _) | NodeKind::Float(p, _) => p.name().to_string(),
+        NodeKind::Int(p, _) | NodeKind::Expected(p, _, _) | NodeKind::Float(p, _) => {
+            p.name().to_string()
+        }
         NodeKind::Enum(i, _) | NodeKind::Flags(i, _) => abi.enums[*i].name.clone(),
         NodeKind::Text(b) => format!("char[{}]", b.len()),
         NodeKind::Padding(b) => format!("u8[{}]", b.len()),
@@ -646,7 +665,9 @@ pub fn render_json(schema: &Schema, inspection: &Inspection) -> Value {
 
 fn json_node(abi: &Abi, node: &Node) -> Value {
     match &node.kind {
-        NodeKind::Int(_, v) => i64::try_from(*v).map_or_else(|_| json!(*v as u64), |v| json!(v)),
+        NodeKind::Int(_, v) | NodeKind::Expected(_, v, _) => {
+            i64::try_from(*v).map_or_else(|_| json!(*v as u64), |v| json!(v))
+        }
         NodeKind::Float(Prim::F32, v) => json!(*v as f32),
         NodeKind::Float(_, v) => json!(v),
         NodeKind::Enum(i, v) => match abi.enums[*i].values.iter().find(|x| x.value == *v) {

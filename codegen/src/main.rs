@@ -73,6 +73,31 @@ enum Command {
     },
 }
 
+/// Prints to stdout; a closed pipe (`codegen inspect … | head`) ends the program quietly
+/// instead of panicking.
+fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to stdout: {e}");
+        std::process::exit(2);
+    }
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { write_stdout(&format!($($arg)*)) };
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { write_stdout(&format!("{}\n", format_args!($($arg)*))) };
+}
+
 /// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
 enum Failure {
     Schema,
@@ -131,7 +156,7 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
     if check {
         let stale = write::stale_outputs(out, &outputs);
         if stale.is_empty() {
-            println!(
+            outln!(
                 "{} files in {} are up to date",
                 outputs.len(),
                 out.display()
@@ -155,9 +180,9 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
     let written = write::write_outputs(out, &outputs)
         .map_err(|e| Failure::Input(format!("cannot write: {e}")))?;
     for path in &written {
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display());
     }
-    println!("{} of {} files changed", written.len(), outputs.len());
+    outln!("{} of {} files changed", written.len(), outputs.len());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -177,14 +202,14 @@ fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode
                     ))
                 })?,
         };
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&value).expect("json values serialize")
         );
         return Ok(ExitCode::SUCCESS);
     }
     match name {
-        None => print!("{}", report::layout_tables(&schema)),
+        None => out!("{}", report::layout_tables(&schema)),
         Some(n) => {
             let index = schema
                 .abi
@@ -197,7 +222,7 @@ fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode
                         schema_path.display()
                     ))
                 })?;
-            print!("{}", report::layout_table(&schema, index));
+            out!("{}", report::layout_table(&schema, index));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -219,12 +244,12 @@ fn inspect(
         codegen::inspect::inspect(&schema, name, &bytes, offset, count).map_err(Failure::Input)?;
     if json {
         let value = codegen::inspect::render_json(&schema, &inspection);
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&value).expect("json values serialize")
         );
     } else {
-        print!("{}", codegen::inspect::render_dump(&schema, &inspection));
+        out!("{}", codegen::inspect::render_dump(&schema, &inspection));
     }
     Ok(ExitCode::from(inspection.exit_code(strict)))
 }
