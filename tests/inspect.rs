@@ -88,7 +88,7 @@ fn bridge_header_blob() -> Vec<u8> {
         host_pid: 4242,
         host_state: HostState::RUNNING,
         region_count: 2,
-        ring_slots: RING_SLOTS as u32,
+        ring_slots: RING_SLOTS,
         max_clients: MAX_CLIENTS as u32,
         pad_owner: [0, NO_PAD, PAD_NOT_BOT, PAD_NOT_BOT],
         run_mode: RunMode::LOCKSTEP,
@@ -101,7 +101,7 @@ fn bridge_header_blob() -> Vec<u8> {
     };
     h.regions[1] = RegionEntry {
         offset: 4096,
-        size: (RING_SLOTS * RING_SLOT_SIZE) as u32,
+        size: RING_SLOTS * RING_SLOT_SIZE,
     };
     h.clients[0].state = ClientState::ACTIVE;
     h.clients[0].caps = ClientCaps::TICKS;
