@@ -1,8 +1,8 @@
 //! Layout snapshots: the `codegen layout` table of every bridge struct (one snapshot each,
-//! named after the struct), and the layout JSON of a small fixture. The numbers in them
-//! are checked against the plain-text reference and against gcc, not only recorded.
+//! named after the struct), and the layout JSON of a small fixture. The bridge numbers are
+//! checked against the plain-text reference in `reference_layout.rs`; the fixture's against
+//! gcc here.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,120 +61,6 @@ fn no_snapshot_without_a_struct() {
         .collect();
     found.sort();
     assert_eq!(found, expected);
-}
-
-/// One struct of the reference text: its heading's size and alignment, and the rows of
-/// its field table (offset, name, type).
-#[derive(Debug)]
-struct RefStruct {
-    name: Option<String>,
-    size: Option<u64>,
-    align: Option<u64>,
-    fields: Vec<(u64, String, String)>,
-}
-
-/// Reads every `name (N bytes, align A)` heading of the reference and the
-/// `Offset Field Type Meaning` table under it. A second table under one heading is a
-/// struct whose heading the reference lacks.
-fn reference_structs() -> Vec<RefStruct> {
-    let path = root().join("tests/fixtures/bridge-abi-0.9-reference.txt");
-    let text = fs::read_to_string(&path).expect("the reference text is readable");
-    let mut out: Vec<RefStruct> = Vec::new();
-    let mut tables_under_heading = 0;
-    for line in text.lines() {
-        if let Some((name, rest)) = line.split_once(" (") {
-            if let Some(rest) = rest.strip_suffix(')') {
-                if let Some((bytes, align)) = rest.split_once(", align ") {
-                    let size = bytes
-                        .trim_end_matches(" bytes")
-                        .trim_end_matches(" byte")
-                        .parse()
-                        .ok();
-                    if let (Some(size), Ok(align)) = (size, align.parse()) {
-                        out.push(RefStruct {
-                            name: Some(name.to_string()),
-                            size: Some(size),
-                            align: Some(align),
-                            fields: Vec::new(),
-                        });
-                        tables_under_heading = 0;
-                        continue;
-                    }
-                }
-            }
-        }
-        if line == "Offset Field Type Meaning" {
-            tables_under_heading += 1;
-            if tables_under_heading > 1 {
-                out.push(RefStruct {
-                    name: None,
-                    size: None,
-                    align: None,
-                    fields: Vec::new(),
-                });
-            }
-            continue;
-        }
-        if let Some(hex) = line.strip_prefix("0x") {
-            let mut words = hex.split(' ');
-            let offset = u64::from_str_radix(words.next().unwrap_or(""), 16);
-            let (Ok(offset), Some(name), Some(ty)) = (offset, words.next(), words.next()) else {
-                continue;
-            };
-            if let Some(s) = out.last_mut() {
-                s.fields.push((offset, name.to_string(), ty.to_string()));
-            }
-        }
-    }
-    out
-}
-
-/// The reference prints the rec_footer table without its `rec_footer (48 bytes, align 8)`
-/// heading (after rec_mark's table): its rows are checked, its size and align cannot be.
-const STRUCT_WITHOUT_HEADING: &str = "rec_footer";
-
-/// The snapshots hold the generator's numbers; this checks them against the reference.
-#[test]
-fn bridge_layout_matches_the_reference() {
-    let schema = bridge();
-    let reference = reference_structs();
-    let mut by_name: BTreeMap<String, &RefStruct> = BTreeMap::new();
-    let mut unnamed = Vec::new();
-    for r in &reference {
-        match &r.name {
-            Some(n) => assert!(by_name.insert(n.clone(), r).is_none(), "{n} twice"),
-            None => unnamed.push(r),
-        }
-    }
-    assert_eq!(unnamed.len(), 1, "one table without a heading: {unnamed:?}");
-    assert_eq!(by_name.len() + unnamed.len(), schema.abi.structs.len());
-    for (i, s) in schema.abi.structs.iter().enumerate() {
-        let l = schema.layout.of(i);
-        let r = match by_name.get(&s.name) {
-            Some(r) => *r,
-            None => {
-                assert_eq!(
-                    s.name, STRUCT_WITHOUT_HEADING,
-                    "{} is not in the reference",
-                    s.name
-                );
-                unnamed[0]
-            }
-        };
-        if let Some(size) = r.size {
-            assert_eq!(l.size, size, "size of {}", s.name);
-        }
-        if let Some(align) = r.align {
-            assert_eq!(l.align, align, "align of {}", s.name);
-        }
-        let ours: Vec<(u64, String, String)> = s
-            .fields
-            .iter()
-            .zip(&l.fields)
-            .map(|(f, fl)| (fl.offset, f.name.clone(), f.ty.text.clone()))
-            .collect();
-        assert_eq!(ours, r.fields, "fields of {}", s.name);
-    }
 }
 
 fn small_fixture() -> PathBuf {
