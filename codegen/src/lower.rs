@@ -46,6 +46,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     cx.resolve_counts(raw, &mut structs);
     cx.check_extensible(raw, &structs);
     cx.check_converted_names(raw, &abi.c_prefix);
+    cx.check_python_names(&consts, &enums, &structs);
 
     let mut order: Vec<(usize, ItemRef)> = Vec::new();
     order.extend(
@@ -944,6 +945,30 @@ impl Lower<'_> {
                 None => {
                     seen.insert(&c.key, c);
                 }
+            }
+        }
+    }
+
+    /// The Python module puts constants (`ab` → `AB`) and types (`a_b` → `AB`) in one
+    /// namespace.
+    fn check_python_names(&mut self, consts: &[Constant], enums: &[Enum], structs: &[Struct]) {
+        let by_name: HashMap<String, &Constant> =
+            consts.iter().map(|c| (upper(&c.name), c)).collect();
+        let types = enums
+            .iter()
+            .map(|e| (e.kind.keyword(), &e.name, &e.span))
+            .chain(structs.iter().map(|s| ("struct", &s.name, &s.span)));
+        for (kind, name, span) in types {
+            if let Some(c) = by_name.get(&camel(name)) {
+                self.errors.error_help(
+                    span,
+                    format!(
+                        "{kind} `{name}` and constant `{}` both become `{}` in the Python module",
+                        c.name,
+                        camel(name)
+                    ),
+                    "rename one of them",
+                );
             }
         }
     }

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "text")]
 pub mod markdown;
+#[cfg(feature = "text")]
+pub mod python;
 pub mod rust;
 #[cfg(feature = "text")]
 pub mod text;
@@ -41,6 +43,11 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
     outputs.push(Output {
         file_name: format!("{name}.md"),
         contents: markdown::render_markdown(schema, source)?,
+    });
+    #[cfg(feature = "text")]
+    outputs.push(Output {
+        file_name: format!("{name}.py"),
+        contents: python::render_python(schema, source)?,
     });
     Ok(outputs)
 }

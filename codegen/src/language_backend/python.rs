@@ -1,0 +1,723 @@
+//! The Python target: one standard-library module (`bridge.py`) of ctypes structures,
+//! `IntEnum`/`IntFlag` classes and constants, which checks at import that ctypes lays every
+//! struct out as the schema's layout says. The shape of the text is `templates/python.py.j2`;
+//! this file decides the names, escapes the docs and takes every number from the layout.
+//!
+//! Naming rule (the module docstring repeats it for its readers):
+//! - Types are CamelCase (`client_entry` → `ClientEntry`); constants and enum members are
+//!   UPPER_CASE (`MAX_CLIENTS`, `Phase.PLAYING`). UPPER names can never be Python keywords.
+//! - A CamelCase type name that is a Python keyword (`None`, `True`, `False`) or a builtin
+//!   (`Exception`, `ImportError`, ...) gets a trailing `_` (`None_`), so that the module can
+//!   be imported and `from bridge import *` shadows nothing. Schema names never end in `_`,
+//!   so the result cannot clash with another generated name.
+//! - Fields keep their schema names in `_fields_` (ctypes takes any string, so
+//!   `getattr(s, "class")` works). A field named after a Python keyword also gets a property
+//!   alias with a trailing `_` (`s.class_`). Builtin names (`type`, `id`) and soft keywords
+//!   (`match`) are valid attribute names and need nothing.
+//! - The module's own helpers are lowercase (`text`, `set_text`) or start with `_` and hold
+//!   a lowercase letter (`_OpenIntEnum`, `_layout_table`), which no generated name can be.
+//!   `lower` rejects a constant and a type that would both be `AB` (`ab`, `a_b`).
+
+use serde::Serialize;
+
+use super::text::{self, Template};
+use super::{RenderError, generated_line};
+use crate::Schema;
+use crate::ir::names::{camel, upper};
+use crate::ir::{Abi, Elem, EnumKind, Prim, Struct, Type};
+
+const TEMPLATE: Template = Template {
+    name: "python.py.j2",
+    source: include_str!("../../../templates/python.py.j2"),
+};
+
+/// Python's hard keywords (`keyword.kwlist`); soft keywords such as `match` and `type` are
+/// valid identifiers. A test checks this list against the installed python3.
+pub const PYTHON_KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// The names in Python's `builtins` that start with an uppercase letter, up to Python 3.13:
+/// the only builtins a CamelCase type name can shadow. A test checks that the installed
+/// python3 has no other.
+pub const PYTHON_CAMEL_BUILTINS: [&str; 75] = [
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "BaseExceptionGroup",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "BytesWarning",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "Ellipsis",
+    "EncodingWarning",
+    "EnvironmentError",
+    "Exception",
+    "ExceptionGroup",
+    "False",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "None",
+    "NotADirectoryError",
+    "NotImplemented",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "PythonFinalizationError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "True",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+];
+
+/// The Python class name of an enum, flag set or struct: CamelCase, with a trailing `_`
+/// when that is a keyword or a builtin (`none` → `None_`).
+pub fn python_type_name(name: &str) -> String {
+    let c = camel(name);
+    if PYTHON_KEYWORDS.contains(&c.as_str()) || PYTHON_CAMEL_BUILTINS.contains(&c.as_str()) {
+        c + "_"
+    } else {
+        c
+    }
+}
+
+/// The property alias of a field named after a Python keyword (`class` → `class_`).
+pub fn python_field_alias(name: &str) -> Option<String> {
+    PYTHON_KEYWORDS.contains(&name).then(|| format!("{name}_"))
+}
+
+#[derive(Serialize)]
+struct ModuleContext {
+    generated_line: String,
+    /// The ABI title, escaped for the docstring.
+    title: String,
+    abi_name: String,
+    version: String,
+    version_major: u32,
+    version_minor: u32,
+    /// The ABI doc, one escaped docstring line each.
+    abi_doc: Vec<String>,
+    examples: Examples,
+    /// Whether some field is text: then `text` and `set_text` are emitted.
+    has_text: bool,
+    /// Whether some enum is not a flag set: then `_OpenIntEnum` is emitted.
+    has_open_enums: bool,
+    all: Vec<String>,
+    consts: Vec<ConstContext>,
+    enums: Vec<EnumContext>,
+    structs: Vec<StructContext>,
+}
+
+/// Names for the usage examples of the module docstring, taken from this schema.
+#[derive(Serialize)]
+struct Examples {
+    /// The largest struct, for `from_buffer`.
+    record: Option<String>,
+    /// `client_entry.name`, `client_entry` and `name`: the first text field, its struct
+    /// as a variable, and its name as `set_text` takes it.
+    text_read: Option<String>,
+    text_var: Option<String>,
+    text_field: Option<String>,
+    /// `ClientState`, `client_entry.state`: the first field of enum type.
+    enum_type: Option<String>,
+    enum_read: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ConstContext {
+    name: String,
+    value: String,
+    /// Comment lines (escaped) above the constant: its doc and, when it was computed, the
+    /// expression.
+    comments: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct EnumContext {
+    name: String,
+    base: &'static str,
+    docstring: Docstring,
+    members: Vec<MemberContext>,
+}
+
+#[derive(Serialize)]
+struct MemberContext {
+    name: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct StructContext {
+    name: String,
+    docstring: Docstring,
+    fields: Vec<FieldContext>,
+    aliases: Vec<AliasContext>,
+    size: u64,
+    align: u64,
+}
+
+#[derive(Serialize)]
+struct FieldContext {
+    name: String,
+    ctype: String,
+    /// A comment beside the `_fields_` entry: the enum a number belongs to.
+    comment: Option<String>,
+    offset: String,
+}
+
+#[derive(Serialize)]
+struct AliasContext {
+    alias: String,
+    field: String,
+}
+
+/// A class docstring: summary and doc lines, then a list of entries (`head`, then its doc
+/// lines indented below it). Every string is escaped already.
+#[derive(Serialize)]
+struct Docstring {
+    lines: Vec<String>,
+    list_title: String,
+    entries: Vec<DocEntry>,
+}
+
+#[derive(Serialize)]
+struct DocEntry {
+    head: String,
+    doc: Vec<String>,
+}
+
+/// Renders the Python module of `schema`. `source` is the schema's file name for the
+/// generated-file line.
+pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
+    let context = compute_module_context(schema, source);
+    let mut env = text::environment();
+    text::render(&mut env, &TEMPLATE, context)
+}
+
+fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
+    let abi = &schema.abi;
+    let consts: Vec<ConstContext> = abi
+        .consts
+        .iter()
+        .map(|c| {
+            let mut comments = escape_comment_lines(&c.doc);
+            if let Some(expr) = &c.expr {
+                comments.extend(escape_comment_lines(&format!("= {expr}")));
+            }
+            ConstContext {
+                name: upper(&c.name),
+                value: python_int_literal(&c.literal, c.value),
+                comments,
+            }
+        })
+        .collect();
+    let enums: Vec<EnumContext> = abi
+        .enums
+        .iter()
+        .map(|e| {
+            let (base, kind, note) = match e.kind {
+                EnumKind::Enum => (
+                    "_OpenIntEnum",
+                    "enum",
+                    "Other values convert to pseudo-members (name None).",
+                ),
+                EnumKind::Flags => ("enum.IntFlag", "flag set", "Undeclared bits are kept."),
+            };
+            let mut lines = escape_docstring_lines(&e.doc);
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(format!(
+                "Schema {kind} `{}`, stored as {}{}. {note}",
+                e.name,
+                e.repr,
+                since_note(e.since)
+            ));
+            let entries = e
+                .values
+                .iter()
+                .map(|v| DocEntry {
+                    head: format!(
+                        "{} = {}{}",
+                        upper(&v.name),
+                        python_int_literal(&v.literal, v.value),
+                        since_note(v.since)
+                    ),
+                    doc: escape_docstring_lines(&v.doc),
+                })
+                .collect();
+            EnumContext {
+                name: python_type_name(&e.name),
+                base,
+                docstring: Docstring {
+                    lines,
+                    list_title: "Values:".into(),
+                    entries,
+                },
+                members: e
+                    .values
+                    .iter()
+                    .map(|v| MemberContext {
+                        name: upper(&v.name),
+                        value: python_int_literal(&v.literal, v.value),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let structs: Vec<StructContext> = compute_struct_order(abi)
+        .into_iter()
+        .map(|i| compute_struct_context(schema, i))
+        .collect();
+
+    let has_text = abi
+        .structs
+        .iter()
+        .any(|s| s.fields.iter().any(|f| f.ty.elem == Elem::Char));
+    let has_open_enums = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
+    let mut all: Vec<String> = consts.iter().map(|c| c.name.clone()).collect();
+    all.extend(["ABI_VERSION_MAJOR".into(), "ABI_VERSION_MINOR".into()]);
+    if has_text {
+        all.extend(["text".into(), "set_text".into()]);
+    }
+    all.extend(enums.iter().map(|e| e.name.clone()));
+    all.extend(structs.iter().map(|s| s.name.clone()));
+
+    ModuleContext {
+        generated_line: generated_line(source),
+        title: escape_docstring_line(&abi.title),
+        abi_name: abi.name.clone(),
+        version: abi.version.to_string(),
+        version_major: abi.version.major,
+        version_minor: abi.version.minor,
+        abi_doc: escape_docstring_lines(&abi.doc),
+        examples: compute_examples(schema),
+        has_text,
+        has_open_enums,
+        all,
+        consts,
+        enums,
+        structs,
+    }
+}
+
+fn compute_struct_context(schema: &Schema, index: usize) -> StructContext {
+    let abi = &schema.abi;
+    let s = &abi.structs[index];
+    let layout = schema.layout.of(index);
+    let mut lines = escape_docstring_lines(&s.doc);
+    if !lines.is_empty() {
+        lines.push(String::new());
+    }
+    let summary = format!(
+        "Schema struct `{}`: {} bytes, alignment {}{}.",
+        s.name,
+        layout.size,
+        layout.align,
+        since_note(s.since)
+    );
+    lines.push(summary);
+    if s.extensible {
+        lines.push(
+            "Extensible: a reader learns its size at run time, and it may grow at its end.".into(),
+        );
+    }
+
+    let mut fields = Vec::with_capacity(s.fields.len());
+    let mut entries = Vec::with_capacity(s.fields.len());
+    let mut aliases = Vec::new();
+    for (f, fl) in s.fields.iter().zip(&layout.fields) {
+        let offset = format!("0x{:04X}", fl.offset);
+        let alias = python_field_alias(&f.name);
+        let shown_name = match &alias {
+            Some(a) => format!("{} (alias {a})", f.name),
+            None => f.name.clone(),
+        };
+        entries.push(DocEntry {
+            head: format!(
+                "{offset} {shown_name}: {}{}",
+                describe_type(abi, &f.ty),
+                since_note(f.since)
+            ),
+            doc: escape_docstring_lines(&f.doc),
+        });
+        fields.push(FieldContext {
+            name: f.name.clone(),
+            ctype: render_ctype(abi, &f.ty),
+            comment: match f.ty.elem {
+                Elem::Enum(e) => Some(python_type_name(&abi.enums[e].name)),
+                _ => None,
+            },
+            offset,
+        });
+        if let Some(alias) = alias {
+            aliases.push(AliasContext {
+                alias,
+                field: f.name.clone(),
+            });
+        }
+    }
+    StructContext {
+        name: python_type_name(&s.name),
+        docstring: Docstring {
+            lines,
+            list_title: "Fields (offset, name, type):".into(),
+            entries,
+        },
+        fields,
+        aliases,
+        size: layout.size,
+        align: layout.align,
+    }
+}
+
+fn compute_examples(schema: &Schema) -> Examples {
+    let abi = &schema.abi;
+    // The largest struct, the first of equals: the record a reader maps.
+    let record = (0..abi.structs.len())
+        .rev()
+        .max_by_key(|&i| schema.layout.of(i).size)
+        .map(|i| python_type_name(&abi.structs[i].name));
+    let first_field = |want: &dyn Fn(&Type) -> bool| -> Option<(&Struct, String)> {
+        abi.structs.iter().find_map(|s| {
+            s.fields
+                .iter()
+                .find(|f| want(&f.ty))
+                .map(|f| (s, f.name.clone()))
+        })
+    };
+    let variable = |s: &Struct| match python_field_alias(&s.name) {
+        Some(alias) => alias,
+        None => s.name.clone(),
+    };
+    let read = |var: &str, field: &str| match python_field_alias(field) {
+        Some(alias) => format!("{var}.{alias}"),
+        None => format!("{var}.{field}"),
+    };
+    let text = first_field(&|t| t.elem == Elem::Char);
+    let enumerated = abi.structs.iter().find_map(|s| {
+        s.fields.iter().find_map(|f| match (f.ty.elem, f.ty.len) {
+            (Elem::Enum(e), None) if abi.enums[e].kind == EnumKind::Enum => Some((s, f, e)),
+            _ => None,
+        })
+    });
+    Examples {
+        record,
+        text_read: text.as_ref().map(|(s, f)| read(&variable(s), f)),
+        text_var: text.as_ref().map(|(s, _)| variable(s)),
+        text_field: text.as_ref().map(|(_, f)| f.clone()),
+        enum_type: enumerated.map(|(_, _, e)| python_type_name(&abi.enums[e].name)),
+        enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
+    }
+}
+
+/// Structs in the order Python must define them: each after the structs it embeds,
+/// otherwise in schema order. The layout engine has already rejected cycles.
+fn compute_struct_order(abi: &Abi) -> Vec<usize> {
+    let n = abi.structs.len();
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        // Iterative post-order walk, so that deep nesting cannot overflow the stack.
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some((node, next_field)) = stack.pop() {
+            if placed[node] {
+                continue;
+            }
+            let fields = &abi.structs[node].fields;
+            let dep = fields[next_field..]
+                .iter()
+                .enumerate()
+                .find_map(|(k, f)| match f.ty.elem {
+                    Elem::Struct(j) if !placed[j] && !stack.iter().any(|(s, _)| *s == j) => {
+                        Some((next_field + k, j))
+                    }
+                    _ => None,
+                });
+            match dep {
+                Some((k, j)) => {
+                    stack.push((node, k + 1));
+                    stack.push((j, 0));
+                }
+                None => {
+                    placed[node] = true;
+                    order.push(node);
+                }
+            }
+        }
+    }
+    order
+}
+
+fn prim_ctype(p: Prim) -> &'static str {
+    match p {
+        Prim::U8 => "ctypes.c_uint8",
+        Prim::U16 => "ctypes.c_uint16",
+        Prim::U32 => "ctypes.c_uint32",
+        Prim::U64 => "ctypes.c_uint64",
+        Prim::I8 => "ctypes.c_int8",
+        Prim::I16 => "ctypes.c_int16",
+        Prim::I32 => "ctypes.c_int32",
+        Prim::I64 => "ctypes.c_int64",
+        Prim::F32 => "ctypes.c_float",
+        Prim::F64 => "ctypes.c_double",
+    }
+}
+
+/// The array length as Python writes it: the constant's name when the schema named one.
+fn render_len(abi: &Abi, ty: &Type) -> Option<String> {
+    ty.len.map(|l| match l.constant {
+        Some(c) => upper(&abi.consts[c].name),
+        None => l.count.to_string(),
+    })
+}
+
+/// The ctypes type of a field: enums are their fixed-width integer.
+fn render_ctype(abi: &Abi, ty: &Type) -> String {
+    let elem = match ty.elem {
+        Elem::Prim(p) => prim_ctype(p).to_string(),
+        Elem::Char => "ctypes.c_char".to_string(),
+        Elem::Enum(e) => prim_ctype(abi.enums[e].repr).to_string(),
+        Elem::Struct(s) => python_type_name(&abi.structs[s].name),
+    };
+    match render_len(abi, ty) {
+        Some(len) => format!("{elem} * {len}"),
+        None => elem,
+    }
+}
+
+/// A field's type for the docstring: `u32`, `ClientState (u32)`, `Ship[MAX_SHIPS]`, or
+/// `char[CLIENT_NAME_LEN] (text)`.
+fn describe_type(abi: &Abi, ty: &Type) -> String {
+    let len = render_len(abi, ty)
+        .map(|l| format!("[{l}]"))
+        .unwrap_or_default();
+    match ty.elem {
+        Elem::Prim(p) => format!("{p}{len}"),
+        Elem::Char => format!("char{len} (text)"),
+        Elem::Enum(e) => format!(
+            "{}{len} ({})",
+            python_type_name(&abi.enums[e].name),
+            abi.enums[e].repr
+        ),
+        Elem::Struct(s) => format!("{}{len}", python_type_name(&abi.structs[s].name)),
+    }
+}
+
+fn since_note(since: Option<crate::ir::Version>) -> String {
+    since
+        .map(|v| format!(", since ABI {v}"))
+        .unwrap_or_default()
+}
+
+/// An integer literal Python accepts, keeping the schema's spelling (`0x10000`) when Python
+/// reads it the same way; otherwise the value in the same radix (`007` → `7`).
+pub fn python_int_literal(literal: &str, value: i128) -> String {
+    let lit = literal.trim();
+    if is_python_int_literal(lit) {
+        return lit.to_string();
+    }
+    let lower = lit.to_ascii_lowercase();
+    let (sign, magnitude) = if value < 0 {
+        ("-", value.unsigned_abs())
+    } else {
+        ("", value.unsigned_abs())
+    };
+    if lower.starts_with("0x") {
+        format!("{sign}0x{magnitude:X}")
+    } else if lower.starts_with("0o") {
+        format!("{sign}0o{magnitude:o}")
+    } else if lower.starts_with("0b") {
+        format!("{sign}0b{magnitude:b}")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Whether `s` is an integer literal by Python's grammar, with an optional sign: digits
+/// joined by single underscores, and no leading zero on a nonzero decimal.
+fn is_python_int_literal(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let prefixed = |p: [&str; 2]| p.iter().find_map(|p| s.strip_prefix(p));
+    let (body, radix, underscore_first) = if let Some(b) = prefixed(["0x", "0X"]) {
+        (b, 16, true)
+    } else if let Some(b) = prefixed(["0o", "0O"]) {
+        (b, 8, true)
+    } else if let Some(b) = prefixed(["0b", "0B"]) {
+        (b, 2, true)
+    } else {
+        (s, 10, false)
+    };
+    let body = if underscore_first {
+        body.strip_prefix('_').unwrap_or(body)
+    } else {
+        body
+    };
+    let digits_ok = !body.is_empty()
+        && !body.ends_with('_')
+        && !body.contains("__")
+        && !body.starts_with('_')
+        && body.chars().all(|c| c == '_' || c.is_digit(radix));
+    if !digits_ok {
+        return false;
+    }
+    radix != 10 || !body.starts_with('0') || body.chars().all(|c| c == '0' || c == '_')
+}
+
+/// The lines of a doc as they go inside a `"""` docstring; no lines for an empty doc.
+fn escape_docstring_lines(doc: &str) -> Vec<String> {
+    if doc.is_empty() {
+        return Vec::new();
+    }
+    doc.split('\n').map(escape_docstring_line).collect()
+}
+
+/// One line of text for the inside of a `"""` docstring: backslashes doubled; a `"`
+/// escaped when another `"` or the end of the line follows it (so no `"""` forms and no
+/// quote touches the closing one); control characters other than tab as escapes. The
+/// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
+fn escape_docstring_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' if matches!(chars.peek(), None | Some('"')) => out.push_str("\\\""),
+            '\t' => out.push('\t'),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The lines of a doc for `#` comments: each line whole, control characters shown as
+/// escapes so that none can end the comment. No lines for an empty doc.
+fn escape_comment_lines(doc: &str) -> Vec<String> {
+    if doc.is_empty() {
+        return Vec::new();
+    }
+    doc.split('\n')
+        .map(|line| {
+            line.chars()
+                .map(|c| match c {
+                    '\t' => "\t".to_string(),
+                    c if c.is_control() => format!("\\u{:04x}", c as u32),
+                    c => c.to_string(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_that_are_keywords_or_builtins_get_an_underscore() {
+        assert_eq!(python_type_name("client_entry"), "ClientEntry");
+        assert_eq!(python_type_name("match"), "Match");
+        assert_eq!(python_type_name("none"), "None_");
+        assert_eq!(python_type_name("true"), "True_");
+        assert_eq!(python_type_name("false"), "False_");
+        assert_eq!(python_type_name("exception"), "Exception_");
+        assert_eq!(python_type_name("import_error"), "ImportError_");
+    }
+
+    #[test]
+    fn keyword_fields_get_an_alias() {
+        assert_eq!(python_field_alias("class").as_deref(), Some("class_"));
+        assert_eq!(python_field_alias("lambda").as_deref(), Some("lambda_"));
+        for ok in ["type", "match", "self", "none", "id", "name"] {
+            assert_eq!(python_field_alias(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn int_literals_keep_their_radix_when_python_reads_them() {
+        for (lit, value) in [
+            ("0x10000", 0x10000),
+            ("8", 8),
+            ("-5", -5),
+            ("0", 0),
+            ("0x_FF", 0xFF),
+            ("1_000", 1000),
+            ("0b1010", 10),
+            ("0o17", 15),
+        ] {
+            assert_eq!(python_int_literal(lit, value), lit);
+        }
+        for (lit, value, want) in [
+            ("007", 7, "7"),
+            ("_10", 10, "10"),
+            ("1__0", 10, "10"),
+            ("10_", 10, "10"),
+            ("0x__ff", 255, "0xFF"),
+            ("0b_", 0, "0b0"),
+        ] {
+            assert_eq!(python_int_literal(lit, value), want, "{lit}");
+        }
+    }
+
+    #[test]
+    fn docstring_escapes() {
+        assert_eq!(escape_docstring_line(r#"a """ b"#), r#"a \"\"" b"#);
+        assert_eq!(escape_docstring_line(r#"ends with ""#), r#"ends with \""#);
+        assert_eq!(escape_docstring_line(r"C:\dir\"), r"C:\\dir\\");
+        assert_eq!(escape_docstring_line("'''"), "'''");
+        assert_eq!(escape_docstring_line("nul\0 cr\r é"), r"nul\x00 cr\r é");
+    }
+}

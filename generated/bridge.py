@@ -1,0 +1,3192 @@
+# generated from schema.toml; do not edit
+"""Bridge schema reference: Python bindings of the `bridge` ABI 0.9.
+
+All structs are little-endian and naturally aligned, with every padding byte declared.
+
+Standard library only: ctypes structures (little-endian on every host), enum classes and
+constants.
+
+Reading memory: a struct maps any buffer of at least its size.
+
+    record = Snapshot.from_buffer(buf)        # no copy: mmap, bytearray, ...
+    record = Snapshot.from_buffer_copy(data)  # a copy of any bytes-like object
+
+from_buffer needs a writable buffer and reads and writes it in place; both take an
+optional offset (from_buffer(buf, offset)).
+
+Enums and flag sets: a field of enum type holds the plain integer of its representation,
+and the class converts it:
+
+    ClientState(client_entry.state)
+
+A value the schema does not declare still converts: an enum gives a pseudo-member that
+equals the number (its name is None), and a flag set keeps the unknown bits.
+
+Text: a char[N] field reads as bytes up to its first NUL. text() decodes them as UTF-8
+(invalid bytes become U+FFFD); set_text() stores a str, cut to N - 1 bytes at a character
+boundary so that a NUL always ends it:
+
+    text(client_entry.name)
+    set_text(client_entry, "name", "...")
+
+Names: types are CamelCase (client_entry -> ClientEntry), constants and enum members
+UPPER_CASE. A type name that is a Python keyword or builtin gets a trailing underscore
+(none -> None_, exception -> Exception_). A field named after a Python keyword keeps its
+name in _fields_, so getattr(record, "class") works, and has a property alias with a
+trailing underscore (record.class_).
+
+At import, the module checks every struct's ctypes.sizeof, ctypes.alignment and field
+offsets against the schema's layout, and raises ImportError on a mismatch.
+"""
+
+import ctypes
+import enum
+
+__all__ = [
+    "BRIDGE_MAGIC",
+    "DIRECTORY_MAGIC",
+    "MAX_CLIENTS",
+    "MAX_INSTANCES",
+    "MAX_REGIONS",
+    "RING_SLOTS",
+    "RING_SLOT_SIZE",
+    "CLIENT_BLOCK_SIZE",
+    "LOG_RING_CAPACITY",
+    "LOG_QUEUE_CAPACITY",
+    "CLIENT_NAME_LEN",
+    "VERSION_LEN",
+    "LOG_SOURCE_MAX",
+    "LOG_TEXT_MAX",
+    "NO_PAD",
+    "PAD_NOT_BOT",
+    "COMMAND_LINE_MAX",
+    "BOT_BLOCK_SIZE",
+    "DRAW_BUFFERS",
+    "DRAW_MAX_COMMANDS",
+    "DRAW_PAYLOAD_MAX",
+    "MAX_PARAMS",
+    "PARAM_NAME_LEN",
+    "PARAM_HELP_LEN",
+    "PARAM_OPTIONS_LEN",
+    "MAX_STATS",
+    "STAT_NAME_LEN",
+    "STAT_TEXT_LEN",
+    "MAX_PLAYERS",
+    "MAX_SHIPS",
+    "MAX_PROJECTILES",
+    "MAX_PICKUPS",
+    "MAX_EVENTS",
+    "BOARD_MAX_DIM",
+    "BOARD_MAX_TILES",
+    "MAX_EXTRAS",
+    "EXTRAS_BLOB_MAX",
+    "EXTRA_NAME_LEN",
+    "SNAPSHOT_MAGIC",
+    "NO_PLAYER",
+    "MAX_PICKUP_SPAWNS",
+    "MAX_SPAWN_MARKERS",
+    "REC_MAGIC",
+    "REC_CHUNK_MAGIC",
+    "REC_FOOTER_MAGIC",
+    "REC_TRAILER_MAGIC",
+    "REC_FORMAT",
+    "REC_CHUNK_TICKS",
+    "ABI_VERSION_MAJOR",
+    "ABI_VERSION_MINOR",
+    "text",
+    "set_text",
+    "BridgeRegion",
+    "BotRegion",
+    "DrawListFlags",
+    "ParamKind",
+    "StatKind",
+    "StatFlags",
+    "ClientRegion",
+    "CommandStatus",
+    "ControlStick",
+    "RunMode",
+    "SimState",
+    "ClientState",
+    "ClientCaps",
+    "HostState",
+    "InstanceState",
+    "LogEntryKind",
+    "DrawOp",
+    "DrawSpace",
+    "DrawLayer",
+    "DrawFlags",
+    "HeatmapPalette",
+    "HeatmapFlags",
+    "LogLevel",
+    "PadButtons",
+    "PadInputFlags",
+    "RecRecordKind",
+    "RecPadSource",
+    "Phase",
+    "Color",
+    "Tile",
+    "Dir",
+    "ProjectileKind",
+    "PickupKind",
+    "GameType",
+    "RoundState",
+    "SpawnState",
+    "EnemyKind",
+    "EventKind",
+    "InvalidReason",
+    "TickSource",
+    "SnapshotFlags",
+    "ShipFlags",
+    "ShipValid",
+    "ExtraType",
+    "RegionEntry",
+    "ClientEntry",
+    "Controls",
+    "BridgeHeader",
+    "DrawHeader",
+    "DrawListHeader",
+    "ParamsHeader",
+    "ParamDef",
+    "ParamValue",
+    "StatsHeader",
+    "StatEntry",
+    "MailboxHeader",
+    "RingSlotHeader",
+    "LogEntry",
+    "LogRingHeader",
+    "LogQueueHeader",
+    "ClientBlockHeader",
+    "DirectoryEntry",
+    "DirectoryHeader",
+    "HeatmapHeader",
+    "DrawCmd",
+    "Vec2",
+    "PadInput",
+    "RecPad",
+    "RecTickHeader",
+    "RecFileHeader",
+    "RecChunkHeader",
+    "RecChunkEntry",
+    "RecMark",
+    "RecFooter",
+    "RecTrailer",
+    "SnapshotHeader",
+    "Game",
+    "Board",
+    "Ship",
+    "Projectile",
+    "Pickup",
+    "Event",
+    "Match",
+    "PickupSpawn",
+    "SpawnMarker",
+    "ShipExt",
+    "ProjectileExt",
+    "Snapshot",
+    "ExtraEntry",
+    "ExtrasHeader",
+]
+
+#: 'IBFB' read as a little-endian u32
+BRIDGE_MAGIC = 0x42464249
+#: 'IBFD' read as a little-endian u32
+DIRECTORY_MAGIC = 0x44464249
+#: Client table rows, and client blocks
+MAX_CLIENTS = 8
+#: Hosts the directory lists at once
+MAX_INSTANCES = 16
+#: Rows in a layout table
+MAX_REGIONS = 8
+#: Snapshot ring slots
+RING_SLOTS = 8
+#: Bytes per ring slot, its header included
+RING_SLOT_SIZE = 32768
+#: Bytes per client block
+CLIENT_BLOCK_SIZE = 0x10000
+#: Bytes of entries in the host log ring
+LOG_RING_CAPACITY = 0x10000
+#: Bytes of entries in a client's log queue
+LOG_QUEUE_CAPACITY = 16384
+#: Bytes in a client name, including the terminating NUL
+CLIENT_NAME_LEN = 32
+#: Bytes in a host version string, including the terminating NUL
+VERSION_LEN = 32
+#: Bytes of a log entry's source
+LOG_SOURCE_MAX = 32
+#: Bytes of a log entry's text; longer messages are split
+LOG_TEXT_MAX = 968
+#: No virtual pad bound; in pad_owner, a bot pad nobody owns
+NO_PAD = 255
+#: In pad_owner: the slot is not a bot pad (input.bot_pads), so no client can bind it
+PAD_NOT_BOT = 254
+#: Bytes of a command line a client may send, its terminating NUL included
+COMMAND_LINE_MAX = 1024
+#: Bytes per bot block: a client's draw lists, parameters and stats (ABI 0.5)
+BOT_BLOCK_SIZE = 0x49000
+#: Draw lists per client: the client's, the shared one and the host's (a triple buffer)
+DRAW_BUFFERS = 3
+#: Commands in one draw list; more are dropped and the list marked overflow
+DRAW_MAX_COMMANDS = 2048
+#: Bytes of one draw list's payload: points, text and heatmap cells
+DRAW_PAYLOAD_MAX = 16384
+#: Parameters a client may declare
+MAX_PARAMS = 32
+#: Bytes in a parameter name, including the terminating NUL
+PARAM_NAME_LEN = 32
+#: Bytes in a parameter's help text, including the terminating NUL
+PARAM_HELP_LEN = 96
+#: Bytes of an enum parameter's options, separated by '|', including the terminating NUL
+PARAM_OPTIONS_LEN = 88
+#: Stats a client may publish
+MAX_STATS = 64
+#: Bytes in a stat name, including the terminating NUL
+STAT_NAME_LEN = 24
+#: Bytes in a text stat, including the terminating NUL
+STAT_TEXT_LEN = 24
+#: Player slots, and virtual pads
+MAX_PLAYERS = 4
+#: Ship capacity of a snapshot
+MAX_SHIPS = 16
+#: Projectile capacity of a snapshot
+MAX_PROJECTILES = 128
+#: Pickup capacity of a snapshot
+MAX_PICKUPS = 64
+#: Event ring capacity
+MAX_EVENTS = 32
+#: Largest supported board width or height, in tiles
+BOARD_MAX_DIM = 64
+#: board_max_dim squared
+#: = board_max_dim * board_max_dim
+BOARD_MAX_TILES = 4096
+#: Custom probe entries per snapshot
+MAX_EXTRAS = 64
+#: Bytes of custom probe data per snapshot
+EXTRAS_BLOB_MAX = 16384
+#: Bytes in a probe name, including the terminating NUL
+EXTRA_NAME_LEN = 24
+#: 'IBFS' read as a little-endian u32
+SNAPSHOT_MAGIC = 0x53464249
+#: Empty player slot, or unknown owner
+NO_PLAYER = 255
+#: Pickup spawn points a snapshot lists (ABI 0.6)
+MAX_PICKUP_SPAWNS = 16
+#: Arcade spawn markers a snapshot lists (ABI 0.9)
+MAX_SPAWN_MARKERS = 16
+#: 'IBFR' read as a little-endian u32: a recording's first bytes
+REC_MAGIC = 0x52464249
+#: 'IBFC': a chunk header
+REC_CHUNK_MAGIC = 0x43464249
+#: 'IBFX': the footer
+REC_FOOTER_MAGIC = 0x58464249
+#: 'IBFE': the trailer, the file's last 16 bytes
+REC_TRAILER_MAGIC = 0x45464249
+#: The .ibfrec layout version
+REC_FORMAT = 1
+#: Tick records per chunk (5 s at 60 Hz)
+REC_CHUNK_TICKS = 300
+
+ABI_VERSION_MAJOR = 0
+ABI_VERSION_MINOR = 9
+
+
+def text(value):
+    """Decodes a char[N] field as UTF-8, up to its first NUL; invalid bytes become U+FFFD."""
+    return bytes(value).split(b"\0", 1)[0].decode("utf-8", errors="replace")
+
+
+def set_text(record, field, value):
+    """Stores the str value in the char[N] field named field of record, as UTF-8.
+
+    The text is cut to N - 1 bytes, at a character boundary, and the rest of the field is
+    filled with NULs, so a NUL always ends it.
+    """
+    place = getattr(type(record), field)
+    data = value.encode("utf-8")
+    if len(data) > place.size - 1:
+        data = data[: max(place.size - 1, 0)].decode("utf-8", errors="ignore").encode("utf-8")
+    # Not setattr: ctypes copies bytes into a char array only up to their first NUL.
+    at = ctypes.addressof(record) + place.offset
+    ctypes.memmove(at, data.ljust(place.size, b"\0"), place.size)
+
+
+class _OpenIntEnum(enum.IntEnum):
+    """An IntEnum that converts any int: an undeclared value gives a pseudo-member."""
+
+    @classmethod
+    def _missing_(cls, value):
+        if not isinstance(value, int):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = None
+        member._value_ = value
+        return member
+
+    def __repr__(self):
+        if self._name_ is None:
+            return "<%s: %d>" % (type(self).__name__, self._value_)
+        return super().__repr__()
+
+
+class BridgeRegion(_OpenIntEnum):
+    """Rows of the bridge header's layout table
+
+    Schema enum `bridge_region`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        HEADER = 0
+        SNAPSHOT_RING = 1
+        CLIENT_BLOCKS = 2
+        LOG_RING = 3
+        BOT_BLOCKS = 4, since ABI 0.5
+            One bot block per client row: its draw lists, parameters and stats (ABI 0.5)
+    """
+
+    HEADER = 0
+    SNAPSHOT_RING = 1
+    CLIENT_BLOCKS = 2
+    LOG_RING = 3
+    BOT_BLOCKS = 4
+
+
+class BotRegion(_OpenIntEnum):
+    """Rows of a bot block's layout table
+
+    Schema enum `bot_region`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        DRAW = 0
+            A draw_header, then draw_buffers draw lists (design 8.4)
+        PARAMS = 1
+            A params_header, then max_params param_def, then max_params param_value (design 8.6)
+        STATS = 2
+            A stats_header, then max_stats stat_entry (design 8.6)
+    """
+
+    DRAW = 0
+    PARAMS = 1
+    STATS = 2
+
+
+class DrawListFlags(enum.IntFlag):
+    """Schema flag set `draw_list_flags`, stored as u32. Undeclared bits are kept.
+
+    Values:
+        OVERFLOW = 0x1
+            Commands or payload did not fit and were dropped
+    """
+
+    OVERFLOW = 0x1
+
+
+class ParamKind(_OpenIntEnum):
+    """What a parameter's control is (design 8.6)
+
+    Schema enum `param_kind`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        BOOL = 0
+            A checkbox: value 0 or 1
+        INT = 1
+            A whole number between min and max
+        FLOAT = 2
+            A number between min and max
+        ENUM = 3
+            One of the options: value is its index
+        BUTTON = 4
+            A button: value counts the presses
+        COLOR = 5
+            A colour: value is its RGBA as a u32 (R in the low byte)
+    """
+
+    BOOL = 0
+    INT = 1
+    FLOAT = 2
+    ENUM = 3
+    BUTTON = 4
+    COLOR = 5
+
+
+class StatKind(_OpenIntEnum):
+    """Schema enum `stat_kind`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        NUMBER = 0
+        TEXT = 1
+    """
+
+    NUMBER = 0
+    TEXT = 1
+
+
+class StatFlags(enum.IntFlag):
+    """Schema flag set `stat_flags`, stored as u8. Undeclared bits are kept.
+
+    Values:
+        PLOT = 0x1
+            Keep a sparkline of the last 300 values
+    """
+
+    PLOT = 0x1
+
+
+class ClientRegion(_OpenIntEnum):
+    """Rows of a client block's layout table
+
+    Schema enum `client_region`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        LOG_QUEUE = 0
+            The client's log entries, for the host to drain
+        PAD_INPUT = 1
+            The client's virtual pad: one pad_input record, which the host reads on each XInput poll
+        MAILBOX = 2
+            Command requests from the client and their results from the host
+    """
+
+    LOG_QUEUE = 0
+    PAD_INPUT = 1
+    MAILBOX = 2
+
+
+class CommandStatus(_OpenIntEnum):
+    """How the host answered a command request
+
+    Schema enum `command_status`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+            Not answered yet
+        OK = 1
+            The command ran and succeeded
+        FAILED = 2
+            The command ran and failed, or there is no such command
+        REFUSED = 3
+            The host takes no commands, or the request was malformed
+    """
+
+    NONE = 0
+    OK = 1
+    FAILED = 2
+    REFUSED = 3
+
+
+class ControlStick(_OpenIntEnum):
+    """The stick that moves a ship (design 7.7)
+
+    Schema enum `control_stick`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        LEFT_STICK = 0
+        RIGHT_STICK = 1
+        DPAD = 2
+    """
+
+    LEFT_STICK = 0
+    RIGHT_STICK = 1
+    DPAD = 2
+
+
+class RunMode(_OpenIntEnum):
+    """Whether the game waits for its bots (design 4.5; ABI 0.7)
+
+    Schema enum `run_mode`, stored as u8, since ABI 0.7. Other values convert to pseudo-members (name None).
+
+    Values:
+        REALTIME = 0
+            The game never waits: each poll reads the newest input
+        LOCKSTEP = 1
+            After each tick the host waits until every bot pad answers it, up to lockstep_timeout_ms
+    """
+
+    REALTIME = 0
+    LOCKSTEP = 1
+
+
+class SimState(_OpenIntEnum):
+    """Whether the game's steps run (design 4.5; ABI 0.7)
+
+    Schema enum `sim_state`, stored as u8, since ABI 0.7. Other values convert to pseudo-members (name None).
+
+    Values:
+        RUNNING = 0
+        PAUSED = 1
+            sim.pause: the steps are skipped, the game still draws; sim.step lets some through
+    """
+
+    RUNNING = 0
+    PAUSED = 1
+
+
+class ClientState(_OpenIntEnum):
+    """A client table row's state (design 6.5)
+
+    Schema enum `client_state`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        FREE = 0
+        CLAIMED = 1
+            A client won the row and is filling it in
+        ACTIVE = 2
+        CLOSING = 3
+            The client said goodbye; the host frees the row
+    """
+
+    FREE = 0
+    CLAIMED = 1
+    ACTIVE = 2
+    CLOSING = 3
+
+
+class ClientCaps(enum.IntFlag):
+    """What a client takes part in
+
+    Schema flag set `client_caps`, stored as u32. Undeclared bits are kept.
+
+    Values:
+        TICKS = 0x1
+            Set my tick event after each publish
+        TOOL = 0x2
+            A tool (the CLI), not a bot: not counted among the bots
+        REMOTE = 0x4, since ABI 0.8
+            Set by the host's TCP proxy for a client over TCP (design 6.6): the files its commands write stay in ibf\\remote (ABI 0.8)
+    """
+
+    TICKS = 0x1
+    TOOL = 0x2
+    REMOTE = 0x4
+
+
+class HostState(_OpenIntEnum):
+    """Schema enum `host_state`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        STARTING = 0
+        RUNNING = 1
+        EXITING = 2
+            The game is closing; clients should disconnect
+    """
+
+    STARTING = 0
+    RUNNING = 1
+    EXITING = 2
+
+
+class InstanceState(_OpenIntEnum):
+    """A directory row's state
+
+    Schema enum `instance_state`, stored as u32. Other values convert to pseudo-members (name None).
+
+    Values:
+        FREE = 0
+        CLAIMED = 1
+            A host won the row and is filling it in
+        LIVE = 2
+    """
+
+    FREE = 0
+    CLAIMED = 1
+    LIVE = 2
+
+
+class LogEntryKind(_OpenIntEnum):
+    """Schema enum `log_entry_kind`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        RECORD = 0
+        PADDING = 1
+            Fills the ring to its end; the next entry starts at offset 0
+    """
+
+    RECORD = 0
+    PADDING = 1
+
+
+class DrawOp(_OpenIntEnum):
+    """Schema enum `draw_op`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        LINE = 0
+        POLYLINE = 1
+        RECT = 2
+        RECT_FILL = 3
+        CIRCLE = 4
+        CIRCLE_FILL = 5
+        TEXT = 6
+        ARROW = 7
+        TILE_FILL = 8
+        TILE_OUTLINE = 9
+        HEATMAP = 10
+    """
+
+    LINE = 0
+    POLYLINE = 1
+    RECT = 2
+    RECT_FILL = 3
+    CIRCLE = 4
+    CIRCLE_FILL = 5
+    TEXT = 6
+    ARROW = 7
+    TILE_FILL = 8
+    TILE_OUTLINE = 9
+    HEATMAP = 10
+
+
+class DrawSpace(_OpenIntEnum):
+    """Schema enum `draw_space`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        WORLD = 0
+            Tiles, origin at the board centre, +Y up
+        TILE = 1
+            Integer tile coordinates
+        SCREEN = 2
+            Back-buffer pixels
+        SCREEN_NORM = 3
+            0..1 across the back buffer
+    """
+
+    WORLD = 0
+    TILE = 1
+    SCREEN = 2
+    SCREEN_NORM = 3
+
+
+class DrawLayer(_OpenIntEnum):
+    """Schema enum `draw_layer`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        BELOW_PANELS = 0
+        ABOVE_PANELS = 1
+    """
+
+    BELOW_PANELS = 0
+    ABOVE_PANELS = 1
+
+
+class DrawFlags(enum.IntFlag):
+    """Schema flag set `draw_flags`, stored as u8. Undeclared bits are kept.
+
+    Values:
+        ANTIALIAS = 0x1
+        FADE = 0x2
+            Fade out over the list's time to live
+        CLOSED = 0x4, since ABI 0.5
+            polyline: join the last point to the first (ABI 0.5)
+        CENTERED = 0x8, since ABI 0.5
+            text: centred on its point instead of hanging from it (ABI 0.5)
+    """
+
+    ANTIALIAS = 0x1
+    FADE = 0x2
+    CLOSED = 0x4
+    CENTERED = 0x8
+
+
+class HeatmapPalette(_OpenIntEnum):
+    """How a heatmap's values become colours (ABI 0.5)
+
+    Schema enum `heatmap_palette`, stored as u8, since ABI 0.5. Other values convert to pseudo-members (name None).
+
+    Values:
+        TINT = 0
+            The command's colour, its alpha scaled by the value
+        INFERNO = 1
+            Black through red and orange to yellow
+        VIRIDIS = 2
+            Purple through teal to yellow
+        COOLWARM = 3
+            Blue through white to red: 128 is white
+        GREYS = 4
+            Black to white
+    """
+
+    TINT = 0
+    INFERNO = 1
+    VIRIDIS = 2
+    COOLWARM = 3
+    GREYS = 4
+
+
+class HeatmapFlags(enum.IntFlag):
+    """Schema flag set `heatmap_flags`, stored as u8. Undeclared bits are kept.
+
+    Values:
+        ZERO_CLEAR = 0x1
+            A value of 0 draws nothing
+    """
+
+    ZERO_CLEAR = 0x1
+
+
+class LogLevel(_OpenIntEnum):
+    """Log severity, lowest first
+
+    Schema enum `log_level`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        TRACE = 0
+        DEBUG = 1
+        INFO = 2
+        WARN = 3
+        ERROR = 4
+    """
+
+    TRACE = 0
+    DEBUG = 1
+    INFO = 2
+    WARN = 3
+    ERROR = 4
+
+
+class PadButtons(enum.IntFlag):
+    """XINPUT_GAMEPAD_* button bits
+
+    Schema flag set `pad_buttons`, stored as u16. Undeclared bits are kept.
+
+    Values:
+        DPAD_UP = 0x1
+        DPAD_DOWN = 0x2
+        DPAD_LEFT = 0x4
+        DPAD_RIGHT = 0x8
+        START = 0x10
+        BACK = 0x20
+        LEFT_THUMB = 0x40
+        RIGHT_THUMB = 0x80
+        LEFT_SHOULDER = 0x100
+        RIGHT_SHOULDER = 0x200
+        A = 0x1000
+        B = 0x2000
+        X = 0x4000
+        Y = 0x8000
+    """
+
+    DPAD_UP = 0x1
+    DPAD_DOWN = 0x2
+    DPAD_LEFT = 0x4
+    DPAD_RIGHT = 0x8
+    START = 0x10
+    BACK = 0x20
+    LEFT_THUMB = 0x40
+    RIGHT_THUMB = 0x80
+    LEFT_SHOULDER = 0x100
+    RIGHT_SHOULDER = 0x200
+    A = 0x1000
+    B = 0x2000
+    X = 0x4000
+    Y = 0x8000
+
+
+class PadInputFlags(enum.IntFlag):
+    """Schema flag set `pad_input_flags`, stored as u32. Undeclared bits are kept.
+
+    Values:
+        CONNECTED = 0x1
+            Set on every write; a record without it reads neutral (bot pads stay connected: design 7.8)
+    """
+
+    CONNECTED = 0x1
+
+
+class RecRecordKind(_OpenIntEnum):
+    """Schema enum `rec_record_kind`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        KEYFRAME = 1
+            The snapshot as published
+        DELTA = 2
+            The snapshot XORed with the record before it
+    """
+
+    KEYFRAME = 1
+    DELTA = 2
+
+
+class RecPadSource(_OpenIntEnum):
+    """Who answered a pad's last poll
+
+    Schema enum `rec_pad_source`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+            Not polled yet, or not connected
+        BOT = 1
+            A bridge client's pad record
+        SCRIPT = 2
+            The host: pad.* commands, or the Navigator
+        REAL = 3
+            A real controller passed through
+    """
+
+    NONE = 0
+    BOT = 1
+    SCRIPT = 2
+    REAL = 3
+
+
+class Phase(_OpenIntEnum):
+    """Game phase, mapped from the menu ID by the profile
+
+    Schema enum `phase`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        UNKNOWN = 0
+        BOOT = 1
+            Splash screens and loading
+        MENU = 2
+        LOBBY = 3
+        GET_READY = 4
+        GO = 5
+        PLAYING = 6
+        DEAD = 7
+            The local player is dead but the round continues
+        ROUND_OVER = 8
+        GAME_OVER = 9
+    """
+
+    UNKNOWN = 0
+    BOOT = 1
+    MENU = 2
+    LOBBY = 3
+    GET_READY = 4
+    GO = 5
+    PLAYING = 6
+    DEAD = 7
+    ROUND_OVER = 8
+    GAME_OVER = 9
+
+
+class Color(_OpenIntEnum):
+    """Ship or tile colour
+
+    Schema enum `color`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        WHITE = 0
+        BLACK = 1
+        UNKNOWN = 255
+    """
+
+    WHITE = 0
+    BLACK = 1
+    UNKNOWN = 255
+
+
+class Tile(_OpenIntEnum):
+    """Board tile state
+
+    Schema enum `tile`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        WHITE = 0
+            Walkable by black ships
+        BLACK = 1
+            Walkable by white ships
+        NONE = 255
+            No tile: outside the playfield, or a hole in the map
+    """
+
+    WHITE = 0
+    BLACK = 1
+    NONE = 255
+
+
+class Dir(_OpenIntEnum):
+    """One of the four shot directions
+
+    Schema enum `dir`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+        UP = 1
+        DOWN = 2
+        LEFT = 3
+        RIGHT = 4
+    """
+
+    NONE = 0
+    UP = 1
+    DOWN = 2
+    LEFT = 3
+    RIGHT = 4
+
+
+class ProjectileKind(_OpenIntEnum):
+    """Schema enum `projectile_kind`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        NORMAL = 0
+        FAST = 1
+            Red shot from a pickup
+        UNKNOWN = 255
+    """
+
+    NORMAL = 0
+    FAST = 1
+    UNKNOWN = 255
+
+
+class PickupKind(_OpenIntEnum):
+    """Schema enum `pickup_kind`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        FAST_SHOTS = 0
+            Grants red shots; amount says how many
+        BLOCK_EAT = 1
+            Square power-up: 4 s of breaking the cells the ship runs into, and of x1.5 speed
+        UNKNOWN = 255
+        SHIELD = 2, since ABI 0.6
+            Shield power-up: 10 s in which a hit breaks the shield instead of the ship (ABI 0.6)
+    """
+
+    FAST_SHOTS = 0
+    BLOCK_EAT = 1
+    UNKNOWN = 255
+    SHIELD = 2
+
+
+class GameType(_OpenIntEnum):
+    """Which game is running (ABI 0.6)
+
+    Schema enum `game_type`, stored as u8, since ABI 0.6. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+            No game yet: the menus at start-up (after a game they keep its type, with no map)
+        VERSUS = 1
+        ARCADE = 2
+        UNKNOWN = 255
+    """
+
+    NONE = 0
+    VERSUS = 1
+    ARCADE = 2
+    UNKNOWN = 255
+
+
+class RoundState(_OpenIntEnum):
+    """Where the round is (ABI 0.6)
+
+    Schema enum `round_state`, stored as u8, since ABI 0.6. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+            Not started: get ready, or no game
+        PLAYING = 1
+        DECIDED = 2
+            A team won (or, in arcade, the last life went); the round is ending
+        UNKNOWN = 255
+    """
+
+    NONE = 0
+    PLAYING = 1
+    DECIDED = 2
+    UNKNOWN = 255
+
+
+class SpawnState(_OpenIntEnum):
+    """A pickup spawn point's state (ABI 0.6)
+
+    Schema enum `spawn_state`, stored as u8, since ABI 0.6. Other values convert to pseudo-members (name None).
+
+    Values:
+        DUE = 0
+            Spawns on the next step
+        OUT = 1
+            Its pickup is on the board
+        WAITING = 2
+            Spawns in time_left seconds
+    """
+
+    DUE = 0
+    OUT = 1
+    WAITING = 2
+
+
+class EnemyKind(_OpenIntEnum):
+    """What an arcade enemy does (ABI 0.9)
+
+    Schema enum `enemy_kind`, stored as u8, since ABI 0.9. Other values convert to pseudo-members (name None).
+
+    Values:
+        UNKNOWN = 0
+        SMASH = 1
+            Breaks the cells it runs into
+        SHOOT = 2
+            Fires at the players
+        SMASH_SHOOT = 3
+            Both
+    """
+
+    UNKNOWN = 0
+    SMASH = 1
+    SHOOT = 2
+    SMASH_SHOOT = 3
+
+
+class EventKind(_OpenIntEnum):
+    """Events derived by diffing consecutive ticks (design section 5.5)
+
+    Schema enum `event_kind`, stored as u16. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+            Unused ring slot
+        MENU_CHANGED = 1
+            a = old menu ID, b = new menu ID
+        MATCH_STARTED = 2
+        ROUND_STARTED = 3
+            a = round number
+        ROUND_ENDED = 4
+            a = winner player ID or -1
+        MATCH_ENDED = 5
+            a = winner player ID, or -1 for no winner (a tie, or a match abandoned for a menu)
+        SHIP_SPAWNED = 6
+        SHIP_DIED = 7
+        SHOT_FIRED = 8
+            a = dir, b = 1 if fast
+        PICKUP_SPAWNED = 9
+            a = pickup_kind, b = amount
+        PICKUP_TAKEN = 10
+            a = pickup_kind, b = amount
+        SCORE_CHANGED = 11
+            a = old score, b = new score
+    """
+
+    NONE = 0
+    MENU_CHANGED = 1
+    MATCH_STARTED = 2
+    ROUND_STARTED = 3
+    ROUND_ENDED = 4
+    MATCH_ENDED = 5
+    SHIP_SPAWNED = 6
+    SHIP_DIED = 7
+    SHOT_FIRED = 8
+    PICKUP_SPAWNED = 9
+    PICKUP_TAKEN = 10
+    SCORE_CHANGED = 11
+
+
+class InvalidReason(_OpenIntEnum):
+    """Why the latest tick produced no valid snapshot
+
+    Schema enum `invalid_reason`, stored as u16. Other values convert to pseudo-members (name None).
+
+    Values:
+        NONE = 0
+        NO_PROFILE = 1
+            No profile matches the game executable
+        ROOT_UNREADABLE = 2
+        PATH_FAULT = 3
+            A pointer path hit an unreadable or implausible pointer
+        LIST_INVALID = 4
+            An entity list header failed its checks
+        BOARD_OUT_OF_RANGE = 5
+        COUNT_OUT_OF_RANGE = 6
+        NON_FINITE_VALUE = 7
+        READ_FAULT = 8
+            An access violation was caught while reading
+        TORN_READ = 9
+            Memory changed under the build; the retry did not help
+        PROFILE_ERROR = 10
+            A profile loaded but a required path is unresolved
+        STATE_DISABLED = 11
+            The state module is disabled
+    """
+
+    NONE = 0
+    NO_PROFILE = 1
+    ROOT_UNREADABLE = 2
+    PATH_FAULT = 3
+    LIST_INVALID = 4
+    BOARD_OUT_OF_RANGE = 5
+    COUNT_OUT_OF_RANGE = 6
+    NON_FINITE_VALUE = 7
+    READ_FAULT = 8
+    TORN_READ = 9
+    PROFILE_ERROR = 10
+    STATE_DISABLED = 11
+
+
+class TickSource(_OpenIntEnum):
+    """Which hook built the snapshot (design section 4.5)
+
+    Schema enum `tick_source`, stored as u8. Other values convert to pseudo-members (name None).
+
+    Values:
+        PRESENT = 0
+            The Present fallback: one tick per frame
+        SIM_STEP = 1
+            The game's simulation step
+    """
+
+    PRESENT = 0
+    SIM_STEP = 1
+
+
+class SnapshotFlags(enum.IntFlag):
+    """Schema flag set `snapshot_flags`, stored as u32. Undeclared bits are kept.
+
+    Values:
+        VALID = 0x1
+        IN_MATCH = 0x2
+        TRUNCATED = 0x4
+            A capacity was exceeded; the tail was dropped
+        LOCKSTEP = 0x8
+        SIM_PAUSED = 0x10
+        OVERLAY_FOCUSED = 0x20
+            The overlay's console is open and takes the user's typing
+        STALE = 0x40
+            The body is from an earlier tick; only the header is new
+    """
+
+    VALID = 0x1
+    IN_MATCH = 0x2
+    TRUNCATED = 0x4
+    LOCKSTEP = 0x8
+    SIM_PAUSED = 0x10
+    OVERLAY_FOCUSED = 0x20
+    STALE = 0x40
+
+
+class ShipFlags(enum.IntFlag):
+    """Schema flag set `ship_flags`, stored as u16. Undeclared bits are kept.
+
+    Values:
+        SHIELD = 0x1
+        BLOCK_EAT = 0x2
+        CHARGING = 0x4
+        MOVING = 0x8
+    """
+
+    SHIELD = 0x1
+    BLOCK_EAT = 0x2
+    CHARGING = 0x4
+    MOVING = 0x8
+
+
+class ShipValid(enum.IntFlag):
+    """Schema flag set `ship_valid`, stored as u32. Undeclared bits are kept.
+
+    Values:
+        POS = 0x1
+        VEL = 0x2
+        LAST_SHOT_POS = 0x4
+        RELOAD_PROGRESS = 0x8
+        RELOAD_TIME = 0x10
+        TIME_ALIVE = 0x20
+        TIME_SINCE_SHOT = 0x40
+        SCORE = 0x80
+        MULTIPLIER = 0x100
+        FLAGS = 0x200
+        PLAYER_ID = 0x400
+        COLOR = 0x800
+        AMMO = 0x1000
+        MAX_AMMO = 0x2000
+        FAST_AMMO = 0x4000
+        CHARGE_DIR = 0x8000
+    """
+
+    POS = 0x1
+    VEL = 0x2
+    LAST_SHOT_POS = 0x4
+    RELOAD_PROGRESS = 0x8
+    RELOAD_TIME = 0x10
+    TIME_ALIVE = 0x20
+    TIME_SINCE_SHOT = 0x40
+    SCORE = 0x80
+    MULTIPLIER = 0x100
+    FLAGS = 0x200
+    PLAYER_ID = 0x400
+    COLOR = 0x800
+    AMMO = 0x1000
+    MAX_AMMO = 0x2000
+    FAST_AMMO = 0x4000
+    CHARGE_DIR = 0x8000
+
+
+class ExtraType(_OpenIntEnum):
+    """Element type of a custom probe
+
+    Schema enum `extra_type`, stored as u16. Other values convert to pseudo-members (name None).
+
+    Values:
+        RAW = 0
+        U8 = 1
+        I8 = 2
+        U16 = 3
+        I16 = 4
+        U32 = 5
+        I32 = 6
+        U64 = 7
+        I64 = 8
+        F32 = 9
+        F64 = 10
+    """
+
+    RAW = 0
+    U8 = 1
+    I8 = 2
+    U16 = 3
+    I16 = 4
+    U32 = 5
+    I32 = 6
+    U64 = 7
+    I64 = 8
+    F32 = 9
+    F64 = 10
+
+
+class RegionEntry(ctypes.LittleEndianStructure):
+    """One row of a layout table; size 0 means the region is absent
+
+    Schema struct `region_entry`: 8 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 offset: u32
+            From the start of the bridge, or of the client block
+        0x0004 size: u32
+    """
+
+    _fields_ = [
+        ("offset", ctypes.c_uint32),
+        ("size", ctypes.c_uint32),
+    ]
+
+
+class ClientEntry(ctypes.LittleEndianStructure):
+    """One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
+
+    Schema struct `client_entry`: 128 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 state: ClientState (u32)
+        0x0004 generation: u32
+            Bumped by each claim: a client that no longer finds its own generation was disconnected
+        0x0008 pid: u32
+        0x000C caps: ClientCaps (u32)
+        0x0010 heartbeat_ns: u64
+            Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
+        0x0018 connected_ns: u64
+            Host clock at the claim
+        0x0020 pad: u8
+            The virtual pad this client bound, or no_pad; the host goes by pad_owner
+        0x0021 _pad33: u8[3]
+        0x0024 waiting: u32
+            1 while the client sleeps on its tick event: the host sets the event only then
+        0x0028 name: char[CLIENT_NAME_LEN] (text)
+        0x0048 _reserved: u8[56]
+    """
+
+    _fields_ = [
+        ("state", ctypes.c_uint32),  # ClientState
+        ("generation", ctypes.c_uint32),
+        ("pid", ctypes.c_uint32),
+        ("caps", ctypes.c_uint32),  # ClientCaps
+        ("heartbeat_ns", ctypes.c_uint64),
+        ("connected_ns", ctypes.c_uint64),
+        ("pad", ctypes.c_uint8),
+        ("_pad33", ctypes.c_uint8 * 3),
+        ("waiting", ctypes.c_uint32),
+        ("name", ctypes.c_char * CLIENT_NAME_LEN),
+        ("_reserved", ctypes.c_uint8 * 56),
+    ]
+
+
+class Controls(ctypes.LittleEndianStructure):
+    """The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
+
+    Schema struct `controls`: 16 bytes, alignment 2.
+
+    Fields (offset, name, type):
+        0x0000 move: ControlStick (u8)
+        0x0001 min_press_ticks: u8
+            Hold a tap for at least this many ticks (input.min_press_ticks)
+        0x0002 shoot_up: PadButtons (u16)
+        0x0004 shoot_down: PadButtons (u16)
+        0x0006 shoot_left: PadButtons (u16)
+        0x0008 shoot_right: PadButtons (u16)
+        0x000A pause: PadButtons (u16)
+        0x000C confirm: PadButtons (u16)
+            Menu confirm
+        0x000E back: PadButtons (u16)
+            Menu back
+    """
+
+    _fields_ = [
+        ("move", ctypes.c_uint8),  # ControlStick
+        ("min_press_ticks", ctypes.c_uint8),
+        ("shoot_up", ctypes.c_uint16),  # PadButtons
+        ("shoot_down", ctypes.c_uint16),  # PadButtons
+        ("shoot_left", ctypes.c_uint16),  # PadButtons
+        ("shoot_right", ctypes.c_uint16),  # PadButtons
+        ("pause", ctypes.c_uint16),  # PadButtons
+        ("confirm", ctypes.c_uint16),  # PadButtons
+        ("back", ctypes.c_uint16),  # PadButtons
+    ]
+
+
+class BridgeHeader(ctypes.LittleEndianStructure):
+    """The first bytes of the bridge. Written by the host, except the client table rows and the commands' event.
+
+    Schema struct `bridge_header`: 1304 bytes, alignment 8.
+    Extensible: a reader learns its size at run time, and it may grow at its end.
+
+    Fields (offset, name, type):
+        0x0000 magic: u32
+            bridge_magic
+        0x0004 abi_major: u16
+        0x0006 abi_minor: u16
+        0x0008 header_size: u32
+            sizeof(bridge_header) as the host built it
+        0x000C total_size: u32
+            Bytes in the whole bridge
+        0x0010 host_pid: u32
+        0x0014 host_generation: u32
+            Changes when the host reloads; the old host's clients find their rows freed and connect again
+        0x0018 host_state: HostState (u32)
+        0x001C region_count: u32
+        0x0020 host_version: char[VERSION_LEN] (text)
+        0x0040 regions: RegionEntry[MAX_REGIONS]
+            Indexed by bridge_region
+        0x0080 clock_mono_ns: u64
+            A host clock reading (QueryPerformanceCounter in ns)...
+        0x0088 clock_unix_ns: i64
+            ...and the Unix time then: unix = clock_unix_ns + (t - clock_mono_ns)
+        0x0090 ring_slots: u32
+        0x0094 ring_slot_size: u32
+        0x0098 max_clients: u32
+        0x009C client_block_size: u32
+        0x00A0 client_entry_size: u32
+        0x00A4 pad_owner: u8[MAX_PLAYERS]
+            Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
+        0x00A8 _pad168: u8[24]
+        0x00C0 snapshot_seq: u64
+            Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
+        0x00C8 _pad200: u8[56]
+        0x0100 clients: ClientEntry[MAX_CLIENTS]
+        0x0500 controls: Controls, since ABI 0.4
+            The pad input for each game action, from ibf.toml's [controls] (ABI 0.4)
+        0x0510 run_mode: RunMode (u8), since ABI 0.7
+            ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+        0x0511 sim_state: SimState (u8), since ABI 0.7
+            ABI 0.7: running, or paused by sim.pause
+        0x0512 _pad1298: u8[2]
+        0x0514 lockstep_timeout_ms: u32, since ABI 0.7
+            ABI 0.7: how long the host waits for a tick's answers in lockstep
+    """
+
+    _fields_ = [
+        ("magic", ctypes.c_uint32),
+        ("abi_major", ctypes.c_uint16),
+        ("abi_minor", ctypes.c_uint16),
+        ("header_size", ctypes.c_uint32),
+        ("total_size", ctypes.c_uint32),
+        ("host_pid", ctypes.c_uint32),
+        ("host_generation", ctypes.c_uint32),
+        ("host_state", ctypes.c_uint32),  # HostState
+        ("region_count", ctypes.c_uint32),
+        ("host_version", ctypes.c_char * VERSION_LEN),
+        ("regions", RegionEntry * MAX_REGIONS),
+        ("clock_mono_ns", ctypes.c_uint64),
+        ("clock_unix_ns", ctypes.c_int64),
+        ("ring_slots", ctypes.c_uint32),
+        ("ring_slot_size", ctypes.c_uint32),
+        ("max_clients", ctypes.c_uint32),
+        ("client_block_size", ctypes.c_uint32),
+        ("client_entry_size", ctypes.c_uint32),
+        ("pad_owner", ctypes.c_uint8 * MAX_PLAYERS),
+        ("_pad168", ctypes.c_uint8 * 24),
+        ("snapshot_seq", ctypes.c_uint64),
+        ("_pad200", ctypes.c_uint8 * 56),
+        ("clients", ClientEntry * MAX_CLIENTS),
+        ("controls", Controls),
+        ("run_mode", ctypes.c_uint8),  # RunMode
+        ("sim_state", ctypes.c_uint8),  # SimState
+        ("_pad1298", ctypes.c_uint8 * 2),
+        ("lockstep_timeout_ms", ctypes.c_uint32),
+    ]
+
+
+class DrawHeader(ctypes.LittleEndianStructure):
+    """The start of a client's draw region. The lists follow it, buffer_size bytes apart
+
+    Schema struct `draw_header`: 64 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 state: u32
+            Bits 0-1: the shared list's index; bit 2: it is fresh (a list waits for the host). Swapped whole by both sides
+        0x0004 buffers: u32
+            Host: draw_buffers
+        0x0008 buffer_size: u32
+            Host: bytes from one list's header to the next's
+        0x000C max_commands: u32
+            Host: commands a list holds
+        0x0010 max_payload: u32
+            Host: payload bytes a list holds
+        0x0014 published: u32
+            Client: lists published
+        0x0018 _pad24: u8[40]
+    """
+
+    _fields_ = [
+        ("state", ctypes.c_uint32),
+        ("buffers", ctypes.c_uint32),
+        ("buffer_size", ctypes.c_uint32),
+        ("max_commands", ctypes.c_uint32),
+        ("max_payload", ctypes.c_uint32),
+        ("published", ctypes.c_uint32),
+        ("_pad24", ctypes.c_uint8 * 40),
+    ]
+
+
+class DrawListHeader(ctypes.LittleEndianStructure):
+    """One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
+
+    Schema struct `draw_list_header`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 seq: u32
+            Client: the list's number
+        0x0004 count: u32
+            Commands in the list
+        0x0008 payload_len: u32
+            Bytes of payload in use
+        0x000C ttl_ms: u32
+            Shown until replaced or this long after the host takes it; 0 means 500
+        0x0010 flags: DrawListFlags (u32)
+        0x0014 dropped: u32
+            Commands dropped because the list was full
+        0x0018 for_tick: u64
+            The tick the list was drawn for
+        0x0020 _pad32: u8[32]
+    """
+
+    _fields_ = [
+        ("seq", ctypes.c_uint32),
+        ("count", ctypes.c_uint32),
+        ("payload_len", ctypes.c_uint32),
+        ("ttl_ms", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),  # DrawListFlags
+        ("dropped", ctypes.c_uint32),
+        ("for_tick", ctypes.c_uint64),
+        ("_pad32", ctypes.c_uint8 * 32),
+    ]
+
+
+class ParamsHeader(ctypes.LittleEndianStructure):
+    """The start of a client's parameters: the client's definitions, then the host's values
+
+    Schema struct `params_header`: 64 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 defs_seq: u32
+            Client: odd while it writes the definitions
+        0x0004 def_count: u32
+            Client: definitions in use
+        0x0008 values_seq: u32
+            Host: odd while it writes the values
+        0x000C changes: u32
+            Host: bumped with every change of a value
+        0x0010 max_params: u32
+            Host: definitions the area holds
+        0x0014 _pad20: u8[44]
+    """
+
+    _fields_ = [
+        ("defs_seq", ctypes.c_uint32),
+        ("def_count", ctypes.c_uint32),
+        ("values_seq", ctypes.c_uint32),
+        ("changes", ctypes.c_uint32),
+        ("max_params", ctypes.c_uint32),
+        ("_pad20", ctypes.c_uint8 * 44),
+    ]
+
+
+class ParamDef(ctypes.LittleEndianStructure):
+    """One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
+
+    Schema struct `param_def`: 256 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 name: char[PARAM_NAME_LEN] (text)
+        0x0020 kind: ParamKind (u8)
+        0x0021 option_count: u8
+            enum: options in options
+        0x0022 _pad34: u8[6]
+        0x0028 default_value: f64
+        0x0030 min: f64
+            int and float
+        0x0038 max: f64
+        0x0040 step: f64
+            int and float: the control's step; 0 for none
+        0x0048 help: char[PARAM_HELP_LEN] (text)
+        0x00A8 options: char[PARAM_OPTIONS_LEN] (text)
+            enum: the options' names, separated by '|'
+    """
+
+    _fields_ = [
+        ("name", ctypes.c_char * PARAM_NAME_LEN),
+        ("kind", ctypes.c_uint8),  # ParamKind
+        ("option_count", ctypes.c_uint8),
+        ("_pad34", ctypes.c_uint8 * 6),
+        ("default_value", ctypes.c_double),
+        ("min", ctypes.c_double),
+        ("max", ctypes.c_double),
+        ("step", ctypes.c_double),
+        ("help", ctypes.c_char * PARAM_HELP_LEN),
+        ("options", ctypes.c_char * PARAM_OPTIONS_LEN),
+    ]
+
+
+class ParamValue(ctypes.LittleEndianStructure):
+    """One parameter's value, written by the host
+
+    Schema struct `param_value`: 16 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 value: f64
+        0x0008 changes: u32
+            Bumped by every change, so a button's presses and a set to the same value count
+        0x000C _pad12: u8[4]
+    """
+
+    _fields_ = [
+        ("value", ctypes.c_double),
+        ("changes", ctypes.c_uint32),
+        ("_pad12", ctypes.c_uint8 * 4),
+    ]
+
+
+class StatsHeader(ctypes.LittleEndianStructure):
+    """The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
+
+    Schema struct `stats_header`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 seq: u32
+            Client: odd while it writes the stats
+        0x0004 count: u32
+            Client: stats in use
+        0x0008 max_stats: u32
+            Host: entries the area holds
+        0x000C _pad12: u8[4]
+        0x0010 ticks: u64
+            Client: snapshots it waited for and got
+        0x0018 skipped: u64
+            Client: publications it missed (latest wins)
+        0x0020 wake_p50_us: f32
+            Client: publish-to-wake over its last ticks, median
+        0x0024 wake_p99_us: f32
+        0x0028 _pad40: u8[24]
+    """
+
+    _fields_ = [
+        ("seq", ctypes.c_uint32),
+        ("count", ctypes.c_uint32),
+        ("max_stats", ctypes.c_uint32),
+        ("_pad12", ctypes.c_uint8 * 4),
+        ("ticks", ctypes.c_uint64),
+        ("skipped", ctypes.c_uint64),
+        ("wake_p50_us", ctypes.c_float),
+        ("wake_p99_us", ctypes.c_float),
+        ("_pad40", ctypes.c_uint8 * 24),
+    ]
+
+
+class StatEntry(ctypes.LittleEndianStructure):
+    """One stat: a number or a short text
+
+    Schema struct `stat_entry`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 name: char[STAT_NAME_LEN] (text)
+        0x0018 kind: StatKind (u8)
+        0x0019 flags: StatFlags (u8)
+        0x001A _pad26: u8[6]
+        0x0020 value: f64
+            number
+        0x0028 text: char[STAT_TEXT_LEN] (text)
+            text
+    """
+
+    _fields_ = [
+        ("name", ctypes.c_char * STAT_NAME_LEN),
+        ("kind", ctypes.c_uint8),  # StatKind
+        ("flags", ctypes.c_uint8),  # StatFlags
+        ("_pad26", ctypes.c_uint8 * 6),
+        ("value", ctypes.c_double),
+        ("text", ctypes.c_char * STAT_TEXT_LEN),
+    ]
+
+
+class MailboxHeader(ctypes.LittleEndianStructure):
+    """A client's command mailbox: one request at a time. The request text follows the header, then the response text
+
+    Schema struct `mailbox_header`: 64 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 request_seq: u32
+            Client: bumped (release) after each request's text and length are written
+        0x0004 request_len: u32
+            Client: bytes of the request, at most request_capacity - 1
+        0x0008 response_seq: u32
+            Host: the request_seq answered, stored (release) after the rest
+        0x000C status: CommandStatus (u32)
+            Host
+        0x0010 response_len: u32
+            Host: bytes of the result in the response area
+        0x0014 response_total: u32
+            Host: bytes of the whole result; more than response_len when it was cut
+        0x0018 request_capacity: u32
+            Host: bytes of the request area
+        0x001C response_capacity: u32
+            Host: bytes of the response area, which follows the request area
+        0x0020 _pad32: u8[32]
+    """
+
+    _fields_ = [
+        ("request_seq", ctypes.c_uint32),
+        ("request_len", ctypes.c_uint32),
+        ("response_seq", ctypes.c_uint32),
+        ("status", ctypes.c_uint32),  # CommandStatus
+        ("response_len", ctypes.c_uint32),
+        ("response_total", ctypes.c_uint32),
+        ("request_capacity", ctypes.c_uint32),
+        ("response_capacity", ctypes.c_uint32),
+        ("_pad32", ctypes.c_uint8 * 32),
+    ]
+
+
+class RingSlotHeader(ctypes.LittleEndianStructure):
+    """The start of a snapshot ring slot; the snapshot and its extras follow it
+
+    Schema struct `ring_slot_header`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 seq: u32
+            Odd while the host writes the slot
+        0x0004 size: u32
+            Payload bytes: the snapshot, then its extras
+        0x0008 publish_seq: u64
+            The snapshot_seq this slot was published as
+        0x0010 tick: u64
+        0x0018 publish_ns: u64
+            Host clock when the payload was complete
+        0x0020 _pad32: u8[32]
+    """
+
+    _fields_ = [
+        ("seq", ctypes.c_uint32),
+        ("size", ctypes.c_uint32),
+        ("publish_seq", ctypes.c_uint64),
+        ("tick", ctypes.c_uint64),
+        ("publish_ns", ctypes.c_uint64),
+        ("_pad32", ctypes.c_uint8 * 32),
+    ]
+
+
+class LogEntry(ctypes.LittleEndianStructure):
+    """One log entry in the host log ring or a client's log queue; the source, then the text, follow it
+
+    Schema struct `log_entry`: 40 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 size: u16
+            Bytes of the entry with its source and text, a multiple of 8
+        0x0002 kind: LogEntryKind (u8)
+        0x0003 level: LogLevel (u8)
+        0x0004 source_len: u8
+        0x0005 _pad5: u8
+        0x0006 text_len: u16
+        0x0008 thread: u32
+        0x000C _pad12: u8[4]
+        0x0010 seq: u64
+            Entries written before this one
+        0x0018 time_ns: u64
+            Host clock
+        0x0020 tick: u64
+    """
+
+    _fields_ = [
+        ("size", ctypes.c_uint16),
+        ("kind", ctypes.c_uint8),  # LogEntryKind
+        ("level", ctypes.c_uint8),  # LogLevel
+        ("source_len", ctypes.c_uint8),
+        ("_pad5", ctypes.c_uint8),
+        ("text_len", ctypes.c_uint16),
+        ("thread", ctypes.c_uint32),
+        ("_pad12", ctypes.c_uint8 * 4),
+        ("seq", ctypes.c_uint64),
+        ("time_ns", ctypes.c_uint64),
+        ("tick", ctypes.c_uint64),
+    ]
+
+
+class LogRingHeader(ctypes.LittleEndianStructure):
+    """The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
+
+    Schema struct `log_ring_header`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 write_pos: u64
+            Bytes ever written; the next entry starts at write_pos % capacity
+        0x0008 tail_pos: u64
+            The oldest whole entry; a reader behind it was lapped
+        0x0010 capacity: u32
+        0x0014 _pad20: u8[4]
+        0x0018 entries: u64
+            Entries written
+        0x0020 _pad32: u8[32]
+    """
+
+    _fields_ = [
+        ("write_pos", ctypes.c_uint64),
+        ("tail_pos", ctypes.c_uint64),
+        ("capacity", ctypes.c_uint32),
+        ("_pad20", ctypes.c_uint8 * 4),
+        ("entries", ctypes.c_uint64),
+        ("_pad32", ctypes.c_uint8 * 32),
+    ]
+
+
+class LogQueueHeader(ctypes.LittleEndianStructure):
+    """A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
+
+    Schema struct `log_queue_header`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 write_pos: u64
+            Client: bytes ever written
+        0x0008 dropped: u64
+            Client: entries that did not fit
+        0x0010 capacity: u32
+        0x0014 _pad20: u8[12]
+        0x0020 read_pos: u64
+            Host: bytes consumed
+        0x0028 _pad40: u8[24]
+    """
+
+    _fields_ = [
+        ("write_pos", ctypes.c_uint64),
+        ("dropped", ctypes.c_uint64),
+        ("capacity", ctypes.c_uint32),
+        ("_pad20", ctypes.c_uint8 * 12),
+        ("read_pos", ctypes.c_uint64),
+        ("_pad40", ctypes.c_uint8 * 24),
+    ]
+
+
+class ClientBlockHeader(ctypes.LittleEndianStructure):
+    """The start of a client block; the host writes it
+
+    Schema struct `client_block_header`: 72 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 size: u32
+        0x0004 region_count: u32
+        0x0008 regions: RegionEntry[MAX_REGIONS]
+            Indexed by client_region
+    """
+
+    _fields_ = [
+        ("size", ctypes.c_uint32),
+        ("region_count", ctypes.c_uint32),
+        ("regions", RegionEntry * MAX_REGIONS),
+    ]
+
+
+class DirectoryEntry(ctypes.LittleEndianStructure):
+    """One running host in the directory
+
+    Schema struct `directory_entry`: 64 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 state: InstanceState (u32)
+        0x0004 pid: u32
+        0x0008 process_time: u64
+            The host process's creation time (FILETIME): tells a reused PID apart, and orders instances
+        0x0010 abi_major: u16
+        0x0012 abi_minor: u16
+        0x0014 _pad20: u8[4]
+        0x0018 host_version: char[VERSION_LEN] (text)
+        0x0038 _pad56: u8[8]
+    """
+
+    _fields_ = [
+        ("state", ctypes.c_uint32),  # InstanceState
+        ("pid", ctypes.c_uint32),
+        ("process_time", ctypes.c_uint64),
+        ("abi_major", ctypes.c_uint16),
+        ("abi_minor", ctypes.c_uint16),
+        ("_pad20", ctypes.c_uint8 * 4),
+        ("host_version", ctypes.c_char * VERSION_LEN),
+        ("_pad56", ctypes.c_uint8 * 8),
+    ]
+
+
+class DirectoryHeader(ctypes.LittleEndianStructure):
+    """Local\\ibf.directory: the hosts running in this logon session
+
+    Schema struct `directory_header`: 1088 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 magic: u32
+            directory_magic
+        0x0004 entry_count: u32
+        0x0008 entry_size: u32
+        0x000C _pad12: u8[52]
+        0x0040 entries: DirectoryEntry[MAX_INSTANCES]
+    """
+
+    _fields_ = [
+        ("magic", ctypes.c_uint32),
+        ("entry_count", ctypes.c_uint32),
+        ("entry_size", ctypes.c_uint32),
+        ("_pad12", ctypes.c_uint8 * 52),
+        ("entries", DirectoryEntry * MAX_INSTANCES),
+    ]
+
+
+class HeatmapHeader(ctypes.LittleEndianStructure):
+    """The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom row (ABI 0.5)
+
+    Schema struct `heatmap_header`: 8 bytes, alignment 1, since ABI 0.5.
+
+    Fields (offset, name, type):
+        0x0000 palette: HeatmapPalette (u8)
+        0x0001 flags: HeatmapFlags (u8)
+        0x0002 _pad2: u8[6]
+    """
+
+    _fields_ = [
+        ("palette", ctypes.c_uint8),  # HeatmapPalette
+        ("flags", ctypes.c_uint8),  # HeatmapFlags
+        ("_pad2", ctypes.c_uint8 * 6),
+    ]
+
+
+class DrawCmd(ctypes.LittleEndianStructure):
+    """One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
+
+    Schema struct `draw_cmd`: 36 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 op: DrawOp (u8)
+        0x0001 space: DrawSpace (u8)
+        0x0002 layer: DrawLayer (u8)
+        0x0003 flags: DrawFlags (u8)
+        0x0004 color: u32
+            RGBA, byte order R, G, B, A (ImGui IM_COL32)
+        0x0008 thickness: f32
+            Pixels
+        0x000C a: f32
+        0x0010 b: f32
+        0x0014 c: f32
+        0x0018 d: f32
+        0x001C payload_off: u32
+            Points, UTF-8 text or heatmap cells in the list's payload area
+        0x0020 payload_len: u16
+        0x0022 _pad34: u8[2]
+    """
+
+    _fields_ = [
+        ("op", ctypes.c_uint8),  # DrawOp
+        ("space", ctypes.c_uint8),  # DrawSpace
+        ("layer", ctypes.c_uint8),  # DrawLayer
+        ("flags", ctypes.c_uint8),  # DrawFlags
+        ("color", ctypes.c_uint32),
+        ("thickness", ctypes.c_float),
+        ("a", ctypes.c_float),
+        ("b", ctypes.c_float),
+        ("c", ctypes.c_float),
+        ("d", ctypes.c_float),
+        ("payload_off", ctypes.c_uint32),
+        ("payload_len", ctypes.c_uint16),
+        ("_pad34", ctypes.c_uint8 * 2),
+    ]
+
+
+class Vec2(ctypes.LittleEndianStructure):
+    """2-D vector in world units (tiles): origin at the board centre, +Y up
+
+    Schema struct `vec2`: 8 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 x: f32
+        0x0004 y: f32
+    """
+
+    _fields_ = [
+        ("x", ctypes.c_float),
+        ("y", ctypes.c_float),
+    ]
+
+
+class PadInput(ctypes.LittleEndianStructure):
+    """One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
+
+    Schema struct `pad_input`: 32 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 seq: u32
+        0x0004 flags: PadInputFlags (u32)
+        0x0008 for_tick: u64
+            The tick of the snapshot this input answers; the host counts the lag, and lockstep (M6) waits for it
+        0x0010 lx: i16
+            -32768..32767, +Y up
+        0x0012 ly: i16
+        0x0014 rx: i16
+        0x0016 ry: i16
+        0x0018 buttons: PadButtons (u16)
+        0x001A lt: u8
+        0x001B rt: u8
+        0x001C _pad28: u8[4]
+    """
+
+    _fields_ = [
+        ("seq", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),  # PadInputFlags
+        ("for_tick", ctypes.c_uint64),
+        ("lx", ctypes.c_int16),
+        ("ly", ctypes.c_int16),
+        ("rx", ctypes.c_int16),
+        ("ry", ctypes.c_int16),
+        ("buttons", ctypes.c_uint16),  # PadButtons
+        ("lt", ctypes.c_uint8),
+        ("rt", ctypes.c_uint8),
+        ("_pad28", ctypes.c_uint8 * 4),
+    ]
+
+
+class RecPad(ctypes.LittleEndianStructure):
+    """One pad as the game last polled it before a tick
+
+    Schema struct `rec_pad`: 24 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 for_tick: u64
+            The tick a bot's record answered; 0 when no bot answered the poll
+        0x0008 lx: i16
+        0x000A ly: i16
+        0x000C rx: i16
+        0x000E ry: i16
+        0x0010 buttons: PadButtons (u16)
+        0x0012 lt: u8
+        0x0013 rt: u8
+        0x0014 source: RecPadSource (u8)
+        0x0015 owner: u8
+            A bot pad's owner (its client row), or no_pad
+        0x0016 _pad22: u8[2]
+    """
+
+    _fields_ = [
+        ("for_tick", ctypes.c_uint64),
+        ("lx", ctypes.c_int16),
+        ("ly", ctypes.c_int16),
+        ("rx", ctypes.c_int16),
+        ("ry", ctypes.c_int16),
+        ("buttons", ctypes.c_uint16),  # PadButtons
+        ("lt", ctypes.c_uint8),
+        ("rt", ctypes.c_uint8),
+        ("source", ctypes.c_uint8),  # RecPadSource
+        ("owner", ctypes.c_uint8),
+        ("_pad22", ctypes.c_uint8 * 2),
+    ]
+
+
+class RecTickHeader(ctypes.LittleEndianStructure):
+    """One tick record; the snapshot and its extras follow it
+
+    Schema struct `rec_tick_header`: 136 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 size: u32
+            Bytes of the record: this header and data_size
+        0x0004 data_size: u32
+            Bytes of the snapshot and its extras
+        0x0008 kind: RecRecordKind (u8)
+        0x0009 _pad9: u8[7]
+        0x0010 tick: u64
+        0x0018 frame: u64
+        0x0020 host_time_ns: u64
+            The host clock when the tick was published
+        0x0028 pads: RecPad[MAX_PLAYERS]
+            What the game last polled from each pad before this tick
+    """
+
+    _fields_ = [
+        ("size", ctypes.c_uint32),
+        ("data_size", ctypes.c_uint32),
+        ("kind", ctypes.c_uint8),  # RecRecordKind
+        ("_pad9", ctypes.c_uint8 * 7),
+        ("tick", ctypes.c_uint64),
+        ("frame", ctypes.c_uint64),
+        ("host_time_ns", ctypes.c_uint64),
+        ("pads", RecPad * MAX_PLAYERS),
+    ]
+
+
+class RecFileHeader(ctypes.LittleEndianStructure):
+    """The first 512 bytes of a recording
+
+    Schema struct `rec_file_header`: 512 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 magic: u32
+            rec_magic
+        0x0004 format: u16
+            rec_format
+        0x0006 header_size: u16
+            sizeof(rec_file_header)
+        0x0008 schema_major: u16
+            The snapshot's ABI
+        0x000A schema_minor: u16
+        0x000C snapshot_size: u32
+            sizeof(snapshot) for the host that recorded
+        0x0010 chunk_ticks: u32
+            rec_chunk_ticks
+        0x0014 host_pid: u32
+        0x0018 start_unix_ns: i64
+            When recording started
+        0x0020 start_mono_ns: u64
+            The host clock then
+        0x0028 controls: Controls
+            The pad input each game action mapped to
+        0x0038 run_mode: RunMode (u8)
+            When recording started
+        0x0039 bot_pads: u8
+            Bit n: pad n was a bot pad
+        0x003A _pad58: u8[2]
+        0x003C lockstep_timeout_ms: u32
+        0x0040 host_version: char[VERSION_LEN] (text)
+        0x0060 profile_name: char[64] (text)
+        0x00A0 exe_sha256: char[80] (text)
+            The game executable's SHA-256 in hex
+        0x00F0 note: char[256] (text)
+            Free text: what was recorded
+        0x01F0 _pad496: u8[16]
+    """
+
+    _fields_ = [
+        ("magic", ctypes.c_uint32),
+        ("format", ctypes.c_uint16),
+        ("header_size", ctypes.c_uint16),
+        ("schema_major", ctypes.c_uint16),
+        ("schema_minor", ctypes.c_uint16),
+        ("snapshot_size", ctypes.c_uint32),
+        ("chunk_ticks", ctypes.c_uint32),
+        ("host_pid", ctypes.c_uint32),
+        ("start_unix_ns", ctypes.c_int64),
+        ("start_mono_ns", ctypes.c_uint64),
+        ("controls", Controls),
+        ("run_mode", ctypes.c_uint8),  # RunMode
+        ("bot_pads", ctypes.c_uint8),
+        ("_pad58", ctypes.c_uint8 * 2),
+        ("lockstep_timeout_ms", ctypes.c_uint32),
+        ("host_version", ctypes.c_char * VERSION_LEN),
+        ("profile_name", ctypes.c_char * 64),
+        ("exe_sha256", ctypes.c_char * 80),
+        ("note", ctypes.c_char * 256),
+        ("_pad496", ctypes.c_uint8 * 16),
+    ]
+
+
+class RecChunkHeader(ctypes.LittleEndianStructure):
+    """One chunk: its zlib stream follows
+
+    Schema struct `rec_chunk_header`: 32 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 magic: u32
+            rec_chunk_magic
+        0x0004 stored_size: u32
+            Bytes of the zlib stream
+        0x0008 raw_size: u32
+            Bytes of tick records it inflates to
+        0x000C tick_count: u32
+        0x0010 first_tick: u64
+        0x0018 last_tick: u64
+    """
+
+    _fields_ = [
+        ("magic", ctypes.c_uint32),
+        ("stored_size", ctypes.c_uint32),
+        ("raw_size", ctypes.c_uint32),
+        ("tick_count", ctypes.c_uint32),
+        ("first_tick", ctypes.c_uint64),
+        ("last_tick", ctypes.c_uint64),
+    ]
+
+
+class RecChunkEntry(ctypes.LittleEndianStructure):
+    """The footer's index of a chunk
+
+    Schema struct `rec_chunk_entry`: 24 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 offset: u64
+            Of its rec_chunk_header, from the file's start
+        0x0008 first_tick: u64
+        0x0010 last_tick: u64
+    """
+
+    _fields_ = [
+        ("offset", ctypes.c_uint64),
+        ("first_tick", ctypes.c_uint64),
+        ("last_tick", ctypes.c_uint64),
+    ]
+
+
+class RecMark(ctypes.LittleEndianStructure):
+    """A match or round boundary, from the snapshots' events
+
+    Schema struct `rec_mark`: 16 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 tick: u64
+        0x0008 kind: EventKind (u16)
+            match_started, round_started, round_ended or match_ended
+        0x000A _pad10: u8[2]
+        0x000C a: i32
+            The event's a: the round number, or the winner
+    """
+
+    _fields_ = [
+        ("tick", ctypes.c_uint64),
+        ("kind", ctypes.c_uint16),  # EventKind
+        ("_pad10", ctypes.c_uint8 * 2),
+        ("a", ctypes.c_int32),
+    ]
+
+
+class RecFooter(ctypes.LittleEndianStructure):
+    """The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
+
+    Schema struct `rec_footer`: 48 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 magic: u32
+            rec_footer_magic
+        0x0004 chunk_count: u32
+        0x0008 mark_count: u32
+        0x000C dropped: u32
+            Ticks the recorder could not keep up with
+        0x0010 ticks: u64
+            Tick records in the file
+        0x0018 first_tick: u64
+        0x0020 last_tick: u64
+        0x0028 end_unix_ns: i64
+            When recording stopped
+    """
+
+    _fields_ = [
+        ("magic", ctypes.c_uint32),
+        ("chunk_count", ctypes.c_uint32),
+        ("mark_count", ctypes.c_uint32),
+        ("dropped", ctypes.c_uint32),
+        ("ticks", ctypes.c_uint64),
+        ("first_tick", ctypes.c_uint64),
+        ("last_tick", ctypes.c_uint64),
+        ("end_unix_ns", ctypes.c_int64),
+    ]
+
+
+class RecTrailer(ctypes.LittleEndianStructure):
+    """A recording's last 16 bytes
+
+    Schema struct `rec_trailer`: 16 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 footer_offset: u64
+            Of the rec_footer, from the file's start
+        0x0008 _pad8: u8[4]
+        0x000C magic: u32
+            rec_trailer_magic
+    """
+
+    _fields_ = [
+        ("footer_offset", ctypes.c_uint64),
+        ("_pad8", ctypes.c_uint8 * 4),
+        ("magic", ctypes.c_uint32),
+    ]
+
+
+class SnapshotHeader(ctypes.LittleEndianStructure):
+    """Schema struct `snapshot_header`: 48 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 magic: u32
+            snapshot_magic
+        0x0004 schema_major: u16
+        0x0006 schema_minor: u16
+        0x0008 size: u32
+            Bytes in this snapshot, including extras
+        0x000C flags: SnapshotFlags (u32)
+        0x0010 frame: u64
+            Present calls since start-up
+        0x0018 tick: u64
+            Simulation steps since start-up (equals frame in fallback mode)
+        0x0020 host_time_ns: u64
+            Monotonic host clock
+        0x0028 game_time: f32
+            Round time in seconds: counts during play, from 0 at each round start
+        0x002C invalid_reason: InvalidReason (u16)
+        0x002E tick_source: TickSource (u8)
+            Which hook built the snapshot
+        0x002F _pad47: u8
+    """
+
+    _fields_ = [
+        ("magic", ctypes.c_uint32),
+        ("schema_major", ctypes.c_uint16),
+        ("schema_minor", ctypes.c_uint16),
+        ("size", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),  # SnapshotFlags
+        ("frame", ctypes.c_uint64),
+        ("tick", ctypes.c_uint64),
+        ("host_time_ns", ctypes.c_uint64),
+        ("game_time", ctypes.c_float),
+        ("invalid_reason", ctypes.c_uint16),  # InvalidReason
+        ("tick_source", ctypes.c_uint8),  # TickSource
+        ("_pad47", ctypes.c_uint8),
+    ]
+
+
+class Game(ctypes.LittleEndianStructure):
+    """Schema struct `game`: 24 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 menu_id: i32
+            Raw menu ID
+        0x0004 menu_depth: i32
+        0x0008 menu_item: i32
+            Highlighted item; top item is 0
+        0x000C arcade_score: i32
+            The arcade score (the screen's counts up to it)
+        0x0010 lives: i16
+            Lives left (arcade), the ship in play included: the squares on screen are lives - players
+        0x0012 phase: Phase (u8)
+        0x0013 paused: u8
+        0x0014 focused: u8
+            The game believes its window has focus
+        0x0015 player_count: u8
+        0x0016 _pad22: u8[2]
+    """
+
+    _fields_ = [
+        ("menu_id", ctypes.c_int32),
+        ("menu_depth", ctypes.c_int32),
+        ("menu_item", ctypes.c_int32),
+        ("arcade_score", ctypes.c_int32),
+        ("lives", ctypes.c_int16),
+        ("phase", ctypes.c_uint8),  # Phase
+        ("paused", ctypes.c_uint8),
+        ("focused", ctypes.c_uint8),
+        ("player_count", ctypes.c_uint8),
+        ("_pad22", ctypes.c_uint8 * 2),
+    ]
+
+
+class Board(ctypes.LittleEndianStructure):
+    """Schema struct `board`: 4100 bytes, alignment 2.
+
+    Fields (offset, name, type):
+        0x0000 width: u16
+        0x0002 height: u16
+        0x0004 tiles: Tile[BOARD_MAX_TILES] (u8)
+            Row-major, index y * width + x, row 0 at the bottom
+    """
+
+    _fields_ = [
+        ("width", ctypes.c_uint16),
+        ("height", ctypes.c_uint16),
+        ("tiles", ctypes.c_uint8 * BOARD_MAX_TILES),  # Tile
+    ]
+
+
+class Ship(ctypes.LittleEndianStructure):
+    """Schema struct `ship`: 64 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 pos: Vec2
+        0x0008 vel: Vec2
+            Direction of movement: a unit vector while moving, zero when still (Inversus 1.2.0 keeps no speed)
+        0x0010 last_shot_pos: Vec2
+        0x0018 reload_progress: f32
+        0x001C reload_time: f32
+        0x0020 time_alive: f32
+        0x0024 time_since_shot: f32
+            The charge timer: from 0 when a charge starts and when a shot fires, so it counts a held button
+        0x0028 score: i32
+            Versus: round wins of the ship's team
+        0x002C multiplier: i32
+            Already de-obfuscated
+        0x0030 valid: ShipValid (u32)
+            One bit per field the profile marks confirmed
+        0x0034 flags: ShipFlags (u16)
+        0x0036 player_id: u8
+            Player index 0-3 (Inversus 1.2.0 stores one bit per player), or no_player for an arcade enemy
+        0x0037 color: Color (u8)
+        0x0038 alive: u8
+        0x0039 ammo: u8
+        0x003A max_ammo: u8
+        0x003B fast_ammo: u8
+            Red shots held
+        0x003C charge_dir: Dir (u8)
+        0x003D _pad61: u8[3]
+    """
+
+    _fields_ = [
+        ("pos", Vec2),
+        ("vel", Vec2),
+        ("last_shot_pos", Vec2),
+        ("reload_progress", ctypes.c_float),
+        ("reload_time", ctypes.c_float),
+        ("time_alive", ctypes.c_float),
+        ("time_since_shot", ctypes.c_float),
+        ("score", ctypes.c_int32),
+        ("multiplier", ctypes.c_int32),
+        ("valid", ctypes.c_uint32),  # ShipValid
+        ("flags", ctypes.c_uint16),  # ShipFlags
+        ("player_id", ctypes.c_uint8),
+        ("color", ctypes.c_uint8),  # Color
+        ("alive", ctypes.c_uint8),
+        ("ammo", ctypes.c_uint8),
+        ("max_ammo", ctypes.c_uint8),
+        ("fast_ammo", ctypes.c_uint8),
+        ("charge_dir", ctypes.c_uint8),  # Dir
+        ("_pad61", ctypes.c_uint8 * 3),
+    ]
+
+
+class Projectile(ctypes.LittleEndianStructure):
+    """Schema struct `projectile`: 24 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 pos: Vec2
+        0x0008 speed: f32
+        0x000C time_alive: f32
+            Seconds since it spawned
+        0x0010 kind_raw: i32
+            The game's own type value
+        0x0014 dir: Dir (u8)
+        0x0015 kind: ProjectileKind (u8)
+        0x0016 owner: u8
+            Player ID, or no_player when unknown
+        0x0017 _pad23: u8
+    """
+
+    _fields_ = [
+        ("pos", Vec2),
+        ("speed", ctypes.c_float),
+        ("time_alive", ctypes.c_float),
+        ("kind_raw", ctypes.c_int32),
+        ("dir", ctypes.c_uint8),  # Dir
+        ("kind", ctypes.c_uint8),  # ProjectileKind
+        ("owner", ctypes.c_uint8),
+        ("_pad23", ctypes.c_uint8),
+    ]
+
+
+class Pickup(ctypes.LittleEndianStructure):
+    """Schema struct `pickup`: 16 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 pos: Vec2
+        0x0008 time_alive: f32
+        0x000C kind: PickupKind (u8)
+        0x000D amount: u8
+        0x000E _pad14: u8[2]
+    """
+
+    _fields_ = [
+        ("pos", Vec2),
+        ("time_alive", ctypes.c_float),
+        ("kind", ctypes.c_uint8),  # PickupKind
+        ("amount", ctypes.c_uint8),
+        ("_pad14", ctypes.c_uint8 * 2),
+    ]
+
+
+class Event(ctypes.LittleEndianStructure):
+    """Schema struct `event`: 24 bytes, alignment 8.
+
+    Fields (offset, name, type):
+        0x0000 tick: u64
+            Tick the event was detected on
+        0x0008 a: i32
+        0x000C b: i32
+        0x0010 kind: EventKind (u16)
+        0x0012 player: u8
+            Player ID, or no_player
+        0x0013 _pad19: u8[5]
+    """
+
+    _fields_ = [
+        ("tick", ctypes.c_uint64),
+        ("a", ctypes.c_int32),
+        ("b", ctypes.c_int32),
+        ("kind", ctypes.c_uint16),  # EventKind
+        ("player", ctypes.c_uint8),
+        ("_pad19", ctypes.c_uint8 * 5),
+    ]
+
+
+class Match(ctypes.LittleEndianStructure):
+    """The running match and its map (ABI 0.6)
+
+    Schema struct `match`: 20 bytes, alignment 4, since ABI 0.6.
+
+    Fields (offset, name, type):
+        0x0000 map_scale: f32
+            The map's zoom: pixels per tile = ceil(round(available pixels x map_scale) / tiles) on the limiting axis
+        0x0004 focus_hash: u32
+            FNV-1a hash of the focused menu button's name (ResumeButton, RetryButton, ...); 0 when none
+        0x0008 game_type: GameType (u8)
+        0x0009 map_set: u8
+            0 tutorial, 1 arcade one player, 2 arcade two players, 3 versus 1v1, 4 versus 2v2; 255 none
+        0x000A map_index: u8
+            The map's index in its set (the map select's item); 255 none
+        0x000B wrap: u8
+            1 when ships and shots cross the board's edges to the other side
+        0x000C wrap_shift_x: i8
+            Columns a crossing of the top edge moves left by (of the bottom edge, right)
+        0x000D wrap_shift_y: i8
+            Rows a crossing of the right edge moves down by (of the left edge, up)
+        0x000E rounds_to_win: u8
+            Versus: round wins that take the match
+        0x000F round_state: RoundState (u8)
+        0x0010 round_winner: u8
+            The team that won the round once round_state is decided; no_player otherwise
+        0x0011 teams: u8
+            Teams in the game: 2 in versus
+        0x0012 pickup_spawn_count: u8
+            Entries used in pickup_spawns
+        0x0013 _pad19: u8
+    """
+
+    _fields_ = [
+        ("map_scale", ctypes.c_float),
+        ("focus_hash", ctypes.c_uint32),
+        ("game_type", ctypes.c_uint8),  # GameType
+        ("map_set", ctypes.c_uint8),
+        ("map_index", ctypes.c_uint8),
+        ("wrap", ctypes.c_uint8),
+        ("wrap_shift_x", ctypes.c_int8),
+        ("wrap_shift_y", ctypes.c_int8),
+        ("rounds_to_win", ctypes.c_uint8),
+        ("round_state", ctypes.c_uint8),  # RoundState
+        ("round_winner", ctypes.c_uint8),
+        ("teams", ctypes.c_uint8),
+        ("pickup_spawn_count", ctypes.c_uint8),
+        ("_pad19", ctypes.c_uint8),
+    ]
+
+
+class PickupSpawn(ctypes.LittleEndianStructure):
+    """One of the map's pickup spawn points and its timer (ABI 0.6)
+
+    Schema struct `pickup_spawn`: 16 bytes, alignment 4, since ABI 0.6.
+
+    Fields (offset, name, type):
+        0x0000 pos: Vec2
+            The spawn cell's centre
+        0x0008 time_left: f32
+            Seconds until it spawns while waiting; 0 otherwise
+        0x000C state: SpawnState (u8)
+        0x000D _pad13: u8[3]
+    """
+
+    _fields_ = [
+        ("pos", Vec2),
+        ("time_left", ctypes.c_float),
+        ("state", ctypes.c_uint8),  # SpawnState
+        ("_pad13", ctypes.c_uint8 * 3),
+    ]
+
+
+class SpawnMarker(ctypes.LittleEndianStructure):
+    """Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
+
+    Schema struct `spawn_marker`: 16 bytes, alignment 4, since ABI 0.9.
+
+    Fields (offset, name, type):
+        0x0000 pos: Vec2
+            The marked cell's centre
+        0x0008 time_left: f32
+            Seconds until the enemy appears (the marker shows for 1.5 s)
+        0x000C kind: EnemyKind (u8)
+        0x000D _pad13: u8[3]
+    """
+
+    _fields_ = [
+        ("pos", Vec2),
+        ("time_left", ctypes.c_float),
+        ("kind", ctypes.c_uint8),  # EnemyKind
+        ("_pad13", ctypes.c_uint8 * 3),
+    ]
+
+
+class ShipExt(ctypes.LittleEndianStructure):
+    """More of each ship, parallel to ships (ABI 0.6)
+
+    Schema struct `ship_ext`: 28 bytes, alignment 4, since ABI 0.6.
+
+    Fields (offset, name, type):
+        0x0000 velocity: Vec2
+            Tiles per second
+        0x0008 block_eat_time: f32
+            Seconds of block-eat left (arcade enemies keep it for good)
+        0x000C speed_boost_time: f32
+            Seconds of x1.5 speed left
+        0x0010 shield_time: f32
+            Seconds of shield left
+        0x0014 points: i16
+            Points for killing it (arcade enemies)
+        0x0016 team: u8
+            0 or 1: the team; a team walks on the cells of its own index (team 0 is black and walks on white)
+        0x0017 parry_dir: Dir (u8)
+            The direction of a charge started within 0.3 s: a shot coming the other way is absorbed
+        0x0018 dying: u8
+            1 once hit, while it explodes
+        0x0019 _pad25: u8[3]
+    """
+
+    _fields_ = [
+        ("velocity", Vec2),
+        ("block_eat_time", ctypes.c_float),
+        ("speed_boost_time", ctypes.c_float),
+        ("shield_time", ctypes.c_float),
+        ("points", ctypes.c_int16),
+        ("team", ctypes.c_uint8),
+        ("parry_dir", ctypes.c_uint8),  # Dir
+        ("dying", ctypes.c_uint8),
+        ("_pad25", ctypes.c_uint8 * 3),
+    ]
+
+
+class ProjectileExt(ctypes.LittleEndianStructure):
+    """More of each projectile, parallel to projectiles (ABI 0.6)
+
+    Schema struct `projectile_ext`: 8 bytes, alignment 4, since ABI 0.6.
+
+    Fields (offset, name, type):
+        0x0000 distance: f32
+            Tiles flown since it spawned (a shot dies after 100)
+        0x0004 team: u8
+            The shooter's team: ships of the other team die in its tile
+        0x0005 _pad5: u8[3]
+    """
+
+    _fields_ = [
+        ("distance", ctypes.c_float),
+        ("team", ctypes.c_uint8),
+        ("_pad5", ctypes.c_uint8 * 3),
+    ]
+
+
+class Snapshot(ctypes.LittleEndianStructure):
+    """Fixed part of a snapshot. When extras_size > 0, an extras_header follows at extras_offset.
+
+    Schema struct `snapshot`: 12104 bytes, alignment 8.
+    Extensible: a reader learns its size at run time, and it may grow at its end.
+
+    Fields (offset, name, type):
+        0x0000 header: SnapshotHeader
+        0x0030 game: Game
+        0x0048 event_total: u64
+            Events detected since start-up; event i is at events[i % max_events]
+        0x0050 ship_count: u8
+        0x0051 pickup_count: u8
+        0x0052 projectile_count: u16
+        0x0054 players: u8[MAX_PLAYERS]
+            Index into ships per player slot, or no_player
+        0x0058 extras_offset: u32
+            From the start of the snapshot; 0 when there are no extras
+        0x005C extras_size: u32
+        0x0060 board: Board
+        0x1064 ships: Ship[MAX_SHIPS]
+        0x1464 projectiles: Projectile[MAX_PROJECTILES]
+        0x2064 pickups: Pickup[MAX_PICKUPS]
+        0x2464 _pad9316: u8[4]
+        0x2468 events: Event[MAX_EVENTS]
+        0x2768 match: Match, since ABI 0.6
+            ABI 0.6: read it when header.schema_minor >= 6
+        0x277C pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
+            ABI 0.6
+        0x287C ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
+            ABI 0.6: ships_ext[i] goes with ships[i]
+        0x2A3C projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
+            ABI 0.6: projectiles_ext[i] goes with projectiles[i]
+        0x2E3C _pad11836: u8[4]
+        0x2E40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
+            ABI 0.9: read them when header.schema_minor >= 9
+        0x2F40 spawn_marker_count: u8, since ABI 0.9
+            ABI 0.9: entries used in spawn_markers
+        0x2F41 _pad12097: u8[7]
+    """
+
+    _fields_ = [
+        ("header", SnapshotHeader),
+        ("game", Game),
+        ("event_total", ctypes.c_uint64),
+        ("ship_count", ctypes.c_uint8),
+        ("pickup_count", ctypes.c_uint8),
+        ("projectile_count", ctypes.c_uint16),
+        ("players", ctypes.c_uint8 * MAX_PLAYERS),
+        ("extras_offset", ctypes.c_uint32),
+        ("extras_size", ctypes.c_uint32),
+        ("board", Board),
+        ("ships", Ship * MAX_SHIPS),
+        ("projectiles", Projectile * MAX_PROJECTILES),
+        ("pickups", Pickup * MAX_PICKUPS),
+        ("_pad9316", ctypes.c_uint8 * 4),
+        ("events", Event * MAX_EVENTS),
+        ("match", Match),
+        ("pickup_spawns", PickupSpawn * MAX_PICKUP_SPAWNS),
+        ("ships_ext", ShipExt * MAX_SHIPS),
+        ("projectiles_ext", ProjectileExt * MAX_PROJECTILES),
+        ("_pad11836", ctypes.c_uint8 * 4),
+        ("spawn_markers", SpawnMarker * MAX_SPAWN_MARKERS),
+        ("spawn_marker_count", ctypes.c_uint8),
+        ("_pad12097", ctypes.c_uint8 * 7),
+    ]
+
+
+class ExtraEntry(ctypes.LittleEndianStructure):
+    """One custom probe (design section 5.6)
+
+    Schema struct `extra_entry`: 36 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 name: char[EXTRA_NAME_LEN] (text)
+        0x0018 offset: u32
+            From the start of the extras blob
+        0x001C size: u32
+            Bytes
+        0x0020 type: ExtraType (u16)
+        0x0022 count: u16
+            Elements: 1 per object, or one per entity for per-entity probes
+    """
+
+    _fields_ = [
+        ("name", ctypes.c_char * EXTRA_NAME_LEN),
+        ("offset", ctypes.c_uint32),
+        ("size", ctypes.c_uint32),
+        ("type", ctypes.c_uint16),  # ExtraType
+        ("count", ctypes.c_uint16),
+    ]
+
+
+class ExtrasHeader(ctypes.LittleEndianStructure):
+    """Schema struct `extras_header`: 2312 bytes, alignment 4.
+
+    Fields (offset, name, type):
+        0x0000 entry_count: u16
+        0x0002 _pad2: u8[2]
+        0x0004 blob_size: u32
+        0x0008 entries: ExtraEntry[MAX_EXTRAS]
+    """
+
+    _fields_ = [
+        ("entry_count", ctypes.c_uint16),
+        ("_pad2", ctypes.c_uint8 * 2),
+        ("blob_size", ctypes.c_uint32),
+        ("entries", ExtraEntry * MAX_EXTRAS),
+    ]
+
+
+# The schema's layout: (class, size, alignment, ((field, offset), ...)) for every struct.
+_layout_table = (
+    (RegionEntry, 8, 4, (
+        ("offset", 0x0000),
+        ("size", 0x0004),
+    )),
+    (ClientEntry, 128, 8, (
+        ("state", 0x0000),
+        ("generation", 0x0004),
+        ("pid", 0x0008),
+        ("caps", 0x000C),
+        ("heartbeat_ns", 0x0010),
+        ("connected_ns", 0x0018),
+        ("pad", 0x0020),
+        ("_pad33", 0x0021),
+        ("waiting", 0x0024),
+        ("name", 0x0028),
+        ("_reserved", 0x0048),
+    )),
+    (Controls, 16, 2, (
+        ("move", 0x0000),
+        ("min_press_ticks", 0x0001),
+        ("shoot_up", 0x0002),
+        ("shoot_down", 0x0004),
+        ("shoot_left", 0x0006),
+        ("shoot_right", 0x0008),
+        ("pause", 0x000A),
+        ("confirm", 0x000C),
+        ("back", 0x000E),
+    )),
+    (BridgeHeader, 1304, 8, (
+        ("magic", 0x0000),
+        ("abi_major", 0x0004),
+        ("abi_minor", 0x0006),
+        ("header_size", 0x0008),
+        ("total_size", 0x000C),
+        ("host_pid", 0x0010),
+        ("host_generation", 0x0014),
+        ("host_state", 0x0018),
+        ("region_count", 0x001C),
+        ("host_version", 0x0020),
+        ("regions", 0x0040),
+        ("clock_mono_ns", 0x0080),
+        ("clock_unix_ns", 0x0088),
+        ("ring_slots", 0x0090),
+        ("ring_slot_size", 0x0094),
+        ("max_clients", 0x0098),
+        ("client_block_size", 0x009C),
+        ("client_entry_size", 0x00A0),
+        ("pad_owner", 0x00A4),
+        ("_pad168", 0x00A8),
+        ("snapshot_seq", 0x00C0),
+        ("_pad200", 0x00C8),
+        ("clients", 0x0100),
+        ("controls", 0x0500),
+        ("run_mode", 0x0510),
+        ("sim_state", 0x0511),
+        ("_pad1298", 0x0512),
+        ("lockstep_timeout_ms", 0x0514),
+    )),
+    (DrawHeader, 64, 4, (
+        ("state", 0x0000),
+        ("buffers", 0x0004),
+        ("buffer_size", 0x0008),
+        ("max_commands", 0x000C),
+        ("max_payload", 0x0010),
+        ("published", 0x0014),
+        ("_pad24", 0x0018),
+    )),
+    (DrawListHeader, 64, 8, (
+        ("seq", 0x0000),
+        ("count", 0x0004),
+        ("payload_len", 0x0008),
+        ("ttl_ms", 0x000C),
+        ("flags", 0x0010),
+        ("dropped", 0x0014),
+        ("for_tick", 0x0018),
+        ("_pad32", 0x0020),
+    )),
+    (ParamsHeader, 64, 4, (
+        ("defs_seq", 0x0000),
+        ("def_count", 0x0004),
+        ("values_seq", 0x0008),
+        ("changes", 0x000C),
+        ("max_params", 0x0010),
+        ("_pad20", 0x0014),
+    )),
+    (ParamDef, 256, 8, (
+        ("name", 0x0000),
+        ("kind", 0x0020),
+        ("option_count", 0x0021),
+        ("_pad34", 0x0022),
+        ("default_value", 0x0028),
+        ("min", 0x0030),
+        ("max", 0x0038),
+        ("step", 0x0040),
+        ("help", 0x0048),
+        ("options", 0x00A8),
+    )),
+    (ParamValue, 16, 8, (
+        ("value", 0x0000),
+        ("changes", 0x0008),
+        ("_pad12", 0x000C),
+    )),
+    (StatsHeader, 64, 8, (
+        ("seq", 0x0000),
+        ("count", 0x0004),
+        ("max_stats", 0x0008),
+        ("_pad12", 0x000C),
+        ("ticks", 0x0010),
+        ("skipped", 0x0018),
+        ("wake_p50_us", 0x0020),
+        ("wake_p99_us", 0x0024),
+        ("_pad40", 0x0028),
+    )),
+    (StatEntry, 64, 8, (
+        ("name", 0x0000),
+        ("kind", 0x0018),
+        ("flags", 0x0019),
+        ("_pad26", 0x001A),
+        ("value", 0x0020),
+        ("text", 0x0028),
+    )),
+    (MailboxHeader, 64, 4, (
+        ("request_seq", 0x0000),
+        ("request_len", 0x0004),
+        ("response_seq", 0x0008),
+        ("status", 0x000C),
+        ("response_len", 0x0010),
+        ("response_total", 0x0014),
+        ("request_capacity", 0x0018),
+        ("response_capacity", 0x001C),
+        ("_pad32", 0x0020),
+    )),
+    (RingSlotHeader, 64, 8, (
+        ("seq", 0x0000),
+        ("size", 0x0004),
+        ("publish_seq", 0x0008),
+        ("tick", 0x0010),
+        ("publish_ns", 0x0018),
+        ("_pad32", 0x0020),
+    )),
+    (LogEntry, 40, 8, (
+        ("size", 0x0000),
+        ("kind", 0x0002),
+        ("level", 0x0003),
+        ("source_len", 0x0004),
+        ("_pad5", 0x0005),
+        ("text_len", 0x0006),
+        ("thread", 0x0008),
+        ("_pad12", 0x000C),
+        ("seq", 0x0010),
+        ("time_ns", 0x0018),
+        ("tick", 0x0020),
+    )),
+    (LogRingHeader, 64, 8, (
+        ("write_pos", 0x0000),
+        ("tail_pos", 0x0008),
+        ("capacity", 0x0010),
+        ("_pad20", 0x0014),
+        ("entries", 0x0018),
+        ("_pad32", 0x0020),
+    )),
+    (LogQueueHeader, 64, 8, (
+        ("write_pos", 0x0000),
+        ("dropped", 0x0008),
+        ("capacity", 0x0010),
+        ("_pad20", 0x0014),
+        ("read_pos", 0x0020),
+        ("_pad40", 0x0028),
+    )),
+    (ClientBlockHeader, 72, 4, (
+        ("size", 0x0000),
+        ("region_count", 0x0004),
+        ("regions", 0x0008),
+    )),
+    (DirectoryEntry, 64, 8, (
+        ("state", 0x0000),
+        ("pid", 0x0004),
+        ("process_time", 0x0008),
+        ("abi_major", 0x0010),
+        ("abi_minor", 0x0012),
+        ("_pad20", 0x0014),
+        ("host_version", 0x0018),
+        ("_pad56", 0x0038),
+    )),
+    (DirectoryHeader, 1088, 8, (
+        ("magic", 0x0000),
+        ("entry_count", 0x0004),
+        ("entry_size", 0x0008),
+        ("_pad12", 0x000C),
+        ("entries", 0x0040),
+    )),
+    (HeatmapHeader, 8, 1, (
+        ("palette", 0x0000),
+        ("flags", 0x0001),
+        ("_pad2", 0x0002),
+    )),
+    (DrawCmd, 36, 4, (
+        ("op", 0x0000),
+        ("space", 0x0001),
+        ("layer", 0x0002),
+        ("flags", 0x0003),
+        ("color", 0x0004),
+        ("thickness", 0x0008),
+        ("a", 0x000C),
+        ("b", 0x0010),
+        ("c", 0x0014),
+        ("d", 0x0018),
+        ("payload_off", 0x001C),
+        ("payload_len", 0x0020),
+        ("_pad34", 0x0022),
+    )),
+    (Vec2, 8, 4, (
+        ("x", 0x0000),
+        ("y", 0x0004),
+    )),
+    (PadInput, 32, 8, (
+        ("seq", 0x0000),
+        ("flags", 0x0004),
+        ("for_tick", 0x0008),
+        ("lx", 0x0010),
+        ("ly", 0x0012),
+        ("rx", 0x0014),
+        ("ry", 0x0016),
+        ("buttons", 0x0018),
+        ("lt", 0x001A),
+        ("rt", 0x001B),
+        ("_pad28", 0x001C),
+    )),
+    (RecPad, 24, 8, (
+        ("for_tick", 0x0000),
+        ("lx", 0x0008),
+        ("ly", 0x000A),
+        ("rx", 0x000C),
+        ("ry", 0x000E),
+        ("buttons", 0x0010),
+        ("lt", 0x0012),
+        ("rt", 0x0013),
+        ("source", 0x0014),
+        ("owner", 0x0015),
+        ("_pad22", 0x0016),
+    )),
+    (RecTickHeader, 136, 8, (
+        ("size", 0x0000),
+        ("data_size", 0x0004),
+        ("kind", 0x0008),
+        ("_pad9", 0x0009),
+        ("tick", 0x0010),
+        ("frame", 0x0018),
+        ("host_time_ns", 0x0020),
+        ("pads", 0x0028),
+    )),
+    (RecFileHeader, 512, 8, (
+        ("magic", 0x0000),
+        ("format", 0x0004),
+        ("header_size", 0x0006),
+        ("schema_major", 0x0008),
+        ("schema_minor", 0x000A),
+        ("snapshot_size", 0x000C),
+        ("chunk_ticks", 0x0010),
+        ("host_pid", 0x0014),
+        ("start_unix_ns", 0x0018),
+        ("start_mono_ns", 0x0020),
+        ("controls", 0x0028),
+        ("run_mode", 0x0038),
+        ("bot_pads", 0x0039),
+        ("_pad58", 0x003A),
+        ("lockstep_timeout_ms", 0x003C),
+        ("host_version", 0x0040),
+        ("profile_name", 0x0060),
+        ("exe_sha256", 0x00A0),
+        ("note", 0x00F0),
+        ("_pad496", 0x01F0),
+    )),
+    (RecChunkHeader, 32, 8, (
+        ("magic", 0x0000),
+        ("stored_size", 0x0004),
+        ("raw_size", 0x0008),
+        ("tick_count", 0x000C),
+        ("first_tick", 0x0010),
+        ("last_tick", 0x0018),
+    )),
+    (RecChunkEntry, 24, 8, (
+        ("offset", 0x0000),
+        ("first_tick", 0x0008),
+        ("last_tick", 0x0010),
+    )),
+    (RecMark, 16, 8, (
+        ("tick", 0x0000),
+        ("kind", 0x0008),
+        ("_pad10", 0x000A),
+        ("a", 0x000C),
+    )),
+    (RecFooter, 48, 8, (
+        ("magic", 0x0000),
+        ("chunk_count", 0x0004),
+        ("mark_count", 0x0008),
+        ("dropped", 0x000C),
+        ("ticks", 0x0010),
+        ("first_tick", 0x0018),
+        ("last_tick", 0x0020),
+        ("end_unix_ns", 0x0028),
+    )),
+    (RecTrailer, 16, 8, (
+        ("footer_offset", 0x0000),
+        ("_pad8", 0x0008),
+        ("magic", 0x000C),
+    )),
+    (SnapshotHeader, 48, 8, (
+        ("magic", 0x0000),
+        ("schema_major", 0x0004),
+        ("schema_minor", 0x0006),
+        ("size", 0x0008),
+        ("flags", 0x000C),
+        ("frame", 0x0010),
+        ("tick", 0x0018),
+        ("host_time_ns", 0x0020),
+        ("game_time", 0x0028),
+        ("invalid_reason", 0x002C),
+        ("tick_source", 0x002E),
+        ("_pad47", 0x002F),
+    )),
+    (Game, 24, 4, (
+        ("menu_id", 0x0000),
+        ("menu_depth", 0x0004),
+        ("menu_item", 0x0008),
+        ("arcade_score", 0x000C),
+        ("lives", 0x0010),
+        ("phase", 0x0012),
+        ("paused", 0x0013),
+        ("focused", 0x0014),
+        ("player_count", 0x0015),
+        ("_pad22", 0x0016),
+    )),
+    (Board, 4100, 2, (
+        ("width", 0x0000),
+        ("height", 0x0002),
+        ("tiles", 0x0004),
+    )),
+    (Ship, 64, 4, (
+        ("pos", 0x0000),
+        ("vel", 0x0008),
+        ("last_shot_pos", 0x0010),
+        ("reload_progress", 0x0018),
+        ("reload_time", 0x001C),
+        ("time_alive", 0x0020),
+        ("time_since_shot", 0x0024),
+        ("score", 0x0028),
+        ("multiplier", 0x002C),
+        ("valid", 0x0030),
+        ("flags", 0x0034),
+        ("player_id", 0x0036),
+        ("color", 0x0037),
+        ("alive", 0x0038),
+        ("ammo", 0x0039),
+        ("max_ammo", 0x003A),
+        ("fast_ammo", 0x003B),
+        ("charge_dir", 0x003C),
+        ("_pad61", 0x003D),
+    )),
+    (Projectile, 24, 4, (
+        ("pos", 0x0000),
+        ("speed", 0x0008),
+        ("time_alive", 0x000C),
+        ("kind_raw", 0x0010),
+        ("dir", 0x0014),
+        ("kind", 0x0015),
+        ("owner", 0x0016),
+        ("_pad23", 0x0017),
+    )),
+    (Pickup, 16, 4, (
+        ("pos", 0x0000),
+        ("time_alive", 0x0008),
+        ("kind", 0x000C),
+        ("amount", 0x000D),
+        ("_pad14", 0x000E),
+    )),
+    (Event, 24, 8, (
+        ("tick", 0x0000),
+        ("a", 0x0008),
+        ("b", 0x000C),
+        ("kind", 0x0010),
+        ("player", 0x0012),
+        ("_pad19", 0x0013),
+    )),
+    (Match, 20, 4, (
+        ("map_scale", 0x0000),
+        ("focus_hash", 0x0004),
+        ("game_type", 0x0008),
+        ("map_set", 0x0009),
+        ("map_index", 0x000A),
+        ("wrap", 0x000B),
+        ("wrap_shift_x", 0x000C),
+        ("wrap_shift_y", 0x000D),
+        ("rounds_to_win", 0x000E),
+        ("round_state", 0x000F),
+        ("round_winner", 0x0010),
+        ("teams", 0x0011),
+        ("pickup_spawn_count", 0x0012),
+        ("_pad19", 0x0013),
+    )),
+    (PickupSpawn, 16, 4, (
+        ("pos", 0x0000),
+        ("time_left", 0x0008),
+        ("state", 0x000C),
+        ("_pad13", 0x000D),
+    )),
+    (SpawnMarker, 16, 4, (
+        ("pos", 0x0000),
+        ("time_left", 0x0008),
+        ("kind", 0x000C),
+        ("_pad13", 0x000D),
+    )),
+    (ShipExt, 28, 4, (
+        ("velocity", 0x0000),
+        ("block_eat_time", 0x0008),
+        ("speed_boost_time", 0x000C),
+        ("shield_time", 0x0010),
+        ("points", 0x0014),
+        ("team", 0x0016),
+        ("parry_dir", 0x0017),
+        ("dying", 0x0018),
+        ("_pad25", 0x0019),
+    )),
+    (ProjectileExt, 8, 4, (
+        ("distance", 0x0000),
+        ("team", 0x0004),
+        ("_pad5", 0x0005),
+    )),
+    (Snapshot, 12104, 8, (
+        ("header", 0x0000),
+        ("game", 0x0030),
+        ("event_total", 0x0048),
+        ("ship_count", 0x0050),
+        ("pickup_count", 0x0051),
+        ("projectile_count", 0x0052),
+        ("players", 0x0054),
+        ("extras_offset", 0x0058),
+        ("extras_size", 0x005C),
+        ("board", 0x0060),
+        ("ships", 0x1064),
+        ("projectiles", 0x1464),
+        ("pickups", 0x2064),
+        ("_pad9316", 0x2464),
+        ("events", 0x2468),
+        ("match", 0x2768),
+        ("pickup_spawns", 0x277C),
+        ("ships_ext", 0x287C),
+        ("projectiles_ext", 0x2A3C),
+        ("_pad11836", 0x2E3C),
+        ("spawn_markers", 0x2E40),
+        ("spawn_marker_count", 0x2F40),
+        ("_pad12097", 0x2F41),
+    )),
+    (ExtraEntry, 36, 4, (
+        ("name", 0x0000),
+        ("offset", 0x0018),
+        ("size", 0x001C),
+        ("type", 0x0020),
+        ("count", 0x0022),
+    )),
+    (ExtrasHeader, 2312, 4, (
+        ("entry_count", 0x0000),
+        ("_pad2", 0x0002),
+        ("blob_size", 0x0004),
+        ("entries", 0x0008),
+    )),
+)
+
+
+def _check_layout():
+    for cls, size, align, fields in _layout_table:
+        for field, offset in fields:
+            actual = getattr(cls, field).offset
+            if actual != offset:
+                raise ImportError(
+                    "%s: field %s.%s is at offset %d (%#x) under ctypes, but the schema's "
+                    "layout puts it at %d (%#x)"
+                    % (__name__, cls.__name__, field, actual, actual, offset, offset)
+                )
+        if ctypes.sizeof(cls) != size:
+            raise ImportError(
+                "%s: struct %s is %d bytes under ctypes, but the schema's layout makes it %d"
+                % (__name__, cls.__name__, ctypes.sizeof(cls), size)
+            )
+        if ctypes.alignment(cls) != align:
+            raise ImportError(
+                "%s: struct %s has alignment %d under ctypes, but the schema's layout gives it %d"
+                % (__name__, cls.__name__, ctypes.alignment(cls), align)
+            )
+
+
+_check_layout()
