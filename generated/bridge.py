@@ -1334,6 +1334,7 @@ class BridgeHeader(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 magic: u32
             bridge_magic
+            Always BRIDGE_MAGIC.
         0x0004 abi_major: u16
         0x0006 abi_minor: u16
         0x0008 header_size: u32
@@ -1348,6 +1349,7 @@ class BridgeHeader(ctypes.LittleEndianStructure):
         0x0020 host_version: char[VERSION_LEN] (text)
         0x0040 regions: RegionEntry[MAX_REGIONS]
             Indexed by bridge_region
+            Entries in use: region_count.
         0x0080 clock_mono_ns: u64
             A host clock reading (QueryPerformanceCounter in ns)...
         0x0088 clock_unix_ns: i64
@@ -1786,6 +1788,7 @@ class ClientBlockHeader(ctypes.LittleEndianStructure):
         0x0004 region_count: u32
         0x0008 regions: RegionEntry[MAX_REGIONS]
             Indexed by client_region
+            Entries in use: region_count.
     """
 
     _fields_ = [
@@ -1832,10 +1835,12 @@ class DirectoryHeader(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 magic: u32
             directory_magic
+            Always DIRECTORY_MAGIC.
         0x0004 entry_count: u32
         0x0008 entry_size: u32
         0x000C _pad12: u8[52]
         0x0040 entries: DirectoryEntry[MAX_INSTANCES]
+            Entries in use: entry_count.
     """
 
     _fields_ = [
@@ -2034,8 +2039,10 @@ class RecFileHeader(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 magic: u32
             rec_magic
+            Always REC_MAGIC.
         0x0004 format: u16
             rec_format
+            Always REC_FORMAT.
         0x0006 header_size: u16
             sizeof(rec_file_header)
         0x0008 schema_major: u16
@@ -2099,6 +2106,7 @@ class RecChunkHeader(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 magic: u32
             rec_chunk_magic
+            Always REC_CHUNK_MAGIC.
         0x0004 stored_size: u32
             Bytes of the zlib stream
         0x0008 raw_size: u32
@@ -2167,6 +2175,7 @@ class RecFooter(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 magic: u32
             rec_footer_magic
+            Always REC_FOOTER_MAGIC.
         0x0004 chunk_count: u32
         0x0008 mark_count: u32
         0x000C dropped: u32
@@ -2202,6 +2211,7 @@ class RecTrailer(ctypes.LittleEndianStructure):
         0x0008 _pad8: u8[4]
         0x000C magic: u32
             rec_trailer_magic
+            Always REC_TRAILER_MAGIC.
     """
 
     _fields_ = [
@@ -2217,6 +2227,7 @@ class SnapshotHeader(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 magic: u32
             snapshot_magic
+            Always SNAPSHOT_MAGIC.
         0x0004 schema_major: u16
         0x0006 schema_minor: u16
         0x0008 size: u32
@@ -2606,21 +2617,28 @@ class Snapshot(ctypes.LittleEndianStructure):
         0x005C extras_size: u32
         0x0060 board: Board
         0x1064 ships: Ship[MAX_SHIPS]
+            Entries in use: ship_count.
         0x1464 projectiles: Projectile[MAX_PROJECTILES]
+            Entries in use: projectile_count.
         0x2064 pickups: Pickup[MAX_PICKUPS]
+            Entries in use: pickup_count.
         0x2464 _pad9316: u8[4]
         0x2468 events: Event[MAX_EVENTS]
         0x2768 match: Match, since ABI 0.6
             ABI 0.6: read it when header.schema_minor >= 6
         0x277C pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
             ABI 0.6
+            Entries in use: match.pickup_spawn_count.
         0x287C ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
             ABI 0.6: ships_ext[i] goes with ships[i]
+            Entries in use: ship_count.
         0x2A3C projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
             ABI 0.6: projectiles_ext[i] goes with projectiles[i]
+            Entries in use: projectile_count.
         0x2E3C _pad11836: u8[4]
         0x2E40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
             ABI 0.9: read them when header.schema_minor >= 9
+            Entries in use: spawn_marker_count.
         0x2F40 spawn_marker_count: u8, since ABI 0.9
             ABI 0.9: entries used in spawn_markers
         0x2F41 _pad12097: u8[7]
@@ -2686,6 +2704,7 @@ class ExtrasHeader(ctypes.LittleEndianStructure):
         0x0002 _pad2: u8[2]
         0x0004 blob_size: u32
         0x0008 entries: ExtraEntry[MAX_EXTRAS]
+            Entries in use: entry_count.
     """
 
     _fields_ = [

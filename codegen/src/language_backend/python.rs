@@ -390,7 +390,19 @@ fn compute_struct_context(schema: &Schema, index: usize) -> StructContext {
                 describe_type(abi, &f.ty),
                 since_note(f.since)
             ),
-            doc: escape_docstring_lines(&f.doc),
+            doc: {
+                let mut doc = escape_docstring_lines(&f.doc);
+                if let Some(c) = &f.count {
+                    doc.push(format!(
+                        "Entries in use: {}.",
+                        escape_docstring_line(&c.text)
+                    ));
+                }
+                if let Some(i) = f.expect {
+                    doc.push(format!("Always {}.", upper(&abi.consts[i].name)));
+                }
+                doc
+            },
         });
         fields.push(FieldContext {
             name: f.name.clone(),
