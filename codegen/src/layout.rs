@@ -12,6 +12,10 @@ pub const MAX_SIZE: u64 = u32::MAX as u64;
 pub struct Layout {
     /// Indexed like `Abi::structs`.
     pub structs: Vec<StructLayout>,
+    /// Struct indices in dependency order: each struct after the structs it embeds, and
+    /// otherwise in schema order. Targets that must declare a type before using it (C,
+    /// Python) emit structs in this order.
+    pub order: Vec<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +48,7 @@ pub fn compute_layout(abi: &Abi) -> Result<Layout, SchemaErrors> {
     let order = dependency_order(abi, &mut errors);
     errors.propagate()?;
     let mut done: Vec<Option<StructLayout>> = vec![None; abi.structs.len()];
-    for i in order {
+    for &i in &order {
         let layout = compute_struct(abi, &abi.structs[i], &done, &mut errors);
         done[i] = Some(layout);
     }
@@ -54,6 +58,7 @@ pub fn compute_layout(abi: &Abi) -> Result<Layout, SchemaErrors> {
             .into_iter()
             .map(|l| l.expect("every struct is laid out"))
             .collect(),
+        order,
     })
 }
 
@@ -69,10 +74,12 @@ fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<usize> {
     let n = abi.structs.len();
     let mut mark = vec![Mark::New; n];
     let mut order = Vec::with_capacity(n);
+    // Reversed, so that popping visits the dependencies in field order.
     let deps = |i: usize| -> Vec<usize> {
         abi.structs[i]
             .fields
             .iter()
+            .rev()
             .filter_map(|f| match f.ty.elem {
                 Elem::Struct(j) => Some(j),
                 _ => None,

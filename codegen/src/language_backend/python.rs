@@ -316,9 +316,11 @@ fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
             }
         })
         .collect();
-    let structs: Vec<StructContext> = compute_struct_order(abi)
-        .into_iter()
-        .map(|i| compute_struct_context(schema, i))
+    let structs: Vec<StructContext> = schema
+        .layout
+        .order
+        .iter()
+        .map(|&i| compute_struct_context(schema, i))
         .collect();
 
     let has_text = abi
@@ -472,44 +474,6 @@ fn compute_examples(schema: &Schema) -> Examples {
         enum_type: enumerated.map(|(_, _, e)| python_type_name(&abi.enums[e].name)),
         enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
     }
-}
-
-/// Structs in the order Python must define them: each after the structs it embeds,
-/// otherwise in schema order. The layout engine has already rejected cycles.
-fn compute_struct_order(abi: &Abi) -> Vec<usize> {
-    let n = abi.structs.len();
-    let mut placed = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    for root in 0..n {
-        // Iterative post-order walk, so that deep nesting cannot overflow the stack.
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-        while let Some((node, next_field)) = stack.pop() {
-            if placed[node] {
-                continue;
-            }
-            let fields = &abi.structs[node].fields;
-            let dep = fields[next_field..]
-                .iter()
-                .enumerate()
-                .find_map(|(k, f)| match f.ty.elem {
-                    Elem::Struct(j) if !placed[j] && !stack.iter().any(|(s, _)| *s == j) => {
-                        Some((next_field + k, j))
-                    }
-                    _ => None,
-                });
-            match dep {
-                Some((k, j)) => {
-                    stack.push((node, k + 1));
-                    stack.push((j, 0));
-                }
-                None => {
-                    placed[node] = true;
-                    order.push(node);
-                }
-            }
-        }
-    }
-    order
 }
 
 fn prim_ctype(p: Prim) -> &'static str {
