@@ -1,6 +1,8 @@
 //! The language backends. Each reads the validated IR and its layout and returns text;
 //! none of them computes a layout or touches the disk.
 
+#[cfg(feature = "text")]
+pub mod c;
 pub mod rust;
 #[cfg(feature = "text")]
 pub mod text;
@@ -35,5 +37,10 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
         file_name: format!("{name}.rs"),
         contents: rust::expand_rust(schema, source),
     }];
+    #[cfg(feature = "text")]
+    outputs.push(Output {
+        file_name: format!("{name}.h"),
+        contents: c::render_c_header(schema, source)?,
+    });
     Ok(outputs)
 }
