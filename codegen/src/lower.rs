@@ -7,7 +7,7 @@ use toml::Spanned;
 
 use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::expr;
-use crate::ir::names::{camel, is_snake_case, upper};
+use crate::ir::names::{camel, is_c_reserved_word, is_snake_case, upper};
 use crate::ir::{
     Abi, ArrayLen, ConstType, Constant, CountRef, Elem, Enum, EnumKind, EnumValue, Field, ItemRef,
     Prim, Struct, Type, Version,
@@ -47,6 +47,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     cx.check_extensible(raw, &structs);
     cx.check_converted_names(raw, &abi.c_prefix);
     cx.check_python_names(&consts, &enums, &structs);
+    cx.check_c_names(&enums, &structs, &abi.c_prefix);
 
     let mut order: Vec<(usize, ItemRef)> = Vec::new();
     order.extend(
@@ -1002,6 +1003,50 @@ fn resolve_path(structs: &[Struct], start: usize, path: &str) -> Result<Vec<usiz
         }
     }
     Err("empty path".into())
+}
+
+impl Lower<'_> {
+    /// Names that only the C header's rules reject: a type whose C name
+    /// (`<prefix>_<name>`) is a C or C++ reserved word, such as `and_eq`, and an enum value
+    /// whose macro (`<PREFIX>_<ENUM>_<VALUE>`) is one of the ABI version macros, the names
+    /// the constants may not take either.
+    fn check_c_names(&mut self, enums: &[Enum], structs: &[Struct], prefix: &str) {
+        let types = enums
+            .iter()
+            .map(|e| (e.kind.keyword(), &e.name, &e.span))
+            .chain(structs.iter().map(|s| ("struct", &s.name, &s.span)));
+        for (kind, name, span) in types {
+            let c_name = format!("{prefix}_{name}");
+            if is_c_reserved_word(&c_name) {
+                self.errors.error_help(
+                    span,
+                    format!(
+                        "{kind} `{name}` becomes `{c_name}` in the C header, a reserved word or standard name in C or C++"
+                    ),
+                    "rename it, or change the abi's c_prefix",
+                );
+            }
+        }
+        for e in enums {
+            for v in &e.values {
+                let joined = format!("{}_{}", e.name, v.name);
+                if RESERVED_CONSTS.contains(&joined.as_str()) {
+                    self.errors.error_help(
+                        &v.span,
+                        format!(
+                            "{} value `{}.{}` becomes `{}_{}` in the C header, the name of an ABI version macro",
+                            e.kind.keyword(),
+                            e.name,
+                            v.name,
+                            upper(prefix),
+                            upper(&joined)
+                        ),
+                        "rename the value or its enum",
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn suggest_snake(name: &str) -> String {

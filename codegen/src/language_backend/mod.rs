@@ -2,6 +2,8 @@
 //! none of them computes a layout or touches the disk.
 
 #[cfg(feature = "text")]
+pub mod c;
+#[cfg(feature = "text")]
 pub mod markdown;
 #[cfg(feature = "text")]
 pub mod python;
@@ -40,14 +42,19 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
         contents: rust::expand_rust(schema, source),
     }];
     #[cfg(feature = "text")]
-    outputs.push(Output {
-        file_name: format!("{name}.md"),
-        contents: markdown::render_markdown(schema, source)?,
-    });
-    #[cfg(feature = "text")]
-    outputs.push(Output {
-        file_name: format!("{name}.py"),
-        contents: python::render_python(schema, source)?,
-    });
+    {
+        outputs.push(Output {
+            file_name: format!("{name}.h"),
+            contents: c::render_c_header(schema, source)?,
+        });
+        outputs.push(Output {
+            file_name: format!("{name}.py"),
+            contents: python::render_python(schema, source)?,
+        });
+        outputs.push(Output {
+            file_name: format!("{name}.md"),
+            contents: markdown::render_markdown(schema, source)?,
+        });
+    }
     Ok(outputs)
 }

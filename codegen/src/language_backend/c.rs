@@ -1,0 +1,564 @@
+//! The C header target (`bridge.h`): one header that is valid C11 and C++17, with every
+//! constant, enum, flag set and struct of the ABI, and a static assert of every struct's
+//! size, alignment and field offsets, all numbers taken from the layout.
+//!
+//! Names. Types are `<prefix>_<name>` (`ibf_client_entry`); macros are `<PREFIX>_<NAME>`
+//! (`IBF_MAX_CLIENTS`, `IBF_PHASE_PLAYING`). A field keeps its schema name, except that a
+//! name C or C++ would not take as a member gets a trailing `_` (`class` → `class_`): C11,
+//! C23, C++17 and C++20 keywords, the C++ alternative tokens (`and`, `or`, `not`, ...), the
+//! lowercase object-like macros of standard headers a program may include first (`bool`
+//! from `<stdbool.h>`, `errno`, `complex`, ...) and GCC's `linux`/`unix` of the GNU modes,
+//! the type names of `<stdint.h>` and `<stddef.h>`, and any name that starts with
+//! `<prefix>_`, which could name a type of the header (a C++ member named like a type used
+//! in its class changes that name's meaning there). A schema name cannot end in `_`, so an
+//! escaped name meets no other, and no type name ends in `_`. (The reserved words are
+//! `ir::names::C_RESERVED_WORDS`; lowering rejects a prefix and type name that join into
+//! one, such as `and` + `eq`, and an enum value whose macro would be an ABI version macro.)
+//! Field names are lowercase and every macro is uppercase and prefixed, so no field can
+//! meet a macro of this header; its private macros and the include guard end in `_`, which
+//! no schema name can.
+
+use serde::Serialize;
+
+use super::RenderError;
+use super::text::{self, Template};
+use crate::Schema;
+use crate::ir::names::{is_c_reserved_word, upper};
+use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Type, Version};
+
+const TEMPLATE: Template = Template {
+    name: "c_header.h.j2",
+    source: include_str!("../../../templates/c_header.h.j2"),
+};
+
+/// Comment lines are wrapped to this many columns, indentation included.
+const WRAP_COLUMNS: usize = 96;
+
+/// The C name of a field: its schema name, with a trailing `_` when it is a reserved word
+/// or starts with `<prefix>_` (see the module doc).
+pub fn c_field_name(name: &str, prefix: &str) -> String {
+    let type_like = name
+        .strip_prefix(prefix)
+        .is_some_and(|rest| rest.starts_with('_'));
+    if is_c_reserved_word(name) || type_like {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+/// The C name of an enum, flag set or struct: `<prefix>_<name>`. Lowering rejects a name
+/// that this makes a reserved word (`and` + `eq`).
+pub fn c_type_name(name: &str, prefix: &str) -> String {
+    format!("{prefix}_{name}")
+}
+
+/// The macro of a constant, `IBF_MAX_CLIENTS`.
+fn const_macro(prefix: &str, name: &str) -> String {
+    format!("{}_{}", upper(prefix), upper(name))
+}
+
+/// The macro of an enum or flag value, `IBF_PHASE_PLAYING`.
+fn value_macro(prefix: &str, enum_name: &str, value_name: &str) -> String {
+    format!(
+        "{}_{}_{}",
+        upper(prefix),
+        upper(enum_name),
+        upper(value_name)
+    )
+}
+
+/// The fixed-width C type of a primitive.
+fn prim_type(p: Prim) -> &'static str {
+    match p {
+        Prim::U8 => "uint8_t",
+        Prim::U16 => "uint16_t",
+        Prim::U32 => "uint32_t",
+        Prim::U64 => "uint64_t",
+        Prim::I8 => "int8_t",
+        Prim::I16 => "int16_t",
+        Prim::I32 => "int32_t",
+        Prim::I64 => "int64_t",
+        Prim::F32 => "float",
+        Prim::F64 => "double",
+    }
+}
+
+/// The suffix that gives an integer literal a type at least as wide as `p` with its
+/// signedness, so that comparing it with a field of type `p` does not warn: `U` up to 32
+/// bits, `ULL` for `u64`, none for `int` and `LL` for `i64`.
+fn int_suffix(p: Prim) -> &'static str {
+    match (p.is_signed(), p.size()) {
+        (false, 8) => "ULL",
+        (false, _) => "U",
+        (true, 8) => "LL",
+        (true, _) => "",
+    }
+}
+
+/// A C integer literal with `value`, in the radix the schema wrote it in (`written`):
+/// decimal, hex and octal stay (`0o17` becomes `017`); binary, which C11 lacks, becomes
+/// hex; `_` separators go. When `written` does not spell `value` (an expression), the
+/// value is written in decimal. A negative value is parenthesised, and the most negative
+/// value of a type is written as `(-MAX - 1)`, since `MAX + 1` is not a literal of it.
+pub fn render_int_literal(value: i128, written: &str, suffix: &str) -> String {
+    let magnitude = value.unsigned_abs();
+    let body = spell_in_radix(value, written).unwrap_or_else(|| magnitude.to_string());
+    if value >= 0 {
+        return format!("{body}{suffix}");
+    }
+    let max_positive: u128 = match suffix {
+        "LL" => i64::MAX as u128,
+        _ => i32::MAX as u128,
+    };
+    if magnitude > max_positive {
+        format!("(-{max_positive}{suffix} - 1)")
+    } else {
+        format!("(-{body}{suffix})")
+    }
+}
+
+/// The digits of `|value|` as `written` spells them, with a C prefix, or `None` when
+/// `written` is not a plain literal of `value`.
+fn spell_in_radix(value: i128, written: &str) -> Option<String> {
+    let text = written.trim().replace('_', "");
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, text.strip_prefix('+').unwrap_or(&text).to_string()),
+    };
+    let (prefix, digits, radix) = if let Some(d) = text.strip_prefix("0x") {
+        ("0x", d, 16)
+    } else if let Some(d) = text.strip_prefix("0X") {
+        ("0X", d, 16)
+    } else if let Some(d) = text.strip_prefix("0o") {
+        ("0", d, 8)
+    } else if let Some(d) = text.strip_prefix("0b") {
+        ("0b", d, 2)
+    } else {
+        ("", text.as_str(), 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let parsed = u128::from_str_radix(digits, radix).ok()?;
+    if parsed != value.unsigned_abs() || negative != (value < 0) {
+        return None;
+    }
+    Some(match radix {
+        2 => format!("0x{parsed:X}"),
+        10 => parsed.to_string(),
+        8 if parsed == 0 => "0".to_string(),
+        _ => format!("{prefix}{digits}"),
+    })
+}
+
+/// Doc text as the lines of a C comment: line breaks kept (`\r\n` and a lone `\r` are line
+/// breaks too, as the C compiler reads them), long lines wrapped at `width` columns, and
+/// every line made harmless inside a comment by [`escape_comment_line`]. Empty text gives
+/// no lines.
+pub fn render_comment_lines(text: &str, width: usize) -> Vec<String> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text = text.trim_matches('\n');
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    text.split('\n')
+        .flat_map(|line| wrap_line(&replace_invisible_chars(line), width))
+        .map(|line| escape_comment_line(&line))
+        .collect()
+}
+
+/// Control characters (a tab aside) and Unicode bidirectional controls, which a compiler
+/// warns about even inside a comment, written as `<U+XXXX>`.
+fn replace_invisible_chars(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\t') || bidi {
+            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Splits `line` at spaces into lines of at most `width` characters; a longer word keeps
+/// a line of its own. A line that fits comes back as it is.
+fn wrap_line(line: &str, width: usize) -> Vec<String> {
+    let line = line.trim_end();
+    if line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in line.split_whitespace() {
+        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// One comment line made harmless in a `/* */` comment of C11 and C++17: a space goes
+/// between the characters of `*/` and `/*` (which would end or nest the comment) and
+/// before the third character of a trigraph (`??/` is a backslash in C11), trailing
+/// whitespace goes, and a backslash at the end of the line, which would splice the next
+/// line onto it, is followed by a `.`.
+pub fn escape_comment_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 4);
+    for c in line.chars() {
+        let last = out.chars().last();
+        let delimiter = matches!((last, c), (Some('*'), '/') | (Some('/'), '*'));
+        let trigraph = out.ends_with("??") && "=/'()!<>-".contains(c);
+        if delimiter || trigraph {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    let mut out = out.trim_end().to_string();
+    if out.ends_with('\\') {
+        out.push('.');
+    }
+    out
+}
+
+/// The header's context: every name, number and comment line, decided here; the template
+/// only arranges them.
+#[derive(Serialize)]
+struct HeaderContext {
+    generated_line: String,
+    guard: String,
+    prefix: String,
+    prefix_upper: String,
+    doc: Vec<String>,
+    version_major: u32,
+    version_minor: u32,
+    static_assert_macro: String,
+    alignof_macro: String,
+    consts: Vec<ConstContext>,
+    enums: Vec<EnumContext>,
+    structs: Vec<StructContext>,
+}
+
+#[derive(Serialize)]
+struct ConstContext {
+    doc: Vec<String>,
+    name: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct EnumContext {
+    doc: Vec<String>,
+    name: String,
+    repr: &'static str,
+    values: Vec<ConstContext>,
+}
+
+#[derive(Serialize)]
+struct StructContext {
+    doc: Vec<String>,
+    name: String,
+    size: u64,
+    align: u64,
+    fields: Vec<FieldContext>,
+}
+
+#[derive(Serialize)]
+struct FieldContext {
+    doc: Vec<String>,
+    name: String,
+    ty: String,
+    /// The array length as written between the brackets, or empty.
+    len: String,
+    offset: u64,
+}
+
+/// Renders the C header of `schema`. `source` is the schema's file name for the
+/// generated-file line.
+pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderError> {
+    let context = header_context(schema, source);
+    let mut env = text::environment();
+    text::render(&mut env, &TEMPLATE, context)
+}
+
+/// Everything the template prints, from the IR and the layout.
+fn header_context(schema: &Schema, source: &str) -> HeaderContext {
+    let abi = &schema.abi;
+    let prefix = abi.c_prefix.as_str();
+    let p = upper(prefix);
+    let mut doc = render_comment_lines(&abi.title, WRAP_COLUMNS - 3);
+    if !doc.is_empty() {
+        doc.push(String::new());
+    }
+    doc.extend(item_doc(
+        &abi.doc,
+        &[format!("ABI version {}.", abi.version)],
+        0,
+    ));
+    HeaderContext {
+        generated_line: render_comment_lines(&super::generated_line(source), usize::MAX).join(" "),
+        guard: format!("{p}_{}_H_", upper(&abi.name)),
+        prefix: prefix.to_string(),
+        prefix_upper: p.clone(),
+        doc,
+        version_major: abi.version.major,
+        version_minor: abi.version.minor,
+        static_assert_macro: format!("{p}_STATIC_ASSERT_"),
+        alignof_macro: format!("{p}_ALIGNOF_"),
+        consts: const_contexts(abi),
+        enums: enum_contexts(abi),
+        structs: schema
+            .layout
+            .order
+            .iter()
+            .map(|&i| struct_context(schema, i))
+            .collect(),
+    }
+}
+
+/// The comment lines of an item at `indent` columns: its doc, then a paragraph of the
+/// generator's notes (its kind, size, the version that added it, ...).
+fn item_doc(doc: &str, notes: &[String], indent: usize) -> Vec<String> {
+    let width = WRAP_COLUMNS.saturating_sub(indent + 3).max(20);
+    let mut lines = render_comment_lines(doc, width);
+    let notes = render_comment_lines(&notes.join(" "), width);
+    if !lines.is_empty() && !notes.is_empty() {
+        lines.push(String::new());
+    }
+    lines.extend(notes);
+    lines
+}
+
+fn since_note(since: Option<Version>) -> Vec<String> {
+    since
+        .map(|v| vec![format!("Since ABI {v}.")])
+        .unwrap_or_default()
+}
+
+/// The constants as macros, with the suffix of their type.
+fn const_contexts(abi: &Abi) -> Vec<ConstContext> {
+    abi.consts
+        .iter()
+        .map(|c| {
+            let prim = match c.ty {
+                ConstType::Usize => Prim::U32,
+                ConstType::Prim(p) => p,
+            };
+            let mut notes = Vec::new();
+            if let Some(e) = &c.expr {
+                notes.push(format!("Computed as {e}."));
+            }
+            notes.extend(since_note(c.since));
+            ConstContext {
+                doc: item_doc(&c.doc, &notes, 0),
+                name: const_macro(&abi.c_prefix, &c.name),
+                value: render_int_literal(c.value, &c.literal, int_suffix(prim)),
+            }
+        })
+        .collect()
+}
+
+/// The enums and flag sets: a typedef of the representation, and a macro per value that
+/// casts its literal to that typedef.
+fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
+    let prefix = abi.c_prefix.as_str();
+    abi.enums
+        .iter()
+        .map(|e| {
+            let name = c_type_name(&e.name, prefix);
+            let pattern = format!("{}_{}_*", upper(prefix), upper(&e.name));
+            let what = match e.kind {
+                EnumKind::Enum => format!(
+                    "Enum ({}): one of the {pattern} values, or a number this header does not \
+                     know.",
+                    e.repr
+                ),
+                EnumKind::Flags => format!("Flags ({}): an OR of the {pattern} bits.", e.repr),
+            };
+            let mut notes = vec![what];
+            notes.extend(since_note(e.since));
+            let values = e
+                .values
+                .iter()
+                .map(|v| {
+                    let literal = render_int_literal(v.value, &v.literal, int_suffix(e.repr));
+                    ConstContext {
+                        doc: item_doc(&v.doc, &since_note(v.since), 0),
+                        name: value_macro(prefix, &e.name, &v.name),
+                        value: format!("(({name}){literal})"),
+                    }
+                })
+                .collect();
+            EnumContext {
+                doc: item_doc(&e.doc, &notes, 0),
+                name,
+                repr: prim_type(e.repr),
+                values,
+            }
+        })
+        .collect()
+}
+
+/// One struct: its fields with their C names and types, and the numbers of the layout.
+fn struct_context(schema: &Schema, index: usize) -> StructContext {
+    let abi = &schema.abi;
+    let prefix = abi.c_prefix.as_str();
+    let s = &abi.structs[index];
+    let layout = schema.layout.of(index);
+    let mut notes = vec![format!(
+        "Size {} ({:#X}), align {}.",
+        layout.size, layout.size, layout.align
+    )];
+    if s.extensible {
+        notes.push(
+            "Extensible: it may grow at its end in a later ABI version, so readers take its \
+             size from the data, not from sizeof."
+                .to_string(),
+        );
+    }
+    notes.extend(since_note(s.since));
+    let fields = s
+        .fields
+        .iter()
+        .zip(&layout.fields)
+        .map(|(f, fl)| {
+            let mut place = format!(
+                "offset 0x{:04X} ({}), size {}",
+                fl.offset, fl.offset, fl.size
+            );
+            if f.is_padding() {
+                place.push_str(", padding");
+            }
+            if let Some(v) = f.since {
+                place.push_str(&format!(", since ABI {v}"));
+            }
+            let doc = if f.doc.trim().is_empty() {
+                place
+            } else {
+                format!("{place}: {}", f.doc)
+            };
+            FieldContext {
+                doc: item_doc(&doc, &[], 4),
+                name: c_field_name(&f.name, prefix),
+                ty: field_type(abi, &f.ty),
+                len: array_len(abi, &f.ty),
+                offset: fl.offset,
+            }
+        })
+        .collect();
+    StructContext {
+        doc: item_doc(&s.doc, &notes, 0),
+        name: c_type_name(&s.name, prefix),
+        size: layout.size,
+        align: layout.align,
+        fields,
+    }
+}
+
+/// The C type of one element of a field.
+fn field_type(abi: &Abi, ty: &Type) -> String {
+    let prefix = abi.c_prefix.as_str();
+    match ty.elem {
+        Elem::Prim(p) => prim_type(p).to_string(),
+        Elem::Char => "char".to_string(),
+        Elem::Enum(i) => c_type_name(&abi.enums[i].name, prefix),
+        Elem::Struct(i) => c_type_name(&abi.structs[i].name, prefix),
+    }
+}
+
+/// The array length of a field: the constant's macro when the schema named one, else the
+/// literal as the schema wrote it; empty when the field is not an array.
+fn array_len(abi: &Abi, ty: &Type) -> String {
+    let Some(len) = ty.len else {
+        return String::new();
+    };
+    if let Some(c) = len.constant {
+        return const_macro(&abi.c_prefix, &abi.consts[c].name);
+    }
+    let written = ty
+        .text
+        .split_once('[')
+        .and_then(|(_, rest)| rest.strip_suffix(']'))
+        .unwrap_or("");
+    render_int_literal(i128::from(len.count), written, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_names() {
+        for (name, c) in [
+            ("class", "class_"),
+            ("and_eq", "and_eq_"),
+            ("bool", "bool_"),
+            ("uint8_t", "uint8_t_"),
+            ("ibf_phase", "ibf_phase_"),
+            ("type", "type"),
+            ("ibfx", "ibfx"),
+            ("ibf", "ibf"),
+            ("_pad3", "_pad3"),
+        ] {
+            assert_eq!(c_field_name(name, "ibf"), c, "{name}");
+        }
+        assert_eq!(c_type_name("match", "ibf"), "ibf_match");
+    }
+
+    #[test]
+    fn int_literals() {
+        assert_eq!(render_int_literal(0x42, "0x42", "U"), "0x42U");
+        assert_eq!(render_int_literal(0x10000, "0x1_0000", "U"), "0x10000U");
+        assert_eq!(render_int_literal(15, "0o17", "U"), "017U");
+        assert_eq!(render_int_literal(0, "0o0", ""), "0");
+        assert_eq!(render_int_literal(5, "0b101", "U"), "0x5U");
+        assert_eq!(render_int_literal(10, "010", ""), "10");
+        assert_eq!(render_int_literal(7, "+7", ""), "7");
+        assert_eq!(render_int_literal(-5, "-5", ""), "(-5)");
+        assert_eq!(render_int_literal(4096, "4096", "U"), "4096U");
+        assert_eq!(render_int_literal(4096, "64 * 64", "U"), "4096U");
+        assert_eq!(render_int_literal(3, "4", "U"), "3U");
+        assert_eq!(
+            render_int_literal(i128::from(i32::MIN), "-2147483648", ""),
+            "(-2147483647 - 1)"
+        );
+        assert_eq!(
+            render_int_literal(i128::from(i64::MIN), "-9223372036854775808", "LL"),
+            "(-9223372036854775807LL - 1)"
+        );
+        assert_eq!(
+            render_int_literal(i128::from(u64::MAX), "0xFFFF_FFFF_FFFF_FFFF", "ULL"),
+            "0xFFFFFFFFFFFFFFFFULL"
+        );
+    }
+
+    #[test]
+    fn comment_escapes() {
+        assert_eq!(escape_comment_line("a */ b /* c"), "a * / b / * c");
+        assert_eq!(escape_comment_line("/*/"), "/ * /");
+        assert_eq!(escape_comment_line("what??/"), "what?? /");
+        assert_eq!(escape_comment_line("???="), "??? =");
+        assert_eq!(escape_comment_line("path\\  "), "path\\.");
+        assert_eq!(
+            render_comment_lines("a\r\nb\rc\u{0}\u{202E}", 80),
+            ["a", "b", "c<U+0000><U+202E>"]
+        );
+        assert!(render_comment_lines(" \n ", 80).is_empty());
+    }
+
+    #[test]
+    fn wrapping() {
+        assert_eq!(wrap_line("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap_line("aaaaaaa b", 5), ["aaaaaaa", "b"]);
+        assert_eq!(wrap_line("short", 5), ["short"]);
+    }
+}

@@ -1,0 +1,2435 @@
+/* generated from schema.toml; do not edit */
+/**
+ * Bridge schema reference
+ *
+ * All structs are little-endian and naturally aligned, with every padding byte declared.
+ *
+ * ABI version 0.9.
+ */
+#ifndef IBF_BRIDGE_H_
+#define IBF_BRIDGE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Names: each type is ibf_<name>, each macro IBF_<NAME>.
+ *
+ * A field keeps its schema name unless C or C++ would not take it as a member: a C11, C23,
+ * C++17 or C++20 keyword, a C++ alternative token (and, or, not, ...), a lowercase macro of a
+ * standard header (bool, errno, complex, ...) or of GCC's GNU modes (linux, unix), a type name
+ * of <stdint.h> or <stddef.h>, or a name that starts with ibf_. Such a field gets a
+ * trailing underscore: class becomes class_.
+ *
+ * Enum and flag types are typedefs of their fixed-width integer, so a field keeps its exact
+ * width. Their values are macros, usable in switch cases and constant expressions in C and C++.
+ *
+ * Each struct is followed by static asserts of its size, its alignment and its field offsets.
+ */
+
+#ifdef __cplusplus
+#define IBF_STATIC_ASSERT_(condition, message) static_assert(condition, message)
+#define IBF_ALIGNOF_(type) alignof(type)
+extern "C" {
+#else
+#define IBF_STATIC_ASSERT_(condition, message) _Static_assert(condition, message)
+#define IBF_ALIGNOF_(type) _Alignof(type)
+#endif
+
+/** The ABI version this header describes. */
+#define IBF_ABI_VERSION_MAJOR 0U
+#define IBF_ABI_VERSION_MINOR 9U
+
+/* Constants */
+
+/** 'IBFB' read as a little-endian u32 */
+#define IBF_BRIDGE_MAGIC 0x42464249U
+/** 'IBFD' read as a little-endian u32 */
+#define IBF_DIRECTORY_MAGIC 0x44464249U
+/** Client table rows, and client blocks */
+#define IBF_MAX_CLIENTS 8U
+/** Hosts the directory lists at once */
+#define IBF_MAX_INSTANCES 16U
+/** Rows in a layout table */
+#define IBF_MAX_REGIONS 8U
+/** Snapshot ring slots */
+#define IBF_RING_SLOTS 8U
+/** Bytes per ring slot, its header included */
+#define IBF_RING_SLOT_SIZE 32768U
+/** Bytes per client block */
+#define IBF_CLIENT_BLOCK_SIZE 0x10000U
+/** Bytes of entries in the host log ring */
+#define IBF_LOG_RING_CAPACITY 0x10000U
+/** Bytes of entries in a client's log queue */
+#define IBF_LOG_QUEUE_CAPACITY 16384U
+/** Bytes in a client name, including the terminating NUL */
+#define IBF_CLIENT_NAME_LEN 32U
+/** Bytes in a host version string, including the terminating NUL */
+#define IBF_VERSION_LEN 32U
+/** Bytes of a log entry's source */
+#define IBF_LOG_SOURCE_MAX 32U
+/** Bytes of a log entry's text; longer messages are split */
+#define IBF_LOG_TEXT_MAX 968U
+/** No virtual pad bound; in pad_owner, a bot pad nobody owns */
+#define IBF_NO_PAD 255U
+/** In pad_owner: the slot is not a bot pad (input.bot_pads), so no client can bind it */
+#define IBF_PAD_NOT_BOT 254U
+/** Bytes of a command line a client may send, its terminating NUL included */
+#define IBF_COMMAND_LINE_MAX 1024U
+/**
+ * Bytes per bot block: a client's draw lists, parameters and stats (ABI 0.5)
+ *
+ * Since ABI 0.5.
+ */
+#define IBF_BOT_BLOCK_SIZE 0x49000U
+/** Draw lists per client: the client's, the shared one and the host's (a triple buffer) */
+#define IBF_DRAW_BUFFERS 3U
+/** Commands in one draw list; more are dropped and the list marked overflow */
+#define IBF_DRAW_MAX_COMMANDS 2048U
+/** Bytes of one draw list's payload: points, text and heatmap cells */
+#define IBF_DRAW_PAYLOAD_MAX 16384U
+/** Parameters a client may declare */
+#define IBF_MAX_PARAMS 32U
+/** Bytes in a parameter name, including the terminating NUL */
+#define IBF_PARAM_NAME_LEN 32U
+/** Bytes in a parameter's help text, including the terminating NUL */
+#define IBF_PARAM_HELP_LEN 96U
+/** Bytes of an enum parameter's options, separated by '|', including the terminating NUL */
+#define IBF_PARAM_OPTIONS_LEN 88U
+/** Stats a client may publish */
+#define IBF_MAX_STATS 64U
+/** Bytes in a stat name, including the terminating NUL */
+#define IBF_STAT_NAME_LEN 24U
+/** Bytes in a text stat, including the terminating NUL */
+#define IBF_STAT_TEXT_LEN 24U
+/** Player slots, and virtual pads */
+#define IBF_MAX_PLAYERS 4U
+/** Ship capacity of a snapshot */
+#define IBF_MAX_SHIPS 16U
+/** Projectile capacity of a snapshot */
+#define IBF_MAX_PROJECTILES 128U
+/** Pickup capacity of a snapshot */
+#define IBF_MAX_PICKUPS 64U
+/** Event ring capacity */
+#define IBF_MAX_EVENTS 32U
+/** Largest supported board width or height, in tiles */
+#define IBF_BOARD_MAX_DIM 64U
+/**
+ * board_max_dim squared
+ *
+ * Computed as board_max_dim * board_max_dim.
+ */
+#define IBF_BOARD_MAX_TILES 4096U
+/** Custom probe entries per snapshot */
+#define IBF_MAX_EXTRAS 64U
+/** Bytes of custom probe data per snapshot */
+#define IBF_EXTRAS_BLOB_MAX 16384U
+/** Bytes in a probe name, including the terminating NUL */
+#define IBF_EXTRA_NAME_LEN 24U
+/** 'IBFS' read as a little-endian u32 */
+#define IBF_SNAPSHOT_MAGIC 0x53464249U
+/** Empty player slot, or unknown owner */
+#define IBF_NO_PLAYER 255U
+/**
+ * Pickup spawn points a snapshot lists (ABI 0.6)
+ *
+ * Since ABI 0.6.
+ */
+#define IBF_MAX_PICKUP_SPAWNS 16U
+/**
+ * Arcade spawn markers a snapshot lists (ABI 0.9)
+ *
+ * Since ABI 0.9.
+ */
+#define IBF_MAX_SPAWN_MARKERS 16U
+/** 'IBFR' read as a little-endian u32: a recording's first bytes */
+#define IBF_REC_MAGIC 0x52464249U
+/** 'IBFC': a chunk header */
+#define IBF_REC_CHUNK_MAGIC 0x43464249U
+/** 'IBFX': the footer */
+#define IBF_REC_FOOTER_MAGIC 0x58464249U
+/** 'IBFE': the trailer, the file's last 16 bytes */
+#define IBF_REC_TRAILER_MAGIC 0x45464249U
+/** The .ibfrec layout version */
+#define IBF_REC_FORMAT 1U
+/** Tick records per chunk (5 s at 60 Hz) */
+#define IBF_REC_CHUNK_TICKS 300U
+
+/* Enums and flag sets */
+
+/**
+ * Rows of the bridge header's layout table
+ *
+ * Enum (u32): one of the IBF_BRIDGE_REGION_* values, or a number this header does not know.
+ */
+typedef uint32_t ibf_bridge_region;
+#define IBF_BRIDGE_REGION_HEADER ((ibf_bridge_region)0U)
+#define IBF_BRIDGE_REGION_SNAPSHOT_RING ((ibf_bridge_region)1U)
+#define IBF_BRIDGE_REGION_CLIENT_BLOCKS ((ibf_bridge_region)2U)
+#define IBF_BRIDGE_REGION_LOG_RING ((ibf_bridge_region)3U)
+/**
+ * One bot block per client row: its draw lists, parameters and stats (ABI 0.5)
+ *
+ * Since ABI 0.5.
+ */
+#define IBF_BRIDGE_REGION_BOT_BLOCKS ((ibf_bridge_region)4U)
+
+/**
+ * Rows of a bot block's layout table
+ *
+ * Enum (u32): one of the IBF_BOT_REGION_* values, or a number this header does not know.
+ */
+typedef uint32_t ibf_bot_region;
+/** A draw_header, then draw_buffers draw lists (design 8.4) */
+#define IBF_BOT_REGION_DRAW ((ibf_bot_region)0U)
+/** A params_header, then max_params param_def, then max_params param_value (design 8.6) */
+#define IBF_BOT_REGION_PARAMS ((ibf_bot_region)1U)
+/** A stats_header, then max_stats stat_entry (design 8.6) */
+#define IBF_BOT_REGION_STATS ((ibf_bot_region)2U)
+
+/** Flags (u32): an OR of the IBF_DRAW_LIST_FLAGS_* bits. */
+typedef uint32_t ibf_draw_list_flags;
+/** Commands or payload did not fit and were dropped */
+#define IBF_DRAW_LIST_FLAGS_OVERFLOW ((ibf_draw_list_flags)0x1U)
+
+/**
+ * What a parameter's control is (design 8.6)
+ *
+ * Enum (u8): one of the IBF_PARAM_KIND_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_param_kind;
+/** A checkbox: value 0 or 1 */
+#define IBF_PARAM_KIND_BOOL ((ibf_param_kind)0U)
+/** A whole number between min and max */
+#define IBF_PARAM_KIND_INT ((ibf_param_kind)1U)
+/** A number between min and max */
+#define IBF_PARAM_KIND_FLOAT ((ibf_param_kind)2U)
+/** One of the options: value is its index */
+#define IBF_PARAM_KIND_ENUM ((ibf_param_kind)3U)
+/** A button: value counts the presses */
+#define IBF_PARAM_KIND_BUTTON ((ibf_param_kind)4U)
+/** A colour: value is its RGBA as a u32 (R in the low byte) */
+#define IBF_PARAM_KIND_COLOR ((ibf_param_kind)5U)
+
+/** Enum (u8): one of the IBF_STAT_KIND_* values, or a number this header does not know. */
+typedef uint8_t ibf_stat_kind;
+#define IBF_STAT_KIND_NUMBER ((ibf_stat_kind)0U)
+#define IBF_STAT_KIND_TEXT ((ibf_stat_kind)1U)
+
+/** Flags (u8): an OR of the IBF_STAT_FLAGS_* bits. */
+typedef uint8_t ibf_stat_flags;
+/** Keep a sparkline of the last 300 values */
+#define IBF_STAT_FLAGS_PLOT ((ibf_stat_flags)0x1U)
+
+/**
+ * Rows of a client block's layout table
+ *
+ * Enum (u32): one of the IBF_CLIENT_REGION_* values, or a number this header does not know.
+ */
+typedef uint32_t ibf_client_region;
+/** The client's log entries, for the host to drain */
+#define IBF_CLIENT_REGION_LOG_QUEUE ((ibf_client_region)0U)
+/** The client's virtual pad: one pad_input record, which the host reads on each XInput poll */
+#define IBF_CLIENT_REGION_PAD_INPUT ((ibf_client_region)1U)
+/** Command requests from the client and their results from the host */
+#define IBF_CLIENT_REGION_MAILBOX ((ibf_client_region)2U)
+
+/**
+ * How the host answered a command request
+ *
+ * Enum (u32): one of the IBF_COMMAND_STATUS_* values, or a number this header does not know.
+ */
+typedef uint32_t ibf_command_status;
+/** Not answered yet */
+#define IBF_COMMAND_STATUS_NONE ((ibf_command_status)0U)
+/** The command ran and succeeded */
+#define IBF_COMMAND_STATUS_OK ((ibf_command_status)1U)
+/** The command ran and failed, or there is no such command */
+#define IBF_COMMAND_STATUS_FAILED ((ibf_command_status)2U)
+/** The host takes no commands, or the request was malformed */
+#define IBF_COMMAND_STATUS_REFUSED ((ibf_command_status)3U)
+
+/**
+ * The stick that moves a ship (design 7.7)
+ *
+ * Enum (u8): one of the IBF_CONTROL_STICK_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_control_stick;
+#define IBF_CONTROL_STICK_LEFT_STICK ((ibf_control_stick)0U)
+#define IBF_CONTROL_STICK_RIGHT_STICK ((ibf_control_stick)1U)
+#define IBF_CONTROL_STICK_DPAD ((ibf_control_stick)2U)
+
+/**
+ * Whether the game waits for its bots (design 4.5; ABI 0.7)
+ *
+ * Enum (u8): one of the IBF_RUN_MODE_* values, or a number this header does not know. Since ABI
+ * 0.7.
+ */
+typedef uint8_t ibf_run_mode;
+/** The game never waits: each poll reads the newest input */
+#define IBF_RUN_MODE_REALTIME ((ibf_run_mode)0U)
+/** After each tick the host waits until every bot pad answers it, up to lockstep_timeout_ms */
+#define IBF_RUN_MODE_LOCKSTEP ((ibf_run_mode)1U)
+
+/**
+ * Whether the game's steps run (design 4.5; ABI 0.7)
+ *
+ * Enum (u8): one of the IBF_SIM_STATE_* values, or a number this header does not know. Since
+ * ABI 0.7.
+ */
+typedef uint8_t ibf_sim_state;
+#define IBF_SIM_STATE_RUNNING ((ibf_sim_state)0U)
+/** sim.pause: the steps are skipped, the game still draws; sim.step lets some through */
+#define IBF_SIM_STATE_PAUSED ((ibf_sim_state)1U)
+
+/**
+ * A client table row's state (design 6.5)
+ *
+ * Enum (u32): one of the IBF_CLIENT_STATE_* values, or a number this header does not know.
+ */
+typedef uint32_t ibf_client_state;
+#define IBF_CLIENT_STATE_FREE ((ibf_client_state)0U)
+/** A client won the row and is filling it in */
+#define IBF_CLIENT_STATE_CLAIMED ((ibf_client_state)1U)
+#define IBF_CLIENT_STATE_ACTIVE ((ibf_client_state)2U)
+/** The client said goodbye; the host frees the row */
+#define IBF_CLIENT_STATE_CLOSING ((ibf_client_state)3U)
+
+/**
+ * What a client takes part in
+ *
+ * Flags (u32): an OR of the IBF_CLIENT_CAPS_* bits.
+ */
+typedef uint32_t ibf_client_caps;
+/** Set my tick event after each publish */
+#define IBF_CLIENT_CAPS_TICKS ((ibf_client_caps)0x1U)
+/** A tool (the CLI), not a bot: not counted among the bots */
+#define IBF_CLIENT_CAPS_TOOL ((ibf_client_caps)0x2U)
+/**
+ * Set by the host's TCP proxy for a client over TCP (design 6.6): the files its commands write
+ * stay in ibf\remote (ABI 0.8)
+ *
+ * Since ABI 0.8.
+ */
+#define IBF_CLIENT_CAPS_REMOTE ((ibf_client_caps)0x4U)
+
+/** Enum (u32): one of the IBF_HOST_STATE_* values, or a number this header does not know. */
+typedef uint32_t ibf_host_state;
+#define IBF_HOST_STATE_STARTING ((ibf_host_state)0U)
+#define IBF_HOST_STATE_RUNNING ((ibf_host_state)1U)
+/** The game is closing; clients should disconnect */
+#define IBF_HOST_STATE_EXITING ((ibf_host_state)2U)
+
+/**
+ * A directory row's state
+ *
+ * Enum (u32): one of the IBF_INSTANCE_STATE_* values, or a number this header does not know.
+ */
+typedef uint32_t ibf_instance_state;
+#define IBF_INSTANCE_STATE_FREE ((ibf_instance_state)0U)
+/** A host won the row and is filling it in */
+#define IBF_INSTANCE_STATE_CLAIMED ((ibf_instance_state)1U)
+#define IBF_INSTANCE_STATE_LIVE ((ibf_instance_state)2U)
+
+/** Enum (u8): one of the IBF_LOG_ENTRY_KIND_* values, or a number this header does not know. */
+typedef uint8_t ibf_log_entry_kind;
+#define IBF_LOG_ENTRY_KIND_RECORD ((ibf_log_entry_kind)0U)
+/** Fills the ring to its end; the next entry starts at offset 0 */
+#define IBF_LOG_ENTRY_KIND_PADDING ((ibf_log_entry_kind)1U)
+
+/** Enum (u8): one of the IBF_DRAW_OP_* values, or a number this header does not know. */
+typedef uint8_t ibf_draw_op;
+#define IBF_DRAW_OP_LINE ((ibf_draw_op)0U)
+#define IBF_DRAW_OP_POLYLINE ((ibf_draw_op)1U)
+#define IBF_DRAW_OP_RECT ((ibf_draw_op)2U)
+#define IBF_DRAW_OP_RECT_FILL ((ibf_draw_op)3U)
+#define IBF_DRAW_OP_CIRCLE ((ibf_draw_op)4U)
+#define IBF_DRAW_OP_CIRCLE_FILL ((ibf_draw_op)5U)
+#define IBF_DRAW_OP_TEXT ((ibf_draw_op)6U)
+#define IBF_DRAW_OP_ARROW ((ibf_draw_op)7U)
+#define IBF_DRAW_OP_TILE_FILL ((ibf_draw_op)8U)
+#define IBF_DRAW_OP_TILE_OUTLINE ((ibf_draw_op)9U)
+#define IBF_DRAW_OP_HEATMAP ((ibf_draw_op)10U)
+
+/** Enum (u8): one of the IBF_DRAW_SPACE_* values, or a number this header does not know. */
+typedef uint8_t ibf_draw_space;
+/** Tiles, origin at the board centre, +Y up */
+#define IBF_DRAW_SPACE_WORLD ((ibf_draw_space)0U)
+/** Integer tile coordinates */
+#define IBF_DRAW_SPACE_TILE ((ibf_draw_space)1U)
+/** Back-buffer pixels */
+#define IBF_DRAW_SPACE_SCREEN ((ibf_draw_space)2U)
+/** 0..1 across the back buffer */
+#define IBF_DRAW_SPACE_SCREEN_NORM ((ibf_draw_space)3U)
+
+/** Enum (u8): one of the IBF_DRAW_LAYER_* values, or a number this header does not know. */
+typedef uint8_t ibf_draw_layer;
+#define IBF_DRAW_LAYER_BELOW_PANELS ((ibf_draw_layer)0U)
+#define IBF_DRAW_LAYER_ABOVE_PANELS ((ibf_draw_layer)1U)
+
+/** Flags (u8): an OR of the IBF_DRAW_FLAGS_* bits. */
+typedef uint8_t ibf_draw_flags;
+#define IBF_DRAW_FLAGS_ANTIALIAS ((ibf_draw_flags)0x1U)
+/** Fade out over the list's time to live */
+#define IBF_DRAW_FLAGS_FADE ((ibf_draw_flags)0x2U)
+/**
+ * polyline: join the last point to the first (ABI 0.5)
+ *
+ * Since ABI 0.5.
+ */
+#define IBF_DRAW_FLAGS_CLOSED ((ibf_draw_flags)0x4U)
+/**
+ * text: centred on its point instead of hanging from it (ABI 0.5)
+ *
+ * Since ABI 0.5.
+ */
+#define IBF_DRAW_FLAGS_CENTERED ((ibf_draw_flags)0x8U)
+
+/**
+ * How a heatmap's values become colours (ABI 0.5)
+ *
+ * Enum (u8): one of the IBF_HEATMAP_PALETTE_* values, or a number this header does not know.
+ * Since ABI 0.5.
+ */
+typedef uint8_t ibf_heatmap_palette;
+/** The command's colour, its alpha scaled by the value */
+#define IBF_HEATMAP_PALETTE_TINT ((ibf_heatmap_palette)0U)
+/** Black through red and orange to yellow */
+#define IBF_HEATMAP_PALETTE_INFERNO ((ibf_heatmap_palette)1U)
+/** Purple through teal to yellow */
+#define IBF_HEATMAP_PALETTE_VIRIDIS ((ibf_heatmap_palette)2U)
+/** Blue through white to red: 128 is white */
+#define IBF_HEATMAP_PALETTE_COOLWARM ((ibf_heatmap_palette)3U)
+/** Black to white */
+#define IBF_HEATMAP_PALETTE_GREYS ((ibf_heatmap_palette)4U)
+
+/** Flags (u8): an OR of the IBF_HEATMAP_FLAGS_* bits. */
+typedef uint8_t ibf_heatmap_flags;
+/** A value of 0 draws nothing */
+#define IBF_HEATMAP_FLAGS_ZERO_CLEAR ((ibf_heatmap_flags)0x1U)
+
+/**
+ * Log severity, lowest first
+ *
+ * Enum (u8): one of the IBF_LOG_LEVEL_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_log_level;
+#define IBF_LOG_LEVEL_TRACE ((ibf_log_level)0U)
+#define IBF_LOG_LEVEL_DEBUG ((ibf_log_level)1U)
+#define IBF_LOG_LEVEL_INFO ((ibf_log_level)2U)
+#define IBF_LOG_LEVEL_WARN ((ibf_log_level)3U)
+#define IBF_LOG_LEVEL_ERROR ((ibf_log_level)4U)
+
+/**
+ * XINPUT_GAMEPAD_* button bits
+ *
+ * Flags (u16): an OR of the IBF_PAD_BUTTONS_* bits.
+ */
+typedef uint16_t ibf_pad_buttons;
+#define IBF_PAD_BUTTONS_DPAD_UP ((ibf_pad_buttons)0x1U)
+#define IBF_PAD_BUTTONS_DPAD_DOWN ((ibf_pad_buttons)0x2U)
+#define IBF_PAD_BUTTONS_DPAD_LEFT ((ibf_pad_buttons)0x4U)
+#define IBF_PAD_BUTTONS_DPAD_RIGHT ((ibf_pad_buttons)0x8U)
+#define IBF_PAD_BUTTONS_START ((ibf_pad_buttons)0x10U)
+#define IBF_PAD_BUTTONS_BACK ((ibf_pad_buttons)0x20U)
+#define IBF_PAD_BUTTONS_LEFT_THUMB ((ibf_pad_buttons)0x40U)
+#define IBF_PAD_BUTTONS_RIGHT_THUMB ((ibf_pad_buttons)0x80U)
+#define IBF_PAD_BUTTONS_LEFT_SHOULDER ((ibf_pad_buttons)0x100U)
+#define IBF_PAD_BUTTONS_RIGHT_SHOULDER ((ibf_pad_buttons)0x200U)
+#define IBF_PAD_BUTTONS_A ((ibf_pad_buttons)0x1000U)
+#define IBF_PAD_BUTTONS_B ((ibf_pad_buttons)0x2000U)
+#define IBF_PAD_BUTTONS_X ((ibf_pad_buttons)0x4000U)
+#define IBF_PAD_BUTTONS_Y ((ibf_pad_buttons)0x8000U)
+
+/** Flags (u32): an OR of the IBF_PAD_INPUT_FLAGS_* bits. */
+typedef uint32_t ibf_pad_input_flags;
+/** Set on every write; a record without it reads neutral (bot pads stay connected: design 7.8) */
+#define IBF_PAD_INPUT_FLAGS_CONNECTED ((ibf_pad_input_flags)0x1U)
+
+/** Enum (u8): one of the IBF_REC_RECORD_KIND_* values, or a number this header does not know. */
+typedef uint8_t ibf_rec_record_kind;
+/** The snapshot as published */
+#define IBF_REC_RECORD_KIND_KEYFRAME ((ibf_rec_record_kind)1U)
+/** The snapshot XORed with the record before it */
+#define IBF_REC_RECORD_KIND_DELTA ((ibf_rec_record_kind)2U)
+
+/**
+ * Who answered a pad's last poll
+ *
+ * Enum (u8): one of the IBF_REC_PAD_SOURCE_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_rec_pad_source;
+/** Not polled yet, or not connected */
+#define IBF_REC_PAD_SOURCE_NONE ((ibf_rec_pad_source)0U)
+/** A bridge client's pad record */
+#define IBF_REC_PAD_SOURCE_BOT ((ibf_rec_pad_source)1U)
+/** The host: pad.* commands, or the Navigator */
+#define IBF_REC_PAD_SOURCE_SCRIPT ((ibf_rec_pad_source)2U)
+/** A real controller passed through */
+#define IBF_REC_PAD_SOURCE_REAL ((ibf_rec_pad_source)3U)
+
+/**
+ * Game phase, mapped from the menu ID by the profile
+ *
+ * Enum (u8): one of the IBF_PHASE_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_phase;
+#define IBF_PHASE_UNKNOWN ((ibf_phase)0U)
+/** Splash screens and loading */
+#define IBF_PHASE_BOOT ((ibf_phase)1U)
+#define IBF_PHASE_MENU ((ibf_phase)2U)
+#define IBF_PHASE_LOBBY ((ibf_phase)3U)
+#define IBF_PHASE_GET_READY ((ibf_phase)4U)
+#define IBF_PHASE_GO ((ibf_phase)5U)
+#define IBF_PHASE_PLAYING ((ibf_phase)6U)
+/** The local player is dead but the round continues */
+#define IBF_PHASE_DEAD ((ibf_phase)7U)
+#define IBF_PHASE_ROUND_OVER ((ibf_phase)8U)
+#define IBF_PHASE_GAME_OVER ((ibf_phase)9U)
+
+/**
+ * Ship or tile colour
+ *
+ * Enum (u8): one of the IBF_COLOR_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_color;
+#define IBF_COLOR_WHITE ((ibf_color)0U)
+#define IBF_COLOR_BLACK ((ibf_color)1U)
+#define IBF_COLOR_UNKNOWN ((ibf_color)255U)
+
+/**
+ * Board tile state
+ *
+ * Enum (u8): one of the IBF_TILE_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_tile;
+/** Walkable by black ships */
+#define IBF_TILE_WHITE ((ibf_tile)0U)
+/** Walkable by white ships */
+#define IBF_TILE_BLACK ((ibf_tile)1U)
+/** No tile: outside the playfield, or a hole in the map */
+#define IBF_TILE_NONE ((ibf_tile)255U)
+
+/**
+ * One of the four shot directions
+ *
+ * Enum (u8): one of the IBF_DIR_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_dir;
+#define IBF_DIR_NONE ((ibf_dir)0U)
+#define IBF_DIR_UP ((ibf_dir)1U)
+#define IBF_DIR_DOWN ((ibf_dir)2U)
+#define IBF_DIR_LEFT ((ibf_dir)3U)
+#define IBF_DIR_RIGHT ((ibf_dir)4U)
+
+/** Enum (u8): one of the IBF_PROJECTILE_KIND_* values, or a number this header does not know. */
+typedef uint8_t ibf_projectile_kind;
+#define IBF_PROJECTILE_KIND_NORMAL ((ibf_projectile_kind)0U)
+/** Red shot from a pickup */
+#define IBF_PROJECTILE_KIND_FAST ((ibf_projectile_kind)1U)
+#define IBF_PROJECTILE_KIND_UNKNOWN ((ibf_projectile_kind)255U)
+
+/** Enum (u8): one of the IBF_PICKUP_KIND_* values, or a number this header does not know. */
+typedef uint8_t ibf_pickup_kind;
+/** Grants red shots; amount says how many */
+#define IBF_PICKUP_KIND_FAST_SHOTS ((ibf_pickup_kind)0U)
+/** Square power-up: 4 s of breaking the cells the ship runs into, and of x1.5 speed */
+#define IBF_PICKUP_KIND_BLOCK_EAT ((ibf_pickup_kind)1U)
+#define IBF_PICKUP_KIND_UNKNOWN ((ibf_pickup_kind)255U)
+/**
+ * Shield power-up: 10 s in which a hit breaks the shield instead of the ship (ABI 0.6)
+ *
+ * Since ABI 0.6.
+ */
+#define IBF_PICKUP_KIND_SHIELD ((ibf_pickup_kind)2U)
+
+/**
+ * Which game is running (ABI 0.6)
+ *
+ * Enum (u8): one of the IBF_GAME_TYPE_* values, or a number this header does not know. Since
+ * ABI 0.6.
+ */
+typedef uint8_t ibf_game_type;
+/** No game yet: the menus at start-up (after a game they keep its type, with no map) */
+#define IBF_GAME_TYPE_NONE ((ibf_game_type)0U)
+#define IBF_GAME_TYPE_VERSUS ((ibf_game_type)1U)
+#define IBF_GAME_TYPE_ARCADE ((ibf_game_type)2U)
+#define IBF_GAME_TYPE_UNKNOWN ((ibf_game_type)255U)
+
+/**
+ * Where the round is (ABI 0.6)
+ *
+ * Enum (u8): one of the IBF_ROUND_STATE_* values, or a number this header does not know. Since
+ * ABI 0.6.
+ */
+typedef uint8_t ibf_round_state;
+/** Not started: get ready, or no game */
+#define IBF_ROUND_STATE_NONE ((ibf_round_state)0U)
+#define IBF_ROUND_STATE_PLAYING ((ibf_round_state)1U)
+/** A team won (or, in arcade, the last life went); the round is ending */
+#define IBF_ROUND_STATE_DECIDED ((ibf_round_state)2U)
+#define IBF_ROUND_STATE_UNKNOWN ((ibf_round_state)255U)
+
+/**
+ * A pickup spawn point's state (ABI 0.6)
+ *
+ * Enum (u8): one of the IBF_SPAWN_STATE_* values, or a number this header does not know. Since
+ * ABI 0.6.
+ */
+typedef uint8_t ibf_spawn_state;
+/** Spawns on the next step */
+#define IBF_SPAWN_STATE_DUE ((ibf_spawn_state)0U)
+/** Its pickup is on the board */
+#define IBF_SPAWN_STATE_OUT ((ibf_spawn_state)1U)
+/** Spawns in time_left seconds */
+#define IBF_SPAWN_STATE_WAITING ((ibf_spawn_state)2U)
+
+/**
+ * What an arcade enemy does (ABI 0.9)
+ *
+ * Enum (u8): one of the IBF_ENEMY_KIND_* values, or a number this header does not know. Since
+ * ABI 0.9.
+ */
+typedef uint8_t ibf_enemy_kind;
+#define IBF_ENEMY_KIND_UNKNOWN ((ibf_enemy_kind)0U)
+/** Breaks the cells it runs into */
+#define IBF_ENEMY_KIND_SMASH ((ibf_enemy_kind)1U)
+/** Fires at the players */
+#define IBF_ENEMY_KIND_SHOOT ((ibf_enemy_kind)2U)
+/** Both */
+#define IBF_ENEMY_KIND_SMASH_SHOOT ((ibf_enemy_kind)3U)
+
+/**
+ * Events derived by diffing consecutive ticks (design section 5.5)
+ *
+ * Enum (u16): one of the IBF_EVENT_KIND_* values, or a number this header does not know.
+ */
+typedef uint16_t ibf_event_kind;
+/** Unused ring slot */
+#define IBF_EVENT_KIND_NONE ((ibf_event_kind)0U)
+/** a = old menu ID, b = new menu ID */
+#define IBF_EVENT_KIND_MENU_CHANGED ((ibf_event_kind)1U)
+#define IBF_EVENT_KIND_MATCH_STARTED ((ibf_event_kind)2U)
+/** a = round number */
+#define IBF_EVENT_KIND_ROUND_STARTED ((ibf_event_kind)3U)
+/** a = winner player ID or -1 */
+#define IBF_EVENT_KIND_ROUND_ENDED ((ibf_event_kind)4U)
+/** a = winner player ID, or -1 for no winner (a tie, or a match abandoned for a menu) */
+#define IBF_EVENT_KIND_MATCH_ENDED ((ibf_event_kind)5U)
+#define IBF_EVENT_KIND_SHIP_SPAWNED ((ibf_event_kind)6U)
+#define IBF_EVENT_KIND_SHIP_DIED ((ibf_event_kind)7U)
+/** a = dir, b = 1 if fast */
+#define IBF_EVENT_KIND_SHOT_FIRED ((ibf_event_kind)8U)
+/** a = pickup_kind, b = amount */
+#define IBF_EVENT_KIND_PICKUP_SPAWNED ((ibf_event_kind)9U)
+/** a = pickup_kind, b = amount */
+#define IBF_EVENT_KIND_PICKUP_TAKEN ((ibf_event_kind)10U)
+/** a = old score, b = new score */
+#define IBF_EVENT_KIND_SCORE_CHANGED ((ibf_event_kind)11U)
+
+/**
+ * Why the latest tick produced no valid snapshot
+ *
+ * Enum (u16): one of the IBF_INVALID_REASON_* values, or a number this header does not know.
+ */
+typedef uint16_t ibf_invalid_reason;
+#define IBF_INVALID_REASON_NONE ((ibf_invalid_reason)0U)
+/** No profile matches the game executable */
+#define IBF_INVALID_REASON_NO_PROFILE ((ibf_invalid_reason)1U)
+#define IBF_INVALID_REASON_ROOT_UNREADABLE ((ibf_invalid_reason)2U)
+/** A pointer path hit an unreadable or implausible pointer */
+#define IBF_INVALID_REASON_PATH_FAULT ((ibf_invalid_reason)3U)
+/** An entity list header failed its checks */
+#define IBF_INVALID_REASON_LIST_INVALID ((ibf_invalid_reason)4U)
+#define IBF_INVALID_REASON_BOARD_OUT_OF_RANGE ((ibf_invalid_reason)5U)
+#define IBF_INVALID_REASON_COUNT_OUT_OF_RANGE ((ibf_invalid_reason)6U)
+#define IBF_INVALID_REASON_NON_FINITE_VALUE ((ibf_invalid_reason)7U)
+/** An access violation was caught while reading */
+#define IBF_INVALID_REASON_READ_FAULT ((ibf_invalid_reason)8U)
+/** Memory changed under the build; the retry did not help */
+#define IBF_INVALID_REASON_TORN_READ ((ibf_invalid_reason)9U)
+/** A profile loaded but a required path is unresolved */
+#define IBF_INVALID_REASON_PROFILE_ERROR ((ibf_invalid_reason)10U)
+/** The state module is disabled */
+#define IBF_INVALID_REASON_STATE_DISABLED ((ibf_invalid_reason)11U)
+
+/**
+ * Which hook built the snapshot (design section 4.5)
+ *
+ * Enum (u8): one of the IBF_TICK_SOURCE_* values, or a number this header does not know.
+ */
+typedef uint8_t ibf_tick_source;
+/** The Present fallback: one tick per frame */
+#define IBF_TICK_SOURCE_PRESENT ((ibf_tick_source)0U)
+/** The game's simulation step */
+#define IBF_TICK_SOURCE_SIM_STEP ((ibf_tick_source)1U)
+
+/** Flags (u32): an OR of the IBF_SNAPSHOT_FLAGS_* bits. */
+typedef uint32_t ibf_snapshot_flags;
+#define IBF_SNAPSHOT_FLAGS_VALID ((ibf_snapshot_flags)0x1U)
+#define IBF_SNAPSHOT_FLAGS_IN_MATCH ((ibf_snapshot_flags)0x2U)
+/** A capacity was exceeded; the tail was dropped */
+#define IBF_SNAPSHOT_FLAGS_TRUNCATED ((ibf_snapshot_flags)0x4U)
+#define IBF_SNAPSHOT_FLAGS_LOCKSTEP ((ibf_snapshot_flags)0x8U)
+#define IBF_SNAPSHOT_FLAGS_SIM_PAUSED ((ibf_snapshot_flags)0x10U)
+/** The overlay's console is open and takes the user's typing */
+#define IBF_SNAPSHOT_FLAGS_OVERLAY_FOCUSED ((ibf_snapshot_flags)0x20U)
+/** The body is from an earlier tick; only the header is new */
+#define IBF_SNAPSHOT_FLAGS_STALE ((ibf_snapshot_flags)0x40U)
+
+/** Flags (u16): an OR of the IBF_SHIP_FLAGS_* bits. */
+typedef uint16_t ibf_ship_flags;
+#define IBF_SHIP_FLAGS_SHIELD ((ibf_ship_flags)0x1U)
+#define IBF_SHIP_FLAGS_BLOCK_EAT ((ibf_ship_flags)0x2U)
+#define IBF_SHIP_FLAGS_CHARGING ((ibf_ship_flags)0x4U)
+#define IBF_SHIP_FLAGS_MOVING ((ibf_ship_flags)0x8U)
+
+/** Flags (u32): an OR of the IBF_SHIP_VALID_* bits. */
+typedef uint32_t ibf_ship_valid;
+#define IBF_SHIP_VALID_POS ((ibf_ship_valid)0x1U)
+#define IBF_SHIP_VALID_VEL ((ibf_ship_valid)0x2U)
+#define IBF_SHIP_VALID_LAST_SHOT_POS ((ibf_ship_valid)0x4U)
+#define IBF_SHIP_VALID_RELOAD_PROGRESS ((ibf_ship_valid)0x8U)
+#define IBF_SHIP_VALID_RELOAD_TIME ((ibf_ship_valid)0x10U)
+#define IBF_SHIP_VALID_TIME_ALIVE ((ibf_ship_valid)0x20U)
+#define IBF_SHIP_VALID_TIME_SINCE_SHOT ((ibf_ship_valid)0x40U)
+#define IBF_SHIP_VALID_SCORE ((ibf_ship_valid)0x80U)
+#define IBF_SHIP_VALID_MULTIPLIER ((ibf_ship_valid)0x100U)
+#define IBF_SHIP_VALID_FLAGS ((ibf_ship_valid)0x200U)
+#define IBF_SHIP_VALID_PLAYER_ID ((ibf_ship_valid)0x400U)
+#define IBF_SHIP_VALID_COLOR ((ibf_ship_valid)0x800U)
+#define IBF_SHIP_VALID_AMMO ((ibf_ship_valid)0x1000U)
+#define IBF_SHIP_VALID_MAX_AMMO ((ibf_ship_valid)0x2000U)
+#define IBF_SHIP_VALID_FAST_AMMO ((ibf_ship_valid)0x4000U)
+#define IBF_SHIP_VALID_CHARGE_DIR ((ibf_ship_valid)0x8000U)
+
+/**
+ * Element type of a custom probe
+ *
+ * Enum (u16): one of the IBF_EXTRA_TYPE_* values, or a number this header does not know.
+ */
+typedef uint16_t ibf_extra_type;
+#define IBF_EXTRA_TYPE_RAW ((ibf_extra_type)0U)
+#define IBF_EXTRA_TYPE_U8 ((ibf_extra_type)1U)
+#define IBF_EXTRA_TYPE_I8 ((ibf_extra_type)2U)
+#define IBF_EXTRA_TYPE_U16 ((ibf_extra_type)3U)
+#define IBF_EXTRA_TYPE_I16 ((ibf_extra_type)4U)
+#define IBF_EXTRA_TYPE_U32 ((ibf_extra_type)5U)
+#define IBF_EXTRA_TYPE_I32 ((ibf_extra_type)6U)
+#define IBF_EXTRA_TYPE_U64 ((ibf_extra_type)7U)
+#define IBF_EXTRA_TYPE_I64 ((ibf_extra_type)8U)
+#define IBF_EXTRA_TYPE_F32 ((ibf_extra_type)9U)
+#define IBF_EXTRA_TYPE_F64 ((ibf_extra_type)10U)
+
+/* Structs */
+
+/**
+ * One row of a layout table; size 0 means the region is absent
+ *
+ * Size 8 (0x8), align 4.
+ */
+typedef struct ibf_region_entry {
+    /** offset 0x0000 (0), size 4: From the start of the bridge, or of the client block */
+    uint32_t offset;
+    /** offset 0x0004 (4), size 4 */
+    uint32_t size;
+} ibf_region_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_region_entry) == 8, "ibf_region_entry: size 8");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_region_entry) == 4, "ibf_region_entry: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_region_entry, offset) == 0, "ibf_region_entry.offset: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_region_entry, size) == 4, "ibf_region_entry.size: offset 4");
+
+/**
+ * One row of the client table. The client claims it by compare-and-swap from free; the host
+ * frees it.
+ *
+ * Size 128 (0x80), align 8.
+ */
+typedef struct ibf_client_entry {
+    /** offset 0x0000 (0), size 4 */
+    ibf_client_state state;
+    /**
+     * offset 0x0004 (4), size 4: Bumped by each claim: a client that no longer finds its own
+     * generation was disconnected
+     */
+    uint32_t generation;
+    /** offset 0x0008 (8), size 4 */
+    uint32_t pid;
+    /** offset 0x000C (12), size 4 */
+    ibf_client_caps caps;
+    /**
+     * offset 0x0010 (16), size 8: Host clock; the client writes it at least every 100 ms, and
+     * one older than 1 s counts as hung
+     */
+    uint64_t heartbeat_ns;
+    /** offset 0x0018 (24), size 8: Host clock at the claim */
+    uint64_t connected_ns;
+    /**
+     * offset 0x0020 (32), size 1: The virtual pad this client bound, or no_pad; the host goes
+     * by pad_owner
+     */
+    uint8_t pad;
+    /** offset 0x0021 (33), size 3, padding */
+    uint8_t _pad33[3];
+    /**
+     * offset 0x0024 (36), size 4: 1 while the client sleeps on its tick event: the host sets
+     * the event only then
+     */
+    uint32_t waiting;
+    /** offset 0x0028 (40), size 32 */
+    char name[IBF_CLIENT_NAME_LEN];
+    /** offset 0x0048 (72), size 56, padding */
+    uint8_t _reserved[56];
+} ibf_client_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_client_entry) == 128, "ibf_client_entry: size 128");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_client_entry) == 8, "ibf_client_entry: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, state) == 0, "ibf_client_entry.state: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, generation) == 4, "ibf_client_entry.generation: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, pid) == 8, "ibf_client_entry.pid: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, caps) == 12, "ibf_client_entry.caps: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, heartbeat_ns) == 16, "ibf_client_entry.heartbeat_ns: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, connected_ns) == 24, "ibf_client_entry.connected_ns: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, pad) == 32, "ibf_client_entry.pad: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, _pad33) == 33, "ibf_client_entry._pad33: offset 33");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, waiting) == 36, "ibf_client_entry.waiting: offset 36");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, name) == 40, "ibf_client_entry.name: offset 40");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, _reserved) == 72, "ibf_client_entry._reserved: offset 72");
+
+/**
+ * The pad input for each game action (design 7.7): what the SDKs turn actions into, and what
+ * the Navigator presses
+ *
+ * Size 16 (0x10), align 2.
+ */
+typedef struct ibf_controls {
+    /** offset 0x0000 (0), size 1 */
+    ibf_control_stick move;
+    /**
+     * offset 0x0001 (1), size 1: Hold a tap for at least this many ticks
+     * (input.min_press_ticks)
+     */
+    uint8_t min_press_ticks;
+    /** offset 0x0002 (2), size 2 */
+    ibf_pad_buttons shoot_up;
+    /** offset 0x0004 (4), size 2 */
+    ibf_pad_buttons shoot_down;
+    /** offset 0x0006 (6), size 2 */
+    ibf_pad_buttons shoot_left;
+    /** offset 0x0008 (8), size 2 */
+    ibf_pad_buttons shoot_right;
+    /** offset 0x000A (10), size 2 */
+    ibf_pad_buttons pause;
+    /** offset 0x000C (12), size 2: Menu confirm */
+    ibf_pad_buttons confirm;
+    /** offset 0x000E (14), size 2: Menu back */
+    ibf_pad_buttons back;
+} ibf_controls;
+IBF_STATIC_ASSERT_(sizeof(ibf_controls) == 16, "ibf_controls: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_controls) == 2, "ibf_controls: align 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, move) == 0, "ibf_controls.move: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, min_press_ticks) == 1, "ibf_controls.min_press_ticks: offset 1");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, shoot_up) == 2, "ibf_controls.shoot_up: offset 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, shoot_down) == 4, "ibf_controls.shoot_down: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, shoot_left) == 6, "ibf_controls.shoot_left: offset 6");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, shoot_right) == 8, "ibf_controls.shoot_right: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, pause) == 10, "ibf_controls.pause: offset 10");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, confirm) == 12, "ibf_controls.confirm: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_controls, back) == 14, "ibf_controls.back: offset 14");
+
+/**
+ * The first bytes of the bridge. Written by the host, except the client table rows and the
+ * commands' event.
+ *
+ * Size 1304 (0x518), align 8. Extensible: it may grow at its end in a later ABI version, so
+ * readers take its size from the data, not from sizeof.
+ */
+typedef struct ibf_bridge_header {
+    /** offset 0x0000 (0), size 4: bridge_magic */
+    uint32_t magic;
+    /** offset 0x0004 (4), size 2 */
+    uint16_t abi_major;
+    /** offset 0x0006 (6), size 2 */
+    uint16_t abi_minor;
+    /** offset 0x0008 (8), size 4: sizeof(bridge_header) as the host built it */
+    uint32_t header_size;
+    /** offset 0x000C (12), size 4: Bytes in the whole bridge */
+    uint32_t total_size;
+    /** offset 0x0010 (16), size 4 */
+    uint32_t host_pid;
+    /**
+     * offset 0x0014 (20), size 4: Changes when the host reloads; the old host's clients find
+     * their rows freed and connect again
+     */
+    uint32_t host_generation;
+    /** offset 0x0018 (24), size 4 */
+    ibf_host_state host_state;
+    /** offset 0x001C (28), size 4 */
+    uint32_t region_count;
+    /** offset 0x0020 (32), size 32 */
+    char host_version[IBF_VERSION_LEN];
+    /** offset 0x0040 (64), size 64: Indexed by bridge_region */
+    ibf_region_entry regions[IBF_MAX_REGIONS];
+    /** offset 0x0080 (128), size 8: A host clock reading (QueryPerformanceCounter in ns)... */
+    uint64_t clock_mono_ns;
+    /**
+     * offset 0x0088 (136), size 8: ...and the Unix time then: unix = clock_unix_ns + (t -
+     * clock_mono_ns)
+     */
+    int64_t clock_unix_ns;
+    /** offset 0x0090 (144), size 4 */
+    uint32_t ring_slots;
+    /** offset 0x0094 (148), size 4 */
+    uint32_t ring_slot_size;
+    /** offset 0x0098 (152), size 4 */
+    uint32_t max_clients;
+    /** offset 0x009C (156), size 4 */
+    uint32_t client_block_size;
+    /** offset 0x00A0 (160), size 4 */
+    uint32_t client_entry_size;
+    /**
+     * offset 0x00A4 (164), size 4: Per pad: the client row that owns it, no_pad for a free bot
+     * pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
+     */
+    uint8_t pad_owner[IBF_MAX_PLAYERS];
+    /** offset 0x00A8 (168), size 24, padding */
+    uint8_t _pad168[24];
+    /**
+     * offset 0x00C0 (192), size 8: Snapshots published; the newest is in slot (snapshot_seq -
+     * 1) % ring_slots. On its own cache line
+     */
+    uint64_t snapshot_seq;
+    /** offset 0x00C8 (200), size 56, padding */
+    uint8_t _pad200[56];
+    /** offset 0x0100 (256), size 1024 */
+    ibf_client_entry clients[IBF_MAX_CLIENTS];
+    /**
+     * offset 0x0500 (1280), size 16, since ABI 0.4: The pad input for each game action, from
+     * ibf.toml's [controls] (ABI 0.4)
+     */
+    ibf_controls controls;
+    /**
+     * offset 0x0510 (1296), size 1, since ABI 0.7: ABI 0.7: in lockstep the host waits for each
+     * tick's answers, and a client sets the input event after writing its pad
+     */
+    ibf_run_mode run_mode;
+    /** offset 0x0511 (1297), size 1, since ABI 0.7: ABI 0.7: running, or paused by sim.pause */
+    ibf_sim_state sim_state;
+    /** offset 0x0512 (1298), size 2, padding */
+    uint8_t _pad1298[2];
+    /**
+     * offset 0x0514 (1300), size 4, since ABI 0.7: ABI 0.7: how long the host waits for a
+     * tick's answers in lockstep
+     */
+    uint32_t lockstep_timeout_ms;
+} ibf_bridge_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_bridge_header) == 1304, "ibf_bridge_header: size 1304");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_bridge_header) == 8, "ibf_bridge_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, magic) == 0, "ibf_bridge_header.magic: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, abi_major) == 4, "ibf_bridge_header.abi_major: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, abi_minor) == 6, "ibf_bridge_header.abi_minor: offset 6");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, header_size) == 8, "ibf_bridge_header.header_size: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, total_size) == 12, "ibf_bridge_header.total_size: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, host_pid) == 16, "ibf_bridge_header.host_pid: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, host_generation) == 20, "ibf_bridge_header.host_generation: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, host_state) == 24, "ibf_bridge_header.host_state: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, region_count) == 28, "ibf_bridge_header.region_count: offset 28");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, host_version) == 32, "ibf_bridge_header.host_version: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, regions) == 64, "ibf_bridge_header.regions: offset 64");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, clock_mono_ns) == 128, "ibf_bridge_header.clock_mono_ns: offset 128");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, clock_unix_ns) == 136, "ibf_bridge_header.clock_unix_ns: offset 136");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, ring_slots) == 144, "ibf_bridge_header.ring_slots: offset 144");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, ring_slot_size) == 148, "ibf_bridge_header.ring_slot_size: offset 148");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, max_clients) == 152, "ibf_bridge_header.max_clients: offset 152");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, client_block_size) == 156, "ibf_bridge_header.client_block_size: offset 156");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, client_entry_size) == 160, "ibf_bridge_header.client_entry_size: offset 160");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, pad_owner) == 164, "ibf_bridge_header.pad_owner: offset 164");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, _pad168) == 168, "ibf_bridge_header._pad168: offset 168");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, snapshot_seq) == 192, "ibf_bridge_header.snapshot_seq: offset 192");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, _pad200) == 200, "ibf_bridge_header._pad200: offset 200");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, clients) == 256, "ibf_bridge_header.clients: offset 256");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, controls) == 1280, "ibf_bridge_header.controls: offset 1280");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, run_mode) == 1296, "ibf_bridge_header.run_mode: offset 1296");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, sim_state) == 1297, "ibf_bridge_header.sim_state: offset 1297");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, _pad1298) == 1298, "ibf_bridge_header._pad1298: offset 1298");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, lockstep_timeout_ms) == 1300, "ibf_bridge_header.lockstep_timeout_ms: offset 1300");
+
+/**
+ * The start of a client's draw region. The lists follow it, buffer_size bytes apart
+ *
+ * Size 64 (0x40), align 4.
+ */
+typedef struct ibf_draw_header {
+    /**
+     * offset 0x0000 (0), size 4: Bits 0-1: the shared list's index; bit 2: it is fresh (a list
+     * waits for the host). Swapped whole by both sides
+     */
+    uint32_t state;
+    /** offset 0x0004 (4), size 4: Host: draw_buffers */
+    uint32_t buffers;
+    /** offset 0x0008 (8), size 4: Host: bytes from one list's header to the next's */
+    uint32_t buffer_size;
+    /** offset 0x000C (12), size 4: Host: commands a list holds */
+    uint32_t max_commands;
+    /** offset 0x0010 (16), size 4: Host: payload bytes a list holds */
+    uint32_t max_payload;
+    /** offset 0x0014 (20), size 4: Client: lists published */
+    uint32_t published;
+    /** offset 0x0018 (24), size 40, padding */
+    uint8_t _pad24[40];
+} ibf_draw_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_draw_header) == 64, "ibf_draw_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_draw_header) == 4, "ibf_draw_header: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, state) == 0, "ibf_draw_header.state: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, buffers) == 4, "ibf_draw_header.buffers: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, buffer_size) == 8, "ibf_draw_header.buffer_size: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, max_commands) == 12, "ibf_draw_header.max_commands: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, max_payload) == 16, "ibf_draw_header.max_payload: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, published) == 20, "ibf_draw_header.published: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, _pad24) == 24, "ibf_draw_header._pad24: offset 24");
+
+/**
+ * One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_draw_list_header {
+    /** offset 0x0000 (0), size 4: Client: the list's number */
+    uint32_t seq;
+    /** offset 0x0004 (4), size 4: Commands in the list */
+    uint32_t count;
+    /** offset 0x0008 (8), size 4: Bytes of payload in use */
+    uint32_t payload_len;
+    /**
+     * offset 0x000C (12), size 4: Shown until replaced or this long after the host takes it; 0
+     * means 500
+     */
+    uint32_t ttl_ms;
+    /** offset 0x0010 (16), size 4 */
+    ibf_draw_list_flags flags;
+    /** offset 0x0014 (20), size 4: Commands dropped because the list was full */
+    uint32_t dropped;
+    /** offset 0x0018 (24), size 8: The tick the list was drawn for */
+    uint64_t for_tick;
+    /** offset 0x0020 (32), size 32, padding */
+    uint8_t _pad32[32];
+} ibf_draw_list_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_draw_list_header) == 64, "ibf_draw_list_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_draw_list_header) == 8, "ibf_draw_list_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, seq) == 0, "ibf_draw_list_header.seq: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, count) == 4, "ibf_draw_list_header.count: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, payload_len) == 8, "ibf_draw_list_header.payload_len: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, ttl_ms) == 12, "ibf_draw_list_header.ttl_ms: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, flags) == 16, "ibf_draw_list_header.flags: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, dropped) == 20, "ibf_draw_list_header.dropped: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, for_tick) == 24, "ibf_draw_list_header.for_tick: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, _pad32) == 32, "ibf_draw_list_header._pad32: offset 32");
+
+/**
+ * The start of a client's parameters: the client's definitions, then the host's values
+ *
+ * Size 64 (0x40), align 4.
+ */
+typedef struct ibf_params_header {
+    /** offset 0x0000 (0), size 4: Client: odd while it writes the definitions */
+    uint32_t defs_seq;
+    /** offset 0x0004 (4), size 4: Client: definitions in use */
+    uint32_t def_count;
+    /** offset 0x0008 (8), size 4: Host: odd while it writes the values */
+    uint32_t values_seq;
+    /** offset 0x000C (12), size 4: Host: bumped with every change of a value */
+    uint32_t changes;
+    /** offset 0x0010 (16), size 4: Host: definitions the area holds */
+    uint32_t max_params;
+    /** offset 0x0014 (20), size 44, padding */
+    uint8_t _pad20[44];
+} ibf_params_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_params_header) == 64, "ibf_params_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_params_header) == 4, "ibf_params_header: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, defs_seq) == 0, "ibf_params_header.defs_seq: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, def_count) == 4, "ibf_params_header.def_count: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, values_seq) == 8, "ibf_params_header.values_seq: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, changes) == 12, "ibf_params_header.changes: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, max_params) == 16, "ibf_params_header.max_params: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, _pad20) == 20, "ibf_params_header._pad20: offset 20");
+
+/**
+ * One parameter a client declares (design 8.6). The host shows it as a control in the Bots
+ * panel
+ *
+ * Size 256 (0x100), align 8.
+ */
+typedef struct ibf_param_def {
+    /** offset 0x0000 (0), size 32 */
+    char name[IBF_PARAM_NAME_LEN];
+    /** offset 0x0020 (32), size 1 */
+    ibf_param_kind kind;
+    /** offset 0x0021 (33), size 1: enum: options in options */
+    uint8_t option_count;
+    /** offset 0x0022 (34), size 6, padding */
+    uint8_t _pad34[6];
+    /** offset 0x0028 (40), size 8 */
+    double default_value;
+    /** offset 0x0030 (48), size 8: int and float */
+    double min;
+    /** offset 0x0038 (56), size 8 */
+    double max;
+    /** offset 0x0040 (64), size 8: int and float: the control's step; 0 for none */
+    double step;
+    /** offset 0x0048 (72), size 96 */
+    char help[IBF_PARAM_HELP_LEN];
+    /** offset 0x00A8 (168), size 88: enum: the options' names, separated by '|' */
+    char options[IBF_PARAM_OPTIONS_LEN];
+} ibf_param_def;
+IBF_STATIC_ASSERT_(sizeof(ibf_param_def) == 256, "ibf_param_def: size 256");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_param_def) == 8, "ibf_param_def: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, name) == 0, "ibf_param_def.name: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, kind) == 32, "ibf_param_def.kind: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, option_count) == 33, "ibf_param_def.option_count: offset 33");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, _pad34) == 34, "ibf_param_def._pad34: offset 34");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, default_value) == 40, "ibf_param_def.default_value: offset 40");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, min) == 48, "ibf_param_def.min: offset 48");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, max) == 56, "ibf_param_def.max: offset 56");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, step) == 64, "ibf_param_def.step: offset 64");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, help) == 72, "ibf_param_def.help: offset 72");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_def, options) == 168, "ibf_param_def.options: offset 168");
+
+/**
+ * One parameter's value, written by the host
+ *
+ * Size 16 (0x10), align 8.
+ */
+typedef struct ibf_param_value {
+    /** offset 0x0000 (0), size 8 */
+    double value;
+    /**
+     * offset 0x0008 (8), size 4: Bumped by every change, so a button's presses and a set to the
+     * same value count
+     */
+    uint32_t changes;
+    /** offset 0x000C (12), size 4, padding */
+    uint8_t _pad12[4];
+} ibf_param_value;
+IBF_STATIC_ASSERT_(sizeof(ibf_param_value) == 16, "ibf_param_value: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_param_value) == 8, "ibf_param_value: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_value, value) == 0, "ibf_param_value.value: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_value, changes) == 8, "ibf_param_value.changes: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_param_value, _pad12) == 12, "ibf_param_value._pad12: offset 12");
+
+/**
+ * The start of a client's stats. The client writes both halves: the stats under seq, and its
+ * tick facts, which ibf_client keeps
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_stats_header {
+    /** offset 0x0000 (0), size 4: Client: odd while it writes the stats */
+    uint32_t seq;
+    /** offset 0x0004 (4), size 4: Client: stats in use */
+    uint32_t count;
+    /** offset 0x0008 (8), size 4: Host: entries the area holds */
+    uint32_t max_stats;
+    /** offset 0x000C (12), size 4, padding */
+    uint8_t _pad12[4];
+    /** offset 0x0010 (16), size 8: Client: snapshots it waited for and got */
+    uint64_t ticks;
+    /** offset 0x0018 (24), size 8: Client: publications it missed (latest wins) */
+    uint64_t skipped;
+    /** offset 0x0020 (32), size 4: Client: publish-to-wake over its last ticks, median */
+    float wake_p50_us;
+    /** offset 0x0024 (36), size 4 */
+    float wake_p99_us;
+    /** offset 0x0028 (40), size 24, padding */
+    uint8_t _pad40[24];
+} ibf_stats_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_stats_header) == 64, "ibf_stats_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_stats_header) == 8, "ibf_stats_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, seq) == 0, "ibf_stats_header.seq: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, count) == 4, "ibf_stats_header.count: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, max_stats) == 8, "ibf_stats_header.max_stats: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, _pad12) == 12, "ibf_stats_header._pad12: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, ticks) == 16, "ibf_stats_header.ticks: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, skipped) == 24, "ibf_stats_header.skipped: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, wake_p50_us) == 32, "ibf_stats_header.wake_p50_us: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, wake_p99_us) == 36, "ibf_stats_header.wake_p99_us: offset 36");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, _pad40) == 40, "ibf_stats_header._pad40: offset 40");
+
+/**
+ * One stat: a number or a short text
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_stat_entry {
+    /** offset 0x0000 (0), size 24 */
+    char name[IBF_STAT_NAME_LEN];
+    /** offset 0x0018 (24), size 1 */
+    ibf_stat_kind kind;
+    /** offset 0x0019 (25), size 1 */
+    ibf_stat_flags flags;
+    /** offset 0x001A (26), size 6, padding */
+    uint8_t _pad26[6];
+    /** offset 0x0020 (32), size 8: number */
+    double value;
+    /** offset 0x0028 (40), size 24: text */
+    char text[IBF_STAT_TEXT_LEN];
+} ibf_stat_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_stat_entry) == 64, "ibf_stat_entry: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_stat_entry) == 8, "ibf_stat_entry: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, name) == 0, "ibf_stat_entry.name: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, kind) == 24, "ibf_stat_entry.kind: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, flags) == 25, "ibf_stat_entry.flags: offset 25");
+IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, _pad26) == 26, "ibf_stat_entry._pad26: offset 26");
+IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, value) == 32, "ibf_stat_entry.value: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, text) == 40, "ibf_stat_entry.text: offset 40");
+
+/**
+ * A client's command mailbox: one request at a time. The request text follows the header, then
+ * the response text
+ *
+ * Size 64 (0x40), align 4.
+ */
+typedef struct ibf_mailbox_header {
+    /**
+     * offset 0x0000 (0), size 4: Client: bumped (release) after each request's text and length
+     * are written
+     */
+    uint32_t request_seq;
+    /** offset 0x0004 (4), size 4: Client: bytes of the request, at most request_capacity - 1 */
+    uint32_t request_len;
+    /**
+     * offset 0x0008 (8), size 4: Host: the request_seq answered, stored (release) after the
+     * rest
+     */
+    uint32_t response_seq;
+    /** offset 0x000C (12), size 4: Host */
+    ibf_command_status status;
+    /** offset 0x0010 (16), size 4: Host: bytes of the result in the response area */
+    uint32_t response_len;
+    /**
+     * offset 0x0014 (20), size 4: Host: bytes of the whole result; more than response_len when
+     * it was cut
+     */
+    uint32_t response_total;
+    /** offset 0x0018 (24), size 4: Host: bytes of the request area */
+    uint32_t request_capacity;
+    /**
+     * offset 0x001C (28), size 4: Host: bytes of the response area, which follows the request
+     * area
+     */
+    uint32_t response_capacity;
+    /** offset 0x0020 (32), size 32, padding */
+    uint8_t _pad32[32];
+} ibf_mailbox_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_mailbox_header) == 64, "ibf_mailbox_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_mailbox_header) == 4, "ibf_mailbox_header: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, request_seq) == 0, "ibf_mailbox_header.request_seq: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, request_len) == 4, "ibf_mailbox_header.request_len: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, response_seq) == 8, "ibf_mailbox_header.response_seq: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, status) == 12, "ibf_mailbox_header.status: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, response_len) == 16, "ibf_mailbox_header.response_len: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, response_total) == 20, "ibf_mailbox_header.response_total: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, request_capacity) == 24, "ibf_mailbox_header.request_capacity: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, response_capacity) == 28, "ibf_mailbox_header.response_capacity: offset 28");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, _pad32) == 32, "ibf_mailbox_header._pad32: offset 32");
+
+/**
+ * The start of a snapshot ring slot; the snapshot and its extras follow it
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_ring_slot_header {
+    /** offset 0x0000 (0), size 4: Odd while the host writes the slot */
+    uint32_t seq;
+    /** offset 0x0004 (4), size 4: Payload bytes: the snapshot, then its extras */
+    uint32_t size;
+    /** offset 0x0008 (8), size 8: The snapshot_seq this slot was published as */
+    uint64_t publish_seq;
+    /** offset 0x0010 (16), size 8 */
+    uint64_t tick;
+    /** offset 0x0018 (24), size 8: Host clock when the payload was complete */
+    uint64_t publish_ns;
+    /** offset 0x0020 (32), size 32, padding */
+    uint8_t _pad32[32];
+} ibf_ring_slot_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_ring_slot_header) == 64, "ibf_ring_slot_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_ring_slot_header) == 8, "ibf_ring_slot_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, seq) == 0, "ibf_ring_slot_header.seq: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, size) == 4, "ibf_ring_slot_header.size: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, publish_seq) == 8, "ibf_ring_slot_header.publish_seq: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, tick) == 16, "ibf_ring_slot_header.tick: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, publish_ns) == 24, "ibf_ring_slot_header.publish_ns: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, _pad32) == 32, "ibf_ring_slot_header._pad32: offset 32");
+
+/**
+ * One log entry in the host log ring or a client's log queue; the source, then the text, follow
+ * it
+ *
+ * Size 40 (0x28), align 8.
+ */
+typedef struct ibf_log_entry {
+    /** offset 0x0000 (0), size 2: Bytes of the entry with its source and text, a multiple of 8 */
+    uint16_t size;
+    /** offset 0x0002 (2), size 1 */
+    ibf_log_entry_kind kind;
+    /** offset 0x0003 (3), size 1 */
+    ibf_log_level level;
+    /** offset 0x0004 (4), size 1 */
+    uint8_t source_len;
+    /** offset 0x0005 (5), size 1, padding */
+    uint8_t _pad5;
+    /** offset 0x0006 (6), size 2 */
+    uint16_t text_len;
+    /** offset 0x0008 (8), size 4 */
+    uint32_t thread;
+    /** offset 0x000C (12), size 4, padding */
+    uint8_t _pad12[4];
+    /** offset 0x0010 (16), size 8: Entries written before this one */
+    uint64_t seq;
+    /** offset 0x0018 (24), size 8: Host clock */
+    uint64_t time_ns;
+    /** offset 0x0020 (32), size 8 */
+    uint64_t tick;
+} ibf_log_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_log_entry) == 40, "ibf_log_entry: size 40");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_log_entry) == 8, "ibf_log_entry: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, size) == 0, "ibf_log_entry.size: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, kind) == 2, "ibf_log_entry.kind: offset 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, level) == 3, "ibf_log_entry.level: offset 3");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, source_len) == 4, "ibf_log_entry.source_len: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, _pad5) == 5, "ibf_log_entry._pad5: offset 5");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, text_len) == 6, "ibf_log_entry.text_len: offset 6");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, thread) == 8, "ibf_log_entry.thread: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, _pad12) == 12, "ibf_log_entry._pad12: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, seq) == 16, "ibf_log_entry.seq: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, time_ns) == 24, "ibf_log_entry.time_ns: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, tick) == 32, "ibf_log_entry.tick: offset 32");
+
+/**
+ * The host log ring: one writer (the host's log drain), any number of readers, oldest
+ * overwritten
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_log_ring_header {
+    /**
+     * offset 0x0000 (0), size 8: Bytes ever written; the next entry starts at write_pos %
+     * capacity
+     */
+    uint64_t write_pos;
+    /** offset 0x0008 (8), size 8: The oldest whole entry; a reader behind it was lapped */
+    uint64_t tail_pos;
+    /** offset 0x0010 (16), size 4 */
+    uint32_t capacity;
+    /** offset 0x0014 (20), size 4, padding */
+    uint8_t _pad20[4];
+    /** offset 0x0018 (24), size 8: Entries written */
+    uint64_t entries;
+    /** offset 0x0020 (32), size 32, padding */
+    uint8_t _pad32[32];
+} ibf_log_ring_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_log_ring_header) == 64, "ibf_log_ring_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_log_ring_header) == 8, "ibf_log_ring_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, write_pos) == 0, "ibf_log_ring_header.write_pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, tail_pos) == 8, "ibf_log_ring_header.tail_pos: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, capacity) == 16, "ibf_log_ring_header.capacity: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, _pad20) == 20, "ibf_log_ring_header._pad20: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, entries) == 24, "ibf_log_ring_header.entries: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, _pad32) == 32, "ibf_log_ring_header._pad32: offset 32");
+
+/**
+ * A client's log queue: the client writes, the host reads. Full means the entry is dropped and
+ * counted
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_log_queue_header {
+    /** offset 0x0000 (0), size 8: Client: bytes ever written */
+    uint64_t write_pos;
+    /** offset 0x0008 (8), size 8: Client: entries that did not fit */
+    uint64_t dropped;
+    /** offset 0x0010 (16), size 4 */
+    uint32_t capacity;
+    /** offset 0x0014 (20), size 12, padding */
+    uint8_t _pad20[12];
+    /** offset 0x0020 (32), size 8: Host: bytes consumed */
+    uint64_t read_pos;
+    /** offset 0x0028 (40), size 24, padding */
+    uint8_t _pad40[24];
+} ibf_log_queue_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_log_queue_header) == 64, "ibf_log_queue_header: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_log_queue_header) == 8, "ibf_log_queue_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, write_pos) == 0, "ibf_log_queue_header.write_pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, dropped) == 8, "ibf_log_queue_header.dropped: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, capacity) == 16, "ibf_log_queue_header.capacity: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, _pad20) == 20, "ibf_log_queue_header._pad20: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, read_pos) == 32, "ibf_log_queue_header.read_pos: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, _pad40) == 40, "ibf_log_queue_header._pad40: offset 40");
+
+/**
+ * The start of a client block; the host writes it
+ *
+ * Size 72 (0x48), align 4.
+ */
+typedef struct ibf_client_block_header {
+    /** offset 0x0000 (0), size 4 */
+    uint32_t size;
+    /** offset 0x0004 (4), size 4 */
+    uint32_t region_count;
+    /** offset 0x0008 (8), size 64: Indexed by client_region */
+    ibf_region_entry regions[IBF_MAX_REGIONS];
+} ibf_client_block_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_client_block_header) == 72, "ibf_client_block_header: size 72");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_client_block_header) == 4, "ibf_client_block_header: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_block_header, size) == 0, "ibf_client_block_header.size: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_block_header, region_count) == 4, "ibf_client_block_header.region_count: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_block_header, regions) == 8, "ibf_client_block_header.regions: offset 8");
+
+/**
+ * One running host in the directory
+ *
+ * Size 64 (0x40), align 8.
+ */
+typedef struct ibf_directory_entry {
+    /** offset 0x0000 (0), size 4 */
+    ibf_instance_state state;
+    /** offset 0x0004 (4), size 4 */
+    uint32_t pid;
+    /**
+     * offset 0x0008 (8), size 8: The host process's creation time (FILETIME): tells a reused
+     * PID apart, and orders instances
+     */
+    uint64_t process_time;
+    /** offset 0x0010 (16), size 2 */
+    uint16_t abi_major;
+    /** offset 0x0012 (18), size 2 */
+    uint16_t abi_minor;
+    /** offset 0x0014 (20), size 4, padding */
+    uint8_t _pad20[4];
+    /** offset 0x0018 (24), size 32 */
+    char host_version[IBF_VERSION_LEN];
+    /** offset 0x0038 (56), size 8, padding */
+    uint8_t _pad56[8];
+} ibf_directory_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_directory_entry) == 64, "ibf_directory_entry: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_directory_entry) == 8, "ibf_directory_entry: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, state) == 0, "ibf_directory_entry.state: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, pid) == 4, "ibf_directory_entry.pid: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, process_time) == 8, "ibf_directory_entry.process_time: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, abi_major) == 16, "ibf_directory_entry.abi_major: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, abi_minor) == 18, "ibf_directory_entry.abi_minor: offset 18");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, _pad20) == 20, "ibf_directory_entry._pad20: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, host_version) == 24, "ibf_directory_entry.host_version: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, _pad56) == 56, "ibf_directory_entry._pad56: offset 56");
+
+/**
+ * Local\ibf.directory: the hosts running in this logon session
+ *
+ * Size 1088 (0x440), align 8.
+ */
+typedef struct ibf_directory_header {
+    /** offset 0x0000 (0), size 4: directory_magic */
+    uint32_t magic;
+    /** offset 0x0004 (4), size 4 */
+    uint32_t entry_count;
+    /** offset 0x0008 (8), size 4 */
+    uint32_t entry_size;
+    /** offset 0x000C (12), size 52, padding */
+    uint8_t _pad12[52];
+    /** offset 0x0040 (64), size 1024 */
+    ibf_directory_entry entries[IBF_MAX_INSTANCES];
+} ibf_directory_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_directory_header) == 1088, "ibf_directory_header: size 1088");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_directory_header) == 8, "ibf_directory_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_header, magic) == 0, "ibf_directory_header.magic: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_header, entry_count) == 4, "ibf_directory_header.entry_count: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_header, entry_size) == 8, "ibf_directory_header.entry_size: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_header, _pad12) == 12, "ibf_directory_header._pad12: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_header, entries) == 64, "ibf_directory_header.entries: offset 64");
+
+/**
+ * The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom
+ * row (ABI 0.5)
+ *
+ * Size 8 (0x8), align 1. Since ABI 0.5.
+ */
+typedef struct ibf_heatmap_header {
+    /** offset 0x0000 (0), size 1 */
+    ibf_heatmap_palette palette;
+    /** offset 0x0001 (1), size 1 */
+    ibf_heatmap_flags flags;
+    /** offset 0x0002 (2), size 6, padding */
+    uint8_t _pad2[6];
+} ibf_heatmap_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_heatmap_header) == 8, "ibf_heatmap_header: size 8");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_heatmap_header) == 1, "ibf_heatmap_header: align 1");
+IBF_STATIC_ASSERT_(offsetof(ibf_heatmap_header, palette) == 0, "ibf_heatmap_header.palette: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_heatmap_header, flags) == 1, "ibf_heatmap_header.flags: offset 1");
+IBF_STATIC_ASSERT_(offsetof(ibf_heatmap_header, _pad2) == 2, "ibf_heatmap_header._pad2: offset 2");
+
+/**
+ * One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d),
+ * thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the
+ * ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b),
+ * radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a,
+ * b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's.
+ * tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space.
+ * heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then
+ * the cells. The colour's alpha is the opacity.
+ *
+ * Size 36 (0x24), align 4.
+ */
+typedef struct ibf_draw_cmd {
+    /** offset 0x0000 (0), size 1 */
+    ibf_draw_op op;
+    /** offset 0x0001 (1), size 1 */
+    ibf_draw_space space;
+    /** offset 0x0002 (2), size 1 */
+    ibf_draw_layer layer;
+    /** offset 0x0003 (3), size 1 */
+    ibf_draw_flags flags;
+    /** offset 0x0004 (4), size 4: RGBA, byte order R, G, B, A (ImGui IM_COL32) */
+    uint32_t color;
+    /** offset 0x0008 (8), size 4: Pixels */
+    float thickness;
+    /** offset 0x000C (12), size 4 */
+    float a;
+    /** offset 0x0010 (16), size 4 */
+    float b;
+    /** offset 0x0014 (20), size 4 */
+    float c;
+    /** offset 0x0018 (24), size 4 */
+    float d;
+    /**
+     * offset 0x001C (28), size 4: Points, UTF-8 text or heatmap cells in the list's payload
+     * area
+     */
+    uint32_t payload_off;
+    /** offset 0x0020 (32), size 2 */
+    uint16_t payload_len;
+    /** offset 0x0022 (34), size 2, padding */
+    uint8_t _pad34[2];
+} ibf_draw_cmd;
+IBF_STATIC_ASSERT_(sizeof(ibf_draw_cmd) == 36, "ibf_draw_cmd: size 36");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_draw_cmd) == 4, "ibf_draw_cmd: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, op) == 0, "ibf_draw_cmd.op: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, space) == 1, "ibf_draw_cmd.space: offset 1");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, layer) == 2, "ibf_draw_cmd.layer: offset 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, flags) == 3, "ibf_draw_cmd.flags: offset 3");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, color) == 4, "ibf_draw_cmd.color: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, thickness) == 8, "ibf_draw_cmd.thickness: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, a) == 12, "ibf_draw_cmd.a: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, b) == 16, "ibf_draw_cmd.b: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, c) == 20, "ibf_draw_cmd.c: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, d) == 24, "ibf_draw_cmd.d: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, payload_off) == 28, "ibf_draw_cmd.payload_off: offset 28");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, payload_len) == 32, "ibf_draw_cmd.payload_len: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, _pad34) == 34, "ibf_draw_cmd._pad34: offset 34");
+
+/**
+ * 2-D vector in world units (tiles): origin at the board centre, +Y up
+ *
+ * Size 8 (0x8), align 4.
+ */
+typedef struct ibf_vec2 {
+    /** offset 0x0000 (0), size 4 */
+    float x;
+    /** offset 0x0004 (4), size 4 */
+    float y;
+} ibf_vec2;
+IBF_STATIC_ASSERT_(sizeof(ibf_vec2) == 8, "ibf_vec2: size 8");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_vec2) == 4, "ibf_vec2: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_vec2, x) == 0, "ibf_vec2.x: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_vec2, y) == 4, "ibf_vec2.y: offset 4");
+
+/**
+ * One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose
+ * seq stays the same for input.timeout_ms reads neutral
+ *
+ * Size 32 (0x20), align 8.
+ */
+typedef struct ibf_pad_input {
+    /** offset 0x0000 (0), size 4 */
+    uint32_t seq;
+    /** offset 0x0004 (4), size 4 */
+    ibf_pad_input_flags flags;
+    /**
+     * offset 0x0008 (8), size 8: The tick of the snapshot this input answers; the host counts
+     * the lag, and lockstep (M6) waits for it
+     */
+    uint64_t for_tick;
+    /** offset 0x0010 (16), size 2: -32768..32767, +Y up */
+    int16_t lx;
+    /** offset 0x0012 (18), size 2 */
+    int16_t ly;
+    /** offset 0x0014 (20), size 2 */
+    int16_t rx;
+    /** offset 0x0016 (22), size 2 */
+    int16_t ry;
+    /** offset 0x0018 (24), size 2 */
+    ibf_pad_buttons buttons;
+    /** offset 0x001A (26), size 1 */
+    uint8_t lt;
+    /** offset 0x001B (27), size 1 */
+    uint8_t rt;
+    /** offset 0x001C (28), size 4, padding */
+    uint8_t _pad28[4];
+} ibf_pad_input;
+IBF_STATIC_ASSERT_(sizeof(ibf_pad_input) == 32, "ibf_pad_input: size 32");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_pad_input) == 8, "ibf_pad_input: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, seq) == 0, "ibf_pad_input.seq: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, flags) == 4, "ibf_pad_input.flags: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, for_tick) == 8, "ibf_pad_input.for_tick: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, lx) == 16, "ibf_pad_input.lx: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, ly) == 18, "ibf_pad_input.ly: offset 18");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, rx) == 20, "ibf_pad_input.rx: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, ry) == 22, "ibf_pad_input.ry: offset 22");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, buttons) == 24, "ibf_pad_input.buttons: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, lt) == 26, "ibf_pad_input.lt: offset 26");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, rt) == 27, "ibf_pad_input.rt: offset 27");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, _pad28) == 28, "ibf_pad_input._pad28: offset 28");
+
+/**
+ * One pad as the game last polled it before a tick
+ *
+ * Size 24 (0x18), align 8.
+ */
+typedef struct ibf_rec_pad {
+    /**
+     * offset 0x0000 (0), size 8: The tick a bot's record answered; 0 when no bot answered the
+     * poll
+     */
+    uint64_t for_tick;
+    /** offset 0x0008 (8), size 2 */
+    int16_t lx;
+    /** offset 0x000A (10), size 2 */
+    int16_t ly;
+    /** offset 0x000C (12), size 2 */
+    int16_t rx;
+    /** offset 0x000E (14), size 2 */
+    int16_t ry;
+    /** offset 0x0010 (16), size 2 */
+    ibf_pad_buttons buttons;
+    /** offset 0x0012 (18), size 1 */
+    uint8_t lt;
+    /** offset 0x0013 (19), size 1 */
+    uint8_t rt;
+    /** offset 0x0014 (20), size 1 */
+    ibf_rec_pad_source source;
+    /** offset 0x0015 (21), size 1: A bot pad's owner (its client row), or no_pad */
+    uint8_t owner;
+    /** offset 0x0016 (22), size 2, padding */
+    uint8_t _pad22[2];
+} ibf_rec_pad;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_pad) == 24, "ibf_rec_pad: size 24");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_pad) == 8, "ibf_rec_pad: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, for_tick) == 0, "ibf_rec_pad.for_tick: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, lx) == 8, "ibf_rec_pad.lx: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, ly) == 10, "ibf_rec_pad.ly: offset 10");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, rx) == 12, "ibf_rec_pad.rx: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, ry) == 14, "ibf_rec_pad.ry: offset 14");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, buttons) == 16, "ibf_rec_pad.buttons: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, lt) == 18, "ibf_rec_pad.lt: offset 18");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, rt) == 19, "ibf_rec_pad.rt: offset 19");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, source) == 20, "ibf_rec_pad.source: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, owner) == 21, "ibf_rec_pad.owner: offset 21");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_pad, _pad22) == 22, "ibf_rec_pad._pad22: offset 22");
+
+/**
+ * One tick record; the snapshot and its extras follow it
+ *
+ * Size 136 (0x88), align 8.
+ */
+typedef struct ibf_rec_tick_header {
+    /** offset 0x0000 (0), size 4: Bytes of the record: this header and data_size */
+    uint32_t size;
+    /** offset 0x0004 (4), size 4: Bytes of the snapshot and its extras */
+    uint32_t data_size;
+    /** offset 0x0008 (8), size 1 */
+    ibf_rec_record_kind kind;
+    /** offset 0x0009 (9), size 7, padding */
+    uint8_t _pad9[7];
+    /** offset 0x0010 (16), size 8 */
+    uint64_t tick;
+    /** offset 0x0018 (24), size 8 */
+    uint64_t frame;
+    /** offset 0x0020 (32), size 8: The host clock when the tick was published */
+    uint64_t host_time_ns;
+    /** offset 0x0028 (40), size 96: What the game last polled from each pad before this tick */
+    ibf_rec_pad pads[IBF_MAX_PLAYERS];
+} ibf_rec_tick_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_tick_header) == 136, "ibf_rec_tick_header: size 136");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_tick_header) == 8, "ibf_rec_tick_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, size) == 0, "ibf_rec_tick_header.size: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, data_size) == 4, "ibf_rec_tick_header.data_size: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, kind) == 8, "ibf_rec_tick_header.kind: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, _pad9) == 9, "ibf_rec_tick_header._pad9: offset 9");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, tick) == 16, "ibf_rec_tick_header.tick: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, frame) == 24, "ibf_rec_tick_header.frame: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, host_time_ns) == 32, "ibf_rec_tick_header.host_time_ns: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, pads) == 40, "ibf_rec_tick_header.pads: offset 40");
+
+/**
+ * The first 512 bytes of a recording
+ *
+ * Size 512 (0x200), align 8.
+ */
+typedef struct ibf_rec_file_header {
+    /** offset 0x0000 (0), size 4: rec_magic */
+    uint32_t magic;
+    /** offset 0x0004 (4), size 2: rec_format */
+    uint16_t format;
+    /** offset 0x0006 (6), size 2: sizeof(rec_file_header) */
+    uint16_t header_size;
+    /** offset 0x0008 (8), size 2: The snapshot's ABI */
+    uint16_t schema_major;
+    /** offset 0x000A (10), size 2 */
+    uint16_t schema_minor;
+    /** offset 0x000C (12), size 4: sizeof(snapshot) for the host that recorded */
+    uint32_t snapshot_size;
+    /** offset 0x0010 (16), size 4: rec_chunk_ticks */
+    uint32_t chunk_ticks;
+    /** offset 0x0014 (20), size 4 */
+    uint32_t host_pid;
+    /** offset 0x0018 (24), size 8: When recording started */
+    int64_t start_unix_ns;
+    /** offset 0x0020 (32), size 8: The host clock then */
+    uint64_t start_mono_ns;
+    /** offset 0x0028 (40), size 16: The pad input each game action mapped to */
+    ibf_controls controls;
+    /** offset 0x0038 (56), size 1: When recording started */
+    ibf_run_mode run_mode;
+    /** offset 0x0039 (57), size 1: Bit n: pad n was a bot pad */
+    uint8_t bot_pads;
+    /** offset 0x003A (58), size 2, padding */
+    uint8_t _pad58[2];
+    /** offset 0x003C (60), size 4 */
+    uint32_t lockstep_timeout_ms;
+    /** offset 0x0040 (64), size 32 */
+    char host_version[IBF_VERSION_LEN];
+    /** offset 0x0060 (96), size 64 */
+    char profile_name[64];
+    /** offset 0x00A0 (160), size 80: The game executable's SHA-256 in hex */
+    char exe_sha256[80];
+    /** offset 0x00F0 (240), size 256: Free text: what was recorded */
+    char note[256];
+    /** offset 0x01F0 (496), size 16, padding */
+    uint8_t _pad496[16];
+} ibf_rec_file_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_file_header) == 512, "ibf_rec_file_header: size 512");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_file_header) == 8, "ibf_rec_file_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, magic) == 0, "ibf_rec_file_header.magic: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, format) == 4, "ibf_rec_file_header.format: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, header_size) == 6, "ibf_rec_file_header.header_size: offset 6");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, schema_major) == 8, "ibf_rec_file_header.schema_major: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, schema_minor) == 10, "ibf_rec_file_header.schema_minor: offset 10");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, snapshot_size) == 12, "ibf_rec_file_header.snapshot_size: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, chunk_ticks) == 16, "ibf_rec_file_header.chunk_ticks: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, host_pid) == 20, "ibf_rec_file_header.host_pid: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, start_unix_ns) == 24, "ibf_rec_file_header.start_unix_ns: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, start_mono_ns) == 32, "ibf_rec_file_header.start_mono_ns: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, controls) == 40, "ibf_rec_file_header.controls: offset 40");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, run_mode) == 56, "ibf_rec_file_header.run_mode: offset 56");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, bot_pads) == 57, "ibf_rec_file_header.bot_pads: offset 57");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, _pad58) == 58, "ibf_rec_file_header._pad58: offset 58");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, lockstep_timeout_ms) == 60, "ibf_rec_file_header.lockstep_timeout_ms: offset 60");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, host_version) == 64, "ibf_rec_file_header.host_version: offset 64");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, profile_name) == 96, "ibf_rec_file_header.profile_name: offset 96");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, exe_sha256) == 160, "ibf_rec_file_header.exe_sha256: offset 160");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, note) == 240, "ibf_rec_file_header.note: offset 240");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, _pad496) == 496, "ibf_rec_file_header._pad496: offset 496");
+
+/**
+ * One chunk: its zlib stream follows
+ *
+ * Size 32 (0x20), align 8.
+ */
+typedef struct ibf_rec_chunk_header {
+    /** offset 0x0000 (0), size 4: rec_chunk_magic */
+    uint32_t magic;
+    /** offset 0x0004 (4), size 4: Bytes of the zlib stream */
+    uint32_t stored_size;
+    /** offset 0x0008 (8), size 4: Bytes of tick records it inflates to */
+    uint32_t raw_size;
+    /** offset 0x000C (12), size 4 */
+    uint32_t tick_count;
+    /** offset 0x0010 (16), size 8 */
+    uint64_t first_tick;
+    /** offset 0x0018 (24), size 8 */
+    uint64_t last_tick;
+} ibf_rec_chunk_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_chunk_header) == 32, "ibf_rec_chunk_header: size 32");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_chunk_header) == 8, "ibf_rec_chunk_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, magic) == 0, "ibf_rec_chunk_header.magic: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, stored_size) == 4, "ibf_rec_chunk_header.stored_size: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, raw_size) == 8, "ibf_rec_chunk_header.raw_size: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, tick_count) == 12, "ibf_rec_chunk_header.tick_count: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, first_tick) == 16, "ibf_rec_chunk_header.first_tick: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, last_tick) == 24, "ibf_rec_chunk_header.last_tick: offset 24");
+
+/**
+ * The footer's index of a chunk
+ *
+ * Size 24 (0x18), align 8.
+ */
+typedef struct ibf_rec_chunk_entry {
+    /** offset 0x0000 (0), size 8: Of its rec_chunk_header, from the file's start */
+    uint64_t offset;
+    /** offset 0x0008 (8), size 8 */
+    uint64_t first_tick;
+    /** offset 0x0010 (16), size 8 */
+    uint64_t last_tick;
+} ibf_rec_chunk_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_chunk_entry) == 24, "ibf_rec_chunk_entry: size 24");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_chunk_entry) == 8, "ibf_rec_chunk_entry: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_entry, offset) == 0, "ibf_rec_chunk_entry.offset: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_entry, first_tick) == 8, "ibf_rec_chunk_entry.first_tick: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_entry, last_tick) == 16, "ibf_rec_chunk_entry.last_tick: offset 16");
+
+/**
+ * A match or round boundary, from the snapshots' events
+ *
+ * Size 16 (0x10), align 8.
+ */
+typedef struct ibf_rec_mark {
+    /** offset 0x0000 (0), size 8 */
+    uint64_t tick;
+    /** offset 0x0008 (8), size 2: match_started, round_started, round_ended or match_ended */
+    ibf_event_kind kind;
+    /** offset 0x000A (10), size 2, padding */
+    uint8_t _pad10[2];
+    /** offset 0x000C (12), size 4: The event's a: the round number, or the winner */
+    int32_t a;
+} ibf_rec_mark;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_mark) == 16, "ibf_rec_mark: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_mark) == 8, "ibf_rec_mark: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_mark, tick) == 0, "ibf_rec_mark.tick: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_mark, kind) == 8, "ibf_rec_mark.kind: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_mark, _pad10) == 10, "ibf_rec_mark._pad10: offset 10");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_mark, a) == 12, "ibf_rec_mark.a: offset 12");
+
+/**
+ * The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
+ *
+ * Size 48 (0x30), align 8.
+ */
+typedef struct ibf_rec_footer {
+    /** offset 0x0000 (0), size 4: rec_footer_magic */
+    uint32_t magic;
+    /** offset 0x0004 (4), size 4 */
+    uint32_t chunk_count;
+    /** offset 0x0008 (8), size 4 */
+    uint32_t mark_count;
+    /** offset 0x000C (12), size 4: Ticks the recorder could not keep up with */
+    uint32_t dropped;
+    /** offset 0x0010 (16), size 8: Tick records in the file */
+    uint64_t ticks;
+    /** offset 0x0018 (24), size 8 */
+    uint64_t first_tick;
+    /** offset 0x0020 (32), size 8 */
+    uint64_t last_tick;
+    /** offset 0x0028 (40), size 8: When recording stopped */
+    int64_t end_unix_ns;
+} ibf_rec_footer;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_footer) == 48, "ibf_rec_footer: size 48");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_footer) == 8, "ibf_rec_footer: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, magic) == 0, "ibf_rec_footer.magic: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, chunk_count) == 4, "ibf_rec_footer.chunk_count: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, mark_count) == 8, "ibf_rec_footer.mark_count: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, dropped) == 12, "ibf_rec_footer.dropped: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, ticks) == 16, "ibf_rec_footer.ticks: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, first_tick) == 24, "ibf_rec_footer.first_tick: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, last_tick) == 32, "ibf_rec_footer.last_tick: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, end_unix_ns) == 40, "ibf_rec_footer.end_unix_ns: offset 40");
+
+/**
+ * A recording's last 16 bytes
+ *
+ * Size 16 (0x10), align 8.
+ */
+typedef struct ibf_rec_trailer {
+    /** offset 0x0000 (0), size 8: Of the rec_footer, from the file's start */
+    uint64_t footer_offset;
+    /** offset 0x0008 (8), size 4, padding */
+    uint8_t _pad8[4];
+    /** offset 0x000C (12), size 4: rec_trailer_magic */
+    uint32_t magic;
+} ibf_rec_trailer;
+IBF_STATIC_ASSERT_(sizeof(ibf_rec_trailer) == 16, "ibf_rec_trailer: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_trailer) == 8, "ibf_rec_trailer: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, footer_offset) == 0, "ibf_rec_trailer.footer_offset: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, _pad8) == 8, "ibf_rec_trailer._pad8: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, magic) == 12, "ibf_rec_trailer.magic: offset 12");
+
+/** Size 48 (0x30), align 8. */
+typedef struct ibf_snapshot_header {
+    /** offset 0x0000 (0), size 4: snapshot_magic */
+    uint32_t magic;
+    /** offset 0x0004 (4), size 2 */
+    uint16_t schema_major;
+    /** offset 0x0006 (6), size 2 */
+    uint16_t schema_minor;
+    /** offset 0x0008 (8), size 4: Bytes in this snapshot, including extras */
+    uint32_t size;
+    /** offset 0x000C (12), size 4 */
+    ibf_snapshot_flags flags;
+    /** offset 0x0010 (16), size 8: Present calls since start-up */
+    uint64_t frame;
+    /**
+     * offset 0x0018 (24), size 8: Simulation steps since start-up (equals frame in fallback
+     * mode)
+     */
+    uint64_t tick;
+    /** offset 0x0020 (32), size 8: Monotonic host clock */
+    uint64_t host_time_ns;
+    /**
+     * offset 0x0028 (40), size 4: Round time in seconds: counts during play, from 0 at each
+     * round start
+     */
+    float game_time;
+    /** offset 0x002C (44), size 2 */
+    ibf_invalid_reason invalid_reason;
+    /** offset 0x002E (46), size 1: Which hook built the snapshot */
+    ibf_tick_source tick_source;
+    /** offset 0x002F (47), size 1, padding */
+    uint8_t _pad47;
+} ibf_snapshot_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_snapshot_header) == 48, "ibf_snapshot_header: size 48");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_snapshot_header) == 8, "ibf_snapshot_header: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, magic) == 0, "ibf_snapshot_header.magic: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, schema_major) == 4, "ibf_snapshot_header.schema_major: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, schema_minor) == 6, "ibf_snapshot_header.schema_minor: offset 6");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, size) == 8, "ibf_snapshot_header.size: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, flags) == 12, "ibf_snapshot_header.flags: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, frame) == 16, "ibf_snapshot_header.frame: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, tick) == 24, "ibf_snapshot_header.tick: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, host_time_ns) == 32, "ibf_snapshot_header.host_time_ns: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, game_time) == 40, "ibf_snapshot_header.game_time: offset 40");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, invalid_reason) == 44, "ibf_snapshot_header.invalid_reason: offset 44");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, tick_source) == 46, "ibf_snapshot_header.tick_source: offset 46");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, _pad47) == 47, "ibf_snapshot_header._pad47: offset 47");
+
+/** Size 24 (0x18), align 4. */
+typedef struct ibf_game {
+    /** offset 0x0000 (0), size 4: Raw menu ID */
+    int32_t menu_id;
+    /** offset 0x0004 (4), size 4 */
+    int32_t menu_depth;
+    /** offset 0x0008 (8), size 4: Highlighted item; top item is 0 */
+    int32_t menu_item;
+    /** offset 0x000C (12), size 4: The arcade score (the screen's counts up to it) */
+    int32_t arcade_score;
+    /**
+     * offset 0x0010 (16), size 2: Lives left (arcade), the ship in play included: the squares
+     * on screen are lives - players
+     */
+    int16_t lives;
+    /** offset 0x0012 (18), size 1 */
+    ibf_phase phase;
+    /** offset 0x0013 (19), size 1 */
+    uint8_t paused;
+    /** offset 0x0014 (20), size 1: The game believes its window has focus */
+    uint8_t focused;
+    /** offset 0x0015 (21), size 1 */
+    uint8_t player_count;
+    /** offset 0x0016 (22), size 2, padding */
+    uint8_t _pad22[2];
+} ibf_game;
+IBF_STATIC_ASSERT_(sizeof(ibf_game) == 24, "ibf_game: size 24");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_game) == 4, "ibf_game: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, menu_id) == 0, "ibf_game.menu_id: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, menu_depth) == 4, "ibf_game.menu_depth: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, menu_item) == 8, "ibf_game.menu_item: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, arcade_score) == 12, "ibf_game.arcade_score: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, lives) == 16, "ibf_game.lives: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, phase) == 18, "ibf_game.phase: offset 18");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, paused) == 19, "ibf_game.paused: offset 19");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, focused) == 20, "ibf_game.focused: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, player_count) == 21, "ibf_game.player_count: offset 21");
+IBF_STATIC_ASSERT_(offsetof(ibf_game, _pad22) == 22, "ibf_game._pad22: offset 22");
+
+/** Size 4100 (0x1004), align 2. */
+typedef struct ibf_board {
+    /** offset 0x0000 (0), size 2 */
+    uint16_t width;
+    /** offset 0x0002 (2), size 2 */
+    uint16_t height;
+    /** offset 0x0004 (4), size 4096: Row-major, index y * width + x, row 0 at the bottom */
+    ibf_tile tiles[IBF_BOARD_MAX_TILES];
+} ibf_board;
+IBF_STATIC_ASSERT_(sizeof(ibf_board) == 4100, "ibf_board: size 4100");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_board) == 2, "ibf_board: align 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_board, width) == 0, "ibf_board.width: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_board, height) == 2, "ibf_board.height: offset 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_board, tiles) == 4, "ibf_board.tiles: offset 4");
+
+/** Size 64 (0x40), align 4. */
+typedef struct ibf_ship {
+    /** offset 0x0000 (0), size 8 */
+    ibf_vec2 pos;
+    /**
+     * offset 0x0008 (8), size 8: Direction of movement: a unit vector while moving, zero when
+     * still (Inversus 1.2.0 keeps no speed)
+     */
+    ibf_vec2 vel;
+    /** offset 0x0010 (16), size 8 */
+    ibf_vec2 last_shot_pos;
+    /** offset 0x0018 (24), size 4 */
+    float reload_progress;
+    /** offset 0x001C (28), size 4 */
+    float reload_time;
+    /** offset 0x0020 (32), size 4 */
+    float time_alive;
+    /**
+     * offset 0x0024 (36), size 4: The charge timer: from 0 when a charge starts and when a shot
+     * fires, so it counts a held button
+     */
+    float time_since_shot;
+    /** offset 0x0028 (40), size 4: Versus: round wins of the ship's team */
+    int32_t score;
+    /** offset 0x002C (44), size 4: Already de-obfuscated */
+    int32_t multiplier;
+    /** offset 0x0030 (48), size 4: One bit per field the profile marks confirmed */
+    ibf_ship_valid valid;
+    /** offset 0x0034 (52), size 2 */
+    ibf_ship_flags flags;
+    /**
+     * offset 0x0036 (54), size 1: Player index 0-3 (Inversus 1.2.0 stores one bit per player),
+     * or no_player for an arcade enemy
+     */
+    uint8_t player_id;
+    /** offset 0x0037 (55), size 1 */
+    ibf_color color;
+    /** offset 0x0038 (56), size 1 */
+    uint8_t alive;
+    /** offset 0x0039 (57), size 1 */
+    uint8_t ammo;
+    /** offset 0x003A (58), size 1 */
+    uint8_t max_ammo;
+    /** offset 0x003B (59), size 1: Red shots held */
+    uint8_t fast_ammo;
+    /** offset 0x003C (60), size 1 */
+    ibf_dir charge_dir;
+    /** offset 0x003D (61), size 3, padding */
+    uint8_t _pad61[3];
+} ibf_ship;
+IBF_STATIC_ASSERT_(sizeof(ibf_ship) == 64, "ibf_ship: size 64");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_ship) == 4, "ibf_ship: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, pos) == 0, "ibf_ship.pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, vel) == 8, "ibf_ship.vel: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, last_shot_pos) == 16, "ibf_ship.last_shot_pos: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, reload_progress) == 24, "ibf_ship.reload_progress: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, reload_time) == 28, "ibf_ship.reload_time: offset 28");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, time_alive) == 32, "ibf_ship.time_alive: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, time_since_shot) == 36, "ibf_ship.time_since_shot: offset 36");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, score) == 40, "ibf_ship.score: offset 40");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, multiplier) == 44, "ibf_ship.multiplier: offset 44");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, valid) == 48, "ibf_ship.valid: offset 48");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, flags) == 52, "ibf_ship.flags: offset 52");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, player_id) == 54, "ibf_ship.player_id: offset 54");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, color) == 55, "ibf_ship.color: offset 55");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, alive) == 56, "ibf_ship.alive: offset 56");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, ammo) == 57, "ibf_ship.ammo: offset 57");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, max_ammo) == 58, "ibf_ship.max_ammo: offset 58");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, fast_ammo) == 59, "ibf_ship.fast_ammo: offset 59");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, charge_dir) == 60, "ibf_ship.charge_dir: offset 60");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship, _pad61) == 61, "ibf_ship._pad61: offset 61");
+
+/** Size 24 (0x18), align 4. */
+typedef struct ibf_projectile {
+    /** offset 0x0000 (0), size 8 */
+    ibf_vec2 pos;
+    /** offset 0x0008 (8), size 4 */
+    float speed;
+    /** offset 0x000C (12), size 4: Seconds since it spawned */
+    float time_alive;
+    /** offset 0x0010 (16), size 4: The game's own type value */
+    int32_t kind_raw;
+    /** offset 0x0014 (20), size 1 */
+    ibf_dir dir;
+    /** offset 0x0015 (21), size 1 */
+    ibf_projectile_kind kind;
+    /** offset 0x0016 (22), size 1: Player ID, or no_player when unknown */
+    uint8_t owner;
+    /** offset 0x0017 (23), size 1, padding */
+    uint8_t _pad23;
+} ibf_projectile;
+IBF_STATIC_ASSERT_(sizeof(ibf_projectile) == 24, "ibf_projectile: size 24");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_projectile) == 4, "ibf_projectile: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, pos) == 0, "ibf_projectile.pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, speed) == 8, "ibf_projectile.speed: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, time_alive) == 12, "ibf_projectile.time_alive: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, kind_raw) == 16, "ibf_projectile.kind_raw: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, dir) == 20, "ibf_projectile.dir: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, kind) == 21, "ibf_projectile.kind: offset 21");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, owner) == 22, "ibf_projectile.owner: offset 22");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile, _pad23) == 23, "ibf_projectile._pad23: offset 23");
+
+/** Size 16 (0x10), align 4. */
+typedef struct ibf_pickup {
+    /** offset 0x0000 (0), size 8 */
+    ibf_vec2 pos;
+    /** offset 0x0008 (8), size 4 */
+    float time_alive;
+    /** offset 0x000C (12), size 1 */
+    ibf_pickup_kind kind;
+    /** offset 0x000D (13), size 1 */
+    uint8_t amount;
+    /** offset 0x000E (14), size 2, padding */
+    uint8_t _pad14[2];
+} ibf_pickup;
+IBF_STATIC_ASSERT_(sizeof(ibf_pickup) == 16, "ibf_pickup: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_pickup) == 4, "ibf_pickup: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup, pos) == 0, "ibf_pickup.pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup, time_alive) == 8, "ibf_pickup.time_alive: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup, kind) == 12, "ibf_pickup.kind: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup, amount) == 13, "ibf_pickup.amount: offset 13");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup, _pad14) == 14, "ibf_pickup._pad14: offset 14");
+
+/** Size 24 (0x18), align 8. */
+typedef struct ibf_event {
+    /** offset 0x0000 (0), size 8: Tick the event was detected on */
+    uint64_t tick;
+    /** offset 0x0008 (8), size 4 */
+    int32_t a;
+    /** offset 0x000C (12), size 4 */
+    int32_t b;
+    /** offset 0x0010 (16), size 2 */
+    ibf_event_kind kind;
+    /** offset 0x0012 (18), size 1: Player ID, or no_player */
+    uint8_t player;
+    /** offset 0x0013 (19), size 5, padding */
+    uint8_t _pad19[5];
+} ibf_event;
+IBF_STATIC_ASSERT_(sizeof(ibf_event) == 24, "ibf_event: size 24");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_event) == 8, "ibf_event: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_event, tick) == 0, "ibf_event.tick: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_event, a) == 8, "ibf_event.a: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_event, b) == 12, "ibf_event.b: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_event, kind) == 16, "ibf_event.kind: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_event, player) == 18, "ibf_event.player: offset 18");
+IBF_STATIC_ASSERT_(offsetof(ibf_event, _pad19) == 19, "ibf_event._pad19: offset 19");
+
+/**
+ * The running match and its map (ABI 0.6)
+ *
+ * Size 20 (0x14), align 4. Since ABI 0.6.
+ */
+typedef struct ibf_match {
+    /**
+     * offset 0x0000 (0), size 4: The map's zoom: pixels per tile = ceil(round(available pixels
+     * x map_scale) / tiles) on the limiting axis
+     */
+    float map_scale;
+    /**
+     * offset 0x0004 (4), size 4: FNV-1a hash of the focused menu button's name (ResumeButton,
+     * RetryButton, ...); 0 when none
+     */
+    uint32_t focus_hash;
+    /** offset 0x0008 (8), size 1 */
+    ibf_game_type game_type;
+    /**
+     * offset 0x0009 (9), size 1: 0 tutorial, 1 arcade one player, 2 arcade two players, 3
+     * versus 1v1, 4 versus 2v2; 255 none
+     */
+    uint8_t map_set;
+    /** offset 0x000A (10), size 1: The map's index in its set (the map select's item); 255 none */
+    uint8_t map_index;
+    /**
+     * offset 0x000B (11), size 1: 1 when ships and shots cross the board's edges to the other
+     * side
+     */
+    uint8_t wrap;
+    /**
+     * offset 0x000C (12), size 1: Columns a crossing of the top edge moves left by (of the
+     * bottom edge, right)
+     */
+    int8_t wrap_shift_x;
+    /**
+     * offset 0x000D (13), size 1: Rows a crossing of the right edge moves down by (of the left
+     * edge, up)
+     */
+    int8_t wrap_shift_y;
+    /** offset 0x000E (14), size 1: Versus: round wins that take the match */
+    uint8_t rounds_to_win;
+    /** offset 0x000F (15), size 1 */
+    ibf_round_state round_state;
+    /**
+     * offset 0x0010 (16), size 1: The team that won the round once round_state is decided;
+     * no_player otherwise
+     */
+    uint8_t round_winner;
+    /** offset 0x0011 (17), size 1: Teams in the game: 2 in versus */
+    uint8_t teams;
+    /** offset 0x0012 (18), size 1: Entries used in pickup_spawns */
+    uint8_t pickup_spawn_count;
+    /** offset 0x0013 (19), size 1, padding */
+    uint8_t _pad19;
+} ibf_match;
+IBF_STATIC_ASSERT_(sizeof(ibf_match) == 20, "ibf_match: size 20");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_match) == 4, "ibf_match: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, map_scale) == 0, "ibf_match.map_scale: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, focus_hash) == 4, "ibf_match.focus_hash: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, game_type) == 8, "ibf_match.game_type: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, map_set) == 9, "ibf_match.map_set: offset 9");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, map_index) == 10, "ibf_match.map_index: offset 10");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, wrap) == 11, "ibf_match.wrap: offset 11");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, wrap_shift_x) == 12, "ibf_match.wrap_shift_x: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, wrap_shift_y) == 13, "ibf_match.wrap_shift_y: offset 13");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, rounds_to_win) == 14, "ibf_match.rounds_to_win: offset 14");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, round_state) == 15, "ibf_match.round_state: offset 15");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, round_winner) == 16, "ibf_match.round_winner: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, teams) == 17, "ibf_match.teams: offset 17");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, pickup_spawn_count) == 18, "ibf_match.pickup_spawn_count: offset 18");
+IBF_STATIC_ASSERT_(offsetof(ibf_match, _pad19) == 19, "ibf_match._pad19: offset 19");
+
+/**
+ * One of the map's pickup spawn points and its timer (ABI 0.6)
+ *
+ * Size 16 (0x10), align 4. Since ABI 0.6.
+ */
+typedef struct ibf_pickup_spawn {
+    /** offset 0x0000 (0), size 8: The spawn cell's centre */
+    ibf_vec2 pos;
+    /** offset 0x0008 (8), size 4: Seconds until it spawns while waiting; 0 otherwise */
+    float time_left;
+    /** offset 0x000C (12), size 1 */
+    ibf_spawn_state state;
+    /** offset 0x000D (13), size 3, padding */
+    uint8_t _pad13[3];
+} ibf_pickup_spawn;
+IBF_STATIC_ASSERT_(sizeof(ibf_pickup_spawn) == 16, "ibf_pickup_spawn: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_pickup_spawn) == 4, "ibf_pickup_spawn: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup_spawn, pos) == 0, "ibf_pickup_spawn.pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup_spawn, time_left) == 8, "ibf_pickup_spawn.time_left: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup_spawn, state) == 12, "ibf_pickup_spawn.state: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_pickup_spawn, _pad13) == 13, "ibf_pickup_spawn._pad13: offset 13");
+
+/**
+ * Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
+ *
+ * Size 16 (0x10), align 4. Since ABI 0.9.
+ */
+typedef struct ibf_spawn_marker {
+    /** offset 0x0000 (0), size 8: The marked cell's centre */
+    ibf_vec2 pos;
+    /** offset 0x0008 (8), size 4: Seconds until the enemy appears (the marker shows for 1.5 s) */
+    float time_left;
+    /** offset 0x000C (12), size 1 */
+    ibf_enemy_kind kind;
+    /** offset 0x000D (13), size 3, padding */
+    uint8_t _pad13[3];
+} ibf_spawn_marker;
+IBF_STATIC_ASSERT_(sizeof(ibf_spawn_marker) == 16, "ibf_spawn_marker: size 16");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_spawn_marker) == 4, "ibf_spawn_marker: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_spawn_marker, pos) == 0, "ibf_spawn_marker.pos: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_spawn_marker, time_left) == 8, "ibf_spawn_marker.time_left: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_spawn_marker, kind) == 12, "ibf_spawn_marker.kind: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_spawn_marker, _pad13) == 13, "ibf_spawn_marker._pad13: offset 13");
+
+/**
+ * More of each ship, parallel to ships (ABI 0.6)
+ *
+ * Size 28 (0x1C), align 4. Since ABI 0.6.
+ */
+typedef struct ibf_ship_ext {
+    /** offset 0x0000 (0), size 8: Tiles per second */
+    ibf_vec2 velocity;
+    /** offset 0x0008 (8), size 4: Seconds of block-eat left (arcade enemies keep it for good) */
+    float block_eat_time;
+    /** offset 0x000C (12), size 4: Seconds of x1.5 speed left */
+    float speed_boost_time;
+    /** offset 0x0010 (16), size 4: Seconds of shield left */
+    float shield_time;
+    /** offset 0x0014 (20), size 2: Points for killing it (arcade enemies) */
+    int16_t points;
+    /**
+     * offset 0x0016 (22), size 1: 0 or 1: the team; a team walks on the cells of its own index
+     * (team 0 is black and walks on white)
+     */
+    uint8_t team;
+    /**
+     * offset 0x0017 (23), size 1: The direction of a charge started within 0.3 s: a shot coming
+     * the other way is absorbed
+     */
+    ibf_dir parry_dir;
+    /** offset 0x0018 (24), size 1: 1 once hit, while it explodes */
+    uint8_t dying;
+    /** offset 0x0019 (25), size 3, padding */
+    uint8_t _pad25[3];
+} ibf_ship_ext;
+IBF_STATIC_ASSERT_(sizeof(ibf_ship_ext) == 28, "ibf_ship_ext: size 28");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_ship_ext) == 4, "ibf_ship_ext: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, velocity) == 0, "ibf_ship_ext.velocity: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, block_eat_time) == 8, "ibf_ship_ext.block_eat_time: offset 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, speed_boost_time) == 12, "ibf_ship_ext.speed_boost_time: offset 12");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, shield_time) == 16, "ibf_ship_ext.shield_time: offset 16");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, points) == 20, "ibf_ship_ext.points: offset 20");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, team) == 22, "ibf_ship_ext.team: offset 22");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, parry_dir) == 23, "ibf_ship_ext.parry_dir: offset 23");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, dying) == 24, "ibf_ship_ext.dying: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, _pad25) == 25, "ibf_ship_ext._pad25: offset 25");
+
+/**
+ * More of each projectile, parallel to projectiles (ABI 0.6)
+ *
+ * Size 8 (0x8), align 4. Since ABI 0.6.
+ */
+typedef struct ibf_projectile_ext {
+    /** offset 0x0000 (0), size 4: Tiles flown since it spawned (a shot dies after 100) */
+    float distance;
+    /** offset 0x0004 (4), size 1: The shooter's team: ships of the other team die in its tile */
+    uint8_t team;
+    /** offset 0x0005 (5), size 3, padding */
+    uint8_t _pad5[3];
+} ibf_projectile_ext;
+IBF_STATIC_ASSERT_(sizeof(ibf_projectile_ext) == 8, "ibf_projectile_ext: size 8");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_projectile_ext) == 4, "ibf_projectile_ext: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile_ext, distance) == 0, "ibf_projectile_ext.distance: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile_ext, team) == 4, "ibf_projectile_ext.team: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_projectile_ext, _pad5) == 5, "ibf_projectile_ext._pad5: offset 5");
+
+/**
+ * Fixed part of a snapshot. When extras_size > 0, an extras_header follows at extras_offset.
+ *
+ * Size 12104 (0x2F48), align 8. Extensible: it may grow at its end in a later ABI version, so
+ * readers take its size from the data, not from sizeof.
+ */
+typedef struct ibf_snapshot {
+    /** offset 0x0000 (0), size 48 */
+    ibf_snapshot_header header;
+    /** offset 0x0030 (48), size 24 */
+    ibf_game game;
+    /**
+     * offset 0x0048 (72), size 8: Events detected since start-up; event i is at events[i %
+     * max_events]
+     */
+    uint64_t event_total;
+    /** offset 0x0050 (80), size 1 */
+    uint8_t ship_count;
+    /** offset 0x0051 (81), size 1 */
+    uint8_t pickup_count;
+    /** offset 0x0052 (82), size 2 */
+    uint16_t projectile_count;
+    /** offset 0x0054 (84), size 4: Index into ships per player slot, or no_player */
+    uint8_t players[IBF_MAX_PLAYERS];
+    /** offset 0x0058 (88), size 4: From the start of the snapshot; 0 when there are no extras */
+    uint32_t extras_offset;
+    /** offset 0x005C (92), size 4 */
+    uint32_t extras_size;
+    /** offset 0x0060 (96), size 4100 */
+    ibf_board board;
+    /** offset 0x1064 (4196), size 1024 */
+    ibf_ship ships[IBF_MAX_SHIPS];
+    /** offset 0x1464 (5220), size 3072 */
+    ibf_projectile projectiles[IBF_MAX_PROJECTILES];
+    /** offset 0x2064 (8292), size 1024 */
+    ibf_pickup pickups[IBF_MAX_PICKUPS];
+    /** offset 0x2464 (9316), size 4, padding */
+    uint8_t _pad9316[4];
+    /** offset 0x2468 (9320), size 768 */
+    ibf_event events[IBF_MAX_EVENTS];
+    /**
+     * offset 0x2768 (10088), size 20, since ABI 0.6: ABI 0.6: read it when header.schema_minor
+     * >= 6
+     */
+    ibf_match match;
+    /** offset 0x277C (10108), size 256, since ABI 0.6: ABI 0.6 */
+    ibf_pickup_spawn pickup_spawns[IBF_MAX_PICKUP_SPAWNS];
+    /** offset 0x287C (10364), size 448, since ABI 0.6: ABI 0.6: ships_ext[i] goes with ships[i] */
+    ibf_ship_ext ships_ext[IBF_MAX_SHIPS];
+    /**
+     * offset 0x2A3C (10812), size 1024, since ABI 0.6: ABI 0.6: projectiles_ext[i] goes with
+     * projectiles[i]
+     */
+    ibf_projectile_ext projectiles_ext[IBF_MAX_PROJECTILES];
+    /** offset 0x2E3C (11836), size 4, padding */
+    uint8_t _pad11836[4];
+    /**
+     * offset 0x2E40 (11840), size 256, since ABI 0.9: ABI 0.9: read them when
+     * header.schema_minor >= 9
+     */
+    ibf_spawn_marker spawn_markers[IBF_MAX_SPAWN_MARKERS];
+    /** offset 0x2F40 (12096), size 1, since ABI 0.9: ABI 0.9: entries used in spawn_markers */
+    uint8_t spawn_marker_count;
+    /** offset 0x2F41 (12097), size 7, padding */
+    uint8_t _pad12097[7];
+} ibf_snapshot;
+IBF_STATIC_ASSERT_(sizeof(ibf_snapshot) == 12104, "ibf_snapshot: size 12104");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_snapshot) == 8, "ibf_snapshot: align 8");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, header) == 0, "ibf_snapshot.header: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, game) == 48, "ibf_snapshot.game: offset 48");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, event_total) == 72, "ibf_snapshot.event_total: offset 72");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, ship_count) == 80, "ibf_snapshot.ship_count: offset 80");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, pickup_count) == 81, "ibf_snapshot.pickup_count: offset 81");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, projectile_count) == 82, "ibf_snapshot.projectile_count: offset 82");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, players) == 84, "ibf_snapshot.players: offset 84");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, extras_offset) == 88, "ibf_snapshot.extras_offset: offset 88");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, extras_size) == 92, "ibf_snapshot.extras_size: offset 92");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, board) == 96, "ibf_snapshot.board: offset 96");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, ships) == 4196, "ibf_snapshot.ships: offset 4196");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, projectiles) == 5220, "ibf_snapshot.projectiles: offset 5220");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, pickups) == 8292, "ibf_snapshot.pickups: offset 8292");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, _pad9316) == 9316, "ibf_snapshot._pad9316: offset 9316");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, events) == 9320, "ibf_snapshot.events: offset 9320");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, match) == 10088, "ibf_snapshot.match: offset 10088");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, pickup_spawns) == 10108, "ibf_snapshot.pickup_spawns: offset 10108");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, ships_ext) == 10364, "ibf_snapshot.ships_ext: offset 10364");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, projectiles_ext) == 10812, "ibf_snapshot.projectiles_ext: offset 10812");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, _pad11836) == 11836, "ibf_snapshot._pad11836: offset 11836");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, spawn_markers) == 11840, "ibf_snapshot.spawn_markers: offset 11840");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, spawn_marker_count) == 12096, "ibf_snapshot.spawn_marker_count: offset 12096");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, _pad12097) == 12097, "ibf_snapshot._pad12097: offset 12097");
+
+/**
+ * One custom probe (design section 5.6)
+ *
+ * Size 36 (0x24), align 4.
+ */
+typedef struct ibf_extra_entry {
+    /** offset 0x0000 (0), size 24 */
+    char name[IBF_EXTRA_NAME_LEN];
+    /** offset 0x0018 (24), size 4: From the start of the extras blob */
+    uint32_t offset;
+    /** offset 0x001C (28), size 4: Bytes */
+    uint32_t size;
+    /** offset 0x0020 (32), size 2 */
+    ibf_extra_type type;
+    /**
+     * offset 0x0022 (34), size 2: Elements: 1 per object, or one per entity for per-entity
+     * probes
+     */
+    uint16_t count;
+} ibf_extra_entry;
+IBF_STATIC_ASSERT_(sizeof(ibf_extra_entry) == 36, "ibf_extra_entry: size 36");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_extra_entry) == 4, "ibf_extra_entry: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_extra_entry, name) == 0, "ibf_extra_entry.name: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_extra_entry, offset) == 24, "ibf_extra_entry.offset: offset 24");
+IBF_STATIC_ASSERT_(offsetof(ibf_extra_entry, size) == 28, "ibf_extra_entry.size: offset 28");
+IBF_STATIC_ASSERT_(offsetof(ibf_extra_entry, type) == 32, "ibf_extra_entry.type: offset 32");
+IBF_STATIC_ASSERT_(offsetof(ibf_extra_entry, count) == 34, "ibf_extra_entry.count: offset 34");
+
+/** Size 2312 (0x908), align 4. */
+typedef struct ibf_extras_header {
+    /** offset 0x0000 (0), size 2 */
+    uint16_t entry_count;
+    /** offset 0x0002 (2), size 2, padding */
+    uint8_t _pad2[2];
+    /** offset 0x0004 (4), size 4 */
+    uint32_t blob_size;
+    /** offset 0x0008 (8), size 2304 */
+    ibf_extra_entry entries[IBF_MAX_EXTRAS];
+} ibf_extras_header;
+IBF_STATIC_ASSERT_(sizeof(ibf_extras_header) == 2312, "ibf_extras_header: size 2312");
+IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_extras_header) == 4, "ibf_extras_header: align 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entry_count) == 0, "ibf_extras_header.entry_count: offset 0");
+IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, _pad2) == 2, "ibf_extras_header._pad2: offset 2");
+IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, blob_size) == 4, "ibf_extras_header.blob_size: offset 4");
+IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header.entries: offset 8");
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#undef IBF_STATIC_ASSERT_
+#undef IBF_ALIGNOF_
+
+#endif /* IBF_BRIDGE_H_ */
