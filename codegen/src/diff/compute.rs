@@ -366,7 +366,6 @@ impl Cx<'_> {
     }
 
     /// Doc and `since` edits of one item: cosmetic.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn cosmetic_edits(
         &mut self,
         item: ItemKind,
