@@ -2,6 +2,8 @@
 //! and markdown. Every stage is a pure function over values; only [`write`] touches the disk.
 
 pub mod diagnostics;
+#[cfg(feature = "diff")]
+pub mod diff;
 pub mod expr;
 #[cfg(feature = "cli")]
 pub mod inspect;

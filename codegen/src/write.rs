@@ -1,5 +1,6 @@
-//! The one module that touches the disk: reading the schema, and writing generated files
-//! only when their content changed, all or nothing.
+//! The one module that touches the disk: reading the schema (from a file, or from git for
+//! `codegen diff --base`), and writing generated files only when their content changed,
+//! all or nothing.
 
 use std::fs;
 use std::io;
@@ -26,6 +27,39 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     } else {
         fs::read(path)
     }
+}
+
+/// Reads the schema at `path` as it was in git revision `rev`, with `git show REV:./FILE`
+/// run in the schema's folder (so `path` may be relative to the current folder or absolute,
+/// inside any repository). This runs a process: it lives here, with the other I/O.
+pub fn read_schema_at_revision(rev: &str, path: &Path) -> io::Result<String> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let file = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
+    let spec = format!("{rev}:./{}", file.to_string_lossy());
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["show", &spec])
+        .output()
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot run git: {e}")))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(io::Error::other(format!(
+            "git show {spec} failed: {}",
+            stderr.trim()
+        )));
+    }
+    String::from_utf8(output.stdout).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("git show {spec}: not UTF-8"),
+        )
+    })
 }
 
 /// The outputs whose file in `dir` is missing or differs. Writes nothing.

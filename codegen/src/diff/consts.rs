@@ -1,0 +1,161 @@
+//! Constants compared: added, removed, renamed, and changes of value (breaking when it
+//! sizes arrays, names a magic number or is any other number readers compiled in), type
+//! and spelling.
+
+use crate::ir::{ConstType, Constant};
+
+use super::compute::{Cx, change, named, quote_list, sized_by};
+use super::{ChangeKind, ItemKind, Severity, Shape};
+
+impl Cx<'_> {
+    fn const_shape(c: &Constant) -> Shape {
+        let value = match &c.expr {
+            Some(e) => format!("{e} = {}", c.literal),
+            None => c.literal.clone(),
+        };
+        Shape {
+            value: Some(value),
+            ..named(&c.name)
+        }
+    }
+
+    pub(super) fn added_const(&mut self, n: usize) {
+        let c = &self.new.abi.consts[n];
+        let mut ch = change(
+            Severity::Compatible,
+            ChangeKind::ConstAdded,
+            ItemKind::Const,
+            &c.name,
+            "constant added",
+            "a new name; nothing old changes",
+        )
+        .sides(None, Some(Self::const_shape(c)))
+        .spans(None, Some(&c.span));
+        ch.embedded_in = sized_by(self.new, n);
+        ch.violation = self.since_violation(c.since, false);
+        self.push(ch);
+    }
+
+    pub(super) fn removed_const(&mut self, o: usize) {
+        let c = &self.old.abi.consts[o];
+        let ch = change(
+            Severity::Breaking,
+            ChangeKind::ConstRemoved,
+            ItemKind::Const,
+            &c.name,
+            "constant removed",
+            format!("code built against {} uses it", self.old_v()),
+        )
+        .sides(Some(Self::const_shape(c)), None)
+        .spans(Some(&c.span), None);
+        self.push(ch);
+    }
+
+    pub(super) fn compare_const(&mut self, o: usize, n: usize) {
+        let (a, b) = (&self.old.abi.consts[o], &self.new.abi.consts[n]);
+        let path = b.name.clone();
+        let spans = (Some(&a.span), Some(&b.span));
+        if a.name != b.name {
+            let ch = change(
+                Severity::SourceBreaking,
+                ChangeKind::ConstRenamed,
+                ItemKind::Const,
+                &path,
+                format!("constant renamed from `{}`", a.name),
+                format!(
+                    "the same value and type; code that names `{}` must say `{}`",
+                    a.name, b.name
+                ),
+            )
+            .sides(Some(Self::const_shape(a)), Some(Self::const_shape(b)))
+            .spans(spans.0, spans.1);
+            self.push(ch);
+        }
+        if a.value != b.value {
+            let sized = {
+                let mut v = sized_by(self.new, n);
+                if v.is_empty() {
+                    v = sized_by(self.old, o);
+                }
+                v
+            };
+            let reason = if a.ty == ConstType::Usize || b.ty == ConstType::Usize {
+                format!(
+                    "it sizes arrays ({}): every field after them moves",
+                    quote_list(&sized)
+                )
+            } else if is_magic(a) || is_magic(b) {
+                format!(
+                    "it is a magic number: readers built against {} reject data that carries the new one",
+                    self.old_v()
+                )
+            } else {
+                format!(
+                    "readers built against {} keep using {}",
+                    self.old_v(),
+                    a.literal
+                )
+            };
+            let mut ch = change(
+                Severity::Breaking,
+                ChangeKind::ConstValueChanged,
+                ItemKind::Const,
+                &path,
+                "constant value changed",
+                reason,
+            )
+            .sides(Some(Self::const_shape(a)), Some(Self::const_shape(b)))
+            .spans(spans.0, spans.1);
+            ch.embedded_in = sized;
+            self.push(ch);
+        } else if a.literal != b.literal || a.expr != b.expr {
+            let ch = change(
+                Severity::Cosmetic,
+                ChangeKind::ValueSpelling,
+                ItemKind::Const,
+                &path,
+                "value written differently",
+                "the same number",
+            )
+            .sides(Some(Self::const_shape(a)), Some(Self::const_shape(b)))
+            .spans(spans.0, spans.1);
+            self.push(ch);
+        }
+        if a.ty != b.ty {
+            let shape = |c: &Constant| Shape {
+                ty: Some(const_type_name(c)),
+                ..named(&c.name)
+            };
+            let ch = change(
+                Severity::SourceBreaking,
+                ChangeKind::ConstTypeChanged,
+                ItemKind::Const,
+                &path,
+                "constant type changed",
+                "the number is the same, but its type in the bindings changes",
+            )
+            .sides(Some(shape(a)), Some(shape(b)))
+            .spans(spans.0, spans.1);
+            self.push(ch);
+        }
+        self.cosmetic_edits(
+            ItemKind::Const,
+            &path,
+            (&a.doc, &b.doc),
+            (a.since, b.since),
+            &a.span,
+            &b.span,
+        );
+    }
+}
+
+fn is_magic(c: &Constant) -> bool {
+    c.name.split('_').any(|w| w == "magic")
+}
+
+fn const_type_name(c: &Constant) -> String {
+    match c.ty {
+        ConstType::Usize => "usize".to_string(),
+        ConstType::Prim(p) => p.name().to_string(),
+    }
+}

@@ -1,0 +1,299 @@
+//! Enums and flag sets compared: the type (kind, representation, rename) and each value or
+//! bit (added, removed, renamed, renumbered, or reused for another meaning).
+
+use crate::ir::{Elem, Enum, EnumKind};
+
+use super::compute::{Cx, bytes, change, holders, named, quote_list};
+use super::{ChangeKind, ItemKind, Severity, Shape};
+
+impl Cx<'_> {
+    fn enum_shape(e: &Enum) -> Shape {
+        Shape {
+            ty: Some(format!("{} {}", e.kind.keyword(), e.repr)),
+            values: Some(e.values.len()),
+            ..named(&e.name)
+        }
+    }
+
+    pub(super) fn added_enum(&mut self, n: usize) {
+        let e = &self.new.abi.enums[n];
+        let mut ch = change(
+            Severity::Compatible,
+            ChangeKind::EnumAdded,
+            enum_item(e.kind),
+            &e.name,
+            format!("{} added", enum_item(e.kind).label()),
+            "a new type; nothing old changes",
+        )
+        .sides(None, Some(Self::enum_shape(e)))
+        .spans(None, Some(&e.span));
+        ch.embedded_in = holders(self.new, Elem::Enum(n));
+        ch.violation = self.since_violation(e.since, false);
+        self.push(ch);
+    }
+
+    pub(super) fn removed_enum(&mut self, o: usize) {
+        let e = &self.old.abi.enums[o];
+        let mut ch = change(
+            Severity::Breaking,
+            ChangeKind::EnumRemoved,
+            enum_item(e.kind),
+            &e.name,
+            format!("{} removed", enum_item(e.kind).label()),
+            format!("code built against {} uses it", self.old_v()),
+        )
+        .sides(Some(Self::enum_shape(e)), None)
+        .spans(Some(&e.span), None);
+        ch.embedded_in = holders(self.old, Elem::Enum(o));
+        self.push(ch);
+    }
+
+    pub(super) fn compare_enum(&mut self, o: usize, n: usize) {
+        let (a, b) = (&self.old.abi.enums[o], &self.new.abi.enums[n]);
+        let item = enum_item(b.kind);
+        let path = b.name.clone();
+        let spans = (Some(&a.span), Some(&b.span));
+        let old_v = self.old_v();
+        if a.name != b.name {
+            let ch = change(
+                Severity::SourceBreaking,
+                ChangeKind::EnumRenamed,
+                item,
+                &path,
+                format!("{} renamed from `{}`", item.label(), a.name),
+                format!(
+                    "the same representation and values; code that names `{}` must say `{}`",
+                    a.name, b.name
+                ),
+            )
+            .sides(Some(Self::enum_shape(a)), Some(Self::enum_shape(b)))
+            .spans(spans.0, spans.1);
+            self.push(ch);
+        }
+        if a.kind != b.kind {
+            let ch = change(
+                Severity::Breaking,
+                ChangeKind::EnumKindChanged,
+                item,
+                &path,
+                format!("{} became {}", enum_item(a.kind).label(), item.label()),
+                format!(
+                    "readers built against {old_v} read its numbers as {}",
+                    if a.kind == EnumKind::Enum {
+                        "single values"
+                    } else {
+                        "sets of bits"
+                    }
+                ),
+            )
+            .sides(Some(Self::enum_shape(a)), Some(Self::enum_shape(b)))
+            .spans(spans.0, spans.1);
+            self.push(ch);
+        }
+        if a.repr != b.repr {
+            let users = holders(self.new, Elem::Enum(n));
+            let reason = if users.is_empty() {
+                format!(
+                    "readers built against {old_v} read it as {}",
+                    bytes(a.repr.size())
+                )
+            } else {
+                format!(
+                    "readers built against {old_v} read it as {}; every field of this type ({}) changes size",
+                    bytes(a.repr.size()),
+                    quote_list(&users)
+                )
+            };
+            let shape = |e: &Enum| Shape {
+                size: Some(e.repr.size()),
+                ty: Some(format!("{} {}", e.kind.keyword(), e.repr)),
+                ..named(&e.name)
+            };
+            let mut ch = change(
+                Severity::Breaking,
+                ChangeKind::EnumReprChanged,
+                item,
+                &path,
+                "representation changed",
+                reason,
+            )
+            .sides(Some(shape(a)), Some(shape(b)))
+            .spans(spans.0, spans.1);
+            ch.embedded_in = users;
+            self.push(ch);
+        }
+        self.cosmetic_edits(
+            item,
+            &path,
+            (&a.doc, &b.doc),
+            (a.since, b.since),
+            &a.span,
+            &b.span,
+        );
+        self.compare_values(a, b);
+    }
+
+    fn compare_values(&mut self, a: &Enum, b: &Enum) {
+        let item = value_item(b.kind);
+        let what = item.label();
+        let old_v = self.old_v();
+        let shape = |name: &str, literal: &str| Shape {
+            value: Some(literal.to_string()),
+            ..named(name)
+        };
+        let path = |name: &str| format!("{}.{name}", b.name);
+        // Old value index → new value index.
+        let mut map: Vec<Option<usize>> = a
+            .values
+            .iter()
+            .map(|v| b.values.iter().position(|w| w.name == v.name))
+            .collect();
+        // A new name on an old number: a rename when the doc is unchanged, else the number
+        // now means something else.
+        let mut reused: Vec<Option<usize>> = vec![None; b.values.len()];
+        for (ni, w) in b.values.iter().enumerate() {
+            if map.contains(&Some(ni)) {
+                continue;
+            }
+            let free = a
+                .values
+                .iter()
+                .enumerate()
+                .find(|(oi, v)| map[*oi].is_none() && v.value == w.value);
+            if let Some((oi, v)) = free {
+                map[oi] = Some(ni);
+                if v.doc != w.doc {
+                    reused[ni] = Some(oi);
+                }
+            } else if let Some(oi) = a.values.iter().position(|v| v.value == w.value) {
+                reused[ni] = Some(oi);
+            }
+        }
+        for (ni, w) in b.values.iter().enumerate() {
+            let old_index = map.iter().position(|x| *x == Some(ni));
+            if let Some(oi) = reused[ni] {
+                let v = &a.values[oi];
+                let ch = change(
+                    Severity::Breaking,
+                    ChangeKind::ValueReused,
+                    item,
+                    path(&w.name),
+                    format!("{what} reused for another meaning"),
+                    format!(
+                        "{} meant `{}` in {old_v}; readers built against {old_v} still read it so",
+                        w.literal, v.name
+                    ),
+                )
+                .sides(
+                    Some(shape(&v.name, &v.literal)),
+                    Some(shape(&w.name, &w.literal)),
+                )
+                .spans(Some(&v.span), Some(&w.span));
+                self.push(ch);
+                continue;
+            }
+            let Some(oi) = old_index else {
+                let mut ch = change(
+                    Severity::Compatible,
+                    ChangeKind::ValueAdded,
+                    item,
+                    path(&w.name),
+                    format!("{what} added"),
+                    format!("a number no {what} had in {old_v}"),
+                )
+                .sides(None, Some(shape(&w.name, &w.literal)))
+                .spans(None, Some(&w.span));
+                ch.violation = self.since_violation(w.since, false);
+                self.push(ch);
+                continue;
+            };
+            let v = &a.values[oi];
+            let sides = (
+                Some(shape(&v.name, &v.literal)),
+                Some(shape(&w.name, &w.literal)),
+            );
+            if v.name != w.name {
+                let ch = change(
+                    Severity::SourceBreaking,
+                    ChangeKind::ValueRenamed,
+                    item,
+                    path(&w.name),
+                    format!("{what} renamed from `{}`", v.name),
+                    format!(
+                        "the same number and doc; code that names `{}` must say `{}`",
+                        v.name, w.name
+                    ),
+                )
+                .sides(sides.0.clone(), sides.1.clone())
+                .spans(Some(&v.span), Some(&w.span));
+                self.push(ch);
+            }
+            if v.value != w.value {
+                let ch = change(
+                    Severity::Breaking,
+                    ChangeKind::ValueRenumbered,
+                    item,
+                    path(&w.name),
+                    format!("{what} renumbered"),
+                    format!("readers built against {old_v} know it as {}", v.literal),
+                )
+                .sides(sides.0.clone(), sides.1.clone())
+                .spans(Some(&v.span), Some(&w.span));
+                self.push(ch);
+            } else if v.literal != w.literal {
+                let ch = change(
+                    Severity::Cosmetic,
+                    ChangeKind::ValueSpelling,
+                    item,
+                    path(&w.name),
+                    "value written differently",
+                    "the same number",
+                )
+                .sides(sides.0.clone(), sides.1.clone())
+                .spans(Some(&v.span), Some(&w.span));
+                self.push(ch);
+            }
+            self.cosmetic_edits(
+                item,
+                &path(&w.name),
+                (&v.doc, &w.doc),
+                (v.since, w.since),
+                &v.span,
+                &w.span,
+            );
+        }
+        for (oi, v) in a.values.iter().enumerate() {
+            if map[oi].is_some() || reused.contains(&Some(oi)) {
+                continue;
+            }
+            let ch = change(
+                Severity::Breaking,
+                ChangeKind::ValueRemoved,
+                item,
+                format!("{}.{}", b.name, v.name),
+                format!("{what} removed"),
+                format!(
+                    "readers built against {old_v} still use {} ({})",
+                    v.literal, v.name
+                ),
+            )
+            .sides(Some(shape(&v.name, &v.literal)), None)
+            .spans(Some(&v.span), None);
+            self.push(ch);
+        }
+    }
+}
+
+fn value_item(kind: EnumKind) -> ItemKind {
+    match kind {
+        EnumKind::Enum => ItemKind::Value,
+        EnumKind::Flags => ItemKind::Flag,
+    }
+}
+
+fn enum_item(kind: EnumKind) -> ItemKind {
+    match kind {
+        EnumKind::Enum => ItemKind::Enum,
+        EnumKind::Flags => ItemKind::Flags,
+    }
+}

@@ -1,0 +1,437 @@
+//! `codegen diff`: every change between two laid-out schemas, each classified as breaking,
+//! source-breaking, compatible or cosmetic, and the version policy checked against them.
+//! [`compute_diff`] is a pure function of two [`Schema`]s; one `render_*` per output
+//! format turns the result into text. Reading the old schema (a file, or `git show`) is
+//! `write`'s job.
+
+mod compute;
+mod consts;
+mod enums;
+mod github;
+mod json;
+mod markdown;
+mod policy;
+mod structs;
+mod text;
+
+pub use compute::compute_diff;
+pub use github::render_github;
+pub use json::render_json;
+pub use markdown::render_markdown;
+pub use policy::compute_verdict;
+pub use text::render_text;
+
+use serde::Serialize;
+
+use crate::diagnostics::{Span, line_col};
+use crate::ir::Version;
+
+/// How much a change matters to readers built against the old ABI, most severe first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Readers built against the old ABI misread the new one.
+    Breaking,
+    /// The bytes stay readable, but code that names the item no longer compiles.
+    SourceBreaking,
+    /// Readers built against the old ABI still read the new one correctly.
+    Compatible,
+    /// Doc text and spelling: nothing a reader or a compiler sees.
+    Cosmetic,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 4] = [
+        Severity::Breaking,
+        Severity::SourceBreaking,
+        Severity::Compatible,
+        Severity::Cosmetic,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Breaking => "breaking",
+            Severity::SourceBreaking => "source-breaking",
+            Severity::Compatible => "compatible",
+            Severity::Cosmetic => "cosmetic",
+        }
+    }
+
+    /// The heading of this severity's group in the text and markdown reports.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Severity::Breaking => "Breaking (ABI)",
+            Severity::SourceBreaking => "Source-breaking, ABI-compatible",
+            Severity::Compatible => "Compatible (ABI)",
+            Severity::Cosmetic => "Cosmetic",
+        }
+    }
+
+    /// The version bump a change of this severity needs.
+    pub fn required_bump(self) -> Bump {
+        match self {
+            Severity::Breaking => Bump::Major,
+            Severity::SourceBreaking | Severity::Compatible => Bump::Minor,
+            Severity::Cosmetic => Bump::None,
+        }
+    }
+}
+
+/// What a change is. The names are stable: the JSON output and the tests use them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    AbiRenamed,
+    CPrefixChanged,
+    ConstAdded,
+    ConstRemoved,
+    ConstRenamed,
+    ConstValueChanged,
+    ConstTypeChanged,
+    EnumAdded,
+    EnumRemoved,
+    EnumRenamed,
+    EnumKindChanged,
+    EnumReprChanged,
+    ValueAdded,
+    ValueRemoved,
+    ValueRenamed,
+    ValueRenumbered,
+    /// A number that meant one value now means another.
+    ValueReused,
+    StructAdded,
+    StructRemoved,
+    StructRenamed,
+    StructSizeChanged,
+    StructAlignChanged,
+    /// An extensible struct grew at its end.
+    StructGrown,
+    ExtensibleChanged,
+    /// A field that takes bytes no old reader expects it in (a breaking addition).
+    FieldAdded,
+    /// A field in bytes that were declared padding.
+    PaddingReused,
+    /// A field in the struct's trailing padding; the size is unchanged.
+    TailPaddingReused,
+    /// A field past the old end of an extensible struct.
+    FieldAppended,
+    FieldRemoved,
+    FieldRenamed,
+    FieldMoved,
+    FieldResized,
+    FieldRetyped,
+    /// The same type written another way (`u8[16]` and `u8[max_players]`).
+    TypeSpelling,
+    /// The same number written another way (`0x10` and `16`, or an expression).
+    ValueSpelling,
+    DocChanged,
+    SinceChanged,
+    TitleChanged,
+}
+
+/// What kind of thing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    Abi,
+    Const,
+    Enum,
+    Flags,
+    /// A value of an enum.
+    Value,
+    /// A bit of a flag set.
+    Flag,
+    Struct,
+    Field,
+}
+
+impl ItemKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            ItemKind::Abi => "abi",
+            ItemKind::Const => "constant",
+            ItemKind::Enum => "enum",
+            ItemKind::Flags => "flag set",
+            ItemKind::Value => "enum value",
+            ItemKind::Flag => "flag bit",
+            ItemKind::Struct => "struct",
+            ItemKind::Field => "field",
+        }
+    }
+}
+
+/// One side of a change: what the item was, or is. Every number is the layout's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Shape {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub align: Option<u64>,
+    /// A field's type as the schema writes it; an enum's representation.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    /// A constant's or an enum value's number as the schema writes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// How many values an enum or flag set has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<usize>,
+    /// The doc text, in doc changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// The `since` version, in since changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Whether the struct is extensible, in changes of that flag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extensible: Option<bool>,
+}
+
+impl Shape {
+    /// One line: `0x2E40, 256 bytes, spawn_marker[max_spawn_markers]`, `16`, `enum u8, 4 values`.
+    pub fn describe(&self) -> String {
+        self.describe_with(&|s| s.to_string(), &|s| s.to_string())
+    }
+
+    /// [`Shape::describe`], with `code` applied to the schema text (types and values) and
+    /// `text` to doc text, so that markdown can put the one in backticks and escape the other.
+    pub fn describe_with(
+        &self,
+        code: &dyn Fn(&str) -> String,
+        text: &dyn Fn(&str) -> String,
+    ) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(o) = self.offset {
+            parts.push(format!("0x{o:04X}"));
+        }
+        if let Some(s) = self.size {
+            parts.push(format!("{s} byte{}", if s == 1 { "" } else { "s" }));
+        }
+        if let Some(a) = self.align {
+            parts.push(format!("align {a}"));
+        }
+        if let Some(t) = &self.ty {
+            parts.push(code(t));
+        }
+        if let Some(v) = &self.value {
+            parts.push(code(v));
+        }
+        if let Some(n) = self.values {
+            parts.push(format!("{n} value{}", if n == 1 { "" } else { "s" }));
+        }
+        if let Some(e) = self.extensible {
+            parts.push(if e { "extensible" } else { "not extensible" }.to_string());
+        }
+        if let Some(s) = &self.since {
+            parts.push(format!("since {s}"));
+        }
+        if let Some(d) = &self.doc {
+            parts.push(text(&format!("{d:?}")));
+        }
+        parts.join(", ")
+    }
+}
+
+/// One classified change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub severity: Severity,
+    pub kind: ChangeKind,
+    pub item: ItemKind,
+    /// The item path, such as `snapshot.match.round_state`: a struct member is named through
+    /// the first chain of fields that reaches its struct from a top-level record.
+    pub path: String,
+    /// A few words: "field moved", "constant added".
+    pub summary: String,
+    /// Why it has its severity.
+    pub reason: String,
+    pub old: Option<Shape>,
+    pub new: Option<Shape>,
+    /// The fields that hold a struct (`snapshot.match`), have an enum as their type, or are
+    /// sized by a constant; see [`Change::embedded_label`].
+    pub embedded_in: Vec<String>,
+    /// What the version policy says about this change in particular (a missing `since`).
+    pub violation: Option<String>,
+    pub old_span: Option<Span>,
+    pub new_span: Option<Span>,
+}
+
+impl Change {
+    /// The old and new shapes described (see [`Shape::describe_with`]); when the name
+    /// changed (a rename, a reused number), each side starts with its name.
+    pub fn describe_sides(
+        &self,
+        code: &dyn Fn(&str) -> String,
+        text: &dyn Fn(&str) -> String,
+    ) -> (Option<String>, Option<String>) {
+        let renamed = matches!((&self.old, &self.new), (Some(o), Some(n)) if o.name != n.name);
+        let describe = |shape: &Shape| {
+            let body = shape.describe_with(code, text);
+            if renamed {
+                format!("{}, {body}", code(&shape.name))
+            } else {
+                body
+            }
+        };
+        (
+            self.old.as_ref().map(describe),
+            self.new.as_ref().map(describe),
+        )
+    }
+
+    /// How reports introduce [`Change::embedded_in`]: the fields a constant sizes, the
+    /// fields an enum types, the fields that hold a struct.
+    pub fn embedded_label(&self) -> &'static str {
+        match self.item {
+            ItemKind::Const => "sizes",
+            ItemKind::Enum | ItemKind::Flags => "type of",
+            _ => "held by",
+        }
+    }
+}
+
+/// A version step, from the old version to the new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bump {
+    None,
+    Minor,
+    Major,
+}
+
+impl Bump {
+    pub fn label(self) -> &'static str {
+        match self {
+            Bump::None => "no bump",
+            Bump::Minor => "a minor bump",
+            Bump::Major => "a major bump",
+        }
+    }
+}
+
+/// The version policy's judgement of a diff.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// What the changes need.
+    pub required: Bump,
+    /// What the versions do; `None` when the version goes backwards.
+    pub actual: Option<Bump>,
+    /// Each way the change breaks the policy: what bump was needed, and why.
+    pub problems: Vec<String>,
+}
+
+impl Verdict {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The exit code of `codegen diff`: 0 when the policy holds, 1 when it does not.
+    pub fn exit_code(&self) -> u8 {
+        if self.ok() { 0 } else { 1 }
+    }
+}
+
+/// Everything that changed between two schemas, and the policy's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diff {
+    pub abi: String,
+    pub old_version: Version,
+    pub new_version: Version,
+    /// In the new schema's order, removed items after the rest in the old schema's order.
+    pub changes: Vec<Change>,
+    pub verdict: Verdict,
+    /// The new schema's `[abi]` table: where annotations about removed items go when the
+    /// old schema is not a file.
+    pub abi_span: Span,
+}
+
+impl Diff {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.changes
+            .iter()
+            .filter(|c| c.severity == severity)
+            .count()
+    }
+
+    /// "6 changes: 6 compatible", or "no changes".
+    pub fn counts_line(&self) -> String {
+        let n = self.changes.len();
+        if n == 0 {
+            return "no changes".to_string();
+        }
+        let parts: Vec<String> = Severity::ALL
+            .iter()
+            .filter(|s| self.count(**s) > 0)
+            .map(|s| format!("{} {}", self.count(*s), s.label()))
+            .collect();
+        format!(
+            "{n} change{}: {}",
+            if n == 1 { "" } else { "s" },
+            parts.join(", ")
+        )
+    }
+
+    /// One sentence on the version policy: what the versions do and what the changes need.
+    pub fn verdict_line(&self) -> String {
+        let step = policy::step_phrase(self.old_version, self.new_version, self.verdict.actual);
+        let needs = match self.verdict.required {
+            Bump::None => "the changes need no bump".to_string(),
+            Bump::Minor => "the changes need at least a minor bump".to_string(),
+            Bump::Major => "the changes need a major bump".to_string(),
+        };
+        format!("{step}; {needs}")
+    }
+}
+
+/// The texts the two schemas were read from, and the names to show for them. Renderers use
+/// them to turn spans into line numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct Sources<'a> {
+    /// The old schema as a file a reader can open (two-file mode), or `None` when it came
+    /// from `git show` (`--base`): then removed items point at the new file's `[abi]` table.
+    pub old_file: Option<&'a str>,
+    /// How to name the old schema in headings: a path, or `REV:path`.
+    pub old_name: &'a str,
+    pub old_src: &'a str,
+    pub new_file: &'a str,
+    pub new_src: &'a str,
+}
+
+/// A place in one of the two files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Sources<'_> {
+    pub fn old_line(&self, span: &Span) -> usize {
+        line_col(self.old_src, span.start).0
+    }
+
+    pub fn new_line(&self, span: &Span) -> usize {
+        line_col(self.new_src, span.start).0
+    }
+
+    /// Where an annotation about `change` goes: its line in the new file; for a removed
+    /// item, its line in the old file when that is a file, else the new file's `[abi]`.
+    pub fn locate(&self, change: &Change, abi_span: &Span) -> Location {
+        let at = |file: &str, src: &str, span: &Span| {
+            let (line, column) = line_col(src, span.start);
+            Location {
+                file: file.to_string(),
+                line,
+                column,
+            }
+        };
+        match (&change.new_span, &change.old_span, self.old_file) {
+            (Some(span), _, _) => at(self.new_file, self.new_src, span),
+            (None, Some(span), Some(old_file)) => at(old_file, self.old_src, span),
+            _ => at(self.new_file, self.new_src, abi_span),
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! `codegen diff` through the binary: exit codes (0 policy holds, 1 it does not, 2 unreadable
+//! input or schema errors), the output formats, and `--base` against a git repository made
+//! in a temporary folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_codegen");
+const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+fn repo_file(relative: &str) -> PathBuf {
+    Path::new(REPO).join(relative)
+}
+
+fn old_08() -> PathBuf {
+    repo_file("tests/fixtures/diff/bridge-0.8.toml")
+}
+
+fn schema_09() -> PathBuf {
+    repo_file("schema.toml")
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// A fresh folder for one test under Cargo's temporary folder for integration tests.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("diff_cli-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run codegen")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("codegen exits with a code")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// schema.toml with `match.round_state` and `match.rounds_to_win` swapped: both move.
+fn broken_09() -> String {
+    let src = read(&schema_09());
+    let a = "  { name = \"rounds_to_win\", type = \"u8\", doc = \"Versus: round wins that take the match\" },\n";
+    let b = "  { name = \"round_state\", type = \"round_state\" },\n";
+    assert_eq!(
+        src.matches(&format!("{a}{b}")).count(),
+        1,
+        "schema.toml changed; update this test"
+    );
+    src.replace(&format!("{a}{b}"), &format!("{b}{a}"))
+}
+
+fn path_arg(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 paths")
+}
+
+#[test]
+fn the_real_0_8_to_0_9_change_obeys_the_policy() {
+    let out = run(
+        Path::new(REPO),
+        &["diff", path_arg(&old_08()), path_arg(&schema_09())],
+    );
+    let text = stdout(&out);
+    assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
+    assert!(text.contains("6 changes: 6 compatible"), "{text}");
+    assert!(text.contains("the version policy holds"), "{text}");
+    assert!(
+        !text.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+}
+
+#[test]
+fn a_moved_field_without_a_major_bump_exits_1() {
+    let dir = scratch("moved");
+    std::fs::write(dir.join("schema.toml"), broken_09()).unwrap();
+    let out = run(&dir, &["diff", path_arg(&old_08()), "schema.toml"]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 1, "{text}{}", stderr(&out));
+    assert!(
+        text.contains("snapshot.match.round_state: field moved"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a major bump is needed (version = \"1.0\")"),
+        "{text}"
+    );
+}
+
+#[test]
+fn every_format_reports_the_same_verdict() {
+    let (old, new) = (old_08(), schema_09());
+    let args = |format| vec!["diff", "--format", format, path_arg(&old), path_arg(&new)];
+    let out = run(Path::new(REPO), &args("markdown"));
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("✅ **ABI diff of `bridge` 0.8 → 0.9**"));
+    let out = run(Path::new(REPO), &args("json"));
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("\"required_bump\": \"minor\""));
+    let out = run(Path::new(REPO), &args("github"));
+    assert_eq!(code(&out), 0);
+    assert!(
+        stdout(&out)
+            .lines()
+            .all(|l| l.starts_with("::notice file="))
+    );
+    let out = run(Path::new(REPO), &args("text"));
+    assert_eq!(code(&out), 0);
+
+    let dir = scratch("formats");
+    std::fs::write(dir.join("schema.toml"), broken_09()).unwrap();
+    let out = run(
+        &dir,
+        &[
+            "diff",
+            "--format",
+            "github",
+            path_arg(&old_08()),
+            "schema.toml",
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("::error file=schema.toml,line="));
+}
+
+#[test]
+fn unreadable_input_exits_2() {
+    let dir = scratch("unreadable");
+    let out = run(&dir, &["diff", "missing.toml", path_arg(&schema_09())]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("cannot read missing.toml"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = run(&dir, &["diff", path_arg(&schema_09())]);
+    assert_eq!(code(&out), 2, "one schema without --base");
+    assert!(
+        stderr(&out).contains("give two schemas"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn schema_errors_exit_2_and_print_as_generate_does() {
+    let fixture = repo_file("tests/fixtures/diff/extensible_embedded");
+    let out = run(&fixture, &["diff", "old.toml", "new.toml"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let err = stderr(&out);
+    let line = read(&fixture.join("new.toml"))
+        .lines()
+        .position(|l| l == "extensible = true")
+        .unwrap()
+        + 1;
+    assert!(
+        err.contains(&format!(
+            "new.toml:{line}:14: error: struct `item` is marked extensible but `header.items` embeds it"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 error in new.toml; nothing was written"),
+        "{err}"
+    );
+    assert!(stdout(&out).is_empty());
+}
+
+/// Runs git in `dir` with a fixed identity, so that it works on a clean CI machine. Git is
+/// required: a missing git fails the test.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "diff test")
+        .env("GIT_AUTHOR_EMAIL", "diff@example.invalid")
+        .env("GIT_COMMITTER_NAME", "diff test")
+        .env("GIT_COMMITTER_EMAIL", "diff@example.invalid")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap_or_else(|e| panic!("this test needs git on PATH, and running it failed: {e}"));
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A repository whose last commit has the 0.8 schema as schema.toml.
+fn repo_at_0_8(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    git(&dir, &["init", "--quiet"]);
+    std::fs::write(dir.join("schema.toml"), read(&old_08())).unwrap();
+    git(&dir, &["add", "schema.toml"]);
+    git(&dir, &["commit", "--quiet", "-m", "bridge ABI 0.8"]);
+    dir
+}
+
+#[test]
+fn base_reads_the_old_schema_from_git() {
+    let dir = repo_at_0_8("base");
+    std::fs::write(dir.join("schema.toml"), read(&schema_09())).unwrap();
+
+    // schema.toml is the default.
+    let out = run(&dir, &["diff", "--base", "HEAD"]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
+    assert!(
+        text.starts_with(
+            "ABI diff: bridge 0.8 (HEAD:schema.toml) → 0.9 (schema.toml): 6 changes: 6 compatible"
+        ),
+        "{text}"
+    );
+
+    // A path from outside the repository works too.
+    let outside = scratch("base-outside");
+    let absolute = dir.join("schema.toml");
+    let out = run(&outside, &["diff", "--base", "HEAD", path_arg(&absolute)]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+
+    // Break it: exit 1.
+    std::fs::write(dir.join("schema.toml"), broken_09()).unwrap();
+    let out = run(&dir, &["diff", "--base", "HEAD", "schema.toml"]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("snapshot.match.rounds_to_win: field moved"));
+}
+
+#[test]
+fn base_with_an_unknown_revision_exits_2() {
+    let dir = repo_at_0_8("base-unknown");
+    let out = run(&dir, &["diff", "--base", "no-such-branch", "schema.toml"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("cannot read schema.toml at revision no-such-branch"),
+        "{err}"
+    );
+
+    let out = run(&dir, &["diff", "--base", "HEAD", "a.toml", "b.toml"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("with --base, give at most one schema"));
+}
