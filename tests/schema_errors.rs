@@ -285,4 +285,10 @@ fn every_class_is_documented() {
         readme.contains(&diagnostic),
         "codegen/README.md should show the gap error as:\n{diagnostic}"
     );
+    let top = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md is readable");
+    assert!(
+        top.contains(&diagnostic),
+        "README.md should show the gap error as:\n{diagnostic}"
+    );
 }

@@ -10,7 +10,7 @@ use crate::language_backend::text::{Template, environment, render};
 
 const TEMPLATE: Template = Template {
     name: "diff.md.j2",
-    source: include_str!("../../templates/diff.md.j2"),
+    source: include_str!("../../../templates/diff.md.j2"),
 };
 
 #[derive(Serialize)]
