@@ -844,7 +844,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_controls, back) == 14, "ibf_controls.back: offse
  * readers take its size from the data, not from sizeof.
  */
 typedef struct ibf_bridge_header {
-    /** offset 0x0000 (0), size 4: bridge_magic */
+    /**
+     * offset 0x0000 (0), size 4: bridge_magic
+     *
+     * Always IBF_BRIDGE_MAGIC.
+     */
     uint32_t magic;
     /** offset 0x0004 (4), size 2 */
     uint16_t abi_major;
@@ -867,7 +871,11 @@ typedef struct ibf_bridge_header {
     uint32_t region_count;
     /** offset 0x0020 (32), size 32 */
     char host_version[IBF_VERSION_LEN];
-    /** offset 0x0040 (64), size 64: Indexed by bridge_region */
+    /**
+     * offset 0x0040 (64), size 64: Indexed by bridge_region
+     *
+     * Entries in use: region_count.
+     */
     ibf_region_entry regions[IBF_MAX_REGIONS];
     /** offset 0x0080 (128), size 8: A host clock reading (QueryPerformanceCounter in ns)... */
     uint64_t clock_mono_ns;
@@ -1374,7 +1382,11 @@ typedef struct ibf_client_block_header {
     uint32_t size;
     /** offset 0x0004 (4), size 4 */
     uint32_t region_count;
-    /** offset 0x0008 (8), size 64: Indexed by client_region */
+    /**
+     * offset 0x0008 (8), size 64: Indexed by client_region
+     *
+     * Entries in use: region_count.
+     */
     ibf_region_entry regions[IBF_MAX_REGIONS];
 } ibf_client_block_header;
 IBF_STATIC_ASSERT_(sizeof(ibf_client_block_header) == 72, "ibf_client_block_header: size 72");
@@ -1426,7 +1438,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, _pad56) == 56, "ibf_directory_e
  * Size 1088 (0x440), align 8.
  */
 typedef struct ibf_directory_header {
-    /** offset 0x0000 (0), size 4: directory_magic */
+    /**
+     * offset 0x0000 (0), size 4: directory_magic
+     *
+     * Always IBF_DIRECTORY_MAGIC.
+     */
     uint32_t magic;
     /** offset 0x0004 (4), size 4 */
     uint32_t entry_count;
@@ -1434,7 +1450,11 @@ typedef struct ibf_directory_header {
     uint32_t entry_size;
     /** offset 0x000C (12), size 52, padding */
     uint8_t _pad12[52];
-    /** offset 0x0040 (64), size 1024 */
+    /**
+     * offset 0x0040 (64), size 1024
+     *
+     * Entries in use: entry_count.
+     */
     ibf_directory_entry entries[IBF_MAX_INSTANCES];
 } ibf_directory_header;
 IBF_STATIC_ASSERT_(sizeof(ibf_directory_header) == 1088, "ibf_directory_header: size 1088");
@@ -1673,9 +1693,17 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_tick_header, pads) == 40, "ibf_rec_tick_head
  * Size 512 (0x200), align 8.
  */
 typedef struct ibf_rec_file_header {
-    /** offset 0x0000 (0), size 4: rec_magic */
+    /**
+     * offset 0x0000 (0), size 4: rec_magic
+     *
+     * Always IBF_REC_MAGIC.
+     */
     uint32_t magic;
-    /** offset 0x0004 (4), size 2: rec_format */
+    /**
+     * offset 0x0004 (4), size 2: rec_format
+     *
+     * Always IBF_REC_FORMAT.
+     */
     uint16_t format;
     /** offset 0x0006 (6), size 2: sizeof(rec_file_header) */
     uint16_t header_size;
@@ -1743,7 +1771,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_file_header, _pad496) == 496, "ibf_rec_file_
  * Size 32 (0x20), align 8.
  */
 typedef struct ibf_rec_chunk_header {
-    /** offset 0x0000 (0), size 4: rec_chunk_magic */
+    /**
+     * offset 0x0000 (0), size 4: rec_chunk_magic
+     *
+     * Always IBF_REC_CHUNK_MAGIC.
+     */
     uint32_t magic;
     /** offset 0x0004 (4), size 4: Bytes of the zlib stream */
     uint32_t stored_size;
@@ -1812,7 +1844,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_mark, a) == 12, "ibf_rec_mark.a: offset 12")
  * Size 48 (0x30), align 8.
  */
 typedef struct ibf_rec_footer {
-    /** offset 0x0000 (0), size 4: rec_footer_magic */
+    /**
+     * offset 0x0000 (0), size 4: rec_footer_magic
+     *
+     * Always IBF_REC_FOOTER_MAGIC.
+     */
     uint32_t magic;
     /** offset 0x0004 (4), size 4 */
     uint32_t chunk_count;
@@ -1850,7 +1886,11 @@ typedef struct ibf_rec_trailer {
     uint64_t footer_offset;
     /** offset 0x0008 (8), size 4, padding */
     uint8_t _pad8[4];
-    /** offset 0x000C (12), size 4: rec_trailer_magic */
+    /**
+     * offset 0x000C (12), size 4: rec_trailer_magic
+     *
+     * Always IBF_REC_TRAILER_MAGIC.
+     */
     uint32_t magic;
 } ibf_rec_trailer;
 IBF_STATIC_ASSERT_(sizeof(ibf_rec_trailer) == 16, "ibf_rec_trailer: size 16");
@@ -1861,7 +1901,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, magic) == 12, "ibf_rec_trailer.magi
 
 /** Size 48 (0x30), align 8. */
 typedef struct ibf_snapshot_header {
-    /** offset 0x0000 (0), size 4: snapshot_magic */
+    /**
+     * offset 0x0000 (0), size 4: snapshot_magic
+     *
+     * Always IBF_SNAPSHOT_MAGIC.
+     */
     uint32_t magic;
     /** offset 0x0004 (4), size 2 */
     uint16_t schema_major;
@@ -2317,11 +2361,23 @@ typedef struct ibf_snapshot {
     uint32_t extras_size;
     /** offset 0x0060 (96), size 4100 */
     ibf_board board;
-    /** offset 0x1064 (4196), size 1024 */
+    /**
+     * offset 0x1064 (4196), size 1024
+     *
+     * Entries in use: ship_count.
+     */
     ibf_ship ships[IBF_MAX_SHIPS];
-    /** offset 0x1464 (5220), size 3072 */
+    /**
+     * offset 0x1464 (5220), size 3072
+     *
+     * Entries in use: projectile_count.
+     */
     ibf_projectile projectiles[IBF_MAX_PROJECTILES];
-    /** offset 0x2064 (8292), size 1024 */
+    /**
+     * offset 0x2064 (8292), size 1024
+     *
+     * Entries in use: pickup_count.
+     */
     ibf_pickup pickups[IBF_MAX_PICKUPS];
     /** offset 0x2464 (9316), size 4, padding */
     uint8_t _pad9316[4];
@@ -2332,13 +2388,23 @@ typedef struct ibf_snapshot {
      * >= 6
      */
     ibf_match match;
-    /** offset 0x277C (10108), size 256, since ABI 0.6: ABI 0.6 */
+    /**
+     * offset 0x277C (10108), size 256, since ABI 0.6: ABI 0.6
+     *
+     * Entries in use: match.pickup_spawn_count.
+     */
     ibf_pickup_spawn pickup_spawns[IBF_MAX_PICKUP_SPAWNS];
-    /** offset 0x287C (10364), size 448, since ABI 0.6: ABI 0.6: ships_ext[i] goes with ships[i] */
+    /**
+     * offset 0x287C (10364), size 448, since ABI 0.6: ABI 0.6: ships_ext[i] goes with ships[i]
+     *
+     * Entries in use: ship_count.
+     */
     ibf_ship_ext ships_ext[IBF_MAX_SHIPS];
     /**
      * offset 0x2A3C (10812), size 1024, since ABI 0.6: ABI 0.6: projectiles_ext[i] goes with
      * projectiles[i]
+     *
+     * Entries in use: projectile_count.
      */
     ibf_projectile_ext projectiles_ext[IBF_MAX_PROJECTILES];
     /** offset 0x2E3C (11836), size 4, padding */
@@ -2346,6 +2412,8 @@ typedef struct ibf_snapshot {
     /**
      * offset 0x2E40 (11840), size 256, since ABI 0.9: ABI 0.9: read them when
      * header.schema_minor >= 9
+     *
+     * Entries in use: spawn_marker_count.
      */
     ibf_spawn_marker spawn_markers[IBF_MAX_SPAWN_MARKERS];
     /** offset 0x2F40 (12096), size 1, since ABI 0.9: ABI 0.9: entries used in spawn_markers */
@@ -2415,7 +2483,11 @@ typedef struct ibf_extras_header {
     uint8_t _pad2[2];
     /** offset 0x0004 (4), size 4 */
     uint32_t blob_size;
-    /** offset 0x0008 (8), size 2304 */
+    /**
+     * offset 0x0008 (8), size 2304
+     *
+     * Entries in use: entry_count.
+     */
     ibf_extra_entry entries[IBF_MAX_EXTRAS];
 } ibf_extras_header;
 IBF_STATIC_ASSERT_(sizeof(ibf_extras_header) == 2312, "ibf_extras_header: size 2312");

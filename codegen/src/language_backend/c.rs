@@ -446,8 +446,18 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
             } else {
                 format!("{place}: {}", f.doc)
             };
+            let mut field_notes = Vec::new();
+            if let Some(c) = &f.count {
+                field_notes.push(format!("Entries in use: {}.", c.text));
+            }
+            if let Some(i) = f.expect {
+                field_notes.push(format!(
+                    "Always {}.",
+                    const_macro(prefix, &abi.consts[i].name)
+                ));
+            }
             FieldContext {
-                doc: item_doc(&doc, &[], 4),
+                doc: item_doc(&doc, &field_notes, 4),
                 name: c_field_name(&f.name, prefix),
                 ty: field_type(abi, &f.ty),
                 len: array_len(abi, &f.ty),
