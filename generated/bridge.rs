@@ -968,7 +968,7 @@ abi_enum!(
     LogLevel : u8 { TRACE = "trace", DEBUG = "debug", INFO = "info", WARN = "warn", ERROR
     = "error" }
 );
-/// XINPUT_GAMEPAD_* button bits
+/// XINPUT_GAMEPAD\_\* button bits
 ///
 /// A set of flags over `u16`: bits the schema does not declare are kept.
 #[derive(

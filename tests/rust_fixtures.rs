@@ -59,13 +59,7 @@ fn emitted_code_compiles_without_warnings() {
          }\n",
     );
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
-    let target = root().join("target/fixture-check");
-    let out = Command::new(env!("CARGO"))
-        .args(["build", "--offline", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .expect("cargo runs");
+    let out = cargo_build(&dir);
     assert!(
         out.status.success(),
         "the emitted Rust does not compile:\n{}",
@@ -81,15 +75,21 @@ fn emitted_code_compiles_without_warnings() {
         "the offset assert of `stamp` is in the emitted code"
     );
     std::fs::write(&path, bad).unwrap();
-    let out = Command::new(env!("CARGO"))
-        .args(["build", "--offline", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .expect("cargo runs");
+    let out = cargo_build(&dir);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a wrong offset must not compile");
     assert!(stderr.contains("offset_of"), "{stderr}");
+}
+
+/// `cargo build --offline` of the crate in `dir`, with a target folder kept under the
+/// workspace's so that zerocopy is compiled once.
+fn cargo_build(dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO"))
+        .args(["build", "--offline", "--quiet"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", root().join("target/fixture-check"))
+        .output()
+        .expect("cargo runs")
 }
 
 fn tempdir(name: &str) -> PathBuf {

@@ -64,10 +64,7 @@ fn expand_items(schema: &Schema) -> TokenStream {
     let abi = &schema.abi;
     let version = expand_version(abi);
     let consts = abi.consts.iter().map(expand_const);
-    let enums = abi.enums.iter().map(|e| match e.kind {
-        EnumKind::Enum => expand_enum(e),
-        EnumKind::Flags => expand_flags(e),
-    });
+    let enums = abi.enums.iter().map(expand_newtype);
     let structs = abi
         .structs
         .iter()
@@ -276,18 +273,29 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
     (quote!(#(#consts)*), entries)
 }
 
-fn expand_enum(e: &Enum) -> TokenStream {
+/// An enum or a flag set: a `#[repr(transparent)]` newtype over its representation, its
+/// values as associated constants, and the shared behaviour from `abi_enum!`/`abi_flags!`.
+fn expand_newtype(e: &Enum) -> TokenStream {
     let ty = type_ident(&e.name);
     let repr = prim_type(e.repr);
     let attrs = newtype_attrs();
-    let docs = doc(&[
-        e.doc.clone(),
-        format!(
-            "An enum over `{}`: any value can be read, and [`{ty}::name`] says whether the schema declares it.",
-            e.repr
+    let (summary, support) = match e.kind {
+        EnumKind::Enum => (
+            format!(
+                "An enum over `{}`: any value can be read, and [`{ty}::name`] says whether the schema declares it.",
+                e.repr
+            ),
+            format_ident!("abi_enum"),
         ),
-        since(&e.since),
-    ]);
+        EnumKind::Flags => (
+            format!(
+                "A set of flags over `{}`: bits the schema does not declare are kept.",
+                e.repr
+            ),
+            format_ident!("abi_flags"),
+        ),
+    };
+    let docs = doc(&[escaped(&e.doc), summary, since(&e.since)]);
     let (consts, entries) = expand_values(e);
     quote! {
         #docs
@@ -296,31 +304,7 @@ fn expand_enum(e: &Enum) -> TokenStream {
         impl #ty {
             #consts
         }
-        abi_enum!(#ty: #repr { #(#entries),* });
-    }
-}
-
-fn expand_flags(e: &Enum) -> TokenStream {
-    let ty = type_ident(&e.name);
-    let repr = prim_type(e.repr);
-    let attrs = newtype_attrs();
-    let docs = doc(&[
-        e.doc.clone(),
-        format!(
-            "A set of flags over `{}`: bits the schema does not declare are kept.",
-            e.repr
-        ),
-        since(&e.since),
-    ]);
-    let (consts, entries) = expand_values(e);
-    quote! {
-        #docs
-        #attrs
-        pub struct #ty(pub #repr);
-        impl #ty {
-            #consts
-        }
-        abi_flags!(#ty: #repr { #(#entries),* });
+        #support!(#ty: #repr { #(#entries),* });
     }
 }
 
