@@ -71,6 +71,9 @@ enum Command {
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
     },
+    /// Print the JSON Schema of schema.toml, for editors (taplo, Even Better TOML); the same
+    /// text as codegen/schema.schema.json.
+    SchemaJson,
     /// Classify every change between two versions of a schema and check the version policy.
     /// Exit 0 when the change obeys it, 1 when it does not, 2 on unreadable input.
     Diff {
@@ -150,6 +153,10 @@ fn main() -> ExitCode {
             base,
             format,
         } => return diff(&files, base.as_deref(), format),
+        Command::SchemaJson => {
+            out!("{}", codegen::schema_json::render_schema_json());
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

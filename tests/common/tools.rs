@@ -45,7 +45,7 @@ pub fn run_ok(program: &str, args: &[&str], dir: &Path) -> String {
 pub fn compile_c_header(dir: &Path, header: &str) {
     let source = format!("#include \"{header}\"\nint main(void) {{ return 0; }}\n");
     std::fs::write(dir.join("main.c"), &source).expect("write main.c");
-    std::fs::write(dir.join("main.cpp"), &source.replace("(void)", "()")).expect("write main.cpp");
+    std::fs::write(dir.join("main.cpp"), source.replace("(void)", "()")).expect("write main.cpp");
     let strict = ["-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only"];
     let mut c = vec!["-std=c11"];
     c.extend(strict);
