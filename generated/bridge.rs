@@ -1632,10 +1632,10 @@ pub struct RegionEntry {
 }
 impl ::core::fmt::Debug for RegionEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RegionEntry")
-            .field("offset", &self.offset)
-            .field("size", &self.size)
-            .finish()
+        let mut d = f.debug_struct("RegionEntry");
+        d.field("offset", &self.offset);
+        d.field("size", &self.size);
+        d.finish()
     }
 }
 abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
@@ -1678,17 +1678,17 @@ pub struct ClientEntry {
 }
 impl ::core::fmt::Debug for ClientEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ClientEntry")
-            .field("state", &self.state)
-            .field("generation", &self.generation)
-            .field("pid", &self.pid)
-            .field("caps", &self.caps)
-            .field("heartbeat_ns", &self.heartbeat_ns)
-            .field("connected_ns", &self.connected_ns)
-            .field("pad", &self.pad)
-            .field("waiting", &self.waiting)
-            .field("name", &text::Debug(&self.name))
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ClientEntry");
+        d.field("state", &self.state);
+        d.field("generation", &self.generation);
+        d.field("pid", &self.pid);
+        d.field("caps", &self.caps);
+        d.field("heartbeat_ns", &self.heartbeat_ns);
+        d.field("connected_ns", &self.connected_ns);
+        d.field("pad", &self.pad);
+        d.field("waiting", &self.waiting);
+        d.field("name", &text::Debug(&self.name));
+        d.finish_non_exhaustive()
     }
 }
 impl ClientEntry {
@@ -1741,17 +1741,17 @@ pub struct Controls {
 }
 impl ::core::fmt::Debug for Controls {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Controls")
-            .field("move", &self.r#move)
-            .field("min_press_ticks", &self.min_press_ticks)
-            .field("shoot_up", &self.shoot_up)
-            .field("shoot_down", &self.shoot_down)
-            .field("shoot_left", &self.shoot_left)
-            .field("shoot_right", &self.shoot_right)
-            .field("pause", &self.pause)
-            .field("confirm", &self.confirm)
-            .field("back", &self.back)
-            .finish()
+        let mut d = f.debug_struct("Controls");
+        d.field("move", &self.r#move);
+        d.field("min_press_ticks", &self.min_press_ticks);
+        d.field("shoot_up", &self.shoot_up);
+        d.field("shoot_down", &self.shoot_down);
+        d.field("shoot_left", &self.shoot_left);
+        d.field("shoot_right", &self.shoot_right);
+        d.field("pause", &self.pause);
+        d.field("confirm", &self.confirm);
+        d.field("back", &self.back);
+        d.finish()
     }
 }
 abi_struct!(
@@ -1846,33 +1846,33 @@ pub struct BridgeHeader {
 }
 impl ::core::fmt::Debug for BridgeHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("BridgeHeader")
-            .field("magic", &self.magic)
-            .field("abi_major", &self.abi_major)
-            .field("abi_minor", &self.abi_minor)
-            .field("header_size", &self.header_size)
-            .field("total_size", &self.total_size)
-            .field("host_pid", &self.host_pid)
-            .field("host_generation", &self.host_generation)
-            .field("host_state", &self.host_state)
-            .field("region_count", &self.region_count)
-            .field("host_version", &text::Debug(&self.host_version))
-            .field("regions", &self.regions)
-            .field("clock_mono_ns", &self.clock_mono_ns)
-            .field("clock_unix_ns", &self.clock_unix_ns)
-            .field("ring_slots", &self.ring_slots)
-            .field("ring_slot_size", &self.ring_slot_size)
-            .field("max_clients", &self.max_clients)
-            .field("client_block_size", &self.client_block_size)
-            .field("client_entry_size", &self.client_entry_size)
-            .field("pad_owner", &self.pad_owner)
-            .field("snapshot_seq", &self.snapshot_seq)
-            .field("clients", &self.clients)
-            .field("controls", &self.controls)
-            .field("run_mode", &self.run_mode)
-            .field("sim_state", &self.sim_state)
-            .field("lockstep_timeout_ms", &self.lockstep_timeout_ms)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("BridgeHeader");
+        d.field("magic", &self.magic);
+        d.field("abi_major", &self.abi_major);
+        d.field("abi_minor", &self.abi_minor);
+        d.field("header_size", &self.header_size);
+        d.field("total_size", &self.total_size);
+        d.field("host_pid", &self.host_pid);
+        d.field("host_generation", &self.host_generation);
+        d.field("host_state", &self.host_state);
+        d.field("region_count", &self.region_count);
+        d.field("host_version", &text::Debug(&self.host_version));
+        d.field("regions", &self.regions);
+        d.field("clock_mono_ns", &self.clock_mono_ns);
+        d.field("clock_unix_ns", &self.clock_unix_ns);
+        d.field("ring_slots", &self.ring_slots);
+        d.field("ring_slot_size", &self.ring_slot_size);
+        d.field("max_clients", &self.max_clients);
+        d.field("client_block_size", &self.client_block_size);
+        d.field("client_entry_size", &self.client_entry_size);
+        d.field("pad_owner", &self.pad_owner);
+        d.field("snapshot_seq", &self.snapshot_seq);
+        d.field("clients", &self.clients);
+        d.field("controls", &self.controls);
+        d.field("run_mode", &self.run_mode);
+        d.field("sim_state", &self.sim_state);
+        d.field("lockstep_timeout_ms", &self.lockstep_timeout_ms);
+        d.finish_non_exhaustive()
     }
 }
 impl BridgeHeader {
@@ -1927,14 +1927,14 @@ pub struct DrawHeader {
 }
 impl ::core::fmt::Debug for DrawHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("DrawHeader")
-            .field("state", &self.state)
-            .field("buffers", &self.buffers)
-            .field("buffer_size", &self.buffer_size)
-            .field("max_commands", &self.max_commands)
-            .field("max_payload", &self.max_payload)
-            .field("published", &self.published)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("DrawHeader");
+        d.field("state", &self.state);
+        d.field("buffers", &self.buffers);
+        d.field("buffer_size", &self.buffer_size);
+        d.field("max_commands", &self.max_commands);
+        d.field("max_payload", &self.max_payload);
+        d.field("published", &self.published);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -1974,15 +1974,15 @@ pub struct DrawListHeader {
 }
 impl ::core::fmt::Debug for DrawListHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("DrawListHeader")
-            .field("seq", &self.seq)
-            .field("count", &self.count)
-            .field("payload_len", &self.payload_len)
-            .field("ttl_ms", &self.ttl_ms)
-            .field("flags", &self.flags)
-            .field("dropped", &self.dropped)
-            .field("for_tick", &self.for_tick)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("DrawListHeader");
+        d.field("seq", &self.seq);
+        d.field("count", &self.count);
+        d.field("payload_len", &self.payload_len);
+        d.field("ttl_ms", &self.ttl_ms);
+        d.field("flags", &self.flags);
+        d.field("dropped", &self.dropped);
+        d.field("for_tick", &self.for_tick);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2018,13 +2018,13 @@ pub struct ParamsHeader {
 }
 impl ::core::fmt::Debug for ParamsHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ParamsHeader")
-            .field("defs_seq", &self.defs_seq)
-            .field("def_count", &self.def_count)
-            .field("values_seq", &self.values_seq)
-            .field("changes", &self.changes)
-            .field("max_params", &self.max_params)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ParamsHeader");
+        d.field("defs_seq", &self.defs_seq);
+        d.field("def_count", &self.def_count);
+        d.field("values_seq", &self.values_seq);
+        d.field("changes", &self.changes);
+        d.field("max_params", &self.max_params);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2068,17 +2068,17 @@ pub struct ParamDef {
 }
 impl ::core::fmt::Debug for ParamDef {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ParamDef")
-            .field("name", &text::Debug(&self.name))
-            .field("kind", &self.kind)
-            .field("option_count", &self.option_count)
-            .field("default_value", &self.default_value)
-            .field("min", &self.min)
-            .field("max", &self.max)
-            .field("step", &self.step)
-            .field("help", &text::Debug(&self.help))
-            .field("options", &text::Debug(&self.options))
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ParamDef");
+        d.field("name", &text::Debug(&self.name));
+        d.field("kind", &self.kind);
+        d.field("option_count", &self.option_count);
+        d.field("default_value", &self.default_value);
+        d.field("min", &self.min);
+        d.field("max", &self.max);
+        d.field("step", &self.step);
+        d.field("help", &text::Debug(&self.help));
+        d.field("options", &text::Debug(&self.options));
+        d.finish_non_exhaustive()
     }
 }
 impl ParamDef {
@@ -2134,10 +2134,10 @@ pub struct ParamValue {
 }
 impl ::core::fmt::Debug for ParamValue {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ParamValue")
-            .field("value", &self.value)
-            .field("changes", &self.changes)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ParamValue");
+        d.field("value", &self.value);
+        d.field("changes", &self.changes);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 });
@@ -2176,15 +2176,15 @@ pub struct StatsHeader {
 }
 impl ::core::fmt::Debug for StatsHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("StatsHeader")
-            .field("seq", &self.seq)
-            .field("count", &self.count)
-            .field("max_stats", &self.max_stats)
-            .field("ticks", &self.ticks)
-            .field("skipped", &self.skipped)
-            .field("wake_p50_us", &self.wake_p50_us)
-            .field("wake_p99_us", &self.wake_p99_us)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("StatsHeader");
+        d.field("seq", &self.seq);
+        d.field("count", &self.count);
+        d.field("max_stats", &self.max_stats);
+        d.field("ticks", &self.ticks);
+        d.field("skipped", &self.skipped);
+        d.field("wake_p50_us", &self.wake_p50_us);
+        d.field("wake_p99_us", &self.wake_p99_us);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2220,13 +2220,13 @@ pub struct StatEntry {
 }
 impl ::core::fmt::Debug for StatEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("StatEntry")
-            .field("name", &text::Debug(&self.name))
-            .field("kind", &self.kind)
-            .field("flags", &self.flags)
-            .field("value", &self.value)
-            .field("text", &text::Debug(&self.text))
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("StatEntry");
+        d.field("name", &text::Debug(&self.name));
+        d.field("kind", &self.kind);
+        d.field("flags", &self.flags);
+        d.field("value", &self.value);
+        d.field("text", &text::Debug(&self.text));
+        d.finish_non_exhaustive()
     }
 }
 impl StatEntry {
@@ -2286,16 +2286,16 @@ pub struct MailboxHeader {
 }
 impl ::core::fmt::Debug for MailboxHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("MailboxHeader")
-            .field("request_seq", &self.request_seq)
-            .field("request_len", &self.request_len)
-            .field("response_seq", &self.response_seq)
-            .field("status", &self.status)
-            .field("response_len", &self.response_len)
-            .field("response_total", &self.response_total)
-            .field("request_capacity", &self.request_capacity)
-            .field("response_capacity", &self.response_capacity)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("MailboxHeader");
+        d.field("request_seq", &self.request_seq);
+        d.field("request_len", &self.request_len);
+        d.field("response_seq", &self.response_seq);
+        d.field("status", &self.status);
+        d.field("response_len", &self.response_len);
+        d.field("response_total", &self.response_total);
+        d.field("request_capacity", &self.request_capacity);
+        d.field("response_capacity", &self.response_capacity);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2332,13 +2332,13 @@ pub struct RingSlotHeader {
 }
 impl ::core::fmt::Debug for RingSlotHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RingSlotHeader")
-            .field("seq", &self.seq)
-            .field("size", &self.size)
-            .field("publish_seq", &self.publish_seq)
-            .field("tick", &self.tick)
-            .field("publish_ns", &self.publish_ns)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("RingSlotHeader");
+        d.field("seq", &self.seq);
+        d.field("size", &self.size);
+        d.field("publish_seq", &self.publish_seq);
+        d.field("tick", &self.tick);
+        d.field("publish_ns", &self.publish_ns);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2384,17 +2384,17 @@ pub struct LogEntry {
 }
 impl ::core::fmt::Debug for LogEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("LogEntry")
-            .field("size", &self.size)
-            .field("kind", &self.kind)
-            .field("level", &self.level)
-            .field("source_len", &self.source_len)
-            .field("text_len", &self.text_len)
-            .field("thread", &self.thread)
-            .field("seq", &self.seq)
-            .field("time_ns", &self.time_ns)
-            .field("tick", &self.tick)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("LogEntry");
+        d.field("size", &self.size);
+        d.field("kind", &self.kind);
+        d.field("level", &self.level);
+        d.field("source_len", &self.source_len);
+        d.field("text_len", &self.text_len);
+        d.field("thread", &self.thread);
+        d.field("seq", &self.seq);
+        d.field("time_ns", &self.time_ns);
+        d.field("tick", &self.tick);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2430,12 +2430,12 @@ pub struct LogRingHeader {
 }
 impl ::core::fmt::Debug for LogRingHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("LogRingHeader")
-            .field("write_pos", &self.write_pos)
-            .field("tail_pos", &self.tail_pos)
-            .field("capacity", &self.capacity)
-            .field("entries", &self.entries)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("LogRingHeader");
+        d.field("write_pos", &self.write_pos);
+        d.field("tail_pos", &self.tail_pos);
+        d.field("capacity", &self.capacity);
+        d.field("entries", &self.entries);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2471,12 +2471,12 @@ pub struct LogQueueHeader {
 }
 impl ::core::fmt::Debug for LogQueueHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("LogQueueHeader")
-            .field("write_pos", &self.write_pos)
-            .field("dropped", &self.dropped)
-            .field("capacity", &self.capacity)
-            .field("read_pos", &self.read_pos)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("LogQueueHeader");
+        d.field("write_pos", &self.write_pos);
+        d.field("dropped", &self.dropped);
+        d.field("capacity", &self.capacity);
+        d.field("read_pos", &self.read_pos);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2508,11 +2508,11 @@ pub struct ClientBlockHeader {
 }
 impl ::core::fmt::Debug for ClientBlockHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ClientBlockHeader")
-            .field("size", &self.size)
-            .field("region_count", &self.region_count)
-            .field("regions", &self.regions)
-            .finish()
+        let mut d = f.debug_struct("ClientBlockHeader");
+        d.field("size", &self.size);
+        d.field("region_count", &self.region_count);
+        d.field("regions", &self.regions);
+        d.finish()
     }
 }
 abi_struct!(
@@ -2551,14 +2551,14 @@ pub struct DirectoryEntry {
 }
 impl ::core::fmt::Debug for DirectoryEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("DirectoryEntry")
-            .field("state", &self.state)
-            .field("pid", &self.pid)
-            .field("process_time", &self.process_time)
-            .field("abi_major", &self.abi_major)
-            .field("abi_minor", &self.abi_minor)
-            .field("host_version", &text::Debug(&self.host_version))
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("DirectoryEntry");
+        d.field("state", &self.state);
+        d.field("pid", &self.pid);
+        d.field("process_time", &self.process_time);
+        d.field("abi_major", &self.abi_major);
+        d.field("abi_minor", &self.abi_minor);
+        d.field("host_version", &text::Debug(&self.host_version));
+        d.finish_non_exhaustive()
     }
 }
 impl DirectoryEntry {
@@ -2608,12 +2608,12 @@ pub struct DirectoryHeader {
 }
 impl ::core::fmt::Debug for DirectoryHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("DirectoryHeader")
-            .field("magic", &self.magic)
-            .field("entry_count", &self.entry_count)
-            .field("entry_size", &self.entry_size)
-            .field("entries", &self.entries)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("DirectoryHeader");
+        d.field("magic", &self.magic);
+        d.field("entry_count", &self.entry_count);
+        d.field("entry_size", &self.entry_size);
+        d.field("entries", &self.entries);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2645,10 +2645,10 @@ pub struct HeatmapHeader {
 }
 impl ::core::fmt::Debug for HeatmapHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("HeatmapHeader")
-            .field("palette", &self.palette)
-            .field("flags", &self.flags)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("HeatmapHeader");
+        d.field("palette", &self.palette);
+        d.field("flags", &self.flags);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 });
@@ -2695,20 +2695,20 @@ pub struct DrawCmd {
 }
 impl ::core::fmt::Debug for DrawCmd {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("DrawCmd")
-            .field("op", &self.op)
-            .field("space", &self.space)
-            .field("layer", &self.layer)
-            .field("flags", &self.flags)
-            .field("color", &self.color)
-            .field("thickness", &self.thickness)
-            .field("a", &self.a)
-            .field("b", &self.b)
-            .field("c", &self.c)
-            .field("d", &self.d)
-            .field("payload_off", &self.payload_off)
-            .field("payload_len", &self.payload_len)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("DrawCmd");
+        d.field("op", &self.op);
+        d.field("space", &self.space);
+        d.field("layer", &self.layer);
+        d.field("flags", &self.flags);
+        d.field("color", &self.color);
+        d.field("thickness", &self.thickness);
+        d.field("a", &self.a);
+        d.field("b", &self.b);
+        d.field("c", &self.c);
+        d.field("d", &self.d);
+        d.field("payload_off", &self.payload_off);
+        d.field("payload_len", &self.payload_len);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2737,7 +2737,10 @@ pub struct Vec2 {
 }
 impl ::core::fmt::Debug for Vec2 {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Vec2").field("x", &self.x).field("y", &self.y).finish()
+        let mut d = f.debug_struct("Vec2");
+        d.field("x", &self.x);
+        d.field("y", &self.y);
+        d.finish()
     }
 }
 abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
@@ -2780,18 +2783,18 @@ pub struct PadInput {
 }
 impl ::core::fmt::Debug for PadInput {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("PadInput")
-            .field("seq", &self.seq)
-            .field("flags", &self.flags)
-            .field("for_tick", &self.for_tick)
-            .field("lx", &self.lx)
-            .field("ly", &self.ly)
-            .field("rx", &self.rx)
-            .field("ry", &self.ry)
-            .field("buttons", &self.buttons)
-            .field("lt", &self.lt)
-            .field("rt", &self.rt)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("PadInput");
+        d.field("seq", &self.seq);
+        d.field("flags", &self.flags);
+        d.field("for_tick", &self.for_tick);
+        d.field("lx", &self.lx);
+        d.field("ly", &self.ly);
+        d.field("rx", &self.rx);
+        d.field("ry", &self.ry);
+        d.field("buttons", &self.buttons);
+        d.field("lt", &self.lt);
+        d.field("rt", &self.rt);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2837,18 +2840,18 @@ pub struct RecPad {
 }
 impl ::core::fmt::Debug for RecPad {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecPad")
-            .field("for_tick", &self.for_tick)
-            .field("lx", &self.lx)
-            .field("ly", &self.ly)
-            .field("rx", &self.rx)
-            .field("ry", &self.ry)
-            .field("buttons", &self.buttons)
-            .field("lt", &self.lt)
-            .field("rt", &self.rt)
-            .field("source", &self.source)
-            .field("owner", &self.owner)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("RecPad");
+        d.field("for_tick", &self.for_tick);
+        d.field("lx", &self.lx);
+        d.field("ly", &self.ly);
+        d.field("rx", &self.rx);
+        d.field("ry", &self.ry);
+        d.field("buttons", &self.buttons);
+        d.field("lt", &self.lt);
+        d.field("rt", &self.rt);
+        d.field("source", &self.source);
+        d.field("owner", &self.owner);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2888,15 +2891,15 @@ pub struct RecTickHeader {
 }
 impl ::core::fmt::Debug for RecTickHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecTickHeader")
-            .field("size", &self.size)
-            .field("data_size", &self.data_size)
-            .field("kind", &self.kind)
-            .field("tick", &self.tick)
-            .field("frame", &self.frame)
-            .field("host_time_ns", &self.host_time_ns)
-            .field("pads", &self.pads)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("RecTickHeader");
+        d.field("size", &self.size);
+        d.field("data_size", &self.data_size);
+        d.field("kind", &self.kind);
+        d.field("tick", &self.tick);
+        d.field("frame", &self.frame);
+        d.field("host_time_ns", &self.host_time_ns);
+        d.field("pads", &self.pads);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -2964,26 +2967,26 @@ pub struct RecFileHeader {
 }
 impl ::core::fmt::Debug for RecFileHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecFileHeader")
-            .field("magic", &self.magic)
-            .field("format", &self.format)
-            .field("header_size", &self.header_size)
-            .field("schema_major", &self.schema_major)
-            .field("schema_minor", &self.schema_minor)
-            .field("snapshot_size", &self.snapshot_size)
-            .field("chunk_ticks", &self.chunk_ticks)
-            .field("host_pid", &self.host_pid)
-            .field("start_unix_ns", &self.start_unix_ns)
-            .field("start_mono_ns", &self.start_mono_ns)
-            .field("controls", &self.controls)
-            .field("run_mode", &self.run_mode)
-            .field("bot_pads", &self.bot_pads)
-            .field("lockstep_timeout_ms", &self.lockstep_timeout_ms)
-            .field("host_version", &text::Debug(&self.host_version))
-            .field("profile_name", &text::Debug(&self.profile_name))
-            .field("exe_sha256", &text::Debug(&self.exe_sha256))
-            .field("note", &text::Debug(&self.note))
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("RecFileHeader");
+        d.field("magic", &self.magic);
+        d.field("format", &self.format);
+        d.field("header_size", &self.header_size);
+        d.field("schema_major", &self.schema_major);
+        d.field("schema_minor", &self.schema_minor);
+        d.field("snapshot_size", &self.snapshot_size);
+        d.field("chunk_ticks", &self.chunk_ticks);
+        d.field("host_pid", &self.host_pid);
+        d.field("start_unix_ns", &self.start_unix_ns);
+        d.field("start_mono_ns", &self.start_mono_ns);
+        d.field("controls", &self.controls);
+        d.field("run_mode", &self.run_mode);
+        d.field("bot_pads", &self.bot_pads);
+        d.field("lockstep_timeout_ms", &self.lockstep_timeout_ms);
+        d.field("host_version", &text::Debug(&self.host_version));
+        d.field("profile_name", &text::Debug(&self.profile_name));
+        d.field("exe_sha256", &text::Debug(&self.exe_sha256));
+        d.field("note", &text::Debug(&self.note));
+        d.finish_non_exhaustive()
     }
 }
 impl RecFileHeader {
@@ -3064,14 +3067,14 @@ pub struct RecChunkHeader {
 }
 impl ::core::fmt::Debug for RecChunkHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecChunkHeader")
-            .field("magic", &self.magic)
-            .field("stored_size", &self.stored_size)
-            .field("raw_size", &self.raw_size)
-            .field("tick_count", &self.tick_count)
-            .field("first_tick", &self.first_tick)
-            .field("last_tick", &self.last_tick)
-            .finish()
+        let mut d = f.debug_struct("RecChunkHeader");
+        d.field("magic", &self.magic);
+        d.field("stored_size", &self.stored_size);
+        d.field("raw_size", &self.raw_size);
+        d.field("tick_count", &self.tick_count);
+        d.field("first_tick", &self.first_tick);
+        d.field("last_tick", &self.last_tick);
+        d.finish()
     }
 }
 abi_struct!(
@@ -3101,11 +3104,11 @@ pub struct RecChunkEntry {
 }
 impl ::core::fmt::Debug for RecChunkEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecChunkEntry")
-            .field("offset", &self.offset)
-            .field("first_tick", &self.first_tick)
-            .field("last_tick", &self.last_tick)
-            .finish()
+        let mut d = f.debug_struct("RecChunkEntry");
+        d.field("offset", &self.offset);
+        d.field("first_tick", &self.first_tick);
+        d.field("last_tick", &self.last_tick);
+        d.finish()
     }
 }
 abi_struct!(
@@ -3136,11 +3139,11 @@ pub struct RecMark {
 }
 impl ::core::fmt::Debug for RecMark {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecMark")
-            .field("tick", &self.tick)
-            .field("kind", &self.kind)
-            .field("a", &self.a)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("RecMark");
+        d.field("tick", &self.tick);
+        d.field("kind", &self.kind);
+        d.field("a", &self.a);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10, a : 12 });
@@ -3179,16 +3182,16 @@ pub struct RecFooter {
 }
 impl ::core::fmt::Debug for RecFooter {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecFooter")
-            .field("magic", &self.magic)
-            .field("chunk_count", &self.chunk_count)
-            .field("mark_count", &self.mark_count)
-            .field("dropped", &self.dropped)
-            .field("ticks", &self.ticks)
-            .field("first_tick", &self.first_tick)
-            .field("last_tick", &self.last_tick)
-            .field("end_unix_ns", &self.end_unix_ns)
-            .finish()
+        let mut d = f.debug_struct("RecFooter");
+        d.field("magic", &self.magic);
+        d.field("chunk_count", &self.chunk_count);
+        d.field("mark_count", &self.mark_count);
+        d.field("dropped", &self.dropped);
+        d.field("ticks", &self.ticks);
+        d.field("first_tick", &self.first_tick);
+        d.field("last_tick", &self.last_tick);
+        d.field("end_unix_ns", &self.end_unix_ns);
+        d.finish()
     }
 }
 abi_struct!(
@@ -3220,10 +3223,10 @@ pub struct RecTrailer {
 }
 impl ::core::fmt::Debug for RecTrailer {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("RecTrailer")
-            .field("footer_offset", &self.footer_offset)
-            .field("magic", &self.magic)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("RecTrailer");
+        d.field("footer_offset", &self.footer_offset);
+        d.field("magic", &self.magic);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8, magic : 12 });
@@ -3268,19 +3271,19 @@ pub struct SnapshotHeader {
 }
 impl ::core::fmt::Debug for SnapshotHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("SnapshotHeader")
-            .field("magic", &self.magic)
-            .field("schema_major", &self.schema_major)
-            .field("schema_minor", &self.schema_minor)
-            .field("size", &self.size)
-            .field("flags", &self.flags)
-            .field("frame", &self.frame)
-            .field("tick", &self.tick)
-            .field("host_time_ns", &self.host_time_ns)
-            .field("game_time", &self.game_time)
-            .field("invalid_reason", &self.invalid_reason)
-            .field("tick_source", &self.tick_source)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("SnapshotHeader");
+        d.field("magic", &self.magic);
+        d.field("schema_major", &self.schema_major);
+        d.field("schema_minor", &self.schema_minor);
+        d.field("size", &self.size);
+        d.field("flags", &self.flags);
+        d.field("frame", &self.frame);
+        d.field("tick", &self.tick);
+        d.field("host_time_ns", &self.host_time_ns);
+        d.field("game_time", &self.game_time);
+        d.field("invalid_reason", &self.invalid_reason);
+        d.field("tick_source", &self.tick_source);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3323,17 +3326,17 @@ pub struct Game {
 }
 impl ::core::fmt::Debug for Game {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Game")
-            .field("menu_id", &self.menu_id)
-            .field("menu_depth", &self.menu_depth)
-            .field("menu_item", &self.menu_item)
-            .field("arcade_score", &self.arcade_score)
-            .field("lives", &self.lives)
-            .field("phase", &self.phase)
-            .field("paused", &self.paused)
-            .field("focused", &self.focused)
-            .field("player_count", &self.player_count)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Game");
+        d.field("menu_id", &self.menu_id);
+        d.field("menu_depth", &self.menu_depth);
+        d.field("menu_item", &self.menu_item);
+        d.field("arcade_score", &self.arcade_score);
+        d.field("lives", &self.lives);
+        d.field("phase", &self.phase);
+        d.field("paused", &self.paused);
+        d.field("focused", &self.focused);
+        d.field("player_count", &self.player_count);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3362,11 +3365,11 @@ pub struct Board {
 }
 impl ::core::fmt::Debug for Board {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Board")
-            .field("width", &self.width)
-            .field("height", &self.height)
-            .field("tiles", &self.tiles)
-            .finish()
+        let mut d = f.debug_struct("Board");
+        d.field("width", &self.width);
+        d.field("height", &self.height);
+        d.field("tiles", &self.tiles);
+        d.finish()
     }
 }
 abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 });
@@ -3423,26 +3426,26 @@ pub struct Ship {
 }
 impl ::core::fmt::Debug for Ship {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Ship")
-            .field("pos", &self.pos)
-            .field("vel", &self.vel)
-            .field("last_shot_pos", &self.last_shot_pos)
-            .field("reload_progress", &self.reload_progress)
-            .field("reload_time", &self.reload_time)
-            .field("time_alive", &self.time_alive)
-            .field("time_since_shot", &self.time_since_shot)
-            .field("score", &self.score)
-            .field("multiplier", &self.multiplier)
-            .field("valid", &self.valid)
-            .field("flags", &self.flags)
-            .field("player_id", &self.player_id)
-            .field("color", &self.color)
-            .field("alive", &self.alive)
-            .field("ammo", &self.ammo)
-            .field("max_ammo", &self.max_ammo)
-            .field("fast_ammo", &self.fast_ammo)
-            .field("charge_dir", &self.charge_dir)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Ship");
+        d.field("pos", &self.pos);
+        d.field("vel", &self.vel);
+        d.field("last_shot_pos", &self.last_shot_pos);
+        d.field("reload_progress", &self.reload_progress);
+        d.field("reload_time", &self.reload_time);
+        d.field("time_alive", &self.time_alive);
+        d.field("time_since_shot", &self.time_since_shot);
+        d.field("score", &self.score);
+        d.field("multiplier", &self.multiplier);
+        d.field("valid", &self.valid);
+        d.field("flags", &self.flags);
+        d.field("player_id", &self.player_id);
+        d.field("color", &self.color);
+        d.field("alive", &self.alive);
+        d.field("ammo", &self.ammo);
+        d.field("max_ammo", &self.max_ammo);
+        d.field("fast_ammo", &self.fast_ammo);
+        d.field("charge_dir", &self.charge_dir);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3482,15 +3485,15 @@ pub struct Projectile {
 }
 impl ::core::fmt::Debug for Projectile {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Projectile")
-            .field("pos", &self.pos)
-            .field("speed", &self.speed)
-            .field("time_alive", &self.time_alive)
-            .field("kind_raw", &self.kind_raw)
-            .field("dir", &self.dir)
-            .field("kind", &self.kind)
-            .field("owner", &self.owner)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Projectile");
+        d.field("pos", &self.pos);
+        d.field("speed", &self.speed);
+        d.field("time_alive", &self.time_alive);
+        d.field("kind_raw", &self.kind_raw);
+        d.field("dir", &self.dir);
+        d.field("kind", &self.kind);
+        d.field("owner", &self.owner);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3522,12 +3525,12 @@ pub struct Pickup {
 }
 impl ::core::fmt::Debug for Pickup {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Pickup")
-            .field("pos", &self.pos)
-            .field("time_alive", &self.time_alive)
-            .field("kind", &self.kind)
-            .field("amount", &self.amount)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Pickup");
+        d.field("pos", &self.pos);
+        d.field("time_alive", &self.time_alive);
+        d.field("kind", &self.kind);
+        d.field("amount", &self.amount);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3561,13 +3564,13 @@ pub struct Event {
 }
 impl ::core::fmt::Debug for Event {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Event")
-            .field("tick", &self.tick)
-            .field("a", &self.a)
-            .field("b", &self.b)
-            .field("kind", &self.kind)
-            .field("player", &self.player)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Event");
+        d.field("tick", &self.tick);
+        d.field("a", &self.a);
+        d.field("b", &self.b);
+        d.field("kind", &self.kind);
+        d.field("player", &self.player);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3621,21 +3624,21 @@ pub struct Match {
 }
 impl ::core::fmt::Debug for Match {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Match")
-            .field("map_scale", &self.map_scale)
-            .field("focus_hash", &self.focus_hash)
-            .field("game_type", &self.game_type)
-            .field("map_set", &self.map_set)
-            .field("map_index", &self.map_index)
-            .field("wrap", &self.wrap)
-            .field("wrap_shift_x", &self.wrap_shift_x)
-            .field("wrap_shift_y", &self.wrap_shift_y)
-            .field("rounds_to_win", &self.rounds_to_win)
-            .field("round_state", &self.round_state)
-            .field("round_winner", &self.round_winner)
-            .field("teams", &self.teams)
-            .field("pickup_spawn_count", &self.pickup_spawn_count)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Match");
+        d.field("map_scale", &self.map_scale);
+        d.field("focus_hash", &self.focus_hash);
+        d.field("game_type", &self.game_type);
+        d.field("map_set", &self.map_set);
+        d.field("map_index", &self.map_index);
+        d.field("wrap", &self.wrap);
+        d.field("wrap_shift_x", &self.wrap_shift_x);
+        d.field("wrap_shift_y", &self.wrap_shift_y);
+        d.field("rounds_to_win", &self.rounds_to_win);
+        d.field("round_state", &self.round_state);
+        d.field("round_winner", &self.round_winner);
+        d.field("teams", &self.teams);
+        d.field("pickup_spawn_count", &self.pickup_spawn_count);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3671,11 +3674,11 @@ pub struct PickupSpawn {
 }
 impl ::core::fmt::Debug for PickupSpawn {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("PickupSpawn")
-            .field("pos", &self.pos)
-            .field("time_left", &self.time_left)
-            .field("state", &self.state)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("PickupSpawn");
+        d.field("pos", &self.pos);
+        d.field("time_left", &self.time_left);
+        d.field("state", &self.state);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3708,11 +3711,11 @@ pub struct SpawnMarker {
 }
 impl ::core::fmt::Debug for SpawnMarker {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("SpawnMarker")
-            .field("pos", &self.pos)
-            .field("time_left", &self.time_left)
-            .field("kind", &self.kind)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("SpawnMarker");
+        d.field("pos", &self.pos);
+        d.field("time_left", &self.time_left);
+        d.field("kind", &self.kind);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3755,16 +3758,16 @@ pub struct ShipExt {
 }
 impl ::core::fmt::Debug for ShipExt {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ShipExt")
-            .field("velocity", &self.velocity)
-            .field("block_eat_time", &self.block_eat_time)
-            .field("speed_boost_time", &self.speed_boost_time)
-            .field("shield_time", &self.shield_time)
-            .field("points", &self.points)
-            .field("team", &self.team)
-            .field("parry_dir", &self.parry_dir)
-            .field("dying", &self.dying)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ShipExt");
+        d.field("velocity", &self.velocity);
+        d.field("block_eat_time", &self.block_eat_time);
+        d.field("speed_boost_time", &self.speed_boost_time);
+        d.field("shield_time", &self.shield_time);
+        d.field("points", &self.points);
+        d.field("team", &self.team);
+        d.field("parry_dir", &self.parry_dir);
+        d.field("dying", &self.dying);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3796,10 +3799,10 @@ pub struct ProjectileExt {
 }
 impl ::core::fmt::Debug for ProjectileExt {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ProjectileExt")
-            .field("distance", &self.distance)
-            .field("team", &self.team)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ProjectileExt");
+        d.field("distance", &self.distance);
+        d.field("team", &self.team);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 });
@@ -3894,28 +3897,28 @@ pub struct Snapshot {
 }
 impl ::core::fmt::Debug for Snapshot {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("Snapshot")
-            .field("header", &self.header)
-            .field("game", &self.game)
-            .field("event_total", &self.event_total)
-            .field("ship_count", &self.ship_count)
-            .field("pickup_count", &self.pickup_count)
-            .field("projectile_count", &self.projectile_count)
-            .field("players", &self.players)
-            .field("extras_offset", &self.extras_offset)
-            .field("extras_size", &self.extras_size)
-            .field("board", &self.board)
-            .field("ships", &self.ships)
-            .field("projectiles", &self.projectiles)
-            .field("pickups", &self.pickups)
-            .field("events", &self.events)
-            .field("match", &self.r#match)
-            .field("pickup_spawns", &self.pickup_spawns)
-            .field("ships_ext", &self.ships_ext)
-            .field("projectiles_ext", &self.projectiles_ext)
-            .field("spawn_markers", &self.spawn_markers)
-            .field("spawn_marker_count", &self.spawn_marker_count)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Snapshot");
+        d.field("header", &self.header);
+        d.field("game", &self.game);
+        d.field("event_total", &self.event_total);
+        d.field("ship_count", &self.ship_count);
+        d.field("pickup_count", &self.pickup_count);
+        d.field("projectile_count", &self.projectile_count);
+        d.field("players", &self.players);
+        d.field("extras_offset", &self.extras_offset);
+        d.field("extras_size", &self.extras_size);
+        d.field("board", &self.board);
+        d.field("ships", &self.ships);
+        d.field("projectiles", &self.projectiles);
+        d.field("pickups", &self.pickups);
+        d.field("events", &self.events);
+        d.field("match", &self.r#match);
+        d.field("pickup_spawns", &self.pickup_spawns);
+        d.field("ships_ext", &self.ships_ext);
+        d.field("projectiles_ext", &self.projectiles_ext);
+        d.field("spawn_markers", &self.spawn_markers);
+        d.field("spawn_marker_count", &self.spawn_marker_count);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(
@@ -3953,13 +3956,13 @@ pub struct ExtraEntry {
 }
 impl ::core::fmt::Debug for ExtraEntry {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ExtraEntry")
-            .field("name", &text::Debug(&self.name))
-            .field("offset", &self.offset)
-            .field("size", &self.size)
-            .field("type", &self.r#type)
-            .field("count", &self.count)
-            .finish()
+        let mut d = f.debug_struct("ExtraEntry");
+        d.field("name", &text::Debug(&self.name));
+        d.field("offset", &self.offset);
+        d.field("size", &self.size);
+        d.field("type", &self.r#type);
+        d.field("count", &self.count);
+        d.finish()
     }
 }
 impl ExtraEntry {
@@ -4001,11 +4004,11 @@ pub struct ExtrasHeader {
 }
 impl ::core::fmt::Debug for ExtrasHeader {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ExtrasHeader")
-            .field("entry_count", &self.entry_count)
-            .field("blob_size", &self.blob_size)
-            .field("entries", &self.entries)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("ExtrasHeader");
+        d.field("entry_count", &self.entry_count);
+        d.field("blob_size", &self.blob_size);
+        d.field("entries", &self.entries);
+        d.finish_non_exhaustive()
     }
 }
 abi_struct!(

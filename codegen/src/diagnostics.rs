@@ -81,8 +81,9 @@ impl SchemaErrors {
     /// caret under the span and the hint, in the style of rustc.
     pub fn render(&self, file: &str, src: &str) -> String {
         let mut out = String::new();
+        let lines = LineStarts::new(src);
         for d in &self.list {
-            render_one(&mut out, d, file, src);
+            render_one(&mut out, d, file, src, &lines);
         }
         let n = self.list.len();
         out.push_str(&format!(
@@ -114,6 +115,26 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The byte offset where each line starts, so that many errors in a long schema each find
+/// their line by a binary search instead of a scan from the start.
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn new(src: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        LineStarts(starts)
+    }
+
+    /// Like [`line_col`].
+    fn line_col(&self, src: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(src, offset.min(src.len()));
+        let line = self.0.partition_point(|&start| start <= offset);
+        let col = src[self.0[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -121,10 +142,43 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-fn render_one(out: &mut String, d: &Diagnostic, file: &str, src: &str) {
+/// Text of the schema (a name, a key) quoted in a message, made to fit one line and to
+/// show as it is: line breaks, other control characters and bidirectional controls are
+/// written as escapes (`\n`, `\u{1b}`, `\u{202e}`), so that no error spans two lines and
+/// nothing in a schema can move the terminal's cursor or reorder what it shows.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\t') || bidi {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A source line for an excerpt: control characters (a tab aside) and bidirectional
+/// controls become U+FFFD, one character for one, so the caret below stays in its column.
+fn excerpt_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+            if (c.is_control() && c != '\t') || bidi {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn render_one(out: &mut String, d: &Diagnostic, file: &str, src: &str, lines: &LineStarts) {
     use fmt::Write;
-    let (line, col) = line_col(src, d.span.start);
-    let _ = writeln!(out, "{file}:{line}:{col}: error: {}", d.message);
+    let (line, col) = lines.line_col(src, d.span.start);
+    debug_assert_eq!((line, col), line_col(src, d.span.start));
+    let _ = writeln!(out, "{file}:{line}:{col}: error: {}", one_line(&d.message));
     let start = floor_char_boundary(src, d.span.start.min(src.len()));
     let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = src[start..].find('\n').map_or(src.len(), |i| start + i);
@@ -139,7 +193,7 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, src: &str) {
             .count()
             .max(1);
         let _ = writeln!(out, "{:gutter$} |", "");
-        let _ = writeln!(out, "{line} | {text}");
+        let _ = writeln!(out, "{line} | {}", excerpt_line(text));
         let _ = writeln!(
             out,
             "{:gutter$} | {}{}",
@@ -148,10 +202,10 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, src: &str) {
             "^".repeat(width)
         );
         if let Some(help) = &d.help {
-            let _ = writeln!(out, "{:gutter$} = help: {help}", "");
+            let _ = writeln!(out, "{:gutter$} = help: {}", "", one_line(help));
         }
     } else if let Some(help) = &d.help {
-        let _ = writeln!(out, "  = help: {help}");
+        let _ = writeln!(out, "  = help: {}", one_line(help));
     }
 }
 
@@ -160,11 +214,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn messages_stay_on_one_line() {
+        let src = "[abi]\nname = \"a\\nb\"\n";
+        let errors = SchemaErrors {
+            list: vec![Diagnostic {
+                span: 13..17,
+                message: "abi name `a\nb\r\u{1b}[2J\u{202e}` is not snake_case".into(),
+                help: Some("not `a\nb`".into()),
+            }],
+        };
+        let rendered = errors.render("schema.toml", src);
+        assert_eq!(
+            rendered,
+            "schema.toml:2:8: error: abi name `a\\nb\\r\\u{1b}[2J\\u{202e}` is not snake_case\n  |\n2 | name = \"a\\nb\"\n  |        ^^^^\n  = help: not `a\\nb`\n1 error in schema.toml; nothing was written\n"
+        );
+        assert_eq!(excerpt_line("a\u{1b}b\tc\u{2066}"), "a\u{FFFD}b\tc\u{FFFD}");
+    }
+
+    #[test]
     fn line_col_counts_from_one_in_characters() {
         let src = "a = 1\nbé = 2\n";
         assert_eq!(line_col(src, 0), (1, 1));
         assert_eq!(line_col(src, 6), (2, 1));
         let eq = src.find("= 2").unwrap();
         assert_eq!(line_col(src, eq), (2, 4));
+        let lines = LineStarts::new(src);
+        for offset in 0..=src.len() + 2 {
+            assert_eq!(
+                lines.line_col(src, offset),
+                line_col(src, offset),
+                "{offset}"
+            );
+        }
     }
 }

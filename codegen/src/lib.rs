@@ -14,6 +14,8 @@ pub mod lower;
 pub mod parse;
 #[cfg(feature = "cli")]
 pub mod report;
+#[cfg(feature = "cli")]
+pub mod schema_json;
 pub mod write;
 
 pub use diagnostics::SchemaErrors;

@@ -372,12 +372,12 @@ impl Lower<'_> {
         version: Version,
     ) -> Vec<Constant> {
         let mut out: Vec<Constant> = Vec::new();
+        // The values of the constants lowered so far, by name (a later duplicate wins).
+        let mut earlier: HashMap<String, i128> = HashMap::new();
         for c in raw {
             let r = c.get_ref();
             let name = r.name.get_ref().clone();
             let what = format!("constant `{name}`");
-            let earlier: HashMap<&str, i128> =
-                out.iter().map(|c| (c.name.as_str(), c.value)).collect();
             let Some((value, literal, expr)) =
                 self.lower_value(&r.value, &what, &|n| earlier.get(n).copied())
             else {
@@ -436,6 +436,7 @@ impl Lower<'_> {
                     );
                 }
             }
+            earlier.insert(name.clone(), value);
             out.push(Constant {
                 name,
                 value,
@@ -480,7 +481,10 @@ impl Lower<'_> {
         };
         let lookup = |n: &str| consts.iter().find(|c| c.name == n).map(|c| c.value);
         let mut values: Vec<EnumValue> = Vec::new();
-        let mut names: Vec<&Spanned<String>> = Vec::new();
+        // The first value of each name, by its C spelling (upper case).
+        let mut names: HashMap<String, &Spanned<String>> = HashMap::new();
+        // Every bit of the flags so far, to find an overlap without a search.
+        let mut bits: i128 = 0;
         if r.values.get_ref().is_empty() {
             self.errors
                 .error(&r.values.span(), format!("{what} has no values"));
@@ -490,10 +494,7 @@ impl Lower<'_> {
             let vname = rv.name.get_ref().clone();
             let vwhat = format!("{} value `{name}.{vname}`", kind.keyword());
             self.check_name(&rv.name, &format!("{what}: value"));
-            if let Some(first) = names
-                .iter()
-                .find(|x| *x.get_ref() == vname || upper(x.get_ref()) == upper(&vname))
-            {
+            if let Some(first) = names.get(&upper(&vname)) {
                 let line = self.line_of(&first.span());
                 self.errors.error_help(
                     &self.inner(&rv.name),
@@ -501,7 +502,7 @@ impl Lower<'_> {
                     "rename or remove one of them",
                 );
             }
-            names.push(&rv.name);
+            names.entry(upper(&vname)).or_insert(&rv.name);
             let Some((value, literal, _)) = self.lower_value(&rv.value, &vwhat, &lookup) else {
                 continue;
             };
@@ -529,7 +530,10 @@ impl Lower<'_> {
                         format!("{vwhat}: {literal} is not a single bit"),
                         "a flag is one bit: 0x1, 0x2, 0x4, ...",
                     );
-                } else if let Some(other) = values.iter().find(|x| x.value & value != 0) {
+                } else if let Some(other) = (bits & value != 0)
+                    .then(|| values.iter().find(|x| x.value & value != 0))
+                    .flatten()
+                {
                     let line = self.line_of(&other.span);
                     self.errors.error_help(
                         &rv.value.span(),
@@ -541,6 +545,7 @@ impl Lower<'_> {
                     );
                 }
             }
+            bits |= value;
             values.push(EnumValue {
                 name: vname,
                 value,
@@ -686,13 +691,14 @@ impl Lower<'_> {
                 .error(&r.fields.span(), format!("{what} has no fields"));
         }
         let mut fields: Vec<Field> = Vec::new();
-        let mut names: Vec<&Spanned<String>> = Vec::new();
+        // The first field of each name.
+        let mut names: HashMap<&str, &Spanned<String>> = HashMap::new();
         for f in r.fields.get_ref() {
             let rf = f.get_ref();
             let fname = rf.name.get_ref().clone();
             let fwhat = format!("field `{name}.{fname}`");
             self.check_name(&rf.name, &format!("{what}: field"));
-            if let Some(first) = names.iter().find(|x| *x.get_ref() == fname) {
+            if let Some(first) = names.get(fname.as_str()) {
                 let line = self.line_of(&first.span());
                 self.errors.error_help(
                     &self.inner(&rf.name),
@@ -702,7 +708,7 @@ impl Lower<'_> {
                     "rename or remove one of them",
                 );
             }
-            names.push(&rf.name);
+            names.entry(rf.name.get_ref().as_str()).or_insert(&rf.name);
             let Some(ty) = self.lower_type(&rf.ty, &fwhat, types, consts) else {
                 continue;
             };
@@ -801,6 +807,7 @@ impl Lower<'_> {
         for (si, rs) in raw.structs.iter().enumerate() {
             for rf in rs.get_ref().fields.get_ref() {
                 let rf = rf.get_ref();
+                let Some(c) = &rf.count else { continue };
                 // A field whose type failed to lower is absent; find fields by name.
                 let Some(index) = structs[si]
                     .fields
@@ -809,7 +816,6 @@ impl Lower<'_> {
                 else {
                     continue;
                 };
-                let Some(c) = &rf.count else { continue };
                 let what = format!("field `{}.{}`", structs[si].name, rf.name.get_ref());
                 let span = self.inner(c);
                 let field = &structs[si].fields[index];

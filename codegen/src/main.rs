@@ -71,6 +71,9 @@ enum Command {
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
     },
+    /// Print the JSON Schema of schema.toml, for editors (taplo, Even Better TOML); the same
+    /// text as codegen/schema.schema.json.
+    SchemaJson,
     /// Classify every change between two versions of a schema and check the version policy.
     /// Exit 0 when the change obeys it, 1 when it does not, 2 on unreadable input.
     Diff {
@@ -150,6 +153,10 @@ fn main() -> ExitCode {
             base,
             format,
         } => return diff(&files, base.as_deref(), format),
+        Command::SchemaJson => {
+            out!("{}", codegen::schema_json::render_schema_json());
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,
@@ -181,39 +188,52 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
         || display_name(schema_path),
         |n| n.to_string_lossy().into_owned(),
     );
-    let outputs = generate_all(&schema, &source)
-        .map_err(|e| Failure::Input(format!("internal error: {e}")))?;
-    if check {
-        let stale = write::stale_outputs(out, &outputs);
-        if stale.is_empty() {
-            outln!(
-                "{} files in {} are up to date",
-                outputs.len(),
-                out.display()
-            );
-            return Ok(ExitCode::SUCCESS);
+    let render = || {
+        generate_all(&schema, &source).map_err(|e| Failure::Input(format!("internal error: {e}")))
+    };
+    if !check {
+        // Every output is rendered before any is written.
+        let mut total = 0;
+        let written = write::render_then_write(out, || -> Result<_, Failure> {
+            let outputs = render()?;
+            total = outputs.len();
+            Ok(outputs)
+        })?;
+        for path in &written {
+            outln!("wrote {}", path.display());
         }
-        for path in &stale {
-            eprintln!("stale: {}", path.display());
-        }
-        // The command that fixes it, with the paths this check was given.
-        let mut fix = String::from("cargo run -p codegen -- generate");
-        if schema_path != Path::new("schema.toml") {
-            fix.push_str(&format!(" --schema {}", display_name(schema_path)));
-        }
-        if out != Path::new("generated") {
-            fix.push_str(&format!(" --out {}", display_name(out)));
-        }
-        eprintln!("run `{fix}` to update them");
-        return Ok(ExitCode::from(1));
+        outln!("{} of {total} files changed", written.len());
+        return Ok(ExitCode::SUCCESS);
     }
-    let written = write::write_outputs(out, &outputs)
-        .map_err(|e| Failure::Input(format!("cannot write: {e}")))?;
-    for path in &written {
-        outln!("wrote {}", path.display());
+    let outputs = render()?;
+    let stale = write::stale_outputs(out, &outputs);
+    if stale.is_empty() {
+        outln!(
+            "{} files in {} are up to date",
+            outputs.len(),
+            out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
     }
-    outln!("{} of {} files changed", written.len(), outputs.len());
-    Ok(ExitCode::SUCCESS)
+    for path in &stale {
+        eprintln!("stale: {}", path.display());
+    }
+    // The command that fixes it, with the paths this check was given.
+    let mut fix = String::from("cargo run -p codegen -- generate");
+    if schema_path != Path::new("schema.toml") {
+        fix.push_str(&format!(" --schema {}", display_name(schema_path)));
+    }
+    if out != Path::new("generated") {
+        fix.push_str(&format!(" --out {}", display_name(out)));
+    }
+    eprintln!("run `{fix}` to update them");
+    Ok(ExitCode::from(1))
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Input(format!("cannot write: {e}"))
+    }
 }
 
 fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode, Failure> {

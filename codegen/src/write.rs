@@ -73,13 +73,37 @@ pub fn stale_outputs(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Renders every output with `render`, then writes those whose content changed (with
+/// [`write_outputs`]): nothing is written unless every output rendered. This is the path of
+/// `codegen generate`; a failure to write converts into the caller's error type.
+pub fn render_then_write<E: From<io::Error>>(
+    dir: &Path,
+    render: impl FnOnce() -> Result<Vec<Output>, E>,
+) -> Result<Vec<PathBuf>, E> {
+    let outputs = render()?;
+    Ok(write_outputs(dir, &outputs)?)
+}
+
 /// Writes every output whose content changed, and returns their paths. Each changed file is
 /// first written in full to a temporary file beside it; only when all of them are written
-/// are they renamed into place, so a failure leaves `dir` as it was.
+/// are they renamed into place, so a failure leaves `dir` as it was and removes the
+/// temporary files. A path that is not a file (a folder where an output should go) is an
+/// error found before anything is written, since renaming a file onto it would fail after
+/// the outputs before it had been replaced.
 pub fn write_outputs(dir: &Path, outputs: &[Output]) -> io::Result<Vec<PathBuf>> {
     let stale = stale_outputs(dir, outputs);
     if stale.is_empty() {
         return Ok(stale);
+    }
+    for path in &stale {
+        if let Ok(meta) = fs::metadata(path) {
+            if !meta.is_file() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{}: exists and is not a file", path.display()),
+                ));
+            }
+        }
     }
     fs::create_dir_all(dir)?;
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();

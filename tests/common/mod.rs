@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests. Each test binary uses part of them.
 #![allow(dead_code)]
 
+pub mod markdown_table;
 pub mod reference;
+pub mod tools;

@@ -163,24 +163,9 @@ pub fn render_comment_lines(text: &str, width: usize) -> Vec<String> {
         return Vec::new();
     }
     text.split('\n')
-        .flat_map(|line| wrap_line(&replace_invisible_chars(line), width))
+        .flat_map(|line| wrap_line(&super::show_invisible_chars(line), width))
         .map(|line| escape_comment_line(&line))
         .collect()
-}
-
-/// Control characters (a tab aside) and Unicode bidirectional controls, which a compiler
-/// warns about even inside a comment, written as `<U+XXXX>`.
-fn replace_invisible_chars(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    for c in line.chars() {
-        let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-        if (c.is_control() && c != '\t') || bidi {
-            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Splits `line` at spaces into lines of at most `width` characters; a longer word keeps

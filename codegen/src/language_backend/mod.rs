@@ -19,6 +19,22 @@ pub fn generated_line(source: &str) -> String {
     format!("generated from {source}; do not edit")
 }
 
+/// Control characters (a tab aside) and Unicode bidirectional controls, which a compiler
+/// rejects or warns about even inside a comment (a bare CR in a Rust doc comment, a bidi
+/// control in any comment), written as `<U+XXXX>`. For one line of doc text.
+pub fn show_invisible_chars(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\t') || bidi {
+            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// An output that could not be rendered (a template error): a bug in the generator,
 /// never a schema mistake.
 #[derive(Debug)]

@@ -133,10 +133,13 @@ fn doc(paragraphs: &[String]) -> Doc {
     Doc(kept.join("\n\n"))
 }
 
-/// Schema text as markdown that renders to exactly that text.
+/// Schema text as markdown that renders to exactly that text. A CR is a line break, as in
+/// C; other control characters and bidirectional controls, which rustc rejects in a doc
+/// comment (a bare CR) or denies by default (text direction), show as `<U+XXXX>`.
 fn escaped(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     text.lines()
-        .map(escape_rustdoc)
+        .map(|line| escape_rustdoc(&super::show_invisible_chars(line)))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -407,16 +410,18 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
     }
 }
 
-/// `Debug` that shows text fields as strings and leaves declared padding out.
+/// `Debug` that shows text fields as strings and leaves declared padding out. One statement
+/// per field rather than one chain of calls, so that a struct of thousands of fields does not
+/// nest thousands of expressions deep (which overflows the stack of syn and prettyplease).
 fn expand_debug(s: &Struct) -> TokenStream {
     let ty = type_ident(&s.name);
     let shown = s.fields.iter().filter(|f| !f.is_padding()).map(|f| {
         let name = rust_ident(&f.name);
         let label = &f.name;
         if f.ty.elem == Elem::Char {
-            quote!(.field(#label, &text::Debug(&self.#name)))
+            quote!(d.field(#label, &text::Debug(&self.#name));)
         } else {
-            quote!(.field(#label, &self.#name))
+            quote!(d.field(#label, &self.#name);)
         }
     });
     let finish = if s.fields.iter().any(Field::is_padding) {
@@ -428,7 +433,9 @@ fn expand_debug(s: &Struct) -> TokenStream {
     quote! {
         impl ::core::fmt::Debug for #ty {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct(#label) #(#shown)* .#finish()
+                let mut d = f.debug_struct(#label);
+                #(#shown)*
+                d.#finish()
             }
         }
     }

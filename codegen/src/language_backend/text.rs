@@ -43,3 +43,43 @@ pub fn render(
     t.render(minijinja::value::Serde(context))
         .map_err(|e| RenderError(format!("template {}: {e:#}", template.name)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn template(source: &'static str) -> Template {
+        Template {
+            name: "test.j2",
+            source,
+        }
+    }
+
+    #[test]
+    fn renders_with_the_shared_settings() {
+        let t = template("{% if x %}\n{{ x }} {{ y }}\n{% endif %}\n");
+        let context = serde_json::json!({ "x": "a */ b", "y": "<&>" });
+        let text = render(&mut environment(), &t, context).expect("renders");
+        assert_eq!(text, "a */ b <&>\n");
+    }
+
+    #[test]
+    fn a_broken_template_is_a_render_error() {
+        for (source, says) in [
+            ("{% for x in %}", "syntax error"),
+            ("{% if x %}never closed", "syntax error"),
+            ("{{ missing }}", "undefined"),
+            ("{{ x.nope }}", "undefined"),
+            ("{{ x | no_such_filter }}", "unknown filter"),
+        ] {
+            let err = render(
+                &mut environment(),
+                &template(source),
+                serde_json::json!({ "x": 1 }),
+            )
+            .expect_err(source);
+            assert!(err.0.starts_with("template test.j2: "), "{source}: {err}");
+            assert!(err.0.contains(says), "{source}: {err}");
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! The JSON Schema (draft 2020-12) of `schema.toml` itself: every key of every table, its
+//! type, which keys are required, no other keys, and patterns for names, versions and field
+//! types, with descriptions in the words of codegen/README.md. Editors that read TOML
+//! through a JSON Schema (taplo, Even Better TOML) complete and check a schema with it.
+//! `codegen schema-json` prints it; `codegen/schema.schema.json` is that output, checked in.
+//!
+//! It describes the shape of the file, which is what an editor can check as one types; the
+//! generator checks the rest (names that resolve, values that fit, the layout).
+
+use serde_json::{Value, json};
+
+/// A snake_case name, as the generator checks it: lowercase ASCII letters and digits in
+/// words joined by single underscores, starting with a letter; padding fields start with
+/// one `_`.
+const NAME: &str = "^_?[a-z][a-z0-9]*(_[a-z0-9]+)*$";
+
+/// `MAJOR.MINOR`, without leading zeros.
+const VERSION: &str = "^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$";
+
+/// The integer types a constant, an enum or a flag set may take.
+const INTEGER_TYPES: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
+
+/// The JSON Schema of `schema.toml`, as a JSON value.
+pub fn schema_json() -> Value {
+    let name = |what: &str| {
+        json!({
+            "type": "string",
+            "pattern": NAME,
+            "description": format!("The {what}'s name, snake_case: lowercase ASCII letters and digits, words joined by single underscores, starting with a letter."),
+        })
+    };
+    let doc = |what: &str| {
+        json!({
+            "type": "string",
+            "description": format!("Documentation of the {what}, carried into every target."),
+        })
+    };
+    let since = |what: &str| {
+        json!({
+            "type": "string",
+            "pattern": VERSION,
+            "description": format!("The ABI version that added the {what}, MAJOR.MINOR without leading zeros; not later than [abi] version."),
+        })
+    };
+    let value = json!({
+        "description": "An integer, in any radix TOML allows (64, 0x10000, 0o17, 0b101, with _ separators), or a string holding an integer expression: literals, the names of constants declared earlier, * / % + - << >> & ^ |, unary - and parentheses.",
+        "anyOf": [
+            { "type": "integer" },
+            { "type": "string", "minLength": 1 },
+        ],
+    });
+    let literal = "[0-9][0-9_]*|0[xX][0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+";
+    let ident = "[a-z][a-z0-9]*(_[a-z0-9]+)*";
+    let field_type = json!({
+        "type": "string",
+        "pattern": format!("^{ident}(\\[({literal}|{ident})\\])?$"),
+        "not": { "const": "char" },
+        "description": "u8 u16 u32 u64 i8 i16 i32 i64 f32 f64; char[N] (N bytes of NUL-terminated text); the name of an [[enum]], [[flags]] or [[struct]]; or T[N], an array of any of these. N is a positive integer literal or the name of a constant, not an expression. Arrays of arrays are not supported.",
+    });
+    let field = json!({
+        "type": "object",
+        "description": "A field: its name, its type and optionally doc, since, count and expect.",
+        "additionalProperties": false,
+        "required": ["name", "type"],
+        "properties": {
+            "name": {
+                "type": "string",
+                "pattern": NAME,
+                "description": "The field's name, snake_case, unique within the struct. Every padding byte is a field whose name starts with _ (_pad33, _reserved).",
+            },
+            "type": field_type,
+            "count": {
+                "type": "string",
+                "pattern": format!("^_?{ident}(\\._?{ident})*$"),
+                "description": "On an array field: the integer field that says how many of its entries are in use, as a path from the struct that holds the array (ship_count, match.pickup_spawn_count).",
+            },
+            "expect": {
+                "type": "string",
+                "pattern": NAME,
+                "description": "The constant an integer field always holds, such as a magic number; it must fit the field's type.",
+            },
+            "doc": doc("field"),
+            "since": since("field"),
+        },
+    });
+    let enum_value = json!({
+        "type": "object",
+        "description": "A value: its name, its number and optionally doc and since.",
+        "additionalProperties": false,
+        "required": ["name", "value"],
+        "properties": {
+            "name": name("value"),
+            "value": value,
+            "doc": doc("value"),
+            "since": since("value"),
+        },
+    });
+    let enum_item = |kind: &str, reprs: &[&str], rule: &str| {
+        json!({
+            "type": "object",
+            "description": format!("An [[{kind}]] item. {rule}"),
+            "additionalProperties": false,
+            "required": ["name", "repr", "values"],
+            "properties": {
+                "name": name(kind),
+                "repr": {
+                    "enum": reprs,
+                    "description": format!("The width the {kind} has in a struct: {}.", reprs.join(" ")),
+                },
+                "doc": doc(kind),
+                "since": since(kind),
+                "values": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": enum_value,
+                    "description": "An array of inline tables, one per line by convention; they keep that order.",
+                },
+            },
+        })
+    };
+    let powers_of_two: Vec<u64> = (0..32).map(|b| 1u64 << b).collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "codegen ABI schema (schema.toml)",
+        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]] and [[struct]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["abi"],
+        "properties": {
+            "abi": {
+                "type": "object",
+                "description": "The ABI: its name, version, C prefix and byte order.",
+                "additionalProperties": false,
+                "required": ["name", "version", "c_prefix", "byte_order"],
+                "properties": {
+                    "name": {
+                        "type": "string",
+                        "pattern": NAME,
+                        "description": "snake_case; names the output files (bridge.rs, bridge.h, ...).",
+                    },
+                    "version": {
+                        "type": "string",
+                        "pattern": VERSION,
+                        "description": "MAJOR.MINOR, no leading zeros.",
+                    },
+                    "c_prefix": {
+                        "type": "string",
+                        "pattern": "^[a-z][a-z0-9]*$",
+                        "description": "Lowercase letters and digits, starting with a letter: C types are <prefix>_<name>, macros <PREFIX>_<NAME>.",
+                    },
+                    "title": {
+                        "type": "string",
+                        "description": "Optional; default \"<name> schema reference\".",
+                    },
+                    "doc": doc("ABI"),
+                    "byte_order": {
+                        "const": "little",
+                        "description": "Required; \"little\" is the only byte order supported.",
+                    },
+                },
+            },
+            "const": {
+                "type": "array",
+                "description": "Constants.",
+                "items": {
+                    "type": "object",
+                    "description": "A [[const]] item: a name and a value, optionally a type, doc and since.",
+                    "additionalProperties": false,
+                    "required": ["name", "value"],
+                    "properties": {
+                        "name": {
+                            "type": "string",
+                            "pattern": NAME,
+                            "not": { "enum": ["abi_version", "abi_version_major", "abi_version_minor"] },
+                            "description": "The constant's name, snake_case. Constants, enums, flag sets and structs share one namespace; abi_version, abi_version_major and abi_version_minor are reserved.",
+                        },
+                        "value": value,
+                        "type": {
+                            "enum": INTEGER_TYPES,
+                            "description": "Optional: the constant's type, which the value must fit. A constant used as an array length must not declare one (it is usize in Rust).",
+                        },
+                        "doc": doc("constant"),
+                        "since": since("constant"),
+                    },
+                },
+            },
+            "enum": {
+                "type": "array",
+                "description": "Enums.",
+                "items": enum_item("enum", &INTEGER_TYPES, "Its value names are unique within it and every value fits repr; two names may share a number."),
+            },
+            "flags": {
+                "type": "array",
+                "description": "Flag sets.",
+                "items": enum_item("flags", &INTEGER_TYPES[..4], "Its values are single bits (0x1, 0x2, 0x4, ...), and no two flags share a bit."),
+            },
+            "struct": {
+                "type": "array",
+                "description": "Structs.",
+                "items": {
+                    "type": "object",
+                    "description": "A [[struct]] item: a name and its fields, laid out by the C rules for naturally aligned structs with every padding byte declared.",
+                    "additionalProperties": false,
+                    "required": ["name", "fields"],
+                    "properties": {
+                        "name": name("struct"),
+                        "doc": doc("struct"),
+                        "since": since("struct"),
+                        "size": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 4_294_967_295u64,
+                            "description": "Optional: checked against the computed size.",
+                        },
+                        "align": {
+                            "enum": powers_of_two,
+                            "description": "Optional: checked against the computed alignment; a power of two.",
+                        },
+                        "extensible": {
+                            "type": "boolean",
+                            "description": "A top-level record whose readers learn its size at run time, so later ABI versions may add fields at its end. No struct may embed an extensible struct.",
+                        },
+                        "fields": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": field,
+                            "description": "An array of inline tables, one field per line.",
+                        },
+                    },
+                },
+            },
+        },
+    })
+}
+
+/// [`schema_json`] as pretty-printed JSON with a final line break: the text of
+/// `codegen/schema.schema.json`.
+pub fn render_schema_json() -> String {
+    let mut text = serde_json::to_string_pretty(&schema_json()).expect("JSON values serialize");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,58 @@
+//! Running the outside tools some tests need (gcc, g++, python3), failing loudly when one
+//! is missing, and scratch folders for their files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh, empty folder under the target directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
+
+/// Runs `program` with `args` in `dir`. Panics, naming the package that provides it, when
+/// the program cannot be started: a test that needs it must fail, never skip.
+pub fn run(program: &str, args: &[&str], dir: &Path) -> Output {
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `{program}` ({e}): this test needs gcc, g++ and python3 on PATH \
+                 (Debian: apt-get install gcc g++ python3)"
+            )
+        })
+}
+
+/// Like [`run`], and panics with its output when the program fails.
+pub fn run_ok(program: &str, args: &[&str], dir: &Path) -> String {
+    let out = run(program, args, dir);
+    assert!(
+        out.status.success(),
+        "`{program} {}` failed\n--- stdout\n{}\n--- stderr\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Compiles `header` (a file in `dir`) as C11 with gcc and as C++17 with g++, every
+/// warning an error.
+pub fn compile_c_header(dir: &Path, header: &str) {
+    let source = format!("#include \"{header}\"\nint main(void) {{ return 0; }}\n");
+    std::fs::write(dir.join("main.c"), &source).expect("write main.c");
+    std::fs::write(dir.join("main.cpp"), source.replace("(void)", "()")).expect("write main.cpp");
+    let strict = ["-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only"];
+    let mut c = vec!["-std=c11"];
+    c.extend(strict);
+    c.push("main.c");
+    run_ok("gcc", &c, dir);
+    let mut cxx = vec!["-std=c++17"];
+    cxx.extend(strict);
+    cxx.push("main.cpp");
+    run_ok("g++", &cxx, dir);
+}
