@@ -1,4 +1,5 @@
 //! Helpers shared by the integration tests. Each test binary uses part of them.
 #![allow(dead_code)]
 
+pub mod random_schema;
 pub mod reference;
