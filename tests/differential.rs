@@ -208,8 +208,8 @@ fn run_language(lang: Lang, cases: &[&Case], dir: &Path) -> LangResult {
                 let culprits = blamed(&remaining, &stderr);
                 assert!(
                     !culprits.is_empty(),
-                    "the {} program of the differential test failed, and not in a schema's \
-                     code (a bug in the test):\n{stderr}",
+                    "the {} build of the differential test failed, and not in a schema's \
+                     code: is the compiler installed? Otherwise a bug in the test:\n{stderr}",
                     lang.label()
                 );
                 for p in &culprits {
@@ -686,7 +686,7 @@ fn check_batch(run_seed: u64, cases: &[Case], dir: &Path, summary: &mut Summary)
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a language thread panicked"))
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
     for (lang, result) in &results {
