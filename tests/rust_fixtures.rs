@@ -5,7 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FIXTURES: [&str; 4] = ["one_struct", "one_enum", "one_flags", "keywords"];
+const FIXTURES: [&str; 5] = [
+    "one_struct",
+    "one_enum",
+    "one_flags",
+    "keywords",
+    "char_padding",
+];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -122,6 +122,7 @@ error_classes! {
     byte_order_big => 1,
     bad_c_prefix => 1,
     bad_abi_version => 1,
+    abi_version_too_big => 1,
     since_later_than_abi => 1,
     since_not_a_version => 1,
     // TOML and keys.

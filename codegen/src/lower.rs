@@ -227,6 +227,17 @@ impl Lower<'_> {
         let a = raw.abi.get_ref();
         self.check_name(&a.name, "abi name");
         let version = match Version::parse(a.version.get_ref()) {
+            Some(v) if v.major > u32::from(u16::MAX) || v.minor > u32::from(u16::MAX) => {
+                self.errors.error_help(
+                    &self.inner(&a.version),
+                    format!(
+                        "abi version `{v}`: its major and minor numbers must each be at most 65535"
+                    ),
+                    "the targets hold them as 16-bit numbers (`ABI_VERSION_MAJOR: u16` in Rust), as a header field would",
+                );
+                // Still check `since` against it, so that each mistake is reported once.
+                v
+            }
             Some(v) => v,
             None => {
                 self.errors.error_help(

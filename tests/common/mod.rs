@@ -2,5 +2,6 @@
 #![allow(dead_code)]
 
 pub mod markdown_table;
+pub mod random_schema;
 pub mod reference;
 pub mod tools;

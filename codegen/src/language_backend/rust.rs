@@ -39,11 +39,7 @@ pub fn expand_rust(schema: &Schema, source: &str) -> String {
 fn support_for(abi: &Abi) -> String {
     let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
     let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
-    let has_text = abi
-        .structs
-        .iter()
-        .flat_map(|s| &s.fields)
-        .any(|f| f.ty.elem == Elem::Char);
+    let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
     let parts = [
         (has_text, include_str!("rust_support/text.rs")),
         (has_enum, include_str!("rust_support/enum.rs")),
@@ -441,13 +437,19 @@ fn expand_debug(s: &Struct) -> TokenStream {
     }
 }
 
-/// `name_str()` and `set_name()` for every `char[N]` field.
+/// Whether a field is text: `char[N]` that is not declared padding. Padding of type
+/// `char[N]` is bytes to keep zero, with no accessors (`set__pad5` is no snake_case name).
+fn is_text(f: &Field) -> bool {
+    f.ty.elem == Elem::Char && f.ty.len.is_some() && !f.is_padding()
+}
+
+/// `name_str()` and `set_name()` for every text field.
 fn expand_text_accessors(s: &Struct) -> TokenStream {
     let ty = type_ident(&s.name);
     let methods: Vec<TokenStream> = s
         .fields
         .iter()
-        .filter(|f| f.ty.elem == Elem::Char && f.ty.len.is_some())
+        .filter(|f| is_text(f))
         .map(|f| {
             let name = rust_ident(&f.name);
             let get = format_ident!("{}_str", f.name);
