@@ -26,6 +26,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     let item_types = cx.collect_type_names(raw);
     let array_consts = collect_array_len_names(raw);
     let consts = cx.lower_consts(&raw.consts, &array_consts, abi.version);
+    let const_table = ConstTable::new(&consts);
     let mut enums_raw: Vec<(EnumKind, &Spanned<RawEnum>)> = raw
         .enums
         .iter()
@@ -35,13 +36,14 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     enums_raw.sort_by_key(|(_, e)| e.span().start);
     let enums: Vec<Enum> = enums_raw
         .iter()
-        .map(|(kind, e)| cx.lower_enum(*kind, e, &consts, abi.version))
+        .map(|(kind, e)| cx.lower_enum(*kind, e, &const_table, abi.version))
         .collect();
     let structs: Vec<Struct> = raw
         .structs
         .iter()
-        .map(|s| cx.lower_struct(s, &item_types, &consts, abi.version))
+        .map(|s| cx.lower_struct(s, &item_types, &const_table, abi.version))
         .collect();
+    drop(const_table);
     let mut structs = structs;
     cx.resolve_counts(raw, &mut structs);
     cx.check_extensible(raw, &structs);
@@ -89,6 +91,31 @@ struct Lower<'a> {
 enum TypeName {
     Enum(usize),
     Struct(usize),
+}
+
+/// The lowered constants with an index by name, built once: a name declared twice finds
+/// its first declaration (the duplicate is reported on its own).
+struct ConstTable<'c> {
+    list: &'c [Constant],
+    by_name: HashMap<&'c str, usize>,
+}
+
+impl<'c> ConstTable<'c> {
+    fn new(list: &'c [Constant]) -> Self {
+        let mut by_name = HashMap::with_capacity(list.len());
+        for (i, c) in list.iter().enumerate() {
+            by_name.entry(c.name.as_str()).or_insert(i);
+        }
+        ConstTable { list, by_name }
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    fn names(&self) -> impl Iterator<Item = &'c str> {
+        self.list.iter().map(|c| c.name.as_str())
+    }
 }
 
 fn text(s: &Option<Spanned<String>>) -> String {
@@ -382,9 +409,9 @@ impl Lower<'_> {
         array_consts: &HashMap<String, Span>,
         version: Version,
     ) -> Vec<Constant> {
-        let mut out: Vec<Constant> = Vec::new();
-        // The values of the constants lowered so far, by name (a later duplicate wins).
-        let mut earlier: HashMap<String, i128> = HashMap::new();
+        let mut out: Vec<Constant> = Vec::with_capacity(raw.len());
+        // The constants declared so far; a name declared twice takes its later value.
+        let mut earlier: HashMap<String, i128> = HashMap::with_capacity(raw.len());
         for c in raw {
             let r = c.get_ref();
             let name = r.name.get_ref().clone();
@@ -466,7 +493,7 @@ impl Lower<'_> {
         &mut self,
         kind: EnumKind,
         e: &Spanned<RawEnum>,
-        consts: &[Constant],
+        consts: &ConstTable,
         version: Version,
     ) -> Enum {
         let r = e.get_ref();
@@ -490,12 +517,12 @@ impl Lower<'_> {
                 Prim::U32
             }
         };
-        let lookup = |n: &str| consts.iter().find(|c| c.name == n).map(|c| c.value);
-        let mut values: Vec<EnumValue> = Vec::new();
-        // The first value of each name, by its C spelling (upper case).
+        let lookup = |n: &str| consts.find(n).map(|i| consts.list[i].value);
+        let mut values: Vec<EnumValue> = Vec::with_capacity(r.values.get_ref().len());
+        // The first value of each name, by its uppercase form (`a` and `A` meet in every
+        // target), and the first value holding each bit: looked up, never scanned.
         let mut names: HashMap<String, &Spanned<String>> = HashMap::new();
-        // Every bit of the flags so far, to find an overlap without a search.
-        let mut bits: i128 = 0;
+        let mut first_with_bit: [Option<usize>; 128] = [None; 128];
         if r.values.get_ref().is_empty() {
             self.errors
                 .error(&r.values.span(), format!("{what} has no values"));
@@ -505,7 +532,8 @@ impl Lower<'_> {
             let vname = rv.name.get_ref().clone();
             let vwhat = format!("{} value `{name}.{vname}`", kind.keyword());
             self.check_name(&rv.name, &format!("{what}: value"));
-            if let Some(first) = names.get(&upper(&vname)) {
+            let key = upper(&vname);
+            if let Some(first) = names.get(&key) {
                 let line = self.line_of(&first.span());
                 self.errors.error_help(
                     &self.inner(&rv.name),
@@ -513,7 +541,7 @@ impl Lower<'_> {
                     "rename or remove one of them",
                 );
             }
-            names.entry(upper(&vname)).or_insert(&rv.name);
+            names.entry(key).or_insert(&rv.name);
             let Some((value, literal, _)) = self.lower_value(&rv.value, &vwhat, &lookup) else {
                 continue;
             };
@@ -541,9 +569,8 @@ impl Lower<'_> {
                         format!("{vwhat}: {literal} is not a single bit"),
                         "a flag is one bit: 0x1, 0x2, 0x4, ...",
                     );
-                } else if let Some(other) = (bits & value != 0)
-                    .then(|| values.iter().find(|x| x.value & value != 0))
-                    .flatten()
+                } else if let Some(other) =
+                    first_with_bit[value.trailing_zeros() as usize].map(|i| &values[i])
                 {
                     let line = self.line_of(&other.span);
                     self.errors.error_help(
@@ -556,7 +583,14 @@ impl Lower<'_> {
                     );
                 }
             }
-            bits |= value;
+            if kind == EnumKind::Flags {
+                let bits = value as u128;
+                for (bit, first) in first_with_bit.iter_mut().enumerate() {
+                    if first.is_none() && bits & (1 << bit) != 0 {
+                        *first = Some(values.len());
+                    }
+                }
+            }
             values.push(EnumValue {
                 name: vname,
                 value,
@@ -582,7 +616,7 @@ impl Lower<'_> {
         ty: &Spanned<String>,
         what: &str,
         types: &HashMap<String, TypeName>,
-        consts: &[Constant],
+        consts: &ConstTable,
     ) -> Option<Type> {
         let span = self.inner(ty);
         let (base, len) = match split_type(ty.get_ref()) {
@@ -616,7 +650,7 @@ impl Lower<'_> {
                 .map(|p| p.name())
                 .chain(["char"])
                 .chain(types.keys().map(String::as_str));
-            let is_const = consts.iter().any(|c| c.name == base);
+            let is_const = consts.find(base).is_some();
             let help = match closest(base, candidates) {
                 Some(c) if !is_const => format!("did you mean `{c}`?"),
                 _ if is_const => format!("a constant can size an array, as in `u32[{base}]`; a type is a primitive (u8 ... f64), `char[N]`, or an enum, flag set or struct"),
@@ -633,14 +667,14 @@ impl Lower<'_> {
         let len = match len {
             None => None,
             Some(l) => {
-                let (count, constant) = if let Some(i) = consts.iter().position(|c| c.name == l) {
-                    (consts[i].value, Some(i))
+                let (count, constant) = if let Some(i) = consts.find(l) {
+                    (consts.list[i].value, Some(i))
                 } else if let Some(v) = expr::parse_int_literal(l) {
                     (v, None)
                 } else {
                     let is_name = l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                         && !l.starts_with(|c: char| c.is_ascii_digit());
-                    let help = match closest(l, consts.iter().map(|c| c.name.as_str())) {
+                    let help = match closest(l, consts.names()) {
                         Some(c) if is_name => format!("did you mean `{c}`?"),
                         _ if !l.contains(|c: char| "+-*/%<>&|^() ".contains(c)) => {
                             "write a positive integer or the name of a constant".into()
@@ -691,7 +725,7 @@ impl Lower<'_> {
         &mut self,
         s: &Spanned<RawStruct>,
         types: &HashMap<String, TypeName>,
-        consts: &[Constant],
+        consts: &ConstTable,
         version: Version,
     ) -> Struct {
         let r = s.get_ref();
@@ -701,8 +735,8 @@ impl Lower<'_> {
             self.errors
                 .error(&r.fields.span(), format!("{what} has no fields"));
         }
-        let mut fields: Vec<Field> = Vec::new();
-        // The first field of each name.
+        let mut fields: Vec<Field> = Vec::with_capacity(r.fields.get_ref().len());
+        // The first field of each name, looked up, never scanned.
         let mut names: HashMap<&str, &Spanned<String>> = HashMap::new();
         for f in r.fields.get_ref() {
             let rf = f.get_ref();
@@ -773,11 +807,11 @@ impl Lower<'_> {
         e: &Spanned<String>,
         ty: &Type,
         what: &str,
-        consts: &[Constant],
+        consts: &ConstTable,
     ) -> Option<usize> {
         let span = self.inner(e);
-        let Some(i) = consts.iter().position(|c| c.name == *e.get_ref()) else {
-            let help = match closest(e.get_ref(), consts.iter().map(|c| c.name.as_str())) {
+        let Some(i) = consts.find(e.get_ref()) else {
+            let help = match closest(e.get_ref(), consts.names()) {
                 Some(c) => format!("did you mean `{c}`?"),
                 None => "name a constant declared in this schema".into(),
             };
@@ -798,6 +832,7 @@ impl Lower<'_> {
                 return None;
             }
         };
+        let consts = consts.list;
         let (lo, hi) = prim.range();
         if !(lo..=hi).contains(&consts[i].value) {
             self.errors.error(
@@ -857,6 +892,19 @@ impl Lower<'_> {
 
     /// An extensible struct grows at its end, so nothing may embed it.
     fn check_extensible(&mut self, raw: &RawSchema, structs: &[Struct]) {
+        // For each struct, the structs that embed it with their first such field, in
+        // schema order: one pass over every field, not one per extensible struct.
+        let mut embedders: Vec<Vec<(&Struct, &Field)>> = vec![Vec::new(); structs.len()];
+        for outer in structs {
+            for f in &outer.fields {
+                if let Elem::Struct(j) = f.ty.elem {
+                    let list = &mut embedders[j];
+                    if !list.last().is_some_and(|(o, _)| std::ptr::eq(*o, outer)) {
+                        list.push((outer, f));
+                    }
+                }
+            }
+        }
         for (i, s) in structs.iter().enumerate() {
             if !s.extensible {
                 continue;
@@ -866,17 +914,15 @@ impl Lower<'_> {
                 .extensible
                 .as_ref()
                 .map_or(s.span.clone(), |e| e.span());
-            for outer in structs {
-                if let Some(f) = outer.fields.iter().find(|f| f.ty.elem == Elem::Struct(i)) {
-                    self.errors.error_help(
-                        &flag_span,
-                        format!(
-                            "struct `{}` is marked extensible but `{}.{}` embeds it",
-                            s.name, outer.name, f.name
-                        ),
-                        "only a top-level record whose readers learn its size at run time may grow; remove `extensible`",
-                    );
-                }
+            for (outer, f) in &embedders[i] {
+                self.errors.error_help(
+                    &flag_span,
+                    format!(
+                        "struct `{}` is marked extensible but `{}.{}` embeds it",
+                        s.name, outer.name, f.name
+                    ),
+                    "only a top-level record whose readers learn its size at run time may grow; remove `extensible`",
+                );
             }
         }
     }

@@ -17,19 +17,30 @@ use crate::layout::{FieldLayout, StructLayout};
 /// Renders the Rust bindings of `schema`. The first line says the file is generated from
 /// `source`.
 pub fn expand_rust(schema: &Schema, source: &str) -> String {
-    let tokens = expand_items(schema);
-    let file = match syn::parse2::<syn::File>(tokens.clone()) {
+    let file = match syn::parse2::<syn::File>(expand_items(schema)) {
         Ok(file) => file,
-        // A generator bug, never a schema mistake: show what did not parse.
-        Err(e) => panic!("generated Rust does not parse: {e}\n--- tokens ---\n{tokens}"),
+        // A generator bug, never a schema mistake: show what did not parse (expanded again,
+        // so that the usual path does not pay for a copy of every token).
+        Err(e) => panic!(
+            "generated Rust does not parse: {e}\n--- tokens ---\n{}",
+            expand_items(schema)
+        ),
     };
     let items = prettyplease::unparse(&file);
-    let line = super::generated_line(source);
-    let text = format!("// {line}\n\n{}{items}", support_for(&schema.abi));
-    // The hand-written support must parse too, together with the items.
-    if let Err(e) = syn::parse_file(&text) {
-        panic!("generated Rust does not parse: {e}\n--- text ---\n{text}");
+    let support = support_for(&schema.abi);
+    // The hand-written support must parse too. The items parsed above and were printed from
+    // syn's tree, so only the support is parsed again: a list of items followed by another
+    // parses as a whole.
+    if let Err(e) = syn::parse_file(&support) {
+        panic!("the Rust support code does not parse: {e}\n--- text ---\n{support}");
     }
+    let line = super::generated_line(source);
+    let mut text = String::with_capacity(line.len() + support.len() + items.len() + 8);
+    text.push_str("// ");
+    text.push_str(&line);
+    text.push_str("\n\n");
+    text.push_str(&support);
+    text.push_str(&items);
     text
 }
 

@@ -1,0 +1,56 @@
+//! Generation of the bridge schema, in-process: each stage (parse, lower, layout), each of
+//! the four targets on its own from a loaded schema, and the whole of it (text to every
+//! target), which is what `codegen generate` does between reading and writing files.
+//! Goal: the whole of it under 5 ms. Run with `cargo bench -p codegen --bench generate`.
+
+use std::hint::black_box;
+
+use codegen::language_backend::{c, generate_all, markdown, python, rust};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const SCHEMA: &str = include_str!("../../schema.toml");
+
+fn bench_bridge(c: &mut Criterion) {
+    let schema = codegen::load_schema(SCHEMA).expect("the bridge schema loads");
+    let raw = codegen::parse::parse_schema(SCHEMA).expect("parses");
+    let abi = codegen::lower::lower_schema(&raw, SCHEMA).expect("lowers");
+
+    let mut g = c.benchmark_group("bridge");
+    g.bench_function("parse", |b| {
+        b.iter(|| codegen::parse::parse_schema(black_box(SCHEMA)).unwrap())
+    });
+    g.bench_function("lower", |b| {
+        b.iter(|| codegen::lower::lower_schema(black_box(&raw), SCHEMA).unwrap())
+    });
+    g.bench_function("layout", |b| {
+        b.iter(|| codegen::layout::compute_layout(black_box(&abi)).unwrap())
+    });
+    g.bench_function("load_schema", |b| {
+        b.iter(|| codegen::load_schema(black_box(SCHEMA)).unwrap())
+    });
+    g.bench_function("target_rust", |b| {
+        b.iter(|| rust::expand_rust(black_box(&schema), "schema.toml"))
+    });
+    g.bench_function("target_c", |b| {
+        b.iter(|| c::render_c_header(black_box(&schema), "schema.toml").unwrap())
+    });
+    g.bench_function("target_python", |b| {
+        b.iter(|| python::render_python(black_box(&schema), "schema.toml").unwrap())
+    });
+    g.bench_function("target_markdown", |b| {
+        b.iter(|| markdown::render_markdown(black_box(&schema), "schema.toml").unwrap())
+    });
+    g.bench_function("all_targets", |b| {
+        b.iter(|| generate_all(black_box(&schema), "schema.toml").unwrap())
+    });
+    g.bench_function("whole", |b| {
+        b.iter(|| {
+            let schema = codegen::load_schema(black_box(SCHEMA)).unwrap();
+            generate_all(&schema, "schema.toml").unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_bridge);
+criterion_main!(benches);
