@@ -1,8 +1,8 @@
 //! Takes a synthetic schema of N structs (`benches/synth`) from text to every target, runs
-//! each stage several times, and prints one line: the median time of each stage, of the
-//! whole pipeline, the output size and the process's peak memory (VmHWM). One N per process,
-//! so that the peak is this N's. Used by bench/scale.sh:
-//! `cargo run --release -p codegen --example scale -- 10000`.
+//! each stage several times, and prints one line: the shortest wall and CPU time of each
+//! stage (`wall/cpu` ms), of the whole pipeline, the output size and the process's peak
+//! memory (VmHWM). One N per process, so that the peak is this N's. Used by
+//! bench/scale.sh: `cargo run --release -p codegen --example scale -- 10000 [RUNS]`.
 
 use std::time::{Duration, Instant};
 
@@ -11,21 +11,45 @@ use codegen::language_backend::{c, generate_all, markdown, python, rust};
 #[path = "../benches/synth/mod.rs"]
 mod synth;
 
-/// Median wall time of `runs` calls of `f`.
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
+/// CPU time this thread has run (Linux `CLOCK_THREAD_CPUTIME_ID`): unlike wall time, it
+/// leaves out the time other processes hold the cores, which on a shared machine is most of
+/// the noise.
+fn cpu_time() -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec; the call only writes to it.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(t.sec as u64, t.nsec as u32)
 }
 
-fn ms(d: Duration) -> String {
-    format!("{:.3}", d.as_secs_f64() * 1000.0)
+/// The shortest wall time and the shortest CPU time of `runs` calls of `f`: load from
+/// other processes only ever adds time, so the minimum is the steadiest figure.
+fn fastest(runs: usize, mut f: impl FnMut()) -> (Duration, Duration) {
+    let (wall, cpu): (Vec<Duration>, Vec<Duration>) = (0..runs)
+        .map(|_| {
+            let (start, start_cpu) = (Instant::now(), cpu_time());
+            f();
+            (start.elapsed(), cpu_time() - start_cpu)
+        })
+        .unzip();
+    (
+        wall.into_iter().min().expect("runs > 0"),
+        cpu.into_iter().min().expect("runs > 0"),
+    )
+}
+
+/// `wall/cpu` in milliseconds.
+fn ms((wall, cpu): (Duration, Duration)) -> String {
+    format!("{:.3}/{:.3}", wall.as_secs_f64() * 1000.0, cpu.as_secs_f64() * 1000.0)
 }
 
 /// Peak resident memory of this process so far, in KiB, from /proc/self/status.
@@ -44,7 +68,8 @@ fn main() {
     let runs: usize = args
         .next()
         .map(|a| a.parse().expect("the number of runs"))
-        .unwrap_or(5);
+        .unwrap_or(5)
+        .max(1);
     let text = synth::synth_schema(n);
     let schema = codegen::load_schema(&text).unwrap_or_else(|e| {
         eprint!("{}", e.render("synth.toml", &text));
@@ -54,31 +79,31 @@ fn main() {
     let abi = codegen::lower::lower_schema(&raw, &text).expect("lowers");
     drop(raw);
 
-    let whole = median(runs, || {
+    let whole = fastest(runs, || {
         let schema = codegen::load_schema(&text).unwrap();
         std::hint::black_box(generate_all(&schema, "synth.toml").unwrap());
     });
-    let parse = median(runs, || {
+    let parse = fastest(runs, || {
         std::hint::black_box(codegen::parse::parse_schema(&text).unwrap());
     });
     let raw = codegen::parse::parse_schema(&text).unwrap();
-    let lower = median(runs, || {
+    let lower = fastest(runs, || {
         std::hint::black_box(codegen::lower::lower_schema(&raw, &text).unwrap());
     });
     drop(raw);
-    let layout = median(runs, || {
+    let layout = fastest(runs, || {
         std::hint::black_box(codegen::layout::compute_layout(&abi).unwrap());
     });
-    let rust_t = median(runs, || {
+    let rust_t = fastest(runs, || {
         std::hint::black_box(rust::expand_rust(&schema, "synth.toml"));
     });
-    let c_t = median(runs, || {
+    let c_t = fastest(runs, || {
         std::hint::black_box(c::render_c_header(&schema, "synth.toml").unwrap());
     });
-    let python_t = median(runs, || {
+    let python_t = fastest(runs, || {
         std::hint::black_box(python::render_python(&schema, "synth.toml").unwrap());
     });
-    let markdown_t = median(runs, || {
+    let markdown_t = fastest(runs, || {
         std::hint::black_box(markdown::render_markdown(&schema, "synth.toml").unwrap());
     });
     let outputs = generate_all(&schema, "synth.toml").unwrap();

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Scale: synthetic schemas (codegen/benches/synth) of N structs, text to every target, one
+# process per N (codegen/examples/scale.rs). Prints, per N, the whole pipeline's shortest
+# wall and CPU time of RUNS runs, each stage's CPU time, the output size, the peak memory
+# (VmHWM read by the example, and "Maximum resident set size" from /usr/bin/time -v), and
+# the ratio to the previous N: doubling N must cost at most 2.2x. Goal: 10,000 structs,
+# every target, under 1 s.
+#
+# Usage: bench/scale.sh [RUNS] [N...]   (default 5 runs; N = 100 1000 1250 2500 5000 10000 20000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${1:-5}"; shift || true
+SIZES=("$@"); [ ${#SIZES[@]} -gt 0 ] || SIZES=(100 1000 1250 2500 5000 10000 20000)
+
+if [ ! -x /usr/bin/time ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >/dev/null
+fi
+cargo build -q --release -p codegen --example scale
+BIN=target/release/examples/scale
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version); load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%7s %12s %12s %9s %8s %8s %8s %8s %8s %8s %10s %10s\n' \
+  N whole_wall whole_cpu x_prev parse lower rust c python md out_MB peak_MiB
+prev_n=""; prev_cpu=""
+for n in "${SIZES[@]}"; do
+  line=$(/usr/bin/time -v -o /tmp/scale-time.$$ "$BIN" "$n" "$RUNS")
+  rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' /tmp/scale-time.$$)
+  get() { echo "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+  wall() { get "$1" | cut -d/ -f1; }
+  cpu() { get "$1" | cut -d/ -f2; }
+  whole_cpu=$(cpu whole_ms)
+  ratio="-"
+  if [ -n "$prev_n" ] && [ "$n" -eq $((prev_n * 2)) ]; then
+    ratio=$(awk -v a="$whole_cpu" -v b="$prev_cpu" 'BEGIN{printf "%.2fx", a/b}')
+  fi
+  printf '%7s %10.1fms %10.1fms %9s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10.1f %10.1f\n' \
+    "$n" "$(wall whole_ms)" "$whole_cpu" "$ratio" "$(cpu parse_ms)" "$(cpu lower_ms)" \
+    "$(cpu rust_ms)" "$(cpu c_ms)" "$(cpu python_ms)" "$(cpu markdown_ms)" \
+    "$(awk -v b="$(get output_bytes)" 'BEGIN{print b/1e6}')" "$(awk -v k="$rss_kib" 'BEGIN{print k/1024}')"
+  prev_n="$n"; prev_cpu="$whole_cpu"
+done
+rm -f /tmp/scale-time.$$
+echo "(stage columns: CPU ms, shortest of $RUNS; x_prev: whole CPU time over the previous N's when N doubled; peak: max RSS of the process)"
