@@ -49,7 +49,11 @@ fn fastest(runs: usize, mut f: impl FnMut()) -> (Duration, Duration) {
 
 /// `wall/cpu` in milliseconds.
 fn ms((wall, cpu): (Duration, Duration)) -> String {
-    format!("{:.3}/{:.3}", wall.as_secs_f64() * 1000.0, cpu.as_secs_f64() * 1000.0)
+    format!(
+        "{:.3}/{:.3}",
+        wall.as_secs_f64() * 1000.0,
+        cpu.as_secs_f64() * 1000.0
+    )
 }
 
 /// Peak resident memory of this process so far, in KiB, from /proc/self/status.

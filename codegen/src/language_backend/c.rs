@@ -177,14 +177,20 @@ fn wrap_line(line: &str, width: usize) -> Vec<String> {
     }
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
+    // `current`'s length in characters, kept rather than counted again for every word.
+    let mut current_chars = 0;
     for word in line.split_whitespace() {
-        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+        let word_chars = word.chars().count();
+        if !current.is_empty() && current_chars + 1 + word_chars > width {
             out.push(std::mem::take(&mut current));
+            current_chars = 0;
         }
         if !current.is_empty() {
             current.push(' ');
+            current_chars += 1;
         }
         current.push_str(word);
+        current_chars += word_chars;
     }
     if !current.is_empty() {
         out.push(current);
@@ -198,6 +204,14 @@ fn wrap_line(line: &str, width: usize) -> Vec<String> {
 /// whitespace goes, and a backslash at the end of the line, which would splice the next
 /// line onto it, is followed by a `.`.
 pub fn escape_comment_line(line: &str) -> String {
+    // Without `*`, `/` or `?` there is no delimiter or trigraph to break up.
+    if !line.contains(['*', '/', '?']) {
+        let mut out = line.trim_end().to_string();
+        if out.ends_with('\\') {
+            out.push('.');
+        }
+        return out;
+    }
     let mut out = String::with_capacity(line.len() + 4);
     for c in line.chars() {
         let last = out.chars().last();

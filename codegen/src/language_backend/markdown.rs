@@ -257,6 +257,12 @@ fn link_word(word: &str, target: Option<&str>) -> String {
 /// as written: markdown's and HTML's special characters get a backslash, a `|` too (so a
 /// table cell does not split), and each line break becomes `<br>`.
 pub fn escape_inline(text: &str) -> String {
+    // Text without any character this escapes, most names and docs, stays as it is.
+    if !text.contains([
+        '\r', '\n', '\\', '`', '*', '[', ']', '<', '|', '~', '$', '_', '&', '#',
+    ]) {
+        return text.to_string();
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len() + 8);
     let mut i = 0;

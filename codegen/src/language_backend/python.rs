@@ -604,6 +604,10 @@ fn escape_docstring_lines(doc: &str) -> Vec<String> {
 /// quote touches the closing one); control characters other than tab as escapes. The
 /// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
 fn escape_docstring_line(line: &str) -> String {
+    // No backslash, quote or control character: nothing to escape.
+    if !line.contains(['\\', '"']) && !line.chars().any(|c| c.is_control() && c != '\t') {
+        return line.to_string();
+    }
     let mut out = String::with_capacity(line.len());
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
