@@ -11,7 +11,7 @@ use codegen::Schema;
 use codegen::language_backend::c::{c_field_name, render_c_header};
 use codegen::language_backend::{generate_all, generated_line};
 
-const REFERENCE: &str = include_str!("fixtures/bridge-abi-0.9-reference.txt");
+mod common;
 
 /// Warnings on, as errors, in both languages.
 const STRICT: [&str; 7] = [
@@ -166,7 +166,7 @@ const CHECK_MACRO: &str = "\
 
 #[derive(Debug, Default)]
 struct RefStruct {
-    /// Size and alignment; `None` for the one table without a heading (see [`reference`]).
+    /// Size and alignment from the heading.
     size_align: Option<(u64, u64)>,
     /// Name, offset and type, in order.
     fields: Vec<(String, u64, String)>,
@@ -181,86 +181,46 @@ struct Reference {
     struct_order: Vec<String>,
 }
 
-/// Parses the plain-text reference: the constants table, each `name (enum, u8)` section
-/// with its `Name Value Meaning` table and each `name (N bytes, align A)` section with its
-/// `Offset Field Type Meaning` table. Every table ends at a blank line. The reference
-/// gives `rec_footer` no heading line: its table follows `rec_mark`'s, after a paragraph
-/// that starts "The footer", so a second table in a struct's section is taken as
-/// `rec_footer`'s, without a size or alignment.
+/// The reference text, read by the shared parser of `tests/common/reference.rs` (which
+/// restores `rec_footer`'s lost heading), in the shape the checks below use.
 fn reference() -> Reference {
-    let mut r = Reference::default();
-    let mut heading: Option<String> = None;
-    let mut last_paragraph = String::new();
-    let mut in_table = false;
-    for line in REFERENCE.lines() {
-        let line = line.trim_end();
-        if line.is_empty() {
-            in_table = false;
-            continue;
-        }
-        if line == "Name Value Meaning" || line == "Offset Field Type Meaning" {
-            in_table = true;
-            let second = heading
-                .as_ref()
-                .and_then(|h| r.structs.get(h))
-                .is_some_and(|s| !s.fields.is_empty());
-            if second {
-                assert!(
-                    last_paragraph.starts_with("The footer"),
-                    "a second table without a heading: {last_paragraph}"
-                );
-                r.structs.insert("rec_footer".into(), RefStruct::default());
-                r.struct_order.push("rec_footer".into());
-                heading = Some("rec_footer".into());
-            }
-            continue;
-        }
-        if in_table {
-            let mut words = line.split(' ');
-            let (a, b) = (words.next().unwrap(), words.next().unwrap_or(""));
-            match heading.as_deref() {
-                Some("Constants") => r.consts.push((a.into(), b.into())),
-                Some(h) if r.structs.contains_key(h) => {
-                    let ty = words.next().expect("a field row has a type");
-                    let offset = u64::from_str_radix(a.trim_start_matches("0x"), 16)
-                        .unwrap_or_else(|_| panic!("offset in reference row `{line}`"));
-                    r.structs
-                        .get_mut(h)
-                        .unwrap()
-                        .fields
-                        .push((b.into(), offset, ty.into()));
-                }
-                Some(_) => r.enums.last_mut().unwrap().1.push((a.into(), b.into())),
-                None => panic!("reference table before any heading: {line}"),
-            }
-            continue;
-        }
-        last_paragraph = line.to_string();
-        if line == "Constants" {
-            heading = Some(line.into());
-        } else if let Some((name, rest)) = line.split_once(" (") {
-            let rest = rest.strip_suffix(')').unwrap_or("");
-            if let Some((kind, align)) = rest.split_once(", ") {
-                if kind == "enum" || kind == "flags" {
-                    r.enums.push((name.into(), Vec::new()));
-                    heading = Some(name.into());
-                } else if let Some(size) = kind.strip_suffix(" bytes") {
-                    let align = align.strip_prefix("align ").expect("align in heading");
-                    r.structs.insert(
-                        name.into(),
-                        RefStruct {
-                            size_align: Some((size.parse().unwrap(), align.parse().unwrap())),
-                            fields: Vec::new(),
-                        },
-                    );
-                    r.struct_order.push(name.into());
-                    heading = Some(name.into());
-                }
-            }
-        }
+    let parsed = common::reference::load_reference();
+    let mut r = Reference {
+        consts: parsed
+            .constants
+            .iter()
+            .map(|c| (c.name.clone(), c.value.clone()))
+            .collect(),
+        enums: parsed
+            .enums
+            .iter()
+            .map(|e| {
+                let values = e
+                    .values
+                    .iter()
+                    .map(|v| (v.name.clone(), v.value.clone()))
+                    .collect();
+                (e.name.clone(), values)
+            })
+            .collect(),
+        ..Reference::default()
+    };
+    for s in &parsed.structs {
+        let fields = s
+            .fields
+            .iter()
+            .map(|f| (f.name.clone(), f.offset, f.ty.clone()))
+            .collect();
+        r.structs.insert(
+            s.name.clone(),
+            RefStruct {
+                size_align: Some((s.size, s.align)),
+                fields,
+            },
+        );
+        r.struct_order.push(s.name.clone());
     }
     assert_eq!(r.structs.len(), 46, "the reference has 46 structs");
-    assert!(r.structs["rec_footer"].fields.len() == 8 && r.structs["rec_mark"].fields.len() == 4);
     assert_eq!(
         r.enums.len(),
         44,

@@ -99,6 +99,8 @@ def eq(actual, expected, what):
         raise SystemExit("FAILED: %s: got %r, expected %r" % (what, actual, expected))
 "#;
 
+mod common;
+
 fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) {
     let path = dir.join(name);
     fs::write(&path, contents).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
@@ -191,109 +193,51 @@ fn parse_number(s: &str) -> Option<i64> {
     }
 }
 
+/// The reference text, read by the shared parser of `tests/common/reference.rs`, in the
+/// shape the checks below use.
 fn parse_reference() -> Reference {
-    let text = read("tests/fixtures/bridge-abi-0.9-reference.txt");
+    let parsed = common::reference::load_reference();
+    let number = |text: &str| {
+        parse_number(text).unwrap_or_else(|| panic!("`{text}` in the reference is not a number"))
+    };
     let mut r = Reference::default();
-    enum Table {
-        None,
-        Consts,
-        Enum(String),
-        Fields(String),
+    for c in &parsed.constants {
+        // Expression constants (board_max_tiles) are written as their value.
+        r.consts.insert(c.name.clone(), number(&c.value) as u64);
     }
-    let mut table = Table::None;
-    let mut section_consts = false;
-    let mut last_enum: Option<String> = None;
-    let mut last_struct: Option<String> = None;
-    for line in text.lines() {
-        let line = line.trim_end();
-        if line.is_empty() {
-            table = Table::None;
-            continue;
-        }
-        if line == "Constants" {
-            section_consts = true;
-            continue;
-        }
-        if line == "Enums" {
-            section_consts = false;
-            continue;
-        }
-        if let Some((name, rest)) = line.split_once(" (") {
-            let words: Vec<&str> = rest.trim_end_matches(')').split([' ', ',']).collect();
-            if name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            {
-                match words.as_slice() {
-                    [kind @ ("enum" | "flags"), "", repr] => {
-                        r.enums.insert(
-                            name.to_string(),
-                            RefEnum {
-                                kind: kind.to_string(),
-                                repr: repr.to_string(),
-                                values: Vec::new(),
-                            },
-                        );
-                        last_enum = Some(name.to_string());
-                        last_struct = None;
-                        continue;
-                    }
-                    [size, "bytes", "", "align", align] => {
-                        r.structs.insert(
-                            name.to_string(),
-                            RefStruct {
-                                size: size.parse().unwrap(),
-                                align: align.parse().unwrap(),
-                                fields: Vec::new(),
-                            },
-                        );
-                        last_struct = Some(name.to_string());
-                        last_enum = None;
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if line == "Name Value Meaning" {
-            table = match (section_consts, &last_enum) {
-                (true, _) => Table::Consts,
-                (false, Some(e)) => Table::Enum(e.clone()),
-                (false, None) => Table::None,
-            };
-            continue;
-        }
-        if line == "Offset Field Type Meaning" {
-            // A table without its own title line (the reference has one) belongs to no
-            // struct: skip it rather than add its rows to the struct before.
-            table = match last_struct.take() {
-                Some(s) if r.structs[&s].fields.is_empty() => Table::Fields(s),
-                _ => Table::None,
-            };
-            continue;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match &table {
-            Table::None => {}
-            Table::Consts => {
-                let v = parse_number(words[1]).expect("a constant's value");
-                r.consts.insert(words[0].to_string(), v as u64);
-            }
-            Table::Enum(e) => {
-                let v = parse_number(words[1]).expect("an enum value");
-                let values = &mut r.enums.get_mut(e).unwrap().values;
-                values.push((words[0].to_string(), v));
-            }
-            Table::Fields(s) => {
-                let offset = parse_number(words[0]).expect("a field offset") as u64;
-                r.structs.get_mut(s).unwrap().fields.push(RefField {
-                    offset,
-                    name: words[1].to_string(),
-                    ty: words[2].to_string(),
-                });
-                last_struct = Some(s.clone());
-            }
-        }
+    for e in &parsed.enums {
+        let values = e
+            .values
+            .iter()
+            .map(|v| (v.name.clone(), number(&v.value)))
+            .collect();
+        r.enums.insert(
+            e.name.clone(),
+            RefEnum {
+                kind: e.kind.clone(),
+                repr: e.repr.clone(),
+                values,
+            },
+        );
+    }
+    for st in &parsed.structs {
+        let fields = st
+            .fields
+            .iter()
+            .map(|f| RefField {
+                offset: f.offset,
+                name: f.name.clone(),
+                ty: f.ty.clone(),
+            })
+            .collect();
+        r.structs.insert(
+            st.name.clone(),
+            RefStruct {
+                size: st.size,
+                align: st.align,
+                fields,
+            },
+        );
     }
     r
 }
@@ -303,8 +247,8 @@ fn reference_parses() {
     let r = parse_reference();
     assert_eq!(r.consts.len(), 48);
     assert_eq!(r.enums.len(), 44);
-    // The footer's table has no title line in the reference, so it is skipped.
-    assert_eq!(r.structs.len(), 45);
+    // rec_footer's lost heading is restored by the shared parser.
+    assert_eq!(r.structs.len(), 46);
     assert_eq!(r.size("snapshot"), 12104);
     assert_eq!(r.offset("client_entry", "name"), 0x28);
     assert_eq!(r.path("snapshot.ships[2].pos.y"), 0x1064 + 2 * 64 + 4);
