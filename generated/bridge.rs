@@ -225,13 +225,24 @@ macro_rules! abi_flags {
     };
 }
 
-/// `Default` (all zero) and compile-time asserts of a struct's size, alignment and
-/// every field's offset, against the numbers of the layout engine.
+/// `Default` (all zero), `Debug`, and compile-time asserts of a struct's size, alignment
+/// and every field's offset, against the numbers of the layout engine. A field is
+/// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out, or
+/// `text` for a `char[N]` field, which `Debug` shows as a string.
 macro_rules! abi_struct {
-    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal),* $(,)? }) => {
+    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident)?),* $(,)? }) => {
         impl ::core::default::Default for $ty {
             fn default() -> Self {
                 <$ty as ::zerocopy::FromZeros>::new_zeroed()
+            }
+        }
+
+        impl ::core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                let mut d = f.debug_struct(stringify!($ty));
+                $(abi_struct!(@field d, stringify!($field), &self.$field $(, $kind)?);)*
+                let padding_left_out = false $(|| abi_struct!(@is_padding $($kind)?))*;
+                if padding_left_out { d.finish_non_exhaustive() } else { d.finish() }
             }
         }
 
@@ -241,6 +252,17 @@ macro_rules! abi_struct {
             $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)*
         };
     };
+    // A field's line in `Debug`, under its name as `#[derive(Debug)]` would show it.
+    (@field $d:ident, $name:expr, $value:expr) => {
+        $d.field($name.trim_start_matches("r#"), $value);
+    };
+    (@field $d:ident, $name:expr, $value:expr, text) => {
+        $d.field($name.trim_start_matches("r#"), &text::Debug($value));
+    };
+    (@field $d:ident, $name:expr, $value:expr, pad) => {};
+    (@is_padding) => { false };
+    (@is_padding text) => { false };
+    (@is_padding pad) => { true };
 }
 
 /// Major version of the bridge ABI these bindings were generated for.
@@ -1630,14 +1652,6 @@ pub struct RegionEntry {
     /// Offset 0x04, 4 bytes.
     pub size: u32,
 }
-impl ::core::fmt::Debug for RegionEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RegionEntry");
-        d.field("offset", &self.offset);
-        d.field("size", &self.size);
-        d.finish()
-    }
-}
 abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
 /// One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
 ///
@@ -1676,21 +1690,6 @@ pub struct ClientEntry {
     /// Offset 0x48, 56 bytes. Declared padding: keep it zero.
     pub _reserved: [u8; 56],
 }
-impl ::core::fmt::Debug for ClientEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ClientEntry");
-        d.field("state", &self.state);
-        d.field("generation", &self.generation);
-        d.field("pid", &self.pid);
-        d.field("caps", &self.caps);
-        d.field("heartbeat_ns", &self.heartbeat_ns);
-        d.field("connected_ns", &self.connected_ns);
-        d.field("pad", &self.pad);
-        d.field("waiting", &self.waiting);
-        d.field("name", &text::Debug(&self.name));
-        d.finish_non_exhaustive()
-    }
-}
 impl ClientEntry {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -1703,8 +1702,8 @@ impl ClientEntry {
 }
 abi_struct!(
     ClientEntry : size 128, align 8 { state : 0, generation : 4, pid : 8, caps : 12,
-    heartbeat_ns : 16, connected_ns : 24, pad : 32, _pad33 : 33, waiting : 36, name : 40,
-    _reserved : 72 }
+    heartbeat_ns : 16, connected_ns : 24, pad : 32, _pad33 : 33 pad, waiting : 36, name :
+    40 text, _reserved : 72 pad }
 );
 /// The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
 ///
@@ -1738,21 +1737,6 @@ pub struct Controls {
     pub confirm: PadButtons,
     /// Offset 0x0E, 2 bytes. Menu back
     pub back: PadButtons,
-}
-impl ::core::fmt::Debug for Controls {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Controls");
-        d.field("move", &self.r#move);
-        d.field("min_press_ticks", &self.min_press_ticks);
-        d.field("shoot_up", &self.shoot_up);
-        d.field("shoot_down", &self.shoot_down);
-        d.field("shoot_left", &self.shoot_left);
-        d.field("shoot_right", &self.shoot_right);
-        d.field("pause", &self.pause);
-        d.field("confirm", &self.confirm);
-        d.field("back", &self.back);
-        d.finish()
-    }
 }
 abi_struct!(
     Controls : size 16, align 2 { r#move : 0, min_press_ticks : 1, shoot_up : 2,
@@ -1844,37 +1828,6 @@ pub struct BridgeHeader {
     /// Since ABI 0.7.
     pub lockstep_timeout_ms: u32,
 }
-impl ::core::fmt::Debug for BridgeHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("BridgeHeader");
-        d.field("magic", &self.magic);
-        d.field("abi_major", &self.abi_major);
-        d.field("abi_minor", &self.abi_minor);
-        d.field("header_size", &self.header_size);
-        d.field("total_size", &self.total_size);
-        d.field("host_pid", &self.host_pid);
-        d.field("host_generation", &self.host_generation);
-        d.field("host_state", &self.host_state);
-        d.field("region_count", &self.region_count);
-        d.field("host_version", &text::Debug(&self.host_version));
-        d.field("regions", &self.regions);
-        d.field("clock_mono_ns", &self.clock_mono_ns);
-        d.field("clock_unix_ns", &self.clock_unix_ns);
-        d.field("ring_slots", &self.ring_slots);
-        d.field("ring_slot_size", &self.ring_slot_size);
-        d.field("max_clients", &self.max_clients);
-        d.field("client_block_size", &self.client_block_size);
-        d.field("client_entry_size", &self.client_entry_size);
-        d.field("pad_owner", &self.pad_owner);
-        d.field("snapshot_seq", &self.snapshot_seq);
-        d.field("clients", &self.clients);
-        d.field("controls", &self.controls);
-        d.field("run_mode", &self.run_mode);
-        d.field("sim_state", &self.sim_state);
-        d.field("lockstep_timeout_ms", &self.lockstep_timeout_ms);
-        d.finish_non_exhaustive()
-    }
-}
 impl BridgeHeader {
     /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn host_version_str(
@@ -1890,11 +1843,11 @@ impl BridgeHeader {
 abi_struct!(
     BridgeHeader : size 1304, align 8 { magic : 0, abi_major : 4, abi_minor : 6,
     header_size : 8, total_size : 12, host_pid : 16, host_generation : 20, host_state :
-    24, region_count : 28, host_version : 32, regions : 64, clock_mono_ns : 128,
+    24, region_count : 28, host_version : 32 text, regions : 64, clock_mono_ns : 128,
     clock_unix_ns : 136, ring_slots : 144, ring_slot_size : 148, max_clients : 152,
-    client_block_size : 156, client_entry_size : 160, pad_owner : 164, _pad168 : 168,
-    snapshot_seq : 192, _pad200 : 200, clients : 256, controls : 1280, run_mode : 1296,
-    sim_state : 1297, _pad1298 : 1298, lockstep_timeout_ms : 1300 }
+    client_block_size : 156, client_entry_size : 160, pad_owner : 164, _pad168 : 168 pad,
+    snapshot_seq : 192, _pad200 : 200 pad, clients : 256, controls : 1280, run_mode :
+    1296, sim_state : 1297, _pad1298 : 1298 pad, lockstep_timeout_ms : 1300 }
 );
 /// The start of a client's draw region. The lists follow it, buffer_size bytes apart
 ///
@@ -1925,21 +1878,9 @@ pub struct DrawHeader {
     /// Offset 0x18, 40 bytes. Declared padding: keep it zero.
     pub _pad24: [u8; 40],
 }
-impl ::core::fmt::Debug for DrawHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("DrawHeader");
-        d.field("state", &self.state);
-        d.field("buffers", &self.buffers);
-        d.field("buffer_size", &self.buffer_size);
-        d.field("max_commands", &self.max_commands);
-        d.field("max_payload", &self.max_payload);
-        d.field("published", &self.published);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     DrawHeader : size 64, align 4 { state : 0, buffers : 4, buffer_size : 8, max_commands
-    : 12, max_payload : 16, published : 20, _pad24 : 24 }
+    : 12, max_payload : 16, published : 20, _pad24 : 24 pad }
 );
 /// One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
 ///
@@ -1972,22 +1913,9 @@ pub struct DrawListHeader {
     /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
     pub _pad32: [u8; 32],
 }
-impl ::core::fmt::Debug for DrawListHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("DrawListHeader");
-        d.field("seq", &self.seq);
-        d.field("count", &self.count);
-        d.field("payload_len", &self.payload_len);
-        d.field("ttl_ms", &self.ttl_ms);
-        d.field("flags", &self.flags);
-        d.field("dropped", &self.dropped);
-        d.field("for_tick", &self.for_tick);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     DrawListHeader : size 64, align 8 { seq : 0, count : 4, payload_len : 8, ttl_ms : 12,
-    flags : 16, dropped : 20, for_tick : 24, _pad32 : 32 }
+    flags : 16, dropped : 20, for_tick : 24, _pad32 : 32 pad }
 );
 /// The start of a client's parameters: the client's definitions, then the host's values
 ///
@@ -2016,20 +1944,9 @@ pub struct ParamsHeader {
     /// Offset 0x14, 44 bytes. Declared padding: keep it zero.
     pub _pad20: [u8; 44],
 }
-impl ::core::fmt::Debug for ParamsHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ParamsHeader");
-        d.field("defs_seq", &self.defs_seq);
-        d.field("def_count", &self.def_count);
-        d.field("values_seq", &self.values_seq);
-        d.field("changes", &self.changes);
-        d.field("max_params", &self.max_params);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     ParamsHeader : size 64, align 4 { defs_seq : 0, def_count : 4, values_seq : 8,
-    changes : 12, max_params : 16, _pad20 : 20 }
+    changes : 12, max_params : 16, _pad20 : 20 pad }
 );
 /// One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
 ///
@@ -2066,21 +1983,6 @@ pub struct ParamDef {
     /// Offset 0xA8, 88 bytes. enum: the options' names, separated by '\|'
     pub options: [u8; PARAM_OPTIONS_LEN],
 }
-impl ::core::fmt::Debug for ParamDef {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ParamDef");
-        d.field("name", &text::Debug(&self.name));
-        d.field("kind", &self.kind);
-        d.field("option_count", &self.option_count);
-        d.field("default_value", &self.default_value);
-        d.field("min", &self.min);
-        d.field("max", &self.max);
-        d.field("step", &self.step);
-        d.field("help", &text::Debug(&self.help));
-        d.field("options", &text::Debug(&self.options));
-        d.finish_non_exhaustive()
-    }
-}
 impl ParamDef {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -2108,8 +2010,9 @@ impl ParamDef {
     }
 }
 abi_struct!(
-    ParamDef : size 256, align 8 { name : 0, kind : 32, option_count : 33, _pad34 : 34,
-    default_value : 40, min : 48, max : 56, step : 64, help : 72, options : 168 }
+    ParamDef : size 256, align 8 { name : 0 text, kind : 32, option_count : 33, _pad34 :
+    34 pad, default_value : 40, min : 48, max : 56, step : 64, help : 72 text, options :
+    168 text }
 );
 /// One parameter's value, written by the host
 ///
@@ -2132,15 +2035,7 @@ pub struct ParamValue {
     /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
     pub _pad12: [u8; 4],
 }
-impl ::core::fmt::Debug for ParamValue {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ParamValue");
-        d.field("value", &self.value);
-        d.field("changes", &self.changes);
-        d.finish_non_exhaustive()
-    }
-}
-abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 });
+abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 pad });
 /// The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
 ///
 /// 64 bytes, align 8.
@@ -2174,22 +2069,9 @@ pub struct StatsHeader {
     /// Offset 0x28, 24 bytes. Declared padding: keep it zero.
     pub _pad40: [u8; 24],
 }
-impl ::core::fmt::Debug for StatsHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("StatsHeader");
-        d.field("seq", &self.seq);
-        d.field("count", &self.count);
-        d.field("max_stats", &self.max_stats);
-        d.field("ticks", &self.ticks);
-        d.field("skipped", &self.skipped);
-        d.field("wake_p50_us", &self.wake_p50_us);
-        d.field("wake_p99_us", &self.wake_p99_us);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
-    StatsHeader : size 64, align 8 { seq : 0, count : 4, max_stats : 8, _pad12 : 12,
-    ticks : 16, skipped : 24, wake_p50_us : 32, wake_p99_us : 36, _pad40 : 40 }
+    StatsHeader : size 64, align 8 { seq : 0, count : 4, max_stats : 8, _pad12 : 12 pad,
+    ticks : 16, skipped : 24, wake_p50_us : 32, wake_p99_us : 36, _pad40 : 40 pad }
 );
 /// One stat: a number or a short text
 ///
@@ -2218,17 +2100,6 @@ pub struct StatEntry {
     /// Offset 0x28, 24 bytes. text
     pub text: [u8; STAT_TEXT_LEN],
 }
-impl ::core::fmt::Debug for StatEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("StatEntry");
-        d.field("name", &text::Debug(&self.name));
-        d.field("kind", &self.kind);
-        d.field("flags", &self.flags);
-        d.field("value", &self.value);
-        d.field("text", &text::Debug(&self.text));
-        d.finish_non_exhaustive()
-    }
-}
 impl StatEntry {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -2248,8 +2119,8 @@ impl StatEntry {
     }
 }
 abi_struct!(
-    StatEntry : size 64, align 8 { name : 0, kind : 24, flags : 25, _pad26 : 26, value :
-    32, text : 40 }
+    StatEntry : size 64, align 8 { name : 0 text, kind : 24, flags : 25, _pad26 : 26 pad,
+    value : 32, text : 40 text }
 );
 /// A client's command mailbox: one request at a time. The request text follows the header, then the response text
 ///
@@ -2284,24 +2155,10 @@ pub struct MailboxHeader {
     /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
     pub _pad32: [u8; 32],
 }
-impl ::core::fmt::Debug for MailboxHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("MailboxHeader");
-        d.field("request_seq", &self.request_seq);
-        d.field("request_len", &self.request_len);
-        d.field("response_seq", &self.response_seq);
-        d.field("status", &self.status);
-        d.field("response_len", &self.response_len);
-        d.field("response_total", &self.response_total);
-        d.field("request_capacity", &self.request_capacity);
-        d.field("response_capacity", &self.response_capacity);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     MailboxHeader : size 64, align 4 { request_seq : 0, request_len : 4, response_seq :
     8, status : 12, response_len : 16, response_total : 20, request_capacity : 24,
-    response_capacity : 28, _pad32 : 32 }
+    response_capacity : 28, _pad32 : 32 pad }
 );
 /// The start of a snapshot ring slot; the snapshot and its extras follow it
 ///
@@ -2330,20 +2187,9 @@ pub struct RingSlotHeader {
     /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
     pub _pad32: [u8; 32],
 }
-impl ::core::fmt::Debug for RingSlotHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RingSlotHeader");
-        d.field("seq", &self.seq);
-        d.field("size", &self.size);
-        d.field("publish_seq", &self.publish_seq);
-        d.field("tick", &self.tick);
-        d.field("publish_ns", &self.publish_ns);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     RingSlotHeader : size 64, align 8 { seq : 0, size : 4, publish_seq : 8, tick : 16,
-    publish_ns : 24, _pad32 : 32 }
+    publish_ns : 24, _pad32 : 32 pad }
 );
 /// One log entry in the host log ring or a client's log queue; the source, then the text, follow it
 ///
@@ -2382,24 +2228,9 @@ pub struct LogEntry {
     /// Offset 0x20, 8 bytes.
     pub tick: u64,
 }
-impl ::core::fmt::Debug for LogEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("LogEntry");
-        d.field("size", &self.size);
-        d.field("kind", &self.kind);
-        d.field("level", &self.level);
-        d.field("source_len", &self.source_len);
-        d.field("text_len", &self.text_len);
-        d.field("thread", &self.thread);
-        d.field("seq", &self.seq);
-        d.field("time_ns", &self.time_ns);
-        d.field("tick", &self.tick);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     LogEntry : size 40, align 8 { size : 0, kind : 2, level : 3, source_len : 4, _pad5 :
-    5, text_len : 6, thread : 8, _pad12 : 12, seq : 16, time_ns : 24, tick : 32 }
+    5 pad, text_len : 6, thread : 8, _pad12 : 12 pad, seq : 16, time_ns : 24, tick : 32 }
 );
 /// The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
 ///
@@ -2428,19 +2259,9 @@ pub struct LogRingHeader {
     /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
     pub _pad32: [u8; 32],
 }
-impl ::core::fmt::Debug for LogRingHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("LogRingHeader");
-        d.field("write_pos", &self.write_pos);
-        d.field("tail_pos", &self.tail_pos);
-        d.field("capacity", &self.capacity);
-        d.field("entries", &self.entries);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     LogRingHeader : size 64, align 8 { write_pos : 0, tail_pos : 8, capacity : 16, _pad20
-    : 20, entries : 24, _pad32 : 32 }
+    : 20 pad, entries : 24, _pad32 : 32 pad }
 );
 /// A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 ///
@@ -2469,19 +2290,9 @@ pub struct LogQueueHeader {
     /// Offset 0x28, 24 bytes. Declared padding: keep it zero.
     pub _pad40: [u8; 24],
 }
-impl ::core::fmt::Debug for LogQueueHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("LogQueueHeader");
-        d.field("write_pos", &self.write_pos);
-        d.field("dropped", &self.dropped);
-        d.field("capacity", &self.capacity);
-        d.field("read_pos", &self.read_pos);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     LogQueueHeader : size 64, align 8 { write_pos : 0, dropped : 8, capacity : 16, _pad20
-    : 20, read_pos : 32, _pad40 : 40 }
+    : 20 pad, read_pos : 32, _pad40 : 40 pad }
 );
 /// The start of a client block; the host writes it
 ///
@@ -2505,15 +2316,6 @@ pub struct ClientBlockHeader {
     ///
     /// Entries in use: `region_count`.
     pub regions: [RegionEntry; MAX_REGIONS],
-}
-impl ::core::fmt::Debug for ClientBlockHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ClientBlockHeader");
-        d.field("size", &self.size);
-        d.field("region_count", &self.region_count);
-        d.field("regions", &self.regions);
-        d.finish()
-    }
 }
 abi_struct!(
     ClientBlockHeader : size 72, align 4 { size : 0, region_count : 4, regions : 8 }
@@ -2549,18 +2351,6 @@ pub struct DirectoryEntry {
     /// Offset 0x38, 8 bytes. Declared padding: keep it zero.
     pub _pad56: [u8; 8],
 }
-impl ::core::fmt::Debug for DirectoryEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("DirectoryEntry");
-        d.field("state", &self.state);
-        d.field("pid", &self.pid);
-        d.field("process_time", &self.process_time);
-        d.field("abi_major", &self.abi_major);
-        d.field("abi_minor", &self.abi_minor);
-        d.field("host_version", &text::Debug(&self.host_version));
-        d.finish_non_exhaustive()
-    }
-}
 impl DirectoryEntry {
     /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn host_version_str(
@@ -2575,7 +2365,7 @@ impl DirectoryEntry {
 }
 abi_struct!(
     DirectoryEntry : size 64, align 8 { state : 0, pid : 4, process_time : 8, abi_major :
-    16, abi_minor : 18, _pad20 : 20, host_version : 24, _pad56 : 56 }
+    16, abi_minor : 18, _pad20 : 20 pad, host_version : 24 text, _pad56 : 56 pad }
 );
 /// Local\\ibf.directory: the hosts running in this logon session
 ///
@@ -2606,19 +2396,9 @@ pub struct DirectoryHeader {
     /// Entries in use: `entry_count`.
     pub entries: [DirectoryEntry; MAX_INSTANCES],
 }
-impl ::core::fmt::Debug for DirectoryHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("DirectoryHeader");
-        d.field("magic", &self.magic);
-        d.field("entry_count", &self.entry_count);
-        d.field("entry_size", &self.entry_size);
-        d.field("entries", &self.entries);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     DirectoryHeader : size 1088, align 8 { magic : 0, entry_count : 4, entry_size : 8,
-    _pad12 : 12, entries : 64 }
+    _pad12 : 12 pad, entries : 64 }
 );
 /// The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom row (ABI 0.5)
 ///
@@ -2643,15 +2423,7 @@ pub struct HeatmapHeader {
     /// Offset 0x02, 6 bytes. Declared padding: keep it zero.
     pub _pad2: [u8; 6],
 }
-impl ::core::fmt::Debug for HeatmapHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("HeatmapHeader");
-        d.field("palette", &self.palette);
-        d.field("flags", &self.flags);
-        d.finish_non_exhaustive()
-    }
-}
-abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 });
+abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 pad });
 /// One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
 ///
 /// 36 bytes, align 4.
@@ -2693,28 +2465,10 @@ pub struct DrawCmd {
     /// Offset 0x22, 2 bytes. Declared padding: keep it zero.
     pub _pad34: [u8; 2],
 }
-impl ::core::fmt::Debug for DrawCmd {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("DrawCmd");
-        d.field("op", &self.op);
-        d.field("space", &self.space);
-        d.field("layer", &self.layer);
-        d.field("flags", &self.flags);
-        d.field("color", &self.color);
-        d.field("thickness", &self.thickness);
-        d.field("a", &self.a);
-        d.field("b", &self.b);
-        d.field("c", &self.c);
-        d.field("d", &self.d);
-        d.field("payload_off", &self.payload_off);
-        d.field("payload_len", &self.payload_len);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     DrawCmd : size 36, align 4 { op : 0, space : 1, layer : 2, flags : 3, color : 4,
     thickness : 8, a : 12, b : 16, c : 20, d : 24, payload_off : 28, payload_len : 32,
-    _pad34 : 34 }
+    _pad34 : 34 pad }
 );
 /// 2-D vector in world units (tiles): origin at the board centre, +Y up
 ///
@@ -2734,14 +2488,6 @@ pub struct Vec2 {
     pub x: f32,
     /// Offset 0x04, 4 bytes.
     pub y: f32,
-}
-impl ::core::fmt::Debug for Vec2 {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Vec2");
-        d.field("x", &self.x);
-        d.field("y", &self.y);
-        d.finish()
-    }
 }
 abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
 /// One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
@@ -2781,25 +2527,9 @@ pub struct PadInput {
     /// Offset 0x1C, 4 bytes. Declared padding: keep it zero.
     pub _pad28: [u8; 4],
 }
-impl ::core::fmt::Debug for PadInput {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("PadInput");
-        d.field("seq", &self.seq);
-        d.field("flags", &self.flags);
-        d.field("for_tick", &self.for_tick);
-        d.field("lx", &self.lx);
-        d.field("ly", &self.ly);
-        d.field("rx", &self.rx);
-        d.field("ry", &self.ry);
-        d.field("buttons", &self.buttons);
-        d.field("lt", &self.lt);
-        d.field("rt", &self.rt);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     PadInput : size 32, align 8 { seq : 0, flags : 4, for_tick : 8, lx : 16, ly : 18, rx
-    : 20, ry : 22, buttons : 24, lt : 26, rt : 27, _pad28 : 28 }
+    : 20, ry : 22, buttons : 24, lt : 26, rt : 27, _pad28 : 28 pad }
 );
 /// One pad as the game last polled it before a tick
 ///
@@ -2838,25 +2568,9 @@ pub struct RecPad {
     /// Offset 0x16, 2 bytes. Declared padding: keep it zero.
     pub _pad22: [u8; 2],
 }
-impl ::core::fmt::Debug for RecPad {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecPad");
-        d.field("for_tick", &self.for_tick);
-        d.field("lx", &self.lx);
-        d.field("ly", &self.ly);
-        d.field("rx", &self.rx);
-        d.field("ry", &self.ry);
-        d.field("buttons", &self.buttons);
-        d.field("lt", &self.lt);
-        d.field("rt", &self.rt);
-        d.field("source", &self.source);
-        d.field("owner", &self.owner);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     RecPad : size 24, align 8 { for_tick : 0, lx : 8, ly : 10, rx : 12, ry : 14, buttons
-    : 16, lt : 18, rt : 19, source : 20, owner : 21, _pad22 : 22 }
+    : 16, lt : 18, rt : 19, source : 20, owner : 21, _pad22 : 22 pad }
 );
 /// One tick record; the snapshot and its extras follow it
 ///
@@ -2889,21 +2603,8 @@ pub struct RecTickHeader {
     /// Offset 0x28, 96 bytes. What the game last polled from each pad before this tick
     pub pads: [RecPad; MAX_PLAYERS],
 }
-impl ::core::fmt::Debug for RecTickHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecTickHeader");
-        d.field("size", &self.size);
-        d.field("data_size", &self.data_size);
-        d.field("kind", &self.kind);
-        d.field("tick", &self.tick);
-        d.field("frame", &self.frame);
-        d.field("host_time_ns", &self.host_time_ns);
-        d.field("pads", &self.pads);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
-    RecTickHeader : size 136, align 8 { size : 0, data_size : 4, kind : 8, _pad9 : 9,
+    RecTickHeader : size 136, align 8 { size : 0, data_size : 4, kind : 8, _pad9 : 9 pad,
     tick : 16, frame : 24, host_time_ns : 32, pads : 40 }
 );
 /// The first 512 bytes of a recording
@@ -2965,30 +2666,6 @@ pub struct RecFileHeader {
     /// Offset 0x1F0, 16 bytes. Declared padding: keep it zero.
     pub _pad496: [u8; 16],
 }
-impl ::core::fmt::Debug for RecFileHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecFileHeader");
-        d.field("magic", &self.magic);
-        d.field("format", &self.format);
-        d.field("header_size", &self.header_size);
-        d.field("schema_major", &self.schema_major);
-        d.field("schema_minor", &self.schema_minor);
-        d.field("snapshot_size", &self.snapshot_size);
-        d.field("chunk_ticks", &self.chunk_ticks);
-        d.field("host_pid", &self.host_pid);
-        d.field("start_unix_ns", &self.start_unix_ns);
-        d.field("start_mono_ns", &self.start_mono_ns);
-        d.field("controls", &self.controls);
-        d.field("run_mode", &self.run_mode);
-        d.field("bot_pads", &self.bot_pads);
-        d.field("lockstep_timeout_ms", &self.lockstep_timeout_ms);
-        d.field("host_version", &text::Debug(&self.host_version));
-        d.field("profile_name", &text::Debug(&self.profile_name));
-        d.field("exe_sha256", &text::Debug(&self.exe_sha256));
-        d.field("note", &text::Debug(&self.note));
-        d.finish_non_exhaustive()
-    }
-}
 impl RecFileHeader {
     /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn host_version_str(
@@ -3033,8 +2710,8 @@ abi_struct!(
     RecFileHeader : size 512, align 8 { magic : 0, format : 4, header_size : 6,
     schema_major : 8, schema_minor : 10, snapshot_size : 12, chunk_ticks : 16, host_pid :
     20, start_unix_ns : 24, start_mono_ns : 32, controls : 40, run_mode : 56, bot_pads :
-    57, _pad58 : 58, lockstep_timeout_ms : 60, host_version : 64, profile_name : 96,
-    exe_sha256 : 160, note : 240, _pad496 : 496 }
+    57, _pad58 : 58 pad, lockstep_timeout_ms : 60, host_version : 64 text, profile_name :
+    96 text, exe_sha256 : 160 text, note : 240 text, _pad496 : 496 pad }
 );
 /// One chunk: its zlib stream follows
 ///
@@ -3065,18 +2742,6 @@ pub struct RecChunkHeader {
     /// Offset 0x18, 8 bytes.
     pub last_tick: u64,
 }
-impl ::core::fmt::Debug for RecChunkHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecChunkHeader");
-        d.field("magic", &self.magic);
-        d.field("stored_size", &self.stored_size);
-        d.field("raw_size", &self.raw_size);
-        d.field("tick_count", &self.tick_count);
-        d.field("first_tick", &self.first_tick);
-        d.field("last_tick", &self.last_tick);
-        d.finish()
-    }
-}
 abi_struct!(
     RecChunkHeader : size 32, align 8 { magic : 0, stored_size : 4, raw_size : 8,
     tick_count : 12, first_tick : 16, last_tick : 24 }
@@ -3101,15 +2766,6 @@ pub struct RecChunkEntry {
     pub first_tick: u64,
     /// Offset 0x10, 8 bytes.
     pub last_tick: u64,
-}
-impl ::core::fmt::Debug for RecChunkEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecChunkEntry");
-        d.field("offset", &self.offset);
-        d.field("first_tick", &self.first_tick);
-        d.field("last_tick", &self.last_tick);
-        d.finish()
-    }
 }
 abi_struct!(
     RecChunkEntry : size 24, align 8 { offset : 0, first_tick : 8, last_tick : 16 }
@@ -3137,16 +2793,7 @@ pub struct RecMark {
     /// Offset 0x0C, 4 bytes. The event's a: the round number, or the winner
     pub a: i32,
 }
-impl ::core::fmt::Debug for RecMark {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecMark");
-        d.field("tick", &self.tick);
-        d.field("kind", &self.kind);
-        d.field("a", &self.a);
-        d.finish_non_exhaustive()
-    }
-}
-abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10, a : 12 });
+abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10 pad, a : 12 });
 /// The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
 ///
 /// 48 bytes, align 8.
@@ -3180,20 +2827,6 @@ pub struct RecFooter {
     /// Offset 0x28, 8 bytes. When recording stopped
     pub end_unix_ns: i64,
 }
-impl ::core::fmt::Debug for RecFooter {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecFooter");
-        d.field("magic", &self.magic);
-        d.field("chunk_count", &self.chunk_count);
-        d.field("mark_count", &self.mark_count);
-        d.field("dropped", &self.dropped);
-        d.field("ticks", &self.ticks);
-        d.field("first_tick", &self.first_tick);
-        d.field("last_tick", &self.last_tick);
-        d.field("end_unix_ns", &self.end_unix_ns);
-        d.finish()
-    }
-}
 abi_struct!(
     RecFooter : size 48, align 8 { magic : 0, chunk_count : 4, mark_count : 8, dropped :
     12, ticks : 16, first_tick : 24, last_tick : 32, end_unix_ns : 40 }
@@ -3221,15 +2854,9 @@ pub struct RecTrailer {
     /// Always [`REC_TRAILER_MAGIC`].
     pub magic: u32,
 }
-impl ::core::fmt::Debug for RecTrailer {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("RecTrailer");
-        d.field("footer_offset", &self.footer_offset);
-        d.field("magic", &self.magic);
-        d.finish_non_exhaustive()
-    }
-}
-abi_struct!(RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8, magic : 12 });
+abi_struct!(
+    RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8 pad, magic : 12 }
+);
 /// 48 bytes, align 8.
 #[derive(
     Clone,
@@ -3269,27 +2896,10 @@ pub struct SnapshotHeader {
     /// Offset 0x2F, 1 byte. Declared padding: keep it zero.
     pub _pad47: u8,
 }
-impl ::core::fmt::Debug for SnapshotHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("SnapshotHeader");
-        d.field("magic", &self.magic);
-        d.field("schema_major", &self.schema_major);
-        d.field("schema_minor", &self.schema_minor);
-        d.field("size", &self.size);
-        d.field("flags", &self.flags);
-        d.field("frame", &self.frame);
-        d.field("tick", &self.tick);
-        d.field("host_time_ns", &self.host_time_ns);
-        d.field("game_time", &self.game_time);
-        d.field("invalid_reason", &self.invalid_reason);
-        d.field("tick_source", &self.tick_source);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     SnapshotHeader : size 48, align 8 { magic : 0, schema_major : 4, schema_minor : 6,
     size : 8, flags : 12, frame : 16, tick : 24, host_time_ns : 32, game_time : 40,
-    invalid_reason : 44, tick_source : 46, _pad47 : 47 }
+    invalid_reason : 44, tick_source : 46, _pad47 : 47 pad }
 );
 /// 24 bytes, align 4.
 #[derive(
@@ -3324,25 +2934,10 @@ pub struct Game {
     /// Offset 0x16, 2 bytes. Declared padding: keep it zero.
     pub _pad22: [u8; 2],
 }
-impl ::core::fmt::Debug for Game {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Game");
-        d.field("menu_id", &self.menu_id);
-        d.field("menu_depth", &self.menu_depth);
-        d.field("menu_item", &self.menu_item);
-        d.field("arcade_score", &self.arcade_score);
-        d.field("lives", &self.lives);
-        d.field("phase", &self.phase);
-        d.field("paused", &self.paused);
-        d.field("focused", &self.focused);
-        d.field("player_count", &self.player_count);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Game : size 24, align 4 { menu_id : 0, menu_depth : 4, menu_item : 8, arcade_score :
     12, lives : 16, phase : 18, paused : 19, focused : 20, player_count : 21, _pad22 : 22
-    }
+    pad }
 );
 /// 4100 bytes, align 2.
 #[derive(
@@ -3362,15 +2957,6 @@ pub struct Board {
     pub height: u16,
     /// Offset 0x04, 4096 bytes. Row-major, index y \* width + x, row 0 at the bottom
     pub tiles: [Tile; BOARD_MAX_TILES],
-}
-impl ::core::fmt::Debug for Board {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Board");
-        d.field("width", &self.width);
-        d.field("height", &self.height);
-        d.field("tiles", &self.tiles);
-        d.finish()
-    }
 }
 abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 });
 /// 64 bytes, align 4.
@@ -3424,35 +3010,11 @@ pub struct Ship {
     /// Offset 0x3D, 3 bytes. Declared padding: keep it zero.
     pub _pad61: [u8; 3],
 }
-impl ::core::fmt::Debug for Ship {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Ship");
-        d.field("pos", &self.pos);
-        d.field("vel", &self.vel);
-        d.field("last_shot_pos", &self.last_shot_pos);
-        d.field("reload_progress", &self.reload_progress);
-        d.field("reload_time", &self.reload_time);
-        d.field("time_alive", &self.time_alive);
-        d.field("time_since_shot", &self.time_since_shot);
-        d.field("score", &self.score);
-        d.field("multiplier", &self.multiplier);
-        d.field("valid", &self.valid);
-        d.field("flags", &self.flags);
-        d.field("player_id", &self.player_id);
-        d.field("color", &self.color);
-        d.field("alive", &self.alive);
-        d.field("ammo", &self.ammo);
-        d.field("max_ammo", &self.max_ammo);
-        d.field("fast_ammo", &self.fast_ammo);
-        d.field("charge_dir", &self.charge_dir);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Ship : size 64, align 4 { pos : 0, vel : 8, last_shot_pos : 16, reload_progress : 24,
     reload_time : 28, time_alive : 32, time_since_shot : 36, score : 40, multiplier : 44,
     valid : 48, flags : 52, player_id : 54, color : 55, alive : 56, ammo : 57, max_ammo :
-    58, fast_ammo : 59, charge_dir : 60, _pad61 : 61 }
+    58, fast_ammo : 59, charge_dir : 60, _pad61 : 61 pad }
 );
 /// 24 bytes, align 4.
 #[derive(
@@ -3483,22 +3045,9 @@ pub struct Projectile {
     /// Offset 0x17, 1 byte. Declared padding: keep it zero.
     pub _pad23: u8,
 }
-impl ::core::fmt::Debug for Projectile {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Projectile");
-        d.field("pos", &self.pos);
-        d.field("speed", &self.speed);
-        d.field("time_alive", &self.time_alive);
-        d.field("kind_raw", &self.kind_raw);
-        d.field("dir", &self.dir);
-        d.field("kind", &self.kind);
-        d.field("owner", &self.owner);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Projectile : size 24, align 4 { pos : 0, speed : 8, time_alive : 12, kind_raw : 16,
-    dir : 20, kind : 21, owner : 22, _pad23 : 23 }
+    dir : 20, kind : 21, owner : 22, _pad23 : 23 pad }
 );
 /// 16 bytes, align 4.
 #[derive(
@@ -3523,19 +3072,9 @@ pub struct Pickup {
     /// Offset 0x0E, 2 bytes. Declared padding: keep it zero.
     pub _pad14: [u8; 2],
 }
-impl ::core::fmt::Debug for Pickup {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Pickup");
-        d.field("pos", &self.pos);
-        d.field("time_alive", &self.time_alive);
-        d.field("kind", &self.kind);
-        d.field("amount", &self.amount);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Pickup : size 16, align 4 { pos : 0, time_alive : 8, kind : 12, amount : 13, _pad14 :
-    14 }
+    14 pad }
 );
 /// 24 bytes, align 8.
 #[derive(
@@ -3562,20 +3101,9 @@ pub struct Event {
     /// Offset 0x13, 5 bytes. Declared padding: keep it zero.
     pub _pad19: [u8; 5],
 }
-impl ::core::fmt::Debug for Event {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Event");
-        d.field("tick", &self.tick);
-        d.field("a", &self.a);
-        d.field("b", &self.b);
-        d.field("kind", &self.kind);
-        d.field("player", &self.player);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Event : size 24, align 8 { tick : 0, a : 8, b : 12, kind : 16, player : 18, _pad19 :
-    19 }
+    19 pad }
 );
 /// The running match and its map (ABI 0.6)
 ///
@@ -3622,30 +3150,11 @@ pub struct Match {
     /// Offset 0x13, 1 byte. Declared padding: keep it zero.
     pub _pad19: u8,
 }
-impl ::core::fmt::Debug for Match {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Match");
-        d.field("map_scale", &self.map_scale);
-        d.field("focus_hash", &self.focus_hash);
-        d.field("game_type", &self.game_type);
-        d.field("map_set", &self.map_set);
-        d.field("map_index", &self.map_index);
-        d.field("wrap", &self.wrap);
-        d.field("wrap_shift_x", &self.wrap_shift_x);
-        d.field("wrap_shift_y", &self.wrap_shift_y);
-        d.field("rounds_to_win", &self.rounds_to_win);
-        d.field("round_state", &self.round_state);
-        d.field("round_winner", &self.round_winner);
-        d.field("teams", &self.teams);
-        d.field("pickup_spawn_count", &self.pickup_spawn_count);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Match : size 20, align 4 { map_scale : 0, focus_hash : 4, game_type : 8, map_set : 9,
     map_index : 10, wrap : 11, wrap_shift_x : 12, wrap_shift_y : 13, rounds_to_win : 14,
     round_state : 15, round_winner : 16, teams : 17, pickup_spawn_count : 18, _pad19 : 19
-    }
+    pad }
 );
 /// One of the map's pickup spawn points and its timer (ABI 0.6)
 ///
@@ -3672,17 +3181,9 @@ pub struct PickupSpawn {
     /// Offset 0x0D, 3 bytes. Declared padding: keep it zero.
     pub _pad13: [u8; 3],
 }
-impl ::core::fmt::Debug for PickupSpawn {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("PickupSpawn");
-        d.field("pos", &self.pos);
-        d.field("time_left", &self.time_left);
-        d.field("state", &self.state);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
-    PickupSpawn : size 16, align 4 { pos : 0, time_left : 8, state : 12, _pad13 : 13 }
+    PickupSpawn : size 16, align 4 { pos : 0, time_left : 8, state : 12, _pad13 : 13 pad
+    }
 );
 /// Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
 ///
@@ -3709,17 +3210,8 @@ pub struct SpawnMarker {
     /// Offset 0x0D, 3 bytes. Declared padding: keep it zero.
     pub _pad13: [u8; 3],
 }
-impl ::core::fmt::Debug for SpawnMarker {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("SpawnMarker");
-        d.field("pos", &self.pos);
-        d.field("time_left", &self.time_left);
-        d.field("kind", &self.kind);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
-    SpawnMarker : size 16, align 4 { pos : 0, time_left : 8, kind : 12, _pad13 : 13 }
+    SpawnMarker : size 16, align 4 { pos : 0, time_left : 8, kind : 12, _pad13 : 13 pad }
 );
 /// More of each ship, parallel to ships (ABI 0.6)
 ///
@@ -3756,23 +3248,10 @@ pub struct ShipExt {
     /// Offset 0x19, 3 bytes. Declared padding: keep it zero.
     pub _pad25: [u8; 3],
 }
-impl ::core::fmt::Debug for ShipExt {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ShipExt");
-        d.field("velocity", &self.velocity);
-        d.field("block_eat_time", &self.block_eat_time);
-        d.field("speed_boost_time", &self.speed_boost_time);
-        d.field("shield_time", &self.shield_time);
-        d.field("points", &self.points);
-        d.field("team", &self.team);
-        d.field("parry_dir", &self.parry_dir);
-        d.field("dying", &self.dying);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     ShipExt : size 28, align 4 { velocity : 0, block_eat_time : 8, speed_boost_time : 12,
-    shield_time : 16, points : 20, team : 22, parry_dir : 23, dying : 24, _pad25 : 25 }
+    shield_time : 16, points : 20, team : 22, parry_dir : 23, dying : 24, _pad25 : 25 pad
+    }
 );
 /// More of each projectile, parallel to projectiles (ABI 0.6)
 ///
@@ -3797,15 +3276,7 @@ pub struct ProjectileExt {
     /// Offset 0x05, 3 bytes. Declared padding: keep it zero.
     pub _pad5: [u8; 3],
 }
-impl ::core::fmt::Debug for ProjectileExt {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ProjectileExt");
-        d.field("distance", &self.distance);
-        d.field("team", &self.team);
-        d.finish_non_exhaustive()
-    }
-}
-abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 });
+abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 pad });
 /// Fixed part of a snapshot. When extras_size \> 0, an extras_header follows at extras_offset.
 ///
 /// 12104 bytes, align 8.
@@ -3895,39 +3366,13 @@ pub struct Snapshot {
     /// Offset 0x2F41, 7 bytes. Declared padding: keep it zero.
     pub _pad12097: [u8; 7],
 }
-impl ::core::fmt::Debug for Snapshot {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("Snapshot");
-        d.field("header", &self.header);
-        d.field("game", &self.game);
-        d.field("event_total", &self.event_total);
-        d.field("ship_count", &self.ship_count);
-        d.field("pickup_count", &self.pickup_count);
-        d.field("projectile_count", &self.projectile_count);
-        d.field("players", &self.players);
-        d.field("extras_offset", &self.extras_offset);
-        d.field("extras_size", &self.extras_size);
-        d.field("board", &self.board);
-        d.field("ships", &self.ships);
-        d.field("projectiles", &self.projectiles);
-        d.field("pickups", &self.pickups);
-        d.field("events", &self.events);
-        d.field("match", &self.r#match);
-        d.field("pickup_spawns", &self.pickup_spawns);
-        d.field("ships_ext", &self.ships_ext);
-        d.field("projectiles_ext", &self.projectiles_ext);
-        d.field("spawn_markers", &self.spawn_markers);
-        d.field("spawn_marker_count", &self.spawn_marker_count);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
     Snapshot : size 12104, align 8 { header : 0, game : 48, event_total : 72, ship_count
     : 80, pickup_count : 81, projectile_count : 82, players : 84, extras_offset : 88,
     extras_size : 92, board : 96, ships : 4196, projectiles : 5220, pickups : 8292,
-    _pad9316 : 9316, events : 9320, r#match : 10088, pickup_spawns : 10108, ships_ext :
-    10364, projectiles_ext : 10812, _pad11836 : 11836, spawn_markers : 11840,
-    spawn_marker_count : 12096, _pad12097 : 12097 }
+    _pad9316 : 9316 pad, events : 9320, r#match : 10088, pickup_spawns : 10108, ships_ext
+    : 10364, projectiles_ext : 10812, _pad11836 : 11836 pad, spawn_markers : 11840,
+    spawn_marker_count : 12096, _pad12097 : 12097 pad }
 );
 /// One custom probe (design section 5.6)
 ///
@@ -3954,17 +3399,6 @@ pub struct ExtraEntry {
     /// Offset 0x22, 2 bytes. Elements: 1 per object, or one per entity for per-entity probes
     pub count: u16,
 }
-impl ::core::fmt::Debug for ExtraEntry {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ExtraEntry");
-        d.field("name", &text::Debug(&self.name));
-        d.field("offset", &self.offset);
-        d.field("size", &self.size);
-        d.field("type", &self.r#type);
-        d.field("count", &self.count);
-        d.finish()
-    }
-}
 impl ExtraEntry {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -3976,8 +3410,8 @@ impl ExtraEntry {
     }
 }
 abi_struct!(
-    ExtraEntry : size 36, align 4 { name : 0, offset : 24, size : 28, r#type : 32, count
-    : 34 }
+    ExtraEntry : size 36, align 4 { name : 0 text, offset : 24, size : 28, r#type : 32,
+    count : 34 }
 );
 /// 2312 bytes, align 4.
 #[derive(
@@ -4002,16 +3436,7 @@ pub struct ExtrasHeader {
     /// Entries in use: `entry_count`.
     pub entries: [ExtraEntry; MAX_EXTRAS],
 }
-impl ::core::fmt::Debug for ExtrasHeader {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let mut d = f.debug_struct("ExtrasHeader");
-        d.field("entry_count", &self.entry_count);
-        d.field("blob_size", &self.blob_size);
-        d.field("entries", &self.entries);
-        d.finish_non_exhaustive()
-    }
-}
 abi_struct!(
-    ExtrasHeader : size 2312, align 4 { entry_count : 0, _pad2 : 2, blob_size : 4,
+    ExtrasHeader : size 2312, align 4 { entry_count : 0, _pad2 : 2 pad, blob_size : 4,
     entries : 8 }
 );

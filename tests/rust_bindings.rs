@@ -229,6 +229,22 @@ fn text_fields_read_and_write_with_truncation() {
     assert!(dbg.contains(r#"name: "alpha""#), "{dbg}");
     assert!(dbg.contains("state: ClientState::ACTIVE"), "{dbg}");
     assert!(!dbg.contains("_pad33"), "padding is left out: {dbg}");
+    assert!(
+        dbg.ends_with(", .. }"),
+        "padding left out shows as `..`: {dbg}"
+    );
+}
+
+#[test]
+fn debug_names_fields_as_derive_debug_would() {
+    // `move` is a keyword, so the field is `r#move`; derive(Debug) would show `move`.
+    let dbg = format!("{:?}", Controls::default());
+    assert!(dbg.starts_with("Controls { move: "), "{dbg}");
+    assert!(!dbg.contains("r#"), "{dbg}");
+    assert!(
+        dbg.ends_with(" }") && !dbg.contains(".."),
+        "no padding: {dbg}"
+    );
 }
 
 #[test]

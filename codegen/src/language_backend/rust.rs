@@ -28,12 +28,6 @@ pub fn expand_rust(schema: &Schema, source: &str) -> String {
     };
     let items = prettyplease::unparse(&file);
     let support = support_for(&schema.abi);
-    // The hand-written support must parse too. The items parsed above and were printed from
-    // syn's tree, so only the support is parsed again: a list of items followed by another
-    // parses as a whole.
-    if let Err(e) = syn::parse_file(&support) {
-        panic!("the Rust support code does not parse: {e}\n--- text ---\n{support}");
-    }
     let line = super::generated_line(source);
     let mut text = String::with_capacity(line.len() + support.len() + items.len() + 8);
     text.push_str("// ");
@@ -46,26 +40,28 @@ pub fn expand_rust(schema: &Schema, source: &str) -> String {
 
 /// The hand-written support the schema needs, verbatim (prettyplease would flatten the
 /// macro bodies): text access, and the macros that give enums, flag sets and structs their
-/// shared behaviour. Only what is used is emitted, so nothing is dead code.
+/// shared behaviour. Only what is used is emitted, so nothing is dead code. The text is
+/// constant, so it is checked once, by the tests below, rather than parsed on every run.
 fn support_for(abi: &Abi) -> String {
     let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
     let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
     let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
-    let parts = [
-        (has_text, include_str!("rust_support/text.rs")),
-        (has_enum, include_str!("rust_support/enum.rs")),
-        (has_flags, include_str!("rust_support/flags.rs")),
-        (
-            !abi.structs.is_empty(),
-            include_str!("rust_support/struct.rs"),
-        ),
-    ];
-    parts
+    let used = [has_text, has_enum, has_flags, !abi.structs.is_empty()];
+    SUPPORT
         .iter()
-        .filter(|(used, _)| *used)
-        .map(|(_, text)| format!("{text}\n"))
+        .zip(used)
+        .filter(|(_, used)| *used)
+        .map(|((_, text), _)| format!("{text}\n"))
         .collect()
 }
+
+/// The hand-written support files, in the order they are emitted.
+const SUPPORT: [(&str, &str); 4] = [
+    ("text", include_str!("rust_support/text.rs")),
+    ("enum", include_str!("rust_support/enum.rs")),
+    ("flags", include_str!("rust_support/flags.rs")),
+    ("struct", include_str!("rust_support/struct.rs")),
+];
 
 fn expand_items(schema: &Schema) -> TokenStream {
     let abi = &schema.abi;
@@ -392,14 +388,20 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         .iter()
         .zip(&l.fields)
         .map(|(f, fl)| expand_field(abi, f, fl));
-    let debug = expand_debug(s);
     let text = expand_text_accessors(s);
     let size = Literal::u64_unsuffixed(l.size);
     let align = Literal::u64_unsuffixed(l.align);
     let offsets = s.fields.iter().zip(&l.fields).map(|(f, fl)| {
         let name = rust_ident(&f.name);
         let offset = Literal::u64_unsuffixed(fl.offset);
-        quote!(#name: #offset)
+        let kind = if f.is_padding() {
+            Some(format_ident!("pad"))
+        } else if is_text(f) {
+            Some(format_ident!("text"))
+        } else {
+            None
+        };
+        quote!(#name: #offset #kind)
     });
     quote! {
         #docs
@@ -411,40 +413,8 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         pub struct #ty {
             #(#fields,)*
         }
-        #debug
         #text
         abi_struct!(#ty: size #size, align #align { #(#offsets),* });
-    }
-}
-
-/// `Debug` that shows text fields as strings and leaves declared padding out. One statement
-/// per field rather than one chain of calls, so that a struct of thousands of fields does not
-/// nest thousands of expressions deep (which overflows the stack of syn and prettyplease).
-fn expand_debug(s: &Struct) -> TokenStream {
-    let ty = type_ident(&s.name);
-    let shown = s.fields.iter().filter(|f| !f.is_padding()).map(|f| {
-        let name = rust_ident(&f.name);
-        let label = &f.name;
-        if f.ty.elem == Elem::Char {
-            quote!(d.field(#label, &text::Debug(&self.#name));)
-        } else {
-            quote!(d.field(#label, &self.#name);)
-        }
-    });
-    let finish = if s.fields.iter().any(Field::is_padding) {
-        quote!(finish_non_exhaustive)
-    } else {
-        quote!(finish)
-    };
-    let label = camel(&s.name);
-    quote! {
-        impl ::core::fmt::Debug for #ty {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let mut d = f.debug_struct(#label);
-                #(#shown)*
-                d.#finish()
-            }
-        }
     }
 }
 
@@ -488,6 +458,23 @@ fn expand_text_accessors(s: &Struct) -> TokenStream {
     quote! {
         impl #ty {
             #(#methods)*
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SUPPORT;
+
+    /// Each piece of hand-written support parses as Rust on its own, so any selection of
+    /// them followed by the expanded items parses too (the items are printed from a syn
+    /// tree). The fixture tests compile every combination with rustc.
+    #[test]
+    fn support_code_parses() {
+        for (name, text) in SUPPORT {
+            if let Err(e) = syn::parse_file(text) {
+                panic!("rust_support/{name}.rs does not parse: {e}");
+            }
         }
     }
 }
