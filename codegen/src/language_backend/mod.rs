@@ -48,29 +48,40 @@ impl std::fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
+/// A target rendered from a template: the C header, the Python module or the markdown.
+#[cfg(feature = "text")]
+type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
+
 /// Every target this build of the generator has, named after the ABI (`bridge.rs`, ...).
-/// `source` is the schema's file name as the generated-file line shows it.
+/// `source` is the schema's file name as the generated-file line shows it. The targets are
+/// rendered at the same time, on threads of their own.
 pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, RenderError> {
     let name = &schema.abi.name;
-    #[allow(unused_mut)]
-    let mut outputs = vec![Output {
-        file_name: format!("{name}.rs"),
-        contents: rust::expand_rust(schema, source),
-    }];
+    let output = |extension: &str, contents: String| Output {
+        file_name: format!("{name}.{extension}"),
+        contents,
+    };
+    #[cfg(not(feature = "text"))]
+    let outputs = vec![output("rs", rust::expand_rust(schema, source))];
     #[cfg(feature = "text")]
-    {
-        outputs.push(Output {
-            file_name: format!("{name}.h"),
-            contents: c::render_c_header(schema, source)?,
-        });
-        outputs.push(Output {
-            file_name: format!("{name}.py"),
-            contents: python::render_python(schema, source)?,
-        });
-        outputs.push(Output {
-            file_name: format!("{name}.md"),
-            contents: markdown::render_markdown(schema, source)?,
-        });
-    }
+    let outputs = std::thread::scope(|scope| {
+        let text_targets: [(&str, RenderText); 3] = [
+            ("h", c::render_c_header),
+            ("py", python::render_python),
+            ("md", markdown::render_markdown),
+        ];
+        let rendering: Vec<_> = text_targets
+            .into_iter()
+            .map(|(extension, render)| (extension, scope.spawn(move || render(schema, source))))
+            .collect();
+        let mut outputs = vec![output("rs", rust::expand_rust(schema, source))];
+        for (extension, handle) in rendering {
+            let contents = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            outputs.push(output(extension, contents));
+        }
+        Ok::<_, RenderError>(outputs)
+    })?;
     Ok(outputs)
 }

@@ -6,6 +6,8 @@
 //! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
 //! `rust_support/`, copied once into each file that needs it and invoked per item.
 
+use std::ops::Range;
+
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -15,27 +17,114 @@ use crate::ir::{Abi, ConstType, Constant, Elem, Enum, EnumKind, Field, Prim, Str
 use crate::layout::{FieldLayout, StructLayout};
 
 /// Renders the Rust bindings of `schema`. The first line says the file is generated from
-/// `source`.
+/// `source`. Large schemas are expanded, parsed and printed in parts on several threads;
+/// the text is the same for any number of parts.
 pub fn expand_rust(schema: &Schema, source: &str) -> String {
-    let file = match syn::parse2::<syn::File>(expand_items(schema)) {
-        Ok(file) => file,
-        // A generator bug, never a schema mistake: show what did not parse (expanded again,
-        // so that the usual path does not pay for a copy of every token).
-        Err(e) => panic!(
-            "generated Rust does not parse: {e}\n--- tokens ---\n{}",
-            expand_items(schema)
-        ),
-    };
-    let items = prettyplease::unparse(&file);
+    let parts = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS));
+    expand_rust_in_parts(schema, source, parts)
+}
+
+/// At most this many threads print one file.
+const MAX_PARTS: usize = 8;
+
+/// A part smaller than this (in [`item_weight`] units) costs less to print than a thread
+/// costs to start. The bridge schema weighs about 1,000.
+const MIN_PART_WEIGHT: usize = 250;
+
+fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize) -> String {
+    let items = items_of(schema);
+    let weights: Vec<usize> = items.iter().map(|&i| item_weight(schema, i)).collect();
+    let ranges = split_by_weight(&weights, parts);
+    let printed: Vec<String> = std::thread::scope(|scope| {
+        let mut ranges = ranges.into_iter();
+        let first = ranges.next().unwrap_or(0..0);
+        let others: Vec<_> = ranges
+            .map(|range| {
+                let items = &items[range];
+                scope.spawn(move || print_items(schema, items))
+            })
+            .collect();
+        let mut printed = vec![print_items(schema, &items[first])];
+        for handle in others {
+            match handle.join() {
+                Ok(text) => printed.push(text),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        printed
+    });
     let support = support_for(&schema.abi);
     let line = super::generated_line(source);
-    let mut text = String::with_capacity(line.len() + support.len() + items.len() + 8);
+    let length = printed.iter().map(String::len).sum::<usize>();
+    let mut text = String::with_capacity(line.len() + support.len() + length + 8);
     text.push_str("// ");
     text.push_str(&line);
     text.push_str("\n\n");
     text.push_str(&support);
-    text.push_str(&items);
+    for part in &printed {
+        text.push_str(part);
+    }
     text
+}
+
+/// One top-level item of the Rust file, in the order the file has them.
+#[derive(Debug, Clone, Copy)]
+enum Item {
+    Version,
+    Const(usize),
+    Newtype(usize),
+    Struct(usize),
+}
+
+fn items_of(schema: &Schema) -> Vec<Item> {
+    let abi = &schema.abi;
+    std::iter::once(Item::Version)
+        .chain((0..abi.consts.len()).map(Item::Const))
+        .chain((0..abi.enums.len()).map(Item::Newtype))
+        .chain((0..abi.structs.len()).map(Item::Struct))
+        .collect()
+}
+
+/// Roughly how much an item costs to expand, parse and print: one per value or field.
+fn item_weight(schema: &Schema, item: Item) -> usize {
+    match item {
+        Item::Version | Item::Const(_) => 1,
+        Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
+        Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
+    }
+}
+
+/// Splits items of these weights into at most `parts` consecutive, non-empty ranges of
+/// about equal weight, none lighter than [`MIN_PART_WEIGHT`] unless there is only one.
+fn split_by_weight(weights: &[usize], parts: usize) -> Vec<Range<usize>> {
+    let total: usize = weights.iter().sum();
+    let parts = parts.min(total / MIN_PART_WEIGHT).max(1);
+    let mut ranges = Vec::with_capacity(parts);
+    let (mut start, mut sum) = (0, 0);
+    for (i, weight) in weights.iter().enumerate() {
+        sum += weight;
+        if ranges.len() + 1 < parts && sum * parts >= total * (ranges.len() + 1) {
+            ranges.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    ranges.push(start..weights.len());
+    ranges.retain(|r| !r.is_empty());
+    ranges
+}
+
+/// Expands `items` to tokens, checks them by parsing with syn, and prints them with
+/// prettyplease.
+fn print_items(schema: &Schema, items: &[Item]) -> String {
+    match syn::parse2::<syn::File>(expand_items(schema, items)) {
+        Ok(file) => prettyplease::unparse(&file),
+        // A generator bug, never a schema mistake: show what did not parse (expanded again,
+        // so that the usual path does not pay for a copy of every token).
+        Err(e) => panic!(
+            "generated Rust does not parse: {e}\n--- tokens ---\n{}",
+            expand_items(schema, items)
+        ),
+    }
 }
 
 /// The hand-written support the schema needs, verbatim (prettyplease would flatten the
@@ -63,22 +152,18 @@ const SUPPORT: [(&str, &str); 4] = [
     ("struct", include_str!("rust_support/struct.rs")),
 ];
 
-fn expand_items(schema: &Schema) -> TokenStream {
+fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
     let abi = &schema.abi;
-    let version = expand_version(abi);
-    let consts = abi.consts.iter().map(expand_const);
-    let enums = abi.enums.iter().map(expand_newtype);
-    let structs = abi
-        .structs
-        .iter()
-        .zip(&schema.layout.structs)
-        .map(|(s, l)| expand_struct(abi, s, l));
-    quote! {
-        #version
-        #(#consts)*
-        #(#enums)*
-        #(#structs)*
+    let mut tokens = TokenStream::new();
+    for &item in items {
+        tokens.extend(match item {
+            Item::Version => expand_version(abi),
+            Item::Const(i) => expand_const(&abi.consts[i]),
+            Item::Newtype(i) => expand_newtype(&abi.enums[i]),
+            Item::Struct(i) => expand_struct(abi, &abi.structs[i], &schema.layout.structs[i]),
+        });
     }
+    tokens
 }
 
 /// Rust keywords that cannot be raw identifiers; a trailing `_` is added instead.
@@ -464,7 +549,37 @@ fn expand_text_accessors(s: &Struct) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::SUPPORT;
+    use super::{MIN_PART_WEIGHT, SUPPORT, expand_rust_in_parts, split_by_weight};
+
+    #[test]
+    fn parts_are_consecutive_balanced_and_never_empty() {
+        let weights = [5usize; 200]; // 1,000 in all
+        let ranges = split_by_weight(&weights, 4);
+        assert_eq!(ranges, [0..50, 50..100, 100..150, 150..200]);
+        // Never lighter than MIN_PART_WEIGHT: 1,000 makes 4 parts at most.
+        assert_eq!(split_by_weight(&weights, 8).len(), 1000 / MIN_PART_WEIGHT);
+        assert_eq!(split_by_weight(&weights[..10], 8), vec![0..10]);
+        // One heavy item at the end: no empty range after it.
+        let ranges = split_by_weight(&[1, 1, 2 * MIN_PART_WEIGHT], 2);
+        assert_eq!(ranges, vec![0..3]);
+        let ranges = split_by_weight(&[2 * MIN_PART_WEIGHT, 1, 2 * MIN_PART_WEIGHT], 3);
+        assert_eq!(ranges, [0..1, 1..3]);
+        assert!(split_by_weight(&[], 4).is_empty());
+    }
+
+    /// Printing in parts on several threads gives the text of printing in one part.
+    #[test]
+    fn the_text_does_not_depend_on_the_number_of_parts() {
+        let src = include_str!("../../../schema.toml");
+        let schema = crate::load_schema(src).expect("the bridge schema loads");
+        let whole = expand_rust_in_parts(&schema, "schema.toml", 1);
+        for parts in 2..=4 {
+            assert!(
+                expand_rust_in_parts(&schema, "schema.toml", parts) == whole,
+                "{parts} parts print another text than one"
+            );
+        }
+    }
 
     /// Each piece of hand-written support parses as Rust on its own, so any selection of
     /// them followed by the expanded items parses too (the items are printed from a syn
