@@ -8,6 +8,10 @@ use clap::{Parser, Subcommand};
 use codegen::language_backend::generate_all;
 use codegen::{Schema, report, write};
 
+/// See codegen/Cargo.toml: the command line allocates in many small pieces.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "codegen",
