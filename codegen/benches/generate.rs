@@ -2,11 +2,18 @@
 //! the four targets on its own from a loaded schema, and the whole of it (text to every
 //! target), which is what `codegen generate` does between reading and writing files.
 //! Goal: the whole of it under 5 ms. Run with `cargo bench -p codegen --bench generate`.
+//!
+//! It allocates with mimalloc, as the `codegen` command line does. The build script uses
+//! the system allocator; `examples/profile.rs` measures with that one (bench/README.md
+//! gives both).
 
 use std::hint::black_box;
 
 use codegen::language_backend::{c, generate_all, markdown, python, rust};
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const SCHEMA: &str = include_str!("../../schema.toml");
 

@@ -2,8 +2,9 @@
 //! sets, arrays and padding; see `synth/mod.rs`) taken from text to every target. The
 //! doubling points (2,500, 5,000) check that time grows linearly: doubling the input must
 //! cost at most 2.2× the time. Goal: 10,000 structs, every target, under 1 s.
-//! Peak memory is reported by `examples/scale.rs` (bench/scale-memory.sh).
-//! Run with `cargo bench -p codegen --bench scale`.
+//! Peak memory is reported by `examples/scale.rs` (bench/scale.sh).
+//! Run with `cargo bench -p codegen --bench scale`. It allocates with mimalloc, as the
+//! `codegen` command line does.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -12,6 +13,9 @@ use codegen::language_backend::{c, generate_all, markdown, python, rust};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 mod synth;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const SIZES: [usize; 5] = [100, 1_000, 2_500, 5_000, 10_000];
 

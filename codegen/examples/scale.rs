@@ -11,6 +11,10 @@ use codegen::language_backend::{c, generate_all, markdown, python, rust};
 #[path = "../benches/synth/mod.rs"]
 mod synth;
 
+/// The allocator of the `codegen` command line, so that time and peak memory are the tool's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// CPU time this process has run, on all its threads (Linux `CLOCK_PROCESS_CPUTIME_ID`):
 /// unlike wall time, it leaves out the time other processes hold the cores, which on a
 /// shared machine is most of the noise. The targets run on several threads, so wall time
