@@ -18,10 +18,12 @@
 //! meet a macro of this header; its private macros and the include guard end in `_`, which
 //! no schema name can.
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
 use super::RenderError;
-use super::text::{self, Template};
+use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::names::{is_c_reserved_word, upper};
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Type, Version};
@@ -30,6 +32,9 @@ const TEMPLATE: Template = Template {
     name: "c_header.h.j2",
     source: include_str!("../../../templates/c_header.h.j2"),
 };
+
+/// The template, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Comment lines are wrapped to this many columns, indentation included.
 const WRAP_COLUMNS: usize = 96;
@@ -284,9 +289,7 @@ struct FieldContext {
 /// Renders the C header of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let context = header_context(schema, source);
-    let mut env = text::environment();
-    text::render(&mut env, &TEMPLATE, context)
+    COMPILED.render(header_context(schema, source))
 }
 
 /// Everything the template prints, from the IR and the layout.

@@ -2,10 +2,12 @@
 //! doc, values, offsets and types, a byte map of each struct, and the markdown escaping
 //! that makes every doc render as the schema wrote it.
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
 use super::RenderError;
-use super::text::{self, Template};
+use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
@@ -14,6 +16,15 @@ const TEMPLATE: Template = Template {
     name: "markdown.md.j2",
     source: include_str!("../../../templates/markdown.md.j2"),
 };
+
+/// The template with its escaping filters, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    Compiled::new(&TEMPLATE, |env| {
+        env.add_filter("md", |s: String| escape_inline(&s));
+        env.add_filter("md_paragraph", |s: String| escape_paragraph(&s));
+        env.add_filter("md_code", |s: String| code_span(&s));
+    })
+});
 
 /// Bytes in one row of a struct's byte map.
 const BYTE_MAP_ROW: u64 = 16;
@@ -102,11 +113,7 @@ struct FieldRow {
 
 /// The markdown reference of `schema`. `source` names the schema in the first line.
 pub fn render_markdown(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let mut env = text::environment();
-    env.add_filter("md", |s: String| escape_inline(&s));
-    env.add_filter("md_paragraph", |s: String| escape_paragraph(&s));
-    env.add_filter("md_code", |s: String| code_span(&s));
-    text::render(&mut env, &TEMPLATE, build_context(schema, source))
+    COMPILED.render(build_context(schema, source))
 }
 
 fn since(v: &Option<Version>) -> Option<String> {

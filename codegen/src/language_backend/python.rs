@@ -18,9 +18,11 @@
 //!   a lowercase letter (`_OpenIntEnum`, `_layout_table`), which no generated name can be.
 //!   `lower` rejects a constant and a type that would both be `AB` (`ab`, `a_b`).
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
-use super::text::{self, Template};
+use super::text::{Compiled, Template};
 use super::{RenderError, generated_line};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
@@ -30,6 +32,9 @@ const TEMPLATE: Template = Template {
     name: "python.py.j2",
     source: include_str!("../../../templates/python.py.j2"),
 };
+
+/// The template, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Python's hard keywords (`keyword.kwlist`); soft keywords such as `match` and `type` are
 /// valid identifiers. A test checks this list against the installed python3.
@@ -240,9 +245,7 @@ struct DocEntry {
 /// Renders the Python module of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let context = compute_module_context(schema, source);
-    let mut env = text::environment();
-    text::render(&mut env, &TEMPLATE, context)
+    COMPILED.render(compute_module_context(schema, source))
 }
 
 fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {

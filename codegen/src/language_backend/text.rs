@@ -1,6 +1,8 @@
 //! The shared minijinja setup of the text targets (C, Python, markdown): templates from
 //! `templates/`, strict undefined behaviour, no auto-escaping. Each backend builds its
 //! context in Rust (names, escaped docs, numbers from the layout) and hands it here.
+//! A backend compiles its template once per process ([`Compiled`], kept in a static), so
+//! that rendering costs only the rendering.
 
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
@@ -27,6 +29,40 @@ pub fn environment() -> Environment<'static> {
     env.set_syntax(syntax);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env
+}
+
+/// A template compiled once in an environment of its own: [`environment`]'s settings plus
+/// the target's filters. Backends keep one in a `LazyLock` and render it on every call; a
+/// template that does not compile is an error of every render, as with [`render`].
+pub struct Compiled {
+    name: &'static str,
+    env: Result<Environment<'static>, String>,
+}
+
+impl Compiled {
+    /// Compiles `template` in a new [`environment`] that `setup` adds its filters to.
+    pub fn new(template: &Template, setup: impl FnOnce(&mut Environment<'static>)) -> Self {
+        let mut env = environment();
+        setup(&mut env);
+        let env = env
+            .add_template(template.name, template.source)
+            .map(|()| env)
+            .map_err(|e| format!("template {}: {e:#}", template.name));
+        Compiled {
+            name: template.name,
+            env,
+        }
+    }
+
+    /// Renders the template with `context`.
+    pub fn render(&self, context: impl Serialize) -> Result<String, RenderError> {
+        let env = self.env.as_ref().map_err(|e| RenderError(e.clone()))?;
+        let t = env
+            .get_template(self.name)
+            .map_err(|e| RenderError(format!("template {}: {e:#}", self.name)))?;
+        t.render(minijinja::value::Serde(context))
+            .map_err(|e| RenderError(format!("template {}: {e:#}", self.name)))
+    }
 }
 
 /// Renders `template` with `context` in `env`.
@@ -61,6 +97,26 @@ mod tests {
         let context = serde_json::json!({ "x": "a */ b", "y": "<&>" });
         let text = render(&mut environment(), &t, context).expect("renders");
         assert_eq!(text, "a */ b <&>\n");
+    }
+
+    #[test]
+    fn a_compiled_template_renders_again_and_again() {
+        let t = template("{{ x | twice }}\n");
+        let compiled = Compiled::new(&t, |env| {
+            env.add_filter("twice", |s: String| format!("{s}{s}"));
+        });
+        for x in ["a", "b"] {
+            let text = compiled
+                .render(serde_json::json!({ "x": x }))
+                .expect("renders");
+            assert_eq!(text, format!("{x}{x}\n"));
+        }
+        let broken = Compiled::new(&template("{% if %}"), |_| {});
+        let err = broken
+            .render(serde_json::json!({}))
+            .expect_err("does not compile");
+        assert!(err.0.starts_with("template test.j2: "), "{err}");
+        assert!(err.0.contains("syntax error"), "{err}");
     }
 
     #[test]
