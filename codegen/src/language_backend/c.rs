@@ -18,6 +18,7 @@
 //! meet a macro of this header; its private macros and the include guard end in `_`, which
 //! no schema name can.
 
+use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -162,22 +163,63 @@ fn spell_in_radix(value: i128, written: &str) -> Option<String> {
 /// every line made harmless inside a comment by [`escape_comment_line`]. Empty text gives
 /// no lines.
 pub fn render_comment_lines(text: &str, width: usize) -> Vec<String> {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut lines = Vec::new();
+    push_comment_lines(&mut lines, text, width);
+    lines
+}
+
+/// [`render_comment_lines`], appended to `lines`. Text with no `\r`, lines with nothing
+/// invisible and lines that fit skip their steps: each step leaves such text as it is.
+fn push_comment_lines(lines: &mut Vec<String>, text: &str, width: usize) {
+    let normalized;
+    let text = if text.contains('\r') {
+        normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+        normalized.as_str()
+    } else {
+        text
+    };
     let text = text.trim_matches('\n');
     if text.trim().is_empty() {
-        return Vec::new();
+        return;
     }
-    text.split('\n')
-        .flat_map(|line| wrap_line(&super::show_invisible_chars(line), width))
-        .map(|line| escape_comment_line(&line))
-        .collect()
+    for line in text.split('\n') {
+        let shown;
+        let line = if may_hide_chars(line) {
+            shown = super::show_invisible_chars(line);
+            shown.as_str()
+        } else {
+            line
+        };
+        let line = line.trim_end();
+        if fits(line, width) {
+            lines.push(escape_comment_line(line));
+        } else {
+            lines.extend(
+                wrap_line(line, width)
+                    .iter()
+                    .map(|l| escape_comment_line(l)),
+            );
+        }
+    }
+}
+
+/// Whether `line` may hold a character that [`super::show_invisible_chars`] writes out: an
+/// ASCII control other than tab, or any non-ASCII character (a bidi control is one). Other
+/// lines come out of it unchanged.
+fn may_hide_chars(line: &str) -> bool {
+    line.bytes().any(|b| (b < 0x20 && b != b'\t') || b >= 0x7f)
+}
+
+/// Whether `line` has at most `width` characters; its length in bytes settles most lines.
+fn fits(line: &str, width: usize) -> bool {
+    line.len() <= width || line.chars().count() <= width
 }
 
 /// Splits `line` at spaces into lines of at most `width` characters; a longer word keeps
 /// a line of its own. A line that fits comes back as it is.
 fn wrap_line(line: &str, width: usize) -> Vec<String> {
     let line = line.trim_end();
-    if line.chars().count() <= width {
+    if fits(line, width) {
         return vec![line.to_string()];
     }
     let mut out: Vec<String> = Vec::new();
@@ -210,8 +252,10 @@ fn wrap_line(line: &str, width: usize) -> Vec<String> {
 /// line onto it, is followed by a `.`.
 pub fn escape_comment_line(line: &str) -> String {
     // Without `*`, `/` or `?` there is no delimiter or trigraph to break up.
-    if !line.contains(['*', '/', '?']) {
-        let mut out = line.trim_end().to_string();
+    if !line.bytes().any(|b| matches!(b, b'*' | b'/' | b'?')) {
+        let line = line.trim_end();
+        let mut out = String::with_capacity(line.len() + 1);
+        out.push_str(line);
         if out.ends_with('\\') {
             out.push('.');
         }
@@ -331,12 +375,17 @@ fn header_context(schema: &Schema, source: &str) -> HeaderContext {
 /// generator's notes (its kind, size, the version that added it, ...).
 fn item_doc(doc: &str, notes: &[String], indent: usize) -> Vec<String> {
     let width = WRAP_COLUMNS.saturating_sub(indent + 3).max(20);
-    let mut lines = render_comment_lines(doc, width);
-    let notes = render_comment_lines(&notes.join(" "), width);
-    if !lines.is_empty() && !notes.is_empty() {
-        lines.push(String::new());
+    let mut lines = Vec::new();
+    push_comment_lines(&mut lines, doc, width);
+    let doc_lines = lines.len();
+    match notes {
+        [] => {}
+        [note] => push_comment_lines(&mut lines, note, width),
+        _ => push_comment_lines(&mut lines, &notes.join(" "), width),
     }
-    lines.extend(notes);
+    if doc_lines > 0 && lines.len() > doc_lines {
+        lines.insert(doc_lines, String::new());
+    }
     lines
 }
 
@@ -433,21 +482,23 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
         .iter()
         .zip(&layout.fields)
         .map(|(f, fl)| {
-            let mut place = format!(
+            let mut doc = String::with_capacity(48 + f.doc.len());
+            // Writing to a String cannot fail.
+            let _ = write!(
+                doc,
                 "offset 0x{:04X} ({}), size {}",
                 fl.offset, fl.offset, fl.size
             );
             if f.is_padding() {
-                place.push_str(", padding");
+                doc.push_str(", padding");
             }
             if let Some(v) = f.since {
-                place.push_str(&format!(", since ABI {v}"));
+                let _ = write!(doc, ", since ABI {v}");
             }
-            let doc = if f.doc.trim().is_empty() {
-                place
-            } else {
-                format!("{place}: {}", f.doc)
-            };
+            if !f.doc.trim().is_empty() {
+                doc.push_str(": ");
+                doc.push_str(&f.doc);
+            }
             let mut field_notes = Vec::new();
             if let Some(c) = &f.count {
                 field_notes.push(format!("Entries in use: {}.", c.text));
