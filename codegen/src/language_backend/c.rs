@@ -18,6 +18,7 @@
 //! meet a macro of this header; its private macros and the include guard end in `_`, which
 //! no schema name can.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
@@ -43,13 +44,18 @@ const WRAP_COLUMNS: usize = 96;
 /// The C name of a field: its schema name, with a trailing `_` when it is a reserved word
 /// or starts with `<prefix>_` (see the module doc).
 pub fn c_field_name(name: &str, prefix: &str) -> String {
+    field_name(name, prefix).into_owned()
+}
+
+/// [`c_field_name`], borrowing the schema name when it stays.
+fn field_name<'a>(name: &'a str, prefix: &str) -> Cow<'a, str> {
     let type_like = name
         .strip_prefix(prefix)
         .is_some_and(|rest| rest.starts_with('_'));
     if is_c_reserved_word(name) || type_like {
-        format!("{name}_")
+        Cow::Owned(format!("{name}_"))
     } else {
-        name.to_string()
+        Cow::Borrowed(name)
     }
 }
 
@@ -61,17 +67,28 @@ pub fn c_type_name(name: &str, prefix: &str) -> String {
 
 /// The macro of a constant, `IBF_MAX_CLIENTS`.
 fn const_macro(prefix: &str, name: &str) -> String {
-    format!("{}_{}", upper(prefix), upper(name))
+    let mut m = String::with_capacity(prefix.len() + 1 + name.len());
+    m.push_str(prefix);
+    m.push('_');
+    m.push_str(name);
+    m.make_ascii_uppercase();
+    m
 }
 
-/// The macro of an enum or flag value, `IBF_PHASE_PLAYING`.
-fn value_macro(prefix: &str, enum_name: &str, value_name: &str) -> String {
-    format!(
-        "{}_{}_{}",
-        upper(prefix),
-        upper(enum_name),
-        upper(value_name)
-    )
+/// The macro of an enum or flag value, `IBF_PHASE_PLAYING`, from the enum's
+/// `IBF_PHASE_` ([`value_macro_prefix`]).
+fn value_macro(value_prefix: &str, value_name: &str) -> String {
+    let mut m = String::with_capacity(value_prefix.len() + value_name.len());
+    m.push_str(value_prefix);
+    m.extend(value_name.chars().map(|c| c.to_ascii_uppercase()));
+    m
+}
+
+/// What the macros of an enum's values start with, `IBF_PHASE_`.
+fn value_macro_prefix(prefix: &str, enum_name: &str) -> String {
+    let mut m = const_macro(prefix, enum_name);
+    m.push('_');
+    m
 }
 
 /// The fixed-width C type of a primitive.
@@ -108,29 +125,47 @@ fn int_suffix(p: Prim) -> &'static str {
 /// value is written in decimal. A negative value is parenthesised, and the most negative
 /// value of a type is written as `(-MAX - 1)`, since `MAX + 1` is not a literal of it.
 pub fn render_int_literal(value: i128, written: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(24);
+    push_int_literal(&mut out, value, written, suffix);
+    out
+}
+
+/// [`render_int_literal`], appended to `out`.
+fn push_int_literal(out: &mut String, value: i128, written: &str, suffix: &str) {
     let magnitude = value.unsigned_abs();
-    let body = spell_in_radix(value, written).unwrap_or_else(|| magnitude.to_string());
-    if value >= 0 {
-        return format!("{body}{suffix}");
-    }
     let max_positive: u128 = match suffix {
         "LL" => i64::MAX as u128,
         _ => i32::MAX as u128,
     };
-    if magnitude > max_positive {
-        format!("(-{max_positive}{suffix} - 1)")
-    } else {
-        format!("(-{body}{suffix})")
+    // Writing to a String cannot fail.
+    if value < 0 && magnitude > max_positive {
+        let _ = write!(out, "(-{max_positive}{suffix} - 1)");
+        return;
+    }
+    if value < 0 {
+        out.push_str("(-");
+    }
+    if !push_in_radix(out, value, written) {
+        let _ = write!(out, "{magnitude}");
+    }
+    out.push_str(suffix);
+    if value < 0 {
+        out.push(')');
     }
 }
 
-/// The digits of `|value|` as `written` spells them, with a C prefix, or `None` when
-/// `written` is not a plain literal of `value`.
-fn spell_in_radix(value: i128, written: &str) -> Option<String> {
-    let text = written.trim().replace('_', "");
+/// Appends the digits of `|value|` as `written` spells them, with a C prefix, and returns
+/// true; appends nothing and returns false when `written` is not a plain literal of `value`.
+fn push_in_radix(out: &mut String, value: i128, written: &str) -> bool {
+    let written = written.trim();
+    let text: Cow<str> = if written.contains('_') {
+        Cow::Owned(written.replace('_', ""))
+    } else {
+        Cow::Borrowed(written)
+    };
     let (negative, text) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest.to_string()),
-        None => (false, text.strip_prefix('+').unwrap_or(&text).to_string()),
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(&text)),
     };
     let (prefix, digits, radix) = if let Some(d) = text.strip_prefix("0x") {
         ("0x", d, 16)
@@ -141,21 +176,32 @@ fn spell_in_radix(value: i128, written: &str) -> Option<String> {
     } else if let Some(d) = text.strip_prefix("0b") {
         ("0b", d, 2)
     } else {
-        ("", text.as_str(), 10)
+        ("", text, 10)
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
+        return false;
     }
-    let parsed = u128::from_str_radix(digits, radix).ok()?;
+    let Ok(parsed) = u128::from_str_radix(digits, radix) else {
+        return false;
+    };
     if parsed != value.unsigned_abs() || negative != (value < 0) {
-        return None;
+        return false;
     }
-    Some(match radix {
-        2 => format!("0x{parsed:X}"),
-        10 => parsed.to_string(),
-        8 if parsed == 0 => "0".to_string(),
-        _ => format!("{prefix}{digits}"),
-    })
+    // Writing to a String cannot fail.
+    match radix {
+        2 => {
+            let _ = write!(out, "0x{parsed:X}");
+        }
+        10 => {
+            let _ = write!(out, "{parsed}");
+        }
+        8 if parsed == 0 => out.push('0'),
+        _ => {
+            out.push_str(prefix);
+            out.push_str(digits);
+        }
+    }
+    true
 }
 
 /// Doc text as the lines of a C comment: line breaks kept (`\r\n` and a lone `\r` are line
@@ -183,8 +229,9 @@ fn push_comment_lines(lines: &mut Vec<String>, text: &str, width: usize) {
         return;
     }
     for line in text.split('\n') {
+        let (may_hide, may_need_escape) = scan_line(line);
         let shown;
-        let line = if may_hide_chars(line) {
+        let line = if may_hide {
             shown = super::show_invisible_chars(line);
             shown.as_str()
         } else {
@@ -192,7 +239,11 @@ fn push_comment_lines(lines: &mut Vec<String>, text: &str, width: usize) {
         };
         let line = line.trim_end();
         if fits(line, width) {
-            lines.push(escape_comment_line(line));
+            if may_hide || may_need_escape {
+                lines.push(escape_comment_line(line));
+            } else {
+                lines.push(end_comment_line(line));
+            }
         } else {
             lines.extend(
                 wrap_line(line, width)
@@ -203,11 +254,30 @@ fn push_comment_lines(lines: &mut Vec<String>, text: &str, width: usize) {
     }
 }
 
-/// Whether `line` may hold a character that [`super::show_invisible_chars`] writes out: an
-/// ASCII control other than tab, or any non-ASCII character (a bidi control is one). Other
-/// lines come out of it unchanged.
-fn may_hide_chars(line: &str) -> bool {
-    line.bytes().any(|b| (b < 0x20 && b != b'\t') || b >= 0x7f)
+/// One pass over the bytes of `line`: whether it may hold a character that
+/// [`super::show_invisible_chars`] writes out (an ASCII control other than tab, or any
+/// non-ASCII character: a bidi control is one), and whether it has a `*`, `/` or `?` that
+/// [`escape_comment_line`] may have to break up. A line with neither comes out of both
+/// unchanged. No early exit, so that the loop runs on whole vectors of bytes.
+fn scan_line(line: &str) -> (bool, bool) {
+    let (mut hide, mut escape) = (false, false);
+    for &b in line.as_bytes() {
+        hide |= ((b < 0x20) & (b != b'\t')) | (b >= 0x7f);
+        escape |= (b == b'*') | (b == b'/') | (b == b'?');
+    }
+    (hide, escape)
+}
+
+/// A comment line with no `*`, `/` or `?` made harmless: trailing whitespace goes, and a
+/// backslash at its end is followed by a `.` (see [`escape_comment_line`]).
+fn end_comment_line(line: &str) -> String {
+    let line = line.trim_end();
+    let mut out = String::with_capacity(line.len() + 1);
+    out.push_str(line);
+    if out.ends_with('\\') {
+        out.push('.');
+    }
+    out
 }
 
 /// Whether `line` has at most `width` characters; its length in bytes settles most lines.
@@ -253,13 +323,7 @@ fn wrap_line(line: &str, width: usize) -> Vec<String> {
 pub fn escape_comment_line(line: &str) -> String {
     // Without `*`, `/` or `?` there is no delimiter or trigraph to break up.
     if !line.bytes().any(|b| matches!(b, b'*' | b'/' | b'?')) {
-        let line = line.trim_end();
-        let mut out = String::with_capacity(line.len() + 1);
-        out.push_str(line);
-        if out.ends_with('\\') {
-            out.push('.');
-        }
-        return out;
+        return end_comment_line(line);
     }
     let mut out = String::with_capacity(line.len() + 4);
     for c in line.chars() {
@@ -281,7 +345,12 @@ pub fn escape_comment_line(line: &str) -> String {
 /// The header's context: every name, number and comment line, decided here; the template
 /// only arranges them.
 #[derive(Serialize)]
-struct HeaderContext {
+struct HeaderContext<'a> {
+    // The template looks a key up by comparing it with each key in turn, in this order: the
+    // keys it looks up most often come first, here and in the structs below.
+    static_assert_macro: String,
+    structs: Vec<StructContext<'a>>,
+    alignof_macro: String,
     generated_line: String,
     guard: String,
     prefix: String,
@@ -289,11 +358,8 @@ struct HeaderContext {
     doc: Vec<String>,
     version_major: u32,
     version_minor: u32,
-    static_assert_macro: String,
-    alignof_macro: String,
     consts: Vec<ConstContext>,
     enums: Vec<EnumContext>,
-    structs: Vec<StructContext>,
 }
 
 #[derive(Serialize)]
@@ -312,22 +378,22 @@ struct EnumContext {
 }
 
 #[derive(Serialize)]
-struct StructContext {
-    doc: Vec<String>,
+struct StructContext<'a> {
     name: String,
+    fields: Vec<FieldContext<'a>>,
     size: u64,
     align: u64,
-    fields: Vec<FieldContext>,
+    doc: Vec<String>,
 }
 
 #[derive(Serialize)]
-struct FieldContext {
+struct FieldContext<'a> {
+    name: Cow<'a, str>,
+    offset: u64,
     doc: Vec<String>,
-    name: String,
-    ty: String,
+    ty: Cow<'static, str>,
     /// The array length as written between the brackets, or empty.
     len: String,
-    offset: u64,
 }
 
 /// Renders the C header of `schema`. `source` is the schema's file name for the
@@ -337,7 +403,7 @@ pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderEr
 }
 
 /// Everything the template prints, from the IR and the layout.
-fn header_context(schema: &Schema, source: &str) -> HeaderContext {
+fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
     let abi = &schema.abi;
     let prefix = abi.c_prefix.as_str();
     let p = upper(prefix);
@@ -426,7 +492,8 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
         .iter()
         .map(|e| {
             let name = c_type_name(&e.name, prefix);
-            let pattern = format!("{}_{}_*", upper(prefix), upper(&e.name));
+            let value_prefix = value_macro_prefix(prefix, &e.name);
+            let pattern = format!("{value_prefix}*");
             let what = match e.kind {
                 EnumKind::Enum => format!(
                     "Enum ({}): one of the {pattern} values, or a number this header does not \
@@ -441,11 +508,17 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
                 .values
                 .iter()
                 .map(|v| {
-                    let literal = render_int_literal(v.value, &v.literal, int_suffix(e.repr));
+                    // `((ibf_phase)2U)`: the literal cast to the enum's type.
+                    let mut value = String::with_capacity(name.len() + 24);
+                    value.push_str("((");
+                    value.push_str(&name);
+                    value.push(')');
+                    push_int_literal(&mut value, v.value, &v.literal, int_suffix(e.repr));
+                    value.push(')');
                     ConstContext {
                         doc: item_doc(&v.doc, &since_note(v.since), 0),
-                        name: value_macro(prefix, &e.name, &v.name),
-                        value: format!("(({name}){literal})"),
+                        name: value_macro(&value_prefix, &v.name),
+                        value,
                     }
                 })
                 .collect();
@@ -460,7 +533,7 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
 }
 
 /// One struct: its fields with their C names and types, and the numbers of the layout.
-fn struct_context(schema: &Schema, index: usize) -> StructContext {
+fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
     let abi = &schema.abi;
     let prefix = abi.c_prefix.as_str();
     let s = &abi.structs[index];
@@ -511,7 +584,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
             }
             FieldContext {
                 doc: item_doc(&doc, &field_notes, 4),
-                name: c_field_name(&f.name, prefix),
+                name: field_name(&f.name, prefix),
                 ty: field_type(abi, &f.ty),
                 len: array_len(abi, &f.ty),
                 offset: fl.offset,
@@ -528,13 +601,13 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
 }
 
 /// The C type of one element of a field.
-fn field_type(abi: &Abi, ty: &Type) -> String {
+fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
     let prefix = abi.c_prefix.as_str();
     match ty.elem {
-        Elem::Prim(p) => prim_type(p).to_string(),
-        Elem::Char => "char".to_string(),
-        Elem::Enum(i) => c_type_name(&abi.enums[i].name, prefix),
-        Elem::Struct(i) => c_type_name(&abi.structs[i].name, prefix),
+        Elem::Prim(p) => Cow::Borrowed(prim_type(p)),
+        Elem::Char => Cow::Borrowed("char"),
+        Elem::Enum(i) => Cow::Owned(c_type_name(&abi.enums[i].name, prefix)),
+        Elem::Struct(i) => Cow::Owned(c_type_name(&abi.structs[i].name, prefix)),
     }
 }
 
