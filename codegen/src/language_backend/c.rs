@@ -215,8 +215,32 @@ pub fn render_comment_lines(text: &str, width: usize) -> Vec<String> {
 }
 
 /// [`render_comment_lines`], appended to `lines`. Text with no `\r`, lines with nothing
-/// invisible and lines that fit skip their steps: each step leaves such text as it is.
+/// invisible and lines that fit skip their steps, which would leave such text as it is; a
+/// line of printable ASCII, most docs, skips the splitting too.
 fn push_comment_lines(lines: &mut Vec<String>, text: &str, width: usize) {
+    let (may_hide, may_need_escape) = scan_line(text);
+    if !may_hide {
+        // Printable ASCII and tabs, most docs: one line, nothing to show, as many
+        // characters as bytes.
+        let line = text.trim_end();
+        if line.trim_start().is_empty() {
+            return;
+        }
+        if line.len() <= width {
+            lines.push(if may_need_escape {
+                escape_comment_line(line)
+            } else {
+                end_comment_line(line)
+            });
+        } else {
+            lines.extend(
+                wrap_line(line, width)
+                    .iter()
+                    .map(|l| escape_comment_line(l)),
+            );
+        }
+        return;
+    }
     let normalized;
     let text = if text.contains('\r') {
         normalized = text.replace("\r\n", "\n").replace('\r', "\n");
