@@ -667,11 +667,14 @@ fn escape_docstring_lines(doc: &str) -> Vec<String> {
 /// quote touches the closing one); control characters other than tab as escapes. The
 /// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
 fn escape_docstring_line(line: &str) -> String {
-    // No backslash, quote or control character: nothing to escape. Printable ASCII other
-    // than those two settles it in one pass over the bytes.
-    let printable_ascii = |b: u8| (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"';
-    if line.bytes().all(|b| printable_ascii(b) || b == b'\t')
-        || (!line.contains(['\\', '"']) && !line.chars().any(|c| c.is_control() && c != '\t'))
+    // No backslash, quote or control character: nothing to escape. A line of printable
+    // ASCII and tabs without those two settles it in one pass over the bytes (no early
+    // exit, so that it runs on whole vectors of bytes).
+    let mut other = false;
+    for &b in line.as_bytes() {
+        other |= ((b < 0x20) & (b != b'\t')) | (b >= 0x7f) | (b == b'\\') | (b == b'"');
+    }
+    if !other || (!line.contains(['\\', '"']) && !line.chars().any(|c| c.is_control() && c != '\t'))
     {
         return line.to_string();
     }
