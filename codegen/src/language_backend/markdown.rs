@@ -280,7 +280,8 @@ fn push_link_word(out: &mut String, word: &str, target: Option<(&str, &str)>) {
     let trimmed = word.trim();
     match target {
         Some(target) if !trimmed.is_empty() => {
-            let start = word.find(trimmed).unwrap_or(0);
+            // Where `trimmed` starts in `word`: after its leading spaces.
+            let start = word.len() - word.trim_start().len();
             out.push_str(&word[..start]);
             push_link(out, trimmed, target);
             out.push_str(&word[start + trimmed.len()..]);
