@@ -18,10 +18,14 @@
 //! meet a macro of this header; its private macros and the include guard end in `_`, which
 //! no schema name can.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
 use super::RenderError;
-use super::text::{self, Template};
+use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::names::{is_c_reserved_word, upper};
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Type, Version};
@@ -31,19 +35,27 @@ const TEMPLATE: Template = Template {
     source: include_str!("../../../templates/c_header.h.j2"),
 };
 
+/// The template, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
 /// Comment lines are wrapped to this many columns, indentation included.
 const WRAP_COLUMNS: usize = 96;
 
 /// The C name of a field: its schema name, with a trailing `_` when it is a reserved word
 /// or starts with `<prefix>_` (see the module doc).
 pub fn c_field_name(name: &str, prefix: &str) -> String {
+    field_name(name, prefix).into_owned()
+}
+
+/// [`c_field_name`], borrowing the schema name when it stays.
+fn field_name<'a>(name: &'a str, prefix: &str) -> Cow<'a, str> {
     let type_like = name
         .strip_prefix(prefix)
         .is_some_and(|rest| rest.starts_with('_'));
     if is_c_reserved_word(name) || type_like {
-        format!("{name}_")
+        Cow::Owned(format!("{name}_"))
     } else {
-        name.to_string()
+        Cow::Borrowed(name)
     }
 }
 
@@ -55,17 +67,28 @@ pub fn c_type_name(name: &str, prefix: &str) -> String {
 
 /// The macro of a constant, `IBF_MAX_CLIENTS`.
 fn const_macro(prefix: &str, name: &str) -> String {
-    format!("{}_{}", upper(prefix), upper(name))
+    let mut m = String::with_capacity(prefix.len() + 1 + name.len());
+    m.push_str(prefix);
+    m.push('_');
+    m.push_str(name);
+    m.make_ascii_uppercase();
+    m
 }
 
-/// The macro of an enum or flag value, `IBF_PHASE_PLAYING`.
-fn value_macro(prefix: &str, enum_name: &str, value_name: &str) -> String {
-    format!(
-        "{}_{}_{}",
-        upper(prefix),
-        upper(enum_name),
-        upper(value_name)
-    )
+/// The macro of an enum or flag value, `IBF_PHASE_PLAYING`, from the enum's
+/// `IBF_PHASE_` ([`value_macro_prefix`]).
+fn value_macro(value_prefix: &str, value_name: &str) -> String {
+    let mut m = String::with_capacity(value_prefix.len() + value_name.len());
+    m.push_str(value_prefix);
+    m.extend(value_name.chars().map(|c| c.to_ascii_uppercase()));
+    m
+}
+
+/// What the macros of an enum's values start with, `IBF_PHASE_`.
+fn value_macro_prefix(prefix: &str, enum_name: &str) -> String {
+    let mut m = const_macro(prefix, enum_name);
+    m.push('_');
+    m
 }
 
 /// The fixed-width C type of a primitive.
@@ -102,29 +125,47 @@ fn int_suffix(p: Prim) -> &'static str {
 /// value is written in decimal. A negative value is parenthesised, and the most negative
 /// value of a type is written as `(-MAX - 1)`, since `MAX + 1` is not a literal of it.
 pub fn render_int_literal(value: i128, written: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(24);
+    push_int_literal(&mut out, value, written, suffix);
+    out
+}
+
+/// [`render_int_literal`], appended to `out`.
+fn push_int_literal(out: &mut String, value: i128, written: &str, suffix: &str) {
     let magnitude = value.unsigned_abs();
-    let body = spell_in_radix(value, written).unwrap_or_else(|| magnitude.to_string());
-    if value >= 0 {
-        return format!("{body}{suffix}");
-    }
     let max_positive: u128 = match suffix {
         "LL" => i64::MAX as u128,
         _ => i32::MAX as u128,
     };
-    if magnitude > max_positive {
-        format!("(-{max_positive}{suffix} - 1)")
-    } else {
-        format!("(-{body}{suffix})")
+    // Writing to a String cannot fail.
+    if value < 0 && magnitude > max_positive {
+        let _ = write!(out, "(-{max_positive}{suffix} - 1)");
+        return;
+    }
+    if value < 0 {
+        out.push_str("(-");
+    }
+    if !push_in_radix(out, value, written) {
+        let _ = write!(out, "{magnitude}");
+    }
+    out.push_str(suffix);
+    if value < 0 {
+        out.push(')');
     }
 }
 
-/// The digits of `|value|` as `written` spells them, with a C prefix, or `None` when
-/// `written` is not a plain literal of `value`.
-fn spell_in_radix(value: i128, written: &str) -> Option<String> {
-    let text = written.trim().replace('_', "");
+/// Appends the digits of `|value|` as `written` spells them, with a C prefix, and returns
+/// true; appends nothing and returns false when `written` is not a plain literal of `value`.
+fn push_in_radix(out: &mut String, value: i128, written: &str) -> bool {
+    let written = written.trim();
+    let text: Cow<str> = if written.contains('_') {
+        Cow::Owned(written.replace('_', ""))
+    } else {
+        Cow::Borrowed(written)
+    };
     let (negative, text) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest.to_string()),
-        None => (false, text.strip_prefix('+').unwrap_or(&text).to_string()),
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(&text)),
     };
     let (prefix, digits, radix) = if let Some(d) = text.strip_prefix("0x") {
         ("0x", d, 16)
@@ -135,21 +176,32 @@ fn spell_in_radix(value: i128, written: &str) -> Option<String> {
     } else if let Some(d) = text.strip_prefix("0b") {
         ("0b", d, 2)
     } else {
-        ("", text.as_str(), 10)
+        ("", text, 10)
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
+        return false;
     }
-    let parsed = u128::from_str_radix(digits, radix).ok()?;
+    let Ok(parsed) = u128::from_str_radix(digits, radix) else {
+        return false;
+    };
     if parsed != value.unsigned_abs() || negative != (value < 0) {
-        return None;
+        return false;
     }
-    Some(match radix {
-        2 => format!("0x{parsed:X}"),
-        10 => parsed.to_string(),
-        8 if parsed == 0 => "0".to_string(),
-        _ => format!("{prefix}{digits}"),
-    })
+    // Writing to a String cannot fail.
+    match radix {
+        2 => {
+            let _ = write!(out, "0x{parsed:X}");
+        }
+        10 => {
+            let _ = write!(out, "{parsed}");
+        }
+        8 if parsed == 0 => out.push('0'),
+        _ => {
+            out.push_str(prefix);
+            out.push_str(digits);
+        }
+    }
+    true
 }
 
 /// Doc text as the lines of a C comment: line breaks kept (`\r\n` and a lone `\r` are line
@@ -157,22 +209,111 @@ fn spell_in_radix(value: i128, written: &str) -> Option<String> {
 /// every line made harmless inside a comment by [`escape_comment_line`]. Empty text gives
 /// no lines.
 pub fn render_comment_lines(text: &str, width: usize) -> Vec<String> {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut lines = Vec::new();
+    push_comment_lines(&mut lines, text, width);
+    lines
+}
+
+/// [`render_comment_lines`], appended to `lines`. Text with no `\r`, lines with nothing
+/// invisible and lines that fit skip their steps, which would leave such text as it is; a
+/// line of printable ASCII, most docs, skips the splitting too.
+fn push_comment_lines(lines: &mut Vec<String>, text: &str, width: usize) {
+    let (may_hide, may_need_escape) = scan_line(text);
+    if !may_hide {
+        // Printable ASCII and tabs, most docs: one line, nothing to show, as many
+        // characters as bytes.
+        let line = text.trim_end();
+        if line.trim_start().is_empty() {
+            return;
+        }
+        if line.len() <= width {
+            lines.push(if may_need_escape {
+                escape_comment_line(line)
+            } else {
+                end_comment_line(line)
+            });
+        } else {
+            lines.extend(
+                wrap_line(line, width)
+                    .iter()
+                    .map(|l| escape_comment_line(l)),
+            );
+        }
+        return;
+    }
+    let normalized;
+    let text = if text.contains('\r') {
+        normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+        normalized.as_str()
+    } else {
+        text
+    };
     let text = text.trim_matches('\n');
     if text.trim().is_empty() {
-        return Vec::new();
+        return;
     }
-    text.split('\n')
-        .flat_map(|line| wrap_line(&super::show_invisible_chars(line), width))
-        .map(|line| escape_comment_line(&line))
-        .collect()
+    for line in text.split('\n') {
+        let (may_hide, may_need_escape) = scan_line(line);
+        let shown;
+        let line = if may_hide {
+            shown = super::show_invisible_chars(line);
+            shown.as_str()
+        } else {
+            line
+        };
+        let line = line.trim_end();
+        if fits(line, width) {
+            if may_hide || may_need_escape {
+                lines.push(escape_comment_line(line));
+            } else {
+                lines.push(end_comment_line(line));
+            }
+        } else {
+            lines.extend(
+                wrap_line(line, width)
+                    .iter()
+                    .map(|l| escape_comment_line(l)),
+            );
+        }
+    }
+}
+
+/// One pass over the bytes of `line`: whether it may hold a character that
+/// [`super::show_invisible_chars`] writes out (an ASCII control other than tab, or any
+/// non-ASCII character: a bidi control is one), and whether it has a `*`, `/` or `?` that
+/// [`escape_comment_line`] may have to break up. A line with neither comes out of both
+/// unchanged. No early exit, so that the loop runs on whole vectors of bytes.
+fn scan_line(line: &str) -> (bool, bool) {
+    let (mut hide, mut escape) = (false, false);
+    for &b in line.as_bytes() {
+        hide |= ((b < 0x20) & (b != b'\t')) | (b >= 0x7f);
+        escape |= (b == b'*') | (b == b'/') | (b == b'?');
+    }
+    (hide, escape)
+}
+
+/// A comment line with no `*`, `/` or `?` made harmless: trailing whitespace goes, and a
+/// backslash at its end is followed by a `.` (see [`escape_comment_line`]).
+fn end_comment_line(line: &str) -> String {
+    let line = line.trim_end();
+    let mut out = String::with_capacity(line.len() + 1);
+    out.push_str(line);
+    if out.ends_with('\\') {
+        out.push('.');
+    }
+    out
+}
+
+/// Whether `line` has at most `width` characters; its length in bytes settles most lines.
+fn fits(line: &str, width: usize) -> bool {
+    line.len() <= width || line.chars().count() <= width
 }
 
 /// Splits `line` at spaces into lines of at most `width` characters; a longer word keeps
 /// a line of its own. A line that fits comes back as it is.
 fn wrap_line(line: &str, width: usize) -> Vec<String> {
     let line = line.trim_end();
-    if line.chars().count() <= width {
+    if fits(line, width) {
         return vec![line.to_string()];
     }
     let mut out: Vec<String> = Vec::new();
@@ -205,12 +346,8 @@ fn wrap_line(line: &str, width: usize) -> Vec<String> {
 /// line onto it, is followed by a `.`.
 pub fn escape_comment_line(line: &str) -> String {
     // Without `*`, `/` or `?` there is no delimiter or trigraph to break up.
-    if !line.contains(['*', '/', '?']) {
-        let mut out = line.trim_end().to_string();
-        if out.ends_with('\\') {
-            out.push('.');
-        }
-        return out;
+    if !line.bytes().any(|b| matches!(b, b'*' | b'/' | b'?')) {
+        return end_comment_line(line);
     }
     let mut out = String::with_capacity(line.len() + 4);
     for c in line.chars() {
@@ -232,7 +369,12 @@ pub fn escape_comment_line(line: &str) -> String {
 /// The header's context: every name, number and comment line, decided here; the template
 /// only arranges them.
 #[derive(Serialize)]
-struct HeaderContext {
+struct HeaderContext<'a> {
+    // The template looks a key up by comparing it with each key in turn, in this order: the
+    // keys it looks up most often come first, here and in the structs below.
+    static_assert_macro: String,
+    structs: Vec<StructContext<'a>>,
+    alignof_macro: String,
     generated_line: String,
     guard: String,
     prefix: String,
@@ -240,11 +382,8 @@ struct HeaderContext {
     doc: Vec<String>,
     version_major: u32,
     version_minor: u32,
-    static_assert_macro: String,
-    alignof_macro: String,
     consts: Vec<ConstContext>,
     enums: Vec<EnumContext>,
-    structs: Vec<StructContext>,
 }
 
 #[derive(Serialize)]
@@ -263,34 +402,32 @@ struct EnumContext {
 }
 
 #[derive(Serialize)]
-struct StructContext {
-    doc: Vec<String>,
+struct StructContext<'a> {
     name: String,
+    fields: Vec<FieldContext<'a>>,
     size: u64,
     align: u64,
-    fields: Vec<FieldContext>,
+    doc: Vec<String>,
 }
 
 #[derive(Serialize)]
-struct FieldContext {
+struct FieldContext<'a> {
+    name: Cow<'a, str>,
+    offset: u64,
     doc: Vec<String>,
-    name: String,
-    ty: String,
+    ty: Cow<'static, str>,
     /// The array length as written between the brackets, or empty.
     len: String,
-    offset: u64,
 }
 
 /// Renders the C header of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let context = header_context(schema, source);
-    let mut env = text::environment();
-    text::render(&mut env, &TEMPLATE, context)
+    COMPILED.render(header_context(schema, source))
 }
 
 /// Everything the template prints, from the IR and the layout.
-fn header_context(schema: &Schema, source: &str) -> HeaderContext {
+fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
     let abi = &schema.abi;
     let prefix = abi.c_prefix.as_str();
     let p = upper(prefix);
@@ -328,12 +465,17 @@ fn header_context(schema: &Schema, source: &str) -> HeaderContext {
 /// generator's notes (its kind, size, the version that added it, ...).
 fn item_doc(doc: &str, notes: &[String], indent: usize) -> Vec<String> {
     let width = WRAP_COLUMNS.saturating_sub(indent + 3).max(20);
-    let mut lines = render_comment_lines(doc, width);
-    let notes = render_comment_lines(&notes.join(" "), width);
-    if !lines.is_empty() && !notes.is_empty() {
-        lines.push(String::new());
+    let mut lines = Vec::new();
+    push_comment_lines(&mut lines, doc, width);
+    let doc_lines = lines.len();
+    match notes {
+        [] => {}
+        [note] => push_comment_lines(&mut lines, note, width),
+        _ => push_comment_lines(&mut lines, &notes.join(" "), width),
     }
-    lines.extend(notes);
+    if doc_lines > 0 && lines.len() > doc_lines {
+        lines.insert(doc_lines, String::new());
+    }
     lines
 }
 
@@ -374,7 +516,8 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
         .iter()
         .map(|e| {
             let name = c_type_name(&e.name, prefix);
-            let pattern = format!("{}_{}_*", upper(prefix), upper(&e.name));
+            let value_prefix = value_macro_prefix(prefix, &e.name);
+            let pattern = format!("{value_prefix}*");
             let what = match e.kind {
                 EnumKind::Enum => format!(
                     "Enum ({}): one of the {pattern} values, or a number this header does not \
@@ -389,11 +532,17 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
                 .values
                 .iter()
                 .map(|v| {
-                    let literal = render_int_literal(v.value, &v.literal, int_suffix(e.repr));
+                    // `((ibf_phase)2U)`: the literal cast to the enum's type.
+                    let mut value = String::with_capacity(name.len() + 24);
+                    value.push_str("((");
+                    value.push_str(&name);
+                    value.push(')');
+                    push_int_literal(&mut value, v.value, &v.literal, int_suffix(e.repr));
+                    value.push(')');
                     ConstContext {
                         doc: item_doc(&v.doc, &since_note(v.since), 0),
-                        name: value_macro(prefix, &e.name, &v.name),
-                        value: format!("(({name}){literal})"),
+                        name: value_macro(&value_prefix, &v.name),
+                        value,
                     }
                 })
                 .collect();
@@ -408,7 +557,7 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
 }
 
 /// One struct: its fields with their C names and types, and the numbers of the layout.
-fn struct_context(schema: &Schema, index: usize) -> StructContext {
+fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
     let abi = &schema.abi;
     let prefix = abi.c_prefix.as_str();
     let s = &abi.structs[index];
@@ -430,21 +579,23 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
         .iter()
         .zip(&layout.fields)
         .map(|(f, fl)| {
-            let mut place = format!(
+            let mut doc = String::with_capacity(48 + f.doc.len());
+            // Writing to a String cannot fail.
+            let _ = write!(
+                doc,
                 "offset 0x{:04X} ({}), size {}",
                 fl.offset, fl.offset, fl.size
             );
             if f.is_padding() {
-                place.push_str(", padding");
+                doc.push_str(", padding");
             }
             if let Some(v) = f.since {
-                place.push_str(&format!(", since ABI {v}"));
+                let _ = write!(doc, ", since ABI {v}");
             }
-            let doc = if f.doc.trim().is_empty() {
-                place
-            } else {
-                format!("{place}: {}", f.doc)
-            };
+            if !f.doc.trim().is_empty() {
+                doc.push_str(": ");
+                doc.push_str(&f.doc);
+            }
             let mut field_notes = Vec::new();
             if let Some(c) = &f.count {
                 field_notes.push(format!("Entries in use: {}.", c.text));
@@ -457,7 +608,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
             }
             FieldContext {
                 doc: item_doc(&doc, &field_notes, 4),
-                name: c_field_name(&f.name, prefix),
+                name: field_name(&f.name, prefix),
                 ty: field_type(abi, &f.ty),
                 len: array_len(abi, &f.ty),
                 offset: fl.offset,
@@ -474,13 +625,13 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext {
 }
 
 /// The C type of one element of a field.
-fn field_type(abi: &Abi, ty: &Type) -> String {
+fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
     let prefix = abi.c_prefix.as_str();
     match ty.elem {
-        Elem::Prim(p) => prim_type(p).to_string(),
-        Elem::Char => "char".to_string(),
-        Elem::Enum(i) => c_type_name(&abi.enums[i].name, prefix),
-        Elem::Struct(i) => c_type_name(&abi.structs[i].name, prefix),
+        Elem::Prim(p) => Cow::Borrowed(prim_type(p)),
+        Elem::Char => Cow::Borrowed("char"),
+        Elem::Enum(i) => Cow::Owned(c_type_name(&abi.enums[i].name, prefix)),
+        Elem::Struct(i) => Cow::Owned(c_type_name(&abi.structs[i].name, prefix)),
     }
 }
 

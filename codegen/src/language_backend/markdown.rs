@@ -2,10 +2,16 @@
 //! doc, values, offsets and types, a byte map of each struct, and the markdown escaping
 //! that makes every doc render as the schema wrote it.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
+use minijinja::value::Value;
+use minijinja::{Error, ErrorKind};
 use serde::Serialize;
 
 use super::RenderError;
-use super::text::{self, Template};
+use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
@@ -14,6 +20,35 @@ const TEMPLATE: Template = Template {
     name: "markdown.md.j2",
     source: include_str!("../../../templates/markdown.md.j2"),
 };
+
+/// The template with its escaping filters, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    Compiled::new(&TEMPLATE, |env| {
+        env.add_filter("md", |v: Value| escape_filter(v, escape_inline_cow));
+        env.add_filter("md_paragraph", |v: Value| {
+            escape_filter(v, escape_paragraph_cow)
+        });
+        env.add_filter("md_code", |v: Value| {
+            escape_filter(v, |s| Cow::Owned(code_span(s)))
+        });
+    })
+});
+
+/// A filter that escapes its value as text: a string the escaping leaves as it is comes
+/// back as the same value, with nothing copied. Other values are escaped as the text they
+/// print as; an undefined value is an error, as in a strict template.
+fn escape_filter(value: Value, escape: fn(&str) -> Cow<'_, str>) -> Result<Value, Error> {
+    if value.is_undefined() {
+        return Err(Error::from(ErrorKind::UndefinedError));
+    }
+    let Some(text) = value.as_str() else {
+        return Ok(Value::from(escape(&value.to_string()).into_owned()));
+    };
+    Ok(match escape(text) {
+        Cow::Borrowed(_) => value.clone(),
+        Cow::Owned(escaped) => Value::from(escaped),
+    })
+}
 
 /// Bytes in one row of a struct's byte map.
 const BYTE_MAP_ROW: u64 = 16;
@@ -28,85 +63,81 @@ const BYTE_MAP_LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST
 const BYTE_MAP_PADDING: char = '.';
 
 #[derive(Serialize)]
-struct MarkdownContext {
+struct MarkdownContext<'a> {
     generated: String,
-    title: String,
+    title: &'a str,
     version: String,
-    doc: String,
-    constants: Vec<ConstantRow>,
+    doc: &'a str,
+    constants: Vec<ConstantRow<'a>>,
     constants_since: bool,
-    enums: Vec<EnumSection>,
-    structs: Vec<StructSection>,
+    enums: Vec<EnumSection<'a>>,
+    structs: Vec<StructSection<'a>>,
 }
 
 #[derive(Serialize)]
-struct ConstantRow {
-    name: String,
+struct ConstantRow<'a> {
+    name: &'a str,
     anchor: String,
     /// As the schema wrote it, or the computed value of an expression.
-    literal: String,
+    literal: &'a str,
     /// The expression the value was computed from.
-    expr: Option<String>,
+    expr: Option<&'a str>,
     since: Option<String>,
-    doc: String,
+    doc: &'a str,
 }
 
 #[derive(Serialize)]
-struct EnumSection {
-    name: String,
+struct EnumSection<'a> {
+    name: &'a str,
     anchor: String,
     kind: &'static str,
     repr: &'static str,
-    doc: String,
+    doc: &'a str,
     since: Option<String>,
     values_since: bool,
-    values: Vec<ValueRow>,
+    values: Vec<ValueRow<'a>>,
 }
 
 #[derive(Serialize)]
-struct ValueRow {
-    name: String,
-    literal: String,
+struct ValueRow<'a> {
+    name: &'a str,
+    literal: &'a str,
     since: Option<String>,
-    doc: String,
+    doc: &'a str,
 }
 
 #[derive(Serialize)]
-struct StructSection {
-    name: String,
+struct StructSection<'a> {
+    name: &'a str,
     anchor: String,
     size: u64,
     align: u64,
-    doc: String,
+    doc: &'a str,
     since: Option<String>,
     extensible: bool,
     fields_since: bool,
-    fields: Vec<FieldRow>,
+    fields: Vec<FieldRow<'a>>,
     byte_map: Vec<String>,
 }
 
 #[derive(Serialize)]
-struct FieldRow {
+struct FieldRow<'a> {
     /// `0x00A4`: four uppercase hex digits, more when needed.
     offset: String,
     /// The whole field, every array element included.
     size: u64,
-    name: String,
+    name: &'a str,
     padding: bool,
     /// The type as the schema wrote it, as markdown: named types and length constants link
     /// to their sections.
     type_md: String,
     since: Option<String>,
-    doc: String,
+    doc: &'a str,
 }
 
 /// The markdown reference of `schema`. `source` names the schema in the first line.
 pub fn render_markdown(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let mut env = text::environment();
-    env.add_filter("md", |s: String| escape_inline(&s));
-    env.add_filter("md_paragraph", |s: String| escape_paragraph(&s));
-    env.add_filter("md_code", |s: String| code_span(&s));
-    text::render(&mut env, &TEMPLATE, build_context(schema, source))
+    COMPILED.render(build_context(schema, source))
 }
 
 fn since(v: &Option<Version>) -> Option<String> {
@@ -119,39 +150,39 @@ fn anchor(kind: &str, name: &str) -> String {
     format!("{kind}-{name}")
 }
 
-fn build_context(schema: &Schema, source: &str) -> MarkdownContext {
+fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
     let abi = &schema.abi;
     let constants: Vec<ConstantRow> = abi
         .consts
         .iter()
         .map(|c| ConstantRow {
-            name: c.name.clone(),
+            name: &c.name,
             anchor: anchor("const", &c.name),
-            literal: c.literal.clone(),
-            expr: c.expr.clone(),
+            literal: &c.literal,
+            expr: c.expr.as_deref(),
             since: since(&c.since),
-            doc: c.doc.clone(),
+            doc: &c.doc,
         })
         .collect();
     let enums = abi
         .enums
         .iter()
         .map(|e| EnumSection {
-            name: e.name.clone(),
+            name: &e.name,
             anchor: anchor(e.kind.keyword(), &e.name),
             kind: e.kind.keyword(),
             repr: e.repr.name(),
-            doc: e.doc.clone(),
+            doc: &e.doc,
             since: since(&e.since),
             values_since: e.values.iter().any(|v| v.since.is_some()),
             values: e
                 .values
                 .iter()
                 .map(|v| ValueRow {
-                    name: v.name.clone(),
-                    literal: v.literal.clone(),
+                    name: &v.name,
+                    literal: &v.literal,
                     since: since(&v.since),
-                    doc: v.doc.clone(),
+                    doc: &v.doc,
                 })
                 .collect(),
         })
@@ -164,9 +195,9 @@ fn build_context(schema: &Schema, source: &str) -> MarkdownContext {
         .collect();
     MarkdownContext {
         generated: super::generated_line(source),
-        title: abi.title.clone(),
+        title: &abi.title,
         version: abi.version.to_string(),
-        doc: abi.doc.clone(),
+        doc: &abi.doc,
         constants_since: constants.iter().any(|c| c.since.is_some()),
         constants,
         enums,
@@ -174,7 +205,7 @@ fn build_context(schema: &Schema, source: &str) -> MarkdownContext {
     }
 }
 
-fn build_struct(schema: &Schema, s: &Struct, layout: &StructLayout) -> StructSection {
+fn build_struct<'a>(schema: &'a Schema, s: &'a Struct, layout: &StructLayout) -> StructSection<'a> {
     let fields = s
         .fields
         .iter()
@@ -182,19 +213,19 @@ fn build_struct(schema: &Schema, s: &Struct, layout: &StructLayout) -> StructSec
         .map(|(f, fl)| FieldRow {
             offset: format!("0x{:04X}", fl.offset),
             size: fl.size,
-            name: f.name.clone(),
+            name: &f.name,
             padding: f.is_padding(),
             type_md: render_type(schema, &f.ty),
             since: since(&f.since),
-            doc: f.doc.clone(),
+            doc: &f.doc,
         })
         .collect();
     StructSection {
-        name: s.name.clone(),
+        name: &s.name,
         anchor: anchor("struct", &s.name),
         size: layout.size,
         align: layout.align,
-        doc: s.doc.clone(),
+        doc: &s.doc,
         since: since(&s.since),
         extensible: s.extensible,
         fields_since: s.fields.iter().any(|f| f.since.is_some()),
@@ -203,9 +234,15 @@ fn build_struct(schema: &Schema, s: &Struct, layout: &StructLayout) -> StructSec
     }
 }
 
-/// A markdown link to an item's anchor.
-fn link(text: &str, anchor: &str) -> String {
-    format!("[{}](#{anchor})", escape_inline(text))
+/// Appends a markdown link to the anchor `<kind>-<name>` (see [`anchor`]).
+fn push_link(out: &mut String, text: &str, (kind, name): (&str, &str)) {
+    out.push('[');
+    out.push_str(&escape_inline_cow(text));
+    out.push_str("](#");
+    out.push_str(kind);
+    out.push('-');
+    out.push_str(name);
+    out.push(')');
 }
 
 /// A field's type as the schema wrote it (`char[client_name_len]`), as markdown whose
@@ -219,37 +256,37 @@ fn render_type(schema: &Schema, ty: &Type) -> String {
         _ => (text, None),
     };
     let base_target = match ty.elem {
-        Elem::Enum(i) => Some(anchor(abi.enums[i].kind.keyword(), &abi.enums[i].name)),
-        Elem::Struct(i) => Some(anchor("struct", &abi.structs[i].name)),
+        Elem::Enum(i) => Some((abi.enums[i].kind.keyword(), abi.enums[i].name.as_str())),
+        Elem::Struct(i) => Some(("struct", abi.structs[i].name.as_str())),
         Elem::Prim(_) | Elem::Char => None,
     };
-    let mut out = link_word(base, base_target.as_deref());
+    let mut out = String::with_capacity(2 * text.len() + 32);
+    push_link_word(&mut out, base, base_target);
     if let Some(inner) = len {
         let len_target = ty
             .len
             .and_then(|l| l.constant)
-            .map(|i| anchor("const", &abi.consts[i].name));
+            .map(|i| ("const", abi.consts[i].name.as_str()));
         out.push_str("\\[");
-        out.push_str(&link_word(inner, len_target.as_deref()));
+        push_link_word(&mut out, inner, len_target);
         out.push_str("\\]");
     }
     out
 }
 
-/// `word`, surrounding spaces kept, as a link to `target` when there is one.
-fn link_word(word: &str, target: Option<&str>) -> String {
+/// Appends `word`, surrounding spaces kept, as a link to the anchor `target` names when
+/// there is one.
+fn push_link_word(out: &mut String, word: &str, target: Option<(&str, &str)>) {
     let trimmed = word.trim();
     match target {
         Some(target) if !trimmed.is_empty() => {
-            let start = word.find(trimmed).unwrap_or(0);
-            format!(
-                "{}{}{}",
-                &word[..start],
-                link(trimmed, target),
-                &word[start + trimmed.len()..]
-            )
+            // Where `trimmed` starts in `word`: after its leading spaces.
+            let start = word.len() - word.trim_start().len();
+            out.push_str(&word[..start]);
+            push_link(out, trimmed, target);
+            out.push_str(&word[start + trimmed.len()..]);
         }
-        _ => escape_inline(word),
+        _ => out.push_str(&escape_inline_cow(word)),
     }
 }
 
@@ -257,67 +294,89 @@ fn link_word(word: &str, target: Option<&str>) -> String {
 /// as written: markdown's and HTML's special characters get a backslash, a `|` too (so a
 /// table cell does not split), and each line break becomes `<br>`.
 pub fn escape_inline(text: &str) -> String {
-    // Text without any character this escapes, most names and docs, stays as it is.
-    if !text.contains([
-        '\r', '\n', '\\', '`', '*', '[', ']', '<', '|', '~', '$', '_', '&', '#',
-    ]) {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let prev = i.checked_sub(1).map(|p| chars[p]);
-        let next = chars.get(i + 1).copied();
-        match c {
-            '\r' if next == Some('\n') => {}
-            '\r' | '\n' => out.push_str("<br>"),
-            '\\' | '`' | '*' | '[' | ']' | '<' | '|' | '~' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
+    escape_inline_cow(text).into_owned()
+}
+
+/// [`escape_inline`], borrowing text that needs no escape (most names and docs). Every
+/// character it escapes is ASCII, so it walks bytes: a byte of a multi-byte character is
+/// never one of them, nor an ASCII letter or digit.
+fn escape_inline_cow(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    // `text[..copied]` is in `out` already.
+    let mut copied = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        let replacement = match b {
+            b'\r' if next == Some(b'\n') => "",
+            b'\r' | b'\n' => "<br>",
+            b'\\' => "\\\\",
+            b'`' => "\\`",
+            b'*' => "\\*",
+            b'[' => "\\[",
+            b']' => "\\]",
+            b'<' => "\\<",
+            b'|' => "\\|",
+            b'~' => "\\~",
+            b'$' => "\\$",
             // Only an underscore at the edge of a word can start or end emphasis.
-            '_' if !(prev.is_some_and(|p| p.is_ascii_alphanumeric())
+            b'_' if !(i > 0
+                && bytes[i - 1].is_ascii_alphanumeric()
                 && next.is_some_and(|n| n.is_ascii_alphanumeric())) =>
             {
-                out.push_str("\\_");
+                "\\_"
             }
             // `&name;` and `&#123;` would be character references.
-            '&' if is_char_reference(&chars[i + 1..]) => out.push_str("\\&"),
+            b'&' if is_char_reference(&bytes[i + 1..]) => "\\&",
             // A closing `#` run would be dropped from a heading.
-            '#' if next.is_none() => out.push_str("\\#"),
-            _ => out.push(c),
-        }
-        i += 1;
+            b'#' if next.is_none() => "\\#",
+            _ => continue,
+        };
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 8));
+        out.push_str(&text[copied..i]);
+        out.push_str(replacement);
+        copied = i + 1;
     }
-    out
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            Cow::Owned(out)
+        }
+    }
 }
 
 /// Whether `rest`, the text after a `&`, makes it a character reference: a name or a `#`
 /// number, then `;`.
-fn is_char_reference(rest: &[char]) -> bool {
+fn is_char_reference(rest: &[u8]) -> bool {
     let body = rest
         .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == '#')
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'#')
         .count();
-    body > 0 && rest.get(body) == Some(&';')
+    body > 0 && rest.get(body) == Some(&b';')
 }
 
 /// Escapes text that starts a paragraph: [`escape_inline`], and a first character that
 /// would make a heading, a quote, a list or a rule gets a backslash too.
 pub fn escape_paragraph(text: &str) -> String {
-    let escaped = escape_inline(text);
+    escape_paragraph_cow(text).into_owned()
+}
+
+/// [`escape_paragraph`], borrowing text that needs no escape.
+fn escape_paragraph_cow(text: &str) -> Cow<'_, str> {
+    let escaped = escape_inline_cow(text);
     let first = escaped.chars().next();
     match first {
-        Some('#' | '>' | '-' | '+' | '=') => format!("\\{escaped}"),
+        Some('#' | '>' | '-' | '+' | '=') => Cow::Owned(format!("\\{escaped}")),
         Some(d) if d.is_ascii_digit() => {
             // `1. ` and `1) ` start an ordered list.
             let digits = escaped.chars().take_while(|c| c.is_ascii_digit()).count();
             match escaped[digits..].chars().next() {
-                Some(m @ ('.' | ')')) => {
-                    format!("{}\\{m}{}", &escaped[..digits], &escaped[digits + 1..])
-                }
+                Some(m @ ('.' | ')')) => Cow::Owned(format!(
+                    "{}\\{m}{}",
+                    &escaped[..digits],
+                    &escaped[digits + 1..]
+                )),
                 _ => escaped,
             }
         }
@@ -360,11 +419,12 @@ pub fn render_byte_map(s: &Struct, layout: &StructLayout) -> Vec<String> {
     // The field that holds byte `b`: fields are in offset order and leave no gap. The map
     // walks rows and whole runs of rows, never single bytes of a large field, so that a
     // struct of gigabytes costs no more than its fields.
+    let last_field = layout.fields.len() - 1;
     let owner = |b: u64| -> usize {
         layout
             .fields
             .partition_point(|fl| fl.offset + fl.size <= b)
-            .min(layout.fields.len() - 1)
+            .min(last_field)
     };
     let show = |i: usize| letters[i].unwrap_or(BYTE_MAP_PADDING);
     let offset_width = format!("{:X}", layout.size.saturating_sub(1)).len().max(4);
@@ -372,28 +432,38 @@ pub fn render_byte_map(s: &Struct, layout: &StructLayout) -> Vec<String> {
     let mut start = 0;
     while start < layout.size {
         let end = (start + BYTE_MAP_ROW).min(layout.size);
-        let mut text = String::new();
+        let first = owner(start);
+        let mut line = String::with_capacity(2 + offset_width + 2 + 17 + 48);
+        // Writing to a String cannot fail.
+        let _ = write!(line, "0x{start:0offset_width$X}  ");
+        // The owner of each byte of the row, found by walking on from the row's first:
+        // `owner` is monotone in the byte.
+        let mut held_by = first;
         for b in start..end {
             if b > start && (b - start) % 8 == 0 {
-                text.push(' ');
+                line.push(' ');
             }
-            text.push(show(owner(b)));
+            while held_by < last_field
+                && layout.fields[held_by].offset + layout.fields[held_by].size <= b
+            {
+                held_by += 1;
+            }
+            line.push(show(held_by));
         }
-        let mut line = format!("0x{start:0offset_width$X}  {text}");
-        let first = owner(start);
         let fl = &layout.fields[first];
         // Whole rows from `start` that lie inside the one field.
-        let run = if end - start == BYTE_MAP_ROW && owner(end - 1) == first {
+        let run = if end - start == BYTE_MAP_ROW && held_by == first {
             (fl.offset + fl.size - start) / BYTE_MAP_ROW
         } else {
             1
         };
         if run >= BYTE_MAP_FOLD {
             let last = start + run * BYTE_MAP_ROW - 1;
-            line.push_str(&format!(
+            let _ = write!(
+                line,
                 "  ×{run} rows, to 0x{last:0offset_width$X}: {}",
                 s.fields[first].name
-            ));
+            );
             start += run * BYTE_MAP_ROW;
         } else {
             start = end;
@@ -401,23 +471,33 @@ pub fn render_byte_map(s: &Struct, layout: &StructLayout) -> Vec<String> {
         lines.push(line);
     }
     lines.push(String::new());
-    let mut key: Vec<String> = s
+    // The key: `<letter> <field>` for each field that has a letter, and the padding's.
+    let mut key: Vec<(char, &str)> = s
         .fields
         .iter()
         .zip(&letters)
-        .filter_map(|(f, l)| l.map(|l| format!("{l} {}", f.name)))
+        .filter_map(|(f, l)| l.map(|l| (l, f.name.as_str())))
         .collect();
     if letters.iter().any(Option::is_none) {
-        key.push(format!("{BYTE_MAP_PADDING} padding"));
+        key.push((BYTE_MAP_PADDING, "padding"));
     }
-    let width = key.iter().map(|k| k.chars().count()).max().unwrap_or(0) + 2;
+    // Each entry is padded to `width` characters, and a line ends trimmed.
+    let entry_chars = |name: &str| 2 + name.chars().count();
+    let width = key.iter().map(|(_, n)| entry_chars(n)).max().unwrap_or(0) + 2;
     let per_line = (BYTE_MAP_KEY_WIDTH / width).max(1);
     for chunk in key.chunks(per_line) {
-        let line: String = chunk
-            .iter()
-            .map(|k| format!("{k:width$}"))
-            .collect::<String>();
-        lines.push(line.trim_end().to_string());
+        let mut line = String::with_capacity(chunk.len() * width);
+        for (i, &(letter, name)) in chunk.iter().enumerate() {
+            line.push(letter);
+            line.push(' ');
+            line.push_str(name);
+            if i + 1 < chunk.len() {
+                line.extend(std::iter::repeat_n(' ', width - entry_chars(name)));
+            }
+        }
+        let trimmed = line.trim_end().len();
+        line.truncate(trimmed);
+        lines.push(line);
     }
     lines
 }

@@ -18,9 +18,12 @@
 //!   a lowercase letter (`_OpenIntEnum`, `_layout_table`), which no generated name can be.
 //!   `lower` rejects a constant and a type that would both be `AB` (`ab`, `a_b`).
 
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
-use super::text::{self, Template};
+use super::text::{Compiled, Template};
 use super::{RenderError, generated_line};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
@@ -30,6 +33,9 @@ const TEMPLATE: Template = Template {
     name: "python.py.j2",
     source: include_str!("../../../templates/python.py.j2"),
 };
+
+/// The template, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Python's hard keywords (`keyword.kwlist`); soft keywords such as `match` and `type` are
 /// valid identifiers. A test checks this list against the installed python3.
@@ -137,12 +143,38 @@ pub fn python_field_alias(name: &str) -> Option<String> {
     PYTHON_KEYWORDS.contains(&name).then(|| format!("{name}_"))
 }
 
+/// The Python names of the schema's types and constants, by index, made once per module:
+/// every field that refers to a type or a constant reads its name from here.
+struct Names {
+    enums: Vec<String>,
+    structs: Vec<String>,
+    consts: Vec<String>,
+}
+
+impl Names {
+    fn new(abi: &Abi) -> Names {
+        Names {
+            enums: abi
+                .enums
+                .iter()
+                .map(|e| python_type_name(&e.name))
+                .collect(),
+            structs: abi
+                .structs
+                .iter()
+                .map(|s| python_type_name(&s.name))
+                .collect(),
+            consts: abi.consts.iter().map(|c| upper(&c.name)).collect(),
+        }
+    }
+}
+
 #[derive(Serialize)]
-struct ModuleContext {
+struct ModuleContext<'a> {
     generated_line: String,
     /// The ABI title, escaped for the docstring.
     title: String,
-    abi_name: String,
+    abi_name: &'a str,
     version: String,
     version_major: u32,
     version_minor: u32,
@@ -153,10 +185,10 @@ struct ModuleContext {
     has_text: bool,
     /// Whether some enum is not a flag set: then `_OpenIntEnum` is emitted.
     has_open_enums: bool,
-    all: Vec<String>,
-    consts: Vec<ConstContext>,
-    enums: Vec<EnumContext>,
-    structs: Vec<StructContext>,
+    all: Vec<&'a str>,
+    consts: Vec<ConstContext<'a>>,
+    enums: Vec<EnumContext<'a>>,
+    structs: Vec<StructContext<'a>>,
 }
 
 /// Names for the usage examples of the module docstring, taken from this schema.
@@ -175,8 +207,8 @@ struct Examples {
 }
 
 #[derive(Serialize)]
-struct ConstContext {
-    name: String,
+struct ConstContext<'a> {
+    name: &'a str,
     value: String,
     /// Comment lines (escaped) above the constant: its doc and, when it was computed, the
     /// expression.
@@ -184,8 +216,8 @@ struct ConstContext {
 }
 
 #[derive(Serialize)]
-struct EnumContext {
-    name: String,
+struct EnumContext<'a> {
+    name: &'a str,
     base: &'static str,
     docstring: Docstring,
     members: Vec<MemberContext>,
@@ -198,37 +230,52 @@ struct MemberContext {
 }
 
 #[derive(Serialize)]
-struct StructContext {
-    name: String,
+struct StructContext<'a> {
+    name: &'a str,
     docstring: Docstring,
-    fields: Vec<FieldContext>,
-    aliases: Vec<AliasContext>,
+    fields: Vec<FieldContext<'a>>,
+    aliases: Vec<AliasContext<'a>>,
     size: u64,
     align: u64,
 }
 
 #[derive(Serialize)]
-struct FieldContext {
-    name: String,
+struct FieldContext<'a> {
+    name: &'a str,
     ctype: String,
     /// A comment beside the `_fields_` entry: the enum a number belongs to.
-    comment: Option<String>,
+    comment: Option<&'a str>,
     offset: String,
 }
 
 #[derive(Serialize)]
-struct AliasContext {
+struct AliasContext<'a> {
     alias: String,
-    field: String,
+    field: &'a str,
 }
 
-/// A class docstring: summary and doc lines, then a list of entries (`head`, then its doc
-/// lines indented below it). Every string is escaped already.
+/// A class docstring: its first line and the lines after it, then a list of entries
+/// (`head`, then its doc lines indented below it). Every string is escaped already.
 #[derive(Serialize)]
 struct Docstring {
-    lines: Vec<String>,
-    list_title: String,
+    first: String,
+    more: Vec<String>,
+    list_title: &'static str,
     entries: Vec<DocEntry>,
+}
+
+impl Docstring {
+    /// The docstring of `lines` (at least one) and `entries`.
+    fn new(mut lines: Vec<String>, list_title: &'static str, entries: Vec<DocEntry>) -> Self {
+        let first = std::mem::take(&mut lines[0]);
+        lines.remove(0);
+        Docstring {
+            first,
+            more: lines,
+            list_title,
+            entries,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -240,23 +287,27 @@ struct DocEntry {
 /// Renders the Python module of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let context = compute_module_context(schema, source);
-    let mut env = text::environment();
-    text::render(&mut env, &TEMPLATE, context)
+    let names = Names::new(&schema.abi);
+    COMPILED.render(compute_module_context(schema, &names, source))
 }
 
-fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
+fn compute_module_context<'a>(
+    schema: &'a Schema,
+    names: &'a Names,
+    source: &str,
+) -> ModuleContext<'a> {
     let abi = &schema.abi;
     let consts: Vec<ConstContext> = abi
         .consts
         .iter()
-        .map(|c| {
+        .zip(&names.consts)
+        .map(|(c, name)| {
             let mut comments = escape_comment_lines(&c.doc);
             if let Some(expr) = &c.expr {
                 comments.extend(escape_comment_lines(&format!("= {expr}")));
             }
             ConstContext {
-                name: upper(&c.name),
+                name,
                 value: python_int_literal(&c.literal, c.value),
                 comments,
             }
@@ -265,7 +316,8 @@ fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
     let enums: Vec<EnumContext> = abi
         .enums
         .iter()
-        .map(|e| {
+        .zip(&names.enums)
+        .map(|(e, name)| {
             let (base, kind, note) = match e.kind {
                 EnumKind::Enum => (
                     "_OpenIntEnum",
@@ -284,35 +336,28 @@ fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
                 e.repr,
                 since_note(e.since)
             ));
+            let members: Vec<MemberContext> = e
+                .values
+                .iter()
+                .map(|v| MemberContext {
+                    name: upper(&v.name),
+                    value: python_int_literal(&v.literal, v.value),
+                })
+                .collect();
             let entries = e
                 .values
                 .iter()
-                .map(|v| DocEntry {
-                    head: format!(
-                        "{} = {}{}",
-                        upper(&v.name),
-                        python_int_literal(&v.literal, v.value),
-                        since_note(v.since)
-                    ),
+                .zip(&members)
+                .map(|(v, m)| DocEntry {
+                    head: format!("{} = {}{}", m.name, m.value, since_note(v.since)),
                     doc: escape_docstring_lines(&v.doc),
                 })
                 .collect();
             EnumContext {
-                name: python_type_name(&e.name),
+                name,
                 base,
-                docstring: Docstring {
-                    lines,
-                    list_title: "Values:".into(),
-                    entries,
-                },
-                members: e
-                    .values
-                    .iter()
-                    .map(|v| MemberContext {
-                        name: upper(&v.name),
-                        value: python_int_literal(&v.literal, v.value),
-                    })
-                    .collect(),
+                docstring: Docstring::new(lines, "Values:", entries),
+                members,
             }
         })
         .collect();
@@ -320,7 +365,7 @@ fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
         .layout
         .order
         .iter()
-        .map(|&i| compute_struct_context(schema, i))
+        .map(|&i| compute_struct_context(schema, names, i))
         .collect();
 
     let has_text = abi
@@ -328,23 +373,24 @@ fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
         .iter()
         .any(|s| s.fields.iter().any(|f| f.ty.elem == Elem::Char));
     let has_open_enums = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
-    let mut all: Vec<String> = consts.iter().map(|c| c.name.clone()).collect();
-    all.extend(["ABI_VERSION_MAJOR".into(), "ABI_VERSION_MINOR".into()]);
+    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 4);
+    all.extend(consts.iter().map(|c| c.name));
+    all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"]);
     if has_text {
-        all.extend(["text".into(), "set_text".into()]);
+        all.extend(["text", "set_text"]);
     }
-    all.extend(enums.iter().map(|e| e.name.clone()));
-    all.extend(structs.iter().map(|s| s.name.clone()));
+    all.extend(enums.iter().map(|e| e.name));
+    all.extend(structs.iter().map(|s| s.name));
 
     ModuleContext {
         generated_line: generated_line(source),
         title: escape_docstring_line(&abi.title),
-        abi_name: abi.name.clone(),
+        abi_name: &abi.name,
         version: abi.version.to_string(),
         version_major: abi.version.major,
         version_minor: abi.version.minor,
         abi_doc: escape_docstring_lines(&abi.doc),
-        examples: compute_examples(schema),
+        examples: compute_examples(schema, names),
         has_text,
         has_open_enums,
         all,
@@ -354,7 +400,11 @@ fn compute_module_context(schema: &Schema, source: &str) -> ModuleContext {
     }
 }
 
-fn compute_struct_context(schema: &Schema, index: usize) -> StructContext {
+fn compute_struct_context<'a>(
+    schema: &'a Schema,
+    names: &'a Names,
+    index: usize,
+) -> StructContext<'a> {
     let abi = &schema.abi;
     let s = &abi.structs[index];
     let layout = schema.layout.of(index);
@@ -382,35 +432,36 @@ fn compute_struct_context(schema: &Schema, index: usize) -> StructContext {
     for (f, fl) in s.fields.iter().zip(&layout.fields) {
         let offset = format!("0x{:04X}", fl.offset);
         let alias = python_field_alias(&f.name);
-        let shown_name = match &alias {
-            Some(a) => format!("{} (alias {a})", f.name),
-            None => f.name.clone(),
-        };
-        entries.push(DocEntry {
-            head: format!(
-                "{offset} {shown_name}: {}{}",
-                describe_type(abi, &f.ty),
-                since_note(f.since)
-            ),
-            doc: {
-                let mut doc = escape_docstring_lines(&f.doc);
-                if let Some(c) = &f.count {
-                    doc.push(format!(
-                        "Entries in use: {}.",
-                        escape_docstring_line(&c.text)
-                    ));
-                }
-                if let Some(i) = f.expect {
-                    doc.push(format!("Always {}.", upper(&abi.consts[i].name)));
-                }
-                doc
-            },
-        });
+        // `0x0004 name: u32`, `0x0008 class (alias class_): ClientState (u32), since ABI 1.2`.
+        let mut head = String::with_capacity(48);
+        head.push_str(&offset);
+        head.push(' ');
+        head.push_str(&f.name);
+        // Writing to a String cannot fail.
+        if let Some(a) = &alias {
+            let _ = write!(head, " (alias {a})");
+        }
+        head.push_str(": ");
+        push_type_description(&mut head, abi, names, &f.ty);
+        if let Some(v) = f.since {
+            let _ = write!(head, ", since ABI {v}");
+        }
+        let mut doc = escape_docstring_lines(&f.doc);
+        if let Some(c) = &f.count {
+            doc.push(format!(
+                "Entries in use: {}.",
+                escape_docstring_line(&c.text)
+            ));
+        }
+        if let Some(i) = f.expect {
+            doc.push(format!("Always {}.", names.consts[i]));
+        }
+        entries.push(DocEntry { head, doc });
         fields.push(FieldContext {
-            name: f.name.clone(),
-            ctype: render_ctype(abi, &f.ty),
+            name: &f.name,
+            ctype: render_ctype(abi, names, &f.ty),
             comment: match f.ty.elem {
-                Elem::Enum(e) => Some(python_type_name(&abi.enums[e].name)),
+                Elem::Enum(e) => Some(&names.enums[e]),
                 _ => None,
             },
             offset,
@@ -418,17 +469,13 @@ fn compute_struct_context(schema: &Schema, index: usize) -> StructContext {
         if let Some(alias) = alias {
             aliases.push(AliasContext {
                 alias,
-                field: f.name.clone(),
+                field: &f.name,
             });
         }
     }
     StructContext {
-        name: python_type_name(&s.name),
-        docstring: Docstring {
-            lines,
-            list_title: "Fields (offset, name, type):".into(),
-            entries,
-        },
+        name: &names.structs[index],
+        docstring: Docstring::new(lines, "Fields (offset, name, type):", entries),
         fields,
         aliases,
         size: layout.size,
@@ -436,13 +483,13 @@ fn compute_struct_context(schema: &Schema, index: usize) -> StructContext {
     }
 }
 
-fn compute_examples(schema: &Schema) -> Examples {
+fn compute_examples(schema: &Schema, names: &Names) -> Examples {
     let abi = &schema.abi;
     // The largest struct, the first of equals: the record a reader maps.
     let record = (0..abi.structs.len())
         .rev()
         .max_by_key(|&i| schema.layout.of(i).size)
-        .map(|i| python_type_name(&abi.structs[i].name));
+        .map(|i| names.structs[i].clone());
     let first_field = |want: &dyn Fn(&Type) -> bool| -> Option<(&Struct, String)> {
         abi.structs.iter().find_map(|s| {
             s.fields
@@ -471,7 +518,7 @@ fn compute_examples(schema: &Schema) -> Examples {
         text_read: text.as_ref().map(|(s, f)| read(&variable(s), f)),
         text_var: text.as_ref().map(|(s, _)| variable(s)),
         text_field: text.as_ref().map(|(_, f)| f.clone()),
-        enum_type: enumerated.map(|(_, _, e)| python_type_name(&abi.enums[e].name)),
+        enum_type: enumerated.map(|(_, _, e)| names.enums[e].clone()),
         enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
     }
 }
@@ -491,43 +538,59 @@ fn prim_ctype(p: Prim) -> &'static str {
     }
 }
 
-/// The array length as Python writes it: the constant's name when the schema named one.
-fn render_len(abi: &Abi, ty: &Type) -> Option<String> {
-    ty.len.map(|l| match l.constant {
-        Some(c) => upper(&abi.consts[c].name),
-        None => l.count.to_string(),
-    })
-}
-
-/// The ctypes type of a field: enums are their fixed-width integer.
-fn render_ctype(abi: &Abi, ty: &Type) -> String {
-    let elem = match ty.elem {
-        Elem::Prim(p) => prim_ctype(p).to_string(),
-        Elem::Char => "ctypes.c_char".to_string(),
-        Elem::Enum(e) => prim_ctype(abi.enums[e].repr).to_string(),
-        Elem::Struct(s) => python_type_name(&abi.structs[s].name),
-    };
-    match render_len(abi, ty) {
-        Some(len) => format!("{elem} * {len}"),
-        None => elem,
+/// Appends the array length as Python writes it, the constant's name when the schema
+/// named one, after `before`; nothing when the field is not an array.
+fn push_len(out: &mut String, names: &Names, ty: &Type, before: &str, after: &str) {
+    if let Some(l) = ty.len {
+        out.push_str(before);
+        match l.constant {
+            Some(c) => out.push_str(&names.consts[c]),
+            // Writing to a String cannot fail.
+            None => {
+                let _ = write!(out, "{}", l.count);
+            }
+        }
+        out.push_str(after);
     }
 }
 
-/// A field's type for the docstring: `u32`, `ClientState (u32)`, `Ship[MAX_SHIPS]`, or
-/// `char[CLIENT_NAME_LEN] (text)`.
-fn describe_type(abi: &Abi, ty: &Type) -> String {
-    let len = render_len(abi, ty)
-        .map(|l| format!("[{l}]"))
-        .unwrap_or_default();
+/// The ctypes type of a field: enums are their fixed-width integer.
+fn render_ctype(abi: &Abi, names: &Names, ty: &Type) -> String {
+    let elem = match ty.elem {
+        Elem::Prim(p) => prim_ctype(p),
+        Elem::Char => "ctypes.c_char",
+        Elem::Enum(e) => prim_ctype(abi.enums[e].repr),
+        Elem::Struct(s) => &names.structs[s],
+    };
+    let mut out = String::with_capacity(elem.len() + 24);
+    out.push_str(elem);
+    push_len(&mut out, names, ty, " * ", "");
+    out
+}
+
+/// Appends a field's type for the docstring: `u32`, `ClientState (u32)`,
+/// `Ship[MAX_SHIPS]`, or `char[CLIENT_NAME_LEN] (text)`.
+fn push_type_description(out: &mut String, abi: &Abi, names: &Names, ty: &Type) {
+    // Writing to a String cannot fail.
     match ty.elem {
-        Elem::Prim(p) => format!("{p}{len}"),
-        Elem::Char => format!("char{len} (text)"),
-        Elem::Enum(e) => format!(
-            "{}{len} ({})",
-            python_type_name(&abi.enums[e].name),
-            abi.enums[e].repr
-        ),
-        Elem::Struct(s) => format!("{}{len}", python_type_name(&abi.structs[s].name)),
+        Elem::Prim(p) => {
+            let _ = write!(out, "{p}");
+            push_len(out, names, ty, "[", "]");
+        }
+        Elem::Char => {
+            out.push_str("char");
+            push_len(out, names, ty, "[", "]");
+            out.push_str(" (text)");
+        }
+        Elem::Enum(e) => {
+            out.push_str(&names.enums[e]);
+            push_len(out, names, ty, "[", "]");
+            let _ = write!(out, " ({})", abi.enums[e].repr);
+        }
+        Elem::Struct(s) => {
+            out.push_str(&names.structs[s]);
+            push_len(out, names, ty, "[", "]");
+        }
     }
 }
 
@@ -604,8 +667,15 @@ fn escape_docstring_lines(doc: &str) -> Vec<String> {
 /// quote touches the closing one); control characters other than tab as escapes. The
 /// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
 fn escape_docstring_line(line: &str) -> String {
-    // No backslash, quote or control character: nothing to escape.
-    if !line.contains(['\\', '"']) && !line.chars().any(|c| c.is_control() && c != '\t') {
+    // No backslash, quote or control character: nothing to escape. A line of printable
+    // ASCII and tabs without those two settles it in one pass over the bytes (no early
+    // exit, so that it runs on whole vectors of bytes).
+    let mut other = false;
+    for &b in line.as_bytes() {
+        other |= ((b < 0x20) & (b != b'\t')) | (b >= 0x7f) | (b == b'\\') | (b == b'"');
+    }
+    if !other || (!line.contains(['\\', '"']) && !line.chars().any(|c| c.is_control() && c != '\t'))
+    {
         return line.to_string();
     }
     let mut out = String::with_capacity(line.len());
@@ -631,6 +701,9 @@ fn escape_comment_lines(doc: &str) -> Vec<String> {
     }
     doc.split('\n')
         .map(|line| {
+            if !line.chars().any(|c| c.is_control() && c != '\t') {
+                return line.to_string();
+            }
             line.chars()
                 .map(|c| match c {
                     '\t' => "\t".to_string(),

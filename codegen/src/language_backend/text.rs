@@ -1,6 +1,8 @@
 //! The shared minijinja setup of the text targets (C, Python, markdown): templates from
-//! `templates/`, strict undefined behaviour, no auto-escaping. Each backend builds its
-//! context in Rust (names, escaped docs, numbers from the layout) and hands it here.
+//! `templates/`, strict undefined behaviour, no auto-escaping, strings printed as they are.
+//! Each backend builds its context in Rust (names, escaped docs, numbers from the layout)
+//! and hands it here. A backend compiles its template once per process ([`Compiled`], kept
+//! in a static), so that rendering costs only the rendering.
 
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
@@ -26,7 +28,54 @@ pub fn environment() -> Environment<'static> {
         .expect("the default delimiters are valid");
     env.set_syntax(syntax);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    // Strings, nearly all that the templates print, go straight to the output rather than
+    // through `Display`; other values print as minijinja prints them. Printing an undefined
+    // value is an error, as strict undefined behaviour makes it (an `{{ x if y }}` without
+    // `else` included, which the templates do not use).
+    env.set_formatter(|out, state, value| {
+        if let Some(s) = value.as_str() {
+            return out.write_str(s).map_err(minijinja::Error::from);
+        }
+        if value.is_undefined() {
+            return Err(minijinja::Error::from(minijinja::ErrorKind::UndefinedError));
+        }
+        minijinja::escape_formatter(out, state, value)
+    });
     env
+}
+
+/// A template compiled once in an environment of its own: [`environment`]'s settings plus
+/// the target's filters. Backends keep one in a `LazyLock` and render it on every call; a
+/// template that does not compile is an error of every render, as with [`render`].
+pub struct Compiled {
+    name: &'static str,
+    env: Result<Environment<'static>, String>,
+}
+
+impl Compiled {
+    /// Compiles `template` in a new [`environment`] that `setup` adds its filters to.
+    pub fn new(template: &Template, setup: impl FnOnce(&mut Environment<'static>)) -> Self {
+        let mut env = environment();
+        setup(&mut env);
+        let env = env
+            .add_template(template.name, template.source)
+            .map(|()| env)
+            .map_err(|e| format!("template {}: {e:#}", template.name));
+        Compiled {
+            name: template.name,
+            env,
+        }
+    }
+
+    /// Renders the template with `context`.
+    pub fn render(&self, context: impl Serialize) -> Result<String, RenderError> {
+        let env = self.env.as_ref().map_err(|e| RenderError(e.clone()))?;
+        let t = env
+            .get_template(self.name)
+            .map_err(|e| RenderError(format!("template {}: {e:#}", self.name)))?;
+        t.render(minijinja::value::Serde(context))
+            .map_err(|e| RenderError(format!("template {}: {e:#}", self.name)))
+    }
 }
 
 /// Renders `template` with `context` in `env`.
@@ -64,6 +113,42 @@ mod tests {
     }
 
     #[test]
+    fn values_print_as_minijinja_prints_them() {
+        let source = "{{ s }} {{ n }} {{ b }} {{ z }} {{ l }} {{ s ~ n }}";
+        let context = serde_json::json!({
+            "s": "*/ \"x\"", "n": 42, "b": true, "z": null, "l": [1, "a"]
+        });
+        let text = render(&mut environment(), &template(source), &context).expect("renders");
+        let mut plain = Environment::new();
+        plain.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        let expected = plain
+            .render_str(source, minijinja::value::Serde(&context))
+            .expect("renders");
+        assert_eq!(text, expected);
+        assert_eq!(text, "*/ \"x\" 42 True None [1, 'a'] */ \"x\"42");
+    }
+
+    #[test]
+    fn a_compiled_template_renders_again_and_again() {
+        let t = template("{{ x | twice }}\n");
+        let compiled = Compiled::new(&t, |env| {
+            env.add_filter("twice", |s: String| format!("{s}{s}"));
+        });
+        for x in ["a", "b"] {
+            let text = compiled
+                .render(serde_json::json!({ "x": x }))
+                .expect("renders");
+            assert_eq!(text, format!("{x}{x}\n"));
+        }
+        let broken = Compiled::new(&template("{% if %}"), |_| {});
+        let err = broken
+            .render(serde_json::json!({}))
+            .expect_err("does not compile");
+        assert!(err.0.starts_with("template test.j2: "), "{err}");
+        assert!(err.0.contains("syntax error"), "{err}");
+    }
+
+    #[test]
     fn a_broken_template_is_a_render_error() {
         for (source, says) in [
             ("{% for x in %}", "syntax error"),
@@ -71,6 +156,7 @@ mod tests {
             ("{{ missing }}", "undefined"),
             ("{{ x.nope }}", "undefined"),
             ("{{ x | no_such_filter }}", "unknown filter"),
+            ("{{ x.nope if false }}", "undefined"),
         ] {
             let err = render(
                 &mut environment(),
