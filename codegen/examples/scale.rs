@@ -3,6 +3,8 @@
 //! stage (`wall/cpu` ms), of the whole pipeline, the output size and the process's peak
 //! memory (VmHWM). One N per process, so that the peak is this N's. Used by
 //! bench/scale.sh: `cargo run --release -p codegen --example scale -- 10000 [RUNS]`.
+//! `scale N --write-schema FILE` only writes the schema of N structs to FILE, for timing
+//! the `codegen` command on it.
 
 use std::time::{Duration, Instant};
 
@@ -74,8 +76,13 @@ fn main() {
         .next()
         .map(|a| a.parse().expect("N, a number of structs"))
         .unwrap_or(10_000);
-    let runs: usize = args
-        .next()
+    let runs = args.next();
+    if runs.as_deref() == Some("--write-schema") {
+        let path = args.next().expect("--write-schema FILE");
+        std::fs::write(&path, synth::synth_schema(n)).expect("writes the schema");
+        return;
+    }
+    let runs: usize = runs
         .map(|a| a.parse().expect("the number of runs"))
         .unwrap_or(5)
         .max(1);
