@@ -7,11 +7,11 @@
 //! `rust_support/`, copied once into each file that needs it and invoked per item.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
+use super::jobs;
 use crate::Schema;
 use crate::ir::names::{camel, upper};
 use crate::ir::{Abi, ConstType, Constant, Elem, Enum, EnumKind, Field, Prim, Struct, Type};
@@ -21,12 +21,16 @@ use crate::layout::{FieldLayout, StructLayout};
 /// `source`. Large schemas are expanded, parsed and printed in parts on several threads;
 /// the text is the same for any number of parts and threads.
 pub fn expand_rust(schema: &Schema, source: &str) -> String {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS));
+    let threads = jobs::default_threads();
     expand_rust_in_parts(schema, source, threads, threads)
 }
 
-/// At most this many threads print one file.
-const MAX_THREADS: usize = 8;
+/// Prints the file in at least `parts` parts on `threads` threads.
+fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize, threads: usize) -> String {
+    let plan = RustParts::new(schema, parts);
+    let printed = jobs::run_jobs(plan.len(), threads, |i| plan.print(i));
+    plan.assemble(source, &printed)
+}
 
 /// A part smaller than this (in [`item_weight`] units) costs less to print than a thread
 /// costs to start. The bridge schema weighs about 1,000.
@@ -38,65 +42,73 @@ const MIN_PART_WEIGHT: usize = 250;
 /// about 1.0 s and its share of the peak memory to almost nothing (bench/README.md).
 const MAX_PART_WEIGHT: usize = 500;
 
-/// Prints the file in at least `parts` parts (more when they would be heavier than
-/// [`MAX_PART_WEIGHT`]) on `threads` threads.
-fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize, threads: usize) -> String {
-    let items = items_of(schema);
-    let weights: Vec<usize> = items.iter().map(|&i| item_weight(schema, i)).collect();
-    let total: usize = weights.iter().sum();
-    let ranges = split_by_weight(&weights, parts.max(total.div_ceil(MAX_PART_WEIGHT)));
-    let printed = print_parts(schema, &items, &ranges, threads);
-    let support = support_for(&schema.abi);
-    let line = super::generated_line(source);
-    let length = printed.iter().map(String::len).sum::<usize>();
-    let mut text = String::with_capacity(line.len() + support.len() + length + 8);
-    text.push_str("// ");
-    text.push_str(&line);
-    text.push_str("\n\n");
-    text.push_str(&support);
-    for part in &printed {
-        text.push_str(part);
-    }
-    text
+/// The Rust file cut into consecutive parts that are expanded, parsed and printed on their
+/// own, possibly on different threads ([`jobs::run_jobs`]), then put together.
+pub struct RustParts<'a> {
+    schema: &'a Schema,
+    items: Vec<Item>,
+    ranges: Vec<Range<usize>>,
+    weights: Vec<usize>,
 }
 
-/// Prints each range of `items` with [`print_items`], on up to `threads` threads that
-/// take the next range as they finish one; the texts come back in the ranges' order.
-fn print_parts(
-    schema: &Schema,
-    items: &[Item],
-    ranges: &[Range<usize>],
-    threads: usize,
-) -> Vec<String> {
-    let threads = threads.min(ranges.len());
-    if threads <= 1 {
-        let print = |range: &Range<usize>| print_items(schema, &items[range.clone()]);
-        return ranges.iter().map(print).collect();
+impl<'a> RustParts<'a> {
+    /// At least `parts` parts (more when they would be heavier than [`MAX_PART_WEIGHT`]),
+    /// none lighter than [`MIN_PART_WEIGHT`] unless there is only one.
+    pub fn new(schema: &'a Schema, parts: usize) -> Self {
+        let items = items_of(schema);
+        let weights: Vec<usize> = items.iter().map(|&i| item_weight(schema, i)).collect();
+        let total: usize = weights.iter().sum();
+        let ranges = split_by_weight(&weights, parts.max(total.div_ceil(MAX_PART_WEIGHT)));
+        let weights = ranges
+            .iter()
+            .map(|r| weights[r.clone()].iter().sum())
+            .collect();
+        RustParts {
+            schema,
+            items,
+            ranges,
+            weights,
+        }
     }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(range) = ranges.get(i) else {
-                return done;
-            };
-            done.push((i, print_items(schema, &items[range.clone()])));
+
+    /// Roughly what part `i` costs to print, in [`item_weight`] units.
+    pub fn weight(&self, i: usize) -> usize {
+        self.weights[i]
+    }
+
+    /// The weight of the whole file.
+    pub fn total_weight(&self) -> usize {
+        self.weights.iter().sum()
+    }
+
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// The text of part `i`.
+    pub fn print(&self, i: usize) -> String {
+        print_items(self.schema, &self.items[self.ranges[i].clone()])
+    }
+
+    /// The whole file: the generated-file line, the support code, then the parts' texts.
+    pub fn assemble(&self, source: &str, printed: &[String]) -> String {
+        let support = support_for(&self.schema.abi);
+        let line = super::generated_line(source);
+        let length = printed.iter().map(String::len).sum::<usize>();
+        let mut text = String::with_capacity(line.len() + support.len() + length + 8);
+        text.push_str("// ");
+        text.push_str(&line);
+        text.push_str("\n\n");
+        text.push_str(&support);
+        for part in printed {
+            text.push_str(part);
         }
-    };
-    let mut done = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut done = work();
-        for handle in others {
-            match handle.join() {
-                Ok(theirs) => done.extend(theirs),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        done
-    });
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, text)| text).collect()
+        text
+    }
 }
 
 /// One top-level item of the Rust file, in the order the file has them.
