@@ -34,6 +34,11 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
     })
 });
 
+/// Compiles the template now, if no call has yet (see [`super::compile_templates`]).
+pub fn compile_template() {
+    LazyLock::force(&COMPILED);
+}
+
 /// A filter that escapes its value as text: a string the escaping leaves as it is comes
 /// back as the same value, with nothing copied. Other values are escaped as the text they
 /// print as; an undefined value is an error, as in a strict template.

@@ -61,6 +61,15 @@ const TEXT_TARGETS: [(&str, RenderText); 3] = [
     ("md", markdown::render_markdown),
 ];
 
+/// Compiles the text targets' templates, which every process does once, on first use. A
+/// caller with a core to spare can call it on a thread of its own while the schema loads.
+#[cfg(feature = "text")]
+pub fn compile_templates() {
+    c::compile_template();
+    python::compile_template();
+    markdown::compile_template();
+}
+
 /// A text target costs about as much to render as a fifth of the Rust file costs to print
 /// (the bridge: 0.9 ms against 4.4 ms of CPU), so its weight in [`rust::RustParts`] units is
 /// the file's weight over this.

@@ -37,6 +37,11 @@ const TEMPLATE: Template = Template {
 /// The template, compiled on first use.
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
+/// Compiles the template now, if no call has yet (see [`super::compile_templates`]).
+pub fn compile_template() {
+    LazyLock::force(&COMPILED);
+}
+
 /// Python's hard keywords (`keyword.kwlist`); soft keywords such as `match` and `type` are
 /// valid identifiers. A test checks this list against the installed python3.
 pub const PYTHON_KEYWORDS: [&str; 35] = [
