@@ -2,6 +2,7 @@
 //! values, and checks every rule that does not need the layout. Errors pile up.
 
 use std::collections::HashMap;
+use std::fmt::Display;
 
 use toml::Spanned;
 
@@ -209,7 +210,7 @@ impl Lower<'_> {
         }
     }
 
-    fn check_name(&mut self, name: &Spanned<String>, what: &str) {
+    fn check_name(&mut self, name: &Spanned<String>, what: &dyn Display) {
         if !is_snake_case(name.get_ref()) {
             let hint = suggest_snake(name.get_ref());
             self.errors.error_help(
@@ -224,7 +225,7 @@ impl Lower<'_> {
         &mut self,
         since: &Option<Spanned<String>>,
         abi_version: Version,
-        what: &str,
+        what: &dyn Display,
     ) -> Option<Version> {
         let s = since.as_ref()?;
         match Version::parse(s.get_ref()) {
@@ -252,7 +253,7 @@ impl Lower<'_> {
 
     fn lower_abi_header(&mut self, raw: &RawSchema) -> Abi {
         let a = raw.abi.get_ref();
-        self.check_name(&a.name, "abi name");
+        self.check_name(&a.name, &"abi name");
         let version = match Version::parse(a.version.get_ref()) {
             Some(v) if v.major > u32::from(u16::MAX) || v.minor > u32::from(u16::MAX) => {
                 self.errors.error_help(
@@ -340,7 +341,7 @@ impl Lower<'_> {
                 .or_insert(TypeName::Struct(i));
         }
         for (kind, name) in all {
-            self.check_name(name, kind);
+            self.check_name(name, &kind);
             let n = name.get_ref().as_str();
             if kind != "constant" && (Prim::from_name(n).is_some() || n == "char") {
                 self.errors.error(
@@ -371,7 +372,7 @@ impl Lower<'_> {
     fn lower_value(
         &mut self,
         value: &Spanned<RawValue>,
-        what: &str,
+        what: &dyn Display,
         lookup: &dyn Fn(&str) -> Option<i128>,
     ) -> Option<(i128, String, Option<String>)> {
         let span = value.span();
@@ -530,8 +531,15 @@ impl Lower<'_> {
         for v in r.values.get_ref() {
             let rv = v.get_ref();
             let vname = rv.name.get_ref().clone();
-            let vwhat = format!("{} value `{name}.{vname}`", kind.keyword());
-            self.check_name(&rv.name, &format!("{what}: value"));
+            let vwhat = MemberName {
+                kind: match kind {
+                    EnumKind::Enum => "enum value",
+                    EnumKind::Flags => "flags value",
+                },
+                item: &name,
+                member: rv.name.get_ref(),
+            };
+            self.check_name(&rv.name, &Labeled(&what, "value"));
             let key = upper(&vname);
             if let Some(first) = names.get(&key) {
                 let line = self.line_of(&first.span());
@@ -614,7 +622,7 @@ impl Lower<'_> {
     fn lower_type(
         &mut self,
         ty: &Spanned<String>,
-        what: &str,
+        what: &dyn Display,
         types: &HashMap<String, TypeName>,
         consts: &ConstTable,
     ) -> Option<Type> {
@@ -741,8 +749,12 @@ impl Lower<'_> {
         for f in r.fields.get_ref() {
             let rf = f.get_ref();
             let fname = rf.name.get_ref().clone();
-            let fwhat = format!("field `{name}.{fname}`");
-            self.check_name(&rf.name, &format!("{what}: field"));
+            let fwhat = MemberName {
+                kind: "field",
+                item: &name,
+                member: rf.name.get_ref(),
+            };
+            self.check_name(&rf.name, &Labeled(&what, "field"));
             if let Some(first) = names.get(fname.as_str()) {
                 let line = self.line_of(&first.span());
                 self.errors.error_help(
@@ -806,7 +818,7 @@ impl Lower<'_> {
         &mut self,
         e: &Spanned<String>,
         ty: &Type,
-        what: &str,
+        what: &dyn Display,
         consts: &ConstTable,
     ) -> Option<usize> {
         let span = self.inner(e);
@@ -932,23 +944,46 @@ impl Lower<'_> {
     /// enum values (constant `phase_playing` and value `phase.playing` are both
     /// `PREFIX_PHASE_PLAYING`). The later name is reported, pointing at the earlier one.
     fn check_converted_names(&mut self, raw: &RawSchema, prefix: &str) {
-        struct Claim {
-            key: String,
-            shown: String,
-            original: String,
-            what: String,
+        /// What a name becomes: a C macro or a type name.
+        #[derive(PartialEq, Eq, Hash)]
+        enum Converted {
+            Macro(String),
+            Type(String),
+        }
+        /// Where a name comes from. Messages are only formatted for a collision.
+        enum Source<'a> {
+            Const(&'a str),
+            Type(&'static str, &'a str),
+            Value(&'static str, &'a str, &'a str),
+        }
+        impl Source<'_> {
+            /// The schema's name: the same one twice is a duplicate, reported on its own.
+            fn original(&self) -> (&str, Option<&str>) {
+                match *self {
+                    Source::Const(n) | Source::Type(_, n) => (n, None),
+                    Source::Value(_, n, v) => (n, Some(v)),
+                }
+            }
+            fn what(&self) -> String {
+                match *self {
+                    Source::Const(n) => format!("constant `{n}`"),
+                    Source::Type(kind, n) => format!("{kind} `{n}`"),
+                    Source::Value(kind, n, v) => format!("{kind} value `{n}.{v}`"),
+                }
+            }
+        }
+        struct Claim<'a> {
+            key: Converted,
+            source: Source<'a>,
             span: Span,
         }
         let p = upper(prefix);
         let mut claims: Vec<Claim> = Vec::new();
         for c in &raw.consts {
             let n = c.get_ref().name.get_ref();
-            let m = format!("{p}_{}", upper(n));
             claims.push(Claim {
-                key: format!("macro:{m}"),
-                shown: format!("the C macro `{m}`"),
-                original: n.clone(),
-                what: format!("constant `{n}`"),
+                key: Converted::Macro(format!("{p}_{}", upper(n))),
+                source: Source::Const(n),
                 span: self.inner(&c.get_ref().name),
             });
         }
@@ -961,20 +996,15 @@ impl Lower<'_> {
             let e = e.get_ref();
             let n = e.name.get_ref();
             claims.push(Claim {
-                key: format!("type:{}", camel(n)),
-                shown: format!("the type name `{}`", camel(n)),
-                original: n.clone(),
-                what: format!("{kind} `{n}`"),
+                key: Converted::Type(camel(n)),
+                source: Source::Type(kind, n),
                 span: self.inner(&e.name),
             });
             for v in e.values.get_ref() {
                 let v = &v.get_ref().name;
-                let m = format!("{p}_{}_{}", upper(n), upper(v.get_ref()));
                 claims.push(Claim {
-                    key: format!("macro:{m}"),
-                    shown: format!("the C macro `{m}`"),
-                    original: format!("{n}.{}", v.get_ref()),
-                    what: format!("{kind} value `{n}.{}`", v.get_ref()),
+                    key: Converted::Macro(format!("{p}_{}_{}", upper(n), upper(v.get_ref()))),
+                    source: Source::Value(kind, n, v.get_ref()),
                     span: self.inner(v),
                 });
             }
@@ -982,26 +1012,28 @@ impl Lower<'_> {
         for st in &raw.structs {
             let n = st.get_ref().name.get_ref();
             claims.push(Claim {
-                key: format!("type:{}", camel(n)),
-                shown: format!("the type name `{}`", camel(n)),
-                original: n.clone(),
-                what: format!("struct `{n}`"),
+                key: Converted::Type(camel(n)),
+                source: Source::Type("struct", n),
                 span: self.inner(&st.get_ref().name),
             });
         }
         claims.sort_by_key(|c| c.span.start);
-        let mut seen: HashMap<&str, &Claim> = HashMap::new();
+        let mut seen: HashMap<&Converted, &Claim> = HashMap::with_capacity(claims.len());
         for c in &claims {
-            match seen.get(c.key.as_str()) {
-                // The same name twice is a duplicate, which is reported on its own.
-                Some(first) if first.original == c.original => {}
+            match seen.get(&c.key) {
+                Some(first) if first.source.original() == c.source.original() => {}
                 Some(first) => {
                     let line = self.line_of(&first.span);
+                    let shown = match &c.key {
+                        Converted::Macro(m) => format!("the C macro `{m}`"),
+                        Converted::Type(t) => format!("the type name `{t}`"),
+                    };
                     self.errors.error_help(
                         &c.span,
                         format!(
-                            "{} and {} (line {line}) both become {} in the generated code",
-                            c.what, first.what, c.shown
+                            "{} and {} (line {line}) both become {shown} in the generated code",
+                            c.source.what(),
+                            first.source.what(),
                         ),
                         "rename one of them",
                     );
@@ -1035,6 +1067,29 @@ impl Lower<'_> {
                 );
             }
         }
+    }
+}
+
+/// How a message names a member of an item, such as "field `ship.pos`" or "enum value
+/// `phase.playing`": formatted only when a message is, not for every member lowered.
+struct MemberName<'a> {
+    kind: &'static str,
+    item: &'a str,
+    member: &'a str,
+}
+
+impl Display for MemberName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} `{}.{}`", self.kind, self.item, self.member)
+    }
+}
+
+/// An item's name followed by a word: "struct `ship`: field".
+struct Labeled<'a>(&'a str, &'static str);
+
+impl Display for Labeled<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.0, self.1)
     }
 }
 
