@@ -6,7 +6,12 @@
 # the ratio to the previous N: doubling N must cost at most 2.2x. Goal: 10,000 structs,
 # every target, under 1 s.
 #
+# Then the command a user runs, whole process: `codegen generate` on the schema of
+# CLI_N structs (default 10000) written to a file, into an empty folder, RUNS times: the
+# shortest and median wall time, CPU time (user + sys) and max RSS, from /usr/bin/time.
+#
 # Usage: bench/scale.sh [RUNS] [N...]   (default 5 runs; N = 100 1000 1250 2500 5000 10000 20000)
+#        CLI_N=20000 bench/scale.sh 5 100   (only N=100 in-process, then the command at 20,000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"; shift || true
@@ -17,6 +22,7 @@ if [ ! -x /usr/bin/time ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >/dev/null
 fi
 cargo build -q --release -p codegen --example scale
+cargo build -q --release -p codegen
 BIN=target/release/examples/scale
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -42,3 +48,19 @@ for n in "${SIZES[@]}"; do
 done
 rm -f /tmp/scale-time.$$
 echo "(stage columns: CPU ms, shortest of $RUNS; x_prev: whole CPU time over the previous N's when N doubled; peak: max RSS of the process)"
+
+CLI_N="${CLI_N:-10000}"
+WORK="$(mktemp -d -t bridge-scale.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+"$BIN" "$CLI_N" --write-schema "$WORK/synth.toml"
+for i in $(seq "$RUNS"); do
+  rm -rf "$WORK/out" && mkdir "$WORK/out"
+  /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.$i" \
+    target/release/codegen generate --schema "$WORK/synth.toml" --out "$WORK/out" >/dev/null
+done
+col() { cat "$WORK"/time.* | awk "{print $1}" | sort -g; }
+pick() { sed -n "$1p"; }
+mid=$(( (RUNS + 1) / 2 ))
+printf 'codegen generate, %d structs, whole process (%d runs): wall shortest %.2f s, median %.2f s; CPU (user+sys) shortest %.2f s; max RSS median %.0f MiB\n' \
+  "$CLI_N" "$RUNS" "$(col '$1' | pick 1)" "$(col '$1' | pick "$mid")" "$(col '$2+$3' | pick 1)" \
+  "$(col '$4/1024' | pick "$mid")"
