@@ -6,8 +6,6 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
-use minijinja::value::Value;
-use minijinja::{Error, ErrorKind};
 use serde::Serialize;
 
 use super::RenderError;
@@ -21,38 +19,12 @@ const TEMPLATE: Template = Template {
     source: include_str!("../../../templates/markdown.md.j2"),
 };
 
-/// The template with its escaping filters, compiled on first use.
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    Compiled::new(&TEMPLATE, |env| {
-        env.add_filter("md", |v: Value| escape_filter(v, escape_inline_cow));
-        env.add_filter("md_paragraph", |v: Value| {
-            escape_filter(v, escape_paragraph_cow)
-        });
-        env.add_filter("md_code", |v: Value| {
-            escape_filter(v, |s| Cow::Owned(code_span(s)))
-        });
-    })
-});
+/// The template, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Compiles the template now, if no call has yet (see [`super::compile_templates`]).
 pub fn compile_template() {
     LazyLock::force(&COMPILED);
-}
-
-/// A filter that escapes its value as text: a string the escaping leaves as it is comes
-/// back as the same value, with nothing copied. Other values are escaped as the text they
-/// print as; an undefined value is an error, as in a strict template.
-fn escape_filter(value: Value, escape: fn(&str) -> Cow<'_, str>) -> Result<Value, Error> {
-    if value.is_undefined() {
-        return Err(Error::from(ErrorKind::UndefinedError));
-    }
-    let Some(text) = value.as_str() else {
-        return Ok(Value::from(escape(&value.to_string()).into_owned()));
-    };
-    Ok(match escape(text) {
-        Cow::Borrowed(_) => value.clone(),
-        Cow::Owned(escaped) => Value::from(escaped),
-    })
 }
 
 /// Bytes in one row of a struct's byte map.
@@ -70,9 +42,9 @@ const BYTE_MAP_PADDING: char = '.';
 #[derive(Serialize)]
 struct MarkdownContext<'a> {
     generated: String,
-    title: &'a str,
+    title: Cow<'a, str>,
     version: String,
-    doc: &'a str,
+    doc: Cow<'a, str>,
     constants: Vec<ConstantRow<'a>>,
     constants_since: bool,
     enums: Vec<EnumSection<'a>>,
@@ -81,23 +53,24 @@ struct MarkdownContext<'a> {
 
 #[derive(Serialize)]
 struct ConstantRow<'a> {
-    name: &'a str,
+    name: Cow<'a, str>,
     anchor: String,
     /// As the schema wrote it, or the computed value of an expression.
-    literal: &'a str,
-    /// The expression the value was computed from.
-    expr: Option<&'a str>,
+    literal: Cow<'a, str>,
+    /// The expression the value was computed from, as a code span.
+    expr: Option<String>,
     since: Option<String>,
-    doc: &'a str,
+    doc: Cow<'a, str>,
 }
 
 #[derive(Serialize)]
 struct EnumSection<'a> {
-    name: &'a str,
+    name: Cow<'a, str>,
     anchor: String,
     kind: &'static str,
     repr: &'static str,
-    doc: &'a str,
+    /// A paragraph of its own.
+    doc: Cow<'a, str>,
     since: Option<String>,
     values_since: bool,
     values: Vec<ValueRow<'a>>,
@@ -105,19 +78,20 @@ struct EnumSection<'a> {
 
 #[derive(Serialize)]
 struct ValueRow<'a> {
-    name: &'a str,
-    literal: &'a str,
+    name: Cow<'a, str>,
+    literal: Cow<'a, str>,
     since: Option<String>,
-    doc: &'a str,
+    doc: Cow<'a, str>,
 }
 
 #[derive(Serialize)]
 struct StructSection<'a> {
-    name: &'a str,
+    name: Cow<'a, str>,
     anchor: String,
     size: u64,
     align: u64,
-    doc: &'a str,
+    /// A paragraph of its own.
+    doc: Cow<'a, str>,
     since: Option<String>,
     extensible: bool,
     fields_since: bool,
@@ -131,13 +105,13 @@ struct FieldRow<'a> {
     offset: String,
     /// The whole field, every array element included.
     size: u64,
-    name: &'a str,
+    name: Cow<'a, str>,
     padding: bool,
     /// The type as the schema wrote it, as markdown: named types and length constants link
     /// to their sections.
     type_md: String,
     since: Option<String>,
-    doc: &'a str,
+    doc: Cow<'a, str>,
 }
 
 /// The markdown reference of `schema`. `source` names the schema in the first line.
@@ -161,33 +135,33 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         .consts
         .iter()
         .map(|c| ConstantRow {
-            name: &c.name,
+            name: escape_inline_cow(&c.name),
             anchor: anchor("const", &c.name),
-            literal: &c.literal,
-            expr: c.expr.as_deref(),
+            literal: escape_inline_cow(&c.literal),
+            expr: c.expr.as_deref().map(code_span),
             since: since(&c.since),
-            doc: &c.doc,
+            doc: escape_inline_cow(&c.doc),
         })
         .collect();
     let enums = abi
         .enums
         .iter()
         .map(|e| EnumSection {
-            name: &e.name,
+            name: escape_inline_cow(&e.name),
             anchor: anchor(e.kind.keyword(), &e.name),
             kind: e.kind.keyword(),
             repr: e.repr.name(),
-            doc: &e.doc,
+            doc: escape_paragraph_cow(&e.doc),
             since: since(&e.since),
             values_since: e.values.iter().any(|v| v.since.is_some()),
             values: e
                 .values
                 .iter()
                 .map(|v| ValueRow {
-                    name: &v.name,
-                    literal: &v.literal,
+                    name: escape_inline_cow(&v.name),
+                    literal: escape_inline_cow(&v.literal),
                     since: since(&v.since),
-                    doc: &v.doc,
+                    doc: escape_inline_cow(&v.doc),
                 })
                 .collect(),
         })
@@ -200,9 +174,9 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         .collect();
     MarkdownContext {
         generated: super::generated_line(source),
-        title: &abi.title,
+        title: escape_inline_cow(&abi.title),
         version: abi.version.to_string(),
-        doc: &abi.doc,
+        doc: escape_inline_cow(&abi.doc),
         constants_since: constants.iter().any(|c| c.since.is_some()),
         constants,
         enums,
@@ -218,19 +192,19 @@ fn build_struct<'a>(schema: &'a Schema, s: &'a Struct, layout: &StructLayout) ->
         .map(|(f, fl)| FieldRow {
             offset: format!("0x{:04X}", fl.offset),
             size: fl.size,
-            name: &f.name,
+            name: escape_inline_cow(&f.name),
             padding: f.is_padding(),
             type_md: render_type(schema, &f.ty),
             since: since(&f.since),
-            doc: &f.doc,
+            doc: escape_inline_cow(&f.doc),
         })
         .collect();
     StructSection {
-        name: &s.name,
+        name: escape_inline_cow(&s.name),
         anchor: anchor("struct", &s.name),
         size: layout.size,
         align: layout.align,
-        doc: &s.doc,
+        doc: escape_paragraph_cow(&s.doc),
         since: since(&s.since),
         extensible: s.extensible,
         fields_since: s.fields.iter().any(|f| f.since.is_some()),
