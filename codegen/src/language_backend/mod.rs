@@ -79,8 +79,8 @@ const TEXT_TARGET_WEIGHT_DIVISOR: usize = 5;
 /// Every target this build of the generator has, named after the ABI (`bridge.rs`, ...).
 /// `source` is the schema's file name as the generated-file line shows it. The text targets
 /// and the parts of the Rust file are jobs for one set of threads, one per core
-/// ([`jobs::run_jobs`]), taken heaviest first so that no thread is left with a long job at
-/// the end: the Rust parts first for a small schema, the text targets for a large one.
+/// ([`jobs::run_jobs`]), taken heaviest first: the Rust parts first for a small schema, the
+/// text targets for a large one.
 pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, RenderError> {
     let name = &schema.abi.name;
     let output = |extension: &str, contents: String| Output {
@@ -89,33 +89,25 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
     };
     let threads = jobs::default_threads();
     let rust_parts = rust::RustParts::new(schema, 2 * threads);
+    let part_weights = (0..rust_parts.len()).map(|i| rust_parts.weight(i));
     #[cfg(not(feature = "text"))]
     let (texts, printed) = {
-        let printed = jobs::run_jobs(rust_parts.len(), threads, |i| rust_parts.print(i));
+        let weights: Vec<usize> = part_weights.collect();
+        let printed = jobs::run_jobs(&weights, threads, |i| rust_parts.print(i));
         (Vec::<(&str, String)>::new(), printed)
     };
     #[cfg(feature = "text")]
     let (texts, printed) = {
-        // Jobs 0..3 are the text targets, the rest the Rust parts; run heaviest first.
+        // Jobs 0..3 are the text targets, the rest the Rust parts.
         let text_weight = rust_parts.total_weight() / TEXT_TARGET_WEIGHT_DIVISOR;
-        let weight = |job: usize| match job.checked_sub(TEXT_TARGETS.len()) {
-            None => text_weight,
-            Some(part) => rust_parts.weight(part),
-        };
-        let mut order: Vec<usize> = (0..TEXT_TARGETS.len() + rust_parts.len()).collect();
-        order.sort_by_key(|&job| std::cmp::Reverse(weight(job)));
-        let results = jobs::run_jobs(order.len(), threads, |k| {
-            match order[k].checked_sub(TEXT_TARGETS.len()) {
-                None => TEXT_TARGETS[order[k]].1(schema, source),
-                Some(part) => Ok(rust_parts.print(part)),
-            }
-        });
-        let mut by_job: Vec<Option<Result<String, RenderError>>> =
-            (0..order.len()).map(|_| None).collect();
-        for (job, result) in order.into_iter().zip(results) {
-            by_job[job] = Some(result);
-        }
-        let mut done = by_job.into_iter().flatten();
+        let weights: Vec<usize> = std::iter::repeat_n(text_weight, TEXT_TARGETS.len())
+            .chain(part_weights)
+            .collect();
+        let mut done = jobs::run_jobs(&weights, threads, |job| match TEXT_TARGETS.get(job) {
+            Some((_, render)) => render(schema, source),
+            None => Ok(rust_parts.print(job - TEXT_TARGETS.len())),
+        })
+        .into_iter();
         let mut texts = Vec::with_capacity(TEXT_TARGETS.len());
         for ((extension, _), text) in TEXT_TARGETS.iter().zip(done.by_ref()) {
             texts.push((*extension, text?));

@@ -28,7 +28,7 @@ pub fn expand_rust(schema: &Schema, source: &str) -> String {
 /// Prints the file in at least `parts` parts on `threads` threads.
 fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize, threads: usize) -> String {
     let plan = RustParts::new(schema, parts);
-    let printed = jobs::run_jobs(plan.len(), threads, |i| plan.print(i));
+    let printed = jobs::run_jobs(&plan.weights, threads, |i| plan.print(i));
     plan.assemble(source, &printed)
 }
 
