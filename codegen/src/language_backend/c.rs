@@ -36,12 +36,7 @@ const TEMPLATE: Template = Template {
 };
 
 /// The template, compiled on first use.
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
-
-/// Compiles the template now, if no call has yet (see [`super::compile_templates`]).
-pub fn compile_template() {
-    LazyLock::force(&COMPILED);
-}
+pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Comment lines are wrapped to this many columns, indentation included.
 const WRAP_COLUMNS: usize = 96;

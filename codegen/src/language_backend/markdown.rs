@@ -20,12 +20,7 @@ const TEMPLATE: Template = Template {
 };
 
 /// The template, compiled on first use.
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
-
-/// Compiles the template now, if no call has yet (see [`super::compile_templates`]).
-pub fn compile_template() {
-    LazyLock::force(&COMPILED);
-}
+pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Bytes in one row of a struct's byte map.
 const BYTE_MAP_ROW: u64 = 16;

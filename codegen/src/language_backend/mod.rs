@@ -65,9 +65,9 @@ const TEXT_TARGETS: [(&str, RenderText); 3] = [
 /// caller with a core to spare can call it on a thread of its own while the schema loads.
 #[cfg(feature = "text")]
 pub fn compile_templates() {
-    c::compile_template();
-    python::compile_template();
-    markdown::compile_template();
+    std::sync::LazyLock::force(&c::COMPILED);
+    std::sync::LazyLock::force(&python::COMPILED);
+    std::sync::LazyLock::force(&markdown::COMPILED);
 }
 
 /// A text target costs about as much to render as a fifth of the Rust file costs to print

@@ -35,12 +35,7 @@ const TEMPLATE: Template = Template {
 };
 
 /// The template, compiled on first use.
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
-
-/// Compiles the template now, if no call has yet (see [`super::compile_templates`]).
-pub fn compile_template() {
-    LazyLock::force(&COMPILED);
-}
+pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 /// Python's hard keywords (`keyword.kwlist`); soft keywords such as `match` and `type` are
 /// valid identifiers. A test checks this list against the installed python3.
