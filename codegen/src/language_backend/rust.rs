@@ -626,7 +626,8 @@ mod tests {
             "emoji 🦀 and é",
             "a bare \r CR",
         ];
-        for line in lines {
+        let many_hashes = format!("a \"{} b", "#".repeat(300));
+        for line in lines.iter().copied().chain([many_hashes.as_str()]) {
             let literal = doc_line(line);
             let parsed: syn::LitStr =
                 syn::parse2(quote::quote!(#literal)).expect("a string literal");
