@@ -89,11 +89,9 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
     };
     let threads = jobs::default_threads();
     let rust_parts = rust::RustParts::new(schema, 2 * threads);
-    let part_weights = (0..rust_parts.len()).map(|i| rust_parts.weight(i));
     #[cfg(not(feature = "text"))]
     let (texts, printed) = {
-        let weights: Vec<usize> = part_weights.collect();
-        let printed = jobs::run_jobs(&weights, threads, |i| rust_parts.print(i));
+        let printed = jobs::run_jobs(rust_parts.weights(), threads, |i| rust_parts.print(i));
         (Vec::<(&str, String)>::new(), printed)
     };
     #[cfg(feature = "text")]
@@ -101,7 +99,7 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
         // Jobs 0..3 are the text targets, the rest the Rust parts.
         let text_weight = rust_parts.total_weight() / TEXT_TARGET_WEIGHT_DIVISOR;
         let weights: Vec<usize> = std::iter::repeat_n(text_weight, TEXT_TARGETS.len())
-            .chain(part_weights)
+            .chain(rust_parts.weights().iter().copied())
             .collect();
         let mut done = jobs::run_jobs(&weights, threads, |job| match TEXT_TARGETS.get(job) {
             Some((_, render)) => render(schema, source),

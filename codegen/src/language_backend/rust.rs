@@ -28,12 +28,12 @@ pub fn expand_rust(schema: &Schema, source: &str) -> String {
 /// Prints the file in at least `parts` parts on `threads` threads.
 fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize, threads: usize) -> String {
     let plan = RustParts::new(schema, parts);
-    let printed = jobs::run_jobs(&plan.weights, threads, |i| plan.print(i));
+    let printed = jobs::run_jobs(plan.weights(), threads, |i| plan.print(i));
     plan.assemble(source, &printed)
 }
 
 /// A part smaller than this (in [`item_weight`] units) costs less to print than a thread
-/// costs to start. The bridge schema weighs about 1,000.
+/// costs to start. The bridge schema weighs about 900.
 const MIN_PART_WEIGHT: usize = 250;
 
 /// A part heavier than this is split further, so that the tokens and syn tree alive at
@@ -71,9 +71,9 @@ impl<'a> RustParts<'a> {
         }
     }
 
-    /// Roughly what part `i` costs to print, in [`item_weight`] units.
-    pub fn weight(&self, i: usize) -> usize {
-        self.weights[i]
+    /// Roughly what each part costs to print, in [`item_weight`] units.
+    pub fn weights(&self) -> &[usize] {
+        &self.weights
     }
 
     /// The weight of the whole file.
