@@ -1,6 +1,7 @@
 //! The ABI schema code generator: `schema.toml` → validated IR → layout → Rust, C, Python
 //! and markdown. Every stage is a pure function over values; only [`write`] touches the disk.
 
+pub mod access;
 pub mod diagnostics;
 #[cfg(feature = "diff")]
 pub mod diff;
@@ -27,13 +28,20 @@ pub use layout::Layout;
 pub struct Schema {
     pub abi: Abi,
     pub layout: Layout,
+    /// How the shared memory is accessed: atomic fields, seqlocks, rings, writers.
+    pub access: ir::access::Access,
 }
 
-/// Runs parse → lower → layout on schema text. On failure, render the errors with
+/// Runs parse → lower → layout → access on schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let raw = parse::parse_schema(src)?;
     let abi = lower::lower_schema(&raw, src)?;
     let layout = layout::compute_layout(&abi)?;
-    Ok(Schema { abi, layout })
+    let access = access::lower_access(&raw, src, &abi, &layout)?;
+    Ok(Schema {
+        abi,
+        layout,
+        access,
+    })
 }

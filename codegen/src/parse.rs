@@ -18,6 +18,10 @@ pub struct RawSchema {
     pub flags: Vec<Spanned<RawEnum>>,
     #[serde(default, rename = "struct")]
     pub structs: Vec<Spanned<RawStruct>>,
+    #[serde(default, rename = "seqlock")]
+    pub seqlocks: Vec<Spanned<RawSeqlock>>,
+    #[serde(default, rename = "ring")]
+    pub rings: Vec<Spanned<RawRing>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -31,6 +35,27 @@ pub struct RawAbi {
     #[serde(default)]
     pub doc: Option<Spanned<String>>,
     pub byte_order: Spanned<String>,
+    /// Who shares the memory, such as `["host", "client"]`: the names `writer` and `reader`
+    /// may use.
+    #[serde(default)]
+    pub parties: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// `writer = "host"` or `writer = ["host", "client"]`: one party or several.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawParties {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl RawParties {
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            RawParties::One(s) => vec![s.as_str()],
+            RawParties::Many(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
 }
 
 /// An integer as written, or a string holding an integer expression.
@@ -91,7 +116,70 @@ pub struct RawStruct {
     pub align: Option<Spanned<i64>>,
     #[serde(default)]
     pub extensible: Option<Spanned<bool>>,
+    /// Who writes the struct's fields in shared memory; declaring it makes the struct shared.
+    #[serde(default)]
+    pub writer: Option<Spanned<RawParties>>,
     pub fields: Spanned<Vec<Spanned<RawField>>>,
+    /// What follows the struct in its region, in order: arrays or records after a header.
+    #[serde(default)]
+    pub trailer: Option<Spanned<Vec<Spanned<RawTrailerPart>>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrailerPart {
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub ty: Spanned<String>,
+    /// The struct's field that holds the part's length in bytes at run time, when it varies.
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+}
+
+/// `[[seqlock]]`: a counter that guards bytes, odd while its writer writes them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSeqlock {
+    pub name: Spanned<String>,
+    /// `struct.field`: an atomic unsigned integer.
+    pub counter: Spanned<String>,
+    /// Fields of the counter's struct, `rest` for all the others, or trailer parts.
+    pub guards: Spanned<Vec<Spanned<String>>>,
+    pub writer: Spanned<RawParties>,
+    pub reader: Spanned<RawParties>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+}
+
+/// `[[ring]]`: a ring of seqlocked slots, or an event array indexed modulo its capacity.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRing {
+    pub name: Spanned<String>,
+    /// `slots` or `events`.
+    pub kind: Spanned<String>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    /// slots: the `struct.field` counting publications.
+    #[serde(default)]
+    pub head: Option<Spanned<String>>,
+    /// slots: the constant that counts the slots.
+    #[serde(default)]
+    pub slot_count: Option<Spanned<String>>,
+    /// slots: the constant that gives each slot's size in bytes, its header included.
+    #[serde(default)]
+    pub slot_size: Option<Spanned<String>>,
+    /// slots: the seqlock whose counter's struct starts each slot.
+    #[serde(default)]
+    pub seqlock: Option<Spanned<String>>,
+    /// events: the `struct.field` counting entries ever written.
+    #[serde(default)]
+    pub total: Option<Spanned<String>>,
+    /// events: the `struct.field` array that holds entry i at i % its length.
+    #[serde(default)]
+    pub entries: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -107,6 +195,12 @@ pub struct RawField {
     /// The constant this field always holds, such as a magic number.
     #[serde(default)]
     pub expect: Option<Spanned<String>>,
+    /// How it is accessed in shared memory: `atomic` or `cas`.
+    #[serde(default)]
+    pub access: Option<Spanned<String>>,
+    /// Who writes it, when not the struct's writer.
+    #[serde(default)]
+    pub writer: Option<Spanned<RawParties>>,
     #[serde(default)]
     pub doc: Option<Spanned<String>>,
     #[serde(default)]
@@ -161,6 +255,8 @@ fn describe_toml_error(message: &str) -> String {
         format!("missing key{rest}")
     } else if message.starts_with("data did not match any variant of untagged enum RawValue") {
         "expected an integer, or a string holding an integer expression".to_string()
+    } else if message.starts_with("data did not match any variant of untagged enum RawParties") {
+        "expected a party's name, or an array of party names".to_string()
     } else if let Some(rest) = message.strip_prefix("invalid type: ") {
         match rest.rsplit_once(", expected ") {
             Some((found, _)) if found.ends_with(" as i128") => {
@@ -213,6 +309,8 @@ fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "enum" => "enum",
             "flags" => "flags",
             "struct" => "struct",
+            "seqlock" => "seqlock",
+            "ring" => "ring",
             "abi" => {
                 // The `[abi]` header's span covers only the header, so look at its keys too.
                 let within = contains(&value.span())
@@ -244,6 +342,7 @@ fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             for (k, v) in table.iter() {
                 let member = match k.get_ref().as_ref() {
                     "fields" => "field",
+                    "trailer" => "trailer part",
                     "values" => "value",
                     _ => continue,
                 };

@@ -49,6 +49,20 @@ pub fn schema_json() -> Value {
             { "type": "string", "minLength": 1 },
         ],
     });
+    let parties = |what: &str| {
+        json!({
+            "description": format!("Who {what}: a party of [abi] parties, or an array of them."),
+            "anyOf": [
+                { "type": "string", "pattern": NAME },
+                { "type": "array", "minItems": 1, "items": { "type": "string", "pattern": NAME } },
+            ],
+        })
+    };
+    let path = json!({
+        "type": "string",
+        "pattern": "^[a-z][a-z0-9]*(_[a-z0-9]+)*\\.[a-z][a-z0-9]*(_[a-z0-9]+)*$",
+        "description": "struct.field, such as bridge_header.snapshot_seq.",
+    });
     let literal = "[0-9][0-9_]*|0[xX][0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+";
     let ident = "[a-z][a-z0-9]*(_[a-z0-9]+)*";
     let field_type = json!({
@@ -79,8 +93,33 @@ pub fn schema_json() -> Value {
                 "pattern": NAME,
                 "description": "The constant an integer field always holds, such as a magic number; it must fit the field's type.",
             },
+            "access": {
+                "enum": ["plain", "atomic", "cas"],
+                "description": "How the field is accessed in shared memory. atomic: one naturally aligned word of 1, 2, 4 or 8 bytes (an integer, enum or flag set), loaded with acquire and stored with release. cas: atomic, and claimed by compare-and-swap; a word of 4 or 8 bytes, which may be an array (u8[4]) that is claimed as one word and read out of it. plain (the default): written before it is published, or under a seqlock.",
+            },
+            "writer": parties("writes the field, when not its struct's writer"),
             "doc": doc("field"),
             "since": since("field"),
+        },
+    });
+    let trailer_part = json!({
+        "type": "object",
+        "description": "What follows the struct in its region: a name, a type and optionally the field holding its length in bytes, and doc.",
+        "additionalProperties": false,
+        "required": ["name", "type"],
+        "properties": {
+            "name": name("trailer part"),
+            "type": {
+                "type": "string",
+                "pattern": format!("^{ident}(\\[({literal}|{ident})\\])?$"),
+                "description": "A primitive, enum or struct, or an array of one (param_def[max_params]). It starts where the previous part ends, naturally aligned.",
+            },
+            "size": {
+                "type": "string",
+                "pattern": NAME,
+                "description": "The struct's unsigned integer field that holds the part's length in bytes at run time, when it varies (a ring slot's payload).",
+            },
+            "doc": doc("trailer part"),
         },
     });
     let enum_value = json!({
@@ -122,7 +161,7 @@ pub fn schema_json() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "codegen ABI schema (schema.toml)",
-        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]] and [[struct]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
+        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]] and [[ring]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
         "type": "object",
         "additionalProperties": false,
         "required": ["abi"],
@@ -156,6 +195,11 @@ pub fn schema_json() -> Value {
                     "byte_order": {
                         "const": "little",
                         "description": "Required; \"little\" is the only byte order supported.",
+                    },
+                    "parties": {
+                        "type": "array",
+                        "items": { "type": "string", "pattern": NAME },
+                        "description": "Who shares the memory, such as [\"host\", \"client\"]: the names writer and reader take.",
                     },
                 },
             },
@@ -220,12 +264,63 @@ pub fn schema_json() -> Value {
                             "type": "boolean",
                             "description": "A top-level record whose readers learn its size at run time, so later ABI versions may add fields at its end. No struct may embed an extensible struct.",
                         },
+                        "writer": parties("writes the struct's fields; declaring it makes the struct shared, and the structs it holds too"),
                         "fields": {
                             "type": "array",
                             "minItems": 1,
                             "items": field,
                             "description": "An array of inline tables, one field per line.",
                         },
+                        "trailer": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": trailer_part,
+                            "description": "What follows the struct in its region, in order (the records after a header); a seqlock may guard its parts.",
+                        },
+                    },
+                },
+            },
+            "seqlock": {
+                "type": "array",
+                "description": "Seqlocks.",
+                "items": {
+                    "type": "object",
+                    "description": "A [[seqlock]]: a counter that is odd while its writer writes the bytes it guards. A reader copies them and keeps the copy only if the counter was even and unchanged.",
+                    "additionalProperties": false,
+                    "required": ["name", "counter", "guards", "writer", "reader"],
+                    "properties": {
+                        "name": name("seqlock"),
+                        "counter": path.clone(),
+                        "guards": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": { "type": "string", "pattern": NAME },
+                            "description": "What the counter guards: rest (every other non-atomic field of its struct), fields of its struct by name, or parts of its trailer.",
+                        },
+                        "writer": parties("writes the guarded bytes"),
+                        "reader": parties("reads the guarded bytes"),
+                        "doc": doc("seqlock"),
+                    },
+                },
+            },
+            "ring": {
+                "type": "array",
+                "description": "Rings.",
+                "items": {
+                    "type": "object",
+                    "description": "A [[ring]]. kind slots: slot_count seqlocked slots of slot_size bytes and a head counter of publications; the newest is (head - 1) % slot_count. kind events: a total counter and an array holding entry i at i % its length.",
+                    "additionalProperties": false,
+                    "required": ["name", "kind"],
+                    "properties": {
+                        "name": name("ring"),
+                        "kind": { "enum": ["slots", "events"], "description": "slots or events." },
+                        "doc": doc("ring"),
+                        "head": path.clone(),
+                        "slot_count": { "type": "string", "pattern": NAME, "description": "slots: the constant that counts the slots." },
+                        "slot_size": { "type": "string", "pattern": NAME, "description": "slots: the constant that gives a slot's size in bytes, its header included." },
+                        "seqlock": { "type": "string", "pattern": NAME, "description": "slots: the [[seqlock]] whose counter's struct starts each slot and which guards the payload." },
+                        "total": path.clone(),
+                        "entries": path,
                     },
                 },
             },

@@ -2,6 +2,7 @@
 //! reference resolved. One file per item kind. Backends read this and the layout, never
 //! the raw serde types.
 
+pub mod access;
 mod constant;
 mod enumeration;
 pub mod names;
