@@ -3440,3 +3440,1430 @@ abi_struct!(
     ExtrasHeader : size 2312, align 4 { entry_count : 0, _pad2 : 2 pad, blob_size : 4,
     entries : 8 }
 );
+/** Live views of the bridge ABI's shared memory: every access is atomic, at the layout's offsets.
+
+ A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is built), never a reference: memory another process writes must not be behind a `&T`. Atomic fields load with acquire and store with release; plain fields are copied with relaxed atomic loads; the bytes a seqlock guards are read into value types and re-checked, with a bounded number of tries.*/
+pub mod live {
+    use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
+    use ::core::sync::atomic::Ordering;
+    use ::zerocopy::{FromZeros, IntoBytes};
+    /// A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client.
+    #[derive(Clone, Copy)]
+    pub struct ClientEntry<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> ClientEntry<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 128;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 128;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `state`, an atomic load (acquire). Written by the host and client.
+        pub fn state(&self) -> super::ClientState {
+            super::ClientState(self.region.load::<u32>(0, Ordering::Acquire))
+        }
+        /// Stores `state` atomically (release), publishing what was written before.
+        pub fn set_state(&self, value: super::ClientState) {
+            self.region.store::<u32>(0, value.0, Ordering::Release)
+        }
+        /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        pub fn compare_exchange_state(
+            &self,
+            current: super::ClientState,
+            new: super::ClientState,
+        ) -> Result<super::ClientState, super::ClientState> {
+            self.region
+                .compare_exchange::<u32>(0, current.0, new.0)
+                .map(super::ClientState)
+                .map_err(super::ClientState)
+        }
+        /// Swaps `state` atomically (acquire-release) and returns the old value.
+        pub fn swap_state(&self, value: super::ClientState) -> super::ClientState {
+            super::ClientState(self.region.swap::<u32>(0, value.0, Ordering::AcqRel))
+        }
+        /// `generation`, an atomic load (acquire). Written by the client.
+        pub fn generation(&self) -> u32 {
+            self.region.load::<u32>(4, Ordering::Acquire)
+        }
+        /// Stores `generation` atomically (release), publishing what was written before.
+        pub fn set_generation(&self, value: u32) {
+            self.region.store::<u32>(4, value, Ordering::Release)
+        }
+        /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_generation(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(4, value, Ordering::AcqRel)
+        }
+        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn pid(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_pid(&self, value: u32) {
+            self.region.write::<u32>(8, &value)
+        }
+        /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
+        pub fn caps(&self) -> super::ClientCaps {
+            self.region.read::<super::ClientCaps>(12)
+        }
+        /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_caps(&self, value: super::ClientCaps) {
+            self.region.write::<super::ClientCaps>(12, &value)
+        }
+        /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
+        pub fn heartbeat_ns(&self) -> u64 {
+            self.region.load::<u64>(16, Ordering::Acquire)
+        }
+        /// Stores `heartbeat_ns` atomically (release), publishing what was written before.
+        pub fn set_heartbeat_ns(&self, value: u64) {
+            self.region.store::<u64>(16, value, Ordering::Release)
+        }
+        /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_heartbeat_ns(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(16, value, Ordering::AcqRel)
+        }
+        /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn connected_ns(&self) -> u64 {
+            self.region.read::<u64>(24)
+        }
+        /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_connected_ns(&self, value: u64) {
+            self.region.write::<u64>(24, &value)
+        }
+        /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn pad(&self) -> u8 {
+            self.region.read::<u8>(32)
+        }
+        /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_pad(&self, value: u8) {
+            self.region.write::<u8>(32, &value)
+        }
+        /// `waiting`, an atomic load (acquire). Written by the client.
+        pub fn waiting(&self) -> u32 {
+            self.region.load::<u32>(36, Ordering::Acquire)
+        }
+        /// Stores `waiting` atomically (release), publishing what was written before.
+        pub fn set_waiting(&self, value: u32) {
+            self.region.store::<u32>(36, value, Ordering::Release)
+        }
+        /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_waiting(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(36, value, Ordering::AcqRel)
+        }
+        /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn name(&self) -> [u8; 32] {
+            self.region.read::<[u8; 32]>(40)
+        }
+        /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_name(&self, value: [u8; 32]) {
+            self.region.write::<[u8; 32]>(40, &value)
+        }
+    }
+    /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct BridgeHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> BridgeHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 1304;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 1304;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn magic(&self) -> u32 {
+            self.region.read::<u32>(0)
+        }
+        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_magic(&self, value: u32) {
+            self.region.write::<u32>(0, &value)
+        }
+        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn abi_major(&self) -> u16 {
+            self.region.read::<u16>(4)
+        }
+        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_abi_major(&self, value: u16) {
+            self.region.write::<u16>(4, &value)
+        }
+        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn abi_minor(&self) -> u16 {
+            self.region.read::<u16>(6)
+        }
+        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_abi_minor(&self, value: u16) {
+            self.region.write::<u16>(6, &value)
+        }
+        /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn header_size(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_header_size(&self, value: u32) {
+            self.region.write::<u32>(8, &value)
+        }
+        /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn total_size(&self) -> u32 {
+            self.region.read::<u32>(12)
+        }
+        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_total_size(&self, value: u32) {
+            self.region.write::<u32>(12, &value)
+        }
+        /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn host_pid(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_host_pid(&self, value: u32) {
+            self.region.write::<u32>(16, &value)
+        }
+        /// `host_generation`, an atomic load (acquire). Written by the host.
+        pub fn host_generation(&self) -> u32 {
+            self.region.load::<u32>(20, Ordering::Acquire)
+        }
+        /// Stores `host_generation` atomically (release), publishing what was written before.
+        pub fn set_host_generation(&self, value: u32) {
+            self.region.store::<u32>(20, value, Ordering::Release)
+        }
+        /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_host_generation(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(20, value, Ordering::AcqRel)
+        }
+        /// `host_state`, an atomic load (acquire). Written by the host.
+        pub fn host_state(&self) -> super::HostState {
+            super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
+        }
+        /// Stores `host_state` atomically (release), publishing what was written before.
+        pub fn set_host_state(&self, value: super::HostState) {
+            self.region.store::<u32>(24, value.0, Ordering::Release)
+        }
+        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn region_count(&self) -> u32 {
+            self.region.read::<u32>(28)
+        }
+        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_region_count(&self, value: u32) {
+            self.region.write::<u32>(28, &value)
+        }
+        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn host_version(&self) -> [u8; 32] {
+            self.region.read::<[u8; 32]>(32)
+        }
+        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_host_version(&self, value: [u8; 32]) {
+            self.region.write::<[u8; 32]>(32, &value)
+        }
+        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn regions(&self) -> [super::RegionEntry; 8] {
+            self.region.read::<[super::RegionEntry; 8]>(64)
+        }
+        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_regions(&self, value: [super::RegionEntry; 8]) {
+            self.region.write::<[super::RegionEntry; 8]>(64, &value)
+        }
+        /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn clock_mono_ns(&self) -> u64 {
+            self.region.read::<u64>(128)
+        }
+        /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_clock_mono_ns(&self, value: u64) {
+            self.region.write::<u64>(128, &value)
+        }
+        /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn clock_unix_ns(&self) -> i64 {
+            self.region.read::<i64>(136)
+        }
+        /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_clock_unix_ns(&self, value: i64) {
+            self.region.write::<i64>(136, &value)
+        }
+        /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn ring_slots(&self) -> u32 {
+            self.region.read::<u32>(144)
+        }
+        /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_ring_slots(&self, value: u32) {
+            self.region.write::<u32>(144, &value)
+        }
+        /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn ring_slot_size(&self) -> u32 {
+            self.region.read::<u32>(148)
+        }
+        /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_ring_slot_size(&self, value: u32) {
+            self.region.write::<u32>(148, &value)
+        }
+        /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_clients(&self) -> u32 {
+            self.region.read::<u32>(152)
+        }
+        /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_max_clients(&self, value: u32) {
+            self.region.write::<u32>(152, &value)
+        }
+        /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn client_block_size(&self) -> u32 {
+            self.region.read::<u32>(156)
+        }
+        /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_client_block_size(&self, value: u32) {
+            self.region.write::<u32>(156, &value)
+        }
+        /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn client_entry_size(&self) -> u32 {
+            self.region.read::<u32>(160)
+        }
+        /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_client_entry_size(&self, value: u32) {
+            self.region.write::<u32>(160, &value)
+        }
+        /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
+        pub fn pad_owner(&self) -> [u8; 4] {
+            ::zerocopy::transmute!(self.region.load:: < u32 > (164, Ordering::Acquire))
+        }
+        /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        pub fn compare_exchange_pad_owner(
+            &self,
+            current: [u8; 4],
+            new: [u8; 4],
+        ) -> Result<[u8; 4], [u8; 4]> {
+            let current: u32 = ::zerocopy::transmute!(current);
+            let new: u32 = ::zerocopy::transmute!(new);
+            self.region
+                .compare_exchange::<u32>(164, current, new)
+                .map(|v| ::zerocopy::transmute!(v))
+                .map_err(|v| ::zerocopy::transmute!(v))
+        }
+        /// Sets element `index` of `pad_owner` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Err` with the element found. Panics if `index >= 4`.
+        pub fn compare_exchange_pad_owner_at(
+            &self,
+            index: usize,
+            current: u8,
+            new: u8,
+        ) -> Result<(), u8> {
+            assert!(index < 4u64, "element index out of range");
+            self.region.compare_exchange_byte::<u32>(164, index, current, new)
+        }
+        /// `snapshot_seq`, an atomic load (acquire). Written by the host.
+        pub fn snapshot_seq(&self) -> u64 {
+            self.region.load::<u64>(192, Ordering::Acquire)
+        }
+        /// Stores `snapshot_seq` atomically (release), publishing what was written before.
+        pub fn set_snapshot_seq(&self, value: u64) {
+            self.region.store::<u64>(192, value, Ordering::Release)
+        }
+        /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_snapshot_seq(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(192, value, Ordering::AcqRel)
+        }
+        /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
+        pub fn clients(&self, index: usize) -> Option<ClientEntry<'a>> {
+            (index < 8)
+                .then(|| {
+                    ClientEntry::at(self.region, 256 + index * 128)
+                        .expect("inside a view checked when it was built")
+                })
+        }
+        /// `controls`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn controls(&self) -> super::Controls {
+            self.region.read::<super::Controls>(1280)
+        }
+        /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_controls(&self, value: super::Controls) {
+            self.region.write::<super::Controls>(1280, &value)
+        }
+        /// `run_mode`, an atomic load (acquire). Written by the host.
+        pub fn run_mode(&self) -> super::RunMode {
+            super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire))
+        }
+        /// Stores `run_mode` atomically (release), publishing what was written before.
+        pub fn set_run_mode(&self, value: super::RunMode) {
+            self.region.store::<u8>(1296, value.0, Ordering::Release)
+        }
+        /// `sim_state`, an atomic load (acquire). Written by the host.
+        pub fn sim_state(&self) -> super::SimState {
+            super::SimState(self.region.load::<u8>(1297, Ordering::Acquire))
+        }
+        /// Stores `sim_state` atomically (release), publishing what was written before.
+        pub fn set_sim_state(&self, value: super::SimState) {
+            self.region.store::<u8>(1297, value.0, Ordering::Release)
+        }
+        /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn lockstep_timeout_ms(&self) -> u32 {
+            self.region.read::<u32>(1300)
+        }
+        /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_lockstep_timeout_ms(&self, value: u32) {
+            self.region.write::<u32>(1300, &value)
+        }
+    }
+    /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct DrawHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> DrawHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 4;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `state`, an atomic load (acquire). Written by the host and client.
+        pub fn state(&self) -> u32 {
+            self.region.load::<u32>(0, Ordering::Acquire)
+        }
+        /// Stores `state` atomically (release), publishing what was written before.
+        pub fn set_state(&self, value: u32) {
+            self.region.store::<u32>(0, value, Ordering::Release)
+        }
+        /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_state(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(0, value, Ordering::AcqRel)
+        }
+        /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        pub fn compare_exchange_state(
+            &self,
+            current: u32,
+            new: u32,
+        ) -> Result<u32, u32> {
+            self.region.compare_exchange::<u32>(0, current, new)
+        }
+        /// Swaps `state` atomically (acquire-release) and returns the old value.
+        pub fn swap_state(&self, value: u32) -> u32 {
+            self.region.swap::<u32>(0, value, Ordering::AcqRel)
+        }
+        /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn buffers(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_buffers(&self, value: u32) {
+            self.region.write::<u32>(4, &value)
+        }
+        /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn buffer_size(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_buffer_size(&self, value: u32) {
+            self.region.write::<u32>(8, &value)
+        }
+        /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_commands(&self) -> u32 {
+            self.region.read::<u32>(12)
+        }
+        /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_max_commands(&self, value: u32) {
+            self.region.write::<u32>(12, &value)
+        }
+        /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_payload(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_max_payload(&self, value: u32) {
+            self.region.write::<u32>(16, &value)
+        }
+        /// `published`, an atomic load (acquire). Written by the client.
+        pub fn published(&self) -> u32 {
+            self.region.load::<u32>(20, Ordering::Acquire)
+        }
+        /// Stores `published` atomically (release), publishing what was written before.
+        pub fn set_published(&self, value: u32) {
+            self.region.store::<u32>(20, value, Ordering::Release)
+        }
+        /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_published(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(20, value, Ordering::AcqRel)
+        }
+    }
+    /// A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client.
+    #[derive(Clone, Copy)]
+    pub struct DrawListHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> DrawListHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn seq(&self) -> u32 {
+            self.region.read::<u32>(0)
+        }
+        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_seq(&self, value: u32) {
+            self.region.write::<u32>(0, &value)
+        }
+        /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn count(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_count(&self, value: u32) {
+            self.region.write::<u32>(4, &value)
+        }
+        /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn payload_len(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_payload_len(&self, value: u32) {
+            self.region.write::<u32>(8, &value)
+        }
+        /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn ttl_ms(&self) -> u32 {
+            self.region.read::<u32>(12)
+        }
+        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_ttl_ms(&self, value: u32) {
+            self.region.write::<u32>(12, &value)
+        }
+        /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn flags(&self) -> super::DrawListFlags {
+            self.region.read::<super::DrawListFlags>(16)
+        }
+        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_flags(&self, value: super::DrawListFlags) {
+            self.region.write::<super::DrawListFlags>(16, &value)
+        }
+        /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn dropped(&self) -> u32 {
+            self.region.read::<u32>(20)
+        }
+        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_dropped(&self, value: u32) {
+            self.region.write::<u32>(20, &value)
+        }
+        /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn for_tick(&self) -> u64 {
+            self.region.read::<u64>(24)
+        }
+        /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_for_tick(&self, value: u64) {
+            self.region.write::<u64>(24, &value)
+        }
+    }
+    /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct ParamsHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> ParamsHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 4;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 8768;
+        /// Views the bytes from `offset` to the end of `region`: the struct, then its
+        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            let region = region.tail(offset, Self::ALIGN)?;
+            region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+            Ok(Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
+        pub fn defs_seq(&self) -> u32 {
+            self.region.load::<u32>(0, Ordering::Acquire)
+        }
+        /// `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
+        pub fn values_seq(&self) -> u32 {
+            self.region.load::<u32>(8, Ordering::Acquire)
+        }
+        /// `changes`, an atomic load (acquire). Written by the host.
+        pub fn changes(&self) -> u32 {
+            self.region.load::<u32>(12, Ordering::Acquire)
+        }
+        /// Stores `changes` atomically (release), publishing what was written before.
+        pub fn set_changes(&self, value: u32) {
+            self.region.store::<u32>(12, value, Ordering::Release)
+        }
+        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_changes(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(12, value, Ordering::AcqRel)
+        }
+        /// `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_params(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_max_params(&self, value: u32) {
+            self.region.write::<u32>(16, &value)
+        }
+        /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let mut out = ParamDefs::zeroed();
+            lock.read(
+                ::abi_runtime::DEFAULT_TRIES,
+                || {
+                    self.region.read_bytes(4, out.def_count.as_mut_bytes());
+                    self.region.read_bytes(64, out.defs.as_mut_bytes());
+                },
+            )?;
+            Ok(out)
+        }
+        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
+        pub fn write_param_defs(&self, value: &ParamDefs) {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            lock.write(|| {
+                self.region.write_bytes(4, value.def_count.as_bytes());
+                self.region.write_bytes(64, value.defs.as_bytes());
+            });
+        }
+        /// Reads what seqlock `param_values` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        pub fn read_param_values(&self) -> Result<ParamValues, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 8);
+            let mut out = ParamValues::zeroed();
+            lock.read(
+                ::abi_runtime::DEFAULT_TRIES,
+                || {
+                    self.region.read_bytes(8256, out.values.as_mut_bytes());
+                },
+            )?;
+            Ok(out)
+        }
+        /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
+        pub fn write_param_values(&self, value: &ParamValues) {
+            let lock = SeqLock::<u32>::new(self.region, 8);
+            lock.write(|| {
+                self.region.write_bytes(8256, value.values.as_bytes());
+            });
+        }
+    }
+    /// A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client.
+    #[derive(Clone, Copy)]
+    pub struct StatsHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> StatsHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 4160;
+        /// Views the bytes from `offset` to the end of `region`: the struct, then its
+        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            let region = region.tail(offset, Self::ALIGN)?;
+            region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+            Ok(Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
+        pub fn seq(&self) -> u32 {
+            self.region.load::<u32>(0, Ordering::Acquire)
+        }
+        /// `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_stats(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_max_stats(&self, value: u32) {
+            self.region.write::<u32>(8, &value)
+        }
+        /// `ticks`, an atomic load (acquire). Written by the client.
+        pub fn ticks(&self) -> u64 {
+            self.region.load::<u64>(16, Ordering::Acquire)
+        }
+        /// Stores `ticks` atomically (release), publishing what was written before.
+        pub fn set_ticks(&self, value: u64) {
+            self.region.store::<u64>(16, value, Ordering::Release)
+        }
+        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_ticks(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(16, value, Ordering::AcqRel)
+        }
+        /// `skipped`, an atomic load (acquire). Written by the client.
+        pub fn skipped(&self) -> u64 {
+            self.region.load::<u64>(24, Ordering::Acquire)
+        }
+        /// Stores `skipped` atomically (release), publishing what was written before.
+        pub fn set_skipped(&self, value: u64) {
+            self.region.store::<u64>(24, value, Ordering::Release)
+        }
+        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_skipped(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(24, value, Ordering::AcqRel)
+        }
+        /// `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn wake_p50_us(&self) -> f32 {
+            self.region.read::<f32>(32)
+        }
+        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_wake_p50_us(&self, value: f32) {
+            self.region.write::<f32>(32, &value)
+        }
+        /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn wake_p99_us(&self) -> f32 {
+            self.region.read::<f32>(36)
+        }
+        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_wake_p99_us(&self, value: f32) {
+            self.region.write::<f32>(36, &value)
+        }
+        /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let mut out = Stats::zeroed();
+            lock.read(
+                ::abi_runtime::DEFAULT_TRIES,
+                || {
+                    self.region.read_bytes(4, out.count.as_mut_bytes());
+                    self.region.read_bytes(64, out.entries.as_mut_bytes());
+                },
+            )?;
+            Ok(out)
+        }
+        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
+        pub fn write_stats(&self, value: &Stats) {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            lock.write(|| {
+                self.region.write_bytes(4, value.count.as_bytes());
+                self.region.write_bytes(64, value.entries.as_bytes());
+            });
+        }
+    }
+    /// A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct MailboxHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> MailboxHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 4;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `request_seq`, an atomic load (acquire). Written by the client.
+        pub fn request_seq(&self) -> u32 {
+            self.region.load::<u32>(0, Ordering::Acquire)
+        }
+        /// Stores `request_seq` atomically (release), publishing what was written before.
+        pub fn set_request_seq(&self, value: u32) {
+            self.region.store::<u32>(0, value, Ordering::Release)
+        }
+        /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_request_seq(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(0, value, Ordering::AcqRel)
+        }
+        /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn request_len(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_request_len(&self, value: u32) {
+            self.region.write::<u32>(4, &value)
+        }
+        /// `response_seq`, an atomic load (acquire). Written by the host.
+        pub fn response_seq(&self) -> u32 {
+            self.region.load::<u32>(8, Ordering::Acquire)
+        }
+        /// Stores `response_seq` atomically (release), publishing what was written before.
+        pub fn set_response_seq(&self, value: u32) {
+            self.region.store::<u32>(8, value, Ordering::Release)
+        }
+        /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_response_seq(&self, value: u32) -> u32 {
+            self.region.fetch_add::<u32>(8, value, Ordering::AcqRel)
+        }
+        /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn status(&self) -> super::CommandStatus {
+            self.region.read::<super::CommandStatus>(12)
+        }
+        /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_status(&self, value: super::CommandStatus) {
+            self.region.write::<super::CommandStatus>(12, &value)
+        }
+        /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn response_len(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_response_len(&self, value: u32) {
+            self.region.write::<u32>(16, &value)
+        }
+        /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn response_total(&self) -> u32 {
+            self.region.read::<u32>(20)
+        }
+        /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_response_total(&self, value: u32) {
+            self.region.write::<u32>(20, &value)
+        }
+        /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn request_capacity(&self) -> u32 {
+            self.region.read::<u32>(24)
+        }
+        /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_request_capacity(&self, value: u32) {
+            self.region.write::<u32>(24, &value)
+        }
+        /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn response_capacity(&self) -> u32 {
+            self.region.read::<u32>(28)
+        }
+        /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_response_capacity(&self, value: u32) {
+            self.region.write::<u32>(28, &value)
+        }
+    }
+    /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct RingSlotHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> RingSlotHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the bytes from `offset` to the end of `region`: the struct, then its
+        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            let region = region.tail(offset, Self::ALIGN)?;
+            region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+            Ok(Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
+        pub fn seq(&self) -> u32 {
+            self.region.load::<u32>(0, Ordering::Acquire)
+        }
+        /// Reads what seqlock `ring_slot` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        pub fn read_ring_slot(&self) -> Result<RingSlot, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let mut out = RingSlot::zeroed();
+            lock.read(
+                ::abi_runtime::DEFAULT_TRIES,
+                || {
+                    self.region.read_bytes(4, out.size.as_mut_bytes());
+                    self.region.read_bytes(8, out.publish_seq.as_mut_bytes());
+                    self.region.read_bytes(16, out.tick.as_mut_bytes());
+                    self.region.read_bytes(24, out.publish_ns.as_mut_bytes());
+                    let room = self.region.len() - 64;
+                    let size = (out.size as usize).min(room);
+                    let head = size.min(12104);
+                    let bytes = out.payload.as_mut_bytes();
+                    self.region.read_bytes(64, &mut bytes[..head]);
+                    bytes[head..].fill(0);
+                    out.payload_extra.resize(size - head, 0);
+                    self.region.read_bytes(64 + 12104, &mut out.payload_extra);
+                },
+            )?;
+            Ok(out)
+        }
+        /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
+        pub fn write_ring_slot(&self, value: &RingSlot) {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            lock.write(|| {
+                let room = self.region.len() - 64;
+                let size = 12104 + value.payload_extra.len();
+                assert!(size <= room, "the payload does not fit the region");
+                self.region.store::<u32>(4, size as u32, Ordering::Relaxed);
+                self.region.write_bytes(8, value.publish_seq.as_bytes());
+                self.region.write_bytes(16, value.tick.as_bytes());
+                self.region.write_bytes(24, value.publish_ns.as_bytes());
+                self.region.write_bytes(64, value.payload.as_bytes());
+                self.region.write_bytes(64 + 12104, &value.payload_extra);
+            });
+        }
+    }
+    /// A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct LogRingHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> LogRingHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `write_pos`, an atomic load (acquire). Written by the host.
+        pub fn write_pos(&self) -> u64 {
+            self.region.load::<u64>(0, Ordering::Acquire)
+        }
+        /// Stores `write_pos` atomically (release), publishing what was written before.
+        pub fn set_write_pos(&self, value: u64) {
+            self.region.store::<u64>(0, value, Ordering::Release)
+        }
+        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_write_pos(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(0, value, Ordering::AcqRel)
+        }
+        /// `tail_pos`, an atomic load (acquire). Written by the host.
+        pub fn tail_pos(&self) -> u64 {
+            self.region.load::<u64>(8, Ordering::Acquire)
+        }
+        /// Stores `tail_pos` atomically (release), publishing what was written before.
+        pub fn set_tail_pos(&self, value: u64) {
+            self.region.store::<u64>(8, value, Ordering::Release)
+        }
+        /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_tail_pos(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(8, value, Ordering::AcqRel)
+        }
+        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn capacity(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_capacity(&self, value: u32) {
+            self.region.write::<u32>(16, &value)
+        }
+        /// `entries`, an atomic load (acquire). Written by the host.
+        pub fn entries(&self) -> u64 {
+            self.region.load::<u64>(24, Ordering::Acquire)
+        }
+        /// Stores `entries` atomically (release), publishing what was written before.
+        pub fn set_entries(&self, value: u64) {
+            self.region.store::<u64>(24, value, Ordering::Release)
+        }
+        /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_entries(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(24, value, Ordering::AcqRel)
+        }
+    }
+    /// A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client.
+    #[derive(Clone, Copy)]
+    pub struct LogQueueHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> LogQueueHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `write_pos`, an atomic load (acquire). Written by the client.
+        pub fn write_pos(&self) -> u64 {
+            self.region.load::<u64>(0, Ordering::Acquire)
+        }
+        /// Stores `write_pos` atomically (release), publishing what was written before.
+        pub fn set_write_pos(&self, value: u64) {
+            self.region.store::<u64>(0, value, Ordering::Release)
+        }
+        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_write_pos(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(0, value, Ordering::AcqRel)
+        }
+        /// `dropped`, an atomic load (acquire). Written by the client.
+        pub fn dropped(&self) -> u64 {
+            self.region.load::<u64>(8, Ordering::Acquire)
+        }
+        /// Stores `dropped` atomically (release), publishing what was written before.
+        pub fn set_dropped(&self, value: u64) {
+            self.region.store::<u64>(8, value, Ordering::Release)
+        }
+        /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_dropped(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(8, value, Ordering::AcqRel)
+        }
+        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn capacity(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_capacity(&self, value: u32) {
+            self.region.write::<u32>(16, &value)
+        }
+        /// `read_pos`, an atomic load (acquire). Written by the host.
+        pub fn read_pos(&self) -> u64 {
+            self.region.load::<u64>(32, Ordering::Acquire)
+        }
+        /// Stores `read_pos` atomically (release), publishing what was written before.
+        pub fn set_read_pos(&self, value: u64) {
+            self.region.store::<u64>(32, value, Ordering::Release)
+        }
+        /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value.
+        pub fn fetch_add_read_pos(&self, value: u64) -> u64 {
+            self.region.fetch_add::<u64>(32, value, Ordering::AcqRel)
+        }
+    }
+    /// A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct ClientBlockHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> ClientBlockHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 72;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 4;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 72;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn size(&self) -> u32 {
+            self.region.read::<u32>(0)
+        }
+        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_size(&self, value: u32) {
+            self.region.write::<u32>(0, &value)
+        }
+        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn region_count(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_region_count(&self, value: u32) {
+            self.region.write::<u32>(4, &value)
+        }
+        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn regions(&self) -> [super::RegionEntry; 8] {
+            self.region.read::<[super::RegionEntry; 8]>(8)
+        }
+        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_regions(&self, value: [super::RegionEntry; 8]) {
+            self.region.write::<[super::RegionEntry; 8]>(8, &value)
+        }
+    }
+    /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct DirectoryEntry<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> DirectoryEntry<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 64;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 64;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `state`, an atomic load (acquire). Written by the host.
+        pub fn state(&self) -> super::InstanceState {
+            super::InstanceState(self.region.load::<u32>(0, Ordering::Acquire))
+        }
+        /// Stores `state` atomically (release), publishing what was written before.
+        pub fn set_state(&self, value: super::InstanceState) {
+            self.region.store::<u32>(0, value.0, Ordering::Release)
+        }
+        /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        pub fn compare_exchange_state(
+            &self,
+            current: super::InstanceState,
+            new: super::InstanceState,
+        ) -> Result<super::InstanceState, super::InstanceState> {
+            self.region
+                .compare_exchange::<u32>(0, current.0, new.0)
+                .map(super::InstanceState)
+                .map_err(super::InstanceState)
+        }
+        /// Swaps `state` atomically (acquire-release) and returns the old value.
+        pub fn swap_state(&self, value: super::InstanceState) -> super::InstanceState {
+            super::InstanceState(self.region.swap::<u32>(0, value.0, Ordering::AcqRel))
+        }
+        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn pid(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_pid(&self, value: u32) {
+            self.region.write::<u32>(4, &value)
+        }
+        /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn process_time(&self) -> u64 {
+            self.region.read::<u64>(8)
+        }
+        /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_process_time(&self, value: u64) {
+            self.region.write::<u64>(8, &value)
+        }
+        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn abi_major(&self) -> u16 {
+            self.region.read::<u16>(16)
+        }
+        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_abi_major(&self, value: u16) {
+            self.region.write::<u16>(16, &value)
+        }
+        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn abi_minor(&self) -> u16 {
+            self.region.read::<u16>(18)
+        }
+        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_abi_minor(&self, value: u16) {
+            self.region.write::<u16>(18, &value)
+        }
+        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn host_version(&self) -> [u8; 32] {
+            self.region.read::<[u8; 32]>(24)
+        }
+        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_host_version(&self, value: [u8; 32]) {
+            self.region.write::<[u8; 32]>(24, &value)
+        }
+    }
+    /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
+    #[derive(Clone, Copy)]
+    pub struct DirectoryHeader<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> DirectoryHeader<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 1088;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 1088;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn magic(&self) -> u32 {
+            self.region.read::<u32>(0)
+        }
+        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_magic(&self, value: u32) {
+            self.region.write::<u32>(0, &value)
+        }
+        /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn entry_count(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_entry_count(&self, value: u32) {
+            self.region.write::<u32>(4, &value)
+        }
+        /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn entry_size(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        pub fn set_entry_size(&self, value: u32) {
+            self.region.write::<u32>(8, &value)
+        }
+        /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
+        pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a>> {
+            (index < 16)
+                .then(|| {
+                    DirectoryEntry::at(self.region, 64 + index * 64)
+                        .expect("inside a view checked when it was built")
+                })
+        }
+    }
+    /// A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client.
+    #[derive(Clone, Copy)]
+    pub struct PadInput<'a> {
+        region: Region<'a>,
+    }
+    impl<'a> PadInput<'a> {
+        /// Bytes of the struct.
+        pub const SIZE: usize = 32;
+        /// The alignment its bytes need.
+        pub const ALIGN: usize = 8;
+        /// Bytes of the struct and the fixed part of its trailer.
+        pub const MIN_LEN: usize = 32;
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        }
+        /// The bytes this view covers.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
+        pub fn seq(&self) -> u32 {
+            self.region.load::<u32>(0, Ordering::Acquire)
+        }
+        /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let mut out = <super::PadInput as FromZeros>::new_zeroed();
+            lock.read(
+                ::abi_runtime::DEFAULT_TRIES,
+                || {
+                    let bytes = out.as_mut_bytes();
+                    self.region.read_bytes(4, &mut bytes[4..32]);
+                },
+            )?;
+            Ok(out)
+        }
+        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
+        pub fn write_pad_input(&self, value: &super::PadInput) {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            lock.write(|| {
+                let bytes = value.as_bytes();
+                self.region.write_bytes(4, &bytes[4..32]);
+            });
+        }
+    }
+    /// What seqlock `ring_slot` guards, as one consistent copy. A snapshot ring slot: the host makes seq odd, writes the slot's header and payload, then makes it even; a client copies them and keeps the copy only if seq was even and unchanged
+    #[derive(Clone, Debug)]
+    pub struct RingSlot {
+        /// `ring_slot_header.size`.
+        pub size: u32,
+        /// `ring_slot_header.publish_seq`.
+        pub publish_seq: u64,
+        /// `ring_slot_header.tick`.
+        pub tick: u64,
+        /// `ring_slot_header.publish_ns`.
+        pub publish_ns: u64,
+        /// The trailer part `payload`: `snapshot`.
+        pub payload: super::Snapshot,
+        /// The bytes of `payload` past its type's size (a newer producer's tail, or extras).
+        pub payload_extra: ::std::vec::Vec<u8>,
+    }
+    impl RingSlot {
+        /// All zero.
+        pub fn zeroed() -> Self {
+            Self {
+                size: FromZeros::new_zeroed(),
+                publish_seq: FromZeros::new_zeroed(),
+                tick: FromZeros::new_zeroed(),
+                publish_ns: FromZeros::new_zeroed(),
+                payload: FromZeros::new_zeroed(),
+                payload_extra: ::std::vec::Vec::new(),
+            }
+        }
+    }
+    impl ::core::default::Default for RingSlot {
+        fn default() -> Self {
+            Self::zeroed()
+        }
+    }
+    /// What seqlock `param_defs` guards, as one consistent copy. A client's parameter definitions: defs_seq is odd while the client writes them
+    #[derive(Clone, Debug)]
+    pub struct ParamDefs {
+        /// `params_header.def_count`.
+        pub def_count: u32,
+        /// The trailer part `defs`: `param_def[max_params]`.
+        pub defs: [super::ParamDef; 32],
+    }
+    impl ParamDefs {
+        /// All zero.
+        pub fn zeroed() -> Self {
+            Self {
+                def_count: FromZeros::new_zeroed(),
+                defs: FromZeros::new_zeroed(),
+            }
+        }
+    }
+    impl ::core::default::Default for ParamDefs {
+        fn default() -> Self {
+            Self::zeroed()
+        }
+    }
+    /// What seqlock `param_values` guards, as one consistent copy. The parameters' values: values_seq is odd while the host writes them
+    #[derive(Clone, Debug)]
+    pub struct ParamValues {
+        /// The trailer part `values`: `param_value[max_params]`.
+        pub values: [super::ParamValue; 32],
+    }
+    impl ParamValues {
+        /// All zero.
+        pub fn zeroed() -> Self {
+            Self {
+                values: FromZeros::new_zeroed(),
+            }
+        }
+    }
+    impl ::core::default::Default for ParamValues {
+        fn default() -> Self {
+            Self::zeroed()
+        }
+    }
+    /// What seqlock `stats` guards, as one consistent copy. A client's stats: seq is odd while the client writes them
+    #[derive(Clone, Debug)]
+    pub struct Stats {
+        /// `stats_header.count`.
+        pub count: u32,
+        /// The trailer part `entries`: `stat_entry[max_stats]`.
+        pub entries: [super::StatEntry; 64],
+    }
+    impl Stats {
+        /// All zero.
+        pub fn zeroed() -> Self {
+            Self {
+                count: FromZeros::new_zeroed(),
+                entries: FromZeros::new_zeroed(),
+            }
+        }
+    }
+    impl ::core::default::Default for Stats {
+        fn default() -> Self {
+            Self::zeroed()
+        }
+    }
+    /// The ring `snapshot_ring`: 8 slots of 32768 bytes, each a [`RingSlotHeader`] and its payload under seqlock `ring_slot`. `snapshot_seq` counts publications: the newest slot is `(head - 1) % 8`. Snapshots published: the newest is in slot (snapshot_seq - 1) % ring_slots, and none is published while snapshot_seq is 0
+    #[derive(Clone, Copy)]
+    pub struct SnapshotRing<'a> {
+        head: BridgeHeader<'a>,
+        slots: Region<'a>,
+    }
+    impl<'a> SnapshotRing<'a> {
+        /// Slots in the ring.
+        pub const SLOT_COUNT: usize = 8;
+        /// Bytes per slot, its header included.
+        pub const SLOT_SIZE: usize = 32768;
+        /// The ring whose head counter is in `head` and whose slots start at
+        /// `slots`; an error if `slots` is shorter than the slots or misaligned.
+        pub fn new(
+            head: BridgeHeader<'a>,
+            slots: Region<'a>,
+        ) -> Result<Self, RegionError> {
+            let slots = slots.sub(0, Self::SLOT_COUNT * Self::SLOT_SIZE, 8)?;
+            Ok(Self { head, slots })
+        }
+        /// Publications so far (acquire).
+        pub fn head(&self) -> u64 {
+            self.head.snapshot_seq() as u64
+        }
+        /// The live view of slot `index`, or `None` when there is no such slot.
+        pub fn slot(&self, index: usize) -> Option<RingSlotHeader<'a>> {
+            if index >= Self::SLOT_COUNT {
+                return None;
+            }
+            let region = self
+                .slots
+                .sub(index * Self::SLOT_SIZE, Self::SLOT_SIZE, 8)
+                .ok()?;
+            RingSlotHeader::at(region, 0).ok()
+        }
+        /// The newest slot, copied under its seqlock: `Ok(None)` before the first
+        /// publication. A writer that laps the reader during the copy makes it
+        /// retry, so the copy is always one whole publication.
+        pub fn read_newest(&self) -> Result<Option<RingSlot>, SeqLockError> {
+            let head = self.head();
+            if head == 0 {
+                return Ok(None);
+            }
+            let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
+            match self.slot(index) {
+                Some(slot) => slot.read_ring_slot().map(Some),
+                None => Ok(None),
+            }
+        }
+        /// The writer's side: writes `value` into the next slot under its
+        /// seqlock, then publishes it by storing the new head (release), which
+        /// it returns. One writer only.
+        pub fn publish(&self, value: &RingSlot) -> u64 {
+            let head = self.head();
+            let index = (head % Self::SLOT_COUNT as u64) as usize;
+            if let Some(slot) = self.slot(index) {
+                slot.write_ring_slot(value);
+            }
+            self.head.set_snapshot_seq((head + 1) as _);
+            head + 1
+        }
+    }
+    impl super::Snapshot {
+        /// The ring `events`: `event_total` counts entries ever written, and entry `i` is `events[i % 32]`. Returns the entries from number `count` on, oldest first; those already overwritten are skipped, and [`abi_runtime::EventsSince::lost`] counts them. Events detected since start-up: event i is at events[i % max_events], so only the last max_events are kept
+        pub fn events_since(
+            &self,
+            count: u64,
+        ) -> ::abi_runtime::EventsSince<'_, super::Event> {
+            ::abi_runtime::EventsSince::new(&self.events, self.event_total as u64, count)
+        }
+    }
+}

@@ -9,6 +9,7 @@ pub mod markdown;
 #[cfg(feature = "text")]
 pub mod python;
 pub mod rust;
+mod rust_live;
 #[cfg(feature = "text")]
 pub mod text;
 

@@ -11,7 +11,7 @@ use std::ops::Range;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use super::jobs;
+use super::{jobs, rust_live};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
 use crate::ir::{Abi, ConstType, Constant, Elem, Enum, EnumKind, Field, Prim, Struct, Type};
@@ -118,6 +118,8 @@ enum Item {
     Const(usize),
     Newtype(usize),
     Struct(usize),
+    /// `pub mod live`, when the schema declares shared memory.
+    Live,
 }
 
 fn items_of(schema: &Schema) -> Vec<Item> {
@@ -126,6 +128,7 @@ fn items_of(schema: &Schema) -> Vec<Item> {
         .chain((0..abi.consts.len()).map(Item::Const))
         .chain((0..abi.enums.len()).map(Item::Newtype))
         .chain((0..abi.structs.len()).map(Item::Struct))
+        .chain(rust_live::has_live_layer(schema).then_some(Item::Live))
         .collect()
 }
 
@@ -135,6 +138,7 @@ fn item_weight(schema: &Schema, item: Item) -> usize {
         Item::Version | Item::Const(_) => 1,
         Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
         Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
+        Item::Live => rust_live::live_weight(schema),
     }
 }
 
@@ -205,6 +209,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
             Item::Const(i) => expand_const(&abi.consts[i]),
             Item::Newtype(i) => expand_newtype(&abi.enums[i]),
             Item::Struct(i) => expand_struct(abi, &abi.structs[i], &schema.layout.structs[i]),
+            Item::Live => rust_live::expand_live(schema),
         });
     }
     tokens
@@ -224,7 +229,7 @@ const KEYWORDS: [&str; 51] = [
 
 /// A Rust identifier for a schema name: raw (`r#type`) for keywords, `self_` for the few
 /// that cannot be raw.
-pub fn rust_ident(name: &str) -> Ident {
+pub(super) fn rust_ident(name: &str) -> Ident {
     if NOT_RAW.contains(&name) {
         format_ident!("{}_", name)
     } else if KEYWORDS.contains(&name) && !matches!(name, "union" | "raw" | "safe") {
@@ -234,7 +239,7 @@ pub fn rust_ident(name: &str) -> Ident {
     }
 }
 
-fn type_ident(name: &str) -> Ident {
+pub(super) fn type_ident(name: &str) -> Ident {
     rust_ident(&camel(name))
 }
 
