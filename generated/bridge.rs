@@ -3761,7 +3761,7 @@ pub mod live {
             current: u8,
             new: u8,
         ) -> Result<(), u8> {
-            assert!(index < 4u64, "element index out of range");
+            assert!(index < 4, "element index out of range");
             self.region.compare_exchange_byte::<u32>(164, index, current, new)
         }
         /// `snapshot_seq`, an atomic load (acquire). Written by the host.
@@ -4038,16 +4038,24 @@ pub mod live {
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
+            self.read_param_defs_counted(::abi_runtime::DEFAULT_TRIES)
+                .map(|(value, _)| value)
+        }
+        /// [`Self::read_param_defs`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
+        pub fn read_param_defs_counted(
+            &self,
+            max_tries: u32,
+        ) -> Result<(ParamDefs, u32), SeqLockError> {
             let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = ParamDefs::zeroed();
-            lock.read(
-                ::abi_runtime::DEFAULT_TRIES,
-                || {
-                    self.region.read_bytes(4, out.def_count.as_mut_bytes());
-                    self.region.read_bytes(64, out.defs.as_mut_bytes());
-                },
-            )?;
-            Ok(out)
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_param_defs(&mut out))?;
+            Ok((out, retries))
+        }
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn copy_param_defs(&self, out: &mut ParamDefs) {
+            self.region.read_bytes(4, out.def_count.as_mut_bytes());
+            self.region.read_bytes(64, out.defs.as_mut_bytes());
         }
         /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
         pub fn write_param_defs(&self, value: &ParamDefs) {
@@ -4059,15 +4067,23 @@ pub mod live {
         }
         /// Reads what seqlock `param_values` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_values(&self) -> Result<ParamValues, SeqLockError> {
+            self.read_param_values_counted(::abi_runtime::DEFAULT_TRIES)
+                .map(|(value, _)| value)
+        }
+        /// [`Self::read_param_values`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
+        pub fn read_param_values_counted(
+            &self,
+            max_tries: u32,
+        ) -> Result<(ParamValues, u32), SeqLockError> {
             let lock = SeqLock::<u32>::new(self.region, 8);
             let mut out = ParamValues::zeroed();
-            lock.read(
-                ::abi_runtime::DEFAULT_TRIES,
-                || {
-                    self.region.read_bytes(8256, out.values.as_mut_bytes());
-                },
-            )?;
-            Ok(out)
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_param_values(&mut out))?;
+            Ok((out, retries))
+        }
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn copy_param_values(&self, out: &mut ParamValues) {
+            self.region.read_bytes(8256, out.values.as_mut_bytes());
         }
         /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
         pub fn write_param_values(&self, value: &ParamValues) {
@@ -4154,16 +4170,23 @@ pub mod live {
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
+            self.read_stats_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
+        }
+        /// [`Self::read_stats`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
+        pub fn read_stats_counted(
+            &self,
+            max_tries: u32,
+        ) -> Result<(Stats, u32), SeqLockError> {
             let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = Stats::zeroed();
-            lock.read(
-                ::abi_runtime::DEFAULT_TRIES,
-                || {
-                    self.region.read_bytes(4, out.count.as_mut_bytes());
-                    self.region.read_bytes(64, out.entries.as_mut_bytes());
-                },
-            )?;
-            Ok(out)
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_stats(&mut out))?;
+            Ok((out, retries))
+        }
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn copy_stats(&self, out: &mut Stats) {
+            self.region.read_bytes(4, out.count.as_mut_bytes());
+            self.region.read_bytes(64, out.entries.as_mut_bytes());
         }
         /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
         pub fn write_stats(&self, value: &Stats) {
@@ -4297,26 +4320,34 @@ pub mod live {
         }
         /// Reads what seqlock `ring_slot` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_ring_slot(&self) -> Result<RingSlot, SeqLockError> {
+            self.read_ring_slot_counted(::abi_runtime::DEFAULT_TRIES)
+                .map(|(value, _)| value)
+        }
+        /// [`Self::read_ring_slot`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
+        pub fn read_ring_slot_counted(
+            &self,
+            max_tries: u32,
+        ) -> Result<(RingSlot, u32), SeqLockError> {
             let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = RingSlot::zeroed();
-            lock.read(
-                ::abi_runtime::DEFAULT_TRIES,
-                || {
-                    self.region.read_bytes(4, out.size.as_mut_bytes());
-                    self.region.read_bytes(8, out.publish_seq.as_mut_bytes());
-                    self.region.read_bytes(16, out.tick.as_mut_bytes());
-                    self.region.read_bytes(24, out.publish_ns.as_mut_bytes());
-                    let room = self.region.len() - 64;
-                    let size = (out.size as usize).min(room);
-                    let head = size.min(12104);
-                    let bytes = out.payload.as_mut_bytes();
-                    self.region.read_bytes(64, &mut bytes[..head]);
-                    bytes[head..].fill(0);
-                    out.payload_extra.resize(size - head, 0);
-                    self.region.read_bytes(64 + 12104, &mut out.payload_extra);
-                },
-            )?;
-            Ok(out)
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_ring_slot(&mut out))?;
+            Ok((out, retries))
+        }
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn copy_ring_slot(&self, out: &mut RingSlot) {
+            self.region.read_bytes(4, out.size.as_mut_bytes());
+            self.region.read_bytes(8, out.publish_seq.as_mut_bytes());
+            self.region.read_bytes(16, out.tick.as_mut_bytes());
+            self.region.read_bytes(24, out.publish_ns.as_mut_bytes());
+            let room = self.region.len() - 64;
+            let size = (out.size as usize).min(room);
+            let head = size.min(12104);
+            let bytes = out.payload.as_mut_bytes();
+            self.region.read_bytes(64, &mut bytes[..head]);
+            bytes[head..].fill(0);
+            out.payload_extra.resize(size - head, 0);
+            self.region.read_bytes(64 + 12104, &mut out.payload_extra);
         }
         /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
         pub fn write_ring_slot(&self, value: &RingSlot) {
@@ -4678,16 +4709,24 @@ pub mod live {
         }
         /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {
+            self.read_pad_input_counted(::abi_runtime::DEFAULT_TRIES)
+                .map(|(value, _)| value)
+        }
+        /// [`Self::read_pad_input`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
+        pub fn read_pad_input_counted(
+            &self,
+            max_tries: u32,
+        ) -> Result<(super::PadInput, u32), SeqLockError> {
             let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = <super::PadInput as FromZeros>::new_zeroed();
-            lock.read(
-                ::abi_runtime::DEFAULT_TRIES,
-                || {
-                    let bytes = out.as_mut_bytes();
-                    self.region.read_bytes(4, &mut bytes[4..32]);
-                },
-            )?;
-            Ok(out)
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_pad_input(&mut out))?;
+            Ok((out, retries))
+        }
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn copy_pad_input(&self, out: &mut super::PadInput) {
+            let bytes = out.as_mut_bytes();
+            self.region.read_bytes(4, &mut bytes[4..32]);
         }
         /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
         pub fn write_pad_input(&self, value: &super::PadInput) {
@@ -4834,15 +4873,35 @@ pub mod live {
         /// publication. A writer that laps the reader during the copy makes it
         /// retry, so the copy is always one whole publication.
         pub fn read_newest(&self) -> Result<Option<RingSlot>, SeqLockError> {
-            let head = self.head();
-            if head == 0 {
-                return Ok(None);
-            }
-            let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
-            match self.slot(index) {
-                Some(slot) => slot.read_ring_slot().map(Some),
-                None => Ok(None),
-            }
+            Ok(
+                self
+                    .read_newest_counted(::abi_runtime::DEFAULT_TRIES)?
+                    .map(|(value, _)| value),
+            )
+        }
+        /// [`Self::read_newest`] with at most `max_tries` tries, also returning
+        /// how many retries the copy took. Each try picks the newest slot again,
+        /// so a reader the writer laps moves on to the newer publication.
+        pub fn read_newest_counted(
+            &self,
+            max_tries: u32,
+        ) -> Result<Option<(RingSlot, u32)>, SeqLockError> {
+            let mut out = RingSlot::zeroed();
+            let (published, retries) = ::abi_runtime::retry(
+                max_tries,
+                || {
+                    let head = self.head();
+                    if head == 0 {
+                        return Some(false);
+                    }
+                    let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
+                    let slot = self.slot(index)?;
+                    SeqLock::<u32>::new(slot.region(), 0)
+                        .try_read(|| slot.copy_ring_slot(&mut out))
+                        .map(|()| true)
+                },
+            )?;
+            Ok(published.then_some((out, retries)))
         }
         /// The writer's side: writes `value` into the next slot under its
         /// seqlock, then publishes it by storing the new head (release), which

@@ -659,15 +659,28 @@ fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
     } else {
         quote!(#value_ty::zeroed())
     };
+    let read_counted = format_ident!("read_{}_counted", lock.name);
+    let copy = format_ident!("copy_{}", lock.name);
+    let counted_doc = format!(
+        " [`Self::{read}`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held)."
+    );
     quote! {
         #[doc = #read_doc]
         pub fn #read(&self) -> Result<#value_ty, SeqLockError> {
+            self.#read_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
+        }
+
+        #[doc = #counted_doc]
+        pub fn #read_counted(&self, max_tries: u32) -> Result<(#value_ty, u32), SeqLockError> {
             let lock = SeqLock::<#word>::new(self.region, #counter);
             let mut out = #new_out;
-            lock.read(::abi_runtime::DEFAULT_TRIES, || {
-                #(#copy_in)*
-            })?;
-            Ok(out)
+            let ((), retries) = lock.read_counted(max_tries, || self.#copy(&mut out))?;
+            Ok((out, retries))
+        }
+
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn #copy(&self, out: &mut #value_ty) {
+            #(#copy_in)*
         }
 
         #[doc = #write_doc]
@@ -697,9 +710,17 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let head_get = rust_ident(&head_field.name);
             let head_set = format_ident!("set_{}", head_field.name);
             let slot_view = type_ident(&schema.abi.structs[lock.struct_index].name);
-            let read = format_ident!("read_{}", lock.name);
+            let copy = format_ident!("copy_{}", lock.name);
             let write = format_ident!("write_{}", lock.name);
-            let value = type_ident(&lock.name);
+            let word = word_type(lock.counter_width);
+            let counter = lit(schema.layout.of(lock.struct_index).fields[lock.counter].offset);
+            let (value, new_value) = if guards_whole_struct(schema, lock) {
+                let t = type_ident(&schema.abi.structs[lock.struct_index].name);
+                (quote!(super::#t), quote!(<super::#t as FromZeros>::new_zeroed()))
+            } else {
+                let t = type_ident(&lock.name);
+                (quote!(#t), quote!(#t::zeroed()))
+            };
             let (count, size) = (lit(*slot_count), lit(*slot_size));
             let align = lit(schema.layout.of(lock.struct_index).align);
             let doc = format!(
@@ -745,15 +766,26 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// publication. A writer that laps the reader during the copy makes it
                     /// retry, so the copy is always one whole publication.
                     pub fn read_newest(&self) -> Result<Option<#value>, SeqLockError> {
-                        let head = self.head();
-                        if head == 0 {
-                            return Ok(None);
-                        }
-                        let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
-                        match self.slot(index) {
-                            Some(slot) => slot.#read().map(Some),
-                            None => Ok(None),
-                        }
+                        Ok(self.read_newest_counted(::abi_runtime::DEFAULT_TRIES)?.map(|(value, _)| value))
+                    }
+
+                    /// [`Self::read_newest`] with at most `max_tries` tries, also returning
+                    /// how many retries the copy took. Each try picks the newest slot again,
+                    /// so a reader the writer laps moves on to the newer publication.
+                    pub fn read_newest_counted(&self, max_tries: u32) -> Result<Option<(#value, u32)>, SeqLockError> {
+                        let mut out = #new_value;
+                        let (published, retries) = ::abi_runtime::retry(max_tries, || {
+                            let head = self.head();
+                            if head == 0 {
+                                return Some(false);
+                            }
+                            let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
+                            let slot = self.slot(index)?;
+                            SeqLock::<#word>::new(slot.region(), #counter)
+                                .try_read(|| slot.#copy(&mut out))
+                                .map(|()| true)
+                        })?;
+                        Ok(published.then_some((out, retries)))
                     }
 
                     /// The writer's side: writes `value` into the next slot under its
