@@ -229,7 +229,7 @@ const KEYWORDS: [&str; 51] = [
 
 /// A Rust identifier for a schema name: raw (`r#type`) for keywords, `self_` for the few
 /// that cannot be raw.
-pub(super) fn rust_ident(name: &str) -> Ident {
+pub fn rust_ident(name: &str) -> Ident {
     if NOT_RAW.contains(&name) {
         format_ident!("{}_", name)
     } else if KEYWORDS.contains(&name) && !matches!(name, "union" | "raw" | "safe") {
