@@ -19,6 +19,7 @@
 //! any value the host writes can be read; `Phase::name` tells whether the schema declares it.
 #![forbid(unsafe_code)]
 
+pub use abi_runtime as runtime;
 pub use zerocopy;
 
 include!(concat!(env!("OUT_DIR"), "/bridge.rs"));

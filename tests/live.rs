@@ -80,7 +80,10 @@ fn accessors_touch_the_reference_offsets() {
     let name = row + at("client_entry", "name");
     assert_eq!(&bytes[name..name + 10], b"bot-three\0");
     let owners = at("bridge_header", "pad_owner");
-    assert_eq!(&bytes[owners..owners + 4], &[NO_PAD, 3, NO_PAD, PAD_NOT_BOT]);
+    assert_eq!(
+        &bytes[owners..owners + 4],
+        &[NO_PAD, 3, NO_PAD, PAD_NOT_BOT]
+    );
 
     // And back: bytes written at the reference offsets read through the accessors.
     let raw = SharedBuf::new(BRIDGE_LEN);
@@ -105,17 +108,30 @@ fn accessors_touch_the_reference_offsets() {
         le(&bytes, RING_AT + at("ring_slot_header", "size"), 4),
         12104
     );
-    assert_eq!(le(&bytes, RING_AT + 64 + at("snapshot", "event_total"), 8), 41);
+    assert_eq!(
+        le(&bytes, RING_AT + 64 + at("snapshot", "event_total"), 8),
+        41
+    );
 }
 
 #[test]
 fn views_check_bounds_and_alignment() {
     let buf = SharedBuf::new(2048);
     let short = buf.region().sub(0, 1000, 8).unwrap();
-    let e = live::BridgeHeader::at(short, 0).err().expect("1000 bytes are too few");
-    assert!(matches!(e.kind(), RegionErrorKind::OutOfBounds { .. }), "{e}");
-    let e = live::BridgeHeader::at(buf.region(), 4).err().expect("offset 4 is misaligned");
-    assert!(matches!(e.kind(), RegionErrorKind::Misaligned { .. }), "{e}");
+    let e = live::BridgeHeader::at(short, 0)
+        .err()
+        .expect("1000 bytes are too few");
+    assert!(
+        matches!(e.kind(), RegionErrorKind::OutOfBounds { .. }),
+        "{e}"
+    );
+    let e = live::BridgeHeader::at(buf.region(), 4)
+        .err()
+        .expect("offset 4 is misaligned");
+    assert!(
+        matches!(e.kind(), RegionErrorKind::Misaligned { .. }),
+        "{e}"
+    );
     assert!(live::BridgeHeader::at(buf.region(), 8).is_ok());
     let header = live::BridgeHeader::at(buf.region(), 0).unwrap();
     assert!(header.clients(MAX_CLIENTS).is_none());
@@ -156,17 +172,26 @@ fn atomic_fields_load_store_add_and_compare_exchange() {
     assert_eq!(row.pid(), 4242);
 
     // pad_owner: one word, CAS'd whole or one byte at a time through the word.
-    header.compare_exchange_pad_owner([0; 4], [NO_PAD, NO_PAD, PAD_NOT_BOT, PAD_NOT_BOT]).unwrap();
+    header
+        .compare_exchange_pad_owner([0; 4], [NO_PAD, NO_PAD, PAD_NOT_BOT, PAD_NOT_BOT])
+        .unwrap();
     assert_eq!(header.compare_exchange_pad_owner_at(1, NO_PAD, 5), Ok(()));
     assert_eq!(header.compare_exchange_pad_owner_at(1, NO_PAD, 6), Err(5));
-    assert_eq!(header.compare_exchange_pad_owner_at(2, NO_PAD, 6), Err(PAD_NOT_BOT));
+    assert_eq!(
+        header.compare_exchange_pad_owner_at(2, NO_PAD, 6),
+        Err(PAD_NOT_BOT)
+    );
     assert_eq!(header.pad_owner(), [NO_PAD, 5, PAD_NOT_BOT, PAD_NOT_BOT]);
 
     // A directory row is claimed the same way.
     let dir = SharedBuf::new(1088);
     let directory = live::DirectoryHeader::at(dir.region(), 0).unwrap();
     let entry = directory.entries(15).unwrap();
-    assert!(entry.compare_exchange_state(InstanceState::FREE, InstanceState::CLAIMED).is_ok());
+    assert!(
+        entry
+            .compare_exchange_state(InstanceState::FREE, InstanceState::CLAIMED)
+            .is_ok()
+    );
     assert_eq!(entry.state(), InstanceState::CLAIMED);
 }
 
@@ -183,14 +208,20 @@ fn seqlocked_records_round_trip() {
     // pad_input: the whole record but its counter.
     let buf = SharedBuf::new(32);
     let pad = live::PadInput::at(buf.region(), 0).unwrap();
-    let mut input = PadInput::default();
-    input.flags = PadInputFlags::CONNECTED;
-    input.for_tick = 99;
-    input.lx = -32768;
-    input.buttons = PadButtons::A | PadButtons::START;
-    input.rt = 255;
+    let input = PadInput {
+        flags: PadInputFlags::CONNECTED,
+        for_tick: 99,
+        lx: -32768,
+        buttons: PadButtons::A | PadButtons::START,
+        rt: 255,
+        ..PadInput::default()
+    };
     pad.write_pad_input(&input);
-    assert_eq!(pad.seq(), 2, "one write makes the counter odd, then even again");
+    assert_eq!(
+        pad.seq(),
+        2,
+        "one write makes the counter odd, then even again"
+    );
     let (read, retries) = pad.read_pad_input_counted(10).unwrap();
     assert_eq!(retries, 0);
     assert_eq!(read.for_tick, 99);
@@ -219,11 +250,17 @@ fn seqlocked_records_round_trip() {
     let values = header.read_param_values().unwrap();
     assert_eq!(values.values[1].value, 1.25);
     assert_eq!(values.values[1].changes, 3);
-    assert_eq!((header.defs_seq(), header.values_seq(), header.changes()), (2, 2, 1));
+    assert_eq!(
+        (header.defs_seq(), header.values_seq(), header.changes()),
+        (2, 2, 1)
+    );
     // The values follow the definitions: 64 + 32 * 256 bytes in.
     let bytes = params.to_vec();
     assert_eq!(&bytes[64 + 256..64 + 261], b"speed");
-    assert_eq!(f64::from_le_bytes(bytes[64 + 8192 + 16..][..8].try_into().unwrap()), 1.25);
+    assert_eq!(
+        f64::from_le_bytes(bytes[64 + 8192 + 16..][..8].try_into().unwrap()),
+        1.25
+    );
 
     // stats: count and entries under seq; ticks outside it.
     let stats = SharedBuf::new(64 + 64 * 64);
@@ -245,7 +282,8 @@ fn seqlocked_records_round_trip() {
 fn a_reader_gives_up_on_a_counter_that_stays_odd() {
     let buf = SharedBuf::new(32);
     // A writer that died mid-write leaves the counter odd.
-    buf.region().store::<u32>(0, 7, std::sync::atomic::Ordering::Release);
+    buf.region()
+        .store::<u32>(0, 7, std::sync::atomic::Ordering::Release);
     let pad = live::PadInput::at(buf.region(), 0).unwrap();
     let e = pad.read_pad_input_counted(50).unwrap_err();
     assert!(e.to_string().contains("50"), "{e}");
@@ -265,7 +303,10 @@ fn ring(buf: &SharedBuf) -> live::SnapshotRing<'_> {
 fn the_newest_snapshot_is_in_slot_head_minus_one() {
     let buf = bridge();
     let ring = ring(&buf);
-    assert!(ring.read_newest().unwrap().is_none(), "nothing published yet");
+    assert!(
+        ring.read_newest().unwrap().is_none(),
+        "nothing published yet"
+    );
     for n in 1..=11u64 {
         let mut slot = live::RingSlot::zeroed();
         slot.publish_seq = n;
@@ -298,13 +339,19 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
     slot.payload.event_total = 77;
     ring.publish(&slot);
     // The host wrote only 11840 bytes of payload: make the slot say so, under its seqlock.
-    let slot_region = buf.region().sub(RING_AT, RING_SLOT_SIZE as usize, 8).unwrap();
+    let slot_region = buf
+        .region()
+        .sub(RING_AT, RING_SLOT_SIZE as usize, 8)
+        .unwrap();
     let lock = bridge_abi::runtime::SeqLock::<u32>::new(slot_region, 0);
     lock.write(|| slot_region.store::<u32>(4, 11840, std::sync::atomic::Ordering::Relaxed));
     let newest = ring.read_newest().unwrap().unwrap();
     assert_eq!(newest.size, 11840);
     assert_eq!(newest.payload.event_total, 77, "0.8 fields are kept");
-    assert_eq!(newest.payload.spawn_marker_count, 0, "0.9 fields past 11840 read as zero");
+    assert_eq!(
+        newest.payload.spawn_marker_count, 0,
+        "0.9 fields past 11840 read as zero"
+    );
     assert!(newest.payload_extra.is_empty());
     // A size past the slot is cut at the slot's end.
     lock.write(|| slot_region.store::<u32>(4, u32::MAX, std::sync::atomic::Ordering::Relaxed));
@@ -324,7 +371,11 @@ fn events_since_a_count_skip_what_the_ring_overwrote() {
     let ticks: Vec<u64> = since.map(|(_, e)| e.tick).collect();
     assert_eq!(ticks, (30..40).collect::<Vec<_>>());
     let since = snapshot.events_since(0);
-    assert_eq!(since.lost(), 8, "40 events in 32 slots: the first 8 are gone");
+    assert_eq!(
+        since.lost(),
+        8,
+        "40 events in 32 slots: the first 8 are gone"
+    );
     assert_eq!(since.map(|(n, e)| (n, e.tick)).next(), Some((8, 8)));
     assert_eq!(snapshot.events_since(40).count(), 0);
 }
@@ -334,8 +385,10 @@ fn value_bytes_are_the_shared_bytes() {
     // A value read through a seqlock is the same bytes zerocopy sees in a file.
     let buf = SharedBuf::new(32);
     let pad = live::PadInput::at(buf.region(), 0).unwrap();
-    let mut input = PadInput::default();
-    input.ly = 1234;
+    let input = PadInput {
+        ly: 1234,
+        ..PadInput::default()
+    };
     pad.write_pad_input(&input);
     let read = pad.read_pad_input().unwrap();
     assert_eq!(&read.as_bytes()[4..], &buf.to_vec()[4..]);

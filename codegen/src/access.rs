@@ -112,8 +112,10 @@ impl LowerAccess<'_> {
                     format!("[abi] party `{name}` is not snake_case"),
                 );
             } else if self.parties.contains(name) {
-                self.errors
-                    .error(&self.inner(p), format!("[abi] party `{name}` is listed twice"));
+                self.errors.error(
+                    &self.inner(p),
+                    format!("[abi] party `{name}` is listed twice"),
+                );
             } else {
                 self.parties.push(name.clone());
             }
@@ -125,10 +127,8 @@ impl LowerAccess<'_> {
         let mut set = Vec::new();
         let names = value.get_ref().names();
         if names.is_empty() {
-            self.errors.error(
-                &value.span(),
-                format!("{what}: name at least one party"),
-            );
+            self.errors
+                .error(&value.span(), format!("{what}: name at least one party"));
         }
         for name in names {
             match self.parties.iter().position(|p| p == name) {
@@ -175,7 +175,10 @@ impl LowerAccess<'_> {
                 None => AccessKind::Plain,
                 Some(a) => self.lower_access_kind(a, &fwhat, &f.ty, sl.fields[fi].offset, sl.align),
             };
-            let own = rf.writer.as_ref().map(|w| self.lower_parties_value(w, &fwhat));
+            let own = rf
+                .writer
+                .as_ref()
+                .map(|w| self.lower_parties_value(w, &fwhat));
             fields.push(FieldAccess {
                 kind,
                 writers: own.unwrap_or_else(|| writers.clone()),
@@ -183,9 +186,7 @@ impl LowerAccess<'_> {
             });
         }
         let trailer = match &raw.trailer {
-            Some(parts) => {
-                self.lower_trailer(si, parts)
-            }
+            Some(parts) => self.lower_trailer(si, parts),
             None => Vec::new(),
         };
         StructAccess {
@@ -232,7 +233,10 @@ impl LowerAccess<'_> {
         let Some(elem_size) = elem else {
             self.errors.error_help(
                 &span,
-                format!("{what}: `access = \"{keyword}\"` needs an integer, enum or flag set, not `{}`", ty.text),
+                format!(
+                    "{what}: `access = \"{keyword}\"` needs an integer, enum or flag set, not `{}`",
+                    ty.text
+                ),
                 "floats, text and structs are read and written under a seqlock, or copied",
             );
             return AccessKind::Plain;
@@ -249,7 +253,10 @@ impl LowerAccess<'_> {
         if cas && width != 4 && width != 8 {
             self.errors.error_help(
                 &span,
-                format!("{what}: a compare-and-swap word is 4 or 8 bytes, and `{}` is {width}", ty.text),
+                format!(
+                    "{what}: a compare-and-swap word is 4 or 8 bytes, and `{}` is {width}",
+                    ty.text
+                ),
                 "claim a u32 or u64 field, or an array of 4 or 8 bytes as one word",
             );
             return AccessKind::Plain;
@@ -258,7 +265,9 @@ impl LowerAccess<'_> {
             let reason = if offset % width != 0 {
                 format!("it starts at offset {offset:#x} ({offset}), not a multiple of {width}")
             } else {
-                format!("its struct is aligned to {struct_align}, so the word is misaligned wherever the struct is")
+                format!(
+                    "its struct is aligned to {struct_align}, so the word is misaligned wherever the struct is"
+                )
             };
             self.errors.error_help(
                 &span,
@@ -287,13 +296,18 @@ impl LowerAccess<'_> {
             let name = rp.name.get_ref();
             let what = format!("struct `{}`, trailer part `{name}`", s.name);
             if !is_snake_case(name) {
-                self.errors
-                    .error(&self.inner(&rp.name), format!("{what}: the name is not snake_case"));
+                self.errors.error(
+                    &self.inner(&rp.name),
+                    format!("{what}: the name is not snake_case"),
+                );
             }
             if out.iter().any(|t| t.name == *name) || s.fields.iter().any(|f| f.name == *name) {
                 self.errors.error(
                     &self.inner(&rp.name),
-                    format!("{what}: the name is already a field or trailer part of `{}`", s.name),
+                    format!(
+                        "{what}: the name is already a field or trailer part of `{}`",
+                        s.name
+                    ),
                 );
             }
             let Some((ty, elem_size, align)) = self.resolve_type(&rp.ty, &what) else {
@@ -308,11 +322,18 @@ impl LowerAccess<'_> {
             }
             let size_field = rp.size.as_ref().and_then(|sf| {
                 let i = s.fields.iter().position(|f| f.name == *sf.get_ref());
-                let ok = i.is_some_and(|i| matches!(s.fields[i].ty.elem, Elem::Prim(p) if p.is_integer() && !p.is_signed()) && s.fields[i].ty.len.is_none());
+                let ok = i.is_some_and(|i| {
+                    matches!(s.fields[i].ty.elem, Elem::Prim(p) if p.is_integer() && !p.is_signed())
+                        && s.fields[i].ty.len.is_none()
+                });
                 if !ok {
                     self.errors.error_help(
                         &self.inner(sf),
-                        format!("{what}: `size = \"{}\"` must name an unsigned integer field of `{}`", sf.get_ref(), s.name),
+                        format!(
+                            "{what}: `size = \"{}\"` must name an unsigned integer field of `{}`",
+                            sf.get_ref(),
+                            s.name
+                        ),
                         "name the field that holds the part's length in bytes",
                     );
                 }
@@ -322,7 +343,11 @@ impl LowerAccess<'_> {
             out.push(TrailerPart {
                 name: name.clone(),
                 ty,
-                doc: rp.doc.as_ref().map(|d| d.get_ref().clone()).unwrap_or_default(),
+                doc: rp
+                    .doc
+                    .as_ref()
+                    .map(|d| d.get_ref().clone())
+                    .unwrap_or_default(),
                 offset,
                 size,
                 align,
@@ -357,10 +382,16 @@ impl LowerAccess<'_> {
             let names = self.abi.structs.iter().map(|s| s.name.as_str());
             let help = match closest(base, names) {
                 Some(c) => format!("did you mean `{c}`?"),
-                None => "name a primitive, enum or struct, or an array of one: `param_def[max_params]`".into(),
+                None => {
+                    "name a primitive, enum or struct, or an array of one: `param_def[max_params]`"
+                        .into()
+                }
             };
-            self.errors
-                .error_help(&self.inner(t), format!("{what}: unknown type `{base}`"), help);
+            self.errors.error_help(
+                &self.inner(t),
+                format!("{what}: unknown type `{base}`"),
+                help,
+            );
             return None;
         };
         let len = match len {
@@ -378,7 +409,9 @@ impl LowerAccess<'_> {
                     _ => {
                         self.errors.error(
                             &self.inner(t),
-                            format!("{what}: array length `{l}` is not a positive integer or constant"),
+                            format!(
+                                "{what}: array length `{l}` is not a positive integer or constant"
+                            ),
                         );
                         return None;
                     }
@@ -431,11 +464,20 @@ impl LowerAccess<'_> {
             let name = rs.name.get_ref();
             let keys = rs.fields.get_ref().iter().flat_map(|f| {
                 let f = f.get_ref();
-                let access = f.access.as_ref().map(|a| (a.span(), format!("field `{name}.{}`", f.name.get_ref())));
-                let writer = f.writer.as_ref().map(|w| (w.span(), format!("field `{name}.{}`", f.name.get_ref())));
+                let access = f
+                    .access
+                    .as_ref()
+                    .map(|a| (a.span(), format!("field `{name}.{}`", f.name.get_ref())));
+                let writer = f
+                    .writer
+                    .as_ref()
+                    .map(|w| (w.span(), format!("field `{name}.{}`", f.name.get_ref())));
                 access.into_iter().chain(writer)
             });
-            let trailer = rs.trailer.as_ref().map(|t| (t.span(), format!("struct `{name}`")));
+            let trailer = rs
+                .trailer
+                .as_ref()
+                .map(|t| (t.span(), format!("struct `{name}`")));
             for (span, what) in keys.chain(trailer) {
                 self.errors.error_help(
                     &span,
@@ -459,7 +501,9 @@ impl LowerAccess<'_> {
         };
         let Some(si) = self.abi.structs.iter().position(|s| s.name == sname) else {
             let help = closest(sname, self.abi.structs.iter().map(|s| s.name.as_str()))
-                .map_or("name a struct of this schema".into(), |c| format!("did you mean `{c}`?"));
+                .map_or("name a struct of this schema".into(), |c| {
+                    format!("did you mean `{c}`?")
+                });
             self.errors
                 .error_help(&span, format!("{what}: unknown struct `{sname}`"), help);
             return None;
@@ -467,7 +511,9 @@ impl LowerAccess<'_> {
         let s = &self.abi.structs[si];
         let Some(fi) = s.fields.iter().position(|f| f.name == fname) else {
             let help = closest(fname, s.fields.iter().map(|f| f.name.as_str()))
-                .map_or(format!("name a field of `{sname}`"), |c| format!("did you mean `{c}`?"));
+                .map_or(format!("name a field of `{sname}`"), |c| {
+                    format!("did you mean `{c}`?")
+                });
             self.errors.error_help(
                 &span,
                 format!("{what}: struct `{sname}` has no field `{fname}`"),
@@ -495,7 +541,11 @@ impl LowerAccess<'_> {
         if !unsigned {
             self.errors.error_help(
                 &self.inner(path),
-                format!("{what}: counter `{}` is `{}`; a counter is a u32 or u64", path.get_ref(), f.ty.text),
+                format!(
+                    "{what}: counter `{}` is `{}`; a counter is a u32 or u64",
+                    path.get_ref(),
+                    f.ty.text
+                ),
                 "name an unsigned 32- or 64-bit integer field",
             );
             return None;
@@ -503,8 +553,15 @@ impl LowerAccess<'_> {
         if !matches!(access, AccessKind::Atomic { .. }) {
             self.errors.error_help(
                 &self.inner(path),
-                format!("{what}: counter `{}` is not an atomic field (its access is {})", path.get_ref(), access.keyword()),
-                format!("declare `access = \"atomic\"` on field `{}`", path.get_ref()),
+                format!(
+                    "{what}: counter `{}` is not an atomic field (its access is {})",
+                    path.get_ref(),
+                    access.keyword()
+                ),
+                format!(
+                    "declare `access = \"atomic\"` on field `{}`",
+                    path.get_ref()
+                ),
             );
             return None;
         }
@@ -545,7 +602,10 @@ impl LowerAccess<'_> {
             self.errors.error_help(
                 &self.inner(&r.counter),
                 format!("{what}: struct `{}` is not shared", s.name),
-                format!("declare who writes it: `writer = \"...\"` in struct `{}`", s.name),
+                format!(
+                    "declare who writes it: `writer = \"...\"` in struct `{}`",
+                    s.name
+                ),
             );
             return None;
         }
@@ -573,7 +633,10 @@ impl LowerAccess<'_> {
                 }
             } else if let Some(fi) = s.fields.iter().position(|f| f.name == gname) {
                 if fi == counter.field {
-                    self.errors.error(&span, format!("{what}: the counter `{gname}` cannot guard itself"));
+                    self.errors.error(
+                        &span,
+                        format!("{what}: the counter `{gname}` cannot guard itself"),
+                    );
                 } else if structs[si].fields[fi].kind.is_atomic() {
                     self.errors.error_help(
                         &span,
@@ -591,12 +654,18 @@ impl LowerAccess<'_> {
                     .chain(s.fields.iter().map(|f| f.name.as_str()))
                     .chain(structs[si].trailer.iter().map(|t| t.name.as_str()));
                 let help = closest(gname, candidates).map_or(
-                    format!("name `rest`, a field of `{}` or a part of its trailer", s.name),
+                    format!(
+                        "name `rest`, a field of `{}` or a part of its trailer",
+                        s.name
+                    ),
                     |c| format!("did you mean `{c}`?"),
                 );
                 self.errors.error_help(
                     &span,
-                    format!("{what}: `{gname}` is not a field or trailer part of `{}`", s.name),
+                    format!(
+                        "{what}: `{gname}` is not a field or trailer part of `{}`",
+                        s.name
+                    ),
                     help,
                 );
             }
@@ -616,7 +685,11 @@ impl LowerAccess<'_> {
         }
         Some(Seqlock {
             name,
-            doc: r.doc.as_ref().map(|d| d.get_ref().clone()).unwrap_or_default(),
+            doc: r
+                .doc
+                .as_ref()
+                .map(|d| d.get_ref().clone())
+                .unwrap_or_default(),
             struct_index: si,
             counter: counter.field,
             counter_width,
@@ -660,9 +733,7 @@ impl LowerAccess<'_> {
 
     fn constant(&mut self, c: &Spanned<String>, what: &str) -> Option<(usize, u64)> {
         match self.abi.find_const(c.get_ref()) {
-            Some(i) if self.abi.consts[i].value > 0 => {
-                Some((i, self.abi.consts[i].value as u64))
-            }
+            Some(i) if self.abi.consts[i].value > 0 => Some((i, self.abi.consts[i].value as u64)),
             Some(_) => {
                 self.errors.error(
                     &self.inner(c),
@@ -711,7 +782,11 @@ impl LowerAccess<'_> {
         let seqlock = self.ring_key(&r.seqlock, "seqlock", slots, &what, kind, &span);
         let total = self.ring_key(&r.total, "total", !slots, &what, kind, &span);
         let entries = self.ring_key(&r.entries, "entries", !slots, &what, kind, &span);
-        let doc = r.doc.as_ref().map(|d| d.get_ref().clone()).unwrap_or_default();
+        let doc = r
+            .doc
+            .as_ref()
+            .map(|d| d.get_ref().clone())
+            .unwrap_or_default();
         let kind = if slots {
             let (head, slot_count, slot_size, seqlock) = (head?, slot_count?, slot_size?, seqlock?);
             let head_ref = self.resolve_field(head, &what)?;
@@ -720,7 +795,9 @@ impl LowerAccess<'_> {
             let (size_const, size) = self.constant(slot_size, &what)?;
             let Some(lock) = seqlocks.iter().position(|s| s.name == *seqlock.get_ref()) else {
                 let help = closest(seqlock.get_ref(), seqlocks.iter().map(|s| s.name.as_str()))
-                    .map_or("name a [[seqlock]]".into(), |n| format!("did you mean `{n}`?"));
+                    .map_or("name a [[seqlock]]".into(), |n| {
+                        format!("did you mean `{n}`?")
+                    });
                 self.errors.error_help(
                     &self.inner(seqlock),
                     format!("{what}: unknown seqlock `{}`", seqlock.get_ref()),
@@ -791,7 +868,11 @@ impl LowerAccess<'_> {
             let Some(len) = f.ty.len.filter(|_| f.ty.elem != Elem::Char) else {
                 self.errors.error(
                     &self.inner(entries),
-                    format!("{what}: entries `{}` is `{}`, not an array", entries.get_ref(), f.ty.text),
+                    format!(
+                        "{what}: entries `{}` is `{}`, not an array",
+                        entries.get_ref(),
+                        f.ty.text
+                    ),
                 );
                 return None;
             };

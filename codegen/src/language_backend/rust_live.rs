@@ -40,10 +40,13 @@ fn needs_view(schema: &Schema, i: usize) -> bool {
     }
     a.fields.iter().any(|f| f.kind.is_atomic())
         || !a.seqlocks.is_empty()
-        || schema.abi.structs[i].fields.iter().any(|f| match f.ty.elem {
-            Elem::Struct(j) => j != i && needs_view(schema, j),
-            _ => false,
-        })
+        || schema.abi.structs[i]
+            .fields
+            .iter()
+            .any(|f| match f.ty.elem {
+                Elem::Struct(j) => j != i && needs_view(schema, j),
+                _ => false,
+            })
 }
 
 /// Whether struct `i` gets a live view: a shared struct that is not copied whole under a
@@ -54,8 +57,7 @@ fn has_view(schema: &Schema, i: usize) -> bool {
         return false;
     }
     let held = schema.abi.structs.iter().enumerate().any(|(j, s)| {
-        schema.access.structs[j].shared
-            && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
+        schema.access.structs[j].shared && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
     });
     needs_view(schema, i) || !held
 }
@@ -264,7 +266,10 @@ fn expand_accessors(
             let word = word_type(width);
             let vt = value_type(schema, &f.ty);
             let cx = format_ident!("compare_exchange_{}", f.name);
-            let get_doc = format!(" `{}`, loaded as one {width}-byte word (acquire).{who}", f.name);
+            let get_doc = format!(
+                " `{}`, loaded as one {width}-byte word (acquire).{who}",
+                f.name
+            );
             let cx_doc = format!(
                 " Compare-and-swap of `{}` as one {width}-byte word (acquire-release): `Ok` with the old value, or `Err` with the value found.",
                 f.name
@@ -309,23 +314,34 @@ fn expand_accessors(
             let vt = value_type(schema, &f.ty);
             // An enum or flag set is a newtype over its representation.
             let wrap = |e: TokenStream| if is_enum { quote!(#vt(#e)) } else { e };
-            let unwrap = if is_enum { quote!(.0) } else { TokenStream::new() };
+            let unwrap = if is_enum {
+                quote!(.0)
+            } else {
+                TokenStream::new()
+            };
             let map = if is_enum {
                 quote!(.map(#vt).map_err(#vt))
             } else {
                 TokenStream::new()
             };
             let load = wrap(quote!(self.region.load::<#repr>(#off, Ordering::Acquire)));
-            let swapped = wrap(quote!(self.region.swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)));
+            let swapped =
+                wrap(quote!(self.region.swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)));
             let is_counter = a
                 .seqlocks
                 .iter()
                 .any(|&k| schema.access.seqlocks[k].counter == fi);
             let get_doc = format!(" `{}`, an atomic load (acquire).{who}", f.name);
-            let set_doc = format!(" Stores `{}` atomically (release), publishing what was written before.", f.name);
+            let set_doc = format!(
+                " Stores `{}` atomically (release), publishing what was written before.",
+                f.name
+            );
             if is_counter {
                 // A seqlock's counter changes only through its `write_` method.
-                let get_doc = format!(" `{}`, a seqlock counter (acquire): odd while its writer writes.{who}", f.name);
+                let get_doc = format!(
+                    " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
+                    f.name
+                );
                 return quote! {
                     #[doc = #get_doc]
                     pub fn #name(&self) -> #vt {
@@ -345,7 +361,10 @@ fn expand_accessors(
             };
             if !is_enum {
                 let add = format_ident!("fetch_add_{}", f.name);
-                let doc = format!(" Adds to `{}` atomically (acquire-release, wrapping) and returns the old value.", f.name);
+                let doc = format!(
+                    " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value.",
+                    f.name
+                );
                 methods.extend(quote! {
                     #[doc = #doc]
                     pub fn #add(&self, value: #vt) -> #vt {
@@ -356,8 +375,14 @@ fn expand_accessors(
             if matches!(fa.kind, AccessKind::Cas { .. }) {
                 let cx = format_ident!("compare_exchange_{}", f.name);
                 let swap = format_ident!("swap_{}", f.name);
-                let cx_doc = format!(" Compare-and-swap of `{}` (acquire-release): `Ok` with the old value, or `Err` with the value found.", f.name);
-                let swap_doc = format!(" Swaps `{}` atomically (acquire-release) and returns the old value.", f.name);
+                let cx_doc = format!(
+                    " Compare-and-swap of `{}` (acquire-release): `Ok` with the old value, or `Err` with the value found.",
+                    f.name
+                );
+                let swap_doc = format!(
+                    " Swaps `{}` atomically (acquire-release) and returns the old value.",
+                    f.name
+                );
                 methods.extend(quote! {
                     #[doc = #cx_doc]
                     pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> {
@@ -389,7 +414,10 @@ fn expand_accessors(
                     Some(len) => {
                         let n = lit(len.count);
                         let elem = lit(fl.elem_size);
-                        let doc = format!(" The live view of `{}[index]`, or `None` when `index` is {} or more.{who}", f.name, len.count);
+                        let doc = format!(
+                            " The live view of `{}[index]`, or `None` when `index` is {} or more.{who}",
+                            f.name, len.count
+                        );
                         quote! {
                             #[doc = #doc]
                             pub fn #name(&self, index: usize) -> Option<#view<'a>> {
@@ -404,8 +432,14 @@ fn expand_accessors(
             }
             _ => {
                 let vt = value_type(schema, &f.ty);
-                let get_doc = format!(" `{}`, copied with relaxed atomic loads: a plain field, written before it is published.{who}", f.name);
-                let set_doc = format!(" Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll.", f.name);
+                let get_doc = format!(
+                    " `{}`, copied with relaxed atomic loads: a plain field, written before it is published.{who}",
+                    f.name
+                );
+                let set_doc = format!(
+                    " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll.",
+                    f.name
+                );
                 quote! {
                     #[doc = #get_doc]
                     pub fn #name(&self) -> #vt {
@@ -595,7 +629,8 @@ fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
                     let off = lit(l.fields[fi].offset);
                     copy_in.push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
                     if !size_fields.contains(&fi) {
-                        copy_out.push(quote!(self.region.write_bytes(#off, value.#name.as_bytes());));
+                        copy_out
+                            .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes());));
                     }
                 }
                 Guard::Trailer(ti) => {
@@ -604,8 +639,12 @@ fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
                     let off = lit(t.offset);
                     match t.size_field {
                         None => {
-                            copy_in.push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
-                            copy_out.push(quote!(self.region.write_bytes(#off, value.#name.as_bytes());));
+                            copy_in.push(
+                                quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());),
+                            );
+                            copy_out.push(
+                                quote!(self.region.write_bytes(#off, value.#name.as_bytes());),
+                            );
                         }
                         Some(sf) => {
                             // A part whose length the producer says: copy what the type
@@ -709,6 +748,19 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let head_field = &schema.abi.structs[head.struct_index].fields[head.field];
             let head_get = rust_ident(&head_field.name);
             let head_set = format_ident!("set_{}", head_field.name);
+            // The head counter is a u32 or a u64; the ring counts in u64.
+            let head_wide = matches!(head_field.ty.elem, Elem::Prim(Prim::U64));
+            let (head_load, head_store) = if head_wide {
+                (
+                    quote!(self.head.#head_get()),
+                    quote!(self.head.#head_set(head + 1)),
+                )
+            } else {
+                (
+                    quote!(u64::from(self.head.#head_get())),
+                    quote!(self.head.#head_set((head + 1) as u32)),
+                )
+            };
             let slot_view = type_ident(&schema.abi.structs[lock.struct_index].name);
             let copy = format_ident!("copy_{}", lock.name);
             let write = format_ident!("write_{}", lock.name);
@@ -716,7 +768,10 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let counter = lit(schema.layout.of(lock.struct_index).fields[lock.counter].offset);
             let (value, new_value) = if guards_whole_struct(schema, lock) {
                 let t = type_ident(&schema.abi.structs[lock.struct_index].name);
-                (quote!(super::#t), quote!(<super::#t as FromZeros>::new_zeroed()))
+                (
+                    quote!(super::#t),
+                    quote!(<super::#t as FromZeros>::new_zeroed()),
+                )
             } else {
                 let t = type_ident(&lock.name);
                 (quote!(#t), quote!(#t::zeroed()))
@@ -750,7 +805,7 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
 
                     /// Publications so far (acquire).
                     pub fn head(&self) -> u64 {
-                        self.head.#head_get() as u64
+                        #head_load
                     }
 
                     /// The live view of slot `index`, or `None` when there is no such slot.
@@ -797,7 +852,7 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value);
                         }
-                        self.head.#head_set((head + 1) as _);
+                        #head_store;
                         head + 1
                     }
                 }
@@ -811,6 +866,12 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let s = &schema.abi.structs[total.struct_index];
             let holder = type_ident(&s.name);
             let total_name = rust_ident(&s.fields[total.field].name);
+            let total_doc_name = &s.fields[total.field].name;
+            let total = if matches!(s.fields[total.field].ty.elem, Elem::Prim(Prim::U64)) {
+                quote!(self.#total_name)
+            } else {
+                quote!(u64::from(self.#total_name))
+            };
             let entries_name = rust_ident(&s.fields[entries.field].name);
             let elem = match s.fields[entries.field].ty.elem {
                 Elem::Struct(j) => {
@@ -828,16 +889,13 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let since = format_ident!("{}_since", ring.name);
             let doc = format!(
                 " The ring `{}`: `{}` counts entries ever written, and entry `i` is `{}[i % {capacity}]`. Returns the entries from number `count` on, oldest first; those already overwritten are skipped, and [`abi_runtime::EventsSince::lost`] counts them. {}",
-                ring.name,
-                s.fields[total.field].name,
-                s.fields[entries.field].name,
-                ring.doc
+                ring.name, total_doc_name, s.fields[entries.field].name, ring.doc
             );
             quote! {
                 impl super::#holder {
                     #[doc = #doc]
                     pub fn #since(&self, count: u64) -> ::abi_runtime::EventsSince<'_, #elem> {
-                        ::abi_runtime::EventsSince::new(&self.#entries_name, self.#total_name as u64, count)
+                        ::abi_runtime::EventsSince::new(&self.#entries_name, #total, count)
                     }
                 }
             }

@@ -1,0 +1,118 @@
+//! The errors of building regions and reading seqlocks, with messages saying what was
+//! expected and what was found.
+
+use core::fmt;
+
+/// A region could not be built: a pointer, an offset or a length does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegionError {
+    kind: RegionErrorKind,
+}
+
+/// What was wrong, with the numbers involved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegionErrorKind {
+    /// The pointer was null.
+    Null,
+    /// An address was not a multiple of the alignment it needs.
+    Misaligned {
+        /// The address found.
+        address: usize,
+        /// The alignment expected, in bytes.
+        align: usize,
+    },
+    /// A byte range does not fit in the region.
+    OutOfBounds {
+        /// The range's first byte, relative to the region.
+        offset: usize,
+        /// The range's length in bytes.
+        len: usize,
+        /// The region's length in bytes.
+        region_len: usize,
+    },
+    /// A length above `isize::MAX`, or one that runs past the end of the address space.
+    TooLarge {
+        /// The region's first address.
+        address: usize,
+        /// Its length in bytes.
+        len: usize,
+    },
+}
+
+impl RegionError {
+    /// What was wrong.
+    pub fn kind(&self) -> RegionErrorKind {
+        self.kind
+    }
+}
+
+impl From<RegionErrorKind> for RegionError {
+    fn from(kind: RegionErrorKind) -> Self {
+        RegionError { kind }
+    }
+}
+
+impl fmt::Display for RegionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            RegionErrorKind::Null => {
+                f.write_str("region pointer is null; expected the address of mapped memory")
+            }
+            RegionErrorKind::Misaligned { address, align } => write!(
+                f,
+                "address {address:#x} is misaligned: expected a multiple of {align}, \
+                 found {address:#x} % {align} = {}",
+                address % align.max(1)
+            ),
+            RegionErrorKind::OutOfBounds {
+                offset,
+                len,
+                region_len,
+            } => write!(
+                f,
+                "bytes at offset {offset}, length {len} are out of bounds: expected offset + \
+                 length <= {region_len} (the region's length), found {}",
+                match offset.checked_add(len) {
+                    Some(end) => end.to_string(),
+                    None => "an overflow".to_string(),
+                }
+            ),
+            RegionErrorKind::TooLarge { address, len } => write!(
+                f,
+                "region of {len} bytes at {address:#x} is too large: expected length <= {} and \
+                 address + length <= {:#x}",
+                isize::MAX,
+                usize::MAX
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegionError {}
+
+/// A seqlock read gave up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SeqLockError {
+    /// Every try found a write in progress (odd sequence) or a write in between (changed
+    /// sequence): the writer is faster than the copy, or died mid-write.
+    Contended {
+        /// How many tries were made.
+        tries: u32,
+    },
+}
+
+impl fmt::Display for SeqLockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SeqLockError::Contended { tries } => write!(
+                f,
+                "seqlock read gave up after {tries} tries: expected an even sequence number that \
+                 is unchanged after the copy, found a write in progress or in between every time"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SeqLockError {}

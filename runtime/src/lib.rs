@@ -1,0 +1,78 @@
+//! Atomic-only access to live shared memory, for code generated from the bridge ABI.
+//!
+//! Generated views (one per struct, one accessor per field) call this crate with byte offsets;
+//! this crate holds all of the `unsafe` code (in one small private module).
+//!
+//! # Memory model
+//!
+//! **No references into shared memory.** Another process writes the shared bytes while this
+//! one reads them. A Rust `&[u8]` or `&T` over such bytes asserts that they do not change while
+//! the reference lives; they do, which is a data race and undefined behavior, and the compiler
+//! acts on it (it may fuse, reorder or delete re-reads, e.g. a seqlock's re-check). So a
+//! [`Region`] is a raw pointer and a length, like memmap2's `MmapRaw`, and every access it makes
+//! is an atomic operation (`core::sync::atomic`), never a plain or volatile one.
+//!
+//! **Copies are relaxed atomics.** [`Region::read_bytes`], [`write_bytes`](Region::write_bytes),
+//! [`read`](Region::read) and [`write`](Region::write) move bytes with relaxed atomic loads and
+//! stores, chunked by absolute address (`u64` where aligned, smaller words at the edges). A copy
+//! that races with a writer may be *torn* (old and new bytes mixed) but is never undefined
+//! behavior; a [`SeqLock`] re-check detects the tear and the copy is thrown away.
+//!
+//! **One access size per byte.** The memory model forbids racing atomic accesses of different
+//! sizes to overlapping bytes (Miri reports them). Within this process, access each piece of
+//! shared data the same way on every side: a field with the same `load`/`store` width, a
+//! payload with copies of the same ranges (the chunking then matches; see [`Region::read_bytes`]).
+//! The safe API cannot enforce this across threads; generated code does it by construction.
+//!
+//! **Orderings** (those of crossbeam-utils' `seq_lock.rs` and of the Linux perf ring):
+//! - field loads and stores take the caller's ordering; [`Region::compare_exchange`] and
+//!   [`Region::compare_exchange_byte`] succeed with `AcqRel` and fail with `Acquire`;
+//! - seqlock reader ([`SeqLock::read`]): counter `load(Acquire)`, retry if odd; relaxed copy;
+//!   `fence(Acquire)`; counter `load(Relaxed)`; keep the copy if both loads are equal;
+//! - seqlock writer ([`SeqLock::write`]): counter `store(odd, Relaxed)`; `fence(Release)`;
+//!   relaxed stores of the payload; counter `store(even, Release)`;
+//! - a ring (Linux perf discipline): the producer writes a record with relaxed stores, then
+//!   publishes `head` with `store(Release)`; the consumer loads `head` with `load(Acquire)`, reads
+//!   the records before it, then frees them with `tail.store(Release)`; the producer loads
+//!   `tail` with `load(Acquire)` before it reuses that space.
+//!
+//! # Example
+//!
+//! ```
+//! use abi_runtime::{DEFAULT_TRIES, SeqLock, SharedBuf};
+//!
+//! // A 64-byte header whose first u64 is the seqlock counter, then a 16-byte payload.
+//! let buf = SharedBuf::new(80);
+//! let region = buf.region();
+//! let lock = SeqLock::<u64>::new(region, 0);
+//! let payload = region.sub(64, 16, 8).unwrap();
+//!
+//! lock.write(|| payload.write(0, &[7u64, 8u64]));
+//! assert_eq!(lock.load(), 2);
+//!
+//! let copy: [u64; 2] = lock.read(DEFAULT_TRIES, || payload.read(0)).unwrap();
+//! assert_eq!(copy, [7, 8]);
+//! ```
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod copy;
+mod error;
+mod events;
+#[cfg(feature = "mmap")]
+mod mmap;
+mod raw;
+mod region;
+mod seqlock;
+mod shared_buf;
+mod word;
+
+pub use error::{RegionError, RegionErrorKind, SeqLockError};
+pub use events::EventsSince;
+#[cfg(feature = "mmap")]
+pub use mmap::Mapping;
+pub use raw::{MIN_ALIGN, Region};
+pub use seqlock::{DEFAULT_TRIES, SeqLock, retry};
+pub use shared_buf::SharedBuf;
+pub use word::Word;
