@@ -4856,7 +4856,7 @@ pub mod live {
         }
         /// Publications so far (acquire).
         pub fn head(&self) -> u64 {
-            self.head.snapshot_seq() as u64
+            self.head.snapshot_seq()
         }
         /// The live view of slot `index`, or `None` when there is no such slot.
         pub fn slot(&self, index: usize) -> Option<RingSlotHeader<'a>> {
@@ -4912,7 +4912,7 @@ pub mod live {
             if let Some(slot) = self.slot(index) {
                 slot.write_ring_slot(value);
             }
-            self.head.set_snapshot_seq((head + 1) as _);
+            self.head.set_snapshot_seq(head + 1);
             head + 1
         }
     }
@@ -4922,7 +4922,7 @@ pub mod live {
             &self,
             count: u64,
         ) -> ::abi_runtime::EventsSince<'_, super::Event> {
-            ::abi_runtime::EventsSince::new(&self.events, self.event_total as u64, count)
+            ::abi_runtime::EventsSince::new(&self.events, self.event_total, count)
         }
     }
 }

@@ -56,6 +56,12 @@ enum Block {
     },
 }
 
+/// A line of an ordered list: `12. text`.
+fn numbered(line: &str) -> bool {
+    line.split_once(". ")
+        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn parse_blocks(md: &str) -> Vec<Block> {
     let lines: Vec<&str> = md.lines().collect();
     let mut blocks = Vec::new();
@@ -127,9 +133,13 @@ fn parse_blocks(md: &str) -> Vec<Block> {
                 rows,
             });
             i = end;
-        } else if line.starts_with("- ") {
+        } else if line.starts_with("- ") || numbered(line) {
             let end = (i..lines.len())
-                .find(|&j| !(lines[j].starts_with("- ") || lines[j].starts_with("  - ")))
+                .find(|&j| {
+                    !(lines[j].starts_with("- ")
+                        || lines[j].starts_with("  - ")
+                        || numbered(lines[j]))
+                })
                 .unwrap_or(lines.len());
             blocks.push(Block::List {
                 raw: lines[i..end].iter().map(|l| l.to_string()).collect(),
@@ -277,6 +287,10 @@ struct Extras {
     byte_maps: BTreeMap<String, Vec<String>>,
     /// Constant → the expression shown beside its value.
     exprs: BTreeMap<String, String>,
+    /// `struct.field` → the Access cell, for shared structs.
+    access: BTreeMap<String, String>,
+    /// The Protocols section, block by block.
+    protocols: Vec<Block>,
     first_line: String,
 }
 
@@ -284,11 +298,11 @@ fn column(header: &[String], name: &str) -> Option<usize> {
     header.iter().position(|h| h == name)
 }
 
-fn expect_header(header: &[String], names: &[&str], optional: &str) {
+fn expect_header(header: &[String], names: &[&str], optional: &[&str]) {
     let without: Vec<&str> = header
         .iter()
         .map(String::as_str)
-        .filter(|h| *h != optional)
+        .filter(|h| !optional.contains(h))
         .collect();
     assert_eq!(without, names, "table header {header:?}");
 }
@@ -334,8 +348,12 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
     let mut section = String::new();
     // The item whose blocks come next: (kind, index into its list).
     let mut item: Option<(&str, usize)> = None;
-    for block in it {
+    while let Some(block) = it.next() {
         match block {
+            Block::Heading { level: 2, raw } if raw == "Protocols" => {
+                // The last section: read on its own.
+                extras.protocols = it.by_ref().collect();
+            }
             Block::Heading { level: 2, raw } => {
                 section = raw;
                 item = None;
@@ -425,7 +443,7 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
             }
             Block::Table { header, rows } => match (section.as_str(), item) {
                 ("Constants", None) => {
-                    expect_header(&header, &["Name", "Value", "Meaning"], "Since");
+                    expect_header(&header, &["Name", "Value", "Meaning"], &["Since"]);
                     let since = column(&header, "Since");
                     for row in rows {
                         let id = leading_anchor(&row[0])
@@ -455,7 +473,7 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
                     }
                 }
                 ("Enums and flags", Some(("enum", index))) => {
-                    expect_header(&header, &["Name", "Value", "Meaning"], "Since");
+                    expect_header(&header, &["Name", "Value", "Meaning"], &["Since"]);
                     let since = column(&header, "Since");
                     let e = &mut reference.enums[index];
                     assert!(e.values.is_empty(), "`{}` has two tables", e.name);
@@ -478,9 +496,10 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
                     expect_header(
                         &header,
                         &["Offset", "Size", "Field", "Type", "Meaning"],
-                        "Since",
+                        &["Since", "Access"],
                     );
                     let since = column(&header, "Since");
+                    let access = column(&header, "Access");
                     let s = &mut reference.structs[index];
                     assert!(s.fields.is_empty(), "`{}` has two tables", s.name);
                     for row in rows {
@@ -500,6 +519,9 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
                         let name = inline_text(field_raw);
                         let key = format!("{}.{name}", s.name);
                         extras.padding.insert(key.clone(), padding);
+                        if let Some(c) = access {
+                            extras.access.insert(key.clone(), inline_text(&row[c]));
+                        }
                         if let Some(v) = since
                             .map(|c| inline_text(&row[c]))
                             .filter(|v| !v.is_empty())
@@ -643,7 +665,7 @@ fn padding_fields_are_marked_and_since_is_shown() {
 fn every_link_has_a_target_and_every_item_an_anchor() {
     let md = bridge_markdown();
     let (from_md, extras) = parse_markdown(&md);
-    let mut targets: BTreeSet<String> = ["constants", "enums-and-flags", "structs"]
+    let mut targets: BTreeSet<String> = ["constants", "enums-and-flags", "structs", "protocols"]
         .into_iter()
         .map(String::from)
         .collect();
@@ -827,4 +849,104 @@ fn hostile_docs_read_back_verbatim() {
         assert_eq!(m.meaning, f.doc, "field `{}`", f.name);
     }
     insta::assert_snapshot!("hostile", md);
+}
+
+/// The Access column of each shared struct says what the reference's sentences say about
+/// the field: "Clients bind by compare-and-swap of the four bytes as one u32", "seq is odd
+/// while the client writes", and so on. Structs outside shared memory have no such column.
+#[test]
+fn the_access_column_states_the_reference_protocols() {
+    let (_, extras) = parse_markdown(&bridge_markdown());
+    let expected = [
+        ("bridge_header.snapshot_seq", "atomic (host)"),
+        ("bridge_header.pad_owner", "cas, one u32 word (host and client)"),
+        ("bridge_header.host_state", "atomic (host)"),
+        ("bridge_header.magic", "plain (host)"),
+        ("client_entry.state", "cas (host and client)"),
+        ("client_entry.heartbeat_ns", "atomic (client)"),
+        ("client_entry.waiting", "atomic (client)"),
+        ("pad_input.seq", "atomic (client)"),
+        ("pad_input.lx", "seqlock pad_input (client)"),
+        ("ring_slot_header.seq", "atomic (host)"),
+        ("ring_slot_header.tick", "seqlock ring_slot (host)"),
+        ("params_header.defs_seq", "atomic (client)"),
+        ("params_header.def_count", "seqlock param_defs (client)"),
+        ("params_header.values_seq", "atomic (host)"),
+        ("params_header.changes", "atomic (host)"),
+        ("stats_header.seq", "atomic (client)"),
+        ("stats_header.count", "seqlock stats (client)"),
+        ("mailbox_header.request_seq", "atomic (client)"),
+        ("mailbox_header.response_seq", "atomic (host)"),
+        ("log_ring_header.write_pos", "atomic (host)"),
+        ("log_queue_header.write_pos", "atomic (client)"),
+        ("log_queue_header.read_pos", "atomic (host)"),
+        ("draw_header.state", "cas (host and client)"),
+        ("directory_entry.state", "cas (host)"),
+        ("snapshot.event_total", "atomic (host)"),
+    ];
+    for (field, access) in expected {
+        assert_eq!(
+            extras.access.get(field).map(String::as_str),
+            Some(access),
+            "the Access cell of {field}"
+        );
+    }
+    assert_eq!(
+        extras.access.get("pad_input._pad28").map(String::as_str),
+        Some("")
+    );
+    for unshared in ["rec_file_header.magic", "rec_chunk_header.magic", "log_entry.size"] {
+        assert!(
+            !extras.access.contains_key(unshared),
+            "{unshared} is not in shared memory, yet has an Access cell"
+        );
+    }
+}
+
+/// The Protocols section names every seqlock, ring and claim of schema.toml, each with the
+/// steps of its sides.
+#[test]
+fn the_protocols_section_states_each_side_s_steps() {
+    let (_, extras) = parse_markdown(&bridge_markdown());
+    let mut headings = Vec::new();
+    let mut sides = Vec::new();
+    for block in &extras.protocols {
+        match block {
+            Block::Heading { level: 3, raw } => headings.push(inline_text(raw)),
+            Block::Heading { level, raw } => panic!("heading level {level} in Protocols: {raw}"),
+            Block::Paragraph { raw } if raw.ends_with(':') => {
+                sides.push((headings.len(), inline_text(raw)))
+            }
+            _ => {}
+        }
+    }
+    let expected = [
+        "seqlock ring_slot",
+        "seqlock pad_input",
+        "seqlock param_defs",
+        "seqlock param_values",
+        "seqlock stats",
+        "ring snapshot_ring",
+        "ring events",
+        "claim client_entry.state",
+        "claim bridge_header.pad_owner",
+        "claim draw_header.state",
+        "claim directory_entry.state",
+    ];
+    assert_eq!(headings, expected);
+    for (i, h) in expected.iter().enumerate() {
+        let of_this: Vec<&str> = sides
+            .iter()
+            .filter(|(n, _)| *n == i + 1)
+            .map(|(_, s)| s.as_str())
+            .collect();
+        assert!(!of_this.is_empty(), "{h} states no side's steps");
+        if h.starts_with("seqlock") {
+            assert!(of_this[0].starts_with("Writer (the "), "{h}: {of_this:?}");
+            assert!(of_this[1].starts_with("Reader (the "), "{h}: {of_this:?}");
+        }
+    }
+    let text = format!("{:?}", extras.protocols);
+    assert!(text.contains("(snapshot_seq - 1) % ring_slots"));
+    assert!(text.contains("Fence (acquire)"));
 }

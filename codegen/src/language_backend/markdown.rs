@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::RenderError;
 use super::text::{Compiled, Template};
+use super::protocols;
 use crate::Schema;
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
@@ -44,6 +45,26 @@ struct MarkdownContext<'a> {
     constants_since: bool,
     enums: Vec<EnumSection<'a>>,
     structs: Vec<StructSection<'a>>,
+    protocols: Vec<ProtocolSection>,
+}
+
+/// A seqlock, ring or claim, as the steps of each side.
+#[derive(Serialize)]
+struct ProtocolSection {
+    kind: &'static str,
+    /// Inline markdown.
+    name: String,
+    anchor: String,
+    summary: String,
+    /// A paragraph of its own, escaped.
+    doc: String,
+    roles: Vec<ProtocolRole>,
+}
+
+#[derive(Serialize)]
+struct ProtocolRole {
+    who: String,
+    steps: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -90,6 +111,12 @@ struct StructSection<'a> {
     since: Option<String>,
     extensible: bool,
     fields_since: bool,
+    /// Whether the struct lives in shared memory: its table has an Access column.
+    shared: bool,
+    /// `Shared memory, written by the host.`, or empty.
+    shared_note: String,
+    /// What follows the struct in its region, or empty.
+    trailer_note: String,
     fields: Vec<FieldRow<'a>>,
     byte_map: Vec<String>,
 }
@@ -106,6 +133,8 @@ struct FieldRow<'a> {
     /// to their sections.
     type_md: String,
     since: Option<String>,
+    /// How the field is accessed and who writes it, in a shared struct.
+    access: String,
     doc: Cow<'a, str>,
 }
 
@@ -165,7 +194,25 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         .structs
         .iter()
         .enumerate()
-        .map(|(i, s)| build_struct(schema, s, schema.layout.of(i)))
+        .map(|(i, s)| build_struct(schema, i, s, schema.layout.of(i)))
+        .collect();
+    let protocols = protocols::describe_protocols(schema)
+        .into_iter()
+        .map(|p| ProtocolSection {
+            kind: p.kind,
+            anchor: anchor(p.kind, &p.name),
+            name: escape_inline(&p.name),
+            summary: p.summary,
+            doc: escape_paragraph(&p.doc),
+            roles: p
+                .roles
+                .into_iter()
+                .map(|r| ProtocolRole {
+                    who: r.who,
+                    steps: r.steps,
+                })
+                .collect(),
+        })
         .collect();
     MarkdownContext {
         generated: super::generated_line(source),
@@ -176,24 +223,60 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         constants,
         enums,
         structs,
+        protocols,
     }
 }
 
-fn build_struct<'a>(schema: &'a Schema, s: &'a Struct, layout: &StructLayout) -> StructSection<'a> {
+fn build_struct<'a>(
+    schema: &'a Schema,
+    index: usize,
+    s: &'a Struct,
+    layout: &StructLayout,
+) -> StructSection<'a> {
+    let access = &schema.access.structs[index];
     let fields = s
         .fields
         .iter()
         .zip(&layout.fields)
-        .map(|(f, fl)| FieldRow {
+        .enumerate()
+        .map(|(fi, (f, fl))| FieldRow {
             offset: format!("0x{:04X}", fl.offset),
             size: fl.size,
             name: escape_inline_cow(&f.name),
             padding: f.is_padding(),
             type_md: render_type(schema, &f.ty),
             since: since(&f.since),
+            access: escape_inline(&protocols::access_cell(schema, index, fi)),
             doc: escape_inline_cow(&f.doc),
         })
         .collect();
+    let writers = access.writers.describe(&schema.access.parties);
+    let shared_note = match (access.shared, writers.is_empty()) {
+        (false, _) => String::new(),
+        (true, true) => "Shared memory.".to_string(),
+        (true, false) => format!("Shared memory, written by the {writers}."),
+    };
+    let trailer_note = if access.trailer.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = access
+            .trailer
+            .iter()
+            .map(|t| {
+                let size = match t.size_field {
+                    Some(f) => format!("`{}` bytes, at most {}", s.fields[f].name, t.size),
+                    None => format!("{} bytes", t.size),
+                };
+                format!(
+                    "`{}`: {} at 0x{:04X}, {size}",
+                    t.name,
+                    render_type(schema, &t.ty),
+                    t.offset
+                )
+            })
+            .collect();
+        format!("Followed in its region by {}.", parts.join("; then "))
+    };
     StructSection {
         name: escape_inline_cow(&s.name),
         anchor: anchor("struct", &s.name),
@@ -203,6 +286,9 @@ fn build_struct<'a>(schema: &'a Schema, s: &'a Struct, layout: &StructLayout) ->
         since: since(&s.since),
         extensible: s.extensible,
         fields_since: s.fields.iter().any(|f| f.since.is_some()),
+        shared: access.shared,
+        shared_note,
+        trailer_note,
         fields,
         byte_map: render_byte_map(s, layout),
     }

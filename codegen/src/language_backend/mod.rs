@@ -8,6 +8,8 @@ pub mod jobs;
 pub mod markdown;
 #[cfg(feature = "text")]
 pub mod python;
+#[cfg(feature = "text")]
+pub mod protocols;
 pub mod rust;
 mod rust_live;
 #[cfg(feature = "text")]
