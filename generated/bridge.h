@@ -726,12 +726,20 @@ typedef uint16_t ibf_extra_type;
 /**
  * One row of a layout table; size 0 means the region is absent
  *
- * Size 8 (0x8), align 4.
+ * Size 8 (0x8), align 4. Shared memory, written by the host.
  */
 typedef struct ibf_region_entry {
-    /** offset 0x0000 (0), size 4: From the start of the bridge, or of the client block */
+    /**
+     * offset 0x0000 (0), size 4: From the start of the bridge, or of the client block
+     *
+     * Access: plain (host).
+     */
     uint32_t offset;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t size;
 } ibf_region_entry;
 IBF_STATIC_ASSERT_(sizeof(ibf_region_entry) == 8, "ibf_region_entry: size 8");
@@ -743,30 +751,52 @@ IBF_STATIC_ASSERT_(offsetof(ibf_region_entry, size) == 4, "ibf_region_entry.size
  * One row of the client table. The client claims it by compare-and-swap from free; the host
  * frees it.
  *
- * Size 128 (0x80), align 8.
+ * Size 128 (0x80), align 8. Shared memory, written by the host and client.
  */
 typedef struct ibf_client_entry {
-    /** offset 0x0000 (0), size 4 */
+    /**
+     * offset 0x0000 (0), size 4
+     *
+     * Access: cas (host and client).
+     */
     ibf_client_state state;
     /**
      * offset 0x0004 (4), size 4: Bumped by each claim: a client that no longer finds its own
      * generation was disconnected
+     *
+     * Access: atomic (client).
      */
     uint32_t generation;
-    /** offset 0x0008 (8), size 4 */
+    /**
+     * offset 0x0008 (8), size 4
+     *
+     * Access: plain (client).
+     */
     uint32_t pid;
-    /** offset 0x000C (12), size 4 */
+    /**
+     * offset 0x000C (12), size 4
+     *
+     * Access: plain (host and client).
+     */
     ibf_client_caps caps;
     /**
      * offset 0x0010 (16), size 8: Host clock; the client writes it at least every 100 ms, and
      * one older than 1 s counts as hung
+     *
+     * Access: atomic (client).
      */
     uint64_t heartbeat_ns;
-    /** offset 0x0018 (24), size 8: Host clock at the claim */
+    /**
+     * offset 0x0018 (24), size 8: Host clock at the claim
+     *
+     * Access: plain (client).
+     */
     uint64_t connected_ns;
     /**
      * offset 0x0020 (32), size 1: The virtual pad this client bound, or no_pad; the host goes
      * by pad_owner
+     *
+     * Access: plain (client).
      */
     uint8_t pad;
     /** offset 0x0021 (33), size 3, padding */
@@ -774,9 +804,15 @@ typedef struct ibf_client_entry {
     /**
      * offset 0x0024 (36), size 4: 1 while the client sleeps on its tick event: the host sets
      * the event only then
+     *
+     * Access: atomic (client).
      */
     uint32_t waiting;
-    /** offset 0x0028 (40), size 32 */
+    /**
+     * offset 0x0028 (40), size 32
+     *
+     * Access: plain (client).
+     */
     char name[IBF_CLIENT_NAME_LEN];
     /** offset 0x0048 (72), size 56, padding */
     uint8_t _reserved[56];
@@ -799,29 +835,63 @@ IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, _reserved) == 72, "ibf_client_entr
  * The pad input for each game action (design 7.7): what the SDKs turn actions into, and what
  * the Navigator presses
  *
- * Size 16 (0x10), align 2.
+ * Size 16 (0x10), align 2. Shared memory, written by the host.
  */
 typedef struct ibf_controls {
-    /** offset 0x0000 (0), size 1 */
+    /**
+     * offset 0x0000 (0), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_control_stick move;
     /**
      * offset 0x0001 (1), size 1: Hold a tap for at least this many ticks
      * (input.min_press_ticks)
+     *
+     * Access: plain (host).
      */
     uint8_t min_press_ticks;
-    /** offset 0x0002 (2), size 2 */
+    /**
+     * offset 0x0002 (2), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons shoot_up;
-    /** offset 0x0004 (4), size 2 */
+    /**
+     * offset 0x0004 (4), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons shoot_down;
-    /** offset 0x0006 (6), size 2 */
+    /**
+     * offset 0x0006 (6), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons shoot_left;
-    /** offset 0x0008 (8), size 2 */
+    /**
+     * offset 0x0008 (8), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons shoot_right;
-    /** offset 0x000A (10), size 2 */
+    /**
+     * offset 0x000A (10), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons pause;
-    /** offset 0x000C (12), size 2: Menu confirm */
+    /**
+     * offset 0x000C (12), size 2: Menu confirm
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons confirm;
-    /** offset 0x000E (14), size 2: Menu back */
+    /**
+     * offset 0x000E (14), size 2: Menu back
+     *
+     * Access: plain (host).
+     */
     ibf_pad_buttons back;
 } ibf_controls;
 IBF_STATIC_ASSERT_(sizeof(ibf_controls) == 16, "ibf_controls: size 16");
@@ -841,62 +911,124 @@ IBF_STATIC_ASSERT_(offsetof(ibf_controls, back) == 14, "ibf_controls.back: offse
  * commands' event.
  *
  * Size 1304 (0x518), align 8. Extensible: it may grow at its end in a later ABI version, so
- * readers take its size from the data, not from sizeof.
+ * readers take its size from the data, not from sizeof. Shared memory, written by the host.
  */
 typedef struct ibf_bridge_header {
     /**
      * offset 0x0000 (0), size 4: bridge_magic
      *
-     * Always IBF_BRIDGE_MAGIC.
+     * Access: plain (host). Always IBF_BRIDGE_MAGIC.
      */
     uint32_t magic;
-    /** offset 0x0004 (4), size 2 */
+    /**
+     * offset 0x0004 (4), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t abi_major;
-    /** offset 0x0006 (6), size 2 */
+    /**
+     * offset 0x0006 (6), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t abi_minor;
-    /** offset 0x0008 (8), size 4: sizeof(bridge_header) as the host built it */
+    /**
+     * offset 0x0008 (8), size 4: sizeof(bridge_header) as the host built it
+     *
+     * Access: plain (host).
+     */
     uint32_t header_size;
-    /** offset 0x000C (12), size 4: Bytes in the whole bridge */
+    /**
+     * offset 0x000C (12), size 4: Bytes in the whole bridge
+     *
+     * Access: plain (host).
+     */
     uint32_t total_size;
-    /** offset 0x0010 (16), size 4 */
+    /**
+     * offset 0x0010 (16), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t host_pid;
     /**
      * offset 0x0014 (20), size 4: Changes when the host reloads; the old host's clients find
      * their rows freed and connect again
+     *
+     * Access: atomic (host).
      */
     uint32_t host_generation;
-    /** offset 0x0018 (24), size 4 */
+    /**
+     * offset 0x0018 (24), size 4
+     *
+     * Access: atomic (host).
+     */
     ibf_host_state host_state;
-    /** offset 0x001C (28), size 4 */
+    /**
+     * offset 0x001C (28), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t region_count;
-    /** offset 0x0020 (32), size 32 */
+    /**
+     * offset 0x0020 (32), size 32
+     *
+     * Access: plain (host).
+     */
     char host_version[IBF_VERSION_LEN];
     /**
      * offset 0x0040 (64), size 64: Indexed by bridge_region
      *
-     * Entries in use: region_count.
+     * Access: plain (host). Entries in use: region_count.
      */
     ibf_region_entry regions[IBF_MAX_REGIONS];
-    /** offset 0x0080 (128), size 8: A host clock reading (QueryPerformanceCounter in ns)... */
+    /**
+     * offset 0x0080 (128), size 8: A host clock reading (QueryPerformanceCounter in ns)...
+     *
+     * Access: plain (host).
+     */
     uint64_t clock_mono_ns;
     /**
      * offset 0x0088 (136), size 8: ...and the Unix time then: unix = clock_unix_ns + (t -
      * clock_mono_ns)
+     *
+     * Access: plain (host).
      */
     int64_t clock_unix_ns;
-    /** offset 0x0090 (144), size 4 */
+    /**
+     * offset 0x0090 (144), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t ring_slots;
-    /** offset 0x0094 (148), size 4 */
+    /**
+     * offset 0x0094 (148), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t ring_slot_size;
-    /** offset 0x0098 (152), size 4 */
+    /**
+     * offset 0x0098 (152), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t max_clients;
-    /** offset 0x009C (156), size 4 */
+    /**
+     * offset 0x009C (156), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t client_block_size;
-    /** offset 0x00A0 (160), size 4 */
+    /**
+     * offset 0x00A0 (160), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t client_entry_size;
     /**
      * offset 0x00A4 (164), size 4: Per pad: the client row that owns it, no_pad for a free bot
      * pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
+     *
+     * Access: cas, one u32 word (host and client).
      */
     uint8_t pad_owner[IBF_MAX_PLAYERS];
     /** offset 0x00A8 (168), size 24, padding */
@@ -904,29 +1036,45 @@ typedef struct ibf_bridge_header {
     /**
      * offset 0x00C0 (192), size 8: Snapshots published; the newest is in slot (snapshot_seq -
      * 1) % ring_slots. On its own cache line
+     *
+     * Access: atomic (host).
      */
     uint64_t snapshot_seq;
     /** offset 0x00C8 (200), size 56, padding */
     uint8_t _pad200[56];
-    /** offset 0x0100 (256), size 1024 */
+    /**
+     * offset 0x0100 (256), size 1024
+     *
+     * Access: plain (host and client).
+     */
     ibf_client_entry clients[IBF_MAX_CLIENTS];
     /**
      * offset 0x0500 (1280), size 16, since ABI 0.4: The pad input for each game action, from
      * ibf.toml's [controls] (ABI 0.4)
+     *
+     * Access: plain (host).
      */
     ibf_controls controls;
     /**
      * offset 0x0510 (1296), size 1, since ABI 0.7: ABI 0.7: in lockstep the host waits for each
      * tick's answers, and a client sets the input event after writing its pad
+     *
+     * Access: atomic (host).
      */
     ibf_run_mode run_mode;
-    /** offset 0x0511 (1297), size 1, since ABI 0.7: ABI 0.7: running, or paused by sim.pause */
+    /**
+     * offset 0x0511 (1297), size 1, since ABI 0.7: ABI 0.7: running, or paused by sim.pause
+     *
+     * Access: atomic (host).
+     */
     ibf_sim_state sim_state;
     /** offset 0x0512 (1298), size 2, padding */
     uint8_t _pad1298[2];
     /**
      * offset 0x0514 (1300), size 4, since ABI 0.7: ABI 0.7: how long the host waits for a
      * tick's answers in lockstep
+     *
+     * Access: plain (host).
      */
     uint32_t lockstep_timeout_ms;
 } ibf_bridge_header;
@@ -964,23 +1112,45 @@ IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, lockstep_timeout_ms) == 1300, "ib
 /**
  * The start of a client's draw region. The lists follow it, buffer_size bytes apart
  *
- * Size 64 (0x40), align 4.
+ * Size 64 (0x40), align 4. Shared memory, written by the host.
  */
 typedef struct ibf_draw_header {
     /**
      * offset 0x0000 (0), size 4: Bits 0-1: the shared list's index; bit 2: it is fresh (a list
      * waits for the host). Swapped whole by both sides
+     *
+     * Access: cas (host and client).
      */
     uint32_t state;
-    /** offset 0x0004 (4), size 4: Host: draw_buffers */
+    /**
+     * offset 0x0004 (4), size 4: Host: draw_buffers
+     *
+     * Access: plain (host).
+     */
     uint32_t buffers;
-    /** offset 0x0008 (8), size 4: Host: bytes from one list's header to the next's */
+    /**
+     * offset 0x0008 (8), size 4: Host: bytes from one list's header to the next's
+     *
+     * Access: plain (host).
+     */
     uint32_t buffer_size;
-    /** offset 0x000C (12), size 4: Host: commands a list holds */
+    /**
+     * offset 0x000C (12), size 4: Host: commands a list holds
+     *
+     * Access: plain (host).
+     */
     uint32_t max_commands;
-    /** offset 0x0010 (16), size 4: Host: payload bytes a list holds */
+    /**
+     * offset 0x0010 (16), size 4: Host: payload bytes a list holds
+     *
+     * Access: plain (host).
+     */
     uint32_t max_payload;
-    /** offset 0x0014 (20), size 4: Client: lists published */
+    /**
+     * offset 0x0014 (20), size 4: Client: lists published
+     *
+     * Access: atomic (client).
+     */
     uint32_t published;
     /** offset 0x0018 (24), size 40, padding */
     uint8_t _pad24[40];
@@ -998,25 +1168,51 @@ IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, _pad24) == 24, "ibf_draw_header._pa
 /**
  * One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
  *
- * Size 64 (0x40), align 8.
+ * Size 64 (0x40), align 8. Shared memory, written by the client.
  */
 typedef struct ibf_draw_list_header {
-    /** offset 0x0000 (0), size 4: Client: the list's number */
+    /**
+     * offset 0x0000 (0), size 4: Client: the list's number
+     *
+     * Access: plain (client).
+     */
     uint32_t seq;
-    /** offset 0x0004 (4), size 4: Commands in the list */
+    /**
+     * offset 0x0004 (4), size 4: Commands in the list
+     *
+     * Access: plain (client).
+     */
     uint32_t count;
-    /** offset 0x0008 (8), size 4: Bytes of payload in use */
+    /**
+     * offset 0x0008 (8), size 4: Bytes of payload in use
+     *
+     * Access: plain (client).
+     */
     uint32_t payload_len;
     /**
      * offset 0x000C (12), size 4: Shown until replaced or this long after the host takes it; 0
      * means 500
+     *
+     * Access: plain (client).
      */
     uint32_t ttl_ms;
-    /** offset 0x0010 (16), size 4 */
+    /**
+     * offset 0x0010 (16), size 4
+     *
+     * Access: plain (client).
+     */
     ibf_draw_list_flags flags;
-    /** offset 0x0014 (20), size 4: Commands dropped because the list was full */
+    /**
+     * offset 0x0014 (20), size 4: Commands dropped because the list was full
+     *
+     * Access: plain (client).
+     */
     uint32_t dropped;
-    /** offset 0x0018 (24), size 8: The tick the list was drawn for */
+    /**
+     * offset 0x0018 (24), size 8: The tick the list was drawn for
+     *
+     * Access: plain (client).
+     */
     uint64_t for_tick;
     /** offset 0x0020 (32), size 32, padding */
     uint8_t _pad32[32];
@@ -1035,18 +1231,40 @@ IBF_STATIC_ASSERT_(offsetof(ibf_draw_list_header, _pad32) == 32, "ibf_draw_list_
 /**
  * The start of a client's parameters: the client's definitions, then the host's values
  *
- * Size 64 (0x40), align 4.
+ * Size 64 (0x40), align 4. Shared memory, written by the host. Followed by `defs`
+ * (param_def[max_params]) at offset 64. Followed by `values` (param_value[max_params]) at
+ * offset 8256.
  */
 typedef struct ibf_params_header {
-    /** offset 0x0000 (0), size 4: Client: odd while it writes the definitions */
+    /**
+     * offset 0x0000 (0), size 4: Client: odd while it writes the definitions
+     *
+     * Access: atomic (client).
+     */
     uint32_t defs_seq;
-    /** offset 0x0004 (4), size 4: Client: definitions in use */
+    /**
+     * offset 0x0004 (4), size 4: Client: definitions in use
+     *
+     * Access: seqlock param_defs (client).
+     */
     uint32_t def_count;
-    /** offset 0x0008 (8), size 4: Host: odd while it writes the values */
+    /**
+     * offset 0x0008 (8), size 4: Host: odd while it writes the values
+     *
+     * Access: atomic (host).
+     */
     uint32_t values_seq;
-    /** offset 0x000C (12), size 4: Host: bumped with every change of a value */
+    /**
+     * offset 0x000C (12), size 4: Host: bumped with every change of a value
+     *
+     * Access: atomic (host).
+     */
     uint32_t changes;
-    /** offset 0x0010 (16), size 4: Host: definitions the area holds */
+    /**
+     * offset 0x0010 (16), size 4: Host: definitions the area holds
+     *
+     * Access: plain (host).
+     */
     uint32_t max_params;
     /** offset 0x0014 (20), size 44, padding */
     uint8_t _pad20[44];
@@ -1127,24 +1345,53 @@ IBF_STATIC_ASSERT_(offsetof(ibf_param_value, _pad12) == 12, "ibf_param_value._pa
  * The start of a client's stats. The client writes both halves: the stats under seq, and its
  * tick facts, which ibf_client keeps
  *
- * Size 64 (0x40), align 8.
+ * Size 64 (0x40), align 8. Shared memory, written by the client. Followed by `entries`
+ * (stat_entry[max_stats]) at offset 64.
  */
 typedef struct ibf_stats_header {
-    /** offset 0x0000 (0), size 4: Client: odd while it writes the stats */
+    /**
+     * offset 0x0000 (0), size 4: Client: odd while it writes the stats
+     *
+     * Access: atomic (client).
+     */
     uint32_t seq;
-    /** offset 0x0004 (4), size 4: Client: stats in use */
+    /**
+     * offset 0x0004 (4), size 4: Client: stats in use
+     *
+     * Access: seqlock stats (client).
+     */
     uint32_t count;
-    /** offset 0x0008 (8), size 4: Host: entries the area holds */
+    /**
+     * offset 0x0008 (8), size 4: Host: entries the area holds
+     *
+     * Access: plain (host).
+     */
     uint32_t max_stats;
     /** offset 0x000C (12), size 4, padding */
     uint8_t _pad12[4];
-    /** offset 0x0010 (16), size 8: Client: snapshots it waited for and got */
+    /**
+     * offset 0x0010 (16), size 8: Client: snapshots it waited for and got
+     *
+     * Access: atomic (client).
+     */
     uint64_t ticks;
-    /** offset 0x0018 (24), size 8: Client: publications it missed (latest wins) */
+    /**
+     * offset 0x0018 (24), size 8: Client: publications it missed (latest wins)
+     *
+     * Access: atomic (client).
+     */
     uint64_t skipped;
-    /** offset 0x0020 (32), size 4: Client: publish-to-wake over its last ticks, median */
+    /**
+     * offset 0x0020 (32), size 4: Client: publish-to-wake over its last ticks, median
+     *
+     * Access: plain (client).
+     */
     float wake_p50_us;
-    /** offset 0x0024 (36), size 4 */
+    /**
+     * offset 0x0024 (36), size 4
+     *
+     * Access: plain (client).
+     */
     float wake_p99_us;
     /** offset 0x0028 (40), size 24, padding */
     uint8_t _pad40[24];
@@ -1193,35 +1440,59 @@ IBF_STATIC_ASSERT_(offsetof(ibf_stat_entry, text) == 40, "ibf_stat_entry.text: o
  * A client's command mailbox: one request at a time. The request text follows the header, then
  * the response text
  *
- * Size 64 (0x40), align 4.
+ * Size 64 (0x40), align 4. Shared memory, written by the host.
  */
 typedef struct ibf_mailbox_header {
     /**
      * offset 0x0000 (0), size 4: Client: bumped (release) after each request's text and length
      * are written
+     *
+     * Access: atomic (client).
      */
     uint32_t request_seq;
-    /** offset 0x0004 (4), size 4: Client: bytes of the request, at most request_capacity - 1 */
+    /**
+     * offset 0x0004 (4), size 4: Client: bytes of the request, at most request_capacity - 1
+     *
+     * Access: plain (client).
+     */
     uint32_t request_len;
     /**
      * offset 0x0008 (8), size 4: Host: the request_seq answered, stored (release) after the
      * rest
+     *
+     * Access: atomic (host).
      */
     uint32_t response_seq;
-    /** offset 0x000C (12), size 4: Host */
+    /**
+     * offset 0x000C (12), size 4: Host
+     *
+     * Access: plain (host).
+     */
     ibf_command_status status;
-    /** offset 0x0010 (16), size 4: Host: bytes of the result in the response area */
+    /**
+     * offset 0x0010 (16), size 4: Host: bytes of the result in the response area
+     *
+     * Access: plain (host).
+     */
     uint32_t response_len;
     /**
      * offset 0x0014 (20), size 4: Host: bytes of the whole result; more than response_len when
      * it was cut
+     *
+     * Access: plain (host).
      */
     uint32_t response_total;
-    /** offset 0x0018 (24), size 4: Host: bytes of the request area */
+    /**
+     * offset 0x0018 (24), size 4: Host: bytes of the request area
+     *
+     * Access: plain (host).
+     */
     uint32_t request_capacity;
     /**
      * offset 0x001C (28), size 4: Host: bytes of the response area, which follows the request
      * area
+     *
+     * Access: plain (host).
      */
     uint32_t response_capacity;
     /** offset 0x0020 (32), size 32, padding */
@@ -1242,18 +1513,39 @@ IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, _pad32) == 32, "ibf_mailbox_head
 /**
  * The start of a snapshot ring slot; the snapshot and its extras follow it
  *
- * Size 64 (0x40), align 8.
+ * Size 64 (0x40), align 8. Shared memory, written by the host. Followed by `payload` (snapshot)
+ * at offset 64.
  */
 typedef struct ibf_ring_slot_header {
-    /** offset 0x0000 (0), size 4: Odd while the host writes the slot */
+    /**
+     * offset 0x0000 (0), size 4: Odd while the host writes the slot
+     *
+     * Access: atomic (host).
+     */
     uint32_t seq;
-    /** offset 0x0004 (4), size 4: Payload bytes: the snapshot, then its extras */
+    /**
+     * offset 0x0004 (4), size 4: Payload bytes: the snapshot, then its extras
+     *
+     * Access: seqlock ring_slot (host).
+     */
     uint32_t size;
-    /** offset 0x0008 (8), size 8: The snapshot_seq this slot was published as */
+    /**
+     * offset 0x0008 (8), size 8: The snapshot_seq this slot was published as
+     *
+     * Access: seqlock ring_slot (host).
+     */
     uint64_t publish_seq;
-    /** offset 0x0010 (16), size 8 */
+    /**
+     * offset 0x0010 (16), size 8
+     *
+     * Access: seqlock ring_slot (host).
+     */
     uint64_t tick;
-    /** offset 0x0018 (24), size 8: Host clock when the payload was complete */
+    /**
+     * offset 0x0018 (24), size 8: Host clock when the payload was complete
+     *
+     * Access: seqlock ring_slot (host).
+     */
     uint64_t publish_ns;
     /** offset 0x0020 (32), size 32, padding */
     uint8_t _pad32[32];
@@ -1315,21 +1607,35 @@ IBF_STATIC_ASSERT_(offsetof(ibf_log_entry, tick) == 32, "ibf_log_entry.tick: off
  * The host log ring: one writer (the host's log drain), any number of readers, oldest
  * overwritten
  *
- * Size 64 (0x40), align 8.
+ * Size 64 (0x40), align 8. Shared memory, written by the host.
  */
 typedef struct ibf_log_ring_header {
     /**
      * offset 0x0000 (0), size 8: Bytes ever written; the next entry starts at write_pos %
      * capacity
+     *
+     * Access: atomic (host).
      */
     uint64_t write_pos;
-    /** offset 0x0008 (8), size 8: The oldest whole entry; a reader behind it was lapped */
+    /**
+     * offset 0x0008 (8), size 8: The oldest whole entry; a reader behind it was lapped
+     *
+     * Access: atomic (host).
+     */
     uint64_t tail_pos;
-    /** offset 0x0010 (16), size 4 */
+    /**
+     * offset 0x0010 (16), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t capacity;
     /** offset 0x0014 (20), size 4, padding */
     uint8_t _pad20[4];
-    /** offset 0x0018 (24), size 8: Entries written */
+    /**
+     * offset 0x0018 (24), size 8: Entries written
+     *
+     * Access: atomic (host).
+     */
     uint64_t entries;
     /** offset 0x0020 (32), size 32, padding */
     uint8_t _pad32[32];
@@ -1347,18 +1653,34 @@ IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, _pad32) == 32, "ibf_log_ring_he
  * A client's log queue: the client writes, the host reads. Full means the entry is dropped and
  * counted
  *
- * Size 64 (0x40), align 8.
+ * Size 64 (0x40), align 8. Shared memory, written by the client.
  */
 typedef struct ibf_log_queue_header {
-    /** offset 0x0000 (0), size 8: Client: bytes ever written */
+    /**
+     * offset 0x0000 (0), size 8: Client: bytes ever written
+     *
+     * Access: atomic (client).
+     */
     uint64_t write_pos;
-    /** offset 0x0008 (8), size 8: Client: entries that did not fit */
+    /**
+     * offset 0x0008 (8), size 8: Client: entries that did not fit
+     *
+     * Access: atomic (client).
+     */
     uint64_t dropped;
-    /** offset 0x0010 (16), size 4 */
+    /**
+     * offset 0x0010 (16), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t capacity;
     /** offset 0x0014 (20), size 12, padding */
     uint8_t _pad20[12];
-    /** offset 0x0020 (32), size 8: Host: bytes consumed */
+    /**
+     * offset 0x0020 (32), size 8: Host: bytes consumed
+     *
+     * Access: atomic (host).
+     */
     uint64_t read_pos;
     /** offset 0x0028 (40), size 24, padding */
     uint8_t _pad40[24];
@@ -1375,17 +1697,25 @@ IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, _pad40) == 40, "ibf_log_queue_
 /**
  * The start of a client block; the host writes it
  *
- * Size 72 (0x48), align 4.
+ * Size 72 (0x48), align 4. Shared memory, written by the host.
  */
 typedef struct ibf_client_block_header {
-    /** offset 0x0000 (0), size 4 */
+    /**
+     * offset 0x0000 (0), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t size;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t region_count;
     /**
      * offset 0x0008 (8), size 64: Indexed by client_region
      *
-     * Entries in use: region_count.
+     * Access: plain (host). Entries in use: region_count.
      */
     ibf_region_entry regions[IBF_MAX_REGIONS];
 } ibf_client_block_header;
@@ -1398,25 +1728,47 @@ IBF_STATIC_ASSERT_(offsetof(ibf_client_block_header, regions) == 8, "ibf_client_
 /**
  * One running host in the directory
  *
- * Size 64 (0x40), align 8.
+ * Size 64 (0x40), align 8. Shared memory, written by the host.
  */
 typedef struct ibf_directory_entry {
-    /** offset 0x0000 (0), size 4 */
+    /**
+     * offset 0x0000 (0), size 4
+     *
+     * Access: cas (host).
+     */
     ibf_instance_state state;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t pid;
     /**
      * offset 0x0008 (8), size 8: The host process's creation time (FILETIME): tells a reused
      * PID apart, and orders instances
+     *
+     * Access: plain (host).
      */
     uint64_t process_time;
-    /** offset 0x0010 (16), size 2 */
+    /**
+     * offset 0x0010 (16), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t abi_major;
-    /** offset 0x0012 (18), size 2 */
+    /**
+     * offset 0x0012 (18), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t abi_minor;
     /** offset 0x0014 (20), size 4, padding */
     uint8_t _pad20[4];
-    /** offset 0x0018 (24), size 32 */
+    /**
+     * offset 0x0018 (24), size 32
+     *
+     * Access: plain (host).
+     */
     char host_version[IBF_VERSION_LEN];
     /** offset 0x0038 (56), size 8, padding */
     uint8_t _pad56[8];
@@ -1435,25 +1787,33 @@ IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, _pad56) == 56, "ibf_directory_e
 /**
  * Local\ibf.directory: the hosts running in this logon session
  *
- * Size 1088 (0x440), align 8.
+ * Size 1088 (0x440), align 8. Shared memory, written by the host.
  */
 typedef struct ibf_directory_header {
     /**
      * offset 0x0000 (0), size 4: directory_magic
      *
-     * Always IBF_DIRECTORY_MAGIC.
+     * Access: plain (host). Always IBF_DIRECTORY_MAGIC.
      */
     uint32_t magic;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t entry_count;
-    /** offset 0x0008 (8), size 4 */
+    /**
+     * offset 0x0008 (8), size 4
+     *
+     * Access: plain (host).
+     */
     uint32_t entry_size;
     /** offset 0x000C (12), size 52, padding */
     uint8_t _pad12[52];
     /**
      * offset 0x0040 (64), size 1024
      *
-     * Entries in use: entry_count.
+     * Access: plain (host). Entries in use: entry_count.
      */
     ibf_directory_entry entries[IBF_MAX_INSTANCES];
 } ibf_directory_header;
@@ -1547,12 +1907,20 @@ IBF_STATIC_ASSERT_(offsetof(ibf_draw_cmd, _pad34) == 34, "ibf_draw_cmd._pad34: o
 /**
  * 2-D vector in world units (tiles): origin at the board centre, +Y up
  *
- * Size 8 (0x8), align 4.
+ * Size 8 (0x8), align 4. Shared memory, written by the host.
  */
 typedef struct ibf_vec2 {
-    /** offset 0x0000 (0), size 4 */
+    /**
+     * offset 0x0000 (0), size 4
+     *
+     * Access: plain (host).
+     */
     float x;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: plain (host).
+     */
     float y;
 } ibf_vec2;
 IBF_STATIC_ASSERT_(sizeof(ibf_vec2) == 8, "ibf_vec2: size 8");
@@ -1564,31 +1932,69 @@ IBF_STATIC_ASSERT_(offsetof(ibf_vec2, y) == 4, "ibf_vec2.y: offset 4");
  * One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose
  * seq stays the same for input.timeout_ms reads neutral
  *
- * Size 32 (0x20), align 8.
+ * Size 32 (0x20), align 8. Shared memory, written by the client.
  */
 typedef struct ibf_pad_input {
-    /** offset 0x0000 (0), size 4 */
+    /**
+     * offset 0x0000 (0), size 4
+     *
+     * Access: atomic (client).
+     */
     uint32_t seq;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: seqlock pad_input (client).
+     */
     ibf_pad_input_flags flags;
     /**
      * offset 0x0008 (8), size 8: The tick of the snapshot this input answers; the host counts
      * the lag, and lockstep (M6) waits for it
+     *
+     * Access: seqlock pad_input (client).
      */
     uint64_t for_tick;
-    /** offset 0x0010 (16), size 2: -32768..32767, +Y up */
+    /**
+     * offset 0x0010 (16), size 2: -32768..32767, +Y up
+     *
+     * Access: seqlock pad_input (client).
+     */
     int16_t lx;
-    /** offset 0x0012 (18), size 2 */
+    /**
+     * offset 0x0012 (18), size 2
+     *
+     * Access: seqlock pad_input (client).
+     */
     int16_t ly;
-    /** offset 0x0014 (20), size 2 */
+    /**
+     * offset 0x0014 (20), size 2
+     *
+     * Access: seqlock pad_input (client).
+     */
     int16_t rx;
-    /** offset 0x0016 (22), size 2 */
+    /**
+     * offset 0x0016 (22), size 2
+     *
+     * Access: seqlock pad_input (client).
+     */
     int16_t ry;
-    /** offset 0x0018 (24), size 2 */
+    /**
+     * offset 0x0018 (24), size 2
+     *
+     * Access: seqlock pad_input (client).
+     */
     ibf_pad_buttons buttons;
-    /** offset 0x001A (26), size 1 */
+    /**
+     * offset 0x001A (26), size 1
+     *
+     * Access: seqlock pad_input (client).
+     */
     uint8_t lt;
-    /** offset 0x001B (27), size 1 */
+    /**
+     * offset 0x001B (27), size 1
+     *
+     * Access: seqlock pad_input (client).
+     */
     uint8_t rt;
     /** offset 0x001C (28), size 4, padding */
     uint8_t _pad28[4];
@@ -1899,39 +2305,75 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, footer_offset) == 0, "ibf_rec_trail
 IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, _pad8) == 8, "ibf_rec_trailer._pad8: offset 8");
 IBF_STATIC_ASSERT_(offsetof(ibf_rec_trailer, magic) == 12, "ibf_rec_trailer.magic: offset 12");
 
-/** Size 48 (0x30), align 8. */
+/** Size 48 (0x30), align 8. Shared memory, written by the host. */
 typedef struct ibf_snapshot_header {
     /**
      * offset 0x0000 (0), size 4: snapshot_magic
      *
-     * Always IBF_SNAPSHOT_MAGIC.
+     * Access: plain (host). Always IBF_SNAPSHOT_MAGIC.
      */
     uint32_t magic;
-    /** offset 0x0004 (4), size 2 */
+    /**
+     * offset 0x0004 (4), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t schema_major;
-    /** offset 0x0006 (6), size 2 */
+    /**
+     * offset 0x0006 (6), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t schema_minor;
-    /** offset 0x0008 (8), size 4: Bytes in this snapshot, including extras */
+    /**
+     * offset 0x0008 (8), size 4: Bytes in this snapshot, including extras
+     *
+     * Access: plain (host).
+     */
     uint32_t size;
-    /** offset 0x000C (12), size 4 */
+    /**
+     * offset 0x000C (12), size 4
+     *
+     * Access: plain (host).
+     */
     ibf_snapshot_flags flags;
-    /** offset 0x0010 (16), size 8: Present calls since start-up */
+    /**
+     * offset 0x0010 (16), size 8: Present calls since start-up
+     *
+     * Access: plain (host).
+     */
     uint64_t frame;
     /**
      * offset 0x0018 (24), size 8: Simulation steps since start-up (equals frame in fallback
      * mode)
+     *
+     * Access: plain (host).
      */
     uint64_t tick;
-    /** offset 0x0020 (32), size 8: Monotonic host clock */
+    /**
+     * offset 0x0020 (32), size 8: Monotonic host clock
+     *
+     * Access: plain (host).
+     */
     uint64_t host_time_ns;
     /**
      * offset 0x0028 (40), size 4: Round time in seconds: counts during play, from 0 at each
      * round start
+     *
+     * Access: plain (host).
      */
     float game_time;
-    /** offset 0x002C (44), size 2 */
+    /**
+     * offset 0x002C (44), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_invalid_reason invalid_reason;
-    /** offset 0x002E (46), size 1: Which hook built the snapshot */
+    /**
+     * offset 0x002E (46), size 1: Which hook built the snapshot
+     *
+     * Access: plain (host).
+     */
     ibf_tick_source tick_source;
     /** offset 0x002F (47), size 1, padding */
     uint8_t _pad47;
@@ -1951,28 +2393,62 @@ IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, invalid_reason) == 44, "ibf_sna
 IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, tick_source) == 46, "ibf_snapshot_header.tick_source: offset 46");
 IBF_STATIC_ASSERT_(offsetof(ibf_snapshot_header, _pad47) == 47, "ibf_snapshot_header._pad47: offset 47");
 
-/** Size 24 (0x18), align 4. */
+/** Size 24 (0x18), align 4. Shared memory, written by the host. */
 typedef struct ibf_game {
-    /** offset 0x0000 (0), size 4: Raw menu ID */
+    /**
+     * offset 0x0000 (0), size 4: Raw menu ID
+     *
+     * Access: plain (host).
+     */
     int32_t menu_id;
-    /** offset 0x0004 (4), size 4 */
+    /**
+     * offset 0x0004 (4), size 4
+     *
+     * Access: plain (host).
+     */
     int32_t menu_depth;
-    /** offset 0x0008 (8), size 4: Highlighted item; top item is 0 */
+    /**
+     * offset 0x0008 (8), size 4: Highlighted item; top item is 0
+     *
+     * Access: plain (host).
+     */
     int32_t menu_item;
-    /** offset 0x000C (12), size 4: The arcade score (the screen's counts up to it) */
+    /**
+     * offset 0x000C (12), size 4: The arcade score (the screen's counts up to it)
+     *
+     * Access: plain (host).
+     */
     int32_t arcade_score;
     /**
      * offset 0x0010 (16), size 2: Lives left (arcade), the ship in play included: the squares
      * on screen are lives - players
+     *
+     * Access: plain (host).
      */
     int16_t lives;
-    /** offset 0x0012 (18), size 1 */
+    /**
+     * offset 0x0012 (18), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_phase phase;
-    /** offset 0x0013 (19), size 1 */
+    /**
+     * offset 0x0013 (19), size 1
+     *
+     * Access: plain (host).
+     */
     uint8_t paused;
-    /** offset 0x0014 (20), size 1: The game believes its window has focus */
+    /**
+     * offset 0x0014 (20), size 1: The game believes its window has focus
+     *
+     * Access: plain (host).
+     */
     uint8_t focused;
-    /** offset 0x0015 (21), size 1 */
+    /**
+     * offset 0x0015 (21), size 1
+     *
+     * Access: plain (host).
+     */
     uint8_t player_count;
     /** offset 0x0016 (22), size 2, padding */
     uint8_t _pad22[2];
@@ -1990,13 +2466,25 @@ IBF_STATIC_ASSERT_(offsetof(ibf_game, focused) == 20, "ibf_game.focused: offset 
 IBF_STATIC_ASSERT_(offsetof(ibf_game, player_count) == 21, "ibf_game.player_count: offset 21");
 IBF_STATIC_ASSERT_(offsetof(ibf_game, _pad22) == 22, "ibf_game._pad22: offset 22");
 
-/** Size 4100 (0x1004), align 2. */
+/** Size 4100 (0x1004), align 2. Shared memory, written by the host. */
 typedef struct ibf_board {
-    /** offset 0x0000 (0), size 2 */
+    /**
+     * offset 0x0000 (0), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t width;
-    /** offset 0x0002 (2), size 2 */
+    /**
+     * offset 0x0002 (2), size 2
+     *
+     * Access: plain (host).
+     */
     uint16_t height;
-    /** offset 0x0004 (4), size 4096: Row-major, index y * width + x, row 0 at the bottom */
+    /**
+     * offset 0x0004 (4), size 4096: Row-major, index y * width + x, row 0 at the bottom
+     *
+     * Access: plain (host).
+     */
     ibf_tile tiles[IBF_BOARD_MAX_TILES];
 } ibf_board;
 IBF_STATIC_ASSERT_(sizeof(ibf_board) == 4100, "ibf_board: size 4100");
@@ -2005,52 +2493,118 @@ IBF_STATIC_ASSERT_(offsetof(ibf_board, width) == 0, "ibf_board.width: offset 0")
 IBF_STATIC_ASSERT_(offsetof(ibf_board, height) == 2, "ibf_board.height: offset 2");
 IBF_STATIC_ASSERT_(offsetof(ibf_board, tiles) == 4, "ibf_board.tiles: offset 4");
 
-/** Size 64 (0x40), align 4. */
+/** Size 64 (0x40), align 4. Shared memory, written by the host. */
 typedef struct ibf_ship {
-    /** offset 0x0000 (0), size 8 */
+    /**
+     * offset 0x0000 (0), size 8
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 pos;
     /**
      * offset 0x0008 (8), size 8: Direction of movement: a unit vector while moving, zero when
      * still (Inversus 1.2.0 keeps no speed)
+     *
+     * Access: plain (host).
      */
     ibf_vec2 vel;
-    /** offset 0x0010 (16), size 8 */
+    /**
+     * offset 0x0010 (16), size 8
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 last_shot_pos;
-    /** offset 0x0018 (24), size 4 */
+    /**
+     * offset 0x0018 (24), size 4
+     *
+     * Access: plain (host).
+     */
     float reload_progress;
-    /** offset 0x001C (28), size 4 */
+    /**
+     * offset 0x001C (28), size 4
+     *
+     * Access: plain (host).
+     */
     float reload_time;
-    /** offset 0x0020 (32), size 4 */
+    /**
+     * offset 0x0020 (32), size 4
+     *
+     * Access: plain (host).
+     */
     float time_alive;
     /**
      * offset 0x0024 (36), size 4: The charge timer: from 0 when a charge starts and when a shot
      * fires, so it counts a held button
+     *
+     * Access: plain (host).
      */
     float time_since_shot;
-    /** offset 0x0028 (40), size 4: Versus: round wins of the ship's team */
+    /**
+     * offset 0x0028 (40), size 4: Versus: round wins of the ship's team
+     *
+     * Access: plain (host).
+     */
     int32_t score;
-    /** offset 0x002C (44), size 4: Already de-obfuscated */
+    /**
+     * offset 0x002C (44), size 4: Already de-obfuscated
+     *
+     * Access: plain (host).
+     */
     int32_t multiplier;
-    /** offset 0x0030 (48), size 4: One bit per field the profile marks confirmed */
+    /**
+     * offset 0x0030 (48), size 4: One bit per field the profile marks confirmed
+     *
+     * Access: plain (host).
+     */
     ibf_ship_valid valid;
-    /** offset 0x0034 (52), size 2 */
+    /**
+     * offset 0x0034 (52), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_ship_flags flags;
     /**
      * offset 0x0036 (54), size 1: Player index 0-3 (Inversus 1.2.0 stores one bit per player),
      * or no_player for an arcade enemy
+     *
+     * Access: plain (host).
      */
     uint8_t player_id;
-    /** offset 0x0037 (55), size 1 */
+    /**
+     * offset 0x0037 (55), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_color color;
-    /** offset 0x0038 (56), size 1 */
+    /**
+     * offset 0x0038 (56), size 1
+     *
+     * Access: plain (host).
+     */
     uint8_t alive;
-    /** offset 0x0039 (57), size 1 */
+    /**
+     * offset 0x0039 (57), size 1
+     *
+     * Access: plain (host).
+     */
     uint8_t ammo;
-    /** offset 0x003A (58), size 1 */
+    /**
+     * offset 0x003A (58), size 1
+     *
+     * Access: plain (host).
+     */
     uint8_t max_ammo;
-    /** offset 0x003B (59), size 1: Red shots held */
+    /**
+     * offset 0x003B (59), size 1: Red shots held
+     *
+     * Access: plain (host).
+     */
     uint8_t fast_ammo;
-    /** offset 0x003C (60), size 1 */
+    /**
+     * offset 0x003C (60), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_dir charge_dir;
     /** offset 0x003D (61), size 3, padding */
     uint8_t _pad61[3];
@@ -2077,21 +2631,49 @@ IBF_STATIC_ASSERT_(offsetof(ibf_ship, fast_ammo) == 59, "ibf_ship.fast_ammo: off
 IBF_STATIC_ASSERT_(offsetof(ibf_ship, charge_dir) == 60, "ibf_ship.charge_dir: offset 60");
 IBF_STATIC_ASSERT_(offsetof(ibf_ship, _pad61) == 61, "ibf_ship._pad61: offset 61");
 
-/** Size 24 (0x18), align 4. */
+/** Size 24 (0x18), align 4. Shared memory, written by the host. */
 typedef struct ibf_projectile {
-    /** offset 0x0000 (0), size 8 */
+    /**
+     * offset 0x0000 (0), size 8
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 pos;
-    /** offset 0x0008 (8), size 4 */
+    /**
+     * offset 0x0008 (8), size 4
+     *
+     * Access: plain (host).
+     */
     float speed;
-    /** offset 0x000C (12), size 4: Seconds since it spawned */
+    /**
+     * offset 0x000C (12), size 4: Seconds since it spawned
+     *
+     * Access: plain (host).
+     */
     float time_alive;
-    /** offset 0x0010 (16), size 4: The game's own type value */
+    /**
+     * offset 0x0010 (16), size 4: The game's own type value
+     *
+     * Access: plain (host).
+     */
     int32_t kind_raw;
-    /** offset 0x0014 (20), size 1 */
+    /**
+     * offset 0x0014 (20), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_dir dir;
-    /** offset 0x0015 (21), size 1 */
+    /**
+     * offset 0x0015 (21), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_projectile_kind kind;
-    /** offset 0x0016 (22), size 1: Player ID, or no_player when unknown */
+    /**
+     * offset 0x0016 (22), size 1: Player ID, or no_player when unknown
+     *
+     * Access: plain (host).
+     */
     uint8_t owner;
     /** offset 0x0017 (23), size 1, padding */
     uint8_t _pad23;
@@ -2107,15 +2689,31 @@ IBF_STATIC_ASSERT_(offsetof(ibf_projectile, kind) == 21, "ibf_projectile.kind: o
 IBF_STATIC_ASSERT_(offsetof(ibf_projectile, owner) == 22, "ibf_projectile.owner: offset 22");
 IBF_STATIC_ASSERT_(offsetof(ibf_projectile, _pad23) == 23, "ibf_projectile._pad23: offset 23");
 
-/** Size 16 (0x10), align 4. */
+/** Size 16 (0x10), align 4. Shared memory, written by the host. */
 typedef struct ibf_pickup {
-    /** offset 0x0000 (0), size 8 */
+    /**
+     * offset 0x0000 (0), size 8
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 pos;
-    /** offset 0x0008 (8), size 4 */
+    /**
+     * offset 0x0008 (8), size 4
+     *
+     * Access: plain (host).
+     */
     float time_alive;
-    /** offset 0x000C (12), size 1 */
+    /**
+     * offset 0x000C (12), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_pickup_kind kind;
-    /** offset 0x000D (13), size 1 */
+    /**
+     * offset 0x000D (13), size 1
+     *
+     * Access: plain (host).
+     */
     uint8_t amount;
     /** offset 0x000E (14), size 2, padding */
     uint8_t _pad14[2];
@@ -2128,17 +2726,37 @@ IBF_STATIC_ASSERT_(offsetof(ibf_pickup, kind) == 12, "ibf_pickup.kind: offset 12
 IBF_STATIC_ASSERT_(offsetof(ibf_pickup, amount) == 13, "ibf_pickup.amount: offset 13");
 IBF_STATIC_ASSERT_(offsetof(ibf_pickup, _pad14) == 14, "ibf_pickup._pad14: offset 14");
 
-/** Size 24 (0x18), align 8. */
+/** Size 24 (0x18), align 8. Shared memory, written by the host. */
 typedef struct ibf_event {
-    /** offset 0x0000 (0), size 8: Tick the event was detected on */
+    /**
+     * offset 0x0000 (0), size 8: Tick the event was detected on
+     *
+     * Access: plain (host).
+     */
     uint64_t tick;
-    /** offset 0x0008 (8), size 4 */
+    /**
+     * offset 0x0008 (8), size 4
+     *
+     * Access: plain (host).
+     */
     int32_t a;
-    /** offset 0x000C (12), size 4 */
+    /**
+     * offset 0x000C (12), size 4
+     *
+     * Access: plain (host).
+     */
     int32_t b;
-    /** offset 0x0010 (16), size 2 */
+    /**
+     * offset 0x0010 (16), size 2
+     *
+     * Access: plain (host).
+     */
     ibf_event_kind kind;
-    /** offset 0x0012 (18), size 1: Player ID, or no_player */
+    /**
+     * offset 0x0012 (18), size 1: Player ID, or no_player
+     *
+     * Access: plain (host).
+     */
     uint8_t player;
     /** offset 0x0013 (19), size 5, padding */
     uint8_t _pad19[5];
@@ -2155,55 +2773,93 @@ IBF_STATIC_ASSERT_(offsetof(ibf_event, _pad19) == 19, "ibf_event._pad19: offset 
 /**
  * The running match and its map (ABI 0.6)
  *
- * Size 20 (0x14), align 4. Since ABI 0.6.
+ * Size 20 (0x14), align 4. Since ABI 0.6. Shared memory, written by the host.
  */
 typedef struct ibf_match {
     /**
      * offset 0x0000 (0), size 4: The map's zoom: pixels per tile = ceil(round(available pixels
      * x map_scale) / tiles) on the limiting axis
+     *
+     * Access: plain (host).
      */
     float map_scale;
     /**
      * offset 0x0004 (4), size 4: FNV-1a hash of the focused menu button's name (ResumeButton,
      * RetryButton, ...); 0 when none
+     *
+     * Access: plain (host).
      */
     uint32_t focus_hash;
-    /** offset 0x0008 (8), size 1 */
+    /**
+     * offset 0x0008 (8), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_game_type game_type;
     /**
      * offset 0x0009 (9), size 1: 0 tutorial, 1 arcade one player, 2 arcade two players, 3
      * versus 1v1, 4 versus 2v2; 255 none
+     *
+     * Access: plain (host).
      */
     uint8_t map_set;
-    /** offset 0x000A (10), size 1: The map's index in its set (the map select's item); 255 none */
+    /**
+     * offset 0x000A (10), size 1: The map's index in its set (the map select's item); 255 none
+     *
+     * Access: plain (host).
+     */
     uint8_t map_index;
     /**
      * offset 0x000B (11), size 1: 1 when ships and shots cross the board's edges to the other
      * side
+     *
+     * Access: plain (host).
      */
     uint8_t wrap;
     /**
      * offset 0x000C (12), size 1: Columns a crossing of the top edge moves left by (of the
      * bottom edge, right)
+     *
+     * Access: plain (host).
      */
     int8_t wrap_shift_x;
     /**
      * offset 0x000D (13), size 1: Rows a crossing of the right edge moves down by (of the left
      * edge, up)
+     *
+     * Access: plain (host).
      */
     int8_t wrap_shift_y;
-    /** offset 0x000E (14), size 1: Versus: round wins that take the match */
+    /**
+     * offset 0x000E (14), size 1: Versus: round wins that take the match
+     *
+     * Access: plain (host).
+     */
     uint8_t rounds_to_win;
-    /** offset 0x000F (15), size 1 */
+    /**
+     * offset 0x000F (15), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_round_state round_state;
     /**
      * offset 0x0010 (16), size 1: The team that won the round once round_state is decided;
      * no_player otherwise
+     *
+     * Access: plain (host).
      */
     uint8_t round_winner;
-    /** offset 0x0011 (17), size 1: Teams in the game: 2 in versus */
+    /**
+     * offset 0x0011 (17), size 1: Teams in the game: 2 in versus
+     *
+     * Access: plain (host).
+     */
     uint8_t teams;
-    /** offset 0x0012 (18), size 1: Entries used in pickup_spawns */
+    /**
+     * offset 0x0012 (18), size 1: Entries used in pickup_spawns
+     *
+     * Access: plain (host).
+     */
     uint8_t pickup_spawn_count;
     /** offset 0x0013 (19), size 1, padding */
     uint8_t _pad19;
@@ -2228,14 +2884,26 @@ IBF_STATIC_ASSERT_(offsetof(ibf_match, _pad19) == 19, "ibf_match._pad19: offset 
 /**
  * One of the map's pickup spawn points and its timer (ABI 0.6)
  *
- * Size 16 (0x10), align 4. Since ABI 0.6.
+ * Size 16 (0x10), align 4. Since ABI 0.6. Shared memory, written by the host.
  */
 typedef struct ibf_pickup_spawn {
-    /** offset 0x0000 (0), size 8: The spawn cell's centre */
+    /**
+     * offset 0x0000 (0), size 8: The spawn cell's centre
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 pos;
-    /** offset 0x0008 (8), size 4: Seconds until it spawns while waiting; 0 otherwise */
+    /**
+     * offset 0x0008 (8), size 4: Seconds until it spawns while waiting; 0 otherwise
+     *
+     * Access: plain (host).
+     */
     float time_left;
-    /** offset 0x000C (12), size 1 */
+    /**
+     * offset 0x000C (12), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_spawn_state state;
     /** offset 0x000D (13), size 3, padding */
     uint8_t _pad13[3];
@@ -2250,14 +2918,26 @@ IBF_STATIC_ASSERT_(offsetof(ibf_pickup_spawn, _pad13) == 13, "ibf_pickup_spawn._
 /**
  * Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
  *
- * Size 16 (0x10), align 4. Since ABI 0.9.
+ * Size 16 (0x10), align 4. Since ABI 0.9. Shared memory, written by the host.
  */
 typedef struct ibf_spawn_marker {
-    /** offset 0x0000 (0), size 8: The marked cell's centre */
+    /**
+     * offset 0x0000 (0), size 8: The marked cell's centre
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 pos;
-    /** offset 0x0008 (8), size 4: Seconds until the enemy appears (the marker shows for 1.5 s) */
+    /**
+     * offset 0x0008 (8), size 4: Seconds until the enemy appears (the marker shows for 1.5 s)
+     *
+     * Access: plain (host).
+     */
     float time_left;
-    /** offset 0x000C (12), size 1 */
+    /**
+     * offset 0x000C (12), size 1
+     *
+     * Access: plain (host).
+     */
     ibf_enemy_kind kind;
     /** offset 0x000D (13), size 3, padding */
     uint8_t _pad13[3];
@@ -2272,30 +2952,58 @@ IBF_STATIC_ASSERT_(offsetof(ibf_spawn_marker, _pad13) == 13, "ibf_spawn_marker._
 /**
  * More of each ship, parallel to ships (ABI 0.6)
  *
- * Size 28 (0x1C), align 4. Since ABI 0.6.
+ * Size 28 (0x1C), align 4. Since ABI 0.6. Shared memory, written by the host.
  */
 typedef struct ibf_ship_ext {
-    /** offset 0x0000 (0), size 8: Tiles per second */
+    /**
+     * offset 0x0000 (0), size 8: Tiles per second
+     *
+     * Access: plain (host).
+     */
     ibf_vec2 velocity;
-    /** offset 0x0008 (8), size 4: Seconds of block-eat left (arcade enemies keep it for good) */
+    /**
+     * offset 0x0008 (8), size 4: Seconds of block-eat left (arcade enemies keep it for good)
+     *
+     * Access: plain (host).
+     */
     float block_eat_time;
-    /** offset 0x000C (12), size 4: Seconds of x1.5 speed left */
+    /**
+     * offset 0x000C (12), size 4: Seconds of x1.5 speed left
+     *
+     * Access: plain (host).
+     */
     float speed_boost_time;
-    /** offset 0x0010 (16), size 4: Seconds of shield left */
+    /**
+     * offset 0x0010 (16), size 4: Seconds of shield left
+     *
+     * Access: plain (host).
+     */
     float shield_time;
-    /** offset 0x0014 (20), size 2: Points for killing it (arcade enemies) */
+    /**
+     * offset 0x0014 (20), size 2: Points for killing it (arcade enemies)
+     *
+     * Access: plain (host).
+     */
     int16_t points;
     /**
      * offset 0x0016 (22), size 1: 0 or 1: the team; a team walks on the cells of its own index
      * (team 0 is black and walks on white)
+     *
+     * Access: plain (host).
      */
     uint8_t team;
     /**
      * offset 0x0017 (23), size 1: The direction of a charge started within 0.3 s: a shot coming
      * the other way is absorbed
+     *
+     * Access: plain (host).
      */
     ibf_dir parry_dir;
-    /** offset 0x0018 (24), size 1: 1 once hit, while it explodes */
+    /**
+     * offset 0x0018 (24), size 1: 1 once hit, while it explodes
+     *
+     * Access: plain (host).
+     */
     uint8_t dying;
     /** offset 0x0019 (25), size 3, padding */
     uint8_t _pad25[3];
@@ -2315,12 +3023,20 @@ IBF_STATIC_ASSERT_(offsetof(ibf_ship_ext, _pad25) == 25, "ibf_ship_ext._pad25: o
 /**
  * More of each projectile, parallel to projectiles (ABI 0.6)
  *
- * Size 8 (0x8), align 4. Since ABI 0.6.
+ * Size 8 (0x8), align 4. Since ABI 0.6. Shared memory, written by the host.
  */
 typedef struct ibf_projectile_ext {
-    /** offset 0x0000 (0), size 4: Tiles flown since it spawned (a shot dies after 100) */
+    /**
+     * offset 0x0000 (0), size 4: Tiles flown since it spawned (a shot dies after 100)
+     *
+     * Access: plain (host).
+     */
     float distance;
-    /** offset 0x0004 (4), size 1: The shooter's team: ships of the other team die in its tile */
+    /**
+     * offset 0x0004 (4), size 1: The shooter's team: ships of the other team die in its tile
+     *
+     * Access: plain (host).
+     */
     uint8_t team;
     /** offset 0x0005 (5), size 3, padding */
     uint8_t _pad5[3];
@@ -2335,76 +3051,120 @@ IBF_STATIC_ASSERT_(offsetof(ibf_projectile_ext, _pad5) == 5, "ibf_projectile_ext
  * Fixed part of a snapshot. When extras_size > 0, an extras_header follows at extras_offset.
  *
  * Size 12104 (0x2F48), align 8. Extensible: it may grow at its end in a later ABI version, so
- * readers take its size from the data, not from sizeof.
+ * readers take its size from the data, not from sizeof. Shared memory, written by the host.
  */
 typedef struct ibf_snapshot {
-    /** offset 0x0000 (0), size 48 */
+    /**
+     * offset 0x0000 (0), size 48
+     *
+     * Access: under its seqlock (host).
+     */
     ibf_snapshot_header header;
-    /** offset 0x0030 (48), size 24 */
+    /**
+     * offset 0x0030 (48), size 24
+     *
+     * Access: under its seqlock (host).
+     */
     ibf_game game;
     /**
      * offset 0x0048 (72), size 8: Events detected since start-up; event i is at events[i %
      * max_events]
+     *
+     * Access: atomic (host).
      */
     uint64_t event_total;
-    /** offset 0x0050 (80), size 1 */
+    /**
+     * offset 0x0050 (80), size 1
+     *
+     * Access: under its seqlock (host).
+     */
     uint8_t ship_count;
-    /** offset 0x0051 (81), size 1 */
+    /**
+     * offset 0x0051 (81), size 1
+     *
+     * Access: under its seqlock (host).
+     */
     uint8_t pickup_count;
-    /** offset 0x0052 (82), size 2 */
+    /**
+     * offset 0x0052 (82), size 2
+     *
+     * Access: under its seqlock (host).
+     */
     uint16_t projectile_count;
-    /** offset 0x0054 (84), size 4: Index into ships per player slot, or no_player */
+    /**
+     * offset 0x0054 (84), size 4: Index into ships per player slot, or no_player
+     *
+     * Access: under its seqlock (host).
+     */
     uint8_t players[IBF_MAX_PLAYERS];
-    /** offset 0x0058 (88), size 4: From the start of the snapshot; 0 when there are no extras */
+    /**
+     * offset 0x0058 (88), size 4: From the start of the snapshot; 0 when there are no extras
+     *
+     * Access: under its seqlock (host).
+     */
     uint32_t extras_offset;
-    /** offset 0x005C (92), size 4 */
+    /**
+     * offset 0x005C (92), size 4
+     *
+     * Access: under its seqlock (host).
+     */
     uint32_t extras_size;
-    /** offset 0x0060 (96), size 4100 */
+    /**
+     * offset 0x0060 (96), size 4100
+     *
+     * Access: under its seqlock (host).
+     */
     ibf_board board;
     /**
      * offset 0x1064 (4196), size 1024
      *
-     * Entries in use: ship_count.
+     * Access: under its seqlock (host). Entries in use: ship_count.
      */
     ibf_ship ships[IBF_MAX_SHIPS];
     /**
      * offset 0x1464 (5220), size 3072
      *
-     * Entries in use: projectile_count.
+     * Access: under its seqlock (host). Entries in use: projectile_count.
      */
     ibf_projectile projectiles[IBF_MAX_PROJECTILES];
     /**
      * offset 0x2064 (8292), size 1024
      *
-     * Entries in use: pickup_count.
+     * Access: under its seqlock (host). Entries in use: pickup_count.
      */
     ibf_pickup pickups[IBF_MAX_PICKUPS];
     /** offset 0x2464 (9316), size 4, padding */
     uint8_t _pad9316[4];
-    /** offset 0x2468 (9320), size 768 */
+    /**
+     * offset 0x2468 (9320), size 768
+     *
+     * Access: under its seqlock (host).
+     */
     ibf_event events[IBF_MAX_EVENTS];
     /**
      * offset 0x2768 (10088), size 20, since ABI 0.6: ABI 0.6: read it when header.schema_minor
      * >= 6
+     *
+     * Access: under its seqlock (host).
      */
     ibf_match match;
     /**
      * offset 0x277C (10108), size 256, since ABI 0.6: ABI 0.6
      *
-     * Entries in use: match.pickup_spawn_count.
+     * Access: under its seqlock (host). Entries in use: match.pickup_spawn_count.
      */
     ibf_pickup_spawn pickup_spawns[IBF_MAX_PICKUP_SPAWNS];
     /**
      * offset 0x287C (10364), size 448, since ABI 0.6: ABI 0.6: ships_ext[i] goes with ships[i]
      *
-     * Entries in use: ship_count.
+     * Access: under its seqlock (host). Entries in use: ship_count.
      */
     ibf_ship_ext ships_ext[IBF_MAX_SHIPS];
     /**
      * offset 0x2A3C (10812), size 1024, since ABI 0.6: ABI 0.6: projectiles_ext[i] goes with
      * projectiles[i]
      *
-     * Entries in use: projectile_count.
+     * Access: under its seqlock (host). Entries in use: projectile_count.
      */
     ibf_projectile_ext projectiles_ext[IBF_MAX_PROJECTILES];
     /** offset 0x2E3C (11836), size 4, padding */
@@ -2413,10 +3173,14 @@ typedef struct ibf_snapshot {
      * offset 0x2E40 (11840), size 256, since ABI 0.9: ABI 0.9: read them when
      * header.schema_minor >= 9
      *
-     * Entries in use: spawn_marker_count.
+     * Access: under its seqlock (host). Entries in use: spawn_marker_count.
      */
     ibf_spawn_marker spawn_markers[IBF_MAX_SPAWN_MARKERS];
-    /** offset 0x2F40 (12096), size 1, since ABI 0.9: ABI 0.9: entries used in spawn_markers */
+    /**
+     * offset 0x2F40 (12096), size 1, since ABI 0.9: ABI 0.9: entries used in spawn_markers
+     *
+     * Access: under its seqlock (host).
+     */
     uint8_t spawn_marker_count;
     /** offset 0x2F41 (12097), size 7, padding */
     uint8_t _pad12097[7];

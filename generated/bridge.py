@@ -1240,11 +1240,14 @@ class RegionEntry(ctypes.LittleEndianStructure):
     """One row of a layout table; size 0 means the region is absent
 
     Schema struct `region_entry`: 8 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 offset: u32
             From the start of the bridge, or of the client block
+            Access: plain (host).
         0x0004 size: u32
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -1257,23 +1260,33 @@ class ClientEntry(ctypes.LittleEndianStructure):
     """One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
 
     Schema struct `client_entry`: 128 bytes, alignment 8.
+    Shared memory, written by the host and client.
 
     Fields (offset, name, type):
         0x0000 state: ClientState (u32)
+            Access: cas (host and client).
         0x0004 generation: u32
             Bumped by each claim: a client that no longer finds its own generation was disconnected
+            Access: atomic (client).
         0x0008 pid: u32
+            Access: plain (client).
         0x000C caps: ClientCaps (u32)
+            Access: plain (host and client).
         0x0010 heartbeat_ns: u64
             Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
+            Access: atomic (client).
         0x0018 connected_ns: u64
             Host clock at the claim
+            Access: plain (client).
         0x0020 pad: u8
             The virtual pad this client bound, or no_pad; the host goes by pad_owner
+            Access: plain (client).
         0x0021 _pad33: u8[3]
         0x0024 waiting: u32
             1 while the client sleeps on its tick event: the host sets the event only then
+            Access: atomic (client).
         0x0028 name: char[CLIENT_NAME_LEN] (text)
+            Access: plain (client).
         0x0048 _reserved: u8[56]
     """
 
@@ -1296,20 +1309,30 @@ class Controls(ctypes.LittleEndianStructure):
     """The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
 
     Schema struct `controls`: 16 bytes, alignment 2.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 move: ControlStick (u8)
+            Access: plain (host).
         0x0001 min_press_ticks: u8
             Hold a tap for at least this many ticks (input.min_press_ticks)
+            Access: plain (host).
         0x0002 shoot_up: PadButtons (u16)
+            Access: plain (host).
         0x0004 shoot_down: PadButtons (u16)
+            Access: plain (host).
         0x0006 shoot_left: PadButtons (u16)
+            Access: plain (host).
         0x0008 shoot_right: PadButtons (u16)
+            Access: plain (host).
         0x000A pause: PadButtons (u16)
+            Access: plain (host).
         0x000C confirm: PadButtons (u16)
             Menu confirm
+            Access: plain (host).
         0x000E back: PadButtons (u16)
             Menu back
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -1330,51 +1353,77 @@ class BridgeHeader(ctypes.LittleEndianStructure):
 
     Schema struct `bridge_header`: 1304 bytes, alignment 8.
     Extensible: a reader learns its size at run time, and it may grow at its end.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 magic: u32
             bridge_magic
             Always BRIDGE_MAGIC.
+            Access: plain (host).
         0x0004 abi_major: u16
+            Access: plain (host).
         0x0006 abi_minor: u16
+            Access: plain (host).
         0x0008 header_size: u32
             sizeof(bridge_header) as the host built it
+            Access: plain (host).
         0x000C total_size: u32
             Bytes in the whole bridge
+            Access: plain (host).
         0x0010 host_pid: u32
+            Access: plain (host).
         0x0014 host_generation: u32
             Changes when the host reloads; the old host's clients find their rows freed and connect again
+            Access: atomic (host).
         0x0018 host_state: HostState (u32)
+            Access: atomic (host).
         0x001C region_count: u32
+            Access: plain (host).
         0x0020 host_version: char[VERSION_LEN] (text)
+            Access: plain (host).
         0x0040 regions: RegionEntry[MAX_REGIONS]
             Indexed by bridge_region
             Entries in use: region_count.
+            Access: plain (host).
         0x0080 clock_mono_ns: u64
             A host clock reading (QueryPerformanceCounter in ns)...
+            Access: plain (host).
         0x0088 clock_unix_ns: i64
             ...and the Unix time then: unix = clock_unix_ns + (t - clock_mono_ns)
+            Access: plain (host).
         0x0090 ring_slots: u32
+            Access: plain (host).
         0x0094 ring_slot_size: u32
+            Access: plain (host).
         0x0098 max_clients: u32
+            Access: plain (host).
         0x009C client_block_size: u32
+            Access: plain (host).
         0x00A0 client_entry_size: u32
+            Access: plain (host).
         0x00A4 pad_owner: u8[MAX_PLAYERS]
             Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
+            Access: cas, one u32 word (host and client).
         0x00A8 _pad168: u8[24]
         0x00C0 snapshot_seq: u64
             Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
+            Access: atomic (host).
         0x00C8 _pad200: u8[56]
         0x0100 clients: ClientEntry[MAX_CLIENTS]
+            Access: plain (host and client).
         0x0500 controls: Controls, since ABI 0.4
             The pad input for each game action, from ibf.toml's [controls] (ABI 0.4)
+            Access: plain (host).
         0x0510 run_mode: RunMode (u8), since ABI 0.7
             ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+            Access: atomic (host).
         0x0511 sim_state: SimState (u8), since ABI 0.7
             ABI 0.7: running, or paused by sim.pause
+            Access: atomic (host).
         0x0512 _pad1298: u8[2]
         0x0514 lockstep_timeout_ms: u32, since ABI 0.7
             ABI 0.7: how long the host waits for a tick's answers in lockstep
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -1413,20 +1462,27 @@ class DrawHeader(ctypes.LittleEndianStructure):
     """The start of a client's draw region. The lists follow it, buffer_size bytes apart
 
     Schema struct `draw_header`: 64 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 state: u32
             Bits 0-1: the shared list's index; bit 2: it is fresh (a list waits for the host). Swapped whole by both sides
+            Access: cas (host and client).
         0x0004 buffers: u32
             Host: draw_buffers
+            Access: plain (host).
         0x0008 buffer_size: u32
             Host: bytes from one list's header to the next's
+            Access: plain (host).
         0x000C max_commands: u32
             Host: commands a list holds
+            Access: plain (host).
         0x0010 max_payload: u32
             Host: payload bytes a list holds
+            Access: plain (host).
         0x0014 published: u32
             Client: lists published
+            Access: atomic (client).
         0x0018 _pad24: u8[40]
     """
 
@@ -1445,21 +1501,29 @@ class DrawListHeader(ctypes.LittleEndianStructure):
     """One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
 
     Schema struct `draw_list_header`: 64 bytes, alignment 8.
+    Shared memory, written by the client.
 
     Fields (offset, name, type):
         0x0000 seq: u32
             Client: the list's number
+            Access: plain (client).
         0x0004 count: u32
             Commands in the list
+            Access: plain (client).
         0x0008 payload_len: u32
             Bytes of payload in use
+            Access: plain (client).
         0x000C ttl_ms: u32
             Shown until replaced or this long after the host takes it; 0 means 500
+            Access: plain (client).
         0x0010 flags: DrawListFlags (u32)
+            Access: plain (client).
         0x0014 dropped: u32
             Commands dropped because the list was full
+            Access: plain (client).
         0x0018 for_tick: u64
             The tick the list was drawn for
+            Access: plain (client).
         0x0020 _pad32: u8[32]
     """
 
@@ -1479,18 +1543,24 @@ class ParamsHeader(ctypes.LittleEndianStructure):
     """The start of a client's parameters: the client's definitions, then the host's values
 
     Schema struct `params_header`: 64 bytes, alignment 4.
+    Shared memory, written by the host. Followed by `defs` (param_def[max_params]) at offset 64. Followed by `values` (param_value[max_params]) at offset 8256.
 
     Fields (offset, name, type):
         0x0000 defs_seq: u32
             Client: odd while it writes the definitions
+            Access: atomic (client).
         0x0004 def_count: u32
             Client: definitions in use
+            Access: seqlock param_defs (client).
         0x0008 values_seq: u32
             Host: odd while it writes the values
+            Access: atomic (host).
         0x000C changes: u32
             Host: bumped with every change of a value
+            Access: atomic (host).
         0x0010 max_params: u32
             Host: definitions the area holds
+            Access: plain (host).
         0x0014 _pad20: u8[44]
     """
 
@@ -1563,22 +1633,30 @@ class StatsHeader(ctypes.LittleEndianStructure):
     """The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
 
     Schema struct `stats_header`: 64 bytes, alignment 8.
+    Shared memory, written by the client. Followed by `entries` (stat_entry[max_stats]) at offset 64.
 
     Fields (offset, name, type):
         0x0000 seq: u32
             Client: odd while it writes the stats
+            Access: atomic (client).
         0x0004 count: u32
             Client: stats in use
+            Access: seqlock stats (client).
         0x0008 max_stats: u32
             Host: entries the area holds
+            Access: plain (host).
         0x000C _pad12: u8[4]
         0x0010 ticks: u64
             Client: snapshots it waited for and got
+            Access: atomic (client).
         0x0018 skipped: u64
             Client: publications it missed (latest wins)
+            Access: atomic (client).
         0x0020 wake_p50_us: f32
             Client: publish-to-wake over its last ticks, median
+            Access: plain (client).
         0x0024 wake_p99_us: f32
+            Access: plain (client).
         0x0028 _pad40: u8[24]
     """
 
@@ -1625,24 +1703,33 @@ class MailboxHeader(ctypes.LittleEndianStructure):
     """A client's command mailbox: one request at a time. The request text follows the header, then the response text
 
     Schema struct `mailbox_header`: 64 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 request_seq: u32
             Client: bumped (release) after each request's text and length are written
+            Access: atomic (client).
         0x0004 request_len: u32
             Client: bytes of the request, at most request_capacity - 1
+            Access: plain (client).
         0x0008 response_seq: u32
             Host: the request_seq answered, stored (release) after the rest
+            Access: atomic (host).
         0x000C status: CommandStatus (u32)
             Host
+            Access: plain (host).
         0x0010 response_len: u32
             Host: bytes of the result in the response area
+            Access: plain (host).
         0x0014 response_total: u32
             Host: bytes of the whole result; more than response_len when it was cut
+            Access: plain (host).
         0x0018 request_capacity: u32
             Host: bytes of the request area
+            Access: plain (host).
         0x001C response_capacity: u32
             Host: bytes of the response area, which follows the request area
+            Access: plain (host).
         0x0020 _pad32: u8[32]
     """
 
@@ -1663,17 +1750,23 @@ class RingSlotHeader(ctypes.LittleEndianStructure):
     """The start of a snapshot ring slot; the snapshot and its extras follow it
 
     Schema struct `ring_slot_header`: 64 bytes, alignment 8.
+    Shared memory, written by the host. Followed by `payload` (snapshot) at offset 64.
 
     Fields (offset, name, type):
         0x0000 seq: u32
             Odd while the host writes the slot
+            Access: atomic (host).
         0x0004 size: u32
             Payload bytes: the snapshot, then its extras
+            Access: seqlock ring_slot (host).
         0x0008 publish_seq: u64
             The snapshot_seq this slot was published as
+            Access: seqlock ring_slot (host).
         0x0010 tick: u64
+            Access: seqlock ring_slot (host).
         0x0018 publish_ns: u64
             Host clock when the payload was complete
+            Access: seqlock ring_slot (host).
         0x0020 _pad32: u8[32]
     """
 
@@ -1728,16 +1821,21 @@ class LogRingHeader(ctypes.LittleEndianStructure):
     """The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
 
     Schema struct `log_ring_header`: 64 bytes, alignment 8.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 write_pos: u64
             Bytes ever written; the next entry starts at write_pos % capacity
+            Access: atomic (host).
         0x0008 tail_pos: u64
             The oldest whole entry; a reader behind it was lapped
+            Access: atomic (host).
         0x0010 capacity: u32
+            Access: plain (host).
         0x0014 _pad20: u8[4]
         0x0018 entries: u64
             Entries written
+            Access: atomic (host).
         0x0020 _pad32: u8[32]
     """
 
@@ -1755,16 +1853,21 @@ class LogQueueHeader(ctypes.LittleEndianStructure):
     """A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 
     Schema struct `log_queue_header`: 64 bytes, alignment 8.
+    Shared memory, written by the client.
 
     Fields (offset, name, type):
         0x0000 write_pos: u64
             Client: bytes ever written
+            Access: atomic (client).
         0x0008 dropped: u64
             Client: entries that did not fit
+            Access: atomic (client).
         0x0010 capacity: u32
+            Access: plain (host).
         0x0014 _pad20: u8[12]
         0x0020 read_pos: u64
             Host: bytes consumed
+            Access: atomic (host).
         0x0028 _pad40: u8[24]
     """
 
@@ -1782,13 +1885,17 @@ class ClientBlockHeader(ctypes.LittleEndianStructure):
     """The start of a client block; the host writes it
 
     Schema struct `client_block_header`: 72 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 size: u32
+            Access: plain (host).
         0x0004 region_count: u32
+            Access: plain (host).
         0x0008 regions: RegionEntry[MAX_REGIONS]
             Indexed by client_region
             Entries in use: region_count.
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -1802,16 +1909,23 @@ class DirectoryEntry(ctypes.LittleEndianStructure):
     """One running host in the directory
 
     Schema struct `directory_entry`: 64 bytes, alignment 8.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 state: InstanceState (u32)
+            Access: cas (host).
         0x0004 pid: u32
+            Access: plain (host).
         0x0008 process_time: u64
             The host process's creation time (FILETIME): tells a reused PID apart, and orders instances
+            Access: plain (host).
         0x0010 abi_major: u16
+            Access: plain (host).
         0x0012 abi_minor: u16
+            Access: plain (host).
         0x0014 _pad20: u8[4]
         0x0018 host_version: char[VERSION_LEN] (text)
+            Access: plain (host).
         0x0038 _pad56: u8[8]
     """
 
@@ -1831,16 +1945,21 @@ class DirectoryHeader(ctypes.LittleEndianStructure):
     """Local\\ibf.directory: the hosts running in this logon session
 
     Schema struct `directory_header`: 1088 bytes, alignment 8.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 magic: u32
             directory_magic
             Always DIRECTORY_MAGIC.
+            Access: plain (host).
         0x0004 entry_count: u32
+            Access: plain (host).
         0x0008 entry_size: u32
+            Access: plain (host).
         0x000C _pad12: u8[52]
         0x0040 entries: DirectoryEntry[MAX_INSTANCES]
             Entries in use: entry_count.
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -1915,10 +2034,13 @@ class Vec2(ctypes.LittleEndianStructure):
     """2-D vector in world units (tiles): origin at the board centre, +Y up
 
     Schema struct `vec2`: 8 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 x: f32
+            Access: plain (host).
         0x0004 y: f32
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -1931,20 +2053,31 @@ class PadInput(ctypes.LittleEndianStructure):
     """One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
 
     Schema struct `pad_input`: 32 bytes, alignment 8.
+    Shared memory, written by the client.
 
     Fields (offset, name, type):
         0x0000 seq: u32
+            Access: atomic (client).
         0x0004 flags: PadInputFlags (u32)
+            Access: seqlock pad_input (client).
         0x0008 for_tick: u64
             The tick of the snapshot this input answers; the host counts the lag, and lockstep (M6) waits for it
+            Access: seqlock pad_input (client).
         0x0010 lx: i16
             -32768..32767, +Y up
+            Access: seqlock pad_input (client).
         0x0012 ly: i16
+            Access: seqlock pad_input (client).
         0x0014 rx: i16
+            Access: seqlock pad_input (client).
         0x0016 ry: i16
+            Access: seqlock pad_input (client).
         0x0018 buttons: PadButtons (u16)
+            Access: seqlock pad_input (client).
         0x001A lt: u8
+            Access: seqlock pad_input (client).
         0x001B rt: u8
+            Access: seqlock pad_input (client).
         0x001C _pad28: u8[4]
     """
 
@@ -2223,27 +2356,39 @@ class RecTrailer(ctypes.LittleEndianStructure):
 
 class SnapshotHeader(ctypes.LittleEndianStructure):
     """Schema struct `snapshot_header`: 48 bytes, alignment 8.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 magic: u32
             snapshot_magic
             Always SNAPSHOT_MAGIC.
+            Access: plain (host).
         0x0004 schema_major: u16
+            Access: plain (host).
         0x0006 schema_minor: u16
+            Access: plain (host).
         0x0008 size: u32
             Bytes in this snapshot, including extras
+            Access: plain (host).
         0x000C flags: SnapshotFlags (u32)
+            Access: plain (host).
         0x0010 frame: u64
             Present calls since start-up
+            Access: plain (host).
         0x0018 tick: u64
             Simulation steps since start-up (equals frame in fallback mode)
+            Access: plain (host).
         0x0020 host_time_ns: u64
             Monotonic host clock
+            Access: plain (host).
         0x0028 game_time: f32
             Round time in seconds: counts during play, from 0 at each round start
+            Access: plain (host).
         0x002C invalid_reason: InvalidReason (u16)
+            Access: plain (host).
         0x002E tick_source: TickSource (u8)
             Which hook built the snapshot
+            Access: plain (host).
         0x002F _pad47: u8
     """
 
@@ -2265,22 +2410,32 @@ class SnapshotHeader(ctypes.LittleEndianStructure):
 
 class Game(ctypes.LittleEndianStructure):
     """Schema struct `game`: 24 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 menu_id: i32
             Raw menu ID
+            Access: plain (host).
         0x0004 menu_depth: i32
+            Access: plain (host).
         0x0008 menu_item: i32
             Highlighted item; top item is 0
+            Access: plain (host).
         0x000C arcade_score: i32
             The arcade score (the screen's counts up to it)
+            Access: plain (host).
         0x0010 lives: i16
             Lives left (arcade), the ship in play included: the squares on screen are lives - players
+            Access: plain (host).
         0x0012 phase: Phase (u8)
+            Access: plain (host).
         0x0013 paused: u8
+            Access: plain (host).
         0x0014 focused: u8
             The game believes its window has focus
+            Access: plain (host).
         0x0015 player_count: u8
+            Access: plain (host).
         0x0016 _pad22: u8[2]
     """
 
@@ -2300,12 +2455,16 @@ class Game(ctypes.LittleEndianStructure):
 
 class Board(ctypes.LittleEndianStructure):
     """Schema struct `board`: 4100 bytes, alignment 2.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 width: u16
+            Access: plain (host).
         0x0002 height: u16
+            Access: plain (host).
         0x0004 tiles: Tile[BOARD_MAX_TILES] (u8)
             Row-major, index y * width + x, row 0 at the bottom
+            Access: plain (host).
     """
 
     _fields_ = [
@@ -2317,33 +2476,52 @@ class Board(ctypes.LittleEndianStructure):
 
 class Ship(ctypes.LittleEndianStructure):
     """Schema struct `ship`: 64 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 pos: Vec2
+            Access: plain (host).
         0x0008 vel: Vec2
             Direction of movement: a unit vector while moving, zero when still (Inversus 1.2.0 keeps no speed)
+            Access: plain (host).
         0x0010 last_shot_pos: Vec2
+            Access: plain (host).
         0x0018 reload_progress: f32
+            Access: plain (host).
         0x001C reload_time: f32
+            Access: plain (host).
         0x0020 time_alive: f32
+            Access: plain (host).
         0x0024 time_since_shot: f32
             The charge timer: from 0 when a charge starts and when a shot fires, so it counts a held button
+            Access: plain (host).
         0x0028 score: i32
             Versus: round wins of the ship's team
+            Access: plain (host).
         0x002C multiplier: i32
             Already de-obfuscated
+            Access: plain (host).
         0x0030 valid: ShipValid (u32)
             One bit per field the profile marks confirmed
+            Access: plain (host).
         0x0034 flags: ShipFlags (u16)
+            Access: plain (host).
         0x0036 player_id: u8
             Player index 0-3 (Inversus 1.2.0 stores one bit per player), or no_player for an arcade enemy
+            Access: plain (host).
         0x0037 color: Color (u8)
+            Access: plain (host).
         0x0038 alive: u8
+            Access: plain (host).
         0x0039 ammo: u8
+            Access: plain (host).
         0x003A max_ammo: u8
+            Access: plain (host).
         0x003B fast_ammo: u8
             Red shots held
+            Access: plain (host).
         0x003C charge_dir: Dir (u8)
+            Access: plain (host).
         0x003D _pad61: u8[3]
     """
 
@@ -2372,18 +2550,26 @@ class Ship(ctypes.LittleEndianStructure):
 
 class Projectile(ctypes.LittleEndianStructure):
     """Schema struct `projectile`: 24 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 pos: Vec2
+            Access: plain (host).
         0x0008 speed: f32
+            Access: plain (host).
         0x000C time_alive: f32
             Seconds since it spawned
+            Access: plain (host).
         0x0010 kind_raw: i32
             The game's own type value
+            Access: plain (host).
         0x0014 dir: Dir (u8)
+            Access: plain (host).
         0x0015 kind: ProjectileKind (u8)
+            Access: plain (host).
         0x0016 owner: u8
             Player ID, or no_player when unknown
+            Access: plain (host).
         0x0017 _pad23: u8
     """
 
@@ -2401,12 +2587,17 @@ class Projectile(ctypes.LittleEndianStructure):
 
 class Pickup(ctypes.LittleEndianStructure):
     """Schema struct `pickup`: 16 bytes, alignment 4.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 pos: Vec2
+            Access: plain (host).
         0x0008 time_alive: f32
+            Access: plain (host).
         0x000C kind: PickupKind (u8)
+            Access: plain (host).
         0x000D amount: u8
+            Access: plain (host).
         0x000E _pad14: u8[2]
     """
 
@@ -2421,15 +2612,21 @@ class Pickup(ctypes.LittleEndianStructure):
 
 class Event(ctypes.LittleEndianStructure):
     """Schema struct `event`: 24 bytes, alignment 8.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 tick: u64
             Tick the event was detected on
+            Access: plain (host).
         0x0008 a: i32
+            Access: plain (host).
         0x000C b: i32
+            Access: plain (host).
         0x0010 kind: EventKind (u16)
+            Access: plain (host).
         0x0012 player: u8
             Player ID, or no_player
+            Access: plain (host).
         0x0013 _pad19: u8[5]
     """
 
@@ -2447,32 +2644,46 @@ class Match(ctypes.LittleEndianStructure):
     """The running match and its map (ABI 0.6)
 
     Schema struct `match`: 20 bytes, alignment 4, since ABI 0.6.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 map_scale: f32
             The map's zoom: pixels per tile = ceil(round(available pixels x map_scale) / tiles) on the limiting axis
+            Access: plain (host).
         0x0004 focus_hash: u32
             FNV-1a hash of the focused menu button's name (ResumeButton, RetryButton, ...); 0 when none
+            Access: plain (host).
         0x0008 game_type: GameType (u8)
+            Access: plain (host).
         0x0009 map_set: u8
             0 tutorial, 1 arcade one player, 2 arcade two players, 3 versus 1v1, 4 versus 2v2; 255 none
+            Access: plain (host).
         0x000A map_index: u8
             The map's index in its set (the map select's item); 255 none
+            Access: plain (host).
         0x000B wrap: u8
             1 when ships and shots cross the board's edges to the other side
+            Access: plain (host).
         0x000C wrap_shift_x: i8
             Columns a crossing of the top edge moves left by (of the bottom edge, right)
+            Access: plain (host).
         0x000D wrap_shift_y: i8
             Rows a crossing of the right edge moves down by (of the left edge, up)
+            Access: plain (host).
         0x000E rounds_to_win: u8
             Versus: round wins that take the match
+            Access: plain (host).
         0x000F round_state: RoundState (u8)
+            Access: plain (host).
         0x0010 round_winner: u8
             The team that won the round once round_state is decided; no_player otherwise
+            Access: plain (host).
         0x0011 teams: u8
             Teams in the game: 2 in versus
+            Access: plain (host).
         0x0012 pickup_spawn_count: u8
             Entries used in pickup_spawns
+            Access: plain (host).
         0x0013 _pad19: u8
     """
 
@@ -2498,13 +2709,17 @@ class PickupSpawn(ctypes.LittleEndianStructure):
     """One of the map's pickup spawn points and its timer (ABI 0.6)
 
     Schema struct `pickup_spawn`: 16 bytes, alignment 4, since ABI 0.6.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 pos: Vec2
             The spawn cell's centre
+            Access: plain (host).
         0x0008 time_left: f32
             Seconds until it spawns while waiting; 0 otherwise
+            Access: plain (host).
         0x000C state: SpawnState (u8)
+            Access: plain (host).
         0x000D _pad13: u8[3]
     """
 
@@ -2520,13 +2735,17 @@ class SpawnMarker(ctypes.LittleEndianStructure):
     """Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
 
     Schema struct `spawn_marker`: 16 bytes, alignment 4, since ABI 0.9.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 pos: Vec2
             The marked cell's centre
+            Access: plain (host).
         0x0008 time_left: f32
             Seconds until the enemy appears (the marker shows for 1.5 s)
+            Access: plain (host).
         0x000C kind: EnemyKind (u8)
+            Access: plain (host).
         0x000D _pad13: u8[3]
     """
 
@@ -2542,24 +2761,33 @@ class ShipExt(ctypes.LittleEndianStructure):
     """More of each ship, parallel to ships (ABI 0.6)
 
     Schema struct `ship_ext`: 28 bytes, alignment 4, since ABI 0.6.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 velocity: Vec2
             Tiles per second
+            Access: plain (host).
         0x0008 block_eat_time: f32
             Seconds of block-eat left (arcade enemies keep it for good)
+            Access: plain (host).
         0x000C speed_boost_time: f32
             Seconds of x1.5 speed left
+            Access: plain (host).
         0x0010 shield_time: f32
             Seconds of shield left
+            Access: plain (host).
         0x0014 points: i16
             Points for killing it (arcade enemies)
+            Access: plain (host).
         0x0016 team: u8
             0 or 1: the team; a team walks on the cells of its own index (team 0 is black and walks on white)
+            Access: plain (host).
         0x0017 parry_dir: Dir (u8)
             The direction of a charge started within 0.3 s: a shot coming the other way is absorbed
+            Access: plain (host).
         0x0018 dying: u8
             1 once hit, while it explodes
+            Access: plain (host).
         0x0019 _pad25: u8[3]
     """
 
@@ -2580,12 +2808,15 @@ class ProjectileExt(ctypes.LittleEndianStructure):
     """More of each projectile, parallel to projectiles (ABI 0.6)
 
     Schema struct `projectile_ext`: 8 bytes, alignment 4, since ABI 0.6.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 distance: f32
             Tiles flown since it spawned (a shot dies after 100)
+            Access: plain (host).
         0x0004 team: u8
             The shooter's team: ships of the other team die in its tile
+            Access: plain (host).
         0x0005 _pad5: u8[3]
     """
 
@@ -2601,46 +2832,67 @@ class Snapshot(ctypes.LittleEndianStructure):
 
     Schema struct `snapshot`: 12104 bytes, alignment 8.
     Extensible: a reader learns its size at run time, and it may grow at its end.
+    Shared memory, written by the host.
 
     Fields (offset, name, type):
         0x0000 header: SnapshotHeader
+            Access: under its seqlock (host).
         0x0030 game: Game
+            Access: under its seqlock (host).
         0x0048 event_total: u64
             Events detected since start-up; event i is at events[i % max_events]
+            Access: atomic (host).
         0x0050 ship_count: u8
+            Access: under its seqlock (host).
         0x0051 pickup_count: u8
+            Access: under its seqlock (host).
         0x0052 projectile_count: u16
+            Access: under its seqlock (host).
         0x0054 players: u8[MAX_PLAYERS]
             Index into ships per player slot, or no_player
+            Access: under its seqlock (host).
         0x0058 extras_offset: u32
             From the start of the snapshot; 0 when there are no extras
+            Access: under its seqlock (host).
         0x005C extras_size: u32
+            Access: under its seqlock (host).
         0x0060 board: Board
+            Access: under its seqlock (host).
         0x1064 ships: Ship[MAX_SHIPS]
             Entries in use: ship_count.
+            Access: under its seqlock (host).
         0x1464 projectiles: Projectile[MAX_PROJECTILES]
             Entries in use: projectile_count.
+            Access: under its seqlock (host).
         0x2064 pickups: Pickup[MAX_PICKUPS]
             Entries in use: pickup_count.
+            Access: under its seqlock (host).
         0x2464 _pad9316: u8[4]
         0x2468 events: Event[MAX_EVENTS]
+            Access: under its seqlock (host).
         0x2768 match: Match, since ABI 0.6
             ABI 0.6: read it when header.schema_minor >= 6
+            Access: under its seqlock (host).
         0x277C pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
             ABI 0.6
             Entries in use: match.pickup_spawn_count.
+            Access: under its seqlock (host).
         0x287C ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
             ABI 0.6: ships_ext[i] goes with ships[i]
             Entries in use: ship_count.
+            Access: under its seqlock (host).
         0x2A3C projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
             ABI 0.6: projectiles_ext[i] goes with projectiles[i]
             Entries in use: projectile_count.
+            Access: under its seqlock (host).
         0x2E3C _pad11836: u8[4]
         0x2E40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
             ABI 0.9: read them when header.schema_minor >= 9
             Entries in use: spawn_marker_count.
+            Access: under its seqlock (host).
         0x2F40 spawn_marker_count: u8, since ABI 0.9
             ABI 0.9: entries used in spawn_markers
+            Access: under its seqlock (host).
         0x2F41 _pad12097: u8[7]
     """
 

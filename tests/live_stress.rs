@@ -229,13 +229,15 @@ fn pad_input_copies_are_never_torn() {
                         race.retries
                             .fetch_add(u64::from(retries), Ordering::Relaxed);
                         let n = v.for_tick;
-                        let whole = v.lx == n as i16
-                            && v.ly == (n >> 16) as i16
-                            && v.rx == !(n as i16)
-                            && v.ry == (n as i16).wrapping_mul(3)
-                            && v.buttons == PadButtons(n as u16)
-                            && v.lt == n as u8
-                            && v.rt == !(n as u8);
+                        // Before the first write the record is all zero.
+                        let whole = (n == 0 && v == PadInput::default())
+                            || v.lx == n as i16
+                                && v.ly == (n >> 16) as i16
+                                && v.rx == !(n as i16)
+                                && v.ry == (n as i16).wrapping_mul(3)
+                                && v.buttons == PadButtons(n as u16)
+                                && v.lt == n as u8
+                                && v.rt == !(n as u8);
                         if !whole {
                             torn.fetch_add(1, Ordering::Relaxed);
                         }

@@ -859,7 +859,10 @@ fn the_access_column_states_the_reference_protocols() {
     let (_, extras) = parse_markdown(&bridge_markdown());
     let expected = [
         ("bridge_header.snapshot_seq", "atomic (host)"),
-        ("bridge_header.pad_owner", "cas, one u32 word (host and client)"),
+        (
+            "bridge_header.pad_owner",
+            "cas, one u32 word (host and client)",
+        ),
         ("bridge_header.host_state", "atomic (host)"),
         ("bridge_header.magic", "plain (host)"),
         ("client_entry.state", "cas (host and client)"),
@@ -895,7 +898,11 @@ fn the_access_column_states_the_reference_protocols() {
         extras.access.get("pad_input._pad28").map(String::as_str),
         Some("")
     );
-    for unshared in ["rec_file_header.magic", "rec_chunk_header.magic", "log_entry.size"] {
+    for unshared in [
+        "rec_file_header.magic",
+        "rec_chunk_header.magic",
+        "log_entry.size",
+    ] {
         assert!(
             !extras.access.contains_key(unshared),
             "{unshared} is not in shared memory, yet has an Access cell"

@@ -24,8 +24,8 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
 use super::text::{Compiled, Template};
+use super::{RenderError, protocols};
 use crate::Schema;
 use crate::ir::names::{is_c_reserved_word, upper};
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Type, Version};
@@ -574,11 +574,13 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
         );
     }
     notes.extend(since_note(s.since));
+    notes.extend(protocols::shared_note(schema, index));
     let fields = s
         .fields
         .iter()
         .zip(&layout.fields)
-        .map(|(f, fl)| {
+        .enumerate()
+        .map(|(fi, (f, fl))| {
             let mut doc = String::with_capacity(48 + f.doc.len());
             // Writing to a String cannot fail.
             let _ = write!(
@@ -597,6 +599,10 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
                 doc.push_str(&f.doc);
             }
             let mut field_notes = Vec::new();
+            let access = protocols::access_cell(schema, index, fi);
+            if !access.is_empty() {
+                field_notes.push(format!("Access: {access}."));
+            }
             if let Some(c) = &f.count {
                 field_notes.push(format!("Entries in use: {}.", c.text));
             }

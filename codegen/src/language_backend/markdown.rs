@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::RenderError;
-use super::text::{Compiled, Template};
 use super::protocols;
+use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;

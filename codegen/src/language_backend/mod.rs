@@ -7,9 +7,9 @@ pub mod jobs;
 #[cfg(feature = "text")]
 pub mod markdown;
 #[cfg(feature = "text")]
-pub mod python;
-#[cfg(feature = "text")]
 pub mod protocols;
+#[cfg(feature = "text")]
+pub mod python;
 pub mod rust;
 mod rust_live;
 #[cfg(feature = "text")]

@@ -67,7 +67,10 @@ fn guarded_list(schema: &Schema, lock: &Seqlock) -> String {
         .filter_map(|g| match *g {
             Guard::Field(f) if s.fields[f].is_padding() => None,
             Guard::Field(f) => Some(format!("`{}`", s.fields[f].name)),
-            Guard::Trailer(t) => Some(format!("`{}` ({})", a.trailer[t].name, a.trailer[t].ty.text)),
+            Guard::Trailer(t) => Some(format!(
+                "`{}` ({})",
+                a.trailer[t].name, a.trailer[t].ty.text
+            )),
         })
         .collect();
     match names.split_last() {
@@ -83,10 +86,14 @@ fn describe_seqlock(schema: &Schema, lock: &Seqlock) -> Protocol {
     let guarded = guarded_list(schema, lock);
     let bits = lock.counter_width * 8;
     let writer = vec![
-        format!("Load {counter} (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is odd, a writer died mid-write, and this write goes on from `s`."),
+        format!(
+            "Load {counter} (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is odd, a writer died mid-write, and this write goes on from `s`."
+        ),
         "Fence (release): no store below is seen before the odd counter.".to_string(),
         format!("Store {guarded} with relaxed atomic stores, in the ranges readers copy."),
-        format!("Store {counter} = the odd value + 1 (release): even again, and the bytes are published."),
+        format!(
+            "Store {counter} = the odd value + 1 (release): even again, and the bytes are published."
+        ),
     ];
     let reader = vec![
         format!("Load {counter} (acquire): `s1`. If it is odd, a write is in progress: back off and start over."),
@@ -141,7 +148,10 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
             let size = &abi.consts[*slot_size_const].name;
             let writer = vec![
                 format!("Take `n` = {head}, the publications so far."),
-                format!("Write slot `n % {count}` under seqlock `{}`: the `{}` at the slot's start, then the payload `{}` ({}), with `{size_field}` = the payload's bytes.", lock.name, slot.name, part.name, part.ty.text),
+                format!(
+                    "Write slot `n % {count}` under seqlock `{}`: the `{}` at the slot's start, then the payload `{}` ({}), with `{size_field}` = the payload's bytes.",
+                    lock.name, slot.name, part.name, part.ty.text
+                ),
                 format!("Store {head} = `n + 1` (release): the slot is published."),
             ];
             let reader = vec![
@@ -181,13 +191,22 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
             let entries_name = &s.fields[entries.field].name;
             let writers = &schema.access.structs[total.struct_index].fields[total.field].writers;
             let writer = vec![
-                format!("Write event `i` (the current {total_name}) into `{entries_name}[i % {capacity}]`."),
+                format!(
+                    "Write event `i` (the current {total_name}) into `{entries_name}[i % {capacity}]`."
+                ),
                 format!("Store {total_name} = `i + 1`."),
             ];
             let reader = vec![
-                format!("Take `total` from a consistent copy of `{}` (its seqlock, or its ring slot).", s.name),
-                format!("The events since a count `c` are numbers `max(c, total - {capacity})` to `total - 1`; event `i` is `{entries_name}[i % {capacity}]`."),
-                format!("Events from `c` to `total - {capacity} - 1` were overwritten before they were read: count them as lost."),
+                format!(
+                    "Take `total` from a consistent copy of `{}` (its seqlock, or its ring slot).",
+                    s.name
+                ),
+                format!(
+                    "The events since a count `c` are numbers `max(c, total - {capacity})` to `total - 1`; event `i` is `{entries_name}[i % {capacity}]`."
+                ),
+                format!(
+                    "Events from `c` to `total - {capacity} - 1` were overwritten before they were read: count them as lost."
+                ),
             ];
             Protocol {
                 kind: "ring",
@@ -283,4 +302,25 @@ pub fn access_cell(schema: &Schema, si: usize, fi: usize) -> String {
     } else {
         format!("{how} ({who})")
     }
+}
+
+/// The note on a shared struct: who writes it, and what follows it in its region.
+pub fn shared_note(schema: &Schema, si: usize) -> Option<String> {
+    let a = &schema.access.structs[si];
+    if !a.shared {
+        return None;
+    }
+    let writers = a.writers.describe(&schema.access.parties);
+    let mut note = if writers.is_empty() {
+        "Shared memory.".to_string()
+    } else {
+        format!("Shared memory, written by the {writers}.")
+    };
+    for t in &a.trailer {
+        note.push_str(&format!(
+            " Followed by `{}` ({}) at offset {}.",
+            t.name, t.ty.text, t.offset
+        ));
+    }
+    Some(note)
 }

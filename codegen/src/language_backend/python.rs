@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::text::{Compiled, Template};
-use super::{RenderError, generated_line};
+use super::{RenderError, generated_line, protocols};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
 use crate::ir::{Abi, Elem, EnumKind, Prim, Struct, Type};
@@ -429,7 +429,8 @@ fn compute_struct_context<'a>(
     let mut fields = Vec::with_capacity(s.fields.len());
     let mut entries = Vec::with_capacity(s.fields.len());
     let mut aliases = Vec::new();
-    for (f, fl) in s.fields.iter().zip(&layout.fields) {
+    lines.extend(protocols::shared_note(schema, index));
+    for (fi, (f, fl)) in s.fields.iter().zip(&layout.fields).enumerate() {
         let offset = format!("0x{:04X}", fl.offset);
         let alias = python_field_alias(&f.name);
         // `0x0004 name: u32`, `0x0008 class (alias class_): ClientState (u32), since ABI 1.2`.
@@ -455,6 +456,10 @@ fn compute_struct_context<'a>(
         }
         if let Some(i) = f.expect {
             doc.push(format!("Always {}.", names.consts[i]));
+        }
+        let access = protocols::access_cell(schema, index, fi);
+        if !access.is_empty() {
+            doc.push(format!("Access: {access}."));
         }
         entries.push(DocEntry { head, doc });
         fields.push(FieldContext {
