@@ -4046,11 +4046,20 @@ pub mod live {
             &self,
             max_tries: u32,
         ) -> Result<(ParamDefs, u32), SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = ParamDefs::zeroed();
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_param_defs(&mut out))?;
+            let retries = self.read_param_defs_into(&mut out, max_tries)?;
             Ok((out, retries))
+        }
+        /// [`Self::read_param_defs_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
+        pub fn read_param_defs_into(
+            &self,
+            out: &mut ParamDefs,
+            max_tries: u32,
+        ) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_param_defs(out))?;
+            Ok(retries)
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_param_defs(&self, out: &mut ParamDefs) {
@@ -4075,11 +4084,20 @@ pub mod live {
             &self,
             max_tries: u32,
         ) -> Result<(ParamValues, u32), SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 8);
             let mut out = ParamValues::zeroed();
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_param_values(&mut out))?;
+            let retries = self.read_param_values_into(&mut out, max_tries)?;
             Ok((out, retries))
+        }
+        /// [`Self::read_param_values_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
+        pub fn read_param_values_into(
+            &self,
+            out: &mut ParamValues,
+            max_tries: u32,
+        ) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 8);
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_param_values(out))?;
+            Ok(retries)
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_param_values(&self, out: &mut ParamValues) {
@@ -4177,11 +4195,19 @@ pub mod live {
             &self,
             max_tries: u32,
         ) -> Result<(Stats, u32), SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = Stats::zeroed();
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_stats(&mut out))?;
+            let retries = self.read_stats_into(&mut out, max_tries)?;
             Ok((out, retries))
+        }
+        /// [`Self::read_stats_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
+        pub fn read_stats_into(
+            &self,
+            out: &mut Stats,
+            max_tries: u32,
+        ) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let ((), retries) = lock.read_counted(max_tries, || self.copy_stats(out))?;
+            Ok(retries)
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_stats(&self, out: &mut Stats) {
@@ -4328,11 +4354,20 @@ pub mod live {
             &self,
             max_tries: u32,
         ) -> Result<(RingSlot, u32), SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = RingSlot::zeroed();
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_ring_slot(&mut out))?;
+            let retries = self.read_ring_slot_into(&mut out, max_tries)?;
             Ok((out, retries))
+        }
+        /// [`Self::read_ring_slot_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
+        pub fn read_ring_slot_into(
+            &self,
+            out: &mut RingSlot,
+            max_tries: u32,
+        ) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_ring_slot(out))?;
+            Ok(retries)
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_ring_slot(&self, out: &mut RingSlot) {
@@ -4717,11 +4752,20 @@ pub mod live {
             &self,
             max_tries: u32,
         ) -> Result<(super::PadInput, u32), SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
             let mut out = <super::PadInput as FromZeros>::new_zeroed();
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_pad_input(&mut out))?;
+            let retries = self.read_pad_input_into(&mut out, max_tries)?;
             Ok((out, retries))
+        }
+        /// [`Self::read_pad_input_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
+        pub fn read_pad_input_into(
+            &self,
+            out: &mut super::PadInput,
+            max_tries: u32,
+        ) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<u32>::new(self.region, 0);
+            let ((), retries) = lock
+                .read_counted(max_tries, || self.copy_pad_input(out))?;
+            Ok(retries)
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_pad_input(&self, out: &mut super::PadInput) {
@@ -4748,8 +4792,8 @@ pub mod live {
         pub tick: u64,
         /// `ring_slot_header.publish_ns`.
         pub publish_ns: u64,
-        /// The trailer part `payload`: `snapshot`.
-        pub payload: super::Snapshot,
+        /// The trailer part `payload`: `snapshot`, as much of it as the producer wrote, the rest zero.
+        pub payload: ::std::boxed::Box<super::Snapshot>,
         /// The bytes of `payload` past its type's size (a newer producer's tail, or extras).
         pub payload_extra: ::std::vec::Vec<u8>,
     }
@@ -4761,7 +4805,8 @@ pub mod live {
                 publish_seq: FromZeros::new_zeroed(),
                 tick: FromZeros::new_zeroed(),
                 publish_ns: FromZeros::new_zeroed(),
-                payload: FromZeros::new_zeroed(),
+                payload: <super::Snapshot as FromZeros>::new_box_zeroed()
+                    .expect("memory for the payload"),
                 payload_extra: ::std::vec::Vec::new(),
             }
         }
@@ -4887,6 +4932,15 @@ pub mod live {
             max_tries: u32,
         ) -> Result<Option<(RingSlot, u32)>, SeqLockError> {
             let mut out = RingSlot::zeroed();
+            Ok(self.read_newest_into(&mut out, max_tries)?.map(|retries| (out, retries)))
+        }
+        /// [`Self::read_newest_counted`] into a value the caller keeps: `Ok(None)`
+        /// before the first publication (and `out` untouched), else the retries.
+        pub fn read_newest_into(
+            &self,
+            out: &mut RingSlot,
+            max_tries: u32,
+        ) -> Result<Option<u32>, SeqLockError> {
             let (published, retries) = ::abi_runtime::retry(
                 max_tries,
                 || {
@@ -4897,11 +4951,11 @@ pub mod live {
                     let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
                     let slot = self.slot(index)?;
                     SeqLock::<u32>::new(slot.region(), 0)
-                        .try_read(|| slot.copy_ring_slot(&mut out))
+                        .try_read(|| slot.copy_ring_slot(out))
                         .map(|()| true)
                 },
             )?;
-            Ok(published.then_some((out, retries)))
+            Ok(published.then_some(retries))
         }
         /// The writer's side: writes `value` into the next slot under its
         /// seqlock, then publishes it by storing the new head (release), which

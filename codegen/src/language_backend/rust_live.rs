@@ -522,9 +522,19 @@ fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStream {
                 let t = &a.trailer[ti];
                 let name = rust_ident(&t.name);
                 let vt = value_type(schema, &t.ty);
-                let d = format!(" The trailer part `{}`: `{}`.", t.name, t.ty.text);
-                fields.push(quote!(#[doc = #d] pub #name: #vt));
-                inits.push(quote!(#name: FromZeros::new_zeroed()));
+                if t.size_field.is_some() {
+                    // A slot's payload is large: boxed, so that the value moves cheaply.
+                    let d = format!(
+                        " The trailer part `{}`: `{}`, as much of it as the producer wrote, the rest zero.",
+                        t.name, t.ty.text
+                    );
+                    fields.push(quote!(#[doc = #d] pub #name: ::std::boxed::Box<#vt>));
+                    inits.push(quote!(#name: <#vt as FromZeros>::new_box_zeroed().expect("memory for the payload")));
+                } else {
+                    let d = format!(" The trailer part `{}`: `{}`.", t.name, t.ty.text);
+                    fields.push(quote!(#[doc = #d] pub #name: #vt));
+                    inits.push(quote!(#name: FromZeros::new_zeroed()));
+                }
                 if t.size_field.is_some() {
                     let extra = format_ident!("{}_extra", t.name);
                     let d = format!(
@@ -700,6 +710,10 @@ fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
     };
     let read_counted = format_ident!("read_{}_counted", lock.name);
     let copy = format_ident!("copy_{}", lock.name);
+    let read_into = format_ident!("read_{}_into", lock.name);
+    let into_doc = format!(
+        " [`Self::{read}_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten."
+    );
     let counted_doc = format!(
         " [`Self::{read}`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held)."
     );
@@ -711,10 +725,16 @@ fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
 
         #[doc = #counted_doc]
         pub fn #read_counted(&self, max_tries: u32) -> Result<(#value_ty, u32), SeqLockError> {
-            let lock = SeqLock::<#word>::new(self.region, #counter);
             let mut out = #new_out;
-            let ((), retries) = lock.read_counted(max_tries, || self.#copy(&mut out))?;
+            let retries = self.#read_into(&mut out, max_tries)?;
             Ok((out, retries))
+        }
+
+        #[doc = #into_doc]
+        pub fn #read_into(&self, out: &mut #value_ty, max_tries: u32) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<#word>::new(self.region, #counter);
+            let ((), retries) = lock.read_counted(max_tries, || self.#copy(out))?;
+            Ok(retries)
         }
 
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
@@ -829,6 +849,12 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// so a reader the writer laps moves on to the newer publication.
                     pub fn read_newest_counted(&self, max_tries: u32) -> Result<Option<(#value, u32)>, SeqLockError> {
                         let mut out = #new_value;
+                        Ok(self.read_newest_into(&mut out, max_tries)?.map(|retries| (out, retries)))
+                    }
+
+                    /// [`Self::read_newest_counted`] into a value the caller keeps: `Ok(None)`
+                    /// before the first publication (and `out` untouched), else the retries.
+                    pub fn read_newest_into(&self, out: &mut #value, max_tries: u32) -> Result<Option<u32>, SeqLockError> {
                         let (published, retries) = ::abi_runtime::retry(max_tries, || {
                             let head = self.head();
                             if head == 0 {
@@ -837,10 +863,10 @@ fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                             let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
                             let slot = self.slot(index)?;
                             SeqLock::<#word>::new(slot.region(), #counter)
-                                .try_read(|| slot.#copy(&mut out))
+                                .try_read(|| slot.#copy(out))
                                 .map(|()| true)
                         })?;
-                        Ok(published.then_some((out, retries)))
+                        Ok(published.then_some(retries))
                     }
 
                     /// The writer's side: writes `value` into the next slot under its
