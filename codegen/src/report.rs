@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::Schema;
+use crate::ir::access::{Guard, RingKind};
 use crate::ir::{ConstType, Elem};
 
 /// The layout table of one struct, pahole-style: each field with its C-like declaration,
@@ -76,6 +77,11 @@ pub fn layout_tables(schema: &Schema) -> String {
 /// size and alignment.
 pub fn layout_json(schema: &Schema) -> Value {
     let abi = &schema.abi;
+    let parties = |p: &crate::ir::access::Parties| -> Vec<&str> {
+        p.0.iter()
+            .map(|&i| schema.access.parties[i].as_str())
+            .collect()
+    };
     let since = |v: &Option<crate::ir::Version>| v.map(|v| v.to_string());
     let consts: Vec<Value> = abi
         .consts
@@ -114,15 +120,27 @@ pub fn layout_json(schema: &Schema) -> Value {
         .structs
         .iter()
         .zip(&schema.layout.structs)
-        .map(|(s, l)| {
+        .zip(&schema.access.structs)
+        .map(|((s, l), a)| {
             json!({
                 "name": s.name,
                 "size": l.size,
                 "align": l.align,
                 "extensible": s.extensible,
+                "shared": a.shared,
+                "writers": parties(&a.writers),
+                "trailer": a.trailer.iter().map(|t| json!({
+                    "name": t.name,
+                    "type": t.ty.text,
+                    "offset": t.offset,
+                    "size": t.size,
+                    "align": t.align,
+                    "size_field": t.size_field.map(|f| s.fields[f].name.clone()),
+                    "doc": t.doc,
+                })).collect::<Vec<_>>(),
                 "doc": s.doc,
                 "since": since(&s.since),
-                "fields": s.fields.iter().zip(&l.fields).map(|(f, fl)| {
+                "fields": s.fields.iter().zip(&l.fields).zip(&a.fields).map(|((f, fl), fa)| {
                     let elem = match f.ty.elem {
                         Elem::Prim(p) => json!({"kind": "primitive", "name": p.name()}),
                         Elem::Char => json!({"kind": "char"}),
@@ -142,6 +160,10 @@ pub fn layout_json(schema: &Schema) -> Value {
                         "padding": f.is_padding(),
                         "count_field": f.count.as_ref().map(|c| c.text.clone()),
                         "expect": f.expect.map(|i| abi.consts[i].name.clone()),
+                        "access": fa.kind.keyword(),
+                        "access_width": fa.kind.width(),
+                        "writers": parties(&fa.writers),
+                        "seqlock": fa.guarded_by.map(|k| schema.access.seqlocks[k].name.clone()),
                         "doc": f.doc,
                         "since": since(&f.since),
                     })
@@ -149,10 +171,63 @@ pub fn layout_json(schema: &Schema) -> Value {
             })
         })
         .collect();
+    let field_path = |r: &crate::ir::access::FieldRef| {
+        let s = &abi.structs[r.struct_index];
+        format!("{}.{}", s.name, s.fields[r.field].name)
+    };
+    let seqlocks: Vec<Value> = schema
+        .access
+        .seqlocks
+        .iter()
+        .map(|k| {
+            let s = &abi.structs[k.struct_index];
+            let a = &schema.access.structs[k.struct_index];
+            json!({
+                "name": k.name,
+                "counter": format!("{}.{}", s.name, s.fields[k.counter].name),
+                "counter_width": k.counter_width,
+                "guards": k.guards.iter().map(|g| match *g {
+                    Guard::Field(f) => json!({"field": s.fields[f].name}),
+                    Guard::Trailer(t) => json!({"trailer": a.trailer[t].name}),
+                }).collect::<Vec<_>>(),
+                "writers": parties(&k.writers),
+                "readers": parties(&k.readers),
+                "doc": k.doc,
+            })
+        })
+        .collect();
+    let rings: Vec<Value> = schema
+        .access
+        .rings
+        .iter()
+        .map(|r| match &r.kind {
+            RingKind::Slots {
+                head,
+                slot_count,
+                slot_size,
+                seqlock,
+                ..
+            } => json!({
+                "name": r.name, "kind": "slots", "doc": r.doc,
+                "head": field_path(head), "slot_count": slot_count, "slot_size": slot_size,
+                "seqlock": schema.access.seqlocks[*seqlock].name,
+            }),
+            RingKind::Events {
+                total,
+                entries,
+                capacity,
+            } => json!({
+                "name": r.name, "kind": "events", "doc": r.doc,
+                "total": field_path(total), "entries": field_path(entries), "capacity": capacity,
+            }),
+        })
+        .collect();
     json!({
-        "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little" },
+        "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little", "parties": schema.access.parties },
         "constants": consts,
         "enums": enums,
         "structs": structs,
+        "seqlocks": seqlocks,
+        "rings": rings,
     })
 }
