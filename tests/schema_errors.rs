@@ -134,6 +134,39 @@ error_classes! {
     missing_abi_key => 1,
     wrong_value_kind => 1,
     single_bracket_item => 1,
+    // Shared-memory access.
+    access_unknown => 1,
+    atomic_float => 1,
+    atomic_array => 1,
+    cas_word_size => 1,
+    cas_misaligned => 1,
+    cas_struct_underaligned => 1,
+    access_unshared => 1,
+    party_unknown => 1,
+    parties_undeclared => 1,
+    party_duplicate => 1,
+    seqlock_counter_not_atomic => 1,
+    seqlock_counter_not_unsigned => 1,
+    seqlock_counter_path => 1,
+    seqlock_unknown_field => 1,
+    seqlock_unknown_guard => 1,
+    seqlock_guards_atomic => 1,
+    seqlock_guarded_twice => 1,
+    seqlock_writer_mismatch => 1,
+    seqlock_counter_shared => 1,
+    seqlock_in_copied_struct => 1,
+    seqlock_duplicate => 1,
+    seqlock_name_collision => 1,
+    trailer_misaligned => 1,
+    trailer_unknown_type => 1,
+    trailer_size_field => 1,
+    ring_unknown_kind => 1,
+    ring_missing_key => 1,
+    ring_stray_key => 1,
+    ring_slot_too_small => 1,
+    ring_payload_unsized => 1,
+    ring_events_not_array => 1,
+    ring_unknown_seqlock => 1,
     // Mistakes pile up and are reported together, by line.
     several_errors => 5,
 }
@@ -179,6 +212,12 @@ fn errors_point_at_the_offending_text() {
     points_at("struct_cycle", "parent");
     points_at("since_later_than_abi", "0.4");
     points_at("byte_order_big", "big");
+    points_at("access_unknown", "atomc");
+    points_at("cas_misaligned", "cas");
+    points_at("party_unknown", "hots");
+    points_at("seqlock_unknown_field", "sqe");
+    points_at("seqlock_guarded_twice", "def_count");
+    points_at("ring_slot_too_small", "ring_slot_size");
 }
 
 #[test]
