@@ -1,0 +1,461 @@
+//! The Rust live layer: `pub mod live`, views of the structs that live in shared memory.
+//! A view is a bounds-checked `abi_runtime::Region`, never a reference; every field is
+//! read and written through the runtime's atomics at the offsets of the layout, with the
+//! orderings the schema's access implies. Seqlocks read into value types and retry; rings
+//! find their newest slot or the events since a count.
+//!
+//! One `expand_*` per kind of thing; the hard parts (raw pointers, atomic copies, the
+//! seqlock's orderings) are hand-written once in the `abi-runtime` crate.
+
+mod ring;
+mod seqlock;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::rust::{rust_ident, type_ident};
+use crate::Schema;
+use crate::ir::access::{AccessKind, StructAccess};
+use crate::ir::{Elem, Field, Prim, Type};
+use crate::layout::StructLayout;
+use ring::expand_ring;
+use seqlock::{expand_seqlock_methods, expand_seqlock_value};
+
+/// Whether the schema declares any shared memory, and so whether there is a live layer.
+pub fn has_live_layer(schema: &Schema) -> bool {
+    schema.access.structs.iter().any(|s| s.shared)
+}
+
+/// Roughly how much the live layer costs to expand, parse and print.
+pub fn live_weight(schema: &Schema) -> usize {
+    (0..schema.abi.structs.len())
+        .filter(|&i| has_view(schema, i))
+        .map(|i| 3 + schema.abi.structs[i].fields.len())
+        .sum::<usize>()
+        + 10 * (schema.access.seqlocks.len() + schema.access.rings.len())
+}
+
+/// Whether struct `i` needs a live view when another struct holds it: it has an atomic
+/// field or a seqlock, or holds a struct that does. Otherwise it is read and written as a
+/// value, by copy.
+fn needs_view(schema: &Schema, i: usize) -> bool {
+    let a = &schema.access.structs[i];
+    if !a.shared || a.guarded_whole {
+        return false;
+    }
+    a.fields.iter().any(|f| f.kind.is_atomic())
+        || !a.seqlocks.is_empty()
+        || schema.abi.structs[i]
+            .fields
+            .iter()
+            .any(|f| match f.ty.elem {
+                Elem::Struct(j) => j != i && needs_view(schema, j),
+                _ => false,
+            })
+}
+
+/// Whether struct `i` gets a live view: a shared struct that is not copied whole under a
+/// seqlock, and either needs one or is not held by another shared struct (a header).
+fn has_view(schema: &Schema, i: usize) -> bool {
+    let a = &schema.access.structs[i];
+    if !a.shared || a.guarded_whole {
+        return false;
+    }
+    let held = schema.abi.structs.iter().enumerate().any(|(j, s)| {
+        schema.access.structs[j].shared && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
+    });
+    needs_view(schema, i) || !held
+}
+
+/// `pub mod live { ... }`.
+pub fn expand_live(schema: &Schema) -> TokenStream {
+    let abi = &schema.abi;
+    let views = (0..abi.structs.len())
+        .filter(|&i| has_view(schema, i))
+        .map(|i| expand_view(schema, i));
+    let locks = schema
+        .access
+        .seqlocks
+        .iter()
+        .map(|l| expand_seqlock_value(schema, l));
+    let rings = schema.access.rings.iter().map(|r| expand_ring(schema, r));
+    let doc = format!(
+        " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
+         A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
+         built), never a reference: memory another process writes must not be behind a `&T`. Atomic \
+         fields load with acquire and store with release; plain fields are copied with relaxed atomic \
+         loads; the bytes a seqlock guards are read into value types and re-checked, with a bounded \
+         number of tries.",
+        abi.name
+    );
+    quote! {
+        #[doc = #doc]
+        pub mod live {
+            use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
+            use ::core::sync::atomic::Ordering;
+            use ::zerocopy::{FromZeros, IntoBytes};
+
+            #(#views)*
+            #(#locks)*
+            #(#rings)*
+        }
+    }
+}
+
+/// The Rust value type of a field, from the live module.
+fn value_type(schema: &Schema, ty: &Type) -> TokenStream {
+    let abi = &schema.abi;
+    let elem = match ty.elem {
+        Elem::Prim(p) => {
+            let p = format_ident!("{}", p.name());
+            quote!(#p)
+        }
+        Elem::Char => quote!(u8),
+        Elem::Enum(i) => {
+            let t = type_ident(&abi.enums[i].name);
+            quote!(super::#t)
+        }
+        Elem::Struct(i) => {
+            let t = type_ident(&abi.structs[i].name);
+            quote!(super::#t)
+        }
+    };
+    match ty.len {
+        None => elem,
+        Some(len) => {
+            let n = Literal::u64_unsuffixed(len.count);
+            quote!([#elem; #n])
+        }
+    }
+}
+
+fn lit(n: u64) -> Literal {
+    Literal::usize_unsuffixed(n as usize)
+}
+
+/// The integer primitive an atomic word of `width` bytes is accessed as.
+fn word_type(width: u64) -> TokenStream {
+    match width {
+        1 => quote!(u8),
+        2 => quote!(u16),
+        4 => quote!(u32),
+        _ => quote!(u64),
+    }
+}
+
+/// The representation of an atomic scalar field, and whether it is an enum newtype.
+fn atomic_repr(schema: &Schema, f: &Field) -> (TokenStream, bool) {
+    match f.ty.elem {
+        Elem::Prim(p) => {
+            let p = format_ident!("{}", p.name());
+            (quote!(#p), false)
+        }
+        Elem::Enum(i) => {
+            let p = format_ident!("{}", schema.abi.enums[i].repr.name());
+            (quote!(#p), true)
+        }
+        _ => unreachable!("lowering admits only integers and enums as atomic"),
+    }
+}
+
+fn writers_doc(schema: &Schema, a: &StructAccess, fi: usize) -> String {
+    let w = a.fields[fi].writers.describe(&schema.access.parties);
+    if w.is_empty() {
+        String::new()
+    } else {
+        format!(" Written by the {w}.")
+    }
+}
+
+fn expand_view(schema: &Schema, si: usize) -> TokenStream {
+    let s = &schema.abi.structs[si];
+    let l = schema.layout.of(si);
+    let a = &schema.access.structs[si];
+    let ty = type_ident(&s.name);
+    let size = lit(l.size);
+    let align = lit(l.align);
+    let trailer_min: u64 = a
+        .trailer
+        .iter()
+        .map(|t| if t.size_field.is_some() { 0 } else { t.size })
+        .sum();
+    let min_len = lit(l.size + trailer_min);
+    let writers = a.writers.describe(&schema.access.parties);
+    let doc = format!(
+        " A live view of [`super::{ty}`] in shared memory ({} bytes, align {}){}.",
+        l.size,
+        l.align,
+        if writers.is_empty() {
+            String::new()
+        } else {
+            format!(", written by the {writers}")
+        }
+    );
+    let at = if a.trailer.is_empty() {
+        quote! {
+            /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+            /// bounds or not aligned to `ALIGN`.
+            pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+                region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+            }
+        }
+    } else {
+        quote! {
+            /// Views the bytes from `offset` to the end of `region`: the struct, then its
+            /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
+            pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
+                let region = region.tail(offset, Self::ALIGN)?;
+                region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+                Ok(Self { region })
+            }
+        }
+    };
+    let accessors = s
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(fi, f)| expand_accessors(schema, si, fi, f, l));
+    let locks = a
+        .seqlocks
+        .iter()
+        .map(|&k| expand_seqlock_methods(schema, &schema.access.seqlocks[k]));
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy)]
+        pub struct #ty<'a> {
+            region: Region<'a>,
+        }
+
+        impl<'a> #ty<'a> {
+            /// Bytes of the struct.
+            pub const SIZE: usize = #size;
+            /// The alignment its bytes need.
+            pub const ALIGN: usize = #align;
+            /// Bytes of the struct and the fixed part of its trailer.
+            pub const MIN_LEN: usize = #min_len;
+
+            #at
+
+            /// The bytes this view covers.
+            pub fn region(&self) -> Region<'a> {
+                self.region
+            }
+
+            #(#accessors)*
+            #(#locks)*
+        }
+    }
+}
+
+fn expand_accessors(
+    schema: &Schema,
+    si: usize,
+    fi: usize,
+    f: &Field,
+    l: &StructLayout,
+) -> TokenStream {
+    let a = &schema.access.structs[si];
+    let fa = &a.fields[fi];
+    if f.is_padding() || fa.guarded_by.is_some() {
+        return TokenStream::new();
+    }
+    let fl = &l.fields[fi];
+    let off = lit(fl.offset);
+    let name = rust_ident(&f.name);
+    let set = format_ident!("set_{}", f.name);
+    let who = writers_doc(schema, a, fi);
+    match fa.kind {
+        AccessKind::Atomic { width } | AccessKind::Cas { width } if f.ty.len.is_some() => {
+            // An array claimed as one word: read and swapped whole, its elements taken
+            // from the loaded word.
+            let word = word_type(width);
+            let vt = value_type(schema, &f.ty);
+            let cx = format_ident!("compare_exchange_{}", f.name);
+            let get_doc = format!(
+                " `{}`, loaded as one {width}-byte word (acquire).{who}",
+                f.name
+            );
+            let cx_doc = format!(
+                " Compare-and-swap of `{}` as one {width}-byte word (acquire-release): `Ok` with the old value, or `Err` with the value found.",
+                f.name
+            );
+            let byte_cas = if f.ty.elem == Elem::Prim(Prim::U8) {
+                let cxa = format_ident!("compare_exchange_{}_at", f.name);
+                let n = lit(f.ty.count());
+                let doc = format!(
+                    " Sets element `index` of `{}` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Err` with the element found. Panics if `index >= {}`.",
+                    f.name,
+                    f.ty.count()
+                );
+                quote! {
+                    #[doc = #doc]
+                    pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<(), u8> {
+                        assert!(index < #n, "element index out of range");
+                        self.region.compare_exchange_byte::<#word>(#off, index, current, new)
+                    }
+                }
+            } else {
+                TokenStream::new()
+            };
+            quote! {
+                #[doc = #get_doc]
+                pub fn #name(&self) -> #vt {
+                    ::zerocopy::transmute!(self.region.load::<#word>(#off, Ordering::Acquire))
+                }
+                #[doc = #cx_doc]
+                pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> {
+                    let current: #word = ::zerocopy::transmute!(current);
+                    let new: #word = ::zerocopy::transmute!(new);
+                    self.region
+                        .compare_exchange::<#word>(#off, current, new)
+                        .map(|v| ::zerocopy::transmute!(v))
+                        .map_err(|v| ::zerocopy::transmute!(v))
+                }
+                #byte_cas
+            }
+        }
+        AccessKind::Atomic { .. } | AccessKind::Cas { .. } => {
+            let (repr, is_enum) = atomic_repr(schema, f);
+            let vt = value_type(schema, &f.ty);
+            // An enum or flag set is a newtype over its representation.
+            let wrap = |e: TokenStream| if is_enum { quote!(#vt(#e)) } else { e };
+            let unwrap = if is_enum {
+                quote!(.0)
+            } else {
+                TokenStream::new()
+            };
+            let map = if is_enum {
+                quote!(.map(#vt).map_err(#vt))
+            } else {
+                TokenStream::new()
+            };
+            let load = wrap(quote!(self.region.load::<#repr>(#off, Ordering::Acquire)));
+            let swapped =
+                wrap(quote!(self.region.swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)));
+            let is_counter = a
+                .seqlocks
+                .iter()
+                .any(|&k| schema.access.seqlocks[k].counter == fi);
+            let get_doc = format!(" `{}`, an atomic load (acquire).{who}", f.name);
+            let set_doc = format!(
+                " Stores `{}` atomically (release), publishing what was written before.",
+                f.name
+            );
+            if is_counter {
+                // A seqlock's counter changes only through its `write_` method.
+                let get_doc = format!(
+                    " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
+                    f.name
+                );
+                return quote! {
+                    #[doc = #get_doc]
+                    pub fn #name(&self) -> #vt {
+                        #load
+                    }
+                };
+            }
+            let mut methods = quote! {
+                #[doc = #get_doc]
+                pub fn #name(&self) -> #vt {
+                    #load
+                }
+                #[doc = #set_doc]
+                pub fn #set(&self, value: #vt) {
+                    self.region.store::<#repr>(#off, value #unwrap, Ordering::Release)
+                }
+            };
+            if !is_enum {
+                let add = format_ident!("fetch_add_{}", f.name);
+                let doc = format!(
+                    " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value.",
+                    f.name
+                );
+                methods.extend(quote! {
+                    #[doc = #doc]
+                    pub fn #add(&self, value: #vt) -> #vt {
+                        self.region.fetch_add::<#repr>(#off, value, Ordering::AcqRel)
+                    }
+                });
+            }
+            if matches!(fa.kind, AccessKind::Cas { .. }) {
+                let cx = format_ident!("compare_exchange_{}", f.name);
+                let swap = format_ident!("swap_{}", f.name);
+                let cx_doc = format!(
+                    " Compare-and-swap of `{}` (acquire-release): `Ok` with the old value, or `Err` with the value found.",
+                    f.name
+                );
+                let swap_doc = format!(
+                    " Swaps `{}` atomically (acquire-release) and returns the old value.",
+                    f.name
+                );
+                methods.extend(quote! {
+                    #[doc = #cx_doc]
+                    pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> {
+                        self.region
+                            .compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)
+                            #map
+                    }
+                    #[doc = #swap_doc]
+                    pub fn #swap(&self, value: #vt) -> #vt {
+                        #swapped
+                    }
+                });
+            }
+            methods
+        }
+        AccessKind::Plain => match f.ty.elem {
+            Elem::Struct(j) if needs_view(schema, j) => {
+                let view = type_ident(&schema.abi.structs[j].name);
+                match f.ty.len {
+                    None => {
+                        let doc = format!(" The live view of `{}`.{who}", f.name);
+                        quote! {
+                            #[doc = #doc]
+                            pub fn #name(&self) -> #view<'a> {
+                                #view::at(self.region, #off).expect("inside a view checked when it was built")
+                            }
+                        }
+                    }
+                    Some(len) => {
+                        let n = lit(len.count);
+                        let elem = lit(fl.elem_size);
+                        let doc = format!(
+                            " The live view of `{}[index]`, or `None` when `index` is {} or more.{who}",
+                            f.name, len.count
+                        );
+                        quote! {
+                            #[doc = #doc]
+                            pub fn #name(&self, index: usize) -> Option<#view<'a>> {
+                                (index < #n).then(|| {
+                                    #view::at(self.region, #off + index * #elem)
+                                        .expect("inside a view checked when it was built")
+                                })
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                let vt = value_type(schema, &f.ty);
+                let get_doc = format!(
+                    " `{}`, copied with relaxed atomic loads: a plain field, written before it is published.{who}",
+                    f.name
+                );
+                let set_doc = format!(
+                    " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll.",
+                    f.name
+                );
+                quote! {
+                    #[doc = #get_doc]
+                    pub fn #name(&self) -> #vt {
+                        self.region.read::<#vt>(#off)
+                    }
+                    #[doc = #set_doc]
+                    pub fn #set(&self, value: #vt) {
+                        self.region.write::<#vt>(#off, &value)
+                    }
+                }
+            }
+        },
+    }
+}

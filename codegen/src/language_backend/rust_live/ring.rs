@@ -1,0 +1,188 @@
+//! Rings in the live layer: a ring of seqlocked slots (newest read, publish) as a view,
+//! and an event ring as a method on the value type that holds it.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::seqlock::guards_whole_struct;
+use super::{lit, value_type, word_type};
+use crate::Schema;
+use crate::ir::access::{Ring, RingKind};
+use crate::ir::{Elem, Prim, Type};
+use crate::language_backend::rust::{rust_ident, type_ident};
+
+pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
+    match &ring.kind {
+        RingKind::Slots {
+            head,
+            slot_count,
+            slot_size,
+            seqlock,
+            ..
+        } => {
+            let lock = &schema.access.seqlocks[*seqlock];
+            let ty = type_ident(&ring.name);
+            let head_view = type_ident(&schema.abi.structs[head.struct_index].name);
+            let head_field = &schema.abi.structs[head.struct_index].fields[head.field];
+            let head_get = rust_ident(&head_field.name);
+            let head_set = format_ident!("set_{}", head_field.name);
+            // The head counter is a u32 or a u64; the ring counts in u64.
+            let head_wide = matches!(head_field.ty.elem, Elem::Prim(Prim::U64));
+            let (head_load, head_store) = if head_wide {
+                (
+                    quote!(self.head.#head_get()),
+                    quote!(self.head.#head_set(head + 1)),
+                )
+            } else {
+                (
+                    quote!(u64::from(self.head.#head_get())),
+                    quote!(self.head.#head_set((head + 1) as u32)),
+                )
+            };
+            let slot_view = type_ident(&schema.abi.structs[lock.struct_index].name);
+            let copy = format_ident!("copy_{}", lock.name);
+            let write = format_ident!("write_{}", lock.name);
+            let word = word_type(lock.counter_width);
+            let counter = lit(schema.layout.of(lock.struct_index).fields[lock.counter].offset);
+            let (value, new_value) = if guards_whole_struct(schema, lock) {
+                let t = type_ident(&schema.abi.structs[lock.struct_index].name);
+                (
+                    quote!(super::#t),
+                    quote!(<super::#t as FromZeros>::new_zeroed()),
+                )
+            } else {
+                let t = type_ident(&lock.name);
+                (quote!(#t), quote!(#t::zeroed()))
+            };
+            let (count, size) = (lit(*slot_count), lit(*slot_size));
+            let align = lit(schema.layout.of(lock.struct_index).align);
+            let doc = format!(
+                " The ring `{}`: {slot_count} slots of {slot_size} bytes, each a [`{slot_view}`] and its payload under seqlock `{}`. `{}` counts publications: the newest slot is `(head - 1) % {slot_count}`. {}",
+                ring.name, lock.name, head_field.name, ring.doc
+            );
+            quote! {
+                #[doc = #doc]
+                #[derive(Clone, Copy)]
+                pub struct #ty<'a> {
+                    head: #head_view<'a>,
+                    slots: Region<'a>,
+                }
+
+                impl<'a> #ty<'a> {
+                    /// Slots in the ring.
+                    pub const SLOT_COUNT: usize = #count;
+                    /// Bytes per slot, its header included.
+                    pub const SLOT_SIZE: usize = #size;
+
+                    /// The ring whose head counter is in `head` and whose slots start at
+                    /// `slots`; an error if `slots` is shorter than the slots or misaligned.
+                    pub fn new(head: #head_view<'a>, slots: Region<'a>) -> Result<Self, RegionError> {
+                        let slots = slots.sub(0, Self::SLOT_COUNT * Self::SLOT_SIZE, #align)?;
+                        Ok(Self { head, slots })
+                    }
+
+                    /// Publications so far (acquire).
+                    pub fn head(&self) -> u64 {
+                        #head_load
+                    }
+
+                    /// The live view of slot `index`, or `None` when there is no such slot.
+                    pub fn slot(&self, index: usize) -> Option<#slot_view<'a>> {
+                        if index >= Self::SLOT_COUNT {
+                            return None;
+                        }
+                        let region = self.slots.sub(index * Self::SLOT_SIZE, Self::SLOT_SIZE, #align).ok()?;
+                        #slot_view::at(region, 0).ok()
+                    }
+
+                    /// The newest slot, copied under its seqlock: `Ok(None)` before the first
+                    /// publication. A writer that laps the reader during the copy makes it
+                    /// retry, so the copy is always one whole publication.
+                    pub fn read_newest(&self) -> Result<Option<#value>, SeqLockError> {
+                        Ok(self.read_newest_counted(::abi_runtime::DEFAULT_TRIES)?.map(|(value, _)| value))
+                    }
+
+                    /// [`Self::read_newest`] with at most `max_tries` tries, also returning
+                    /// how many retries the copy took. Each try picks the newest slot again,
+                    /// so a reader the writer laps moves on to the newer publication.
+                    pub fn read_newest_counted(&self, max_tries: u32) -> Result<Option<(#value, u32)>, SeqLockError> {
+                        let mut out = #new_value;
+                        Ok(self.read_newest_into(&mut out, max_tries)?.map(|retries| (out, retries)))
+                    }
+
+                    /// [`Self::read_newest_counted`] into a value the caller keeps: `Ok(None)`
+                    /// before the first publication (and `out` untouched), else the retries.
+                    pub fn read_newest_into(&self, out: &mut #value, max_tries: u32) -> Result<Option<u32>, SeqLockError> {
+                        let (published, retries) = ::abi_runtime::retry(max_tries, || {
+                            let head = self.head();
+                            if head == 0 {
+                                return Some(false);
+                            }
+                            let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
+                            let slot = self.slot(index)?;
+                            SeqLock::<#word>::new(slot.region(), #counter)
+                                .try_read(|| slot.#copy(out))
+                                .map(|()| true)
+                        })?;
+                        Ok(published.then_some(retries))
+                    }
+
+                    /// The writer's side: writes `value` into the next slot under its
+                    /// seqlock, then publishes it by storing the new head (release), which
+                    /// it returns. One writer only.
+                    pub fn publish(&self, value: &#value) -> u64 {
+                        let head = self.head();
+                        let index = (head % Self::SLOT_COUNT as u64) as usize;
+                        if let Some(slot) = self.slot(index) {
+                            slot.#write(value);
+                        }
+                        #head_store;
+                        head + 1
+                    }
+                }
+            }
+        }
+        RingKind::Events {
+            total,
+            entries,
+            capacity,
+        } => {
+            let s = &schema.abi.structs[total.struct_index];
+            let holder = type_ident(&s.name);
+            let total_name = rust_ident(&s.fields[total.field].name);
+            let total_doc_name = &s.fields[total.field].name;
+            let total = if matches!(s.fields[total.field].ty.elem, Elem::Prim(Prim::U64)) {
+                quote!(self.#total_name)
+            } else {
+                quote!(u64::from(self.#total_name))
+            };
+            let entries_name = rust_ident(&s.fields[entries.field].name);
+            let elem = match s.fields[entries.field].ty.elem {
+                Elem::Struct(j) => {
+                    let t = type_ident(&schema.abi.structs[j].name);
+                    quote!(super::#t)
+                }
+                _ => value_type(
+                    schema,
+                    &Type {
+                        len: None,
+                        ..s.fields[entries.field].ty.clone()
+                    },
+                ),
+            };
+            let since = format_ident!("{}_since", ring.name);
+            let doc = format!(
+                " The ring `{}`: `{}` counts entries ever written, and entry `i` is `{}[i % {capacity}]`. Returns the entries from number `count` on, oldest first; those already overwritten are skipped, and [`abi_runtime::EventsSince::lost`] counts them. {}",
+                ring.name, total_doc_name, s.fields[entries.field].name, ring.doc
+            );
+            quote! {
+                impl super::#holder {
+                    #[doc = #doc]
+                    pub fn #since(&self, count: u64) -> ::abi_runtime::EventsSince<'_, #elem> {
+                        ::abi_runtime::EventsSince::new(&self.#entries_name, #total, count)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Seqlocks in the live layer: the value a seqlock reads into, and the read, counted read,
+//! read-into and write methods on the view of the struct that holds the counter.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{lit, value_type, word_type};
+use crate::Schema;
+use crate::ir::access::{Guard, Seqlock};
+use crate::language_backend::rust::{rust_ident, type_ident};
+use crate::layout::StructLayout;
+
+/// Whether seqlock `lock` guards its whole struct but the counter (and the struct's other
+/// atomic fields), and nothing else: it then reads into the struct's own value type.
+pub(super) fn guards_whole_struct(schema: &Schema, lock: &Seqlock) -> bool {
+    let a = &schema.access.structs[lock.struct_index];
+    let fields = lock
+        .guards
+        .iter()
+        .filter(|g| matches!(g, Guard::Field(_)))
+        .count();
+    let guardable = a
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| *i != lock.counter && !f.kind.is_atomic())
+        .count();
+    fields == lock.guards.len() && fields == guardable
+}
+
+/// The guards of a value-type seqlock in copy order: fields (a size field comes before the
+/// part it sizes), then trailer parts; declared padding is left out.
+fn value_guards(schema: &Schema, lock: &Seqlock) -> Vec<Guard> {
+    let s = &schema.abi.structs[lock.struct_index];
+    let fields = lock
+        .guards
+        .iter()
+        .filter(|g| matches!(g, Guard::Field(f) if !s.fields[*f].is_padding()));
+    let parts = lock
+        .guards
+        .iter()
+        .filter(|g| matches!(g, Guard::Trailer(_)));
+    fields.chain(parts).copied().collect()
+}
+
+/// The value type a seqlock reads into: the struct itself, or one made of the guarded
+/// fields and trailer parts (`ParamDefs { def_count, defs }`).
+pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStream {
+    if guards_whole_struct(schema, lock) {
+        return TokenStream::new();
+    }
+    let s = &schema.abi.structs[lock.struct_index];
+    let a = &schema.access.structs[lock.struct_index];
+    let ty = type_ident(&lock.name);
+    let doc = format!(
+        " What seqlock `{}` guards, as one consistent copy.{}",
+        lock.name,
+        if lock.doc.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", lock.doc)
+        }
+    );
+    let mut fields = Vec::new();
+    let mut inits = Vec::new();
+    for g in &value_guards(schema, lock) {
+        match *g {
+            Guard::Field(fi) => {
+                let f = &s.fields[fi];
+                let name = rust_ident(&f.name);
+                let vt = value_type(schema, &f.ty);
+                let d = format!(" `{}.{}`.", s.name, f.name);
+                fields.push(quote!(#[doc = #d] pub #name: #vt));
+                inits.push(quote!(#name: FromZeros::new_zeroed()));
+            }
+            Guard::Trailer(ti) => {
+                let t = &a.trailer[ti];
+                let name = rust_ident(&t.name);
+                let vt = value_type(schema, &t.ty);
+                if t.size_field.is_some() {
+                    // A slot's payload is large: boxed, so that the value moves cheaply.
+                    let d = format!(
+                        " The trailer part `{}`: `{}`, as much of it as the producer wrote, the rest zero.",
+                        t.name, t.ty.text
+                    );
+                    fields.push(quote!(#[doc = #d] pub #name: ::std::boxed::Box<#vt>));
+                    inits.push(quote!(#name: <#vt as FromZeros>::new_box_zeroed().expect("memory for the payload")));
+                } else {
+                    let d = format!(" The trailer part `{}`: `{}`.", t.name, t.ty.text);
+                    fields.push(quote!(#[doc = #d] pub #name: #vt));
+                    inits.push(quote!(#name: FromZeros::new_zeroed()));
+                }
+                if t.size_field.is_some() {
+                    let extra = format_ident!("{}_extra", t.name);
+                    let d = format!(
+                        " The bytes of `{}` past its type's size (a newer producer's tail, or extras).",
+                        t.name
+                    );
+                    fields.push(quote!(#[doc = #d] pub #extra: ::std::vec::Vec<u8>));
+                    inits.push(quote!(#extra: ::std::vec::Vec::new()));
+                }
+            }
+        }
+    }
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug)]
+        pub struct #ty {
+            #(#fields,)*
+        }
+
+        impl #ty {
+            /// All zero.
+            pub fn zeroed() -> Self {
+                Self { #(#inits,)* }
+            }
+        }
+
+        impl ::core::default::Default for #ty {
+            fn default() -> Self {
+                Self::zeroed()
+            }
+        }
+    }
+}
+
+/// Contiguous runs of the fields a seqlock guards, as byte ranges of the struct.
+fn guarded_runs(lock: &Seqlock, l: &StructLayout) -> Vec<(u64, u64)> {
+    let mut fields: Vec<usize> = lock
+        .guards
+        .iter()
+        .filter_map(|g| match g {
+            Guard::Field(f) => Some(*f),
+            Guard::Trailer(_) => None,
+        })
+        .collect();
+    fields.sort_unstable();
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for f in fields {
+        let (start, end) = (l.fields[f].offset, l.fields[f].offset + l.fields[f].size);
+        match runs.last_mut() {
+            Some(last) if last.1 == start => last.1 = end,
+            _ => runs.push((start, end)),
+        }
+    }
+    runs
+}
+
+/// `read_<lock>()` and `write_<lock>()` on the view of the struct holding the counter.
+pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
+    let si = lock.struct_index;
+    let s = &schema.abi.structs[si];
+    let l = schema.layout.of(si);
+    let a = &schema.access.structs[si];
+    let counter = lit(l.fields[lock.counter].offset);
+    let word = word_type(lock.counter_width);
+    let read = format_ident!("read_{}", lock.name);
+    let write = format_ident!("write_{}", lock.name);
+    let writers = lock.writers.describe(&schema.access.parties);
+    let readers = lock.readers.describe(&schema.access.parties);
+    let whole = guards_whole_struct(schema, lock);
+    let value_ty = if whole {
+        let t = type_ident(&s.name);
+        quote!(super::#t)
+    } else {
+        let t = type_ident(&lock.name);
+        quote!(#t)
+    };
+    let mut copy_in = Vec::new();
+    let mut copy_out = Vec::new();
+    let mut sizes = Vec::new();
+    if whole {
+        copy_in.push(quote!(let bytes = out.as_mut_bytes();));
+        copy_out.push(quote!(let bytes = value.as_bytes();));
+        for (start, end) in guarded_runs(lock, l) {
+            let (s0, e0) = (lit(start), lit(end));
+            copy_in.push(quote!(self.region.read_bytes(#s0, &mut bytes[#s0..#e0]);));
+            copy_out.push(quote!(self.region.write_bytes(#s0, &bytes[#s0..#e0]);));
+        }
+    } else {
+        // A size field is written from the payload's length, never from the value.
+        let size_fields: Vec<usize> = lock
+            .guards
+            .iter()
+            .filter_map(|g| match g {
+                Guard::Trailer(t) => a.trailer[*t].size_field,
+                Guard::Field(_) => None,
+            })
+            .collect();
+        for g in &value_guards(schema, lock) {
+            match *g {
+                Guard::Field(fi) => {
+                    let name = rust_ident(&s.fields[fi].name);
+                    let off = lit(l.fields[fi].offset);
+                    copy_in.push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
+                    if !size_fields.contains(&fi) {
+                        copy_out
+                            .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes());));
+                    }
+                }
+                Guard::Trailer(ti) => {
+                    let t = &a.trailer[ti];
+                    let name = rust_ident(&t.name);
+                    let off = lit(t.offset);
+                    match t.size_field {
+                        None => {
+                            copy_in.push(
+                                quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());),
+                            );
+                            copy_out.push(
+                                quote!(self.region.write_bytes(#off, value.#name.as_bytes());),
+                            );
+                        }
+                        Some(sf) => {
+                            // A part whose length the producer says: copy what the type
+                            // holds, zero the rest of it, keep what lies past it.
+                            let extra = format_ident!("{}_extra", t.name);
+                            let sf_off = lit(l.fields[sf].offset);
+                            let sf_ty = value_type(schema, &s.fields[sf].ty);
+                            let sf_name = rust_ident(&s.fields[sf].name);
+                            let fixed = lit(t.size);
+                            let size_now = if lock.guards.contains(&Guard::Field(sf)) {
+                                quote!(out.#sf_name as usize)
+                            } else {
+                                quote!(self.region.read::<#sf_ty>(#sf_off) as usize)
+                            };
+                            copy_in.push(quote! {
+                                let room = self.region.len() - #off;
+                                let size = (#size_now).min(room);
+                                let head = size.min(#fixed);
+                                let bytes = out.#name.as_mut_bytes();
+                                self.region.read_bytes(#off, &mut bytes[..head]);
+                                bytes[head..].fill(0);
+                                out.#extra.resize(size - head, 0);
+                                self.region.read_bytes(#off + #fixed, &mut out.#extra);
+                            });
+                            copy_out.push(quote! {
+                                self.region.write_bytes(#off, value.#name.as_bytes());
+                                self.region.write_bytes(#off + #fixed, &value.#extra);
+                            });
+                            sizes.push(quote! {
+                                let room = self.region.len() - #off;
+                                let size = #fixed + value.#extra.len();
+                                assert!(size <= room, "the payload does not fit the region");
+                                self.region.store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed);
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let read_doc = format!(
+        " Reads what seqlock `{}` guards (written by the {writers}, read by the {readers}): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.",
+        lock.name
+    );
+    let write_doc = format!(
+        " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}.",
+        lock.name
+    );
+    let new_out = if whole {
+        quote!(<#value_ty as FromZeros>::new_zeroed())
+    } else {
+        quote!(#value_ty::zeroed())
+    };
+    let read_counted = format_ident!("read_{}_counted", lock.name);
+    let copy = format_ident!("copy_{}", lock.name);
+    let read_into = format_ident!("read_{}_into", lock.name);
+    let into_doc = format!(
+        " [`Self::{read}_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten."
+    );
+    let counted_doc = format!(
+        " [`Self::{read}`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held)."
+    );
+    quote! {
+        #[doc = #read_doc]
+        pub fn #read(&self) -> Result<#value_ty, SeqLockError> {
+            self.#read_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
+        }
+
+        #[doc = #counted_doc]
+        pub fn #read_counted(&self, max_tries: u32) -> Result<(#value_ty, u32), SeqLockError> {
+            let mut out = #new_out;
+            let retries = self.#read_into(&mut out, max_tries)?;
+            Ok((out, retries))
+        }
+
+        #[doc = #into_doc]
+        pub fn #read_into(&self, out: &mut #value_ty, max_tries: u32) -> Result<u32, SeqLockError> {
+            let lock = SeqLock::<#word>::new(self.region, #counter);
+            let ((), retries) = lock.read_counted(max_tries, || self.#copy(out))?;
+            Ok(retries)
+        }
+
+        /// One copy of the guarded bytes, torn or not: the seqlock decides.
+        fn #copy(&self, out: &mut #value_ty) {
+            #(#copy_in)*
+        }
+
+        #[doc = #write_doc]
+        pub fn #write(&self, value: &#value_ty) {
+            let lock = SeqLock::<#word>::new(self.region, #counter);
+            lock.write(|| {
+                #(#sizes)*
+                #(#copy_out)*
+            });
+        }
+    }
+}
