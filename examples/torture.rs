@@ -92,7 +92,9 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     let langs: Vec<&'static str> = match args.iter().position(|a| a == "--langs") {
         None => vec!["rust", "c", "python"],
         Some(i) => {
-            let list = args.get(i + 1).ok_or("--langs takes a list: rust,c,python")?;
+            let list = args
+                .get(i + 1)
+                .ok_or("--langs takes a list: rust,c,python")?;
             ["rust", "c", "python"]
                 .into_iter()
                 .filter(|l| list.split(',').any(|x| x == *l))
@@ -103,12 +105,18 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     let dir = std::env::temp_dir().join(format!("bridge-torture-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("bridge.shm");
-    let map = Mapping::create(&path, MAPPING_LEN).map_err(|e| format!("{}: {e}", path.display()))?;
+    let map =
+        Mapping::create(&path, MAPPING_LEN).map_err(|e| format!("{}: {e}", path.display()))?;
     let region = map.region().map_err(|e| e.to_string())?;
     let header = live::BridgeHeader::at(region, 0).map_err(|e| e.to_string())?;
     set_up_header(header);
-    let ring = live::SnapshotRing::new(header, region.sub(RING_AT, RING_LEN, 8).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
+    let ring = live::SnapshotRing::new(
+        header,
+        region
+            .sub(RING_AT, RING_LEN, 8)
+            .map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
 
     let c_client = if langs.contains(&"c") {
         build_c_client(root, &dir)?
@@ -128,7 +136,9 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
                 "c" => Command::new(&c_client),
                 _ => {
                     let mut c = Command::new("python3");
-                    c.arg("-W").arg("error").arg(root.join("tests/torture/client.py"));
+                    c.arg("-W")
+                        .arg("error")
+                        .arg(root.join("tests/torture/client.py"));
                     c.env("PYTHONPATH", root.join("generated"));
                     c
                 }
@@ -138,7 +148,9 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
                 .arg(seconds.to_string())
                 .arg(rounds.to_string())
                 .stdout(Stdio::piped());
-            let child = cmd.spawn().map_err(|e| format!("cannot start the {lang} client: {e}"))?;
+            let child = cmd
+                .spawn()
+                .map_err(|e| format!("cannot start the {lang} client: {e}"))?;
             clients.push(Client { lang, id, child });
             id += 1;
         }
@@ -185,7 +197,10 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
         let started = Instant::now();
         while region.load::<u64>(ACKS_AT, Ordering::Acquire) < n_clients {
             if started.elapsed() > Duration::from_secs(30) {
-                return Err(format!("round {r}: only {} of {n_clients} clients acked in 30 s", region.load::<u64>(ACKS_AT, Ordering::Acquire)));
+                return Err(format!(
+                    "round {r}: only {} of {n_clients} clients acked in 30 s",
+                    region.load::<u64>(ACKS_AT, Ordering::Acquire)
+                ));
             }
             std::thread::yield_now();
         }
@@ -264,7 +279,9 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
             }
         }
     }
-    println!("torture host: {published} snapshots published, {rounds_done} claim rounds, {n_clients} clients");
+    println!(
+        "torture host: {published} snapshots published, {rounds_done} claim rounds, {n_clients} clients"
+    );
     for &lang in &langs {
         let (c, doubles) = by_lang.get(lang).cloned().unwrap_or_default();
         println!(
@@ -277,7 +294,11 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     }
     drop(map);
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The host's header: magic, version, the ring's place in the region table.
@@ -303,7 +324,14 @@ fn set_up_header(header: live::BridgeHeader<'_>) {
 fn build_c_client(root: &Path, dir: &Path) -> Result<PathBuf, String> {
     let exe = dir.join("c_client");
     let out = Command::new("gcc")
-        .args(["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args([
+            "-std=c11",
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+        ])
         .arg("-I")
         .arg(root.join("generated"))
         .arg(root.join("tests/torture/client.c"))

@@ -11,6 +11,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#if defined(__GNUC__) || defined(__clang__)
+#ifndef _WIN32
+#include <sched.h>
+#endif
+#elif defined(_MSC_VER)
+#include <intrin.h>
+#endif
 
 /*
  * Names: each type is ibf_<name>, each macro IBF_<NAME>.
@@ -3260,6 +3269,1604 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entry_count) == 0, "ibf_extras_he
 IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, _pad2) == 2, "ibf_extras_header._pad2: offset 2");
 IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, blob_size) == 4, "ibf_extras_header.blob_size: offset 4");
 IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header.entries: offset 8");
+
+/*
+ * Live access helpers
+ *
+ * The structs above are plain values, for copies. Memory that another process or thread
+ * changes is accessed only through the functions below, which take a pointer to the struct
+ * where it lives (a mapping, 8-aligned like every struct here) and use atomics at its fields:
+ *
+ * - atomic fields: ibf_<struct>_load_<field> (acquire), _store_<field> (release),
+ *   _fetch_add_<field> (integers; acquire-release), and for compare-and-swap fields
+ *   _compare_exchange_<field> (acquire-release, acquire on failure; *expected takes the value
+ *   found, like __atomic_compare_exchange_n) and _exchange_<field> (acquire-release). A seqlock
+ *   counter has a load only: it changes through its seqlock's write.
+ * - an array claimed as one word (pad_owner): a load of the whole word into an array, a
+ *   compare-and-swap of the whole word, and a compare-and-swap of one element through the word.
+ *   No element is ever accessed with a narrower atomic.
+ * - seqlocks: ibf_<lock>_read copies what the lock guards into the caller's value and keeps
+ *   the copy only if the counter was even and unchanged; it returns IBF_OK, or
+ *   IBF_CONTENDED after max_tries tries (a writer that died mid-write leaves the counter odd).
+ *   ibf_<lock>_write is the single writer's side.
+ * - rings: the newest slot of a slots ring, the writer's publish, and the events since a count.
+ *
+ * The guarded bytes are copied with relaxed atomic loads and stores, never memcpy, plain or
+ * volatile accesses, chunked by absolute address: an 8-byte word where the address is a
+ * multiple of 8 and 8 bytes remain, else 4, 2 or 1 bytes by the same rule. The Rust live layer
+ * (abi_runtime) chunks the same way and copies the same ranges, so every byte is accessed with
+ * the same size from both languages.
+ *
+ * Compilers. The GCC/Clang branch (the __atomic builtins) is the one the tests compile and run
+ * here: with gcc as C11 and g++ as C++17 (tests/c_live.rs) and with gcc's ThreadSanitizer
+ * (tests/c_tsan.rs); Clang takes the same branch but was not run here. The MSVC branch (x64 and
+ * ARM64: __iso_volatile_load and _store, the _Interlocked intrinsics, _ReadWriteBarrier on x64
+ * and __dmb(_ARM64_BARRIER_ISH) on ARM64 for acquire and release) is written from Microsoft's
+ * documentation alone and has never been compiled. Any other compiler is an error.
+ */
+
+/** A seqlock read or ring read kept a whole copy. */
+#define IBF_OK 0
+/** Every try found a write in progress (or torn the copy): give up for now, or try again. */
+#define IBF_CONTENDED 1
+/** A slots ring has no publication yet. */
+#define IBF_EMPTY 2
+/** The len given is shorter than the struct and its trailer, or a payload does not fit. */
+#define IBF_TOO_SHORT 3
+/** Tries a reader makes by default: the first 16 spin, later ones yield the thread first. */
+#define IBF_DEFAULT_TRIES 10000U
+
+#if defined(__GNUC__) || defined(__clang__)
+
+/* Words of shared bytes: may_alias, so that a word view of any bytes is no type pun. */
+typedef uint8_t __attribute__((__may_alias__)) ibf_live_word8_;
+typedef uint16_t __attribute__((__may_alias__)) ibf_live_word16_;
+typedef uint32_t __attribute__((__may_alias__)) ibf_live_word32_;
+typedef uint64_t __attribute__((__may_alias__)) ibf_live_word64_;
+
+static inline uint8_t ibf_live_load_relaxed_u8_(const void *at) {
+    return __atomic_load_n((const ibf_live_word8_ *)at, __ATOMIC_RELAXED);
+}
+static inline uint8_t ibf_live_load_acquire_u8_(const void *at) {
+    return __atomic_load_n((const ibf_live_word8_ *)at, __ATOMIC_ACQUIRE);
+}
+static inline void ibf_live_store_relaxed_u8_(void *at, uint8_t value) {
+    __atomic_store_n((ibf_live_word8_ *)at, value, __ATOMIC_RELAXED);
+}
+static inline void ibf_live_store_release_u8_(void *at, uint8_t value) {
+    __atomic_store_n((ibf_live_word8_ *)at, value, __ATOMIC_RELEASE);
+}
+static inline bool ibf_live_cas_u8_(void *at, uint8_t *expected, uint8_t desired) {
+    return __atomic_compare_exchange_n((ibf_live_word8_ *)at, expected, desired, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint8_t ibf_live_fetch_add_u8_(void *at, uint8_t value) {
+    return __atomic_fetch_add((ibf_live_word8_ *)at, value, __ATOMIC_ACQ_REL);
+}
+static inline uint8_t ibf_live_exchange_u8_(void *at, uint8_t value) {
+    return __atomic_exchange_n((ibf_live_word8_ *)at, value, __ATOMIC_ACQ_REL);
+}
+
+static inline uint16_t ibf_live_load_relaxed_u16_(const void *at) {
+    return __atomic_load_n((const ibf_live_word16_ *)at, __ATOMIC_RELAXED);
+}
+static inline uint16_t ibf_live_load_acquire_u16_(const void *at) {
+    return __atomic_load_n((const ibf_live_word16_ *)at, __ATOMIC_ACQUIRE);
+}
+static inline void ibf_live_store_relaxed_u16_(void *at, uint16_t value) {
+    __atomic_store_n((ibf_live_word16_ *)at, value, __ATOMIC_RELAXED);
+}
+static inline void ibf_live_store_release_u16_(void *at, uint16_t value) {
+    __atomic_store_n((ibf_live_word16_ *)at, value, __ATOMIC_RELEASE);
+}
+static inline bool ibf_live_cas_u16_(void *at, uint16_t *expected, uint16_t desired) {
+    return __atomic_compare_exchange_n((ibf_live_word16_ *)at, expected, desired, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint16_t ibf_live_fetch_add_u16_(void *at, uint16_t value) {
+    return __atomic_fetch_add((ibf_live_word16_ *)at, value, __ATOMIC_ACQ_REL);
+}
+static inline uint16_t ibf_live_exchange_u16_(void *at, uint16_t value) {
+    return __atomic_exchange_n((ibf_live_word16_ *)at, value, __ATOMIC_ACQ_REL);
+}
+
+static inline uint32_t ibf_live_load_relaxed_u32_(const void *at) {
+    return __atomic_load_n((const ibf_live_word32_ *)at, __ATOMIC_RELAXED);
+}
+static inline uint32_t ibf_live_load_acquire_u32_(const void *at) {
+    return __atomic_load_n((const ibf_live_word32_ *)at, __ATOMIC_ACQUIRE);
+}
+static inline void ibf_live_store_relaxed_u32_(void *at, uint32_t value) {
+    __atomic_store_n((ibf_live_word32_ *)at, value, __ATOMIC_RELAXED);
+}
+static inline void ibf_live_store_release_u32_(void *at, uint32_t value) {
+    __atomic_store_n((ibf_live_word32_ *)at, value, __ATOMIC_RELEASE);
+}
+static inline bool ibf_live_cas_u32_(void *at, uint32_t *expected, uint32_t desired) {
+    return __atomic_compare_exchange_n((ibf_live_word32_ *)at, expected, desired, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint32_t ibf_live_fetch_add_u32_(void *at, uint32_t value) {
+    return __atomic_fetch_add((ibf_live_word32_ *)at, value, __ATOMIC_ACQ_REL);
+}
+static inline uint32_t ibf_live_exchange_u32_(void *at, uint32_t value) {
+    return __atomic_exchange_n((ibf_live_word32_ *)at, value, __ATOMIC_ACQ_REL);
+}
+
+static inline uint64_t ibf_live_load_relaxed_u64_(const void *at) {
+    return __atomic_load_n((const ibf_live_word64_ *)at, __ATOMIC_RELAXED);
+}
+static inline uint64_t ibf_live_load_acquire_u64_(const void *at) {
+    return __atomic_load_n((const ibf_live_word64_ *)at, __ATOMIC_ACQUIRE);
+}
+static inline void ibf_live_store_relaxed_u64_(void *at, uint64_t value) {
+    __atomic_store_n((ibf_live_word64_ *)at, value, __ATOMIC_RELAXED);
+}
+static inline void ibf_live_store_release_u64_(void *at, uint64_t value) {
+    __atomic_store_n((ibf_live_word64_ *)at, value, __ATOMIC_RELEASE);
+}
+static inline bool ibf_live_cas_u64_(void *at, uint64_t *expected, uint64_t desired) {
+    return __atomic_compare_exchange_n((ibf_live_word64_ *)at, expected, desired, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint64_t ibf_live_fetch_add_u64_(void *at, uint64_t value) {
+    return __atomic_fetch_add((ibf_live_word64_ *)at, value, __ATOMIC_ACQ_REL);
+}
+static inline uint64_t ibf_live_exchange_u64_(void *at, uint64_t value) {
+    return __atomic_exchange_n((ibf_live_word64_ *)at, value, __ATOMIC_ACQ_REL);
+}
+
+static inline void ibf_live_fence_acquire_(void) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+static inline void ibf_live_fence_release_(void) {
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+static inline void ibf_live_spin_(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+#ifdef _WIN32
+__declspec(dllimport) int __stdcall SwitchToThread(void);
+static inline void ibf_live_yield_(void) {
+    (void)SwitchToThread();
+}
+#else
+static inline void ibf_live_yield_(void) {
+    (void)sched_yield();
+}
+#endif
+
+#elif defined(_MSC_VER)
+
+#if defined(_M_ARM64)
+/* ARM64: a plain load or store is relaxed; a full barrier after a load makes it acquire,
+ * and before a store makes it release. */
+#define IBF_LIVE_BARRIER_() __dmb(_ARM64_BARRIER_ISH)
+#define IBF_LIVE_SPIN_() __yield()
+#elif defined(_M_X64) && !defined(_M_ARM64EC)
+/* x64: loads are acquire and stores release in hardware; only the compiler must not move
+ * accesses across them. */
+#define IBF_LIVE_BARRIER_() _ReadWriteBarrier()
+#define IBF_LIVE_SPIN_() _mm_pause()
+#else
+#error "the live access helpers support MSVC on x64 and ARM64 only"
+#endif
+
+typedef uint8_t ibf_live_word8_;
+typedef uint16_t ibf_live_word16_;
+typedef uint32_t ibf_live_word32_;
+typedef uint64_t ibf_live_word64_;
+
+static inline uint8_t ibf_live_load_relaxed_u8_(const void *at) {
+    return (uint8_t)__iso_volatile_load8((const volatile __int8 *)at);
+}
+static inline uint8_t ibf_live_load_acquire_u8_(const void *at) {
+    uint8_t value = (uint8_t)__iso_volatile_load8((const volatile __int8 *)at);
+    IBF_LIVE_BARRIER_();
+    return value;
+}
+static inline void ibf_live_store_relaxed_u8_(void *at, uint8_t value) {
+    __iso_volatile_store8((volatile __int8 *)at, (__int8)value);
+}
+static inline void ibf_live_store_release_u8_(void *at, uint8_t value) {
+    IBF_LIVE_BARRIER_();
+    __iso_volatile_store8((volatile __int8 *)at, (__int8)value);
+}
+/* The _Interlocked intrinsics are full barriers: at least acquire-release. */
+static inline bool ibf_live_cas_u8_(void *at, uint8_t *expected, uint8_t desired) {
+    char found = _InterlockedCompareExchange8((volatile char *)at, (char)desired, (char)*expected);
+    bool swapped = (uint8_t)found == *expected;
+    *expected = (uint8_t)found;
+    return swapped;
+}
+static inline uint8_t ibf_live_fetch_add_u8_(void *at, uint8_t value) {
+    return (uint8_t)_InterlockedExchangeAdd8((volatile char *)at, (char)value);
+}
+static inline uint8_t ibf_live_exchange_u8_(void *at, uint8_t value) {
+    return (uint8_t)_InterlockedExchange8((volatile char *)at, (char)value);
+}
+
+static inline uint16_t ibf_live_load_relaxed_u16_(const void *at) {
+    return (uint16_t)__iso_volatile_load16((const volatile __int16 *)at);
+}
+static inline uint16_t ibf_live_load_acquire_u16_(const void *at) {
+    uint16_t value = (uint16_t)__iso_volatile_load16((const volatile __int16 *)at);
+    IBF_LIVE_BARRIER_();
+    return value;
+}
+static inline void ibf_live_store_relaxed_u16_(void *at, uint16_t value) {
+    __iso_volatile_store16((volatile __int16 *)at, (__int16)value);
+}
+static inline void ibf_live_store_release_u16_(void *at, uint16_t value) {
+    IBF_LIVE_BARRIER_();
+    __iso_volatile_store16((volatile __int16 *)at, (__int16)value);
+}
+/* The _Interlocked intrinsics are full barriers: at least acquire-release. */
+static inline bool ibf_live_cas_u16_(void *at, uint16_t *expected, uint16_t desired) {
+    short found = _InterlockedCompareExchange16((volatile short *)at, (short)desired, (short)*expected);
+    bool swapped = (uint16_t)found == *expected;
+    *expected = (uint16_t)found;
+    return swapped;
+}
+static inline uint16_t ibf_live_fetch_add_u16_(void *at, uint16_t value) {
+    return (uint16_t)_InterlockedExchangeAdd16((volatile short *)at, (short)value);
+}
+static inline uint16_t ibf_live_exchange_u16_(void *at, uint16_t value) {
+    return (uint16_t)_InterlockedExchange16((volatile short *)at, (short)value);
+}
+
+static inline uint32_t ibf_live_load_relaxed_u32_(const void *at) {
+    return (uint32_t)__iso_volatile_load32((const volatile __int32 *)at);
+}
+static inline uint32_t ibf_live_load_acquire_u32_(const void *at) {
+    uint32_t value = (uint32_t)__iso_volatile_load32((const volatile __int32 *)at);
+    IBF_LIVE_BARRIER_();
+    return value;
+}
+static inline void ibf_live_store_relaxed_u32_(void *at, uint32_t value) {
+    __iso_volatile_store32((volatile __int32 *)at, (__int32)value);
+}
+static inline void ibf_live_store_release_u32_(void *at, uint32_t value) {
+    IBF_LIVE_BARRIER_();
+    __iso_volatile_store32((volatile __int32 *)at, (__int32)value);
+}
+/* The _Interlocked intrinsics are full barriers: at least acquire-release. */
+static inline bool ibf_live_cas_u32_(void *at, uint32_t *expected, uint32_t desired) {
+    long found = _InterlockedCompareExchange((volatile long *)at, (long)desired, (long)*expected);
+    bool swapped = (uint32_t)found == *expected;
+    *expected = (uint32_t)found;
+    return swapped;
+}
+static inline uint32_t ibf_live_fetch_add_u32_(void *at, uint32_t value) {
+    return (uint32_t)_InterlockedExchangeAdd((volatile long *)at, (long)value);
+}
+static inline uint32_t ibf_live_exchange_u32_(void *at, uint32_t value) {
+    return (uint32_t)_InterlockedExchange((volatile long *)at, (long)value);
+}
+
+static inline uint64_t ibf_live_load_relaxed_u64_(const void *at) {
+    return (uint64_t)__iso_volatile_load64((const volatile __int64 *)at);
+}
+static inline uint64_t ibf_live_load_acquire_u64_(const void *at) {
+    uint64_t value = (uint64_t)__iso_volatile_load64((const volatile __int64 *)at);
+    IBF_LIVE_BARRIER_();
+    return value;
+}
+static inline void ibf_live_store_relaxed_u64_(void *at, uint64_t value) {
+    __iso_volatile_store64((volatile __int64 *)at, (__int64)value);
+}
+static inline void ibf_live_store_release_u64_(void *at, uint64_t value) {
+    IBF_LIVE_BARRIER_();
+    __iso_volatile_store64((volatile __int64 *)at, (__int64)value);
+}
+/* The _Interlocked intrinsics are full barriers: at least acquire-release. */
+static inline bool ibf_live_cas_u64_(void *at, uint64_t *expected, uint64_t desired) {
+    __int64 found = _InterlockedCompareExchange64((volatile __int64 *)at, (__int64)desired, (__int64)*expected);
+    bool swapped = (uint64_t)found == *expected;
+    *expected = (uint64_t)found;
+    return swapped;
+}
+static inline uint64_t ibf_live_fetch_add_u64_(void *at, uint64_t value) {
+    return (uint64_t)_InterlockedExchangeAdd64((volatile __int64 *)at, (__int64)value);
+}
+static inline uint64_t ibf_live_exchange_u64_(void *at, uint64_t value) {
+    return (uint64_t)_InterlockedExchange64((volatile __int64 *)at, (__int64)value);
+}
+
+static inline void ibf_live_fence_acquire_(void) {
+    IBF_LIVE_BARRIER_();
+}
+static inline void ibf_live_fence_release_(void) {
+    IBF_LIVE_BARRIER_();
+}
+static inline void ibf_live_spin_(void) {
+    IBF_LIVE_SPIN_();
+}
+__declspec(dllimport) int __stdcall SwitchToThread(void);
+static inline void ibf_live_yield_(void) {
+    (void)SwitchToThread();
+}
+
+#else
+#error "the live access helpers need the GCC/Clang __atomic builtins or MSVC's intrinsics"
+#endif
+
+/* Waits before try number `tries` (from 1): a spin hint for the first 16, then a yield, so
+ * that a writer preempted mid-write gets the core back. As the Rust reader does. */
+static inline void ibf_live_back_off_(uint32_t tries) {
+    if (tries <= 16U) {
+        ibf_live_spin_();
+    } else {
+        ibf_live_yield_();
+    }
+}
+
+/* One chunk of a copy's edges at `src` with `left` bytes to go (a 4-, 2- or 1-byte word by
+ * the alignment of its address): returns its size. */
+static inline size_t ibf_live_read_edge_(const unsigned char *src, unsigned char *dst, size_t left) {
+    uintptr_t address = (uintptr_t)src;
+    if ((address & 3U) == 0 && left >= 4) {
+        uint32_t word = ibf_live_load_relaxed_u32_(src);
+        memcpy(dst, &word, 4);
+        return 4;
+    }
+    if ((address & 1U) == 0 && left >= 2) {
+        uint16_t word = ibf_live_load_relaxed_u16_(src);
+        memcpy(dst, &word, 2);
+        return 2;
+    }
+    *dst = ibf_live_load_relaxed_u8_(src);
+    return 1;
+}
+
+/* Copies `len` shared bytes at `src` into ordinary memory with relaxed atomic loads: the
+ * edges by read_edge_, the 8-aligned middle in 8-byte words. */
+static inline void ibf_live_read_bytes_(const void *src, void *dst, size_t len) {
+    const unsigned char *from = (const unsigned char *)src;
+    unsigned char *to = (unsigned char *)dst;
+    size_t done = 0;
+    while (len - done >= 8 && ((uintptr_t)(from + done) & 7U) != 0) {
+        done += ibf_live_read_edge_(from + done, to + done, len - done);
+    }
+    for (; len - done >= 8; done += 8) {
+        uint64_t word = ibf_live_load_relaxed_u64_(from + done);
+        memcpy(to + done, &word, 8);
+    }
+    while (done < len) {
+        done += ibf_live_read_edge_(from + done, to + done, len - done);
+    }
+}
+
+static inline size_t ibf_live_write_edge_(unsigned char *dst, const unsigned char *src, size_t left) {
+    uintptr_t address = (uintptr_t)dst;
+    if ((address & 3U) == 0 && left >= 4) {
+        uint32_t word;
+        memcpy(&word, src, 4);
+        ibf_live_store_relaxed_u32_(dst, word);
+        return 4;
+    }
+    if ((address & 1U) == 0 && left >= 2) {
+        uint16_t word;
+        memcpy(&word, src, 2);
+        ibf_live_store_relaxed_u16_(dst, word);
+        return 2;
+    }
+    ibf_live_store_relaxed_u8_(dst, *src);
+    return 1;
+}
+
+/* Copies `len` bytes of ordinary memory into shared bytes at `dst` with relaxed atomic
+ * stores, chunked like read_bytes_. */
+static inline void ibf_live_write_bytes_(void *dst, const void *src, size_t len) {
+    unsigned char *to = (unsigned char *)dst;
+    const unsigned char *from = (const unsigned char *)src;
+    size_t done = 0;
+    while (len - done >= 8 && ((uintptr_t)(to + done) & 7U) != 0) {
+        done += ibf_live_write_edge_(to + done, from + done, len - done);
+    }
+    for (; len - done >= 8; done += 8) {
+        uint64_t word;
+        memcpy(&word, from + done, 8);
+        ibf_live_store_relaxed_u64_(to + done, word);
+    }
+    while (done < len) {
+        done += ibf_live_write_edge_(to + done, from + done, len - done);
+    }
+}
+
+/* Every atomic field is one naturally aligned word. */
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, state) % 4 == 0 && IBF_ALIGNOF_(ibf_client_entry) >= 4 && sizeof(((const ibf_client_entry *)0)->state) == 4, "ibf_client_entry.state: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, generation) % 4 == 0 && IBF_ALIGNOF_(ibf_client_entry) >= 4 && sizeof(((const ibf_client_entry *)0)->generation) == 4, "ibf_client_entry.generation: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, heartbeat_ns) % 8 == 0 && IBF_ALIGNOF_(ibf_client_entry) >= 8 && sizeof(((const ibf_client_entry *)0)->heartbeat_ns) == 8, "ibf_client_entry.heartbeat_ns: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, waiting) % 4 == 0 && IBF_ALIGNOF_(ibf_client_entry) >= 4 && sizeof(((const ibf_client_entry *)0)->waiting) == 4, "ibf_client_entry.waiting: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, host_generation) % 4 == 0 && IBF_ALIGNOF_(ibf_bridge_header) >= 4 && sizeof(((const ibf_bridge_header *)0)->host_generation) == 4, "ibf_bridge_header.host_generation: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, host_state) % 4 == 0 && IBF_ALIGNOF_(ibf_bridge_header) >= 4 && sizeof(((const ibf_bridge_header *)0)->host_state) == 4, "ibf_bridge_header.host_state: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, pad_owner) % 4 == 0 && IBF_ALIGNOF_(ibf_bridge_header) >= 4 && sizeof(((const ibf_bridge_header *)0)->pad_owner) == 4, "ibf_bridge_header.pad_owner: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, snapshot_seq) % 8 == 0 && IBF_ALIGNOF_(ibf_bridge_header) >= 8 && sizeof(((const ibf_bridge_header *)0)->snapshot_seq) == 8, "ibf_bridge_header.snapshot_seq: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, run_mode) % 1 == 0 && IBF_ALIGNOF_(ibf_bridge_header) >= 1 && sizeof(((const ibf_bridge_header *)0)->run_mode) == 1, "ibf_bridge_header.run_mode: an aligned 1-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_bridge_header, sim_state) % 1 == 0 && IBF_ALIGNOF_(ibf_bridge_header) >= 1 && sizeof(((const ibf_bridge_header *)0)->sim_state) == 1, "ibf_bridge_header.sim_state: an aligned 1-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, state) % 4 == 0 && IBF_ALIGNOF_(ibf_draw_header) >= 4 && sizeof(((const ibf_draw_header *)0)->state) == 4, "ibf_draw_header.state: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_draw_header, published) % 4 == 0 && IBF_ALIGNOF_(ibf_draw_header) >= 4 && sizeof(((const ibf_draw_header *)0)->published) == 4, "ibf_draw_header.published: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, defs_seq) % 4 == 0 && IBF_ALIGNOF_(ibf_params_header) >= 4 && sizeof(((const ibf_params_header *)0)->defs_seq) == 4, "ibf_params_header.defs_seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, values_seq) % 4 == 0 && IBF_ALIGNOF_(ibf_params_header) >= 4 && sizeof(((const ibf_params_header *)0)->values_seq) == 4, "ibf_params_header.values_seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_params_header, changes) % 4 == 0 && IBF_ALIGNOF_(ibf_params_header) >= 4 && sizeof(((const ibf_params_header *)0)->changes) == 4, "ibf_params_header.changes: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, seq) % 4 == 0 && IBF_ALIGNOF_(ibf_stats_header) >= 4 && sizeof(((const ibf_stats_header *)0)->seq) == 4, "ibf_stats_header.seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, ticks) % 8 == 0 && IBF_ALIGNOF_(ibf_stats_header) >= 8 && sizeof(((const ibf_stats_header *)0)->ticks) == 8, "ibf_stats_header.ticks: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_stats_header, skipped) % 8 == 0 && IBF_ALIGNOF_(ibf_stats_header) >= 8 && sizeof(((const ibf_stats_header *)0)->skipped) == 8, "ibf_stats_header.skipped: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, request_seq) % 4 == 0 && IBF_ALIGNOF_(ibf_mailbox_header) >= 4 && sizeof(((const ibf_mailbox_header *)0)->request_seq) == 4, "ibf_mailbox_header.request_seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_mailbox_header, response_seq) % 4 == 0 && IBF_ALIGNOF_(ibf_mailbox_header) >= 4 && sizeof(((const ibf_mailbox_header *)0)->response_seq) == 4, "ibf_mailbox_header.response_seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_ring_slot_header, seq) % 4 == 0 && IBF_ALIGNOF_(ibf_ring_slot_header) >= 4 && sizeof(((const ibf_ring_slot_header *)0)->seq) == 4, "ibf_ring_slot_header.seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, write_pos) % 8 == 0 && IBF_ALIGNOF_(ibf_log_ring_header) >= 8 && sizeof(((const ibf_log_ring_header *)0)->write_pos) == 8, "ibf_log_ring_header.write_pos: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, tail_pos) % 8 == 0 && IBF_ALIGNOF_(ibf_log_ring_header) >= 8 && sizeof(((const ibf_log_ring_header *)0)->tail_pos) == 8, "ibf_log_ring_header.tail_pos: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_ring_header, entries) % 8 == 0 && IBF_ALIGNOF_(ibf_log_ring_header) >= 8 && sizeof(((const ibf_log_ring_header *)0)->entries) == 8, "ibf_log_ring_header.entries: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, write_pos) % 8 == 0 && IBF_ALIGNOF_(ibf_log_queue_header) >= 8 && sizeof(((const ibf_log_queue_header *)0)->write_pos) == 8, "ibf_log_queue_header.write_pos: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, dropped) % 8 == 0 && IBF_ALIGNOF_(ibf_log_queue_header) >= 8 && sizeof(((const ibf_log_queue_header *)0)->dropped) == 8, "ibf_log_queue_header.dropped: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_log_queue_header, read_pos) % 8 == 0 && IBF_ALIGNOF_(ibf_log_queue_header) >= 8 && sizeof(((const ibf_log_queue_header *)0)->read_pos) == 8, "ibf_log_queue_header.read_pos: an aligned 8-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_directory_entry, state) % 4 == 0 && IBF_ALIGNOF_(ibf_directory_entry) >= 4 && sizeof(((const ibf_directory_entry *)0)->state) == 4, "ibf_directory_entry.state: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_pad_input, seq) % 4 == 0 && IBF_ALIGNOF_(ibf_pad_input) >= 4 && sizeof(((const ibf_pad_input *)0)->seq) == 4, "ibf_pad_input.seq: an aligned 4-byte atomic word");
+IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, event_total) % 8 == 0 && IBF_ALIGNOF_(ibf_snapshot) >= 8 && sizeof(((const ibf_snapshot *)0)->event_total) == 8, "ibf_snapshot.event_total: an aligned 8-byte atomic word");
+
+/* Atomic fields */
+
+/**
+ * `client_entry.state`, written by the host and client.
+ *
+ * `client_entry.state` (`client_state`, 32 bits) is claimed by compare-and-swap.
+ *
+ * Claimants (the host and client):
+ *   1. Claim: compare-and-swap `client_entry.state` from the free value to the claimed one
+ *      (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a
+ *      failed swap returns the value found.
+ *   2. The owner fills in what the claim covers with plain stores, then publishes it with a
+ *      release store of the field readers poll.
+ *   3. Release: store the free value into `client_entry.state` (release).
+ */
+static inline ibf_client_state ibf_client_entry_load_state(const ibf_client_entry *shared) {
+    return (ibf_client_state)ibf_live_load_acquire_u32_(&shared->state);
+}
+static inline void ibf_client_entry_store_state(ibf_client_entry *shared, ibf_client_state value) {
+    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
+}
+/**
+ * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
+ * found (acquire-release; acquire on failure).
+ */
+static inline bool ibf_client_entry_compare_exchange_state(ibf_client_entry *shared, ibf_client_state *expected, ibf_client_state desired) {
+    uint32_t want = (uint32_t)*expected;
+    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
+    *expected = (ibf_client_state)want;
+    return swapped;
+}
+/** Stores `value` and returns the old value. */
+static inline ibf_client_state ibf_client_entry_exchange_state(ibf_client_entry *shared, ibf_client_state value) {
+    return (ibf_client_state)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+}
+
+/**
+ * `client_entry.generation`, written by the client. Bumped by each claim: a client that no
+ * longer finds its own generation was disconnected
+ */
+static inline uint32_t ibf_client_entry_load_generation(const ibf_client_entry *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->generation);
+}
+static inline void ibf_client_entry_store_generation(ibf_client_entry *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->generation, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_client_entry_fetch_add_generation(ibf_client_entry *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->generation, (uint32_t)value);
+}
+
+/**
+ * `client_entry.heartbeat_ns`, written by the client. Host clock; the client writes it at least
+ * every 100 ms, and one older than 1 s counts as hung
+ */
+static inline uint64_t ibf_client_entry_load_heartbeat_ns(const ibf_client_entry *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->heartbeat_ns);
+}
+static inline void ibf_client_entry_store_heartbeat_ns(ibf_client_entry *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->heartbeat_ns, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_client_entry_fetch_add_heartbeat_ns(ibf_client_entry *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->heartbeat_ns, (uint64_t)value);
+}
+
+/**
+ * `client_entry.waiting`, written by the client. 1 while the client sleeps on its tick event:
+ * the host sets the event only then
+ */
+static inline uint32_t ibf_client_entry_load_waiting(const ibf_client_entry *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->waiting);
+}
+static inline void ibf_client_entry_store_waiting(ibf_client_entry *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->waiting, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_client_entry_fetch_add_waiting(ibf_client_entry *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->waiting, (uint32_t)value);
+}
+
+/**
+ * `bridge_header.host_generation`, written by the host. Changes when the host reloads; the old
+ * host's clients find their rows freed and connect again
+ */
+static inline uint32_t ibf_bridge_header_load_host_generation(const ibf_bridge_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->host_generation);
+}
+static inline void ibf_bridge_header_store_host_generation(ibf_bridge_header *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->host_generation, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_bridge_header_fetch_add_host_generation(ibf_bridge_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->host_generation, (uint32_t)value);
+}
+
+/** `bridge_header.host_state`, written by the host. */
+static inline ibf_host_state ibf_bridge_header_load_host_state(const ibf_bridge_header *shared) {
+    return (ibf_host_state)ibf_live_load_acquire_u32_(&shared->host_state);
+}
+static inline void ibf_bridge_header_store_host_state(ibf_bridge_header *shared, ibf_host_state value) {
+    ibf_live_store_release_u32_(&shared->host_state, (uint32_t)value);
+}
+
+/**
+ * `bridge_header.snapshot_seq`, written by the host. Snapshots published; the newest is in slot
+ * (snapshot_seq - 1) % ring_slots. On its own cache line
+ */
+static inline uint64_t ibf_bridge_header_load_snapshot_seq(const ibf_bridge_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->snapshot_seq);
+}
+static inline void ibf_bridge_header_store_snapshot_seq(ibf_bridge_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->snapshot_seq, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_bridge_header_fetch_add_snapshot_seq(ibf_bridge_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->snapshot_seq, (uint64_t)value);
+}
+
+/**
+ * `bridge_header.run_mode`, written by the host. ABI 0.7: in lockstep the host waits for each
+ * tick's answers, and a client sets the input event after writing its pad
+ */
+static inline ibf_run_mode ibf_bridge_header_load_run_mode(const ibf_bridge_header *shared) {
+    return (ibf_run_mode)ibf_live_load_acquire_u8_(&shared->run_mode);
+}
+static inline void ibf_bridge_header_store_run_mode(ibf_bridge_header *shared, ibf_run_mode value) {
+    ibf_live_store_release_u8_(&shared->run_mode, (uint8_t)value);
+}
+
+/** `bridge_header.sim_state`, written by the host. ABI 0.7: running, or paused by sim.pause */
+static inline ibf_sim_state ibf_bridge_header_load_sim_state(const ibf_bridge_header *shared) {
+    return (ibf_sim_state)ibf_live_load_acquire_u8_(&shared->sim_state);
+}
+static inline void ibf_bridge_header_store_sim_state(ibf_bridge_header *shared, ibf_sim_state value) {
+    ibf_live_store_release_u8_(&shared->sim_state, (uint8_t)value);
+}
+
+/**
+ * `draw_header.state`, written by the host and client. Bits 0-1: the shared list's index; bit
+ * 2: it is fresh (a list waits for the host). Swapped whole by both sides
+ *
+ * `draw_header.state` (`u32`, 32 bits) is claimed by compare-and-swap.
+ *
+ * Claimants (the host and client):
+ *   1. Claim: compare-and-swap `draw_header.state` from the free value to the claimed one
+ *      (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a
+ *      failed swap returns the value found.
+ *   2. The owner fills in what the claim covers with plain stores, then publishes it with a
+ *      release store of the field readers poll.
+ *   3. Release: store the free value into `draw_header.state` (release).
+ */
+static inline uint32_t ibf_draw_header_load_state(const ibf_draw_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->state);
+}
+static inline void ibf_draw_header_store_state(ibf_draw_header *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_draw_header_fetch_add_state(ibf_draw_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->state, (uint32_t)value);
+}
+/**
+ * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
+ * found (acquire-release; acquire on failure).
+ */
+static inline bool ibf_draw_header_compare_exchange_state(ibf_draw_header *shared, uint32_t *expected, uint32_t desired) {
+    uint32_t want = (uint32_t)*expected;
+    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
+    *expected = (uint32_t)want;
+    return swapped;
+}
+/** Stores `value` and returns the old value. */
+static inline uint32_t ibf_draw_header_exchange_state(ibf_draw_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+}
+
+/** `draw_header.published`, written by the client. Client: lists published */
+static inline uint32_t ibf_draw_header_load_published(const ibf_draw_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->published);
+}
+static inline void ibf_draw_header_store_published(ibf_draw_header *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->published, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_draw_header_fetch_add_published(ibf_draw_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->published, (uint32_t)value);
+}
+
+/**
+ * `params_header.defs_seq`, written by the client. Client: odd while it writes the definitions
+ */
+static inline uint32_t ibf_params_header_load_defs_seq(const ibf_params_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->defs_seq);
+}
+
+/** `params_header.values_seq`, written by the host. Host: odd while it writes the values */
+static inline uint32_t ibf_params_header_load_values_seq(const ibf_params_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->values_seq);
+}
+
+/** `params_header.changes`, written by the host. Host: bumped with every change of a value */
+static inline uint32_t ibf_params_header_load_changes(const ibf_params_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->changes);
+}
+static inline void ibf_params_header_store_changes(ibf_params_header *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->changes, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_params_header_fetch_add_changes(ibf_params_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->changes, (uint32_t)value);
+}
+
+/** `stats_header.seq`, written by the client. Client: odd while it writes the stats */
+static inline uint32_t ibf_stats_header_load_seq(const ibf_stats_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->seq);
+}
+
+/** `stats_header.ticks`, written by the client. Client: snapshots it waited for and got */
+static inline uint64_t ibf_stats_header_load_ticks(const ibf_stats_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->ticks);
+}
+static inline void ibf_stats_header_store_ticks(ibf_stats_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->ticks, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_stats_header_fetch_add_ticks(ibf_stats_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->ticks, (uint64_t)value);
+}
+
+/**
+ * `stats_header.skipped`, written by the client. Client: publications it missed (latest wins)
+ */
+static inline uint64_t ibf_stats_header_load_skipped(const ibf_stats_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->skipped);
+}
+static inline void ibf_stats_header_store_skipped(ibf_stats_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->skipped, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_stats_header_fetch_add_skipped(ibf_stats_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->skipped, (uint64_t)value);
+}
+
+/**
+ * `mailbox_header.request_seq`, written by the client. Client: bumped (release) after each
+ * request's text and length are written
+ */
+static inline uint32_t ibf_mailbox_header_load_request_seq(const ibf_mailbox_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->request_seq);
+}
+static inline void ibf_mailbox_header_store_request_seq(ibf_mailbox_header *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->request_seq, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_mailbox_header_fetch_add_request_seq(ibf_mailbox_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->request_seq, (uint32_t)value);
+}
+
+/**
+ * `mailbox_header.response_seq`, written by the host. Host: the request_seq answered, stored
+ * (release) after the rest
+ */
+static inline uint32_t ibf_mailbox_header_load_response_seq(const ibf_mailbox_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->response_seq);
+}
+static inline void ibf_mailbox_header_store_response_seq(ibf_mailbox_header *shared, uint32_t value) {
+    ibf_live_store_release_u32_(&shared->response_seq, (uint32_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint32_t ibf_mailbox_header_fetch_add_response_seq(ibf_mailbox_header *shared, uint32_t value) {
+    return (uint32_t)ibf_live_fetch_add_u32_(&shared->response_seq, (uint32_t)value);
+}
+
+/** `ring_slot_header.seq`, written by the host. Odd while the host writes the slot */
+static inline uint32_t ibf_ring_slot_header_load_seq(const ibf_ring_slot_header *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->seq);
+}
+
+/**
+ * `log_ring_header.write_pos`, written by the host. Bytes ever written; the next entry starts
+ * at write_pos % capacity
+ */
+static inline uint64_t ibf_log_ring_header_load_write_pos(const ibf_log_ring_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->write_pos);
+}
+static inline void ibf_log_ring_header_store_write_pos(ibf_log_ring_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->write_pos, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_log_ring_header_fetch_add_write_pos(ibf_log_ring_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->write_pos, (uint64_t)value);
+}
+
+/**
+ * `log_ring_header.tail_pos`, written by the host. The oldest whole entry; a reader behind it
+ * was lapped
+ */
+static inline uint64_t ibf_log_ring_header_load_tail_pos(const ibf_log_ring_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->tail_pos);
+}
+static inline void ibf_log_ring_header_store_tail_pos(ibf_log_ring_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->tail_pos, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_log_ring_header_fetch_add_tail_pos(ibf_log_ring_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->tail_pos, (uint64_t)value);
+}
+
+/** `log_ring_header.entries`, written by the host. Entries written */
+static inline uint64_t ibf_log_ring_header_load_entries(const ibf_log_ring_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->entries);
+}
+static inline void ibf_log_ring_header_store_entries(ibf_log_ring_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->entries, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_log_ring_header_fetch_add_entries(ibf_log_ring_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->entries, (uint64_t)value);
+}
+
+/** `log_queue_header.write_pos`, written by the client. Client: bytes ever written */
+static inline uint64_t ibf_log_queue_header_load_write_pos(const ibf_log_queue_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->write_pos);
+}
+static inline void ibf_log_queue_header_store_write_pos(ibf_log_queue_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->write_pos, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_log_queue_header_fetch_add_write_pos(ibf_log_queue_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->write_pos, (uint64_t)value);
+}
+
+/** `log_queue_header.dropped`, written by the client. Client: entries that did not fit */
+static inline uint64_t ibf_log_queue_header_load_dropped(const ibf_log_queue_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->dropped);
+}
+static inline void ibf_log_queue_header_store_dropped(ibf_log_queue_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->dropped, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_log_queue_header_fetch_add_dropped(ibf_log_queue_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->dropped, (uint64_t)value);
+}
+
+/** `log_queue_header.read_pos`, written by the host. Host: bytes consumed */
+static inline uint64_t ibf_log_queue_header_load_read_pos(const ibf_log_queue_header *shared) {
+    return (uint64_t)ibf_live_load_acquire_u64_(&shared->read_pos);
+}
+static inline void ibf_log_queue_header_store_read_pos(ibf_log_queue_header *shared, uint64_t value) {
+    ibf_live_store_release_u64_(&shared->read_pos, (uint64_t)value);
+}
+/** Adds `value` (wrapping) and returns the old value. */
+static inline uint64_t ibf_log_queue_header_fetch_add_read_pos(ibf_log_queue_header *shared, uint64_t value) {
+    return (uint64_t)ibf_live_fetch_add_u64_(&shared->read_pos, (uint64_t)value);
+}
+
+/**
+ * `directory_entry.state`, written by the host.
+ *
+ * `directory_entry.state` (`instance_state`, 32 bits) is claimed by compare-and-swap.
+ *
+ * Claimants (the host):
+ *   1. Claim: compare-and-swap `directory_entry.state` from the free value to the claimed one
+ *      (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a
+ *      failed swap returns the value found.
+ *   2. The owner fills in what the claim covers with plain stores, then publishes it with a
+ *      release store of the field readers poll.
+ *   3. Release: store the free value into `directory_entry.state` (release).
+ */
+static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_directory_entry *shared) {
+    return (ibf_instance_state)ibf_live_load_acquire_u32_(&shared->state);
+}
+static inline void ibf_directory_entry_store_state(ibf_directory_entry *shared, ibf_instance_state value) {
+    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
+}
+/**
+ * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
+ * found (acquire-release; acquire on failure).
+ */
+static inline bool ibf_directory_entry_compare_exchange_state(ibf_directory_entry *shared, ibf_instance_state *expected, ibf_instance_state desired) {
+    uint32_t want = (uint32_t)*expected;
+    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
+    *expected = (ibf_instance_state)want;
+    return swapped;
+}
+/** Stores `value` and returns the old value. */
+static inline ibf_instance_state ibf_directory_entry_exchange_state(ibf_directory_entry *shared, ibf_instance_state value) {
+    return (ibf_instance_state)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+}
+
+/** `pad_input.seq`, written by the client. */
+static inline uint32_t ibf_pad_input_load_seq(const ibf_pad_input *shared) {
+    return (uint32_t)ibf_live_load_acquire_u32_(&shared->seq);
+}
+
+/* Arrays claimed as one word */
+
+/**
+ * `bridge_header.pad_owner`, written by the host and client. Per pad: the client row that owns
+ * it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four
+ * bytes as one u32
+ *
+ * The 4 `u8` of `bridge_header.pad_owner` are one 32-bit word, claimed by compare-and-swap of
+ * the whole word.
+ *
+ * Claimants (the host and client):
+ *   1. Read: load the word (acquire) and take element `k` out of it (element `k` is at byte
+ *      offset `k * 1`, little-endian). Never load one element with a narrower atomic.
+ *   2. Change element `k` from `old` to `new`: load the word (acquire); if element `k` is not
+ *      `old`, the claim fails; otherwise compare-and-swap the word with element `k` replaced
+ *      (acquire-release), and on failure retry from the load (another element may have changed
+ *      meanwhile).
+ */
+static inline void ibf_bridge_header_load_pad_owner(const ibf_bridge_header *shared, uint8_t out[IBF_MAX_PLAYERS]) {
+    uint32_t word = ibf_live_load_acquire_u32_(shared->pad_owner);
+    memcpy(out, &word, 4);
+}
+/**
+ * Compare-and-swap of the whole word: true if it held `expected` (and now holds `desired`);
+ * else false, and `expected` = the elements found.
+ */
+static inline bool ibf_bridge_header_compare_exchange_pad_owner(ibf_bridge_header *shared, uint8_t expected[IBF_MAX_PLAYERS], const uint8_t desired[IBF_MAX_PLAYERS]) {
+    uint32_t want;
+    uint32_t next;
+    bool swapped;
+    memcpy(&want, expected, 4);
+    memcpy(&next, desired, 4);
+    swapped = ibf_live_cas_u32_(shared->pad_owner, &want, next);
+    memcpy(expected, &want, 4);
+    return swapped;
+}
+/**
+ * Sets element `element` from *expected to `desired` by compare-and-swap of the whole word,
+ * retrying while only other elements change: true; else false, and *expected = the element
+ * found. An element past 4 is false, *expected untouched.
+ */
+static inline bool ibf_bridge_header_compare_exchange_pad_owner_at(ibf_bridge_header *shared, size_t element, uint8_t *expected, uint8_t desired) {
+    uint32_t word;
+    if (element >= 4U) {
+        return false;
+    }
+    word = ibf_live_load_acquire_u32_(shared->pad_owner);
+    for (;;) {
+        uint8_t found;
+        uint32_t next = word;
+        memcpy(&found, (const unsigned char *)&word + element * 1U, 1);
+        if (found != *expected) {
+            *expected = found;
+            return false;
+        }
+        memcpy((unsigned char *)&next + element * 1U, &desired, 1);
+        if (ibf_live_cas_u32_(shared->pad_owner, &word, next)) {
+            return true;
+        }
+    }
+}
+
+/*
+ * Seqlock `ring_slot`. The 32-bit counter `ring_slot_header.seq` guards `size`, `publish_seq`,
+ * `tick`, `publish_ns` and `payload` (snapshot) of `ring_slot_header`: odd while the host
+ * writes.
+ * A snapshot ring slot: the host makes seq odd, writes the slot's header and payload, then
+ * makes it even; a client copies them and keeps the copy only if seq was even and unchanged
+ *
+ * Writer (the host; one at a time):
+ *   1. Load `ring_slot_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if
+ *      it is odd, a writer died mid-write, and this write goes on from `s`.
+ *   2. Fence (release): no store below is seen before the odd counter.
+ *   3. Store `size`, `publish_seq`, `tick`, `publish_ns` and `payload` (snapshot) with relaxed
+ *      atomic stores, in the ranges readers copy.
+ *   4. Store `ring_slot_header.seq` = the odd value + 1 (release): even again, and the bytes
+ *      are published.
+ *
+ * Reader (the client):
+ *   1. Load `ring_slot_header.seq` (acquire): `s1`. If it is odd, a write is in progress: back
+ *      off and start over.
+ *   2. Copy `size`, `publish_seq`, `tick`, `publish_ns` and `payload` (snapshot) with relaxed
+ *      atomic loads (never plain or volatile reads).
+ *   3. Fence (acquire), then load `ring_slot_header.seq` (relaxed): `s2`.
+ *   4. If `s1 == s2`, the copy is whole. Otherwise discard it and start over; give up with an
+ *      error after a bounded number of tries.
+ */
+
+/** What seqlock ring_slot guards, as one consistent copy: ordinary memory, never shared. */
+typedef struct ibf_ring_slot_copy {
+    /** `ring_slot_header.size`. */
+    uint32_t size;
+    /** `ring_slot_header.publish_seq`. */
+    uint64_t publish_seq;
+    /** `ring_slot_header.tick`. */
+    uint64_t tick;
+    /** `ring_slot_header.publish_ns`. */
+    uint64_t publish_ns;
+    /**
+     * The trailer part `payload` (snapshot): as much of it as the producer wrote, the rest
+     * zero.
+     */
+    ibf_snapshot payload;
+    /**
+     * Bytes of `payload` past its type's size in the shared memory (a newer producer's tail, or
+     * extras): a read copies them into the caller's buffer when they fit, and a write stores
+     * this many from the caller's buffer.
+     */
+    size_t payload_extra_len;
+} ibf_ring_slot_copy;
+
+/* One copy of the guarded bytes, torn or not: the counter decides. */
+static inline void ibf_ring_slot_copy_once_(const unsigned char *base, ibf_ring_slot_copy *out, size_t len, void *extra, size_t extra_cap) {
+    size_t size;
+    size_t head;
+    ibf_live_read_bytes_(base + 4, &out->size, 4);
+    ibf_live_read_bytes_(base + 8, &out->publish_seq, 8);
+    ibf_live_read_bytes_(base + 16, &out->tick, 8);
+    ibf_live_read_bytes_(base + 24, &out->publish_ns, 8);
+    size = (size_t)out->size;
+    if (size > len - 64) {
+        size = len - 64;
+    }
+    head = size < 12104 ? size : 12104;
+    ibf_live_read_bytes_(base + 64, &out->payload, head);
+    memset((unsigned char *)(void *)&out->payload + head, 0, 12104 - head);
+    out->payload_extra_len = size - head;
+    if (extra != NULL && size - head <= extra_cap) {
+        ibf_live_read_bytes_(base + 12168, extra, size - head);
+    }
+}
+
+/* One try of a read: true if the copy ran inside one stable period of the counter. */
+static inline bool ibf_ring_slot_try_read_(const unsigned char *base, ibf_ring_slot_copy *out, size_t len, void *extra, size_t extra_cap) {
+    uint32_t s1 = ibf_live_load_acquire_u32_(base + 0);
+    if ((s1 & 1U) != 0) {
+        return false;
+    }
+    ibf_ring_slot_copy_once_(base, out, len, extra, extra_cap);
+    /* Orders the copy's loads before the re-check: if the copy saw a store of a later write,
+     * this load sees at least the odd counter that write began with. */
+    ibf_live_fence_acquire_();
+    if (ibf_live_load_relaxed_u32_(base + 0) != s1) {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * Reads what seqlock ring_slot guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
+ * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * (then *out holds a torn copy: use none of it).
+ * `len` is how many bytes from the struct's start are mapped: at least 64, else
+ * IBF_TOO_SHORT.
+ * The bytes past the payload's type go into `extra` (may be NULL) when they fit its
+ * extra_cap bytes; out->payload_extra_len says how many there are.
+ * *retries (may be NULL) is the tries that failed first.
+ */
+static inline int ibf_ring_slot_read(const ibf_ring_slot_header *shared, size_t len, ibf_ring_slot_copy *out, void *extra, size_t extra_cap, uint32_t max_tries, uint32_t *retries) {
+    const unsigned char *base = (const unsigned char *)(const void *)shared;
+    uint32_t tries;
+    if (len < 64) {
+        return IBF_TOO_SHORT;
+    }
+    for (tries = 0; tries < max_tries; tries++) {
+        if (tries > 0) {
+            ibf_live_back_off_(tries);
+        }
+        if (ibf_ring_slot_try_read_(base, out, len, extra, extra_cap)) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_OK;
+        }
+    }
+    if (retries != NULL) {
+        *retries = max_tries;
+    }
+    return IBF_CONTENDED;
+}
+
+/**
+ * Writes *value under seqlock ring_slot: makes the counter odd, stores the bytes, makes it
+ * even (release). One writer at a time.
+ * The payload's size field becomes its type's size plus value->payload_extra_len, the
+ * bytes stored from `extra` after it.
+ * IBF_TOO_SHORT, and nothing written, when it does not fit `len` bytes.
+ */
+static inline int ibf_ring_slot_write(ibf_ring_slot_header *shared, size_t len, const ibf_ring_slot_copy *value, const void *extra) {
+    unsigned char *base = (unsigned char *)(void *)shared;
+    uint32_t s;
+    if (len < 64 || len - 64 < 12104 || value->payload_extra_len > len - 64 - 12104
+        || value->payload_extra_len > (uint64_t)UINT32_MAX - 12104) {
+        return IBF_TOO_SHORT;
+    }
+    s = ibf_live_load_relaxed_u32_(base + 0);
+    if ((s & 1U) == 0) {
+        s += 1U;
+    }
+    ibf_live_store_relaxed_u32_(base + 0, s);
+    /* Orders the odd counter before every store below. */
+    ibf_live_fence_release_();
+    ibf_live_store_relaxed_u32_(base + 4, (uint32_t)(12104U + value->payload_extra_len));
+    ibf_live_write_bytes_(base + 8, &value->publish_seq, 8);
+    ibf_live_write_bytes_(base + 16, &value->tick, 8);
+    ibf_live_write_bytes_(base + 24, &value->publish_ns, 8);
+    ibf_live_write_bytes_(base + 64, &value->payload, 12104);
+    if (value->payload_extra_len > 0) {
+        ibf_live_write_bytes_(base + 12168, extra, value->payload_extra_len);
+    }
+    ibf_live_store_release_u32_(base + 0, (uint32_t)(s + 1U));
+    return IBF_OK;
+}
+
+/*
+ * Seqlock `pad_input`. The 32-bit counter `pad_input.seq` guards `flags`, `for_tick`, `lx`,
+ * `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` of `pad_input`: odd while the client writes.
+ * A virtual pad: seq is odd while the client writes the record
+ *
+ * Writer (the client; one at a time):
+ *   1. Load `pad_input.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is
+ *      odd, a writer died mid-write, and this write goes on from `s`.
+ *   2. Fence (release): no store below is seen before the odd counter.
+ *   3. Store `flags`, `for_tick`, `lx`, `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` with relaxed
+ *      atomic stores, in the ranges readers copy.
+ *   4. Store `pad_input.seq` = the odd value + 1 (release): even again, and the bytes are
+ *      published.
+ *
+ * Reader (the host):
+ *   1. Load `pad_input.seq` (acquire): `s1`. If it is odd, a write is in progress: back off and
+ *      start over.
+ *   2. Copy `flags`, `for_tick`, `lx`, `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` with relaxed
+ *      atomic loads (never plain or volatile reads).
+ *   3. Fence (acquire), then load `pad_input.seq` (relaxed): `s2`.
+ *   4. If `s1 == s2`, the copy is whole. Otherwise discard it and start over; give up with an
+ *      error after a bounded number of tries.
+ */
+
+/* One copy of the guarded bytes, torn or not: the counter decides. */
+static inline void ibf_pad_input_copy_once_(const unsigned char *base, ibf_pad_input *out) {
+    ibf_live_read_bytes_(base + 4, (unsigned char *)(void *)out + 4, 28);
+}
+
+/* One try of a read: true if the copy ran inside one stable period of the counter. */
+static inline bool ibf_pad_input_try_read_(const unsigned char *base, ibf_pad_input *out) {
+    uint32_t s1 = ibf_live_load_acquire_u32_(base + 0);
+    if ((s1 & 1U) != 0) {
+        return false;
+    }
+    ibf_pad_input_copy_once_(base, out);
+    /* Orders the copy's loads before the re-check: if the copy saw a store of a later write,
+     * this load sees at least the odd counter that write began with. */
+    ibf_live_fence_acquire_();
+    if (ibf_live_load_relaxed_u32_(base + 0) != s1) {
+        return false;
+    }
+    out->seq = s1;
+    return true;
+}
+
+/**
+ * Reads what seqlock pad_input guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
+ * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * (then *out holds a torn copy: use none of it).
+ * out->seq is the (even) counter the copy matched.
+ * *retries (may be NULL) is the tries that failed first.
+ */
+static inline int ibf_pad_input_read(const ibf_pad_input *shared, ibf_pad_input *out, uint32_t max_tries, uint32_t *retries) {
+    const unsigned char *base = (const unsigned char *)(const void *)shared;
+    uint32_t tries;
+    for (tries = 0; tries < max_tries; tries++) {
+        if (tries > 0) {
+            ibf_live_back_off_(tries);
+        }
+        if (ibf_pad_input_try_read_(base, out)) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_OK;
+        }
+    }
+    if (retries != NULL) {
+        *retries = max_tries;
+    }
+    return IBF_CONTENDED;
+}
+
+/**
+ * Writes *value under seqlock pad_input: makes the counter odd, stores the bytes, makes it
+ * even (release). One writer at a time.
+ * value->seq is ignored.
+ */
+static inline void ibf_pad_input_write(ibf_pad_input *shared, const ibf_pad_input *value) {
+    unsigned char *base = (unsigned char *)(void *)shared;
+    uint32_t s;
+    s = ibf_live_load_relaxed_u32_(base + 0);
+    if ((s & 1U) == 0) {
+        s += 1U;
+    }
+    ibf_live_store_relaxed_u32_(base + 0, s);
+    /* Orders the odd counter before every store below. */
+    ibf_live_fence_release_();
+    ibf_live_write_bytes_(base + 4, (const unsigned char *)(const void *)value + 4, 28);
+    ibf_live_store_release_u32_(base + 0, (uint32_t)(s + 1U));
+}
+
+/*
+ * Seqlock `param_defs`. The 32-bit counter `params_header.defs_seq` guards `def_count` and
+ * `defs` (param_def[max_params]) of `params_header`: odd while the client writes.
+ * A client's parameter definitions: defs_seq is odd while the client writes them
+ *
+ * Writer (the client; one at a time):
+ *   1. Load `params_header.defs_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
+ *      if it is odd, a writer died mid-write, and this write goes on from `s`.
+ *   2. Fence (release): no store below is seen before the odd counter.
+ *   3. Store `def_count` and `defs` (param_def[max_params]) with relaxed atomic stores, in the
+ *      ranges readers copy.
+ *   4. Store `params_header.defs_seq` = the odd value + 1 (release): even again, and the bytes
+ *      are published.
+ *
+ * Reader (the host):
+ *   1. Load `params_header.defs_seq` (acquire): `s1`. If it is odd, a write is in progress:
+ *      back off and start over.
+ *   2. Copy `def_count` and `defs` (param_def[max_params]) with relaxed atomic loads (never
+ *      plain or volatile reads).
+ *   3. Fence (acquire), then load `params_header.defs_seq` (relaxed): `s2`.
+ *   4. If `s1 == s2`, the copy is whole. Otherwise discard it and start over; give up with an
+ *      error after a bounded number of tries.
+ */
+
+/** What seqlock param_defs guards, as one consistent copy: ordinary memory, never shared. */
+typedef struct ibf_param_defs_copy {
+    /** `params_header.def_count`. */
+    uint32_t def_count;
+    /** The trailer part `defs` (param_def[max_params]). */
+    ibf_param_def defs[IBF_MAX_PARAMS];
+} ibf_param_defs_copy;
+
+/* One copy of the guarded bytes, torn or not: the counter decides. */
+static inline void ibf_param_defs_copy_once_(const unsigned char *base, ibf_param_defs_copy *out) {
+    ibf_live_read_bytes_(base + 4, &out->def_count, 4);
+    ibf_live_read_bytes_(base + 64, &out->defs, 8192);
+}
+
+/* One try of a read: true if the copy ran inside one stable period of the counter. */
+static inline bool ibf_param_defs_try_read_(const unsigned char *base, ibf_param_defs_copy *out) {
+    uint32_t s1 = ibf_live_load_acquire_u32_(base + 0);
+    if ((s1 & 1U) != 0) {
+        return false;
+    }
+    ibf_param_defs_copy_once_(base, out);
+    /* Orders the copy's loads before the re-check: if the copy saw a store of a later write,
+     * this load sees at least the odd counter that write began with. */
+    ibf_live_fence_acquire_();
+    if (ibf_live_load_relaxed_u32_(base + 0) != s1) {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * Reads what seqlock param_defs guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
+ * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * (then *out holds a torn copy: use none of it).
+ * `len` is how many bytes from the struct's start are mapped: at least 8256, else
+ * IBF_TOO_SHORT.
+ * *retries (may be NULL) is the tries that failed first.
+ */
+static inline int ibf_param_defs_read(const ibf_params_header *shared, size_t len, ibf_param_defs_copy *out, uint32_t max_tries, uint32_t *retries) {
+    const unsigned char *base = (const unsigned char *)(const void *)shared;
+    uint32_t tries;
+    if (len < 8256) {
+        return IBF_TOO_SHORT;
+    }
+    for (tries = 0; tries < max_tries; tries++) {
+        if (tries > 0) {
+            ibf_live_back_off_(tries);
+        }
+        if (ibf_param_defs_try_read_(base, out)) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_OK;
+        }
+    }
+    if (retries != NULL) {
+        *retries = max_tries;
+    }
+    return IBF_CONTENDED;
+}
+
+/**
+ * Writes *value under seqlock param_defs: makes the counter odd, stores the bytes, makes it
+ * even (release). One writer at a time.
+ * IBF_TOO_SHORT, and nothing written, when it does not fit `len` bytes.
+ */
+static inline int ibf_param_defs_write(ibf_params_header *shared, size_t len, const ibf_param_defs_copy *value) {
+    unsigned char *base = (unsigned char *)(void *)shared;
+    uint32_t s;
+    if (len < 8256) {
+        return IBF_TOO_SHORT;
+    }
+    s = ibf_live_load_relaxed_u32_(base + 0);
+    if ((s & 1U) == 0) {
+        s += 1U;
+    }
+    ibf_live_store_relaxed_u32_(base + 0, s);
+    /* Orders the odd counter before every store below. */
+    ibf_live_fence_release_();
+    ibf_live_write_bytes_(base + 4, &value->def_count, 4);
+    ibf_live_write_bytes_(base + 64, &value->defs, 8192);
+    ibf_live_store_release_u32_(base + 0, (uint32_t)(s + 1U));
+    return IBF_OK;
+}
+
+/*
+ * Seqlock `param_values`. The 32-bit counter `params_header.values_seq` guards `values`
+ * (param_value[max_params]) of `params_header`: odd while the host writes.
+ * The parameters' values: values_seq is odd while the host writes them
+ *
+ * Writer (the host; one at a time):
+ *   1. Load `params_header.values_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
+ *      if it is odd, a writer died mid-write, and this write goes on from `s`.
+ *   2. Fence (release): no store below is seen before the odd counter.
+ *   3. Store `values` (param_value[max_params]) with relaxed atomic stores, in the ranges
+ *      readers copy.
+ *   4. Store `params_header.values_seq` = the odd value + 1 (release): even again, and the
+ *      bytes are published.
+ *
+ * Reader (the client):
+ *   1. Load `params_header.values_seq` (acquire): `s1`. If it is odd, a write is in progress:
+ *      back off and start over.
+ *   2. Copy `values` (param_value[max_params]) with relaxed atomic loads (never plain or
+ *      volatile reads).
+ *   3. Fence (acquire), then load `params_header.values_seq` (relaxed): `s2`.
+ *   4. If `s1 == s2`, the copy is whole. Otherwise discard it and start over; give up with an
+ *      error after a bounded number of tries.
+ */
+
+/** What seqlock param_values guards, as one consistent copy: ordinary memory, never shared. */
+typedef struct ibf_param_values_copy {
+    /** The trailer part `values` (param_value[max_params]). */
+    ibf_param_value values[IBF_MAX_PARAMS];
+} ibf_param_values_copy;
+
+/* One copy of the guarded bytes, torn or not: the counter decides. */
+static inline void ibf_param_values_copy_once_(const unsigned char *base, ibf_param_values_copy *out) {
+    ibf_live_read_bytes_(base + 8256, &out->values, 512);
+}
+
+/* One try of a read: true if the copy ran inside one stable period of the counter. */
+static inline bool ibf_param_values_try_read_(const unsigned char *base, ibf_param_values_copy *out) {
+    uint32_t s1 = ibf_live_load_acquire_u32_(base + 8);
+    if ((s1 & 1U) != 0) {
+        return false;
+    }
+    ibf_param_values_copy_once_(base, out);
+    /* Orders the copy's loads before the re-check: if the copy saw a store of a later write,
+     * this load sees at least the odd counter that write began with. */
+    ibf_live_fence_acquire_();
+    if (ibf_live_load_relaxed_u32_(base + 8) != s1) {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * Reads what seqlock param_values guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
+ * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * (then *out holds a torn copy: use none of it).
+ * `len` is how many bytes from the struct's start are mapped: at least 8768, else
+ * IBF_TOO_SHORT.
+ * *retries (may be NULL) is the tries that failed first.
+ */
+static inline int ibf_param_values_read(const ibf_params_header *shared, size_t len, ibf_param_values_copy *out, uint32_t max_tries, uint32_t *retries) {
+    const unsigned char *base = (const unsigned char *)(const void *)shared;
+    uint32_t tries;
+    if (len < 8768) {
+        return IBF_TOO_SHORT;
+    }
+    for (tries = 0; tries < max_tries; tries++) {
+        if (tries > 0) {
+            ibf_live_back_off_(tries);
+        }
+        if (ibf_param_values_try_read_(base, out)) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_OK;
+        }
+    }
+    if (retries != NULL) {
+        *retries = max_tries;
+    }
+    return IBF_CONTENDED;
+}
+
+/**
+ * Writes *value under seqlock param_values: makes the counter odd, stores the bytes, makes it
+ * even (release). One writer at a time.
+ * IBF_TOO_SHORT, and nothing written, when it does not fit `len` bytes.
+ */
+static inline int ibf_param_values_write(ibf_params_header *shared, size_t len, const ibf_param_values_copy *value) {
+    unsigned char *base = (unsigned char *)(void *)shared;
+    uint32_t s;
+    if (len < 8768) {
+        return IBF_TOO_SHORT;
+    }
+    s = ibf_live_load_relaxed_u32_(base + 8);
+    if ((s & 1U) == 0) {
+        s += 1U;
+    }
+    ibf_live_store_relaxed_u32_(base + 8, s);
+    /* Orders the odd counter before every store below. */
+    ibf_live_fence_release_();
+    ibf_live_write_bytes_(base + 8256, &value->values, 512);
+    ibf_live_store_release_u32_(base + 8, (uint32_t)(s + 1U));
+    return IBF_OK;
+}
+
+/*
+ * Seqlock `stats`. The 32-bit counter `stats_header.seq` guards `count` and `entries`
+ * (stat_entry[max_stats]) of `stats_header`: odd while the client writes.
+ * A client's stats: seq is odd while the client writes them
+ *
+ * Writer (the client; one at a time):
+ *   1. Load `stats_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it
+ *      is odd, a writer died mid-write, and this write goes on from `s`.
+ *   2. Fence (release): no store below is seen before the odd counter.
+ *   3. Store `count` and `entries` (stat_entry[max_stats]) with relaxed atomic stores, in the
+ *      ranges readers copy.
+ *   4. Store `stats_header.seq` = the odd value + 1 (release): even again, and the bytes are
+ *      published.
+ *
+ * Reader (the host):
+ *   1. Load `stats_header.seq` (acquire): `s1`. If it is odd, a write is in progress: back off
+ *      and start over.
+ *   2. Copy `count` and `entries` (stat_entry[max_stats]) with relaxed atomic loads (never
+ *      plain or volatile reads).
+ *   3. Fence (acquire), then load `stats_header.seq` (relaxed): `s2`.
+ *   4. If `s1 == s2`, the copy is whole. Otherwise discard it and start over; give up with an
+ *      error after a bounded number of tries.
+ */
+
+/** What seqlock stats guards, as one consistent copy: ordinary memory, never shared. */
+typedef struct ibf_stats_copy {
+    /** `stats_header.count`. */
+    uint32_t count;
+    /** The trailer part `entries` (stat_entry[max_stats]). */
+    ibf_stat_entry entries[IBF_MAX_STATS];
+} ibf_stats_copy;
+
+/* One copy of the guarded bytes, torn or not: the counter decides. */
+static inline void ibf_stats_copy_once_(const unsigned char *base, ibf_stats_copy *out) {
+    ibf_live_read_bytes_(base + 4, &out->count, 4);
+    ibf_live_read_bytes_(base + 64, &out->entries, 4096);
+}
+
+/* One try of a read: true if the copy ran inside one stable period of the counter. */
+static inline bool ibf_stats_try_read_(const unsigned char *base, ibf_stats_copy *out) {
+    uint32_t s1 = ibf_live_load_acquire_u32_(base + 0);
+    if ((s1 & 1U) != 0) {
+        return false;
+    }
+    ibf_stats_copy_once_(base, out);
+    /* Orders the copy's loads before the re-check: if the copy saw a store of a later write,
+     * this load sees at least the odd counter that write began with. */
+    ibf_live_fence_acquire_();
+    if (ibf_live_load_relaxed_u32_(base + 0) != s1) {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * Reads what seqlock stats guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
+ * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * (then *out holds a torn copy: use none of it).
+ * `len` is how many bytes from the struct's start are mapped: at least 4160, else
+ * IBF_TOO_SHORT.
+ * *retries (may be NULL) is the tries that failed first.
+ */
+static inline int ibf_stats_read(const ibf_stats_header *shared, size_t len, ibf_stats_copy *out, uint32_t max_tries, uint32_t *retries) {
+    const unsigned char *base = (const unsigned char *)(const void *)shared;
+    uint32_t tries;
+    if (len < 4160) {
+        return IBF_TOO_SHORT;
+    }
+    for (tries = 0; tries < max_tries; tries++) {
+        if (tries > 0) {
+            ibf_live_back_off_(tries);
+        }
+        if (ibf_stats_try_read_(base, out)) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_OK;
+        }
+    }
+    if (retries != NULL) {
+        *retries = max_tries;
+    }
+    return IBF_CONTENDED;
+}
+
+/**
+ * Writes *value under seqlock stats: makes the counter odd, stores the bytes, makes it
+ * even (release). One writer at a time.
+ * IBF_TOO_SHORT, and nothing written, when it does not fit `len` bytes.
+ */
+static inline int ibf_stats_write(ibf_stats_header *shared, size_t len, const ibf_stats_copy *value) {
+    unsigned char *base = (unsigned char *)(void *)shared;
+    uint32_t s;
+    if (len < 4160) {
+        return IBF_TOO_SHORT;
+    }
+    s = ibf_live_load_relaxed_u32_(base + 0);
+    if ((s & 1U) == 0) {
+        s += 1U;
+    }
+    ibf_live_store_relaxed_u32_(base + 0, s);
+    /* Orders the odd counter before every store below. */
+    ibf_live_fence_release_();
+    ibf_live_write_bytes_(base + 4, &value->count, 4);
+    ibf_live_write_bytes_(base + 64, &value->entries, 4096);
+    ibf_live_store_release_u32_(base + 0, (uint32_t)(s + 1U));
+    return IBF_OK;
+}
+
+/*
+ * Ring `snapshot_ring`. 8 slots (`ring_slots`) of 32768 bytes (`ring_slot_size`), each a
+ * `ring_slot_header` and its payload under seqlock `ring_slot`; `bridge_header.snapshot_seq`
+ * counts publications, and the newest is in slot `(bridge_header.snapshot_seq - 1) %
+ * ring_slots`.
+ * Snapshots published: the newest is in slot (snapshot_seq - 1) % ring_slots, and none is
+ * published while snapshot_seq is 0
+ *
+ * Writer (the host):
+ *   1. Take `n` = `bridge_header.snapshot_seq`, the publications so far.
+ *   2. Write slot `n % ring_slots` under seqlock `ring_slot`: the `ring_slot_header` at the
+ *      slot's start, then the payload `payload` (snapshot), with `size` = the payload's bytes.
+ *   3. Store `bridge_header.snapshot_seq` = `n + 1` (release): the slot is published.
+ *
+ * Reader (the client):
+ *   1. Load `bridge_header.snapshot_seq` (acquire): `h`. If `h` is 0, nothing is published yet.
+ *   2. Copy slot `(h - 1) % ring_slots` under seqlock `ring_slot`: the payload is `size` bytes;
+ *      copy as much of them as `snapshot` holds and zero the rest (an older producer's shorter
+ *      record), and keep any bytes past it.
+ *   3. If the copy is torn, start over from the first step: the newest slot may have moved on.
+ */
+
+/** Slot `index` of the ring at `slots` (32768 bytes apart), or NULL past 8. */
+static inline ibf_ring_slot_header *ibf_snapshot_ring_slot(void *slots, uint64_t index) {
+    if (index >= 8U) {
+        return NULL;
+    }
+    return (ibf_ring_slot_header *)(void *)((unsigned char *)slots + (size_t)index * 32768U);
+}
+
+/**
+ * Copies the newest slot into *out under seqlock ring_slot: IBF_OK, IBF_EMPTY before
+ * the first publication (out untouched), or IBF_CONTENDED after max_tries tries (out torn).
+ * Each try picks the newest slot again, so a reader the writer laps moves on to the newer
+ * publication. `head` holds the counter, `slots` is the first slot (8-aligned,
+ * 8 slots of 32768 bytes); *retries (may be NULL) is the tries that failed.
+ * The payload's extra bytes go into `extra` as ibf_ring_slot_read says.
+ */
+static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, const void *slots, ibf_ring_slot_copy *out, void *extra, size_t extra_cap, uint32_t max_tries, uint32_t *retries) {
+    uint32_t tries;
+    for (tries = 0; tries < max_tries; tries++) {
+        uint64_t published;
+        const unsigned char *slot;
+        if (tries > 0) {
+            ibf_live_back_off_(tries);
+        }
+        published = (uint64_t)ibf_bridge_header_load_snapshot_seq(head);
+        if (published == 0) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_EMPTY;
+        }
+        slot = (const unsigned char *)slots + (size_t)((published - 1U) % 8U) * 32768U;
+        if (ibf_ring_slot_try_read_(slot, out, 32768U, extra, extra_cap)) {
+            if (retries != NULL) {
+                *retries = tries;
+            }
+            return IBF_OK;
+        }
+    }
+    if (retries != NULL) {
+        *retries = max_tries;
+    }
+    return IBF_CONTENDED;
+}
+
+/**
+ * The writer's side: writes *value into the next slot under its seqlock, then publishes it
+ * by storing the new head (release). IBF_OK, or IBF_TOO_SHORT (nothing published) when
+ * the payload does not fit a slot. One writer only.
+ */
+static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, const ibf_ring_slot_copy *value, const void *extra) {
+    uint64_t published = (uint64_t)ibf_bridge_header_load_snapshot_seq(head);
+    unsigned char *slot = (unsigned char *)slots + (size_t)(published % 8U) * 32768U;
+    int status = ibf_ring_slot_write((ibf_ring_slot_header *)(void *)slot, 32768U, value, extra);
+    if (status != IBF_OK) {
+        return status;
+    }
+    ibf_bridge_header_store_snapshot_seq(head, (uint64_t)(published + 1U));
+    return IBF_OK;
+}
+
+/*
+ * Ring `events`. `snapshot.event_total` counts the events ever written, and `snapshot.events`
+ * holds the last 32.
+ * Events detected since start-up: event i is at events[i % max_events], so only the last
+ * max_events are kept
+ *
+ * Writer (the host):
+ *   1. Write event `i` (the current `snapshot.event_total`) into `events[i % 32]`.
+ *   2. Store `snapshot.event_total` = `i + 1`.
+ *
+ * Reader:
+ *   1. Take `total` from a consistent copy of `snapshot` (its seqlock, or its ring slot).
+ *   2. The events since a count `c` are numbers `max(c, total - 32)` to `total - 1`; event `i`
+ *      is `events[i % 32]`.
+ *   3. Events from `c` to `total - 32 - 1` were overwritten before they were read: count them
+ *      as lost.
+ */
+
+/**
+ * The entries of a consistent copy of ibf_snapshot from number `since` on: returns how many
+ * there are, *first (may be NULL) the number of the first, and *lost (may be NULL) how many
+ * from `since` on were overwritten before they were read. Entry `n` is ibf_events_at(copy, n).
+ * Pass the copy's event_total as `since` next time.
+ */
+static inline uint64_t ibf_events_since(const ibf_snapshot *copy, uint64_t since, uint64_t *first, uint64_t *lost) {
+    uint64_t total = (uint64_t)copy->event_total;
+    uint64_t oldest = total > 32U ? total - 32U : 0;
+    uint64_t next = since > oldest ? since : oldest;
+    if (next > total) {
+        next = total;
+    }
+    if (first != NULL) {
+        *first = next;
+    }
+    if (lost != NULL) {
+        *lost = oldest > since ? oldest - since : 0;
+    }
+    return total - next;
+}
+
+/** Entry number `number` of the ring in a copy of ibf_snapshot. */
+static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t number) {
+    return &copy->events[(size_t)(number % 32U)];
+}
+
+#ifdef _MSC_VER
+#undef IBF_LIVE_BARRIER_
+#undef IBF_LIVE_SPIN_
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */

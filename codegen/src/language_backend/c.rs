@@ -384,6 +384,8 @@ struct HeaderContext<'a> {
     version_minor: u32,
     consts: Vec<ConstContext>,
     enums: Vec<EnumContext>,
+    /// The live access helpers (`c_live.rs`), when the schema declares shared access.
+    live: Option<super::c_live::LiveText>,
 }
 
 #[derive(Serialize)]
@@ -423,7 +425,9 @@ struct FieldContext<'a> {
 /// Renders the C header of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    COMPILED.render(header_context(schema, source))
+    let mut context = header_context(schema, source);
+    context.live = super::c_live::render_c_live(schema)?;
+    COMPILED.render(context)
 }
 
 /// Everything the template prints, from the IR and the layout.
@@ -452,6 +456,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         alignof_macro: format!("{p}_ALIGNOF_"),
         consts: const_contexts(abi),
         enums: enum_contexts(abi),
+        live: None,
         structs: schema
             .layout
             .order
@@ -631,7 +636,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
 }
 
 /// The C type of one element of a field.
-fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
+pub(super) fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
     let prefix = abi.c_prefix.as_str();
     match ty.elem {
         Elem::Prim(p) => Cow::Borrowed(prim_type(p)),
@@ -643,7 +648,7 @@ fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
 
 /// The array length of a field: the constant's macro when the schema named one, else the
 /// literal as the schema wrote it; empty when the field is not an array.
-fn array_len(abi: &Abi, ty: &Type) -> String {
+pub(super) fn array_len(abi: &Abi, ty: &Type) -> String {
     let Some(len) = ty.len else {
         return String::new();
     };

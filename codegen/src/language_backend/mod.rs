@@ -3,6 +3,8 @@
 
 #[cfg(feature = "text")]
 pub mod c;
+#[cfg(feature = "text")]
+mod c_live;
 pub mod jobs;
 #[cfg(feature = "text")]
 pub mod markdown;

@@ -1,0 +1,136 @@
+/* A C client of the torture test (examples/torture.rs): `client PATH ID SECONDS ROUNDS`.
+ * It maps the bridge file and uses only the generated helpers of bridge.h for the bridge's
+ * protocols: the snapshot ring's newest-slot read, the client rows' and pads' claims. The
+ * round and ack words past the bridge are the harness's own. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bridge.h"
+
+#define TRIES 100000U
+
+/* The word at index k of publication n, as the host fills it (the first word is n). */
+static uint64_t word_of(uint64_t n, size_t k) {
+    if (k == 0) {
+        return n;
+    }
+    return (n * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)k * 0xD6E8FEB86659FD93ULL);
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static ibf_ring_slot_copy slot;
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: client PATH ID SECONDS ROUNDS\n");
+        return 2;
+    }
+    int fd = open(argv[1], O_RDWR);
+    if (fd < 0) {
+        perror(argv[1]);
+        return 2;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        perror("fstat");
+        return 2;
+    }
+    unsigned char *base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED) {
+        perror("mmap");
+        return 2;
+    }
+    uint8_t id = (uint8_t)atoi(argv[2]);
+    double seconds = atof(argv[3]);
+    uint64_t rounds = (uint64_t)strtoull(argv[4], NULL, 10);
+    ibf_bridge_header *header = (ibf_bridge_header *)(void *)base;
+    /* The host wrote the region table before it started this process. */
+    ibf_region_entry ring = header->regions[IBF_BRIDGE_REGION_SNAPSHOT_RING];
+    unsigned char *slots = base + ring.offset;
+
+    uint64_t reads = 0, torn = 0, retries = 0;
+    unsigned char extra[64];
+    double until = now_s() + seconds;
+    while (now_s() < until) {
+        uint32_t r = 0;
+        int status = ibf_snapshot_ring_read_newest(header, slots, &slot, extra, sizeof extra, TRIES, &r);
+        if (status == IBF_EMPTY) {
+            sched_yield();
+            continue;
+        }
+        retries += r;
+        if (status != IBF_OK) {
+            continue;
+        }
+        reads++;
+        uint64_t n = slot.publish_seq;
+        int whole = slot.tick == n && slot.payload_extra_len == 8;
+        const unsigned char *bytes = (const unsigned char *)&slot.payload;
+        for (size_t k = 0; whole && k < sizeof slot.payload / 8; k++) {
+            uint64_t w;
+            memcpy(&w, bytes + 8 * k, 8);
+            whole = w == word_of(n, k);
+        }
+        if (whole) {
+            uint64_t e;
+            memcpy(&e, extra, 8);
+            whole = e == n;
+        }
+        if (!whole) {
+            torn++;
+        }
+    }
+    printf("reads %llu %llu %llu\n", (unsigned long long)reads, (unsigned long long)torn,
+           (unsigned long long)retries);
+
+    /* The harness's round and ack words, right after the bridge. */
+    uint64_t *round = (uint64_t *)(void *)(base + ibf_live_load_acquire_u32_(&header->total_size));
+    uint64_t *acks = round + 1;
+    uint64_t last = 0, done = 0;
+    while (last < rounds) {
+        uint64_t r = __atomic_load_n(round, __ATOMIC_ACQUIRE);
+        if (r == last) {
+            if (ibf_bridge_header_load_host_state(header) == IBF_HOST_STATE_EXITING) {
+                break;
+            }
+            sched_yield();
+            continue;
+        }
+        for (size_t i = 0; i < IBF_MAX_CLIENTS; i++) {
+            ibf_client_entry *row = &header->clients[i];
+            ibf_client_state expected = IBF_CLIENT_STATE_FREE;
+            if (ibf_client_entry_compare_exchange_state(row, &expected, IBF_CLIENT_STATE_CLAIMED)) {
+                /* The row is ours: fill it in, then publish it with the release store. */
+                ibf_live_store_relaxed_u32_(&row->pid, id);
+                ibf_client_entry_store_state(row, IBF_CLIENT_STATE_ACTIVE);
+                printf("won %llu row %zu\n", (unsigned long long)r, i);
+            }
+        }
+        for (size_t p = 0; p < IBF_MAX_PLAYERS; p++) {
+            uint8_t expected = IBF_NO_PAD;
+            if (ibf_bridge_header_compare_exchange_pad_owner_at(header, p, &expected, id)) {
+                printf("won %llu pad %zu\n", (unsigned long long)r, p);
+            }
+        }
+        __atomic_fetch_add(acks, 1, __ATOMIC_ACQ_REL);
+        last = r;
+        done++;
+    }
+    printf("rounds %llu\n", (unsigned long long)done);
+    munmap(base, (size_t)st.st_size);
+    close(fd);
+    return 0;
+}
