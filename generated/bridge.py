@@ -37,10 +37,19 @@ trailing underscore (record.class_).
 
 At import, the module checks every struct's ctypes.sizeof, ctypes.alignment and field
 offsets against the schema's layout, and raises ImportError on a mismatch.
+
+Shared memory: never read memory another process writes through from_buffer. The live
+views at the end of this module (section "Live access", with a bot's example) load and
+store its atomic fields as atomic words, claim rows by compare-and-swap, and copy what a
+seqlock guards, keeping a copy only when its counter says it is whole.
 """
 
 import ctypes
+import ctypes.util
 import enum
+import struct
+import sys
+import time
 
 __all__ = [
     "BRIDGE_MAGIC",
@@ -185,6 +194,35 @@ __all__ = [
     "Snapshot",
     "ExtraEntry",
     "ExtrasHeader",
+    "AtomicsUnavailableError",
+    "SeqlockContendedError",
+    "atomic_load",
+    "atomic_store",
+    "atomic_compare_exchange",
+    "atomic_exchange",
+    "atomic_fetch_add",
+    "atomics_backend",
+    "set_atomics_backend",
+    "LiveClientEntry",
+    "LiveBridgeHeader",
+    "LiveDrawHeader",
+    "LiveDrawListHeader",
+    "LiveParamsHeader",
+    "LiveStatsHeader",
+    "LiveMailboxHeader",
+    "LiveRingSlotHeader",
+    "LiveLogRingHeader",
+    "LiveLogQueueHeader",
+    "LiveClientBlockHeader",
+    "LiveDirectoryEntry",
+    "LiveDirectoryHeader",
+    "LivePadInput",
+    "RingSlot",
+    "ParamDefs",
+    "ParamValues",
+    "Stats",
+    "SnapshotRing",
+    "events_since",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -3461,3 +3499,1845 @@ def _check_layout():
 
 
 _check_layout()
+
+
+# Live access ----------------------------------------------------------------------------
+#
+# The structs the schema puts in shared memory are read and written here while other
+# processes use them. A ctypes structure made with from_buffer over such memory reads each
+# field whenever Python touches it, so two fields may come from two different writes, and
+# nothing orders its loads and stores. The views below instead:
+#   - load and store the atomic fields as single aligned words (acquire loads, release
+#     stores), and claim the compare-and-swap fields atomically; an array claimed as one
+#     word (u8[4]) is loaded and swapped as that word, and its elements taken out of it;
+#   - copy what a seqlock guards (from_buffer_copy and struct.unpack_from of the bytes),
+#     then load the counter again, and keep the copy only if the counter was even and
+#     unchanged; after a bounded number of tries (the first 16 at once, then each after a
+#     time.sleep(0)) they raise SeqlockContendedError;
+#   - read the newest slot of a ring, picking the newest slot again on every try.
+#
+# Atomics. ctypes has none, so:
+#   - compare-and-swap, exchange and fetch-add use the `atomics` package (PyPI) when it
+#     imports, else libatomic (libatomic.so.1, GCC's runtime library) through ctypes. With
+#     neither they raise AtomicsUnavailableError, naming what to install; they never fall
+#     back to a read-modify-write that is not atomic. They need a writable buffer, and raise
+#     TypeError on a read-only one (an mmap with ACCESS_READ, bytes).
+#   - loads and stores use libatomic's __atomic_load_N and __atomic_store_N (acquire,
+#     release) when libatomic loads and the buffer is writable. Otherwise a load is one
+#     struct.unpack_from of the aligned word and a store one struct.pack_into. What that
+#     guarantees: on a little-endian host CPython's struct module handles "<H", "<I" and
+#     "<Q" with its native-order functions, which copy the word with one memcpy of its size;
+#     GCC, Clang and MSVC compile that to one load or store instruction, and an aligned
+#     load or store of up to 8 bytes is single-copy atomic on x86-64 and on ARM64, so no
+#     word is torn. This rests on how CPython is written and built, not on a documented
+#     promise. It orders nothing. On x86-64
+#     that is enough: loads are not reordered with older loads, nor stores with older
+#     stores, so each load acts as an acquire and each store as a release, and no compiler
+#     moves accesses across the separate C calls that the steps are. On ARM64 it is not:
+#     the hardware reorders them. So the fallback puts an acquire fence after each load and
+#     a release fence before each store, and a seqlock read an acquire fence before it
+#     loads the counter again: libatomic's atomic_thread_fence, or, with only the `atomics`
+#     package, a sequentially consistent read-modify-write of a private word (a full
+#     barrier on both). With neither there is no fence, and on ARM64 a seqlock read may then
+#     accept a torn copy: install one of them there.
+#   - atomics_backend() names the read-modify-write backend in use; set_atomics_backend()
+#     chooses one ("atomics", "libatomic", None for none, "auto" to look again).
+#
+# Buffers: any contiguous buffer (mmap, bytearray, memoryview; bytes or an mmap opened with
+# ACCESS_READ for reading only). A view holds the buffer, through a memoryview and, when it
+# is writable, a ctypes object whose address libatomic needs, until release() or until it
+# is garbage; mmap.close() raises BufferError while a view holds the map. Views made from a
+# view (rows, slots) share its hold. The ABI is little-endian, and so must the host be.
+
+
+class AtomicsUnavailableError(RuntimeError):
+    """No atomic read-modify-write here: neither the atomics package nor libatomic loads.
+
+    Install one: pip install atomics, or libatomic (Debian and Ubuntu: apt-get install
+    libatomic1; it comes with gcc). Compare-and-swap, exchange and fetch-add never fall
+    back to a read-modify-write that is not atomic.
+    """
+
+
+class SeqlockContendedError(RuntimeError):
+    """A seqlock read found no whole copy in its tries: the writer kept writing, or died in
+    the middle of a write and left the counter odd."""
+
+
+_RELAXED, _ACQUIRE, _RELEASE, _ACQ_REL = 0, 2, 3, 4
+_word_formats = {1: "<B", 2: "<H", 4: "<I", 8: "<Q"}
+_default_tries = 10000
+_spins = 16
+_install_hint = "pip install atomics, or install libatomic (apt-get install libatomic1)"
+
+
+def _c_function(lib, name, restype, *argtypes):
+    function = getattr(lib, name)
+    function.restype = restype
+    function.argtypes = argtypes
+    return function
+
+
+class _Libatomic:
+    """libatomic's __atomic_*_N functions and atomic_thread_fence, through ctypes."""
+
+    def __init__(self, lib):
+        self.load, self.store, self.exchange, self.fetch_add, self.cas = {}, {}, {}, {}, {}
+        addr, order = ctypes.c_void_p, ctypes.c_int
+        for width, word in (
+            (1, ctypes.c_uint8),
+            (2, ctypes.c_uint16),
+            (4, ctypes.c_uint32),
+            (8, ctypes.c_uint64),
+        ):
+            n = "_%d" % width
+            self.load[width] = _c_function(lib, "__atomic_load" + n, word, addr, order)
+            self.store[width] = _c_function(lib, "__atomic_store" + n, None, addr, word, order)
+            self.exchange[width] = _c_function(lib, "__atomic_exchange" + n, word, addr, word, order)
+            self.fetch_add[width] = _c_function(lib, "__atomic_fetch_add" + n, word, addr, word, order)
+            cas = _c_function(
+                lib, "__atomic_compare_exchange" + n, ctypes.c_bool, addr, addr, word, order, order
+            )
+            self.cas[width] = (word, cas)
+        self.fence = None
+        if hasattr(lib, "atomic_thread_fence"):
+            self.fence = _c_function(lib, "atomic_thread_fence", None, order)
+
+
+def _open_libatomic():
+    """libatomic through ctypes, or None."""
+    for name in ("libatomic.so.1", None):
+        name = name or ctypes.util.find_library("atomic")
+        if name:
+            try:
+                return _Libatomic(ctypes.CDLL(name))
+            except (OSError, AttributeError):
+                pass
+    return None
+
+
+class _Backend:
+    """The atomics in use, chosen by set_atomics_backend on first need."""
+
+    chosen = False
+    name = None  # "atomics", "libatomic" or None: the read-modify-write backend
+    package = None  # the atomics module
+    lib = None  # a _Libatomic: loads, stores and fences on writable buffers
+    fence = None  # a function of a memory order
+
+
+def set_atomics_backend(name="auto"):
+    """Chooses the atomics, and returns the read-modify-write backend's name.
+
+    "auto" (what the first atomic operation does): the atomics package if it imports, else
+    libatomic. "atomics" or "libatomic" insist on one (AtomicsUnavailableError if it does
+    not load). None uses no atomics at all: compare-and-swap, exchange and fetch-add then
+    raise AtomicsUnavailableError, and loads and stores are struct copies of the word with no
+    fence. libatomic serves loads, stores and fences whenever it loads, except under None.
+    """
+    if name not in ("auto", "atomics", "libatomic", None):
+        raise ValueError("atomics backend %r: expected 'auto', 'atomics', 'libatomic' or None" % (name,))
+    package = lib = None
+    if name in ("auto", "atomics"):
+        try:
+            import atomics as package
+        except ImportError:
+            if name == "atomics":
+                raise AtomicsUnavailableError("the atomics package does not import: pip install atomics") from None
+    if name is not None:
+        lib = _open_libatomic()
+        if lib is None and name == "libatomic":
+            raise AtomicsUnavailableError("libatomic does not load: apt-get install libatomic1")
+    fence = None
+    if lib is not None and lib.fence is not None:
+        fence = lib.fence
+    elif package is not None:
+        word = package.atomic(width=4, atype=package.UINT)
+
+        def fence(order, word=word):
+            word.fetch_add(0)
+
+    _Backend.name = "atomics" if package is not None else ("libatomic" if lib is not None else None)
+    _Backend.package, _Backend.lib, _Backend.fence = package, lib, fence
+    _Backend.chosen = True
+    return _Backend.name
+
+
+def atomics_backend():
+    """The read-modify-write backend: "atomics", "libatomic", or None when there is none."""
+    if not _Backend.chosen:
+        set_atomics_backend()
+    return _Backend.name
+
+
+def _backend():
+    if not _Backend.chosen:
+        set_atomics_backend()
+    return _Backend
+
+
+def _fence(order):
+    fence = _backend().fence
+    if fence is not None:
+        fence(order)
+
+
+class _Mem:
+    """A buffer held for the views over it: a flat memoryview of its bytes and, when it is
+    writable, a ctypes object at its first byte, whose address libatomic takes."""
+
+    __slots__ = ("source", "view", "size", "writable", "anchor", "address")
+
+    def __init__(self, source):
+        if sys.byteorder != "little":
+            raise RuntimeError("%s: live access needs a little-endian host, as the ABI is" % __name__)
+        view = memoryview(source)
+        if not view.c_contiguous:
+            view.release()
+            raise ValueError("live access needs a contiguous buffer")
+        flat = view if (view.ndim, view.format) == (1, "B") else view.cast("B")
+        if flat is not view:
+            view.release()
+        self.source, self.view, self.size = source, flat, flat.nbytes
+        self.writable = not flat.readonly
+        self.anchor = self.address = None
+        if self.writable and self.size:
+            self.anchor = ctypes.c_char.from_buffer(flat)
+            self.address = ctypes.addressof(self.anchor)
+
+    def release(self):
+        self.anchor = self.address = None
+        self.view.release()
+
+
+def _signed(value, width):
+    bits = 8 * width
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def _load(mem, offset, width, order=_ACQUIRE):
+    backend = _backend()
+    if backend.lib is not None and mem.address is not None:
+        return backend.lib.load[width](mem.address + offset, order)
+    value = struct.unpack_from(_word_formats[width], mem.view, offset)[0]
+    if order != _RELAXED and backend.fence is not None:
+        backend.fence(_ACQUIRE)
+    return value
+
+
+def _store(mem, offset, width, value, order=_RELEASE):
+    if not mem.writable:
+        raise TypeError("a store needs a writable buffer, and this one is read-only")
+    backend = _backend()
+    value &= (1 << (8 * width)) - 1
+    if backend.lib is not None and mem.address is not None:
+        backend.lib.store[width](mem.address + offset, value, order)
+        return
+    if order != _RELAXED and backend.fence is not None:
+        backend.fence(_RELEASE)
+    struct.pack_into(_word_formats[width], mem.view, offset, value)
+
+
+def _rmw(mem, what):
+    """The backend for a read-modify-write, once the buffer is known to be writable."""
+    if not mem.writable:
+        raise TypeError(
+            "%s needs a writable buffer, and this one is read-only: map the file read-write "
+            "(open it 'r+b', and mmap it with the default access or ACCESS_WRITE)" % what
+        )
+    backend = _backend()
+    if backend.name is None:
+        raise AtomicsUnavailableError(
+            "%s needs an atomic read-modify-write, and neither the atomics package nor "
+            "libatomic loads: %s. It never falls back to one that is not atomic." % (what, _install_hint)
+        )
+    return backend
+
+
+def _word_view(backend, mem, offset, width):
+    return backend.package.atomicview(buffer=mem.view[offset : offset + width], atype=backend.package.UINT)
+
+
+def _compare_exchange(mem, offset, width, current, new):
+    backend = _rmw(mem, "compare-and-swap")
+    mask = (1 << (8 * width)) - 1
+    if backend.package is not None:
+        with _word_view(backend, mem, offset, width) as word:
+            ok, found = word.cmpxchg_strong(current & mask, new & mask)
+        return bool(ok), found
+    word_type, cas = backend.lib.cas[width]
+    found = word_type(current & mask)
+    ok = cas(mem.address + offset, ctypes.byref(found), new & mask, _ACQ_REL, _ACQUIRE)
+    return bool(ok), found.value
+
+
+def _exchange(mem, offset, width, value):
+    backend = _rmw(mem, "an atomic exchange")
+    value &= (1 << (8 * width)) - 1
+    if backend.package is not None:
+        with _word_view(backend, mem, offset, width) as word:
+            return word.exchange(value)
+    return backend.lib.exchange[width](mem.address + offset, value, _ACQ_REL)
+
+
+def _fetch_add(mem, offset, width, value):
+    backend = _rmw(mem, "an atomic fetch-add")
+    value &= (1 << (8 * width)) - 1
+    if backend.package is not None:
+        with _word_view(backend, mem, offset, width) as word:
+            return word.fetch_add(value)
+    return backend.lib.fetch_add[width](mem.address + offset, value, _ACQ_REL)
+
+
+def _on_word(buf, offset, width, operation, *args):
+    mem = _Mem(buf)
+    try:
+        if width not in _word_formats:
+            raise ValueError("an atomic word is 1, 2, 4 or 8 bytes, not %r" % (width,))
+        if offset < 0 or offset + width > mem.size:
+            raise ValueError("a %d-byte word at offset %d does not fit in %d bytes" % (width, offset, mem.size))
+        if offset % width or (mem.address is not None and (mem.address + offset) % width):
+            raise ValueError("a %d-byte word at offset %d is not aligned to %d" % (width, offset, width))
+        return operation(mem, offset, width, *args)
+    finally:
+        mem.release()
+
+
+def atomic_load(buf, offset, width):
+    """The unsigned little-endian word of width bytes (1, 2, 4, 8) at offset of buf, aligned,
+    loaded atomically with acquire ordering."""
+    return _on_word(buf, offset, width, _load)
+
+
+def atomic_store(buf, offset, width, value):
+    """Stores value as the aligned word of width bytes at offset of buf, atomically, with
+    release ordering."""
+    _on_word(buf, offset, width, _store, value)
+
+
+def atomic_compare_exchange(buf, offset, width, current, new):
+    """Compare-and-swap of the aligned word at offset of buf (acquire-release): (ok, found),
+    found being the value the word held (current when ok)."""
+    return _on_word(buf, offset, width, _compare_exchange, current, new)
+
+
+def atomic_exchange(buf, offset, width, value):
+    """Swaps value into the aligned word at offset of buf (acquire-release); returns the
+    old value."""
+    return _on_word(buf, offset, width, _exchange, value)
+
+
+def atomic_fetch_add(buf, offset, width, value):
+    """Adds value to the aligned word at offset of buf (acquire-release, wrapping); returns
+    the old value."""
+    return _on_word(buf, offset, width, _fetch_add, value)
+
+
+# Live views -----------------------------------------------------------------------------
+#
+# A bot attaches to the host's mapping, reads the newest snapshot and claims a row:
+#
+#     import mmap
+#
+#     import bridge
+#
+#     path = "/dev/shm/bridge"  # the file the host maps (or any file)
+#     slots_offset = 4096  # where the host put the ring's slots: see the ABI's docs
+#     with open(path, "r+b") as f:
+#         buf = mmap.mmap(f.fileno(), 0)  # all of it, shared, read-write
+#     header = bridge.LiveBridgeHeader(buf)
+#     ring = bridge.SnapshotRing(header, buf, slots_offset)
+#     newest = ring.read_newest()  # None until the first publication
+#     if newest is not None:
+#         print("publication", newest.publish_seq, type(newest.payload).__name__)
+#     free = bridge.ClientState.FREE
+#     claimed = bridge.ClientState.CLAIMED
+#     mine = None
+#     for i in range(bridge.MAX_CLIENTS):
+#         ok, found = header.clients(i).compare_exchange_state(free, claimed)
+#         if ok:
+#             mine = header.clients(i)
+#             break
+#     if mine is not None:
+#         print("claimed row", i)
+#         mine.set_state(bridge.ClientState.ACTIVE)  # release
+#     header.release()  # the views' hold on the map (shared by the ring and the rows)
+#     buf.close()
+
+
+def _value_bytes(ctype, value):
+    """The bytes of value as ctype: an instance of it, or a sequence of its elements (an
+    array), or bytes or a str (text, padded with NULs)."""
+    if not isinstance(value, ctype):
+        if getattr(ctype, "_type_", None) is ctypes.c_char:
+            data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+            if len(data) > ctypes.sizeof(ctype):
+                raise ValueError("%d bytes do not fit in a char[%d]" % (len(data), ctypes.sizeof(ctype)))
+            return data.ljust(ctypes.sizeof(ctype), b"\0")
+        value = ctype(*value)
+    return bytes(value)
+
+
+def _back_off(tries):
+    if tries > _spins:
+        time.sleep(0)
+
+
+def _retry(max_tries, attempt, what):
+    """Runs attempt until it returns (True, value), at most max_tries times, backing off
+    between tries; returns (value, the tries that failed first)."""
+    seen = None
+    for tries in range(max_tries):
+        if tries:
+            _back_off(tries)
+        ok, value = attempt()
+        if ok:
+            return value, tries
+        seen = value
+    odd = ", odd: a write in progress, or a writer that died in the middle of one"
+    raise SeqlockContendedError(
+        "%s: no whole copy in %d tries (the counter was %s%s)"
+        % (what, max_tries, seen, odd if seen is not None and seen & 1 else "")
+    )
+
+
+def _seqlock_try(view, counter, width, copy):
+    """One seqlock read: (True, the copy) when the counter was even and the same after it,
+    else (False, the counter)."""
+    before = view._load(counter, width)
+    if before & 1:
+        return False, before
+    value = copy()
+    _fence(_ACQUIRE)
+    after = view._load(counter, width, _RELAXED)
+    if after != before:
+        return False, after
+    return True, value
+
+
+def _seqlock_write(view, counter, width, store, value):
+    """Makes the counter odd, stores value, makes the counter even (release). A counter left
+    odd by a writer that died stays odd for the write, and is even after it."""
+    now = view._load(counter, width, _RELAXED)
+    begin = now if now & 1 else now + 1
+    view._store(counter, width, begin, _RELAXED)
+    _fence(_RELEASE)
+    store(value)
+    view._store(counter, width, begin + 1, _RELEASE)
+
+
+def _events_since(entries, total, since):
+    capacity = len(entries)
+    oldest = max(total - capacity, 0)
+    first = min(max(since, oldest), total)
+    lost = max(oldest - since, 0)
+    if not capacity:
+        return [], lost
+    return [(number, entries[number % capacity]) for number in range(first, total)], lost
+
+
+class _LiveView:
+    """What every live view does: hold the buffer, check where it is, reach its words."""
+
+    __slots__ = ("_mem", "_base", "_length")
+    SIZE = ALIGN = MIN_LEN = 1
+    _trailer = False
+
+    def __init__(self, buf, offset=0, length=None):
+        mem = buf if isinstance(buf, _Mem) else _Mem(buf)
+        cls = type(self)
+        if length is None:
+            length = mem.size - offset if cls._trailer else cls.SIZE
+        if offset < 0 or offset % cls.ALIGN:
+            raise ValueError("%s at offset %d: the offset must be a multiple of %d" % (cls.__name__, offset, cls.ALIGN))
+        if length < cls.MIN_LEN or offset + length > mem.size:
+            raise ValueError(
+                "%s needs %d bytes at offset %d, but the buffer holds %d bytes"
+                % (cls.__name__, max(length, cls.MIN_LEN), offset, mem.size)
+            )
+        if mem.address is not None and (mem.address + offset) % cls.ALIGN:
+            raise ValueError(
+                "%s at offset %d: the buffer's address %#x is not aligned to %d"
+                % (cls.__name__, offset, mem.address, cls.ALIGN)
+            )
+        self._mem, self._base, self._length = mem, offset, length
+
+    def release(self):
+        """Lets go of the buffer, for this view and every view made from it or with it."""
+        self._mem.release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.release()
+
+    def _load(self, offset, width, order=_ACQUIRE):
+        return _load(self._mem, self._base + offset, width, order)
+
+    def _store(self, offset, width, value, order=_RELEASE):
+        _store(self._mem, self._base + offset, width, value, order)
+
+    def _get(self, offset, fmt):
+        return struct.unpack_from(fmt, self._mem.view, self._base + offset)[0]
+
+    def _set(self, offset, fmt, value):
+        struct.pack_into(fmt, self._mem.view, self._base + offset, value)
+
+    def _copy(self, offset, ctype):
+        return ctype.from_buffer_copy(self._mem.view, self._base + offset)
+
+    def _bytes(self, offset, size):
+        start = self._base + offset
+        return bytes(self._mem.view[start : start + size])
+
+    def _put(self, offset, data):
+        start = self._base + offset
+        self._mem.view[start : start + len(data)] = data
+
+
+class _LiveValue:
+    """What a seqlock guards, as one copy: its fields and trailer parts as attributes."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        parts = []
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, bytes):
+                value = "<%d bytes>" % len(value)
+            elif not isinstance(value, (int, float)):
+                value = "<%s>" % type(value).__name__
+            parts.append("%s=%s" % (name, value))
+        return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+
+
+class RingSlot(_LiveValue):
+    """What seqlock `ring_slot` guards, as one consistent copy.
+
+    A snapshot ring slot: the host makes seq odd, writes the slot's header and payload, then makes it even; a client copies them and keeps the copy only if seq was even and unchanged
+
+    Attributes:
+        size: the field `size` (u32)
+        publish_seq: the field `publish_seq` (u64)
+        tick: the field `tick` (u64)
+        publish_ns: the field `publish_ns` (u64)
+        payload: the trailer part `payload` (snapshot): as much as the writer wrote, the rest zero
+        payload_extra: the bytes of `payload` past its type (a newer writer's tail, or extras)
+    """
+
+    __slots__ = ("size", "publish_seq", "tick", "publish_ns", "payload", "payload_extra")
+    _type_payload = Snapshot
+
+    def __init__(self, size=0, publish_seq=0, tick=0, publish_ns=0, payload=None, payload_extra=b""):
+        self.size = size
+        self.publish_seq = publish_seq
+        self.tick = tick
+        self.publish_ns = publish_ns
+        self.payload = self._type_payload() if payload is None else payload
+        self.payload_extra = payload_extra
+
+
+class ParamDefs(_LiveValue):
+    """What seqlock `param_defs` guards, as one consistent copy.
+
+    A client's parameter definitions: defs_seq is odd while the client writes them
+
+    Attributes:
+        def_count: the field `def_count` (u32)
+        defs: the trailer part `defs` (param_def[max_params])
+    """
+
+    __slots__ = ("def_count", "defs")
+    _type_defs = ParamDef * MAX_PARAMS
+
+    def __init__(self, def_count=0, defs=None):
+        self.def_count = def_count
+        self.defs = self._type_defs() if defs is None else defs
+
+
+class ParamValues(_LiveValue):
+    """What seqlock `param_values` guards, as one consistent copy.
+
+    The parameters' values: values_seq is odd while the host writes them
+
+    Attributes:
+        values: the trailer part `values` (param_value[max_params])
+    """
+
+    __slots__ = ("values",)
+    _type_values = ParamValue * MAX_PARAMS
+
+    def __init__(self, values=None):
+        self.values = self._type_values() if values is None else values
+
+
+class Stats(_LiveValue):
+    """What seqlock `stats` guards, as one consistent copy.
+
+    A client's stats: seq is odd while the client writes them
+
+    Attributes:
+        count: the field `count` (u32)
+        entries: the trailer part `entries` (stat_entry[max_stats])
+    """
+
+    __slots__ = ("count", "entries")
+    _type_entries = StatEntry * MAX_STATS
+
+    def __init__(self, count=0, entries=None):
+        self.count = count
+        self.entries = self._type_entries() if entries is None else entries
+
+
+class LiveClientEntry(_LiveView):
+    """A live view of ClientEntry in shared memory (128 bytes, align 8), written by the host and client.
+
+    LiveClientEntry(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 128
+    ALIGN = 8
+    MIN_LEN = 128
+    _type_name = ctypes.c_char * CLIENT_NAME_LEN
+
+    def state(self):
+        """`state`, an atomic load (acquire). Written by the host and client."""
+        return ClientState(self._load(0, 4))
+
+    def set_state(self, value):
+        """Stores `state` atomically (release), publishing what was written before."""
+        self._store(0, 4, int(value))
+
+    def compare_exchange_state(self, current, new):
+        """Compare-and-swap of `state` (acquire-release): (ok, the value found, current when ok)."""
+        ok, found = _compare_exchange(self._mem, self._base + 0, 4, int(current), int(new))
+        return ok, ClientState(found)
+
+    def swap_state(self, value):
+        """Swaps `state` atomically (acquire-release); returns the old value."""
+        return ClientState(_exchange(self._mem, self._base + 0, 4, int(value)))
+
+    def generation(self):
+        """`generation`, an atomic load (acquire). Written by the client."""
+        return self._load(4, 4)
+
+    def set_generation(self, value):
+        """Stores `generation` atomically (release), publishing what was written before."""
+        self._store(4, 4, int(value))
+
+    def fetch_add_generation(self, value):
+        """Adds to `generation` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 4, 4, value)
+
+    def pid(self):
+        """`pid`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(8, "<I")
+
+    def set_pid(self, value):
+        """Writes `pid` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<I", value)
+
+    def caps(self):
+        """`caps`, copied: a plain field, written before it is published. Written by the host and client."""
+        return ClientCaps(self._get(12, "<I"))
+
+    def set_caps(self, value):
+        """Writes `caps` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(12, "<I", value)
+
+    def heartbeat_ns(self):
+        """`heartbeat_ns`, an atomic load (acquire). Written by the client."""
+        return self._load(16, 8)
+
+    def set_heartbeat_ns(self, value):
+        """Stores `heartbeat_ns` atomically (release), publishing what was written before."""
+        self._store(16, 8, int(value))
+
+    def fetch_add_heartbeat_ns(self, value):
+        """Adds to `heartbeat_ns` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 16, 8, value)
+
+    def connected_ns(self):
+        """`connected_ns`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(24, "<Q")
+
+    def set_connected_ns(self, value):
+        """Writes `connected_ns` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(24, "<Q", value)
+
+    def pad(self):
+        """`pad`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(32, "<B")
+
+    def set_pad(self, value):
+        """Writes `pad` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(32, "<B", value)
+
+    def waiting(self):
+        """`waiting`, an atomic load (acquire). Written by the client."""
+        return self._load(36, 4)
+
+    def set_waiting(self, value):
+        """Stores `waiting` atomically (release), publishing what was written before."""
+        self._store(36, 4, int(value))
+
+    def fetch_add_waiting(self, value):
+        """Adds to `waiting` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 36, 4, value)
+
+    def name(self):
+        """`name`, copied: a plain field, written before it is published. Written by the client."""
+        return self._copy(40, self._type_name)
+
+    def set_name(self, value):
+        """Writes `name` (plain stores); publish it with a release store of a field readers poll."""
+        self._put(40, _value_bytes(self._type_name, value))
+
+
+class LiveBridgeHeader(_LiveView):
+    """A live view of BridgeHeader in shared memory (1304 bytes, align 8), written by the host.
+
+    LiveBridgeHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 1304
+    ALIGN = 8
+    MIN_LEN = 1304
+    _type_host_version = ctypes.c_char * VERSION_LEN
+    _type_regions = RegionEntry * MAX_REGIONS
+    _type_controls = Controls
+
+    def magic(self):
+        """`magic`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(0, "<I")
+
+    def set_magic(self, value):
+        """Writes `magic` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(0, "<I", value)
+
+    def abi_major(self):
+        """`abi_major`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(4, "<H")
+
+    def set_abi_major(self, value):
+        """Writes `abi_major` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<H", value)
+
+    def abi_minor(self):
+        """`abi_minor`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(6, "<H")
+
+    def set_abi_minor(self, value):
+        """Writes `abi_minor` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(6, "<H", value)
+
+    def header_size(self):
+        """`header_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(8, "<I")
+
+    def set_header_size(self, value):
+        """Writes `header_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<I", value)
+
+    def total_size(self):
+        """`total_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(12, "<I")
+
+    def set_total_size(self, value):
+        """Writes `total_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(12, "<I", value)
+
+    def host_pid(self):
+        """`host_pid`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<I")
+
+    def set_host_pid(self, value):
+        """Writes `host_pid` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def host_generation(self):
+        """`host_generation`, an atomic load (acquire). Written by the host."""
+        return self._load(20, 4)
+
+    def set_host_generation(self, value):
+        """Stores `host_generation` atomically (release), publishing what was written before."""
+        self._store(20, 4, int(value))
+
+    def fetch_add_host_generation(self, value):
+        """Adds to `host_generation` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 20, 4, value)
+
+    def host_state(self):
+        """`host_state`, an atomic load (acquire). Written by the host."""
+        return HostState(self._load(24, 4))
+
+    def set_host_state(self, value):
+        """Stores `host_state` atomically (release), publishing what was written before."""
+        self._store(24, 4, int(value))
+
+    def region_count(self):
+        """`region_count`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(28, "<I")
+
+    def set_region_count(self, value):
+        """Writes `region_count` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(28, "<I", value)
+
+    def host_version(self):
+        """`host_version`, copied: a plain field, written before it is published. Written by the host."""
+        return self._copy(32, self._type_host_version)
+
+    def set_host_version(self, value):
+        """Writes `host_version` (plain stores); publish it with a release store of a field readers poll."""
+        self._put(32, _value_bytes(self._type_host_version, value))
+
+    def regions(self):
+        """`regions`, copied: a plain field, written before it is published. Written by the host."""
+        return self._copy(64, self._type_regions)
+
+    def set_regions(self, value):
+        """Writes `regions` (plain stores); publish it with a release store of a field readers poll."""
+        self._put(64, _value_bytes(self._type_regions, value))
+
+    def clock_mono_ns(self):
+        """`clock_mono_ns`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(128, "<Q")
+
+    def set_clock_mono_ns(self, value):
+        """Writes `clock_mono_ns` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(128, "<Q", value)
+
+    def clock_unix_ns(self):
+        """`clock_unix_ns`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(136, "<q")
+
+    def set_clock_unix_ns(self, value):
+        """Writes `clock_unix_ns` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(136, "<q", value)
+
+    def ring_slots(self):
+        """`ring_slots`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(144, "<I")
+
+    def set_ring_slots(self, value):
+        """Writes `ring_slots` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(144, "<I", value)
+
+    def ring_slot_size(self):
+        """`ring_slot_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(148, "<I")
+
+    def set_ring_slot_size(self, value):
+        """Writes `ring_slot_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(148, "<I", value)
+
+    def max_clients(self):
+        """`max_clients`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(152, "<I")
+
+    def set_max_clients(self, value):
+        """Writes `max_clients` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(152, "<I", value)
+
+    def client_block_size(self):
+        """`client_block_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(156, "<I")
+
+    def set_client_block_size(self, value):
+        """Writes `client_block_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(156, "<I", value)
+
+    def client_entry_size(self):
+        """`client_entry_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(160, "<I")
+
+    def set_client_entry_size(self, value):
+        """Writes `client_entry_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(160, "<I", value)
+
+    def pad_owner(self):
+        """`pad_owner`, loaded as one 4-byte word (acquire): a tuple of its elements. Written by the host and client."""
+        return struct.unpack("<4B", self._load(164, 4).to_bytes(4, "little"))
+
+    def compare_exchange_pad_owner(self, current, new):
+        """Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): (ok, the elements found)."""
+        current = int.from_bytes(struct.pack("<4B", *current), "little")
+        new = int.from_bytes(struct.pack("<4B", *new), "little")
+        ok, found = _compare_exchange(self._mem, self._base + 164, 4, current, new)
+        return ok, struct.unpack("<4B", found.to_bytes(4, "little"))
+
+    def compare_exchange_pad_owner_at(self, index, current, new):
+        """Sets element index of `pad_owner` from current to new by compare-and-swap of the
+        whole word, retrying while only other elements change: (ok, the element found)."""
+        if not 0 <= index < 4:
+            raise IndexError("pad_owner has 4 elements; index %d" % index)
+        shift = 8 * index
+        word = self._load(164, 4)
+        while True:
+            found = (word >> shift) & 0xFF
+            if found != current:
+                return False, found
+            wanted = (word & ~(0xFF << shift)) | ((new & 0xFF) << shift)
+            ok, word = _compare_exchange(self._mem, self._base + 164, 4, word, wanted)
+            if ok:
+                return True, current
+
+    def snapshot_seq(self):
+        """`snapshot_seq`, an atomic load (acquire). Written by the host."""
+        return self._load(192, 8)
+
+    def set_snapshot_seq(self, value):
+        """Stores `snapshot_seq` atomically (release), publishing what was written before."""
+        self._store(192, 8, int(value))
+
+    def fetch_add_snapshot_seq(self, value):
+        """Adds to `snapshot_seq` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 192, 8, value)
+
+    def clients(self, index):
+        """The live view of `clients[index]`; IndexError unless 0 <= index < 8. Written by the host and client."""
+        if not 0 <= index < 8:
+            raise IndexError("clients has 8 entries; index %d" % index)
+        return LiveClientEntry(self._mem, self._base + 256 + index * 128)
+
+    def controls(self):
+        """`controls`, copied: a plain field, written before it is published. Written by the host."""
+        return self._copy(1280, self._type_controls)
+
+    def set_controls(self, value):
+        """Writes `controls` (plain stores); publish it with a release store of a field readers poll."""
+        self._put(1280, _value_bytes(self._type_controls, value))
+
+    def run_mode(self):
+        """`run_mode`, an atomic load (acquire). Written by the host."""
+        return RunMode(self._load(1296, 1))
+
+    def set_run_mode(self, value):
+        """Stores `run_mode` atomically (release), publishing what was written before."""
+        self._store(1296, 1, int(value))
+
+    def sim_state(self):
+        """`sim_state`, an atomic load (acquire). Written by the host."""
+        return SimState(self._load(1297, 1))
+
+    def set_sim_state(self, value):
+        """Stores `sim_state` atomically (release), publishing what was written before."""
+        self._store(1297, 1, int(value))
+
+    def lockstep_timeout_ms(self):
+        """`lockstep_timeout_ms`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(1300, "<I")
+
+    def set_lockstep_timeout_ms(self, value):
+        """Writes `lockstep_timeout_ms` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(1300, "<I", value)
+
+
+class LiveDrawHeader(_LiveView):
+    """A live view of DrawHeader in shared memory (64 bytes, align 4), written by the host.
+
+    LiveDrawHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 4
+    MIN_LEN = 64
+
+    def state(self):
+        """`state`, an atomic load (acquire). Written by the host and client."""
+        return self._load(0, 4)
+
+    def set_state(self, value):
+        """Stores `state` atomically (release), publishing what was written before."""
+        self._store(0, 4, int(value))
+
+    def fetch_add_state(self, value):
+        """Adds to `state` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 0, 4, value)
+
+    def compare_exchange_state(self, current, new):
+        """Compare-and-swap of `state` (acquire-release): (ok, the value found, current when ok)."""
+        ok, found = _compare_exchange(self._mem, self._base + 0, 4, int(current), int(new))
+        return ok, found
+
+    def swap_state(self, value):
+        """Swaps `state` atomically (acquire-release); returns the old value."""
+        return _exchange(self._mem, self._base + 0, 4, int(value))
+
+    def buffers(self):
+        """`buffers`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(4, "<I")
+
+    def set_buffers(self, value):
+        """Writes `buffers` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<I", value)
+
+    def buffer_size(self):
+        """`buffer_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(8, "<I")
+
+    def set_buffer_size(self, value):
+        """Writes `buffer_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<I", value)
+
+    def max_commands(self):
+        """`max_commands`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(12, "<I")
+
+    def set_max_commands(self, value):
+        """Writes `max_commands` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(12, "<I", value)
+
+    def max_payload(self):
+        """`max_payload`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<I")
+
+    def set_max_payload(self, value):
+        """Writes `max_payload` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def published(self):
+        """`published`, an atomic load (acquire). Written by the client."""
+        return self._load(20, 4)
+
+    def set_published(self, value):
+        """Stores `published` atomically (release), publishing what was written before."""
+        self._store(20, 4, int(value))
+
+    def fetch_add_published(self, value):
+        """Adds to `published` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 20, 4, value)
+
+
+class LiveDrawListHeader(_LiveView):
+    """A live view of DrawListHeader in shared memory (64 bytes, align 8), written by the client.
+
+    LiveDrawListHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 8
+    MIN_LEN = 64
+
+    def seq(self):
+        """`seq`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(0, "<I")
+
+    def set_seq(self, value):
+        """Writes `seq` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(0, "<I", value)
+
+    def count(self):
+        """`count`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(4, "<I")
+
+    def set_count(self, value):
+        """Writes `count` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<I", value)
+
+    def payload_len(self):
+        """`payload_len`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(8, "<I")
+
+    def set_payload_len(self, value):
+        """Writes `payload_len` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<I", value)
+
+    def ttl_ms(self):
+        """`ttl_ms`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(12, "<I")
+
+    def set_ttl_ms(self, value):
+        """Writes `ttl_ms` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(12, "<I", value)
+
+    def flags(self):
+        """`flags`, copied: a plain field, written before it is published. Written by the client."""
+        return DrawListFlags(self._get(16, "<I"))
+
+    def set_flags(self, value):
+        """Writes `flags` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def dropped(self):
+        """`dropped`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(20, "<I")
+
+    def set_dropped(self, value):
+        """Writes `dropped` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(20, "<I", value)
+
+    def for_tick(self):
+        """`for_tick`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(24, "<Q")
+
+    def set_for_tick(self, value):
+        """Writes `for_tick` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(24, "<Q", value)
+
+
+class LiveParamsHeader(_LiveView):
+    """A live view of ParamsHeader in shared memory (64 bytes, align 4), written by the host.
+
+    LiveParamsHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    the struct and its trailer, to the end of buf unless length says less.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 4
+    MIN_LEN = 8768
+    _trailer = True
+
+    def defs_seq(self):
+        """`defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."""
+        return self._load(0, 4)
+
+    def values_seq(self):
+        """`values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."""
+        return self._load(8, 4)
+
+    def changes(self):
+        """`changes`, an atomic load (acquire). Written by the host."""
+        return self._load(12, 4)
+
+    def set_changes(self, value):
+        """Stores `changes` atomically (release), publishing what was written before."""
+        self._store(12, 4, int(value))
+
+    def fetch_add_changes(self, value):
+        """Adds to `changes` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 12, 4, value)
+
+    def max_params(self):
+        """`max_params`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<I")
+
+    def set_max_params(self, value):
+        """Writes `max_params` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def read_param_defs(self):
+        """Reads what seqlock `param_defs` guards (written by the client, read by the host):
+        copies it and keeps the copy only if the counter was even and unchanged, in up to
+        10000 tries; SeqlockContendedError after them.
+
+        A client's parameter definitions: defs_seq is odd while the client writes them
+        """
+        return self.read_param_defs_counted(_default_tries)[0]
+
+    def read_param_defs_counted(self, max_tries):
+        """read_param_defs in at most max_tries tries: (the value, the retries it took)."""
+        return _retry(max_tries, self._try_param_defs, "seqlock param_defs")
+
+    def _try_param_defs(self):
+        return _seqlock_try(self, 0, 4, self._copy_param_defs)
+
+    def _copy_param_defs(self):
+        value = ParamDefs.__new__(ParamDefs)
+        value.def_count = self._get(4, "<I")
+        value.defs = self._copy(64, ParamDefs._type_defs)
+        return value
+
+    def write_param_defs(self, value):
+        """Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes,
+        makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._store_param_defs, value)
+
+    def _store_param_defs(self, value):
+        self._set(4, "<I", value.def_count)
+        self._put(64, _value_bytes(ParamDefs._type_defs, value.defs))
+
+    def read_param_values(self):
+        """Reads what seqlock `param_values` guards (written by the host, read by the client):
+        copies it and keeps the copy only if the counter was even and unchanged, in up to
+        10000 tries; SeqlockContendedError after them.
+
+        The parameters' values: values_seq is odd while the host writes them
+        """
+        return self.read_param_values_counted(_default_tries)[0]
+
+    def read_param_values_counted(self, max_tries):
+        """read_param_values in at most max_tries tries: (the value, the retries it took)."""
+        return _retry(max_tries, self._try_param_values, "seqlock param_values")
+
+    def _try_param_values(self):
+        return _seqlock_try(self, 8, 4, self._copy_param_values)
+
+    def _copy_param_values(self):
+        value = ParamValues.__new__(ParamValues)
+        value.values = self._copy(8256, ParamValues._type_values)
+        return value
+
+    def write_param_values(self, value):
+        """Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes,
+        makes it even (release). One writer at a time: the host."""
+        _seqlock_write(self, 8, 4, self._store_param_values, value)
+
+    def _store_param_values(self, value):
+        self._put(8256, _value_bytes(ParamValues._type_values, value.values))
+
+
+class LiveStatsHeader(_LiveView):
+    """A live view of StatsHeader in shared memory (64 bytes, align 8), written by the client.
+
+    LiveStatsHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    the struct and its trailer, to the end of buf unless length says less.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 8
+    MIN_LEN = 4160
+    _trailer = True
+
+    def seq(self):
+        """`seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."""
+        return self._load(0, 4)
+
+    def max_stats(self):
+        """`max_stats`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(8, "<I")
+
+    def set_max_stats(self, value):
+        """Writes `max_stats` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<I", value)
+
+    def ticks(self):
+        """`ticks`, an atomic load (acquire). Written by the client."""
+        return self._load(16, 8)
+
+    def set_ticks(self, value):
+        """Stores `ticks` atomically (release), publishing what was written before."""
+        self._store(16, 8, int(value))
+
+    def fetch_add_ticks(self, value):
+        """Adds to `ticks` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 16, 8, value)
+
+    def skipped(self):
+        """`skipped`, an atomic load (acquire). Written by the client."""
+        return self._load(24, 8)
+
+    def set_skipped(self, value):
+        """Stores `skipped` atomically (release), publishing what was written before."""
+        self._store(24, 8, int(value))
+
+    def fetch_add_skipped(self, value):
+        """Adds to `skipped` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 24, 8, value)
+
+    def wake_p50_us(self):
+        """`wake_p50_us`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(32, "<f")
+
+    def set_wake_p50_us(self, value):
+        """Writes `wake_p50_us` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(32, "<f", value)
+
+    def wake_p99_us(self):
+        """`wake_p99_us`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(36, "<f")
+
+    def set_wake_p99_us(self, value):
+        """Writes `wake_p99_us` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(36, "<f", value)
+
+    def read_stats(self):
+        """Reads what seqlock `stats` guards (written by the client, read by the host):
+        copies it and keeps the copy only if the counter was even and unchanged, in up to
+        10000 tries; SeqlockContendedError after them.
+
+        A client's stats: seq is odd while the client writes them
+        """
+        return self.read_stats_counted(_default_tries)[0]
+
+    def read_stats_counted(self, max_tries):
+        """read_stats in at most max_tries tries: (the value, the retries it took)."""
+        return _retry(max_tries, self._try_stats, "seqlock stats")
+
+    def _try_stats(self):
+        return _seqlock_try(self, 0, 4, self._copy_stats)
+
+    def _copy_stats(self):
+        value = Stats.__new__(Stats)
+        value.count = self._get(4, "<I")
+        value.entries = self._copy(64, Stats._type_entries)
+        return value
+
+    def write_stats(self, value):
+        """Writes what seqlock `stats` guards: makes the counter odd, stores the bytes,
+        makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._store_stats, value)
+
+    def _store_stats(self, value):
+        self._set(4, "<I", value.count)
+        self._put(64, _value_bytes(Stats._type_entries, value.entries))
+
+
+class LiveMailboxHeader(_LiveView):
+    """A live view of MailboxHeader in shared memory (64 bytes, align 4), written by the host.
+
+    LiveMailboxHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 4
+    MIN_LEN = 64
+
+    def request_seq(self):
+        """`request_seq`, an atomic load (acquire). Written by the client."""
+        return self._load(0, 4)
+
+    def set_request_seq(self, value):
+        """Stores `request_seq` atomically (release), publishing what was written before."""
+        self._store(0, 4, int(value))
+
+    def fetch_add_request_seq(self, value):
+        """Adds to `request_seq` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 0, 4, value)
+
+    def request_len(self):
+        """`request_len`, copied: a plain field, written before it is published. Written by the client."""
+        return self._get(4, "<I")
+
+    def set_request_len(self, value):
+        """Writes `request_len` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<I", value)
+
+    def response_seq(self):
+        """`response_seq`, an atomic load (acquire). Written by the host."""
+        return self._load(8, 4)
+
+    def set_response_seq(self, value):
+        """Stores `response_seq` atomically (release), publishing what was written before."""
+        self._store(8, 4, int(value))
+
+    def fetch_add_response_seq(self, value):
+        """Adds to `response_seq` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 8, 4, value)
+
+    def status(self):
+        """`status`, copied: a plain field, written before it is published. Written by the host."""
+        return CommandStatus(self._get(12, "<I"))
+
+    def set_status(self, value):
+        """Writes `status` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(12, "<I", value)
+
+    def response_len(self):
+        """`response_len`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<I")
+
+    def set_response_len(self, value):
+        """Writes `response_len` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def response_total(self):
+        """`response_total`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(20, "<I")
+
+    def set_response_total(self, value):
+        """Writes `response_total` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(20, "<I", value)
+
+    def request_capacity(self):
+        """`request_capacity`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(24, "<I")
+
+    def set_request_capacity(self, value):
+        """Writes `request_capacity` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(24, "<I", value)
+
+    def response_capacity(self):
+        """`response_capacity`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(28, "<I")
+
+    def set_response_capacity(self, value):
+        """Writes `response_capacity` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(28, "<I", value)
+
+
+class LiveRingSlotHeader(_LiveView):
+    """A live view of RingSlotHeader in shared memory (64 bytes, align 8), written by the host.
+
+    LiveRingSlotHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    the struct and its trailer, to the end of buf unless length says less.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 8
+    MIN_LEN = 64
+    _trailer = True
+
+    def seq(self):
+        """`seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."""
+        return self._load(0, 4)
+
+    def read_ring_slot(self):
+        """Reads what seqlock `ring_slot` guards (written by the host, read by the client):
+        copies it and keeps the copy only if the counter was even and unchanged, in up to
+        10000 tries; SeqlockContendedError after them.
+
+        A snapshot ring slot: the host makes seq odd, writes the slot's header and payload, then makes it even; a client copies them and keeps the copy only if seq was even and unchanged
+        """
+        return self.read_ring_slot_counted(_default_tries)[0]
+
+    def read_ring_slot_counted(self, max_tries):
+        """read_ring_slot in at most max_tries tries: (the value, the retries it took)."""
+        return _retry(max_tries, self._try_ring_slot, "seqlock ring_slot")
+
+    def _try_ring_slot(self):
+        return _seqlock_try(self, 0, 4, self._copy_ring_slot)
+
+    def _copy_ring_slot(self):
+        value = RingSlot.__new__(RingSlot)
+        value.size = self._get(4, "<I")
+        value.publish_seq = self._get(8, "<Q")
+        value.tick = self._get(16, "<Q")
+        value.publish_ns = self._get(24, "<Q")
+        size = value.size
+        raw = self._bytes(64, max(0, min(size, self._length - 64)))
+        value.payload = RingSlot._type_payload.from_buffer_copy(raw[:12104].ljust(12104, b"\0"))
+        value.payload_extra = raw[12104:]
+        return value
+
+    def write_ring_slot(self, value):
+        """Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes,
+        makes it even (release). One writer at a time: the host."""
+        _seqlock_write(self, 0, 4, self._store_ring_slot, value)
+
+    def _store_ring_slot(self, value):
+        size = 12104 + len(value.payload_extra)
+        if size > self._length - 64:
+            raise ValueError("payload: %d bytes do not fit in the %d after the header" % (size, self._length - 64))
+        self._set(4, "<I", size)
+        self._set(8, "<Q", value.publish_seq)
+        self._set(16, "<Q", value.tick)
+        self._set(24, "<Q", value.publish_ns)
+        self._put(64, _value_bytes(RingSlot._type_payload, value.payload))
+        self._put(12168, bytes(value.payload_extra))
+
+
+class LiveLogRingHeader(_LiveView):
+    """A live view of LogRingHeader in shared memory (64 bytes, align 8), written by the host.
+
+    LiveLogRingHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 8
+    MIN_LEN = 64
+
+    def write_pos(self):
+        """`write_pos`, an atomic load (acquire). Written by the host."""
+        return self._load(0, 8)
+
+    def set_write_pos(self, value):
+        """Stores `write_pos` atomically (release), publishing what was written before."""
+        self._store(0, 8, int(value))
+
+    def fetch_add_write_pos(self, value):
+        """Adds to `write_pos` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 0, 8, value)
+
+    def tail_pos(self):
+        """`tail_pos`, an atomic load (acquire). Written by the host."""
+        return self._load(8, 8)
+
+    def set_tail_pos(self, value):
+        """Stores `tail_pos` atomically (release), publishing what was written before."""
+        self._store(8, 8, int(value))
+
+    def fetch_add_tail_pos(self, value):
+        """Adds to `tail_pos` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 8, 8, value)
+
+    def capacity(self):
+        """`capacity`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<I")
+
+    def set_capacity(self, value):
+        """Writes `capacity` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def entries(self):
+        """`entries`, an atomic load (acquire). Written by the host."""
+        return self._load(24, 8)
+
+    def set_entries(self, value):
+        """Stores `entries` atomically (release), publishing what was written before."""
+        self._store(24, 8, int(value))
+
+    def fetch_add_entries(self, value):
+        """Adds to `entries` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 24, 8, value)
+
+
+class LiveLogQueueHeader(_LiveView):
+    """A live view of LogQueueHeader in shared memory (64 bytes, align 8), written by the client.
+
+    LiveLogQueueHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 8
+    MIN_LEN = 64
+
+    def write_pos(self):
+        """`write_pos`, an atomic load (acquire). Written by the client."""
+        return self._load(0, 8)
+
+    def set_write_pos(self, value):
+        """Stores `write_pos` atomically (release), publishing what was written before."""
+        self._store(0, 8, int(value))
+
+    def fetch_add_write_pos(self, value):
+        """Adds to `write_pos` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 0, 8, value)
+
+    def dropped(self):
+        """`dropped`, an atomic load (acquire). Written by the client."""
+        return self._load(8, 8)
+
+    def set_dropped(self, value):
+        """Stores `dropped` atomically (release), publishing what was written before."""
+        self._store(8, 8, int(value))
+
+    def fetch_add_dropped(self, value):
+        """Adds to `dropped` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 8, 8, value)
+
+    def capacity(self):
+        """`capacity`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<I")
+
+    def set_capacity(self, value):
+        """Writes `capacity` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<I", value)
+
+    def read_pos(self):
+        """`read_pos`, an atomic load (acquire). Written by the host."""
+        return self._load(32, 8)
+
+    def set_read_pos(self, value):
+        """Stores `read_pos` atomically (release), publishing what was written before."""
+        self._store(32, 8, int(value))
+
+    def fetch_add_read_pos(self, value):
+        """Adds to `read_pos` atomically (acquire-release, wrapping); returns the old value."""
+        return _fetch_add(self._mem, self._base + 32, 8, value)
+
+
+class LiveClientBlockHeader(_LiveView):
+    """A live view of ClientBlockHeader in shared memory (72 bytes, align 4), written by the host.
+
+    LiveClientBlockHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 72
+    ALIGN = 4
+    MIN_LEN = 72
+    _type_regions = RegionEntry * MAX_REGIONS
+
+    def size(self):
+        """`size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(0, "<I")
+
+    def set_size(self, value):
+        """Writes `size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(0, "<I", value)
+
+    def region_count(self):
+        """`region_count`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(4, "<I")
+
+    def set_region_count(self, value):
+        """Writes `region_count` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<I", value)
+
+    def regions(self):
+        """`regions`, copied: a plain field, written before it is published. Written by the host."""
+        return self._copy(8, self._type_regions)
+
+    def set_regions(self, value):
+        """Writes `regions` (plain stores); publish it with a release store of a field readers poll."""
+        self._put(8, _value_bytes(self._type_regions, value))
+
+
+class LiveDirectoryEntry(_LiveView):
+    """A live view of DirectoryEntry in shared memory (64 bytes, align 8), written by the host.
+
+    LiveDirectoryEntry(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 64
+    ALIGN = 8
+    MIN_LEN = 64
+    _type_host_version = ctypes.c_char * VERSION_LEN
+
+    def state(self):
+        """`state`, an atomic load (acquire). Written by the host."""
+        return InstanceState(self._load(0, 4))
+
+    def set_state(self, value):
+        """Stores `state` atomically (release), publishing what was written before."""
+        self._store(0, 4, int(value))
+
+    def compare_exchange_state(self, current, new):
+        """Compare-and-swap of `state` (acquire-release): (ok, the value found, current when ok)."""
+        ok, found = _compare_exchange(self._mem, self._base + 0, 4, int(current), int(new))
+        return ok, InstanceState(found)
+
+    def swap_state(self, value):
+        """Swaps `state` atomically (acquire-release); returns the old value."""
+        return InstanceState(_exchange(self._mem, self._base + 0, 4, int(value)))
+
+    def pid(self):
+        """`pid`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(4, "<I")
+
+    def set_pid(self, value):
+        """Writes `pid` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<I", value)
+
+    def process_time(self):
+        """`process_time`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(8, "<Q")
+
+    def set_process_time(self, value):
+        """Writes `process_time` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<Q", value)
+
+    def abi_major(self):
+        """`abi_major`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(16, "<H")
+
+    def set_abi_major(self, value):
+        """Writes `abi_major` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(16, "<H", value)
+
+    def abi_minor(self):
+        """`abi_minor`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(18, "<H")
+
+    def set_abi_minor(self, value):
+        """Writes `abi_minor` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(18, "<H", value)
+
+    def host_version(self):
+        """`host_version`, copied: a plain field, written before it is published. Written by the host."""
+        return self._copy(24, self._type_host_version)
+
+    def set_host_version(self, value):
+        """Writes `host_version` (plain stores); publish it with a release store of a field readers poll."""
+        self._put(24, _value_bytes(self._type_host_version, value))
+
+
+class LiveDirectoryHeader(_LiveView):
+    """A live view of DirectoryHeader in shared memory (1088 bytes, align 8), written by the host.
+
+    LiveDirectoryHeader(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 1088
+    ALIGN = 8
+    MIN_LEN = 1088
+
+    def magic(self):
+        """`magic`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(0, "<I")
+
+    def set_magic(self, value):
+        """Writes `magic` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(0, "<I", value)
+
+    def entry_count(self):
+        """`entry_count`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(4, "<I")
+
+    def set_entry_count(self, value):
+        """Writes `entry_count` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(4, "<I", value)
+
+    def entry_size(self):
+        """`entry_size`, copied: a plain field, written before it is published. Written by the host."""
+        return self._get(8, "<I")
+
+    def set_entry_size(self, value):
+        """Writes `entry_size` (plain stores); publish it with a release store of a field readers poll."""
+        self._set(8, "<I", value)
+
+    def entries(self, index):
+        """The live view of `entries[index]`; IndexError unless 0 <= index < 16. Written by the host."""
+        if not 0 <= index < 16:
+            raise IndexError("entries has 16 entries; index %d" % index)
+        return LiveDirectoryEntry(self._mem, self._base + 64 + index * 64)
+
+
+class LivePadInput(_LiveView):
+    """A live view of PadInput in shared memory (32 bytes, align 8), written by the client.
+
+    LivePadInput(buf, offset=0, length=None) views the bytes at offset of buf:
+    SIZE bytes unless length says more.
+    ValueError when they do not fit, or when offset is not a multiple of ALIGN.
+    """
+
+    __slots__ = ()
+    SIZE = 32
+    ALIGN = 8
+    MIN_LEN = 32
+
+    def seq(self):
+        """`seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."""
+        return self._load(0, 4)
+
+    def read_pad_input(self):
+        """Reads what seqlock `pad_input` guards (written by the client, read by the host):
+        copies it and keeps the copy only if the counter was even and unchanged, in up to
+        10000 tries; SeqlockContendedError after them.
+
+        A virtual pad: seq is odd while the client writes the record
+        """
+        return self.read_pad_input_counted(_default_tries)[0]
+
+    def read_pad_input_counted(self, max_tries):
+        """read_pad_input in at most max_tries tries: (the value, the retries it took)."""
+        return _retry(max_tries, self._try_pad_input, "seqlock pad_input")
+
+    def _try_pad_input(self):
+        return _seqlock_try(self, 0, 4, self._copy_pad_input)
+
+    def _copy_pad_input(self):
+        raw = bytearray(32)
+        raw[4:32] = self._bytes(4, 28)
+        return PadInput.from_buffer_copy(raw)
+
+    def write_pad_input(self, value):
+        """Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes,
+        makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._store_pad_input, value)
+
+    def _store_pad_input(self, value):
+        data = _value_bytes(PadInput, value)
+        self._put(4, data[4:32])
+
+
+class SnapshotRing:
+    """The ring `snapshot_ring`: 8 slots of 32768 bytes, each a LiveRingSlotHeader and what
+    follows it, under seqlock `ring_slot`. `snapshot_seq` counts publications: the newest is in
+    slot (head - 1) % 8, and a head of 0 means none yet.
+
+    Snapshots published: the newest is in slot (snapshot_seq - 1) % ring_slots, and none is published while snapshot_seq is 0
+
+    SnapshotRing(header, buf, offset=0): header is the LiveBridgeHeader that counts the
+    publications, and the slots start at offset of buf (often the buffer header views).
+    """
+
+    __slots__ = ("_header", "_mem", "_base")
+    SLOT_COUNT = 8
+    SLOT_SIZE = 32768
+
+    def __init__(self, header, buf, offset=0):
+        mem = header._mem if buf is header._mem.source else (buf if isinstance(buf, _Mem) else _Mem(buf))
+        size = self.SLOT_COUNT * self.SLOT_SIZE
+        if offset < 0 or offset % 8:
+            raise ValueError("SnapshotRing at offset %d: the offset must be a multiple of 8" % offset)
+        if offset + size > mem.size:
+            raise ValueError("SnapshotRing needs %d bytes at offset %d, but the buffer holds %d bytes" % (size, offset, mem.size))
+        self._header, self._mem, self._base = header, mem, offset
+
+    def release(self):
+        """Lets go of the buffers, the header's included."""
+        self._header.release()
+        self._mem.release()
+
+    def head(self):
+        """Publications so far (acquire)."""
+        return self._header.snapshot_seq()
+
+    def slot(self, index):
+        """The live view of slot index; IndexError unless 0 <= index < SLOT_COUNT."""
+        if not 0 <= index < self.SLOT_COUNT:
+            raise IndexError("SnapshotRing has %d slots; index %d" % (self.SLOT_COUNT, index))
+        return LiveRingSlotHeader(self._mem, self._base + index * self.SLOT_SIZE, self.SLOT_SIZE)
+
+    def read_newest(self):
+        """The newest slot, copied under its seqlock: a RingSlot, or None before the first
+        publication. A writer that laps the reader during the copy makes it try again, so the
+        copy is always one whole publication; SeqlockContendedError after 10000 tries."""
+        found = self.read_newest_counted(_default_tries)
+        return None if found is None else found[0]
+
+    def read_newest_counted(self, max_tries):
+        """read_newest in at most max_tries tries: None, or (the value, the retries it took).
+        Each try picks the newest slot again."""
+        value, retries = _retry(max_tries, self._try_newest, "ring SnapshotRing")
+        return None if value is None else (value, retries)
+
+    def _try_newest(self):
+        head = self.head()
+        if head == 0:
+            return True, None
+        return self.slot((head - 1) % self.SLOT_COUNT)._try_ring_slot()
+
+    def publish(self, value):
+        """The writer's side: writes value into the next slot under its seqlock, then
+        publishes it by storing the new head (release), which it returns. One writer only."""
+        head = self.head()
+        self.slot(head % self.SLOT_COUNT).write_ring_slot(value)
+        head = (head + 1) & 0xFFFFFFFFFFFFFFFF
+        self._header.set_snapshot_seq(head)
+        return head
+
+
+def events_since(record, count):
+    """The ring `events`: `event_total` counts entries ever written, and entry i is `events[i % 32]`.
+
+    Events detected since start-up: event i is at events[i % max_events], so only the last max_events are kept
+
+    The entries of record (a Snapshot, a copy) from number count on, oldest first, as
+    ([(number, entry), ...], lost): lost counts those the ring overwrote before they were
+    read. Pass the record's event_total as count next time.
+    """
+    return _events_since(getattr(record, "events"), getattr(record, "event_total"), count)
+
+
+Snapshot.events_since = events_since
+

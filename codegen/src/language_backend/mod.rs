@@ -12,6 +12,8 @@ pub mod markdown;
 pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;
+#[cfg(feature = "text")]
+mod python_live;
 pub mod rust;
 mod rust_live;
 #[cfg(feature = "text")]

@@ -145,10 +145,10 @@ pub fn python_field_alias(name: &str) -> Option<String> {
 
 /// The Python names of the schema's types and constants, by index, made once per module:
 /// every field that refers to a type or a constant reads its name from here.
-struct Names {
-    enums: Vec<String>,
-    structs: Vec<String>,
-    consts: Vec<String>,
+pub(super) struct Names {
+    pub(super) enums: Vec<String>,
+    pub(super) structs: Vec<String>,
+    pub(super) consts: Vec<String>,
 }
 
 impl Names {
@@ -189,6 +189,8 @@ struct ModuleContext<'a> {
     consts: Vec<ConstContext<'a>>,
     enums: Vec<EnumContext<'a>>,
     structs: Vec<StructContext<'a>>,
+    /// The live section (`python_live.rs`); none without shared memory.
+    live: Option<&'a super::python_live::LiveSection>,
 }
 
 /// Names for the usage examples of the module docstring, taken from this schema.
@@ -288,7 +290,13 @@ struct DocEntry {
 /// generated-file line.
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
     let names = Names::new(&schema.abi);
-    COMPILED.render(compute_module_context(schema, &names, source))
+    let live = super::python_live::render_live(schema, &names)?;
+    let mut context = compute_module_context(schema, &names, source);
+    if let Some(live) = &live {
+        context.all.extend(live.exports.iter().map(String::as_str));
+        context.live = Some(live);
+    }
+    COMPILED.render(context)
 }
 
 fn compute_module_context<'a>(
@@ -397,6 +405,7 @@ fn compute_module_context<'a>(
         consts,
         enums,
         structs,
+        live: None,
     }
 }
 
@@ -560,7 +569,7 @@ fn push_len(out: &mut String, names: &Names, ty: &Type, before: &str, after: &st
 }
 
 /// The ctypes type of a field: enums are their fixed-width integer.
-fn render_ctype(abi: &Abi, names: &Names, ty: &Type) -> String {
+pub(super) fn render_ctype(abi: &Abi, names: &Names, ty: &Type) -> String {
     let elem = match ty.elem {
         Elem::Prim(p) => prim_ctype(p),
         Elem::Char => "ctypes.c_char",
@@ -671,7 +680,7 @@ fn escape_docstring_lines(doc: &str) -> Vec<String> {
 /// escaped when another `"` or the end of the line follows it (so no `"""` forms and no
 /// quote touches the closing one); control characters other than tab as escapes. The
 /// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
-fn escape_docstring_line(line: &str) -> String {
+pub(super) fn escape_docstring_line(line: &str) -> String {
     // No backslash, quote or control character: nothing to escape. A line of printable
     // ASCII and tabs without those two settles it in one pass over the bytes (no early
     // exit, so that it runs on whole vectors of bytes).
