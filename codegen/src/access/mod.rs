@@ -87,18 +87,6 @@ pub fn lower_access(
     })
 }
 
-/// Whether `lock` guards every plain field of its struct but the counter, and nothing
-/// else: its value is then the struct itself, and it has no type of its own.
-fn guards_whole_struct(structs: &[StructAccess], lock: &Seqlock) -> bool {
-    let plain = structs[lock.struct_index]
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|(i, f)| *i != lock.counter && !f.kind.is_atomic())
-        .count();
-    lock.guards.iter().all(|g| matches!(g, Guard::Field(_))) && lock.guards.len() == plain
-}
-
 /// What a seqlock guards, named: its kind (`field`, `trailer part`) and its
 /// `struct.name` path.
 type GuardName = (&'static str, String);

@@ -3,7 +3,7 @@
 
 use toml::Spanned;
 
-use super::{GuardName, LowerAccess, guards_whole_struct, list_is, toml_parties};
+use super::{GuardName, LowerAccess, list_is, toml_parties};
 use crate::diagnostics::Span;
 use crate::ir::Elem;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
@@ -37,7 +37,7 @@ impl LowerAccess<'_> {
         let locks = seqlocks
             .iter()
             .zip(raw_locks)
-            .filter(|(l, _)| !guards_whole_struct(structs, l))
+            .filter(|(l, _)| !l.guards_whole_struct(structs))
             .map(|(_, r)| ("seqlock", &r.name));
         let slot_rings = rings
             .iter()

@@ -180,3 +180,18 @@ pub enum RingKind {
         capacity: u64,
     },
 }
+
+impl Seqlock {
+    /// Whether it guards every plain field of its struct but the counter, and nothing else:
+    /// its value is then the struct itself, and it needs no type of its own. Every target
+    /// and the name checks decide with this one rule.
+    pub fn guards_whole_struct(&self, structs: &[StructAccess]) -> bool {
+        let plain = structs[self.struct_index]
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| *i != self.counter && !f.kind.is_atomic())
+            .count();
+        self.guards.iter().all(|g| matches!(g, Guard::Field(_))) && self.guards.len() == plain
+    }
+}

@@ -402,18 +402,6 @@ fn build_cas_word(
     }
 }
 
-/// Whether `lock` guards every field of its struct but the counter and the other atomic
-/// fields, and nothing else: it then reads into the struct's own type (as in Rust).
-fn guards_whole_struct(schema: &Schema, lock: &Seqlock) -> bool {
-    let a = &schema.access.structs[lock.struct_index];
-    let fields = (lock.guards.iter()).filter(|g| matches!(g, Guard::Field(_)));
-    let guardable = (a.fields.iter().enumerate())
-        .filter(|(i, f)| *i != lock.counter && !f.kind.is_atomic())
-        .count();
-    let fields = fields.count();
-    fields == lock.guards.len() && fields == guardable
-}
-
 /// The member of a value type for a field or trailer part of type `ty`.
 fn member(schema: &Schema, name: &str, ty: &Type, doc: String) -> MemberCtx {
     let abi = &schema.abi;
@@ -432,7 +420,7 @@ fn build_seqlock(schema: &Schema, protocols: &[Protocol], lock: &Seqlock) -> Seq
     let l = schema.layout.of(si);
     let a = &schema.access.structs[si];
     let prefix = &abi.c_prefix;
-    let whole = guards_whole_struct(schema, lock);
+    let whole = lock.guards_whole_struct(&schema.access.structs);
     let mut ctx = SeqlockCtx {
         doc: protocol_comment(find(protocols, "seqlock", &lock.name)),
         name: lock.name.clone(),
@@ -593,7 +581,7 @@ fn build_ring(schema: &Schema, protocols: &[Protocol], ring: &Ring, ctx: &mut Li
                 head_s: c_type_name(&head_s.name, prefix),
                 head_name: head_s.fields[head.field].name.clone(),
                 head_bits: schema.layout.of(head.struct_index).fields[head.field].size * 8,
-                value: if guards_whole_struct(schema, lock) {
+                value: if lock.guards_whole_struct(&schema.access.structs) {
                     slot_s.clone()
                 } else {
                     format!("{prefix}_{}_copy", lock.name)

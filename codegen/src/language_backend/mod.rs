@@ -6,6 +6,7 @@ pub mod c;
 #[cfg(feature = "text")]
 mod c_live;
 pub mod jobs;
+mod live_plan;
 #[cfg(feature = "text")]
 pub mod markdown;
 #[cfg(feature = "text")]

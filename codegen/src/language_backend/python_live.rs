@@ -21,13 +21,14 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::RenderError;
+use super::live_plan::{guarded_runs, has_view, needs_view, value_guards};
 use super::python::{
     Names, PYTHON_KEYWORDS, escape_docstring_line, python_field_alias, python_type_name,
     render_ctype,
 };
 use super::text::{Compiled, Template};
 use crate::Schema;
-use crate::ir::access::{AccessKind, Guard, Ring, RingKind, Seqlock};
+use crate::ir::access::{AccessKind, Guard, Ring, RingKind};
 use crate::ir::names::upper;
 use crate::ir::{Elem, Field, Prim, Type};
 
@@ -275,7 +276,7 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
         .collect();
     let locks = &schema.access.seqlocks;
     let values = (locks.iter())
-        .map(|l| match guards_whole_struct(schema, l) {
+        .map(|l| match l.guards_whole_struct(&schema.access.structs) {
             true => names.structs[l.struct_index].clone(),
             false => module.name(&python_type_name(&l.name)),
         })
@@ -287,7 +288,7 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
         values,
     };
     let values: Vec<ValueClass> = (0..locks.len())
-        .filter(|&k| !guards_whole_struct(schema, &locks[k]))
+        .filter(|&k| !locks[k].guards_whole_struct(&schema.access.structs))
         .map(|k| cx.value_class(k))
         .collect();
     let views: Vec<ViewClass> = structs.filter_map(|i| cx.view_class(i)).collect();
@@ -322,75 +323,6 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
         example,
         exports,
     }
-}
-
-/// Whether struct `i` needs a live view when another struct holds it (as `rust_live.rs`
-/// decides): it has an atomic field or a seqlock, or holds a struct that does.
-fn needs_view(schema: &Schema, i: usize) -> bool {
-    let (a, fields) = (&schema.access.structs[i], &schema.abi.structs[i].fields);
-    let holds = |f: &Field| matches!(f.ty.elem, Elem::Struct(j) if j != i && needs_view(schema, j));
-    a.shared
-        && !a.guarded_whole
-        && (a.fields.iter().any(|f| f.kind.is_atomic())
-            || !a.seqlocks.is_empty()
-            || fields.iter().any(holds))
-}
-
-/// Whether struct `i` gets a view: shared, not copied whole under a seqlock, and either
-/// needing one or held by no other shared struct (a header).
-fn has_view(schema: &Schema, i: usize) -> bool {
-    let a = &schema.access.structs[i];
-    if !a.shared || a.guarded_whole {
-        return false;
-    }
-    let held = schema.abi.structs.iter().enumerate().any(|(j, s)| {
-        schema.access.structs[j].shared && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
-    });
-    needs_view(schema, i) || !held
-}
-
-/// Whether `lock` guards every field of its struct but the atomic ones: it then reads into
-/// the struct's own ctypes class.
-fn guards_whole_struct(schema: &Schema, lock: &Seqlock) -> bool {
-    let a = &schema.access.structs[lock.struct_index];
-    let fields = (lock.guards.iter())
-        .filter(|g| matches!(g, Guard::Field(_)))
-        .count();
-    let guardable = (a.fields.iter().enumerate())
-        .filter(|(i, f)| *i != lock.counter && !f.kind.is_atomic())
-        .count();
-    fields == lock.guards.len() && fields == guardable
-}
-
-/// The guards of a value-class seqlock in copy order: fields (so a size field comes before
-/// the part it sizes), then trailer parts; declared padding is left out.
-fn value_guards(schema: &Schema, lock: &Seqlock) -> Vec<Guard> {
-    let s = &schema.abi.structs[lock.struct_index];
-    let fields =
-        (lock.guards.iter()).filter(|g| matches!(g, Guard::Field(f) if !s.fields[*f].is_padding()));
-    let parts = (lock.guards.iter()).filter(|g| matches!(g, Guard::Trailer(_)));
-    fields.chain(parts).copied().collect()
-}
-
-/// Contiguous runs of the fields a seqlock guards, as byte ranges of the struct.
-fn guarded_runs(schema: &Schema, lock: &Seqlock) -> Vec<(u64, u64)> {
-    let l = schema.layout.of(lock.struct_index);
-    let mut fields: Vec<usize> = (lock.guards.iter())
-        .filter_map(|g| match g {
-            Guard::Field(f) => Some(*f),
-            Guard::Trailer(_) => None,
-        })
-        .collect();
-    fields.sort_unstable();
-    let mut runs: Vec<(u64, u64)> = Vec::new();
-    for f in fields {
-        let (start, end) = (l.fields[f].offset, l.fields[f].offset + l.fields[f].size);
-        match runs.last_mut() {
-            Some(last) if last.1 == start => last.1 = end,
-            _ => runs.push((start, end)),
-        }
-    }
-    runs
 }
 
 /// The `struct` format of a number: `<I`, `<q`, `<d` (letters in the order of `Prim::ALL`).
@@ -585,7 +517,7 @@ impl Ctx<'_> {
             schema.layout.of(si),
             &schema.access.structs[si],
         );
-        let whole = guards_whole_struct(schema, lock);
+        let whole = lock.guards_whole_struct(&schema.access.structs);
         let size_fields: Vec<usize> = (lock.guards.iter())
             .filter_map(|g| match g {
                 Guard::Trailer(t) => a.trailer[*t].size_field,

@@ -13,6 +13,7 @@ mod seqlock;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::live_plan::{has_view, needs_view};
 use super::rust::{rust_ident, type_ident};
 use crate::Schema;
 use crate::ir::access::{AccessKind, StructAccess};
@@ -33,38 +34,6 @@ pub fn live_weight(schema: &Schema) -> usize {
         .map(|i| 3 + schema.abi.structs[i].fields.len())
         .sum::<usize>()
         + 10 * (schema.access.seqlocks.len() + schema.access.rings.len())
-}
-
-/// Whether struct `i` needs a live view when another struct holds it: it has an atomic
-/// field or a seqlock, or holds a struct that does. Otherwise it is read and written as a
-/// value, by copy.
-fn needs_view(schema: &Schema, i: usize) -> bool {
-    let a = &schema.access.structs[i];
-    if !a.shared || a.guarded_whole {
-        return false;
-    }
-    a.fields.iter().any(|f| f.kind.is_atomic())
-        || !a.seqlocks.is_empty()
-        || schema.abi.structs[i]
-            .fields
-            .iter()
-            .any(|f| match f.ty.elem {
-                Elem::Struct(j) => j != i && needs_view(schema, j),
-                _ => false,
-            })
-}
-
-/// Whether struct `i` gets a live view: a shared struct that is not copied whole under a
-/// seqlock, and either needs one or is not held by another shared struct (a header).
-fn has_view(schema: &Schema, i: usize) -> bool {
-    let a = &schema.access.structs[i];
-    if !a.shared || a.guarded_whole {
-        return false;
-    }
-    let held = schema.abi.structs.iter().enumerate().any(|(j, s)| {
-        schema.access.structs[j].shared && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
-    });
-    needs_view(schema, i) || !held
 }
 
 /// `pub mod live { ... }`.

@@ -4,7 +4,6 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::seqlock::guards_whole_struct;
 use super::{lit, value_type, word_type};
 use crate::Schema;
 use crate::ir::access::{Ring, RingKind};
@@ -44,7 +43,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let write = format_ident!("write_{}", lock.name);
             let word = word_type(lock.counter_width);
             let counter = lit(schema.layout.of(lock.struct_index).fields[lock.counter].offset);
-            let (value, new_value) = if guards_whole_struct(schema, lock) {
+            let (value, new_value) = if lock.guards_whole_struct(&schema.access.structs) {
                 let t = type_ident(&schema.abi.structs[lock.struct_index].name);
                 (
                     quote!(super::#t),

@@ -7,46 +7,13 @@ use quote::{format_ident, quote};
 use super::{lit, value_type, word_type};
 use crate::Schema;
 use crate::ir::access::{Guard, Seqlock};
+use crate::language_backend::live_plan::{guarded_runs, value_guards};
 use crate::language_backend::rust::{rust_ident, type_ident};
-use crate::layout::StructLayout;
-
-/// Whether seqlock `lock` guards its whole struct but the counter (and the struct's other
-/// atomic fields), and nothing else: it then reads into the struct's own value type.
-pub(super) fn guards_whole_struct(schema: &Schema, lock: &Seqlock) -> bool {
-    let a = &schema.access.structs[lock.struct_index];
-    let fields = lock
-        .guards
-        .iter()
-        .filter(|g| matches!(g, Guard::Field(_)))
-        .count();
-    let guardable = a
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|(i, f)| *i != lock.counter && !f.kind.is_atomic())
-        .count();
-    fields == lock.guards.len() && fields == guardable
-}
-
-/// The guards of a value-type seqlock in copy order: fields (a size field comes before the
-/// part it sizes), then trailer parts; declared padding is left out.
-fn value_guards(schema: &Schema, lock: &Seqlock) -> Vec<Guard> {
-    let s = &schema.abi.structs[lock.struct_index];
-    let fields = lock
-        .guards
-        .iter()
-        .filter(|g| matches!(g, Guard::Field(f) if !s.fields[*f].is_padding()));
-    let parts = lock
-        .guards
-        .iter()
-        .filter(|g| matches!(g, Guard::Trailer(_)));
-    fields.chain(parts).copied().collect()
-}
 
 /// The value type a seqlock reads into: the struct itself, or one made of the guarded
 /// fields and trailer parts (`ParamDefs { def_count, defs }`).
 pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStream {
-    if guards_whole_struct(schema, lock) {
+    if lock.guards_whole_struct(&schema.access.structs) {
         return TokenStream::new();
     }
     let s = &schema.abi.structs[lock.struct_index];
@@ -124,28 +91,6 @@ pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStre
     }
 }
 
-/// Contiguous runs of the fields a seqlock guards, as byte ranges of the struct.
-fn guarded_runs(lock: &Seqlock, l: &StructLayout) -> Vec<(u64, u64)> {
-    let mut fields: Vec<usize> = lock
-        .guards
-        .iter()
-        .filter_map(|g| match g {
-            Guard::Field(f) => Some(*f),
-            Guard::Trailer(_) => None,
-        })
-        .collect();
-    fields.sort_unstable();
-    let mut runs: Vec<(u64, u64)> = Vec::new();
-    for f in fields {
-        let (start, end) = (l.fields[f].offset, l.fields[f].offset + l.fields[f].size);
-        match runs.last_mut() {
-            Some(last) if last.1 == start => last.1 = end,
-            _ => runs.push((start, end)),
-        }
-    }
-    runs
-}
-
 /// `read_<lock>()` and `write_<lock>()` on the view of the struct holding the counter.
 pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
     let si = lock.struct_index;
@@ -158,7 +103,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let write = format_ident!("write_{}", lock.name);
     let writers = lock.writers.describe(&schema.access.parties);
     let readers = lock.readers.describe(&schema.access.parties);
-    let whole = guards_whole_struct(schema, lock);
+    let whole = lock.guards_whole_struct(&schema.access.structs);
     let value_ty = if whole {
         let t = type_ident(&s.name);
         quote!(super::#t)
@@ -172,7 +117,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     if whole {
         copy_in.push(quote!(let bytes = out.as_mut_bytes();));
         copy_out.push(quote!(let bytes = value.as_bytes();));
-        for (start, end) in guarded_runs(lock, l) {
+        for (start, end) in guarded_runs(schema, lock) {
             let (s0, e0) = (lit(start), lit(end));
             copy_in.push(quote!(self.region.read_bytes(#s0, &mut bytes[#s0..#e0]);));
             copy_out.push(quote!(self.region.write_bytes(#s0, &bytes[#s0..#e0]);));

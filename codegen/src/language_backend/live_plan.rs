@@ -1,0 +1,77 @@
+//! What every target's live layer decides alike: which structs get a view, the order in
+//! which a seqlock's value copies its parts, and the byte runs it copies. One rule each, so
+//! that Rust, C and Python touch the same bytes with the same access sizes.
+
+use crate::Schema;
+use crate::ir::Elem;
+use crate::ir::access::{Guard, Seqlock};
+
+/// Whether struct `i` needs a live view when another struct holds it: it has an atomic
+/// field or a seqlock, or holds a struct that does. Otherwise it is read and written as a
+/// value, by copy.
+pub fn needs_view(schema: &Schema, i: usize) -> bool {
+    let a = &schema.access.structs[i];
+    if !a.shared || a.guarded_whole {
+        return false;
+    }
+    a.fields.iter().any(|f| f.kind.is_atomic())
+        || !a.seqlocks.is_empty()
+        || schema.abi.structs[i]
+            .fields
+            .iter()
+            .any(|f| match f.ty.elem {
+                Elem::Struct(j) => j != i && needs_view(schema, j),
+                _ => false,
+            })
+}
+
+/// Whether struct `i` gets a live view: a shared struct that is not copied whole under a
+/// seqlock, and either needs one or is not held by another shared struct (a header).
+pub fn has_view(schema: &Schema, i: usize) -> bool {
+    let a = &schema.access.structs[i];
+    if !a.shared || a.guarded_whole {
+        return false;
+    }
+    let held = schema.abi.structs.iter().enumerate().any(|(j, s)| {
+        schema.access.structs[j].shared && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
+    });
+    needs_view(schema, i) || !held
+}
+
+/// The guards of a seqlock with a value type of its own, in copy order: fields (so that a
+/// size field comes before the part it sizes), then trailer parts; padding left out.
+pub fn value_guards(schema: &Schema, lock: &Seqlock) -> Vec<Guard> {
+    let s = &schema.abi.structs[lock.struct_index];
+    let fields = lock
+        .guards
+        .iter()
+        .filter(|g| matches!(g, Guard::Field(f) if !s.fields[*f].is_padding()));
+    let parts = lock
+        .guards
+        .iter()
+        .filter(|g| matches!(g, Guard::Trailer(_)));
+    fields.chain(parts).copied().collect()
+}
+
+/// Contiguous runs of the fields a seqlock guards, as byte ranges of its struct.
+pub fn guarded_runs(schema: &Schema, lock: &Seqlock) -> Vec<(u64, u64)> {
+    let l = schema.layout.of(lock.struct_index);
+    let mut fields: Vec<usize> = lock
+        .guards
+        .iter()
+        .filter_map(|g| match g {
+            Guard::Field(f) => Some(*f),
+            Guard::Trailer(_) => None,
+        })
+        .collect();
+    fields.sort_unstable();
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for f in fields {
+        let (start, end) = (l.fields[f].offset, l.fields[f].offset + l.fields[f].size);
+        match runs.last_mut() {
+            Some(last) if last.1 == start => last.1 = end,
+            _ => runs.push((start, end)),
+        }
+    }
+    runs
+}
