@@ -1,0 +1,99 @@
+//! The bot snippets of README.md's "Live shared memory in C and Python" are real code: the
+//! C one compiles against the generated header with warnings as errors, and the Python one
+//! runs against a bridge file a host (the Rust live layer) laid out and published into.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use bridge_abi::live;
+use bridge_abi::runtime::SharedBuf;
+use bridge_abi::*;
+
+const RING_AT: usize = 4096;
+
+/// The code block of `lang` after `marker` in README.md.
+fn block_after(marker: &str, lang: &str) -> String {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let section = &readme[readme.find(marker).unwrap_or_else(|| panic!("no {marker}"))..];
+    let fence = format!("```{lang}\n");
+    let start = section
+        .find(&fence)
+        .unwrap_or_else(|| panic!("no {lang} block"))
+        + fence.len();
+    let end = start + section[start..].find("```").expect("a closed block");
+    section[start..end].to_string()
+}
+
+#[test]
+fn the_c_bot_snippet_compiles() {
+    let snippet = block_after("## Live shared memory in C and Python", "c");
+    let body = snippet.replace("#include \"bridge.h\"\n", "");
+    let program = format!(
+        "#include <stdio.h>\n#include \"bridge.h\"\n\nvoid bot(unsigned char *base);\nvoid bot(unsigned char *base) {{\n{body}}}\n"
+    );
+    let dir = common::tools::scratch("readme_c_snippet");
+    fs::write(dir.join("bot.c"), program).unwrap();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let include = include.to_str().unwrap();
+    for (compiler, std) in [("gcc", "-std=c11"), ("g++", "-std=c++17")] {
+        let mut args = vec![
+            std,
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-c",
+            "-I",
+            include,
+        ];
+        if compiler == "g++" {
+            args.extend(["-x", "c++"]);
+        }
+        args.extend(["bot.c", "-o", "bot.o"]);
+        common::tools::run_ok(compiler, &args, &dir);
+    }
+}
+
+#[test]
+fn the_python_bot_snippet_runs_against_a_published_bridge() {
+    // A host's bridge: the header, the ring where the region table says, one publication.
+    let shared = SharedBuf::new(RING_AT + RING_SLOTS as usize * RING_SLOT_SIZE as usize);
+    let header = live::BridgeHeader::at(shared.region(), 0).unwrap();
+    let mut regions = header.regions();
+    regions[BridgeRegion::SNAPSHOT_RING.0 as usize] = RegionEntry {
+        offset: RING_AT as u32,
+        size: RING_SLOTS * RING_SLOT_SIZE,
+    };
+    header.set_regions(regions);
+    let ring = live::SnapshotRing::new(header, shared.region().tail(RING_AT, 8).unwrap()).unwrap();
+    let mut slot = live::RingSlot::zeroed();
+    slot.publish_seq = 1;
+    slot.payload.header.tick = 4321;
+    ring.publish(&slot);
+
+    let dir = common::tools::scratch("readme_python_snippet");
+    let image = dir.join("bridge.shm");
+    fs::write(&image, shared.to_vec()).unwrap();
+    let snippet = block_after("## Live shared memory in C and Python", "python")
+        .replace("/dev/shm/ibf.bridge", image.to_str().unwrap());
+    fs::write(dir.join("bot.py"), snippet).unwrap();
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let out = std::process::Command::new("python3")
+        .args(["-W", "error", "bot.py"])
+        .env("PYTHONPATH", &generated)
+        .current_dir(&dir)
+        .output()
+        .expect("python3 is needed for this test");
+    assert!(
+        out.status.success(),
+        "the README's Python snippet failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "tick 4321\n");
+    // It claimed row 0, as the host sees in the file.
+    let bytes = fs::read(&image).unwrap();
+    assert_eq!(&bytes[0x100..0x104], &2u32.to_le_bytes(), "row 0 is active");
+}
