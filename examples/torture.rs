@@ -78,11 +78,26 @@ struct Counts {
     rounds: u64,
 }
 
-/// One client process: its language, id and what it reported.
+/// One client process: its language, id, and the thread that reads its output as it
+/// comes (a client prints a line per claim won; a full pipe would stall it).
 struct Client {
     lang: &'static str,
     id: u8,
     child: Child,
+    output: Option<std::thread::JoinHandle<String>>,
+}
+
+/// Kills the clients still running when the host returns early, so that none is left
+/// spinning on a mapping nobody publishes into.
+struct Clients(Vec<Client>);
+
+impl Drop for Clients {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.child.kill();
+            let _ = c.child.wait();
+        }
+    }
 }
 
 fn run_host(args: &[String]) -> Result<ExitCode, String> {
@@ -123,7 +138,7 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     } else {
         PathBuf::new()
     };
-    let mut clients = Vec::new();
+    let mut clients = Clients(Vec::new());
     let mut id = 0u8;
     for &lang in &langs {
         for _ in 0..per_lang {
@@ -148,14 +163,25 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
                 .arg(seconds.to_string())
                 .arg(rounds.to_string())
                 .stdout(Stdio::piped());
-            let child = cmd
+            let mut child = cmd
                 .spawn()
                 .map_err(|e| format!("cannot start the {lang} client: {e}"))?;
-            clients.push(Client { lang, id, child });
+            let mut stdout = child.stdout.take().expect("piped");
+            let output = std::thread::spawn(move || {
+                let mut text = String::new();
+                let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
+                text
+            });
+            clients.0.push(Client {
+                lang,
+                id,
+                child,
+                output: Some(output),
+            });
             id += 1;
         }
     }
-    let n_clients = clients.len() as u64;
+    let n_clients = clients.0.len() as u64;
 
     // Phase 1: publish at full speed until the reading time is over.
     let stop = AtomicBool::new(false);
@@ -221,14 +247,18 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     let mut by_lang: BTreeMap<&str, (Counts, u64)> = BTreeMap::new();
     let mut lang_of: BTreeMap<u8, &str> = BTreeMap::new();
     let mut failed = false;
-    for c in clients {
+    for c in &mut clients.0 {
         lang_of.insert(c.id, c.lang);
-        let out = c.child.wait_with_output().map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            eprintln!("the {} client {} exited with {}", c.lang, c.id, out.status);
+        let status = c.child.wait().map_err(|e| e.to_string())?;
+        if !status.success() {
+            eprintln!("the {} client {} exited with {status}", c.lang, c.id);
             failed = true;
         }
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = c
+            .output
+            .take()
+            .map(|t| t.join().unwrap_or_default())
+            .unwrap_or_default();
         let mut counts = Counts::default();
         for line in text.lines() {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -397,6 +427,9 @@ fn run_client(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A round that does not change for this long means the host is gone: the client stops.
+const HOST_GONE: Duration = Duration::from_secs(60);
+
 /// Tries per read: bounded, and generous, since the host never pauses.
 const DEFAULT_TRIES_FOR_CLIENTS: u32 = 100_000;
 
@@ -404,15 +437,17 @@ const DEFAULT_TRIES_FOR_CLIENTS: u32 = 100_000;
 fn claim_rounds(region: Region<'_>, header: live::BridgeHeader<'_>, id: u8, rounds: u64) -> u64 {
     let mut last = 0;
     let mut done = 0;
+    let mut changed = Instant::now();
     while last < rounds {
         let r = region.load::<u64>(ROUND_AT, Ordering::Acquire);
         if r == last {
-            if header.host_state() == HostState::EXITING {
+            if header.host_state() == HostState::EXITING || changed.elapsed() > HOST_GONE {
                 break;
             }
             std::thread::yield_now();
             continue;
         }
+        changed = Instant::now();
         for i in 0..MAX_CLIENTS {
             let row = header.clients(i).expect("a row");
             if row

@@ -100,15 +100,19 @@ int main(int argc, char **argv) {
     uint64_t *round = (uint64_t *)(void *)(base + ibf_live_load_acquire_u32_(&header->total_size));
     uint64_t *acks = round + 1;
     uint64_t last = 0, done = 0;
+    double changed = now_s();
     while (last < rounds) {
         uint64_t r = __atomic_load_n(round, __ATOMIC_ACQUIRE);
         if (r == last) {
-            if (ibf_bridge_header_load_host_state(header) == IBF_HOST_STATE_EXITING) {
+            /* The host says it is done, or is gone: a round unchanged for a minute. */
+            if (ibf_bridge_header_load_host_state(header) == IBF_HOST_STATE_EXITING ||
+                now_s() - changed > 60.0) {
                 break;
             }
             sched_yield();
             continue;
         }
+        changed = now_s();
         for (size_t i = 0; i < IBF_MAX_CLIENTS; i++) {
             ibf_client_entry *row = &header->clients[i];
             ibf_client_state expected = IBF_CLIENT_STATE_FREE;

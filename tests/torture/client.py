@@ -62,13 +62,16 @@ def main():
     round_at = header.total_size()
     acks_at = round_at + 8
     last = done = 0
+    changed = time.monotonic()
     while last < rounds:
         r = bridge.atomic_load(buf, round_at, 8)
         if r == last:
-            if header.host_state() == bridge.HostState.EXITING:
+            # The host says it is done, or is gone: a round unchanged for a minute.
+            if header.host_state() == bridge.HostState.EXITING or time.monotonic() - changed > 60:
                 break
             time.sleep(0)
             continue
+        changed = time.monotonic()
         for i in range(bridge.MAX_CLIENTS):
             row = header.clients(i)
             ok, _ = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
