@@ -167,6 +167,7 @@ error_classes! {
     ring_payload_unsized => 1,
     ring_events_not_array => 1,
     ring_unknown_seqlock => 1,
+    c_live_macro_collision => 1,
     // Mistakes pile up and are reported together, by line.
     several_errors => 5,
 }

@@ -12,7 +12,7 @@ use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::ir::access::{
     Access, AccessKind, FieldAccess, FieldRef, Guard, Parties, Ring, Seqlock, StructAccess,
 };
-use crate::ir::names::is_snake_case;
+use crate::ir::names::{is_snake_case, upper};
 use crate::ir::{Abi, Elem, Prim, Type};
 use crate::layout::Layout;
 use crate::lower::closest;
@@ -42,6 +42,7 @@ pub fn lower_access(
         .collect();
     cx.propagate_shared(raw, &mut structs);
     cx.check_unshared(raw, &structs);
+    cx.check_c_live_macros(raw, &structs);
     cx.errors.propagate()?;
     let mut seqlocks = Vec::new();
     // The declaration of each lowered seqlock, for its spans.
@@ -401,6 +402,52 @@ impl LowerAccess<'_> {
                     }
                 }
                 inner.shared = true;
+            }
+        }
+    }
+
+    /// The C header's live helpers define `<PREFIX>_OK`, `_CONTENDED`, `_EMPTY`,
+    /// `_TOO_SHORT` and `_DEFAULT_TRIES`; a constant or enum value whose macro is one of
+    /// them would redefine it.
+    fn check_c_live_macros(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
+        const RESERVED: [&str; 5] = ["OK", "CONTENDED", "EMPTY", "TOO_SHORT", "DEFAULT_TRIES"];
+        let live = structs
+            .iter()
+            .any(|s| s.shared && s.fields.iter().any(|f| f.kind.is_atomic()));
+        if !live {
+            return;
+        }
+        let prefix = upper(&self.abi.c_prefix);
+        let mut names: Vec<(String, &Spanned<String>, String)> = raw
+            .consts
+            .iter()
+            .map(|c| {
+                let name = &c.get_ref().name;
+                (
+                    upper(name.get_ref()),
+                    name,
+                    format!("constant `{}`", name.get_ref()),
+                )
+            })
+            .collect();
+        for e in raw.enums.iter().chain(&raw.flags) {
+            let e = e.get_ref();
+            for v in e.values.get_ref() {
+                let v = &v.get_ref().name;
+                let macro_name = format!("{}_{}", upper(e.name.get_ref()), upper(v.get_ref()));
+                let what = format!("value `{}.{}`", e.name.get_ref(), v.get_ref());
+                names.push((macro_name, v, what));
+            }
+        }
+        for (macro_name, name, what) in names {
+            if RESERVED.contains(&macro_name.as_str()) {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{what} becomes the C macro `{prefix}_{macro_name}`, which the header's live access helpers define as a status"
+                    ),
+                    "rename it: the live helpers return OK, CONTENDED, EMPTY and TOO_SHORT and try DEFAULT_TRIES times",
+                );
             }
         }
     }
