@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::RenderError;
 use super::c::{array_len, c_field_name, c_type_name, field_type, render_comment_lines};
+use super::live_plan;
 use super::protocols::{Protocol, describe_protocols};
 use super::text::{Compiled, Template};
 use crate::Schema;
@@ -440,23 +441,7 @@ fn build_seqlock(schema: &Schema, protocols: &[Protocol], lock: &Seqlock) -> Seq
     };
     if whole {
         // Contiguous runs of the guarded fields, padding included, as Rust copies them.
-        let mut fields: Vec<usize> = lock
-            .guards
-            .iter()
-            .filter_map(|g| match g {
-                Guard::Field(f) => Some(*f),
-                Guard::Trailer(_) => None,
-            })
-            .collect();
-        fields.sort_unstable();
-        let mut runs: Vec<(u64, u64)> = Vec::new();
-        for f in fields {
-            let (start, end) = (l.fields[f].offset, l.fields[f].offset + l.fields[f].size);
-            match runs.last_mut() {
-                Some(last) if last.1 == start => last.1 = end,
-                _ => runs.push((start, end)),
-            }
-        }
+        let runs = live_plan::guarded_runs(schema, lock);
         ctx.copies = runs
             .into_iter()
             .map(|(start, end)| CopyCtx {
