@@ -454,19 +454,14 @@ fn build_seqlock(schema: &Schema, protocols: &[Protocol], lock: &Seqlock) -> Seq
             .collect();
         return ctx;
     }
-    let size_fields: Vec<usize> = lock
-        .guards
-        .iter()
-        .filter_map(|g| match g {
-            Guard::Trailer(t) => a.trailer[*t].size_field,
-            Guard::Field(_) => None,
-        })
-        .collect();
+    let size_fields = live_plan::size_fields(schema, lock);
     // Fields first (declared padding left out), then trailer parts: Rust's copy order.
-    let fields = lock.guards.iter().filter_map(|g| match g {
-        Guard::Field(f) if !s.fields[*f].is_padding() => Some(*f),
-        _ => None,
-    });
+    let fields = live_plan::value_guards(schema, lock)
+        .into_iter()
+        .filter_map(|g| match g {
+            Guard::Field(f) => Some(f),
+            Guard::Trailer(_) => None,
+        });
     let copy = |offset: u64, len: u64, m: &MemberCtx, write: bool| CopyCtx {
         offset,
         len,

@@ -75,3 +75,16 @@ pub fn guarded_runs(schema: &Schema, lock: &Seqlock) -> Vec<(u64, u64)> {
     }
     runs
 }
+
+/// The fields of `lock`'s struct that size one of the trailer parts it guards: a writer
+/// stores them from the payload's length, never from the value it is given.
+pub fn size_fields(schema: &Schema, lock: &Seqlock) -> Vec<usize> {
+    let trailer = &schema.access.structs[lock.struct_index].trailer;
+    lock.guards
+        .iter()
+        .filter_map(|g| match g {
+            Guard::Trailer(t) => trailer[*t].size_field,
+            Guard::Field(_) => None,
+        })
+        .collect()
+}

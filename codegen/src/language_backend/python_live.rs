@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::RenderError;
-use super::live_plan::{guarded_runs, has_view, needs_view, value_guards};
+use super::live_plan::{self, guarded_runs, has_view, needs_view, value_guards};
 use super::python::{
     Names, PYTHON_KEYWORDS, escape_docstring_line, python_field_alias, python_type_name,
     render_ctype,
@@ -518,12 +518,7 @@ impl Ctx<'_> {
             &schema.access.structs[si],
         );
         let whole = lock.guards_whole_struct(&schema.access.structs);
-        let size_fields: Vec<usize> = (lock.guards.iter())
-            .filter_map(|g| match g {
-                Guard::Trailer(t) => a.trailer[*t].size_field,
-                Guard::Field(_) => None,
-            })
-            .collect();
+        let size_fields = live_plan::size_fields(schema, lock);
         let mut steps = Vec::new();
         for g in value_guards(schema, lock) {
             let mut step = Step {

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::{lit, value_type, word_type};
 use crate::Schema;
 use crate::ir::access::{Guard, Seqlock};
-use crate::language_backend::live_plan::{guarded_runs, value_guards};
+use crate::language_backend::live_plan::{self, guarded_runs, value_guards};
 use crate::language_backend::rust::{rust_ident, type_ident};
 
 /// The value type a seqlock reads into: the struct itself, or one made of the guarded
@@ -124,14 +124,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
         }
     } else {
         // A size field is written from the payload's length, never from the value.
-        let size_fields: Vec<usize> = lock
-            .guards
-            .iter()
-            .filter_map(|g| match g {
-                Guard::Trailer(t) => a.trailer[*t].size_field,
-                Guard::Field(_) => None,
-            })
-            .collect();
+        let size_fields = live_plan::size_fields(schema, lock);
         for g in &value_guards(schema, lock) {
             match *g {
                 Guard::Field(fi) => {
