@@ -105,6 +105,19 @@ impl fmt::Display for SchemaErrors {
 
 impl std::error::Error for SchemaErrors {}
 
+/// The span of a string value's text inside its quotes, as `toml` spans the whole value;
+/// a multi-line string keeps its whole span.
+pub fn string_span(src: &str, s: &toml::Spanned<String>) -> Span {
+    let span = s.span();
+    match src.get(span.clone()) {
+        Some(t) if t.starts_with("\"\"\"") || t.starts_with("'''") => span,
+        Some(t) if t.len() >= 2 && (t.starts_with('"') || t.starts_with('\'')) => {
+            span.start + 1..span.end - 1
+        }
+        _ => span,
+    }
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(src, offset.min(src.len()));

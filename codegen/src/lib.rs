@@ -2,6 +2,7 @@
 //! and markdown. Every stage is a pure function over values; only [`write`] touches the disk.
 
 pub mod access;
+pub mod attach;
 pub mod diagnostics;
 #[cfg(feature = "diff")]
 pub mod diff;
@@ -30,18 +31,22 @@ pub struct Schema {
     pub layout: Layout,
     /// How the shared memory is accessed: atomic fields, seqlocks, rings, writers.
     pub access: ir::access::Access,
+    /// How a reader attaches: version handshakes and layout tables.
+    pub attach: ir::attach::Attach,
 }
 
-/// Runs parse → lower → layout → access on schema text. On failure, render the errors with
+/// Runs parse → lower → layout → access → attach on schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let raw = parse::parse_schema(src)?;
     let abi = lower::lower_schema(&raw, src)?;
     let layout = layout::compute_layout(&abi)?;
     let access = access::lower_access(&raw, src, &abi, &layout)?;
+    let attach = attach::lower_attach(&raw, src, &abi, &layout, &access)?;
     Ok(Schema {
         abi,
         layout,
         access,
+        attach,
     })
 }

@@ -195,19 +195,7 @@ impl Lower<'_> {
 
     /// The span of a string value's text, inside its quotes.
     fn inner(&self, s: &Spanned<String>) -> Span {
-        let span = s.span();
-        let quoted = self
-            .src
-            .get(span.clone())
-            .is_some_and(|t| t.len() >= 2 && (t.starts_with('"') || t.starts_with('\'')));
-        if quoted
-            && !self.src[span.clone()].starts_with("\"\"\"")
-            && !self.src[span.clone()].starts_with("'''")
-        {
-            span.start + 1..span.end - 1
-        } else {
-            span
-        }
+        crate::diagnostics::string_span(self.src, s)
     }
 
     fn check_name(&mut self, name: &Spanned<String>, what: &dyn Display) {

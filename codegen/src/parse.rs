@@ -22,6 +22,8 @@ pub struct RawSchema {
     pub seqlocks: Vec<Spanned<RawSeqlock>>,
     #[serde(default, rename = "ring")]
     pub rings: Vec<Spanned<RawRing>>,
+    #[serde(default, rename = "layout")]
+    pub layouts: Vec<Spanned<RawLayout>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -123,6 +125,80 @@ pub struct RawStruct {
     /// What follows the struct in its region, in order: arrays or records after a header.
     #[serde(default)]
     pub trailer: Option<Spanned<Vec<Spanned<RawTrailerPart>>>>,
+    /// An extensible record's version handshake: the fields that say who produced it.
+    #[serde(default)]
+    pub version: Option<Spanned<RawHandshake>>,
+}
+
+/// `version = { magic = "magic", major = "abi_major", minor = "abi_minor", size = "header_size" }`:
+/// paths to integer fields of the struct (`header.schema_minor` through a nested struct).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHandshake {
+    #[serde(default)]
+    pub magic: Option<Spanned<String>>,
+    pub major: Spanned<String>,
+    pub minor: Spanned<String>,
+    /// The producer's record size in bytes; without it, the size follows from the minor
+    /// version.
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
+}
+
+/// `[[layout]]`: a layout table, a header's array of `{ offset, size }` rows indexed by an
+/// enum, and what each row's region holds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLayout {
+    pub name: Spanned<String>,
+    /// The struct at the start of the bridge or block.
+    pub header: Spanned<String>,
+    /// The header's array field that holds the rows.
+    pub table: Spanned<String>,
+    /// The enum whose values index the rows.
+    pub index: Spanned<String>,
+    /// The header's field that holds the bytes the bridge or block spans.
+    #[serde(default)]
+    pub extent: Option<Spanned<String>>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    pub rows: Spanned<Vec<Spanned<RawRow>>>,
+}
+
+/// One region of a layout table: exactly one of `struct`, `ring`, `blocks`, or `bytes` on
+/// its own.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRow {
+    /// The index enum's value naming the row.
+    pub name: Spanned<String>,
+    /// The region starts with this struct (and its trailer).
+    #[serde(default, rename = "struct")]
+    pub structure: Option<Spanned<String>>,
+    /// With `struct`: how many of them, back to back. With `blocks`: how many blocks.
+    #[serde(default)]
+    pub count: Option<Spanned<RawValue>>,
+    /// Bytes that follow (or, alone, the whole region's least size): an expression over
+    /// constants, where a struct's name stands for its size.
+    #[serde(default)]
+    pub bytes: Option<Spanned<RawValue>>,
+    /// The region is this `[[ring]]` of slots.
+    #[serde(default)]
+    pub ring: Option<Spanned<String>>,
+    /// The region is `count` blocks, `stride` bytes apart, each laid out by this layout.
+    #[serde(default)]
+    pub blocks: Option<Spanned<String>>,
+    #[serde(default)]
+    pub stride: Option<Spanned<RawValue>>,
+    /// Other rows this region may overlap.
+    #[serde(default)]
+    pub overlaps: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Whether a producer may leave the region out (size 0). A row whose enum value is
+    /// newer than the producer may always be absent.
+    #[serde(default)]
+    pub optional: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -311,6 +387,7 @@ fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "struct" => "struct",
             "seqlock" => "seqlock",
             "ring" => "ring",
+            "layout" => "layout",
             "abi" => {
                 // The `[abi]` header's span covers only the header, so look at its keys too.
                 let within = contains(&value.span())
@@ -343,6 +420,7 @@ fn enclosing_item(src: &str, offset: usize) -> Option<String> {
                 let member = match k.get_ref().as_ref() {
                     "fields" => "field",
                     "trailer" => "trailer part",
+                    "rows" => "row",
                     "values" => "value",
                     _ => continue,
                 };

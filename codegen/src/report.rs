@@ -229,5 +229,85 @@ pub fn layout_json(schema: &Schema) -> Value {
         "structs": structs,
         "seqlocks": seqlocks,
         "rings": rings,
+        "handshakes": handshakes_json(schema),
+        "layouts": layouts_json(schema),
     })
+}
+
+fn scalar_json(s: &crate::ir::attach::Scalar) -> Value {
+    json!({ "path": s.path, "offset": s.offset, "width": s.width })
+}
+
+/// The version handshakes: where the magic, versions and size are, and what each minor
+/// version added.
+fn handshakes_json(schema: &Schema) -> Vec<Value> {
+    let abi = &schema.abi;
+    schema
+        .attach
+        .handshakes
+        .iter()
+        .map(|h| {
+            let s = &abi.structs[h.struct_index];
+            json!({
+                "struct": s.name,
+                "magic": h.magic.as_ref().map(|(m, c)| json!({
+                    "field": scalar_json(m), "constant": abi.consts[*c].name, "value": abi.consts[*c].value as u64,
+                })),
+                "major": scalar_json(&h.major),
+                "minor": scalar_json(&h.minor),
+                "size": h.size.as_ref().map(scalar_json),
+                "base_size": h.base_size,
+                "added": h.added.iter().map(|a| json!({
+                    "field": s.fields[a.field].name, "since": a.since.to_string(), "offset": a.offset, "end": a.end,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// The layout tables: where the rows are, and each region's contents, least size and
+/// alignment.
+fn layouts_json(schema: &Schema) -> Vec<Value> {
+    use crate::ir::attach::Holds;
+    let attach = &schema.attach;
+    attach
+        .layouts
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let rows: Vec<Value> = l
+                .rows
+                .iter()
+                .map(|r| {
+                    let holds = match &r.holds {
+                        Holds::Struct { struct_index, count, bytes } => json!({
+                            "struct": schema.abi.structs[*struct_index].name, "count": count, "bytes": bytes,
+                        }),
+                        Holds::Ring { ring } => json!({ "ring": schema.access.rings[*ring].name }),
+                        Holds::Blocks { layout, count, stride } => json!({
+                            "blocks": attach.layouts[*layout].name, "count": count, "stride": stride,
+                        }),
+                        Holds::Bytes { bytes } => json!({ "bytes": bytes }),
+                    };
+                    json!({
+                        "name": r.name, "index": r.index, "doc": r.doc,
+                        "since": r.since.map(|v| v.to_string()), "optional": r.optional,
+                        "holds": holds, "min_size": r.min_size, "align": r.align,
+                        "overlaps": r.overlaps.iter().map(|&o| l.rows[o].name.clone()).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({
+                "name": l.name, "doc": l.doc, "root": attach.root == Some(i),
+                "header": schema.abi.structs[l.header].name,
+                "table": { "field": schema.abi.structs[l.header].fields[l.table_field].name, "offset": l.table_offset, "rows": l.max_rows, "row_size": l.row_size },
+                "row_offset": scalar_json(&l.row_offset), "row_size": scalar_json(&l.row_size_field),
+                "row_count": l.row_count.as_ref().map(scalar_json),
+                "extent": l.extent.as_ref().map(scalar_json),
+                "index": schema.abi.enums[l.index_enum].name,
+                "align": l.align,
+                "rows": rows,
+            })
+        })
+        .collect()
 }

@@ -157,11 +157,64 @@ pub fn schema_json() -> Value {
             },
         })
     };
+    let handshake = json!({
+        "type": "object",
+        "description": "An extensible struct's version handshake: paths to its unsigned integer fields (through nested structs, such as header.schema_minor) that hold the magic (a field with expect), the major and minor version and, optionally, the producer's record size. Without size, the size follows from the minor version: fields with a later since are absent.",
+        "additionalProperties": false,
+        "required": ["major", "minor"],
+        "properties": {
+            "magic": { "type": "string", "minLength": 1 },
+            "major": { "type": "string", "minLength": 1 },
+            "minor": { "type": "string", "minLength": 1 },
+            "size": { "type": "string", "minLength": 1 },
+        },
+    });
+    let layout = json!({
+        "type": "array",
+        "description": "Layout tables.",
+        "items": {
+            "type": "object",
+            "description": "A [[layout]]: a header struct whose table (an array of rows with unsigned offset and size fields, offsets from the header's start; size 0 means absent) is indexed by an enum, and what each row's region holds. attach checks every row: inside the extent, aligned, large enough, not overlapping another.",
+            "additionalProperties": false,
+            "required": ["name", "header", "table", "index", "rows"],
+            "properties": {
+                "name": name("layout"),
+                "header": { "type": "string", "pattern": NAME, "description": "The struct at the start of the bridge or block." },
+                "table": { "type": "string", "pattern": NAME, "description": "The header's array field holding the rows; its count, when declared, says how many rows are in use." },
+                "index": { "type": "string", "pattern": NAME, "description": "The enum whose values index the rows; every value needs a row." },
+                "extent": { "type": "string", "minLength": 1, "description": "The header's unsigned field holding the bytes the bridge or block spans." },
+                "doc": doc("layout"),
+                "rows": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "One inline table per region.",
+                    "items": {
+                        "type": "object",
+                        "description": "A region: struct (with count and bytes), ring, blocks (with count and stride), or bytes alone.",
+                        "additionalProperties": false,
+                        "required": ["name"],
+                        "properties": {
+                            "name": { "type": "string", "pattern": NAME, "description": "The index enum's value naming the row." },
+                            "struct": { "type": "string", "pattern": NAME, "description": "The region starts with this struct and its trailer." },
+                            "count": value.clone(),
+                            "bytes": value.clone(),
+                            "ring": { "type": "string", "pattern": NAME, "description": "The region is this [[ring]] of slots." },
+                            "blocks": { "type": "string", "pattern": NAME, "description": "The region is count blocks, stride bytes apart, each laid out by this [[layout]]." },
+                            "stride": value.clone(),
+                            "overlaps": { "type": "array", "items": { "type": "string", "pattern": NAME }, "description": "Other rows this region may overlap." },
+                            "optional": { "type": "boolean", "description": "Any producer may leave the region out (size 0). A row whose enum value is newer than the producer may always be absent." },
+                            "doc": doc("row"),
+                        },
+                    },
+                },
+            },
+        },
+    });
     let powers_of_two: Vec<u64> = (0..32).map(|b| 1u64 << b).collect();
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "codegen ABI schema (schema.toml)",
-        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]] and [[ring]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
+        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]] and [[layout]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
         "type": "object",
         "additionalProperties": false,
         "required": ["abi"],
@@ -277,6 +330,7 @@ pub fn schema_json() -> Value {
                             "items": trailer_part,
                             "description": "What follows the struct in its region, in order (the records after a header); a seqlock may guard its parts.",
                         },
+                        "version": handshake,
                     },
                 },
             },
@@ -324,6 +378,7 @@ pub fn schema_json() -> Value {
                     },
                 },
             },
+            "layout": layout,
         },
     })
 }

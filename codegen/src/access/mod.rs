@@ -118,14 +118,7 @@ struct LowerAccess<'a> {
 impl LowerAccess<'_> {
     /// The span of a string value's text, inside its quotes.
     fn inner(&self, s: &Spanned<String>) -> Span {
-        let span = s.span();
-        match self.src.get(span.clone()) {
-            Some(t) if t.starts_with("\"\"\"") || t.starts_with("'''") => span,
-            Some(t) if t.len() >= 2 && (t.starts_with('"') || t.starts_with('\'')) => {
-                span.start + 1..span.end - 1
-            }
-            _ => span,
-        }
+        crate::diagnostics::string_span(self.src, s)
     }
 
     /// The span of `name` inside a `writer` or `reader` value, such as `client` in

@@ -3,6 +3,7 @@
 //! the raw serde types.
 
 pub mod access;
+pub mod attach;
 mod constant;
 mod enumeration;
 pub mod names;

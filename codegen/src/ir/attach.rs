@@ -1,0 +1,158 @@
+//! Attaching to a live image: the version handshake of extensible records (magic, major,
+//! minor, producer size, and which fields each minor version added), and the layout tables
+//! that say where each region is and what it holds. Lowered after the layout and the
+//! access declarations, with every offset and least size computed here, once.
+
+use crate::diagnostics::Span;
+use crate::ir::Version;
+
+/// Everything the schema says about attaching.
+#[derive(Debug, Clone, Default)]
+pub struct Attach {
+    /// The structs that declare `version`, in schema order.
+    pub handshakes: Vec<Handshake>,
+    /// The `[[layout]]` tables, in schema order.
+    pub layouts: Vec<LayoutTable>,
+    /// The layout a mapping starts with (its header declares `version` and no other layout
+    /// nests it as blocks), by index into `layouts`.
+    pub root: Option<usize>,
+}
+
+/// An integer field at a fixed offset of a record, named by its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scalar {
+    /// As the schema wrote it: `header.schema_minor`.
+    pub path: String,
+    /// From the start of the record.
+    pub offset: u64,
+    /// Bytes: 1, 2, 4 or 8.
+    pub width: u64,
+}
+
+/// How a reader learns who produced an extensible record.
+#[derive(Debug, Clone)]
+pub struct Handshake {
+    /// The record, by index into `Abi::structs`.
+    pub struct_index: usize,
+    /// The field that holds the magic number, and the constant (by index) it must hold.
+    pub magic: Option<(Scalar, usize)>,
+    pub major: Scalar,
+    pub minor: Scalar,
+    /// The field that holds the producer's record size in bytes.
+    pub size: Option<Scalar>,
+    /// Bytes every producer of this major version writes: up to the first field a later
+    /// minor version added. The handshake's fields lie inside it.
+    pub base_size: u64,
+    /// The fields a minor version added, in order.
+    pub added: Vec<AddedField>,
+}
+
+/// A field that a minor version added to an extensible record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddedField {
+    /// Index into the struct's fields.
+    pub field: usize,
+    pub since: Version,
+    /// From the start of the record: its first byte, and the byte after it.
+    pub offset: u64,
+    pub end: u64,
+}
+
+impl Handshake {
+    /// The bytes a producer of minor version `minor` (of this major) writes: up to the first
+    /// field added after it, or the whole record when it is as new as ours.
+    pub fn size_at(&self, major: u32, minor: u32, full: u64) -> u64 {
+        self.added
+            .iter()
+            .find(|a| a.since.major == major && a.since.minor > minor)
+            .map_or(full, |a| a.offset)
+    }
+}
+
+/// A layout table: a header's array of `{ offset, size }` rows, indexed by an enum.
+#[derive(Debug, Clone)]
+pub struct LayoutTable {
+    pub name: String,
+    pub doc: String,
+    /// The header struct, by index into `Abi::structs`.
+    pub header: usize,
+    /// The table field, by index into the header's fields.
+    pub table_field: usize,
+    /// From the start of the header.
+    pub table_offset: u64,
+    /// Rows the table holds.
+    pub max_rows: u64,
+    /// Bytes per row.
+    pub row_size: u64,
+    /// The row struct's `offset` and `size` fields, from the start of a row.
+    pub row_offset: Scalar,
+    pub row_size_field: Scalar,
+    /// The header's field that counts the rows in use (the table's `count`).
+    pub row_count: Option<Scalar>,
+    /// The header's field that holds the bytes the bridge or block spans.
+    pub extent: Option<Scalar>,
+    /// The index enum, by index into `Abi::enums`.
+    pub index_enum: usize,
+    /// In the index enum's order.
+    pub rows: Vec<Row>,
+    /// The alignment a bridge or block laid out by this table needs: its header's, and
+    /// every region's whose offset is relative to it.
+    pub align: u64,
+    pub span: Span,
+}
+
+/// One region of a layout table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The index enum's value name.
+    pub name: String,
+    pub doc: String,
+    /// The row's index in the table: the enum value.
+    pub index: u64,
+    /// The version that added the row (its enum value's `since`): an older producer may
+    /// leave it out.
+    pub since: Option<Version>,
+    /// Whether any producer may leave it out.
+    pub optional: bool,
+    pub holds: Holds,
+    /// Bytes the region needs at least for what it holds.
+    pub min_size: u64,
+    /// The alignment its offset needs.
+    pub align: u64,
+    /// Rows (by position in `LayoutTable::rows`) it may overlap.
+    pub overlaps: Vec<usize>,
+}
+
+/// What a region holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holds {
+    /// `count` structs back to back (one, unless said), each with its trailer, then `bytes`
+    /// more bytes.
+    Struct {
+        struct_index: usize,
+        count: u64,
+        bytes: u64,
+    },
+    /// A `[[ring]]` of slots, by index into `Access::rings`.
+    Ring { ring: usize },
+    /// `count` blocks, `stride` bytes apart, each laid out by a layout table.
+    Blocks {
+        layout: usize,
+        count: u64,
+        stride: u64,
+    },
+    /// A byte buffer of at least `bytes`.
+    Bytes { bytes: u64 },
+}
+
+impl Holds {
+    /// The schema's word for it.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Holds::Struct { .. } => "struct",
+            Holds::Ring { .. } => "ring",
+            Holds::Blocks { .. } => "blocks",
+            Holds::Bytes { .. } => "bytes",
+        }
+    }
+}
