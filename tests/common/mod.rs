@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests. Each test binary uses part of them.
 #![allow(dead_code)]
 
+pub mod image;
 pub mod markdown_table;
 pub mod random_schema;
 pub mod reference;
