@@ -4979,4 +4979,638 @@ pub mod live {
             ::abi_runtime::EventsSince::new(&self.events, self.event_total, count)
         }
     }
+    /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
+    pub static BRIDGE_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
+        name: "bridge",
+        header: "bridge_header",
+        header_size: 1304,
+        table_offset: 64,
+        max_rows: 8,
+        row_size: 8,
+        row_offset: ::abi_runtime::attach::Field {
+            offset: 0,
+            width: 4,
+        },
+        row_len: ::abi_runtime::attach::Field {
+            offset: 4,
+            width: 4,
+        },
+        row_count: Some(::abi_runtime::attach::Field {
+            offset: 28,
+            width: 4,
+        }),
+        extent: Some(::abi_runtime::attach::Field {
+            offset: 12,
+            width: 4,
+        }),
+        rows: &[
+            ::abi_runtime::attach::RowSpec {
+                name: "header",
+                index: 0,
+                since_minor: None,
+                optional: false,
+                min_size: 1304,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Header,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "snapshot_ring",
+                index: 1,
+                since_minor: None,
+                optional: false,
+                min_size: 262144,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "client_blocks",
+                index: 2,
+                since_minor: None,
+                optional: false,
+                min_size: 524288,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Blocks {
+                    table: &CLIENT_BLOCK_TABLE,
+                    count: 8,
+                    stride: 65536,
+                },
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "log_ring",
+                index: 3,
+                since_minor: None,
+                optional: false,
+                min_size: 65600,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "bot_blocks",
+                index: 4,
+                since_minor: Some(5),
+                optional: false,
+                min_size: 2392064,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Blocks {
+                    table: &BOT_BLOCK_TABLE,
+                    count: 8,
+                    stride: 299008,
+                },
+            },
+        ],
+    };
+    /// Layout table `client_block`: `client_block_header.regions`, indexed by `client_region`. A client block: its table places its regions, from the start of the block
+    pub static CLIENT_BLOCK_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
+        name: "client_block",
+        header: "client_block_header",
+        header_size: 72,
+        table_offset: 8,
+        max_rows: 8,
+        row_size: 8,
+        row_offset: ::abi_runtime::attach::Field {
+            offset: 0,
+            width: 4,
+        },
+        row_len: ::abi_runtime::attach::Field {
+            offset: 4,
+            width: 4,
+        },
+        row_count: Some(::abi_runtime::attach::Field {
+            offset: 4,
+            width: 4,
+        }),
+        extent: Some(::abi_runtime::attach::Field {
+            offset: 0,
+            width: 4,
+        }),
+        rows: &[
+            ::abi_runtime::attach::RowSpec {
+                name: "log_queue",
+                index: 0,
+                since_minor: None,
+                optional: false,
+                min_size: 16448,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "pad_input",
+                index: 1,
+                since_minor: None,
+                optional: false,
+                min_size: 32,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "mailbox",
+                index: 2,
+                since_minor: None,
+                optional: false,
+                min_size: 64,
+                align: 4,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+        ],
+    };
+    /// Layout table `bot_block`: `client_block_header.regions`, indexed by `bot_region`. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
+    pub static BOT_BLOCK_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
+        name: "bot_block",
+        header: "client_block_header",
+        header_size: 72,
+        table_offset: 8,
+        max_rows: 8,
+        row_size: 8,
+        row_offset: ::abi_runtime::attach::Field {
+            offset: 0,
+            width: 4,
+        },
+        row_len: ::abi_runtime::attach::Field {
+            offset: 4,
+            width: 4,
+        },
+        row_count: Some(::abi_runtime::attach::Field {
+            offset: 4,
+            width: 4,
+        }),
+        extent: Some(::abi_runtime::attach::Field {
+            offset: 0,
+            width: 4,
+        }),
+        rows: &[
+            ::abi_runtime::attach::RowSpec {
+                name: "draw",
+                index: 0,
+                since_minor: None,
+                optional: false,
+                min_size: 270592,
+                align: 4,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "params",
+                index: 1,
+                since_minor: None,
+                optional: false,
+                min_size: 8768,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+            ::abi_runtime::attach::RowSpec {
+                name: "stats",
+                index: 2,
+                since_minor: None,
+                optional: false,
+                min_size: 4160,
+                align: 8,
+                overlaps: &[],
+                contents: ::abi_runtime::attach::RowContents::Plain,
+            },
+        ],
+    };
+    /// The version handshake of `bridge_header`: magic, major and minor version, producer's size, and the fields each later minor version added.
+    pub static BRIDGE_HEADER_HANDSHAKE: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
+        record: "bridge_header",
+        ours: ::abi_runtime::attach::Version {
+            major: 0,
+            minor: 9,
+        },
+        magic: Some((
+            ::abi_runtime::attach::Field {
+                offset: 0,
+                width: 4,
+            },
+            1111900745,
+        )),
+        major: ::abi_runtime::attach::Field {
+            offset: 4,
+            width: 2,
+        },
+        minor: ::abi_runtime::attach::Field {
+            offset: 6,
+            width: 2,
+        },
+        size: Some(::abi_runtime::attach::Field {
+            offset: 8,
+            width: 4,
+        }),
+        base_size: 1280,
+        full_size: 1304,
+        added: &[
+            ::abi_runtime::attach::AddedField {
+                name: "controls",
+                since_minor: 4,
+                offset: 1280,
+                end: 1296,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "run_mode",
+                since_minor: 7,
+                offset: 1296,
+                end: 1297,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "sim_state",
+                since_minor: 7,
+                offset: 1297,
+                end: 1298,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "lockstep_timeout_ms",
+                since_minor: 7,
+                offset: 1300,
+                end: 1304,
+            },
+        ],
+    };
+    /// A `bridge_header` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
+    #[derive(Debug, Clone)]
+    pub struct VersionedBridgeHeader {
+        /// Our record: the producer's bytes, zero-extended or cut to our size.
+        pub value: super::BridgeHeader,
+        /// The producer's version.
+        pub producer: ::abi_runtime::attach::Version,
+        /// The producer's record size, as far as the bytes given hold it.
+        pub size: usize,
+        /// The bytes past our record size, which a newer producer wrote.
+        pub extra: Vec<u8>,
+    }
+    impl VersionedBridgeHeader {
+        /// Reads the record at the start of `bytes` (a copy, not live memory): an error if
+        /// its magic or major version is wrong, or it is shorter than every producer writes.
+        pub fn read(bytes: &[u8]) -> Result<Self, ::abi_runtime::AttachError> {
+            let r = BRIDGE_HEADER_HANDSHAKE.read_bytes(bytes)?;
+            let value = <super::BridgeHeader as ::zerocopy::FromBytes>::read_from_bytes(
+                    &r.bytes,
+                )
+                .expect("read_bytes gives exactly the record's size");
+            Ok(Self {
+                value,
+                producer: r.producer,
+                size: r.size,
+                extra: r.extra,
+            })
+        }
+        fn has(&self, k: usize) -> bool {
+            BRIDGE_HEADER_HANDSHAKE
+                .present(&BRIDGE_HEADER_HANDSHAKE.added[k], self.producer, self.size)
+        }
+        /// `controls`, added in 0.4: `None` when the producer's version or record lacks it.
+        pub fn controls(&self) -> Option<&super::Controls> {
+            self.has(0).then_some(&self.value.controls)
+        }
+        /// `run_mode`, added in 0.7: `None` when the producer's version or record lacks it.
+        pub fn run_mode(&self) -> Option<&super::RunMode> {
+            self.has(1).then_some(&self.value.run_mode)
+        }
+        /// `sim_state`, added in 0.7: `None` when the producer's version or record lacks it.
+        pub fn sim_state(&self) -> Option<&super::SimState> {
+            self.has(2).then_some(&self.value.sim_state)
+        }
+        /// `lockstep_timeout_ms`, added in 0.7: `None` when the producer's version or record lacks it.
+        pub fn lockstep_timeout_ms(&self) -> Option<&u32> {
+            self.has(3).then_some(&self.value.lockstep_timeout_ms)
+        }
+    }
+    /// The version handshake of `snapshot`: magic, major and minor version, and the fields each later minor version added.
+    pub static SNAPSHOT_HANDSHAKE: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
+        record: "snapshot",
+        ours: ::abi_runtime::attach::Version {
+            major: 0,
+            minor: 9,
+        },
+        magic: Some((
+            ::abi_runtime::attach::Field {
+                offset: 0,
+                width: 4,
+            },
+            1397113417,
+        )),
+        major: ::abi_runtime::attach::Field {
+            offset: 4,
+            width: 2,
+        },
+        minor: ::abi_runtime::attach::Field {
+            offset: 6,
+            width: 2,
+        },
+        size: None,
+        base_size: 10088,
+        full_size: 12104,
+        added: &[
+            ::abi_runtime::attach::AddedField {
+                name: "match",
+                since_minor: 6,
+                offset: 10088,
+                end: 10108,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "pickup_spawns",
+                since_minor: 6,
+                offset: 10108,
+                end: 10364,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "ships_ext",
+                since_minor: 6,
+                offset: 10364,
+                end: 10812,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "projectiles_ext",
+                since_minor: 6,
+                offset: 10812,
+                end: 11836,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "spawn_markers",
+                since_minor: 9,
+                offset: 11840,
+                end: 12096,
+            },
+            ::abi_runtime::attach::AddedField {
+                name: "spawn_marker_count",
+                since_minor: 9,
+                offset: 12096,
+                end: 12097,
+            },
+        ],
+    };
+    /// A `snapshot` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
+    #[derive(Debug, Clone)]
+    pub struct VersionedSnapshot {
+        /// Our record: the producer's bytes, zero-extended or cut to our size.
+        pub value: super::Snapshot,
+        /// The producer's version.
+        pub producer: ::abi_runtime::attach::Version,
+        /// The producer's record size, as far as the bytes given hold it.
+        pub size: usize,
+        /// The bytes past our record size, which a newer producer wrote.
+        pub extra: Vec<u8>,
+    }
+    impl VersionedSnapshot {
+        /// Reads the record at the start of `bytes` (a copy, not live memory): an error if
+        /// its magic or major version is wrong, or it is shorter than every producer writes.
+        pub fn read(bytes: &[u8]) -> Result<Self, ::abi_runtime::AttachError> {
+            let r = SNAPSHOT_HANDSHAKE.read_bytes(bytes)?;
+            let value = <super::Snapshot as ::zerocopy::FromBytes>::read_from_bytes(
+                    &r.bytes,
+                )
+                .expect("read_bytes gives exactly the record's size");
+            Ok(Self {
+                value,
+                producer: r.producer,
+                size: r.size,
+                extra: r.extra,
+            })
+        }
+        fn has(&self, k: usize) -> bool {
+            SNAPSHOT_HANDSHAKE
+                .present(&SNAPSHOT_HANDSHAKE.added[k], self.producer, self.size)
+        }
+        /// `match`, added in 0.6: `None` when the producer's version or record lacks it.
+        pub fn r#match(&self) -> Option<&super::Match> {
+            self.has(0).then_some(&self.value.r#match)
+        }
+        /// `pickup_spawns`, added in 0.6: `None` when the producer's version or record lacks it.
+        pub fn pickup_spawns(&self) -> Option<&[super::PickupSpawn; 16]> {
+            self.has(1).then_some(&self.value.pickup_spawns)
+        }
+        /// `ships_ext`, added in 0.6: `None` when the producer's version or record lacks it.
+        pub fn ships_ext(&self) -> Option<&[super::ShipExt; 16]> {
+            self.has(2).then_some(&self.value.ships_ext)
+        }
+        /// `projectiles_ext`, added in 0.6: `None` when the producer's version or record lacks it.
+        pub fn projectiles_ext(&self) -> Option<&[super::ProjectileExt; 128]> {
+            self.has(3).then_some(&self.value.projectiles_ext)
+        }
+        /// `spawn_markers`, added in 0.9: `None` when the producer's version or record lacks it.
+        pub fn spawn_markers(&self) -> Option<&[super::SpawnMarker; 16]> {
+            self.has(4).then_some(&self.value.spawn_markers)
+        }
+        /// `spawn_marker_count`, added in 0.9: `None` when the producer's version or record lacks it.
+        pub fn spawn_marker_count(&self) -> Option<&u8> {
+            self.has(5).then_some(&self.value.spawn_marker_count)
+        }
+    }
+    /// An attached `bridge` image: every check passed; one accessor per region of table `bridge`. The whole bridge: the header's table places every other region, from the start of the bridge
+    #[derive(Debug, Clone)]
+    pub struct Bridge<'a> {
+        region: Region<'a>,
+        producer: ::abi_runtime::attach::Version,
+        header_size: usize,
+        extent: usize,
+        table: ::abi_runtime::attach::PlacedTable,
+    }
+    impl<'a> Bridge<'a> {
+        /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, header size,
+        /// total size, then every region of every table) and gives typed access to it.
+        pub fn attach(region: Region<'a>) -> Result<Self, ::abi_runtime::AttachError> {
+            let attached = ::abi_runtime::attach::attach(
+                region,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+            )?;
+            Ok(Self {
+                region,
+                producer: attached.producer,
+                header_size: attached.header_size,
+                extent: attached.extent,
+                table: attached.table,
+            })
+        }
+        /// The producer's version: its major is ours; its minor may be older or newer.
+        pub fn producer(&self) -> ::abi_runtime::attach::Version {
+            self.producer
+        }
+        /// The header's size as the producer built it.
+        pub fn header_size(&self) -> usize {
+            self.header_size
+        }
+        /// The bytes the image spans.
+        pub fn extent(&self) -> usize {
+            self.extent
+        }
+        /// The whole mapping.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// Where each region is, as attach checked it.
+        pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
+            &self.table
+        }
+        /// The header's live view.
+        pub fn header(&self) -> BridgeHeader<'a> {
+            BridgeHeader::at(self.region, self.table.base)
+                .expect("attach checked the header")
+        }
+        /// The bytes of region `header`, or `None` when it is absent.
+        pub fn header_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(0)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The bytes of region `snapshot_ring`, or `None` when it is absent.
+        pub fn snapshot_ring_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(1)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The ring in region `snapshot_ring`, or `None` when it is absent.
+        pub fn snapshot_ring(&self) -> Option<SnapshotRing<'a>> {
+            let p = self.table.row(1)?;
+            SnapshotRing::new(self.header(), self.region.sub(p.offset, p.size, 1).ok()?)
+                .ok()
+        }
+        /// The bytes of region `client_blocks`, or `None` when it is absent. Client block i belongs to client row i
+        pub fn client_blocks_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(2)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// Blocks in region `client_blocks`.
+        pub const CLIENT_BLOCKS_COUNT: usize = 8;
+        /// Block `i` (of 8) of region `client_blocks`, or `None` when the region is absent or `i` out of range.
+        pub fn client_blocks(&self, i: usize) -> Option<ClientBlock<'a>> {
+            let table = self.table.block(2, i)?.clone();
+            Some(ClientBlock {
+                region: self.region,
+                table,
+            })
+        }
+        /// The bytes of region `log_ring`, or `None` when it is absent.
+        pub fn log_ring_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(3)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `log_ring`, or `None` when it is absent.
+        pub fn log_ring(&self) -> Option<LogRingHeader<'a>> {
+            let p = self.table.row(3)?;
+            LogRingHeader::at(self.region, p.offset).ok()
+        }
+        /// The bytes of region `bot_blocks`, or `None` when it is absent. Bot block i belongs to client row i (ABI 0.5)
+        pub fn bot_blocks_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(4)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// Blocks in region `bot_blocks`.
+        pub const BOT_BLOCKS_COUNT: usize = 8;
+        /// Block `i` (of 8) of region `bot_blocks`, or `None` when the region is absent or `i` out of range.
+        pub fn bot_blocks(&self, i: usize) -> Option<BotBlock<'a>> {
+            let table = self.table.block(4, i)?.clone();
+            Some(BotBlock {
+                region: self.region,
+                table,
+            })
+        }
+    }
+    /// A block laid out by table `client_block`: one accessor per region. A client block: its table places its regions, from the start of the block
+    #[derive(Debug, Clone)]
+    pub struct ClientBlock<'a> {
+        region: Region<'a>,
+        table: ::abi_runtime::attach::PlacedTable,
+    }
+    impl<'a> ClientBlock<'a> {
+        /// The whole mapping.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// Where each region is, as attach checked it.
+        pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
+            &self.table
+        }
+        /// The header's live view.
+        pub fn header(&self) -> ClientBlockHeader<'a> {
+            ClientBlockHeader::at(self.region, self.table.base)
+                .expect("attach checked the header")
+        }
+        /// The bytes of region `log_queue`, or `None` when it is absent.
+        pub fn log_queue_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(0)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `log_queue`, or `None` when it is absent.
+        pub fn log_queue(&self) -> Option<LogQueueHeader<'a>> {
+            let p = self.table.row(0)?;
+            LogQueueHeader::at(self.region, p.offset).ok()
+        }
+        /// The bytes of region `pad_input`, or `None` when it is absent.
+        pub fn pad_input_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(1)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `pad_input`, or `None` when it is absent.
+        pub fn pad_input(&self) -> Option<PadInput<'a>> {
+            let p = self.table.row(1)?;
+            PadInput::at(self.region, p.offset).ok()
+        }
+        /// The bytes of region `mailbox`, or `None` when it is absent. The request and response areas follow the header; their capacities are in it
+        pub fn mailbox_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(2)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `mailbox`, or `None` when it is absent.
+        pub fn mailbox(&self) -> Option<MailboxHeader<'a>> {
+            let p = self.table.row(2)?;
+            MailboxHeader::at(self.region, p.offset).ok()
+        }
+    }
+    /// A block laid out by table `bot_block`: one accessor per region. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
+    #[derive(Debug, Clone)]
+    pub struct BotBlock<'a> {
+        region: Region<'a>,
+        table: ::abi_runtime::attach::PlacedTable,
+    }
+    impl<'a> BotBlock<'a> {
+        /// The whole mapping.
+        pub fn region(&self) -> Region<'a> {
+            self.region
+        }
+        /// Where each region is, as attach checked it.
+        pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
+            &self.table
+        }
+        /// The header's live view.
+        pub fn header(&self) -> ClientBlockHeader<'a> {
+            ClientBlockHeader::at(self.region, self.table.base)
+                .expect("attach checked the header")
+        }
+        /// The bytes of region `draw`, or `None` when it is absent.
+        pub fn draw_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(0)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `draw`, or `None` when it is absent.
+        pub fn draw(&self) -> Option<DrawHeader<'a>> {
+            let p = self.table.row(0)?;
+            DrawHeader::at(self.region, p.offset).ok()
+        }
+        /// The bytes of region `params`, or `None` when it is absent.
+        pub fn params_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(1)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `params`, or `None` when it is absent.
+        pub fn params(&self) -> Option<ParamsHeader<'a>> {
+            let p = self.table.row(1)?;
+            ParamsHeader::at(self.region, p.offset).ok()
+        }
+        /// The bytes of region `stats`, or `None` when it is absent.
+        pub fn stats_region(&self) -> Option<Region<'a>> {
+            let p = self.table.row(2)?;
+            self.region.sub(p.offset, p.size, 1).ok()
+        }
+        /// The live view of region `stats`, or `None` when it is absent.
+        pub fn stats(&self) -> Option<StatsHeader<'a>> {
+            let p = self.table.row(2)?;
+            StatsHeader::at(self.region, p.offset).ok()
+        }
+    }
 }

@@ -25,37 +25,54 @@
 //! what `MapViewOfFile` or `mmap` gives), or use [`runtime::Mapping`] (feature `mmap`),
 //! which maps a file or a `/dev/shm` object for you. This crate itself has no `unsafe`.
 //!
-//! A bot reads the newest snapshot and claims a client row:
+//! A bot attaches (the magic, the major version, the header and total sizes, and every region
+//! of every layout table are checked), reads the newest snapshot and claims a client row:
 //!
 //! ```
 //! use bridge_abi::runtime::SharedBuf;
-//! use bridge_abi::{BridgeRegion, ClientState, live, MAX_CLIENTS};
+//! use bridge_abi::{ClientState, live, MAX_CLIENTS};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // A real bot maps the host's bridge:
 //! //   let map = bridge_abi::runtime::Mapping::open("/dev/shm/ibf.bridge")?;   // feature "mmap"
 //! //   let bridge = map.region()?;
-//! // Here heap memory, with what the host would have written, stands in for it.
-//! # let shared = SharedBuf::new(4096 + 8 * 32768);
+//! // Here heap memory, laid out as the host would, stands in for it.
+//! # let (ring_at, blocks_at, log_at, bots_at) = (4096usize, 4096 + 8 * 32768, 4096 + 8 * 32768 + 8 * 0x10000, 4096 + 8 * 32768 + 8 * 0x10000 + 65600);
+//! # let total = bots_at + 8 * 0x49000;
+//! # let shared = SharedBuf::new(total);
 //! # let bridge = shared.region();
+//! # let put = |at: usize, v: u32| bridge.write_bytes(at, &v.to_le_bytes());
+//! # put(0, bridge_abi::BRIDGE_MAGIC);
+//! # put(4, 9 << 16); // abi_major 0, abi_minor 9
+//! # put(8, 1304);
+//! # put(12, total as u32);
+//! # put(0x1C, 5);
+//! # for (k, (offset, size)) in [(0, 1304), (ring_at, 8 * 32768), (blocks_at, 8 * 0x10000), (log_at, 65600), (bots_at, 8 * 0x49000)].into_iter().enumerate() {
+//! #     put(0x40 + 8 * k, offset as u32);
+//! #     put(0x44 + 8 * k, size as u32);
+//! # }
+//! # for i in 0..8 {
+//! #     for (block, size, rows) in [(blocks_at + i * 0x10000, 0x10000, [(128, 16448), (16576, 32), (16640, 4096)]), (bots_at + i * 0x49000, 0x49000, [(128, 270592), (270720, 8768), (279488, 4160)])] {
+//! #         put(block, size);
+//! #         put(block + 4, 3);
+//! #         for (k, (offset, len)) in rows.into_iter().enumerate() {
+//! #             put(block + 8 + 8 * k, offset);
+//! #             put(block + 12 + 8 * k, len);
+//! #         }
+//! #     }
+//! # }
 //! # {
-//! #     let host = live::BridgeHeader::at(bridge, 0)?;
-//! #     let mut regions = host.regions();
-//! #     regions[BridgeRegion::SNAPSHOT_RING.0 as usize].offset = 4096;
-//! #     regions[BridgeRegion::SNAPSHOT_RING.0 as usize].size = 8 * 32768;
-//! #     host.set_regions(regions);
-//! #     let ring = live::SnapshotRing::new(host, bridge.tail(4096, 8)?)?;
+//! #     let ring = live::SnapshotRing::new(live::BridgeHeader::at(bridge, 0)?, bridge.tail(4096, 8)?)?;
 //! #     let mut slot = live::RingSlot::zeroed();
 //! #     slot.publish_seq = 1;
 //! #     slot.payload.header.tick = 600;
 //! #     ring.publish(&slot);
 //! # }
-//! let header = live::BridgeHeader::at(bridge, 0)?;
+//! let attached = live::Bridge::attach(bridge)?;
+//! assert_eq!(attached.producer().major, 0); // the minor may be older or newer than ours
 //!
 //! // The snapshot ring, where the region table says it is.
-//! let row = header.regions()[BridgeRegion::SNAPSHOT_RING.0 as usize];
-//! let slots = bridge.sub(row.offset as usize, row.size as usize, 8)?;
-//! let ring = live::SnapshotRing::new(header, slots)?;
+//! let ring = attached.snapshot_ring().expect("a 0.9 host has one");
 //! if let Some(newest) = ring.read_newest()? {
 //!     // An owned copy, consistent: the seqlock re-checked it.
 //!     let snapshot = &newest.payload;
@@ -63,15 +80,21 @@
 //! }
 //!
 //! // Claim the first free client row by compare-and-swap; the host frees it.
-//! let mine = (0..MAX_CLIENTS).find_map(|i| {
-//!     let row = header.clients(i)?;
-//!     row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED).ok()?;
-//!     Some(row)
-//! });
-//! let row = mine.expect("a free row");
+//! let header = attached.header();
+//! let (i, row) = (0..MAX_CLIENTS)
+//!     .find_map(|i| {
+//!         let row = header.clients(i)?;
+//!         row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED).ok()?;
+//!         Some((i, row))
+//!     })
+//!     .expect("a free row");
 //! row.fetch_add_generation(1);
 //! row.set_pid(std::process::id());
 //! row.set_state(ClientState::ACTIVE); // release: publishes the fields written before
+//!
+//! // The row's client block: its virtual pad, under its seqlock.
+//! let pad = attached.client_blocks(i).and_then(|b| b.pad_input()).expect("a pad");
+//! pad.write_pad_input(&bridge_abi::PadInput { for_tick: 600, ..Default::default() });
 //! # Ok(())
 //! # }
 //! ```

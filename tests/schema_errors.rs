@@ -195,6 +195,8 @@ error_classes! {
     layout_root_without_handshake => 1,
     layout_two_roots => 1,
     layout_duplicate => 1,
+    layout_name_collision => 1,
+    layout_row_reserved_name => 1,
     // Mistakes pile up and are reported together, by line.
     several_errors => 5,
 }

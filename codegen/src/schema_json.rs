@@ -163,10 +163,10 @@ pub fn schema_json() -> Value {
         "additionalProperties": false,
         "required": ["major", "minor"],
         "properties": {
-            "magic": { "type": "string", "minLength": 1 },
-            "major": { "type": "string", "minLength": 1 },
-            "minor": { "type": "string", "minLength": 1 },
-            "size": { "type": "string", "minLength": 1 },
+            "magic": { "type": "string", "minLength": 1, "description": "The field that holds the magic number; it must declare expect." },
+            "major": { "type": "string", "minLength": 1, "description": "The field that holds the producer's major version: attach requires ours." },
+            "minor": { "type": "string", "minLength": 1, "description": "The field that holds the producer's minor version: older and newer are accepted." },
+            "size": { "type": "string", "minLength": 1, "description": "The field that holds the producer's record size in bytes." },
         },
     });
     let layout = json!({

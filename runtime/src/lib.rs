@@ -57,6 +57,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod attach;
+mod attach_error;
 mod copy;
 mod error;
 mod events;
@@ -68,6 +70,7 @@ mod seqlock;
 mod shared_buf;
 mod word;
 
+pub use attach::AttachError;
 pub use error::{RegionError, RegionErrorKind, SeqLockError};
 pub use events::EventsSince;
 #[cfg(feature = "mmap")]

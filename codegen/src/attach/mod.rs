@@ -49,6 +49,7 @@ pub fn lower_attach(
         root: None,
     };
     cx.find_root(raw, &mut attach);
+    cx.check_handle_names(raw);
     cx.errors.propagate()?;
     Ok(attach)
 }

@@ -7,11 +7,89 @@ use toml::Spanned;
 use super::LowerAttach;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Attach, Holds, LayoutTable, Row, Scalar};
-use crate::ir::names::is_snake_case;
+use crate::ir::names::{camel, is_snake_case};
 use crate::ir::{Elem, EnumKind};
 use crate::parse::{RawLayout, RawRow, RawSchema, RawValue};
 
 impl LowerAttach<'_> {
+    /// A layout's handle type must not take a name the live module already uses, and a
+    /// row's accessors must not take one of the handle's own methods.
+    pub(super) fn check_handle_names(&mut self, raw: &RawSchema) {
+        let access = self.access;
+        let mut taken: Vec<(String, String)> = Vec::new();
+        for (i, s) in self.abi.structs.iter().enumerate() {
+            let a = &access.structs[i];
+            if a.shared && !a.guarded_whole {
+                taken.push((camel(&s.name), format!("struct `{}`", s.name)));
+            }
+            if raw.structs[i].get_ref().version.is_some() {
+                taken.push((
+                    format!("Versioned{}", camel(&s.name)),
+                    format!("the reader of struct `{}`", s.name),
+                ));
+            }
+        }
+        for l in &access.seqlocks {
+            taken.push((camel(&l.name), format!("seqlock `{}`", l.name)));
+        }
+        for r in &access.rings {
+            taken.push((camel(&r.name), format!("ring `{}`", r.name)));
+        }
+        const METHODS: [&str; 7] = [
+            "attach",
+            "producer",
+            "header_size",
+            "extent",
+            "region",
+            "table",
+            "header",
+        ];
+        for l in &raw.layouts {
+            let l = l.get_ref();
+            let shown = camel(l.name.get_ref());
+            if let Some((_, other)) = taken.iter().find(|(t, _)| *t == shown) {
+                self.errors.error_help(
+                    &self.inner(&l.name),
+                    format!(
+                        "layout `{}` and {other} both become `{shown}` in the Rust live module",
+                        l.name.get_ref()
+                    ),
+                    "rename the layout",
+                );
+            }
+            let rows: Vec<&str> = l
+                .rows
+                .get_ref()
+                .iter()
+                .map(|r| r.get_ref().name.get_ref().as_str())
+                .collect();
+            for r in l.rows.get_ref() {
+                let name = r.get_ref().name.get_ref().as_str();
+                let region_of = name
+                    .strip_suffix("_region")
+                    .filter(|base| rows.contains(base));
+                let clash = if METHODS.contains(&name)
+                    && !(name == "header"
+                        && r.get_ref()
+                            .structure
+                            .as_ref()
+                            .is_some_and(|s| *s.get_ref() == *l.header.get_ref()))
+                {
+                    Some(format!("the handle's own `{name}()`"))
+                } else {
+                    region_of.map(|base| format!("row `{base}`'s `{name}()`"))
+                };
+                if let Some(clash) = clash {
+                    self.errors.error_help(
+                        &self.inner(&r.get_ref().name),
+                        format!("layout `{}`, row `{name}`: its accessor `{name}()` clashes with {clash}", l.name.get_ref()),
+                        "rename the enum value, or hold it in another layout",
+                    );
+                }
+            }
+        }
+    }
+
     pub(super) fn lower_layouts(&mut self, raw: &RawSchema) -> Vec<LayoutTable> {
         let names: Vec<&str> = raw
             .layouts

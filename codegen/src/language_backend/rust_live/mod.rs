@@ -7,6 +7,7 @@
 //! One `expand_*` per kind of thing; the hard parts (raw pointers, atomic copies, the
 //! seqlock's orderings) are hand-written once in the `abi-runtime` crate.
 
+mod attach;
 mod ring;
 mod seqlock;
 
@@ -48,6 +49,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
         .iter()
         .map(|l| expand_seqlock_value(schema, l));
     let rings = schema.access.rings.iter().map(|r| expand_ring(schema, r));
+    let attach = attach::expand_attach(schema);
     let doc = format!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
@@ -67,6 +69,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
             #(#views)*
             #(#locks)*
             #(#rings)*
+            #attach
         }
     }
 }

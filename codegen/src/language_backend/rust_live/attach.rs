@@ -1,0 +1,374 @@
+//! Attach in the live layer: each layout table and version handshake as a static spec for
+//! `abi_runtime::attach`, which holds the checks; a typed handle per layout with one
+//! accessor per region; and, per extensible record, a reader by the producer's size whose
+//! added fields are `Option`s.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::lit;
+use crate::Schema;
+use crate::ir::access::RingKind;
+use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
+use crate::language_backend::live_plan::has_view;
+use crate::language_backend::rust::{rust_ident, type_ident};
+
+/// Everything attach adds to `pub mod live`; nothing when the schema declares no layout
+/// and no handshake.
+pub(super) fn expand_attach(schema: &Schema) -> TokenStream {
+    let attach = &schema.attach;
+    let tables = attach.layouts.iter().map(|l| expand_table_spec(schema, l));
+    let handshakes = attach
+        .handshakes
+        .iter()
+        .map(|h| expand_handshake(schema, h));
+    let handles = attach
+        .layouts
+        .iter()
+        .enumerate()
+        .map(|(i, l)| expand_handle(schema, l, attach.root == Some(i)));
+    quote! {
+        #(#tables)*
+        #(#handshakes)*
+        #(#handles)*
+    }
+}
+
+fn spec_ident(name: &str, what: &str) -> proc_macro2::Ident {
+    format_ident!("{}_{}", name.to_uppercase(), what)
+}
+
+fn field(s: &Scalar) -> TokenStream {
+    let (offset, width) = (lit(s.offset), lit(s.width));
+    quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
+}
+
+fn opt_field(s: &Option<Scalar>) -> TokenStream {
+    match s {
+        Some(s) => {
+            let f = field(s);
+            quote!(Some(#f))
+        }
+        None => quote!(None),
+    }
+}
+
+/// `pub static <LAYOUT>_TABLE: TableSpec`.
+fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
+    let ours = schema.abi.version;
+    let ident = spec_ident(&l.name, "TABLE");
+    let rows = l.rows.iter().map(|r| {
+        let name = &r.name;
+        let index = lit(r.index);
+        let since = match r.since {
+            Some(v) if v.major == ours.major && v.minor > 0 => {
+                let m = lit(u64::from(v.minor));
+                quote!(Some(#m))
+            }
+            _ => quote!(None),
+        };
+        let optional = r.optional;
+        let (min_size, align) = (lit(r.min_size), lit(r.align));
+        let overlaps = r.overlaps.iter().map(|&o| lit(o as u64));
+        let contents = match &r.holds {
+            Holds::Struct { struct_index, .. } if *struct_index == l.header => {
+                quote!(::abi_runtime::attach::RowContents::Header)
+            }
+            Holds::Blocks {
+                layout,
+                count,
+                stride,
+            } => {
+                let table = spec_ident(&schema.attach.layouts[*layout].name, "TABLE");
+                let (count, stride) = (lit(*count), lit(*stride));
+                quote!(::abi_runtime::attach::RowContents::Blocks { table: &#table, count: #count, stride: #stride })
+            }
+            _ => quote!(::abi_runtime::attach::RowContents::Plain),
+        };
+        quote! {
+            ::abi_runtime::attach::RowSpec {
+                name: #name, index: #index, since_minor: #since, optional: #optional,
+                min_size: #min_size, align: #align, overlaps: &[#(#overlaps),*], contents: #contents,
+            }
+        }
+    });
+    let header = &schema.abi.structs[l.header].name;
+    let header_size = lit(schema.layout.of(l.header).size);
+    let (table_offset, max_rows, row_size) =
+        (lit(l.table_offset), lit(l.max_rows), lit(l.row_size));
+    let (row_offset, row_len) = (field(&l.row_offset), field(&l.row_size_field));
+    let (row_count, extent) = (opt_field(&l.row_count), opt_field(&l.extent));
+    let name = &l.name;
+    let doc = format!(
+        " Layout table `{name}`: `{header}.{}`, indexed by `{}`. {}",
+        schema.abi.structs[l.header].fields[l.table_field].name,
+        schema.abi.enums[l.index_enum].name,
+        l.doc
+    );
+    quote! {
+        #[doc = #doc]
+        pub static #ident: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
+            name: #name, header: #header, header_size: #header_size, table_offset: #table_offset,
+            max_rows: #max_rows, row_size: #row_size, row_offset: #row_offset, row_len: #row_len,
+            row_count: #row_count, extent: #extent, rows: &[#(#rows),*],
+        };
+    }
+}
+
+/// `pub static <STRUCT>_HANDSHAKE`, and `Versioned<Struct>`: the record read by its
+/// producer's size, with an `Option` accessor per field a later minor version added.
+fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
+    let abi = &schema.abi;
+    let s = &abi.structs[h.struct_index];
+    let ident = spec_ident(&s.name, "HANDSHAKE");
+    let (major, minor) = (
+        lit(u64::from(abi.version.major)),
+        lit(u64::from(abi.version.minor)),
+    );
+    let magic = match &h.magic {
+        Some((f, c)) => {
+            let f = field(f);
+            let v = lit(abi.consts[*c].value as u64);
+            quote!(Some((#f, #v)))
+        }
+        None => quote!(None),
+    };
+    let (major_f, minor_f, size_f) = (field(&h.major), field(&h.minor), opt_field(&h.size));
+    let base_size = lit(h.base_size);
+    let full = lit(schema.layout.of(h.struct_index).size);
+    let added = h.added.iter().map(|a| {
+        let name = &s.fields[a.field].name;
+        let (since, offset, end) = (lit(u64::from(a.since.minor)), lit(a.offset), lit(a.end));
+        quote!(::abi_runtime::attach::AddedField { name: #name, since_minor: #since, offset: #offset, end: #end })
+    });
+    let record = &s.name;
+    let ty = type_ident(&s.name);
+    let versioned = format_ident!("Versioned{}", ty);
+    let accessors = h.added.iter().enumerate().map(|(k, a)| {
+        let f = &s.fields[a.field];
+        let get = rust_ident(&f.name);
+        let t = super::value_type(schema, &f.ty);
+        let k = lit(k as u64);
+        let doc = format!(
+            " `{}`, added in {}: `None` when the producer's version or record lacks it.",
+            f.name, a.since
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #get(&self) -> Option<&#t> {
+                self.has(#k).then_some(&self.value.#get)
+            }
+        }
+    });
+    let spec_doc = format!(
+        " The version handshake of `{record}`: magic, major and minor version{}, and the fields each later minor version added.",
+        if h.size.is_some() {
+            ", producer's size"
+        } else {
+            ""
+        }
+    );
+    let ver_doc = format!(
+        " A `{record}` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept."
+    );
+    quote! {
+        #[doc = #spec_doc]
+        pub static #ident: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
+            record: #record,
+            ours: ::abi_runtime::attach::Version { major: #major, minor: #minor },
+            magic: #magic, major: #major_f, minor: #minor_f, size: #size_f,
+            base_size: #base_size, full_size: #full, added: &[#(#added),*],
+        };
+
+        #[doc = #ver_doc]
+        #[derive(Debug, Clone)]
+        pub struct #versioned {
+            /// Our record: the producer's bytes, zero-extended or cut to our size.
+            pub value: super::#ty,
+            /// The producer's version.
+            pub producer: ::abi_runtime::attach::Version,
+            /// The producer's record size, as far as the bytes given hold it.
+            pub size: usize,
+            /// The bytes past our record size, which a newer producer wrote.
+            pub extra: Vec<u8>,
+        }
+
+        impl #versioned {
+            /// Reads the record at the start of `bytes` (a copy, not live memory): an error if
+            /// its magic or major version is wrong, or it is shorter than every producer writes.
+            pub fn read(bytes: &[u8]) -> Result<Self, ::abi_runtime::AttachError> {
+                let r = #ident.read_bytes(bytes)?;
+                let value = <super::#ty as ::zerocopy::FromBytes>::read_from_bytes(&r.bytes)
+                    .expect("read_bytes gives exactly the record's size");
+                Ok(Self { value, producer: r.producer, size: r.size, extra: r.extra })
+            }
+
+            fn has(&self, k: usize) -> bool {
+                #ident.present(&#ident.added[k], self.producer, self.size)
+            }
+
+            #(#accessors)*
+        }
+    }
+}
+
+/// The handle of one layout: the root's attaches; a nested one is a block of another.
+fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
+    let abi = &schema.abi;
+    let ty = type_ident(&l.name);
+    let header_name = &abi.structs[l.header].name;
+    let header_ty = type_ident(header_name);
+    let header_view = has_view(schema, l.header);
+    let header = if header_view {
+        quote! {
+            /// The header's live view.
+            pub fn header(&self) -> #header_ty<'a> {
+                #header_ty::at(self.region, self.table.base).expect("attach checked the header")
+            }
+        }
+    } else {
+        quote!()
+    };
+    let rows = l.rows.iter().enumerate().map(|(k, r)| {
+        let at = lit(k as u64);
+        let region_fn = format_ident!("{}_region", r.name);
+        let region_doc = format!(" The bytes of region `{}`, or `None` when it is absent. {}", r.name, r.doc);
+        let region = quote! {
+            #[doc = #region_doc]
+            pub fn #region_fn(&self) -> Option<Region<'a>> {
+                let p = self.table.row(#at)?;
+                self.region.sub(p.offset, p.size, 1).ok()
+            }
+        };
+        let get = rust_ident(&r.name);
+        let typed = match &r.holds {
+            // The header's own row: `header()` gives it.
+            Holds::Struct { struct_index, .. } if *struct_index == l.header => quote!(),
+            Holds::Struct { struct_index, .. } if has_view(schema, *struct_index) => {
+                let v = type_ident(&abi.structs[*struct_index].name);
+                let doc = format!(" The live view of region `{}`, or `None` when it is absent.", r.name);
+                quote! {
+                    #[doc = #doc]
+                    pub fn #get(&self) -> Option<#v<'a>> {
+                        let p = self.table.row(#at)?;
+                        #v::at(self.region, p.offset).ok()
+                    }
+                }
+            }
+            Holds::Ring { ring } => match &schema.access.rings[*ring].kind {
+                RingKind::Slots { head, .. } if head.struct_index == l.header && header_view => {
+                    let rt = type_ident(&schema.access.rings[*ring].name);
+                    let doc = format!(" The ring in region `{}`, or `None` when it is absent.", r.name);
+                    quote! {
+                        #[doc = #doc]
+                        pub fn #get(&self) -> Option<#rt<'a>> {
+                            let p = self.table.row(#at)?;
+                            #rt::new(self.header(), self.region.sub(p.offset, p.size, 1).ok()?).ok()
+                        }
+                    }
+                }
+                _ => quote!(),
+            },
+            Holds::Blocks { layout, count, .. } => {
+                let bt = type_ident(&schema.attach.layouts[*layout].name);
+                let n = lit(*count);
+                let count_ident = format_ident!("{}_COUNT", r.name.to_uppercase());
+                let count_doc = format!(" Blocks in region `{}`.", r.name);
+                let doc = format!(" Block `i` (of {count}) of region `{}`, or `None` when the region is absent or `i` out of range.", r.name);
+                quote! {
+                    #[doc = #count_doc]
+                    pub const #count_ident: usize = #n;
+                    #[doc = #doc]
+                    pub fn #get(&self, i: usize) -> Option<#bt<'a>> {
+                        let table = self.table.block(#at, i)?.clone();
+                        Some(#bt { region: self.region, table })
+                    }
+                }
+            }
+            _ => quote!(),
+        };
+        quote!(#region #typed)
+    });
+    let attach_fn = if root {
+        let h = schema
+            .attach
+            .handshakes
+            .iter()
+            .find(|h| h.struct_index == l.header)
+            .expect("the root's header has a handshake");
+        let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
+        let table = spec_ident(&l.name, "TABLE");
+        quote! {
+            /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, header size,
+            /// total size, then every region of every table) and gives typed access to it.
+            pub fn attach(region: Region<'a>) -> Result<Self, ::abi_runtime::AttachError> {
+                let attached = ::abi_runtime::attach::attach(region, &#hs, &#table)?;
+                Ok(Self {
+                    region,
+                    producer: attached.producer,
+                    header_size: attached.header_size,
+                    extent: attached.extent,
+                    table: attached.table,
+                })
+            }
+            /// The producer's version: its major is ours; its minor may be older or newer.
+            pub fn producer(&self) -> ::abi_runtime::attach::Version {
+                self.producer
+            }
+            /// The header's size as the producer built it.
+            pub fn header_size(&self) -> usize {
+                self.header_size
+            }
+            /// The bytes the image spans.
+            pub fn extent(&self) -> usize {
+                self.extent
+            }
+        }
+    } else {
+        quote!()
+    };
+    let fields = if root {
+        quote! {
+            region: Region<'a>,
+            producer: ::abi_runtime::attach::Version,
+            header_size: usize,
+            extent: usize,
+            table: ::abi_runtime::attach::PlacedTable,
+        }
+    } else {
+        quote! {
+            region: Region<'a>,
+            table: ::abi_runtime::attach::PlacedTable,
+        }
+    };
+    let doc = if root {
+        format!(
+            " An attached `{}` image: every check passed; one accessor per region of table `{}`. {}",
+            abi.name, l.name, l.doc
+        )
+    } else {
+        format!(
+            " A block laid out by table `{}`: one accessor per region. {}",
+            l.name, l.doc
+        )
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone)]
+        pub struct #ty<'a> { #fields }
+
+        impl<'a> #ty<'a> {
+            #attach_fn
+            /// The whole mapping.
+            pub fn region(&self) -> Region<'a> {
+                self.region
+            }
+            /// Where each region is, as attach checked it.
+            pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
+                &self.table
+            }
+            #header
+            #(#rows)*
+        }
+    }
+}

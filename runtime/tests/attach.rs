@@ -1,0 +1,194 @@
+//! `attach` on a small hand-made layout (under Miri too): the checks in order, nested
+//! blocks, absent rows, and records read by their producer's size.
+
+use abi_runtime::SharedBuf;
+use abi_runtime::attach::{
+    AddedField, Field, HandshakeSpec, RowContents, RowSpec, TableSpec, Version, attach,
+};
+
+const fn f(offset: usize, width: usize) -> Field {
+    Field { offset, width }
+}
+
+/// A block: `size` u32, `count` u32, then one row `{ offset, size }`.
+static BLOCK: TableSpec = TableSpec {
+    name: "block",
+    header: "block_header",
+    header_size: 16,
+    table_offset: 8,
+    max_rows: 1,
+    row_size: 8,
+    row_offset: f(0, 4),
+    row_len: f(4, 4),
+    row_count: Some(f(4, 4)),
+    extent: Some(f(0, 4)),
+    rows: &[RowSpec {
+        name: "item",
+        index: 0,
+        since_minor: None,
+        optional: false,
+        min_size: 8,
+        align: 8,
+        overlaps: &[],
+        contents: RowContents::Plain,
+    }],
+};
+
+/// The image: magic, major, minor, header size, total size, row count, then 3 rows.
+static ROOT: TableSpec = TableSpec {
+    name: "image",
+    header: "image_header",
+    header_size: 48,
+    table_offset: 24,
+    max_rows: 3,
+    row_size: 8,
+    row_offset: f(0, 4),
+    row_len: f(4, 4),
+    row_count: Some(f(16, 4)),
+    extent: Some(f(12, 4)),
+    rows: &[
+        RowSpec {
+            name: "header",
+            index: 0,
+            since_minor: None,
+            optional: false,
+            min_size: 48,
+            align: 8,
+            overlaps: &[],
+            contents: RowContents::Header,
+        },
+        RowSpec {
+            name: "data",
+            index: 1,
+            since_minor: None,
+            optional: false,
+            min_size: 16,
+            align: 8,
+            overlaps: &[],
+            contents: RowContents::Plain,
+        },
+        RowSpec {
+            name: "blocks",
+            index: 2,
+            since_minor: Some(2),
+            optional: false,
+            min_size: 128,
+            align: 8,
+            overlaps: &[],
+            contents: RowContents::Blocks {
+                table: &BLOCK,
+                count: 2,
+                stride: 64,
+            },
+        },
+    ],
+};
+
+static HANDSHAKE: HandshakeSpec = HandshakeSpec {
+    record: "image_header",
+    ours: Version { major: 1, minor: 3 },
+    magic: Some((f(0, 4), 0xABCD_0123)),
+    major: f(4, 2),
+    minor: f(6, 2),
+    size: Some(f(8, 4)),
+    base_size: 40,
+    full_size: 48,
+    added: &[AddedField {
+        name: "late",
+        since_minor: 2,
+        offset: 40,
+        end: 48,
+    }],
+};
+
+fn put(buf: &SharedBuf, at: usize, v: u32) {
+    buf.region().write_bytes(at, &v.to_le_bytes());
+}
+
+/// Header at 0, data at 64 (16 bytes), two 64-byte blocks at 128.
+fn image() -> SharedBuf {
+    let buf = SharedBuf::new(256);
+    put(&buf, 0, 0xABCD_0123);
+    put(&buf, 4, 1 | (3 << 16));
+    put(&buf, 8, 48);
+    put(&buf, 12, 256);
+    put(&buf, 16, 3);
+    for (k, (offset, size)) in [(0, 48), (64, 16), (128, 128)].into_iter().enumerate() {
+        put(&buf, 24 + 8 * k, offset);
+        put(&buf, 28 + 8 * k, size);
+    }
+    for block in [128, 192] {
+        put(&buf, block, 64);
+        put(&buf, block + 4, 1);
+        put(&buf, block + 8, 16);
+        put(&buf, block + 12, 8);
+    }
+    buf
+}
+
+#[test]
+fn a_valid_image_places_every_region_and_block() {
+    let buf = image();
+    let a = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap();
+    assert_eq!(a.producer, Version { major: 1, minor: 3 });
+    assert_eq!((a.header_size, a.extent), (48, 256));
+    assert_eq!(a.table.row(1).unwrap().offset, 64);
+    let b1 = a.table.block(2, 1).unwrap();
+    assert_eq!(b1.row(0).unwrap().offset, 192 + 16);
+    assert!(a.table.block(2, 2).is_none());
+}
+
+#[test]
+fn each_check_refuses_its_corruption() {
+    let cases: [(&str, &dyn Fn(&SharedBuf), &str); 10] = [
+        ("magic", &|b| put(b, 0, 1), "bad_magic"),
+        ("major", &|b| put(b, 4, 2 | (3 << 16)), "major_mismatch"),
+        ("header size", &|b| put(b, 8, 39), "header_too_small"),
+        ("header past", &|b| put(b, 8, 300), "header_beyond_mapping"),
+        ("total past", &|b| put(b, 12, 257), "extent_beyond_mapping"),
+        ("rows", &|b| put(b, 16, 4), "too_many_rows"),
+        ("misaligned", &|b| put(b, 32, 68), "region_misaligned"),
+        ("small", &|b| put(b, 36, 8), "region_too_small"),
+        ("block extent", &|b| put(b, 192, 65), "extent_beyond_block"),
+        ("block row", &|b| put(b, 200, 60), "region_out_of_bounds"),
+    ];
+    for (name, corrupt, check) in cases {
+        let buf = image();
+        corrupt(&buf);
+        let err = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap_err();
+        assert_eq!(err.check(), check, "{name}: {err}");
+    }
+}
+
+#[test]
+fn a_row_newer_than_the_producer_may_be_absent() {
+    let buf = image();
+    put(&buf, 4, 1 | (1 << 16)); // minor 1: blocks are 2
+    put(&buf, 16, 2);
+    let a = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap();
+    assert!(a.table.row(2).is_none() && a.table.block(2, 0).is_none());
+    put(&buf, 4, 1 | (2 << 16));
+    let err = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap_err();
+    assert_eq!((err.check(), err.region()), ("region_missing", "blocks"));
+}
+
+#[test]
+fn records_read_by_their_producers_size() {
+    let mut bytes = vec![0u8; 40];
+    bytes[0..4].copy_from_slice(&0xABCD_0123u32.to_le_bytes());
+    bytes[4..8].copy_from_slice(&(1u32 | (1 << 16)).to_le_bytes());
+    bytes[8..12].copy_from_slice(&40u32.to_le_bytes());
+    let r = HANDSHAKE.read_bytes(&bytes).unwrap();
+    assert_eq!((r.bytes.len(), r.size), (48, 40));
+    assert!(!HANDSHAKE.present(&HANDSHAKE.added[0], r.producer, r.size));
+    bytes.extend_from_slice(&[9; 16]);
+    bytes[4..8].copy_from_slice(&(1u32 | (4 << 16)).to_le_bytes());
+    bytes[8..12].copy_from_slice(&56u32.to_le_bytes());
+    let r = HANDSHAKE.read_bytes(&bytes).unwrap();
+    assert!(HANDSHAKE.present(&HANDSHAKE.added[0], r.producer, r.size));
+    assert_eq!(r.extra, [9; 8]);
+    assert_eq!(
+        HANDSHAKE.read_bytes(&bytes[..39]).unwrap_err().check(),
+        "mapping_too_short"
+    );
+}
