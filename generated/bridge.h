@@ -22,6 +22,15 @@
 #endif
 
 /*
+ * The ABI is little-endian, and the structs below hold its fields in the target's byte order:
+ * a big-endian target is refused. GCC and Clang say which order they target in __BYTE_ORDER__;
+ * MSVC defines no such macro, and every target it has (x86, x64, ARM, ARM64) is little-endian.
+ */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "bridge.h: the bridge ABI is little-endian and this header holds its fields in the target's byte order: a big-endian target is not supported"
+#endif
+
+/*
  * Names: each type is ibf_<name>, each macro IBF_<NAME>.
  *
  * A field keeps its schema name unless C or C++ would not take it as a member: a C11, C23,
@@ -34,15 +43,22 @@
  * width. Their values are macros, usable in switch cases and constant expressions in C and C++.
  *
  * Each struct is followed by static asserts of its size, its alignment and its field offsets.
+ *
+ * A member of an 8-byte type (uint64_t, int64_t, double, an enum or flag set over a 64-bit
+ * integer, or an array of them) is declared with IBF_ALIGNAS_(8): the ABI aligns it to 8,
+ * and 32-bit x86 (gcc -m32) would align it to 4 inside a struct. Its struct, and every struct
+ * or array that holds that struct, so keep the ABI's alignment on every target.
  */
 
 #ifdef __cplusplus
 #define IBF_STATIC_ASSERT_(condition, message) static_assert(condition, message)
 #define IBF_ALIGNOF_(type) alignof(type)
+#define IBF_ALIGNAS_(n) alignas(n)
 extern "C" {
 #else
 #define IBF_STATIC_ASSERT_(condition, message) _Static_assert(condition, message)
 #define IBF_ALIGNOF_(type) _Alignof(type)
+#define IBF_ALIGNAS_(n) _Alignas(n)
 #endif
 
 /** The ABI version this header describes. */
@@ -794,13 +810,13 @@ typedef struct ibf_client_entry {
      *
      * Access: atomic (client).
      */
-    uint64_t heartbeat_ns;
+    IBF_ALIGNAS_(8) uint64_t heartbeat_ns;
     /**
      * offset 0x0018 (24), size 8: Host clock at the claim
      *
      * Access: plain (client).
      */
-    uint64_t connected_ns;
+    IBF_ALIGNAS_(8) uint64_t connected_ns;
     /**
      * offset 0x0020 (32), size 1: The virtual pad this client bound, or no_pad; the host goes
      * by pad_owner
@@ -995,14 +1011,14 @@ typedef struct ibf_bridge_header {
      *
      * Access: plain (host).
      */
-    uint64_t clock_mono_ns;
+    IBF_ALIGNAS_(8) uint64_t clock_mono_ns;
     /**
      * offset 0x0088 (136), size 8: ...and the Unix time then: unix = clock_unix_ns + (t -
      * clock_mono_ns)
      *
      * Access: plain (host).
      */
-    int64_t clock_unix_ns;
+    IBF_ALIGNAS_(8) int64_t clock_unix_ns;
     /**
      * offset 0x0090 (144), size 4
      *
@@ -1048,7 +1064,7 @@ typedef struct ibf_bridge_header {
      *
      * Access: atomic (host).
      */
-    uint64_t snapshot_seq;
+    IBF_ALIGNAS_(8) uint64_t snapshot_seq;
     /** offset 0x00C8 (200), size 56, padding */
     uint8_t _pad200[56];
     /**
@@ -1222,7 +1238,7 @@ typedef struct ibf_draw_list_header {
      *
      * Access: plain (client).
      */
-    uint64_t for_tick;
+    IBF_ALIGNAS_(8) uint64_t for_tick;
     /** offset 0x0020 (32), size 32, padding */
     uint8_t _pad32[32];
 } ibf_draw_list_header;
@@ -1303,13 +1319,13 @@ typedef struct ibf_param_def {
     /** offset 0x0022 (34), size 6, padding */
     uint8_t _pad34[6];
     /** offset 0x0028 (40), size 8 */
-    double default_value;
+    IBF_ALIGNAS_(8) double default_value;
     /** offset 0x0030 (48), size 8: int and float */
-    double min;
+    IBF_ALIGNAS_(8) double min;
     /** offset 0x0038 (56), size 8 */
-    double max;
+    IBF_ALIGNAS_(8) double max;
     /** offset 0x0040 (64), size 8: int and float: the control's step; 0 for none */
-    double step;
+    IBF_ALIGNAS_(8) double step;
     /** offset 0x0048 (72), size 96 */
     char help[IBF_PARAM_HELP_LEN];
     /** offset 0x00A8 (168), size 88: enum: the options' names, separated by '|' */
@@ -1335,7 +1351,7 @@ IBF_STATIC_ASSERT_(offsetof(ibf_param_def, options) == 168, "ibf_param_def.optio
  */
 typedef struct ibf_param_value {
     /** offset 0x0000 (0), size 8 */
-    double value;
+    IBF_ALIGNAS_(8) double value;
     /**
      * offset 0x0008 (8), size 4: Bumped by every change, so a button's presses and a set to the
      * same value count
@@ -1383,13 +1399,13 @@ typedef struct ibf_stats_header {
      *
      * Access: atomic (client).
      */
-    uint64_t ticks;
+    IBF_ALIGNAS_(8) uint64_t ticks;
     /**
      * offset 0x0018 (24), size 8: Client: publications it missed (latest wins)
      *
      * Access: atomic (client).
      */
-    uint64_t skipped;
+    IBF_ALIGNAS_(8) uint64_t skipped;
     /**
      * offset 0x0020 (32), size 4: Client: publish-to-wake over its last ticks, median
      *
@@ -1432,7 +1448,7 @@ typedef struct ibf_stat_entry {
     /** offset 0x001A (26), size 6, padding */
     uint8_t _pad26[6];
     /** offset 0x0020 (32), size 8: number */
-    double value;
+    IBF_ALIGNAS_(8) double value;
     /** offset 0x0028 (40), size 24: text */
     char text[IBF_STAT_TEXT_LEN];
 } ibf_stat_entry;
@@ -1543,19 +1559,19 @@ typedef struct ibf_ring_slot_header {
      *
      * Access: seqlock ring_slot (host).
      */
-    uint64_t publish_seq;
+    IBF_ALIGNAS_(8) uint64_t publish_seq;
     /**
      * offset 0x0010 (16), size 8
      *
      * Access: seqlock ring_slot (host).
      */
-    uint64_t tick;
+    IBF_ALIGNAS_(8) uint64_t tick;
     /**
      * offset 0x0018 (24), size 8: Host clock when the payload was complete
      *
      * Access: seqlock ring_slot (host).
      */
-    uint64_t publish_ns;
+    IBF_ALIGNAS_(8) uint64_t publish_ns;
     /** offset 0x0020 (32), size 32, padding */
     uint8_t _pad32[32];
 } ibf_ring_slot_header;
@@ -1592,11 +1608,11 @@ typedef struct ibf_log_entry {
     /** offset 0x000C (12), size 4, padding */
     uint8_t _pad12[4];
     /** offset 0x0010 (16), size 8: Entries written before this one */
-    uint64_t seq;
+    IBF_ALIGNAS_(8) uint64_t seq;
     /** offset 0x0018 (24), size 8: Host clock */
-    uint64_t time_ns;
+    IBF_ALIGNAS_(8) uint64_t time_ns;
     /** offset 0x0020 (32), size 8 */
-    uint64_t tick;
+    IBF_ALIGNAS_(8) uint64_t tick;
 } ibf_log_entry;
 IBF_STATIC_ASSERT_(sizeof(ibf_log_entry) == 40, "ibf_log_entry: size 40");
 IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_log_entry) == 8, "ibf_log_entry: align 8");
@@ -1625,13 +1641,13 @@ typedef struct ibf_log_ring_header {
      *
      * Access: atomic (host).
      */
-    uint64_t write_pos;
+    IBF_ALIGNAS_(8) uint64_t write_pos;
     /**
      * offset 0x0008 (8), size 8: The oldest whole entry; a reader behind it was lapped
      *
      * Access: atomic (host).
      */
-    uint64_t tail_pos;
+    IBF_ALIGNAS_(8) uint64_t tail_pos;
     /**
      * offset 0x0010 (16), size 4
      *
@@ -1645,7 +1661,7 @@ typedef struct ibf_log_ring_header {
      *
      * Access: atomic (host).
      */
-    uint64_t entries;
+    IBF_ALIGNAS_(8) uint64_t entries;
     /** offset 0x0020 (32), size 32, padding */
     uint8_t _pad32[32];
 } ibf_log_ring_header;
@@ -1670,13 +1686,13 @@ typedef struct ibf_log_queue_header {
      *
      * Access: atomic (client).
      */
-    uint64_t write_pos;
+    IBF_ALIGNAS_(8) uint64_t write_pos;
     /**
      * offset 0x0008 (8), size 8: Client: entries that did not fit
      *
      * Access: atomic (client).
      */
-    uint64_t dropped;
+    IBF_ALIGNAS_(8) uint64_t dropped;
     /**
      * offset 0x0010 (16), size 4
      *
@@ -1690,7 +1706,7 @@ typedef struct ibf_log_queue_header {
      *
      * Access: atomic (host).
      */
-    uint64_t read_pos;
+    IBF_ALIGNAS_(8) uint64_t read_pos;
     /** offset 0x0028 (40), size 24, padding */
     uint8_t _pad40[24];
 } ibf_log_queue_header;
@@ -1758,7 +1774,7 @@ typedef struct ibf_directory_entry {
      *
      * Access: plain (host).
      */
-    uint64_t process_time;
+    IBF_ALIGNAS_(8) uint64_t process_time;
     /**
      * offset 0x0010 (16), size 2
      *
@@ -1962,7 +1978,7 @@ typedef struct ibf_pad_input {
      *
      * Access: seqlock pad_input (client).
      */
-    uint64_t for_tick;
+    IBF_ALIGNAS_(8) uint64_t for_tick;
     /**
      * offset 0x0010 (16), size 2: -32768..32767, +Y up
      *
@@ -2032,7 +2048,7 @@ typedef struct ibf_rec_pad {
      * offset 0x0000 (0), size 8: The tick a bot's record answered; 0 when no bot answered the
      * poll
      */
-    uint64_t for_tick;
+    IBF_ALIGNAS_(8) uint64_t for_tick;
     /** offset 0x0008 (8), size 2 */
     int16_t lx;
     /** offset 0x000A (10), size 2 */
@@ -2083,11 +2099,11 @@ typedef struct ibf_rec_tick_header {
     /** offset 0x0009 (9), size 7, padding */
     uint8_t _pad9[7];
     /** offset 0x0010 (16), size 8 */
-    uint64_t tick;
+    IBF_ALIGNAS_(8) uint64_t tick;
     /** offset 0x0018 (24), size 8 */
-    uint64_t frame;
+    IBF_ALIGNAS_(8) uint64_t frame;
     /** offset 0x0020 (32), size 8: The host clock when the tick was published */
-    uint64_t host_time_ns;
+    IBF_ALIGNAS_(8) uint64_t host_time_ns;
     /** offset 0x0028 (40), size 96: What the game last polled from each pad before this tick */
     ibf_rec_pad pads[IBF_MAX_PLAYERS];
 } ibf_rec_tick_header;
@@ -2133,9 +2149,9 @@ typedef struct ibf_rec_file_header {
     /** offset 0x0014 (20), size 4 */
     uint32_t host_pid;
     /** offset 0x0018 (24), size 8: When recording started */
-    int64_t start_unix_ns;
+    IBF_ALIGNAS_(8) int64_t start_unix_ns;
     /** offset 0x0020 (32), size 8: The host clock then */
-    uint64_t start_mono_ns;
+    IBF_ALIGNAS_(8) uint64_t start_mono_ns;
     /** offset 0x0028 (40), size 16: The pad input each game action mapped to */
     ibf_controls controls;
     /** offset 0x0038 (56), size 1: When recording started */
@@ -2199,9 +2215,9 @@ typedef struct ibf_rec_chunk_header {
     /** offset 0x000C (12), size 4 */
     uint32_t tick_count;
     /** offset 0x0010 (16), size 8 */
-    uint64_t first_tick;
+    IBF_ALIGNAS_(8) uint64_t first_tick;
     /** offset 0x0018 (24), size 8 */
-    uint64_t last_tick;
+    IBF_ALIGNAS_(8) uint64_t last_tick;
 } ibf_rec_chunk_header;
 IBF_STATIC_ASSERT_(sizeof(ibf_rec_chunk_header) == 32, "ibf_rec_chunk_header: size 32");
 IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_chunk_header) == 8, "ibf_rec_chunk_header: align 8");
@@ -2219,11 +2235,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_header, last_tick) == 24, "ibf_rec_chu
  */
 typedef struct ibf_rec_chunk_entry {
     /** offset 0x0000 (0), size 8: Of its rec_chunk_header, from the file's start */
-    uint64_t offset;
+    IBF_ALIGNAS_(8) uint64_t offset;
     /** offset 0x0008 (8), size 8 */
-    uint64_t first_tick;
+    IBF_ALIGNAS_(8) uint64_t first_tick;
     /** offset 0x0010 (16), size 8 */
-    uint64_t last_tick;
+    IBF_ALIGNAS_(8) uint64_t last_tick;
 } ibf_rec_chunk_entry;
 IBF_STATIC_ASSERT_(sizeof(ibf_rec_chunk_entry) == 24, "ibf_rec_chunk_entry: size 24");
 IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_chunk_entry) == 8, "ibf_rec_chunk_entry: align 8");
@@ -2238,7 +2254,7 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_chunk_entry, last_tick) == 16, "ibf_rec_chun
  */
 typedef struct ibf_rec_mark {
     /** offset 0x0000 (0), size 8 */
-    uint64_t tick;
+    IBF_ALIGNAS_(8) uint64_t tick;
     /** offset 0x0008 (8), size 2: match_started, round_started, round_ended or match_ended */
     ibf_event_kind kind;
     /** offset 0x000A (10), size 2, padding */
@@ -2272,13 +2288,13 @@ typedef struct ibf_rec_footer {
     /** offset 0x000C (12), size 4: Ticks the recorder could not keep up with */
     uint32_t dropped;
     /** offset 0x0010 (16), size 8: Tick records in the file */
-    uint64_t ticks;
+    IBF_ALIGNAS_(8) uint64_t ticks;
     /** offset 0x0018 (24), size 8 */
-    uint64_t first_tick;
+    IBF_ALIGNAS_(8) uint64_t first_tick;
     /** offset 0x0020 (32), size 8 */
-    uint64_t last_tick;
+    IBF_ALIGNAS_(8) uint64_t last_tick;
     /** offset 0x0028 (40), size 8: When recording stopped */
-    int64_t end_unix_ns;
+    IBF_ALIGNAS_(8) int64_t end_unix_ns;
 } ibf_rec_footer;
 IBF_STATIC_ASSERT_(sizeof(ibf_rec_footer) == 48, "ibf_rec_footer: size 48");
 IBF_STATIC_ASSERT_(IBF_ALIGNOF_(ibf_rec_footer) == 8, "ibf_rec_footer: align 8");
@@ -2298,7 +2314,7 @@ IBF_STATIC_ASSERT_(offsetof(ibf_rec_footer, end_unix_ns) == 40, "ibf_rec_footer.
  */
 typedef struct ibf_rec_trailer {
     /** offset 0x0000 (0), size 8: Of the rec_footer, from the file's start */
-    uint64_t footer_offset;
+    IBF_ALIGNAS_(8) uint64_t footer_offset;
     /** offset 0x0008 (8), size 4, padding */
     uint8_t _pad8[4];
     /**
@@ -2351,20 +2367,20 @@ typedef struct ibf_snapshot_header {
      *
      * Access: plain (host).
      */
-    uint64_t frame;
+    IBF_ALIGNAS_(8) uint64_t frame;
     /**
      * offset 0x0018 (24), size 8: Simulation steps since start-up (equals frame in fallback
      * mode)
      *
      * Access: plain (host).
      */
-    uint64_t tick;
+    IBF_ALIGNAS_(8) uint64_t tick;
     /**
      * offset 0x0020 (32), size 8: Monotonic host clock
      *
      * Access: plain (host).
      */
-    uint64_t host_time_ns;
+    IBF_ALIGNAS_(8) uint64_t host_time_ns;
     /**
      * offset 0x0028 (40), size 4: Round time in seconds: counts during play, from 0 at each
      * round start
@@ -2742,7 +2758,7 @@ typedef struct ibf_event {
      *
      * Access: plain (host).
      */
-    uint64_t tick;
+    IBF_ALIGNAS_(8) uint64_t tick;
     /**
      * offset 0x0008 (8), size 4
      *
@@ -3081,7 +3097,7 @@ typedef struct ibf_snapshot {
      *
      * Access: atomic (host).
      */
-    uint64_t event_total;
+    IBF_ALIGNAS_(8) uint64_t event_total;
     /**
      * offset 0x0050 (80), size 1
      *
@@ -4874,5 +4890,6 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 
 #undef IBF_STATIC_ASSERT_
 #undef IBF_ALIGNOF_
+#undef IBF_ALIGNAS_
 
 #endif /* IBF_BRIDGE_H_ */

@@ -38,6 +38,10 @@ trailing underscore (record.class_).
 At import, the module checks every struct's ctypes.sizeof, ctypes.alignment and field
 offsets against the schema's layout, and raises ImportError on a mismatch.
 
+A struct the ABI aligns to 8 sets _align_ = 8, which ctypes honours from Python 3.13 on:
+32-bit x86 aligns 8-byte fields to 4 inside a structure, so there an older Python fails
+the alignment check (the offsets and sizes still match, every padding byte being a field).
+
 Shared memory: never read memory another process writes through from_buffer. The live
 views at the end of this module (section "Live access", with a bot's example) load and
 store its atomic fields as atomic words, claim rows by compare-and-swap, and copy what a
@@ -1328,6 +1332,7 @@ class ClientEntry(ctypes.LittleEndianStructure):
         0x0048 _reserved: u8[56]
     """
 
+    _align_ = 8
     _fields_ = [
         ("state", ctypes.c_uint32),  # ClientState
         ("generation", ctypes.c_uint32),
@@ -1464,6 +1469,7 @@ class BridgeHeader(ctypes.LittleEndianStructure):
             Access: plain (host).
     """
 
+    _align_ = 8
     _fields_ = [
         ("magic", ctypes.c_uint32),
         ("abi_major", ctypes.c_uint16),
@@ -1565,6 +1571,7 @@ class DrawListHeader(ctypes.LittleEndianStructure):
         0x0020 _pad32: u8[32]
     """
 
+    _align_ = 8
     _fields_ = [
         ("seq", ctypes.c_uint32),
         ("count", ctypes.c_uint32),
@@ -1634,6 +1641,7 @@ class ParamDef(ctypes.LittleEndianStructure):
             enum: the options' names, separated by '|'
     """
 
+    _align_ = 8
     _fields_ = [
         ("name", ctypes.c_char * PARAM_NAME_LEN),
         ("kind", ctypes.c_uint8),  # ParamKind
@@ -1660,6 +1668,7 @@ class ParamValue(ctypes.LittleEndianStructure):
         0x000C _pad12: u8[4]
     """
 
+    _align_ = 8
     _fields_ = [
         ("value", ctypes.c_double),
         ("changes", ctypes.c_uint32),
@@ -1698,6 +1707,7 @@ class StatsHeader(ctypes.LittleEndianStructure):
         0x0028 _pad40: u8[24]
     """
 
+    _align_ = 8
     _fields_ = [
         ("seq", ctypes.c_uint32),
         ("count", ctypes.c_uint32),
@@ -1727,6 +1737,7 @@ class StatEntry(ctypes.LittleEndianStructure):
             text
     """
 
+    _align_ = 8
     _fields_ = [
         ("name", ctypes.c_char * STAT_NAME_LEN),
         ("kind", ctypes.c_uint8),  # StatKind
@@ -1808,6 +1819,7 @@ class RingSlotHeader(ctypes.LittleEndianStructure):
         0x0020 _pad32: u8[32]
     """
 
+    _align_ = 8
     _fields_ = [
         ("seq", ctypes.c_uint32),
         ("size", ctypes.c_uint32),
@@ -1840,6 +1852,7 @@ class LogEntry(ctypes.LittleEndianStructure):
         0x0020 tick: u64
     """
 
+    _align_ = 8
     _fields_ = [
         ("size", ctypes.c_uint16),
         ("kind", ctypes.c_uint8),  # LogEntryKind
@@ -1877,6 +1890,7 @@ class LogRingHeader(ctypes.LittleEndianStructure):
         0x0020 _pad32: u8[32]
     """
 
+    _align_ = 8
     _fields_ = [
         ("write_pos", ctypes.c_uint64),
         ("tail_pos", ctypes.c_uint64),
@@ -1909,6 +1923,7 @@ class LogQueueHeader(ctypes.LittleEndianStructure):
         0x0028 _pad40: u8[24]
     """
 
+    _align_ = 8
     _fields_ = [
         ("write_pos", ctypes.c_uint64),
         ("dropped", ctypes.c_uint64),
@@ -1967,6 +1982,7 @@ class DirectoryEntry(ctypes.LittleEndianStructure):
         0x0038 _pad56: u8[8]
     """
 
+    _align_ = 8
     _fields_ = [
         ("state", ctypes.c_uint32),  # InstanceState
         ("pid", ctypes.c_uint32),
@@ -2000,6 +2016,7 @@ class DirectoryHeader(ctypes.LittleEndianStructure):
             Access: plain (host).
     """
 
+    _align_ = 8
     _fields_ = [
         ("magic", ctypes.c_uint32),
         ("entry_count", ctypes.c_uint32),
@@ -2119,6 +2136,7 @@ class PadInput(ctypes.LittleEndianStructure):
         0x001C _pad28: u8[4]
     """
 
+    _align_ = 8
     _fields_ = [
         ("seq", ctypes.c_uint32),
         ("flags", ctypes.c_uint32),  # PadInputFlags
@@ -2155,6 +2173,7 @@ class RecPad(ctypes.LittleEndianStructure):
         0x0016 _pad22: u8[2]
     """
 
+    _align_ = 8
     _fields_ = [
         ("for_tick", ctypes.c_uint64),
         ("lx", ctypes.c_int16),
@@ -2190,6 +2209,7 @@ class RecTickHeader(ctypes.LittleEndianStructure):
             What the game last polled from each pad before this tick
     """
 
+    _align_ = 8
     _fields_ = [
         ("size", ctypes.c_uint32),
         ("data_size", ctypes.c_uint32),
@@ -2245,6 +2265,7 @@ class RecFileHeader(ctypes.LittleEndianStructure):
         0x01F0 _pad496: u8[16]
     """
 
+    _align_ = 8
     _fields_ = [
         ("magic", ctypes.c_uint32),
         ("format", ctypes.c_uint16),
@@ -2287,6 +2308,7 @@ class RecChunkHeader(ctypes.LittleEndianStructure):
         0x0018 last_tick: u64
     """
 
+    _align_ = 8
     _fields_ = [
         ("magic", ctypes.c_uint32),
         ("stored_size", ctypes.c_uint32),
@@ -2309,6 +2331,7 @@ class RecChunkEntry(ctypes.LittleEndianStructure):
         0x0010 last_tick: u64
     """
 
+    _align_ = 8
     _fields_ = [
         ("offset", ctypes.c_uint64),
         ("first_tick", ctypes.c_uint64),
@@ -2330,6 +2353,7 @@ class RecMark(ctypes.LittleEndianStructure):
             The event's a: the round number, or the winner
     """
 
+    _align_ = 8
     _fields_ = [
         ("tick", ctypes.c_uint64),
         ("kind", ctypes.c_uint16),  # EventKind
@@ -2359,6 +2383,7 @@ class RecFooter(ctypes.LittleEndianStructure):
             When recording stopped
     """
 
+    _align_ = 8
     _fields_ = [
         ("magic", ctypes.c_uint32),
         ("chunk_count", ctypes.c_uint32),
@@ -2385,6 +2410,7 @@ class RecTrailer(ctypes.LittleEndianStructure):
             Always REC_TRAILER_MAGIC.
     """
 
+    _align_ = 8
     _fields_ = [
         ("footer_offset", ctypes.c_uint64),
         ("_pad8", ctypes.c_uint8 * 4),
@@ -2430,6 +2456,7 @@ class SnapshotHeader(ctypes.LittleEndianStructure):
         0x002F _pad47: u8
     """
 
+    _align_ = 8
     _fields_ = [
         ("magic", ctypes.c_uint32),
         ("schema_major", ctypes.c_uint16),
@@ -2668,6 +2695,7 @@ class Event(ctypes.LittleEndianStructure):
         0x0013 _pad19: u8[5]
     """
 
+    _align_ = 8
     _fields_ = [
         ("tick", ctypes.c_uint64),
         ("a", ctypes.c_int32),
@@ -2934,6 +2962,7 @@ class Snapshot(ctypes.LittleEndianStructure):
         0x2F41 _pad12097: u8[7]
     """
 
+    _align_ = 8
     _fields_ = [
         ("header", SnapshotHeader),
         ("game", Game),
@@ -3491,10 +3520,18 @@ def _check_layout():
                 "%s: struct %s is %d bytes under ctypes, but the schema's layout makes it %d"
                 % (__name__, cls.__name__, ctypes.sizeof(cls), size)
             )
-        if ctypes.alignment(cls) != align:
+        actual = ctypes.alignment(cls)
+        if actual != align:
+            hint = ""
+            if getattr(cls, "_align_", None) == align:
+                hint = (
+                    " (its _align_ = %d is honoured by ctypes only from Python 3.13 on: on a host "
+                    "that aligns 8-byte fields to 4, such as 32-bit x86, use Python 3.13 or later)"
+                    % align
+                )
             raise ImportError(
-                "%s: struct %s has alignment %d under ctypes, but the schema's layout gives it %d"
-                % (__name__, cls.__name__, ctypes.alignment(cls), align)
+                "%s: struct %s has alignment %d under ctypes, but the schema's layout gives it %d%s"
+                % (__name__, cls.__name__, actual, align, hint)
             )
 
 

@@ -265,6 +265,10 @@ macro_rules! abi_struct {
     (@is_padding pad) => { true };
 }
 
+#[cfg(target_endian = "big")]
+compile_error!(
+    "the bridge ABI is little-endian: these bindings hold its fields in the target's byte order, so they do not support a big-endian target"
+);
 /// Major version of the bridge ABI these bindings were generated for.
 pub const ABI_VERSION_MAJOR: u16 = 0;
 /// Minor version of the bridge ABI these bindings were generated for.
@@ -1665,7 +1669,7 @@ abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct ClientEntry {
     /// Offset 0x00, 4 bytes.
     pub state: ClientState,
@@ -1757,7 +1761,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct BridgeHeader {
     /// Offset 0x00, 4 bytes. bridge_magic
     ///
@@ -1894,7 +1898,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct DrawListHeader {
     /// Offset 0x00, 4 bytes. Client: the list's number
     pub seq: u32,
@@ -1960,7 +1964,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct ParamDef {
     /// Offset 0x00, 32 bytes.
     pub name: [u8; PARAM_NAME_LEN],
@@ -2026,7 +2030,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct ParamValue {
     /// Offset 0x00, 8 bytes.
     pub value: f64,
@@ -2048,7 +2052,7 @@ abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct StatsHeader {
     /// Offset 0x00, 4 bytes. Client: odd while it writes the stats
     pub seq: u32,
@@ -2085,7 +2089,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct StatEntry {
     /// Offset 0x00, 24 bytes.
     pub name: [u8; STAT_NAME_LEN],
@@ -2172,7 +2176,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RingSlotHeader {
     /// Offset 0x00, 4 bytes. Odd while the host writes the slot
     pub seq: u32,
@@ -2203,7 +2207,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct LogEntry {
     /// Offset 0x00, 2 bytes. Bytes of the entry with its source and text, a multiple of 8
     pub size: u16,
@@ -2244,7 +2248,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct LogRingHeader {
     /// Offset 0x00, 8 bytes. Bytes ever written; the next entry starts at write_pos % capacity
     pub write_pos: u64,
@@ -2275,7 +2279,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct LogQueueHeader {
     /// Offset 0x00, 8 bytes. Client: bytes ever written
     pub write_pos: u64,
@@ -2332,7 +2336,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct DirectoryEntry {
     /// Offset 0x00, 4 bytes.
     pub state: InstanceState,
@@ -2379,7 +2383,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct DirectoryHeader {
     /// Offset 0x00, 4 bytes. directory_magic
     ///
@@ -2502,7 +2506,7 @@ abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct PadInput {
     /// Offset 0x00, 4 bytes.
     pub seq: u32,
@@ -2543,7 +2547,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecPad {
     /// Offset 0x00, 8 bytes. The tick a bot's record answered; 0 when no bot answered the poll
     pub for_tick: u64,
@@ -2584,7 +2588,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecTickHeader {
     /// Offset 0x00, 4 bytes. Bytes of the record: this header and data_size
     pub size: u32,
@@ -2619,7 +2623,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecFileHeader {
     /// Offset 0x00, 4 bytes. rec_magic
     ///
@@ -2725,7 +2729,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecChunkHeader {
     /// Offset 0x00, 4 bytes. rec_chunk_magic
     ///
@@ -2758,7 +2762,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecChunkEntry {
     /// Offset 0x00, 8 bytes. Of its rec_chunk_header, from the file's start
     pub offset: u64,
@@ -2782,7 +2786,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecMark {
     /// Offset 0x00, 8 bytes.
     pub tick: u64,
@@ -2806,7 +2810,7 @@ abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10 pad, a 
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecFooter {
     /// Offset 0x00, 4 bytes. rec_footer_magic
     ///
@@ -2843,7 +2847,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct RecTrailer {
     /// Offset 0x00, 8 bytes. Of the rec_footer, from the file's start
     pub footer_offset: u64,
@@ -2867,7 +2871,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct SnapshotHeader {
     /// Offset 0x00, 4 bytes. snapshot_magic
     ///
@@ -3086,7 +3090,7 @@ abi_struct!(
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct Event {
     /// Offset 0x00, 8 bytes. Tick the event was detected on
     pub tick: u64,
@@ -3291,7 +3295,7 @@ abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 
     ::zerocopy::KnownLayout,
     ::zerocopy::Immutable
 )]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct Snapshot {
     /// Offset 0x00, 48 bytes.
     pub header: SnapshotHeader,

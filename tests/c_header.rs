@@ -431,8 +431,9 @@ int main(void) {{
 
 /// Every macro of the header is prefixed and uppercase and every field lowercase, so no
 /// field name can be a macro of the header. The counts come from the reference: a macro
-/// per constant and enum value, the two version macros, the include guard and the two
-/// static-assert helpers, each defined once for C and once for C++; a member per field.
+/// per constant and enum value, the two version macros, the include guard and the three
+/// helpers (static assert, alignof, alignas), each defined once for C and once for C++; a
+/// member per field.
 #[test]
 fn bridge_fields_and_macros_cannot_meet() {
     let r = reference();
@@ -459,7 +460,7 @@ fn bridge_fields_and_macros_cannot_meet() {
         .map(|l| l.split(['(', ' ']).next().unwrap())
         .collect();
     let values: usize = r.enums.iter().map(|(_, v)| v.len()).sum();
-    assert_eq!(macros.len(), r.consts.len() + values + 2 + 1 + 2 * 2);
+    assert_eq!(macros.len(), r.consts.len() + values + 2 + 1 + 3 * 2);
     for m in &macros {
         assert!(m.starts_with("IBF_"), "{m}");
         assert!(!m.chars().any(|c| c.is_ascii_lowercase()), "{m}");

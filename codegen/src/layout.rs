@@ -42,6 +42,39 @@ impl Layout {
     }
 }
 
+/// The largest alignment that every target the bindings are built for gives a scalar (an
+/// integer, float or enum) inside a struct by itself. The ABI aligns each scalar to its
+/// size, up to 8; 32-bit x86 (gcc `-m32`, its CPython, Rust's `i686-*` targets) gives the
+/// 8-byte ones (`u64`, `i64`, `f64`) only 4 inside a struct. Every other target the bindings
+/// are meant for aligns scalars of up to 4 bytes to their size; a target that did not
+/// would fail the bindings' layout checks at compile or import time, not silently.
+///
+/// An alignment above this one is therefore stated in the bindings instead of being left to
+/// the target: see [`StructLayout::stated_align`] and [`FieldLayout::stated_align`]. Since
+/// the layout has no implicit padding, every field's offset is the sum of the sizes before
+/// it, a multiple of its ABI alignment and so of any smaller one a target may give it: the
+/// alignment of a struct (and of its scalar fields, in C) is all a target can get wrong.
+pub const TARGET_SCALAR_ALIGN: u64 = 4;
+
+impl StructLayout {
+    /// The struct's alignment when a target may give it less by itself (it is above
+    /// [`TARGET_SCALAR_ALIGN`]): Rust states it with `#[repr(C, align(N))]` and Python with
+    /// ctypes' `_align_`.
+    pub fn stated_align(&self) -> Option<u64> {
+        (self.align > TARGET_SCALAR_ALIGN).then_some(self.align)
+    }
+}
+
+impl FieldLayout {
+    /// The field's alignment when a target may give it less by itself: C states it on a
+    /// scalar member (`_Alignas(8) uint64_t`), which gives the struct, and every struct or
+    /// array that holds it, the ABI's alignment. (C leaves it off a member of struct type:
+    /// that struct's own members state theirs.)
+    pub fn stated_align(&self) -> Option<u64> {
+        (self.align > TARGET_SCALAR_ALIGN).then_some(self.align)
+    }
+}
+
 /// Computes the layout of every struct, in dependency order, and checks it.
 pub fn compute_layout(abi: &Abi) -> Result<Layout, SchemaErrors> {
     let mut errors = Errors::new();

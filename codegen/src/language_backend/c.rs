@@ -375,8 +375,13 @@ struct HeaderContext<'a> {
     static_assert_macro: String,
     structs: Vec<StructContext<'a>>,
     alignof_macro: String,
+    alignas_macro: String,
+    /// Whether some member states its alignment: then the header says why.
+    alignas_used: bool,
     generated_line: String,
     guard: String,
+    /// The `#error` of a big-endian target.
+    byte_order_error: String,
     prefix: String,
     prefix_upper: String,
     doc: Vec<String>,
@@ -417,6 +422,9 @@ struct FieldContext<'a> {
     name: Cow<'a, str>,
     offset: u64,
     doc: Vec<String>,
+    /// The alignment the member states (`_Alignas(8) uint64_t`), when a target may give it
+    /// less by itself.
+    align: Option<u64>,
     ty: Cow<'static, str>,
     /// The array length as written between the brackets, or empty.
     len: String,
@@ -444,9 +452,21 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         &[format!("ABI version {}.", abi.version)],
         0,
     ));
+    let structs: Vec<StructContext> = schema
+        .layout
+        .order
+        .iter()
+        .map(|&i| struct_context(schema, i))
+        .collect();
     HeaderContext {
         generated_line: render_comment_lines(&super::generated_line(source), usize::MAX).join(" "),
         guard: format!("{p}_{}_H_", upper(&abi.name)),
+        // A snake_case name needs no escape in a string literal.
+        byte_order_error: format!(
+            "{name}.h: the {name} ABI is little-endian and this header holds its fields in the \
+             target's byte order: a big-endian target is not supported",
+            name = abi.name
+        ),
         prefix: prefix.to_string(),
         prefix_upper: p.clone(),
         doc,
@@ -454,15 +474,14 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         version_minor: abi.version.minor,
         static_assert_macro: format!("{p}_STATIC_ASSERT_"),
         alignof_macro: format!("{p}_ALIGNOF_"),
+        alignas_macro: format!("{p}_ALIGNAS_"),
+        alignas_used: structs
+            .iter()
+            .any(|s| s.fields.iter().any(|f| f.align.is_some())),
         consts: const_contexts(abi),
         enums: enum_contexts(abi),
         live: None,
-        structs: schema
-            .layout
-            .order
-            .iter()
-            .map(|&i| struct_context(schema, i))
-            .collect(),
+        structs,
     }
 }
 
@@ -620,6 +639,11 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
             FieldContext {
                 doc: item_doc(&doc, &field_notes, 4),
                 name: field_name(&f.name, prefix),
+                // A struct member takes its alignment from that struct's own members.
+                align: match f.ty.elem {
+                    Elem::Struct(_) => None,
+                    _ => fl.stated_align(),
+                },
                 ty: field_type(abi, &f.ty),
                 len: array_len(abi, &f.ty),
                 offset: fl.offset,

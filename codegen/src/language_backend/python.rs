@@ -185,6 +185,8 @@ struct ModuleContext<'a> {
     has_text: bool,
     /// Whether some enum is not a flag set: then `_OpenIntEnum` is emitted.
     has_open_enums: bool,
+    /// Whether some struct sets `_align_`: then the module docstring says why.
+    any_stated_align: bool,
     all: Vec<&'a str>,
     consts: Vec<ConstContext<'a>>,
     enums: Vec<EnumContext<'a>>,
@@ -239,6 +241,8 @@ struct StructContext<'a> {
     aliases: Vec<AliasContext<'a>>,
     size: u64,
     align: u64,
+    /// `_align_`, when a target may give the struct less alignment by itself.
+    stated_align: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -401,6 +405,7 @@ fn compute_module_context<'a>(
         examples: compute_examples(schema, names),
         has_text,
         has_open_enums,
+        any_stated_align: structs.iter().any(|s| s.stated_align.is_some()),
         all,
         consts,
         enums,
@@ -494,6 +499,7 @@ fn compute_struct_context<'a>(
         aliases,
         size: layout.size,
         align: layout.align,
+        stated_align: layout.stated_align(),
     }
 }
 

@@ -2,6 +2,11 @@
 //! constants and compile-time layout asserts, expanded with quote, checked by parsing with
 //! syn and printed with prettyplease.
 //!
+//! Portability: a struct whose ABI alignment a 32-bit target would lower (`i686` aligns
+//! `u64` to 4) is `#[repr(C, align(N))]` (see `layout::TARGET_SCALAR_ALIGN`), and a
+//! big-endian target meets a `compile_error!`: the fields are plain integers and floats in
+//! the target's byte order, and the ABI's is little-endian.
+//!
 //! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
 //! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
 //! `rust_support/`, copied once into each file that needs it and invoked per item.
@@ -114,6 +119,8 @@ impl<'a> RustParts<'a> {
 /// One top-level item of the Rust file, in the order the file has them.
 #[derive(Debug, Clone, Copy)]
 enum Item {
+    /// The `compile_error!` of a big-endian target.
+    ByteOrder,
     Version,
     Const(usize),
     Newtype(usize),
@@ -124,7 +131,8 @@ enum Item {
 
 fn items_of(schema: &Schema) -> Vec<Item> {
     let abi = &schema.abi;
-    std::iter::once(Item::Version)
+    [Item::ByteOrder, Item::Version]
+        .into_iter()
         .chain((0..abi.consts.len()).map(Item::Const))
         .chain((0..abi.enums.len()).map(Item::Newtype))
         .chain((0..abi.structs.len()).map(Item::Struct))
@@ -135,7 +143,7 @@ fn items_of(schema: &Schema) -> Vec<Item> {
 /// Roughly how much an item costs to expand, parse and print: one per value or field.
 fn item_weight(schema: &Schema, item: Item) -> usize {
     match item {
-        Item::Version | Item::Const(_) => 1,
+        Item::ByteOrder | Item::Version | Item::Const(_) => 1,
         Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
         Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
         Item::Live => rust_live::live_weight(schema),
@@ -205,6 +213,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
     let mut tokens = TokenStream::new();
     for &item in items {
         tokens.extend(match item {
+            Item::ByteOrder => expand_byte_order(abi),
             Item::Version => expand_version(abi),
             Item::Const(i) => expand_const(&abi.consts[i]),
             Item::Newtype(i) => expand_newtype(&abi.enums[i]),
@@ -353,6 +362,20 @@ fn int_literal(literal: &str, value: i128) -> TokenStream {
 
 fn prim_type(p: Prim) -> Ident {
     format_ident!("{}", p.name())
+}
+
+/// The ABI is little-endian and the structs hold its fields as plain integers and floats,
+/// in the target's byte order: a big-endian target is refused when it compiles the file.
+fn expand_byte_order(abi: &Abi) -> TokenStream {
+    let message = format!(
+        "the {} ABI is little-endian: these bindings hold its fields in the target's byte \
+         order, so they do not support a big-endian target",
+        abi.name
+    );
+    quote! {
+        #[cfg(target_endian = "big")]
+        compile_error!(#message);
+    }
 }
 
 fn expand_version(abi: &Abi) -> TokenStream {
@@ -542,6 +565,14 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
     let text = expand_text_accessors(s);
     let size = Literal::u64_unsuffixed(l.size);
     let align = Literal::u64_unsuffixed(l.align);
+    // `align(N)` where a 32-bit target would give the struct less (i686 aligns `u64` to 4).
+    let repr = match l.stated_align() {
+        Some(n) => {
+            let n = Literal::u64_unsuffixed(n);
+            quote!(#[repr(C, align(#n))])
+        }
+        None => quote!(#[repr(C)]),
+    };
     let offsets = s.fields.iter().zip(&l.fields).map(|(f, fl)| {
         let name = rust_ident(&f.name);
         let offset = Literal::u64_unsuffixed(fl.offset);
@@ -560,7 +591,7 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
             Clone, Copy, PartialEq,
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
         )]
-        #[repr(C)]
+        #repr
         pub struct #ty {
             #(#fields,)*
         }
