@@ -4883,6 +4883,839 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 #undef IBF_LIVE_BARRIER_
 #undef IBF_LIVE_SPIN_
 #endif
+/*
+ * Attaching to a mapping
+ *
+ * ibf_attach(base, len, &handle, &err) checks a mapping of len bytes (a bridge another
+ * process produced) the way codegen/ATTACH.md says, with the same 14 named checks as the Rust
+ * and Python targets, and on success fills the handle with the producer's version, its header
+ * size and extent, and where every region is: the root table's rows and every block's rows.
+ * It returns IBF_ATTACH_OK (0), or the code of the first check that failed, which err
+ * describes. It reads the mapping only with relaxed atomic loads (the live helpers' chunks),
+ * never outside [base, base + len), and writes nothing there.
+ *
+ * - IBF_ATTACH_<CHECK>: the codes; ibf_attach_check_name(code) gives the snake_case
+ *   name ("bad_magic"), "ok" for IBF_ATTACH_OK and "unknown" for any other number.
+ * - ibf_attach_error: check, check_name, region (a region's name where the check names one,
+ *   "client_blocks[3].pad_input", else ""), expected and found (where they apply), offset,
+ *   size and limit (region_out_of_bounds; offset also for region_misaligned, with align),
+ *   other (regions_overlap: the region it overlaps). Names longer than 63 bytes are cut.
+ * - ibf_attached: the handle. regions[] holds each row's offset (from the start of the
+ *   mapping, the block's own offset added) and size; a size of 0 is an absent region.
+ * - ibf_attached_<row>(handle[, i[, j]]): a typed pointer to a region, NULL when it is
+ *   absent or a block index is past its count. A row of a block has the block's row name,
+ *   its block index first: ibf_attached_client_blocks_pad_input(handle, 3).
+ *   ibf_attached_<row>_size(...) gives its size (0 when absent). The pointers are into live
+ *   shared memory: read and write through them only with the live helpers above.
+ * - ibf_<struct>_read_versioned(src, n, &value, &info, &err) for each extensible record
+ *   with a version handshake: the value by the producer's size (codegen/ATTACH.md, last
+ *   section), zero-extended, the fields its producer did not write zeroed; info tells the
+ *   producer's version and size and the extra bytes past sizeof (at extra_offset in src).
+ *   ibf_<struct>_has_<field>(&info) says whether a field a later minor version added is
+ *   present. It returns IBF_ATTACH_OK, _MAPPING_TOO_SHORT, _BAD_MAGIC or _MAJOR_MISMATCH.
+ *
+ * err may be NULL in both; the handle of ibf_attach may be NULL too (a check only).
+ */
+
+/** Attach succeeded. */
+#define IBF_ATTACH_OK 0
+/** Attach check `mapping_too_short` failed. */
+#define IBF_ATTACH_MAPPING_TOO_SHORT 1
+/** Attach check `bad_magic` failed. */
+#define IBF_ATTACH_BAD_MAGIC 2
+/** Attach check `major_mismatch` failed. */
+#define IBF_ATTACH_MAJOR_MISMATCH 3
+/** Attach check `header_too_small` failed. */
+#define IBF_ATTACH_HEADER_TOO_SMALL 4
+/** Attach check `header_beyond_mapping` failed. */
+#define IBF_ATTACH_HEADER_BEYOND_MAPPING 5
+/** Attach check `extent_beyond_mapping` failed. */
+#define IBF_ATTACH_EXTENT_BEYOND_MAPPING 6
+/** Attach check `extent_too_small` failed. */
+#define IBF_ATTACH_EXTENT_TOO_SMALL 7
+/** Attach check `extent_beyond_block` failed. */
+#define IBF_ATTACH_EXTENT_BEYOND_BLOCK 8
+/** Attach check `too_many_rows` failed. */
+#define IBF_ATTACH_TOO_MANY_ROWS 9
+/** Attach check `region_missing` failed. */
+#define IBF_ATTACH_REGION_MISSING 10
+/** Attach check `region_out_of_bounds` failed. */
+#define IBF_ATTACH_REGION_OUT_OF_BOUNDS 11
+/** Attach check `region_misaligned` failed. */
+#define IBF_ATTACH_REGION_MISALIGNED 12
+/** Attach check `region_too_small` failed. */
+#define IBF_ATTACH_REGION_TOO_SMALL 13
+/** Attach check `regions_overlap` failed. */
+#define IBF_ATTACH_REGIONS_OVERLAP 14
+
+/** Why an attach or a versioned read failed. */
+typedef struct ibf_attach_error {
+    /** IBF_ATTACH_OK, or the code of the check that failed. */
+    int check;
+    /** The check's snake_case name ("ok" on success). */
+    const char *check_name;
+    /** The region the check names, or "". */
+    char region[64];
+    uint64_t expected;
+    uint64_t found;
+    /** region_out_of_bounds: the region's offset and size (from its table's base), and the limit. */
+    uint64_t offset;
+    uint64_t size;
+    uint64_t limit;
+    /** region_misaligned: the alignment the region needs. */
+    uint64_t align;
+    /** regions_overlap: the other region. */
+    char other[64];
+} ibf_attach_error;
+
+/** One region of an attached mapping: offset from the mapping's start, size 0 when absent. */
+typedef struct ibf_attached_region {
+    uint64_t offset;
+    uint64_t size;
+} ibf_attached_region;
+
+/** An attached mapping (see ibf_attach). */
+typedef struct ibf_attached {
+    unsigned char *base;
+    size_t len;
+    uint32_t producer_major;
+    uint32_t producer_minor;
+    uint64_t header_size;
+    uint64_t extent;
+    /** Every row of the root table, then each blocks row's blocks' rows, in row order. */
+    ibf_attached_region regions[53];
+} ibf_attached;
+
+/** What a versioned read learned of a record's producer. */
+typedef struct ibf_record_info {
+    uint32_t producer_major;
+    uint32_t producer_minor;
+    /** The bytes the producer wrote that were read. */
+    size_t producer_size;
+    /** Bytes past sizeof the record, which a newer producer wrote, at extra_offset of src. */
+    size_t extra;
+    size_t extra_offset;
+} ibf_record_info;
+
+static inline const char *ibf_attach_check_name(int check) {
+    switch (check) {
+    case IBF_ATTACH_OK: return "ok";
+    case IBF_ATTACH_MAPPING_TOO_SHORT: return "mapping_too_short";
+    case IBF_ATTACH_BAD_MAGIC: return "bad_magic";
+    case IBF_ATTACH_MAJOR_MISMATCH: return "major_mismatch";
+    case IBF_ATTACH_HEADER_TOO_SMALL: return "header_too_small";
+    case IBF_ATTACH_HEADER_BEYOND_MAPPING: return "header_beyond_mapping";
+    case IBF_ATTACH_EXTENT_BEYOND_MAPPING: return "extent_beyond_mapping";
+    case IBF_ATTACH_EXTENT_TOO_SMALL: return "extent_too_small";
+    case IBF_ATTACH_EXTENT_BEYOND_BLOCK: return "extent_beyond_block";
+    case IBF_ATTACH_TOO_MANY_ROWS: return "too_many_rows";
+    case IBF_ATTACH_REGION_MISSING: return "region_missing";
+    case IBF_ATTACH_REGION_OUT_OF_BOUNDS: return "region_out_of_bounds";
+    case IBF_ATTACH_REGION_MISALIGNED: return "region_misaligned";
+    case IBF_ATTACH_REGION_TOO_SMALL: return "region_too_small";
+    case IBF_ATTACH_REGIONS_OVERLAP: return "regions_overlap";
+    default: return "unknown";
+    }
+}
+
+/* A row of a layout table, with the generator's numbers. */
+typedef struct ibf_attach_row_ {
+    const char *name;
+    uint64_t index;
+    /* The version that added the row, -1 when none. */
+    int32_t since_major;
+    int32_t since_minor;
+    int optional;
+    /* It holds the table's own header struct, which it may overlap. */
+    int holds_header;
+    uint64_t min_size;
+    uint64_t align;
+    /* Bit j: it may overlap the row at position j. */
+    uint64_t overlaps;
+    /* Blocks: the table that lays out each (index into the tables), -1 otherwise. */
+    int blocks;
+    uint64_t block_count;
+    uint64_t block_stride;
+    /* The region entry of block 0's first row, from this table's first entry. */
+    size_t first_block_slot;
+} ibf_attach_row_;
+
+/* A layout table: where its fields are in its header, and its rows. Widths 0: no field. */
+typedef struct ibf_attach_table_ {
+    const char *header_name;
+    uint64_t header_size;
+    uint64_t table_offset;
+    uint64_t max_rows;
+    uint64_t row_size;
+    uint64_t row_offset_at;
+    unsigned row_offset_width;
+    uint64_t row_size_at;
+    unsigned row_size_width;
+    uint64_t count_at;
+    unsigned count_width;
+    uint64_t extent_at;
+    unsigned extent_width;
+    const ibf_attach_row_ *rows;
+    size_t row_count;
+    /* Region entries one block of this layout takes. */
+    size_t slots;
+} ibf_attach_table_;
+
+/* Layout `bridge`: name, index, since major and minor, optional, holds its header,
+ * min size, align, overlaps, blocks: table, count, stride, first entry. */
+static const ibf_attach_row_ ibf_attach_rows_bridge_[5] = {
+    {"header", 0U, -1, -1, 0, 1, 1304U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
+    {"snapshot_ring", 1U, -1, -1, 0, 0, 262144U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
+    {"client_blocks", 2U, -1, -1, 0, 0, 524288U, 8U, 0x0ULL, 1, 8U, 65536U, 5U},
+    {"log_ring", 3U, -1, -1, 0, 0, 65600U, 8U, 0x0ULL, -1, 0U, 0U, 29U},
+    {"bot_blocks", 4U, 0, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U},
+};
+
+/* Layout `client_block`: name, index, since major and minor, optional, holds its header,
+ * min size, align, overlaps, blocks: table, count, stride, first entry. */
+static const ibf_attach_row_ ibf_attach_rows_client_block_[3] = {
+    {"log_queue", 0U, -1, -1, 0, 0, 16448U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"pad_input", 1U, -1, -1, 0, 0, 32U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"mailbox", 2U, -1, -1, 0, 0, 64U, 4U, 0x0ULL, -1, 0U, 0U, 3U},
+};
+
+/* Layout `bot_block`: name, index, since major and minor, optional, holds its header,
+ * min size, align, overlaps, blocks: table, count, stride, first entry. */
+static const ibf_attach_row_ ibf_attach_rows_bot_block_[3] = {
+    {"draw", 0U, -1, -1, 0, 0, 270592U, 4U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"params", 1U, -1, -1, 0, 0, 8768U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"stats", 2U, -1, -1, 0, 0, 4160U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
+};
+
+static const ibf_attach_table_ ibf_attach_tables_[3] = {
+    {"bridge_header", 1304U, 64U, 8U, 8U, 0U, 4U, 4U, 4U, 28U, 4U, 12U, 4U, ibf_attach_rows_bridge_, 5U, 53U},
+    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_client_block_, 3U, 3U},
+    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_bot_block_, 3U, 3U},
+};
+
+/* The unsigned little-endian integer of `width` bytes at `at`, read with the live helpers'
+ * relaxed loads (one load of `width` bytes where the address is aligned to it); 0 when it
+ * would lie outside the `len` bytes, which the checks before every read rule out. */
+static inline uint64_t ibf_attach_read_(const unsigned char *base, size_t len, uint64_t at, uint64_t width) {
+    unsigned char bytes[8];
+    uint64_t value = 0;
+    size_t i;
+    if (width == 0 || width > 8 || at > (uint64_t)len || width > (uint64_t)len - at) {
+        return 0;
+    }
+    ibf_live_read_bytes_(base + at, bytes, (size_t)width);
+    for (i = (size_t)width; i > 0; i--) {
+        value = (value << 8) | bytes[i - 1];
+    }
+    return value;
+}
+
+/* Appends `s` to the name `out` (64 bytes), cutting it at 63. */
+static inline void ibf_attach_append_(char *out, const char *s) {
+    size_t used = strlen(out);
+    while (*s != '\0' && used < 63) {
+        out[used++] = *s++;
+    }
+    out[used] = '\0';
+}
+
+/* `scope.name`, or `name` when scope is "". */
+static inline void ibf_attach_join_(char *out, const char *scope, const char *name) {
+    out[0] = '\0';
+    ibf_attach_append_(out, scope);
+    if (scope[0] != '\0') {
+        ibf_attach_append_(out, ".");
+    }
+    ibf_attach_append_(out, name);
+}
+
+/* `name[k]`. */
+static inline void ibf_attach_index_(char *out, const char *name, uint64_t k) {
+    char digits[24];
+    size_t n = 0;
+    out[0] = '\0';
+    ibf_attach_append_(out, name);
+    do {
+        digits[n++] = (char)('0' + (int)(k % 10U));
+        k /= 10U;
+    } while (k != 0);
+    ibf_attach_append_(out, "[");
+    while (n > 0) {
+        char digit[2];
+        digit[0] = digits[--n];
+        digit[1] = '\0';
+        ibf_attach_append_(out, digit);
+    }
+    ibf_attach_append_(out, "]");
+}
+
+static inline int ibf_attach_fail_(ibf_attach_error *err, int check, const char *region, uint64_t expected, uint64_t found) {
+    err->check = check;
+    err->check_name = ibf_attach_check_name(check);
+    err->region[0] = '\0';
+    ibf_attach_append_(err->region, region);
+    err->expected = expected;
+    err->found = found;
+    return check;
+}
+
+/* What every step of one attach shares. */
+typedef struct ibf_attach_state_ {
+    const unsigned char *m;
+    size_t len;
+    uint32_t minor;
+    ibf_attached_region *regions;
+    ibf_attach_error *err;
+} ibf_attach_state_;
+
+/* check_table of codegen/ATTACH.md: the rows of table `t` at `base` (from the mapping's
+ * start), inside `limit` bytes from it, under a header of `header_len` bytes; `scope` is the
+ * block's name ("" for the root); its regions go to entries `first` onwards. */
+static inline int ibf_attach_check_table_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, uint64_t base, uint64_t limit, uint64_t header_len, const char *scope, size_t first) {
+    const unsigned char *m = s->m;
+    size_t len = s->len;
+    uint64_t count = t->count_width != 0 ? ibf_attach_read_(m, len, base + t->count_at, t->count_width) : t->max_rows;
+    char name[64];
+    char other[64];
+    size_t r, q;
+    uint64_t k;
+    if (count > t->max_rows) {
+        return ibf_attach_fail_(s->err, IBF_ATTACH_TOO_MANY_ROWS, scope, t->max_rows, count);
+    }
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attach_row_ *row = &t->rows[r];
+        ibf_attached_region *region = &s->regions[first + r];
+        uint64_t off = 0;
+        uint64_t size = 0;
+        ibf_attach_join_(name, scope, row->name);
+        if (row->index < count) {
+            uint64_t at = base + t->table_offset + row->index * t->row_size;
+            off = ibf_attach_read_(m, len, at + t->row_offset_at, t->row_offset_width);
+            size = ibf_attach_read_(m, len, at + t->row_size_at, t->row_size_width);
+        }
+        region->offset = 0;
+        region->size = 0;
+        if (size == 0) {
+            int newer = row->since_major == 0 && row->since_minor > (int64_t)s->minor;
+            if (!row->optional && !newer) {
+                return ibf_attach_fail_(s->err, IBF_ATTACH_REGION_MISSING, name, 0, 0);
+            }
+            continue;
+        }
+        if (size > limit || off > limit - size) {
+            ibf_attach_fail_(s->err, IBF_ATTACH_REGION_OUT_OF_BOUNDS, name, 0, 0);
+            s->err->offset = off;
+            s->err->size = size;
+            s->err->limit = limit;
+            return IBF_ATTACH_REGION_OUT_OF_BOUNDS;
+        }
+        if ((base + off) % row->align != 0) {
+            ibf_attach_fail_(s->err, IBF_ATTACH_REGION_MISALIGNED, name, 0, 0);
+            s->err->offset = off;
+            s->err->align = row->align;
+            return IBF_ATTACH_REGION_MISALIGNED;
+        }
+        if (size < row->min_size) {
+            return ibf_attach_fail_(s->err, IBF_ATTACH_REGION_TOO_SMALL, name, row->min_size, size);
+        }
+        region->offset = base + off;
+        region->size = size;
+    }
+    /* Overlaps: the header's bytes first, then each pair in row order. */
+    ibf_attach_join_(other, scope, t->header_name);
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attached_region *a = &s->regions[first + r];
+        if (a->size != 0 && !t->rows[r].holds_header && a->offset - base < header_len) {
+            ibf_attach_join_(name, scope, t->rows[r].name);
+            ibf_attach_fail_(s->err, IBF_ATTACH_REGIONS_OVERLAP, name, 0, 0);
+            ibf_attach_append_(s->err->other, other);
+            return IBF_ATTACH_REGIONS_OVERLAP;
+        }
+    }
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attached_region *a = &s->regions[first + r];
+        if (a->size == 0) {
+            continue;
+        }
+        for (q = r + 1; q < t->row_count; q++) {
+            const ibf_attached_region *b = &s->regions[first + q];
+            if (b->size != 0 && a->offset < b->offset + b->size && b->offset < a->offset + a->size
+                && ((t->rows[r].overlaps >> q) & 1U) == 0) {
+                ibf_attach_join_(name, scope, t->rows[q].name);
+                ibf_attach_join_(other, scope, t->rows[r].name);
+                ibf_attach_fail_(s->err, IBF_ATTACH_REGIONS_OVERLAP, name, 0, 0);
+                ibf_attach_append_(s->err->other, other);
+                return IBF_ATTACH_REGIONS_OVERLAP;
+            }
+        }
+    }
+    /* Then each blocks row's blocks, each laid out by its own table. */
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attach_row_ *row = &t->rows[r];
+        const ibf_attached_region *a = &s->regions[first + r];
+        const ibf_attach_table_ *t2;
+        if (row->blocks < 0 || a->size == 0) {
+            continue;
+        }
+        t2 = &ibf_attach_tables_[row->blocks];
+        ibf_attach_join_(name, scope, row->name);
+        for (k = 0; k < row->block_count; k++) {
+            uint64_t bbase = a->offset + k * row->block_stride;
+            uint64_t e = t2->extent_width != 0 ? ibf_attach_read_(m, len, bbase + t2->extent_at, t2->extent_width) : row->block_stride;
+            char bname[64];
+            int failed;
+            ibf_attach_index_(bname, name, k);
+            if (e > row->block_stride) {
+                return ibf_attach_fail_(s->err, IBF_ATTACH_EXTENT_BEYOND_BLOCK, bname, row->block_stride, e);
+            }
+            if (e < t2->header_size) {
+                return ibf_attach_fail_(s->err, IBF_ATTACH_EXTENT_TOO_SMALL, bname, t2->header_size, e);
+            }
+            failed = ibf_attach_check_table_(s, t2, bbase, e, t2->header_size, bname, first + row->first_block_slot + (size_t)k * t2->slots);
+            if (failed != IBF_ATTACH_OK) {
+                return failed;
+            }
+        }
+    }
+    return IBF_ATTACH_OK;
+}
+
+/** Checks the `len` bytes at `base` as a bridge_header mapping of ABI major 0 (any minor)
+ * and fills `out` (see "Attaching to a mapping" above). */
+static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ibf_attach_error *err) {
+    const unsigned char *m = (const unsigned char *)base;
+    ibf_attach_error err_scratch;
+    ibf_attached out_scratch;
+    ibf_attach_state_ s;
+    uint64_t major, minor, hsz, extent;
+    int failed;
+    if (err == NULL) {
+        err = &err_scratch;
+    }
+    if (out == NULL) {
+        out = &out_scratch;
+    }
+    memset(err, 0, sizeof *err);
+    err->check_name = "ok";
+    memset(out, 0, sizeof *out);
+    if ((uint64_t)len < 4U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_MAPPING_TOO_SHORT, "", 1280U, (uint64_t)len);
+    }
+    {
+        uint64_t magic = ibf_attach_read_(m, len, 0U, 4U);
+        if (magic != 0x42464249ULL) {
+            return ibf_attach_fail_(err, IBF_ATTACH_BAD_MAGIC, "", 0x42464249ULL, magic);
+        }
+    }
+    if ((uint64_t)len < 1280U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_MAPPING_TOO_SHORT, "", 1280U, (uint64_t)len);
+    }
+    major = ibf_attach_read_(m, len, 4U, 2U);
+    if (major != 0U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_MAJOR_MISMATCH, "", 0U, major);
+    }
+    minor = ibf_attach_read_(m, len, 6U, 2U);
+    hsz = ibf_attach_read_(m, len, 8U, 4U);
+    if (hsz < 1280U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_HEADER_TOO_SMALL, "", 1280U, hsz);
+    }
+    if (hsz > (uint64_t)len) {
+        return ibf_attach_fail_(err, IBF_ATTACH_HEADER_BEYOND_MAPPING, "", (uint64_t)len, hsz);
+    }
+    extent = ibf_attach_read_(m, len, 12U, 4U);
+    if (extent > (uint64_t)len) {
+        return ibf_attach_fail_(err, IBF_ATTACH_EXTENT_BEYOND_MAPPING, "", (uint64_t)len, extent);
+    }
+    if (extent < hsz) {
+        return ibf_attach_fail_(err, IBF_ATTACH_EXTENT_TOO_SMALL, "", hsz, extent);
+    }
+    s.m = m;
+    s.len = len;
+    s.minor = (uint32_t)minor;
+    s.regions = out->regions;
+    s.err = err;
+    failed = ibf_attach_check_table_(&s, &ibf_attach_tables_[0], 0, extent, hsz, "", 0);
+    if (failed != IBF_ATTACH_OK) {
+        memset(out, 0, sizeof *out);
+        return failed;
+    }
+    /* The handle hands out pointers the caller may write through, as the mapping allows. */
+    out->base = (unsigned char *)(uintptr_t)base;
+    out->len = len;
+    out->producer_major = (uint32_t)major;
+    out->producer_minor = (uint32_t)minor;
+    out->header_size = hsz;
+    out->extent = extent;
+    return IBF_ATTACH_OK;
+}
+
+static inline unsigned char *ibf_attached_at_(const ibf_attached *a, size_t slot) {
+    return a->regions[slot].size != 0 ? a->base + a->regions[slot].offset : NULL;
+}
+
+/**
+ * Region `header` (struct): the ibf_bridge_header at its start, or NULL when the producer left
+ * it out. The memory is live: read and write it only through the live helpers. Its size in
+ * bytes: ibf_attached_header_size (0 when absent).
+ */
+static inline ibf_bridge_header *ibf_attached_header(const ibf_attached *a) {
+    return (ibf_bridge_header *)(void *)ibf_attached_at_(a, 0U);
+}
+static inline uint64_t ibf_attached_header_size(const ibf_attached *a) {
+    return a->regions[0U].size;
+}
+
+/**
+ * Region `snapshot_ring` (ring): the start of the slots of ring `snapshot_ring`, or NULL when
+ * the producer left it out. The memory is live: read and write it only through the live
+ * helpers. Its size in bytes: ibf_attached_snapshot_ring_size (0 when absent).
+ */
+static inline unsigned char *ibf_attached_snapshot_ring(const ibf_attached *a) {
+    return (unsigned char *)(void *)ibf_attached_at_(a, 1U);
+}
+static inline uint64_t ibf_attached_snapshot_ring_size(const ibf_attached *a) {
+    return a->regions[1U].size;
+}
+
+/**
+ * Region `client_blocks` (blocks): the start of its block number `i` (of 8), or NULL when the
+ * producer left it out. The memory is live: read and write it only through the live helpers.
+ * Its size in bytes: ibf_attached_client_blocks_size (0 when absent).
+ */
+static inline unsigned char *ibf_attached_client_blocks(const ibf_attached *a, unsigned i) {
+    if (i >= 8U || a->regions[2U].size == 0) {
+        return NULL;
+    }
+    return a->base + a->regions[2U].offset + (size_t)i * 65536U;
+}
+static inline uint64_t ibf_attached_client_blocks_size(const ibf_attached *a) {
+    return a->regions[2U].size;
+}
+
+/**
+ * Region `client_blocks[i].log_queue` (struct): the ibf_log_queue_header at its start, or NULL
+ * when the producer left it out; NULL too when an index is past its block count (i < 8). The
+ * memory is live: read and write it only through the live helpers. Its size in bytes:
+ * ibf_attached_client_blocks_log_queue_size (0 when absent).
+ */
+static inline ibf_log_queue_header *ibf_attached_client_blocks_log_queue(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return NULL;
+    }
+    return (ibf_log_queue_header *)(void *)ibf_attached_at_(a, 5U + (size_t)i * 3U);
+}
+static inline uint64_t ibf_attached_client_blocks_log_queue_size(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return 0;
+    }
+    return a->regions[5U + (size_t)i * 3U].size;
+}
+
+/**
+ * Region `client_blocks[i].pad_input` (struct): the ibf_pad_input at its start, or NULL when
+ * the producer left it out; NULL too when an index is past its block count (i < 8). The memory
+ * is live: read and write it only through the live helpers. Its size in bytes:
+ * ibf_attached_client_blocks_pad_input_size (0 when absent).
+ */
+static inline ibf_pad_input *ibf_attached_client_blocks_pad_input(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return NULL;
+    }
+    return (ibf_pad_input *)(void *)ibf_attached_at_(a, 6U + (size_t)i * 3U);
+}
+static inline uint64_t ibf_attached_client_blocks_pad_input_size(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return 0;
+    }
+    return a->regions[6U + (size_t)i * 3U].size;
+}
+
+/**
+ * Region `client_blocks[i].mailbox` (struct): the ibf_mailbox_header at its start, or NULL when
+ * the producer left it out; NULL too when an index is past its block count (i < 8). The memory
+ * is live: read and write it only through the live helpers. Its size in bytes:
+ * ibf_attached_client_blocks_mailbox_size (0 when absent).
+ */
+static inline ibf_mailbox_header *ibf_attached_client_blocks_mailbox(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return NULL;
+    }
+    return (ibf_mailbox_header *)(void *)ibf_attached_at_(a, 7U + (size_t)i * 3U);
+}
+static inline uint64_t ibf_attached_client_blocks_mailbox_size(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return 0;
+    }
+    return a->regions[7U + (size_t)i * 3U].size;
+}
+
+/**
+ * Region `log_ring` (struct): the ibf_log_ring_header at its start, or NULL when the producer
+ * left it out. The memory is live: read and write it only through the live helpers. Its size in
+ * bytes: ibf_attached_log_ring_size (0 when absent).
+ */
+static inline ibf_log_ring_header *ibf_attached_log_ring(const ibf_attached *a) {
+    return (ibf_log_ring_header *)(void *)ibf_attached_at_(a, 3U);
+}
+static inline uint64_t ibf_attached_log_ring_size(const ibf_attached *a) {
+    return a->regions[3U].size;
+}
+
+/**
+ * Region `bot_blocks` (blocks): the start of its block number `i` (of 8), or NULL when the
+ * producer left it out. The memory is live: read and write it only through the live helpers.
+ * Its size in bytes: ibf_attached_bot_blocks_size (0 when absent).
+ */
+static inline unsigned char *ibf_attached_bot_blocks(const ibf_attached *a, unsigned i) {
+    if (i >= 8U || a->regions[4U].size == 0) {
+        return NULL;
+    }
+    return a->base + a->regions[4U].offset + (size_t)i * 299008U;
+}
+static inline uint64_t ibf_attached_bot_blocks_size(const ibf_attached *a) {
+    return a->regions[4U].size;
+}
+
+/**
+ * Region `bot_blocks[i].draw` (struct): the ibf_draw_header at its start, or NULL when the
+ * producer left it out; NULL too when an index is past its block count (i < 8). The memory is
+ * live: read and write it only through the live helpers. Its size in bytes:
+ * ibf_attached_bot_blocks_draw_size (0 when absent).
+ */
+static inline ibf_draw_header *ibf_attached_bot_blocks_draw(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return NULL;
+    }
+    return (ibf_draw_header *)(void *)ibf_attached_at_(a, 29U + (size_t)i * 3U);
+}
+static inline uint64_t ibf_attached_bot_blocks_draw_size(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return 0;
+    }
+    return a->regions[29U + (size_t)i * 3U].size;
+}
+
+/**
+ * Region `bot_blocks[i].params` (struct): the ibf_params_header at its start, or NULL when the
+ * producer left it out; NULL too when an index is past its block count (i < 8). The memory is
+ * live: read and write it only through the live helpers. Its size in bytes:
+ * ibf_attached_bot_blocks_params_size (0 when absent).
+ */
+static inline ibf_params_header *ibf_attached_bot_blocks_params(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return NULL;
+    }
+    return (ibf_params_header *)(void *)ibf_attached_at_(a, 30U + (size_t)i * 3U);
+}
+static inline uint64_t ibf_attached_bot_blocks_params_size(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return 0;
+    }
+    return a->regions[30U + (size_t)i * 3U].size;
+}
+
+/**
+ * Region `bot_blocks[i].stats` (struct): the ibf_stats_header at its start, or NULL when the
+ * producer left it out; NULL too when an index is past its block count (i < 8). The memory is
+ * live: read and write it only through the live helpers. Its size in bytes:
+ * ibf_attached_bot_blocks_stats_size (0 when absent).
+ */
+static inline ibf_stats_header *ibf_attached_bot_blocks_stats(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return NULL;
+    }
+    return (ibf_stats_header *)(void *)ibf_attached_at_(a, 31U + (size_t)i * 3U);
+}
+static inline uint64_t ibf_attached_bot_blocks_stats_size(const ibf_attached *a, unsigned i) {
+    if (!(i < 8U)) {
+        return 0;
+    }
+    return a->regions[31U + (size_t)i * 3U].size;
+}
+
+/* A field a minor version added to an extensible record. */
+typedef struct ibf_record_field_ {
+    uint32_t since_major;
+    uint32_t since_minor;
+    uint64_t offset;
+    uint64_t end;
+} ibf_record_field_;
+
+/* An extensible record's handshake. Widths 0: no such field. */
+typedef struct ibf_record_spec_ {
+    uint64_t magic_at;
+    unsigned magic_width;
+    uint64_t magic;
+    uint64_t major_at;
+    unsigned major_width;
+    uint64_t minor_at;
+    unsigned minor_width;
+    uint64_t size_at;
+    unsigned size_width;
+    uint64_t base_size;
+    uint64_t full_size;
+    const ibf_record_field_ *added;
+    size_t added_count;
+} ibf_record_spec_;
+
+static inline int ibf_record_has_(const ibf_record_field_ *f, const ibf_record_info *info) {
+    return f->since_major == info->producer_major && f->since_minor <= info->producer_minor
+        && f->end <= (uint64_t)info->producer_size;
+}
+
+/* The last section of codegen/ATTACH.md: `out` (full_size bytes) from the `n` bytes at src. */
+static inline int ibf_record_read_(const ibf_record_spec_ *spec, const void *src, size_t n, void *out, ibf_record_info *info, ibf_attach_error *err) {
+    const unsigned char *m = (const unsigned char *)src;
+    unsigned char *value = (unsigned char *)out;
+    ibf_attach_error err_scratch;
+    uint64_t major, minor, produced, copied;
+    size_t i;
+    if (err == NULL) {
+        err = &err_scratch;
+    }
+    memset(err, 0, sizeof *err);
+    err->check_name = "ok";
+    memset(info, 0, sizeof *info);
+    memset(out, 0, (size_t)spec->full_size);
+    /* The order of attach: the magic when the bytes hold it, then the length. */
+    if (spec->magic_width != 0) {
+        uint64_t magic;
+        if ((uint64_t)n < (uint64_t)spec->magic_at + spec->magic_width) {
+            return ibf_attach_fail_(err, IBF_ATTACH_MAPPING_TOO_SHORT, "", spec->base_size, (uint64_t)n);
+        }
+        magic = ibf_attach_read_(m, n, spec->magic_at, spec->magic_width);
+        if (magic != spec->magic) {
+            return ibf_attach_fail_(err, IBF_ATTACH_BAD_MAGIC, "", spec->magic, magic);
+        }
+    }
+    if ((uint64_t)n < spec->base_size) {
+        return ibf_attach_fail_(err, IBF_ATTACH_MAPPING_TOO_SHORT, "", spec->base_size, (uint64_t)n);
+    }
+    major = ibf_attach_read_(m, n, spec->major_at, spec->major_width);
+    if (major != 0U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_MAJOR_MISMATCH, "", 0U, major);
+    }
+    minor = ibf_attach_read_(m, n, spec->minor_at, spec->minor_width);
+    if (spec->size_width != 0) {
+        produced = ibf_attach_read_(m, n, spec->size_at, spec->size_width);
+    } else if (minor > 9U) {
+        produced = (uint64_t)n;
+    } else {
+        produced = spec->full_size;
+        for (i = 0; i < spec->added_count; i++) {
+            if (spec->added[i].since_major == major && spec->added[i].since_minor > minor) {
+                produced = spec->added[i].offset;
+                break;
+            }
+        }
+    }
+    if (produced > (uint64_t)n) {
+        produced = (uint64_t)n;
+    }
+    copied = produced < spec->full_size ? produced : spec->full_size;
+    ibf_live_read_bytes_(m, value, (size_t)copied);
+    info->producer_major = (uint32_t)major;
+    info->producer_minor = (uint32_t)minor;
+    info->producer_size = (size_t)produced;
+    info->extra = produced > spec->full_size ? (size_t)(produced - spec->full_size) : 0;
+    info->extra_offset = (size_t)spec->full_size;
+    for (i = 0; i < spec->added_count; i++) {
+        if (!ibf_record_has_(&spec->added[i], info)) {
+            memset(value + spec->added[i].offset, 0, (size_t)(spec->added[i].end - spec->added[i].offset));
+        }
+    }
+    return IBF_ATTACH_OK;
+}
+
+/* The fields minor versions added to `bridge_header`: since major and minor, offset, end. */
+static const ibf_record_field_ ibf_bridge_header_added_[4] = {
+    {0U, 4U, 1280U, 1296U},
+    {0U, 7U, 1296U, 1297U},
+    {0U, 7U, 1297U, 1298U},
+    {0U, 7U, 1300U, 1304U},
+};
+
+static const ibf_record_spec_ ibf_bridge_header_record_ = {
+    0U, 4U, 0x42464249ULL, 4U, 2U, 6U, 2U,
+    8U, 4U, 1280U, 1304U, ibf_bridge_header_added_, 4U
+};
+
+/** Reads a `bridge_header` of `n` bytes at `src` by its producer's size into `out` (see "Attaching
+ * to a mapping" above); `src` may be live shared memory. */
+static inline int ibf_bridge_header_read_versioned(const void *src, size_t n, ibf_bridge_header *out, ibf_record_info *info, ibf_attach_error *err) {
+    return ibf_record_read_(&ibf_bridge_header_record_, src, n, out, info, err);
+}
+
+/** Whether the `bridge_header` read with `info` has `controls` (since ABI 0.4): 1 or 0. */
+static inline int ibf_bridge_header_has_controls(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_bridge_header_added_[0], info);
+}
+
+/** Whether the `bridge_header` read with `info` has `run_mode` (since ABI 0.7): 1 or 0. */
+static inline int ibf_bridge_header_has_run_mode(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_bridge_header_added_[1], info);
+}
+
+/** Whether the `bridge_header` read with `info` has `sim_state` (since ABI 0.7): 1 or 0. */
+static inline int ibf_bridge_header_has_sim_state(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_bridge_header_added_[2], info);
+}
+
+/** Whether the `bridge_header` read with `info` has `lockstep_timeout_ms` (since ABI 0.7): 1 or 0. */
+static inline int ibf_bridge_header_has_lockstep_timeout_ms(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_bridge_header_added_[3], info);
+}
+
+/* The fields minor versions added to `snapshot`: since major and minor, offset, end. */
+static const ibf_record_field_ ibf_snapshot_added_[6] = {
+    {0U, 6U, 10088U, 10108U},
+    {0U, 6U, 10108U, 10364U},
+    {0U, 6U, 10364U, 10812U},
+    {0U, 6U, 10812U, 11836U},
+    {0U, 9U, 11840U, 12096U},
+    {0U, 9U, 12096U, 12097U},
+};
+
+static const ibf_record_spec_ ibf_snapshot_record_ = {
+    0U, 4U, 0x53464249ULL, 4U, 2U, 6U, 2U,
+    0U, 0U, 10088U, 12104U, ibf_snapshot_added_, 6U
+};
+
+/** Reads a `snapshot` of `n` bytes at `src` by its producer's size into `out` (see "Attaching
+ * to a mapping" above); `src` may be live shared memory. */
+static inline int ibf_snapshot_read_versioned(const void *src, size_t n, ibf_snapshot *out, ibf_record_info *info, ibf_attach_error *err) {
+    return ibf_record_read_(&ibf_snapshot_record_, src, n, out, info, err);
+}
+
+/** Whether the `snapshot` read with `info` has `match` (since ABI 0.6): 1 or 0. */
+static inline int ibf_snapshot_has_match(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_snapshot_added_[0], info);
+}
+
+/** Whether the `snapshot` read with `info` has `pickup_spawns` (since ABI 0.6): 1 or 0. */
+static inline int ibf_snapshot_has_pickup_spawns(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_snapshot_added_[1], info);
+}
+
+/** Whether the `snapshot` read with `info` has `ships_ext` (since ABI 0.6): 1 or 0. */
+static inline int ibf_snapshot_has_ships_ext(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_snapshot_added_[2], info);
+}
+
+/** Whether the `snapshot` read with `info` has `projectiles_ext` (since ABI 0.6): 1 or 0. */
+static inline int ibf_snapshot_has_projectiles_ext(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_snapshot_added_[3], info);
+}
+
+/** Whether the `snapshot` read with `info` has `spawn_markers` (since ABI 0.9): 1 or 0. */
+static inline int ibf_snapshot_has_spawn_markers(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_snapshot_added_[4], info);
+}
+
+/** Whether the `snapshot` read with `info` has `spawn_marker_count` (since ABI 0.9): 1 or 0. */
+static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *info) {
+    return ibf_record_has_(&ibf_snapshot_added_[5], info);
+}
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -273,8 +273,11 @@ fn bridge_header() -> (String, usize) {
 /// The public helpers of the header: every `static inline` function whose name does not end
 /// in `_`, with its first parameter's type.
 fn public_helpers(header: &str) -> Vec<(String, String)> {
-    header
-        .lines()
+    // The attach helpers after the live ones have their own program (tests/c_attach.rs).
+    let live = header
+        .split_once("\n * Attaching to a mapping\n")
+        .map_or(header, |(live, _)| live);
+    live.lines()
         .filter_map(|l| l.strip_prefix("static inline "))
         .filter_map(|l| {
             let (head, params) = l.split_once('(')?;

@@ -12,6 +12,7 @@ use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::ir::access::{
     Access, AccessKind, FieldAccess, FieldRef, Guard, Parties, Ring, Seqlock, StructAccess,
 };
+use crate::ir::attach::CHECKS;
 use crate::ir::names::{is_snake_case, upper};
 use crate::ir::{Abi, Elem, Prim, Type};
 use crate::layout::Layout;
@@ -400,16 +401,25 @@ impl LowerAccess<'_> {
     }
 
     /// The C header's live helpers define `<PREFIX>_OK`, `_CONTENDED`, `_EMPTY`,
-    /// `_TOO_SHORT` and `_DEFAULT_TRIES`; a constant or enum value whose macro is one of
-    /// them would redefine it.
+    /// `_TOO_SHORT` and `_DEFAULT_TRIES`, and with a `[[layout]]` its attach helpers define
+    /// `<PREFIX>_ATTACH_OK` and `_ATTACH_<CHECK>` (`ir::attach::CHECKS`); a constant or enum
+    /// value whose macro is one of them would redefine it.
     fn check_c_live_macros(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
         const RESERVED: [&str; 5] = ["OK", "CONTENDED", "EMPTY", "TOO_SHORT", "DEFAULT_TRIES"];
-        let live = structs
-            .iter()
-            .any(|s| s.shared && s.fields.iter().any(|f| f.kind.is_atomic()));
+        let attach = !raw.layouts.is_empty();
+        let live = attach
+            || structs
+                .iter()
+                .any(|s| s.shared && s.fields.iter().any(|f| f.kind.is_atomic()));
         if !live {
             return;
         }
+        let attach_macro = |m: &str| {
+            attach
+                && m.strip_prefix("ATTACH_").is_some_and(|check| {
+                    check == "OK" || CHECKS.iter().any(|c| c.eq_ignore_ascii_case(check))
+                })
+        };
         let prefix = upper(&self.abi.c_prefix);
         let mut names: Vec<(String, &Spanned<String>, String)> = raw
             .consts
@@ -433,7 +443,15 @@ impl LowerAccess<'_> {
             }
         }
         for (macro_name, name, what) in names {
-            if RESERVED.contains(&macro_name.as_str()) {
+            if attach_macro(&macro_name) {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{what} becomes the C macro `{prefix}_{macro_name}`, which the header's attach helpers define as a check code"
+                    ),
+                    "rename it: the attach helpers return ATTACH_OK or ATTACH_<CHECK>, one per attach check",
+                );
+            } else if RESERVED.contains(&macro_name.as_str()) {
                 self.errors.error_help(
                     &self.inner(name),
                     format!(

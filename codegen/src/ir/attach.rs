@@ -156,3 +156,22 @@ impl Holds {
         }
     }
 }
+
+/// The checks an attach makes, by the snake_case names every target reports them with
+/// (`codegen/ATTACH.md`), in that document's order: a target numbers them from 1 in this order.
+pub const CHECKS: [&str; 14] = [
+    "mapping_too_short",
+    "bad_magic",
+    "major_mismatch",
+    "header_too_small",
+    "header_beyond_mapping",
+    "extent_beyond_mapping",
+    "extent_too_small",
+    "extent_beyond_block",
+    "too_many_rows",
+    "region_missing",
+    "region_out_of_bounds",
+    "region_misaligned",
+    "region_too_small",
+    "regions_overlap",
+];

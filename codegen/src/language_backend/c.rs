@@ -391,6 +391,9 @@ struct HeaderContext<'a> {
     enums: Vec<EnumContext>,
     /// The live access helpers (`c_live.rs`), when the schema declares shared access.
     live: Option<super::c_live::LiveText>,
+    /// The attach helpers (`c_attach.rs`), when the schema has a root layout; after `live`,
+    /// whose loads they read with.
+    attach: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -435,6 +438,7 @@ struct FieldContext<'a> {
 pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderError> {
     let mut context = header_context(schema, source);
     context.live = super::c_live::render_c_live(schema)?;
+    context.attach = super::c_attach::render_c_attach(schema)?;
     COMPILED.render(context)
 }
 
@@ -481,6 +485,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         consts: const_contexts(abi),
         enums: enum_contexts(abi),
         live: None,
+        attach: None,
         structs,
     }
 }

@@ -62,9 +62,12 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
     }))
 }
 
+/// Whether the header has live helpers: for the shared memory the schema declares, or for
+/// the attach helpers (`c_attach.rs`), which read a mapping with their loads.
 fn has_live_access(schema: &Schema) -> bool {
     let a = &schema.access;
-    !a.seqlocks.is_empty()
+    schema.attach.root.is_some()
+        || !a.seqlocks.is_empty()
         || !a.rings.is_empty()
         || a.structs
             .iter()

@@ -4,6 +4,8 @@
 #[cfg(feature = "text")]
 pub mod c;
 #[cfg(feature = "text")]
+mod c_attach;
+#[cfg(feature = "text")]
 mod c_live;
 pub mod jobs;
 mod live_plan;

@@ -1,0 +1,471 @@
+//! The C header's attach helpers (`templates/c_attach.h.j2`): `<prefix>_attach`, one
+//! generic, table-driven checker of a mapping that follows `codegen/ATTACH.md` step for
+//! step, the handle it fills with every region's place, a typed accessor per region, and a
+//! reader of each extensible record by its producer's size. This module turns
+//! `schema.attach` into the template's tables (every number from the IR, none computed
+//! again); the C text itself is in the template, after the live helpers, whose relaxed
+//! loads it reads the mapping with.
+
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::RenderError;
+use super::c::{c_type_name, render_comment_lines};
+use super::text::{Compiled, Template};
+use crate::Schema;
+use crate::ir::attach::{CHECKS, Holds, LayoutTable, Scalar};
+
+const TEMPLATE: Template = Template {
+    name: "c_attach.h.j2",
+    source: include_str!("../../../templates/c_attach.h.j2"),
+};
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+/// Comment lines are wrapped to this many columns, the comment's ` * ` included.
+const WIDTH: usize = 93;
+
+/// Block nesting deeper than this is a schema the generator cannot have accepted (a layout
+/// that holds itself): rendering stops rather than recursing forever.
+const MAX_DEPTH: usize = 8;
+
+#[derive(Serialize)]
+struct AttachContext {
+    p: String,
+    pu: String,
+    checks: Vec<CheckCtx>,
+    major: u32,
+    minor: u32,
+    tables: Vec<TableCtx>,
+    root: usize,
+    slots: u64,
+    root_hs: RecordCtx,
+    accessors: Vec<AccessorCtx>,
+    records: Vec<RecordCtx>,
+}
+
+#[derive(Serialize)]
+struct CheckCtx {
+    value: usize,
+    name: &'static str,
+    macro_name: String,
+}
+
+/// One `[[layout]]` table as the checker reads it.
+#[derive(Serialize)]
+struct TableCtx {
+    name: String,
+    header_name: String,
+    header_size: u64,
+    table_offset: u64,
+    max_rows: u64,
+    row_size: u64,
+    row_offset: (u64, u64),
+    row_size_field: (u64, u64),
+    /// `(offset, width)`, width 0 when the table has no such field.
+    count: (u64, u64),
+    extent: (u64, u64),
+    rows: Vec<RowCtx>,
+    /// Entries of the handle's region array one block laid out by this table takes: its
+    /// rows, then its blocks' own.
+    slots: u64,
+}
+
+#[derive(Serialize)]
+struct RowCtx {
+    name: String,
+    index: u64,
+    since_major: i64,
+    since_minor: i64,
+    optional: bool,
+    holds_header: bool,
+    min_size: u64,
+    align: u64,
+    overlaps: String,
+    blocks: i64,
+    block_count: u64,
+    block_stride: u64,
+    /// The region array entry of block 0's first row, from the table's first entry.
+    first_block_slot: u64,
+}
+
+/// A typed accessor of one region: `<prefix>_attached_<name>`.
+#[derive(Serialize)]
+struct AccessorCtx {
+    doc: String,
+    name: String,
+    ret: String,
+    /// `, unsigned i, unsigned j`: one block index per enclosing blocks row.
+    params: String,
+    /// Conditions on the indices (`i < 8U`), joined by `&&`; empty when there are none.
+    guard: String,
+    /// The C expression of the region's entry in the handle.
+    slot: String,
+    /// A blocks row: its block `k` is the region's start plus `k` strides.
+    block: Option<(u64, u64)>,
+    block_param: String,
+}
+
+/// An extensible record's handshake, as the record reader and the attach read it.
+#[derive(Serialize)]
+struct RecordCtx {
+    name: String,
+    ty: String,
+    /// `(offset, width, value)` of the magic, width 0 when there is none.
+    magic: (u64, u64, String),
+    major: (u64, u64),
+    minor: (u64, u64),
+    size: (u64, u64),
+    base_size: u64,
+    full_size: u64,
+    added: Vec<AddedCtx>,
+}
+
+#[derive(Serialize)]
+struct AddedCtx {
+    field: String,
+    since_major: u32,
+    since_minor: u32,
+    offset: u64,
+    end: u64,
+}
+
+/// The attach section of the C header, or `None` when the schema has no root layout.
+pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderError> {
+    let Some(root) = schema.attach.root else {
+        return Ok(None);
+    };
+    let abi = &schema.abi;
+    let p = abi.c_prefix.clone();
+    let pu = p.to_ascii_uppercase();
+    let layouts = &schema.attach.layouts;
+    let mut slots = vec![None; layouts.len()];
+    for i in 0..layouts.len() {
+        table_slots(schema, i, &mut slots, 0)?;
+    }
+    let slots: Vec<u64> = slots.into_iter().map(|s| s.unwrap_or(0)).collect();
+    let tables = layouts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| table_ctx(schema, t, slots[i], &slots))
+        .collect::<Result<Vec<_>, _>>()?;
+    let header = layouts[root].header;
+    let root_hs = schema
+        .attach
+        .handshakes
+        .iter()
+        .find(|h| h.struct_index == header)
+        .map(|h| record_ctx(schema, h))
+        .ok_or_else(|| RenderError("the root layout's header has no handshake".into()))?;
+    let mut accessors = Vec::new();
+    let mut cx = AccessorWalk {
+        schema,
+        slots: &slots,
+        out: &mut accessors,
+    };
+    cx.walk(root, "", &Slot::default(), &[], 0)?;
+    let context = AttachContext {
+        checks: CHECKS
+            .iter()
+            .enumerate()
+            .map(|(i, name)| CheckCtx {
+                value: i + 1,
+                name,
+                macro_name: format!("{pu}_ATTACH_{}", name.to_ascii_uppercase()),
+            })
+            .collect(),
+        major: abi.version.major,
+        minor: abi.version.minor,
+        root,
+        slots: slots[root],
+        root_hs,
+        accessors,
+        records: schema
+            .attach
+            .handshakes
+            .iter()
+            .map(|h| record_ctx(schema, h))
+            .collect(),
+        tables,
+        p,
+        pu,
+    };
+    COMPILED.render(context).map(Some)
+}
+
+/// The region entries one block laid out by `layouts[i]` takes, memoized in `slots`.
+fn table_slots(
+    schema: &Schema,
+    i: usize,
+    slots: &mut [Option<u64>],
+    depth: usize,
+) -> Result<u64, RenderError> {
+    if let Some(n) = slots[i] {
+        return Ok(n);
+    }
+    if depth > MAX_DEPTH {
+        return Err(RenderError(format!(
+            "layout `{}` nests blocks too deep",
+            schema.attach.layouts[i].name
+        )));
+    }
+    let t = &schema.attach.layouts[i];
+    let mut n = t.rows.len() as u64;
+    for row in &t.rows {
+        if let Holds::Blocks { layout, count, .. } = row.holds {
+            n += count * table_slots(schema, layout, slots, depth + 1)?;
+        }
+    }
+    slots[i] = Some(n);
+    Ok(n)
+}
+
+fn scalar(s: &Scalar) -> (u64, u64) {
+    (s.offset, s.width)
+}
+
+fn table_ctx(
+    schema: &Schema,
+    t: &LayoutTable,
+    own_slots: u64,
+    slots: &[u64],
+) -> Result<TableCtx, RenderError> {
+    if t.rows.len() > 64 {
+        return Err(RenderError(format!(
+            "layout `{}` has more than 64 rows, which the C overlap masks do not hold",
+            t.name
+        )));
+    }
+    let mut next_block = t.rows.len() as u64;
+    let rows = t
+        .rows
+        .iter()
+        .map(|row| {
+            let mask = row.overlaps.iter().fold(0u64, |m, &j| m | (1u64 << j));
+            let (blocks, block_count, block_stride) = match row.holds {
+                Holds::Blocks {
+                    layout,
+                    count,
+                    stride,
+                } => (layout as i64, count, stride),
+                _ => (-1, 0, 0),
+            };
+            let first_block_slot = next_block;
+            if blocks >= 0 {
+                next_block += block_count * slots[blocks as usize];
+            }
+            RowCtx {
+                name: row.name.clone(),
+                index: row.index,
+                since_major: row.since.map_or(-1, |v| i64::from(v.major)),
+                since_minor: row.since.map_or(-1, |v| i64::from(v.minor)),
+                optional: row.optional,
+                holds_header: matches!(row.holds, Holds::Struct { struct_index, .. } if struct_index == t.header),
+                min_size: row.min_size,
+                align: row.align,
+                overlaps: format!("{mask:#X}ULL"),
+                blocks,
+                block_count,
+                block_stride,
+                first_block_slot,
+            }
+        })
+        .collect();
+    Ok(TableCtx {
+        name: t.name.clone(),
+        header_name: schema.abi.structs[t.header].name.clone(),
+        header_size: schema.layout.of(t.header).size,
+        table_offset: t.table_offset,
+        max_rows: t.max_rows,
+        row_size: t.row_size,
+        row_offset: scalar(&t.row_offset),
+        row_size_field: scalar(&t.row_size_field),
+        count: t.row_count.as_ref().map_or((0, 0), scalar),
+        extent: t.extent.as_ref().map_or((0, 0), scalar),
+        rows,
+        slots: own_slots,
+    })
+}
+
+fn record_ctx(schema: &Schema, h: &crate::ir::attach::Handshake) -> RecordCtx {
+    let abi = &schema.abi;
+    let s = &abi.structs[h.struct_index];
+    RecordCtx {
+        name: s.name.clone(),
+        ty: c_type_name(&s.name, &abi.c_prefix),
+        magic: h.magic.as_ref().map_or((0, 0, "0".into()), |(f, c)| {
+            (f.offset, f.width, format!("{:#X}ULL", abi.consts[*c].value))
+        }),
+        major: scalar(&h.major),
+        minor: scalar(&h.minor),
+        size: h.size.as_ref().map_or((0, 0), scalar),
+        base_size: h.base_size,
+        full_size: schema.layout.of(h.struct_index).size,
+        added: h
+            .added
+            .iter()
+            .map(|a| AddedCtx {
+                field: s.fields[a.field].name.clone(),
+                since_major: a.since.major,
+                since_minor: a.since.minor,
+                offset: a.offset,
+                end: a.end,
+            })
+            .collect(),
+    }
+}
+
+/// A region entry of the handle: a constant plus one multiple of each block index.
+#[derive(Clone, Default)]
+struct Slot {
+    constant: u64,
+    terms: Vec<(String, u64)>,
+}
+
+impl Slot {
+    fn plus(&self, n: u64) -> Slot {
+        Slot {
+            constant: self.constant + n,
+            terms: self.terms.clone(),
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut out = format!("{}U", self.constant);
+        for (param, mult) in &self.terms {
+            out.push_str(&format!(" + (size_t){param} * {mult}U"));
+        }
+        out
+    }
+}
+
+/// Block index parameters, by nesting depth.
+fn param_name(depth: usize) -> String {
+    match depth {
+        0 => "i".into(),
+        1 => "j".into(),
+        2 => "k".into(),
+        n => format!("i{n}"),
+    }
+}
+
+struct AccessorWalk<'a> {
+    schema: &'a Schema,
+    slots: &'a [u64],
+    out: &'a mut Vec<AccessorCtx>,
+}
+
+impl AccessorWalk<'_> {
+    /// The accessors of every row of `layouts[t]`, whose first region entry is `base`,
+    /// inside the blocks `outer` (parameter name, block count, what the path says).
+    fn walk(
+        &mut self,
+        t: usize,
+        prefix: &str,
+        base: &Slot,
+        outer: &[(String, u64, String)],
+        depth: usize,
+    ) -> Result<(), RenderError> {
+        if depth > MAX_DEPTH {
+            return Err(RenderError("layouts nest blocks too deep".into()));
+        }
+        let abi = &self.schema.abi;
+        let cp = &abi.c_prefix;
+        let table = &self.schema.attach.layouts[t];
+        let params: String = outer
+            .iter()
+            .map(|(n, _, _)| format!(", unsigned {n}"))
+            .collect();
+        let guard = outer
+            .iter()
+            .map(|(n, c, _)| format!("{n} < {c}U"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        let path: String = outer.iter().map(|(_, _, p)| p.as_str()).collect();
+        let mut next_block = table.rows.len() as u64;
+        for (pos, row) in table.rows.iter().enumerate() {
+            let name = format!("{prefix}{}", row.name);
+            let slot = base.plus(pos as u64);
+            let within = if outer.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; NULL too when an index is past its block count ({})",
+                    outer
+                        .iter()
+                        .map(|(n, c, _)| format!("{n} < {c}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            let (ret, what, block) = match &row.holds {
+                Holds::Struct { struct_index, .. } => {
+                    let ty = c_type_name(&abi.structs[*struct_index].name, cp);
+                    (format!("{ty} *"), format!("the {ty} at its start"), None)
+                }
+                Holds::Ring { ring } => (
+                    "unsigned char *".to_string(),
+                    format!(
+                        "the start of the slots of ring `{}`",
+                        self.schema.access.rings[*ring].name
+                    ),
+                    None,
+                ),
+                Holds::Bytes { .. } => (
+                    "unsigned char *".to_string(),
+                    "its first byte".to_string(),
+                    None,
+                ),
+                Holds::Blocks { count, stride, .. } => (
+                    "unsigned char *".to_string(),
+                    format!(
+                        "the start of its block number `{}` (of {count})",
+                        param_name(depth)
+                    ),
+                    Some((*count, *stride)),
+                ),
+            };
+            let doc_text = format!(
+                "Region `{path}{}` ({}): {what}, or NULL when the producer left it out{within}. \
+                 The memory is live: read and write it only through the live helpers. \
+                 Its size in bytes: {cp}_attached_{name}_size (0 when absent).",
+                row.name,
+                row.holds.keyword()
+            );
+            let doc = comment(&render_comment_lines(&doc_text, WIDTH));
+            self.out.push(AccessorCtx {
+                doc,
+                name: name.clone(),
+                ret,
+                params: params.clone(),
+                guard: guard.clone(),
+                slot: slot.render(),
+                block,
+                block_param: param_name(depth),
+            });
+            if let Holds::Blocks { layout, count, .. } = row.holds {
+                let mut inner = base.plus(next_block);
+                let param = param_name(depth);
+                inner.terms.push((param.clone(), self.slots[layout]));
+                next_block += count * self.slots[layout];
+                let mut outer = outer.to_vec();
+                outer.push((param.clone(), count, format!("{}[{param}].", row.name)));
+                self.walk(layout, &format!("{name}_"), &inner, &outer, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A `/** ... */` doc comment of `lines`.
+fn comment(lines: &[String]) -> String {
+    let mut out = String::from("/**\n");
+    for l in lines {
+        out.push_str(" * ");
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(" */\n");
+    out
+}

@@ -1,0 +1,453 @@
+//! The C header's attach helpers (`ibf_attach`, the typed accessors, the versioned record
+//! reads), compiled from `tests/c_attach/attach.c` with gcc as C11, with g++ as C++17 (every
+//! warning an error) and with gcc under AddressSanitizer and UndefinedBehaviorSanitizer, and
+//! run on the images of `tests/common/image.rs`: the valid one attaches with the reference's
+//! offsets, and every corruption is refused by the check it names. Each file is read into a
+//! heap buffer of exactly its length, so the sanitizers catch any read past a truncated image.
+//! These tests need gcc and g++ on PATH and fail, never skip, without them.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use codegen::language_backend::c::render_c_header;
+use common::image::{
+    self, BOT_BLOCKS, BOT_ROWS, CLIENT_BLOCKS, CLIENT_ROWS, LOG_RING, SNAPSHOT_RING,
+};
+use common::tools::{run_ok, scratch};
+
+const STRICT: &str = "-O2 -Wall -Wextra -Werror -pedantic -Wconversion -Wsign-conversion -Wshadow";
+
+/// The program built three ways: name, compiler, flags.
+const BUILDS: [(&str, &str, &str); 3] = [
+    ("c11", "gcc", "-std=c11 -x c"),
+    ("cxx17", "g++", "-std=c++17 -x c++"),
+    (
+        "c11_sanitized",
+        "gcc",
+        "-std=c11 -x c -g -fsanitize=address,undefined -fno-sanitize-recover=all",
+    ),
+];
+
+/// From the reference: `snapshot_header` magic at 0x00, schema_major at 0x04, schema_minor
+/// at 0x06; `snapshot` is 12104 bytes in 0.9 and was 11840 in 0.8.
+const SNAPSHOT_MAGIC: u32 = 0x5346_4249;
+const SNAPSHOT_0_9: usize = 12104;
+const SNAPSHOT_0_8: usize = 11840;
+
+/// The program, built once for all the tests of this file: its folder and executables.
+static BUILT: OnceLock<(PathBuf, Vec<String>)> = OnceLock::new();
+
+/// Builds the program every way, on a thread each, into a folder of its own (with the
+/// header rendered from schema.toml), once; returns the folder and the executables' names.
+fn build() -> &'static (PathBuf, Vec<String>) {
+    BUILT.get_or_init(|| {
+        let dir = scratch("c_attach");
+        let header = render_c_header(&bridge_schema(), "schema.toml").expect("render bridge.h");
+        std::fs::write(dir.join("bridge.h"), header).unwrap();
+        std::fs::copy(
+            manifest_path("tests/c_attach/attach.c"),
+            dir.join("attach.c"),
+        )
+        .unwrap();
+        let exes = std::thread::scope(|scope| {
+            let jobs: Vec<_> = BUILDS
+                .iter()
+                .map(|(name, compiler, flags)| {
+                    let dir = &dir;
+                    scope.spawn(move || {
+                        let exe = format!("attach_{name}");
+                        let mut args: Vec<&str> = flags.split(' ').collect();
+                        args.extend(STRICT.split(' '));
+                        args.extend(["attach.c", "-o", &exe]);
+                        run_ok(compiler, &args, dir);
+                        exe
+                    })
+                })
+                .collect();
+            jobs.into_iter()
+                .map(|j| j.join().expect("a build"))
+                .collect()
+        });
+        (dir, exes)
+    })
+}
+
+fn manifest_path(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+fn bridge_schema() -> codegen::Schema {
+    let path = manifest_path("schema.toml");
+    let src = std::fs::read_to_string(&path).expect("schema.toml");
+    codegen::load_schema(&src)
+        .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string(), &src)))
+}
+
+/// Runs every build with `args` in `dir`; they must print the same. Returns each line's
+/// fields by file name.
+fn run_all(dir: &Path, args: &[&str]) -> HashMap<String, HashMap<String, String>> {
+    let (built, exes) = build();
+    let outputs: Vec<String> = exes
+        .iter()
+        .map(|exe| run_ok(built.join(exe).to_str().unwrap(), args, dir))
+        .collect();
+    for (exe, out) in exes.iter().zip(&outputs) {
+        assert_eq!(&outputs[0], out, "{} and {exe} disagree", exes[0]);
+    }
+    outputs[0]
+        .lines()
+        .map(|line| {
+            let mut words = line.split(' ');
+            let file = words.next().unwrap().to_string();
+            let fields = words
+                .filter_map(|w| w.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            (file, fields)
+        })
+        .collect()
+}
+
+#[test]
+fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
+    let dir = &build().0.join("images");
+    std::fs::create_dir_all(dir).unwrap();
+    let corruptions = image::corruptions();
+    assert!(corruptions.len() >= 22);
+    let mut files = vec!["valid.bin".to_string()];
+    std::fs::write(dir.join("valid.bin"), image::valid()).unwrap();
+    for (i, c) in corruptions.iter().enumerate() {
+        let file = format!("corrupt{i:02}.bin");
+        std::fs::write(dir.join(&file), &c.image).unwrap();
+        files.push(file);
+    }
+    let mut args = vec!["attach"];
+    args.extend(files.iter().map(String::as_str));
+    let lines = run_all(dir, &args);
+
+    let valid = &lines["valid.bin"];
+    let client3 = CLIENT_BLOCKS.0 + 3 * 0x10000;
+    let bot7 = BOT_BLOCKS.0 + 7 * 0x49000;
+    let expect = [
+        ("check", "ok".to_string()),
+        ("code", "0".to_string()),
+        ("producer", "0.9".to_string()),
+        ("header_size", image::HEADER_SIZE.to_string()),
+        ("extent", image::TOTAL.to_string()),
+        ("header", "0".to_string()),
+        ("header_size_region", image::HEADER_SIZE.to_string()),
+        ("snapshot_ring", SNAPSHOT_RING.0.to_string()),
+        ("snapshot_ring_size", SNAPSHOT_RING.1.to_string()),
+        ("log_ring", LOG_RING.0.to_string()),
+        ("log_ring_size", LOG_RING.1.to_string()),
+        ("client_blocks", CLIENT_BLOCKS.0.to_string()),
+        ("client_blocks_size", CLIENT_BLOCKS.1.to_string()),
+        ("client_block3", client3.to_string()),
+        (
+            "client3_log_queue",
+            (client3 + CLIENT_ROWS[0].0).to_string(),
+        ),
+        (
+            "client3_pad_input",
+            (client3 + CLIENT_ROWS[1].0).to_string(),
+        ),
+        ("client3_pad_input_size", CLIENT_ROWS[1].1.to_string()),
+        ("client3_mailbox", (client3 + CLIENT_ROWS[2].0).to_string()),
+        ("bot_blocks", BOT_BLOCKS.0.to_string()),
+        ("bot_blocks_size", BOT_BLOCKS.1.to_string()),
+        ("bot7", bot7.to_string()),
+        ("bot7_draw", (bot7 + BOT_ROWS[0].0).to_string()),
+        ("bot7_params", (bot7 + BOT_ROWS[1].0).to_string()),
+        ("bot7_stats", (bot7 + BOT_ROWS[2].0).to_string()),
+        ("bot7_stats_size", BOT_ROWS[2].1.to_string()),
+        ("client8", "-1".to_string()),
+        ("client8_pad_input", "-1".to_string()),
+        ("client8_pad_input_size", "0".to_string()),
+        ("bot8_stats", "-1".to_string()),
+        ("bot8_draw_size", "0".to_string()),
+        ("blocks_ok", "1".to_string()),
+        ("host_generation", "0".to_string()),
+    ];
+    for (key, value) in expect {
+        assert_eq!(valid.get(key), Some(&value), "valid image: {key}");
+    }
+
+    let mut seen = Vec::new();
+    for (i, c) in corruptions.iter().enumerate() {
+        let line = &lines[&format!("corrupt{i:02}.bin")];
+        assert_eq!(line["check"], c.check, "{}: {line:?}", c.name);
+        assert_eq!(line["name_of_code"], c.check, "{}", c.name);
+        assert_ne!(line["code"], "0", "{}", c.name);
+        seen.push((c.name, line));
+    }
+    // What a few errors say besides their check.
+    let by_name: HashMap<&str, &HashMap<String, String>> = seen.into_iter().collect();
+    let field = |name: &str, key: &str| by_name[name][key].clone();
+    assert_eq!(field("wrong magic", "expected"), "1111900745");
+    assert_eq!(field("wrong magic", "found"), "1145455177");
+    assert_eq!(field("wrong magic", "region"), "");
+    assert_eq!(field("mapping shorter than the header", "expected"), "1280");
+    assert_eq!(field("mapping shorter than the header", "found"), "1000");
+    assert_eq!(field("region_count past the table", "found"), "9");
+    assert_eq!(field("required region absent", "region"), "snapshot_ring");
+    assert_eq!(
+        field("region count leaves a region out", "region"),
+        "log_ring"
+    );
+    assert_eq!(field("region offset wraps around", "offset"), "4294967288");
+    assert_eq!(
+        field("region offset wraps around", "limit"),
+        image::TOTAL.to_string()
+    );
+    assert_eq!(field("misaligned region", "align"), "8");
+    assert_eq!(field("region over the header", "region"), "snapshot_ring");
+    assert_eq!(field("region over the header", "other"), "bridge_header");
+    assert_eq!(field("overlapping regions", "region"), "log_ring");
+    assert_eq!(field("overlapping regions", "other"), "client_blocks");
+    let pad = "client block's pad_input too small";
+    assert_eq!(field(pad, "region"), "client_blocks[0].pad_input");
+    assert_eq!(field(pad, "expected"), "32");
+    assert_eq!(field(pad, "found"), "16");
+    assert_eq!(
+        field("client block rows overlap", "region"),
+        "client_blocks[0].pad_input"
+    );
+    assert_eq!(
+        field("client block rows overlap", "other"),
+        "client_blocks[0].log_queue"
+    );
+    assert_eq!(
+        field("bot block size past its stride", "region"),
+        "bot_blocks[3]"
+    );
+    assert_eq!(
+        field("bot block region_count past the table", "region"),
+        "bot_blocks[3]"
+    );
+    assert_eq!(
+        field("bot block row misaligned", "region"),
+        "bot_blocks[3].params"
+    );
+}
+
+fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
+    buf[at..at + bytes.len()].copy_from_slice(bytes);
+}
+
+/// A snapshot record of `len` bytes, every byte nonzero but its handshake.
+fn snapshot(len: usize, minor: u16) -> Vec<u8> {
+    let mut buf: Vec<u8> = (0..len).map(|i| (i % 251) as u8 | 1).collect();
+    put(&mut buf, 0, &SNAPSHOT_MAGIC.to_le_bytes());
+    put(&mut buf, 4, &0u16.to_le_bytes());
+    put(&mut buf, 6, &minor.to_le_bytes());
+    buf
+}
+
+/// A bridge header of `len` bytes whose header_size says `size`.
+fn header(len: usize, minor: u16, size: u32) -> Vec<u8> {
+    let mut buf: Vec<u8> = (0..len).map(|i| (i % 251) as u8 | 1).collect();
+    put(
+        &mut buf,
+        image::at::MAGIC,
+        &image::BRIDGE_MAGIC.to_le_bytes(),
+    );
+    put(&mut buf, image::at::ABI_MAJOR, &0u16.to_le_bytes());
+    put(&mut buf, image::at::ABI_MINOR, &minor.to_le_bytes());
+    put(&mut buf, image::at::HEADER_SIZE, &size.to_le_bytes());
+    buf
+}
+
+#[test]
+fn c_reads_extensible_records_by_their_producers_size() {
+    let dir = &build().0.join("records");
+    std::fs::create_dir_all(dir).unwrap();
+    let mut bad_magic = snapshot(SNAPSHOT_0_9, 9);
+    bad_magic[0] ^= 0xFF;
+    let mut major1 = snapshot(SNAPSHOT_0_9, 9);
+    major1[4] = 1;
+    let snapshots = [
+        // An 0.8 host's snapshot, and the same with stale bytes after it.
+        ("s08.bin", snapshot(SNAPSHOT_0_8, 8)),
+        ("s08_long.bin", snapshot(SNAPSHOT_0_9, 8)),
+        // As new as ours: its size follows from its minor, so bytes past it are not read.
+        ("s09_plus64.bin", snapshot(SNAPSHOT_0_9 + 64, 9)),
+        // A newer minor: every byte given is the producer's.
+        ("s010_plus64.bin", snapshot(SNAPSHOT_0_9 + 64, 10)),
+        ("s_short.bin", snapshot(100, 9)),
+        ("s_bad_magic.bin", bad_magic),
+        ("s_major1.bin", major1),
+    ];
+    let headers = [
+        ("h06.bin", header(1304, 6, 1296)),
+        ("h09_plus64.bin", header(1304 + 64, 9, 1304 + 64)),
+        ("h09_size_past_n.bin", header(1300, 9, 1304)),
+        ("h_short.bin", header(1000, 9, 1304)),
+    ];
+    for (file, bytes) in snapshots.iter().chain(&headers) {
+        std::fs::write(dir.join(file), bytes).unwrap();
+    }
+    let mut args = vec!["snapshot"];
+    args.extend(snapshots.iter().map(|(f, _)| *f));
+    let s = run_all(dir, &args);
+    let mut args = vec!["header"];
+    args.extend(headers.iter().map(|(f, _)| *f));
+    let h = run_all(dir, &args);
+
+    let check =
+        |lines: &HashMap<String, HashMap<String, String>>, file: &str, expect: &[(&str, &str)]| {
+            for (key, value) in expect {
+                assert_eq!(
+                    lines[file][*key], *value,
+                    "{file}: {key} in {:?}",
+                    lines[file]
+                );
+            }
+        };
+    let full = SNAPSHOT_0_9.to_string();
+    let old = SNAPSHOT_0_8.to_string();
+    for file in ["s08.bin", "s08_long.bin"] {
+        check(
+            &s,
+            file,
+            &[
+                ("check", "ok"),
+                ("producer", "0.8"),
+                ("producer_size", &old),
+                ("extra", "0"),
+                ("has_match", "1"),
+                ("has_projectiles_ext", "1"),
+                ("has_spawn_markers", "0"),
+                ("has_spawn_marker_count", "0"),
+                ("prefix_same", "1"),
+                ("rest_zero", "1"),
+            ],
+        );
+    }
+    check(
+        &s,
+        "s09_plus64.bin",
+        &[
+            ("check", "ok"),
+            ("producer_size", &full),
+            ("extra", "0"),
+            ("has_spawn_markers", "1"),
+            ("prefix_same", "1"),
+        ],
+    );
+    check(
+        &s,
+        "s010_plus64.bin",
+        &[
+            ("check", "ok"),
+            ("producer", "0.10"),
+            ("producer_size", &(SNAPSHOT_0_9 + 64).to_string()),
+            ("extra", "64"),
+            ("extra_offset", &full),
+            ("has_spawn_markers", "1"),
+            ("has_spawn_marker_count", "1"),
+            ("prefix_same", "1"),
+            ("rest_zero", "1"),
+        ],
+    );
+    check(
+        &s,
+        "s_short.bin",
+        &[
+            ("check", "mapping_too_short"),
+            ("expected", "10088"),
+            ("found", "100"),
+        ],
+    );
+    check(&s, "s_bad_magic.bin", &[("check", "bad_magic")]);
+    check(
+        &s,
+        "s_major1.bin",
+        &[("check", "major_mismatch"), ("found", "1")],
+    );
+
+    check(
+        &h,
+        "h06.bin",
+        &[
+            ("check", "ok"),
+            ("producer", "0.6"),
+            ("producer_size", "1296"),
+            ("has_controls", "1"),
+            ("has_run_mode", "0"),
+            ("has_sim_state", "0"),
+            ("has_lockstep_timeout_ms", "0"),
+            ("prefix_same", "1"),
+            ("rest_zero", "1"),
+            ("run_mode", "0"),
+            ("lockstep_timeout_ms", "0"),
+        ],
+    );
+    check(
+        &h,
+        "h09_plus64.bin",
+        &[
+            ("check", "ok"),
+            ("producer_size", "1368"),
+            ("extra", "64"),
+            ("extra_offset", "1304"),
+            ("has_lockstep_timeout_ms", "1"),
+            ("prefix_same", "1"),
+        ],
+    );
+    // header_size past the bytes given: only those are read, and the last field lacks.
+    check(
+        &h,
+        "h09_size_past_n.bin",
+        &[
+            ("check", "ok"),
+            ("producer_size", "1300"),
+            ("has_sim_state", "1"),
+            ("has_lockstep_timeout_ms", "0"),
+            ("lockstep_timeout_ms", "0"),
+            ("rest_zero", "1"),
+        ],
+    );
+    check(
+        &h,
+        "h_short.bin",
+        &[("check", "mapping_too_short"), ("expected", "1280")],
+    );
+}
+
+/// Every public attach helper of the header is called by the program.
+#[test]
+fn the_program_calls_every_attach_helper() {
+    let src =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schema.toml")).unwrap();
+    let schema = codegen::load_schema(&src).unwrap();
+    let header = render_c_header(&schema, "schema.toml").unwrap();
+    let (_, attach) = header
+        .split_once("\n * Attaching to a mapping\n")
+        .expect("the header has attach helpers");
+    let program = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c_attach/attach.c"),
+    )
+    .unwrap();
+    let missing: Vec<&str> = attach
+        .lines()
+        .filter_map(|l| l.strip_prefix("static inline "))
+        .filter_map(|l| l.split_once('(')?.0.rsplit([' ', '*']).next())
+        .filter(|name| !name.ends_with('_') && !program.contains(&format!("{name}(")))
+        .collect();
+    // The presence functions of fields the program has no use for are table rows like the
+    // others: one of each record is enough.
+    let missing: Vec<&str> = missing
+        .into_iter()
+        .filter(|n| {
+            ![
+                "ibf_snapshot_has_pickup_spawns",
+                "ibf_snapshot_has_ships_ext",
+            ]
+            .contains(n)
+        })
+        .collect();
+    assert!(missing.is_empty(), "attach.c never calls {missing:?}");
+}
