@@ -32,7 +32,7 @@ fn the_c_bot_snippet_compiles() {
     let snippet = block_after("## Live shared memory in C and Python", "c");
     let body = snippet.replace("#include \"bridge.h\"\n", "");
     let program = format!(
-        "#include <stdio.h>\n#include \"bridge.h\"\n\nvoid bot(unsigned char *base);\nvoid bot(unsigned char *base) {{\n{body}}}\n"
+        "#include <stdio.h>\n#include \"bridge.h\"\n\nvoid bot(unsigned char *base, size_t len);\nvoid bot(unsigned char *base, size_t len) {{\n{body}}}\n"
     );
     let dir = common::tools::scratch("readme_c_snippet");
     fs::write(dir.join("bot.c"), program).unwrap();
