@@ -42,6 +42,11 @@ Shared memory: never read memory another process writes through from_buffer. The
 views at the end of this module (section "Live access", with a bot's example) load and
 store its atomic fields as atomic words, claim rows by compare-and-swap, and copy what a
 seqlock guards, keeping a copy only when its counter says it is whole.
+
+Attaching (section "Attaching"): attach(buffer) checks a mapping (the version
+handshake, then every region table) and hands out its regions, raising AttachError, a
+ValueError, when a check fails; read_versioned(cls, data) reads an extensible record
+that another version wrote, by its producer's size.
 """
 
 import ctypes
@@ -5374,21 +5379,23 @@ Snapshot.events_since = events_since
 # read_versioned(cls, buffer) reads an extensible record by its producer's size: a
 # shorter one zero-extended, its missing fields None; a longer one's extra bytes kept.
 
+# What each check's message says after "attach: <check>: ", in the words of the Rust runtime's
+# AttachError, so that one image gets the same message in every language.
 _attach_checks = {
-    "mapping_too_short": "{where}expected at least {expected} bytes, found {found}",
-    "bad_magic": "{where}expected {expected:#x}, found {found:#x}",
-    "major_mismatch": "{where}expected major version {expected}, found {found}",
-    "header_too_small": "header size: expected at least {expected}, found {found}",
-    "header_beyond_mapping": "header size: expected at most {expected} (the mapping's bytes), found {found}",
-    "extent_beyond_mapping": "extent: expected at most {expected} (the mapping's bytes), found {found}",
-    "extent_too_small": "{where}extent: expected at least {expected} (its header), found {found}",
-    "extent_beyond_block": "{where}extent: expected at most {expected} (the stride), found {found}",
-    "too_many_rows": "{where}row count: expected at most {expected}, found {found}",
+    "mapping_too_short": "{found} bytes given, expected at least {expected} (the bytes every producer writes)",
+    "bad_magic": "expected {expected:#x}, found {found:#x}",
+    "major_mismatch": "major version: expected {expected}, found {found}",
+    "header_too_small": "header size {found}, expected at least {expected}",
+    "header_beyond_mapping": "header size {found}, expected at most {expected} (the mapping's length)",
+    "extent_beyond_mapping": "total size {found}, expected at most {expected} (the mapping's length)",
+    "extent_too_small": "{where}size {found}, expected at least {expected} (its header)",
+    "extent_beyond_block": "{region}: size {found}, expected at most {expected} (the stride between blocks)",
+    "too_many_rows": "{where}row count {found}, expected at most {expected}",
     "region_missing": "{region} is absent (size 0), expected present",
-    "region_out_of_bounds": "{region} at offset {offset}, {size} bytes, ends past {limit}",
+    "region_out_of_bounds": "{region} at offset {offset} with {size} bytes ends past {limit}, expected inside",
     "region_misaligned": "{region} at offset {offset}, expected a multiple of {align}",
     "region_too_small": "{region} is {found} bytes, expected at least {expected}",
-    "regions_overlap": "{region} overlaps {other}",
+    "regions_overlap": "{region} overlaps {other}, expected apart",
 }
 
 
@@ -5840,22 +5847,22 @@ _attach_handshakes = {
 }
 
 
-def _attach_producer(mv, h, region):
+def _attach_producer(mv, h):
     """The handshake's first checks, in ATTACH.md's order for attach: the magic (when the
     bytes hold it), the bytes every producer writes, the major version. Returns (major, minor)."""
     n = len(mv)
     if h.magic is not None:
         offset, width, value = h.magic
         if n < offset + width:
-            raise AttachError("mapping_too_short", region, h.base_size, n)
+            raise AttachError("mapping_too_short", "", h.base_size, n)
         found = _attach_read(mv, 0, (offset, width))
         if found != value:
-            raise AttachError("bad_magic", region, value, found)
+            raise AttachError("bad_magic", "", value, found)
     if n < h.base_size:
-        raise AttachError("mapping_too_short", region, h.base_size, n)
+        raise AttachError("mapping_too_short", "", h.base_size, n)
     major = _attach_read(mv, 0, h.major)
     if major != ABI_VERSION_MAJOR:
-        raise AttachError("major_mismatch", region, ABI_VERSION_MAJOR, major)
+        raise AttachError("major_mismatch", "", ABI_VERSION_MAJOR, major)
     return major, _attach_read(mv, 0, h.minor)
 
 
@@ -5870,7 +5877,7 @@ def attach(buffer):
     try:
         h, table = _attach_handshakes[BridgeHeader], _attach_tables[0]
         n = len(mv)
-        major, minor = _attach_producer(mv, h, "")
+        major, minor = _attach_producer(mv, h)
         header_size = _attach_read(mv, 0, h.size) if h.size is not None else h.base_size
         if header_size < h.base_size:
             raise AttachError("header_too_small", "", h.base_size, header_size)
@@ -5934,8 +5941,8 @@ def read_versioned(cls, buffer):
     try:
         n = len(mv)
         if n < h.base_size:
-            raise AttachError("mapping_too_short", h.name, h.base_size, n)
-        major, minor = _attach_producer(mv, h, h.name)
+            raise AttachError("mapping_too_short", "", h.base_size, n)
+        major, minor = _attach_producer(mv, h)
         if h.size is not None:
             size = min(_attach_read(mv, 0, h.size), n)
         elif minor > ABI_VERSION_MINOR:

@@ -38,6 +38,10 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, 
 #[derive(Serialize)]
 pub(super) struct AttachSection {
     pub text: String,
+    /// `attach` when the schema has a root layout, and `read_versioned`, as named.
+    pub attach: Option<String>,
+    pub read_versioned: String,
+    pub error: String,
     #[serde(skip)]
     pub exports: Vec<String>,
 }
@@ -56,6 +60,9 @@ pub(super) fn render_attach(
     let context = attach_context(schema, names, live);
     Ok(Some(AttachSection {
         text: COMPILED.render(&context)?,
+        attach: context.root.map(|_| context.attach.clone()),
+        read_versioned: context.read_versioned.clone(),
+        error: context.error.clone(),
         exports: context.exports.clone(),
     }))
 }
