@@ -46,6 +46,11 @@ Shared memory: never read memory another process writes through from_buffer. The
 views at the end of this module (section "Live access", with a bot's example) load and
 store its atomic fields as atomic words, claim rows by compare-and-swap, and copy what a
 seqlock guards, keeping a copy only when its counter says it is whole.
+
+Attaching (section "Attaching"): attach(buffer) checks a mapping (the version
+handshake, then every region table) and hands out its regions, raising AttachError, a
+ValueError, when a check fails; read_versioned(cls, data) reads an extensible record
+that another version wrote, by its producer's size.
 """
 
 import ctypes
@@ -227,6 +232,13 @@ __all__ = [
     "Stats",
     "SnapshotRing",
     "events_since",
+    "AttachError",
+    "attach",
+    "Bridge",
+    "ClientBlock",
+    "BotBlock",
+    "read_versioned",
+    "VersionedRecord",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -5377,4 +5389,616 @@ def events_since(record, count):
 
 
 Snapshot.events_since = events_since
+
+
+
+# Attaching ------------------------------------------------------------------------------
+#
+# attach(buffer) checks a mapping the way every target does (codegen/ATTACH.md, the
+# same steps and the same 14 named checks in Rust, C and Python), and raises AttachError
+# (a ValueError) naming the first check that failed. It reads every number it checks as a
+# copy (int.from_bytes of a slice), never through a ctypes structure over the mapping, and
+# never reads past its end. The handle it returns hands out each region: a live view, a
+# ring, a nested block's handle, or the bytes; None for a region the producer left out.
+#
+#     import mmap
+#
+#     import bridge
+#
+#     with open(path, "r+b") as f:
+#         buf = mmap.mmap(f.fileno(), 0)  # or mmap.ACCESS_READ, for reads only
+#     b = bridge.attach(buf)  # AttachError: not a bridge we can read
+#     print("producer ABI %d.%d" % b.producer)
+#     newest = b.snapshot_ring().read_newest()
+#     mine = b.client_blocks(3).log_queue()
+#     b.release()  # the handle's hold on the map, and its views'
+#
+# read_versioned(cls, buffer) reads an extensible record by its producer's size: a
+# shorter one zero-extended, its missing fields None; a longer one's extra bytes kept.
+
+# What each check's message says after "attach: <check>: ", in the words of the Rust runtime's
+# AttachError, so that one image gets the same message in every language.
+_attach_checks = {
+    "mapping_too_short": "{found} bytes given, expected at least {expected} (the bytes every producer writes)",
+    "bad_magic": "expected {expected:#x}, found {found:#x}",
+    "major_mismatch": "major version: expected {expected}, found {found}",
+    "header_too_small": "header size {found}, expected at least {expected}",
+    "header_beyond_mapping": "header size {found}, expected at most {expected} (the mapping's length)",
+    "extent_beyond_mapping": "total size {found}, expected at most {expected} (the mapping's length)",
+    "extent_too_small": "{where}size {found}, expected at least {expected} (its header)",
+    "extent_beyond_block": "{region}: size {found}, expected at most {expected} (the stride between blocks)",
+    "too_many_rows": "{where}row count {found}, expected at most {expected}",
+    "region_missing": "{region} is absent (size 0), expected present",
+    "region_out_of_bounds": "{region} at offset {offset} with {size} bytes ends past {limit}, expected inside",
+    "region_misaligned": "{region} at offset {offset}, expected a multiple of {align}",
+    "region_too_small": "{region} is {found} bytes, expected at least {expected}",
+    "regions_overlap": "{region} overlaps {other}, expected apart",
+}
+
+
+class AttachError(ValueError):
+    """attach or read_versioned refused a buffer.
+
+    Attributes: check (the failed check's name: mapping_too_short, bad_magic,
+    major_mismatch, header_too_small, header_beyond_mapping, extent_beyond_mapping,
+    extent_too_small, extent_beyond_block, too_many_rows, region_missing,
+    region_out_of_bounds, region_misaligned, region_too_small, regions_overlap), region
+    (where: "client_blocks[3].pad_input", "" for the mapping), expected and found, and where
+    they apply offset, size and limit (region_out_of_bounds), offset and align
+    (region_misaligned), other (regions_overlap: the region it overlaps); None elsewhere.
+    """
+
+    def __init__(self, check, region="", expected=None, found=None, offset=None, size=None, limit=None, align=None, other=None):
+        self.check, self.region, self.expected, self.found = check, region, expected, found
+        self.offset, self.size, self.limit, self.align, self.other = offset, size, limit, align, other
+        where = region + ": " if region else ""
+        detail = _attach_checks[check].format(
+            where=where, region=region, expected=expected, found=found, offset=offset, size=size,
+            limit=limit, align=align, other=other,
+        )
+        super().__init__("attach: %s: %s" % (check, detail))
+
+
+class _AttachHandshake:
+    """A record's version handshake: where its magic, major, minor and size are, the bytes
+    every producer writes (base_size), its size here (full_size), and the fields later minor
+    versions added: ((field name, alias...), (major, minor), offset, end)."""
+
+    __slots__ = ("cls", "name", "magic", "major", "minor", "size", "base_size", "full_size", "added")
+
+    def __init__(self, cls, name, magic, major, minor, size, base_size, full_size, added):
+        self.cls, self.name, self.magic, self.major, self.minor = cls, name, magic, major, minor
+        self.size, self.base_size, self.full_size, self.added = size, base_size, full_size, added
+
+    def size_at(self, major, minor):
+        """The bytes a producer of major.minor writes: up to the first field added after it."""
+        for _names, since, offset, _end in self.added:
+            if since[0] == major and since[1] > minor:
+                return offset
+        return self.full_size
+
+
+class _AttachTable:
+    """A layout table: where the header keeps its rows, count and extent, and the rows."""
+
+    __slots__ = (
+        "name", "cls", "header", "header_size", "table_offset", "max_rows", "row_size",
+        "row_offset", "row_size_field", "row_count", "extent", "rows",
+    )
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+class _AttachRow:
+    """A row: its name, index, since, optional, least size, alignment, the rows (positions)
+    it may overlap, whether it holds the layout's header, and (table, count, stride) of the
+    blocks it holds."""
+
+    __slots__ = ("name", "index", "since", "optional", "min_size", "align", "overlaps", "holds_header", "blocks")
+
+    def __init__(self, name, index, since, optional, min_size, align, overlaps, holds_header, blocks):
+        self.name, self.index, self.since, self.optional = name, index, since, optional
+        self.min_size, self.align, self.overlaps = min_size, align, overlaps
+        self.holds_header, self.blocks = holds_header, blocks
+
+
+def _attach_read(mv, base, word):
+    """The unsigned little-endian integer of word = (offset, width) at base + offset: a copy."""
+    start = base + word[0]
+    return int.from_bytes(mv[start : start + word[1]], "little")
+
+
+def _attach_check_table(mv, t, base, limit, header_len, path, minor, source):
+    """check_table of ATTACH.md: the rows of table t at base, inside limit, then its blocks.
+    Returns the handle of the table."""
+    table = _attach_tables[t]
+    count = _attach_read(mv, base, table.row_count) if table.row_count is not None else table.max_rows
+    if count > table.max_rows:
+        raise AttachError("too_many_rows", path[:-1], table.max_rows, count)
+    spans = []
+    for row in table.rows:
+        name = path + row.name
+        off = size = 0
+        if row.index < count:
+            at = base + table.table_offset + row.index * table.row_size
+            off, size = _attach_read(mv, at, table.row_offset), _attach_read(mv, at, table.row_size_field)
+        if size == 0:
+            since = row.since
+            newer = since is not None and since[0] == ABI_VERSION_MAJOR and since[1] > minor
+            if not row.optional and not newer:
+                raise AttachError("region_missing", name)
+            spans.append(None)
+            continue
+        if off + size > limit:
+            raise AttachError("region_out_of_bounds", name, offset=off, size=size, limit=limit)
+        if (base + off) % row.align:
+            raise AttachError("region_misaligned", name, offset=off, align=row.align)
+        if size < row.min_size:
+            raise AttachError("region_too_small", name, row.min_size, size)
+        spans.append((off, size))
+    header_name = path + table.header
+    for row, span in zip(table.rows, spans):
+        if span is not None and span[0] < header_len and not row.holds_header:
+            raise AttachError("regions_overlap", path + row.name, other=header_name)
+    for i, (row, span) in enumerate(zip(table.rows, spans)):
+        for j in range(i + 1, len(spans)):
+            other = spans[j]
+            if span is None or other is None or j in row.overlaps:
+                continue
+            if span[0] < other[0] + other[1] and other[0] < span[0] + span[1]:
+                raise AttachError("regions_overlap", path + table.rows[j].name, other=path + row.name)
+    blocks = [None] * len(spans)
+    for i, (row, span) in enumerate(zip(table.rows, spans)):
+        if span is None or row.blocks is None:
+            continue
+        inner, n, stride = row.blocks
+        sub = _attach_tables[inner]
+        made = []
+        for k in range(n):
+            bbase, bname = base + span[0] + k * stride, "%s%s[%d]" % (path, row.name, k)
+            extent = _attach_read(mv, bbase, sub.extent) if sub.extent is not None else stride
+            if extent > stride:
+                raise AttachError("extent_beyond_block", bname, stride, extent)
+            if extent < sub.header_size:
+                raise AttachError("extent_too_small", bname, sub.header_size, extent)
+            made.append(_attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", minor, source))
+        blocks[i] = tuple(made)
+    return table.cls(source, base, limit, tuple(spans), tuple(blocks))
+
+
+def _attach_flat(buffer):
+    """A memoryview of buffer and a flat one of its bytes (release the flat one first)."""
+    raw = memoryview(buffer)
+    try:
+        return raw, raw.cast("B")
+    except BaseException:
+        raw.release()
+        raise
+
+
+class _AttachSource:
+    """The buffer a handle came from, and (from the first region handed out) its hold on it."""
+
+    __slots__ = ("buffer", "held")
+
+    def __init__(self, buffer):
+        self.buffer, self.held = buffer, None
+
+    def hold(self):
+        if self.held is None:
+            self.held = _Mem(self.buffer)
+        return self.held
+
+    def release(self):
+        if self.held is not None:
+            self.held.release()
+            self.held = None
+
+
+class _AttachHandle:
+    """What every handle of attach has: where its bridge or block starts (offset, from
+    the buffer's start), its extent, and each row's (offset, size) or None when absent."""
+
+    __slots__ = ("_source", "_offset", "_extent", "_spans", "_blocks")
+    _rows = ()
+
+    def __init__(self, source, offset, extent, spans, blocks):
+        self._source, self._offset, self._extent = source, offset, extent
+        self._spans, self._blocks = spans, blocks
+
+    @property
+    def offset(self):
+        """Where it starts, in bytes from the buffer's start."""
+        return self._offset
+
+    @property
+    def extent(self):
+        """The bytes it spans, as its header says."""
+        return self._extent
+
+    @property
+    def rows(self):
+        """The names of its rows, in table order."""
+        return self._rows
+
+    def region(self, name):
+        """(offset from the buffer's start, size) of the region name, or None when absent;
+        KeyError for a name that is not a row."""
+        if name not in self._rows:
+            raise KeyError(name)
+        span = self._spans[self._rows.index(name)]
+        return None if span is None else (self._offset + span[0], span[1])
+
+    def release(self):
+        """Lets go of the buffer, for this handle, its blocks and every region handed out."""
+        self._source.release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.release()
+
+    def _bytes(self, pos):
+        span = self._spans[pos]
+        if span is None:
+            return None
+        start = self._offset + span[0]
+        return self._source.hold().view[start : start + span[1]]
+
+    def _view(self, pos, cls):
+        span = self._spans[pos]
+        if span is None:
+            return None
+        return cls(self._source.hold(), self._offset + span[0], span[1])
+
+    def _ring(self, pos, cls, head_view, head_pos):
+        span = self._spans[pos]
+        head = (0, None) if head_pos is None else self._spans[head_pos]
+        if span is None or head is None:
+            return None
+        mem = self._source.hold()
+        return cls(head_view(mem, self._offset + head[0]), mem, self._offset + span[0])
+
+    def _block(self, pos, index):
+        blocks = self._blocks[pos]
+        if blocks is None or not 0 <= index < len(blocks):
+            return None
+        return blocks[index]
+
+
+class Bridge(_AttachHandle):
+    """What attach returns: the layout `bridge`, a `bridge_header` and the regions its table places.
+
+    The whole bridge: the header's table places every other region, from the start of the bridge
+
+    producer is the producer's (major, minor); header_size and extent are what its header
+    says. Release it (or use it in a with block) to let go of the buffer.
+    """
+
+    __slots__ = ("_producer", "_header_size")
+    _rows = ("header", "snapshot_ring", "client_blocks", "log_ring", "bot_blocks",)
+
+    @property
+    def producer(self):
+        """The producer's ABI version, (major, minor): any minor of our major."""
+        return self._producer
+
+    @property
+    def header_size(self):
+        """The header's bytes, as the producer wrote them."""
+        return self._header_size
+
+    def header(self):
+        """The region `header` (a `bridge_header`):
+        a LiveBridgeHeader over its bytes, or None when absent.
+        """
+        return self._view(0, LiveBridgeHeader)
+
+    def snapshot_ring(self):
+        """The region `snapshot_ring` (the slots of ring `snapshot_ring`):
+        a SnapshotRing over its slots, or None when absent.
+        """
+        return self._ring(1, SnapshotRing, LiveBridgeHeader, None)
+
+    def client_blocks(self, index):
+        """Block index of the region `client_blocks` (8 blocks of layout `client_block`, 65536 bytes apart):
+        a ClientBlock, or None when the region is absent or index is not in range(8).
+
+        Client block i belongs to client row i
+        """
+        return self._block(2, index)
+
+    def log_ring(self):
+        """The region `log_ring` (a `log_ring_header` and 65536 more bytes):
+        a LiveLogRingHeader over its bytes, or None when absent.
+        """
+        return self._view(3, LiveLogRingHeader)
+
+    def bot_blocks(self, index):
+        """Block index of the region `bot_blocks` (8 blocks of layout `bot_block`, 299008 bytes apart):
+        a BotBlock, or None when the region is absent or index is not in range(8).
+
+        Bot block i belongs to client row i (ABI 0.5)
+        """
+        return self._block(4, index)
+
+
+class ClientBlock(_AttachHandle):
+    """A layout `client_block`, a `client_block_header` and the regions its table places.
+
+    A client block: its table places its regions, from the start of the block
+    """
+
+    __slots__ = ()
+    _rows = ("log_queue", "pad_input", "mailbox",)
+
+    def log_queue(self):
+        """The region `log_queue` (a `log_queue_header` and 16384 more bytes):
+        a LiveLogQueueHeader over its bytes, or None when absent.
+        """
+        return self._view(0, LiveLogQueueHeader)
+
+    def pad_input(self):
+        """The region `pad_input` (a `pad_input`):
+        a LivePadInput over its bytes, or None when absent.
+        """
+        return self._view(1, LivePadInput)
+
+    def mailbox(self):
+        """The region `mailbox` (a `mailbox_header`):
+        a LiveMailboxHeader over its bytes, or None when absent.
+
+        The request and response areas follow the header; their capacities are in it
+        """
+        return self._view(2, LiveMailboxHeader)
+
+
+class BotBlock(_AttachHandle):
+    """A layout `bot_block`, a `client_block_header` and the regions its table places.
+
+    A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
+    """
+
+    __slots__ = ()
+    _rows = ("draw", "params", "stats",)
+
+    def draw(self):
+        """The region `draw` (a `draw_header` and 270528 more bytes):
+        a LiveDrawHeader over its bytes, or None when absent.
+        """
+        return self._view(0, LiveDrawHeader)
+
+    def params(self):
+        """The region `params` (a `params_header`):
+        a LiveParamsHeader over its bytes, or None when absent.
+        """
+        return self._view(1, LiveParamsHeader)
+
+    def stats(self):
+        """The region `stats` (a `stats_header`):
+        a LiveStatsHeader over its bytes, or None when absent.
+        """
+        return self._view(2, LiveStatsHeader)
+
+
+# The layout tables, as the schema's [[layout]]s declare them (in that order).
+_attach_tables = (
+    _AttachTable(
+        name="bridge",
+        cls=Bridge,
+        header="bridge_header",
+        header_size=1304,
+        table_offset=64,
+        max_rows=8,
+        row_size=8,
+        row_offset=(0, 4),
+        row_size_field=(4, 4),
+        row_count=(28, 4),
+        extent=(12, 4),
+        rows=(
+            _AttachRow("header", 0, None, False, 1304, 8, (), True, None),
+            _AttachRow("snapshot_ring", 1, None, False, 262144, 8, (), False, None),
+            _AttachRow("client_blocks", 2, None, False, 524288, 8, (), False, (1, 8, 65536)),
+            _AttachRow("log_ring", 3, None, False, 65600, 8, (), False, None),
+            _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008)),
+        ),
+    ),
+    _AttachTable(
+        name="client_block",
+        cls=ClientBlock,
+        header="client_block_header",
+        header_size=72,
+        table_offset=8,
+        max_rows=8,
+        row_size=8,
+        row_offset=(0, 4),
+        row_size_field=(4, 4),
+        row_count=(4, 4),
+        extent=(0, 4),
+        rows=(
+            _AttachRow("log_queue", 0, None, False, 16448, 8, (), False, None),
+            _AttachRow("pad_input", 1, None, False, 32, 8, (), False, None),
+            _AttachRow("mailbox", 2, None, False, 64, 4, (), False, None),
+        ),
+    ),
+    _AttachTable(
+        name="bot_block",
+        cls=BotBlock,
+        header="client_block_header",
+        header_size=72,
+        table_offset=8,
+        max_rows=8,
+        row_size=8,
+        row_offset=(0, 4),
+        row_size_field=(4, 4),
+        row_count=(4, 4),
+        extent=(0, 4),
+        rows=(
+            _AttachRow("draw", 0, None, False, 270592, 4, (), False, None),
+            _AttachRow("params", 1, None, False, 8768, 8, (), False, None),
+            _AttachRow("stats", 2, None, False, 4160, 8, (), False, None),
+        ),
+    ),
+)
+
+
+# The version handshakes of the extensible records, by class.
+_attach_handshakes = {
+    BridgeHeader: _AttachHandshake(
+        BridgeHeader,
+        "bridge_header",
+        (0, 4, BRIDGE_MAGIC),
+        (4, 2),
+        (6, 2),
+        (8, 4),
+        1280,
+        1304,
+        (
+            (("controls",), (0, 4), 1280, 1296),
+            (("run_mode",), (0, 7), 1296, 1297),
+            (("sim_state",), (0, 7), 1297, 1298),
+            (("lockstep_timeout_ms",), (0, 7), 1300, 1304),
+        ),
+    ),
+    Snapshot: _AttachHandshake(
+        Snapshot,
+        "snapshot",
+        (0, 4, SNAPSHOT_MAGIC),
+        (4, 2),
+        (6, 2),
+        None,
+        10088,
+        12104,
+        (
+            (("match",), (0, 6), 10088, 10108),
+            (("pickup_spawns",), (0, 6), 10108, 10364),
+            (("ships_ext",), (0, 6), 10364, 10812),
+            (("projectiles_ext",), (0, 6), 10812, 11836),
+            (("spawn_markers",), (0, 9), 11840, 12096),
+            (("spawn_marker_count",), (0, 9), 12096, 12097),
+        ),
+    ),
+}
+
+
+def _attach_producer(mv, h):
+    """The handshake's first checks, in ATTACH.md's order for attach: the magic (when the
+    bytes hold it), the bytes every producer writes, the major version. Returns (major, minor)."""
+    n = len(mv)
+    if h.magic is not None:
+        offset, width, value = h.magic
+        if n < offset + width:
+            raise AttachError("mapping_too_short", "", h.base_size, n)
+        found = _attach_read(mv, 0, (offset, width))
+        if found != value:
+            raise AttachError("bad_magic", "", value, found)
+    if n < h.base_size:
+        raise AttachError("mapping_too_short", "", h.base_size, n)
+    major = _attach_read(mv, 0, h.major)
+    if major != ABI_VERSION_MAJOR:
+        raise AttachError("major_mismatch", "", ABI_VERSION_MAJOR, major)
+    return major, _attach_read(mv, 0, h.minor)
+
+
+def attach(buffer):
+    """Checks that buffer (an mmap, a read-only one included, a bytearray, bytes, a
+    memoryview) holds a `bridge` we can read, as codegen/ATTACH.md says, and returns
+    its Bridge. AttachError (a ValueError) names the first check that fails.
+
+    The handle holds the buffer from the first region it hands out until release().
+    """
+    raw, mv = _attach_flat(buffer)
+    try:
+        h, table = _attach_handshakes[BridgeHeader], _attach_tables[0]
+        n = len(mv)
+        major, minor = _attach_producer(mv, h)
+        header_size = _attach_read(mv, 0, h.size) if h.size is not None else h.base_size
+        if header_size < h.base_size:
+            raise AttachError("header_too_small", "", h.base_size, header_size)
+        if header_size > n:
+            raise AttachError("header_beyond_mapping", "", n, header_size)
+        extent = _attach_read(mv, 0, table.extent) if table.extent is not None else n
+        if extent > n:
+            raise AttachError("extent_beyond_mapping", "", n, extent)
+        if extent < header_size:
+            raise AttachError("extent_too_small", "", header_size, extent)
+        handle = _attach_check_table(mv, 0, 0, extent, header_size, "", minor, _AttachSource(buffer))
+        handle._producer, handle._header_size = (major, minor), header_size
+        return handle
+    finally:
+        mv.release()
+        raw.release()
+
+
+class VersionedRecord:
+    """An extensible record read by its producer's size (read_versioned).
+
+    value: the record as its class (a ctypes copy), zero-extended, the fields the producer
+    did not write zero; producer: its (major, minor); size: the bytes it holds; extra: the
+    bytes past our record (a newer producer's fields), b"" when none; absent: the names of
+    the fields it lacks. record.field reads value.field, and None for an absent field; a
+    field named like one of these attributes reads from value.
+    """
+
+    __slots__ = ("value", "producer", "size", "extra", "absent")
+
+    def __init__(self, value, producer, size, extra, absent):
+        self.value, self.producer, self.size, self.extra, self.absent = value, producer, size, extra, absent
+
+    def __getattr__(self, name):
+        if name in VersionedRecord.__slots__ or name.startswith("__"):
+            raise AttributeError(name)
+        if name in self.absent:
+            return None
+        return getattr(self.value, name)
+
+    def __repr__(self):
+        return "%s(%s, producer=%d.%d, size=%d, extra=%d bytes, absent=%s)" % (
+            type(self).__name__, type(self.value).__name__, self.producer[0], self.producer[1],
+            self.size, len(self.extra), sorted(self.absent),
+        )
+
+
+def read_versioned(cls, buffer):
+    """Reads the extensible record cls (BridgeHeader, Snapshot) from the start of buffer by
+    its producer's size, as a VersionedRecord: a shorter record (an older producer's)
+    zero-extended, the fields it lacks None; a longer one (a newer producer's) read as the
+    part we know, its extra bytes kept. AttachError when buffer is shorter than every
+    producer writes (mapping_too_short), or the magic (bad_magic) or the major version
+    (major_mismatch) is wrong; TypeError when cls has no version handshake.
+    """
+    h = _attach_handshakes.get(cls)
+    if h is None:
+        raise TypeError("%r has no version handshake; %s reads %s" % (
+            cls, "read_versioned", ", ".join(sorted(c.__name__ for c in _attach_handshakes))))
+    raw, mv = _attach_flat(buffer)
+    try:
+        n = len(mv)
+        major, minor = _attach_producer(mv, h)
+        if h.size is not None:
+            size = min(_attach_read(mv, 0, h.size), n)
+        elif minor > ABI_VERSION_MINOR:
+            size = n
+        else:
+            size = min(h.size_at(major, minor), n)
+        data = bytearray(mv[: min(size, h.full_size)]).ljust(h.full_size, b"\0")
+        extra = bytes(mv[h.full_size : size])
+    finally:
+        mv.release()
+        raw.release()
+    absent = set()
+    for names, since, offset, end in h.added:
+        if not (since[0] == major and since[1] <= minor and end <= size):
+            data[offset:end] = bytes(end - offset)
+            absent.update(names)
+    return VersionedRecord(cls.from_buffer_copy(data), (major, minor), size, extra, frozenset(absent))
+
+
+BridgeHeader.read_versioned = classmethod(read_versioned)
+
+
+Snapshot.read_versioned = classmethod(read_versioned)
 

@@ -10,22 +10,9 @@ use std::path::Path;
 use bridge_abi::live;
 use bridge_abi::runtime::SharedBuf;
 use bridge_abi::*;
+use common::readme::block_after;
 
 const RING_AT: usize = 4096;
-
-/// The code block of `lang` after `marker` in README.md.
-fn block_after(marker: &str, lang: &str) -> String {
-    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
-    let section = &readme[readme.find(marker).unwrap_or_else(|| panic!("no {marker}"))..];
-    let fence = format!("```{lang}\n");
-    let start = section
-        .find(&fence)
-        .unwrap_or_else(|| panic!("no {lang} block"))
-        + fence.len();
-    let end = start + section[start..].find("```").expect("a closed block");
-    section[start..end].to_string()
-}
 
 #[test]
 fn the_c_bot_snippet_compiles() {

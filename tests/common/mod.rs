@@ -4,5 +4,6 @@
 pub mod image;
 pub mod markdown_table;
 pub mod random_schema;
+pub mod readme;
 pub mod reference;
 pub mod tools;

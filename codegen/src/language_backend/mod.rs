@@ -16,6 +16,8 @@ pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;
 #[cfg(feature = "text")]
+mod python_attach;
+#[cfg(feature = "text")]
 mod python_live;
 pub mod rust;
 mod rust_live;

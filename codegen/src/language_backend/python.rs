@@ -193,6 +193,8 @@ struct ModuleContext<'a> {
     structs: Vec<StructContext<'a>>,
     /// The live section (`python_live.rs`); none without shared memory.
     live: Option<&'a super::python_live::LiveSection>,
+    /// The attach section (`python_attach.rs`); none without handshakes and layouts.
+    attach: Option<&'a super::python_attach::AttachSection>,
 }
 
 /// Names for the usage examples of the module docstring, taken from this schema.
@@ -295,10 +297,17 @@ struct DocEntry {
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
     let names = Names::new(&schema.abi);
     let live = super::python_live::render_live(schema, &names)?;
+    let attach = super::python_attach::render_attach(schema, &names, live.as_ref())?;
     let mut context = compute_module_context(schema, &names, source);
     if let Some(live) = &live {
         context.all.extend(live.exports.iter().map(String::as_str));
         context.live = Some(live);
+    }
+    if let Some(attach) = &attach {
+        context
+            .all
+            .extend(attach.exports.iter().map(String::as_str));
+        context.attach = Some(attach);
     }
     COMPILED.render(context)
 }
@@ -411,6 +420,7 @@ fn compute_module_context<'a>(
         enums,
         structs,
         live: None,
+        attach: None,
     }
 }
 

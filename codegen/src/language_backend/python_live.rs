@@ -49,6 +49,12 @@ pub(super) struct LiveSection {
     pub contended_error: String,
     #[serde(skip)]
     pub exports: Vec<String>,
+    /// The view class of each struct that has one, and the class of each slot ring, by
+    /// index: what `attach` hands out (`python_attach.rs`).
+    #[serde(skip)]
+    pub views: Vec<Option<String>>,
+    #[serde(skip)]
+    pub rings: Vec<Option<String>>,
 }
 
 /// The live section of the module, or `None` when the schema declares no shared memory.
@@ -59,12 +65,14 @@ pub(super) fn render_live(
     if !super::rust_live::has_live_layer(schema) {
         return Ok(None);
     }
-    let context = live_context(schema, names);
+    let (context, views, rings) = live_context(schema, names);
     Ok(Some(LiveSection {
         text: COMPILED.render(&context)?,
         unavailable_error: context.unavailable_error,
         contended_error: context.contended_error,
         exports: context.exports,
+        views,
+        rings,
     }))
 }
 
@@ -238,10 +246,10 @@ struct Claim {
 
 /// Unique names in one namespace: a wanted name that is taken, or a keyword, gets `_` until
 /// it is free.
-struct Namer(HashSet<String>);
+pub(super) struct Namer(pub(super) HashSet<String>);
 
 impl Namer {
-    fn name(&mut self, wanted: &str) -> String {
+    pub(super) fn name(&mut self, wanted: &str) -> String {
         let mut name = wanted.to_string();
         while PYTHON_KEYWORDS.contains(&name.as_str()) || !self.0.insert(name.clone()) {
             name.push('_');
@@ -259,7 +267,10 @@ struct Ctx<'a> {
     values: Vec<String>,
 }
 
-fn live_context(schema: &Schema, names: &Names) -> LiveContext {
+/// The context, the view class of each struct and the class of each slot ring.
+type Live = (LiveContext, Vec<Option<String>>, Vec<Option<String>>);
+
+fn live_context(schema: &Schema, names: &Names) -> Live {
     let taken = (names
         .consts
         .iter()
@@ -293,7 +304,9 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
         .collect();
     let views: Vec<ViewClass> = structs.filter_map(|i| cx.view_class(i)).collect();
     let (mut rings, mut events) = (Vec::new(), Vec::new());
+    let mut ring_names = Vec::new();
     for ring in &schema.access.rings {
+        let made = rings.len();
         match ring.kind {
             RingKind::Slots { .. } => {
                 let name = module.name(&python_type_name(&ring.name));
@@ -304,6 +317,7 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
                 events.push(cx.events_function(ring, name));
             }
         }
+        ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
     }
     let example = rings.first().and_then(|r| cx.example(r, &views));
     let mut exports = vec![unavailable_error.clone(), contended_error.clone()];
@@ -312,7 +326,7 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
     exports.extend(values.iter().map(|v| v.name.clone()));
     exports.extend(rings.iter().map(|r| r.name.clone()));
     exports.extend(events.iter().map(|e| e.name.clone()));
-    LiveContext {
+    let context = LiveContext {
         abi_name: schema.abi.name.clone(),
         unavailable_error,
         contended_error,
@@ -322,7 +336,8 @@ fn live_context(schema: &Schema, names: &Names) -> LiveContext {
         events,
         example,
         exports,
-    }
+    };
+    (context, cx.views, ring_names)
 }
 
 /// The `struct` format of a number: `<I`, `<q`, `<d` (letters in the order of `Prim::ALL`).
@@ -338,7 +353,7 @@ fn attr_name(name: &str) -> String {
 }
 
 /// A doc as escaped docstring lines, empty lines left out.
-fn doc_lines(doc: &str) -> Vec<String> {
+pub(super) fn doc_lines(doc: &str) -> Vec<String> {
     (doc.split('\n').filter(|d| !d.is_empty()))
         .map(escape_docstring_line)
         .collect()

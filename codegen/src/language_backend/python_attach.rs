@@ -1,0 +1,374 @@
+//! The Python target's attach section: `attach(buffer)`, which checks a mapping as
+//! `codegen/ATTACH.md` says, step for step, and hands out its regions; `AttachError`; and
+//! `read_versioned`, which reads an extensible record by its producer's size. The layout
+//! tables and handshakes go into the module as data (every offset, size and alignment
+//! taken from `Schema::attach`, never recomputed), and one generic checker written once in
+//! `templates/python_attach.py.j2` walks them. Each layout gets a handle class with one
+//! method per row, handing out the live view (`python_live.rs`), the ring, the nested
+//! blocks, or the bytes. None when the schema declares neither handshakes nor layouts.
+//!
+//! Names: the error, the handles and the record class are CamelCase (`AttachError`,
+//! `Bridge`, `ClientBlock`, `VersionedRecord`), the functions lowercase (`attach`,
+//! `read_versioned`); any that is taken gets a trailing `_`, as in the live section. A row
+//! method is the row's name, with a `_` when it is a keyword or a handle's own attribute.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::RenderError;
+use super::python::{Names, python_field_alias, python_type_name};
+use super::python_live::{LiveSection, Namer, doc_lines};
+use super::text::{Compiled, Template};
+use crate::Schema;
+use crate::ir::access::RingKind;
+use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
+
+const TEMPLATE: Template = Template {
+    name: "python_attach.py.j2",
+    source: include_str!("../../../templates/python_attach.py.j2"),
+};
+
+/// The template, compiled on first use.
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+/// The rendered section (after the live section, if any) and the public names it adds to
+/// `__all__`.
+#[derive(Serialize)]
+pub(super) struct AttachSection {
+    pub text: String,
+    /// `attach` when the schema has a root layout, and `read_versioned`, as named.
+    pub attach: Option<String>,
+    pub read_versioned: String,
+    pub error: String,
+    #[serde(skip)]
+    pub exports: Vec<String>,
+}
+
+/// The attach section of the module, or `None` when the schema declares no handshake and
+/// no layout.
+pub(super) fn render_attach(
+    schema: &Schema,
+    names: &Names,
+    live: Option<&LiveSection>,
+) -> Result<Option<AttachSection>, RenderError> {
+    let a = &schema.attach;
+    if a.handshakes.is_empty() && a.layouts.is_empty() {
+        return Ok(None);
+    }
+    let context = attach_context(schema, names, live);
+    Ok(Some(AttachSection {
+        text: COMPILED.render(&context)?,
+        attach: context.root.map(|_| context.attach.clone()),
+        read_versioned: context.read_versioned.clone(),
+        error: context.error.clone(),
+        exports: context.exports.clone(),
+    }))
+}
+
+#[derive(Serialize)]
+struct AttachContext {
+    error: String,
+    attach: String,
+    read_versioned: String,
+    record: String,
+    /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
+    live: bool,
+    handshakes: Vec<HandshakeData>,
+    tables: Vec<TableData>,
+    /// The root layout, by index into `tables`, and its header's handshake, by index.
+    root: Option<(usize, usize)>,
+    /// An example for the docs: the root class and its first rows of each kind.
+    example: Option<Example>,
+    #[serde(skip)]
+    exports: Vec<String>,
+}
+
+/// An integer field: (offset, width).
+type Word = (u64, u64);
+
+fn word(s: &Scalar) -> Word {
+    (s.offset, s.width)
+}
+
+#[derive(Serialize)]
+struct HandshakeData {
+    /// The struct's Python class and its schema name.
+    class: String,
+    name: String,
+    /// (offset, width, the constant's Python name).
+    magic: Option<(u64, u64, String)>,
+    major: Word,
+    minor: Word,
+    size: Option<Word>,
+    base_size: u64,
+    full_size: u64,
+    added: Vec<AddedData>,
+    /// Also a class method of the struct (no field of that name).
+    method: bool,
+}
+
+#[derive(Serialize)]
+struct AddedData {
+    /// The field's name, and its keyword alias if it has one: both read as None when absent.
+    names: Vec<String>,
+    since: (u32, u32),
+    offset: u64,
+    end: u64,
+}
+
+#[derive(Serialize)]
+struct TableData {
+    name: String,
+    class: String,
+    doc: Vec<String>,
+    /// The header struct's schema name (errors name the header bytes after it) and size.
+    header: String,
+    header_size: u64,
+    table_offset: u64,
+    max_rows: u64,
+    row_size: u64,
+    row_offset: Word,
+    row_size_field: Word,
+    row_count: Option<Word>,
+    extent: Option<Word>,
+    rows: Vec<RowData>,
+    /// Whether this is the root layout.
+    root: bool,
+}
+
+#[derive(Serialize, Default)]
+struct RowData {
+    name: String,
+    method: String,
+    doc: Vec<String>,
+    index: u64,
+    since: Option<(u32, u32)>,
+    optional: bool,
+    min_size: u64,
+    align: u64,
+    overlaps: Vec<usize>,
+    /// It holds the layout's header struct itself (never an overlap with the header bytes).
+    holds_header: bool,
+    /// (table index, count, stride) of the blocks it holds.
+    blocks: Option<(usize, u64, u64)>,
+    /// `view`, `ring`, `blocks` or `bytes`: what its method hands out.
+    kind: &'static str,
+    /// The class it hands out: a view, a ring, a block handle.
+    class: String,
+    /// A ring's head view, and the row holding the head's struct (none: the layout's header).
+    head_view: String,
+    head_row: Option<usize>,
+    /// What the region holds, for the method's docstring.
+    holds: String,
+}
+
+#[derive(Serialize)]
+struct Example {
+    module: String,
+    ring: Option<String>,
+    blocks: Option<String>,
+    block_row: Option<String>,
+}
+
+/// The names a handle has of its own, which a row method must not take.
+const HANDLE_ATTRIBUTES: [&str; 7] = [
+    "offset",
+    "extent",
+    "region",
+    "release",
+    "producer",
+    "header_size",
+    "rows",
+];
+
+fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) -> AttachContext {
+    let taken = (names
+        .consts
+        .iter()
+        .chain(&names.enums)
+        .chain(&names.structs))
+    .cloned()
+    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "text", "set_text"].map(String::from))
+    .chain(live.iter().flat_map(|l| l.exports.iter().cloned()));
+    let mut module = Namer(taken.collect::<HashSet<String>>());
+    let error = module.name("AttachError");
+    let attach = module.name("attach");
+    let read_versioned = module.name("read_versioned");
+    let record = module.name("VersionedRecord");
+    let a = &schema.attach;
+    let classes: Vec<String> = (a.layouts.iter())
+        .map(|l| module.name(&python_type_name(&l.name)))
+        .collect();
+    let handshakes: Vec<HandshakeData> = (a.handshakes.iter())
+        .map(|h| handshake_data(schema, names, h, &read_versioned))
+        .collect();
+    let tables: Vec<TableData> = (a.layouts.iter().enumerate())
+        .map(|(t, l)| table_data(schema, live, &classes, t, l))
+        .collect();
+    let root = a.root.and_then(|r| {
+        let header = a.layouts[r].header;
+        let h = a.handshakes.iter().position(|h| h.struct_index == header)?;
+        Some((r, h))
+    });
+    let example = root.map(|(r, _)| example(&schema.abi.name, &tables, r));
+    let mut exports = vec![error.clone()];
+    if root.is_some() {
+        exports.push(attach.clone());
+        exports.extend(classes);
+    }
+    if !handshakes.is_empty() {
+        exports.extend([read_versioned.clone(), record.clone()]);
+    }
+    AttachContext {
+        error,
+        attach,
+        read_versioned,
+        record,
+        live: live.is_some(),
+        handshakes,
+        tables,
+        root,
+        example,
+        exports,
+    }
+}
+
+fn handshake_data(schema: &Schema, names: &Names, h: &Handshake, method: &str) -> HandshakeData {
+    let s = &schema.abi.structs[h.struct_index];
+    let added = (h.added.iter())
+        .map(|f| {
+            let name = &s.fields[f.field].name;
+            AddedData {
+                names: std::iter::once(name.clone())
+                    .chain(python_field_alias(name))
+                    .collect(),
+                since: (f.since.major, f.since.minor),
+                offset: f.offset,
+                end: f.end,
+            }
+        })
+        .collect();
+    HandshakeData {
+        class: names.structs[h.struct_index].clone(),
+        name: s.name.clone(),
+        magic: (h.magic.as_ref()).map(|(f, c)| (f.offset, f.width, names.consts[*c].clone())),
+        major: word(&h.major),
+        minor: word(&h.minor),
+        size: h.size.as_ref().map(word),
+        base_size: h.base_size,
+        full_size: schema.layout.of(h.struct_index).size,
+        added,
+        method: !s.fields.iter().any(|f| f.name == method),
+    }
+}
+
+fn table_data(
+    schema: &Schema,
+    live: Option<&LiveSection>,
+    classes: &[String],
+    t: usize,
+    l: &LayoutTable,
+) -> TableData {
+    let mut namer = Namer(HANDLE_ATTRIBUTES.map(String::from).into());
+    let view = |si: usize| live.and_then(|l| l.views.get(si).cloned().flatten());
+    let rows = (l.rows.iter())
+        .map(|r| {
+            let mut row = RowData {
+                name: r.name.clone(),
+                method: namer.name(&r.name),
+                doc: doc_lines(&r.doc),
+                index: r.index,
+                since: r.since.map(|v| (v.major, v.minor)),
+                optional: r.optional,
+                min_size: r.min_size,
+                align: r.align,
+                overlaps: r.overlaps.clone(),
+                kind: "bytes",
+                ..RowData::default()
+            };
+            match r.holds {
+                Holds::Struct {
+                    struct_index,
+                    count,
+                    bytes,
+                } => {
+                    row.holds_header = struct_index == l.header;
+                    let s = &schema.abi.structs[struct_index].name;
+                    row.holds = match (count, bytes) {
+                        (1, 0) => format!("a `{s}`"),
+                        (1, b) => format!("a `{s}` and {b} more bytes"),
+                        (n, 0) => format!("{n} `{s}`s"),
+                        (n, b) => format!("{n} `{s}`s and {b} more bytes"),
+                    };
+                    if let Some(v) = view(struct_index) {
+                        (row.kind, row.class) = ("view", v);
+                    }
+                }
+                Holds::Ring { ring } => {
+                    let rg = &schema.access.rings[ring];
+                    row.holds = format!("the slots of ring `{}`", rg.name);
+                    let class = live.and_then(|l| l.rings.get(ring).cloned().flatten());
+                    if let (RingKind::Slots { head, .. }, Some(class)) = (&rg.kind, class) {
+                        let h = head.struct_index;
+                        let head_row = (l.rows.iter()).position(|o| {
+                            matches!(o.holds, Holds::Struct { struct_index, .. } if struct_index == h)
+                        });
+                        if let (Some(v), true) = (view(h), h == l.header || head_row.is_some()) {
+                            (row.kind, row.class, row.head_view) = ("ring", class, v);
+                            row.head_row = if h == l.header { None } else { head_row };
+                        }
+                    }
+                }
+                Holds::Blocks {
+                    layout,
+                    count,
+                    stride,
+                } => {
+                    row.holds = format!(
+                        "{count} blocks of layout `{}`, {stride} bytes apart",
+                        schema.attach.layouts[layout].name
+                    );
+                    row.blocks = Some((layout, count, stride));
+                    (row.kind, row.class) = ("blocks", classes[layout].clone());
+                }
+                Holds::Bytes { bytes } => row.holds = format!("at least {bytes} bytes"),
+            }
+            row
+        })
+        .collect();
+    TableData {
+        name: l.name.clone(),
+        class: classes[t].clone(),
+        doc: doc_lines(&l.doc),
+        header: schema.abi.structs[l.header].name.clone(),
+        header_size: schema.layout.of(l.header).size,
+        table_offset: l.table_offset,
+        max_rows: l.max_rows,
+        row_size: l.row_size,
+        row_offset: word(&l.row_offset),
+        row_size_field: word(&l.row_size_field),
+        row_count: l.row_count.as_ref().map(word),
+        extent: l.extent.as_ref().map(word),
+        rows,
+        root: schema.attach.root == Some(t),
+    }
+}
+
+/// The names the docs' example uses: the module, the root's first ring row, and its first
+/// blocks row with that layout's first row.
+fn example(module: &str, tables: &[TableData], root: usize) -> Example {
+    let rows = &tables[root].rows;
+    let ring = rows
+        .iter()
+        .find(|r| r.kind == "ring")
+        .map(|r| r.method.clone());
+    let blocks = rows.iter().find_map(|r| Some((r, r.blocks?)));
+    Example {
+        module: module.to_string(),
+        ring,
+        blocks: blocks.map(|(r, _)| r.method.clone()),
+        block_row: blocks.and_then(|(_, (t, _, _))| Some(tables[t].rows.first()?.method.clone())),
+    }
+}

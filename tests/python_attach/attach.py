@@ -1,0 +1,241 @@
+"""The Python side of tests/python_attach.rs: attaches the generated module (generated/bridge.py)
+to the bridge images of tests/common/image.rs, which the Rust test wrote to files, and prints
+what it found, one line per fact, for the Rust side to compare with the image's constants.
+
+    attach.py corruptions DIR   each DIR/corrupt_*.bin mapped read-only: "<file> <check>"
+    attach.py valid DIR         DIR/valid.bin through each kind of buffer: JSON facts
+    attach.py versioned DIR     read_versioned of each DIR/record_*.bin: JSON facts
+    attach.py fuzz DIR SEED N   random buffers and N mutations of DIR/valid.bin: a summary
+"""
+
+import json
+import mmap
+import os
+import random
+import sys
+
+import bridge
+
+
+def mapped(path, access=mmap.ACCESS_READ):
+    with open(path, "r+b" if access == mmap.ACCESS_WRITE else "rb") as f:
+        return mmap.mmap(f.fileno(), 0, access=access)
+
+
+def check_of(buffer):
+    """The check attach fails with, "ok" when it attaches; anything else propagates."""
+    try:
+        handle = bridge.attach(buffer)
+    except bridge.AttachError as e:
+        return e
+    handle.release()
+    return None
+
+
+def corruptions(folder):
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("corrupt_"):
+            continue
+        buf = mapped(os.path.join(folder, name))
+        error = check_of(buf)
+        if error is None:
+            print(name, "ok")
+        else:
+            assert isinstance(error, ValueError)
+            assert str(error).startswith("attach: %s: " % error.check), str(error)
+            print(name, error.check, json.dumps(str(error)))
+        buf.close()  # attach let go of the map: no BufferError
+
+
+def facts(handle):
+    """What the Rust side checks: the producer, the header, where the regions are."""
+    client, bot = handle.client_blocks(3), handle.bot_blocks(7)
+    pad, stats = client.pad_input(), bot.stats()
+    ring = handle.snapshot_ring()
+    out = {
+        "producer": list(handle.producer),
+        "header_size": handle.header_size,
+        "extent": handle.extent,
+        "rows": list(handle.rows),
+        "snapshot_ring": list(handle.region("snapshot_ring")),
+        "ring_class": type(ring).__name__,
+        "ring_head": ring.head(),
+        "ring_newest": ring.read_newest(),
+        "header_class": type(handle.header()).__name__,
+        "log_ring_class": type(handle.log_ring()).__name__,
+        "client3": client.offset,
+        "client3_extent": client.extent,
+        "client3_pad_input": list(client.region("pad_input")),
+        "pad_class": type(pad).__name__,
+        "pad_view_at": pad._base,
+        "bot7": bot.offset,
+        "bot7_stats": list(bot.region("stats")),
+        "stats_class": type(stats).__name__,
+        "stats_view_at": stats._base,
+        "bot7_rows": list(bot.rows),
+        "blocks_out_of_range": [
+            handle.client_blocks(8), handle.client_blocks(-1), handle.bot_blocks(8)
+        ],
+    }
+    return out
+
+
+def valid(folder):
+    path = os.path.join(folder, "valid.bin")
+    with open(path, "rb") as f:
+        data = f.read()
+    kinds = {
+        "mmap_read_only": lambda: mapped(path),
+        "mmap_read_write": lambda: mapped(path, mmap.ACCESS_WRITE),
+        "bytes": lambda: data,
+        "bytearray": lambda: bytearray(data),
+        "memoryview": lambda: memoryview(bytearray(data)),
+    }
+    out = {}
+    for kind, make in kinds.items():
+        buf = make()
+        with bridge.attach(buf) as handle:
+            out[kind] = facts(handle)
+        if isinstance(buf, mmap.mmap):
+            buf.close()  # released: no BufferError
+    # The handle holds nothing until a region is handed out, and lets go on release().
+    buf = mapped(path)
+    handle = bridge.attach(buf)
+    view = handle.client_blocks(0).pad_input()
+    try:
+        buf.close()
+        raise AssertionError("the map closed under a live view")
+    except BufferError:
+        pass
+    handle.release()
+    buf.close()
+    assert issubclass(bridge.AttachError, ValueError)
+    for name in ("attach", "AttachError", "read_versioned", "VersionedRecord", "Bridge"):
+        assert name in bridge.__all__, name
+    print(json.dumps(out, sort_keys=True))
+
+
+def versioned(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("record_"):
+            continue
+        cls_name, _ = name[len("record_"):].split("_", 1)
+        cls = getattr(bridge, cls_name)
+        with open(os.path.join(folder, name), "rb") as f:
+            data = f.read()
+        try:
+            rec = cls.read_versioned(data)
+        except bridge.AttachError as e:
+            out[name] = {"check": e.check, "message": str(e)}
+            continue
+        assert rec.value.__class__ is cls and len(bytes(rec.value)) == bridge.ctypes.sizeof(cls)
+        again = bridge.read_versioned(cls, bytearray(data))
+        assert bytes(again.value) == bytes(rec.value) and again.extra == rec.extra
+        fields = {}
+        for field in sorted(f for f, _ in cls._fields_):
+            value = getattr(rec, field)
+            fields[field] = None if value is None else "present"
+        out[name] = {
+            "producer": list(rec.producer),
+            "size": rec.size,
+            "extra": len(rec.extra),
+            "absent": sorted(rec.absent),
+            "fields": fields,
+            "zero_tail": not any(bytes(rec.value)[rec.size:]) if rec.size < len(bytes(rec.value)) else True,
+            "repr": repr(rec),
+        }
+    print(json.dumps(out, sort_keys=True))
+
+
+def inside(handle, length):
+    """Every region of the handle and of its blocks lies inside the buffer."""
+    regions = 0
+    for name in handle.rows:
+        region = handle.region(name)
+        if region is None:
+            continue
+        offset, size = region
+        assert 0 <= offset and offset + size <= length, (name, region, length)
+        regions += 1
+    for getter in ("client_blocks", "bot_blocks"):
+        if not hasattr(handle, getter):
+            continue
+        k = 0
+        while True:
+            block = getattr(handle, getter)(k)
+            if block is None:
+                break
+            assert block.offset + block.extent <= length
+            regions += inside(block, length)
+            k += 1
+    return regions
+
+
+def fuzz(folder, seed, rounds):
+    rng = random.Random(seed)
+    seen = {}
+    attached = 0
+
+    def attempt(buffer):
+        nonlocal attached
+        try:
+            handle = bridge.attach(buffer)
+        except bridge.AttachError as e:
+            seen[e.check] = seen.get(e.check, 0) + 1
+            assert type(e) is bridge.AttachError
+            return
+        # Anything else than AttachError propagates, and the test fails.
+        inside(handle, len(buffer))
+        handle.release()
+        attached += 1
+
+    # Garbage: empty, 3 bytes, random bytes of many lengths, random bytes behind a good magic.
+    garbage = [b"", b"\x49", b"IBF", bytes(8), bytes(1280), b"\xff" * 4096]
+    for _ in range(200):
+        n = rng.choice([0, 1, 3, 7, 64, 1279, 1280, 1304, 4096, 70000])
+        garbage.append(bytes(rng.getrandbits(8) for _ in range(n)))
+        good = bytearray(garbage[-1])
+        good[0:4] = bridge.BRIDGE_MAGIC.to_bytes(4, "little")[: len(good)]
+        garbage.append(bytes(good))
+    for g in garbage:
+        attempt(g)
+    # Mutations of the valid image: the header's handshake, the region table and the block
+    # tables, a byte, a word or a row at a time, put back after each try.
+    with open(os.path.join(folder, "valid.bin"), "rb") as f:
+        image = bytearray(f.read())
+    offsets = json.loads(sys.argv[5])
+    spots = list(range(0, 128))
+    for block in offsets["blocks"]:
+        spots.extend(block + i for i in range(0, 8 + 8 * 8))
+    words = [0, 0xFFFFFFFF, 0x80000000, 1, 7, 8, 72, 1303, 1304, 4096, len(image), len(image) + 1]
+    for _ in range(rounds):
+        at = rng.choice(spots)
+        kind = rng.randrange(3)
+        width = 1 if kind == 0 else 4
+        at -= at % width
+        old = bytes(image[at : at + width])
+        if kind == 0:
+            image[at] = rng.getrandbits(8)
+        elif kind == 1:
+            image[at : at + 4] = (rng.choice(words) & 0xFFFFFFFF).to_bytes(4, "little")
+        else:
+            image[at : at + 4] = rng.getrandbits(32).to_bytes(4, "little")
+        cut = rng.random() < 0.1
+        attempt(memoryview(image)[: rng.randrange(len(image) + 1)] if cut else image)
+        image[at : at + width] = old
+    print(json.dumps({"attached": attached, "refused": seen}, sort_keys=True))
+
+
+if __name__ == "__main__":
+    mode, folder = sys.argv[1], sys.argv[2]
+    if mode == "corruptions":
+        corruptions(folder)
+    elif mode == "valid":
+        valid(folder)
+    elif mode == "versioned":
+        versioned(folder)
+    elif mode == "fuzz":
+        fuzz(folder, int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        raise SystemExit("unknown mode %r" % mode)
