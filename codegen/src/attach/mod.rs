@@ -4,6 +4,8 @@
 //! region may hold a `[[ring]]`.
 
 mod handshake;
+mod links;
+mod row;
 mod table;
 
 use toml::Spanned;

@@ -1,0 +1,238 @@
+//! How layout tables link up: blocks take their nested layout's alignment, no layout holds
+//! itself, one layout is where a mapping starts, and the handles' names are free.
+
+use super::LowerAttach;
+use crate::ir::attach::{Attach, Holds, LayoutTable};
+use crate::ir::names::camel;
+use crate::parse::RawSchema;
+
+impl LowerAttach<'_> {
+    /// A layout's handle type must not take a name the live module already uses, and a
+    /// row's accessors must not take one of the handle's own methods.
+    pub(super) fn check_handle_names(&mut self, raw: &RawSchema) {
+        let access = self.access;
+        let mut taken: Vec<(String, String)> = Vec::new();
+        for (i, s) in self.abi.structs.iter().enumerate() {
+            let a = &access.structs[i];
+            if a.shared && !a.guarded_whole {
+                taken.push((camel(&s.name), format!("struct `{}`", s.name)));
+            }
+            if raw.structs[i].get_ref().version.is_some() {
+                taken.push((
+                    format!("Versioned{}", camel(&s.name)),
+                    format!("the reader of struct `{}`", s.name),
+                ));
+            }
+        }
+        for l in &access.seqlocks {
+            taken.push((camel(&l.name), format!("seqlock `{}`", l.name)));
+        }
+        for r in &access.rings {
+            taken.push((camel(&r.name), format!("ring `{}`", r.name)));
+        }
+        const METHODS: [&str; 7] = [
+            "attach",
+            "producer",
+            "header_size",
+            "extent",
+            "region",
+            "table",
+            "header",
+        ];
+        for l in &raw.layouts {
+            let l = l.get_ref();
+            let shown = camel(l.name.get_ref());
+            if let Some((_, other)) = taken.iter().find(|(t, _)| *t == shown) {
+                self.errors.error_help(
+                    &self.inner(&l.name),
+                    format!(
+                        "layout `{}` and {other} both become `{shown}` in the Rust live module",
+                        l.name.get_ref()
+                    ),
+                    "rename the layout",
+                );
+            }
+            let rows: Vec<&str> = l
+                .rows
+                .get_ref()
+                .iter()
+                .map(|r| r.get_ref().name.get_ref().as_str())
+                .collect();
+            for r in l.rows.get_ref() {
+                let name = r.get_ref().name.get_ref().as_str();
+                let region_of = name
+                    .strip_suffix("_region")
+                    .filter(|base| rows.contains(base));
+                let clash = if METHODS.contains(&name)
+                    && !(name == "header"
+                        && r.get_ref()
+                            .structure
+                            .as_ref()
+                            .is_some_and(|s| *s.get_ref() == *l.header.get_ref()))
+                {
+                    Some(format!("the handle's own `{name}()`"))
+                } else {
+                    region_of.map(|base| format!("row `{base}`'s `{name}()`"))
+                };
+                if let Some(clash) = clash {
+                    self.errors.error_help(
+                        &self.inner(&r.get_ref().name),
+                        format!("layout `{}`, row `{name}`: its accessor `{name}()` clashes with {clash}", l.name.get_ref()),
+                        "rename the enum value, or hold it in another layout",
+                    );
+                }
+            }
+        }
+    }
+
+    /// Gives blocks their nested layout's alignment, innermost first; refuses a layout that
+    /// nests itself, and a stride that breaks the alignment or cannot hold the block's
+    /// header.
+    pub(super) fn settle_blocks(&mut self, raw: &RawSchema, layouts: &mut [Option<LayoutTable>]) {
+        let n = layouts.len();
+        // Each pass settles the layouts whose blocks are all settled; n passes at most.
+        let mut settled = vec![false; n];
+        for _ in 0..=n {
+            for i in 0..n {
+                if settled[i] {
+                    continue;
+                }
+                let l = layouts[i].as_ref().expect("all lowered");
+                let nested: Vec<usize> = l
+                    .rows
+                    .iter()
+                    .filter_map(|r| match r.holds {
+                        Holds::Blocks { layout, .. } => Some(layout),
+                        _ => None,
+                    })
+                    .collect();
+                if nested.iter().any(|&j| !settled[j]) {
+                    continue;
+                }
+                let aligns: Vec<(u64, u64)> = nested
+                    .iter()
+                    .map(|&j| {
+                        let t = layouts[j].as_ref().expect("all lowered");
+                        (t.align, self.layout.of(t.header).size)
+                    })
+                    .collect();
+                let l = layouts[i].as_mut().expect("all lowered");
+                let mut k = 0;
+                for (ri, row) in l.rows.iter_mut().enumerate() {
+                    let Holds::Blocks { stride, .. } = row.holds else {
+                        continue;
+                    };
+                    let (align, header) = aligns[k];
+                    k += 1;
+                    row.align = align;
+                    let bad = if stride % align != 0 {
+                        Some(format!(
+                            "stride {stride} is not a multiple of the block's alignment, {align}"
+                        ))
+                    } else if stride < header {
+                        Some(format!(
+                            "stride {stride} cannot hold the block's {header}-byte header"
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some(bad) = bad {
+                        let raw_row = raw.layouts[i]
+                            .get_ref()
+                            .rows
+                            .get_ref()
+                            .iter()
+                            .find(|r| r.get_ref().name.get_ref() == &row.name);
+                        let span = raw_row
+                            .and_then(|r| r.get_ref().stride.as_ref().map(|s| s.span()))
+                            .unwrap_or_else(|| l.span.clone());
+                        self.errors.error(
+                            &span,
+                            format!("layout `{}`, row `{}`: {bad}", l.name, row.name),
+                        );
+                    }
+                    let _ = ri;
+                }
+                l.align = l.rows.iter().map(|r| r.align).fold(l.align, u64::max);
+                settled[i] = true;
+            }
+        }
+        let holds = |i: usize| -> Vec<usize> {
+            let l = layouts[i].as_ref().expect("all lowered");
+            l.rows
+                .iter()
+                .filter_map(|r| match r.holds {
+                    Holds::Blocks { layout, .. } => Some(layout),
+                    _ => None,
+                })
+                .collect()
+        };
+        for (i, done) in settled.iter().enumerate() {
+            // Only the layouts on a cycle: the others merely wait on one.
+            let mut seen = vec![false; n];
+            let mut stack = holds(i);
+            let mut on_cycle = false;
+            while let Some(j) = stack.pop() {
+                on_cycle |= j == i;
+                if !std::mem::replace(&mut seen[j], true) {
+                    stack.extend(holds(j));
+                }
+            }
+            if !done && on_cycle {
+                let l = layouts[i].as_ref().expect("all lowered");
+                self.errors.error_help(
+                    &l.span,
+                    format!(
+                        "layout `{}` holds itself as blocks, directly or through another layout",
+                        l.name
+                    ),
+                    "a block is laid out by a layout that does not contain it",
+                );
+            }
+        }
+    }
+
+    /// The layout a mapping starts with: its header has a version handshake, and no other
+    /// layout holds it as blocks. At most one.
+    pub(super) fn find_root(&mut self, raw: &RawSchema, attach: &mut Attach) {
+        let nested: Vec<usize> = attach
+            .layouts
+            .iter()
+            .flat_map(|l| l.rows.iter())
+            .filter_map(|r| match r.holds {
+                Holds::Blocks { layout, .. } => Some(layout),
+                _ => None,
+            })
+            .collect();
+        let roots: Vec<usize> = (0..attach.layouts.len())
+            .filter(|i| !nested.contains(i))
+            .collect();
+        for &i in &roots {
+            let l = &attach.layouts[i];
+            if !attach.handshakes.iter().any(|h| h.struct_index == l.header) {
+                self.errors.error_help(
+                    &self.inner(&raw.layouts[i].get_ref().header),
+                    format!(
+                        "layout `{}`: a mapping starts with header `{}`, which has no version handshake",
+                        l.name, self.abi.structs[l.header].name
+                    ),
+                    "give the header struct `version = { magic = ..., major = ..., minor = ..., size = ... }`, or hold this layout as `blocks` in another",
+                );
+            }
+        }
+        if let [_, second, ..] = roots[..] {
+            self.errors.error_help(
+                &self.inner(&raw.layouts[second].get_ref().name),
+                format!(
+                    "layout `{}`: a second layout that no other holds; `attach` starts from one",
+                    attach.layouts[second].name
+                ),
+                format!(
+                    "hold it as `blocks` in layout `{}`, or remove it",
+                    attach.layouts[roots[0]].name
+                ),
+            );
+        }
+        attach.root = roots.first().copied();
+    }
+}
