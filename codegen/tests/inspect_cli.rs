@@ -213,7 +213,7 @@ fn errors_go_to_stderr_with_nothing_on_stdout() {
         (
             &["rec_trailer", ok, "--count", "2", "--stride", "20"],
             1,
-            "2 × rec_trailer (16 bytes each, every 20 bytes) from offset 0x0 need 36 bytes, 16 are there (1 whole records)",
+            "2 × rec_trailer (16 bytes each, every 20 bytes) from offset 0x0 need 36 bytes, 16 are there (1 whole record)",
         ),
         (
             &["rec_trailer", "/nonexistent/blob.bin"],
@@ -399,7 +399,7 @@ fn stdin_is_read_only_as_far_as_needed() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("need 1016 bytes, 1002 are there (1 whole records)"),
+        stderr(&out).contains("need 1016 bytes, 1002 are there (1 whole record)"),
         "{}",
         stderr(&out)
     );

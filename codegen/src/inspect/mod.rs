@@ -284,7 +284,8 @@ fn short_input(plan: &Plan, len: u64) -> Issue {
             (len - offset - size) / plan.stride + 1
         };
         let whole = if count > 1 {
-            format!(" ({fit} whole records)")
+            let s = if fit == 1 { "" } else { "s" };
+            format!(" ({fit} whole record{s})")
         } else {
             String::new()
         };
