@@ -156,7 +156,7 @@ fn every(size: u64, stride: u64) -> String {
 }
 
 /// The index of struct `name`, or an error that names the closest struct (or says that
-/// `name` is an enum or a constant).
+/// `name` is an enum or a flag set).
 pub fn find_struct(schema: &Schema, name: &str) -> Result<usize, String> {
     let abi = &schema.abi;
     if let Some(i) = abi.structs.iter().position(|s| s.name == name) {
