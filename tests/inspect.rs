@@ -2,7 +2,10 @@
 //! input: truncated files, random bytes, a wrong magic, out-of-range enums and counts.
 
 use bridge_abi::*;
-use codegen::inspect::{Inspection, Level, inspect, render_dump, render_json};
+use codegen::inspect::{
+    Extent, Inspection, Level, Plan, decode, inspect, inspect_bytes, render_dump, render_issues,
+    render_json,
+};
 use zerocopy::IntoBytes;
 
 fn schema() -> codegen::Schema {
@@ -166,16 +169,16 @@ fn snapshot_blob_in_both_formats() {
     assert_eq!(v["size"], 12104);
     assert_eq!(v["issues"], serde_json::json!([]));
     assert_eq!(
-        v["data"]["board"]["tiles"].as_array().map(Vec::len),
+        v["data"][0]["board"]["tiles"].as_array().map(Vec::len),
         Some(4096)
     );
-    assert_eq!(v["data"]["board"]["tiles"][4], "none");
+    assert_eq!(v["data"][0]["board"]["tiles"][4], "none");
     let parts = serde_json::json!({
-        "header": v["data"]["header"],
-        "game": v["data"]["game"],
-        "ships": v["data"]["ships"],
-        "events[0]": v["data"]["events"][0],
-        "spawn_markers": v["data"]["spawn_markers"],
+        "header": v["data"][0]["header"],
+        "game": v["data"][0]["game"],
+        "ships": v["data"][0]["ships"],
+        "events[0]": v["data"][0]["events"][0],
+        "spawn_markers": v["data"][0]["spawn_markers"],
     });
     insta::assert_snapshot!(
         "inspect_snapshot_json",
@@ -214,12 +217,15 @@ fn rec_file_header() {
 #[test]
 fn truncated_input_is_an_error() {
     let blob = snapshot_blob();
-    let (i, dump, _) = run("snapshot", &blob[..12000]);
+    let (i, _, json) = run("snapshot", &blob[..12000]);
     assert!(i.has(Level::Error));
     assert!(i.records.is_empty());
     assert_eq!(i.exit_code(false), 1);
     assert_eq!(i.exit_code(true), 2);
-    assert!(dump.contains("12104 bytes, 12000 are there"), "{dump}");
+    let issues = render_issues(&i);
+    assert!(issues.contains("12104 bytes, 12000 are there"), "{issues}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["data"], serde_json::json!([]), "data is an array, empty");
     let schema = schema();
     let past = inspect(&schema, "snapshot", &blob, 20000, 1).unwrap();
     assert!(
@@ -230,9 +236,12 @@ fn truncated_input_is_an_error() {
     let two = inspect(&schema, "snapshot", &blob, 0, 2).unwrap();
     assert!(two.has(Level::Error));
     assert!(inspect(&schema, "nosuch", &blob, 0, 1).is_err());
-    // Counts that would overflow are an error too, not a panic.
-    let huge = inspect(&schema, "snapshot", &blob, u64::MAX - 1, u64::MAX).unwrap();
-    assert!(huge.has(Level::Error));
+    // Records that would end past 2^64, and a count of 0, are refused, not a panic.
+    let huge = inspect(&schema, "snapshot", &blob, u64::MAX - 1, u64::MAX).unwrap_err();
+    assert!(huge.contains("past 2^64"), "{huge}");
+    let huge = Plan::new(&schema, "snapshot", 0, u64::MAX, Some(u64::MAX)).unwrap_err();
+    assert!(huge.contains("past 2^64"), "{huge}");
+    assert!(inspect(&schema, "snapshot", &blob, 0, 0).is_err());
 }
 
 #[test]
@@ -244,6 +253,7 @@ fn wrong_magic_bad_enums_flags_padding_text_and_counts_are_flagged() {
     blob[0x2F] = 1; // header._pad47
     blob[0x50] = 17; // ship_count > max_ships
     let (i, dump, json) = run("snapshot", &blob);
+    let issues = render_issues(&i);
     let warned = |path: &str| {
         i.issues
             .iter()
@@ -261,7 +271,13 @@ fn wrong_magic_bad_enums_flags_padding_text_and_counts_are_flagged() {
     assert_eq!(i.exit_code(false), 0, "warnings alone");
     assert_eq!(i.exit_code(true), 2, "--strict");
     assert!(
-        dump.contains("holds 0x58585858, expected snapshot_magic (0x53464249)"),
+        issues.contains(
+            "warn: @0x0000 header.magic: holds 0x58585858, expected snapshot_magic (0x53464249)"
+        ),
+        "{issues}"
+    );
+    assert!(
+        dump.contains("header.magic u32 0x58585858 (expected snapshot_magic)"),
         "{dump}"
     );
     assert!(dump.contains("game.phase phase 200 (undeclared)"), "{dump}");
@@ -270,9 +286,9 @@ fn wrong_magic_bad_enums_flags_padding_text_and_counts_are_flagged() {
         "{dump}"
     );
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["data"]["game"]["phase"], 200);
+    assert_eq!(v["data"][0]["game"]["phase"], 200);
     assert_eq!(
-        v["data"]["ships"].as_array().unwrap().len(),
+        v["data"][0]["ships"].as_array().unwrap().len(),
         16,
         "count clamped to capacity"
     );
@@ -308,7 +324,133 @@ fn random_bytes_never_panic() {
                 let i = inspect(&schema, &s.name, &bytes, offset, 2).unwrap();
                 let _ = render_dump(&schema, &i);
                 let _ = render_json(&schema, &i);
+                let plan = Plan::new(&schema, &s.name, offset, 3, Some(i.size + 5)).unwrap();
+                let i = inspect_bytes(&schema, &plan, &bytes);
+                let _ = render_dump(&schema, &i);
+                let _ = render_json(&schema, &i);
             }
         }
     }
+}
+
+/// Ring slots as the host lays them out: a bridge header, then `RING_SLOTS` slots of
+/// `RING_SLOT_SIZE` bytes from 0x1000, each a `RingSlotHeader` and a payload of 0xAB bytes
+/// (so a walk that does not skip the payloads reads nonsense).
+fn ring_blob() -> Vec<u8> {
+    let mut blob = bridge_header_blob();
+    blob.resize(0x1000, 0);
+    for i in 0..RING_SLOTS as u64 {
+        let h = RingSlotHeader {
+            seq: 2 * (i as u32 + 1),
+            size: 12104,
+            publish_seq: i + 1,
+            tick: 1000 + 10 * i,
+            publish_ns: 5_000_000 + i,
+            ..Default::default()
+        };
+        blob.extend_from_slice(h.as_bytes());
+        blob.resize(
+            blob.len() + RING_SLOT_SIZE as usize - h.as_bytes().len(),
+            0xAB,
+        );
+    }
+    blob
+}
+
+#[test]
+fn stride_walks_ring_slot_headers() {
+    let blob = ring_blob();
+    // Left for the README's example: `--offset 0x1000 --count 8 --stride 32768`.
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ring.bin");
+    std::fs::write(&path, &blob).unwrap();
+    let blob = std::fs::read(&path).unwrap();
+    let schema = schema();
+    let slots = u64::from(RING_SLOTS);
+    let stride = u64::from(RING_SLOT_SIZE);
+    let plan = Plan::new(&schema, "ring_slot_header", 0x1000, slots, Some(stride)).unwrap();
+    assert_eq!(plan.end(), 0x1000 + (slots - 1) * stride + 64);
+    let i = inspect_bytes(&schema, &plan, &blob);
+    assert!(
+        !i.has(Level::Warn) && !i.has(Level::Error),
+        "{:?}",
+        i.issues
+    );
+    assert_eq!(i.records.len() as u64, slots);
+    let v = render_json(&schema, &i);
+    assert_eq!(v["stride"], 32768);
+    for (n, record) in v["data"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(record["tick"], 1000 + 10 * n as u64, "{record}");
+        assert_eq!(record["seq"], 2 * (n as u64 + 1));
+        assert_eq!(i.records[n].offset, 0x1000 + n as u64 * stride);
+    }
+    let dump = render_dump(&schema, &i);
+    assert!(
+        dump.starts_with("# 8 × ring_slot_header (64 bytes) at 0x1000, every 32768 bytes\n"),
+        "{dump}"
+    );
+    assert!(dump.contains("@0x19010 [3].tick u64 1030"), "{dump}");
+    // The slot payloads are never read: a walk back to back decodes them as headers.
+    let back_to_back = inspect(&schema, "ring_slot_header", &blob, 0x1000, 2).unwrap();
+    assert!(back_to_back.has(Level::Warn), "0xAB padding is flagged");
+
+    // The same records handed over one by one, as the command line reads a stream: the same
+    // tree, and no claim about the bytes after the last one.
+    let records: Vec<&[u8]> = (0..slots)
+        .map(|n| {
+            let at = plan.record_offset(n) as usize;
+            &blob[at..at + 64]
+        })
+        .collect();
+    let streamed = decode(&schema, &plan, &records, Extent::AtLeast(plan.end()));
+    assert!(streamed.issues.is_empty(), "{:?}", streamed.issues);
+    assert_eq!(render_json(&schema, &streamed)["data"], v["data"]);
+    assert_eq!(i.issues.len(), 1, "info: bytes follow the last record");
+
+    // A walk past the end says how many whole records are there.
+    let plan = Plan::new(&schema, "ring_slot_header", 0x1000, slots + 1, Some(stride)).unwrap();
+    let short = inspect_bytes(&schema, &plan, &blob);
+    assert!(short.records.is_empty());
+    let issues = render_issues(&short);
+    assert!(issues.contains("every 32768 bytes"), "{issues}");
+    assert!(issues.contains("(8 whole records)"), "{issues}");
+}
+
+#[test]
+fn a_stride_below_the_record_size_is_refused() {
+    let schema = schema();
+    let e = Plan::new(&schema, "ring_slot_header", 0, 2, Some(32)).unwrap_err();
+    assert!(
+        e.contains("--stride 32 is smaller than `ring_slot_header` (64 bytes)"),
+        "{e}"
+    );
+    assert!(Plan::new(&schema, "ring_slot_header", 0, 2, Some(64)).is_ok());
+}
+
+#[test]
+fn json_data_is_an_array_for_any_count() {
+    let schema = schema();
+    let blob = ring_blob();
+    for count in [1, 2] {
+        let i = inspect(&schema, "ring_slot_header", &blob, 0x1000, count).unwrap();
+        let v = render_json(&schema, &i);
+        let data = v["data"].as_array().expect("data is an array");
+        assert_eq!(data.len() as u64, count);
+        assert_eq!(data[0]["tick"], 1000);
+    }
+}
+
+#[test]
+fn unknown_types_suggest_the_closest_struct() {
+    let schema = schema();
+    let e = inspect(&schema, "snapshott", &[], 0, 1).unwrap_err();
+    assert_eq!(
+        e,
+        "no struct named `snapshott` in the schema; did you mean `snapshot`?"
+    );
+    let e = inspect(&schema, "ring_slot_hedaer", &[], 0, 1).unwrap_err();
+    assert!(e.ends_with("did you mean `ring_slot_header`?"), "{e}");
+    let e = inspect(&schema, "phase", &[], 0, 1).unwrap_err();
+    assert!(e.contains("`phase` is an enum or a flag set"), "{e}");
+    let e = inspect(&schema, "zzzzzz", &[], 0, 1).unwrap_err();
+    assert_eq!(e, "no struct named `zzzzzz` in the schema");
 }

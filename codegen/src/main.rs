@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use codegen::language_backend::generate_all;
 use codegen::{Schema, report, write};
 
+mod input;
+
 /// See codegen/Cargo.toml: the command line allocates in many small pieces.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -55,14 +57,17 @@ enum Command {
         /// The struct to decode, such as `snapshot`.
         #[arg(value_name = "TYPE")]
         name: String,
-        /// The input file, or `-` for standard input.
+        /// The input file, or `-` for standard input. Only the records' bytes are read.
         file: PathBuf,
         /// Where the first record starts: decimal, or hex with 0x.
         #[arg(long, default_value = "0", value_parser = codegen::inspect::parse_offset)]
         offset: u64,
-        /// How many consecutive records to decode.
-        #[arg(long, default_value_t = 1)]
+        /// How many records to decode.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         count: u64,
+        /// Bytes from one record's start to the next (default: the record size; not less).
+        #[arg(long, value_parser = codegen::inspect::parse_offset)]
+        stride: Option<u64>,
         /// One line per leaf value (the default).
         #[arg(long, conflicts_with = "json")]
         dump: bool,
@@ -147,11 +152,21 @@ fn main() -> ExitCode {
             file,
             offset,
             count,
+            stride,
             dump: _,
             json,
             strict,
             schema,
-        } => inspect(&schema, &name, &file, offset, count, json, strict),
+        } => {
+            let request = Request {
+                name,
+                file,
+                offset,
+                count,
+                stride,
+            };
+            inspect(&schema, &request, json, strict)
+        }
         Command::Diff {
             files,
             base,
@@ -287,28 +302,50 @@ fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-fn inspect(
-    schema_path: &Path,
-    name: &str,
-    file: &Path,
+/// What `codegen inspect` was asked to decode.
+struct Request {
+    name: String,
+    file: PathBuf,
     offset: u64,
     count: u64,
+    stride: Option<u64>,
+}
+
+/// Data on stdout, diagnostics (every issue, every error) on stderr. When the input does not
+/// hold the records, stdout stays empty and the exit code is 1 (2 with `--strict`).
+fn inspect(
+    schema_path: &Path,
+    request: &Request,
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
+    use codegen::inspect::{Plan, decode, render_dump, render_issues, render_json};
     let schema = load(schema_path)?;
-    let bytes = write::read_input(file)
+    let file = &request.file;
+    let plan = Plan::new(
+        &schema,
+        &request.name,
+        request.offset,
+        request.count,
+        request.stride,
+    )
+    .map_err(Failure::Input)?;
+    let input = input::read_records(file, &plan)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
-    let inspection =
-        codegen::inspect::inspect(&schema, name, &bytes, offset, count).map_err(Failure::Input)?;
+    let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
+    let inspection = decode(&schema, &plan, &records, input.len);
+    eprint!("{}", render_issues(&inspection));
+    if inspection.records.is_empty() {
+        return Ok(ExitCode::from(inspection.exit_code(strict)));
+    }
     if json {
-        let value = codegen::inspect::render_json(&schema, &inspection);
+        let value = render_json(&schema, &inspection);
         outln!(
             "{}",
             serde_json::to_string_pretty(&value).expect("json values serialize")
         );
     } else {
-        out!("{}", codegen::inspect::render_dump(&schema, &inspection));
+        out!("{}", render_dump(&schema, &inspection));
     }
     Ok(ExitCode::from(inspection.exit_code(strict)))
 }

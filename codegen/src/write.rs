@@ -1,6 +1,7 @@
 //! The one module that touches the disk: reading the schema (from a file, or from git for
 //! `codegen diff --base`), and writing generated files only when their content changed,
-//! all or nothing.
+//! all or nothing. (`codegen inspect` reads its binary input in the command line's own
+//! `input` module, only at the ranges of the records it decodes.)
 
 use std::fs;
 use std::io;
@@ -16,17 +17,6 @@ pub struct Output {
 /// Reads the schema text.
 pub fn read_schema(path: &Path) -> io::Result<String> {
     fs::read_to_string(path)
-}
-
-/// Reads binary input for `inspect`: a file, or standard input for `-`.
-pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
-    if path == Path::new("-") {
-        let mut buf = Vec::new();
-        io::Read::read_to_end(&mut io::stdin(), &mut buf)?;
-        Ok(buf)
-    } else {
-        fs::read(path)
-    }
 }
 
 /// Reads the schema at `path` as it was in git revision `rev`, with `git show REV:./FILE`

@@ -138,9 +138,12 @@ fn a_valid_image_places_every_region_and_block() {
     assert!(a.table.block(2, 2).is_none());
 }
 
+/// A corruption of the image: what it breaks, how, and the error it must give.
+type Corruption<'a> = (&'a str, &'a dyn Fn(&SharedBuf), &'a str);
+
 #[test]
 fn each_check_refuses_its_corruption() {
-    let cases: [(&str, &dyn Fn(&SharedBuf), &str); 10] = [
+    let cases: [Corruption; 10] = [
         ("magic", &|b| put(b, 0, 1), "bad_magic"),
         ("major", &|b| put(b, 4, 2 | (3 << 16)), "major_mismatch"),
         ("header size", &|b| put(b, 8, 39), "header_too_small"),

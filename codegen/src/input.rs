@@ -1,0 +1,129 @@
+//! The input of `codegen inspect`: reads only the bytes of the records a plan asks for. A
+//! regular file is read at those ranges (seek, then read), so memory and time grow with what
+//! is decoded, not with the file. Standard input, pipes and devices (`/dev/zero`) are read
+//! forward as a stream, only as far as the end of the last record, never to their end.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use codegen::inspect::{Extent, Plan};
+
+/// The bytes of each record of a plan, in order, and what is known of the input's length.
+/// Fewer records than the plan's count mean the input ended before the last one.
+pub struct Records {
+    pub bytes: Vec<Vec<u8>>,
+    pub len: Extent,
+}
+
+/// Reads the records of `plan` from `path`, or from standard input for `-`.
+pub fn read_records(path: &Path, plan: &Plan) -> io::Result<Records> {
+    if path == Path::new("-") {
+        return read_stdin(plan);
+    }
+    read_file(File::open(path)?, plan)
+}
+
+/// Standard input redirected from a regular file is read at ranges like any file; anything
+/// else as a stream.
+#[cfg(unix)]
+fn read_stdin(plan: &Plan) -> io::Result<Records> {
+    use std::os::fd::AsFd;
+    let file = File::from(io::stdin().as_fd().try_clone_to_owned()?);
+    read_file(file, plan)
+}
+
+#[cfg(not(unix))]
+fn read_stdin(plan: &Plan) -> io::Result<Records> {
+    read_stream(io::stdin().lock(), plan)
+}
+
+fn read_file(mut file: File, plan: &Plan) -> io::Result<Records> {
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a folder, not a file",
+        ));
+    }
+    if !meta.is_file() {
+        return read_stream(file, plan);
+    }
+    let len = meta.len();
+    let mut bytes = Vec::new();
+    if plan.end() > len {
+        // Too short: nothing to read, and the decoder says so.
+        return Ok(Records {
+            bytes,
+            len: Extent::Exactly(len),
+        });
+    }
+    for i in 0..plan.count {
+        file.seek(SeekFrom::Start(plan.record_offset(i)))?;
+        let mut record = vec![0; plan.size as usize];
+        let got = read_full(&mut file, &mut record)?;
+        if got < record.len() {
+            // The file shrank while it was read.
+            let len = plan.record_offset(i) + got as u64;
+            return Ok(Records {
+                bytes,
+                len: Extent::Exactly(len),
+            });
+        }
+        bytes.push(record);
+    }
+    Ok(Records {
+        bytes,
+        len: Extent::Exactly(len),
+    })
+}
+
+/// Reads forward: skips to each record, reads it, and stops after the last one (or where the
+/// stream ends).
+fn read_stream(mut stream: impl Read, plan: &Plan) -> io::Result<Records> {
+    let mut bytes = Vec::new();
+    let mut pos = 0u64;
+    let mut scratch = vec![0; 64 * 1024];
+    for i in 0..plan.count {
+        let at = plan.record_offset(i);
+        while pos < at {
+            let want = scratch.len().min((at - pos) as usize);
+            let got = read_full(&mut stream, &mut scratch[..want])?;
+            pos += got as u64;
+            if got < want {
+                return Ok(Records {
+                    bytes,
+                    len: Extent::Exactly(pos),
+                });
+            }
+        }
+        let mut record = vec![0; plan.size as usize];
+        let got = read_full(&mut stream, &mut record)?;
+        pos += got as u64;
+        if got < record.len() {
+            return Ok(Records {
+                bytes,
+                len: Extent::Exactly(pos),
+            });
+        }
+        bytes.push(record);
+    }
+    Ok(Records {
+        bytes,
+        len: Extent::AtLeast(pos),
+    })
+}
+
+/// Fills `buf` unless the input ends first; returns how many bytes it read.
+fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
