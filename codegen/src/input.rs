@@ -127,3 +127,78 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     }
     Ok(filled)
 }
+
+/// A seqlock counter inside each record: its offset from the record's start and its width.
+#[derive(Clone, Copy)]
+pub struct Counter {
+    pub offset: usize,
+    pub width: usize,
+}
+
+/// The records of `plan` read from `mapping`, a file another process may be writing: every
+/// byte with relaxed atomic loads, and a record with seqlock counters copied while every
+/// counter is even and unchanged, retried up to `DEFAULT_TRIES` times. Also returns how many
+/// retries each record took.
+pub fn read_live(
+    mapping: &abi_runtime::Mapping,
+    plan: &Plan,
+    counters: &[Counter],
+) -> Result<(Records, Vec<u32>), String> {
+    let region = mapping.region().map_err(|e| e.to_string())?;
+    let len = mapping.len() as u64;
+    let mut bytes = Vec::new();
+    let mut retries = Vec::new();
+    if plan.end() > len {
+        return Ok((
+            Records {
+                bytes,
+                len: Extent::Exactly(len),
+            },
+            retries,
+        ));
+    }
+    for i in 0..plan.count {
+        let at = plan.record_offset(i) as usize;
+        let mut record = vec![0; plan.size as usize];
+        let aligned = counters.iter().all(|c| (at + c.offset) % c.width == 0);
+        if counters.is_empty() || !aligned {
+            region.read_bytes(at, &mut record);
+            retries.push(0);
+        } else {
+            let (_, tries) = abi_runtime::retry(abi_runtime::DEFAULT_TRIES, || {
+                copy_under(region, at, counters, &mut record).then_some(())
+            })
+            .map_err(|e| format!("record {i} at {at:#x}: {e}"))?;
+            retries.push(tries);
+        }
+        bytes.push(record);
+    }
+    Ok((
+        Records {
+            bytes,
+            len: Extent::Exactly(len),
+        },
+        retries,
+    ))
+}
+
+/// One try: copies the record at `at` inside one stable period of every counter (nested
+/// seqlock reads); `false` when a write was in progress or began meanwhile.
+fn copy_under(
+    region: abi_runtime::Region<'_>,
+    at: usize,
+    counters: &[Counter],
+    record: &mut [u8],
+) -> bool {
+    let Some((first, rest)) = counters.split_first() else {
+        region.read_bytes(at, record);
+        return true;
+    };
+    let mut inner = || copy_under(region, at, rest, record);
+    let ok = if first.width == 8 {
+        abi_runtime::SeqLock::<u64>::new(region, at + first.offset).try_read(&mut inner)
+    } else {
+        abi_runtime::SeqLock::<u32>::new(region, at + first.offset).try_read(&mut inner)
+    };
+    ok == Some(true)
+}

@@ -1,0 +1,151 @@
+//! `codegen inspect --live` and `--watch` against a real writer: a thread of this test
+//! writes `pad_input` records (offsets from the reference text) under their seqlock in a
+//! shared file mapping while the `codegen` process reads the same file.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use abi_runtime::{Mapping, Region, SeqLock};
+
+fn schema() -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("schema.toml");
+    p.to_str().unwrap().to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("pad.bin")
+}
+
+/// pad_input, as the reference lays it out: seq u32 at 0, for_tick u64 at 8, lx i16 at
+/// 0x10, ry i16 at 0x16. Every field of publication `n` derives from `n`.
+fn write_pad(region: Region<'_>, n: u64) {
+    SeqLock::<u32>::new(region, 0).write(|| {
+        region.write_bytes(8, &n.to_le_bytes());
+        region.write_bytes(0x10, &(n as i16).to_le_bytes());
+        region.write_bytes(0x16, &(!(n as i16)).to_le_bytes());
+    });
+}
+
+#[test]
+fn live_reads_race_a_writer_and_are_never_torn() {
+    let path = scratch("inspect_live");
+    let mapping = Mapping::create(&path, 4096).unwrap();
+    let region = mapping.region().unwrap();
+    let stop = AtomicBool::new(false);
+    let (mut retries, mut reads, mut torn) = (0u64, 0u64, 0u64);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut n = 0;
+            while !stop.load(Ordering::Relaxed) {
+                n += 1;
+                write_pad(region, n);
+            }
+        });
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(3)
+            || (retries == 0 && started.elapsed() < Duration::from_secs(30))
+        {
+            let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
+                .args([
+                    "inspect",
+                    "pad_input",
+                    path.to_str().unwrap(),
+                    "--live",
+                    "--json",
+                ])
+                .args(["--schema", &schema()])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.code().is_some_and(|c| c <= 1),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            retries += v["live"]["retries"][0].as_u64().unwrap();
+            assert_eq!(v["live"]["seqlocks"], 1);
+            let d = &v["data"][0];
+            let n = d["for_tick"].as_u64().unwrap();
+            let whole = d["lx"].as_i64() == Some(i64::from(n as i16))
+                && d["ry"].as_i64() == Some(i64::from(!(n as i16)));
+            torn += u64::from(!whole);
+            reads += 1;
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    eprintln!("inspect --live: {reads} reads, {retries} retries, {torn} torn");
+    assert_eq!(torn, 0, "a torn pad_input was printed");
+    assert!(retries > 0, "the reads never raced the writer");
+}
+
+#[test]
+fn watch_prints_the_fields_a_writer_changes() {
+    let path = scratch("inspect_watch");
+    let mapping = Mapping::create(&path, 4096).unwrap();
+    let region = mapping.region().unwrap();
+    write_pad(region, 1);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codegen"))
+        .args([
+            "inspect",
+            "pad_input",
+            path.to_str().unwrap(),
+            "--watch",
+            "0.05",
+        ])
+        .args(["--schema", &schema()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    let started = Instant::now();
+    let mut n = 1;
+    while started.elapsed() < Duration::from_secs(30)
+        && lines
+            .iter()
+            .filter(|l: &&String| l.starts_with("for_tick: "))
+            .count()
+            < 3
+    {
+        n += 1;
+        write_pad(region, n);
+        std::thread::sleep(Duration::from_millis(150));
+        lines.extend(rx.try_iter());
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(lines[0].starts_with("# watching "), "{lines:?}");
+    let ticks: Vec<(u64, u64)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("for_tick: "))
+        .map(|l| {
+            let (a, b) = l.split_once(" -> ").expect("OLD -> NEW");
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    assert!(ticks.len() >= 3, "{lines:?}");
+    assert!(ticks.iter().all(|(a, b)| b > a), "{ticks:?}");
+    assert!(lines.iter().any(|l| l.starts_with("lx: ")), "{lines:?}");
+    // Fields the writer never touches are never printed.
+    assert!(
+        !lines.iter().any(|l| l.starts_with("buttons: ")),
+        "{lines:?}"
+    );
+}
