@@ -54,7 +54,8 @@ enum Command {
     },
     /// Decode binary data (a shared-memory dump, a recording, a test blob) through the schema.
     Inspect {
-        /// The struct to decode, such as `snapshot`.
+        /// The struct to decode, such as `snapshot`, or a `[[file]]` format, such as `ibfrec`,
+        /// to decode a whole file.
         #[arg(value_name = "TYPE")]
         name: String,
         /// The input file, or `-` for standard input. Only the records' bytes are read.
@@ -322,6 +323,9 @@ fn inspect(
     use codegen::inspect::{Plan, decode, render_dump, render_issues, render_json};
     let schema = load(schema_path)?;
     let file = &request.file;
+    if let Some(format) = codegen::inspect::find_file(&schema, &request.name) {
+        return inspect_whole(&schema, format, request, json, strict);
+    }
     let plan = Plan::new(
         &schema,
         &request.name,
@@ -346,6 +350,39 @@ fn inspect(
         );
     } else {
         out!("{}", render_dump(&schema, &inspection));
+    }
+    Ok(ExitCode::from(inspection.exit_code(strict)))
+}
+
+/// `codegen inspect` of a `[[file]]` format: the whole file, record by record.
+fn inspect_whole(
+    schema: &codegen::Schema,
+    format: usize,
+    request: &Request,
+    json: bool,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    use codegen::inspect::{inspect_file, render_file_dump, render_file_issues, render_file_json};
+    if request.offset != 0 || request.count != 1 || request.stride.is_some() {
+        return Err(Failure::Input(format!(
+            "--offset, --count and --stride place records of a struct; `{}` is a file format, \
+             decoded whole",
+            request.name
+        )));
+    }
+    let file = &request.file;
+    let input = input::open_whole(file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let inspection = inspect_file(schema, format, input.as_ref());
+    eprint!("{}", render_file_issues(&inspection));
+    if json {
+        let value = render_file_json(schema, &inspection);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("json values serialize")
+        );
+    } else {
+        out!("{}", render_file_dump(schema, &inspection));
     }
     Ok(ExitCode::from(inspection.exit_code(strict)))
 }

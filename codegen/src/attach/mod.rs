@@ -3,6 +3,7 @@
 //! field's offset, a region's least size and alignment are facts of the layout, and a
 //! region may hold a `[[ring]]`.
 
+mod file;
 mod handshake;
 mod links;
 mod row;
@@ -49,9 +50,12 @@ pub fn lower_attach(
         handshakes,
         layouts,
         root: None,
+        files: Vec::new(),
     };
     cx.find_root(raw, &mut attach);
     cx.check_handle_names(raw);
+    cx.errors.propagate()?;
+    attach.files = cx.lower_files(raw);
     cx.errors.propagate()?;
     Ok(attach)
 }
