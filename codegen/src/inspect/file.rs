@@ -20,7 +20,7 @@ pub trait ReadAt {
     fn read_at(&self, offset: u64, n: u64) -> Option<Vec<u8>>;
 }
 
-impl ReadAt for [u8] {
+impl ReadAt for &[u8] {
     fn len(&self) -> u64 {
         <[u8]>::len(self) as u64
     }
@@ -33,11 +33,11 @@ impl ReadAt for [u8] {
 
 impl ReadAt for Vec<u8> {
     fn len(&self) -> u64 {
-        ReadAt::len(self.as_slice())
+        ReadAt::len(&self.as_slice())
     }
 
     fn read_at(&self, offset: u64, n: u64) -> Option<Vec<u8>> {
-        self.as_slice().read_at(offset, n)
+        ReadAt::read_at(&self.as_slice(), offset, n)
     }
 }
 
