@@ -52,6 +52,7 @@ impl LowerAttach<'_> {
         let name = f.name.get_ref().clone();
         let mut records: Vec<FileRecord> = Vec::new();
         let mut ok = true;
+        self.failed_records.clear();
         for r in f.records.get_ref() {
             let r = r.get_ref();
             if records.iter().any(|x| x.name == *r.name.get_ref()) {
@@ -64,7 +65,10 @@ impl LowerAttach<'_> {
             }
             match self.lower_record(&name, r, &records) {
                 Some(rec) => records.push(rec),
-                None => ok = false,
+                None => {
+                    ok = false;
+                    self.failed_records.push(r.name.get_ref().clone());
+                }
             }
         }
         let mut totals = Vec::new();
@@ -311,7 +315,7 @@ impl LowerAttach<'_> {
         what: &str,
     ) -> Option<usize> {
         let found = earlier.iter().position(|r| r.name == name);
-        if found.is_none() {
+        if found.is_none() && !self.failed_records.iter().any(|f| f == name) {
             let help = Self::suggest(
                 name,
                 earlier.iter().map(|r| r.name.as_str()),

@@ -33,6 +33,7 @@ pub fn lower_attach(
         layout,
         access,
         errors: Errors::new(),
+        failed_records: Vec::new(),
     };
     let handshakes = raw
         .structs
@@ -66,6 +67,9 @@ struct LowerAttach<'a> {
     layout: &'a Layout,
     access: &'a Access,
     errors: Errors,
+    /// The records of the `[[file]]` being lowered that had errors: a later record that
+    /// names one is not an error of its own.
+    failed_records: Vec<String>,
 }
 
 impl LowerAttach<'_> {
