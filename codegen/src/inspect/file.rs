@@ -41,31 +41,37 @@ impl ReadAt for Vec<u8> {
     }
 }
 
-/// One copy of a record, decoded.
+/// One copy of a record (or one region of an image), decoded.
 #[derive(Debug, Clone)]
 pub struct Found {
-    /// By index into `FileFormat::records`.
-    pub record: usize,
-    /// `header`, `chunk_index[3]`, `ticks[1][4]`.
+    /// The record (or the image's row) it is a copy of: `chunks`, `client_blocks.pad_input`.
+    pub group: String,
+    /// `header`, `chunk_index[3]`, `ticks[1][4]`, `client_blocks[2].pad_input`.
     pub path: String,
+    /// The struct it is decoded as, and its size; for a bytes region, `bytes`.
+    pub type_name: String,
+    pub size: u64,
     /// From the file's start, or, with `stream`, from the start of the inflated stream.
     pub offset: u64,
-    /// For a record inside a zlib stream: the copy of the stream's record it follows.
-    pub stream: Option<usize>,
-    /// Bytes after the struct that belong to the record (`data`).
+    /// For a record inside a zlib stream: the copy whose stream holds it, `chunks[2]`.
+    pub stream: Option<String>,
+    /// Bytes after the struct that belong to the record (`data`, or a region's `bytes`).
     pub data: u64,
-    pub node: Node,
+    /// `None` for a bytes region, which is summarised.
+    pub node: Option<Node>,
 }
 
-/// The result of decoding a whole file.
+/// The result of decoding a whole file, or a whole image.
 #[derive(Debug, Clone)]
 pub struct FileInspection {
-    /// By index into `Attach::files`.
-    pub format: usize,
+    /// The `[[file]]` or the root `[[layout]]`.
     pub name: String,
+    pub doc: String,
     pub len: u64,
     pub issues: Vec<Issue>,
-    /// Record by record in the format's order, copy by copy.
+    /// Every group (record, row) in the format's order, found or not.
+    pub groups: Vec<String>,
+    /// Group by group, copy by copy.
     pub found: Vec<Found>,
 }
 
@@ -114,8 +120,9 @@ pub fn inspect_file(schema: &Schema, format: usize, input: &dyn ReadAt) -> FileI
     cx.check_totals();
     cx.check_overlaps();
     FileInspection {
-        format,
         name: f.name.clone(),
+        doc: f.doc.clone(),
+        groups: f.records.iter().map(|r| r.name.clone()).collect(),
         len: cx.len,
         issues: cx.issues,
         found: cx.found,
@@ -279,12 +286,14 @@ impl FileDecoder<'_> {
                 .push((offset, offset + rec.size, path.to_string()));
         }
         self.found.push(Found {
-            record: ri,
+            group: rec.name.clone(),
             path: path.to_string(),
+            type_name: self.schema.abi.structs[rec.struct_index].name.clone(),
+            size: rec.size,
             offset,
             stream: None,
             data: 0,
-            node,
+            node: Some(node),
         });
         Some(Copy {
             offset,
@@ -567,12 +576,14 @@ impl FileDecoder<'_> {
                 &mut self.issues,
             );
             self.found.push(Found {
-                record: ri,
+                group: rec.name.clone(),
                 path: path.clone(),
+                type_name: type_name.clone(),
+                size,
                 offset: pos,
-                stream: Some(k),
+                stream: Some(format!("{}[{k}]", self.name(z.source))),
                 data: total.saturating_sub(size),
-                node,
+                node: Some(node),
             });
             copies.push(Copy {
                 offset: pos,
@@ -601,7 +612,8 @@ impl FileDecoder<'_> {
             let Ok(copies) = &self.copies[o.record] else {
                 continue;
             };
-            let paths: Vec<&Found> = self.found.iter().filter(|f| f.record == o.record).collect();
+            let group = &self.f.records[o.record].name;
+            let paths: Vec<&Found> = self.found.iter().filter(|f| f.group == *group).collect();
             let mut prev: Option<u64> = None;
             let mut out = Vec::new();
             for (c, f) in copies.iter().zip(paths) {
