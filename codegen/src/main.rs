@@ -323,8 +323,12 @@ fn inspect(
     use codegen::inspect::{Plan, decode, render_dump, render_issues, render_json};
     let schema = load(schema_path)?;
     let file = &request.file;
-    if let Some(format) = codegen::inspect::find_file(&schema, &request.name) {
-        return inspect_whole(&schema, format, request, json, strict);
+    let whole = match codegen::inspect::find_file(&schema, &request.name) {
+        Some(f) => Some(Whole::File(f)),
+        None => codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
+    };
+    if let Some(whole) = whole {
+        return inspect_whole(&schema, whole, request, json, strict);
     }
     let plan = Plan::new(
         &schema,
@@ -354,26 +358,37 @@ fn inspect(
     Ok(ExitCode::from(inspection.exit_code(strict)))
 }
 
-/// `codegen inspect` of a `[[file]]` format: the whole file, record by record.
+/// What a name that is not a struct's names: a `[[file]]`, or a `[[layout]]` (an image).
+enum Whole {
+    File(usize),
+    Image(usize),
+}
+
+/// `codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
+/// record, or the whole image, region by region.
 fn inspect_whole(
     schema: &codegen::Schema,
-    format: usize,
+    whole: Whole,
     request: &Request,
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{inspect_file, render_file_dump, render_file_issues, render_file_json};
+    use codegen::inspect::{
+        inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
+    };
     if request.offset != 0 || request.count != 1 || request.stride.is_some() {
         return Err(Failure::Input(format!(
-            "--offset, --count and --stride place records of a struct; `{}` is a file format, \
-             decoded whole",
+            "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
             request.name
         )));
     }
     let file = &request.file;
     let input = input::open_whole(file)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
-    let inspection = inspect_file(schema, format, input.as_ref());
+    let inspection = match whole {
+        Whole::File(f) => inspect_file(schema, f, input.as_ref()),
+        Whole::Image(l) => inspect_image(schema, l, input.as_ref()),
+    };
     eprint!("{}", render_file_issues(&inspection));
     if json {
         let value = render_file_json(schema, &inspection);

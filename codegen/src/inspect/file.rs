@@ -144,7 +144,8 @@ struct FileDecoder<'a> {
     spans: Vec<(u64, u64, String)>,
 }
 
-fn read_scalar(bytes: &[u8], s: &Scalar) -> u64 {
+/// The unsigned little-endian integer `s` of a record's bytes.
+pub(super) fn read_scalar(bytes: &[u8], s: &Scalar) -> u64 {
     let mut buf = [0u8; 8];
     let at = s.offset as usize;
     buf[..s.width as usize].copy_from_slice(&bytes[at..at + s.width as usize]);
