@@ -170,7 +170,7 @@ struct FileAt {
 }
 
 impl ReadAt for FileAt {
-    fn len(&self) -> u64 {
+    fn size(&self) -> u64 {
         self.len
     }
 

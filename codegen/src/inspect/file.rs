@@ -8,32 +8,32 @@
 
 use crate::Schema;
 use crate::ir::attach::Scalar;
-use crate::ir::file::{FieldRef, FileFormat, MAX_INFLATED, Place, TotalOf, Zlib};
+use crate::ir::file::{FieldRef, FileFormat, Place, TotalOf};
 
-use super::zlib::{StreamEnd, inflate};
 use super::{Issue, Level, Node, NodeKind, decode};
 
 /// Random access to an input: a file read at ranges, or bytes in memory.
 pub trait ReadAt {
-    fn len(&self) -> u64;
+    /// The input's length in bytes.
+    fn size(&self) -> u64;
     /// The `n` bytes at `offset`, or `None` when they are not all there.
     fn read_at(&self, offset: u64, n: u64) -> Option<Vec<u8>>;
 }
 
 impl ReadAt for &[u8] {
-    fn len(&self) -> u64 {
+    fn size(&self) -> u64 {
         <[u8]>::len(self) as u64
     }
 
     fn read_at(&self, offset: u64, n: u64) -> Option<Vec<u8>> {
         let end = offset.checked_add(n)?;
-        (end <= ReadAt::len(self)).then(|| self[offset as usize..end as usize].to_vec())
+        (end <= self.size()).then(|| self[offset as usize..end as usize].to_vec())
     }
 }
 
 impl ReadAt for Vec<u8> {
-    fn len(&self) -> u64 {
-        ReadAt::len(&self.as_slice())
+    fn size(&self) -> u64 {
+        self.as_slice().size()
     }
 
     fn read_at(&self, offset: u64, n: u64) -> Option<Vec<u8>> {
@@ -88,10 +88,10 @@ impl FileInspection {
 
 /// A copy as the decoder keeps it: where, its bytes (to read fields), whether its expected
 /// values hold (a copy whose do not is shown, never followed).
-struct Copy {
-    offset: u64,
-    bytes: Vec<u8>,
-    valid: bool,
+pub(super) struct Copy {
+    pub(super) offset: u64,
+    pub(super) bytes: Vec<u8>,
+    pub(super) valid: bool,
 }
 
 /// The index of the `[[file]]` named `name`.
@@ -106,7 +106,7 @@ pub fn inspect_file(schema: &Schema, format: usize, input: &dyn ReadAt) -> FileI
         schema,
         f,
         input,
-        len: input.len(),
+        len: input.size(),
         copies: Vec::new(),
         issues: Vec::new(),
         found: Vec::new(),
@@ -130,18 +130,18 @@ pub fn inspect_file(schema: &Schema, format: usize, input: &dyn ReadAt) -> FileI
 }
 
 /// A record's copies, or why it has none.
-type Copies = Result<Vec<Copy>, String>;
+pub(super) type Copies = Result<Vec<Copy>, String>;
 
-struct FileDecoder<'a> {
-    schema: &'a Schema,
-    f: &'a FileFormat,
-    input: &'a dyn ReadAt,
-    len: u64,
-    copies: Vec<Copies>,
-    issues: Vec<Issue>,
-    found: Vec<Found>,
+pub(super) struct FileDecoder<'a> {
+    pub(super) schema: &'a Schema,
+    pub(super) f: &'a FileFormat,
+    pub(super) input: &'a dyn ReadAt,
+    pub(super) len: u64,
+    pub(super) copies: Vec<Copies>,
+    pub(super) issues: Vec<Issue>,
+    pub(super) found: Vec<Found>,
     /// What each valid copy and zlib stream spans in the file: start, end, path.
-    spans: Vec<(u64, u64, String)>,
+    pub(super) spans: Vec<(u64, u64, String)>,
 }
 
 /// The unsigned little-endian integer `s` of a record's bytes.
@@ -162,7 +162,7 @@ fn holds_expected(schema: &Schema, node: &Node) -> bool {
 }
 
 impl FileDecoder<'_> {
-    fn error(&mut self, offset: u64, path: &str, message: String) {
+    pub(super) fn error(&mut self, offset: u64, path: &str, message: String) {
         self.issues.push(Issue {
             level: Level::Error,
             offset,
@@ -171,7 +171,7 @@ impl FileDecoder<'_> {
         });
     }
 
-    fn name(&self, ri: usize) -> &str {
+    pub(super) fn name(&self, ri: usize) -> &str {
         &self.f.records[ri].name
     }
 
@@ -217,8 +217,7 @@ impl FileDecoder<'_> {
         let size = rec.size;
         let room = self.len.saturating_sub(start) / size;
         let mut fits = count;
-        if count > room && rec.count.is_some() {
-            let c = rec.count.as_ref().expect("checked");
+        if let Some(c) = rec.count.as_ref().filter(|_| count > room) {
             let message = format!(
                 "{}.{} = {count}: {count} × {} ({size} bytes) from {start:#x} need {} bytes, \
                  the file has {} there ({room} whole records, decoded)",
@@ -248,7 +247,7 @@ impl FileDecoder<'_> {
         Ok(copies)
     }
 
-    fn missing(&mut self, ri: usize, why: String) -> Copies {
+    pub(super) fn missing(&mut self, ri: usize, why: String) -> Copies {
         let name = self.name(ri).to_string();
         self.error(0, &name, format!("not found: {why}"));
         Err(why)
@@ -402,210 +401,6 @@ impl FileDecoder<'_> {
             copies.push(c);
         }
         Ok(copies)
-    }
-
-    /// The records inside the zlib stream after each copy of `z.source`.
-    fn place_zlib(&mut self, ri: usize, z: &Zlib) -> Copies {
-        let sources: Vec<(u64, Vec<u8>, bool)> = match &self.copies[z.source] {
-            Ok(c) => c
-                .iter()
-                .map(|c| (c.offset, c.bytes.clone(), c.valid))
-                .collect(),
-            Err(_) => {
-                let why = format!("`{}` is missing", self.name(z.source));
-                return self.missing(ri, why);
-            }
-        };
-        let mut copies = Vec::new();
-        for (k, (offset, bytes, valid)) in sources.into_iter().enumerate() {
-            if valid {
-                self.inflate_one(ri, z, k, offset, &bytes, &mut copies);
-            }
-        }
-        Ok(copies)
-    }
-
-    fn inflate_one(
-        &mut self,
-        ri: usize,
-        z: &Zlib,
-        k: usize,
-        at: u64,
-        src: &[u8],
-        copies: &mut Vec<Copy>,
-    ) {
-        let source = format!("{}[{k}]", self.name(z.source));
-        let stored = read_scalar(src, &z.stored);
-        let raw = read_scalar(src, &z.raw);
-        let start = at + self.f.records[z.source].size;
-        let present = self.len.saturating_sub(start).min(stored);
-        if present < stored {
-            let message = format!(
-                "its zlib stream ({} = {stored} bytes at {start:#x}) runs past the end of the \
-                 file ({} bytes): {present} bytes are there",
-                z.stored.path, self.len
-            );
-            self.error(start, &source, message);
-        }
-        self.spans
-            .push((start, start + present, format!("{source}'s zlib stream")));
-        if raw > MAX_INFLATED {
-            let message = format!(
-                "{} = {raw}: more than inspect inflates ({MAX_INFLATED} bytes); the first {MAX_INFLATED} are decoded",
-                z.raw.path
-            );
-            self.error(start, &source, message);
-        }
-        let Some(stream) = self.input.read_at(start, present) else {
-            return;
-        };
-        let inflated = inflate(&stream, raw);
-        let whole = match inflated.end {
-            StreamEnd::Complete { used } => {
-                if used < present {
-                    let message =
-                        format!("{} bytes follow the end of its zlib stream", present - used);
-                    self.issues.push(Issue {
-                        level: Level::Warn,
-                        offset: start + used,
-                        path: source.clone(),
-                        message,
-                    });
-                }
-                if (inflated.bytes.len() as u64) < raw {
-                    let message = format!(
-                        "{} = {raw}, but its zlib stream inflates to {} bytes",
-                        z.raw.path,
-                        inflated.bytes.len()
-                    );
-                    self.error(start, &source, message);
-                }
-                true
-            }
-            StreamEnd::Short => {
-                let message = format!(
-                    "its zlib stream is short: it ends after {present} bytes, {} inflated, before its end",
-                    inflated.bytes.len()
-                );
-                self.error(start, &source, message);
-                false
-            }
-            StreamEnd::Corrupt(e) => {
-                let message = format!(
-                    "its zlib stream is corrupt ({e}) after {} inflated bytes",
-                    inflated.bytes.len()
-                );
-                self.error(start, &source, message);
-                false
-            }
-            StreamEnd::TooLong { limit } => {
-                let message = if limit == raw {
-                    format!(
-                        "{} = {raw}, but its zlib stream inflates to more",
-                        z.raw.path
-                    )
-                } else {
-                    format!("its zlib stream inflates to more than {limit} bytes")
-                };
-                self.error(start, &source, message);
-                false
-            }
-        };
-        let held = self.stream_records(ri, z, k, &inflated.bytes, copies);
-        if let (Some(count), Some(held)) = (&z.count, held) {
-            let declared = read_scalar(src, count);
-            if whole && declared != held {
-                let message = format!(
-                    "{} = {declared}, but its zlib stream holds {held} {}",
-                    count.path,
-                    self.name(ri)
-                );
-                self.error(at + count.offset, &source, message);
-            }
-        }
-    }
-
-    /// Decodes the records of one inflated stream; how many whole ones it holds, or `None`
-    /// when one is damaged (an error says so).
-    fn stream_records(
-        &mut self,
-        ri: usize,
-        z: &Zlib,
-        k: usize,
-        bytes: &[u8],
-        copies: &mut Vec<Copy>,
-    ) -> Option<u64> {
-        let rec = &self.f.records[ri];
-        let (size, len) = (rec.size, bytes.len() as u64);
-        let type_name = &self.schema.abi.structs[rec.struct_index].name;
-        let mut pos = 0u64;
-        let mut n = 0u64;
-        while pos < len {
-            let path = format!("{}[{k}][{n}]", rec.name);
-            let stream = format!(" in the stream of {}[{k}]", self.name(z.source));
-            if len - pos < size {
-                let message = format!(
-                    "the inflated stream ({len} bytes) ends {} bytes into a {type_name} ({size} bytes){stream}",
-                    len - pos
-                );
-                self.error(pos, &path, message);
-                return None;
-            }
-            let head = &bytes[pos as usize..(pos + size) as usize];
-            let data = z.data.as_ref().map(|d| read_scalar(head, d));
-            let total = match (z.size.as_ref().map(|s| read_scalar(head, s)), data) {
-                (Some(t), Some(d)) if t != size.saturating_add(d) => {
-                    let message = format!(
-                        "{} = {t}, but {type_name} ({size} bytes) and {} = {d} make {}{stream}",
-                        z.size.as_ref().expect("some").path,
-                        z.data.as_ref().expect("some").path,
-                        size + d
-                    );
-                    self.error(pos, &path, message);
-                    t
-                }
-                (Some(t), _) => t,
-                (None, Some(d)) => size.saturating_add(d),
-                (None, None) => size,
-            };
-            let node = decode::record(
-                self.schema,
-                rec.struct_index,
-                head,
-                pos,
-                &path,
-                &mut self.issues,
-            );
-            self.found.push(Found {
-                group: rec.name.clone(),
-                path: path.clone(),
-                type_name: type_name.clone(),
-                size,
-                offset: pos,
-                stream: Some(format!("{}[{k}]", self.name(z.source))),
-                data: total.saturating_sub(size),
-                node: Some(node),
-            });
-            copies.push(Copy {
-                offset: pos,
-                bytes: head.to_vec(),
-                valid: true,
-            });
-            if total < size || total > len - pos {
-                let message = if total < size {
-                    format!("holds {total} bytes, less than {type_name} ({size} bytes){stream}")
-                } else {
-                    format!(
-                        "its {total} bytes run past the end of the inflated stream ({len} bytes){stream}"
-                    )
-                };
-                self.error(pos, &path, message);
-                return None;
-            }
-            pos += total;
-            n += 1;
-        }
-        Some(n)
     }
 
     fn check_ordered(&mut self) {

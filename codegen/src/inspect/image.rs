@@ -22,7 +22,7 @@ pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> File
     let mut cx = ImageDecoder {
         schema,
         input,
-        len: input.len(),
+        len: input.size(),
         issues: Vec::new(),
         found: Vec::new(),
         groups: Vec::new(),
