@@ -210,6 +210,12 @@ fn copies<'a>(json: &'a Value, record: &str) -> &'a Vec<Value> {
 fn a_whole_recording_decodes_without_issues() {
     let r = Recording::three();
     let bytes = r.bytes();
+    // Left for the README's example: `codegen inspect ibfrec target/tmp/recording.ibfrec`,
+    // and a copy cut inside its last chunk.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(tmp.join("recording.ibfrec"), &bytes).unwrap();
+    let body = r.body();
+    std::fs::write(tmp.join("cut.ibfrec"), &body[..body.len() - 100]).unwrap();
     let (i, json) = run(&bytes);
     assert!(i.issues.is_empty(), "{}", issues(&i));
     assert_eq!(i.exit_code(true), 0);

@@ -38,6 +38,9 @@ fn issues(i: &FileInspection) -> String {
 fn the_valid_image_decodes_every_region() {
     let schema = schema();
     let bytes = image::valid();
+    // Left for the README's example: `codegen inspect bridge target/tmp/bridge.bin`.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(tmp.join("bridge.bin"), &bytes).unwrap();
     let i = run(&schema, &bytes);
     assert!(!i.has(Level::Error), "{}", issues(&i));
     let json = render_file_json(&schema, &i);
