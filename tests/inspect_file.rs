@@ -448,3 +448,21 @@ impl Recording {
         self.trailer.footer_offset = at;
     }
 }
+
+#[test]
+fn a_stored_size_past_what_raw_size_allows_is_an_error_and_not_read() {
+    let mut r = Recording::three();
+    // The next chunk's bytes and the footer follow: stored_size claims them all.
+    r.chunks[0].0.stored_size = 100_000;
+    r.chunks[0].0.raw_size = 100;
+    let i = fires(
+        &r.bytes(),
+        "chunks[0]",
+        "stored_size = 100000: more than a zlib stream of raw_size = 100 bytes can take",
+    );
+    assert!(
+        i.issues
+            .iter()
+            .any(|x| x.message.contains("runs past the end of the file"))
+    );
+}

@@ -86,6 +86,10 @@ impl FileInspection {
     }
 }
 
+/// The most copies of one record decoded from a count: 1 Mi (a 1 GB file of 24-byte entries
+/// would otherwise be 40 M trees of nodes).
+const MAX_COPIES: u64 = 1 << 20;
+
 /// A copy as the decoder keeps it: where, its bytes (to read fields), whether its expected
 /// values hold (a copy whose do not is shown, never followed).
 pub(super) struct Copy {
@@ -229,6 +233,18 @@ impl FileDecoder<'_> {
             );
             self.error(start, &rec.name, message);
             fits = room;
+        }
+        if fits > MAX_COPIES {
+            let message = format!(
+                "{fits} copies: only the first {MAX_COPIES} are decoded (a bound on memory)"
+            );
+            self.issues.push(Issue {
+                level: Level::Warn,
+                offset: start,
+                path: rec.name.clone(),
+                message,
+            });
+            fits = MAX_COPIES;
         }
         let mut copies = Vec::new();
         for i in 0..fits {

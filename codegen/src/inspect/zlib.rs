@@ -114,7 +114,18 @@ impl FileDecoder<'_> {
             );
             self.error(start, &source, message);
         }
-        let Some(stream) = self.input.read_at(start, present) else {
+        // Deflate adds at most 5 bytes per 16 KiB stored block, and zlib 6 bytes: a stream
+        // longer than that for `raw` is not read further (a bound on memory too).
+        let bound = raw.min(MAX_INFLATED) + raw.min(MAX_INFLATED) / 1024 + 64;
+        if present > bound {
+            let message = format!(
+                "{} = {stored}: more than a zlib stream of {} = {raw} bytes can take; the first \
+                 {bound} bytes are inflated",
+                z.stored.path, z.raw.path
+            );
+            self.error(start, &source, message);
+        }
+        let Some(stream) = self.input.read_at(start, present.min(bound)) else {
             return;
         };
         let inflated = inflate(&stream, raw);
