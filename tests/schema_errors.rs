@@ -207,6 +207,7 @@ error_classes! {
     file_zlib_missing_stored => 1,
     file_field_not_unsigned => 1,
     file_total_sum_and_count => 1,
+    file_after_zlib_record => 1,
     // Mistakes pile up and are reported together, by line.
     several_errors => 5,
 }

@@ -159,10 +159,10 @@ impl LowerAttach<'_> {
         let place = if let Some(at) = &r.at {
             self.lower_at(at, earlier, &what)?
         } else if let Some(after) = &r.after {
-            Place::After(self.record_ref(earlier, after, &what)?)
+            Place::After(self.in_file(earlier, after, &what, "after")?)
         } else {
             let source_name = r.zlib.as_ref().expect("one of the three");
-            let source = self.record_ref(earlier, source_name, &what)?;
+            let source = self.in_file(earlier, source_name, &what, "zlib")?;
             let si = earlier[source].struct_index;
             let need = |cx: &mut Self, v: &Option<Spanned<String>>, key: &str| -> Option<Scalar> {
                 match v {
@@ -226,7 +226,7 @@ impl LowerAttach<'_> {
                 );
                 return None;
             }
-            Some(w) => Some(self.record_ref(earlier, w, &what)?),
+            Some(w) => Some(self.in_file(earlier, w, &what, "walk")?),
             None => None,
         };
         Some(FileRecord {
@@ -338,6 +338,30 @@ impl LowerAttach<'_> {
     ) -> Option<usize> {
         let span = self.inner(name);
         self.record_by_name(earlier, name.get_ref(), &span, what)
+    }
+
+    /// A record declared before that sits in the file itself, not inside zlib streams: what
+    /// `after`, `walk` and `zlib` place from, by its copies' offsets in the file.
+    fn in_file(
+        &mut self,
+        earlier: &[FileRecord],
+        name: &Spanned<String>,
+        what: &str,
+        key: &str,
+    ) -> Option<usize> {
+        let r = self.record_ref(earlier, name, what)?;
+        if matches!(earlier[r].place, Place::Zlib(_)) {
+            self.errors.error_help(
+                &self.inner(name),
+                format!(
+                    "{what}: `{key} = \"{}\"` names a record inside zlib streams",
+                    name.get_ref()
+                ),
+                format!("`{key}` places from offsets in the file: name a record that sits there"),
+            );
+            return None;
+        }
+        Some(r)
     }
 
     /// `record.field`, any record: its field resolved against the record's struct.
