@@ -198,6 +198,16 @@ error_classes! {
     layout_duplicate => 1,
     layout_name_collision => 1,
     layout_row_reserved_name => 1,
+    // File formats ([[file]]).
+    file_name_taken => 1,
+    file_record_unknown_struct => 1,
+    file_record_two_places => 1,
+    file_record_unknown_record => 1,
+    file_at_many_copies => 1,
+    file_zlib_missing_stored => 1,
+    file_field_not_unsigned => 1,
+    file_total_sum_and_count => 1,
+    file_after_zlib_record => 1,
     // Mistakes pile up and are reported together, by line.
     several_errors => 5,
 }

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use codegen::inspect::{Extent, Plan};
+use codegen::inspect::{Extent, Plan, ReadAt};
 
 /// The bytes of each record of a plan, in order, and what is known of the input's length.
 /// Fewer records than the plan's count mean the input ended before the last one.
@@ -112,6 +112,78 @@ fn read_stream(mut stream: impl Read, plan: &Plan) -> io::Result<Records> {
         bytes,
         len: Extent::AtLeast(pos),
     })
+}
+
+/// A whole file for a `[[file]]` format, read at the ranges its records sit: a regular file
+/// (or standard input redirected from one) is never read whole. Anything else (a pipe) is read
+/// into memory, up to [`MAX_STREAM`] bytes.
+pub fn open_whole(path: &Path) -> io::Result<Box<dyn ReadAt>> {
+    let file = if path == Path::new("-") {
+        stdin_file()?
+    } else {
+        File::open(path)?
+    };
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a folder, not a file",
+        ));
+    }
+    if meta.is_file() {
+        return Ok(Box::new(FileAt {
+            file: std::cell::RefCell::new(file),
+            len: meta.len(),
+        }));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_STREAM + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_STREAM {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a stream of more than {MAX_STREAM} bytes: save it to a file first"),
+        ));
+    }
+    Ok(Box::new(bytes))
+}
+
+/// The most of a pipe read into memory for a `[[file]]`: 1 GiB.
+const MAX_STREAM: u64 = 1 << 30;
+
+#[cfg(unix)]
+fn stdin_file() -> io::Result<File> {
+    use std::os::fd::AsFd;
+    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+fn stdin_file() -> io::Result<File> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "a [[file]] format reads a file, not standard input, on this system",
+    ))
+}
+
+struct FileAt {
+    file: std::cell::RefCell<File>,
+    len: u64,
+}
+
+impl ReadAt for FileAt {
+    fn size(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, n: u64) -> Option<Vec<u8>> {
+        if offset.checked_add(n)? > self.len {
+            return None;
+        }
+        let mut file = self.file.borrow_mut();
+        file.seek(SeekFrom::Start(offset)).ok()?;
+        let mut buf = vec![0; usize::try_from(n).ok()?];
+        let got = read_full(&mut *file, &mut buf).ok()?;
+        (got == buf.len()).then_some(buf)
+    }
 }
 
 /// Fills `buf` unless the input ends first; returns how many bytes it read.

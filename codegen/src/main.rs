@@ -54,7 +54,8 @@ enum Command {
     },
     /// Decode binary data (a shared-memory dump, a recording, a test blob) through the schema.
     Inspect {
-        /// The struct to decode, such as `snapshot`.
+        /// The struct to decode, such as `snapshot`, or a `[[file]]` format, such as `ibfrec`,
+        /// to decode a whole file.
         #[arg(value_name = "TYPE")]
         name: String,
         /// The input file, or `-` for standard input. Only the records' bytes are read.
@@ -83,7 +84,7 @@ enum Command {
         live: bool,
         /// Re-read the live file every SECONDS and print the fields that changed, old and new,
         /// until interrupted (implies --live).
-        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        #[arg(long, value_name = "SECONDS", value_parser = live_cli::parse_seconds)]
         watch: Option<f64>,
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
@@ -129,6 +130,9 @@ macro_rules! out {
 macro_rules! outln {
     ($($arg:tt)*) => { write_stdout(&format!("{}\n", format_args!($($arg)*))) };
 }
+
+// After the output macros, which it uses.
+mod live_cli;
 
 /// The output formats of `codegen diff`.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -176,8 +180,8 @@ fn main() -> ExitCode {
                 stride,
             };
             match watch {
-                Some(seconds) => watch_live(&schema, &request, seconds),
-                None if live => inspect_live(&schema, &request, json, strict),
+                Some(seconds) => live_cli::watch_live(&schema, &request, seconds),
+                None if live => live_cli::inspect_live(&schema, &request, json, strict),
                 None => inspect(&schema, &request, json, strict),
             }
         }
@@ -336,6 +340,13 @@ fn inspect(
     use codegen::inspect::{Plan, decode, render_dump, render_issues, render_json};
     let schema = load(schema_path)?;
     let file = &request.file;
+    let whole = match codegen::inspect::find_file(&schema, &request.name) {
+        Some(f) => Some(Whole::File(f)),
+        None => codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
+    };
+    if let Some(whole) = whole {
+        return inspect_whole(&schema, whole, request, json, strict);
+    }
     let plan = Plan::new(
         &schema,
         &request.name,
@@ -364,145 +375,48 @@ fn inspect(
     Ok(ExitCode::from(inspection.exit_code(strict)))
 }
 
-/// `--watch`'s interval: a positive number of seconds.
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
-        _ => Err(format!(
-            "`{text}` is not a number of seconds between 0 and 86400"
-        )),
-    }
+/// What a name that is not a struct's names: a `[[file]]`, or a `[[layout]]` (an image).
+enum Whole {
+    File(usize),
+    Image(usize),
 }
 
-/// The plan, the mapping and the seqlock counters of a live inspection.
-fn open_live(
-    schema_path: &Path,
-    request: &Request,
-) -> Result<
-    (
-        Schema,
-        codegen::inspect::Plan,
-        abi_runtime::Mapping,
-        Vec<input::Counter>,
-    ),
-    Failure,
-> {
-    let schema = load(schema_path)?;
-    let plan = codegen::inspect::Plan::new(
-        &schema,
-        &request.name,
-        request.offset,
-        request.count,
-        request.stride,
-    )
-    .map_err(Failure::Input)?;
-    let file = &request.file;
-    let mapping = abi_runtime::Mapping::open(file).map_err(|e| {
-        Failure::Input(format!(
-            "cannot map {} (--live maps the file shared, for reading and writing): {e}",
-            file.display()
-        ))
-    })?;
-    let layout = schema.layout.of(plan.index);
-    let counters = schema.access.structs[plan.index]
-        .seqlocks
-        .iter()
-        .map(|&k| {
-            let lock = &schema.access.seqlocks[k];
-            input::Counter {
-                offset: layout.fields[lock.counter].offset as usize,
-                width: lock.counter_width as usize,
-            }
-        })
-        .collect();
-    Ok((schema, plan, mapping, counters))
-}
-
-/// `inspect --live`: like `inspect`, from a mapping another process writes; stderr says
-/// which records needed retries, and the JSON carries them.
-fn inspect_live(
-    schema_path: &Path,
+/// `codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
+/// record, or the whole image, region by region.
+fn inspect_whole(
+    schema: &codegen::Schema,
+    whole: Whole,
     request: &Request,
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{decode, render_dump, render_issues, render_json};
-    let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
-    let (input, retries) = input::read_live(&mapping, &plan, &counters).map_err(Failure::Input)?;
-    let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
-    let inspection = decode(&schema, &plan, &records, input.len);
-    eprint!("{}", render_issues(&inspection));
-    for (i, r) in retries.iter().enumerate().filter(|(_, r)| **r > 0) {
-        eprintln!(
-            "info: @{:#06x} record {i}: copied under its seqlock after {r} retries",
-            plan.record_offset(i as u64)
-        );
+    use codegen::inspect::{
+        inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
+    };
+    if request.offset != 0 || request.count != 1 || request.stride.is_some() {
+        return Err(Failure::Input(format!(
+            "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
+            request.name
+        )));
     }
-    if inspection.records.is_empty() {
-        return Ok(ExitCode::from(inspection.exit_code(strict)));
-    }
+    let file = &request.file;
+    let input = input::open_whole(file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let inspection = match whole {
+        Whole::File(f) => inspect_file(schema, f, input.as_ref()),
+        Whole::Image(l) => inspect_image(schema, l, input.as_ref()),
+    };
+    eprint!("{}", render_file_issues(&inspection));
     if json {
-        let mut value = render_json(&schema, &inspection);
-        value["live"] = serde_json::json!({ "seqlocks": counters.len(), "retries": retries });
+        let value = render_file_json(schema, &inspection);
         outln!(
             "{}",
             serde_json::to_string_pretty(&value).expect("json values serialize")
         );
     } else {
-        out!("{}", render_dump(&schema, &inspection));
+        out!("{}", render_file_dump(schema, &inspection));
     }
     Ok(ExitCode::from(inspection.exit_code(strict)))
-}
-
-/// `inspect --watch`: re-reads the live records every `seconds` and prints each field that
-/// changed as `PATH: OLD -> NEW`, until interrupted.
-fn watch_live(schema_path: &Path, request: &Request, seconds: f64) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{decode, render_dump};
-    let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
-    let fields = |dump: &str| -> Vec<(String, String)> {
-        dump.lines()
-            .filter(|l| l.starts_with('@'))
-            .filter_map(|l| {
-                let mut words = l.splitn(4, ' ');
-                let (at, path, _ty) = (words.next()?, words.next()?, words.next()?);
-                Some((
-                    format!("{at} {path}"),
-                    words.next().unwrap_or("").to_string(),
-                ))
-            })
-            .collect()
-    };
-    let mut before: Option<Vec<(String, String)>> = None;
-    loop {
-        let (input, retries) =
-            input::read_live(&mapping, &plan, &counters).map_err(Failure::Input)?;
-        let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
-        let inspection = decode(&schema, &plan, &records, input.len);
-        if inspection.records.is_empty() {
-            eprint!("{}", codegen::inspect::render_issues(&inspection));
-            return Ok(ExitCode::from(1));
-        }
-        let now = fields(&render_dump(&schema, &inspection));
-        match &before {
-            None => {
-                outln!("# watching {} fields every {seconds} s", now.len());
-            }
-            Some(old) => {
-                let retried: u32 = retries.iter().sum();
-                for ((key, new), (_, was)) in now.iter().zip(old) {
-                    if new != was {
-                        let path = key.split_once(' ').map_or(key.as_str(), |(_, p)| p);
-                        outln!("{path}: {was} -> {new}");
-                    }
-                }
-                if retried > 0 {
-                    eprintln!("info: {retried} seqlock retries in this read");
-                }
-            }
-        }
-        before = Some(now);
-        std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
-    }
 }
 
 /// `codegen diff`: exit 0 when the change obeys the version policy, 1 when it does not, 2

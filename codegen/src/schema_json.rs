@@ -210,11 +210,12 @@ pub fn schema_json() -> Value {
             },
         },
     });
+    let file = file_json(&value);
     let powers_of_two: Vec<u64> = (0..32).map(|b| 1u64 << b).collect();
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "codegen ABI schema (schema.toml)",
-        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]] and [[layout]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
+        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]], [[layout]] and [[file]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
         "type": "object",
         "additionalProperties": false,
         "required": ["abi"],
@@ -379,6 +380,71 @@ pub fn schema_json() -> Value {
                 },
             },
             "layout": layout,
+            "file": file,
+        },
+    })
+}
+
+/// `[[file]]`: a file format, its records and where each sits.
+fn file_json(value: &Value) -> Value {
+    let path = |what: &str| json!({ "type": "string", "minLength": 1, "description": what });
+    json!({
+        "type": "array",
+        "description": "File formats, decoded whole by codegen inspect NAME FILE.",
+        "items": {
+            "type": "object",
+            "description": "A [[file]]: the records a file holds, found in the order declared, each placed by the records before it; totals and ordered fields that tie them together.",
+            "additionalProperties": false,
+            "required": ["name", "records"],
+            "properties": {
+                "name": { "type": "string", "pattern": NAME, "description": "The format's name, distinct from every struct and layout: codegen inspect NAME FILE." },
+                "doc": { "type": "string", "description": "What the file is." },
+                "records": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "One inline table per record: a struct and exactly one of at, after or zlib.",
+                    "items": {
+                        "type": "object",
+                        "description": "A record: one copy, count copies back to back, one copy per copy of another record (x[].field), or records packed in zlib streams.",
+                        "additionalProperties": false,
+                        "required": ["name", "struct"],
+                        "properties": {
+                            "name": { "type": "string", "pattern": NAME, "description": "The record's name, for paths such as footer.chunk_count." },
+                            "struct": { "type": "string", "pattern": NAME, "description": "The struct each copy is decoded as." },
+                            "at": { "description": "Where it sits: an offset (an integer, or an expression over constants in which a struct's name stands for its size), end - N from the end, x.field (the offset one copy of x holds) or x[].field (one copy per copy of x).", "anyOf": [value.clone(), { "type": "string", "minLength": 1 }] },
+                            "after": { "type": "string", "pattern": NAME, "description": "Right after the last copy of this record." },
+                            "count": path("With at or after: x.field, how many copies back to back. With zlib: the stream record's field counting the records inside."),
+                            "walk": { "type": "string", "pattern": NAME, "description": "With at = x[].field: when x is missing or broken, find the copies from the end of this record forward, each right after the one before and its zlib stream." },
+                            "zlib": { "type": "string", "pattern": NAME, "description": "The records sit in the zlib stream that follows each copy of this record." },
+                            "stored": path("With zlib: the stream record's field holding the stream's bytes."),
+                            "raw": path("With zlib: the stream record's field holding the bytes the stream inflates to."),
+                            "size": path("With zlib: this struct's field holding the whole record's bytes."),
+                            "data": path("With zlib: this struct's field holding the bytes that follow the struct."),
+                            "doc": { "type": "string", "description": "What the record is." },
+                        },
+                    },
+                },
+                "totals": {
+                    "type": "array",
+                    "description": "Fields that must equal a sum or a count over other records.",
+                    "items": {
+                        "type": "object",
+                        "description": "total and exactly one of sum and count.",
+                        "additionalProperties": false,
+                        "required": ["total"],
+                        "properties": {
+                            "total": path("record.field of a record with one copy."),
+                            "sum": path("record.field: the sum over every copy of the record."),
+                            "count": { "type": "string", "pattern": NAME, "description": "A record: how many copies the file holds." },
+                        },
+                    },
+                },
+                "ordered": {
+                    "type": "array",
+                    "description": "record.field paths whose values increase strictly from one copy to the next.",
+                    "items": { "type": "string", "minLength": 1 },
+                },
+            },
         },
     })
 }

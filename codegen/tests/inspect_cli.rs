@@ -452,3 +452,37 @@ fn sparse_large_file_at_a_big_offset() {
     assert_eq!(v["data"][1]["magic"], 0x4546_4249);
     let _ = std::fs::remove_file(&path);
 }
+
+/// `inspect ibfrec` and `inspect bridge` decode a whole file: a file that is neither gives
+/// errors on stderr and exit 1, never a panic; a pipe is read (bounded) too; the struct
+/// options are refused for them.
+#[test]
+fn whole_files_through_their_format_or_layout() {
+    let path = file("not-a-recording.bin", &[0x5A; 700]);
+    let input = path.to_str().unwrap();
+    for name in ["ibfrec", "bridge"] {
+        let out = codegen(&[name, input, "--json"], Stdin::Closed);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(stderr.contains("error: "), "{name}: {stderr}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["file"], name);
+        assert_eq!(json["size"], 700);
+    }
+    let out = codegen(&["ibfrec", "-"], Stdin::Bytes(&[0x5A; 700]));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: @0x0000 footer: not found: `trailer` does not hold its expected values"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .contains("chunks: not found: `chunk_index` is missing, and `header` to walk from too"),
+        "{stderr}"
+    );
+    let out = codegen(&["ibfrec", input, "--offset", "16"], Stdin::Closed);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is decoded whole"));
+}

@@ -40,13 +40,20 @@ fn live_reads_race_a_writer_and_are_never_torn() {
     let mapping = Mapping::create(&path, 4096).unwrap();
     let region = mapping.region().unwrap();
     let stop = AtomicBool::new(false);
-    let (mut retries, mut reads, mut torn) = (0u64, 0u64, 0u64);
+    let (mut retries, mut reads, mut torn, mut contended) = (0u64, 0u64, 0u64, 0u64);
     std::thread::scope(|s| {
         s.spawn(|| {
+            // Bursts of back-to-back writes (a reader that starts then meets an odd or a
+            // changed counter) and pauses (a reader gets through): a writer that never
+            // pauses can keep every reader out, which `--live` reports as contended.
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {
-                n += 1;
-                write_pad(region, n);
+                let burst = Instant::now();
+                while burst.elapsed() < Duration::from_millis(2) {
+                    n += 1;
+                    write_pad(region, n);
+                }
+                std::thread::sleep(Duration::from_millis(1));
             }
         });
         let started = Instant::now();
@@ -64,11 +71,12 @@ fn live_reads_race_a_writer_and_are_never_torn() {
                 .args(["--schema", &schema()])
                 .output()
                 .unwrap();
-            assert!(
-                out.status.code().is_some_and(|c| c <= 1),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if out.status.code() == Some(2) && stderr.contains("seqlock read gave up") {
+                contended += 1;
+                continue;
+            }
+            assert!(out.status.code().is_some_and(|c| c <= 1), "{stderr}");
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             retries += v["live"]["retries"][0].as_u64().unwrap();
             assert_eq!(v["live"]["seqlocks"], 1);
@@ -81,7 +89,10 @@ fn live_reads_race_a_writer_and_are_never_torn() {
         }
         stop.store(true, Ordering::Relaxed);
     });
-    eprintln!("inspect --live: {reads} reads, {retries} retries, {torn} torn");
+    eprintln!(
+        "inspect --live: {reads} reads, {retries} retries, {torn} torn, {contended} contended"
+    );
+    assert!(reads > 0, "no read got through");
     assert_eq!(torn, 0, "a torn pad_input was printed");
     assert!(retries > 0, "the reads never raced the writer");
 }

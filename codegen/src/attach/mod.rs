@@ -3,6 +3,7 @@
 //! field's offset, a region's least size and alignment are facts of the layout, and a
 //! region may hold a `[[ring]]`.
 
+mod file;
 mod handshake;
 mod links;
 mod row;
@@ -32,6 +33,7 @@ pub fn lower_attach(
         layout,
         access,
         errors: Errors::new(),
+        failed_records: Vec::new(),
     };
     let handshakes = raw
         .structs
@@ -49,9 +51,12 @@ pub fn lower_attach(
         handshakes,
         layouts,
         root: None,
+        files: Vec::new(),
     };
     cx.find_root(raw, &mut attach);
     cx.check_handle_names(raw);
+    cx.errors.propagate()?;
+    attach.files = cx.lower_files(raw);
     cx.errors.propagate()?;
     Ok(attach)
 }
@@ -62,6 +67,9 @@ struct LowerAttach<'a> {
     layout: &'a Layout,
     access: &'a Access,
     errors: Errors,
+    /// The records of the `[[file]]` being lowered that had errors: a later record that
+    /// names one is not an error of its own.
+    failed_records: Vec<String>,
 }
 
 impl LowerAttach<'_> {

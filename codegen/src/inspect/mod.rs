@@ -4,9 +4,16 @@
 //! over bytes: the command line reads only the bytes of the records a [`Plan`] asks for.
 
 mod decode;
+mod file;
+mod image;
 mod render;
+mod render_file;
+mod zlib;
 
+pub use file::{FileInspection, Found, ReadAt, find_file, inspect_file};
+pub use image::{find_layout, inspect_image};
 pub use render::{render_dump, render_issues, render_json};
+pub use render_file::{render_file_dump, render_file_issues, render_file_json};
 
 use crate::Schema;
 use crate::ir::Prim;
@@ -204,13 +211,19 @@ impl Inspection {
     /// 0 clean (info only), 1 when errors are present; with `strict`, 2 for any error or
     /// warning.
     pub fn exit_code(&self, strict: bool) -> u8 {
-        if strict && (self.has(Level::Error) || self.has(Level::Warn)) {
-            2
-        } else if self.has(Level::Error) {
-            1
-        } else {
-            0
-        }
+        exit_code(&self.issues, strict)
+    }
+}
+
+/// [`Inspection::exit_code`] of any list of issues.
+fn exit_code(issues: &[Issue], strict: bool) -> u8 {
+    let has = |level| issues.iter().any(|i: &Issue| i.level == level);
+    if strict && (has(Level::Error) || has(Level::Warn)) {
+        2
+    } else if has(Level::Error) {
+        1
+    } else {
+        0
     }
 }
 

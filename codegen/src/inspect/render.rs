@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::Schema;
 use crate::ir::{Abi, Prim};
 
-use super::{Inspection, Node, NodeKind, every, hex_bytes, join, show_like};
+use super::{Inspection, Issue, Node, NodeKind, every, hex_bytes, join, show_like};
 
 fn is_zero(node: &Node) -> bool {
     match &node.kind {
@@ -115,9 +115,14 @@ pub fn render_dump(schema: &Schema, inspection: &Inspection) -> String {
 /// The issues, one line each (`warn: @0x000C magic: holds 0xdeadbeef, expected …`), the
 /// first 50 of them: diagnostics for standard error, in every output format.
 pub fn render_issues(inspection: &Inspection) -> String {
+    issues_text(&inspection.issues)
+}
+
+/// [`render_issues`] of any list of issues.
+pub(super) fn issues_text(issues: &[Issue]) -> String {
     const MAX_LISTED: usize = 50;
     let mut out = String::new();
-    for issue in inspection.issues.iter().take(MAX_LISTED) {
+    for issue in issues.iter().take(MAX_LISTED) {
         let at = if issue.path.is_empty() {
             String::new()
         } else {
@@ -131,17 +136,17 @@ pub fn render_issues(inspection: &Inspection) -> String {
             issue.message
         );
     }
-    if inspection.issues.len() > MAX_LISTED {
+    if issues.len() > MAX_LISTED {
         let _ = writeln!(
             out,
             "… and {} more issues (--json lists them all)",
-            inspection.issues.len() - MAX_LISTED
+            issues.len() - MAX_LISTED
         );
     }
     out
 }
 
-fn dump_node(abi: &Abi, node: &Node, path: &str, out: &mut String) {
+pub(super) fn dump_node(abi: &Abi, node: &Node, path: &str, out: &mut String) {
     match &node.kind {
         NodeKind::Struct(_, fields) => {
             for (name, child) in fields {
@@ -242,11 +247,7 @@ fn dump_leaf_array(
 /// number when undeclared), flags as lists of names, padding left out.
 pub fn render_json(schema: &Schema, inspection: &Inspection) -> Value {
     let abi = &schema.abi;
-    let issues: Vec<Value> = inspection
-        .issues
-        .iter()
-        .map(|i| json!({"level": i.level.name(), "offset": i.offset, "path": i.path, "message": i.message}))
-        .collect();
+    let issues = issues_json(&inspection.issues);
     let data: Vec<Value> = inspection
         .records
         .iter()
@@ -263,7 +264,15 @@ pub fn render_json(schema: &Schema, inspection: &Inspection) -> Value {
     })
 }
 
-fn json_node(abi: &Abi, node: &Node) -> Value {
+/// The issues as JSON objects `{level, offset, path, message}`.
+pub(super) fn issues_json(issues: &[Issue]) -> Vec<Value> {
+    issues
+        .iter()
+        .map(|i| json!({"level": i.level.name(), "offset": i.offset, "path": i.path, "message": i.message}))
+        .collect()
+}
+
+pub(super) fn json_node(abi: &Abi, node: &Node) -> Value {
     match &node.kind {
         NodeKind::Int(_, v) | NodeKind::Expected(_, v, _) => {
             i64::try_from(*v).map_or_else(|_| json!(*v as u64), |v| json!(v))

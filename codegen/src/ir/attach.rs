@@ -16,6 +16,8 @@ pub struct Attach {
     /// The layout a mapping starts with (its header declares `version` and no other layout
     /// nests it as blocks), by index into `layouts`.
     pub root: Option<usize>,
+    /// The `[[file]]` formats, in schema order: read with the same scalars as the tables.
+    pub files: Vec<crate::ir::file::FileFormat>,
 }
 
 /// An integer field at a fixed offset of a record, named by its path.

@@ -6,6 +6,7 @@ pub mod access;
 pub mod attach;
 mod constant;
 mod enumeration;
+pub mod file;
 pub mod names;
 mod structure;
 mod ty;
