@@ -19,19 +19,9 @@ fn run(schema: &codegen::Schema, bytes: &[u8]) -> FileInspection {
     inspect_image(schema, root, &bytes)
 }
 
+/// The issues as stderr shows them.
 fn issues(i: &FileInspection) -> String {
-    i.issues
-        .iter()
-        .map(|i| {
-            format!(
-                "{}: @{:#x} {}: {}\n",
-                i.level.name(),
-                i.offset,
-                i.path,
-                i.message
-            )
-        })
-        .collect()
+    codegen::inspect::render_file_issues(i)
 }
 
 #[test]

@@ -71,7 +71,7 @@ pub fn inspect_live(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{decode, render_dump, render_issues, render_json};
+    use codegen::inspect::{decode, render_issues};
     let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
     let (input, retries) = input::read_live(&mapping, &plan, &counters).map_err(Failure::Input)?;
     let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
@@ -83,20 +83,14 @@ pub fn inspect_live(
             plan.record_offset(i as u64)
         );
     }
-    if inspection.records.is_empty() {
-        return Ok(ExitCode::from(inspection.exit_code(strict)));
-    }
-    if json {
-        let mut value = render_json(&schema, &inspection);
-        value["live"] = serde_json::json!({ "seqlocks": counters.len(), "retries": retries });
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("json values serialize")
-        );
-    } else {
-        out!("{}", render_dump(&schema, &inspection));
-    }
-    Ok(ExitCode::from(inspection.exit_code(strict)))
+    let live = serde_json::json!({ "seqlocks": counters.len(), "retries": retries });
+    Ok(crate::print_records(
+        &schema,
+        &inspection,
+        json,
+        strict,
+        Some(("live", live)),
+    ))
 }
 
 /// `inspect --watch`: re-reads the live records every `seconds` and prints each field that

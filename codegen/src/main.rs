@@ -337,7 +337,7 @@ fn inspect(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{Plan, decode, render_dump, render_issues, render_json};
+    use codegen::inspect::{Plan, decode, render_issues};
     let schema = load(schema_path)?;
     let file = &request.file;
     let whole = match codegen::inspect::find_file(&schema, &request.name) {
@@ -360,19 +360,35 @@ fn inspect(
     let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
     let inspection = decode(&schema, &plan, &records, input.len);
     eprint!("{}", render_issues(&inspection));
+    Ok(print_records(&schema, &inspection, json, strict, None))
+}
+
+/// Prints decoded records (JSON with `extra` keys added, or the dump) and gives the exit
+/// code; nothing on stdout when the input did not hold them.
+fn print_records(
+    schema: &Schema,
+    inspection: &codegen::inspect::Inspection,
+    json: bool,
+    strict: bool,
+    extra: Option<(&str, serde_json::Value)>,
+) -> ExitCode {
+    use codegen::inspect::{render_dump, render_json};
     if inspection.records.is_empty() {
-        return Ok(ExitCode::from(inspection.exit_code(strict)));
+        return ExitCode::from(inspection.exit_code(strict));
     }
     if json {
-        let value = render_json(&schema, &inspection);
+        let mut value = render_json(schema, inspection);
+        if let Some((key, more)) = extra {
+            value[key] = more;
+        }
         outln!(
             "{}",
             serde_json::to_string_pretty(&value).expect("json values serialize")
         );
     } else {
-        out!("{}", render_dump(&schema, &inspection));
+        out!("{}", render_dump(schema, inspection));
     }
-    Ok(ExitCode::from(inspection.exit_code(strict)))
+    ExitCode::from(inspection.exit_code(strict))
 }
 
 /// What a name that is not a struct's names: a `[[file]]`, or a `[[layout]]` (an image).
