@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `codegen inspect` on inputs of any size (issue 16): whole-process peak RSS and wall time,
+# `abi-codegen inspect` on inputs of any size (issue 16): whole-process peak RSS and wall time,
 # measured by `/usr/bin/time -v` (GNU time: "Maximum resident set size", "Elapsed"), for
 #   1. one ring_slot_header (64 bytes) at the end of a 1 GiB sparse file (`truncate -s 1G`,
 #      so the file costs no disk and reading it costs only the page cache of zero pages);
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
 shift || true
 if [ $# -eq 0 ]; then
-  cargo build -q --release -p codegen
+  cargo build -q --release -p abi-codegen
   set -- target/release/codegen
 fi
 [ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 1; }

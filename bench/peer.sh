@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peer: whole-process time of `codegen generate` on the bridge schema (all four targets:
+# Peer: whole-process time of `abi-codegen generate` on the bridge schema (all four targets:
 # Rust, C, Python, markdown) against cbindgen making one C header from generated/bridge.rs,
 # which is what a user would otherwise pick for the C side. cbindgen is not a dependency of
 # the project: this script installs it with `cargo install` into target/bench-tools (kept
@@ -17,7 +17,7 @@ TOOLS="$PWD/target/bench-tools"
 if [ ! -x "$TOOLS/bin/cbindgen" ]; then
   cargo install --locked --root "$TOOLS" cbindgen
 fi
-cargo build -q --release -p codegen
+cargo build -q --release -p abi-codegen
 WORK="$(mktemp -d -t bridge-peer.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 {
@@ -31,7 +31,7 @@ trap 'rm -rf "$WORK"' EXIT
 python3 - "$RUNS" "$PWD" "$WORK" "$TOOLS/bin/cbindgen" <<'PY'
 import os, platform, shutil, statistics, subprocess, sys, time
 runs, repo, work, cbindgen = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-codegen = os.path.join(repo, "target/release/codegen")
+abi-codegen = os.path.join(repo, "target/release/codegen")
 
 def run(make_cmd):
     times = []
@@ -53,7 +53,7 @@ cb = run(lambda out: [cbindgen, "--config", os.path.join(work, "cbindgen.toml"),
 version = subprocess.run([cbindgen, "--version"], capture_output=True, text=True).stdout.strip()
 print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}; "
       f"load {os.getloadavg()[0]:.2f}; {version}; median (min) of {runs} runs")
-print(f"codegen generate, 4 targets: {gen[0]*1e3:7.2f} ms ({gen[1]*1e3:.2f})")
+print(f"abi-codegen generate, 4 targets: {gen[0]*1e3:7.2f} ms ({gen[1]*1e3:.2f})")
 print(f"cbindgen, 1 C header:        {cb[0]*1e3:7.2f} ms ({cb[1]*1e3:.2f})")
 print(f"cbindgen / codegen: {cb[0]/gen[0]:.1f}x median, {cb[1]/gen[1]:.1f}x min (goal >= 10x)")
 PY

@@ -6,7 +6,7 @@
 # the ratio to the previous N: doubling N must cost at most 2.2x. Goal: 10,000 structs,
 # every target, under 1 s.
 #
-# Then the command a user runs, whole process: `codegen generate` on the schema of
+# Then the command a user runs, whole process: `abi-codegen generate` on the schema of
 # CLI_N structs (default 10000) written to a file, into an empty folder, RUNS times: the
 # shortest and median wall time, CPU time (user + sys) and max RSS, from /usr/bin/time.
 #
@@ -21,8 +21,8 @@ if [ ! -x /usr/bin/time ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >/dev/null
 fi
-cargo build -q --release -p codegen --example scale
-cargo build -q --release -p codegen
+cargo build -q --release -p abi-codegen --example scale
+cargo build -q --release -p abi-codegen
 BIN=target/release/examples/scale
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -61,6 +61,6 @@ done
 col() { cat "$WORK"/time.* | awk "{print $1}" | sort -g; }
 pick() { sed -n "$1p"; }
 mid=$(( (RUNS + 1) / 2 ))
-printf 'codegen generate, %d structs, whole process (%d runs): wall shortest %.2f s, median %.2f s; CPU (user+sys) shortest %.2f s; max RSS median %.0f MiB\n' \
+printf 'abi-codegen generate, %d structs, whole process (%d runs): wall shortest %.2f s, median %.2f s; CPU (user+sys) shortest %.2f s; max RSS median %.0f MiB\n' \
   "$CLI_N" "$RUNS" "$(col '$1' | pick 1)" "$(col '$1' | pick "$mid")" "$(col '$2+$3' | pick 1)" \
   "$(col '$4/1024' | pick "$mid")"

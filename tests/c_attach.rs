@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use codegen::language_backend::c::render_c_header;
+use abi_codegen::language_backend::c::render_c_header;
 use common::image::{
     self, BOT_BLOCKS, BOT_ROWS, CLIENT_BLOCKS, CLIENT_ROWS, LOG_RING, SNAPSHOT_RING,
 };
@@ -79,10 +79,10 @@ fn manifest_path(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-fn bridge_schema() -> codegen::Schema {
+fn bridge_schema() -> abi_codegen::Schema {
     let path = manifest_path("schema.toml");
     let src = std::fs::read_to_string(&path).expect("schema.toml");
-    codegen::load_schema(&src)
+    abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string(), &src)))
 }
 
@@ -422,7 +422,7 @@ fn c_reads_extensible_records_by_their_producers_size() {
 fn the_program_calls_every_attach_helper() {
     let src =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schema.toml")).unwrap();
-    let schema = codegen::load_schema(&src).unwrap();
+    let schema = abi_codegen::load_schema(&src).unwrap();
     let header = render_c_header(&schema, "schema.toml").unwrap();
     let (_, attach) = header
         .split_once("\n * Attaching to a mapping\n")

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codegen::Schema;
-use codegen::language_backend::c::{c_field_name, render_c_header};
-use codegen::language_backend::{generate_all, generated_line};
+use abi_codegen::Schema;
+use abi_codegen::language_backend::c::{c_field_name, render_c_header};
+use abi_codegen::language_backend::{generate_all, generated_line};
 
 mod common;
 
@@ -126,7 +126,7 @@ fn compile_and_run(lang: Lang, dir: &Path, file: &str, source: &str, args: &[&Pa
 }
 
 fn load(src: &str) -> Schema {
-    codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
+    abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
 }
 
 fn bridge_header() -> String {
@@ -1062,7 +1062,7 @@ fn c_names_the_header_cannot_take_are_schema_errors() {
         let src = format!(
             "[abi]\nname = \"x\"\nversion = \"1.0\"\nc_prefix = \"{prefix}\"\nbyte_order = \"little\"\n\n{items}"
         );
-        let errors = codegen::load_schema(&src).expect_err("the schema is rejected");
+        let errors = abi_codegen::load_schema(&src).expect_err("the schema is rejected");
         let text = errors.render("schema.toml", &src);
         assert!(text.contains(message), "{text}");
         assert!(text.starts_with("schema.toml:"), "{text}");

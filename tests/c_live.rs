@@ -14,7 +14,7 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use codegen::language_backend::c::render_c_header;
+use abi_codegen::language_backend::c::render_c_header;
 use common::reference::{RefField, Reference, load_reference};
 use common::tools::{run_ok, scratch};
 
@@ -251,7 +251,8 @@ int main(int argc, char **argv) {
 fn bridge_header() -> (String, usize) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
     let src = std::fs::read_to_string(path).expect("read schema.toml");
-    let schema = codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
+    let schema =
+        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
     let (access, structs) = (&schema.access, &schema.abi.structs);
     let stored = (access.structs.iter().enumerate())
         .filter(|(_, a)| a.shared && !a.guarded_whole)
@@ -608,8 +609,10 @@ fn a_schema_without_shared_memory_has_no_live_section() {
         "/tests/fixtures/c/one_struct.toml"
     );
     let src = std::fs::read_to_string(path).unwrap();
-    let schema = codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
-    let header = codegen::language_backend::c::render_c_header(&schema, "one_struct.toml").unwrap();
+    let schema =
+        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
+    let header =
+        abi_codegen::language_backend::c::render_c_header(&schema, "one_struct.toml").unwrap();
     assert!(!header.contains("Live access helpers"));
     assert!(!header.contains("stdbool.h"));
     assert!(!header.contains("static inline"));

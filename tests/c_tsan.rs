@@ -18,7 +18,7 @@ mod common;
 
 use std::process::Command;
 
-use codegen::language_backend::c::render_c_header;
+use abi_codegen::language_backend::c::render_c_header;
 use common::tools::{run_ok, scratch};
 
 const PROGRAM: &str = r#"#define _POSIX_C_SOURCE 200809L
@@ -280,7 +280,8 @@ fn seqlock_and_claim_helpers_race_cleanly_under_thread_sanitizer() {
     );
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
     let src = std::fs::read_to_string(path).unwrap();
-    let schema = codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
+    let schema =
+        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
     let header = render_c_header(&schema, "schema.toml").expect("render bridge.h");
     std::fs::write(dir.join("bridge.h"), header).unwrap();
     std::fs::write(dir.join("stress.c"), PROGRAM).unwrap();

@@ -1,14 +1,14 @@
-//! `codegen diff` through the library: one fixture pair per classification rule
+//! `abi-codegen diff` through the library: one fixture pair per classification rule
 //! (`tests/fixtures/diff/<rule>/old.toml` and `new.toml`), each with the exact changes it
 //! must report and a snapshot of its text report; the real 0.8 → 0.9 history of the bridge
 //! ABI, and the same history broken on purpose; the JSON, markdown and GitHub formats.
 //! Exit codes and `--base` are tested through the binary, in codegen/tests/diff_cli.rs.
 
-use codegen::diff::{
+use abi_codegen::diff::{
     Bump, ChangeKind as K, Diff, Severity as S, Sources, compute_diff, render_github, render_json,
     render_markdown, render_text,
 };
-use codegen::{Schema, load_schema};
+use abi_codegen::{Schema, load_schema};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -53,7 +53,7 @@ impl Pair {
         )
     }
 
-    /// As `codegen diff OLD NEW` shows them: the old schema is a file.
+    /// As `abi-codegen diff OLD NEW` shows them: the old schema is a file.
     fn sources(&self) -> Sources<'_> {
         Sources {
             old_file: Some(&self.old_name),

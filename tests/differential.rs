@@ -1,5 +1,5 @@
 //! Differential testing of the layout against real compilers: random valid schemas
-//! (tests/common/random_schema.rs) go through `codegen::load_schema` and every target; one
+//! (tests/common/random_schema.rs) go through `abi_codegen::load_schema` and every target; one
 //! program per language and batch prints what the compiler or interpreter makes of every
 //! struct (size, alignment), field (offset, size), enum value, constant and the ABI
 //! version: C (gcc -std=c11), C++ (g++ -std=c++17), Rust (rustc, through cargo) and Python
@@ -22,11 +22,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
 
-use codegen::Schema;
-use codegen::ir::names::camel;
-use codegen::language_backend::c::{c_field_name, c_type_name};
-use codegen::language_backend::python::python_type_name;
-use codegen::language_backend::rust::rust_ident;
+use abi_codegen::Schema;
+use abi_codegen::ir::names::camel;
+use abi_codegen::language_backend::c::{c_field_name, c_type_name};
+use abi_codegen::language_backend::python::python_type_name;
+use abi_codegen::language_backend::rust::rust_ident;
 use common::random_schema::{RandomSchema, random_schema};
 
 /// The strict flags of the C and C++ builds.
@@ -635,7 +635,7 @@ struct Summary {
 /// (or a front end that rejects a valid schema), reported with its text.
 fn load_case(run_seed: u64, seed: u64) -> Case {
     let random = random_schema(seed);
-    let schema = codegen::load_schema(&random.toml).unwrap_or_else(|e| {
+    let schema = abi_codegen::load_schema(&random.toml).unwrap_or_else(|e| {
         panic!(
             "random schema with seed {seed} (run seed {run_seed}) does not load; the \
              generator must make valid schemas:\n{}\n--- schema ---\n{}",
@@ -643,8 +643,8 @@ fn load_case(run_seed: u64, seed: u64) -> Case {
             random.toml
         )
     });
-    let outputs =
-        codegen::language_backend::generate_all(&schema, "schema.toml").unwrap_or_else(|e| {
+    let outputs = abi_codegen::language_backend::generate_all(&schema, "schema.toml")
+        .unwrap_or_else(|e| {
             panic!(
                 "random schema with seed {seed}: a target does not render: {e}\n--- schema ---\n{}",
                 random.toml

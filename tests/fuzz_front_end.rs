@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-use codegen::SchemaErrors;
+use abi_codegen::SchemaErrors;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,13 +41,13 @@ enum Outcome {
 /// Runs the pipeline on `src` and checks the result; `Err` describes a failure (a panic, an
 /// error without a proper position, a backend that failed).
 fn run_one(src: &str, render_backends: bool) -> Result<Outcome, String> {
-    let loaded = caught(|| codegen::load_schema(src))
+    let loaded = caught(|| abi_codegen::load_schema(src))
         .map_err(|p| format!("load_schema panicked: {}", panic_text(&p)))?;
     match loaded {
         Ok(schema) => {
             if render_backends {
                 let outputs =
-                    caught(|| codegen::language_backend::generate_all(&schema, "schema.toml"))
+                    caught(|| abi_codegen::language_backend::generate_all(&schema, "schema.toml"))
                         .map_err(|p| format!("generate_all panicked: {}", panic_text(&p)))?
                         .map_err(|e| format!("generate_all failed on a valid schema: {e}"))?;
                 for o in &outputs {
@@ -111,7 +111,7 @@ fn check_errors(src: &str, errors: &SchemaErrors) -> Result<(), String> {
         }
         let expected = format!(
             "schema.toml:{line}:{col}: error: {}",
-            codegen::diagnostics::one_line(&d.message)
+            abi_codegen::diagnostics::one_line(&d.message)
         );
         if *header != expected {
             return Err(format!("header {header:?} is not {expected:?}"));
@@ -911,8 +911,8 @@ fn regression_fixtures() {
         let shown = match outcome {
             // The doc comments of the Rust bindings, where the first crashes were.
             Outcome::Accepted { .. } => {
-                let schema = codegen::load_schema(&src).expect("it loaded");
-                let rust = codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+                let schema = abi_codegen::load_schema(&src).expect("it loaded");
+                let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
                 let items = &rust[rust.find("pub const ABI_VERSION:").expect("the version")..];
                 let docs: Vec<&str> = items
                     .lines()

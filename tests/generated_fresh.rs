@@ -1,6 +1,6 @@
 //! The checked-in files under generated/ equal what the generator makes from schema.toml
 //! now. A stale file is rewritten (outside CI) and the test fails, naming the command that
-//! regenerates it, like rust-analyzer's codegen checks.
+//! regenerates it, like rust-analyzer's abi-codegen checks.
 
 use std::path::Path;
 
@@ -8,24 +8,25 @@ use std::path::Path;
 fn generated_files_are_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(root.join("schema.toml")).expect("schema.toml");
-    let schema =
-        codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
-    let outputs = codegen::language_backend::generate_all(&schema, "schema.toml").expect("renders");
+    let schema = abi_codegen::load_schema(&src)
+        .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
+    let outputs =
+        abi_codegen::language_backend::generate_all(&schema, "schema.toml").expect("renders");
     let dir = root.join("generated");
-    let stale = codegen::write::stale_outputs(&dir, &outputs);
+    let stale = abi_codegen::write::stale_outputs(&dir, &outputs);
     if stale.is_empty() {
         return;
     }
     let names: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
     if std::env::var_os("CI").is_none() {
-        codegen::write::write_outputs(&dir, &outputs).expect("rewrite generated/");
+        abi_codegen::write::write_outputs(&dir, &outputs).expect("rewrite generated/");
         panic!(
-            "stale: {}\nthey were regenerated; review and commit them (the command is `cargo run -p codegen -- generate`)",
+            "stale: {}\nthey were regenerated; review and commit them (the command is `cargo run -p abi-codegen -- generate`)",
             names.join(", ")
         );
     }
     panic!(
-        "stale: {}\nrun `cargo run -p codegen -- generate` and commit the result",
+        "stale: {}\nrun `cargo run -p abi-codegen -- generate` and commit the result",
         names.join(", ")
     );
 }

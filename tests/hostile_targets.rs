@@ -18,9 +18,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codegen::Schema;
-use codegen::language_backend::generate_all;
-use codegen::write::Output;
+use abi_codegen::Schema;
+use abi_codegen::language_backend::generate_all;
+use abi_codegen::write::Output;
 
 use common::markdown_table::table_rows;
 use common::tools;
@@ -32,7 +32,7 @@ fn root() -> &'static Path {
 fn load() -> Schema {
     let path = root().join("tests/fixtures/hostile/schema.toml");
     let src = std::fs::read_to_string(&path).expect("the hostile fixture");
-    codegen::load_schema(&src)
+    abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render("tests/fixtures/hostile/schema.toml", &src)))
 }
 
@@ -293,7 +293,7 @@ print(json.dumps(docs))
     let printed = tools::run_ok("python3", &["check.py"], &dir);
     let docstrings: serde_json::Value = serde_json::from_str(&printed).expect("JSON");
     let docstring = |key: &str| docstrings[key].as_str().expect("a docstring").to_string();
-    let python_name = |name: &str| codegen::language_backend::python::python_type_name(name);
+    let python_name = |name: &str| abi_codegen::language_backend::python::python_type_name(name);
     // A member's doc sits under its entry, eight columns in (after cleandoc).
     let indented = |doc: &str| -> String {
         doc.lines()

@@ -1,16 +1,16 @@
-//! `codegen inspect` on blobs built by the Rust bindings, in both formats, and on hostile
+//! `abi-codegen inspect` on blobs built by the Rust bindings, in both formats, and on hostile
 //! input: truncated files, random bytes, a wrong magic, out-of-range enums and counts.
 
-use bridge_abi::*;
-use codegen::inspect::{
+use abi_codegen::inspect::{
     Extent, Inspection, Level, Plan, decode, inspect, inspect_bytes, render_dump, render_issues,
     render_json,
 };
+use bridge_abi::*;
 use zerocopy::IntoBytes;
 
-fn schema() -> codegen::Schema {
+fn schema() -> abi_codegen::Schema {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml")).unwrap();
-    codegen::load_schema(&src).unwrap()
+    abi_codegen::load_schema(&src).unwrap()
 }
 
 fn run(ty: &str, bytes: &[u8]) -> (Inspection, String, String) {
@@ -141,7 +141,7 @@ fn rec_file_header_blob() -> Vec<u8> {
 #[test]
 fn snapshot_blob_in_both_formats() {
     let blob = snapshot_blob();
-    // Left for the README's example: `codegen inspect snapshot target/tmp/snapshot.bin`.
+    // Left for the README's example: `abi-codegen inspect snapshot target/tmp/snapshot.bin`.
     std::fs::write(
         std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("snapshot.bin"),
         &blob,

@@ -1,22 +1,22 @@
-//! `codegen inspect ibfrec`: real recordings written with the generated Rust types and
+//! `abi-codegen inspect ibfrec`: real recordings written with the generated Rust types and
 //! flate2 (several zlib chunks, marks, snapshots with extras; every offset computed from the
 //! records written, none by hand), decoded whole through the schema's `[[file]]`; then
 //! truncated and corrupted copies, each firing its check with its message.
 
 use std::io::Write as _;
 
-use bridge_abi::*;
-use codegen::inspect::{
+use abi_codegen::inspect::{
     FileInspection, Level, find_file, inspect_file, render_file_dump, render_file_json,
 };
+use bridge_abi::*;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use serde_json::Value;
 use zerocopy::IntoBytes;
 
-fn schema() -> codegen::Schema {
+fn schema() -> abi_codegen::Schema {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml")).unwrap();
-    codegen::load_schema(&src).unwrap()
+    abi_codegen::load_schema(&src).unwrap()
 }
 
 fn zlib(bytes: &[u8]) -> Vec<u8> {
@@ -175,7 +175,7 @@ fn run(bytes: &[u8]) -> (FileInspection, Value) {
 
 /// The issues as stderr shows them.
 fn issues(i: &FileInspection) -> String {
-    codegen::inspect::render_file_issues(i)
+    abi_codegen::inspect::render_file_issues(i)
 }
 
 /// Inspects `bytes` and checks that an error at `path` says `message` (a part of it).
@@ -200,7 +200,7 @@ fn copies<'a>(json: &'a Value, record: &str) -> &'a Vec<Value> {
 fn a_whole_recording_decodes_without_issues() {
     let r = Recording::three();
     let bytes = r.bytes();
-    // Left for the README's example: `codegen inspect ibfrec target/tmp/recording.ibfrec`,
+    // Left for the README's example: `abi-codegen inspect ibfrec target/tmp/recording.ibfrec`,
     // and a copy cut inside its last chunk.
     let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(tmp.join("recording.ibfrec"), &bytes).unwrap();

@@ -1,19 +1,19 @@
-//! `codegen inspect bridge`: the whole bridge image of the attach tests decoded through the
+//! `abi-codegen inspect bridge`: the whole bridge image of the attach tests decoded through the
 //! schema's `[[layout]]` tables, and every corrupted copy refused with the check attach names.
 
 mod common;
 
-use codegen::inspect::{
+use abi_codegen::inspect::{
     FileInspection, Level, find_layout, inspect_image, render_file_dump, render_file_json,
 };
 use common::image;
 
-fn schema() -> codegen::Schema {
+fn schema() -> abi_codegen::Schema {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml")).unwrap();
-    codegen::load_schema(&src).unwrap()
+    abi_codegen::load_schema(&src).unwrap()
 }
 
-fn run(schema: &codegen::Schema, bytes: &[u8]) -> FileInspection {
+fn run(schema: &abi_codegen::Schema, bytes: &[u8]) -> FileInspection {
     let root = schema.attach.root.expect("the bridge is the root layout");
     assert_eq!(find_layout(schema, "bridge"), Some(root));
     inspect_image(schema, root, &bytes)
@@ -21,14 +21,14 @@ fn run(schema: &codegen::Schema, bytes: &[u8]) -> FileInspection {
 
 /// The issues as stderr shows them.
 fn issues(i: &FileInspection) -> String {
-    codegen::inspect::render_file_issues(i)
+    abi_codegen::inspect::render_file_issues(i)
 }
 
 #[test]
 fn the_valid_image_decodes_every_region() {
     let schema = schema();
     let bytes = image::valid();
-    // Left for the README's example: `codegen inspect bridge target/tmp/bridge.bin`.
+    // Left for the README's example: `abi-codegen inspect bridge target/tmp/bridge.bin`.
     let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(tmp.join("bridge.bin"), &bytes).unwrap();
     let i = run(&schema, &bytes);

@@ -1,4 +1,4 @@
-//! Layout snapshots: the `codegen layout` table of every bridge struct (one snapshot each,
+//! Layout snapshots: the `abi-codegen layout` table of every bridge struct (one snapshot each,
 //! named after the struct), and the layout JSON of a small fixture. The bridge numbers are
 //! checked against the plain-text reference in `reference_layout.rs`; the fixture's against
 //! gcc here.
@@ -7,16 +7,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codegen::report::{layout_json, layout_table};
+use abi_codegen::report::{layout_json, layout_table};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn load(path: &Path) -> codegen::Schema {
+fn load(path: &Path) -> abi_codegen::Schema {
     let src =
         fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    codegen::load_schema(&src).unwrap_or_else(|e| {
+    abi_codegen::load_schema(&src).unwrap_or_else(|e| {
         panic!(
             "{} has errors:\n{}",
             path.display(),
@@ -25,7 +25,7 @@ fn load(path: &Path) -> codegen::Schema {
     })
 }
 
-fn bridge() -> codegen::Schema {
+fn bridge() -> abi_codegen::Schema {
     load(&root().join("schema.toml"))
 }
 

@@ -8,8 +8,8 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use codegen::Schema;
-use codegen::language_backend::markdown::render_markdown;
+use abi_codegen::Schema;
+use abi_codegen::language_backend::markdown::render_markdown;
 use common::reference::{
     RefConstant, RefEnum, RefField, RefStruct, RefValue, Reference, load_reference,
 };
@@ -19,7 +19,8 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 fn load(path: &str) -> (Schema, String) {
     let full = format!("{ROOT}/{path}");
     let src = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("cannot read {full}: {e}"));
-    let schema = codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
+    let schema =
+        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
     (schema, src)
 }
 
@@ -630,7 +631,7 @@ fn padding_fields_are_marked_and_since_is_shown() {
     // Every `since` of the schema, and no other, shows in the markdown.
     let abi = &schema.abi;
     let mut expected = BTreeMap::new();
-    let mut add = |key: String, v: &Option<codegen::ir::Version>| {
+    let mut add = |key: String, v: &Option<abi_codegen::ir::Version>| {
         if let Some(v) = v {
             expected.insert(key, v.to_string());
         }

@@ -11,9 +11,9 @@ mod common;
 use std::fmt::Write;
 use std::time::Instant;
 
-use codegen::Schema;
-use codegen::language_backend::generate_all;
-use codegen::write::Output;
+use abi_codegen::Schema;
+use abi_codegen::language_backend::generate_all;
+use abi_codegen::write::Output;
 
 use common::markdown_table::table_rows;
 use common::tools;
@@ -27,7 +27,7 @@ fn header(name: &str) -> String {
 /// Loads `src` and renders every target, printing how long each step took.
 fn load_and_render(what: &str, src: &str) -> (Schema, Vec<Output>) {
     let t = Instant::now();
-    let schema = codegen::load_schema(src)
+    let schema = abi_codegen::load_schema(src)
         .unwrap_or_else(|e| panic!("{what}:\n{}", e.render("schema.toml", src)));
     let loaded = t.elapsed();
     let t = Instant::now();
@@ -52,7 +52,7 @@ fn output<'a>(outputs: &'a [Output], ext: &str) -> &'a str {
 /// The errors of `src`, rendered; panics when it loads.
 fn errors_of(what: &str, src: &str) -> (usize, String) {
     let t = Instant::now();
-    let errors = match codegen::load_schema(src) {
+    let errors = match abi_codegen::load_schema(src) {
         Ok(_) => panic!("{what}: loaded without errors"),
         Err(e) => e,
     };

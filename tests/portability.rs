@@ -27,11 +27,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use codegen::ir::names::camel;
-use codegen::language_backend::c::{c_field_name, c_type_name};
-use codegen::language_backend::generate_all;
-use codegen::language_backend::python::python_type_name;
-use codegen::language_backend::rust::rust_ident;
+use abi_codegen::ir::names::camel;
+use abi_codegen::language_backend::c::{c_field_name, c_type_name};
+use abi_codegen::language_backend::generate_all;
+use abi_codegen::language_backend::python::python_type_name;
+use abi_codegen::language_backend::rust::rust_ident;
 use common::reference::{Reference, load_reference};
 use common::tools::{run, run_ok, scratch};
 
@@ -42,8 +42,8 @@ fn root() -> &'static Path {
 /// The bridge target file `name` (`bridge.h`, `bridge.py`), rendered from `schema.toml`.
 fn bridge_output(name: &str) -> String {
     let src = std::fs::read_to_string(root().join("schema.toml")).expect("read schema.toml");
-    let schema =
-        codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
+    let schema = abi_codegen::load_schema(&src)
+        .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
     generate_all(&schema, "schema.toml")
         .expect("render the outputs")
         .into_iter()

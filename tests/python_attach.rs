@@ -377,8 +377,8 @@ fn a_small_schema_attaches_with_and_without_live_views() {
         ("plain", &plain, "memoryview", "memoryview"),
     ] {
         let schema =
-            codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo", src)));
-        let module = codegen::language_backend::python::render_python(&schema, "demo.toml")
+            abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo", src)));
+        let module = abi_codegen::language_backend::python::render_python(&schema, "demo.toml")
             .expect("the demo module renders");
         let dir = common::tools::scratch(&format!("python_attach_demo_{name}"));
         std::fs::write(dir.join("demo.py"), module).expect("write demo.py");

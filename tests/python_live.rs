@@ -18,9 +18,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use abi_codegen::language_backend::python::render_python;
 use bridge_abi::live;
 use bridge_abi::runtime::Mapping;
-use codegen::language_backend::python::render_python;
 use serde_json::{Map, Value, json};
 use zerocopy::{FromBytes, IntoBytes};
 
@@ -38,8 +38,8 @@ static RACE: Mutex<()> = Mutex::new(());
 fn bridge_module() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema.toml");
     let src = std::fs::read_to_string(&path).expect("read schema.toml");
-    let schema =
-        codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
+    let schema = abi_codegen::load_schema(&src)
+        .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
     render_python(&schema, "schema.toml").expect("the bridge module renders")
 }
 
@@ -743,7 +743,7 @@ seqlock = "slot"
 #[test]
 fn names_that_clash_signed_words_and_a_u32_head() {
     let dir = setup("edge");
-    let schema = codegen::load_schema(EDGE_SCHEMA)
+    let schema = abi_codegen::load_schema(EDGE_SCHEMA)
         .unwrap_or_else(|e| panic!("{}", e.render("edge.toml", EDGE_SCHEMA)));
     std::fs::write(
         dir.join("edge.py"),
@@ -778,7 +778,7 @@ fn schemas_without_shared_memory_have_no_live_section() {
     for entry in std::fs::read_dir(&dir).expect("the Python fixtures") {
         let path = entry.unwrap().path();
         let src = std::fs::read_to_string(&path).unwrap();
-        let Ok(schema) = codegen::load_schema(&src) else {
+        let Ok(schema) = abi_codegen::load_schema(&src) else {
             continue;
         };
         let module = render_python(&schema, "x.toml").unwrap();

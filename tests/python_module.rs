@@ -10,11 +10,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codegen::Schema;
-use codegen::language_backend::python::{
+use abi_codegen::Schema;
+use abi_codegen::language_backend::python::{
     PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_type_name, render_python,
 };
-use codegen::language_backend::{generate_all, generated_line};
+use abi_codegen::language_backend::{generate_all, generated_line};
 use serde_json::{Value, json};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -26,7 +26,7 @@ fn read(path: &str) -> String {
 
 fn load(path: &str) -> Schema {
     let src = read(path);
-    codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)))
+    abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)))
 }
 
 fn bridge_module() -> String {
@@ -924,7 +924,7 @@ eq([(k, int(v)) for k, v in Odd.__members__.items()], [("ZERO", 0), ("MINUS", -1
 fn a_constant_and_a_type_with_one_python_name_are_a_schema_error() {
     let path = "tests/fixtures/python/python_name_clash.toml";
     let src = read(path);
-    let errors = codegen::load_schema(&src).expect_err("the names clash");
+    let errors = abi_codegen::load_schema(&src).expect_err("the names clash");
     let rendered = errors.render("python_name_clash.toml", &src);
     assert!(
         rendered.contains(

@@ -6,7 +6,7 @@
 
 mod common;
 
-use codegen::Schema;
+use abi_codegen::Schema;
 use common::reference::{Reference, load_reference};
 
 const SCHEMA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
@@ -17,7 +17,7 @@ fn read_schema_text() -> String {
 }
 
 fn load(src: &str) -> Schema {
-    codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
+    abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
 }
 
 /// An integer as the reference writes it: decimal, or `0x` and hex digits.

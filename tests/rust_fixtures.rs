@@ -20,9 +20,9 @@ fn root() -> &'static Path {
 fn expand(name: &str) -> String {
     let path = root().join(format!("tests/fixtures/rust/{name}.toml"));
     let src = std::fs::read_to_string(&path).expect("fixture");
-    let schema = codegen::load_schema(&src)
+    let schema = abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render(&format!("{name}.toml"), &src)));
-    codegen::language_backend::rust::expand_rust(&schema, "schema.toml")
+    abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml")
 }
 
 #[test]

@@ -17,7 +17,7 @@ fn read_fixture(name: &str) -> String {
 /// `schema.toml:LINE:COL: error:`, and snapshots the rendering.
 fn check(name: &str, count: usize) {
     let src = read_fixture(name);
-    let errors = match codegen::load_schema(&src) {
+    let errors = match abi_codegen::load_schema(&src) {
         Ok(_) => panic!("{name}.toml loaded without errors"),
         Err(e) => e,
     };
@@ -33,7 +33,7 @@ fn check(name: &str, count: usize) {
         .collect();
     assert_eq!(headers.len(), count, "{rendered}");
     for (header, d) in headers.iter().zip(&errors.list) {
-        let (line, col) = codegen::diagnostics::line_col(&src, d.span.start);
+        let (line, col) = abi_codegen::diagnostics::line_col(&src, d.span.start);
         let expected = format!("schema.toml:{line}:{col}: error: {}", d.message);
         assert_eq!(*header, expected);
         assert!(
@@ -51,7 +51,7 @@ fn check(name: &str, count: usize) {
 /// Checks that `needle` is the text the first error's span covers.
 fn points_at(name: &str, needle: &str) {
     let src = read_fixture(name);
-    let errors = codegen::load_schema(&src).expect_err("the fixture has errors");
+    let errors = abi_codegen::load_schema(&src).expect_err("the fixture has errors");
     let d = &errors.list[0];
     assert_eq!(&src[d.span.clone()], needle, "{name}.toml");
 }
@@ -264,7 +264,7 @@ fn errors_point_at_the_offending_text() {
 #[test]
 fn gap_error_names_the_padding_to_declare() {
     let src = read_fixture("gap_between_fields");
-    let rendered = codegen::load_schema(&src)
+    let rendered = abi_codegen::load_schema(&src)
         .expect_err("the gap is an error")
         .render("schema.toml", &src);
     assert!(rendered.contains("3-byte gap before field `waiting` at offset 0x21 (33)"));
@@ -274,7 +274,7 @@ fn gap_error_names_the_padding_to_declare() {
 #[test]
 fn unknown_keys_name_the_struct_and_field() {
     let src = read_fixture("unknown_key_field");
-    let errors = codegen::load_schema(&src).expect_err("unknown key");
+    let errors = abi_codegen::load_schema(&src).expect_err("unknown key");
     assert!(
         errors.list[0]
             .message
@@ -283,7 +283,7 @@ fn unknown_keys_name_the_struct_and_field() {
         errors.list[0].message
     );
     let src = read_fixture("unknown_key_struct");
-    let errors = codegen::load_schema(&src).expect_err("unknown key");
+    let errors = abi_codegen::load_schema(&src).expect_err("unknown key");
     assert!(
         errors.list[0]
             .message
@@ -295,11 +295,11 @@ fn unknown_keys_name_the_struct_and_field() {
 #[test]
 fn several_errors_come_sorted_by_line() {
     let src = read_fixture("several_errors");
-    let errors = codegen::load_schema(&src).expect_err("five mistakes");
+    let errors = abi_codegen::load_schema(&src).expect_err("five mistakes");
     let lines: Vec<usize> = errors
         .list
         .iter()
-        .map(|d| codegen::diagnostics::line_col(&src, d.span.start).0)
+        .map(|d| abi_codegen::diagnostics::line_col(&src, d.span.start).0)
         .collect();
     assert_eq!(lines, [12, 16, 22, 23, 24]);
 }
@@ -307,7 +307,7 @@ fn several_errors_come_sorted_by_line() {
 /// Loads `src` and renders any errors, failing the test on a panic instead of aborting it.
 fn load_without_panic(what: &str, src: &str) {
     let result = std::panic::catch_unwind(|| {
-        if let Err(e) = codegen::load_schema(src) {
+        if let Err(e) = abi_codegen::load_schema(src) {
             let _ = e.render("schema.toml", src);
         }
     });
@@ -354,7 +354,7 @@ fn every_class_is_documented() {
         );
     }
     let src = read_fixture("gap_between_fields");
-    let rendered = codegen::load_schema(&src)
+    let rendered = abi_codegen::load_schema(&src)
         .expect_err("the gap is an error")
         .render("schema.toml", &src);
     let diagnostic = rendered

@@ -1,7 +1,7 @@
 //! Generation of the bridge schema, in-process: each stage (parse, lower, layout), each of
 //! the four targets on its own from a loaded schema, and the whole of it (text to every
-//! target), which is what `codegen generate` does between reading and writing files.
-//! Goal: the whole of it under 5 ms. Run with `cargo bench -p codegen --bench generate`.
+//! target), which is what `abi-codegen generate` does between reading and writing files.
+//! Goal: the whole of it under 5 ms. Run with `cargo bench -p abi-codegen --bench generate`.
 //!
 //! It allocates with mimalloc, as the `codegen` command line does. The build script uses
 //! the system allocator; `examples/profile.rs` measures with that one (bench/README.md
@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[global_allocator]
@@ -18,22 +18,22 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const SCHEMA: &str = include_str!("../../schema.toml");
 
 fn bench_bridge(c: &mut Criterion) {
-    let schema = codegen::load_schema(SCHEMA).expect("the bridge schema loads");
-    let raw = codegen::parse::parse_schema(SCHEMA).expect("parses");
-    let abi = codegen::lower::lower_schema(&raw, SCHEMA).expect("lowers");
+    let schema = abi_codegen::load_schema(SCHEMA).expect("the bridge schema loads");
+    let raw = abi_codegen::parse::parse_schema(SCHEMA).expect("parses");
+    let abi = abi_codegen::lower::lower_schema(&raw, SCHEMA).expect("lowers");
 
     let mut g = c.benchmark_group("bridge");
     g.bench_function("parse", |b| {
-        b.iter(|| codegen::parse::parse_schema(black_box(SCHEMA)).unwrap())
+        b.iter(|| abi_codegen::parse::parse_schema(black_box(SCHEMA)).unwrap())
     });
     g.bench_function("lower", |b| {
-        b.iter(|| codegen::lower::lower_schema(black_box(&raw), SCHEMA).unwrap())
+        b.iter(|| abi_codegen::lower::lower_schema(black_box(&raw), SCHEMA).unwrap())
     });
     g.bench_function("layout", |b| {
-        b.iter(|| codegen::layout::compute_layout(black_box(&abi)).unwrap())
+        b.iter(|| abi_codegen::layout::compute_layout(black_box(&abi)).unwrap())
     });
     g.bench_function("load_schema", |b| {
-        b.iter(|| codegen::load_schema(black_box(SCHEMA)).unwrap())
+        b.iter(|| abi_codegen::load_schema(black_box(SCHEMA)).unwrap())
     });
     g.bench_function("target_rust", |b| {
         b.iter(|| rust::expand_rust(black_box(&schema), "schema.toml"))
@@ -52,7 +52,7 @@ fn bench_bridge(c: &mut Criterion) {
     });
     g.bench_function("whole", |b| {
         b.iter(|| {
-            let schema = codegen::load_schema(black_box(SCHEMA)).unwrap();
+            let schema = abi_codegen::load_schema(black_box(SCHEMA)).unwrap();
             generate_all(&schema, "schema.toml").unwrap()
         })
     });

@@ -3,13 +3,13 @@
 //! doubling points (2,500, 5,000) check that time grows linearly: doubling the input must
 //! cost at most 2.2× the time. Goal: 10,000 structs, every target, under 1 s.
 //! Peak memory is reported by `examples/scale.rs` (bench/scale.sh).
-//! Run with `cargo bench -p codegen --bench scale`. It allocates with mimalloc, as the
+//! Run with `cargo bench -p abi-codegen --bench scale`. It allocates with mimalloc, as the
 //! `codegen` command line does.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 mod synth;
@@ -26,16 +26,16 @@ fn bench_scale(cr: &mut Criterion) {
     g.measurement_time(Duration::from_secs(5));
     for n in SIZES {
         let text = synth::synth_schema(n);
-        let schema = codegen::load_schema(&text).expect("the synthetic schema loads");
+        let schema = abi_codegen::load_schema(&text).expect("the synthetic schema loads");
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("whole", n), &text, |b, text| {
             b.iter(|| {
-                let schema = codegen::load_schema(black_box(text)).unwrap();
+                let schema = abi_codegen::load_schema(black_box(text)).unwrap();
                 generate_all(&schema, "synth.toml").unwrap()
             })
         });
         g.bench_with_input(BenchmarkId::new("load_schema", n), &text, |b, text| {
-            b.iter(|| codegen::load_schema(black_box(text)).unwrap())
+            b.iter(|| abi_codegen::load_schema(black_box(text)).unwrap())
         });
         g.bench_with_input(BenchmarkId::new("target_rust", n), &schema, |b, s| {
             b.iter(|| rust::expand_rust(black_box(s), "synth.toml"))

@@ -1,14 +1,14 @@
 //! Runs one stage of the bridge schema's generation many times in a loop, so that a
 //! profiler sees mostly that stage, and prints the mean time per run. Used for the profiles
 //! in bench/README.md:
-//! `perf record -g cargo run --release -p codegen --example profile -- rust 300`.
+//! `perf record -g cargo run --release -p abi-codegen --example profile -- rust 300`.
 //! Stages: load (parse, lower, layout), rust, c, python, markdown, all (every target from a
 //! loaded schema), whole (text to every target).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
 
 const SCHEMA: &str = include_str!("../../schema.toml");
 const STAGES: &str = "load, rust, c, python, markdown, all, whole";
@@ -21,9 +21,9 @@ fn main() {
         Some(Ok(n)) if n > 0 => n,
         Some(_) => fail("RUNS must be a positive number"),
     };
-    let schema = codegen::load_schema(SCHEMA).expect("the bridge schema loads");
+    let schema = abi_codegen::load_schema(SCHEMA).expect("the bridge schema loads");
     let run: Box<dyn Fn()> = match stage.as_str() {
-        "load" => Box::new(|| drop(black_box(codegen::load_schema(SCHEMA)))),
+        "load" => Box::new(|| drop(black_box(abi_codegen::load_schema(SCHEMA)))),
         "rust" => Box::new(|| drop(black_box(rust::expand_rust(&schema, "schema.toml")))),
         "c" => Box::new(|| drop(black_box(c::render_c_header(&schema, "schema.toml")))),
         "python" => Box::new(|| drop(black_box(python::render_python(&schema, "schema.toml")))),
@@ -32,7 +32,7 @@ fn main() {
         }
         "all" => Box::new(|| drop(black_box(generate_all(&schema, "schema.toml")))),
         "whole" => Box::new(|| {
-            let schema = codegen::load_schema(black_box(SCHEMA)).expect("loads");
+            let schema = abi_codegen::load_schema(black_box(SCHEMA)).expect("loads");
             drop(black_box(generate_all(&schema, "schema.toml")));
         }),
         other => fail(&format!("unknown stage `{other}`; stages: {STAGES}")),

@@ -2,13 +2,13 @@
 //! each stage several times, and prints one line: the shortest wall and CPU time of each
 //! stage (`wall/cpu` ms), of the whole pipeline, the output size and the process's peak
 //! memory (VmHWM). One N per process, so that the peak is this N's. Used by
-//! bench/scale.sh: `cargo run --release -p codegen --example scale -- 10000 [RUNS]`.
+//! bench/scale.sh: `cargo run --release -p abi-codegen --example scale -- 10000 [RUNS]`.
 //! `scale N --write-schema FILE` only writes the schema of N structs to FILE, for timing
 //! the `codegen` command on it.
 
 use std::time::{Duration, Instant};
 
-use codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
 
 #[path = "../benches/synth/mod.rs"]
 mod synth;
@@ -87,28 +87,28 @@ fn main() {
         .unwrap_or(5)
         .max(1);
     let text = synth::synth_schema(n);
-    let schema = codegen::load_schema(&text).unwrap_or_else(|e| {
+    let schema = abi_codegen::load_schema(&text).unwrap_or_else(|e| {
         eprint!("{}", e.render("synth.toml", &text));
         std::process::exit(1)
     });
-    let raw = codegen::parse::parse_schema(&text).expect("parses");
-    let abi = codegen::lower::lower_schema(&raw, &text).expect("lowers");
+    let raw = abi_codegen::parse::parse_schema(&text).expect("parses");
+    let abi = abi_codegen::lower::lower_schema(&raw, &text).expect("lowers");
     drop(raw);
 
     let whole = fastest(runs, || {
-        let schema = codegen::load_schema(&text).unwrap();
+        let schema = abi_codegen::load_schema(&text).unwrap();
         std::hint::black_box(generate_all(&schema, "synth.toml").unwrap());
     });
     let parse = fastest(runs, || {
-        std::hint::black_box(codegen::parse::parse_schema(&text).unwrap());
+        std::hint::black_box(abi_codegen::parse::parse_schema(&text).unwrap());
     });
-    let raw = codegen::parse::parse_schema(&text).unwrap();
+    let raw = abi_codegen::parse::parse_schema(&text).unwrap();
     let lower = fastest(runs, || {
-        std::hint::black_box(codegen::lower::lower_schema(&raw, &text).unwrap());
+        std::hint::black_box(abi_codegen::lower::lower_schema(&raw, &text).unwrap());
     });
     drop(raw);
     let layout = fastest(runs, || {
-        std::hint::black_box(codegen::layout::compute_layout(&abi).unwrap());
+        std::hint::black_box(abi_codegen::layout::compute_layout(&abi).unwrap());
     });
     let rust_t = fastest(runs, || {
         std::hint::black_box(rust::expand_rust(&schema, "synth.toml"));

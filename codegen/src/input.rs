@@ -1,4 +1,4 @@
-//! The input of `codegen inspect`: reads only the bytes of the records a plan asks for. A
+//! The input of `abi-codegen inspect`: reads only the bytes of the records a plan asks for. A
 //! regular file is read at those ranges (seek, then read), so memory and time grow with what
 //! is decoded, not with the file. Standard input, pipes and devices (`/dev/zero`) are read
 //! forward as a stream, only as far as the end of the last record, never to their end.
@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use codegen::inspect::{Extent, Plan, ReadAt};
+use abi_codegen::inspect::{Extent, Plan, ReadAt};
 
 /// The bytes of each record of a plan, in order, and what is known of the input's length.
 /// Fewer records than the plan's count mean the input ended before the last one.

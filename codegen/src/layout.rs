@@ -285,7 +285,7 @@ fn compute_struct(
                     s.name
                 ),
                 format!(
-                    "write size = {size}, or change the fields (`codegen layout {}` shows where the bytes go)",
+                    "write size = {size}, or change the fields (`abi-codegen layout {}` shows where the bytes go)",
                     s.name
                 ),
             );

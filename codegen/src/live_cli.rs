@@ -1,11 +1,11 @@
-//! `codegen inspect --live` and `--watch`: records read from a file another process writes,
+//! `abi-codegen inspect --live` and `--watch`: records read from a file another process writes,
 //! through abi-runtime's mapping, atomics and seqlock (`input::read_live`), never through a
 //! `&[u8]` over the shared bytes.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use codegen::Schema;
+use abi_codegen::Schema;
 
 use crate::{Failure, Request, input, load, write_stdout};
 
@@ -26,14 +26,14 @@ fn open_live(
 ) -> Result<
     (
         Schema,
-        codegen::inspect::Plan,
+        abi_codegen::inspect::Plan,
         abi_runtime::Mapping,
         Vec<input::Counter>,
     ),
     Failure,
 > {
     let schema = load(schema_path)?;
-    let plan = codegen::inspect::Plan::new(
+    let plan = abi_codegen::inspect::Plan::new(
         &schema,
         &request.name,
         request.offset,
@@ -71,7 +71,7 @@ pub fn inspect_live(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{decode, render_issues};
+    use abi_codegen::inspect::{decode, render_issues};
     let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
     let (input, retries) = input::read_live(&mapping, &plan, &counters).map_err(Failure::Input)?;
     let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
@@ -100,7 +100,7 @@ pub fn watch_live(
     request: &Request,
     seconds: f64,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{decode, render_dump};
+    use abi_codegen::inspect::{decode, render_dump};
     let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
     let fields = |dump: &str| -> Vec<(String, String)> {
         dump.lines()
@@ -122,7 +122,7 @@ pub fn watch_live(
         let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
         let inspection = decode(&schema, &plan, &records, input.len);
         if inspection.records.is_empty() {
-            eprint!("{}", codegen::inspect::render_issues(&inspection));
+            eprint!("{}", abi_codegen::inspect::render_issues(&inspection));
             return Ok(ExitCode::from(1));
         }
         let now = fields(&render_dump(&schema, &inspection));

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use codegen::language_backend::generate_all;
-use codegen::{Schema, report, write};
+use abi_codegen::language_backend::generate_all;
+use abi_codegen::{Schema, report, write};
 
 mod input;
 
@@ -16,7 +16,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(
-    name = "codegen",
+    name = "abi-codegen",
     version,
     about = "ABI schema code generator: schema.toml to Rust, C, Python and markdown"
 )]
@@ -61,13 +61,13 @@ enum Command {
         /// The input file, or `-` for standard input. Only the records' bytes are read.
         file: PathBuf,
         /// Where the first record starts: decimal, or hex with 0x.
-        #[arg(long, default_value = "0", value_parser = codegen::inspect::parse_offset)]
+        #[arg(long, default_value = "0", value_parser = abi_codegen::inspect::parse_offset)]
         offset: u64,
         /// How many records to decode.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         count: u64,
         /// Bytes from one record's start to the next (default: the record size; not less).
-        #[arg(long, value_parser = codegen::inspect::parse_offset)]
+        #[arg(long, value_parser = abi_codegen::inspect::parse_offset)]
         stride: Option<u64>,
         /// One line per leaf value (the default).
         #[arg(long, conflicts_with = "json")]
@@ -106,7 +106,7 @@ enum Command {
     },
 }
 
-/// Prints to stdout; a closed pipe (`codegen inspect … | head`) ends the program quietly
+/// Prints to stdout; a closed pipe (`abi-codegen inspect … | head`) ends the program quietly
 /// instead of panicking.
 fn write_stdout(text: &str) {
     use std::io::Write;
@@ -131,21 +131,11 @@ macro_rules! outln {
     ($($arg:tt)*) => { write_stdout(&format!("{}\n", format_args!($($arg)*))) };
 }
 
-// After the output macros, which it uses.
+// After the output macros, which they use.
+mod diff_cli;
 mod live_cli;
 
-/// The output formats of `codegen diff`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum DiffFormat {
-    /// For a terminal (coloured there unless NO_COLOR is set).
-    Text,
-    /// A pull-request comment.
-    Markdown,
-    /// For tools.
-    Json,
-    /// GitHub Actions workflow annotations.
-    Github,
-}
+use diff_cli::{DiffFormat, diff};
 
 /// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
 enum Failure {
@@ -191,7 +181,7 @@ fn main() -> ExitCode {
             format,
         } => return diff(&files, base.as_deref(), format),
         Command::SchemaJson => {
-            out!("{}", codegen::schema_json::render_schema_json());
+            out!("{}", abi_codegen::schema_json::render_schema_json());
             Ok(ExitCode::SUCCESS)
         }
     };
@@ -210,10 +200,31 @@ fn display_name(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
+/// How the user runs this command again, for the messages that name a fix: `cargo run -p
+/// abi-codegen -- SUB` when it runs under `cargo run` in this workspace (cargo then sets
+/// `CARGO_MANIFEST_DIR` to this package's folder), else the program as it was invoked
+/// (`abi-codegen SUB` once installed with `cargo install`).
+fn fix_command(sub: &str) -> String {
+    let here = std::env::var_os("CARGO_MANIFEST_DIR")
+        .is_some_and(|dir| Path::new(&dir) == Path::new(env!("CARGO_MANIFEST_DIR")));
+    if here {
+        return format!("cargo run -p {} -- {sub}", env!("CARGO_PKG_NAME"));
+    }
+    let program = std::env::args_os()
+        .next()
+        .and_then(|arg0| {
+            Path::new(&arg0)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| env!("CARGO_BIN_NAME").to_owned());
+    format!("{program} {sub}")
+}
+
 fn load(path: &Path) -> Result<Schema, Failure> {
     let src = write::read_schema(path)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
-    codegen::load_schema(&src).map_err(|errors| {
+    abi_codegen::load_schema(&src).map_err(|errors| {
         eprint!("{}", errors.render(&display_name(path), &src));
         Failure::Schema
     })
@@ -223,7 +234,7 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
     // The templates compile (once per process, about 0.5 ms) on another core while the
     // schema loads.
     let schema = std::thread::scope(|scope| {
-        scope.spawn(codegen::language_backend::compile_templates);
+        scope.spawn(abi_codegen::language_backend::compile_templates);
         load(schema_path)
     })?;
     let source = schema_path.file_name().map_or_else(
@@ -261,7 +272,7 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
         eprintln!("stale: {}", path.display());
     }
     // The command that fixes it, with the paths this check was given.
-    let mut fix = String::from("cargo run -p codegen -- generate");
+    let mut fix = fix_command("generate");
     if schema_path != Path::new("schema.toml") {
         fix.push_str(&format!(" --schema {}", display_name(schema_path)));
     }
@@ -320,7 +331,7 @@ fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `codegen inspect` was asked to decode.
+/// What `abi-codegen inspect` was asked to decode.
 struct Request {
     name: String,
     file: PathBuf,
@@ -337,12 +348,12 @@ fn inspect(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{Plan, decode, render_issues};
+    use abi_codegen::inspect::{Plan, decode, render_issues};
     let schema = load(schema_path)?;
     let file = &request.file;
-    let whole = match codegen::inspect::find_file(&schema, &request.name) {
+    let whole = match abi_codegen::inspect::find_file(&schema, &request.name) {
         Some(f) => Some(Whole::File(f)),
-        None => codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
+        None => abi_codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
     };
     if let Some(whole) = whole {
         return inspect_whole(&schema, whole, request, json, strict);
@@ -367,12 +378,12 @@ fn inspect(
 /// code; nothing on stdout when the input did not hold them.
 fn print_records(
     schema: &Schema,
-    inspection: &codegen::inspect::Inspection,
+    inspection: &abi_codegen::inspect::Inspection,
     json: bool,
     strict: bool,
     extra: Option<(&str, serde_json::Value)>,
 ) -> ExitCode {
-    use codegen::inspect::{render_dump, render_json};
+    use abi_codegen::inspect::{render_dump, render_json};
     if inspection.records.is_empty() {
         return ExitCode::from(inspection.exit_code(strict));
     }
@@ -397,16 +408,16 @@ enum Whole {
     Image(usize),
 }
 
-/// `codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
+/// `abi-codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
 /// record, or the whole image, region by region.
 fn inspect_whole(
-    schema: &codegen::Schema,
+    schema: &abi_codegen::Schema,
     whole: Whole,
     request: &Request,
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use codegen::inspect::{
+    use abi_codegen::inspect::{
         inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
     };
     if request.offset != 0 || request.count != 1 || request.stride.is_some() {
@@ -433,97 +444,4 @@ fn inspect_whole(
         out!("{}", render_file_dump(schema, &inspection));
     }
     Ok(ExitCode::from(inspection.exit_code(strict)))
-}
-
-/// `codegen diff`: exit 0 when the change obeys the version policy, 1 when it does not, 2
-/// when a schema cannot be read or has errors (printed as `generate` prints them).
-fn diff(files: &[PathBuf], base: Option<&str>, format: DiffFormat) -> ExitCode {
-    use codegen::diff::{
-        Sources, compute_diff, render_github, render_json, render_markdown, render_text,
-    };
-    use std::io::IsTerminal;
-
-    let unreadable = |msg: String| {
-        eprintln!("error: {msg}");
-        ExitCode::from(2)
-    };
-    let read = |path: &Path| {
-        write::read_schema(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-    };
-    let (old_name, old_file, old_src, new_path) = match (base, files) {
-        (Some(rev), [] | [_]) => {
-            let new_path = files
-                .first()
-                .cloned()
-                .unwrap_or_else(|| PathBuf::from("schema.toml"));
-            match write::read_schema_at_revision(rev, &new_path) {
-                Ok(src) => {
-                    let name = format!("{rev}:{}", display_name(&new_path));
-                    (name, None, src, new_path)
-                }
-                Err(e) => {
-                    return unreadable(format!(
-                        "cannot read {} at revision {rev}: {e}",
-                        new_path.display()
-                    ));
-                }
-            }
-        }
-        (None, [old, new]) => match read(old) {
-            Ok(src) => (display_name(old), Some(display_name(old)), src, new.clone()),
-            Err(e) => return unreadable(e),
-        },
-        (Some(_), _) => {
-            return unreadable(
-                "with --base, give at most one schema: codegen diff --base REV [schema.toml]"
-                    .into(),
-            );
-        }
-        (None, _) => {
-            return unreadable(
-                "give two schemas (codegen diff OLD.toml NEW.toml), or one revision \
-                 (codegen diff --base REV [schema.toml])"
-                    .into(),
-            );
-        }
-    };
-    let new_src = match read(&new_path) {
-        Ok(src) => src,
-        Err(e) => return unreadable(e),
-    };
-    let new_name = display_name(&new_path);
-    let old = codegen::load_schema(&old_src);
-    let new = codegen::load_schema(&new_src);
-    if let Err(errors) = &old {
-        eprint!("{}", errors.render(&old_name, &old_src));
-    }
-    if let Err(errors) = &new {
-        eprint!("{}", errors.render(&new_name, &new_src));
-    }
-    let (Ok(old), Ok(new)) = (old, new) else {
-        return ExitCode::from(2);
-    };
-    let diff = compute_diff(&old, &new);
-    let sources = Sources {
-        old_file: old_file.as_deref(),
-        old_name: &old_name,
-        old_src: &old_src,
-        new_file: &new_name,
-        new_src: &new_src,
-    };
-    let report = match format {
-        DiffFormat::Text => {
-            let color = std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            render_text(&diff, &sources, color)
-        }
-        DiffFormat::Markdown => match render_markdown(&diff, &sources) {
-            Ok(text) => text,
-            Err(e) => return unreadable(format!("internal error: {e}")),
-        },
-        DiffFormat::Json => render_json(&diff, &sources),
-        DiffFormat::Github => render_github(&diff, &sources),
-    };
-    out!("{report}");
-    ExitCode::from(diff.verdict.exit_code())
 }

@@ -203,7 +203,7 @@ pub struct RawRow {
     pub doc: Option<Spanned<String>>,
 }
 
-/// `[[file]]`: a file format, the records it holds and where each sits (`codegen inspect`).
+/// `[[file]]`: a file format, the records it holds and where each sits (`abi-codegen inspect`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawFile {

@@ -1,5 +1,5 @@
 //! Human and machine views of the computed layout: the pahole-style table of
-//! `codegen layout` and the JSON of `codegen layout --json`.
+//! `abi-codegen layout` and the JSON of `abi-codegen layout --json`.
 
 use serde_json::{Value, json};
 

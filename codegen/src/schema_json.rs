@@ -2,7 +2,7 @@
 //! type, which keys are required, no other keys, and patterns for names, versions and field
 //! types, with descriptions in the words of codegen/README.md. Editors that read TOML
 //! through a JSON Schema (taplo, Even Better TOML) complete and check a schema with it.
-//! `codegen schema-json` prints it; `codegen/schema.schema.json` is that output, checked in.
+//! `abi-codegen schema-json` prints it; `codegen/schema.schema.json` is that output, checked in.
 //!
 //! It describes the shape of the file, which is what an editor can check as one types; the
 //! generator checks the rest (names that resolve, values that fit, the layout).
@@ -390,14 +390,14 @@ fn file_json(value: &Value) -> Value {
     let path = |what: &str| json!({ "type": "string", "minLength": 1, "description": what });
     json!({
         "type": "array",
-        "description": "File formats, decoded whole by codegen inspect NAME FILE.",
+        "description": "File formats, decoded whole by abi-codegen inspect NAME FILE.",
         "items": {
             "type": "object",
             "description": "A [[file]]: the records a file holds, found in the order declared, each placed by the records before it; totals and ordered fields that tie them together.",
             "additionalProperties": false,
             "required": ["name", "records"],
             "properties": {
-                "name": { "type": "string", "pattern": NAME, "description": "The format's name, distinct from every struct and layout: codegen inspect NAME FILE." },
+                "name": { "type": "string", "pattern": NAME, "description": "The format's name, distinct from every struct and layout: abi-codegen inspect NAME FILE." },
                 "doc": { "type": "string", "description": "What the file is." },
                 "records": {
                     "type": "array",

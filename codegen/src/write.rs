@@ -1,6 +1,6 @@
 //! The one module that touches the disk: reading the schema (from a file, or from git for
-//! `codegen diff --base`), and writing generated files only when their content changed,
-//! all or nothing. (`codegen inspect` reads its binary input in the command line's own
+//! `abi-codegen diff --base`), and writing generated files only when their content changed,
+//! all or nothing. (`abi-codegen inspect` reads its binary input in the command line's own
 //! `input` module, only at the ranges of the records it decodes.)
 
 use std::fs;
@@ -65,7 +65,7 @@ pub fn stale_outputs(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
 
 /// Renders every output with `render`, then writes those whose content changed (with
 /// [`write_outputs`]): nothing is written unless every output rendered. This is the path of
-/// `codegen generate`; a failure to write converts into the caller's error type.
+/// `abi-codegen generate`; a failure to write converts into the caller's error type.
 pub fn render_then_write<E: From<io::Error>>(
     dir: &Path,
     render: impl FnOnce() -> Result<Vec<Output>, E>,

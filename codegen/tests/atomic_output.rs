@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use codegen::language_backend::text::{self, Template};
-use codegen::language_backend::{RenderError, generate_all};
-use codegen::write::{self, Output};
+use abi_codegen::language_backend::text::{self, Template};
+use abi_codegen::language_backend::{RenderError, generate_all};
+use abi_codegen::write::{self, Output};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,7 +23,7 @@ fn workspace() -> PathBuf {
 
 fn bridge_outputs() -> Vec<Output> {
     let src = fs::read_to_string(workspace().join("schema.toml")).expect("schema.toml");
-    let schema = codegen::load_schema(&src).expect("the bridge schema loads");
+    let schema = abi_codegen::load_schema(&src).expect("the bridge schema loads");
     generate_all(&schema, "schema.toml").expect("every target renders")
 }
 
@@ -160,14 +160,14 @@ fn a_render_failure_writes_nothing() {
 }
 
 fn codegen(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_codegen"))
+    Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
         .args(args)
         .output()
         .expect("the codegen binary runs")
 }
 
-/// `codegen generate` with a folder where an output should go: exit 2, the error names
-/// the path, and the folder is as it was. `codegen check` reports the output stale and
+/// `abi-codegen generate` with a folder where an output should go: exit 2, the error names
+/// the path, and the folder is as it was. `abi-codegen check` reports the output stale and
 /// writes nothing either.
 #[test]
 fn the_command_writes_nothing_when_an_output_is_blocked() {

@@ -20,7 +20,7 @@ fn bridge_schema() -> PathBuf {
 }
 
 fn codegen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codegen"))
+    Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
         .args(args)
         .output()
         .expect("the codegen binary runs")
@@ -209,12 +209,23 @@ fn generate_writes_once_and_check_finds_stale_files() {
     );
     assert_eq!(err.matches("stale: ").count(), 1, "{err}");
     let fix = format!(
-        "cargo run -p codegen -- generate --schema {} --out {}",
+        "cargo run -p abi-codegen -- generate --schema {} --out {}",
         schema.display(),
         out_dir.display()
     );
     assert!(err.contains(&fix), "{err}");
     assert_eq!(dir_state(&out_dir), before, "check wrote");
+    // Outside `cargo run` (an installed binary in another repository), the fix names the
+    // program itself, which works there; `cargo run -p abi-codegen` would not.
+    let mut installed = Command::new(env!("CARGO_BIN_EXE_abi-codegen"));
+    installed.args(&check).env_remove("CARGO_MANIFEST_DIR");
+    let err = stderr(&installed.output().expect("run abi-codegen"));
+    let fix = format!(
+        "run `abi-codegen generate --schema {} --out {}`",
+        schema.display(),
+        out_dir.display()
+    );
+    assert!(err.contains(&fix), "{err}");
 
     // The command it names repairs exactly that file.
     let repair = codegen(&generate);

@@ -1,11 +1,11 @@
-//! `codegen diff` through the binary: exit codes (0 policy holds, 1 it does not, 2 unreadable
+//! `abi-codegen diff` through the binary: exit codes (0 policy holds, 1 it does not, 2 unreadable
 //! input or schema errors), the output formats, and `--base` against a git repository made
 //! in a temporary folder.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_codegen");
+const BIN: &str = env!("CARGO_BIN_EXE_abi-codegen");
 const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 fn repo_file(relative: &str) -> PathBuf {

@@ -1,4 +1,4 @@
-//! `codegen inspect` as a process: formats, stdin, offsets and the exit codes (0 clean,
+//! `abi-codegen inspect` as a process: formats, stdin, offsets and the exit codes (0 clean,
 //! 1 errors, 2 unreadable input or `--strict` with any error or warning).
 
 use std::io::{Read, Write};
@@ -32,7 +32,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 fn codegen(args: &[&str], stdin: Stdin) -> Output {
     let schema = schema();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegen"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_abi-codegen"));
     cmd.arg("inspect").args(args).args(["--schema", &schema]);
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd.stdin(match stdin {
@@ -77,7 +77,7 @@ fn wait(mut child: Child, args: &[&str]) -> Output {
         if start.elapsed() > TIMEOUT {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("codegen inspect {args:?} did not return within {TIMEOUT:?}");
+            panic!("abi-codegen inspect {args:?} did not return within {TIMEOUT:?}");
         }
         std::thread::sleep(Duration::from_millis(10));
     };

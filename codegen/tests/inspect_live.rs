@@ -1,4 +1,4 @@
-//! `codegen inspect --live` and `--watch` against a real writer: a thread of this test
+//! `abi-codegen inspect --live` and `--watch` against a real writer: a thread of this test
 //! writes `pad_input` records (offsets from the reference text) under their seqlock in a
 //! shared file mapping while the `codegen` process reads the same file.
 
@@ -60,7 +60,7 @@ fn live_reads_race_a_writer_and_are_never_torn() {
         while started.elapsed() < Duration::from_secs(3)
             || (retries == 0 && started.elapsed() < Duration::from_secs(30))
         {
-            let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
+            let out = Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
                 .args([
                     "inspect",
                     "pad_input",
@@ -103,7 +103,7 @@ fn watch_prints_the_fields_a_writer_changes() {
     let mapping = Mapping::create(&path, 4096).unwrap();
     let region = mapping.region().unwrap();
     write_pad(region, 1);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codegen"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
         .args([
             "inspect",
             "pad_input",

@@ -1,4 +1,4 @@
-//! The JSON Schema of `schema.toml` (`codegen schema-json`, checked in as
+//! The JSON Schema of `schema.toml` (`abi-codegen schema-json`, checked in as
 //! `codegen/schema.schema.json`): the checked-in file is the command's output, it is a valid
 //! draft 2020-12 schema, every schema the generator accepts (the bridge schema and every
 //! fixture that loads), converted from TOML to JSON, passes it, and schemas with a wrong key
@@ -53,7 +53,7 @@ fn all_schemas() -> Vec<PathBuf> {
 
 #[test]
 fn the_checked_in_file_is_the_command_output() {
-    let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
+    let out = Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
         .arg("schema-json")
         .output()
         .expect("the codegen binary runs");
@@ -61,7 +61,7 @@ fn the_checked_in_file_is_the_command_output() {
     assert!(
         String::from_utf8_lossy(&out.stdout) == checked_in(),
         "codegen/schema.schema.json is stale: run \
-         `cargo run -q -p codegen -- schema-json > codegen/schema.schema.json`"
+         `cargo run -q -p abi-codegen -- schema-json > codegen/schema.schema.json`"
     );
 }
 
@@ -111,7 +111,7 @@ fn every_schema_the_generator_accepts_is_valid() {
     let mut accepted = 0;
     for path in all_schemas() {
         let src = fs::read_to_string(&path).expect("readable");
-        if codegen::load_schema(&src).is_err() {
+        if abi_codegen::load_schema(&src).is_err() {
             continue;
         }
         accepted += 1;
@@ -160,7 +160,7 @@ fn wrong_keys_types_and_shapes_are_rejected() {
     ] {
         let path = workspace().join(format!("tests/fixtures/errors/{fixture}.toml"));
         let src = fs::read_to_string(&path).expect("fixture");
-        assert!(codegen::load_schema(&src).is_err(), "{fixture} loads");
+        assert!(abi_codegen::load_schema(&src).is_err(), "{fixture} loads");
         let instance = toml_to_json(&src);
         let pointers: Vec<String> = validator
             .iter_errors(&instance)

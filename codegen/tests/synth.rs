@@ -14,7 +14,7 @@ mod synth;
 fn synthetic_schemas_load_with_the_designed_sizes() {
     for n in [1, 2, 3, 4, 5, 16, 17, 33, 100] {
         let text = synth::synth_schema(n);
-        let schema = codegen::load_schema(&text)
+        let schema = abi_codegen::load_schema(&text)
             .unwrap_or_else(|e| panic!("synth({n}):\n{}", e.render("synth.toml", &text)));
         let abi = &schema.abi;
         assert_eq!(abi.structs.len(), n, "synth({n}) structs");
@@ -42,9 +42,9 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
 #[test]
 fn synthetic_schema_c_header_compiles_with_its_static_asserts() {
     let text = synth::synth_schema(40);
-    let schema = codegen::load_schema(&text).expect("synth(40) loads");
+    let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
     let header =
-        codegen::language_backend::c::render_c_header(&schema, "synth.toml").expect("renders");
+        abi_codegen::language_backend::c::render_c_header(&schema, "synth.toml").expect("renders");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("synth");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("synth.h");

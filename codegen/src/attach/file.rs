@@ -37,7 +37,7 @@ impl LowerAttach<'_> {
                 self.errors.error_help(
                     &self.inner(&f.name),
                     format!("file `{name}`: the name is taken by {what}"),
-                    "`codegen inspect NAME` looks files, layouts and structs up by name: give the file a name of its own",
+                    "`abi-codegen inspect NAME` looks files, layouts and structs up by name: give the file a name of its own",
                 );
                 continue;
             }

@@ -1,4 +1,4 @@
-//! The JSON report of `codegen diff --format json`, for tools: the verdict, counts per
+//! The JSON report of `abi-codegen diff --format json`, for tools: the verdict, counts per
 //! severity, and every change with its kind, path, old and new shape and source lines.
 
 use serde_json::{Value, json};

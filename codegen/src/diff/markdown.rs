@@ -1,4 +1,4 @@
-//! The pull-request comment of `codegen diff --format markdown`: a summary line, the
+//! The pull-request comment of `abi-codegen diff --format markdown`: a summary line, the
 //! policy's problems, and one table per severity. The shape of the text is
 //! `templates/diff.md.j2`; this module decides what goes in and escapes it.
 
@@ -10,7 +10,7 @@ use crate::language_backend::text::{Template, environment, render};
 
 const TEMPLATE: Template = Template {
     name: "diff.md.j2",
-    source: include_str!("../../../templates/diff.md.j2"),
+    source: include_str!("../../templates/diff.md.j2"),
 };
 
 #[derive(Serialize)]
@@ -106,7 +106,7 @@ pub fn render_markdown(diff: &Diff, sources: &Sources) -> Result<String, RenderE
         problems: diff.verdict.problems.iter().map(|p| cell(p)).collect(),
         tables,
         footer: cell(&format!(
-            "codegen diff: {} → {}",
+            "abi-codegen diff: {} → {}",
             sources.old_name, sources.new_file
         )),
     };

@@ -1,4 +1,4 @@
-//! `codegen diff`: every change between two laid-out schemas, each classified as breaking,
+//! `abi-codegen diff`: every change between two laid-out schemas, each classified as breaking,
 //! source-breaking, compatible or cosmetic, and the version policy checked against them.
 //! [`compute_diff`] is a pure function of two [`Schema`]s; one `render_*` per output
 //! format turns the result into text. Reading the old schema (a file, or `git show`) is
@@ -328,7 +328,7 @@ impl Verdict {
         self.problems.is_empty()
     }
 
-    /// The exit code of `codegen diff`: 0 when the policy holds, 1 when it does not.
+    /// The exit code of `abi-codegen diff`: 0 when the policy holds, 1 when it does not.
     pub fn exit_code(&self) -> u8 {
         if self.ok() { 0 } else { 1 }
     }

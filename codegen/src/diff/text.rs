@@ -1,4 +1,4 @@
-//! The terminal report of `codegen diff`: changes grouped by severity, each with its old
+//! The terminal report of `abi-codegen diff`: changes grouped by severity, each with its old
 //! and new shape and the reason for its class, then the version policy's verdict. ANSI
 //! colour only when the caller asks for it (a terminal, and NO_COLOR unset).
 

@@ -1,4 +1,4 @@
-//! `codegen inspect`: decodes records of one struct (a shared-memory dump, a recording, a test
+//! `abi-codegen inspect`: decodes records of one struct (a shared-memory dump, a recording, a test
 //! blob) through the schema's layout into a tree of typed values, flags every suspicious
 //! value, and renders the tree as one line per leaf (`--dump`) or as JSON. A pure function
 //! over bytes: the command line reads only the bytes of the records a [`Plan`] asks for.

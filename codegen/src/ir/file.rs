@@ -2,7 +2,7 @@
 //! offset, at an offset from the end, at an offset another record holds, right after another
 //! record, or inside the zlib stream that follows each copy of another record. Plus the
 //! facts that tie them together: totals and ordered fields. Every path is resolved to a
-//! [`Scalar`] of the layout, once, so that a reader (`codegen inspect`) computes nothing.
+//! [`Scalar`] of the layout, once, so that a reader (`abi-codegen inspect`) computes nothing.
 
 use crate::diagnostics::Span;
 use crate::ir::attach::Scalar;

@@ -32,7 +32,7 @@ use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Type, Version};
 
 const TEMPLATE: Template = Template {
     name: "c_header.h.j2",
-    source: include_str!("../../../templates/c_header.h.j2"),
+    source: include_str!("../../templates/c_header.h.j2"),
 };
 
 /// The template, compiled on first use.

@@ -18,7 +18,7 @@ use crate::ir::attach::{CHECKS, Holds, LayoutTable, Scalar};
 
 const TEMPLATE: Template = Template {
     name: "c_attach.h.j2",
-    source: include_str!("../../../templates/c_attach.h.j2"),
+    source: include_str!("../../templates/c_attach.h.j2"),
 };
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));

@@ -19,7 +19,7 @@ use crate::ir::{Elem, Type};
 
 const TEMPLATE: Template = Template {
     name: "c_live.h.j2",
-    source: include_str!("../../../templates/c_live.h.j2"),
+    source: include_str!("../../templates/c_live.h.j2"),
 };
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));

@@ -17,7 +17,7 @@ use crate::layout::StructLayout;
 
 const TEMPLATE: Template = Template {
     name: "markdown.md.j2",
-    source: include_str!("../../../templates/markdown.md.j2"),
+    source: include_str!("../../templates/markdown.md.j2"),
 };
 
 /// The template, compiled on first use.

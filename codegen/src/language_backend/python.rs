@@ -31,7 +31,7 @@ use crate::ir::{Abi, Elem, EnumKind, Prim, Struct, Type};
 
 const TEMPLATE: Template = Template {
     name: "python.py.j2",
-    source: include_str!("../../../templates/python.py.j2"),
+    source: include_str!("../../templates/python.py.j2"),
 };
 
 /// The template, compiled on first use.

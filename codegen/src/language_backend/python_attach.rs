@@ -27,7 +27,7 @@ use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
 
 const TEMPLATE: Template = Template {
     name: "python_attach.py.j2",
-    source: include_str!("../../../templates/python_attach.py.j2"),
+    source: include_str!("../../templates/python_attach.py.j2"),
 };
 
 /// The template, compiled on first use.

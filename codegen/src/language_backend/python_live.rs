@@ -34,7 +34,7 @@ use crate::ir::{Elem, Field, Prim, Type};
 
 const TEMPLATE: Template = Template {
     name: "python_live.py.j2",
-    source: include_str!("../../../templates/python_live.py.j2"),
+    source: include_str!("../../templates/python_live.py.j2"),
 };
 
 /// The template, compiled on first use.
