@@ -218,7 +218,7 @@ fn generate_writes_once_and_check_finds_stale_files() {
     // Outside `cargo run` (an installed binary in another repository), the fix names the
     // program itself, which works there; `cargo run -p abi-codegen` would not.
     let mut installed = Command::new(env!("CARGO_BIN_EXE_abi-codegen"));
-    installed.args(&check).env_remove("CARGO_MANIFEST_DIR");
+    installed.args(check).env_remove("CARGO_MANIFEST_DIR");
     let err = stderr(&installed.output().expect("run abi-codegen"));
     let fix = format!(
         "run `abi-codegen generate --schema {} --out {}`",
