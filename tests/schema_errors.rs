@@ -208,6 +208,11 @@ error_classes! {
     file_field_not_unsigned => 1,
     file_total_sum_and_count => 1,
     file_after_zlib_record => 1,
+    // User templates.
+    template_output_outside => 1,
+    template_output_builtin => 1,
+    template_output_duplicate => 1,
+    template_path_empty => 1,
     // Mistakes pile up and are reported together, by line.
     several_errors => 5,
 }

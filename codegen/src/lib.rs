@@ -14,10 +14,11 @@ pub mod language_backend;
 pub mod layout;
 pub mod lower;
 pub mod parse;
-#[cfg(feature = "cli")]
+#[cfg(feature = "text")]
 pub mod report;
 #[cfg(feature = "cli")]
 pub mod schema_json;
+pub mod template_targets;
 pub mod write;
 
 pub use diagnostics::SchemaErrors;
@@ -33,9 +34,11 @@ pub struct Schema {
     pub access: ir::access::Access,
     /// How a reader attaches: version handshakes and layout tables.
     pub attach: ir::attach::Attach,
+    /// The user's own targets: `[[template]]` tables.
+    pub templates: Vec<ir::template::UserTemplate>,
 }
 
-/// Runs parse → lower → layout → access → attach on schema text. On failure, render the errors with
+/// Runs parse → lower → layout → access → attach → templates on schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let raw = parse::parse_schema(src)?;
@@ -43,10 +46,12 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let layout = layout::compute_layout(&abi)?;
     let access = access::lower_access(&raw, src, &abi, &layout)?;
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access)?;
+    let templates = template_targets::lower_templates(&raw, src, &abi)?;
     Ok(Schema {
         abi,
         layout,
         access,
         attach,
+        templates,
     })
 }

@@ -89,6 +89,15 @@ enum Command {
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
     },
+    /// Render one minijinja template over the layout context (codegen/TEMPLATES.md) and print
+    /// it: for writing a `[[template]]` target before declaring it in the schema.
+    Render {
+        /// The template file.
+        #[arg(value_name = "TEMPLATE")]
+        template: PathBuf,
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+    },
     /// Print the JSON Schema of schema.toml, for editors (taplo, Even Better TOML); the same
     /// text as codegen/schema.schema.json.
     SchemaJson,
@@ -180,6 +189,7 @@ fn main() -> ExitCode {
             base,
             format,
         } => return diff(&files, base.as_deref(), format),
+        Command::Render { template, schema } => render_template(&schema, &template),
         Command::SchemaJson => {
             out!("{}", abi_codegen::schema_json::render_schema_json());
             Ok(ExitCode::SUCCESS)
@@ -222,10 +232,52 @@ fn fix_command(sub: &str) -> String {
 }
 
 fn load(path: &Path) -> Result<Schema, Failure> {
+    load_with_source(path).map(|(schema, _)| schema)
+}
+
+/// The schema and its text, for diagnostics that come after loading.
+fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
     let src = write::read_schema(path)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
-    abi_codegen::load_schema(&src).map_err(|errors| {
-        eprint!("{}", errors.render(&display_name(path), &src));
+    match abi_codegen::load_schema(&src) {
+        Ok(schema) => Ok((schema, src)),
+        Err(errors) => {
+            eprint!("{}", errors.render(&display_name(path), &src));
+            Err(Failure::Schema)
+        }
+    }
+}
+
+/// The outputs of the schema's `[[template]]` tables, each template read relative to the
+/// schema's folder. A template that cannot be read or rendered is reported and fails.
+fn render_user_templates(
+    schema_path: &Path,
+    schema: &Schema,
+    src: &str,
+    source: &str,
+) -> Result<Vec<write::Output>, Failure> {
+    use abi_codegen::language_backend::user_template::{
+        TemplateError, UserTemplateFailure, render_user_templates,
+    };
+    if schema.templates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
+    let texts = write::read_user_templates(schema_dir, &schema.templates);
+    render_user_templates(schema, source, texts).map_err(|failure| {
+        match failure {
+            UserTemplateFailure::Unreadable(errors) => {
+                eprint!("{}", errors.render(&display_name(schema_path), src));
+            }
+            // The template's path as the user runs the command: beside the schema.
+            UserTemplateFailure::Template(e) => eprintln!(
+                "{}",
+                TemplateError {
+                    template: display_name(&schema_dir.join(&e.template)),
+                    ..e
+                }
+            ),
+        }
         Failure::Schema
     })
 }
@@ -233,16 +285,19 @@ fn load(path: &Path) -> Result<Schema, Failure> {
 fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Failure> {
     // The templates compile (once per process, about 0.5 ms) on another core while the
     // schema loads.
-    let schema = std::thread::scope(|scope| {
+    let (schema, src) = std::thread::scope(|scope| {
         scope.spawn(abi_codegen::language_backend::compile_templates);
-        load(schema_path)
+        load_with_source(schema_path)
     })?;
     let source = schema_path.file_name().map_or_else(
         || display_name(schema_path),
         |n| n.to_string_lossy().into_owned(),
     );
     let render = || {
-        generate_all(&schema, &source).map_err(|e| Failure::Input(format!("internal error: {e}")))
+        let mut outputs = generate_all(&schema, &source)
+            .map_err(|e| Failure::Input(format!("internal error: {e}")))?;
+        outputs.extend(render_user_templates(schema_path, &schema, &src, &source)?);
+        Ok::<_, Failure>(outputs)
     };
     if !check {
         // Every output is rendered before any is written.
@@ -281,6 +336,32 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
     }
     eprintln!("run `{fix}` to update them");
     Ok(ExitCode::from(1))
+}
+
+/// `abi-codegen render TEMPLATE`: the template rendered over the schema, on stdout.
+fn render_template(schema_path: &Path, template: &Path) -> Result<ExitCode, Failure> {
+    let schema = load(schema_path)?;
+    let text = write::read_schema(template)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", template.display())))?;
+    let source = schema_path.file_name().map_or_else(
+        || display_name(schema_path),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    match abi_codegen::language_backend::user_template::render_user_template(
+        &schema,
+        &source,
+        &display_name(template),
+        &text,
+    ) {
+        Ok(rendered) => {
+            out!("{rendered}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Err(Failure::Schema)
+        }
+    }
 }
 
 impl From<std::io::Error> for Failure {

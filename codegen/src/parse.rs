@@ -26,6 +26,21 @@ pub struct RawSchema {
     pub layouts: Vec<Spanned<RawLayout>>,
     #[serde(default, rename = "file")]
     pub files: Vec<Spanned<RawFile>>,
+    #[serde(default, rename = "template")]
+    pub templates: Vec<Spanned<RawTemplate>>,
+}
+
+/// `[[template]]`: a target of the user's own, a minijinja template over the layout context
+/// (codegen/TEMPLATES.md), and the file it renders to.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplate {
+    /// The template, relative to the schema's folder.
+    pub path: Spanned<String>,
+    /// The file it renders to, relative to the output folder (`generated/`).
+    pub output: Spanned<String>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

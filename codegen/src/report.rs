@@ -73,6 +73,11 @@ pub fn layout_tables(schema: &Schema) -> String {
         .join("\n")
 }
 
+/// The version of [`layout_json`]'s shape, its first key. The JSON and the context of user
+/// templates are a public interface (codegen/TEMPLATES.md): adding a key keeps the version;
+/// renaming or removing one, or changing what a value means, raises it.
+pub const LAYOUT_FORMAT_VERSION: u32 = 1;
+
 /// The whole layout IR as JSON: every constant, enum and struct, with every field's offset,
 /// size and alignment.
 pub fn layout_json(schema: &Schema) -> Value {
@@ -223,6 +228,7 @@ pub fn layout_json(schema: &Schema) -> Value {
         })
         .collect();
     json!({
+        "format_version": LAYOUT_FORMAT_VERSION,
         "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little", "parties": schema.access.parties },
         "constants": consts,
         "enums": enums,

@@ -381,6 +381,21 @@ pub fn schema_json() -> Value {
             },
             "layout": layout,
             "file": file,
+            "template": {
+                "type": "array",
+                "description": "Targets of your own: minijinja templates over the layout context (codegen/TEMPLATES.md), rendered by abi-codegen generate and checked by abi-codegen check.",
+                "items": {
+                    "type": "object",
+                    "description": "A [[template]]: a template and the file it renders to.",
+                    "additionalProperties": false,
+                    "required": ["path", "output"],
+                    "properties": {
+                        "path": { "type": "string", "minLength": 1, "description": "The template, relative to the schema's folder, such as templates/bridge.mjs.j2." },
+                        "output": { "type": "string", "minLength": 1, "description": "The file it renders to, relative to the output folder (--out, default generated), with / separators; not a file a built-in target writes." },
+                        "doc": { "type": "string", "description": "What the target is." },
+                    },
+                },
+            },
         },
     })
 }

@@ -52,6 +52,18 @@ pub fn read_schema_at_revision(rev: &str, path: &Path) -> io::Result<String> {
     })
 }
 
+/// Reads the templates of the schema's `[[template]]` tables, each relative to `schema_dir`,
+/// in order.
+pub fn read_user_templates(
+    schema_dir: &Path,
+    templates: &[crate::ir::template::UserTemplate],
+) -> Vec<io::Result<String>> {
+    templates
+        .iter()
+        .map(|t| fs::read_to_string(schema_dir.join(&t.path)))
+        .collect()
+}
+
 /// The outputs whose file in `dir` is missing or differs. Writes nothing.
 pub fn stale_outputs(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
     outputs
@@ -103,7 +115,14 @@ pub fn write_outputs(dir: &Path, outputs: &[Output]) -> io::Result<Vec<PathBuf>>
             if !stale.contains(&path) {
                 continue;
             }
-            let tmp = dir.join(format!(".{}.tmp{}", o.file_name, std::process::id()));
+            // Beside the output, which may sit in a folder of its own (a template's
+            // `js/bridge.mjs`).
+            let parent = path.parent().unwrap_or(dir);
+            fs::create_dir_all(parent).map_err(|e| with_path(e, parent))?;
+            let file = path
+                .file_name()
+                .map_or_else(|| o.file_name.clone(), |n| n.to_string_lossy().into_owned());
+            let tmp = parent.join(format!(".{file}.tmp{}", std::process::id()));
             staged.push((tmp.clone(), path.clone()));
             fs::write(&tmp, &o.contents).map_err(|e| with_path(e, &tmp))?;
         }

@@ -9,6 +9,7 @@ mod enumeration;
 pub mod file;
 pub mod names;
 mod structure;
+pub mod template;
 mod ty;
 
 pub use constant::{ConstType, Constant};
