@@ -1,4 +1,8 @@
 // generated from schema.toml; do not edit
+//
+// Needs, in the Cargo.toml of the crate that includes it:
+//   zerocopy = { version = "0.8", features = ["derive", "alloc"] }
+//   abi-runtime = "0.1"
 
 /// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
 pub mod text {

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod attach;
+pub mod builder;
 pub mod diagnostics;
 #[cfg(feature = "diff")]
 pub mod diff;
@@ -21,6 +22,7 @@ pub mod schema_json;
 pub mod template_targets;
 pub mod write;
 
+pub use builder::{BuildError, Builder, Generated};
 pub use diagnostics::SchemaErrors;
 pub use ir::Abi;
 pub use layout::Layout;

@@ -107,12 +107,40 @@ impl<'a> RustParts<'a> {
         let mut text = String::with_capacity(line.len() + support.len() + length + 8);
         text.push_str("// ");
         text.push_str(&line);
-        text.push_str("\n\n");
+        text.push_str("\n//\n// Needs, in the Cargo.toml of the crate that includes it:\n");
+        for (name, requirement) in consumer_dependencies(self.schema) {
+            text.push_str(&format!("//   {name} = {requirement}\n"));
+        }
+        text.push('\n');
         text.push_str(&support);
         for part in printed {
             text.push_str(part);
         }
         text
+    }
+}
+
+/// The version of `abi-runtime` the generated live layer is written against (a test keeps it
+/// equal to runtime/Cargo.toml's).
+pub const RUNTIME_REQUIREMENT: &str = "0.1";
+
+/// What the generated Rust needs from the crate that includes it, as `Cargo.toml`
+/// dependency lines (name, requirement): zerocopy with `derive` for the value types, and
+/// with `alloc` and `abi-runtime` for the live layer when the schema declares shared memory.
+pub fn consumer_dependencies(schema: &Schema) -> Vec<(&'static str, String)> {
+    if rust_live::has_live_layer(schema) {
+        vec![
+            (
+                "zerocopy",
+                r#"{ version = "0.8", features = ["derive", "alloc"] }"#.to_string(),
+            ),
+            ("abi-runtime", format!("\"{RUNTIME_REQUIREMENT}\"")),
+        ]
+    } else {
+        vec![(
+            "zerocopy",
+            r#"{ version = "0.8", features = ["derive"] }"#.to_string(),
+        )]
     }
 }
 

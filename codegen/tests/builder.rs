@@ -1,0 +1,163 @@
+//! `abi_codegen::Builder` outside cargo's build-script environment: every target it can
+//! write, writing only on change, and its errors (a schema mistake with the command line's
+//! diagnostics, an unreadable schema, a template error naming its line, no `OUT_DIR`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use abi_codegen::{BuildError, Builder};
+
+const SCHEMA: &str = r#"
+[abi]
+name = "demo"
+version = "0.3"
+c_prefix = "demo"
+byte_order = "little"
+
+[[struct]]
+name = "point"
+doc = "A point"
+fields = [
+  { name = "x", type = "i32" },
+  { name = "y", type = "i32" },
+]
+"#;
+
+fn dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("builder-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
+
+fn schema_in(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("schema.toml");
+    fs::write(&path, text).expect("write the schema");
+    path
+}
+
+#[test]
+fn writes_every_target_asked_for_and_only_on_change() {
+    let dir = dir("all");
+    let schema = schema_in(&dir, SCHEMA);
+    let template = dir.join("sizes.txt.j2");
+    fs::write(
+        &template,
+        "{% for s in structs %}{{ s.name }} {{ s.size }}\n{% endfor %}",
+    )
+    .expect("write a template");
+    let builder = Builder::new(&schema)
+        .cargo_instructions(false)
+        .rust_file(dir.join("out/demo.rs"))
+        .c_header(dir.join("include/demo.h"))
+        .python(dir.join("py/demo.py"))
+        .markdown(dir.join("demo.md"))
+        .template(&template, dir.join("sizes.txt"))
+        .generated_dir(dir.join("generated"));
+    let first = builder.clone().generate().expect("generates");
+    assert_eq!(first.rust, Some(dir.join("out/demo.rs")));
+    // Five targets named one by one, and generate's own set (rs, h, py, md: no templates in
+    // this schema).
+    assert_eq!(first.files.len(), 9, "{:?}", first.files);
+    assert_eq!(first.written, first.files);
+    let rust = fs::read_to_string(dir.join("out/demo.rs")).expect("the Rust file");
+    assert!(rust.starts_with("// generated from schema.toml; do not edit\n"));
+    assert!(rust.contains("pub struct Point"), "{rust}");
+    // No shared memory in this schema: zerocopy is all it needs.
+    assert!(rust.contains("//   zerocopy = { version = \"0.8\", features = [\"derive\"] }\n"));
+    assert!(!rust.contains("abi-runtime"));
+    let header = fs::read_to_string(dir.join("include/demo.h")).expect("the header");
+    assert!(header.contains("demo_point"), "{header}");
+    assert_eq!(
+        fs::read_to_string(dir.join("sizes.txt")).expect("the template output"),
+        "point 8\n"
+    );
+    // The same text as the command line's generate.
+    assert_eq!(
+        fs::read_to_string(dir.join("generated/demo.rs")).expect("generated/demo.rs"),
+        rust
+    );
+    let again = builder.generate().expect("generates again");
+    assert!(again.written.is_empty(), "{:?}", again.written);
+}
+
+#[test]
+fn a_schema_mistake_is_the_command_lines_diagnostics() {
+    let dir = dir("mistake");
+    let schema = schema_in(
+        &dir,
+        &SCHEMA.replace(
+            "\"i32\" },\n  { name = \"y\"",
+            "\"i33\" },\n  { name = \"y\"",
+        ),
+    );
+    let err = Builder::new(&schema)
+        .cargo_instructions(false)
+        .rust_file(dir.join("demo.rs"))
+        .generate()
+        .expect_err("a mistake");
+    let shown = schema.display().to_string();
+    let BuildError::Schema {
+        rendered,
+        headlines,
+    } = &err
+    else {
+        panic!("not a schema error: {err}");
+    };
+    assert_eq!(headlines.len(), 1, "{headlines:?}");
+    assert!(
+        headlines[0].starts_with(&format!("{shown}:12:")),
+        "{headlines:?}"
+    );
+    assert!(
+        headlines[0].ends_with("unknown type `i33`"),
+        "{headlines:?}"
+    );
+    assert!(rendered.starts_with(&format!("{shown}:12:")), "{rendered}");
+    assert!(
+        rendered.contains(": error: field `point.x`: unknown type `i33`"),
+        "{rendered}"
+    );
+    assert!(rendered.contains("^^^"), "{rendered}");
+    // Debug shows the same text, for `fn main() -> Result<(), Box<dyn Error>>`.
+    assert_eq!(format!("{err:?}"), format!("{err}"));
+    assert!(!dir.join("demo.rs").exists(), "wrote despite the mistake");
+}
+
+#[test]
+fn other_failures_name_what_failed() {
+    let dir = dir("failures");
+    let missing = dir.join("nope.toml");
+    let err = Builder::new(&missing)
+        .cargo_instructions(false)
+        .generate()
+        .expect_err("no schema");
+    assert!(matches!(err, BuildError::Read { .. }), "{err}");
+    assert!(err.to_string().contains("nope.toml"), "{err}");
+
+    let schema = schema_in(&dir, SCHEMA);
+    let template = dir.join("broken.j2");
+    fs::write(&template, "fine\n{{ structs[0].nope }}\n").expect("write a template");
+    let err = Builder::new(&schema)
+        .cargo_instructions(false)
+        .no_rust()
+        .template(&template, dir.join("out.txt"))
+        .generate()
+        .expect_err("an undefined value");
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!("{}:2: error: undefined value", template.display())),
+        "{text}"
+    );
+    assert_eq!(err.headlines().len(), 1);
+    assert!(!dir.join("out.txt").exists());
+
+    // Outside a build script, the Rust file needs a path.
+    if std::env::var_os("OUT_DIR").is_none() {
+        let err = Builder::new(&schema)
+            .cargo_instructions(false)
+            .generate()
+            .expect_err("no OUT_DIR");
+        assert!(matches!(err, BuildError::NoOutDir), "{err}");
+    }
+}
