@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use abi_codegen::language_backend::generate_all;
 use abi_codegen::{Schema, report, write};
@@ -18,7 +18,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "abi-codegen",
     version,
-    about = "ABI schema code generator: schema.toml to Rust, C, Python and markdown"
+    about = "ABI schema code generator: schema.toml to Rust, C, Python and markdown",
+    long_about = "ABI schema code generator: one schema.toml of constants, enums, flag sets and fixed-layout structs to Rust, a C header, a Python ctypes module and a markdown reference, with live shared-memory access; plus layout, diff and inspect for review and debugging.",
+    after_help = "Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input (diff and inspect: see their help)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -29,15 +31,19 @@ struct Cli {
 enum Command {
     /// Write every generated file whose content changed.
     Generate {
+        /// The schema file.
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
+        /// The folder the generated files go to.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
     },
     /// Exit 1 and list the generated files that are stale. Writes nothing.
     Check {
+        /// The schema file.
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
+        /// The folder the generated files go to.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
     },
@@ -49,6 +55,7 @@ enum Command {
         /// Print the whole layout IR as JSON.
         #[arg(long)]
         json: bool,
+        /// The schema file.
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
     },
@@ -86,6 +93,7 @@ enum Command {
         /// until interrupted (implies --live).
         #[arg(long, value_name = "SECONDS", value_parser = live_cli::parse_seconds)]
         watch: Option<f64>,
+        /// The schema file.
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
     },
@@ -95,8 +103,16 @@ enum Command {
         /// The template file.
         #[arg(value_name = "TEMPLATE")]
         template: PathBuf,
+        /// The schema file.
         #[arg(long, default_value = "schema.toml")]
         schema: PathBuf,
+    },
+    /// Print a shell completion script: `abi-codegen completions bash > /etc/bash_completion.d/abi-codegen`,
+    /// `abi-codegen completions zsh > "${fpath[1]}/_abi-codegen"`, or fish, elvish, powershell.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
     /// Print the JSON Schema of schema.toml, for editors (taplo, Even Better TOML); the same
     /// text as codegen/schema.schema.json.
@@ -110,6 +126,7 @@ enum Command {
         /// Read the old schema from this git revision: `git show REV:SCHEMA`.
         #[arg(long, value_name = "REV")]
         base: Option<String>,
+        /// The report's format.
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },
@@ -190,6 +207,12 @@ fn main() -> ExitCode {
             format,
         } => return diff(&files, base.as_deref(), format),
         Command::Render { template, schema } => render_template(&schema, &template),
+        Command::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "abi-codegen", &mut text);
+            out!("{}", String::from_utf8_lossy(&text));
+            Ok(ExitCode::SUCCESS)
+        }
         Command::SchemaJson => {
             out!("{}", abi_codegen::schema_json::render_schema_json());
             Ok(ExitCode::SUCCESS)
@@ -525,4 +548,28 @@ fn inspect_whole(
         out!("{}", render_file_dump(schema, &inspection));
     }
     Ok(ExitCode::from(inspection.exit_code(strict)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// `--help` explains every option and argument of every command.
+    #[test]
+    fn every_option_has_help() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        let mut missing = Vec::new();
+        for sub in cli.get_subcommands() {
+            assert!(sub.get_about().is_some(), "{} has no about", sub.get_name());
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id != "help" && id != "version" && arg.get_help().is_none() {
+                    missing.push(format!("{} {id}", sub.get_name()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "options without help: {missing:?}");
+    }
 }

@@ -314,3 +314,47 @@ fn unreadable_schema_exits_2() {
     let out = codegen(&["layout", "--schema", path_arg(&binary)]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// `--version` names the program and its version; `completions SHELL` prints a script the
+/// shell accepts, offering every command.
+#[test]
+fn version_and_completions() {
+    let version = codegen(&["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    assert_eq!(
+        stdout(&version),
+        format!("abi-codegen {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let bash = codegen(&["completions", "bash"]);
+    assert_eq!(bash.status.code(), Some(0), "{}", stderr(&bash));
+    let script = stdout(&bash);
+    for command in [
+        "generate",
+        "check",
+        "layout",
+        "inspect",
+        "diff",
+        "render",
+        "schema-json",
+        "completions",
+    ] {
+        assert!(
+            script.contains(command),
+            "no `{command}` in the bash script"
+        );
+    }
+    let dir = temp_dir("completions");
+    let path = dir.join("abi-codegen.bash");
+    fs::write(&path, script).expect("write the script");
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+        .expect("bash is needed for this test");
+    assert!(syntax.status.success(), "{}", stderr(&syntax));
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = codegen(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
+        assert!(stdout(&out).contains("abi-codegen"), "{shell}");
+    }
+}
