@@ -337,19 +337,13 @@ impl Builder {
             let mut outputs =
                 crate::language_backend::generate_all(schema, source).map_err(render_error)?;
             let texts = write::read_user_templates(schema_dir, &schema.templates);
-            match user_template::render_user_templates(schema, source, texts) {
+            match user_template::render_user_templates(schema, source, schema_dir, texts) {
                 Ok(more) => outputs.extend(more),
                 Err(user_template::UserTemplateFailure::Unreadable(errors)) => {
                     return Err(schema_error(&errors, &display_name(&self.schema), src));
                 }
                 Err(user_template::UserTemplateFailure::Template(e)) => {
-                    return Err(BuildError::Render(
-                        user_template::TemplateError {
-                            template: display_name(&schema_dir.join(&e.template)),
-                            ..e
-                        }
-                        .to_string(),
-                    ));
+                    return Err(BuildError::Render(e.to_string()));
                 }
             }
             planned.extend(

@@ -280,26 +280,19 @@ fn render_user_templates(
     source: &str,
 ) -> Result<Vec<write::Output>, Failure> {
     use abi_codegen::language_backend::user_template::{
-        TemplateError, UserTemplateFailure, render_user_templates,
+        UserTemplateFailure, render_user_templates,
     };
     if schema.templates.is_empty() {
         return Ok(Vec::new());
     }
     let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
     let texts = write::read_user_templates(schema_dir, &schema.templates);
-    render_user_templates(schema, source, texts).map_err(|failure| {
+    render_user_templates(schema, source, schema_dir, texts).map_err(|failure| {
         match failure {
             UserTemplateFailure::Unreadable(errors) => {
                 eprint!("{}", errors.render(&display_name(schema_path), src));
             }
-            // The template's path as the user runs the command: beside the schema.
-            UserTemplateFailure::Template(e) => eprintln!(
-                "{}",
-                TemplateError {
-                    template: display_name(&schema_dir.join(&e.template)),
-                    ..e
-                }
-            ),
+            UserTemplateFailure::Template(e) => eprintln!("{e}"),
         }
         Failure::Schema
     })

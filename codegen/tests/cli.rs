@@ -358,3 +358,73 @@ fn version_and_completions() {
         assert!(stdout(&out).contains("abi-codegen"), "{shell}");
     }
 }
+
+/// A `[[template]]` target: generate writes it (in a subfolder), check finds it stale, a
+/// template error names the template's file and line and writes nothing, and a template
+/// that cannot be read is a schema error at its `path`.
+#[test]
+fn user_templates_are_targets() {
+    let dir = temp_dir("templates");
+    fs::create_dir_all(dir.join("t")).expect("template folder");
+    let schema = dir.join("schema.toml");
+    let out = dir.join("out");
+    let base = "[abi]\nname = \"demo\"\nversion = \"0.1\"\nc_prefix = \"demo\"\nbyte_order = \"little\"\n\n[[struct]]\nname = \"point\"\nfields = [{ name = \"x\", type = \"u32\" }, { name = \"y\", type = \"u16\" }, { name = \"_pad6\", type = \"u8[2]\" }]\n";
+    let with_template =
+        format!("{base}\n[[template]]\npath = \"t/sizes.txt.j2\"\noutput = \"text/sizes.txt\"\n");
+    fs::write(&schema, &with_template).expect("write the schema");
+    let template = dir.join("t/sizes.txt.j2");
+    fs::write(
+        &template,
+        "# {{ generated_line }}\n{% for s in structs %}\n{{ s.name | pascal_case }}: {{ s.size }} bytes{% for f in s.fields %}, {{ f.name }} at {{ f.offset | hex }}{% endfor +%}\n{% endfor %}\n",
+    )
+    .expect("write the template");
+    let (schema_arg, out_arg) = (schema.to_str().unwrap(), out.to_str().unwrap());
+    let generate = ["generate", "--schema", schema_arg, "--out", out_arg];
+    let check = ["check", "--schema", schema_arg, "--out", out_arg];
+    let first = codegen(&generate);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(
+        fs::read_to_string(out.join("text/sizes.txt")).expect("the template's output"),
+        "# generated from schema.toml; do not edit\nPoint: 8 bytes, x at 0x0, y at 0x4, _pad6 at 0x6\n"
+    );
+    assert_eq!(codegen(&check).status.code(), Some(0));
+    fs::write(out.join("text/sizes.txt"), "edited\n").expect("edit the output");
+    let stale = codegen(&check);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(stderr(&stale).contains("sizes.txt"), "{}", stderr(&stale));
+    assert_eq!(codegen(&generate).status.code(), Some(0));
+
+    // A template error: exit 1, the template's path and line, nothing written.
+    fs::write(&template, "line one\n{{ structs[0].nope }}\n").expect("break the template");
+    let before = fs::read(out.join("demo.rs")).expect("demo.rs");
+    fs::write(&schema, format!("{with_template}# changed\n")).expect("touch the schema");
+    let broken = codegen(&generate);
+    assert_eq!(broken.status.code(), Some(1));
+    let err = stderr(&broken);
+    assert!(
+        err.starts_with(&format!("{}:2: error: undefined value", template.display())),
+        "{err}"
+    );
+    assert_eq!(fs::read(out.join("demo.rs")).expect("demo.rs"), before);
+
+    // A template that is not there: a schema error at its path.
+    fs::write(
+        &schema,
+        with_template.replace("t/sizes.txt.j2", "t/missing.j2"),
+    )
+    .expect("write");
+    let missing = codegen(&generate);
+    assert_eq!(missing.status.code(), Some(1));
+    let err = stderr(&missing);
+    let line = with_template
+        .lines()
+        .position(|l| l.starts_with("path = "))
+        .expect("the path line")
+        + 1;
+    assert!(
+        err.starts_with(&format!(
+            "{schema_arg}:{line}:9: error: template `t/missing.j2`: cannot read it"
+        )),
+        "{err}"
+    );
+}

@@ -81,10 +81,12 @@ pub enum UserTemplateFailure {
 }
 
 /// Renders every `[[template]]` of `schema`, whose texts (read by
-/// [`crate::write::read_user_templates`], in the same order) are `texts`, into outputs.
+/// [`crate::write::read_user_templates`] from `schema_dir`, in the same order) are `texts`,
+/// into outputs. A template error names the template as `schema_dir` joined with its path.
 pub fn render_user_templates(
     schema: &Schema,
     source: &str,
+    schema_dir: &std::path::Path,
     texts: Vec<std::io::Result<String>>,
 ) -> Result<Vec<crate::write::Output>, UserTemplateFailure> {
     let mut errors = crate::diagnostics::Errors::new();
@@ -106,8 +108,16 @@ pub fn render_user_templates(
         .map(|(t, text)| {
             Ok(crate::write::Output {
                 file_name: t.output.clone(),
-                contents: render_user_template(schema, source, &t.path, &text)
-                    .map_err(UserTemplateFailure::Template)?,
+                contents: render_user_template(
+                    schema,
+                    source,
+                    &schema_dir
+                        .join(&t.path)
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                    &text,
+                )
+                .map_err(UserTemplateFailure::Template)?,
             })
         })
         .collect()
