@@ -11,14 +11,17 @@
 //! The test fails, never skips, when node is missing.
 
 use std::collections::BTreeSet;
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use bridge_abi::{
     BRIDGE_MAGIC, BridgeHeader, ClientState, RegionEntry, Ship, ShipFlags, Vec2, text,
 };
 use serde_json::{Value, json};
 use zerocopy::{FromBytes, FromZeros, IntoBytes};
+
+mod common;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -310,6 +313,20 @@ process.stdout.write(JSON.stringify(out, (key, value) => {
 }));
 "#;
 
+/// Runs node with `args`. Panics when node cannot be started: the test must not pass
+/// without it.
+fn node(args: &[&OsStr]) -> Output {
+    Command::new("node")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `node` ({e}): this test needs node on PATH \
+             (Debian: apt-get install nodejs; .ci/run installs it)"
+            )
+        })
+}
+
 /// Runs node on the driver over `jobs` (key, struct, blob); returns its JSON.
 fn run_node(jobs: &[(String, &str, Vec<u8>)]) -> Value {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("js_template");
@@ -329,17 +346,11 @@ fn run_node(jobs: &[(String, &str, Vec<u8>)]) -> Value {
     let driver = dir.join("driver.mjs");
     std::fs::write(&driver, DRIVER).expect("write driver.mjs");
     let module = Path::new(ROOT).join("generated").join("bridge.mjs");
-    let out = Command::new("node")
-        .arg(&driver)
-        .arg(&module)
-        .arg(&jobs_path)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run `node` ({e}): this test needs node on PATH \
-                 (Debian: apt-get install nodejs; .ci/run installs it)"
-            )
-        });
+    let out = node(&[
+        driver.as_os_str(),
+        module.as_os_str(),
+        jobs_path.as_os_str(),
+    ]);
     assert!(
         out.status.success(),
         "node failed\n--- stderr\n{}",
@@ -513,10 +524,49 @@ fn node_reads_every_struct_the_rust_types_wrote() {
 
 #[test]
 fn node_is_installed() {
-    let out = Command::new("node")
-        .arg("--version")
-        .output()
-        .expect("node on PATH (Debian: apt-get install nodejs)");
+    let out = node(&[OsStr::new("--version")]);
     assert!(out.status.success());
     println!("node {}", String::from_utf8_lossy(&out.stdout).trim());
+}
+
+/// README.md's JavaScript snippet ("A fifth language") runs: over a header the Rust type
+/// filled it reads the header, and over one without the magic it throws.
+#[test]
+fn the_readme_snippet_runs() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("js_template_readme");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let module = Path::new(ROOT).join("generated").join("bridge.mjs");
+    let snippet = common::readme::block_after("## A fifth language", "js");
+    assert!(snippet.contains("\"./generated/bridge.mjs\""), "{snippet}");
+    let module_url = format!("file://{}", module.display());
+    let script = format!(
+        "import {{ readFileSync }} from \"node:fs\";\n\
+         const buffer = new Uint8Array(readFileSync(process.argv[2])).buffer;\n\
+         {}\nconsole.log(header.host_version, typeof header.clock_mono_ns);\n",
+        snippet.replace("./generated/bridge.mjs", &module_url)
+    );
+    let script_path = dir.join("readme.mjs");
+    std::fs::write(&script_path, script).expect("write readme.mjs");
+    let mut header = filled_header();
+    for (name, bytes) in [
+        ("good", header.as_bytes().to_vec()),
+        ("bad", {
+            header.magic = 0;
+            header.as_bytes().to_vec()
+        }),
+    ] {
+        let blob = dir.join(format!("{name}.bin"));
+        std::fs::write(&blob, bytes).expect("write a blob");
+        let out = node(&[script_path.as_os_str(), blob.as_os_str()]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if name == "good" {
+            assert!(out.status.success(), "{stderr}");
+            assert_eq!(stdout, "0.9.0-rc.1 bigint\n");
+        } else {
+            assert!(!out.status.success(), "{stdout}");
+            assert!(stderr.contains("not a bridge"), "{stderr}");
+        }
+    }
 }
