@@ -6,7 +6,9 @@
 //! and nested structs) is compared with the value of the pattern's bytes at the field's
 //! offset. The offsets come from the layout, which rustc verifies (the generated Rust
 //! asserts `offset_of!` of every field). A few structs are also filled field by field with
-//! values from the reference text (tests/fixtures/bridge-abi-0.9-reference.txt).
+//! values from the reference text (tests/fixtures/bridge-abi-0.9-reference.txt). The
+//! README's JavaScript snippet runs, and the template rendered over a small schema of edge
+//! cases (64-bit and negative enums, a u64 constant past i64) gives node exact values.
 //!
 //! The test fails, never skips, when node is missing.
 
@@ -569,4 +571,96 @@ fn the_readme_snippet_runs() {
             assert!(stderr.contains("not a bridge"), "{stderr}");
         }
     }
+}
+
+/// A schema the bridge does not exercise: a u64 constant past i64 (the context's `value`
+/// wraps it), negative and 64-bit enums, an enum array, an f64 array, a doc holding `*/`.
+const EDGE_SCHEMA: &str = r#"
+[abi]
+name = "edge"
+version = "1.0"
+c_prefix = "edge"
+byte_order = "little"
+
+[[const]]
+name = "big"
+value = "0xFFFFFFFFFFFFFFFE"
+type = "u64"
+doc = "A u64 past i64; a doc with */ inside"
+
+[[const]]
+name = "neg"
+value = -5
+type = "i64"
+
+[[enum]]
+name = "signed"
+repr = "i64"
+values = [{ name = "minus", value = -1 }, { name = "top", value = 0x7FFFFFFFFFFFFFFF }]
+
+[[enum]]
+name = "small"
+repr = "i8"
+values = [{ name = "a", value = -2 }, { name = "b", value = 3 }]
+
+[[struct]]
+name = "rec"
+fields = [
+  { name = "s", type = "signed" },
+  { name = "smalls", type = "small[4]" },
+  { name = "_pad", type = "u8[4]" },
+  { name = "f", type = "f64[2]" },
+]
+"#;
+
+#[test]
+fn the_template_renders_edge_cases_that_node_reads_exactly() {
+    let schema = abi_codegen::load_schema(EDGE_SCHEMA)
+        .unwrap_or_else(|e| panic!("{}", e.render("edge.toml", EDGE_SCHEMA)));
+    let template = std::fs::read_to_string(Path::new(ROOT).join("templates/bridge.mjs.j2"))
+        .expect("templates/bridge.mjs.j2");
+    let module = abi_codegen::language_backend::user_template::render_user_template(
+        &schema,
+        "edge.toml",
+        "templates/bridge.mjs.j2",
+        &template,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("js_template_edge");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    std::fs::write(dir.join("edge.mjs"), module).expect("write edge.mjs");
+    // 8 bytes of `s` (-1), four i8 (-2, 3, 0, 0x7f), padding, two f64 (0.5, -1e300).
+    let script = r#"
+import * as edge from "./edge.mjs";
+const view = new DataView(new ArrayBuffer(32));
+view.setBigInt64(0, -1n, true);
+[-2, 3, 0, 127].forEach((v, i) => view.setInt8(8 + i, v));
+view.setFloat64(16, 0.5, true);
+view.setFloat64(24, -1e300, true);
+const out = { BIG: edge.BIG, NEG: edge.NEG, Signed: edge.Signed, SmallNames: edge.SmallNames,
+  rec: edge.readRec(view), size: edge.RecLayout.size, f: edge.RecLayout.fields.f.offset };
+process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "bigint" ? `${v}n` : v));
+"#;
+    let script_path = dir.join("edge_test.mjs");
+    std::fs::write(&script_path, script).expect("write the script");
+    let out = node(&[script_path.as_os_str()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        got,
+        json!({
+            "BIG": "18446744073709551614n",
+            "NEG": "-5n",
+            "Signed": { "MINUS": "-1n", "TOP": "9223372036854775807n" },
+            "SmallNames": { "3": "b", "-2": "a" },
+            "rec": { "s": "-1n", "smalls": [-2, 3, 0, 127], "f": [0.5, -1e300] },
+            "size": 32,
+            "f": 16,
+        })
+    );
 }
