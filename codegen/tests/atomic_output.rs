@@ -21,10 +21,22 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
+/// What `abi-codegen generate` writes for the bridge: every built-in target, and the
+/// outputs of the schema's `[[template]]` tables (generated/bridge.mjs).
 fn bridge_outputs() -> Vec<Output> {
     let src = fs::read_to_string(workspace().join("schema.toml")).expect("schema.toml");
     let schema = abi_codegen::load_schema(&src).expect("the bridge schema loads");
-    generate_all(&schema, "schema.toml").expect("every target renders")
+    let mut outputs = generate_all(&schema, "schema.toml").expect("every target renders");
+    let texts = write::read_user_templates(&workspace(), &schema.templates);
+    match abi_codegen::language_backend::user_template::render_user_templates(
+        &schema,
+        "schema.toml",
+        texts,
+    ) {
+        Ok(templates) => outputs.extend(templates),
+        Err(e) => panic!("the bridge's templates render: {e:?}"),
+    }
+    outputs
 }
 
 /// A fresh folder for one test, holding an older version of every output, each dated in
@@ -82,7 +94,7 @@ fn assert_no_temporary_files(dir: &Path) {
 #[test]
 fn a_folder_in_place_of_an_output_changes_nothing() {
     let outputs = bridge_outputs();
-    assert_eq!(outputs.len(), 4);
+    assert_eq!(outputs.len(), 5, "rs, h, py, md and the template's mjs");
     for blocked in &outputs {
         let dir = old_outputs("folder", &outputs);
         let path = dir.join(&blocked.file_name);
@@ -211,14 +223,15 @@ fn the_command_writes_nothing_when_an_output_is_blocked() {
     let out = run("check");
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.matches("stale: ").count(), 4, "{stderr}");
+    assert_eq!(stderr.matches("stale: ").count(), outputs.len(), "{stderr}");
     assert_eq!(state(&dir), before);
 
-    // Once the folder is gone, generate writes all four.
+    // Once the folder is gone, generate writes them all.
     fs::remove_dir(&blocked).expect("remove the folder");
     let out = run("generate");
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("4 of 4 files changed"));
+    let all = format!("{0} of {0} files changed", outputs.len());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&all));
     assert!(write::stale_outputs(&dir, &outputs).is_empty());
     assert_no_temporary_files(&dir);
 }
