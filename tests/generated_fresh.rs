@@ -17,6 +17,7 @@ fn generated_files_are_fresh() {
     let rendered = abi_codegen::language_backend::user_template::render_user_templates(
         &schema,
         "schema.toml",
+        root,
         texts,
     );
     match rendered {

@@ -94,7 +94,7 @@ pub fn layout_json(schema: &Schema) -> Value {
         .map(|c| {
             json!({
                 "name": c.name,
-                "value": c.value as i64,
+                "value": exact(c.value),
                 "literal": c.literal,
                 "expr": c.expr,
                 "type": match c.ty { ConstType::Usize => "usize".to_string(), ConstType::Prim(p) => p.name().to_string() },
@@ -116,7 +116,7 @@ pub fn layout_json(schema: &Schema) -> Value {
                 "doc": e.doc,
                 "since": since(&e.since),
                 "values": e.values.iter().map(|v| json!({
-                    "name": v.name, "value": v.value as i64, "literal": v.literal, "doc": v.doc, "since": since(&v.since),
+                    "name": v.name, "value": exact(v.value), "literal": v.literal, "doc": v.doc, "since": since(&v.since),
                 })).collect::<Vec<_>>(),
             })
         })
@@ -238,6 +238,15 @@ pub fn layout_json(schema: &Schema) -> Value {
         "handshakes": handshakes_json(schema),
         "layouts": layouts_json(schema),
     })
+}
+
+/// An integer of the schema as JSON, exactly: every value fits a u64 or an i64 (a u64 above
+/// i64's range stays positive).
+fn exact(value: i128) -> Value {
+    match u64::try_from(value) {
+        Ok(v) => Value::from(v),
+        Err(_) => Value::from(i64::try_from(value).expect("schema values fit an i64 or a u64")),
+    }
 }
 
 fn scalar_json(s: &crate::ir::attach::Scalar) -> Value {

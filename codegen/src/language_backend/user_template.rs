@@ -140,7 +140,7 @@ fn add_filters(env: &mut Environment<'static>) {
     // `client_entry` → `CLIENT_ENTRY`.
     env.add_filter("upper_snake_case", |s: String| s.to_ascii_uppercase());
     // 4096 → `0x1000`: lowercase digits, as every generated output writes them.
-    env.add_filter("hex", |n: i64| {
+    env.add_filter("hex", |n: i128| {
         if n < 0 {
             format!("-{:#x}", n.unsigned_abs())
         } else {
