@@ -11,19 +11,8 @@ fn generated_files_are_fresh() {
     let src = std::fs::read_to_string(root.join("schema.toml")).expect("schema.toml");
     let schema = abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
-    let mut outputs =
-        abi_codegen::language_backend::generate_all(&schema, "schema.toml").expect("renders");
-    let texts = abi_codegen::write::read_user_templates(root, &schema.templates);
-    let rendered = abi_codegen::language_backend::user_template::render_user_templates(
-        &schema,
-        "schema.toml",
-        root,
-        texts,
-    );
-    match rendered {
-        Ok(templates) => outputs.extend(templates),
-        Err(e) => panic!("the schema's [[template]] targets do not render: {e:?}"),
-    }
+    let outputs = abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", root)
+        .unwrap_or_else(|e| panic!("every target renders: {e}"));
     let dir = root.join("generated");
     let stale = abi_codegen::write::stale_outputs(&dir, &outputs);
     if stale.is_empty() {

@@ -334,18 +334,8 @@ impl Builder {
                     );
                 }
             }
-            let mut outputs =
-                crate::language_backend::generate_all(schema, source).map_err(render_error)?;
-            let texts = write::read_user_templates(schema_dir, &schema.templates);
-            match user_template::render_user_templates(schema, source, schema_dir, texts) {
-                Ok(more) => outputs.extend(more),
-                Err(user_template::UserTemplateFailure::Unreadable(errors)) => {
-                    return Err(schema_error(&errors, &display_name(&self.schema), src));
-                }
-                Err(user_template::UserTemplateFailure::Template(e)) => {
-                    return Err(BuildError::Render(e.to_string()));
-                }
-            }
+            let outputs =
+                generated_outputs(schema, &display_name(&self.schema), src, source, schema_dir)?;
             planned.extend(
                 outputs
                     .into_iter()
@@ -354,6 +344,32 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// Every file `abi-codegen generate` writes for `schema`: the built-in targets, then the
+/// outputs of its `[[template]]` tables, whose templates are read from `schema_dir`.
+/// `file` and `src` are the schema's name and text, for the diagnostics of a template that
+/// cannot be read; `source` is the name the generated files' first line shows.
+#[cfg(feature = "text")]
+pub fn generated_outputs(
+    schema: &Schema,
+    file: &str,
+    src: &str,
+    source: &str,
+    schema_dir: &Path,
+) -> Result<Vec<write::Output>, BuildError> {
+    use crate::language_backend::user_template::{UserTemplateFailure, render_user_templates};
+    let mut outputs = crate::language_backend::generate_all(schema, source)
+        .map_err(|e| BuildError::Render(e.0))?;
+    let texts = write::read_user_templates(schema_dir, &schema.templates);
+    match render_user_templates(schema, source, schema_dir, texts) {
+        Ok(more) => outputs.extend(more),
+        Err(UserTemplateFailure::Unreadable(errors)) => {
+            return Err(schema_error(&errors, file, src));
+        }
+        Err(UserTemplateFailure::Template(e)) => return Err(BuildError::Render(e.to_string())),
+    }
+    Ok(outputs)
 }
 
 /// The schema's errors as the command line prints them, and one headline per error.

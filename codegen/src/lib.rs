@@ -22,6 +22,8 @@ pub mod schema_json;
 pub mod template_targets;
 pub mod write;
 
+#[cfg(feature = "text")]
+pub use builder::generated_outputs;
 pub use builder::{BuildError, Builder, Generated};
 pub use diagnostics::SchemaErrors;
 pub use ir::Abi;

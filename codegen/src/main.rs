@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use abi_codegen::language_backend::generate_all;
 use abi_codegen::{Schema, report, write};
 
 mod input;
@@ -271,33 +270,6 @@ fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
     }
 }
 
-/// The outputs of the schema's `[[template]]` tables, each template read relative to the
-/// schema's folder. A template that cannot be read or rendered is reported and fails.
-fn render_user_templates(
-    schema_path: &Path,
-    schema: &Schema,
-    src: &str,
-    source: &str,
-) -> Result<Vec<write::Output>, Failure> {
-    use abi_codegen::language_backend::user_template::{
-        UserTemplateFailure, render_user_templates,
-    };
-    if schema.templates.is_empty() {
-        return Ok(Vec::new());
-    }
-    let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
-    let texts = write::read_user_templates(schema_dir, &schema.templates);
-    render_user_templates(schema, source, schema_dir, texts).map_err(|failure| {
-        match failure {
-            UserTemplateFailure::Unreadable(errors) => {
-                eprint!("{}", errors.render(&display_name(schema_path), src));
-            }
-            UserTemplateFailure::Template(e) => eprintln!("{e}"),
-        }
-        Failure::Schema
-    })
-}
-
 fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Failure> {
     // The templates compile (once per process, about 0.5 ms) on another core while the
     // schema loads.
@@ -309,11 +281,21 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
         || display_name(schema_path),
         |n| n.to_string_lossy().into_owned(),
     );
+    let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
     let render = || {
-        let mut outputs = generate_all(&schema, &source)
-            .map_err(|e| Failure::Input(format!("internal error: {e}")))?;
-        outputs.extend(render_user_templates(schema_path, &schema, &src, &source)?);
-        Ok::<_, Failure>(outputs)
+        abi_codegen::generated_outputs(
+            &schema,
+            &display_name(schema_path),
+            &src,
+            &source,
+            schema_dir,
+        )
+        .map_err(|e| {
+            // A template's error, or a template that cannot be read (a schema error at its
+            // path), printed as it is.
+            eprintln!("{e}");
+            Failure::Schema
+        })
     };
     if !check {
         // Every output is rendered before any is written.

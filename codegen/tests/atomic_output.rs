@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use abi_codegen::language_backend::text::{self, Template};
-use abi_codegen::language_backend::{RenderError, generate_all};
+use abi_codegen::language_backend::RenderError;
 use abi_codegen::write::{self, Output};
 
 fn workspace() -> PathBuf {
@@ -26,17 +26,8 @@ fn workspace() -> PathBuf {
 fn bridge_outputs() -> Vec<Output> {
     let src = fs::read_to_string(workspace().join("schema.toml")).expect("schema.toml");
     let schema = abi_codegen::load_schema(&src).expect("the bridge schema loads");
-    let mut outputs = generate_all(&schema, "schema.toml").expect("every target renders");
-    let texts = write::read_user_templates(&workspace(), &schema.templates);
-    match abi_codegen::language_backend::user_template::render_user_templates(
-        &schema,
-        "schema.toml",
-        texts,
-    ) {
-        Ok(templates) => outputs.extend(templates),
-        Err(e) => panic!("the bridge's templates render: {e:?}"),
-    }
-    outputs
+    abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", &workspace())
+        .unwrap_or_else(|e| panic!("every target renders: {e}"))
 }
 
 /// A fresh folder for one test, holding an older version of every output, each dated in
