@@ -386,7 +386,7 @@ fn suggest_key(message: &str) -> Option<String> {
     let rest = message.strip_prefix("unknown key ")?;
     let mut quoted = rest.split('`').skip(1).step_by(2);
     let unknown = quoted.next()?;
-    crate::lower::closest(unknown, quoted).map(|k| format!("did you mean `{k}`?"))
+    crate::diagnostics::closest(unknown, quoted).map(|k| format!("did you mean `{k}`?"))
 }
 
 /// Makes toml's and serde's messages read like ours: lowercase, one line, keys in

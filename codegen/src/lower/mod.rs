@@ -122,34 +122,6 @@ fn text(s: &Option<Spanned<String>>) -> String {
     s.as_ref().map(|s| s.get_ref().clone()).unwrap_or_default()
 }
 
-/// Edit distance, for "did you mean" hints.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-/// The candidate closest to `name`, when one is close enough to be a likely typo.
-pub(crate) fn closest<'n>(
-    name: &str,
-    candidates: impl Iterator<Item = &'n str>,
-) -> Option<&'n str> {
-    candidates
-        .map(|c| (distance(name, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d < name.len().max(1))
-        .min()
-        .map(|(_, c)| c)
-}
-
 impl Lower<'_> {
     fn line_of(&self, span: &Span) -> usize {
         crate::diagnostics::line_col(self.src, span.start).0

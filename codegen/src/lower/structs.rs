@@ -6,8 +6,9 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{ConstTable, Labeled, Lower, MemberName, TypeName, closest, text};
+use super::{ConstTable, Labeled, Lower, MemberName, TypeName, text};
 use crate::diagnostics::Span;
+use crate::diagnostics::closest;
 use crate::ir::{CountRef, Elem, Field, Struct, Type, Version};
 use crate::parse::{RawSchema, RawStruct};
 

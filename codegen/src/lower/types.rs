@@ -6,8 +6,9 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{ConstTable, Lower, TypeName, closest};
+use super::{ConstTable, Lower, TypeName};
 use crate::diagnostics::Span;
+use crate::diagnostics::closest;
 use crate::expr;
 use crate::ir::{ArrayLen, Elem, Prim, Type};
 use crate::parse::RawSchema;
