@@ -8,7 +8,7 @@ mod structs;
 mod types;
 mod values;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Display;
 
 use toml::Spanned;
@@ -21,6 +21,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     let mut cx = Lower {
         src,
         errors: Errors::new(),
+        failed_consts: HashSet::new(),
     };
     let abi = cx.lower_abi_header(raw);
     let item_types = cx.collect_type_names(raw);
@@ -84,6 +85,19 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
 struct Lower<'a> {
     src: &'a str,
     errors: Errors,
+    /// Constants whose value failed, reported where they are declared: a use of one
+    /// (an array length, `expect`, another constant's expression) reports nothing more.
+    failed_consts: HashSet<String>,
+}
+
+impl Lower<'_> {
+    /// Whether `text` (an expression, an array length) names a constant whose value failed.
+    fn names_failed_const(&self, text: &str) -> bool {
+        !self.failed_consts.is_empty()
+            && text
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|word| self.failed_consts.contains(word))
+    }
 }
 
 /// What a type name refers to, before structs are lowered.

@@ -17,12 +17,21 @@ const RESERVED_CONSTS: [&str; 3] = ["abi_version", "abi_version_major", "abi_ver
 
 impl Lower<'_> {
     pub(super) fn check_name(&mut self, name: &Spanned<String>, what: &dyn Display) {
-        if !is_snake_case(name.get_ref()) {
-            let hint = suggest_snake(name.get_ref());
+        let n = name.get_ref();
+        if !is_snake_case(n) {
+            let rule = if n.is_ascii() {
+                "use lowercase words joined by single underscores"
+            } else {
+                "names are ASCII: use lowercase words joined by single underscores"
+            };
+            let help = match suggest_snake(n) {
+                Some(hint) => format!("{rule}, such as `{hint}`"),
+                None => format!("{rule}, starting with a letter"),
+            };
             self.errors.error_help(
                 &self.inner(name),
-                format!("{what} `{}` is not snake_case", name.get_ref()),
-                format!("use lowercase words joined by single underscores, such as `{hint}`"),
+                format!("{what} `{n}` is not snake_case"),
+                help,
             );
         }
     }
@@ -265,21 +274,79 @@ impl Lower<'_> {
     }
 }
 
-fn suggest_snake(name: &str) -> String {
+/// A snake_case spelling of `name` (`ClientEntry` → `client_entry`, `prozeß_id` →
+/// `prozess_id`), when there is a valid one that differs from it.
+fn suggest_snake(name: &str) -> Option<String> {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {
         if c.is_ascii_uppercase() && i > 0 && !out.ends_with('_') {
             out.push('_');
         }
-        let c = if c == '-' || c == ' ' {
-            '_'
-        } else {
-            c.to_ascii_lowercase()
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        let ascii = match lower {
+            'a'..='z' | '0'..='9' | '_' => None,
+            '-' | ' ' => Some("_"),
+            _ => Some(transliterate(lower)),
         };
-        if !(c == '_' && out.ends_with('_')) {
-            out.push(c);
+        let text = ascii.map_or_else(|| lower.to_string(), str::to_string);
+        for c in text.chars() {
+            if !(c == '_' && out.ends_with('_')) {
+                out.push(c);
+            }
         }
     }
-    let out = out.trim_end_matches('_').to_string();
-    if out.is_empty() { "name".into() } else { out }
+    let out = out.trim_end_matches('_');
+    let out = match out.strip_prefix('_') {
+        Some(rest) if !name.starts_with('_') => rest,
+        _ => out,
+    };
+    (is_snake_case(out) && out != name).then(|| out.to_string())
+}
+
+/// The ASCII letters a lowercase Latin letter with a diacritic is usually written with
+/// (`é` → `e`, `ß` → `ss`); `_` for any other character.
+fn transliterate(c: char) -> &'static str {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ą' => "a",
+        'æ' => "ae",
+        'ç' | 'ć' | 'č' => "c",
+        'ď' | 'ð' => "d",
+        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
+        'ì' | 'í' | 'î' | 'ï' | 'ī' => "i",
+        'ł' => "l",
+        'ñ' | 'ń' | 'ň' => "n",
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => "o",
+        'œ' => "oe",
+        'ř' => "r",
+        'ß' => "ss",
+        'ś' | 'š' => "s",
+        'ť' => "t",
+        'þ' => "th",
+        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' => "u",
+        'ý' | 'ÿ' => "y",
+        'ź' | 'ż' | 'ž' => "z",
+        _ => "_",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggest_snake;
+
+    #[test]
+    fn snake_hints_are_valid_names() {
+        for (name, hint) in [
+            ("ClientEntry", Some("client_entry")),
+            ("heartbeatNs", Some("heartbeat_ns")),
+            ("In-Match", Some("in_match")),
+            ("prozeß_id", Some("prozess_id")),
+            ("Größe", Some("grosse")),
+            ("_Pad", Some("_pad")),
+            ("名前", None),
+            ("2d", None),
+            ("a__b", Some("a_b")),
+        ] {
+            assert_eq!(suggest_snake(name).as_deref(), hint, "{name}");
+        }
+    }
 }

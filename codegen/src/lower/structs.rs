@@ -107,6 +107,9 @@ impl Lower<'_> {
     ) -> Option<usize> {
         let span = self.inner(e);
         let Some(i) = consts.find(e.get_ref()) else {
+            if self.failed_consts.contains(e.get_ref()) {
+                return None;
+            }
             let help = match closest(e.get_ref(), consts.names()) {
                 Some(c) => format!("did you mean `{c}`?"),
                 None => "name a constant declared in this schema".into(),

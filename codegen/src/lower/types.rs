@@ -90,7 +90,7 @@ impl Lower<'_> {
                 .map(|p| p.name())
                 .chain(["char"])
                 .chain(types.keys().map(String::as_str));
-            let is_const = consts.find(base).is_some();
+            let is_const = consts.find(base).is_some() || self.failed_consts.contains(base);
             let help = match closest(base, candidates) {
                 Some(c) if !is_const => format!("did you mean `{c}`?"),
                 _ if is_const => format!("a constant can size an array, as in `u32[{base}]`; a type is a primitive (u8 ... f64), `char[N]`, or an enum, flag set or struct"),
@@ -111,6 +111,8 @@ impl Lower<'_> {
                     (consts.list[i].value, Some(i))
                 } else if let Some(v) = expr::parse_int_literal(l) {
                     (v, None)
+                } else if self.names_failed_const(l) {
+                    return None;
                 } else {
                     let is_name = l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                         && !l.starts_with(|c: char| c.is_ascii_digit());

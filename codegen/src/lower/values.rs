@@ -42,7 +42,9 @@ impl Lower<'_> {
                     None => Some((v, v.to_string(), Some(text.trim().to_string()))),
                 },
                 Err(e) => {
-                    self.errors.error(&span, format!("{what}: {e}"));
+                    if !self.names_failed_const(text) {
+                        self.errors.error(&span, format!("{what}: {e}"));
+                    }
                     None
                 }
             },
@@ -65,6 +67,7 @@ impl Lower<'_> {
             let Some((value, literal, expr)) =
                 self.lower_value(&r.value, &what, &|n| earlier.get(n).copied())
             else {
+                self.failed_consts.insert(name);
                 continue;
             };
             let declared =
