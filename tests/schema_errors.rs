@@ -83,6 +83,7 @@ error_classes! {
     type_name_not_snake_case => 1,
     field_name_not_snake_case => 1,
     value_name_not_snake_case => 1,
+    name_not_ascii => 1,
     converted_name_collision_macro => 1,
     converted_name_collision_type => 1,
     char_without_length => 1,
@@ -104,6 +105,7 @@ error_classes! {
     const_expr_unknown_name => 1,
     const_expr_division_by_zero => 1,
     const_expr_syntax => 1,
+    const_failed_used_once => 1,
     const_type_not_integer => 1,
     const_value_out_of_type => 1,
     // Layout.
@@ -134,6 +136,11 @@ error_classes! {
     missing_abi_key => 1,
     wrong_value_kind => 1,
     single_bracket_item => 1,
+    single_bracket_after_array => 1,
+    empty_schema => 1,
+    toml11_trailing_comma => 1,
+    toml11_inline_newline => 1,
+    toml11_escape => 2,
     // Shared-memory access.
     access_unknown => 1,
     atomic_float => 1,
@@ -376,5 +383,99 @@ fn every_class_is_documented() {
     assert!(
         top.contains(&diagnostic),
         "README.md should show the gap error as:\n{diagnostic}"
+    );
+}
+
+/// The schema is TOML 1.0: the TOML 1.1 fixtures are what Python's tomllib (a TOML 1.0
+/// reader) rejects, and schema.toml is what it reads.
+#[test]
+fn toml_1_1_syntax_is_what_tomllib_rejects() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![root.join("schema.toml")];
+    let toml11: Vec<&str> = CLASSES
+        .iter()
+        .copied()
+        .filter(|c| c.starts_with("toml11_"))
+        .collect();
+    assert_eq!(toml11.len(), 3);
+    paths.extend(
+        toml11
+            .iter()
+            .map(|c| fixture_dir().join(format!("{c}.toml"))),
+    );
+    let script = "import sys, tomllib\n\
+        for p in sys.argv[1:]:\n\
+        \x20   try:\n\
+        \x20       tomllib.load(open(p, 'rb')); print('ok')\n\
+        \x20   except tomllib.TOMLDecodeError:\n\
+        \x20       print('rejected')\n";
+    // Like the other python3 tests, this one fails, never skips, without python3.
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(&paths)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verdicts = String::from_utf8_lossy(&out.stdout);
+    let verdicts: Vec<&str> = verdicts.lines().collect();
+    assert_eq!(verdicts, ["ok", "rejected", "rejected", "rejected"]);
+}
+
+/// A schema with more mistakes than the cap shows the first 50 in full, then how many more.
+#[test]
+fn many_errors_are_capped() {
+    let mut src = String::from(
+        "[abi]\nname = \"demo\"\nversion = \"0.3\"\nc_prefix = \"demo\"\nbyte_order = \"little\"\n",
+    );
+    for i in 0..80 {
+        src.push_str(&format!(
+            "\n[[struct]]\nname = \"s{i}\"\nfields = [{{ name = \"x\", type = \"u3\" }}]\n"
+        ));
+    }
+    let errors = abi_codegen::load_schema(&src).expect_err("80 unknown types");
+    assert_eq!(errors.list.len(), 80);
+    let rendered = errors.render("schema.toml", &src);
+    let headers = rendered.lines().filter(|l| l.starts_with("schema.toml:"));
+    assert_eq!(headers.count(), 50);
+    assert!(
+        rendered
+            .ends_with("... and 30 more errors\n80 errors in schema.toml; nothing was written\n"),
+        "{rendered}"
+    );
+}
+
+/// A line longer than 160 characters keeps its excerpt, trimmed around the caret.
+#[test]
+fn long_lines_keep_their_excerpt() {
+    let doc = "d".repeat(95);
+    let src = format!(
+        "[abi]\nname = \"demo\"\nversion = \"0.3\"\nc_prefix = \"demo\"\nbyte_order = \"little\"\n\n\
+         [[struct]]\nname = \"point\"\nfields = [{{ name = \"x\", doc = \"{doc}\", type = \"i32\" }}, {{ name = \"y\", type = \"i3\" }}]\n"
+    );
+    let errors = abi_codegen::load_schema(&src).expect_err("unknown type");
+    let rendered = errors.render("schema.toml", &src);
+    let lines: Vec<&str> = rendered.lines().collect();
+    assert!(
+        lines[0].starts_with("schema.toml:9:168: error:"),
+        "{rendered}"
+    );
+    let excerpt = lines
+        .iter()
+        .find(|l| l.starts_with("9 | "))
+        .unwrap_or_else(|| panic!("no excerpt:\n{rendered}"));
+    assert!(
+        excerpt.contains("...") && excerpt.contains("type = \"i3\""),
+        "{rendered}"
+    );
+    let caret = lines.iter().find(|l| l.contains('^')).expect("a caret");
+    assert_eq!(caret.find("^^"), excerpt.find("i3\""), "{rendered}");
+    assert!(
+        rendered.contains("= help: did you mean `i32`?"),
+        "{rendered}"
     );
 }

@@ -1,8 +1,12 @@
 //! Schema diagnostics: errors with byte spans that pile up within a phase, and their
-//! rendering as `schema.toml:LINE:COL: message` with a source excerpt.
+//! rendering as `schema.toml:LINE:COL: error: message` with a source excerpt drawn by
+//! annotate-snippets (rustc's renderer), plain or in colour.
 
 use std::fmt;
 use std::ops::Range;
+
+use annotate_snippets::renderer::{AnsiColor, Effects, Style};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 /// A byte range in the schema source.
 pub type Span = Range<usize>;
@@ -77,15 +81,38 @@ impl SchemaErrors {
         }
     }
 
-    /// Renders every error as `FILE:LINE:COL: message`, followed by the source line, a
-    /// caret under the span and the hint, in the style of rustc.
+    /// Renders the errors as `FILE:LINE:COL: error: message`, each followed by an excerpt
+    /// of its line with a caret under the span and the hint, in the style of rustc; at most
+    /// [`MAX_SHOWN`] of them, then how many more there are. Plain text, for logs, build
+    /// scripts and tests; [`SchemaErrors::render_styled`] colours it for a terminal.
     pub fn render(&self, file: &str, src: &str) -> String {
+        self.render_with(file, src, false)
+    }
+
+    /// [`SchemaErrors::render`] with ANSI colours, for a terminal that shows them.
+    pub fn render_styled(&self, file: &str, src: &str) -> String {
+        self.render_with(file, src, true)
+    }
+
+    fn render_with(&self, file: &str, src: &str, color: bool) -> String {
+        let renderer = if color {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
         let mut out = String::new();
         let lines = LineStarts::new(src);
-        for d in &self.list {
-            render_one(&mut out, d, file, src, &lines);
+        for d in self.list.iter().take(MAX_SHOWN) {
+            render_one(&mut out, d, file, src, &lines, &renderer, color);
         }
         let n = self.list.len();
+        if n > MAX_SHOWN {
+            let more = n - MAX_SHOWN;
+            out.push_str(&format!(
+                "... and {more} more error{}\n",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
         out.push_str(&format!(
             "{n} error{} in {file}; nothing was written\n",
             if n == 1 { "" } else { "s" }
@@ -93,6 +120,10 @@ impl SchemaErrors {
         out
     }
 }
+
+/// How many errors a rendering shows in full: a schema with hundreds of mistakes (a bad
+/// merge, the wrong file) shows the first ones, then "... and N more errors".
+pub const MAX_SHOWN: usize = 50;
 
 impl fmt::Display for SchemaErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -104,6 +135,34 @@ impl fmt::Display for SchemaErrors {
 }
 
 impl std::error::Error for SchemaErrors {}
+
+/// Edit distance, for "did you mean" hints.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The candidate closest to `name`, when one is close enough to be a likely typo.
+pub(crate) fn closest<'n>(
+    name: &str,
+    candidates: impl Iterator<Item = &'n str>,
+) -> Option<&'n str> {
+    candidates
+        .map(|c| (distance(name, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d < name.len().max(1))
+        .min()
+        .map(|(_, c)| c)
+}
 
 /// The span of a string value's text inside its quotes, as `toml` spans the whole value;
 /// a multi-line string keeps its whole span.
@@ -187,39 +246,63 @@ fn excerpt_line(text: &str) -> String {
         .collect()
 }
 
-fn render_one(out: &mut String, d: &Diagnostic, file: &str, src: &str, lines: &LineStarts) {
+/// How many characters of a line the excerpt keeps on each side of the span's start before
+/// annotate-snippets trims it to its width: a 1 MB doc string is not measured whole.
+const WINDOW: usize = 400;
+
+fn render_one(
+    out: &mut String,
+    d: &Diagnostic,
+    file: &str,
+    src: &str,
+    lines: &LineStarts,
+    renderer: &Renderer,
+    color: bool,
+) {
     use fmt::Write;
     let (line, col) = lines.line_col(src, d.span.start);
     debug_assert_eq!((line, col), line_col(src, d.span.start));
-    let _ = writeln!(out, "{file}:{line}:{col}: error: {}", one_line(&d.message));
-    let start = floor_char_boundary(src, d.span.start.min(src.len()));
-    let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = src[start..].find('\n').map_or(src.len(), |i| start + i);
-    let text = &src[line_start..line_end];
-    // Long lines (a 1 MB doc string) are cut so that the excerpt stays readable.
-    const MAX: usize = 160;
-    if text.chars().count() <= MAX {
-        let gutter = line.to_string().len();
-        let end = d.span.end.clamp(start, line_end);
-        let width = src[start..floor_char_boundary(src, end)]
-            .chars()
-            .count()
-            .max(1);
-        let _ = writeln!(out, "{:gutter$} |", "");
-        let _ = writeln!(out, "{line} | {}", excerpt_line(text));
+    let message = one_line(&d.message);
+    if color {
+        let bold = Style::new().effects(Effects::BOLD);
+        let red = AnsiColor::BrightRed.on_default().effects(Effects::BOLD);
         let _ = writeln!(
             out,
-            "{:gutter$} | {}{}",
-            "",
-            " ".repeat(col - 1),
-            "^".repeat(width)
+            "{bold}{file}:{line}:{col}: {bold:#}{red}error{red:#}{bold}: {message}{bold:#}"
         );
-        if let Some(help) = &d.help {
-            let _ = writeln!(out, "{:gutter$} = help: {}", "", one_line(help));
-        }
-    } else if let Some(help) = &d.help {
-        let _ = writeln!(out, "  = help: {}", one_line(help));
+    } else {
+        let _ = writeln!(out, "{file}:{line}:{col}: error: {message}");
     }
+    // The excerpt is the span's first line (a span over many lines, such as a whole table,
+    // shows where it starts), cut to a window around the span.
+    let start = floor_char_boundary(src, d.span.start.min(src.len()));
+    let line_start = lines.0[line - 1];
+    let mut line_end = src[start..].find('\n').map_or(src.len(), |i| start + i);
+    if src[..line_end].ends_with('\r') && line_end > start {
+        line_end -= 1;
+    }
+    let from = src[line_start..start]
+        .char_indices()
+        .rev()
+        .nth(WINDOW - 1)
+        .map_or(line_start, |(i, _)| line_start + i);
+    let to = src[start..line_end]
+        .char_indices()
+        .nth(WINDOW)
+        .map_or(line_end, |(i, _)| start + i);
+    let end = floor_char_boundary(src, d.span.end.clamp(start, to));
+    let text = excerpt_line(&src[from..to]);
+    let caret_start = excerpt_line(&src[from..start]).len();
+    let caret_end = caret_start + excerpt_line(&src[start..end]).len();
+    let mut group = Group::with_level(Level::ERROR).element(
+        Snippet::source(&text)
+            .line_start(line)
+            .annotation(AnnotationKind::Primary.span(caret_start..caret_end)),
+    );
+    if let Some(help) = &d.help {
+        group = group.element(Level::HELP.message(one_line(help)));
+    }
+    let _ = writeln!(out, "{}", renderer.render(&[group]));
 }
 
 #[cfg(test)]
@@ -239,7 +322,7 @@ mod tests {
         let rendered = errors.render("schema.toml", src);
         assert_eq!(
             rendered,
-            "schema.toml:2:8: error: abi name `a\\nb\\r\\u{1b}[2J\\u{202e}` is not snake_case\n  |\n2 | name = \"a\\nb\"\n  |        ^^^^\n  = help: not `a\\nb`\n1 error in schema.toml; nothing was written\n"
+            "schema.toml:2:8: error: abi name `a\\nb\\r\\u{1b}[2J\\u{202e}` is not snake_case\n  |\n2 | name = \"a\\nb\"\n  |        ^^^^\n  |\n  = help: not `a\\nb`\n1 error in schema.toml; nothing was written\n"
         );
         assert_eq!(excerpt_line("a\u{1b}b\tc\u{2066}"), "a\u{FFFD}b\tc\u{FFFD}");
     }
@@ -259,5 +342,98 @@ mod tests {
                 "{offset}"
             );
         }
+    }
+
+    fn error_at(span: Span, help: Option<&str>) -> Diagnostic {
+        Diagnostic {
+            span,
+            message: "wrong".into(),
+            help: help.map(Into::into),
+        }
+    }
+
+    /// Strips ANSI escape sequences (`ESC [ ... m`).
+    fn plain(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                for c in chars.by_ref() {
+                    if c == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn long_lines_keep_an_excerpt_around_the_caret() {
+        let line = format!("x = {{ doc = \"{}\", type = \"u3\" }}", "y".repeat(143));
+        let src = format!("a = 1\n{line}\n");
+        let at = src.find("u3").unwrap();
+        let errors = SchemaErrors {
+            list: vec![error_at(at..at + 2, Some("did you mean `u32`?"))],
+        };
+        let rendered = errors.render("schema.toml", &src);
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines[0], "schema.toml:2:168: error: wrong", "{rendered}");
+        let excerpt = lines
+            .iter()
+            .find(|l| l.starts_with("2 | "))
+            .expect(&rendered);
+        assert!(
+            excerpt.contains("...") && excerpt.ends_with("type = \"u3\" }"),
+            "{rendered}"
+        );
+        assert!(excerpt.chars().count() < 160, "{rendered}");
+        let caret = lines.iter().find(|l| l.contains('^')).expect(&rendered);
+        let column = |l: &str, pat: &str| l.find(pat).unwrap();
+        assert_eq!(column(caret, "^^"), column(excerpt, "u3"), "{rendered}");
+        assert!(rendered.contains("= help: did you mean `u32`?"));
+        // A line of a megabyte renders in a window around the span, not whole.
+        let huge = format!("doc = \"{}\"", "z".repeat(1 << 20));
+        let errors = SchemaErrors {
+            list: vec![error_at(huge.len() / 2..huge.len(), None)],
+        };
+        assert!(errors.render("schema.toml", &huge).len() < 1000);
+    }
+
+    #[test]
+    fn at_most_fifty_errors_are_shown() {
+        let src = "a = 1\n".repeat(120);
+        let errors = SchemaErrors {
+            list: (0..120).map(|i| error_at(i * 6..i * 6 + 1, None)).collect(),
+        };
+        let rendered = errors.render("schema.toml", &src);
+        let headers = rendered.lines().filter(|l| l.starts_with("schema.toml:"));
+        assert_eq!(headers.count(), MAX_SHOWN);
+        assert!(
+            rendered.ends_with(
+                "... and 70 more errors\n120 errors in schema.toml; nothing was written\n"
+            )
+        );
+    }
+
+    #[test]
+    fn styled_is_plain_with_colours() {
+        let src = "[abi]\nname = \"A\"\r\n\tx = 1\n";
+        let errors = SchemaErrors {
+            list: vec![error_at(13..14, Some("lowercase")), error_at(19..20, None)],
+        };
+        let styled = errors.render_styled("schema.toml", src);
+        let rendered = errors.render("schema.toml", src);
+        assert!(styled.contains("\u{1b}["));
+        assert!(!rendered.contains('\u{1b}'));
+        assert_eq!(plain(&styled), rendered);
+        // A CRLF line ends before its `\r`; a tab is drawn as spaces, the caret under `x`.
+        assert!(rendered.contains("2 | name = \"A\"\n"), "{rendered}");
+        assert!(
+            rendered.contains("3 |     x = 1\n  |     ^\n"),
+            "{rendered}"
+        );
     }
 }

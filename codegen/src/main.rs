@@ -24,6 +24,26 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour the diagnostics: auto (when stderr is a terminal and NO_COLOR is not set),
+    /// always or never.
+    #[arg(long, value_enum, global = true, default_value_t = clap::ColorChoice::Auto)]
+    color: clap::ColorChoice,
+}
+
+/// `--color`, set once in `main` and read by [`color_enabled`].
+static COLOR: std::sync::OnceLock<clap::ColorChoice> = std::sync::OnceLock::new();
+
+/// Whether text written to `stream` (`std::io::stderr()`, `std::io::stdout()`) is coloured:
+/// `--color always` or `never` decides; `auto`, the default, colours a terminal unless the
+/// NO_COLOR variable is set to anything but the empty string (no-color.org).
+fn color_enabled(stream: &impl std::io::IsTerminal) -> bool {
+    match COLOR.get().copied().unwrap_or(clap::ColorChoice::Auto) {
+        clap::ColorChoice::Always => true,
+        clap::ColorChoice::Never => false,
+        clap::ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream.is_terminal()
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -170,6 +190,7 @@ enum Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = COLOR.set(cli.color);
     let result = match cli.command {
         Command::Generate { schema, out } => generate(&schema, &out, false),
         Command::Check { schema, out } => generate(&schema, &out, true),
@@ -264,7 +285,12 @@ fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
     match abi_codegen::load_schema(&src) {
         Ok(schema) => Ok((schema, src)),
         Err(errors) => {
-            eprint!("{}", errors.render(&display_name(path), &src));
+            let name = display_name(path);
+            if color_enabled(&std::io::stderr()) {
+                eprint!("{}", errors.render_styled(&name, &src));
+            } else {
+                eprint!("{}", errors.render(&name, &src));
+            }
             Err(Failure::Schema)
         }
     }
@@ -362,9 +388,10 @@ fn render_template(schema_path: &Path, template: &Path) -> Result<ExitCode, Fail
     }
 }
 
+/// A failure to write the outputs; `write` puts the path in every such error's message.
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Self {
-        Failure::Input(format!("cannot write: {e}"))
+        Failure::Input(format!("cannot write {e}"))
     }
 }
 

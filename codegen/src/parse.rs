@@ -6,6 +6,8 @@ use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, SchemaErrors, Span};
 
+mod toml11;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSchema {
@@ -367,33 +369,135 @@ pub struct RawField {
 }
 
 /// Reads the schema text. A TOML syntax error, a missing or unknown key or a value of the
-/// wrong kind is reported with its position and the item it belongs to.
+/// wrong kind is reported with its position and the item it belongs to. The schema is
+/// TOML 1.0, which Python's tomllib reads: the syntax only TOML 1.1 has is an error too.
 pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
-    toml::from_str::<RawSchema>(src).map_err(|e| {
+    let parsed = toml::from_str::<RawSchema>(src);
+    // A TOML syntax error comes first; TOML 1.1 syntax is looked for in a document that
+    // parses, before its keys and values are checked.
+    if parsed.is_ok() || toml::de::DeTable::parse(src).is_ok() {
+        let list: Vec<Diagnostic> = toml11::toml11_syntax(src)
+            .into_iter()
+            .map(|d| Diagnostic {
+                message: match enclosing_item(src, d.span.start) {
+                    Some(item) => format!("{item}: {}", d.message),
+                    None => d.message,
+                },
+                ..d
+            })
+            .collect();
+        if !list.is_empty() {
+            return Err(SchemaErrors { list });
+        }
+    }
+    parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         let message = describe_toml_error(e.message());
-        let help = suggest_key(&message).or_else(|| {
-            let key = message.strip_prefix("missing key `")?.split('`').next()?;
-            Some(format!("add `{key} = ...`"))
-        });
-        let help = help.or_else(|| {
-            (message == "expected an array, found a table").then(|| {
-                "items are arrays of tables: write a double-bracket header, such as `[[struct]]`"
-                    .to_string()
-            })
-        });
-        let message = match enclosing_item(src, span.start) {
-            Some(item) => format!("{item}: {message}"),
-            None => message,
+        let diagnostic = match message.as_str() {
+            "duplicate key" => duplicate_key(src, span),
+            "missing key `abi`" => missing_abi(src),
+            _ => describe_data_error(src, span, message),
         };
         SchemaErrors {
-            list: vec![Diagnostic {
-                span,
-                message,
-                help,
-            }],
+            list: vec![diagnostic],
         }
     })
+}
+
+/// A missing key, an unknown key or a value of the wrong kind, with its hint.
+fn describe_data_error(src: &str, span: Span, message: String) -> Diagnostic {
+    let help = suggest_key(&message).or_else(|| {
+        let key = message.strip_prefix("missing key `")?.split('`').next()?;
+        Some(format!("add `{key} = ...`"))
+    });
+    let help = help.or_else(|| {
+        (message == "expected an array, found a table").then(|| {
+            "items are arrays of tables: write a double-bracket header, such as `[[struct]]`"
+                .to_string()
+        })
+    });
+    let message = match enclosing_item(src, span.start) {
+        Some(item) => format!("{item}: {message}"),
+        None => message,
+    };
+    Diagnostic {
+        span,
+        message,
+        help,
+    }
+}
+
+/// No `[abi]` table: the schema is empty (blank lines and comments), or lacks its header.
+fn missing_abi(src: &str) -> Diagnostic {
+    let empty = src.lines().all(|l| {
+        let l = l.trim();
+        l.is_empty() || l.starts_with('#')
+    });
+    let message = if empty {
+        "the schema is empty: it has no `[abi]` table"
+    } else {
+        "the schema has no `[abi]` table"
+    };
+    Diagnostic {
+        span: 0..0,
+        message: message.into(),
+        help: Some(
+            "a schema starts with `[abi]` and its `name = \"...\"`, `version = \"0.1\"`, \
+             `c_prefix = \"...\"` and `byte_order = \"little\"`"
+                .into(),
+        ),
+    }
+}
+
+/// toml's "duplicate key": a table header written twice, `[struct]` beside `[[struct]]`
+/// (pointed at the single-bracket header, the likely mistake, wherever it is), or a key set
+/// twice in one table.
+fn duplicate_key(src: &str, span: Span) -> Diagnostic {
+    let key = src.get(span.clone()).unwrap_or("").trim().trim_matches('"');
+    // Every `[key]` and `[[key]]` header: its span and line.
+    let mut singles: Vec<(Span, usize)> = Vec::new();
+    let mut arrays: Vec<(Span, usize)> = Vec::new();
+    let mut offset = 0;
+    for (i, line) in src.split_inclusive('\n').enumerate() {
+        let text = line.trim_start();
+        let start = offset + (line.len() - text.len());
+        offset += line.len();
+        let (list, open, close) = if text.starts_with("[[") {
+            (&mut arrays, "[[", "]]")
+        } else {
+            (&mut singles, "[", "]")
+        };
+        let Some(rest) = text.strip_prefix(open) else {
+            continue;
+        };
+        if let Some(end) = rest.find(close).filter(|&e| rest[..e].trim() == key) {
+            list.push((start..start + 2 * open.len() + end, i + 1));
+        }
+    }
+    let (message, help, span) = match (singles.as_slice(), arrays.as_slice()) {
+        ([(single, _), ..], [(_, line), ..]) => (
+            format!(
+                "`[{key}]` is a single table, but `{key}` is an array of tables: `[[{key}]]` is on line {line}"
+            ),
+            format!("items are arrays of tables: write `[[{key}]]` here too"),
+            single.clone(),
+        ),
+        ([(_, line), (second, _), ..], []) => (
+            format!("table `[{key}]` is declared twice: it is already declared on line {line}"),
+            format!("merge the two `[{key}]` tables into one"),
+            second.clone(),
+        ),
+        _ => (
+            format!("duplicate key `{key}`"),
+            "a key is set once in its table: remove one of them".to_string(),
+            span,
+        ),
+    };
+    Diagnostic {
+        span,
+        message,
+        help: Some(help),
+    }
 }
 
 /// For "unknown key `sise`, expected one of `name`, `size`, ...": the closest expected key.
@@ -401,7 +505,7 @@ fn suggest_key(message: &str) -> Option<String> {
     let rest = message.strip_prefix("unknown key ")?;
     let mut quoted = rest.split('`').skip(1).step_by(2);
     let unknown = quoted.next()?;
-    crate::lower::closest(unknown, quoted).map(|k| format!("did you mean `{k}`?"))
+    crate::diagnostics::closest(unknown, quoted).map(|k| format!("did you mean `{k}`?"))
 }
 
 /// Makes toml's and serde's messages read like ours: lowercase, one line, keys in

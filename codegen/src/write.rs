@@ -86,7 +86,8 @@ pub fn render_then_write<E: From<io::Error>>(
     Ok(write_outputs(dir, &outputs)?)
 }
 
-/// Writes every output whose content changed, and returns their paths. Each changed file is
+/// Writes every output whose content changed, and returns their paths. Every error names
+/// the path it concerns (`out: exists and is not a folder`). Each changed file is
 /// first written in full to a temporary file beside it; only when all of them are written
 /// are they renamed into place, so a failure leaves `dir` as it was and removes the
 /// temporary files. A path that is not a file (a folder where an output should go) is an
@@ -107,7 +108,13 @@ pub fn write_outputs(dir: &Path, outputs: &[Output]) -> io::Result<Vec<PathBuf>>
             }
         }
     }
-    fs::create_dir_all(dir)?;
+    if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{}: exists and is not a folder", dir.display()),
+        ));
+    }
+    fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let result = (|| -> io::Result<()> {
         for o in outputs {
@@ -158,6 +165,7 @@ pub fn ensure_file_contents(path: &Path, contents: &str) -> io::Result<bool> {
     Ok(true)
 }
 
+/// `e` with the path it concerns in front of its message: `PATH: MESSAGE`.
 fn with_path(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

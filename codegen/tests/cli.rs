@@ -282,6 +282,62 @@ fn schema_errors_exit_1_and_write_nothing() {
     assert!(stderr(&out).contains(":12:3: error:"));
 }
 
+/// An output path that cannot be a folder is named in the error: a regular file, or a
+/// folder under one.
+#[test]
+fn unwritable_output_names_the_path() {
+    let dir = temp_dir("unwritable");
+    let file = dir.join("taken.txt");
+    fs::write(&file, "not a folder\n").expect("write");
+    for out_dir in [file.clone(), file.join("sub")] {
+        let out = codegen(&[
+            "generate",
+            "--schema",
+            path_arg(&bridge_schema()),
+            "--out",
+            path_arg(&out_dir),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!("error: cannot write {}: ", out_dir.display())),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    }
+    assert_eq!(fs::read_to_string(&file).expect("read"), "not a folder\n");
+}
+
+/// `--color always` colours the diagnostics even into a pipe, whatever NO_COLOR says;
+/// `never` and the default (auto: stderr is a pipe here) do not.
+#[test]
+fn color_option_colours_diagnostics() {
+    let bad = workspace().join("tests/fixtures/errors/gap_between_fields.toml");
+    let run = |color: Option<&str>, no_color: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_abi-codegen"));
+        cmd.args(["layout", "--schema", path_arg(&bad)]);
+        if let Some(c) = color {
+            cmd.args(["--color", c]);
+        }
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let out = cmd.output().expect("the codegen binary runs");
+        assert_eq!(out.status.code(), Some(1));
+        stderr(&out)
+    };
+    let always = run(Some("always"), false);
+    assert!(always.contains("\u{1b}["), "{always}");
+    assert_eq!(run(Some("always"), true), always);
+    for (color, no_color) in [(Some("never"), false), (None, false), (None, true)] {
+        let err = run(color, no_color);
+        assert!(!err.contains('\u{1b}'), "{color:?}: {err}");
+        assert!(err.contains(":12:3: error:"), "{err}");
+    }
+}
+
 #[test]
 fn unreadable_schema_exits_2() {
     let dir = temp_dir("unreadable");

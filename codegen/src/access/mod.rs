@@ -8,6 +8,7 @@ mod trailer;
 
 use toml::Spanned;
 
+use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::ir::access::{
     Access, AccessKind, FieldAccess, FieldRef, Guard, Parties, Ring, Seqlock, StructAccess,
@@ -16,7 +17,6 @@ use crate::ir::attach::CHECKS;
 use crate::ir::names::{is_snake_case, upper};
 use crate::ir::{Abi, Elem, Prim, Type};
 use crate::layout::Layout;
-use crate::lower::closest;
 use crate::parse::{RawParties, RawRing, RawSchema, RawSeqlock, RawStruct};
 
 /// Lowers and checks every access declaration of `raw`, whose items `abi` and `layout`

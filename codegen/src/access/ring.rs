@@ -5,9 +5,9 @@ use toml::Spanned;
 
 use super::LowerAccess;
 use crate::diagnostics::Span;
+use crate::diagnostics::closest;
 use crate::ir::Elem;
 use crate::ir::access::{Guard, Ring, RingKind, Seqlock, StructAccess};
-use crate::lower::closest;
 use crate::parse::RawRing;
 
 impl LowerAccess<'_> {

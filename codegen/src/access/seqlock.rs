@@ -5,10 +5,10 @@ use toml::Spanned;
 
 use super::{GuardName, LowerAccess, list_is, toml_parties};
 use crate::diagnostics::Span;
+use crate::diagnostics::closest;
 use crate::ir::Elem;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
 use crate::ir::names::camel;
-use crate::lower::closest;
 use crate::parse::{RawRing, RawSchema, RawSeqlock};
 
 impl LowerAccess<'_> {

@@ -4,11 +4,11 @@
 use toml::Spanned;
 
 use super::LowerAccess;
+use crate::diagnostics::closest;
 use crate::expr;
 use crate::ir::access::TrailerPart;
 use crate::ir::names::is_snake_case;
 use crate::ir::{ArrayLen, Elem, Prim, Type};
-use crate::lower::closest;
 
 impl LowerAccess<'_> {
     pub(super) fn lower_trailer(

@@ -11,12 +11,12 @@ mod table;
 
 use toml::Spanned;
 
+use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span, string_span};
 use crate::ir::access::Access;
 use crate::ir::attach::{Attach, Scalar};
 use crate::ir::{Abi, Elem, Prim};
 use crate::layout::Layout;
-use crate::lower::closest;
 use crate::parse::{RawSchema, RawValue};
 
 /// Lowers and checks every attach declaration of `raw`.

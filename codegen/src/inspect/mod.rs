@@ -174,7 +174,8 @@ pub fn find_struct(schema: &Schema, name: &str) -> Result<usize, String> {
         msg.push_str(&format!(
             " (`{name}` is an enum or a flag set: inspect decodes structs)"
         ));
-    } else if let Some(c) = crate::lower::closest(name, abi.structs.iter().map(|s| s.name.as_str()))
+    } else if let Some(c) =
+        crate::diagnostics::closest(name, abi.structs.iter().map(|s| s.name.as_str()))
     {
         msg.push_str(&format!("; did you mean `{c}`?"));
     }
