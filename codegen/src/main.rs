@@ -98,9 +98,18 @@ enum Command {
         /// OLD.toml NEW.toml; with --base, the schema alone (default schema.toml).
         #[arg(value_name = "SCHEMA")]
         files: Vec<PathBuf>,
-        /// Read the old schema from this git revision: `git show REV:SCHEMA`.
+        /// The new schema (as every command takes it); then a single SCHEMA is the old one.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// Read the old schema from this git revision: `git show REV:SCHEMA`. A schema the
+        /// revision does not have is reported as a new ABI.
         #[arg(long, value_name = "REV")]
         base: Option<String>,
+        /// With --base: the old schema's path at REV, when the file was renamed or moved.
+        #[arg(long, value_name = "OLD_PATH", requires = "base")]
+        base_schema: Option<PathBuf>,
+        /// github: at most 10 annotations, and the markdown report appended to the file
+        /// GITHUB_STEP_SUMMARY names, when it is set.
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },
@@ -135,7 +144,7 @@ macro_rules! outln {
 mod diff_cli;
 mod live_cli;
 
-use diff_cli::{DiffFormat, diff};
+use diff_cli::{DiffArgs, DiffFormat, diff};
 
 /// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
 enum Failure {
@@ -177,9 +186,20 @@ fn main() -> ExitCode {
         }
         Command::Diff {
             files,
+            schema,
             base,
+            base_schema,
             format,
-        } => return diff(&files, base.as_deref(), format),
+        } => {
+            let args = DiffArgs {
+                files,
+                schema,
+                base,
+                base_schema,
+                format,
+            };
+            return diff(&args);
+        }
         Command::SchemaJson => {
             out!("{}", abi_codegen::schema_json::render_schema_json());
             Ok(ExitCode::SUCCESS)

@@ -52,6 +52,36 @@ pub fn read_schema_at_revision(rev: &str, path: &Path) -> io::Result<String> {
     })
 }
 
+/// Whether the file at `path` exists in git revision `rev` (resolved as
+/// [`read_schema_at_revision`] does). An unknown revision, or no repository, is an error.
+pub fn exists_at_revision(rev: &str, path: &Path) -> io::Result<bool> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let file = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot run git: {e}")))
+    };
+    let commit = format!("{rev}^{{commit}}");
+    let out = git(&["rev-parse", "--verify", "--quiet", &commit])?;
+    if !out.status.success() {
+        return Err(io::Error::other(format!(
+            "git rev-parse --verify {commit} failed: not a revision of the repository at {}",
+            dir.display()
+        )));
+    }
+    let spec = format!("{rev}:./{}", file.to_string_lossy());
+    Ok(git(&["cat-file", "-e", &spec])?.status.success())
+}
+
 /// The outputs whose file in `dir` is missing or differs. Writes nothing.
 pub fn stale_outputs(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
     outputs

@@ -94,7 +94,7 @@ fn a_moved_field_without_a_major_bump_exits_1() {
     let text = stdout(&out);
     assert_eq!(code(&out), 1, "{text}{}", stderr(&out));
     assert!(
-        text.contains("snapshot.match.round_state: field moved"),
+        text.contains("match.round_state: field moved"),
         "{text}"
     );
     assert!(
@@ -240,7 +240,7 @@ fn base_reads_the_old_schema_from_git() {
     std::fs::write(dir.join("schema.toml"), broken_09()).unwrap();
     let out = run(&dir, &["diff", "--base", "HEAD", "schema.toml"]);
     assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
-    assert!(stdout(&out).contains("snapshot.match.rounds_to_win: field moved"));
+    assert!(stdout(&out).contains("match.rounds_to_win: field moved"));
 }
 
 #[test]

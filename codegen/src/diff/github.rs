@@ -30,7 +30,7 @@ const EFFECTS_LISTED: usize = 8;
 fn level(diff: &Diff, g: &Group, c: &Change) -> &'static str {
     let bump_allows = |needed: Bump| diff.verdict.actual.is_some_and(|a| a >= needed);
     let needed = required_bump(diff.verdict.policy, g.severity, diff.old_version);
-    let rejected = !diff.new_abi && (c.violation.is_some() || !bump_allows(needed));
+    let rejected = diff.new_abi.is_none() && (c.violation.is_some() || !bump_allows(needed));
     match g.severity {
         _ if rejected => "error",
         Severity::Breaking | Severity::SourceBreaking => "warning",
@@ -72,13 +72,29 @@ pub fn render_github(diff: &Diff, sources: &Sources) -> String {
             message,
             "\n{} more change{} not annotated here: see the full report (the job summary)",
             diff.groups.len() - shown,
-            if diff.groups.len() - shown == 1 { " is" } else { "s are" }
+            if diff.groups.len() - shown == 1 {
+                " is"
+            } else {
+                "s are"
+            }
         );
     }
     if diff.verdict.ok() {
-        annotation(&mut out, "notice", &at, "ABI version policy holds", &message);
+        annotation(
+            &mut out,
+            "notice",
+            &at,
+            "ABI version policy holds",
+            &message,
+        );
     } else {
-        annotation(&mut out, "error", &at, "ABI version policy violated", &message);
+        annotation(
+            &mut out,
+            "error",
+            &at,
+            "ABI version policy violated",
+            &message,
+        );
     }
     // Errors first, so that the ones GitHub shows are the ones that fail the check.
     let rank = |l: &str| ["error", "warning", "notice"].iter().position(|x| *x == l);

@@ -58,9 +58,11 @@ fn cause_of(changes: &[Change], i: usize) -> Option<usize> {
                 .max_by_key(|(pos, j)| (*pos, std::cmp::Reverse(*j)))
                 .map(|(_, j)| j)
         }
-        K::StructSizeChanged | K::StructAlignChanged | K::StructGrown => in_struct(changes, i, &c.path)
-            .find(|(_, d)| shifts(d.kind) || d.kind == K::FieldAppended)
-            .map(|(j, _)| j),
+        K::StructSizeChanged | K::StructAlignChanged | K::StructGrown => {
+            in_struct(changes, i, &c.path)
+                .find(|(_, d)| shifts(d.kind) || d.kind == K::FieldAppended)
+                .map(|(j, _)| j)
+        }
         _ => None,
     }
 }

@@ -73,9 +73,9 @@ pub fn render_json(diff: &Diff, sources: &Sources) -> String {
             "problems": diff.verdict.problems,
         }),
         abi: &diff.abi,
-        new_abi: diff.new_abi,
+        new_abi: diff.new_abi.is_some(),
         old: json!({
-            "version": (!diff.new_abi).then(|| diff.old_version.to_string()),
+            "version": diff.new_abi.is_none().then(|| diff.old_version.to_string()),
             "source": sources.old_name,
         }),
         new: json!({ "version": diff.new_version.to_string(), "source": sources.new_file }),

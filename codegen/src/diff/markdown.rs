@@ -63,7 +63,7 @@ pub fn render_markdown(diff: &Diff, sources: &Sources) -> Result<String, RenderE
     } else {
         ("❌", "the version policy does not hold")
     };
-    let summary = if diff.new_abi {
+    let summary = if diff.new_abi.is_some() {
         format!(
             "{mark} **New ABI `{}` {}**: {}. {}: {}.",
             diff.abi,

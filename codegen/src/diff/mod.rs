@@ -419,6 +419,14 @@ impl Verdict {
     }
 }
 
+/// What a new ABI (a schema the base does not have) declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewAbi {
+    pub consts: usize,
+    pub enums: usize,
+    pub structs: usize,
+}
+
 /// A root cause and the changes that follow from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
@@ -436,9 +444,9 @@ pub struct Diff {
     pub abi: String,
     pub old_version: Version,
     pub new_version: Version,
-    /// The schema did not exist at the base: every item is new, and there is no version
-    /// step to judge.
-    pub new_abi: bool,
+    /// The schema did not exist at the base: what it has. There are no changes and no
+    /// version step to judge.
+    pub new_abi: Option<NewAbi>,
     /// In the new schema's order, removed items after the rest in the old schema's order.
     pub changes: Vec<Change>,
     /// The changes by root cause, most severe first, then in [`Diff::changes`] order.
@@ -467,6 +475,9 @@ impl Diff {
 
     /// "5 changes: 5 compatible (and 1 effect)", or "no changes".
     pub fn counts_line(&self) -> String {
+        if self.new_abi.is_some() {
+            return "a new ABI".to_string();
+        }
         let n = self.groups.len();
         if n == 0 {
             return "no changes".to_string();
@@ -490,10 +501,10 @@ impl Diff {
 
     /// One sentence on the version policy: what the versions do and what the changes need.
     pub fn verdict_line(&self) -> String {
-        if self.new_abi {
+        if let Some(n) = &self.new_abi {
             return format!(
-                "a new ABI at {}: there is no base version to compare with",
-                self.new_version
+                "a new ABI at {} ({} constants, {} enums and flag sets, {} structs): there is no base version to compare with",
+                self.new_version, n.consts, n.enums, n.structs
             );
         }
         let step = policy::step_phrase(self.old_version, self.new_version, self.verdict.actual);

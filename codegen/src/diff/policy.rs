@@ -97,7 +97,10 @@ pub fn compute_verdict(
             step_phrase(old, new, actual)
         )),
         Some(s) if s < required => {
-            let hits: Vec<&Group> = groups.iter().filter(|g| need(g.severity) == required).collect();
+            let hits: Vec<&Group> = groups
+                .iter()
+                .filter(|g| need(g.severity) == required)
+                .collect();
             let mut names: Vec<String> = hits
                 .iter()
                 .take(LISTED)
@@ -128,7 +131,10 @@ pub fn compute_verdict(
                 "at least a minor bump is needed"
             };
             let rule = match policy {
-                VersionPolicy::Cargo if required == Bump::Minor && hits.iter().any(|g| g.severity == Severity::Breaking) => {
+                VersionPolicy::Cargo
+                    if required == Bump::Minor
+                        && hits.iter().any(|g| g.severity == Severity::Breaking) =>
+                {
                     " (version_policy = \"cargo\": a 0.x minor bump may break)"
                 }
                 _ => "",
@@ -191,7 +197,10 @@ mod tests {
         assert_eq!(required_bump(s, Severity::Breaking, v("0.9")), Bump::Major);
         assert_eq!(required_bump(c, Severity::Breaking, v("0.9")), Bump::Minor);
         assert_eq!(required_bump(c, Severity::Breaking, v("1.0")), Bump::Major);
-        assert_eq!(required_bump(c, Severity::Compatible, v("0.9")), Bump::Minor);
+        assert_eq!(
+            required_bump(c, Severity::Compatible, v("0.9")),
+            Bump::Minor
+        );
         assert_eq!(required_bump(c, Severity::Cosmetic, v("0.9")), Bump::None);
     }
 }

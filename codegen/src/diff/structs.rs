@@ -16,11 +16,10 @@ fn site(schema: &Schema, owner: &str, f: &Field, pos: u64) -> FieldSite {
         Elem::Enum(j) => Some(schema.abi.enums[j].name.clone()),
         Elem::Prim(_) | Elem::Char => None,
     };
-    let len = f
-        .ty
-        .len
-        .and_then(|l| l.constant)
-        .map(|c| schema.abi.consts[c].name.clone());
+    let len =
+        f.ty.len
+            .and_then(|l| l.constant)
+            .map(|c| schema.abi.consts[c].name.clone());
     FieldSite {
         owner: owner.to_string(),
         pos,

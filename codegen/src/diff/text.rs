@@ -43,7 +43,7 @@ fn sign(c: &Change) -> char {
 pub fn render_text(diff: &Diff, sources: &Sources, color: bool) -> String {
     let paint = Paint { on: color };
     let mut out = String::new();
-    if diff.new_abi {
+    if diff.new_abi.is_some() {
         let _ = writeln!(
             out,
             "{} {} {} ({}), not in {}: {}",
