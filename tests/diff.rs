@@ -440,11 +440,7 @@ fn bridge_0_9_with_a_moved_field_breaks_the_policy() {
     assert_eq!(
         breaking,
         vec![
-            (
-                S::Breaking,
-                K::FieldMoved,
-                "match.round_state".to_string()
-            ),
+            (S::Breaking, K::FieldMoved, "match.round_state".to_string()),
             (
                 S::Breaking,
                 K::FieldMoved,

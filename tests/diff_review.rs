@@ -166,13 +166,22 @@ fn an_inserted_field_is_one_root_cause_with_its_effects() {
             assert_eq!((old.size, new.size), (Some(s.size), Some(s.size + shift)));
         } else if c.kind == K::FieldMoved {
             let at = reference_offset(s, field);
-            assert_eq!((old.offset, new.offset), (Some(at), Some(at + shift)), "{field}");
+            assert_eq!(
+                (old.offset, new.offset),
+                (Some(at), Some(at + shift)),
+                "{field}"
+            );
         }
     }
     // The advice is consistent: the version it asks for is the `since` it asks for.
     assert_eq!(diff.verdict.required, Bump::Major);
     assert_eq!(diff.verdict.target.to_string(), "1.0");
-    assert_eq!(diff.verdict.problems.len(), 2, "{:?}", diff.verdict.problems);
+    assert_eq!(
+        diff.verdict.problems.len(),
+        2,
+        "{:?}",
+        diff.verdict.problems
+    );
     assert!(diff.verdict.problems[0].contains("version = \"1.0\""));
     assert_eq!(
         diff.verdict.problems[1],
@@ -185,7 +194,10 @@ fn the_inserted_field_in_every_format() {
     let case = Case::new(read("schema.toml"), inserted_field());
     let sources = case.sources();
     let text = render_text(&case.diff, &sources, false);
-    assert!(text.lines().nth(1).unwrap().starts_with("FAILED: "), "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("FAILED: "),
+        "{text}"
+    );
     insta::assert_snapshot!("inserted_field_text", text);
 
     let markdown = render_markdown(&case.diff, &sources).expect("the template renders");
@@ -208,11 +220,17 @@ fn the_inserted_field_in_every_format() {
             .unwrap()
     };
     assert_eq!(
-        effects.iter().find(|e| e["path"] == "bridge_header.controls").unwrap()["cause"],
+        effects
+            .iter()
+            .find(|e| e["path"] == "bridge_header.controls")
+            .unwrap()["cause"],
         id("bridge_header.clients")
     );
     assert_eq!(
-        effects.iter().find(|e| e["path"] == "bridge_header.clients").unwrap()["cause"],
+        effects
+            .iter()
+            .find(|e| e["path"] == "bridge_header.clients")
+            .unwrap()["cause"],
         id("client_entry")
     );
     insta::assert_snapshot!("inserted_field_json", json);
@@ -244,7 +262,11 @@ fn github_output_keeps_to_10_annotations() {
     let github = render_github(&case.diff, &case.sources());
     let lines: Vec<&str> = github.lines().collect();
     assert_eq!(lines.len(), MAX_ANNOTATIONS);
-    assert!(lines[0].contains("title=ABI version policy holds::"), "{}", lines[0]);
+    assert!(
+        lines[0].contains("title=ABI version policy holds::"),
+        "{}",
+        lines[0]
+    );
     assert!(lines[0].contains("3 more changes are not annotated here"));
     assert!(lines[1].contains("::extra_0: constant added"));
 }
@@ -286,13 +308,20 @@ fn the_cargo_policy_lets_a_0_x_minor_bump_break() {
     assert_eq!(cargo.verdict.policy, VersionPolicy::Cargo);
     assert_eq!(cargo.verdict.required, Bump::Minor);
     assert!(cargo.verdict.ok(), "{:?}", cargo.verdict.problems);
-    assert!(cargo.verdict_line().ends_with("under version_policy = \"cargo\""));
+    assert!(
+        cargo
+            .verdict_line()
+            .ends_with("under version_policy = \"cargo\"")
+    );
 
     // No bump: the cargo policy asks for the next minor version, and says why.
     let cargo = moved_fields("0.3", "0.3", Some("cargo"));
     assert!(!cargo.verdict.ok());
     let problem = &cargo.verdict.problems[0];
-    assert!(problem.contains("at least a minor bump is needed (version = \"0.4\")"), "{problem}");
+    assert!(
+        problem.contains("at least a minor bump is needed (version = \"0.4\")"),
+        "{problem}"
+    );
     assert!(problem.contains("a 0.x minor bump may break"), "{problem}");
 
     // From 1.0 on, cargo is strict: a break needs a major bump.
