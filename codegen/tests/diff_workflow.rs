@@ -145,3 +145,27 @@ fn many_changes_keep_to_10_annotations() {
             .contains("not annotated here")
     );
 }
+
+/// README.md's "The pull-request workflow" shows the diff step as abi.yml has it.
+#[test]
+fn the_readme_shows_the_workflow_diff_step() {
+    let workflow = read(".github/workflows/abi.yml");
+    let start = workflow
+        .find("      - name: ABI diff against the base")
+        .expect("the diff step");
+    let step: Vec<String> = workflow[start..]
+        .lines()
+        .take_while(|l| !l.starts_with("      - name: Tests"))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|l| l.strip_prefix("      ").unwrap_or(l).to_string())
+        .collect();
+    let readme = read("README.md");
+    let section = readme
+        .find("### The pull-request workflow")
+        .expect("the README section");
+    let block = &readme[section..];
+    let block = &block[block.find("```yaml\n").expect("a yaml block") + 8..];
+    let block = &block[..block.find("```").expect("the block's end")];
+    let shown: Vec<&str> = block.lines().collect();
+    assert_eq!(shown, step, "README.md's diff step differs from abi.yml's");
+}
