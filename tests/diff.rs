@@ -159,7 +159,7 @@ rule!(struct_grows, policy_holds: true, [
 ]);
 rule!(struct_align_changed, policy_holds: true, [
     (Breaking, StructAlignChanged, "item"),
-    (Breaking, FieldRetyped, "header.items[].id"),
+    (Breaking, FieldRetyped, "item.id"),
 ]);
 rule!(field_moved, policy_holds: true, [
     (Breaking, FieldMoved, "record.tag"),
@@ -184,18 +184,18 @@ rule!(const_array_size_changed, policy_holds: true, [
 rule!(const_magic_changed, policy_holds: true, [(Breaking, ConstValueChanged, "demo_magic")]);
 rule!(enum_repr_changed, policy_holds: true, [
     (Breaking, EnumReprChanged, "state"),
-    (Breaking, FieldResized, "header.items[].state"),
-    (Breaking, FieldMoved, "header.items[].caps"),
+    (Breaking, FieldResized, "item.state"),
+    (Breaking, FieldMoved, "item.caps"),
 ]);
 rule!(embedded_struct_grows, policy_holds: true, [
     (Breaking, StructSizeChanged, "vec2"),
-    (Breaking, FieldAdded, "record.pos.z"),
+    (Breaking, FieldAdded, "vec2.z"),
     (Breaking, StructSizeChanged, "record"),
     (Breaking, FieldResized, "record.pos"),
 ]);
 rule!(array_element_grows, policy_holds: true, [
     (Breaking, StructSizeChanged, "item"),
-    (Breaking, FieldAdded, "header.items[].weight"),
+    (Breaking, FieldAdded, "item.weight"),
     (Breaking, StructSizeChanged, "header"),
     (Breaking, FieldResized, "header.items"),
     (Breaking, FieldMoved, "header.count"),
@@ -236,7 +236,7 @@ rule!(value_added, policy_holds: true, [(Compatible, ValueAdded, "state.done")])
 rule!(flag_added, policy_holds: true, [(Compatible, ValueAdded, "caps.exec")]);
 rule!(padding_reused, policy_holds: true, [(Compatible, PaddingReused, "record.flags")]);
 rule!(tail_padding_reused, policy_holds: true, [
-    (Compatible, TailPaddingReused, "header.items[].level"),
+    (Compatible, TailPaddingReused, "item.level"),
 ]);
 rule!(extensible_growth, policy_holds: true, [
     (Compatible, StructGrown, "header"),
@@ -440,15 +440,11 @@ fn bridge_0_9_with_a_moved_field_breaks_the_policy() {
     assert_eq!(
         breaking,
         vec![
+            (S::Breaking, K::FieldMoved, "match.round_state".to_string()),
             (
                 S::Breaking,
                 K::FieldMoved,
-                "snapshot.match.round_state".to_string()
-            ),
-            (
-                S::Breaking,
-                K::FieldMoved,
-                "snapshot.match.rounds_to_win".to_string()
+                "match.rounds_to_win".to_string()
             ),
         ]
     );
@@ -457,7 +453,7 @@ fn bridge_0_9_with_a_moved_field_breaks_the_policy() {
     let moved = &diff
         .changes
         .iter()
-        .find(|c| c.path == "snapshot.match.round_state")
+        .find(|c| c.path == "match.round_state")
         .unwrap();
     assert_eq!(
         moved.old.as_ref().unwrap().offset,
@@ -483,12 +479,18 @@ fn json_report() {
     let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(value["verdict"]["ok"], true);
     assert_eq!(value["verdict"]["required_bump"], "minor");
-    assert_eq!(value["counts"]["compatible"], 6);
-    assert_eq!(value["changes"][4]["kind"], "field_appended");
+    // The verdict comes first; the changes are the root causes, their effects nested.
+    assert!(text.starts_with("{\n  \"verdict\": {"), "{text}");
+    assert_eq!(value["counts"]["compatible"], 5);
+    assert_eq!(value["counts"]["effects"], 1);
+    let appended = &value["changes"][3];
+    assert_eq!(appended["kind"], "field_appended");
     assert_eq!(
-        value["changes"][4]["new_line"],
+        appended["new_line"],
         line_of(&pair.new_src, "{ name = \"spawn_markers\"")
     );
+    assert_eq!(appended["effects"][0]["kind"], "struct_grown");
+    assert_eq!(appended["effects"][0]["cause"], appended["id"]);
     insta::assert_snapshot!("bridge_0_8_to_0_9_json", text);
 }
 
@@ -499,12 +501,14 @@ fn markdown_report() {
     let text = render_markdown(&diff, &pair.sources()).expect("the template renders");
     // A summary line, then one table per severity that has changes.
     let summary = text.lines().nth(1).unwrap();
-    assert!(summary.starts_with("✅ **ABI diff of `bridge` 0.8 → 0.9**: 6 changes: 6 compatible."));
+    assert!(summary.starts_with(
+        "✅ **ABI diff of `bridge` 0.8 → 0.9**: 5 changes: 5 compatible (and 1 effect)."
+    ));
     assert_eq!(
         text.matches("| Item | Change | Old | New | Why |").count(),
         1
     );
-    assert!(text.contains("#### Compatible (ABI): 6"));
+    assert!(text.contains("#### Compatible (ABI): 5"));
     insta::assert_snapshot!("bridge_0_8_to_0_9_markdown", text);
 
     // A failing change gets its problems and a table per severity.
@@ -527,9 +531,10 @@ fn github_annotations_point_at_the_changed_lines() {
         )),
         "{text}"
     );
-    let abi = line_of(&pair.new_src, "[abi]");
-    assert!(text.lines().last().unwrap().starts_with(&format!(
-        "::notice file=schema.toml,line={abi},col=1,title=ABI version policy holds::"
+    // The verdict first, on the version line.
+    let version = line_of(&pair.new_src, "version = \"0.9\"");
+    assert!(text.lines().next().unwrap().starts_with(&format!(
+        "::notice file=schema.toml,line={version},col=12,title=ABI version policy holds::"
     )));
     insta::assert_snapshot!("bridge_0_8_to_0_9_github", text);
 
@@ -550,6 +555,7 @@ fn github_annotations_of_removed_items() {
     // Two files: the removed field's line in the old file.
     let text = render_github(&diff, &pair.sources());
     let old_line = line_of(&pair.old_src, "{ name = \"value\"");
+    let text = text.lines().nth(1).unwrap();
     assert!(
         text.starts_with(&format!(
             "::warning file=tests/fixtures/diff/field_removed/old.toml,line={old_line},col=3,"
@@ -563,6 +569,7 @@ fn github_annotations_of_removed_items() {
         ..pair.sources()
     };
     let text = render_github(&diff, &sources);
+    let text = text.lines().nth(1).unwrap();
     let abi = line_of(&pair.new_src, "[abi]");
     assert!(
         text.starts_with(&format!(

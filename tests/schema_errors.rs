@@ -125,6 +125,7 @@ error_classes! {
     bad_c_prefix => 1,
     bad_abi_version => 1,
     abi_version_too_big => 1,
+    version_policy_unknown => 1,
     since_later_than_abi => 1,
     since_not_a_version => 1,
     // TOML and keys.
@@ -265,6 +266,7 @@ fn errors_point_at_the_offending_text() {
     points_at("struct_cycle", "parent");
     points_at("since_later_than_abi", "0.4");
     points_at("byte_order_big", "big");
+    points_at("version_policy_unknown", "semver");
     points_at("access_unknown", "atomc");
     points_at("cas_misaligned", "cas");
     points_at("party_unknown", "hots");

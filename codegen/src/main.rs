@@ -142,10 +142,18 @@ enum Command {
         /// OLD.toml NEW.toml; with --base, the schema alone (default schema.toml).
         #[arg(value_name = "SCHEMA")]
         files: Vec<PathBuf>,
-        /// Read the old schema from this git revision: `git show REV:SCHEMA`.
+        /// The new schema (as every command takes it); then a single SCHEMA is the old one.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// Read the old schema from this git revision: `git show REV:SCHEMA`. A schema the
+        /// revision does not have is reported as a new ABI.
         #[arg(long, value_name = "REV")]
         base: Option<String>,
-        /// The report's format.
+        /// With --base: the old schema's path at REV, when the file was renamed or moved.
+        #[arg(long, value_name = "OLD_PATH", requires = "base")]
+        base_schema: Option<PathBuf>,
+        /// github: at most 10 annotations, and the markdown report appended to the file
+        /// GITHUB_STEP_SUMMARY names, when it is set.
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },
@@ -180,7 +188,7 @@ macro_rules! outln {
 mod diff_cli;
 mod live_cli;
 
-use diff_cli::{DiffFormat, diff};
+use diff_cli::{DiffArgs, DiffFormat, diff};
 
 /// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
 enum Failure {
@@ -223,9 +231,20 @@ fn main() -> ExitCode {
         }
         Command::Diff {
             files,
+            schema,
             base,
+            base_schema,
             format,
-        } => return diff(&files, base.as_deref(), format),
+        } => {
+            let args = DiffArgs {
+                files,
+                schema,
+                base,
+                base_schema,
+                format,
+            };
+            return diff(&args);
+        }
         Command::Render { template, schema } => render_template(&schema, &template),
         Command::Completions { shell } => {
             let mut text = Vec::new();
@@ -278,6 +297,15 @@ fn load(path: &Path) -> Result<Schema, Failure> {
     load_with_source(path).map(|(schema, _)| schema)
 }
 
+/// A schema's errors as `generate` prints them, coloured as `--color` says for stderr.
+pub(crate) fn render_errors(errors: &abi_codegen::SchemaErrors, name: &str, src: &str) -> String {
+    if color_enabled(&std::io::stderr()) {
+        errors.render_styled(name, src)
+    } else {
+        errors.render(name, src)
+    }
+}
+
 /// The schema and its text, for diagnostics that come after loading.
 fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
     let src = write::read_schema(path)
@@ -285,12 +313,7 @@ fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
     match abi_codegen::load_schema(&src) {
         Ok(schema) => Ok((schema, src)),
         Err(errors) => {
-            let name = display_name(path);
-            if color_enabled(&std::io::stderr()) {
-                eprint!("{}", errors.render_styled(&name, &src));
-            } else {
-                eprint!("{}", errors.render(&name, &src));
-            }
+            eprint!("{}", render_errors(&errors, &display_name(path), &src));
             Err(Failure::Schema)
         }
     }

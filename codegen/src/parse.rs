@@ -50,6 +50,9 @@ pub struct RawTemplate {
 pub struct RawAbi {
     pub name: Spanned<String>,
     pub version: Spanned<String>,
+    /// `"strict"` (the default) or `"cargo"`: see `ir::VersionPolicy`.
+    #[serde(default)]
+    pub version_policy: Option<Spanned<String>>,
     pub c_prefix: Spanned<String>,
     #[serde(default)]
     pub title: Option<Spanned<String>>,

@@ -236,6 +236,10 @@ pub fn schema_json() -> Value {
                         "pattern": VERSION,
                         "description": "MAJOR.MINOR, no leading zeros.",
                     },
+                    "version_policy": {
+                        "enum": ["strict", "cargo"],
+                        "description": "Optional; the version step abi-codegen diff asks of each change. \"strict\" (the default): a breaking change needs a major bump, any other change but a cosmetic one a minor bump. \"cargo\": while the major version is 0, a minor bump may break; from 1.0 on, as strict.",
+                    },
                     "c_prefix": {
                         "type": "string",
                         "pattern": "^[a-z][a-z0-9]*$",

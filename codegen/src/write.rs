@@ -19,10 +19,8 @@ pub fn read_schema(path: &Path) -> io::Result<String> {
     fs::read_to_string(path)
 }
 
-/// Reads the schema at `path` as it was in git revision `rev`, with `git show REV:./FILE`
-/// run in the schema's folder (so `path` may be relative to the current folder or absolute,
-/// inside any repository). This runs a process: it lives here, with the other I/O.
-pub fn read_schema_at_revision(rev: &str, path: &Path) -> io::Result<String> {
+/// The folder to run git in for `path`, and the `REV:./FILE` that names it there.
+fn git_place<'p>(rev: &str, path: &'p Path) -> io::Result<(&'p Path, String)> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -30,7 +28,14 @@ pub fn read_schema_at_revision(rev: &str, path: &Path) -> io::Result<String> {
     let file = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
-    let spec = format!("{rev}:./{}", file.to_string_lossy());
+    Ok((dir, format!("{rev}:./{}", file.to_string_lossy())))
+}
+
+/// Reads the schema at `path` as it was in git revision `rev`, with `git show REV:./FILE`
+/// run in the schema's folder (so `path` may be relative to the current folder or absolute,
+/// inside any repository). This runs a process: it lives here, with the other I/O.
+pub fn read_schema_at_revision(rev: &str, path: &Path) -> io::Result<String> {
+    let (dir, spec) = git_place(rev, path)?;
     let output = std::process::Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -62,6 +67,29 @@ pub fn read_user_templates(
         .iter()
         .map(|t| fs::read_to_string(schema_dir.join(&t.path)))
         .collect()
+}
+
+/// Whether the file at `path` exists in git revision `rev` (resolved as
+/// [`read_schema_at_revision`] does). An unknown revision, or no repository, is an error.
+pub fn exists_at_revision(rev: &str, path: &Path) -> io::Result<bool> {
+    let (dir, spec) = git_place(rev, path)?;
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot run git: {e}")))
+    };
+    let commit = format!("{rev}^{{commit}}");
+    let out = git(&["rev-parse", "--verify", "--quiet", &commit])?;
+    if !out.status.success() {
+        return Err(io::Error::other(format!(
+            "git rev-parse --verify {commit} failed: not a revision of the repository at {}",
+            dir.display()
+        )));
+    }
+    Ok(git(&["cat-file", "-e", &spec])?.status.success())
 }
 
 /// The outputs whose file in `dir` is missing or differs. Writes nothing.

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use abi_codegen::language_backend::text::{self, Template};
 use abi_codegen::language_backend::RenderError;
+use abi_codegen::language_backend::text::{self, Template};
 use abi_codegen::write::{self, Output};
 
 fn workspace() -> PathBuf {

@@ -37,6 +37,7 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .output()
         .expect("run codegen")
 }
@@ -78,7 +79,10 @@ fn the_real_0_8_to_0_9_change_obeys_the_policy() {
     );
     let text = stdout(&out);
     assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
-    assert!(text.contains("6 changes: 6 compatible"), "{text}");
+    assert!(
+        text.contains("5 changes: 5 compatible (and 1 effect)"),
+        "{text}"
+    );
     assert!(text.contains("the version policy holds"), "{text}");
     assert!(
         !text.contains('\x1b'),
@@ -93,10 +97,7 @@ fn a_moved_field_without_a_major_bump_exits_1() {
     let out = run(&dir, &["diff", path_arg(&old_08()), "schema.toml"]);
     let text = stdout(&out);
     assert_eq!(code(&out), 1, "{text}{}", stderr(&out));
-    assert!(
-        text.contains("snapshot.match.round_state: field moved"),
-        "{text}"
-    );
+    assert!(text.contains("match.round_state: field moved"), "{text}");
     assert!(
         text.contains("a major bump is needed (version = \"1.0\")"),
         "{text}"
@@ -225,7 +226,7 @@ fn base_reads_the_old_schema_from_git() {
     assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
     assert!(
         text.starts_with(
-            "ABI diff: bridge 0.8 (HEAD:schema.toml) → 0.9 (schema.toml): 6 changes: 6 compatible"
+            "ABI diff: bridge 0.8 (HEAD:schema.toml) → 0.9 (schema.toml): 5 changes: 5 compatible (and 1 effect)\nOK: "
         ),
         "{text}"
     );
@@ -240,7 +241,7 @@ fn base_reads_the_old_schema_from_git() {
     std::fs::write(dir.join("schema.toml"), broken_09()).unwrap();
     let out = run(&dir, &["diff", "--base", "HEAD", "schema.toml"]);
     assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
-    assert!(stdout(&out).contains("snapshot.match.rounds_to_win: field moved"));
+    assert!(stdout(&out).contains("match.rounds_to_win: field moved"));
 }
 
 #[test]
@@ -257,4 +258,126 @@ fn base_with_an_unknown_revision_exits_2() {
     let out = run(&dir, &["diff", "--base", "HEAD", "a.toml", "b.toml"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("with --base, give at most one schema"));
+}
+
+#[test]
+fn schema_names_the_new_schema_as_everywhere_else() {
+    let out = run(
+        Path::new(REPO),
+        &[
+            "diff",
+            path_arg(&old_08()),
+            "--schema",
+            path_arg(&schema_09()),
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("0.8 (") && stdout(&out).contains("→ 0.9 ("));
+
+    let dir = repo_at_0_8("base-schema-flag");
+    std::fs::write(dir.join("schema.toml"), read(&schema_09())).unwrap();
+    let out = run(&dir, &["diff", "--base", "HEAD", "--schema", "schema.toml"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+
+    let out = run(
+        &dir,
+        &["diff", "--schema", "schema.toml", "a.toml", "b.toml"],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("give two schemas"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_schema_the_base_lacks_is_a_new_abi() {
+    let dir = repo_at_0_8("base-new-schema");
+    std::fs::write(dir.join("new.toml"), read(&schema_09())).unwrap();
+    let out = run(&dir, &["diff", "--base", "HEAD", "new.toml"]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
+    assert!(
+        text.starts_with("New ABI: bridge 0.9 (new.toml), not in HEAD:new.toml: a new ABI\nOK: "),
+        "{text}"
+    );
+    // Named with --base-schema, a path the base lacks is an error: the user said it is there.
+    let out = run(
+        &dir,
+        &[
+            "diff",
+            "--base",
+            "HEAD",
+            "--base-schema",
+            "gone.toml",
+            "new.toml",
+        ],
+    );
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("cannot read gone.toml at revision HEAD"));
+}
+
+#[test]
+fn base_schema_follows_a_renamed_schema() {
+    let dir = repo_at_0_8("base-renamed");
+    git(&dir, &["mv", "schema.toml", "bridge.toml"]);
+    std::fs::write(dir.join("bridge.toml"), read(&schema_09())).unwrap();
+    let out = run(
+        &dir,
+        &[
+            "diff",
+            "--base",
+            "HEAD",
+            "--base-schema",
+            "schema.toml",
+            "bridge.toml",
+        ],
+    );
+    let text = stdout(&out);
+    assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
+    assert!(
+        text.starts_with("ABI diff: bridge 0.8 (HEAD:schema.toml) → 0.9 (bridge.toml)"),
+        "{text}"
+    );
+    // --base-schema only makes sense with --base.
+    let out = run(
+        &dir,
+        &["diff", "--base-schema", "schema.toml", "bridge.toml"],
+    );
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+}
+
+#[test]
+fn github_format_writes_the_job_summary() {
+    let dir = scratch("step-summary");
+    std::fs::write(dir.join("schema.toml"), broken_09()).unwrap();
+    let summary = dir.join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "diff",
+            "--format",
+            "github",
+            path_arg(&old_08()),
+            "schema.toml",
+        ])
+        .current_dir(&dir)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .expect("run codegen");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let annotations = stdout(&out);
+    let lines: Vec<&str> = annotations.lines().collect();
+    assert!(!lines.is_empty() && lines.len() <= 10, "{annotations}");
+    assert!(
+        lines[0].contains("title=ABI version policy violated::"),
+        "{annotations}"
+    );
+    let text = read(&summary);
+    assert!(
+        text.starts_with("earlier step\n<!-- abi-codegen diff -->\n❌ "),
+        "{text}"
+    );
+    assert!(text.contains("`match.round_state`"), "{text}");
 }

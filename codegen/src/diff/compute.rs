@@ -5,10 +5,65 @@ use crate::Schema;
 use crate::diagnostics::Span;
 use crate::ir::{Elem, Field, Type, Version};
 
-use super::{Change, ChangeKind, Diff, ItemKind, Severity, Shape, compute_verdict};
+use super::group::group;
+use super::{
+    Bump, Change, ChangeKind, Diff, ItemKind, NewAbi, Severity, Shape, Verdict, compute_verdict,
+};
 
-/// Every change from `old` to `new`, classified, and the version policy's verdict.
+/// Every change from `old` to `new`, classified and grouped by root cause, and the version
+/// policy's verdict (the new schema's `version_policy`).
 pub fn compute_diff(old: &Schema, new: &Schema) -> Diff {
+    let mut changes = classify(old, new);
+    let groups = group(&mut changes);
+    let verdict = compute_verdict(
+        &mut changes,
+        &groups,
+        old.abi.version,
+        new.abi.version,
+        new.abi.version_policy,
+    );
+    Diff {
+        abi: new.abi.name.clone(),
+        old_version: old.abi.version,
+        new_version: new.abi.version,
+        new_abi: None,
+        changes,
+        groups,
+        verdict,
+        abi_span: new.abi.span.clone(),
+        version_span: new.abi.version_span.clone(),
+    }
+}
+
+/// A schema that did not exist at the base: a new ABI. Its items are counted, not listed
+/// one by one, and with no version step to judge, the policy holds.
+pub fn compute_new_abi(new: &Schema) -> Diff {
+    let v = new.abi.version;
+    Diff {
+        abi: new.abi.name.clone(),
+        old_version: v,
+        new_version: v,
+        new_abi: Some(NewAbi {
+            consts: new.abi.consts.len(),
+            enums: new.abi.enums.len(),
+            structs: new.abi.structs.len(),
+        }),
+        changes: Vec::new(),
+        groups: Vec::new(),
+        verdict: Verdict {
+            policy: new.abi.version_policy,
+            required: Bump::None,
+            target: v,
+            actual: Some(Bump::None),
+            problems: Vec::new(),
+        },
+        abi_span: new.abi.span.clone(),
+        version_span: new.abi.version_span.clone(),
+    }
+}
+
+/// The changes from `old` to `new`, in the new schema's order, removals last.
+fn classify(old: &Schema, new: &Schema) -> Vec<Change> {
     let matching = Matching::compute(old, new);
     let mut cx = Cx {
         old,
@@ -41,15 +96,7 @@ pub fn compute_diff(old: &Schema, new: &Schema) -> Diff {
             _ => {}
         }
     }
-    let verdict = compute_verdict(&cx.changes, old.abi.version, new.abi.version);
-    Diff {
-        abi: new.abi.name.clone(),
-        old_version: old.abi.version,
-        new_version: new.abi.version,
-        changes: cx.changes,
-        verdict,
-        abi_span: new.abi.span.clone(),
-    }
+    cx.changes
 }
 
 /// Which old item is which new item: by name first, then renames (same shape, another name).
@@ -216,6 +263,9 @@ pub(super) fn change(
         violation: None,
         old_span: None,
         new_span: None,
+        cause: None,
+        site: None,
+        since_check: None,
     }
 }
 
@@ -240,42 +290,12 @@ pub(super) fn named(name: &str) -> Shape {
     }
 }
 
-/// The first field, in declaration order, whose type holds struct `index`.
-fn first_embedder(schema: &Schema, index: usize) -> Option<(usize, usize)> {
-    schema.abi.structs.iter().enumerate().find_map(|(si, s)| {
-        s.fields
-            .iter()
-            .position(|f| f.ty.elem == Elem::Struct(index))
-            .map(|fi| (si, fi))
-    })
-}
-
 fn field_step(f: &Field) -> String {
     if f.ty.len.is_some() {
         format!("{}[]", f.name)
     } else {
         f.name.clone()
     }
-}
-
-/// The path of struct `index` from a top-level record, through the first field that holds
-/// it at each level: `snapshot.match`, `snapshot.pickup_spawns[]`, or just `snapshot`.
-pub(super) fn struct_path(schema: &Schema, index: usize) -> String {
-    let mut steps = Vec::new();
-    let mut current = index;
-    // Layout rejected cycles; the bound only guards against a loop on a broken IR.
-    for _ in 0..=schema.abi.structs.len() {
-        match first_embedder(schema, current) {
-            Some((outer, fi)) => {
-                steps.push(field_step(&schema.abi.structs[outer].fields[fi]));
-                current = outer;
-            }
-            None => break,
-        }
-    }
-    steps.push(schema.abi.structs[current].name.clone());
-    steps.reverse();
-    steps.join(".")
 }
 
 /// Every field that holds a value of type `elem` directly: `snapshot.match`.
@@ -343,26 +363,8 @@ impl Cx<'_> {
         self.old.abi.version
     }
 
-    pub(super) fn new_v(&self) -> Version {
-        self.new.abi.version
-    }
-
     pub(super) fn push(&mut self, c: Change) {
         self.changes.push(c);
-    }
-
-    /// The policy's word on a new item's `since`: a new field must carry the new version;
-    /// any other new item may omit it, but must not name another version.
-    pub(super) fn since_violation(&self, since: Option<Version>, required: bool) -> Option<String> {
-        let v = self.new_v();
-        match since {
-            Some(s) if s == v => None,
-            Some(s) => Some(format!(
-                "it is new in {v} but says since = \"{s}\"; write since = \"{v}\""
-            )),
-            None if required => Some(format!("a new field must carry since = \"{v}\"")),
-            None => None,
-        }
     }
 
     /// Doc and `since` edits of one item: cosmetic.

@@ -32,7 +32,7 @@ impl Cx<'_> {
         .sides(None, Some(Self::const_shape(c)))
         .spans(None, Some(&c.span));
         ch.embedded_in = sized_by(self.new, n);
-        ch.violation = self.since_violation(c.since, false);
+        ch.since_check = Some((c.since, false));
         self.push(ch);
     }
 

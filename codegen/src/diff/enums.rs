@@ -28,7 +28,7 @@ impl Cx<'_> {
         .sides(None, Some(Self::enum_shape(e)))
         .spans(None, Some(&e.span));
         ch.embedded_in = holders(self.new, Elem::Enum(n));
-        ch.violation = self.since_violation(e.since, false);
+        ch.since_check = Some((e.since, false));
         self.push(ch);
     }
 
@@ -203,7 +203,7 @@ impl Cx<'_> {
                 )
                 .sides(None, Some(shape(&w.name, &w.literal)))
                 .spans(None, Some(&w.span));
-                ch.violation = self.since_violation(w.since, false);
+                ch.since_check = Some((w.since, false));
                 self.push(ch);
                 continue;
             };

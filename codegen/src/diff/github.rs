@@ -1,10 +1,11 @@
-//! GitHub Actions workflow annotations (`--format github`): one `::error`, `::warning` or
-//! `::notice` line per change, on the line of the new schema that changed, and one for the
-//! verdict on the `[abi]` table.
+//! GitHub Actions workflow annotations (`--format github`): the verdict first, on the new
+//! schema's `version` line, then one `::error`, `::warning` or `::notice` line per root
+//! cause, on the line that changed; at most ten in all, as GitHub shows no more.
 
 use std::fmt::Write;
 
-use super::{Bump, Change, Diff, Location, Severity, Sources};
+use super::policy::required_bump;
+use super::{Bump, Change, Diff, Group, Location, Severity, Sources};
 
 /// Escapes an annotation's message, as the workflow command syntax requires.
 fn escape_data(s: &str) -> String {
@@ -18,12 +19,19 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// The level of one change: an error when the version policy rejects it, a warning for a
+/// GitHub shows about 10 error annotations of a step; more are dropped.
+pub const MAX_ANNOTATIONS: usize = 10;
+
+/// How many effects a root cause's annotation lists before "and N more".
+const EFFECTS_LISTED: usize = 8;
+
+/// The level of one root cause: an error when the version policy rejects it, a warning for a
 /// break the version allows, a notice for the rest.
-fn level(diff: &Diff, c: &Change) -> &'static str {
+fn level(diff: &Diff, g: &Group, c: &Change) -> &'static str {
     let bump_allows = |needed: Bump| diff.verdict.actual.is_some_and(|a| a >= needed);
-    let rejected = c.violation.is_some() || !bump_allows(c.severity.required_bump());
-    match c.severity {
+    let needed = required_bump(diff.verdict.policy, g.severity, diff.old_version);
+    let rejected = diff.new_abi.is_none() && (c.violation.is_some() || !bump_allows(needed));
+    match g.severity {
         _ if rejected => "error",
         Severity::Breaking | Severity::SourceBreaking => "warning",
         Severity::Compatible | Severity::Cosmetic => "notice",
@@ -42,10 +50,57 @@ fn annotation(out: &mut String, level: &str, at: &Location, title: &str, message
     );
 }
 
-/// The annotations, one per line.
+/// The annotations, one per line, at most [`MAX_ANNOTATIONS`]: the verdict first, on the new
+/// schema's `version` line, then the root causes, most severe first, each on its own line
+/// with its effects in the message. Root causes past the limit are counted in the verdict;
+/// the markdown report (the job summary) has them all.
 pub fn render_github(diff: &Diff, sources: &Sources) -> String {
     let mut out = String::new();
-    for c in &diff.changes {
+    let shown = diff.groups.len().min(MAX_ANNOTATIONS - 1);
+    let (line, column) = crate::diagnostics::line_col(sources.new_src, diff.version_span.start);
+    let at = Location {
+        file: sources.new_file.to_string(),
+        line,
+        column,
+    };
+    let mut message = format!("{}: {}", diff.counts_line(), diff.verdict_line());
+    for p in &diff.verdict.problems {
+        let _ = write!(message, "\n- {p}");
+    }
+    if shown < diff.groups.len() {
+        let _ = write!(
+            message,
+            "\n{} more change{} not annotated here: see the full report (the job summary)",
+            diff.groups.len() - shown,
+            if diff.groups.len() - shown == 1 {
+                " is"
+            } else {
+                "s are"
+            }
+        );
+    }
+    if diff.verdict.ok() {
+        annotation(
+            &mut out,
+            "notice",
+            &at,
+            "ABI version policy holds",
+            &message,
+        );
+    } else {
+        annotation(
+            &mut out,
+            "error",
+            &at,
+            "ABI version policy violated",
+            &message,
+        );
+    }
+    // Errors first, so that the ones GitHub shows are the ones that fail the check.
+    let rank = |l: &str| ["error", "warning", "notice"].iter().position(|x| *x == l);
+    let mut roots: Vec<_> = diff.grouped().collect();
+    roots.sort_by_key(|(g, c, _)| rank(level(diff, g, c)));
+    for (g, c, effects) in roots.into_iter().take(shown) {
         let at = sources.locate(c, &diff.abi_span);
         let mut message = format!("{}: {}", c.path, c.summary);
         let plain = |s: &str| s.to_string();
@@ -68,35 +123,17 @@ pub fn render_github(diff: &Diff, sources: &Sources) -> String {
         if let Some(v) = &c.violation {
             let _ = write!(message, "\nversion policy: {v}");
         }
-        let title = format!("ABI {} change", c.severity.label());
-        annotation(&mut out, level(diff, c), &at, &title, &message);
-    }
-    let (line, column) = crate::diagnostics::line_col(sources.new_src, diff.abi_span.start);
-    let at = Location {
-        file: sources.new_file.to_string(),
-        line,
-        column,
-    };
-    if diff.verdict.ok() {
-        annotation(
-            &mut out,
-            "notice",
-            &at,
-            "ABI version policy holds",
-            &format!("{}: {}", diff.counts_line(), diff.verdict_line()),
-        );
-    } else {
-        let mut message = format!("{}: {}", diff.counts_line(), diff.verdict_line());
-        for p in &diff.verdict.problems {
-            let _ = write!(message, "\n- {p}");
+        if !effects.is_empty() {
+            let _ = write!(message, "\neffects ({}):", effects.len());
+            for e in effects.iter().take(EFFECTS_LISTED) {
+                let _ = write!(message, "\n- {}", e.effect_line());
+            }
+            if effects.len() > EFFECTS_LISTED {
+                let _ = write!(message, "\n- and {} more", effects.len() - EFFECTS_LISTED);
+            }
         }
-        annotation(
-            &mut out,
-            "error",
-            &at,
-            "ABI version policy violated",
-            &message,
-        );
+        let title = format!("ABI {} change", g.severity.label());
+        annotation(&mut out, level(diff, g, c), &at, &title, &message);
     }
     out
 }

@@ -1,5 +1,6 @@
-//! The pull-request comment of `abi-codegen diff --format markdown`: a summary line, the
-//! policy's problems, and one table per severity. The shape of the text is
+//! The pull-request comment of `abi-codegen diff --format markdown`: the verdict first (a
+//! summary line and the policy's problems), then one table per severity with a row per root
+//! cause, its effects folded in a `<details>`. The shape of the text is
 //! `templates/diff.md.j2`; this module decides what goes in and escapes it.
 
 use serde::Serialize;
@@ -62,24 +63,34 @@ pub fn render_markdown(diff: &Diff, sources: &Sources) -> Result<String, RenderE
     } else {
         ("❌", "the version policy does not hold")
     };
-    let summary = format!(
-        "{mark} **ABI diff of `{}` {} → {}**: {}. {}: {}.",
-        diff.abi,
-        diff.old_version,
-        diff.new_version,
-        diff.counts_line(),
-        capitalise(verdict),
-        diff.verdict_line()
-    );
+    let summary = if diff.new_abi.is_some() {
+        format!(
+            "{mark} **New ABI `{}` {}**: {}. {}: {}.",
+            diff.abi,
+            diff.new_version,
+            diff.counts_line(),
+            capitalise(verdict),
+            diff.verdict_line()
+        )
+    } else {
+        format!(
+            "{mark} **ABI diff of `{}` {} → {}**: {}. {}: {}.",
+            diff.abi,
+            diff.old_version,
+            diff.new_version,
+            diff.counts_line(),
+            capitalise(verdict),
+            diff.verdict_line()
+        )
+    };
     let tables = Severity::ALL
         .iter()
         .map(|s| Table {
             heading: s.heading(),
             rows: diff
-                .changes
-                .iter()
-                .filter(|c| c.severity == *s)
-                .map(|c| {
+                .grouped()
+                .filter(|(g, _, _)| g.severity == *s)
+                .map(|(_, c, effects)| {
                     let mut why = cell(&c.reason);
                     if !c.embedded_in.is_empty() {
                         let held: Vec<String> = c.embedded_in.iter().map(|h| code(h)).collect();
@@ -87,6 +98,16 @@ pub fn render_markdown(diff: &Diff, sources: &Sources) -> Result<String, RenderE
                     }
                     if let Some(v) = &c.violation {
                         why.push_str(&format!("<br>**Version policy:** {}", cell(v)));
+                    }
+                    if !effects.is_empty() {
+                        let lines: Vec<String> =
+                            effects.iter().map(|e| cell(&e.effect_line())).collect();
+                        why.push_str(&format!(
+                            "<details><summary>{} effect{}</summary>{}</details>",
+                            effects.len(),
+                            if effects.len() == 1 { "" } else { "s" },
+                            lines.join("<br>")
+                        ));
                     }
                     let (old, new) = c.describe_sides(&|s| code(s), &|s| cell(s));
                     Row {

@@ -8,23 +8,24 @@ mod compute;
 mod consts;
 mod enums;
 mod github;
+mod group;
 mod json;
 mod markdown;
 mod policy;
 mod structs;
 mod text;
 
-pub use compute::compute_diff;
-pub use github::render_github;
+pub use compute::{compute_diff, compute_new_abi};
+pub use github::{MAX_ANNOTATIONS, render_github};
 pub use json::render_json;
 pub use markdown::render_markdown;
-pub use policy::compute_verdict;
+pub use policy::{compute_verdict, required_bump};
 pub use text::render_text;
 
 use serde::Serialize;
 
 use crate::diagnostics::{Span, line_col};
-use crate::ir::Version;
+use crate::ir::{Version, VersionPolicy};
 
 /// How much a change matters to readers built against the old ABI, most severe first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -257,6 +258,35 @@ pub struct Change {
     pub violation: Option<String>,
     pub old_span: Option<Span>,
     pub new_span: Option<Span>,
+    /// The change this one follows from, by index into [`Diff::changes`]: a field that moved
+    /// because a field before it was inserted, a struct that grew because it holds one that
+    /// grew. `None` for a root cause.
+    pub cause: Option<usize>,
+    /// Where a field change is, for finding causes.
+    pub(crate) site: Option<FieldSite>,
+    /// A new item's `since`, and whether it must have one: checked against the version the
+    /// verdict asks for.
+    pub(crate) since_check: Option<(Option<Version>, bool)>,
+}
+
+impl FieldSite {
+    fn attach(mut change: Change, site: FieldSite) -> Change {
+        change.site = Some(site);
+        change
+    }
+}
+
+/// A field change's struct, position and the items its type names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FieldSite {
+    /// The struct, by its name in the schema the field is in.
+    pub owner: String,
+    /// The byte where the change happens: the new offset, or the old one for a removal.
+    pub pos: u64,
+    /// The struct or enum its elements are, by name.
+    pub elem: Option<String>,
+    /// The constant its array length is, by name.
+    pub len: Option<String>,
 }
 
 impl Change {
@@ -280,6 +310,56 @@ impl Change {
             self.old.as_ref().map(describe),
             self.new.as_ref().map(describe),
         )
+    }
+
+    /// The old and new numbers that differ, as one phrase: `0x0020 → 0x0028`,
+    /// `128 → 136 bytes`; for an addition or a removal, its shape.
+    pub fn transition(&self) -> String {
+        let (Some(o), Some(n)) = (&self.old, &self.new) else {
+            return self
+                .new
+                .as_ref()
+                .or(self.old.as_ref())
+                .map(Shape::describe)
+                .unwrap_or_default();
+        };
+        let mut parts = Vec::new();
+        if o.offset != n.offset
+            && let (Some(a), Some(b)) = (o.offset, n.offset)
+        {
+            parts.push(format!("0x{a:04X} → 0x{b:04X}"));
+        }
+        if o.size != n.size
+            && let (Some(a), Some(b)) = (o.size, n.size)
+        {
+            parts.push(format!("{a} → {b} bytes"));
+        }
+        if o.align != n.align
+            && let (Some(a), Some(b)) = (o.align, n.align)
+        {
+            parts.push(format!("align {a} → {b}"));
+        }
+        if o.ty != n.ty
+            && let (Some(a), Some(b)) = (&o.ty, &n.ty)
+        {
+            parts.push(format!("{a} → {b}"));
+        }
+        if o.value != n.value
+            && let (Some(a), Some(b)) = (&o.value, &n.value)
+        {
+            parts.push(format!("{a} → {b}"));
+        }
+        parts.join(", ")
+    }
+
+    /// One line for a change listed as an effect: `client_entry.pad: field moved, 0x0020 → 0x0028`.
+    pub fn effect_line(&self) -> String {
+        let t = self.transition();
+        if t.is_empty() {
+            format!("{}: {}", self.path, self.summary)
+        } else {
+            format!("{}: {}, {t}", self.path, self.summary)
+        }
     }
 
     /// How reports introduce [`Change::embedded_in`]: the fields a constant sizes, the
@@ -315,8 +395,13 @@ impl Bump {
 /// The version policy's judgement of a diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
-    /// What the changes need.
+    /// The schema's `[abi] version_policy`.
+    pub policy: VersionPolicy,
+    /// What the changes need, under the policy.
     pub required: Bump,
+    /// The version the advice asks for: the new version when its step is enough, else the
+    /// next version with the step needed. A new item's `since` must be this version.
+    pub target: Version,
     /// What the versions do; `None` when the version goes backwards.
     pub actual: Option<Bump>,
     /// Each way the change breaks the policy: what bump was needed, and why.
@@ -334,31 +419,66 @@ impl Verdict {
     }
 }
 
+/// What a new ABI (a schema the base does not have) declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewAbi {
+    pub consts: usize,
+    pub enums: usize,
+    pub structs: usize,
+}
+
+/// A root cause and the changes that follow from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The root cause, by index into [`Diff::changes`].
+    pub root: usize,
+    /// Its effects, direct and indirect, in [`Diff::changes`] order.
+    pub effects: Vec<usize>,
+    /// The most severe of the root and its effects.
+    pub severity: Severity,
+}
+
 /// Everything that changed between two schemas, and the policy's verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diff {
     pub abi: String,
     pub old_version: Version,
     pub new_version: Version,
+    /// The schema did not exist at the base: what it has. There are no changes and no
+    /// version step to judge.
+    pub new_abi: Option<NewAbi>,
     /// In the new schema's order, removed items after the rest in the old schema's order.
     pub changes: Vec<Change>,
+    /// The changes by root cause, most severe first, then in [`Diff::changes`] order.
+    pub groups: Vec<Group>,
     pub verdict: Verdict,
     /// The new schema's `[abi]` table: where annotations about removed items go when the
     /// old schema is not a file.
     pub abi_span: Span,
+    /// The new schema's `version` value: where the verdict's annotation goes.
+    pub version_span: Span,
 }
 
 impl Diff {
+    /// How many root causes have this severity.
     pub fn count(&self, severity: Severity) -> usize {
-        self.changes
+        self.groups
             .iter()
-            .filter(|c| c.severity == severity)
+            .filter(|g| g.severity == severity)
             .count()
     }
 
-    /// "6 changes: 6 compatible", or "no changes".
+    /// How many changes follow from a root cause.
+    pub fn effect_count(&self) -> usize {
+        self.groups.iter().map(|g| g.effects.len()).sum()
+    }
+
+    /// "5 changes: 5 compatible (and 1 effect)", or "no changes".
     pub fn counts_line(&self) -> String {
-        let n = self.changes.len();
+        if self.new_abi.is_some() {
+            return "a new ABI".to_string();
+        }
+        let n = self.groups.len();
         if n == 0 {
             return "no changes".to_string();
         }
@@ -367,8 +487,13 @@ impl Diff {
             .filter(|s| self.count(**s) > 0)
             .map(|s| format!("{} {}", self.count(*s), s.label()))
             .collect();
+        let effects = match self.effect_count() {
+            0 => String::new(),
+            1 => " (and 1 effect)".to_string(),
+            e => format!(" (and {e} effects)"),
+        };
         format!(
-            "{n} change{}: {}",
+            "{n} change{}: {}{effects}",
             if n == 1 { "" } else { "s" },
             parts.join(", ")
         )
@@ -376,13 +501,34 @@ impl Diff {
 
     /// One sentence on the version policy: what the versions do and what the changes need.
     pub fn verdict_line(&self) -> String {
+        if let Some(n) = &self.new_abi {
+            return format!(
+                "a new ABI at {} ({} constants, {} enums and flag sets, {} structs): there is no base version to compare with",
+                self.new_version, n.consts, n.enums, n.structs
+            );
+        }
         let step = policy::step_phrase(self.old_version, self.new_version, self.verdict.actual);
         let needs = match self.verdict.required {
             Bump::None => "the changes need no bump".to_string(),
             Bump::Minor => "the changes need at least a minor bump".to_string(),
             Bump::Major => "the changes need a major bump".to_string(),
         };
-        format!("{step}; {needs}")
+        let rule = match self.verdict.policy {
+            VersionPolicy::Strict => "",
+            VersionPolicy::Cargo => " under version_policy = \"cargo\"",
+        };
+        format!("{step}; {needs}{rule}")
+    }
+
+    /// The groups with their changes, for renderers.
+    pub fn grouped(&self) -> impl Iterator<Item = (&Group, &Change, Vec<&Change>)> {
+        self.groups.iter().map(|g| {
+            (
+                g,
+                &self.changes[g.root],
+                g.effects.iter().map(|i| &self.changes[*i]).collect(),
+            )
+        })
     }
 }
 

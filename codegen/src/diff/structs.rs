@@ -4,10 +4,29 @@
 //! extensible struct.
 
 use crate::Schema;
-use crate::ir::{Elem, Struct, Type};
+use crate::ir::{Elem, Field, Struct, Type};
 
-use super::compute::{Cx, bytes, change, covered, holders, named, quote_list, struct_path};
-use super::{ChangeKind, ItemKind, Severity, Shape};
+use super::compute::{Cx, bytes, change, covered, holders, named, quote_list};
+use super::{ChangeKind, FieldSite, ItemKind, Severity, Shape};
+
+/// Where a change of field `f` of struct `owner` is, at byte `pos`, for finding causes.
+fn site(schema: &Schema, owner: &str, f: &Field, pos: u64) -> FieldSite {
+    let elem = match f.ty.elem {
+        Elem::Struct(j) => Some(schema.abi.structs[j].name.clone()),
+        Elem::Enum(j) => Some(schema.abi.enums[j].name.clone()),
+        Elem::Prim(_) | Elem::Char => None,
+    };
+    let len =
+        f.ty.len
+            .and_then(|l| l.constant)
+            .map(|c| schema.abi.consts[c].name.clone());
+    FieldSite {
+        owner: owner.to_string(),
+        pos,
+        elem,
+        len,
+    }
+}
 
 impl Cx<'_> {
     fn struct_shape(schema: &Schema, index: usize) -> Shape {
@@ -43,7 +62,7 @@ impl Cx<'_> {
         .sides(None, Some(Self::struct_shape(self.new, n)))
         .spans(None, Some(&s.span));
         ch.embedded_in = holders(self.new, Elem::Struct(n));
-        ch.violation = self.since_violation(s.since, false);
+        ch.since_check = Some((s.since, false));
         self.push(ch);
     }
 
@@ -107,7 +126,8 @@ impl Cx<'_> {
         let (la, lb) = (old.layout.of(o), new.layout.of(n));
         let old_v = self.old_v();
         let spans = (Some(&a.span), Some(&b.span));
-        let prefix = struct_path(new, n);
+        // A field is named by its own struct; who holds the struct shows in the effects.
+        let prefix = b.name.clone();
 
         // Fields: by name, then renames (same offset, size and type; a padding field pairs
         // only with padding).
@@ -399,10 +419,18 @@ impl Cx<'_> {
                             reason,
                         )
                     };
+                    // In the middle: the fields after it move.
+                    let inserted = kind == ChangeKind::FieldAdded
+                        && (fi + 1..b.fields.len()).any(|later| {
+                            old_of(later)
+                                .is_some_and(|fo| la.fields[fo].offset != lb.fields[later].offset)
+                        });
+                    let summary = if inserted { "field inserted" } else { summary };
                     let mut ch = change(severity, kind, ItemKind::Field, &path, summary, reason)
                         .sides(None, Some(Self::field_shape(new, n, fi)))
                         .spans(None, Some(&g.span));
-                    ch.violation = self.since_violation(g.since, true);
+                    ch.site = Some(site(new, &b.name, g, lg.offset));
+                    ch.since_check = Some((g.since, true));
                     self.push(ch);
                 }
             }
@@ -421,6 +449,7 @@ impl Cx<'_> {
             )
             .sides(Some(Self::field_shape(old, o, fo)), None)
             .spans(Some(&f.span), None);
+            let ch = FieldSite::attach(ch, site(old, &b.name, f, la.fields[fo].offset));
             self.push(ch);
         }
     }
@@ -522,6 +551,8 @@ impl Cx<'_> {
                 )
                 .sides(sides.0.clone(), sides.1.clone())
                 .spans(spans.0, spans.1);
+                let owner = &new.abi.structs[n].name;
+                let ch = FieldSite::attach(ch, site(new, owner, g, lf.offset.min(lg.offset)));
                 self.push(ch);
             } else if self.canonical_old(&f.ty) != self.canonical_new(&g.ty) {
                 let ch = change(

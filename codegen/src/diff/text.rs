@@ -1,5 +1,6 @@
-//! The terminal report of `abi-codegen diff`: changes grouped by severity, each with its old
-//! and new shape and the reason for its class, then the version policy's verdict. ANSI
+//! The terminal report of `abi-codegen diff`: the version policy's verdict first, then the
+//! root causes grouped by severity, each with its old and new shape, the reason for its
+//! class and its effects, one line each. ANSI
 //! colour only when the caller asks for it (a terminal, and NO_COLOR unset).
 
 use std::fmt::Write;
@@ -42,22 +43,53 @@ fn sign(c: &Change) -> char {
 pub fn render_text(diff: &Diff, sources: &Sources, color: bool) -> String {
     let paint = Paint { on: color };
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} {} {} ({}) → {} ({}): {}",
-        paint.wrap("1", "ABI diff:"),
-        diff.abi,
-        diff.old_version,
-        sources.old_name,
-        diff.new_version,
-        sources.new_file,
-        diff.counts_line()
-    );
+    if diff.new_abi.is_some() {
+        let _ = writeln!(
+            out,
+            "{} {} {} ({}), not in {}: {}",
+            paint.wrap("1", "New ABI:"),
+            diff.abi,
+            diff.new_version,
+            sources.new_file,
+            sources.old_name,
+            diff.counts_line()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{} {} {} ({}) → {} ({}): {}",
+            paint.wrap("1", "ABI diff:"),
+            diff.abi,
+            diff.old_version,
+            sources.old_name,
+            diff.new_version,
+            sources.new_file,
+            diff.counts_line()
+        );
+    }
+    // The verdict first: a reader who stops after a few lines has it.
+    if diff.verdict.ok() {
+        let _ = writeln!(
+            out,
+            "{} {}: the version policy holds",
+            paint.wrap("1;32", "OK:"),
+            diff.verdict_line()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{} {}: the version policy does not hold",
+            paint.wrap("1;31", "FAILED:"),
+            diff.verdict_line()
+        );
+        for p in &diff.verdict.problems {
+            let _ = writeln!(out, "  - {p}");
+        }
+    }
     for severity in Severity::ALL {
-        let group: Vec<&Change> = diff
-            .changes
-            .iter()
-            .filter(|c| c.severity == severity)
+        let group: Vec<_> = diff
+            .grouped()
+            .filter(|(g, _, _)| g.severity == severity)
             .collect();
         if group.is_empty() {
             continue;
@@ -68,7 +100,7 @@ pub fn render_text(diff: &Diff, sources: &Sources, color: bool) -> String {
             paint.severity(severity, severity.heading()),
             group.len()
         );
-        for c in group {
+        for (_, c, effects) in group {
             let _ = writeln!(
                 out,
                 "  {} {}: {}",
@@ -96,25 +128,12 @@ pub fn render_text(diff: &Diff, sources: &Sources, color: bool) -> String {
             if let Some(v) = &c.violation {
                 let _ = writeln!(out, "      {} {v}", paint.wrap("1;31", "policy:"));
             }
-        }
-    }
-    let _ = writeln!(out);
-    if diff.verdict.ok() {
-        let _ = writeln!(
-            out,
-            "{} {}: the version policy holds",
-            paint.wrap("1;32", "OK:"),
-            diff.verdict_line()
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "{} {}: the version policy does not hold",
-            paint.wrap("1;31", "FAILED:"),
-            diff.verdict_line()
-        );
-        for p in &diff.verdict.problems {
-            let _ = writeln!(out, "  - {p}");
+            if !effects.is_empty() {
+                let _ = writeln!(out, "      effects ({}):", effects.len());
+                for e in effects {
+                    let _ = writeln!(out, "        {} {}", sign(e), e.effect_line());
+                }
+            }
         }
     }
     out

@@ -52,6 +52,34 @@ impl fmt::Display for Version {
     }
 }
 
+/// `[abi] version_policy`: the version step each class of change needs (codegen/README.md,
+/// "The version policy"). Only `abi-codegen diff` reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VersionPolicy {
+    /// A breaking change needs a major bump; any other change but a cosmetic one a minor bump.
+    #[default]
+    Strict,
+    /// Cargo's convention: while the major version is 0, a minor bump may break (0.9 → 0.10);
+    /// from 1.0 on, as strict.
+    Cargo,
+}
+
+impl VersionPolicy {
+    /// Every policy, as the schema writes it.
+    pub const ALL: [VersionPolicy; 2] = [VersionPolicy::Strict, VersionPolicy::Cargo];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            VersionPolicy::Strict => "strict",
+            VersionPolicy::Cargo => "cargo",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<VersionPolicy> {
+        Self::ALL.into_iter().find(|p| p.name() == s)
+    }
+}
+
 /// A top-level item, by kind and index, in the order the schema declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ItemRef {
@@ -66,6 +94,9 @@ pub struct Abi {
     /// snake_case name; names the output files (`bridge.rs`, `bridge.h`, ...).
     pub name: String,
     pub version: Version,
+    /// The `version` string's place in the schema, for reports about the version.
+    pub version_span: Span,
+    pub version_policy: VersionPolicy,
     /// Lowercase C prefix, such as `ibf`.
     pub c_prefix: String,
     pub title: String,

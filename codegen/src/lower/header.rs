@@ -86,9 +86,21 @@ impl Lower<'_> {
                 "the generator targets little-endian ABIs: write byte_order = \"little\"",
             );
         }
+        let version_policy = a.version_policy.as_ref().map_or(crate::ir::VersionPolicy::Strict, |p| {
+            crate::ir::VersionPolicy::parse(p.get_ref()).unwrap_or_else(|| {
+                self.errors.error_help(
+                    &self.inner(p),
+                    format!("version_policy `{}` is not known", p.get_ref()),
+                    "write \"strict\" (a break needs a major bump) or \"cargo\" (while the major version is 0, a minor bump may break)",
+                );
+                crate::ir::VersionPolicy::Strict
+            })
+        });
         Abi {
             name: a.name.get_ref().clone(),
             version,
+            version_span: self.inner(&a.version),
+            version_policy,
             c_prefix: prefix.clone(),
             title: a.title.as_ref().map_or_else(
                 || format!("{} schema reference", a.name.get_ref()),
