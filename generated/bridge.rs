@@ -225,12 +225,73 @@ macro_rules! abi_flags {
     };
 }
 
+/// `Debug` of an array field. One that a count field bounds shows its entries in use and
+/// then how many it holds, `[a, b, ..; 2 of 16]`, following counts as `codegen inspect`
+/// does; a count past the length shows every entry and the count, `[.., ..; 20 of 16]`.
+/// A run of four or more equal entries shows once with its length, `Tile::EMPTY ×4096`.
+mod array {
+    /// Equal entries in a row that show as one.
+    const RUN: usize = 4;
+
+    /// An array and, when a count field bounds it, the count's value.
+    pub struct Debug<'a, T>(pub &'a [T], pub ::core::option::Option<i128>);
+
+    impl<T: ::core::fmt::Debug + ::core::cmp::PartialEq> ::core::fmt::Debug for Debug<'_, T> {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let Debug(items, count) = *self;
+            let len = items.len();
+            // A negative count shows no entry, one past the length every entry.
+            let used = match count {
+                None => len,
+                Some(n) if n < 0 => 0,
+                Some(n) => usize::try_from(n).map_or(len, |n| n.min(len)),
+            };
+            let mut list = f.debug_list();
+            let mut rest = &items[..used];
+            while let Some(first) = rest.first() {
+                let run = rest.iter().take_while(|x| *x == first).count();
+                if run >= RUN {
+                    list.entry(&Run(first, run));
+                } else {
+                    list.entries(&rest[..run]);
+                }
+                rest = &rest[run..];
+            }
+            if let Some(n) = count.filter(|n| usize::try_from(*n) != Ok(len)) {
+                list.entry(&Rest(n, len));
+            }
+            list.finish()
+        }
+    }
+
+    /// Equal entries in a row: `Tile::EMPTY ×4096`.
+    struct Run<'a, T>(&'a T, usize);
+
+    impl<T: ::core::fmt::Debug> ::core::fmt::Debug for Run<'_, T> {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(self.0, f)?;
+            write!(f, " ×{}", self.1)
+        }
+    }
+
+    /// The last entry of a list cut at its count: `..; 2 of 16`.
+    struct Rest(i128, usize);
+
+    impl ::core::fmt::Debug for Rest {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            write!(f, "..; {} of {}", self.0, self.1)
+        }
+    }
+}
+
 /// `Default` (all zero), `Debug`, and compile-time asserts of a struct's size, alignment
 /// and every field's offset, against the numbers of the layout engine. A field is
-/// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out, or
-/// `text` for a `char[N]` field, which `Debug` shows as a string.
+/// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out,
+/// `text` for a `char[N]` field, which `Debug` shows as a string, `array` for another
+/// array, or `count(path)` for an array whose entries in use the field at `path` counts,
+/// which `Debug` shows up to its count (`array::Debug`).
 macro_rules! abi_struct {
-    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident)?),* $(,)? }) => {
+    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident $(($($count:tt)+))?)?),* $(,)? }) => {
         impl ::core::default::Default for $ty {
             fn default() -> Self {
                 <$ty as ::zerocopy::FromZeros>::new_zeroed()
@@ -240,7 +301,7 @@ macro_rules! abi_struct {
         impl ::core::fmt::Debug for $ty {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 let mut d = f.debug_struct(stringify!($ty));
-                $(abi_struct!(@field d, stringify!($field), &self.$field $(, $kind)?);)*
+                $(abi_struct!(@field d, stringify!($field), &self.$field $(, $kind $(, self.$($count)+)?)?);)*
                 let padding_left_out = false $(|| abi_struct!(@is_padding $($kind)?))*;
                 if padding_left_out { d.finish_non_exhaustive() } else { d.finish() }
             }
@@ -259,9 +320,17 @@ macro_rules! abi_struct {
     (@field $d:ident, $name:expr, $value:expr, text) => {
         $d.field($name.trim_start_matches("r#"), &text::Debug($value));
     };
+    (@field $d:ident, $name:expr, $value:expr, array) => {
+        $d.field($name.trim_start_matches("r#"), &array::Debug($value, None));
+    };
+    (@field $d:ident, $name:expr, $value:expr, count, $count:expr) => {
+        $d.field($name.trim_start_matches("r#"), &array::Debug($value, Some(i128::from($count))));
+    };
     (@field $d:ident, $name:expr, $value:expr, pad) => {};
     (@is_padding) => { false };
     (@is_padding text) => { false };
+    (@is_padding array) => { false };
+    (@is_padding count) => { false };
     (@is_padding pad) => { true };
 }
 
@@ -969,11 +1038,15 @@ abi_flags!(HeatmapFlags : u8 { ZERO_CLEAR = "zero_clear" });
 /// Log severity, lowest first
 ///
 /// An enum over `u8`: any value can be read, and [`LogLevel::name`] says whether the schema declares it.
+///
+/// Ordered: the values rank lowest first, so `<` compares them.
 #[derive(
     Clone,
     Copy,
     PartialEq,
     Eq,
+    PartialOrd,
+    Ord,
     Hash,
     Default,
     ::zerocopy::FromBytes,
@@ -1847,11 +1920,12 @@ impl BridgeHeader {
 abi_struct!(
     BridgeHeader : size 1304, align 8 { magic : 0, abi_major : 4, abi_minor : 6,
     header_size : 8, total_size : 12, host_pid : 16, host_generation : 20, host_state :
-    24, region_count : 28, host_version : 32 text, regions : 64, clock_mono_ns : 128,
-    clock_unix_ns : 136, ring_slots : 144, ring_slot_size : 148, max_clients : 152,
-    client_block_size : 156, client_entry_size : 160, pad_owner : 164, _pad168 : 168 pad,
-    snapshot_seq : 192, _pad200 : 200 pad, clients : 256, controls : 1280, run_mode :
-    1296, sim_state : 1297, _pad1298 : 1298 pad, lockstep_timeout_ms : 1300 }
+    24, region_count : 28, host_version : 32 text, regions : 64 count(region_count),
+    clock_mono_ns : 128, clock_unix_ns : 136, ring_slots : 144, ring_slot_size : 148,
+    max_clients : 152, client_block_size : 156, client_entry_size : 160, pad_owner : 164
+    array, _pad168 : 168 pad, snapshot_seq : 192, _pad200 : 200 pad, clients : 256 array,
+    controls : 1280, run_mode : 1296, sim_state : 1297, _pad1298 : 1298 pad,
+    lockstep_timeout_ms : 1300 }
 );
 /// The start of a client's draw region. The lists follow it, buffer_size bytes apart
 ///
@@ -2322,7 +2396,8 @@ pub struct ClientBlockHeader {
     pub regions: [RegionEntry; MAX_REGIONS],
 }
 abi_struct!(
-    ClientBlockHeader : size 72, align 4 { size : 0, region_count : 4, regions : 8 }
+    ClientBlockHeader : size 72, align 4 { size : 0, region_count : 4, regions : 8
+    count(region_count) }
 );
 /// One running host in the directory
 ///
@@ -2402,7 +2477,7 @@ pub struct DirectoryHeader {
 }
 abi_struct!(
     DirectoryHeader : size 1088, align 8 { magic : 0, entry_count : 4, entry_size : 8,
-    _pad12 : 12 pad, entries : 64 }
+    _pad12 : 12 pad, entries : 64 count(entry_count) }
 );
 /// The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom row (ABI 0.5)
 ///
@@ -2609,7 +2684,7 @@ pub struct RecTickHeader {
 }
 abi_struct!(
     RecTickHeader : size 136, align 8 { size : 0, data_size : 4, kind : 8, _pad9 : 9 pad,
-    tick : 16, frame : 24, host_time_ns : 32, pads : 40 }
+    tick : 16, frame : 24, host_time_ns : 32, pads : 40 array }
 );
 /// The first 512 bytes of a recording
 ///
@@ -2962,7 +3037,7 @@ pub struct Board {
     /// Offset 0x04, 4096 bytes. Row-major, index y \* width + x, row 0 at the bottom
     pub tiles: [Tile; BOARD_MAX_TILES],
 }
-abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 });
+abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 array });
 /// 64 bytes, align 4.
 #[derive(
     Clone,
@@ -3372,11 +3447,13 @@ pub struct Snapshot {
 }
 abi_struct!(
     Snapshot : size 12104, align 8 { header : 0, game : 48, event_total : 72, ship_count
-    : 80, pickup_count : 81, projectile_count : 82, players : 84, extras_offset : 88,
-    extras_size : 92, board : 96, ships : 4196, projectiles : 5220, pickups : 8292,
-    _pad9316 : 9316 pad, events : 9320, r#match : 10088, pickup_spawns : 10108, ships_ext
-    : 10364, projectiles_ext : 10812, _pad11836 : 11836 pad, spawn_markers : 11840,
-    spawn_marker_count : 12096, _pad12097 : 12097 pad }
+    : 80, pickup_count : 81, projectile_count : 82, players : 84 array, extras_offset :
+    88, extras_size : 92, board : 96, ships : 4196 count(ship_count), projectiles : 5220
+    count(projectile_count), pickups : 8292 count(pickup_count), _pad9316 : 9316 pad,
+    events : 9320 array, r#match : 10088, pickup_spawns : 10108 count(r#match
+    .pickup_spawn_count), ships_ext : 10364 count(ship_count), projectiles_ext : 10812
+    count(projectile_count), _pad11836 : 11836 pad, spawn_markers : 11840
+    count(spawn_marker_count), spawn_marker_count : 12096, _pad12097 : 12097 pad }
 );
 /// One custom probe (design section 5.6)
 ///
@@ -3442,7 +3519,7 @@ pub struct ExtrasHeader {
 }
 abi_struct!(
     ExtrasHeader : size 2312, align 4 { entry_count : 0, _pad2 : 2 pad, blob_size : 4,
-    entries : 8 }
+    entries : 8 count(entry_count) }
 );
 /** Live views of the bridge ABI's shared memory: every access is atomic, at the layout's offsets.
 

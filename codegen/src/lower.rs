@@ -9,6 +9,7 @@ use toml::Spanned;
 use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::expr;
 use crate::ir::names::{camel, is_c_reserved_word, is_snake_case, upper};
+use crate::ir::order_error;
 use crate::ir::{
     Abi, ArrayLen, ConstType, Constant, CountRef, Elem, Enum, EnumKind, EnumValue, Field, ItemRef,
     Prim, Struct, Type, Version,
@@ -596,10 +597,17 @@ impl Lower<'_> {
                 span: v.span(),
             });
         }
+        let ordered = r.ordered.as_ref().filter(|o| *o.get_ref());
+        if let Some((o, message)) =
+            ordered.and_then(|o| Some((o, order_error(kind, &what, &values)?)))
+        {
+            self.errors.error(&o.span(), message);
+        }
         Enum {
             name,
             kind,
             repr,
+            ordered: ordered.is_some(),
             doc: text(&r.doc),
             since: self.lower_since(&r.since, version, &what),
             values,

@@ -19,6 +19,10 @@ pub mod python;
 mod python_attach;
 #[cfg(feature = "text")]
 mod python_live;
+#[cfg(feature = "text")]
+mod python_repr;
+#[cfg(feature = "text")]
+pub mod python_stub;
 pub mod rust;
 mod rust_live;
 #[cfg(feature = "text")]
@@ -61,15 +65,16 @@ impl std::fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
-/// A target rendered from a template: the C header, the Python module or the markdown.
+/// A text target: the C header, the Python module and its stub, or the markdown.
 #[cfg(feature = "text")]
 type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
 
 /// The text targets, by file extension.
 #[cfg(feature = "text")]
-const TEXT_TARGETS: [(&str, RenderText); 3] = [
+const TEXT_TARGETS: [(&str, RenderText); 4] = [
     ("h", c::render_c_header),
     ("py", python::render_python),
+    ("pyi", python_stub::render_python_stub),
     ("md", markdown::render_markdown),
 ];
 
@@ -108,7 +113,7 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
     };
     #[cfg(feature = "text")]
     let (texts, printed) = {
-        // Jobs 0..3 are the text targets, the rest the Rust parts.
+        // The first jobs are the text targets, the rest the Rust parts.
         let text_weight = rust_parts.total_weight() / TEXT_TARGET_WEIGHT_DIVISOR;
         let weights: Vec<usize> = std::iter::repeat_n(text_weight, TEXT_TARGETS.len())
             .chain(rust_parts.weights().iter().copied())

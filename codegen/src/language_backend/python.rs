@@ -152,7 +152,7 @@ pub(super) struct Names {
 }
 
 impl Names {
-    fn new(abi: &Abi) -> Names {
+    pub(super) fn new(abi: &Abi) -> Names {
         Names {
             enums: abi
                 .enums
@@ -210,6 +210,8 @@ struct Examples {
     /// `ClientState`, `client_entry.state`: the first field of enum type.
     enum_type: Option<String>,
     enum_read: Option<String>,
+    /// `client_entry.state_enum`: the property that reads that field as its class.
+    enum_property: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -245,6 +247,8 @@ struct StructContext<'a> {
     align: u64,
     /// `_align_`, when a target may give the struct less alignment by itself.
     stated_align: Option<u64>,
+    /// Counts and enums for `__repr__`, and the enum properties.
+    repr: super::python_repr::ReprContext,
 }
 
 #[derive(Serialize)]
@@ -450,6 +454,7 @@ fn compute_struct_context<'a>(
         );
     }
 
+    let repr = super::python_repr::repr_context(abi, names, s);
     let mut fields = Vec::with_capacity(s.fields.len());
     let mut entries = Vec::with_capacity(s.fields.len());
     let mut aliases = Vec::new();
@@ -485,6 +490,10 @@ fn compute_struct_context<'a>(
         if !access.is_empty() {
             doc.push(format!("Access: {access}."));
         }
+        if let Some(p) = repr.properties.iter().find(|p| p.field == f.name) {
+            let what = if p.array { "a list of " } else { "" };
+            doc.push(format!("As {what}{}: {}.", p.class, p.name));
+        }
         entries.push(DocEntry { head, doc });
         fields.push(FieldContext {
             name: &f.name,
@@ -510,6 +519,7 @@ fn compute_struct_context<'a>(
         size: layout.size,
         align: layout.align,
         stated_align: layout.stated_align(),
+        repr,
     }
 }
 
@@ -550,6 +560,14 @@ fn compute_examples(schema: &Schema, names: &Names) -> Examples {
         text_field: text.as_ref().map(|(_, f)| f.clone()),
         enum_type: enumerated.map(|(_, _, e)| names.enums[e].clone()),
         enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
+        enum_property: enumerated.map(|(s, f, _)| {
+            format!(
+                "{}.{}{}",
+                variable(s),
+                f.name,
+                super::python_repr::ENUM_PROPERTY_SUFFIX
+            )
+        }),
     }
 }
 

@@ -191,7 +191,18 @@ fn support_for(abi: &Abi) -> String {
     let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
     let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
     let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
-    let used = [has_text, has_enum, has_flags, !abi.structs.is_empty()];
+    let has_array = abi
+        .structs
+        .iter()
+        .flat_map(|s| &s.fields)
+        .any(is_shown_array);
+    let used = [
+        has_text,
+        has_enum,
+        has_flags,
+        has_array,
+        !abi.structs.is_empty(),
+    ];
     SUPPORT
         .iter()
         .zip(used)
@@ -201,10 +212,11 @@ fn support_for(abi: &Abi) -> String {
 }
 
 /// The hand-written support files, in the order they are emitted.
-const SUPPORT: [(&str, &str); 4] = [
+const SUPPORT: [(&str, &str); 5] = [
     ("text", include_str!("rust_support/text.rs")),
     ("enum", include_str!("rust_support/enum.rs")),
     ("flags", include_str!("rust_support/flags.rs")),
+    ("array", include_str!("rust_support/array.rs")),
     ("struct", include_str!("rust_support/struct.rs")),
 ];
 
@@ -419,11 +431,12 @@ fn expand_const(c: &Constant) -> TokenStream {
     }
 }
 
-/// Attributes every newtype over an integer gets.
-fn newtype_attrs() -> TokenStream {
+/// Attributes every newtype over an integer gets; an ordered enum also compares.
+fn newtype_attrs(ordered: bool) -> TokenStream {
+    let order = ordered.then(|| quote!(PartialOrd, Ord,));
     quote! {
         #[derive(
-            Clone, Copy, PartialEq, Eq, Hash, Default,
+            Clone, Copy, PartialEq, Eq, #order Hash, Default,
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
         )]
         #[repr(transparent)]
@@ -458,7 +471,7 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
 fn expand_newtype(e: &Enum) -> TokenStream {
     let ty = type_ident(&e.name);
     let repr = prim_type(e.repr);
-    let attrs = newtype_attrs();
+    let attrs = newtype_attrs(e.ordered);
     let (summary, support) = match e.kind {
         EnumKind::Enum => (
             format!(
@@ -475,7 +488,12 @@ fn expand_newtype(e: &Enum) -> TokenStream {
             format_ident!("abi_flags"),
         ),
     };
-    let docs = doc(&[escaped(&e.doc), summary, since(&e.since)]);
+    let order = if e.ordered {
+        "Ordered: the values rank lowest first, so `<` compares them.".to_string()
+    } else {
+        String::new()
+    };
+    let docs = doc(&[escaped(&e.doc), summary, order, since(&e.since)]);
     let (consts, entries) = expand_values(e);
     quote! {
         #docs
@@ -577,11 +595,16 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         let name = rust_ident(&f.name);
         let offset = Literal::u64_unsuffixed(fl.offset);
         let kind = if f.is_padding() {
-            Some(format_ident!("pad"))
+            quote!(pad)
         } else if is_text(f) {
-            Some(format_ident!("text"))
+            quote!(text)
+        } else if let Some(c) = &f.count {
+            let path = c.field_names(abi, s).into_iter().map(rust_ident);
+            quote!(count(#(#path).*))
+        } else if is_shown_array(f) {
+            quote!(array)
         } else {
-            None
+            TokenStream::new()
         };
         quote!(#name: #offset #kind)
     });
@@ -598,6 +621,12 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         #text
         abi_struct!(#ty: size #size, align #align { #(#offsets),* });
     }
+}
+
+/// Whether `Debug` shows a field through `array::Debug`: an array that is neither text
+/// nor declared padding.
+fn is_shown_array(f: &Field) -> bool {
+    f.ty.len.is_some() && !is_text(f) && !f.is_padding()
 }
 
 /// Whether a field is text: `char[N]` that is not declared padding. Padding of type
