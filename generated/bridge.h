@@ -1081,14 +1081,14 @@ typedef struct ibf_bridge_header {
      */
     ibf_controls controls;
     /**
-     * offset 0x0510 (1296), size 1, since ABI 0.7: ABI 0.7: in lockstep the host waits for each
-     * tick's answers, and a client sets the input event after writing its pad
+     * offset 0x0510 (1296), size 1, since ABI 0.7: in lockstep the host waits for each tick's
+     * answers, and a client sets the input event after writing its pad
      *
      * Access: atomic (host).
      */
     ibf_run_mode run_mode;
     /**
-     * offset 0x0511 (1297), size 1, since ABI 0.7: ABI 0.7: running, or paused by sim.pause
+     * offset 0x0511 (1297), size 1, since ABI 0.7: running, or paused by sim.pause
      *
      * Access: atomic (host).
      */
@@ -1096,8 +1096,8 @@ typedef struct ibf_bridge_header {
     /** offset 0x0512 (1298), size 2, padding */
     uint8_t _pad1298[2];
     /**
-     * offset 0x0514 (1300), size 4, since ABI 0.7: ABI 0.7: how long the host waits for a
-     * tick's answers in lockstep
+     * offset 0x0514 (1300), size 4, since ABI 0.7: how long the host waits for a tick's answers
+     * in lockstep
      *
      * Access: plain (host).
      */
@@ -3167,26 +3167,25 @@ typedef struct ibf_snapshot {
      */
     ibf_event events[IBF_MAX_EVENTS];
     /**
-     * offset 0x2768 (10088), size 20, since ABI 0.6: ABI 0.6: read it when header.schema_minor
-     * >= 6
+     * offset 0x2768 (10088), size 20, since ABI 0.6: read it when header.schema_minor >= 6
      *
      * Access: under its seqlock (host).
      */
     ibf_match match;
     /**
-     * offset 0x277C (10108), size 256, since ABI 0.6: ABI 0.6
+     * offset 0x277C (10108), size 256, since ABI 0.6
      *
      * Access: under its seqlock (host). Entries in use: match.pickup_spawn_count.
      */
     ibf_pickup_spawn pickup_spawns[IBF_MAX_PICKUP_SPAWNS];
     /**
-     * offset 0x287C (10364), size 448, since ABI 0.6: ABI 0.6: ships_ext[i] goes with ships[i]
+     * offset 0x287C (10364), size 448, since ABI 0.6: ships_ext[i] goes with ships[i]
      *
      * Access: under its seqlock (host). Entries in use: ship_count.
      */
     ibf_ship_ext ships_ext[IBF_MAX_SHIPS];
     /**
-     * offset 0x2A3C (10812), size 1024, since ABI 0.6: ABI 0.6: projectiles_ext[i] goes with
+     * offset 0x2A3C (10812), size 1024, since ABI 0.6: projectiles_ext[i] goes with
      * projectiles[i]
      *
      * Access: under its seqlock (host). Entries in use: projectile_count.
@@ -3195,14 +3194,13 @@ typedef struct ibf_snapshot {
     /** offset 0x2E3C (11836), size 4, padding */
     uint8_t _pad11836[4];
     /**
-     * offset 0x2E40 (11840), size 256, since ABI 0.9: ABI 0.9: read them when
-     * header.schema_minor >= 9
+     * offset 0x2E40 (11840), size 256, since ABI 0.9: read them when header.schema_minor >= 9
      *
      * Access: under its seqlock (host). Entries in use: spawn_marker_count.
      */
     ibf_spawn_marker spawn_markers[IBF_MAX_SPAWN_MARKERS];
     /**
-     * offset 0x2F40 (12096), size 1, since ABI 0.9: ABI 0.9: entries used in spawn_markers
+     * offset 0x2F40 (12096), size 1, since ABI 0.9: entries used in spawn_markers
      *
      * Access: under its seqlock (host).
      */

@@ -1612,16 +1612,16 @@ class BridgeHeader(_Struct):
             The pad input for each game action, from ibf.toml's [controls] (ABI 0.4)
             Access: plain (host).
         0x0510 run_mode: RunMode (u8), since ABI 0.7
-            ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+            in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
             Access: atomic (host).
             As RunMode: run_mode_enum.
         0x0511 sim_state: SimState (u8), since ABI 0.7
-            ABI 0.7: running, or paused by sim.pause
+            running, or paused by sim.pause
             Access: atomic (host).
             As SimState: sim_state_enum.
         0x0512 _pad1298: u8[2]
         0x0514 lockstep_timeout_ms: u32, since ABI 0.7
-            ABI 0.7: how long the host waits for a tick's answers in lockstep
+            how long the host waits for a tick's answers in lockstep
             Access: plain (host).
     """
 
@@ -3275,27 +3275,26 @@ class Snapshot(_Struct):
         0x2468 events: Event[MAX_EVENTS]
             Access: under its seqlock (host).
         0x2768 match: Match, since ABI 0.6
-            ABI 0.6: read it when header.schema_minor >= 6
+            read it when header.schema_minor >= 6
             Access: under its seqlock (host).
         0x277C pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
-            ABI 0.6
             Entries in use: match.pickup_spawn_count.
             Access: under its seqlock (host).
         0x287C ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
-            ABI 0.6: ships_ext[i] goes with ships[i]
+            ships_ext[i] goes with ships[i]
             Entries in use: ship_count.
             Access: under its seqlock (host).
         0x2A3C projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
-            ABI 0.6: projectiles_ext[i] goes with projectiles[i]
+            projectiles_ext[i] goes with projectiles[i]
             Entries in use: projectile_count.
             Access: under its seqlock (host).
         0x2E3C _pad11836: u8[4]
         0x2E40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
-            ABI 0.9: read them when header.schema_minor >= 9
+            read them when header.schema_minor >= 9
             Entries in use: spawn_marker_count.
             Access: under its seqlock (host).
         0x2F40 spawn_marker_count: u8, since ABI 0.9
-            ABI 0.9: entries used in spawn_markers
+            entries used in spawn_markers
             Access: under its seqlock (host).
         0x2F41 _pad12097: u8[7]
     """

@@ -1890,17 +1890,17 @@ pub struct BridgeHeader {
     ///
     /// Since ABI 0.4.
     pub controls: Controls,
-    /// Offset 0x510, 1 byte. ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+    /// Offset 0x510, 1 byte. in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
     ///
     /// Since ABI 0.7.
     pub run_mode: RunMode,
-    /// Offset 0x511, 1 byte. ABI 0.7: running, or paused by sim.pause
+    /// Offset 0x511, 1 byte. running, or paused by sim.pause
     ///
     /// Since ABI 0.7.
     pub sim_state: SimState,
     /// Offset 0x512, 2 bytes. Declared padding: keep it zero.
     pub _pad1298: [u8; 2],
-    /// Offset 0x514, 4 bytes. ABI 0.7: how long the host waits for a tick's answers in lockstep
+    /// Offset 0x514, 4 bytes. how long the host waits for a tick's answers in lockstep
     ///
     /// Since ABI 0.7.
     pub lockstep_timeout_ms: u32,
@@ -3408,23 +3408,23 @@ pub struct Snapshot {
     pub _pad9316: [u8; 4],
     /// Offset 0x2468, 768 bytes.
     pub events: [Event; MAX_EVENTS],
-    /// Offset 0x2768, 20 bytes. ABI 0.6: read it when header.schema_minor \>= 6
+    /// Offset 0x2768, 20 bytes. read it when header.schema_minor \>= 6
     ///
     /// Since ABI 0.6.
     pub r#match: Match,
-    /// Offset 0x277C, 256 bytes. ABI 0.6
+    /// Offset 0x277C, 256 bytes.
     ///
     /// Entries in use: `match.pickup_spawn_count`.
     ///
     /// Since ABI 0.6.
     pub pickup_spawns: [PickupSpawn; MAX_PICKUP_SPAWNS],
-    /// Offset 0x287C, 448 bytes. ABI 0.6: ships_ext\[i\] goes with ships\[i\]
+    /// Offset 0x287C, 448 bytes. ships_ext\[i\] goes with ships\[i\]
     ///
     /// Entries in use: `ship_count`.
     ///
     /// Since ABI 0.6.
     pub ships_ext: [ShipExt; MAX_SHIPS],
-    /// Offset 0x2A3C, 1024 bytes. ABI 0.6: projectiles_ext\[i\] goes with projectiles\[i\]
+    /// Offset 0x2A3C, 1024 bytes. projectiles_ext\[i\] goes with projectiles\[i\]
     ///
     /// Entries in use: `projectile_count`.
     ///
@@ -3432,13 +3432,13 @@ pub struct Snapshot {
     pub projectiles_ext: [ProjectileExt; MAX_PROJECTILES],
     /// Offset 0x2E3C, 4 bytes. Declared padding: keep it zero.
     pub _pad11836: [u8; 4],
-    /// Offset 0x2E40, 256 bytes. ABI 0.9: read them when header.schema_minor \>= 9
+    /// Offset 0x2E40, 256 bytes. read them when header.schema_minor \>= 9
     ///
     /// Entries in use: `spawn_marker_count`.
     ///
     /// Since ABI 0.9.
     pub spawn_markers: [SpawnMarker; MAX_SPAWN_MARKERS],
-    /// Offset 0x2F40, 1 byte. ABI 0.9: entries used in spawn_markers
+    /// Offset 0x2F40, 1 byte. entries used in spawn_markers
     ///
     /// Since ABI 0.9.
     pub spawn_marker_count: u8,

@@ -36,6 +36,22 @@ pub fn generated_line(source: &str) -> String {
     format!("generated from {source}; do not edit")
 }
 
+/// An item's doc without the `ABI 0.6` it opens with (alone, or before `:`, `,`, `;` or a
+/// space) when that is the version its `since` names already, so that no target writes
+/// "since ABI 0.6: ABI 0.6: ...". The rest keeps its words.
+pub fn doc_after_since(doc: &str, since: Option<crate::ir::Version>) -> &str {
+    let Some(v) = since else { return doc };
+    let Some(rest) = doc.trim_start().strip_prefix(&format!("ABI {v}")) else {
+        return doc;
+    };
+    match rest.chars().next() {
+        None => "",
+        Some(':' | ',' | ';') => rest[1..].trim_start(),
+        Some(c) if c.is_whitespace() => rest.trim_start(),
+        Some(_) => doc,
+    }
+}
+
 /// Control characters (a tab aside) and Unicode bidirectional controls, which a compiler
 /// rejects or warns about even inside a comment (a bare CR in a Rust doc comment, a bidi
 /// control in any comment), written as `<U+XXXX>`. For one line of doc text.
@@ -66,6 +82,27 @@ impl std::fmt::Display for RenderError {
 impl std::error::Error for RenderError {}
 
 /// A text target: the C header, the Python module and its stub, or the markdown.
+#[cfg(test)]
+mod tests {
+    use super::doc_after_since;
+    use crate::ir::Version;
+
+    #[test]
+    fn a_doc_drops_the_version_its_since_names() {
+        let v = Some(Version { major: 0, minor: 6 });
+        assert_eq!(doc_after_since("ABI 0.6", v), "");
+        assert_eq!(
+            doc_after_since("ABI 0.6: a goes with b", v),
+            "a goes with b"
+        );
+        assert_eq!(doc_after_since("ABI 0.6 a", v), "a");
+        assert_eq!(doc_after_since("ABI 0.60: a", v), "ABI 0.60: a");
+        assert_eq!(doc_after_since("ABI 0.7: a", v), "ABI 0.7: a");
+        assert_eq!(doc_after_since("Since ABI 0.6", v), "Since ABI 0.6");
+        assert_eq!(doc_after_since("ABI 0.6: a", None), "ABI 0.6: a");
+    }
+}
+
 #[cfg(feature = "text")]
 type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
 

@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::text::{Compiled, Template};
-use super::{RenderError, generated_line, protocols};
+use super::{RenderError, doc_after_since, generated_line, protocols};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
 use crate::ir::{Abi, Elem, EnumKind, Prim, Struct, Type};
@@ -351,7 +351,7 @@ fn compute_module_context<'a>(
                 ),
                 EnumKind::Flags => ("enum.IntFlag", "flag set", "Undeclared bits are kept."),
             };
-            let mut lines = escape_docstring_lines(&e.doc);
+            let mut lines = escape_docstring_lines(doc_after_since(&e.doc, e.since));
             if !lines.is_empty() {
                 lines.push(String::new());
             }
@@ -375,7 +375,7 @@ fn compute_module_context<'a>(
                 .zip(&members)
                 .map(|(v, m)| DocEntry {
                     head: format!("{} = {}{}", m.name, m.value, since_note(v.since)),
-                    doc: escape_docstring_lines(&v.doc),
+                    doc: escape_docstring_lines(doc_after_since(&v.doc, v.since)),
                 })
                 .collect();
             EnumContext {
@@ -436,7 +436,7 @@ fn compute_struct_context<'a>(
     let abi = &schema.abi;
     let s = &abi.structs[index];
     let layout = schema.layout.of(index);
-    let mut lines = escape_docstring_lines(&s.doc);
+    let mut lines = escape_docstring_lines(doc_after_since(&s.doc, s.since));
     if !lines.is_empty() {
         lines.push(String::new());
     }
@@ -476,7 +476,7 @@ fn compute_struct_context<'a>(
         if let Some(v) = f.since {
             let _ = write!(head, ", since ABI {v}");
         }
-        let mut doc = escape_docstring_lines(&f.doc);
+        let mut doc = escape_docstring_lines(doc_after_since(&f.doc, f.since));
         if let Some(c) = &f.count {
             doc.push(format!(
                 "Entries in use: {}.",

@@ -16,7 +16,7 @@ use std::ops::Range;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use super::{jobs, rust_live};
+use super::{doc_after_since, jobs, rust_live};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
 use crate::ir::{Abi, ConstType, Constant, Elem, Enum, EnumKind, Field, Prim, Struct, Type};
@@ -424,7 +424,11 @@ fn expand_const(c: &Constant) -> TokenStream {
         .as_ref()
         .map(|e| format!("Computed as `{e}`."))
         .unwrap_or_default();
-    let docs = doc(&[escaped(&c.doc), expr, since(&c.since)]);
+    let docs = doc(&[
+        escaped(doc_after_since(&c.doc, c.since)),
+        expr,
+        since(&c.since),
+    ]);
     quote! {
         #docs
         pub const #name: #ty = #value;
@@ -448,7 +452,7 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
     let consts = e.values.iter().map(|v| {
         let name = const_ident(&v.name);
         let value = int_literal(&v.literal, v.value);
-        let docs = doc(&[escaped(&v.doc), since(&v.since)]);
+        let docs = doc(&[escaped(doc_after_since(&v.doc, v.since)), since(&v.since)]);
         quote! {
             #docs
             pub const #name: #ty = #ty(#value);
@@ -493,7 +497,12 @@ fn expand_newtype(e: &Enum) -> TokenStream {
     } else {
         String::new()
     };
-    let docs = doc(&[escaped(&e.doc), summary, order, since(&e.since)]);
+    let docs = doc(&[
+        escaped(doc_after_since(&e.doc, e.since)),
+        summary,
+        order,
+        since(&e.since),
+    ]);
     let (consts, entries) = expand_values(e);
     quote! {
         #docs
@@ -543,8 +552,9 @@ fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
     if f.is_padding() {
         first.push_str(" Declared padding: keep it zero.");
     }
-    if !f.doc.is_empty() {
-        first = format!("{first} {}", escaped(&f.doc));
+    let f_doc = doc_after_since(&f.doc, f.since);
+    if !f_doc.is_empty() {
+        first = format!("{first} {}", escaped(f_doc));
     }
     let count = f
         .count
@@ -570,7 +580,7 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         String::new()
     };
     let docs = doc(&[
-        escaped(&s.doc),
+        escaped(doc_after_since(&s.doc, s.since)),
         format!("{} bytes, align {}.", l.size, l.align),
         extensible,
         since(&s.since),
