@@ -1432,7 +1432,7 @@ class ClientEntry(_Struct):
             Access: atomic (client).
         0x0008 pid: u32
             Access: plain (client).
-        0x000C caps: ClientCaps (u32)
+        0x000c caps: ClientCaps (u32)
             Access: plain (host and client).
             As ClientCaps: caps_enum.
         0x0010 heartbeat_ns: u64
@@ -1500,14 +1500,14 @@ class Controls(_Struct):
         0x0008 shoot_right: PadButtons (u16)
             Access: plain (host).
             As PadButtons: shoot_right_enum.
-        0x000A pause: PadButtons (u16)
+        0x000a pause: PadButtons (u16)
             Access: plain (host).
             As PadButtons: pause_enum.
-        0x000C confirm: PadButtons (u16)
+        0x000c confirm: PadButtons (u16)
             Menu confirm
             Access: plain (host).
             As PadButtons: confirm_enum.
-        0x000E back: PadButtons (u16)
+        0x000e back: PadButtons (u16)
             Menu back
             Access: plain (host).
             As PadButtons: back_enum.
@@ -1563,7 +1563,7 @@ class BridgeHeader(_Struct):
         0x0008 header_size: u32
             sizeof(bridge_header) as the host built it
             Access: plain (host).
-        0x000C total_size: u32
+        0x000c total_size: u32
             Bytes in the whole bridge
             Access: plain (host).
         0x0010 host_pid: u32
@@ -1574,7 +1574,7 @@ class BridgeHeader(_Struct):
         0x0018 host_state: HostState (u32)
             Access: atomic (host).
             As HostState: host_state_enum.
-        0x001C region_count: u32
+        0x001c region_count: u32
             Access: plain (host).
         0x0020 host_version: char[VERSION_LEN] (text)
             Access: plain (host).
@@ -1594,18 +1594,18 @@ class BridgeHeader(_Struct):
             Access: plain (host).
         0x0098 max_clients: u32
             Access: plain (host).
-        0x009C client_block_size: u32
+        0x009c client_block_size: u32
             Access: plain (host).
-        0x00A0 client_entry_size: u32
+        0x00a0 client_entry_size: u32
             Access: plain (host).
-        0x00A4 pad_owner: u8[MAX_PLAYERS]
+        0x00a4 pad_owner: u8[MAX_PLAYERS]
             Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
             Access: cas, one u32 word (host and client).
-        0x00A8 _pad168: u8[24]
-        0x00C0 snapshot_seq: u64
+        0x00a8 _pad168: u8[24]
+        0x00c0 snapshot_seq: u64
             Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
             Access: atomic (host).
-        0x00C8 _pad200: u8[56]
+        0x00c8 _pad200: u8[56]
         0x0100 clients: ClientEntry[MAX_CLIENTS]
             Access: plain (host and client).
         0x0500 controls: Controls, since ABI 0.4
@@ -1685,7 +1685,7 @@ class DrawHeader(_Struct):
         0x0008 buffer_size: u32
             Host: bytes from one list's header to the next's
             Access: plain (host).
-        0x000C max_commands: u32
+        0x000c max_commands: u32
             Host: commands a list holds
             Access: plain (host).
         0x0010 max_payload: u32
@@ -1724,7 +1724,7 @@ class DrawListHeader(_Struct):
         0x0008 payload_len: u32
             Bytes of payload in use
             Access: plain (client).
-        0x000C ttl_ms: u32
+        0x000c ttl_ms: u32
             Shown until replaced or this long after the host takes it; 0 means 500
             Access: plain (client).
         0x0010 flags: DrawListFlags (u32)
@@ -1772,7 +1772,7 @@ class ParamsHeader(_Struct):
         0x0008 values_seq: u32
             Host: odd while it writes the values
             Access: atomic (host).
-        0x000C changes: u32
+        0x000c changes: u32
             Host: bumped with every change of a value
             Access: atomic (host).
         0x0010 max_params: u32
@@ -1810,7 +1810,7 @@ class ParamDef(_Struct):
         0x0040 step: f64
             int and float: the control's step; 0 for none
         0x0048 help: char[PARAM_HELP_LEN] (text)
-        0x00A8 options: char[PARAM_OPTIONS_LEN] (text)
+        0x00a8 options: char[PARAM_OPTIONS_LEN] (text)
             enum: the options' names, separated by '|'
     """
 
@@ -1842,7 +1842,7 @@ class ParamValue(_Struct):
         0x0000 value: f64
         0x0008 changes: u32
             Bumped by every change, so a button's presses and a set to the same value count
-        0x000C _pad12: u8[4]
+        0x000c _pad12: u8[4]
     """
 
     _align_ = 8
@@ -1869,7 +1869,7 @@ class StatsHeader(_Struct):
         0x0008 max_stats: u32
             Host: entries the area holds
             Access: plain (host).
-        0x000C _pad12: u8[4]
+        0x000c _pad12: u8[4]
         0x0010 ticks: u64
             Client: snapshots it waited for and got
             Access: atomic (client).
@@ -1909,7 +1909,7 @@ class StatEntry(_Struct):
             As StatKind: kind_enum.
         0x0019 flags: StatFlags (u8)
             As StatFlags: flags_enum.
-        0x001A _pad26: u8[6]
+        0x001a _pad26: u8[6]
         0x0020 value: f64
             number
         0x0028 text: char[STAT_TEXT_LEN] (text)
@@ -1949,7 +1949,7 @@ class MailboxHeader(_Struct):
         0x0008 response_seq: u32
             Host: the request_seq answered, stored (release) after the rest
             Access: atomic (host).
-        0x000C status: CommandStatus (u32)
+        0x000c status: CommandStatus (u32)
             Host
             Access: plain (host).
             As CommandStatus: status_enum.
@@ -1962,7 +1962,7 @@ class MailboxHeader(_Struct):
         0x0018 request_capacity: u32
             Host: bytes of the request area
             Access: plain (host).
-        0x001C response_capacity: u32
+        0x001c response_capacity: u32
             Host: bytes of the response area, which follows the request area
             Access: plain (host).
         0x0020 _pad32: u8[32]
@@ -2036,7 +2036,7 @@ class LogEntry(_Struct):
         0x0005 _pad5: u8
         0x0006 text_len: u16
         0x0008 thread: u32
-        0x000C _pad12: u8[4]
+        0x000c _pad12: u8[4]
         0x0010 seq: u64
             Entries written before this one
         0x0018 time_ns: u64
@@ -2216,7 +2216,7 @@ class DirectoryHeader(_Struct):
             Access: plain (host).
         0x0008 entry_size: u32
             Access: plain (host).
-        0x000C _pad12: u8[52]
+        0x000c _pad12: u8[52]
         0x0040 entries: DirectoryEntry[MAX_INSTANCES]
             Entries in use: entry_count.
             Access: plain (host).
@@ -2279,11 +2279,11 @@ class DrawCmd(_Struct):
             RGBA, byte order R, G, B, A (ImGui IM_COL32)
         0x0008 thickness: f32
             Pixels
-        0x000C a: f32
+        0x000c a: f32
         0x0010 b: f32
         0x0014 c: f32
         0x0018 d: f32
-        0x001C payload_off: u32
+        0x001c payload_off: u32
             Points, UTF-8 text or heatmap cells in the list's payload area
         0x0020 payload_len: u16
         0x0022 _pad34: u8[2]
@@ -2362,11 +2362,11 @@ class PadInput(_Struct):
         0x0018 buttons: PadButtons (u16)
             Access: seqlock pad_input (client).
             As PadButtons: buttons_enum.
-        0x001A lt: u8
+        0x001a lt: u8
             Access: seqlock pad_input (client).
-        0x001B rt: u8
+        0x001b rt: u8
             Access: seqlock pad_input (client).
-        0x001C _pad28: u8[4]
+        0x001c _pad28: u8[4]
     """
 
     _align_ = 8
@@ -2400,9 +2400,9 @@ class RecPad(_Struct):
         0x0000 for_tick: u64
             The tick a bot's record answered; 0 when no bot answered the poll
         0x0008 lx: i16
-        0x000A ly: i16
-        0x000C rx: i16
-        0x000E ry: i16
+        0x000a ly: i16
+        0x000c rx: i16
+        0x000e ry: i16
         0x0010 buttons: PadButtons (u16)
             As PadButtons: buttons_enum.
         0x0012 lt: u8
@@ -2490,8 +2490,8 @@ class RecFileHeader(_Struct):
             sizeof(rec_file_header)
         0x0008 schema_major: u16
             The snapshot's ABI
-        0x000A schema_minor: u16
-        0x000C snapshot_size: u32
+        0x000a schema_minor: u16
+        0x000c snapshot_size: u32
             sizeof(snapshot) for the host that recorded
         0x0010 chunk_ticks: u32
             rec_chunk_ticks
@@ -2507,15 +2507,15 @@ class RecFileHeader(_Struct):
             As RunMode: run_mode_enum.
         0x0039 bot_pads: u8
             Bit n: pad n was a bot pad
-        0x003A _pad58: u8[2]
-        0x003C lockstep_timeout_ms: u32
+        0x003a _pad58: u8[2]
+        0x003c lockstep_timeout_ms: u32
         0x0040 host_version: char[VERSION_LEN] (text)
         0x0060 profile_name: char[64] (text)
-        0x00A0 exe_sha256: char[80] (text)
+        0x00a0 exe_sha256: char[80] (text)
             The game executable's SHA-256 in hex
-        0x00F0 note: char[256] (text)
+        0x00f0 note: char[256] (text)
             Free text: what was recorded
-        0x01F0 _pad496: u8[16]
+        0x01f0 _pad496: u8[16]
     """
 
     _align_ = 8
@@ -2560,7 +2560,7 @@ class RecChunkHeader(_Struct):
             Bytes of the zlib stream
         0x0008 raw_size: u32
             Bytes of tick records it inflates to
-        0x000C tick_count: u32
+        0x000c tick_count: u32
         0x0010 first_tick: u64
         0x0018 last_tick: u64
     """
@@ -2606,8 +2606,8 @@ class RecMark(_Struct):
         0x0008 kind: EventKind (u16)
             match_started, round_started, round_ended or match_ended
             As EventKind: kind_enum.
-        0x000A _pad10: u8[2]
-        0x000C a: i32
+        0x000a _pad10: u8[2]
+        0x000c a: i32
             The event's a: the round number, or the winner
     """
 
@@ -2635,7 +2635,7 @@ class RecFooter(_Struct):
             Always REC_FOOTER_MAGIC.
         0x0004 chunk_count: u32
         0x0008 mark_count: u32
-        0x000C dropped: u32
+        0x000c dropped: u32
             Ticks the recorder could not keep up with
         0x0010 ticks: u64
             Tick records in the file
@@ -2667,7 +2667,7 @@ class RecTrailer(_Struct):
         0x0000 footer_offset: u64
             Of the rec_footer, from the file's start
         0x0008 _pad8: u8[4]
-        0x000C magic: u32
+        0x000c magic: u32
             rec_trailer_magic
             Always REC_TRAILER_MAGIC.
     """
@@ -2696,7 +2696,7 @@ class SnapshotHeader(_Struct):
         0x0008 size: u32
             Bytes in this snapshot, including extras
             Access: plain (host).
-        0x000C flags: SnapshotFlags (u32)
+        0x000c flags: SnapshotFlags (u32)
             Access: plain (host).
             As SnapshotFlags: flags_enum.
         0x0010 frame: u64
@@ -2711,14 +2711,14 @@ class SnapshotHeader(_Struct):
         0x0028 game_time: f32
             Round time in seconds: counts during play, from 0 at each round start
             Access: plain (host).
-        0x002C invalid_reason: InvalidReason (u16)
+        0x002c invalid_reason: InvalidReason (u16)
             Access: plain (host).
             As InvalidReason: invalid_reason_enum.
-        0x002E tick_source: TickSource (u8)
+        0x002e tick_source: TickSource (u8)
             Which hook built the snapshot
             Access: plain (host).
             As TickSource: tick_source_enum.
-        0x002F _pad47: u8
+        0x002f _pad47: u8
     """
 
     _align_ = 8
@@ -2759,7 +2759,7 @@ class Game(_Struct):
         0x0008 menu_item: i32
             Highlighted item; top item is 0
             Access: plain (host).
-        0x000C arcade_score: i32
+        0x000c arcade_score: i32
             The arcade score (the screen's counts up to it)
             Access: plain (host).
         0x0010 lives: i16
@@ -2836,7 +2836,7 @@ class Ship(_Struct):
             Access: plain (host).
         0x0018 reload_progress: f32
             Access: plain (host).
-        0x001C reload_time: f32
+        0x001c reload_time: f32
             Access: plain (host).
         0x0020 time_alive: f32
             Access: plain (host).
@@ -2846,7 +2846,7 @@ class Ship(_Struct):
         0x0028 score: i32
             Versus: round wins of the ship's team
             Access: plain (host).
-        0x002C multiplier: i32
+        0x002c multiplier: i32
             Already de-obfuscated
             Access: plain (host).
         0x0030 valid: ShipValid (u32)
@@ -2866,15 +2866,15 @@ class Ship(_Struct):
             Access: plain (host).
         0x0039 ammo: u8
             Access: plain (host).
-        0x003A max_ammo: u8
+        0x003a max_ammo: u8
             Access: plain (host).
-        0x003B fast_ammo: u8
+        0x003b fast_ammo: u8
             Red shots held
             Access: plain (host).
-        0x003C charge_dir: Dir (u8)
+        0x003c charge_dir: Dir (u8)
             Access: plain (host).
             As Dir: charge_dir_enum.
-        0x003D _pad61: u8[3]
+        0x003d _pad61: u8[3]
     """
 
     _fields_ = [
@@ -2919,7 +2919,7 @@ class Projectile(_Struct):
             Access: plain (host).
         0x0008 speed: f32
             Access: plain (host).
-        0x000C time_alive: f32
+        0x000c time_alive: f32
             Seconds since it spawned
             Access: plain (host).
         0x0010 kind_raw: i32
@@ -2964,12 +2964,12 @@ class Pickup(_Struct):
             Access: plain (host).
         0x0008 time_alive: f32
             Access: plain (host).
-        0x000C kind: PickupKind (u8)
+        0x000c kind: PickupKind (u8)
             Access: plain (host).
             As PickupKind: kind_enum.
-        0x000D amount: u8
+        0x000d amount: u8
             Access: plain (host).
-        0x000E _pad14: u8[2]
+        0x000e _pad14: u8[2]
     """
 
     _fields_ = [
@@ -2995,7 +2995,7 @@ class Event(_Struct):
             Access: plain (host).
         0x0008 a: i32
             Access: plain (host).
-        0x000C b: i32
+        0x000c b: i32
             Access: plain (host).
         0x0010 kind: EventKind (u16)
             Access: plain (host).
@@ -3040,22 +3040,22 @@ class Match(_Struct):
         0x0009 map_set: u8
             0 tutorial, 1 arcade one player, 2 arcade two players, 3 versus 1v1, 4 versus 2v2; 255 none
             Access: plain (host).
-        0x000A map_index: u8
+        0x000a map_index: u8
             The map's index in its set (the map select's item); 255 none
             Access: plain (host).
-        0x000B wrap: u8
+        0x000b wrap: u8
             1 when ships and shots cross the board's edges to the other side
             Access: plain (host).
-        0x000C wrap_shift_x: i8
+        0x000c wrap_shift_x: i8
             Columns a crossing of the top edge moves left by (of the bottom edge, right)
             Access: plain (host).
-        0x000D wrap_shift_y: i8
+        0x000d wrap_shift_y: i8
             Rows a crossing of the right edge moves down by (of the left edge, up)
             Access: plain (host).
-        0x000E rounds_to_win: u8
+        0x000e rounds_to_win: u8
             Versus: round wins that take the match
             Access: plain (host).
-        0x000F round_state: RoundState (u8)
+        0x000f round_state: RoundState (u8)
             Access: plain (host).
             As RoundState: round_state_enum.
         0x0010 round_winner: u8
@@ -3107,10 +3107,10 @@ class PickupSpawn(_Struct):
         0x0008 time_left: f32
             Seconds until it spawns while waiting; 0 otherwise
             Access: plain (host).
-        0x000C state: SpawnState (u8)
+        0x000c state: SpawnState (u8)
             Access: plain (host).
             As SpawnState: state_enum.
-        0x000D _pad13: u8[3]
+        0x000d _pad13: u8[3]
     """
 
     _fields_ = [
@@ -3138,10 +3138,10 @@ class SpawnMarker(_Struct):
         0x0008 time_left: f32
             Seconds until the enemy appears (the marker shows for 1.5 s)
             Access: plain (host).
-        0x000C kind: EnemyKind (u8)
+        0x000c kind: EnemyKind (u8)
             Access: plain (host).
             As EnemyKind: kind_enum.
-        0x000D _pad13: u8[3]
+        0x000d _pad13: u8[3]
     """
 
     _fields_ = [
@@ -3169,7 +3169,7 @@ class ShipExt(_Struct):
         0x0008 block_eat_time: f32
             Seconds of block-eat left (arcade enemies keep it for good)
             Access: plain (host).
-        0x000C speed_boost_time: f32
+        0x000c speed_boost_time: f32
             Seconds of x1.5 speed left
             Access: plain (host).
         0x0010 shield_time: f32
@@ -3258,7 +3258,7 @@ class Snapshot(_Struct):
         0x0058 extras_offset: u32
             From the start of the snapshot; 0 when there are no extras
             Access: under its seqlock (host).
-        0x005C extras_size: u32
+        0x005c extras_size: u32
             Access: under its seqlock (host).
         0x0060 board: Board
             Access: under its seqlock (host).
@@ -3277,26 +3277,26 @@ class Snapshot(_Struct):
         0x2768 match: Match, since ABI 0.6
             read it when header.schema_minor >= 6
             Access: under its seqlock (host).
-        0x277C pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
+        0x277c pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
             Entries in use: match.pickup_spawn_count.
             Access: under its seqlock (host).
-        0x287C ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
+        0x287c ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
             ships_ext[i] goes with ships[i]
             Entries in use: ship_count.
             Access: under its seqlock (host).
-        0x2A3C projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
+        0x2a3c projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
             projectiles_ext[i] goes with projectiles[i]
             Entries in use: projectile_count.
             Access: under its seqlock (host).
-        0x2E3C _pad11836: u8[4]
-        0x2E40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
+        0x2e3c _pad11836: u8[4]
+        0x2e40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
             read them when header.schema_minor >= 9
             Entries in use: spawn_marker_count.
             Access: under its seqlock (host).
-        0x2F40 spawn_marker_count: u8, since ABI 0.9
+        0x2f40 spawn_marker_count: u8, since ABI 0.9
             entries used in spawn_markers
             Access: under its seqlock (host).
-        0x2F41 _pad12097: u8[7]
+        0x2f41 _pad12097: u8[7]
     """
 
     _align_ = 8
@@ -3345,7 +3345,7 @@ class ExtraEntry(_Struct):
         0x0000 name: char[EXTRA_NAME_LEN] (text)
         0x0018 offset: u32
             From the start of the extras blob
-        0x001C size: u32
+        0x001c size: u32
             Bytes
         0x0020 type: ExtraType (u16)
             As ExtraType: type_enum.
@@ -3398,7 +3398,7 @@ _layout_table = (
         ("state", 0x0000),
         ("generation", 0x0004),
         ("pid", 0x0008),
-        ("caps", 0x000C),
+        ("caps", 0x000c),
         ("heartbeat_ns", 0x0010),
         ("connected_ns", 0x0018),
         ("pad", 0x0020),
@@ -3414,20 +3414,20 @@ _layout_table = (
         ("shoot_down", 0x0004),
         ("shoot_left", 0x0006),
         ("shoot_right", 0x0008),
-        ("pause", 0x000A),
-        ("confirm", 0x000C),
-        ("back", 0x000E),
+        ("pause", 0x000a),
+        ("confirm", 0x000c),
+        ("back", 0x000e),
     )),
     (BridgeHeader, 1304, 8, (
         ("magic", 0x0000),
         ("abi_major", 0x0004),
         ("abi_minor", 0x0006),
         ("header_size", 0x0008),
-        ("total_size", 0x000C),
+        ("total_size", 0x000c),
         ("host_pid", 0x0010),
         ("host_generation", 0x0014),
         ("host_state", 0x0018),
-        ("region_count", 0x001C),
+        ("region_count", 0x001c),
         ("host_version", 0x0020),
         ("regions", 0x0040),
         ("clock_mono_ns", 0x0080),
@@ -3435,12 +3435,12 @@ _layout_table = (
         ("ring_slots", 0x0090),
         ("ring_slot_size", 0x0094),
         ("max_clients", 0x0098),
-        ("client_block_size", 0x009C),
-        ("client_entry_size", 0x00A0),
-        ("pad_owner", 0x00A4),
-        ("_pad168", 0x00A8),
-        ("snapshot_seq", 0x00C0),
-        ("_pad200", 0x00C8),
+        ("client_block_size", 0x009c),
+        ("client_entry_size", 0x00a0),
+        ("pad_owner", 0x00a4),
+        ("_pad168", 0x00a8),
+        ("snapshot_seq", 0x00c0),
+        ("_pad200", 0x00c8),
         ("clients", 0x0100),
         ("controls", 0x0500),
         ("run_mode", 0x0510),
@@ -3452,7 +3452,7 @@ _layout_table = (
         ("state", 0x0000),
         ("buffers", 0x0004),
         ("buffer_size", 0x0008),
-        ("max_commands", 0x000C),
+        ("max_commands", 0x000c),
         ("max_payload", 0x0010),
         ("published", 0x0014),
         ("_pad24", 0x0018),
@@ -3461,7 +3461,7 @@ _layout_table = (
         ("seq", 0x0000),
         ("count", 0x0004),
         ("payload_len", 0x0008),
-        ("ttl_ms", 0x000C),
+        ("ttl_ms", 0x000c),
         ("flags", 0x0010),
         ("dropped", 0x0014),
         ("for_tick", 0x0018),
@@ -3471,7 +3471,7 @@ _layout_table = (
         ("defs_seq", 0x0000),
         ("def_count", 0x0004),
         ("values_seq", 0x0008),
-        ("changes", 0x000C),
+        ("changes", 0x000c),
         ("max_params", 0x0010),
         ("_pad20", 0x0014),
     )),
@@ -3485,18 +3485,18 @@ _layout_table = (
         ("max", 0x0038),
         ("step", 0x0040),
         ("help", 0x0048),
-        ("options", 0x00A8),
+        ("options", 0x00a8),
     )),
     (ParamValue, 16, 8, (
         ("value", 0x0000),
         ("changes", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
     )),
     (StatsHeader, 64, 8, (
         ("seq", 0x0000),
         ("count", 0x0004),
         ("max_stats", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
         ("ticks", 0x0010),
         ("skipped", 0x0018),
         ("wake_p50_us", 0x0020),
@@ -3507,7 +3507,7 @@ _layout_table = (
         ("name", 0x0000),
         ("kind", 0x0018),
         ("flags", 0x0019),
-        ("_pad26", 0x001A),
+        ("_pad26", 0x001a),
         ("value", 0x0020),
         ("text", 0x0028),
     )),
@@ -3515,11 +3515,11 @@ _layout_table = (
         ("request_seq", 0x0000),
         ("request_len", 0x0004),
         ("response_seq", 0x0008),
-        ("status", 0x000C),
+        ("status", 0x000c),
         ("response_len", 0x0010),
         ("response_total", 0x0014),
         ("request_capacity", 0x0018),
-        ("response_capacity", 0x001C),
+        ("response_capacity", 0x001c),
         ("_pad32", 0x0020),
     )),
     (RingSlotHeader, 64, 8, (
@@ -3538,7 +3538,7 @@ _layout_table = (
         ("_pad5", 0x0005),
         ("text_len", 0x0006),
         ("thread", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
         ("seq", 0x0010),
         ("time_ns", 0x0018),
         ("tick", 0x0020),
@@ -3578,7 +3578,7 @@ _layout_table = (
         ("magic", 0x0000),
         ("entry_count", 0x0004),
         ("entry_size", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
         ("entries", 0x0040),
     )),
     (HeatmapHeader, 8, 1, (
@@ -3593,11 +3593,11 @@ _layout_table = (
         ("flags", 0x0003),
         ("color", 0x0004),
         ("thickness", 0x0008),
-        ("a", 0x000C),
+        ("a", 0x000c),
         ("b", 0x0010),
         ("c", 0x0014),
         ("d", 0x0018),
-        ("payload_off", 0x001C),
+        ("payload_off", 0x001c),
         ("payload_len", 0x0020),
         ("_pad34", 0x0022),
     )),
@@ -3614,16 +3614,16 @@ _layout_table = (
         ("rx", 0x0014),
         ("ry", 0x0016),
         ("buttons", 0x0018),
-        ("lt", 0x001A),
-        ("rt", 0x001B),
-        ("_pad28", 0x001C),
+        ("lt", 0x001a),
+        ("rt", 0x001b),
+        ("_pad28", 0x001c),
     )),
     (RecPad, 24, 8, (
         ("for_tick", 0x0000),
         ("lx", 0x0008),
-        ("ly", 0x000A),
-        ("rx", 0x000C),
-        ("ry", 0x000E),
+        ("ly", 0x000a),
+        ("rx", 0x000c),
+        ("ry", 0x000e),
         ("buttons", 0x0010),
         ("lt", 0x0012),
         ("rt", 0x0013),
@@ -3646,8 +3646,8 @@ _layout_table = (
         ("format", 0x0004),
         ("header_size", 0x0006),
         ("schema_major", 0x0008),
-        ("schema_minor", 0x000A),
-        ("snapshot_size", 0x000C),
+        ("schema_minor", 0x000a),
+        ("snapshot_size", 0x000c),
         ("chunk_ticks", 0x0010),
         ("host_pid", 0x0014),
         ("start_unix_ns", 0x0018),
@@ -3655,19 +3655,19 @@ _layout_table = (
         ("controls", 0x0028),
         ("run_mode", 0x0038),
         ("bot_pads", 0x0039),
-        ("_pad58", 0x003A),
-        ("lockstep_timeout_ms", 0x003C),
+        ("_pad58", 0x003a),
+        ("lockstep_timeout_ms", 0x003c),
         ("host_version", 0x0040),
         ("profile_name", 0x0060),
-        ("exe_sha256", 0x00A0),
-        ("note", 0x00F0),
-        ("_pad496", 0x01F0),
+        ("exe_sha256", 0x00a0),
+        ("note", 0x00f0),
+        ("_pad496", 0x01f0),
     )),
     (RecChunkHeader, 32, 8, (
         ("magic", 0x0000),
         ("stored_size", 0x0004),
         ("raw_size", 0x0008),
-        ("tick_count", 0x000C),
+        ("tick_count", 0x000c),
         ("first_tick", 0x0010),
         ("last_tick", 0x0018),
     )),
@@ -3679,14 +3679,14 @@ _layout_table = (
     (RecMark, 16, 8, (
         ("tick", 0x0000),
         ("kind", 0x0008),
-        ("_pad10", 0x000A),
-        ("a", 0x000C),
+        ("_pad10", 0x000a),
+        ("a", 0x000c),
     )),
     (RecFooter, 48, 8, (
         ("magic", 0x0000),
         ("chunk_count", 0x0004),
         ("mark_count", 0x0008),
-        ("dropped", 0x000C),
+        ("dropped", 0x000c),
         ("ticks", 0x0010),
         ("first_tick", 0x0018),
         ("last_tick", 0x0020),
@@ -3695,27 +3695,27 @@ _layout_table = (
     (RecTrailer, 16, 8, (
         ("footer_offset", 0x0000),
         ("_pad8", 0x0008),
-        ("magic", 0x000C),
+        ("magic", 0x000c),
     )),
     (SnapshotHeader, 48, 8, (
         ("magic", 0x0000),
         ("schema_major", 0x0004),
         ("schema_minor", 0x0006),
         ("size", 0x0008),
-        ("flags", 0x000C),
+        ("flags", 0x000c),
         ("frame", 0x0010),
         ("tick", 0x0018),
         ("host_time_ns", 0x0020),
         ("game_time", 0x0028),
-        ("invalid_reason", 0x002C),
-        ("tick_source", 0x002E),
-        ("_pad47", 0x002F),
+        ("invalid_reason", 0x002c),
+        ("tick_source", 0x002e),
+        ("_pad47", 0x002f),
     )),
     (Game, 24, 4, (
         ("menu_id", 0x0000),
         ("menu_depth", 0x0004),
         ("menu_item", 0x0008),
-        ("arcade_score", 0x000C),
+        ("arcade_score", 0x000c),
         ("lives", 0x0010),
         ("phase", 0x0012),
         ("paused", 0x0013),
@@ -3733,26 +3733,26 @@ _layout_table = (
         ("vel", 0x0008),
         ("last_shot_pos", 0x0010),
         ("reload_progress", 0x0018),
-        ("reload_time", 0x001C),
+        ("reload_time", 0x001c),
         ("time_alive", 0x0020),
         ("time_since_shot", 0x0024),
         ("score", 0x0028),
-        ("multiplier", 0x002C),
+        ("multiplier", 0x002c),
         ("valid", 0x0030),
         ("flags", 0x0034),
         ("player_id", 0x0036),
         ("color", 0x0037),
         ("alive", 0x0038),
         ("ammo", 0x0039),
-        ("max_ammo", 0x003A),
-        ("fast_ammo", 0x003B),
-        ("charge_dir", 0x003C),
-        ("_pad61", 0x003D),
+        ("max_ammo", 0x003a),
+        ("fast_ammo", 0x003b),
+        ("charge_dir", 0x003c),
+        ("_pad61", 0x003d),
     )),
     (Projectile, 24, 4, (
         ("pos", 0x0000),
         ("speed", 0x0008),
-        ("time_alive", 0x000C),
+        ("time_alive", 0x000c),
         ("kind_raw", 0x0010),
         ("dir", 0x0014),
         ("kind", 0x0015),
@@ -3762,14 +3762,14 @@ _layout_table = (
     (Pickup, 16, 4, (
         ("pos", 0x0000),
         ("time_alive", 0x0008),
-        ("kind", 0x000C),
-        ("amount", 0x000D),
-        ("_pad14", 0x000E),
+        ("kind", 0x000c),
+        ("amount", 0x000d),
+        ("_pad14", 0x000e),
     )),
     (Event, 24, 8, (
         ("tick", 0x0000),
         ("a", 0x0008),
-        ("b", 0x000C),
+        ("b", 0x000c),
         ("kind", 0x0010),
         ("player", 0x0012),
         ("_pad19", 0x0013),
@@ -3779,12 +3779,12 @@ _layout_table = (
         ("focus_hash", 0x0004),
         ("game_type", 0x0008),
         ("map_set", 0x0009),
-        ("map_index", 0x000A),
-        ("wrap", 0x000B),
-        ("wrap_shift_x", 0x000C),
-        ("wrap_shift_y", 0x000D),
-        ("rounds_to_win", 0x000E),
-        ("round_state", 0x000F),
+        ("map_index", 0x000a),
+        ("wrap", 0x000b),
+        ("wrap_shift_x", 0x000c),
+        ("wrap_shift_y", 0x000d),
+        ("rounds_to_win", 0x000e),
+        ("round_state", 0x000f),
         ("round_winner", 0x0010),
         ("teams", 0x0011),
         ("pickup_spawn_count", 0x0012),
@@ -3793,19 +3793,19 @@ _layout_table = (
     (PickupSpawn, 16, 4, (
         ("pos", 0x0000),
         ("time_left", 0x0008),
-        ("state", 0x000C),
-        ("_pad13", 0x000D),
+        ("state", 0x000c),
+        ("_pad13", 0x000d),
     )),
     (SpawnMarker, 16, 4, (
         ("pos", 0x0000),
         ("time_left", 0x0008),
-        ("kind", 0x000C),
-        ("_pad13", 0x000D),
+        ("kind", 0x000c),
+        ("_pad13", 0x000d),
     )),
     (ShipExt, 28, 4, (
         ("velocity", 0x0000),
         ("block_eat_time", 0x0008),
-        ("speed_boost_time", 0x000C),
+        ("speed_boost_time", 0x000c),
         ("shield_time", 0x0010),
         ("points", 0x0014),
         ("team", 0x0016),
@@ -3827,7 +3827,7 @@ _layout_table = (
         ("projectile_count", 0x0052),
         ("players", 0x0054),
         ("extras_offset", 0x0058),
-        ("extras_size", 0x005C),
+        ("extras_size", 0x005c),
         ("board", 0x0060),
         ("ships", 0x1064),
         ("projectiles", 0x1464),
@@ -3835,18 +3835,18 @@ _layout_table = (
         ("_pad9316", 0x2464),
         ("events", 0x2468),
         ("match", 0x2768),
-        ("pickup_spawns", 0x277C),
-        ("ships_ext", 0x287C),
-        ("projectiles_ext", 0x2A3C),
-        ("_pad11836", 0x2E3C),
-        ("spawn_markers", 0x2E40),
-        ("spawn_marker_count", 0x2F40),
-        ("_pad12097", 0x2F41),
+        ("pickup_spawns", 0x277c),
+        ("ships_ext", 0x287c),
+        ("projectiles_ext", 0x2a3c),
+        ("_pad11836", 0x2e3c),
+        ("spawn_markers", 0x2e40),
+        ("spawn_marker_count", 0x2f40),
+        ("_pad12097", 0x2f41),
     )),
     (ExtraEntry, 36, 4, (
         ("name", 0x0000),
         ("offset", 0x0018),
-        ("size", 0x001C),
+        ("size", 0x001c),
         ("type", 0x0020),
         ("count", 0x0022),
     )),
@@ -4773,10 +4773,10 @@ class LiveBridgeHeader(_LiveView):
         shift = 8 * index
         word = self._load(164, 4)
         while True:
-            found = (word >> shift) & 0xFF
+            found = (word >> shift) & 0xff
             if found != current:
                 return False, found
-            wanted = (word & ~(0xFF << shift)) | ((new & 0xFF) << shift)
+            wanted = (word & ~(0xff << shift)) | ((new & 0xff) << shift)
             ok, word = _compare_exchange(self._mem, self._base + 164, 4, word, wanted)
             if ok:
                 return True, current
@@ -5713,7 +5713,7 @@ class SnapshotRing:
         publishes it by storing the new head (release), which it returns. One writer only."""
         head = self.head()
         self.slot(head % self.SLOT_COUNT).write_ring_slot(value)
-        head = (head + 1) & 0xFFFFFFFFFFFFFFFF
+        head = (head + 1) & 0xffffffffffffffff
         self._header.set_snapshot_seq(head)
         return head
 

@@ -190,7 +190,7 @@ fn push_in_radix(out: &mut String, value: i128, written: &str) -> bool {
     // Writing to a String cannot fail.
     match radix {
         2 => {
-            let _ = write!(out, "0x{parsed:X}");
+            let _ = write!(out, "0x{parsed:x}");
         }
         10 => {
             let _ = write!(out, "{parsed}");
@@ -592,7 +592,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
     let s = &abi.structs[index];
     let layout = schema.layout.of(index);
     let mut notes = vec![format!(
-        "Size {} ({:#X}), align {}.",
+        "Size {} ({:#x}), align {}.",
         layout.size, layout.size, layout.align
     )];
     if s.extensible {
@@ -615,7 +615,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
             // Writing to a String cannot fail.
             let _ = write!(
                 doc,
-                "offset 0x{:04X} ({}), size {}",
+                "offset 0x{:04x} ({}), size {}",
                 fl.offset, fl.offset, fl.size
             );
             if f.is_padding() {

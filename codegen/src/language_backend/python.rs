@@ -460,7 +460,7 @@ fn compute_struct_context<'a>(
     let mut aliases = Vec::new();
     lines.extend(protocols::shared_note(schema, index));
     for (fi, (f, fl)) in s.fields.iter().zip(&layout.fields).enumerate() {
-        let offset = format!("0x{:04X}", fl.offset);
+        let offset = format!("0x{:04x}", fl.offset);
         let alias = python_field_alias(&f.name);
         // `0x0004 name: u32`, `0x0008 class (alias class_): ClientState (u32), since ABI 1.2`.
         let mut head = String::with_capacity(48);
@@ -662,7 +662,7 @@ pub fn python_int_literal(literal: &str, value: i128) -> String {
         ("", value.unsigned_abs())
     };
     if lower.starts_with("0x") {
-        format!("{sign}0x{magnitude:X}")
+        format!("{sign}0x{magnitude:x}")
     } else if lower.starts_with("0o") {
         format!("{sign}0o{magnitude:o}")
     } else if lower.starts_with("0b") {
@@ -806,7 +806,7 @@ mod tests {
             ("_10", 10, "10"),
             ("1__0", 10, "10"),
             ("10_", 10, "10"),
-            ("0x__ff", 255, "0xFF"),
+            ("0x__ff", 255, "0xff"),
             ("0b_", 0, "0b0"),
         ] {
             assert_eq!(python_int_literal(lit, value), want, "{lit}");

@@ -429,10 +429,22 @@ fn expand_const(c: &Constant) -> TokenStream {
         expr,
         since(&c.since),
     ]);
+    let unreadable = unreadable_literal(&value.to_string()).then(|| {
+        quote!(#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")])
+    });
     quote! {
         #docs
+        #unreadable
         pub const #name: #ty = #value;
     }
+}
+
+/// Whether clippy's `unreadable_literal` takes `literal` for one: more than five digits
+/// (hex digits after `0x` included) and no `_` among them.
+fn unreadable_literal(literal: &str) -> bool {
+    let digits = literal.trim_start_matches(['-', ' ']);
+    let digits = digits.strip_prefix("0x").unwrap_or(digits);
+    !digits.contains('_') && digits.len() > 5
 }
 
 /// Attributes every newtype over an integer gets; an ordered enum also compares.
@@ -542,7 +554,7 @@ fn offset_doc(l: &FieldLayout) -> String {
     } else {
         format!("{} bytes", l.size)
     };
-    format!("Offset 0x{:02X}, {bytes}.", l.offset)
+    format!("Offset 0x{:02x}, {bytes}.", l.offset)
 }
 
 fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
@@ -618,8 +630,12 @@ fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
         };
         quote!(#name: #offset #kind)
     });
+    let padding = s.fields.iter().any(Field::is_padding).then(|| {
+        quote!(#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")])
+    });
     quote! {
         #docs
+        #padding
         #[derive(
             Clone, Copy, PartialEq,
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
@@ -663,6 +679,10 @@ fn expand_text_accessors(s: &Struct) -> TokenStream {
             );
             quote! {
                 #[doc = #get_doc]
+                ///
+                /// # Errors
+                ///
+                /// The UTF-8 error when those bytes are not UTF-8.
                 pub fn #get(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
                     text::to_str(&self.#name)
                 }

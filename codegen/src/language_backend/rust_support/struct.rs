@@ -35,10 +35,10 @@ macro_rules! abi_struct {
         $d.field($name.trim_start_matches("r#"), &text::Debug($value));
     };
     (@field $d:ident, $name:expr, $value:expr, array) => {
-        $d.field($name.trim_start_matches("r#"), &array::Debug($value, None));
+        $d.field($name.trim_start_matches("r#"), &array::Debug($value, ::core::option::Option::None));
     };
     (@field $d:ident, $name:expr, $value:expr, count, $count:expr) => {
-        $d.field($name.trim_start_matches("r#"), &array::Debug($value, Some(i128::from($count))));
+        $d.field($name.trim_start_matches("r#"), &array::Debug($value, ::core::option::Option::Some(::core::primitive::i128::from($count))));
     };
     (@field $d:ident, $name:expr, $value:expr, pad) => {};
     (@is_padding) => { false };
