@@ -82,27 +82,6 @@ impl std::fmt::Display for RenderError {
 impl std::error::Error for RenderError {}
 
 /// A text target: the C header, the Python module and its stub, or the markdown.
-#[cfg(test)]
-mod tests {
-    use super::doc_after_since;
-    use crate::ir::Version;
-
-    #[test]
-    fn a_doc_drops_the_version_its_since_names() {
-        let v = Some(Version { major: 0, minor: 6 });
-        assert_eq!(doc_after_since("ABI 0.6", v), "");
-        assert_eq!(
-            doc_after_since("ABI 0.6: a goes with b", v),
-            "a goes with b"
-        );
-        assert_eq!(doc_after_since("ABI 0.6 a", v), "a");
-        assert_eq!(doc_after_since("ABI 0.60: a", v), "ABI 0.60: a");
-        assert_eq!(doc_after_since("ABI 0.7: a", v), "ABI 0.7: a");
-        assert_eq!(doc_after_since("Since ABI 0.6", v), "Since ABI 0.6");
-        assert_eq!(doc_after_since("ABI 0.6: a", None), "ABI 0.6: a");
-    }
-}
-
 #[cfg(feature = "text")]
 type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
 
@@ -174,4 +153,25 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
             .map(|(extension, text)| output(extension, text)),
     );
     Ok(outputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_after_since;
+    use crate::ir::Version;
+
+    #[test]
+    fn a_doc_drops_the_version_its_since_names() {
+        let v = Some(Version { major: 0, minor: 6 });
+        assert_eq!(doc_after_since("ABI 0.6", v), "");
+        assert_eq!(
+            doc_after_since("ABI 0.6: a goes with b", v),
+            "a goes with b"
+        );
+        assert_eq!(doc_after_since("ABI 0.6 a", v), "a");
+        assert_eq!(doc_after_since("ABI 0.60: a", v), "ABI 0.60: a");
+        assert_eq!(doc_after_since("ABI 0.7: a", v), "ABI 0.7: a");
+        assert_eq!(doc_after_since("Since ABI 0.6", v), "Since ABI 0.6");
+        assert_eq!(doc_after_since("ABI 0.6: a", None), "ABI 0.6: a");
+    }
 }
