@@ -25,6 +25,7 @@ mod python_repr;
 pub mod python_stub;
 pub mod rust;
 mod rust_live;
+mod rust_struct;
 #[cfg(feature = "text")]
 pub mod text;
 
