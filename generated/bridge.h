@@ -799,7 +799,7 @@ typedef struct ibf_client_entry {
      */
     uint32_t pid;
     /**
-     * offset 0x000C (12), size 4
+     * offset 0x000c (12), size 4
      *
      * Access: plain (host and client).
      */
@@ -901,19 +901,19 @@ typedef struct ibf_controls {
      */
     ibf_pad_buttons shoot_right;
     /**
-     * offset 0x000A (10), size 2
+     * offset 0x000a (10), size 2
      *
      * Access: plain (host).
      */
     ibf_pad_buttons pause;
     /**
-     * offset 0x000C (12), size 2: Menu confirm
+     * offset 0x000c (12), size 2: Menu confirm
      *
      * Access: plain (host).
      */
     ibf_pad_buttons confirm;
     /**
-     * offset 0x000E (14), size 2: Menu back
+     * offset 0x000e (14), size 2: Menu back
      *
      * Access: plain (host).
      */
@@ -964,7 +964,7 @@ typedef struct ibf_bridge_header {
      */
     uint32_t header_size;
     /**
-     * offset 0x000C (12), size 4: Bytes in the whole bridge
+     * offset 0x000c (12), size 4: Bytes in the whole bridge
      *
      * Access: plain (host).
      */
@@ -989,7 +989,7 @@ typedef struct ibf_bridge_header {
      */
     ibf_host_state host_state;
     /**
-     * offset 0x001C (28), size 4
+     * offset 0x001c (28), size 4
      *
      * Access: plain (host).
      */
@@ -1038,34 +1038,34 @@ typedef struct ibf_bridge_header {
      */
     uint32_t max_clients;
     /**
-     * offset 0x009C (156), size 4
+     * offset 0x009c (156), size 4
      *
      * Access: plain (host).
      */
     uint32_t client_block_size;
     /**
-     * offset 0x00A0 (160), size 4
+     * offset 0x00a0 (160), size 4
      *
      * Access: plain (host).
      */
     uint32_t client_entry_size;
     /**
-     * offset 0x00A4 (164), size 4: Per pad: the client row that owns it, no_pad for a free bot
+     * offset 0x00a4 (164), size 4: Per pad: the client row that owns it, no_pad for a free bot
      * pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
      *
      * Access: cas, one u32 word (host and client).
      */
     uint8_t pad_owner[IBF_MAX_PLAYERS];
-    /** offset 0x00A8 (168), size 24, padding */
+    /** offset 0x00a8 (168), size 24, padding */
     uint8_t _pad168[24];
     /**
-     * offset 0x00C0 (192), size 8: Snapshots published; the newest is in slot (snapshot_seq -
+     * offset 0x00c0 (192), size 8: Snapshots published; the newest is in slot (snapshot_seq -
      * 1) % ring_slots. On its own cache line
      *
      * Access: atomic (host).
      */
     IBF_ALIGNAS_(8) uint64_t snapshot_seq;
-    /** offset 0x00C8 (200), size 56, padding */
+    /** offset 0x00c8 (200), size 56, padding */
     uint8_t _pad200[56];
     /**
      * offset 0x0100 (256), size 1024
@@ -1081,14 +1081,14 @@ typedef struct ibf_bridge_header {
      */
     ibf_controls controls;
     /**
-     * offset 0x0510 (1296), size 1, since ABI 0.7: ABI 0.7: in lockstep the host waits for each
-     * tick's answers, and a client sets the input event after writing its pad
+     * offset 0x0510 (1296), size 1, since ABI 0.7: in lockstep the host waits for each tick's
+     * answers, and a client sets the input event after writing its pad
      *
      * Access: atomic (host).
      */
     ibf_run_mode run_mode;
     /**
-     * offset 0x0511 (1297), size 1, since ABI 0.7: ABI 0.7: running, or paused by sim.pause
+     * offset 0x0511 (1297), size 1, since ABI 0.7: running, or paused by sim.pause
      *
      * Access: atomic (host).
      */
@@ -1096,8 +1096,8 @@ typedef struct ibf_bridge_header {
     /** offset 0x0512 (1298), size 2, padding */
     uint8_t _pad1298[2];
     /**
-     * offset 0x0514 (1300), size 4, since ABI 0.7: ABI 0.7: how long the host waits for a
-     * tick's answers in lockstep
+     * offset 0x0514 (1300), size 4, since ABI 0.7: how long the host waits for a tick's answers
+     * in lockstep
      *
      * Access: plain (host).
      */
@@ -1160,7 +1160,7 @@ typedef struct ibf_draw_header {
      */
     uint32_t buffer_size;
     /**
-     * offset 0x000C (12), size 4: Host: commands a list holds
+     * offset 0x000c (12), size 4: Host: commands a list holds
      *
      * Access: plain (host).
      */
@@ -1215,7 +1215,7 @@ typedef struct ibf_draw_list_header {
      */
     uint32_t payload_len;
     /**
-     * offset 0x000C (12), size 4: Shown until replaced or this long after the host takes it; 0
+     * offset 0x000c (12), size 4: Shown until replaced or this long after the host takes it; 0
      * means 500
      *
      * Access: plain (client).
@@ -1280,7 +1280,7 @@ typedef struct ibf_params_header {
      */
     uint32_t values_seq;
     /**
-     * offset 0x000C (12), size 4: Host: bumped with every change of a value
+     * offset 0x000c (12), size 4: Host: bumped with every change of a value
      *
      * Access: atomic (host).
      */
@@ -1328,7 +1328,7 @@ typedef struct ibf_param_def {
     IBF_ALIGNAS_(8) double step;
     /** offset 0x0048 (72), size 96 */
     char help[IBF_PARAM_HELP_LEN];
-    /** offset 0x00A8 (168), size 88: enum: the options' names, separated by '|' */
+    /** offset 0x00a8 (168), size 88: enum: the options' names, separated by '|' */
     char options[IBF_PARAM_OPTIONS_LEN];
 } ibf_param_def;
 IBF_STATIC_ASSERT_(sizeof(ibf_param_def) == 256, "ibf_param_def: size 256");
@@ -1357,7 +1357,7 @@ typedef struct ibf_param_value {
      * same value count
      */
     uint32_t changes;
-    /** offset 0x000C (12), size 4, padding */
+    /** offset 0x000c (12), size 4, padding */
     uint8_t _pad12[4];
 } ibf_param_value;
 IBF_STATIC_ASSERT_(sizeof(ibf_param_value) == 16, "ibf_param_value: size 16");
@@ -1392,7 +1392,7 @@ typedef struct ibf_stats_header {
      * Access: plain (host).
      */
     uint32_t max_stats;
-    /** offset 0x000C (12), size 4, padding */
+    /** offset 0x000c (12), size 4, padding */
     uint8_t _pad12[4];
     /**
      * offset 0x0010 (16), size 8: Client: snapshots it waited for and got
@@ -1445,7 +1445,7 @@ typedef struct ibf_stat_entry {
     ibf_stat_kind kind;
     /** offset 0x0019 (25), size 1 */
     ibf_stat_flags flags;
-    /** offset 0x001A (26), size 6, padding */
+    /** offset 0x001a (26), size 6, padding */
     uint8_t _pad26[6];
     /** offset 0x0020 (32), size 8: number */
     IBF_ALIGNAS_(8) double value;
@@ -1489,7 +1489,7 @@ typedef struct ibf_mailbox_header {
      */
     uint32_t response_seq;
     /**
-     * offset 0x000C (12), size 4: Host
+     * offset 0x000c (12), size 4: Host
      *
      * Access: plain (host).
      */
@@ -1514,7 +1514,7 @@ typedef struct ibf_mailbox_header {
      */
     uint32_t request_capacity;
     /**
-     * offset 0x001C (28), size 4: Host: bytes of the response area, which follows the request
+     * offset 0x001c (28), size 4: Host: bytes of the response area, which follows the request
      * area
      *
      * Access: plain (host).
@@ -1605,7 +1605,7 @@ typedef struct ibf_log_entry {
     uint16_t text_len;
     /** offset 0x0008 (8), size 4 */
     uint32_t thread;
-    /** offset 0x000C (12), size 4, padding */
+    /** offset 0x000c (12), size 4, padding */
     uint8_t _pad12[4];
     /** offset 0x0010 (16), size 8: Entries written before this one */
     IBF_ALIGNAS_(8) uint64_t seq;
@@ -1833,7 +1833,7 @@ typedef struct ibf_directory_header {
      * Access: plain (host).
      */
     uint32_t entry_size;
-    /** offset 0x000C (12), size 52, padding */
+    /** offset 0x000c (12), size 52, padding */
     uint8_t _pad12[52];
     /**
      * offset 0x0040 (64), size 1024
@@ -1895,7 +1895,7 @@ typedef struct ibf_draw_cmd {
     uint32_t color;
     /** offset 0x0008 (8), size 4: Pixels */
     float thickness;
-    /** offset 0x000C (12), size 4 */
+    /** offset 0x000c (12), size 4 */
     float a;
     /** offset 0x0010 (16), size 4 */
     float b;
@@ -1904,7 +1904,7 @@ typedef struct ibf_draw_cmd {
     /** offset 0x0018 (24), size 4 */
     float d;
     /**
-     * offset 0x001C (28), size 4: Points, UTF-8 text or heatmap cells in the list's payload
+     * offset 0x001c (28), size 4: Points, UTF-8 text or heatmap cells in the list's payload
      * area
      */
     uint32_t payload_off;
@@ -2010,18 +2010,18 @@ typedef struct ibf_pad_input {
      */
     ibf_pad_buttons buttons;
     /**
-     * offset 0x001A (26), size 1
+     * offset 0x001a (26), size 1
      *
      * Access: seqlock pad_input (client).
      */
     uint8_t lt;
     /**
-     * offset 0x001B (27), size 1
+     * offset 0x001b (27), size 1
      *
      * Access: seqlock pad_input (client).
      */
     uint8_t rt;
-    /** offset 0x001C (28), size 4, padding */
+    /** offset 0x001c (28), size 4, padding */
     uint8_t _pad28[4];
 } ibf_pad_input;
 IBF_STATIC_ASSERT_(sizeof(ibf_pad_input) == 32, "ibf_pad_input: size 32");
@@ -2051,11 +2051,11 @@ typedef struct ibf_rec_pad {
     IBF_ALIGNAS_(8) uint64_t for_tick;
     /** offset 0x0008 (8), size 2 */
     int16_t lx;
-    /** offset 0x000A (10), size 2 */
+    /** offset 0x000a (10), size 2 */
     int16_t ly;
-    /** offset 0x000C (12), size 2 */
+    /** offset 0x000c (12), size 2 */
     int16_t rx;
-    /** offset 0x000E (14), size 2 */
+    /** offset 0x000e (14), size 2 */
     int16_t ry;
     /** offset 0x0010 (16), size 2 */
     ibf_pad_buttons buttons;
@@ -2140,9 +2140,9 @@ typedef struct ibf_rec_file_header {
     uint16_t header_size;
     /** offset 0x0008 (8), size 2: The snapshot's ABI */
     uint16_t schema_major;
-    /** offset 0x000A (10), size 2 */
+    /** offset 0x000a (10), size 2 */
     uint16_t schema_minor;
-    /** offset 0x000C (12), size 4: sizeof(snapshot) for the host that recorded */
+    /** offset 0x000c (12), size 4: sizeof(snapshot) for the host that recorded */
     uint32_t snapshot_size;
     /** offset 0x0010 (16), size 4: rec_chunk_ticks */
     uint32_t chunk_ticks;
@@ -2158,19 +2158,19 @@ typedef struct ibf_rec_file_header {
     ibf_run_mode run_mode;
     /** offset 0x0039 (57), size 1: Bit n: pad n was a bot pad */
     uint8_t bot_pads;
-    /** offset 0x003A (58), size 2, padding */
+    /** offset 0x003a (58), size 2, padding */
     uint8_t _pad58[2];
-    /** offset 0x003C (60), size 4 */
+    /** offset 0x003c (60), size 4 */
     uint32_t lockstep_timeout_ms;
     /** offset 0x0040 (64), size 32 */
     char host_version[IBF_VERSION_LEN];
     /** offset 0x0060 (96), size 64 */
     char profile_name[64];
-    /** offset 0x00A0 (160), size 80: The game executable's SHA-256 in hex */
+    /** offset 0x00a0 (160), size 80: The game executable's SHA-256 in hex */
     char exe_sha256[80];
-    /** offset 0x00F0 (240), size 256: Free text: what was recorded */
+    /** offset 0x00f0 (240), size 256: Free text: what was recorded */
     char note[256];
-    /** offset 0x01F0 (496), size 16, padding */
+    /** offset 0x01f0 (496), size 16, padding */
     uint8_t _pad496[16];
 } ibf_rec_file_header;
 IBF_STATIC_ASSERT_(sizeof(ibf_rec_file_header) == 512, "ibf_rec_file_header: size 512");
@@ -2212,7 +2212,7 @@ typedef struct ibf_rec_chunk_header {
     uint32_t stored_size;
     /** offset 0x0008 (8), size 4: Bytes of tick records it inflates to */
     uint32_t raw_size;
-    /** offset 0x000C (12), size 4 */
+    /** offset 0x000c (12), size 4 */
     uint32_t tick_count;
     /** offset 0x0010 (16), size 8 */
     IBF_ALIGNAS_(8) uint64_t first_tick;
@@ -2257,9 +2257,9 @@ typedef struct ibf_rec_mark {
     IBF_ALIGNAS_(8) uint64_t tick;
     /** offset 0x0008 (8), size 2: match_started, round_started, round_ended or match_ended */
     ibf_event_kind kind;
-    /** offset 0x000A (10), size 2, padding */
+    /** offset 0x000a (10), size 2, padding */
     uint8_t _pad10[2];
-    /** offset 0x000C (12), size 4: The event's a: the round number, or the winner */
+    /** offset 0x000c (12), size 4: The event's a: the round number, or the winner */
     int32_t a;
 } ibf_rec_mark;
 IBF_STATIC_ASSERT_(sizeof(ibf_rec_mark) == 16, "ibf_rec_mark: size 16");
@@ -2285,7 +2285,7 @@ typedef struct ibf_rec_footer {
     uint32_t chunk_count;
     /** offset 0x0008 (8), size 4 */
     uint32_t mark_count;
-    /** offset 0x000C (12), size 4: Ticks the recorder could not keep up with */
+    /** offset 0x000c (12), size 4: Ticks the recorder could not keep up with */
     uint32_t dropped;
     /** offset 0x0010 (16), size 8: Tick records in the file */
     IBF_ALIGNAS_(8) uint64_t ticks;
@@ -2318,7 +2318,7 @@ typedef struct ibf_rec_trailer {
     /** offset 0x0008 (8), size 4, padding */
     uint8_t _pad8[4];
     /**
-     * offset 0x000C (12), size 4: rec_trailer_magic
+     * offset 0x000c (12), size 4: rec_trailer_magic
      *
      * Always IBF_REC_TRAILER_MAGIC.
      */
@@ -2357,7 +2357,7 @@ typedef struct ibf_snapshot_header {
      */
     uint32_t size;
     /**
-     * offset 0x000C (12), size 4
+     * offset 0x000c (12), size 4
      *
      * Access: plain (host).
      */
@@ -2389,18 +2389,18 @@ typedef struct ibf_snapshot_header {
      */
     float game_time;
     /**
-     * offset 0x002C (44), size 2
+     * offset 0x002c (44), size 2
      *
      * Access: plain (host).
      */
     ibf_invalid_reason invalid_reason;
     /**
-     * offset 0x002E (46), size 1: Which hook built the snapshot
+     * offset 0x002e (46), size 1: Which hook built the snapshot
      *
      * Access: plain (host).
      */
     ibf_tick_source tick_source;
-    /** offset 0x002F (47), size 1, padding */
+    /** offset 0x002f (47), size 1, padding */
     uint8_t _pad47;
 } ibf_snapshot_header;
 IBF_STATIC_ASSERT_(sizeof(ibf_snapshot_header) == 48, "ibf_snapshot_header: size 48");
@@ -2439,7 +2439,7 @@ typedef struct ibf_game {
      */
     int32_t menu_item;
     /**
-     * offset 0x000C (12), size 4: The arcade score (the screen's counts up to it)
+     * offset 0x000c (12), size 4: The arcade score (the screen's counts up to it)
      *
      * Access: plain (host).
      */
@@ -2546,7 +2546,7 @@ typedef struct ibf_ship {
      */
     float reload_progress;
     /**
-     * offset 0x001C (28), size 4
+     * offset 0x001c (28), size 4
      *
      * Access: plain (host).
      */
@@ -2571,7 +2571,7 @@ typedef struct ibf_ship {
      */
     int32_t score;
     /**
-     * offset 0x002C (44), size 4: Already de-obfuscated
+     * offset 0x002c (44), size 4: Already de-obfuscated
      *
      * Access: plain (host).
      */
@@ -2614,24 +2614,24 @@ typedef struct ibf_ship {
      */
     uint8_t ammo;
     /**
-     * offset 0x003A (58), size 1
+     * offset 0x003a (58), size 1
      *
      * Access: plain (host).
      */
     uint8_t max_ammo;
     /**
-     * offset 0x003B (59), size 1: Red shots held
+     * offset 0x003b (59), size 1: Red shots held
      *
      * Access: plain (host).
      */
     uint8_t fast_ammo;
     /**
-     * offset 0x003C (60), size 1
+     * offset 0x003c (60), size 1
      *
      * Access: plain (host).
      */
     ibf_dir charge_dir;
-    /** offset 0x003D (61), size 3, padding */
+    /** offset 0x003d (61), size 3, padding */
     uint8_t _pad61[3];
 } ibf_ship;
 IBF_STATIC_ASSERT_(sizeof(ibf_ship) == 64, "ibf_ship: size 64");
@@ -2671,7 +2671,7 @@ typedef struct ibf_projectile {
      */
     float speed;
     /**
-     * offset 0x000C (12), size 4: Seconds since it spawned
+     * offset 0x000c (12), size 4: Seconds since it spawned
      *
      * Access: plain (host).
      */
@@ -2729,18 +2729,18 @@ typedef struct ibf_pickup {
      */
     float time_alive;
     /**
-     * offset 0x000C (12), size 1
+     * offset 0x000c (12), size 1
      *
      * Access: plain (host).
      */
     ibf_pickup_kind kind;
     /**
-     * offset 0x000D (13), size 1
+     * offset 0x000d (13), size 1
      *
      * Access: plain (host).
      */
     uint8_t amount;
-    /** offset 0x000E (14), size 2, padding */
+    /** offset 0x000e (14), size 2, padding */
     uint8_t _pad14[2];
 } ibf_pickup;
 IBF_STATIC_ASSERT_(sizeof(ibf_pickup) == 16, "ibf_pickup: size 16");
@@ -2766,7 +2766,7 @@ typedef struct ibf_event {
      */
     int32_t a;
     /**
-     * offset 0x000C (12), size 4
+     * offset 0x000c (12), size 4
      *
      * Access: plain (host).
      */
@@ -2829,40 +2829,40 @@ typedef struct ibf_match {
      */
     uint8_t map_set;
     /**
-     * offset 0x000A (10), size 1: The map's index in its set (the map select's item); 255 none
+     * offset 0x000a (10), size 1: The map's index in its set (the map select's item); 255 none
      *
      * Access: plain (host).
      */
     uint8_t map_index;
     /**
-     * offset 0x000B (11), size 1: 1 when ships and shots cross the board's edges to the other
+     * offset 0x000b (11), size 1: 1 when ships and shots cross the board's edges to the other
      * side
      *
      * Access: plain (host).
      */
     uint8_t wrap;
     /**
-     * offset 0x000C (12), size 1: Columns a crossing of the top edge moves left by (of the
+     * offset 0x000c (12), size 1: Columns a crossing of the top edge moves left by (of the
      * bottom edge, right)
      *
      * Access: plain (host).
      */
     int8_t wrap_shift_x;
     /**
-     * offset 0x000D (13), size 1: Rows a crossing of the right edge moves down by (of the left
+     * offset 0x000d (13), size 1: Rows a crossing of the right edge moves down by (of the left
      * edge, up)
      *
      * Access: plain (host).
      */
     int8_t wrap_shift_y;
     /**
-     * offset 0x000E (14), size 1: Versus: round wins that take the match
+     * offset 0x000e (14), size 1: Versus: round wins that take the match
      *
      * Access: plain (host).
      */
     uint8_t rounds_to_win;
     /**
-     * offset 0x000F (15), size 1
+     * offset 0x000f (15), size 1
      *
      * Access: plain (host).
      */
@@ -2925,12 +2925,12 @@ typedef struct ibf_pickup_spawn {
      */
     float time_left;
     /**
-     * offset 0x000C (12), size 1
+     * offset 0x000c (12), size 1
      *
      * Access: plain (host).
      */
     ibf_spawn_state state;
-    /** offset 0x000D (13), size 3, padding */
+    /** offset 0x000d (13), size 3, padding */
     uint8_t _pad13[3];
 } ibf_pickup_spawn;
 IBF_STATIC_ASSERT_(sizeof(ibf_pickup_spawn) == 16, "ibf_pickup_spawn: size 16");
@@ -2959,12 +2959,12 @@ typedef struct ibf_spawn_marker {
      */
     float time_left;
     /**
-     * offset 0x000C (12), size 1
+     * offset 0x000c (12), size 1
      *
      * Access: plain (host).
      */
     ibf_enemy_kind kind;
-    /** offset 0x000D (13), size 3, padding */
+    /** offset 0x000d (13), size 3, padding */
     uint8_t _pad13[3];
 } ibf_spawn_marker;
 IBF_STATIC_ASSERT_(sizeof(ibf_spawn_marker) == 16, "ibf_spawn_marker: size 16");
@@ -2977,7 +2977,7 @@ IBF_STATIC_ASSERT_(offsetof(ibf_spawn_marker, _pad13) == 13, "ibf_spawn_marker._
 /**
  * More of each ship, parallel to ships (ABI 0.6)
  *
- * Size 28 (0x1C), align 4. Since ABI 0.6. Shared memory, written by the host.
+ * Size 28 (0x1c), align 4. Since ABI 0.6. Shared memory, written by the host.
  */
 typedef struct ibf_ship_ext {
     /**
@@ -2993,7 +2993,7 @@ typedef struct ibf_ship_ext {
      */
     float block_eat_time;
     /**
-     * offset 0x000C (12), size 4: Seconds of x1.5 speed left
+     * offset 0x000c (12), size 4: Seconds of x1.5 speed left
      *
      * Access: plain (host).
      */
@@ -3075,7 +3075,7 @@ IBF_STATIC_ASSERT_(offsetof(ibf_projectile_ext, _pad5) == 5, "ibf_projectile_ext
 /**
  * Fixed part of a snapshot. When extras_size > 0, an extras_header follows at extras_offset.
  *
- * Size 12104 (0x2F48), align 8. Extensible: it may grow at its end in a later ABI version, so
+ * Size 12104 (0x2f48), align 8. Extensible: it may grow at its end in a later ABI version, so
  * readers take its size from the data, not from sizeof. Shared memory, written by the host.
  */
 typedef struct ibf_snapshot {
@@ -3129,7 +3129,7 @@ typedef struct ibf_snapshot {
      */
     uint32_t extras_offset;
     /**
-     * offset 0x005C (92), size 4
+     * offset 0x005c (92), size 4
      *
      * Access: under its seqlock (host).
      */
@@ -3167,47 +3167,45 @@ typedef struct ibf_snapshot {
      */
     ibf_event events[IBF_MAX_EVENTS];
     /**
-     * offset 0x2768 (10088), size 20, since ABI 0.6: ABI 0.6: read it when header.schema_minor
-     * >= 6
+     * offset 0x2768 (10088), size 20, since ABI 0.6: read it when header.schema_minor >= 6
      *
      * Access: under its seqlock (host).
      */
     ibf_match match;
     /**
-     * offset 0x277C (10108), size 256, since ABI 0.6: ABI 0.6
+     * offset 0x277c (10108), size 256, since ABI 0.6
      *
      * Access: under its seqlock (host). Entries in use: match.pickup_spawn_count.
      */
     ibf_pickup_spawn pickup_spawns[IBF_MAX_PICKUP_SPAWNS];
     /**
-     * offset 0x287C (10364), size 448, since ABI 0.6: ABI 0.6: ships_ext[i] goes with ships[i]
+     * offset 0x287c (10364), size 448, since ABI 0.6: ships_ext[i] goes with ships[i]
      *
      * Access: under its seqlock (host). Entries in use: ship_count.
      */
     ibf_ship_ext ships_ext[IBF_MAX_SHIPS];
     /**
-     * offset 0x2A3C (10812), size 1024, since ABI 0.6: ABI 0.6: projectiles_ext[i] goes with
+     * offset 0x2a3c (10812), size 1024, since ABI 0.6: projectiles_ext[i] goes with
      * projectiles[i]
      *
      * Access: under its seqlock (host). Entries in use: projectile_count.
      */
     ibf_projectile_ext projectiles_ext[IBF_MAX_PROJECTILES];
-    /** offset 0x2E3C (11836), size 4, padding */
+    /** offset 0x2e3c (11836), size 4, padding */
     uint8_t _pad11836[4];
     /**
-     * offset 0x2E40 (11840), size 256, since ABI 0.9: ABI 0.9: read them when
-     * header.schema_minor >= 9
+     * offset 0x2e40 (11840), size 256, since ABI 0.9: read them when header.schema_minor >= 9
      *
      * Access: under its seqlock (host). Entries in use: spawn_marker_count.
      */
     ibf_spawn_marker spawn_markers[IBF_MAX_SPAWN_MARKERS];
     /**
-     * offset 0x2F40 (12096), size 1, since ABI 0.9: ABI 0.9: entries used in spawn_markers
+     * offset 0x2f40 (12096), size 1, since ABI 0.9: entries used in spawn_markers
      *
      * Access: under its seqlock (host).
      */
     uint8_t spawn_marker_count;
-    /** offset 0x2F41 (12097), size 7, padding */
+    /** offset 0x2f41 (12097), size 7, padding */
     uint8_t _pad12097[7];
 } ibf_snapshot;
 IBF_STATIC_ASSERT_(sizeof(ibf_snapshot) == 12104, "ibf_snapshot: size 12104");
@@ -3246,7 +3244,7 @@ typedef struct ibf_extra_entry {
     char name[IBF_EXTRA_NAME_LEN];
     /** offset 0x0018 (24), size 4: From the start of the extras blob */
     uint32_t offset;
-    /** offset 0x001C (28), size 4: Bytes */
+    /** offset 0x001c (28), size 4: Bytes */
     uint32_t size;
     /** offset 0x0020 (32), size 2 */
     ibf_extra_type type;

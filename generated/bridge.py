@@ -4,7 +4,7 @@
 All structs are little-endian and naturally aligned, with every padding byte declared.
 
 Standard library only: ctypes structures (little-endian on every host), enum classes and
-constants.
+constants. The stub beside it (bridge.pyi) gives editors and mypy every field's type.
 
 Reading memory: a struct maps any buffer of at least its size.
 
@@ -12,7 +12,16 @@ Reading memory: a struct maps any buffer of at least its size.
     record = Snapshot.from_buffer_copy(data)  # a copy of any bytes-like object
 
 from_buffer needs a writable buffer and reads and writes it in place; both take an
-optional offset (from_buffer(buf, offset)).
+optional offset (from_buffer(buf, offset)). On a read-only buffer (bytes, an mmap opened
+with ACCESS_READ) from_buffer raises TypeError: read it with from_buffer_copy, or,
+for shared memory, with the live views and attach, which read a read-only mapping.
+A struct made by from_buffer holds its buffer: mmap.close() raises BufferError while
+one exists (del it first).
+
+repr() of a struct reads like Rust's Debug: every field but padding, enum and flag
+fields by name, and an array that a count field bounds up to its count, then how many
+it holds (items=[Item(...), ..; 2 of 16]); four or more equal entries in a row show once
+with their number (cells=[0 ×4096]).
 
 Enums and flag sets: a field of enum type holds the plain integer of its representation,
 and the class converts it:
@@ -20,7 +29,9 @@ and the class converts it:
     ClientState(client_entry.state)
 
 A value the schema does not declare still converts: an enum gives a pseudo-member that
-equals the number (its name is None), and a flag set keeps the unknown bits.
+equals the number (its name is None), and a flag set keeps the unknown bits. Each such
+field has a property that reads it as its class (a list of them for an array) and
+stores a member: client_entry.state_enum.
 
 Text: a char[N] field reads as bytes up to its first NUL. text() decodes them as UTF-8
 (invalid bytes become U+FFFD); set_text() stores a str, cut to N - 1 bytes at a character
@@ -1290,7 +1301,103 @@ class ExtraType(_OpenIntEnum):
     F64 = 10
 
 
-class RegionEntry(ctypes.LittleEndianStructure):
+class _Struct(ctypes.LittleEndianStructure):
+    """The base of every struct class: a __repr__ that reads like Rust's Debug.
+
+    It shows every field but declared padding, an enum or flag field by its member names,
+    and an array that a count field bounds up to that count, then how many it holds:
+    items=[Item(...), Item(...), ..; 2 of 16]. Four or more equal entries in a row show
+    once with their number: cells=[0 ×4096].
+
+    _Counts maps a counted array to the path of its count field, and _Enums an enum or flag
+    field to its class (their names hold an uppercase letter, so no field can take them).
+    """
+
+    _Counts = {}
+    _Enums = {}
+
+    def __repr__(self):
+        cls = type(self)
+        parts = []
+        for field in cls._fields_:
+            name = field[0]
+            if name.startswith("_"):
+                continue
+            value = getattr(self, name)
+            enum_class = cls._Enums.get(name)
+            path = cls._Counts.get(name)
+            if isinstance(value, ctypes.Array):
+                count = None
+                if path is not None:
+                    count = self
+                    for step in path:
+                        count = getattr(count, step)
+                shown = _repr_array(value, enum_class, count)
+            elif enum_class is not None:
+                shown = _repr_enum(enum_class, value)
+            else:
+                shown = repr(value)
+            parts.append("%s=%s" % (name, shown))
+        return "%s(%s)" % (cls.__name__, ", ".join(parts))
+
+
+def _repr_enum(cls, value):
+    """An enum value as Phase.PLAYING or Phase(200); a flag set as
+    Flags.A | Flags.B | Flags(0x100), or Flags(0x0) when empty."""
+    if issubclass(cls, enum.Flag):
+        names = ["%s.%s" % (cls.__name__, name) for name, member in cls.__members__.items()
+                 if member.value and value & member.value == member.value]
+        known = 0
+        for member in cls.__members__.values():
+            known |= member.value
+        if value & ~known or not names:
+            names.append("%s(%#x)" % (cls.__name__, value & ~known))
+        return " | ".join(names)
+    name = cls(value).name
+    return "%s.%s" % (cls.__name__, name) if name is not None else "%s(%d)" % (cls.__name__, value)
+
+
+def _repr_array(array, enum_class, count):
+    """A ctypes array's entries (up to count when a count field bounds it), four or more
+    equal ones in a row shown once as `entry ×N`."""
+    size = len(array)
+    used = size if count is None else max(0, min(count, size))
+    items = [array[i] for i in range(used)]
+    keys = [bytes(x) if isinstance(x, ctypes.Structure) else x for x in items]
+    parts = []
+    i = 0
+    while i < used:
+        j = i + 1
+        while j < used and keys[j] == keys[i]:
+            j += 1
+        item = items[i]
+        shown = _repr_enum(enum_class, item) if enum_class is not None else repr(item)
+        if j - i >= 4:
+            parts.append("%s ×%d" % (shown, j - i))
+        else:
+            parts.extend([shown] * (j - i))
+        i = j
+    if count is not None and count != size:
+        parts.append("..; %d of %d" % (count, size))
+    return "[%s]" % ", ".join(parts)
+
+
+def _enum_field(field, cls, doc):
+    """A property that reads the enum or flag field named field as its class cls, and
+    stores a member (or any int) into it."""
+    return property(
+        lambda self: cls(getattr(self, field)),
+        lambda self, value: setattr(self, field, int(value)),
+        doc=doc,
+    )
+
+
+def _enum_array(field, cls, doc):
+    """A property that reads the array of enums or flags named field as a list of cls."""
+    return property(lambda self: [cls(v) for v in getattr(self, field)], doc=doc)
+
+
+class RegionEntry(_Struct):
     """One row of a layout table; size 0 means the region is absent
 
     Schema struct `region_entry`: 8 bytes, alignment 4.
@@ -1310,7 +1417,7 @@ class RegionEntry(ctypes.LittleEndianStructure):
     ]
 
 
-class ClientEntry(ctypes.LittleEndianStructure):
+class ClientEntry(_Struct):
     """One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
 
     Schema struct `client_entry`: 128 bytes, alignment 8.
@@ -1319,13 +1426,15 @@ class ClientEntry(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 state: ClientState (u32)
             Access: cas (host and client).
+            As ClientState: state_enum.
         0x0004 generation: u32
             Bumped by each claim: a client that no longer finds its own generation was disconnected
             Access: atomic (client).
         0x0008 pid: u32
             Access: plain (client).
-        0x000C caps: ClientCaps (u32)
+        0x000c caps: ClientCaps (u32)
             Access: plain (host and client).
+            As ClientCaps: caps_enum.
         0x0010 heartbeat_ns: u64
             Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
             Access: atomic (client).
@@ -1358,9 +1467,15 @@ class ClientEntry(ctypes.LittleEndianStructure):
         ("name", ctypes.c_char * CLIENT_NAME_LEN),
         ("_reserved", ctypes.c_uint8 * 56),
     ]
+    _Enums = {
+        "state": ClientState,
+        "caps": ClientCaps,
+    }
+    state_enum = _enum_field("state", ClientState, "The field state as ClientState.")
+    caps_enum = _enum_field("caps", ClientCaps, "The field caps as ClientCaps.")
 
 
-class Controls(ctypes.LittleEndianStructure):
+class Controls(_Struct):
     """The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
 
     Schema struct `controls`: 16 bytes, alignment 2.
@@ -1369,25 +1484,33 @@ class Controls(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 move: ControlStick (u8)
             Access: plain (host).
+            As ControlStick: move_enum.
         0x0001 min_press_ticks: u8
             Hold a tap for at least this many ticks (input.min_press_ticks)
             Access: plain (host).
         0x0002 shoot_up: PadButtons (u16)
             Access: plain (host).
+            As PadButtons: shoot_up_enum.
         0x0004 shoot_down: PadButtons (u16)
             Access: plain (host).
+            As PadButtons: shoot_down_enum.
         0x0006 shoot_left: PadButtons (u16)
             Access: plain (host).
+            As PadButtons: shoot_left_enum.
         0x0008 shoot_right: PadButtons (u16)
             Access: plain (host).
-        0x000A pause: PadButtons (u16)
+            As PadButtons: shoot_right_enum.
+        0x000a pause: PadButtons (u16)
             Access: plain (host).
-        0x000C confirm: PadButtons (u16)
+            As PadButtons: pause_enum.
+        0x000c confirm: PadButtons (u16)
             Menu confirm
             Access: plain (host).
-        0x000E back: PadButtons (u16)
+            As PadButtons: confirm_enum.
+        0x000e back: PadButtons (u16)
             Menu back
             Access: plain (host).
+            As PadButtons: back_enum.
     """
 
     _fields_ = [
@@ -1401,9 +1524,27 @@ class Controls(ctypes.LittleEndianStructure):
         ("confirm", ctypes.c_uint16),  # PadButtons
         ("back", ctypes.c_uint16),  # PadButtons
     ]
+    _Enums = {
+        "move": ControlStick,
+        "shoot_up": PadButtons,
+        "shoot_down": PadButtons,
+        "shoot_left": PadButtons,
+        "shoot_right": PadButtons,
+        "pause": PadButtons,
+        "confirm": PadButtons,
+        "back": PadButtons,
+    }
+    move_enum = _enum_field("move", ControlStick, "The field move as ControlStick.")
+    shoot_up_enum = _enum_field("shoot_up", PadButtons, "The field shoot_up as PadButtons.")
+    shoot_down_enum = _enum_field("shoot_down", PadButtons, "The field shoot_down as PadButtons.")
+    shoot_left_enum = _enum_field("shoot_left", PadButtons, "The field shoot_left as PadButtons.")
+    shoot_right_enum = _enum_field("shoot_right", PadButtons, "The field shoot_right as PadButtons.")
+    pause_enum = _enum_field("pause", PadButtons, "The field pause as PadButtons.")
+    confirm_enum = _enum_field("confirm", PadButtons, "The field confirm as PadButtons.")
+    back_enum = _enum_field("back", PadButtons, "The field back as PadButtons.")
 
 
-class BridgeHeader(ctypes.LittleEndianStructure):
+class BridgeHeader(_Struct):
     """The first bytes of the bridge. Written by the host, except the client table rows and the commands' event.
 
     Schema struct `bridge_header`: 1304 bytes, alignment 8.
@@ -1422,7 +1563,7 @@ class BridgeHeader(ctypes.LittleEndianStructure):
         0x0008 header_size: u32
             sizeof(bridge_header) as the host built it
             Access: plain (host).
-        0x000C total_size: u32
+        0x000c total_size: u32
             Bytes in the whole bridge
             Access: plain (host).
         0x0010 host_pid: u32
@@ -1432,7 +1573,8 @@ class BridgeHeader(ctypes.LittleEndianStructure):
             Access: atomic (host).
         0x0018 host_state: HostState (u32)
             Access: atomic (host).
-        0x001C region_count: u32
+            As HostState: host_state_enum.
+        0x001c region_count: u32
             Access: plain (host).
         0x0020 host_version: char[VERSION_LEN] (text)
             Access: plain (host).
@@ -1452,32 +1594,34 @@ class BridgeHeader(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0098 max_clients: u32
             Access: plain (host).
-        0x009C client_block_size: u32
+        0x009c client_block_size: u32
             Access: plain (host).
-        0x00A0 client_entry_size: u32
+        0x00a0 client_entry_size: u32
             Access: plain (host).
-        0x00A4 pad_owner: u8[MAX_PLAYERS]
+        0x00a4 pad_owner: u8[MAX_PLAYERS]
             Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
             Access: cas, one u32 word (host and client).
-        0x00A8 _pad168: u8[24]
-        0x00C0 snapshot_seq: u64
+        0x00a8 _pad168: u8[24]
+        0x00c0 snapshot_seq: u64
             Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
             Access: atomic (host).
-        0x00C8 _pad200: u8[56]
+        0x00c8 _pad200: u8[56]
         0x0100 clients: ClientEntry[MAX_CLIENTS]
             Access: plain (host and client).
         0x0500 controls: Controls, since ABI 0.4
             The pad input for each game action, from ibf.toml's [controls] (ABI 0.4)
             Access: plain (host).
         0x0510 run_mode: RunMode (u8), since ABI 0.7
-            ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+            in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
             Access: atomic (host).
+            As RunMode: run_mode_enum.
         0x0511 sim_state: SimState (u8), since ABI 0.7
-            ABI 0.7: running, or paused by sim.pause
+            running, or paused by sim.pause
             Access: atomic (host).
+            As SimState: sim_state_enum.
         0x0512 _pad1298: u8[2]
         0x0514 lockstep_timeout_ms: u32, since ABI 0.7
-            ABI 0.7: how long the host waits for a tick's answers in lockstep
+            how long the host waits for a tick's answers in lockstep
             Access: plain (host).
     """
 
@@ -1512,9 +1656,20 @@ class BridgeHeader(ctypes.LittleEndianStructure):
         ("_pad1298", ctypes.c_uint8 * 2),
         ("lockstep_timeout_ms", ctypes.c_uint32),
     ]
+    _Counts = {
+        "regions": ("region_count",),
+    }
+    _Enums = {
+        "host_state": HostState,
+        "run_mode": RunMode,
+        "sim_state": SimState,
+    }
+    host_state_enum = _enum_field("host_state", HostState, "The field host_state as HostState.")
+    run_mode_enum = _enum_field("run_mode", RunMode, "The field run_mode as RunMode.")
+    sim_state_enum = _enum_field("sim_state", SimState, "The field sim_state as SimState.")
 
 
-class DrawHeader(ctypes.LittleEndianStructure):
+class DrawHeader(_Struct):
     """The start of a client's draw region. The lists follow it, buffer_size bytes apart
 
     Schema struct `draw_header`: 64 bytes, alignment 4.
@@ -1530,7 +1685,7 @@ class DrawHeader(ctypes.LittleEndianStructure):
         0x0008 buffer_size: u32
             Host: bytes from one list's header to the next's
             Access: plain (host).
-        0x000C max_commands: u32
+        0x000c max_commands: u32
             Host: commands a list holds
             Access: plain (host).
         0x0010 max_payload: u32
@@ -1553,7 +1708,7 @@ class DrawHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class DrawListHeader(ctypes.LittleEndianStructure):
+class DrawListHeader(_Struct):
     """One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
 
     Schema struct `draw_list_header`: 64 bytes, alignment 8.
@@ -1569,11 +1724,12 @@ class DrawListHeader(ctypes.LittleEndianStructure):
         0x0008 payload_len: u32
             Bytes of payload in use
             Access: plain (client).
-        0x000C ttl_ms: u32
+        0x000c ttl_ms: u32
             Shown until replaced or this long after the host takes it; 0 means 500
             Access: plain (client).
         0x0010 flags: DrawListFlags (u32)
             Access: plain (client).
+            As DrawListFlags: flags_enum.
         0x0014 dropped: u32
             Commands dropped because the list was full
             Access: plain (client).
@@ -1594,9 +1750,13 @@ class DrawListHeader(ctypes.LittleEndianStructure):
         ("for_tick", ctypes.c_uint64),
         ("_pad32", ctypes.c_uint8 * 32),
     ]
+    _Enums = {
+        "flags": DrawListFlags,
+    }
+    flags_enum = _enum_field("flags", DrawListFlags, "The field flags as DrawListFlags.")
 
 
-class ParamsHeader(ctypes.LittleEndianStructure):
+class ParamsHeader(_Struct):
     """The start of a client's parameters: the client's definitions, then the host's values
 
     Schema struct `params_header`: 64 bytes, alignment 4.
@@ -1612,7 +1772,7 @@ class ParamsHeader(ctypes.LittleEndianStructure):
         0x0008 values_seq: u32
             Host: odd while it writes the values
             Access: atomic (host).
-        0x000C changes: u32
+        0x000c changes: u32
             Host: bumped with every change of a value
             Access: atomic (host).
         0x0010 max_params: u32
@@ -1631,7 +1791,7 @@ class ParamsHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class ParamDef(ctypes.LittleEndianStructure):
+class ParamDef(_Struct):
     """One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
 
     Schema struct `param_def`: 256 bytes, alignment 8.
@@ -1639,6 +1799,7 @@ class ParamDef(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 name: char[PARAM_NAME_LEN] (text)
         0x0020 kind: ParamKind (u8)
+            As ParamKind: kind_enum.
         0x0021 option_count: u8
             enum: options in options
         0x0022 _pad34: u8[6]
@@ -1649,7 +1810,7 @@ class ParamDef(ctypes.LittleEndianStructure):
         0x0040 step: f64
             int and float: the control's step; 0 for none
         0x0048 help: char[PARAM_HELP_LEN] (text)
-        0x00A8 options: char[PARAM_OPTIONS_LEN] (text)
+        0x00a8 options: char[PARAM_OPTIONS_LEN] (text)
             enum: the options' names, separated by '|'
     """
 
@@ -1666,9 +1827,13 @@ class ParamDef(ctypes.LittleEndianStructure):
         ("help", ctypes.c_char * PARAM_HELP_LEN),
         ("options", ctypes.c_char * PARAM_OPTIONS_LEN),
     ]
+    _Enums = {
+        "kind": ParamKind,
+    }
+    kind_enum = _enum_field("kind", ParamKind, "The field kind as ParamKind.")
 
 
-class ParamValue(ctypes.LittleEndianStructure):
+class ParamValue(_Struct):
     """One parameter's value, written by the host
 
     Schema struct `param_value`: 16 bytes, alignment 8.
@@ -1677,7 +1842,7 @@ class ParamValue(ctypes.LittleEndianStructure):
         0x0000 value: f64
         0x0008 changes: u32
             Bumped by every change, so a button's presses and a set to the same value count
-        0x000C _pad12: u8[4]
+        0x000c _pad12: u8[4]
     """
 
     _align_ = 8
@@ -1688,7 +1853,7 @@ class ParamValue(ctypes.LittleEndianStructure):
     ]
 
 
-class StatsHeader(ctypes.LittleEndianStructure):
+class StatsHeader(_Struct):
     """The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
 
     Schema struct `stats_header`: 64 bytes, alignment 8.
@@ -1704,7 +1869,7 @@ class StatsHeader(ctypes.LittleEndianStructure):
         0x0008 max_stats: u32
             Host: entries the area holds
             Access: plain (host).
-        0x000C _pad12: u8[4]
+        0x000c _pad12: u8[4]
         0x0010 ticks: u64
             Client: snapshots it waited for and got
             Access: atomic (client).
@@ -1733,7 +1898,7 @@ class StatsHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class StatEntry(ctypes.LittleEndianStructure):
+class StatEntry(_Struct):
     """One stat: a number or a short text
 
     Schema struct `stat_entry`: 64 bytes, alignment 8.
@@ -1741,8 +1906,10 @@ class StatEntry(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 name: char[STAT_NAME_LEN] (text)
         0x0018 kind: StatKind (u8)
+            As StatKind: kind_enum.
         0x0019 flags: StatFlags (u8)
-        0x001A _pad26: u8[6]
+            As StatFlags: flags_enum.
+        0x001a _pad26: u8[6]
         0x0020 value: f64
             number
         0x0028 text: char[STAT_TEXT_LEN] (text)
@@ -1758,9 +1925,15 @@ class StatEntry(ctypes.LittleEndianStructure):
         ("value", ctypes.c_double),
         ("text", ctypes.c_char * STAT_TEXT_LEN),
     ]
+    _Enums = {
+        "kind": StatKind,
+        "flags": StatFlags,
+    }
+    kind_enum = _enum_field("kind", StatKind, "The field kind as StatKind.")
+    flags_enum = _enum_field("flags", StatFlags, "The field flags as StatFlags.")
 
 
-class MailboxHeader(ctypes.LittleEndianStructure):
+class MailboxHeader(_Struct):
     """A client's command mailbox: one request at a time. The request text follows the header, then the response text
 
     Schema struct `mailbox_header`: 64 bytes, alignment 4.
@@ -1776,9 +1949,10 @@ class MailboxHeader(ctypes.LittleEndianStructure):
         0x0008 response_seq: u32
             Host: the request_seq answered, stored (release) after the rest
             Access: atomic (host).
-        0x000C status: CommandStatus (u32)
+        0x000c status: CommandStatus (u32)
             Host
             Access: plain (host).
+            As CommandStatus: status_enum.
         0x0010 response_len: u32
             Host: bytes of the result in the response area
             Access: plain (host).
@@ -1788,7 +1962,7 @@ class MailboxHeader(ctypes.LittleEndianStructure):
         0x0018 request_capacity: u32
             Host: bytes of the request area
             Access: plain (host).
-        0x001C response_capacity: u32
+        0x001c response_capacity: u32
             Host: bytes of the response area, which follows the request area
             Access: plain (host).
         0x0020 _pad32: u8[32]
@@ -1805,9 +1979,13 @@ class MailboxHeader(ctypes.LittleEndianStructure):
         ("response_capacity", ctypes.c_uint32),
         ("_pad32", ctypes.c_uint8 * 32),
     ]
+    _Enums = {
+        "status": CommandStatus,
+    }
+    status_enum = _enum_field("status", CommandStatus, "The field status as CommandStatus.")
 
 
-class RingSlotHeader(ctypes.LittleEndianStructure):
+class RingSlotHeader(_Struct):
     """The start of a snapshot ring slot; the snapshot and its extras follow it
 
     Schema struct `ring_slot_header`: 64 bytes, alignment 8.
@@ -1842,7 +2020,7 @@ class RingSlotHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class LogEntry(ctypes.LittleEndianStructure):
+class LogEntry(_Struct):
     """One log entry in the host log ring or a client's log queue; the source, then the text, follow it
 
     Schema struct `log_entry`: 40 bytes, alignment 8.
@@ -1851,12 +2029,14 @@ class LogEntry(ctypes.LittleEndianStructure):
         0x0000 size: u16
             Bytes of the entry with its source and text, a multiple of 8
         0x0002 kind: LogEntryKind (u8)
+            As LogEntryKind: kind_enum.
         0x0003 level: LogLevel (u8)
+            As LogLevel: level_enum.
         0x0004 source_len: u8
         0x0005 _pad5: u8
         0x0006 text_len: u16
         0x0008 thread: u32
-        0x000C _pad12: u8[4]
+        0x000c _pad12: u8[4]
         0x0010 seq: u64
             Entries written before this one
         0x0018 time_ns: u64
@@ -1878,9 +2058,15 @@ class LogEntry(ctypes.LittleEndianStructure):
         ("time_ns", ctypes.c_uint64),
         ("tick", ctypes.c_uint64),
     ]
+    _Enums = {
+        "kind": LogEntryKind,
+        "level": LogLevel,
+    }
+    kind_enum = _enum_field("kind", LogEntryKind, "The field kind as LogEntryKind.")
+    level_enum = _enum_field("level", LogLevel, "The field level as LogLevel.")
 
 
-class LogRingHeader(ctypes.LittleEndianStructure):
+class LogRingHeader(_Struct):
     """The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
 
     Schema struct `log_ring_header`: 64 bytes, alignment 8.
@@ -1913,7 +2099,7 @@ class LogRingHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class LogQueueHeader(ctypes.LittleEndianStructure):
+class LogQueueHeader(_Struct):
     """A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 
     Schema struct `log_queue_header`: 64 bytes, alignment 8.
@@ -1946,7 +2132,7 @@ class LogQueueHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class ClientBlockHeader(ctypes.LittleEndianStructure):
+class ClientBlockHeader(_Struct):
     """The start of a client block; the host writes it
 
     Schema struct `client_block_header`: 72 bytes, alignment 4.
@@ -1968,9 +2154,12 @@ class ClientBlockHeader(ctypes.LittleEndianStructure):
         ("region_count", ctypes.c_uint32),
         ("regions", RegionEntry * MAX_REGIONS),
     ]
+    _Counts = {
+        "regions": ("region_count",),
+    }
 
 
-class DirectoryEntry(ctypes.LittleEndianStructure):
+class DirectoryEntry(_Struct):
     """One running host in the directory
 
     Schema struct `directory_entry`: 64 bytes, alignment 8.
@@ -1979,6 +2168,7 @@ class DirectoryEntry(ctypes.LittleEndianStructure):
     Fields (offset, name, type):
         0x0000 state: InstanceState (u32)
             Access: cas (host).
+            As InstanceState: state_enum.
         0x0004 pid: u32
             Access: plain (host).
         0x0008 process_time: u64
@@ -2005,9 +2195,13 @@ class DirectoryEntry(ctypes.LittleEndianStructure):
         ("host_version", ctypes.c_char * VERSION_LEN),
         ("_pad56", ctypes.c_uint8 * 8),
     ]
+    _Enums = {
+        "state": InstanceState,
+    }
+    state_enum = _enum_field("state", InstanceState, "The field state as InstanceState.")
 
 
-class DirectoryHeader(ctypes.LittleEndianStructure):
+class DirectoryHeader(_Struct):
     """Local\\ibf.directory: the hosts running in this logon session
 
     Schema struct `directory_header`: 1088 bytes, alignment 8.
@@ -2022,7 +2216,7 @@ class DirectoryHeader(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0008 entry_size: u32
             Access: plain (host).
-        0x000C _pad12: u8[52]
+        0x000c _pad12: u8[52]
         0x0040 entries: DirectoryEntry[MAX_INSTANCES]
             Entries in use: entry_count.
             Access: plain (host).
@@ -2036,16 +2230,21 @@ class DirectoryHeader(ctypes.LittleEndianStructure):
         ("_pad12", ctypes.c_uint8 * 52),
         ("entries", DirectoryEntry * MAX_INSTANCES),
     ]
+    _Counts = {
+        "entries": ("entry_count",),
+    }
 
 
-class HeatmapHeader(ctypes.LittleEndianStructure):
+class HeatmapHeader(_Struct):
     """The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom row (ABI 0.5)
 
     Schema struct `heatmap_header`: 8 bytes, alignment 1, since ABI 0.5.
 
     Fields (offset, name, type):
         0x0000 palette: HeatmapPalette (u8)
+            As HeatmapPalette: palette_enum.
         0x0001 flags: HeatmapFlags (u8)
+            As HeatmapFlags: flags_enum.
         0x0002 _pad2: u8[6]
     """
 
@@ -2054,27 +2253,37 @@ class HeatmapHeader(ctypes.LittleEndianStructure):
         ("flags", ctypes.c_uint8),  # HeatmapFlags
         ("_pad2", ctypes.c_uint8 * 6),
     ]
+    _Enums = {
+        "palette": HeatmapPalette,
+        "flags": HeatmapFlags,
+    }
+    palette_enum = _enum_field("palette", HeatmapPalette, "The field palette as HeatmapPalette.")
+    flags_enum = _enum_field("flags", HeatmapFlags, "The field flags as HeatmapFlags.")
 
 
-class DrawCmd(ctypes.LittleEndianStructure):
+class DrawCmd(_Struct):
     """One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
 
     Schema struct `draw_cmd`: 36 bytes, alignment 4.
 
     Fields (offset, name, type):
         0x0000 op: DrawOp (u8)
+            As DrawOp: op_enum.
         0x0001 space: DrawSpace (u8)
+            As DrawSpace: space_enum.
         0x0002 layer: DrawLayer (u8)
+            As DrawLayer: layer_enum.
         0x0003 flags: DrawFlags (u8)
+            As DrawFlags: flags_enum.
         0x0004 color: u32
             RGBA, byte order R, G, B, A (ImGui IM_COL32)
         0x0008 thickness: f32
             Pixels
-        0x000C a: f32
+        0x000c a: f32
         0x0010 b: f32
         0x0014 c: f32
         0x0018 d: f32
-        0x001C payload_off: u32
+        0x001c payload_off: u32
             Points, UTF-8 text or heatmap cells in the list's payload area
         0x0020 payload_len: u16
         0x0022 _pad34: u8[2]
@@ -2095,9 +2304,19 @@ class DrawCmd(ctypes.LittleEndianStructure):
         ("payload_len", ctypes.c_uint16),
         ("_pad34", ctypes.c_uint8 * 2),
     ]
+    _Enums = {
+        "op": DrawOp,
+        "space": DrawSpace,
+        "layer": DrawLayer,
+        "flags": DrawFlags,
+    }
+    op_enum = _enum_field("op", DrawOp, "The field op as DrawOp.")
+    space_enum = _enum_field("space", DrawSpace, "The field space as DrawSpace.")
+    layer_enum = _enum_field("layer", DrawLayer, "The field layer as DrawLayer.")
+    flags_enum = _enum_field("flags", DrawFlags, "The field flags as DrawFlags.")
 
 
-class Vec2(ctypes.LittleEndianStructure):
+class Vec2(_Struct):
     """2-D vector in world units (tiles): origin at the board centre, +Y up
 
     Schema struct `vec2`: 8 bytes, alignment 4.
@@ -2116,7 +2335,7 @@ class Vec2(ctypes.LittleEndianStructure):
     ]
 
 
-class PadInput(ctypes.LittleEndianStructure):
+class PadInput(_Struct):
     """One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
 
     Schema struct `pad_input`: 32 bytes, alignment 8.
@@ -2127,6 +2346,7 @@ class PadInput(ctypes.LittleEndianStructure):
             Access: atomic (client).
         0x0004 flags: PadInputFlags (u32)
             Access: seqlock pad_input (client).
+            As PadInputFlags: flags_enum.
         0x0008 for_tick: u64
             The tick of the snapshot this input answers; the host counts the lag, and lockstep (M6) waits for it
             Access: seqlock pad_input (client).
@@ -2141,11 +2361,12 @@ class PadInput(ctypes.LittleEndianStructure):
             Access: seqlock pad_input (client).
         0x0018 buttons: PadButtons (u16)
             Access: seqlock pad_input (client).
-        0x001A lt: u8
+            As PadButtons: buttons_enum.
+        0x001a lt: u8
             Access: seqlock pad_input (client).
-        0x001B rt: u8
+        0x001b rt: u8
             Access: seqlock pad_input (client).
-        0x001C _pad28: u8[4]
+        0x001c _pad28: u8[4]
     """
 
     _align_ = 8
@@ -2162,9 +2383,15 @@ class PadInput(ctypes.LittleEndianStructure):
         ("rt", ctypes.c_uint8),
         ("_pad28", ctypes.c_uint8 * 4),
     ]
+    _Enums = {
+        "flags": PadInputFlags,
+        "buttons": PadButtons,
+    }
+    flags_enum = _enum_field("flags", PadInputFlags, "The field flags as PadInputFlags.")
+    buttons_enum = _enum_field("buttons", PadButtons, "The field buttons as PadButtons.")
 
 
-class RecPad(ctypes.LittleEndianStructure):
+class RecPad(_Struct):
     """One pad as the game last polled it before a tick
 
     Schema struct `rec_pad`: 24 bytes, alignment 8.
@@ -2173,13 +2400,15 @@ class RecPad(ctypes.LittleEndianStructure):
         0x0000 for_tick: u64
             The tick a bot's record answered; 0 when no bot answered the poll
         0x0008 lx: i16
-        0x000A ly: i16
-        0x000C rx: i16
-        0x000E ry: i16
+        0x000a ly: i16
+        0x000c rx: i16
+        0x000e ry: i16
         0x0010 buttons: PadButtons (u16)
+            As PadButtons: buttons_enum.
         0x0012 lt: u8
         0x0013 rt: u8
         0x0014 source: RecPadSource (u8)
+            As RecPadSource: source_enum.
         0x0015 owner: u8
             A bot pad's owner (its client row), or no_pad
         0x0016 _pad22: u8[2]
@@ -2199,9 +2428,15 @@ class RecPad(ctypes.LittleEndianStructure):
         ("owner", ctypes.c_uint8),
         ("_pad22", ctypes.c_uint8 * 2),
     ]
+    _Enums = {
+        "buttons": PadButtons,
+        "source": RecPadSource,
+    }
+    buttons_enum = _enum_field("buttons", PadButtons, "The field buttons as PadButtons.")
+    source_enum = _enum_field("source", RecPadSource, "The field source as RecPadSource.")
 
 
-class RecTickHeader(ctypes.LittleEndianStructure):
+class RecTickHeader(_Struct):
     """One tick record; the snapshot and its extras follow it
 
     Schema struct `rec_tick_header`: 136 bytes, alignment 8.
@@ -2212,6 +2447,7 @@ class RecTickHeader(ctypes.LittleEndianStructure):
         0x0004 data_size: u32
             Bytes of the snapshot and its extras
         0x0008 kind: RecRecordKind (u8)
+            As RecRecordKind: kind_enum.
         0x0009 _pad9: u8[7]
         0x0010 tick: u64
         0x0018 frame: u64
@@ -2232,9 +2468,13 @@ class RecTickHeader(ctypes.LittleEndianStructure):
         ("host_time_ns", ctypes.c_uint64),
         ("pads", RecPad * MAX_PLAYERS),
     ]
+    _Enums = {
+        "kind": RecRecordKind,
+    }
+    kind_enum = _enum_field("kind", RecRecordKind, "The field kind as RecRecordKind.")
 
 
-class RecFileHeader(ctypes.LittleEndianStructure):
+class RecFileHeader(_Struct):
     """The first 512 bytes of a recording
 
     Schema struct `rec_file_header`: 512 bytes, alignment 8.
@@ -2250,8 +2490,8 @@ class RecFileHeader(ctypes.LittleEndianStructure):
             sizeof(rec_file_header)
         0x0008 schema_major: u16
             The snapshot's ABI
-        0x000A schema_minor: u16
-        0x000C snapshot_size: u32
+        0x000a schema_minor: u16
+        0x000c snapshot_size: u32
             sizeof(snapshot) for the host that recorded
         0x0010 chunk_ticks: u32
             rec_chunk_ticks
@@ -2264,17 +2504,18 @@ class RecFileHeader(ctypes.LittleEndianStructure):
             The pad input each game action mapped to
         0x0038 run_mode: RunMode (u8)
             When recording started
+            As RunMode: run_mode_enum.
         0x0039 bot_pads: u8
             Bit n: pad n was a bot pad
-        0x003A _pad58: u8[2]
-        0x003C lockstep_timeout_ms: u32
+        0x003a _pad58: u8[2]
+        0x003c lockstep_timeout_ms: u32
         0x0040 host_version: char[VERSION_LEN] (text)
         0x0060 profile_name: char[64] (text)
-        0x00A0 exe_sha256: char[80] (text)
+        0x00a0 exe_sha256: char[80] (text)
             The game executable's SHA-256 in hex
-        0x00F0 note: char[256] (text)
+        0x00f0 note: char[256] (text)
             Free text: what was recorded
-        0x01F0 _pad496: u8[16]
+        0x01f0 _pad496: u8[16]
     """
 
     _align_ = 8
@@ -2300,9 +2541,13 @@ class RecFileHeader(ctypes.LittleEndianStructure):
         ("note", ctypes.c_char * 256),
         ("_pad496", ctypes.c_uint8 * 16),
     ]
+    _Enums = {
+        "run_mode": RunMode,
+    }
+    run_mode_enum = _enum_field("run_mode", RunMode, "The field run_mode as RunMode.")
 
 
-class RecChunkHeader(ctypes.LittleEndianStructure):
+class RecChunkHeader(_Struct):
     """One chunk: its zlib stream follows
 
     Schema struct `rec_chunk_header`: 32 bytes, alignment 8.
@@ -2315,7 +2560,7 @@ class RecChunkHeader(ctypes.LittleEndianStructure):
             Bytes of the zlib stream
         0x0008 raw_size: u32
             Bytes of tick records it inflates to
-        0x000C tick_count: u32
+        0x000c tick_count: u32
         0x0010 first_tick: u64
         0x0018 last_tick: u64
     """
@@ -2331,7 +2576,7 @@ class RecChunkHeader(ctypes.LittleEndianStructure):
     ]
 
 
-class RecChunkEntry(ctypes.LittleEndianStructure):
+class RecChunkEntry(_Struct):
     """The footer's index of a chunk
 
     Schema struct `rec_chunk_entry`: 24 bytes, alignment 8.
@@ -2351,7 +2596,7 @@ class RecChunkEntry(ctypes.LittleEndianStructure):
     ]
 
 
-class RecMark(ctypes.LittleEndianStructure):
+class RecMark(_Struct):
     """A match or round boundary, from the snapshots' events
 
     Schema struct `rec_mark`: 16 bytes, alignment 8.
@@ -2360,8 +2605,9 @@ class RecMark(ctypes.LittleEndianStructure):
         0x0000 tick: u64
         0x0008 kind: EventKind (u16)
             match_started, round_started, round_ended or match_ended
-        0x000A _pad10: u8[2]
-        0x000C a: i32
+            As EventKind: kind_enum.
+        0x000a _pad10: u8[2]
+        0x000c a: i32
             The event's a: the round number, or the winner
     """
 
@@ -2372,9 +2618,13 @@ class RecMark(ctypes.LittleEndianStructure):
         ("_pad10", ctypes.c_uint8 * 2),
         ("a", ctypes.c_int32),
     ]
+    _Enums = {
+        "kind": EventKind,
+    }
+    kind_enum = _enum_field("kind", EventKind, "The field kind as EventKind.")
 
 
-class RecFooter(ctypes.LittleEndianStructure):
+class RecFooter(_Struct):
     """The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
 
     Schema struct `rec_footer`: 48 bytes, alignment 8.
@@ -2385,7 +2635,7 @@ class RecFooter(ctypes.LittleEndianStructure):
             Always REC_FOOTER_MAGIC.
         0x0004 chunk_count: u32
         0x0008 mark_count: u32
-        0x000C dropped: u32
+        0x000c dropped: u32
             Ticks the recorder could not keep up with
         0x0010 ticks: u64
             Tick records in the file
@@ -2408,7 +2658,7 @@ class RecFooter(ctypes.LittleEndianStructure):
     ]
 
 
-class RecTrailer(ctypes.LittleEndianStructure):
+class RecTrailer(_Struct):
     """A recording's last 16 bytes
 
     Schema struct `rec_trailer`: 16 bytes, alignment 8.
@@ -2417,7 +2667,7 @@ class RecTrailer(ctypes.LittleEndianStructure):
         0x0000 footer_offset: u64
             Of the rec_footer, from the file's start
         0x0008 _pad8: u8[4]
-        0x000C magic: u32
+        0x000c magic: u32
             rec_trailer_magic
             Always REC_TRAILER_MAGIC.
     """
@@ -2430,7 +2680,7 @@ class RecTrailer(ctypes.LittleEndianStructure):
     ]
 
 
-class SnapshotHeader(ctypes.LittleEndianStructure):
+class SnapshotHeader(_Struct):
     """Schema struct `snapshot_header`: 48 bytes, alignment 8.
     Shared memory, written by the host.
 
@@ -2446,8 +2696,9 @@ class SnapshotHeader(ctypes.LittleEndianStructure):
         0x0008 size: u32
             Bytes in this snapshot, including extras
             Access: plain (host).
-        0x000C flags: SnapshotFlags (u32)
+        0x000c flags: SnapshotFlags (u32)
             Access: plain (host).
+            As SnapshotFlags: flags_enum.
         0x0010 frame: u64
             Present calls since start-up
             Access: plain (host).
@@ -2460,12 +2711,14 @@ class SnapshotHeader(ctypes.LittleEndianStructure):
         0x0028 game_time: f32
             Round time in seconds: counts during play, from 0 at each round start
             Access: plain (host).
-        0x002C invalid_reason: InvalidReason (u16)
+        0x002c invalid_reason: InvalidReason (u16)
             Access: plain (host).
-        0x002E tick_source: TickSource (u8)
+            As InvalidReason: invalid_reason_enum.
+        0x002e tick_source: TickSource (u8)
             Which hook built the snapshot
             Access: plain (host).
-        0x002F _pad47: u8
+            As TickSource: tick_source_enum.
+        0x002f _pad47: u8
     """
 
     _align_ = 8
@@ -2483,9 +2736,17 @@ class SnapshotHeader(ctypes.LittleEndianStructure):
         ("tick_source", ctypes.c_uint8),  # TickSource
         ("_pad47", ctypes.c_uint8),
     ]
+    _Enums = {
+        "flags": SnapshotFlags,
+        "invalid_reason": InvalidReason,
+        "tick_source": TickSource,
+    }
+    flags_enum = _enum_field("flags", SnapshotFlags, "The field flags as SnapshotFlags.")
+    invalid_reason_enum = _enum_field("invalid_reason", InvalidReason, "The field invalid_reason as InvalidReason.")
+    tick_source_enum = _enum_field("tick_source", TickSource, "The field tick_source as TickSource.")
 
 
-class Game(ctypes.LittleEndianStructure):
+class Game(_Struct):
     """Schema struct `game`: 24 bytes, alignment 4.
     Shared memory, written by the host.
 
@@ -2498,7 +2759,7 @@ class Game(ctypes.LittleEndianStructure):
         0x0008 menu_item: i32
             Highlighted item; top item is 0
             Access: plain (host).
-        0x000C arcade_score: i32
+        0x000c arcade_score: i32
             The arcade score (the screen's counts up to it)
             Access: plain (host).
         0x0010 lives: i16
@@ -2506,6 +2767,7 @@ class Game(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0012 phase: Phase (u8)
             Access: plain (host).
+            As Phase: phase_enum.
         0x0013 paused: u8
             Access: plain (host).
         0x0014 focused: u8
@@ -2528,9 +2790,13 @@ class Game(ctypes.LittleEndianStructure):
         ("player_count", ctypes.c_uint8),
         ("_pad22", ctypes.c_uint8 * 2),
     ]
+    _Enums = {
+        "phase": Phase,
+    }
+    phase_enum = _enum_field("phase", Phase, "The field phase as Phase.")
 
 
-class Board(ctypes.LittleEndianStructure):
+class Board(_Struct):
     """Schema struct `board`: 4100 bytes, alignment 2.
     Shared memory, written by the host.
 
@@ -2542,6 +2808,7 @@ class Board(ctypes.LittleEndianStructure):
         0x0004 tiles: Tile[BOARD_MAX_TILES] (u8)
             Row-major, index y * width + x, row 0 at the bottom
             Access: plain (host).
+            As a list of Tile: tiles_enum.
     """
 
     _fields_ = [
@@ -2549,9 +2816,13 @@ class Board(ctypes.LittleEndianStructure):
         ("height", ctypes.c_uint16),
         ("tiles", ctypes.c_uint8 * BOARD_MAX_TILES),  # Tile
     ]
+    _Enums = {
+        "tiles": Tile,
+    }
+    tiles_enum = _enum_array("tiles", Tile, "The field tiles as a list of Tile.")
 
 
-class Ship(ctypes.LittleEndianStructure):
+class Ship(_Struct):
     """Schema struct `ship`: 64 bytes, alignment 4.
     Shared memory, written by the host.
 
@@ -2565,7 +2836,7 @@ class Ship(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0018 reload_progress: f32
             Access: plain (host).
-        0x001C reload_time: f32
+        0x001c reload_time: f32
             Access: plain (host).
         0x0020 time_alive: f32
             Access: plain (host).
@@ -2575,31 +2846,35 @@ class Ship(ctypes.LittleEndianStructure):
         0x0028 score: i32
             Versus: round wins of the ship's team
             Access: plain (host).
-        0x002C multiplier: i32
+        0x002c multiplier: i32
             Already de-obfuscated
             Access: plain (host).
         0x0030 valid: ShipValid (u32)
             One bit per field the profile marks confirmed
             Access: plain (host).
+            As ShipValid: valid_enum.
         0x0034 flags: ShipFlags (u16)
             Access: plain (host).
+            As ShipFlags: flags_enum.
         0x0036 player_id: u8
             Player index 0-3 (Inversus 1.2.0 stores one bit per player), or no_player for an arcade enemy
             Access: plain (host).
         0x0037 color: Color (u8)
             Access: plain (host).
+            As Color: color_enum.
         0x0038 alive: u8
             Access: plain (host).
         0x0039 ammo: u8
             Access: plain (host).
-        0x003A max_ammo: u8
+        0x003a max_ammo: u8
             Access: plain (host).
-        0x003B fast_ammo: u8
+        0x003b fast_ammo: u8
             Red shots held
             Access: plain (host).
-        0x003C charge_dir: Dir (u8)
+        0x003c charge_dir: Dir (u8)
             Access: plain (host).
-        0x003D _pad61: u8[3]
+            As Dir: charge_dir_enum.
+        0x003d _pad61: u8[3]
     """
 
     _fields_ = [
@@ -2623,9 +2898,19 @@ class Ship(ctypes.LittleEndianStructure):
         ("charge_dir", ctypes.c_uint8),  # Dir
         ("_pad61", ctypes.c_uint8 * 3),
     ]
+    _Enums = {
+        "valid": ShipValid,
+        "flags": ShipFlags,
+        "color": Color,
+        "charge_dir": Dir,
+    }
+    valid_enum = _enum_field("valid", ShipValid, "The field valid as ShipValid.")
+    flags_enum = _enum_field("flags", ShipFlags, "The field flags as ShipFlags.")
+    color_enum = _enum_field("color", Color, "The field color as Color.")
+    charge_dir_enum = _enum_field("charge_dir", Dir, "The field charge_dir as Dir.")
 
 
-class Projectile(ctypes.LittleEndianStructure):
+class Projectile(_Struct):
     """Schema struct `projectile`: 24 bytes, alignment 4.
     Shared memory, written by the host.
 
@@ -2634,7 +2919,7 @@ class Projectile(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0008 speed: f32
             Access: plain (host).
-        0x000C time_alive: f32
+        0x000c time_alive: f32
             Seconds since it spawned
             Access: plain (host).
         0x0010 kind_raw: i32
@@ -2642,8 +2927,10 @@ class Projectile(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0014 dir: Dir (u8)
             Access: plain (host).
+            As Dir: dir_enum.
         0x0015 kind: ProjectileKind (u8)
             Access: plain (host).
+            As ProjectileKind: kind_enum.
         0x0016 owner: u8
             Player ID, or no_player when unknown
             Access: plain (host).
@@ -2660,9 +2947,15 @@ class Projectile(ctypes.LittleEndianStructure):
         ("owner", ctypes.c_uint8),
         ("_pad23", ctypes.c_uint8),
     ]
+    _Enums = {
+        "dir": Dir,
+        "kind": ProjectileKind,
+    }
+    dir_enum = _enum_field("dir", Dir, "The field dir as Dir.")
+    kind_enum = _enum_field("kind", ProjectileKind, "The field kind as ProjectileKind.")
 
 
-class Pickup(ctypes.LittleEndianStructure):
+class Pickup(_Struct):
     """Schema struct `pickup`: 16 bytes, alignment 4.
     Shared memory, written by the host.
 
@@ -2671,11 +2964,12 @@ class Pickup(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0008 time_alive: f32
             Access: plain (host).
-        0x000C kind: PickupKind (u8)
+        0x000c kind: PickupKind (u8)
             Access: plain (host).
-        0x000D amount: u8
+            As PickupKind: kind_enum.
+        0x000d amount: u8
             Access: plain (host).
-        0x000E _pad14: u8[2]
+        0x000e _pad14: u8[2]
     """
 
     _fields_ = [
@@ -2685,9 +2979,13 @@ class Pickup(ctypes.LittleEndianStructure):
         ("amount", ctypes.c_uint8),
         ("_pad14", ctypes.c_uint8 * 2),
     ]
+    _Enums = {
+        "kind": PickupKind,
+    }
+    kind_enum = _enum_field("kind", PickupKind, "The field kind as PickupKind.")
 
 
-class Event(ctypes.LittleEndianStructure):
+class Event(_Struct):
     """Schema struct `event`: 24 bytes, alignment 8.
     Shared memory, written by the host.
 
@@ -2697,10 +2995,11 @@ class Event(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0008 a: i32
             Access: plain (host).
-        0x000C b: i32
+        0x000c b: i32
             Access: plain (host).
         0x0010 kind: EventKind (u16)
             Access: plain (host).
+            As EventKind: kind_enum.
         0x0012 player: u8
             Player ID, or no_player
             Access: plain (host).
@@ -2716,9 +3015,13 @@ class Event(ctypes.LittleEndianStructure):
         ("player", ctypes.c_uint8),
         ("_pad19", ctypes.c_uint8 * 5),
     ]
+    _Enums = {
+        "kind": EventKind,
+    }
+    kind_enum = _enum_field("kind", EventKind, "The field kind as EventKind.")
 
 
-class Match(ctypes.LittleEndianStructure):
+class Match(_Struct):
     """The running match and its map (ABI 0.6)
 
     Schema struct `match`: 20 bytes, alignment 4, since ABI 0.6.
@@ -2733,26 +3036,28 @@ class Match(ctypes.LittleEndianStructure):
             Access: plain (host).
         0x0008 game_type: GameType (u8)
             Access: plain (host).
+            As GameType: game_type_enum.
         0x0009 map_set: u8
             0 tutorial, 1 arcade one player, 2 arcade two players, 3 versus 1v1, 4 versus 2v2; 255 none
             Access: plain (host).
-        0x000A map_index: u8
+        0x000a map_index: u8
             The map's index in its set (the map select's item); 255 none
             Access: plain (host).
-        0x000B wrap: u8
+        0x000b wrap: u8
             1 when ships and shots cross the board's edges to the other side
             Access: plain (host).
-        0x000C wrap_shift_x: i8
+        0x000c wrap_shift_x: i8
             Columns a crossing of the top edge moves left by (of the bottom edge, right)
             Access: plain (host).
-        0x000D wrap_shift_y: i8
+        0x000d wrap_shift_y: i8
             Rows a crossing of the right edge moves down by (of the left edge, up)
             Access: plain (host).
-        0x000E rounds_to_win: u8
+        0x000e rounds_to_win: u8
             Versus: round wins that take the match
             Access: plain (host).
-        0x000F round_state: RoundState (u8)
+        0x000f round_state: RoundState (u8)
             Access: plain (host).
+            As RoundState: round_state_enum.
         0x0010 round_winner: u8
             The team that won the round once round_state is decided; no_player otherwise
             Access: plain (host).
@@ -2781,9 +3086,15 @@ class Match(ctypes.LittleEndianStructure):
         ("pickup_spawn_count", ctypes.c_uint8),
         ("_pad19", ctypes.c_uint8),
     ]
+    _Enums = {
+        "game_type": GameType,
+        "round_state": RoundState,
+    }
+    game_type_enum = _enum_field("game_type", GameType, "The field game_type as GameType.")
+    round_state_enum = _enum_field("round_state", RoundState, "The field round_state as RoundState.")
 
 
-class PickupSpawn(ctypes.LittleEndianStructure):
+class PickupSpawn(_Struct):
     """One of the map's pickup spawn points and its timer (ABI 0.6)
 
     Schema struct `pickup_spawn`: 16 bytes, alignment 4, since ABI 0.6.
@@ -2796,9 +3107,10 @@ class PickupSpawn(ctypes.LittleEndianStructure):
         0x0008 time_left: f32
             Seconds until it spawns while waiting; 0 otherwise
             Access: plain (host).
-        0x000C state: SpawnState (u8)
+        0x000c state: SpawnState (u8)
             Access: plain (host).
-        0x000D _pad13: u8[3]
+            As SpawnState: state_enum.
+        0x000d _pad13: u8[3]
     """
 
     _fields_ = [
@@ -2807,9 +3119,13 @@ class PickupSpawn(ctypes.LittleEndianStructure):
         ("state", ctypes.c_uint8),  # SpawnState
         ("_pad13", ctypes.c_uint8 * 3),
     ]
+    _Enums = {
+        "state": SpawnState,
+    }
+    state_enum = _enum_field("state", SpawnState, "The field state as SpawnState.")
 
 
-class SpawnMarker(ctypes.LittleEndianStructure):
+class SpawnMarker(_Struct):
     """Arcade: where an enemy is about to appear, marked on the board before it does (ABI 0.9)
 
     Schema struct `spawn_marker`: 16 bytes, alignment 4, since ABI 0.9.
@@ -2822,9 +3138,10 @@ class SpawnMarker(ctypes.LittleEndianStructure):
         0x0008 time_left: f32
             Seconds until the enemy appears (the marker shows for 1.5 s)
             Access: plain (host).
-        0x000C kind: EnemyKind (u8)
+        0x000c kind: EnemyKind (u8)
             Access: plain (host).
-        0x000D _pad13: u8[3]
+            As EnemyKind: kind_enum.
+        0x000d _pad13: u8[3]
     """
 
     _fields_ = [
@@ -2833,9 +3150,13 @@ class SpawnMarker(ctypes.LittleEndianStructure):
         ("kind", ctypes.c_uint8),  # EnemyKind
         ("_pad13", ctypes.c_uint8 * 3),
     ]
+    _Enums = {
+        "kind": EnemyKind,
+    }
+    kind_enum = _enum_field("kind", EnemyKind, "The field kind as EnemyKind.")
 
 
-class ShipExt(ctypes.LittleEndianStructure):
+class ShipExt(_Struct):
     """More of each ship, parallel to ships (ABI 0.6)
 
     Schema struct `ship_ext`: 28 bytes, alignment 4, since ABI 0.6.
@@ -2848,7 +3169,7 @@ class ShipExt(ctypes.LittleEndianStructure):
         0x0008 block_eat_time: f32
             Seconds of block-eat left (arcade enemies keep it for good)
             Access: plain (host).
-        0x000C speed_boost_time: f32
+        0x000c speed_boost_time: f32
             Seconds of x1.5 speed left
             Access: plain (host).
         0x0010 shield_time: f32
@@ -2863,6 +3184,7 @@ class ShipExt(ctypes.LittleEndianStructure):
         0x0017 parry_dir: Dir (u8)
             The direction of a charge started within 0.3 s: a shot coming the other way is absorbed
             Access: plain (host).
+            As Dir: parry_dir_enum.
         0x0018 dying: u8
             1 once hit, while it explodes
             Access: plain (host).
@@ -2880,9 +3202,13 @@ class ShipExt(ctypes.LittleEndianStructure):
         ("dying", ctypes.c_uint8),
         ("_pad25", ctypes.c_uint8 * 3),
     ]
+    _Enums = {
+        "parry_dir": Dir,
+    }
+    parry_dir_enum = _enum_field("parry_dir", Dir, "The field parry_dir as Dir.")
 
 
-class ProjectileExt(ctypes.LittleEndianStructure):
+class ProjectileExt(_Struct):
     """More of each projectile, parallel to projectiles (ABI 0.6)
 
     Schema struct `projectile_ext`: 8 bytes, alignment 4, since ABI 0.6.
@@ -2905,7 +3231,7 @@ class ProjectileExt(ctypes.LittleEndianStructure):
     ]
 
 
-class Snapshot(ctypes.LittleEndianStructure):
+class Snapshot(_Struct):
     """Fixed part of a snapshot. When extras_size > 0, an extras_header follows at extras_offset.
 
     Schema struct `snapshot`: 12104 bytes, alignment 8.
@@ -2932,7 +3258,7 @@ class Snapshot(ctypes.LittleEndianStructure):
         0x0058 extras_offset: u32
             From the start of the snapshot; 0 when there are no extras
             Access: under its seqlock (host).
-        0x005C extras_size: u32
+        0x005c extras_size: u32
             Access: under its seqlock (host).
         0x0060 board: Board
             Access: under its seqlock (host).
@@ -2949,29 +3275,28 @@ class Snapshot(ctypes.LittleEndianStructure):
         0x2468 events: Event[MAX_EVENTS]
             Access: under its seqlock (host).
         0x2768 match: Match, since ABI 0.6
-            ABI 0.6: read it when header.schema_minor >= 6
+            read it when header.schema_minor >= 6
             Access: under its seqlock (host).
-        0x277C pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
-            ABI 0.6
+        0x277c pickup_spawns: PickupSpawn[MAX_PICKUP_SPAWNS], since ABI 0.6
             Entries in use: match.pickup_spawn_count.
             Access: under its seqlock (host).
-        0x287C ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
-            ABI 0.6: ships_ext[i] goes with ships[i]
+        0x287c ships_ext: ShipExt[MAX_SHIPS], since ABI 0.6
+            ships_ext[i] goes with ships[i]
             Entries in use: ship_count.
             Access: under its seqlock (host).
-        0x2A3C projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
-            ABI 0.6: projectiles_ext[i] goes with projectiles[i]
+        0x2a3c projectiles_ext: ProjectileExt[MAX_PROJECTILES], since ABI 0.6
+            projectiles_ext[i] goes with projectiles[i]
             Entries in use: projectile_count.
             Access: under its seqlock (host).
-        0x2E3C _pad11836: u8[4]
-        0x2E40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
-            ABI 0.9: read them when header.schema_minor >= 9
+        0x2e3c _pad11836: u8[4]
+        0x2e40 spawn_markers: SpawnMarker[MAX_SPAWN_MARKERS], since ABI 0.9
+            read them when header.schema_minor >= 9
             Entries in use: spawn_marker_count.
             Access: under its seqlock (host).
-        0x2F40 spawn_marker_count: u8, since ABI 0.9
-            ABI 0.9: entries used in spawn_markers
+        0x2f40 spawn_marker_count: u8, since ABI 0.9
+            entries used in spawn_markers
             Access: under its seqlock (host).
-        0x2F41 _pad12097: u8[7]
+        0x2f41 _pad12097: u8[7]
     """
 
     _align_ = 8
@@ -3000,9 +3325,18 @@ class Snapshot(ctypes.LittleEndianStructure):
         ("spawn_marker_count", ctypes.c_uint8),
         ("_pad12097", ctypes.c_uint8 * 7),
     ]
+    _Counts = {
+        "ships": ("ship_count",),
+        "projectiles": ("projectile_count",),
+        "pickups": ("pickup_count",),
+        "pickup_spawns": ("match", "pickup_spawn_count"),
+        "ships_ext": ("ship_count",),
+        "projectiles_ext": ("projectile_count",),
+        "spawn_markers": ("spawn_marker_count",),
+    }
 
 
-class ExtraEntry(ctypes.LittleEndianStructure):
+class ExtraEntry(_Struct):
     """One custom probe (design section 5.6)
 
     Schema struct `extra_entry`: 36 bytes, alignment 4.
@@ -3011,9 +3345,10 @@ class ExtraEntry(ctypes.LittleEndianStructure):
         0x0000 name: char[EXTRA_NAME_LEN] (text)
         0x0018 offset: u32
             From the start of the extras blob
-        0x001C size: u32
+        0x001c size: u32
             Bytes
         0x0020 type: ExtraType (u16)
+            As ExtraType: type_enum.
         0x0022 count: u16
             Elements: 1 per object, or one per entity for per-entity probes
     """
@@ -3025,9 +3360,13 @@ class ExtraEntry(ctypes.LittleEndianStructure):
         ("type", ctypes.c_uint16),  # ExtraType
         ("count", ctypes.c_uint16),
     ]
+    _Enums = {
+        "type": ExtraType,
+    }
+    type_enum = _enum_field("type", ExtraType, "The field type as ExtraType.")
 
 
-class ExtrasHeader(ctypes.LittleEndianStructure):
+class ExtrasHeader(_Struct):
     """Schema struct `extras_header`: 2312 bytes, alignment 4.
 
     Fields (offset, name, type):
@@ -3044,6 +3383,9 @@ class ExtrasHeader(ctypes.LittleEndianStructure):
         ("blob_size", ctypes.c_uint32),
         ("entries", ExtraEntry * MAX_EXTRAS),
     ]
+    _Counts = {
+        "entries": ("entry_count",),
+    }
 
 
 # The schema's layout: (class, size, alignment, ((field, offset), ...)) for every struct.
@@ -3056,7 +3398,7 @@ _layout_table = (
         ("state", 0x0000),
         ("generation", 0x0004),
         ("pid", 0x0008),
-        ("caps", 0x000C),
+        ("caps", 0x000c),
         ("heartbeat_ns", 0x0010),
         ("connected_ns", 0x0018),
         ("pad", 0x0020),
@@ -3072,20 +3414,20 @@ _layout_table = (
         ("shoot_down", 0x0004),
         ("shoot_left", 0x0006),
         ("shoot_right", 0x0008),
-        ("pause", 0x000A),
-        ("confirm", 0x000C),
-        ("back", 0x000E),
+        ("pause", 0x000a),
+        ("confirm", 0x000c),
+        ("back", 0x000e),
     )),
     (BridgeHeader, 1304, 8, (
         ("magic", 0x0000),
         ("abi_major", 0x0004),
         ("abi_minor", 0x0006),
         ("header_size", 0x0008),
-        ("total_size", 0x000C),
+        ("total_size", 0x000c),
         ("host_pid", 0x0010),
         ("host_generation", 0x0014),
         ("host_state", 0x0018),
-        ("region_count", 0x001C),
+        ("region_count", 0x001c),
         ("host_version", 0x0020),
         ("regions", 0x0040),
         ("clock_mono_ns", 0x0080),
@@ -3093,12 +3435,12 @@ _layout_table = (
         ("ring_slots", 0x0090),
         ("ring_slot_size", 0x0094),
         ("max_clients", 0x0098),
-        ("client_block_size", 0x009C),
-        ("client_entry_size", 0x00A0),
-        ("pad_owner", 0x00A4),
-        ("_pad168", 0x00A8),
-        ("snapshot_seq", 0x00C0),
-        ("_pad200", 0x00C8),
+        ("client_block_size", 0x009c),
+        ("client_entry_size", 0x00a0),
+        ("pad_owner", 0x00a4),
+        ("_pad168", 0x00a8),
+        ("snapshot_seq", 0x00c0),
+        ("_pad200", 0x00c8),
         ("clients", 0x0100),
         ("controls", 0x0500),
         ("run_mode", 0x0510),
@@ -3110,7 +3452,7 @@ _layout_table = (
         ("state", 0x0000),
         ("buffers", 0x0004),
         ("buffer_size", 0x0008),
-        ("max_commands", 0x000C),
+        ("max_commands", 0x000c),
         ("max_payload", 0x0010),
         ("published", 0x0014),
         ("_pad24", 0x0018),
@@ -3119,7 +3461,7 @@ _layout_table = (
         ("seq", 0x0000),
         ("count", 0x0004),
         ("payload_len", 0x0008),
-        ("ttl_ms", 0x000C),
+        ("ttl_ms", 0x000c),
         ("flags", 0x0010),
         ("dropped", 0x0014),
         ("for_tick", 0x0018),
@@ -3129,7 +3471,7 @@ _layout_table = (
         ("defs_seq", 0x0000),
         ("def_count", 0x0004),
         ("values_seq", 0x0008),
-        ("changes", 0x000C),
+        ("changes", 0x000c),
         ("max_params", 0x0010),
         ("_pad20", 0x0014),
     )),
@@ -3143,18 +3485,18 @@ _layout_table = (
         ("max", 0x0038),
         ("step", 0x0040),
         ("help", 0x0048),
-        ("options", 0x00A8),
+        ("options", 0x00a8),
     )),
     (ParamValue, 16, 8, (
         ("value", 0x0000),
         ("changes", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
     )),
     (StatsHeader, 64, 8, (
         ("seq", 0x0000),
         ("count", 0x0004),
         ("max_stats", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
         ("ticks", 0x0010),
         ("skipped", 0x0018),
         ("wake_p50_us", 0x0020),
@@ -3165,7 +3507,7 @@ _layout_table = (
         ("name", 0x0000),
         ("kind", 0x0018),
         ("flags", 0x0019),
-        ("_pad26", 0x001A),
+        ("_pad26", 0x001a),
         ("value", 0x0020),
         ("text", 0x0028),
     )),
@@ -3173,11 +3515,11 @@ _layout_table = (
         ("request_seq", 0x0000),
         ("request_len", 0x0004),
         ("response_seq", 0x0008),
-        ("status", 0x000C),
+        ("status", 0x000c),
         ("response_len", 0x0010),
         ("response_total", 0x0014),
         ("request_capacity", 0x0018),
-        ("response_capacity", 0x001C),
+        ("response_capacity", 0x001c),
         ("_pad32", 0x0020),
     )),
     (RingSlotHeader, 64, 8, (
@@ -3196,7 +3538,7 @@ _layout_table = (
         ("_pad5", 0x0005),
         ("text_len", 0x0006),
         ("thread", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
         ("seq", 0x0010),
         ("time_ns", 0x0018),
         ("tick", 0x0020),
@@ -3236,7 +3578,7 @@ _layout_table = (
         ("magic", 0x0000),
         ("entry_count", 0x0004),
         ("entry_size", 0x0008),
-        ("_pad12", 0x000C),
+        ("_pad12", 0x000c),
         ("entries", 0x0040),
     )),
     (HeatmapHeader, 8, 1, (
@@ -3251,11 +3593,11 @@ _layout_table = (
         ("flags", 0x0003),
         ("color", 0x0004),
         ("thickness", 0x0008),
-        ("a", 0x000C),
+        ("a", 0x000c),
         ("b", 0x0010),
         ("c", 0x0014),
         ("d", 0x0018),
-        ("payload_off", 0x001C),
+        ("payload_off", 0x001c),
         ("payload_len", 0x0020),
         ("_pad34", 0x0022),
     )),
@@ -3272,16 +3614,16 @@ _layout_table = (
         ("rx", 0x0014),
         ("ry", 0x0016),
         ("buttons", 0x0018),
-        ("lt", 0x001A),
-        ("rt", 0x001B),
-        ("_pad28", 0x001C),
+        ("lt", 0x001a),
+        ("rt", 0x001b),
+        ("_pad28", 0x001c),
     )),
     (RecPad, 24, 8, (
         ("for_tick", 0x0000),
         ("lx", 0x0008),
-        ("ly", 0x000A),
-        ("rx", 0x000C),
-        ("ry", 0x000E),
+        ("ly", 0x000a),
+        ("rx", 0x000c),
+        ("ry", 0x000e),
         ("buttons", 0x0010),
         ("lt", 0x0012),
         ("rt", 0x0013),
@@ -3304,8 +3646,8 @@ _layout_table = (
         ("format", 0x0004),
         ("header_size", 0x0006),
         ("schema_major", 0x0008),
-        ("schema_minor", 0x000A),
-        ("snapshot_size", 0x000C),
+        ("schema_minor", 0x000a),
+        ("snapshot_size", 0x000c),
         ("chunk_ticks", 0x0010),
         ("host_pid", 0x0014),
         ("start_unix_ns", 0x0018),
@@ -3313,19 +3655,19 @@ _layout_table = (
         ("controls", 0x0028),
         ("run_mode", 0x0038),
         ("bot_pads", 0x0039),
-        ("_pad58", 0x003A),
-        ("lockstep_timeout_ms", 0x003C),
+        ("_pad58", 0x003a),
+        ("lockstep_timeout_ms", 0x003c),
         ("host_version", 0x0040),
         ("profile_name", 0x0060),
-        ("exe_sha256", 0x00A0),
-        ("note", 0x00F0),
-        ("_pad496", 0x01F0),
+        ("exe_sha256", 0x00a0),
+        ("note", 0x00f0),
+        ("_pad496", 0x01f0),
     )),
     (RecChunkHeader, 32, 8, (
         ("magic", 0x0000),
         ("stored_size", 0x0004),
         ("raw_size", 0x0008),
-        ("tick_count", 0x000C),
+        ("tick_count", 0x000c),
         ("first_tick", 0x0010),
         ("last_tick", 0x0018),
     )),
@@ -3337,14 +3679,14 @@ _layout_table = (
     (RecMark, 16, 8, (
         ("tick", 0x0000),
         ("kind", 0x0008),
-        ("_pad10", 0x000A),
-        ("a", 0x000C),
+        ("_pad10", 0x000a),
+        ("a", 0x000c),
     )),
     (RecFooter, 48, 8, (
         ("magic", 0x0000),
         ("chunk_count", 0x0004),
         ("mark_count", 0x0008),
-        ("dropped", 0x000C),
+        ("dropped", 0x000c),
         ("ticks", 0x0010),
         ("first_tick", 0x0018),
         ("last_tick", 0x0020),
@@ -3353,27 +3695,27 @@ _layout_table = (
     (RecTrailer, 16, 8, (
         ("footer_offset", 0x0000),
         ("_pad8", 0x0008),
-        ("magic", 0x000C),
+        ("magic", 0x000c),
     )),
     (SnapshotHeader, 48, 8, (
         ("magic", 0x0000),
         ("schema_major", 0x0004),
         ("schema_minor", 0x0006),
         ("size", 0x0008),
-        ("flags", 0x000C),
+        ("flags", 0x000c),
         ("frame", 0x0010),
         ("tick", 0x0018),
         ("host_time_ns", 0x0020),
         ("game_time", 0x0028),
-        ("invalid_reason", 0x002C),
-        ("tick_source", 0x002E),
-        ("_pad47", 0x002F),
+        ("invalid_reason", 0x002c),
+        ("tick_source", 0x002e),
+        ("_pad47", 0x002f),
     )),
     (Game, 24, 4, (
         ("menu_id", 0x0000),
         ("menu_depth", 0x0004),
         ("menu_item", 0x0008),
-        ("arcade_score", 0x000C),
+        ("arcade_score", 0x000c),
         ("lives", 0x0010),
         ("phase", 0x0012),
         ("paused", 0x0013),
@@ -3391,26 +3733,26 @@ _layout_table = (
         ("vel", 0x0008),
         ("last_shot_pos", 0x0010),
         ("reload_progress", 0x0018),
-        ("reload_time", 0x001C),
+        ("reload_time", 0x001c),
         ("time_alive", 0x0020),
         ("time_since_shot", 0x0024),
         ("score", 0x0028),
-        ("multiplier", 0x002C),
+        ("multiplier", 0x002c),
         ("valid", 0x0030),
         ("flags", 0x0034),
         ("player_id", 0x0036),
         ("color", 0x0037),
         ("alive", 0x0038),
         ("ammo", 0x0039),
-        ("max_ammo", 0x003A),
-        ("fast_ammo", 0x003B),
-        ("charge_dir", 0x003C),
-        ("_pad61", 0x003D),
+        ("max_ammo", 0x003a),
+        ("fast_ammo", 0x003b),
+        ("charge_dir", 0x003c),
+        ("_pad61", 0x003d),
     )),
     (Projectile, 24, 4, (
         ("pos", 0x0000),
         ("speed", 0x0008),
-        ("time_alive", 0x000C),
+        ("time_alive", 0x000c),
         ("kind_raw", 0x0010),
         ("dir", 0x0014),
         ("kind", 0x0015),
@@ -3420,14 +3762,14 @@ _layout_table = (
     (Pickup, 16, 4, (
         ("pos", 0x0000),
         ("time_alive", 0x0008),
-        ("kind", 0x000C),
-        ("amount", 0x000D),
-        ("_pad14", 0x000E),
+        ("kind", 0x000c),
+        ("amount", 0x000d),
+        ("_pad14", 0x000e),
     )),
     (Event, 24, 8, (
         ("tick", 0x0000),
         ("a", 0x0008),
-        ("b", 0x000C),
+        ("b", 0x000c),
         ("kind", 0x0010),
         ("player", 0x0012),
         ("_pad19", 0x0013),
@@ -3437,12 +3779,12 @@ _layout_table = (
         ("focus_hash", 0x0004),
         ("game_type", 0x0008),
         ("map_set", 0x0009),
-        ("map_index", 0x000A),
-        ("wrap", 0x000B),
-        ("wrap_shift_x", 0x000C),
-        ("wrap_shift_y", 0x000D),
-        ("rounds_to_win", 0x000E),
-        ("round_state", 0x000F),
+        ("map_index", 0x000a),
+        ("wrap", 0x000b),
+        ("wrap_shift_x", 0x000c),
+        ("wrap_shift_y", 0x000d),
+        ("rounds_to_win", 0x000e),
+        ("round_state", 0x000f),
         ("round_winner", 0x0010),
         ("teams", 0x0011),
         ("pickup_spawn_count", 0x0012),
@@ -3451,19 +3793,19 @@ _layout_table = (
     (PickupSpawn, 16, 4, (
         ("pos", 0x0000),
         ("time_left", 0x0008),
-        ("state", 0x000C),
-        ("_pad13", 0x000D),
+        ("state", 0x000c),
+        ("_pad13", 0x000d),
     )),
     (SpawnMarker, 16, 4, (
         ("pos", 0x0000),
         ("time_left", 0x0008),
-        ("kind", 0x000C),
-        ("_pad13", 0x000D),
+        ("kind", 0x000c),
+        ("_pad13", 0x000d),
     )),
     (ShipExt, 28, 4, (
         ("velocity", 0x0000),
         ("block_eat_time", 0x0008),
-        ("speed_boost_time", 0x000C),
+        ("speed_boost_time", 0x000c),
         ("shield_time", 0x0010),
         ("points", 0x0014),
         ("team", 0x0016),
@@ -3485,7 +3827,7 @@ _layout_table = (
         ("projectile_count", 0x0052),
         ("players", 0x0054),
         ("extras_offset", 0x0058),
-        ("extras_size", 0x005C),
+        ("extras_size", 0x005c),
         ("board", 0x0060),
         ("ships", 0x1064),
         ("projectiles", 0x1464),
@@ -3493,18 +3835,18 @@ _layout_table = (
         ("_pad9316", 0x2464),
         ("events", 0x2468),
         ("match", 0x2768),
-        ("pickup_spawns", 0x277C),
-        ("ships_ext", 0x287C),
-        ("projectiles_ext", 0x2A3C),
-        ("_pad11836", 0x2E3C),
-        ("spawn_markers", 0x2E40),
-        ("spawn_marker_count", 0x2F40),
-        ("_pad12097", 0x2F41),
+        ("pickup_spawns", 0x277c),
+        ("ships_ext", 0x287c),
+        ("projectiles_ext", 0x2a3c),
+        ("_pad11836", 0x2e3c),
+        ("spawn_markers", 0x2e40),
+        ("spawn_marker_count", 0x2f40),
+        ("_pad12097", 0x2f41),
     )),
     (ExtraEntry, 36, 4, (
         ("name", 0x0000),
         ("offset", 0x0018),
-        ("size", 0x001C),
+        ("size", 0x001c),
         ("type", 0x0020),
         ("count", 0x0022),
     )),
@@ -4431,10 +4773,10 @@ class LiveBridgeHeader(_LiveView):
         shift = 8 * index
         word = self._load(164, 4)
         while True:
-            found = (word >> shift) & 0xFF
+            found = (word >> shift) & 0xff
             if found != current:
                 return False, found
-            wanted = (word & ~(0xFF << shift)) | ((new & 0xFF) << shift)
+            wanted = (word & ~(0xff << shift)) | ((new & 0xff) << shift)
             ok, word = _compare_exchange(self._mem, self._base + 164, 4, word, wanted)
             if ok:
                 return True, current
@@ -5371,7 +5713,7 @@ class SnapshotRing:
         publishes it by storing the new head (release), which it returns. One writer only."""
         head = self.head()
         self.slot(head % self.SLOT_COUNT).write_ring_slot(value)
-        head = (head + 1) & 0xFFFFFFFFFFFFFFFF
+        head = (head + 1) & 0xffffffffffffffff
         self._header.set_snapshot_seq(head)
         return head
 

@@ -7,7 +7,11 @@
 /// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
 pub mod text {
     /// The text of a `char[N]` field: the bytes up to the first NUL (all of them
-    /// when there is none), or the UTF-8 error.
+    /// when there is none).
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn to_str(bytes: &[u8]) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
         ::core::str::from_utf8(&bytes[..end])
@@ -229,12 +233,73 @@ macro_rules! abi_flags {
     };
 }
 
+/// `Debug` of an array field. One that a count field bounds shows its entries in use and
+/// then how many it holds, `[a, b, ..; 2 of 16]`, following counts as `codegen inspect`
+/// does; a count past the length shows every entry and the count, `[.., ..; 20 of 16]`.
+/// A run of four or more equal entries shows once with its length, `Tile::EMPTY ×4096`.
+mod array {
+    /// Equal entries in a row that show as one.
+    const RUN: usize = 4;
+
+    /// An array and, when a count field bounds it, the count's value.
+    pub struct Debug<'a, T>(pub &'a [T], pub ::core::option::Option<i128>);
+
+    impl<T: ::core::fmt::Debug + ::core::cmp::PartialEq> ::core::fmt::Debug for Debug<'_, T> {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let Debug(items, count) = *self;
+            let len = items.len();
+            // A negative count shows no entry, one past the length every entry.
+            let used = match count {
+                None => len,
+                Some(n) if n < 0 => 0,
+                Some(n) => usize::try_from(n).map_or(len, |n| n.min(len)),
+            };
+            let mut list = f.debug_list();
+            let mut rest = &items[..used];
+            while let Some(first) = rest.first() {
+                let run = rest.iter().take_while(|x| *x == first).count();
+                if run >= RUN {
+                    list.entry(&Run(first, run));
+                } else {
+                    list.entries(&rest[..run]);
+                }
+                rest = &rest[run..];
+            }
+            if let Some(n) = count.filter(|n| usize::try_from(*n) != Ok(len)) {
+                list.entry(&Rest(n, len));
+            }
+            list.finish()
+        }
+    }
+
+    /// Equal entries in a row: `Tile::EMPTY ×4096`.
+    struct Run<'a, T>(&'a T, usize);
+
+    impl<T: ::core::fmt::Debug> ::core::fmt::Debug for Run<'_, T> {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(self.0, f)?;
+            write!(f, " ×{}", self.1)
+        }
+    }
+
+    /// The last entry of a list cut at its count: `..; 2 of 16`.
+    struct Rest(i128, usize);
+
+    impl ::core::fmt::Debug for Rest {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            write!(f, "..; {} of {}", self.0, self.1)
+        }
+    }
+}
+
 /// `Default` (all zero), `Debug`, and compile-time asserts of a struct's size, alignment
 /// and every field's offset, against the numbers of the layout engine. A field is
-/// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out, or
-/// `text` for a `char[N]` field, which `Debug` shows as a string.
+/// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out,
+/// `text` for a `char[N]` field, which `Debug` shows as a string, `array` for another
+/// array, or `count(path)` for an array whose entries in use the field at `path` counts,
+/// which `Debug` shows up to its count (`array::Debug`).
 macro_rules! abi_struct {
-    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident)?),* $(,)? }) => {
+    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident $(($($count:tt)+))?)?),* $(,)? }) => {
         impl ::core::default::Default for $ty {
             fn default() -> Self {
                 <$ty as ::zerocopy::FromZeros>::new_zeroed()
@@ -244,7 +309,7 @@ macro_rules! abi_struct {
         impl ::core::fmt::Debug for $ty {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 let mut d = f.debug_struct(stringify!($ty));
-                $(abi_struct!(@field d, stringify!($field), &self.$field $(, $kind)?);)*
+                $(abi_struct!(@field d, stringify!($field), &self.$field $(, $kind $(, self.$($count)+)?)?);)*
                 let padding_left_out = false $(|| abi_struct!(@is_padding $($kind)?))*;
                 if padding_left_out { d.finish_non_exhaustive() } else { d.finish() }
             }
@@ -263,9 +328,17 @@ macro_rules! abi_struct {
     (@field $d:ident, $name:expr, $value:expr, text) => {
         $d.field($name.trim_start_matches("r#"), &text::Debug($value));
     };
+    (@field $d:ident, $name:expr, $value:expr, array) => {
+        $d.field($name.trim_start_matches("r#"), &array::Debug($value, ::core::option::Option::None));
+    };
+    (@field $d:ident, $name:expr, $value:expr, count, $count:expr) => {
+        $d.field($name.trim_start_matches("r#"), &array::Debug($value, ::core::option::Option::Some(::core::primitive::i128::from($count))));
+    };
     (@field $d:ident, $name:expr, $value:expr, pad) => {};
     (@is_padding) => { false };
     (@is_padding text) => { false };
+    (@is_padding array) => { false };
+    (@is_padding count) => { false };
     (@is_padding pad) => { true };
 }
 
@@ -280,8 +353,10 @@ pub const ABI_VERSION_MINOR: u16 = 9;
 /// The ABI version as text, `MAJOR.MINOR`.
 pub const ABI_VERSION: &str = "0.9";
 /// 'IBFB' read as a little-endian u32
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const BRIDGE_MAGIC: u32 = 0x42464249;
 /// 'IBFD' read as a little-endian u32
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const DIRECTORY_MAGIC: u32 = 0x44464249;
 /// Client table rows, and client blocks
 pub const MAX_CLIENTS: usize = 8;
@@ -360,6 +435,7 @@ pub const EXTRAS_BLOB_MAX: u32 = 16384;
 /// Bytes in a probe name, including the terminating NUL
 pub const EXTRA_NAME_LEN: usize = 24;
 /// 'IBFS' read as a little-endian u32
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const SNAPSHOT_MAGIC: u32 = 0x53464249;
 /// Empty player slot, or unknown owner
 pub const NO_PLAYER: u8 = 255;
@@ -372,12 +448,16 @@ pub const MAX_PICKUP_SPAWNS: usize = 16;
 /// Since ABI 0.9.
 pub const MAX_SPAWN_MARKERS: usize = 16;
 /// 'IBFR' read as a little-endian u32: a recording's first bytes
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const REC_MAGIC: u32 = 0x52464249;
 /// 'IBFC': a chunk header
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const REC_CHUNK_MAGIC: u32 = 0x43464249;
 /// 'IBFX': the footer
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const REC_FOOTER_MAGIC: u32 = 0x58464249;
 /// 'IBFE': the trailer, the file's last 16 bytes
+#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")]
 pub const REC_TRAILER_MAGIC: u32 = 0x45464249;
 /// The .ibfrec layout version
 pub const REC_FORMAT: u16 = 1;
@@ -973,11 +1053,15 @@ abi_flags!(HeatmapFlags : u8 { ZERO_CLEAR = "zero_clear" });
 /// Log severity, lowest first
 ///
 /// An enum over `u8`: any value can be read, and [`LogLevel::name`] says whether the schema declares it.
+///
+/// Ordered: the values rank lowest first, so `<` compares them.
 #[derive(
     Clone,
     Copy,
     PartialEq,
     Eq,
+    PartialOrd,
+    Ord,
     Hash,
     Default,
     ::zerocopy::FromBytes,
@@ -1664,6 +1748,10 @@ abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
 /// One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
 ///
 /// 128 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -1681,7 +1769,7 @@ pub struct ClientEntry {
     pub generation: u32,
     /// Offset 0x08, 4 bytes.
     pub pid: u32,
-    /// Offset 0x0C, 4 bytes.
+    /// Offset 0x0c, 4 bytes.
     pub caps: ClientCaps,
     /// Offset 0x10, 8 bytes. Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
     pub heartbeat_ns: u64,
@@ -1700,6 +1788,10 @@ pub struct ClientEntry {
 }
 impl ClientEntry {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.name)
     }
@@ -1739,11 +1831,11 @@ pub struct Controls {
     pub shoot_left: PadButtons,
     /// Offset 0x08, 2 bytes.
     pub shoot_right: PadButtons,
-    /// Offset 0x0A, 2 bytes.
+    /// Offset 0x0a, 2 bytes.
     pub pause: PadButtons,
-    /// Offset 0x0C, 2 bytes. Menu confirm
+    /// Offset 0x0c, 2 bytes. Menu confirm
     pub confirm: PadButtons,
-    /// Offset 0x0E, 2 bytes. Menu back
+    /// Offset 0x0e, 2 bytes. Menu back
     pub back: PadButtons,
 }
 abi_struct!(
@@ -1756,6 +1848,10 @@ abi_struct!(
 /// 1304 bytes, align 8.
 ///
 /// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -1777,7 +1873,7 @@ pub struct BridgeHeader {
     pub abi_minor: u16,
     /// Offset 0x08, 4 bytes. sizeof(bridge_header) as the host built it
     pub header_size: u32,
-    /// Offset 0x0C, 4 bytes. Bytes in the whole bridge
+    /// Offset 0x0c, 4 bytes. Bytes in the whole bridge
     pub total_size: u32,
     /// Offset 0x10, 4 bytes.
     pub host_pid: u32,
@@ -1785,7 +1881,7 @@ pub struct BridgeHeader {
     pub host_generation: u32,
     /// Offset 0x18, 4 bytes.
     pub host_state: HostState,
-    /// Offset 0x1C, 4 bytes.
+    /// Offset 0x1c, 4 bytes.
     pub region_count: u32,
     /// Offset 0x20, 32 bytes.
     pub host_version: [u8; VERSION_LEN],
@@ -1803,17 +1899,17 @@ pub struct BridgeHeader {
     pub ring_slot_size: u32,
     /// Offset 0x98, 4 bytes.
     pub max_clients: u32,
-    /// Offset 0x9C, 4 bytes.
+    /// Offset 0x9c, 4 bytes.
     pub client_block_size: u32,
-    /// Offset 0xA0, 4 bytes.
+    /// Offset 0xa0, 4 bytes.
     pub client_entry_size: u32,
-    /// Offset 0xA4, 4 bytes. Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
+    /// Offset 0xa4, 4 bytes. Per pad: the client row that owns it, no_pad for a free bot pad, or pad_not_bot. Clients bind by compare-and-swap of the four bytes as one u32
     pub pad_owner: [u8; MAX_PLAYERS],
-    /// Offset 0xA8, 24 bytes. Declared padding: keep it zero.
+    /// Offset 0xa8, 24 bytes. Declared padding: keep it zero.
     pub _pad168: [u8; 24],
-    /// Offset 0xC0, 8 bytes. Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
+    /// Offset 0xc0, 8 bytes. Snapshots published; the newest is in slot (snapshot_seq - 1) % ring_slots. On its own cache line
     pub snapshot_seq: u64,
-    /// Offset 0xC8, 56 bytes. Declared padding: keep it zero.
+    /// Offset 0xc8, 56 bytes. Declared padding: keep it zero.
     pub _pad200: [u8; 56],
     /// Offset 0x100, 1024 bytes.
     pub clients: [ClientEntry; MAX_CLIENTS],
@@ -1821,23 +1917,27 @@ pub struct BridgeHeader {
     ///
     /// Since ABI 0.4.
     pub controls: Controls,
-    /// Offset 0x510, 1 byte. ABI 0.7: in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
+    /// Offset 0x510, 1 byte. in lockstep the host waits for each tick's answers, and a client sets the input event after writing its pad
     ///
     /// Since ABI 0.7.
     pub run_mode: RunMode,
-    /// Offset 0x511, 1 byte. ABI 0.7: running, or paused by sim.pause
+    /// Offset 0x511, 1 byte. running, or paused by sim.pause
     ///
     /// Since ABI 0.7.
     pub sim_state: SimState,
     /// Offset 0x512, 2 bytes. Declared padding: keep it zero.
     pub _pad1298: [u8; 2],
-    /// Offset 0x514, 4 bytes. ABI 0.7: how long the host waits for a tick's answers in lockstep
+    /// Offset 0x514, 4 bytes. how long the host waits for a tick's answers in lockstep
     ///
     /// Since ABI 0.7.
     pub lockstep_timeout_ms: u32,
 }
 impl BridgeHeader {
     /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn host_version_str(
         &self,
     ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -1851,15 +1951,20 @@ impl BridgeHeader {
 abi_struct!(
     BridgeHeader : size 1304, align 8 { magic : 0, abi_major : 4, abi_minor : 6,
     header_size : 8, total_size : 12, host_pid : 16, host_generation : 20, host_state :
-    24, region_count : 28, host_version : 32 text, regions : 64, clock_mono_ns : 128,
-    clock_unix_ns : 136, ring_slots : 144, ring_slot_size : 148, max_clients : 152,
-    client_block_size : 156, client_entry_size : 160, pad_owner : 164, _pad168 : 168 pad,
-    snapshot_seq : 192, _pad200 : 200 pad, clients : 256, controls : 1280, run_mode :
-    1296, sim_state : 1297, _pad1298 : 1298 pad, lockstep_timeout_ms : 1300 }
+    24, region_count : 28, host_version : 32 text, regions : 64 count(region_count),
+    clock_mono_ns : 128, clock_unix_ns : 136, ring_slots : 144, ring_slot_size : 148,
+    max_clients : 152, client_block_size : 156, client_entry_size : 160, pad_owner : 164
+    array, _pad168 : 168 pad, snapshot_seq : 192, _pad200 : 200 pad, clients : 256 array,
+    controls : 1280, run_mode : 1296, sim_state : 1297, _pad1298 : 1298 pad,
+    lockstep_timeout_ms : 1300 }
 );
 /// The start of a client's draw region. The lists follow it, buffer_size bytes apart
 ///
 /// 64 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -1877,7 +1982,7 @@ pub struct DrawHeader {
     pub buffers: u32,
     /// Offset 0x08, 4 bytes. Host: bytes from one list's header to the next's
     pub buffer_size: u32,
-    /// Offset 0x0C, 4 bytes. Host: commands a list holds
+    /// Offset 0x0c, 4 bytes. Host: commands a list holds
     pub max_commands: u32,
     /// Offset 0x10, 4 bytes. Host: payload bytes a list holds
     pub max_payload: u32,
@@ -1893,6 +1998,10 @@ abi_struct!(
 /// One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -1910,7 +2019,7 @@ pub struct DrawListHeader {
     pub count: u32,
     /// Offset 0x08, 4 bytes. Bytes of payload in use
     pub payload_len: u32,
-    /// Offset 0x0C, 4 bytes. Shown until replaced or this long after the host takes it; 0 means 500
+    /// Offset 0x0c, 4 bytes. Shown until replaced or this long after the host takes it; 0 means 500
     pub ttl_ms: u32,
     /// Offset 0x10, 4 bytes.
     pub flags: DrawListFlags,
@@ -1928,6 +2037,10 @@ abi_struct!(
 /// The start of a client's parameters: the client's definitions, then the host's values
 ///
 /// 64 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -1945,7 +2058,7 @@ pub struct ParamsHeader {
     pub def_count: u32,
     /// Offset 0x08, 4 bytes. Host: odd while it writes the values
     pub values_seq: u32,
-    /// Offset 0x0C, 4 bytes. Host: bumped with every change of a value
+    /// Offset 0x0c, 4 bytes. Host: bumped with every change of a value
     pub changes: u32,
     /// Offset 0x10, 4 bytes. Host: definitions the area holds
     pub max_params: u32,
@@ -1959,6 +2072,10 @@ abi_struct!(
 /// One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
 ///
 /// 256 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -1988,11 +2105,15 @@ pub struct ParamDef {
     pub step: f64,
     /// Offset 0x48, 96 bytes.
     pub help: [u8; PARAM_HELP_LEN],
-    /// Offset 0xA8, 88 bytes. enum: the options' names, separated by '\|'
+    /// Offset 0xa8, 88 bytes. enum: the options' names, separated by '\|'
     pub options: [u8; PARAM_OPTIONS_LEN],
 }
 impl ParamDef {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.name)
     }
@@ -2001,6 +2122,10 @@ impl ParamDef {
         text::set(&mut self.name, text);
     }
     /// `help` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn help_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.help)
     }
@@ -2009,6 +2134,10 @@ impl ParamDef {
         text::set(&mut self.help, text);
     }
     /// `options` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn options_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.options)
     }
@@ -2025,6 +2154,10 @@ abi_struct!(
 /// One parameter's value, written by the host
 ///
 /// 16 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2040,13 +2173,17 @@ pub struct ParamValue {
     pub value: f64,
     /// Offset 0x08, 4 bytes. Bumped by every change, so a button's presses and a set to the same value count
     pub changes: u32,
-    /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
+    /// Offset 0x0c, 4 bytes. Declared padding: keep it zero.
     pub _pad12: [u8; 4],
 }
 abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 pad });
 /// The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2064,7 +2201,7 @@ pub struct StatsHeader {
     pub count: u32,
     /// Offset 0x08, 4 bytes. Host: entries the area holds
     pub max_stats: u32,
-    /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
+    /// Offset 0x0c, 4 bytes. Declared padding: keep it zero.
     pub _pad12: [u8; 4],
     /// Offset 0x10, 8 bytes. Client: snapshots it waited for and got
     pub ticks: u64,
@@ -2084,6 +2221,10 @@ abi_struct!(
 /// One stat: a number or a short text
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2101,7 +2242,7 @@ pub struct StatEntry {
     pub kind: StatKind,
     /// Offset 0x19, 1 byte.
     pub flags: StatFlags,
-    /// Offset 0x1A, 6 bytes. Declared padding: keep it zero.
+    /// Offset 0x1a, 6 bytes. Declared padding: keep it zero.
     pub _pad26: [u8; 6],
     /// Offset 0x20, 8 bytes. number
     pub value: f64,
@@ -2110,6 +2251,10 @@ pub struct StatEntry {
 }
 impl StatEntry {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.name)
     }
@@ -2118,6 +2263,10 @@ impl StatEntry {
         text::set(&mut self.name, text);
     }
     /// `text` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn text_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.text)
     }
@@ -2133,6 +2282,10 @@ abi_struct!(
 /// A client's command mailbox: one request at a time. The request text follows the header, then the response text
 ///
 /// 64 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2150,7 +2303,7 @@ pub struct MailboxHeader {
     pub request_len: u32,
     /// Offset 0x08, 4 bytes. Host: the request_seq answered, stored (release) after the rest
     pub response_seq: u32,
-    /// Offset 0x0C, 4 bytes. Host
+    /// Offset 0x0c, 4 bytes. Host
     pub status: CommandStatus,
     /// Offset 0x10, 4 bytes. Host: bytes of the result in the response area
     pub response_len: u32,
@@ -2158,7 +2311,7 @@ pub struct MailboxHeader {
     pub response_total: u32,
     /// Offset 0x18, 4 bytes. Host: bytes of the request area
     pub request_capacity: u32,
-    /// Offset 0x1C, 4 bytes. Host: bytes of the response area, which follows the request area
+    /// Offset 0x1c, 4 bytes. Host: bytes of the response area, which follows the request area
     pub response_capacity: u32,
     /// Offset 0x20, 32 bytes. Declared padding: keep it zero.
     pub _pad32: [u8; 32],
@@ -2171,6 +2324,10 @@ abi_struct!(
 /// The start of a snapshot ring slot; the snapshot and its extras follow it
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2202,6 +2359,10 @@ abi_struct!(
 /// One log entry in the host log ring or a client's log queue; the source, then the text, follow it
 ///
 /// 40 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2227,7 +2388,7 @@ pub struct LogEntry {
     pub text_len: u16,
     /// Offset 0x08, 4 bytes.
     pub thread: u32,
-    /// Offset 0x0C, 4 bytes. Declared padding: keep it zero.
+    /// Offset 0x0c, 4 bytes. Declared padding: keep it zero.
     pub _pad12: [u8; 4],
     /// Offset 0x10, 8 bytes. Entries written before this one
     pub seq: u64,
@@ -2243,6 +2404,10 @@ abi_struct!(
 /// The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2274,6 +2439,10 @@ abi_struct!(
 /// A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2326,11 +2495,16 @@ pub struct ClientBlockHeader {
     pub regions: [RegionEntry; MAX_REGIONS],
 }
 abi_struct!(
-    ClientBlockHeader : size 72, align 4 { size : 0, region_count : 4, regions : 8 }
+    ClientBlockHeader : size 72, align 4 { size : 0, region_count : 4, regions : 8
+    count(region_count) }
 );
 /// One running host in the directory
 ///
 /// 64 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2361,6 +2535,10 @@ pub struct DirectoryEntry {
 }
 impl DirectoryEntry {
     /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn host_version_str(
         &self,
     ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -2378,6 +2556,10 @@ abi_struct!(
 /// Local\\ibf.directory: the hosts running in this logon session
 ///
 /// 1088 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2397,7 +2579,7 @@ pub struct DirectoryHeader {
     pub entry_count: u32,
     /// Offset 0x08, 4 bytes.
     pub entry_size: u32,
-    /// Offset 0x0C, 52 bytes. Declared padding: keep it zero.
+    /// Offset 0x0c, 52 bytes. Declared padding: keep it zero.
     pub _pad12: [u8; 52],
     /// Offset 0x40, 1024 bytes.
     ///
@@ -2406,13 +2588,17 @@ pub struct DirectoryHeader {
 }
 abi_struct!(
     DirectoryHeader : size 1088, align 8 { magic : 0, entry_count : 4, entry_size : 8,
-    _pad12 : 12 pad, entries : 64 }
+    _pad12 : 12 pad, entries : 64 count(entry_count) }
 );
 /// The start of a heatmap's payload; width x height u8 values follow, row by row from the bottom row (ABI 0.5)
 ///
 /// 8 bytes, align 1.
 ///
 /// Since ABI 0.5.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2435,6 +2621,10 @@ abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 
 /// One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
 ///
 /// 36 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2458,7 +2648,7 @@ pub struct DrawCmd {
     pub color: u32,
     /// Offset 0x08, 4 bytes. Pixels
     pub thickness: f32,
-    /// Offset 0x0C, 4 bytes.
+    /// Offset 0x0c, 4 bytes.
     pub a: f32,
     /// Offset 0x10, 4 bytes.
     pub b: f32,
@@ -2466,7 +2656,7 @@ pub struct DrawCmd {
     pub c: f32,
     /// Offset 0x18, 4 bytes.
     pub d: f32,
-    /// Offset 0x1C, 4 bytes. Points, UTF-8 text or heatmap cells in the list's payload area
+    /// Offset 0x1c, 4 bytes. Points, UTF-8 text or heatmap cells in the list's payload area
     pub payload_off: u32,
     /// Offset 0x20, 2 bytes.
     pub payload_len: u16,
@@ -2501,6 +2691,10 @@ abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
 /// One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
 ///
 /// 32 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2528,11 +2722,11 @@ pub struct PadInput {
     pub ry: i16,
     /// Offset 0x18, 2 bytes.
     pub buttons: PadButtons,
-    /// Offset 0x1A, 1 byte.
+    /// Offset 0x1a, 1 byte.
     pub lt: u8,
-    /// Offset 0x1B, 1 byte.
+    /// Offset 0x1b, 1 byte.
     pub rt: u8,
-    /// Offset 0x1C, 4 bytes. Declared padding: keep it zero.
+    /// Offset 0x1c, 4 bytes. Declared padding: keep it zero.
     pub _pad28: [u8; 4],
 }
 abi_struct!(
@@ -2542,6 +2736,10 @@ abi_struct!(
 /// One pad as the game last polled it before a tick
 ///
 /// 24 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2557,11 +2755,11 @@ pub struct RecPad {
     pub for_tick: u64,
     /// Offset 0x08, 2 bytes.
     pub lx: i16,
-    /// Offset 0x0A, 2 bytes.
+    /// Offset 0x0a, 2 bytes.
     pub ly: i16,
-    /// Offset 0x0C, 2 bytes.
+    /// Offset 0x0c, 2 bytes.
     pub rx: i16,
-    /// Offset 0x0E, 2 bytes.
+    /// Offset 0x0e, 2 bytes.
     pub ry: i16,
     /// Offset 0x10, 2 bytes.
     pub buttons: PadButtons,
@@ -2583,6 +2781,10 @@ abi_struct!(
 /// One tick record; the snapshot and its extras follow it
 ///
 /// 136 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2613,11 +2815,15 @@ pub struct RecTickHeader {
 }
 abi_struct!(
     RecTickHeader : size 136, align 8 { size : 0, data_size : 4, kind : 8, _pad9 : 9 pad,
-    tick : 16, frame : 24, host_time_ns : 32, pads : 40 }
+    tick : 16, frame : 24, host_time_ns : 32, pads : 40 array }
 );
 /// The first 512 bytes of a recording
 ///
 /// 512 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2641,9 +2847,9 @@ pub struct RecFileHeader {
     pub header_size: u16,
     /// Offset 0x08, 2 bytes. The snapshot's ABI
     pub schema_major: u16,
-    /// Offset 0x0A, 2 bytes.
+    /// Offset 0x0a, 2 bytes.
     pub schema_minor: u16,
-    /// Offset 0x0C, 4 bytes. sizeof(snapshot) for the host that recorded
+    /// Offset 0x0c, 4 bytes. sizeof(snapshot) for the host that recorded
     pub snapshot_size: u32,
     /// Offset 0x10, 4 bytes. rec_chunk_ticks
     pub chunk_ticks: u32,
@@ -2659,23 +2865,27 @@ pub struct RecFileHeader {
     pub run_mode: RunMode,
     /// Offset 0x39, 1 byte. Bit n: pad n was a bot pad
     pub bot_pads: u8,
-    /// Offset 0x3A, 2 bytes. Declared padding: keep it zero.
+    /// Offset 0x3a, 2 bytes. Declared padding: keep it zero.
     pub _pad58: [u8; 2],
-    /// Offset 0x3C, 4 bytes.
+    /// Offset 0x3c, 4 bytes.
     pub lockstep_timeout_ms: u32,
     /// Offset 0x40, 32 bytes.
     pub host_version: [u8; VERSION_LEN],
     /// Offset 0x60, 64 bytes.
     pub profile_name: [u8; 64],
-    /// Offset 0xA0, 80 bytes. The game executable's SHA-256 in hex
+    /// Offset 0xa0, 80 bytes. The game executable's SHA-256 in hex
     pub exe_sha256: [u8; 80],
-    /// Offset 0xF0, 256 bytes. Free text: what was recorded
+    /// Offset 0xf0, 256 bytes. Free text: what was recorded
     pub note: [u8; 256],
-    /// Offset 0x1F0, 16 bytes. Declared padding: keep it zero.
+    /// Offset 0x1f0, 16 bytes. Declared padding: keep it zero.
     pub _pad496: [u8; 16],
 }
 impl RecFileHeader {
     /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn host_version_str(
         &self,
     ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -2686,6 +2896,10 @@ impl RecFileHeader {
         text::set(&mut self.host_version, text);
     }
     /// `profile_name` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn profile_name_str(
         &self,
     ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -2696,6 +2910,10 @@ impl RecFileHeader {
         text::set(&mut self.profile_name, text);
     }
     /// `exe_sha256` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn exe_sha256_str(
         &self,
     ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
@@ -2706,6 +2924,10 @@ impl RecFileHeader {
         text::set(&mut self.exe_sha256, text);
     }
     /// `note` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn note_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.note)
     }
@@ -2743,7 +2965,7 @@ pub struct RecChunkHeader {
     pub stored_size: u32,
     /// Offset 0x08, 4 bytes. Bytes of tick records it inflates to
     pub raw_size: u32,
-    /// Offset 0x0C, 4 bytes.
+    /// Offset 0x0c, 4 bytes.
     pub tick_count: u32,
     /// Offset 0x10, 8 bytes.
     pub first_tick: u64,
@@ -2781,6 +3003,10 @@ abi_struct!(
 /// A match or round boundary, from the snapshots' events
 ///
 /// 16 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2796,9 +3022,9 @@ pub struct RecMark {
     pub tick: u64,
     /// Offset 0x08, 2 bytes. match_started, round_started, round_ended or match_ended
     pub kind: EventKind,
-    /// Offset 0x0A, 2 bytes. Declared padding: keep it zero.
+    /// Offset 0x0a, 2 bytes. Declared padding: keep it zero.
     pub _pad10: [u8; 2],
-    /// Offset 0x0C, 4 bytes. The event's a: the round number, or the winner
+    /// Offset 0x0c, 4 bytes. The event's a: the round number, or the winner
     pub a: i32,
 }
 abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10 pad, a : 12 });
@@ -2824,7 +3050,7 @@ pub struct RecFooter {
     pub chunk_count: u32,
     /// Offset 0x08, 4 bytes.
     pub mark_count: u32,
-    /// Offset 0x0C, 4 bytes. Ticks the recorder could not keep up with
+    /// Offset 0x0c, 4 bytes. Ticks the recorder could not keep up with
     pub dropped: u32,
     /// Offset 0x10, 8 bytes. Tick records in the file
     pub ticks: u64,
@@ -2842,6 +3068,10 @@ abi_struct!(
 /// A recording's last 16 bytes
 ///
 /// 16 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2857,7 +3087,7 @@ pub struct RecTrailer {
     pub footer_offset: u64,
     /// Offset 0x08, 4 bytes. Declared padding: keep it zero.
     pub _pad8: [u8; 4],
-    /// Offset 0x0C, 4 bytes. rec_trailer_magic
+    /// Offset 0x0c, 4 bytes. rec_trailer_magic
     ///
     /// Always [`REC_TRAILER_MAGIC`].
     pub magic: u32,
@@ -2866,6 +3096,10 @@ abi_struct!(
     RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8 pad, magic : 12 }
 );
 /// 48 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2887,7 +3121,7 @@ pub struct SnapshotHeader {
     pub schema_minor: u16,
     /// Offset 0x08, 4 bytes. Bytes in this snapshot, including extras
     pub size: u32,
-    /// Offset 0x0C, 4 bytes.
+    /// Offset 0x0c, 4 bytes.
     pub flags: SnapshotFlags,
     /// Offset 0x10, 8 bytes. Present calls since start-up
     pub frame: u64,
@@ -2897,11 +3131,11 @@ pub struct SnapshotHeader {
     pub host_time_ns: u64,
     /// Offset 0x28, 4 bytes. Round time in seconds: counts during play, from 0 at each round start
     pub game_time: f32,
-    /// Offset 0x2C, 2 bytes.
+    /// Offset 0x2c, 2 bytes.
     pub invalid_reason: InvalidReason,
-    /// Offset 0x2E, 1 byte. Which hook built the snapshot
+    /// Offset 0x2e, 1 byte. Which hook built the snapshot
     pub tick_source: TickSource,
-    /// Offset 0x2F, 1 byte. Declared padding: keep it zero.
+    /// Offset 0x2f, 1 byte. Declared padding: keep it zero.
     pub _pad47: u8,
 }
 abi_struct!(
@@ -2910,6 +3144,10 @@ abi_struct!(
     invalid_reason : 44, tick_source : 46, _pad47 : 47 pad }
 );
 /// 24 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2927,7 +3165,7 @@ pub struct Game {
     pub menu_depth: i32,
     /// Offset 0x08, 4 bytes. Highlighted item; top item is 0
     pub menu_item: i32,
-    /// Offset 0x0C, 4 bytes. The arcade score (the screen's counts up to it)
+    /// Offset 0x0c, 4 bytes. The arcade score (the screen's counts up to it)
     pub arcade_score: i32,
     /// Offset 0x10, 2 bytes. Lives left (arcade), the ship in play included: the squares on screen are lives - players
     pub lives: i16,
@@ -2966,8 +3204,12 @@ pub struct Board {
     /// Offset 0x04, 4096 bytes. Row-major, index y \* width + x, row 0 at the bottom
     pub tiles: [Tile; BOARD_MAX_TILES],
 }
-abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 });
+abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 array });
 /// 64 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -2987,7 +3229,7 @@ pub struct Ship {
     pub last_shot_pos: Vec2,
     /// Offset 0x18, 4 bytes.
     pub reload_progress: f32,
-    /// Offset 0x1C, 4 bytes.
+    /// Offset 0x1c, 4 bytes.
     pub reload_time: f32,
     /// Offset 0x20, 4 bytes.
     pub time_alive: f32,
@@ -2995,7 +3237,7 @@ pub struct Ship {
     pub time_since_shot: f32,
     /// Offset 0x28, 4 bytes. Versus: round wins of the ship's team
     pub score: i32,
-    /// Offset 0x2C, 4 bytes. Already de-obfuscated
+    /// Offset 0x2c, 4 bytes. Already de-obfuscated
     pub multiplier: i32,
     /// Offset 0x30, 4 bytes. One bit per field the profile marks confirmed
     pub valid: ShipValid,
@@ -3009,13 +3251,13 @@ pub struct Ship {
     pub alive: u8,
     /// Offset 0x39, 1 byte.
     pub ammo: u8,
-    /// Offset 0x3A, 1 byte.
+    /// Offset 0x3a, 1 byte.
     pub max_ammo: u8,
-    /// Offset 0x3B, 1 byte. Red shots held
+    /// Offset 0x3b, 1 byte. Red shots held
     pub fast_ammo: u8,
-    /// Offset 0x3C, 1 byte.
+    /// Offset 0x3c, 1 byte.
     pub charge_dir: Dir,
-    /// Offset 0x3D, 3 bytes. Declared padding: keep it zero.
+    /// Offset 0x3d, 3 bytes. Declared padding: keep it zero.
     pub _pad61: [u8; 3],
 }
 abi_struct!(
@@ -3025,6 +3267,10 @@ abi_struct!(
     58, fast_ammo : 59, charge_dir : 60, _pad61 : 61 pad }
 );
 /// 24 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3040,7 +3286,7 @@ pub struct Projectile {
     pub pos: Vec2,
     /// Offset 0x08, 4 bytes.
     pub speed: f32,
-    /// Offset 0x0C, 4 bytes. Seconds since it spawned
+    /// Offset 0x0c, 4 bytes. Seconds since it spawned
     pub time_alive: f32,
     /// Offset 0x10, 4 bytes. The game's own type value
     pub kind_raw: i32,
@@ -3058,6 +3304,10 @@ abi_struct!(
     dir : 20, kind : 21, owner : 22, _pad23 : 23 pad }
 );
 /// 16 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3073,11 +3323,11 @@ pub struct Pickup {
     pub pos: Vec2,
     /// Offset 0x08, 4 bytes.
     pub time_alive: f32,
-    /// Offset 0x0C, 1 byte.
+    /// Offset 0x0c, 1 byte.
     pub kind: PickupKind,
-    /// Offset 0x0D, 1 byte.
+    /// Offset 0x0d, 1 byte.
     pub amount: u8,
-    /// Offset 0x0E, 2 bytes. Declared padding: keep it zero.
+    /// Offset 0x0e, 2 bytes. Declared padding: keep it zero.
     pub _pad14: [u8; 2],
 }
 abi_struct!(
@@ -3085,6 +3335,10 @@ abi_struct!(
     14 pad }
 );
 /// 24 bytes, align 8.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3100,7 +3354,7 @@ pub struct Event {
     pub tick: u64,
     /// Offset 0x08, 4 bytes.
     pub a: i32,
-    /// Offset 0x0C, 4 bytes.
+    /// Offset 0x0c, 4 bytes.
     pub b: i32,
     /// Offset 0x10, 2 bytes.
     pub kind: EventKind,
@@ -3118,6 +3372,10 @@ abi_struct!(
 /// 20 bytes, align 4.
 ///
 /// Since ABI 0.6.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3137,17 +3395,17 @@ pub struct Match {
     pub game_type: GameType,
     /// Offset 0x09, 1 byte. 0 tutorial, 1 arcade one player, 2 arcade two players, 3 versus 1v1, 4 versus 2v2; 255 none
     pub map_set: u8,
-    /// Offset 0x0A, 1 byte. The map's index in its set (the map select's item); 255 none
+    /// Offset 0x0a, 1 byte. The map's index in its set (the map select's item); 255 none
     pub map_index: u8,
-    /// Offset 0x0B, 1 byte. 1 when ships and shots cross the board's edges to the other side
+    /// Offset 0x0b, 1 byte. 1 when ships and shots cross the board's edges to the other side
     pub wrap: u8,
-    /// Offset 0x0C, 1 byte. Columns a crossing of the top edge moves left by (of the bottom edge, right)
+    /// Offset 0x0c, 1 byte. Columns a crossing of the top edge moves left by (of the bottom edge, right)
     pub wrap_shift_x: i8,
-    /// Offset 0x0D, 1 byte. Rows a crossing of the right edge moves down by (of the left edge, up)
+    /// Offset 0x0d, 1 byte. Rows a crossing of the right edge moves down by (of the left edge, up)
     pub wrap_shift_y: i8,
-    /// Offset 0x0E, 1 byte. Versus: round wins that take the match
+    /// Offset 0x0e, 1 byte. Versus: round wins that take the match
     pub rounds_to_win: u8,
-    /// Offset 0x0F, 1 byte.
+    /// Offset 0x0f, 1 byte.
     pub round_state: RoundState,
     /// Offset 0x10, 1 byte. The team that won the round once round_state is decided; no_player otherwise
     pub round_winner: u8,
@@ -3169,6 +3427,10 @@ abi_struct!(
 /// 16 bytes, align 4.
 ///
 /// Since ABI 0.6.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3184,9 +3446,9 @@ pub struct PickupSpawn {
     pub pos: Vec2,
     /// Offset 0x08, 4 bytes. Seconds until it spawns while waiting; 0 otherwise
     pub time_left: f32,
-    /// Offset 0x0C, 1 byte.
+    /// Offset 0x0c, 1 byte.
     pub state: SpawnState,
-    /// Offset 0x0D, 3 bytes. Declared padding: keep it zero.
+    /// Offset 0x0d, 3 bytes. Declared padding: keep it zero.
     pub _pad13: [u8; 3],
 }
 abi_struct!(
@@ -3198,6 +3460,10 @@ abi_struct!(
 /// 16 bytes, align 4.
 ///
 /// Since ABI 0.9.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3213,9 +3479,9 @@ pub struct SpawnMarker {
     pub pos: Vec2,
     /// Offset 0x08, 4 bytes. Seconds until the enemy appears (the marker shows for 1.5 s)
     pub time_left: f32,
-    /// Offset 0x0C, 1 byte.
+    /// Offset 0x0c, 1 byte.
     pub kind: EnemyKind,
-    /// Offset 0x0D, 3 bytes. Declared padding: keep it zero.
+    /// Offset 0x0d, 3 bytes. Declared padding: keep it zero.
     pub _pad13: [u8; 3],
 }
 abi_struct!(
@@ -3226,6 +3492,10 @@ abi_struct!(
 /// 28 bytes, align 4.
 ///
 /// Since ABI 0.6.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3241,7 +3511,7 @@ pub struct ShipExt {
     pub velocity: Vec2,
     /// Offset 0x08, 4 bytes. Seconds of block-eat left (arcade enemies keep it for good)
     pub block_eat_time: f32,
-    /// Offset 0x0C, 4 bytes. Seconds of x1.5 speed left
+    /// Offset 0x0c, 4 bytes. Seconds of x1.5 speed left
     pub speed_boost_time: f32,
     /// Offset 0x10, 4 bytes. Seconds of shield left
     pub shield_time: f32,
@@ -3266,6 +3536,10 @@ abi_struct!(
 /// 8 bytes, align 4.
 ///
 /// Since ABI 0.6.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3290,6 +3564,10 @@ abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 
 /// 12104 bytes, align 8.
 ///
 /// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3317,7 +3595,7 @@ pub struct Snapshot {
     pub players: [u8; MAX_PLAYERS],
     /// Offset 0x58, 4 bytes. From the start of the snapshot; 0 when there are no extras
     pub extras_offset: u32,
-    /// Offset 0x5C, 4 bytes.
+    /// Offset 0x5c, 4 bytes.
     pub extras_size: u32,
     /// Offset 0x60, 4100 bytes.
     pub board: Board,
@@ -3337,50 +3615,52 @@ pub struct Snapshot {
     pub _pad9316: [u8; 4],
     /// Offset 0x2468, 768 bytes.
     pub events: [Event; MAX_EVENTS],
-    /// Offset 0x2768, 20 bytes. ABI 0.6: read it when header.schema_minor \>= 6
+    /// Offset 0x2768, 20 bytes. read it when header.schema_minor \>= 6
     ///
     /// Since ABI 0.6.
     pub r#match: Match,
-    /// Offset 0x277C, 256 bytes. ABI 0.6
+    /// Offset 0x277c, 256 bytes.
     ///
     /// Entries in use: `match.pickup_spawn_count`.
     ///
     /// Since ABI 0.6.
     pub pickup_spawns: [PickupSpawn; MAX_PICKUP_SPAWNS],
-    /// Offset 0x287C, 448 bytes. ABI 0.6: ships_ext\[i\] goes with ships\[i\]
+    /// Offset 0x287c, 448 bytes. ships_ext\[i\] goes with ships\[i\]
     ///
     /// Entries in use: `ship_count`.
     ///
     /// Since ABI 0.6.
     pub ships_ext: [ShipExt; MAX_SHIPS],
-    /// Offset 0x2A3C, 1024 bytes. ABI 0.6: projectiles_ext\[i\] goes with projectiles\[i\]
+    /// Offset 0x2a3c, 1024 bytes. projectiles_ext\[i\] goes with projectiles\[i\]
     ///
     /// Entries in use: `projectile_count`.
     ///
     /// Since ABI 0.6.
     pub projectiles_ext: [ProjectileExt; MAX_PROJECTILES],
-    /// Offset 0x2E3C, 4 bytes. Declared padding: keep it zero.
+    /// Offset 0x2e3c, 4 bytes. Declared padding: keep it zero.
     pub _pad11836: [u8; 4],
-    /// Offset 0x2E40, 256 bytes. ABI 0.9: read them when header.schema_minor \>= 9
+    /// Offset 0x2e40, 256 bytes. read them when header.schema_minor \>= 9
     ///
     /// Entries in use: `spawn_marker_count`.
     ///
     /// Since ABI 0.9.
     pub spawn_markers: [SpawnMarker; MAX_SPAWN_MARKERS],
-    /// Offset 0x2F40, 1 byte. ABI 0.9: entries used in spawn_markers
+    /// Offset 0x2f40, 1 byte. entries used in spawn_markers
     ///
     /// Since ABI 0.9.
     pub spawn_marker_count: u8,
-    /// Offset 0x2F41, 7 bytes. Declared padding: keep it zero.
+    /// Offset 0x2f41, 7 bytes. Declared padding: keep it zero.
     pub _pad12097: [u8; 7],
 }
 abi_struct!(
     Snapshot : size 12104, align 8 { header : 0, game : 48, event_total : 72, ship_count
-    : 80, pickup_count : 81, projectile_count : 82, players : 84, extras_offset : 88,
-    extras_size : 92, board : 96, ships : 4196, projectiles : 5220, pickups : 8292,
-    _pad9316 : 9316 pad, events : 9320, r#match : 10088, pickup_spawns : 10108, ships_ext
-    : 10364, projectiles_ext : 10812, _pad11836 : 11836 pad, spawn_markers : 11840,
-    spawn_marker_count : 12096, _pad12097 : 12097 pad }
+    : 80, pickup_count : 81, projectile_count : 82, players : 84 array, extras_offset :
+    88, extras_size : 92, board : 96, ships : 4196 count(ship_count), projectiles : 5220
+    count(projectile_count), pickups : 8292 count(pickup_count), _pad9316 : 9316 pad,
+    events : 9320 array, r#match : 10088, pickup_spawns : 10108 count(r#match
+    .pickup_spawn_count), ships_ext : 10364 count(ship_count), projectiles_ext : 10812
+    count(projectile_count), _pad11836 : 11836 pad, spawn_markers : 11840
+    count(spawn_marker_count), spawn_marker_count : 12096, _pad12097 : 12097 pad }
 );
 /// One custom probe (design section 5.6)
 ///
@@ -3400,7 +3680,7 @@ pub struct ExtraEntry {
     pub name: [u8; EXTRA_NAME_LEN],
     /// Offset 0x18, 4 bytes. From the start of the extras blob
     pub offset: u32,
-    /// Offset 0x1C, 4 bytes. Bytes
+    /// Offset 0x1c, 4 bytes. Bytes
     pub size: u32,
     /// Offset 0x20, 2 bytes.
     pub r#type: ExtraType,
@@ -3409,6 +3689,10 @@ pub struct ExtraEntry {
 }
 impl ExtraEntry {
     /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         text::to_str(&self.name)
     }
@@ -3422,6 +3706,10 @@ abi_struct!(
     count : 34 }
 );
 /// 2312 bytes, align 4.
+#[allow(
+    clippy::pub_underscore_fields,
+    reason = "declared padding is public, so that a struct literal can name every field"
+)]
 #[derive(
     Clone,
     Copy,
@@ -3446,12 +3734,29 @@ pub struct ExtrasHeader {
 }
 abi_struct!(
     ExtrasHeader : size 2312, align 4 { entry_count : 0, _pad2 : 2 pad, blob_size : 4,
-    entries : 8 }
+    entries : 8 count(entry_count) }
 );
 /** Live views of the bridge ABI's shared memory: every access is atomic, at the layout's offsets.
 
  A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is built), never a reference: memory another process writes must not be behind a `&T`. Atomic fields load with acquire and store with release; plain fields are copied with relaxed atomic loads; the bytes a seqlock guards are read into value types and re-checked, with a bounded number of tries.*/
 pub mod live {
+    #![allow(
+        clippy::must_use_candidate,
+        reason = "a view's getters are loads from shared memory: one discarded is harmless, and a must_use on each of hundreds is noise"
+    )]
+    #![allow(
+        clippy::missing_errors_doc,
+        clippy::missing_panics_doc,
+        reason = "each view, seqlock and ring documents its errors and panics once, on the type"
+    )]
+    #![allow(
+        clippy::unreadable_literal,
+        reason = "offsets and sizes are written as the layout report prints them"
+    )]
+    #![allow(
+        clippy::cast_possible_truncation,
+        reason = "each cast narrows a value checked against the layout's bounds first"
+    )]
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
     use ::core::sync::atomic::Ordering;
     use ::zerocopy::{FromZeros, IntoBytes};
@@ -3482,7 +3787,7 @@ pub mod live {
         }
         /// Stores `state` atomically (release), publishing what was written before.
         pub fn set_state(&self, value: super::ClientState) {
-            self.region.store::<u32>(0, value.0, Ordering::Release)
+            self.region.store::<u32>(0, value.0, Ordering::Release);
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
         pub fn compare_exchange_state(
@@ -3505,7 +3810,7 @@ pub mod live {
         }
         /// Stores `generation` atomically (release), publishing what was written before.
         pub fn set_generation(&self, value: u32) {
-            self.region.store::<u32>(4, value, Ordering::Release)
+            self.region.store::<u32>(4, value, Ordering::Release);
         }
         /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_generation(&self, value: u32) -> u32 {
@@ -3517,7 +3822,7 @@ pub mod live {
         }
         /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_pid(&self, value: u32) {
-            self.region.write::<u32>(8, &value)
+            self.region.write::<u32>(8, &value);
         }
         /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
         pub fn caps(&self) -> super::ClientCaps {
@@ -3525,7 +3830,7 @@ pub mod live {
         }
         /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_caps(&self, value: super::ClientCaps) {
-            self.region.write::<super::ClientCaps>(12, &value)
+            self.region.write::<super::ClientCaps>(12, &value);
         }
         /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
         pub fn heartbeat_ns(&self) -> u64 {
@@ -3533,7 +3838,7 @@ pub mod live {
         }
         /// Stores `heartbeat_ns` atomically (release), publishing what was written before.
         pub fn set_heartbeat_ns(&self, value: u64) {
-            self.region.store::<u64>(16, value, Ordering::Release)
+            self.region.store::<u64>(16, value, Ordering::Release);
         }
         /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_heartbeat_ns(&self, value: u64) -> u64 {
@@ -3545,7 +3850,7 @@ pub mod live {
         }
         /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_connected_ns(&self, value: u64) {
-            self.region.write::<u64>(24, &value)
+            self.region.write::<u64>(24, &value);
         }
         /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn pad(&self) -> u8 {
@@ -3553,7 +3858,7 @@ pub mod live {
         }
         /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_pad(&self, value: u8) {
-            self.region.write::<u8>(32, &value)
+            self.region.write::<u8>(32, &value);
         }
         /// `waiting`, an atomic load (acquire). Written by the client.
         pub fn waiting(&self) -> u32 {
@@ -3561,7 +3866,7 @@ pub mod live {
         }
         /// Stores `waiting` atomically (release), publishing what was written before.
         pub fn set_waiting(&self, value: u32) {
-            self.region.store::<u32>(36, value, Ordering::Release)
+            self.region.store::<u32>(36, value, Ordering::Release);
         }
         /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_waiting(&self, value: u32) -> u32 {
@@ -3573,7 +3878,7 @@ pub mod live {
         }
         /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_name(&self, value: [u8; 32]) {
-            self.region.write::<[u8; 32]>(40, &value)
+            self.region.write::<[u8; 32]>(40, &value);
         }
     }
     /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
@@ -3603,7 +3908,7 @@ pub mod live {
         }
         /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_magic(&self, value: u32) {
-            self.region.write::<u32>(0, &value)
+            self.region.write::<u32>(0, &value);
         }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_major(&self) -> u16 {
@@ -3611,7 +3916,7 @@ pub mod live {
         }
         /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_abi_major(&self, value: u16) {
-            self.region.write::<u16>(4, &value)
+            self.region.write::<u16>(4, &value);
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_minor(&self) -> u16 {
@@ -3619,7 +3924,7 @@ pub mod live {
         }
         /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_abi_minor(&self, value: u16) {
-            self.region.write::<u16>(6, &value)
+            self.region.write::<u16>(6, &value);
         }
         /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn header_size(&self) -> u32 {
@@ -3627,7 +3932,7 @@ pub mod live {
         }
         /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_header_size(&self, value: u32) {
-            self.region.write::<u32>(8, &value)
+            self.region.write::<u32>(8, &value);
         }
         /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn total_size(&self) -> u32 {
@@ -3635,7 +3940,7 @@ pub mod live {
         }
         /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_total_size(&self, value: u32) {
-            self.region.write::<u32>(12, &value)
+            self.region.write::<u32>(12, &value);
         }
         /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_pid(&self) -> u32 {
@@ -3643,7 +3948,7 @@ pub mod live {
         }
         /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_host_pid(&self, value: u32) {
-            self.region.write::<u32>(16, &value)
+            self.region.write::<u32>(16, &value);
         }
         /// `host_generation`, an atomic load (acquire). Written by the host.
         pub fn host_generation(&self) -> u32 {
@@ -3651,7 +3956,7 @@ pub mod live {
         }
         /// Stores `host_generation` atomically (release), publishing what was written before.
         pub fn set_host_generation(&self, value: u32) {
-            self.region.store::<u32>(20, value, Ordering::Release)
+            self.region.store::<u32>(20, value, Ordering::Release);
         }
         /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_host_generation(&self, value: u32) -> u32 {
@@ -3663,7 +3968,7 @@ pub mod live {
         }
         /// Stores `host_state` atomically (release), publishing what was written before.
         pub fn set_host_state(&self, value: super::HostState) {
-            self.region.store::<u32>(24, value.0, Ordering::Release)
+            self.region.store::<u32>(24, value.0, Ordering::Release);
         }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn region_count(&self) -> u32 {
@@ -3671,7 +3976,7 @@ pub mod live {
         }
         /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_region_count(&self, value: u32) {
-            self.region.write::<u32>(28, &value)
+            self.region.write::<u32>(28, &value);
         }
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
@@ -3679,7 +3984,7 @@ pub mod live {
         }
         /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_host_version(&self, value: [u8; 32]) {
-            self.region.write::<[u8; 32]>(32, &value)
+            self.region.write::<[u8; 32]>(32, &value);
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
@@ -3687,7 +3992,7 @@ pub mod live {
         }
         /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_regions(&self, value: [super::RegionEntry; 8]) {
-            self.region.write::<[super::RegionEntry; 8]>(64, &value)
+            self.region.write::<[super::RegionEntry; 8]>(64, &value);
         }
         /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn clock_mono_ns(&self) -> u64 {
@@ -3695,7 +4000,7 @@ pub mod live {
         }
         /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_clock_mono_ns(&self, value: u64) {
-            self.region.write::<u64>(128, &value)
+            self.region.write::<u64>(128, &value);
         }
         /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn clock_unix_ns(&self) -> i64 {
@@ -3703,7 +4008,7 @@ pub mod live {
         }
         /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_clock_unix_ns(&self, value: i64) {
-            self.region.write::<i64>(136, &value)
+            self.region.write::<i64>(136, &value);
         }
         /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn ring_slots(&self) -> u32 {
@@ -3711,7 +4016,7 @@ pub mod live {
         }
         /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_ring_slots(&self, value: u32) {
-            self.region.write::<u32>(144, &value)
+            self.region.write::<u32>(144, &value);
         }
         /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn ring_slot_size(&self) -> u32 {
@@ -3719,7 +4024,7 @@ pub mod live {
         }
         /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_ring_slot_size(&self, value: u32) {
-            self.region.write::<u32>(148, &value)
+            self.region.write::<u32>(148, &value);
         }
         /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_clients(&self) -> u32 {
@@ -3727,7 +4032,7 @@ pub mod live {
         }
         /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_max_clients(&self, value: u32) {
-            self.region.write::<u32>(152, &value)
+            self.region.write::<u32>(152, &value);
         }
         /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn client_block_size(&self) -> u32 {
@@ -3735,7 +4040,7 @@ pub mod live {
         }
         /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_client_block_size(&self, value: u32) {
-            self.region.write::<u32>(156, &value)
+            self.region.write::<u32>(156, &value);
         }
         /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn client_entry_size(&self) -> u32 {
@@ -3743,7 +4048,7 @@ pub mod live {
         }
         /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_client_entry_size(&self, value: u32) {
-            self.region.write::<u32>(160, &value)
+            self.region.write::<u32>(160, &value);
         }
         /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
         pub fn pad_owner(&self) -> [u8; 4] {
@@ -3778,7 +4083,7 @@ pub mod live {
         }
         /// Stores `snapshot_seq` atomically (release), publishing what was written before.
         pub fn set_snapshot_seq(&self, value: u64) {
-            self.region.store::<u64>(192, value, Ordering::Release)
+            self.region.store::<u64>(192, value, Ordering::Release);
         }
         /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_snapshot_seq(&self, value: u64) -> u64 {
@@ -3798,7 +4103,7 @@ pub mod live {
         }
         /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_controls(&self, value: super::Controls) {
-            self.region.write::<super::Controls>(1280, &value)
+            self.region.write::<super::Controls>(1280, &value);
         }
         /// `run_mode`, an atomic load (acquire). Written by the host.
         pub fn run_mode(&self) -> super::RunMode {
@@ -3806,7 +4111,7 @@ pub mod live {
         }
         /// Stores `run_mode` atomically (release), publishing what was written before.
         pub fn set_run_mode(&self, value: super::RunMode) {
-            self.region.store::<u8>(1296, value.0, Ordering::Release)
+            self.region.store::<u8>(1296, value.0, Ordering::Release);
         }
         /// `sim_state`, an atomic load (acquire). Written by the host.
         pub fn sim_state(&self) -> super::SimState {
@@ -3814,7 +4119,7 @@ pub mod live {
         }
         /// Stores `sim_state` atomically (release), publishing what was written before.
         pub fn set_sim_state(&self, value: super::SimState) {
-            self.region.store::<u8>(1297, value.0, Ordering::Release)
+            self.region.store::<u8>(1297, value.0, Ordering::Release);
         }
         /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn lockstep_timeout_ms(&self) -> u32 {
@@ -3822,7 +4127,7 @@ pub mod live {
         }
         /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_lockstep_timeout_ms(&self, value: u32) {
-            self.region.write::<u32>(1300, &value)
+            self.region.write::<u32>(1300, &value);
         }
     }
     /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -3852,7 +4157,7 @@ pub mod live {
         }
         /// Stores `state` atomically (release), publishing what was written before.
         pub fn set_state(&self, value: u32) {
-            self.region.store::<u32>(0, value, Ordering::Release)
+            self.region.store::<u32>(0, value, Ordering::Release);
         }
         /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_state(&self, value: u32) -> u32 {
@@ -3876,7 +4181,7 @@ pub mod live {
         }
         /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_buffers(&self, value: u32) {
-            self.region.write::<u32>(4, &value)
+            self.region.write::<u32>(4, &value);
         }
         /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn buffer_size(&self) -> u32 {
@@ -3884,7 +4189,7 @@ pub mod live {
         }
         /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_buffer_size(&self, value: u32) {
-            self.region.write::<u32>(8, &value)
+            self.region.write::<u32>(8, &value);
         }
         /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_commands(&self) -> u32 {
@@ -3892,7 +4197,7 @@ pub mod live {
         }
         /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_max_commands(&self, value: u32) {
-            self.region.write::<u32>(12, &value)
+            self.region.write::<u32>(12, &value);
         }
         /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_payload(&self) -> u32 {
@@ -3900,7 +4205,7 @@ pub mod live {
         }
         /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_max_payload(&self, value: u32) {
-            self.region.write::<u32>(16, &value)
+            self.region.write::<u32>(16, &value);
         }
         /// `published`, an atomic load (acquire). Written by the client.
         pub fn published(&self) -> u32 {
@@ -3908,7 +4213,7 @@ pub mod live {
         }
         /// Stores `published` atomically (release), publishing what was written before.
         pub fn set_published(&self, value: u32) {
-            self.region.store::<u32>(20, value, Ordering::Release)
+            self.region.store::<u32>(20, value, Ordering::Release);
         }
         /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_published(&self, value: u32) -> u32 {
@@ -3942,7 +4247,7 @@ pub mod live {
         }
         /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_seq(&self, value: u32) {
-            self.region.write::<u32>(0, &value)
+            self.region.write::<u32>(0, &value);
         }
         /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn count(&self) -> u32 {
@@ -3950,7 +4255,7 @@ pub mod live {
         }
         /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_count(&self, value: u32) {
-            self.region.write::<u32>(4, &value)
+            self.region.write::<u32>(4, &value);
         }
         /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn payload_len(&self) -> u32 {
@@ -3958,7 +4263,7 @@ pub mod live {
         }
         /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_payload_len(&self, value: u32) {
-            self.region.write::<u32>(8, &value)
+            self.region.write::<u32>(8, &value);
         }
         /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn ttl_ms(&self) -> u32 {
@@ -3966,7 +4271,7 @@ pub mod live {
         }
         /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_ttl_ms(&self, value: u32) {
-            self.region.write::<u32>(12, &value)
+            self.region.write::<u32>(12, &value);
         }
         /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn flags(&self) -> super::DrawListFlags {
@@ -3974,7 +4279,7 @@ pub mod live {
         }
         /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_flags(&self, value: super::DrawListFlags) {
-            self.region.write::<super::DrawListFlags>(16, &value)
+            self.region.write::<super::DrawListFlags>(16, &value);
         }
         /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn dropped(&self) -> u32 {
@@ -3982,7 +4287,7 @@ pub mod live {
         }
         /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_dropped(&self, value: u32) {
-            self.region.write::<u32>(20, &value)
+            self.region.write::<u32>(20, &value);
         }
         /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn for_tick(&self) -> u64 {
@@ -3990,7 +4295,7 @@ pub mod live {
         }
         /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_for_tick(&self, value: u64) {
-            self.region.write::<u64>(24, &value)
+            self.region.write::<u64>(24, &value);
         }
     }
     /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4030,7 +4335,7 @@ pub mod live {
         }
         /// Stores `changes` atomically (release), publishing what was written before.
         pub fn set_changes(&self, value: u32) {
-            self.region.store::<u32>(12, value, Ordering::Release)
+            self.region.store::<u32>(12, value, Ordering::Release);
         }
         /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_changes(&self, value: u32) -> u32 {
@@ -4042,7 +4347,7 @@ pub mod live {
         }
         /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_max_params(&self, value: u32) {
-            self.region.write::<u32>(16, &value)
+            self.region.write::<u32>(16, &value);
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
@@ -4152,7 +4457,7 @@ pub mod live {
         }
         /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_max_stats(&self, value: u32) {
-            self.region.write::<u32>(8, &value)
+            self.region.write::<u32>(8, &value);
         }
         /// `ticks`, an atomic load (acquire). Written by the client.
         pub fn ticks(&self) -> u64 {
@@ -4160,7 +4465,7 @@ pub mod live {
         }
         /// Stores `ticks` atomically (release), publishing what was written before.
         pub fn set_ticks(&self, value: u64) {
-            self.region.store::<u64>(16, value, Ordering::Release)
+            self.region.store::<u64>(16, value, Ordering::Release);
         }
         /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_ticks(&self, value: u64) -> u64 {
@@ -4172,7 +4477,7 @@ pub mod live {
         }
         /// Stores `skipped` atomically (release), publishing what was written before.
         pub fn set_skipped(&self, value: u64) {
-            self.region.store::<u64>(24, value, Ordering::Release)
+            self.region.store::<u64>(24, value, Ordering::Release);
         }
         /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_skipped(&self, value: u64) -> u64 {
@@ -4184,7 +4489,7 @@ pub mod live {
         }
         /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_wake_p50_us(&self, value: f32) {
-            self.region.write::<f32>(32, &value)
+            self.region.write::<f32>(32, &value);
         }
         /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn wake_p99_us(&self) -> f32 {
@@ -4192,7 +4497,7 @@ pub mod live {
         }
         /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_wake_p99_us(&self, value: f32) {
-            self.region.write::<f32>(36, &value)
+            self.region.write::<f32>(36, &value);
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
@@ -4258,7 +4563,7 @@ pub mod live {
         }
         /// Stores `request_seq` atomically (release), publishing what was written before.
         pub fn set_request_seq(&self, value: u32) {
-            self.region.store::<u32>(0, value, Ordering::Release)
+            self.region.store::<u32>(0, value, Ordering::Release);
         }
         /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_request_seq(&self, value: u32) -> u32 {
@@ -4270,7 +4575,7 @@ pub mod live {
         }
         /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_request_len(&self, value: u32) {
-            self.region.write::<u32>(4, &value)
+            self.region.write::<u32>(4, &value);
         }
         /// `response_seq`, an atomic load (acquire). Written by the host.
         pub fn response_seq(&self) -> u32 {
@@ -4278,7 +4583,7 @@ pub mod live {
         }
         /// Stores `response_seq` atomically (release), publishing what was written before.
         pub fn set_response_seq(&self, value: u32) {
-            self.region.store::<u32>(8, value, Ordering::Release)
+            self.region.store::<u32>(8, value, Ordering::Release);
         }
         /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_response_seq(&self, value: u32) -> u32 {
@@ -4290,7 +4595,7 @@ pub mod live {
         }
         /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_status(&self, value: super::CommandStatus) {
-            self.region.write::<super::CommandStatus>(12, &value)
+            self.region.write::<super::CommandStatus>(12, &value);
         }
         /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn response_len(&self) -> u32 {
@@ -4298,7 +4603,7 @@ pub mod live {
         }
         /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_response_len(&self, value: u32) {
-            self.region.write::<u32>(16, &value)
+            self.region.write::<u32>(16, &value);
         }
         /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn response_total(&self) -> u32 {
@@ -4306,7 +4611,7 @@ pub mod live {
         }
         /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_response_total(&self, value: u32) {
-            self.region.write::<u32>(20, &value)
+            self.region.write::<u32>(20, &value);
         }
         /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn request_capacity(&self) -> u32 {
@@ -4314,7 +4619,7 @@ pub mod live {
         }
         /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_request_capacity(&self, value: u32) {
-            self.region.write::<u32>(24, &value)
+            self.region.write::<u32>(24, &value);
         }
         /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn response_capacity(&self) -> u32 {
@@ -4322,7 +4627,7 @@ pub mod live {
         }
         /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_response_capacity(&self, value: u32) {
-            self.region.write::<u32>(28, &value)
+            self.region.write::<u32>(28, &value);
         }
     }
     /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
@@ -4435,7 +4740,7 @@ pub mod live {
         }
         /// Stores `write_pos` atomically (release), publishing what was written before.
         pub fn set_write_pos(&self, value: u64) {
-            self.region.store::<u64>(0, value, Ordering::Release)
+            self.region.store::<u64>(0, value, Ordering::Release);
         }
         /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_write_pos(&self, value: u64) -> u64 {
@@ -4447,7 +4752,7 @@ pub mod live {
         }
         /// Stores `tail_pos` atomically (release), publishing what was written before.
         pub fn set_tail_pos(&self, value: u64) {
-            self.region.store::<u64>(8, value, Ordering::Release)
+            self.region.store::<u64>(8, value, Ordering::Release);
         }
         /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_tail_pos(&self, value: u64) -> u64 {
@@ -4459,7 +4764,7 @@ pub mod live {
         }
         /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_capacity(&self, value: u32) {
-            self.region.write::<u32>(16, &value)
+            self.region.write::<u32>(16, &value);
         }
         /// `entries`, an atomic load (acquire). Written by the host.
         pub fn entries(&self) -> u64 {
@@ -4467,7 +4772,7 @@ pub mod live {
         }
         /// Stores `entries` atomically (release), publishing what was written before.
         pub fn set_entries(&self, value: u64) {
-            self.region.store::<u64>(24, value, Ordering::Release)
+            self.region.store::<u64>(24, value, Ordering::Release);
         }
         /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_entries(&self, value: u64) -> u64 {
@@ -4501,7 +4806,7 @@ pub mod live {
         }
         /// Stores `write_pos` atomically (release), publishing what was written before.
         pub fn set_write_pos(&self, value: u64) {
-            self.region.store::<u64>(0, value, Ordering::Release)
+            self.region.store::<u64>(0, value, Ordering::Release);
         }
         /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_write_pos(&self, value: u64) -> u64 {
@@ -4513,7 +4818,7 @@ pub mod live {
         }
         /// Stores `dropped` atomically (release), publishing what was written before.
         pub fn set_dropped(&self, value: u64) {
-            self.region.store::<u64>(8, value, Ordering::Release)
+            self.region.store::<u64>(8, value, Ordering::Release);
         }
         /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_dropped(&self, value: u64) -> u64 {
@@ -4525,7 +4830,7 @@ pub mod live {
         }
         /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_capacity(&self, value: u32) {
-            self.region.write::<u32>(16, &value)
+            self.region.write::<u32>(16, &value);
         }
         /// `read_pos`, an atomic load (acquire). Written by the host.
         pub fn read_pos(&self) -> u64 {
@@ -4533,7 +4838,7 @@ pub mod live {
         }
         /// Stores `read_pos` atomically (release), publishing what was written before.
         pub fn set_read_pos(&self, value: u64) {
-            self.region.store::<u64>(32, value, Ordering::Release)
+            self.region.store::<u64>(32, value, Ordering::Release);
         }
         /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value.
         pub fn fetch_add_read_pos(&self, value: u64) -> u64 {
@@ -4567,7 +4872,7 @@ pub mod live {
         }
         /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_size(&self, value: u32) {
-            self.region.write::<u32>(0, &value)
+            self.region.write::<u32>(0, &value);
         }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn region_count(&self) -> u32 {
@@ -4575,7 +4880,7 @@ pub mod live {
         }
         /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_region_count(&self, value: u32) {
-            self.region.write::<u32>(4, &value)
+            self.region.write::<u32>(4, &value);
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
@@ -4583,7 +4888,7 @@ pub mod live {
         }
         /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_regions(&self, value: [super::RegionEntry; 8]) {
-            self.region.write::<[super::RegionEntry; 8]>(8, &value)
+            self.region.write::<[super::RegionEntry; 8]>(8, &value);
         }
     }
     /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
@@ -4613,7 +4918,7 @@ pub mod live {
         }
         /// Stores `state` atomically (release), publishing what was written before.
         pub fn set_state(&self, value: super::InstanceState) {
-            self.region.store::<u32>(0, value.0, Ordering::Release)
+            self.region.store::<u32>(0, value.0, Ordering::Release);
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
         pub fn compare_exchange_state(
@@ -4636,7 +4941,7 @@ pub mod live {
         }
         /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_pid(&self, value: u32) {
-            self.region.write::<u32>(4, &value)
+            self.region.write::<u32>(4, &value);
         }
         /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn process_time(&self) -> u64 {
@@ -4644,7 +4949,7 @@ pub mod live {
         }
         /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_process_time(&self, value: u64) {
-            self.region.write::<u64>(8, &value)
+            self.region.write::<u64>(8, &value);
         }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_major(&self) -> u16 {
@@ -4652,7 +4957,7 @@ pub mod live {
         }
         /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_abi_major(&self, value: u16) {
-            self.region.write::<u16>(16, &value)
+            self.region.write::<u16>(16, &value);
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_minor(&self) -> u16 {
@@ -4660,7 +4965,7 @@ pub mod live {
         }
         /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_abi_minor(&self, value: u16) {
-            self.region.write::<u16>(18, &value)
+            self.region.write::<u16>(18, &value);
         }
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
@@ -4668,7 +4973,7 @@ pub mod live {
         }
         /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_host_version(&self, value: [u8; 32]) {
-            self.region.write::<[u8; 32]>(24, &value)
+            self.region.write::<[u8; 32]>(24, &value);
         }
     }
     /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
@@ -4698,7 +5003,7 @@ pub mod live {
         }
         /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_magic(&self, value: u32) {
-            self.region.write::<u32>(0, &value)
+            self.region.write::<u32>(0, &value);
         }
         /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn entry_count(&self) -> u32 {
@@ -4706,7 +5011,7 @@ pub mod live {
         }
         /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_entry_count(&self, value: u32) {
-            self.region.write::<u32>(4, &value)
+            self.region.write::<u32>(4, &value);
         }
         /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn entry_size(&self) -> u32 {
@@ -4714,7 +5019,7 @@ pub mod live {
         }
         /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
         pub fn set_entry_size(&self, value: u32) {
-            self.region.write::<u32>(8, &value)
+            self.region.write::<u32>(8, &value);
         }
         /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
         pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a>> {

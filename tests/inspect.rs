@@ -155,7 +155,7 @@ fn snapshot_blob_in_both_formats() {
         "{dump}"
     );
     assert!(
-        dump.contains("@0x000C header.flags snapshot_flags valid|in_match"),
+        dump.contains("@0x000c header.flags snapshot_flags valid|in_match"),
         "{dump}"
     );
     assert!(

@@ -510,7 +510,7 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
                             .filter(|d| {
                                 d.len() >= 4
                                     && d.bytes()
-                                        .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b))
+                                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
                             })
                             .unwrap_or_else(|| panic!("`{}`: offset `{offset}`", s.name));
                         let (field_raw, padding) = match row[2].strip_suffix(" *(padding)*") {

@@ -267,3 +267,78 @@ fn constants_compare_with_their_fields_without_casts() {
     assert_eq!(CLIENT_BLOCK_SIZE, 0x10000);
     assert_eq!(ABI_VERSION, "0.9");
 }
+
+/// `Debug` shows a counted array up to its count field and says how many it holds, as
+/// `codegen inspect` does, so a default snapshot prints in a few KB rather than 99 KB.
+#[test]
+fn debug_follows_count_fields() {
+    let s = sample_snapshot();
+    let dbg = format!("{s:?}");
+    let ships = format!("..; 2 of {MAX_SHIPS}]");
+    let projectiles = format!("..; 3 of {MAX_PROJECTILES}]");
+    let spawns = format!("pickup_spawns: [..; 0 of {MAX_PICKUP_SPAWNS}]");
+    for shown in [&ships, &projectiles, &spawns] {
+        assert!(dbg.contains(shown.as_str()), "{shown} missing: {dbg}");
+    }
+    // ships[0] and ships[1] are shown; ships[15], past the count, is not.
+    assert_eq!(dbg.matches("Ship {").count(), 2, "{dbg}");
+    assert!(dbg.contains("x: 1.5, y: -2.25"), "{dbg}");
+    assert!(
+        !dbg.contains("score: 99"),
+        "an entry past ship_count: {dbg}"
+    );
+    assert!(
+        !dbg.contains("speed: 12.0"),
+        "an entry past projectile_count: {dbg}"
+    );
+    // spawn_markers[3] is the fourth of spawn_marker_count = 4: shown.
+    assert!(dbg.contains("time_left: 1.25"), "{dbg}");
+    assert!(
+        dbg.contains(&format!("..; 4 of {MAX_SPAWN_MARKERS}]")),
+        "{dbg}"
+    );
+
+    // Equal entries in a row show once: board.tiles[4095] differs from the rest.
+    assert!(
+        dbg.contains(&format!(
+            "tiles: [Tile::WHITE ×{}, Tile::NONE]",
+            BOARD_MAX_TILES - 1
+        )),
+        "{dbg}"
+    );
+
+    let size = format!("{:?}", Snapshot::default()).len();
+    println!("Debug of Snapshot::default(): {size} bytes");
+    assert!(size < 8_000, "Debug of a default snapshot is {size} bytes");
+
+    // A full table shows every entry and no marker; a count past the length shows every
+    // entry and the count.
+    let mut h = BridgeHeader {
+        region_count: u32::try_from(MAX_REGIONS).unwrap(),
+        ..Default::default()
+    };
+    for (i, r) in (0..).zip(&mut h.regions) {
+        r.offset = i;
+    }
+    let full = format!("{h:?}");
+    assert_eq!(full.matches("RegionEntry {").count(), MAX_REGIONS, "{full}");
+    assert!(!full.contains("..;"), "{full}");
+    h.region_count = 99;
+    let over = format!("{h:?}");
+    assert_eq!(over.matches("RegionEntry {").count(), MAX_REGIONS, "{over}");
+    assert!(
+        over.contains(&format!("..; 99 of {MAX_REGIONS}]")),
+        "{over}"
+    );
+}
+
+/// `log_level` is `ordered = true` in the schema (the reference: "lowest first"), so its
+/// values compare; other enums do not derive an order.
+#[test]
+fn ordered_enums_compare_lowest_first() {
+    assert!(LogLevel::TRACE < LogLevel::DEBUG && LogLevel::WARN < LogLevel::ERROR);
+    let mut levels = vec![LogLevel::ERROR, LogLevel::INFO, LogLevel::TRACE];
+    levels.sort();
+    assert_eq!(levels, [LogLevel::TRACE, LogLevel::INFO, LogLevel::ERROR]);
+    assert_eq!(LogLevel::values().iter().max(), Some(&LogLevel::ERROR));
+}

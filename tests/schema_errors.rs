@@ -95,6 +95,8 @@ error_classes! {
     flag_not_a_bit => 1,
     flags_overlap => 1,
     flags_signed_repr => 1,
+    flags_ordered => 1,
+    ordered_enum_not_rising => 1,
     // Constants and array lengths.
     array_len_zero => 1,
     array_len_unknown_constant => 1,

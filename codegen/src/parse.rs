@@ -112,6 +112,9 @@ pub struct RawEnum {
     pub doc: Option<Spanned<String>>,
     #[serde(default)]
     pub since: Option<Spanned<String>>,
+    /// Whether the values are ordered (enums only): `ordered = true`.
+    #[serde(default)]
+    pub ordered: Option<Spanned<bool>>,
     pub values: Spanned<Vec<Spanned<RawEnumValue>>>,
 }
 

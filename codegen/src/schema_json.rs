@@ -135,7 +135,7 @@ pub fn schema_json() -> Value {
         },
     });
     let enum_item = |kind: &str, reprs: &[&str], rule: &str| {
-        json!({
+        let mut item = json!({
             "type": "object",
             "description": format!("An [[{kind}]] item. {rule}"),
             "additionalProperties": false,
@@ -155,7 +155,15 @@ pub fn schema_json() -> Value {
                     "description": "An array of inline tables, one per line by convention; they keep that order.",
                 },
             },
-        })
+        });
+        if kind == "enum" {
+            item["properties"]["ordered"] = json!({
+                "type": "boolean",
+                "default": false,
+                "description": "Whether the values rank lowest first, in declaration order (each above the one before): then comparing two values compares their numbers, and the Rust type derives PartialOrd and Ord.",
+            });
+        }
+        item
     };
     let handshake = json!({
         "type": "object",

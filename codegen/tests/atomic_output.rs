@@ -85,7 +85,11 @@ fn assert_no_temporary_files(dir: &Path) {
 #[test]
 fn a_folder_in_place_of_an_output_changes_nothing() {
     let outputs = bridge_outputs();
-    assert_eq!(outputs.len(), 5, "rs, h, py, md and the template's mjs");
+    assert_eq!(
+        outputs.len(),
+        6,
+        "rs, h, py, pyi, md and the template's mjs"
+    );
     for blocked in &outputs {
         let dir = old_outputs("folder", &outputs);
         let path = dir.join(&blocked.file_name);

@@ -124,7 +124,7 @@ fn clean_record_exits_0_in_both_formats() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("@0x0000 footer_offset u64 4096"), "{text}");
     assert!(
-        text.contains("@0x000C magic u32 0x45464249 (rec_trailer_magic)"),
+        text.contains("@0x000c magic u32 0x45464249 (rec_trailer_magic)"),
         "{text}"
     );
     let out = inspect(
@@ -166,12 +166,12 @@ fn warnings_exit_0_unless_strict() {
     assert_eq!(out.status.code(), Some(0));
     // The warning is a diagnostic, on stderr; the value is marked in the data.
     assert!(
-        stderr(&out).contains("warn: @0x000C magic: holds 0xdeadbeef, expected rec_trailer_magic"),
+        stderr(&out).contains("warn: @0x000c magic: holds 0xdeadbeef, expected rec_trailer_magic"),
         "{}",
         stderr(&out)
     );
     assert!(
-        stdout(&out).contains("@0x000C magic u32 0xdeadbeef (expected rec_trailer_magic)"),
+        stdout(&out).contains("@0x000c magic u32 0xdeadbeef (expected rec_trailer_magic)"),
         "{}",
         stdout(&out)
     );
@@ -322,11 +322,11 @@ fn stride_walks_a_file_and_a_pipe_alike() {
             "{text}"
         );
         assert!(
-            text.contains("@0x03F0 [1].footer_offset u64 4096"),
+            text.contains("@0x03f0 [1].footer_offset u64 4096"),
             "{text}"
         );
         assert!(
-            text.contains("@0x03FC [1].magic u32 0x45464249 (rec_trailer_magic)"),
+            text.contains("@0x03fc [1].magic u32 0x45464249 (rec_trailer_magic)"),
             "{text}"
         );
     }
@@ -426,7 +426,7 @@ fn sparse_large_file_at_a_big_offset() {
     let out = inspect(&["rec_trailer", p, "--offset", &last], None);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("@0x17FFFFFC magic u32 0x45464249 (rec_trailer_magic)"),
+        stdout(&out).contains("@0x17fffffc magic u32 0x45464249 (rec_trailer_magic)"),
         "{}",
         stdout(&out)
     );

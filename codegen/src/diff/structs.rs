@@ -497,7 +497,7 @@ impl Cx<'_> {
                 let mut why = Vec::new();
                 if moved {
                     what.push("moved");
-                    why.push(format!("look for it at 0x{:04X}", lf.offset));
+                    why.push(format!("look for it at 0x{:04x}", lf.offset));
                 }
                 if retyped {
                     what.push("retyped");

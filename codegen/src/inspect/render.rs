@@ -94,7 +94,7 @@ pub fn render_dump(schema: &Schema, inspection: &Inspection) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# {} × {} ({} bytes) at {:#06X}{}",
+        "# {} × {} ({} bytes) at {:#06x}{}",
         inspection.count,
         inspection.type_name,
         inspection.size,
@@ -130,7 +130,7 @@ pub(super) fn issues_text(issues: &[Issue]) -> String {
         };
         let _ = writeln!(
             out,
-            "{}: @{:#06X}{at}: {}",
+            "{}: @{:#06x}{at}: {}",
             issue.level.name(),
             issue.offset,
             issue.message
@@ -181,7 +181,7 @@ pub(super) fn dump_node(abi: &Abi, node: &Node, path: &str, out: &mut String) {
         kind => {
             let _ = writeln!(
                 out,
-                "@{:#06X} {path} {} {}",
+                "@{:#06x} {path} {} {}",
                 node.offset,
                 leaf_type(abi, kind),
                 leaf_text(abi, kind)
@@ -198,7 +198,7 @@ fn dump_struct_array(abi: &Abi, elem_type: &str, elems: &[Node], path: &str, out
         if run >= 2 {
             let _ = writeln!(
                 out,
-                "@{:#06X} {path}[{i}..{}] {elem_type} ×{run} all zero",
+                "@{:#06x} {path}[{i}..{}] {elem_type} ×{run} all zero",
                 elems[i].offset,
                 i + run
             );
@@ -236,7 +236,7 @@ fn dump_leaf_array(
     }
     let _ = writeln!(
         out,
-        "@{offset:#06X} {path} {elem_type}[{}] [{}]",
+        "@{offset:#06x} {path} {elem_type}[{}] [{}]",
         elems.len(),
         parts.join(", ")
     );

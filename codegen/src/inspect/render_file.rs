@@ -30,9 +30,9 @@ pub fn render_file_dump(schema: &Schema, inspection: &FileInspection) -> String 
             String::new()
         };
         let place = match &found.stream {
-            None => format!("at {:#06X}", found.offset),
+            None => format!("at {:#06x}", found.offset),
             Some(source) => format!(
-                "at {:#06X} of the inflated stream of {source}",
+                "at {:#06x} of the inflated stream of {source}",
                 found.offset
             ),
         };

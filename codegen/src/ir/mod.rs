@@ -13,7 +13,7 @@ pub mod template;
 mod ty;
 
 pub use constant::{ConstType, Constant};
-pub use enumeration::{Enum, EnumKind, EnumValue};
+pub use enumeration::{Enum, EnumKind, EnumValue, order_error};
 pub use structure::{CountRef, Field, Struct};
 pub use ty::{ArrayLen, Elem, Prim, Type};
 

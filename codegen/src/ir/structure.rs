@@ -40,6 +40,22 @@ pub struct CountRef {
     pub text: String,
 }
 
+impl CountRef {
+    /// The field names along the path, from struct `s` (the one holding the array) down
+    /// through nested structs: `["match", "pickup_spawn_count"]`.
+    pub fn field_names<'a>(&self, abi: &'a crate::ir::Abi, mut s: &'a Struct) -> Vec<&'a str> {
+        let mut names = Vec::with_capacity(self.path.len());
+        for &i in &self.path {
+            let f = &s.fields[i];
+            names.push(f.name.as_str());
+            if let crate::ir::Elem::Struct(j) = f.ty.elem {
+                s = &abi.structs[j];
+            }
+        }
+        names
+    }
+}
+
 impl Field {
     /// Declared padding: a field whose name starts with `_`, such as `_pad33` or `_reserved`.
     pub fn is_padding(&self) -> bool {

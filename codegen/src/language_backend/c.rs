@@ -25,7 +25,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::text::{Compiled, Template};
-use super::{RenderError, protocols};
+use super::{RenderError, doc_after_since, protocols};
 use crate::Schema;
 use crate::ir::names::{is_c_reserved_word, upper};
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Type, Version};
@@ -190,7 +190,7 @@ fn push_in_radix(out: &mut String, value: i128, written: &str) -> bool {
     // Writing to a String cannot fail.
     match radix {
         2 => {
-            let _ = write!(out, "0x{parsed:X}");
+            let _ = write!(out, "0x{parsed:x}");
         }
         10 => {
             let _ = write!(out, "{parsed}");
@@ -529,7 +529,7 @@ fn const_contexts(abi: &Abi) -> Vec<ConstContext> {
             }
             notes.extend(since_note(c.since));
             ConstContext {
-                doc: item_doc(&c.doc, &notes, 0),
+                doc: item_doc(doc_after_since(&c.doc, c.since), &notes, 0),
                 name: const_macro(&abi.c_prefix, &c.name),
                 value: render_int_literal(c.value, &c.literal, int_suffix(prim)),
             }
@@ -569,14 +569,14 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
                     push_int_literal(&mut value, v.value, &v.literal, int_suffix(e.repr));
                     value.push(')');
                     ConstContext {
-                        doc: item_doc(&v.doc, &since_note(v.since), 0),
+                        doc: item_doc(doc_after_since(&v.doc, v.since), &since_note(v.since), 0),
                         name: value_macro(&value_prefix, &v.name),
                         value,
                     }
                 })
                 .collect();
             EnumContext {
-                doc: item_doc(&e.doc, &notes, 0),
+                doc: item_doc(doc_after_since(&e.doc, e.since), &notes, 0),
                 name,
                 repr: prim_type(e.repr),
                 values,
@@ -592,7 +592,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
     let s = &abi.structs[index];
     let layout = schema.layout.of(index);
     let mut notes = vec![format!(
-        "Size {} ({:#X}), align {}.",
+        "Size {} ({:#x}), align {}.",
         layout.size, layout.size, layout.align
     )];
     if s.extensible {
@@ -610,11 +610,12 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
         .zip(&layout.fields)
         .enumerate()
         .map(|(fi, (f, fl))| {
-            let mut doc = String::with_capacity(48 + f.doc.len());
+            let f_doc = doc_after_since(&f.doc, f.since);
+            let mut doc = String::with_capacity(48 + f_doc.len());
             // Writing to a String cannot fail.
             let _ = write!(
                 doc,
-                "offset 0x{:04X} ({}), size {}",
+                "offset 0x{:04x} ({}), size {}",
                 fl.offset, fl.offset, fl.size
             );
             if f.is_padding() {
@@ -623,9 +624,9 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
             if let Some(v) = f.since {
                 let _ = write!(doc, ", since ABI {v}");
             }
-            if !f.doc.trim().is_empty() {
+            if !f_doc.trim().is_empty() {
                 doc.push_str(": ");
-                doc.push_str(&f.doc);
+                doc.push_str(f_doc);
             }
             let mut field_notes = Vec::new();
             let access = protocols::access_cell(schema, index, fi);
@@ -656,7 +657,7 @@ fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
         })
         .collect();
     StructContext {
-        doc: item_doc(&s.doc, &notes, 0),
+        doc: item_doc(doc_after_since(&s.doc, s.since), &notes, 0),
         name: c_type_name(&s.name, prefix),
         size: layout.size,
         align: layout.align,

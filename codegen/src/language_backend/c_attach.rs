@@ -264,7 +264,7 @@ fn table_ctx(
                 holds_header: matches!(row.holds, Holds::Struct { struct_index, .. } if struct_index == t.header),
                 min_size: row.min_size,
                 align: row.align,
-                overlaps: format!("{mask:#X}ULL"),
+                overlaps: format!("{mask:#x}ULL"),
                 blocks,
                 block_count,
                 block_stride,
@@ -295,7 +295,7 @@ fn record_ctx(schema: &Schema, h: &crate::ir::attach::Handshake) -> RecordCtx {
         name: s.name.clone(),
         ty: c_type_name(&s.name, &abi.c_prefix),
         magic: h.magic.as_ref().map_or((0, 0, "0".into()), |(f, c)| {
-            (f.offset, f.width, format!("{:#X}ULL", abi.consts[*c].value))
+            (f.offset, f.width, format!("{:#x}ULL", abi.consts[*c].value))
         }),
         major: scalar(&h.major),
         minor: scalar(&h.minor),

@@ -123,7 +123,7 @@ struct StructSection<'a> {
 
 #[derive(Serialize)]
 struct FieldRow<'a> {
-    /// `0x00A4`: four uppercase hex digits, more when needed.
+    /// `0x00a4`: four lowercase hex digits, more when needed.
     offset: String,
     /// The whole field, every array element included.
     size: u64,
@@ -240,7 +240,7 @@ fn build_struct<'a>(
         .zip(&layout.fields)
         .enumerate()
         .map(|(fi, (f, fl))| FieldRow {
-            offset: format!("0x{:04X}", fl.offset),
+            offset: format!("0x{:04x}", fl.offset),
             size: fl.size,
             name: escape_inline_cow(&f.name),
             padding: f.is_padding(),
@@ -268,7 +268,7 @@ fn build_struct<'a>(
                     None => format!("{} bytes", t.size),
                 };
                 format!(
-                    "`{}`: {} at 0x{:04X}, {size}",
+                    "`{}`: {} at 0x{:04x}, {size}",
                     t.name,
                     render_type(schema, &t.ty),
                     t.offset
@@ -487,7 +487,7 @@ pub fn render_byte_map(s: &Struct, layout: &StructLayout) -> Vec<String> {
             .min(last_field)
     };
     let show = |i: usize| letters[i].unwrap_or(BYTE_MAP_PADDING);
-    let offset_width = format!("{:X}", layout.size.saturating_sub(1)).len().max(4);
+    let offset_width = format!("{:x}", layout.size.saturating_sub(1)).len().max(4);
     let mut lines = Vec::new();
     let mut start = 0;
     while start < layout.size {
@@ -495,7 +495,7 @@ pub fn render_byte_map(s: &Struct, layout: &StructLayout) -> Vec<String> {
         let first = owner(start);
         let mut line = String::with_capacity(2 + offset_width + 2 + 17 + 48);
         // Writing to a String cannot fail.
-        let _ = write!(line, "0x{start:0offset_width$X}  ");
+        let _ = write!(line, "0x{start:0offset_width$x}  ");
         // The owner of each byte of the row, found by walking on from the row's first:
         // `owner` is monotone in the byte.
         let mut held_by = first;
@@ -521,7 +521,7 @@ pub fn render_byte_map(s: &Struct, layout: &StructLayout) -> Vec<String> {
             let last = start + run * BYTE_MAP_ROW - 1;
             let _ = write!(
                 line,
-                "  ×{run} rows, to 0x{last:0offset_width$X}: {}",
+                "  ×{run} rows, to 0x{last:0offset_width$x}: {}",
                 s.fields[first].name
             );
             start += run * BYTE_MAP_ROW;
@@ -631,8 +631,8 @@ fields = [
             map,
             [
                 "0x00000000  aaaa.... bbbbbbbb",
-                "0x00000010  bbbbbbbb bbbbbbbb  ×249999999 rows, to 0xEE6B27FF: data",
-                "0xEE6B2800  bbbbbbbb",
+                "0x00000010  bbbbbbbb bbbbbbbb  ×249999999 rows, to 0xee6b27ff: data",
+                "0xee6b2800  bbbbbbbb",
                 "",
                 "a len      b data     . padding",
             ]

@@ -19,8 +19,13 @@ pub mod python;
 mod python_attach;
 #[cfg(feature = "text")]
 mod python_live;
+#[cfg(feature = "text")]
+mod python_repr;
+#[cfg(feature = "text")]
+pub mod python_stub;
 pub mod rust;
 mod rust_live;
+mod rust_struct;
 #[cfg(feature = "text")]
 pub mod text;
 #[cfg(feature = "text")]
@@ -37,6 +42,22 @@ pub const BUILTIN_EXTENSIONS: [&str; 5] = ["rs", "h", "py", "pyi", "md"];
 /// The first line of every generated file, after the comment marker.
 pub fn generated_line(source: &str) -> String {
     format!("generated from {source}; do not edit")
+}
+
+/// An item's doc without the `ABI 0.6` it opens with (alone, or before `:`, `,`, `;` or a
+/// space) when that is the version its `since` names already, so that no target writes
+/// "since ABI 0.6: ABI 0.6: ...". The rest keeps its words.
+pub fn doc_after_since(doc: &str, since: Option<crate::ir::Version>) -> &str {
+    let Some(v) = since else { return doc };
+    let Some(rest) = doc.trim_start().strip_prefix(&format!("ABI {v}")) else {
+        return doc;
+    };
+    match rest.chars().next() {
+        None => "",
+        Some(':' | ',' | ';') => rest[1..].trim_start(),
+        Some(c) if c.is_whitespace() => rest.trim_start(),
+        Some(_) => doc,
+    }
 }
 
 /// Control characters (a tab aside) and Unicode bidirectional controls, which a compiler
@@ -68,15 +89,16 @@ impl std::fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
-/// A target rendered from a template: the C header, the Python module or the markdown.
+/// A text target: the C header, the Python module and its stub, or the markdown.
 #[cfg(feature = "text")]
 type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
 
 /// The text targets, by file extension.
 #[cfg(feature = "text")]
-const TEXT_TARGETS: [(&str, RenderText); 3] = [
+const TEXT_TARGETS: [(&str, RenderText); 4] = [
     ("h", c::render_c_header),
     ("py", python::render_python),
+    ("pyi", python_stub::render_python_stub),
     ("md", markdown::render_markdown),
 ];
 
@@ -115,7 +137,7 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
     };
     #[cfg(feature = "text")]
     let (texts, printed) = {
-        // Jobs 0..3 are the text targets, the rest the Rust parts.
+        // The first jobs are the text targets, the rest the Rust parts.
         let text_weight = rust_parts.total_weight() / TEXT_TARGET_WEIGHT_DIVISOR;
         let weights: Vec<usize> = std::iter::repeat_n(text_weight, TEXT_TARGETS.len())
             .chain(rust_parts.weights().iter().copied())
@@ -139,4 +161,25 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
             .map(|(extension, text)| output(extension, text)),
     );
     Ok(outputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_after_since;
+    use crate::ir::Version;
+
+    #[test]
+    fn a_doc_drops_the_version_its_since_names() {
+        let v = Some(Version { major: 0, minor: 6 });
+        assert_eq!(doc_after_since("ABI 0.6", v), "");
+        assert_eq!(
+            doc_after_since("ABI 0.6: a goes with b", v),
+            "a goes with b"
+        );
+        assert_eq!(doc_after_since("ABI 0.6 a", v), "a");
+        assert_eq!(doc_after_since("ABI 0.60: a", v), "ABI 0.60: a");
+        assert_eq!(doc_after_since("ABI 0.7: a", v), "ABI 0.7: a");
+        assert_eq!(doc_after_since("Since ABI 0.6", v), "Since ABI 0.6");
+        assert_eq!(doc_after_since("ABI 0.6: a", None), "ABI 0.6: a");
+    }
 }

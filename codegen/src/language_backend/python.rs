@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::text::{Compiled, Template};
-use super::{RenderError, generated_line, protocols};
+use super::{RenderError, doc_after_since, generated_line, protocols};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
 use crate::ir::{Abi, Elem, EnumKind, Prim, Struct, Type};
@@ -152,7 +152,7 @@ pub(super) struct Names {
 }
 
 impl Names {
-    fn new(abi: &Abi) -> Names {
+    pub(super) fn new(abi: &Abi) -> Names {
         Names {
             enums: abi
                 .enums
@@ -210,6 +210,8 @@ struct Examples {
     /// `ClientState`, `client_entry.state`: the first field of enum type.
     enum_type: Option<String>,
     enum_read: Option<String>,
+    /// `client_entry.state_enum`: the property that reads that field as its class.
+    enum_property: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -245,6 +247,8 @@ struct StructContext<'a> {
     align: u64,
     /// `_align_`, when a target may give the struct less alignment by itself.
     stated_align: Option<u64>,
+    /// Counts and enums for `__repr__`, and the enum properties.
+    repr: super::python_repr::ReprContext,
 }
 
 #[derive(Serialize)]
@@ -347,7 +351,7 @@ fn compute_module_context<'a>(
                 ),
                 EnumKind::Flags => ("enum.IntFlag", "flag set", "Undeclared bits are kept."),
             };
-            let mut lines = escape_docstring_lines(&e.doc);
+            let mut lines = escape_docstring_lines(doc_after_since(&e.doc, e.since));
             if !lines.is_empty() {
                 lines.push(String::new());
             }
@@ -371,7 +375,7 @@ fn compute_module_context<'a>(
                 .zip(&members)
                 .map(|(v, m)| DocEntry {
                     head: format!("{} = {}{}", m.name, m.value, since_note(v.since)),
-                    doc: escape_docstring_lines(&v.doc),
+                    doc: escape_docstring_lines(doc_after_since(&v.doc, v.since)),
                 })
                 .collect();
             EnumContext {
@@ -432,7 +436,7 @@ fn compute_struct_context<'a>(
     let abi = &schema.abi;
     let s = &abi.structs[index];
     let layout = schema.layout.of(index);
-    let mut lines = escape_docstring_lines(&s.doc);
+    let mut lines = escape_docstring_lines(doc_after_since(&s.doc, s.since));
     if !lines.is_empty() {
         lines.push(String::new());
     }
@@ -450,12 +454,13 @@ fn compute_struct_context<'a>(
         );
     }
 
+    let repr = super::python_repr::repr_context(abi, names, s);
     let mut fields = Vec::with_capacity(s.fields.len());
     let mut entries = Vec::with_capacity(s.fields.len());
     let mut aliases = Vec::new();
     lines.extend(protocols::shared_note(schema, index));
     for (fi, (f, fl)) in s.fields.iter().zip(&layout.fields).enumerate() {
-        let offset = format!("0x{:04X}", fl.offset);
+        let offset = format!("0x{:04x}", fl.offset);
         let alias = python_field_alias(&f.name);
         // `0x0004 name: u32`, `0x0008 class (alias class_): ClientState (u32), since ABI 1.2`.
         let mut head = String::with_capacity(48);
@@ -471,7 +476,7 @@ fn compute_struct_context<'a>(
         if let Some(v) = f.since {
             let _ = write!(head, ", since ABI {v}");
         }
-        let mut doc = escape_docstring_lines(&f.doc);
+        let mut doc = escape_docstring_lines(doc_after_since(&f.doc, f.since));
         if let Some(c) = &f.count {
             doc.push(format!(
                 "Entries in use: {}.",
@@ -484,6 +489,10 @@ fn compute_struct_context<'a>(
         let access = protocols::access_cell(schema, index, fi);
         if !access.is_empty() {
             doc.push(format!("Access: {access}."));
+        }
+        if let Some(p) = repr.properties.iter().find(|p| p.field == f.name) {
+            let what = if p.array { "a list of " } else { "" };
+            doc.push(format!("As {what}{}: {}.", p.class, p.name));
         }
         entries.push(DocEntry { head, doc });
         fields.push(FieldContext {
@@ -510,6 +519,7 @@ fn compute_struct_context<'a>(
         size: layout.size,
         align: layout.align,
         stated_align: layout.stated_align(),
+        repr,
     }
 }
 
@@ -550,6 +560,14 @@ fn compute_examples(schema: &Schema, names: &Names) -> Examples {
         text_field: text.as_ref().map(|(_, f)| f.clone()),
         enum_type: enumerated.map(|(_, _, e)| names.enums[e].clone()),
         enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
+        enum_property: enumerated.map(|(s, f, _)| {
+            format!(
+                "{}.{}{}",
+                variable(s),
+                f.name,
+                super::python_repr::ENUM_PROPERTY_SUFFIX
+            )
+        }),
     }
 }
 
@@ -644,7 +662,7 @@ pub fn python_int_literal(literal: &str, value: i128) -> String {
         ("", value.unsigned_abs())
     };
     if lower.starts_with("0x") {
-        format!("{sign}0x{magnitude:X}")
+        format!("{sign}0x{magnitude:x}")
     } else if lower.starts_with("0o") {
         format!("{sign}0o{magnitude:o}")
     } else if lower.starts_with("0b") {
@@ -788,7 +806,7 @@ mod tests {
             ("_10", 10, "10"),
             ("1__0", 10, "10"),
             ("10_", 10, "10"),
-            ("0x__ff", 255, "0xFF"),
+            ("0x__ff", 255, "0xff"),
             ("0b_", 0, "0b0"),
         ] {
             assert_eq!(python_int_literal(lit, value), want, "{lit}");

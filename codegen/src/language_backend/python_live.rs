@@ -619,7 +619,7 @@ impl Ctx<'_> {
             head_field: head_field.name.clone(),
             head_get: get,
             head_set: set,
-            head_mask: format!("0x{}", "F".repeat(2 * head_size as usize)),
+            head_mask: format!("0x{}", "f".repeat(2 * head_size as usize)),
             slot_view: self.views[lock.struct_index].clone()?,
             lock: lock.name.clone(),
             value: self.values[seqlock].clone(),

@@ -16,11 +16,11 @@ use std::ops::Range;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use super::{jobs, rust_live};
+use super::rust_struct::{expand_struct, is_shown_array, is_text};
+use super::{doc_after_since, jobs, rust_live};
 use crate::Schema;
 use crate::ir::names::{camel, upper};
-use crate::ir::{Abi, ConstType, Constant, Elem, Enum, EnumKind, Field, Prim, Struct, Type};
-use crate::layout::{FieldLayout, StructLayout};
+use crate::ir::{Abi, ConstType, Constant, Enum, EnumKind, Prim};
 
 /// Renders the Rust bindings of `schema`. The first line says the file is generated from
 /// `source`. Large schemas are expanded, parsed and printed in parts on several threads;
@@ -219,7 +219,18 @@ fn support_for(abi: &Abi) -> String {
     let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
     let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
     let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
-    let used = [has_text, has_enum, has_flags, !abi.structs.is_empty()];
+    let has_array = abi
+        .structs
+        .iter()
+        .flat_map(|s| &s.fields)
+        .any(is_shown_array);
+    let used = [
+        has_text,
+        has_enum,
+        has_flags,
+        has_array,
+        !abi.structs.is_empty(),
+    ];
     SUPPORT
         .iter()
         .zip(used)
@@ -229,10 +240,11 @@ fn support_for(abi: &Abi) -> String {
 }
 
 /// The hand-written support files, in the order they are emitted.
-const SUPPORT: [(&str, &str); 4] = [
+const SUPPORT: [(&str, &str); 5] = [
     ("text", include_str!("rust_support/text.rs")),
     ("enum", include_str!("rust_support/enum.rs")),
     ("flags", include_str!("rust_support/flags.rs")),
+    ("array", include_str!("rust_support/array.rs")),
     ("struct", include_str!("rust_support/struct.rs")),
 ];
 
@@ -280,12 +292,12 @@ pub(super) fn type_ident(name: &str) -> Ident {
     rust_ident(&camel(name))
 }
 
-fn const_ident(name: &str) -> Ident {
+pub(super) fn const_ident(name: &str) -> Ident {
     rust_ident(&upper(name))
 }
 
 /// Doc comments as markdown: one `#[doc]` attribute per line.
-struct Doc(String);
+pub(super) struct Doc(String);
 
 impl ToTokens for Doc {
     fn to_tokens(&self, tokens: &mut TokenStream) {
@@ -315,7 +327,7 @@ fn doc_line(line: &str) -> Literal {
 
 /// Paragraphs of markdown joined with a blank doc line, empty ones left out. Schema text
 /// goes through [`escaped`] first; the generator's own sentences are markdown already.
-fn doc(paragraphs: &[String]) -> Doc {
+pub(super) fn doc(paragraphs: &[String]) -> Doc {
     let kept: Vec<&str> = paragraphs
         .iter()
         .map(String::as_str)
@@ -327,7 +339,7 @@ fn doc(paragraphs: &[String]) -> Doc {
 /// Schema text as markdown that renders to exactly that text. A CR is a line break, as in
 /// C; other control characters and bidirectional controls, which rustc rejects in a doc
 /// comment (a bare CR) or denies by default (text direction), show as `<U+XXXX>`.
-fn escaped(text: &str) -> String {
+pub(super) fn escaped(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     text.lines()
         .map(|line| escape_rustdoc(&super::show_invisible_chars(line)))
@@ -364,7 +376,7 @@ fn escape_rustdoc(line: &str) -> String {
     out
 }
 
-fn since(v: &Option<crate::ir::Version>) -> String {
+pub(super) fn since(v: &Option<crate::ir::Version>) -> String {
     v.map(|v| format!("Since ABI {v}.")).unwrap_or_default()
 }
 
@@ -388,7 +400,7 @@ fn int_literal(literal: &str, value: i128) -> TokenStream {
     }
 }
 
-fn prim_type(p: Prim) -> Ident {
+pub(super) fn prim_type(p: Prim) -> Ident {
     format_ident!("{}", p.name())
 }
 
@@ -440,18 +452,35 @@ fn expand_const(c: &Constant) -> TokenStream {
         .as_ref()
         .map(|e| format!("Computed as `{e}`."))
         .unwrap_or_default();
-    let docs = doc(&[escaped(&c.doc), expr, since(&c.since)]);
+    let docs = doc(&[
+        escaped(doc_after_since(&c.doc, c.since)),
+        expr,
+        since(&c.since),
+    ]);
+    let unreadable = unreadable_literal(&value.to_string()).then(|| {
+        quote!(#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")])
+    });
     quote! {
         #docs
+        #unreadable
         pub const #name: #ty = #value;
     }
 }
 
-/// Attributes every newtype over an integer gets.
-fn newtype_attrs() -> TokenStream {
+/// Whether clippy's `unreadable_literal` takes `literal` for one: more than five digits
+/// (hex digits after `0x` included) and no `_` among them.
+fn unreadable_literal(literal: &str) -> bool {
+    let digits = literal.trim_start_matches(['-', ' ']);
+    let digits = digits.strip_prefix("0x").unwrap_or(digits);
+    !digits.contains('_') && digits.len() > 5
+}
+
+/// Attributes every newtype over an integer gets; an ordered enum also compares.
+fn newtype_attrs(ordered: bool) -> TokenStream {
+    let order = ordered.then(|| quote!(PartialOrd, Ord,));
     quote! {
         #[derive(
-            Clone, Copy, PartialEq, Eq, Hash, Default,
+            Clone, Copy, PartialEq, Eq, #order Hash, Default,
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
         )]
         #[repr(transparent)]
@@ -463,7 +492,7 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
     let consts = e.values.iter().map(|v| {
         let name = const_ident(&v.name);
         let value = int_literal(&v.literal, v.value);
-        let docs = doc(&[escaped(&v.doc), since(&v.since)]);
+        let docs = doc(&[escaped(doc_after_since(&v.doc, v.since)), since(&v.since)]);
         quote! {
             #docs
             pub const #name: #ty = #ty(#value);
@@ -486,7 +515,7 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
 fn expand_newtype(e: &Enum) -> TokenStream {
     let ty = type_ident(&e.name);
     let repr = prim_type(e.repr);
-    let attrs = newtype_attrs();
+    let attrs = newtype_attrs(e.ordered);
     let (summary, support) = match e.kind {
         EnumKind::Enum => (
             format!(
@@ -503,7 +532,17 @@ fn expand_newtype(e: &Enum) -> TokenStream {
             format_ident!("abi_flags"),
         ),
     };
-    let docs = doc(&[escaped(&e.doc), summary, since(&e.since)]);
+    let order = if e.ordered {
+        "Ordered: the values rank lowest first, so `<` compares them.".to_string()
+    } else {
+        String::new()
+    };
+    let docs = doc(&[
+        escaped(doc_after_since(&e.doc, e.since)),
+        summary,
+        order,
+        since(&e.since),
+    ]);
     let (consts, entries) = expand_values(e);
     quote! {
         #docs
@@ -513,162 +552,6 @@ fn expand_newtype(e: &Enum) -> TokenStream {
             #consts
         }
         #support!(#ty: #repr { #(#entries),* });
-    }
-}
-
-/// The Rust type of a field: primitives, `[u8; N]` for text, named types, and arrays whose
-/// length is the constant the schema named.
-fn field_type(abi: &Abi, ty: &Type) -> TokenStream {
-    let elem = match ty.elem {
-        Elem::Prim(p) => prim_type(p).into_token_stream(),
-        Elem::Char => quote!(u8),
-        Elem::Enum(i) => type_ident(&abi.enums[i].name).into_token_stream(),
-        Elem::Struct(i) => type_ident(&abi.structs[i].name).into_token_stream(),
-    };
-    match ty.len {
-        None => elem,
-        Some(len) => {
-            let n = match len.constant {
-                Some(c) => const_ident(&abi.consts[c].name).into_token_stream(),
-                None => Literal::u64_unsuffixed(len.count).into_token_stream(),
-            };
-            quote!([#elem; #n])
-        }
-    }
-}
-
-fn offset_doc(l: &FieldLayout) -> String {
-    let bytes = if l.size == 1 {
-        "1 byte".to_string()
-    } else {
-        format!("{} bytes", l.size)
-    };
-    format!("Offset 0x{:02X}, {bytes}.", l.offset)
-}
-
-fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
-    let name = rust_ident(&f.name);
-    let ty = field_type(abi, &f.ty);
-    let mut first = offset_doc(l);
-    if f.is_padding() {
-        first.push_str(" Declared padding: keep it zero.");
-    }
-    if !f.doc.is_empty() {
-        first = format!("{first} {}", escaped(&f.doc));
-    }
-    let count = f
-        .count
-        .as_ref()
-        .map(|c| format!("Entries in use: `{}`.", c.text))
-        .unwrap_or_default();
-    let expect = f
-        .expect
-        .map(|i| format!("Always [`{}`].", upper(&abi.consts[i].name)))
-        .unwrap_or_default();
-    let docs = doc(&[first, count, expect, since(&f.since)]);
-    quote! {
-        #docs
-        pub #name: #ty
-    }
-}
-
-fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
-    let ty = type_ident(&s.name);
-    let extensible = if s.extensible {
-        "Extensible: it may grow at its end in a later minor version; readers learn its size at run time.".to_string()
-    } else {
-        String::new()
-    };
-    let docs = doc(&[
-        escaped(&s.doc),
-        format!("{} bytes, align {}.", l.size, l.align),
-        extensible,
-        since(&s.since),
-    ]);
-    let fields = s
-        .fields
-        .iter()
-        .zip(&l.fields)
-        .map(|(f, fl)| expand_field(abi, f, fl));
-    let text = expand_text_accessors(s);
-    let size = Literal::u64_unsuffixed(l.size);
-    let align = Literal::u64_unsuffixed(l.align);
-    // `align(N)` where a 32-bit target would give the struct less (i686 aligns `u64` to 4).
-    let repr = match l.stated_align() {
-        Some(n) => {
-            let n = Literal::u64_unsuffixed(n);
-            quote!(#[repr(C, align(#n))])
-        }
-        None => quote!(#[repr(C)]),
-    };
-    let offsets = s.fields.iter().zip(&l.fields).map(|(f, fl)| {
-        let name = rust_ident(&f.name);
-        let offset = Literal::u64_unsuffixed(fl.offset);
-        let kind = if f.is_padding() {
-            Some(format_ident!("pad"))
-        } else if is_text(f) {
-            Some(format_ident!("text"))
-        } else {
-            None
-        };
-        quote!(#name: #offset #kind)
-    });
-    quote! {
-        #docs
-        #[derive(
-            Clone, Copy, PartialEq,
-            ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
-        )]
-        #repr
-        pub struct #ty {
-            #(#fields,)*
-        }
-        #text
-        abi_struct!(#ty: size #size, align #align { #(#offsets),* });
-    }
-}
-
-/// Whether a field is text: `char[N]` that is not declared padding. Padding of type
-/// `char[N]` is bytes to keep zero, with no accessors (`set__pad5` is no snake_case name).
-fn is_text(f: &Field) -> bool {
-    f.ty.elem == Elem::Char && f.ty.len.is_some() && !f.is_padding()
-}
-
-/// `name_str()` and `set_name()` for every text field.
-fn expand_text_accessors(s: &Struct) -> TokenStream {
-    let ty = type_ident(&s.name);
-    let methods: Vec<TokenStream> = s
-        .fields
-        .iter()
-        .filter(|f| is_text(f))
-        .map(|f| {
-            let name = rust_ident(&f.name);
-            let get = format_ident!("{}_str", f.name);
-            let set = format_ident!("set_{}", f.name);
-            let get_doc = format!(" `{}` as text: the bytes up to the first NUL, which must be UTF-8.", f.name);
-            let set_doc = format!(
-                " Sets `{}` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.",
-                f.name
-            );
-            quote! {
-                #[doc = #get_doc]
-                pub fn #get(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-                    text::to_str(&self.#name)
-                }
-                #[doc = #set_doc]
-                pub fn #set(&mut self, text: &str) {
-                    text::set(&mut self.#name, text);
-                }
-            }
-        })
-        .collect();
-    if methods.is_empty() {
-        return TokenStream::new();
-    }
-    quote! {
-        impl #ty {
-            #(#methods)*
-        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::{ConstTable, Labeled, Lower, MemberName, text};
 use crate::diagnostics::Span;
 use crate::expr;
 use crate::ir::names::upper;
-use crate::ir::{ConstType, Constant, Enum, EnumKind, EnumValue, Prim, Version};
+use crate::ir::{ConstType, Constant, Enum, EnumKind, EnumValue, Prim, Version, order_error};
 use crate::parse::{RawConst, RawEnum, RawValue};
 
 impl Lower<'_> {
@@ -256,10 +256,17 @@ impl Lower<'_> {
                 span: v.span(),
             });
         }
+        let ordered = r.ordered.as_ref().filter(|o| *o.get_ref());
+        if let Some((o, message)) =
+            ordered.and_then(|o| Some((o, order_error(kind, &what, &values)?)))
+        {
+            self.errors.error(&o.span(), message);
+        }
         Enum {
             name,
             kind,
             repr,
+            ordered: ordered.is_some(),
             doc: text(&r.doc),
             since: self.lower_since(&r.since, version, &what),
             values,

@@ -62,6 +62,23 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub mod live {
+            #![allow(
+                clippy::must_use_candidate,
+                reason = "a view's getters are loads from shared memory: one discarded is harmless, and a must_use on each of hundreds is noise"
+            )]
+            #![allow(
+                clippy::missing_errors_doc,
+                clippy::missing_panics_doc,
+                reason = "each view, seqlock and ring documents its errors and panics once, on the type"
+            )]
+            #![allow(
+                clippy::unreadable_literal,
+                reason = "offsets and sizes are written as the layout report prints them"
+            )]
+            #![allow(
+                clippy::cast_possible_truncation,
+                reason = "each cast narrows a value checked against the layout's bounds first"
+            )]
             use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
             use ::core::sync::atomic::Ordering;
             use ::zerocopy::{FromZeros, IntoBytes};
@@ -333,7 +350,7 @@ fn expand_accessors(
                 }
                 #[doc = #set_doc]
                 pub fn #set(&self, value: #vt) {
-                    self.region.store::<#repr>(#off, value #unwrap, Ordering::Release)
+                    self.region.store::<#repr>(#off, value #unwrap, Ordering::Release);
                 }
             };
             if !is_enum {
@@ -424,7 +441,7 @@ fn expand_accessors(
                     }
                     #[doc = #set_doc]
                     pub fn #set(&self, value: #vt) {
-                        self.region.write::<#vt>(#off, &value)
+                        self.region.write::<#vt>(#off, &value);
                     }
                 }
             }

@@ -1,7 +1,11 @@
 /// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
 pub mod text {
     /// The text of a `char[N]` field: the bytes up to the first NUL (all of them
-    /// when there is none), or the UTF-8 error.
+    /// when there is none).
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error when those bytes are not UTF-8.
     pub fn to_str(bytes: &[u8]) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
         let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
         ::core::str::from_utf8(&bytes[..end])

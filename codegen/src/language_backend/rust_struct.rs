@@ -1,0 +1,188 @@
+//! The Rust backend's structs: a `#[repr(C)]` struct per schema struct, its fields' types
+//! and docs, its text accessors, and the `abi_struct!` line that gives it `Default`, `Debug`
+//! and the compile-time layout asserts.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use super::doc_after_since;
+use super::rust::{const_ident, doc, escaped, prim_type, rust_ident, since, type_ident};
+use crate::ir::names::upper;
+use crate::ir::{Abi, Elem, Field, Struct, Type};
+use crate::layout::{FieldLayout, StructLayout};
+
+/// The Rust type of a field: primitives, `[u8; N]` for text, named types, and arrays whose
+/// length is the constant the schema named.
+fn field_type(abi: &Abi, ty: &Type) -> TokenStream {
+    let elem = match ty.elem {
+        Elem::Prim(p) => prim_type(p).into_token_stream(),
+        Elem::Char => quote!(u8),
+        Elem::Enum(i) => type_ident(&abi.enums[i].name).into_token_stream(),
+        Elem::Struct(i) => type_ident(&abi.structs[i].name).into_token_stream(),
+    };
+    match ty.len {
+        None => elem,
+        Some(len) => {
+            let n = match len.constant {
+                Some(c) => const_ident(&abi.consts[c].name).into_token_stream(),
+                None => Literal::u64_unsuffixed(len.count).into_token_stream(),
+            };
+            quote!([#elem; #n])
+        }
+    }
+}
+
+fn offset_doc(l: &FieldLayout) -> String {
+    let bytes = if l.size == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{} bytes", l.size)
+    };
+    format!("Offset 0x{:02x}, {bytes}.", l.offset)
+}
+
+fn expand_field(abi: &Abi, f: &Field, l: &FieldLayout) -> TokenStream {
+    let name = rust_ident(&f.name);
+    let ty = field_type(abi, &f.ty);
+    let mut first = offset_doc(l);
+    if f.is_padding() {
+        first.push_str(" Declared padding: keep it zero.");
+    }
+    let f_doc = doc_after_since(&f.doc, f.since);
+    if !f_doc.is_empty() {
+        first = format!("{first} {}", escaped(f_doc));
+    }
+    let count = f
+        .count
+        .as_ref()
+        .map(|c| format!("Entries in use: `{}`.", c.text))
+        .unwrap_or_default();
+    let expect = f
+        .expect
+        .map(|i| format!("Always [`{}`].", upper(&abi.consts[i].name)))
+        .unwrap_or_default();
+    let docs = doc(&[first, count, expect, since(&f.since)]);
+    quote! {
+        #docs
+        pub #name: #ty
+    }
+}
+
+pub(super) fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStream {
+    let ty = type_ident(&s.name);
+    let extensible = if s.extensible {
+        "Extensible: it may grow at its end in a later minor version; readers learn its size at run time.".to_string()
+    } else {
+        String::new()
+    };
+    let docs = doc(&[
+        escaped(doc_after_since(&s.doc, s.since)),
+        format!("{} bytes, align {}.", l.size, l.align),
+        extensible,
+        since(&s.since),
+    ]);
+    let fields = s
+        .fields
+        .iter()
+        .zip(&l.fields)
+        .map(|(f, fl)| expand_field(abi, f, fl));
+    let text = expand_text_accessors(s);
+    let size = Literal::u64_unsuffixed(l.size);
+    let align = Literal::u64_unsuffixed(l.align);
+    // `align(N)` where a 32-bit target would give the struct less (i686 aligns `u64` to 4).
+    let repr = match l.stated_align() {
+        Some(n) => {
+            let n = Literal::u64_unsuffixed(n);
+            quote!(#[repr(C, align(#n))])
+        }
+        None => quote!(#[repr(C)]),
+    };
+    let offsets = s.fields.iter().zip(&l.fields).map(|(f, fl)| {
+        let name = rust_ident(&f.name);
+        let offset = Literal::u64_unsuffixed(fl.offset);
+        let kind = if f.is_padding() {
+            quote!(pad)
+        } else if is_text(f) {
+            quote!(text)
+        } else if let Some(c) = &f.count {
+            let path = c.field_names(abi, s).into_iter().map(rust_ident);
+            quote!(count(#(#path).*))
+        } else if is_shown_array(f) {
+            quote!(array)
+        } else {
+            TokenStream::new()
+        };
+        quote!(#name: #offset #kind)
+    });
+    let padding = s.fields.iter().any(Field::is_padding).then(|| {
+        quote!(#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")])
+    });
+    quote! {
+        #docs
+        #padding
+        #[derive(
+            Clone, Copy, PartialEq,
+            ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
+        )]
+        #repr
+        pub struct #ty {
+            #(#fields,)*
+        }
+        #text
+        abi_struct!(#ty: size #size, align #align { #(#offsets),* });
+    }
+}
+
+/// Whether `Debug` shows a field through `array::Debug`: an array that is neither text
+/// nor declared padding.
+pub(super) fn is_shown_array(f: &Field) -> bool {
+    f.ty.len.is_some() && !is_text(f) && !f.is_padding()
+}
+
+/// Whether a field is text: `char[N]` that is not declared padding. Padding of type
+/// `char[N]` is bytes to keep zero, with no accessors (`set__pad5` is no snake_case name).
+pub(super) fn is_text(f: &Field) -> bool {
+    f.ty.elem == Elem::Char && f.ty.len.is_some() && !f.is_padding()
+}
+
+/// `name_str()` and `set_name()` for every text field.
+fn expand_text_accessors(s: &Struct) -> TokenStream {
+    let ty = type_ident(&s.name);
+    let methods: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| is_text(f))
+        .map(|f| {
+            let name = rust_ident(&f.name);
+            let get = format_ident!("{}_str", f.name);
+            let set = format_ident!("set_{}", f.name);
+            let get_doc = format!(" `{}` as text: the bytes up to the first NUL, which must be UTF-8.", f.name);
+            let set_doc = format!(
+                " Sets `{}` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.",
+                f.name
+            );
+            quote! {
+                #[doc = #get_doc]
+                ///
+                /// # Errors
+                ///
+                /// The UTF-8 error when those bytes are not UTF-8.
+                pub fn #get(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+                    text::to_str(&self.#name)
+                }
+                #[doc = #set_doc]
+                pub fn #set(&mut self, text: &str) {
+                    text::set(&mut self.#name, text);
+                }
+            }
+        })
+        .collect();
+    if methods.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        impl #ty {
+            #(#methods)*
+        }
+    }
+}

@@ -1,0 +1,1144 @@
+# generated from schema.toml; do not edit
+"""Type stub of `bridge.py`, the Python bindings of the `bridge` ABI 0.9."""
+
+import ctypes
+import enum
+from collections.abc import Iterator
+from typing import Any, ClassVar, Final, Generic, TypeVar, overload
+
+BRIDGE_MAGIC: Final = 0x42464249
+DIRECTORY_MAGIC: Final = 0x44464249
+MAX_CLIENTS: Final = 8
+MAX_INSTANCES: Final = 16
+MAX_REGIONS: Final = 8
+RING_SLOTS: Final = 8
+RING_SLOT_SIZE: Final = 32768
+CLIENT_BLOCK_SIZE: Final = 0x10000
+LOG_RING_CAPACITY: Final = 0x10000
+LOG_QUEUE_CAPACITY: Final = 16384
+CLIENT_NAME_LEN: Final = 32
+VERSION_LEN: Final = 32
+LOG_SOURCE_MAX: Final = 32
+LOG_TEXT_MAX: Final = 968
+NO_PAD: Final = 255
+PAD_NOT_BOT: Final = 254
+COMMAND_LINE_MAX: Final = 1024
+BOT_BLOCK_SIZE: Final = 0x49000
+DRAW_BUFFERS: Final = 3
+DRAW_MAX_COMMANDS: Final = 2048
+DRAW_PAYLOAD_MAX: Final = 16384
+MAX_PARAMS: Final = 32
+PARAM_NAME_LEN: Final = 32
+PARAM_HELP_LEN: Final = 96
+PARAM_OPTIONS_LEN: Final = 88
+MAX_STATS: Final = 64
+STAT_NAME_LEN: Final = 24
+STAT_TEXT_LEN: Final = 24
+MAX_PLAYERS: Final = 4
+MAX_SHIPS: Final = 16
+MAX_PROJECTILES: Final = 128
+MAX_PICKUPS: Final = 64
+MAX_EVENTS: Final = 32
+BOARD_MAX_DIM: Final = 64
+BOARD_MAX_TILES: Final = 4096
+MAX_EXTRAS: Final = 64
+EXTRAS_BLOB_MAX: Final = 16384
+EXTRA_NAME_LEN: Final = 24
+SNAPSHOT_MAGIC: Final = 0x53464249
+NO_PLAYER: Final = 255
+MAX_PICKUP_SPAWNS: Final = 16
+MAX_SPAWN_MARKERS: Final = 16
+REC_MAGIC: Final = 0x52464249
+REC_CHUNK_MAGIC: Final = 0x43464249
+REC_FOOTER_MAGIC: Final = 0x58464249
+REC_TRAILER_MAGIC: Final = 0x45464249
+REC_FORMAT: Final = 1
+REC_CHUNK_TICKS: Final = 300
+ABI_VERSION_MAJOR: Final = 0
+ABI_VERSION_MINOR: Final = 9
+
+_T = TypeVar("_T")
+
+class _Array(Generic[_T]):
+    """A ctypes array field, whose entries read as _T (the stub's name; at run time it is
+    a ctypes.Array)."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_T]: ...
+    def __setitem__(self, index: int, value: _T) -> None: ...
+    def __iter__(self) -> Iterator[_T]: ...
+
+class _Struct(ctypes.LittleEndianStructure):
+    # ctypes' own stubs let any attribute through; a struct has only its fields.
+    __getattr__: None  # type: ignore[assignment, misc]
+    __setattr__: None  # type: ignore[assignment, misc]
+    _Counts: ClassVar[dict[str, tuple[str, ...]]]
+    _Enums: ClassVar[dict[str, type[enum.IntEnum] | type[enum.IntFlag]]]
+
+def text(value: bytes) -> str: ...
+def set_text(record: ctypes.Structure, field: str, value: str) -> None: ...
+
+class _OpenIntEnum(enum.IntEnum): ...
+
+class BridgeRegion(_OpenIntEnum):
+    HEADER = 0
+    SNAPSHOT_RING = 1
+    CLIENT_BLOCKS = 2
+    LOG_RING = 3
+    BOT_BLOCKS = 4
+
+class BotRegion(_OpenIntEnum):
+    DRAW = 0
+    PARAMS = 1
+    STATS = 2
+
+class DrawListFlags(enum.IntFlag):
+    OVERFLOW = 0x1
+
+class ParamKind(_OpenIntEnum):
+    BOOL = 0
+    INT = 1
+    FLOAT = 2
+    ENUM = 3
+    BUTTON = 4
+    COLOR = 5
+
+class StatKind(_OpenIntEnum):
+    NUMBER = 0
+    TEXT = 1
+
+class StatFlags(enum.IntFlag):
+    PLOT = 0x1
+
+class ClientRegion(_OpenIntEnum):
+    LOG_QUEUE = 0
+    PAD_INPUT = 1
+    MAILBOX = 2
+
+class CommandStatus(_OpenIntEnum):
+    NONE = 0
+    OK = 1
+    FAILED = 2
+    REFUSED = 3
+
+class ControlStick(_OpenIntEnum):
+    LEFT_STICK = 0
+    RIGHT_STICK = 1
+    DPAD = 2
+
+class RunMode(_OpenIntEnum):
+    REALTIME = 0
+    LOCKSTEP = 1
+
+class SimState(_OpenIntEnum):
+    RUNNING = 0
+    PAUSED = 1
+
+class ClientState(_OpenIntEnum):
+    FREE = 0
+    CLAIMED = 1
+    ACTIVE = 2
+    CLOSING = 3
+
+class ClientCaps(enum.IntFlag):
+    TICKS = 0x1
+    TOOL = 0x2
+    REMOTE = 0x4
+
+class HostState(_OpenIntEnum):
+    STARTING = 0
+    RUNNING = 1
+    EXITING = 2
+
+class InstanceState(_OpenIntEnum):
+    FREE = 0
+    CLAIMED = 1
+    LIVE = 2
+
+class LogEntryKind(_OpenIntEnum):
+    RECORD = 0
+    PADDING = 1
+
+class DrawOp(_OpenIntEnum):
+    LINE = 0
+    POLYLINE = 1
+    RECT = 2
+    RECT_FILL = 3
+    CIRCLE = 4
+    CIRCLE_FILL = 5
+    TEXT = 6
+    ARROW = 7
+    TILE_FILL = 8
+    TILE_OUTLINE = 9
+    HEATMAP = 10
+
+class DrawSpace(_OpenIntEnum):
+    WORLD = 0
+    TILE = 1
+    SCREEN = 2
+    SCREEN_NORM = 3
+
+class DrawLayer(_OpenIntEnum):
+    BELOW_PANELS = 0
+    ABOVE_PANELS = 1
+
+class DrawFlags(enum.IntFlag):
+    ANTIALIAS = 0x1
+    FADE = 0x2
+    CLOSED = 0x4
+    CENTERED = 0x8
+
+class HeatmapPalette(_OpenIntEnum):
+    TINT = 0
+    INFERNO = 1
+    VIRIDIS = 2
+    COOLWARM = 3
+    GREYS = 4
+
+class HeatmapFlags(enum.IntFlag):
+    ZERO_CLEAR = 0x1
+
+class LogLevel(_OpenIntEnum):
+    TRACE = 0
+    DEBUG = 1
+    INFO = 2
+    WARN = 3
+    ERROR = 4
+
+class PadButtons(enum.IntFlag):
+    DPAD_UP = 0x1
+    DPAD_DOWN = 0x2
+    DPAD_LEFT = 0x4
+    DPAD_RIGHT = 0x8
+    START = 0x10
+    BACK = 0x20
+    LEFT_THUMB = 0x40
+    RIGHT_THUMB = 0x80
+    LEFT_SHOULDER = 0x100
+    RIGHT_SHOULDER = 0x200
+    A = 0x1000
+    B = 0x2000
+    X = 0x4000
+    Y = 0x8000
+
+class PadInputFlags(enum.IntFlag):
+    CONNECTED = 0x1
+
+class RecRecordKind(_OpenIntEnum):
+    KEYFRAME = 1
+    DELTA = 2
+
+class RecPadSource(_OpenIntEnum):
+    NONE = 0
+    BOT = 1
+    SCRIPT = 2
+    REAL = 3
+
+class Phase(_OpenIntEnum):
+    UNKNOWN = 0
+    BOOT = 1
+    MENU = 2
+    LOBBY = 3
+    GET_READY = 4
+    GO = 5
+    PLAYING = 6
+    DEAD = 7
+    ROUND_OVER = 8
+    GAME_OVER = 9
+
+class Color(_OpenIntEnum):
+    WHITE = 0
+    BLACK = 1
+    UNKNOWN = 255
+
+class Tile(_OpenIntEnum):
+    WHITE = 0
+    BLACK = 1
+    NONE = 255
+
+class Dir(_OpenIntEnum):
+    NONE = 0
+    UP = 1
+    DOWN = 2
+    LEFT = 3
+    RIGHT = 4
+
+class ProjectileKind(_OpenIntEnum):
+    NORMAL = 0
+    FAST = 1
+    UNKNOWN = 255
+
+class PickupKind(_OpenIntEnum):
+    FAST_SHOTS = 0
+    BLOCK_EAT = 1
+    UNKNOWN = 255
+    SHIELD = 2
+
+class GameType(_OpenIntEnum):
+    NONE = 0
+    VERSUS = 1
+    ARCADE = 2
+    UNKNOWN = 255
+
+class RoundState(_OpenIntEnum):
+    NONE = 0
+    PLAYING = 1
+    DECIDED = 2
+    UNKNOWN = 255
+
+class SpawnState(_OpenIntEnum):
+    DUE = 0
+    OUT = 1
+    WAITING = 2
+
+class EnemyKind(_OpenIntEnum):
+    UNKNOWN = 0
+    SMASH = 1
+    SHOOT = 2
+    SMASH_SHOOT = 3
+
+class EventKind(_OpenIntEnum):
+    NONE = 0
+    MENU_CHANGED = 1
+    MATCH_STARTED = 2
+    ROUND_STARTED = 3
+    ROUND_ENDED = 4
+    MATCH_ENDED = 5
+    SHIP_SPAWNED = 6
+    SHIP_DIED = 7
+    SHOT_FIRED = 8
+    PICKUP_SPAWNED = 9
+    PICKUP_TAKEN = 10
+    SCORE_CHANGED = 11
+
+class InvalidReason(_OpenIntEnum):
+    NONE = 0
+    NO_PROFILE = 1
+    ROOT_UNREADABLE = 2
+    PATH_FAULT = 3
+    LIST_INVALID = 4
+    BOARD_OUT_OF_RANGE = 5
+    COUNT_OUT_OF_RANGE = 6
+    NON_FINITE_VALUE = 7
+    READ_FAULT = 8
+    TORN_READ = 9
+    PROFILE_ERROR = 10
+    STATE_DISABLED = 11
+
+class TickSource(_OpenIntEnum):
+    PRESENT = 0
+    SIM_STEP = 1
+
+class SnapshotFlags(enum.IntFlag):
+    VALID = 0x1
+    IN_MATCH = 0x2
+    TRUNCATED = 0x4
+    LOCKSTEP = 0x8
+    SIM_PAUSED = 0x10
+    OVERLAY_FOCUSED = 0x20
+    STALE = 0x40
+
+class ShipFlags(enum.IntFlag):
+    SHIELD = 0x1
+    BLOCK_EAT = 0x2
+    CHARGING = 0x4
+    MOVING = 0x8
+
+class ShipValid(enum.IntFlag):
+    POS = 0x1
+    VEL = 0x2
+    LAST_SHOT_POS = 0x4
+    RELOAD_PROGRESS = 0x8
+    RELOAD_TIME = 0x10
+    TIME_ALIVE = 0x20
+    TIME_SINCE_SHOT = 0x40
+    SCORE = 0x80
+    MULTIPLIER = 0x100
+    FLAGS = 0x200
+    PLAYER_ID = 0x400
+    COLOR = 0x800
+    AMMO = 0x1000
+    MAX_AMMO = 0x2000
+    FAST_AMMO = 0x4000
+    CHARGE_DIR = 0x8000
+
+class ExtraType(_OpenIntEnum):
+    RAW = 0
+    U8 = 1
+    I8 = 2
+    U16 = 3
+    I16 = 4
+    U32 = 5
+    I32 = 6
+    U64 = 7
+    I64 = 8
+    F32 = 9
+    F64 = 10
+
+class RegionEntry(_Struct):
+    offset: int
+    size: int
+
+class ClientEntry(_Struct):
+    state: int
+    generation: int
+    pid: int
+    caps: int
+    heartbeat_ns: int
+    connected_ns: int
+    pad: int
+    _pad33: _Array[int]
+    waiting: int
+    name: bytes
+    _reserved: _Array[int]
+    @property
+    def state_enum(self) -> ClientState: ...
+    @state_enum.setter
+    def state_enum(self, value: ClientState | int) -> None: ...
+    @property
+    def caps_enum(self) -> ClientCaps: ...
+    @caps_enum.setter
+    def caps_enum(self, value: ClientCaps | int) -> None: ...
+
+class Controls(_Struct):
+    move: int
+    min_press_ticks: int
+    shoot_up: int
+    shoot_down: int
+    shoot_left: int
+    shoot_right: int
+    pause: int
+    confirm: int
+    back: int
+    @property
+    def move_enum(self) -> ControlStick: ...
+    @move_enum.setter
+    def move_enum(self, value: ControlStick | int) -> None: ...
+    @property
+    def shoot_up_enum(self) -> PadButtons: ...
+    @shoot_up_enum.setter
+    def shoot_up_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def shoot_down_enum(self) -> PadButtons: ...
+    @shoot_down_enum.setter
+    def shoot_down_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def shoot_left_enum(self) -> PadButtons: ...
+    @shoot_left_enum.setter
+    def shoot_left_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def shoot_right_enum(self) -> PadButtons: ...
+    @shoot_right_enum.setter
+    def shoot_right_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def pause_enum(self) -> PadButtons: ...
+    @pause_enum.setter
+    def pause_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def confirm_enum(self) -> PadButtons: ...
+    @confirm_enum.setter
+    def confirm_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def back_enum(self) -> PadButtons: ...
+    @back_enum.setter
+    def back_enum(self, value: PadButtons | int) -> None: ...
+
+class BridgeHeader(_Struct):
+    magic: int
+    abi_major: int
+    abi_minor: int
+    header_size: int
+    total_size: int
+    host_pid: int
+    host_generation: int
+    host_state: int
+    region_count: int
+    host_version: bytes
+    regions: _Array[RegionEntry]
+    clock_mono_ns: int
+    clock_unix_ns: int
+    ring_slots: int
+    ring_slot_size: int
+    max_clients: int
+    client_block_size: int
+    client_entry_size: int
+    pad_owner: _Array[int]
+    _pad168: _Array[int]
+    snapshot_seq: int
+    _pad200: _Array[int]
+    clients: _Array[ClientEntry]
+    controls: Controls
+    run_mode: int
+    sim_state: int
+    _pad1298: _Array[int]
+    lockstep_timeout_ms: int
+    @property
+    def host_state_enum(self) -> HostState: ...
+    @host_state_enum.setter
+    def host_state_enum(self, value: HostState | int) -> None: ...
+    @property
+    def run_mode_enum(self) -> RunMode: ...
+    @run_mode_enum.setter
+    def run_mode_enum(self, value: RunMode | int) -> None: ...
+    @property
+    def sim_state_enum(self) -> SimState: ...
+    @sim_state_enum.setter
+    def sim_state_enum(self, value: SimState | int) -> None: ...
+
+class DrawHeader(_Struct):
+    state: int
+    buffers: int
+    buffer_size: int
+    max_commands: int
+    max_payload: int
+    published: int
+    _pad24: _Array[int]
+
+class DrawListHeader(_Struct):
+    seq: int
+    count: int
+    payload_len: int
+    ttl_ms: int
+    flags: int
+    dropped: int
+    for_tick: int
+    _pad32: _Array[int]
+    @property
+    def flags_enum(self) -> DrawListFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: DrawListFlags | int) -> None: ...
+
+class ParamsHeader(_Struct):
+    defs_seq: int
+    def_count: int
+    values_seq: int
+    changes: int
+    max_params: int
+    _pad20: _Array[int]
+
+class ParamDef(_Struct):
+    name: bytes
+    kind: int
+    option_count: int
+    _pad34: _Array[int]
+    default_value: float
+    min: float
+    max: float
+    step: float
+    help: bytes
+    options: bytes
+    @property
+    def kind_enum(self) -> ParamKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: ParamKind | int) -> None: ...
+
+class ParamValue(_Struct):
+    value: float
+    changes: int
+    _pad12: _Array[int]
+
+class StatsHeader(_Struct):
+    seq: int
+    count: int
+    max_stats: int
+    _pad12: _Array[int]
+    ticks: int
+    skipped: int
+    wake_p50_us: float
+    wake_p99_us: float
+    _pad40: _Array[int]
+
+class StatEntry(_Struct):
+    name: bytes
+    kind: int
+    flags: int
+    _pad26: _Array[int]
+    value: float
+    text: bytes
+    @property
+    def kind_enum(self) -> StatKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: StatKind | int) -> None: ...
+    @property
+    def flags_enum(self) -> StatFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: StatFlags | int) -> None: ...
+
+class MailboxHeader(_Struct):
+    request_seq: int
+    request_len: int
+    response_seq: int
+    status: int
+    response_len: int
+    response_total: int
+    request_capacity: int
+    response_capacity: int
+    _pad32: _Array[int]
+    @property
+    def status_enum(self) -> CommandStatus: ...
+    @status_enum.setter
+    def status_enum(self, value: CommandStatus | int) -> None: ...
+
+class RingSlotHeader(_Struct):
+    seq: int
+    size: int
+    publish_seq: int
+    tick: int
+    publish_ns: int
+    _pad32: _Array[int]
+
+class LogEntry(_Struct):
+    size: int
+    kind: int
+    level: int
+    source_len: int
+    _pad5: int
+    text_len: int
+    thread: int
+    _pad12: _Array[int]
+    seq: int
+    time_ns: int
+    tick: int
+    @property
+    def kind_enum(self) -> LogEntryKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: LogEntryKind | int) -> None: ...
+    @property
+    def level_enum(self) -> LogLevel: ...
+    @level_enum.setter
+    def level_enum(self, value: LogLevel | int) -> None: ...
+
+class LogRingHeader(_Struct):
+    write_pos: int
+    tail_pos: int
+    capacity: int
+    _pad20: _Array[int]
+    entries: int
+    _pad32: _Array[int]
+
+class LogQueueHeader(_Struct):
+    write_pos: int
+    dropped: int
+    capacity: int
+    _pad20: _Array[int]
+    read_pos: int
+    _pad40: _Array[int]
+
+class ClientBlockHeader(_Struct):
+    size: int
+    region_count: int
+    regions: _Array[RegionEntry]
+
+class DirectoryEntry(_Struct):
+    state: int
+    pid: int
+    process_time: int
+    abi_major: int
+    abi_minor: int
+    _pad20: _Array[int]
+    host_version: bytes
+    _pad56: _Array[int]
+    @property
+    def state_enum(self) -> InstanceState: ...
+    @state_enum.setter
+    def state_enum(self, value: InstanceState | int) -> None: ...
+
+class DirectoryHeader(_Struct):
+    magic: int
+    entry_count: int
+    entry_size: int
+    _pad12: _Array[int]
+    entries: _Array[DirectoryEntry]
+
+class HeatmapHeader(_Struct):
+    palette: int
+    flags: int
+    _pad2: _Array[int]
+    @property
+    def palette_enum(self) -> HeatmapPalette: ...
+    @palette_enum.setter
+    def palette_enum(self, value: HeatmapPalette | int) -> None: ...
+    @property
+    def flags_enum(self) -> HeatmapFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: HeatmapFlags | int) -> None: ...
+
+class DrawCmd(_Struct):
+    op: int
+    space: int
+    layer: int
+    flags: int
+    color: int
+    thickness: float
+    a: float
+    b: float
+    c: float
+    d: float
+    payload_off: int
+    payload_len: int
+    _pad34: _Array[int]
+    @property
+    def op_enum(self) -> DrawOp: ...
+    @op_enum.setter
+    def op_enum(self, value: DrawOp | int) -> None: ...
+    @property
+    def space_enum(self) -> DrawSpace: ...
+    @space_enum.setter
+    def space_enum(self, value: DrawSpace | int) -> None: ...
+    @property
+    def layer_enum(self) -> DrawLayer: ...
+    @layer_enum.setter
+    def layer_enum(self, value: DrawLayer | int) -> None: ...
+    @property
+    def flags_enum(self) -> DrawFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: DrawFlags | int) -> None: ...
+
+class Vec2(_Struct):
+    x: float
+    y: float
+
+class PadInput(_Struct):
+    seq: int
+    flags: int
+    for_tick: int
+    lx: int
+    ly: int
+    rx: int
+    ry: int
+    buttons: int
+    lt: int
+    rt: int
+    _pad28: _Array[int]
+    @property
+    def flags_enum(self) -> PadInputFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: PadInputFlags | int) -> None: ...
+    @property
+    def buttons_enum(self) -> PadButtons: ...
+    @buttons_enum.setter
+    def buttons_enum(self, value: PadButtons | int) -> None: ...
+
+class RecPad(_Struct):
+    for_tick: int
+    lx: int
+    ly: int
+    rx: int
+    ry: int
+    buttons: int
+    lt: int
+    rt: int
+    source: int
+    owner: int
+    _pad22: _Array[int]
+    @property
+    def buttons_enum(self) -> PadButtons: ...
+    @buttons_enum.setter
+    def buttons_enum(self, value: PadButtons | int) -> None: ...
+    @property
+    def source_enum(self) -> RecPadSource: ...
+    @source_enum.setter
+    def source_enum(self, value: RecPadSource | int) -> None: ...
+
+class RecTickHeader(_Struct):
+    size: int
+    data_size: int
+    kind: int
+    _pad9: _Array[int]
+    tick: int
+    frame: int
+    host_time_ns: int
+    pads: _Array[RecPad]
+    @property
+    def kind_enum(self) -> RecRecordKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: RecRecordKind | int) -> None: ...
+
+class RecFileHeader(_Struct):
+    magic: int
+    format: int
+    header_size: int
+    schema_major: int
+    schema_minor: int
+    snapshot_size: int
+    chunk_ticks: int
+    host_pid: int
+    start_unix_ns: int
+    start_mono_ns: int
+    controls: Controls
+    run_mode: int
+    bot_pads: int
+    _pad58: _Array[int]
+    lockstep_timeout_ms: int
+    host_version: bytes
+    profile_name: bytes
+    exe_sha256: bytes
+    note: bytes
+    _pad496: _Array[int]
+    @property
+    def run_mode_enum(self) -> RunMode: ...
+    @run_mode_enum.setter
+    def run_mode_enum(self, value: RunMode | int) -> None: ...
+
+class RecChunkHeader(_Struct):
+    magic: int
+    stored_size: int
+    raw_size: int
+    tick_count: int
+    first_tick: int
+    last_tick: int
+
+class RecChunkEntry(_Struct):
+    offset: int
+    first_tick: int
+    last_tick: int
+
+class RecMark(_Struct):
+    tick: int
+    kind: int
+    _pad10: _Array[int]
+    a: int
+    @property
+    def kind_enum(self) -> EventKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: EventKind | int) -> None: ...
+
+class RecFooter(_Struct):
+    magic: int
+    chunk_count: int
+    mark_count: int
+    dropped: int
+    ticks: int
+    first_tick: int
+    last_tick: int
+    end_unix_ns: int
+
+class RecTrailer(_Struct):
+    footer_offset: int
+    _pad8: _Array[int]
+    magic: int
+
+class SnapshotHeader(_Struct):
+    magic: int
+    schema_major: int
+    schema_minor: int
+    size: int
+    flags: int
+    frame: int
+    tick: int
+    host_time_ns: int
+    game_time: float
+    invalid_reason: int
+    tick_source: int
+    _pad47: int
+    @property
+    def flags_enum(self) -> SnapshotFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: SnapshotFlags | int) -> None: ...
+    @property
+    def invalid_reason_enum(self) -> InvalidReason: ...
+    @invalid_reason_enum.setter
+    def invalid_reason_enum(self, value: InvalidReason | int) -> None: ...
+    @property
+    def tick_source_enum(self) -> TickSource: ...
+    @tick_source_enum.setter
+    def tick_source_enum(self, value: TickSource | int) -> None: ...
+
+class Game(_Struct):
+    menu_id: int
+    menu_depth: int
+    menu_item: int
+    arcade_score: int
+    lives: int
+    phase: int
+    paused: int
+    focused: int
+    player_count: int
+    _pad22: _Array[int]
+    @property
+    def phase_enum(self) -> Phase: ...
+    @phase_enum.setter
+    def phase_enum(self, value: Phase | int) -> None: ...
+
+class Board(_Struct):
+    width: int
+    height: int
+    tiles: _Array[int]
+    @property
+    def tiles_enum(self) -> list[Tile]: ...
+
+class Ship(_Struct):
+    pos: Vec2
+    vel: Vec2
+    last_shot_pos: Vec2
+    reload_progress: float
+    reload_time: float
+    time_alive: float
+    time_since_shot: float
+    score: int
+    multiplier: int
+    valid: int
+    flags: int
+    player_id: int
+    color: int
+    alive: int
+    ammo: int
+    max_ammo: int
+    fast_ammo: int
+    charge_dir: int
+    _pad61: _Array[int]
+    @property
+    def valid_enum(self) -> ShipValid: ...
+    @valid_enum.setter
+    def valid_enum(self, value: ShipValid | int) -> None: ...
+    @property
+    def flags_enum(self) -> ShipFlags: ...
+    @flags_enum.setter
+    def flags_enum(self, value: ShipFlags | int) -> None: ...
+    @property
+    def color_enum(self) -> Color: ...
+    @color_enum.setter
+    def color_enum(self, value: Color | int) -> None: ...
+    @property
+    def charge_dir_enum(self) -> Dir: ...
+    @charge_dir_enum.setter
+    def charge_dir_enum(self, value: Dir | int) -> None: ...
+
+class Projectile(_Struct):
+    pos: Vec2
+    speed: float
+    time_alive: float
+    kind_raw: int
+    dir: int
+    kind: int
+    owner: int
+    _pad23: int
+    @property
+    def dir_enum(self) -> Dir: ...
+    @dir_enum.setter
+    def dir_enum(self, value: Dir | int) -> None: ...
+    @property
+    def kind_enum(self) -> ProjectileKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: ProjectileKind | int) -> None: ...
+
+class Pickup(_Struct):
+    pos: Vec2
+    time_alive: float
+    kind: int
+    amount: int
+    _pad14: _Array[int]
+    @property
+    def kind_enum(self) -> PickupKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: PickupKind | int) -> None: ...
+
+class Event(_Struct):
+    tick: int
+    a: int
+    b: int
+    kind: int
+    player: int
+    _pad19: _Array[int]
+    @property
+    def kind_enum(self) -> EventKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: EventKind | int) -> None: ...
+
+class Match(_Struct):
+    map_scale: float
+    focus_hash: int
+    game_type: int
+    map_set: int
+    map_index: int
+    wrap: int
+    wrap_shift_x: int
+    wrap_shift_y: int
+    rounds_to_win: int
+    round_state: int
+    round_winner: int
+    teams: int
+    pickup_spawn_count: int
+    _pad19: int
+    @property
+    def game_type_enum(self) -> GameType: ...
+    @game_type_enum.setter
+    def game_type_enum(self, value: GameType | int) -> None: ...
+    @property
+    def round_state_enum(self) -> RoundState: ...
+    @round_state_enum.setter
+    def round_state_enum(self, value: RoundState | int) -> None: ...
+
+class PickupSpawn(_Struct):
+    pos: Vec2
+    time_left: float
+    state: int
+    _pad13: _Array[int]
+    @property
+    def state_enum(self) -> SpawnState: ...
+    @state_enum.setter
+    def state_enum(self, value: SpawnState | int) -> None: ...
+
+class SpawnMarker(_Struct):
+    pos: Vec2
+    time_left: float
+    kind: int
+    _pad13: _Array[int]
+    @property
+    def kind_enum(self) -> EnemyKind: ...
+    @kind_enum.setter
+    def kind_enum(self, value: EnemyKind | int) -> None: ...
+
+class ShipExt(_Struct):
+    velocity: Vec2
+    block_eat_time: float
+    speed_boost_time: float
+    shield_time: float
+    points: int
+    team: int
+    parry_dir: int
+    dying: int
+    _pad25: _Array[int]
+    @property
+    def parry_dir_enum(self) -> Dir: ...
+    @parry_dir_enum.setter
+    def parry_dir_enum(self, value: Dir | int) -> None: ...
+
+class ProjectileExt(_Struct):
+    distance: float
+    team: int
+    _pad5: _Array[int]
+
+class Snapshot(_Struct):
+    header: SnapshotHeader
+    game: Game
+    event_total: int
+    ship_count: int
+    pickup_count: int
+    projectile_count: int
+    players: _Array[int]
+    extras_offset: int
+    extras_size: int
+    board: Board
+    ships: _Array[Ship]
+    projectiles: _Array[Projectile]
+    pickups: _Array[Pickup]
+    _pad9316: _Array[int]
+    events: _Array[Event]
+    match: Match
+    pickup_spawns: _Array[PickupSpawn]
+    ships_ext: _Array[ShipExt]
+    projectiles_ext: _Array[ProjectileExt]
+    _pad11836: _Array[int]
+    spawn_markers: _Array[SpawnMarker]
+    spawn_marker_count: int
+    _pad12097: _Array[int]
+
+class ExtraEntry(_Struct):
+    name: bytes
+    offset: int
+    size: int
+    type: int
+    count: int
+    @property
+    def type_enum(self) -> ExtraType: ...
+    @type_enum.setter
+    def type_enum(self, value: ExtraType | int) -> None: ...
+
+class ExtrasHeader(_Struct):
+    entry_count: int
+    _pad2: _Array[int]
+    blob_size: int
+    entries: _Array[ExtraEntry]
+
+# Live access: declared, not typed.
+class AtomicsUnavailableError(RuntimeError):
+    def __getattr__(self, name: str) -> Any: ...
+class SeqlockContendedError(RuntimeError):
+    def __getattr__(self, name: str) -> Any: ...
+def atomic_load(*args: Any, **kwargs: Any) -> Any: ...
+def atomic_store(*args: Any, **kwargs: Any) -> Any: ...
+def atomic_compare_exchange(*args: Any, **kwargs: Any) -> Any: ...
+def atomic_exchange(*args: Any, **kwargs: Any) -> Any: ...
+def atomic_fetch_add(*args: Any, **kwargs: Any) -> Any: ...
+def atomics_backend(*args: Any, **kwargs: Any) -> Any: ...
+def set_atomics_backend(*args: Any, **kwargs: Any) -> Any: ...
+class LiveClientEntry:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveBridgeHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveDrawHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveDrawListHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveParamsHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveStatsHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveMailboxHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveRingSlotHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveLogRingHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveLogQueueHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveClientBlockHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveDirectoryEntry:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LiveDirectoryHeader:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class LivePadInput:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class RingSlot:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class ParamDefs:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class ParamValues:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class Stats:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class SnapshotRing:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+def events_since(*args: Any, **kwargs: Any) -> Any: ...
+
+# Attaching: declared, not typed.
+class AttachError(ValueError):
+    def __getattr__(self, name: str) -> Any: ...
+def attach(*args: Any, **kwargs: Any) -> Any: ...
+class Bridge:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class ClientBlock:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+class BotBlock:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+def read_versioned(*args: Any, **kwargs: Any) -> Any: ...
+class VersionedRecord:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
