@@ -206,7 +206,7 @@ impl Shape {
     ) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some(o) = self.offset {
-            parts.push(format!("0x{o:04X}"));
+            parts.push(format!("0x{o:04x}"));
         }
         if let Some(s) = self.size {
             parts.push(format!("{s} byte{}", if s == 1 { "" } else { "s" }));
@@ -327,7 +327,7 @@ impl Change {
         if o.offset != n.offset
             && let (Some(a), Some(b)) = (o.offset, n.offset)
         {
-            parts.push(format!("0x{a:04X} → 0x{b:04X}"));
+            parts.push(format!("0x{a:04x} → 0x{b:04x}"));
         }
         if o.size != n.size
             && let (Some(a), Some(b)) = (o.size, n.size)
