@@ -56,9 +56,9 @@ fn writes_every_target_asked_for_and_only_on_change() {
         .generated_dir(dir.join("generated"));
     let first = builder.clone().generate().expect("generates");
     assert_eq!(first.rust, Some(dir.join("out/demo.rs")));
-    // Five targets named one by one, and generate's own set (rs, h, py, md: no templates in
-    // this schema).
-    assert_eq!(first.files.len(), 9, "{:?}", first.files);
+    // Five targets named one by one, and generate's own set (rs, h, py, pyi, md: no
+    // templates in this schema).
+    assert_eq!(first.files.len(), 10, "{:?}", first.files);
     assert_eq!(first.written, first.files);
     let rust = fs::read_to_string(dir.join("out/demo.rs")).expect("the Rust file");
     assert!(rust.starts_with("// generated from schema.toml; do not edit\n"));
