@@ -7,7 +7,9 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::SchemaErrors;
+use crate::diagnostics::{SchemaErrors, display_path as display_name};
+#[cfg(feature = "text")]
+use crate::language_backend::user_template::TemplateError;
 use crate::{Schema, write};
 
 /// Generates code from a schema in a build script.
@@ -74,7 +76,10 @@ pub enum BuildError {
         rendered: String,
         headlines: Vec<String>,
     },
-    /// A template did not render (its file and line are in the message).
+    /// A template of the user's did not render: its file and line, and why.
+    #[cfg(feature = "text")]
+    Template(TemplateError),
+    /// A built-in target did not render: a bug in the generator.
     Render(String),
     /// An output could not be written.
     Write { path: PathBuf, source: io::Error },
@@ -89,6 +94,8 @@ impl fmt::Display for BuildError {
                 write!(f, "error: cannot read {}: {source}", path.display())
             }
             BuildError::Schema { rendered, .. } => f.write_str(rendered.trim_end()),
+            #[cfg(feature = "text")]
+            BuildError::Template(e) => write!(f, "{e}"),
             BuildError::Render(message) => f.write_str(message),
             BuildError::Write { path, source } => {
                 write!(f, "error: cannot write {}: {source}", path.display())
@@ -114,15 +121,16 @@ impl BuildError {
     pub fn headlines(&self) -> Vec<String> {
         match self {
             BuildError::Schema { headlines, .. } => headlines.clone(),
+            #[cfg(feature = "text")]
+            BuildError::Template(e) => vec![match e.line {
+                Some(line) => format!("{}:{line}: {}", e.template, e.message),
+                None => format!("{}: {}", e.template, e.message),
+            }],
             other => other
                 .to_string()
                 .lines()
                 .take(1)
-                .map(|l| {
-                    l.replace(": error: ", ": ")
-                        .trim_start_matches("error: ")
-                        .to_string()
-                })
+                .map(|l| l.trim_start_matches("error: ").to_string())
                 .collect(),
         }
     }
@@ -244,11 +252,7 @@ impl Builder {
         let file = display_name(&self.schema);
         let schema =
             crate::load_schema(&src).map_err(|errors| schema_error(&errors, &file, &src))?;
-        // The generated files' first line names the schema by its file name.
-        let source = self
-            .schema
-            .file_name()
-            .map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
+        let source = crate::diagnostics::source_name(&self.schema);
         let mut planned: Vec<(PathBuf, String)> = Vec::new();
         let mut generated = Generated::default();
         if let Some(path) = self.rust_path(&schema)? {
@@ -319,7 +323,7 @@ impl Builder {
                         &display_name(template),
                         &text,
                     )
-                    .map_err(|e| BuildError::Render(e.to_string()))?
+                    .map_err(BuildError::Template)?
                 }
             };
             planned.push((path.clone(), text));
@@ -367,7 +371,7 @@ pub fn generated_outputs(
         Err(UserTemplateFailure::Unreadable(errors)) => {
             return Err(schema_error(&errors, file, src));
         }
-        Err(UserTemplateFailure::Template(e)) => return Err(BuildError::Render(e.to_string())),
+        Err(UserTemplateFailure::Template(e)) => return Err(BuildError::Template(e)),
     }
     Ok(outputs)
 }
@@ -386,9 +390,4 @@ fn schema_error(errors: &SchemaErrors, file: &str, src: &str) -> BuildError {
         rendered: errors.render(file, src),
         headlines,
     }
-}
-
-/// A path as diagnostics show it: `/` separators on every system.
-fn display_name(path: &Path) -> String {
-    path.to_string_lossy().replace('\\', "/")
 }

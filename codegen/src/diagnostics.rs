@@ -4,12 +4,24 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::path::Path;
 
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 /// A byte range in the schema source.
 pub type Span = Range<usize>;
+
+/// A path as diagnostics show it: `/` separators on every system.
+pub fn display_path(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// The name the generated files' first line gives the schema at `path`: its file name.
+pub fn source_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| display_path(path), |n| n.to_string_lossy().into_owned())
+}
 
 /// One schema mistake: where it is, what is wrong, and what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq)]

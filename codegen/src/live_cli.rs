@@ -33,14 +33,7 @@ fn open_live(
     Failure,
 > {
     let schema = load(schema_path)?;
-    let plan = abi_codegen::inspect::Plan::new(
-        &schema,
-        &request.name,
-        request.offset,
-        request.count,
-        request.stride,
-    )
-    .map_err(Failure::Input)?;
+    let plan = request.plan(&schema)?;
     let file = &request.file;
     let mapping = abi_runtime::Mapping::open(file).map_err(|e| {
         Failure::Input(format!(

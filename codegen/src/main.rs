@@ -267,10 +267,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The name the diagnostics and the generated-file line show for a schema path.
-fn display_name(path: &Path) -> String {
-    path.to_string_lossy().replace('\\', "/")
-}
+/// The name the diagnostics show for a path (`/` separators on every system).
+pub(crate) use abi_codegen::diagnostics::display_path as display_name;
 
 /// How the user runs this command again, for the messages that name a fix: `cargo run -p
 /// abi-codegen -- SUB` when it runs under `cargo run` in this workspace (cargo then sets
@@ -326,10 +324,7 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
         scope.spawn(abi_codegen::language_backend::compile_templates);
         load_with_source(schema_path)
     })?;
-    let source = schema_path.file_name().map_or_else(
-        || display_name(schema_path),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let source = abi_codegen::diagnostics::source_name(schema_path);
     let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
     let render = || {
         abi_codegen::generated_outputs(
@@ -390,10 +385,7 @@ fn render_template(schema_path: &Path, template: &Path) -> Result<ExitCode, Fail
     let schema = load(schema_path)?;
     let text = write::read_schema(template)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", template.display())))?;
-    let source = schema_path.file_name().map_or_else(
-        || display_name(schema_path),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let source = abi_codegen::diagnostics::source_name(schema_path);
     match abi_codegen::language_backend::user_template::render_user_template(
         &schema,
         &source,
@@ -469,6 +461,15 @@ struct Request {
     stride: Option<u64>,
 }
 
+impl Request {
+    /// The records to decode: the struct named, where the first starts, how many, how far
+    /// apart.
+    fn plan(&self, schema: &Schema) -> Result<abi_codegen::inspect::Plan, Failure> {
+        abi_codegen::inspect::Plan::new(schema, &self.name, self.offset, self.count, self.stride)
+            .map_err(Failure::Input)
+    }
+}
+
 /// Data on stdout, diagnostics (every issue, every error) on stderr. When the input does not
 /// hold the records, stdout stays empty and the exit code is 1 (2 with `--strict`).
 fn inspect(
@@ -477,7 +478,7 @@ fn inspect(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{Plan, decode, render_issues};
+    use abi_codegen::inspect::{decode, render_issues};
     let schema = load(schema_path)?;
     let file = &request.file;
     let whole = match abi_codegen::inspect::find_file(&schema, &request.name) {
@@ -487,14 +488,7 @@ fn inspect(
     if let Some(whole) = whole {
         return inspect_whole(&schema, whole, request, json, strict);
     }
-    let plan = Plan::new(
-        &schema,
-        &request.name,
-        request.offset,
-        request.count,
-        request.stride,
-    )
-    .map_err(Failure::Input)?;
+    let plan = request.plan(&schema)?;
     let input = input::read_records(file, &plan)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
     let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();

@@ -111,10 +111,7 @@ pub fn render_user_templates(
                 contents: render_user_template(
                     schema,
                     source,
-                    &schema_dir
-                        .join(&t.path)
-                        .to_string_lossy()
-                        .replace('\\', "/"),
+                    &crate::diagnostics::display_path(&schema_dir.join(&t.path)),
                     &text,
                 )
                 .map_err(UserTemplateFailure::Template)?,
