@@ -13,11 +13,11 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <string.h>
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(IBF_LIVE_MSVC_INTRINSICS)
 #ifndef _WIN32
 #include <sched.h>
 #endif
-#elif defined(_MSC_VER)
+#elif defined(_MSC_VER) || defined(IBF_LIVE_MSVC_INTRINSICS)
 #include <intrin.h>
 #endif
 
@@ -3312,11 +3312,14 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  * the same size from both languages.
  *
  * Compilers. The GCC/Clang branch (the __atomic builtins) is the one the tests compile and run
- * here: with gcc as C11 and g++ as C++17 (tests/c_live.rs) and with gcc's ThreadSanitizer
- * (tests/c_tsan.rs); Clang takes the same branch but was not run here. The MSVC branch (x64 and
- * ARM64: __iso_volatile_load and _store, the _Interlocked intrinsics, _ReadWriteBarrier on x64
- * and __dmb(_ARM64_BARRIER_ISH) on ARM64 for acquire and release) is written from Microsoft's
- * documentation alone and has never been compiled. Any other compiler is an error.
+ * here: with gcc and clang as C11 and g++ and clang++ as C++17 (tests/c_live.rs), and with
+ * gcc's ThreadSanitizer (tests/c_tsan.rs). The MSVC branch (x64 and ARM64: __iso_volatile_load
+ * and _store, the _Interlocked intrinsics, _ReadWriteBarrier on x64 and
+ * __dmb(_ARM64_BARRIER_ISH) on ARM64 for acquire and release) follows Microsoft's
+ * documentation. The tests compile it, not with cl.exe but with clang in MSVC mode for the
+ * x64 and ARM64 Windows targets, and check the instructions it becomes (tests/c_msvc.rs); it
+ * has not been run. Defining IBF_LIVE_MSVC_INTRINSICS selects it under clang-cl too (which
+ * otherwise takes the GCC/Clang branch). Any other compiler is an error.
  */
 
 /** A seqlock read or ring read kept a whole copy. */
@@ -3330,7 +3333,7 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
 /** Tries a reader makes by default: the first 16 spin, later ones yield the thread first. */
 #define IBF_DEFAULT_TRIES 10000U
 
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(IBF_LIVE_MSVC_INTRINSICS)
 
 /* Words of shared bytes: may_alias, so that a word view of any bytes is no type pun. */
 typedef uint8_t __attribute__((__may_alias__)) ibf_live_word8_;
@@ -3454,7 +3457,7 @@ static inline void ibf_live_yield_(void) {
 }
 #endif
 
-#elif defined(_MSC_VER)
+#elif defined(_MSC_VER) || defined(IBF_LIVE_MSVC_INTRINSICS)
 
 #if defined(_M_ARM64)
 /* ARM64: a plain load or store is relaxed; a full barrier after a load makes it acquire,
@@ -3476,19 +3479,19 @@ typedef uint32_t ibf_live_word32_;
 typedef uint64_t ibf_live_word64_;
 
 static inline uint8_t ibf_live_load_relaxed_u8_(const void *at) {
-    return (uint8_t)__iso_volatile_load8((const volatile __int8 *)at);
+    return (uint8_t)__iso_volatile_load8((const volatile char *)at);
 }
 static inline uint8_t ibf_live_load_acquire_u8_(const void *at) {
-    uint8_t value = (uint8_t)__iso_volatile_load8((const volatile __int8 *)at);
+    uint8_t value = (uint8_t)__iso_volatile_load8((const volatile char *)at);
     IBF_LIVE_BARRIER_();
     return value;
 }
 static inline void ibf_live_store_relaxed_u8_(void *at, uint8_t value) {
-    __iso_volatile_store8((volatile __int8 *)at, (__int8)value);
+    __iso_volatile_store8((volatile char *)at, (char)value);
 }
 static inline void ibf_live_store_release_u8_(void *at, uint8_t value) {
     IBF_LIVE_BARRIER_();
-    __iso_volatile_store8((volatile __int8 *)at, (__int8)value);
+    __iso_volatile_store8((volatile char *)at, (char)value);
 }
 /* The _Interlocked intrinsics are full barriers: at least acquire-release. */
 static inline bool ibf_live_cas_u8_(void *at, uint8_t *expected, uint8_t desired) {
@@ -3505,19 +3508,19 @@ static inline uint8_t ibf_live_exchange_u8_(void *at, uint8_t value) {
 }
 
 static inline uint16_t ibf_live_load_relaxed_u16_(const void *at) {
-    return (uint16_t)__iso_volatile_load16((const volatile __int16 *)at);
+    return (uint16_t)__iso_volatile_load16((const volatile short *)at);
 }
 static inline uint16_t ibf_live_load_acquire_u16_(const void *at) {
-    uint16_t value = (uint16_t)__iso_volatile_load16((const volatile __int16 *)at);
+    uint16_t value = (uint16_t)__iso_volatile_load16((const volatile short *)at);
     IBF_LIVE_BARRIER_();
     return value;
 }
 static inline void ibf_live_store_relaxed_u16_(void *at, uint16_t value) {
-    __iso_volatile_store16((volatile __int16 *)at, (__int16)value);
+    __iso_volatile_store16((volatile short *)at, (short)value);
 }
 static inline void ibf_live_store_release_u16_(void *at, uint16_t value) {
     IBF_LIVE_BARRIER_();
-    __iso_volatile_store16((volatile __int16 *)at, (__int16)value);
+    __iso_volatile_store16((volatile short *)at, (short)value);
 }
 /* The _Interlocked intrinsics are full barriers: at least acquire-release. */
 static inline bool ibf_live_cas_u16_(void *at, uint16_t *expected, uint16_t desired) {
@@ -3534,19 +3537,19 @@ static inline uint16_t ibf_live_exchange_u16_(void *at, uint16_t value) {
 }
 
 static inline uint32_t ibf_live_load_relaxed_u32_(const void *at) {
-    return (uint32_t)__iso_volatile_load32((const volatile __int32 *)at);
+    return (uint32_t)__iso_volatile_load32((const volatile int *)at);
 }
 static inline uint32_t ibf_live_load_acquire_u32_(const void *at) {
-    uint32_t value = (uint32_t)__iso_volatile_load32((const volatile __int32 *)at);
+    uint32_t value = (uint32_t)__iso_volatile_load32((const volatile int *)at);
     IBF_LIVE_BARRIER_();
     return value;
 }
 static inline void ibf_live_store_relaxed_u32_(void *at, uint32_t value) {
-    __iso_volatile_store32((volatile __int32 *)at, (__int32)value);
+    __iso_volatile_store32((volatile int *)at, (int)value);
 }
 static inline void ibf_live_store_release_u32_(void *at, uint32_t value) {
     IBF_LIVE_BARRIER_();
-    __iso_volatile_store32((volatile __int32 *)at, (__int32)value);
+    __iso_volatile_store32((volatile int *)at, (int)value);
 }
 /* The _Interlocked intrinsics are full barriers: at least acquire-release. */
 static inline bool ibf_live_cas_u32_(void *at, uint32_t *expected, uint32_t desired) {
@@ -3563,32 +3566,32 @@ static inline uint32_t ibf_live_exchange_u32_(void *at, uint32_t value) {
 }
 
 static inline uint64_t ibf_live_load_relaxed_u64_(const void *at) {
-    return (uint64_t)__iso_volatile_load64((const volatile __int64 *)at);
+    return (uint64_t)__iso_volatile_load64((const volatile long long *)at);
 }
 static inline uint64_t ibf_live_load_acquire_u64_(const void *at) {
-    uint64_t value = (uint64_t)__iso_volatile_load64((const volatile __int64 *)at);
+    uint64_t value = (uint64_t)__iso_volatile_load64((const volatile long long *)at);
     IBF_LIVE_BARRIER_();
     return value;
 }
 static inline void ibf_live_store_relaxed_u64_(void *at, uint64_t value) {
-    __iso_volatile_store64((volatile __int64 *)at, (__int64)value);
+    __iso_volatile_store64((volatile long long *)at, (long long)value);
 }
 static inline void ibf_live_store_release_u64_(void *at, uint64_t value) {
     IBF_LIVE_BARRIER_();
-    __iso_volatile_store64((volatile __int64 *)at, (__int64)value);
+    __iso_volatile_store64((volatile long long *)at, (long long)value);
 }
 /* The _Interlocked intrinsics are full barriers: at least acquire-release. */
 static inline bool ibf_live_cas_u64_(void *at, uint64_t *expected, uint64_t desired) {
-    __int64 found = _InterlockedCompareExchange64((volatile __int64 *)at, (__int64)desired, (__int64)*expected);
+    long long found = _InterlockedCompareExchange64((volatile long long *)at, (long long)desired, (long long)*expected);
     bool swapped = (uint64_t)found == *expected;
     *expected = (uint64_t)found;
     return swapped;
 }
 static inline uint64_t ibf_live_fetch_add_u64_(void *at, uint64_t value) {
-    return (uint64_t)_InterlockedExchangeAdd64((volatile __int64 *)at, (__int64)value);
+    return (uint64_t)_InterlockedExchangeAdd64((volatile long long *)at, (long long)value);
 }
 static inline uint64_t ibf_live_exchange_u64_(void *at, uint64_t value) {
-    return (uint64_t)_InterlockedExchange64((volatile __int64 *)at, (__int64)value);
+    return (uint64_t)_InterlockedExchange64((volatile long long *)at, (long long)value);
 }
 
 static inline void ibf_live_fence_acquire_(void) {
@@ -4877,7 +4880,7 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
     return &copy->events[(size_t)(number % 32U)];
 }
 
-#ifdef _MSC_VER
+#if !(defined(__GNUC__) || defined(__clang__)) || defined(IBF_LIVE_MSVC_INTRINSICS)
 #undef IBF_LIVE_BARRIER_
 #undef IBF_LIVE_SPIN_
 #endif

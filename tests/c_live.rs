@@ -1,13 +1,13 @@
-//! The C header's live access helpers, compiled with gcc as C11 and with g++ as C++17 (every
-//! warning an error, optimized) and run on a heap buffer: the bytes they write and read are
-//! checked at the offsets of the reference text, never the generator's own numbers. One
-//! program calls every public helper the header has: each atomic field's load, store,
-//! fetch_add, compare-exchange and exchange, the word and element compare-and-swap of
-//! `pad_owner`, a write and read of every seqlock, the snapshot ring (11 publications into 8
-//! slots, a shorter and a longer payload) and the events since a count. It runs as 64-bit
-//! code and as i386 code (-m32), which must print and leave the same. These tests need gcc
-//! and g++ on PATH, with gcc-multilib and g++-multilib for -m32, and fail, never skip,
-//! without them.
+//! The C header's live access helpers, compiled with gcc and clang as C11 and with g++ and
+//! clang++ as C++17 (every warning an error, optimized) and run on a heap buffer: the bytes
+//! they write and read are checked at the offsets of the reference text, never the
+//! generator's own numbers. One program calls every public helper the header has: each atomic
+//! field's load, store, fetch_add, compare-exchange and exchange, the word and element
+//! compare-and-swap of `pad_owner`, a write and read of every seqlock, the snapshot ring (11
+//! publications into 8 slots, a shorter and a longer payload) and the events since a count.
+//! It runs as 64-bit code (gcc, g++, clang, clang++) and as i386 code (-m32), which must all
+//! print and leave the same. These tests need gcc, g++ and clang on PATH, with gcc-multilib
+//! and g++-multilib for -m32, and fail, never skip, without them.
 
 mod common;
 
@@ -459,13 +459,13 @@ fn input_image(r: &Ref) -> Vec<u8> {
 /// Compiles the program with `compiler` (and `bits`: `-m64`, or `-m32` for i386) and runs
 /// it on the input image: its output lines and the buffer it leaves.
 fn compile_and_run(dir: &Path, compiler: &str, std: &str, bits: &str) -> (String, Vec<u8>) {
-    let lang = if compiler == "g++" { "c++" } else { "c" };
-    let exe = format!("live_{lang}{bits}");
+    let lang = if compiler.ends_with("++") { "c++" } else { "c" };
+    let exe = format!("live_{compiler}{bits}");
     let mut args = vec![std, bits, "-x", lang];
     args.extend(STRICT.split(' '));
     args.extend(["live.c", "-o", &exe]);
     run_ok(compiler, &args, dir);
-    let out_image = format!("out_{lang}{bits}.bin");
+    let out_image = format!("out_{compiler}{bits}.bin");
     let exe = dir.join(exe);
     let stdout = run_ok(exe.to_str().unwrap(), &["in.bin", &out_image], dir);
     (
@@ -498,6 +498,12 @@ fn every_helper_runs_in_c11_and_cxx17_at_the_reference_offsets() {
     let (cxx_out, cxx_image) = compile_and_run(&dir, "g++", "-std=c++17", "-m64");
     assert_eq!(c_out, cxx_out, "C11 and C++17 agree");
     assert!(c_image == cxx_image, "C11 and C++17 leave the same bytes");
+    // Clang takes the same branch of the header: the same output and bytes.
+    for (compiler, std) in [("clang", "-std=c11"), ("clang++", "-std=c++17")] {
+        let (out, image) = compile_and_run(&dir, compiler, std, "-m64");
+        assert_eq!(out, c_out, "{compiler} agrees with gcc");
+        assert!(image == c_image, "{compiler} leaves the bytes of gcc");
+    }
     // As i386 code (gcc-multilib), where only the header's alignas keeps the 8-byte atomic
     // words 8-aligned inside the structs: the same output and bytes.
     for (compiler, std) in [("gcc", "-std=c11"), ("g++", "-std=c++17")] {

@@ -177,7 +177,7 @@ error_classes! {
     ring_payload_unsized => 1,
     ring_events_not_array => 1,
     ring_unknown_seqlock => 1,
-    c_live_macro_collision => 1,
+    c_live_macro_collision => 2,
     c_attach_macro_collision => 1,
     // Attach: version handshakes and layout tables.
     version_not_extensible => 1,

@@ -21,8 +21,8 @@ pub fn run(program: &str, args: &[&str], dir: &Path) -> Output {
         .output()
         .unwrap_or_else(|e| {
             panic!(
-                "cannot run `{program}` ({e}): this test needs gcc, g++ and python3 on PATH \
-                 (Debian: apt-get install gcc g++ python3)"
+                "cannot run `{program}` ({e}): this test needs gcc, g++, clang and python3 on \
+                 PATH (Debian: apt-get install gcc g++ clang python3)"
             )
         })
 }
@@ -40,19 +40,22 @@ pub fn run_ok(program: &str, args: &[&str], dir: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Compiles `header` (a file in `dir`) as C11 with gcc and as C++17 with g++, every
-/// warning an error.
+/// Compiles `header` (a file in `dir`) as C11 with gcc and clang and as C++17 with g++ and
+/// clang++, every warning an error.
 pub fn compile_c_header(dir: &Path, header: &str) {
     let source = format!("#include \"{header}\"\nint main(void) {{ return 0; }}\n");
     std::fs::write(dir.join("main.c"), &source).expect("write main.c");
     std::fs::write(dir.join("main.cpp"), source.replace("(void)", "()")).expect("write main.cpp");
     let strict = ["-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only"];
-    let mut c = vec!["-std=c11"];
-    c.extend(strict);
-    c.push("main.c");
-    run_ok("gcc", &c, dir);
-    let mut cxx = vec!["-std=c++17"];
-    cxx.extend(strict);
-    cxx.push("main.cpp");
-    run_ok("g++", &cxx, dir);
+    for (compiler, std, file) in [
+        ("gcc", "-std=c11", "main.c"),
+        ("g++", "-std=c++17", "main.cpp"),
+        ("clang", "-std=c11", "main.c"),
+        ("clang++", "-std=c++17", "main.cpp"),
+    ] {
+        let mut args = vec![std];
+        args.extend(strict);
+        args.push(file);
+        run_ok(compiler, &args, dir);
+    }
 }

@@ -401,7 +401,7 @@ impl LowerAccess<'_> {
     }
 
     /// The C header's live helpers define `<PREFIX>_OK`, `_CONTENDED`, `_EMPTY`,
-    /// `_TOO_SHORT` and `_DEFAULT_TRIES`, and with a `[[layout]]` its attach helpers define
+    /// `_TOO_SHORT` and `_DEFAULT_TRIES` and read `<PREFIX>_LIVE_MSVC_INTRINSICS`, and with a `[[layout]]` its attach helpers define
     /// `<PREFIX>_ATTACH_OK` and `_ATTACH_<CHECK>` (`ir::attach::CHECKS`); a constant or enum
     /// value whose macro is one of them would redefine it.
     fn check_c_live_macros(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
@@ -450,6 +450,14 @@ impl LowerAccess<'_> {
                         "{what} becomes the C macro `{prefix}_{macro_name}`, which the header's attach helpers define as a check code"
                     ),
                     "rename it: the attach helpers return ATTACH_OK or ATTACH_<CHECK>, one per attach check",
+                );
+            } else if macro_name == "LIVE_MSVC_INTRINSICS" {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{what} becomes the C macro `{prefix}_{macro_name}`, which makes the header's live access helpers use MSVC's intrinsics"
+                    ),
+                    format!("rename it: defining {prefix}_{macro_name} is how a clang-cl build selects the MSVC branch"),
                 );
             } else if RESERVED.contains(&macro_name.as_str()) {
                 self.errors.error_help(

@@ -27,24 +27,29 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, 
 /// Comment lines are wrapped to this many columns, the comment's ` * ` included.
 const WIDTH: usize = 93;
 
-/// The headers the helpers need, included before the header's `extern "C"` block.
-const INCLUDES: &str = "\
+/// The headers the helpers need, included before the header's `extern "C"` block: the
+/// branch choice is the live section's (`c_live.h.j2`), with `{pu}` the macro prefix.
+fn includes(pu: &str) -> String {
+    format!(
+        "\
 #include <stdbool.h>
 #include <string.h>
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined({pu}_LIVE_MSVC_INTRINSICS)
 #ifndef _WIN32
 #include <sched.h>
 #endif
-#elif defined(_MSC_VER)
+#elif defined(_MSC_VER) || defined({pu}_LIVE_MSVC_INTRINSICS)
 #include <intrin.h>
 #endif
-";
+"
+    )
+}
 
 /// What the C header prints when the schema declares shared-memory access.
 #[derive(Serialize)]
 pub(super) struct LiveText {
     /// `#include` lines for the top of the header.
-    includes: &'static str,
+    includes: String,
     /// The "Live access helpers" section, for after the structs.
     section: String,
 }
@@ -57,7 +62,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
     }
     let section = COMPILED.render(build_context(schema))?;
     Ok(Some(LiveText {
-        includes: INCLUDES,
+        includes: includes(&schema.abi.c_prefix.to_ascii_uppercase()),
         section,
     }))
 }
