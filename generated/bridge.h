@@ -3732,14 +3732,15 @@ IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, event_total) % 8 == 0 && IBF_ALIGNOF_(
 /**
  * `client_entry.state`, written by the host and client.
  *
- * `client_entry.state` (`client_state`, 32 bits) is claimed by compare-and-swap.
+ * `client_entry.state` (`client_state`, 32 bits) is claimed by compare-and-swap. Its values:
+ * `free` (0), `claimed` (1), `active` (2), `closing` (3).
  *
  * Claimants (the host and client):
- *   1. Claim: compare-and-swap `client_entry.state` from the free value to the claimed one
- *      (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a
- *      failed swap returns the value found.
- *   2. The owner fills in what the claim covers with plain stores, then publishes it with a
- *      release store of the field readers poll.
+ *   1. Claim: compare-and-swap `client_entry.state` from the value that marks it free to the
+ *      one that marks it taken (acquire-release; acquire on failure). Only the thread whose
+ *      swap succeeds owns it; a failed swap returns the value found.
+ *   2. The owner fills in what the claim covers with relaxed atomic stores, then publishes it
+ *      with a release store (the field's next value, or another field readers poll).
  *   3. Release: store the free value into `client_entry.state` (release).
  */
 static inline ibf_client_state ibf_client_entry_load_state(const ibf_client_entry *shared) {
@@ -3868,16 +3869,6 @@ static inline void ibf_bridge_header_store_sim_state(ibf_bridge_header *shared, 
 /**
  * `draw_header.state`, written by the host and client. Bits 0-1: the shared list's index; bit
  * 2: it is fresh (a list waits for the host). Swapped whole by both sides
- *
- * `draw_header.state` (`u32`, 32 bits) is claimed by compare-and-swap.
- *
- * Claimants (the host and client):
- *   1. Claim: compare-and-swap `draw_header.state` from the free value to the claimed one
- *      (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a
- *      failed swap returns the value found.
- *   2. The owner fills in what the claim covers with plain stores, then publishes it with a
- *      release store of the field readers poll.
- *   3. Release: store the free value into `draw_header.state` (release).
  */
 static inline uint32_t ibf_draw_header_load_state(const ibf_draw_header *shared) {
     return (uint32_t)ibf_live_load_acquire_u32_(&shared->state);
@@ -4087,14 +4078,15 @@ static inline uint64_t ibf_log_queue_header_fetch_add_read_pos(ibf_log_queue_hea
 /**
  * `directory_entry.state`, written by the host.
  *
- * `directory_entry.state` (`instance_state`, 32 bits) is claimed by compare-and-swap.
+ * `directory_entry.state` (`instance_state`, 32 bits) is claimed by compare-and-swap. Its
+ * values: `free` (0), `claimed` (1), `live` (2).
  *
  * Claimants (the host):
- *   1. Claim: compare-and-swap `directory_entry.state` from the free value to the claimed one
- *      (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a
- *      failed swap returns the value found.
- *   2. The owner fills in what the claim covers with plain stores, then publishes it with a
- *      release store of the field readers poll.
+ *   1. Claim: compare-and-swap `directory_entry.state` from the value that marks it free to the
+ *      one that marks it taken (acquire-release; acquire on failure). Only the thread whose
+ *      swap succeeds owns it; a failed swap returns the value found.
+ *   2. The owner fills in what the claim covers with relaxed atomic stores, then publishes it
+ *      with a release store (the field's next value, or another field readers poll).
  *   3. Release: store the free value into `directory_entry.state` (release).
  */
 static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_directory_entry *shared) {

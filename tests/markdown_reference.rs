@@ -911,8 +911,12 @@ fn the_access_column_states_the_reference_protocols() {
     }
 }
 
-/// The Protocols section names every seqlock, ring and claim of schema.toml, each with the
-/// steps of its sides.
+fn text_of(blocks: &[Block]) -> String {
+    format!("{blocks:?}")
+}
+
+/// The Protocols section names every seqlock, ring, claim and update of schema.toml, each
+/// with the steps of its sides.
 #[test]
 fn the_protocols_section_states_each_side_s_steps() {
     let (_, extras) = parse_markdown(&bridge_markdown());
@@ -938,7 +942,7 @@ fn the_protocols_section_states_each_side_s_steps() {
         "ring events",
         "claim client_entry.state",
         "claim bridge_header.pad_owner",
-        "claim draw_header.state",
+        "update draw_header.state",
         "claim directory_entry.state",
     ];
     assert_eq!(headings, expected);
@@ -953,8 +957,22 @@ fn the_protocols_section_states_each_side_s_steps() {
             assert!(of_this[0].starts_with("Writer (the "), "{h}: {of_this:?}");
             assert!(of_this[1].starts_with("Reader (the "), "{h}: {of_this:?}");
         }
+        if h.starts_with("update") {
+            assert!(of_this[0].starts_with("Writers (the "), "{h}: {of_this:?}");
+        }
     }
-    let text = format!("{:?}", extras.protocols);
+    // "Swapped whole by both sides" (the reference) is no claim from a free value; an enum
+    // state is, and names its values; claimed bytes are filled with relaxed atomic stores.
+    assert!(
+        text_of(&extras.protocols)
+            .contains("`draw_header.state` (`u32`, 32 bits) changes only as a whole word")
+    );
+    let text = text_of(&extras.protocols);
+    assert!(text.contains("Its values: `free` (0), `claimed` (1), `active` (2), `closing` (3)."));
+    assert!(
+        !text.contains("plain stores"),
+        "shared bytes are never stored plainly"
+    );
     assert!(text.contains("(snapshot_seq - 1) % ring_slots"));
     assert!(text.contains("Fence (acquire)"));
 }

@@ -1,17 +1,17 @@
 //! The protocols of a schema's shared memory in words: each seqlock, ring and
-//! compare-and-swap claim as the steps its writer and its readers take, with the orderings.
+//! compare-and-swap claim or update as the steps its writer and its readers take, with the orderings.
 //! Every text target prints these same sentences (markdown in backticks, for code spans).
 
 use crate::Schema;
 use crate::ir::access::{AccessKind, Guard, RingKind, Seqlock};
-use crate::ir::{Elem, Prim};
+use crate::ir::{Elem, EnumKind, Prim};
 
-/// One protocol: a seqlock, a ring or a claim.
+/// One protocol: a seqlock, a ring, a claim or an update.
 #[derive(Debug, Clone)]
 pub struct Protocol {
-    /// `seqlock`, `ring` or `claim`.
+    /// `seqlock`, `ring`, `claim` (a compare-and-swap from a free value) or `update` (a word changed only by compare-and-swap or exchange).
     pub kind: &'static str,
-    /// The seqlock's or ring's name, or the claimed field as `struct.field`.
+    /// The seqlock's or ring's name, or the field as `struct.field`.
     pub name: String,
     /// What it is, in one sentence of the generator's own.
     pub summary: String,
@@ -237,17 +237,38 @@ fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool
     let field = format!("`{}.{}`", s.name, f.name);
     let bits = width * 8;
     let writers = &schema.access.structs[si].fields[fi].writers;
-    let (summary, steps) = if array {
+    let (kind, summary, steps) = if array {
         let elem = match f.ty.elem {
             Elem::Prim(p) => p.name(),
             _ => "element",
         };
         let count = f.ty.count();
         (
+            "claim",
             format!("The {count} `{elem}` of {field} are one {bits}-bit word, claimed by compare-and-swap of the whole word."),
             vec![
                 format!("Read: load the word (acquire) and take element `k` out of it (element `k` is at byte offset `k * {}`, little-endian). Never load one element with a narrower atomic.", match f.ty.elem { Elem::Prim(p) => p.size(), _ => 1 }),
                 "Change element `k` from `old` to `new`: load the word (acquire); if element `k` is not `old`, the claim fails; otherwise compare-and-swap the word with element `k` replaced (acquire-release), and on failure retry from the load (another element may have changed meanwhile).".to_string(),
+            ],
+        )
+    } else if let Elem::Enum(e) = f.ty.elem
+        && schema.abi.enums[e].kind == EnumKind::Enum
+    {
+        let e = &schema.abi.enums[e];
+        let values: Vec<String> = (e.values.iter())
+            .map(|v| format!("`{}` ({})", v.name, v.value))
+            .collect();
+        (
+            "claim",
+            format!(
+                "{field} (`{}`, {bits} bits) is claimed by compare-and-swap. Its values: {}.",
+                e.name,
+                values.join(", ")
+            ),
+            vec![
+                format!("Claim: compare-and-swap {field} from the value that marks it free to the one that marks it taken (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a failed swap returns the value found."),
+                "The owner fills in what the claim covers with relaxed atomic stores, then publishes it with a release store (the field's next value, or another field readers poll).".to_string(),
+                format!("Release: store the free value into {field} (release)."),
             ],
         )
     } else {
@@ -257,21 +278,29 @@ fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool
             _ => String::new(),
         };
         (
-            format!("{field} ({ty}, {bits} bits) is claimed by compare-and-swap."),
+            "update",
+            format!("{field} ({ty}, {bits} bits) changes only as a whole word, by compare-and-swap or exchange."),
             vec![
-                format!("Claim: compare-and-swap {field} from the free value to the claimed one (acquire-release; acquire on failure). Only the thread whose swap succeeds owns it; a failed swap returns the value found."),
-                "The owner fills in what the claim covers with plain stores, then publishes it with a release store of the field readers poll.".to_string(),
-                format!("Release: store the free value into {field} (release)."),
+                format!("Update: load {field} (acquire), compute the new value from it, and compare-and-swap (acquire-release; acquire on failure). A failed swap returns the value found: compute again from it and retry."),
+                "Exchange: where the new value does not depend on the old one, swap it in (acquire-release) and take the old value.".to_string(),
             ],
         )
     };
     Protocol {
-        kind: "claim",
+        kind,
         name: format!("{}.{}", s.name, f.name),
         summary,
         doc: f.doc.clone(),
         roles: vec![Role {
-            who: format!("Claimants ({})", parties(schema, writers)),
+            who: format!(
+                "{} ({})",
+                if kind == "update" {
+                    "Writers"
+                } else {
+                    "Claimants"
+                },
+                parties(schema, writers)
+            ),
             steps,
         }],
     }
