@@ -1,0 +1,337 @@
+//! The Python target: one standard-library module (`bridge.py`) of ctypes structures,
+//! `IntEnum`/`IntFlag` classes and constants, which checks at import that ctypes lays every
+//! struct out as the schema's layout says. The shape of the text is `templates/python.py.j2`;
+//! this module decides the names, escapes the docs and takes every number from the layout.
+//! This file builds the module's context (constants, enums, the docstring's examples); the
+//! names (`names.rs`), literals and escapes (`literals.rs`), ctypes types (`ctypes.rs`) and
+//! struct classes (`structs.rs`) have files of their own.
+//!
+//! Naming rule (the module docstring repeats it for its readers):
+//! - Types are CamelCase (`client_entry` → `ClientEntry`); constants and enum members are
+//!   UPPER_CASE (`MAX_CLIENTS`, `Phase.PLAYING`). UPPER names can never be Python keywords.
+//! - A CamelCase type name that is a Python keyword (`None`, `True`, `False`) or a builtin
+//!   (`Exception`, `ImportError`, ...) gets a trailing `_` (`None_`), so that the module can
+//!   be imported and `from bridge import *` shadows nothing. Schema names never end in `_`,
+//!   so the result cannot clash with another generated name.
+//! - Fields keep their schema names in `_fields_` (ctypes takes any string, so
+//!   `getattr(s, "class")` works). A field named after a Python keyword also gets a property
+//!   alias with a trailing `_` (`s.class_`). Builtin names (`type`, `id`) and soft keywords
+//!   (`match`) are valid attribute names and need nothing.
+//! - The module's own helpers are lowercase (`text`, `set_text`) or start with `_` and hold
+//!   a lowercase letter (`_OpenIntEnum`, `_layout_table`), which no generated name can be.
+//!   `lower` rejects a constant and a type that would both be `AB` (`ab`, `a_b`).
+
+mod ctypes;
+mod literals;
+mod names;
+mod structs;
+
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::text::{Compiled, Template};
+use super::{RenderError, doc_after_since, generated_line};
+use crate::Schema;
+use crate::ir::names::upper;
+use crate::ir::{Elem, EnumKind, Struct, Type};
+use literals::{escape_comment_lines, escape_docstring_lines};
+use structs::{StructContext, compute_struct_context};
+
+pub(super) use ctypes::render_ctype;
+pub(super) use literals::escape_docstring_line;
+pub use literals::python_int_literal;
+pub(super) use names::Names;
+pub use names::{PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_field_alias, python_type_name};
+
+const TEMPLATE: Template = Template {
+    name: "python.py.j2",
+    source: include_str!("../../../templates/python.py.j2"),
+};
+
+/// The template, compiled on first use.
+pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+#[derive(Serialize)]
+struct ModuleContext<'a> {
+    generated_line: String,
+    /// The ABI title, escaped for the docstring.
+    title: String,
+    abi_name: &'a str,
+    version: String,
+    version_major: u32,
+    version_minor: u32,
+    /// The ABI doc, one escaped docstring line each.
+    abi_doc: Vec<String>,
+    examples: Examples,
+    /// Whether some field is text: then `text` and `set_text` are emitted.
+    has_text: bool,
+    /// Whether some enum is not a flag set: then `_OpenIntEnum` is emitted.
+    has_open_enums: bool,
+    /// Whether some struct sets `_align_`: then the module docstring says why.
+    any_stated_align: bool,
+    all: Vec<&'a str>,
+    consts: Vec<ConstContext<'a>>,
+    enums: Vec<EnumContext<'a>>,
+    structs: Vec<StructContext<'a>>,
+    /// The live section (`python_live.rs`); none without shared memory.
+    live: Option<&'a super::python_live::LiveSection>,
+    /// The attach section (`python_attach.rs`); none without handshakes and layouts.
+    attach: Option<&'a super::python_attach::AttachSection>,
+}
+
+/// Names for the usage examples of the module docstring, taken from this schema.
+#[derive(Serialize)]
+struct Examples {
+    /// The largest struct, for `from_buffer`.
+    record: Option<String>,
+    /// `client_entry.name`, `client_entry` and `name`: the first text field, its struct
+    /// as a variable, and its name as `set_text` takes it.
+    text_read: Option<String>,
+    text_var: Option<String>,
+    text_field: Option<String>,
+    /// `ClientState`, `client_entry.state`: the first field of enum type.
+    enum_type: Option<String>,
+    enum_read: Option<String>,
+    /// `client_entry.state_enum`: the property that reads that field as its class.
+    enum_property: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ConstContext<'a> {
+    name: &'a str,
+    value: String,
+    /// Comment lines (escaped) above the constant: its doc and, when it was computed, the
+    /// expression.
+    comments: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct EnumContext<'a> {
+    name: &'a str,
+    base: &'static str,
+    docstring: Docstring,
+    members: Vec<MemberContext>,
+}
+
+#[derive(Serialize)]
+struct MemberContext {
+    name: String,
+    value: String,
+}
+
+/// A class docstring: its first line and the lines after it, then a list of entries
+/// (`head`, then its doc lines indented below it). Every string is escaped already.
+#[derive(Serialize)]
+struct Docstring {
+    first: String,
+    more: Vec<String>,
+    list_title: &'static str,
+    entries: Vec<DocEntry>,
+}
+
+impl Docstring {
+    /// The docstring of `lines` (at least one) and `entries`.
+    fn new(mut lines: Vec<String>, list_title: &'static str, entries: Vec<DocEntry>) -> Self {
+        let first = std::mem::take(&mut lines[0]);
+        lines.remove(0);
+        Docstring {
+            first,
+            more: lines,
+            list_title,
+            entries,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DocEntry {
+    head: String,
+    doc: Vec<String>,
+}
+
+/// Renders the Python module of `schema`. `source` is the schema's file name for the
+/// generated-file line.
+pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
+    let names = Names::new(&schema.abi);
+    let live = super::python_live::render_live(schema, &names)?;
+    let attach = super::python_attach::render_attach(schema, &names, live.as_ref())?;
+    let mut context = compute_module_context(schema, &names, source);
+    if let Some(live) = &live {
+        context.all.extend(live.exports.iter().map(String::as_str));
+        context.live = Some(live);
+    }
+    if let Some(attach) = &attach {
+        context
+            .all
+            .extend(attach.exports.iter().map(String::as_str));
+        context.attach = Some(attach);
+    }
+    COMPILED.render(context)
+}
+
+fn compute_module_context<'a>(
+    schema: &'a Schema,
+    names: &'a Names,
+    source: &str,
+) -> ModuleContext<'a> {
+    let abi = &schema.abi;
+    let consts: Vec<ConstContext> = abi
+        .consts
+        .iter()
+        .zip(&names.consts)
+        .map(|(c, name)| {
+            let mut comments = escape_comment_lines(&c.doc);
+            if let Some(expr) = &c.expr {
+                comments.extend(escape_comment_lines(&format!("= {expr}")));
+            }
+            ConstContext {
+                name,
+                value: python_int_literal(&c.literal, c.value),
+                comments,
+            }
+        })
+        .collect();
+    let enums: Vec<EnumContext> = abi
+        .enums
+        .iter()
+        .zip(&names.enums)
+        .map(|(e, name)| {
+            let (base, kind, note) = match e.kind {
+                EnumKind::Enum => (
+                    "_OpenIntEnum",
+                    "enum",
+                    "Other values convert to pseudo-members (name None).",
+                ),
+                EnumKind::Flags => ("enum.IntFlag", "flag set", "Undeclared bits are kept."),
+            };
+            let mut lines = escape_docstring_lines(doc_after_since(&e.doc, e.since));
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(format!(
+                "Schema {kind} `{}`, stored as {}{}. {note}",
+                e.name,
+                e.repr,
+                since_note(e.since)
+            ));
+            let members: Vec<MemberContext> = e
+                .values
+                .iter()
+                .map(|v| MemberContext {
+                    name: upper(&v.name),
+                    value: python_int_literal(&v.literal, v.value),
+                })
+                .collect();
+            let entries = e
+                .values
+                .iter()
+                .zip(&members)
+                .map(|(v, m)| DocEntry {
+                    head: format!("{} = {}{}", m.name, m.value, since_note(v.since)),
+                    doc: escape_docstring_lines(doc_after_since(&v.doc, v.since)),
+                })
+                .collect();
+            EnumContext {
+                name,
+                base,
+                docstring: Docstring::new(lines, "Values:", entries),
+                members,
+            }
+        })
+        .collect();
+    let structs: Vec<StructContext> = schema
+        .layout
+        .order
+        .iter()
+        .map(|&i| compute_struct_context(schema, names, i))
+        .collect();
+
+    let has_text = abi
+        .structs
+        .iter()
+        .any(|s| s.fields.iter().any(|f| f.ty.elem == Elem::Char));
+    let has_open_enums = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
+    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 4);
+    all.extend(consts.iter().map(|c| c.name));
+    all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"]);
+    if has_text {
+        all.extend(["text", "set_text"]);
+    }
+    all.extend(enums.iter().map(|e| e.name));
+    all.extend(structs.iter().map(|s| s.name));
+
+    ModuleContext {
+        generated_line: generated_line(source),
+        title: escape_docstring_line(&abi.title),
+        abi_name: &abi.name,
+        version: abi.version.to_string(),
+        version_major: abi.version.major,
+        version_minor: abi.version.minor,
+        abi_doc: escape_docstring_lines(&abi.doc),
+        examples: compute_examples(schema, names),
+        has_text,
+        has_open_enums,
+        any_stated_align: structs.iter().any(|s| s.stated_align.is_some()),
+        all,
+        consts,
+        enums,
+        structs,
+        live: None,
+        attach: None,
+    }
+}
+
+fn compute_examples(schema: &Schema, names: &Names) -> Examples {
+    let abi = &schema.abi;
+    // The largest struct, the first of equals: the record a reader maps.
+    let record = (0..abi.structs.len())
+        .rev()
+        .max_by_key(|&i| schema.layout.of(i).size)
+        .map(|i| names.structs[i].clone());
+    let first_field = |want: &dyn Fn(&Type) -> bool| -> Option<(&Struct, String)> {
+        abi.structs.iter().find_map(|s| {
+            s.fields
+                .iter()
+                .find(|f| want(&f.ty))
+                .map(|f| (s, f.name.clone()))
+        })
+    };
+    let variable = |s: &Struct| match python_field_alias(&s.name) {
+        Some(alias) => alias,
+        None => s.name.clone(),
+    };
+    let read = |var: &str, field: &str| match python_field_alias(field) {
+        Some(alias) => format!("{var}.{alias}"),
+        None => format!("{var}.{field}"),
+    };
+    let text = first_field(&|t| t.elem == Elem::Char);
+    let enumerated = abi.structs.iter().find_map(|s| {
+        s.fields.iter().find_map(|f| match (f.ty.elem, f.ty.len) {
+            (Elem::Enum(e), None) if abi.enums[e].kind == EnumKind::Enum => Some((s, f, e)),
+            _ => None,
+        })
+    });
+    Examples {
+        record,
+        text_read: text.as_ref().map(|(s, f)| read(&variable(s), f)),
+        text_var: text.as_ref().map(|(s, _)| variable(s)),
+        text_field: text.as_ref().map(|(_, f)| f.clone()),
+        enum_type: enumerated.map(|(_, _, e)| names.enums[e].clone()),
+        enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
+        enum_property: enumerated.map(|(s, f, _)| {
+            format!(
+                "{}.{}{}",
+                variable(s),
+                f.name,
+                super::python_repr::ENUM_PROPERTY_SUFFIX
+            )
+        }),
+    }
+}
+
+fn since_note(since: Option<crate::ir::Version>) -> String {
+    since
+        .map(|v| format!(", since ABI {v}"))
+        .unwrap_or_default()
+}
