@@ -4,7 +4,7 @@
 //! tables and handshakes go into the module as data (every offset, size and alignment
 //! taken from `Schema::attach`, never recomputed), and one generic checker written once in
 //! `templates/python_attach.py.j2` walks them. Each layout gets a handle class with one
-//! method per row, handing out the live view (`python_live.rs`), the ring, the nested
+//! method per row, handing out the live view (`python_live/`), the ring, the nested
 //! blocks, or the bytes. None when the schema declares neither handshakes nor layouts.
 //!
 //! Names: the error, the handles and the record class are CamelCase (`AttachError`,

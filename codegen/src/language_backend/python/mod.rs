@@ -74,7 +74,7 @@ struct ModuleContext<'a> {
     consts: Vec<ConstContext<'a>>,
     enums: Vec<EnumContext<'a>>,
     structs: Vec<StructContext<'a>>,
-    /// The live section (`python_live.rs`); none without shared memory.
+    /// The live section (`python_live/`); none without shared memory.
     live: Option<&'a super::python_live::LiveSection>,
     /// The attach section (`python_attach.rs`); none without handshakes and layouts.
     attach: Option<&'a super::python_attach::AttachSection>,

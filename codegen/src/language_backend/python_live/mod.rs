@@ -1,0 +1,228 @@
+//! The Python target's live section: views of the structs the schema puts in shared memory,
+//! with atomic words, compare-and-swap claims, seqlock reads and writes and the rings, as
+//! the Rust live layer (`rust_live.rs`) has them. This module names things and takes every
+//! offset and size from the layout; the Python that runs is written once, in the templates:
+//! the atomics layer in `python.py.j2`, seqlock retries, bounds checks and the classes in
+//! `python_live.py.j2`. None when the schema declares no shared memory, so that such a
+//! module is as it always was.
+//!
+//! One function per kind of thing: views and their field methods (`view.rs`), seqlock methods
+//! and the value classes they read into (`seqlock.rs`), slot rings, event rings, and the bot
+//! example (`ring.rs`). This file holds the section's context and the names it shares.
+//!
+//! Names: views are `Live` and the struct's class (`LiveBridgeHeader`), a seqlock's value
+//! class and a slot ring are CamelCase (`ParamDefs`, `SnapshotRing`), an event ring's
+//! function is `<ring>_since`. Unlike the module's other helpers these can meet a schema
+//! name, so any that is taken (or a keyword) gets a trailing `_`; so does a view method
+//! named after a keyword or `release`.
+
+mod ring;
+mod seqlock;
+mod view;
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::RenderError;
+use super::live_plan::has_view;
+use super::python::{
+    Names, PYTHON_KEYWORDS, escape_docstring_line, python_type_name, render_ctype,
+};
+use super::text::{Compiled, Template};
+use crate::Schema;
+use crate::ir::access::RingKind;
+use crate::ir::{Elem, Prim, Type};
+use ring::{EventsFunction, Example, RingClass};
+use seqlock::ValueClass;
+use view::ViewClass;
+
+const TEMPLATE: Template = Template {
+    name: "python_live.py.j2",
+    source: include_str!("../../../templates/python_live.py.j2"),
+};
+
+/// The template, compiled on first use.
+pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+/// The rendered section (after the atomics layer, which `python.py.j2` has), the names of
+/// the exceptions that layer raises, and the public names the section adds to `__all__`.
+#[derive(Serialize)]
+pub(super) struct LiveSection {
+    pub text: String,
+    pub unavailable_error: String,
+    pub contended_error: String,
+    #[serde(skip)]
+    pub exports: Vec<String>,
+    /// The view class of each struct that has one, and the class of each slot ring, by
+    /// index: what `attach` hands out (`python_attach.rs`).
+    #[serde(skip)]
+    pub views: Vec<Option<String>>,
+    #[serde(skip)]
+    pub rings: Vec<Option<String>>,
+}
+
+/// The live section of the module, or `None` when the schema declares no shared memory.
+pub(super) fn render_live(
+    schema: &Schema,
+    names: &Names,
+) -> Result<Option<LiveSection>, RenderError> {
+    if !super::rust_live::has_live_layer(schema) {
+        return Ok(None);
+    }
+    let (context, views, rings) = live_context(schema, names);
+    Ok(Some(LiveSection {
+        text: COMPILED.render(&context)?,
+        unavailable_error: context.unavailable_error,
+        contended_error: context.contended_error,
+        exports: context.exports,
+        views,
+        rings,
+    }))
+}
+
+/// The public helpers of the section, whatever the schema.
+const HELPERS: &str = "atomic_load atomic_store atomic_compare_exchange atomic_exchange \
+                       atomic_fetch_add atomics_backend set_atomics_backend";
+
+#[derive(Serialize)]
+struct LiveContext {
+    abi_name: String,
+    unavailable_error: String,
+    contended_error: String,
+    values: Vec<ValueClass>,
+    views: Vec<ViewClass>,
+    rings: Vec<RingClass>,
+    events: Vec<EventsFunction>,
+    example: Option<Example>,
+    #[serde(skip)]
+    exports: Vec<String>,
+}
+
+/// Unique names in one namespace: a wanted name that is taken, or a keyword, gets `_` until
+/// it is free.
+pub(super) struct Namer(pub(super) HashSet<String>);
+
+impl Namer {
+    pub(super) fn name(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_string();
+        while PYTHON_KEYWORDS.contains(&name.as_str()) || !self.0.insert(name.clone()) {
+            name.push('_');
+        }
+        name
+    }
+}
+
+/// What every part of the context needs: the schema, its Python names, the view class of
+/// each struct that has one, and the class each seqlock reads into.
+struct Ctx<'a> {
+    schema: &'a Schema,
+    names: &'a Names,
+    views: Vec<Option<String>>,
+    values: Vec<String>,
+}
+
+/// The context, the view class of each struct and the class of each slot ring.
+type Live = (LiveContext, Vec<Option<String>>, Vec<Option<String>>);
+
+fn live_context(schema: &Schema, names: &Names) -> Live {
+    let taken = (names
+        .consts
+        .iter()
+        .chain(&names.enums)
+        .chain(&names.structs)
+        .cloned())
+    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"].map(String::from));
+    let mut module = Namer(taken.collect());
+    let unavailable_error = module.name("AtomicsUnavailableError");
+    let contended_error = module.name("SeqlockContendedError");
+    let structs = 0..schema.abi.structs.len();
+    let views = (structs.clone())
+        .map(|i| has_view(schema, i).then(|| module.name(&format!("Live{}", names.structs[i]))))
+        .collect();
+    let locks = &schema.access.seqlocks;
+    let values = (locks.iter())
+        .map(|l| match l.guards_whole_struct(&schema.access.structs) {
+            true => names.structs[l.struct_index].clone(),
+            false => module.name(&python_type_name(&l.name)),
+        })
+        .collect();
+    let cx = Ctx {
+        schema,
+        names,
+        views,
+        values,
+    };
+    let values: Vec<ValueClass> = (0..locks.len())
+        .filter(|&k| !locks[k].guards_whole_struct(&schema.access.structs))
+        .map(|k| cx.value_class(k))
+        .collect();
+    let views: Vec<ViewClass> = structs.filter_map(|i| cx.view_class(i)).collect();
+    let (mut rings, mut events) = (Vec::new(), Vec::new());
+    let mut ring_names = Vec::new();
+    for ring in &schema.access.rings {
+        let made = rings.len();
+        match ring.kind {
+            RingKind::Slots { .. } => {
+                let name = module.name(&python_type_name(&ring.name));
+                rings.extend(cx.ring_class(ring, name, &views));
+            }
+            RingKind::Events { .. } => {
+                let name = module.name(&format!("{}_since", ring.name));
+                events.push(cx.events_function(ring, name));
+            }
+        }
+        ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
+    }
+    let example = rings.first().and_then(|r| cx.example(r, &views));
+    let mut exports = vec![unavailable_error.clone(), contended_error.clone()];
+    exports.extend(HELPERS.split_whitespace().map(String::from));
+    exports.extend(views.iter().map(|v| v.name.clone()));
+    exports.extend(values.iter().map(|v| v.name.clone()));
+    exports.extend(rings.iter().map(|r| r.name.clone()));
+    exports.extend(events.iter().map(|e| e.name.clone()));
+    let context = LiveContext {
+        abi_name: schema.abi.name.clone(),
+        unavailable_error,
+        contended_error,
+        values,
+        views,
+        rings,
+        events,
+        example,
+        exports,
+    };
+    (context, cx.views, ring_names)
+}
+
+/// The `struct` format of a number: `<I`, `<q`, `<d` (letters in the order of `Prim::ALL`).
+fn prim_format(p: Prim) -> String {
+    let i = Prim::ALL.iter().position(|&q| q == p).unwrap_or(0);
+    format!("<{}", &"BHIQbhiqfd"[i..=i])
+}
+
+/// A doc as escaped docstring lines, empty lines left out.
+pub(super) fn doc_lines(doc: &str) -> Vec<String> {
+    (doc.split('\n').filter(|d| !d.is_empty()))
+        .map(escape_docstring_line)
+        .collect()
+}
+
+impl Ctx<'_> {
+    /// A scalar's number type and its enum class, if any; `None` for arrays, structs, text.
+    fn scalar(&self, ty: &Type) -> Option<(Prim, Option<String>)> {
+        match (ty.elem, ty.len) {
+            (Elem::Prim(p), None) => Some((p, None)),
+            (Elem::Enum(e), None) => Some((
+                self.schema.abi.enums[e].repr,
+                Some(self.names.enums[e].clone()),
+            )),
+            _ => None,
+        }
+    }
+
+    fn ctype(&self, ty: &Type) -> String {
+        render_ctype(&self.schema.abi, self.names, ty)
+    }
+}

@@ -1,0 +1,178 @@
+//! Rings: the class of a slot ring (its newest slot and publish), the `<ring>_since`
+//! function of an event ring, and the bot example of the module, which reads the first slot
+//! ring.
+
+use serde::Serialize;
+
+use super::view::{ViewClass, method};
+use super::{Ctx, doc_lines};
+use crate::ir::Elem;
+use crate::ir::access::{Ring, RingKind};
+use crate::ir::names::upper;
+
+#[derive(Serialize)]
+pub(super) struct RingClass {
+    pub(super) name: String,
+    ring: String,
+    doc: Vec<String>,
+    slot_count: u64,
+    slot_size: u64,
+    align: u64,
+    header_view: String,
+    head_field: String,
+    head_get: String,
+    head_set: String,
+    head_mask: String,
+    slot_view: String,
+    lock: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+pub(super) struct EventsFunction {
+    pub(super) name: String,
+    ring: String,
+    holder: String,
+    total: String,
+    entries: String,
+    capacity: u64,
+    doc: Vec<String>,
+    /// Also a method of the holder (no field of that name).
+    method: bool,
+}
+
+/// The names of the bot example: the first slot ring, its header view, and a row of that
+/// header claimed by compare-and-swap of an enum field, from its first member to its second
+/// (then set to its third).
+#[derive(Serialize)]
+pub(super) struct Example {
+    module: String,
+    header_view: String,
+    ring: String,
+    claim: Option<Claim>,
+}
+
+#[derive(Serialize)]
+struct Claim {
+    rows: String,
+    count: String,
+    cas: String,
+    set: String,
+    enum_class: String,
+    from: String,
+    to: String,
+    active: String,
+}
+
+impl Ctx<'_> {
+    pub(super) fn ring_class(
+        &self,
+        ring: &Ring,
+        name: String,
+        views: &[ViewClass],
+    ) -> Option<RingClass> {
+        let RingKind::Slots {
+            head,
+            slot_count,
+            slot_size,
+            seqlock,
+            ..
+        } = ring.kind
+        else {
+            return None;
+        };
+        let lock = &self.schema.access.seqlocks[seqlock];
+        let header_view = self.views[head.struct_index].clone()?;
+        let head_field = &self.schema.abi.structs[head.struct_index].fields[head.field];
+        // The head's getter and setter, as the view named them.
+        let get = method(views, &header_view, &head_field.name, "load")?
+            .name
+            .clone();
+        let set = method(views, &header_view, &head_field.name, "store")?
+            .name
+            .clone();
+        let head_size = self.schema.layout.of(head.struct_index).fields[head.field].size;
+        Some(RingClass {
+            name,
+            ring: ring.name.clone(),
+            doc: doc_lines(&ring.doc),
+            slot_count,
+            slot_size,
+            align: self.schema.layout.of(lock.struct_index).align,
+            header_view,
+            head_field: head_field.name.clone(),
+            head_get: get,
+            head_set: set,
+            head_mask: format!("0x{}", "f".repeat(2 * head_size as usize)),
+            slot_view: self.views[lock.struct_index].clone()?,
+            lock: lock.name.clone(),
+            value: self.values[seqlock].clone(),
+        })
+    }
+
+    pub(super) fn events_function(&self, ring: &Ring, name: String) -> EventsFunction {
+        let RingKind::Events {
+            total,
+            entries,
+            capacity,
+        } = ring.kind
+        else {
+            unreachable!("called for event rings only");
+        };
+        let s = &self.schema.abi.structs[total.struct_index];
+        EventsFunction {
+            method: !s.fields.iter().any(|f| f.name == name),
+            name,
+            ring: ring.name.clone(),
+            holder: self.names.structs[total.struct_index].clone(),
+            total: s.fields[total.field].name.clone(),
+            entries: s.fields[entries.field].name.clone(),
+            capacity,
+            doc: doc_lines(&ring.doc),
+        }
+    }
+
+    pub(super) fn example(&self, ring: &RingClass, views: &[ViewClass]) -> Option<Example> {
+        let (abi, module) = (&self.schema.abi, &self.schema.abi.name);
+        let hi = self
+            .views
+            .iter()
+            .position(|v| v.as_ref() == Some(&ring.header_view))?;
+        let claim = abi.structs[hi].fields.iter().find_map(|f| {
+            let (Elem::Struct(j), Some(len)) = (f.ty.elem, f.ty.len) else {
+                return None;
+            };
+            let rows = method(views, &ring.header_view, &f.name, "views")?;
+            let row_view = self.views[j].as_ref()?;
+            let cas = (views.iter().find(|v| &v.name == row_view)?.methods.iter())
+                .find(|m| m.kind == "cas" && m.enum_class.is_some())?;
+            let set = method(views, row_view, &cas.field, "store")?;
+            let e = self
+                .names
+                .enums
+                .iter()
+                .position(|n| Some(n) == cas.enum_class.as_ref())?;
+            let member = |i: usize| abi.enums[e].values.get(i).map(|v| upper(&v.name));
+            let count = match len.constant {
+                Some(c) => format!("{module}.{}", upper(&abi.consts[c].name)),
+                None => len.count.to_string(),
+            };
+            Some(Claim {
+                rows: rows.name.clone(),
+                count,
+                cas: cas.name.clone(),
+                set: set.name.clone(),
+                enum_class: self.names.enums[e].clone(),
+                from: member(0)?,
+                to: member(1)?,
+                active: member(2).unwrap_or_default(),
+            })
+        });
+        Some(Example {
+            module: module.clone(),
+            header_view: ring.header_view.clone(),
+            ring: ring.name.clone(),
+            claim,
+        })
+    }
+}

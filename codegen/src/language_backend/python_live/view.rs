@@ -1,0 +1,151 @@
+//! A struct's view class: a method per field as its access allows (loads, stores,
+//! fetch-adds, compare-and-swaps, copies, nested views), and its seqlocks' methods.
+
+use serde::Serialize;
+
+use super::seqlock::LockMethods;
+use super::{Ctx, Namer, prim_format};
+use crate::ir::access::AccessKind;
+use crate::ir::{Elem, Prim};
+use crate::language_backend::live_plan::needs_view;
+
+#[derive(Serialize)]
+pub(super) struct ViewClass {
+    pub(super) name: String,
+    value: String,
+    /// Who writes the struct: `host`, or nothing.
+    writers: String,
+    size: u64,
+    align: u64,
+    min_len: u64,
+    trailer: bool,
+    /// Class attributes holding ctypes types: (`_type_regions`, `RegionEntry * MAX_REGIONS`).
+    types: Vec<(String, String)>,
+    pub(super) methods: Vec<Method>,
+    locks: Vec<LockMethods>,
+}
+
+/// One method of a view. `kind` says which, and the template words its doc: `load`,
+/// `counter`, `store`, `fetch_add`, `cas`, `swap`, `word_load`, `word_cas`, `word_cas_at`,
+/// `get`, `set`, `copy`, `put`, `view`, `views`.
+#[derive(Serialize, Default, Clone)]
+pub(super) struct Method {
+    pub(super) kind: &'static str,
+    pub(super) name: String,
+    pub(super) field: String,
+    /// Who writes the field: `host and client`, or nothing.
+    who: String,
+    offset: u64,
+    width: u64,
+    fmt: String,
+    pub(super) enum_class: Option<String>,
+    signed: bool,
+    type_attr: String,
+    count: u64,
+    elem_size: u64,
+    view: String,
+}
+
+/// The method of `class` for `field` of `kind`, as the class named it.
+pub(super) fn method<'v>(
+    views: &'v [ViewClass],
+    class: &str,
+    field: &str,
+    kind: &str,
+) -> Option<&'v Method> {
+    let view = views.iter().find(|v| v.name == class)?;
+    (view.methods.iter()).find(|m| m.field == field && m.kind == kind)
+}
+
+impl Ctx<'_> {
+    pub(super) fn view_class(&self, si: usize) -> Option<ViewClass> {
+        let name = self.views[si].clone()?;
+        let (schema, s) = (self.schema, &self.schema.abi.structs[si]);
+        let (l, a) = (schema.layout.of(si), &schema.access.structs[si]);
+        let reserved = ["release", "SIZE", "ALIGN", "MIN_LEN"];
+        let mut namer = Namer(reserved.map(String::from).into());
+        let (mut types, mut methods) = (Vec::new(), Vec::new());
+        for (fi, f) in s.fields.iter().enumerate() {
+            let fa = &a.fields[fi];
+            if f.is_padding() || fa.guarded_by.is_some() {
+                continue;
+            }
+            let (n, fl) = (&f.name, &l.fields[fi]);
+            let mut m = Method {
+                field: n.clone(),
+                who: fa.writers.describe(&schema.access.parties),
+                offset: fl.offset,
+                width: fa.kind.width().unwrap_or(0),
+                count: f.ty.count(),
+                elem_size: fl.elem_size,
+                ..Method::default()
+            };
+            let scalar = self.scalar(&f.ty);
+            if let Some((p, enum_class)) = &scalar {
+                m.fmt = prim_format(*p);
+                m.signed = matches!(p, Prim::I8 | Prim::I16 | Prim::I32 | Prim::I64);
+                m.enum_class = enum_class.clone();
+            }
+            let is_counter = (a.seqlocks.iter()).any(|&k| schema.access.seqlocks[k].counter == fi);
+            let cx = format!("compare_exchange_{n}");
+            let kinds: Vec<(&'static str, String)> = match (fa.kind, f.ty.elem, scalar) {
+                (AccessKind::Plain, Elem::Struct(j), _) if needs_view(schema, j) => {
+                    m.view = self.views[j].clone().unwrap_or_default();
+                    vec![(if f.ty.len.is_some() { "views" } else { "view" }, n.clone())]
+                }
+                (AccessKind::Plain, _, Some(_)) => {
+                    vec![("get", n.clone()), ("set", format!("set_{n}"))]
+                }
+                (AccessKind::Plain, _, None) => {
+                    m.type_attr = format!("_type_{n}");
+                    types.push((m.type_attr.clone(), self.ctype(&f.ty)));
+                    vec![("copy", n.clone()), ("put", format!("set_{n}"))]
+                }
+                // An array claimed as one word: loaded and swapped whole, its elements
+                // taken from the word.
+                (_, Elem::Prim(p), None) => {
+                    m.fmt = format!("<{}{}", f.ty.count(), &prim_format(p)[1..]);
+                    let mut kinds = vec![("word_load", n.clone()), ("word_cas", cx)];
+                    if p == Prim::U8 {
+                        kinds.push(("word_cas_at", format!("compare_exchange_{n}_at")));
+                    }
+                    kinds
+                }
+                (_, _, None) => Vec::new(),
+                (_, _, Some(_)) if is_counter => vec![("counter", n.clone())],
+                (kind, _, Some(_)) => {
+                    let mut kinds = vec![("load", n.clone()), ("store", format!("set_{n}"))];
+                    if m.enum_class.is_none() {
+                        kinds.push(("fetch_add", format!("fetch_add_{n}")));
+                    }
+                    if matches!(kind, AccessKind::Cas { .. }) {
+                        kinds.extend([("cas", cx), ("swap", format!("swap_{n}"))]);
+                    }
+                    kinds
+                }
+            };
+            for (kind, wanted) in kinds {
+                (m.kind, m.name) = (kind, namer.name(&wanted));
+                methods.push(m.clone());
+            }
+        }
+        let locks = (a.seqlocks.iter())
+            .map(|&k| self.lock_methods(k, &mut namer))
+            .collect();
+        let trailer_min: u64 = (a.trailer.iter())
+            .map(|t| if t.size_field.is_some() { 0 } else { t.size })
+            .sum();
+        Some(ViewClass {
+            name,
+            value: self.names.structs[si].clone(),
+            writers: a.writers.describe(&schema.access.parties),
+            size: l.size,
+            align: l.align,
+            min_len: l.size + trailer_min,
+            trailer: !a.trailer.is_empty(),
+            types,
+            methods,
+            locks,
+        })
+    }
+}
