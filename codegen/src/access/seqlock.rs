@@ -3,7 +3,8 @@
 
 use toml::Spanned;
 
-use super::{GuardName, LowerAccess, list_is, toml_parties};
+use super::parties::toml_parties;
+use super::{GuardName, LowerAccess, list_is};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;

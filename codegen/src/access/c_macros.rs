@@ -1,0 +1,83 @@
+//! The C header's own macros: a constant or enum value whose macro the live or attach
+//! helpers define (or read) is an error.
+
+use toml::Spanned;
+
+use super::LowerAccess;
+use crate::ir::access::StructAccess;
+use crate::ir::attach::CHECKS;
+use crate::ir::names::upper;
+use crate::parse::RawSchema;
+
+impl LowerAccess<'_> {
+    /// The C header's live helpers define `<PREFIX>_OK`, `_CONTENDED`, `_EMPTY`,
+    /// `_TOO_SHORT` and `_DEFAULT_TRIES` and read `<PREFIX>_LIVE_MSVC_INTRINSICS`, and with a `[[layout]]` its attach helpers define
+    /// `<PREFIX>_ATTACH_OK` and `_ATTACH_<CHECK>` (`ir::attach::CHECKS`); a constant or enum
+    /// value whose macro is one of them would redefine it.
+    pub(super) fn check_c_live_macros(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
+        const RESERVED: [&str; 5] = ["OK", "CONTENDED", "EMPTY", "TOO_SHORT", "DEFAULT_TRIES"];
+        let attach = !raw.layouts.is_empty();
+        let live = attach
+            || structs
+                .iter()
+                .any(|s| s.shared && s.fields.iter().any(|f| f.kind.is_atomic()));
+        if !live {
+            return;
+        }
+        let attach_macro = |m: &str| {
+            attach
+                && m.strip_prefix("ATTACH_").is_some_and(|check| {
+                    check == "OK" || CHECKS.iter().any(|c| c.eq_ignore_ascii_case(check))
+                })
+        };
+        let prefix = upper(&self.abi.c_prefix);
+        let mut names: Vec<(String, &Spanned<String>, String)> = raw
+            .consts
+            .iter()
+            .map(|c| {
+                let name = &c.get_ref().name;
+                (
+                    upper(name.get_ref()),
+                    name,
+                    format!("constant `{}`", name.get_ref()),
+                )
+            })
+            .collect();
+        for e in raw.enums.iter().chain(&raw.flags) {
+            let e = e.get_ref();
+            for v in e.values.get_ref() {
+                let v = &v.get_ref().name;
+                let macro_name = format!("{}_{}", upper(e.name.get_ref()), upper(v.get_ref()));
+                let what = format!("value `{}.{}`", e.name.get_ref(), v.get_ref());
+                names.push((macro_name, v, what));
+            }
+        }
+        for (macro_name, name, what) in names {
+            if attach_macro(&macro_name) {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{what} becomes the C macro `{prefix}_{macro_name}`, which the header's attach helpers define as a check code"
+                    ),
+                    "rename it: the attach helpers return ATTACH_OK or ATTACH_<CHECK>, one per attach check",
+                );
+            } else if macro_name == "LIVE_MSVC_INTRINSICS" {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{what} becomes the C macro `{prefix}_{macro_name}`, which makes the header's live access helpers use MSVC's intrinsics"
+                    ),
+                    format!("rename it: defining {prefix}_{macro_name} is how a clang-cl build selects the MSVC branch"),
+                );
+            } else if RESERVED.contains(&macro_name.as_str()) {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{what} becomes the C macro `{prefix}_{macro_name}`, which the header's live access helpers define as a status"
+                    ),
+                    "rename it: the live helpers return OK, CONTENDED, EMPTY and TOO_SHORT and try DEFAULT_TRIES times",
+                );
+            }
+        }
+    }
+}
