@@ -79,7 +79,7 @@ struct HeaderContext<'a> {
     version_minor: u32,
     consts: Vec<ConstContext>,
     enums: Vec<EnumContext>,
-    /// The live access helpers (`c_live.rs`), when the schema declares shared access.
+    /// The live access helpers (`c_live/`), when the schema declares shared access.
     live: Option<super::c_live::LiveText>,
     /// The attach helpers (`c_attach.rs`), when the schema has a root layout; after `live`,
     /// whose loads they read with.

@@ -1,0 +1,251 @@
+//! The C header's live access helpers (`templates/c_live.h.j2`): `static inline` functions
+//! over the plain structs for every atomic field, compare-and-swap word, seqlock and ring
+//! the schema declares, on a small atomics layer (GCC/Clang `__atomic` builtins, or MSVC
+//! intrinsics). This module builds the template's context from `schema.access` and the
+//! layout's numbers (one `build_*` per kind); the C text itself is in the template.
+//!
+//! This file builds the context and the parts for atomic fields and words; the doc comments
+//! (`comments.rs`), seqlocks (`seqlock.rs`) and rings (`ring.rs`) have files of their own.
+
+mod comments;
+mod ring;
+mod seqlock;
+
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::RenderError;
+use super::c::{array_len, c_field_name, c_type_name, field_type};
+use super::protocols::{Protocol, describe_protocols};
+use super::text::{Compiled, Template};
+use crate::Schema;
+use crate::ir::Elem;
+use crate::ir::access::AccessKind;
+use comments::field_doc;
+use ring::{EventRingCtx, SlotRingCtx, build_ring};
+use seqlock::{SeqlockCtx, build_seqlock};
+
+const TEMPLATE: Template = Template {
+    name: "c_live.h.j2",
+    source: include_str!("../../../templates/c_live.h.j2"),
+};
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+/// Comment lines are wrapped to this many columns, the comment's ` * ` included.
+const WIDTH: usize = 93;
+
+/// The headers the helpers need, included before the header's `extern "C"` block: the
+/// branch choice is the live section's (`c_live.h.j2`), with `{pu}` the macro prefix.
+fn includes(pu: &str) -> String {
+    format!(
+        "\
+#include <stdbool.h>
+#include <string.h>
+#if (defined(__GNUC__) || defined(__clang__)) && !defined({pu}_LIVE_MSVC_INTRINSICS)
+#ifndef _WIN32
+#include <sched.h>
+#endif
+#elif defined(_MSC_VER) || defined({pu}_LIVE_MSVC_INTRINSICS)
+#include <intrin.h>
+#endif
+"
+    )
+}
+
+/// What the C header prints when the schema declares shared-memory access.
+#[derive(Serialize)]
+pub(super) struct LiveText {
+    /// `#include` lines for the top of the header.
+    includes: String,
+    /// The "Live access helpers" section, for after the structs.
+    section: String,
+}
+
+/// The live section of the C header, or `None` when the schema declares no atomic field,
+/// seqlock or ring (then the header is exactly what it was without this module).
+pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderError> {
+    if !has_live_access(schema) {
+        return Ok(None);
+    }
+    let section = COMPILED.render(build_context(schema))?;
+    Ok(Some(LiveText {
+        includes: includes(&schema.abi.c_prefix.to_ascii_uppercase()),
+        section,
+    }))
+}
+
+/// Whether the header has live helpers: for the shared memory the schema declares, or for
+/// the attach helpers (`c_attach.rs`), which read a mapping with their loads.
+fn has_live_access(schema: &Schema) -> bool {
+    let a = &schema.access;
+    schema.attach.root.is_some()
+        || !a.seqlocks.is_empty()
+        || !a.rings.is_empty()
+        || a.structs
+            .iter()
+            .any(|s| s.shared && s.fields.iter().any(|f| f.kind.is_atomic()))
+}
+
+#[derive(Serialize)]
+struct LiveContext {
+    p: String,
+    pu: String,
+    static_assert: String,
+    alignof: String,
+    asserts: Vec<AssertCtx>,
+    fields: Vec<FieldCtx>,
+    words: Vec<WordCtx>,
+    seqlocks: Vec<SeqlockCtx>,
+    slot_rings: Vec<SlotRingCtx>,
+    event_rings: Vec<EventRingCtx>,
+}
+
+/// A static assert that an atomic field is a naturally aligned word.
+#[derive(Serialize)]
+struct AssertCtx {
+    s: String,
+    member: String,
+    width: u64,
+}
+
+/// One atomic or compare-and-swap scalar field.
+#[derive(Serialize)]
+struct FieldCtx {
+    doc: String,
+    s: String,
+    /// The schema name, for function names.
+    name: String,
+    member: String,
+    ty: String,
+    bits: u64,
+    /// A seqlock counter: a load only.
+    counter: bool,
+    /// An integer (not an enum or flag set): fetch_add too.
+    add: bool,
+    cas: bool,
+}
+
+/// An array claimed as one word (`pad_owner`).
+#[derive(Serialize)]
+struct WordCtx {
+    doc: String,
+    s: String,
+    name: String,
+    member: String,
+    elem: String,
+    len: String,
+    count: u64,
+    elem_size: u64,
+    width: u64,
+    bits: u64,
+}
+
+fn build_context(schema: &Schema) -> LiveContext {
+    let abi = &schema.abi;
+    let p = abi.c_prefix.clone();
+    let pu = p.to_ascii_uppercase();
+    let protocols = describe_protocols(schema);
+    let mut ctx = LiveContext {
+        static_assert: format!("{pu}_STATIC_ASSERT_"),
+        alignof: format!("{pu}_ALIGNOF_"),
+        p,
+        pu,
+        asserts: Vec::new(),
+        fields: Vec::new(),
+        words: Vec::new(),
+        seqlocks: Vec::new(),
+        slot_rings: Vec::new(),
+        event_rings: Vec::new(),
+    };
+    for &si in &schema.layout.order {
+        let a = &schema.access.structs[si];
+        for (fi, fa) in a.fields.iter().enumerate() {
+            let Some(width) = fa.kind.width() else {
+                continue;
+            };
+            let s = &abi.structs[si];
+            ctx.asserts.push(AssertCtx {
+                s: c_type_name(&s.name, &abi.c_prefix),
+                member: c_field_name(&s.fields[fi].name, &abi.c_prefix),
+                width,
+            });
+            // A struct copied whole under a seqlock (a ring slot's snapshot) has no
+            // accessors: its atomic fields are read in the copy.
+            if !a.shared || a.guarded_whole {
+                continue;
+            }
+            if s.fields[fi].ty.len.is_some() {
+                ctx.words
+                    .push(build_cas_word(schema, &protocols, si, fi, width));
+            } else {
+                ctx.fields
+                    .push(build_atomic_field(schema, &protocols, si, fi, width));
+            }
+        }
+    }
+    ctx.seqlocks = schema
+        .access
+        .seqlocks
+        .iter()
+        .map(|l| build_seqlock(schema, &protocols, l))
+        .collect();
+    for ring in &schema.access.rings {
+        build_ring(schema, &protocols, ring, &mut ctx);
+    }
+    ctx
+}
+
+fn build_atomic_field(
+    schema: &Schema,
+    protocols: &[Protocol],
+    si: usize,
+    fi: usize,
+    width: u64,
+) -> FieldCtx {
+    let abi = &schema.abi;
+    let s = &abi.structs[si];
+    let f = &s.fields[fi];
+    let a = &schema.access.structs[si];
+    let counter = a
+        .seqlocks
+        .iter()
+        .any(|&k| schema.access.seqlocks[k].counter == fi);
+    FieldCtx {
+        doc: field_doc(schema, protocols, si, fi),
+        s: c_type_name(&s.name, &abi.c_prefix),
+        name: f.name.clone(),
+        member: c_field_name(&f.name, &abi.c_prefix),
+        ty: field_type(abi, &f.ty).into_owned(),
+        bits: width * 8,
+        counter,
+        add: !counter && matches!(f.ty.elem, Elem::Prim(_)),
+        cas: !counter && matches!(a.fields[fi].kind, AccessKind::Cas { .. }),
+    }
+}
+
+fn build_cas_word(
+    schema: &Schema,
+    protocols: &[Protocol],
+    si: usize,
+    fi: usize,
+    width: u64,
+) -> WordCtx {
+    let abi = &schema.abi;
+    let s = &abi.structs[si];
+    let f = &s.fields[fi];
+    let fl = &schema.layout.of(si).fields[fi];
+    WordCtx {
+        doc: field_doc(schema, protocols, si, fi),
+        s: c_type_name(&s.name, &abi.c_prefix),
+        name: f.name.clone(),
+        member: c_field_name(&f.name, &abi.c_prefix),
+        elem: field_type(abi, &f.ty).into_owned(),
+        len: array_len(abi, &f.ty),
+        count: f.ty.count(),
+        elem_size: fl.elem_size,
+        width,
+        bits: width * 8,
+    }
+}
