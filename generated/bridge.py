@@ -6290,6 +6290,11 @@ class VersionedRecord:
     def __init__(self, value, producer, size, extra, absent):
         self.value, self.producer, self.size, self.extra, self.absent = value, producer, size, extra, absent
 
+    def __class_getitem__(cls, record):
+        """VersionedRecord[cls], the type the stub gives read_versioned(cls, buffer), in an
+        annotation Python evaluates: the class itself."""
+        return cls
+
     def __getattr__(self, name):
         if name in VersionedRecord.__slots__ or name.startswith("__"):
             raise AttributeError(name)

@@ -6,7 +6,8 @@
 //! reads extensible records by their producer's size. The script is
 //! `tests/python_attach/attach.py`; it imports `generated/bridge.py`.
 //!
-//! Every test fails, never skips, when python3 is missing.
+//! Every test fails, never skips, when python3 is missing (or mypy, which the README
+//! snippet is checked with).
 #![cfg(not(miri))]
 
 mod common;
@@ -322,6 +323,8 @@ fn the_readme_attach_snippet_runs_against_the_valid_image() {
         .replace("/dev/shm/ibf.bridge", path.to_str().expect("a UTF-8 path"));
     std::fs::write(dir.join("bot.py"), snippet).expect("write bot.py");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The stub types it: mypy --strict accepts it as it stands.
+    common::tools::mypy_strict_ok(&dir, "bot.py", &root.join("generated"));
     let out = Command::new("python3")
         .args(["-B", "-W", "error", "bot.py"])
         .env("PYTHONPATH", root.join("generated"))

@@ -1,7 +1,9 @@
 //! The Python module in everyday use, under CPython and mypy: `repr` of a struct follows
 //! count fields as Rust's `Debug` does, an enum or flag field reads as its class through
-//! its `<field>_enum` property, the stub `bridge.pyi` types an example for
-//! `mypy --strict` (and catches a wrong type), and a read-only mapping takes
+//! its `<field>_enum` property, the stub `bridge.pyi` types an example and a bot on the
+//! live and attach API for `mypy --strict` (and catches wrong types, misspelt methods and
+//! a compare-and-swap result used as a number), every fixture's stub passes
+//! `mypy --strict` and matches its module (mypy's stubtest), and a read-only mapping takes
 //! `from_buffer_copy` and the live views but not `from_buffer`.
 //!
 //! Every test fails, never skips, when python3 or mypy is missing (`.ci/run` installs mypy).
@@ -19,14 +21,25 @@ fn setup(name: &str) -> PathBuf {
     let dir = common::tools::scratch(&format!("python_ergonomics_{name}"));
     let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schema.toml"))
         .expect("read schema.toml");
-    let schema = abi_codegen::load_schema(&src).expect("the bridge schema loads");
-    for out in generate_all(&schema, "schema.toml").expect("renders") {
-        if out.file_name.starts_with("bridge.py") {
-            std::fs::write(dir.join(&out.file_name), out.contents).expect("write the module");
-        }
-    }
+    write_module(&dir, &src, "bridge");
     std::fs::write(dir.join("bridge.bin"), common::image::valid()).expect("write the image");
     dir
+}
+
+/// Writes the Python module of schema `src` and its stub into `dir` as `<module>.py` and
+/// `<module>.pyi`.
+fn write_module(dir: &Path, src: &str, module: &str) {
+    let schema = abi_codegen::load_schema(src)
+        .unwrap_or_else(|e| panic!("{}", e.render(&format!("{module}.toml"), src)));
+    let name = &schema.abi.name;
+    for out in generate_all(&schema, "schema.toml").expect("renders") {
+        for extension in ["py", "pyi"] {
+            if out.file_name == format!("{name}.{extension}") {
+                let path = dir.join(format!("{module}.{extension}"));
+                std::fs::write(path, &out.contents).expect("write the module");
+            }
+        }
+    }
 }
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> Output {
@@ -68,6 +81,37 @@ fn mypy(dir: &Path, file: &str) -> Output {
         dir,
         "python3",
         &["-m", "mypy", "--strict", "--no-error-summary", file],
+    )
+}
+
+/// Writes `program` into `dir` as `file`, checks it with mypy --strict and runs it on
+/// `bridge.bin`, every warning an error; panics unless both succeed. Returns what it printed.
+fn typed_run(dir: &Path, file: &str, program: &str) -> String {
+    std::fs::write(dir.join(file), program).expect("write the program");
+    let checked = mypy(dir, file);
+    assert!(
+        checked.status.success(),
+        "mypy --strict refused {file}\n{}",
+        text(&checked)
+    );
+    let out = run(dir, "python3", &["-B", "-W", "error", file, "bridge.bin"]);
+    assert!(out.status.success(), "{file} failed\n{}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Writes `program` into `dir` as `wrong.py` and checks it with mypy --strict; panics unless
+/// mypy refuses it. Returns its whole report and what it printed.
+fn refused(dir: &Path, program: &str) -> (String, String) {
+    std::fs::write(dir.join("wrong.py"), program).expect("write the wrong program");
+    let refused = mypy(dir, "wrong.py");
+    let report = text(&refused);
+    assert!(
+        !refused.status.success(),
+        "mypy accepted wrong.py\n{report}"
+    );
+    (
+        report,
+        String::from_utf8_lossy(&refused.stdout).into_owned(),
     )
 }
 
@@ -204,12 +248,11 @@ n = bridge.MAX_SHIPZ
 s.ship_cuont = 3
 "#;
 
-#[test]
-fn mypy_strict_accepts_an_example_and_refuses_wrong_types() {
-    let dir = setup("mypy");
-    // The host's side: publish a snapshot into the image's ring (not type-checked).
+/// The host's side: publishes a snapshot, with two events, into the ring of `bridge.bin`
+/// (not type-checked).
+fn publish_snapshot(dir: &Path) {
     python_ok(
-        &dir,
+        dir,
         r#"
 import mmap, bridge
 with open("bridge.bin", "r+b") as f:
@@ -221,38 +264,29 @@ s.ships[0].pos.x = 2.5
 s.game.phase = bridge.Phase.PLAYING
 s.header.flags = bridge.SnapshotFlags.VALID
 s.board.tiles[0] = bridge.Tile.BLACK
+s.event_total = 2
+s.events[0].kind = bridge.EventKind.MATCH_STARTED
+s.events[1].kind = bridge.EventKind.SHIP_SPAWNED
+s.events[1].tick = 40
 ring = b.snapshot_ring()
-ring.publish(bridge.RingSlot(size=12104, payload=s))
+ring.publish(bridge.RingSlot(size=12104, publish_seq=1, payload=s))
 ring.release()
 b.release()
 m.close()
 "#,
     );
-    std::fs::write(dir.join("example.py"), EXAMPLE).expect("write the example");
-    let checked = mypy(&dir, "example.py");
-    assert!(
-        checked.status.success(),
-        "mypy --strict refused the example\n{}",
-        text(&checked)
-    );
-    let out = run(
-        &dir,
-        "python3",
-        &["-B", "-W", "error", "example.py", "bridge.bin"],
-    );
-    assert!(out.status.success(), "the example failed\n{}", text(&out));
+}
+
+#[test]
+fn mypy_strict_accepts_an_example_and_refuses_wrong_types() {
+    let dir = setup("mypy");
+    publish_snapshot(&dir);
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        typed_run(&dir, "example.py", EXAMPLE),
         "PLAYING valid=True ships=1 x=2.50 tile0=BLACK\nDEAD valid=True ships=1 x=2.50 tile0=BLACK\n"
     );
 
-    std::fs::write(dir.join("wrong.py"), WRONG).expect("write the wrong example");
-    let refused = mypy(&dir, "wrong.py");
-    let report = text(&refused);
-    assert!(
-        !refused.status.success(),
-        "mypy accepted wrong types\n{report}"
-    );
+    let (report, _) = refused(&dir, WRONG);
     for needle in [
         "wrong.py:4: error: Incompatible types in assignment (expression has type \"int\", variable has type \"str\")",
         "wrong.py:5: error: Incompatible types in assignment (expression has type \"Phase\", variable has type \"Tile\")",
@@ -315,5 +349,273 @@ b.release()
 ro.close()
 assert "BufferError" in bridge.__doc__ and "read-only" in bridge.__doc__
 "#,
+    );
+}
+
+/// A bot on the live and attach API, as the README's Python section uses it: attach to the
+/// mapping, read the newest snapshot and its events, claim a client row by compare-and-swap,
+/// write and read back its pad under the seqlock, use the atomics helpers and read a record
+/// by its producer's size. mypy --strict accepts it with the stub, and it runs.
+const BOT: &str = r#""""A bot on the bridge's shared memory, typed by bridge.pyi."""
+
+import mmap
+import sys
+
+import bridge
+
+
+def claim(header: bridge.LiveBridgeHeader) -> int | None:
+    """The first free client row, claimed by compare-and-swap, then active."""
+    for i in range(bridge.MAX_CLIENTS):
+        row: bridge.LiveClientEntry = header.clients(i)
+        ok, found = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
+        if not ok:
+            print("row", i, "is", found.name)
+            continue
+        row.set_state(bridge.ClientState.ACTIVE)
+        row.fetch_add_generation(1)
+        row.set_name("typed bot")
+        name: bytes = row.name().value
+        state: bridge.ClientState = row.state()
+        print("claimed row", i, name.decode(), state.name, row.generation())
+        return i
+    return None
+
+
+def steer(block: bridge.ClientBlock, tick: int) -> bridge.PadInput:
+    """Writes the pad under its seqlock and reads it back."""
+    pad = block.pad_input()
+    wanted = bridge.PadInput()
+    wanted.for_tick = tick
+    wanted.lx = -100
+    wanted.flags_enum = bridge.PadInputFlags.CONNECTED
+    pad.write_pad_input(wanted)
+    back, retries = pad.read_pad_input_counted(100)
+    assert retries == 0 and pad.seq() % 2 == 0
+    return back
+
+
+def main() -> None:
+    with open(sys.argv[1], "r+b") as f:
+        buf = mmap.mmap(f.fileno(), 0)
+    backend: str | None = bridge.atomics_backend()
+    assert backend is not None
+    try:
+        b = bridge.attach(buf)
+    except bridge.AttachError as e:
+        raise SystemExit("not a bridge: %s (%s)" % (e, e.check))
+    with b:
+        major, minor = b.producer
+        print("producer %d.%d" % (major, minor))
+        header = b.header()
+        newest = b.snapshot_ring().read_newest()
+        if newest is not None:
+            snap: bridge.Snapshot = newest.payload
+            events, lost = bridge.events_since(snap, 0)
+            for number, event in events:
+                kind: bridge.EventKind = event.kind_enum
+                print("event", number, kind.name, "tick", event.tick)
+            later, _ = snap.events_since(snap.event_total)
+            print("lost", lost, "then", len(later), "publication", newest.publish_seq)
+        row = claim(header)
+        block = None if row is None else b.client_blocks(row)
+        if block is not None:
+            pad = steer(block, 7)
+            print("pad", pad.for_tick, pad.lx, pad.flags_enum.name)
+        magic = bridge.atomic_load(buf, 0, 4)
+        ok, found = bridge.atomic_compare_exchange(buf, 0, 4, magic, magic)
+        print("magic", hex(found), ok)
+        record = bridge.read_versioned(bridge.BridgeHeader, buf)
+        value: bridge.BridgeHeader = record.value
+        print("header record", record.producer, record.size, value.abi_minor)
+    buf.close()
+
+
+main()
+"#;
+
+/// What mypy must refuse in the live and attach API: (line, what it says).
+const BOT_WRONG: &str = r#"import bridge
+
+buf = bytearray(4096)
+header = bridge.LiveBridgeHeader(buf)
+row = header.clients(0)
+row.compare_exchange_stat(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
+row.set_generation("1")
+claimed: int = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
+state: bridge.RunMode = row.state()
+newest = bridge.SnapshotRing(header, buf).read_newest()
+tick = newest.tick
+pad = bridge.LivePadInput(buf)
+pad.write_pad_input(bridge.Snapshot())
+bridge.attach(buf).client_blocks(0).pad_input()
+bridge.set_atomics_backend("libatomics")
+bridge.LiveClientEntry("buf")
+"#;
+
+#[test]
+fn mypy_strict_types_a_bot_on_the_live_and_attach_api() {
+    let dir = setup("bot");
+    publish_snapshot(&dir);
+    assert_eq!(
+        typed_run(&dir, "bot.py", BOT),
+        "producer 0.9\n\
+         event 0 MATCH_STARTED tick 0\n\
+         event 1 SHIP_SPAWNED tick 40\n\
+         lost 0 then 0 publication 1\n\
+         claimed row 0 typed bot ACTIVE 1\n\
+         pad 7 -100 CONNECTED\n\
+         magic 0x42464249 True\n\
+         header record (0, 9) 1304 9\n"
+    );
+
+    let (report, stdout) = refused(&dir, BOT_WRONG);
+    // Each line's error, by its code and what its message names.
+    let expected = [
+        (
+            6,
+            "attr-defined",
+            "\"LiveClientEntry\" has no attribute \"compare_exchange_stat\"",
+        ),
+        (
+            7,
+            "arg-type",
+            "\"set_generation\" of \"LiveClientEntry\" has incompatible type \"str\"; expected \"int\"",
+        ),
+        (
+            8,
+            "assignment",
+            "expression has type \"tuple[bool, ClientState]\", variable has type \"int\"",
+        ),
+        (
+            9,
+            "assignment",
+            "expression has type \"ClientState\", variable has type \"RunMode\"",
+        ),
+        (
+            11,
+            "union-attr",
+            "Item \"None\" of \"RingSlot | None\" has no attribute \"tick\"",
+        ),
+        (
+            13,
+            "arg-type",
+            "\"write_pad_input\" of \"LivePadInput\" has incompatible type \"Snapshot\"; expected \"PadInput\"",
+        ),
+        (
+            14,
+            "union-attr",
+            "Item \"None\" of \"ClientBlock | None\" has no attribute \"pad_input\"",
+        ),
+        (
+            15,
+            "arg-type",
+            "\"set_atomics_backend\" has incompatible type \"Literal['libatomics']\"",
+        ),
+        (
+            16,
+            "arg-type",
+            "\"LiveClientEntry\" has incompatible type \"str\"; expected \"bytes | bytearray | memoryview",
+        ),
+    ];
+    let errors: Vec<(usize, String, String)> = stdout
+        .lines()
+        .filter_map(|l| {
+            let (line, message) = l.strip_prefix("wrong.py:")?.split_once(": error: ")?;
+            let (message, code) = message.rsplit_once("  [")?;
+            let code = code.strip_suffix(']')?.to_string();
+            Some((line.parse().ok()?, code, message.to_string()))
+        })
+        .collect();
+    let found: Vec<(usize, &str)> = errors.iter().map(|(l, c, _)| (*l, c.as_str())).collect();
+    let wanted: Vec<(usize, &str)> = expected.iter().map(|(l, c, _)| (*l, *c)).collect();
+    assert_eq!(found, wanted, "mypy's errors\n{report}");
+    for ((line, _, message), (_, _, says)) in errors.iter().zip(&expected) {
+        assert!(
+            message.contains(says),
+            "line {line}: mypy did not say {says:?}\n{report}"
+        );
+    }
+}
+
+/// The schemas whose stubs are checked: the bridge, every fixture of the Python, C, Rust,
+/// attach, live and hostile tests, and the attach demo without writers (its regions as
+/// bytes, no live section).
+fn stub_schemas() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |path: &Path| std::fs::read_to_string(path).expect("read a schema");
+    let mut schemas = vec![("bridge".to_string(), read(&root.join("schema.toml")))];
+    for folder in [
+        "python", "c", "rust", "attach", "live", "hostile", "markdown", "layout",
+    ] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures").join(folder))
+            .expect("a fixture folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let src = read(&path);
+            // A fixture the generator refuses (a clash the tests expect) has no stub.
+            if abi_codegen::load_schema(&src).is_ok() {
+                let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+                schemas.push((format!("{folder}_{stem}"), src));
+            }
+        }
+    }
+    let demo = read(&root.join("tests/fixtures/attach/demo.toml"));
+    let plain = demo
+        .replace("writer = \"host\"\n", "")
+        .replace("writer = \"client\"\n", "");
+    schemas.push(("attach_demo_plain".to_string(), plain));
+    schemas
+}
+
+/// Python's keywords: a struct field named after one has no line in the stub (`class: int`
+/// does not parse), only its alias property (`class_`).
+const KEYWORDS: &str = "False|None|True|and|as|assert|async|await|break|class|continue|def|del|\
+                        elif|else|except|finally|for|from|global|if|import|in|is|lambda|\
+                        nonlocal|not|or|pass|raise|return|try|while|with|yield";
+
+#[test]
+fn every_stub_passes_mypy_strict_and_matches_its_module() {
+    let dir = common::tools::scratch("python_ergonomics_stubs");
+    let schemas = stub_schemas();
+    let mut modules = Vec::new();
+    for (module, src) in &schemas {
+        write_module(&dir, src, module);
+        modules.push(module.as_str());
+    }
+    assert!(
+        modules.contains(&"live_kinds") && modules.contains(&"live_edge"),
+        "{modules:?}"
+    );
+    let stubs: Vec<String> = modules.iter().map(|m| format!("{m}.pyi")).collect();
+    let mut args = vec!["-m", "mypy", "--strict", "--no-incremental"];
+    args.extend(stubs.iter().map(String::as_str));
+    let checked = run(&dir, "python3", &args);
+    assert!(
+        checked.status.success(),
+        "mypy --strict refused a stub\n{}",
+        text(&checked)
+    );
+    // stubtest imports each module and compares every name and signature with the stub.
+    // Neither says `__all__`, and a field named after a keyword is its alias in the stub.
+    let allowlist = format!(".*\\.__all__\n.*\\.({KEYWORDS})\n");
+    std::fs::write(dir.join("allowlist.txt"), allowlist).expect("write the allowlist");
+    let mut args = vec![
+        "-m",
+        "mypy.stubtest",
+        "--concise",
+        "--ignore-unused-allowlist",
+        "--allowlist",
+        "allowlist.txt",
+    ];
+    args.extend(modules.iter().copied());
+    let compared = run(&dir, "python3", &args);
+    assert!(
+        compared.status.success(),
+        "a stub differs from its module\n{}",
+        text(&compared)
     );
 }

@@ -694,51 +694,7 @@ fn a_python_writer_and_a_python_reader_race_over_one_mapped_file() {
 /// A schema with what the bridge lacks: a u32 ring head, signed atomics, fields named after
 /// a keyword (`class`) and a view method (`release`), a u16 array claimed as one word, and a
 /// struct whose class is what a view would be named (`live_header`).
-const EDGE_SCHEMA: &str = r#"
-[abi]
-name = "edge"
-version = "0.1"
-c_prefix = "edge"
-byte_order = "little"
-parties = ["host", "client"]
-[[const]]
-name = "ring_slots"
-value = 4
-[[const]]
-name = "ring_slot_size"
-value = 256
-[[struct]]
-name = "live_header"
-fields = [{ name = "x", type = "u32" }]
-[[struct]]
-name = "header"
-writer = ["host", "client"]
-fields = [
-  { name = "head", type = "u32", access = "atomic" },
-  { name = "class", type = "i32", access = "atomic" },
-  { name = "release", type = "i64", access = "cas" },
-  { name = "flags", type = "u16[2]", access = "cas" },
-  { name = "_pad20", type = "u8[4]" },
-]
-[[struct]]
-name = "slot_header"
-writer = "host"
-fields = [{ name = "seq", type = "u32", access = "atomic" }, { name = "size", type = "u32" }]
-trailer = [{ name = "payload", type = "u8[248]", size = "size" }]
-[[seqlock]]
-name = "slot"
-counter = "slot_header.seq"
-guards = ["rest", "payload"]
-writer = "host"
-reader = "client"
-[[ring]]
-name = "snapshots"
-kind = "slots"
-head = "header.head"
-slot_count = "ring_slots"
-slot_size = "ring_slot_size"
-seqlock = "slot"
-"#;
+const EDGE_SCHEMA: &str = include_str!("fixtures/live/edge.toml");
 
 #[test]
 fn names_that_clash_signed_words_and_a_u32_head() {

@@ -1,6 +1,7 @@
 //! The bot snippets of README.md's "Live shared memory in C and Python" are real code: the
 //! C one compiles against the generated header with warnings as errors, and the Python one
-//! runs against a bridge file a host (the Rust live layer) laid out and published into.
+//! passes `mypy --strict` with the stub and runs against a bridge file a host (the Rust live
+//! layer) laid out and published into.
 
 mod common;
 
@@ -68,6 +69,8 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
         .replace("/dev/shm/ibf.bridge", image.to_str().unwrap());
     fs::write(dir.join("bot.py"), snippet).unwrap();
     let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    // The stub types it: mypy --strict accepts it as it stands.
+    common::tools::mypy_strict_ok(&dir, "bot.py", &generated);
     let out = std::process::Command::new("python3")
         .args(["-W", "error", "bot.py"])
         .env("PYTHONPATH", &generated)

@@ -40,6 +40,26 @@ pub fn run_ok(program: &str, args: &[&str], dir: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Checks `file` (in `dir`) with `python3 -m mypy --strict`, the modules and stubs it
+/// imports found in `path` (`generated/`, for `bridge.pyi`; on MYPYPATH, since mypy reads
+/// no stub beside a module it finds on PYTHONPATH); panics with mypy's report unless it
+/// passes, or when mypy is not installed (`.ci/run` installs it).
+pub fn mypy_strict_ok(dir: &Path, file: &str, path: &Path) {
+    let out = Command::new("python3")
+        .args(["-m", "mypy", "--strict", "--no-error-summary", file])
+        .env("MYPYPATH", path)
+        .env("MYPY_CACHE_DIR", dir.join(".mypy_cache"))
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 ({e}): this test needs python3 and mypy"));
+    assert!(
+        out.status.success(),
+        "mypy --strict refused {file} (python3 -m pip install --user mypy)\n--- stdout\n{}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Compiles `header` (a file in `dir`) as C11 with gcc and clang and as C++17 with g++ and
 /// clang++, every warning an error.
 pub fn compile_c_header(dir: &Path, header: &str) {

@@ -44,6 +44,9 @@ pub(super) struct AttachSection {
     pub error: String,
     #[serde(skip)]
     pub exports: Vec<String>,
+    /// The context the text was rendered from, which the stub types (`python_stub/attach.rs`).
+    #[serde(skip)]
+    pub context: serde_json::Value,
 }
 
 /// The attach section of the module, or `None` when the schema declares no handshake and
@@ -64,6 +67,7 @@ pub(super) fn render_attach(
         read_versioned: context.read_versioned.clone(),
         error: context.error.clone(),
         exports: context.exports.clone(),
+        context: serde_json::to_value(&context).map_err(|e| RenderError(e.to_string()))?,
     }))
 }
 

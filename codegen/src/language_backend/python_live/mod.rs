@@ -61,6 +61,9 @@ pub(super) struct LiveSection {
     pub views: Vec<Option<String>>,
     #[serde(skip)]
     pub rings: Vec<Option<String>>,
+    /// The context the text was rendered from, which the stub types (`python_stub/live.rs`).
+    #[serde(skip)]
+    pub context: serde_json::Value,
 }
 
 /// The live section of the module, or `None` when the schema declares no shared memory.
@@ -74,6 +77,7 @@ pub(super) fn render_live(
     let (context, views, rings) = live_context(schema, names);
     Ok(Some(LiveSection {
         text: COMPILED.render(&context)?,
+        context: serde_json::to_value(&context).map_err(|e| RenderError(e.to_string()))?,
         unavailable_error: context.unavailable_error,
         contended_error: context.contended_error,
         exports: context.exports,

@@ -1,0 +1,218 @@
+//! The stub's attach section: `AttachError` with its attributes, a handle class per layout
+//! with a method per row (what it hands out, and `None` only where the region may be
+//! absent), `attach`, `VersionedRecord` and `read_versioned`. It reads the context
+//! `python_attach.rs` rendered the module's section from.
+
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+
+use super::{StructExtras, shield_builtins};
+use crate::ir::attach::CHECKS;
+use crate::language_backend::RenderError;
+use crate::language_backend::python_attach::AttachSection;
+
+/// The parts of `python_attach.rs`'s context that the stub types.
+#[derive(Deserialize)]
+pub(super) struct AttachStub {
+    error: String,
+    attach: String,
+    read_versioned: String,
+    record: String,
+    handshakes: Vec<Handshake>,
+    tables: Vec<Table>,
+    root: Option<(usize, usize)>,
+}
+
+#[derive(Deserialize)]
+struct Handshake {
+    class: String,
+    /// Also a class method of the struct.
+    method: bool,
+}
+
+#[derive(Deserialize)]
+struct Table {
+    class: String,
+    root: bool,
+    rows: Vec<Row>,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    method: String,
+    /// `view`, `ring`, `blocks` or `bytes`.
+    kind: String,
+    class: String,
+    optional: bool,
+    since: Option<(u32, u32)>,
+    head_row: Option<usize>,
+}
+
+/// What every attach section has; `{error}` and `{record}` are the classes' names.
+const HELPERS: &str = r#"
+_AttachCheck: TypeAlias = Literal[{checks}]
+
+class {error}(ValueError):
+    check: _AttachCheck
+    region: str
+    expected: int | None
+    found: int | None
+    offset: int | None
+    size: int | None
+    limit: int | None
+    align: int | None
+    other: str | None
+    def __init__(
+        self,
+        check: _AttachCheck,
+        region: str = "",
+        expected: int | None = None,
+        found: int | None = None,
+        offset: int | None = None,
+        size: int | None = None,
+        limit: int | None = None,
+        align: int | None = None,
+        other: str | None = None,
+    ) -> None: ...
+
+class _AttachHandle:
+    def __init__(
+        self,
+        source: object,
+        offset: int,
+        extent: int,
+        spans: tuple[tuple[int, int] | None, ...],
+        blocks: tuple[tuple[_AttachHandle, ...] | None, ...],
+    ) -> None: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def extent(self) -> int: ...
+    @property
+    def rows(self) -> tuple[str, ...]: ...
+    def region(self, name: str) -> tuple[int, int] | None: ...
+    def release(self) -> None: ...
+    def __enter__(self: _Self) -> _Self: ...
+    def __exit__(self, *exc_info: object) -> None: ...
+
+_Record = TypeVar("_Record", bound=_Struct)
+
+class {record}(Generic[_Record]):
+    value: _Record
+    producer: tuple[int, int]
+    size: int
+    extra: bytes
+    absent: frozenset[str]
+    def __init__(
+        self,
+        value: _Record,
+        producer: tuple[int, int],
+        size: int,
+        extra: bytes,
+        absent: frozenset[str],
+    ) -> None: ...
+    def __class_getitem__(cls, record: object) -> type[{record}[Any]]: ...
+    # record.field is value.field, or None when the producer lacks it: a type per field
+    # is more than a stub can say, so record.value.field is the typed read.
+    def __getattr__(self, name: str) -> Any: ...
+"#;
+
+impl AttachStub {
+    pub(super) fn new(attach: &AttachSection) -> Result<AttachStub, RenderError> {
+        AttachStub::deserialize(&attach.context)
+            .map_err(|e| RenderError(format!("the attach section's context: {e}")))
+    }
+
+    /// `Struct.read_versioned(buffer)`, the class method of each record with a handshake.
+    pub(super) fn struct_extras(&self, extras: &mut StructExtras) {
+        for h in self.handshakes.iter().filter(|h| h.method) {
+            let line = format!(
+                "    @classmethod\n    def {}(cls, buffer: _Buffer) -> {}[{}]: ...",
+                self.read_versioned, self.record, h.class
+            );
+            extras.entry(h.class.clone()).or_default().push(line);
+        }
+    }
+
+    pub(super) fn write(&self, out: &mut String) {
+        let checks: Vec<String> = CHECKS.iter().map(|c| format!("\"{c}\"")).collect();
+        out.push_str(
+            &HELPERS
+                .replace("{checks}", &checks.join(", "))
+                .replace("{error}", &self.error)
+                .replace("{record}", &self.record),
+        );
+        for t in &self.tables {
+            let mut class = format!("\nclass {}(_AttachHandle):\n", t.class);
+            if t.root {
+                class.push_str(
+                    "    @property\n    def producer(self) -> tuple[int, int]: ...\n    \
+                     @property\n    def header_size(self) -> int: ...\n",
+                );
+            }
+            for r in &t.rows {
+                let _ = writeln!(class, "    def {}{}: ...", r.method, row_signature(t, r));
+            }
+            if !t.root && t.rows.is_empty() {
+                class.push_str("    pass\n");
+            }
+            out.push_str(&shield_builtins(&class));
+        }
+        out.push('\n');
+        if let Some((root, _)) = self.root {
+            let _ = writeln!(
+                out,
+                "def {}(buffer: _Buffer) -> {}: ...",
+                self.attach, self.tables[root].class
+            );
+        }
+        let (name, record) = (&self.read_versioned, &self.record);
+        match self.handshakes.as_slice() {
+            // It raises TypeError for every class.
+            [] => {
+                let _ = writeln!(
+                    out,
+                    "def {name}(cls: type[_Struct], buffer: _Buffer) -> NoReturn: ..."
+                );
+            }
+            [h] => {
+                let c = &h.class;
+                let _ = writeln!(
+                    out,
+                    "def {name}(cls: type[{c}], buffer: _Buffer) -> {record}[{c}]: ..."
+                );
+            }
+            many => {
+                for h in many {
+                    let c = &h.class;
+                    let _ = writeln!(
+                        out,
+                        "@overload\ndef {name}(cls: type[{c}], buffer: _Buffer) -> {record}[{c}]: ..."
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A row method's signature after its name. A region a producer may leave out (an
+/// optional row, or one a later minor version added) can be `None`, and so can a block
+/// (its index may be out of range); a region attach requires never is.
+fn row_signature(t: &Table, r: &Row) -> String {
+    let may_lack = |r: &Row| r.optional || r.since.is_some();
+    let head_may_lack = r
+        .head_row
+        .is_some_and(|h| t.rows.get(h).is_none_or(may_lack));
+    let class = match r.kind.as_str() {
+        "bytes" => "memoryview",
+        _ => &r.class,
+    };
+    if r.kind == "blocks" {
+        format!("(self, index: int) -> {class} | None")
+    } else if may_lack(r) || head_may_lack {
+        format!("(self) -> {class} | None")
+    } else {
+        format!("(self) -> {class}")
+    }
+}
