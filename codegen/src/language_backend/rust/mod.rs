@@ -1,0 +1,323 @@
+//! The Rust backend: `#[repr(C)]` structs with zerocopy derives, enum and flag newtypes,
+//! constants and compile-time layout asserts, expanded with quote, checked by parsing with
+//! syn and printed with prettyplease.
+//!
+//! Portability: a struct whose ABI alignment a 32-bit target would lower (`i686` aligns
+//! `u64` to 4) is `#[repr(C, align(N))]` (see `layout::TARGET_SCALAR_ALIGN`), and a
+//! big-endian target meets a `compile_error!`: the fields are plain integers and floats in
+//! the target's byte order, and the ABI's is little-endian.
+//!
+//! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
+//! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
+//! `rust_support/`, copied once into each file that needs it and invoked per item.
+//!
+//! This module cuts the file into parts and puts it together; names.rs has the identifiers,
+//! docs.rs the doc comments and their escaping, and items.rs the byte-order guard, the
+//! version, the constants and the enum and flag newtypes.
+
+use std::ops::Range;
+
+use proc_macro2::TokenStream;
+
+use super::rust_struct::{expand_struct, is_shown_array, is_text};
+use super::{jobs, rust_live};
+use crate::Schema;
+use crate::ir::{Abi, EnumKind};
+
+mod docs;
+mod items;
+mod names;
+
+pub(super) use docs::{doc, escaped, since};
+use items::{expand_byte_order, expand_const, expand_newtype, expand_version};
+pub use names::rust_ident;
+pub(super) use names::{const_ident, prim_type, type_ident};
+
+/// Renders the Rust bindings of `schema`. The first line says the file is generated from
+/// `source`. Large schemas are expanded, parsed and printed in parts on several threads;
+/// the text is the same for any number of parts and threads.
+pub fn expand_rust(schema: &Schema, source: &str) -> String {
+    let threads = jobs::default_threads();
+    expand_rust_in_parts(schema, source, threads, threads)
+}
+
+/// Prints the file in at least `parts` parts on `threads` threads.
+fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize, threads: usize) -> String {
+    let plan = RustParts::new(schema, parts);
+    let printed = jobs::run_jobs(plan.weights(), threads, |i| plan.print(i));
+    plan.assemble(source, &printed)
+}
+
+/// A part smaller than this (in [`item_weight`] units) costs less to print than a thread
+/// costs to start. The bridge schema weighs about 900.
+const MIN_PART_WEIGHT: usize = 250;
+
+/// A part heavier than this is split further, so that the tokens and syn tree alive at
+/// once stay small however large the schema is, and stay in cache. At 10,000 synthetic
+/// structs, parts of at most 500 cut the Rust target's CPU time from 1.78 s (8 parts) to
+/// about 1.0 s and its share of the peak memory to almost nothing (bench/README.md).
+const MAX_PART_WEIGHT: usize = 500;
+
+/// The Rust file cut into consecutive parts that are expanded, parsed and printed on their
+/// own, possibly on different threads ([`jobs::run_jobs`]), then put together.
+pub struct RustParts<'a> {
+    schema: &'a Schema,
+    items: Vec<Item>,
+    ranges: Vec<Range<usize>>,
+    weights: Vec<usize>,
+}
+
+impl<'a> RustParts<'a> {
+    /// At least `parts` parts (more when they would be heavier than [`MAX_PART_WEIGHT`]),
+    /// none lighter than [`MIN_PART_WEIGHT`] unless there is only one.
+    pub fn new(schema: &'a Schema, parts: usize) -> Self {
+        let items = items_of(schema);
+        let weights: Vec<usize> = items.iter().map(|&i| item_weight(schema, i)).collect();
+        let total: usize = weights.iter().sum();
+        let ranges = split_by_weight(&weights, parts.max(total.div_ceil(MAX_PART_WEIGHT)));
+        let weights = ranges
+            .iter()
+            .map(|r| weights[r.clone()].iter().sum())
+            .collect();
+        RustParts {
+            schema,
+            items,
+            ranges,
+            weights,
+        }
+    }
+
+    /// Roughly what each part costs to print, in [`item_weight`] units.
+    pub fn weights(&self) -> &[usize] {
+        &self.weights
+    }
+
+    /// The weight of the whole file.
+    pub fn total_weight(&self) -> usize {
+        self.weights.iter().sum()
+    }
+
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// The text of part `i`.
+    pub fn print(&self, i: usize) -> String {
+        print_items(self.schema, &self.items[self.ranges[i].clone()])
+    }
+
+    /// The whole file: the generated-file line, the support code, then the parts' texts.
+    pub fn assemble(&self, source: &str, printed: &[String]) -> String {
+        let support = support_for(&self.schema.abi);
+        let line = super::generated_line(source);
+        let length = printed.iter().map(String::len).sum::<usize>();
+        let mut text = String::with_capacity(line.len() + support.len() + length + 8);
+        text.push_str("// ");
+        text.push_str(&line);
+        text.push_str("\n//\n// Needs, in the Cargo.toml of the crate that includes it:\n");
+        for (name, requirement) in consumer_dependencies(self.schema) {
+            text.push_str(&format!("//   {name} = {requirement}\n"));
+        }
+        text.push('\n');
+        text.push_str(&support);
+        for part in printed {
+            text.push_str(part);
+        }
+        text
+    }
+}
+
+/// The version of `abi-runtime` the generated live layer is written against (a test keeps it
+/// equal to runtime/Cargo.toml's).
+pub const RUNTIME_REQUIREMENT: &str = "0.1";
+
+/// What the generated Rust needs from the crate that includes it, as `Cargo.toml`
+/// dependency lines (name, requirement): zerocopy with `derive` for the value types, and
+/// with `alloc` and `abi-runtime` for the live layer when the schema declares shared memory.
+pub fn consumer_dependencies(schema: &Schema) -> Vec<(&'static str, String)> {
+    if rust_live::has_live_layer(schema) {
+        vec![
+            (
+                "zerocopy",
+                r#"{ version = "0.8", features = ["derive", "alloc"] }"#.to_string(),
+            ),
+            ("abi-runtime", format!("\"{RUNTIME_REQUIREMENT}\"")),
+        ]
+    } else {
+        vec![(
+            "zerocopy",
+            r#"{ version = "0.8", features = ["derive"] }"#.to_string(),
+        )]
+    }
+}
+
+/// One top-level item of the Rust file, in the order the file has them.
+#[derive(Debug, Clone, Copy)]
+enum Item {
+    /// The `compile_error!` of a big-endian target.
+    ByteOrder,
+    Version,
+    Const(usize),
+    Newtype(usize),
+    Struct(usize),
+    /// `pub mod live`, when the schema declares shared memory.
+    Live,
+}
+
+fn items_of(schema: &Schema) -> Vec<Item> {
+    let abi = &schema.abi;
+    [Item::ByteOrder, Item::Version]
+        .into_iter()
+        .chain((0..abi.consts.len()).map(Item::Const))
+        .chain((0..abi.enums.len()).map(Item::Newtype))
+        .chain((0..abi.structs.len()).map(Item::Struct))
+        .chain(rust_live::has_live_layer(schema).then_some(Item::Live))
+        .collect()
+}
+
+/// Roughly how much an item costs to expand, parse and print: one per value or field.
+fn item_weight(schema: &Schema, item: Item) -> usize {
+    match item {
+        Item::ByteOrder | Item::Version | Item::Const(_) => 1,
+        Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
+        Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
+        Item::Live => rust_live::live_weight(schema),
+    }
+}
+
+/// Splits items of these weights into at most `parts` consecutive, non-empty ranges of
+/// about equal weight, none lighter than [`MIN_PART_WEIGHT`] unless there is only one.
+fn split_by_weight(weights: &[usize], parts: usize) -> Vec<Range<usize>> {
+    let total: usize = weights.iter().sum();
+    let parts = parts.min(total / MIN_PART_WEIGHT).max(1);
+    let mut ranges = Vec::with_capacity(parts);
+    let (mut start, mut sum) = (0, 0);
+    for (i, weight) in weights.iter().enumerate() {
+        sum += weight;
+        if ranges.len() + 1 < parts && sum * parts >= total * (ranges.len() + 1) {
+            ranges.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    ranges.push(start..weights.len());
+    ranges.retain(|r| !r.is_empty());
+    ranges
+}
+
+/// Expands `items` to tokens, checks them by parsing with syn, and prints them with
+/// prettyplease.
+fn print_items(schema: &Schema, items: &[Item]) -> String {
+    match syn::parse2::<syn::File>(expand_items(schema, items)) {
+        Ok(file) => prettyplease::unparse(&file),
+        // A generator bug, never a schema mistake: show what did not parse (expanded again,
+        // so that the usual path does not pay for a copy of every token).
+        Err(e) => panic!(
+            "generated Rust does not parse: {e}\n--- tokens ---\n{}",
+            expand_items(schema, items)
+        ),
+    }
+}
+
+/// The hand-written support the schema needs, verbatim (prettyplease would flatten the
+/// macro bodies): text access, and the macros that give enums, flag sets and structs their
+/// shared behaviour. Only what is used is emitted, so nothing is dead code. The text is
+/// constant, so it is checked once, by the tests below, rather than parsed on every run.
+fn support_for(abi: &Abi) -> String {
+    let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
+    let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
+    let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
+    let has_array = abi
+        .structs
+        .iter()
+        .flat_map(|s| &s.fields)
+        .any(is_shown_array);
+    let used = [
+        has_text,
+        has_enum,
+        has_flags,
+        has_array,
+        !abi.structs.is_empty(),
+    ];
+    SUPPORT
+        .iter()
+        .zip(used)
+        .filter(|(_, used)| *used)
+        .map(|((_, text), _)| format!("{text}\n"))
+        .collect()
+}
+
+/// The hand-written support files, in the order they are emitted.
+const SUPPORT: [(&str, &str); 5] = [
+    ("text", include_str!("../rust_support/text.rs")),
+    ("enum", include_str!("../rust_support/enum.rs")),
+    ("flags", include_str!("../rust_support/flags.rs")),
+    ("array", include_str!("../rust_support/array.rs")),
+    ("struct", include_str!("../rust_support/struct.rs")),
+];
+
+fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
+    let abi = &schema.abi;
+    let mut tokens = TokenStream::new();
+    for &item in items {
+        tokens.extend(match item {
+            Item::ByteOrder => expand_byte_order(abi),
+            Item::Version => expand_version(abi),
+            Item::Const(i) => expand_const(&abi.consts[i]),
+            Item::Newtype(i) => expand_newtype(&abi.enums[i]),
+            Item::Struct(i) => expand_struct(abi, &abi.structs[i], &schema.layout.structs[i]),
+            Item::Live => rust_live::expand_live(schema),
+        });
+    }
+    tokens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MIN_PART_WEIGHT, SUPPORT, expand_rust_in_parts, split_by_weight};
+
+    #[test]
+    fn parts_are_consecutive_balanced_and_never_empty() {
+        let weights = [5usize; 200]; // 1,000 in all
+        let ranges = split_by_weight(&weights, 4);
+        assert_eq!(ranges, [0..50, 50..100, 100..150, 150..200]);
+        // Never lighter than MIN_PART_WEIGHT: 1,000 makes 4 parts at most.
+        assert_eq!(split_by_weight(&weights, 8).len(), 1000 / MIN_PART_WEIGHT);
+        assert_eq!(split_by_weight(&weights[..10], 8), vec![0..10]);
+        // One heavy item at the end: no empty range after it.
+        let ranges = split_by_weight(&[1, 1, 2 * MIN_PART_WEIGHT], 2);
+        assert_eq!(ranges, vec![0..3]);
+        let ranges = split_by_weight(&[2 * MIN_PART_WEIGHT, 1, 2 * MIN_PART_WEIGHT], 3);
+        assert_eq!(ranges, [0..1, 1..3]);
+        assert!(split_by_weight(&[], 4).is_empty());
+    }
+
+    /// Printing in parts on several threads gives the text of printing in one part.
+    #[test]
+    fn the_text_does_not_depend_on_the_number_of_parts() {
+        let src = include_str!("../../../../schema.toml");
+        let schema = crate::load_schema(src).expect("the bridge schema loads");
+        let whole = expand_rust_in_parts(&schema, "schema.toml", 1, 1);
+        for (parts, threads) in [(2, 1), (2, 2), (3, 3), (4, 2), (4, 3), (4, 8)] {
+            assert!(
+                expand_rust_in_parts(&schema, "schema.toml", parts, threads) == whole,
+                "{parts} parts on {threads} threads print another text than one"
+            );
+        }
+    }
+
+    /// Each piece of hand-written support parses as Rust on its own, so any selection of
+    /// them followed by the expanded items parses too (the items are printed from a syn
+    /// tree). The fixture tests compile every combination with rustc.
+    #[test]
+    fn support_code_parses() {
+        for (name, text) in SUPPORT {
+            if let Err(e) = syn::parse_file(text) {
+                panic!("rust_support/{name}.rs does not parse: {e}");
+            }
+        }
+    }
+}
