@@ -1,0 +1,73 @@
+//! The raw schema's `[[file]]` formats: the records a file holds, where each sits, and the
+//! totals and orders they keep.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::RawValue;
+
+/// `[[file]]`: a file format, the records it holds and where each sits (`abi-codegen inspect`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFile {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+    pub records: Spanned<Vec<Spanned<RawFileRecord>>>,
+    /// Fields that must equal a sum or a count over other records.
+    #[serde(default)]
+    pub totals: Option<Spanned<Vec<Spanned<RawTotal>>>>,
+    /// `record.field` paths whose values must increase from one record to the next.
+    #[serde(default)]
+    pub ordered: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// One record of a `[[file]]`: a struct, and exactly one of `at`, `after` or `zlib`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFileRecord {
+    pub name: Spanned<String>,
+    #[serde(rename = "struct")]
+    pub structure: Spanned<String>,
+    /// `0`, `end - 16`, `trailer.footer_offset` or `chunk_index[].offset`.
+    #[serde(default)]
+    pub at: Option<Spanned<RawValue>>,
+    /// Right after this record (all of its copies).
+    #[serde(default)]
+    pub after: Option<Spanned<String>>,
+    /// With `at` or `after`: `record.field`, how many back to back. With `zlib`: a field of
+    /// the stream's record that counts the records inside.
+    #[serde(default)]
+    pub count: Option<Spanned<String>>,
+    /// With `at = "x[].field"`: when `x` is missing, find the records from the end of this
+    /// record forward, each right after the one before (and its zlib stream).
+    #[serde(default)]
+    pub walk: Option<Spanned<String>>,
+    /// The records sit in the zlib stream that follows each copy of this record.
+    #[serde(default)]
+    pub zlib: Option<Spanned<String>>,
+    /// With `zlib`: the stream record's fields for the stream's bytes, and its inflated bytes.
+    #[serde(default)]
+    pub stored: Option<Spanned<String>>,
+    #[serde(default)]
+    pub raw: Option<Spanned<String>>,
+    /// With `zlib`: this struct's field holding the whole record's bytes, or the bytes that
+    /// follow the struct.
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
+    #[serde(default)]
+    pub data: Option<Spanned<String>>,
+    #[serde(default)]
+    pub doc: Option<Spanned<String>>,
+}
+
+/// `{ total = "footer.ticks", sum = "chunks.tick_count" }` or `{ total = ..., count = "chunks" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTotal {
+    pub total: Spanned<String>,
+    #[serde(default)]
+    pub sum: Option<Spanned<String>>,
+    #[serde(default)]
+    pub count: Option<Spanned<String>>,
+}
