@@ -4872,10 +4872,8 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
     return &copy->events[(size_t)(number % 32U)];
 }
 
-#if !(defined(__GNUC__) || defined(__clang__)) || defined(IBF_LIVE_MSVC_INTRINSICS)
 #undef IBF_LIVE_BARRIER_
 #undef IBF_LIVE_SPIN_
-#endif
 /*
  * Attaching to a mapping
  *

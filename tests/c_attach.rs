@@ -45,7 +45,8 @@ static BUILT: OnceLock<(PathBuf, Vec<String>)> = OnceLock::new();
 fn build() -> &'static (PathBuf, Vec<String>) {
     BUILT.get_or_init(|| {
         let dir = scratch("c_attach");
-        let header = render_c_header(&bridge_schema(), "schema.toml").expect("render bridge.h");
+        let header =
+            render_c_header(&common::bridge_schema(), "schema.toml").expect("render bridge.h");
         std::fs::write(dir.join("bridge.h"), header).unwrap();
         std::fs::copy(
             manifest_path("tests/c_attach/attach.c"),
@@ -77,13 +78,6 @@ fn build() -> &'static (PathBuf, Vec<String>) {
 
 fn manifest_path(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-fn bridge_schema() -> abi_codegen::Schema {
-    let path = manifest_path("schema.toml");
-    let src = std::fs::read_to_string(&path).expect("schema.toml");
-    abi_codegen::load_schema(&src)
-        .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string(), &src)))
 }
 
 /// Runs every build with `args` in `dir`; they must print the same. Returns each line's

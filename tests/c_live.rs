@@ -16,7 +16,7 @@ use std::path::Path;
 
 use abi_codegen::language_backend::c::render_c_header;
 use common::reference::{RefField, Reference, load_reference};
-use common::tools::{run_ok, scratch};
+use common::tools::{c_inline_functions, run_ok, scratch};
 
 /// The program's buffer: the bridge header, the snapshot ring, then a params area, a stats
 /// area and a pad, each 8-aligned (the same numbers as the C program's).
@@ -249,10 +249,7 @@ int main(int argc, char **argv) {
 /// The bridge header, and how many atomic fields the schema declares that a writer stores
 /// (not seqlock counters, not the fields of a struct copied whole, not arrays).
 fn bridge_header() -> (String, usize) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
-    let src = std::fs::read_to_string(path).expect("read schema.toml");
-    let schema =
-        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
+    let schema = common::bridge_schema();
     let (access, structs) = (&schema.access, &schema.abi.structs);
     let stored = (access.structs.iter().enumerate())
         .filter(|(_, a)| a.shared && !a.guarded_whole)
@@ -278,14 +275,9 @@ fn public_helpers(header: &str) -> Vec<(String, String)> {
     let live = header
         .split_once("\n * Attaching to a mapping\n")
         .map_or(header, |(live, _)| live);
-    live.lines()
-        .filter_map(|l| l.strip_prefix("static inline "))
-        .filter_map(|l| {
-            let (head, params) = l.split_once('(')?;
-            let name = head.rsplit([' ', '*']).next()?.to_string();
-            let first = params.split([',', ')']).next()?.trim().to_string();
-            (!name.ends_with('_')).then_some((name, first))
-        })
+    c_inline_functions(live)
+        .into_iter()
+        .filter(|(name, _)| !name.ends_with('_'))
         .collect()
 }
 

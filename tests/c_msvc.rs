@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use abi_codegen::language_backend::c::render_c_header;
-use common::tools::{run_ok, scratch};
+use common::tools::{c_inline_functions, run_ok, scratch};
 
 /// Declarations that `bridge.h` (string.h) and clang's `<intrin.h>` (stdlib.h via
 /// mm_malloc.h, malloc.h, setjmp.h) include from the C runtime, which is not installed here.
@@ -49,23 +49,14 @@ const CRT_STUBS: [(&str, &str); 4] = [
 const WIDTHS: [u32; 4] = [8, 16, 32, 64];
 
 fn bridge_header() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
-    let src = std::fs::read_to_string(path).expect("read schema.toml");
-    let schema =
-        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
-    render_c_header(&schema, "schema.toml").expect("render bridge.h")
+    render_c_header(&common::bridge_schema(), "schema.toml").expect("render bridge.h")
 }
 
 /// Every `static inline` function of the header, once (both branches define the
 /// primitives).
 fn inline_functions(header: &str) -> Vec<String> {
-    let mut names: Vec<String> = header
-        .lines()
-        .filter_map(|l| l.strip_prefix("static inline "))
-        .filter_map(|l| {
-            let head = l.split_once('(')?.0;
-            Some(head.rsplit([' ', '*']).next()?.to_string())
-        })
+    let mut names: Vec<String> = (c_inline_functions(header).into_iter())
+        .map(|(name, _)| name)
         .collect();
     names.sort();
     names.dedup();

@@ -278,11 +278,7 @@ fn seqlock_and_claim_helpers_race_cleanly_under_thread_sanitizer() {
         "gcc has no ThreadSanitizer runtime (libtsan.so): install it (Debian: apt-get install \
          libtsan2)"
     );
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
-    let src = std::fs::read_to_string(path).unwrap();
-    let schema =
-        abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
-    let header = render_c_header(&schema, "schema.toml").expect("render bridge.h");
+    let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("render bridge.h");
     std::fs::write(dir.join("bridge.h"), header).unwrap();
     std::fs::write(dir.join("stress.c"), PROGRAM).unwrap();
     run_ok(

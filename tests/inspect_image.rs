@@ -8,11 +8,6 @@ use abi_codegen::inspect::{
 };
 use common::image;
 
-fn schema() -> abi_codegen::Schema {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml")).unwrap();
-    abi_codegen::load_schema(&src).unwrap()
-}
-
 fn run(schema: &abi_codegen::Schema, bytes: &[u8]) -> FileInspection {
     let root = schema.attach.root.expect("the bridge is the root layout");
     assert_eq!(find_layout(schema, "bridge"), Some(root));
@@ -26,7 +21,7 @@ fn issues(i: &FileInspection) -> String {
 
 #[test]
 fn the_valid_image_decodes_every_region() {
-    let schema = schema();
+    let schema = common::bridge_schema();
     let bytes = image::valid();
     // Left for the README's example: `abi-codegen inspect bridge target/tmp/bridge.bin`.
     let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -62,7 +57,7 @@ fn the_valid_image_decodes_every_region() {
 
 #[test]
 fn every_corrupted_image_is_refused_with_its_check() {
-    let schema = schema();
+    let schema = common::bridge_schema();
     for c in image::corruptions() {
         let words = match c.check {
             "mapping_too_short" => "lies past the end of the file",
@@ -95,7 +90,7 @@ fn every_corrupted_image_is_refused_with_its_check() {
 
 #[test]
 fn hostile_images_never_panic() {
-    let schema = schema();
+    let schema = common::bridge_schema();
     let valid = image::valid();
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     for round in 0..100 {

@@ -7,3 +7,10 @@ pub mod random_schema;
 pub mod readme;
 pub mod reference;
 pub mod tools;
+
+/// The repository's `schema.toml`, loaded; a schema error panics with its rendering.
+pub fn bridge_schema() -> abi_codegen::Schema {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
+    let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)))
+}

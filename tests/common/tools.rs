@@ -79,3 +79,18 @@ pub fn compile_c_header(dir: &Path, header: &str) {
         run_ok(compiler, &args, dir);
     }
 }
+
+/// Every `static inline` function of a C header, in order: its name and its first
+/// parameter's declaration (`const ibf_pad_input *shared`).
+pub fn c_inline_functions(header: &str) -> Vec<(String, String)> {
+    header
+        .lines()
+        .filter_map(|l| l.strip_prefix("static inline "))
+        .filter_map(|l| {
+            let (head, params) = l.split_once('(')?;
+            let name = head.rsplit([' ', '*']).next()?.to_string();
+            let first = params.split([',', ')']).next()?.trim().to_string();
+            Some((name, first))
+        })
+        .collect()
+}

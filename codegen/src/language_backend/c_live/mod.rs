@@ -36,18 +36,28 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, 
 /// Comment lines are wrapped to this many columns, the comment's ` * ` included.
 const WIDTH: usize = 93;
 
-/// The headers the helpers need, included before the header's `extern "C"` block: the
-/// branch choice is the live section's (`c_live.h.j2`), with `{pu}` the macro prefix.
+/// The preprocessor conditions of the helpers' two branches, with `pu` the macro prefix:
+/// the GCC/Clang `__atomic` builtins, else MSVC's intrinsics (also under clang when
+/// `<PREFIX>_LIVE_MSVC_INTRINSICS` is defined). The includes and the section test the same.
+fn branch_conditions(pu: &str) -> (String, String) {
+    (
+        format!("(defined(__GNUC__) || defined(__clang__)) && !defined({pu}_LIVE_MSVC_INTRINSICS)"),
+        format!("defined(_MSC_VER) || defined({pu}_LIVE_MSVC_INTRINSICS)"),
+    )
+}
+
+/// The headers the helpers need, included before the header's `extern "C"` block.
 fn includes(pu: &str) -> String {
+    let (gnu, msvc) = branch_conditions(pu);
     format!(
         "\
 #include <stdbool.h>
 #include <string.h>
-#if (defined(__GNUC__) || defined(__clang__)) && !defined({pu}_LIVE_MSVC_INTRINSICS)
+#if {gnu}
 #ifndef _WIN32
 #include <sched.h>
 #endif
-#elif defined(_MSC_VER) || defined({pu}_LIVE_MSVC_INTRINSICS)
+#elif {msvc}
 #include <intrin.h>
 #endif
 "
@@ -92,6 +102,9 @@ fn has_live_access(schema: &Schema) -> bool {
 struct LiveContext {
     p: String,
     pu: String,
+    /// The `#if` condition of the GCC/Clang branch, and the `#elif` one of MSVC's.
+    gnu_branch: String,
+    msvc_branch: String,
     static_assert: String,
     alignof: String,
     asserts: Vec<AssertCtx>,
@@ -147,7 +160,10 @@ fn build_context(schema: &Schema) -> LiveContext {
     let p = abi.c_prefix.clone();
     let pu = p.to_ascii_uppercase();
     let protocols = describe_protocols(schema);
+    let (gnu_branch, msvc_branch) = branch_conditions(&pu);
     let mut ctx = LiveContext {
+        gnu_branch,
+        msvc_branch,
         static_assert: format!("{pu}_STATIC_ASSERT_"),
         alignof: format!("{pu}_ALIGNOF_"),
         p,
