@@ -46,7 +46,7 @@ pub(super) struct AttachSection {
     pub exports: Vec<String>,
     /// The context the text was rendered from, which the stub types (`python_stub/attach.rs`).
     #[serde(skip)]
-    pub context: serde_json::Value,
+    pub context: AttachContext,
 }
 
 /// The attach section of the module, or `None` when the schema declares no handshake and
@@ -67,22 +67,22 @@ pub(super) fn render_attach(
         read_versioned: context.read_versioned.clone(),
         error: context.error.clone(),
         exports: context.exports.clone(),
-        context: serde_json::to_value(&context).map_err(|e| RenderError(e.to_string()))?,
+        context,
     }))
 }
 
 #[derive(Serialize)]
-struct AttachContext {
-    error: String,
-    attach: String,
-    read_versioned: String,
-    record: String,
+pub(in crate::language_backend) struct AttachContext {
+    pub(in crate::language_backend) error: String,
+    pub(in crate::language_backend) attach: String,
+    pub(in crate::language_backend) read_versioned: String,
+    pub(in crate::language_backend) record: String,
     /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
     live: bool,
-    handshakes: Vec<HandshakeData>,
-    tables: Vec<TableData>,
+    pub(in crate::language_backend) handshakes: Vec<HandshakeData>,
+    pub(in crate::language_backend) tables: Vec<TableData>,
     /// The root layout, by index into `tables`, and its header's handshake, by index.
-    root: Option<(usize, usize)>,
+    pub(in crate::language_backend) root: Option<(usize, usize)>,
     /// An example for the docs: the root class and its first rows of each kind.
     example: Option<Example>,
     #[serde(skip)]
@@ -97,9 +97,9 @@ fn word(s: &Scalar) -> Word {
 }
 
 #[derive(Serialize)]
-struct HandshakeData {
+pub(in crate::language_backend) struct HandshakeData {
     /// The struct's Python class and its schema name.
-    class: String,
+    pub(in crate::language_backend) class: String,
     name: String,
     /// (offset, width, the constant's Python name).
     magic: Option<(u64, u64, String)>,
@@ -110,7 +110,7 @@ struct HandshakeData {
     full_size: u64,
     added: Vec<AddedData>,
     /// Also a class method of the struct (no field of that name).
-    method: bool,
+    pub(in crate::language_backend) method: bool,
 }
 
 #[derive(Serialize)]
@@ -123,9 +123,9 @@ struct AddedData {
 }
 
 #[derive(Serialize)]
-struct TableData {
+pub(in crate::language_backend) struct TableData {
     name: String,
-    class: String,
+    pub(in crate::language_backend) class: String,
     doc: Vec<String>,
     /// The header struct's schema name (errors name the header bytes after it) and size.
     header: String,
@@ -137,19 +137,19 @@ struct TableData {
     row_size_field: Word,
     row_count: Option<Word>,
     extent: Option<Word>,
-    rows: Vec<RowData>,
+    pub(in crate::language_backend) rows: Vec<RowData>,
     /// Whether this is the root layout.
-    root: bool,
+    pub(in crate::language_backend) root: bool,
 }
 
 #[derive(Serialize, Default)]
-struct RowData {
+pub(in crate::language_backend) struct RowData {
     name: String,
-    method: String,
+    pub(in crate::language_backend) method: String,
     doc: Vec<String>,
     index: u64,
-    since: Option<(u32, u32)>,
-    optional: bool,
+    pub(in crate::language_backend) since: Option<(u32, u32)>,
+    pub(in crate::language_backend) optional: bool,
     min_size: u64,
     align: u64,
     overlaps: Vec<usize>,
@@ -158,12 +158,12 @@ struct RowData {
     /// (table index, count, stride) of the blocks it holds.
     blocks: Option<(usize, u64, u64)>,
     /// `view`, `ring`, `blocks` or `bytes`: what its method hands out.
-    kind: &'static str,
+    pub(in crate::language_backend) kind: &'static str,
     /// The class it hands out: a view, a ring, a block handle.
-    class: String,
+    pub(in crate::language_backend) class: String,
     /// A ring's head view, and the row holding the head's struct (none: the layout's header).
     head_view: String,
-    head_row: Option<usize>,
+    pub(in crate::language_backend) head_row: Option<usize>,
     /// What the region holds, for the method's docstring.
     holds: String,
 }

@@ -31,9 +31,9 @@ pub fn render_python_stub(schema: &Schema, source: &str) -> Result<String, Rende
     let live = super::python_live::render_live(schema, &names)?;
     let attach = super::python_attach::render_attach(schema, &names, live.as_ref())?;
     let live = live
-        .map(|l| live::LiveStub::new(schema, &names, &l))
+        .map(|l| live::LiveStub::new(schema, &names, l))
         .transpose()?;
-    let attach = attach.map(|a| attach::AttachStub::new(&a)).transpose()?;
+    let attach = attach.map(attach::AttachStub::new);
     let mut extras = StructExtras::new();
     if let Some(live) = &live {
         live.struct_extras(schema, &names, &mut extras)?;

@@ -34,9 +34,12 @@ use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::access::RingKind;
 use crate::ir::{Elem, Prim, Type};
-use ring::{EventsFunction, Example, RingClass};
-use seqlock::ValueClass;
+use ring::{Example, RingClass};
 use view::ViewClass;
+// The stub (`python_stub/live.rs`) types the classes and functions these describe.
+pub(in crate::language_backend) use ring::EventsFunction;
+pub(in crate::language_backend) use seqlock::{Slot, ValueClass};
+pub(in crate::language_backend) use view::Method;
 
 const TEMPLATE: Template = Template {
     name: "python_live.py.j2",
@@ -63,7 +66,7 @@ pub(super) struct LiveSection {
     pub rings: Vec<Option<String>>,
     /// The context the text was rendered from, which the stub types (`python_stub/live.rs`).
     #[serde(skip)]
-    pub context: serde_json::Value,
+    pub context: LiveContext,
 }
 
 /// The live section of the module, or `None` when the schema declares no shared memory.
@@ -77,12 +80,12 @@ pub(super) fn render_live(
     let (context, views, rings) = live_context(schema, names);
     Ok(Some(LiveSection {
         text: COMPILED.render(&context)?,
-        context: serde_json::to_value(&context).map_err(|e| RenderError(e.to_string()))?,
-        unavailable_error: context.unavailable_error,
-        contended_error: context.contended_error,
-        exports: context.exports,
+        unavailable_error: context.unavailable_error.clone(),
+        contended_error: context.contended_error.clone(),
+        exports: context.exports.clone(),
         views,
         rings,
+        context,
     }))
 }
 
@@ -91,14 +94,14 @@ const HELPERS: &str = "atomic_load atomic_store atomic_compare_exchange atomic_e
                        atomic_fetch_add atomics_backend set_atomics_backend";
 
 #[derive(Serialize)]
-struct LiveContext {
+pub(in crate::language_backend) struct LiveContext {
     abi_name: String,
-    unavailable_error: String,
-    contended_error: String,
-    values: Vec<ValueClass>,
-    views: Vec<ViewClass>,
-    rings: Vec<RingClass>,
-    events: Vec<EventsFunction>,
+    pub(in crate::language_backend) unavailable_error: String,
+    pub(in crate::language_backend) contended_error: String,
+    pub(in crate::language_backend) values: Vec<ValueClass>,
+    pub(in crate::language_backend) views: Vec<ViewClass>,
+    pub(in crate::language_backend) rings: Vec<RingClass>,
+    pub(in crate::language_backend) events: Vec<EventsFunction>,
     example: Option<Example>,
     #[serde(skip)]
     exports: Vec<String>,

@@ -11,34 +11,34 @@ use crate::ir::access::{Ring, RingKind};
 use crate::ir::names::upper;
 
 #[derive(Serialize)]
-pub(super) struct RingClass {
-    pub(super) name: String,
+pub(in crate::language_backend) struct RingClass {
+    pub(in crate::language_backend) name: String,
     ring: String,
     doc: Vec<String>,
     slot_count: u64,
     slot_size: u64,
     align: u64,
-    header_view: String,
+    pub(in crate::language_backend) header_view: String,
     head_field: String,
     head_get: String,
     head_set: String,
     head_mask: String,
-    slot_view: String,
+    pub(in crate::language_backend) slot_view: String,
     lock: String,
-    value: String,
+    pub(in crate::language_backend) value: String,
 }
 
 #[derive(Serialize)]
-pub(super) struct EventsFunction {
-    pub(super) name: String,
+pub(in crate::language_backend) struct EventsFunction {
+    pub(in crate::language_backend) name: String,
     ring: String,
-    holder: String,
+    pub(in crate::language_backend) holder: String,
     total: String,
-    entries: String,
+    pub(in crate::language_backend) entries: String,
     capacity: u64,
     doc: Vec<String>,
     /// Also a method of the holder (no field of that name).
-    method: bool,
+    pub(in crate::language_backend) method: bool,
 }
 
 /// The names of the bot example: the first slot ring, its header view, and a row of that

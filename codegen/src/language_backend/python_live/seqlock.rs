@@ -11,17 +11,17 @@ use crate::language_backend::python::python_field_alias;
 
 /// `read_<lock>`, `read_<lock>_counted` and `write_<lock>` on the view of the counter's struct.
 #[derive(Serialize)]
-pub(super) struct LockMethods {
+pub(in crate::language_backend) struct LockMethods {
     lock: String,
-    read: String,
-    read_counted: String,
-    write: String,
+    pub(in crate::language_backend) read: String,
+    pub(in crate::language_backend) read_counted: String,
+    pub(in crate::language_backend) write: String,
     doc: Vec<String>,
     writers: String,
     readers: String,
     counter: u64,
     width: u64,
-    value: String,
+    pub(in crate::language_backend) value: String,
     /// The value is the struct itself, of which the lock guards these byte runs.
     whole: bool,
     size: u64,
@@ -49,22 +49,22 @@ struct Step {
 }
 
 #[derive(Serialize)]
-pub(super) struct ValueClass {
-    pub(super) name: String,
-    lock: String,
+pub(in crate::language_backend) struct ValueClass {
+    pub(in crate::language_backend) name: String,
+    pub(in crate::language_backend) lock: String,
     doc: Vec<String>,
     types: Vec<(String, String)>,
-    slots: Vec<Slot>,
+    pub(in crate::language_backend) slots: Vec<Slot>,
 }
 
 /// An attribute of a value class. `kind`: `int`, `ctype` or `bytes`; `source`: `field`,
 /// `part`, `sized` (a part whose length varies) or `extra` (the bytes past it).
 #[derive(Serialize)]
-struct Slot {
-    attr: String,
-    kind: &'static str,
-    source: &'static str,
-    name: String,
+pub(in crate::language_backend) struct Slot {
+    pub(in crate::language_backend) attr: String,
+    pub(in crate::language_backend) kind: &'static str,
+    pub(in crate::language_backend) source: &'static str,
+    pub(in crate::language_backend) name: String,
     ty: String,
 }
 

@@ -10,9 +10,9 @@ use crate::ir::{Elem, Prim};
 use crate::language_backend::live_plan::needs_view;
 
 #[derive(Serialize)]
-pub(super) struct ViewClass {
-    pub(super) name: String,
-    value: String,
+pub(in crate::language_backend) struct ViewClass {
+    pub(in crate::language_backend) name: String,
+    pub(in crate::language_backend) value: String,
     /// Who writes the struct: `host`, or nothing.
     writers: String,
     size: u64,
@@ -21,29 +21,29 @@ pub(super) struct ViewClass {
     trailer: bool,
     /// Class attributes holding ctypes types: (`_type_regions`, `RegionEntry * MAX_REGIONS`).
     types: Vec<(String, String)>,
-    pub(super) methods: Vec<Method>,
-    locks: Vec<LockMethods>,
+    pub(in crate::language_backend) methods: Vec<Method>,
+    pub(in crate::language_backend) locks: Vec<LockMethods>,
 }
 
 /// One method of a view. `kind` says which, and the template words its doc: `load`,
 /// `counter`, `store`, `fetch_add`, `cas`, `swap`, `word_load`, `word_cas`, `word_cas_at`,
 /// `get`, `set`, `copy`, `put`, `view`, `views`.
 #[derive(Serialize, Default, Clone)]
-pub(super) struct Method {
-    pub(super) kind: &'static str,
-    pub(super) name: String,
-    pub(super) field: String,
+pub(in crate::language_backend) struct Method {
+    pub(in crate::language_backend) kind: &'static str,
+    pub(in crate::language_backend) name: String,
+    pub(in crate::language_backend) field: String,
     /// Who writes the field: `host and client`, or nothing.
     who: String,
     offset: u64,
     width: u64,
     fmt: String,
-    pub(super) enum_class: Option<String>,
+    pub(in crate::language_backend) enum_class: Option<String>,
     signed: bool,
     type_attr: String,
-    count: u64,
+    pub(in crate::language_backend) count: u64,
     elem_size: u64,
-    view: String,
+    pub(in crate::language_backend) view: String,
 }
 
 /// The method of `class` for `field` of `kind`, as the class named it.

@@ -5,49 +5,14 @@
 
 use std::fmt::Write as _;
 
-use serde::Deserialize;
-
 use super::{StructExtras, shield_builtins};
 use crate::ir::attach::CHECKS;
-use crate::language_backend::RenderError;
 use crate::language_backend::python_attach::AttachSection;
 
-/// The parts of `python_attach.rs`'s context that the stub types.
-#[derive(Deserialize)]
-pub(super) struct AttachStub {
-    error: String,
-    attach: String,
-    read_versioned: String,
-    record: String,
-    handshakes: Vec<Handshake>,
-    tables: Vec<Table>,
-    root: Option<(usize, usize)>,
-}
-
-#[derive(Deserialize)]
-struct Handshake {
-    class: String,
-    /// Also a class method of the struct.
-    method: bool,
-}
-
-#[derive(Deserialize)]
-struct Table {
-    class: String,
-    root: bool,
-    rows: Vec<Row>,
-}
-
-#[derive(Deserialize)]
-struct Row {
-    method: String,
-    /// `view`, `ring`, `blocks` or `bytes`.
-    kind: String,
-    class: String,
-    optional: bool,
-    since: Option<(u32, u32)>,
-    head_row: Option<usize>,
-}
+/// The stub's side of the attach section: the context `python_attach.rs` rendered the
+/// module's section from, whose names the stub types.
+pub(super) use crate::language_backend::python_attach::AttachContext as AttachStub;
+use crate::language_backend::python_attach::{RowData as Row, TableData as Table};
 
 /// What every attach section has; `{error}` and `{record}` are the classes' names.
 const HELPERS: &str = r#"
@@ -119,9 +84,8 @@ class {record}(Generic[_Record]):
 "#;
 
 impl AttachStub {
-    pub(super) fn new(attach: &AttachSection) -> Result<AttachStub, RenderError> {
-        AttachStub::deserialize(&attach.context)
-            .map_err(|e| RenderError(format!("the attach section's context: {e}")))
+    pub(super) fn new(attach: AttachSection) -> AttachStub {
+        attach.context
     }
 
     /// `Struct.read_versioned(buffer)`, the class method of each record with a handshake.
@@ -204,7 +168,7 @@ fn row_signature(t: &Table, r: &Row) -> String {
     let head_may_lack = r
         .head_row
         .is_some_and(|h| t.rows.get(h).is_none_or(may_lack));
-    let class = match r.kind.as_str() {
+    let class = match r.kind {
         "bytes" => "memoryview",
         _ => &r.class,
     };

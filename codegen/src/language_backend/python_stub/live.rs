@@ -6,8 +6,6 @@
 
 use std::fmt::Write as _;
 
-use serde::Deserialize;
-
 use super::{StructExtras, copy_type, elem_type, put_type, shield_builtins};
 use crate::Schema;
 use crate::ir::{Elem, Prim, Type};
@@ -15,76 +13,10 @@ use crate::language_backend::RenderError;
 use crate::language_backend::python::Names;
 use crate::language_backend::python_live::LiveSection;
 
-/// The parts of `python_live.rs`'s context that the stub types.
-#[derive(Deserialize)]
-pub(super) struct LiveStub {
-    unavailable_error: String,
-    contended_error: String,
-    values: Vec<ValueClass>,
-    views: Vec<ViewClass>,
-    rings: Vec<RingClass>,
-    events: Vec<EventsFunction>,
-}
-
-#[derive(Deserialize)]
-struct ValueClass {
-    name: String,
-    lock: String,
-    slots: Vec<Slot>,
-}
-
-/// An attribute of a value class: `kind` `int`, `ctype` or `bytes`; `source` `field`,
-/// `part`, `sized` or `extra`; `name` the field's or trailer part's.
-#[derive(Deserialize)]
-struct Slot {
-    attr: String,
-    kind: String,
-    source: String,
-    name: String,
-}
-
-#[derive(Deserialize)]
-struct ViewClass {
-    name: String,
-    /// The struct's class.
-    value: String,
-    methods: Vec<Method>,
-    locks: Vec<LockMethods>,
-}
-
-#[derive(Deserialize)]
-struct Method {
-    kind: String,
-    name: String,
-    field: String,
-    enum_class: Option<String>,
-    count: u64,
-    view: String,
-}
-
-#[derive(Deserialize)]
-struct LockMethods {
-    read: String,
-    read_counted: String,
-    write: String,
-    value: String,
-}
-
-#[derive(Deserialize)]
-struct RingClass {
-    name: String,
-    header_view: String,
-    slot_view: String,
-    value: String,
-}
-
-#[derive(Deserialize)]
-struct EventsFunction {
-    name: String,
-    holder: String,
-    entries: String,
-    method: bool,
-}
+/// The stub's side of the live section: the context `python_live.rs` rendered the module's
+/// section from, whose names the stub types.
+pub(super) use crate::language_backend::python_live::LiveContext as LiveStub;
+use crate::language_backend::python_live::{EventsFunction, Method, Slot, ValueClass};
 
 /// The helpers every live section has, as `python.py.j2` names them; `{unavailable}` and
 /// `{contended}` are the exceptions' names.
@@ -119,13 +51,13 @@ class _LiveValue: ...
 "#;
 
 impl LiveStub {
+    /// The live section's context, once every field a signature needs is found.
     pub(super) fn new(
         schema: &Schema,
         names: &Names,
-        live: &LiveSection,
+        live: LiveSection,
     ) -> Result<LiveStub, RenderError> {
-        let stub = LiveStub::deserialize(&live.context)
-            .map_err(|e| RenderError(format!("the live section's context: {e}")))?;
+        let stub = live.context;
         // Every field a signature needs is there before anything is written.
         for view in &stub.views {
             for m in &view.methods {
@@ -245,7 +177,7 @@ fn signature(names: &Names, m: &Method, ty: &Type) -> Result<String, RenderError
         "tuple[{}]",
         vec![number.as_str(); m.count as usize].join(", ")
     );
-    Ok(match m.kind.as_str() {
+    Ok(match m.kind {
         "load" | "counter" | "get" => format!("(self) -> {read}"),
         "store" | "set" => format!("(self, value: {take}) -> None"),
         "fetch_add" => "(self, value: int) -> int".to_string(),
@@ -304,7 +236,7 @@ fn slot_type(
         .find(|l| l.name == v.lock)
         .ok_or_else(missing)?;
     let si = lock.struct_index;
-    let ty = match s.source.as_str() {
+    let ty = match s.source {
         "extra" => return Ok("bytes".to_string()),
         "field" => (schema.abi.structs[si].fields.iter())
             .find(|f| f.name == s.name)
@@ -314,7 +246,7 @@ fn slot_type(
             .map(|t| &t.ty),
     };
     let ty = ty.ok_or_else(missing)?;
-    Ok(match (s.kind.as_str(), ty.elem) {
+    Ok(match (s.kind, ty.elem) {
         ("int", Elem::Prim(Prim::F32 | Prim::F64)) => "float".to_string(),
         ("int", _) => "int".to_string(),
         _ => copy_type(names, ty),
