@@ -23,6 +23,12 @@ use crate::{Schema, write};
 /// and in the crate, `include!(concat!(env!("OUT_DIR"), "/NAME.rs"));`, NAME being the
 /// schema's `[abi] name`. The generated Rust names what it needs at its top (zerocopy with
 /// `derive`, and `abi-runtime` when the schema declares shared memory).
+///
+/// Cargo runs the build script again when the schema or a template changes. The outputs
+/// are not watched: one deleted by hand comes back on the next change of the schema (`touch
+/// schema.toml`), not on the next build. Watching them would make every build after a
+/// schema change run the script and compile the crate a second time, since cargo takes a
+/// watched file written during the script's own run for a change.
 #[derive(Debug, Clone)]
 #[must_use = "a Builder does nothing until `generate` or `generate_or_exit` is called"]
 pub struct Builder {
@@ -48,6 +54,8 @@ enum RustTarget {
 enum TextTarget {
     CHeader,
     Python,
+    /// The Python module's `.pyi` type stub.
+    PythonStub,
     Markdown,
     /// A minijinja template over the layout context (TEMPLATES.md).
     Template(PathBuf),
@@ -170,9 +178,22 @@ impl Builder {
         self
     }
 
-    /// Writes the Python `ctypes` module to `path`.
+    /// Writes the Python `ctypes` module to `path`, and its type stub beside it: `path`
+    /// with the extension `.pyi` (`bridge.py` and `bridge.pyi`), which editors and
+    /// `mypy --strict` read. [`python_without_stub`](Self::python_without_stub) writes the
+    /// module alone.
     #[cfg(feature = "text")]
     pub fn python(mut self, path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        let stub = path.with_extension("pyi");
+        self.text.push((TextTarget::Python, path));
+        self.text.push((TextTarget::PythonStub, stub));
+        self
+    }
+
+    /// Writes the Python `ctypes` module to `path`, without its `.pyi` type stub.
+    #[cfg(feature = "text")]
+    pub fn python_without_stub(mut self, path: impl Into<PathBuf>) -> Self {
         self.text.push((TextTarget::Python, path.into()));
         self
     }
@@ -245,7 +266,7 @@ impl Builder {
                 }
             }
         }
-        let src = write::read_schema(&self.schema).map_err(|source| BuildError::Read {
+        let src = write::read_text(&self.schema).map_err(|source| BuildError::Read {
             path: self.schema.clone(),
             source,
         })?;
@@ -301,7 +322,7 @@ impl Builder {
         source: &str,
         planned: &mut Vec<(PathBuf, String)>,
     ) -> Result<(), BuildError> {
-        use crate::language_backend::{c, markdown, python, user_template};
+        use crate::language_backend::{c, markdown, python, python_stub, user_template};
         let render_error = |e: crate::language_backend::RenderError| BuildError::Render(e.0);
         for (target, path) in &self.text {
             let text = match target {
@@ -309,11 +330,14 @@ impl Builder {
                 TextTarget::Python => {
                     python::render_python(schema, source).map_err(render_error)?
                 }
+                TextTarget::PythonStub => {
+                    python_stub::render_python_stub(schema, source).map_err(render_error)?
+                }
                 TextTarget::Markdown => {
                     markdown::render_markdown(schema, source).map_err(render_error)?
                 }
                 TextTarget::Template(template) => {
-                    let text = write::read_schema(template).map_err(|e| BuildError::Read {
+                    let text = write::read_text(template).map_err(|e| BuildError::Read {
                         path: template.clone(),
                         source: e,
                     })?;

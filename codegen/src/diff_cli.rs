@@ -74,7 +74,7 @@ type OldSchema = (Option<String>, String, Option<String>);
 fn read_old(at: &OldAt, renamed: bool) -> Result<OldSchema, String> {
     match at {
         OldAt::File(path) => {
-            let src = write::read_schema(path)
+            let src = write::read_text(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             Ok((Some(src), display_name(path), Some(display_name(path))))
         }
@@ -109,7 +109,7 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
         Ok(old) => old,
         Err(e) => return unreadable(e),
     };
-    let new_src = match write::read_schema(&new_path) {
+    let new_src = match write::read_text(&new_path) {
         Ok(src) => src,
         Err(e) => return unreadable(format!("cannot read {}: {e}", new_path.display())),
     };

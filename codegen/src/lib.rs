@@ -1,5 +1,5 @@
 //! The ABI schema code generator: `schema.toml` → validated IR → layout → Rust, C, Python
-//! and markdown. Every stage is a pure function over values; only [`write`] touches the disk.
+//! and markdown. Every stage is a pure function over values; only [`mod@write`] touches the disk.
 
 pub mod access;
 pub mod attach;

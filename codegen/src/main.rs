@@ -306,7 +306,7 @@ pub(crate) fn render_errors(errors: &abi_codegen::SchemaErrors, name: &str, src:
 
 /// The schema and its text, for diagnostics that come after loading.
 fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
-    let src = write::read_schema(path)
+    let src = write::read_text(path)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
     match abi_codegen::load_schema(&src) {
         Ok(schema) => Ok((schema, src)),
@@ -383,7 +383,7 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
 /// `abi-codegen render TEMPLATE`: the template rendered over the schema, on stdout.
 fn render_template(schema_path: &Path, template: &Path) -> Result<ExitCode, Failure> {
     let schema = load(schema_path)?;
-    let text = write::read_schema(template)
+    let text = write::read_text(template)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", template.display())))?;
     let source = abi_codegen::diagnostics::source_name(schema_path);
     match abi_codegen::language_backend::user_template::render_user_template(

@@ -14,8 +14,8 @@ pub struct Output {
     pub contents: String,
 }
 
-/// Reads the schema text.
-pub fn read_schema(path: &Path) -> io::Result<String> {
+/// Reads a text file the generator takes as input: the schema, or a user template.
+pub fn read_text(path: &Path) -> io::Result<String> {
     fs::read_to_string(path)
 }
 

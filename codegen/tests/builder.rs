@@ -56,9 +56,15 @@ fn writes_every_target_asked_for_and_only_on_change() {
         .generated_dir(dir.join("generated"));
     let first = builder.clone().generate().expect("generates");
     assert_eq!(first.rust, Some(dir.join("out/demo.rs")));
-    // Five targets named one by one, and generate's own set (rs, h, py, pyi, md: no
-    // templates in this schema).
-    assert_eq!(first.files.len(), 10, "{:?}", first.files);
+    // Five targets named one by one (the Python module with its stub beside it), and
+    // generate's own set (rs, h, py, pyi, md: no templates in this schema).
+    assert_eq!(first.files.len(), 11, "{:?}", first.files);
+    assert!(first.files.contains(&dir.join("py/demo.pyi")), "{:?}", first.files);
+    // The stub beside the module is generate's stub, to the byte.
+    assert_eq!(
+        fs::read_to_string(dir.join("py/demo.pyi")).expect("py/demo.pyi"),
+        fs::read_to_string(dir.join("generated/demo.pyi")).expect("generated/demo.pyi")
+    );
     assert_eq!(first.written, first.files);
     let rust = fs::read_to_string(dir.join("out/demo.rs")).expect("the Rust file");
     assert!(rust.starts_with("// generated from schema.toml; do not edit\n"));
@@ -79,6 +85,20 @@ fn writes_every_target_asked_for_and_only_on_change() {
     );
     let again = builder.generate().expect("generates again");
     assert!(again.written.is_empty(), "{:?}", again.written);
+}
+
+#[test]
+fn python_without_stub_writes_the_module_alone() {
+    let dir = dir("no_stub");
+    let schema = schema_in(&dir, SCHEMA);
+    let built = Builder::new(&schema)
+        .cargo_instructions(false)
+        .no_rust()
+        .python_without_stub(dir.join("demo.py"))
+        .generate()
+        .expect("generates");
+    assert_eq!(built.files, vec![dir.join("demo.py")]);
+    assert!(!dir.join("demo.pyi").exists());
 }
 
 #[test]
