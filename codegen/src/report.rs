@@ -249,7 +249,7 @@ fn exact(value: i128) -> Value {
     }
 }
 
-fn scalar_json(s: &crate::ir::attach::Scalar) -> Value {
+fn scalar_json(s: &crate::ir::scalar::Scalar) -> Value {
     json!({ "path": s.path, "offset": s.offset, "width": s.width })
 }
 

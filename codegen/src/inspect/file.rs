@@ -7,8 +7,8 @@
 //! resynchronised silently.
 
 use crate::Schema;
-use crate::ir::attach::Scalar;
 use crate::ir::file::{FieldRef, FileFormat, Place, TotalOf};
+use crate::ir::scalar::Scalar;
 
 use super::{Issue, Level, Node, NodeKind, decode};
 

@@ -14,7 +14,8 @@ use super::RenderError;
 use super::c::{c_type_name, render_comment_lines};
 use super::text::{Compiled, Template};
 use crate::Schema;
-use crate::ir::attach::{CHECKS, Holds, LayoutTable, Scalar};
+use crate::ir::attach::{CHECKS, Holds, LayoutTable};
+use crate::ir::scalar::Scalar;
 
 const TEMPLATE: Template = Template {
     name: "c_attach.h.j2",

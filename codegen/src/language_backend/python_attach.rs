@@ -23,7 +23,8 @@ use super::python_live::{LiveSection, Namer, doc_lines};
 use super::text::{Compiled, Template};
 use crate::Schema;
 use crate::ir::access::RingKind;
-use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
+use crate::ir::attach::{Handshake, Holds, LayoutTable};
+use crate::ir::scalar::Scalar;
 
 const TEMPLATE: Template = Template {
     name: "python_attach.py.j2",

@@ -9,7 +9,8 @@ use quote::{format_ident, quote};
 use super::lit;
 use crate::Schema;
 use crate::ir::access::RingKind;
-use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
+use crate::ir::attach::{Handshake, Holds, LayoutTable};
+use crate::ir::scalar::Scalar;
 use crate::language_backend::live_plan::has_view;
 use crate::language_backend::rust::{rust_ident, type_ident};
 
