@@ -34,10 +34,9 @@ pub mod user_template;
 use crate::Schema;
 use crate::write::Output;
 
-/// The extensions of the files the built-in targets write, named after the ABI
-/// (`bridge.rs`, ...); a `[[template]]` may not write one of them. `pyi` is the Python
-/// module's type stub.
-pub const BUILTIN_EXTENSIONS: [&str; 5] = ["rs", "h", "py", "pyi", "md"];
+/// The extensions of the built-in targets' files (defined with the `[[template]]` IR,
+/// which lowering checks against them).
+pub use crate::ir::template::BUILTIN_EXTENSIONS;
 
 /// The first line of every generated file, after the comment marker.
 pub fn generated_line(source: &str) -> String {
