@@ -8,8 +8,9 @@
 use crate::Schema;
 use crate::ir::attach::{Holds, LayoutTable};
 
+use super::decode;
 use super::file::{FileInspection, Found, ReadAt, read_scalar};
-use super::{Issue, Level, decode};
+use super::model::{Issue, Level};
 
 /// The index of the `[[layout]]` named `name`.
 pub fn find_layout(schema: &Schema, name: &str) -> Option<usize> {
