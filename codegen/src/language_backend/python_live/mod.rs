@@ -26,7 +26,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::RenderError;
-use super::live_plan::has_view;
+use super::live_plan::{has_live_layer, has_view};
 use super::python::{
     Names, PYTHON_KEYWORDS, escape_docstring_line, python_type_name, render_ctype,
 };
@@ -74,7 +74,7 @@ pub(super) fn render_live(
     schema: &Schema,
     names: &Names,
 ) -> Result<Option<LiveSection>, RenderError> {
-    if !super::rust_live::has_live_layer(schema) {
+    if !has_live_layer(schema) {
         return Ok(None);
     }
     let (context, views, rings) = live_context(schema, names);

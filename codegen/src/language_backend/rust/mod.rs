@@ -19,6 +19,7 @@ use std::ops::Range;
 
 use proc_macro2::TokenStream;
 
+use super::live_plan::has_live_layer;
 use super::rust_struct::{expand_struct, is_shown_array, is_text};
 use super::{jobs, rust_live};
 use crate::Schema;
@@ -139,7 +140,7 @@ pub const RUNTIME_REQUIREMENT: &str = "0.1";
 /// dependency lines (name, requirement): zerocopy with `derive` for the value types, and
 /// with `alloc` and `abi-runtime` for the live layer when the schema declares shared memory.
 pub fn consumer_dependencies(schema: &Schema) -> Vec<(&'static str, String)> {
-    if rust_live::has_live_layer(schema) {
+    if has_live_layer(schema) {
         vec![
             (
                 "zerocopy",
@@ -175,7 +176,7 @@ fn items_of(schema: &Schema) -> Vec<Item> {
         .chain((0..abi.consts.len()).map(Item::Const))
         .chain((0..abi.enums.len()).map(Item::Newtype))
         .chain((0..abi.structs.len()).map(Item::Struct))
-        .chain(rust_live::has_live_layer(schema).then_some(Item::Live))
+        .chain(has_live_layer(schema).then_some(Item::Live))
         .collect()
 }
 

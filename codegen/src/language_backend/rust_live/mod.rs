@@ -23,11 +23,6 @@ use crate::layout::StructLayout;
 use ring::expand_ring;
 use seqlock::{expand_seqlock_methods, expand_seqlock_value};
 
-/// Whether the schema declares any shared memory, and so whether there is a live layer.
-pub fn has_live_layer(schema: &Schema) -> bool {
-    schema.access.structs.iter().any(|s| s.shared)
-}
-
 /// Roughly how much the live layer costs to expand, parse and print.
 pub fn live_weight(schema: &Schema) -> usize {
     (0..schema.abi.structs.len())
