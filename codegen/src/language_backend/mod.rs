@@ -9,10 +9,6 @@
 
 #[cfg(feature = "text")]
 pub mod c;
-#[cfg(feature = "text")]
-mod c_attach;
-#[cfg(feature = "text")]
-mod c_live;
 mod common;
 pub mod jobs;
 mod live_plan;

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::render_int_literal;
+use super::literals::render_int_literal;
 use crate::ir::names::is_c_reserved_word;
 use crate::ir::{Abi, Elem, Prim, Type};
 
