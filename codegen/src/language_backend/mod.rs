@@ -27,8 +27,6 @@ mod python_repr;
 #[cfg(feature = "text")]
 pub mod python_stub;
 pub mod rust;
-mod rust_live;
-mod rust_struct;
 #[cfg(feature = "text")]
 pub mod text;
 #[cfg(feature = "text")]
