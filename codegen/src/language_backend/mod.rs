@@ -18,14 +18,6 @@ pub mod markdown;
 pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;
-#[cfg(feature = "text")]
-mod python_attach;
-#[cfg(feature = "text")]
-mod python_live;
-#[cfg(feature = "text")]
-mod python_repr;
-#[cfg(feature = "text")]
-pub mod python_stub;
 pub mod rust;
 #[cfg(feature = "text")]
 pub mod text;
@@ -50,7 +42,7 @@ type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
 const TEXT_TARGETS: [(&str, RenderText); 4] = [
     ("h", c::render_c_header),
     ("py", python::render_python),
-    ("pyi", python_stub::render_python_stub),
+    ("pyi", python::render_python_stub),
     ("md", markdown::render_markdown),
 ];
 

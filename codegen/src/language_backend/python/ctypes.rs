@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::Names;
+use super::names::Names;
 use crate::ir::{Abi, Elem, Prim, Type};
 
 fn prim_ctype(p: Prim) -> &'static str {

@@ -63,6 +63,13 @@ pub(super) fn escape_docstring_lines(doc: &str) -> Vec<String> {
     doc.split('\n').map(escape_docstring_line).collect()
 }
 
+/// A doc as escaped docstring lines, empty lines left out.
+pub(super) fn doc_lines(doc: &str) -> Vec<String> {
+    (doc.split('\n').filter(|d| !d.is_empty()))
+        .map(escape_docstring_line)
+        .collect()
+}
+
 /// One line of text for the inside of a `"""` docstring: backslashes doubled; a `"`
 /// escaped when another `"` or the end of the line follows it (so no `"""` forms and no
 /// quote touches the closing one); control characters other than tab as escapes. The

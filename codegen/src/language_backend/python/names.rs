@@ -1,6 +1,8 @@
 //! The Python names of the schema's items: CamelCase classes kept clear of keywords and
-//! builtins, the keyword aliases of fields, and the names by index that every part of the
-//! module reads.
+//! builtins, the keyword aliases of fields, the names by index that every part of the
+//! module reads, and the namer that keeps the live and attach sections' own names unique.
+
+use std::collections::HashSet;
 
 use crate::ir::Abi;
 use crate::ir::names::{camel, upper};
@@ -134,6 +136,20 @@ impl Names {
                 .collect(),
             consts: abi.consts.iter().map(|c| upper(&c.name)).collect(),
         }
+    }
+}
+
+/// Unique names in one namespace: a wanted name that is taken, or a keyword, gets `_` until
+/// it is free.
+pub(super) struct Namer(pub(super) HashSet<String>);
+
+impl Namer {
+    pub(super) fn name(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_string();
+        while PYTHON_KEYWORDS.contains(&name.as_str()) || !self.0.insert(name.clone()) {
+            name.push('_');
+        }
+        name
     }
 }
 

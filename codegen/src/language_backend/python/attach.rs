@@ -4,7 +4,7 @@
 //! tables and handshakes go into the module as data (every offset, size and alignment
 //! taken from `Schema::attach`, never recomputed), and one generic checker written once in
 //! `templates/python_attach.py.j2` walks them. Each layout gets a handle class with one
-//! method per row, handing out the live view (`python_live/`), the ring, the nested
+//! method per row, handing out the live view (`live/`), the ring, the nested
 //! blocks, or the bytes. None when the schema declares neither handshakes nor layouts.
 //!
 //! Names: the error, the handles and the record class are CamelCase (`AttachError`,
@@ -17,18 +17,19 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
-use super::python::{Names, python_field_alias, python_type_name};
-use super::python_live::{LiveSection, Namer, doc_lines};
-use super::text::{Compiled, Template};
+use super::literals::doc_lines;
+use super::live::LiveSection;
+use super::names::{Namer, Names, python_field_alias, python_type_name};
 use crate::Schema;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::scalar::Scalar;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::text::{Compiled, Template};
 
 const TEMPLATE: Template = Template {
     name: "python_attach.py.j2",
-    source: include_str!("../../templates/python_attach.py.j2"),
+    source: include_str!("../../../templates/python_attach.py.j2"),
 };
 
 /// The template, compiled on first use.
@@ -45,7 +46,7 @@ pub(super) struct AttachSection {
     pub error: String,
     #[serde(skip)]
     pub exports: Vec<String>,
-    /// The context the text was rendered from, which the stub types (`python_stub/attach.rs`).
+    /// The context the text was rendered from, which the stub types (`stub/attach.rs`).
     #[serde(skip)]
     pub context: AttachContext,
 }

@@ -4,11 +4,12 @@
 
 use serde::Serialize;
 
+use super::context::Ctx;
 use super::view::{ViewClass, method};
-use super::{Ctx, doc_lines};
 use crate::ir::Elem;
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::names::upper;
+use crate::language_backend::python::literals::doc_lines;
 
 #[derive(Serialize)]
 pub(in crate::language_backend) struct RingClass {

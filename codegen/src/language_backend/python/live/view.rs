@@ -3,11 +3,12 @@
 
 use serde::Serialize;
 
+use super::context::{Ctx, prim_format};
 use super::seqlock::LockMethods;
-use super::{Ctx, Namer, prim_format};
 use crate::ir::access::AccessKind;
 use crate::ir::{Elem, Prim};
 use crate::language_backend::live_plan::needs_view;
+use crate::language_backend::python::names::Namer;
 
 #[derive(Serialize)]
 pub(in crate::language_backend) struct ViewClass {
