@@ -25,7 +25,6 @@ pub use markdown::render_markdown;
 pub use policy::{compute_verdict, required_bump};
 pub use text::render_text;
 
-pub(crate) use change::FieldSite;
 pub use change::{Change, ChangeKind, ItemKind, Severity, Shape};
 pub use model::{Diff, Group, Location, NewAbi, Sources};
 pub use verdict::{Bump, Verdict};

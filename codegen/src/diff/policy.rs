@@ -7,8 +7,10 @@ use crate::ir::Version;
 
 use crate::ir::VersionPolicy;
 
+use super::change::{Change, Severity};
+use super::model::Group;
 use super::verdict::step_phrase;
-use super::{Bump, Change, Group, Severity, Verdict};
+use super::verdict::{Bump, Verdict};
 
 /// How many item paths a problem names before it says "and N more".
 const LISTED: usize = 5;
