@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use crate::diagnostics::{SchemaErrors, display_path as display_name};
 #[cfg(feature = "text")]
 use crate::language_backend::user_template::TemplateError;
-use crate::{Schema, write};
+use crate::schema::Schema;
+use crate::write;
 
 /// Generates code from a schema in a build script.
 ///
@@ -250,8 +251,8 @@ impl Builder {
             source,
         })?;
         let file = display_name(&self.schema);
-        let schema =
-            crate::load_schema(&src).map_err(|errors| schema_error(&errors, &file, &src))?;
+        let schema = crate::schema::load_schema(&src)
+            .map_err(|errors| schema_error(&errors, &file, &src))?;
         let source = crate::diagnostics::source_name(&self.schema);
         let mut planned: Vec<(PathBuf, String)> = Vec::new();
         let mut generated = Generated::default();

@@ -1,8 +1,8 @@
 //! Decoding one record: bytes through a struct's layout into a tree of [`Node`]s, with an
 //! [`Issue`] for every suspicious value.
 
-use crate::Schema;
 use crate::ir::{Abi, Elem, EnumKind, Prim, Type};
+use crate::schema::Schema;
 
 use super::model::{Issue, Level, Node, NodeKind, hex_bytes, join, show_like};
 

@@ -6,9 +6,9 @@
 //! followed; a record that cannot be found is an error that says why. Nothing is skipped or
 //! resynchronised silently.
 
-use crate::Schema;
 use crate::ir::file::{FieldRef, FileFormat, Place, TotalOf};
 use crate::ir::scalar::Scalar;
+use crate::schema::Schema;
 
 use super::decode;
 use super::model::{Issue, Level, Node, NodeKind, exit_code};

@@ -5,8 +5,8 @@
 //! row missing, out of bounds, misaligned, too small, or overlapping another is an error, and
 //! its region is not decoded.
 
-use crate::Schema;
 use crate::ir::attach::{Holds, LayoutTable};
+use crate::schema::Schema;
 
 use super::decode;
 use super::file::{FileInspection, Found, ReadAt, read_scalar};

@@ -2,7 +2,7 @@
 //! and the [`Inspection`] that holds them with their issues.
 
 use super::model::{Issue, Level, Node, exit_code};
-use crate::Schema;
+use crate::schema::Schema;
 
 /// Which records to decode: `count` records of struct `type_name`, the first at `offset`,
 /// each `stride` bytes after the one before. Checked when made: the type exists, `count` is at

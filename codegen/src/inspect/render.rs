@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::Schema;
 use crate::ir::{Abi, Prim};
+use crate::schema::Schema;
 
 use super::model::{Issue, Node, NodeKind, hex_bytes, join, show_like};
 use super::records::{Inspection, every};

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::Schema;
+use crate::schema::Schema;
 
 use super::file::FileInspection;
 use super::render::{dump_node, issues_json, issues_text, json_node};

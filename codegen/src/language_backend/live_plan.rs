@@ -3,9 +3,9 @@
 //! copies. One rule each, so that Rust, C and Python touch the same bytes with the same
 //! access sizes.
 
-use crate::Schema;
 use crate::ir::Elem;
 use crate::ir::access::{Guard, Seqlock};
+use crate::schema::Schema;
 
 /// Whether the schema declares any shared memory, and so whether there is a live layer
 /// (Rust's `pub mod live`, Python's live section).

@@ -24,7 +24,7 @@ pub mod text;
 #[cfg(feature = "text")]
 pub mod user_template;
 
-use crate::Schema;
+use crate::schema::Schema;
 use crate::write::Output;
 
 pub use common::{RenderError, doc_after_since, generated_line, show_invisible_chars};

@@ -12,11 +12,11 @@ use serde::Serialize;
 
 use super::comments::render_comment_lines;
 use super::names::c_type_name;
-use crate::Schema;
 use crate::ir::attach::{CHECKS, Holds, LayoutTable};
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
     name: "c_attach.h.j2",

@@ -20,12 +20,12 @@ use serde::Serialize;
 use super::literals::doc_lines;
 use super::live::LiveSection;
 use super::names::{Namer, Names, python_field_alias, python_type_name};
-use crate::Schema;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
     name: "python_attach.py.j2",

@@ -40,9 +40,9 @@ use serde::Serialize;
 
 use super::common::{RenderError, doc_after_since, generated_line};
 use super::text::{Compiled, Template};
-use crate::Schema;
 use crate::ir::names::upper;
 use crate::ir::{Elem, EnumKind, Struct, Type};
+use crate::schema::Schema;
 use attach::{AttachSection, render_attach};
 use docstring::{DocEntry, Docstring, since_note};
 use literals::{escape_comment_lines, escape_docstring_line, escape_docstring_lines};

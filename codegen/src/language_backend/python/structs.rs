@@ -10,10 +10,10 @@ use super::docstring::{DocEntry, Docstring, since_note};
 use super::literals::{escape_docstring_line, escape_docstring_lines};
 use super::names::{Names, python_field_alias};
 use super::repr::{ReprContext, repr_context};
-use crate::Schema;
 use crate::ir::Elem;
 use crate::language_backend::common::doc_after_since;
 use crate::language_backend::protocols;
+use crate::schema::Schema;
 
 #[derive(Serialize)]
 pub(super) struct StructContext<'a> {

@@ -23,8 +23,8 @@ use proc_macro2::TokenStream;
 use super::common::generated_line;
 use super::jobs;
 use super::live_plan::has_live_layer;
-use crate::Schema;
 use crate::ir::{Abi, EnumKind};
+use crate::schema::Schema;
 
 mod docs;
 mod items;
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn the_text_does_not_depend_on_the_number_of_parts() {
         let src = include_str!("../../../../schema.toml");
-        let schema = crate::load_schema(src).expect("the bridge schema loads");
+        let schema = crate::schema::load_schema(src).expect("the bridge schema loads");
         let whole = expand_rust_in_parts(&schema, "schema.toml", 1, 1);
         for (parts, threads) in [(2, 1), (2, 2), (3, 3), (4, 2), (4, 3), (4, 8)] {
             assert!(

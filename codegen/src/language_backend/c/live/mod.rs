@@ -16,12 +16,12 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::names::{array_len, c_field_name, c_type_name, field_type};
-use crate::Schema;
 use crate::ir::Elem;
 use crate::ir::access::AccessKind;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::protocols::{Protocol, describe_protocols};
 use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 use comments::field_doc;
 use ring::{EventRingCtx, SlotRingCtx, build_ring};
 use seqlock::{SeqlockCtx, build_seqlock};

@@ -3,10 +3,10 @@
 use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
-use crate::Schema;
 use crate::ir::access::{Guard, Ring, RingKind};
 use crate::language_backend::c::names::{c_field_name, c_type_name, field_type};
 use crate::language_backend::protocols::Protocol;
+use crate::schema::Schema;
 
 #[derive(Serialize)]
 pub(super) struct SlotRingCtx {

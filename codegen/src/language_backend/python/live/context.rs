@@ -2,10 +2,10 @@
 //! the classes already named (the [`Ctx`] each part's builders are methods of), and a
 //! number's `struct` format.
 
-use crate::Schema;
 use crate::ir::{Elem, Prim, Type};
 use crate::language_backend::python::ctypes::render_ctype;
 use crate::language_backend::python::names::Names;
+use crate::schema::Schema;
 
 /// What every part of the context needs: the schema, its Python names, the view class of
 /// each struct that has one, and the class each seqlock reads into.

@@ -27,11 +27,11 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::names::{Namer, Names, python_type_name};
-use crate::Schema;
 use crate::ir::access::RingKind;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::live_plan::{has_live_layer, has_view};
 use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 use context::Ctx;
 use ring::{Example, RingClass};
 use view::ViewClass;

@@ -7,11 +7,11 @@
 use std::fmt::Write as _;
 
 use super::types::{StructExtras, copy_type, elem_type, put_type, shield_builtins};
-use crate::Schema;
 use crate::ir::{Elem, Prim, Type};
 use crate::language_backend::common::RenderError;
 use crate::language_backend::python::live::LiveSection;
 use crate::language_backend::python::names::Names;
+use crate::schema::Schema;
 
 /// The stub's side of the live section: the context `live/` rendered the module's section
 /// from, whose names the stub types.

@@ -18,10 +18,10 @@ use super::literals::python_int_literal;
 use super::live::LiveSection;
 use super::names::{Names, python_field_alias};
 use super::repr::repr_context;
-use crate::Schema;
 use crate::ir::names::upper;
 use crate::ir::{Abi, Elem, EnumKind};
 use crate::language_backend::common::{RenderError, generated_line};
+use crate::schema::Schema;
 use types::{StructExtras, field_type, shield_builtins};
 
 /// Renders the stub of the Python module of `schema` from the module's names and its live

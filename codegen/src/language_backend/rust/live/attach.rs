@@ -7,12 +7,12 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::tokens::{lit, value_type};
-use crate::Schema;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::scalar::Scalar;
 use crate::language_backend::live_plan::has_view;
 use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::schema::Schema;
 
 /// Everything attach adds to `pub mod live`; nothing when the schema declares no layout
 /// and no handshake.

@@ -16,11 +16,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::names::{rust_ident, type_ident};
-use crate::Schema;
 use crate::ir::access::{AccessKind, StructAccess};
 use crate::ir::{Elem, Field, Prim};
 use crate::language_backend::live_plan::{has_view, needs_view};
 use crate::layout::StructLayout;
+use crate::schema::Schema;
 use ring::expand_ring;
 use seqlock::{expand_seqlock_methods, expand_seqlock_value};
 use tokens::{lit, value_type, word_type};

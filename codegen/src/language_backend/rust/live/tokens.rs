@@ -4,9 +4,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::Schema;
 use crate::ir::{Elem, Type};
 use crate::language_backend::rust::names::type_ident;
+use crate::schema::Schema;
 
 /// The Rust value type of a field, from the live module.
 pub(super) fn value_type(schema: &Schema, ty: &Type) -> TokenStream {
