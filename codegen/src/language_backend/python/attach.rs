@@ -74,17 +74,17 @@ pub(super) fn render_attach(
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct AttachContext {
-    pub(in crate::language_backend) error: String,
-    pub(in crate::language_backend) attach: String,
-    pub(in crate::language_backend) read_versioned: String,
-    pub(in crate::language_backend) record: String,
+pub(in crate::language_backend::python) struct AttachContext {
+    pub(in crate::language_backend::python) error: String,
+    pub(in crate::language_backend::python) attach: String,
+    pub(in crate::language_backend::python) read_versioned: String,
+    pub(in crate::language_backend::python) record: String,
     /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
     live: bool,
-    pub(in crate::language_backend) handshakes: Vec<HandshakeData>,
-    pub(in crate::language_backend) tables: Vec<TableData>,
+    pub(in crate::language_backend::python) handshakes: Vec<HandshakeData>,
+    pub(in crate::language_backend::python) tables: Vec<TableData>,
     /// The root layout, by index into `tables`, and its header's handshake, by index.
-    pub(in crate::language_backend) root: Option<(usize, usize)>,
+    pub(in crate::language_backend::python) root: Option<(usize, usize)>,
     /// An example for the docs: the root class and its first rows of each kind.
     example: Option<Example>,
     #[serde(skip)]
@@ -99,9 +99,9 @@ fn word(s: &Scalar) -> Word {
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct HandshakeData {
+pub(in crate::language_backend::python) struct HandshakeData {
     /// The struct's Python class and its schema name.
-    pub(in crate::language_backend) class: String,
+    pub(in crate::language_backend::python) class: String,
     name: String,
     /// (offset, width, the constant's Python name).
     magic: Option<(u64, u64, String)>,
@@ -112,7 +112,7 @@ pub(in crate::language_backend) struct HandshakeData {
     full_size: u64,
     added: Vec<AddedData>,
     /// Also a class method of the struct (no field of that name).
-    pub(in crate::language_backend) method: bool,
+    pub(in crate::language_backend::python) method: bool,
 }
 
 #[derive(Serialize)]
@@ -125,9 +125,9 @@ struct AddedData {
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct TableData {
+pub(in crate::language_backend::python) struct TableData {
     name: String,
-    pub(in crate::language_backend) class: String,
+    pub(in crate::language_backend::python) class: String,
     doc: Vec<String>,
     /// The header struct's schema name (errors name the header bytes after it) and size.
     header: String,
@@ -139,19 +139,19 @@ pub(in crate::language_backend) struct TableData {
     row_size_field: Word,
     row_count: Option<Word>,
     extent: Option<Word>,
-    pub(in crate::language_backend) rows: Vec<RowData>,
+    pub(in crate::language_backend::python) rows: Vec<RowData>,
     /// Whether this is the root layout.
-    pub(in crate::language_backend) root: bool,
+    pub(in crate::language_backend::python) root: bool,
 }
 
 #[derive(Serialize, Default)]
-pub(in crate::language_backend) struct RowData {
+pub(in crate::language_backend::python) struct RowData {
     name: String,
-    pub(in crate::language_backend) method: String,
+    pub(in crate::language_backend::python) method: String,
     doc: Vec<String>,
     index: u64,
-    pub(in crate::language_backend) since: Option<(u32, u32)>,
-    pub(in crate::language_backend) optional: bool,
+    pub(in crate::language_backend::python) since: Option<(u32, u32)>,
+    pub(in crate::language_backend::python) optional: bool,
     min_size: u64,
     align: u64,
     overlaps: Vec<usize>,
@@ -160,12 +160,12 @@ pub(in crate::language_backend) struct RowData {
     /// (table index, count, stride) of the blocks it holds.
     blocks: Option<(usize, u64, u64)>,
     /// `view`, `ring`, `blocks` or `bytes`: what its method hands out.
-    pub(in crate::language_backend) kind: &'static str,
+    pub(in crate::language_backend::python) kind: &'static str,
     /// The class it hands out: a view, a ring, a block handle.
-    pub(in crate::language_backend) class: String,
+    pub(in crate::language_backend::python) class: String,
     /// A ring's head view, and the row holding the head's struct (none: the layout's header).
     head_view: String,
-    pub(in crate::language_backend) head_row: Option<usize>,
+    pub(in crate::language_backend::python) head_row: Option<usize>,
     /// What the region holds, for the method's docstring.
     holds: String,
 }

@@ -74,7 +74,7 @@ pub(super) fn doc_lines(doc: &str) -> Vec<String> {
 /// escaped when another `"` or the end of the line follows it (so no `"""` forms and no
 /// quote touches the closing one); control characters other than tab as escapes. The
 /// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
-pub(in crate::language_backend) fn escape_docstring_line(line: &str) -> String {
+pub(in crate::language_backend::python) fn escape_docstring_line(line: &str) -> String {
     // No backslash, quote or control character: nothing to escape. A line of printable
     // ASCII and tabs without those two settles it in one pass over the bytes (no early
     // exit, so that it runs on whole vectors of bytes).

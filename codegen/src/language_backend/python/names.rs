@@ -115,14 +115,14 @@ pub fn python_field_alias(name: &str) -> Option<String> {
 
 /// The Python names of the schema's types and constants, by index, made once per module:
 /// every field that refers to a type or a constant reads its name from here.
-pub(in crate::language_backend) struct Names {
-    pub(in crate::language_backend) enums: Vec<String>,
-    pub(in crate::language_backend) structs: Vec<String>,
-    pub(in crate::language_backend) consts: Vec<String>,
+pub(in crate::language_backend::python) struct Names {
+    pub(in crate::language_backend::python) enums: Vec<String>,
+    pub(in crate::language_backend::python) structs: Vec<String>,
+    pub(in crate::language_backend::python) consts: Vec<String>,
 }
 
 impl Names {
-    pub(in crate::language_backend) fn new(abi: &Abi) -> Names {
+    pub(in crate::language_backend::python) fn new(abi: &Abi) -> Names {
         Names {
             enums: abi
                 .enums

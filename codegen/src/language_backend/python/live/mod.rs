@@ -36,9 +36,9 @@ use context::Ctx;
 use ring::{Example, RingClass};
 use view::ViewClass;
 // The stub (`stub/live.rs`) types the classes and functions these describe.
-pub(in crate::language_backend) use ring::EventsFunction;
-pub(in crate::language_backend) use seqlock::{Slot, ValueClass};
-pub(in crate::language_backend) use view::Method;
+pub(in crate::language_backend::python) use ring::EventsFunction;
+pub(in crate::language_backend::python) use seqlock::{Slot, ValueClass};
+pub(in crate::language_backend::python) use view::Method;
 
 const TEMPLATE: Template = Template {
     name: "python_live.py.j2",
@@ -93,14 +93,14 @@ const HELPERS: &str = "atomic_load atomic_store atomic_compare_exchange atomic_e
                        atomic_fetch_add atomics_backend set_atomics_backend";
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct LiveContext {
+pub(in crate::language_backend::python) struct LiveContext {
     abi_name: String,
-    pub(in crate::language_backend) unavailable_error: String,
-    pub(in crate::language_backend) contended_error: String,
-    pub(in crate::language_backend) values: Vec<ValueClass>,
-    pub(in crate::language_backend) views: Vec<ViewClass>,
-    pub(in crate::language_backend) rings: Vec<RingClass>,
-    pub(in crate::language_backend) events: Vec<EventsFunction>,
+    pub(in crate::language_backend::python) unavailable_error: String,
+    pub(in crate::language_backend::python) contended_error: String,
+    pub(in crate::language_backend::python) values: Vec<ValueClass>,
+    pub(in crate::language_backend::python) views: Vec<ViewClass>,
+    pub(in crate::language_backend::python) rings: Vec<RingClass>,
+    pub(in crate::language_backend::python) events: Vec<EventsFunction>,
     example: Option<Example>,
     #[serde(skip)]
     exports: Vec<String>,
