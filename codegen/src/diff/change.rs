@@ -238,9 +238,10 @@ pub struct Change {
     pub violation: Option<String>,
     pub old_span: Option<Span>,
     pub new_span: Option<Span>,
-    /// The change this one follows from, by index into [`Diff::changes`]: a field that moved
-    /// because a field before it was inserted, a struct that grew because it holds one that
-    /// grew. `None` for a root cause.
+    /// The change this one follows from, by index into
+    /// [`Diff::changes`](super::Diff::changes): a field that moved because a field before it
+    /// was inserted, a struct that grew because it holds one that grew. `None` for a root
+    /// cause.
     pub cause: Option<usize>,
     /// Where a field change is, for finding causes.
     pub(crate) site: Option<FieldSite>,
