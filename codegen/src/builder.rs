@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use crate::diagnostics::{SchemaErrors, display_path as display_name};
 #[cfg(feature = "text")]
 use crate::language_backend::user_template::TemplateError;
-use crate::{Schema, write};
+use crate::schema::Schema;
+use crate::write;
 
 /// Generates code from a schema in a build script.
 ///
@@ -271,8 +272,8 @@ impl Builder {
             source,
         })?;
         let file = display_name(&self.schema);
-        let schema =
-            crate::load_schema(&src).map_err(|errors| schema_error(&errors, &file, &src))?;
+        let schema = crate::schema::load_schema(&src)
+            .map_err(|errors| schema_error(&errors, &file, &src))?;
         let source = crate::diagnostics::source_name(&self.schema);
         let mut planned: Vec<(PathBuf, String)> = Vec::new();
         let mut generated = Generated::default();
@@ -322,7 +323,7 @@ impl Builder {
         source: &str,
         planned: &mut Vec<(PathBuf, String)>,
     ) -> Result<(), BuildError> {
-        use crate::language_backend::{c, markdown, python, python_stub, user_template};
+        use crate::language_backend::{c, markdown, python, user_template};
         let render_error = |e: crate::language_backend::RenderError| BuildError::Render(e.0);
         for (target, path) in &self.text {
             let text = match target {
@@ -331,7 +332,7 @@ impl Builder {
                     python::render_python(schema, source).map_err(render_error)?
                 }
                 TextTarget::PythonStub => {
-                    python_stub::render_python_stub(schema, source).map_err(render_error)?
+                    python::render_python_stub(schema, source).map_err(render_error)?
                 }
                 TextTarget::Markdown => {
                     markdown::render_markdown(schema, source).map_err(render_error)?

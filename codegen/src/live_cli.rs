@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use abi_codegen::Schema;
 
-use crate::{Failure, Request, input, load, write_stdout};
+use crate::common::{Failure, load, outln};
+use crate::input;
+use crate::inspect_cli::{Request, print_records};
 
 /// `--watch`'s interval: a positive number of seconds.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -77,7 +79,7 @@ pub fn inspect_live(
         );
     }
     let live = serde_json::json!({ "seqlocks": counters.len(), "retries": retries });
-    Ok(crate::print_records(
+    Ok(print_records(
         &schema,
         &inspection,
         json,

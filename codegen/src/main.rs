@@ -5,9 +5,17 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use abi_codegen::{Schema, report, write};
+use abi_codegen::{report, write};
 
+mod common;
+mod diff_cli;
 mod input;
+mod inspect_cli;
+mod live_cli;
+
+use common::{COLOR, Failure, display_name, load, load_with_source, out, outln};
+use diff_cli::{DiffArgs, DiffFormat, diff};
+use inspect_cli::{Request, inspect};
 
 /// See codegen/Cargo.toml: the command line allocates in many small pieces.
 #[global_allocator]
@@ -28,22 +36,6 @@ struct Cli {
     /// always or never.
     #[arg(long, value_enum, global = true, default_value_t = clap::ColorChoice::Auto)]
     color: clap::ColorChoice,
-}
-
-/// `--color`, set once in `main` and read by [`color_enabled`].
-static COLOR: std::sync::OnceLock<clap::ColorChoice> = std::sync::OnceLock::new();
-
-/// Whether text written to `stream` (`std::io::stderr()`, `std::io::stdout()`) is coloured:
-/// `--color always` or `never` decides; `auto`, the default, colours a terminal unless the
-/// NO_COLOR variable is set to anything but the empty string (no-color.org).
-fn color_enabled(stream: &impl std::io::IsTerminal) -> bool {
-    match COLOR.get().copied().unwrap_or(clap::ColorChoice::Auto) {
-        clap::ColorChoice::Always => true,
-        clap::ColorChoice::Never => false,
-        clap::ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream.is_terminal()
-        }
-    }
 }
 
 #[derive(Subcommand)]
@@ -159,43 +151,6 @@ enum Command {
     },
 }
 
-/// Prints to stdout; a closed pipe (`abi-codegen inspect … | head`) ends the program quietly
-/// instead of panicking.
-fn write_stdout(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: cannot write to stdout: {e}");
-        std::process::exit(2);
-    }
-}
-
-macro_rules! out {
-    ($($arg:tt)*) => { write_stdout(&format!($($arg)*)) };
-}
-
-macro_rules! outln {
-    ($($arg:tt)*) => { write_stdout(&format!("{}\n", format_args!($($arg)*))) };
-}
-
-// After the output macros, which they use.
-mod diff_cli;
-mod live_cli;
-
-use diff_cli::{DiffArgs, DiffFormat, diff};
-
-/// Exit codes: 0 ok, 1 schema errors or stale files, 2 unreadable input.
-enum Failure {
-    Schema,
-    Input(String),
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOR.set(cli.color);
@@ -267,9 +222,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// The name the diagnostics show for a path (`/` separators on every system).
-pub(crate) use abi_codegen::diagnostics::display_path as display_name;
-
 /// How the user runs this command again, for the messages that name a fix: `cargo run -p
 /// abi-codegen -- SUB` when it runs under `cargo run` in this workspace (cargo then sets
 /// `CARGO_MANIFEST_DIR` to this package's folder), else the program as it was invoked
@@ -289,32 +241,6 @@ fn fix_command(sub: &str) -> String {
         })
         .unwrap_or_else(|| env!("CARGO_BIN_NAME").to_owned());
     format!("{program} {sub}")
-}
-
-fn load(path: &Path) -> Result<Schema, Failure> {
-    load_with_source(path).map(|(schema, _)| schema)
-}
-
-/// A schema's errors as `generate` prints them, coloured as `--color` says for stderr.
-pub(crate) fn render_errors(errors: &abi_codegen::SchemaErrors, name: &str, src: &str) -> String {
-    if color_enabled(&std::io::stderr()) {
-        errors.render_styled(name, src)
-    } else {
-        errors.render(name, src)
-    }
-}
-
-/// The schema and its text, for diagnostics that come after loading.
-fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
-    let src = write::read_text(path)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
-    match abi_codegen::load_schema(&src) {
-        Ok(schema) => Ok((schema, src)),
-        Err(errors) => {
-            eprint!("{}", render_errors(&errors, &display_name(path), &src));
-            Err(Failure::Schema)
-        }
-    }
 }
 
 fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Failure> {
@@ -403,13 +329,6 @@ fn render_template(schema_path: &Path, template: &Path) -> Result<ExitCode, Fail
     }
 }
 
-/// A failure to write the outputs; `write` puts the path in every such error's message.
-impl From<std::io::Error> for Failure {
-    fn from(e: std::io::Error) -> Self {
-        Failure::Input(format!("cannot write {e}"))
-    }
-}
-
 fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode, Failure> {
     let schema = load(schema_path)?;
     if json {
@@ -450,123 +369,6 @@ fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What `abi-codegen inspect` was asked to decode.
-struct Request {
-    name: String,
-    file: PathBuf,
-    offset: u64,
-    count: u64,
-    stride: Option<u64>,
-}
-
-impl Request {
-    /// The records to decode: the struct named, where the first starts, how many, how far
-    /// apart.
-    fn plan(&self, schema: &Schema) -> Result<abi_codegen::inspect::Plan, Failure> {
-        abi_codegen::inspect::Plan::new(schema, &self.name, self.offset, self.count, self.stride)
-            .map_err(Failure::Input)
-    }
-}
-
-/// Data on stdout, diagnostics (every issue, every error) on stderr. When the input does not
-/// hold the records, stdout stays empty and the exit code is 1 (2 with `--strict`).
-fn inspect(
-    schema_path: &Path,
-    request: &Request,
-    json: bool,
-    strict: bool,
-) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{decode, render_issues};
-    let schema = load(schema_path)?;
-    let file = &request.file;
-    let whole = match abi_codegen::inspect::find_file(&schema, &request.name) {
-        Some(f) => Some(Whole::File(f)),
-        None => abi_codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
-    };
-    if let Some(whole) = whole {
-        return inspect_whole(&schema, whole, request, json, strict);
-    }
-    let plan = request.plan(&schema)?;
-    let input = input::read_records(file, &plan)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
-    let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
-    let inspection = decode(&schema, &plan, &records, input.len);
-    eprint!("{}", render_issues(&inspection));
-    Ok(print_records(&schema, &inspection, json, strict, None))
-}
-
-/// Prints decoded records (JSON with `extra` keys added, or the dump) and gives the exit
-/// code; nothing on stdout when the input did not hold them.
-fn print_records(
-    schema: &Schema,
-    inspection: &abi_codegen::inspect::Inspection,
-    json: bool,
-    strict: bool,
-    extra: Option<(&str, serde_json::Value)>,
-) -> ExitCode {
-    use abi_codegen::inspect::{render_dump, render_json};
-    if inspection.records.is_empty() {
-        return ExitCode::from(inspection.exit_code(strict));
-    }
-    if json {
-        let mut value = render_json(schema, inspection);
-        if let Some((key, more)) = extra {
-            value[key] = more;
-        }
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("json values serialize")
-        );
-    } else {
-        out!("{}", render_dump(schema, inspection));
-    }
-    ExitCode::from(inspection.exit_code(strict))
-}
-
-/// What a name that is not a struct's names: a `[[file]]`, or a `[[layout]]` (an image).
-enum Whole {
-    File(usize),
-    Image(usize),
-}
-
-/// `abi-codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
-/// record, or the whole image, region by region.
-fn inspect_whole(
-    schema: &abi_codegen::Schema,
-    whole: Whole,
-    request: &Request,
-    json: bool,
-    strict: bool,
-) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{
-        inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
-    };
-    if request.offset != 0 || request.count != 1 || request.stride.is_some() {
-        return Err(Failure::Input(format!(
-            "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
-            request.name
-        )));
-    }
-    let file = &request.file;
-    let input = input::open_whole(file)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
-    let inspection = match whole {
-        Whole::File(f) => inspect_file(schema, f, input.as_ref()),
-        Whole::Image(l) => inspect_image(schema, l, input.as_ref()),
-    };
-    eprint!("{}", render_file_issues(&inspection));
-    if json {
-        let value = render_file_json(schema, &inspection);
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("json values serialize")
-        );
-    } else {
-        out!("{}", render_file_dump(schema, &inspection));
-    }
-    Ok(ExitCode::from(inspection.exit_code(strict)))
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! Nothing here checks meaning; that is `lower`'s job.
 //!
 //! This module has the schema's items and their fields and `parse_schema`; shared.rs has the
-//! layout tables, seqlocks and rings, file.rs the `[[file]]` formats, errors.rs the wording
+//! layout tables, seqlocks and rings, file.rs the `[[file]]` formats, value.rs the
+//! values several tables share (an integer or expression, one party or several), errors.rs the wording
 //! of toml's errors, and toml11.rs the TOML 1.1 syntax check.
 
 use serde::Deserialize;
@@ -14,12 +15,14 @@ mod errors;
 mod file;
 mod shared;
 mod toml11;
+mod value;
 
 use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
 pub use file::{RawFile, RawFileRecord, RawTotal};
 pub use shared::{RawLayout, RawRing, RawRow, RawSeqlock};
+pub use value::{RawParties, RawValue};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,31 +79,6 @@ pub struct RawAbi {
     /// may use.
     #[serde(default)]
     pub parties: Option<Spanned<Vec<Spanned<String>>>>,
-}
-
-/// `writer = "host"` or `writer = ["host", "client"]`: one party or several.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum RawParties {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl RawParties {
-    pub fn names(&self) -> Vec<&str> {
-        match self {
-            RawParties::One(s) => vec![s.as_str()],
-            RawParties::Many(v) => v.iter().map(String::as_str).collect(),
-        }
-    }
-}
-
-/// An integer as written, or a string holding an integer expression.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum RawValue {
-    Int(i64),
-    Expr(String),
 }
 
 #[derive(Debug, Deserialize)]

@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
-use crate::Schema;
 use crate::ir::access::{Guard, RingKind};
 use crate::ir::{ConstType, Elem};
+use crate::schema::Schema;
 
 /// The layout table of one struct, pahole-style: each field with its C-like declaration,
 /// offset in hex and decimal, and size; declared padding marked.
@@ -249,7 +249,7 @@ fn exact(value: i128) -> Value {
     }
 }
 
-fn scalar_json(s: &crate::ir::attach::Scalar) -> Value {
+fn scalar_json(s: &crate::ir::scalar::Scalar) -> Value {
     json!({ "path": s.path, "offset": s.offset, "width": s.width })
 }
 

@@ -4,8 +4,7 @@
 
 use crate::diagnostics::{Errors, SchemaErrors, string_span};
 use crate::ir::Abi;
-use crate::ir::template::UserTemplate;
-use crate::language_backend::BUILTIN_EXTENSIONS;
+use crate::ir::template::{BUILTIN_EXTENSIONS, UserTemplate};
 use crate::parse::RawSchema;
 
 /// The `[[template]]` tables of `raw`, checked.

@@ -59,7 +59,11 @@ fn writes_every_target_asked_for_and_only_on_change() {
     // Five targets named one by one (the Python module with its stub beside it), and
     // generate's own set (rs, h, py, pyi, md: no templates in this schema).
     assert_eq!(first.files.len(), 11, "{:?}", first.files);
-    assert!(first.files.contains(&dir.join("py/demo.pyi")), "{:?}", first.files);
+    assert!(
+        first.files.contains(&dir.join("py/demo.pyi")),
+        "{:?}",
+        first.files
+    );
     // The stub beside the module is generate's stub, to the byte.
     assert_eq!(
         fs::read_to_string(dir.join("py/demo.pyi")).expect("py/demo.pyi"),

@@ -5,8 +5,8 @@
 use toml::Spanned;
 
 use crate::diagnostics::Span;
-use crate::ir::attach::Scalar;
 use crate::ir::file::{FieldRef, FileFormat, FileRecord, Ordered, Place, Total, TotalOf, Zlib};
+use crate::ir::scalar::Scalar;
 use crate::parse::{RawFile, RawFileRecord, RawSchema, RawValue};
 
 use super::LowerAttach;

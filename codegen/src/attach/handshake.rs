@@ -4,7 +4,8 @@
 use toml::Spanned;
 
 use super::LowerAttach;
-use crate::ir::attach::{AddedField, Handshake, Scalar};
+use crate::ir::attach::{AddedField, Handshake};
+use crate::ir::scalar::Scalar;
 use crate::parse::{RawHandshake, RawStruct};
 
 impl LowerAttach<'_> {

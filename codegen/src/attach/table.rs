@@ -2,8 +2,9 @@
 //! row matched to its enum value. What a row holds is `row.rs`; how layouts nest is `links.rs`.
 
 use super::LowerAttach;
-use crate::ir::attach::{LayoutTable, Row, Scalar};
+use crate::ir::attach::{LayoutTable, Row};
 use crate::ir::names::is_snake_case;
+use crate::ir::scalar::Scalar;
 use crate::ir::{Elem, EnumKind};
 use crate::parse::{RawLayout, RawSchema};
 use toml::Spanned;

@@ -1,14 +1,15 @@
 //! Matching the items of two schemas (by name, then renames by shape) and classifying every
 //! difference. Offsets and sizes are the layout's; nothing here computes a layout.
 
-use crate::Schema;
 use crate::diagnostics::Span;
 use crate::ir::{Elem, Field, Type, Version};
+use crate::schema::Schema;
 
+use super::change::{Change, ChangeKind, ItemKind, Severity, Shape};
 use super::group::group;
-use super::{
-    Bump, Change, ChangeKind, Diff, ItemKind, NewAbi, Severity, Shape, Verdict, compute_verdict,
-};
+use super::model::{Diff, NewAbi};
+use super::policy::compute_verdict;
+use super::verdict::{Bump, Verdict};
 
 /// Every change from `old` to `new`, classified and grouped by root cause, and the version
 /// policy's verdict (the new schema's `version_policy`).

@@ -4,8 +4,8 @@
 
 use crate::ir::{ConstType, Constant};
 
+use super::change::{ChangeKind, ItemKind, Severity, Shape};
 use super::compute::{Cx, change, named, quote_list, sized_by};
-use super::{ChangeKind, ItemKind, Severity, Shape};
 
 impl Cx<'_> {
     fn const_shape(c: &Constant) -> Shape {

@@ -3,8 +3,8 @@
 
 use crate::ir::{Elem, Enum, EnumKind};
 
+use super::change::{ChangeKind, ItemKind, Severity, Shape};
 use super::compute::{Cx, bytes, change, holders, named, quote_list};
-use super::{ChangeKind, ItemKind, Severity, Shape};
 
 impl Cx<'_> {
     fn enum_shape(e: &Enum) -> Shape {

@@ -4,8 +4,10 @@
 
 use std::fmt::Write;
 
+use super::change::{Change, Severity};
+use super::model::{Diff, Group, Location, Sources};
 use super::policy::required_bump;
-use super::{Bump, Change, Diff, Group, Location, Severity, Sources};
+use super::verdict::Bump;
 
 /// Escapes an annotation's message, as the workflow command syntax requires.
 fn escape_data(s: &str) -> String {

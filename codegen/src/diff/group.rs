@@ -4,7 +4,8 @@
 //! enum or an array sized by a constant follows from that item's change. Every change not
 //! explained so is a root cause, and heads a [`Group`] with all it explains.
 
-use super::{Change, ChangeKind as K, Group};
+use super::change::{Change, ChangeKind as K};
+use super::model::Group;
 
 /// The field changes that shift or resize bytes in their struct.
 fn shifts(kind: K) -> bool {

@@ -6,7 +6,8 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{Change, Diff, Severity, Sources};
+use super::change::{Change, Severity};
+use super::model::{Diff, Sources};
 
 /// The report's top level, in the order it prints: the verdict first.
 #[derive(Serialize)]

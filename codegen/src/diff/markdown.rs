@@ -5,7 +5,8 @@
 
 use serde::Serialize;
 
-use super::{Diff, Severity, Sources};
+use super::change::Severity;
+use super::model::{Diff, Sources};
 use crate::language_backend::RenderError;
 use crate::language_backend::text::{Template, environment, render};
 

@@ -7,19 +7,13 @@ use crate::ir::Version;
 
 use crate::ir::VersionPolicy;
 
-use super::{Bump, Change, Group, Severity, Verdict};
+use super::change::{Change, Severity};
+use super::model::Group;
+use super::verdict::step_phrase;
+use super::verdict::{Bump, Verdict};
 
 /// How many item paths a problem names before it says "and N more".
 const LISTED: usize = 5;
-
-/// "0.8 → 0.9 is a minor bump", "the version stays 0.9", "the version goes backwards, ...".
-pub(super) fn step_phrase(old: Version, new: Version, actual: Option<Bump>) -> String {
-    match actual {
-        None => format!("the version goes backwards, {old} → {new}"),
-        Some(Bump::None) => format!("the version stays {new}"),
-        Some(b) => format!("{old} → {new} is {}", b.label()),
-    }
-}
 
 /// The bump a change of `severity` needs from `old` under `policy`.
 pub fn required_bump(policy: VersionPolicy, severity: Severity, old: Version) -> Bump {

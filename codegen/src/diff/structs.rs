@@ -3,11 +3,11 @@
 //! by offset, size and type; a new field is compatible in old padding or past the end of an
 //! extensible struct.
 
-use crate::Schema;
 use crate::ir::{Elem, Field, Struct, Type};
+use crate::schema::Schema;
 
+use super::change::{ChangeKind, FieldSite, ItemKind, Severity, Shape};
 use super::compute::{Cx, bytes, change, covered, holders, named, quote_list};
-use super::{ChangeKind, FieldSite, ItemKind, Severity, Shape};
 
 /// Where a change of field `f` of struct `owner` is, at byte `pos`, for finding causes.
 fn site(schema: &Schema, owner: &str, f: &Field, pos: u64) -> FieldSite {

@@ -5,7 +5,8 @@
 
 use std::fmt::Write;
 
-use super::{Change, Diff, Severity, Sources};
+use super::change::{Change, Severity};
+use super::model::{Diff, Sources};
 
 struct Paint {
     on: bool,

@@ -1,10 +1,10 @@
 //! Decoding one record: bytes through a struct's layout into a tree of [`Node`]s, with an
 //! [`Issue`] for every suspicious value.
 
-use crate::Schema;
 use crate::ir::{Abi, Elem, EnumKind, Prim, Type};
+use crate::schema::Schema;
 
-use super::{Issue, Level, Node, NodeKind, hex_bytes, join, show_like};
+use super::model::{Issue, Level, Node, NodeKind, hex_bytes, join, show_like};
 
 /// Decodes one record of struct `index`: `bytes` are its bytes, found at offset `at` of the
 /// input, which every node and issue is placed by.

@@ -6,11 +6,12 @@
 //! followed; a record that cannot be found is an error that says why. Nothing is skipped or
 //! resynchronised silently.
 
-use crate::Schema;
-use crate::ir::attach::Scalar;
 use crate::ir::file::{FieldRef, FileFormat, Place, TotalOf};
+use crate::ir::scalar::Scalar;
+use crate::schema::Schema;
 
-use super::{Issue, Level, Node, NodeKind, decode};
+use super::decode;
+use super::model::{Issue, Level, Node, NodeKind, exit_code};
 
 /// Random access to an input: a file read at ranges, or bytes in memory.
 pub trait ReadAt {
@@ -82,7 +83,7 @@ impl FileInspection {
 
     /// As [`super::Inspection::exit_code`].
     pub fn exit_code(&self, strict: bool) -> u8 {
-        super::exit_code(&self.issues, strict)
+        exit_code(&self.issues, strict)
     }
 }
 

@@ -5,11 +5,12 @@
 //! row missing, out of bounds, misaligned, too small, or overlapping another is an error, and
 //! its region is not decoded.
 
-use crate::Schema;
 use crate::ir::attach::{Holds, LayoutTable};
+use crate::schema::Schema;
 
+use super::decode;
 use super::file::{FileInspection, Found, ReadAt, read_scalar};
-use super::{Issue, Level, decode};
+use super::model::{Issue, Level};
 
 /// The index of the `[[layout]]` named `name`.
 pub fn find_layout(schema: &Schema, name: &str) -> Option<usize> {

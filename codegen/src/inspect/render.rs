@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::Schema;
 use crate::ir::{Abi, Prim};
+use crate::schema::Schema;
 
-use super::{Inspection, Issue, Node, NodeKind, every, hex_bytes, join, show_like};
+use super::model::{Issue, Node, NodeKind, hex_bytes, join, show_like};
+use super::records::{Inspection, every};
 
 fn is_zero(node: &Node) -> bool {
     match &node.kind {

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::Schema;
+use crate::schema::Schema;
 
-use super::FileInspection;
+use super::file::FileInspection;
 use super::render::{dump_node, issues_json, issues_text, json_node};
 
 /// A heading per copy (`## chunks[1] rec_chunk_header (32 bytes) at 0x1A40`), then its leaves

@@ -7,8 +7,9 @@ use flate2::{Decompress, FlushDecompress, Status};
 
 use crate::ir::file::{MAX_INFLATED, Zlib};
 
+use super::decode;
 use super::file::{Copies, Copy, FileDecoder, Found, read_scalar};
-use super::{Issue, Level, decode};
+use super::model::{Issue, Level};
 
 /// What inflating a stream gave: the bytes, and how the stream ended.
 struct Inflated {

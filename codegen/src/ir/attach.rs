@@ -4,7 +4,9 @@
 //! access declarations, with every offset and least size computed here, once.
 
 use crate::diagnostics::Span;
-use crate::ir::Version;
+use crate::ir::file::FileFormat;
+use crate::ir::scalar::Scalar;
+use crate::ir::version::Version;
 
 /// Everything the schema says about attaching.
 #[derive(Debug, Clone, Default)]
@@ -17,18 +19,7 @@ pub struct Attach {
     /// nests it as blocks), by index into `layouts`.
     pub root: Option<usize>,
     /// The `[[file]]` formats, in schema order: read with the same scalars as the tables.
-    pub files: Vec<crate::ir::file::FileFormat>,
-}
-
-/// An integer field at a fixed offset of a record, named by its path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scalar {
-    /// As the schema wrote it: `header.schema_minor`.
-    pub path: String,
-    /// From the start of the record.
-    pub offset: u64,
-    /// Bytes: 1, 2, 4 or 8.
-    pub width: u64,
+    pub files: Vec<FileFormat>,
 }
 
 /// How a reader learns who produced an extensible record.

@@ -2,7 +2,8 @@
 //! earlier constants) and the integer type the bindings give it.
 
 use crate::diagnostics::Span;
-use crate::ir::{Prim, Version};
+use crate::ir::ty::Prim;
+use crate::ir::version::Version;
 
 /// The type a constant has in the bindings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

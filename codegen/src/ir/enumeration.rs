@@ -1,7 +1,8 @@
 //! Enums and flag sets: a fixed-width representation and named values in declaration order.
 
 use crate::diagnostics::Span;
-use crate::ir::{Prim, Version};
+use crate::ir::ty::Prim;
+use crate::ir::version::Version;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EnumKind {

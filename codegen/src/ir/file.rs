@@ -5,7 +5,7 @@
 //! [`Scalar`] of the layout, once, so that a reader (`abi-codegen inspect`) computes nothing.
 
 use crate::diagnostics::Span;
-use crate::ir::attach::Scalar;
+use crate::ir::scalar::Scalar;
 
 /// One `[[file]]`.
 #[derive(Debug, Clone)]

@@ -1,7 +1,8 @@
 //! Structs: ordered fields, each with its type, doc and the version that added it.
 
 use crate::diagnostics::Span;
-use crate::ir::{Type, Version};
+use crate::ir::ty::Type;
+use crate::ir::version::Version;
 
 #[derive(Debug, Clone)]
 pub struct Struct {
@@ -38,22 +39,6 @@ pub struct CountRef {
     pub path: Vec<usize>,
     /// The path as the schema wrote it: `match.pickup_spawn_count`.
     pub text: String,
-}
-
-impl CountRef {
-    /// The field names along the path, from struct `s` (the one holding the array) down
-    /// through nested structs: `["match", "pickup_spawn_count"]`.
-    pub fn field_names<'a>(&self, abi: &'a crate::ir::Abi, mut s: &'a Struct) -> Vec<&'a str> {
-        let mut names = Vec::with_capacity(self.path.len());
-        for &i in &self.path {
-            let f = &s.fields[i];
-            names.push(f.name.as_str());
-            if let crate::ir::Elem::Struct(j) = f.ty.elem {
-                s = &abi.structs[j];
-            }
-        }
-        names
-    }
 }
 
 impl Field {

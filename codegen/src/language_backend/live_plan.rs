@@ -1,10 +1,17 @@
-//! What every target's live layer decides alike: which structs get a view, the order in
-//! which a seqlock's value copies its parts, and the byte runs it copies. One rule each, so
-//! that Rust, C and Python touch the same bytes with the same access sizes.
+//! What every target's live layer decides alike: whether there is one, which structs get a
+//! view, the order in which a seqlock's value copies its parts, and the byte runs it
+//! copies. One rule each, so that Rust, C and Python touch the same bytes with the same
+//! access sizes.
 
-use crate::Schema;
 use crate::ir::Elem;
 use crate::ir::access::{Guard, Seqlock};
+use crate::schema::Schema;
+
+/// Whether the schema declares any shared memory, and so whether there is a live layer
+/// (Rust's `pub mod live`, Python's live section).
+pub fn has_live_layer(schema: &Schema) -> bool {
+    schema.access.structs.iter().any(|s| s.shared)
+}
 
 /// Whether struct `i` needs a live view when another struct holds it: it has an atomic
 /// field or a seqlock, or holds a struct that does. Otherwise it is read and written as a

@@ -1,12 +1,15 @@
 //! The language backends. Each reads the validated IR and its layout and returns text;
 //! none of them computes a layout or touches the disk.
+//!
+//! One folder per language (`c/`, `python/`, `rust/`, `markdown/`), each importing only
+//! its own parts and the shared helpers of this folder: `common.rs` (the generated-file
+//! line, doc cleanup, render errors), `text.rs` (templates), `protocols.rs`,
+//! `live_plan.rs`, `jobs.rs` and `user_template.rs`, none of which imports a language.
+//! This file picks the targets and runs them.
 
 #[cfg(feature = "text")]
 pub mod c;
-#[cfg(feature = "text")]
-mod c_attach;
-#[cfg(feature = "text")]
-mod c_live;
+mod common;
 pub mod jobs;
 mod live_plan;
 #[cfg(feature = "text")]
@@ -15,79 +18,20 @@ pub mod markdown;
 pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;
-#[cfg(feature = "text")]
-mod python_attach;
-#[cfg(feature = "text")]
-mod python_live;
-#[cfg(feature = "text")]
-mod python_repr;
-#[cfg(feature = "text")]
-pub mod python_stub;
 pub mod rust;
-mod rust_live;
-mod rust_struct;
 #[cfg(feature = "text")]
 pub mod text;
 #[cfg(feature = "text")]
 pub mod user_template;
 
-use crate::Schema;
+use crate::schema::Schema;
 use crate::write::Output;
 
-/// The extensions of the files the built-in targets write, named after the ABI
-/// (`bridge.rs`, ...); a `[[template]]` may not write one of them. `pyi` is the Python
-/// module's type stub.
-pub const BUILTIN_EXTENSIONS: [&str; 5] = ["rs", "h", "py", "pyi", "md"];
+pub use common::{RenderError, doc_after_since, generated_line, show_invisible_chars};
 
-/// The first line of every generated file, after the comment marker.
-pub fn generated_line(source: &str) -> String {
-    format!("generated from {source}; do not edit")
-}
-
-/// An item's doc without the `ABI 0.6` it opens with (alone, or before `:`, `,`, `;` or a
-/// space) when that is the version its `since` names already, so that no target writes
-/// "since ABI 0.6: ABI 0.6: ...". The rest keeps its words.
-pub fn doc_after_since(doc: &str, since: Option<crate::ir::Version>) -> &str {
-    let Some(v) = since else { return doc };
-    let Some(rest) = doc.trim_start().strip_prefix(&format!("ABI {v}")) else {
-        return doc;
-    };
-    match rest.chars().next() {
-        None => "",
-        Some(':' | ',' | ';') => rest[1..].trim_start(),
-        Some(c) if c.is_whitespace() => rest.trim_start(),
-        Some(_) => doc,
-    }
-}
-
-/// Control characters (a tab aside) and Unicode bidirectional controls, which a compiler
-/// rejects or warns about even inside a comment (a bare CR in a Rust doc comment, a bidi
-/// control in any comment), written as `<U+XXXX>`. For one line of doc text.
-pub fn show_invisible_chars(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    for c in line.chars() {
-        let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-        if (c.is_control() && c != '\t') || bidi {
-            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// An output that could not be rendered (a template error): a bug in the generator,
-/// never a schema mistake.
-#[derive(Debug)]
-pub struct RenderError(pub String);
-
-impl std::fmt::Display for RenderError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RenderError {}
+/// The extensions of the built-in targets' files (defined with the `[[template]]` IR,
+/// which lowering checks against them).
+pub use crate::ir::template::BUILTIN_EXTENSIONS;
 
 /// A text target: the C header, the Python module and its stub, or the markdown.
 #[cfg(feature = "text")]
@@ -98,7 +42,7 @@ type RenderText = fn(&Schema, &str) -> Result<String, RenderError>;
 const TEXT_TARGETS: [(&str, RenderText); 4] = [
     ("h", c::render_c_header),
     ("py", python::render_python),
-    ("pyi", python_stub::render_python_stub),
+    ("pyi", python::render_python_stub),
     ("md", markdown::render_markdown),
 ];
 
@@ -163,23 +107,15 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
     Ok(outputs)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "text"))]
 mod tests {
-    use super::doc_after_since;
-    use crate::ir::Version;
+    use super::{BUILTIN_EXTENSIONS, TEXT_TARGETS};
 
+    /// The targets write exactly the files that lowering keeps `[[template]]` outputs off.
     #[test]
-    fn a_doc_drops_the_version_its_since_names() {
-        let v = Some(Version { major: 0, minor: 6 });
-        assert_eq!(doc_after_since("ABI 0.6", v), "");
-        assert_eq!(
-            doc_after_since("ABI 0.6: a goes with b", v),
-            "a goes with b"
-        );
-        assert_eq!(doc_after_since("ABI 0.6 a", v), "a");
-        assert_eq!(doc_after_since("ABI 0.60: a", v), "ABI 0.60: a");
-        assert_eq!(doc_after_since("ABI 0.7: a", v), "ABI 0.7: a");
-        assert_eq!(doc_after_since("Since ABI 0.6", v), "Since ABI 0.6");
-        assert_eq!(doc_after_since("ABI 0.6: a", None), "ABI 0.6: a");
+    fn the_targets_write_the_builtin_extensions() {
+        let mut written: Vec<&str> = TEXT_TARGETS.iter().map(|(e, _)| *e).collect();
+        written.insert(0, "rs");
+        assert_eq!(written, BUILTIN_EXTENSIONS);
     }
 }

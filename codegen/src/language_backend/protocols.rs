@@ -2,9 +2,9 @@
 //! compare-and-swap claim or update as the steps its writer and its readers take, with the orderings.
 //! Every text target prints these same sentences (markdown in backticks, for code spans).
 
-use crate::Schema;
 use crate::ir::access::{AccessKind, Guard, RingKind, Seqlock};
 use crate::ir::{Elem, EnumKind, Prim};
+use crate::schema::Schema;
 
 /// One protocol: a seqlock, a ring, a claim or an update.
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
-use super::RenderError;
+use super::common::RenderError;
 
 /// A template embedded from `templates/` at compile time.
 pub struct Template {

@@ -6,7 +6,7 @@
 use minijinja::Environment;
 use serde_json::Value;
 
-use crate::Schema;
+use crate::schema::Schema;
 
 /// A template that did not compile or render: where, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub fn template_context(schema: &Schema, source: &str) -> Value {
         map.insert("source".into(), Value::from(source));
         map.insert(
             "generated_line".into(),
-            Value::from(super::generated_line(source)),
+            Value::from(super::common::generated_line(source)),
         );
     }
     context
@@ -76,7 +76,7 @@ pub fn render_user_template(
 /// error at its `path`, rendered like every other), or one that did not render.
 #[derive(Debug)]
 pub enum UserTemplateFailure {
-    Unreadable(crate::SchemaErrors),
+    Unreadable(crate::diagnostics::SchemaErrors),
     Template(TemplateError),
 }
 
@@ -151,7 +151,7 @@ mod tests {
     use super::*;
 
     fn schema() -> Schema {
-        crate::load_schema(
+        crate::schema::load_schema(
             r#"
 [abi]
 name = "demo"

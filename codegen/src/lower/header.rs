@@ -4,7 +4,7 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{Lower, text};
+use super::context::{Lower, text};
 use crate::ir::{Abi, Version};
 use crate::parse::RawSchema;
 

@@ -6,7 +6,7 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{Lower, TypeName};
+use super::context::{Lower, TypeName};
 use crate::diagnostics::Span;
 use crate::ir::names::{camel, is_c_reserved_word, is_snake_case, upper};
 use crate::ir::{Constant, Enum, Prim, Struct};

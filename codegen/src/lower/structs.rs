@@ -6,7 +6,7 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{ConstTable, Labeled, Lower, MemberName, TypeName, text};
+use super::context::{ConstTable, Labeled, Lower, MemberName, TypeName, text};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::{CountRef, Elem, Field, Struct, Type, Version};

@@ -6,7 +6,7 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{ConstTable, Lower, TypeName};
+use super::context::{ConstTable, Lower, TypeName};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::expr;

@@ -6,7 +6,7 @@ use std::fmt::Display;
 
 use toml::Spanned;
 
-use super::{ConstTable, Labeled, Lower, MemberName, text};
+use super::context::{ConstTable, Labeled, Lower, MemberName, text};
 use crate::diagnostics::Span;
 use crate::expr;
 use crate::ir::names::upper;

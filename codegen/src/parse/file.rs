@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::RawValue;
+use super::value::RawValue;
 
 /// `[[file]]`: a file format, the records it holds and where each sits (`abi-codegen inspect`).
 #[derive(Debug, Deserialize)]

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{RawParties, RawValue};
+use super::value::{RawParties, RawValue};
 
 /// `[[layout]]`: a layout table, a header's array of `{ offset, size }` rows indexed by an
 /// enum, and what each row's region holds.

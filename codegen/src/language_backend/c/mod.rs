@@ -19,10 +19,14 @@
 //! no schema name can.
 //!
 //! This file builds the header's context; the names (`names.rs`), integer literals
-//! (`literals.rs`) and comment lines (`comments.rs`) have files of their own.
+//! (`literals.rs`) and comment lines (`comments.rs`) have files of their own, used by every
+//! part of the header, and so do its sections: the live access helpers (`live/`) and the
+//! attach helpers (`attach.rs`).
 
+mod attach;
 mod comments;
 mod literals;
+mod live;
 mod names;
 
 use std::borrow::Cow;
@@ -31,18 +35,19 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::common::{RenderError, doc_after_since, generated_line};
+use super::protocols;
 use super::text::{Compiled, Template};
-use super::{RenderError, doc_after_since, protocols};
-use crate::Schema;
 use crate::ir::names::upper;
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Version};
+use crate::schema::Schema;
 use comments::push_comment_lines;
 use literals::{int_suffix, push_int_literal};
 use names::{const_macro, field_name, prim_type, value_macro, value_macro_prefix};
 
 pub use comments::{escape_comment_line, render_comment_lines};
 pub use literals::render_int_literal;
-pub(super) use names::{array_len, field_type};
+use names::{array_len, field_type};
 pub use names::{c_field_name, c_type_name};
 
 const TEMPLATE: Template = Template {
@@ -79,9 +84,9 @@ struct HeaderContext<'a> {
     version_minor: u32,
     consts: Vec<ConstContext>,
     enums: Vec<EnumContext>,
-    /// The live access helpers (`c_live/`), when the schema declares shared access.
-    live: Option<super::c_live::LiveText>,
-    /// The attach helpers (`c_attach.rs`), when the schema has a root layout; after `live`,
+    /// The live access helpers (`live/`), when the schema declares shared access.
+    live: Option<live::LiveText>,
+    /// The attach helpers (`attach.rs`), when the schema has a root layout; after `live`,
     /// whose loads they read with.
     attach: Option<String>,
 }
@@ -127,8 +132,8 @@ struct FieldContext<'a> {
 /// generated-file line.
 pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderError> {
     let mut context = header_context(schema, source);
-    context.live = super::c_live::render_c_live(schema)?;
-    context.attach = super::c_attach::render_c_attach(schema)?;
+    context.live = live::render_c_live(schema)?;
+    context.attach = attach::render_c_attach(schema)?;
     COMPILED.render(context)
 }
 
@@ -153,7 +158,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         .map(|&i| struct_context(schema, i))
         .collect();
     HeaderContext {
-        generated_line: render_comment_lines(&super::generated_line(source), usize::MAX).join(" "),
+        generated_line: render_comment_lines(&generated_line(source), usize::MAX).join(" "),
         guard: format!("{p}_{}_H_", upper(&abi.name)),
         // A snake_case name needs no escape in a string literal.
         byte_order_error: format!(

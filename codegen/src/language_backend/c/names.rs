@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::render_int_literal;
+use super::literals::render_int_literal;
 use crate::ir::names::is_c_reserved_word;
 use crate::ir::{Abi, Elem, Prim, Type};
 
@@ -75,7 +75,7 @@ pub(super) fn prim_type(p: Prim) -> &'static str {
 }
 
 /// The C type of one element of a field.
-pub(in crate::language_backend) fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
+pub(in crate::language_backend::c) fn field_type(abi: &Abi, ty: &Type) -> Cow<'static, str> {
     let prefix = abi.c_prefix.as_str();
     match ty.elem {
         Elem::Prim(p) => Cow::Borrowed(prim_type(p)),
@@ -87,7 +87,7 @@ pub(in crate::language_backend) fn field_type(abi: &Abi, ty: &Type) -> Cow<'stat
 
 /// The array length of a field: the constant's macro when the schema named one, else the
 /// literal as the schema wrote it; empty when the field is not an array.
-pub(in crate::language_backend) fn array_len(abi: &Abi, ty: &Type) -> String {
+pub(in crate::language_backend::c) fn array_len(abi: &Abi, ty: &Type) -> String {
     let Some(len) = ty.len else {
         return String::new();
     };

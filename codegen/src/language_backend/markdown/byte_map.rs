@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn byte_map_of_a_huge_struct_folds_and_stays_short() {
-        let schema = crate::load_schema(
+        let schema = crate::schema::load_schema(
             r#"
 [abi]
 name = "big"

@@ -8,12 +8,12 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
+use super::common::{RenderError, generated_line};
 use super::protocols;
 use super::text::{Compiled, Template};
-use crate::Schema;
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
+use crate::schema::Schema;
 
 mod byte_map;
 mod escape;
@@ -210,7 +210,7 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         })
         .collect();
     MarkdownContext {
-        generated: super::generated_line(source),
+        generated: generated_line(source),
         title: escape_inline_cow(&abi.title),
         version: abi.version.to_string(),
         doc: escape_inline_cow(&abi.doc),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::Names;
+use super::names::Names;
 use crate::ir::{Abi, Elem, Prim, Type};
 
 fn prim_ctype(p: Prim) -> &'static str {
@@ -38,7 +38,11 @@ fn push_len(out: &mut String, names: &Names, ty: &Type, before: &str, after: &st
 }
 
 /// The ctypes type of a field: enums are their fixed-width integer.
-pub(in crate::language_backend) fn render_ctype(abi: &Abi, names: &Names, ty: &Type) -> String {
+pub(in crate::language_backend::python) fn render_ctype(
+    abi: &Abi,
+    names: &Names,
+    ty: &Type,
+) -> String {
     let elem = match ty.elem {
         Elem::Prim(p) => prim_ctype(p),
         Elem::Char => "ctypes.c_char",

@@ -63,11 +63,18 @@ pub(super) fn escape_docstring_lines(doc: &str) -> Vec<String> {
     doc.split('\n').map(escape_docstring_line).collect()
 }
 
+/// A doc as escaped docstring lines, empty lines left out.
+pub(super) fn doc_lines(doc: &str) -> Vec<String> {
+    (doc.split('\n').filter(|d| !d.is_empty()))
+        .map(escape_docstring_line)
+        .collect()
+}
+
 /// One line of text for the inside of a `"""` docstring: backslashes doubled; a `"`
 /// escaped when another `"` or the end of the line follows it (so no `"""` forms and no
 /// quote touches the closing one); control characters other than tab as escapes. The
 /// docstring then holds the original text. Non-ASCII stays as it is (the module is UTF-8).
-pub(in crate::language_backend) fn escape_docstring_line(line: &str) -> String {
+pub(in crate::language_backend::python) fn escape_docstring_line(line: &str) -> String {
     // No backslash, quote or control character: nothing to escape. A line of printable
     // ASCII and tabs without those two settles it in one pass over the bytes (no early
     // exit, so that it runs on whole vectors of bytes).

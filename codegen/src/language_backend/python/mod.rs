@@ -2,9 +2,12 @@
 //! `IntEnum`/`IntFlag` classes and constants, which checks at import that ctypes lays every
 //! struct out as the schema's layout says. The shape of the text is `templates/python.py.j2`;
 //! this module decides the names, escapes the docs and takes every number from the layout.
-//! This file builds the module's context (constants, enums, the docstring's examples); the
-//! names (`names.rs`), literals and escapes (`literals.rs`), ctypes types (`ctypes.rs`) and
-//! struct classes (`structs.rs`) have files of their own.
+//! This file builds the module's context (constants, enums, the docstring's examples) and
+//! runs the module's and the stub's parts; the names (`names.rs`), literals and escapes
+//! (`literals.rs`), ctypes types (`ctypes.rs`), class docstrings (`docstring.rs`), struct
+//! classes (`structs.rs`) and their `__repr__` tables (`repr.rs`) have files of their own,
+//! and so do the module's live section (`live/`) and attach section (`attach.rs`), and the
+//! type stub (`stub/`), which types those sections from the contexts built here.
 //!
 //! Naming rule (the module docstring repeats it for its readers):
 //! - Types are CamelCase (`client_entry` → `ClientEntry`); constants and enum members are
@@ -21,27 +24,34 @@
 //!   a lowercase letter (`_OpenIntEnum`, `_layout_table`), which no generated name can be.
 //!   `lower` rejects a constant and a type that would both be `AB` (`ab`, `a_b`).
 
+mod attach;
 mod ctypes;
+mod docstring;
 mod literals;
+mod live;
 mod names;
+mod repr;
 mod structs;
+mod stub;
 
 use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::common::{RenderError, doc_after_since, generated_line};
 use super::text::{Compiled, Template};
-use super::{RenderError, doc_after_since, generated_line};
-use crate::Schema;
 use crate::ir::names::upper;
 use crate::ir::{Elem, EnumKind, Struct, Type};
-use literals::{escape_comment_lines, escape_docstring_lines};
+use crate::schema::Schema;
+use attach::{AttachSection, render_attach};
+use docstring::{DocEntry, Docstring, since_note};
+use literals::{escape_comment_lines, escape_docstring_line, escape_docstring_lines};
+use live::{LiveSection, render_live};
+use names::Names;
+use repr::ENUM_PROPERTY_SUFFIX;
 use structs::{StructContext, compute_struct_context};
 
-pub(super) use ctypes::render_ctype;
-pub(super) use literals::escape_docstring_line;
 pub use literals::python_int_literal;
-pub(super) use names::Names;
 pub use names::{PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_field_alias, python_type_name};
 
 const TEMPLATE: Template = Template {
@@ -74,10 +84,10 @@ struct ModuleContext<'a> {
     consts: Vec<ConstContext<'a>>,
     enums: Vec<EnumContext<'a>>,
     structs: Vec<StructContext<'a>>,
-    /// The live section (`python_live/`); none without shared memory.
-    live: Option<&'a super::python_live::LiveSection>,
-    /// The attach section (`python_attach.rs`); none without handshakes and layouts.
-    attach: Option<&'a super::python_attach::AttachSection>,
+    /// The live section (`live/`); none without shared memory.
+    live: Option<&'a LiveSection>,
+    /// The attach section (`attach.rs`); none without handshakes and layouts.
+    attach: Option<&'a AttachSection>,
 }
 
 /// Names for the usage examples of the module docstring, taken from this schema.
@@ -120,42 +130,10 @@ struct MemberContext {
     value: String,
 }
 
-/// A class docstring: its first line and the lines after it, then a list of entries
-/// (`head`, then its doc lines indented below it). Every string is escaped already.
-#[derive(Serialize)]
-struct Docstring {
-    first: String,
-    more: Vec<String>,
-    list_title: &'static str,
-    entries: Vec<DocEntry>,
-}
-
-impl Docstring {
-    /// The docstring of `lines` (at least one) and `entries`.
-    fn new(mut lines: Vec<String>, list_title: &'static str, entries: Vec<DocEntry>) -> Self {
-        let first = std::mem::take(&mut lines[0]);
-        lines.remove(0);
-        Docstring {
-            first,
-            more: lines,
-            list_title,
-            entries,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct DocEntry {
-    head: String,
-    doc: Vec<String>,
-}
-
 /// Renders the Python module of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let names = Names::new(&schema.abi);
-    let live = super::python_live::render_live(schema, &names)?;
-    let attach = super::python_attach::render_attach(schema, &names, live.as_ref())?;
+    let (names, live, attach) = sections(schema)?;
     let mut context = compute_module_context(schema, &names, source);
     if let Some(live) = &live {
         context.all.extend(live.exports.iter().map(String::as_str));
@@ -168,6 +146,25 @@ pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderErro
         context.attach = Some(attach);
     }
     COMPILED.render(context)
+}
+
+/// Renders the type stub (`.pyi`) of the Python module of `schema`, typed from the same
+/// sections the module is rendered from. `source` is the schema's file name for the
+/// generated-file line.
+pub fn render_python_stub(schema: &Schema, source: &str) -> Result<String, RenderError> {
+    let (names, live, attach) = sections(schema)?;
+    stub::render_stub(schema, source, &names, live, attach)
+}
+
+/// The module's names, and its live and attach sections (rendered, with the contexts they
+/// were rendered from): what the module and its stub are both made of.
+fn sections(
+    schema: &Schema,
+) -> Result<(Names, Option<LiveSection>, Option<AttachSection>), RenderError> {
+    let names = Names::new(&schema.abi);
+    let live = render_live(schema, &names)?;
+    let attach = render_attach(schema, &names, live.as_ref())?;
+    Ok((names, live, attach))
 }
 
 fn compute_module_context<'a>(
@@ -319,19 +316,7 @@ fn compute_examples(schema: &Schema, names: &Names) -> Examples {
         text_field: text.as_ref().map(|(_, f)| f.clone()),
         enum_type: enumerated.map(|(_, _, e)| names.enums[e].clone()),
         enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
-        enum_property: enumerated.map(|(s, f, _)| {
-            format!(
-                "{}.{}{}",
-                variable(s),
-                f.name,
-                super::python_repr::ENUM_PROPERTY_SUFFIX
-            )
-        }),
+        enum_property: enumerated
+            .map(|(s, f, _)| format!("{}.{}{}", variable(s), f.name, ENUM_PROPERTY_SUFFIX)),
     }
-}
-
-fn since_note(since: Option<crate::ir::Version>) -> String {
-    since
-        .map(|v| format!(", since ABI {v}"))
-        .unwrap_or_default()
 }

@@ -1,6 +1,8 @@
 //! The Python names of the schema's items: CamelCase classes kept clear of keywords and
-//! builtins, the keyword aliases of fields, and the names by index that every part of the
-//! module reads.
+//! builtins, the keyword aliases of fields, the names by index that every part of the
+//! module reads, and the namer that keeps the live and attach sections' own names unique.
+
+use std::collections::HashSet;
 
 use crate::ir::Abi;
 use crate::ir::names::{camel, upper};
@@ -113,14 +115,14 @@ pub fn python_field_alias(name: &str) -> Option<String> {
 
 /// The Python names of the schema's types and constants, by index, made once per module:
 /// every field that refers to a type or a constant reads its name from here.
-pub(in crate::language_backend) struct Names {
-    pub(in crate::language_backend) enums: Vec<String>,
-    pub(in crate::language_backend) structs: Vec<String>,
-    pub(in crate::language_backend) consts: Vec<String>,
+pub(in crate::language_backend::python) struct Names {
+    pub(in crate::language_backend::python) enums: Vec<String>,
+    pub(in crate::language_backend::python) structs: Vec<String>,
+    pub(in crate::language_backend::python) consts: Vec<String>,
 }
 
 impl Names {
-    pub(in crate::language_backend) fn new(abi: &Abi) -> Names {
+    pub(in crate::language_backend::python) fn new(abi: &Abi) -> Names {
         Names {
             enums: abi
                 .enums
@@ -134,6 +136,20 @@ impl Names {
                 .collect(),
             consts: abi.consts.iter().map(|c| upper(&c.name)).collect(),
         }
+    }
+}
+
+/// Unique names in one namespace: a wanted name that is taken, or a keyword, gets `_` until
+/// it is free.
+pub(super) struct Namer(pub(super) HashSet<String>);
+
+impl Namer {
+    pub(super) fn name(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_string();
+        while PYTHON_KEYWORDS.contains(&name.as_str()) || !self.0.insert(name.clone()) {
+            name.push('_');
+        }
+        name
     }
 }
 

@@ -6,11 +6,14 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::ctypes::{push_type_description, render_ctype};
+use super::docstring::{DocEntry, Docstring, since_note};
 use super::literals::{escape_docstring_line, escape_docstring_lines};
-use super::{DocEntry, Docstring, Names, python_field_alias, since_note};
-use crate::Schema;
+use super::names::{Names, python_field_alias};
+use super::repr::{ReprContext, repr_context};
 use crate::ir::Elem;
-use crate::language_backend::{doc_after_since, protocols};
+use crate::language_backend::common::doc_after_since;
+use crate::language_backend::protocols;
+use crate::schema::Schema;
 
 #[derive(Serialize)]
 pub(super) struct StructContext<'a> {
@@ -23,7 +26,7 @@ pub(super) struct StructContext<'a> {
     /// `_align_`, when a target may give the struct less alignment by itself.
     pub(super) stated_align: Option<u64>,
     /// Counts and enums for `__repr__`, and the enum properties.
-    repr: crate::language_backend::python_repr::ReprContext,
+    repr: ReprContext,
 }
 
 #[derive(Serialize)]
@@ -67,7 +70,7 @@ pub(super) fn compute_struct_context<'a>(
         );
     }
 
-    let repr = crate::language_backend::python_repr::repr_context(abi, names, s);
+    let repr = repr_context(abi, names, s);
     let mut fields = Vec::with_capacity(s.fields.len());
     let mut entries = Vec::with_capacity(s.fields.len());
     let mut aliases = Vec::new();

@@ -4,10 +4,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
-use crate::language_backend::show_invisible_chars;
+use crate::language_backend::common::show_invisible_chars;
 
 /// Doc comments as markdown: one `#[doc]` attribute per line.
-pub(in crate::language_backend) struct Doc(String);
+pub(in crate::language_backend::rust) struct Doc(String);
 
 impl ToTokens for Doc {
     fn to_tokens(&self, tokens: &mut TokenStream) {
@@ -37,7 +37,7 @@ fn doc_line(line: &str) -> Literal {
 
 /// Paragraphs of markdown joined with a blank doc line, empty ones left out. Schema text
 /// goes through [`escaped`] first; the generator's own sentences are markdown already.
-pub(in crate::language_backend) fn doc(paragraphs: &[String]) -> Doc {
+pub(in crate::language_backend::rust) fn doc(paragraphs: &[String]) -> Doc {
     let kept: Vec<&str> = paragraphs
         .iter()
         .map(String::as_str)
@@ -49,7 +49,7 @@ pub(in crate::language_backend) fn doc(paragraphs: &[String]) -> Doc {
 /// Schema text as markdown that renders to exactly that text. A CR is a line break, as in
 /// C; other control characters and bidirectional controls, which rustc rejects in a doc
 /// comment (a bare CR) or denies by default (text direction), show as `<U+XXXX>`.
-pub(in crate::language_backend) fn escaped(text: &str) -> String {
+pub(in crate::language_backend::rust) fn escaped(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     text.lines()
         .map(|line| escape_rustdoc(&show_invisible_chars(line)))
@@ -86,7 +86,7 @@ fn escape_rustdoc(line: &str) -> String {
     out
 }
 
-pub(in crate::language_backend) fn since(v: &Option<crate::ir::Version>) -> String {
+pub(in crate::language_backend::rust) fn since(v: &Option<crate::ir::Version>) -> String {
     v.map(|v| format!("Since ABI {v}.")).unwrap_or_default()
 }
 

@@ -9,29 +9,32 @@
 //!
 //! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
 //! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
-//! `rust_support/`, copied once into each file that needs it and invoked per item.
+//! `support/`, copied once into each file that needs it and invoked per item.
 //!
 //! This module cuts the file into parts and puts it together; names.rs has the identifiers,
-//! docs.rs the doc comments and their escaping, and items.rs the byte-order guard, the
-//! version, the constants and the enum and flag newtypes.
+//! docs.rs the doc comments and their escaping, items.rs the byte-order guard, the
+//! version, the constants and the enum and flag newtypes, structs.rs the structs, and
+//! live/ the live layer (`pub mod live`).
 
 use std::ops::Range;
 
 use proc_macro2::TokenStream;
 
-use super::rust_struct::{expand_struct, is_shown_array, is_text};
-use super::{jobs, rust_live};
-use crate::Schema;
+use super::common::generated_line;
+use super::jobs;
+use super::live_plan::has_live_layer;
 use crate::ir::{Abi, EnumKind};
+use crate::schema::Schema;
 
 mod docs;
 mod items;
+mod live;
 mod names;
+mod structs;
 
-pub(super) use docs::{doc, escaped, since};
 use items::{expand_byte_order, expand_const, expand_newtype, expand_version};
 pub use names::rust_ident;
-pub(super) use names::{const_ident, prim_type, type_ident};
+use structs::{expand_struct, is_shown_array, is_text};
 
 /// Renders the Rust bindings of `schema`. The first line says the file is generated from
 /// `source`. Large schemas are expanded, parsed and printed in parts on several threads;
@@ -113,7 +116,7 @@ impl<'a> RustParts<'a> {
     /// The whole file: the generated-file line, the support code, then the parts' texts.
     pub fn assemble(&self, source: &str, printed: &[String]) -> String {
         let support = support_for(&self.schema.abi);
-        let line = super::generated_line(source);
+        let line = generated_line(source);
         let length = printed.iter().map(String::len).sum::<usize>();
         let mut text = String::with_capacity(line.len() + support.len() + length + 8);
         text.push_str("// ");
@@ -139,7 +142,7 @@ pub const RUNTIME_REQUIREMENT: &str = "0.1";
 /// dependency lines (name, requirement): zerocopy with `derive` for the value types, and
 /// with `alloc` and `abi-runtime` for the live layer when the schema declares shared memory.
 pub fn consumer_dependencies(schema: &Schema) -> Vec<(&'static str, String)> {
-    if rust_live::has_live_layer(schema) {
+    if has_live_layer(schema) {
         vec![
             (
                 "zerocopy",
@@ -175,7 +178,7 @@ fn items_of(schema: &Schema) -> Vec<Item> {
         .chain((0..abi.consts.len()).map(Item::Const))
         .chain((0..abi.enums.len()).map(Item::Newtype))
         .chain((0..abi.structs.len()).map(Item::Struct))
-        .chain(rust_live::has_live_layer(schema).then_some(Item::Live))
+        .chain(has_live_layer(schema).then_some(Item::Live))
         .collect()
 }
 
@@ -185,7 +188,7 @@ fn item_weight(schema: &Schema, item: Item) -> usize {
         Item::ByteOrder | Item::Version | Item::Const(_) => 1,
         Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
         Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
-        Item::Live => rust_live::live_weight(schema),
+        Item::Live => live::live_weight(schema),
     }
 }
 
@@ -252,11 +255,11 @@ fn support_for(abi: &Abi) -> String {
 
 /// The hand-written support files, in the order they are emitted.
 const SUPPORT: [(&str, &str); 5] = [
-    ("text", include_str!("../rust_support/text.rs")),
-    ("enum", include_str!("../rust_support/enum.rs")),
-    ("flags", include_str!("../rust_support/flags.rs")),
-    ("array", include_str!("../rust_support/array.rs")),
-    ("struct", include_str!("../rust_support/struct.rs")),
+    ("text", include_str!("support/text.rs")),
+    ("enum", include_str!("support/enum.rs")),
+    ("flags", include_str!("support/flags.rs")),
+    ("array", include_str!("support/array.rs")),
+    ("struct", include_str!("support/struct.rs")),
 ];
 
 fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
@@ -269,7 +272,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
             Item::Const(i) => expand_const(&abi.consts[i]),
             Item::Newtype(i) => expand_newtype(&abi.enums[i]),
             Item::Struct(i) => expand_struct(abi, &abi.structs[i], &schema.layout.structs[i]),
-            Item::Live => rust_live::expand_live(schema),
+            Item::Live => live::expand_live(schema),
         });
     }
     tokens
@@ -299,7 +302,7 @@ mod tests {
     #[test]
     fn the_text_does_not_depend_on_the_number_of_parts() {
         let src = include_str!("../../../../schema.toml");
-        let schema = crate::load_schema(src).expect("the bridge schema loads");
+        let schema = crate::schema::load_schema(src).expect("the bridge schema loads");
         let whole = expand_rust_in_parts(&schema, "schema.toml", 1, 1);
         for (parts, threads) in [(2, 1), (2, 2), (3, 3), (4, 2), (4, 3), (4, 8)] {
             assert!(
@@ -316,7 +319,7 @@ mod tests {
     fn support_code_parses() {
         for (name, text) in SUPPORT {
             if let Err(e) = syn::parse_file(text) {
-                panic!("rust_support/{name}.rs does not parse: {e}");
+                panic!("support/{name}.rs does not parse: {e}");
             }
         }
     }

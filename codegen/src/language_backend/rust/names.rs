@@ -31,13 +31,13 @@ pub fn rust_ident(name: &str) -> Ident {
     }
 }
 
-pub(in crate::language_backend) fn type_ident(name: &str) -> Ident {
+pub(in crate::language_backend::rust) fn type_ident(name: &str) -> Ident {
     rust_ident(&camel(name))
 }
 
-pub(in crate::language_backend) fn const_ident(name: &str) -> Ident {
+pub(in crate::language_backend::rust) fn const_ident(name: &str) -> Ident {
     rust_ident(&upper(name))
 }
-pub(in crate::language_backend) fn prim_type(p: Prim) -> Ident {
+pub(in crate::language_backend::rust) fn prim_type(p: Prim) -> Ident {
     format_ident!("{}", p.name())
 }

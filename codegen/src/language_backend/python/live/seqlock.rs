@@ -3,25 +3,26 @@
 
 use serde::Serialize;
 
-use super::{Ctx, Namer, doc_lines, prim_format};
+use super::context::{Ctx, prim_format};
 use crate::ir::access::Guard;
 use crate::ir::{Elem, Field, Type};
 use crate::language_backend::live_plan::{self, guarded_runs, value_guards};
-use crate::language_backend::python::python_field_alias;
+use crate::language_backend::python::literals::doc_lines;
+use crate::language_backend::python::names::{Namer, python_field_alias};
 
 /// `read_<lock>`, `read_<lock>_counted` and `write_<lock>` on the view of the counter's struct.
 #[derive(Serialize)]
-pub(in crate::language_backend) struct LockMethods {
+pub(in crate::language_backend::python) struct LockMethods {
     lock: String,
-    pub(in crate::language_backend) read: String,
-    pub(in crate::language_backend) read_counted: String,
-    pub(in crate::language_backend) write: String,
+    pub(in crate::language_backend::python) read: String,
+    pub(in crate::language_backend::python) read_counted: String,
+    pub(in crate::language_backend::python) write: String,
     doc: Vec<String>,
     writers: String,
     readers: String,
     counter: u64,
     width: u64,
-    pub(in crate::language_backend) value: String,
+    pub(in crate::language_backend::python) value: String,
     /// The value is the struct itself, of which the lock guards these byte runs.
     whole: bool,
     size: u64,
@@ -49,22 +50,22 @@ struct Step {
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct ValueClass {
-    pub(in crate::language_backend) name: String,
-    pub(in crate::language_backend) lock: String,
+pub(in crate::language_backend::python) struct ValueClass {
+    pub(in crate::language_backend::python) name: String,
+    pub(in crate::language_backend::python) lock: String,
     doc: Vec<String>,
     types: Vec<(String, String)>,
-    pub(in crate::language_backend) slots: Vec<Slot>,
+    pub(in crate::language_backend::python) slots: Vec<Slot>,
 }
 
 /// An attribute of a value class. `kind`: `int`, `ctype` or `bytes`; `source`: `field`,
 /// `part`, `sized` (a part whose length varies) or `extra` (the bytes past it).
 #[derive(Serialize)]
-pub(in crate::language_backend) struct Slot {
-    pub(in crate::language_backend) attr: String,
-    pub(in crate::language_backend) kind: &'static str,
-    pub(in crate::language_backend) source: &'static str,
-    pub(in crate::language_backend) name: String,
+pub(in crate::language_backend::python) struct Slot {
+    pub(in crate::language_backend::python) attr: String,
+    pub(in crate::language_backend::python) kind: &'static str,
+    pub(in crate::language_backend::python) source: &'static str,
+    pub(in crate::language_backend::python) name: String,
     ty: String,
 }
 

@@ -10,23 +10,20 @@
 mod attach;
 mod ring;
 mod seqlock;
+mod tokens;
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::live_plan::{has_view, needs_view};
-use super::rust::{rust_ident, type_ident};
-use crate::Schema;
+use super::names::{rust_ident, type_ident};
 use crate::ir::access::{AccessKind, StructAccess};
-use crate::ir::{Elem, Field, Prim, Type};
+use crate::ir::{Elem, Field, Prim};
+use crate::language_backend::live_plan::{has_view, needs_view};
 use crate::layout::StructLayout;
+use crate::schema::Schema;
 use ring::expand_ring;
 use seqlock::{expand_seqlock_methods, expand_seqlock_value};
-
-/// Whether the schema declares any shared memory, and so whether there is a live layer.
-pub fn has_live_layer(schema: &Schema) -> bool {
-    schema.access.structs.iter().any(|s| s.shared)
-}
+use tokens::{lit, value_type, word_type};
 
 /// Roughly how much the live layer costs to expand, parse and print.
 pub fn live_weight(schema: &Schema) -> usize {
@@ -88,47 +85,6 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
             #(#rings)*
             #attach
         }
-    }
-}
-
-/// The Rust value type of a field, from the live module.
-fn value_type(schema: &Schema, ty: &Type) -> TokenStream {
-    let abi = &schema.abi;
-    let elem = match ty.elem {
-        Elem::Prim(p) => {
-            let p = format_ident!("{}", p.name());
-            quote!(#p)
-        }
-        Elem::Char => quote!(u8),
-        Elem::Enum(i) => {
-            let t = type_ident(&abi.enums[i].name);
-            quote!(super::#t)
-        }
-        Elem::Struct(i) => {
-            let t = type_ident(&abi.structs[i].name);
-            quote!(super::#t)
-        }
-    };
-    match ty.len {
-        None => elem,
-        Some(len) => {
-            let n = Literal::u64_unsuffixed(len.count);
-            quote!([#elem; #n])
-        }
-    }
-}
-
-fn lit(n: u64) -> Literal {
-    Literal::usize_unsuffixed(n as usize)
-}
-
-/// The integer primitive an atomic word of `width` bytes is accessed as.
-fn word_type(width: u64) -> TokenStream {
-    match width {
-        1 => quote!(u8),
-        2 => quote!(u16),
-        4 => quote!(u32),
-        _ => quote!(u64),
     }
 }
 

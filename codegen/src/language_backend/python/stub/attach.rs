@@ -1,18 +1,18 @@
 //! The stub's attach section: `AttachError` with its attributes, a handle class per layout
 //! with a method per row (what it hands out, and `None` only where the region may be
 //! absent), `attach`, `VersionedRecord` and `read_versioned`. It reads the context
-//! `python_attach.rs` rendered the module's section from.
+//! `attach.rs` rendered the module's section from.
 
 use std::fmt::Write as _;
 
-use super::{StructExtras, shield_builtins};
+use super::types::{StructExtras, shield_builtins};
 use crate::ir::attach::CHECKS;
-use crate::language_backend::python_attach::AttachSection;
+use crate::language_backend::python::attach::AttachSection;
 
-/// The stub's side of the attach section: the context `python_attach.rs` rendered the
-/// module's section from, whose names the stub types.
-pub(super) use crate::language_backend::python_attach::AttachContext as AttachStub;
-use crate::language_backend::python_attach::{RowData as Row, TableData as Table};
+/// The stub's side of the attach section: the context `attach.rs` rendered the module's
+/// section from, whose names the stub types.
+pub(super) use crate::language_backend::python::attach::AttachContext as AttachStub;
+use crate::language_backend::python::attach::{RowData as Row, TableData as Table};
 
 /// What every attach section has; `{error}` and `{record}` are the classes' names.
 const HELPERS: &str = r#"

@@ -2,12 +2,11 @@
 
 use serde::Serialize;
 
-use super::LiveContext;
 use super::comments::{find, protocol_comment};
-use crate::Schema;
 use crate::ir::access::{Guard, Ring, RingKind};
-use crate::language_backend::c::{c_field_name, c_type_name, field_type};
+use crate::language_backend::c::names::{c_field_name, c_type_name, field_type};
 use crate::language_backend::protocols::Protocol;
+use crate::schema::Schema;
 
 #[derive(Serialize)]
 pub(super) struct SlotRingCtx {
@@ -35,12 +34,14 @@ pub(super) struct EventRingCtx {
     capacity: u64,
 }
 
-/// A ring: the newest slot and the publish of a slots ring, or the events since a count.
+/// A ring: the newest slot and the publish of a slots ring, or the events since a count;
+/// added to `slot_rings` or `event_rings`.
 pub(super) fn build_ring(
     schema: &Schema,
     protocols: &[Protocol],
     ring: &Ring,
-    ctx: &mut LiveContext,
+    slot_rings: &mut Vec<SlotRingCtx>,
+    event_rings: &mut Vec<EventRingCtx>,
 ) {
     let abi = &schema.abi;
     let prefix = &abi.c_prefix;
@@ -57,7 +58,7 @@ pub(super) fn build_ring(
             let head_s = &abi.structs[head.struct_index];
             let slot_s = c_type_name(&abi.structs[lock.struct_index].name, prefix);
             let a = &schema.access.structs[lock.struct_index];
-            ctx.slot_rings.push(SlotRingCtx {
+            slot_rings.push(SlotRingCtx {
                 doc,
                 name: ring.name.clone(),
                 head_s: c_type_name(&head_s.name, prefix),
@@ -85,7 +86,7 @@ pub(super) fn build_ring(
         } => {
             let s = &abi.structs[total.struct_index];
             let entries_field = &s.fields[entries.field];
-            ctx.event_rings.push(EventRingCtx {
+            event_rings.push(EventRingCtx {
                 doc,
                 name: ring.name.clone(),
                 s: c_type_name(&s.name, prefix),

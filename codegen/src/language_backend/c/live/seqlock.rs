@@ -3,16 +3,14 @@
 
 use serde::Serialize;
 
-use super::WIDTH;
-use super::comments::{comment, find, protocol_comment};
-use crate::Schema;
+use super::comments::{WIDTH, comment, find, protocol_comment};
 use crate::ir::Type;
 use crate::ir::access::{Guard, Seqlock};
-use crate::language_backend::c::{
-    array_len, c_field_name, c_type_name, field_type, render_comment_lines,
-};
+use crate::language_backend::c::comments::render_comment_lines;
+use crate::language_backend::c::names::{array_len, c_field_name, c_type_name, field_type};
 use crate::language_backend::live_plan;
 use crate::language_backend::protocols::Protocol;
+use crate::schema::Schema;
 
 #[derive(Serialize)]
 pub(super) struct SeqlockCtx {

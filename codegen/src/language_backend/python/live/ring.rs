@@ -4,41 +4,42 @@
 
 use serde::Serialize;
 
+use super::context::Ctx;
 use super::view::{ViewClass, method};
-use super::{Ctx, doc_lines};
 use crate::ir::Elem;
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::names::upper;
+use crate::language_backend::python::literals::doc_lines;
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct RingClass {
-    pub(in crate::language_backend) name: String,
+pub(in crate::language_backend::python) struct RingClass {
+    pub(in crate::language_backend::python) name: String,
     ring: String,
     doc: Vec<String>,
     slot_count: u64,
     slot_size: u64,
     align: u64,
-    pub(in crate::language_backend) header_view: String,
+    pub(in crate::language_backend::python) header_view: String,
     head_field: String,
     head_get: String,
     head_set: String,
     head_mask: String,
-    pub(in crate::language_backend) slot_view: String,
+    pub(in crate::language_backend::python) slot_view: String,
     lock: String,
-    pub(in crate::language_backend) value: String,
+    pub(in crate::language_backend::python) value: String,
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct EventsFunction {
-    pub(in crate::language_backend) name: String,
+pub(in crate::language_backend::python) struct EventsFunction {
+    pub(in crate::language_backend::python) name: String,
     ring: String,
-    pub(in crate::language_backend) holder: String,
+    pub(in crate::language_backend::python) holder: String,
     total: String,
-    pub(in crate::language_backend) entries: String,
+    pub(in crate::language_backend::python) entries: String,
     capacity: u64,
     doc: Vec<String>,
     /// Also a method of the holder (no field of that name).
-    pub(in crate::language_backend) method: bool,
+    pub(in crate::language_backend::python) method: bool,
 }
 
 /// The names of the bot example: the first slot ring, its header view, and a row of that

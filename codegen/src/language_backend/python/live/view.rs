@@ -3,16 +3,17 @@
 
 use serde::Serialize;
 
+use super::context::{Ctx, prim_format};
 use super::seqlock::LockMethods;
-use super::{Ctx, Namer, prim_format};
 use crate::ir::access::AccessKind;
 use crate::ir::{Elem, Prim};
 use crate::language_backend::live_plan::needs_view;
+use crate::language_backend::python::names::Namer;
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct ViewClass {
-    pub(in crate::language_backend) name: String,
-    pub(in crate::language_backend) value: String,
+pub(in crate::language_backend::python) struct ViewClass {
+    pub(in crate::language_backend::python) name: String,
+    pub(in crate::language_backend::python) value: String,
     /// Who writes the struct: `host`, or nothing.
     writers: String,
     size: u64,
@@ -21,29 +22,29 @@ pub(in crate::language_backend) struct ViewClass {
     trailer: bool,
     /// Class attributes holding ctypes types: (`_type_regions`, `RegionEntry * MAX_REGIONS`).
     types: Vec<(String, String)>,
-    pub(in crate::language_backend) methods: Vec<Method>,
-    pub(in crate::language_backend) locks: Vec<LockMethods>,
+    pub(in crate::language_backend::python) methods: Vec<Method>,
+    pub(in crate::language_backend::python) locks: Vec<LockMethods>,
 }
 
 /// One method of a view. `kind` says which, and the template words its doc: `load`,
 /// `counter`, `store`, `fetch_add`, `cas`, `swap`, `word_load`, `word_cas`, `word_cas_at`,
 /// `get`, `set`, `copy`, `put`, `view`, `views`.
 #[derive(Serialize, Default, Clone)]
-pub(in crate::language_backend) struct Method {
-    pub(in crate::language_backend) kind: &'static str,
-    pub(in crate::language_backend) name: String,
-    pub(in crate::language_backend) field: String,
+pub(in crate::language_backend::python) struct Method {
+    pub(in crate::language_backend::python) kind: &'static str,
+    pub(in crate::language_backend::python) name: String,
+    pub(in crate::language_backend::python) field: String,
     /// Who writes the field: `host and client`, or nothing.
     who: String,
     offset: u64,
     width: u64,
     fmt: String,
-    pub(in crate::language_backend) enum_class: Option<String>,
+    pub(in crate::language_backend::python) enum_class: Option<String>,
     signed: bool,
     type_attr: String,
-    pub(in crate::language_backend) count: u64,
+    pub(in crate::language_backend::python) count: u64,
     elem_size: u64,
-    pub(in crate::language_backend) view: String,
+    pub(in crate::language_backend::python) view: String,
 }
 
 /// The method of `class` for `field` of `kind`, as the class named it.

@@ -4,11 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{lit, value_type, word_type};
-use crate::Schema;
+use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::{Elem, Prim, Type};
-use crate::language_backend::rust::{rust_ident, type_ident};
+use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::schema::Schema;
 
 pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
     match &ring.kind {

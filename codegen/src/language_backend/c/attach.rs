@@ -10,15 +10,17 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
-use super::c::{c_type_name, render_comment_lines};
-use super::text::{Compiled, Template};
-use crate::Schema;
-use crate::ir::attach::{CHECKS, Holds, LayoutTable, Scalar};
+use super::comments::render_comment_lines;
+use super::names::c_type_name;
+use crate::ir::attach::{CHECKS, Holds, LayoutTable};
+use crate::ir::scalar::Scalar;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
     name: "c_attach.h.j2",
-    source: include_str!("../../templates/c_attach.h.j2"),
+    source: include_str!("../../../templates/c_attach.h.j2"),
 };
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));

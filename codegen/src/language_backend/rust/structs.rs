@@ -5,10 +5,11 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use super::doc_after_since;
-use super::rust::{const_ident, doc, escaped, prim_type, rust_ident, since, type_ident};
+use super::docs::{doc, escaped, since};
+use super::names::{const_ident, prim_type, rust_ident, type_ident};
 use crate::ir::names::upper;
 use crate::ir::{Abi, Elem, Field, Struct, Type};
+use crate::language_backend::common::doc_after_since;
 use crate::layout::{FieldLayout, StructLayout};
 
 /// The Rust type of a field: primitives, `[u8; N]` for text, named types, and arrays whose

@@ -6,12 +6,13 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::lit;
-use crate::Schema;
+use super::tokens::{lit, value_type};
 use crate::ir::access::RingKind;
-use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
+use crate::ir::attach::{Handshake, Holds, LayoutTable};
+use crate::ir::scalar::Scalar;
 use crate::language_backend::live_plan::has_view;
-use crate::language_backend::rust::{rust_ident, type_ident};
+use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::schema::Schema;
 
 /// Everything attach adds to `pub mod live`; nothing when the schema declares no layout
 /// and no handshake.
@@ -147,7 +148,7 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
     let accessors = h.added.iter().enumerate().map(|(k, a)| {
         let f = &s.fields[a.field];
         let get = rust_ident(&f.name);
-        let t = super::value_type(schema, &f.ty);
+        let t = value_type(schema, &f.ty);
         let k = lit(k as u64);
         let doc = format!(
             " `{}`, added in {}: `None` when the producer's version or record lacks it.",

@@ -1,6 +1,6 @@
 //! The Python target's live section: views of the structs the schema puts in shared memory,
 //! with atomic words, compare-and-swap claims, seqlock reads and writes and the rings, as
-//! the Rust live layer (`rust_live.rs`) has them. This module names things and takes every
+//! the Rust live layer (`rust/live/`) has them. This module names things and takes every
 //! offset and size from the layout; the Python that runs is written once, in the templates:
 //! the atomics layer in `python.py.j2`, seqlock retries, bounds checks and the classes in
 //! `python_live.py.j2`. None when the schema declares no shared memory, so that such a
@@ -8,7 +8,8 @@
 //!
 //! One function per kind of thing: views and their field methods (`view.rs`), seqlock methods
 //! and the value classes they read into (`seqlock.rs`), slot rings, event rings, and the bot
-//! example (`ring.rs`). This file holds the section's context and the names it shares.
+//! example (`ring.rs`). This file holds the section's context and names its classes; what
+//! every part reads is in `context.rs`.
 //!
 //! Names: views are `Live` and the struct's class (`LiveBridgeHeader`), a seqlock's value
 //! class and a slot ring are CamelCase (`ParamDefs`, `SnapshotRing`), an event ring's
@@ -16,34 +17,32 @@
 //! name, so any that is taken (or a keyword) gets a trailing `_`; so does a view method
 //! named after a keyword or `release`.
 
+mod context;
 mod ring;
 mod seqlock;
 mod view;
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
-use super::live_plan::has_view;
-use super::python::{
-    Names, PYTHON_KEYWORDS, escape_docstring_line, python_type_name, render_ctype,
-};
-use super::text::{Compiled, Template};
-use crate::Schema;
+use super::names::{Namer, Names, python_type_name};
 use crate::ir::access::RingKind;
-use crate::ir::{Elem, Prim, Type};
+use crate::language_backend::common::RenderError;
+use crate::language_backend::live_plan::{has_live_layer, has_view};
+use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
+use context::Ctx;
 use ring::{Example, RingClass};
 use view::ViewClass;
-// The stub (`python_stub/live.rs`) types the classes and functions these describe.
-pub(in crate::language_backend) use ring::EventsFunction;
-pub(in crate::language_backend) use seqlock::{Slot, ValueClass};
-pub(in crate::language_backend) use view::Method;
+// The stub (`stub/live.rs`) types the classes and functions these describe.
+pub(in crate::language_backend::python) use ring::EventsFunction;
+pub(in crate::language_backend::python) use seqlock::{Slot, ValueClass};
+pub(in crate::language_backend::python) use view::Method;
 
 const TEMPLATE: Template = Template {
     name: "python_live.py.j2",
-    source: include_str!("../../../templates/python_live.py.j2"),
+    source: include_str!("../../../../templates/python_live.py.j2"),
 };
 
 /// The template, compiled on first use.
@@ -59,12 +58,12 @@ pub(super) struct LiveSection {
     #[serde(skip)]
     pub exports: Vec<String>,
     /// The view class of each struct that has one, and the class of each slot ring, by
-    /// index: what `attach` hands out (`python_attach.rs`).
+    /// index: what `attach` hands out (`attach.rs`).
     #[serde(skip)]
     pub views: Vec<Option<String>>,
     #[serde(skip)]
     pub rings: Vec<Option<String>>,
-    /// The context the text was rendered from, which the stub types (`python_stub/live.rs`).
+    /// The context the text was rendered from, which the stub types (`stub/live.rs`).
     #[serde(skip)]
     pub context: LiveContext,
 }
@@ -74,7 +73,7 @@ pub(super) fn render_live(
     schema: &Schema,
     names: &Names,
 ) -> Result<Option<LiveSection>, RenderError> {
-    if !super::rust_live::has_live_layer(schema) {
+    if !has_live_layer(schema) {
         return Ok(None);
     }
     let (context, views, rings) = live_context(schema, names);
@@ -94,40 +93,17 @@ const HELPERS: &str = "atomic_load atomic_store atomic_compare_exchange atomic_e
                        atomic_fetch_add atomics_backend set_atomics_backend";
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct LiveContext {
+pub(in crate::language_backend::python) struct LiveContext {
     abi_name: String,
-    pub(in crate::language_backend) unavailable_error: String,
-    pub(in crate::language_backend) contended_error: String,
-    pub(in crate::language_backend) values: Vec<ValueClass>,
-    pub(in crate::language_backend) views: Vec<ViewClass>,
-    pub(in crate::language_backend) rings: Vec<RingClass>,
-    pub(in crate::language_backend) events: Vec<EventsFunction>,
+    pub(in crate::language_backend::python) unavailable_error: String,
+    pub(in crate::language_backend::python) contended_error: String,
+    pub(in crate::language_backend::python) values: Vec<ValueClass>,
+    pub(in crate::language_backend::python) views: Vec<ViewClass>,
+    pub(in crate::language_backend::python) rings: Vec<RingClass>,
+    pub(in crate::language_backend::python) events: Vec<EventsFunction>,
     example: Option<Example>,
     #[serde(skip)]
     exports: Vec<String>,
-}
-
-/// Unique names in one namespace: a wanted name that is taken, or a keyword, gets `_` until
-/// it is free.
-pub(super) struct Namer(pub(super) HashSet<String>);
-
-impl Namer {
-    pub(super) fn name(&mut self, wanted: &str) -> String {
-        let mut name = wanted.to_string();
-        while PYTHON_KEYWORDS.contains(&name.as_str()) || !self.0.insert(name.clone()) {
-            name.push('_');
-        }
-        name
-    }
-}
-
-/// What every part of the context needs: the schema, its Python names, the view class of
-/// each struct that has one, and the class each seqlock reads into.
-struct Ctx<'a> {
-    schema: &'a Schema,
-    names: &'a Names,
-    views: Vec<Option<String>>,
-    values: Vec<String>,
 }
 
 /// The context, the view class of each struct and the class of each slot ring.
@@ -201,35 +177,4 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         exports,
     };
     (context, cx.views, ring_names)
-}
-
-/// The `struct` format of a number: `<I`, `<q`, `<d` (letters in the order of `Prim::ALL`).
-fn prim_format(p: Prim) -> String {
-    let i = Prim::ALL.iter().position(|&q| q == p).unwrap_or(0);
-    format!("<{}", &"BHIQbhiqfd"[i..=i])
-}
-
-/// A doc as escaped docstring lines, empty lines left out.
-pub(super) fn doc_lines(doc: &str) -> Vec<String> {
-    (doc.split('\n').filter(|d| !d.is_empty()))
-        .map(escape_docstring_line)
-        .collect()
-}
-
-impl Ctx<'_> {
-    /// A scalar's number type and its enum class, if any; `None` for arrays, structs, text.
-    fn scalar(&self, ty: &Type) -> Option<(Prim, Option<String>)> {
-        match (ty.elem, ty.len) {
-            (Elem::Prim(p), None) => Some((p, None)),
-            (Elem::Enum(e), None) => Some((
-                self.schema.abi.enums[e].repr,
-                Some(self.names.enums[e].clone()),
-            )),
-            _ => None,
-        }
-    }
-
-    fn ctype(&self, ty: &Type) -> String {
-        render_ctype(&self.schema.abi, self.names, ty)
-    }
 }

@@ -4,11 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{lit, value_type, word_type};
-use crate::Schema;
+use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{Guard, Seqlock};
 use crate::language_backend::live_plan::{self, guarded_runs, value_guards};
-use crate::language_backend::rust::{rust_ident, type_ident};
+use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::schema::Schema;
 
 /// The value type a seqlock reads into: the struct itself, or one made of the guarded
 /// fields and trailer parts (`ParamDefs { def_count, defs }`).

@@ -15,26 +15,23 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
-use super::c::{array_len, c_field_name, c_type_name, field_type};
-use super::protocols::{Protocol, describe_protocols};
-use super::text::{Compiled, Template};
-use crate::Schema;
+use super::names::{array_len, c_field_name, c_type_name, field_type};
 use crate::ir::Elem;
 use crate::ir::access::AccessKind;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::protocols::{Protocol, describe_protocols};
+use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 use comments::field_doc;
 use ring::{EventRingCtx, SlotRingCtx, build_ring};
 use seqlock::{SeqlockCtx, build_seqlock};
 
 const TEMPLATE: Template = Template {
     name: "c_live.h.j2",
-    source: include_str!("../../../templates/c_live.h.j2"),
+    source: include_str!("../../../../templates/c_live.h.j2"),
 };
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
-
-/// Comment lines are wrapped to this many columns, the comment's ` * ` included.
-const WIDTH: usize = 93;
 
 /// The preprocessor conditions of the helpers' two branches, with `pu` the macro prefix:
 /// the GCC/Clang `__atomic` builtins, else MSVC's intrinsics (also under clang when
@@ -87,7 +84,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
 }
 
 /// Whether the header has live helpers: for the shared memory the schema declares, or for
-/// the attach helpers (`c_attach.rs`), which read a mapping with their loads.
+/// the attach helpers (`attach.rs`), which read a mapping with their loads.
 fn has_live_access(schema: &Schema) -> bool {
     let a = &schema.access;
     schema.attach.root.is_some()
@@ -208,7 +205,13 @@ fn build_context(schema: &Schema) -> LiveContext {
         .map(|l| build_seqlock(schema, &protocols, l))
         .collect();
     for ring in &schema.access.rings {
-        build_ring(schema, &protocols, ring, &mut ctx);
+        build_ring(
+            schema,
+            &protocols,
+            ring,
+            &mut ctx.slot_rings,
+            &mut ctx.event_rings,
+        );
     }
     ctx
 }

@@ -1,22 +1,22 @@
 //! The stub's live section: the atomics layer's helpers and exceptions, a class per view
 //! with a signature per method, the seqlocks' value classes with their attributes, the
-//! rings, and the event-ring functions. It reads the context `python_live.rs` rendered the
+//! rings, and the event-ring functions. It reads the context `live/` rendered the
 //! module's section from (every name as the module has it, renamed ones included) and takes
 //! each field's type from the schema.
 
 use std::fmt::Write as _;
 
-use super::{StructExtras, copy_type, elem_type, put_type, shield_builtins};
-use crate::Schema;
+use super::types::{StructExtras, copy_type, elem_type, put_type, shield_builtins};
 use crate::ir::{Elem, Prim, Type};
-use crate::language_backend::RenderError;
-use crate::language_backend::python::Names;
-use crate::language_backend::python_live::LiveSection;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::python::live::LiveSection;
+use crate::language_backend::python::names::Names;
+use crate::schema::Schema;
 
-/// The stub's side of the live section: the context `python_live.rs` rendered the module's
-/// section from, whose names the stub types.
-pub(super) use crate::language_backend::python_live::LiveContext as LiveStub;
-use crate::language_backend::python_live::{EventsFunction, Method, Slot, ValueClass};
+/// The stub's side of the live section: the context `live/` rendered the module's section
+/// from, whose names the stub types.
+pub(super) use crate::language_backend::python::live::LiveContext as LiveStub;
+use crate::language_backend::python::live::{EventsFunction, Method, Slot, ValueClass};
 
 /// The helpers every live section has, as `python.py.j2` names them; `{unavailable}` and
 /// `{contended}` are the exceptions' names.

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::python::Names;
+use super::names::{Names, python_field_alias};
 use crate::ir::{Abi, Elem, Struct};
 
 /// The suffix of the property that reads an enum or flag field as its class.
@@ -35,9 +35,9 @@ pub(super) struct EnumProperty {
 pub(super) fn repr_context(abi: &Abi, names: &Names, s: &Struct) -> ReprContext {
     let mut context = ReprContext::default();
     let taken = |name: &str| {
-        s.fields.iter().any(|f| {
-            f.name == name || super::python::python_field_alias(&f.name).as_deref() == Some(name)
-        })
+        s.fields
+            .iter()
+            .any(|f| f.name == name || python_field_alias(&f.name).as_deref() == Some(name))
     };
     for f in s.fields.iter().filter(|f| !f.is_padding()) {
         if let Some(c) = &f.count {

@@ -1,10 +1,12 @@
 //! The helpers' doc comments: a field's comment with its writers and claim protocol, and a
 //! protocol's block of numbered steps above the helpers that implement it.
 
-use super::WIDTH;
-use crate::Schema;
-use crate::language_backend::c::render_comment_lines;
+use crate::language_backend::c::comments::render_comment_lines;
 use crate::language_backend::protocols::Protocol;
+use crate::schema::Schema;
+
+/// Comment lines are wrapped to this many columns, the comment's ` * ` included.
+pub(super) const WIDTH: usize = 93;
 
 /// A `/** ... */` doc comment of `lines` (already wrapped and escaped).
 pub(super) fn comment(lines: &[String]) -> String {

@@ -4,7 +4,7 @@
 //! tables and handshakes go into the module as data (every offset, size and alignment
 //! taken from `Schema::attach`, never recomputed), and one generic checker written once in
 //! `templates/python_attach.py.j2` walks them. Each layout gets a handle class with one
-//! method per row, handing out the live view (`python_live/`), the ring, the nested
+//! method per row, handing out the live view (`live/`), the ring, the nested
 //! blocks, or the bytes. None when the schema declares neither handshakes nor layouts.
 //!
 //! Names: the error, the handles and the record class are CamelCase (`AttachError`,
@@ -17,17 +17,19 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::RenderError;
-use super::python::{Names, python_field_alias, python_type_name};
-use super::python_live::{LiveSection, Namer, doc_lines};
-use super::text::{Compiled, Template};
-use crate::Schema;
+use super::literals::doc_lines;
+use super::live::LiveSection;
+use super::names::{Namer, Names, python_field_alias, python_type_name};
 use crate::ir::access::RingKind;
-use crate::ir::attach::{Handshake, Holds, LayoutTable, Scalar};
+use crate::ir::attach::{Handshake, Holds, LayoutTable};
+use crate::ir::scalar::Scalar;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
     name: "python_attach.py.j2",
-    source: include_str!("../../templates/python_attach.py.j2"),
+    source: include_str!("../../../templates/python_attach.py.j2"),
 };
 
 /// The template, compiled on first use.
@@ -44,7 +46,7 @@ pub(super) struct AttachSection {
     pub error: String,
     #[serde(skip)]
     pub exports: Vec<String>,
-    /// The context the text was rendered from, which the stub types (`python_stub/attach.rs`).
+    /// The context the text was rendered from, which the stub types (`stub/attach.rs`).
     #[serde(skip)]
     pub context: AttachContext,
 }
@@ -72,17 +74,17 @@ pub(super) fn render_attach(
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct AttachContext {
-    pub(in crate::language_backend) error: String,
-    pub(in crate::language_backend) attach: String,
-    pub(in crate::language_backend) read_versioned: String,
-    pub(in crate::language_backend) record: String,
+pub(in crate::language_backend::python) struct AttachContext {
+    pub(in crate::language_backend::python) error: String,
+    pub(in crate::language_backend::python) attach: String,
+    pub(in crate::language_backend::python) read_versioned: String,
+    pub(in crate::language_backend::python) record: String,
     /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
     live: bool,
-    pub(in crate::language_backend) handshakes: Vec<HandshakeData>,
-    pub(in crate::language_backend) tables: Vec<TableData>,
+    pub(in crate::language_backend::python) handshakes: Vec<HandshakeData>,
+    pub(in crate::language_backend::python) tables: Vec<TableData>,
     /// The root layout, by index into `tables`, and its header's handshake, by index.
-    pub(in crate::language_backend) root: Option<(usize, usize)>,
+    pub(in crate::language_backend::python) root: Option<(usize, usize)>,
     /// An example for the docs: the root class and its first rows of each kind.
     example: Option<Example>,
     #[serde(skip)]
@@ -97,9 +99,9 @@ fn word(s: &Scalar) -> Word {
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct HandshakeData {
+pub(in crate::language_backend::python) struct HandshakeData {
     /// The struct's Python class and its schema name.
-    pub(in crate::language_backend) class: String,
+    pub(in crate::language_backend::python) class: String,
     name: String,
     /// (offset, width, the constant's Python name).
     magic: Option<(u64, u64, String)>,
@@ -110,7 +112,7 @@ pub(in crate::language_backend) struct HandshakeData {
     full_size: u64,
     added: Vec<AddedData>,
     /// Also a class method of the struct (no field of that name).
-    pub(in crate::language_backend) method: bool,
+    pub(in crate::language_backend::python) method: bool,
 }
 
 #[derive(Serialize)]
@@ -123,9 +125,9 @@ struct AddedData {
 }
 
 #[derive(Serialize)]
-pub(in crate::language_backend) struct TableData {
+pub(in crate::language_backend::python) struct TableData {
     name: String,
-    pub(in crate::language_backend) class: String,
+    pub(in crate::language_backend::python) class: String,
     doc: Vec<String>,
     /// The header struct's schema name (errors name the header bytes after it) and size.
     header: String,
@@ -137,19 +139,19 @@ pub(in crate::language_backend) struct TableData {
     row_size_field: Word,
     row_count: Option<Word>,
     extent: Option<Word>,
-    pub(in crate::language_backend) rows: Vec<RowData>,
+    pub(in crate::language_backend::python) rows: Vec<RowData>,
     /// Whether this is the root layout.
-    pub(in crate::language_backend) root: bool,
+    pub(in crate::language_backend::python) root: bool,
 }
 
 #[derive(Serialize, Default)]
-pub(in crate::language_backend) struct RowData {
+pub(in crate::language_backend::python) struct RowData {
     name: String,
-    pub(in crate::language_backend) method: String,
+    pub(in crate::language_backend::python) method: String,
     doc: Vec<String>,
     index: u64,
-    pub(in crate::language_backend) since: Option<(u32, u32)>,
-    pub(in crate::language_backend) optional: bool,
+    pub(in crate::language_backend::python) since: Option<(u32, u32)>,
+    pub(in crate::language_backend::python) optional: bool,
     min_size: u64,
     align: u64,
     overlaps: Vec<usize>,
@@ -158,12 +160,12 @@ pub(in crate::language_backend) struct RowData {
     /// (table index, count, stride) of the blocks it holds.
     blocks: Option<(usize, u64, u64)>,
     /// `view`, `ring`, `blocks` or `bytes`: what its method hands out.
-    pub(in crate::language_backend) kind: &'static str,
+    pub(in crate::language_backend::python) kind: &'static str,
     /// The class it hands out: a view, a ring, a block handle.
-    pub(in crate::language_backend) class: String,
+    pub(in crate::language_backend::python) class: String,
     /// A ring's head view, and the row holding the head's struct (none: the layout's header).
     head_view: String,
-    pub(in crate::language_backend) head_row: Option<usize>,
+    pub(in crate::language_backend::python) head_row: Option<usize>,
     /// What the region holds, for the method's docstring.
     holds: String,
 }

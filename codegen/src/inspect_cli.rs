@@ -1,0 +1,127 @@
+//! `abi-codegen inspect`: records of a struct read from a file, or a whole `[[file]]` or
+//! `[[layout]]` image, decoded and printed as a dump or JSON, with their issues on stderr.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use abi_codegen::Schema;
+
+use crate::common::{Failure, load, out, outln};
+use crate::input;
+
+/// What `abi-codegen inspect` was asked to decode.
+pub(crate) struct Request {
+    pub(crate) name: String,
+    pub(crate) file: PathBuf,
+    pub(crate) offset: u64,
+    pub(crate) count: u64,
+    pub(crate) stride: Option<u64>,
+}
+
+impl Request {
+    /// The records to decode: the struct named, where the first starts, how many, how far
+    /// apart.
+    pub(crate) fn plan(&self, schema: &Schema) -> Result<abi_codegen::inspect::Plan, Failure> {
+        abi_codegen::inspect::Plan::new(schema, &self.name, self.offset, self.count, self.stride)
+            .map_err(Failure::Input)
+    }
+}
+
+/// Data on stdout, diagnostics (every issue, every error) on stderr. When the input does not
+/// hold the records, stdout stays empty and the exit code is 1 (2 with `--strict`).
+pub(crate) fn inspect(
+    schema_path: &Path,
+    request: &Request,
+    json: bool,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    use abi_codegen::inspect::{decode, render_issues};
+    let schema = load(schema_path)?;
+    let file = &request.file;
+    let whole = match abi_codegen::inspect::find_file(&schema, &request.name) {
+        Some(f) => Some(Whole::File(f)),
+        None => abi_codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
+    };
+    if let Some(whole) = whole {
+        return inspect_whole(&schema, whole, request, json, strict);
+    }
+    let plan = request.plan(&schema)?;
+    let input = input::read_records(file, &plan)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
+    let inspection = decode(&schema, &plan, &records, input.len);
+    eprint!("{}", render_issues(&inspection));
+    Ok(print_records(&schema, &inspection, json, strict, None))
+}
+
+/// Prints decoded records (JSON with `extra` keys added, or the dump) and gives the exit
+/// code; nothing on stdout when the input did not hold them.
+pub(crate) fn print_records(
+    schema: &Schema,
+    inspection: &abi_codegen::inspect::Inspection,
+    json: bool,
+    strict: bool,
+    extra: Option<(&str, serde_json::Value)>,
+) -> ExitCode {
+    use abi_codegen::inspect::{render_dump, render_json};
+    if inspection.records.is_empty() {
+        return ExitCode::from(inspection.exit_code(strict));
+    }
+    if json {
+        let mut value = render_json(schema, inspection);
+        if let Some((key, more)) = extra {
+            value[key] = more;
+        }
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("json values serialize")
+        );
+    } else {
+        out!("{}", render_dump(schema, inspection));
+    }
+    ExitCode::from(inspection.exit_code(strict))
+}
+
+/// What a name that is not a struct's names: a `[[file]]`, or a `[[layout]]` (an image).
+enum Whole {
+    File(usize),
+    Image(usize),
+}
+
+/// `abi-codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
+/// record, or the whole image, region by region.
+fn inspect_whole(
+    schema: &abi_codegen::Schema,
+    whole: Whole,
+    request: &Request,
+    json: bool,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    use abi_codegen::inspect::{
+        inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
+    };
+    if request.offset != 0 || request.count != 1 || request.stride.is_some() {
+        return Err(Failure::Input(format!(
+            "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
+            request.name
+        )));
+    }
+    let file = &request.file;
+    let input = input::open_whole(file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let inspection = match whole {
+        Whole::File(f) => inspect_file(schema, f, input.as_ref()),
+        Whole::Image(l) => inspect_image(schema, l, input.as_ref()),
+    };
+    eprint!("{}", render_file_issues(&inspection));
+    if json {
+        let value = render_file_json(schema, &inspection);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("json values serialize")
+        );
+    } else {
+        out!("{}", render_file_dump(schema, &inspection));
+    }
+    Ok(ExitCode::from(inspection.exit_code(strict)))
+}

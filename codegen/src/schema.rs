@@ -1,0 +1,38 @@
+//! The loaded schema that every backend reads, and the pipeline that makes it from text:
+//! parse, lower, layout, access, attach, templates.
+
+use crate::diagnostics::SchemaErrors;
+use crate::ir::{self, Abi};
+use crate::layout::{self, Layout};
+use crate::{access, attach, lower, parse, template_targets};
+
+/// A schema that parsed, lowered and laid out without errors: what every backend reads.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    pub abi: Abi,
+    pub layout: Layout,
+    /// How the shared memory is accessed: atomic fields, seqlocks, rings, writers.
+    pub access: ir::access::Access,
+    /// How a reader attaches: version handshakes and layout tables.
+    pub attach: ir::attach::Attach,
+    /// The user's own targets: `[[template]]` tables.
+    pub templates: Vec<ir::template::UserTemplate>,
+}
+
+/// Runs parse → lower → layout → access → attach → templates on schema text. On failure, render the errors with
+/// [`SchemaErrors::render`] and the same text.
+pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
+    let raw = parse::parse_schema(src)?;
+    let abi = lower::lower_schema(&raw, src)?;
+    let layout = layout::compute_layout(&abi)?;
+    let access = access::lower_access(&raw, src, &abi, &layout)?;
+    let attach = attach::lower_attach(&raw, src, &abi, &layout, &access)?;
+    let templates = template_targets::lower_templates(&raw, src, &abi)?;
+    Ok(Schema {
+        abi,
+        layout,
+        access,
+        attach,
+        templates,
+    })
+}
