@@ -8,12 +8,14 @@ mod file;
 mod image;
 mod render;
 mod render_file;
+mod specs;
 mod zlib;
 
 pub use file::{FileInspection, Found, ReadAt, find_file, inspect_file};
 pub use image::{find_layout, inspect_image};
 pub use render::{render_dump, render_issues, render_json};
 pub use render_file::{render_file_dump, render_file_issues, render_file_json};
+pub use specs::AttachSpecs;
 
 use crate::Schema;
 use crate::ir::Prim;
