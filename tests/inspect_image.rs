@@ -1,11 +1,16 @@
 //! `abi-codegen inspect bridge`: the whole bridge image of the attach tests decoded through the
-//! schema's `[[layout]]` tables, and every corrupted copy refused with the check attach names.
+//! schema's `[[layout]]` tables, and every corrupted copy refused with the check attach names:
+//! inspect asks the runtime's attach engine, with the specs the Rust bindings are generated
+//! with, so both give every image the same verdict.
 
 mod common;
 
 use abi_codegen::inspect::{
-    FileInspection, Level, find_layout, inspect_image, render_file_dump, render_file_json,
+    AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,
+    render_file_json,
 };
+use bridge_abi::live::{self, Bridge};
+use bridge_abi::runtime::SharedBuf;
 use common::image;
 
 fn run(schema: &abi_codegen::Schema, bytes: &[u8]) -> FileInspection {
@@ -55,41 +60,87 @@ fn the_valid_image_decodes_every_region() {
     );
 }
 
-#[test]
-fn every_corrupted_image_is_refused_with_its_check() {
-    let schema = common::bridge_schema();
-    for c in image::corruptions() {
-        let words = match c.check {
-            "mapping_too_short" => "lies past the end of the file",
-            "bad_magic" => "bad magic",
-            "major_mismatch" => "major version",
-            "header_too_small" => "header too small",
-            "header_beyond_mapping" => "header beyond the mapping",
-            "extent_beyond_mapping" => "spans past the end of the file",
-            "extent_too_small" => "extent too small",
-            "extent_beyond_block" => "spans past the end of its block",
-            "too_many_rows" => "past the table's",
-            "region_missing" => "region missing",
-            "region_out_of_bounds" => "region out of bounds",
-            "region_misaligned" => "region misaligned",
-            "region_too_small" => "region too small",
-            "regions_overlap" => "regions overlap",
-            other => panic!("no words for {other}"),
-        };
-        let i = run(&schema, &c.image);
-        assert!(
-            i.issues
-                .iter()
-                .any(|x| x.level == Level::Error && x.message.contains(words)),
-            "{}: expected an error saying `{words}`, got:\n{}",
-            c.name,
+/// The words inspect's error says for each check of attach.
+fn words(check: &str) -> &'static str {
+    match check {
+        "mapping_too_short" => "lies past the end of the file",
+        "bad_magic" => "bad magic",
+        "major_mismatch" => "major version",
+        "header_too_small" => "header too small",
+        "header_beyond_mapping" => "header beyond the mapping",
+        "extent_beyond_mapping" => "spans past the end of the file",
+        "extent_too_small" => "extent too small",
+        "extent_beyond_block" => "spans past the end of its block",
+        "too_many_rows" => "past the table's",
+        "region_missing" => "region missing",
+        "region_out_of_bounds" => "region out of bounds",
+        "region_misaligned" => "region misaligned",
+        "region_too_small" => "region too small",
+        "regions_overlap" => "regions overlap",
+        other => panic!("no words for {other}"),
+    }
+}
+
+/// Inspect's verdict on `bytes` is attach's: no error when the image attaches; when it does
+/// not, an error saying attach's check.
+fn same_verdict(schema: &abi_codegen::Schema, name: &str, bytes: &[u8]) {
+    let i = run(schema, bytes);
+    let buf = SharedBuf::from_bytes(bytes);
+    let errors: Vec<_> = i
+        .issues
+        .iter()
+        .filter(|x| x.level == Level::Error)
+        .collect();
+    match Bridge::attach(buf.region()) {
+        Ok(_) => assert!(errors.is_empty(), "{name}: attached, but:\n{}", issues(&i)),
+        Err(e) => assert!(
+            errors.iter().any(|x| x.message.contains(words(e.check()))),
+            "{name}: expected an error saying `{}` ({e}), got:\n{}",
+            words(e.check()),
             issues(&i)
-        );
+        ),
     }
 }
 
 #[test]
-fn hostile_images_never_panic() {
+fn every_corrupted_image_is_refused_with_its_check() {
+    let schema = common::bridge_schema();
+    for c in image::corruptions() {
+        let words = words(c.check);
+        let i = run(&schema, &c.image);
+        let first = i.issues.iter().find(|x| x.level == Level::Error);
+        assert!(
+            first.is_some_and(|x| x.message.contains(words)),
+            "{}: expected a first error saying `{words}`, got:\n{}",
+            c.name,
+            issues(&i)
+        );
+        same_verdict(&schema, c.name, &c.image);
+    }
+}
+
+#[test]
+fn inspect_checks_with_the_specs_the_bindings_are_generated_with() {
+    let schema = common::bridge_schema();
+    let specs = AttachSpecs::new(&schema);
+    let layout = |name| find_layout(&schema, name).expect(name);
+    assert_eq!(*specs.table(layout("bridge")), live::BRIDGE_TABLE);
+    assert_eq!(
+        *specs.table(layout("client_block")),
+        live::CLIENT_BLOCK_TABLE
+    );
+    assert_eq!(*specs.table(layout("bot_block")), live::BOT_BLOCK_TABLE);
+    let record = |name| {
+        let s = schema.abi.structs.iter().position(|s| s.name == name);
+        specs.handshake(s.expect(name))
+    };
+    assert_eq!(record("bridge_header"), Some(live::BRIDGE_HEADER_HANDSHAKE));
+    assert_eq!(record("snapshot"), Some(live::SNAPSHOT_HANDSHAKE));
+    assert_eq!(record("pad_input"), None);
+}
+
+#[test]
+fn hostile_images_never_panic_and_get_attachs_verdict() {
     let schema = common::bridge_schema();
     let valid = image::valid();
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -112,7 +163,7 @@ fn hostile_images_never_panic() {
         } else {
             b.len()
         };
-        let _ = run(&schema, &b[..cut]);
+        same_verdict(&schema, &format!("round {round}"), &b[..cut]);
     }
-    let _ = run(&schema, &[]);
+    same_verdict(&schema, "no bytes", &[]);
 }

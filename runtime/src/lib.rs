@@ -58,7 +58,9 @@
 #![warn(missing_docs)]
 
 pub mod attach;
+mod attach_check;
 mod attach_error;
+mod attach_spec;
 mod copy;
 mod error;
 mod events;

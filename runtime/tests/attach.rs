@@ -1,9 +1,11 @@
 //! `attach` on a small hand-made layout (under Miri too): the checks in order, nested
-//! blocks, absent rows, and records read by their producer's size.
+//! blocks, absent rows, every problem of an image reported (the first is attach's error),
+//! and records read by their producer's size.
 
 use abi_runtime::SharedBuf;
 use abi_runtime::attach::{
-    AddedField, Field, HandshakeSpec, RowContents, RowSpec, TableSpec, Version, attach,
+    AddedField, AttachError, Field, HandshakeSpec, RowContents, RowReport, RowSpec, TableSpec,
+    Version, attach, report,
 };
 
 const fn f(offset: usize, width: usize) -> Field {
@@ -173,6 +175,81 @@ fn a_row_newer_than_the_producer_may_be_absent() {
     put(&buf, 4, 1 | (2 << 16));
     let err = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap_err();
     assert_eq!((err.check(), err.region()), ("region_missing", "blocks"));
+}
+
+#[test]
+fn a_report_lists_every_problem_and_its_first_is_attachs_error() {
+    let buf = image();
+    put(&buf, 32, 68); // data misaligned
+    put(&buf, 136, 60); // block 0's item past its block
+    put(&buf, 192, 65); // block 1's size past its stride
+    let region = buf.region();
+    let r = report(&region, Some(&HANDSHAKE), &ROOT);
+    let err = attach(region, &HANDSHAKE, &ROOT).unwrap_err();
+    assert_eq!(err.check(), "region_misaligned");
+    assert_eq!(r.first_error(), Some(&err));
+    assert!(r.problems.is_empty());
+    let t = r.table.as_ref().unwrap();
+    assert!(matches!(&t.rows[0], RowReport::Placed { offset: 0, .. }));
+    assert!(matches!(
+        &t.rows[1],
+        RowReport::Refused { offset: 68, size: 16, error } if *error == err
+    ));
+    let RowReport::Placed { blocks, .. } = &t.rows[2] else {
+        panic!("the blocks row passed: {:?}", t.rows[2]);
+    };
+    let RowReport::Refused { error, .. } = &blocks[0].rows[0] else {
+        panic!("block 0's item is out of bounds: {:?}", blocks[0]);
+    };
+    assert_eq!(
+        (error.check(), error.region()),
+        ("region_out_of_bounds", "blocks[0].item")
+    );
+    // Block 1 is cut to its stride, and its item checked within it.
+    assert_eq!(
+        blocks[1].problems,
+        [AttachError::ExtentBeyondBlock {
+            region: "blocks[1]".into(),
+            expected: 64,
+            found: 65,
+        }]
+    );
+    assert!(matches!(
+        blocks[1].rows[0],
+        RowReport::Placed { offset: 16, .. }
+    ));
+    // The same checks on a copy of the bytes.
+    let mut bytes = vec![0u8; region.len()];
+    region.read_bytes(0, &mut bytes);
+    assert_eq!(report(&bytes[..], Some(&HANDSHAKE), &ROOT), r);
+}
+
+#[test]
+fn without_a_handshake_the_header_is_its_struct() {
+    let buf = image();
+    let mut block = vec![0u8; 64];
+    buf.region().read_bytes(128, &mut block);
+    let r = report(&block[..], None, &BLOCK);
+    assert_eq!((r.first_error(), r.producer), (None, None));
+    assert_eq!((r.header_size, r.extent), (16, 64));
+    let t = r.table.unwrap();
+    assert!(matches!(
+        t.rows[0],
+        RowReport::Placed {
+            offset: 16,
+            size: 8,
+            ..
+        }
+    ));
+    let r = report(&block[..12], None, &BLOCK);
+    assert_eq!(
+        r.first_error(),
+        Some(&AttachError::MappingTooShort {
+            expected: 16,
+            found: 12
+        })
+    );
+    assert!(r.table.is_none());
 }
 
 #[test]

@@ -1,25 +1,48 @@
 //! Decoding a whole image through its `[[layout]]` tables (the bridge): the header, then every
 //! row of its table, blocks through their own tables, each region's struct decoded, a ring's
-//! slot headers, a bytes region summarised. The same rows and checks as `attach`
-//! (`codegen/ATTACH.md`), read from the same IR: a bad magic or major version stops there; a
-//! row missing, out of bounds, misaligned, too small, or overlapping another is an error, and
-//! its region is not decoded.
+//! slot headers, a bytes region summarised. Which rows and regions are valid is the runtime's
+//! attach engine's verdict (`abi_runtime::attach::report`, the checks generated bindings
+//! attach with, `codegen/ATTACH.md`), given the specs [`AttachSpecs`] builds from the IR: a
+//! bad magic or major version stops there; a row missing, out of bounds, misaligned, too
+//! small, or overlapping another is an error, and its region is not decoded. Here each
+//! problem is placed (the offset of the field or region it concerns, its path) and worded.
 
-use crate::ir::attach::{Holds, LayoutTable};
+use abi_runtime::attach::{AttachError, Report, RowReport, Source, TableReport, report};
+
+use crate::ir::attach::Holds;
+use crate::ir::scalar::Scalar;
 use crate::schema::Schema;
 
 use super::decode;
-use super::file::{FileInspection, Found, ReadAt, read_scalar};
+use super::file::{FileInspection, Found, ReadAt};
 use super::model::{Issue, Level};
+use super::specs::AttachSpecs;
 
 /// The index of the `[[layout]]` named `name`.
 pub fn find_layout(schema: &Schema, name: &str) -> Option<usize> {
     schema.attach.layouts.iter().position(|l| l.name == name)
 }
 
+/// The input as the attach engine reads it: the few bytes of each field it checks.
+struct Input<'a>(&'a dyn ReadAt);
+
+impl Source for Input<'_> {
+    fn size(&self) -> usize {
+        usize::try_from(self.0.size()).unwrap_or(usize::MAX)
+    }
+
+    fn read_uint(&self, at: usize, width: usize) -> Option<u64> {
+        let bytes = self.0.read_at(at as u64, width as u64)?;
+        bytes.as_slice().read_uint(0, width)
+    }
+}
+
 /// Decodes the whole of `input` as an image laid out by layout `layout`, from offset 0.
 pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> FileInspection {
     let t = &schema.attach.layouts[layout];
+    let specs = AttachSpecs::new(schema);
+    let handshake = specs.handshake(t.header);
+    let report = report(&Input(input), handshake.as_ref(), specs.table(layout));
     let mut cx = ImageDecoder {
         schema,
         input,
@@ -28,7 +51,7 @@ pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> File
         found: Vec::new(),
         groups: Vec::new(),
     };
-    cx.layout_at(layout, 0, "", "", cx.len);
+    cx.image(layout, &report);
     FileInspection {
         name: t.name.clone(),
         doc: t.doc.clone(),
@@ -64,16 +87,9 @@ impl ImageDecoder<'_> {
         }
     }
 
-    /// Decodes struct `si` at `offset`; `data` bytes of the region follow it. Returns its
-    /// bytes, or `None` (an error says so) when the input ends first.
-    fn record(
-        &mut self,
-        si: usize,
-        offset: u64,
-        group: &str,
-        path: &str,
-        data: u64,
-    ) -> Option<Vec<u8>> {
+    /// Decodes struct `si` at `offset`; `data` bytes of the region follow it. An error says
+    /// so when the input ends first.
+    fn record(&mut self, si: usize, offset: u64, group: &str, path: &str, data: u64) {
         self.group(group);
         let s = &self.schema.abi.structs[si];
         let size = self.schema.layout.of(si).size;
@@ -83,7 +99,7 @@ impl ImageDecoder<'_> {
                 s.name, self.len
             );
             self.error(offset, path, message);
-            return None;
+            return;
         };
         let node = decode::record(self.schema, si, &bytes, offset, path, &mut self.issues);
         self.found.push(Found {
@@ -96,202 +112,214 @@ impl ImageDecoder<'_> {
             data,
             node: Some(node),
         });
-        Some(bytes)
     }
 
-    /// Layout `li`'s header at `base`, then each row of its table; `limit` is where the
-    /// bridge or block ends at most (the file, or the block's stride).
-    fn layout_at(&mut self, li: usize, base: u64, group: &str, path: &str, limit: u64) {
-        let t: &LayoutTable = &self.schema.attach.layouts[li];
-        let header_group = format!("{group}header");
-        let header_path = format!("{path}header");
-        let Some(header) = self.record(t.header, base, &header_group, &header_path, 0) else {
-            return;
-        };
-        let Some(header_size) = self.handshake(t, &header, base, &header_path, limit) else {
-            return;
-        };
-        let mut end = limit;
-        if let Some(extent) = &t.extent {
-            let e = read_scalar(&header, extent);
-            if e < header_size {
-                let message = format!(
-                    "extent too small: {} = {e}, less than its header's {header_size} bytes",
-                    extent.path
-                );
-                self.error(base + extent.offset, &header_path, message);
-                return;
-            }
-            if base.saturating_add(e) > limit {
-                let message = format!(
-                    "{} = {e}: {} spans past the end of {} ({:#x})",
-                    extent.path,
-                    t.name,
-                    if path.is_empty() {
-                        "the file"
-                    } else {
-                        "its block"
-                    },
-                    limit
-                );
-                self.error(base + extent.offset, &header_path, message);
-            } else {
-                end = base + e;
+    /// The root layout `li`: its header (unless the input is shorter than every producer
+    /// writes, which the engine says), the image's problems, then its table.
+    fn image(&mut self, li: usize, report: &Report) {
+        let short = matches!(
+            report.problems.first(),
+            Some(AttachError::MappingTooShort { .. })
+        );
+        if short {
+            self.group("header");
+        } else {
+            let header = self.schema.attach.layouts[li].header;
+            self.record(header, 0, "header", "header", 0);
+        }
+        for e in &report.problems {
+            self.table_problem(li, 0, "", e);
+        }
+        if let Some(table) = &report.table {
+            self.table(li, table, "", "");
+        }
+    }
+
+    /// The table of layout `li` as the engine checked it: its problems, then each row, its
+    /// region decoded when it passed.
+    fn table(&mut self, li: usize, report: &TableReport, group: &str, path: &str) {
+        for e in &report.problems {
+            self.table_problem(li, report.base as u64, path, e);
+        }
+        let rows = &self.schema.attach.layouts[li].rows;
+        for (ri, (row, r)) in rows.iter().zip(&report.rows).enumerate() {
+            match r {
+                RowReport::Absent => {}
+                RowReport::Refused {
+                    offset,
+                    size,
+                    error,
+                } => self.row_problem((li, ri), report, (*offset, *size), path, error),
+                RowReport::Placed {
+                    offset,
+                    size,
+                    blocks,
+                } => {
+                    let rgroup = format!("{group}{}", row.name);
+                    let rpath = format!("{path}{}", row.name);
+                    let start = report.base as u64 + offset;
+                    self.region((li, ri), start, *size, (&rgroup, &rpath), blocks);
+                }
             }
         }
-        let in_use = match &t.row_count {
-            Some(c) => {
-                let n = read_scalar(&header, c);
-                if n > t.max_rows {
-                    let message = format!("{} = {n}, past the table's {} rows", c.path, t.max_rows);
-                    self.error(base + c.offset, &header_path, message);
-                }
-                n.min(t.max_rows)
+    }
+
+    /// A problem of the image or of a table (layout `li`'s, at `base`), at the header field
+    /// it concerns.
+    fn table_problem(&mut self, li: usize, base: u64, path: &str, e: &AttachError) {
+        let schema = self.schema;
+        let t = &schema.attach.layouts[li];
+        let h = schema
+            .attach
+            .handshakes
+            .iter()
+            .find(|h| h.struct_index == t.header);
+        let header = &schema.abi.structs[t.header].name;
+        let magic = h.and_then(|h| h.magic.as_ref());
+        // The header field the check read.
+        let field: Option<&Scalar> = match e {
+            AttachError::BadMagic { .. } => magic.map(|(m, _)| m),
+            AttachError::MajorMismatch { .. } => h.map(|h| &h.major),
+            AttachError::HeaderTooSmall { .. } | AttachError::HeaderBeyondMapping { .. } => {
+                h.and_then(|h| h.size.as_ref())
             }
-            None => t.max_rows,
+            AttachError::ExtentBeyondMapping { .. }
+            | AttachError::ExtentBeyondBlock { .. }
+            | AttachError::ExtentTooSmall { .. } => t.extent.as_ref(),
+            AttachError::TooManyRows { .. } => t.row_count.as_ref(),
+            _ => None,
         };
-        let mut placed: Vec<(u64, u64, usize)> = Vec::new();
-        for (ri, row) in t.rows.iter().enumerate() {
-            let rpath = format!("{path}{}", row.name);
-            let rgroup = format!("{group}{}", row.name);
-            let at = t.table_offset + row.index * t.row_size;
-            let (offset, size) = if row.index < in_use {
-                (
-                    read_scalar(&header[at as usize..], &t.row_offset),
-                    read_scalar(&header[at as usize..], &t.row_size_field),
+        let offset = base + field.map_or(0, |s| s.offset);
+        let name = field.map_or("its field", |s| s.path.as_str());
+        let message = match e {
+            AttachError::MappingTooShort { expected, found } => format!(
+                "{header} ({expected} bytes{}) at {base:#x} lies past the end of the file \
+                 ({found} bytes)",
+                if h.is_some() {
+                    " every producer writes"
+                } else {
+                    ""
+                }
+            ),
+            AttachError::BadMagic { found, .. } => match magic {
+                Some((_, c)) => {
+                    let c = &schema.abi.consts[*c];
+                    format!(
+                        "bad magic {found:#x}: not a {} ({} = {})",
+                        t.name, c.name, c.literal
+                    )
+                }
+                None => e.to_string(),
+            },
+            AttachError::MajorMismatch { expected, found } => {
+                format!(
+                    "major version {found}; this schema is {expected}.x: the regions are not read"
                 )
-            } else {
-                (0, 0)
-            };
-            if size == 0 {
-                if !row.optional && row.since.is_none() {
-                    self.error(
-                        base,
-                        &rpath,
-                        format!("region missing: {} has no row (size 0)", row.name),
-                    );
-                }
-                continue;
             }
-            let start = base.saturating_add(offset);
-            if start.saturating_add(size) > end {
-                let message = format!(
-                    "region out of bounds: {offset:#x}..{:#x} runs past the end of {} ({:#x} bytes)",
-                    offset.saturating_add(size),
-                    t.name,
-                    end - base
-                );
-                self.error(start, &rpath, message);
-                continue;
+            AttachError::HeaderTooSmall { expected, found } => format!(
+                "header too small: {name} = {found}, less than the {expected} bytes every {}.x \
+                 producer writes",
+                schema.abi.version.major
+            ),
+            AttachError::HeaderBeyondMapping { expected, found } => {
+                format!("header beyond the mapping: {name} = {found} runs past {expected:#x}")
             }
-            if offset % row.align != 0 {
-                self.error(
-                    start,
-                    &rpath,
-                    format!(
-                        "region misaligned: offset {offset:#x} is not a multiple of {}",
-                        row.align
-                    ),
-                );
-                continue;
-            }
-            if size < row.min_size {
-                self.error(
-                    start,
-                    &rpath,
-                    format!(
-                        "region too small: {size} bytes, {} needs {}",
-                        row.holds.keyword(),
-                        row.min_size
-                    ),
-                );
-                continue;
-            }
-            if let Some((o, e, other)) = placed.iter().find(|(o, e, k)| {
-                offset < *e
-                    && *o < offset + size
-                    && !row.overlaps.contains(k)
-                    && !t.rows[*k].overlaps.contains(&ri)
-            }) {
-                let message = format!(
-                    "regions overlap: {offset:#x}..{:#x} and {} ({o:#x}..{e:#x})",
-                    offset + size,
-                    t.rows[*other].name
-                );
-                self.error(start, &rpath, message);
-                continue;
-            }
-            placed.push((offset, offset + size, ri));
-            self.region(&row.holds, start, size, (&rgroup, &rpath), li, ri);
-        }
+            AttachError::ExtentBeyondMapping { expected, found } => format!(
+                "{name} = {found}: {} spans past the end of the file ({expected:#x})",
+                t.name
+            ),
+            AttachError::ExtentBeyondBlock {
+                expected, found, ..
+            } => format!(
+                "{name} = {found}: {} spans past the end of its block ({:#x})",
+                t.name,
+                base + expected
+            ),
+            AttachError::ExtentTooSmall {
+                expected, found, ..
+            } => format!(
+                "extent too small: {name} = {found}, less than its header's {expected} bytes"
+            ),
+            AttachError::TooManyRows {
+                expected, found, ..
+            } => format!("{name} = {found}, past the table's {expected} rows"),
+            _ => e.to_string(),
+        };
+        self.error(offset, &format!("{path}header"), message);
     }
 
-    /// The header's size, when its magic, major version and size let the table be read.
-    fn handshake(
+    /// Row `ri` of layout `li` (whose regions are named from `path`) failed `e`; `(offset,
+    /// size)` is what its row says.
+    fn row_problem(
         &mut self,
-        t: &LayoutTable,
-        header: &[u8],
-        base: u64,
+        (li, ri): (usize, usize),
+        table: &TableReport,
+        (offset, size): (u64, u64),
         path: &str,
-        limit: u64,
-    ) -> Option<u64> {
-        let full = self.schema.layout.of(t.header).size;
-        let handshakes = &self.schema.attach.handshakes;
-        let Some(h) = handshakes.iter().find(|h| h.struct_index == t.header) else {
-            return Some(full);
-        };
-        if let Some((magic, c)) = &h.magic {
-            let v = read_scalar(header, magic);
-            let c = &self.schema.abi.consts[*c];
-            if i128::from(v) != c.value {
+        e: &AttachError,
+    ) {
+        let t = &self.schema.attach.layouts[li];
+        let row = &t.rows[ri];
+        let rpath = format!("{path}{}", row.name);
+        let base = table.base as u64;
+        let start = base.saturating_add(offset);
+        let end = offset.saturating_add(size);
+        let (at, message) = match e {
+            AttachError::RegionMissing { .. } => (
+                base,
+                format!("region missing: {} has no row (size 0)", row.name),
+            ),
+            AttachError::RegionOutOfBounds { limit, .. } => (
+                start,
+                format!(
+                    "region out of bounds: {offset:#x}..{end:#x} runs past the end of {} \
+                     ({limit:#x} bytes)",
+                    t.name
+                ),
+            ),
+            AttachError::RegionMisaligned { align, .. } => (
+                start,
+                format!("region misaligned: offset {offset:#x} is not a multiple of {align}"),
+            ),
+            AttachError::RegionTooSmall { expected, .. } => (
+                start,
+                format!(
+                    "region too small: {size} bytes, {} needs {expected}",
+                    row.holds.keyword()
+                ),
+            ),
+            AttachError::RegionsOverlap { other, .. } => {
+                // The engine names the other region (a row, or the header) from `path` too.
+                let name = other.strip_prefix(path).unwrap_or(other);
+                let placed = t.rows.iter().zip(&table.rows).find_map(|(r, p)| match p {
+                    RowReport::Placed { offset, size, .. } if r.name == name => {
+                        Some((*offset, *size))
+                    }
+                    _ => None,
+                });
+                let (o, n) = placed.unwrap_or((0, table.header_len));
                 let message = format!(
-                    "bad magic {v:#x}: not a {} ({} = {})",
-                    t.name, c.name, c.literal
+                    "regions overlap: {offset:#x}..{end:#x} and {name} ({o:#x}..{:#x})",
+                    o + n
                 );
-                self.error(base + magic.offset, path, message);
-                return None;
+                (start, message)
             }
-        }
-        let major = read_scalar(header, &h.major);
-        let ours = u64::from(self.schema.abi.version.major);
-        if major != ours {
-            let message =
-                format!("major version {major}; this schema is {ours}.x: the regions are not read");
-            self.error(base + h.major.offset, path, message);
-            return None;
-        }
-        let Some(size) = &h.size else {
-            return Some(full);
+            _ => (start, e.to_string()),
         };
-        let v = read_scalar(header, size);
-        if v < h.base_size {
-            let message = format!(
-                "header too small: {} = {v}, less than the {} bytes every {ours}.x producer writes",
-                size.path, h.base_size
-            );
-            self.error(base + size.offset, path, message);
-            return None;
-        }
-        if base.saturating_add(v) > limit {
-            let message = format!(
-                "header beyond the mapping: {} = {v} runs past {limit:#x}",
-                size.path
-            );
-            self.error(base + size.offset, path, message);
-            return None;
-        }
-        Some(v)
+        self.error(at, &rpath, message);
     }
 
+    /// Decodes the region of row `ri` of layout `li`, placed at `start` with `size` bytes;
+    /// `blocks` are the engine's checks of its blocks, for a blocks row.
     fn region(
         &mut self,
-        holds: &Holds,
+        (li, ri): (usize, usize),
         start: u64,
         size: u64,
         (group, path): (&str, &str),
-        li: usize,
-        ri: usize,
+        blocks: &[TableReport],
     ) {
+        let holds = &self.schema.attach.layouts[li].rows[ri].holds;
         let schema = self.schema;
         match *holds {
             Holds::Struct {
@@ -345,19 +373,21 @@ impl ImageDecoder<'_> {
                     );
                 }
             }
-            Holds::Blocks {
-                layout,
-                count,
-                stride,
-            } => {
-                for b in 0..count {
-                    let at = start + b * stride;
-                    self.layout_at(
+            Holds::Blocks { layout, .. } => {
+                for (b, block) in blocks.iter().enumerate() {
+                    let header_path = format!("{path}[{b}].header");
+                    self.record(
+                        schema.attach.layouts[layout].header,
+                        block.base as u64,
+                        &format!("{group}.header"),
+                        &header_path,
+                        0,
+                    );
+                    self.table(
                         layout,
-                        at,
+                        block,
                         &format!("{group}."),
                         &format!("{path}[{b}]."),
-                        at + stride,
                     );
                 }
             }

@@ -14,6 +14,7 @@ mod model;
 mod records;
 mod render;
 mod render_file;
+mod specs;
 mod zlib;
 
 pub use file::{FileInspection, Found, ReadAt, find_file, inspect_file};
@@ -24,3 +25,4 @@ pub use records::{
 };
 pub use render::{render_dump, render_issues, render_json};
 pub use render_file::{render_file_dump, render_file_issues, render_file_json};
+pub use specs::AttachSpecs;

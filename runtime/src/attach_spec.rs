@@ -1,0 +1,131 @@
+//! What attach checks an image against: its layout tables and version handshakes, described
+//! with borrowed names and lists. Generated code writes them as `static` data (the `'static`
+//! aliases in [`crate::attach`]); a tool builds them at run time from a schema, borrowing its
+//! names and rows (`abi-codegen inspect`), and the same engine checks both.
+
+/// An unsigned little-endian integer field: its offset from the start of its record, and
+/// its width in bytes (1, 2, 4 or 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    /// From the start of the record.
+    pub offset: usize,
+    /// 1, 2, 4 or 8.
+    pub width: usize,
+}
+
+/// An ABI version, `major.minor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// Must equal the reader's.
+    pub major: u32,
+    /// Older and newer are both accepted.
+    pub minor: u32,
+}
+
+impl core::fmt::Display for Version {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// A field a later minor version added to an extensible record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddedField<'a> {
+    /// The field's name.
+    pub name: &'a str,
+    /// The minor version that added it (of the reader's major).
+    pub since_minor: u32,
+    /// Its first byte and the byte after it, from the start of the record.
+    pub offset: usize,
+    /// The byte after it.
+    pub end: usize,
+}
+
+/// How a reader learns who produced an extensible record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandshakeSpec<'a> {
+    /// The record's name.
+    pub record: &'a str,
+    /// The reader's version (the schema's).
+    pub ours: Version,
+    /// The magic field and the value it holds.
+    pub magic: Option<(Field, u64)>,
+    /// The major version field.
+    pub major: Field,
+    /// The minor version field.
+    pub minor: Field,
+    /// The producer's record size field.
+    pub size: Option<Field>,
+    /// Bytes every producer of this major writes.
+    pub base_size: usize,
+    /// The reader's record size.
+    pub full_size: usize,
+    /// The fields later minor versions added, in order.
+    pub added: &'a [AddedField<'a>],
+}
+
+/// What a row's region holds, as far as attach checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowContents<'a> {
+    /// A struct (with its trailer and any bytes after it), a ring, or bytes: checked by size.
+    Plain,
+    /// The layout's header struct itself: it may overlap the header bytes.
+    Header,
+    /// `count` blocks, `stride` bytes apart, each laid out by `table`.
+    Blocks {
+        /// The nested layout.
+        table: &'a TableSpec<'a>,
+        /// How many blocks.
+        count: usize,
+        /// Bytes from one block's start to the next's.
+        stride: usize,
+    },
+}
+
+/// One row of a layout table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowSpec<'a> {
+    /// The index enum's value name.
+    pub name: &'a str,
+    /// The row's index in the table.
+    pub index: usize,
+    /// The minor version (of the reader's major) that added the row, when a later one did.
+    pub since_minor: Option<u32>,
+    /// Any producer may leave it out.
+    pub optional: bool,
+    /// Bytes the region needs at least.
+    pub min_size: u64,
+    /// The alignment its start needs.
+    pub align: u64,
+    /// Rows (by position in [`TableSpec::rows`]) it may overlap.
+    pub overlaps: &'a [usize],
+    /// What it holds.
+    pub contents: RowContents<'a>,
+}
+
+/// A layout table: a header's array of `{ offset, size }` rows indexed by an enum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSpec<'a> {
+    /// The layout's name.
+    pub name: &'a str,
+    /// The header struct's name.
+    pub header: &'a str,
+    /// The header struct's size.
+    pub header_size: usize,
+    /// From the start of the header.
+    pub table_offset: usize,
+    /// Rows the table holds.
+    pub max_rows: usize,
+    /// Bytes per row.
+    pub row_size: usize,
+    /// The row's `offset` field, from the row's start.
+    pub row_offset: Field,
+    /// The row's `size` field, from the row's start.
+    pub row_len: Field,
+    /// The header's field counting the rows in use.
+    pub row_count: Option<Field>,
+    /// The header's field holding the bytes the bridge or block spans.
+    pub extent: Option<Field>,
+    /// In index order.
+    pub rows: &'a [RowSpec<'a>],
+}
