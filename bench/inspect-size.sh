@@ -12,16 +12,16 @@
 # at once.
 #
 # Usage: bench/inspect-size.sh [RUNS] [CODEGEN...]
-#   default: 5 runs of target/release/codegen (built here). Give an older build (copied out
+#   default: 5 runs of target/release/abi-codegen (built here). Give an older build (copied out
 #   of target/ first) as well to compare, e.g. bench/inspect-size.sh 5 /tmp/codegen-before
-#   target/release/codegen.
+#   target/release/abi-codegen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
 shift || true
 if [ $# -eq 0 ]; then
   cargo build -q --release -p abi-codegen
-  set -- target/release/codegen
+  set -- target/release/abi-codegen
 fi
 [ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 1; }
 WORK="$(mktemp -d -t inspect-size.XXXXXX)"

@@ -31,7 +31,7 @@ trap 'rm -rf "$WORK"' EXIT
 python3 - "$RUNS" "$PWD" "$WORK" "$TOOLS/bin/cbindgen" <<'PY'
 import os, platform, shutil, statistics, subprocess, sys, time
 runs, repo, work, cbindgen = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-abi-codegen = os.path.join(repo, "target/release/codegen")
+codegen = os.path.join(repo, "target/release/abi-codegen")
 
 def run(make_cmd):
     times = []

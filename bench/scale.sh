@@ -56,7 +56,7 @@ trap 'rm -rf "$WORK"' EXIT
 for i in $(seq "$RUNS"); do
   rm -rf "$WORK/out" && mkdir "$WORK/out"
   /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.$i" \
-    target/release/codegen generate --schema "$WORK/synth.toml" --out "$WORK/out" >/dev/null
+    target/release/abi-codegen generate --schema "$WORK/synth.toml" --out "$WORK/out" >/dev/null
 done
 col() { cat "$WORK"/time.* | awk "{print $1}" | sort -g; }
 pick() { sed -n "$1p"; }
