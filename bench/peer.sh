@@ -2,9 +2,10 @@
 # Peer: whole-process time of `abi-codegen generate` on the bridge schema (all four targets:
 # Rust, C, Python, markdown) against cbindgen making one C header from generated/bridge.rs,
 # which is what a user would otherwise pick for the C side. cbindgen is not a dependency of
-# the project: this script installs it with `cargo install` into target/bench-tools (kept
-# between runs). cbindgen gets a config that exports every struct of the bindings (by
-# default it emits only the constants, as nothing `extern "C"` uses the types), so both
+# the project: this script takes the one on PATH (Debian's package), or installs it with
+# `cargo install` into target/bench-tools (kept between runs). cbindgen gets a config that
+# exports every struct of the bindings (by default it emits only the constants, as nothing
+# `extern "C"` uses the types), so both
 # write the whole ABI. Each run writes into an empty folder. Medians of RUNS runs, wall
 # clock, measured around the process by Python's perf_counter. Goal: codegen at least 10x
 # faster for all four targets than cbindgen for one.
@@ -14,8 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-30}"
 TOOLS="$PWD/target/bench-tools"
-if [ ! -x "$TOOLS/bin/cbindgen" ]; then
-  cargo install --locked --root "$TOOLS" cbindgen
+if command -v cbindgen >/dev/null 2>&1; then
+  CBINDGEN="$(command -v cbindgen)"   # Debian's package (.ci/run installs it)
+else
+  [ -x "$TOOLS/bin/cbindgen" ] || cargo install --locked --root "$TOOLS" cbindgen
+  CBINDGEN="$TOOLS/bin/cbindgen"
 fi
 cargo build -q --release -p abi-codegen
 WORK="$(mktemp -d -t bridge-peer.XXXXXX)"
@@ -28,7 +32,7 @@ trap 'rm -rf "$WORK"' EXIT
   echo ']'
 } > "$WORK/cbindgen.toml"
 
-python3 - "$RUNS" "$PWD" "$WORK" "$TOOLS/bin/cbindgen" <<'PY'
+python3 - "$RUNS" "$PWD" "$WORK" "$CBINDGEN" <<'PY'
 import os, platform, shutil, statistics, subprocess, sys, time
 runs, repo, work, cbindgen = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 codegen = os.path.join(repo, "target/release/abi-codegen")

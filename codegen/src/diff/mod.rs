@@ -1,6 +1,6 @@
 //! `abi-codegen diff`: every change between two laid-out schemas, each classified as breaking,
 //! source-breaking, compatible or cosmetic, and the version policy checked against them.
-//! [`compute_diff`] is a pure function of two [`Schema`]s; one `render_*` per output
+//! [`compute_diff`] is a pure function of two [`Schema`](crate::schema::Schema)s; one `render_*` per output
 //! format turns the result into text. Reading the old schema (a file, or `git show`) is
 //! `write`'s job.
 

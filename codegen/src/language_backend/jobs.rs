@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// At most this many threads run the jobs of one generation.
 const MAX_THREADS: usize = 8;
 
-/// The threads worth starting on this machine: one per core, at most [`MAX_THREADS`].
+/// The threads worth starting on this machine: one per core, at most `MAX_THREADS` (8).
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
 }

@@ -17,8 +17,8 @@ const BYTE_MAP_KEY_WIDTH: usize = 78;
 const BYTE_MAP_LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /// What a padding byte looks like in a byte map.
 const BYTE_MAP_PADDING: char = '.';
-/// A struct's byte map, as the lines of a code block: one row of [`BYTE_MAP_ROW`] bytes a
-/// line, each byte the letter of its field and padding as [`BYTE_MAP_PADDING`]; a run of
+/// A struct's byte map, as the lines of a code block: one row of `BYTE_MAP_ROW` bytes a
+/// line, each byte the letter of its field and padding as `BYTE_MAP_PADDING`; a run of
 /// identical rows of one field (an array, a reserved area) folds into one line that says how
 /// many rows it stands for. A key of letters to field names follows. Offsets and sizes are
 /// the layout's.

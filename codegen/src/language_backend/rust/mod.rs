@@ -71,8 +71,8 @@ pub struct RustParts<'a> {
 }
 
 impl<'a> RustParts<'a> {
-    /// At least `parts` parts (more when they would be heavier than [`MAX_PART_WEIGHT`]),
-    /// none lighter than [`MIN_PART_WEIGHT`] unless there is only one.
+    /// At least `parts` parts (more when they would be heavier than `MAX_PART_WEIGHT`),
+    /// none lighter than `MIN_PART_WEIGHT` unless there is only one.
     pub fn new(schema: &'a Schema, parts: usize) -> Self {
         let items = items_of(schema);
         let weights: Vec<usize> = items.iter().map(|&i| item_weight(schema, i)).collect();
@@ -90,7 +90,7 @@ impl<'a> RustParts<'a> {
         }
     }
 
-    /// Roughly what each part costs to print, in [`item_weight`] units.
+    /// Roughly what each part costs to print, in `item_weight` units.
     pub fn weights(&self) -> &[usize] {
         &self.weights
     }
