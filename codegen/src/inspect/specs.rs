@@ -1,7 +1,7 @@
 //! The runtime's attach descriptions (`abi_runtime::attach::spec`) built from the IR at run
 //! time, borrowing the schema's names, so that `inspect` asks the runtime's engine for its
 //! verdicts. They are the `static` specs the Rust backend emits for the live layer
-//! (`rust_live/attach.rs`), value for value: `tests/inspect_image.rs` compares them.
+//! (`language_backend/rust/live/attach.rs`), value for value: `tests/inspect_image.rs` compares them.
 
 use std::cell::OnceCell;
 
