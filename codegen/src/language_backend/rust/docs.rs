@@ -18,22 +18,39 @@ impl ToTokens for Doc {
     }
 }
 
-/// A doc line as a raw string literal (`r" line"`, with as many `#` as its quotes need):
-/// proc-macro2 takes it without escaping each character, and syn and prettyplease read
-/// its value back as a slice instead of unescaping it, which made a sixth of the Rust
-/// target's time. The value, and so the printed `///` comment, is the same as that of
-/// an escaped string literal, which a line a raw string cannot hold (a CR) still gets.
+/// A doc line as a raw string literal (`r" line"`): [`doc_str`] of the line after a space.
 fn doc_line(line: &str) -> Literal {
-    let mut hashes = usize::from(line.contains('"'));
-    for (i, _) in line.match_indices('"') {
-        let run = line[i + 1..].bytes().take_while(|&b| b == b'#').count();
+    doc_str(&format!(" {line}"))
+}
+
+/// The value of a `#[doc = ...]` attribute as a raw string literal (`r"..."`, with as many
+/// `#` as its quotes need): proc-macro2 takes it without escaping each character, and syn
+/// and prettyplease read its value back as a slice instead of unescaping it, which made a
+/// sixth of the Rust target's time. The value, and so the printed `///` comment, is the
+/// same as that of an escaped string literal, which a text a raw string cannot hold (a CR)
+/// still gets.
+pub(in crate::language_backend::rust) fn doc_str(text: &str) -> Literal {
+    let mut hashes = usize::from(text.contains('"'));
+    for (i, _) in text.match_indices('"') {
+        let run = text[i + 1..].bytes().take_while(|&b| b == b'#').count();
         hashes = hashes.max(run + 1);
     }
+    if text.contains('\r') {
+        return Literal::string(text);
+    }
     let hashes = "#".repeat(hashes);
-    format!("r{hashes}\" {line}\"{hashes}")
+    format!("r{hashes}\"{text}\"{hashes}")
         .parse()
-        .unwrap_or_else(|_| Literal::string(&format!(" {line}")))
+        .unwrap_or_else(|_| Literal::string(text))
 }
+
+/// `format!`, as the literal of a `#[doc = ...]` attribute ([`doc_str`]).
+macro_rules! doc_lit {
+    ($($arg:tt)*) => {
+        $crate::language_backend::rust::docs::doc_str(&format!($($arg)*))
+    };
+}
+pub(in crate::language_backend::rust) use doc_lit;
 
 /// Paragraphs of markdown joined with a blank doc line, empty ones left out. Schema text
 /// goes through [`escaped`] first; the generator's own sentences are markdown already.

@@ -1,6 +1,7 @@
 //! The Rust backend's items other than structs and the live layer: the big-endian guard,
 //! the ABI version, the constants, and the enum and flag newtypes with their values.
 
+use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -47,11 +48,11 @@ pub(super) fn expand_version(abi: &Abi) -> TokenStream {
     let major = Literal::u32_unsuffixed(abi.version.major);
     let minor = Literal::u32_unsuffixed(abi.version.minor);
     let text = abi.version.to_string();
-    let doc_major = format!(
+    let doc_major = doc_lit!(
         " Major version of the {} ABI these bindings were generated for.",
         abi.name
     );
-    let doc_minor = format!(
+    let doc_minor = doc_lit!(
         " Minor version of the {} ABI these bindings were generated for.",
         abi.name
     );

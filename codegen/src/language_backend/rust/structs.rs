@@ -2,6 +2,7 @@
 //! and docs, its text accessors, and the `abi_struct!` line that gives it `Default`, `Debug`
 //! and the compile-time layout asserts.
 
+use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -157,8 +158,8 @@ fn expand_text_accessors(s: &Struct) -> TokenStream {
             let name = rust_ident(&f.name);
             let get = format_ident!("{}_str", f.name);
             let set = format_ident!("set_{}", f.name);
-            let get_doc = format!(" `{}` as text: the bytes up to the first NUL, which must be UTF-8.", f.name);
-            let set_doc = format!(
+            let get_doc = doc_lit!(" `{}` as text: the bytes up to the first NUL, which must be UTF-8.", f.name);
+            let set_doc = doc_lit!(
                 " Sets `{}` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.",
                 f.name
             );

@@ -3,6 +3,7 @@
 //! accessor per region; and, per extensible record, a reader by the producer's size whose
 //! added fields are `Option`s.
 
+use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -100,7 +101,7 @@ fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
     let (row_offset, row_len) = (field(&l.row_offset), field(&l.row_size_field));
     let (row_count, extent) = (opt_field(&l.row_count), opt_field(&l.extent));
     let name = &l.name;
-    let doc = format!(
+    let doc = doc_lit!(
         " Layout table `{name}`: `{header}.{}`, indexed by `{}`. {}",
         schema.abi.structs[l.header].fields[l.table_field].name,
         schema.abi.enums[l.index_enum].name,
@@ -150,9 +151,10 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
         let get = rust_ident(&f.name);
         let t = value_type(schema, &f.ty);
         let k = lit(k as u64);
-        let doc = format!(
+        let doc = doc_lit!(
             " `{}`, added in {}: `None` when the producer's version or record lacks it.",
-            f.name, a.since
+            f.name,
+            a.since
         );
         quote! {
             #[doc = #doc]
@@ -161,7 +163,7 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
             }
         }
     });
-    let spec_doc = format!(
+    let spec_doc = doc_lit!(
         " The version handshake of `{record}`: magic, major and minor version{}, and the fields each later minor version added.",
         if h.size.is_some() {
             ", producer's size"
@@ -169,7 +171,7 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
             ""
         }
     );
-    let ver_doc = format!(
+    let ver_doc = doc_lit!(
         " A `{record}` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept."
     );
     quote! {
@@ -233,7 +235,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
     let rows = l.rows.iter().enumerate().map(|(k, r)| {
         let at = lit(k as u64);
         let region_fn = format_ident!("{}_region", r.name);
-        let region_doc = format!(" The bytes of region `{}`, or `None` when it is absent. {}", r.name, r.doc);
+        let region_doc = doc_lit!(" The bytes of region `{}`, or `None` when it is absent. {}", r.name, r.doc);
         let region = quote! {
             #[doc = #region_doc]
             pub fn #region_fn(&self) -> Option<Region<'a>> {
@@ -247,7 +249,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             Holds::Struct { struct_index, .. } if *struct_index == l.header => quote!(),
             Holds::Struct { struct_index, .. } if has_view(schema, *struct_index) => {
                 let v = type_ident(&abi.structs[*struct_index].name);
-                let doc = format!(" The live view of region `{}`, or `None` when it is absent.", r.name);
+                let doc = doc_lit!(" The live view of region `{}`, or `None` when it is absent.", r.name);
                 quote! {
                     #[doc = #doc]
                     pub fn #get(&self) -> Option<#v<'a>> {
@@ -259,7 +261,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             Holds::Ring { ring } => match &schema.access.rings[*ring].kind {
                 RingKind::Slots { head, .. } if head.struct_index == l.header && header_view => {
                     let rt = type_ident(&schema.access.rings[*ring].name);
-                    let doc = format!(" The ring in region `{}`, or `None` when it is absent.", r.name);
+                    let doc = doc_lit!(" The ring in region `{}`, or `None` when it is absent.", r.name);
                     quote! {
                         #[doc = #doc]
                         pub fn #get(&self) -> Option<#rt<'a>> {
@@ -274,8 +276,8 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                 let bt = type_ident(&schema.attach.layouts[*layout].name);
                 let n = lit(*count);
                 let count_ident = format_ident!("{}_COUNT", r.name.to_uppercase());
-                let count_doc = format!(" Blocks in region `{}`.", r.name);
-                let doc = format!(" Block `i` (of {count}) of region `{}`, or `None` when the region is absent or `i` out of range.", r.name);
+                let count_doc = doc_lit!(" Blocks in region `{}`.", r.name);
+                let doc = doc_lit!(" Block `i` (of {count}) of region `{}`, or `None` when the region is absent or `i` out of range.", r.name);
                 quote! {
                     #[doc = #count_doc]
                     pub const #count_ident: usize = #n;

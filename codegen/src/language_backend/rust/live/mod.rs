@@ -12,6 +12,7 @@ mod ring;
 mod seqlock;
 mod tokens;
 
+use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -47,7 +48,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
         .map(|l| expand_seqlock_value(schema, l));
     let rings = schema.access.rings.iter().map(|r| expand_ring(schema, r));
     let attach = attach::expand_attach(schema);
-    let doc = format!(
+    let doc = doc_lit!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
          built), never a reference: memory another process writes must not be behind a `&T`. Atomic \
@@ -126,7 +127,7 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
         .sum();
     let min_len = lit(l.size + trailer_min);
     let writers = a.writers.describe(&schema.access.parties);
-    let doc = format!(
+    let doc = doc_lit!(
         " A live view of [`super::{ty}`] in shared memory ({} bytes, align {}){}.",
         l.size,
         l.align,
@@ -216,18 +217,18 @@ fn expand_accessors(
             let word = word_type(width);
             let vt = value_type(schema, &f.ty);
             let cx = format_ident!("compare_exchange_{}", f.name);
-            let get_doc = format!(
+            let get_doc = doc_lit!(
                 " `{}`, loaded as one {width}-byte word (acquire).{who}",
                 f.name
             );
-            let cx_doc = format!(
+            let cx_doc = doc_lit!(
                 " Compare-and-swap of `{}` as one {width}-byte word (acquire-release): `Ok` with the old value, or `Err` with the value found.",
                 f.name
             );
             let byte_cas = if f.ty.elem == Elem::Prim(Prim::U8) {
                 let cxa = format_ident!("compare_exchange_{}_at", f.name);
                 let n = lit(f.ty.count());
-                let doc = format!(
+                let doc = doc_lit!(
                     " Sets element `index` of `{}` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Err` with the element found. Panics if `index >= {}`.",
                     f.name,
                     f.ty.count()
@@ -281,14 +282,14 @@ fn expand_accessors(
                 .seqlocks
                 .iter()
                 .any(|&k| schema.access.seqlocks[k].counter == fi);
-            let get_doc = format!(" `{}`, an atomic load (acquire).{who}", f.name);
-            let set_doc = format!(
+            let get_doc = doc_lit!(" `{}`, an atomic load (acquire).{who}", f.name);
+            let set_doc = doc_lit!(
                 " Stores `{}` atomically (release), publishing what was written before.",
                 f.name
             );
             if is_counter {
                 // A seqlock's counter changes only through its `write_` method.
-                let get_doc = format!(
+                let get_doc = doc_lit!(
                     " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
                     f.name
                 );
@@ -311,7 +312,7 @@ fn expand_accessors(
             };
             if !is_enum {
                 let add = format_ident!("fetch_add_{}", f.name);
-                let doc = format!(
+                let doc = doc_lit!(
                     " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value.",
                     f.name
                 );
@@ -325,11 +326,11 @@ fn expand_accessors(
             if matches!(fa.kind, AccessKind::Cas { .. }) {
                 let cx = format_ident!("compare_exchange_{}", f.name);
                 let swap = format_ident!("swap_{}", f.name);
-                let cx_doc = format!(
+                let cx_doc = doc_lit!(
                     " Compare-and-swap of `{}` (acquire-release): `Ok` with the old value, or `Err` with the value found.",
                     f.name
                 );
-                let swap_doc = format!(
+                let swap_doc = doc_lit!(
                     " Swaps `{}` atomically (acquire-release) and returns the old value.",
                     f.name
                 );
@@ -353,7 +354,7 @@ fn expand_accessors(
                 let view = type_ident(&schema.abi.structs[j].name);
                 match f.ty.len {
                     None => {
-                        let doc = format!(" The live view of `{}`.{who}", f.name);
+                        let doc = doc_lit!(" The live view of `{}`.{who}", f.name);
                         quote! {
                             #[doc = #doc]
                             pub fn #name(&self) -> #view<'a> {
@@ -364,9 +365,10 @@ fn expand_accessors(
                     Some(len) => {
                         let n = lit(len.count);
                         let elem = lit(fl.elem_size);
-                        let doc = format!(
+                        let doc = doc_lit!(
                             " The live view of `{}[index]`, or `None` when `index` is {} or more.{who}",
-                            f.name, len.count
+                            f.name,
+                            len.count
                         );
                         quote! {
                             #[doc = #doc]
@@ -382,11 +384,11 @@ fn expand_accessors(
             }
             _ => {
                 let vt = value_type(schema, &f.ty);
-                let get_doc = format!(
+                let get_doc = doc_lit!(
                     " `{}`, copied with relaxed atomic loads: a plain field, written before it is published.{who}",
                     f.name
                 );
-                let set_doc = format!(
+                let set_doc = doc_lit!(
                     " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll.",
                     f.name
                 );

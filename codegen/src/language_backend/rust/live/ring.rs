@@ -1,6 +1,7 @@
 //! Rings in the live layer: a ring of seqlocked slots (newest read, publish) as a view,
 //! and an event ring as a method on the value type that holds it.
 
+use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -55,9 +56,12 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             };
             let (count, size) = (lit(*slot_count), lit(*slot_size));
             let align = lit(schema.layout.of(lock.struct_index).align);
-            let doc = format!(
+            let doc = doc_lit!(
                 " The ring `{}`: {slot_count} slots of {slot_size} bytes, each a [`{slot_view}`] and its payload under seqlock `{}`. `{}` counts publications: the newest slot is `(head - 1) % {slot_count}`. {}",
-                ring.name, lock.name, head_field.name, ring.doc
+                ring.name,
+                lock.name,
+                head_field.name,
+                ring.doc
             );
             quote! {
                 #[doc = #doc]
@@ -170,9 +174,12 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 ),
             };
             let since = format_ident!("{}_since", ring.name);
-            let doc = format!(
+            let doc = doc_lit!(
                 " The ring `{}`: `{}` counts entries ever written, and entry `i` is `{}[i % {capacity}]`. Returns the entries from number `count` on, oldest first; those already overwritten are skipped, and [`abi_runtime::EventsSince::lost`] counts them. {}",
-                ring.name, total_doc_name, s.fields[entries.field].name, ring.doc
+                ring.name,
+                total_doc_name,
+                s.fields[entries.field].name,
+                ring.doc
             );
             quote! {
                 impl super::#holder {

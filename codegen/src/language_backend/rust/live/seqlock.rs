@@ -1,6 +1,7 @@
 //! Seqlocks in the live layer: the value a seqlock reads into, and the read, counted read,
 //! read-into and write methods on the view of the struct that holds the counter.
 
+use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -19,7 +20,7 @@ pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStre
     let s = &schema.abi.structs[lock.struct_index];
     let a = &schema.access.structs[lock.struct_index];
     let ty = type_ident(&lock.name);
-    let doc = format!(
+    let doc = doc_lit!(
         " What seqlock `{}` guards, as one consistent copy.{}",
         lock.name,
         if lock.doc.is_empty() {
@@ -36,7 +37,7 @@ pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStre
                 let f = &s.fields[fi];
                 let name = rust_ident(&f.name);
                 let vt = value_type(schema, &f.ty);
-                let d = format!(" `{}.{}`.", s.name, f.name);
+                let d = doc_lit!(" `{}.{}`.", s.name, f.name);
                 fields.push(quote!(#[doc = #d] pub #name: #vt));
                 inits.push(quote!(#name: FromZeros::new_zeroed()));
             }
@@ -46,20 +47,21 @@ pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStre
                 let vt = value_type(schema, &t.ty);
                 if t.size_field.is_some() {
                     // A slot's payload is large: boxed, so that the value moves cheaply.
-                    let d = format!(
+                    let d = doc_lit!(
                         " The trailer part `{}`: `{}`, as much of it as the producer wrote, the rest zero.",
-                        t.name, t.ty.text
+                        t.name,
+                        t.ty.text
                     );
                     fields.push(quote!(#[doc = #d] pub #name: ::std::boxed::Box<#vt>));
                     inits.push(quote!(#name: <#vt as FromZeros>::new_box_zeroed().expect("memory for the payload")));
                 } else {
-                    let d = format!(" The trailer part `{}`: `{}`.", t.name, t.ty.text);
+                    let d = doc_lit!(" The trailer part `{}`: `{}`.", t.name, t.ty.text);
                     fields.push(quote!(#[doc = #d] pub #name: #vt));
                     inits.push(quote!(#name: FromZeros::new_zeroed()));
                 }
                 if t.size_field.is_some() {
                     let extra = format_ident!("{}_extra", t.name);
-                    let d = format!(
+                    let d = doc_lit!(
                         " The bytes of `{}` past its type's size (a newer producer's tail, or extras).",
                         t.name
                     );
@@ -188,11 +190,11 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
             }
         }
     }
-    let read_doc = format!(
+    let read_doc = doc_lit!(
         " Reads what seqlock `{}` guards (written by the {writers}, read by the {readers}): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.",
         lock.name
     );
-    let write_doc = format!(
+    let write_doc = doc_lit!(
         " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}.",
         lock.name
     );
@@ -204,10 +206,10 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let read_counted = format_ident!("read_{}_counted", lock.name);
     let copy = format_ident!("copy_{}", lock.name);
     let read_into = format_ident!("read_{}_into", lock.name);
-    let into_doc = format!(
+    let into_doc = doc_lit!(
         " [`Self::{read}_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten."
     );
-    let counted_doc = format!(
+    let counted_doc = doc_lit!(
         " [`Self::{read}`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held)."
     );
     quote! {
