@@ -23,7 +23,7 @@ set -euo pipefail
 RUNS="${1:-5}"
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mktemp -d -t bridge-build-cost.XXXXXX)"
-trap 'rm -rf "$WORK"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 
 copy_repo() {
   mkdir -p "$1"
@@ -37,13 +37,19 @@ copy_repo "$GEN"
 # The baseline: the same crate, lib.rs including the checked-in generated/bridge.rs, no
 # build.rs, no build-dependencies, no workspace (so no codegen member to resolve).
 BASE="$WORK/pregenerated"
+# The live layer of the bindings needs abi-runtime: the baseline gets the same path copy.
 mkdir -p "$BASE/src" "$BASE/generated"
+cp -r "$GEN/runtime" "$BASE/runtime"
 cp "$REPO/src/lib.rs" "$BASE/src/lib.rs"
 cp "$REPO/generated/bridge.rs" "$BASE/generated/bridge.rs"
 cp "$REPO/Cargo.lock" "$BASE/Cargo.lock"
 sed -i 's|include!(concat!(env!("OUT_DIR"), "/bridge.rs"));|include!("../generated/bridge.rs");|' "$BASE/src/lib.rs"
 grep -q 'include!("../generated/bridge.rs")' "$BASE/src/lib.rs" || { echo "lib.rs: include! line not found" >&2; exit 1; }
 zerocopy_req="$(sed -n 's/^zerocopy = \(.*\)$/\1/p' "$REPO/Cargo.toml" | head -1)"
+# abi-runtime inherits from the workspace: the baseline is a workspace of it too, with the
+# repository's [workspace.package] and [workspace.dependencies] (less the generator).
+workspace_package="$(sed -n '/^\[workspace.package\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
+workspace_deps="$(sed -n '/^\[workspace.dependencies\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' | grep -v '^abi-codegen' || true)"
 build_override="$(sed -n '/^\[profile.dev.build-override\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
 cat > "$BASE/Cargo.toml" <<TOML
 [package]
@@ -58,9 +64,19 @@ path = "src/lib.rs"
 
 [dependencies]
 zerocopy = $zerocopy_req
+abi-runtime = { path = "runtime" }
 
 [profile.dev.build-override]
 $build_override
+
+[workspace]
+members = ["runtime"]
+
+[workspace.package]
+$workspace_package
+
+[workspace.dependencies]
+$workspace_deps
 TOML
 
 now() { date +%s.%N; }
@@ -71,15 +87,21 @@ clean_build() { # DIR -> "wall cpu" seconds; cpu is user + system time of cargo 
   # rustc it ran, which load from other processes does not inflate the way it does wall time.
   rm -rf "$1/target"
   local TIMEFORMAT='%R %U %S' t
-  t=$( { time (cd "$1" && cargo build --offline -q -p bridge-abi >/dev/null 2>&1); } 2>&1 )
+  t=$( { time (cd "$1" && cargo build --offline -q -p bridge-abi >"$1.log" 2>&1); } 2>&1 ) || true
   awk '{printf "%s %.2f\n", $1, $2 + $3}' <<< "$t"
+}
+# A build that fails is the script's failure, with cargo's words (clean_build runs in a
+# process substitution, whose exit status set -e does not see).
+check_built() { # DIR
+  [ -f "$1"/target/debug/libbridge_abi.rlib ] || { echo "FAIL: cargo build in $1:" >&2; cat "$1.log" >&2; exit 1; }
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$WORK/gen.txt"; : > "$WORK/base.txt"
 for i in $(seq 1 "$RUNS"); do
-  read -r g gc < <(clean_build "$GEN"); read -r b bc < <(clean_build "$BASE")
+  read -r g gc < <(clean_build "$GEN"); check_built "$GEN"
+  read -r b bc < <(clean_build "$BASE"); check_built "$BASE"
   echo "$g $gc" >> "$WORK/gen.txt"; echo "$b $bc" >> "$WORK/base.txt"
   printf 'run %d: with build script %.2f s (CPU %.1f s), pre-generated %.2f s (CPU %.1f s)\n' "$i" "$g" "$gc" "$b" "$bc"
 done
