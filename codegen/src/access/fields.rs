@@ -55,6 +55,8 @@ impl LowerAccess<'_> {
             trailer,
             seqlocks: Vec::new(),
             guarded_whole: false,
+            needs_view: false,
+            has_view: false,
         }
     }
 

@@ -11,6 +11,7 @@ mod ring;
 mod seqlock;
 mod shared;
 mod trailer;
+mod views;
 
 use toml::Spanned;
 
@@ -84,6 +85,7 @@ pub fn lower_access(
     cx.errors.propagate()?;
     cx.check_live_names(raw, &structs, (&seqlocks, &raw_locks), (&rings, &raw_rings));
     cx.errors.propagate()?;
+    views::compute_views(abi, &mut structs);
     Ok(Access {
         parties: cx.parties,
         structs,

@@ -53,6 +53,13 @@ pub struct StructAccess {
     /// Whether a seqlock guards this struct as a trailer part (the snapshot in a ring
     /// slot): it is then read and written whole, by copy, and never field by field.
     pub guarded_whole: bool,
+    /// Whether it needs a live view when another struct holds it: shared, not copied
+    /// whole, and it has an atomic field or a seqlock, or holds a struct that does.
+    /// Otherwise it is read and written as a value, by copy.
+    pub needs_view: bool,
+    /// Whether it gets a live view: shared, not copied whole, and either needs one or is
+    /// held by no shared struct (a header).
+    pub has_view: bool,
 }
 
 #[derive(Debug, Clone, Default)]

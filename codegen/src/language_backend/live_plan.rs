@@ -3,7 +3,6 @@
 //! copies. One rule each, so that Rust, C and Python touch the same bytes with the same
 //! access sizes.
 
-use crate::ir::Elem;
 use crate::ir::access::{Guard, Seqlock};
 use crate::schema::Schema;
 
@@ -13,36 +12,18 @@ pub fn has_live_layer(schema: &Schema) -> bool {
     schema.access.structs.iter().any(|s| s.shared)
 }
 
-/// Whether struct `i` needs a live view when another struct holds it: it has an atomic
-/// field or a seqlock, or holds a struct that does. Otherwise it is read and written as a
+/// Whether struct `i` needs a live view when another struct holds it (computed once by
+/// the access lowering: `StructAccess::needs_view`). Otherwise it is read and written as a
 /// value, by copy.
 pub fn needs_view(schema: &Schema, i: usize) -> bool {
-    let a = &schema.access.structs[i];
-    if !a.shared || a.guarded_whole {
-        return false;
-    }
-    a.fields.iter().any(|f| f.kind.is_atomic())
-        || !a.seqlocks.is_empty()
-        || schema.abi.structs[i]
-            .fields
-            .iter()
-            .any(|f| match f.ty.elem {
-                Elem::Struct(j) => j != i && needs_view(schema, j),
-                _ => false,
-            })
+    schema.access.structs[i].needs_view
 }
 
 /// Whether struct `i` gets a live view: a shared struct that is not copied whole under a
 /// seqlock, and either needs one or is not held by another shared struct (a header).
+/// Computed once by the access lowering (`StructAccess::has_view`).
 pub fn has_view(schema: &Schema, i: usize) -> bool {
-    let a = &schema.access.structs[i];
-    if !a.shared || a.guarded_whole {
-        return false;
-    }
-    let held = schema.abi.structs.iter().enumerate().any(|(j, s)| {
-        schema.access.structs[j].shared && s.fields.iter().any(|f| f.ty.elem == Elem::Struct(i))
-    });
-    needs_view(schema, i) || !held
+    schema.access.structs[i].has_view
 }
 
 /// The guards of a seqlock with a value type of its own, in copy order: fields (so that a
