@@ -87,6 +87,44 @@ fn emitted_code_compiles_without_warnings() {
     assert!(stderr.contains("offset_of"), "{stderr}");
 }
 
+/// Live layers of schemas unlike the bridge, compiled with every warning denied: atomic
+/// fields and no seqlock (no `SeqLock` import to leave unused), plain shared fields only
+/// (no `Ordering` either).
+const LIVE_FIXTURES: [&str; 2] = ["live_atomics_only", "live_plain_only"];
+
+#[test]
+fn live_layers_without_seqlocks_compile_without_warnings() {
+    let dir = tempdir("rust-live-fixtures");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"live-fixture-check\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nzerocopy = {{ version = \"0.8\", features = [\"derive\", \"alloc\"] }}\n\
+             abi-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            root().join("runtime")
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let mut lib = String::from("#![forbid(unsafe_code)]\n#![deny(warnings)]\n");
+    for name in LIVE_FIXTURES {
+        let text = expand(name);
+        assert!(text.contains("pub mod live"), "{name}: no live layer");
+        std::fs::write(dir.join("src").join(format!("{name}.rs")), text).unwrap();
+        lib.push_str(&format!(
+            "pub mod {name} {{\n    include!(\"{name}.rs\");\n}}\n"
+        ));
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let out = cargo_build(&dir);
+    assert!(
+        out.status.success(),
+        "the emitted live layer does not compile without warnings:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `cargo build --offline` of the crate in `dir`, with a target folder kept under the
 /// workspace's so that zerocopy is compiled once.
 fn cargo_build(dir: &Path) -> std::process::Output {

@@ -57,6 +57,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
          number of tries.",
         abi.name
     );
+    let imports = expand_imports(schema);
     quote! {
         #[doc = #doc]
         pub mod live {
@@ -77,9 +78,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
                 clippy::cast_possible_truncation,
                 reason = "each cast narrows a value checked against the layout's bounds first"
             )]
-            use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
-            use ::core::sync::atomic::Ordering;
-            use ::zerocopy::{FromZeros, IntoBytes};
+            #imports
 
             #(#views)*
             #(#locks)*
@@ -404,5 +403,35 @@ fn expand_accessors(
                 }
             }
         },
+    }
+}
+
+/// The live module's imports: only what its items use, so that no schema's bindings warn
+/// of an unused import (a schema with atomics and no seqlock uses no `SeqLock`).
+fn expand_imports(schema: &Schema) -> TokenStream {
+    let seqlocks = !schema.access.seqlocks.is_empty();
+    let atomics = schema
+        .access
+        .structs
+        .iter()
+        .any(|a| a.needs_view && a.fields.iter().any(|f| f.kind.is_atomic()));
+    let mut runtime = vec![quote!(Region), quote!(RegionError)];
+    if seqlocks {
+        runtime.extend([quote!(SeqLock), quote!(SeqLockError)]);
+    }
+    let ordering = (atomics || seqlocks).then(|| {
+        quote!(
+            use ::core::sync::atomic::Ordering;
+        )
+    });
+    let zerocopy = seqlocks.then(|| {
+        quote!(
+            use ::zerocopy::{FromZeros, IntoBytes};
+        )
+    });
+    quote! {
+        use ::abi_runtime::{#(#runtime),*};
+        #ordering
+        #zerocopy
     }
 }
