@@ -26,7 +26,7 @@ pub trait Source {
     fn read_uint(&self, at: usize, width: usize) -> Option<u64>;
 }
 
-impl Source for Region<'_> {
+impl<A: crate::Access> Source for Region<'_, A> {
     fn size(&self) -> usize {
         self.len()
     }

@@ -77,7 +77,9 @@ pub use error::{RegionError, RegionErrorKind, SeqLockError};
 pub use events::EventsSince;
 #[cfg(feature = "mmap")]
 pub use mmap::Mapping;
-pub use raw::{MIN_ALIGN, Region};
+#[cfg(all(feature = "mmap", target_pointer_width = "64"))]
+pub use mmap::ReadOnlyMapping;
+pub use raw::{Access, MIN_ALIGN, ReadOnly, ReadWrite, Region};
 pub use seqlock::{DEFAULT_TRIES, SeqLock, retry};
 pub use shared_buf::SharedBuf;
 pub use word::Word;

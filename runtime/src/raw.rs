@@ -1,107 +1,150 @@
 //! The crate's only `unsafe` code: the `Region` type itself, its constructors, and the step
-//! from a checked byte range to atomics over that range.
+//! from a checked byte range to the `AtomicU64` words that hold it.
 //!
 //! Everything here is small on purpose. Every other module is `#![deny(unsafe_code)]` and
-//! reaches shared memory only through [`Region::atomics`], which checks bounds and alignment
-//! before it turns an address into `&[AtomicN]`. No `&u8`, `&[u8]` or `&T` into a region is
-//! ever created, and no volatile access is ever made: references to *atomic* types are the one
-//! kind of reference that may alias memory another thread or process writes concurrently.
+//! reaches shared memory only through [`Region::words`], which checks bounds before it turns an
+//! address into `&[AtomicU64]`. No `&u8`, `&[u8]` or `&T` into a region is ever created, and no
+//! volatile access is ever made: references to *atomic* types are the one kind of reference
+//! that may alias memory another thread or process writes concurrently.
+//!
+//! # One access size, by construction
+//!
+//! Every access this crate makes to region bytes is an access to the whole, 8-aligned
+//! `AtomicU64` that contains them: a `u32` load is a `u64` load and a lane of its bytes, a `u16`
+//! store is a compare-exchange loop on its `u64`, a copy moves whole words. So no two accesses
+//! this process makes to the same bytes ever differ in size or alignment, whatever offsets,
+//! widths and ranges safe code asks for: the mixed-size races the memory model forbids cannot
+//! be written. (Other processes are outside this process's memory model; the hardware keeps
+//! their narrower accesses atomic.)
+//!
+//! That needs one invariant, set up by the constructors below and kept by [`Region::slice`]:
+//! **the 8-aligned words that contain a region's bytes are valid for atomic access for `'a`**.
+//! Roots start 8-aligned, and their last word, which may reach past `len`, is in the same
+//! allocation or page.
 
 #![allow(unsafe_code)]
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
-use core::mem::{align_of, size_of, size_of_val};
+use core::mem::size_of_val;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64};
-use core::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64};
+use core::sync::atomic::AtomicU64;
 
 use crate::error::{RegionError, RegionErrorKind};
 
 /// The alignment every region base must have (the widest word, `u64`).
 pub const MIN_ALIGN: usize = 8;
 
-/// The seal of [`Word`](crate::Word), and the link from a word type to its atomic type.
+/// What a [`Region`] may do to its bytes: [`ReadWrite`] or [`ReadOnly`]. Sealed.
+pub trait Access: Sealed + Copy + core::fmt::Debug + Send + Sync + 'static {
+    /// `true` for [`ReadOnly`]: loads are relaxed, and an acquire is a fence after them.
+    #[doc(hidden)]
+    const READ_ONLY: bool;
+}
+
+/// The access of a region over memory mapped read-write: loads, stores, read-modify-writes.
+#[derive(Clone, Copy, Debug)]
+pub enum ReadWrite {}
+
+/// The access of a region over memory that may be mapped read-only: loads and copies out
+/// only. The store methods do not exist on `Region<'_, ReadOnly>`:
 ///
-/// Only the eight impls below exist (the trait sits in a private module, so no other crate can
-/// add one). [`Region::atomics`] relies on it: `Atomic` is a `core::sync::atomic` type, every
-/// access through it is atomic, and its size equals its alignment (checked at compile time).
-pub trait Sealed {
-    /// The `core::sync::atomic` type of this word.
-    type Atomic: Send + Sync;
-}
+/// ```compile_fail
+/// use abi_runtime::{ReadOnly, Region, SharedBuf};
+/// use core::sync::atomic::Ordering;
+/// let buf = SharedBuf::new(8);
+/// let region: Region<'_, ReadOnly> = buf.region().read_only();
+/// region.store::<u32>(0, 1, Ordering::Release); // no such method on a read-only region
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub enum ReadOnly {}
 
-macro_rules! seal {
-    ($($word:ty => $atomic:ty),* $(,)?) => {$(
-        impl Sealed for $word {
-            type Atomic = $atomic;
-        }
-        const _: () = assert!(
-            size_of::<$atomic>() == size_of::<$word>() && align_of::<$atomic>() == size_of::<$word>()
-        );
-    )*};
-}
+/// The seal of [`Access`] and of [`Word`](crate::Word): only this crate's types implement them.
+pub trait Sealed {}
 
-seal!(
-    u8 => AtomicU8, u16 => AtomicU16, u32 => AtomicU32, u64 => AtomicU64,
-    i8 => AtomicI8, i16 => AtomicI16, i32 => AtomicI32, i64 => AtomicI64,
-);
+impl Sealed for ReadWrite {}
+impl Sealed for ReadOnly {}
+impl Access for ReadWrite {
+    const READ_ONLY: bool = false;
+}
+impl Access for ReadOnly {
+    const READ_ONLY: bool = true;
+}
 
 /// A view of shared bytes: a raw pointer and a length, valid for the lifetime `'a` of the
-/// mapping or buffer it came from.
+/// mapping or buffer it came from, with the access `A` ([`ReadWrite`] unless said otherwise).
 ///
 /// A `Region` never hands out references to its bytes; every access is an atomic load, store
-/// or read-modify-write (see the crate documentation for the memory model). It is `Copy`,
-/// `Send` and `Sync`: copying it copies the pointer, not the bytes.
-#[derive(Clone, Copy)]
-pub struct Region<'a> {
+/// or read-modify-write of the `u64` words that hold them (see the crate documentation for the
+/// memory model). It is `Copy`, `Send` and `Sync`: copying it copies the pointer, not the bytes.
+pub struct Region<'a, A: Access = ReadWrite> {
     ptr: NonNull<u8>,
     len: usize,
-    _bytes: PhantomData<&'a [UnsafeCell<u8>]>,
+    _bytes: PhantomData<(&'a [UnsafeCell<u8>], A)>,
 }
 
-// SAFETY: a Region is a pointer and a length. Every access it makes to the bytes is atomic
-// (`Region::atomics` is the only way in), and atomics may be used from any thread; the bytes
-// stay valid for 'a whichever thread holds the Region (from_raw_parts's contract).
-unsafe impl Send for Region<'_> {}
-// SAFETY: as for Send: `&Region` only allows the same atomic accesses, which are thread-safe.
-unsafe impl Sync for Region<'_> {}
+impl<A: Access> Clone for Region<'_, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
 
-impl<'a> Region<'a> {
-    /// Wraps `len` bytes at `ptr` as a region: the one unsafe entry point of the crate.
+impl<A: Access> Copy for Region<'_, A> {}
+
+// SAFETY: a Region is a pointer and a length. Every access it makes to the bytes is atomic
+// (`Region::words` is the only way in), and atomics may be used from any thread; the bytes
+// stay valid for 'a whichever thread holds the Region (the constructors' contracts).
+unsafe impl<A: Access> Send for Region<'_, A> {}
+// SAFETY: as for Send: `&Region` only allows the same atomic accesses, which are thread-safe.
+unsafe impl<A: Access> Sync for Region<'_, A> {}
+
+/// The checks every constructor makes: non-null, 8-aligned, `len` words in the address space.
+fn check_root(ptr: *mut u8, len: usize) -> Result<NonNull<u8>, RegionError> {
+    let Some(nn) = NonNull::new(ptr) else {
+        return Err(RegionErrorKind::Null.into());
+    };
+    let address = ptr.addr();
+    if address % MIN_ALIGN != 0 {
+        return Err(RegionErrorKind::Misaligned {
+            address,
+            align: MIN_ALIGN,
+        }
+        .into());
+    }
+    let words_end = len
+        .checked_next_multiple_of(MIN_ALIGN)
+        .and_then(|rounded| address.checked_add(rounded));
+    if len > isize::MAX as usize - MIN_ALIGN || words_end.is_none() {
+        return Err(RegionErrorKind::TooLarge { address, len }.into());
+    }
+    Ok(nn)
+}
+
+impl<'a> Region<'a, ReadWrite> {
+    /// Wraps `len` bytes at `ptr` as a read-write region: the unsafe entry point of the crate.
     ///
-    /// Checks that `ptr` is non-null and aligned to [`MIN_ALIGN`], that `len <= isize::MAX`
-    /// and that `ptr + len` does not overflow the address space; returns a [`RegionError`]
-    /// otherwise (it never panics).
+    /// Checks that `ptr` is non-null and aligned to [`MIN_ALIGN`], and that the words holding
+    /// `len` bytes fit in the address space; returns a [`RegionError`] otherwise (it never
+    /// panics).
     ///
     /// # Safety
     ///
     /// Arguments the checks reject are safe to pass: the call returns `Err` and touches
     /// nothing. For a call that returns `Ok`, the caller guarantees, for the whole lifetime
     /// `'a`, that:
-    /// - `ptr..ptr + len` lies in one allocation or mapping and is valid for reads and writes
-    ///   (mapped read-write, not freed or unmapped, the file behind it not truncated);
+    /// - `ptr..ptr + len` rounded up to a multiple of 8 lies in one allocation or mapping and
+    ///   is valid for reads and writes (mapped read-write, not freed or unmapped, the file
+    ///   behind it not truncated); the last word may reach past `len` (a mapping's page or an
+    ///   allocation of whole words always covers it);
     /// - this process accesses those bytes only through atomics: through any `Region`, or
-    ///   equivalent atomic code, never through `&[u8]`, `&T`, plain or volatile reads/writes.
+    ///   equivalent atomic code of the same size (whole 8-aligned `u64`s), never through
+    ///   `&[u8]`, `&T`, plain or volatile reads and writes.
     ///
     /// Other processes may read and write the bytes concurrently, in any way.
     pub unsafe fn from_raw_parts(ptr: *mut u8, len: usize) -> Result<Region<'a>, RegionError> {
-        let Some(nn) = NonNull::new(ptr) else {
-            return Err(RegionErrorKind::Null.into());
-        };
-        let address = ptr.addr();
-        if address % MIN_ALIGN != 0 {
-            return Err(RegionErrorKind::Misaligned {
-                address,
-                align: MIN_ALIGN,
-            }
-            .into());
-        }
-        if len > isize::MAX as usize || address.checked_add(len).is_none() {
-            return Err(RegionErrorKind::TooLarge { address, len }.into());
-        }
+        let ptr = check_root(ptr, len)?;
         Ok(Region {
-            ptr: nn,
+            ptr,
             len,
             _bytes: PhantomData,
         })
@@ -112,23 +155,57 @@ impl<'a> Region<'a> {
         assert!(len <= size_of_val(words), "length beyond the words");
         let ptr = words.as_ptr().cast::<u8>().cast_mut();
         // SAFETY: the words are a live `&'a [AtomicU64]`: valid for reads and writes for 'a
-        // (atomics are interior-mutable), one allocation, 8-aligned, at most isize::MAX bytes,
-        // `len` within them (asserted). Being `AtomicU64`s, they are only ever accessed
-        // atomically, by whoever owns the slice and by the Region.
+        // (atomics are interior-mutable), one allocation, 8-aligned, and they contain every
+        // word that holds the first `len` bytes (asserted). Being `AtomicU64`s, they are only
+        // ever accessed as whole atomic u64s, by whoever owns the slice and by the Region.
         unsafe { Region::from_raw_parts(ptr, len) }.expect("a slice of AtomicU64 is a valid region")
     }
 
-    /// The region over a raw mapping, for as long as the mapping is borrowed.
+    /// The region over a raw read-write mapping, for as long as the mapping is borrowed.
     #[cfg(feature = "mmap")]
     pub(crate) fn from_mmap(map: &'a memmap2::MmapRaw) -> Result<Region<'a>, RegionError> {
-        // SAFETY: `MmapRaw::map_raw` maps read-write and shared, and memmap2 keeps the mapping
-        // alive until the MmapRaw drops, which the borrow 'a prevents. MmapRaw hands out only raw
-        // pointers, and `Mapping` (its only owner here) never makes a slice or reference from
-        // them, so within this process the bytes are accessed only through Regions. A file
-        // truncated by another process raises SIGBUS on access: a crash, not a data race.
+        // SAFETY: `Mapping` maps read-write and shared (`MmapRaw::map_raw`), and memmap2 keeps
+        // the mapping alive until the MmapRaw drops, which the borrow 'a prevents. The kernel
+        // maps whole pages, so the last word (which may reach past the file's length) is
+        // mapped. MmapRaw hands out only raw pointers, and `Mapping` (its only owner here)
+        // never makes a slice or reference from them, so within this process the bytes are
+        // accessed only through Regions. Truncation of the file by another process is the
+        // `Mapping::open` contract (documented there): it makes accesses fault (SIGBUS), it
+        // never makes a reference dangle, as there is none.
         unsafe { Region::from_raw_parts(map.as_mut_ptr(), map.len()) }
     }
 
+    /// The same bytes, with loads and copies out only.
+    #[inline]
+    pub fn read_only(self) -> Region<'a, ReadOnly> {
+        Region {
+            ptr: self.ptr,
+            len: self.len,
+            _bytes: PhantomData,
+        }
+    }
+}
+
+impl<'a> Region<'a, ReadOnly> {
+    /// The region over a raw read-only mapping, for as long as the mapping is borrowed.
+    #[cfg(all(feature = "mmap", target_pointer_width = "64"))]
+    pub(crate) fn from_mmap_read_only(
+        map: &'a memmap2::MmapRaw,
+    ) -> Result<Region<'a, ReadOnly>, RegionError> {
+        let ptr = check_root(map.as_ptr().cast_mut(), map.len())?;
+        // The same invariant as `from_mmap`, for loads only: a `Region<ReadOnly>` has no
+        // method that stores (the type has none), and its loads are relaxed `u64` loads
+        // (`crate::region`), which std guarantees to work on read-only memory for words no
+        // larger than a pointer: hence 64-bit targets only.
+        Ok(Region {
+            ptr,
+            len: map.len(),
+            _bytes: PhantomData,
+        })
+    }
+}
+
+impl<'a, A: Access> Region<'a, A> {
     /// The number of bytes in the region.
     #[inline]
     pub fn len(&self) -> usize {
@@ -144,11 +221,12 @@ impl<'a> Region<'a> {
 
     /// The bytes `offset..offset + len`, bounds-checked (no alignment check).
     #[inline]
-    pub(crate) fn slice(&self, offset: usize, len: usize) -> Result<Region<'a>, RegionError> {
+    pub(crate) fn slice(&self, offset: usize, len: usize) -> Result<Region<'a, A>, RegionError> {
         self.check_range(offset, len)?;
         // SAFETY: offset <= offset + len <= self.len (checked), so the new pointer stays inside
         // the range this Region was built over, which is one allocation of at most isize::MAX
-        // bytes; the sub-range inherits from_raw_parts's guarantees for 'a.
+        // bytes; the words holding the sub-range are words holding this range, so the
+        // invariant (module docs) carries over for 'a.
         let ptr = unsafe { self.ptr.add(offset) };
         Ok(Region {
             ptr,
@@ -157,34 +235,38 @@ impl<'a> Region<'a> {
         })
     }
 
-    /// The `count` atomics of word type `W` starting at byte `offset`, after checking that they
-    /// lie inside the region and that `base + offset` is aligned to the size of `W`.
+    /// The 8-aligned `AtomicU64` words that hold the bytes `offset..offset + len`, after
+    /// checking that those bytes lie inside the region, and the position of byte `offset` in
+    /// the first word (0 to 7). No words for `len == 0`.
     #[inline]
-    pub(crate) fn atomics<W: Sealed>(
+    pub(crate) fn words(
         &self,
         offset: usize,
-        count: usize,
-    ) -> Result<&'a [W::Atomic], RegionError> {
-        let size = size_of::<W::Atomic>();
-        let len = count.saturating_mul(size);
+        len: usize,
+    ) -> Result<(&'a [AtomicU64], usize), RegionError> {
         self.check_range(offset, len)?;
-        let address = self.ptr.as_ptr().addr() + offset;
-        if address % size != 0 {
-            return Err(RegionErrorKind::Misaligned {
-                address,
-                align: size,
-            }
-            .into());
+        if len == 0 {
+            return Ok((&[], 0));
         }
-        let first = self.ptr.as_ptr().wrapping_add(offset).cast::<W::Atomic>();
-        // SAFETY: the `count * size` bytes at `first` are inside the region (checked above),
-        // hence valid for reads and writes for 'a and in one allocation (from_raw_parts's
-        // contract); `first` is aligned to `size`, which is the alignment of `W::Atomic` (the
-        // seal's compile-time assertion). `W::Atomic` is a core atomic type (the seal), so every
-        // access through the slice is atomic, which is how the contract says this process
-        // accesses these bytes; concurrent writes by other threads or processes are what atomics
-        // allow. This has the requirements of `AtomicN::from_ptr`, for `count` words at once.
-        Ok(unsafe { core::slice::from_raw_parts(first, count) })
+        let start = self.ptr.as_ptr().addr() + offset;
+        let lane = start % 8;
+        let count = (lane + len).div_ceil(8);
+        let first = self
+            .ptr
+            .as_ptr()
+            .wrapping_add(offset)
+            .wrapping_sub(lane)
+            .cast::<AtomicU64>();
+        // SAFETY: the bytes offset..offset + len are inside the region (checked), so the
+        // `count` 8-aligned words from the one holding the first byte to the one holding the
+        // last are the words holding region bytes: valid for atomic access for 'a and in one
+        // allocation, by the invariant in the module docs. `first` is 8-aligned (the address
+        // rounded down), which is the alignment of AtomicU64. Every access through the slice
+        // is atomic and u64-sized, which is how the contract says this process accesses these
+        // bytes; concurrent writes by other threads or processes are what atomics allow. This
+        // has the requirements of `AtomicU64::from_ptr`, for `count` words at once. For a
+        // `Region<ReadOnly>` the memory may be read-only: its callers only load (`region.rs`).
+        Ok((unsafe { core::slice::from_raw_parts(first, count) }, lane))
     }
 
     /// Err(OutOfBounds) unless `offset + len` fits in the region.

@@ -1,18 +1,19 @@
 //! The word-level API of `Region`: sub-regions, and atomic loads, stores and read-modify-writes
-//! of one word at a byte offset.
+//! of one word at a byte offset, each made on the whole `u64` that holds the word.
 //!
 //! Word accesses panic on an offset that is out of bounds or misaligned for the word: that is a
 //! bug in the caller. Generated code checks a region's size and alignment once, when it builds
 //! a view, and afterwards only uses constant offsets inside it.
 
 use core::fmt;
-use core::sync::atomic::Ordering;
+use core::sync::atomic::Ordering::{self, AcqRel, Acquire, Relaxed, Release, SeqCst};
+use core::sync::atomic::{AtomicU64, fence};
 
 use crate::error::{RegionError, RegionErrorKind};
-use crate::raw::Sealed;
+use crate::raw::{Access, ReadWrite};
 use crate::{Region, Word};
 
-impl<'a> Region<'a> {
+impl<'a, A: Access> Region<'a, A> {
     /// `true` if the region has no bytes.
     #[inline]
     pub fn is_empty(&self) -> bool {
@@ -25,7 +26,12 @@ impl<'a> Region<'a> {
     /// # Panics
     ///
     /// If `align` is not a power of two (a bug in the caller, not in the data).
-    pub fn sub(&self, offset: usize, len: usize, align: usize) -> Result<Region<'a>, RegionError> {
+    pub fn sub(
+        &self,
+        offset: usize,
+        len: usize,
+        align: usize,
+    ) -> Result<Region<'a, A>, RegionError> {
         assert!(
             align.is_power_of_two(),
             "sub-region alignment {align} is not a power of two"
@@ -39,70 +45,179 @@ impl<'a> Region<'a> {
     }
 
     /// The bytes from `offset` to the end of the region; see [`sub`](Region::sub).
-    pub fn tail(&self, offset: usize, align: usize) -> Result<Region<'a>, RegionError> {
+    pub fn tail(&self, offset: usize, align: usize) -> Result<Region<'a, A>, RegionError> {
         self.sub(offset, self.len().saturating_sub(offset), align)
     }
 
-    /// The atomic `W` at `offset`; panics if it is out of bounds or misaligned.
+    /// The `u64` holding the `W` at `offset`, and the `W`'s lane in it; panics if the `W` is
+    /// out of bounds or misaligned.
     #[inline]
     #[track_caller]
-    fn word<W: Word>(&self, offset: usize) -> &'a <W as Sealed>::Atomic {
-        match self.atomics::<W>(offset, 1) {
-            Ok([atomic]) => atomic,
-            Ok(_) => unreachable!("atomics(_, 1) returns one atomic"),
-            Err(err) => access_panic(err, core::any::type_name::<W>()),
+    pub(crate) fn word<W: Word>(&self, offset: usize) -> (&'a AtomicU64, usize) {
+        let what = core::any::type_name::<W>;
+        let words = self
+            .words(offset, W::SIZE)
+            .unwrap_or_else(|err| access_panic(err, what()));
+        let address = self.as_ptr().addr() + offset;
+        match words {
+            ([word], lane) if address % W::SIZE == 0 => (word, lane),
+            _ => access_panic(
+                RegionErrorKind::Misaligned {
+                    address,
+                    align: W::SIZE,
+                }
+                .into(),
+                what(),
+            ),
         }
     }
 
     /// Atomically loads the `W` at `offset`.
     ///
+    /// The load reads the whole `u64` that holds the `W` (see the crate docs). On a
+    /// [`ReadOnly`](crate::ReadOnly) region it is a relaxed load followed by a fence of
+    /// `order` (the loads std guarantees on read-only memory are relaxed ones).
+    ///
     /// # Panics
     ///
-    /// If `offset + W::SIZE` exceeds the region or the address is not a multiple of `W::SIZE`.
-    /// The same holds for every word method below.
+    /// If `offset + W::SIZE` exceeds the region or the address is not a multiple of `W::SIZE`,
+    /// and for a `Release` or `AcqRel` order (as `AtomicU64::load`). The same holds for every
+    /// word method below.
     #[inline]
     #[track_caller]
     pub fn load<W: Word>(&self, offset: usize, order: Ordering) -> W {
-        W::atomic_load(self.word::<W>(offset), order)
+        let (word, lane) = self.word::<W>(offset);
+        W::from_lane(load_word::<A>(word, order), lane)
     }
+}
 
-    /// Atomically stores `value` at `offset`.
+/// Loads `word` with `order`, or relaxed and then fenced on a read-only region.
+#[inline]
+#[track_caller]
+pub(crate) fn load_word<A: Access>(word: &AtomicU64, order: Ordering) -> u64 {
+    if !A::READ_ONLY {
+        return word.load(order);
+    }
+    match order {
+        Relaxed => word.load(Relaxed),
+        Acquire => {
+            let value = word.load(Relaxed);
+            fence(Acquire);
+            value
+        }
+        SeqCst => {
+            fence(SeqCst);
+            let value = word.load(Relaxed);
+            fence(SeqCst);
+            value
+        }
+        _ => word.load(order),
+    }
+}
+
+/// The failure order of a compare-exchange whose success order is `order` (the strongest
+/// allowed: no release part).
+#[inline]
+fn failure_order(order: Ordering) -> Ordering {
+    match order {
+        Release | Relaxed => Relaxed,
+        AcqRel | Acquire => Acquire,
+        _ => SeqCst,
+    }
+}
+
+/// Replaces the lane's value `old` by `update(old)` in `word` with one compare-exchange of the
+/// whole `u64` (`order` on success), retrying while only other lanes changed. Returns the
+/// lane's value before, `Ok` if it was replaced, `Err` if `update` declined.
+#[inline]
+fn update_lane<W: Word>(
+    word: &AtomicU64,
+    lane: usize,
+    order: Ordering,
+    mut update: impl FnMut(W) -> Option<W>,
+) -> Result<W, W> {
+    let failure = failure_order(order);
+    let mut current = word.load(failure);
+    loop {
+        let old = W::from_lane(current, lane);
+        let new = update(old).ok_or(old)?;
+        match word.compare_exchange_weak(current, new.into_lane(current, lane), order, failure) {
+            Ok(_) => return Ok(old),
+            Err(found) => current = found,
+        }
+    }
+}
+
+impl<'a> Region<'a, ReadWrite> {
+    /// Atomically stores `value` at `offset`: a store of the `u64` that holds it when `W` is a
+    /// `u64`, else a compare-exchange loop on that `u64` that changes only the `W`'s bytes.
+    ///
+    /// # Panics
+    ///
+    /// As [`load`](Region::load), and for an `Acquire` or `AcqRel` order (as `AtomicU64::store`).
     #[inline]
     #[track_caller]
     pub fn store<W: Word>(&self, offset: usize, value: W, order: Ordering) {
-        W::atomic_store(self.word::<W>(offset), value, order)
+        assert!(
+            !matches!(order, Acquire | AcqRel),
+            "there is no such thing as an acquire store"
+        );
+        let (word, lane) = self.word::<W>(offset);
+        if W::SIZE == 8 {
+            word.store(value.to_bits(), order);
+        } else {
+            let _ = update_lane(word, lane, order, |_| Some(value));
+        }
     }
 
     /// Replaces the `W` at `offset` with `new` if it equals `current`; returns the previous
-    /// value, `Ok` if it was replaced. Success orders `AcqRel`, failure `Acquire`.
+    /// value, `Ok` if it was replaced. Success orders `AcqRel`, failure `Acquire`. It fails
+    /// only when the `W` itself differs, never because a neighbouring lane changed.
     #[inline]
     #[track_caller]
     pub fn compare_exchange<W: Word>(&self, offset: usize, current: W, new: W) -> Result<W, W> {
-        let atomic = self.word::<W>(offset);
-        W::atomic_compare_exchange(atomic, current, new, Ordering::AcqRel, Ordering::Acquire)
+        let (word, lane) = self.word::<W>(offset);
+        if W::SIZE == 8 {
+            return word
+                .compare_exchange(current.to_bits(), new.to_bits(), AcqRel, Acquire)
+                .map(W::from_bits)
+                .map_err(W::from_bits);
+        }
+        update_lane(word, lane, AcqRel, |old| (old == current).then_some(new))
     }
 
     /// Atomically replaces the `W` at `offset` with `value`, returning the previous value.
     #[inline]
     #[track_caller]
     pub fn swap<W: Word>(&self, offset: usize, value: W, order: Ordering) -> W {
-        W::atomic_swap(self.word::<W>(offset), value, order)
+        let (word, lane) = self.word::<W>(offset);
+        if W::SIZE == 8 {
+            return W::from_bits(word.swap(value.to_bits(), order));
+        }
+        let (Ok(old) | Err(old)) = update_lane(word, lane, order, |_| Some(value));
+        old
     }
 
     /// Atomically adds `value` (wrapping) to the `W` at `offset`, returning the previous value.
     #[inline]
     #[track_caller]
     pub fn fetch_add<W: Word>(&self, offset: usize, value: W, order: Ordering) -> W {
-        W::atomic_fetch_add(self.word::<W>(offset), value, order)
+        let (word, lane) = self.word::<W>(offset);
+        if W::SIZE == 8 {
+            return W::from_bits(word.fetch_add(value.to_bits(), order));
+        }
+        let add = |old: W| Some(W::from_bits(old.to_bits().wrapping_add(value.to_bits())));
+        let (Ok(old) | Err(old)) = update_lane(word, lane, order, add);
+        old
     }
 
     /// Compare-and-swap of the byte at address `offset + index` inside the aligned `W` at
-    /// `offset`, done as a compare-exchange of the whole word (for bytes the ABI claims "as one
-    /// word", like a `u8[4]` owner field claimed as a `u32`; never a byte-sized atomic there).
+    /// `offset` (for bytes the ABI claims "as one word", like a `u8[4]` owner field claimed as
+    /// a `u32`). Like every access here, it is made on the whole `u64` that holds the word.
     ///
-    /// Loads the word (`Acquire`); while its byte `index` equals `current`, tries to exchange it
-    /// for the same word with that byte set to `new` (`AcqRel` / `Acquire`), retrying when only
-    /// other bytes changed. Returns `Err(actual)` as soon as the byte is not `current`.
+    /// While the byte equals `current`, tries to exchange the word for the same word with that
+    /// byte set to `new` (`AcqRel` / `Acquire`), retrying when only other bytes changed.
+    /// Returns `Err(actual)` as soon as the byte is not `current`.
     ///
     /// Index 0 is the byte at the lowest address (the least significant on little-endian
     /// targets), the same byte [`read_bytes`](Region::read_bytes) returns first.
@@ -118,25 +233,16 @@ impl<'a> Region<'a> {
         current: u8,
         new: u8,
     ) -> Result<(), u8> {
-        let atomic = self.word::<W>(offset);
-        let mut word = W::atomic_load(atomic, Ordering::Acquire);
-        loop {
-            let actual = word.byte(index);
-            if actual != current {
-                return Err(actual);
-            }
-            let desired = word.with_byte(index, new);
-            match W::atomic_compare_exchange(
-                atomic,
-                word,
-                desired,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Ok(()),
-                Err(found) => word = found,
-            }
-        }
+        assert!(
+            index < W::SIZE,
+            "byte index {index} is outside a {}-byte word",
+            W::SIZE
+        );
+        let (word, lane) = self.word::<W>(offset);
+        update_lane::<u8>(word, lane + index, AcqRel, |old| {
+            (old == current).then_some(new)
+        })
+        .map(|_| ())
     }
 }
 
@@ -151,7 +257,7 @@ pub(crate) fn access_panic(err: RegionError, what: &str) -> ! {
     )
 }
 
-impl fmt::Debug for Region<'_> {
+impl<A: Access> fmt::Debug for Region<'_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Region")
             .field("ptr", &self.as_ptr())

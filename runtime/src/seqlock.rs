@@ -11,6 +11,7 @@ use core::marker::PhantomData;
 use core::sync::atomic::{Ordering, fence};
 
 use crate::error::SeqLockError;
+use crate::raw::{Access, ReadWrite};
 use crate::{Region, Word};
 
 /// Tries a [`SeqLock::read`] makes by default before giving up.
@@ -61,20 +62,20 @@ pub fn retry<R>(
 /// Any number of readers; **one** writer at a time (the ABI assigns it). Two concurrent writers
 /// are a logic error (readers could accept a mix of their payloads), not undefined behavior.
 #[derive(Clone, Copy, Debug)]
-pub struct SeqLock<'a, W: Word> {
-    region: Region<'a>,
+pub struct SeqLock<'a, W: Word, A: Access = ReadWrite> {
+    region: Region<'a, A>,
     offset: usize,
     _w: PhantomData<W>,
 }
 
-impl<'a, W: Word> SeqLock<'a, W> {
+impl<'a, W: Word, A: Access> SeqLock<'a, W, A> {
     /// The counter at `offset` of `region`.
     ///
     /// # Panics
     ///
     /// Like [`Region::load`]: if the word is out of bounds or misaligned (a bug in the caller).
     #[track_caller]
-    pub fn new(region: Region<'a>, offset: usize) -> Self {
+    pub fn new(region: Region<'a, A>, offset: usize) -> Self {
         let _ = region.load::<W>(offset, Ordering::Relaxed);
         SeqLock {
             region,
@@ -124,12 +125,19 @@ impl<'a, W: Word> SeqLock<'a, W> {
         let s2 = self.region.load::<W>(self.offset, Ordering::Relaxed);
         (s1 == s2).then_some(value)
     }
+}
 
+impl<W: Word> SeqLock<'_, W, ReadWrite> {
     /// Changes the payload with `f` between an odd and an even counter, and returns `f`'s
     /// result. Only one writer may run at a time.
     ///
-    /// A counter left odd (a writer that died mid-write) is kept odd for the write and made
-    /// even after it, so the payload becomes readable again.
+    /// Check everything that can fail *before* calling `write`: the counter is odd while `f`
+    /// runs, and every reader's try fails meanwhile. If `f` panics anyway, the counter is still
+    /// made even as the panic unwinds (a guard's drop), so readers are never locked out for
+    /// good; what `f` had stored by then is what they read.
+    ///
+    /// A counter left odd (a writer in another process that died mid-write) is kept odd for
+    /// the write and made even after it, so the payload becomes readable again.
     pub fn write<R>(&self, f: impl FnOnce() -> R) -> R {
         let s = self.region.load::<W>(self.offset, Ordering::Relaxed);
         let begin = if s.to_bits() & 1 == 0 {
@@ -141,9 +149,26 @@ impl<'a, W: Word> SeqLock<'a, W> {
         // Orders the odd counter before every store of `f`: a reader that sees one of them
         // and then fences (Acquire) sees the counter odd or later.
         fence(Ordering::Release);
+        let end = EndWrite {
+            lock: self,
+            end: W::from_bits(begin.to_bits().wrapping_add(1)),
+        };
         let result = f();
-        let end = W::from_bits(begin.to_bits().wrapping_add(1));
-        self.region.store(self.offset, end, Ordering::Release);
+        drop(end);
         result
+    }
+}
+
+/// Makes the counter even (release) when dropped: after the payload's stores, or while a
+/// panic in the writer's closure unwinds.
+struct EndWrite<'l, 'a, W: Word> {
+    lock: &'l SeqLock<'a, W, ReadWrite>,
+    end: W,
+}
+
+impl<W: Word> Drop for EndWrite<'_, '_, W> {
+    fn drop(&mut self) {
+        let lock = self.lock;
+        lock.region.store(lock.offset, self.end, Ordering::Release);
     }
 }

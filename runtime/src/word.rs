@@ -1,18 +1,15 @@
 //! The `Word` trait: the eight integer types a region can load, store and exchange atomically,
-//! each tied to its `core::sync::atomic` type, plus the bit conversions generic code needs.
+//! and how each sits in the 8-aligned `u64` that holds it (a *lane* of that word's bytes).
 
 use core::fmt::Debug;
-use core::sync::atomic::Ordering;
-use core::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64};
-use core::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64};
 
 use crate::raw::Sealed;
 
 /// An integer a [`Region`](crate::Region) accesses atomically: `u8`, `u16`, `u32`, `u64`,
 /// `i8`, `i16`, `i32` or `i64`. Sealed: no other type can implement it.
 ///
-/// The `atomic_*` functions forward to the matching `core::sync::atomic` type; they exist so
-/// that the region's generic methods can call them, and are hidden from the documentation.
+/// A region accesses a word as the whole `u64` that holds it (see the crate documentation);
+/// the `lane` functions move a word in and out of that `u64`'s bytes.
 pub trait Word: Copy + Eq + Debug + Send + Sync + 'static + Sealed {
     /// The size in bytes, which is also the alignment a region access needs.
     const SIZE: usize;
@@ -39,22 +36,14 @@ pub trait Word: Copy + Eq + Debug + Send + Sync + 'static + Sealed {
         Self::from_bits(bits)
     }
 
+    /// The word stored at bytes `lane..lane + SIZE` of the `u64` `word` (as laid out in
+    /// memory, native order); `lane + SIZE <= 8`.
     #[doc(hidden)]
-    fn atomic_load(atomic: &Self::Atomic, order: Ordering) -> Self;
+    fn from_lane(word: u64, lane: usize) -> Self;
+
+    /// `word` with bytes `lane..lane + SIZE` replaced by this word's bytes.
     #[doc(hidden)]
-    fn atomic_store(atomic: &Self::Atomic, value: Self, order: Ordering);
-    #[doc(hidden)]
-    fn atomic_swap(atomic: &Self::Atomic, value: Self, order: Ordering) -> Self;
-    #[doc(hidden)]
-    fn atomic_fetch_add(atomic: &Self::Atomic, value: Self, order: Ordering) -> Self;
-    #[doc(hidden)]
-    fn atomic_compare_exchange(
-        atomic: &Self::Atomic,
-        current: Self,
-        new: Self,
-        success: Ordering,
-        failure: Ordering,
-    ) -> Result<Self, Self>;
+    fn into_lane(self, word: u64, lane: usize) -> u64;
 }
 
 /// The shift that brings the byte at address offset `index` of a `W` to the low 8 bits.
@@ -74,7 +63,9 @@ fn byte_shift<W: Word>(index: usize) -> u32 {
 }
 
 macro_rules! word {
-    ($($word:ty => $atomic:ty, $unsigned:ty);* $(;)?) => {$(
+    ($($word:ty => $unsigned:ty);* $(;)?) => {$(
+        impl Sealed for $word {}
+
         impl Word for $word {
             const SIZE: usize = core::mem::size_of::<$word>();
 
@@ -87,38 +78,25 @@ macro_rules! word {
                 bits as $word
             }
             #[inline]
-            fn atomic_load(atomic: &$atomic, order: Ordering) -> Self {
-                atomic.load(order)
+            fn from_lane(word: u64, lane: usize) -> Self {
+                let bytes = word.to_ne_bytes();
+                let mut value = [0u8; core::mem::size_of::<$word>()];
+                value.copy_from_slice(&bytes[lane..lane + Self::SIZE]);
+                <$word>::from_ne_bytes(value)
             }
             #[inline]
-            fn atomic_store(atomic: &$atomic, value: Self, order: Ordering) {
-                atomic.store(value, order)
-            }
-            #[inline]
-            fn atomic_swap(atomic: &$atomic, value: Self, order: Ordering) -> Self {
-                atomic.swap(value, order)
-            }
-            #[inline]
-            fn atomic_fetch_add(atomic: &$atomic, value: Self, order: Ordering) -> Self {
-                atomic.fetch_add(value, order)
-            }
-            #[inline]
-            fn atomic_compare_exchange(
-                atomic: &$atomic,
-                current: Self,
-                new: Self,
-                success: Ordering,
-                failure: Ordering,
-            ) -> Result<Self, Self> {
-                atomic.compare_exchange(current, new, success, failure)
+            fn into_lane(self, word: u64, lane: usize) -> u64 {
+                let mut bytes = word.to_ne_bytes();
+                bytes[lane..lane + Self::SIZE].copy_from_slice(&self.to_ne_bytes());
+                u64::from_ne_bytes(bytes)
             }
         }
     )*};
 }
 
 word!(
-    u8 => AtomicU8, u8; u16 => AtomicU16, u16; u32 => AtomicU32, u32; u64 => AtomicU64, u64;
-    i8 => AtomicI8, u8; i16 => AtomicI16, u16; i32 => AtomicI32, u32; i64 => AtomicI64, u64;
+    u8 => u8; u16 => u16; u32 => u32; u64 => u64;
+    i8 => u8; i16 => u16; i32 => u32; i64 => u64;
 );
 
 #[cfg(test)]
@@ -146,6 +124,21 @@ mod tests {
         assert_eq!(
             w.with_byte(7, 0).with_byte(0, 0x7f).to_ne_bytes(),
             [0x7f, 0, 0, 0, 0, 0, 0, 0]
+        );
+    }
+
+    #[test]
+    fn lanes_are_the_bytes_at_their_address() {
+        let word = u64::from_ne_bytes([1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(u32::from_lane(word, 4).to_ne_bytes(), [5, 6, 7, 8]);
+        assert_eq!(u16::from_lane(word, 2).to_ne_bytes(), [3, 4]);
+        assert_eq!(i8::from_lane(word, 7), 8);
+        assert_eq!(u64::from_lane(word, 0), word);
+        let put = u16::from_ne_bytes([9, 10]).into_lane(word, 6);
+        assert_eq!(put.to_ne_bytes(), [1, 2, 3, 4, 5, 6, 9, 10]);
+        assert_eq!(
+            (-1i32).into_lane(0, 0).to_ne_bytes(),
+            [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]
         );
     }
 

@@ -56,14 +56,48 @@ fn stores_reach_the_file() {
 }
 
 #[test]
-fn create_truncates_and_open_needs_an_existing_file() {
+fn create_never_truncates_an_existing_file_and_open_needs_one() {
     let path = TempPath::new("truncate");
     std::fs::write(&path.0, [0xffu8; 100]).unwrap();
-    let map = Mapping::create(&path.0, 16).unwrap();
-    assert_eq!(map.len(), 16);
-    assert_eq!(map.region().unwrap().load::<u64>(8, Acquire), 0);
+    let err = Mapping::create(&path.0, 16).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+    assert!(err.to_string().contains("abi-runtime-truncate"), "{err}");
+    assert_eq!(
+        std::fs::read(&path.0).unwrap(),
+        [0xffu8; 100],
+        "the file is untouched"
+    );
 
     let missing = TempPath::new("missing");
     let err = Mapping::open(&missing.0).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    let map = Mapping::create(&missing.0, 16).unwrap();
+    assert_eq!(map.len(), 16);
+    assert_eq!(map.region().unwrap().load::<u64>(8, Acquire), 0);
+}
+
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn a_read_only_mapping_sees_what_a_writer_stores() {
+    use abi_runtime::ReadOnlyMapping;
+
+    let path = TempPath::new("read-only");
+    let writer = Mapping::create(&path.0, 4096).unwrap();
+    let w = writer.region().unwrap();
+    let mut perms = std::fs::metadata(&path.0).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&path.0, perms).unwrap();
+    // A file this process may only read: a read-write mapping is refused, a read-only one
+    // works (unless running as root, which may open it for writing anyway).
+    let reader = ReadOnlyMapping::open(&path.0).unwrap();
+    let r = reader.region().unwrap();
+    assert_eq!(reader.len(), 4096);
+    w.store::<u32>(12, 0xdead_beef, Release);
+    w.write_bytes(1001, b"seen by a reader");
+    assert_eq!(r.load::<u32>(12, Acquire), 0xdead_beef);
+    let mut out = [0; 16];
+    r.read_bytes(1001, &mut out);
+    assert_eq!(&out, b"seen by a reader");
+    let lock = abi_runtime::SeqLock::<u32, _>::new(r, 12);
+    assert_eq!(lock.load(), 0xdead_beef);
 }
