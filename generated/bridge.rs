@@ -4698,12 +4698,24 @@ pub mod live {
             self.region.read_bytes(64 + 12104, &mut out.payload_extra);
         }
         /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
-        pub fn write_ring_slot(&self, value: &RingSlot) {
+        ///
+        /// An error, before the counter is touched, if the value's run-time part does not fit the region (or its size field).
+        pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError> {
+            let size = 12104 + value.payload_extra.len();
+            let room = self.region.len() - 64;
+            if size > room || u32::try_from(size).is_err() {
+                return Err(
+                    ::abi_runtime::RegionErrorKind::OutOfBounds {
+                        offset: 64,
+                        len: size,
+                        region_len: self.region.len(),
+                    }
+                        .into(),
+                );
+            }
             let lock = SeqLock::<u32>::new(self.region, 0);
             lock.write(|| {
-                let room = self.region.len() - 64;
                 let size = 12104 + value.payload_extra.len();
-                assert!(size <= room, "the payload does not fit the region");
                 self.region.store::<u32>(4, size as u32, Ordering::Relaxed);
                 self.region.write_bytes(8, value.publish_seq.as_bytes());
                 self.region.write_bytes(16, value.tick.as_bytes());
@@ -4711,6 +4723,7 @@ pub mod live {
                 self.region.write_bytes(64, value.payload.as_bytes());
                 self.region.write_bytes(64 + 12104, &value.payload_extra);
             });
+            Ok(())
         }
     }
     /// A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host.

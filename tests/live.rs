@@ -100,7 +100,8 @@ fn accessors_touch_the_reference_offsets() {
     let mut value = live::RingSlot::zeroed();
     value.payload.event_total = 41;
     value.tick = 5;
-    slot.write_ring_slot(&value);
+    slot.write_ring_slot(&value)
+        .expect("the slot holds the value");
     let bytes = buf.to_vec();
     assert_eq!(le(&bytes, RING_AT + at("ring_slot_header", "seq"), 4), 2);
     assert_eq!(le(&bytes, RING_AT + at("ring_slot_header", "tick"), 8), 5);

@@ -116,6 +116,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let mut copy_in = Vec::new();
     let mut copy_out = Vec::new();
     let mut sizes = Vec::new();
+    let mut checks = Vec::new();
     if whole {
         copy_in.push(quote!(let bytes = out.as_mut_bytes();));
         copy_out.push(quote!(let bytes = value.as_bytes();));
@@ -178,10 +179,20 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
                                 self.region.write_bytes(#off, value.#name.as_bytes());
                                 self.region.write_bytes(#off + #fixed, &value.#extra);
                             });
-                            sizes.push(quote! {
-                                let room = self.region.len() - #off;
+                            checks.push(quote! {
                                 let size = #fixed + value.#extra.len();
-                                assert!(size <= room, "the payload does not fit the region");
+                                let room = self.region.len() - #off;
+                                if size > room || #sf_ty::try_from(size).is_err() {
+                                    return Err(::abi_runtime::RegionErrorKind::OutOfBounds {
+                                        offset: #off,
+                                        len: size,
+                                        region_len: self.region.len(),
+                                    }
+                                    .into());
+                                }
+                            });
+                            sizes.push(quote! {
+                                let size = #fixed + value.#extra.len();
                                 self.region.store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed);
                             });
                         }
@@ -198,6 +209,35 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
         " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}.",
         lock.name
     );
+    let write_fn = if checks.is_empty() {
+        quote! {
+            #[doc = #write_doc]
+            pub fn #write(&self, value: &#value_ty) {
+                let lock = SeqLock::<#word>::new(self.region, #counter);
+                lock.write(|| {
+                    #(#copy_out)*
+                });
+            }
+        }
+    } else {
+        let checked_doc = doc_lit!(
+            " An error, before the counter is touched, if the value's run-time part does not fit the region (or its size field)."
+        );
+        quote! {
+            #[doc = #write_doc]
+            #[doc = ""]
+            #[doc = #checked_doc]
+            pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> {
+                #(#checks)*
+                let lock = SeqLock::<#word>::new(self.region, #counter);
+                lock.write(|| {
+                    #(#sizes)*
+                    #(#copy_out)*
+                });
+                Ok(())
+            }
+        }
+    };
     let new_out = if whole {
         quote!(<#value_ty as FromZeros>::new_zeroed())
     } else {
@@ -237,13 +277,6 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
             #(#copy_in)*
         }
 
-        #[doc = #write_doc]
-        pub fn #write(&self, value: &#value_ty) {
-            let lock = SeqLock::<#word>::new(self.region, #counter);
-            lock.write(|| {
-                #(#sizes)*
-                #(#copy_out)*
-            });
-        }
+        #write_fn
     }
 }
