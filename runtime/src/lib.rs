@@ -12,25 +12,35 @@
 //! [`Region`] is a raw pointer and a length, like memmap2's `MmapRaw`, and every access it makes
 //! is an atomic operation (`core::sync::atomic`), never a plain or volatile one.
 //!
-//! **Copies are relaxed atomics.** [`Region::read_bytes`], [`write_bytes`](Region::write_bytes),
-//! [`read`](Region::read) and [`write`](Region::write) move bytes with relaxed atomic loads and
-//! stores, chunked by absolute address (`u64` where aligned, smaller words at the edges). A copy
-//! that races with a writer may be *torn* (old and new bytes mixed) but is never undefined
-//! behavior; a [`SeqLock`] re-check detects the tear and the copy is thrown away.
+//! **One access size, by construction.** Every access this crate makes to region bytes is an
+//! atomic operation on the whole 8-aligned `u64` that holds them: a `u32` load loads its `u64`
+//! and takes the `u32`'s bytes out; a `u16` store, swap or fetch-add is a compare-exchange loop
+//! on its `u64` that changes only those bytes; [`Region::read_bytes`],
+//! [`write_bytes`](Region::write_bytes), [`read`](Region::read) and
+//! [`write`](Region::write) move whole words (relaxed), and a copy that covers a word only in
+//! part changes it with a compare-exchange that keeps its other bytes. The memory model
+//! forbids racing atomic accesses of different sizes to overlapping bytes (Miri reports them);
+//! here no safe call can make one, whatever offsets, widths and ranges it asks for, so a
+//! lapped ring reader that copies a range sized by another publication is still race-free.
+//! A copy that races with a writer may be *torn* (old and new bytes mixed) but is never
+//! undefined behavior; a [`SeqLock`] re-check detects the tear and the copy is thrown away.
+//! (Other processes are outside this process's memory model: the hardware keeps their
+//! narrower atomic accesses atomic against these.)
 //!
-//! **One access size per byte.** The memory model forbids racing atomic accesses of different
-//! sizes to overlapping bytes (Miri reports them). Within this process, access each piece of
-//! shared data the same way on every side: a field with the same `load`/`store` width, a
-//! payload with copies of the same ranges (the chunking then matches; see [`Region::read_bytes`]).
-//! The safe API cannot enforce this across threads; generated code does it by construction.
+//! **Read-only regions.** A `Region<'_, ReadOnly>` ([`Region::read_only`], or a
+//! `ReadOnlyMapping` with the `mmap` feature) has loads and copies out, and no store: a store
+//! through it does not compile. Its loads are relaxed, followed by a fence of the ordering
+//! asked for, which works on memory mapped read-only.
 //!
 //! **Orderings** (those of crossbeam-utils' `seq_lock.rs` and of the Linux perf ring):
 //! - field loads and stores take the caller's ordering; [`Region::compare_exchange`] and
-//!   [`Region::compare_exchange_byte`] succeed with `AcqRel` and fail with `Acquire`;
+//!   [`Region::compare_exchange_byte`] succeed with `AcqRel` and fail with `Acquire` (only
+//!   when the field itself differs: a change to a neighbouring field retries);
 //! - seqlock reader ([`SeqLock::read`]): counter `load(Acquire)`, retry if odd; relaxed copy;
 //!   `fence(Acquire)`; counter `load(Relaxed)`; keep the copy if both loads are equal;
 //! - seqlock writer ([`SeqLock::write`]): counter `store(odd, Relaxed)`; `fence(Release)`;
-//!   relaxed stores of the payload; counter `store(even, Release)`;
+//!   relaxed stores of the payload; counter `store(even, Release)`, also when the payload's
+//!   closure panics (a guard makes it even as the panic unwinds);
 //! - a ring (Linux perf discipline): the producer writes a record with relaxed stores, then
 //!   publishes `head` with `store(Release)`; the consumer loads `head` with `load(Acquire)`, reads
 //!   the records before it, then frees them with `tail.store(Release)`; the producer loads
