@@ -22,7 +22,7 @@ fn bench_live(c: &mut Criterion) {
     let mut slot = live::RingSlot::zeroed();
     slot.publish_seq = 1;
     slot.payload.header.tick = 42;
-    ring.publish(&slot);
+    ring.publish(&slot).expect("a slot holds the value");
 
     let mut group = c.benchmark_group("newest snapshot");
     group.bench_function("read_newest (seqlock, atomic copy)", |b| {

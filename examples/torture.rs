@@ -197,7 +197,7 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
                 slot.publish_seq = n;
                 slot.tick = n;
                 slot.payload_extra = n.to_le_bytes().to_vec();
-                ring.publish(&slot);
+                ring.publish(&slot).expect("a slot holds the value");
             }
             n
         });

@@ -3762,23 +3762,25 @@ pub mod live {
     use ::zerocopy::{FromZeros, IntoBytes};
     /// A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client.
     #[derive(Clone, Copy)]
-    pub struct ClientEntry<'a> {
-        region: Region<'a>,
+    pub struct ClientEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> ClientEntry<'a> {
+    impl ClientEntry<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 128;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 128;
+    }
+    impl<'a, A: ::abi_runtime::Access> ClientEntry<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 128, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `state`, an atomic load (acquire). Written by the host and client.
@@ -3786,7 +3788,10 @@ pub mod live {
             super::ClientState(self.region.load::<u32>(0, Ordering::Acquire))
         }
         /// Stores `state` atomically (release), publishing what was written before.
-        pub fn set_state(&self, value: super::ClientState) {
+        pub fn set_state(&self, value: super::ClientState)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(0, value.0, Ordering::Release);
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
@@ -3794,14 +3799,20 @@ pub mod live {
             &self,
             current: super::ClientState,
             new: super::ClientState,
-        ) -> Result<super::ClientState, super::ClientState> {
+        ) -> Result<super::ClientState, super::ClientState>
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region
                 .compare_exchange::<u32>(0, current.0, new.0)
                 .map(super::ClientState)
                 .map_err(super::ClientState)
         }
         /// Swaps `state` atomically (acquire-release) and returns the old value.
-        pub fn swap_state(&self, value: super::ClientState) -> super::ClientState {
+        pub fn swap_state(&self, value: super::ClientState) -> super::ClientState
+        where
+            A: ::abi_runtime::Writable,
+        {
             super::ClientState(self.region.swap::<u32>(0, value.0, Ordering::AcqRel))
         }
         /// `generation`, an atomic load (acquire). Written by the client.
@@ -3809,11 +3820,17 @@ pub mod live {
             self.region.load::<u32>(4, Ordering::Acquire)
         }
         /// Stores `generation` atomically (release), publishing what was written before.
-        pub fn set_generation(&self, value: u32) {
+        pub fn set_generation(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(4, value, Ordering::Release);
         }
         /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_generation(&self, value: u32) -> u32 {
+        pub fn fetch_add_generation(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(4, value, Ordering::AcqRel)
         }
         /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -3821,7 +3838,10 @@ pub mod live {
             self.region.read::<u32>(8)
         }
         /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_pid(&self, value: u32) {
+        pub fn set_pid(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(8, &value);
         }
         /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
@@ -3829,7 +3849,10 @@ pub mod live {
             self.region.read::<super::ClientCaps>(12)
         }
         /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_caps(&self, value: super::ClientCaps) {
+        pub fn set_caps(&self, value: super::ClientCaps)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<super::ClientCaps>(12, &value);
         }
         /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
@@ -3837,11 +3860,17 @@ pub mod live {
             self.region.load::<u64>(16, Ordering::Acquire)
         }
         /// Stores `heartbeat_ns` atomically (release), publishing what was written before.
-        pub fn set_heartbeat_ns(&self, value: u64) {
+        pub fn set_heartbeat_ns(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(16, value, Ordering::Release);
         }
         /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_heartbeat_ns(&self, value: u64) -> u64 {
+        pub fn fetch_add_heartbeat_ns(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(16, value, Ordering::AcqRel)
         }
         /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -3849,7 +3878,10 @@ pub mod live {
             self.region.read::<u64>(24)
         }
         /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_connected_ns(&self, value: u64) {
+        pub fn set_connected_ns(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u64>(24, &value);
         }
         /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -3857,7 +3889,10 @@ pub mod live {
             self.region.read::<u8>(32)
         }
         /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_pad(&self, value: u8) {
+        pub fn set_pad(&self, value: u8)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u8>(32, &value);
         }
         /// `waiting`, an atomic load (acquire). Written by the client.
@@ -3865,11 +3900,17 @@ pub mod live {
             self.region.load::<u32>(36, Ordering::Acquire)
         }
         /// Stores `waiting` atomically (release), publishing what was written before.
-        pub fn set_waiting(&self, value: u32) {
+        pub fn set_waiting(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(36, value, Ordering::Release);
         }
         /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_waiting(&self, value: u32) -> u32 {
+        pub fn fetch_add_waiting(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(36, value, Ordering::AcqRel)
         }
         /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -3877,29 +3918,34 @@ pub mod live {
             self.region.read::<[u8; 32]>(40)
         }
         /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_name(&self, value: [u8; 32]) {
+        pub fn set_name(&self, value: [u8; 32])
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<[u8; 32]>(40, &value);
         }
     }
     /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
     #[derive(Clone, Copy)]
-    pub struct BridgeHeader<'a> {
-        region: Region<'a>,
+    pub struct BridgeHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> BridgeHeader<'a> {
+    impl BridgeHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 1304;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 1304;
+    }
+    impl<'a, A: ::abi_runtime::Access> BridgeHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 1304, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3907,7 +3953,10 @@ pub mod live {
             self.region.read::<u32>(0)
         }
         /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_magic(&self, value: u32) {
+        pub fn set_magic(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(0, &value);
         }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3915,7 +3964,10 @@ pub mod live {
             self.region.read::<u16>(4)
         }
         /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_major(&self, value: u16) {
+        pub fn set_abi_major(&self, value: u16)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u16>(4, &value);
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3923,7 +3975,10 @@ pub mod live {
             self.region.read::<u16>(6)
         }
         /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_minor(&self, value: u16) {
+        pub fn set_abi_minor(&self, value: u16)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u16>(6, &value);
         }
         /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3931,7 +3986,10 @@ pub mod live {
             self.region.read::<u32>(8)
         }
         /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_header_size(&self, value: u32) {
+        pub fn set_header_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(8, &value);
         }
         /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3939,7 +3997,10 @@ pub mod live {
             self.region.read::<u32>(12)
         }
         /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_total_size(&self, value: u32) {
+        pub fn set_total_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(12, &value);
         }
         /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3947,7 +4008,10 @@ pub mod live {
             self.region.read::<u32>(16)
         }
         /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_host_pid(&self, value: u32) {
+        pub fn set_host_pid(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(16, &value);
         }
         /// `host_generation`, an atomic load (acquire). Written by the host.
@@ -3955,11 +4019,17 @@ pub mod live {
             self.region.load::<u32>(20, Ordering::Acquire)
         }
         /// Stores `host_generation` atomically (release), publishing what was written before.
-        pub fn set_host_generation(&self, value: u32) {
+        pub fn set_host_generation(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(20, value, Ordering::Release);
         }
         /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_host_generation(&self, value: u32) -> u32 {
+        pub fn fetch_add_host_generation(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(20, value, Ordering::AcqRel)
         }
         /// `host_state`, an atomic load (acquire). Written by the host.
@@ -3967,7 +4037,10 @@ pub mod live {
             super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
         }
         /// Stores `host_state` atomically (release), publishing what was written before.
-        pub fn set_host_state(&self, value: super::HostState) {
+        pub fn set_host_state(&self, value: super::HostState)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(24, value.0, Ordering::Release);
         }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3975,7 +4048,10 @@ pub mod live {
             self.region.read::<u32>(28)
         }
         /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_region_count(&self, value: u32) {
+        pub fn set_region_count(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(28, &value);
         }
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3983,7 +4059,10 @@ pub mod live {
             self.region.read::<[u8; 32]>(32)
         }
         /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_host_version(&self, value: [u8; 32]) {
+        pub fn set_host_version(&self, value: [u8; 32])
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<[u8; 32]>(32, &value);
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3991,7 +4070,10 @@ pub mod live {
             self.region.read::<[super::RegionEntry; 8]>(64)
         }
         /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_regions(&self, value: [super::RegionEntry; 8]) {
+        pub fn set_regions(&self, value: [super::RegionEntry; 8])
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<[super::RegionEntry; 8]>(64, &value);
         }
         /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -3999,7 +4081,10 @@ pub mod live {
             self.region.read::<u64>(128)
         }
         /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_clock_mono_ns(&self, value: u64) {
+        pub fn set_clock_mono_ns(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u64>(128, &value);
         }
         /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4007,7 +4092,10 @@ pub mod live {
             self.region.read::<i64>(136)
         }
         /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_clock_unix_ns(&self, value: i64) {
+        pub fn set_clock_unix_ns(&self, value: i64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<i64>(136, &value);
         }
         /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4015,7 +4103,10 @@ pub mod live {
             self.region.read::<u32>(144)
         }
         /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_ring_slots(&self, value: u32) {
+        pub fn set_ring_slots(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(144, &value);
         }
         /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4023,7 +4114,10 @@ pub mod live {
             self.region.read::<u32>(148)
         }
         /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_ring_slot_size(&self, value: u32) {
+        pub fn set_ring_slot_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(148, &value);
         }
         /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4031,7 +4125,10 @@ pub mod live {
             self.region.read::<u32>(152)
         }
         /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_clients(&self, value: u32) {
+        pub fn set_max_clients(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(152, &value);
         }
         /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4039,7 +4136,10 @@ pub mod live {
             self.region.read::<u32>(156)
         }
         /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_client_block_size(&self, value: u32) {
+        pub fn set_client_block_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(156, &value);
         }
         /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4047,7 +4147,10 @@ pub mod live {
             self.region.read::<u32>(160)
         }
         /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_client_entry_size(&self, value: u32) {
+        pub fn set_client_entry_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(160, &value);
         }
         /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
@@ -4059,7 +4162,10 @@ pub mod live {
             &self,
             current: [u8; 4],
             new: [u8; 4],
-        ) -> Result<[u8; 4], [u8; 4]> {
+        ) -> Result<[u8; 4], [u8; 4]>
+        where
+            A: ::abi_runtime::Writable,
+        {
             let current: u32 = ::zerocopy::transmute!(current);
             let new: u32 = ::zerocopy::transmute!(new);
             self.region
@@ -4073,7 +4179,10 @@ pub mod live {
             index: usize,
             current: u8,
             new: u8,
-        ) -> Result<(), u8> {
+        ) -> Result<(), u8>
+        where
+            A: ::abi_runtime::Writable,
+        {
             assert!(index < 4, "element index out of range");
             self.region.compare_exchange_byte::<u32>(164, index, current, new)
         }
@@ -4082,15 +4191,21 @@ pub mod live {
             self.region.load::<u64>(192, Ordering::Acquire)
         }
         /// Stores `snapshot_seq` atomically (release), publishing what was written before.
-        pub fn set_snapshot_seq(&self, value: u64) {
+        pub fn set_snapshot_seq(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(192, value, Ordering::Release);
         }
         /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_snapshot_seq(&self, value: u64) -> u64 {
+        pub fn fetch_add_snapshot_seq(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(192, value, Ordering::AcqRel)
         }
         /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
-        pub fn clients(&self, index: usize) -> Option<ClientEntry<'a>> {
+        pub fn clients(&self, index: usize) -> Option<ClientEntry<'a, A>> {
             (index < 8)
                 .then(|| {
                     ClientEntry::at(self.region, 256 + index * 128)
@@ -4102,7 +4217,10 @@ pub mod live {
             self.region.read::<super::Controls>(1280)
         }
         /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_controls(&self, value: super::Controls) {
+        pub fn set_controls(&self, value: super::Controls)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<super::Controls>(1280, &value);
         }
         /// `run_mode`, an atomic load (acquire). Written by the host.
@@ -4110,7 +4228,10 @@ pub mod live {
             super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire))
         }
         /// Stores `run_mode` atomically (release), publishing what was written before.
-        pub fn set_run_mode(&self, value: super::RunMode) {
+        pub fn set_run_mode(&self, value: super::RunMode)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u8>(1296, value.0, Ordering::Release);
         }
         /// `sim_state`, an atomic load (acquire). Written by the host.
@@ -4118,7 +4239,10 @@ pub mod live {
             super::SimState(self.region.load::<u8>(1297, Ordering::Acquire))
         }
         /// Stores `sim_state` atomically (release), publishing what was written before.
-        pub fn set_sim_state(&self, value: super::SimState) {
+        pub fn set_sim_state(&self, value: super::SimState)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u8>(1297, value.0, Ordering::Release);
         }
         /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4126,29 +4250,34 @@ pub mod live {
             self.region.read::<u32>(1300)
         }
         /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_lockstep_timeout_ms(&self, value: u32) {
+        pub fn set_lockstep_timeout_ms(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(1300, &value);
         }
     }
     /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
     #[derive(Clone, Copy)]
-    pub struct DrawHeader<'a> {
-        region: Region<'a>,
+    pub struct DrawHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> DrawHeader<'a> {
+    impl DrawHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 4;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> DrawHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 64, 4).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `state`, an atomic load (acquire). Written by the host and client.
@@ -4156,23 +4285,31 @@ pub mod live {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
         /// Stores `state` atomically (release), publishing what was written before.
-        pub fn set_state(&self, value: u32) {
+        pub fn set_state(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(0, value, Ordering::Release);
         }
         /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_state(&self, value: u32) -> u32 {
+        pub fn fetch_add_state(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(0, value, Ordering::AcqRel)
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
-        pub fn compare_exchange_state(
-            &self,
-            current: u32,
-            new: u32,
-        ) -> Result<u32, u32> {
+        pub fn compare_exchange_state(&self, current: u32, new: u32) -> Result<u32, u32>
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.compare_exchange::<u32>(0, current, new)
         }
         /// Swaps `state` atomically (acquire-release) and returns the old value.
-        pub fn swap_state(&self, value: u32) -> u32 {
+        pub fn swap_state(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.swap::<u32>(0, value, Ordering::AcqRel)
         }
         /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4180,7 +4317,10 @@ pub mod live {
             self.region.read::<u32>(4)
         }
         /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_buffers(&self, value: u32) {
+        pub fn set_buffers(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(4, &value);
         }
         /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4188,7 +4328,10 @@ pub mod live {
             self.region.read::<u32>(8)
         }
         /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_buffer_size(&self, value: u32) {
+        pub fn set_buffer_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(8, &value);
         }
         /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4196,7 +4339,10 @@ pub mod live {
             self.region.read::<u32>(12)
         }
         /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_commands(&self, value: u32) {
+        pub fn set_max_commands(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(12, &value);
         }
         /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4204,7 +4350,10 @@ pub mod live {
             self.region.read::<u32>(16)
         }
         /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_payload(&self, value: u32) {
+        pub fn set_max_payload(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(16, &value);
         }
         /// `published`, an atomic load (acquire). Written by the client.
@@ -4212,33 +4361,41 @@ pub mod live {
             self.region.load::<u32>(20, Ordering::Acquire)
         }
         /// Stores `published` atomically (release), publishing what was written before.
-        pub fn set_published(&self, value: u32) {
+        pub fn set_published(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(20, value, Ordering::Release);
         }
         /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_published(&self, value: u32) -> u32 {
+        pub fn fetch_add_published(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(20, value, Ordering::AcqRel)
         }
     }
     /// A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client.
     #[derive(Clone, Copy)]
-    pub struct DrawListHeader<'a> {
-        region: Region<'a>,
+    pub struct DrawListHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> DrawListHeader<'a> {
+    impl DrawListHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> DrawListHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 64, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4246,7 +4403,10 @@ pub mod live {
             self.region.read::<u32>(0)
         }
         /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_seq(&self, value: u32) {
+        pub fn set_seq(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(0, &value);
         }
         /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4254,7 +4414,10 @@ pub mod live {
             self.region.read::<u32>(4)
         }
         /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_count(&self, value: u32) {
+        pub fn set_count(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(4, &value);
         }
         /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4262,7 +4425,10 @@ pub mod live {
             self.region.read::<u32>(8)
         }
         /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_payload_len(&self, value: u32) {
+        pub fn set_payload_len(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(8, &value);
         }
         /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4270,7 +4436,10 @@ pub mod live {
             self.region.read::<u32>(12)
         }
         /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_ttl_ms(&self, value: u32) {
+        pub fn set_ttl_ms(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(12, &value);
         }
         /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4278,7 +4447,10 @@ pub mod live {
             self.region.read::<super::DrawListFlags>(16)
         }
         /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_flags(&self, value: super::DrawListFlags) {
+        pub fn set_flags(&self, value: super::DrawListFlags)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<super::DrawListFlags>(16, &value);
         }
         /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4286,7 +4458,10 @@ pub mod live {
             self.region.read::<u32>(20)
         }
         /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_dropped(&self, value: u32) {
+        pub fn set_dropped(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(20, &value);
         }
         /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4294,31 +4469,36 @@ pub mod live {
             self.region.read::<u64>(24)
         }
         /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_for_tick(&self, value: u64) {
+        pub fn set_for_tick(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u64>(24, &value);
         }
     }
     /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
     #[derive(Clone, Copy)]
-    pub struct ParamsHeader<'a> {
-        region: Region<'a>,
+    pub struct ParamsHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> ParamsHeader<'a> {
+    impl ParamsHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 4;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 8768;
+    }
+    impl<'a, A: ::abi_runtime::Access> ParamsHeader<'a, A> {
         /// Views the bytes from `offset` to the end of `region`: the struct, then its
         /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, Self::ALIGN)?;
-            region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            let region = region.tail(offset, 4)?;
+            region.sub(0, 8768, 4)?;
             Ok(Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
@@ -4334,11 +4514,17 @@ pub mod live {
             self.region.load::<u32>(12, Ordering::Acquire)
         }
         /// Stores `changes` atomically (release), publishing what was written before.
-        pub fn set_changes(&self, value: u32) {
+        pub fn set_changes(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(12, value, Ordering::Release);
         }
         /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_changes(&self, value: u32) -> u32 {
+        pub fn fetch_add_changes(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(12, value, Ordering::AcqRel)
         }
         /// `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4346,7 +4532,10 @@ pub mod live {
             self.region.read::<u32>(16)
         }
         /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_params(&self, value: u32) {
+        pub fn set_max_params(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(16, &value);
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
@@ -4369,7 +4558,7 @@ pub mod live {
             out: &mut ParamDefs,
             max_tries: u32,
         ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             let ((), retries) = lock
                 .read_counted(max_tries, || self.copy_param_defs(out))?;
             Ok(retries)
@@ -4380,8 +4569,11 @@ pub mod live {
             self.region.read_bytes(64, out.defs.as_mut_bytes());
         }
         /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
-        pub fn write_param_defs(&self, value: &ParamDefs) {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+        pub fn write_param_defs(&self, value: &ParamDefs)
+        where
+            A: ::abi_runtime::Writable,
+        {
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.write(|| {
                 self.region.write_bytes(4, value.def_count.as_bytes());
                 self.region.write_bytes(64, value.defs.as_bytes());
@@ -4407,7 +4599,7 @@ pub mod live {
             out: &mut ParamValues,
             max_tries: u32,
         ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 8);
+            let lock = SeqLock::<u32, A>::new(self.region, 8);
             let ((), retries) = lock
                 .read_counted(max_tries, || self.copy_param_values(out))?;
             Ok(retries)
@@ -4417,8 +4609,11 @@ pub mod live {
             self.region.read_bytes(8256, out.values.as_mut_bytes());
         }
         /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
-        pub fn write_param_values(&self, value: &ParamValues) {
-            let lock = SeqLock::<u32>::new(self.region, 8);
+        pub fn write_param_values(&self, value: &ParamValues)
+        where
+            A: ::abi_runtime::Writable,
+        {
+            let lock = SeqLock::<u32, A>::new(self.region, 8);
             lock.write(|| {
                 self.region.write_bytes(8256, value.values.as_bytes());
             });
@@ -4426,25 +4621,27 @@ pub mod live {
     }
     /// A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client.
     #[derive(Clone, Copy)]
-    pub struct StatsHeader<'a> {
-        region: Region<'a>,
+    pub struct StatsHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> StatsHeader<'a> {
+    impl StatsHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 4160;
+    }
+    impl<'a, A: ::abi_runtime::Access> StatsHeader<'a, A> {
         /// Views the bytes from `offset` to the end of `region`: the struct, then its
         /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, Self::ALIGN)?;
-            region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            let region = region.tail(offset, 8)?;
+            region.sub(0, 4160, 8)?;
             Ok(Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
@@ -4456,7 +4653,10 @@ pub mod live {
             self.region.read::<u32>(8)
         }
         /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_stats(&self, value: u32) {
+        pub fn set_max_stats(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(8, &value);
         }
         /// `ticks`, an atomic load (acquire). Written by the client.
@@ -4464,11 +4664,17 @@ pub mod live {
             self.region.load::<u64>(16, Ordering::Acquire)
         }
         /// Stores `ticks` atomically (release), publishing what was written before.
-        pub fn set_ticks(&self, value: u64) {
+        pub fn set_ticks(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(16, value, Ordering::Release);
         }
         /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_ticks(&self, value: u64) -> u64 {
+        pub fn fetch_add_ticks(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(16, value, Ordering::AcqRel)
         }
         /// `skipped`, an atomic load (acquire). Written by the client.
@@ -4476,11 +4682,17 @@ pub mod live {
             self.region.load::<u64>(24, Ordering::Acquire)
         }
         /// Stores `skipped` atomically (release), publishing what was written before.
-        pub fn set_skipped(&self, value: u64) {
+        pub fn set_skipped(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(24, value, Ordering::Release);
         }
         /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_skipped(&self, value: u64) -> u64 {
+        pub fn fetch_add_skipped(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(24, value, Ordering::AcqRel)
         }
         /// `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4488,7 +4700,10 @@ pub mod live {
             self.region.read::<f32>(32)
         }
         /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_wake_p50_us(&self, value: f32) {
+        pub fn set_wake_p50_us(&self, value: f32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<f32>(32, &value);
         }
         /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4496,7 +4711,10 @@ pub mod live {
             self.region.read::<f32>(36)
         }
         /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_wake_p99_us(&self, value: f32) {
+        pub fn set_wake_p99_us(&self, value: f32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<f32>(36, &value);
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
@@ -4518,7 +4736,7 @@ pub mod live {
             out: &mut Stats,
             max_tries: u32,
         ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             let ((), retries) = lock.read_counted(max_tries, || self.copy_stats(out))?;
             Ok(retries)
         }
@@ -4528,8 +4746,11 @@ pub mod live {
             self.region.read_bytes(64, out.entries.as_mut_bytes());
         }
         /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
-        pub fn write_stats(&self, value: &Stats) {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+        pub fn write_stats(&self, value: &Stats)
+        where
+            A: ::abi_runtime::Writable,
+        {
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.write(|| {
                 self.region.write_bytes(4, value.count.as_bytes());
                 self.region.write_bytes(64, value.entries.as_bytes());
@@ -4538,23 +4759,25 @@ pub mod live {
     }
     /// A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host.
     #[derive(Clone, Copy)]
-    pub struct MailboxHeader<'a> {
-        region: Region<'a>,
+    pub struct MailboxHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> MailboxHeader<'a> {
+    impl MailboxHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 4;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> MailboxHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 64, 4).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `request_seq`, an atomic load (acquire). Written by the client.
@@ -4562,11 +4785,17 @@ pub mod live {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
         /// Stores `request_seq` atomically (release), publishing what was written before.
-        pub fn set_request_seq(&self, value: u32) {
+        pub fn set_request_seq(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(0, value, Ordering::Release);
         }
         /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_request_seq(&self, value: u32) -> u32 {
+        pub fn fetch_add_request_seq(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(0, value, Ordering::AcqRel)
         }
         /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
@@ -4574,7 +4803,10 @@ pub mod live {
             self.region.read::<u32>(4)
         }
         /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_request_len(&self, value: u32) {
+        pub fn set_request_len(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(4, &value);
         }
         /// `response_seq`, an atomic load (acquire). Written by the host.
@@ -4582,11 +4814,17 @@ pub mod live {
             self.region.load::<u32>(8, Ordering::Acquire)
         }
         /// Stores `response_seq` atomically (release), publishing what was written before.
-        pub fn set_response_seq(&self, value: u32) {
+        pub fn set_response_seq(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(8, value, Ordering::Release);
         }
         /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_response_seq(&self, value: u32) -> u32 {
+        pub fn fetch_add_response_seq(&self, value: u32) -> u32
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u32>(8, value, Ordering::AcqRel)
         }
         /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4594,7 +4832,10 @@ pub mod live {
             self.region.read::<super::CommandStatus>(12)
         }
         /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_status(&self, value: super::CommandStatus) {
+        pub fn set_status(&self, value: super::CommandStatus)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<super::CommandStatus>(12, &value);
         }
         /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4602,7 +4843,10 @@ pub mod live {
             self.region.read::<u32>(16)
         }
         /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_response_len(&self, value: u32) {
+        pub fn set_response_len(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(16, &value);
         }
         /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4610,7 +4854,10 @@ pub mod live {
             self.region.read::<u32>(20)
         }
         /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_response_total(&self, value: u32) {
+        pub fn set_response_total(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(20, &value);
         }
         /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4618,7 +4865,10 @@ pub mod live {
             self.region.read::<u32>(24)
         }
         /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_request_capacity(&self, value: u32) {
+        pub fn set_request_capacity(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(24, &value);
         }
         /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4626,31 +4876,36 @@ pub mod live {
             self.region.read::<u32>(28)
         }
         /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_response_capacity(&self, value: u32) {
+        pub fn set_response_capacity(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(28, &value);
         }
     }
     /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
     #[derive(Clone, Copy)]
-    pub struct RingSlotHeader<'a> {
-        region: Region<'a>,
+    pub struct RingSlotHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> RingSlotHeader<'a> {
+    impl RingSlotHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> RingSlotHeader<'a, A> {
         /// Views the bytes from `offset` to the end of `region`: the struct, then its
         /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, Self::ALIGN)?;
-            region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            let region = region.tail(offset, 8)?;
+            region.sub(0, 64, 8)?;
             Ok(Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
@@ -4677,7 +4932,7 @@ pub mod live {
             out: &mut RingSlot,
             max_tries: u32,
         ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             let ((), retries) = lock
                 .read_counted(max_tries, || self.copy_ring_slot(out))?;
             Ok(retries)
@@ -4700,7 +4955,10 @@ pub mod live {
         /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
         ///
         /// An error, before the counter is touched, if the value's run-time part does not fit the region (or its size field).
-        pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError> {
+        pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError>
+        where
+            A: ::abi_runtime::Writable,
+        {
             let size = 12104 + value.payload_extra.len();
             let room = self.region.len() - 64;
             if size > room || u32::try_from(size).is_err() {
@@ -4713,7 +4971,7 @@ pub mod live {
                         .into(),
                 );
             }
-            let lock = SeqLock::<u32>::new(self.region, 0);
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.write(|| {
                 let size = 12104 + value.payload_extra.len();
                 self.region.store::<u32>(4, size as u32, Ordering::Relaxed);
@@ -4728,23 +4986,25 @@ pub mod live {
     }
     /// A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host.
     #[derive(Clone, Copy)]
-    pub struct LogRingHeader<'a> {
-        region: Region<'a>,
+    pub struct LogRingHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> LogRingHeader<'a> {
+    impl LogRingHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> LogRingHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 64, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `write_pos`, an atomic load (acquire). Written by the host.
@@ -4752,11 +5012,17 @@ pub mod live {
             self.region.load::<u64>(0, Ordering::Acquire)
         }
         /// Stores `write_pos` atomically (release), publishing what was written before.
-        pub fn set_write_pos(&self, value: u64) {
+        pub fn set_write_pos(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(0, value, Ordering::Release);
         }
         /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_write_pos(&self, value: u64) -> u64 {
+        pub fn fetch_add_write_pos(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(0, value, Ordering::AcqRel)
         }
         /// `tail_pos`, an atomic load (acquire). Written by the host.
@@ -4764,11 +5030,17 @@ pub mod live {
             self.region.load::<u64>(8, Ordering::Acquire)
         }
         /// Stores `tail_pos` atomically (release), publishing what was written before.
-        pub fn set_tail_pos(&self, value: u64) {
+        pub fn set_tail_pos(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(8, value, Ordering::Release);
         }
         /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_tail_pos(&self, value: u64) -> u64 {
+        pub fn fetch_add_tail_pos(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(8, value, Ordering::AcqRel)
         }
         /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4776,7 +5048,10 @@ pub mod live {
             self.region.read::<u32>(16)
         }
         /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_capacity(&self, value: u32) {
+        pub fn set_capacity(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(16, &value);
         }
         /// `entries`, an atomic load (acquire). Written by the host.
@@ -4784,33 +5059,41 @@ pub mod live {
             self.region.load::<u64>(24, Ordering::Acquire)
         }
         /// Stores `entries` atomically (release), publishing what was written before.
-        pub fn set_entries(&self, value: u64) {
+        pub fn set_entries(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(24, value, Ordering::Release);
         }
         /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_entries(&self, value: u64) -> u64 {
+        pub fn fetch_add_entries(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(24, value, Ordering::AcqRel)
         }
     }
     /// A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client.
     #[derive(Clone, Copy)]
-    pub struct LogQueueHeader<'a> {
-        region: Region<'a>,
+    pub struct LogQueueHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> LogQueueHeader<'a> {
+    impl LogQueueHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> LogQueueHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 64, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `write_pos`, an atomic load (acquire). Written by the client.
@@ -4818,11 +5101,17 @@ pub mod live {
             self.region.load::<u64>(0, Ordering::Acquire)
         }
         /// Stores `write_pos` atomically (release), publishing what was written before.
-        pub fn set_write_pos(&self, value: u64) {
+        pub fn set_write_pos(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(0, value, Ordering::Release);
         }
         /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_write_pos(&self, value: u64) -> u64 {
+        pub fn fetch_add_write_pos(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(0, value, Ordering::AcqRel)
         }
         /// `dropped`, an atomic load (acquire). Written by the client.
@@ -4830,11 +5119,17 @@ pub mod live {
             self.region.load::<u64>(8, Ordering::Acquire)
         }
         /// Stores `dropped` atomically (release), publishing what was written before.
-        pub fn set_dropped(&self, value: u64) {
+        pub fn set_dropped(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(8, value, Ordering::Release);
         }
         /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_dropped(&self, value: u64) -> u64 {
+        pub fn fetch_add_dropped(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(8, value, Ordering::AcqRel)
         }
         /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4842,7 +5137,10 @@ pub mod live {
             self.region.read::<u32>(16)
         }
         /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_capacity(&self, value: u32) {
+        pub fn set_capacity(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(16, &value);
         }
         /// `read_pos`, an atomic load (acquire). Written by the host.
@@ -4850,33 +5148,44 @@ pub mod live {
             self.region.load::<u64>(32, Ordering::Acquire)
         }
         /// Stores `read_pos` atomically (release), publishing what was written before.
-        pub fn set_read_pos(&self, value: u64) {
+        pub fn set_read_pos(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u64>(32, value, Ordering::Release);
         }
         /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_read_pos(&self, value: u64) -> u64 {
+        pub fn fetch_add_read_pos(&self, value: u64) -> u64
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.fetch_add::<u64>(32, value, Ordering::AcqRel)
         }
     }
     /// A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host.
     #[derive(Clone, Copy)]
-    pub struct ClientBlockHeader<'a> {
-        region: Region<'a>,
+    pub struct ClientBlockHeader<
+        'a,
+        A: ::abi_runtime::Access = ::abi_runtime::ReadWrite,
+    > {
+        region: Region<'a, A>,
     }
-    impl<'a> ClientBlockHeader<'a> {
+    impl ClientBlockHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 72;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 4;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 72;
+    }
+    impl<'a, A: ::abi_runtime::Access> ClientBlockHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 72, 4).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4884,7 +5193,10 @@ pub mod live {
             self.region.read::<u32>(0)
         }
         /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_size(&self, value: u32) {
+        pub fn set_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(0, &value);
         }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4892,7 +5204,10 @@ pub mod live {
             self.region.read::<u32>(4)
         }
         /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_region_count(&self, value: u32) {
+        pub fn set_region_count(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(4, &value);
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4900,29 +5215,34 @@ pub mod live {
             self.region.read::<[super::RegionEntry; 8]>(8)
         }
         /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_regions(&self, value: [super::RegionEntry; 8]) {
+        pub fn set_regions(&self, value: [super::RegionEntry; 8])
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<[super::RegionEntry; 8]>(8, &value);
         }
     }
     /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
     #[derive(Clone, Copy)]
-    pub struct DirectoryEntry<'a> {
-        region: Region<'a>,
+    pub struct DirectoryEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> DirectoryEntry<'a> {
+    impl DirectoryEntry<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 64;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 64;
+    }
+    impl<'a, A: ::abi_runtime::Access> DirectoryEntry<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 64, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `state`, an atomic load (acquire). Written by the host.
@@ -4930,7 +5250,10 @@ pub mod live {
             super::InstanceState(self.region.load::<u32>(0, Ordering::Acquire))
         }
         /// Stores `state` atomically (release), publishing what was written before.
-        pub fn set_state(&self, value: super::InstanceState) {
+        pub fn set_state(&self, value: super::InstanceState)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.store::<u32>(0, value.0, Ordering::Release);
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
@@ -4938,14 +5261,20 @@ pub mod live {
             &self,
             current: super::InstanceState,
             new: super::InstanceState,
-        ) -> Result<super::InstanceState, super::InstanceState> {
+        ) -> Result<super::InstanceState, super::InstanceState>
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region
                 .compare_exchange::<u32>(0, current.0, new.0)
                 .map(super::InstanceState)
                 .map_err(super::InstanceState)
         }
         /// Swaps `state` atomically (acquire-release) and returns the old value.
-        pub fn swap_state(&self, value: super::InstanceState) -> super::InstanceState {
+        pub fn swap_state(&self, value: super::InstanceState) -> super::InstanceState
+        where
+            A: ::abi_runtime::Writable,
+        {
             super::InstanceState(self.region.swap::<u32>(0, value.0, Ordering::AcqRel))
         }
         /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4953,7 +5282,10 @@ pub mod live {
             self.region.read::<u32>(4)
         }
         /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_pid(&self, value: u32) {
+        pub fn set_pid(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(4, &value);
         }
         /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4961,7 +5293,10 @@ pub mod live {
             self.region.read::<u64>(8)
         }
         /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_process_time(&self, value: u64) {
+        pub fn set_process_time(&self, value: u64)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u64>(8, &value);
         }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4969,7 +5304,10 @@ pub mod live {
             self.region.read::<u16>(16)
         }
         /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_major(&self, value: u16) {
+        pub fn set_abi_major(&self, value: u16)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u16>(16, &value);
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4977,7 +5315,10 @@ pub mod live {
             self.region.read::<u16>(18)
         }
         /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_minor(&self, value: u16) {
+        pub fn set_abi_minor(&self, value: u16)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u16>(18, &value);
         }
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -4985,29 +5326,34 @@ pub mod live {
             self.region.read::<[u8; 32]>(24)
         }
         /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_host_version(&self, value: [u8; 32]) {
+        pub fn set_host_version(&self, value: [u8; 32])
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<[u8; 32]>(24, &value);
         }
     }
     /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
     #[derive(Clone, Copy)]
-    pub struct DirectoryHeader<'a> {
-        region: Region<'a>,
+    pub struct DirectoryHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> DirectoryHeader<'a> {
+    impl DirectoryHeader<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 1088;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 1088;
+    }
+    impl<'a, A: ::abi_runtime::Access> DirectoryHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 1088, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -5015,7 +5361,10 @@ pub mod live {
             self.region.read::<u32>(0)
         }
         /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_magic(&self, value: u32) {
+        pub fn set_magic(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(0, &value);
         }
         /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -5023,7 +5372,10 @@ pub mod live {
             self.region.read::<u32>(4)
         }
         /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_entry_count(&self, value: u32) {
+        pub fn set_entry_count(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(4, &value);
         }
         /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
@@ -5031,11 +5383,14 @@ pub mod live {
             self.region.read::<u32>(8)
         }
         /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_entry_size(&self, value: u32) {
+        pub fn set_entry_size(&self, value: u32)
+        where
+            A: ::abi_runtime::Writable,
+        {
             self.region.write::<u32>(8, &value);
         }
         /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
-        pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a>> {
+        pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a, A>> {
             (index < 16)
                 .then(|| {
                     DirectoryEntry::at(self.region, 64 + index * 64)
@@ -5045,23 +5400,25 @@ pub mod live {
     }
     /// A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client.
     #[derive(Clone, Copy)]
-    pub struct PadInput<'a> {
-        region: Region<'a>,
+    pub struct PadInput<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+        region: Region<'a, A>,
     }
-    impl<'a> PadInput<'a> {
+    impl PadInput<'_> {
         /// Bytes of the struct.
         pub const SIZE: usize = 32;
         /// The alignment its bytes need.
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 32;
+    }
+    impl<'a, A: ::abi_runtime::Access> PadInput<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+            region.sub(offset, 32, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a> {
+        pub fn region(&self) -> Region<'a, A> {
             self.region
         }
         /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
@@ -5088,7 +5445,7 @@ pub mod live {
             out: &mut super::PadInput,
             max_tries: u32,
         ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             let ((), retries) = lock
                 .read_counted(max_tries, || self.copy_pad_input(out))?;
             Ok(retries)
@@ -5099,8 +5456,11 @@ pub mod live {
             self.region.read_bytes(4, &mut bytes[4..32]);
         }
         /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
-        pub fn write_pad_input(&self, value: &super::PadInput) {
-            let lock = SeqLock::<u32>::new(self.region, 0);
+        pub fn write_pad_input(&self, value: &super::PadInput)
+        where
+            A: ::abi_runtime::Writable,
+        {
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.write(|| {
                 let bytes = value.as_bytes();
                 self.region.write_bytes(4, &bytes[4..32]);
@@ -5285,15 +5645,16 @@ pub mod live {
         }
         /// The writer's side: writes `value` into the next slot under its
         /// seqlock, then publishes it by storing the new head (release), which
-        /// it returns. One writer only.
-        pub fn publish(&self, value: &RingSlot) -> u64 {
+        /// it returns. One writer only. An error, with nothing written or
+        /// published, if the value does not fit a slot.
+        pub fn publish(&self, value: &RingSlot) -> Result<u64, RegionError> {
             let head = self.head();
             let index = (head % Self::SLOT_COUNT as u64) as usize;
             if let Some(slot) = self.slot(index) {
-                slot.write_ring_slot(value);
+                slot.write_ring_slot(value)?;
             }
             self.head.set_snapshot_seq(head + 1);
-            head + 1
+            Ok(head + 1)
         }
     }
     impl super::Snapshot {

@@ -66,7 +66,7 @@
 //! #     let mut slot = live::RingSlot::zeroed();
 //! #     slot.publish_seq = 1;
 //! #     slot.payload.header.tick = 600;
-//! #     ring.publish(&slot);
+//! #     ring.publish(&slot).expect("a slot holds the value");
 //! # }
 //! let attached = live::Bridge::attach(bridge)?;
 //! assert_eq!(attached.producer().major, 0); // the minor may be older or newer than ours
@@ -97,6 +97,23 @@
 //! pad.write_pad_input(&bridge_abi::PadInput { for_tick: 600, ..Default::default() });
 //! # Ok(())
 //! # }
+//! ```
+//!
+//! A view over a read-only region (`runtime::ReadOnlyMapping`, or `Region::read_only`) has
+//! the loads and seqlock reads, and no setter: a store through it does not compile.
+//!
+//! ```
+//! use bridge_abi::{live, runtime::SharedBuf, ClientState};
+//! let buf = SharedBuf::new(live::ClientEntry::SIZE);
+//! let row = live::ClientEntry::at(buf.region().read_only(), 0).unwrap();
+//! assert_eq!(row.state(), ClientState::FREE);
+//! ```
+//!
+//! ```compile_fail,E0277
+//! use bridge_abi::{live, runtime::SharedBuf, ClientState};
+//! let buf = SharedBuf::new(live::ClientEntry::SIZE);
+//! let row = live::ClientEntry::at(buf.region().read_only(), 0).unwrap();
+//! row.set_state(ClientState::ACTIVE); // `A: Writable` is not satisfied by ReadOnly
 //! ```
 //!
 //! Enums and flag sets are `#[repr(transparent)]` newtypes over their representation, so

@@ -313,7 +313,7 @@ fn the_newest_snapshot_is_in_slot_head_minus_one() {
         slot.publish_seq = n;
         slot.payload.header.tick = n * 10;
         slot.payload_extra = vec![n as u8; 3];
-        assert_eq!(ring.publish(&slot), n);
+        assert_eq!(ring.publish(&slot), Ok(n));
         let newest = ring.read_newest().unwrap().expect("published");
         assert_eq!(newest.publish_seq, n);
         assert_eq!(newest.payload.header.tick, n * 10);
@@ -338,7 +338,7 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
     let mut slot = live::RingSlot::zeroed();
     slot.payload.spawn_marker_count = 9;
     slot.payload.event_total = 77;
-    ring.publish(&slot);
+    ring.publish(&slot).expect("a slot holds the value");
     // The host wrote only 11840 bytes of payload: make the slot say so, under its seqlock.
     let slot_region = buf
         .region()

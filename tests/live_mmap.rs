@@ -33,7 +33,7 @@ fn a_host_and_a_client_share_a_mapped_file() {
         slot.publish_seq = host_ring.head() + 1;
         slot.payload.header.magic = SNAPSHOT_MAGIC;
         slot.payload.header.tick = tick;
-        host_ring.publish(&slot);
+        host_ring.publish(&slot).expect("a slot holds the value");
     }
 
     // The client, through its own mapping, sees them, and claims a row the host then sees.

@@ -663,7 +663,7 @@ fn a_rust_writer_and_a_python_reader_race_over_one_mapped_file() {
                     *word = ((i as u64) << 40) ^ n;
                 }
                 (slot.publish_seq, slot.tick, slot.publish_ns) = (n, n, 3 * n);
-                ring.publish(&slot);
+                ring.publish(&slot).expect("a slot holds the value");
                 published += 1;
             }
             std::thread::sleep(Duration::from_micros(500));

@@ -8,7 +8,7 @@ use core::sync::atomic::Ordering::Relaxed;
 use zerocopy::{FromBytes, Immutable, IntoBytes};
 
 use crate::Region;
-use crate::raw::{Access, ReadWrite};
+use crate::raw::{Access, Writable};
 use crate::region::{access_panic, load_word};
 
 impl<A: Access> Region<'_, A> {
@@ -59,7 +59,7 @@ impl<A: Access> Region<'_, A> {
     }
 }
 
-impl Region<'_, ReadWrite> {
+impl<A: Writable> Region<'_, A> {
     /// Copies `src` to the bytes starting at `offset`, with relaxed atomic stores of the words
     /// that hold them (see [`read_bytes`](Region::read_bytes)): a word the range covers whole
     /// is stored, a word it covers in part (at either end) is changed by a compare-exchange

@@ -89,7 +89,7 @@ pub use events::EventsSince;
 pub use mmap::Mapping;
 #[cfg(all(feature = "mmap", target_pointer_width = "64"))]
 pub use mmap::ReadOnlyMapping;
-pub use raw::{Access, MIN_ALIGN, ReadOnly, ReadWrite, Region};
+pub use raw::{Access, MIN_ALIGN, ReadOnly, ReadWrite, Region, Writable};
 pub use seqlock::{DEFAULT_TRIES, SeqLock, retry};
 pub use shared_buf::SharedBuf;
 pub use word::Word;

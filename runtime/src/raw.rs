@@ -42,6 +42,12 @@ pub trait Access: Sealed + Copy + core::fmt::Debug + Send + Sync + 'static {
     const READ_ONLY: bool;
 }
 
+/// An [`Access`] that may store: [`ReadWrite`] alone. Generated views put their setters in
+/// methods bounded by `A: Writable`, so a view over a read-only region has none.
+pub trait Writable: Access {}
+
+impl Writable for ReadWrite {}
+
 /// The access of a region over memory mapped read-write: loads, stores, read-modify-writes.
 #[derive(Clone, Copy, Debug)]
 pub enum ReadWrite {}
@@ -49,7 +55,7 @@ pub enum ReadWrite {}
 /// The access of a region over memory that may be mapped read-only: loads and copies out
 /// only. The store methods do not exist on `Region<'_, ReadOnly>`:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0599
 /// use abi_runtime::{ReadOnly, Region, SharedBuf};
 /// use core::sync::atomic::Ordering;
 /// let buf = SharedBuf::new(8);

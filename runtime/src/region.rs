@@ -10,7 +10,7 @@ use core::sync::atomic::Ordering::{self, AcqRel, Acquire, Relaxed, Release, SeqC
 use core::sync::atomic::{AtomicU64, fence};
 
 use crate::error::{RegionError, RegionErrorKind};
-use crate::raw::{Access, ReadWrite};
+use crate::raw::{Access, Writable};
 use crate::{Region, Word};
 
 impl<'a, A: Access> Region<'a, A> {
@@ -148,7 +148,7 @@ fn update_lane<W: Word>(
     }
 }
 
-impl<'a> Region<'a, ReadWrite> {
+impl<'a, A: Writable> Region<'a, A> {
     /// Atomically stores `value` at `offset`: a store of the `u64` that holds it when `W` is a
     /// `u64`, else a compare-exchange loop on that `u64` that changes only the `W`'s bytes.
     ///

@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 use core::sync::atomic::{Ordering, fence};
 
 use crate::error::SeqLockError;
-use crate::raw::{Access, ReadWrite};
+use crate::raw::{Access, ReadWrite, Writable};
 use crate::{Region, Word};
 
 /// Tries a [`SeqLock::read`] makes by default before giving up.
@@ -127,7 +127,7 @@ impl<'a, W: Word, A: Access> SeqLock<'a, W, A> {
     }
 }
 
-impl<W: Word> SeqLock<'_, W, ReadWrite> {
+impl<W: Word, A: Writable> SeqLock<'_, W, A> {
     /// Changes the payload with `f` between an odd and an even counter, and returns `f`'s
     /// result. Only one writer may run at a time.
     ///
@@ -161,12 +161,12 @@ impl<W: Word> SeqLock<'_, W, ReadWrite> {
 
 /// Makes the counter even (release) when dropped: after the payload's stores, or while a
 /// panic in the writer's closure unwinds.
-struct EndWrite<'l, 'a, W: Word> {
-    lock: &'l SeqLock<'a, W, ReadWrite>,
+struct EndWrite<'l, 'a, W: Word, A: Writable> {
+    lock: &'l SeqLock<'a, W, A>,
     end: W,
 }
 
-impl<W: Word> Drop for EndWrite<'_, '_, W> {
+impl<W: Word, A: Writable> Drop for EndWrite<'_, '_, W, A> {
     fn drop(&mut self) {
         let lock = self.lock;
         lock.region.store(lock.offset, self.end, Ordering::Release);

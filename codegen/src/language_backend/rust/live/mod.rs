@@ -140,17 +140,17 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
         quote! {
             /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
             /// bounds or not aligned to `ALIGN`.
-            pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-                region.sub(offset, Self::SIZE, Self::ALIGN).map(|region| Self { region })
+            pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+                region.sub(offset, #size, #align).map(|region| Self { region })
             }
         }
     } else {
         quote! {
             /// Views the bytes from `offset` to the end of `region`: the struct, then its
             /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-            pub fn at(region: Region<'a>, offset: usize) -> Result<Self, RegionError> {
-                let region = region.tail(offset, Self::ALIGN)?;
-                region.sub(0, Self::MIN_LEN, Self::ALIGN)?;
+            pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
+                let region = region.tail(offset, #align)?;
+                region.sub(0, #min_len, #align)?;
                 Ok(Self { region })
             }
         }
@@ -167,22 +167,24 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
-        pub struct #ty<'a> {
-            region: Region<'a>,
+        pub struct #ty<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
+            region: Region<'a, A>,
         }
 
-        impl<'a> #ty<'a> {
+        impl #ty<'_> {
             /// Bytes of the struct.
             pub const SIZE: usize = #size;
             /// The alignment its bytes need.
             pub const ALIGN: usize = #align;
             /// Bytes of the struct and the fixed part of its trailer.
             pub const MIN_LEN: usize = #min_len;
+        }
 
+        impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
             #at
 
             /// The bytes this view covers.
-            pub fn region(&self) -> Region<'a> {
+            pub fn region(&self) -> Region<'a, A> {
                 self.region
             }
 
@@ -234,7 +236,7 @@ fn expand_accessors(
                 );
                 quote! {
                     #[doc = #doc]
-                    pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<(), u8> {
+                    pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<(), u8> where A: ::abi_runtime::Writable {
                         assert!(index < #n, "element index out of range");
                         self.region.compare_exchange_byte::<#word>(#off, index, current, new)
                     }
@@ -248,7 +250,7 @@ fn expand_accessors(
                     ::zerocopy::transmute!(self.region.load::<#word>(#off, Ordering::Acquire))
                 }
                 #[doc = #cx_doc]
-                pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> {
+                pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> where A: ::abi_runtime::Writable {
                     let current: #word = ::zerocopy::transmute!(current);
                     let new: #word = ::zerocopy::transmute!(new);
                     self.region
@@ -305,7 +307,7 @@ fn expand_accessors(
                     #load
                 }
                 #[doc = #set_doc]
-                pub fn #set(&self, value: #vt) {
+                pub fn #set(&self, value: #vt) where A: ::abi_runtime::Writable {
                     self.region.store::<#repr>(#off, value #unwrap, Ordering::Release);
                 }
             };
@@ -317,7 +319,7 @@ fn expand_accessors(
                 );
                 methods.extend(quote! {
                     #[doc = #doc]
-                    pub fn #add(&self, value: #vt) -> #vt {
+                    pub fn #add(&self, value: #vt) -> #vt where A: ::abi_runtime::Writable {
                         self.region.fetch_add::<#repr>(#off, value, Ordering::AcqRel)
                     }
                 });
@@ -335,13 +337,13 @@ fn expand_accessors(
                 );
                 methods.extend(quote! {
                     #[doc = #cx_doc]
-                    pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> {
+                    pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> where A: ::abi_runtime::Writable {
                         self.region
                             .compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)
                             #map
                     }
                     #[doc = #swap_doc]
-                    pub fn #swap(&self, value: #vt) -> #vt {
+                    pub fn #swap(&self, value: #vt) -> #vt where A: ::abi_runtime::Writable {
                         #swapped
                     }
                 });
@@ -356,7 +358,7 @@ fn expand_accessors(
                         let doc = doc_lit!(" The live view of `{}`.{who}", f.name);
                         quote! {
                             #[doc = #doc]
-                            pub fn #name(&self) -> #view<'a> {
+                            pub fn #name(&self) -> #view<'a, A> {
                                 #view::at(self.region, #off).expect("inside a view checked when it was built")
                             }
                         }
@@ -371,7 +373,7 @@ fn expand_accessors(
                         );
                         quote! {
                             #[doc = #doc]
-                            pub fn #name(&self, index: usize) -> Option<#view<'a>> {
+                            pub fn #name(&self, index: usize) -> Option<#view<'a, A>> {
                                 (index < #n).then(|| {
                                     #view::at(self.region, #off + index * #elem)
                                         .expect("inside a view checked when it was built")
@@ -397,7 +399,7 @@ fn expand_accessors(
                         self.region.read::<#vt>(#off)
                     }
                     #[doc = #set_doc]
-                    pub fn #set(&self, value: #vt) {
+                    pub fn #set(&self, value: #vt) where A: ::abi_runtime::Writable {
                         self.region.write::<#vt>(#off, &value);
                     }
                 }

@@ -5,6 +5,7 @@ use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::seqlock::write_is_checked;
 use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::{Elem, Prim, Type};
@@ -53,6 +54,38 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             } else {
                 let t = type_ident(&lock.name);
                 (quote!(#t), quote!(#t::zeroed()))
+            };
+            let publish = if write_is_checked(schema, lock) {
+                quote! {
+                    /// The writer's side: writes `value` into the next slot under its
+                    /// seqlock, then publishes it by storing the new head (release), which
+                    /// it returns. One writer only. An error, with nothing written or
+                    /// published, if the value does not fit a slot.
+                    pub fn publish(&self, value: &#value) -> Result<u64, RegionError> {
+                        let head = self.head();
+                        let index = (head % Self::SLOT_COUNT as u64) as usize;
+                        if let Some(slot) = self.slot(index) {
+                            slot.#write(value)?;
+                        }
+                        #head_store;
+                        Ok(head + 1)
+                    }
+                }
+            } else {
+                quote! {
+                    /// The writer's side: writes `value` into the next slot under its
+                    /// seqlock, then publishes it by storing the new head (release), which
+                    /// it returns. One writer only.
+                    pub fn publish(&self, value: &#value) -> u64 {
+                        let head = self.head();
+                        let index = (head % Self::SLOT_COUNT as u64) as usize;
+                        if let Some(slot) = self.slot(index) {
+                            slot.#write(value);
+                        }
+                        #head_store;
+                        head + 1
+                    }
+                }
             };
             let (count, size) = (lit(*slot_count), lit(*slot_size));
             let align = lit(schema.layout.of(lock.struct_index).align);
@@ -130,18 +163,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                         Ok(published.then_some(retries))
                     }
 
-                    /// The writer's side: writes `value` into the next slot under its
-                    /// seqlock, then publishes it by storing the new head (release), which
-                    /// it returns. One writer only.
-                    pub fn publish(&self, value: &#value) -> u64 {
-                        let head = self.head();
-                        let index = (head % Self::SLOT_COUNT as u64) as usize;
-                        if let Some(slot) = self.slot(index) {
-                            slot.#write(value);
-                        }
-                        #head_store;
-                        head + 1
-                    }
+                    #publish
                 }
             }
         }

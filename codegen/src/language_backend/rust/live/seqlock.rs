@@ -212,8 +212,8 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let write_fn = if checks.is_empty() {
         quote! {
             #[doc = #write_doc]
-            pub fn #write(&self, value: &#value_ty) {
-                let lock = SeqLock::<#word>::new(self.region, #counter);
+            pub fn #write(&self, value: &#value_ty) where A: ::abi_runtime::Writable {
+                let lock = SeqLock::<#word, A>::new(self.region, #counter);
                 lock.write(|| {
                     #(#copy_out)*
                 });
@@ -227,9 +227,9 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
             #[doc = #write_doc]
             #[doc = ""]
             #[doc = #checked_doc]
-            pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> {
+            pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> where A: ::abi_runtime::Writable {
                 #(#checks)*
-                let lock = SeqLock::<#word>::new(self.region, #counter);
+                let lock = SeqLock::<#word, A>::new(self.region, #counter);
                 lock.write(|| {
                     #(#sizes)*
                     #(#copy_out)*
@@ -267,7 +267,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
 
         #[doc = #into_doc]
         pub fn #read_into(&self, out: &mut #value_ty, max_tries: u32) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<#word>::new(self.region, #counter);
+            let lock = SeqLock::<#word, A>::new(self.region, #counter);
             let ((), retries) = lock.read_counted(max_tries, || self.#copy(out))?;
             Ok(retries)
         }
@@ -279,4 +279,14 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
 
         #write_fn
     }
+}
+
+/// `true` when the lock's `write_` method checks the value before it writes and returns a
+/// `Result`: a guarded trailer part has a run-time size (a ring slot's payload).
+pub(super) fn write_is_checked(schema: &Schema, lock: &Seqlock) -> bool {
+    let a = &schema.access.structs[lock.struct_index];
+    lock.guards.iter().any(|g| match *g {
+        Guard::Trailer(ti) => a.trailer[ti].size_field.is_some(),
+        _ => false,
+    })
 }
