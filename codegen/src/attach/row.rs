@@ -4,6 +4,7 @@
 use super::LowerAttach;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, Row};
+use crate::ir::geometry::Follows;
 use crate::parse::{RawRow, RawValue};
 use toml::Spanned;
 
@@ -185,12 +186,14 @@ impl LowerAttach<'_> {
             min_size,
             align,
             overlaps: Vec::new(),
+            need: None,
+            follows: Follows::default(),
         })
     }
 
     /// A struct's bytes with its trailer (what follows it in its region), and the alignment
     /// of both.
-    fn with_trailer(&self, si: usize) -> (u64, u64) {
+    pub(super) fn with_trailer(&self, si: usize) -> (u64, u64) {
         let l = self.layout.of(si);
         let trailer = &self.access.structs[si].trailer;
         let end = trailer
