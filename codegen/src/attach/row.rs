@@ -49,6 +49,7 @@ impl LowerAttach<'_> {
             );
             return None;
         }
+        let mut each_struct = 0;
         let (holds, min_size, align) = match kind {
             "struct" => {
                 let si = self.find_struct(r.structure.as_ref().expect("given"), &what)?;
@@ -61,6 +62,7 @@ impl LowerAttach<'_> {
                     None => 0,
                 };
                 let (each, align) = self.with_trailer(si);
+                each_struct = each;
                 (
                     Holds::Struct {
                         struct_index: si,
@@ -184,6 +186,7 @@ impl LowerAttach<'_> {
             optional: r.optional.as_ref().is_some_and(|o| *o.get_ref()),
             holds,
             min_size,
+            each: each_struct,
             align,
             overlaps: Vec::new(),
             need: None,

@@ -115,8 +115,11 @@ pub struct Row {
     /// Whether any producer may leave it out.
     pub optional: bool,
     pub holds: Holds,
-    /// Bytes the region needs at least for what it holds.
+    /// Bytes the region needs at least for what it holds (with the least of each value it
+    /// follows from the writer's geometry).
     pub min_size: u64,
+    /// For a struct row: the bytes of one struct with its trailer; 0 for the others.
+    pub each: u64,
     /// The alignment its offset needs.
     pub align: u64,
     /// Rows (by position in `LayoutTable::rows`) it may overlap.
