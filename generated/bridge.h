@@ -4938,6 +4938,20 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 #define IBF_ATTACH_REGION_TOO_SMALL 13
 /** Attach check `regions_overlap` failed. */
 #define IBF_ATTACH_REGIONS_OVERLAP 14
+/** Attach check `host_not_running` failed. */
+#define IBF_ATTACH_HOST_NOT_RUNNING 15
+/** Attach check `host_reloaded` failed. */
+#define IBF_ATTACH_HOST_RELOADED 16
+/** Attach check `geometry_mismatch` failed. */
+#define IBF_ATTACH_GEOMETRY_MISMATCH 17
+/** Attach check `geometry_zero` failed. */
+#define IBF_ATTACH_GEOMETRY_ZERO 18
+/** Attach check `geometry_misaligned` failed. */
+#define IBF_ATTACH_GEOMETRY_MISALIGNED 19
+/** Attach check `geometry_too_small` failed. */
+#define IBF_ATTACH_GEOMETRY_TOO_SMALL 20
+/** Attach check `geometry_too_large` failed. */
+#define IBF_ATTACH_GEOMETRY_TOO_LARGE 21
 
 /** Why an attach or a versioned read failed. */
 typedef struct ibf_attach_error {
@@ -5005,6 +5019,13 @@ static inline const char *ibf_attach_check_name(int check) {
     case IBF_ATTACH_REGION_MISALIGNED: return "region_misaligned";
     case IBF_ATTACH_REGION_TOO_SMALL: return "region_too_small";
     case IBF_ATTACH_REGIONS_OVERLAP: return "regions_overlap";
+    case IBF_ATTACH_HOST_NOT_RUNNING: return "host_not_running";
+    case IBF_ATTACH_HOST_RELOADED: return "host_reloaded";
+    case IBF_ATTACH_GEOMETRY_MISMATCH: return "geometry_mismatch";
+    case IBF_ATTACH_GEOMETRY_ZERO: return "geometry_zero";
+    case IBF_ATTACH_GEOMETRY_MISALIGNED: return "geometry_misaligned";
+    case IBF_ATTACH_GEOMETRY_TOO_SMALL: return "geometry_too_small";
+    case IBF_ATTACH_GEOMETRY_TOO_LARGE: return "geometry_too_large";
     default: return "unknown";
     }
 }
@@ -5056,18 +5077,18 @@ typedef struct ibf_attach_table_ {
  * min size, align, overlaps, blocks: table, count, stride, first entry. */
 static const ibf_attach_row_ ibf_attach_rows_bridge_[5] = {
     {"header", 0U, -1, -1, 0, 1, 1304U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
-    {"snapshot_ring", 1U, -1, -1, 0, 0, 262144U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
-    {"client_blocks", 2U, -1, -1, 0, 0, 524288U, 8U, 0x0ULL, 1, 8U, 65536U, 5U},
-    {"log_ring", 3U, -1, -1, 0, 0, 65600U, 8U, 0x0ULL, -1, 0U, 0U, 29U},
+    {"snapshot_ring", 1U, -1, -1, 0, 0, 12168U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
+    {"client_blocks", 2U, -1, -1, 0, 0, 576U, 8U, 0x0ULL, 1, 8U, 65536U, 5U},
+    {"log_ring", 3U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 29U},
     {"bot_blocks", 4U, 0, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U},
 };
 
 /* Layout `client_block`: name, index, since major and minor, optional, holds its header,
  * min size, align, overlaps, blocks: table, count, stride, first entry. */
 static const ibf_attach_row_ ibf_attach_rows_client_block_[3] = {
-    {"log_queue", 0U, -1, -1, 0, 0, 16448U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"log_queue", 0U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
     {"pad_input", 1U, -1, -1, 0, 0, 32U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
-    {"mailbox", 2U, -1, -1, 0, 0, 64U, 4U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"mailbox", 2U, -1, -1, 0, 0, 66U, 4U, 0x0ULL, -1, 0U, 0U, 3U},
 };
 
 /* Layout `bot_block`: name, index, since major and minor, optional, holds its header,

@@ -6142,9 +6142,9 @@ _attach_tables = (
         extent=(12, 4),
         rows=(
             _AttachRow("header", 0, None, False, 1304, 8, (), True, None),
-            _AttachRow("snapshot_ring", 1, None, False, 262144, 8, (), False, None),
-            _AttachRow("client_blocks", 2, None, False, 524288, 8, (), False, (1, 8, 65536)),
-            _AttachRow("log_ring", 3, None, False, 65600, 8, (), False, None),
+            _AttachRow("snapshot_ring", 1, None, False, 12168, 8, (), False, None),
+            _AttachRow("client_blocks", 2, None, False, 576, 8, (), False, (1, 8, 65536)),
+            _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None),
             _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008)),
         ),
     ),
@@ -6161,9 +6161,9 @@ _attach_tables = (
         row_count=(4, 4),
         extent=(0, 4),
         rows=(
-            _AttachRow("log_queue", 0, None, False, 16448, 8, (), False, None),
+            _AttachRow("log_queue", 0, None, False, 72, 8, (), False, None),
             _AttachRow("pad_input", 1, None, False, 32, 8, (), False, None),
-            _AttachRow("mailbox", 2, None, False, 64, 4, (), False, None),
+            _AttachRow("mailbox", 2, None, False, 66, 4, (), False, None),
         ),
     ),
     _AttachTable(

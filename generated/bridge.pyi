@@ -1367,7 +1367,7 @@ class SnapshotRing:
 
 def events_since(record: Snapshot, count: int) -> tuple[list[tuple[int, Event]], int]: ...
 
-_AttachCheck: TypeAlias = Literal["mapping_too_short", "bad_magic", "major_mismatch", "header_too_small", "header_beyond_mapping", "extent_beyond_mapping", "extent_too_small", "extent_beyond_block", "too_many_rows", "region_missing", "region_out_of_bounds", "region_misaligned", "region_too_small", "regions_overlap"]
+_AttachCheck: TypeAlias = Literal["mapping_too_short", "bad_magic", "major_mismatch", "header_too_small", "header_beyond_mapping", "extent_beyond_mapping", "extent_too_small", "extent_beyond_block", "too_many_rows", "region_missing", "region_out_of_bounds", "region_misaligned", "region_too_small", "regions_overlap", "host_not_running", "host_reloaded", "geometry_mismatch", "geometry_zero", "geometry_misaligned", "geometry_too_small", "geometry_too_large"]
 
 class AttachError(ValueError):
     check: _AttachCheck

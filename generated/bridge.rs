@@ -5570,20 +5570,55 @@ pub mod live {
     pub struct SnapshotRing<'a> {
         head: BridgeHeader<'a>,
         slots: Region<'a>,
+        count: usize,
+        size: usize,
     }
     impl<'a> SnapshotRing<'a> {
-        /// Slots in the ring.
+        /// Slots in the ring, as the schema builds it.
         pub const SLOT_COUNT: usize = 8;
-        /// Bytes per slot, its header included.
+        /// Bytes per slot, its header included, as the schema builds it.
         pub const SLOT_SIZE: usize = 32768;
         /// The ring whose head counter is in `head` and whose slots start at
-        /// `slots`; an error if `slots` is shorter than the slots or misaligned.
+        /// `slots`, with the schema's slot count and size; an error if `slots`
+        /// is shorter than the slots or misaligned.
         pub fn new(
             head: BridgeHeader<'a>,
             slots: Region<'a>,
         ) -> Result<Self, RegionError> {
-            let slots = slots.sub(0, Self::SLOT_COUNT * Self::SLOT_SIZE, 8)?;
-            Ok(Self { head, slots })
+            Self::with_geometry(head, slots, Self::SLOT_COUNT, Self::SLOT_SIZE)
+        }
+        /// The ring with the writer's slot count and slot size (what attach read
+        /// and checked); an error if the slots do not fit `slots`, a slot is
+        /// smaller than its header or misaligned, or there are none.
+        pub fn with_geometry(
+            head: BridgeHeader<'a>,
+            slots: Region<'a>,
+            count: usize,
+            size: usize,
+        ) -> Result<Self, RegionError> {
+            let total = count
+                .checked_mul(size)
+                .filter(|_| count > 0 && size % 8 == 0 && size >= RingSlotHeader::SIZE);
+            let Some(total) = total else {
+                return Err(
+                    ::abi_runtime::RegionErrorKind::OutOfBounds {
+                        offset: 0,
+                        len: size,
+                        region_len: slots.len(),
+                    }
+                        .into(),
+                );
+            };
+            let slots = slots.sub(0, total, 8)?;
+            Ok(Self { head, slots, count, size })
+        }
+        /// Slots in the ring, as its writer built it.
+        pub fn slot_count(&self) -> usize {
+            self.count
+        }
+        /// Bytes per slot, as its writer built it.
+        pub fn slot_size(&self) -> usize {
+            self.size
         }
         /// Publications so far (acquire).
         pub fn head(&self) -> u64 {
@@ -5591,13 +5626,10 @@ pub mod live {
         }
         /// The live view of slot `index`, or `None` when there is no such slot.
         pub fn slot(&self, index: usize) -> Option<RingSlotHeader<'a>> {
-            if index >= Self::SLOT_COUNT {
+            if index >= self.count {
                 return None;
             }
-            let region = self
-                .slots
-                .sub(index * Self::SLOT_SIZE, Self::SLOT_SIZE, 8)
-                .ok()?;
+            let region = self.slots.sub(index * self.size, self.size, 8).ok()?;
             RingSlotHeader::at(region, 0).ok()
         }
         /// The newest slot, copied under its seqlock: `Ok(None)` before the first
@@ -5634,7 +5666,7 @@ pub mod live {
                     if head == 0 {
                         return Some(false);
                     }
-                    let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
+                    let index = ((head - 1) % self.count as u64) as usize;
                     let slot = self.slot(index)?;
                     SeqLock::<u32>::new(slot.region(), 0)
                         .try_read(|| slot.copy_ring_slot(out))
@@ -5649,7 +5681,7 @@ pub mod live {
         /// published, if the value does not fit a slot.
         pub fn publish(&self, value: &RingSlot) -> Result<u64, RegionError> {
             let head = self.head();
-            let index = (head % Self::SLOT_COUNT as u64) as usize;
+            let index = (head % self.count as u64) as usize;
             if let Some(slot) = self.slot(index) {
                 slot.write_ring_slot(value)?;
             }
@@ -5700,40 +5732,69 @@ pub mod live {
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Header,
+                need: None,
             },
             ::abi_runtime::attach::RowSpec {
                 name: "snapshot_ring",
                 index: 1,
                 since_minor: None,
                 optional: false,
-                min_size: 262144,
+                min_size: 12168,
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: Some(::abi_runtime::attach::NeedSpec {
+                    fixed: 0,
+                    terms: &[
+                        ::abi_runtime::attach::NeedTerm {
+                            factor: 1,
+                            geometry: &[0, 1],
+                        },
+                    ],
+                }),
             },
             ::abi_runtime::attach::RowSpec {
                 name: "client_blocks",
                 index: 2,
                 since_minor: None,
                 optional: false,
-                min_size: 524288,
+                min_size: 576,
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Blocks {
                     table: &CLIENT_BLOCK_TABLE,
                     count: 8,
                     stride: 65536,
+                    stride_geometry: Some(3),
                 },
+                need: Some(::abi_runtime::attach::NeedSpec {
+                    fixed: 0,
+                    terms: &[
+                        ::abi_runtime::attach::NeedTerm {
+                            factor: 8,
+                            geometry: &[3],
+                        },
+                    ],
+                }),
             },
             ::abi_runtime::attach::RowSpec {
                 name: "log_ring",
                 index: 3,
                 since_minor: None,
                 optional: false,
-                min_size: 65600,
+                min_size: 72,
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: Some(::abi_runtime::attach::NeedSpec {
+                    fixed: 64,
+                    terms: &[
+                        ::abi_runtime::attach::NeedTerm {
+                            factor: 1,
+                            geometry: &[5],
+                        },
+                    ],
+                }),
             },
             ::abi_runtime::attach::RowSpec {
                 name: "bot_blocks",
@@ -5747,6 +5808,76 @@ pub mod live {
                     table: &BOT_BLOCK_TABLE,
                     count: 8,
                     stride: 299008,
+                    stride_geometry: None,
+                },
+                need: None,
+            },
+        ],
+        geometry: &[
+            ::abi_runtime::attach::GeometrySpec {
+                name: "ring_slots",
+                row: None,
+                field: ::abi_runtime::attach::Field {
+                    offset: 144,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 1,
+                    align: 1,
+                },
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "ring_slot_size",
+                row: None,
+                field: ::abi_runtime::attach::Field {
+                    offset: 148,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 12168,
+                    align: 8,
+                },
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "max_clients",
+                row: None,
+                field: ::abi_runtime::attach::Field {
+                    offset: 152,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(8),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "client_block_size",
+                row: None,
+                field: ::abi_runtime::attach::Field {
+                    offset: 156,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 72,
+                    align: 8,
+                },
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "client_entry_size",
+                row: None,
+                field: ::abi_runtime::attach::Field {
+                    offset: 160,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(128),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "capacity",
+                row: Some(3),
+                field: ::abi_runtime::attach::Field {
+                    offset: 16,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 8,
+                    align: 8,
                 },
             },
         ],
@@ -5781,10 +5912,19 @@ pub mod live {
                 index: 0,
                 since_minor: None,
                 optional: false,
-                min_size: 16448,
+                min_size: 72,
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: Some(::abi_runtime::attach::NeedSpec {
+                    fixed: 64,
+                    terms: &[
+                        ::abi_runtime::attach::NeedTerm {
+                            factor: 1,
+                            geometry: &[0],
+                        },
+                    ],
+                }),
             },
             ::abi_runtime::attach::RowSpec {
                 name: "pad_input",
@@ -5795,16 +5935,68 @@ pub mod live {
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: None,
             },
             ::abi_runtime::attach::RowSpec {
                 name: "mailbox",
                 index: 2,
                 since_minor: None,
                 optional: false,
-                min_size: 64,
+                min_size: 66,
                 align: 4,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: Some(::abi_runtime::attach::NeedSpec {
+                    fixed: 64,
+                    terms: &[
+                        ::abi_runtime::attach::NeedTerm {
+                            factor: 1,
+                            geometry: &[1],
+                        },
+                        ::abi_runtime::attach::NeedTerm {
+                            factor: 1,
+                            geometry: &[2],
+                        },
+                    ],
+                }),
+            },
+        ],
+        geometry: &[
+            ::abi_runtime::attach::GeometrySpec {
+                name: "capacity",
+                row: Some(0),
+                field: ::abi_runtime::attach::Field {
+                    offset: 16,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 8,
+                    align: 8,
+                },
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "request_capacity",
+                row: Some(2),
+                field: ::abi_runtime::attach::Field {
+                    offset: 24,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 1,
+                    align: 1,
+                },
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "response_capacity",
+                row: Some(2),
+                field: ::abi_runtime::attach::Field {
+                    offset: 28,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Follow {
+                    least: 1,
+                    align: 1,
+                },
             },
         ],
     };
@@ -5842,6 +6034,7 @@ pub mod live {
                 align: 4,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: None,
             },
             ::abi_runtime::attach::RowSpec {
                 name: "params",
@@ -5852,6 +6045,7 @@ pub mod live {
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: None,
             },
             ::abi_runtime::attach::RowSpec {
                 name: "stats",
@@ -5862,6 +6056,63 @@ pub mod live {
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Plain,
+                need: None,
+            },
+        ],
+        geometry: &[
+            ::abi_runtime::attach::GeometrySpec {
+                name: "buffers",
+                row: Some(0),
+                field: ::abi_runtime::attach::Field {
+                    offset: 4,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(3),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "buffer_size",
+                row: Some(0),
+                field: ::abi_runtime::attach::Field {
+                    offset: 8,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(90176),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "max_commands",
+                row: Some(0),
+                field: ::abi_runtime::attach::Field {
+                    offset: 12,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(2048),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "max_payload",
+                row: Some(0),
+                field: ::abi_runtime::attach::Field {
+                    offset: 16,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(16384),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "max_params",
+                row: Some(1),
+                field: ::abi_runtime::attach::Field {
+                    offset: 16,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(32),
+            },
+            ::abi_runtime::attach::GeometrySpec {
+                name: "max_stats",
+                row: Some(2),
+                field: ::abi_runtime::attach::Field {
+                    offset: 8,
+                    width: 4,
+                },
+                rule: ::abi_runtime::attach::GeometryRule::Equal(64),
             },
         ],
     };
@@ -5919,6 +6170,17 @@ pub mod live {
                 end: 1304,
             },
         ],
+        state: Some((
+            ::abi_runtime::attach::Field {
+                offset: 24,
+                width: 4,
+            },
+            1,
+        )),
+        generation: Some(::abi_runtime::attach::Field {
+            offset: 20,
+            width: 4,
+        }),
     };
     /// A `bridge_header` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
     #[derive(Debug, Clone)]
@@ -6032,6 +6294,8 @@ pub mod live {
                 end: 12097,
             },
         ],
+        state: None,
+        generation: None,
     };
     /// A `snapshot` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
     #[derive(Debug, Clone)]
@@ -6098,10 +6362,14 @@ pub mod live {
         header_size: usize,
         extent: usize,
         table: ::abi_runtime::attach::PlacedTable,
+        generation: Option<u64>,
     }
     impl<'a> Bridge<'a> {
-        /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, header size,
-        /// total size, then every region of every table) and gives typed access to it.
+        /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, the writer's
+        /// state, header size, total size, then every region and geometry field of the root
+        /// table; each block is checked when first used) and gives typed access to it. An
+        /// error whose `is_retryable()` is true (the writer is starting or reloaded) may
+        /// pass later.
         pub fn attach(region: Region<'a>) -> Result<Self, ::abi_runtime::AttachError> {
             let attached = ::abi_runtime::attach::attach(
                 region,
@@ -6114,7 +6382,22 @@ pub mod live {
                 header_size: attached.header_size,
                 extent: attached.extent,
                 table: attached.table,
+                generation: attached.generation,
             })
+        }
+        /// The writer's generation when attach checked the tables (when the schema names one).
+        pub fn generation(&self) -> Option<u64> {
+            self.generation
+        }
+        /// Whether the writer has reloaded (a new generation) or left running since attach:
+        /// then the tables this handle checked may be gone, and the bot must attach again.
+        /// One or two acquire loads.
+        pub fn reloaded(&self) -> bool {
+            ::abi_runtime::attach::reloaded(
+                self.region,
+                &BRIDGE_HEADER_HANDSHAKE,
+                self.generation,
+            )
         }
         /// The producer's version: its major is ours; its minor may be older or newer.
         pub fn producer(&self) -> ::abi_runtime::attach::Version {
@@ -6151,10 +6434,17 @@ pub mod live {
             let p = self.table.row(1)?;
             self.region.sub(p.offset, p.size, 1).ok()
         }
-        /// The ring in region `snapshot_ring`, or `None` when it is absent.
+        /// The ring in region `snapshot_ring`, with the slot count and size its writer built it with (as attach checked them), or `None` when it is absent.
         pub fn snapshot_ring(&self) -> Option<SnapshotRing<'a>> {
             let p = self.table.row(1)?;
-            SnapshotRing::new(self.header(), self.region.sub(p.offset, p.size, 1).ok()?)
+            let count = self.table.geometry_or(Some(0), SnapshotRing::SLOT_COUNT);
+            let size = self.table.geometry_or(Some(1), SnapshotRing::SLOT_SIZE);
+            SnapshotRing::with_geometry(
+                    self.header(),
+                    self.region.sub(p.offset, p.size, 1).ok()?,
+                    count,
+                    size,
+                )
                 .ok()
         }
         /// The bytes of region `client_blocks`, or `None` when it is absent. Client block i belongs to client row i
@@ -6164,13 +6454,27 @@ pub mod live {
         }
         /// Blocks in region `client_blocks`.
         pub const CLIENT_BLOCKS_COUNT: usize = 8;
-        /// Block `i` (of 8) of region `client_blocks`, or `None` when the region is absent or `i` out of range.
-        pub fn client_blocks(&self, i: usize) -> Option<ClientBlock<'a>> {
-            let table = self.table.block(2, i)?.clone();
-            Some(ClientBlock {
-                region: self.region,
-                table,
-            })
+        /// Block `i` (of 8) of region `client_blocks`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at.
+        pub fn client_blocks(
+            &self,
+            i: usize,
+        ) -> Result<Option<ClientBlock<'a>>, ::abi_runtime::AttachError> {
+            let found = ::abi_runtime::attach::block(
+                self.region,
+                self.producer,
+                &BRIDGE_TABLE,
+                &self.table,
+                2,
+                i,
+            )?;
+            Ok(
+                found
+                    .map(|table| ClientBlock {
+                        region: self.region,
+                        producer: self.producer,
+                        table,
+                    }),
+            )
         }
         /// The bytes of region `log_ring`, or `None` when it is absent.
         pub fn log_ring_region(&self) -> Option<Region<'a>> {
@@ -6189,22 +6493,41 @@ pub mod live {
         }
         /// Blocks in region `bot_blocks`.
         pub const BOT_BLOCKS_COUNT: usize = 8;
-        /// Block `i` (of 8) of region `bot_blocks`, or `None` when the region is absent or `i` out of range.
-        pub fn bot_blocks(&self, i: usize) -> Option<BotBlock<'a>> {
-            let table = self.table.block(4, i)?.clone();
-            Some(BotBlock {
-                region: self.region,
-                table,
-            })
+        /// Block `i` (of 8) of region `bot_blocks`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at.
+        pub fn bot_blocks(
+            &self,
+            i: usize,
+        ) -> Result<Option<BotBlock<'a>>, ::abi_runtime::AttachError> {
+            let found = ::abi_runtime::attach::block(
+                self.region,
+                self.producer,
+                &BRIDGE_TABLE,
+                &self.table,
+                4,
+                i,
+            )?;
+            Ok(
+                found
+                    .map(|table| BotBlock {
+                        region: self.region,
+                        producer: self.producer,
+                        table,
+                    }),
+            )
         }
     }
     /// A block laid out by table `client_block`: one accessor per region. A client block: its table places its regions, from the start of the block
     #[derive(Debug, Clone)]
     pub struct ClientBlock<'a> {
         region: Region<'a>,
+        producer: ::abi_runtime::attach::Version,
         table: ::abi_runtime::attach::PlacedTable,
     }
     impl<'a> ClientBlock<'a> {
+        /// The producer's version, as attach read it from the root header.
+        pub fn producer(&self) -> ::abi_runtime::attach::Version {
+            self.producer
+        }
         /// The whole mapping.
         pub fn region(&self) -> Region<'a> {
             self.region
@@ -6253,9 +6576,14 @@ pub mod live {
     #[derive(Debug, Clone)]
     pub struct BotBlock<'a> {
         region: Region<'a>,
+        producer: ::abi_runtime::attach::Version,
         table: ::abi_runtime::attach::PlacedTable,
     }
     impl<'a> BotBlock<'a> {
+        /// The producer's version, as attach read it from the root header.
+        pub fn producer(&self) -> ::abi_runtime::attach::Version {
+            self.producer
+        }
         /// The whole mapping.
         pub fn region(&self) -> Region<'a> {
             self.region

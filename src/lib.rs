@@ -47,6 +47,12 @@
 //! # put(8, 1304);
 //! # put(12, total as u32);
 //! # put(0x1C, 5);
+//! # // The geometry as the host built it: ring_slots, ring_slot_size, max_clients,
+//! # // client_block_size, client_entry_size; the log ring's capacity.
+//! # for (at, v) in [(0x90, 8), (0x94, 32768), (0x98, 8), (0x9C, 0x10000), (0xA0, 128)] {
+//! #     put(at, v);
+//! # }
+//! # put(log_at + 16, 65536);
 //! # for (k, (offset, size)) in [(0, 1304), (ring_at, 8 * 32768), (blocks_at, 8 * 0x10000), (log_at, 65600), (bots_at, 8 * 0x49000)].into_iter().enumerate() {
 //! #     put(0x40 + 8 * k, offset as u32);
 //! #     put(0x44 + 8 * k, size as u32);
@@ -60,7 +66,12 @@
 //! #             put(block + 12 + 8 * k, len);
 //! #         }
 //! #     }
+//! #     let client = blocks_at + i * 0x10000;
+//! #     put(client + 128 + 16, 16384); // log queue capacity
+//! #     put(client + 16640 + 24, 1024); // mailbox request and response capacities
+//! #     put(client + 16640 + 28, 3008);
 //! # }
+//! # put(0x18, 1); // host_state running, last
 //! # {
 //! #     let ring = live::SnapshotRing::new(live::BridgeHeader::at(bridge, 0)?, bridge.tail(4096, 8)?)?;
 //! #     let mut slot = live::RingSlot::zeroed();
@@ -93,7 +104,8 @@
 //! row.set_state(ClientState::ACTIVE); // release: publishes the fields written before
 //!
 //! // The row's client block: its virtual pad, under its seqlock.
-//! let pad = attached.client_blocks(i).and_then(|b| b.pad_input()).expect("a pad");
+//! // Each block is checked when first used: an error names that block alone.
+//! let pad = attached.client_blocks(i)?.and_then(|b| b.pad_input()).expect("a pad");
 //! pad.write_pad_input(&bridge_abi::PadInput { for_tick: 600, ..Default::default() });
 //! # Ok(())
 //! # }

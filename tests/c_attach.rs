@@ -163,7 +163,7 @@ fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
         ("bot8_stats", "-1".to_string()),
         ("bot8_draw_size", "0".to_string()),
         ("blocks_ok", "1".to_string()),
-        ("host_generation", "0".to_string()),
+        ("host_generation", image::GENERATION.to_string()),
     ];
     for (key, value) in expect {
         assert_eq!(valid.get(key), Some(&value), "valid image: {key}");

@@ -9,7 +9,7 @@ use abi_codegen::inspect::{
     AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,
     render_file_json,
 };
-use bridge_abi::live::{self, Bridge};
+use bridge_abi::live;
 use bridge_abi::runtime::SharedBuf;
 use common::image;
 
@@ -77,6 +77,13 @@ fn words(check: &str) -> &'static str {
         "region_misaligned" => "region misaligned",
         "region_too_small" => "region too small",
         "regions_overlap" => "regions overlap",
+        "host_not_running" => "attach: host_not_running:",
+        "host_reloaded" => "attach: host_reloaded:",
+        "geometry_mismatch" => "attach: geometry_mismatch:",
+        "geometry_zero" => "attach: geometry_zero:",
+        "geometry_misaligned" => "attach: geometry_misaligned:",
+        "geometry_too_small" => "attach: geometry_too_small:",
+        "geometry_too_large" => "attach: geometry_too_large:",
         other => panic!("no words for {other}"),
     }
 }
@@ -91,7 +98,7 @@ fn same_verdict(schema: &abi_codegen::Schema, name: &str, bytes: &[u8]) {
         .iter()
         .filter(|x| x.level == Level::Error)
         .collect();
-    match Bridge::attach(buf.region()) {
+    match common::verdict::rust_verdict(buf.region()) {
         Ok(_) => assert!(errors.is_empty(), "{name}: attached, but:\n{}", issues(&i)),
         Err(e) => assert!(
             errors.iter().any(|x| x.message.contains(words(e.check()))),
@@ -105,7 +112,10 @@ fn same_verdict(schema: &abi_codegen::Schema, name: &str, bytes: &[u8]) {
 #[test]
 fn every_corrupted_image_is_refused_with_its_check() {
     let schema = common::bridge_schema();
-    for c in image::corruptions() {
+    for c in image::corruptions()
+        .into_iter()
+        .chain(image::geometry_corruptions())
+    {
         let words = words(c.check);
         let i = run(&schema, &c.image);
         let first = i.issues.iter().find(|x| x.level == Level::Error);

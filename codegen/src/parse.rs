@@ -159,6 +159,17 @@ pub struct RawHandshake {
     /// version.
     #[serde(default)]
     pub size: Option<Spanned<String>>,
+    /// The field that holds the writer's state (start-up, running, ...): attach reads it
+    /// first, with acquire, and goes on only when it holds `running`.
+    #[serde(default)]
+    pub state: Option<Spanned<String>>,
+    /// The value of `state` (an enum value's name, or an integer constant's) that means the
+    /// tables are written and published.
+    #[serde(default)]
+    pub running: Option<Spanned<String>>,
+    /// The field the writer changes each time it rewrites the tables (a reload).
+    #[serde(default)]
+    pub generation: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -186,6 +197,10 @@ pub struct RawField {
     /// The constant this field always holds, such as a magic number.
     #[serde(default)]
     pub expect: Option<Spanned<String>>,
+    /// The number of the schema this field holds as the writer built it (`geometry =
+    /// "ring_slots"`): a constant expression, or `*` for an area the writer sizes.
+    #[serde(default)]
+    pub geometry: Option<Spanned<String>>,
     /// How it is accessed in shared memory: `atomic` or `cas`.
     #[serde(default)]
     pub access: Option<Spanned<String>>,

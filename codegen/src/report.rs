@@ -275,6 +275,10 @@ fn handshakes_json(schema: &Schema) -> Vec<Value> {
                 "added": h.added.iter().map(|a| json!({
                     "field": s.fields[a.field].name, "since": a.since.to_string(), "offset": a.offset, "end": a.end,
                 })).collect::<Vec<_>>(),
+                "liveness": h.liveness.as_ref().map(|l| json!({
+                    "state": scalar_json(&l.state), "running": l.running, "running_name": l.running_name,
+                    "generation": l.generation.as_ref().map(scalar_json),
+                })),
             })
         })
         .collect()
@@ -309,6 +313,11 @@ fn layouts_json(schema: &Schema) -> Vec<Value> {
                         "since": r.since.map(|v| v.to_string()), "optional": r.optional,
                         "holds": holds, "min_size": r.min_size, "align": r.align,
                         "overlaps": r.overlaps.iter().map(|&o| l.rows[o].name.clone()).collect::<Vec<_>>(),
+                        "need": r.need.as_ref().map(|n| json!({
+                            "fixed": n.fixed,
+                            "terms": n.terms.iter().map(|t| json!({ "factor": t.factor, "geometry": t.geometry })).collect::<Vec<_>>(),
+                        })),
+                        "follows": { "count": r.follows.count, "size": r.follows.size },
                     })
                 })
                 .collect();
@@ -322,6 +331,19 @@ fn layouts_json(schema: &Schema) -> Vec<Value> {
                 "index": schema.abi.enums[l.index_enum].name,
                 "align": l.align,
                 "rows": rows,
+                "geometry": l.geometry.iter().map(|t| {
+                    let g = &attach.geometry[t.geometry];
+                    let (rule, least, align) = match g.rule {
+                        crate::ir::geometry::GeometryRule::Equal => ("equal", None, None),
+                        crate::ir::geometry::GeometryRule::Follow { least, align } => ("follow", Some(least), Some(align)),
+                    };
+                    json!({
+                        "struct": schema.abi.structs[g.struct_index].name,
+                        "field": scalar_json(&g.scalar),
+                        "row": t.row.map(|r| l.rows[r].name.clone()),
+                        "expr": g.expr, "value": g.value, "rule": rule, "least": least, "align": align,
+                    })
+                }).collect::<Vec<_>>(),
             })
         })
         .collect()

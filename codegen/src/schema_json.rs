@@ -73,7 +73,7 @@ pub fn schema_json() -> Value {
     });
     let field = json!({
         "type": "object",
-        "description": "A field: its name, its type and optionally doc, since, count and expect.",
+        "description": "A field: its name, its type and optionally doc, since, count, expect and geometry.",
         "additionalProperties": false,
         "required": ["name", "type"],
         "properties": {
@@ -92,6 +92,11 @@ pub fn schema_json() -> Value {
                 "type": "string",
                 "pattern": NAME,
                 "description": "The constant an integer field always holds, such as a magic number; it must fit the field's type.",
+            },
+            "geometry": {
+                "type": "string",
+                "minLength": 1,
+                "description": "On an unsigned integer field of a [[layout]]'s header, or of a struct a layout row holds: the number of the schema this field holds as the writer built it, as a constant expression in which a struct's name stands for its size (ring_slots, client_entry, draw_list_header + draw_max_commands * draw_cmd), or * for an area the writer sizes that no constant names. attach checks it: a number that a ring's slot_count or slot_size, a blocks row's stride or a struct row's bytes names is followed (not 0, a multiple of the alignment, at least what the types need, and the region holds what it asks for); any other must equal the schema's value.",
             },
             "access": {
                 "enum": ["plain", "atomic", "cas"],
@@ -175,6 +180,9 @@ pub fn schema_json() -> Value {
             "major": { "type": "string", "minLength": 1, "description": "The field that holds the producer's major version: attach requires ours." },
             "minor": { "type": "string", "minLength": 1, "description": "The field that holds the producer's minor version: older and newer are accepted." },
             "size": { "type": "string", "minLength": 1, "description": "The field that holds the producer's record size in bytes." },
+            "state": { "type": "string", "minLength": 1, "description": "The field that holds the writer's state (an unsigned integer, or an enum with an unsigned repr): attach reads it first, with acquire, and refuses (retryably) a state other than running." },
+            "running": { "type": "string", "minLength": 1, "description": "With state: the value (an enum value's name, or a constant) that means the writer has written its tables; it stores it with release, after them." },
+            "generation": { "type": "string", "minLength": 1, "description": "With state: the unsigned integer field the writer changes each time it rewrites its tables (a reload); a handle remembers it, and reloaded() compares." },
         },
     });
     let layout = json!({

@@ -10,13 +10,14 @@
 use crate::Region;
 pub use crate::attach_check::{Report, RowReport, Source, TableReport, report};
 pub use crate::attach_error::AttachError;
-pub use crate::attach_spec::{Field, Version};
+pub use crate::attach_spec::{Field, GeometryRule, Version};
 
 /// The descriptions with a lifetime, for tables and handshakes built at run time; the
 /// aliases below are their `'static` forms, which generated code writes as `static` data.
 pub mod spec {
     pub use crate::attach_spec::{
-        AddedField, Field, HandshakeSpec, RowContents, RowSpec, TableSpec, Version,
+        AddedField, Field, GeometryRule, GeometrySpec, HandshakeSpec, NeedSpec, NeedTerm,
+        RowContents, RowSpec, TableSpec, Version,
     };
 }
 
@@ -30,6 +31,12 @@ pub type RowContents = spec::RowContents<'static>;
 pub type RowSpec = spec::RowSpec<'static>;
 /// A layout table ([`spec::TableSpec`]).
 pub type TableSpec = spec::TableSpec<'static>;
+/// A geometry field ([`spec::GeometrySpec`]).
+pub type GeometrySpec = spec::GeometrySpec<'static>;
+/// What a region needs of the writer's geometry ([`spec::NeedSpec`]).
+pub type NeedSpec = spec::NeedSpec<'static>;
+/// One term of a need ([`spec::NeedTerm`]).
+pub type NeedTerm = spec::NeedTerm<'static>;
 
 /// A region that attach placed: its offset from the start of the mapping, and its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,16 +47,23 @@ pub struct Placed {
     pub size: usize,
 }
 
-/// One checked table: each row's region (absent ones `None`), and for a blocks row, each
-/// block's own table.
+/// One checked table: each row's region (absent ones `None`), the writer's geometry, and
+/// for a blocks row checked up front ([`report`]), each block's own table. [`attach`] leaves
+/// the blocks for their first use: [`block`] checks one then.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlacedTable {
     /// Where the table's header starts, from the start of the mapping.
     pub base: usize,
     /// Like [`TableSpec::rows`].
     pub rows: Vec<Option<Placed>>,
-    /// Like [`TableSpec::rows`]: the blocks of a blocks row, empty for the others.
+    /// Like [`TableSpec::rows`]: the blocks of a blocks row, empty for the others (and for
+    /// every row of a table whose blocks are checked when first used).
     pub blocks: Vec<Vec<PlacedTable>>,
+    /// Like [`TableSpec::geometry`]: the writer's value of each field that passed its check.
+    pub geometry: Vec<Option<u64>>,
+    /// The table's name prefix in error messages: `""` for the root, `bot_blocks[7].` for a block.
+    pub path: String,
+    checked: TableReport,
 }
 
 impl PlacedTable {
@@ -61,6 +75,56 @@ impl PlacedTable {
     /// Block `k` of row `row`, or `None` when the row is absent or `k` is out of range.
     pub fn block(&self, row: usize, k: usize) -> Option<&PlacedTable> {
         self.blocks.get(row)?.get(k)
+    }
+
+    /// Geometry field `g`'s value as the writer built it (checked), or `value`, the schema's,
+    /// when there is no such field or it did not pass.
+    pub fn geometry_or(&self, g: Option<usize>, value: usize) -> usize {
+        crate::attach_check::followed(value, g, &self.geometry)
+    }
+}
+
+/// Block `k` of blocks row `row` of `table` (laid out by `spec`), checked now, when first
+/// used: `Ok(None)` when the row is absent or `k` out of range, an error naming the block
+/// (`bot_blocks[7].draw`) when it fails a check. Other blocks are not looked at.
+pub fn block(
+    region: Region<'_>,
+    producer: Version,
+    spec: &spec::TableSpec<'_>,
+    table: &PlacedTable,
+    row: usize,
+    k: usize,
+) -> Result<Option<PlacedTable>, AttachError> {
+    let name = spec.rows.get(row).map_or("", |r| r.name);
+    let found = crate::attach_check::check_block(
+        &region,
+        Some(producer),
+        spec,
+        &table.checked,
+        &table.path,
+        row,
+        k,
+    )?;
+    Ok(found.map(|t| placed(&t, format!("{}{name}[{k}].", table.path))))
+}
+
+/// Whether the writer of the image attach checked has reloaded or left running since: its
+/// state (acquire) is no longer `running`, or its generation differs from `generation`.
+/// Cheap: one or two loads. A handle whose writer reloaded must attach again.
+pub fn reloaded(
+    region: Region<'_>,
+    handshake: &spec::HandshakeSpec<'_>,
+    generation: Option<u64>,
+) -> bool {
+    let load = |f: Field| region.read_uint_acquire(f.offset, f.width);
+    if let Some((state, running)) = handshake.state
+        && load(state) != Some(running)
+    {
+        return true;
+    }
+    match (handshake.generation, generation) {
+        (Some(g), Some(before)) => load(g) != Some(before),
+        _ => false,
     }
 }
 
@@ -75,6 +139,8 @@ pub struct Attached {
     pub extent: usize,
     /// The root table.
     pub table: PlacedTable,
+    /// The writer's generation when attach checked it.
+    pub generation: Option<u64>,
 }
 
 /// The version check every record reader starts with: magic, length, major. `read` reads
@@ -136,7 +202,7 @@ pub fn attach(
     handshake: &spec::HandshakeSpec<'_>,
     root: &spec::TableSpec<'_>,
 ) -> Result<Attached, AttachError> {
-    let report = report(&region, Some(handshake), root);
+    let report = crate::attach_check::check_image(&region, Some(handshake), root, true);
     if let Some(e) = report.first_error() {
         return Err(e.clone());
     }
@@ -147,16 +213,20 @@ pub fn attach(
         producer,
         header_size: report.header_size as usize,
         extent: report.extent as usize,
-        table: placed(table),
+        table: placed(table, String::new()),
+        generation: report.generation,
     })
 }
 
 /// The regions of a table (and its blocks) that passed, from the start of the mapping.
-fn placed(t: &TableReport) -> PlacedTable {
+fn placed(t: &TableReport, path: String) -> PlacedTable {
     let mut table = PlacedTable {
         base: t.base,
         rows: Vec::with_capacity(t.rows.len()),
         blocks: Vec::with_capacity(t.rows.len()),
+        geometry: t.geometry.clone(),
+        path,
+        checked: t.clone(),
     };
     for row in &t.rows {
         let (place, blocks) = match row {
@@ -169,7 +239,7 @@ fn placed(t: &TableReport) -> PlacedTable {
                     offset: t.base + *offset as usize,
                     size: *size as usize,
                 }),
-                blocks.iter().map(placed).collect(),
+                blocks.iter().map(|b| placed(b, String::new())).collect(),
             ),
             _ => (None, Vec::new()),
         };

@@ -24,6 +24,11 @@ pub trait Source {
     /// The unsigned little-endian integer of `width` bytes (1, 2, 4 or 8) at `at`, or `None`
     /// when they are not all inside the image (or `width` is not one of those).
     fn read_uint(&self, at: usize, width: usize) -> Option<u64>;
+    /// [`Source::read_uint`] with an acquire load, for the writer's state and generation:
+    /// what the writer stored before its release store of them is then visible.
+    fn read_uint_acquire(&self, at: usize, width: usize) -> Option<u64> {
+        self.read_uint(at, width)
+    }
 }
 
 impl<A: crate::Access> Source for Region<'_, A> {
@@ -32,17 +37,31 @@ impl<A: crate::Access> Source for Region<'_, A> {
     }
 
     fn read_uint(&self, at: usize, width: usize) -> Option<u64> {
-        if !matches!(width, 1 | 2 | 4 | 8) {
-            return None;
-        }
-        let word = self.sub(at, width, width).ok()?;
-        Some(match width {
-            1 => u64::from(word.load::<u8>(0, Ordering::Relaxed)),
-            2 => u64::from(word.load::<u16>(0, Ordering::Relaxed)),
-            4 => u64::from(word.load::<u32>(0, Ordering::Relaxed)),
-            _ => word.load::<u64>(0, Ordering::Relaxed),
-        })
+        load_uint(self, at, width, Ordering::Relaxed)
     }
+
+    fn read_uint_acquire(&self, at: usize, width: usize) -> Option<u64> {
+        load_uint(self, at, width, Ordering::Acquire)
+    }
+}
+
+/// One atomic load of `width` bytes at `at`, with `order`.
+fn load_uint<A: crate::Access>(
+    region: &Region<'_, A>,
+    at: usize,
+    width: usize,
+    order: Ordering,
+) -> Option<u64> {
+    if !matches!(width, 1 | 2 | 4 | 8) {
+        return None;
+    }
+    let word = region.sub(at, width, width).ok()?;
+    Some(match width {
+        1 => u64::from(word.load::<u8>(0, order)),
+        2 => u64::from(word.load::<u16>(0, order)),
+        4 => u64::from(word.load::<u32>(0, order)),
+        _ => word.load::<u64>(0, order),
+    })
 }
 
 impl Source for [u8] {
@@ -78,6 +97,8 @@ pub struct Report {
     pub problems: Vec<AttachError>,
     /// The root table, unless a problem of the image stopped the checks before it.
     pub table: Option<TableReport>,
+    /// The writer's generation, read (acquire) after its state, when the handshake names it.
+    pub generation: Option<u64>,
     first: Option<AttachError>,
 }
 
@@ -99,6 +120,9 @@ pub struct TableReport {
     pub problems: Vec<AttachError>,
     /// Like [`TableSpec::rows`]; empty when a problem stopped the table before its rows.
     pub rows: Vec<RowReport>,
+    /// Like [`TableSpec::geometry`]: each field's value, `None` when it failed its check or
+    /// its row is not placed.
+    pub geometry: Vec<Option<u64>>,
 }
 
 /// One row of a table.
@@ -135,10 +159,21 @@ pub fn report<S: Source + ?Sized>(
     handshake: Option<&HandshakeSpec<'_>>,
     root: &TableSpec<'_>,
 ) -> Report {
+    check_image(source, handshake, root, false)
+}
+
+/// [`report`]; with `lazy`, the blocks are left for their first use ([`check_block`]).
+pub(crate) fn check_image<S: Source + ?Sized>(
+    source: &S,
+    handshake: Option<&HandshakeSpec<'_>>,
+    root: &TableSpec<'_>,
+    lazy: bool,
+) -> Report {
     let mut check = Check {
         source,
         producer: None,
         first: None,
+        lazy,
     };
     let mut report = Report {
         producer: None,
@@ -146,6 +181,7 @@ pub fn report<S: Source + ?Sized>(
         extent: 0,
         problems: Vec::new(),
         table: None,
+        generation: None,
         first: None,
     };
     if let Err(e) = check.image(handshake, root, &mut report) {
@@ -155,29 +191,93 @@ pub fn report<S: Source + ?Sized>(
     report
 }
 
-struct Check<'s, S: ?Sized> {
-    source: &'s S,
-    /// `None` without a handshake: any row a later minor version added may be absent.
+/// Block `k` of blocks row `row` of a table whose report is `parent` (a table checked with
+/// its blocks left for later), checked now as its own table: the block's report, or the
+/// first problem. Its own blocks, if any, are left for later too.
+pub(crate) fn check_block<S: Source + ?Sized>(
+    source: &S,
     producer: Option<Version>,
-    first: Option<AttachError>,
+    spec: &TableSpec<'_>,
+    parent: &TableReport,
+    path: &str,
+    row: usize,
+    k: usize,
+) -> Result<Option<TableReport>, AttachError> {
+    let Some(r) = spec.rows.get(row) else {
+        return Ok(None);
+    };
+    let RowContents::Blocks {
+        table,
+        count,
+        stride,
+        stride_geometry,
+    } = r.contents
+    else {
+        return Ok(None);
+    };
+    let Some(RowReport::Placed { offset, .. }) = parent.rows.get(row) else {
+        return Ok(None);
+    };
+    if k >= count {
+        return Ok(None);
+    }
+    let stride = followed(stride, stride_geometry, &parent.geometry);
+    let mut check = Check {
+        source,
+        producer,
+        first: None,
+        lazy: true,
+    };
+    let base = parent.base + *offset as usize + k * stride;
+    let report = check.block(table, base, stride, &format!("{path}{}[{k}]", r.name));
+    match check.first {
+        Some(e) => Err(e),
+        None => Ok(Some(report)),
+    }
+}
+
+/// The schema's `value`, or the writer's when the table follows it.
+pub(crate) fn followed(value: usize, geometry: Option<usize>, values: &[Option<u64>]) -> usize {
+    geometry
+        .and_then(|g| values.get(g).copied().flatten())
+        .map_or(value, |v| v as usize)
+}
+
+pub(crate) struct Check<'s, S: ?Sized> {
+    pub(crate) source: &'s S,
+    /// `None` without a handshake: any row a later minor version added may be absent.
+    pub(crate) producer: Option<Version>,
+    pub(crate) first: Option<AttachError>,
+    /// Leave the blocks for their first use.
+    lazy: bool,
 }
 
 impl<S: Source + ?Sized> Check<'_, S> {
     /// Keeps the first problem of all as the verdict.
-    fn note(&mut self, e: &AttachError) {
+    pub(crate) fn note(&mut self, e: &AttachError) {
         if self.first.is_none() {
             self.first = Some(e.clone());
         }
     }
 
     /// Records `e` in `list`.
-    fn problem(&mut self, list: &mut Vec<AttachError>, e: AttachError) {
+    pub(crate) fn problem(&mut self, list: &mut Vec<AttachError>, e: AttachError) {
         self.note(&e);
         list.push(e);
     }
 
     /// Reads the unsigned field `f` of the record at `base`.
-    fn read(&self, base: usize, f: Field) -> Result<u64, AttachError> {
+    pub(crate) fn read(&self, base: usize, f: Field) -> Result<u64, AttachError> {
+        self.read_with(base, f, false)
+    }
+
+    /// [`Self::read`], with an acquire load when `acquire`.
+    pub(crate) fn read_with(
+        &self,
+        base: usize,
+        f: Field,
+        acquire: bool,
+    ) -> Result<u64, AttachError> {
         let found = self.source.size() as u64;
         let at = base
             .checked_add(f.offset)
@@ -185,12 +285,15 @@ impl<S: Source + ?Sized> Check<'_, S> {
                 expected: u64::MAX,
                 found,
             })?;
-        self.source
-            .read_uint(at, f.width)
-            .ok_or(AttachError::MappingTooShort {
-                expected: at as u64 + f.width as u64,
-                found,
-            })
+        let value = if acquire {
+            self.source.read_uint_acquire(at, f.width)
+        } else {
+            self.source.read_uint(at, f.width)
+        };
+        value.ok_or(AttachError::MappingTooShort {
+            expected: at as u64 + f.width as u64,
+            found,
+        })
     }
 
     /// The root: handshake, header size, extent; then its table. An `Err` stops the image.
@@ -205,6 +308,7 @@ impl<S: Source + ?Sized> Check<'_, S> {
             Some(h) => {
                 let producer = check_handshake(h, self.source.size(), |f| self.read(0, f))?;
                 (self.producer, report.producer) = (Some(producer), Some(producer));
+                report.generation = self.liveness(h)?;
                 let size = match h.size {
                     Some(f) => self.read(0, f)?,
                     None => h.base_size as u64,
@@ -253,6 +357,9 @@ impl<S: Source + ?Sized> Check<'_, S> {
         }
         report.extent = extent;
         report.table = Some(self.table(root, 0, extent, header_size, "", Vec::new()));
+        if let Some(h) = handshake {
+            self.unchanged(h, report.generation)?;
+        }
         Ok(())
     }
 
@@ -290,6 +397,7 @@ impl<S: Source + ?Sized> Check<'_, S> {
                     header_len,
                     problems,
                     rows: Vec::new(),
+                    geometry: Vec::new(),
                 }
             }
         }
@@ -311,6 +419,7 @@ impl<S: Source + ?Sized> Check<'_, S> {
             header_len,
             problems,
             rows: Vec::with_capacity(t.rows.len()),
+            geometry: Vec::new(),
         };
         if let Err(e) = self.rows(t, &mut report, limit, path) {
             self.problem(&mut report.problems, e);
@@ -393,18 +502,25 @@ impl<S: Source + ?Sized> Check<'_, S> {
             });
         }
         self.overlaps(t, &mut report.rows, report.header_len, path);
+        self.geometry(t, report, path)?;
+        if self.lazy {
+            return Ok(());
+        }
+        let values = report.geometry.clone();
         for (row, r) in t.rows.iter().zip(&mut report.rows) {
             let (
                 RowContents::Blocks {
                     table,
                     count,
                     stride,
+                    stride_geometry,
                 },
                 RowReport::Placed { offset, blocks, .. },
             ) = (row.contents, r)
             else {
                 continue;
             };
+            let stride = followed(stride, stride_geometry, &values);
             for k in 0..count {
                 let bbase = base + *offset as usize + k * stride;
                 blocks.push(self.block(table, bbase, stride, &format!("{path}{}[{k}]", row.name)));

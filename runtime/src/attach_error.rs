@@ -118,6 +118,62 @@ pub enum AttachError {
         /// The region or header it overlaps.
         other: String,
     },
+    /// The writer has not finished its tables (or is leaving): try again.
+    HostNotRunning {
+        /// The state that means running.
+        expected: u64,
+        /// The state field.
+        found: u64,
+    },
+    /// The writer reloaded (its generation changed, or it left running) while attach read
+    /// its tables: try again.
+    HostReloaded {
+        /// The generation (or state) attach started with.
+        expected: u64,
+        /// The one it ended with.
+        found: u64,
+    },
+    /// A geometry field the views cannot follow differs from the schema's number.
+    GeometryMismatch {
+        /// Such as `bridge_header.max_clients`.
+        region: String,
+        /// The schema's value.
+        expected: u64,
+        /// The field.
+        found: u64,
+    },
+    /// A followed geometry field is 0.
+    GeometryZero {
+        /// The field.
+        region: String,
+    },
+    /// A followed geometry field is not a multiple of the alignment its contents need.
+    GeometryMisaligned {
+        /// The field.
+        region: String,
+        /// The alignment.
+        expected: u64,
+        /// The field.
+        found: u64,
+    },
+    /// A followed geometry field is smaller than the schema's types need.
+    GeometryTooSmall {
+        /// The field.
+        region: String,
+        /// At least.
+        expected: u64,
+        /// The field.
+        found: u64,
+    },
+    /// The region the followed geometry sizes is smaller than it asks for.
+    GeometryTooLarge {
+        /// The region.
+        region: String,
+        /// The region's size: at most.
+        expected: u64,
+        /// The bytes the writer's geometry asks for.
+        found: u64,
+    },
 }
 
 impl AttachError {
@@ -138,7 +194,22 @@ impl AttachError {
             AttachError::RegionMisaligned { .. } => "region_misaligned",
             AttachError::RegionTooSmall { .. } => "region_too_small",
             AttachError::RegionsOverlap { .. } => "regions_overlap",
+            AttachError::HostNotRunning { .. } => "host_not_running",
+            AttachError::HostReloaded { .. } => "host_reloaded",
+            AttachError::GeometryMismatch { .. } => "geometry_mismatch",
+            AttachError::GeometryZero { .. } => "geometry_zero",
+            AttachError::GeometryMisaligned { .. } => "geometry_misaligned",
+            AttachError::GeometryTooSmall { .. } => "geometry_too_small",
+            AttachError::GeometryTooLarge { .. } => "geometry_too_large",
         }
+    }
+
+    /// Whether attaching again later may succeed: the writer was starting, or reloaded.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            AttachError::HostNotRunning { .. } | AttachError::HostReloaded { .. }
+        )
     }
 
     /// The region the check failed on, or `""`.
@@ -151,7 +222,12 @@ impl AttachError {
             | AttachError::RegionOutOfBounds { region, .. }
             | AttachError::RegionMisaligned { region, .. }
             | AttachError::RegionTooSmall { region, .. }
-            | AttachError::RegionsOverlap { region, .. } => region,
+            | AttachError::RegionsOverlap { region, .. }
+            | AttachError::GeometryMismatch { region, .. }
+            | AttachError::GeometryZero { region }
+            | AttachError::GeometryMisaligned { region, .. }
+            | AttachError::GeometryTooSmall { region, .. }
+            | AttachError::GeometryTooLarge { region, .. } => region,
             _ => "",
         }
     }
@@ -243,6 +319,40 @@ impl fmt::Display for AttachError {
             AttachError::RegionsOverlap { region, other } => {
                 write!(f, "{region} overlaps {other}, expected apart")
             }
+            AttachError::HostNotRunning { expected, found } => write!(
+                f,
+                "host state {found}, expected {expected} (running); the host is starting or leaving: attach again"
+            ),
+            AttachError::HostReloaded { expected, found } => write!(
+                f,
+                "host generation (or state) changed from {expected} to {found} during attach: attach again"
+            ),
+            AttachError::GeometryMismatch {
+                region,
+                expected,
+                found,
+            } => write!(f, "{region} is {found}, expected {expected}"),
+            AttachError::GeometryZero { region } => {
+                write!(f, "{region} is 0, expected at least 1")
+            }
+            AttachError::GeometryMisaligned {
+                region,
+                expected,
+                found,
+            } => write!(f, "{region} is {found}, expected a multiple of {expected}"),
+            AttachError::GeometryTooSmall {
+                region,
+                expected,
+                found,
+            } => write!(f, "{region} is {found}, expected at least {expected}"),
+            AttachError::GeometryTooLarge {
+                region,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{region}: the host's geometry asks for {found} bytes, expected at most {expected} (the region's size)"
+            ),
         }
     }
 }

@@ -62,6 +62,56 @@ pub struct HandshakeSpec<'a> {
     pub full_size: usize,
     /// The fields later minor versions added, in order.
     pub added: &'a [AddedField<'a>],
+    /// The writer's state field and the value that means its tables are written: attach
+    /// reads it first (acquire) and refuses any other value, retryably.
+    pub state: Option<(Field, u64)>,
+    /// The field the writer changes each time it rewrites its tables.
+    pub generation: Option<Field>,
+}
+
+/// What a reader does with a geometry field's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeometryRule {
+    /// It must equal the schema's value.
+    Equal(u64),
+    /// The views follow it: not 0, a multiple of `align`, at least `least`.
+    Follow {
+        /// The least value the schema's types need.
+        least: u64,
+        /// The value is a multiple of it.
+        align: u64,
+    },
+}
+
+/// A header field that holds a number of the schema as the writer built it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeometrySpec<'a> {
+    /// The field's name.
+    pub name: &'a str,
+    /// `None`: in the table's header. `Some(r)`: in the struct row `r` holds.
+    pub row: Option<usize>,
+    /// The field, from the start of its struct.
+    pub field: Field,
+    /// Equal or followed.
+    pub rule: GeometryRule,
+}
+
+/// `factor` times the writer's values of some geometry fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeedTerm<'a> {
+    /// A constant factor.
+    pub factor: u64,
+    /// Indices into [`TableSpec::geometry`].
+    pub geometry: &'a [usize],
+}
+
+/// The bytes a region needs for the writer's values it follows: `fixed` plus each term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeedSpec<'a> {
+    /// Bytes that do not depend on the writer's values.
+    pub fixed: u64,
+    /// The rest.
+    pub terms: &'a [NeedTerm<'a>],
 }
 
 /// What a row's region holds, as far as attach checks it.
@@ -77,8 +127,11 @@ pub enum RowContents<'a> {
         table: &'a TableSpec<'a>,
         /// How many blocks.
         count: usize,
-        /// Bytes from one block's start to the next's.
+        /// Bytes from one block's start to the next's (the schema's).
         stride: usize,
+        /// The table's geometry field that holds the stride when the writer's is followed
+        /// (an index into [`TableSpec::geometry`]).
+        stride_geometry: Option<usize>,
     },
 }
 
@@ -101,6 +154,8 @@ pub struct RowSpec<'a> {
     pub overlaps: &'a [usize],
     /// What it holds.
     pub contents: RowContents<'a>,
+    /// What it needs of the writer's values it follows.
+    pub need: Option<NeedSpec<'a>>,
 }
 
 /// A layout table: a header's array of `{ offset, size }` rows indexed by an enum.
@@ -128,4 +183,6 @@ pub struct TableSpec<'a> {
     pub extent: Option<Field>,
     /// In index order.
     pub rows: &'a [RowSpec<'a>],
+    /// The geometry fields it reads: the header's, then each struct row's.
+    pub geometry: &'a [GeometrySpec<'a>],
 }

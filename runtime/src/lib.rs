@@ -70,6 +70,7 @@
 pub mod attach;
 mod attach_check;
 mod attach_error;
+mod attach_geometry;
 mod attach_spec;
 mod copy;
 mod error;

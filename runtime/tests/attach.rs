@@ -5,7 +5,7 @@
 use abi_runtime::SharedBuf;
 use abi_runtime::attach::{
     AddedField, AttachError, Field, HandshakeSpec, RowContents, RowReport, RowSpec, TableSpec,
-    Version, attach, report,
+    Version, attach, block, report,
 };
 
 const fn f(offset: usize, width: usize) -> Field {
@@ -33,7 +33,9 @@ static BLOCK: TableSpec = TableSpec {
         align: 8,
         overlaps: &[],
         contents: RowContents::Plain,
+        need: None,
     }],
+    geometry: &[],
 };
 
 /// The image: magic, major, minor, header size, total size, row count, then 3 rows.
@@ -58,6 +60,7 @@ static ROOT: TableSpec = TableSpec {
             align: 8,
             overlaps: &[],
             contents: RowContents::Header,
+            need: None,
         },
         RowSpec {
             name: "data",
@@ -68,6 +71,7 @@ static ROOT: TableSpec = TableSpec {
             align: 8,
             overlaps: &[],
             contents: RowContents::Plain,
+            need: None,
         },
         RowSpec {
             name: "blocks",
@@ -81,9 +85,12 @@ static ROOT: TableSpec = TableSpec {
                 table: &BLOCK,
                 count: 2,
                 stride: 64,
+                stride_geometry: None,
             },
+            need: None,
         },
     ],
+    geometry: &[],
 };
 
 static HANDSHAKE: HandshakeSpec = HandshakeSpec {
@@ -101,6 +108,8 @@ static HANDSHAKE: HandshakeSpec = HandshakeSpec {
         offset: 40,
         end: 48,
     }],
+    state: None,
+    generation: None,
 };
 
 fn put(buf: &SharedBuf, at: usize, v: u32) {
@@ -135,9 +144,18 @@ fn a_valid_image_places_every_region_and_block() {
     assert_eq!(a.producer, Version { major: 1, minor: 3 });
     assert_eq!((a.header_size, a.extent), (48, 256));
     assert_eq!(a.table.row(1).unwrap().offset, 64);
-    let b1 = a.table.block(2, 1).unwrap();
+    // Attach leaves the blocks for their first use.
+    assert!(a.table.block(2, 1).is_none());
+    let b1 = block(buf.region(), a.producer, &ROOT, &a.table, 2, 1)
+        .unwrap()
+        .unwrap();
     assert_eq!(b1.row(0).unwrap().offset, 192 + 16);
-    assert!(a.table.block(2, 2).is_none());
+    assert_eq!(b1.path, "blocks[1].");
+    assert!(
+        block(buf.region(), a.producer, &ROOT, &a.table, 2, 2)
+            .unwrap()
+            .is_none()
+    );
 }
 
 /// A corruption of the image: what it breaks, how, and the error it must give.
@@ -160,7 +178,13 @@ fn each_check_refuses_its_corruption() {
     for (name, corrupt, check) in cases {
         let buf = image();
         corrupt(&buf);
-        let err = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap_err();
+        let err = attach(buf.region(), &HANDSHAKE, &ROOT)
+            .and_then(|a| {
+                (0..2).try_for_each(|k| {
+                    block(buf.region(), a.producer, &ROOT, &a.table, 2, k).map(|_| ())
+                })
+            })
+            .unwrap_err();
         assert_eq!(err.check(), check, "{name}: {err}");
     }
 }
@@ -172,6 +196,11 @@ fn a_row_newer_than_the_producer_may_be_absent() {
     put(&buf, 16, 2);
     let a = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap();
     assert!(a.table.row(2).is_none() && a.table.block(2, 0).is_none());
+    assert!(
+        block(buf.region(), a.producer, &ROOT, &a.table, 2, 0)
+            .unwrap()
+            .is_none()
+    );
     put(&buf, 4, 1 | (2 << 16));
     let err = attach(buf.region(), &HANDSHAKE, &ROOT).unwrap_err();
     assert_eq!((err.check(), err.region()), ("region_missing", "blocks"));

@@ -9,6 +9,8 @@ pub mod at {
     pub const ABI_MINOR: usize = 0x06;
     pub const HEADER_SIZE: usize = 0x08;
     pub const TOTAL_SIZE: usize = 0x0C;
+    pub const HOST_GENERATION: usize = 0x14;
+    pub const HOST_STATE: usize = 0x18;
     pub const REGION_COUNT: usize = 0x1C;
     pub const REGIONS: usize = 0x40;
     pub const RING_SLOTS: usize = 0x90;
@@ -21,7 +23,32 @@ pub mod at {
     pub const BLOCK_SIZE: usize = 0x00;
     pub const BLOCK_REGION_COUNT: usize = 0x04;
     pub const BLOCK_REGIONS: usize = 0x08;
+    /// log_ring_header.capacity and log_queue_header.capacity.
+    pub const LOG_CAPACITY: usize = 0x10;
+    /// mailbox_header.
+    pub const REQUEST_CAPACITY: usize = 0x18;
+    pub const RESPONSE_CAPACITY: usize = 0x1C;
+    /// draw_header.
+    pub const DRAW_BUFFERS: usize = 0x04;
+    pub const DRAW_BUFFER_SIZE: usize = 0x08;
+    pub const DRAW_MAX_COMMANDS: usize = 0x0C;
+    pub const DRAW_MAX_PAYLOAD: usize = 0x10;
+    /// params_header.max_params, stats_header.max_stats.
+    pub const MAX_PARAMS: usize = 0x10;
+    pub const MAX_STATS: usize = 0x08;
 }
+
+/// host_state values (reference: host_state enum).
+pub const STARTING: u32 = 0;
+pub const RUNNING: u32 = 1;
+/// The valid image's host_generation.
+pub const GENERATION: u32 = 1;
+/// The valid mailbox's request and response capacities (its region is 4096 bytes, 64 of
+/// them its header).
+pub const MAILBOX_CAPACITIES: (u32, u32) = (1024, 3008);
+/// draw_header geometry: buffers, buffer_size (64 + 2048 * 36 + 16384), max_commands,
+/// max_payload.
+pub const DRAW_GEOMETRY: [u32; 4] = [3, 90_176, 2048, 16_384];
 
 pub const BRIDGE_MAGIC: u32 = 0x4246_4249;
 pub const HEADER_SIZE: u32 = 1304;
@@ -40,7 +67,7 @@ fn put(image: &mut [u8], offset: usize, bytes: &[u8]) {
     image[offset..offset + bytes.len()].copy_from_slice(bytes);
 }
 
-fn put32(image: &mut [u8], offset: usize, v: u32) {
+pub fn put32(image: &mut [u8], offset: usize, v: u32) {
     put(image, offset, &v.to_le_bytes());
 }
 
@@ -49,7 +76,7 @@ fn put16(image: &mut [u8], offset: usize, v: u16) {
 }
 
 /// Writes row `index` of the table at `table` (offset, size).
-fn row(image: &mut [u8], table: usize, index: usize, (offset, size): (u32, u32)) {
+pub fn row(image: &mut [u8], table: usize, index: usize, (offset, size): (u32, u32)) {
     put32(image, table + 8 * index, offset);
     put32(image, table + 8 * index + 4, size);
 }
@@ -73,6 +100,7 @@ pub fn valid() -> Vec<u8> {
     put32(&mut image, at::MAX_CLIENTS, 8);
     put32(&mut image, at::CLIENT_BLOCK_SIZE, 0x10000);
     put32(&mut image, at::CLIENT_ENTRY_SIZE, 128);
+    put32(&mut image, LOG_RING.0 as usize + at::LOG_CAPACITY, 0x10000);
     for i in 0..8 {
         let block = (CLIENT_BLOCKS.0 + i * 0x10000) as usize;
         put32(&mut image, block + at::BLOCK_SIZE, 0x10000);
@@ -80,13 +108,76 @@ pub fn valid() -> Vec<u8> {
         for (k, r) in CLIENT_ROWS.iter().enumerate() {
             row(&mut image, block + at::BLOCK_REGIONS, k, *r);
         }
+        let queue = block + CLIENT_ROWS[0].0 as usize;
+        put32(&mut image, queue + at::LOG_CAPACITY, 16384);
+        let mailbox = block + CLIENT_ROWS[2].0 as usize;
+        put32(
+            &mut image,
+            mailbox + at::REQUEST_CAPACITY,
+            MAILBOX_CAPACITIES.0,
+        );
+        put32(
+            &mut image,
+            mailbox + at::RESPONSE_CAPACITY,
+            MAILBOX_CAPACITIES.1,
+        );
         let block = (BOT_BLOCKS.0 + i * 0x49000) as usize;
-        put32(&mut image, block + at::BLOCK_SIZE, 0x49000);
-        put32(&mut image, block + at::BLOCK_REGION_COUNT, 3);
-        for (k, r) in BOT_ROWS.iter().enumerate() {
-            row(&mut image, block + at::BLOCK_REGIONS, k, *r);
-        }
+        put_bot_block(&mut image, block);
     }
+    // Last, as a host does: the tables are written, then the state says so.
+    put32(&mut image, at::HOST_GENERATION, GENERATION);
+    put32(&mut image, at::HOST_STATE, RUNNING);
+    image
+}
+
+/// A valid bot block at `block`: its header, table, and each region's geometry.
+pub fn put_bot_block(image: &mut [u8], block: usize) {
+    put32(image, block + at::BLOCK_SIZE, 0x49000);
+    put32(image, block + at::BLOCK_REGION_COUNT, 3);
+    for (k, r) in BOT_ROWS.iter().enumerate() {
+        row(image, block + at::BLOCK_REGIONS, k, *r);
+    }
+    let draw = block + BOT_ROWS[0].0 as usize;
+    let fields = [
+        at::DRAW_BUFFERS,
+        at::DRAW_BUFFER_SIZE,
+        at::DRAW_MAX_COMMANDS,
+        at::DRAW_MAX_PAYLOAD,
+    ];
+    for (f, v) in fields.iter().zip(DRAW_GEOMETRY) {
+        put32(image, draw + f, v);
+    }
+    put32(image, block + BOT_ROWS[1].0 as usize + at::MAX_PARAMS, 32);
+    put32(image, block + BOT_ROWS[2].0 as usize + at::MAX_STATS, 64);
+}
+
+/// A valid image whose host built the snapshot ring with `slots` slots of `slot_size`
+/// bytes (the ring region sized to fit, the regions after it moved along).
+pub fn with_ring(slots: u32, slot_size: u32) -> Vec<u8> {
+    let old = valid();
+    let ring = slots * slot_size;
+    let shift = ring - SNAPSHOT_RING.1;
+    let mut image = vec![0u8; old.len() + shift as usize];
+    let after = (SNAPSHOT_RING.0 + SNAPSHOT_RING.1) as usize;
+    image[..after].copy_from_slice(&old[..after]);
+    image[after + shift as usize..].copy_from_slice(&old[after..]);
+    put32(&mut image, at::TOTAL_SIZE, TOTAL + shift);
+    row(&mut image, at::REGIONS, 1, (SNAPSHOT_RING.0, ring));
+    row(
+        &mut image,
+        at::REGIONS,
+        2,
+        (CLIENT_BLOCKS.0 + shift, CLIENT_BLOCKS.1),
+    );
+    row(&mut image, at::REGIONS, 3, (LOG_RING.0 + shift, LOG_RING.1));
+    row(
+        &mut image,
+        at::REGIONS,
+        4,
+        (BOT_BLOCKS.0 + shift, BOT_BLOCKS.1),
+    );
+    put32(&mut image, at::RING_SLOTS, slots);
+    put32(&mut image, at::RING_SLOT_SIZE, slot_size);
     image
 }
 
@@ -198,6 +289,159 @@ pub fn corruptions() -> Vec<Corruption> {
             1,
             (BOT_ROWS[1].0 + 4, BOT_ROWS[1].1),
         )
+    });
+    list
+}
+
+/// The geometry and start-up cases: each geometry field of the header and of each block's
+/// regions, wrong in each way its rule allows (`codegen/ATTACH.md`, "Geometry"), and a host
+/// still starting. The field's rule decides the ways: an equal one can only differ; a
+/// followed one can be 0, not a multiple of its alignment, under the least its types need,
+/// or ask for more than its region holds (the ways that cannot arise, such as a slot count
+/// under 1 that is not 0, are left out).
+pub fn geometry_corruptions() -> Vec<Corruption> {
+    let mut list = Vec::new();
+    let mut add = |name: &'static str, check: &'static str, f: &dyn Fn(&mut Vec<u8>)| {
+        let mut image = valid();
+        f(&mut image);
+        list.push(Corruption { name, check, image });
+    };
+    let log = LOG_RING.0 as usize + at::LOG_CAPACITY;
+    let client0 = CLIENT_BLOCKS.0 as usize;
+    let queue = client0 + CLIENT_ROWS[0].0 as usize + at::LOG_CAPACITY;
+    let mailbox = client0 + CLIENT_ROWS[2].0 as usize;
+    let bot3 = (BOT_BLOCKS.0 + 3 * 0x49000) as usize;
+    let draw = bot3 + BOT_ROWS[0].0 as usize;
+    add("host still starting", "host_not_running", &|i| {
+        put32(i, at::HOST_STATE, STARTING)
+    });
+    add("host exiting", "host_not_running", &|i| {
+        put32(i, at::HOST_STATE, 2)
+    });
+    add("ring_slots 0", "geometry_zero", &|i| {
+        put32(i, at::RING_SLOTS, 0)
+    });
+    add(
+        "ring_slots past the ring region",
+        "geometry_too_large",
+        &|i| put32(i, at::RING_SLOTS, 9),
+    );
+    add("ring_slot_size 0", "geometry_zero", &|i| {
+        put32(i, at::RING_SLOT_SIZE, 0)
+    });
+    add(
+        "ring_slot_size not a multiple of 8",
+        "geometry_misaligned",
+        &|i| put32(i, at::RING_SLOT_SIZE, 32772),
+    );
+    add(
+        "ring_slot_size under a slot header and snapshot",
+        "geometry_too_small",
+        &|i| put32(i, at::RING_SLOT_SIZE, 4096),
+    );
+    add(
+        "ring_slot_size past the ring region",
+        "geometry_too_large",
+        &|i| put32(i, at::RING_SLOT_SIZE, 65536),
+    );
+    add(
+        "ring_slots * ring_slot_size overflows 32 bits",
+        "geometry_too_large",
+        &|i| {
+            put32(i, at::RING_SLOTS, 0x10_0000);
+            put32(i, at::RING_SLOT_SIZE, 0x10_0000);
+        },
+    );
+    add(
+        "max_clients larger than the client table",
+        "geometry_mismatch",
+        &|i| put32(i, at::MAX_CLIENTS, 16),
+    );
+    add("max_clients 0", "geometry_mismatch", &|i| {
+        put32(i, at::MAX_CLIENTS, 0)
+    });
+    add("client_entry_size larger", "geometry_mismatch", &|i| {
+        put32(i, at::CLIENT_ENTRY_SIZE, 256)
+    });
+    add("client_block_size 0", "geometry_zero", &|i| {
+        put32(i, at::CLIENT_BLOCK_SIZE, 0)
+    });
+    add(
+        "client_block_size not a multiple of 8",
+        "geometry_misaligned",
+        &|i| put32(i, at::CLIENT_BLOCK_SIZE, 0x10004),
+    );
+    add(
+        "client_block_size under a block header",
+        "geometry_too_small",
+        &|i| put32(i, at::CLIENT_BLOCK_SIZE, 64),
+    );
+    add(
+        "client_block_size past the blocks region",
+        "geometry_too_large",
+        &|i| put32(i, at::CLIENT_BLOCK_SIZE, 0x20000),
+    );
+    add("log ring capacity 0", "geometry_zero", &|i| {
+        put32(i, log, 0)
+    });
+    add(
+        "log ring capacity not a multiple of 8",
+        "geometry_misaligned",
+        &|i| put32(i, log, 0xFFFC),
+    );
+    add(
+        "log ring capacity past its region",
+        "geometry_too_large",
+        &|i| put32(i, log, 0x10008),
+    );
+    add(
+        "client block's log queue capacity 0",
+        "geometry_zero",
+        &|i| put32(i, queue, 0),
+    );
+    add(
+        "client block's log queue capacity not a multiple of 8",
+        "geometry_misaligned",
+        &|i| put32(i, queue, 16380),
+    );
+    add(
+        "client block's log queue capacity past its region",
+        "geometry_too_large",
+        &|i| put32(i, queue, 16392),
+    );
+    add("mailbox request_capacity 0", "geometry_zero", &|i| {
+        put32(i, mailbox + at::REQUEST_CAPACITY, 0)
+    });
+    add(
+        "mailbox capacities past its region",
+        "geometry_too_large",
+        &|i| put32(i, mailbox + at::RESPONSE_CAPACITY, MAILBOX_CAPACITIES.1 + 1),
+    );
+    add(
+        "mailbox capacities overflow 32 bits",
+        "geometry_too_large",
+        &|i| {
+            put32(i, mailbox + at::REQUEST_CAPACITY, u32::MAX);
+            put32(i, mailbox + at::RESPONSE_CAPACITY, u32::MAX);
+        },
+    );
+    add("draw buffers differ", "geometry_mismatch", &|i| {
+        put32(i, draw + at::DRAW_BUFFERS, 4)
+    });
+    add("draw buffer_size differs", "geometry_mismatch", &|i| {
+        put32(i, draw + at::DRAW_BUFFER_SIZE, 65536)
+    });
+    add("draw max_commands differs", "geometry_mismatch", &|i| {
+        put32(i, draw + at::DRAW_MAX_COMMANDS, 4096)
+    });
+    add("draw max_payload 0", "geometry_mismatch", &|i| {
+        put32(i, draw + at::DRAW_MAX_PAYLOAD, 0)
+    });
+    add("max_params differs", "geometry_mismatch", &|i| {
+        put32(i, bot3 + BOT_ROWS[1].0 as usize + at::MAX_PARAMS, 64)
+    });
+    add("max_stats differs", "geometry_mismatch", &|i| {
+        put32(i, bot3 + BOT_ROWS[2].0 as usize + at::MAX_STATS, 0)
     });
     list
 }

@@ -7,6 +7,7 @@ pub mod random_schema;
 pub mod readme;
 pub mod reference;
 pub mod tools;
+pub mod verdict;
 
 /// The repository's `schema.toml`, loaded; a schema error panics with its rendering.
 pub fn bridge_schema() -> abi_codegen::Schema {

@@ -5,7 +5,9 @@ use toml::Spanned;
 
 use super::LowerAttach;
 use crate::ir::attach::{AddedField, Handshake};
+use crate::ir::geometry::Liveness;
 use crate::ir::scalar::Scalar;
+use crate::ir::{Elem, Prim};
 use crate::parse::{RawHandshake, RawStruct};
 
 impl LowerAttach<'_> {
@@ -40,7 +42,8 @@ impl LowerAttach<'_> {
             Some(p) => Some(self.lower_magic(si, p, &what)?),
             None => None,
         };
-        let (major, minor, added) = (major?, minor?, added?);
+        let liveness = self.lower_liveness(si, v, &what);
+        let (major, minor, added, liveness) = (major?, minor?, added?, liveness?);
         let full = self.layout.of(si).size;
         let base_size = added.first().map_or(full, |a| a.offset);
         let named = [
@@ -48,6 +51,11 @@ impl LowerAttach<'_> {
             (Some(&v.minor), Some(&minor)),
             (v.size.as_ref(), size.as_ref()),
             (v.magic.as_ref(), magic.as_ref().map(|m| &m.0)),
+            (v.state.as_ref(), liveness.as_ref().map(|l| &l.state)),
+            (
+                v.generation.as_ref(),
+                liveness.as_ref().and_then(|l| l.generation.as_ref()),
+            ),
         ];
         for (raw_path, scalar) in named {
             let (Some(raw_path), Some(scalar)) = (raw_path, scalar) else {
@@ -73,7 +81,109 @@ impl LowerAttach<'_> {
             size,
             base_size,
             added,
+            liveness,
         })
+    }
+
+    /// `state`, `running` and `generation`: all three or none of state and running; the
+    /// state field an unsigned integer or an enum with an unsigned repr, `running` one of
+    /// its values (or a constant); the generation an unsigned integer. `None` on an error.
+    fn lower_liveness(
+        &mut self,
+        si: usize,
+        v: &RawHandshake,
+        what: &str,
+    ) -> Option<Option<Liveness>> {
+        let (state, running) = match (&v.state, &v.running) {
+            (None, None) => {
+                if let Some(g) = &v.generation {
+                    self.errors.error_help(
+                        &self.inner(g),
+                        format!("{what}: `generation` without `state`"),
+                        "add `state = \"<field>\"` and `running = \"<value>\"`: a reader learns of a reload from the state and the generation together",
+                    );
+                    return None;
+                }
+                return Some(None);
+            }
+            (Some(state), Some(running)) => (state, running),
+            (Some(given), None) | (None, Some(given)) => {
+                self.errors.error_help(
+                    &self.inner(given),
+                    format!("{what}: `state` and `running` go together"),
+                    "name the state field and the value that means the writer has finished its tables",
+                );
+                return None;
+            }
+        };
+        let swhat = format!("{what}, state");
+        let (fields, offset) = self.resolve_path(si, state, &swhat)?;
+        let field = self.field_at(si, &fields);
+        let (width, values) = match (field.ty.elem, field.ty.len) {
+            (Elem::Prim(p @ (Prim::U8 | Prim::U16 | Prim::U32 | Prim::U64)), None) => {
+                (p.size(), None)
+            }
+            (Elem::Enum(e), None)
+                if self.abi.enums[e].repr.is_integer() && !self.abi.enums[e].repr.is_signed() =>
+            {
+                (self.abi.enums[e].repr.size(), Some(e))
+            }
+            _ => {
+                self.errors.error_help(
+                    &self.inner(state),
+                    format!(
+                        "{swhat}: `{}` is `{}`; it must be an unsigned integer or an enum with an unsigned repr",
+                        state.get_ref(),
+                        field.ty.text
+                    ),
+                    "name a u8, u16, u32 or u64 field, or an enum field",
+                );
+                return None;
+            }
+        };
+        let name = running.get_ref();
+        let found = match values {
+            Some(e) => self.abi.enums[e]
+                .values
+                .iter()
+                .find(|x| x.name == *name)
+                .map(|x| x.value),
+            None => self.abi.find_const(name).map(|c| self.abi.consts[c].value),
+        };
+        let Some(value) = found else {
+            let help = match values {
+                Some(e) => Self::suggest(
+                    name,
+                    self.abi.enums[e].values.iter().map(|x| x.name.as_str()),
+                    format!("name a value of enum `{}`", self.abi.enums[e].name),
+                ),
+                None => Self::suggest(
+                    name,
+                    self.abi.consts.iter().map(|c| c.name.as_str()),
+                    "name a constant",
+                ),
+            };
+            self.errors.error_help(
+                &self.inner(running),
+                format!("{what}, running: `{name}` is not a value the state field can hold"),
+                help,
+            );
+            return None;
+        };
+        let generation = match &v.generation {
+            Some(g) => Some(self.resolve_unsigned(si, g, &format!("{what}, generation"))?),
+            None => None,
+        };
+        Some(Some(Liveness {
+            state: Scalar {
+                path: state.get_ref().clone(),
+                offset,
+                width,
+            },
+            running: u64::try_from(value).unwrap_or(u64::MAX),
+            running_name: name.clone(),
+            generation,
+        }))
     }
 
     fn lower_magic(

@@ -4,6 +4,7 @@
 //! region may hold a `[[ring]]`.
 
 mod file;
+mod geometry;
 mod handshake;
 mod links;
 mod row;
@@ -53,9 +54,12 @@ pub fn lower_attach(
         layouts,
         root: None,
         files: Vec::new(),
+        geometry: Vec::new(),
     };
     cx.find_root(raw, &mut attach);
     cx.check_handle_names(raw);
+    cx.errors.propagate()?;
+    cx.lower_geometry(raw, &mut attach);
     cx.errors.propagate()?;
     attach.files = cx.lower_files(raw);
     cx.errors.propagate()?;
@@ -206,18 +210,19 @@ impl LowerAttach<'_> {
         &s.fields[*last]
     }
 
+    /// A constant's value, or a struct's size: what a name in a constant expression means.
+    fn value_of(&self, name: &str) -> Option<i128> {
+        if let Some(i) = self.abi.find_const(name) {
+            return Some(self.abi.consts[i].value);
+        }
+        let si = self.abi.structs.iter().position(|s| s.name == name)?;
+        Some(i128::from(self.layout.of(si).size))
+    }
+
     /// A count, stride or byte size: an integer, or an expression over constants in which a
     /// struct's name stands for its size.
     fn eval(&mut self, value: &Spanned<RawValue>, what: &str, least: i128) -> Option<u64> {
-        let abi = self.abi;
-        let layout = self.layout;
-        let lookup = |name: &str| -> Option<i128> {
-            if let Some(i) = abi.find_const(name) {
-                return Some(abi.consts[i].value);
-            }
-            let si = abi.structs.iter().position(|s| s.name == name)?;
-            Some(i128::from(layout.of(si).size))
-        };
+        let lookup = |name: &str| self.value_of(name);
         let result = match value.get_ref() {
             RawValue::Int(v) => Ok(i128::from(*v)),
             RawValue::Expr(text) => crate::expr::eval(text, &lookup),

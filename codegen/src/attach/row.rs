@@ -4,6 +4,7 @@
 use super::LowerAttach;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, Row};
+use crate::ir::geometry::Follows;
 use crate::parse::{RawRow, RawValue};
 use toml::Spanned;
 
@@ -48,6 +49,7 @@ impl LowerAttach<'_> {
             );
             return None;
         }
+        let mut each_struct = 0;
         let (holds, min_size, align) = match kind {
             "struct" => {
                 let si = self.find_struct(r.structure.as_ref().expect("given"), &what)?;
@@ -60,6 +62,7 @@ impl LowerAttach<'_> {
                     None => 0,
                 };
                 let (each, align) = self.with_trailer(si);
+                each_struct = each;
                 (
                     Holds::Struct {
                         struct_index: si,
@@ -183,14 +186,17 @@ impl LowerAttach<'_> {
             optional: r.optional.as_ref().is_some_and(|o| *o.get_ref()),
             holds,
             min_size,
+            each: each_struct,
             align,
             overlaps: Vec::new(),
+            need: None,
+            follows: Follows::default(),
         })
     }
 
     /// A struct's bytes with its trailer (what follows it in its region), and the alignment
     /// of both.
-    fn with_trailer(&self, si: usize) -> (u64, u64) {
+    pub(super) fn with_trailer(&self, si: usize) -> (u64, u64) {
         let l = self.layout.of(si);
         let trailer = &self.access.structs[si].trailer;
         let end = trailer

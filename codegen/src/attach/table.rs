@@ -121,6 +121,7 @@ impl LowerAttach<'_> {
             index_enum,
             rows,
             align,
+            geometry: Vec::new(),
             span: self.inner(&l.name),
         })
     }

@@ -331,12 +331,7 @@ impl ImageDecoder<'_> {
                 if struct_index == t.header && start == 0 {
                     return; // the header, decoded already
                 }
-                let each = (t.rows[ri].min_size
-                    - match holds {
-                        Holds::Struct { bytes, .. } => *bytes,
-                        _ => 0,
-                    })
-                    / count.max(1);
+                let each = t.rows[ri].each;
                 for i in 0..count {
                     let p = if count == 1 {
                         path.to_string()

@@ -6,10 +6,12 @@
 use std::cell::OnceCell;
 
 use abi_runtime::attach::spec::{
-    AddedField, Field, HandshakeSpec, RowContents, RowSpec, TableSpec, Version,
+    AddedField, Field, GeometryRule, GeometrySpec, HandshakeSpec, NeedSpec, NeedTerm, RowContents,
+    RowSpec, TableSpec, Version,
 };
 
 use crate::ir::attach::{Holds, LayoutTable, Row};
+use crate::ir::geometry;
 use crate::ir::scalar::Scalar;
 use crate::schema::Schema;
 
@@ -19,6 +21,8 @@ pub struct AttachSpecs<'a> {
     schema: &'a Schema,
     rows: Vec<OnceCell<Vec<RowSpec<'a>>>>,
     tables: Vec<OnceCell<TableSpec<'a>>>,
+    geometry: Vec<Vec<GeometrySpec<'a>>>,
+    needs: Vec<Vec<Vec<NeedTerm<'a>>>>,
     added: Vec<Vec<AddedField<'a>>>,
 }
 
@@ -44,10 +48,50 @@ impl<'a> AttachSpecs<'a> {
                 })
                 .collect()
         });
+        let attach = &schema.attach;
+        let geometry = attach.layouts.iter().map(|l| {
+            l.geometry
+                .iter()
+                .map(|t| {
+                    let g = &attach.geometry[t.geometry];
+                    GeometrySpec {
+                        name: &schema.abi.structs[g.struct_index].fields[g.field].name,
+                        row: t.row,
+                        field: field(&g.scalar),
+                        rule: match g.rule {
+                            geometry::GeometryRule::Equal => {
+                                GeometryRule::Equal(g.value.unwrap_or(0))
+                            }
+                            geometry::GeometryRule::Follow { least, align } => {
+                                GeometryRule::Follow { least, align }
+                            }
+                        },
+                    }
+                })
+                .collect()
+        });
+        let needs = attach.layouts.iter().map(|l| {
+            l.rows
+                .iter()
+                .map(|r| {
+                    r.need.as_ref().map_or(Vec::new(), |n| {
+                        n.terms
+                            .iter()
+                            .map(|t| NeedTerm {
+                                factor: t.factor,
+                                geometry: &t.geometry,
+                            })
+                            .collect()
+                    })
+                })
+                .collect()
+        });
         AttachSpecs {
             schema,
             rows: (0..n).map(|_| OnceCell::new()).collect(),
             tables: (0..n).map(|_| OnceCell::new()).collect(),
+            geometry: geometry.collect(),
+            needs: needs.collect(),
             added: added.collect(),
         }
     }
@@ -57,8 +101,13 @@ impl<'a> AttachSpecs<'a> {
         self.tables[layout].get_or_init(|| {
             let schema = self.schema;
             let l = &schema.attach.layouts[layout];
-            let rows = self.rows[layout]
-                .get_or_init(|| l.rows.iter().map(|r| self.row(l, r)).collect::<Vec<_>>());
+            let rows = self.rows[layout].get_or_init(|| {
+                l.rows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| self.row(layout, l, k, r))
+                    .collect::<Vec<_>>()
+            });
             TableSpec {
                 name: &l.name,
                 header: &schema.abi.structs[l.header].name,
@@ -71,11 +120,12 @@ impl<'a> AttachSpecs<'a> {
                 row_count: l.row_count.as_ref().map(field),
                 extent: l.extent.as_ref().map(field),
                 rows,
+                geometry: &self.geometry[layout],
             }
         })
     }
 
-    fn row(&'a self, l: &LayoutTable, r: &'a Row) -> RowSpec<'a> {
+    fn row(&'a self, li: usize, l: &LayoutTable, k: usize, r: &'a Row) -> RowSpec<'a> {
         let ours = self.schema.abi.version;
         let contents = match r.holds {
             Holds::Struct { struct_index, .. } if struct_index == l.header => RowContents::Header,
@@ -87,6 +137,7 @@ impl<'a> AttachSpecs<'a> {
                 table: self.table(layout),
                 count: count as usize,
                 stride: stride as usize,
+                stride_geometry: r.follows.size,
             },
             _ => RowContents::Plain,
         };
@@ -102,6 +153,10 @@ impl<'a> AttachSpecs<'a> {
             align: r.align,
             overlaps: &r.overlaps,
             contents,
+            need: r.need.as_ref().map(|n| NeedSpec {
+                fixed: n.fixed,
+                terms: &self.needs[li][k],
+            }),
         }
     }
 
@@ -131,6 +186,12 @@ impl<'a> AttachSpecs<'a> {
             base_size: h.base_size as usize,
             full_size: schema.layout.of(struct_index).size as usize,
             added: &self.added[k],
+            state: h.liveness.as_ref().map(|l| (field(&l.state), l.running)),
+            generation: h
+                .liveness
+                .as_ref()
+                .and_then(|l| l.generation.as_ref())
+                .map(field),
         })
     }
 }

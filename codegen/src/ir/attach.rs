@@ -5,6 +5,7 @@
 
 use crate::diagnostics::Span;
 use crate::ir::file::FileFormat;
+use crate::ir::geometry::{Follows, Geometry, Liveness, Need, TableGeometry};
 use crate::ir::scalar::Scalar;
 use crate::ir::version::Version;
 
@@ -20,6 +21,8 @@ pub struct Attach {
     pub root: Option<usize>,
     /// The `[[file]]` formats, in schema order: read with the same scalars as the tables.
     pub files: Vec<FileFormat>,
+    /// Every field with `geometry`, in schema order (by struct, then field).
+    pub geometry: Vec<Geometry>,
 }
 
 /// How a reader learns who produced an extensible record.
@@ -38,6 +41,8 @@ pub struct Handshake {
     pub base_size: u64,
     /// The fields a minor version added, in order.
     pub added: Vec<AddedField>,
+    /// The writer's state and generation (`state`, `running`, `generation`).
+    pub liveness: Option<Liveness>,
 }
 
 /// A field that a minor version added to an extensible record.
@@ -91,6 +96,8 @@ pub struct LayoutTable {
     /// The alignment a bridge or block laid out by this table needs: its header's, and
     /// every region's whose offset is relative to it.
     pub align: u64,
+    /// The geometry fields this table's checks read: its header's, then each struct row's.
+    pub geometry: Vec<TableGeometry>,
     pub span: Span,
 }
 
@@ -108,12 +115,19 @@ pub struct Row {
     /// Whether any producer may leave it out.
     pub optional: bool,
     pub holds: Holds,
-    /// Bytes the region needs at least for what it holds.
+    /// Bytes the region needs at least for what it holds (with the least of each value it
+    /// follows from the writer's geometry).
     pub min_size: u64,
+    /// For a struct row: the bytes of one struct with its trailer; 0 for the others.
+    pub each: u64,
     /// The alignment its offset needs.
     pub align: u64,
     /// Rows (by position in `LayoutTable::rows`) it may overlap.
     pub overlaps: Vec<usize>,
+    /// What the region needs for the writer's values it follows (checked against its size).
+    pub need: Option<Need>,
+    /// The geometry that sizes a ring's slots or the stride between blocks.
+    pub follows: Follows,
 }
 
 /// What a region holds.
@@ -152,7 +166,7 @@ impl Holds {
 
 /// The checks an attach makes, by the snake_case names every target reports them with
 /// (`codegen/ATTACH.md`), in that document's order: a target numbers them from 1 in this order.
-pub const CHECKS: [&str; 14] = [
+pub const CHECKS: [&str; 21] = [
     "mapping_too_short",
     "bad_magic",
     "major_mismatch",
@@ -167,4 +181,11 @@ pub const CHECKS: [&str; 14] = [
     "region_misaligned",
     "region_too_small",
     "regions_overlap",
+    "host_not_running",
+    "host_reloaded",
+    "geometry_mismatch",
+    "geometry_zero",
+    "geometry_misaligned",
+    "geometry_too_small",
+    "geometry_too_large",
 ];

@@ -7,6 +7,7 @@ pub mod attach;
 mod constant;
 mod enumeration;
 pub mod file;
+pub mod geometry;
 pub mod names;
 pub mod scalar;
 mod structure;

@@ -45,6 +45,41 @@ fn field(s: &Scalar) -> TokenStream {
     quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
 }
 
+fn opt_index(i: Option<usize>) -> TokenStream {
+    match i {
+        Some(i) => {
+            let i = lit(i as u64);
+            quote!(Some(#i))
+        }
+        None => quote!(None),
+    }
+}
+
+/// A table's geometry fields as `GeometrySpec`s.
+fn geometry_specs(schema: &Schema, l: &LayoutTable) -> Vec<TokenStream> {
+    use crate::ir::geometry::GeometryRule;
+    l.geometry
+        .iter()
+        .map(|t| {
+            let g = &schema.attach.geometry[t.geometry];
+            let name = &schema.abi.structs[g.struct_index].fields[g.field].name;
+            let row = opt_index(t.row);
+            let f = field(&g.scalar);
+            let rule = match g.rule {
+                GeometryRule::Equal => {
+                    let v = lit(g.value.unwrap_or(0));
+                    quote!(::abi_runtime::attach::GeometryRule::Equal(#v))
+                }
+                GeometryRule::Follow { least, align } => {
+                    let (least, align) = (lit(least), lit(align));
+                    quote!(::abi_runtime::attach::GeometryRule::Follow { least: #least, align: #align })
+                }
+            };
+            quote!(::abi_runtime::attach::GeometrySpec { name: #name, row: #row, field: #f, rule: #rule })
+        })
+        .collect()
+}
+
 fn opt_field(s: &Option<Scalar>) -> TokenStream {
     match s {
         Some(s) => {
@@ -83,14 +118,28 @@ fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
             } => {
                 let table = spec_ident(&schema.attach.layouts[*layout].name, "TABLE");
                 let (count, stride) = (lit(*count), lit(*stride));
-                quote!(::abi_runtime::attach::RowContents::Blocks { table: &#table, count: #count, stride: #stride })
+                let sg = opt_index(r.follows.size);
+                quote!(::abi_runtime::attach::RowContents::Blocks { table: &#table, count: #count, stride: #stride, stride_geometry: #sg })
             }
             _ => quote!(::abi_runtime::attach::RowContents::Plain),
+        };
+        let need = match &r.need {
+            Some(n) => {
+                let fixed = lit(n.fixed);
+                let terms = n.terms.iter().map(|t| {
+                    let factor = lit(t.factor);
+                    let gs = t.geometry.iter().map(|&g| lit(g as u64));
+                    quote!(::abi_runtime::attach::NeedTerm { factor: #factor, geometry: &[#(#gs),*] })
+                });
+                quote!(Some(::abi_runtime::attach::NeedSpec { fixed: #fixed, terms: &[#(#terms),*] }))
+            }
+            None => quote!(None),
         };
         quote! {
             ::abi_runtime::attach::RowSpec {
                 name: #name, index: #index, since_minor: #since, optional: #optional,
                 min_size: #min_size, align: #align, overlaps: &[#(#overlaps),*], contents: #contents,
+                need: #need,
             }
         }
     });
@@ -100,6 +149,7 @@ fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
         (lit(l.table_offset), lit(l.max_rows), lit(l.row_size));
     let (row_offset, row_len) = (field(&l.row_offset), field(&l.row_size_field));
     let (row_count, extent) = (opt_field(&l.row_count), opt_field(&l.extent));
+    let geometry = geometry_specs(schema, l);
     let name = &l.name;
     let doc = doc_lit!(
         " Layout table `{name}`: `{header}.{}`, indexed by `{}`. {}",
@@ -113,6 +163,7 @@ fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
             name: #name, header: #header, header_size: #header_size, table_offset: #table_offset,
             max_rows: #max_rows, row_size: #row_size, row_offset: #row_offset, row_len: #row_len,
             row_count: #row_count, extent: #extent, rows: &[#(#rows),*],
+            geometry: &[#(#geometry),*],
         };
     }
 }
@@ -137,6 +188,13 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
     };
     let (major_f, minor_f, size_f) = (field(&h.major), field(&h.minor), opt_field(&h.size));
     let base_size = lit(h.base_size);
+    let (state, generation) = match &h.liveness {
+        Some(l) => {
+            let (f, running) = (field(&l.state), lit(l.running));
+            (quote!(Some((#f, #running))), opt_field(&l.generation))
+        }
+        None => (quote!(None), quote!(None)),
+    };
     let full = lit(schema.layout.of(h.struct_index).size);
     let added = h.added.iter().map(|a| {
         let name = &s.fields[a.field].name;
@@ -181,6 +239,7 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
             ours: ::abi_runtime::attach::Version { major: #major, minor: #minor },
             magic: #magic, major: #major_f, minor: #minor_f, size: #size_f,
             base_size: #base_size, full_size: #full, added: &[#(#added),*],
+            state: #state, generation: #generation,
         };
 
         #[doc = #ver_doc]
@@ -232,6 +291,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
     } else {
         quote!()
     };
+    let this_table = spec_ident(&l.name, "TABLE");
     let rows = l.rows.iter().enumerate().map(|(k, r)| {
         let at = lit(k as u64);
         let region_fn = format_ident!("{}_region", r.name);
@@ -261,12 +321,15 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             Holds::Ring { ring } => match &schema.access.rings[*ring].kind {
                 RingKind::Slots { head, .. } if head.struct_index == l.header && header_view => {
                     let rt = type_ident(&schema.access.rings[*ring].name);
-                    let doc = doc_lit!(" The ring in region `{}`, or `None` when it is absent.", r.name);
+                    let (count, size) = (opt_index(r.follows.count), opt_index(r.follows.size));
+                    let doc = doc_lit!(" The ring in region `{}`, with the slot count and size its writer built it with (as attach checked them), or `None` when it is absent.", r.name);
                     quote! {
                         #[doc = #doc]
                         pub fn #get(&self) -> Option<#rt<'a>> {
                             let p = self.table.row(#at)?;
-                            #rt::new(self.header(), self.region.sub(p.offset, p.size, 1).ok()?).ok()
+                            let count = self.table.geometry_or(#count, #rt::SLOT_COUNT);
+                            let size = self.table.geometry_or(#size, #rt::SLOT_SIZE);
+                            #rt::with_geometry(self.header(), self.region.sub(p.offset, p.size, 1).ok()?, count, size).ok()
                         }
                     }
                 }
@@ -277,14 +340,14 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                 let n = lit(*count);
                 let count_ident = format_ident!("{}_COUNT", r.name.to_uppercase());
                 let count_doc = doc_lit!(" Blocks in region `{}`.", r.name);
-                let doc = doc_lit!(" Block `i` (of {count}) of region `{}`, or `None` when the region is absent or `i` out of range.", r.name);
+                let doc = doc_lit!(" Block `i` (of {count}) of region `{}`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at.", r.name);
                 quote! {
                     #[doc = #count_doc]
                     pub const #count_ident: usize = #n;
                     #[doc = #doc]
-                    pub fn #get(&self, i: usize) -> Option<#bt<'a>> {
-                        let table = self.table.block(#at, i)?.clone();
-                        Some(#bt { region: self.region, table })
+                    pub fn #get(&self, i: usize) -> Result<Option<#bt<'a>>, ::abi_runtime::AttachError> {
+                        let found = ::abi_runtime::attach::block(self.region, self.producer, &#this_table, &self.table, #at, i)?;
+                        Ok(found.map(|table| #bt { region: self.region, producer: self.producer, table }))
                     }
                 }
             }
@@ -302,8 +365,11 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
         let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
         let table = spec_ident(&l.name, "TABLE");
         quote! {
-            /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, header size,
-            /// total size, then every region of every table) and gives typed access to it.
+            /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, the writer's
+            /// state, header size, total size, then every region and geometry field of the root
+            /// table; each block is checked when first used) and gives typed access to it. An
+            /// error whose `is_retryable()` is true (the writer is starting or reloaded) may
+            /// pass later.
             pub fn attach(region: Region<'a>) -> Result<Self, ::abi_runtime::AttachError> {
                 let attached = ::abi_runtime::attach::attach(region, &#hs, &#table)?;
                 Ok(Self {
@@ -312,7 +378,18 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                     header_size: attached.header_size,
                     extent: attached.extent,
                     table: attached.table,
+                    generation: attached.generation,
                 })
+            }
+            /// The writer's generation when attach checked the tables (when the schema names one).
+            pub fn generation(&self) -> Option<u64> {
+                self.generation
+            }
+            /// Whether the writer has reloaded (a new generation) or left running since attach:
+            /// then the tables this handle checked may be gone, and the bot must attach again.
+            /// One or two acquire loads.
+            pub fn reloaded(&self) -> bool {
+                ::abi_runtime::attach::reloaded(self.region, &#hs, self.generation)
             }
             /// The producer's version: its major is ours; its minor may be older or newer.
             pub fn producer(&self) -> ::abi_runtime::attach::Version {
@@ -328,7 +405,12 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             }
         }
     } else {
-        quote!()
+        quote! {
+            /// The producer's version, as attach read it from the root header.
+            pub fn producer(&self) -> ::abi_runtime::attach::Version {
+                self.producer
+            }
+        }
     };
     let fields = if root {
         quote! {
@@ -337,10 +419,12 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             header_size: usize,
             extent: usize,
             table: ::abi_runtime::attach::PlacedTable,
+            generation: Option<u64>,
         }
     } else {
         quote! {
             region: Region<'a>,
+            producer: ::abi_runtime::attach::Version,
             table: ::abi_runtime::attach::PlacedTable,
         }
     };

@@ -63,7 +63,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// published, if the value does not fit a slot.
                     pub fn publish(&self, value: &#value) -> Result<u64, RegionError> {
                         let head = self.head();
-                        let index = (head % Self::SLOT_COUNT as u64) as usize;
+                        let index = (head % self.count as u64) as usize;
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value)?;
                         }
@@ -78,7 +78,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// it returns. One writer only.
                     pub fn publish(&self, value: &#value) -> u64 {
                         let head = self.head();
-                        let index = (head % Self::SLOT_COUNT as u64) as usize;
+                        let index = (head % self.count as u64) as usize;
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value);
                         }
@@ -102,19 +102,43 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 pub struct #ty<'a> {
                     head: #head_view<'a>,
                     slots: Region<'a>,
+                    count: usize,
+                    size: usize,
                 }
 
                 impl<'a> #ty<'a> {
-                    /// Slots in the ring.
+                    /// Slots in the ring, as the schema builds it.
                     pub const SLOT_COUNT: usize = #count;
-                    /// Bytes per slot, its header included.
+                    /// Bytes per slot, its header included, as the schema builds it.
                     pub const SLOT_SIZE: usize = #size;
 
                     /// The ring whose head counter is in `head` and whose slots start at
-                    /// `slots`; an error if `slots` is shorter than the slots or misaligned.
+                    /// `slots`, with the schema's slot count and size; an error if `slots`
+                    /// is shorter than the slots or misaligned.
                     pub fn new(head: #head_view<'a>, slots: Region<'a>) -> Result<Self, RegionError> {
-                        let slots = slots.sub(0, Self::SLOT_COUNT * Self::SLOT_SIZE, #align)?;
-                        Ok(Self { head, slots })
+                        Self::with_geometry(head, slots, Self::SLOT_COUNT, Self::SLOT_SIZE)
+                    }
+
+                    /// The ring with the writer's slot count and slot size (what attach read
+                    /// and checked); an error if the slots do not fit `slots`, a slot is
+                    /// smaller than its header or misaligned, or there are none.
+                    pub fn with_geometry(head: #head_view<'a>, slots: Region<'a>, count: usize, size: usize) -> Result<Self, RegionError> {
+                        let total = count.checked_mul(size).filter(|_| count > 0 && size % #align == 0 && size >= #slot_view::SIZE);
+                        let Some(total) = total else {
+                            return Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset: 0, len: size, region_len: slots.len() }.into());
+                        };
+                        let slots = slots.sub(0, total, #align)?;
+                        Ok(Self { head, slots, count, size })
+                    }
+
+                    /// Slots in the ring, as its writer built it.
+                    pub fn slot_count(&self) -> usize {
+                        self.count
+                    }
+
+                    /// Bytes per slot, as its writer built it.
+                    pub fn slot_size(&self) -> usize {
+                        self.size
                     }
 
                     /// Publications so far (acquire).
@@ -124,10 +148,10 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
 
                     /// The live view of slot `index`, or `None` when there is no such slot.
                     pub fn slot(&self, index: usize) -> Option<#slot_view<'a>> {
-                        if index >= Self::SLOT_COUNT {
+                        if index >= self.count {
                             return None;
                         }
-                        let region = self.slots.sub(index * Self::SLOT_SIZE, Self::SLOT_SIZE, #align).ok()?;
+                        let region = self.slots.sub(index * self.size, self.size, #align).ok()?;
                         #slot_view::at(region, 0).ok()
                     }
 
@@ -154,7 +178,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                             if head == 0 {
                                 return Some(false);
                             }
-                            let index = ((head - 1) % Self::SLOT_COUNT as u64) as usize;
+                            let index = ((head - 1) % self.count as u64) as usize;
                             let slot = self.slot(index)?;
                             SeqLock::<#word>::new(slot.region(), #counter)
                                 .try_read(|| slot.#copy(out))
