@@ -4251,6 +4251,7 @@ def atomic_fetch_add(buf, offset, width, value):
 #             break
 #     if mine is not None:
 #         print("claimed row", i)
+#         mine.fetch_add_generation(1)  # a claim bumps the row's counter (its generation)
 #         mine.set_state(bridge.ClientState.ACTIVE)  # release
 #     header.release()  # the views' hold on the map (shared by the ring and the rows)
 #     buf.close()
