@@ -3695,6 +3695,50 @@ static inline void ibf_live_write_bytes_(void *dst, const void *src, size_t len)
     }
 }
 
+/* How many bytes a copy of the run-time sized `len` bytes at `at` covers, of the `cap` bytes
+ * there: up to the next 8-aligned address, never past `cap`. Every reader and writer of a
+ * seqlock's run-time sized bytes (a payload's extras) copies what this covers, so the chunks
+ * that cover a byte never depend on the size a publication wrote: a reader lapped by a
+ * publication of another size still accesses each byte with the writer's chunk size (the
+ * edges of a cover end at an 8-aligned address or at `cap`, the same for every size). */
+static inline size_t ibf_live_cover_(const unsigned char *at, size_t len, size_t cap) {
+    size_t end;
+    if (len == 0) {
+        return 0;
+    }
+    end = len + (size_t)((8U - (((uintptr_t)at + len) & 7U)) & 7U);
+    return end < cap ? end : cap;
+}
+
+/* The bytes of a cover before its last word: up to the last 8-aligned address at or before
+ * at + len (0 when there is none after `at`). Splitting a copy there keeps its chunks. */
+static inline size_t ibf_live_cover_split_(const unsigned char *at, size_t len) {
+    size_t tail = (size_t)(((uintptr_t)at + len) & 7U);
+    return len >= tail ? len - tail : 0;
+}
+
+/* Copies `len` run-time sized shared bytes at `src` (of `cap` there, len <= cap) into `dst`
+ * (len bytes): the whole cover is loaded, its last word into a scratch word. */
+static inline void ibf_live_read_covered_(const unsigned char *src, void *dst, size_t len, size_t cap) {
+    unsigned char last[8];
+    size_t cover = ibf_live_cover_(src, len, cap);
+    size_t split = ibf_live_cover_split_(src, len);
+    ibf_live_read_bytes_(src, dst, split);
+    ibf_live_read_bytes_(src + split, last, cover - split);
+    memcpy((unsigned char *)dst + split, last, len - split);
+}
+
+/* Stores `len` run-time sized bytes from `src` at `dst` (of `cap` there, len <= cap), the
+ * rest of the cover's last word zero: the same chunks as read_covered_. */
+static inline void ibf_live_write_covered_(unsigned char *dst, const void *src, size_t len, size_t cap) {
+    unsigned char last[8] = {0};
+    size_t cover = ibf_live_cover_(dst, len, cap);
+    size_t split = ibf_live_cover_split_(dst, len);
+    ibf_live_write_bytes_(dst, src, split);
+    memcpy(last, (const unsigned char *)src + split, len - split);
+    ibf_live_write_bytes_(dst + split, last, cover - split);
+}
+
 /* Every atomic field is one naturally aligned word. */
 IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, state) % 4 == 0 && IBF_ALIGNOF_(ibf_client_entry) >= 4 && sizeof(((const ibf_client_entry *)0)->state) == 4, "ibf_client_entry.state: an aligned 4-byte atomic word");
 IBF_STATIC_ASSERT_(offsetof(ibf_client_entry, generation) % 4 == 0 && IBF_ALIGNOF_(ibf_client_entry) >= 4 && sizeof(((const ibf_client_entry *)0)->generation) == 4, "ibf_client_entry.generation: an aligned 4-byte atomic word");
@@ -4229,21 +4273,28 @@ typedef struct ibf_ring_slot_copy {
 /* One copy of the guarded bytes, torn or not: the counter decides. */
 static inline void ibf_ring_slot_copy_once_(const unsigned char *base, ibf_ring_slot_copy *out, size_t len, void *extra, size_t extra_cap) {
     size_t size;
+    size_t room;
+    size_t whole;
     size_t head;
     ibf_live_read_bytes_(base + 4, &out->size, 4);
     ibf_live_read_bytes_(base + 8, &out->publish_seq, 8);
     ibf_live_read_bytes_(base + 16, &out->tick, 8);
     ibf_live_read_bytes_(base + 24, &out->publish_ns, 8);
     size = (size_t)out->size;
-    if (size > len - 64) {
-        size = len - 64;
+    room = len - 64;
+    if (size > room) {
+        size = room;
     }
-    head = size < 12104 ? size : 12104;
-    ibf_live_read_bytes_(base + 64, &out->payload, head);
+    /* The payload's type is copied whole whatever `size` says (its chunks never depend on a
+     * size another publication may have written), then cut to `size`: the bytes past it are
+     * zero in the copy. */
+    whole = room < 12104 ? room : 12104;
+    ibf_live_read_bytes_(base + 64, &out->payload, whole);
+    head = size < whole ? size : whole;
     memset((unsigned char *)(void *)&out->payload + head, 0, 12104 - head);
     out->payload_extra_len = size - head;
     if (extra != NULL && size - head <= extra_cap) {
-        ibf_live_read_bytes_(base + 12168, extra, size - head);
+        ibf_live_read_covered_(base + 12168, extra, size - head, room - whole);
     }
 }
 
@@ -4323,7 +4374,7 @@ static inline int ibf_ring_slot_write(ibf_ring_slot_header *shared, size_t len, 
     ibf_live_write_bytes_(base + 24, &value->publish_ns, 8);
     ibf_live_write_bytes_(base + 64, &value->payload, 12104);
     if (value->payload_extra_len > 0) {
-        ibf_live_write_bytes_(base + 12168, extra, value->payload_extra_len);
+        ibf_live_write_covered_(base + 12168, extra, value->payload_extra_len, len - 12168);
     }
     ibf_live_store_release_u32_(base + 0, (uint32_t)(s + 1U));
     return IBF_OK;

@@ -4251,6 +4251,7 @@ def atomic_fetch_add(buf, offset, width, value):
 #             break
 #     if mine is not None:
 #         print("claimed row", i)
+#         mine.fetch_add_generation(1)  # a claim bumps the row's counter (its generation)
 #         mine.set_state(bridge.ClientState.ACTIVE)  # release
 #     header.release()  # the views' hold on the map (shared by the ring and the rows)
 #     buf.close()
@@ -4385,6 +4386,16 @@ class _LiveView:
     def _put(self, offset, data):
         start = self._base + offset
         self._mem.view[start : start + len(data)] = data
+
+    def _cover(self, offset, n, room):
+        """The bytes a copy of n run-time sized bytes at offset covers, of the room there: up to
+        the next 8-aligned place, never past room. Every reader and writer of a seqlock's
+        run-time sized bytes copies what this covers, so that a reader lapped by a publication
+        of another size copies the same whole words the writer stored, never a range cut by
+        a size another publication wrote (the C helpers cover the same way)."""
+        if n <= 0:
+            return 0
+        return min(n + (-(self._base + offset + n) % 8), room)
 
 
 class _LiveValue:
@@ -5309,9 +5320,14 @@ class LiveRingSlotHeader(_LiveView):
         value.tick = self._get(16, "<Q")
         value.publish_ns = self._get(24, "<Q")
         size = value.size
-        raw = self._bytes(64, max(0, min(size, self._length - 64)))
-        value.payload = RingSlot._type_payload.from_buffer_copy(raw[:12104].ljust(12104, b"\0"))
-        value.payload_extra = raw[12104:]
+        room = self._length - 64
+        size = max(0, min(size, room))
+        # The payload's type is copied whole whatever size says, the extras by their cover,
+        # then both are cut to size.
+        raw = self._bytes(64, min(12104, room))
+        value.payload = RingSlot._type_payload.from_buffer_copy(raw[:size].ljust(12104, b"\0"))
+        extra = max(0, size - 12104)
+        value.payload_extra = self._bytes(12168, self._cover(12168, extra, room - 12104))[:extra]
         return value
 
     def write_ring_slot(self, value):
@@ -5328,7 +5344,8 @@ class LiveRingSlotHeader(_LiveView):
         self._set(16, "<Q", value.tick)
         self._set(24, "<Q", value.publish_ns)
         self._put(64, _value_bytes(RingSlot._type_payload, value.payload))
-        self._put(12168, bytes(value.payload_extra))
+        extra = bytes(value.payload_extra)
+        self._put(12168, extra.ljust(self._cover(12168, len(extra), self._length - 12168), b"\0"))
 
 
 class LiveLogRingHeader(_LiveView):

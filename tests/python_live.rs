@@ -547,6 +547,11 @@ fn the_bot_example_in_the_module_runs() {
     assert_eq!(out, "publication 1 Snapshot\nclaimed row 0\n");
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[0x100..0x104], &2u32.to_le_bytes(), "row 0 is ACTIVE");
+    assert_eq!(
+        &bytes[0x104..0x108],
+        &1u32.to_le_bytes(),
+        "the claim bumped its generation"
+    );
 }
 
 /// The reader's side of the races: reads the newest snapshot (and, with `--slot`, slot 0

@@ -86,4 +86,9 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
     // It claimed row 0, as the host sees in the file.
     let bytes = fs::read(&image).unwrap();
     assert_eq!(&bytes[0x100..0x104], &2u32.to_le_bytes(), "row 0 is active");
+    assert_eq!(
+        &bytes[0x104..0x108],
+        &1u32.to_le_bytes(),
+        "the claim bumped its generation"
+    );
 }

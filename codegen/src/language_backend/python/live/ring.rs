@@ -43,8 +43,9 @@ pub(in crate::language_backend::python) struct EventsFunction {
 }
 
 /// The names of the bot example: the first slot ring, its header view, and a row of that
-/// header claimed by compare-and-swap of an enum field, from its first member to its second
-/// (then set to its third).
+/// header claimed by compare-and-swap of an enum field, from its first member to its second,
+/// then its first atomic counter (fetch-add) bumped, as a claim that changes the row's
+/// generation must, then set to the enum's third member.
 #[derive(Serialize)]
 pub(super) struct Example {
     module: String,
@@ -59,6 +60,8 @@ struct Claim {
     count: String,
     cas: String,
     set: String,
+    /// The row's first fetch-add method, if it has one.
+    bump: Option<String>,
     enum_class: String,
     from: String,
     to: String,
@@ -148,6 +151,9 @@ impl Ctx<'_> {
             let cas = (views.iter().find(|v| &v.name == row_view)?.methods.iter())
                 .find(|m| m.kind == "cas" && m.enum_class.is_some())?;
             let set = method(views, row_view, &cas.field, "store")?;
+            let bump = (views.iter().find(|v| &v.name == row_view)?.methods.iter())
+                .find(|m| m.kind == "fetch_add")
+                .map(|m| m.name.clone());
             let e = self
                 .names
                 .enums
@@ -163,6 +169,7 @@ impl Ctx<'_> {
                 count,
                 cas: cas.name.clone(),
                 set: set.name.clone(),
+                bump,
                 enum_class: self.names.enums[e].clone(),
                 from: member(0)?,
                 to: member(1)?,
