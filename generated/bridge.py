@@ -67,6 +67,7 @@ that another version wrote, by its producer's size.
 import ctypes
 import ctypes.util
 import enum
+import platform
 import struct
 import sys
 import time
@@ -3921,16 +3922,24 @@ _check_layout()
 #     GCC, Clang and MSVC compile that to one load or store instruction, and an aligned
 #     load or store of up to 8 bytes is single-copy atomic on x86-64 and on ARM64, so no
 #     word is torn. This rests on how CPython is written and built, not on a documented
-#     promise. It orders nothing. On x86-64
-#     that is enough: loads are not reordered with older loads, nor stores with older
-#     stores, so each load acts as an acquire and each store as a release, and no compiler
-#     moves accesses across the separate C calls that the steps are. On ARM64 it is not:
-#     the hardware reorders them. So the fallback puts an acquire fence after each load and
-#     a release fence before each store, and a seqlock read an acquire fence before it
-#     loads the counter again: libatomic's atomic_thread_fence, or, with only the `atomics`
-#     package, a sequentially consistent read-modify-write of a private word (a full
-#     barrier on both). With neither there is no fence, and on ARM64 a seqlock read may then
-#     accept a torn copy: install one of them there.
+#     promise. It orders nothing. On x86 (x86-64 and i386)
+#     that is enough: the CPU is TSO, so loads are not reordered with older loads, nor
+#     stores with older stores, and each load acts as an acquire and each store as a
+#     release; no compiler moves accesses across the separate, opaque C calls that the
+#     steps are. On every other CPU (aarch64, arm, ppc64le, riscv64, s390x, ...) the
+#     hardware reorders them, and the module needs a real fence: libatomic's
+#     atomic_thread_fence (exported by libatomic1 from GCC 7 on). The fallback then puts an
+#     acquire fence after each load and a release fence before each store, and a seqlock
+#     read an acquire fence before it loads the counter again. A read-modify-write of a
+#     private word (all the `atomics` package offers) is no fence in C11 terms: it orders
+#     nothing but that word. So on a CPU other than x86 with no atomic_thread_fence (an old
+#     libatomic, only the `atomics` package, or none), the first live access raises
+#     AtomicsUnavailableError naming what is missing, rather than accept torn copies.
+#   - 32-bit CPython: struct copies a u64 as two 32-bit halves, which a writer can tear
+#     apart. A u64 load or store there goes through libatomic's __atomic_load_8 and
+#     __atomic_store_8 (one 64-bit atomic, on i386 too), and raises
+#     AtomicsUnavailableError when it cannot (no libatomic, or a read-only buffer, whose
+#     address ctypes cannot take); it never reads a u64 in halves.
 #   - atomics_backend() names the read-modify-write backend in use; set_atomics_backend()
 #     chooses one ("atomics", "libatomic", None for none, "auto" to look again).
 #
@@ -3960,6 +3969,18 @@ _word_formats = {1: "<B", 2: "<H", 4: "<I", 8: "<Q"}
 _default_tries = 10000
 _spins = 16
 _install_hint = "pip install atomics, or install libatomic (apt-get install libatomic1)"
+# The CPUs whose memory order is TSO (platform.machine()): every other is weakly ordered.
+_tso_machines = ("x86_64", "amd64", "i386", "i486", "i586", "i686", "x86")
+
+
+def _machine():
+    """The CPU, as platform.machine() names it (lower case)."""
+    return platform.machine().lower()
+
+
+def _pointer_size():
+    """Bytes of a pointer: 4 on a 32-bit CPython."""
+    return ctypes.sizeof(ctypes.c_void_p)
 
 
 def _c_function(lib, name, restype, *argtypes):
@@ -4015,6 +4036,8 @@ class _Backend:
     package = None  # the atomics module
     lib = None  # a _Libatomic: loads, stores and fences on writable buffers
     fence = None  # a function of a memory order
+    missing = None  # why live access must refuse here (no real fence on a weak CPU)
+    halves = False  # struct copies a u64 in two halves (32-bit CPython)
 
 
 def set_atomics_backend(name="auto"):
@@ -4025,6 +4048,8 @@ def set_atomics_backend(name="auto"):
     not load). None uses no atomics at all: compare-and-swap, exchange and fetch-add then
     raise AtomicsUnavailableError, and loads and stores are struct copies of the word with no
     fence. libatomic serves loads, stores and fences whenever it loads, except under None.
+    On a CPU other than x86 with no libatomic atomic_thread_fence, the first live access
+    then raises AtomicsUnavailableError (see "Atomics" above).
     """
     if name not in ("auto", "atomics", "libatomic", None):
         raise ValueError("atomics backend %r: expected 'auto', 'atomics', 'libatomic' or None" % (name,))
@@ -4039,17 +4064,25 @@ def set_atomics_backend(name="auto"):
         lib = _open_libatomic()
         if lib is None and name == "libatomic":
             raise AtomicsUnavailableError("libatomic does not load: apt-get install libatomic1")
-    fence = None
+    fence = missing = None
+    machine = _machine()
     if lib is not None and lib.fence is not None:
         fence = lib.fence
-    elif package is not None:
-        word = package.atomic(width=4, atype=package.UINT)
-
-        def fence(order, word=word):
-            word.fetch_add(0)
-
+    elif machine not in _tso_machines:
+        if lib is not None:
+            have = "libatomic loads but exports no atomic_thread_fence (older than GCC 7)"
+        elif package is not None:
+            have = "only the atomics package, whose read-modify-write of a word is no fence"
+        else:
+            have = "neither libatomic nor the atomics package" if name is not None else "set_atomics_backend(None)"
+        missing = (
+            "live access on %s, a weakly ordered CPU, needs a memory fence, and there is none: %s. "
+            "Install libatomic1 from GCC 7 or later (its atomic_thread_fence); without a fence a "
+            "seqlock read could accept a torn copy" % (machine or "this CPU", have)
+        )
     _Backend.name = "atomics" if package is not None else ("libatomic" if lib is not None else None)
     _Backend.package, _Backend.lib, _Backend.fence = package, lib, fence
+    _Backend.missing, _Backend.halves = missing, _pointer_size() < 8
     _Backend.chosen = True
     return _Backend.name
 
@@ -4064,7 +4097,19 @@ def atomics_backend():
 def _backend():
     if not _Backend.chosen:
         set_atomics_backend()
+    if _Backend.missing is not None:
+        raise AtomicsUnavailableError(_Backend.missing)
     return _Backend
+
+
+def _no_halves(backend, width, what):
+    """Refuses a u64 that struct would copy in two halves (32-bit CPython)."""
+    if width == 8 and backend.halves:
+        raise AtomicsUnavailableError(
+            "a u64 %s on 32-bit CPython needs libatomic's __atomic_%s_8 and a writable buffer "
+            "(struct would copy it in two 32-bit halves, which a writer can tear apart): "
+            "install libatomic (apt-get install libatomic1) and map the buffer read-write" % (what, what)
+        )
 
 
 def _fence(order):
@@ -4110,6 +4155,7 @@ def _load(mem, offset, width, order=_ACQUIRE):
     backend = _backend()
     if backend.lib is not None and mem.address is not None:
         return backend.lib.load[width](mem.address + offset, order)
+    _no_halves(backend, width, "load")
     value = struct.unpack_from(_word_formats[width], mem.view, offset)[0]
     if order != _RELAXED and backend.fence is not None:
         backend.fence(_ACQUIRE)
@@ -4124,6 +4170,7 @@ def _store(mem, offset, width, value, order=_RELEASE):
     if backend.lib is not None and mem.address is not None:
         backend.lib.store[width](mem.address + offset, value, order)
         return
+    _no_halves(backend, width, "store")
     if order != _RELAXED and backend.fence is not None:
         backend.fence(_RELEASE)
     struct.pack_into(_word_formats[width], mem.view, offset, value)

@@ -24,7 +24,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use abi_codegen::ir::names::camel;
@@ -33,7 +33,7 @@ use abi_codegen::language_backend::generate_all;
 use abi_codegen::language_backend::python::python_type_name;
 use abi_codegen::language_backend::rust::rust_ident;
 use common::reference::{Reference, load_reference};
-use common::tools::{run, run_ok, scratch};
+use common::tools::{python_i386, run, run_ok, scratch};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -390,32 +390,6 @@ fn rust_bindings_refuse_a_big_endian_target() {
 
 // ---------------------------------------------------------------------------------------
 // Python
-
-/// A 32-bit CPython: Debian's libpython for i386, run by a one-line gcc -m32 program, its
-/// flags from Debian's `i386-linux-gnu-python3-config`.
-fn python_i386(dir: &Path) -> PathBuf {
-    let config = "i386-linux-gnu-python3-config";
-    let out = Command::new(config)
-        .args(["--includes", "--ldflags", "--embed"])
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run `{config}` ({e}): this test needs Debian's 32-bit libpython \
-                 (dpkg --add-architecture i386; apt-get install libpython3-dev:i386)"
-            )
-        });
-    assert!(out.status.success(), "{config} failed");
-    let flags = String::from_utf8(out.stdout).expect("UTF-8");
-    std::fs::write(
-        dir.join("python32.c"),
-        "#include <Python.h>\nint main(int argc, char **argv) { return Py_BytesMain(argc, argv); }\n",
-    )
-    .unwrap();
-    let mut args = vec!["-m32", "python32.c", "-o", "python32"];
-    args.extend(flags.split_whitespace());
-    run_ok("gcc", &args, dir);
-    dir.join("python32")
-}
 
 /// Under Debian's 32-bit CPython every struct has the reference's size and field offsets.
 /// Its ctypes aligns 8-byte fields to 4 inside a structure; from Python 3.13 on, the

@@ -94,3 +94,29 @@ pub fn c_inline_functions(header: &str) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A 32-bit CPython: Debian's libpython for i386, run by a one-line gcc -m32 program, its
+/// flags from Debian's `i386-linux-gnu-python3-config`.
+pub fn python_i386(dir: &Path) -> PathBuf {
+    let config = "i386-linux-gnu-python3-config";
+    let out = Command::new(config)
+        .args(["--includes", "--ldflags", "--embed"])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `{config}` ({e}): this test needs Debian's 32-bit libpython \
+                 (dpkg --add-architecture i386; apt-get install libpython3-dev:i386)"
+            )
+        });
+    assert!(out.status.success(), "{config} failed");
+    let flags = String::from_utf8(out.stdout).expect("UTF-8");
+    std::fs::write(
+        dir.join("python32.c"),
+        "#include <Python.h>\nint main(int argc, char **argv) { return Py_BytesMain(argc, argv); }\n",
+    )
+    .unwrap();
+    let mut args = vec!["-m32", "python32.c", "-o", "python32"];
+    args.extend(flags.split_whitespace());
+    run_ok("gcc", &args, dir);
+    dir.join("python32")
+}
