@@ -5127,7 +5127,7 @@ typedef struct ibf_attach_table_ {
 /* Layout `bridge`: name, index, since major and minor, optional, holds its header,
  * min size, align, overlaps, blocks: table, count, stride, first entry. */
 static const ibf_attach_row_ ibf_attach_rows_bridge_[5] = {
-    {"header", 0U, -1, -1, 0, 1, 1304U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
+    {"header", 0U, -1, -1, 0, 1, 1280U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
     {"snapshot_ring", 1U, -1, -1, 0, 0, 12168U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
     {"client_blocks", 2U, -1, -1, 0, 0, 576U, 8U, 0x0ULL, 1, 8U, 65536U, 5U},
     {"log_ring", 3U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 29U},

@@ -6205,7 +6205,7 @@ _attach_tables = (
         row_count=(28, 4),
         extent=(12, 4),
         rows=(
-            _AttachRow("header", 0, None, False, 1304, 8, (), True, None),
+            _AttachRow("header", 0, None, False, 1280, 8, (), True, None),
             _AttachRow("snapshot_ring", 1, None, False, 12168, 8, (), False, None),
             _AttachRow("client_blocks", 2, None, False, 576, 8, (), False, (1, 8, 65536)),
             _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None),

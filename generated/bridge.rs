@@ -3937,12 +3937,52 @@ pub mod live {
         pub const ALIGN: usize = 8;
         /// Bytes of the struct and the fixed part of its trailer.
         pub const MIN_LEN: usize = 1304;
+        /// Bytes every producer of this major version writes: the fields a later minor
+        /// version added start here.
+        pub const BASE_SIZE: usize = 1280;
     }
     impl<'a, A: ::abi_runtime::Access> BridgeHeader<'a, A> {
         /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
         /// bounds or not aligned to `ALIGN`.
         pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
             region.sub(offset, 1304, 8).map(|region| Self { region })
+        }
+        /// Views the record at `offset` of `region` as its producer built it, `len` bytes
+        /// long (its size field, as attach checked it): a field a later minor version added
+        /// past `len` is absent, its getter gives `None` and its setter an error. `len` past
+        /// `SIZE` (a newer producer) views `SIZE` bytes. An error if `len` is less than
+        /// `BASE_SIZE`, or the bytes are out of bounds or misaligned.
+        pub fn at_len(
+            region: Region<'a, A>,
+            offset: usize,
+            len: usize,
+        ) -> Result<Self, RegionError> {
+            if len < 1280 {
+                return Err(
+                    ::abi_runtime::RegionErrorKind::OutOfBounds {
+                        offset,
+                        len: 1280,
+                        region_len: len,
+                    }
+                        .into(),
+                );
+            }
+            region.sub(offset, len.min(1304), 8).map(|region| Self { region })
+        }
+        /// `Ok` when the bytes `offset..end` are inside the record its producer wrote.
+        fn present(&self, offset: usize, end: usize) -> Result<(), RegionError> {
+            if end <= self.region.len() {
+                Ok(())
+            } else {
+                Err(
+                    ::abi_runtime::RegionErrorKind::OutOfBounds {
+                        offset,
+                        len: end - offset,
+                        region_len: self.region.len(),
+                    }
+                        .into(),
+                )
+            }
         }
         /// The bytes this view covers.
         pub fn region(&self) -> Region<'a, A> {
@@ -4213,48 +4253,76 @@ pub mod live {
                 })
         }
         /// `controls`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn controls(&self) -> super::Controls {
-            self.region.read::<super::Controls>(1280)
+        ///
+        /// Added in 0.4: absent when the producer's record (its size field) ends before it.
+        pub fn controls(&self) -> Option<super::Controls> {
+            self.present(1280, 1296).ok()?;
+            Some(self.region.read::<super::Controls>(1280))
         }
         /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_controls(&self, value: super::Controls)
+        ///
+        /// Added in 0.4: absent when the producer's record (its size field) ends before it.
+        pub fn set_controls(&self, value: super::Controls) -> Result<(), RegionError>
         where
             A: ::abi_runtime::Writable,
         {
+            self.present(1280, 1296)?;
             self.region.write::<super::Controls>(1280, &value);
+            Ok(())
         }
         /// `run_mode`, an atomic load (acquire). Written by the host.
-        pub fn run_mode(&self) -> super::RunMode {
-            super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire))
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn run_mode(&self) -> Option<super::RunMode> {
+            self.present(1296, 1297).ok()?;
+            Some(super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire)))
         }
         /// Stores `run_mode` atomically (release), publishing what was written before.
-        pub fn set_run_mode(&self, value: super::RunMode)
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn set_run_mode(&self, value: super::RunMode) -> Result<(), RegionError>
         where
             A: ::abi_runtime::Writable,
         {
+            self.present(1296, 1297)?;
             self.region.store::<u8>(1296, value.0, Ordering::Release);
+            Ok(())
         }
         /// `sim_state`, an atomic load (acquire). Written by the host.
-        pub fn sim_state(&self) -> super::SimState {
-            super::SimState(self.region.load::<u8>(1297, Ordering::Acquire))
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn sim_state(&self) -> Option<super::SimState> {
+            self.present(1297, 1298).ok()?;
+            Some(super::SimState(self.region.load::<u8>(1297, Ordering::Acquire)))
         }
         /// Stores `sim_state` atomically (release), publishing what was written before.
-        pub fn set_sim_state(&self, value: super::SimState)
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn set_sim_state(&self, value: super::SimState) -> Result<(), RegionError>
         where
             A: ::abi_runtime::Writable,
         {
+            self.present(1297, 1298)?;
             self.region.store::<u8>(1297, value.0, Ordering::Release);
+            Ok(())
         }
         /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn lockstep_timeout_ms(&self) -> u32 {
-            self.region.read::<u32>(1300)
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn lockstep_timeout_ms(&self) -> Option<u32> {
+            self.present(1300, 1304).ok()?;
+            Some(self.region.read::<u32>(1300))
         }
         /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_lockstep_timeout_ms(&self, value: u32)
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn set_lockstep_timeout_ms(&self, value: u32) -> Result<(), RegionError>
         where
             A: ::abi_runtime::Writable,
         {
+            self.present(1300, 1304)?;
             self.region.write::<u32>(1300, &value);
+            Ok(())
         }
     }
     /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -5728,7 +5796,7 @@ pub mod live {
                 index: 0,
                 since_minor: None,
                 optional: false,
-                min_size: 1304,
+                min_size: 1280,
                 align: 8,
                 overlaps: &[],
                 contents: ::abi_runtime::attach::RowContents::Header,
@@ -6419,9 +6487,10 @@ pub mod live {
         pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
             &self.table
         }
-        /// The header's live view.
+        /// The header's live view, as long as its producer built it (`header_size`):
+        /// the fields a later minor version added are absent from an older producer's.
         pub fn header(&self) -> BridgeHeader<'a> {
-            BridgeHeader::at(self.region, self.table.base)
+            BridgeHeader::at_len(self.region, self.table.base, self.header_size)
                 .expect("attach checked the header")
         }
         /// The bytes of region `header`, or `None` when it is absent.

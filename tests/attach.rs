@@ -303,6 +303,60 @@ fn a_newer_snapshot_reads_as_our_prefix_with_its_extra_bytes_kept() {
     assert_eq!(rec.extra, vec![7u8; 64]);
 }
 
+/// An older producer's shorter header, live: the fields it lacks are absent through the
+/// handle, and neither read nor written, even where other bytes follow its header.
+#[test]
+fn a_live_header_lacks_the_fields_past_its_producers_header_size() {
+    for (minor, size, present) in [
+        (6u16, 1296u32, [true, false, false, false]),
+        (3, 1280, [false; 4]),
+    ] {
+        let mut bytes = image::valid();
+        bytes[at::ABI_MINOR..at::ABI_MINOR + 2].copy_from_slice(&minor.to_le_bytes());
+        bytes[at::HEADER_SIZE..at::HEADER_SIZE + 4].copy_from_slice(&size.to_le_bytes());
+        image::row(&mut bytes, at::REGIONS, 0, (0, size));
+        bytes[size as usize..1304].fill(0xEE);
+        let buf = SharedBuf::from_bytes(&bytes);
+        let bridge = Bridge::attach(buf.region()).expect("an older producer's header attaches");
+        let header = bridge.header();
+        assert_eq!(header.region().len(), size as usize);
+        let found = [
+            header.controls().is_some(),
+            header.run_mode().is_some(),
+            header.sim_state().is_some(),
+            header.lockstep_timeout_ms().is_some(),
+        ];
+        assert_eq!(found, present, "0.{minor}, header_size {size}");
+        let err = header
+            .set_run_mode(bridge_abi::RunMode::LOCKSTEP)
+            .unwrap_err();
+        assert!(err.to_string().contains("1296"), "{err}");
+        assert!(header.set_lockstep_timeout_ms(5).is_err());
+        assert_eq!(header.set_controls(Default::default()).is_ok(), present[0]);
+        assert_eq!(
+            buf.to_vec()[1296..1304],
+            [0xEE; 8],
+            "nothing past the header was written"
+        );
+        // The header's own fields still work.
+        assert_eq!(header.abi_minor(), minor);
+        // A length below what every producer writes is refused.
+        assert!(live::BridgeHeader::at_len(buf.region(), 0, 1279).is_err());
+    }
+    // A 0.9 producer: every field present.
+    let buf = SharedBuf::from_bytes(&image::valid());
+    let bridge = Bridge::attach(buf.region()).unwrap();
+    assert_eq!(bridge.header().run_mode(), Some(bridge_abi::RunMode(0)));
+    bridge
+        .header()
+        .set_run_mode(bridge_abi::RunMode::LOCKSTEP)
+        .unwrap();
+    assert_eq!(
+        bridge.header().run_mode(),
+        Some(bridge_abi::RunMode::LOCKSTEP)
+    );
+}
+
 #[test]
 fn a_bridge_header_reads_by_its_header_size() {
     let valid = image::valid();

@@ -51,7 +51,9 @@ fn accessors_touch_the_reference_offsets() {
     header.set_snapshot_seq(0x1122_3344_5566_7788);
     header.set_magic(BRIDGE_MAGIC);
     header.set_host_state(HostState::EXITING);
-    header.set_run_mode(RunMode::LOCKSTEP);
+    header
+        .set_run_mode(RunMode::LOCKSTEP)
+        .expect("a whole header holds run_mode");
     let client = header.clients(3).expect("row 3");
     client.set_state(ClientState::ACTIVE);
     client.set_heartbeat_ns(0xAABB_CCDD_EEFF_0011);

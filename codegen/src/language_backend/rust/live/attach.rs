@@ -281,7 +281,15 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
     let header_name = &abi.structs[l.header].name;
     let header_ty = type_ident(header_name);
     let header_view = has_view(schema, l.header);
-    let header = if header_view {
+    let header = if header_view && super::added::extensible(schema, l.header).is_some() {
+        quote! {
+            /// The header's live view, as long as its producer built it (`header_size`):
+            /// the fields a later minor version added are absent from an older producer's.
+            pub fn header(&self) -> #header_ty<'a> {
+                #header_ty::at_len(self.region, self.table.base, self.header_size).expect("attach checked the header")
+            }
+        }
+    } else if header_view {
         quote! {
             /// The header's live view.
             pub fn header(&self) -> #header_ty<'a> {

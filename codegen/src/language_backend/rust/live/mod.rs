@@ -7,6 +7,7 @@
 //! One `expand_*` per kind of thing; the hard parts (raw pointers, atomic copies, the
 //! seqlock's orderings) are hand-written once in the `abi-runtime` crate.
 
+mod added;
 mod attach;
 mod ring;
 mod seqlock;
@@ -155,11 +156,18 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
             }
         }
     };
-    let accessors = s
-        .fields
-        .iter()
-        .enumerate()
-        .map(|(fi, f)| expand_accessors(schema, si, fi, f, l));
+    let handshake = added::extensible(schema, si);
+    let (base_consts, at_len) = match handshake {
+        Some(h) => added::expand_at_len(h, l.size, l.align),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    let accessors = s.fields.iter().enumerate().map(|(fi, f)| {
+        let methods = expand_accessors(schema, si, fi, f, l);
+        match handshake.and_then(|h| h.added.iter().find(|a| a.field == fi)) {
+            Some(a) => added::gate_accessors(methods, a.offset, a.end, &a.since.to_string()),
+            None => methods,
+        }
+    });
     let locks = a
         .seqlocks
         .iter()
@@ -178,10 +186,12 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
             pub const ALIGN: usize = #align;
             /// Bytes of the struct and the fixed part of its trailer.
             pub const MIN_LEN: usize = #min_len;
+            #base_consts
         }
 
         impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
             #at
+            #at_len
 
             /// The bytes this view covers.
             pub fn region(&self) -> Region<'a, A> {
