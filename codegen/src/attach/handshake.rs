@@ -254,27 +254,29 @@ impl LowerAttach<'_> {
     }
 }
 
-/// A region that holds one extensible record and nothing else needs only the bytes every
-/// producer of its major version writes (`base_size`): an older producer's record is shorter
-/// than ours, and its row says so. Its size field (checked by the handshake) says how much
-/// of it there is.
-pub(super) fn shorten_extensible_rows(attach: &mut crate::ir::attach::Attach) {
-    for table in &mut attach.layouts {
-        for row in &mut table.rows {
-            let crate::ir::attach::Holds::Struct {
-                struct_index,
-                count: 1,
-                bytes: 0,
-            } = row.holds
-            else {
-                continue;
-            };
-            let extensible = attach
-                .handshakes
-                .iter()
-                .find(|h| h.struct_index == struct_index && !h.added.is_empty());
-            if let Some(h) = extensible {
-                row.min_size = row.min_size.min(h.base_size);
+impl LowerAttach<'_> {
+    /// A region that holds one extensible record and nothing else needs only the bytes every
+    /// producer of its major version writes (`base_size`): an older producer's record is shorter
+    /// than ours, and its row says so. Its size field (checked by the handshake) says how much
+    /// of it there is.
+    pub(super) fn shorten_extensible_rows(&self, attach: &mut crate::ir::attach::Attach) {
+        for table in &mut attach.layouts {
+            for row in &mut table.rows {
+                let crate::ir::attach::Holds::Struct {
+                    struct_index,
+                    count: 1,
+                    bytes: 0,
+                } = row.holds
+                else {
+                    continue;
+                };
+                let extensible = attach
+                    .handshakes
+                    .iter()
+                    .find(|h| h.struct_index == struct_index && !h.added.is_empty());
+                if let Some(h) = extensible {
+                    row.min_size = row.min_size.min(h.base_size);
+                }
             }
         }
     }

@@ -56,7 +56,7 @@ pub fn lower_attach(
         files: Vec::new(),
         geometry: Vec::new(),
     };
-    handshake::shorten_extensible_rows(&mut attach);
+    cx.shorten_extensible_rows(&mut attach);
     cx.find_root(raw, &mut attach);
     cx.check_handle_names(raw);
     cx.errors.propagate()?;
