@@ -4817,24 +4817,40 @@ static inline int ibf_stats_write(ibf_stats_header *shared, size_t len, const ib
  *   3. If the copy is torn, start over from the first step: the newest slot may have moved on.
  */
 
-/** Slot `index` of the ring at `slots` (32768 bytes apart), or NULL past 8. */
-static inline ibf_ring_slot_header *ibf_snapshot_ring_slot(void *slots, uint64_t index) {
-    if (index >= 8U) {
+/*
+ * The ring's geometry is the writer's: `slot_count` slots of `slot_size` bytes (the schema
+ * says 8 of 32768; a host may build another, which its header says and
+ * ibf_attach checks). Pass the numbers the attached handle gives, never the constants.
+ * Every function below refuses (IBF_TOO_SHORT, or NULL) a slot count of 0 or a slot size
+ * under 64 bytes or not a multiple of 8.
+ */
+static inline bool ibf_snapshot_ring_geometry_ok_(uint64_t slot_count, uint64_t slot_size) {
+    return slot_count != 0 && slot_size >= 64U && slot_size % 8U == 0 && slot_size <= (uint64_t)SIZE_MAX / slot_count;
+}
+
+/** Slot `index` of the ring at `slots` (`slot_count` slots, `slot_size` bytes apart), or NULL
+ * past the last slot or when the geometry is refused. */
+static inline ibf_ring_slot_header *ibf_snapshot_ring_slot(void *slots, uint64_t slot_count, uint64_t slot_size, uint64_t index) {
+    if (!ibf_snapshot_ring_geometry_ok_(slot_count, slot_size) || index >= slot_count) {
         return NULL;
     }
-    return (ibf_ring_slot_header *)(void *)((unsigned char *)slots + (size_t)index * 32768U);
+    return (ibf_ring_slot_header *)(void *)((unsigned char *)slots + (size_t)index * (size_t)slot_size);
 }
 
 /**
  * Copies the newest slot into *out under seqlock ring_slot: IBF_OK, IBF_EMPTY before
- * the first publication (out untouched), or IBF_CONTENDED after max_tries tries (out torn).
- * Each try picks the newest slot again, so a reader the writer laps moves on to the newer
- * publication. `head` holds the counter, `slots` is the first slot (8-aligned,
- * 8 slots of 32768 bytes); *retries (may be NULL) is the tries that failed.
+ * the first publication (out untouched), IBF_CONTENDED after max_tries tries (out torn),
+ * or IBF_TOO_SHORT for a refused geometry. Each try picks the newest slot again, so a
+ * reader the writer laps moves on to the newer publication. `head` holds the counter,
+ * `slots` is the first slot (8-aligned, `slot_count` slots of `slot_size` bytes, as the
+ * writer built them); *retries (may be NULL) is the tries that failed.
  * The payload's extra bytes go into `extra` as ibf_ring_slot_read says.
  */
-static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, const void *slots, ibf_ring_slot_copy *out, void *extra, size_t extra_cap, uint32_t max_tries, uint32_t *retries) {
+static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, const void *slots, uint64_t slot_count, uint64_t slot_size, ibf_ring_slot_copy *out, void *extra, size_t extra_cap, uint32_t max_tries, uint32_t *retries) {
     uint32_t tries;
+    if (!ibf_snapshot_ring_geometry_ok_(slot_count, slot_size)) {
+        return IBF_TOO_SHORT;
+    }
     for (tries = 0; tries < max_tries; tries++) {
         uint64_t published;
         const unsigned char *slot;
@@ -4848,8 +4864,8 @@ static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, c
             }
             return IBF_EMPTY;
         }
-        slot = (const unsigned char *)slots + (size_t)((published - 1U) % 8U) * 32768U;
-        if (ibf_ring_slot_try_read_(slot, out, 32768U, extra, extra_cap)) {
+        slot = (const unsigned char *)slots + (size_t)((published - 1U) % slot_count) * (size_t)slot_size;
+        if (ibf_ring_slot_try_read_(slot, out, (size_t)slot_size, extra, extra_cap)) {
             if (retries != NULL) {
                 *retries = tries;
             }
@@ -4865,12 +4881,18 @@ static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, c
 /**
  * The writer's side: writes *value into the next slot under its seqlock, then publishes it
  * by storing the new head (release). IBF_OK, or IBF_TOO_SHORT (nothing published) when
- * the payload does not fit a slot. One writer only.
+ * the geometry is refused or the payload does not fit a slot. One writer only.
  */
-static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, const ibf_ring_slot_copy *value, const void *extra) {
-    uint64_t published = (uint64_t)ibf_bridge_header_load_snapshot_seq(head);
-    unsigned char *slot = (unsigned char *)slots + (size_t)(published % 8U) * 32768U;
-    int status = ibf_ring_slot_write((ibf_ring_slot_header *)(void *)slot, 32768U, value, extra);
+static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, uint64_t slot_count, uint64_t slot_size, const ibf_ring_slot_copy *value, const void *extra) {
+    uint64_t published;
+    unsigned char *slot;
+    int status;
+    if (!ibf_snapshot_ring_geometry_ok_(slot_count, slot_size)) {
+        return IBF_TOO_SHORT;
+    }
+    published = (uint64_t)ibf_bridge_header_load_snapshot_seq(head);
+    slot = (unsigned char *)slots + (size_t)(published % slot_count) * (size_t)slot_size;
+    status = ibf_ring_slot_write((ibf_ring_slot_header *)(void *)slot, (size_t)slot_size, value, extra);
     if (status != IBF_OK) {
         return status;
     }
@@ -4929,12 +4951,32 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
  * Attaching to a mapping
  *
  * ibf_attach(base, len, &handle, &err) checks a mapping of len bytes (a bridge another
- * process produced) the way codegen/ATTACH.md says, with the same 14 named checks as the Rust
+ * process produced) the way codegen/ATTACH.md says, with the same 21 named checks as the Rust
  * and Python targets, and on success fills the handle with the producer's version, its header
  * size and extent, and where every region is: the root table's rows and every block's rows.
  * It returns IBF_ATTACH_OK (0), or the code of the first check that failed, which err
- * describes. It reads the mapping only with relaxed atomic loads (the live helpers' chunks),
- * never outside [base, base + len), and writes nothing there.
+ * describes. It reads the mapping only with atomic loads (the live helpers' chunks), never
+ * outside [base, base + len), and writes nothing there.
+ *
+ * Start-up and reload: attach first loads the producer's state (acquire) and refuses anything
+ * but running (IBF_ATTACH_HOST_NOT_RUNNING: try again later), keeps its generation
+ * in the handle, and loads both again after every table (an acquire fence first), so tables a
+ * reload was rewriting are refused (_HOST_NOT_RUNNING or _HOST_RELOADED), never accepted.
+ * ibf_attached_reloaded(&handle) is one or two acquire loads: nonzero when the producer
+ * reloaded or left running since, and the handle must be attached again.
+ *
+ * Geometry: a header field that holds a number of the schema as the writer built it is
+ * checked (codegen/ATTACH.md, "Geometry"): equal to the schema's (_GEOMETRY_MISMATCH), or
+ * followed (not 0, a multiple of its alignment, at least its least: _GEOMETRY_ZERO,
+ * _GEOMETRY_MISALIGNED, _GEOMETRY_TOO_SMALL), and a region must hold what the values it
+ * follows ask for (_GEOMETRY_TOO_LARGE). The handle keeps, for each ring and blocks row, the
+ * writer's count and slot size or stride (ibf_attached_<row>_count / _stride): pass them to
+ * the ring's functions, never the schema's constants.
+ *
+ * Blocks: a block that fails its checks does not fail the attach. Its rows are absent in the
+ * handle (NULL), the other blocks work, and ibf_attached_<row>_check(&handle, k, &err) checks
+ * block k again now: its named error (region "bot_blocks[7].draw"), or IBF_ATTACH_OK with its
+ * rows filled in (a block the producer finished after the attach). Call it before using a block.
  *
  * - IBF_ATTACH_<CHECK>: the codes; ibf_attach_check_name(code) gives the snake_case
  *   name ("bad_magic"), "ok" for IBF_ATTACH_OK and "unknown" for any other number.
@@ -5028,6 +5070,10 @@ typedef struct ibf_attach_error {
 typedef struct ibf_attached_region {
     uint64_t offset;
     uint64_t size;
+    /** A ring: the writer's slot count; blocks: their count; else 0. */
+    uint64_t count;
+    /** A ring: the writer's slot size; blocks: the writer's stride between them; else 0. */
+    uint64_t stride;
 } ibf_attached_region;
 
 /** An attached mapping (see ibf_attach). */
@@ -5038,6 +5084,8 @@ typedef struct ibf_attached {
     uint32_t producer_minor;
     uint64_t header_size;
     uint64_t extent;
+    /** The producer's generation when attach checked it (0 when the schema has none). */
+    uint64_t generation;
     /** Every row of the root table, then each blocks row's blocks' rows, in row order. */
     ibf_attached_region regions[53];
 } ibf_attached;
@@ -5101,7 +5149,28 @@ typedef struct ibf_attach_row_ {
     uint64_t block_stride;
     /* The region entry of block 0's first row, from this table's first entry. */
     size_t first_block_slot;
+    /* Where its need starts in the table's needs, -1 when none. */
+    int need;
+    /* A ring's slot count or the blocks' count, and the geometry field that holds the
+     * writer's (-1: none); likewise a ring's slot size or the blocks' stride. */
+    uint64_t count_value;
+    int count_geometry;
+    uint64_t size_value;
+    int size_geometry;
 } ibf_attach_row_;
+
+/* A geometry field: its name, the row whose struct holds it (-1: the table's header), where,
+ * and its rule: equal to value, or followed (not 0, a multiple of align, at least least). */
+typedef struct ibf_attach_geometry_ {
+    const char *name;
+    int row;
+    uint64_t at;
+    unsigned width;
+    int equal;
+    uint64_t value;
+    uint64_t least;
+    uint64_t align;
+} ibf_attach_geometry_;
 
 /* A layout table: where its fields are in its header, and its rows. Widths 0: no field. */
 typedef struct ibf_attach_table_ {
@@ -5120,40 +5189,84 @@ typedef struct ibf_attach_table_ {
     unsigned extent_width;
     const ibf_attach_row_ *rows;
     size_t row_count;
+    const ibf_attach_geometry_ *geometry;
+    size_t geometry_count;
+    /* Each row's need: fixed, terms, then per term factor, n and n geometry positions. */
+    const uint64_t *needs;
     /* Region entries one block of this layout takes. */
     size_t slots;
 } ibf_attach_table_;
 
 /* Layout `bridge`: name, index, since major and minor, optional, holds its header,
- * min size, align, overlaps, blocks: table, count, stride, first entry. */
+ * min size, align, overlaps, blocks: table, count, stride, first entry; need; count and
+ * size with their geometry. */
 static const ibf_attach_row_ ibf_attach_rows_bridge_[5] = {
-    {"header", 0U, -1, -1, 0, 1, 1280U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
-    {"snapshot_ring", 1U, -1, -1, 0, 0, 12168U, 8U, 0x0ULL, -1, 0U, 0U, 5U},
-    {"client_blocks", 2U, -1, -1, 0, 0, 576U, 8U, 0x0ULL, 1, 8U, 65536U, 5U},
-    {"log_ring", 3U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 29U},
-    {"bot_blocks", 4U, 0, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U},
+    {"header", 0U, -1, -1, 0, 1, 1280U, 8U, 0x0ULL, -1, 0U, 0U, 5U, -1, 0U, -1, 0U, -1},
+    {"snapshot_ring", 1U, -1, -1, 0, 0, 12168U, 8U, 0x0ULL, -1, 0U, 0U, 5U, 0, 8U, 0, 32768U, 1},
+    {"client_blocks", 2U, -1, -1, 0, 0, 576U, 8U, 0x0ULL, 1, 8U, 65536U, 5U, 6, 8U, -1, 65536U, 3},
+    {"log_ring", 3U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 29U, 11, 0U, -1, 0U, -1},
+    {"bot_blocks", 4U, 0, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U, -1, 8U, -1, 299008U, -1},
+};
+
+/* Layout `bridge`'s geometry fields: name, row, at, width, equal, value, least, align. */
+static const ibf_attach_geometry_ ibf_attach_geometry_bridge_[6] = {
+    {"ring_slots", -1, 144U, 4U, 0, 0U, 1U, 1U},
+    {"ring_slot_size", -1, 148U, 4U, 0, 0U, 12168U, 8U},
+    {"max_clients", -1, 152U, 4U, 1, 8U, 0U, 1U},
+    {"client_block_size", -1, 156U, 4U, 0, 0U, 72U, 8U},
+    {"client_entry_size", -1, 160U, 4U, 1, 128U, 0U, 1U},
+    {"capacity", 3, 16U, 4U, 0, 0U, 8U, 8U},
+};
+
+/* Layout `bridge`'s needs (see ibf_attach_table_). */
+static const uint64_t ibf_attach_needs_bridge_[16] = {
+0U, 1U, 1U, 2U, 0U, 1U, 0U, 1U, 8U, 1U, 3U, 64U, 1U, 1U, 1U, 5U
 };
 
 /* Layout `client_block`: name, index, since major and minor, optional, holds its header,
- * min size, align, overlaps, blocks: table, count, stride, first entry. */
+ * min size, align, overlaps, blocks: table, count, stride, first entry; need; count and
+ * size with their geometry. */
 static const ibf_attach_row_ ibf_attach_rows_client_block_[3] = {
-    {"log_queue", 0U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
-    {"pad_input", 1U, -1, -1, 0, 0, 32U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
-    {"mailbox", 2U, -1, -1, 0, 0, 66U, 4U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"log_queue", 0U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 3U, 0, 0U, -1, 0U, -1},
+    {"pad_input", 1U, -1, -1, 0, 0, 32U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"mailbox", 2U, -1, -1, 0, 0, 66U, 4U, 0x0ULL, -1, 0U, 0U, 3U, 5, 0U, -1, 0U, -1},
+};
+
+/* Layout `client_block`'s geometry fields: name, row, at, width, equal, value, least, align. */
+static const ibf_attach_geometry_ ibf_attach_geometry_client_block_[3] = {
+    {"capacity", 0, 16U, 4U, 0, 0U, 8U, 8U},
+    {"request_capacity", 2, 24U, 4U, 0, 0U, 1U, 1U},
+    {"response_capacity", 2, 28U, 4U, 0, 0U, 1U, 1U},
+};
+
+/* Layout `client_block`'s needs (see ibf_attach_table_). */
+static const uint64_t ibf_attach_needs_client_block_[13] = {
+64U, 1U, 1U, 1U, 0U, 64U, 2U, 1U, 1U, 1U, 1U, 1U, 2U
 };
 
 /* Layout `bot_block`: name, index, since major and minor, optional, holds its header,
- * min size, align, overlaps, blocks: table, count, stride, first entry. */
+ * min size, align, overlaps, blocks: table, count, stride, first entry; need; count and
+ * size with their geometry. */
 static const ibf_attach_row_ ibf_attach_rows_bot_block_[3] = {
-    {"draw", 0U, -1, -1, 0, 0, 270592U, 4U, 0x0ULL, -1, 0U, 0U, 3U},
-    {"params", 1U, -1, -1, 0, 0, 8768U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
-    {"stats", 2U, -1, -1, 0, 0, 4160U, 8U, 0x0ULL, -1, 0U, 0U, 3U},
+    {"draw", 0U, -1, -1, 0, 0, 270592U, 4U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"params", 1U, -1, -1, 0, 0, 8768U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"stats", 2U, -1, -1, 0, 0, 4160U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+};
+
+/* Layout `bot_block`'s geometry fields: name, row, at, width, equal, value, least, align. */
+static const ibf_attach_geometry_ ibf_attach_geometry_bot_block_[6] = {
+    {"buffers", 0, 4U, 4U, 1, 3U, 0U, 1U},
+    {"buffer_size", 0, 8U, 4U, 1, 90176U, 0U, 1U},
+    {"max_commands", 0, 12U, 4U, 1, 2048U, 0U, 1U},
+    {"max_payload", 0, 16U, 4U, 1, 16384U, 0U, 1U},
+    {"max_params", 1, 16U, 4U, 1, 32U, 0U, 1U},
+    {"max_stats", 2, 8U, 4U, 1, 64U, 0U, 1U},
 };
 
 static const ibf_attach_table_ ibf_attach_tables_[3] = {
-    {"bridge_header", 1304U, 64U, 8U, 8U, 0U, 4U, 4U, 4U, 28U, 4U, 12U, 4U, ibf_attach_rows_bridge_, 5U, 53U},
-    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_client_block_, 3U, 3U},
-    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_bot_block_, 3U, 3U},
+    {"bridge_header", 1304U, 64U, 8U, 8U, 0U, 4U, 4U, 4U, 28U, 4U, 12U, 4U, ibf_attach_rows_bridge_, 5U, ibf_attach_geometry_bridge_, 6U, ibf_attach_needs_bridge_, 53U},
+    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_client_block_, 3U, ibf_attach_geometry_client_block_, 3U, ibf_attach_needs_client_block_, 3U},
+    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_bot_block_, 3U, ibf_attach_geometry_bot_block_, 6U, NULL, 3U},
 };
 
 /* The unsigned little-endian integer of `width` bytes at `at`, read with the live helpers'
@@ -5212,6 +5325,26 @@ static inline void ibf_attach_index_(char *out, const char *name, uint64_t k) {
     ibf_attach_append_(out, "]");
 }
 
+/* Appends `name[k]` to the block path `scope` (64 bytes), after a dot unless it is empty. */
+static inline void ibf_attach_scope_push_(char *scope, const char *name, uint64_t k) {
+    char piece[64];
+    ibf_attach_index_(piece, name, k);
+    if (scope[0] != '\0') {
+        ibf_attach_append_(scope, ".");
+    }
+    ibf_attach_append_(scope, piece);
+}
+
+/* a + b, or UINT64_MAX when it overflows. */
+static inline uint64_t ibf_attach_add_(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* a * b, or UINT64_MAX when it overflows. */
+static inline uint64_t ibf_attach_mul_(uint64_t a, uint64_t b) {
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
 static inline int ibf_attach_fail_(ibf_attach_error *err, int check, const char *region, uint64_t expected, uint64_t found) {
     err->check = check;
     err->check_name = ibf_attach_check_name(check);
@@ -5230,6 +5363,8 @@ typedef struct ibf_attach_state_ {
     ibf_attached_region *regions;
     ibf_attach_error *err;
 } ibf_attach_state_;
+
+static inline int ibf_attach_block_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, size_t r, size_t first, const char *scope, uint64_t k);
 
 /* check_table of codegen/ATTACH.md: the rows of table `t` at `base` (from the mapping's
  * start), inside `limit` bytes from it, under a header of `header_len` bytes; `scope` is the
@@ -5312,35 +5447,123 @@ static inline int ibf_attach_check_table_(const ibf_attach_state_ *s, const ibf_
             }
         }
     }
-    /* Then each blocks row's blocks, each laid out by its own table. */
+    /* The geometry fields: the header's, and those of a placed row's struct. */
+    {
+        uint64_t values[6];
+        size_t g;
+        for (g = 0; g < t->geometry_count; g++) {
+            const ibf_attach_geometry_ *x = &t->geometry[g];
+            uint64_t at = base;
+            uint64_t v;
+            values[g] = 0;
+            if (x->row >= 0) {
+                const ibf_attached_region *holder = &s->regions[first + (size_t)x->row];
+                if (holder->size == 0) {
+                    continue;
+                }
+                at = holder->offset;
+                ibf_attach_join_(name, scope, t->rows[x->row].name);
+            } else {
+                ibf_attach_join_(name, scope, t->header_name);
+            }
+            ibf_attach_append_(name, ".");
+            ibf_attach_append_(name, x->name);
+            v = ibf_attach_read_(m, len, at + x->at, x->width);
+            if (x->equal) {
+                if (v != x->value) {
+                    return ibf_attach_fail_(s->err, IBF_ATTACH_GEOMETRY_MISMATCH, name, x->value, v);
+                }
+            } else if (v == 0) {
+                return ibf_attach_fail_(s->err, IBF_ATTACH_GEOMETRY_ZERO, name, 0, 0);
+            } else if (v % x->align != 0) {
+                return ibf_attach_fail_(s->err, IBF_ATTACH_GEOMETRY_MISALIGNED, name, x->align, v);
+            } else if (v < x->least) {
+                return ibf_attach_fail_(s->err, IBF_ATTACH_GEOMETRY_TOO_SMALL, name, x->least, v);
+            }
+            values[g] = v;
+        }
+        /* What each placed row needs of the values it follows. */
+        for (r = 0; r < t->row_count; r++) {
+            const ibf_attach_row_ *row = &t->rows[r];
+            ibf_attached_region *a = &s->regions[first + r];
+            if (a->size == 0) {
+                continue;
+            }
+            if (row->need >= 0) {
+                const uint64_t *n = &t->needs[row->need];
+                uint64_t total = n[0];
+                uint64_t terms = n[1];
+                size_t at = 2;
+                uint64_t term;
+                for (term = 0; term < terms; term++) {
+                    uint64_t product = n[at];
+                    size_t factors = (size_t)n[at + 1];
+                    size_t i;
+                    at += 2;
+                    for (i = 0; i < factors; i++) {
+                        product = ibf_attach_mul_(product, values[(size_t)n[at + i]]);
+                    }
+                    at += factors;
+                    total = ibf_attach_add_(total, product);
+                }
+                if (total > a->size) {
+                    ibf_attach_join_(name, scope, row->name);
+                    return ibf_attach_fail_(s->err, IBF_ATTACH_GEOMETRY_TOO_LARGE, name, a->size, total);
+                }
+            }
+            /* The writer's count and stride where the table follows them, else the schema's. */
+            a->count = row->count_geometry >= 0 ? values[row->count_geometry] : row->count_value;
+            a->stride = row->size_geometry >= 0 ? values[row->size_geometry] : row->size_value;
+        }
+    }
+    /* Then each blocks row's blocks, each laid out by its own table: a block that fails is
+     * left out (its rows absent), and does not fail the table. */
     for (r = 0; r < t->row_count; r++) {
-        const ibf_attach_row_ *row = &t->rows[r];
         const ibf_attached_region *a = &s->regions[first + r];
-        const ibf_attach_table_ *t2;
-        if (row->blocks < 0 || a->size == 0) {
+        if (t->rows[r].blocks < 0 || a->size == 0) {
             continue;
         }
-        t2 = &ibf_attach_tables_[row->blocks];
-        ibf_attach_join_(name, scope, row->name);
-        for (k = 0; k < row->block_count; k++) {
-            uint64_t bbase = a->offset + k * row->block_stride;
-            uint64_t e = t2->extent_width != 0 ? ibf_attach_read_(m, len, bbase + t2->extent_at, t2->extent_width) : row->block_stride;
-            char bname[64];
-            int failed;
-            ibf_attach_index_(bname, name, k);
-            if (e > row->block_stride) {
-                return ibf_attach_fail_(s->err, IBF_ATTACH_EXTENT_BEYOND_BLOCK, bname, row->block_stride, e);
-            }
-            if (e < t2->header_size) {
-                return ibf_attach_fail_(s->err, IBF_ATTACH_EXTENT_TOO_SMALL, bname, t2->header_size, e);
-            }
-            failed = ibf_attach_check_table_(s, t2, bbase, e, t2->header_size, bname, first + row->first_block_slot + (size_t)k * t2->slots);
-            if (failed != IBF_ATTACH_OK) {
-                return failed;
-            }
+        for (k = 0; k < a->count; k++) {
+            ibf_attach_error quiet;
+            ibf_attach_state_ s2 = *s;
+            s2.err = &quiet;
+            (void)ibf_attach_block_(&s2, t, r, first, scope, k);
         }
     }
     return IBF_ATTACH_OK;
+}
+
+/* Block k of blocks row r of table t (whose first region entry is `first`, and whose rows
+ * are placed), checked now: its extent, then its table. On failure its rows are absent and
+ * the check's code is returned, err naming the block (`scope.row[k]`). */
+static inline int ibf_attach_block_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, size_t r, size_t first, const char *scope, uint64_t k) {
+    const ibf_attach_row_ *row = &t->rows[r];
+    const ibf_attached_region *a = &s->regions[first + r];
+    const ibf_attach_table_ *t2 = &ibf_attach_tables_[row->blocks];
+    size_t entry = first + row->first_block_slot + (size_t)k * t2->slots;
+    uint64_t bbase = a->offset + k * a->stride;
+    uint64_t e;
+    char name[64];
+    char bname[64];
+    int failed;
+    memset(&s->regions[entry], 0, t2->slots * sizeof s->regions[entry]);
+    ibf_attach_join_(name, scope, row->name);
+    ibf_attach_index_(bname, name, k);
+    if (a->size == 0 || k >= a->count) {
+        return ibf_attach_fail_(s->err, IBF_ATTACH_REGION_MISSING, bname, 0, 0);
+    }
+    e = t2->extent_width != 0 ? ibf_attach_read_(s->m, s->len, bbase + t2->extent_at, t2->extent_width) : a->stride;
+    if (e > a->stride) {
+        failed = ibf_attach_fail_(s->err, IBF_ATTACH_EXTENT_BEYOND_BLOCK, bname, a->stride, e);
+    } else if (e < t2->header_size) {
+        failed = ibf_attach_fail_(s->err, IBF_ATTACH_EXTENT_TOO_SMALL, bname, t2->header_size, e);
+    } else {
+        failed = ibf_attach_check_table_(s, t2, bbase, e, t2->header_size, bname, entry);
+    }
+    if (failed != IBF_ATTACH_OK) {
+        memset(&s->regions[entry], 0, t2->slots * sizeof s->regions[entry]);
+    }
+    return failed;
 }
 
 /** Checks the `len` bytes at `base` as a bridge_header mapping of ABI major 0 (any minor)
@@ -5351,6 +5574,7 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
     ibf_attached out_scratch;
     ibf_attach_state_ s;
     uint64_t major, minor, hsz, extent;
+    uint64_t generation = 0;
     int failed;
     if (err == NULL) {
         err = &err_scratch;
@@ -5378,6 +5602,17 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
         return ibf_attach_fail_(err, IBF_ATTACH_MAJOR_MISMATCH, "", 0U, major);
     }
     minor = ibf_attach_read_(m, len, 6U, 2U);
+    /* The producer's state first (acquire: a relaxed load, then the fence): the tables
+     * written before it stored running (release) are then visible. */
+    {
+        uint64_t state = ibf_attach_read_(m, len, 24U, 4U);
+        ibf_live_fence_acquire_();
+        if (state != 1U) {
+            return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, state);
+        }
+    }
+    generation = ibf_attach_read_(m, len, 20U, 4U);
+    ibf_live_fence_acquire_();
     hsz = ibf_attach_read_(m, len, 8U, 4U);
     if (hsz < 1280U) {
         return ibf_attach_fail_(err, IBF_ATTACH_HEADER_TOO_SMALL, "", 1280U, hsz);
@@ -5402,6 +5637,21 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
         memset(out, 0, sizeof *out);
         return failed;
     }
+    /* Nothing reloaded while the tables were read: the fence orders their loads before
+     * these, as a seqlock reader's re-check. */
+    ibf_live_fence_acquire_();
+    {
+        uint64_t state = ibf_attach_read_(m, len, 24U, 4U);
+        if (state != 1U) {
+            memset(out, 0, sizeof *out);
+            return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, state);
+        }
+        state = ibf_attach_read_(m, len, 20U, 4U);
+        if (state != generation) {
+            memset(out, 0, sizeof *out);
+            return ibf_attach_fail_(err, IBF_ATTACH_HOST_RELOADED, "", generation, state);
+        }
+    }
     /* The handle hands out pointers the caller may write through, as the mapping allows. */
     out->base = (unsigned char *)(uintptr_t)base;
     out->len = len;
@@ -5409,7 +5659,22 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
     out->producer_minor = (uint32_t)minor;
     out->header_size = hsz;
     out->extent = extent;
+    out->generation = generation;
     return IBF_ATTACH_OK;
+}
+
+/** Whether the producer of the mapping `a` was attached to has reloaded or left running since:
+ * its state (acquire) is no longer running, or its generation differs from a->generation.
+ * One or two loads. Nonzero: the tables the handle checked may be gone; attach again. */
+static inline int ibf_attached_reloaded(const ibf_attached *a) {
+    uint64_t state = ibf_attach_read_(a->base, a->len, 24U, 4U);
+    ibf_live_fence_acquire_();
+    if (state != 1U) {
+        return 1;
+    }
+    state = ibf_attach_read_(a->base, a->len, 20U, 4U);
+    ibf_live_fence_acquire_();
+    return state != a->generation;
 }
 
 static inline unsigned char *ibf_attached_at_(const ibf_attached *a, size_t slot) {
@@ -5429,9 +5694,10 @@ static inline uint64_t ibf_attached_header_size(const ibf_attached *a) {
 }
 
 /**
- * Region `snapshot_ring` (ring): the start of the slots of ring `snapshot_ring`, or NULL when
- * the producer left it out. The memory is live: read and write it only through the live
- * helpers. Its size in bytes: ibf_attached_snapshot_ring_size (0 when absent).
+ * Region `snapshot_ring` (ring): the start of the slots of ring `snapshot_ring`
+ * (ibf_attached_snapshot_ring_count and _stride give the writer's slot count and slot size), or
+ * NULL when the producer left it out. The memory is live: read and write it only through the
+ * live helpers. Its size in bytes: ibf_attached_snapshot_ring_size (0 when absent).
  */
 static inline unsigned char *ibf_attached_snapshot_ring(const ibf_attached *a) {
     return (unsigned char *)(void *)ibf_attached_at_(a, 1U);
@@ -5439,20 +5705,58 @@ static inline unsigned char *ibf_attached_snapshot_ring(const ibf_attached *a) {
 static inline uint64_t ibf_attached_snapshot_ring_size(const ibf_attached *a) {
     return a->regions[1U].size;
 }
+/** The writer's slot count of `snapshot_ring` (0 when absent). */
+static inline uint64_t ibf_attached_snapshot_ring_count(const ibf_attached *a) {
+    return a->regions[1U].count;
+}
+/** The writer's slot size of `snapshot_ring` (0 when absent). */
+static inline uint64_t ibf_attached_snapshot_ring_stride(const ibf_attached *a) {
+    return a->regions[1U].stride;
+}
 
 /**
- * Region `client_blocks` (blocks): the start of its block number `i` (of 8), or NULL when the
- * producer left it out. The memory is live: read and write it only through the live helpers.
- * Its size in bytes: ibf_attached_client_blocks_size (0 when absent).
+ * Region `client_blocks` (blocks): the start of its block number `i` (of 8, at the writer's
+ * stride, ibf_attached_client_blocks_stride); ibf_attached_client_blocks_check says whether the
+ * block passed its checks, or NULL when the producer left it out. The memory is live: read and
+ * write it only through the live helpers. Its size in bytes: ibf_attached_client_blocks_size (0
+ * when absent).
  */
 static inline unsigned char *ibf_attached_client_blocks(const ibf_attached *a, unsigned i) {
-    if (i >= 8U || a->regions[2U].size == 0) {
+    if (i >= a->regions[2U].count || a->regions[2U].size == 0) {
         return NULL;
     }
-    return a->base + a->regions[2U].offset + (size_t)i * 65536U;
+    return a->base + a->regions[2U].offset + (size_t)i * (size_t)a->regions[2U].stride;
 }
 static inline uint64_t ibf_attached_client_blocks_size(const ibf_attached *a) {
     return a->regions[2U].size;
+}
+/** The writer's block count of `client_blocks` (0 when absent). */
+static inline uint64_t ibf_attached_client_blocks_count(const ibf_attached *a) {
+    return a->regions[2U].count;
+}
+/** The writer's stride between blocks of `client_blocks` (0 when absent). */
+static inline uint64_t ibf_attached_client_blocks_stride(const ibf_attached *a) {
+    return a->regions[2U].stride;
+}
+/** Checks block `i` of `client_blocks` now (its first use): IBF_ATTACH_OK with its rows
+ * filled in the handle, or the code of its first failed check, err (may be NULL) naming the
+ * block, and its rows absent. Other blocks are not looked at. */
+static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, ibf_attach_error *err) {
+    ibf_attach_error err_scratch;
+    ibf_attach_state_ s;
+    char scope[64];
+    if (err == NULL) {
+        err = &err_scratch;
+    }
+    memset(err, 0, sizeof *err);
+    err->check_name = "ok";
+    scope[0] = '\0';
+    s.m = a->base;
+    s.len = a->len;
+    s.minor = a->producer_minor;
+    s.regions = a->regions;
+    s.err = err;
+    return ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
 }
 
 /**
@@ -5525,18 +5829,48 @@ static inline uint64_t ibf_attached_log_ring_size(const ibf_attached *a) {
 }
 
 /**
- * Region `bot_blocks` (blocks): the start of its block number `i` (of 8), or NULL when the
- * producer left it out. The memory is live: read and write it only through the live helpers.
- * Its size in bytes: ibf_attached_bot_blocks_size (0 when absent).
+ * Region `bot_blocks` (blocks): the start of its block number `i` (of 8, at the writer's
+ * stride, ibf_attached_bot_blocks_stride); ibf_attached_bot_blocks_check says whether the block
+ * passed its checks, or NULL when the producer left it out. The memory is live: read and write
+ * it only through the live helpers. Its size in bytes: ibf_attached_bot_blocks_size (0 when
+ * absent).
  */
 static inline unsigned char *ibf_attached_bot_blocks(const ibf_attached *a, unsigned i) {
-    if (i >= 8U || a->regions[4U].size == 0) {
+    if (i >= a->regions[4U].count || a->regions[4U].size == 0) {
         return NULL;
     }
-    return a->base + a->regions[4U].offset + (size_t)i * 299008U;
+    return a->base + a->regions[4U].offset + (size_t)i * (size_t)a->regions[4U].stride;
 }
 static inline uint64_t ibf_attached_bot_blocks_size(const ibf_attached *a) {
     return a->regions[4U].size;
+}
+/** The writer's block count of `bot_blocks` (0 when absent). */
+static inline uint64_t ibf_attached_bot_blocks_count(const ibf_attached *a) {
+    return a->regions[4U].count;
+}
+/** The writer's stride between blocks of `bot_blocks` (0 when absent). */
+static inline uint64_t ibf_attached_bot_blocks_stride(const ibf_attached *a) {
+    return a->regions[4U].stride;
+}
+/** Checks block `i` of `bot_blocks` now (its first use): IBF_ATTACH_OK with its rows
+ * filled in the handle, or the code of its first failed check, err (may be NULL) naming the
+ * block, and its rows absent. Other blocks are not looked at. */
+static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf_attach_error *err) {
+    ibf_attach_error err_scratch;
+    ibf_attach_state_ s;
+    char scope[64];
+    if (err == NULL) {
+        err = &err_scratch;
+    }
+    memset(err, 0, sizeof *err);
+    err->check_name = "ok";
+    scope[0] = '\0';
+    s.m = a->base;
+    s.len = a->len;
+    s.minor = a->producer_minor;
+    s.regions = a->regions;
+    s.err = err;
+    return ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
 }
 
 /**

@@ -13,10 +13,14 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use abi_codegen::language_backend::c::render_c_header;
+use bridge_abi::live::Bridge;
+use bridge_abi::runtime::SharedBuf;
+use common::image::at;
 use common::image::{
     self, BOT_BLOCKS, BOT_ROWS, CLIENT_BLOCKS, CLIENT_ROWS, LOG_RING, SNAPSHOT_RING,
 };
 use common::tools::{run_ok, scratch};
+use common::verdict::{numbers, rust_verdict};
 
 const STRICT: &str = "-O2 -Wall -Wextra -Werror -pedantic -Wconversion -Wsign-conversion -Wshadow";
 
@@ -109,8 +113,9 @@ fn run_all(dir: &Path, args: &[&str]) -> HashMap<String, HashMap<String, String>
 fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
     let dir = &build().0.join("images");
     std::fs::create_dir_all(dir).unwrap();
-    let corruptions = image::corruptions();
+    let mut corruptions = image::corruptions();
     assert!(corruptions.len() >= 22);
+    corruptions.extend(image::geometry_corruptions());
     let mut files = vec!["valid.bin".to_string()];
     std::fs::write(dir.join("valid.bin"), image::valid()).unwrap();
     for (i, c) in corruptions.iter().enumerate() {
@@ -164,6 +169,15 @@ fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
         ("bot8_draw_size", "0".to_string()),
         ("blocks_ok", "1".to_string()),
         ("host_generation", image::GENERATION.to_string()),
+        ("attached", "1".to_string()),
+        ("generation", image::GENERATION.to_string()),
+        ("reloaded", "0".to_string()),
+        ("ring_slots", "8".to_string()),
+        ("ring_slot_size", "32768".to_string()),
+        ("client_stride", "65536".to_string()),
+        ("client_count", "8".to_string()),
+        ("bot_stride", 0x49000.to_string()),
+        ("bot_count", "8".to_string()),
     ];
     for (key, value) in expect {
         assert_eq!(valid.get(key), Some(&value), "valid image: {key}");
@@ -175,8 +189,27 @@ fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
         assert_eq!(line["check"], c.check, "{}: {line:?}", c.name);
         assert_eq!(line["name_of_code"], c.check, "{}", c.name);
         assert_ne!(line["code"], "0", "{}", c.name);
+        // The same verdict as the Rust bindings': check, region, expected and found.
+        let buf = SharedBuf::from_bytes(&c.image);
+        let rust = rust_verdict(buf.region()).expect_err(c.name);
+        let (expected, found) = numbers(&rust);
+        assert_eq!(
+            (line["check"].as_str(), line["region"].as_str()),
+            (rust.check(), rust.region()),
+            "{}",
+            c.name
+        );
+        if !matches!(rust.check(), "region_out_of_bounds" | "region_misaligned") {
+            assert_eq!(
+                (line["expected"].clone(), line["found"].clone()),
+                (expected.to_string(), found.to_string()),
+                "{}",
+                c.name
+            );
+        }
         seen.push((c.name, line));
     }
+    assert!(seen.len() >= 50, "{} images", seen.len());
     // What a few errors say besides their check.
     let by_name: HashMap<&str, &HashMap<String, String>> = seen.into_iter().collect();
     let field = |name: &str, key: &str| by_name[name][key].clone();
@@ -444,4 +477,89 @@ fn the_program_calls_every_attach_helper() {
         })
         .collect();
     assert!(missing.is_empty(), "attach.c never calls {missing:?}");
+}
+
+#[test]
+fn c_reads_the_ring_at_the_hosts_slot_count_and_size() {
+    let dir = &build().0.join("rings");
+    std::fs::create_dir_all(dir).unwrap();
+    // (slots, slot size, publications): 16 slots with 20 published laps the schema's 8; a
+    // 64 KiB slot is where a 32 KiB reader would find a stale publication.
+    let cases = [(16u32, 32768u32, 20u64), (8, 65536, 3), (8, 32768, 11)];
+    let mut files = Vec::new();
+    for (slots, size, n) in cases {
+        let buf = SharedBuf::from_bytes(&image::with_ring(slots, size));
+        let bridge = Bridge::attach(buf.region()).expect("the host's ring attaches in Rust");
+        let ring = bridge.snapshot_ring().unwrap();
+        for k in 1..=n {
+            let mut slot = bridge_abi::live::RingSlot::zeroed();
+            slot.tick = k;
+            slot.publish_seq = k;
+            assert_eq!(ring.publish(&slot), Ok(k));
+        }
+        let mut bytes = vec![0u8; buf.region().len()];
+        buf.region().read_bytes(0, &mut bytes);
+        let file = format!("ring_{slots}_{size}.bin");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        files.push((file, slots, size, n));
+    }
+    let mut args = vec!["ring"];
+    args.extend(files.iter().map(|f| f.0.as_str()));
+    let lines = run_all(dir, &args);
+    for (file, slots, size, n) in &files {
+        let line = &lines[file];
+        assert_eq!(line["attach"], "0", "{file}");
+        assert_eq!(line["status"], "0", "{file}: read_newest is IBF_OK");
+        assert_eq!(line["slots"], slots.to_string(), "{file}");
+        assert_eq!(line["slot_size"], size.to_string(), "{file}");
+        assert_eq!(
+            line["tick"],
+            n.to_string(),
+            "{file}: the newest publication"
+        );
+        assert_ne!(
+            line["schema_slots_status"], "0",
+            "{file}: a slot count of 0 is refused"
+        );
+    }
+}
+
+#[test]
+fn an_uninitialised_bot_block_refuses_only_itself_in_c() {
+    let dir = &build().0.join("lazy");
+    std::fs::create_dir_all(dir).unwrap();
+    let bot7 = (BOT_BLOCKS.0 + 7 * 0x49000) as usize;
+    let mut missing = image::valid();
+    image::put32(&mut missing, bot7 + at::BLOCK_REGION_COUNT, 0);
+    let mut zero = image::valid();
+    zero[bot7..bot7 + 72].fill(0);
+    std::fs::write(dir.join("missing.bin"), &missing).unwrap();
+    std::fs::write(dir.join("zero.bin"), &zero).unwrap();
+    let lines = run_all(dir, &["attach", "missing.bin", "zero.bin"]);
+    for (file, check, region) in [
+        ("missing.bin", "region_missing", "bot_blocks[7].draw"),
+        ("zero.bin", "extent_too_small", "bot_blocks[7]"),
+    ] {
+        let line = &lines[file];
+        assert_eq!(
+            line["attached"], "1",
+            "{file}: one bad block does not stop attach"
+        );
+        assert_eq!(
+            (line["check"].as_str(), line["region"].as_str()),
+            (check, region),
+            "{file}: the block's own check names it"
+        );
+        // The other blocks work: bot block 0's draw list and block 7's absent rows.
+        let bot0 = BOT_BLOCKS.0 + BOT_ROWS[0].0;
+        assert_eq!(line["bot0_draw"], bot0.to_string(), "{file}");
+        assert_eq!(
+            line["bot7_draw"], "-1",
+            "{file}: the bad block's rows are absent"
+        );
+        assert_eq!(
+            line["client3_mailbox"],
+            (CLIENT_BLOCKS.0 + 3 * 0x10000 + CLIENT_ROWS[2].0).to_string()
+        );
+    }
 }

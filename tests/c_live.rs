@@ -154,17 +154,22 @@ static void ring(void) {
     uint64_t n;
     int status;
     ibf_bridge_header_store_snapshot_seq(bridge(), 0);
-    CHECK(ibf_snapshot_ring_read_newest(bridge(), ibf_snapshot_ring_slot(blob + RING, 0), &newest,
+    CHECK(ibf_snapshot_ring_read_newest(bridge(), ibf_snapshot_ring_slot(blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, 0), IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &newest,
                                         NULL, 0, 10, NULL) == IBF_EMPTY);
-    CHECK(ibf_snapshot_ring_slot(blob + RING, 8) == NULL);
+    CHECK(ibf_snapshot_ring_slot(blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, 8) == NULL);
+    /* A refused geometry is never read or written: no slots, a slot under its header, or
+     * one not a multiple of 8. */
+    CHECK(ibf_snapshot_ring_slot(blob + RING, 0, IBF_RING_SLOT_SIZE, 0) == NULL);
+    CHECK(ibf_snapshot_ring_read_newest(bridge(), blob + RING, 8, 63, &newest, NULL, 0, 10, NULL) == IBF_TOO_SHORT);
+    CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, 8, IBF_RING_SLOT_SIZE + 4, &value, extra) == IBF_TOO_SHORT);
     memset(&value, 0, sizeof value);
     for (n = 1; n <= 11; n++) {
         value.publish_seq = n;
         value.payload.header.tick = n * 10;
         value.payload_extra_len = 3;
         memset(extra, (int)n, sizeof extra);
-        CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, &value, extra) == IBF_OK);
-        status = ibf_snapshot_ring_read_newest(bridge(), blob + RING, &newest, extra_back,
+        CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &value, extra) == IBF_OK);
+        status = ibf_snapshot_ring_read_newest(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &newest, extra_back,
                                                sizeof extra_back, IBF_DEFAULT_TRIES, NULL);
         CHECK(status == IBF_OK && newest.publish_seq == n && newest.payload.header.tick == n * 10);
         CHECK(newest.size == 12104 + 3 && newest.payload_extra_len == 3 && extra_back[2] == n);
@@ -177,7 +182,7 @@ static void ring(void) {
     CHECK(newest.publish_seq == 99 && newest.size == 12104 && newest.payload_extra_len == 0);
     CHECK(ibf_ring_slot_write(slot(7), 12167, &value, NULL) == IBF_TOO_SHORT);
     value.payload_extra_len = IBF_RING_SLOT_SIZE;
-    CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, &value, extra) == IBF_TOO_SHORT);
+    CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &value, extra) == IBF_TOO_SHORT);
     CHECK(ibf_ring_slot_header_load_seq(slot(2)) % 2 == 0 && ibf_ring_slot_header_load_seq(slot(2)) > 0);
     printf("ring_head=%" PRIu64 "\n", ibf_bridge_header_load_snapshot_seq(bridge()));
 }

@@ -91,7 +91,7 @@ static void *writer(void *arg) {
         value.publish_seq = n;
         value.tick = n;
         value.payload_extra_len = 8;
-        if (ibf_snapshot_ring_publish(bridge(), blob + RING, &value, &n) != IBF_OK) abort();
+        if (ibf_snapshot_ring_publish(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &value, &n) != IBF_OK) abort();
         for (i = 0; i < 8; i++) {
             pad_of(&in, n * 8 + (uint64_t)i);
             ibf_pad_input_write(pad(), &in);
@@ -112,7 +112,7 @@ static void *reader(void *arg) {
         uint64_t extra = 0, head, first;
         ibf_ring_slot_header *slot;
         uint32_t tries = 0;
-        int status = ibf_snapshot_ring_read_newest(bridge(), blob + RING, &copy, &extra, sizeof extra,
+        int status = ibf_snapshot_ring_read_newest(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &copy, &extra, sizeof extra,
                                                    IBF_DEFAULT_TRIES, &tries);
         __atomic_fetch_add(&retries, tries, __ATOMIC_RELAXED);
         if (status == IBF_CONTENDED) contended++;
@@ -125,7 +125,7 @@ static void *reader(void *arg) {
         }
         /* The control: the slot being written, copied without the seqlock (relaxed atomics). */
         head = ibf_bridge_header_load_snapshot_seq(bridge());
-        slot = ibf_snapshot_ring_slot(blob + RING, head % IBF_RING_SLOTS);
+        slot = ibf_snapshot_ring_slot(blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, head % IBF_RING_SLOTS);
         ibf_live_read_bytes_((unsigned char *)slot + 64, raw, sizeof raw);
         memcpy(&first, raw, 8);
         if (head >= IBF_RING_SLOTS && !publication_of(raw, first)) unlocked_torn++;

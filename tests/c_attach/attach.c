@@ -1,9 +1,11 @@
 /* The C attach helpers on files (tests/c_attach.rs): each file is read into a heap buffer of
  * exactly its length, so that a sanitizer sees any read past it.
  *
- *   attach FILE...          ibf_attach on each file: its check and, when it attaches, facts
+ *   attach FILE...          ibf_attach on each file, then every block's first-use check: the
+ *                           first error (the verdict) and, when it attaches, facts
  *   snapshot FILE...        ibf_snapshot_read_versioned on each file
  *   header FILE...          ibf_bridge_header_read_versioned on each file
+ *   ring FILE...            attach, then the snapshot ring's newest slot at the writer's geometry
  *
  * One line per file, `FILE key=value ...`. Valid C11 and C++17. */
 #include "bridge.h"
@@ -41,11 +43,21 @@ static void attach(const char *path) {
     static ibf_attached a;
     ibf_attach_error err;
     int rc = ibf_attach(data, len, &a, &err);
-    printf("%s check=%s code=%d name_of_code=%s region=%s other=%s expected=%" PRIu64 " found=%" PRIu64
+    int attached = rc == IBF_ATTACH_OK;
+    unsigned k;
+    /* The verdict: the attach's error, else the first block's that fails its check. */
+    for (k = 0; rc == IBF_ATTACH_OK && k < IBF_MAX_CLIENTS; k++) {
+        rc = ibf_attached_client_blocks_check(&a, k, &err);
+    }
+    for (k = 0; rc == IBF_ATTACH_OK && k < IBF_MAX_CLIENTS; k++) {
+        rc = ibf_attached_bot_blocks_check(&a, k, &err);
+    }
+    printf("%s attached=%d", path, attached);
+    printf(" check=%s code=%d name_of_code=%s region=%s other=%s expected=%" PRIu64 " found=%" PRIu64
            " offset=%" PRIu64 " size=%" PRIu64 " limit=%" PRIu64 " align=%" PRIu64,
-           path, err.check_name, rc, ibf_attach_check_name(rc), err.region, err.other, err.expected,
+           err.check_name, rc, ibf_attach_check_name(rc), err.region, err.other, err.expected,
            err.found, err.offset, err.size, err.limit, err.align);
-    if (rc == IBF_ATTACH_OK) {
+    if (attached) {
         unsigned i;
         int blocks_ok = 1;
         printf(" producer=%" PRIu32 ".%" PRIu32 " header_size=%" PRIu64 " extent=%" PRIu64, a.producer_major,
@@ -91,6 +103,14 @@ static void attach(const char *path) {
         /* Live reads through the typed pointers. */
         printf(" blocks_ok=%d host_generation=%" PRIu32, blocks_ok,
                ibf_bridge_header_load_host_generation(ibf_attached_header(&a)));
+        /* The writer's geometry the handle follows, and whether it reloaded. */
+        printf(" generation=%" PRIu64 " reloaded=%d ring_slots=%" PRIu64 " ring_slot_size=%" PRIu64
+               " client_stride=%" PRIu64 " client_count=%" PRIu64 " bot_stride=%" PRIu64 " bot_count=%" PRIu64
+               " bot0_draw=%lld",
+               a.generation, ibf_attached_reloaded(&a), ibf_attached_snapshot_ring_count(&a),
+               ibf_attached_snapshot_ring_stride(&a), ibf_attached_client_blocks_stride(&a),
+               ibf_attached_client_blocks_count(&a), ibf_attached_bot_blocks_stride(&a),
+               ibf_attached_bot_blocks_count(&a), at(&a, ibf_attached_bot_blocks_draw(&a, 0)));
     }
     printf("\n");
     free(data);
@@ -149,6 +169,30 @@ static void header(const char *path) {
     free(data);
 }
 
+static void ring(const char *path) {
+    size_t len;
+    unsigned char *data = load(path, &len);
+    static ibf_attached a;
+    static ibf_ring_slot_copy newest;
+    unsigned char extra[64];
+    uint32_t retries = 0;
+    int rc = ibf_attach(data, len, &a, NULL);
+    int status = -1;
+    uint64_t slots = ibf_attached_snapshot_ring_count(&a);
+    uint64_t size = ibf_attached_snapshot_ring_stride(&a);
+    if (rc == IBF_ATTACH_OK) {
+        status = ibf_snapshot_ring_read_newest(ibf_attached_header(&a), ibf_attached_snapshot_ring(&a), slots,
+                                               size, &newest, extra, sizeof extra, IBF_DEFAULT_TRIES, &retries);
+    }
+    printf("%s attach=%d status=%d slots=%" PRIu64 " slot_size=%" PRIu64 " tick=%" PRIu64
+           " schema_slots_status=%d\n",
+           path, rc, status, slots, size, newest.tick,
+           /* A refused geometry is refused, never read. */
+           ibf_snapshot_ring_read_newest(ibf_attached_header(&a), ibf_attached_snapshot_ring(&a), 0, size,
+                                         &newest, extra, sizeof extra, 1, NULL));
+    free(data);
+}
+
 int main(int argc, char **argv) {
     int i;
     if (argc < 2) {
@@ -162,6 +206,8 @@ int main(int argc, char **argv) {
             snapshot(argv[i]);
         } else if (strcmp(argv[1], "header") == 0) {
             header(argv[i]);
+        } else if (strcmp(argv[1], "ring") == 0) {
+            ring(argv[i]);
         } else {
             return 2;
         }

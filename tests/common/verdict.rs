@@ -15,3 +15,45 @@ pub fn rust_verdict(region: Region<'_>) -> Result<(), AttachError> {
     }
     Ok(())
 }
+
+/// An error's `expected` and `found`, `(0, 0)` for a check that has neither: what the C
+/// error struct and the Python exception carry besides the check and the region.
+#[allow(dead_code)]
+pub fn numbers(e: &AttachError) -> (u64, u64) {
+    use AttachError as E;
+    match e {
+        E::MappingTooShort { expected, found }
+        | E::BadMagic { expected, found }
+        | E::MajorMismatch { expected, found }
+        | E::HeaderTooSmall { expected, found }
+        | E::HeaderBeyondMapping { expected, found }
+        | E::ExtentBeyondMapping { expected, found }
+        | E::ExtentTooSmall {
+            expected, found, ..
+        }
+        | E::ExtentBeyondBlock {
+            expected, found, ..
+        }
+        | E::TooManyRows {
+            expected, found, ..
+        }
+        | E::RegionTooSmall {
+            expected, found, ..
+        }
+        | E::HostNotRunning { expected, found }
+        | E::HostReloaded { expected, found }
+        | E::GeometryMismatch {
+            expected, found, ..
+        }
+        | E::GeometryMisaligned {
+            expected, found, ..
+        }
+        | E::GeometryTooSmall {
+            expected, found, ..
+        }
+        | E::GeometryTooLarge {
+            expected, found, ..
+        } => (*expected, *found),
+        _ => (0, 0),
+    }
+}

@@ -57,16 +57,19 @@ int main(int argc, char **argv) {
     double seconds = atof(argv[3]);
     uint64_t rounds = (uint64_t)strtoull(argv[4], NULL, 10);
     ibf_bridge_header *header = (ibf_bridge_header *)(void *)base;
-    /* The host wrote the region table before it started this process. */
+    /* The host wrote the region table and the ring's geometry before it started this
+     * process (the process's start orders them before these reads). */
     ibf_region_entry ring = header->regions[IBF_BRIDGE_REGION_SNAPSHOT_RING];
     unsigned char *slots = base + ring.offset;
+    uint64_t slot_count = header->ring_slots;
+    uint64_t slot_size = header->ring_slot_size;
 
     uint64_t reads = 0, torn = 0, retries = 0;
     unsigned char extra[64];
     double until = now_s() + seconds;
     while (now_s() < until) {
         uint32_t r = 0;
-        int status = ibf_snapshot_ring_read_newest(header, slots, &slot, extra, sizeof extra, TRIES, &r);
+        int status = ibf_snapshot_ring_read_newest(header, slots, slot_count, slot_size, &slot, extra, sizeof extra, TRIES, &r);
         if (status == IBF_EMPTY) {
             sched_yield();
             continue;

@@ -12,7 +12,9 @@ use serde::Serialize;
 
 use super::comments::render_comment_lines;
 use super::names::c_type_name;
+use crate::ir::access::RingKind;
 use crate::ir::attach::{CHECKS, Holds, LayoutTable};
+use crate::ir::geometry::GeometryRule;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::text::{Compiled, Template};
@@ -43,6 +45,11 @@ struct AttachContext {
     root: usize,
     slots: u64,
     root_hs: RecordCtx,
+    /// The handshake's state field `(offset, width)`, its running value, and the generation
+    /// field (width 0 when none); `None` without a state.
+    liveness: Option<LivenessCtx>,
+    /// Geometry fields of the table that has the most (at least 1): the checker's scratch.
+    max_geometry: usize,
     accessors: Vec<AccessorCtx>,
     records: Vec<RecordCtx>,
 }
@@ -69,6 +76,9 @@ struct TableCtx {
     count: (u64, u64),
     extent: (u64, u64),
     rows: Vec<RowCtx>,
+    geometry: Vec<GeometryCtx>,
+    /// Each row's need, flattened: `fixed, terms, (factor, n, g1 .. gn) * terms`.
+    needs: Vec<u64>,
     /// Entries of the handle's region array one block laid out by this table takes: its
     /// rows, then its blocks' own.
     slots: u64,
@@ -90,6 +100,56 @@ struct RowCtx {
     block_stride: u64,
     /// The region array entry of block 0's first row, from the table's first entry.
     first_block_slot: u64,
+    /// Where the row's need starts in the table's `needs`, -1 when it has none.
+    need: i64,
+    /// A ring's slot count or a blocks row's count: the schema's, and the geometry field (a
+    /// position in the table's geometry, -1 when none) that holds the writer's.
+    count_value: u64,
+    count_geometry: i64,
+    /// A ring's slot size or a blocks row's stride, likewise.
+    size_value: u64,
+    size_geometry: i64,
+}
+
+/// A geometry field of a table: where it is, and its rule.
+#[derive(Serialize)]
+struct GeometryCtx {
+    name: String,
+    /// Position in the table's rows of the row whose struct holds it, -1 for the header.
+    row: i64,
+    at: u64,
+    width: u64,
+    equal: bool,
+    /// Equal: the schema's value. Followed: the least and the alignment.
+    value: u64,
+    least: u64,
+    align: u64,
+}
+
+#[derive(Serialize)]
+struct LivenessCtx {
+    state: (u64, u64),
+    running: u64,
+    running_name: String,
+    generation: (u64, u64),
+}
+
+/// A blocks row's first-use check: `<prefix>_attached_<name>_check`.
+#[derive(Serialize)]
+struct BlockCheckCtx {
+    name: String,
+    path: String,
+    /// Outer block indices: `, unsigned i`.
+    params: String,
+    guard: String,
+    /// `<prefix>_attach_scope_push_(scope, "client_blocks", i);` per enclosing blocks row.
+    scope: Vec<(String, String)>,
+    param: String,
+    /// The parent table, the row's position in it, and the C expression of the parent
+    /// table's first region entry.
+    table: usize,
+    row: usize,
+    first: String,
 }
 
 /// A typed accessor of one region: `<prefix>_attached_<name>`.
@@ -104,9 +164,13 @@ struct AccessorCtx {
     guard: String,
     /// The C expression of the region's entry in the handle.
     slot: String,
-    /// A blocks row: its block `k` is the region's start plus `k` strides.
-    block: Option<(u64, u64)>,
+    /// A blocks row: its block `k` is the region's start plus `k` strides (the writer's).
+    block: bool,
+    /// A ring or blocks row: `_count` and `_stride` accessors of the writer's geometry.
+    geometry: bool,
     block_param: String,
+    /// A blocks row's first-use check.
+    check: Option<BlockCheckCtx>,
 }
 
 /// An extensible record's handshake, as the record reader and the attach read it.
@@ -160,6 +224,24 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         .find(|h| h.struct_index == header)
         .map(|h| record_ctx(schema, h))
         .ok_or_else(|| RenderError("the root layout's header has no handshake".into()))?;
+    let liveness = schema
+        .attach
+        .handshakes
+        .iter()
+        .find(|h| h.struct_index == header)
+        .and_then(|h| h.liveness.as_ref())
+        .map(|l| LivenessCtx {
+            state: scalar(&l.state),
+            running: l.running,
+            running_name: l.running_name.clone(),
+            generation: l.generation.as_ref().map_or((0, 0), scalar),
+        });
+    let max_geometry = tables
+        .iter()
+        .map(|t| t.geometry.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let mut accessors = Vec::new();
     let mut cx = AccessorWalk {
         schema,
@@ -182,6 +264,8 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         root,
         slots: slots[root],
         root_hs,
+        liveness,
+        max_geometry,
         accessors,
         records: schema
             .attach
@@ -240,10 +324,35 @@ fn table_ctx(
         )));
     }
     let mut next_block = t.rows.len() as u64;
+    let mut needs = Vec::new();
+    let position = |g: Option<usize>| g.map_or(-1, |g| g as i64);
     let rows = t
         .rows
         .iter()
         .map(|row| {
+            let need = row.need.as_ref().map_or(-1, |n| {
+                let at = needs.len() as i64;
+                needs.push(n.fixed);
+                needs.push(n.terms.len() as u64);
+                for term in &n.terms {
+                    needs.push(term.factor);
+                    needs.push(term.geometry.len() as u64);
+                    needs.extend(term.geometry.iter().map(|&g| g as u64));
+                }
+                at
+            });
+            let (count_value, size_value) = match row.holds {
+                Holds::Ring { ring } => match schema.access.rings[ring].kind {
+                    RingKind::Slots {
+                        slot_count,
+                        slot_size,
+                        ..
+                    } => (slot_count, slot_size),
+                    RingKind::Events { .. } => (0, 0),
+                },
+                Holds::Blocks { count, stride, .. } => (count, stride),
+                _ => (0, 0),
+            };
             let mask = row.overlaps.iter().fold(0u64, |m, &j| m | (1u64 << j));
             let (blocks, block_count, block_stride) = match row.holds {
                 Holds::Blocks {
@@ -271,6 +380,34 @@ fn table_ctx(
                 block_count,
                 block_stride,
                 first_block_slot,
+                need,
+                count_value,
+                count_geometry: position(row.follows.count),
+                size_value,
+                size_geometry: position(row.follows.size),
+            }
+        })
+        .collect();
+    let geometry = t
+        .geometry
+        .iter()
+        .map(|tg| {
+            let g = &schema.attach.geometry[tg.geometry];
+            let (equal, value, least, align) = match g.rule {
+                GeometryRule::Equal => (true, g.value.unwrap_or(0), 0, 1),
+                GeometryRule::Follow { least, align } => (false, 0, least, align),
+            };
+            GeometryCtx {
+                name: schema.abi.structs[g.struct_index].fields[g.field]
+                    .name
+                    .clone(),
+                row: position(tg.row),
+                at: g.scalar.offset,
+                width: g.scalar.width,
+                equal,
+                value,
+                least,
+                align,
             }
         })
         .collect();
@@ -286,6 +423,8 @@ fn table_ctx(
         count: t.row_count.as_ref().map_or((0, 0), scalar),
         extent: t.extent.as_ref().map_or((0, 0), scalar),
         rows,
+        geometry,
+        needs,
         slots: own_slots,
     })
 }
@@ -401,33 +540,52 @@ impl AccessorWalk<'_> {
                         .join(", ")
                 )
             };
-            let (ret, what, block) = match &row.holds {
+            let (ret, what) = match &row.holds {
                 Holds::Struct { struct_index, .. } => {
                     let ty = c_type_name(&abi.structs[*struct_index].name, cp);
-                    (format!("{ty} *"), format!("the {ty} at its start"), None)
+                    (format!("{ty} *"), format!("the {ty} at its start"))
                 }
                 Holds::Ring { ring } => (
                     "unsigned char *".to_string(),
                     format!(
-                        "the start of the slots of ring `{}`",
+                        "the start of the slots of ring `{}` ({cp}_attached_{name}_count and \
+                         _stride give the writer's slot count and slot size)",
                         self.schema.access.rings[*ring].name
                     ),
-                    None,
                 ),
-                Holds::Bytes { .. } => (
-                    "unsigned char *".to_string(),
-                    "its first byte".to_string(),
-                    None,
-                ),
-                Holds::Blocks { count, stride, .. } => (
+                Holds::Bytes { .. } => {
+                    ("unsigned char *".to_string(), "its first byte".to_string())
+                }
+                Holds::Blocks { count, .. } => (
                     "unsigned char *".to_string(),
                     format!(
-                        "the start of its block number `{}` (of {count})",
+                        "the start of its block number `{}` (of {count}, at the writer's stride, \
+                         {cp}_attached_{name}_stride); {cp}_attached_{name}_check says whether \
+                         the block passed its checks",
                         param_name(depth)
                     ),
-                    Some((*count, *stride)),
                 ),
             };
+            let is_block = matches!(row.holds, Holds::Blocks { .. });
+            let geometry = is_block
+                || matches!(row.holds, Holds::Ring { ring } if matches!(self.schema.access.rings[ring].kind, RingKind::Slots { .. }));
+            let check = is_block.then(|| BlockCheckCtx {
+                name: name.clone(),
+                path: format!("{path}{}", row.name),
+                params: params.clone(),
+                guard: guard.clone(),
+                scope: outer
+                    .iter()
+                    .map(|(param, _, piece)| {
+                        let row_name = piece.split('[').next().unwrap_or("").to_string();
+                        (row_name, param.clone())
+                    })
+                    .collect(),
+                param: param_name(depth),
+                table: t,
+                row: pos,
+                first: base.render(),
+            });
             let doc_text = format!(
                 "Region `{path}{}` ({}): {what}, or NULL when the producer left it out{within}. \
                  The memory is live: read and write it only through the live helpers. \
@@ -443,8 +601,10 @@ impl AccessorWalk<'_> {
                 params: params.clone(),
                 guard: guard.clone(),
                 slot: slot.render(),
-                block,
+                block: is_block,
+                geometry,
                 block_param: param_name(depth),
+                check,
             });
             if let Holds::Blocks { layout, count, .. } = row.holds {
                 let mut inner = base.plus(next_block);

@@ -20,6 +20,8 @@ pub(super) struct SlotRingCtx {
     value: String,
     slot_count: u64,
     slot_size: u64,
+    /// The least slot size a reader or writer accepts: the slot struct's own bytes.
+    least: u64,
     payload: bool,
 }
 
@@ -73,6 +75,7 @@ pub(super) fn build_ring(
                 lock: lock.name.clone(),
                 slot_count: *slot_count,
                 slot_size: *slot_size,
+                least: schema.layout.of(lock.struct_index).size,
                 payload: lock.guards.iter().any(|g| match g {
                     Guard::Trailer(t) => a.trailer[*t].size_field.is_some(),
                     Guard::Field(_) => false,
