@@ -563,3 +563,104 @@ fn an_uninitialised_bot_block_refuses_only_itself_in_c() {
         );
     }
 }
+
+/// Copies `bytes[from..]` into the mapping in 4 KiB chunks, yielding now and then, as a slow
+/// host writes its tables.
+fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
+    for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
+        region.write_bytes(from + k * 4096, chunk);
+        if k % 16 == 0 {
+            std::thread::yield_now();
+        }
+    }
+}
+
+#[test]
+fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_table() {
+    use bridge_abi::HostState;
+    use bridge_abi::live::BridgeHeader;
+    use bridge_abi::runtime::Mapping;
+    use std::sync::atomic::{Ordering, fence};
+
+    let dir = scratch("c_attach_race");
+    let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
+    std::fs::write(dir.join("bridge.h"), header).unwrap();
+    std::fs::copy(manifest_path("tests/c_attach/race.c"), dir.join("race.c")).unwrap();
+    let mut args = vec!["-std=c11", "-x", "c"];
+    args.extend(STRICT.split(' '));
+    args.extend(["race.c", "-o", "race"]);
+    run_ok("gcc", &args, &dir);
+
+    // 16 ring slots in odd generations, 8 in even ones (the ring region holds 16).
+    let mut bytes = image::with_ring(16, 32768);
+    bytes[at::HOST_GENERATION..at::HOST_STATE + 4].fill(0);
+    let path = dir.join("bridge.shm");
+    // The image, then the word where the bot says which generation it attached to.
+    let seen_at = bytes.len();
+    let map = Mapping::create(&path, bytes.len() + 8).expect("the host's mapping");
+    let region = map.region().unwrap();
+    let seen = || {
+        let mut word = [0u8; 8];
+        region.read_bytes(seen_at, &mut word);
+        u64::from_le_bytes(word)
+    };
+    // The host has written the handshake and nothing else when the bot starts.
+    region.write_bytes(0, &bytes[..at::HOST_GENERATION]);
+    let bot = std::process::Command::new(dir.join("race"))
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the C bot");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let head = BridgeHeader::at(region, 0).unwrap();
+    write_slowly(region, &bytes, at::HOST_GENERATION);
+    head.set_host_generation(1);
+    head.set_host_state(HostState::RUNNING);
+    let rounds = 400u32;
+    for g in 2..2 + rounds {
+        // Now and then, let the bot attach to the previous generation before this reload;
+        // the other reloads follow each other after a few microseconds, racing the bot's
+        // attach.
+        let waited = std::time::Instant::now();
+        while g % 4 == 0 && seen() != u64::from(g - 1) && waited.elapsed().as_secs() < 5 {
+            std::thread::yield_now();
+        }
+        // Running for a few microseconds, about as long as an attach takes.
+        let hold = std::time::Duration::from_micros(u64::from(g % 7) * 3);
+        while waited.elapsed() < hold {
+            std::hint::spin_loop();
+        }
+        // A reload: starting, the new geometry, the tables rewritten, a new generation,
+        // running.
+        head.set_host_state(HostState::STARTING);
+        fence(Ordering::Release);
+        let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
+        region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
+        write_slowly(region, &bytes[..4096], at::REGIONS);
+        head.set_host_generation(g);
+        head.set_host_state(HostState::RUNNING);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    head.set_host_state(HostState::EXITING);
+    let out = bot.wait_with_output().expect("the C bot");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let fields: HashMap<&str, u64> = stdout
+        .split_whitespace()
+        .filter_map(|w| w.split_once('='))
+        .map(|(k, v)| (k, v.parse().unwrap()))
+        .collect();
+    eprintln!("C bot: {stdout}");
+    assert_eq!(fields["bad"], 0, "{stderr}");
+    assert!(
+        fields["refused"] > 0,
+        "the bot must have raced the start-up or a reload"
+    );
+    assert!(
+        fields["attaches"] > 1,
+        "the bot must attach again after a reload"
+    );
+    assert!(fields["noticed"] > 0, "the bot must notice a reload");
+}
