@@ -5893,6 +5893,7 @@ pub mod live {
                     least: 1,
                     align: 1,
                 },
+                default: Some(8),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "ring_slot_size",
@@ -5905,6 +5906,7 @@ pub mod live {
                     least: 12168,
                     align: 8,
                 },
+                default: Some(32768),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_clients",
@@ -5914,6 +5916,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(8),
+                default: Some(8),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "client_block_size",
@@ -5926,6 +5929,7 @@ pub mod live {
                     least: 72,
                     align: 8,
                 },
+                default: Some(65536),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "client_entry_size",
@@ -5935,6 +5939,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(128),
+                default: Some(128),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "capacity",
@@ -5947,6 +5952,7 @@ pub mod live {
                     least: 8,
                     align: 8,
                 },
+                default: Some(65536),
             },
         ],
     };
@@ -6041,6 +6047,7 @@ pub mod live {
                     least: 8,
                     align: 8,
                 },
+                default: Some(16384),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "request_capacity",
@@ -6053,6 +6060,7 @@ pub mod live {
                     least: 1,
                     align: 1,
                 },
+                default: None,
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "response_capacity",
@@ -6065,6 +6073,7 @@ pub mod live {
                     least: 1,
                     align: 1,
                 },
+                default: None,
             },
         ],
     };
@@ -6136,6 +6145,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(3),
+                default: Some(3),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "buffer_size",
@@ -6145,6 +6155,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(90176),
+                default: Some(90176),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_commands",
@@ -6154,6 +6165,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(2048),
+                default: Some(2048),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_payload",
@@ -6163,6 +6175,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(16384),
+                default: Some(16384),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_params",
@@ -6172,6 +6185,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(32),
+                default: Some(32),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_stats",
@@ -6181,6 +6195,7 @@ pub mod live {
                     width: 4,
                 },
                 rule: ::abi_runtime::attach::GeometryRule::Equal(64),
+                default: Some(64),
             },
         ],
     };
@@ -6452,6 +6467,37 @@ pub mod live {
                 table: attached.table,
                 generation: attached.generation,
             })
+        }
+        /// The producer's side: lays out a new image of this layout (`codegen/ATTACH.md`,
+        /// "Producing an image"): every row placed after the last at its alignment,
+        /// sized for the geometry, each block laid out by its table, the geometry fields
+        /// written. `geometry` names the values that differ from the schema's
+        /// (`("bridge_header.ring_slots", 16)`, `("mailbox.request_capacity", 2048)`).
+        /// The image is checked by attach, every block included, before it is returned;
+        /// its length is the mapping size the producer needs.
+        pub fn lay_out(
+            geometry: &[(&str, u64)],
+            generation: u64,
+        ) -> Result<
+            ::abi_runtime::produce::Image,
+            ::abi_runtime::produce::ProduceError,
+        > {
+            ::abi_runtime::produce::lay_out(
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                geometry,
+                generation,
+            )
+        }
+        /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
+        /// a release fence, the bytes, then the state running, with release) and
+        /// attaches to it.
+        pub fn produce(
+            region: Region<'a>,
+            image: &::abi_runtime::produce::Image,
+        ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
+            ::abi_runtime::produce::write(region, image)?;
+            Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)
         }
         /// The writer's generation when attach checked the tables (when the schema names one).
         pub fn generation(&self) -> Option<u64> {

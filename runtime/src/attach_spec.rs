@@ -94,6 +94,9 @@ pub struct GeometrySpec<'a> {
     pub field: Field,
     /// Equal or followed.
     pub rule: GeometryRule,
+    /// The value a producer writes unless told another ([`crate::produce`]): the schema's;
+    /// `None` for an area no constant of the schema sizes, which the producer must give.
+    pub default: Option<u64>,
 }
 
 /// `factor` times the writer's values of some geometry fields.

@@ -77,6 +77,7 @@ mod error;
 mod events;
 #[cfg(feature = "mmap")]
 mod mmap;
+pub mod produce;
 mod raw;
 mod region;
 mod seqlock;

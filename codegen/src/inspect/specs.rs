@@ -66,6 +66,7 @@ impl<'a> AttachSpecs<'a> {
                                 GeometryRule::Follow { least, align }
                             }
                         },
+                        default: g.value,
                     }
                 })
                 .collect()

@@ -75,7 +75,14 @@ fn geometry_specs(schema: &Schema, l: &LayoutTable) -> Vec<TokenStream> {
                     quote!(::abi_runtime::attach::GeometryRule::Follow { least: #least, align: #align })
                 }
             };
-            quote!(::abi_runtime::attach::GeometrySpec { name: #name, row: #row, field: #f, rule: #rule })
+            let default = match g.value {
+                Some(v) => {
+                    let v = lit(v);
+                    quote!(Some(#v))
+                }
+                None => quote!(None),
+            };
+            quote!(::abi_runtime::attach::GeometrySpec { name: #name, row: #row, field: #f, rule: #rule, default: #default })
         })
         .collect()
 }
@@ -388,6 +395,29 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                     table: attached.table,
                     generation: attached.generation,
                 })
+            }
+            /// The producer's side: lays out a new image of this layout (`codegen/ATTACH.md`,
+            /// "Producing an image"): every row placed after the last at its alignment,
+            /// sized for the geometry, each block laid out by its table, the geometry fields
+            /// written. `geometry` names the values that differ from the schema's
+            /// (`("bridge_header.ring_slots", 16)`, `("mailbox.request_capacity", 2048)`).
+            /// The image is checked by attach, every block included, before it is returned;
+            /// its length is the mapping size the producer needs.
+            pub fn lay_out(
+                geometry: &[(&str, u64)],
+                generation: u64,
+            ) -> Result<::abi_runtime::produce::Image, ::abi_runtime::produce::ProduceError> {
+                ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)
+            }
+            /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
+            /// a release fence, the bytes, then the state running, with release) and
+            /// attaches to it.
+            pub fn produce(
+                region: Region<'a>,
+                image: &::abi_runtime::produce::Image,
+            ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
+                ::abi_runtime::produce::write(region, image)?;
+                Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)
             }
             /// The writer's generation when attach checked the tables (when the schema names one).
             pub fn generation(&self) -> Option<u64> {
