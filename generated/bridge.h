@@ -5170,6 +5170,9 @@ typedef struct ibf_attach_geometry_ {
     uint64_t value;
     uint64_t least;
     uint64_t align;
+    /* What a producer writes unless told another; has_default 0: it must be told. */
+    uint64_t default_value;
+    int has_default;
 } ibf_attach_geometry_;
 
 /* A layout table: where its fields are in its header, and its rows. Widths 0: no field. */
@@ -5195,6 +5198,8 @@ typedef struct ibf_attach_table_ {
     const uint64_t *needs;
     /* Region entries one block of this layout takes. */
     size_t slots;
+    /* The row count a producer writes. */
+    uint64_t rows_used;
 } ibf_attach_table_;
 
 /* Layout `bridge`: name, index, since major and minor, optional, holds its header,
@@ -5208,14 +5213,15 @@ static const ibf_attach_row_ ibf_attach_rows_bridge_[5] = {
     {"bot_blocks", 4U, 0, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U, -1, 8U, -1, 299008U, -1},
 };
 
-/* Layout `bridge`'s geometry fields: name, row, at, width, equal, value, least, align. */
+/* Layout `bridge`'s geometry fields: name, row, at, width, equal, value, least, align,
+ * the producer's default and whether there is one. */
 static const ibf_attach_geometry_ ibf_attach_geometry_bridge_[6] = {
-    {"ring_slots", -1, 144U, 4U, 0, 0U, 1U, 1U},
-    {"ring_slot_size", -1, 148U, 4U, 0, 0U, 12168U, 8U},
-    {"max_clients", -1, 152U, 4U, 1, 8U, 0U, 1U},
-    {"client_block_size", -1, 156U, 4U, 0, 0U, 72U, 8U},
-    {"client_entry_size", -1, 160U, 4U, 1, 128U, 0U, 1U},
-    {"capacity", 3, 16U, 4U, 0, 0U, 8U, 8U},
+    {"ring_slots", -1, 144U, 4U, 0, 0U, 1U, 1U, 8U, 1},
+    {"ring_slot_size", -1, 148U, 4U, 0, 0U, 12168U, 8U, 32768U, 1},
+    {"max_clients", -1, 152U, 4U, 1, 8U, 0U, 1U, 8U, 1},
+    {"client_block_size", -1, 156U, 4U, 0, 0U, 72U, 8U, 65536U, 1},
+    {"client_entry_size", -1, 160U, 4U, 1, 128U, 0U, 1U, 128U, 1},
+    {"capacity", 3, 16U, 4U, 0, 0U, 8U, 8U, 65536U, 1},
 };
 
 /* Layout `bridge`'s needs (see ibf_attach_table_). */
@@ -5232,11 +5238,12 @@ static const ibf_attach_row_ ibf_attach_rows_client_block_[3] = {
     {"mailbox", 2U, -1, -1, 0, 0, 66U, 4U, 0x0ULL, -1, 0U, 0U, 3U, 5, 0U, -1, 0U, -1},
 };
 
-/* Layout `client_block`'s geometry fields: name, row, at, width, equal, value, least, align. */
+/* Layout `client_block`'s geometry fields: name, row, at, width, equal, value, least, align,
+ * the producer's default and whether there is one. */
 static const ibf_attach_geometry_ ibf_attach_geometry_client_block_[3] = {
-    {"capacity", 0, 16U, 4U, 0, 0U, 8U, 8U},
-    {"request_capacity", 2, 24U, 4U, 0, 0U, 1U, 1U},
-    {"response_capacity", 2, 28U, 4U, 0, 0U, 1U, 1U},
+    {"capacity", 0, 16U, 4U, 0, 0U, 8U, 8U, 16384U, 1},
+    {"request_capacity", 2, 24U, 4U, 0, 0U, 1U, 1U, 0U, 0},
+    {"response_capacity", 2, 28U, 4U, 0, 0U, 1U, 1U, 0U, 0},
 };
 
 /* Layout `client_block`'s needs (see ibf_attach_table_). */
@@ -5253,20 +5260,21 @@ static const ibf_attach_row_ ibf_attach_rows_bot_block_[3] = {
     {"stats", 2U, -1, -1, 0, 0, 4160U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
 };
 
-/* Layout `bot_block`'s geometry fields: name, row, at, width, equal, value, least, align. */
+/* Layout `bot_block`'s geometry fields: name, row, at, width, equal, value, least, align,
+ * the producer's default and whether there is one. */
 static const ibf_attach_geometry_ ibf_attach_geometry_bot_block_[6] = {
-    {"buffers", 0, 4U, 4U, 1, 3U, 0U, 1U},
-    {"buffer_size", 0, 8U, 4U, 1, 90176U, 0U, 1U},
-    {"max_commands", 0, 12U, 4U, 1, 2048U, 0U, 1U},
-    {"max_payload", 0, 16U, 4U, 1, 16384U, 0U, 1U},
-    {"max_params", 1, 16U, 4U, 1, 32U, 0U, 1U},
-    {"max_stats", 2, 8U, 4U, 1, 64U, 0U, 1U},
+    {"buffers", 0, 4U, 4U, 1, 3U, 0U, 1U, 3U, 1},
+    {"buffer_size", 0, 8U, 4U, 1, 90176U, 0U, 1U, 90176U, 1},
+    {"max_commands", 0, 12U, 4U, 1, 2048U, 0U, 1U, 2048U, 1},
+    {"max_payload", 0, 16U, 4U, 1, 16384U, 0U, 1U, 16384U, 1},
+    {"max_params", 1, 16U, 4U, 1, 32U, 0U, 1U, 32U, 1},
+    {"max_stats", 2, 8U, 4U, 1, 64U, 0U, 1U, 64U, 1},
 };
 
 static const ibf_attach_table_ ibf_attach_tables_[3] = {
-    {"bridge_header", 1304U, 64U, 8U, 8U, 0U, 4U, 4U, 4U, 28U, 4U, 12U, 4U, ibf_attach_rows_bridge_, 5U, ibf_attach_geometry_bridge_, 6U, ibf_attach_needs_bridge_, 53U},
-    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_client_block_, 3U, ibf_attach_geometry_client_block_, 3U, ibf_attach_needs_client_block_, 3U},
-    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_bot_block_, 3U, ibf_attach_geometry_bot_block_, 6U, NULL, 3U},
+    {"bridge_header", 1304U, 64U, 8U, 8U, 0U, 4U, 4U, 4U, 28U, 4U, 12U, 4U, ibf_attach_rows_bridge_, 5U, ibf_attach_geometry_bridge_, 6U, ibf_attach_needs_bridge_, 53U, 5U},
+    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_client_block_, 3U, ibf_attach_geometry_client_block_, 3U, ibf_attach_needs_client_block_, 3U, 3U},
+    {"client_block_header", 72U, 8U, 8U, 8U, 0U, 4U, 4U, 4U, 4U, 4U, 0U, 4U, ibf_attach_rows_bot_block_, 3U, ibf_attach_geometry_bot_block_, 6U, NULL, 3U, 3U},
 };
 
 /* The unsigned little-endian integer of `width` bytes at `at`, read with the live helpers'
@@ -5928,6 +5936,365 @@ static inline uint64_t ibf_attached_bot_blocks_stats_size(const ibf_attached *a,
         return 0;
     }
     return a->regions[31U + (size_t)i * 3U].size;
+}
+
+/* Every block of table t (whose first region entry is `first`), checked now, and their own
+ * blocks: the first that fails, or OK. */
+static inline int ibf_attach_blocks_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, size_t first, const char *scope, int depth) {
+    size_t r;
+    uint64_t k;
+    if (depth > 8) {
+        return IBF_ATTACH_OK;
+    }
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attach_row_ *row = &t->rows[r];
+        const ibf_attached_region *a = &s->regions[first + r];
+        if (row->blocks < 0 || a->size == 0) {
+            continue;
+        }
+        for (k = 0; k < a->count; k++) {
+            const ibf_attach_table_ *t2 = &ibf_attach_tables_[row->blocks];
+            size_t entry = first + row->first_block_slot + (size_t)k * t2->slots;
+            char name[64];
+            char bname[64];
+            int failed = ibf_attach_block_(s, t, r, first, scope, k);
+            if (failed == IBF_ATTACH_OK) {
+                ibf_attach_join_(name, scope, row->name);
+                ibf_attach_index_(bname, name, k);
+                failed = ibf_attach_blocks_(s, t2, entry, bname, depth + 1);
+            }
+            if (failed != IBF_ATTACH_OK) {
+                return failed;
+            }
+        }
+    }
+    return IBF_ATTACH_OK;
+}
+
+/** ibf_attach, then every block's check: the first error of all (the verdict every target
+ * gives an image), or IBF_ATTACH_OK with every block's rows in the handle. A tool's or a
+ * producer's check; a bot checks only the blocks it uses. */
+static inline int ibf_attach_all(const void *base, size_t len, ibf_attached *out, ibf_attach_error *err) {
+    ibf_attach_error err_scratch;
+    ibf_attached out_scratch;
+    ibf_attach_state_ s;
+    int failed;
+    if (err == NULL) {
+        err = &err_scratch;
+    }
+    if (out == NULL) {
+        out = &out_scratch;
+    }
+    failed = ibf_attach(base, len, out, err);
+    if (failed != IBF_ATTACH_OK) {
+        return failed;
+    }
+    s.m = out->base;
+    s.len = out->len;
+    s.minor = out->producer_minor;
+    s.regions = out->regions;
+    s.err = err;
+    failed = ibf_attach_blocks_(&s, &ibf_attach_tables_[0], 0, "", 0);
+    if (failed != IBF_ATTACH_OK) {
+        memset(out, 0, sizeof *out);
+    }
+    return failed;
+}
+
+/*
+ * Producing an image (codegen/ATTACH.md, "Producing an image")
+ *
+ * ibf_lay_out(out, cap, values, n, generation, &len, &err) lays out a new image of the root
+ * layout into `out`, a private buffer of cap bytes (zeroed first; not the live mapping): every
+ * row placed after the last at its alignment and sized for the geometry, each block laid out
+ * by its table, the row counts, extents, handshake and geometry fields, the generation, and
+ * the state not running. `values` (n of them) gives geometry values by name,
+ * "<header or row>.<field>" ("bridge_header.<field>", "mailbox.request_capacity");
+ * any other takes the schema's value, and one no constant sizes must be given. *len is the
+ * image's size, also when it does not fit: IBF_PRODUCE_BUFFER_TOO_SHORT (out may be NULL to
+ * ask for it). The image is checked as ibf_attach_all would check it, running: a value that
+ * breaks a geometry rule gives that check's code, err naming the field.
+ * ibf_produce(mapping, len, image, n) writes an image into the live mapping as ATTACH.md's
+ * start-up and reload ask: the state not running (release), a release fence, the bytes (live
+ * writes), then the state running (release). One producer at a time.
+ */
+
+/** The image was laid out or written. */
+#define IBF_PRODUCE_OK 0
+/** A value names no geometry field (err.region: the name given). */
+#define IBF_PRODUCE_UNKNOWN_GEOMETRY 101
+/** No constant sizes a geometry field and no value was given for it (err.region: its name). */
+#define IBF_PRODUCE_GEOMETRY_NEEDED 102
+/** A number does not fit its field (err.region: where; err.found: the number; err.expected: the width). */
+#define IBF_PRODUCE_TOO_LARGE 103
+/** A block's rows do not fit its stride (err.expected: the stride; err.found: what they need). */
+#define IBF_PRODUCE_BLOCK_TOO_SMALL 104
+/** The buffer or mapping is smaller than the image (err.expected: the image's size). */
+#define IBF_PRODUCE_BUFFER_TOO_SHORT 105
+
+/** A geometry value by name, for ibf_lay_out. */
+typedef struct ibf_geometry_value {
+    const char *name;
+    uint64_t value;
+} ibf_geometry_value;
+
+static inline const char *ibf_produce_code_name(int code) {
+    switch (code) {
+    case IBF_PRODUCE_UNKNOWN_GEOMETRY: return "unknown_geometry";
+    case IBF_PRODUCE_GEOMETRY_NEEDED: return "geometry_needed";
+    case IBF_PRODUCE_TOO_LARGE: return "too_large";
+    case IBF_PRODUCE_BLOCK_TOO_SMALL: return "block_too_small";
+    case IBF_PRODUCE_BUFFER_TOO_SHORT: return "buffer_too_short";
+    default: return ibf_attach_check_name(code);
+    }
+}
+
+typedef struct ibf_produce_state_ {
+    unsigned char *out;
+    size_t cap;
+    /* The bytes the image spans so far. */
+    uint64_t need;
+    const ibf_geometry_value *values;
+    size_t n;
+    ibf_attach_error *err;
+} ibf_produce_state_;
+
+static inline int ibf_produce_fail_(ibf_attach_error *err, int code, const char *what, uint64_t expected, uint64_t found) {
+    ibf_attach_fail_(err, code, what, expected, found);
+    err->check_name = ibf_produce_code_name(code);
+    return code;
+}
+
+/* Whether `given` is "owner.field". */
+static inline int ibf_produce_name_is_(const char *given, const char *owner, const char *field) {
+    size_t k = strlen(owner);
+    return strncmp(given, owner, k) == 0 && given[k] == '.' && strcmp(given + k + 1, field) == 0;
+}
+
+/* Whether any table has the geometry field `given`. */
+static inline int ibf_produce_known_(const char *given) {
+    size_t i, g;
+    for (i = 0; i < 3U; i++) {
+        const ibf_attach_table_ *t = &ibf_attach_tables_[i];
+        for (g = 0; g < t->geometry_count; g++) {
+            const ibf_attach_geometry_ *x = &t->geometry[g];
+            if (ibf_produce_name_is_(given, x->row >= 0 ? t->rows[x->row].name : t->header_name, x->name)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Writes the `width`-byte little-endian `value` at `at` of the image, where the buffer holds it. */
+static inline int ibf_produce_put_(ibf_produce_state_ *s, uint64_t at, unsigned width, uint64_t value, const char *what) {
+    unsigned i;
+    if (width < 8U && (value >> (8U * width)) != 0) {
+        return ibf_produce_fail_(s->err, IBF_PRODUCE_TOO_LARGE, what, width, value);
+    }
+    if (at + width > s->need) {
+        s->need = at + width;
+    }
+    if (s->out != NULL && at + width <= (uint64_t)s->cap) {
+        for (i = 0; i < width; i++) {
+            s->out[at + i] = (unsigned char)(value >> (8U * i));
+        }
+    }
+    return IBF_PRODUCE_OK;
+}
+
+/* Lays out table t at `base`: a block `stride` bytes long, or the root (stride 0). */
+static inline int ibf_produce_table_(ibf_produce_state_ *s, const ibf_attach_table_ *t, uint64_t base, uint64_t stride, const char *scope, int depth) {
+    uint64_t values[6];
+    uint64_t offsets[5];
+    uint64_t sizes[5];
+    uint64_t end = t->header_size;
+    uint64_t extent;
+    char name[64];
+    size_t g, r, i;
+    uint64_t k;
+    int failed;
+    if (depth > 8) {
+        return ibf_produce_fail_(s->err, IBF_PRODUCE_TOO_LARGE, scope, 0, 0);
+    }
+    for (g = 0; g < t->geometry_count; g++) {
+        const ibf_attach_geometry_ *x = &t->geometry[g];
+        const char *owner = x->row >= 0 ? t->rows[x->row].name : t->header_name;
+        int given = 0;
+        for (i = 0; i < s->n; i++) {
+            if (ibf_produce_name_is_(s->values[i].name, owner, x->name)) {
+                values[g] = s->values[i].value;
+                given = 1;
+            }
+        }
+        if (!given && !x->has_default) {
+            ibf_attach_join_(name, owner, x->name);
+            return ibf_produce_fail_(s->err, IBF_PRODUCE_GEOMETRY_NEEDED, name, 0, 0);
+        }
+        if (!given) {
+            values[g] = x->default_value;
+        }
+    }
+    /* Each row after the last, at its alignment (from the mapping's start), sized for what
+     * it holds and the values it follows. */
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attach_row_ *row = &t->rows[r];
+        uint64_t size = row->min_size;
+        uint64_t at;
+        if (row->holds_header) {
+            offsets[r] = 0;
+            sizes[r] = t->header_size;
+            continue;
+        }
+        if (row->need >= 0) {
+            const uint64_t *nd = &t->needs[row->need];
+            uint64_t total = nd[0];
+            size_t pos = 2;
+            uint64_t term;
+            for (term = 0; term < nd[1]; term++) {
+                uint64_t product = nd[pos];
+                size_t factors = (size_t)nd[pos + 1];
+                pos += 2;
+                for (i = 0; i < factors; i++) {
+                    product = ibf_attach_mul_(product, values[(size_t)nd[pos + i]]);
+                }
+                pos += factors;
+                total = ibf_attach_add_(total, product);
+            }
+            if (total > size) {
+                size = total;
+            }
+        }
+        at = base + end;
+        if (row->align > 1U) {
+            at = ibf_attach_add_(at, (row->align - at % row->align) % row->align);
+        }
+        at -= base;
+        ibf_attach_join_(name, scope, row->name);
+        if ((t->row_offset_width < 8U && (at >> (8U * t->row_offset_width)) != 0)
+            || (t->row_size_width < 8U && (size >> (8U * t->row_size_width)) != 0)) {
+            return ibf_produce_fail_(s->err, IBF_PRODUCE_TOO_LARGE, name, t->row_size_width, size);
+        }
+        offsets[r] = at;
+        sizes[r] = size;
+        end = at + size;
+    }
+    if (stride != 0 && end > stride) {
+        return ibf_produce_fail_(s->err, IBF_PRODUCE_BLOCK_TOO_SMALL, scope, stride, end);
+    }
+    extent = stride != 0 ? stride : end;
+    if (t->extent_width != 0) {
+        ibf_attach_join_(name, scope, t->header_name);
+        ibf_attach_append_(name, ".extent");
+        if ((failed = ibf_produce_put_(s, base + t->extent_at, t->extent_width, extent, name)) != 0) {
+            return failed;
+        }
+    }
+    if (base + extent > s->need) {
+        s->need = base + extent;
+    }
+    if (t->count_width != 0) {
+        if ((failed = ibf_produce_put_(s, base + t->count_at, t->count_width, t->rows_used, t->header_name)) != 0) {
+            return failed;
+        }
+    }
+    for (r = 0; r < t->row_count; r++) {
+        uint64_t at = base + t->table_offset + t->rows[r].index * t->row_size;
+        ibf_attach_join_(name, scope, t->rows[r].name);
+        if ((failed = ibf_produce_put_(s, at + t->row_offset_at, t->row_offset_width, offsets[r], name)) != 0
+            || (failed = ibf_produce_put_(s, at + t->row_size_at, t->row_size_width, sizes[r], name)) != 0) {
+            return failed;
+        }
+    }
+    for (g = 0; g < t->geometry_count; g++) {
+        const ibf_attach_geometry_ *x = &t->geometry[g];
+        uint64_t at = x->row >= 0 ? base + offsets[x->row] : base;
+        ibf_attach_join_(name, scope, x->row >= 0 ? t->rows[x->row].name : t->header_name);
+        ibf_attach_append_(name, ".");
+        ibf_attach_append_(name, x->name);
+        if ((failed = ibf_produce_put_(s, at + x->at, x->width, values[g], name)) != 0) {
+            return failed;
+        }
+    }
+    for (r = 0; r < t->row_count; r++) {
+        const ibf_attach_row_ *row = &t->rows[r];
+        uint64_t step;
+        if (row->blocks < 0) {
+            continue;
+        }
+        step = row->size_geometry >= 0 ? values[row->size_geometry] : row->size_value;
+        for (k = 0; k < row->count_value; k++) {
+            char bname[64];
+            ibf_attach_join_(name, scope, row->name);
+            ibf_attach_index_(bname, name, k);
+            failed = ibf_produce_table_(s, &ibf_attach_tables_[row->blocks], base + offsets[r] + k * step, step, bname, depth + 1);
+            if (failed != IBF_PRODUCE_OK) {
+                return failed;
+            }
+        }
+    }
+    return IBF_PRODUCE_OK;
+}
+
+/** Lays out a new image into `out` (see "Producing an image" above). */
+static inline int ibf_lay_out(void *out, size_t cap, const ibf_geometry_value *values, size_t n, uint64_t generation, size_t *len, ibf_attach_error *err) {
+    ibf_attach_error err_scratch;
+    ibf_produce_state_ s;
+    size_t i;
+    int failed;
+    if (err == NULL) {
+        err = &err_scratch;
+    }
+    memset(err, 0, sizeof *err);
+    err->check_name = "ok";
+    *len = 0;
+    if (out != NULL) {
+        memset(out, 0, cap);
+    }
+    for (i = 0; i < n; i++) {
+        if (!ibf_produce_known_(values[i].name)) {
+            return ibf_produce_fail_(err, IBF_PRODUCE_UNKNOWN_GEOMETRY, values[i].name, 0, 0);
+        }
+    }
+    s.out = (unsigned char *)out;
+    s.cap = cap;
+    s.need = 0;
+    s.values = values;
+    s.n = n;
+    s.err = err;
+    failed = ibf_produce_table_(&s, &ibf_attach_tables_[0], 0, 0, "", 0);
+    failed = failed != 0 ? failed : ibf_produce_put_(&s, 0U, 4U, 0x42464249ULL, "bridge_header");
+    failed = failed != 0 ? failed : ibf_produce_put_(&s, 4U, 2U, 0U, "bridge_header");
+    failed = failed != 0 ? failed : ibf_produce_put_(&s, 6U, 2U, 9U, "bridge_header");
+    failed = failed != 0 ? failed : ibf_produce_put_(&s, 8U, 4U, 1304U, "bridge_header");
+    failed = failed != 0 ? failed : ibf_produce_put_(&s, 20U, 4U, generation, "bridge_header");
+    if (failed != IBF_PRODUCE_OK) {
+        return failed;
+    }
+    *len = (size_t)s.need;
+    if (out == NULL || s.need > (uint64_t)cap) {
+        return ibf_produce_fail_(err, IBF_PRODUCE_BUFFER_TOO_SHORT, "", s.need, (uint64_t)cap);
+    }
+    /* Checked as a reader will see it: running, every block. */
+    (void)ibf_produce_put_(&s, 24U, 4U, 1U, "");
+    failed = ibf_attach_all(out, *len, NULL, err);
+    (void)ibf_produce_put_(&s, 24U, 4U, 0U, "");
+    return failed;
+}
+
+/** Writes an image from ibf_lay_out (n bytes) into the live mapping of len bytes, as
+ * start-up and reload ask (see "Producing an image" above): IBF_PRODUCE_OK, or
+ * IBF_PRODUCE_BUFFER_TOO_SHORT with nothing written. */
+static inline int ibf_produce(void *mapping, size_t len, const void *image, size_t n) {
+    unsigned char *m = (unsigned char *)mapping;
+    if (len < n) {
+        return IBF_PRODUCE_BUFFER_TOO_SHORT;
+    }
+    ibf_live_store_release_u32_(m + 24, (uint32_t)0U);
+    ibf_live_fence_release_();
+    ibf_live_write_bytes_(m, image, n);
+    ibf_live_store_release_u32_(m + 24, (uint32_t)1U);
+    return IBF_PRODUCE_OK;
 }
 
 /* A field a minor version added to an extensible record. */

@@ -188,6 +188,7 @@ fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
         let line = &lines[&format!("corrupt{i:02}.bin")];
         assert_eq!(line["check"], c.check, "{}: {line:?}", c.name);
         assert_eq!(line["name_of_code"], c.check, "{}", c.name);
+        assert_eq!(line["all"], c.check, "{}: ibf_attach_all", c.name);
         assert_ne!(line["code"], "0", "{}", c.name);
         // The same verdict as the Rust bindings': check, region, expected and found.
         let buf = SharedBuf::from_bytes(&c.image);

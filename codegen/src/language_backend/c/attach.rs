@@ -50,6 +50,8 @@ struct AttachContext {
     liveness: Option<LivenessCtx>,
     /// Geometry fields of the table that has the most (at least 1): the checker's scratch.
     max_geometry: usize,
+    /// Rows of the table that has the most (at least 1): the producer's scratch.
+    max_rows: usize,
     accessors: Vec<AccessorCtx>,
     records: Vec<RecordCtx>,
 }
@@ -76,6 +78,8 @@ struct TableCtx {
     count: (u64, u64),
     extent: (u64, u64),
     rows: Vec<RowCtx>,
+    /// The row count a producer writes: the highest row index plus one.
+    rows_used: u64,
     geometry: Vec<GeometryCtx>,
     /// Each row's need, flattened: `fixed, terms, (factor, n, g1 .. gn) * terms`.
     needs: Vec<u64>,
@@ -122,6 +126,10 @@ struct GeometryCtx {
     equal: bool,
     /// Equal: the schema's value. Followed: the least and the alignment.
     value: u64,
+    /// What a producer writes unless told another (the schema's value); `has_default` is
+    /// false for an area no constant sizes, which the producer must give.
+    default: u64,
+    has_default: bool,
     least: u64,
     align: u64,
 }
@@ -266,6 +274,12 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         root_hs,
         liveness,
         max_geometry,
+        max_rows: layouts
+            .iter()
+            .map(|t| t.rows.len())
+            .max()
+            .unwrap_or(0)
+            .max(1),
         accessors,
         records: schema
             .attach
@@ -406,6 +420,8 @@ fn table_ctx(
                 width: g.scalar.width,
                 equal,
                 value,
+                default: g.value.unwrap_or(0),
+                has_default: g.value.is_some(),
                 least,
                 align,
             }
@@ -422,6 +438,7 @@ fn table_ctx(
         row_size_field: scalar(&t.row_size_field),
         count: t.row_count.as_ref().map_or((0, 0), scalar),
         extent: t.extent.as_ref().map_or((0, 0), scalar),
+        rows_used: t.rows.iter().map(|r| r.index + 1).max().unwrap_or(0),
         rows,
         geometry,
         needs,

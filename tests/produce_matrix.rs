@@ -1,0 +1,161 @@
+//! The producer side in every language, each image attached by every language: the Rust
+//! bindings' `Bridge::lay_out`/`produce`, the C header's `ibf_lay_out`/`ibf_produce`
+//! (`tests/c_attach/attach.c`, built with gcc) and the Python module's `lay_out`/`produce`
+//! (`tests/python_attach/attach.py`). For the schema's geometry and a host's own, every
+//! producer's image is byte for byte the same, and every reader attaches it with every block
+//! and finds the host's geometry. Needs gcc and python3; fails, never skips, without them.
+#![cfg(not(miri))]
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use abi_codegen::language_backend::c::render_c_header;
+use bridge_abi::live::Bridge;
+use bridge_abi::runtime::SharedBuf;
+use common::tools::{run_ok, scratch};
+use common::verdict::rust_verdict;
+
+/// The geometries: the schema's (with the mailbox's areas, which no constant sizes), and a
+/// host's own.
+fn geometries() -> Vec<(&'static str, Vec<(&'static str, u64)>)> {
+    let mailbox = [
+        ("mailbox.request_capacity", 2048),
+        ("mailbox.response_capacity", 1984),
+    ];
+    let mut own = vec![
+        ("bridge_header.ring_slots", 16),
+        ("bridge_header.ring_slot_size", 65536),
+        ("bridge_header.client_block_size", 0x20000),
+        ("log_ring.capacity", 1 << 20),
+        ("log_queue.capacity", 1 << 15),
+        ("mailbox.request_capacity", 4096),
+        ("mailbox.response_capacity", 12288),
+    ];
+    own.sort();
+    vec![("schema", mailbox.to_vec()), ("own", own)]
+}
+
+static C: OnceLock<PathBuf> = OnceLock::new();
+
+/// The C program, built once with the header rendered from schema.toml.
+fn c_program() -> &'static Path {
+    C.get_or_init(|| {
+        let dir = scratch("produce_matrix_c");
+        let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
+        std::fs::write(dir.join("bridge.h"), header).unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c_attach/attach.c");
+        std::fs::copy(src, dir.join("attach.c")).unwrap();
+        run_ok(
+            "gcc",
+            &[
+                "-std=c11",
+                "-O2",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-pedantic",
+                "attach.c",
+                "-o",
+                "attach",
+            ],
+            &dir,
+        );
+        dir.join("attach")
+    })
+}
+
+/// `key=value` words of each line, by the line's first word.
+fn fields(out: &str) -> HashMap<String, HashMap<String, String>> {
+    out.lines()
+        .map(|line| {
+            let mut words = line.split(' ');
+            let file = words.next().unwrap_or("").to_string();
+            let kv = words
+                .filter_map(|w| w.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            (file, kv)
+        })
+        .collect()
+}
+
+fn rust_produce(geometry: &[(&str, u64)]) -> Vec<u8> {
+    let image = Bridge::lay_out(geometry, 3).expect("Rust lays the image out");
+    let buf = SharedBuf::new(image.bytes.len());
+    Bridge::produce(buf.region(), &image).expect("Rust writes it");
+    buf.to_vec()
+}
+
+fn c_produce(dir: &Path, geometry: &[(&str, u64)]) -> Vec<u8> {
+    let mut args = vec!["produce".to_string(), "c.bin".to_string(), "3".to_string()];
+    args.extend(geometry.iter().map(|(k, v)| format!("{k}={v}")));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_ok(c_program().to_str().unwrap(), &args, dir);
+    let line = &fields(&out)["c.bin"];
+    assert_eq!(line["check"], "ok", "C's ibf_lay_out: {out}");
+    assert_eq!(line["short"], "105", "a mapping one byte short is refused");
+    std::fs::read(dir.join("c.bin")).unwrap()
+}
+
+/// The C reader's verdict and the ring geometry it found.
+fn c_read(dir: &Path, file: &str) -> (String, String, String) {
+    let out = run_ok(c_program().to_str().unwrap(), &["attach", file], dir);
+    let line = &fields(&out)[file];
+    (
+        line["check"].clone(),
+        line.get("ring_slots").cloned().unwrap_or_default(),
+        line.get("ring_slot_size").cloned().unwrap_or_default(),
+    )
+}
+
+#[test]
+fn every_language_attaches_every_languages_image() {
+    for (name, geometry) in geometries() {
+        let dir = scratch(&format!("produce_matrix_{name}"));
+        let slots = geometry
+            .iter()
+            .find(|(k, _)| *k == "bridge_header.ring_slots")
+            .map_or(8, |(_, v)| *v);
+        let slot_size = geometry
+            .iter()
+            .find(|(k, _)| *k == "bridge_header.ring_slot_size")
+            .map_or(32768, |(_, v)| *v);
+        let images = [
+            ("rust", rust_produce(&geometry)),
+            ("c", c_produce(&dir, &geometry)),
+        ];
+        for (by, bytes) in &images {
+            assert_eq!(
+                bytes, &images[0].1,
+                "{name}: {by}'s image differs from Rust's"
+            );
+            let file = format!("{by}.bin");
+            std::fs::write(dir.join(&file), bytes).unwrap();
+            // Rust reads it.
+            let buf = SharedBuf::from_bytes(bytes);
+            rust_verdict(buf.region())
+                .unwrap_or_else(|e| panic!("{name}: Rust refuses {by}'s image: {e}"));
+            let bridge = Bridge::attach(buf.region()).unwrap();
+            let ring = bridge.snapshot_ring().unwrap();
+            assert_eq!(
+                (ring.slot_count() as u64, ring.slot_size() as u64),
+                (slots, slot_size)
+            );
+            assert_eq!(bridge.generation(), Some(3));
+            // C reads it.
+            let (check, c_slots, c_size) = c_read(&dir, &file);
+            assert_eq!(check, "ok", "{name}: C refuses {by}'s image");
+            assert_eq!(
+                (c_slots, c_size),
+                (slots.to_string(), slot_size.to_string())
+            );
+        }
+        eprintln!(
+            "{name}: {} bytes, the same from every producer",
+            images[0].1.len()
+        );
+    }
+}
