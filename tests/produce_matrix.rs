@@ -159,3 +159,40 @@ fn every_language_attaches_every_languages_image() {
         );
     }
 }
+
+#[test]
+fn the_readmes_c_producer_runs_and_its_image_attaches() {
+    let snippet = common::readme::block_after("## The producer's side: laying out a bridge", "c");
+    let body: String = snippet
+        .lines()
+        .filter(|l| !l.starts_with("#include"))
+        .map(|l| format!("    {l}\n"))
+        .collect();
+    let program = format!(
+        "#include <stdio.h>\n#include <stdlib.h>\n#include \"bridge.h\"\n\n\
+         static unsigned char mapping[16u << 20];\n\n\
+         int main(void) {{\n{body}    {{\n        FILE *f = fopen(\"readme.bin\", \"wb\");\n        \
+         if (f == NULL || fwrite(mapping, 1, len, f) != len || fclose(f) != 0) return 2;\n    }}\n    \
+         return rc;\n}}\n"
+    );
+    let dir = scratch("produce_matrix_readme");
+    let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
+    std::fs::write(dir.join("bridge.h"), header).unwrap();
+    std::fs::write(dir.join("producer.c"), program).unwrap();
+    for (compiler, std) in [("gcc", "-std=c11"), ("g++", "-std=c++17")] {
+        let mut args = vec![std, "-Wall", "-Wextra", "-Werror", "-pedantic"];
+        if compiler == "g++" {
+            args.extend(["-x", "c++"]);
+        }
+        args.extend(["producer.c", "-o", "producer"]);
+        run_ok(compiler, &args, &dir);
+        run_ok(dir.join("producer").to_str().unwrap(), &[], &dir);
+        let bytes = std::fs::read(dir.join("readme.bin")).unwrap();
+        let buf = SharedBuf::from_bytes(&bytes);
+        rust_verdict(buf.region()).expect("the README's image attaches with every block");
+        let bridge = Bridge::attach(buf.region()).unwrap();
+        assert_eq!(bridge.snapshot_ring().unwrap().slot_count(), 16);
+        let mailbox = bridge.client_blocks(0).unwrap().unwrap().mailbox().unwrap();
+        assert_eq!(mailbox.response_capacity(), 8192);
+    }
+}
