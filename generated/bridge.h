@@ -5938,6 +5938,31 @@ static inline uint64_t ibf_attached_bot_blocks_stats_size(const ibf_attached *a,
     return a->regions[31U + (size_t)i * 3U].size;
 }
 
+/** Whether the attached producer's bridge_header has `controls` (since ABI 0.4): its
+ * version has it and its header_size covers it. 0: the bytes there are not the header's (an
+ * older producer's shorter header; another region may start there): neither read nor write. */
+static inline int ibf_attached_has_controls(const ibf_attached *a) {
+    return a->producer_major == 0U && a->producer_minor >= 4U && a->header_size >= 1296U;
+}
+/** Whether the attached producer's bridge_header has `run_mode` (since ABI 0.7): its
+ * version has it and its header_size covers it. 0: the bytes there are not the header's (an
+ * older producer's shorter header; another region may start there): neither read nor write. */
+static inline int ibf_attached_has_run_mode(const ibf_attached *a) {
+    return a->producer_major == 0U && a->producer_minor >= 7U && a->header_size >= 1297U;
+}
+/** Whether the attached producer's bridge_header has `sim_state` (since ABI 0.7): its
+ * version has it and its header_size covers it. 0: the bytes there are not the header's (an
+ * older producer's shorter header; another region may start there): neither read nor write. */
+static inline int ibf_attached_has_sim_state(const ibf_attached *a) {
+    return a->producer_major == 0U && a->producer_minor >= 7U && a->header_size >= 1298U;
+}
+/** Whether the attached producer's bridge_header has `lockstep_timeout_ms` (since ABI 0.7): its
+ * version has it and its header_size covers it. 0: the bytes there are not the header's (an
+ * older producer's shorter header; another region may start there): neither read nor write. */
+static inline int ibf_attached_has_lockstep_timeout_ms(const ibf_attached *a) {
+    return a->producer_major == 0U && a->producer_minor >= 7U && a->header_size >= 1304U;
+}
+
 /* Every block of table t (whose first region entry is `first`), checked now, and their own
  * blocks: the first that fails, or OK. */
 static inline int ibf_attach_blocks_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, size_t first, const char *scope, int depth) {

@@ -592,7 +592,8 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
     args.extend(["race.c", "-o", "race"]);
     run_ok("gcc", &args, &dir);
 
-    // 16 ring slots in odd generations, 8 in even ones (the ring region holds 16).
+    // 16 ring slots in odd generations, 8 in even ones (the ring region holds 16); the
+    // stats region of bot block 7 is 64 bytes longer in odd ones.
     let mut bytes = image::with_ring(16, 32768);
     bytes[at::HOST_GENERATION..at::HOST_STATE + 4].fill(0);
     let path = dir.join("bridge.shm");
@@ -615,30 +616,44 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
         .expect("start the C bot");
     std::thread::sleep(std::time::Duration::from_millis(50));
     let head = BridgeHeader::at(region, 0).unwrap();
+    let bot_blocks = u32::from_le_bytes(
+        bytes[at::REGIONS + 32..at::REGIONS + 36]
+            .try_into()
+            .unwrap(),
+    );
+    let stats7 = bot_blocks as usize + 7 * 0x49000 + at::BLOCK_REGIONS + 2 * 8 + 4;
+    let stats_size = |g: u32| BOT_ROWS[2].1 + if g % 2 == 1 { 64 } else { 0 };
+    bytes[stats7..stats7 + 4].copy_from_slice(&stats_size(1).to_le_bytes());
     write_slowly(region, &bytes, at::HOST_GENERATION);
     head.set_host_generation(1);
     head.set_host_state(HostState::RUNNING);
     let rounds = 400u32;
     for g in 2..2 + rounds {
         // Now and then, let the bot attach to the previous generation before this reload;
-        // the other reloads follow each other after a few microseconds, racing the bot's
-        // attach.
+        // the other reloads follow each other at once: a bot that catches one of their
+        // short running windows attaches while the next reload rewrites the tables.
         let waited = std::time::Instant::now();
         while g % 4 == 0 && seen() != u64::from(g - 1) && waited.elapsed().as_secs() < 5 {
             std::thread::yield_now();
         }
-        // Running for a few microseconds, about as long as an attach takes.
-        let hold = std::time::Duration::from_micros(u64::from(g % 7) * 3);
-        while waited.elapsed() < hold {
+        // Running for under a microsecond: about when a bot that caught the window reads
+        // the geometry.
+        let hold = std::time::Duration::from_nanos(u64::from(g % 5) * 200);
+        let held = std::time::Instant::now();
+        while held.elapsed() < hold {
             std::hint::spin_loop();
         }
-        // A reload: starting, the new geometry, the tables rewritten, a new generation,
-        // running.
+        // A reload: starting, the tables rewritten with the new geometry, a new
+        // generation, running.
         head.set_host_state(HostState::STARTING);
         fence(Ordering::Release);
         let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
-        region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
-        write_slowly(region, &bytes[..4096], at::REGIONS);
+        let mut tables = bytes[..4096].to_vec();
+        tables[at::RING_SLOTS..at::RING_SLOTS + 4].copy_from_slice(&slots.to_le_bytes());
+        write_slowly(region, &tables, at::REGIONS);
+        // And the last block attach reads: bot block 7's stats region, 64 bytes longer in
+        // odd generations.
+        region.write_bytes(stats7, &stats_size(g).to_le_bytes());
         head.set_host_generation(g);
         head.set_host_state(HostState::RUNNING);
     }
@@ -664,4 +679,34 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
         "the bot must attach again after a reload"
     );
     assert!(fields["noticed"] > 0, "the bot must notice a reload");
+}
+
+#[test]
+fn c_tells_which_header_fields_an_older_producer_has() {
+    let dir = &build().0.join("older_headers");
+    std::fs::create_dir_all(dir).unwrap();
+    // (minor, header_size, controls run_mode sim_state lockstep_timeout_ms present), as
+    // tests/attach.rs checks the Rust view: the bytes past header_size are another region's.
+    let cases = [
+        (6u16, 1296u32, "1000"),
+        (3, 1280, "0000"),
+        (9, 1304, "1111"),
+    ];
+    let mut files = Vec::new();
+    for (minor, size, _) in cases {
+        let mut bytes = image::valid();
+        bytes[at::ABI_MINOR..at::ABI_MINOR + 2].copy_from_slice(&minor.to_le_bytes());
+        bytes[at::HEADER_SIZE..at::HEADER_SIZE + 4].copy_from_slice(&size.to_le_bytes());
+        image::row(&mut bytes, at::REGIONS, 0, (0, size));
+        let file = format!("header_{minor}_{size}.bin");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        files.push(file);
+    }
+    let mut args = vec!["attach"];
+    args.extend(files.iter().map(String::as_str));
+    let lines = run_all(dir, &args);
+    for (file, (minor, _, present)) in files.iter().zip(cases) {
+        assert_eq!(lines[file]["check"], "ok", "{file}");
+        assert_eq!(lines[file]["has"], present, "0.{minor}: {file}");
+    }
 }

@@ -107,6 +107,9 @@ static void attach(const char *path) {
         /* Live reads through the typed pointers. */
         printf(" blocks_ok=%d host_generation=%" PRIu32, blocks_ok,
                ibf_bridge_header_load_host_generation(ibf_attached_header(&a)));
+        /* The 0.9 fields of the header, present only when the producer's header has them. */
+        printf(" has=%d%d%d%d", ibf_attached_has_controls(&a), ibf_attached_has_run_mode(&a),
+               ibf_attached_has_sim_state(&a), ibf_attached_has_lockstep_timeout_ms(&a));
         /* The writer's geometry the handle follows, and whether it reloaded. */
         printf(" generation=%" PRIu64 " reloaded=%d ring_slots=%" PRIu64 " ring_slot_size=%" PRIu64
                " client_stride=%" PRIu64 " client_count=%" PRIu64 " bot_stride=%" PRIu64 " bot_count=%" PRIu64

@@ -2,7 +2,8 @@
  * It maps the bridge file the host is writing and attaches in a loop. A refusal must be
  * retryable (host_not_running, host_reloaded) while the host starts or reloads; an attach
  * that passes must hold one generation's geometry (the test's host builds 16 ring slots
- * in odd generations, 8 in even ones), and the bot then waits until ibf_attached_reloaded
+ * and a 4224-byte stats region in bot block 7 in odd generations, 8 and 4160 in even
+ * ones: the first and the last thing attach reads), and the bot then waits until ibf_attached_reloaded
  * tells it to attach again. After each attach it stores the generation it saw in the last
  * 8 bytes of the file (past the image), for the host to wait on now and then. It stops
  * when the host's state is exiting, and prints
@@ -45,8 +46,10 @@ int main(int argc, char **argv) {
             break;
         }
         if (rc == IBF_ATTACH_HOST_NOT_RUNNING || rc == IBF_ATTACH_HOST_RELOADED) {
-            refused++;
-            sched_yield();
+            /* Polled tightly, to catch the host's short running windows. */
+            if (++refused % 64 == 0) {
+                sched_yield();
+            }
             continue;
         }
         if (rc != IBF_ATTACH_OK) {
@@ -58,9 +61,10 @@ int main(int argc, char **argv) {
         }
         attaches++;
         __atomic_store_n((uint64_t *)(void *)(base + st.st_size - 8), a.generation, __ATOMIC_RELEASE);
-        if (ibf_attached_snapshot_ring_count(&a) != (a.generation % 2 == 1 ? 16U : 8U)) {
-            fprintf(stderr, "generation %" PRIu64 " with %" PRIu64 " slots\n", a.generation,
-                    ibf_attached_snapshot_ring_count(&a));
+        if (ibf_attached_snapshot_ring_count(&a) != (a.generation % 2 == 1 ? 16U : 8U)
+            || ibf_attached_bot_blocks_stats_size(&a, 7) != (a.generation % 2 == 1 ? 4224U : 4160U)) {
+            fprintf(stderr, "generation %" PRIu64 " with %" PRIu64 " slots, bot block 7's stats %" PRIu64 "\n",
+                    a.generation, ibf_attached_snapshot_ring_count(&a), ibf_attached_bot_blocks_stats_size(&a, 7));
             bad++;
         }
         while (!ibf_attached_reloaded(&a)) {
