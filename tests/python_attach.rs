@@ -361,8 +361,10 @@ print(type(h.release_()).__name__, len(h.release_()), block.region("input"), h.b
 old = demo.Header.read_versioned(bytes(img[:56]))
 print(old.size, old.clock, demo.Header.read_versioned(bytes(img)).clock)
 struct.pack_into("<II", img, 256 + 8, 16, 8)
+lazy = demo.attach(img)
+print(type(lazy.blocks(1)).__name__)
 try:
-    demo.attach(img)
+    lazy.blocks(0)
 except demo.AttachError as e:
     print(e)
 h.release()
@@ -389,7 +391,7 @@ fn a_small_schema_attaches_with_and_without_live_views() {
         assert_eq!(
             out,
             format!(
-                "(0, 3) {header} {input}\nmemoryview 1024 (576, 8) None\n56 None 0\n\
+                "(0, 3) {header} {input}\nmemoryview 1024 (576, 8) None\n56 None 0\nBlock\n\
                  attach: regions_overlap: blocks[0].input overlaps blocks[0].block_header, expected apart\n"
             ),
             "{name}"

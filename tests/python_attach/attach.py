@@ -3,6 +3,13 @@ to the bridge images of tests/common/image.rs, which the Rust test wrote to file
 what it found, one line per fact, for the Rust side to compare with the image's constants.
 
     attach.py corruptions DIR   each DIR/corrupt_*.bin mapped read-only: "<file> <check>"
+                                (attach, then every client and bot block: the first error)
+    attach.py verdicts DIR      likewise, as JSON: each file's check, region, expected,
+                                found, the other numbers, the message and retryable
+    attach.py follow DIR        DIR/ring_16.bin and DIR/ring_64k.bin: the ring at the
+                                host's geometry, publishing and reading newest: JSON facts
+    attach.py lazy DIR          DIR/lazy_*.bin (one bot block refused): JSON facts
+    attach.py reload DIR        DIR/valid.bin: generation, reloaded(), a reload: JSON facts
     attach.py valid DIR         DIR/valid.bin through each kind of buffer: JSON facts
     attach.py versioned DIR     read_versioned of each DIR/record_*.bin: JSON facts
     attach.py fuzz DIR SEED N   random buffers and N mutations of DIR/valid.bin: a summary
@@ -22,13 +29,32 @@ def mapped(path, access=mmap.ACCESS_READ):
         return mmap.mmap(f.fileno(), 0, access=access)
 
 
+def blocks(handle, getter):
+    """Every block of a blocks row, each checked as it is asked for, until None."""
+    k = 0
+    while True:
+        block = getattr(handle, getter)(k)
+        if block is None:
+            return
+        yield block
+        k += 1
+
+
 def check_of(buffer):
-    """The check attach fails with, "ok" when it attaches; anything else propagates."""
+    """Python's verdict, as tests/common/verdict.rs gives Rust's: attach, then every client
+    and bot block, the first AttachError; None when all pass. Anything else propagates."""
     try:
         handle = bridge.attach(buffer)
     except bridge.AttachError as e:
         return e
-    handle.release()
+    try:
+        for getter in ("client_blocks", "bot_blocks"):
+            for _ in blocks(handle, getter):
+                pass
+    except bridge.AttachError as e:
+        return e
+    finally:
+        handle.release()
     return None
 
 
@@ -45,6 +71,113 @@ def corruptions(folder):
             assert str(error).startswith("attach: %s: " % error.check), str(error)
             print(name, error.check, json.dumps(str(error)))
         buf.close()  # attach let go of the map: no BufferError
+
+
+def verdicts(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("corrupt_"):
+            continue
+        buf = mapped(os.path.join(folder, name))
+        e = check_of(buf)
+        buf.close()
+        if e is None:
+            out[name] = None
+            continue
+        assert type(e) is bridge.AttachError and str(e).startswith("attach: %s: " % e.check), str(e)
+        out[name] = {
+            "check": e.check, "region": e.region, "expected": e.expected, "found": e.found,
+            "offset": e.offset, "size": e.size, "limit": e.limit, "align": e.align,
+            "other": e.other, "message": str(e), "retryable": e.retryable,
+        }
+    print(json.dumps(out, sort_keys=True))
+
+
+def slot_tick(ring, index):
+    return ring.slot(index).read_ring_slot().tick
+
+
+def follow(folder):
+    out = {}
+    for name, n in (("ring_16", 12), ("ring_64k", 3)):
+        buf = bytearray(open(os.path.join(folder, name + ".bin"), "rb").read())
+        with bridge.attach(buf) as handle:
+            ring = handle.snapshot_ring()
+            for k in range(1, n + 1):
+                slot = bridge.RingSlot()
+                slot.tick = slot.publish_seq = k
+                assert ring.publish(slot) == k
+            newest = ring.read_newest()
+            last = ring.slot(ring.slot_count - 1)
+            try:
+                ring.slot(ring.slot_count)
+                beyond = "no IndexError"
+            except IndexError:
+                beyond = "IndexError"
+            start = handle.region("snapshot_ring")[0]
+            out[name] = {
+                "slot_count": ring.slot_count,
+                "slot_size": ring.slot_size,
+                "constants": [ring.SLOT_COUNT, ring.SLOT_SIZE],
+                "newest_tick": newest.tick,
+                "slot_at": [ring.slot(k)._base - start for k in range(ring.slot_count)],
+                "last_slot_length": last._length,
+                "beyond": beyond,
+                # What a reader at the schema's 32 KiB stride finds where it looks for
+                # publication n's slot: a word of another publication's slot.
+                "at_schema_stride": int.from_bytes(
+                    buf[start + ((n - 1) % ring.SLOT_COUNT) * ring.SLOT_SIZE + 16:][:8], "little"),
+                "client7": handle.client_blocks(7).offset,
+                "bot7": handle.bot_blocks(7).offset,
+            }
+    print(json.dumps(out, sort_keys=True))
+
+
+def lazy(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("lazy_"):
+            continue
+        buf = mapped(os.path.join(folder, name))
+        handle = bridge.attach(buf)  # one bad bot block does not stop attach
+        fact = {"others": [], "client7": handle.client_blocks(7) is not None}
+        for k in range(7):
+            block = handle.bot_blocks(k)
+            fact["others"].append(block is not None and block.stats() is not None and block.draw() is not None)
+        for _ in range(2):  # checked on each ask, the same error each time
+            try:
+                handle.bot_blocks(7)
+                fact.setdefault("errors", []).append(None)
+            except bridge.AttachError as e:
+                fact.setdefault("errors", []).append([e.check, e.region, str(e)])
+        out[name] = fact
+        handle.release()
+        buf.close()
+    print(json.dumps(out, sort_keys=True))
+
+
+def reload(folder):
+    buf = bytearray(open(os.path.join(folder, "valid.bin"), "rb").read())
+    out = {}
+    handle = bridge.attach(buf)
+    header = handle.header()
+    out["generation"] = handle.generation
+    out["reloaded_at_first"] = handle.reloaded()
+    header.set_host_state(bridge.HostState.STARTING)
+    out["reloaded_while_starting"] = handle.reloaded()
+    try:
+        bridge.attach(buf)
+    except bridge.AttachError as e:
+        out["attach_while_starting"] = [e.check, e.expected, e.found, e.retryable, str(e)]
+    header.set_host_generation(handle.generation + 1)
+    header.set_host_state(bridge.HostState.RUNNING)
+    out["reloaded_after"] = handle.reloaded()
+    again = bridge.attach(buf)
+    out["new_generation"] = again.generation
+    out["new_reloaded"] = again.reloaded()
+    again.release()
+    handle.release()
+    print(json.dumps(out, sort_keys=True))
 
 
 def facts(handle):
@@ -179,15 +312,19 @@ def fuzz(folder, seed, rounds):
 
     def attempt(buffer):
         nonlocal attached
+        # Attach, then every block (each checked as it is asked for): the verdict. Anything
+        # else than AttachError propagates, and the test fails.
+        handle = None
         try:
             handle = bridge.attach(buffer)
+            inside(handle, len(buffer))
         except bridge.AttachError as e:
             seen[e.check] = seen.get(e.check, 0) + 1
             assert type(e) is bridge.AttachError
             return
-        # Anything else than AttachError propagates, and the test fails.
-        inside(handle, len(buffer))
-        handle.release()
+        finally:
+            if handle is not None:
+                handle.release()
         attached += 1
 
     # Garbage: empty, 3 bytes, random bytes of many lengths, random bytes behind a good magic.
@@ -233,6 +370,14 @@ if __name__ == "__main__":
         corruptions(folder)
     elif mode == "valid":
         valid(folder)
+    elif mode == "verdicts":
+        verdicts(folder)
+    elif mode == "follow":
+        follow(folder)
+    elif mode == "lazy":
+        lazy(folder)
+    elif mode == "reload":
+        reload(folder)
     elif mode == "versioned":
         versioned(folder)
     elif mode == "fuzz":
