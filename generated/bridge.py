@@ -6217,8 +6217,11 @@ class Bridge(_AttachHandle):
         return self._ring(1, SnapshotRing, LiveBridgeHeader, None)
 
     def client_blocks(self, index):
-        """Block index of the region `client_blocks` (8 blocks of layout `client_block`, 65536 bytes apart):
+        """Block index of the region `client_blocks`
+        (8 blocks of layout `client_block`, 65536 bytes apart, or as far apart as the host says):
         a ClientBlock, or None when the region is absent or index is not in range(8).
+        The block is checked now (and on each call): AttachError naming it when it fails a
+        check; other blocks are not looked at.
 
         Client block i belongs to client row i
         """
@@ -6231,8 +6234,11 @@ class Bridge(_AttachHandle):
         return self._view(3, LiveLogRingHeader)
 
     def bot_blocks(self, index):
-        """Block index of the region `bot_blocks` (8 blocks of layout `bot_block`, 299008 bytes apart):
+        """Block index of the region `bot_blocks`
+        (8 blocks of layout `bot_block`, 299008 bytes apart):
         a BotBlock, or None when the region is absent or index is not in range(8).
+        The block is checked now (and on each call): AttachError naming it when it fails a
+        check; other blocks are not looked at.
 
         Bot block i belongs to client row i (ABI 0.5)
         """
