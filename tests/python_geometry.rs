@@ -4,7 +4,8 @@
 //! names and Rust's verdict (`tests/common/verdict.rs`: attach, then every client and bot
 //! block, the first error), with Rust's region, numbers and message; rings a host built with
 //! another slot count or slot size are read at the host's geometry; one bad bot block refuses
-//! only itself; `generation` and `reloaded()` see a reload. The script is
+//! only itself; `generation` and `reloaded()` see a reload; random mutations of the header,
+//! the tables and the geometry get Rust's verdict, whole. The script is
 //! `tests/python_attach/attach.py`, run by CPython with every warning an error.
 //!
 //! Every test fails, never skips, when python3 is missing.
@@ -320,4 +321,144 @@ fn generation_and_reloaded_follow_the_hosts_state() {
             "new_reloaded": false,
         })
     );
+}
+
+/// A small deterministic generator (xorshift64*), so that a failure can be run again.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Where the mutations write: the header (its handshake, state, generation, table and
+/// geometry), the log ring's header, and the header, table and geometry fields of client
+/// blocks 0 and 5 and bot blocks 3 and 7.
+fn mutation_spots() -> Vec<usize> {
+    let mut spots: Vec<usize> = (0..0xC8).step_by(2).collect();
+    spots.push(image::LOG_RING.0 as usize + at::LOG_CAPACITY);
+    for k in [0, 5] {
+        let block = (image::CLIENT_BLOCKS.0 + k * 0x10000) as usize;
+        spots.extend((0..32).step_by(4).map(|o| block + o));
+        spots.push(block + image::CLIENT_ROWS[0].0 as usize + at::LOG_CAPACITY);
+        let mailbox = block + image::CLIENT_ROWS[2].0 as usize;
+        spots.extend([
+            mailbox + at::REQUEST_CAPACITY,
+            mailbox + at::RESPONSE_CAPACITY,
+        ]);
+    }
+    for k in [3, 7] {
+        let block = (image::BOT_BLOCKS.0 + k * 0x49000) as usize;
+        spots.extend((0..32).step_by(4).map(|o| block + o));
+        let draw = block + image::BOT_ROWS[0].0 as usize;
+        spots.extend(
+            [
+                at::DRAW_BUFFERS,
+                at::DRAW_BUFFER_SIZE,
+                at::DRAW_MAX_COMMANDS,
+                at::DRAW_MAX_PAYLOAD,
+            ]
+            .map(|f| draw + f),
+        );
+        spots.push(block + image::BOT_ROWS[1].0 as usize + at::MAX_PARAMS);
+        spots.push(block + image::BOT_ROWS[2].0 as usize + at::MAX_STATS);
+    }
+    spots
+}
+
+#[test]
+fn random_mutations_get_the_rust_verdict() {
+    const ROUNDS: usize = 2000;
+    let valid = image::valid();
+    let spots = mutation_spots();
+    let words: [u32; 16] = [
+        0,
+        1,
+        2,
+        7,
+        8,
+        9,
+        16,
+        64,
+        72,
+        128,
+        4096,
+        12168,
+        0x8000,
+        0x10000,
+        0x8000_0000,
+        u32::MAX,
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut list = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let mut writes = Vec::new();
+        for _ in 0..1 + rng.below(2) {
+            let at = spots[rng.below(spots.len())];
+            let value = match rng.below(4) {
+                0 => rng.next() as u32,
+                1 => {
+                    let old = u32::from_le_bytes(valid[at..at + 4].try_into().unwrap());
+                    old.wrapping_add(rng.below(33) as u32).wrapping_sub(16)
+                }
+                _ => words[rng.below(words.len())],
+            };
+            let bytes = if rng.below(4) == 0 {
+                vec![value as u8]
+            } else {
+                value.to_le_bytes().to_vec()
+            };
+            writes.push((at, bytes));
+        }
+        let len = if rng.below(10) == 0 {
+            rng.below(valid.len() + 1)
+        } else {
+            valid.len()
+        };
+        list.push((writes, len));
+    }
+    let dir = scratch("mutations");
+    std::fs::write(dir.join("valid.bin"), &valid).expect("write");
+    let todo: Vec<Value> = (list.iter())
+        .map(|(writes, len)| json!({ "writes": writes, "len": len }))
+        .collect();
+    std::fs::write(dir.join("mutations.json"), Value::from(todo).to_string()).expect("write");
+    let out = script("mutations", &dir);
+    let python = out.as_array().expect("one verdict per mutation");
+    assert_eq!(python.len(), ROUNDS);
+    let mut checks = std::collections::BTreeMap::<&str, usize>::new();
+    for (k, ((writes, len), python)) in list.iter().zip(python).enumerate() {
+        let mut bytes = valid.clone();
+        for (at, data) in writes {
+            bytes[*at..*at + data.len()].copy_from_slice(data);
+        }
+        let buf = SharedBuf::from_bytes(&bytes[..*len]);
+        let rust = rust_verdict(buf.region()).err();
+        let want = rust.as_ref().map_or(Value::Null, rust_facts);
+        assert_eq!(*python, want, "mutation {k}: {writes:?}, {len} bytes");
+        *checks
+            .entry(rust.as_ref().map_or("ok", AttachError::check))
+            .or_default() += 1;
+    }
+    println!("python vs rust, {ROUNDS} mutations: {checks:?}");
+    // The mutations reach the geometry and the blocks, not only the handshake.
+    for check in [
+        "ok",
+        "host_not_running",
+        "geometry_mismatch",
+        "geometry_zero",
+        "geometry_too_large",
+        "extent_beyond_block",
+        "too_many_rows",
+    ] {
+        assert!(checks.contains_key(check), "no {check}: {checks:?}");
+    }
 }

@@ -10,6 +10,8 @@ what it found, one line per fact, for the Rust side to compare with the image's 
                                 host's geometry, publishing and reading newest: JSON facts
     attach.py lazy DIR          DIR/lazy_*.bin (one bot block refused): JSON facts
     attach.py reload DIR        DIR/valid.bin: generation, reloaded(), a reload: JSON facts
+    attach.py mutations DIR     DIR/valid.bin with each of DIR/mutations.json's writes (and
+                                length): the verdict of each, as JSON (as verdicts does)
     attach.py valid DIR         DIR/valid.bin through each kind of buffer: JSON facts
     attach.py versioned DIR     read_versioned of each DIR/record_*.bin: JSON facts
     attach.py fuzz DIR SEED N   random buffers and N mutations of DIR/valid.bin: a summary
@@ -73,23 +75,43 @@ def corruptions(folder):
         buf.close()  # attach let go of the map: no BufferError
 
 
+def verdict_facts(e):
+    """An error's facts as the Rust side words Rust's (None: no error)."""
+    if e is None:
+        return None
+    assert type(e) is bridge.AttachError and str(e).startswith("attach: %s: " % e.check), str(e)
+    return {
+        "check": e.check, "region": e.region, "expected": e.expected, "found": e.found,
+        "offset": e.offset, "size": e.size, "limit": e.limit, "align": e.align,
+        "other": e.other, "message": str(e), "retryable": e.retryable,
+    }
+
+
 def verdicts(folder):
     out = {}
     for name in sorted(os.listdir(folder)):
         if not name.startswith("corrupt_"):
             continue
         buf = mapped(os.path.join(folder, name))
-        e = check_of(buf)
+        out[name] = verdict_facts(check_of(buf))
         buf.close()
-        if e is None:
-            out[name] = None
-            continue
-        assert type(e) is bridge.AttachError and str(e).startswith("attach: %s: " % e.check), str(e)
-        out[name] = {
-            "check": e.check, "region": e.region, "expected": e.expected, "found": e.found,
-            "offset": e.offset, "size": e.size, "limit": e.limit, "align": e.align,
-            "other": e.other, "message": str(e), "retryable": e.retryable,
-        }
+    print(json.dumps(out, sort_keys=True))
+
+
+def mutations(folder):
+    with open(os.path.join(folder, "valid.bin"), "rb") as f:
+        image = bytearray(f.read())
+    with open(os.path.join(folder, "mutations.json")) as f:
+        todo = json.load(f)
+    out = []
+    for m in todo:
+        old = [(at, bytes(image[at : at + len(data)])) for at, data in m["writes"]]
+        for at, data in m["writes"]:
+            image[at : at + len(data)] = bytes(data)
+        with memoryview(image) as whole, whole[: m["len"]] as cut:
+            out.append(verdict_facts(check_of(cut)))
+        for at, data in reversed(old):
+            image[at : at + len(data)] = data
     print(json.dumps(out, sort_keys=True))
 
 
@@ -372,6 +394,8 @@ if __name__ == "__main__":
         valid(folder)
     elif mode == "verdicts":
         verdicts(folder)
+    elif mode == "mutations":
+        mutations(folder)
     elif mode == "follow":
         follow(folder)
     elif mode == "lazy":
