@@ -5,7 +5,9 @@
 //! block, the first error), with Rust's region, numbers and message; rings a host built with
 //! another slot count or slot size are read at the host's geometry; one bad bot block refuses
 //! only itself; `generation` and `reloaded()` see a reload; random mutations of the header,
-//! the tables and the geometry get Rust's verdict, whole. The script is
+//! the tables and the geometry get Rust's verdict, whole; a Python bot racing a Rust host
+//! that starts and reloads a shared file is only ever refused as retryable, and each handle
+//! has its generation's geometry. The script is
 //! `tests/python_attach/attach.py`, run by CPython with every warning an error.
 //!
 //! Every test fails, never skips, when python3 is missing.
@@ -461,4 +463,105 @@ fn random_mutations_get_the_rust_verdict() {
     ] {
         assert!(checks.contains_key(check), "no {check}: {checks:?}");
     }
+}
+
+/// Copies `bytes[from..]` into the mapping in chunks, with a pause between, as a slow host
+/// writes.
+fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
+    for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
+        region.write_bytes(from + k * 4096, chunk);
+        if k % 16 == 0 {
+            std::thread::yield_now();
+        }
+    }
+}
+
+#[test]
+fn a_python_bot_racing_a_host_that_starts_and_reloads_never_accepts_a_half_written_table() {
+    use bridge_abi::HostState;
+    use bridge_abi::live::BridgeHeader;
+    use bridge_abi::runtime::Mapping;
+    use std::sync::atomic::{Ordering, fence};
+    use std::time::{Duration, Instant};
+
+    // A ring region big enough for 16 slots; generation g has 16 slots when odd, 8 when even.
+    let mut bytes = image::with_ring(16, 32768);
+    bytes[at::HOST_GENERATION..at::HOST_STATE + 4].fill(0);
+    // Where the bot says which generation it saw: inside the log ring's entries (moved along
+    // by the larger ring), which no check reads.
+    let shift = 16 * 32768 - image::SNAPSHOT_RING.1;
+    let signal = (image::LOG_RING.0 + shift) as usize + 4096;
+    let dir = scratch("race");
+    let path = dir.join("bridge.shm");
+    let map = Mapping::create(&path, bytes.len()).expect("create the mapping");
+    let region = map.region().expect("aligned");
+    // The host has mapped the bridge and written the handshake, nothing else yet.
+    region.write_bytes(0, &bytes[..at::HOST_GENERATION]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bot = Command::new("python3")
+        .args(["-B", "-W", "error"])
+        .arg(root.join("tests/python_attach/attach.py"))
+        .args([
+            "race",
+            dir.to_str().expect("a UTF-8 path"),
+            &signal.to_string(),
+        ])
+        .env("PYTHONPATH", root.join("generated"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 is required for the Python target's tests");
+    let seen = |want: u64| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let mut word = [0u8; 8];
+            region.read_bytes(signal, &mut word);
+            if u64::from_le_bytes(word) == want {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the bot never signalled {want:#x}"
+            );
+            std::thread::sleep(Duration::from_micros(50));
+        }
+    };
+    let header = BridgeHeader::at(region, 0).unwrap();
+    // Start-up: once the bot has been refused, write every table slowly, then running.
+    seen(u64::MAX);
+    write_slowly(region, &bytes, at::HOST_GENERATION);
+    region.write_bytes(at::RING_SLOTS, &16u32.to_le_bytes());
+    header.set_host_generation(1);
+    header.set_host_state(HostState::RUNNING);
+    seen(1);
+    let rounds = 100u32;
+    for g in 2..2 + rounds {
+        // A reload: starting, the tables rewritten, a new generation, running.
+        header.set_host_state(HostState::STARTING);
+        fence(Ordering::Release);
+        write_slowly(region, &bytes[..4096], at::REGIONS);
+        let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
+        region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
+        header.set_host_generation(g);
+        header.set_host_state(HostState::RUNNING);
+        // Now and then, let the bot attach to this generation before the next reload.
+        if g % 4 == 0 {
+            seen(u64::from(g));
+        }
+    }
+    // Leaving: the bot stops at host_not_running with state exiting (2).
+    header.set_host_state(HostState::EXITING);
+    let out = bot.wait_with_output().expect("the bot ran");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the bot failed\n--- stdout\n{stdout}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let counts: Value = serde_json::from_str(&stdout).expect("JSON counts");
+    println!("python race: {counts}");
+    assert!(counts["start_retries"].as_u64().unwrap() > 0, "{counts}");
+    assert!(counts["attaches"].as_u64().unwrap() > 1, "{counts}");
+    assert!(counts["noticed"].as_u64().unwrap() > 1, "{counts}");
+    drop(map);
 }

@@ -10,6 +10,9 @@ what it found, one line per fact, for the Rust side to compare with the image's 
                                 host's geometry, publishing and reading newest: JSON facts
     attach.py lazy DIR          DIR/lazy_*.bin (one bot block refused): JSON facts
     attach.py reload DIR        DIR/valid.bin: generation, reloaded(), a reload: JSON facts
+    attach.py race DIR SIGNAL   a bot against a Rust host that starts and reloads DIR/bridge.shm
+                                (tests/python_geometry.rs); it writes the generation it saw
+                                at byte SIGNAL: JSON counts
     attach.py mutations DIR     DIR/valid.bin with each of DIR/mutations.json's writes (and
                                 length): the verdict of each, as JSON (as verdicts does)
     attach.py valid DIR         DIR/valid.bin through each kind of buffer: JSON facts
@@ -199,6 +202,43 @@ def reload(folder):
     out["new_reloaded"] = again.reloaded()
     again.release()
     handle.release()
+    print(json.dumps(out, sort_keys=True))
+
+
+def race(folder, signal):
+    """Attaches until the host leaves (state 2): every refusal is retryable, every handle's
+    ring has its generation's slot count (16 when odd, 8 when even), every block passes,
+    and the handle sees the reload that ends it."""
+    with open(os.path.join(folder, "bridge.shm"), "r+b") as f:
+        buf = mmap.mmap(f.fileno(), 0)
+    out = {"refused": {}, "attaches": 0, "noticed": 0, "start_retries": 0}
+    started = False
+    while True:
+        try:
+            handle = bridge.attach(buf)
+        except bridge.AttachError as e:
+            assert e.retryable, str(e)
+            if e.check == "host_not_running" and e.found == 2:
+                break
+            out["refused"][e.check] = out["refused"].get(e.check, 0) + 1
+            if not started:
+                out["start_retries"] += 1
+                buf[signal : signal + 8] = (2**64 - 1).to_bytes(8, "little")  # "I tried"
+            continue
+        started = True
+        out["attaches"] += 1
+        g = handle.generation
+        count = handle.snapshot_ring().slot_count
+        assert count == (16 if g % 2 else 8), "generation %d's handle has %d slots" % (g, count)
+        for getter in ("client_blocks", "bot_blocks"):
+            for _ in blocks(handle, getter):
+                pass
+        buf[signal : signal + 8] = g.to_bytes(8, "little")
+        while not handle.reloaded():
+            pass
+        out["noticed"] += 1
+        handle.release()
+    buf.close()
     print(json.dumps(out, sort_keys=True))
 
 
@@ -394,6 +434,8 @@ if __name__ == "__main__":
         valid(folder)
     elif mode == "verdicts":
         verdicts(folder)
+    elif mode == "race":
+        race(folder, int(sys.argv[3]))
     elif mode == "mutations":
         mutations(folder)
     elif mode == "follow":
