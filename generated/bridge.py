@@ -6497,17 +6497,18 @@ def attach(buffer):
     memoryview) holds a `bridge` we can read, as codegen/ATTACH.md says, and returns
     its Bridge. AttachError (a ValueError) names the first check that fails.
 
-    The handle holds the buffer from the first region it hands out until release().
+    The handle holds the buffer from the first region or block it hands out (or reloaded())
+    until release().
     """
     h, table = _attach_handshakes[BridgeHeader], _attach_tables[0]
     raw, mv = _attach_flat(buffer)
     mem = None
     try:
+        n = len(mv)
+        major, minor = _attach_producer(mv, h)
         if h.liveness is not None:
             mem = _Mem(buffer)
         loads = mem
-        n = len(mv)
-        major, minor = _attach_producer(mv, h)
         generation = _attach_live(loads, h.liveness)
         header_size = _attach_read(mv, 0, h.size) if h.size is not None else h.base_size
         if header_size < h.base_size:

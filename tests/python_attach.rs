@@ -1,9 +1,10 @@
 //! The Python target's `attach` (codegen/ATTACH.md), run by CPython with every warning an
 //! error against the images of `tests/common/image.rs`, written to files and mapped
-//! read-only: each corruption is refused by the check it names, the valid image attaches
-//! with its regions at the image's offsets (which follow the reference), random buffers and
-//! mutations of the header and tables only ever raise `AttachError`, and `read_versioned`
-//! reads extensible records by their producer's size. The script is
+//! read-only: each corruption is refused by the check it names (attach, then every block,
+//! each checked when asked for: the verdict `tests/common/verdict.rs` gives in Rust), the
+//! valid image attaches with its regions at the image's offsets (which follow the
+//! reference), random buffers and mutations of the header and tables only ever raise
+//! `AttachError`, and `read_versioned` reads extensible records by their producer's size. The script is
 //! `tests/python_attach/attach.py`; it imports `generated/bridge.py`.
 //!
 //! Every test fails, never skips, when python3 is missing (or mypy, which the README
