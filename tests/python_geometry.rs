@@ -321,6 +321,14 @@ fn generation_and_reloaded_follow_the_hosts_state() {
             "reloaded_after": true,
             "new_generation": g + 1,
             "new_reloaded": false,
+            "reload_during_attach": [
+                "host_reloaded", g + 1, 9, true,
+                "attach: host_reloaded: host generation (or state) changed from 2 to 9 during attach: attach again"
+            ],
+            "starting_during_attach": [
+                "host_not_running", image::RUNNING, image::STARTING, true,
+                "attach: host_not_running: host state 0, expected 1 (running); the host is starting or leaving: attach again"
+            ],
         })
     );
 }

@@ -201,6 +201,30 @@ def reload(folder):
     out["new_generation"] = again.generation
     out["new_reloaded"] = again.reloaded()
     again.release()
+    # A reload that begins while attach reads the tables (after the root table, here):
+    # attach's second look at the state and generation refuses what it read.
+    real = bridge._attach_check_table
+
+    def reload_during(state, generation):
+        def check_table(*args):
+            table = real(*args)
+            header.set_host_state(state)
+            header.set_host_generation(generation)
+            return table
+        return check_table
+
+    for key, state, generation in (("reload_during_attach", bridge.HostState.RUNNING, 9),
+                                   ("starting_during_attach", bridge.HostState.STARTING, 2)):
+        bridge._attach_check_table = reload_during(state, generation)
+        try:
+            bridge.attach(buf)
+            out[key] = "attached"
+        except bridge.AttachError as e:
+            out[key] = [e.check, e.expected, e.found, e.retryable, str(e)]
+        finally:
+            bridge._attach_check_table = real
+        header.set_host_state(bridge.HostState.RUNNING)
+        header.set_host_generation(2)
     handle.release()
     print(json.dumps(out, sort_keys=True))
 
