@@ -5717,26 +5717,42 @@ class LivePadInput(_LiveView):
 class SnapshotRing:
     """The ring `snapshot_ring`: 8 slots of 32768 bytes, each a LiveRingSlotHeader and what
     follows it, under seqlock `ring_slot`. `snapshot_seq` counts publications: the newest is in
-    slot (head - 1) % 8, and a head of 0 means none yet.
+    slot (head - 1) % slot_count (8 unless the writer says otherwise), and a head of 0
+    means none yet.
 
     Snapshots published: the newest is in slot (snapshot_seq - 1) % ring_slots, and none is published while snapshot_seq is 0
 
-    SnapshotRing(header, buf, offset=0): header is the LiveBridgeHeader that counts the
-    publications, and the slots start at offset of buf (often the buffer header views).
+    SnapshotRing(header, buf, offset=0, slot_count=SLOT_COUNT, slot_size=SLOT_SIZE): header is
+    the LiveBridgeHeader that counts the publications, and the slots start at offset of buf (often the
+    buffer header views); slot_count and slot_size are the writer's when it built the ring
+    with others (attach passes them), SLOT_COUNT and SLOT_SIZE the schema's.
     """
 
-    __slots__ = ("_header", "_mem", "_base")
+    __slots__ = ("_header", "_mem", "_base", "_count", "_size")
     SLOT_COUNT = 8
     SLOT_SIZE = 32768
 
-    def __init__(self, header, buf, offset=0):
+    def __init__(self, header, buf, offset=0, slot_count=SLOT_COUNT, slot_size=SLOT_SIZE):
         mem = header._mem if buf is header._mem.source else (buf if isinstance(buf, _Mem) else _Mem(buf))
-        size = self.SLOT_COUNT * self.SLOT_SIZE
+        if slot_count < 1 or slot_size < 1 or slot_size % 8:
+            raise ValueError("SnapshotRing of %d slots of %d bytes: expected at least 1 slot of a multiple of 8 bytes" % (slot_count, slot_size))
+        size = slot_count * slot_size
         if offset < 0 or offset % 8:
             raise ValueError("SnapshotRing at offset %d: the offset must be a multiple of 8" % offset)
         if offset + size > mem.size:
             raise ValueError("SnapshotRing needs %d bytes at offset %d, but the buffer holds %d bytes" % (size, offset, mem.size))
         self._header, self._mem, self._base = header, mem, offset
+        self._count, self._size = slot_count, slot_size
+
+    @property
+    def slot_count(self):
+        """Its slots: the writer's count."""
+        return self._count
+
+    @property
+    def slot_size(self):
+        """The bytes from one slot to the next: the writer's size."""
+        return self._size
 
     def release(self):
         """Lets go of the buffers, the header's included."""
@@ -5748,10 +5764,10 @@ class SnapshotRing:
         return self._header.snapshot_seq()
 
     def slot(self, index):
-        """The live view of slot index; IndexError unless 0 <= index < SLOT_COUNT."""
-        if not 0 <= index < self.SLOT_COUNT:
-            raise IndexError("SnapshotRing has %d slots; index %d" % (self.SLOT_COUNT, index))
-        return LiveRingSlotHeader(self._mem, self._base + index * self.SLOT_SIZE, self.SLOT_SIZE)
+        """The live view of slot index; IndexError unless 0 <= index < slot_count."""
+        if not 0 <= index < self._count:
+            raise IndexError("SnapshotRing has %d slots; index %d" % (self._count, index))
+        return LiveRingSlotHeader(self._mem, self._base + index * self._size, self._size)
 
     def read_newest(self):
         """The newest slot, copied under its seqlock: a RingSlot, or None before the first
@@ -5770,13 +5786,13 @@ class SnapshotRing:
         head = self.head()
         if head == 0:
             return True, None
-        return self.slot((head - 1) % self.SLOT_COUNT)._try_ring_slot()
+        return self.slot((head - 1) % self._count)._try_ring_slot()
 
     def publish(self, value):
         """The writer's side: writes value into the next slot under its seqlock, then
         publishes it by storing the new head (release), which it returns. One writer only."""
         head = self.head()
-        self.slot(head % self.SLOT_COUNT).write_ring_slot(value)
+        self.slot(head % self._count).write_ring_slot(value)
         head = (head + 1) & 0xffffffffffffffff
         self._header.set_snapshot_seq(head)
         return head
@@ -5801,11 +5817,15 @@ Snapshot.events_since = events_since
 # Attaching ------------------------------------------------------------------------------
 #
 # attach(buffer) checks a mapping the way every target does (codegen/ATTACH.md, the
-# same steps and the same 14 named checks in Rust, C and Python), and raises AttachError
+# same steps and the same 21 named checks in Rust, C and Python), and raises AttachError
 # (a ValueError) naming the first check that failed. It reads every number it checks as a
 # copy (int.from_bytes of a slice), never through a ctypes structure over the mapping, and
-# never reads past its end. The handle it returns hands out each region: a live view, a
-# ring, a nested block's handle, or the bytes; None for a region the producer left out.
+# never reads past its end; the writer's state and generation, when the handshake names
+# them, with acquire loads (the live layer's), first and again after the tables. It checks
+# the root table and its geometry; a block is checked when it is asked for (and each time).
+# The handle it returns hands out each region: a live view, a ring (at the writer's slot
+# count and size), a nested block's handle, or the bytes; None for a region the producer
+# left out.
 #
 #     import mmap
 #
@@ -5839,6 +5859,13 @@ _attach_checks = {
     "region_misaligned": "{region} at offset {offset}, expected a multiple of {align}",
     "region_too_small": "{region} is {found} bytes, expected at least {expected}",
     "regions_overlap": "{region} overlaps {other}, expected apart",
+    "host_not_running": "host state {found}, expected {expected} (running); the host is starting or leaving: attach again",
+    "host_reloaded": "host generation (or state) changed from {expected} to {found} during attach: attach again",
+    "geometry_mismatch": "{region} is {found}, expected {expected}",
+    "geometry_zero": "{region} is 0, expected at least 1",
+    "geometry_misaligned": "{region} is {found}, expected a multiple of {expected}",
+    "geometry_too_small": "{region} is {found}, expected at least {expected}",
+    "geometry_too_large": "{region}: the host's geometry asks for {found} bytes, expected at most {expected} (the region's size)",
 }
 
 
@@ -5848,10 +5875,14 @@ class AttachError(ValueError):
     Attributes: check (the failed check's name: mapping_too_short, bad_magic,
     major_mismatch, header_too_small, header_beyond_mapping, extent_beyond_mapping,
     extent_too_small, extent_beyond_block, too_many_rows, region_missing,
-    region_out_of_bounds, region_misaligned, region_too_small, regions_overlap), region
-    (where: "client_blocks[3].pad_input", "" for the mapping), expected and found, and where
-    they apply offset, size and limit (region_out_of_bounds), offset and align
+    region_out_of_bounds, region_misaligned, region_too_small, regions_overlap,
+    host_not_running, host_reloaded, geometry_mismatch, geometry_zero, geometry_misaligned,
+    geometry_too_small, geometry_too_large), region (where: "client_blocks[3].pad_input",
+    "bridge_header.ring_slots", "" for the mapping), expected and found, and where they
+    apply offset, size and limit (region_out_of_bounds), offset and align
     (region_misaligned), other (regions_overlap: the region it overlaps); None elsewhere.
+    retryable is True for host_not_running and host_reloaded: the host is starting,
+    reloading or leaving, and attaching again later may pass.
     """
 
     def __init__(self, check, region="", expected=None, found=None, offset=None, size=None, limit=None, align=None, other=None):
@@ -5864,17 +5895,24 @@ class AttachError(ValueError):
         )
         super().__init__("attach: %s: %s" % (check, detail))
 
+    @property
+    def retryable(self):
+        """Whether attaching again later may pass: the host was starting, reloading or leaving."""
+        return self.check in ("host_not_running", "host_reloaded")
+
 
 class _AttachHandshake:
     """A record's version handshake: where its magic, major, minor and size are, the bytes
     every producer writes (base_size), its size here (full_size), and the fields later minor
-    versions added: ((field name, alias...), (major, minor), offset, end)."""
+    versions added: ((field name, alias...), (major, minor), offset, end); liveness is
+    (state word, its running value, generation word or None), or None."""
 
-    __slots__ = ("cls", "name", "magic", "major", "minor", "size", "base_size", "full_size", "added")
+    __slots__ = ("cls", "name", "magic", "major", "minor", "size", "base_size", "full_size", "added", "liveness")
 
-    def __init__(self, cls, name, magic, major, minor, size, base_size, full_size, added):
+    def __init__(self, cls, name, magic, major, minor, size, base_size, full_size, added, liveness):
         self.cls, self.name, self.magic, self.major, self.minor = cls, name, magic, major, minor
         self.size, self.base_size, self.full_size, self.added = size, base_size, full_size, added
+        self.liveness = liveness
 
     def size_at(self, major, minor):
         """The bytes a producer of major.minor writes: up to the first field added after it."""
@@ -5885,11 +5923,13 @@ class _AttachHandshake:
 
 
 class _AttachTable:
-    """A layout table: where the header keeps its rows, count and extent, and the rows."""
+    """A layout table: where the header keeps its rows, count and extent, the rows, and its
+    geometry fields: (name, row position or None for the header, word, equal, a, b), where
+    an equal field must hold a and a followed one is not 0, a multiple of b and at least a."""
 
     __slots__ = (
         "name", "cls", "header", "header_size", "table_offset", "max_rows", "row_size",
-        "row_offset", "row_size_field", "row_count", "extent", "rows",
+        "row_offset", "row_size_field", "row_count", "extent", "rows", "geometry",
     )
 
     def __init__(self, **fields):
@@ -5899,15 +5939,17 @@ class _AttachTable:
 
 class _AttachRow:
     """A row: its name, index, since, optional, least size, alignment, the rows (positions)
-    it may overlap, whether it holds the layout's header, and (table, count, stride) of the
-    blocks it holds."""
+    it may overlap, whether it holds the layout's header, (table, count, stride) of the
+    blocks it holds, what it needs of the writer's geometry ((fixed, ((factor, (geometry
+    position, ...)), ...)) or None), and the geometry positions that give a ring's slot
+    count and slot size or the blocks' stride ((count, size), None where the schema's)."""
 
-    __slots__ = ("name", "index", "since", "optional", "min_size", "align", "overlaps", "holds_header", "blocks")
+    __slots__ = ("name", "index", "since", "optional", "min_size", "align", "overlaps", "holds_header", "blocks", "need", "follows")
 
-    def __init__(self, name, index, since, optional, min_size, align, overlaps, holds_header, blocks):
+    def __init__(self, name, index, since, optional, min_size, align, overlaps, holds_header, blocks, need, follows):
         self.name, self.index, self.since, self.optional = name, index, since, optional
         self.min_size, self.align, self.overlaps = min_size, align, overlaps
-        self.holds_header, self.blocks = holds_header, blocks
+        self.holds_header, self.blocks, self.need, self.follows = holds_header, blocks, need, follows
 
 
 def _attach_read(mv, base, word):
@@ -5917,8 +5959,9 @@ def _attach_read(mv, base, word):
 
 
 def _attach_check_table(mv, t, base, limit, header_len, path, minor, source):
-    """check_table of ATTACH.md: the rows of table t at base, inside limit, then its blocks.
-    Returns the handle of the table."""
+    """check_table of ATTACH.md: the rows of table t at base, inside limit, then its
+    geometry and what each row needs of it. Its blocks are checked when asked for
+    (_attach_check_block). Returns the handle of the table."""
     table = _attach_tables[t]
     count = _attach_read(mv, base, table.row_count) if table.row_count is not None else table.max_rows
     if count > table.max_rows:
@@ -5948,30 +5991,79 @@ def _attach_check_table(mv, t, base, limit, header_len, path, minor, source):
     for row, span in zip(table.rows, spans):
         if span is not None and span[0] < header_len and not row.holds_header:
             raise AttachError("regions_overlap", path + row.name, other=header_name)
-    for i, (row, span) in enumerate(zip(table.rows, spans)):
-        for j in range(i + 1, len(spans)):
-            other = spans[j]
-            if span is None or other is None or j in row.overlaps:
+    for j, later in enumerate(spans):
+        for i in range(j):
+            span = spans[i]
+            if span is None or later is None or j in table.rows[i].overlaps or i in table.rows[j].overlaps:
                 continue
-            if span[0] < other[0] + other[1] and other[0] < span[0] + span[1]:
-                raise AttachError("regions_overlap", path + table.rows[j].name, other=path + row.name)
-    blocks = [None] * len(spans)
-    for i, (row, span) in enumerate(zip(table.rows, spans)):
-        if span is None or row.blocks is None:
+            if span[0] < later[0] + later[1] and later[0] < span[0] + span[1]:
+                raise AttachError("regions_overlap", path + table.rows[j].name, other=path + table.rows[i].name)
+    values = []
+    for name, pos, word, equal, a, b in table.geometry:
+        if pos is None:
+            at, region = base, "%s%s.%s" % (path, table.header, name)
+        elif spans[pos] is None:
+            values.append(None)
             continue
-        inner, n, stride = row.blocks
-        sub = _attach_tables[inner]
-        made = []
-        for k in range(n):
-            bbase, bname = base + span[0] + k * stride, "%s%s[%d]" % (path, row.name, k)
-            extent = _attach_read(mv, bbase, sub.extent) if sub.extent is not None else stride
-            if extent > stride:
-                raise AttachError("extent_beyond_block", bname, stride, extent)
-            if extent < sub.header_size:
-                raise AttachError("extent_too_small", bname, sub.header_size, extent)
-            made.append(_attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", minor, source))
-        blocks[i] = tuple(made)
-    return table.cls(source, base, limit, tuple(spans), tuple(blocks))
+        else:
+            at, region = base + spans[pos][0], "%s%s.%s" % (path, table.rows[pos].name, name)
+        found = _attach_read(mv, at, word)
+        if equal:
+            if found != a:
+                raise AttachError("geometry_mismatch", region, a, found)
+        elif found == 0:
+            raise AttachError("geometry_zero", region)
+        elif found % b:
+            raise AttachError("geometry_misaligned", region, b, found)
+        elif found < a:
+            raise AttachError("geometry_too_small", region, a, found)
+        values.append(found)
+    for row, span in zip(table.rows, spans):
+        if row.need is None or span is None:
+            continue
+        fixed, terms = row.need
+        total, known = fixed, True
+        for factor, geometry in terms:
+            product = factor
+            for g in geometry:
+                if values[g] is None:
+                    known = False
+                else:
+                    product *= values[g]
+            total += product
+        if known and total > span[1]:
+            raise AttachError("geometry_too_large", path + row.name, span[1], min(total, 0xFFFFFFFFFFFFFFFF))
+    return table.cls(source, base, limit, tuple(spans), tuple(values), path, minor)
+
+
+def _attach_followed(value, pos, values):
+    """The schema's value, or the writer's (checked) when the table follows geometry pos."""
+    if pos is None or values[pos] is None:
+        return value
+    return values[pos]
+
+
+def _attach_check_block(handle, pos, index):
+    """Block index of row pos of handle's table, checked now (ATTACH.md's blocks step, at
+    the writer's stride when followed): its handle, None when the row is absent or index
+    out of range, AttachError naming the block when it fails a check."""
+    table = _attach_tables[type(handle)._table]
+    row, span = table.rows[pos], handle._spans[pos]
+    if span is None or row.blocks is None:
+        return None
+    inner, n, stride = row.blocks
+    if not 0 <= index < n:
+        return None
+    stride = _attach_followed(stride, row.follows[1], handle._values)
+    sub = _attach_tables[inner]
+    mv = handle._source.hold().view
+    bbase, bname = handle._offset + span[0] + index * stride, "%s%s[%d]" % (handle._path, row.name, index)
+    extent = _attach_read(mv, bbase, sub.extent) if sub.extent is not None else stride
+    if extent > stride:
+        raise AttachError("extent_beyond_block", bname, stride, extent)
+    if extent < sub.header_size:
+        raise AttachError("extent_too_small", bname, sub.header_size, extent)
+    return _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
 
 
 def _attach_flat(buffer):
@@ -6005,14 +6097,17 @@ class _AttachSource:
 
 class _AttachHandle:
     """What every handle of attach has: where its bridge or block starts (offset, from
-    the buffer's start), its extent, and each row's (offset, size) or None when absent."""
+    the buffer's start), its extent, each row's (offset, size) or None when absent, the
+    writer's value of each geometry field of its table (None where its row is absent), its
+    name prefix in errors ("" or "bot_blocks[7].") and the producer's minor version."""
 
-    __slots__ = ("_source", "_offset", "_extent", "_spans", "_blocks")
+    __slots__ = ("_source", "_offset", "_extent", "_spans", "_values", "_path", "_minor")
     _rows = ()
+    _table = 0
 
-    def __init__(self, source, offset, extent, spans, blocks):
+    def __init__(self, source, offset, extent, spans, values, path, minor):
         self._source, self._offset, self._extent = source, offset, extent
-        self._spans, self._blocks = spans, blocks
+        self._spans, self._values, self._path, self._minor = spans, values, path, minor
 
     @property
     def offset(self):
@@ -6065,14 +6160,14 @@ class _AttachHandle:
         head = (0, None) if head_pos is None else self._spans[head_pos]
         if span is None or head is None:
             return None
+        count, size = _attach_tables[self._table].rows[pos].follows
+        count = _attach_followed(cls.SLOT_COUNT, count, self._values)
+        size = _attach_followed(cls.SLOT_SIZE, size, self._values)
         mem = self._source.hold()
-        return cls(head_view(mem, self._offset + head[0]), mem, self._offset + span[0])
+        return cls(head_view(mem, self._offset + head[0]), mem, self._offset + span[0], count, size)
 
     def _block(self, pos, index):
-        blocks = self._blocks[pos]
-        if blocks is None or not 0 <= index < len(blocks):
-            return None
-        return blocks[index]
+        return _attach_check_block(self, pos, index)
 
 
 class Bridge(_AttachHandle):
@@ -6084,8 +6179,9 @@ class Bridge(_AttachHandle):
     says. Release it (or use it in a with block) to let go of the buffer.
     """
 
-    __slots__ = ("_producer", "_header_size")
+    __slots__ = ("_producer", "_header_size", "_generation")
     _rows = ("header", "snapshot_ring", "client_blocks", "log_ring", "bot_blocks",)
+    _table = 0
 
     @property
     def producer(self):
@@ -6096,6 +6192,17 @@ class Bridge(_AttachHandle):
     def header_size(self):
         """The header's bytes, as the producer wrote them."""
         return self._header_size
+
+    @property
+    def generation(self):
+        """The writer's generation when attach checked the tables."""
+        return self._generation
+
+    def reloaded(self):
+        """Whether the writer has reloaded (a new generation) or left running since attach:
+        then the tables this handle checked may be gone, and the bot must attach again. One
+        or two acquire loads; like a region, it holds the buffer until release()."""
+        return _attach_reloaded(self._source.hold(), _attach_handshakes[BridgeHeader].liveness, self._generation)
 
     def header(self):
         """The region `header` (a `bridge_header`):
@@ -6110,8 +6217,11 @@ class Bridge(_AttachHandle):
         return self._ring(1, SnapshotRing, LiveBridgeHeader, None)
 
     def client_blocks(self, index):
-        """Block index of the region `client_blocks` (8 blocks of layout `client_block`, 65536 bytes apart):
+        """Block index of the region `client_blocks`
+        (8 blocks of layout `client_block`, 65536 bytes apart, or as far apart as the host says):
         a ClientBlock, or None when the region is absent or index is not in range(8).
+        The block is checked now (and on each call): AttachError naming it when it fails a
+        check; other blocks are not looked at.
 
         Client block i belongs to client row i
         """
@@ -6124,8 +6234,11 @@ class Bridge(_AttachHandle):
         return self._view(3, LiveLogRingHeader)
 
     def bot_blocks(self, index):
-        """Block index of the region `bot_blocks` (8 blocks of layout `bot_block`, 299008 bytes apart):
+        """Block index of the region `bot_blocks`
+        (8 blocks of layout `bot_block`, 299008 bytes apart):
         a BotBlock, or None when the region is absent or index is not in range(8).
+        The block is checked now (and on each call): AttachError naming it when it fails a
+        check; other blocks are not looked at.
 
         Bot block i belongs to client row i (ABI 0.5)
         """
@@ -6140,6 +6253,7 @@ class ClientBlock(_AttachHandle):
 
     __slots__ = ()
     _rows = ("log_queue", "pad_input", "mailbox",)
+    _table = 1
 
     def log_queue(self):
         """The region `log_queue` (a `log_queue_header` and 16384 more bytes):
@@ -6170,6 +6284,7 @@ class BotBlock(_AttachHandle):
 
     __slots__ = ()
     _rows = ("draw", "params", "stats",)
+    _table = 2
 
     def draw(self):
         """The region `draw` (a `draw_header` and 270528 more bytes):
@@ -6205,11 +6320,19 @@ _attach_tables = (
         row_count=(28, 4),
         extent=(12, 4),
         rows=(
-            _AttachRow("header", 0, None, False, 1280, 8, (), True, None),
-            _AttachRow("snapshot_ring", 1, None, False, 12168, 8, (), False, None),
-            _AttachRow("client_blocks", 2, None, False, 576, 8, (), False, (1, 8, 65536)),
-            _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None),
-            _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008)),
+            _AttachRow("header", 0, None, False, 1280, 8, (), True, None, None, (None, None)),
+            _AttachRow("snapshot_ring", 1, None, False, 12168, 8, (), False, None, (0, ((1, (0, 1,)),)), (0, 1)),
+            _AttachRow("client_blocks", 2, None, False, 576, 8, (), False, (1, 8, 65536), (0, ((8, (3,)),)), (None, 3)),
+            _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None, (64, ((1, (5,)),)), (None, None)),
+            _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
+        ),
+        geometry=(
+            ("ring_slots", None, (144, 4), False, 1, 1),
+            ("ring_slot_size", None, (148, 4), False, 12168, 8),
+            ("max_clients", None, (152, 4), True, 8, 0),
+            ("client_block_size", None, (156, 4), False, 72, 8),
+            ("client_entry_size", None, (160, 4), True, 128, 0),
+            ("capacity", 3, (16, 4), False, 8, 8),
         ),
     ),
     _AttachTable(
@@ -6225,9 +6348,14 @@ _attach_tables = (
         row_count=(4, 4),
         extent=(0, 4),
         rows=(
-            _AttachRow("log_queue", 0, None, False, 72, 8, (), False, None),
-            _AttachRow("pad_input", 1, None, False, 32, 8, (), False, None),
-            _AttachRow("mailbox", 2, None, False, 66, 4, (), False, None),
+            _AttachRow("log_queue", 0, None, False, 72, 8, (), False, None, (64, ((1, (0,)),)), (None, None)),
+            _AttachRow("pad_input", 1, None, False, 32, 8, (), False, None, None, (None, None)),
+            _AttachRow("mailbox", 2, None, False, 66, 4, (), False, None, (64, ((1, (1,)), (1, (2,)),)), (None, None)),
+        ),
+        geometry=(
+            ("capacity", 0, (16, 4), False, 8, 8),
+            ("request_capacity", 2, (24, 4), False, 1, 1),
+            ("response_capacity", 2, (28, 4), False, 1, 1),
         ),
     ),
     _AttachTable(
@@ -6243,9 +6371,17 @@ _attach_tables = (
         row_count=(4, 4),
         extent=(0, 4),
         rows=(
-            _AttachRow("draw", 0, None, False, 270592, 4, (), False, None),
-            _AttachRow("params", 1, None, False, 8768, 8, (), False, None),
-            _AttachRow("stats", 2, None, False, 4160, 8, (), False, None),
+            _AttachRow("draw", 0, None, False, 270592, 4, (), False, None, None, (None, None)),
+            _AttachRow("params", 1, None, False, 8768, 8, (), False, None, None, (None, None)),
+            _AttachRow("stats", 2, None, False, 4160, 8, (), False, None, None, (None, None)),
+        ),
+        geometry=(
+            ("buffers", 0, (4, 4), True, 3, 0),
+            ("buffer_size", 0, (8, 4), True, 90176, 0),
+            ("max_commands", 0, (12, 4), True, 2048, 0),
+            ("max_payload", 0, (16, 4), True, 16384, 0),
+            ("max_params", 1, (16, 4), True, 32, 0),
+            ("max_stats", 2, (8, 4), True, 64, 0),
         ),
     ),
 )
@@ -6268,6 +6404,7 @@ _attach_handshakes = {
             (("sim_state",), (0, 7), 1297, 1298),
             (("lockstep_timeout_ms",), (0, 7), 1300, 1304),
         ),
+((24, 4), 1, (20, 4)),
     ),
     Snapshot: _AttachHandshake(
         Snapshot,
@@ -6286,6 +6423,7 @@ _attach_handshakes = {
             (("spawn_markers",), (0, 9), 11840, 12096),
             (("spawn_marker_count",), (0, 9), 12096, 12097),
         ),
+None,
     ),
 }
 
@@ -6309,18 +6447,69 @@ def _attach_producer(mv, h):
     return major, _attach_read(mv, 0, h.minor)
 
 
+def _attach_acquire(mem, word):
+    """The unsigned field word = (offset, width) of the root header, with an acquire load of
+    the live layer (what the writer stored before its release store of it is then visible)."""
+    return _load(mem, word[0], word[1], _ACQUIRE)
+
+
+def _attach_live(mem, liveness):
+    """ATTACH.md's state check, first: the writer's state (acquire) must be running; returns
+    its generation (acquire), or None when the handshake names none."""
+    if liveness is None:
+        return None
+    state, running, generation = liveness
+    found = _attach_acquire(mem, state)
+    if found != running:
+        raise AttachError("host_not_running", "", running, found)
+    return None if generation is None else _attach_acquire(mem, generation)
+
+
+def _attach_unchanged(mem, liveness, before):
+    """After every table was read: the state still running and the generation the same, so
+    no reload began while attach read (the acquire fence orders the table reads before
+    these loads, as a seqlock reader's)."""
+    if liveness is None:
+        return
+    state, running, generation = liveness
+    _fence(_ACQUIRE)
+    found = _attach_acquire(mem, state)
+    if found != running:
+        raise AttachError("host_not_running", "", running, found)
+    if generation is not None:
+        now = _attach_acquire(mem, generation)
+        if now != before:
+            raise AttachError("host_reloaded", "", before, now)
+
+
+def _attach_reloaded(mem, liveness, before):
+    """Whether the writer's state (acquire) is no longer running, or its generation differs."""
+    if liveness is None:
+        return False
+    state, running, generation = liveness
+    if _attach_acquire(mem, state) != running:
+        return True
+    return generation is not None and _attach_acquire(mem, generation) != before
+
+
 def attach(buffer):
     """Checks that buffer (an mmap, a read-only one included, a bytearray, bytes, a
     memoryview) holds a `bridge` we can read, as codegen/ATTACH.md says, and returns
     its Bridge. AttachError (a ValueError) names the first check that fails.
 
-    The handle holds the buffer from the first region it hands out until release().
+    The handle holds the buffer from the first region or block it hands out (or reloaded())
+    until release().
     """
+    h, table = _attach_handshakes[BridgeHeader], _attach_tables[0]
     raw, mv = _attach_flat(buffer)
+    mem = None
     try:
-        h, table = _attach_handshakes[BridgeHeader], _attach_tables[0]
         n = len(mv)
         major, minor = _attach_producer(mv, h)
+        if h.liveness is not None:
+            mem = _Mem(buffer)
+        loads = mem
+        generation = _attach_live(loads, h.liveness)
         header_size = _attach_read(mv, 0, h.size) if h.size is not None else h.base_size
         if header_size < h.base_size:
             raise AttachError("header_too_small", "", h.base_size, header_size)
@@ -6332,11 +6521,14 @@ def attach(buffer):
         if extent < header_size:
             raise AttachError("extent_too_small", "", header_size, extent)
         handle = _attach_check_table(mv, 0, 0, extent, header_size, "", minor, _AttachSource(buffer))
-        handle._producer, handle._header_size = (major, minor), header_size
+        _attach_unchanged(loads, h.liveness, generation)
+        handle._producer, handle._header_size, handle._generation = (major, minor), header_size, generation
         return handle
     finally:
         mv.release()
         raw.release()
+        if mem is not None:
+            mem.release()
 
 
 class VersionedRecord:

@@ -1,9 +1,10 @@
 //! The Python target's `attach` (codegen/ATTACH.md), run by CPython with every warning an
 //! error against the images of `tests/common/image.rs`, written to files and mapped
-//! read-only: each corruption is refused by the check it names, the valid image attaches
-//! with its regions at the image's offsets (which follow the reference), random buffers and
-//! mutations of the header and tables only ever raise `AttachError`, and `read_versioned`
-//! reads extensible records by their producer's size. The script is
+//! read-only: each corruption is refused by the check it names (attach, then every block,
+//! each checked when asked for: the verdict `tests/common/verdict.rs` gives in Rust), the
+//! valid image attaches with its regions at the image's offsets (which follow the
+//! reference), random buffers and mutations of the header and tables only ever raise
+//! `AttachError`, and `read_versioned` reads extensible records by their producer's size. The script is
 //! `tests/python_attach/attach.py`; it imports `generated/bridge.py`.
 //!
 //! Every test fails, never skips, when python3 is missing (or mypy, which the README
@@ -361,8 +362,10 @@ print(type(h.release_()).__name__, len(h.release_()), block.region("input"), h.b
 old = demo.Header.read_versioned(bytes(img[:56]))
 print(old.size, old.clock, demo.Header.read_versioned(bytes(img)).clock)
 struct.pack_into("<II", img, 256 + 8, 16, 8)
+lazy = demo.attach(img)
+print(type(lazy.blocks(1)).__name__)
 try:
-    demo.attach(img)
+    lazy.blocks(0)
 except demo.AttachError as e:
     print(e)
 h.release()
@@ -389,9 +392,77 @@ fn a_small_schema_attaches_with_and_without_live_views() {
         assert_eq!(
             out,
             format!(
-                "(0, 3) {header} {input}\nmemoryview 1024 (576, 8) None\n56 None 0\n\
+                "(0, 3) {header} {input}\nmemoryview 1024 (576, 8) None\n56 None 0\nBlock\n\
                  attach: regions_overlap: blocks[0].input overlaps blocks[0].block_header, expected apart\n"
             ),
+            "{name}"
+        );
+    }
+}
+
+/// The demo image with a writer's state (u16 at 20, `running` = 1) and generation (u16 at
+/// 22): attach refuses it while starting, keeps the generation, and `reloaded()` sees a
+/// reload, with and without the live layer.
+const DEMO_STATE_SCRIPT: &str = r#"
+import struct
+import demo
+
+img = bytearray(1792)
+struct.pack_into("<IHHIIIHH", img, 0, demo.DEMO_MAGIC, 0, 3, 64, 1792, 3, 0, 0)
+for i, row in enumerate([(0, 64), (256, 512), (768, 1024)]):
+    struct.pack_into("<II", img, 24 + 8 * i, *row)
+for k in range(2):
+    struct.pack_into("<IIII", img, 256 + 256 * k, 256, 1, 64, 8)
+try:
+    demo.attach(img)
+except demo.AttachError as e:
+    print(e.check, e.retryable)
+struct.pack_into("<HH", img, 20, 1, 5)
+h = demo.attach(img)
+print(h.generation, h.reloaded(), type(h.blocks(1)).__name__)
+struct.pack_into("<H", img, 20, 0)
+print(h.reloaded())
+struct.pack_into("<HH", img, 20, 1, 6)
+print(h.reloaded(), demo.attach(img).generation)
+h.release()
+"#;
+
+#[test]
+fn a_small_schema_with_a_writers_state_attaches_with_and_without_live_views() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/attach/demo.toml");
+    let shared = std::fs::read_to_string(path)
+        .expect("demo.toml")
+        .replace(
+            "{ name = \"_pad20\", type = \"u8[4]\" },",
+            "{ name = \"state\", type = \"u16\" },\n  { name = \"generation\", type = \"u16\" },",
+        )
+        .replace(
+            "size = \"header_size\" }",
+            "size = \"header_size\", state = \"state\", running = \"running\", generation = \"generation\" }",
+        )
+        .replace(
+            "[[const]]\nname = \"max_regions\"",
+            "[[const]]\nname = \"running\"\nvalue = 1\n\n[[const]]\nname = \"max_regions\"",
+        );
+    assert!(shared.contains("running = \"running\"") && shared.contains("name = \"running\""));
+    let plain = shared
+        .replace("writer = \"host\"\n", "")
+        .replace("writer = \"client\"\n", "");
+    for (name, src) in [("live", &shared), ("plain", &plain)] {
+        let schema =
+            abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo", src)));
+        let module = abi_codegen::language_backend::python::render_python(&schema, "demo.toml")
+            .expect("the demo module renders");
+        assert_eq!(module.contains("_Mem(buffer)"), name == "live", "{name}");
+        let dir = common::tools::scratch(&format!("python_attach_demo_state_{name}"));
+        std::fs::write(dir.join("demo.py"), module).expect("write demo.py");
+        let out = common::tools::run_ok(
+            "python3",
+            &["-B", "-W", "error", "-c", DEMO_STATE_SCRIPT],
+            &dir,
+        );
+        assert_eq!(
+            out, "host_not_running True\n5 False Block\nTrue\nTrue 6\n",
             "{name}"
         );
     }

@@ -3,11 +3,12 @@
 //! - A weakly ordered CPU (aarch64, arm, ppc64le, ...): without libatomic's
 //!   `atomic_thread_fence` the module has no real fence (the `atomics` package's
 //!   read-modify-write of a private word orders nothing else), and the first live access
-//!   raises `AtomicsUnavailableError` saying what is missing; with it, live access works and
-//!   the fence is libatomic's. x86 (TSO) works with no fence at all. There is no aarch64
-//!   machine here: the scripts simulate one by replacing `platform.machine()` (and, for the
-//!   old libatomic, a library that lacks the fence) before the backend is chosen, on this
-//!   x86-64 CPython, so they test the module's choice, not a weakly ordered CPU's behaviour.
+//!   (attach's acquire load of the host's state included) raises `AtomicsUnavailableError`
+//!   saying what is missing; with it, live access works and the fence is libatomic's. x86
+//!   (TSO) works with no fence at all. There is no aarch64 machine here: the scripts
+//!   simulate one by replacing `platform.machine()` (and, for the old libatomic, a library
+//!   that lacks the fence) before the backend is chosen, on this x86-64 CPython, so they test
+//!   the module's choice, not a weakly ordered CPU's behaviour.
 //! - 32-bit CPython: a u64 goes through libatomic's `__atomic_load_8`/`__atomic_store_8` (one
 //!   64-bit atomic), and where that cannot be (no libatomic, or a read-only buffer) a u64 load
 //!   or store raises instead of copying two halves. Run on Debian's real 32-bit CPython (its
@@ -46,6 +47,13 @@ def check_live(buf):
     assert h.snapshot_seq() == 0x1122334455667788 and h.host_generation() == 7
     assert bytes(buf[0xC0:0xC8]) == (0x1122334455667788).to_bytes(8, "little")
     h.release()
+
+def starting_image():
+    """A bridge header whose host state is 0 (starting): attach reads the state with the
+    live layer's acquire load right after the major version."""
+    img = bytearray(8192)
+    img[0:4] = bridge.BRIDGE_MAGIC.to_bytes(4, "little")
+    return img
 
 def no_libatomic(*args, **kwargs):
     raise OSError("no libatomic here")
@@ -86,6 +94,8 @@ def refused(words):
         raises(bridge.AtomicsUnavailableError, words + ["weakly ordered", "libatomic1"], fn, *args)
     assert bytes(buf) == before, "nothing was written"
     h.release()
+    # attach's acquire load of the host's state is the live layer's: refused the same way.
+    raises(bridge.AtomicsUnavailableError, words + ["weakly ordered"], bridge.attach, starting_image())
 
 for machine in ("aarch64", "armv7l", "ppc64le", "riscv64"):
     # libatomic with atomic_thread_fence: a real fence, and live access works.
@@ -93,6 +103,7 @@ for machine in ("aarch64", "armv7l", "ppc64le", "riscv64"):
     assert bridge._Backend.fence is bridge._Backend.lib.fence is not None
     check_live(bytearray(8192))
     check_live(bytearray(8192))
+    raises(bridge.AttachError, ["host_not_running", "host state 0"], bridge.attach, starting_image())
     # An old libatomic, only the atomics package, or nothing: refused at first use.
     assert choose(machine, "libatomic", "old") == "libatomic"
     refused([machine, "no atomic_thread_fence"])
@@ -108,6 +119,7 @@ for machine in ("x86_64", "AMD64", "i686"):
     check_live(bytearray(8192))
     assert choose(machine, "atomics", "none") == "atomics" and bridge._Backend.fence is None
     check_live(bytearray(8192))
+    raises(bridge.AttachError, ["host_not_running"], bridge.attach, bytes(starting_image()))
 print("ok")
 "#;
 

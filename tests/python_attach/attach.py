@@ -3,6 +3,18 @@ to the bridge images of tests/common/image.rs, which the Rust test wrote to file
 what it found, one line per fact, for the Rust side to compare with the image's constants.
 
     attach.py corruptions DIR   each DIR/corrupt_*.bin mapped read-only: "<file> <check>"
+                                (attach, then every client and bot block: the first error)
+    attach.py verdicts DIR      likewise, as JSON: each file's check, region, expected,
+                                found, the other numbers, the message and retryable
+    attach.py follow DIR        DIR/ring_16.bin and DIR/ring_64k.bin: the ring at the
+                                host's geometry, publishing and reading newest: JSON facts
+    attach.py lazy DIR          DIR/lazy_*.bin (one bot block refused): JSON facts
+    attach.py reload DIR        DIR/valid.bin: generation, reloaded(), a reload: JSON facts
+    attach.py race DIR SIGNAL   a bot against a Rust host that starts and reloads DIR/bridge.shm
+                                (tests/python_geometry.rs); it writes the generation it saw
+                                at byte SIGNAL: JSON counts
+    attach.py mutations DIR     DIR/valid.bin with each of DIR/mutations.json's writes (and
+                                length): the verdict of each, as JSON (as verdicts does)
     attach.py valid DIR         DIR/valid.bin through each kind of buffer: JSON facts
     attach.py versioned DIR     read_versioned of each DIR/record_*.bin: JSON facts
     attach.py fuzz DIR SEED N   random buffers and N mutations of DIR/valid.bin: a summary
@@ -22,13 +34,32 @@ def mapped(path, access=mmap.ACCESS_READ):
         return mmap.mmap(f.fileno(), 0, access=access)
 
 
+def blocks(handle, getter):
+    """Every block of a blocks row, each checked as it is asked for, until None."""
+    k = 0
+    while True:
+        block = getattr(handle, getter)(k)
+        if block is None:
+            return
+        yield block
+        k += 1
+
+
 def check_of(buffer):
-    """The check attach fails with, "ok" when it attaches; anything else propagates."""
+    """Python's verdict, as tests/common/verdict.rs gives Rust's: attach, then every client
+    and bot block, the first AttachError; None when all pass. Anything else propagates."""
     try:
         handle = bridge.attach(buffer)
     except bridge.AttachError as e:
         return e
-    handle.release()
+    try:
+        for getter in ("client_blocks", "bot_blocks"):
+            for _ in blocks(handle, getter):
+                pass
+    except bridge.AttachError as e:
+        return e
+    finally:
+        handle.release()
     return None
 
 
@@ -45,6 +76,194 @@ def corruptions(folder):
             assert str(error).startswith("attach: %s: " % error.check), str(error)
             print(name, error.check, json.dumps(str(error)))
         buf.close()  # attach let go of the map: no BufferError
+
+
+def verdict_facts(e):
+    """An error's facts as the Rust side words Rust's (None: no error)."""
+    if e is None:
+        return None
+    assert type(e) is bridge.AttachError and str(e).startswith("attach: %s: " % e.check), str(e)
+    return {
+        "check": e.check, "region": e.region, "expected": e.expected, "found": e.found,
+        "offset": e.offset, "size": e.size, "limit": e.limit, "align": e.align,
+        "other": e.other, "message": str(e), "retryable": e.retryable,
+    }
+
+
+def verdicts(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("corrupt_"):
+            continue
+        buf = mapped(os.path.join(folder, name))
+        out[name] = verdict_facts(check_of(buf))
+        buf.close()
+    print(json.dumps(out, sort_keys=True))
+
+
+def mutations(folder):
+    with open(os.path.join(folder, "valid.bin"), "rb") as f:
+        image = bytearray(f.read())
+    with open(os.path.join(folder, "mutations.json")) as f:
+        todo = json.load(f)
+    out = []
+    for m in todo:
+        old = [(at, bytes(image[at : at + len(data)])) for at, data in m["writes"]]
+        for at, data in m["writes"]:
+            image[at : at + len(data)] = bytes(data)
+        with memoryview(image) as whole, whole[: m["len"]] as cut:
+            out.append(verdict_facts(check_of(cut)))
+        for at, data in reversed(old):
+            image[at : at + len(data)] = data
+    print(json.dumps(out, sort_keys=True))
+
+
+def slot_tick(ring, index):
+    return ring.slot(index).read_ring_slot().tick
+
+
+def follow(folder):
+    out = {}
+    for name, n in (("ring_16", 12), ("ring_64k", 3)):
+        buf = bytearray(open(os.path.join(folder, name + ".bin"), "rb").read())
+        with bridge.attach(buf) as handle:
+            ring = handle.snapshot_ring()
+            for k in range(1, n + 1):
+                slot = bridge.RingSlot()
+                slot.tick = slot.publish_seq = k
+                assert ring.publish(slot) == k
+            newest = ring.read_newest()
+            last = ring.slot(ring.slot_count - 1)
+            try:
+                ring.slot(ring.slot_count)
+                beyond = "no IndexError"
+            except IndexError:
+                beyond = "IndexError"
+            start = handle.region("snapshot_ring")[0]
+            out[name] = {
+                "slot_count": ring.slot_count,
+                "slot_size": ring.slot_size,
+                "constants": [ring.SLOT_COUNT, ring.SLOT_SIZE],
+                "newest_tick": newest.tick,
+                "slot_at": [ring.slot(k)._base - start for k in range(ring.slot_count)],
+                "last_slot_length": last._length,
+                "beyond": beyond,
+                # What a reader at the schema's 32 KiB stride finds where it looks for
+                # publication n's slot: a word of another publication's slot.
+                "at_schema_stride": int.from_bytes(
+                    buf[start + ((n - 1) % ring.SLOT_COUNT) * ring.SLOT_SIZE + 16:][:8], "little"),
+                "client7": handle.client_blocks(7).offset,
+                "bot7": handle.bot_blocks(7).offset,
+            }
+    print(json.dumps(out, sort_keys=True))
+
+
+def lazy(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("lazy_"):
+            continue
+        buf = mapped(os.path.join(folder, name))
+        handle = bridge.attach(buf)  # one bad bot block does not stop attach
+        fact = {"others": [], "client7": handle.client_blocks(7) is not None}
+        for k in range(7):
+            block = handle.bot_blocks(k)
+            fact["others"].append(block is not None and block.stats() is not None and block.draw() is not None)
+        for _ in range(2):  # checked on each ask, the same error each time
+            try:
+                handle.bot_blocks(7)
+                fact.setdefault("errors", []).append(None)
+            except bridge.AttachError as e:
+                fact.setdefault("errors", []).append([e.check, e.region, str(e)])
+        out[name] = fact
+        handle.release()
+        buf.close()
+    print(json.dumps(out, sort_keys=True))
+
+
+def reload(folder):
+    buf = bytearray(open(os.path.join(folder, "valid.bin"), "rb").read())
+    out = {}
+    handle = bridge.attach(buf)
+    header = handle.header()
+    out["generation"] = handle.generation
+    out["reloaded_at_first"] = handle.reloaded()
+    header.set_host_state(bridge.HostState.STARTING)
+    out["reloaded_while_starting"] = handle.reloaded()
+    try:
+        bridge.attach(buf)
+    except bridge.AttachError as e:
+        out["attach_while_starting"] = [e.check, e.expected, e.found, e.retryable, str(e)]
+    header.set_host_generation(handle.generation + 1)
+    header.set_host_state(bridge.HostState.RUNNING)
+    out["reloaded_after"] = handle.reloaded()
+    again = bridge.attach(buf)
+    out["new_generation"] = again.generation
+    out["new_reloaded"] = again.reloaded()
+    again.release()
+    # A reload that begins while attach reads the tables (after the root table, here):
+    # attach's second look at the state and generation refuses what it read.
+    real = bridge._attach_check_table
+
+    def reload_during(state, generation):
+        def check_table(*args):
+            table = real(*args)
+            header.set_host_state(state)
+            header.set_host_generation(generation)
+            return table
+        return check_table
+
+    for key, state, generation in (("reload_during_attach", bridge.HostState.RUNNING, 9),
+                                   ("starting_during_attach", bridge.HostState.STARTING, 2)):
+        bridge._attach_check_table = reload_during(state, generation)
+        try:
+            bridge.attach(buf)
+            out[key] = "attached"
+        except bridge.AttachError as e:
+            out[key] = [e.check, e.expected, e.found, e.retryable, str(e)]
+        finally:
+            bridge._attach_check_table = real
+        header.set_host_state(bridge.HostState.RUNNING)
+        header.set_host_generation(2)
+    handle.release()
+    print(json.dumps(out, sort_keys=True))
+
+
+def race(folder, signal):
+    """Attaches until the host leaves (state 2): every refusal is retryable, every handle's
+    ring has its generation's slot count (16 when odd, 8 when even), every block passes,
+    and the handle sees the reload that ends it."""
+    with open(os.path.join(folder, "bridge.shm"), "r+b") as f:
+        buf = mmap.mmap(f.fileno(), 0)
+    out = {"refused": {}, "attaches": 0, "noticed": 0, "start_retries": 0}
+    started = False
+    while True:
+        try:
+            handle = bridge.attach(buf)
+        except bridge.AttachError as e:
+            assert e.retryable, str(e)
+            if e.check == "host_not_running" and e.found == 2:
+                break
+            out["refused"][e.check] = out["refused"].get(e.check, 0) + 1
+            if not started:
+                out["start_retries"] += 1
+                buf[signal : signal + 8] = (2**64 - 1).to_bytes(8, "little")  # "I tried"
+            continue
+        started = True
+        out["attaches"] += 1
+        g = handle.generation
+        count = handle.snapshot_ring().slot_count
+        assert count == (16 if g % 2 else 8), "generation %d's handle has %d slots" % (g, count)
+        for getter in ("client_blocks", "bot_blocks"):
+            for _ in blocks(handle, getter):
+                pass
+        buf[signal : signal + 8] = g.to_bytes(8, "little")
+        while not handle.reloaded():
+            pass
+        out["noticed"] += 1
+        handle.release()
+    buf.close()
+    print(json.dumps(out, sort_keys=True))
 
 
 def facts(handle):
@@ -179,15 +398,19 @@ def fuzz(folder, seed, rounds):
 
     def attempt(buffer):
         nonlocal attached
+        # Attach, then every block (each checked as it is asked for): the verdict. Anything
+        # else than AttachError propagates, and the test fails.
+        handle = None
         try:
             handle = bridge.attach(buffer)
+            inside(handle, len(buffer))
         except bridge.AttachError as e:
             seen[e.check] = seen.get(e.check, 0) + 1
             assert type(e) is bridge.AttachError
             return
-        # Anything else than AttachError propagates, and the test fails.
-        inside(handle, len(buffer))
-        handle.release()
+        finally:
+            if handle is not None:
+                handle.release()
         attached += 1
 
     # Garbage: empty, 3 bytes, random bytes of many lengths, random bytes behind a good magic.
@@ -233,6 +456,18 @@ if __name__ == "__main__":
         corruptions(folder)
     elif mode == "valid":
         valid(folder)
+    elif mode == "verdicts":
+        verdicts(folder)
+    elif mode == "race":
+        race(folder, int(sys.argv[3]))
+    elif mode == "mutations":
+        mutations(folder)
+    elif mode == "follow":
+        follow(folder)
+    elif mode == "lazy":
+        lazy(folder)
+    elif mode == "reload":
+        reload(folder)
     elif mode == "versioned":
         versioned(folder)
     elif mode == "fuzz":

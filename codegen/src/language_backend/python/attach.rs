@@ -22,6 +22,7 @@ use super::live::LiveSection;
 use super::names::{Namer, Names, python_field_alias, python_type_name};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
+use crate::ir::geometry::GeometryRule;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::text::{Compiled, Template};
@@ -111,6 +112,9 @@ pub(in crate::language_backend::python) struct HandshakeData {
     base_size: u64,
     full_size: u64,
     added: Vec<AddedData>,
+    /// The writer's state field, its `running` value, and its generation field, when the
+    /// handshake names them.
+    liveness: Option<(Word, u64, Option<Word>)>,
     /// Also a class method of the struct (no field of that name).
     pub(in crate::language_backend::python) method: bool,
 }
@@ -140,6 +144,9 @@ pub(in crate::language_backend::python) struct TableData {
     row_count: Option<Word>,
     extent: Option<Word>,
     pub(in crate::language_backend::python) rows: Vec<RowData>,
+    /// The geometry fields its checks read, in the IR's order (the header's, then each
+    /// struct row's).
+    geometry: Vec<GeometryData>,
     /// Whether this is the root layout.
     pub(in crate::language_backend::python) root: bool,
 }
@@ -168,6 +175,29 @@ pub(in crate::language_backend::python) struct RowData {
     pub(in crate::language_backend::python) head_row: Option<usize>,
     /// What the region holds, for the method's docstring.
     holds: String,
+    /// (fixed, [(factor, [geometry position, ...]), ...]): the bytes the region needs of the
+    /// writer's values it follows.
+    need: Option<(u64, Vec<NeedTerm>)>,
+    /// The geometry positions that size a ring's slot count and slot size, or a blocks
+    /// row's stride (`size`).
+    follows: (Option<usize>, Option<usize>),
+}
+
+/// (factor, [geometry position, ...]): factor times the product of those values.
+type NeedTerm = (u64, Vec<usize>);
+
+/// One geometry field of a table.
+#[derive(Serialize)]
+struct GeometryData {
+    /// The field's name (errors name it after its struct: `<header or row>.<name>`).
+    name: String,
+    /// The row (position) holding its struct; none: the table's header.
+    row: Option<usize>,
+    field: Word,
+    /// `equal` (a = the schema's value) or `follow` (a = least, b = align).
+    rule: &'static str,
+    a: u64,
+    b: u64,
 }
 
 #[derive(Serialize)]
@@ -179,7 +209,7 @@ struct Example {
 }
 
 /// The names a handle has of its own, which a row method must not take.
-const HANDLE_ATTRIBUTES: [&str; 7] = [
+const HANDLE_ATTRIBUTES: [&str; 9] = [
     "offset",
     "extent",
     "region",
@@ -187,6 +217,8 @@ const HANDLE_ATTRIBUTES: [&str; 7] = [
     "producer",
     "header_size",
     "rows",
+    "generation",
+    "reloaded",
 ];
 
 fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) -> AttachContext {
@@ -241,6 +273,14 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
     }
 }
 
+impl HandshakeData {
+    /// Whether the handshake names the writer's state: `Some(true)` when it names a
+    /// generation too.
+    pub(in crate::language_backend::python) fn liveness(&self) -> Option<bool> {
+        self.liveness.as_ref().map(|l| l.2.is_some())
+    }
+}
+
 fn handshake_data(schema: &Schema, names: &Names, h: &Handshake, method: &str) -> HandshakeData {
     let s = &schema.abi.structs[h.struct_index];
     let added = (h.added.iter())
@@ -266,6 +306,8 @@ fn handshake_data(schema: &Schema, names: &Names, h: &Handshake, method: &str) -
         base_size: h.base_size,
         full_size: schema.layout.of(h.struct_index).size,
         added,
+        liveness: (h.liveness.as_ref())
+            .map(|l| (word(&l.state), l.running, l.generation.as_ref().map(word))),
         method: !s.fields.iter().any(|f| f.name == method),
     }
 }
@@ -291,6 +333,11 @@ fn table_data(
                 min_size: r.min_size,
                 align: r.align,
                 overlaps: r.overlaps.clone(),
+                need: (r.need.as_ref()).map(|n| {
+                    let terms = n.terms.iter().map(|t| (t.factor, t.geometry.clone()));
+                    (n.fixed, terms.collect())
+                }),
+                follows: (r.follows.count, r.follows.size),
                 kind: "bytes",
                 ..RowData::default()
             };
@@ -358,6 +405,25 @@ fn table_data(
         row_count: l.row_count.as_ref().map(word),
         extent: l.extent.as_ref().map(word),
         rows,
+        geometry: (l.geometry.iter())
+            .map(|t| {
+                let g = &schema.attach.geometry[t.geometry];
+                let (rule, a, b) = match g.rule {
+                    GeometryRule::Equal => ("equal", g.value.unwrap_or(0), 0),
+                    GeometryRule::Follow { least, align } => ("follow", least, align),
+                };
+                GeometryData {
+                    name: schema.abi.structs[g.struct_index].fields[g.field]
+                        .name
+                        .clone(),
+                    row: t.row,
+                    field: word(&g.scalar),
+                    rule,
+                    a,
+                    b,
+                }
+            })
+            .collect(),
         root: schema.attach.root == Some(t),
     }
 }

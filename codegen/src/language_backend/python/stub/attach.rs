@@ -40,6 +40,8 @@ class {error}(ValueError):
         align: int | None = None,
         other: str | None = None,
     ) -> None: ...
+    @property
+    def retryable(self) -> bool: ...
 
 class _AttachHandle:
     def __init__(
@@ -48,7 +50,9 @@ class _AttachHandle:
         offset: int,
         extent: int,
         spans: tuple[tuple[int, int] | None, ...],
-        blocks: tuple[tuple[_AttachHandle, ...] | None, ...],
+        values: tuple[int | None, ...],
+        path: str,
+        minor: int,
     ) -> None: ...
     @property
     def offset(self) -> int: ...
@@ -114,6 +118,14 @@ impl AttachStub {
                     "    @property\n    def producer(self) -> tuple[int, int]: ...\n    \
                      @property\n    def header_size(self) -> int: ...\n",
                 );
+                if let Some(l) = self.root.and_then(|(_, h)| self.handshakes[h].liveness()) {
+                    let generation = if l { "int" } else { "None" };
+                    let _ = write!(
+                        class,
+                        "    @property\n    def generation(self) -> {generation}: ...\n    \
+                         def reloaded(self) -> bool: ...\n"
+                    );
+                }
             }
             for r in &t.rows {
                 let _ = writeln!(class, "    def {}{}: ...", r.method, row_signature(t, r));

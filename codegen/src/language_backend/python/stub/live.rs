@@ -141,7 +141,9 @@ impl LiveStub {
             let _ = writeln!(
                 out,
                 "\nclass {}:\n    SLOT_COUNT: ClassVar[int]\n    SLOT_SIZE: ClassVar[int]\n    \
-                 def __init__(self, header: {}, buf: _Buffer, offset: int = 0) -> None: ...\n    \
+                 def __init__(self, header: {}, buf: _Buffer, offset: int = 0, slot_count: int = ..., \
+                 slot_size: int = ...) -> None: ...\n    @property\n    def slot_count(self) -> int: ...\n    \
+                 @property\n    def slot_size(self) -> int: ...\n    \
                  def release(self) -> None: ...\n    def head(self) -> int: ...\n    \
                  def slot(self, index: int) -> {}: ...\n    def read_newest(self) -> {v} | None: ...\n    \
                  def read_newest_counted(self, max_tries: int) -> tuple[{v}, int] | None: ...\n    \
