@@ -249,6 +249,9 @@ __all__ = [
     "Bridge",
     "ClientBlock",
     "BotBlock",
+    "lay_out",
+    "produce",
+    "ProduceError",
     "read_versioned",
     "VersionedRecord",
 ]
@@ -5924,8 +5927,10 @@ class _AttachHandshake:
 
 class _AttachTable:
     """A layout table: where the header keeps its rows, count and extent, the rows, and its
-    geometry fields: (name, row position or None for the header, word, equal, a, b), where
-    an equal field must hold a and a followed one is not 0, a multiple of b and at least a."""
+    geometry fields: (name, row position or None for the header, word, equal, a, b,
+    default), where an equal field must hold a and a followed one is not 0, a multiple of b
+    and at least a; default is what a producer writes unless told another (None: it must be
+    told)."""
 
     __slots__ = (
         "name", "cls", "header", "header_size", "table_offset", "max_rows", "row_size",
@@ -5999,7 +6004,7 @@ def _attach_check_table(mv, t, base, limit, header_len, path, minor, source):
             if span[0] < later[0] + later[1] and later[0] < span[0] + span[1]:
                 raise AttachError("regions_overlap", path + table.rows[j].name, other=path + table.rows[i].name)
     values = []
-    for name, pos, word, equal, a, b in table.geometry:
+    for name, pos, word, equal, a, b, _default in table.geometry:
         if pos is None:
             at, region = base, "%s%s.%s" % (path, table.header, name)
         elif spans[pos] is None:
@@ -6327,12 +6332,12 @@ _attach_tables = (
             _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
         ),
         geometry=(
-            ("ring_slots", None, (144, 4), False, 1, 1),
-            ("ring_slot_size", None, (148, 4), False, 12168, 8),
-            ("max_clients", None, (152, 4), True, 8, 0),
-            ("client_block_size", None, (156, 4), False, 72, 8),
-            ("client_entry_size", None, (160, 4), True, 128, 0),
-            ("capacity", 3, (16, 4), False, 8, 8),
+            ("ring_slots", None, (144, 4), False, 1, 1, 8),
+            ("ring_slot_size", None, (148, 4), False, 12168, 8, 32768),
+            ("max_clients", None, (152, 4), True, 8, 0, 8),
+            ("client_block_size", None, (156, 4), False, 72, 8, 65536),
+            ("client_entry_size", None, (160, 4), True, 128, 0, 128),
+            ("capacity", 3, (16, 4), False, 8, 8, 65536),
         ),
     ),
     _AttachTable(
@@ -6353,9 +6358,9 @@ _attach_tables = (
             _AttachRow("mailbox", 2, None, False, 66, 4, (), False, None, (64, ((1, (1,)), (1, (2,)),)), (None, None)),
         ),
         geometry=(
-            ("capacity", 0, (16, 4), False, 8, 8),
-            ("request_capacity", 2, (24, 4), False, 1, 1),
-            ("response_capacity", 2, (28, 4), False, 1, 1),
+            ("capacity", 0, (16, 4), False, 8, 8, 16384),
+            ("request_capacity", 2, (24, 4), False, 1, 1, None),
+            ("response_capacity", 2, (28, 4), False, 1, 1, None),
         ),
     ),
     _AttachTable(
@@ -6376,12 +6381,12 @@ _attach_tables = (
             _AttachRow("stats", 2, None, False, 4160, 8, (), False, None, None, (None, None)),
         ),
         geometry=(
-            ("buffers", 0, (4, 4), True, 3, 0),
-            ("buffer_size", 0, (8, 4), True, 90176, 0),
-            ("max_commands", 0, (12, 4), True, 2048, 0),
-            ("max_payload", 0, (16, 4), True, 16384, 0),
-            ("max_params", 1, (16, 4), True, 32, 0),
-            ("max_stats", 2, (8, 4), True, 64, 0),
+            ("buffers", 0, (4, 4), True, 3, 0, 3),
+            ("buffer_size", 0, (8, 4), True, 90176, 0, 90176),
+            ("max_commands", 0, (12, 4), True, 2048, 0, 2048),
+            ("max_payload", 0, (16, 4), True, 16384, 0, 16384),
+            ("max_params", 1, (16, 4), True, 32, 0, 32),
+            ("max_stats", 2, (8, 4), True, 64, 0, 64),
         ),
     ),
 )
@@ -6529,6 +6534,164 @@ def attach(buffer):
         raw.release()
         if mem is not None:
             mem.release()
+
+
+# Producing an image ----------------------------------------------------------------------
+#
+# lay_out(geometry, generation) lays out a new image of the root layout from the same
+# tables attach checks (codegen/ATTACH.md, "Producing an image"): every row placed after the
+# last at its alignment and sized for the geometry, each block laid out by its table, the
+# row counts, extents, handshake, generation and geometry fields, the state not running. It
+# returns a bytearray, checked as attach (and every block) will check it; a value that
+# breaks a geometry rule raises AttachError naming the check. geometry maps
+# "<header or row>.<field>" to a value; any other field takes the schema's. The Rust and C
+# producers write the same bytes. produce(buffer, image) writes it into the live
+# mapping: the state not running (release), a release fence, the bytes, then running
+# (release); it returns the attached handle.
+
+
+class ProduceError(ValueError):
+    """Why an image could not be laid out or written: kind is unknown_geometry (region: the
+    name given), geometry_needed (no constant sizes the field and no value was given),
+    too_large (a number does not fit its field: expected is the width, found the number),
+    block_too_small (a block's rows need found bytes, its stride is expected) or
+    buffer_too_short (the image is expected bytes, the buffer found)."""
+
+    def __init__(self, kind, region="", expected=None, found=None):
+        self.kind, self.region, self.expected, self.found = kind, region, expected, found
+        numbers = "" if expected is None else " (expected %d, found %d)" % (expected, found)
+        super().__init__("produce: %s: %s%s" % (kind, region, numbers))
+
+
+def _produce_put(image, base, word, value, what):
+    """Writes value into the field word = (offset, width) of the record at base."""
+    offset, width = word
+    if value >> (8 * width):
+        raise ProduceError("too_large", what, width, value)
+    at = base + offset
+    if len(image) < at + width:
+        image.extend(bytes(at + width - len(image)))
+    image[at : at + width] = value.to_bytes(width, "little")
+
+
+def _produce_table(image, t, base, stride, path, given):
+    """Lays out table t at base: a block stride bytes long, or the root (stride None)."""
+    table = _attach_tables[t]
+    values = []
+    for name, pos, _word, _equal, _a, _b, default in table.geometry:
+        key = "%s.%s" % (table.header if pos is None else table.rows[pos].name, name)
+        value = given.get(key, default)
+        if value is None:
+            raise ProduceError("geometry_needed", key)
+        values.append(value)
+    end, places = table.header_size, []
+    for row in table.rows:
+        if row.holds_header:
+            places.append((0, table.header_size))
+            continue
+        size = row.min_size
+        if row.need is not None:
+            fixed, terms = row.need
+            total = fixed
+            for factor, geometry in terms:
+                for g in geometry:
+                    factor *= values[g]
+                total += factor
+            size = max(size, min(total, 0xFFFFFFFFFFFFFFFF))
+        at = base + end
+        at += -at % max(row.align, 1)
+        at -= base
+        if at >> (8 * table.row_offset[1]) or size >> (8 * table.row_size_field[1]):
+            raise ProduceError("too_large", path + row.name, table.row_size_field[1], size)
+        places.append((at, size))
+        end = at + size
+    if stride is not None and end > stride:
+        raise ProduceError("block_too_small", path.rstrip("."), stride, end)
+    extent = end if stride is None else stride
+    if table.extent is not None:
+        _produce_put(image, base, table.extent, extent, "%s%s.extent" % (path, table.header))
+    if len(image) < base + extent:
+        image.extend(bytes(base + extent - len(image)))
+    if table.row_count is not None:
+        _produce_put(image, base, table.row_count, max((r.index + 1 for r in table.rows), default=0), path + table.header)
+    for row, (at, size) in zip(table.rows, places):
+        entry = base + table.table_offset + row.index * table.row_size
+        _produce_put(image, entry, table.row_offset, at, path + row.name)
+        _produce_put(image, entry, table.row_size_field, size, path + row.name)
+    for (name, pos, word, _equal, _a, _b, _default), value in zip(table.geometry, values):
+        owner, at = (table.header, base) if pos is None else (table.rows[pos].name, base + places[pos][0])
+        _produce_put(image, at, word, value, "%s%s.%s" % (path, owner, name))
+    for pos, row in enumerate(table.rows):
+        if row.blocks is None:
+            continue
+        inner, n, step = row.blocks
+        step = _attach_followed(step, row.follows[1], values)
+        for k in range(n):
+            _produce_table(image, inner, base + places[pos][0] + k * step, step, "%s%s[%d]." % (path, row.name, k), given)
+
+
+def _produce_every_block(handle):
+    """Checks every block of handle's table, and theirs (AttachError for the first that fails)."""
+    table = _attach_tables[type(handle)._table]
+    for pos, row in enumerate(table.rows):
+        if row.blocks is None or handle._spans[pos] is None:
+            continue
+        for k in range(row.blocks[1]):
+            block = _attach_check_block(handle, pos, k)
+            if block is not None:
+                _produce_every_block(block)
+
+
+def lay_out(geometry=None, generation=1):
+    """A new image of `bridge` (see "Producing an image" above), as a bytearray the
+    size of the mapping it needs. geometry: {"<header or row>.<field>": value, ...}."""
+    given = dict(geometry or {})
+    known = set()
+    for table in _attach_tables:
+        for name, pos, *_rest in table.geometry:
+            known.add("%s.%s" % (table.header if pos is None else table.rows[pos].name, name))
+    for key in given:
+        if key not in known:
+            raise ProduceError("unknown_geometry", key)
+    h, table = _attach_handshakes[BridgeHeader], _attach_tables[0]
+    image = bytearray(table.header_size)
+    _produce_table(image, 0, 0, None, "", given)
+    if h.magic is not None:
+        _produce_put(image, 0, h.magic[:2], h.magic[2], h.name)
+    _produce_put(image, 0, h.major, ABI_VERSION_MAJOR, h.name)
+    _produce_put(image, 0, h.minor, ABI_VERSION_MINOR, h.name)
+    if h.size is not None:
+        _produce_put(image, 0, h.size, table.header_size, h.name)
+    if h.liveness is not None and h.liveness[2] is not None:
+        _produce_put(image, 0, h.liveness[2], generation, h.name)
+    # Checked as a reader will see it: running, every block.
+    if h.liveness is not None:
+        _produce_put(image, 0, h.liveness[0], h.liveness[1], h.name)
+    with attach(image) as handle:
+        _produce_every_block(handle)
+    if h.liveness is not None:
+        _produce_put(image, 0, h.liveness[0], 0 if h.liveness[1] else 1, h.name)
+    return image
+
+
+def produce(buffer, image):
+    """Writes an image from lay_out into buffer (a writable mmap of the new shared memory),
+    as start-up and reload ask (see above), and attaches to it. One producer at a time."""
+    h = _attach_handshakes[BridgeHeader]
+    mem = _Mem(buffer)
+    try:
+        if mem.size < len(image):
+            raise ProduceError("buffer_too_short", "", len(image), mem.size)
+        if h.liveness is not None:
+            (offset, width), running = h.liveness[0], h.liveness[1]
+            _store(mem, offset, width, 0 if running else 1, _RELEASE)
+            _fence(_RELEASE)
+        mem.view[: len(image)] = image
+        if h.liveness is not None:
+            _store(mem, offset, width, running, _RELEASE)
+    finally:
+        mem.release()
+    return attach(buffer)
 
 
 class VersionedRecord:

@@ -1466,6 +1466,22 @@ class BotBlock(_AttachHandle):
     def stats(self) -> LiveStatsHeader: ...
 
 def attach(buffer: _Buffer) -> Bridge: ...
+
+class ProduceError(ValueError):
+    kind: str
+    region: str
+    expected: int | None
+    found: int | None
+    def __init__(
+        self,
+        kind: str,
+        region: str = "",
+        expected: int | None = None,
+        found: int | None = None,
+    ) -> None: ...
+
+def lay_out(geometry: dict[str, int] | None = None, generation: int = 1) -> bytearray: ...
+def produce(buffer: _Buffer, image: bytes | bytearray) -> Bridge: ...
 @overload
 def read_versioned(cls: type[BridgeHeader], buffer: _Buffer) -> VersionedRecord[BridgeHeader]: ...
 @overload

@@ -1,4 +1,4 @@
-//! The producer side in every language, each image attached by every language: the Rust
+//! The producer side in every language, each image attached by every language (3 x 3): the Rust
 //! bindings' `Bridge::lay_out`/`produce`, the C header's `ibf_lay_out`/`ibf_produce`
 //! (`tests/c_attach/attach.c`, built with gcc) and the Python module's `lay_out`/`produce`
 //! (`tests/python_attach/attach.py`). For the schema's geometry and a host's own, every
@@ -100,6 +100,54 @@ fn c_produce(dir: &Path, geometry: &[(&str, u64)]) -> Vec<u8> {
     std::fs::read(dir.join("c.bin")).unwrap()
 }
 
+/// Runs `tests/python_attach/attach.py MODE DIR ARGS...` against `generated/`; its JSON.
+fn python(mode: &str, dir: &Path, args: &[&str]) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .args(["-B", "-W", "error"])
+        .arg(root.join("tests/python_attach/attach.py"))
+        .args([mode, dir.to_str().expect("a UTF-8 path")])
+        .args(args)
+        .env("PYTHONPATH", root.join("generated"))
+        .output()
+        .unwrap_or_else(|e| panic!("python3 is required for this test but could not be run: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "attach.py {mode}: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).expect("attach.py prints JSON")
+}
+
+fn python_produce(dir: &Path, geometry: &[(&str, u64)]) -> Vec<u8> {
+    let given = serde_json::to_string(geometry).unwrap();
+    let facts = python("produce", dir, &[&given]);
+    let slots = geometry
+        .iter()
+        .find(|(k, _)| *k == "bridge_header.ring_slots")
+        .map_or(8, |(_, v)| *v);
+    assert_eq!(facts["generation"], 3, "{facts}");
+    assert_eq!(facts["slots"], slots, "{facts}");
+    assert_eq!(facts["short"], "buffer_too_short", "{facts}");
+    let errors = &facts["errors"];
+    assert_eq!(
+        errors["bridge_header.ring_slot_size"],
+        "geometry_misaligned bridge_header.ring_slot_size"
+    );
+    assert_eq!(
+        errors["bridge_header.client_block_size"],
+        "block_too_small client_blocks[0]"
+    );
+    assert_eq!(errors["log_ring.capacity"], "too_large log_ring");
+    assert_eq!(errors["nope.field"], "unknown_geometry nope.field");
+    assert_eq!(
+        errors["none given"],
+        "geometry_needed mailbox.request_capacity"
+    );
+    std::fs::read(dir.join("python.bin")).unwrap()
+}
+
 /// The C reader's verdict and the ring geometry it found.
 fn c_read(dir: &Path, file: &str) -> (String, String, String) {
     let out = run_ok(c_program().to_str().unwrap(), &["attach", file], dir);
@@ -126,6 +174,7 @@ fn every_language_attaches_every_languages_image() {
         let images = [
             ("rust", rust_produce(&geometry)),
             ("c", c_produce(&dir, &geometry)),
+            ("python", python_produce(&dir, &geometry)),
         ];
         for (by, bytes) in &images {
             assert_eq!(
@@ -152,6 +201,22 @@ fn every_language_attaches_every_languages_image() {
                 (c_slots, c_size),
                 (slots.to_string(), slot_size.to_string())
             );
+        }
+        // Python reads each.
+        let files: Vec<String> = images.iter().map(|(by, _)| format!("{by}.bin")).collect();
+        let args: Vec<&str> = files.iter().map(String::as_str).collect();
+        let read = python("read", &dir, &args);
+        for file in &files {
+            let facts = &read[file.as_str()];
+            assert_eq!(
+                facts["check"], "ok",
+                "{name}: Python refuses {file}: {facts}"
+            );
+            assert_eq!(
+                (facts["slots"].as_u64(), facts["slot_size"].as_u64()),
+                (Some(slots), Some(slot_size))
+            );
+            assert_eq!(facts["generation"], 3);
         }
         eprintln!(
             "{name}: {} bytes, the same from every producer",

@@ -450,6 +450,63 @@ def fuzz(folder, seed, rounds):
     print(json.dumps({"attached": attached, "refused": seen}, sort_keys=True))
 
 
+def produce(folder, geometry):
+    """lay_out then produce into a new file's writable map, as a host would; prints what the
+    handle produce returned sees, and the errors lay_out gives bad values."""
+    geometry = dict(json.loads(geometry))
+    image = bridge.lay_out(geometry, 3)
+    path = os.path.join(folder, "python.bin")
+    with open(path, "wb") as f:
+        f.truncate(len(image))
+    buf = mapped(path, mmap.ACCESS_WRITE)
+    short = bytearray(len(image) - 1)
+    try:
+        bridge.produce(short, image)
+        short_kind = "none"
+    except bridge.ProduceError as e:
+        short_kind = e.kind
+    assert not any(short), "nothing is written into a buffer too short"
+    handle = bridge.produce(buf, image)
+    ring = handle.snapshot_ring()
+    facts = {"len": len(image), "generation": handle.generation, "slots": ring.slot_count,
+             "slot_size": ring.slot_size, "short": short_kind}
+    handle.release()
+    buf.close()
+    errors = {}
+    for name, value in (("bridge_header.ring_slot_size", 4100), ("bridge_header.client_block_size", 4096),
+                        ("log_ring.capacity", 1 << 40), ("nope.field", 1)):
+        try:
+            bridge.lay_out(dict(geometry, **{name: value}), 3)
+            errors[name] = "none"
+        except bridge.AttachError as e:
+            errors[name] = "%s %s" % (e.check, e.region)
+        except bridge.ProduceError as e:
+            errors[name] = "%s %s" % (e.kind, e.region)
+    try:
+        bridge.lay_out({}, 3)
+    except bridge.ProduceError as e:
+        errors["none given"] = "%s %s" % (e.kind, e.region)
+    facts["errors"] = errors
+    print(json.dumps(facts, sort_keys=True))
+
+
+def read(folder, names):
+    """Python's verdict on each image, and the ring geometry its handle follows."""
+    out = {}
+    for name in names:
+        buf = mapped(os.path.join(folder, name))
+        error = check_of(buf)
+        facts = {"check": "ok" if error is None else error.check}
+        if error is None:
+            handle = bridge.attach(buf)
+            ring = handle.snapshot_ring()
+            facts.update(slots=ring.slot_count, slot_size=ring.slot_size, generation=handle.generation)
+            handle.release()
+        buf.close()
+        out[name] = facts
+    print(json.dumps(out, sort_keys=True))
+
+
 if __name__ == "__main__":
     mode, folder = sys.argv[1], sys.argv[2]
     if mode == "corruptions":
@@ -470,6 +527,10 @@ if __name__ == "__main__":
         reload(folder)
     elif mode == "versioned":
         versioned(folder)
+    elif mode == "produce":
+        produce(folder, sys.argv[3])
+    elif mode == "read":
+        read(folder, sys.argv[3:])
     elif mode == "fuzz":
         fuzz(folder, int(sys.argv[3]), int(sys.argv[4]))
     else:

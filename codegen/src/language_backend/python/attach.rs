@@ -80,6 +80,10 @@ pub(in crate::language_backend::python) struct AttachContext {
     pub(in crate::language_backend::python) attach: String,
     pub(in crate::language_backend::python) read_versioned: String,
     pub(in crate::language_backend::python) record: String,
+    /// The producer's side: `lay_out`, `produce` and `ProduceError`, as named.
+    pub(in crate::language_backend::python) lay_out: String,
+    pub(in crate::language_backend::python) produce: String,
+    pub(in crate::language_backend::python) produce_error: String,
     /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
     live: bool,
     pub(in crate::language_backend::python) handshakes: Vec<HandshakeData>,
@@ -198,6 +202,9 @@ struct GeometryData {
     rule: &'static str,
     a: u64,
     b: u64,
+    /// What a producer writes unless told another (the schema's value); none for an area no
+    /// constant sizes, which the producer must be given.
+    default: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -235,6 +242,9 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
     let attach = module.name("attach");
     let read_versioned = module.name("read_versioned");
     let record = module.name("VersionedRecord");
+    let lay_out = module.name("lay_out");
+    let produce = module.name("produce");
+    let produce_error = module.name("ProduceError");
     let a = &schema.attach;
     let classes: Vec<String> = (a.layouts.iter())
         .map(|l| module.name(&python_type_name(&l.name)))
@@ -255,6 +265,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
     if root.is_some() {
         exports.push(attach.clone());
         exports.extend(classes);
+        exports.extend([lay_out.clone(), produce.clone(), produce_error.clone()]);
     }
     if !handshakes.is_empty() {
         exports.extend([read_versioned.clone(), record.clone()]);
@@ -264,6 +275,9 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         attach,
         read_versioned,
         record,
+        lay_out,
+        produce,
+        produce_error,
         live: live.is_some(),
         handshakes,
         tables,
@@ -421,6 +435,7 @@ fn table_data(
                     rule,
                     a,
                     b,
+                    default: g.value,
                 }
             })
             .collect(),

@@ -137,10 +137,20 @@ impl AttachStub {
         }
         out.push('\n');
         if let Some((root, _)) = self.root {
-            let _ = writeln!(
+            let class = &self.tables[root].class;
+            let _ = writeln!(out, "def {}(buffer: _Buffer) -> {class}: ...", self.attach);
+            let _ = write!(
                 out,
-                "def {}(buffer: _Buffer) -> {}: ...",
-                self.attach, self.tables[root].class
+                "\nclass {e}(ValueError):\n    kind: str\n    region: str\n    \
+                 expected: int | None\n    found: int | None\n    def __init__(\n        \
+                 self,\n        kind: str,\n        region: str = \"\",\n        \
+                 expected: int | None = None,\n        found: int | None = None,\n    \
+                 ) -> None: ...\n\n\
+                 def {lay_out}(geometry: dict[str, int] | None = None, generation: int = 1) -> bytearray: ...\n\
+                 def {produce}(buffer: _Buffer, image: bytes | bytearray) -> {class}: ...\n",
+                e = self.produce_error,
+                lay_out = self.lay_out,
+                produce = self.produce,
             );
         }
         let (name, record) = (&self.read_versioned, &self.record);
