@@ -261,3 +261,32 @@ fn the_readmes_c_producer_runs_and_its_image_attaches() {
         assert_eq!(mailbox.response_capacity(), 8192);
     }
 }
+
+#[test]
+fn the_readmes_python_producer_runs_and_its_image_attaches() {
+    let snippet =
+        common::readme::block_after("## The producer's side: laying out a bridge", "python");
+    let dir = scratch("produce_matrix_readme_python");
+    let path = dir.join("ibf.bridge");
+    let _ = std::fs::remove_file(&path);
+    let program = snippet.replace("/dev/shm/ibf.bridge", path.to_str().unwrap());
+    std::fs::write(dir.join("producer.py"), program).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .args(["-B", "-W", "error", "producer.py"])
+        .current_dir(&dir)
+        .env("PYTHONPATH", root.join("generated"))
+        .output()
+        .unwrap_or_else(|e| panic!("python3 is required for this test but could not be run: {e}"));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    let buf = SharedBuf::from_bytes(&bytes);
+    rust_verdict(buf.region()).expect("the README's image attaches with every block");
+    let bridge = Bridge::attach(buf.region()).unwrap();
+    assert_eq!(bridge.snapshot_ring().unwrap().slot_count(), 16);
+}
