@@ -4662,7 +4662,7 @@ class LiveBridgeHeader(_LiveView):
     __slots__ = ()
     SIZE = 1304
     ALIGN = 8
-    MIN_LEN = 1304
+    MIN_LEN = 1280
     _type_host_version = ctypes.c_char * VERSION_LEN
     _type_regions = RegionEntry * MAX_REGIONS
     _type_controls = Controls
@@ -4862,34 +4862,50 @@ class LiveBridgeHeader(_LiveView):
 
     def controls(self):
         """`controls`, copied: a plain field, written before it is published. Written by the host."""
+        if self._length < 1296:
+            return None
         return self._copy(1280, self._type_controls)
 
     def set_controls(self, value):
         """Writes `controls` (plain stores); publish it with a release store of a field readers poll."""
+        if self._length < 1296:
+            raise ValueError("controls is absent: the producer's record is %d bytes, it ends at 1296" % self._length)
         self._put(1280, _value_bytes(self._type_controls, value))
 
     def run_mode(self):
         """`run_mode`, an atomic load (acquire). Written by the host."""
+        if self._length < 1297:
+            return None
         return RunMode(self._load(1296, 1))
 
     def set_run_mode(self, value):
         """Stores `run_mode` atomically (release), publishing what was written before."""
+        if self._length < 1297:
+            raise ValueError("run_mode is absent: the producer's record is %d bytes, it ends at 1297" % self._length)
         self._store(1296, 1, int(value))
 
     def sim_state(self):
         """`sim_state`, an atomic load (acquire). Written by the host."""
+        if self._length < 1298:
+            return None
         return SimState(self._load(1297, 1))
 
     def set_sim_state(self, value):
         """Stores `sim_state` atomically (release), publishing what was written before."""
+        if self._length < 1298:
+            raise ValueError("sim_state is absent: the producer's record is %d bytes, it ends at 1298" % self._length)
         self._store(1297, 1, int(value))
 
     def lockstep_timeout_ms(self):
         """`lockstep_timeout_ms`, copied: a plain field, written before it is published. Written by the host."""
+        if self._length < 1304:
+            return None
         return self._get(1300, "<I")
 
     def set_lockstep_timeout_ms(self, value):
         """Writes `lockstep_timeout_ms` (plain stores); publish it with a release store of a field readers poll."""
+        if self._length < 1304:
+            raise ValueError("lockstep_timeout_ms is absent: the producer's record is %d bytes, it ends at 1304" % self._length)
         self._set(1300, "<I", value)
 
 
@@ -6154,11 +6170,12 @@ class _AttachHandle:
         start = self._offset + span[0]
         return self._source.hold().view[start : start + span[1]]
 
-    def _view(self, pos, cls):
+    def _view(self, pos, cls, cap=None):
         span = self._spans[pos]
         if span is None:
             return None
-        return cls(self._source.hold(), self._offset + span[0], span[1])
+        length = span[1] if cap is None else min(span[1], cap)
+        return cls(self._source.hold(), self._offset + span[0], length)
 
     def _ring(self, pos, cls, head_view, head_pos):
         span = self._spans[pos]
@@ -6213,7 +6230,7 @@ class Bridge(_AttachHandle):
         """The region `header` (a `bridge_header`):
         a LiveBridgeHeader over its bytes, or None when absent.
         """
-        return self._view(0, LiveBridgeHeader)
+        return self._view(0, LiveBridgeHeader, self._header_size)
 
     def snapshot_ring(self):
         """The region `snapshot_ring` (the slots of ring `snapshot_ring`):

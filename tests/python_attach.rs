@@ -467,3 +467,46 @@ fn a_small_schema_with_a_writers_state_attaches_with_and_without_live_views() {
         );
     }
 }
+
+#[test]
+fn the_header_view_lacks_the_fields_past_its_producers_header_size() {
+    // (minor, header_size, controls run_mode sim_state lockstep_timeout_ms present), as
+    // tests/attach.rs checks the Rust view: the bytes past header_size are another region's.
+    let dir = common::tools::scratch("python_attach_header_fields");
+    let cases = [
+        (6u16, 1296u32, "1000"),
+        (3, 1280, "0000"),
+        (9, 1304, "1111"),
+    ];
+    let mut files = Vec::new();
+    for (minor, size, _) in cases {
+        let mut bytes = image::valid();
+        bytes[at::ABI_MINOR..at::ABI_MINOR + 2].copy_from_slice(&minor.to_le_bytes());
+        bytes[at::HEADER_SIZE..at::HEADER_SIZE + 4].copy_from_slice(&size.to_le_bytes());
+        image::row(&mut bytes, at::REGIONS, 0, (0, size));
+        bytes[size as usize..1304].fill(0xEE);
+        let file = format!("header_{minor}_{size}.bin");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        files.push(file);
+    }
+    let args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let out: Value = serde_json::from_str(&script("header_fields", &dir, &args)).unwrap();
+    for (file, (minor, size, present)) in files.iter().zip(cases) {
+        let facts = &out[file.as_str()];
+        assert_eq!(facts["present"], present, "0.{minor}: {facts}");
+        assert_eq!(facts["minor"], minor);
+        assert_eq!(
+            facts["after_untouched"], true,
+            "0.{minor}: nothing past the header written"
+        );
+        if size < 1297 {
+            let write = facts["write"].as_str().unwrap();
+            assert!(
+                write.contains("run_mode is absent") && write.contains(&size.to_string()),
+                "{write}"
+            );
+        } else {
+            assert_eq!(facts["write"], "ok");
+        }
+    }
+}

@@ -507,6 +507,32 @@ def read(folder, names):
     print(json.dumps(out, sort_keys=True))
 
 
+def header_fields(folder, names):
+    """Which of the header's later fields each image's producer has (its header_size), and
+    whether a write of an absent one raises and leaves the bytes after the header alone."""
+    out = {}
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            image = bytearray(f.read())
+        handle = bridge.attach(image)
+        header = handle.header()
+        present = "".join(
+            "0" if read() is None else "1"
+            for read in (header.controls, header.run_mode, header.sim_state, header.lockstep_timeout_ms)
+        )
+        before = bytes(image[handle.header_size : 1304])
+        try:
+            header.set_run_mode(bridge.RunMode.LOCKSTEP)
+            write = "ok"
+        except ValueError as e:
+            write = str(e)
+        out[name] = {"present": present, "write": write, "after_untouched": bytes(image[handle.header_size : 1304]) == before,
+                     "minor": header.abi_minor()}
+        header.release()
+        handle.release()
+    print(json.dumps(out, sort_keys=True))
+
+
 if __name__ == "__main__":
     mode, folder = sys.argv[1], sys.argv[2]
     if mode == "corruptions":
@@ -529,6 +555,8 @@ if __name__ == "__main__":
         versioned(folder)
     elif mode == "produce":
         produce(folder, sys.argv[3])
+    elif mode == "header_fields":
+        header_fields(folder, sys.argv[3:])
     elif mode == "read":
         read(folder, sys.argv[3:])
     elif mode == "fuzz":

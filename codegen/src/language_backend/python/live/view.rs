@@ -45,6 +45,12 @@ pub(in crate::language_backend::python) struct Method {
     pub(in crate::language_backend::python) count: u64,
     elem_size: u64,
     pub(in crate::language_backend::python) view: String,
+    /// A field a later minor version added to an extensible record: where it ends. A view
+    /// shorter than that (an older producer's record) lacks it: its reads give None and its
+    /// writes raise. 0 for every other field.
+    pub(in crate::language_backend::python) absent_past: u64,
+    /// Whether the method reads (None when the field is absent) rather than writes.
+    pub(in crate::language_backend::python) reads: bool,
 }
 
 /// The method of `class` for `field` of `kind`, as the class named it.
@@ -66,6 +72,9 @@ impl Ctx<'_> {
         let reserved = ["release", "SIZE", "ALIGN", "MIN_LEN"];
         let mut namer = Namer(reserved.map(String::from).into());
         let (mut types, mut methods) = (Vec::new(), Vec::new());
+        // An extensible record: its views may be as short as what every producer writes.
+        let extensible =
+            (schema.attach.handshakes.iter()).find(|h| h.struct_index == si && !h.added.is_empty());
         for (fi, f) in s.fields.iter().enumerate() {
             let fa = &a.fields[fi];
             if f.is_padding() || fa.guarded_by.is_some() {
@@ -73,6 +82,9 @@ impl Ctx<'_> {
             }
             let (n, fl) = (&f.name, &l.fields[fi]);
             let mut m = Method {
+                absent_past: extensible
+                    .and_then(|h| h.added.iter().find(|a| a.field == fi))
+                    .map_or(0, |a| a.end),
                 field: n.clone(),
                 who: fa.writers.describe(&schema.access.parties),
                 offset: fl.offset,
@@ -127,6 +139,10 @@ impl Ctx<'_> {
             };
             for (kind, wanted) in kinds {
                 (m.kind, m.name) = (kind, namer.name(&wanted));
+                m.reads = matches!(
+                    kind,
+                    "load" | "counter" | "get" | "copy" | "word_load" | "view" | "views"
+                );
                 methods.push(m.clone());
             }
         }
@@ -142,7 +158,10 @@ impl Ctx<'_> {
             writers: a.writers.describe(&schema.access.parties),
             size: l.size,
             align: l.align,
-            min_len: l.size + trailer_min,
+            min_len: match extensible {
+                Some(h) if a.trailer.is_empty() => h.base_size,
+                _ => l.size + trailer_min,
+            },
             trailer: !a.trailer.is_empty(),
             types,
             methods,

@@ -179,21 +179,23 @@ fn signature(names: &Names, m: &Method, ty: &Type) -> Result<String, RenderError
         "tuple[{}]",
         vec![number.as_str(); m.count as usize].join(", ")
     );
+    // A field a later minor version added reads as None from an older producer's record.
+    let maybe = if m.absent_past > 0 { " | None" } else { "" };
     Ok(match m.kind {
-        "load" | "counter" | "get" => format!("(self) -> {read}"),
+        "load" | "counter" | "get" => format!("(self) -> {read}{maybe}"),
         "store" | "set" => format!("(self, value: {take}) -> None"),
         "fetch_add" => "(self, value: int) -> int".to_string(),
         "cas" => format!("(self, current: {take}, new: {take}) -> tuple[bool, {read}]"),
         "swap" => format!("(self, value: {take}) -> {read}"),
-        "word_load" => format!("(self) -> {word}"),
+        "word_load" => format!("(self) -> {word}{maybe}"),
         "word_cas" => format!(
             "(self, current: Iterable[{number}], new: Iterable[{number}]) -> tuple[bool, {word}]"
         ),
         "word_cas_at" => "(self, index: int, current: int, new: int) -> tuple[bool, int]".into(),
-        "copy" => format!("(self) -> {}", copy_type(names, ty)),
+        "copy" => format!("(self) -> {}{maybe}", copy_type(names, ty)),
         "put" => format!("(self, value: {}) -> None", put_type(names, ty)),
-        "view" => format!("(self) -> {}", m.view),
-        "views" => format!("(self, index: int) -> {}", m.view),
+        "view" => format!("(self) -> {}{maybe}", m.view),
+        "views" => format!("(self, index: int) -> {}{maybe}", m.view),
         kind => {
             return Err(RenderError(format!(
                 "the stub has no signature for a view method of kind {kind:?}"
