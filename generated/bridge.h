@@ -6092,8 +6092,18 @@ static inline int ibf_produce_fail_(ibf_attach_error *err, int code, const char 
 
 /* Whether `given` is "owner.field". */
 static inline int ibf_produce_name_is_(const char *given, const char *owner, const char *field) {
-    size_t k = strlen(owner);
-    return strncmp(given, owner, k) == 0 && given[k] == '.' && strcmp(given + k + 1, field) == 0;
+    while (*owner != '\0' && *given == *owner) {
+        given++;
+        owner++;
+    }
+    if (*owner != '\0' || *given++ != '.') {
+        return 0;
+    }
+    while (*field != '\0' && *given == *field) {
+        given++;
+        field++;
+    }
+    return *field == '\0' && *given == '\0';
 }
 
 /* Whether any table has the geometry field `given`. */
