@@ -290,3 +290,49 @@ fn the_readmes_python_producer_runs_and_its_image_attaches() {
     let bridge = Bridge::attach(buf.region()).unwrap();
     assert_eq!(bridge.snapshot_ring().unwrap().slot_count(), 16);
 }
+
+#[test]
+fn c_names_each_bad_value_as_rust_and_python_do() {
+    let dir = scratch("produce_matrix_c_errors");
+    let mailbox = "mailbox.request_capacity=2048 mailbox.response_capacity=1984";
+    for (extra, check, region) in [
+        (
+            "bridge_header.ring_slot_size=4100",
+            "geometry_misaligned",
+            "bridge_header.ring_slot_size",
+        ),
+        (
+            "bridge_header.client_block_size=4096",
+            "block_too_small",
+            "client_blocks[0]",
+        ),
+        ("log_ring.capacity=1099511627776", "too_large", "log_ring"),
+        ("nope.field=1", "unknown_geometry", "nope.field"),
+        (
+            "mailbox.request_capacit=1",
+            "unknown_geometry",
+            "mailbox.request_capacit",
+        ),
+    ] {
+        let mut args = vec!["produce", "bad.bin", "3"];
+        args.extend(mailbox.split(' '));
+        args.push(extra);
+        let out = run_ok(c_program().to_str().unwrap(), &args, &dir);
+        let line = &fields(&out)["bad.bin"];
+        assert_eq!(
+            (line["check"].as_str(), line["region"].as_str()),
+            (check, region),
+            "{extra}: {out}"
+        );
+    }
+    let out = run_ok(
+        c_program().to_str().unwrap(),
+        &["produce", "bad.bin", "3"],
+        &dir,
+    );
+    assert_eq!(fields(&out)["bad.bin"]["check"], "geometry_needed");
+    assert_eq!(
+        fields(&out)["bad.bin"]["region"],
+        "mailbox.request_capacity"
+    );
+}
