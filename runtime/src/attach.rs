@@ -7,10 +7,10 @@
 //! bounds check of its own: hostile bytes give an [`AttachError`], never a panic or a read
 //! outside the mapping.
 
-use crate::Region;
-pub use crate::attach_check::{Report, RowReport, Source, TableReport, report};
+pub use crate::attach_check::{Report, RowReport, Source, TableReport, check_handshake, report};
 pub use crate::attach_error::AttachError;
 pub use crate::attach_spec::{Field, GeometryRule, Version};
+use crate::raw::Region;
 
 /// The descriptions with a lifetime, for tables and handshakes built at run time; the
 /// aliases below are their `'static` forms, which generated code writes as `static` data.
@@ -141,48 +141,6 @@ pub struct Attached {
     pub table: PlacedTable,
     /// The writer's generation when attach checked it.
     pub generation: Option<u64>,
-}
-
-/// The version check every record reader starts with: magic, length, major. `read` reads
-/// a field of the record (inside its first `len` bytes). Returns the producer's version.
-pub fn check_handshake(
-    spec: &spec::HandshakeSpec<'_>,
-    len: usize,
-    read: impl Fn(Field) -> Result<u64, AttachError>,
-) -> Result<Version, AttachError> {
-    if let Some((magic, value)) = spec.magic {
-        if len < magic.offset + magic.width {
-            return Err(AttachError::MappingTooShort {
-                expected: spec.base_size as u64,
-                found: len as u64,
-            });
-        }
-        let found = read(magic)?;
-        if found != value {
-            return Err(AttachError::BadMagic {
-                expected: value,
-                found,
-            });
-        }
-    }
-    if len < spec.base_size {
-        return Err(AttachError::MappingTooShort {
-            expected: spec.base_size as u64,
-            found: len as u64,
-        });
-    }
-    let major = read(spec.major)?;
-    if major != u64::from(spec.ours.major) {
-        return Err(AttachError::MajorMismatch {
-            expected: u64::from(spec.ours.major),
-            found: major,
-        });
-    }
-    let minor = read(spec.minor)?;
-    Ok(Version {
-        major: spec.ours.major,
-        minor: u32::try_from(minor).unwrap_or(u32::MAX),
-    })
 }
 
 /// Reads the unsigned little-endian field `f` of a record copied into `bytes`.

@@ -13,9 +13,9 @@
 
 use core::sync::atomic::Ordering;
 
-use crate::Region;
-use crate::attach::{AttachError, Field, Version, check_handshake};
-use crate::attach_spec::{HandshakeSpec, RowContents, TableSpec};
+use crate::attach_error::AttachError;
+use crate::attach_spec::{Field, HandshakeSpec, RowContents, TableSpec, Version};
+use crate::raw::Region;
 
 /// The bytes attach reads: a live [`Region`] (relaxed atomic loads), or a copy.
 pub trait Source {
@@ -31,7 +31,7 @@ pub trait Source {
     }
 }
 
-impl<A: crate::Access> Source for Region<'_, A> {
+impl<A: crate::raw::Access> Source for Region<'_, A> {
     fn size(&self) -> usize {
         self.len()
     }
@@ -46,7 +46,7 @@ impl<A: crate::Access> Source for Region<'_, A> {
 }
 
 /// One atomic load of `width` bytes at `at`, with `order`.
-fn load_uint<A: crate::Access>(
+fn load_uint<A: crate::raw::Access>(
     region: &Region<'_, A>,
     at: usize,
     width: usize,
@@ -575,4 +575,46 @@ impl<S: Source + ?Sized> Check<'_, S> {
             }
         }
     }
+}
+
+/// The version check every record reader starts with: magic, length, major. `read` reads
+/// a field of the record (inside its first `len` bytes). Returns the producer's version.
+pub fn check_handshake(
+    spec: &HandshakeSpec<'_>,
+    len: usize,
+    read: impl Fn(Field) -> Result<u64, AttachError>,
+) -> Result<Version, AttachError> {
+    if let Some((magic, value)) = spec.magic {
+        if len < magic.offset + magic.width {
+            return Err(AttachError::MappingTooShort {
+                expected: spec.base_size as u64,
+                found: len as u64,
+            });
+        }
+        let found = read(magic)?;
+        if found != value {
+            return Err(AttachError::BadMagic {
+                expected: value,
+                found,
+            });
+        }
+    }
+    if len < spec.base_size {
+        return Err(AttachError::MappingTooShort {
+            expected: spec.base_size as u64,
+            found: len as u64,
+        });
+    }
+    let major = read(spec.major)?;
+    if major != u64::from(spec.ours.major) {
+        return Err(AttachError::MajorMismatch {
+            expected: u64::from(spec.ours.major),
+            found: major,
+        });
+    }
+    let minor = read(spec.minor)?;
+    Ok(Version {
+        major: spec.ours.major,
+        minor: u32::try_from(minor).unwrap_or(u32::MAX),
+    })
 }

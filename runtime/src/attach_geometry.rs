@@ -4,8 +4,8 @@
 
 use core::sync::atomic::{Ordering, fence};
 
-use crate::attach::AttachError;
 use crate::attach_check::{Check, RowReport, Source, TableReport};
+use crate::attach_error::AttachError;
 use crate::attach_spec::{GeometryRule, HandshakeSpec, TableSpec};
 
 impl<S: Source + ?Sized> Check<'_, S> {

@@ -7,7 +7,7 @@ use core::sync::atomic::Ordering::Relaxed;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes};
 
-use crate::Region;
+use crate::raw::Region;
 use crate::raw::{Access, Writable};
 use crate::region::{access_panic, load_word};
 

@@ -25,7 +25,8 @@ use std::path::Path;
 
 use memmap2::{MmapOptions, MmapRaw};
 
-use crate::{Region, RegionError};
+use crate::error::RegionError;
+use crate::raw::Region;
 
 /// A shared, read-write mapping of a whole file.
 ///
@@ -117,7 +118,7 @@ impl ReadOnlyMapping {
     }
 
     /// The mapped bytes as a read-only region.
-    pub fn region(&self) -> Result<Region<'_, crate::ReadOnly>, RegionError> {
+    pub fn region(&self) -> Result<Region<'_, crate::raw::ReadOnly>, RegionError> {
         Region::from_mmap_read_only(&self.raw)
     }
 

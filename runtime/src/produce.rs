@@ -7,9 +7,9 @@
 
 use core::sync::atomic::{Ordering, fence};
 
-use crate::attach::AttachError;
+use crate::attach_error::AttachError;
 use crate::attach_spec::{Field, HandshakeSpec, NeedSpec, RowContents, TableSpec};
-use crate::{Region, Writable};
+use crate::raw::{Region, Writable};
 
 /// Why an image could not be laid out or written.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,8 +10,9 @@ use core::sync::atomic::Ordering::{self, AcqRel, Acquire, Relaxed, Release, SeqC
 use core::sync::atomic::{AtomicU64, fence};
 
 use crate::error::{RegionError, RegionErrorKind};
+use crate::raw::Region;
 use crate::raw::{Access, Writable};
-use crate::{Region, Word};
+use crate::word::Word;
 
 impl<'a, A: Access> Region<'a, A> {
     /// `true` if the region has no bytes.

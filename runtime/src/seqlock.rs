@@ -11,8 +11,9 @@ use core::marker::PhantomData;
 use core::sync::atomic::{Ordering, fence};
 
 use crate::error::SeqLockError;
+use crate::raw::Region;
 use crate::raw::{Access, ReadWrite, Writable};
-use crate::{Region, Word};
+use crate::word::Word;
 
 /// Tries a [`SeqLock::read`] makes by default before giving up.
 ///

@@ -4,7 +4,7 @@
 use core::fmt;
 use core::sync::atomic::AtomicU64;
 
-use crate::Region;
+use crate::raw::Region;
 
 /// Zeroed heap memory, 8-aligned, accessed only through [`Region`]s.
 ///
