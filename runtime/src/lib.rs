@@ -72,6 +72,7 @@ mod attach_check;
 mod attach_error;
 mod attach_geometry;
 mod attach_spec;
+pub mod broadcast_ring;
 pub mod byte_queue;
 mod copy;
 mod error;

@@ -1,0 +1,400 @@
+//! A single-writer, many-reader ring of variable-size entries in a byte area, the oldest
+//! overwritten (the bridge's host log ring). Readers never slow the writer; a reader the
+//! writer overtook is told how many entries it missed, and never gets a torn entry.
+//!
+//! Orderings, as Agrona's broadcast ring and a seqlock: before it overwrites the oldest
+//! entries, the writer moves `tail_pos` (the oldest whole entry) past them and issues a
+//! release fence; then it copies the new entry in whole words and publishes it by storing
+//! `write_pos` with release. A reader loads `write_pos` with acquire, copies an entry, issues
+//! an acquire fence and loads `tail_pos` again: if the tail passed the entry, the copy may be
+//! torn and is thrown away (the reader was lapped). Positions are 64-bit counts of bytes ever
+//! written and never wrap; each entry holds `seq`, the entries written before it, from which
+//! a lapped reader learns how many it missed. What the writer wrote is checked before use.
+
+use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use core::sync::atomic::fence;
+
+use crate::attach_spec::Field;
+use crate::byte_queue::EntryFormat;
+use crate::raw::{Access, Region, Writable};
+
+/// Where a ring keeps its fields, from the start of its header, and its entries' format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RingSpec {
+    /// `u64`: bytes ever written.
+    pub write_pos: usize,
+    /// `u64`: the position of the oldest whole entry.
+    pub tail_pos: usize,
+    /// `u64`: entries written.
+    pub entries: usize,
+    /// The capacity of the area in bytes.
+    pub capacity: Field,
+    /// Where the area starts, from the header's start.
+    pub area: usize,
+    /// The entries' format.
+    pub entry: EntryFormat,
+    /// The entry's `u64` field holding the entries written before it, from its start.
+    pub seq: usize,
+}
+
+/// Why a ring cannot be used, or what a broken writer wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RingError {
+    /// The capacity is 0, not a multiple of 8, or past the region.
+    Capacity {
+        /// The capacity field.
+        found: u64,
+        /// The bytes the region has for the area.
+        room: u64,
+    },
+    /// `tail_pos` is past `write_pos`, or more than the capacity behind it; or `write_pos`
+    /// went back behind the reader.
+    Positions {
+        /// `tail_pos`.
+        tail: u64,
+        /// `write_pos`.
+        write: u64,
+    },
+    /// An entry's size cannot be right (0, not a multiple of 8, under its header, past the
+    /// written bytes or the area's end).
+    EntrySize {
+        /// The entry's position.
+        at: u64,
+        /// Its size field.
+        size: u64,
+    },
+    /// The entry given to [`RingWriter::push`] is not a whole entry of this format.
+    BadEntry {
+        /// Its length.
+        len: usize,
+    },
+}
+
+impl RingError {
+    /// The error's snake_case name.
+    pub fn check(&self) -> &'static str {
+        match self {
+            Self::Capacity { .. } => "ring_capacity",
+            Self::Positions { .. } => "ring_positions",
+            Self::EntrySize { .. } => "ring_entry_size",
+            Self::BadEntry { .. } => "ring_bad_entry",
+        }
+    }
+}
+
+impl core::fmt::Display for RingError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Capacity { found, room } => write!(
+                f,
+                "ring: capacity {found}, expected a multiple of 8 from 8 to {room}"
+            ),
+            Self::Positions { tail, write } => {
+                write!(
+                    f,
+                    "ring: tail_pos {tail} and write_pos {write} are not in order"
+                )
+            }
+            Self::EntrySize { at, size } => write!(f, "ring: the entry at {at} has size {size}"),
+            Self::BadEntry { len } => write!(f, "ring: a {len}-byte entry is not a whole entry"),
+        }
+    }
+}
+
+impl std::error::Error for RingError {}
+
+/// What [`RingReader::read_next`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// An entry of this many bytes, copied into the buffer given.
+    Entry(usize),
+    /// Nothing new.
+    Empty,
+    /// The writer overtook the reader: `missed` entries were overwritten before they were
+    /// read. The next call returns the oldest entry still there.
+    Lapped {
+        /// Entries lost.
+        missed: u64,
+    },
+}
+
+/// A ring at the start of a region, checked: its capacity.
+#[derive(Debug, Clone, Copy)]
+struct Ring<'a, A: Access> {
+    region: Region<'a, A>,
+    spec: RingSpec,
+    capacity: u64,
+}
+
+impl<'a, A: Access> Ring<'a, A> {
+    fn new(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
+        let f = spec.capacity;
+        let found = if f
+            .offset
+            .checked_add(f.width)
+            .is_none_or(|e| e > region.len())
+        {
+            0
+        } else {
+            match f.width {
+                1 => u64::from(region.load::<u8>(f.offset, Acquire)),
+                2 => u64::from(region.load::<u16>(f.offset, Acquire)),
+                4 => u64::from(region.load::<u32>(f.offset, Acquire)),
+                _ => region.load::<u64>(f.offset, Acquire),
+            }
+        };
+        let room = region.len().saturating_sub(spec.area) as u64;
+        if found == 0 || found % 8 != 0 || found > room || spec.area % 8 != 0 {
+            return Err(RingError::Capacity { found, room });
+        }
+        Ok(Ring {
+            region,
+            spec,
+            capacity: found,
+        })
+    }
+
+    fn at(&self, pos: u64) -> usize {
+        self.spec.area + (pos % self.capacity) as usize
+    }
+
+    /// The size and padding flag of the entry at `pos`, from its first word.
+    fn head(&self, pos: u64) -> (u64, bool) {
+        let mut word = [0u8; 8];
+        self.region.read_bytes(self.at(pos), &mut word);
+        let f = self.spec.entry;
+        let size = field(&word, f.size).unwrap_or(0);
+        (size, field(&word, f.kind) == Some(f.padding))
+    }
+
+    /// Whether an entry of `size` at `pos` can be right, with `limit` bytes written after it.
+    fn fits(&self, pos: u64, size: u64, padding: bool, limit: u64) -> bool {
+        let least = if padding {
+            8
+        } else {
+            self.spec.entry.header as u64
+        };
+        size % 8 == 0
+            && size >= least
+            && size <= limit
+            && size <= self.capacity - pos % self.capacity
+    }
+}
+
+/// The writer's side. One writer only.
+#[derive(Debug, Clone, Copy)]
+pub struct RingWriter<'a, A: Writable> {
+    ring: Ring<'a, A>,
+}
+
+impl<'a, A: Writable> RingWriter<'a, A> {
+    /// The writer of the ring whose header starts `region` (its capacity checked now).
+    pub fn new(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
+        Ok(RingWriter {
+            ring: Ring::new(region, spec)?,
+        })
+    }
+
+    /// Appends `entry` (a whole entry, its size field equal to its length; its `seq` field is
+    /// set here), after a padding entry when it does not fit before the area's end,
+    /// overwriting the oldest entries as needed. Returns the entry's `seq`.
+    pub fn push(&self, entry: &mut [u8]) -> Result<u64, RingError> {
+        let r = &self.ring;
+        let (spec, f, cap) = (r.spec, r.spec.entry, r.capacity);
+        let len = entry.len() as u64;
+        if len % 8 != 0
+            || entry.len() < f.header.max(spec.seq + 8)
+            || field(entry, f.size) != Some(len)
+            || field(entry, f.kind) == Some(f.padding)
+            || len > cap
+        {
+            return Err(RingError::BadEntry { len: entry.len() });
+        }
+        let write = r.region.load::<u64>(spec.write_pos, Relaxed);
+        let mut tail = r.region.load::<u64>(spec.tail_pos, Relaxed);
+        if tail > write || write - tail > cap {
+            // Not what this writer left: start the ring over from here.
+            tail = write;
+        }
+        let to_end = cap - write % cap;
+        let pad = if len > to_end { to_end } else { 0 };
+        let end = write + pad + len;
+        // Move the tail past every entry the new bytes overwrite, before writing them.
+        let moved = tail;
+        while tail < write && end - tail > cap {
+            let (size, padding) = r.head(tail);
+            if !r.fits(tail, size, padding, write - tail) {
+                tail = write;
+                break;
+            }
+            tail += size;
+        }
+        if end - tail > cap {
+            tail = write + pad;
+        }
+        if tail != moved {
+            r.region.store::<u64>(spec.tail_pos, tail, Relaxed);
+        }
+        // Orders the tail's store before the bytes below: a reader whose copy saw any of them
+        // sees the new tail after its acquire fence, and throws the copy away.
+        fence(Release);
+        if pad > 0 {
+            let mut word = [0u8; 8];
+            put(&mut word, f.size, pad);
+            put(&mut word, f.kind, f.padding);
+            r.region.write_bytes(r.at(write), &word);
+        }
+        let seq = r.region.load::<u64>(spec.entries, Relaxed);
+        entry[spec.seq..spec.seq + 8].copy_from_slice(&seq.to_le_bytes());
+        r.region.write_bytes(r.at(write + pad), entry);
+        r.region.store::<u64>(spec.entries, seq + 1, Relaxed);
+        r.region.store::<u64>(spec.write_pos, end, Release);
+        Ok(seq)
+    }
+}
+
+/// A reader's side: its position, and the entry a lap left to hand out. Any number of
+/// readers, each with its own.
+#[derive(Debug, Clone)]
+pub struct RingReader<'a, A: Access> {
+    ring: Ring<'a, A>,
+    cursor: u64,
+    next_seq: Option<u64>,
+    /// The entry read when a lap was found, handed out by the next call.
+    pending: Option<Vec<u8>>,
+    laps: u64,
+}
+
+impl<'a, A: Access> RingReader<'a, A> {
+    /// A reader of the ring whose header starts `region`, joining at the newest position:
+    /// it reads what is written from now on. The entries counter it starts from is loaded
+    /// with the position but not atomically with it: joining while the writer writes, a lap
+    /// before the first read may count one entry more or less as missed.
+    pub fn join_latest(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
+        let ring = Ring::new(region, spec)?;
+        let cursor = ring.region.load::<u64>(spec.write_pos, Acquire);
+        let next_seq = Some(ring.region.load::<u64>(spec.entries, Acquire));
+        Ok(RingReader {
+            ring,
+            cursor,
+            next_seq,
+            pending: None,
+            laps: 0,
+        })
+    }
+
+    /// A reader joining at the oldest whole entry still in the ring. In an empty ring it
+    /// expects the next entry the writer writes; otherwise the first entry it reads sets
+    /// what it expects (entries overwritten before that are not counted as missed).
+    pub fn join_oldest(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
+        let ring = Ring::new(region, spec)?;
+        let entries = ring.region.load::<u64>(spec.entries, Acquire);
+        let write = ring.region.load::<u64>(spec.write_pos, Acquire);
+        let cursor = ring.region.load::<u64>(spec.tail_pos, Acquire);
+        Ok(RingReader {
+            ring,
+            cursor,
+            next_seq: (cursor == write).then_some(entries),
+            pending: None,
+            laps: 0,
+        })
+    }
+
+    /// Times this reader was lapped.
+    pub fn laps(&self) -> u64 {
+        self.laps
+    }
+
+    /// The next entry, copied into `out` (cleared first): an entry, `Empty`, or
+    /// `Lapped { missed }` when the writer overwrote entries this reader had not read (the
+    /// next call returns the oldest entry still there). Never a torn entry.
+    pub fn read_next(&mut self, out: &mut Vec<u8>) -> Result<Read, RingError> {
+        if let Some(entry) = self.pending.take() {
+            *out = entry;
+            return Ok(Read::Entry(out.len()));
+        }
+        out.clear();
+        let r = self.ring;
+        let spec = r.spec;
+        let mut lapped = false;
+        // Each turn moves the cursor on by at least 8 bytes, or to a newer tail: a writer can
+        // keep a reader here for at most as long as it keeps writing, bounded anyway.
+        for _ in 0..=2 * r.capacity / 8 + 2 {
+            let write = r.region.load::<u64>(spec.write_pos, Acquire);
+            let tail = r.region.load::<u64>(spec.tail_pos, Acquire);
+            if tail > write || write - tail > r.capacity || self.cursor > write {
+                return Err(RingError::Positions { tail, write });
+            }
+            if self.cursor < tail {
+                self.cursor = tail;
+                lapped = true;
+                continue;
+            }
+            if self.cursor == write {
+                return Ok(if lapped { self.lap(None) } else { Read::Empty });
+            }
+            let (size, padding) = r.head(self.cursor);
+            if !r.fits(self.cursor, size, padding, write - self.cursor) {
+                // A size torn by an overwrite, or a broken writer: the re-check decides.
+                fence(Acquire);
+                if r.region.load::<u64>(spec.tail_pos, Relaxed) > self.cursor {
+                    continue;
+                }
+                return Err(RingError::EntrySize {
+                    at: self.cursor,
+                    size,
+                });
+            }
+            if !padding {
+                out.resize(size as usize, 0);
+                r.region.read_bytes(r.at(self.cursor), out);
+            }
+            // The copy is whole only if the writer did not move the tail past it meanwhile.
+            fence(Acquire);
+            if r.region.load::<u64>(spec.tail_pos, Relaxed) > self.cursor {
+                out.clear();
+                continue;
+            }
+            self.cursor += size;
+            if padding {
+                continue;
+            }
+            let seq = u64::from_le_bytes(out[spec.seq..spec.seq + 8].try_into().unwrap_or([0; 8]));
+            let expected = self.next_seq.unwrap_or(seq);
+            self.next_seq = Some(seq.wrapping_add(1));
+            // An entry older than expected is not a gap: a reader that joined while the
+            // writer wrote may have taken the entries counter one entry ahead.
+            if lapped || seq > expected {
+                self.pending = Some(core::mem::take(out));
+                return Ok(self.lap(Some(seq.saturating_sub(expected))));
+            }
+            return Ok(Read::Entry(size as usize));
+        }
+        Ok(Read::Empty)
+    }
+
+    /// Reports a lap: `missed` entries (counted from the writer's `entries` when no entry
+    /// was read after it).
+    fn lap(&mut self, missed: Option<u64>) -> Read {
+        self.laps += 1;
+        let missed = missed.unwrap_or_else(|| {
+            let entries = self
+                .ring
+                .region
+                .load::<u64>(self.ring.spec.entries, Acquire);
+            let missed = entries.saturating_sub(self.next_seq.unwrap_or(entries));
+            self.next_seq = Some(entries);
+            missed
+        });
+        Read::Lapped { missed }
+    }
+}
+
+fn field(bytes: &[u8], f: Field) -> Option<u64> {
+    let b = bytes.get(f.offset..f.offset.checked_add(f.width)?)?;
+    Some(b.iter().rev().fold(0u64, |v, &x| (v << 8) | u64::from(x)))
+}
+
+fn put(bytes: &mut [u8], f: Field, value: u64) {
+    bytes[f.offset..f.offset + f.width].copy_from_slice(&value.to_le_bytes()[..f.width]);
+}
