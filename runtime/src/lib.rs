@@ -44,7 +44,13 @@
 //! - a ring (Linux perf discipline): the producer writes a record with relaxed stores, then
 //!   publishes `head` with `store(Release)`; the consumer loads `head` with `load(Acquire)`, reads
 //!   the records before it, then frees them with `tail.store(Release)`; the producer loads
-//!   `tail` with `load(Acquire)` before it reuses that space.
+//!   `tail` with `load(Acquire)` before it reuses that space: [`byte_queue::ByteQueue`], one
+//!   writer and one reader of variable-size entries, dropping and counting what does not fit;
+//! - a broadcast ring ([`broadcast_ring`], Agrona's discipline): the writer moves `tail_pos`
+//!   past the entries it will overwrite, `fence(Release)`, writes the entry, publishes
+//!   `write_pos` with `store(Release)`; a reader loads `write_pos` with `load(Acquire)`, copies,
+//!   `fence(Acquire)`, and keeps the copy only if `tail_pos` did not pass it (else it was
+//!   lapped, and learns how many entries it missed from their `seq`).
 //!
 //! # Example
 //!
