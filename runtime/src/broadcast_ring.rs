@@ -15,7 +15,7 @@ use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use core::sync::atomic::fence;
 
 use crate::attach_spec::Field;
-use crate::byte_queue::EntryFormat;
+use crate::byte_queue::{EntryFormat, load_field, read_field, write_field};
 use crate::raw::{Access, Region, Writable};
 
 /// Where a ring keeps its fields, from the start of its header, and its entries' format.
@@ -128,21 +128,7 @@ struct Ring<'a, A: Access> {
 
 impl<'a, A: Access> Ring<'a, A> {
     fn new(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
-        let f = spec.capacity;
-        let found = if f
-            .offset
-            .checked_add(f.width)
-            .is_none_or(|e| e > region.len())
-        {
-            0
-        } else {
-            match f.width {
-                1 => u64::from(region.load::<u8>(f.offset, Acquire)),
-                2 => u64::from(region.load::<u16>(f.offset, Acquire)),
-                4 => u64::from(region.load::<u32>(f.offset, Acquire)),
-                _ => region.load::<u64>(f.offset, Acquire),
-            }
-        };
+        let found = load_field(region, spec.capacity);
         let room = region.len().saturating_sub(spec.area) as u64;
         if found == 0 || found % 8 != 0 || found > room || spec.area % 8 != 0 {
             return Err(RingError::Capacity { found, room });
@@ -163,8 +149,8 @@ impl<'a, A: Access> Ring<'a, A> {
         let mut word = [0u8; 8];
         self.region.read_bytes(self.at(pos), &mut word);
         let f = self.spec.entry;
-        let size = field(&word, f.size).unwrap_or(0);
-        (size, field(&word, f.kind) == Some(f.padding))
+        let size = read_field(&word, f.size).unwrap_or(0);
+        (size, read_field(&word, f.kind) == Some(f.padding))
     }
 
     /// Whether an entry of `size` at `pos` can be right, with `limit` bytes written after it.
@@ -204,8 +190,8 @@ impl<'a, A: Writable> RingWriter<'a, A> {
         let len = entry.len() as u64;
         if len % 8 != 0
             || entry.len() < f.header.max(spec.seq + 8)
-            || field(entry, f.size) != Some(len)
-            || field(entry, f.kind) == Some(f.padding)
+            || read_field(entry, f.size) != Some(len)
+            || read_field(entry, f.kind) == Some(f.padding)
             || len > cap
         {
             return Err(RingError::BadEntry { len: entry.len() });
@@ -240,8 +226,8 @@ impl<'a, A: Writable> RingWriter<'a, A> {
         fence(Release);
         if pad > 0 {
             let mut word = [0u8; 8];
-            put(&mut word, f.size, pad);
-            put(&mut word, f.kind, f.padding);
+            write_field(&mut word, f.size, pad);
+            write_field(&mut word, f.kind, f.padding);
             r.region.write_bytes(r.at(write), &word);
         }
         let seq = r.region.load::<u64>(spec.entries, Relaxed);
@@ -388,13 +374,4 @@ impl<'a, A: Access> RingReader<'a, A> {
         });
         Read::Lapped { missed }
     }
-}
-
-fn field(bytes: &[u8], f: Field) -> Option<u64> {
-    let b = bytes.get(f.offset..f.offset.checked_add(f.width)?)?;
-    Some(b.iter().rev().fold(0u64, |v, &x| (v << 8) | u64::from(x)))
-}
-
-fn put(bytes: &mut [u8], f: Field, value: u64) {
-    bytes[f.offset..f.offset + f.width].copy_from_slice(&value.to_le_bytes()[..f.width]);
 }

@@ -259,18 +259,18 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
 }
 
 /// The unsigned little-endian field `f` at the start of `bytes`, if they hold it.
-fn read_field(bytes: &[u8], f: Field) -> Option<u64> {
+pub(crate) fn read_field(bytes: &[u8], f: Field) -> Option<u64> {
     let b = bytes.get(f.offset..f.offset.checked_add(f.width)?)?;
     Some(b.iter().rev().fold(0u64, |v, &x| (v << 8) | u64::from(x)))
 }
 
-fn write_field(bytes: &mut [u8], f: Field, value: u64) {
+pub(crate) fn write_field(bytes: &mut [u8], f: Field, value: u64) {
     let le = value.to_le_bytes();
     bytes[f.offset..f.offset + f.width].copy_from_slice(&le[..f.width]);
 }
 
-/// A header field of 1, 2, 4 or 8 bytes, loaded with acquire.
-fn load_field<A: Access>(region: Region<'_, A>, f: Field) -> u64 {
+/// A header field of 1, 2, 4 or 8 bytes, loaded with acquire (0 when it is past the region).
+pub(crate) fn load_field<A: Access>(region: Region<'_, A>, f: Field) -> u64 {
     if f.offset
         .checked_add(f.width)
         .is_none_or(|end| end > region.len())
