@@ -50,7 +50,14 @@
 //!   past the entries it will overwrite, `fence(Release)`, writes the entry, publishes
 //!   `write_pos` with `store(Release)`; a reader loads `write_pos` with `load(Acquire)`, copies,
 //!   `fence(Acquire)`, and keeps the copy only if `tail_pos` did not pass it (else it was
-//!   lapped, and learns how many entries it missed from their `seq`).
+//!   lapped, and learns how many entries it missed from their `seq`);
+//! - a triple buffer ([`triple_buffer`], the `triple_buffer` crate's): the whole shared state
+//!   is one word (the shared buffer's index and a fresh bit), which both sides change only by
+//!   compare-exchange (`AcqRel`), so neither sees a buffer the other is filling or reading;
+//! - a mailbox ([`mailbox`]): the client writes the request, then bumps `request_seq` with
+//!   `store(Release)`; the server loads it with `load(Acquire)`, answers, and stores
+//!   `response_seq` = the request answered with `store(Release)`, which the client loads with
+//!   `load(Acquire)` before it reads the answer.
 //!
 //! # Example
 //!
@@ -83,6 +90,7 @@ pub mod byte_queue;
 mod copy;
 mod error;
 mod events;
+pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;
 pub mod produce;
@@ -90,6 +98,7 @@ mod raw;
 mod region;
 mod seqlock;
 mod shared_buf;
+pub mod triple_buffer;
 mod word;
 
 pub use attach::AttachError;

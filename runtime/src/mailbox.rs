@@ -1,0 +1,264 @@
+//! A mailbox of one request at a time between a client and a server (the bridge's command
+//! mailbox): the request's text and length, then `request_seq` bumped with release; the
+//! answer's status, lengths and text, then `response_seq` = the request answered, stored
+//! with release. Each side loads the other's counter with acquire before it reads what was
+//! written before it. An answer is matched to its request by number, so a stale answer is
+//! never taken for a new one (iceoryx2's lesson). Every length the other side wrote is
+//! checked against the capacities before a byte is copied.
+
+use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+
+use crate::attach_spec::Field;
+use crate::byte_queue::load_field;
+use crate::raw::{Region, Writable};
+
+/// Where a mailbox keeps its fields (all `u32`), from the start of its header, and where
+/// its areas start: the request area at `area`, the response area right after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailboxSpec {
+    /// The client's: bumped after each request.
+    pub request_seq: usize,
+    /// The request's bytes.
+    pub request_len: usize,
+    /// The server's: the `request_seq` answered.
+    pub response_seq: usize,
+    /// The server's status of the answer.
+    pub status: usize,
+    /// The answer's bytes in the response area.
+    pub response_len: usize,
+    /// The whole answer's bytes: more than `response_len` when it was cut.
+    pub response_total: usize,
+    /// The request area's bytes.
+    pub request_capacity: Field,
+    /// The response area's bytes.
+    pub response_capacity: Field,
+    /// Where the request area starts, from the header's start.
+    pub area: usize,
+}
+
+/// What a mailbox's other side wrote that cannot be right, or a call out of turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailboxError {
+    /// The areas do not fit the region, or one is empty.
+    Capacity {
+        /// The request area's capacity.
+        request: u64,
+        /// The response area's.
+        response: u64,
+        /// The bytes the region has for both.
+        room: u64,
+    },
+    /// A length past its area (a request's must leave one byte: at most capacity - 1).
+    Length {
+        /// Which: `request_len`, `response_len`.
+        field: &'static str,
+        /// The length.
+        found: u64,
+        /// At most.
+        limit: u64,
+    },
+    /// A request is already waiting for its answer.
+    Busy,
+    /// The request text does not fit the request area (at most capacity - 1 bytes).
+    TooLong {
+        /// Its length.
+        len: usize,
+        /// At most.
+        limit: u64,
+    },
+    /// The counters cannot be right: the answer names a request that was never made.
+    Sequence {
+        /// `request_seq`.
+        request: u32,
+        /// `response_seq`.
+        response: u32,
+    },
+}
+
+impl MailboxError {
+    /// The error's snake_case name.
+    pub fn check(&self) -> &'static str {
+        match self {
+            Self::Capacity { .. } => "mailbox_capacity",
+            Self::Length { .. } => "mailbox_length",
+            Self::Busy => "mailbox_busy",
+            Self::TooLong { .. } => "mailbox_too_long",
+            Self::Sequence { .. } => "mailbox_sequence",
+        }
+    }
+}
+
+impl core::fmt::Display for MailboxError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Capacity {
+                request,
+                response,
+                room,
+            } => write!(
+                f,
+                "mailbox: capacities {request} and {response}, expected both above 0 within {room} bytes"
+            ),
+            Self::Length {
+                field,
+                found,
+                limit,
+            } => write!(f, "mailbox: {field} is {found}, expected at most {limit}"),
+            Self::Busy => write!(f, "mailbox: a request is waiting for its answer"),
+            Self::TooLong { len, limit } => {
+                write!(f, "mailbox: a {len}-byte request, expected at most {limit}")
+            }
+            Self::Sequence { request, response } => write!(
+                f,
+                "mailbox: response_seq {response} answers no request (request_seq {request})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MailboxError {}
+
+/// An answer, as the client reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The request it answers.
+    pub seq: u32,
+    /// The server's status.
+    pub status: u32,
+    /// The answer's text, as much as the response area held.
+    pub text: Vec<u8>,
+    /// The whole answer's bytes: more than `text.len()` when it was cut.
+    pub total: u64,
+}
+
+impl Response {
+    /// Whether the answer was cut to the response area.
+    pub fn cut(&self) -> bool {
+        self.total > self.text.len() as u64
+    }
+}
+
+/// A mailbox at the start of a region, its capacities checked.
+#[derive(Debug, Clone, Copy)]
+pub struct Mailbox<'a, A: Writable> {
+    region: Region<'a, A>,
+    spec: MailboxSpec,
+    request_capacity: u64,
+    response_capacity: u64,
+}
+
+impl<'a, A: Writable> Mailbox<'a, A> {
+    /// The mailbox whose header starts `region`: both capacities are read and checked now.
+    pub fn new(region: Region<'a, A>, spec: MailboxSpec) -> Result<Self, MailboxError> {
+        let request = load_field(region, spec.request_capacity);
+        let response = load_field(region, spec.response_capacity);
+        let room = region.len().saturating_sub(spec.area) as u64;
+        if request == 0 || response == 0 || request.saturating_add(response) > room {
+            return Err(MailboxError::Capacity {
+                request,
+                response,
+                room,
+            });
+        }
+        Ok(Mailbox {
+            region,
+            spec,
+            request_capacity: request,
+            response_capacity: response,
+        })
+    }
+
+    fn load(&self, at: usize) -> u32 {
+        self.region.load::<u32>(at, Acquire)
+    }
+
+    /// The client's side: writes `text` and its length, then bumps `request_seq` (release).
+    /// Returns the request's number, which its answer will carry. `Busy` while the previous
+    /// request has no answer.
+    pub fn request(&self, text: &[u8]) -> Result<u32, MailboxError> {
+        let s = self.spec;
+        let seq = self.region.load::<u32>(s.request_seq, Relaxed);
+        if self.load(s.response_seq) != seq {
+            return Err(MailboxError::Busy);
+        }
+        let limit = self.request_capacity - 1;
+        if text.len() as u64 > limit {
+            return Err(MailboxError::TooLong {
+                len: text.len(),
+                limit,
+            });
+        }
+        self.region.write_bytes(s.area, text);
+        self.region
+            .store::<u32>(s.request_len, text.len() as u32, Relaxed);
+        let next = seq.wrapping_add(1);
+        self.region.store::<u32>(s.request_seq, next, Release);
+        Ok(next)
+    }
+
+    /// The client's side: the answer to request `seq`, or `None` while it has none.
+    pub fn poll_response(&self, seq: u32) -> Result<Option<Response>, MailboxError> {
+        let s = self.spec;
+        let answered = self.load(s.response_seq);
+        if answered != seq {
+            return Ok(None);
+        }
+        let len = u64::from(self.load(s.response_len));
+        if len > self.response_capacity {
+            return Err(MailboxError::Length {
+                field: "response_len",
+                found: len,
+                limit: self.response_capacity,
+            });
+        }
+        let mut text = vec![0u8; len as usize];
+        self.region
+            .read_bytes(s.area + self.request_capacity as usize, &mut text);
+        let total = u64::from(self.load(s.response_total)).max(len);
+        Ok(Some(Response {
+            seq,
+            status: self.load(s.status),
+            text,
+            total,
+        }))
+    }
+
+    /// The server's side: when a request waits, copies it, answers it with `answer(text)`
+    /// (a status and the whole answer's text, cut to the response area), and stores
+    /// `response_seq` = its number (release). Returns the number answered, or `None`.
+    pub fn serve(
+        &self,
+        answer: impl FnOnce(&[u8]) -> (u32, Vec<u8>),
+    ) -> Result<Option<u32>, MailboxError> {
+        let s = self.spec;
+        let request = self.load(s.request_seq);
+        let response = self.region.load::<u32>(s.response_seq, Relaxed);
+        if request == response {
+            return Ok(None);
+        }
+        if request != response.wrapping_add(1) {
+            return Err(MailboxError::Sequence { request, response });
+        }
+        let len = u64::from(self.region.load::<u32>(s.request_len, Relaxed));
+        if len >= self.request_capacity {
+            return Err(MailboxError::Length {
+                field: "request_len",
+                found: len,
+                limit: self.request_capacity - 1,
+            });
+        }
+        let mut text = vec![0u8; len as usize];
+        self.region.read_bytes(s.area, &mut text);
+        let (status, whole) = answer(&text);
+        let kept = whole.len().min(self.response_capacity as usize);
+        self.region
+            .write_bytes(s.area + self.request_capacity as usize, &whole[..kept]);
+        self.region.store::<u32>(s.status, status, Relaxed);
+        self.region
+            .store::<u32>(s.response_len, kept as u32, Relaxed);
+        let total = u32::try_from(whole.len()).unwrap_or(u32::MAX);
+        self.region.store::<u32>(s.response_total, total, Relaxed);
+        self.region.store::<u32>(s.response_seq, request, Release);
+        Ok(Some(request))
+    }
+}
