@@ -57,7 +57,10 @@
 //! - a mailbox ([`mailbox`]): the client writes the request, then bumps `request_seq` with
 //!   `store(Release)`; the server loads it with `load(Acquire)`, answers, and stores
 //!   `response_seq` = the request answered with `store(Release)`, which the client loads with
-//!   `load(Acquire)` before it reads the answer.
+//!   `load(Acquire)` before it reads the answer;
+//! - a claimed row ([`claim`]): a client claims a free row by compare-and-swap of its state,
+//!   bumps its generation, and moves the state on only while the generation is its own (one
+//!   compare-and-swap of the word that holds both, where they share one).
 //!
 //! # Example
 //!
@@ -87,6 +90,7 @@ mod attach_geometry;
 mod attach_spec;
 pub mod broadcast_ring;
 pub mod byte_queue;
+pub mod claim;
 mod copy;
 mod error;
 mod events;
