@@ -5374,6 +5374,27 @@ typedef struct ibf_attach_state_ {
 
 static inline int ibf_attach_block_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, size_t r, size_t first, const char *scope, uint64_t k);
 
+/* The bytes row `row` of table t needs for the writer's `values` of t's geometry fields:
+ * its need's fixed part plus each term's factor times its values (saturating). */
+static inline uint64_t ibf_attach_need_(const ibf_attach_table_ *t, const ibf_attach_row_ *row, const uint64_t *values) {
+    const uint64_t *n = &t->needs[row->need];
+    uint64_t total = n[0];
+    size_t at = 2;
+    uint64_t term;
+    for (term = 0; term < n[1]; term++) {
+        uint64_t product = n[at];
+        size_t factors = (size_t)n[at + 1];
+        size_t i;
+        at += 2;
+        for (i = 0; i < factors; i++) {
+            product = ibf_attach_mul_(product, values[(size_t)n[at + i]]);
+        }
+        at += factors;
+        total = ibf_attach_add_(total, product);
+    }
+    return total;
+}
+
 /* check_table of codegen/ATTACH.md: the rows of table `t` at `base` (from the mapping's
  * start), inside `limit` bytes from it, under a header of `header_len` bytes; `scope` is the
  * block's name ("" for the root); its regions go to entries `first` onwards. */
@@ -5498,22 +5519,7 @@ static inline int ibf_attach_check_table_(const ibf_attach_state_ *s, const ibf_
                 continue;
             }
             if (row->need >= 0) {
-                const uint64_t *n = &t->needs[row->need];
-                uint64_t total = n[0];
-                uint64_t terms = n[1];
-                size_t at = 2;
-                uint64_t term;
-                for (term = 0; term < terms; term++) {
-                    uint64_t product = n[at];
-                    size_t factors = (size_t)n[at + 1];
-                    size_t i;
-                    at += 2;
-                    for (i = 0; i < factors; i++) {
-                        product = ibf_attach_mul_(product, values[(size_t)n[at + i]]);
-                    }
-                    at += factors;
-                    total = ibf_attach_add_(total, product);
-                }
+                uint64_t total = ibf_attach_need_(t, row, values);
                 if (total > a->size) {
                     ibf_attach_join_(name, scope, row->name);
                     return ibf_attach_fail_(s->err, IBF_ATTACH_GEOMETRY_TOO_LARGE, name, a->size, total);
@@ -5685,6 +5691,20 @@ static inline int ibf_attached_reloaded(const ibf_attached *a) {
     return state != a->generation;
 }
 
+/* The state the checks share, over an attached handle: its mapping, its regions, and err
+ * (cleared first; a scratch one when NULL). */
+static inline ibf_attach_state_ ibf_attached_state_(ibf_attached *a, ibf_attach_error *err) {
+    ibf_attach_state_ s;
+    memset(err, 0, sizeof *err);
+    err->check_name = "ok";
+    s.m = a->base;
+    s.len = a->len;
+    s.minor = a->producer_minor;
+    s.regions = a->regions;
+    s.err = err;
+    return s;
+}
+
 static inline unsigned char *ibf_attached_at_(const ibf_attached *a, size_t slot) {
     return a->regions[slot].size != 0 ? a->base + a->regions[slot].offset : NULL;
 }
@@ -5751,19 +5771,9 @@ static inline uint64_t ibf_attached_client_blocks_stride(const ibf_attached *a) 
  * block, and its rows absent. Other blocks are not looked at. */
 static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, ibf_attach_error *err) {
     ibf_attach_error err_scratch;
-    ibf_attach_state_ s;
+    ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
-    if (err == NULL) {
-        err = &err_scratch;
-    }
-    memset(err, 0, sizeof *err);
-    err->check_name = "ok";
     scope[0] = '\0';
-    s.m = a->base;
-    s.len = a->len;
-    s.minor = a->producer_minor;
-    s.regions = a->regions;
-    s.err = err;
     return ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
 }
 
@@ -5865,19 +5875,9 @@ static inline uint64_t ibf_attached_bot_blocks_stride(const ibf_attached *a) {
  * block, and its rows absent. Other blocks are not looked at. */
 static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf_attach_error *err) {
     ibf_attach_error err_scratch;
-    ibf_attach_state_ s;
+    ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
-    if (err == NULL) {
-        err = &err_scratch;
-    }
-    memset(err, 0, sizeof *err);
-    err->check_name = "ok";
     scope[0] = '\0';
-    s.m = a->base;
-    s.len = a->len;
-    s.minor = a->producer_minor;
-    s.regions = a->regions;
-    s.err = err;
     return ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
 }
 
@@ -6014,11 +6014,7 @@ static inline int ibf_attach_all(const void *base, size_t len, ibf_attached *out
     if (failed != IBF_ATTACH_OK) {
         return failed;
     }
-    s.m = out->base;
-    s.len = out->len;
-    s.minor = out->producer_minor;
-    s.regions = out->regions;
-    s.err = err;
+    s = ibf_attached_state_(out, err);
     failed = ibf_attach_blocks_(&s, &ibf_attach_tables_[0], 0, "", 0);
     if (failed != IBF_ATTACH_OK) {
         memset(out, 0, sizeof *out);
@@ -6181,24 +6177,8 @@ static inline int ibf_produce_table_(ibf_produce_state_ *s, const ibf_attach_tab
             sizes[r] = t->header_size;
             continue;
         }
-        if (row->need >= 0) {
-            const uint64_t *nd = &t->needs[row->need];
-            uint64_t total = nd[0];
-            size_t pos = 2;
-            uint64_t term;
-            for (term = 0; term < nd[1]; term++) {
-                uint64_t product = nd[pos];
-                size_t factors = (size_t)nd[pos + 1];
-                pos += 2;
-                for (i = 0; i < factors; i++) {
-                    product = ibf_attach_mul_(product, values[(size_t)nd[pos + i]]);
-                }
-                pos += factors;
-                total = ibf_attach_add_(total, product);
-            }
-            if (total > size) {
-                size = total;
-            }
+        if (row->need >= 0 && ibf_attach_need_(t, row, values) > size) {
+            size = ibf_attach_need_(t, row, values);
         }
         at = base + end;
         if (row->align > 1U) {

@@ -6040,21 +6040,25 @@ def _attach_check_table(mv, t, base, limit, header_len, path, minor, source):
             raise AttachError("geometry_too_small", region, a, found)
         values.append(found)
     for row, span in zip(table.rows, spans):
-        if row.need is None or span is None:
-            continue
-        fixed, terms = row.need
-        total, known = fixed, True
-        for factor, geometry in terms:
-            product = factor
-            for g in geometry:
-                if values[g] is None:
-                    known = False
-                else:
-                    product *= values[g]
-            total += product
-        if known and total > span[1]:
-            raise AttachError("geometry_too_large", path + row.name, span[1], min(total, 0xFFFFFFFFFFFFFFFF))
+        total = None if row.need is None or span is None else _attach_need(row.need, values)
+        if total is not None and total > span[1]:
+            raise AttachError("geometry_too_large", path + row.name, span[1], total)
     return table.cls(source, base, limit, tuple(spans), tuple(values), path, minor)
+
+
+def _attach_need(need, values):
+    """The bytes a row's need = (fixed, ((factor, (geometry position, ...)), ...)) asks for
+    with the writer's values (capped at 2^64 - 1, as the other targets saturate), or None
+    when a value it names is unknown (its row is absent)."""
+    fixed, terms = need
+    total = fixed
+    for factor, geometry in terms:
+        for g in geometry:
+            if values[g] is None:
+                return None
+            factor *= values[g]
+        total += factor
+    return min(total, 0xFFFFFFFFFFFFFFFF)
 
 
 def _attach_followed(value, pos, values):
@@ -6606,15 +6610,7 @@ def _produce_table(image, t, base, stride, path, given):
         if row.holds_header:
             places.append((0, table.header_size))
             continue
-        size = row.min_size
-        if row.need is not None:
-            fixed, terms = row.need
-            total = fixed
-            for factor, geometry in terms:
-                for g in geometry:
-                    factor *= values[g]
-                total += factor
-            size = max(size, min(total, 0xFFFFFFFFFFFFFFFF))
+        size = row.min_size if row.need is None else max(row.min_size, _attach_need(row.need, values))
         at = base + end
         at += -at % max(row.align, 1)
         at -= base

@@ -311,11 +311,7 @@ fn a_live_header_lacks_the_fields_past_its_producers_header_size() {
         (6u16, 1296u32, [true, false, false, false]),
         (3, 1280, [false; 4]),
     ] {
-        let mut bytes = image::valid();
-        bytes[at::ABI_MINOR..at::ABI_MINOR + 2].copy_from_slice(&minor.to_le_bytes());
-        bytes[at::HEADER_SIZE..at::HEADER_SIZE + 4].copy_from_slice(&size.to_le_bytes());
-        image::row(&mut bytes, at::REGIONS, 0, (0, size));
-        bytes[size as usize..1304].fill(0xEE);
+        let bytes = image::older_header(minor, size);
         let buf = SharedBuf::from_bytes(&bytes);
         let bridge = Bridge::attach(buf.region()).expect("an older producer's header attaches");
         let header = bridge.header();

@@ -165,16 +165,6 @@ fn an_uninitialised_bot_block_refuses_only_itself() {
     assert_eq!(report.first_error().unwrap().region(), "bot_blocks[7]");
 }
 
-/// Copies `bytes` into the mapping in chunks, with a pause between, as a slow host writes.
-fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
-    for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
-        region.write_bytes(from + k * 4096, chunk);
-        if k % 16 == 0 {
-            thread::yield_now();
-        }
-    }
-}
-
 #[test]
 fn a_bot_retrying_while_the_host_starts_never_accepts_a_half_written_table() {
     let mut valid = image::valid();
@@ -193,7 +183,7 @@ fn a_bot_retrying_while_the_host_starts_never_accepts_a_half_written_table() {
             while retries.load(Ordering::Relaxed) == 0 {
                 thread::yield_now();
             }
-            write_slowly(region, &valid, at::HOST_GENERATION);
+            image::write_slowly(region, &valid, at::HOST_GENERATION);
             let header = BridgeHeader::at(region, 0).unwrap();
             header.set_host_generation(image::GENERATION);
             header.set_host_state(HostState::RUNNING);
@@ -238,7 +228,7 @@ fn a_reload_is_noticed_and_reattach_sees_the_new_geometry() {
                 // A reload: starting, the tables rewritten, a new generation, running.
                 header.set_host_state(HostState::STARTING);
                 fence(Ordering::Release);
-                write_slowly(region, &bytes[..4096], at::REGIONS);
+                image::write_slowly(region, &bytes[..4096], at::REGIONS);
                 let slots = slots_of(u64::from(g)) as u32;
                 region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
                 header.set_host_generation(g);

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use abi_codegen::language_backend::c::render_c_header;
 use bridge_abi::live::Bridge;
-use bridge_abi::runtime::SharedBuf;
+use bridge_abi::runtime::{AttachError, SharedBuf};
 use common::image::at;
 use common::image::{
     self, BOT_BLOCKS, BOT_ROWS, CLIENT_BLOCKS, CLIENT_ROWS, LOG_RING, SNAPSHOT_RING,
@@ -200,13 +200,36 @@ fn c_attach_agrees_with_the_reference_and_refuses_every_corruption() {
             "{}",
             c.name
         );
-        if !matches!(rust.check(), "region_out_of_bounds" | "region_misaligned") {
-            assert_eq!(
-                (line["expected"].clone(), line["found"].clone()),
-                (expected.to_string(), found.to_string()),
+        assert_eq!(
+            (line["expected"].clone(), line["found"].clone()),
+            (expected.to_string(), found.to_string()),
+            "{}",
+            c.name
+        );
+        // And where they apply, the other numbers.
+        let field = |k: &str| line[k].parse::<u64>().unwrap();
+        match rust {
+            AttachError::RegionOutOfBounds {
+                offset,
+                size,
+                limit,
+                ..
+            } => assert_eq!(
+                (field("offset"), field("size"), field("limit")),
+                (offset, size, limit),
                 "{}",
                 c.name
-            );
+            ),
+            AttachError::RegionMisaligned { offset, align, .. } => assert_eq!(
+                (field("offset"), field("align")),
+                (offset, align),
+                "{}",
+                c.name
+            ),
+            AttachError::RegionsOverlap { ref other, .. } => {
+                assert_eq!(&line["other"], other, "{}", c.name)
+            }
+            _ => {}
         }
         seen.push((c.name, line));
     }
@@ -565,17 +588,6 @@ fn an_uninitialised_bot_block_refuses_only_itself_in_c() {
     }
 }
 
-/// Copies `bytes[from..]` into the mapping in 4 KiB chunks, yielding now and then, as a slow
-/// host writes its tables.
-fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
-    for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
-        region.write_bytes(from + k * 4096, chunk);
-        if k % 16 == 0 {
-            std::thread::yield_now();
-        }
-    }
-}
-
 #[test]
 fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_table() {
     use bridge_abi::HostState;
@@ -624,7 +636,7 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
     let stats7 = bot_blocks as usize + 7 * 0x49000 + at::BLOCK_REGIONS + 2 * 8 + 4;
     let stats_size = |g: u32| BOT_ROWS[2].1 + if g % 2 == 1 { 64 } else { 0 };
     bytes[stats7..stats7 + 4].copy_from_slice(&stats_size(1).to_le_bytes());
-    write_slowly(region, &bytes, at::HOST_GENERATION);
+    image::write_slowly(region, &bytes, at::HOST_GENERATION);
     head.set_host_generation(1);
     head.set_host_state(HostState::RUNNING);
     let rounds = 400u32;
@@ -650,7 +662,7 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
         let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
         let mut tables = bytes[..4096].to_vec();
         tables[at::RING_SLOTS..at::RING_SLOTS + 4].copy_from_slice(&slots.to_le_bytes());
-        write_slowly(region, &tables, at::REGIONS);
+        image::write_slowly(region, &tables, at::REGIONS);
         // And the last block attach reads: bot block 7's stats region, 64 bytes longer in
         // odd generations.
         region.write_bytes(stats7, &stats_size(g).to_le_bytes());
@@ -694,10 +706,7 @@ fn c_tells_which_header_fields_an_older_producer_has() {
     ];
     let mut files = Vec::new();
     for (minor, size, _) in cases {
-        let mut bytes = image::valid();
-        bytes[at::ABI_MINOR..at::ABI_MINOR + 2].copy_from_slice(&minor.to_le_bytes());
-        bytes[at::HEADER_SIZE..at::HEADER_SIZE + 4].copy_from_slice(&size.to_le_bytes());
-        image::row(&mut bytes, at::REGIONS, 0, (0, size));
+        let bytes = image::older_header(minor, size);
         let file = format!("header_{minor}_{size}.bin");
         std::fs::write(dir.join(&file), bytes).unwrap();
         files.push(file);

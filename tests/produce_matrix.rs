@@ -100,23 +100,9 @@ fn c_produce(dir: &Path, geometry: &[(&str, u64)]) -> Vec<u8> {
     std::fs::read(dir.join("c.bin")).unwrap()
 }
 
-/// Runs `tests/python_attach/attach.py MODE DIR ARGS...` against `generated/`; its JSON.
+/// Runs `tests/python_attach/attach.py MODE DIR ARGS...`; its JSON.
 fn python(mode: &str, dir: &Path, args: &[&str]) -> serde_json::Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::process::Command::new("python3")
-        .args(["-B", "-W", "error"])
-        .arg(root.join("tests/python_attach/attach.py"))
-        .args([mode, dir.to_str().expect("a UTF-8 path")])
-        .args(args)
-        .env("PYTHONPATH", root.join("generated"))
-        .output()
-        .unwrap_or_else(|e| panic!("python3 is required for this test but could not be run: {e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "attach.py {mode}: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = common::tools::attach_py(mode, dir, args);
     serde_json::from_str(&stdout).expect("attach.py prints JSON")
 }
 

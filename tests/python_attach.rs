@@ -24,28 +24,9 @@ use common::image::{self, at};
 use common::readme::block_after;
 use common::reference::load_reference;
 
-/// Runs `attach.py mode dir args...` against `generated/`; panics with its output unless it
-/// succeeds. Returns what it printed.
+/// Runs `attach.py mode dir args...`; what it printed.
 fn script(mode: &str, dir: &Path, args: &[&str]) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("python3")
-        .args(["-B", "-W", "error"])
-        .arg(root.join("tests/python_attach/attach.py"))
-        .args([mode, dir.to_str().expect("a UTF-8 path")])
-        .args(args)
-        .env("PYTHONPATH", root.join("generated"))
-        .env_remove("PYTHONOPTIMIZE")
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("python3 is required for the Python target's tests but could not be run: {e}")
-        });
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "attach.py {mode} failed\n--- stdout\n{stdout}\n--- stderr\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    common::tools::attach_py(mode, dir, args)
 }
 
 /// A scratch folder holding `valid.bin`.
@@ -480,11 +461,7 @@ fn the_header_view_lacks_the_fields_past_its_producers_header_size() {
     ];
     let mut files = Vec::new();
     for (minor, size, _) in cases {
-        let mut bytes = image::valid();
-        bytes[at::ABI_MINOR..at::ABI_MINOR + 2].copy_from_slice(&minor.to_le_bytes());
-        bytes[at::HEADER_SIZE..at::HEADER_SIZE + 4].copy_from_slice(&size.to_le_bytes());
-        image::row(&mut bytes, at::REGIONS, 0, (0, size));
-        bytes[size as usize..1304].fill(0xEE);
+        let bytes = image::older_header(minor, size);
         let file = format!("header_{minor}_{size}.bin");
         std::fs::write(dir.join(&file), bytes).unwrap();
         files.push(file);

@@ -24,26 +24,9 @@ use bridge_abi::runtime::{AttachError, SharedBuf};
 use common::image::{self, Corruption, at};
 use common::verdict::rust_verdict;
 
-/// Runs `attach.py mode dir` against `generated/`; panics with its output unless it
-/// succeeds. Returns what it printed, as JSON.
+/// Runs `attach.py mode dir`; what it printed, as JSON.
 fn script(mode: &str, dir: &Path) -> Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("python3")
-        .args(["-B", "-W", "error"])
-        .arg(root.join("tests/python_attach/attach.py"))
-        .args([mode, dir.to_str().expect("a UTF-8 path")])
-        .env("PYTHONPATH", root.join("generated"))
-        .env_remove("PYTHONOPTIMIZE")
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("python3 is required for the Python target's tests but could not be run: {e}")
-        });
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "attach.py {mode} failed\n--- stdout\n{stdout}\n--- stderr\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = common::tools::attach_py(mode, dir, &[]);
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
@@ -473,17 +456,6 @@ fn random_mutations_get_the_rust_verdict() {
     }
 }
 
-/// Copies `bytes[from..]` into the mapping in chunks, with a pause between, as a slow host
-/// writes.
-fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
-    for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
-        region.write_bytes(from + k * 4096, chunk);
-        if k % 16 == 0 {
-            std::thread::yield_now();
-        }
-    }
-}
-
 #[test]
 fn a_python_bot_racing_a_host_that_starts_and_reloads_never_accepts_a_half_written_table() {
     use bridge_abi::HostState;
@@ -537,7 +509,7 @@ fn a_python_bot_racing_a_host_that_starts_and_reloads_never_accepts_a_half_writt
     let header = BridgeHeader::at(region, 0).unwrap();
     // Start-up: once the bot has been refused, write every table slowly, then running.
     seen(u64::MAX);
-    write_slowly(region, &bytes, at::HOST_GENERATION);
+    image::write_slowly(region, &bytes, at::HOST_GENERATION);
     region.write_bytes(at::RING_SLOTS, &16u32.to_le_bytes());
     header.set_host_generation(1);
     header.set_host_state(HostState::RUNNING);
@@ -547,7 +519,7 @@ fn a_python_bot_racing_a_host_that_starts_and_reloads_never_accepts_a_half_writt
         // A reload: starting, the tables rewritten, a new generation, running.
         header.set_host_state(HostState::STARTING);
         fence(Ordering::Release);
-        write_slowly(region, &bytes[..4096], at::REGIONS);
+        image::write_slowly(region, &bytes[..4096], at::REGIONS);
         let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
         region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
         header.set_host_generation(g);

@@ -70,16 +70,7 @@ impl Source for [u8] {
     }
 
     fn read_uint(&self, at: usize, width: usize) -> Option<u64> {
-        if !matches!(width, 1 | 2 | 4 | 8) {
-            return None;
-        }
-        let bytes = self.get(at..at.checked_add(width)?)?;
-        Some(
-            bytes
-                .iter()
-                .rev()
-                .fold(0, |acc, &b| (acc << 8) | u64::from(b)),
-        )
+        crate::attach_spec::read_le(self, at, width)
     }
 }
 

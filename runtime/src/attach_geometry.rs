@@ -122,23 +122,12 @@ impl<S: Source + ?Sized> Check<'_, S> {
             let (Some(need), RowReport::Placed { size, .. }) = (row.need, &report.rows[k]) else {
                 continue;
             };
-            let mut total = u128::from(need.fixed);
-            let mut known = true;
-            for term in need.terms {
-                let mut product = u128::from(term.factor);
-                for &g in term.geometry {
-                    match report.geometry.get(g).copied().flatten() {
-                        Some(v) => product = product.saturating_mul(u128::from(v)),
-                        None => known = false,
-                    }
-                }
-                total = total.saturating_add(product);
-            }
-            if known && total > u128::from(*size) {
+            let total = need.bytes(|g| report.geometry.get(g).copied().flatten());
+            if let Some(total) = total.filter(|&t| t > *size) {
                 let error = AttachError::GeometryTooLarge {
                     region: format!("{path}{}", row.name),
                     expected: *size,
-                    found: u64::try_from(total).unwrap_or(u64::MAX),
+                    found: total,
                 };
                 self.refuse(&mut report.rows[k], error);
             }

@@ -13,6 +13,35 @@ pub struct Field {
     pub width: usize,
 }
 
+impl Field {
+    /// The field in a record copied into `bytes` (little-endian), or `None` when `bytes` does
+    /// not hold it.
+    pub(crate) fn read(self, bytes: &[u8]) -> Option<u64> {
+        read_le(bytes, self.offset, self.width)
+    }
+
+    /// Writes `value` (its low `width` bytes, little-endian) into the field of `bytes`.
+    pub(crate) fn put(self, bytes: &mut [u8], value: u64) {
+        bytes[self.offset..self.offset + self.width]
+            .copy_from_slice(&value.to_le_bytes()[..self.width]);
+    }
+}
+
+/// The unsigned little-endian integer of `width` bytes (1, 2, 4 or 8) at `at` of `bytes`, or
+/// `None` when they are not all inside (or `width` is not one of those).
+pub(crate) fn read_le(bytes: &[u8], at: usize, width: usize) -> Option<u64> {
+    if !matches!(width, 1 | 2 | 4 | 8) {
+        return None;
+    }
+    let bytes = bytes.get(at..at.checked_add(width)?)?;
+    Some(
+        bytes
+            .iter()
+            .rev()
+            .fold(0, |acc, &b| (acc << 8) | u64::from(b)),
+    )
+}
+
 /// An ABI version, `major.minor`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Version {
@@ -115,6 +144,20 @@ pub struct NeedSpec<'a> {
     pub fixed: u64,
     /// The rest.
     pub terms: &'a [NeedTerm<'a>],
+}
+
+impl NeedSpec<'_> {
+    /// The bytes the region needs for the writer's values, `value(g)` being geometry field
+    /// `g`'s (saturating at `u64::MAX`), or `None` when a value it names is unknown.
+    pub fn bytes(&self, value: impl Fn(usize) -> Option<u64>) -> Option<u64> {
+        self.terms.iter().try_fold(self.fixed, |total, term| {
+            let product = term
+                .geometry
+                .iter()
+                .try_fold(term.factor, |p, &g| Some(p.saturating_mul(value(g)?)))?;
+            Some(total.saturating_add(product))
+        })
+    }
 }
 
 /// What a row's region holds, as far as attach checks it.

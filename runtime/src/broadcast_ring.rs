@@ -15,7 +15,7 @@ use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use core::sync::atomic::fence;
 
 use crate::attach_spec::Field;
-use crate::byte_queue::{EntryFormat, load_field, read_field, write_field};
+use crate::byte_queue::{EntryFormat, area_capacity};
 use crate::raw::{Access, Region, Writable};
 
 /// Where a ring keeps its fields, from the start of its header, and its entries' format.
@@ -128,15 +128,12 @@ struct Ring<'a, A: Access> {
 
 impl<'a, A: Access> Ring<'a, A> {
     fn new(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
-        let found = load_field(region, spec.capacity);
-        let room = region.len().saturating_sub(spec.area) as u64;
-        if found == 0 || found % 8 != 0 || found > room || spec.area % 8 != 0 {
-            return Err(RingError::Capacity { found, room });
-        }
+        let capacity = area_capacity(region, spec.capacity, spec.area)
+            .map_err(|(found, room)| RingError::Capacity { found, room })?;
         Ok(Ring {
             region,
             spec,
-            capacity: found,
+            capacity,
         })
     }
 
@@ -149,8 +146,8 @@ impl<'a, A: Access> Ring<'a, A> {
         let mut word = [0u8; 8];
         self.region.read_bytes(self.at(pos), &mut word);
         let f = self.spec.entry;
-        let size = read_field(&word, f.size).unwrap_or(0);
-        (size, read_field(&word, f.kind) == Some(f.padding))
+        let size = f.size.read(&word).unwrap_or(0);
+        (size, f.kind.read(&word) == Some(f.padding))
     }
 
     /// Whether an entry of `size` at `pos` can be right, with `limit` bytes written after it.
@@ -190,8 +187,8 @@ impl<'a, A: Writable> RingWriter<'a, A> {
         let len = entry.len() as u64;
         if len % 8 != 0
             || entry.len() < f.header.max(spec.seq + 8)
-            || read_field(entry, f.size) != Some(len)
-            || read_field(entry, f.kind) == Some(f.padding)
+            || f.size.read(entry) != Some(len)
+            || f.kind.read(entry) == Some(f.padding)
             || len > cap
         {
             return Err(RingError::BadEntry { len: entry.len() });
@@ -219,15 +216,18 @@ impl<'a, A: Writable> RingWriter<'a, A> {
             tail = write + pad;
         }
         if tail != moved {
-            r.region.store::<u64>(spec.tail_pos, tail, Relaxed);
+            // Release: a reader that loads this tail (acquire) then loads write_pos sees at
+            // least the write_pos stored before it, so the tail is never more than one entry
+            // (and its padding) ahead of what it sees.
+            r.region.store::<u64>(spec.tail_pos, tail, Release);
         }
         // Orders the tail's store before the bytes below: a reader whose copy saw any of them
         // sees the new tail after its acquire fence, and throws the copy away.
         fence(Release);
         if pad > 0 {
             let mut word = [0u8; 8];
-            write_field(&mut word, f.size, pad);
-            write_field(&mut word, f.kind, f.padding);
+            f.size.put(&mut word, pad);
+            f.kind.put(&mut word, f.padding);
             r.region.write_bytes(r.at(write), &word);
         }
         let seq = r.region.load::<u64>(spec.entries, Relaxed);
@@ -303,14 +303,24 @@ impl<'a, A: Access> RingReader<'a, A> {
         let r = self.ring;
         let spec = r.spec;
         let mut lapped = false;
+        let mut unsettled = 0;
         // Each turn moves the cursor on by at least 8 bytes, or to a newer tail: a writer can
         // keep a reader here for at most as long as it keeps writing, bounded anyway.
         for _ in 0..=2 * r.capacity / 8 + 2 {
-            let write = r.region.load::<u64>(spec.write_pos, Acquire);
             let tail = r.region.load::<u64>(spec.tail_pos, Acquire);
+            let write = r.region.load::<u64>(spec.write_pos, Acquire);
             if tail > write || write - tail > r.capacity || self.cursor > write {
+                // The two are not loaded together: a writer that moved on between the loads
+                // (or moved the tail for an entry whose write_pos is not stored yet) looks
+                // like this for a moment. Only a writer that keeps showing it is broken.
+                unsettled += 1;
+                if unsettled < 8 {
+                    core::hint::spin_loop();
+                    continue;
+                }
                 return Err(RingError::Positions { tail, write });
             }
+            unsettled = 0;
             if self.cursor < tail {
                 self.cursor = tail;
                 lapped = true;

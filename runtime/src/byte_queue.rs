@@ -13,6 +13,7 @@
 
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
+use crate::attach_check::Source;
 use crate::attach_spec::Field;
 use crate::raw::{Access, Region, Writable};
 
@@ -144,15 +145,12 @@ impl<'a, A: Access> ByteQueue<'a, A> {
     /// The queue whose header starts `region`; its capacity is read and checked now (a
     /// multiple of 8 that fits the region after the area's start).
     pub fn new(region: Region<'a, A>, spec: QueueSpec) -> Result<Self, QueueError> {
-        let found = load_field(region, spec.capacity);
-        let room = region.len().saturating_sub(spec.area) as u64;
-        if found == 0 || found % 8 != 0 || found > room || spec.area % 8 != 0 {
-            return Err(QueueError::Capacity { found, room });
-        }
+        let capacity = area_capacity(region, spec.capacity, spec.area)
+            .map_err(|(found, room)| QueueError::Capacity { found, room })?;
         Ok(ByteQueue {
             region,
             spec,
-            capacity: found,
+            capacity,
         })
     }
 
@@ -183,11 +181,11 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
     pub fn push(&self, entry: &[u8]) -> Result<Pushed, QueueError> {
         let f = self.spec.entry;
         let len = entry.len();
-        let size = read_field(entry, f.size);
+        let size = f.size.read(entry);
         if len % 8 != 0 || len < f.header || size != Some(len as u64) {
             return Err(QueueError::BadEntry { len });
         }
-        if read_field(entry, f.kind) == Some(f.padding) {
+        if f.kind.read(entry) == Some(f.padding) {
             return Err(QueueError::BadEntry { len });
         }
         let write = self.region.load::<u64>(self.spec.write_pos, Relaxed);
@@ -203,8 +201,8 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
         }
         if pad > 0 {
             let mut word = [0u8; 8];
-            write_field(&mut word, f.size, pad);
-            write_field(&mut word, f.kind, f.padding);
+            f.size.put(&mut word, pad);
+            f.kind.put(&mut word, f.padding);
             self.region.write_bytes(self.at(at), &word);
         }
         let start = (write + pad) % self.capacity;
@@ -232,8 +230,8 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
             let mut word = [0u8; 8];
             self.region.read_bytes(self.at(at), &mut word);
             let f = self.spec.entry;
-            let size = read_field(&word, f.size).unwrap_or(0);
-            let padding = read_field(&word, f.kind) == Some(f.padding);
+            let size = f.size.read(&word).unwrap_or(0);
+            let padding = f.kind.read(&word) == Some(f.padding);
             let least = if padding { 8 } else { f.header as u64 };
             if size % 8 != 0 || size < least || size > write - read || size > self.capacity - at {
                 return Err(QueueError::EntrySize { at: read, size });
@@ -258,29 +256,24 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
     }
 }
 
-/// The unsigned little-endian field `f` at the start of `bytes`, if they hold it.
-pub(crate) fn read_field(bytes: &[u8], f: Field) -> Option<u64> {
-    let b = bytes.get(f.offset..f.offset.checked_add(f.width)?)?;
-    Some(b.iter().rev().fold(0u64, |v, &x| (v << 8) | u64::from(x)))
+/// The capacity field `f` of an area of entries at `area` of `region`, checked: a multiple
+/// of 8 from 8 to the bytes the region has after `area` (itself a multiple of 8). Else the
+/// capacity found and that room.
+pub(crate) fn area_capacity<A: Access>(
+    region: Region<'_, A>,
+    f: Field,
+    area: usize,
+) -> Result<u64, (u64, u64)> {
+    let found = load_field(region, f);
+    let room = region.len().saturating_sub(area) as u64;
+    if found == 0 || found % 8 != 0 || found > room || area % 8 != 0 {
+        return Err((found, room));
+    }
+    Ok(found)
 }
 
-pub(crate) fn write_field(bytes: &mut [u8], f: Field, value: u64) {
-    let le = value.to_le_bytes();
-    bytes[f.offset..f.offset + f.width].copy_from_slice(&le[..f.width]);
-}
-
-/// A header field of 1, 2, 4 or 8 bytes, loaded with acquire (0 when it is past the region).
+/// A header field of 1, 2, 4 or 8 bytes, loaded with acquire (0 when it is not inside the
+/// region, or misaligned).
 pub(crate) fn load_field<A: Access>(region: Region<'_, A>, f: Field) -> u64 {
-    if f.offset
-        .checked_add(f.width)
-        .is_none_or(|end| end > region.len())
-    {
-        return 0;
-    }
-    match f.width {
-        1 => u64::from(region.load::<u8>(f.offset, Acquire)),
-        2 => u64::from(region.load::<u16>(f.offset, Acquire)),
-        4 => u64::from(region.load::<u32>(f.offset, Acquire)),
-        _ => region.load::<u64>(f.offset, Acquire),
-    }
+    region.read_uint_acquire(f.offset, f.width).unwrap_or(0)
 }

@@ -8,7 +8,7 @@
 use core::sync::atomic::{Ordering, fence};
 
 use crate::attach_error::AttachError;
-use crate::attach_spec::{Field, HandshakeSpec, NeedSpec, RowContents, TableSpec};
+use crate::attach_spec::{Field, HandshakeSpec, RowContents, TableSpec};
 use crate::raw::{Region, Writable};
 
 /// Why an image could not be laid out or written.
@@ -145,14 +145,14 @@ pub fn lay_out(
     let mut bytes = out.bytes;
     // Checked as a reader will see it: running.
     if let Some((f, running)) = handshake.state {
-        put_uint(&mut bytes, f.offset, f.width, running);
+        f.put(&mut bytes, running);
     }
     let report = crate::attach_check::report(bytes.as_slice(), Some(handshake), root);
     if let Some(e) = report.first_error() {
         return Err(ProduceError::Refused(e.clone()));
     }
     if let Some((f, running)) = handshake.state {
-        put_uint(&mut bytes, f.offset, f.width, not(running));
+        f.put(&mut bytes, not(running));
     }
     Ok(Image {
         bytes,
@@ -196,10 +196,6 @@ fn store<A: Writable>(region: Region<'_, A>, f: Field, value: u64, order: Orderi
     }
 }
 
-fn put_uint(bytes: &mut [u8], at: usize, width: usize, value: u64) {
-    bytes[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
-}
-
 /// The geometry names of `t` and of the tables its blocks use.
 fn names(t: &TableSpec<'_>, out: &mut Vec<String>, depth: usize) {
     for g in t.geometry {
@@ -231,7 +227,11 @@ impl Layout<'_> {
         if self.bytes.len() < at + f.width {
             self.bytes.resize(at + f.width, 0);
         }
-        put_uint(&mut self.bytes, at, f.width, value);
+        Field {
+            offset: at,
+            width: f.width,
+        }
+        .put(&mut self.bytes, value);
         Ok(())
     }
 
@@ -268,7 +268,8 @@ impl Layout<'_> {
                 _ => {
                     let align = row.align.max(1) as usize;
                     let offset = (base + end).next_multiple_of(align) - base;
-                    let size = row.min_size.max(row.need.map_or(0, |n| need(&n, &values)));
+                    let need = row.need.and_then(|n| n.bytes(|g| values.get(g).copied()));
+                    let size = row.min_size.max(need.unwrap_or(0));
                     // Both must fit the row's fields before any byte is allocated for them.
                     let name = format!("{path}{}", row.name);
                     fits(t.row_offset, offset as u64, &name)?;
@@ -353,14 +354,4 @@ fn fits(f: Field, value: u64, what: &str) -> Result<(), ProduceError> {
         });
     }
     Ok(())
-}
-
-/// `need.fixed` plus each term's factor times its values (saturating).
-fn need(need: &NeedSpec<'_>, values: &[u64]) -> u64 {
-    need.terms.iter().fold(need.fixed, |total, term| {
-        let product = term.geometry.iter().fold(term.factor, |p, &g| {
-            p.saturating_mul(values.get(g).copied().unwrap_or(0))
-        });
-        total.saturating_add(product)
-    })
 }

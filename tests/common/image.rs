@@ -445,3 +445,26 @@ pub fn geometry_corruptions() -> Vec<Corruption> {
     });
     list
 }
+
+/// The valid image as an older producer of minor `minor` wrote it: its header `size` bytes
+/// long (`header_size` and the header row say so), the bytes after it up to our header's end
+/// set to 0xEE, which belong to no field of that producer's header.
+pub fn older_header(minor: u16, size: u32) -> Vec<u8> {
+    let mut bytes = valid();
+    put16(&mut bytes, at::ABI_MINOR, minor);
+    put32(&mut bytes, at::HEADER_SIZE, size);
+    row(&mut bytes, at::REGIONS, 0, (0, size));
+    bytes[size as usize..HEADER_SIZE as usize].fill(0xEE);
+    bytes
+}
+
+/// Copies `bytes[from..]` into the mapping in 4 KiB chunks, yielding now and then, as a slow
+/// host writes its tables.
+pub fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
+    for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
+        region.write_bytes(from + k * 4096, chunk);
+        if k % 16 == 0 {
+            std::thread::yield_now();
+        }
+    }
+}

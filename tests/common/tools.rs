@@ -120,3 +120,28 @@ pub fn python_i386(dir: &Path) -> PathBuf {
     run_ok("gcc", &args, dir);
     dir.join("python32")
 }
+
+/// Runs `tests/python_attach/attach.py MODE DIR ARGS...` with CPython (every warning an
+/// error) against `generated/`; panics with its output unless it succeeds, or when python3
+/// is missing. Returns what it printed.
+pub fn attach_py(mode: &str, dir: &Path, args: &[&str]) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .args(["-B", "-W", "error"])
+        .arg(root.join("tests/python_attach/attach.py"))
+        .args([mode, dir.to_str().expect("a UTF-8 path")])
+        .args(args)
+        .env("PYTHONPATH", root.join("generated"))
+        .env_remove("PYTHONOPTIMIZE")
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("python3 is required for the Python target's tests but could not be run: {e}")
+        });
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "attach.py {mode} failed\n--- stdout\n{stdout}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}

@@ -18,7 +18,6 @@ pub fn rust_verdict(region: Region<'_>) -> Result<(), AttachError> {
 
 /// An error's `expected` and `found`, `(0, 0)` for a check that has neither: what the C
 /// error struct and the Python exception carry besides the check and the region.
-#[allow(dead_code)]
 pub fn numbers(e: &AttachError) -> (u64, u64) {
     use AttachError as E;
     match e {
