@@ -944,6 +944,11 @@ fn the_protocols_section_states_each_side_s_steps() {
         "claim bridge_header.pad_owner",
         "update draw_header.state",
         "claim directory_entry.state",
+        "queue log_queue",
+        "broadcast log_ring",
+        "mailbox commands",
+        "exchange draw",
+        "session client",
     ];
     assert_eq!(headings, expected);
     for (i, h) in expected.iter().enumerate() {
@@ -960,7 +965,33 @@ fn the_protocols_section_states_each_side_s_steps() {
         if h.starts_with("update") {
             assert!(of_this[0].starts_with("Writers (the "), "{h}: {of_this:?}");
         }
+        // The region protocols: each side as the schema names it, with whom it is.
+        let sides_of = |a: &str, b: &str| {
+            assert_eq!(of_this.len(), 2, "{h}: {of_this:?}");
+            assert!(of_this[0].starts_with(a), "{h}: {of_this:?}");
+            assert!(of_this[1].starts_with(b), "{h}: {of_this:?}");
+        };
+        match *h {
+            "queue log_queue" => sides_of("Writer (the client; one)", "Reader (the host; one)"),
+            "broadcast log_ring" => {
+                sides_of("Writer (the host; one)", "Readers (the client; any number)")
+            }
+            "mailbox commands" => sides_of("Client (the client)", "Server (the host)"),
+            "exchange draw" => sides_of("Writer (the client)", "Reader (the host)"),
+            "session client" => sides_of("Client (the client)", "Host (the host)"),
+            _ => {}
+        }
     }
+    // Where the reference is silent, the schema's conventions are stated: the exchange's
+    // first state, the padding entry, the lapped reader, the heartbeat.
+    let text = text_of(&extras.protocols);
+    assert!(text.contains("`draw_header.state` is 1 (list 1 shared, not fresh): the writer starts with list 0, the reader with list 2"), "{text}");
+    assert!(text.contains(
+        "A `padding` entry fills the area to its end, and the next entry starts at offset 0."
+    ));
+    assert!(text.contains("report `Lapped { missed }`"));
+    assert!(text.contains("at least every 100 ms"));
+    assert!(text.contains("older than 1000 ms"));
     // "Swapped whole by both sides" (the reference) is no claim from a free value; an enum
     // state is, and names its values; claimed bytes are filled with relaxed atomic stores.
     assert!(

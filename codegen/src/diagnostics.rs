@@ -64,6 +64,11 @@ impl Errors {
         self.list.is_empty()
     }
 
+    /// How many errors so far: a check compares it before and after a step.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
     /// Ends a phase: `Err` with every error so far, sorted by position, when there is any.
     pub fn propagate(&mut self) -> Result<(), SchemaErrors> {
         if self.list.is_empty() {

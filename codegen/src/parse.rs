@@ -13,6 +13,7 @@ use crate::diagnostics::{Diagnostic, SchemaErrors};
 
 mod errors;
 mod file;
+mod protocol;
 mod shared;
 mod toml11;
 mod value;
@@ -21,6 +22,9 @@ use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
 pub use file::{RawFile, RawFileRecord, RawTotal};
+pub use protocol::{
+    RawBroadcast, RawEntry, RawExchange, RawMailbox, RawPart, RawQueue, RawSession,
+};
 pub use shared::{RawLayout, RawRing, RawRow, RawSeqlock};
 pub use value::{RawParties, RawValue};
 
@@ -40,6 +44,16 @@ pub struct RawSchema {
     pub seqlocks: Vec<Spanned<RawSeqlock>>,
     #[serde(default, rename = "ring")]
     pub rings: Vec<Spanned<RawRing>>,
+    #[serde(default, rename = "queue")]
+    pub queues: Vec<Spanned<RawQueue>>,
+    #[serde(default, rename = "broadcast")]
+    pub broadcasts: Vec<Spanned<RawBroadcast>>,
+    #[serde(default, rename = "mailbox")]
+    pub mailboxes: Vec<Spanned<RawMailbox>>,
+    #[serde(default, rename = "exchange")]
+    pub exchanges: Vec<Spanned<RawExchange>>,
+    #[serde(default, rename = "session")]
+    pub sessions: Vec<Spanned<RawSession>>,
     #[serde(default, rename = "layout")]
     pub layouts: Vec<Spanned<RawLayout>>,
     #[serde(default, rename = "file")]

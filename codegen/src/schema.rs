@@ -1,5 +1,5 @@
 //! The loaded schema that every backend reads, and the pipeline that makes it from text:
-//! parse, lower, layout, access, attach, templates.
+//! parse, lower, layout, access, protocols, attach, templates.
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::{self, Abi};
@@ -15,17 +15,21 @@ pub struct Schema {
     pub access: ir::access::Access,
     /// How a reader attaches: version handshakes and layout tables.
     pub attach: ir::attach::Attach,
+    /// The protocols over regions' bytes: queues, broadcast rings, mailboxes, exchanges and
+    /// sessions.
+    pub protocols: Vec<ir::protocol::Protocol>,
     /// The user's own targets: `[[template]]` tables.
     pub templates: Vec<ir::template::UserTemplate>,
 }
 
-/// Runs parse → lower → layout → access → attach → templates on schema text. On failure, render the errors with
+/// Runs parse → lower → layout → access → protocols → attach → templates on schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let raw = parse::parse_schema(src)?;
     let abi = lower::lower_schema(&raw, src)?;
     let layout = layout::compute_layout(&abi)?;
     let access = access::lower_access(&raw, src, &abi, &layout)?;
+    let protocols = access::lower_protocols(&raw, src, &abi, &layout, &access)?;
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     Ok(Schema {
@@ -33,6 +37,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
         layout,
         access,
         attach,
+        protocols,
         templates,
     })
 }

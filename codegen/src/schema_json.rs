@@ -7,6 +7,8 @@
 //! It describes the shape of the file, which is what an editor can check as one types; the
 //! generator checks the rest (names that resolve, values that fit, the layout).
 
+mod protocols;
+
 use serde_json::{Value, json};
 
 /// A snake_case name, as the generator checks it: lowercase ASCII letters and digits in
@@ -228,10 +230,11 @@ pub fn schema_json() -> Value {
     });
     let file = file_json(&value);
     let powers_of_two: Vec<u64> = (0..32).map(|b| 1u64 << b).collect();
-    json!({
+    let protocols = protocols::protocol_tables(NAME, &parties);
+    let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "codegen ABI schema (schema.toml)",
-        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]], [[layout]] and [[file]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
+        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]], [[queue]], [[broadcast]], [[mailbox]], [[exchange]], [[session]], [[layout]], [[file]] and [[template]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
         "type": "object",
         "additionalProperties": false,
         "required": ["abi"],
@@ -417,7 +420,12 @@ pub fn schema_json() -> Value {
                 },
             },
         },
-    })
+    });
+    schema["properties"]
+        .as_object_mut()
+        .expect("the schema's properties are an object")
+        .extend(protocols);
+    schema
 }
 
 /// `[[file]]`: a file format, its records and where each sits.

@@ -7,6 +7,8 @@
 mod c_macros;
 mod fields;
 mod parties;
+mod protocol;
+mod protocol_kinds;
 mod ring;
 mod seqlock;
 mod shared;
@@ -19,6 +21,7 @@ use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::ir::access::{Access, AccessKind, FieldRef, Guard, Ring, Seqlock, StructAccess};
 use crate::ir::names::is_snake_case;
+use crate::ir::protocol::{Protocol, ProtocolKind};
 use crate::ir::{Abi, Elem, Prim};
 use crate::layout::Layout;
 use crate::parse::{RawRing, RawSchema, RawSeqlock};
@@ -92,6 +95,91 @@ pub fn lower_access(
         seqlocks,
         rings,
     })
+}
+
+/// Lowers every protocol declaration of `raw`, after the access declarations.
+pub fn lower_protocols(
+    raw: &RawSchema,
+    src: &str,
+    abi: &Abi,
+    layout: &Layout,
+    access: &Access,
+) -> Result<Vec<Protocol>, SchemaErrors> {
+    let mut cx = LowerAccess {
+        src,
+        abi,
+        layout,
+        errors: Errors::new(),
+        parties: access.parties.clone(),
+    };
+    let mut out = Vec::new();
+    for q in &raw.queues {
+        let q = q.get_ref();
+        let what = format!("queue `{}`", q.name.get_ref());
+        let kind = cx.lower_queue(q, &what, access);
+        out.push((q.name.clone(), q.doc.clone(), kind.map(ProtocolKind::Queue)));
+    }
+    for b in &raw.broadcasts {
+        let b = b.get_ref();
+        let what = format!("broadcast `{}`", b.name.get_ref());
+        let kind = cx.lower_broadcast(b, &what, access);
+        out.push((
+            b.name.clone(),
+            b.doc.clone(),
+            kind.map(ProtocolKind::Broadcast),
+        ));
+    }
+    for m in &raw.mailboxes {
+        let m = m.get_ref();
+        let what = format!("mailbox `{}`", m.name.get_ref());
+        let kind = cx.lower_mailbox(m, &what, access);
+        out.push((
+            m.name.clone(),
+            m.doc.clone(),
+            kind.map(ProtocolKind::Mailbox),
+        ));
+    }
+    for e in &raw.exchanges {
+        let e = e.get_ref();
+        let what = format!("exchange `{}`", e.name.get_ref());
+        let kind = cx.lower_exchange(e, &what, access);
+        out.push((
+            e.name.clone(),
+            e.doc.clone(),
+            kind.map(ProtocolKind::Exchange),
+        ));
+    }
+    for s in &raw.sessions {
+        let s = s.get_ref();
+        let what = format!("session `{}`", s.name.get_ref());
+        let kind = cx.lower_session(s, &what, access);
+        out.push((
+            s.name.clone(),
+            s.doc.clone(),
+            kind.map(ProtocolKind::Session),
+        ));
+    }
+    let mut protocols = Vec::new();
+    for (i, (name, doc, kind)) in out.iter().enumerate() {
+        let first = out[..i]
+            .iter()
+            .find(|(n, _, _)| n.get_ref() == name.get_ref())
+            .map(|(n, _, _)| n.span());
+        cx.check_item_name(name, "protocol", first.as_ref());
+        if let Some(kind) = kind {
+            protocols.push(Protocol {
+                name: name.get_ref().clone(),
+                doc: doc
+                    .as_ref()
+                    .map(|d| d.get_ref().clone())
+                    .unwrap_or_default(),
+                span: cx.inner(name),
+                kind: kind.clone(),
+            });
+        }
+    }
+    cx.errors.propagate()?;
+    Ok(protocols)
 }
 
 /// What a seqlock guards, named: its kind (`field`, `trailer part`) and its

@@ -50,7 +50,7 @@ impl LowerAccess<'_> {
         }
     }
 
-    fn constant(&mut self, c: &Spanned<String>, what: &str) -> Option<(usize, u64)> {
+    pub(super) fn constant(&mut self, c: &Spanned<String>, what: &str) -> Option<(usize, u64)> {
         match self.abi.find_const(c.get_ref()) {
             Some(i) if self.abi.consts[i].value > 0 => Some((i, self.abi.consts[i].value as u64)),
             Some(_) => {

@@ -9,6 +9,7 @@ mod enumeration;
 pub mod file;
 pub mod geometry;
 pub mod names;
+pub mod protocol;
 pub mod scalar;
 mod structure;
 pub mod template;

@@ -15,6 +15,7 @@ mod live_plan;
 #[cfg(feature = "text")]
 pub mod markdown;
 #[cfg(feature = "text")]
+pub mod protocol_steps;
 pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;

@@ -28,7 +28,8 @@ pub struct Role {
     pub steps: Vec<String>,
 }
 
-/// Every protocol of `schema`: seqlocks, then rings, then claims, each in schema order.
+/// The protocols of `schema`'s fields: seqlocks, then rings, then claims, each in schema
+/// order. `protocol_steps::describe_all` adds the region protocols.
 pub fn describe_protocols(schema: &Schema) -> Vec<Protocol> {
     let mut out: Vec<Protocol> = schema
         .access

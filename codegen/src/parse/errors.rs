@@ -174,6 +174,11 @@ pub(super) fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "struct" => "struct",
             "seqlock" => "seqlock",
             "ring" => "ring",
+            "queue" => "queue",
+            "broadcast" => "broadcast",
+            "mailbox" => "mailbox",
+            "exchange" => "exchange",
+            "session" => "session",
             "layout" => "layout",
             "file" => "file",
             "abi" => {

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::common::{RenderError, generated_line};
-use super::protocols;
 use super::text::{Compiled, Template};
+use super::{protocol_steps, protocols};
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
 use crate::schema::Schema;
@@ -191,7 +191,7 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         .enumerate()
         .map(|(i, s)| build_struct(schema, i, s, schema.layout.of(i)))
         .collect();
-    let protocols = protocols::describe_protocols(schema)
+    let protocols = protocol_steps::describe_all(schema)
         .into_iter()
         .map(|p| ProtocolSection {
             kind: p.kind,

@@ -19,7 +19,8 @@ use super::names::{array_len, c_field_name, c_type_name, field_type};
 use crate::ir::Elem;
 use crate::ir::access::AccessKind;
 use crate::language_backend::common::RenderError;
-use crate::language_backend::protocols::{Protocol, describe_protocols};
+use crate::language_backend::protocol_steps::describe_all;
+use crate::language_backend::protocols::Protocol;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 use comments::field_doc;
@@ -156,7 +157,7 @@ fn build_context(schema: &Schema) -> LiveContext {
     let abi = &schema.abi;
     let p = abi.c_prefix.clone();
     let pu = p.to_ascii_uppercase();
-    let protocols = describe_protocols(schema);
+    let protocols = describe_all(schema);
     let (gnu_branch, msvc_branch) = branch_conditions(&pu);
     let mut ctx = LiveContext {
         gnu_branch,

@@ -1,0 +1,431 @@
+//! The checks the protocol declarations (`[[queue]]`, `[[broadcast]]`, `[[mailbox]]`,
+//! `[[exchange]]`, `[[session]]`) share: a named struct, field, value, constant or party
+//! resolved, each field checked for the type and access its side of the protocol needs, with
+//! a spanned error per mistake, and the entry format of queues and broadcast rings.
+
+use toml::Spanned;
+
+use super::LowerAccess;
+use crate::diagnostics::closest;
+use crate::ir::access::{Access, AccessKind, FieldRef, Parties};
+use crate::ir::protocol::{Entry, Part};
+use crate::ir::{Elem, EnumKind};
+use crate::parse::{RawEntry, RawParties};
+
+/// What a protocol needs of one field.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Want {
+    /// The widths in bytes it may have.
+    pub(super) widths: &'static [u64],
+    /// Whether it must be an enum (`Some(EnumKind::Enum)`), a flag set, or an unsigned
+    /// integer (`None`).
+    pub(super) elem: Option<EnumKind>,
+    pub(super) access: Need,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Need {
+    /// Read while the other side may write it: `atomic` or `cas`.
+    Atomic,
+    /// Changed only by compare-and-swap or exchange: `cas`.
+    Cas,
+    /// Written before publication, or by the side that reads it: any access.
+    Any,
+}
+
+pub(super) const U64_ATOMIC: Want = Want {
+    widths: &[8],
+    elem: None,
+    access: Need::Atomic,
+};
+pub(super) const U32_ATOMIC: Want = Want {
+    widths: &[4],
+    elem: None,
+    access: Need::Atomic,
+};
+pub(super) const U32: Want = Want {
+    widths: &[4],
+    elem: None,
+    access: Need::Any,
+};
+pub(super) const UNSIGNED: Want = Want {
+    widths: &[1, 2, 4, 8],
+    elem: None,
+    access: Need::Any,
+};
+pub(super) const CAPACITY: Want = Want {
+    widths: &[4, 8],
+    elem: None,
+    access: Need::Any,
+};
+
+impl LowerAccess<'_> {
+    /// A struct named by a protocol.
+    pub(super) fn protocol_struct(
+        &mut self,
+        name: &Spanned<String>,
+        key: &str,
+        what: &str,
+    ) -> Option<usize> {
+        let found = self
+            .abi
+            .structs
+            .iter()
+            .position(|s| s.name == *name.get_ref());
+        if found.is_none() {
+            let help = closest(
+                name.get_ref(),
+                self.abi.structs.iter().map(|s| s.name.as_str()),
+            )
+            .map_or("name a struct of this schema".into(), |c| {
+                format!("did you mean `{c}`?")
+            });
+            self.errors.error_help(
+                &self.inner(name),
+                format!("{what}: `{key}` names unknown struct `{}`", name.get_ref()),
+                help,
+            );
+        }
+        found
+    }
+
+    /// A field of struct `si` that a protocol uses as `key`, checked against `want`.
+    pub(super) fn protocol_field(
+        &mut self,
+        si: usize,
+        name: &Spanned<String>,
+        key: &str,
+        what: &str,
+        want: Want,
+        access: &Access,
+    ) -> Option<usize> {
+        let s = &self.abi.structs[si];
+        let Some(fi) = s.fields.iter().position(|f| f.name == *name.get_ref()) else {
+            let help = closest(name.get_ref(), s.fields.iter().map(|f| f.name.as_str()))
+                .map_or(format!("name a field of `{}`", s.name), |c| {
+                    format!("did you mean `{c}`?")
+                });
+            self.errors.error_help(
+                &self.inner(name),
+                format!(
+                    "{what}: `{key}`: struct `{}` has no field `{}`",
+                    s.name,
+                    name.get_ref()
+                ),
+                help,
+            );
+            return None;
+        };
+        self.check_want(
+            FieldRef {
+                struct_index: si,
+                field: fi,
+            },
+            name,
+            key,
+            what,
+            want,
+            access,
+        )
+        .then_some(fi)
+    }
+
+    /// A `struct.field` path a protocol uses as `key`, checked against `want`.
+    pub(super) fn protocol_path(
+        &mut self,
+        path: &Spanned<String>,
+        key: &str,
+        what: &str,
+        want: Want,
+        access: &Access,
+    ) -> Option<FieldRef> {
+        let r = self.resolve_field(path, &format!("{what}: `{key}`"))?;
+        self.check_want(r, path, key, what, want, access)
+            .then_some(r)
+    }
+
+    fn check_want(
+        &mut self,
+        r: FieldRef,
+        name: &Spanned<String>,
+        key: &str,
+        what: &str,
+        want: Want,
+        access: &Access,
+    ) -> bool {
+        let s = &self.abi.structs[r.struct_index];
+        let f = &s.fields[r.field];
+        let path = format!("{}.{}", s.name, f.name);
+        let width = match (f.ty.elem, want.elem) {
+            (Elem::Prim(p), None) if p.is_integer() && !p.is_signed() => Some(p.size()),
+            (Elem::Enum(e), Some(kind)) if self.abi.enums[e].kind == kind => {
+                Some(self.abi.enums[e].repr.size())
+            }
+            _ => None,
+        };
+        let fits = f.ty.len.is_none() && width.is_some_and(|w| want.widths.contains(&w));
+        if !fits {
+            let widths = match want.widths {
+                [one] => format!("{one}-byte"),
+                [rest @ .., last] => {
+                    let rest: Vec<String> = rest.iter().map(|w| format!("{w}-")).collect();
+                    format!("{} or {last}-byte", rest.join(", "))
+                }
+                [] => String::new(),
+            };
+            let thing = match want.elem {
+                None => "unsigned integer",
+                Some(EnumKind::Enum) => "enum",
+                Some(EnumKind::Flags) => "flag set",
+            };
+            self.errors.error_help(
+                &self.inner(name),
+                format!(
+                    "{what}: `{key}` field `{path}` is `{}`; it must be a {} {thing}",
+                    f.ty.text, widths
+                ),
+                format!("name a field of that type, or change `{path}`'s type"),
+            );
+            return false;
+        }
+        let kind = access.structs[r.struct_index].fields[r.field].kind;
+        let ok = match want.access {
+            Need::Any => true,
+            Need::Atomic => kind.is_atomic(),
+            Need::Cas => matches!(kind, AccessKind::Cas { .. }),
+        };
+        if !ok {
+            let (need, why) = match want.access {
+                Need::Cas => ("cas", "both sides change it by compare-and-swap"),
+                _ => ("atomic", "one side reads it while the other writes it"),
+            };
+            self.errors.error_help(
+                &self.inner(name),
+                format!(
+                    "{what}: `{key}` field `{path}` is {}; {why}",
+                    kind.keyword()
+                ),
+                format!("declare `access = \"{need}\"` on field `{path}`"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The value of enum `e` named `name`.
+    pub(super) fn protocol_value(
+        &mut self,
+        e: usize,
+        name: &Spanned<String>,
+        key: &str,
+        what: &str,
+    ) -> Option<u64> {
+        let en = &self.abi.enums[e];
+        let found = en.values.iter().find(|v| v.name == *name.get_ref());
+        if found.is_none() {
+            let help = closest(name.get_ref(), en.values.iter().map(|v| v.name.as_str()))
+                .map_or(format!("name a value of `{}`", en.name), |c| {
+                    format!("did you mean `{c}`?")
+                });
+            self.errors.error_help(
+                &self.inner(name),
+                format!(
+                    "{what}: `{key}`: {} `{}` has no value `{}`",
+                    en.kind.keyword(),
+                    en.name,
+                    name.get_ref()
+                ),
+                help,
+            );
+        }
+        found.map(|v| v.value as u64)
+    }
+
+    /// The enum of field `r`, which [`Self::check_want`] accepted as one.
+    pub(super) fn enum_of(&self, r: FieldRef) -> usize {
+        match self.abi.structs[r.struct_index].fields[r.field].ty.elem {
+            Elem::Enum(e) => e,
+            _ => unreachable!("checked as an enum field"),
+        }
+    }
+
+    /// A constant that bounds something: positive.
+    pub(super) fn protocol_const(
+        &mut self,
+        name: &Spanned<String>,
+        key: &str,
+        what: &str,
+    ) -> Option<(usize, u64)> {
+        self.constant(name, &format!("{what}: `{key}`"))
+    }
+
+    /// A positive number of milliseconds.
+    pub(super) fn millis(&mut self, v: &Spanned<i64>, key: &str, what: &str) -> Option<u64> {
+        let n = *v.get_ref();
+        if n <= 0 {
+            self.errors.error(
+                &v.span(),
+                format!("{what}: `{key}` is {n}; it must be a positive number of milliseconds"),
+            );
+            return None;
+        }
+        Some(n as u64)
+    }
+
+    /// The two sides of a protocol: each a set of parties, and no party on both.
+    pub(super) fn sides(
+        &mut self,
+        (a, a_key): (&Spanned<RawParties>, &str),
+        (b, b_key): (&Spanned<RawParties>, &str),
+        what: &str,
+    ) -> Option<(Parties, Parties)> {
+        let before = self.errors.len();
+        let pa = self.lower_parties_value(a, &format!("{what}: `{a_key}`"));
+        let pb = self.lower_parties_value(b, &format!("{what}: `{b_key}`"));
+        if self.errors.len() > before {
+            return None;
+        }
+        if let Some(&both) = pa.0.iter().find(|p| pb.0.contains(p)) {
+            self.errors.error_help(
+                &b.span(),
+                format!(
+                    "{what}: party `{}` is both `{a_key}` and `{b_key}`",
+                    self.parties[both]
+                ),
+                format!(
+                    "the two sides of a protocol are different parties: name another `{b_key}`"
+                ),
+            );
+            return None;
+        }
+        Some((pa, pb))
+    }
+
+    /// An entry format: its struct, size and kind fields in its first 8 bytes, its
+    /// padding and record values, its parts, and (for a broadcast ring) its `seq`.
+    pub(super) fn lower_entry(
+        &mut self,
+        raw: &Spanned<RawEntry>,
+        what: &str,
+        broadcast: bool,
+        access: &Access,
+    ) -> Option<Entry> {
+        let e = raw.get_ref();
+        let si = self.protocol_struct(&e.structure, "entry.struct", what)?;
+        let size = self.protocol_field(si, &e.size, "entry.size", what, UNSIGNED, access);
+        let enum_want = Want {
+            widths: &[1, 2, 4],
+            elem: Some(EnumKind::Enum),
+            access: Need::Any,
+        };
+        let kind = self.protocol_field(si, &e.kind, "entry.kind", what, enum_want, access);
+        for (f, key, span) in [(size, "entry.size", &e.size), (kind, "entry.kind", &e.kind)] {
+            let Some(f) = f else { continue };
+            let l = self.layout.of(si).fields[f];
+            if l.offset + l.size > 8 {
+                self.errors.error_help(
+                    &self.inner(span),
+                    format!(
+                        "{what}: `{key}` field `{}` is at bytes {}..{}; a reader finds it in the entry's first 8 bytes, the least a padding entry holds",
+                        span.get_ref(),
+                        l.offset,
+                        l.offset + l.size
+                    ),
+                    "move the field into the first 8 bytes of the entry's struct",
+                );
+            }
+        }
+        let (size, kind) = (size?, kind?);
+        let en = self.enum_of(FieldRef {
+            struct_index: si,
+            field: kind,
+        });
+        let padding = self.protocol_value(en, &e.padding, "entry.padding", what);
+        let record = self.protocol_value(en, &e.record, "entry.record", what);
+        let (padding, record) = (padding?, record?);
+        if padding == record {
+            self.errors.error(
+                &self.inner(&e.record),
+                format!("{what}: `entry.record` and `entry.padding` are the same value"),
+            );
+            return None;
+        }
+        let mut parts = Vec::new();
+        for p in &e.parts {
+            let p = p.get_ref();
+            let len = self.protocol_field(si, &p.len, "entry.parts.len", what, UNSIGNED, access);
+            let max = self.protocol_const(&p.max, "entry.parts.max", what);
+            if let (Some(len), Some((max_const, max))) = (len, max) {
+                let f = &self.abi.structs[si].fields[len];
+                let bits = self.layout.of(si).fields[len].size * 8;
+                if bits < 64 && max >= 1u64 << bits {
+                    self.errors.error(
+                        &self.inner(&p.max),
+                        format!(
+                            "{what}: part `{}` may be {max} bytes, more than its length field `{}` ({}) holds",
+                            p.name.get_ref(),
+                            f.name,
+                            f.ty.text
+                        ),
+                    );
+                    continue;
+                }
+                parts.push(Part {
+                    name: p.name.get_ref().clone(),
+                    len,
+                    max_const,
+                    max,
+                });
+            }
+        }
+        let seq = match (&e.seq, broadcast) {
+            (Some(seq), true) => Some(self.protocol_field(
+                si,
+                seq,
+                "entry.seq",
+                what,
+                Want {
+                    access: Need::Any,
+                    ..U64_ATOMIC
+                },
+                access,
+            )?),
+            (None, true) => {
+                self.errors.error_help(
+                    &raw.span(),
+                    format!("{what}: a broadcast ring's entry needs `seq`"),
+                    "add `seq = \"...\"`, the entry's u64 field holding the entries written before it, from which a lapped reader learns how many it missed",
+                );
+                return None;
+            }
+            (Some(seq), false) => {
+                self.errors.error_help(
+                    &self.inner(seq),
+                    format!("{what}: `entry.seq` belongs to a broadcast ring's entry"),
+                    "a queue's reader misses nothing: remove `seq`",
+                );
+                return None;
+            }
+            (None, false) => None,
+        };
+        let en = &self.abi.enums[en];
+        let name_of = |v: u64| {
+            en.values
+                .iter()
+                .find(|x| x.value as u64 == v)
+                .map(|x| x.name.clone())
+                .unwrap_or_default()
+        };
+        Some(Entry {
+            struct_index: si,
+            size,
+            kind,
+            padding,
+            padding_name: name_of(padding),
+            record,
+            record_name: name_of(record),
+            parts,
+            seq,
+        })
+    }
+}

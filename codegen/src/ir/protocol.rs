@@ -1,0 +1,164 @@
+//! The protocols over a region's bytes: a queue, a broadcast ring, a mailbox, a triple-buffer
+//! exchange and a claimed row's session, each naming the fields its two sides use and the
+//! parties that play them. Offsets come from the layout; nothing here repeats them.
+
+use crate::diagnostics::Span;
+use crate::ir::access::{FieldRef, Parties};
+
+/// One protocol declaration.
+#[derive(Debug, Clone)]
+pub struct Protocol {
+    pub name: String,
+    pub doc: String,
+    pub span: Span,
+    pub kind: ProtocolKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum ProtocolKind {
+    Queue(Queue),
+    Broadcast(Broadcast),
+    Mailbox(Mailbox),
+    Exchange(Exchange),
+    Session(Session),
+}
+
+impl ProtocolKind {
+    /// The table that declares it: `queue`, `broadcast`, ...
+    pub fn table(&self) -> &'static str {
+        match self {
+            ProtocolKind::Queue(_) => "queue",
+            ProtocolKind::Broadcast(_) => "broadcast",
+            ProtocolKind::Mailbox(_) => "mailbox",
+            ProtocolKind::Exchange(_) => "exchange",
+            ProtocolKind::Session(_) => "session",
+        }
+    }
+}
+
+/// How a variable-size entry says what it is.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The struct at the start of each entry.
+    pub struct_index: usize,
+    /// Field of that struct holding the whole entry's bytes, a multiple of 8.
+    pub size: usize,
+    /// Its enum field, and the values of a padding entry and of a record.
+    pub kind: usize,
+    pub padding: u64,
+    pub padding_name: String,
+    pub record: u64,
+    pub record_name: String,
+    /// The byte strings after the struct, in order.
+    pub parts: Vec<Part>,
+    /// A broadcast ring's `u64` field: entries written before this one.
+    pub seq: Option<usize>,
+}
+
+/// A byte string after an entry's struct.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub name: String,
+    /// Field of the entry's struct holding its length.
+    pub len: usize,
+    /// The constant bounding it, and its value.
+    pub max_const: usize,
+    pub max: u64,
+}
+
+impl Entry {
+    /// The most bytes an entry takes: its struct, every part at its bound, rounded up to 8.
+    pub fn max_size(&self, struct_size: u64) -> u64 {
+        (struct_size + self.parts.iter().map(|p| p.max).sum::<u64>()).div_ceil(8) * 8
+    }
+}
+
+/// Fields of one header struct, by index into its fields.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    pub header: usize,
+    pub write_pos: usize,
+    pub read_pos: usize,
+    pub dropped: usize,
+    pub capacity: usize,
+    pub entry: Entry,
+    pub writer: Parties,
+    pub reader: Parties,
+}
+
+#[derive(Debug, Clone)]
+pub struct Broadcast {
+    pub header: usize,
+    pub write_pos: usize,
+    pub tail_pos: usize,
+    pub entries: usize,
+    pub capacity: usize,
+    pub entry: Entry,
+    pub writer: Parties,
+    pub reader: Parties,
+}
+
+#[derive(Debug, Clone)]
+pub struct Mailbox {
+    pub header: usize,
+    pub request_seq: usize,
+    pub request_len: usize,
+    pub response_seq: usize,
+    pub status: usize,
+    pub response_len: usize,
+    pub response_total: usize,
+    pub request_capacity: usize,
+    pub response_capacity: usize,
+    pub client: Parties,
+    pub server: Parties,
+}
+
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub header: usize,
+    pub state: usize,
+    pub initial_state: u32,
+    pub buffers: usize,
+    pub buffer_size: usize,
+    pub published: usize,
+    /// The list's struct and its fields.
+    pub list: usize,
+    pub count: usize,
+    pub payload_len: usize,
+    pub dropped: usize,
+    /// The list's flags field, and the overflow flag's value and name.
+    pub overflow_field: usize,
+    pub overflow: u64,
+    pub overflow_name: String,
+    /// The item's struct.
+    pub item: usize,
+    /// The header's capacities.
+    pub max_items: usize,
+    pub max_payload: usize,
+    pub writer: Parties,
+    pub reader: Parties,
+}
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The array of rows; its element struct is the row.
+    pub table: FieldRef,
+    pub row: usize,
+    pub state: usize,
+    pub free: u64,
+    pub claimed: u64,
+    pub active: u64,
+    pub closing: u64,
+    pub generation: usize,
+    pub heartbeat: usize,
+    pub heartbeat_ms: u64,
+    pub hung_ms: u64,
+    pub waiting: usize,
+    pub host_generation: FieldRef,
+    pub host_state: FieldRef,
+    pub exiting: u64,
+    /// A byte per pad holding the row that owns it, and the value of an unbound one.
+    pub bind: Option<(FieldRef, u64)>,
+    pub client: Parties,
+    pub host: Parties,
+}
