@@ -48,7 +48,7 @@ pub enum RingError {
         room: u64,
     },
     /// `tail_pos` is past `write_pos`, or more than the capacity behind it; or `write_pos`
-    /// went back behind the reader.
+    /// went back behind the reader; or either is not a multiple of 8.
     Positions {
         /// `tail_pos`.
         tail: u64,
@@ -151,17 +151,27 @@ impl<'a, A: Access> Ring<'a, A> {
     }
 
     /// Whether an entry of `size` at `pos` can be right, with `limit` bytes written after it.
+    /// An entry holds its header and its `seq` (as the writer requires).
     fn fits(&self, pos: u64, size: u64, padding: bool, limit: u64) -> bool {
         let least = if padding {
             8
         } else {
-            self.spec.entry.header as u64
+            self.spec.entry.header.max(self.spec.seq + 8) as u64
         };
         size % 8 == 0
             && size >= least
             && size <= limit
             && size <= self.capacity - pos % self.capacity
     }
+}
+
+/// `Positions` unless both positions are multiples of 8, as every entry's size is: a reader
+/// whose cursor is not would read an entry's first word past the area's end.
+fn aligned(tail: u64, write: u64) -> Result<(), RingError> {
+    if tail % 8 != 0 || write % 8 != 0 {
+        return Err(RingError::Positions { tail, write });
+    }
+    Ok(())
 }
 
 /// The writer's side. One writer only.
@@ -260,6 +270,7 @@ impl<'a, A: Access> RingReader<'a, A> {
         let ring = Ring::new(region, spec)?;
         let cursor = ring.region.load::<u64>(spec.write_pos, Acquire);
         let next_seq = Some(ring.region.load::<u64>(spec.entries, Acquire));
+        aligned(ring.region.load::<u64>(spec.tail_pos, Relaxed), cursor)?;
         Ok(RingReader {
             ring,
             cursor,
@@ -277,6 +288,7 @@ impl<'a, A: Access> RingReader<'a, A> {
         let entries = ring.region.load::<u64>(spec.entries, Acquire);
         let write = ring.region.load::<u64>(spec.write_pos, Acquire);
         let cursor = ring.region.load::<u64>(spec.tail_pos, Acquire);
+        aligned(cursor, write)?;
         Ok(RingReader {
             ring,
             cursor,
@@ -309,6 +321,8 @@ impl<'a, A: Access> RingReader<'a, A> {
         for _ in 0..=2 * r.capacity / 8 + 2 {
             let tail = r.region.load::<u64>(spec.tail_pos, Acquire);
             let write = r.region.load::<u64>(spec.write_pos, Acquire);
+            // Never a moment's state: every position the writer stores is a multiple of 8.
+            aligned(tail, write)?;
             if tail > write || write - tail > r.capacity || self.cursor > write {
                 // The two are not loaded together: a writer that moved on between the loads
                 // (or moved the tail for an entry whose write_pos is not stored yet) looks

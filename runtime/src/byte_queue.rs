@@ -59,7 +59,8 @@ pub enum QueueError {
         /// The bytes the region has for the area.
         room: u64,
     },
-    /// `write_pos` is behind `read_pos`, or more than the capacity ahead of it.
+    /// `write_pos` is behind `read_pos`, or more than the capacity ahead of it, or either
+    /// is not a multiple of 8.
     Positions {
         /// `read_pos`.
         read: u64,
@@ -164,9 +165,11 @@ impl<'a, A: Access> ByteQueue<'a, A> {
         self.region.load::<u64>(self.spec.dropped, Relaxed)
     }
 
-    /// Both positions, checked: `read <= write <= read + capacity`.
+    /// Both positions, checked: multiples of 8 (every entry's size is), and
+    /// `read <= write <= read + capacity`. An unaligned `read_pos` would put an entry's
+    /// first word past the area's end.
     fn positions(&self, read: u64, write: u64) -> Result<(), QueueError> {
-        if write < read || write - read > self.capacity {
+        if read % 8 != 0 || write % 8 != 0 || write < read || write - read > self.capacity {
             return Err(QueueError::Positions { read, write });
         }
         Ok(())
