@@ -946,7 +946,7 @@ fn the_protocols_section_states_each_side_s_steps() {
         "claim directory_entry.state",
         "queue log_queue",
         "broadcast log_ring",
-        "mailbox commands",
+        "mailbox mailbox",
         "exchange draw",
         "session client",
     ];
@@ -976,7 +976,7 @@ fn the_protocols_section_states_each_side_s_steps() {
             "broadcast log_ring" => {
                 sides_of("Writer (the host; one)", "Readers (the client; any number)")
             }
-            "mailbox commands" => sides_of("Client (the client)", "Server (the host)"),
+            "mailbox mailbox" => sides_of("Client (the client)", "Server (the host)"),
             "exchange draw" => sides_of("Writer (the client)", "Reader (the host)"),
             "session client" => sides_of("Client (the client)", "Host (the host)"),
             _ => {}
