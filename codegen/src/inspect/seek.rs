@@ -106,7 +106,12 @@ pub fn seek_records(
         Err(_) => Vec::new(),
     };
     let mut inflated = Vec::new();
+    // An index that names one chunk many times gets it inflated once.
+    let mut seen = std::collections::BTreeSet::new();
     for (k, (offset, bytes)) in sources.into_iter().enumerate() {
+        if !seen.insert(offset) {
+            continue;
+        }
         if let Some((first, last)) = &seek.bounds {
             let (first, last) = (read_scalar(&bytes, first), read_scalar(&bytes, last));
             if last < from || first > to {
