@@ -3,165 +3,19 @@
 //! records written, none by hand), decoded whole through the schema's `[[file]]`; then
 //! truncated and corrupted copies, each firing its check with its message.
 
-use std::io::Write as _;
+mod common;
 
 use abi_codegen::inspect::{
     FileInspection, Level, find_file, inspect_file, render_file_dump, render_file_json,
 };
 use bridge_abi::*;
-use flate2::Compression;
-use flate2::write::ZlibEncoder;
+use common::recording::{Recording, zlib};
 use serde_json::Value;
 use zerocopy::IntoBytes;
 
 fn schema() -> abi_codegen::Schema {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml")).unwrap();
     abi_codegen::load_schema(&src).unwrap()
-}
-
-fn zlib(bytes: &[u8]) -> Vec<u8> {
-    let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
-    z.write_all(bytes).unwrap();
-    z.finish().unwrap()
-}
-
-/// One tick record: its header, a snapshot, and `extras` bytes after it.
-fn tick_record(tick: u64, extras: usize) -> Vec<u8> {
-    let mut s = Snapshot::default();
-    s.header.magic = SNAPSHOT_MAGIC;
-    s.header.tick = tick;
-    s.header.frame = tick * 2;
-    let mut data = s.as_bytes().to_vec();
-    data.extend((0..extras).map(|i| (i % 251) as u8));
-    let mut h = RecTickHeader {
-        data_size: data.len() as u32,
-        kind: if tick % 3 == 0 {
-            RecRecordKind::KEYFRAME
-        } else {
-            RecRecordKind::DELTA
-        },
-        tick,
-        frame: tick * 2,
-        host_time_ns: tick * 16_666_667,
-        ..Default::default()
-    };
-    h.size = (h.as_bytes().len() + data.len()) as u32;
-    h.pads[0].source = RecPadSource::BOT;
-    h.pads[0].for_tick = tick;
-    let mut out = h.as_bytes().to_vec();
-    out.extend(data);
-    out
-}
-
-/// A recording's records, as the recorder would write them; [`Recording::bytes`] lays them
-/// out in order. Tests change a field and write it again.
-struct Recording {
-    header: RecFileHeader,
-    chunks: Vec<(RecChunkHeader, Vec<u8>)>,
-    footer: RecFooter,
-    entries: Vec<RecChunkEntry>,
-    marks: Vec<RecMark>,
-    trailer: RecTrailer,
-}
-
-impl Recording {
-    /// One chunk per list of ticks; tick `t` carries `t % 5 * 8` bytes of extras.
-    fn new(chunks: &[&[u64]]) -> Recording {
-        let mut header = RecFileHeader {
-            magic: REC_MAGIC,
-            format: REC_FORMAT,
-            schema_minor: 9,
-            snapshot_size: Snapshot::default().as_bytes().len() as u32,
-            chunk_ticks: REC_CHUNK_TICKS,
-            ..Default::default()
-        };
-        header.header_size = header.as_bytes().len() as u16;
-        header.set_note("three chunks");
-        let mut at = header.as_bytes().len() as u64;
-        let mut out = Vec::new();
-        let mut entries = Vec::new();
-        for ticks in chunks {
-            let raw: Vec<u8> = ticks
-                .iter()
-                .flat_map(|t| tick_record(*t, (*t % 5 * 8) as usize))
-                .collect();
-            let stream = zlib(&raw);
-            let h = RecChunkHeader {
-                magic: REC_CHUNK_MAGIC,
-                stored_size: stream.len() as u32,
-                raw_size: raw.len() as u32,
-                tick_count: ticks.len() as u32,
-                first_tick: ticks[0],
-                last_tick: *ticks.last().unwrap(),
-            };
-            entries.push(RecChunkEntry {
-                offset: at,
-                first_tick: h.first_tick,
-                last_tick: h.last_tick,
-            });
-            at += (h.as_bytes().len() + stream.len()) as u64;
-            out.push((h, stream));
-        }
-        let marks = vec![
-            RecMark {
-                tick: chunks[0][0],
-                kind: EventKind::MATCH_STARTED,
-                a: 0,
-                ..Default::default()
-            },
-            RecMark {
-                tick: chunks[0][1],
-                kind: EventKind::ROUND_STARTED,
-                a: 1,
-                ..Default::default()
-            },
-        ];
-        let footer = RecFooter {
-            magic: REC_FOOTER_MAGIC,
-            chunk_count: entries.len() as u32,
-            mark_count: marks.len() as u32,
-            ticks: chunks.iter().map(|c| c.len() as u64).sum(),
-            first_tick: chunks[0][0],
-            last_tick: *chunks.last().unwrap().last().unwrap(),
-            ..Default::default()
-        };
-        let trailer = RecTrailer {
-            footer_offset: at,
-            magic: REC_TRAILER_MAGIC,
-            ..Default::default()
-        };
-        Recording {
-            header,
-            chunks: out,
-            footer,
-            entries,
-            marks,
-            trailer,
-        }
-    }
-
-    fn three() -> Recording {
-        Recording::new(&[&[1, 2, 3, 4], &[5, 6, 7], &[9, 10, 11, 12, 13]])
-    }
-
-    /// The bytes before the footer: the header and the chunks.
-    fn body(&self) -> Vec<u8> {
-        let mut out = self.header.as_bytes().to_vec();
-        for (h, stream) in &self.chunks {
-            out.extend(h.as_bytes());
-            out.extend(stream);
-        }
-        out
-    }
-
-    fn bytes(&self) -> Vec<u8> {
-        let mut out = self.body();
-        out.extend(self.footer.as_bytes());
-        out.extend(self.entries.as_bytes());
-        out.extend(self.marks.as_bytes());
-        out.extend(self.trailer.as_bytes());
-        out
-    }
 }
 
 fn run(bytes: &[u8]) -> (FileInspection, Value) {
@@ -432,18 +286,6 @@ fn hostile_bytes_never_panic() {
         let _ = run(&b[..cut]);
     }
     let _ = run(&[]);
-}
-
-impl Recording {
-    /// After a chunk's stream changed length: the entries and the trailer follow it.
-    fn footer_fix(&mut self) {
-        let mut at = self.header.as_bytes().len() as u64;
-        for (e, (h, s)) in self.entries.iter_mut().zip(&self.chunks) {
-            e.offset = at;
-            at += (h.as_bytes().len() + s.len()) as u64;
-        }
-        self.trailer.footer_offset = at;
-    }
 }
 
 #[test]

@@ -247,6 +247,13 @@ error_classes! {
     file_field_not_unsigned => 1,
     file_total_sum_and_count => 1,
     file_after_zlib_record => 1,
+    file_encoding_needs_data => 1,
+    file_encoding_kind_not_enum => 1,
+    file_encoding_unknown_kind => 2,
+    file_encoding_no_plain => 1,
+    file_encoding_restart => 1,
+    file_encoding_same_syntax => 2,
+    file_seek_one_bound => 1,
     // User templates.
     template_output_outside => 1,
     template_output_builtin => 1,

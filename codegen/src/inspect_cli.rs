@@ -16,6 +16,8 @@ pub(crate) struct Request {
     pub(crate) offset: u64,
     pub(crate) count: u64,
     pub(crate) stride: Option<u64>,
+    /// `--tick N` or `--ticks A..B`: the keys to seek, inclusive.
+    pub(crate) keys: Option<(u64, u64)>,
 }
 
 impl Request {
@@ -42,8 +44,26 @@ pub(crate) fn inspect(
         Some(f) => Some(Whole::File(f)),
         None => abi_codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
     };
-    if let Some(whole) = whole {
-        return inspect_whole(&schema, whole, request, json, strict);
+    match (whole, request.keys) {
+        (Some(Whole::File(f)), Some(keys)) => {
+            let input = open_whole(request)?;
+            return crate::inspect_seek::inspect_keys(
+                &schema,
+                f,
+                input.as_ref(),
+                keys,
+                json,
+                strict,
+            );
+        }
+        (_, Some(_)) => {
+            return Err(Failure::Input(format!(
+                "--tick and --ticks select records of a `[[file]]` by their `seek` key; `{}` is not a file format",
+                request.name
+            )));
+        }
+        (Some(whole), None) => return inspect_whole(&schema, whole, request, json, strict),
+        (None, None) => {}
     }
     let plan = request.plan(&schema)?;
     let input = input::read_records(file, &plan)
@@ -88,6 +108,20 @@ enum Whole {
     Image(usize),
 }
 
+/// The whole input of a `[[file]]` or `[[layout]]`, which no `--offset`, `--count` or
+/// `--stride` places.
+fn open_whole(request: &Request) -> Result<Box<dyn abi_codegen::inspect::ReadAt>, Failure> {
+    if request.offset != 0 || request.count != 1 || request.stride.is_some() {
+        return Err(Failure::Input(format!(
+            "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
+            request.name
+        )));
+    }
+    let file = &request.file;
+    input::open_whole(file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))
+}
+
 /// `abi-codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
 /// record, or the whole image, region by region.
 fn inspect_whole(
@@ -100,15 +134,7 @@ fn inspect_whole(
     use abi_codegen::inspect::{
         inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
     };
-    if request.offset != 0 || request.count != 1 || request.stride.is_some() {
-        return Err(Failure::Input(format!(
-            "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
-            request.name
-        )));
-    }
-    let file = &request.file;
-    let input = input::open_whole(file)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let input = open_whole(request)?;
     let inspection = match whole {
         Whole::File(f) => inspect_file(schema, f, input.as_ref()),
         Whole::Image(l) => inspect_image(schema, l, input.as_ref()),

@@ -11,6 +11,7 @@ mod common;
 mod diff_cli;
 mod input;
 mod inspect_cli;
+mod inspect_seek;
 mod live_cli;
 
 use common::{COLOR, Failure, display_name, load, load_with_source, out, outln};
@@ -96,6 +97,14 @@ enum Command {
         /// Exit 2 when there is any error or warning.
         #[arg(long)]
         strict: bool,
+        /// With a `[[file]]` whose records have a `seek` key (ibfrec): decode the record
+        /// whose key is N (tick N), with its decoded data (its snapshot and extras),
+        /// inflating only the chunk that holds it.
+        #[arg(long, value_name = "N", conflicts_with_all = ["ticks", "live", "watch"])]
+        tick: Option<u64>,
+        /// As --tick, for the keys A..B (B excluded) or A..=B.
+        #[arg(long, value_name = "A..B", value_parser = abi_codegen::inspect::parse_keys, conflicts_with_all = ["live", "watch"])]
+        ticks: Option<(u64, u64)>,
         /// The file is live memory another process writes (a /dev/shm object): map it and read
         /// with atomics, each seqlocked record copied under its seqlock with retries.
         #[arg(long)]
@@ -167,6 +176,8 @@ fn main() -> ExitCode {
             dump: _,
             json,
             strict,
+            tick,
+            ticks,
             live,
             watch,
             schema,
@@ -177,6 +188,7 @@ fn main() -> ExitCode {
                 offset,
                 count,
                 stride,
+                keys: ticks.or(tick.map(|n| (n, n))),
             };
             match watch {
                 Some(seconds) => live_cli::watch_live(&schema, &request, seconds),

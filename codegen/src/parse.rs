@@ -21,7 +21,7 @@ mod value;
 use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
-pub use file::{RawFile, RawFileRecord, RawTotal};
+pub use file::{RawEncoding, RawFile, RawFileRecord, RawSeek, RawTotal};
 pub use protocol::{
     RawBroadcast, RawEntry, RawExchange, RawMailbox, RawPart, RawQueue, RawSession,
 };

@@ -463,6 +463,8 @@ fn file_json(value: &Value) -> Value {
                             "raw": path("With zlib: the stream record's field holding the bytes the stream inflates to."),
                             "size": path("With zlib: this struct's field holding the whole record's bytes."),
                             "data": path("With zlib: this struct's field holding the bytes that follow the struct."),
+                            "encoding": encoding_json(),
+                            "seek": seek_json(),
                             "doc": { "type": "string", "description": "What the record is." },
                         },
                     },
@@ -488,6 +490,41 @@ fn file_json(value: &Value) -> Value {
                     "items": { "type": "string", "minLength": 1 },
                 },
             },
+        },
+    })
+}
+
+/// A `[[file]]` record's `encoding`: how its data decodes, record after record.
+fn encoding_json() -> Value {
+    let path = |what: &str| json!({ "type": "string", "minLength": 1, "description": what });
+    json!({
+        "type": "object",
+        "description": "With zlib and data: how each record's data decodes, record after record. Its kind field says whether the data is as is (plain) or XORed with the previous record's decoded data (xor); the chain restarts with each zlib stream.",
+        "additionalProperties": false,
+        "required": ["kind", "plain", "restart", "decoded"],
+        "properties": {
+            "kind": path("This struct's enum field that says how the record's data is encoded."),
+            "plain": { "type": "array", "minItems": 1, "description": "The kinds whose data is the decoded data as is: a chain (re)starts with one.", "items": { "type": "string", "pattern": NAME } },
+            "xor": { "type": "array", "description": "The kinds whose data is XORed with the previous record's decoded data, of the same length.", "items": { "type": "string", "pattern": NAME } },
+            "restart": { "type": "string", "pattern": NAME, "description": "The record the zlib streams follow: each of its copies starts a chain." },
+            "decoded": { "type": "string", "pattern": NAME, "description": "The struct the decoded data starts with; extras follow it up to data." },
+            "same": { "type": "array", "description": "decoded.field = field: a field of the decoded struct that must equal a field of the record.", "items": { "type": "string", "minLength": 3 } },
+        },
+    })
+}
+
+/// A `[[file]]` record's `seek`: the key `--tick` selects by.
+fn seek_json() -> Value {
+    let path = |what: &str| json!({ "type": "string", "minLength": 1, "description": what });
+    json!({
+        "type": "object",
+        "description": "With zlib: the field abi-codegen inspect --tick selects a record by, and the stream record's fields that bound the keys its stream holds.",
+        "additionalProperties": false,
+        "required": ["key"],
+        "properties": {
+            "key": path("This struct's field that --tick and --ticks select by."),
+            "first": path("The stream record's field holding the first key in its stream (with last)."),
+            "last": path("The stream record's field holding the last key in its stream (with first)."),
         },
     })
 }

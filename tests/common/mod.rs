@@ -5,6 +5,7 @@ pub mod image;
 pub mod markdown_table;
 pub mod random_schema;
 pub mod readme;
+pub mod recording;
 pub mod reference;
 pub mod tools;
 pub mod verdict;

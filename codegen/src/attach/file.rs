@@ -156,6 +156,9 @@ impl LowerAttach<'_> {
             }
         }
         let mut count = None;
+        if r.zlib.is_none() {
+            self.lower_encoding(r, struct_index, None, &what).ok()?;
+        }
         let place = if let Some(at) = &r.at {
             self.lower_at(at, earlier, &what)?
         } else if let Some(after) = &r.after {
@@ -197,21 +200,27 @@ impl LowerAttach<'_> {
             };
             let size_field = own(self, &r.size)?;
             let data = own(self, &r.data)?;
+            let z = Zlib {
+                source,
+                stored: stored?,
+                raw: raw?,
+                count,
+                size: size_field,
+                data,
+            };
+            let (encoding, seek) = self
+                .lower_encoding(r, struct_index, Some((&z, &earlier[source])), &what)
+                .ok()?;
             return Some(FileRecord {
                 name: r.name.get_ref().clone(),
                 doc: doc(&r.doc),
                 struct_index,
                 size,
-                place: Place::Zlib(Zlib {
-                    source,
-                    stored: stored?,
-                    raw: raw?,
-                    count,
-                    size: size_field,
-                    data,
-                }),
+                place: Place::Zlib(z),
                 count: None,
                 walk: None,
+                encoding,
+                seek,
             });
         };
         if let Some(c) = &r.count {
@@ -237,6 +246,8 @@ impl LowerAttach<'_> {
             place,
             count,
             walk,
+            encoding: None,
+            seek: None,
         })
     }
 

@@ -4,6 +4,7 @@
 //! region may hold a `[[ring]]`.
 
 mod file;
+mod file_encoding;
 mod geometry;
 mod handshake;
 mod links;

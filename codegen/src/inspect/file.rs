@@ -11,7 +11,7 @@ use crate::ir::scalar::Scalar;
 use crate::schema::Schema;
 
 use super::decode;
-use super::model::{Issue, Level, Node, NodeKind, exit_code};
+use super::model::{Decoded, Issue, Level, Node, NodeKind, exit_code};
 
 /// Random access to an input: a file read at ranges, or bytes in memory.
 pub trait ReadAt {
@@ -107,16 +107,7 @@ pub fn find_file(schema: &Schema, name: &str) -> Option<usize> {
 /// Decodes the whole of `input` as file format `format`.
 pub fn inspect_file(schema: &Schema, format: usize, input: &dyn ReadAt) -> FileInspection {
     let f = &schema.attach.files[format];
-    let mut cx = FileDecoder {
-        schema,
-        f,
-        input,
-        len: input.size(),
-        copies: Vec::new(),
-        issues: Vec::new(),
-        found: Vec::new(),
-        spans: Vec::new(),
-    };
+    let mut cx = FileDecoder::new(schema, f, input);
     for ri in 0..f.records.len() {
         let copies = cx.place(ri);
         cx.copies.push(copies);
@@ -147,6 +138,9 @@ pub(super) struct FileDecoder<'a> {
     pub(super) found: Vec<Found>,
     /// What each valid copy and zlib stream spans in the file: start, end, path.
     pub(super) spans: Vec<(u64, u64, String)>,
+    /// The keys (`seek.key`, inclusive) whose records go to `sink`, decoded.
+    pub(super) select: Option<(u64, u64)>,
+    pub(super) sink: Option<&'a mut dyn FnMut(Decoded)>,
 }
 
 /// The unsigned little-endian integer `s` of a record's bytes.
@@ -166,7 +160,37 @@ fn holds_expected(schema: &Schema, node: &Node) -> bool {
     }
 }
 
-impl FileDecoder<'_> {
+impl<'a> FileDecoder<'a> {
+    pub(super) fn new(schema: &'a Schema, f: &'a FileFormat, input: &'a dyn ReadAt) -> Self {
+        FileDecoder {
+            schema,
+            f,
+            input,
+            len: input.size(),
+            copies: Vec::new(),
+            issues: Vec::new(),
+            found: Vec::new(),
+            spans: Vec::new(),
+            select: None,
+            sink: None,
+        }
+    }
+
+    /// The key of a record of `ri` (its `seek.key`), 0 without one.
+    pub(super) fn key_of(&self, ri: usize, head: &[u8]) -> u64 {
+        self.f.records[ri]
+            .seek
+            .as_ref()
+            .map_or(0, |s| read_scalar(head, &s.key))
+    }
+
+    /// Whether a record of `ri` goes to the sink.
+    pub(super) fn selects(&self, ri: usize, head: &[u8]) -> bool {
+        let key = self.key_of(ri, head);
+        self.f.records[ri].seek.is_some()
+            && self.select.is_some_and(|(a, b)| (a..=b).contains(&key))
+    }
+
     pub(super) fn error(&mut self, offset: u64, path: &str, message: String) {
         self.issues.push(Issue {
             level: Level::Error,
@@ -196,7 +220,7 @@ impl FileDecoder<'_> {
     }
 
     /// Finds the copies of record `ri`.
-    fn place(&mut self, ri: usize) -> Copies {
+    pub(super) fn place(&mut self, ri: usize) -> Copies {
         let rec = &self.f.records[ri];
         let start = match &rec.place {
             Place::At(o) => Ok(*o),
@@ -447,7 +471,7 @@ impl FileDecoder<'_> {
         }
     }
 
-    fn check_totals(&mut self) {
+    pub(super) fn check_totals(&mut self) {
         for t in &self.f.totals {
             let Ok(total) = self.field(&t.total) else {
                 continue;

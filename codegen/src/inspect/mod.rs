@@ -5,8 +5,10 @@
 //!
 //! The issues and the value tree are in `model.rs`, the plan and the decode of a struct's
 //! records in `records.rs`, whole `[[file]]`s in `file.rs` (zlib streams in `zlib.rs`),
-//! whole `[[layout]]` images in `image.rs`, and the dumps and JSON in `render*.rs`.
+//! whole `[[layout]]` images in `image.rs`, and the dumps and JSON in `render*.rs`. A
+//! record `encoding` is decoded in `chain.rs`, and `--tick` seeks in `seek.rs`.
 
+mod chain;
 mod decode;
 mod file;
 mod image;
@@ -14,15 +16,19 @@ mod model;
 mod records;
 mod render;
 mod render_file;
+mod render_records;
+mod seek;
 mod specs;
 mod zlib;
 
 pub use file::{FileInspection, Found, ReadAt, find_file, inspect_file};
 pub use image::{find_layout, inspect_image};
-pub use model::{Issue, Level, Node, NodeKind};
+pub use model::{Decoded, Issue, Level, Node, NodeKind};
 pub use records::{
     Extent, Inspection, Plan, decode, find_struct, inspect, inspect_bytes, parse_offset,
 };
-pub use render::{render_dump, render_issues, render_json};
+pub use render::{issues_json, render_dump, render_issues, render_json};
 pub use render_file::{render_file_dump, render_file_issues, render_file_json};
+pub use render_records::{render_decoded_dump, render_decoded_json};
+pub use seek::{SeekInspection, parse_keys, seek_records};
 pub use specs::AttachSpecs;

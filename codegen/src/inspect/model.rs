@@ -59,6 +59,30 @@ pub enum NodeKind {
     },
 }
 
+/// One record with its decoded data, as `inspect --tick` hands it out.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// `ticks[1][2]`, and the copy whose stream holds it: `chunks[1]`.
+    pub path: String,
+    pub stream: String,
+    /// In the inflated stream.
+    pub offset: u64,
+    /// The record's struct (by index into `Abi::structs`) and its bytes.
+    pub struct_index: usize,
+    pub head: Vec<u8>,
+    /// The record's key (`seek.key`).
+    pub key: u64,
+    /// How its data was encoded: `keyframe`, `delta` (the kind's name), or `data` without
+    /// an encoding.
+    pub kind: String,
+    /// The decoded struct (by index into `Abi::structs`), when the data holds one whole.
+    pub decoded_struct: Option<usize>,
+    /// The decoded data: the struct, then the extras.
+    pub data: Vec<u8>,
+    /// Where the extras start in `data` (its length when there are none).
+    pub extras_at: usize,
+}
+
 /// [`Inspection::exit_code`](super::Inspection::exit_code) of any list of issues.
 pub(super) fn exit_code(issues: &[Issue], strict: bool) -> u8 {
     let has = |level| issues.iter().any(|i: &Issue| i.level == level);

@@ -266,7 +266,7 @@ pub fn render_json(schema: &Schema, inspection: &Inspection) -> Value {
 }
 
 /// The issues as JSON objects `{level, offset, path, message}`.
-pub(super) fn issues_json(issues: &[Issue]) -> Vec<Value> {
+pub fn issues_json(issues: &[Issue]) -> Vec<Value> {
     issues
         .iter()
         .map(|i| json!({"level": i.level.name(), "offset": i.offset, "path": i.path, "message": i.message}))

@@ -7,6 +7,7 @@ use flate2::{Decompress, FlushDecompress, Status};
 
 use crate::ir::file::{MAX_INFLATED, Zlib};
 
+use super::chain::{Chain, Link};
 use super::decode;
 use super::file::{Copies, Copy, FileDecoder, Found, read_scalar};
 use super::model::{Issue, Level};
@@ -84,7 +85,7 @@ impl FileDecoder<'_> {
         Ok(copies)
     }
 
-    fn inflate_one(
+    pub(super) fn inflate_one(
         &mut self,
         ri: usize,
         z: &Zlib,
@@ -210,6 +211,8 @@ impl FileDecoder<'_> {
         let type_name = &self.schema.abi.structs[rec.struct_index].name;
         let mut pos = 0u64;
         let mut n = 0u64;
+        let mut chain = Chain::default();
+        let stream_name = format!("{}[{k}]", self.name(z.source));
         while pos < len {
             let path = format!("{}[{k}][{n}]", rec.name);
             let stream = format!(" in the stream of {}[{k}]", self.name(z.source));
@@ -272,6 +275,15 @@ impl FileDecoder<'_> {
                 self.error(pos, &path, message);
                 return None;
             }
+            let link = Link {
+                ri,
+                path: &path,
+                stream: &stream_name,
+                pos,
+                head,
+                data: &bytes[(pos + size) as usize..(pos + total) as usize],
+            };
+            self.decode_data(&mut chain, &link);
             pos += total;
             n += 1;
         }

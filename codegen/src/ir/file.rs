@@ -35,6 +35,72 @@ pub struct FileRecord {
     /// When the record that places each copy (`Place::Each`) is missing: find the copies
     /// from the end of this record (by index) forward.
     pub walk: Option<usize>,
+    /// Records inside zlib streams: how their `data` decodes.
+    pub encoding: Option<Encoding>,
+    /// Records inside zlib streams: how one is found by a key.
+    pub seek: Option<Seek>,
+}
+
+/// How a record's `data` decodes, record after record (`encoding = {...}`): each record's
+/// kind says whether its data is the decoded data as is, or XORed with the decoded data of
+/// the record before it in the chain. A chain restarts with every zlib stream, and needs a
+/// plain record before any other.
+#[derive(Debug, Clone)]
+pub struct Encoding {
+    /// The record's enum field that says how its data is encoded.
+    pub kind: Scalar,
+    /// That field's enum, by index into `Abi::enums`.
+    pub kind_enum: usize,
+    /// Each kind the schema lists (its value, as the field's bytes hold it) and its step.
+    pub steps: Vec<(u64, Step)>,
+    /// The record whose copies each start a chain: the one the zlib streams follow.
+    pub restart: usize,
+    /// The struct the decoded data starts with (extras follow it, up to `data`).
+    pub decoded: usize,
+    pub decoded_size: u64,
+    /// Fields of the decoded struct that must equal fields of the record.
+    pub same: Vec<Same>,
+}
+
+/// How a record's data becomes its decoded data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// As is: the chain (re)starts here.
+    Plain,
+    /// XORed byte for byte with the previous record's decoded data, of the same length.
+    Xor,
+}
+
+impl Step {
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Plain => "plain",
+            Step::Xor => "xor",
+        }
+    }
+}
+
+impl Encoding {
+    /// The step of a record whose kind field holds `kind`, or `None` for a kind not listed.
+    pub fn step(&self, kind: u64) -> Option<Step> {
+        self.steps.iter().find(|(v, _)| *v == kind).map(|(_, s)| *s)
+    }
+}
+
+/// `decoded.field = record.field`, as the schema wrote it (`header.tick = tick`).
+#[derive(Debug, Clone)]
+pub struct Same {
+    pub decoded: Scalar,
+    pub record: Scalar,
+}
+
+/// How a record is found by a key (`seek = {...}`): its field `key`, and the fields of the
+/// stream's record that bound the keys its stream holds, when the schema names them (then a
+/// seek inflates only the stream that holds the key).
+#[derive(Debug, Clone)]
+pub struct Seek {
+    pub key: Scalar,
+    pub bounds: Option<(Scalar, Scalar)>,
 }
 
 /// An unsigned integer field of an earlier record (its first copy, unless said).

@@ -57,8 +57,44 @@ pub struct RawFileRecord {
     pub size: Option<Spanned<String>>,
     #[serde(default)]
     pub data: Option<Spanned<String>>,
+    /// With `data`: how the bytes after the struct are encoded, record after record.
+    #[serde(default)]
+    pub encoding: Option<Spanned<RawEncoding>>,
+    /// With `zlib`: the field `--tick` selects a record by, and the stream record's fields
+    /// bounding it.
+    #[serde(default)]
+    pub seek: Option<Spanned<RawSeek>>,
     #[serde(default)]
     pub doc: Option<Spanned<String>>,
+}
+
+/// `encoding = { kind = "kind", plain = ["keyframe"], xor = ["delta"], restart = "chunks",
+/// decoded = "snapshot", same = ["header.tick = tick"] }`: a record's `data` is, by the value
+/// of its enum field `kind`, the decoded data as is (`plain`) or XORed with the previous
+/// record's decoded data (`xor`); the chain restarts at each copy of `restart`; the decoded
+/// data is a `decoded` struct then extras; `same` pairs a decoded field with a record field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEncoding {
+    pub kind: Spanned<String>,
+    pub plain: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    pub xor: Option<Spanned<Vec<Spanned<String>>>>,
+    pub restart: Spanned<String>,
+    pub decoded: Spanned<String>,
+    #[serde(default)]
+    pub same: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// `seek = { key = "tick", first = "first_tick", last = "last_tick" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSeek {
+    pub key: Spanned<String>,
+    #[serde(default)]
+    pub first: Option<Spanned<String>>,
+    #[serde(default)]
+    pub last: Option<Spanned<String>>,
 }
 
 /// `{ total = "footer.ticks", sum = "chunks.tick_count" }` or `{ total = ..., count = "chunks" }`.
