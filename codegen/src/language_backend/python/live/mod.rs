@@ -18,6 +18,7 @@
 //! named after a keyword or `release`.
 
 mod context;
+mod protocols;
 mod ring;
 mod seqlock;
 mod view;
@@ -36,6 +37,7 @@ use context::Ctx;
 use ring::{Example, RingClass};
 use view::ViewClass;
 // The stub (`stub/live.rs`) types the classes and functions these describe.
+pub(in crate::language_backend::python) use protocols::ProtocolsContext;
 pub(in crate::language_backend::python) use ring::EventsFunction;
 pub(in crate::language_backend::python) use seqlock::{Slot, ValueClass};
 pub(in crate::language_backend::python) use view::Method;
@@ -77,8 +79,12 @@ pub(super) fn render_live(
         return Ok(None);
     }
     let (context, views, rings) = live_context(schema, names);
+    let mut text = COMPILED.render(&context)?;
+    if !schema.protocols.is_empty() {
+        text.push_str(&protocols::COMPILED.render(&context.protocols)?);
+    }
     Ok(Some(LiveSection {
-        text: COMPILED.render(&context)?,
+        text,
         unavailable_error: context.unavailable_error.clone(),
         contended_error: context.contended_error.clone(),
         exports: context.exports.clone(),
@@ -102,6 +108,9 @@ pub(in crate::language_backend::python) struct LiveContext {
     pub(in crate::language_backend::python) rings: Vec<RingClass>,
     pub(in crate::language_backend::python) events: Vec<EventsFunction>,
     example: Option<Example>,
+    /// The region protocols' section (`protocols.rs`), rendered after the rest.
+    #[serde(skip)]
+    pub(in crate::language_backend::python) protocols: ProtocolsContext,
     #[serde(skip)]
     exports: Vec<String>,
 }
@@ -159,12 +168,16 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
     }
     let example = rings.first().and_then(|r| cx.example(r, &views));
+    let protocols = cx.protocols(&mut module);
     let mut exports = vec![unavailable_error.clone(), contended_error.clone()];
     exports.extend(HELPERS.split_whitespace().map(String::from));
     exports.extend(views.iter().map(|v| v.name.clone()));
     exports.extend(values.iter().map(|v| v.name.clone()));
     exports.extend(rings.iter().map(|r| r.name.clone()));
     exports.extend(events.iter().map(|e| e.name.clone()));
+    if !schema.protocols.is_empty() {
+        exports.extend(protocols.exports());
+    }
     let context = LiveContext {
         abi_name: schema.abi.name.clone(),
         unavailable_error,
@@ -174,6 +187,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         rings,
         events,
         example,
+        protocols,
         exports,
     };
     (context, cx.views, ring_names)
