@@ -6080,14 +6080,14 @@ class _BroadcastRing(_Entries):
     broadcast_ring): a reader gets an entry, EMPTY, or Lapped(missed), never a torn
     entry (it copies, then loads tail_pos again, and throws away a copy the writer passed)."""
 
-    __slots__ = ("_view", "_mem", "_base", "_capacity", "_cursor", "_next_seq", "_pending", "_laps")
+    __slots__ = ("_view", "_mem", "_base", "_capacity", "_cursor", "_next_seq", "_pending", "_laps", "_late_lap")
     _what = "ring"
 
     def __init__(self, view):
         _protocol_view(type(self), view)
         self._view, self._mem, self._base = view, view._mem, view._base
         self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "ring")
-        self._pending, self._laps = None, 0
+        self._pending, self._laps, self._late_lap = None, 0, False
         self.join_latest()
 
     @property
@@ -6115,7 +6115,7 @@ class _BroadcastRing(_Entries):
         cursor = v._load(self._WRITE_POS, 8)
         self._next_seq = v._load(self._ENTRIES, 8)
         self._aligned(v._load(self._TAIL_POS, 8, _RELAXED), cursor)
-        self._cursor, self._pending = cursor, None
+        self._cursor, self._pending, self._late_lap = cursor, None, False
 
     def join_oldest(self):
         """The reader joins at the oldest whole entry still in the ring."""
@@ -6124,7 +6124,7 @@ class _BroadcastRing(_Entries):
         write = v._load(self._WRITE_POS, 8)
         cursor = v._load(self._TAIL_POS, 8)
         self._aligned(cursor, write)
-        self._cursor, self._pending = cursor, None
+        self._cursor, self._pending, self._late_lap = cursor, None, False
         self._next_seq = entries if cursor == write else None
 
     def _head(self, pos):
@@ -6173,7 +6173,9 @@ class _BroadcastRing(_Entries):
     def read_next(self):
         """The next entry, EMPTY when there is nothing new, or Lapped(missed) when the
         writer overwrote entries this reader had not read (the next call returns the oldest
-        entry still there). Never a torn entry. ProtocolError for what no honest writer writes."""
+        entry still there). Never a torn entry. A lap is reported with the first entry read
+        after it (missed = its seq - the seq expected), so the entries read and missed add
+        up to the entries written. ProtocolError for what no honest writer writes."""
         if self._pending is not None:
             entry, self._pending = self._pending, None
             return entry
@@ -6195,7 +6197,11 @@ class _BroadcastRing(_Entries):
                 self._cursor, lapped = tail, True
                 continue
             if self._cursor == write:
-                return self._lap(None) if lapped else EMPTY
+                # Lapped, and nothing written since: the next entry read tells how many
+                # were missed (its seq), which the entries counter cannot (it is loaded
+                # apart from write_pos, and a writer may have moved on between the loads).
+                self._late_lap = self._late_lap or lapped
+                return EMPTY
             size, padding = self._head(self._cursor)
             if not self._fits(self._cursor, size, padding, write - self._cursor):
                 _fence(_ACQUIRE)
@@ -6218,19 +6224,13 @@ class _BroadcastRing(_Entries):
             expected = seq if self._next_seq is None else self._next_seq
             self._next_seq = seq + 1
             entry = self._entry(raw, at)
-            if lapped or seq > expected:
-                self._pending = entry
-                return self._lap(max(seq - expected, 0))
+            if lapped or self._late_lap or seq > expected:
+                self._pending, self._late_lap = entry, False
+                self._laps += 1
+                return Lapped(max(seq - expected, 0))
             return entry
+        self._late_lap = self._late_lap or lapped
         return EMPTY
-
-    def _lap(self, missed):
-        self._laps += 1
-        if missed is None:
-            entries = self._view._load(self._ENTRIES, 8)
-            missed = max(entries - (entries if self._next_seq is None else self._next_seq), 0)
-            self._next_seq = entries
-        return Lapped(missed)
 
 
 class _Mailbox:
