@@ -5860,10 +5860,10 @@ class ProtocolError(ValueError):
     """What the other side of a protocol wrote that cannot be right, or a call out of turn.
 
     check names it, as the abi-runtime does: queue_capacity, queue_positions,
-    queue_entry_size, queue_entry_parts, queue_bad_entry; ring_capacity, ring_positions,
-    ring_entry_size, ring_entry_parts, ring_bad_entry; mailbox_capacity, mailbox_length,
-    mailbox_busy, mailbox_too_long, mailbox_sequence; exchange_capacity, exchange_state,
-    exchange_length.
+    queue_entry_size, queue_bad_entry; ring_capacity, ring_positions, ring_entry_size,
+    ring_bad_entry; entry_part_too_long, entry_part_past_entry (an entry's source or text);
+    mailbox_capacity, mailbox_length, mailbox_busy, mailbox_too_long, mailbox_sequence;
+    exchange_geometry, exchange_state, exchange_contended, exchange_list_length.
     """
 
     def __init__(self, check, message):
@@ -5949,21 +5949,25 @@ class _Entries:
     @classmethod
     def _entry_bytes(cls, head, parts):
         """The whole entry: head (the entry struct), its size, kind and part lengths set here,
-        then each part, padded to a multiple of 8. ProtocolError <what>_bad_entry when a part is
-        longer than its bound."""
+        then each part, padded to a multiple of 8. ProtocolError entry_part_too_long when a part
+        is longer than its bound, or the entry than its size field holds."""
         if not isinstance(head, cls._HEAD):
             raise TypeError("the entry's head is a %s, not %s" % (cls._HEAD.__name__, type(head).__name__))
         raw = bytearray(bytes(head))
-        for (name, offset, fmt, most), data in zip(cls._PARTS, parts):
+        for k, ((_name, offset, fmt, most), data) in enumerate(zip(cls._PARTS, parts)):
             data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-            if len(data) > most:
-                raise ProtocolError(cls._what + "_bad_entry", "%s is %d bytes, at most %d" % (name, len(data), most))
+            if len(data) > most or len(data) >> (8 * struct.calcsize(fmt)):
+                raise ProtocolError("entry_part_too_long", "entry: part %d is %d bytes, expected at most %d" % (k, len(data), most))
             struct.pack_into(fmt, raw, offset, len(data))
             raw += data
         raw += bytes(-len(raw) % 8)
         size_offset, size_fmt = cls._SIZE
         if len(raw) >> (8 * struct.calcsize(size_fmt)):
-            raise ProtocolError(cls._what + "_bad_entry", "a %d-byte entry is not a whole entry" % len(raw))
+            most = (1 << (8 * struct.calcsize(size_fmt))) - 1
+            raise ProtocolError(
+                "entry_part_too_long",
+                "entry: part %d is %d bytes, expected at most %d" % (len(cls._PARTS), len(raw), most),
+            )
         struct.pack_into(size_fmt, raw, size_offset, len(raw))
         struct.pack_into(cls._KIND[1], raw, cls._KIND[0], cls._RECORD)
         return raw
@@ -5978,15 +5982,22 @@ class _Entries:
     @classmethod
     def _entry(cls, raw, at):
         """The entry class of raw (a whole entry's bytes, its size checked): its head and its
-        parts. ProtocolError <what>_entry_parts when the parts' lengths run past the entry."""
+        parts. ProtocolError entry_part_too_long when a part's length is past its bound,
+        entry_part_past_entry when the parts run past the entry."""
         head = cls._HEAD.from_buffer_copy(raw[: cls._HEADER_SIZE])
         start, parts = cls._HEADER_SIZE, []
-        for name, offset, fmt, most in cls._PARTS:
+        for k, (_name, offset, fmt, most) in enumerate(cls._PARTS):
             n = struct.unpack_from(fmt, raw, offset)[0]
-            if n > most or start + n > len(raw):
+            if n > most:
                 raise ProtocolError(
-                    cls._what + "_entry_parts",
-                    "the entry at %d of %d bytes has %s of %d bytes from byte %d" % (at, len(raw), name, n, start),
+                    "entry_part_too_long",
+                    "%s: entry: part %d is %d bytes, expected at most %d" % (cls._what, k, n, most),
+                )
+            if start + n > len(raw):
+                raise ProtocolError(
+                    "entry_part_past_entry",
+                    "%s: entry: part %d ends at byte %d, past the entry's %d bytes (the entry at %d)"
+                    % (cls._what, k, start + n, len(raw), at),
                 )
             parts.append(bytes(raw[start : start + n]))
             start += n
@@ -6348,18 +6359,29 @@ class _Mailbox:
 
 
 _FRESH = 0b100
+# Compare-exchanges of the state word one call makes at most: an honest peer changes it at
+# most once per publication, so one that keeps changing it is given up on.
+_EXCHANGE_TRIES = 10000
 
 
-def _exchange_state(state):
+def _exchange_state(state, own):
     """(shared index, fresh) of a triple buffer's state word; ProtocolError exchange_state for
-    a word no honest side leaves."""
+    a word no honest side leaves (or one naming the caller's own buffer as shared)."""
     index = state & 0b11
-    if index > 2 or state & ~(0b11 | _FRESH):
+    if index > 2 or state & ~(0b11 | _FRESH) or index == own:
         raise ProtocolError(
             "exchange_state",
-            "state %#x, expected a buffer index 0 to 2 and the fresh bit" % state,
+            "triple buffer: state %#x, expected a buffer index 0 to 2 (not the caller's own) and the "
+            "fresh bit" % state,
         )
     return index, bool(state & _FRESH)
+
+
+def _exchange_contended():
+    return ProtocolError(
+        "exchange_contended",
+        "triple buffer: the state word changed under each of %d compare-exchanges" % _EXCHANGE_TRIES,
+    )
 
 
 class _Exchange:
@@ -6382,11 +6404,11 @@ class _Exchange:
         payload = view._load(*self._MAX_PAYLOAD)
         room = max(view._length - self._AREA, 0)
         need = self._LIST_SIZE + items * self._ITEM_SIZE + payload
-        if buffers < 3 or size < need or size % self._LIST_ALIGN or buffers * size > room:
+        if buffers != 3 or size < need or size % self._LIST_ALIGN or self._AREA % self._LIST_ALIGN or 3 * size > room:
             raise ProtocolError(
-                "exchange_capacity",
-                "%d lists of %d bytes (each needs %d for %d items and %d payload bytes), expected 3 or more "
-                "within %d bytes" % (buffers, size, need, items, payload, room),
+                "exchange_geometry",
+                "triple buffer: %d lists of %d bytes, expected 3 that hold their header, items and "
+                "payload within %d bytes" % (buffers, size, room),
             )
         self._buffer_size, self._max_items, self._max_payload = size, items, payload
         self._writer, self._reader = self._WRITER_START, self._READER_START
@@ -6467,7 +6489,8 @@ class _Exchange:
         """Hands the list built over (shared, fresh), takes the shared buffer in exchange,
         counts it in published and begins a new list. True when the reader had not taken the
         previous list (it is overwritten, never shown). ProtocolError exchange_state for a state
-        the reader cannot have left: nothing changes."""
+        the reader cannot have left, exchange_contended when it changed under every try:
+        nothing changes then."""
         raw = bytearray(bytes(self._head))
         flags = struct.unpack_from(self._FLAGS[1], raw, self._FLAGS[0])[0]
         struct.pack_into(self._COUNT[1], raw, self._COUNT[0], self._count)
@@ -6476,13 +6499,13 @@ class _Exchange:
         struct.pack_into(self._FLAGS[1], raw, self._FLAGS[0], flags | self._OVERFLOW if self._overflow else flags & ~self._OVERFLOW)
         _region_put(self._mem, self._list(self._writer), raw)
         current = self._view._load(self._STATE, 4)
-        while True:
-            index, fresh = _exchange_state(current)
-            if index == self._writer:
-                raise ProtocolError("exchange_state", "state %#x shares the writer's own list" % current)
+        for _ in range(_EXCHANGE_TRIES):
+            index, fresh = _exchange_state(current, self._writer)
             ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, self._writer | _FRESH)
             if ok:
                 break
+        else:
+            raise _exchange_contended()
         self._writer = index
         published = self._view._load(self._PUBLISHED, 4, _RELAXED)
         self._view._store(self._PUBLISHED, 4, published + 1, _RELEASE)
@@ -6492,29 +6515,28 @@ class _Exchange:
     def take(self):
         """The reader's side: the newest list when one was published since the last take (its
         head, items and payload, copied), else None. ProtocolError exchange_state for a state the
-        writer cannot have left, exchange_length for a count or payload length past the
-        header's capacities."""
+        writer cannot have left, exchange_contended when it changed under every try,
+        exchange_list_length for a count or payload length past the header's capacities."""
         current = self._view._load(self._STATE, 4)
-        while True:
-            index, fresh = _exchange_state(current)
+        for _ in range(_EXCHANGE_TRIES):
+            index, fresh = _exchange_state(current, self._reader)
             if not fresh:
                 return None
-            if index == self._reader:
-                raise ProtocolError("exchange_state", "state %#x shares the reader's own list" % current)
             ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, self._reader)
             if ok:
                 break
+        else:
+            raise _exchange_contended()
         self._reader = index
         start = self._list(index)
         head = self._LIST.from_buffer_copy(_region_bytes(self._mem, start, self._LIST_SIZE))
         count = getattr(head, self._COUNT_NAME)
         payload_len = getattr(head, self._PAYLOAD_LEN_NAME)
-        if count > self._max_items or payload_len > self._max_payload:
-            raise ProtocolError(
-                "exchange_length",
-                "a list of %d items and %d payload bytes, expected at most %d and %d"
-                % (count, payload_len, self._max_items, self._max_payload),
-            )
+        for field, found, limit in ((self._COUNT_NAME, count, self._max_items), (self._PAYLOAD_LEN_NAME, payload_len, self._max_payload)):
+            if found > limit:
+                raise ProtocolError(
+                    "exchange_list_length", "triple buffer: list %s is %d, expected at most %d" % (field, found, limit)
+                )
         items_at = start + self._LIST_SIZE
         raw = _region_bytes(self._mem, items_at, count * self._ITEM_SIZE)
         items = [self._ITEM.from_buffer_copy(raw, k * self._ITEM_SIZE) for k in range(count)]

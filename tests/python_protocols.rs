@@ -75,7 +75,7 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(lapped[0] + lapped[1], 200, "read + missed = written");
     assert!(line("mailbox:")[0] > 0);
     assert_eq!(line("draw:"), vec![2048]);
-    assert_eq!(line("broken peers:"), vec![11]);
+    assert_eq!(line("broken peers:"), vec![12]);
     assert_eq!(out.lines().last(), Some("ok"));
 }
 

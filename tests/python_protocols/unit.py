@@ -96,8 +96,8 @@ def queue_full_drops_and_counts(h):
     got = [q.pop() for _ in range(fit + 1)]
     check(all(e is not None for e in got[:fit]) and got[fit] is None, "popped what fit")
     check(not q.push(head(), b"s", b"again"), "room again after the pops")
-    expect_error("queue_bad_entry", q.push, head(), b"s" * 33, b"")
-    expect_error("queue_bad_entry", q.push, head(), b"", b"t" * 969)
+    expect_error("entry_part_too_long", q.push, head(), b"s" * 33, b"")
+    expect_error("entry_part_too_long", q.push, head(), b"", b"t" * 969)
     return fit, q.dropped()
 
 
@@ -259,8 +259,15 @@ def broken_peers(h):
     h._source.hold().view[qv._base + 64 : qv._base + 66] = (48).to_bytes(2, "little")
     qv.set_write_pos(48)
     h._source.hold().view[qv._base + 70 : qv._base + 72] = (900).to_bytes(2, "little")
-    expect_error("queue_entry_parts", q.pop)
-    names.update(["queue_positions", "queue_entry_size", "queue_entry_parts"])
+    expect_error("entry_part_past_entry", q.pop)
+    qv.set_write_pos(96)
+    qv.set_read_pos(48)
+    h._source.hold().view[qv._base + 112 : qv._base + 114] = (48).to_bytes(2, "little")
+    h._source.hold().view[qv._base + 118 : qv._base + 120] = (1000).to_bytes(2, "little")
+    expect_error("entry_part_too_long", q.pop)
+    qv.set_read_pos(0)
+    qv.set_write_pos(48)
+    names.update(["queue_positions", "queue_entry_size", "entry_part_past_entry", "entry_part_too_long"])
     h._source.hold().view[qv._base + 16 : qv._base + 20] = (12).to_bytes(4, "little")
     expect_error("queue_capacity", B.LogQueue, qv)
     rv = h.log_ring()
@@ -291,11 +298,11 @@ def broken_peers(h):
     dv.set_state(0b100 | 1)
     base = dv._base + 64 + 1 * 90176
     h._source.hold().view[base + 4 : base + 8] = (5000).to_bytes(4, "little")
-    expect_error("exchange_length", lists.take)
+    expect_error("exchange_list_length", lists.take)
     h._source.hold().view[dv._base + 8 : dv._base + 12] = (64).to_bytes(4, "little")
-    expect_error("exchange_capacity", B.Draw, dv)
+    expect_error("exchange_geometry", B.Draw, dv)
     names.update(["queue_capacity", "ring_positions", "mailbox_length", "mailbox_sequence", "mailbox_capacity"])
-    names.update(["exchange_state", "exchange_length", "exchange_capacity"])
+    names.update(["exchange_state", "exchange_list_length", "exchange_geometry"])
     return len(names)
 
 
