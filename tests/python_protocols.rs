@@ -7,7 +7,9 @@
 //! torture client `tests/torture/protocols.py` against a host played in Rust with the
 //! abi-runtime primitives on the same mapped file (`common/protocol_host.rs`), asserting
 //! that each protocol raced; and a hostile peer: Rust threads writing random bytes into each
-//! region while the Python readers run (`tests/python_protocols/hostile.py`).
+//! region while the Python readers run (`tests/python_protocols/hostile.py`); and the
+//! host's side of every protocol in Python (`tests/python_protocols/host.py`) against
+//! clients played by Rust threads (`common/protocol_clients.rs`), asserting they raced.
 //!
 //! Every test fails, never skips, when python3 is missing.
 #![cfg(not(miri))]
@@ -17,8 +19,11 @@ mod common;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Release;
 
 use abi_codegen::language_backend::generate_all;
+use common::protocol_clients::run_clients;
 use common::protocol_host::{bridge_file, run_host};
 
 fn root() -> &'static Path {
@@ -230,4 +235,67 @@ fn a_hostile_peer_gives_named_errors_or_valid_outcomes() {
         "{out}"
     );
     assert!(errors > 0);
+}
+
+#[test]
+fn the_python_host_serves_rust_clients_over_a_mapped_file() {
+    let dir = common::tools::scratch("python_protocols_host");
+    let (path, map) = bridge_file(&dir, "bridge.bin");
+    let ready = PathBuf::from(format!("{}.ready", path.display()));
+    let script = root().join("tests/python_protocols/host.py");
+    let path_arg = path.to_str().expect("a UTF-8 path");
+    let child = python(&script, &[path_arg, "900"], &root().join("generated"));
+    while !ready.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let host_done = AtomicBool::new(false);
+    let (c, out) = std::thread::scope(|s| {
+        let clients = s.spawn(|| run_clients(&map, 400, &host_done));
+        let out = finished(child, "host.py");
+        host_done.store(true, Release);
+        (clients.join().expect("the clients"), out)
+    });
+    let host: Vec<u64> = (out.split_whitespace())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [
+        received,
+        corrupt,
+        written,
+        served,
+        taken,
+        stale,
+        last,
+        frees,
+        reloads,
+    ] = host[..]
+    else {
+        panic!("host.py printed {out}");
+    };
+    println!(
+        "{c:?}\nhost: {received} received, {corrupt} corrupt, {written} ring entries, {served} served, {taken} taken, {stale} stale, last {last}, {frees} frees, {reloads} reloads"
+    );
+    assert_eq!(corrupt, 0);
+    assert_eq!(
+        c.dropped + received,
+        c.pushed,
+        "every entry arrives or is dropped"
+    );
+    assert!(c.dropped > 0, "the Python reader was outrun");
+    assert_eq!(c.ring_corrupt, 0);
+    assert_eq!(c.ring_read + c.ring_missed, c.ring_span);
+    assert!(c.ring_gaps > 0, "the slow Rust reader was lapped");
+    assert_eq!((c.requests, c.wrong), (served, 0));
+    assert!(c.waits > 0);
+    assert_eq!((stale, last), (0, c.published), "the newest list is taken");
+    assert!(
+        c.published > taken,
+        "lists were overwritten before the host took them"
+    );
+    assert_eq!(
+        c.disconnects + c.reloads,
+        frees + reloads,
+        "no action missed"
+    );
+    assert!(frees > 0 && reloads > 0);
 }

@@ -3,6 +3,7 @@
 
 pub mod image;
 pub mod markdown_table;
+pub mod protocol_clients;
 pub mod protocol_host;
 pub mod protocol_hostile;
 pub mod random_schema;
