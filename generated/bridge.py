@@ -5844,6 +5844,8 @@ def events_since(record, count):
 
 
 Snapshot.events_since = events_since
+
+
 # Protocols ------------------------------------------------------------------------------
 #
 # Each declared protocol is a class with both of its sides, made from the live view of its
@@ -6244,6 +6246,103 @@ class _BroadcastRing(_Entries):
         return EMPTY
 
 
+class LogQueueEntry:
+    """An entry of `log_queue`: head (a LogEntry) and its parts, source, text (bytes)."""
+
+    __slots__ = ("head", "source", "text",)
+
+    def __init__(self, head, source, text):
+        self.head = head
+        self.source = source
+        self.text = text
+
+    def __repr__(self):
+        return "LogQueueEntry(%r, %r, %r)" % (self.head, self.source, self.text,)
+
+
+class LogQueue(_ByteQueue):
+    """The queue `log_queue`: the client writes, the host reads.
+
+    A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
+
+    LogQueue(view): view is the LiveLogQueueHeader attach hands out for its region (the header,
+    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
+    multiple of 8.
+    """
+
+    __slots__ = ()
+    _VIEW = LiveLogQueueHeader
+    _HEAD = LogEntry
+    _ENTRY = LogQueueEntry
+    _HEADER_SIZE = 40
+    _SIZE = (0, "<H")
+    _KIND = (2, "<B")
+    _RECORD = 0
+    _PADDING = 1
+    _PARTS = (("source", 4, "<B", 32), ("text", 6, "<H", 968),)
+    _CAPACITY = (16, 4)
+    _AREA = 64
+    _WRITE_POS = 0
+    _READ_POS = 32
+    _DROPPED = 8
+
+    def push(self, head, source, text):
+        """The writer's side: head (its size, kind and part lengths are set here) and its
+        parts (bytes or str) as one entry, after a padding entry when it does not fit before
+        the area's end. True when it did not fit: dropped, and counted in dropped(). One
+        writer only."""
+        return self._push(head, (source, text,))
+
+
+class LogRingEntry:
+    """An entry of `log_ring`: head (a LogEntry) and its parts, source, text (bytes)."""
+
+    __slots__ = ("head", "source", "text",)
+
+    def __init__(self, head, source, text):
+        self.head = head
+        self.source = source
+        self.text = text
+
+    def __repr__(self):
+        return "LogRingEntry(%r, %r, %r)" % (self.head, self.source, self.text,)
+
+
+class LogRing(_BroadcastRing):
+    """The broadcast ring `log_ring`: the host writes, the client reads (any number).
+
+    The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
+
+    LogRing(view): view is the LiveLogRingHeader attach hands out for its region (the header,
+    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
+    multiple of 8.
+    """
+
+    __slots__ = ()
+    _VIEW = LiveLogRingHeader
+    _HEAD = LogEntry
+    _ENTRY = LogRingEntry
+    _HEADER_SIZE = 40
+    _SIZE = (0, "<H")
+    _KIND = (2, "<B")
+    _RECORD = 0
+    _PADDING = 1
+    _PARTS = (("source", 4, "<B", 32), ("text", 6, "<H", 968),)
+    _CAPACITY = (16, 4)
+    _AREA = 64
+    _WRITE_POS = 0
+    _TAIL_POS = 8
+    _ENTRIES = 24
+    _SEQ = 16
+
+    def push(self, head, source, text):
+        """The writer's side: head (its size, kind, part lengths and seq are set here) and its
+        parts (bytes or str) as one entry, after a padding entry when it does not fit before
+        the area's end, moving tail_pos past the oldest entries it overwrites first. Returns
+        the entry's seq. One writer only."""
+        return self._push(head, (source, text,))
+
+
 class _Mailbox:
     """One request at a time between a client and a server (abi-runtime mailbox): the
     request, then request_seq bumped (release); the answer, then response_seq = the request
@@ -6356,6 +6455,45 @@ class _Mailbox:
         v._store(self._RESPONSE_TOTAL, 4, min(len(whole), 0xFFFFFFFF), _RELAXED)
         v._store(self._RESPONSE_SEQ, 4, request, _RELEASE)
         return request
+
+
+class MailboxResponse:
+    """An answer of `mailbox`: status (a CommandStatus), text (bytes, as much as the
+    response area held), cut (the whole answer was longer: total bytes), and seq, the
+    request it answers."""
+
+    __slots__ = ("status", "text", "cut", "total", "seq")
+
+    def __init__(self, status, text, cut, total, seq):
+        self.status, self.text, self.cut, self.total, self.seq = status, text, cut, total, seq
+
+    def __repr__(self):
+        return "MailboxResponse(status=%r, text=%r, cut=%r, total=%d, seq=%d)" % (
+            self.status, self.text, self.cut, self.total, self.seq)
+
+
+class Mailbox(_Mailbox):
+    """The mailbox `mailbox`: the client asks, the host answers, one request at a time.
+
+    A client's command mailbox: one request at a time. The request text follows the header, then the response text
+
+    Mailbox(view): view is the LiveMailboxHeader attach hands out for its region (the header, the
+    request area, then the response area; their capacities are in the header).
+    """
+
+    __slots__ = ()
+    _VIEW = LiveMailboxHeader
+    _RESPONSE = MailboxResponse
+    _STATUS_CLASS = CommandStatus
+    _AREA = 64
+    _REQUEST_SEQ = 0
+    _REQUEST_LEN = 4
+    _RESPONSE_SEQ = 8
+    _STATUS = 12
+    _RESPONSE_LEN = 16
+    _RESPONSE_TOTAL = 20
+    _REQUEST_CAPACITY = (24, 4)
+    _RESPONSE_CAPACITY = (28, 4)
 
 
 _FRESH = 0b100
@@ -6544,6 +6682,57 @@ class _Exchange:
         return self._TAKEN(head, items, payload)
 
 
+class DrawList:
+    """A list of `draw` as the reader took it: head (a DrawListHeader), items (each a
+    DrawCmd) and payload (bytes), copied."""
+
+    __slots__ = ("head", "items", "payload")
+
+    def __init__(self, head, items, payload):
+        self.head, self.items, self.payload = head, items, payload
+
+    def __repr__(self):
+        return "DrawList(%r, <%d items>, <%d payload bytes>)" % (self.head, len(self.items), len(self.payload))
+
+
+class Draw(_Exchange):
+    """The exchange `draw`, a triple buffer of lists: the client builds and publishes, the host takes.
+
+    A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2
+
+    Draw(view): view is the LiveDrawHeader attach hands out for its region (the header, then
+    the lists, buffer_size apart: each a DrawListHeader, max_items DrawCmd and max_payload
+    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.
+    """
+
+    __slots__ = ()
+    INITIAL_STATE = 1
+    _INITIAL_STATE = 1
+    _WRITER_START = 0
+    _READER_START = 2
+    _VIEW = LiveDrawHeader
+    _LIST = DrawListHeader
+    _ITEM = DrawCmd
+    _TAKEN = DrawList
+    _AREA = 64
+    _LIST_SIZE = 64
+    _LIST_ALIGN = 8
+    _ITEM_SIZE = 36
+    _STATE = 0
+    _PUBLISHED = 20
+    _BUFFERS = (4, 4)
+    _BUFFER_SIZE = (8, 4)
+    _MAX_ITEMS = (12, 4)
+    _MAX_PAYLOAD = (16, 4)
+    _COUNT = (4, "<I")
+    _COUNT_NAME = "count"
+    _PAYLOAD_LEN = (8, "<I")
+    _PAYLOAD_LEN_NAME = "payload_len"
+    _DROPPED = (20, "<I")
+    _FLAGS = (16, "<I")
+    _OVERFLOW = 1
+
+
 class _Session:
     """A claimed row of a table (abi-runtime claim): claimed by compare-and-swap from free
     with a generation bump, filled in, then active; still the client's while it holds the
@@ -6727,193 +6916,6 @@ class _Session:
         beat = _load(header._mem, cls._row_base(header, index) + cls._HEARTBEAT, 8)
         now = time.monotonic_ns() if now_ns is None else now_ns
         return now - beat > cls.HUNG_MS * 1000000
-
-
-class LogQueueEntry:
-    """An entry of `log_queue`: head (a LogEntry) and its parts, source, text (bytes)."""
-
-    __slots__ = ("head", "source", "text",)
-
-    def __init__(self, head, source, text):
-        self.head = head
-        self.source = source
-        self.text = text
-
-    def __repr__(self):
-        return "LogQueueEntry(%r, %r, %r)" % (self.head, self.source, self.text,)
-
-
-class LogQueue(_ByteQueue):
-    """The queue `log_queue`: the client writes, the host reads.
-
-    A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
-
-    LogQueue(view): view is the LiveLogQueueHeader attach hands out for its region (the header,
-    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
-    multiple of 8.
-    """
-
-    __slots__ = ()
-    _VIEW = LiveLogQueueHeader
-    _HEAD = LogEntry
-    _ENTRY = LogQueueEntry
-    _HEADER_SIZE = 40
-    _SIZE = (0, "<H")
-    _KIND = (2, "<B")
-    _RECORD = 0
-    _PADDING = 1
-    _PARTS = (("source", 4, "<B", 32), ("text", 6, "<H", 968),)
-    _CAPACITY = (16, 4)
-    _AREA = 64
-    _WRITE_POS = 0
-    _READ_POS = 32
-    _DROPPED = 8
-
-    def push(self, head, source, text):
-        """The writer's side: head (its size, kind and part lengths are set here) and its
-        parts (bytes or str) as one entry, after a padding entry when it does not fit before
-        the area's end. True when it did not fit: dropped, and counted in dropped(). One
-        writer only."""
-        return self._push(head, (source, text,))
-
-
-class LogRingEntry:
-    """An entry of `log_ring`: head (a LogEntry) and its parts, source, text (bytes)."""
-
-    __slots__ = ("head", "source", "text",)
-
-    def __init__(self, head, source, text):
-        self.head = head
-        self.source = source
-        self.text = text
-
-    def __repr__(self):
-        return "LogRingEntry(%r, %r, %r)" % (self.head, self.source, self.text,)
-
-
-class LogRing(_BroadcastRing):
-    """The broadcast ring `log_ring`: the host writes, the client reads (any number).
-
-    The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
-
-    LogRing(view): view is the LiveLogRingHeader attach hands out for its region (the header,
-    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
-    multiple of 8.
-    """
-
-    __slots__ = ()
-    _VIEW = LiveLogRingHeader
-    _HEAD = LogEntry
-    _ENTRY = LogRingEntry
-    _HEADER_SIZE = 40
-    _SIZE = (0, "<H")
-    _KIND = (2, "<B")
-    _RECORD = 0
-    _PADDING = 1
-    _PARTS = (("source", 4, "<B", 32), ("text", 6, "<H", 968),)
-    _CAPACITY = (16, 4)
-    _AREA = 64
-    _WRITE_POS = 0
-    _TAIL_POS = 8
-    _ENTRIES = 24
-    _SEQ = 16
-
-    def push(self, head, source, text):
-        """The writer's side: head (its size, kind, part lengths and seq are set here) and its
-        parts (bytes or str) as one entry, after a padding entry when it does not fit before
-        the area's end, moving tail_pos past the oldest entries it overwrites first. Returns
-        the entry's seq. One writer only."""
-        return self._push(head, (source, text,))
-
-
-class MailboxResponse:
-    """An answer of `mailbox`: status (a CommandStatus), text (bytes, as much as the
-    response area held), cut (the whole answer was longer: total bytes), and seq, the
-    request it answers."""
-
-    __slots__ = ("status", "text", "cut", "total", "seq")
-
-    def __init__(self, status, text, cut, total, seq):
-        self.status, self.text, self.cut, self.total, self.seq = status, text, cut, total, seq
-
-    def __repr__(self):
-        return "MailboxResponse(status=%r, text=%r, cut=%r, total=%d, seq=%d)" % (
-            self.status, self.text, self.cut, self.total, self.seq)
-
-
-class Mailbox(_Mailbox):
-    """The mailbox `mailbox`: the client asks, the host answers, one request at a time.
-
-    A client's command mailbox: one request at a time. The request text follows the header, then the response text
-
-    Mailbox(view): view is the LiveMailboxHeader attach hands out for its region (the header, the
-    request area, then the response area; their capacities are in the header).
-    """
-
-    __slots__ = ()
-    _VIEW = LiveMailboxHeader
-    _RESPONSE = MailboxResponse
-    _STATUS_CLASS = CommandStatus
-    _AREA = 64
-    _REQUEST_SEQ = 0
-    _REQUEST_LEN = 4
-    _RESPONSE_SEQ = 8
-    _STATUS = 12
-    _RESPONSE_LEN = 16
-    _RESPONSE_TOTAL = 20
-    _REQUEST_CAPACITY = (24, 4)
-    _RESPONSE_CAPACITY = (28, 4)
-
-
-class DrawList:
-    """A list of `draw` as the reader took it: head (a DrawListHeader), items (each a
-    DrawCmd) and payload (bytes), copied."""
-
-    __slots__ = ("head", "items", "payload")
-
-    def __init__(self, head, items, payload):
-        self.head, self.items, self.payload = head, items, payload
-
-    def __repr__(self):
-        return "DrawList(%r, <%d items>, <%d payload bytes>)" % (self.head, len(self.items), len(self.payload))
-
-
-class Draw(_Exchange):
-    """The exchange `draw`, a triple buffer of lists: the client builds and publishes, the host takes.
-
-    A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2
-
-    Draw(view): view is the LiveDrawHeader attach hands out for its region (the header, then
-    the lists, buffer_size apart: each a DrawListHeader, max_items DrawCmd and max_payload
-    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.
-    """
-
-    __slots__ = ()
-    INITIAL_STATE = 1
-    _INITIAL_STATE = 1
-    _WRITER_START = 0
-    _READER_START = 2
-    _VIEW = LiveDrawHeader
-    _LIST = DrawListHeader
-    _ITEM = DrawCmd
-    _TAKEN = DrawList
-    _AREA = 64
-    _LIST_SIZE = 64
-    _LIST_ALIGN = 8
-    _ITEM_SIZE = 36
-    _STATE = 0
-    _PUBLISHED = 20
-    _BUFFERS = (4, 4)
-    _BUFFER_SIZE = (8, 4)
-    _MAX_ITEMS = (12, 4)
-    _MAX_PAYLOAD = (16, 4)
-    _COUNT = (4, "<I")
-    _COUNT_NAME = "count"
-    _PAYLOAD_LEN = (8, "<I")
-    _PAYLOAD_LEN_NAME = "payload_len"
-    _DROPPED = (20, "<I")
-    _FLAGS = (16, "<I")
-    _OVERFLOW = 1
 
 
 class Client(_Session):

@@ -8,7 +8,8 @@
 //!
 //! One function per kind of thing: views and their field methods (`view.rs`), seqlock methods
 //! and the value classes they read into (`seqlock.rs`), slot rings, event rings, and the bot
-//! example (`ring.rs`). This file holds the section's context and names its classes; what
+//! example (`ring.rs`), and the region protocols' classes (`protocols.rs`, rendered from
+//! `python_protocols.py.j2` and its parts after the rest). This file holds the section's context and names its classes; what
 //! every part reads is in `context.rs`.
 //!
 //! Names: views are `Live` and the struct's class (`LiveBridgeHeader`), a seqlock's value
@@ -81,7 +82,7 @@ pub(super) fn render_live(
     let (context, views, rings) = live_context(schema, names);
     let mut text = COMPILED.render(&context)?;
     if !schema.protocols.is_empty() {
-        text.push_str(&protocols::COMPILED.render(&context.protocols)?);
+        text.push_str(&protocols::render(&context.protocols)?);
     }
     Ok(Some(LiveSection {
         text,

@@ -4,6 +4,8 @@
 //! the classes its results are (`LogQueueEntry`, `MailboxResponse`, `DrawList`). Every offset
 //! and size is the layout's; the Python that runs is the template's.
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 
 use super::context::{Ctx, prim_format};
@@ -12,14 +14,51 @@ use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Que
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_type_name};
 
-/// The template, compiled on first use.
-const TEMPLATE: crate::language_backend::text::Template = crate::language_backend::text::Template {
-    name: "python_protocols.py.j2",
-    source: include_str!("../../../../templates/python_protocols.py.j2"),
-};
+use crate::language_backend::common::RenderError;
+use crate::language_backend::text::{Compiled, Template};
 
-pub(super) static COMPILED: std::sync::LazyLock<crate::language_backend::text::Compiled> =
-    std::sync::LazyLock::new(|| crate::language_backend::text::Compiled::new(&TEMPLATE, |_| {}));
+/// The section's parts, one concern each, rendered in turn over one context: the shared
+/// results and the queues and rings; the mailboxes; the exchanges; the sessions.
+const TEMPLATES: [Template; 4] = [
+    Template {
+        name: "python_protocols.py.j2",
+        source: include_str!("../../../../templates/python_protocols.py.j2"),
+    },
+    Template {
+        name: "python_mailbox.py.j2",
+        source: include_str!("../../../../templates/python_mailbox.py.j2"),
+    },
+    Template {
+        name: "python_exchange.py.j2",
+        source: include_str!("../../../../templates/python_exchange.py.j2"),
+    },
+    Template {
+        name: "python_session.py.j2",
+        source: include_str!("../../../../templates/python_session.py.j2"),
+    },
+];
+
+/// The templates, compiled on first use.
+static COMPILED: LazyLock<Vec<Compiled>> =
+    LazyLock::new(|| TEMPLATES.iter().map(|t| Compiled::new(t, |_| {})).collect());
+
+/// The section's text: each part, two blank lines apart as Python's top-level code is.
+pub(super) fn render(context: &ProtocolsContext) -> Result<String, RenderError> {
+    let mut out = String::new();
+    for part in COMPILED.iter() {
+        let text = part.render(context)?;
+        let text = text.trim_matches('\n');
+        if !out.is_empty() {
+            out.push_str("\n\n\n");
+        } else {
+            // The section follows the live section's last line.
+            out.push_str("\n\n");
+        }
+        out.push_str(text);
+    }
+    out.push('\n');
+    Ok(out)
+}
 
 /// An integer field: (offset, width).
 type Word = (u64, u64);
