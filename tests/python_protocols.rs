@@ -80,7 +80,7 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(lapped[0] + lapped[1], 200, "read + missed = written");
     assert!(line("mailbox:")[0] > 0);
     assert_eq!(line("draw:"), vec![2048]);
-    assert_eq!(line("broken peers:"), vec![12]);
+    assert_eq!(line("broken peers:"), vec![13]);
     assert_eq!(out.lines().last(), Some("ok"));
 }
 
@@ -298,4 +298,40 @@ fn the_python_host_serves_rust_clients_over_a_mapped_file() {
         "no action missed"
     );
     assert!(frees > 0 && reloads > 0);
+}
+
+#[test]
+fn mypy_strict_types_a_bot_on_the_protocol_api() {
+    let dir = common::tools::scratch("python_protocols_typed");
+    std::fs::copy(
+        root().join("tests/python_protocols/typed.py"),
+        dir.join("typed.py"),
+    )
+    .expect("copy typed.py");
+    common::tools::mypy_strict_ok(&dir, "typed.py", &root().join("generated"));
+    // And refuses what the stub says is wrong: a number as the text, a read result used as
+    // an entry without narrowing it.
+    std::fs::write(
+        dir.join("wrong.py"),
+        "import bridge\n\n\ndef f(q: bridge.LogQueue, r: bridge.LogRing) -> bytes:\n    \
+         q.push(bridge.LogEntry(), \"s\", 5)\n    return r.read_next().text\n",
+    )
+    .expect("write wrong.py");
+    let out = Command::new("python3")
+        .args(["-m", "mypy", "--strict", "--no-error-summary", "wrong.py"])
+        .env("MYPYPATH", root().join("generated"))
+        .env("MYPY_CACHE_DIR", dir.join(".mypy_cache"))
+        .current_dir(&dir)
+        .output()
+        .expect("python3 -m mypy (python3 -m pip install --user mypy)");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "mypy accepted wrong.py");
+    assert!(
+        report.contains("wrong.py:5:"),
+        "the number as text: {report}"
+    );
+    assert!(
+        report.contains("wrong.py:6:"),
+        "an unnarrowed read: {report}"
+    );
 }

@@ -301,9 +301,40 @@ def broken_peers(h):
     expect_error("exchange_list_length", lists.take)
     h._source.hold().view[dv._base + 8 : dv._base + 12] = (64).to_bytes(4, "little")
     expect_error("exchange_geometry", B.Draw, dv)
+    names.update(["exchange_contended"] if peer_rewriting_the_state_nonstop(h) else [])
     names.update(["queue_capacity", "ring_positions", "mailbox_length", "mailbox_sequence", "mailbox_capacity"])
     names.update(["exchange_state", "exchange_list_length", "exchange_geometry"])
     return len(names)
+
+
+def peer_rewriting_the_state_nonstop(h):
+    """A peer that changes the state word between every load and compare-and-swap (here the
+    module's compare-and-swap itself, standing in for it): take and publish give up with
+    exchange_contended after their bounded tries, and change nothing."""
+    lists = B.Draw(h.bot_blocks(6).draw())
+    view = lists.view
+    real, calls, pair = B._compare_exchange, [0], [0b100, 0b101]
+
+    def rewritten(mem, offset, width, current, new):
+        calls[0] += 1
+        now = pair[1] if current == pair[0] else pair[0]
+        B._store(mem, offset, width, now)
+        return False, now
+
+    B._compare_exchange = rewritten
+    try:
+        view.set_state(0b100)
+        expect_error("exchange_contended", lists.take)
+        check(calls[0] == 10000, "%d tries" % calls[0])
+        pair[:] = [0b001, 0b101]
+        view.set_state(0b001)
+        expect_error("exchange_contended", lists.publish)
+    finally:
+        B._compare_exchange = real
+    view.set_state(0b101)
+    check(lists.take() is not None, "the reader's own list is still 2: it takes list 1")
+    check(view.published() == 0, "the writer published nothing")
+    return True
 
 
 def main():
