@@ -6830,7 +6830,7 @@ class _Session:
         generation = _load(self._mem, base + self._GENERATION, 4)
         host = self._header._base
         host_generation = _load(self._mem, host + self._HOST_GENERATION, 4)
-        if _load(self._mem, host + self._HOST_STATE, 4) == self._EXITING:
+        if _load(self._mem, host + self._HOST_STATE[0], self._HOST_STATE[1]) == self._EXITING:
             return Standing.HOST_EXITING
         if state in (self._CLAIMED, self._ACTIVE) and generation == self._generation:
             return Standing.CONNECTED
@@ -6943,7 +6943,7 @@ class Client(_Session):
     _WORD = (True, 0)
     _FREE, _CLAIMED, _ACTIVE, _CLOSING = 0, 1, 2, 3
     _HOST_GENERATION = 20
-    _HOST_STATE = 24
+    _HOST_STATE = (24, 4)
     _EXITING = 2
     _BIND = (164, 4, 4)
     _UNBOUND = 255

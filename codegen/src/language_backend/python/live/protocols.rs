@@ -197,7 +197,8 @@ pub(in crate::language_backend::python) struct SessionClass {
     pub(in crate::language_backend::python) active: u64,
     pub(in crate::language_backend::python) closing: u64,
     pub(in crate::language_backend::python) host_generation: u64,
-    pub(in crate::language_backend::python) host_state: u64,
+    /// The host state's (offset, width): 1, 2 or 4 bytes.
+    pub(in crate::language_backend::python) host_state: Word,
     pub(in crate::language_backend::python) exiting: u64,
     /// (offset in the header, count, the width of the word each byte is swapped in).
     pub(in crate::language_backend::python) bind: Option<(u64, u64, u64)>,
@@ -515,7 +516,7 @@ impl Ctx<'_> {
             active: s.active,
             closing: s.closing,
             host_generation: self.offset(s.host_generation.struct_index, s.host_generation.field),
-            host_state: self.offset(s.host_state.struct_index, s.host_state.field),
+            host_state: self.word(s.host_state.struct_index, s.host_state.field),
             exiting: s.exiting,
             bind,
             unbound: s.bind.as_ref().map_or(0, |(_, u)| *u),
