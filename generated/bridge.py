@@ -244,6 +244,20 @@ __all__ = [
     "Stats",
     "SnapshotRing",
     "events_since",
+    "ProtocolError",
+    "Empty",
+    "EMPTY",
+    "Lapped",
+    "Standing",
+    "LogQueueEntry",
+    "LogQueue",
+    "LogRingEntry",
+    "LogRing",
+    "MailboxResponse",
+    "Mailbox",
+    "DrawList",
+    "Draw",
+    "Client",
     "AttachError",
     "attach",
     "Bridge",
@@ -5832,6 +5846,1109 @@ def events_since(record, count):
 Snapshot.events_since = events_since
 
 
+# Protocols ------------------------------------------------------------------------------
+#
+# Each declared protocol is a class with both of its sides, made from the live view of its
+# header as attach hands it out (the view's bytes are the whole region: the header and the
+# area after it). Everything the other side wrote (capacities, positions, sizes, lengths,
+# the exchange's state) is checked before it is used: a broken or hostile peer gives a
+# ProtocolError naming the check (the abi-runtime's names), never another exception, a hang,
+# a read outside the region or an allocation larger than the region. The orderings are the
+# runtime's: the atomic words with the live layer's acquire loads and release stores, the
+# bytes copied in between (a copy, then a re-check where the other side may overwrite them).
+
+
+class ProtocolError(ValueError):
+    """What the other side of a protocol wrote that cannot be right, or a call out of turn.
+
+    check names it, as the abi-runtime does: queue_capacity, queue_positions,
+    queue_entry_size, queue_bad_entry; ring_capacity, ring_positions, ring_entry_size,
+    ring_bad_entry; entry_part_too_long, entry_part_past_entry (an entry's source or text);
+    mailbox_capacity, mailbox_length, mailbox_busy, mailbox_too_long, mailbox_sequence;
+    exchange_geometry, exchange_state, exchange_contended, exchange_list_length.
+    """
+
+    def __init__(self, check, message):
+        self.check = check
+        super().__init__("%s: %s" % (check, message))
+
+
+class Empty:
+    """What read_next returns when there is nothing new: the one value EMPTY."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "EMPTY"
+
+
+EMPTY = Empty()
+
+
+class Lapped:
+    """What read_next returns when the writer overtook the reader: missed entries were
+    overwritten before they were read. The next call returns the oldest entry still there."""
+
+    __slots__ = ("missed",)
+
+    def __init__(self, missed):
+        self.missed = missed
+
+    def __eq__(self, other):
+        return isinstance(other, Lapped) and other.missed == self.missed
+
+    def __hash__(self):
+        return hash(self.missed)
+
+    def __repr__(self):
+        return "Lapped(missed=%d)" % self.missed
+
+
+class Standing(enum.IntEnum):
+    """A client session's standing: its row is still its own (CONNECTED); the host freed it
+    or another claim took it (DISCONNECTED); the host reloaded (host_generation changed) and
+    freed it (RELOADED); the host is exiting (HOST_EXITING)."""
+
+    CONNECTED = 0
+    DISCONNECTED = 1
+    RELOADED = 2
+    HOST_EXITING = 3
+
+
+def _region_bytes(mem, start, size):
+    return bytes(mem.view[start : start + size])
+
+
+def _region_put(mem, start, data):
+    mem.view[start : start + len(data)] = data
+
+
+def _area_capacity(view, word, area, what):
+    """The capacity field word = (offset, width) of an area of entries at area of view,
+    checked: a multiple of 8 from 8 to the bytes the region has after area."""
+    offset, width = word
+    found = view._load(offset, width)
+    room = max(view._length - area, 0)
+    if found == 0 or found % 8 or found > room or area % 8:
+        raise ProtocolError(
+            what + "_capacity", "capacity %d, expected a multiple of 8 from 8 to %d" % (found, room)
+        )
+    return found
+
+
+def _protocol_view(cls, view):
+    if not isinstance(view, cls._VIEW):
+        raise TypeError("%s takes a %s, not %s" % (cls.__name__, cls._VIEW.__name__, type(view).__name__))
+
+
+class _Entries:
+    """What the queue and the ring share: their entries' format (class attributes of each
+    protocol's class) and how an entry is made and read back."""
+
+    __slots__ = ()
+    _what = ""
+
+    @classmethod
+    def _entry_bytes(cls, head, parts):
+        """The whole entry: head (the entry struct), its size, kind and part lengths set here,
+        then each part, padded to a multiple of 8. ProtocolError entry_part_too_long when a part
+        is longer than its bound, or the entry than its size field holds."""
+        if not isinstance(head, cls._HEAD):
+            raise TypeError("the entry's head is a %s, not %s" % (cls._HEAD.__name__, type(head).__name__))
+        raw = bytearray(bytes(head))
+        for k, ((_name, offset, fmt, most), data) in enumerate(zip(cls._PARTS, parts)):
+            data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+            if len(data) > most or len(data) >> (8 * struct.calcsize(fmt)):
+                raise ProtocolError("entry_part_too_long", "entry: part %d is %d bytes, expected at most %d" % (k, len(data), most))
+            struct.pack_into(fmt, raw, offset, len(data))
+            raw += data
+        raw += bytes(-len(raw) % 8)
+        size_offset, size_fmt = cls._SIZE
+        if len(raw) >> (8 * struct.calcsize(size_fmt)):
+            most = (1 << (8 * struct.calcsize(size_fmt))) - 1
+            raise ProtocolError(
+                "entry_part_too_long",
+                "entry: part %d is %d bytes, expected at most %d" % (len(cls._PARTS), len(raw), most),
+            )
+        struct.pack_into(size_fmt, raw, size_offset, len(raw))
+        struct.pack_into(cls._KIND[1], raw, cls._KIND[0], cls._RECORD)
+        return raw
+
+    @classmethod
+    def _head_word(cls, word):
+        """(size, whether padding) of the entry whose first 8 bytes are word."""
+        size = struct.unpack_from(cls._SIZE[1], word, cls._SIZE[0])[0]
+        kind = struct.unpack_from(cls._KIND[1], word, cls._KIND[0])[0]
+        return size, kind == cls._PADDING
+
+    @classmethod
+    def _entry(cls, raw, at):
+        """The entry class of raw (a whole entry's bytes, its size checked): its head and its
+        parts. ProtocolError entry_part_too_long when a part's length is past its bound,
+        entry_part_past_entry when the parts run past the entry."""
+        head = cls._HEAD.from_buffer_copy(raw[: cls._HEADER_SIZE])
+        start, parts = cls._HEADER_SIZE, []
+        for k, (_name, offset, fmt, most) in enumerate(cls._PARTS):
+            n = struct.unpack_from(fmt, raw, offset)[0]
+            if n > most:
+                raise ProtocolError(
+                    "entry_part_too_long",
+                    "%s: entry: part %d is %d bytes, expected at most %d" % (cls._what, k, n, most),
+                )
+            if start + n > len(raw):
+                raise ProtocolError(
+                    "entry_part_past_entry",
+                    "%s: entry: part %d ends at byte %d, past the entry's %d bytes (the entry at %d)"
+                    % (cls._what, k, start + n, len(raw), at),
+                )
+            parts.append(bytes(raw[start : start + n]))
+            start += n
+        return cls._ENTRY(head, *parts)
+
+
+class _ByteQueue(_Entries):
+    """A single-writer, single-reader queue of entries (abi-runtime byte_queue): push never
+    overwrites what pop has not consumed; an entry that does not fit is dropped and counted."""
+
+    __slots__ = ("_view", "_mem", "_base", "_capacity")
+    _what = "queue"
+
+    def __init__(self, view):
+        _protocol_view(type(self), view)
+        self._view, self._mem, self._base = view, view._mem, view._base
+        self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "queue")
+
+    @property
+    def view(self):
+        """The header's live view."""
+        return self._view
+
+    @property
+    def capacity(self):
+        """The area's bytes, as the header said when this was made."""
+        return self._capacity
+
+    def dropped(self):
+        """Entries the writer dropped so far."""
+        return self._view._load(self._DROPPED, 8, _RELAXED)
+
+    def _positions(self, read, write):
+        if read % 8 or write % 8 or write < read or write - read > self._capacity:
+            raise ProtocolError(
+                "queue_positions",
+                "write_pos %d and read_pos %d are not in order within the capacity" % (write, read),
+            )
+
+    def _push(self, head, parts):
+        entry = self._entry_bytes(head, parts)
+        v, cap, n = self._view, self._capacity, len(entry)
+        write = v._load(self._WRITE_POS, 8, _RELAXED)
+        read = v._load(self._READ_POS, 8, _ACQUIRE)
+        self._positions(read, write)
+        at = write % cap
+        pad = cap - at if n > cap - at else 0
+        if pad + n > cap - (write - read):
+            _fetch_add(self._mem, self._base + self._DROPPED, 8, 1)
+            return True
+        area = self._base + self._AREA
+        if pad:
+            word = bytearray(8)
+            struct.pack_into(self._SIZE[1], word, self._SIZE[0], pad)
+            struct.pack_into(self._KIND[1], word, self._KIND[0], self._PADDING)
+            _region_put(self._mem, area + at, word)
+        _region_put(self._mem, area + (write + pad) % cap, entry)
+        v._store(self._WRITE_POS, 8, write + pad + n, _RELEASE)
+        return False
+
+    def pop(self):
+        """The reader's side: the next entry (padding skipped), or None when there is none;
+        its bytes go back to the writer (release). A size or position the writer wrote that
+        cannot be right raises ProtocolError and consumes nothing. One reader only."""
+        v, cap = self._view, self._capacity
+        area = self._base + self._AREA
+        for _ in range(cap // 8 + 1):
+            read = v._load(self._READ_POS, 8, _RELAXED)
+            write = v._load(self._WRITE_POS, 8, _ACQUIRE)
+            self._positions(read, write)
+            if write == read:
+                return None
+            at = read % cap
+            size, padding = self._head_word(_region_bytes(self._mem, area + at, 8))
+            least = 8 if padding else self._HEADER_SIZE
+            if size % 8 or size < least or size > write - read or size > cap - at:
+                raise ProtocolError("queue_entry_size", "the entry at %d has size %d" % (read, size))
+            if padding:
+                v._store(self._READ_POS, 8, read + size, _RELEASE)
+                continue
+            raw = _region_bytes(self._mem, area + at, size)
+            try:
+                return self._entry(raw, read)
+            finally:
+                v._store(self._READ_POS, 8, read + size, _RELEASE)
+        return None
+
+
+class _BroadcastRing(_Entries):
+    """A single-writer, many-reader ring of entries, the oldest overwritten (abi-runtime
+    broadcast_ring): a reader gets an entry, EMPTY, or Lapped(missed), never a torn
+    entry (it copies, then loads tail_pos again, and throws away a copy the writer passed)."""
+
+    __slots__ = ("_view", "_mem", "_base", "_capacity", "_cursor", "_next_seq", "_pending", "_laps", "_late_lap")
+    _what = "ring"
+
+    def __init__(self, view):
+        _protocol_view(type(self), view)
+        self._view, self._mem, self._base = view, view._mem, view._base
+        self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "ring")
+        self._pending, self._laps, self._late_lap = None, 0, False
+        self.join_latest()
+
+    @property
+    def view(self):
+        """The header's live view."""
+        return self._view
+
+    @property
+    def capacity(self):
+        """The area's bytes, as the header said when this was made."""
+        return self._capacity
+
+    @property
+    def laps(self):
+        """Times this reader was lapped."""
+        return self._laps
+
+    def _aligned(self, tail, write):
+        if tail % 8 or write % 8:
+            raise ProtocolError("ring_positions", "tail_pos %d and write_pos %d are not in order" % (tail, write))
+
+    def join_latest(self):
+        """The reader joins at the newest position: it reads what is written from now on."""
+        v = self._view
+        cursor = v._load(self._WRITE_POS, 8)
+        self._next_seq = v._load(self._ENTRIES, 8)
+        self._aligned(v._load(self._TAIL_POS, 8, _RELAXED), cursor)
+        self._cursor, self._pending, self._late_lap = cursor, None, False
+
+    def join_oldest(self):
+        """The reader joins at the oldest whole entry still in the ring."""
+        v = self._view
+        entries = v._load(self._ENTRIES, 8)
+        write = v._load(self._WRITE_POS, 8)
+        cursor = v._load(self._TAIL_POS, 8)
+        self._aligned(cursor, write)
+        self._cursor, self._pending, self._late_lap = cursor, None, False
+        self._next_seq = entries if cursor == write else None
+
+    def _head(self, pos):
+        return self._head_word(_region_bytes(self._mem, self._base + self._AREA + pos % self._capacity, 8))
+
+    def _fits(self, pos, size, padding, limit):
+        least = 8 if padding else max(self._HEADER_SIZE, self._SEQ + 8)
+        return size % 8 == 0 and least <= size <= limit and size <= self._capacity - pos % self._capacity
+
+    def _push(self, head, parts):
+        entry = self._entry_bytes(head, parts)
+        v, cap, n = self._view, self._capacity, len(entry)
+        if n < self._SEQ + 8 or n > cap:
+            raise ProtocolError("ring_bad_entry", "a %d-byte entry is not a whole entry" % n)
+        write = v._load(self._WRITE_POS, 8, _RELAXED)
+        tail = v._load(self._TAIL_POS, 8, _RELAXED)
+        if tail > write or write - tail > cap:
+            tail = write
+        pad = cap - write % cap if n > cap - write % cap else 0
+        end = write + pad + n
+        moved = tail
+        while tail < write and end - tail > cap:
+            size, padding = self._head(tail)
+            if not self._fits(tail, size, padding, write - tail):
+                tail = write
+                break
+            tail += size
+        if end - tail > cap:
+            tail = write + pad
+        if tail != moved:
+            v._store(self._TAIL_POS, 8, tail, _RELEASE)
+        _fence(_RELEASE)
+        area = self._base + self._AREA
+        if pad:
+            word = bytearray(8)
+            struct.pack_into(self._SIZE[1], word, self._SIZE[0], pad)
+            struct.pack_into(self._KIND[1], word, self._KIND[0], self._PADDING)
+            _region_put(self._mem, area + write % cap, word)
+        seq = v._load(self._ENTRIES, 8, _RELAXED)
+        struct.pack_into("<Q", entry, self._SEQ, seq)
+        _region_put(self._mem, area + (write + pad) % cap, entry)
+        v._store(self._ENTRIES, 8, seq + 1, _RELAXED)
+        v._store(self._WRITE_POS, 8, end, _RELEASE)
+        return seq
+
+    def read_next(self):
+        """The next entry, EMPTY when there is nothing new, or Lapped(missed) when the
+        writer overwrote entries this reader had not read (the next call returns the oldest
+        entry still there). Never a torn entry. A lap is reported with the first entry read
+        after it (missed = its seq - the seq expected), so the entries read and missed add
+        up to the entries written. ProtocolError for what no honest writer writes."""
+        if self._pending is not None:
+            entry, self._pending = self._pending, None
+            return entry
+        v, cap = self._view, self._capacity
+        lapped, unsettled = False, 0
+        for _ in range(2 * cap // 8 + 3):
+            tail = v._load(self._TAIL_POS, 8)
+            write = v._load(self._WRITE_POS, 8)
+            self._aligned(tail, write)
+            if tail > write or write - tail > cap or self._cursor > write:
+                # A writer that moved on between the two loads looks like this for a moment;
+                # only one that keeps showing it is broken.
+                unsettled += 1
+                if unsettled < 8:
+                    continue
+                raise ProtocolError("ring_positions", "tail_pos %d and write_pos %d are not in order" % (tail, write))
+            unsettled = 0
+            if self._cursor < tail:
+                self._cursor, lapped = tail, True
+                continue
+            if self._cursor == write:
+                # Lapped, and nothing written since: the next entry read tells how many
+                # were missed (its seq), which the entries counter cannot (it is loaded
+                # apart from write_pos, and a writer may have moved on between the loads).
+                self._late_lap = self._late_lap or lapped
+                return EMPTY
+            size, padding = self._head(self._cursor)
+            if not self._fits(self._cursor, size, padding, write - self._cursor):
+                _fence(_ACQUIRE)
+                if v._load(self._TAIL_POS, 8, _RELAXED) > self._cursor:
+                    continue
+                raise ProtocolError("ring_entry_size", "the entry at %d has size %d" % (self._cursor, size))
+            raw = None
+            if not padding:
+                start = self._base + self._AREA + self._cursor % cap
+                raw = _region_bytes(self._mem, start, size)
+            # The copy is whole only if the writer did not move the tail past it meanwhile.
+            _fence(_ACQUIRE)
+            if v._load(self._TAIL_POS, 8, _RELAXED) > self._cursor:
+                continue
+            at = self._cursor
+            self._cursor += size
+            if padding:
+                continue
+            seq = struct.unpack_from("<Q", raw, self._SEQ)[0]
+            expected = seq if self._next_seq is None else self._next_seq
+            self._next_seq = seq + 1
+            entry = self._entry(raw, at)
+            if lapped or self._late_lap or seq > expected:
+                self._pending, self._late_lap = entry, False
+                self._laps += 1
+                return Lapped(max(seq - expected, 0))
+            return entry
+        self._late_lap = self._late_lap or lapped
+        return EMPTY
+
+
+class LogQueueEntry:
+    """An entry of `log_queue`: head (a LogEntry) and its parts, source, text (bytes)."""
+
+    __slots__ = ("head", "source", "text",)
+
+    def __init__(self, head, source, text):
+        self.head = head
+        self.source = source
+        self.text = text
+
+    def __repr__(self):
+        return "LogQueueEntry(%r, %r, %r)" % (self.head, self.source, self.text,)
+
+
+class LogQueue(_ByteQueue):
+    """The queue `log_queue`: the client writes, the host reads.
+
+    A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
+
+    LogQueue(view): view is the LiveLogQueueHeader attach hands out for its region (the header,
+    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
+    multiple of 8.
+    """
+
+    __slots__ = ()
+    _VIEW = LiveLogQueueHeader
+    _HEAD = LogEntry
+    _ENTRY = LogQueueEntry
+    _HEADER_SIZE = 40
+    _SIZE = (0, "<H")
+    _KIND = (2, "<B")
+    _RECORD = 0
+    _PADDING = 1
+    _PARTS = (("source", 4, "<B", 32), ("text", 6, "<H", 968),)
+    _CAPACITY = (16, 4)
+    _AREA = 64
+    _WRITE_POS = 0
+    _READ_POS = 32
+    _DROPPED = 8
+
+    def push(self, head, source, text):
+        """The writer's side: head (its size, kind and part lengths are set here) and its
+        parts (bytes or str) as one entry, after a padding entry when it does not fit before
+        the area's end. True when it did not fit: dropped, and counted in dropped(). One
+        writer only."""
+        return self._push(head, (source, text,))
+
+
+class LogRingEntry:
+    """An entry of `log_ring`: head (a LogEntry) and its parts, source, text (bytes)."""
+
+    __slots__ = ("head", "source", "text",)
+
+    def __init__(self, head, source, text):
+        self.head = head
+        self.source = source
+        self.text = text
+
+    def __repr__(self):
+        return "LogRingEntry(%r, %r, %r)" % (self.head, self.source, self.text,)
+
+
+class LogRing(_BroadcastRing):
+    """The broadcast ring `log_ring`: the host writes, the client reads (any number).
+
+    The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
+
+    LogRing(view): view is the LiveLogRingHeader attach hands out for its region (the header,
+    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
+    multiple of 8.
+    """
+
+    __slots__ = ()
+    _VIEW = LiveLogRingHeader
+    _HEAD = LogEntry
+    _ENTRY = LogRingEntry
+    _HEADER_SIZE = 40
+    _SIZE = (0, "<H")
+    _KIND = (2, "<B")
+    _RECORD = 0
+    _PADDING = 1
+    _PARTS = (("source", 4, "<B", 32), ("text", 6, "<H", 968),)
+    _CAPACITY = (16, 4)
+    _AREA = 64
+    _WRITE_POS = 0
+    _TAIL_POS = 8
+    _ENTRIES = 24
+    _SEQ = 16
+
+    def push(self, head, source, text):
+        """The writer's side: head (its size, kind, part lengths and seq are set here) and its
+        parts (bytes or str) as one entry, after a padding entry when it does not fit before
+        the area's end, moving tail_pos past the oldest entries it overwrites first. Returns
+        the entry's seq. One writer only."""
+        return self._push(head, (source, text,))
+
+
+class _Mailbox:
+    """One request at a time between a client and a server (abi-runtime mailbox): the
+    request, then request_seq bumped (release); the answer, then response_seq = the request
+    answered (release). Every length the other side wrote is checked against the capacities."""
+
+    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "waits")
+
+    def __init__(self, view):
+        _protocol_view(type(self), view)
+        self._view, self._mem, self._base = view, view._mem, view._base
+        request = view._load(*self._REQUEST_CAPACITY)
+        response = view._load(*self._RESPONSE_CAPACITY)
+        room = max(view._length - self._AREA, 0)
+        if request == 0 or response == 0 or request + response > room:
+            raise ProtocolError(
+                "mailbox_capacity",
+                "capacities %d and %d, expected both above 0 within %d bytes" % (request, response, room),
+            )
+        self._request_capacity, self._response_capacity = request, response
+        self._seq = view._load(self._REQUEST_SEQ, 4, _RELAXED)
+        self.waits = 0
+
+    @property
+    def view(self):
+        """The header's live view."""
+        return self._view
+
+    @property
+    def request_capacity(self):
+        """The request area's bytes: a request holds at most one less."""
+        return self._request_capacity
+
+    @property
+    def response_capacity(self):
+        """The response area's bytes."""
+        return self._response_capacity
+
+    def request(self, text):
+        """The client's side: writes text (bytes or str) and its length, then bumps
+        request_seq (release); returns the request's number, which its answer carries.
+        ProtocolError mailbox_busy while the previous request has no answer, mailbox_too_long
+        past request_capacity - 1 bytes."""
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        v = self._view
+        seq = v._load(self._REQUEST_SEQ, 4, _RELAXED)
+        if v._load(self._RESPONSE_SEQ, 4) != seq:
+            raise ProtocolError("mailbox_busy", "a request is waiting for its answer")
+        limit = self._request_capacity - 1
+        if len(data) > limit:
+            raise ProtocolError("mailbox_too_long", "a %d-byte request, expected at most %d" % (len(data), limit))
+        _region_put(self._mem, self._base + self._AREA, data)
+        v._store(self._REQUEST_LEN, 4, len(data), _RELAXED)
+        self._seq = (seq + 1) & 0xFFFFFFFF
+        v._store(self._REQUEST_SEQ, 4, self._seq, _RELEASE)
+        return self._seq
+
+    def poll_response(self, seq=None):
+        """The client's side: the answer to request seq (the last one this made, by default),
+        or None while it has none. ProtocolError mailbox_length when response_len is past the
+        response area."""
+        seq = self._seq if seq is None else seq
+        v = self._view
+        if v._load(self._RESPONSE_SEQ, 4) != seq:
+            return None
+        n = v._load(self._RESPONSE_LEN, 4)
+        if n > self._response_capacity:
+            raise ProtocolError("mailbox_length", "response_len is %d, expected at most %d" % (n, self._response_capacity))
+        text = _region_bytes(self._mem, self._base + self._AREA + self._request_capacity, n)
+        total = max(v._load(self._RESPONSE_TOTAL, 4), n)
+        return self._RESPONSE(self._STATUS_CLASS(v._load(self._STATUS, 4)), text, total > n, total, seq)
+
+    def wait_response(self, timeout, seq=None):
+        """poll_response until it has the answer or timeout seconds passed (None then); the
+        polls that found none are counted in waits."""
+        deadline = time.monotonic() + timeout
+        tries = 0
+        while True:
+            found = self.poll_response(seq)
+            if found is not None:
+                return found
+            self.waits += 1
+            if time.monotonic() >= deadline:
+                return None
+            tries += 1
+            time.sleep(0 if tries < _spins else 0.0001)
+
+    def serve(self, answer):
+        """The server's side: when a request waits, answers it with answer(text) -> (status,
+        the whole answer's bytes or str), cut to the response area, and stores response_seq
+        = its number (release). Returns the number answered, or None. ProtocolError
+        mailbox_sequence or mailbox_length for counters or a length no client writes."""
+        v = self._view
+        request = v._load(self._REQUEST_SEQ, 4)
+        response = v._load(self._RESPONSE_SEQ, 4, _RELAXED)
+        if request == response:
+            return None
+        if request != (response + 1) & 0xFFFFFFFF:
+            raise ProtocolError(
+                "mailbox_sequence", "response_seq %d answers no request (request_seq %d)" % (response, request)
+            )
+        n = v._load(self._REQUEST_LEN, 4, _RELAXED)
+        if n >= self._request_capacity:
+            raise ProtocolError("mailbox_length", "request_len is %d, expected at most %d" % (n, self._request_capacity - 1))
+        status, whole = answer(_region_bytes(self._mem, self._base + self._AREA, n))
+        whole = whole.encode("utf-8") if isinstance(whole, str) else bytes(whole)
+        kept = whole[: self._response_capacity]
+        _region_put(self._mem, self._base + self._AREA + self._request_capacity, kept)
+        v._store(self._STATUS, 4, int(status), _RELAXED)
+        v._store(self._RESPONSE_LEN, 4, len(kept), _RELAXED)
+        v._store(self._RESPONSE_TOTAL, 4, min(len(whole), 0xFFFFFFFF), _RELAXED)
+        v._store(self._RESPONSE_SEQ, 4, request, _RELEASE)
+        return request
+
+
+class MailboxResponse:
+    """An answer of `mailbox`: status (a CommandStatus), text (bytes, as much as the
+    response area held), cut (the whole answer was longer: total bytes), and seq, the
+    request it answers."""
+
+    __slots__ = ("status", "text", "cut", "total", "seq")
+
+    def __init__(self, status, text, cut, total, seq):
+        self.status, self.text, self.cut, self.total, self.seq = status, text, cut, total, seq
+
+    def __repr__(self):
+        return "MailboxResponse(status=%r, text=%r, cut=%r, total=%d, seq=%d)" % (
+            self.status, self.text, self.cut, self.total, self.seq)
+
+
+class Mailbox(_Mailbox):
+    """The mailbox `mailbox`: the client asks, the host answers, one request at a time.
+
+    A client's command mailbox: one request at a time. The request text follows the header, then the response text
+
+    Mailbox(view): view is the LiveMailboxHeader attach hands out for its region (the header, the
+    request area, then the response area; their capacities are in the header).
+    """
+
+    __slots__ = ()
+    _VIEW = LiveMailboxHeader
+    _RESPONSE = MailboxResponse
+    _STATUS_CLASS = CommandStatus
+    _AREA = 64
+    _REQUEST_SEQ = 0
+    _REQUEST_LEN = 4
+    _RESPONSE_SEQ = 8
+    _STATUS = 12
+    _RESPONSE_LEN = 16
+    _RESPONSE_TOTAL = 20
+    _REQUEST_CAPACITY = (24, 4)
+    _RESPONSE_CAPACITY = (28, 4)
+
+
+_FRESH = 0b100
+# Compare-exchanges of the state word one call makes at most: an honest peer changes it at
+# most once per publication, so one that keeps changing it is given up on.
+_EXCHANGE_TRIES = 10000
+
+
+def _exchange_state(state, own):
+    """(shared index, fresh) of a triple buffer's state word; ProtocolError exchange_state for
+    a word no honest side leaves (or one naming the caller's own buffer as shared)."""
+    index = state & 0b11
+    if index > 2 or state & ~(0b11 | _FRESH) or index == own:
+        raise ProtocolError(
+            "exchange_state",
+            "triple buffer: state %#x, expected a buffer index 0 to 2 (not the caller's own) and the "
+            "fresh bit" % state,
+        )
+    return index, bool(state & _FRESH)
+
+
+def _exchange_contended():
+    return ProtocolError(
+        "exchange_contended",
+        "triple buffer: the state word changed under each of %d compare-exchanges" % _EXCHANGE_TRIES,
+    )
+
+
+class _Exchange:
+    """A triple buffer of whole lists (abi-runtime triple_buffer): the writer builds its list
+    (add, bounded by the header's capacities) and publishes it by swapping it with the shared
+    one (fresh); the reader takes the shared one when it is fresh. The state word changes
+    only by compare-and-swap, so neither side ever sees a list the other is using."""
+
+    __slots__ = (
+        "_view", "_mem", "_base", "_buffer_size", "_max_items", "_max_payload",
+        "_writer", "_reader", "_head", "_count", "_payload_len", "_dropped", "_overflow",
+    )
+
+    def __init__(self, view):
+        _protocol_view(type(self), view)
+        self._view, self._mem, self._base = view, view._mem, view._base
+        buffers = view._load(*self._BUFFERS)
+        size = view._load(*self._BUFFER_SIZE)
+        items = view._load(*self._MAX_ITEMS)
+        payload = view._load(*self._MAX_PAYLOAD)
+        room = max(view._length - self._AREA, 0)
+        need = self._LIST_SIZE + items * self._ITEM_SIZE + payload
+        if buffers != 3 or size < need or size % self._LIST_ALIGN or self._AREA % self._LIST_ALIGN or 3 * size > room:
+            raise ProtocolError(
+                "exchange_geometry",
+                "triple buffer: %d lists of %d bytes, expected 3 that hold their header, items and "
+                "payload within %d bytes" % (buffers, size, room),
+            )
+        self._buffer_size, self._max_items, self._max_payload = size, items, payload
+        self._writer, self._reader = self._WRITER_START, self._READER_START
+        self.begin()
+
+    @property
+    def view(self):
+        """The header's live view."""
+        return self._view
+
+    @property
+    def max_items(self):
+        """Items a list holds."""
+        return self._max_items
+
+    @property
+    def max_payload(self):
+        """Payload bytes a list holds."""
+        return self._max_payload
+
+    @property
+    def count(self):
+        """Items in the list being built."""
+        return self._count
+
+    @property
+    def payload_len(self):
+        """Payload bytes in the list being built: where the next add's payload starts."""
+        return self._payload_len
+
+    @property
+    def dropped(self):
+        """Items the list being built dropped (it was full)."""
+        return self._dropped
+
+    def reset(self):
+        """Both sides back to the lists they start with (a new claim of the row, or a host's
+        reload, after which the state word holds the initial state again)."""
+        self._writer, self._reader = self._WRITER_START, self._READER_START
+        self.begin()
+
+    def reset_state(self):
+        """The host's side of a new claim or a reload: stores the initial state (release)."""
+        self._view._store(self._STATE, 4, self._INITIAL_STATE, _RELEASE)
+        self.reset()
+
+    def _list(self, index):
+        return self._base + self._AREA + index * self._buffer_size
+
+    def begin(self, head=None):
+        """Starts a new list in the writer's buffer: head (the list struct; its count, payload
+        length, flags and dropped are the builder's), or zeros."""
+        if head is not None and not isinstance(head, self._LIST):
+            raise TypeError("a list's head is a %s, not %s" % (self._LIST.__name__, type(head).__name__))
+        self._head = self._LIST() if head is None else self._LIST.from_buffer_copy(bytes(head))
+        self._count = self._payload_len = self._dropped = 0
+        self._overflow = False
+
+    def add(self, item, payload=b""):
+        """Adds item (the item struct) and its payload bytes to the list being built: True, or
+        False when either does not fit (then nothing is added, the list's overflow flag is set
+        and dropped counts it)."""
+        if not isinstance(item, self._ITEM):
+            raise TypeError("an item is a %s, not %s" % (self._ITEM.__name__, type(item).__name__))
+        payload = bytes(payload)
+        if self._count >= self._max_items or self._payload_len + len(payload) > self._max_payload:
+            self._dropped += 1
+            self._overflow = True
+            return False
+        start = self._list(self._writer) + self._LIST_SIZE
+        _region_put(self._mem, start + self._count * self._ITEM_SIZE, bytes(item))
+        _region_put(self._mem, start + self._max_items * self._ITEM_SIZE + self._payload_len, payload)
+        self._count += 1
+        self._payload_len += len(payload)
+        return True
+
+    def publish(self):
+        """Hands the list built over (shared, fresh), takes the shared buffer in exchange,
+        counts it in published and begins a new list. True when the reader had not taken the
+        previous list (it is overwritten, never shown). ProtocolError exchange_state for a state
+        the reader cannot have left, exchange_contended when it changed under every try:
+        nothing changes then."""
+        raw = bytearray(bytes(self._head))
+        flags = struct.unpack_from(self._FLAGS[1], raw, self._FLAGS[0])[0]
+        struct.pack_into(self._COUNT[1], raw, self._COUNT[0], self._count)
+        struct.pack_into(self._PAYLOAD_LEN[1], raw, self._PAYLOAD_LEN[0], self._payload_len)
+        struct.pack_into(self._DROPPED[1], raw, self._DROPPED[0], min(self._dropped, (1 << (8 * struct.calcsize(self._DROPPED[1]))) - 1))
+        struct.pack_into(self._FLAGS[1], raw, self._FLAGS[0], flags | self._OVERFLOW if self._overflow else flags & ~self._OVERFLOW)
+        _region_put(self._mem, self._list(self._writer), raw)
+        current = self._view._load(self._STATE, 4)
+        for _ in range(_EXCHANGE_TRIES):
+            index, fresh = _exchange_state(current, self._writer)
+            ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, self._writer | _FRESH)
+            if ok:
+                break
+        else:
+            raise _exchange_contended()
+        self._writer = index
+        published = self._view._load(self._PUBLISHED, 4, _RELAXED)
+        self._view._store(self._PUBLISHED, 4, published + 1, _RELEASE)
+        self.begin()
+        return fresh
+
+    def take(self):
+        """The reader's side: the newest list when one was published since the last take (its
+        head, items and payload, copied), else None. ProtocolError exchange_state for a state the
+        writer cannot have left, exchange_contended when it changed under every try,
+        exchange_list_length for a count or payload length past the header's capacities."""
+        current = self._view._load(self._STATE, 4)
+        for _ in range(_EXCHANGE_TRIES):
+            index, fresh = _exchange_state(current, self._reader)
+            if not fresh:
+                return None
+            ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, self._reader)
+            if ok:
+                break
+        else:
+            raise _exchange_contended()
+        self._reader = index
+        start = self._list(index)
+        head = self._LIST.from_buffer_copy(_region_bytes(self._mem, start, self._LIST_SIZE))
+        count = getattr(head, self._COUNT_NAME)
+        payload_len = getattr(head, self._PAYLOAD_LEN_NAME)
+        for field, found, limit in ((self._COUNT_NAME, count, self._max_items), (self._PAYLOAD_LEN_NAME, payload_len, self._max_payload)):
+            if found > limit:
+                raise ProtocolError(
+                    "exchange_list_length", "triple buffer: list %s is %d, expected at most %d" % (field, found, limit)
+                )
+        items_at = start + self._LIST_SIZE
+        raw = _region_bytes(self._mem, items_at, count * self._ITEM_SIZE)
+        items = [self._ITEM.from_buffer_copy(raw, k * self._ITEM_SIZE) for k in range(count)]
+        payload = _region_bytes(self._mem, items_at + self._max_items * self._ITEM_SIZE, payload_len)
+        return self._TAKEN(head, items, payload)
+
+
+class DrawList:
+    """A list of `draw` as the reader took it: head (a DrawListHeader), items (each a
+    DrawCmd) and payload (bytes), copied."""
+
+    __slots__ = ("head", "items", "payload")
+
+    def __init__(self, head, items, payload):
+        self.head, self.items, self.payload = head, items, payload
+
+    def __repr__(self):
+        return "DrawList(%r, <%d items>, <%d payload bytes>)" % (self.head, len(self.items), len(self.payload))
+
+
+class Draw(_Exchange):
+    """The exchange `draw`, a triple buffer of lists: the client builds and publishes, the host takes.
+
+    A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2
+
+    Draw(view): view is the LiveDrawHeader attach hands out for its region (the header, then
+    the lists, buffer_size apart: each a DrawListHeader, max_items DrawCmd and max_payload
+    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.
+    """
+
+    __slots__ = ()
+    INITIAL_STATE = 1
+    _INITIAL_STATE = 1
+    _WRITER_START = 0
+    _READER_START = 2
+    _VIEW = LiveDrawHeader
+    _LIST = DrawListHeader
+    _ITEM = DrawCmd
+    _TAKEN = DrawList
+    _AREA = 64
+    _LIST_SIZE = 64
+    _LIST_ALIGN = 8
+    _ITEM_SIZE = 36
+    _STATE = 0
+    _PUBLISHED = 20
+    _BUFFERS = (4, 4)
+    _BUFFER_SIZE = (8, 4)
+    _MAX_ITEMS = (12, 4)
+    _MAX_PAYLOAD = (16, 4)
+    _COUNT = (4, "<I")
+    _COUNT_NAME = "count"
+    _PAYLOAD_LEN = (8, "<I")
+    _PAYLOAD_LEN_NAME = "payload_len"
+    _DROPPED = (20, "<I")
+    _FLAGS = (16, "<I")
+    _OVERFLOW = 1
+
+
+class _Session:
+    """A claimed row of a table (abi-runtime claim): claimed by compare-and-swap from free
+    with a generation bump, filled in, then active; still the client's while it holds the
+    claim's generation; the host frees it. The class's static methods are the host's side."""
+
+    __slots__ = ("_header", "_mem", "_index", "_row", "_generation", "_host_generation")
+
+    def __init__(self, header, index):
+        raise TypeError("a session is made by %s.claim(header, index)" % type(self).__name__)
+
+    @classmethod
+    def _row_base(cls, header, index):
+        _protocol_view(cls, header)
+        if not 0 <= index < cls.ROWS:
+            raise IndexError("%s has %d rows; index %d" % (cls.__name__, cls.ROWS, index))
+        return header._base + cls._TABLE + index * cls._ROW_SIZE
+
+    @classmethod
+    def claim(cls, header, index):
+        """Claims row index if it is free: its state becomes claimed (compare-and-swap) and its
+        generation is bumped (the claim keeps the value it got). The session, or None when
+        another client holds the row or won the race. Fill the row in (session.row), then
+        activate()."""
+        base = cls._row_base(header, index)
+        mem = header._mem
+        host_generation = _load(mem, header._base + cls._HOST_GENERATION, 4)
+        ok, _found = _compare_exchange(mem, base + cls._STATE, 4, cls._FREE, cls._CLAIMED)
+        if not ok:
+            return None
+        session = object.__new__(cls)
+        session._header, session._mem, session._index = header, mem, index
+        session._row = cls._ROW_VIEW(mem, base)
+        session._generation = (_fetch_add(mem, base + cls._GENERATION, 4, 1) + 1) & 0xFFFFFFFF
+        session._host_generation = host_generation
+        return session
+
+    @property
+    def row(self):
+        """The row's live view, to fill in before activate()."""
+        return self._row
+
+    @property
+    def index(self):
+        """The row's index."""
+        return self._index
+
+    @property
+    def generation(self):
+        """The generation this claim gave the row."""
+        return self._generation
+
+    @property
+    def host_generation(self):
+        """The host's generation when the row was claimed."""
+        return self._host_generation
+
+    def _try_move(self, start, end):
+        base = self._row._base
+        if self._WORD is not None:
+            low_state, word_at = self._WORD
+            def word(state):
+                if low_state:
+                    return state | self._generation << 32
+                return self._generation | state << 32
+            ok, _found = _compare_exchange(self._mem, base + word_at, 8, word(start), word(end))
+            return ok
+        return (
+            _load(self._mem, base + self._GENERATION, 4) == self._generation
+            and _compare_exchange(self._mem, base + self._STATE, 4, start, end)[0]
+            and _load(self._mem, base + self._GENERATION, 4) == self._generation
+        )
+
+    def activate(self):
+        """Marks the row filled in and in use (release). False when the row is no longer this
+        client's (then nothing is stored)."""
+        return self._try_move(self._CLAIMED, self._ACTIVE)
+
+    def heartbeat(self, now_ns=None):
+        """Stores the heartbeat (release): now_ns, or time.monotonic_ns(). At least every
+        HEARTBEAT_MS milliseconds; the host counts one older than HUNG_MS as hung."""
+        _store(self._mem, self._row._base + self._HEARTBEAT, 8, time.monotonic_ns() if now_ns is None else now_ns)
+
+    def set_waiting(self, waiting):
+        """Stores whether the client sleeps on its tick event (release)."""
+        _store(self._mem, self._row._base + self._WAITING, 4, 1 if waiting else 0)
+
+    def standing(self):
+        """Whether the row is still this client's: HOST_EXITING when the host says it exits;
+        CONNECTED while the row holds the claim's generation and a state of its own; else
+        RELOADED when host_generation changed since the claim, DISCONNECTED when not. The
+        row's state is loaded first (acquire): a row a reload freed shows the new
+        host_generation."""
+        base = self._row._base
+        state = _load(self._mem, base + self._STATE, 4)
+        generation = _load(self._mem, base + self._GENERATION, 4)
+        host = self._header._base
+        host_generation = _load(self._mem, host + self._HOST_GENERATION, 4)
+        if _load(self._mem, host + self._HOST_STATE[0], self._HOST_STATE[1]) == self._EXITING:
+            return Standing.HOST_EXITING
+        if state in (self._CLAIMED, self._ACTIVE) and generation == self._generation:
+            return Standing.CONNECTED
+        if host_generation != self._host_generation:
+            return Standing.RELOADED
+        return Standing.DISCONNECTED
+
+    def close(self):
+        """Says goodbye: the row's state becomes closing (release), for the host to free it.
+        False when the row was no longer this client's (then nothing is stored)."""
+        return self._try_move(self._ACTIVE, self._CLOSING) or self._try_move(self._CLAIMED, self._CLOSING)
+
+    @classmethod
+    def _bind(cls, header, pad, current, new):
+        if cls._BIND is None:
+            raise TypeError("%s binds nothing: the schema names no bind table" % cls.__name__)
+        offset, count, width = cls._BIND
+        if not 0 <= pad < count:
+            raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
+        word_at = header._base + offset + pad - pad % width
+        shift = 8 * (pad % width)
+        word = _load(header._mem, word_at, width)
+        while True:
+            if (word >> shift) & 0xFF != current:
+                return False
+            wanted = (word & ~(0xFF << shift)) | (new << shift)
+            ok, word = _compare_exchange(header._mem, word_at, width, word, wanted)
+            if ok:
+                return True
+
+    def bind_pad(self, pad):
+        """Binds pad to this row: its owner byte goes from unbound to the row's index by
+        compare-and-swap of the word holding it. False when another row holds it."""
+        return self._bind(self._header, pad, self._UNBOUND, self._index)
+
+    def unbind_pad(self, pad):
+        """Lets pad go, if this row holds it (compare-and-swap back to unbound)."""
+        return self._bind(self._header, pad, self._index, self._UNBOUND)
+
+    @classmethod
+    def pad_owner(cls, header, pad):
+        """The row that owns pad, or None when it is unbound (the host's or anyone's view)."""
+        if cls._BIND is None:
+            raise TypeError("%s binds nothing: the schema names no bind table" % cls.__name__)
+        offset, count, _width = cls._BIND
+        if not 0 <= pad < count:
+            raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
+        owner = _load(header._mem, header._base + offset + pad, 1)
+        return None if owner == cls._UNBOUND else owner
+
+    @classmethod
+    def row_state(cls, header, index):
+        """(state, generation) of row index (acquire): the host's view of it."""
+        base = cls._row_base(header, index)
+        return (
+            cls._STATE_CLASS(_load(header._mem, base + cls._STATE, 4)),
+            _load(header._mem, base + cls._GENERATION, 4),
+        )
+
+    @classmethod
+    def free(cls, header, index):
+        """The host's side: frees row index (its state becomes free, release), whatever its
+        client does; the client notices at its next standing()."""
+        _store(header._mem, cls._row_base(header, index) + cls._STATE, 4, cls._FREE)
+
+    @classmethod
+    def reload(cls, header):
+        """The host's side of a reload: bumps host_generation (release), then frees every row
+        that is not free. Returns the new host_generation."""
+        _protocol_view(cls, header)
+        at = header._base + cls._HOST_GENERATION
+        generation = (_load(header._mem, at, 4) + 1) & 0xFFFFFFFF
+        _store(header._mem, at, 4, generation)
+        for index in range(cls.ROWS):
+            if _load(header._mem, cls._row_base(header, index) + cls._STATE, 4) != cls._FREE:
+                cls.free(header, index)
+        return generation
+
+    @classmethod
+    def hung(cls, header, index, now_ns=None):
+        """The host's side: whether row index's heartbeat is older than HUNG_MS at now_ns (or
+        time.monotonic_ns())."""
+        beat = _load(header._mem, cls._row_base(header, index) + cls._HEARTBEAT, 8)
+        now = time.monotonic_ns() if now_ns is None else now_ns
+        return now - beat > cls.HUNG_MS * 1000000
+
+
+class Client(_Session):
+    """The session `client`: a row of `bridge_header.clients` that the client claims and the host frees.
+
+    A client's row: claimed by compare-and-swap from free with a generation bump, filled in, then active; a heartbeat at least every 100 ms; gone when the row no longer holds its generation, when the host reloads (host_generation changes) or exits; closing to say goodbye
+
+    Client.claim(header, index): header is the LiveBridgeHeader attach hands out; the row's view
+    is a LiveClientEntry. The static methods are the host's side.
+    """
+
+    __slots__ = ()
+    ROWS = 8
+    HEARTBEAT_MS = 100
+    HUNG_MS = 1000
+    _VIEW = LiveBridgeHeader
+    _ROW_VIEW = LiveClientEntry
+    _STATE_CLASS = ClientState
+    _TABLE = 256
+    _ROW_SIZE = 128
+    _STATE = 0
+    _GENERATION = 4
+    _HEARTBEAT = 16
+    _WAITING = 36
+    _WORD = (True, 0)
+    _FREE, _CLAIMED, _ACTIVE, _CLOSING = 0, 1, 2, 3
+    _HOST_GENERATION = 20
+    _HOST_STATE = (24, 4)
+    _EXITING = 2
+    _BIND = (164, 4, 4)
+    _UNBOUND = 255
+
+
 
 # Attaching ------------------------------------------------------------------------------
 #
@@ -5950,7 +7067,7 @@ class _AttachTable:
 
     __slots__ = (
         "name", "cls", "header", "header_size", "table_offset", "max_rows", "row_size",
-        "row_offset", "row_size_field", "row_count", "extent", "rows", "geometry",
+        "row_offset", "row_size_field", "row_count", "extent", "rows", "geometry", "initial",
     )
 
     def __init__(self, **fields):
@@ -6352,6 +7469,7 @@ _attach_tables = (
             _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None, (64, ((1, (5,)),)), (None, None)),
             _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
         ),
+        initial=(),
         geometry=(
             ("ring_slots", None, (144, 4), False, 1, 1, 8),
             ("ring_slot_size", None, (148, 4), False, 12168, 8, 32768),
@@ -6378,6 +7496,7 @@ _attach_tables = (
             _AttachRow("pad_input", 1, None, False, 32, 8, (), False, None, None, (None, None)),
             _AttachRow("mailbox", 2, None, False, 66, 4, (), False, None, (64, ((1, (1,)), (1, (2,)),)), (None, None)),
         ),
+        initial=(),
         geometry=(
             ("capacity", 0, (16, 4), False, 8, 8, 16384),
             ("request_capacity", 2, (24, 4), False, 1, 1, None),
@@ -6401,6 +7520,7 @@ _attach_tables = (
             _AttachRow("params", 1, None, False, 8768, 8, (), False, None, None, (None, None)),
             _AttachRow("stats", 2, None, False, 4160, 8, (), False, None, None, (None, None)),
         ),
+        initial=((0, 0, 4, 1),),
         geometry=(
             ("buffers", 0, (4, 4), True, 3, 0, 3),
             ("buffer_size", 0, (8, 4), True, 90176, 0, 90176),
@@ -6634,6 +7754,9 @@ def _produce_table(image, t, base, stride, path, given):
     for (name, pos, word, _equal, _a, _b, _default), value in zip(table.geometry, values):
         owner, at = (table.header, base) if pos is None else (table.rows[pos].name, base + places[pos][0])
         _produce_put(image, at, word, value, "%s%s.%s" % (path, owner, name))
+    for pos, offset, width, value in table.initial:
+        # An exchange's state word starts at the initial state the schema declares.
+        _produce_put(image, base + places[pos][0], (offset, width), value, path + table.rows[pos].name)
     for pos, row in enumerate(table.rows):
         if row.blocks is None:
             continue

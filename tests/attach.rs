@@ -9,6 +9,7 @@ use bridge_abi::live::{self, Bridge};
 use bridge_abi::runtime::attach::PlacedTable;
 use bridge_abi::runtime::{Region, SharedBuf};
 use common::image::{self, at};
+use common::rng::Rng;
 use common::verdict::rust_verdict as verdict;
 
 fn offset_in(base: Region<'_>, view: Region<'_>) -> usize {
@@ -163,22 +164,6 @@ fn a_newer_producer_with_a_longer_header_attaches() {
     let bridge = Bridge::attach(buf.region()).expect("an 0.12 host attaches");
     assert_eq!(bridge.producer().minor, 12);
     assert_eq!(bridge.header_size(), 1400);
-}
-
-/// A xorshift generator: reproducible without a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// Every placed region of `t` and its blocks lies inside `len`.

@@ -546,7 +546,15 @@ fn stub_schemas() -> Vec<(String, String)> {
     let read = |path: &Path| std::fs::read_to_string(path).expect("read a schema");
     let mut schemas = vec![("bridge".to_string(), read(&root.join("schema.toml")))];
     for folder in [
-        "python", "c", "rust", "attach", "live", "hostile", "markdown", "layout",
+        "python",
+        "c",
+        "rust",
+        "attach",
+        "live",
+        "hostile",
+        "markdown",
+        "layout",
+        "protocols",
     ] {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures").join(folder))
             .expect("a fixture folder")

@@ -3,10 +3,14 @@
 
 pub mod image;
 pub mod markdown_table;
+pub mod protocol_clients;
+pub mod protocol_host;
+pub mod protocol_hostile;
 pub mod random_schema;
 pub mod readme;
 pub mod recording;
 pub mod reference;
+pub mod rng;
 pub mod tools;
 pub mod verdict;
 

@@ -23,6 +23,7 @@ use super::names::{Namer, Names, python_field_alias, python_type_name};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::geometry::GeometryRule;
+use crate::ir::protocol::ProtocolKind;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::text::{Compiled, Template};
@@ -153,6 +154,9 @@ pub(in crate::language_backend::python) struct TableData {
     geometry: Vec<GeometryData>,
     /// Whether this is the root layout.
     pub(in crate::language_backend::python) root: bool,
+    /// (row position, offset in its struct, width, value): the state words of the
+    /// exchanges its rows hold, and the initial state the producer stores in each.
+    initial: Vec<(usize, u64, u64, u32)>,
 }
 
 #[derive(Serialize, Default)]
@@ -440,7 +444,28 @@ fn table_data(
             })
             .collect(),
         root: schema.attach.root == Some(t),
+        initial: initial_states(schema, l),
     }
+}
+
+/// The state word of each exchange whose header a struct row of `l` holds, and the
+/// initial state the schema declares for it.
+fn initial_states(schema: &Schema, l: &LayoutTable) -> Vec<(usize, u64, u64, u32)> {
+    let mut out = Vec::new();
+    for (pos, r) in l.rows.iter().enumerate() {
+        let Holds::Struct { struct_index, .. } = r.holds else {
+            continue;
+        };
+        for p in &schema.protocols {
+            if let ProtocolKind::Exchange(e) = &p.kind
+                && e.header == struct_index
+            {
+                let offset = schema.layout.of(struct_index).fields[e.state].offset;
+                out.push((pos, offset, 4, e.initial_state));
+            }
+        }
+    }
+    out
 }
 
 /// The names the docs' example uses: the module, the root's first ring row, and its first

@@ -8,7 +8,8 @@
 //!
 //! One function per kind of thing: views and their field methods (`view.rs`), seqlock methods
 //! and the value classes they read into (`seqlock.rs`), slot rings, event rings, and the bot
-//! example (`ring.rs`). This file holds the section's context and names its classes; what
+//! example (`ring.rs`), and the region protocols' classes (`protocols.rs`, rendered from
+//! `python_protocols.py.j2` and its parts after the rest). This file holds the section's context and names its classes; what
 //! every part reads is in `context.rs`.
 //!
 //! Names: views are `Live` and the struct's class (`LiveBridgeHeader`), a seqlock's value
@@ -18,6 +19,7 @@
 //! named after a keyword or `release`.
 
 mod context;
+mod protocols;
 mod ring;
 mod seqlock;
 mod view;
@@ -36,6 +38,7 @@ use context::Ctx;
 use ring::{Example, RingClass};
 use view::ViewClass;
 // The stub (`stub/live.rs`) types the classes and functions these describe.
+pub(in crate::language_backend::python) use protocols::ProtocolsContext;
 pub(in crate::language_backend::python) use ring::EventsFunction;
 pub(in crate::language_backend::python) use seqlock::{Slot, ValueClass};
 pub(in crate::language_backend::python) use view::Method;
@@ -77,8 +80,12 @@ pub(super) fn render_live(
         return Ok(None);
     }
     let (context, views, rings) = live_context(schema, names);
+    let mut text = COMPILED.render(&context)?;
+    if !schema.protocols.is_empty() {
+        text.push_str(&protocols::render(&context.protocols)?);
+    }
     Ok(Some(LiveSection {
-        text: COMPILED.render(&context)?,
+        text,
         unavailable_error: context.unavailable_error.clone(),
         contended_error: context.contended_error.clone(),
         exports: context.exports.clone(),
@@ -102,6 +109,9 @@ pub(in crate::language_backend::python) struct LiveContext {
     pub(in crate::language_backend::python) rings: Vec<RingClass>,
     pub(in crate::language_backend::python) events: Vec<EventsFunction>,
     example: Option<Example>,
+    /// The region protocols' section (`protocols.rs`), rendered after the rest.
+    #[serde(skip)]
+    pub(in crate::language_backend::python) protocols: ProtocolsContext,
     #[serde(skip)]
     exports: Vec<String>,
 }
@@ -159,12 +169,16 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
     }
     let example = rings.first().and_then(|r| cx.example(r, &views));
+    let protocols = cx.protocols(&mut module);
     let mut exports = vec![unavailable_error.clone(), contended_error.clone()];
     exports.extend(HELPERS.split_whitespace().map(String::from));
     exports.extend(views.iter().map(|v| v.name.clone()));
     exports.extend(values.iter().map(|v| v.name.clone()));
     exports.extend(rings.iter().map(|r| r.name.clone()));
     exports.extend(events.iter().map(|e| e.name.clone()));
+    if !schema.protocols.is_empty() {
+        exports.extend(protocols.exports());
+    }
     let context = LiveContext {
         abi_name: schema.abi.name.clone(),
         unavailable_error,
@@ -174,6 +188,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         rings,
         events,
         example,
+        protocols,
         exports,
     };
     (context, cx.views, ring_names)

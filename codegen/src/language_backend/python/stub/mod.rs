@@ -9,6 +9,7 @@
 
 mod attach;
 mod live;
+mod protocols;
 mod types;
 
 use std::fmt::Write as _;
@@ -94,6 +95,9 @@ pub(super) fn render_stub(
     }
     if let Some(live) = &live {
         live.write(&mut out, schema, names)?;
+        if !schema.protocols.is_empty() {
+            protocols::write_protocols(&mut out, &live.protocols);
+        }
     }
     if let Some(attach) = &attach {
         attach.write(&mut out);
@@ -109,6 +113,7 @@ pub(super) fn render_stub(
     if out.contains("builtins.") {
         stub.push_str("import builtins\n");
     }
+
     stub.push_str(if shared {
         "import array\nimport ctypes\nimport enum\nimport mmap\n\
          from collections.abc import Iterable, Iterator\n\
@@ -117,6 +122,9 @@ pub(super) fn render_stub(
         "import ctypes\nimport enum\nfrom collections.abc import Iterator\n\
          from typing import Any, ClassVar, Final, Generic, TypeVar, overload\n\n"
     });
+    if out.contains("Callable[") {
+        stub.push_str("from collections.abc import Callable\n\n");
+    }
     stub.push_str(&out);
     Ok(stub)
 }

@@ -1,0 +1,158 @@
+//! The stub's protocol section: the error, the read results and a class per declared
+//! protocol with both sides' signatures, typed from the context `live/protocols.rs` rendered
+//! the module's section from (every name as the module has it).
+
+use std::fmt::Write as _;
+
+use crate::language_backend::python::live::ProtocolsContext;
+
+/// What every protocol section has; `{error}`, `{empty_class}`, `{empty}`, `{lapped}` and
+/// `{standing}` are the names the module gave them.
+const SHARED: &str = r#"
+class {error}(ValueError):
+    check: str
+    def __init__(self, check: str, message: str) -> None: ...
+
+class {empty_class}: ...
+
+{empty}: {empty_class}
+
+class {lapped}:
+    missed: int
+    def __init__(self, missed: int) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class {standing}(enum.IntEnum):
+    CONNECTED = 0
+    DISCONNECTED = 1
+    RELOADED = 2
+    HOST_EXITING = 3
+"#;
+
+/// Writes the section's stub into `out`.
+pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
+    out.push_str(
+        &SHARED
+            .replace("{error}", &p.error)
+            .replace("{empty_class}", &p.empty_class)
+            .replace("{empty}", &p.empty)
+            .replace("{lapped}", &p.lapped)
+            .replace("{standing}", &p.standing),
+    );
+    for q in &p.queues {
+        let _ = writeln!(out, "\nclass {}:\n    head: {}", q.entry, q.head);
+        let mut params = String::new();
+        let mut takes = String::new();
+        for part in &q.parts {
+            let _ = writeln!(out, "    {}: bytes", part.attr);
+            let _ = write!(params, ", {}: bytes", part.attr);
+            let _ = write!(takes, ", {}: bytes | str", part.attr);
+        }
+        let _ = writeln!(
+            out,
+            "    def __init__(self, head: {}{params}) -> None: ...",
+            q.head
+        );
+        let _ = writeln!(
+            out,
+            "\nclass {}:\n    def __init__(self, view: {v}) -> None: ...\n    @property\n    \
+             def view(self) -> {v}: ...\n    @property\n    def capacity(self) -> int: ...",
+            q.class,
+            v = q.view
+        );
+        match q.seq {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "    def dropped(self) -> int: ...\n    \
+                     def push(self, head: {}{takes}) -> bool: ...\n    \
+                     def pop(self) -> {} | None: ...",
+                    q.head, q.entry
+                );
+            }
+            Some(_) => {
+                let _ = writeln!(
+                    out,
+                    "    @property\n    def laps(self) -> int: ...\n    \
+                     def join_latest(self) -> None: ...\n    def join_oldest(self) -> None: ...\n    \
+                     def push(self, head: {}{takes}) -> int: ...\n    \
+                     def read_next(self) -> {} | {} | {}: ...",
+                    q.head, q.entry, p.empty_class, p.lapped
+                );
+            }
+        }
+    }
+    for m in &p.mailboxes {
+        let _ = writeln!(
+            out,
+            "\nclass {r}:\n    status: {s}\n    text: bytes\n    cut: bool\n    total: int\n    seq: int\n    \
+             def __init__(self, status: {s}, text: bytes, cut: bool, total: int, seq: int) -> None: ...\n\
+             \nclass {c}:\n    waits: int\n    def __init__(self, view: {v}) -> None: ...\n    \
+             @property\n    def view(self) -> {v}: ...\n    \
+             @property\n    def request_capacity(self) -> int: ...\n    \
+             @property\n    def response_capacity(self) -> int: ...\n    \
+             def request(self, text: bytes | str) -> int: ...\n    \
+             def poll_response(self, seq: int | None = None) -> {r} | None: ...\n    \
+             def wait_response(self, timeout: float, seq: int | None = None) -> {r} | None: ...\n    \
+             def serve(self, answer: Callable[[bytes], tuple[int, bytes | str]]) -> int | None: ...",
+            r = m.response,
+            s = m.status_class,
+            c = m.class,
+            v = m.view
+        );
+    }
+    for e in &p.exchanges {
+        let _ = writeln!(
+            out,
+            "\nclass {t}:\n    head: {l}\n    items: list[{i}]\n    payload: bytes\n    \
+             def __init__(self, head: {l}, items: list[{i}], payload: bytes) -> None: ...\n\
+             \nclass {c}:\n    INITIAL_STATE: ClassVar[int]\n    \
+             def __init__(self, view: {v}) -> None: ...\n    \
+             @property\n    def view(self) -> {v}: ...\n    \
+             @property\n    def max_items(self) -> int: ...\n    \
+             @property\n    def max_payload(self) -> int: ...\n    \
+             @property\n    def count(self) -> int: ...\n    \
+             @property\n    def payload_len(self) -> int: ...\n    \
+             @property\n    def dropped(self) -> int: ...\n    \
+             def reset(self) -> None: ...\n    def reset_state(self) -> None: ...\n    \
+             def begin(self, head: {l} | None = None) -> None: ...\n    \
+             def add(self, item: {i}, payload: bytes = b\"\") -> bool: ...\n    \
+             def publish(self) -> bool: ...\n    def take(self) -> {t} | None: ...",
+            t = e.taken,
+            l = e.list,
+            i = e.item,
+            c = e.class,
+            v = e.view
+        );
+    }
+    for s in &p.sessions {
+        let _ = writeln!(
+            out,
+            "\nclass {c}:\n    ROWS: ClassVar[int]\n    HEARTBEAT_MS: ClassVar[int]\n    HUNG_MS: ClassVar[int]\n    \
+             def __init__(self, header: {v}, index: int) -> None: ...\n    \
+             @classmethod\n    def claim(cls, header: {v}, index: int) -> {c} | None: ...\n    \
+             @property\n    def row(self) -> {r}: ...\n    \
+             @property\n    def index(self) -> int: ...\n    \
+             @property\n    def generation(self) -> int: ...\n    \
+             @property\n    def host_generation(self) -> int: ...\n    \
+             def activate(self) -> bool: ...\n    \
+             def heartbeat(self, now_ns: int | None = None) -> None: ...\n    \
+             def set_waiting(self, waiting: bool) -> None: ...\n    \
+             def standing(self) -> {standing}: ...\n    \
+             def close(self) -> bool: ...\n    \
+             def bind_pad(self, pad: int) -> bool: ...\n    \
+             def unbind_pad(self, pad: int) -> bool: ...\n    \
+             @classmethod\n    def pad_owner(cls, header: {v}, pad: int) -> int | None: ...\n    \
+             @classmethod\n    def row_state(cls, header: {v}, index: int) -> tuple[{st}, int]: ...\n    \
+             @classmethod\n    def free(cls, header: {v}, index: int) -> None: ...\n    \
+             @classmethod\n    def reload(cls, header: {v}) -> int: ...\n    \
+             @classmethod\n    def hung(cls, header: {v}, index: int, now_ns: int | None = None) -> bool: ...",
+            c = s.class,
+            v = s.view,
+            r = s.row_view,
+            st = s.state_class,
+            standing = p.standing
+        );
+    }
+}

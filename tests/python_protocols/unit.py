@@ -1,0 +1,355 @@
+"""Every operation of the generated module's protocol classes, both sides in one process, on
+an image the module's own lay_out/produce made (tests/python_protocols.rs runs it):
+unit.py MODULE_DIR. Prints one line of figures per part, then `ok`; any failed check raises.
+
+The expected values are worked out here from the protocols' rules (sizes padded to 8, a
+padding entry at the area's end, free bytes = capacity - (write - read)), not read back
+from the generator.
+"""
+
+import sys
+import time
+
+import bridge as B
+
+GEOMETRY = {
+    "mailbox.request_capacity": 64,
+    "mailbox.response_capacity": 48,
+    "log_queue.capacity": 512,
+    "log_ring.capacity": 512,
+}
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def expect_error(check_name, call, *args):
+    try:
+        call(*args)
+    except B.ProtocolError as e:
+        check(e.check == check_name, "%s, expected %s" % (e, check_name))
+        return
+    raise AssertionError("no %s" % check_name)
+
+
+def entry_size(source, text):
+    return (40 + len(source) + len(text) + 7) // 8 * 8
+
+
+def image():
+    img = B.lay_out(GEOMETRY)
+    buf = bytearray(len(img))
+    return buf, B.produce(buf, img)
+
+
+def head(level=0, tick=0):
+    h = B.LogEntry()
+    h.level, h.tick = level, tick
+    return h
+
+
+def queue_wrap_at_every_offset(h):
+    """Each start offset 0, 8, ... of the area, and entries of every size up to the area:
+    the bytes popped are those pushed, and a padding entry fills the area's end exactly
+    when the entry does not fit before it."""
+    view = h.client_blocks(0).log_queue()
+    q = B.LogQueue(view)
+    cap = q.capacity
+    check(cap == 512, "capacity %d" % cap)
+    paddings = cases = 0
+    for start in range(0, cap, 8):
+        for text_len in range(0, cap - 40 - 7 + 1, 56):
+            view.set_write_pos(start + 7 * cap)
+            view.set_read_pos(start + 7 * cap)
+            text = bytes((i * 7 + start) % 251 for i in range(text_len))
+            size = entry_size(b"src", text)
+            at = start % cap
+            pad = cap - at if size > cap - at else 0
+            dropped = q.push(head(3, start), b"src", text)
+            if pad + size > cap:
+                check(dropped, "an entry of %d after %d padding bytes must drop" % (size, pad))
+                continue
+            check(not dropped, "dropped at %d" % start)
+            check(view.write_pos() == start + 7 * cap + pad + size, "write_pos at %d" % start)
+            if pad:
+                raw = bytes(h._source.hold().view[view._base + 64 + at : view._base + 64 + at + 8])
+                check(int.from_bytes(raw[:2], "little") == pad and raw[2] == 1, "padding word at %d" % at)
+                paddings += 1
+            got = q.pop()
+            check(got is not None and got.text == text and got.source == b"src", "popped at %d" % start)
+            check(got.head.size == size and got.head.tick == start and got.head.level == 3, "head at %d" % start)
+            check(q.pop() is None, "empty after one")
+            check(view.read_pos() == view.write_pos(), "read_pos caught up")
+            cases += 1
+    return cases, paddings
+
+
+def queue_full_drops_and_counts(h):
+    q = B.LogQueue(h.client_blocks(1).log_queue())
+    size = entry_size(b"s", b"0123456789")
+    fit = q.capacity // size
+    drops = [q.push(head(), b"s", b"0123456789") for _ in range(fit + 5)]
+    check(drops == [False] * fit + [True] * 5, "%d fit, then drops: %s" % (fit, drops))
+    check(q.dropped() == 5, "dropped counts %d" % q.dropped())
+    got = [q.pop() for _ in range(fit + 1)]
+    check(all(e is not None for e in got[:fit]) and got[fit] is None, "popped what fit")
+    check(not q.push(head(), b"s", b"again"), "room again after the pops")
+    expect_error("entry_part_too_long", q.push, head(), b"s" * 33, b"")
+    expect_error("entry_part_too_long", q.push, head(), b"", b"t" * 969)
+    return fit, q.dropped()
+
+
+def ring_wrap_at_every_offset(h):
+    view = h.log_ring()
+    ring = B.LogRing(view)
+    cap = ring.capacity
+    read = paddings = 0
+    for start in range(0, cap, 8):
+        view.set_write_pos(start + 3 * cap)
+        view.set_tail_pos(start + 3 * cap)
+        view.set_entries(1000 + start)
+        ring.join_oldest()
+        for n in range(3):
+            text = str(start * 10 + n).encode() * (n + 1)
+            before = view.write_pos()
+            seq = ring.push(head(1, n), b"r", text)
+            check(seq == 1000 + start + n, "seq %d" % seq)
+            if view.write_pos() - before > entry_size(b"r", text):
+                paddings += 1
+        for n in range(3):
+            got = ring.read_next()
+            check(isinstance(got, B.LogRingEntry), "entry %d at %d: %r" % (n, start, got))
+            check(got.head.seq == 1000 + start + n and got.text == str(start * 10 + n).encode() * (n + 1), "entry at %d" % start)
+            read += 1
+        check(ring.read_next() is B.EMPTY, "empty at %d" % start)
+    return read, paddings
+
+
+def ring_lapped_reader(h):
+    view = h.log_ring()
+    writer, reader = B.LogRing(view), B.LogRing(view)
+    reader.join_latest()
+    written = 200
+    for k in range(written):
+        writer.push(head(), b"", str(view.entries()).encode())
+    first = reader.read_next()
+    check(isinstance(first, B.Lapped) and first.missed > 0, "lapped: %r" % first)
+    entries, missed = [], first.missed
+    while True:
+        got = reader.read_next()
+        if got is B.EMPTY:
+            break
+        if isinstance(got, B.Lapped):
+            missed += got.missed
+            continue
+        check(got.text == str(got.head.seq).encode(), "a whole entry")
+        entries.append(got.head.seq)
+    check(entries == list(range(entries[0], entries[0] + len(entries))), "in order")
+    check(len(entries) + missed == written, "%d read + %d missed = %d" % (len(entries), missed, written))
+    check(reader.laps == 1, "one lap")
+    expect_error("ring_bad_entry", writer.push, head(), b"", b"x" * 600)
+    return len(entries), missed
+
+
+def mailbox_round_trip_and_cut(h):
+    box = B.Mailbox(h.client_blocks(2).mailbox())
+    check((box.request_capacity, box.response_capacity) == (64, 48), "capacities")
+    check(box.serve(lambda t: (0, t)) is None, "nothing to serve")
+    seq = box.request("ping")
+    check(box.poll_response() is None, "no answer yet")
+    expect_error("mailbox_busy", box.request, "again")
+    t0 = time.monotonic()
+    check(box.wait_response(0.02) is None and time.monotonic() - t0 >= 0.02, "a wait times out")
+    check(box.waits > 0, "waits counted")
+    check(box.serve(lambda t: (B.CommandStatus(1), b"pong:" + t)) == seq, "served")
+    got = box.poll_response()
+    check(got.text == b"pong:ping" and got.status == 1 and not got.cut and got.seq == seq, "answer %r" % got)
+    seq = box.request(b"long")
+    box.serve(lambda t: (0, b"y" * 100))
+    got = box.wait_response(1.0)
+    check(got.cut and got.total == 100 and got.text == b"y" * 48, "cut answer %r" % got)
+    expect_error("mailbox_too_long", box.request, b"z" * 64)
+    check(box.request(b"z" * 63) == seq + 1, "63 bytes fit")
+    return box.waits
+
+
+def draw_full_list(h):
+    d = B.Draw(h.bot_blocks(0).draw())
+    check(d.view.state() == B.Draw.INITIAL_STATE == 1, "lay_out stored the initial state")
+    check(d.take() is None, "nothing published")
+    lh = B.DrawListHeader()
+    lh.seq, lh.for_tick = 7, 70
+    d.begin(lh)
+    cmd = B.DrawCmd()
+    added = sum(d.add(cmd) for _ in range(d.max_items + 3))
+    check(added == d.max_items and d.dropped == 3, "%d added, %d dropped" % (added, d.dropped))
+    check(not d.add(cmd, b"p"), "a full list drops payload too")
+    check(d.publish() is False, "nothing overwritten")
+    got = d.take()
+    check(got.head.count == d.max_items and got.head.dropped == 4, "count and dropped")
+    check(got.head.flags & B.DrawListFlags.OVERFLOW and got.head.seq == 7 and got.head.for_tick == 70, "overflow")
+    d.begin()
+    check(d.add(cmd, b"a" * d.max_payload) and not d.add(cmd, b"b"), "payload bound")
+    d.publish()
+    d.begin()
+    cmd.color = 99
+    d.add(cmd, b"c" * 8)
+    check(d.publish() is True, "the list the reader never took is overwritten")
+    got = d.take()
+    check(len(got.items) == 1 and got.items[0].color == 99 and got.payload == b"c" * 8, "the newest")
+    check(d.take() is None, "taken once")
+    return added
+
+
+def session(h):
+    hd = h.header()
+    for pad in range(4):
+        hd.compare_exchange_pad_owner_at(pad, 0, B.NO_PAD)
+    s = B.Client.claim(hd, 3)
+    check(s is not None and s.generation == 1, "claimed")
+    check(B.Client.claim(hd, 3) is None, "a claimed row is not free")
+    s.row.set_name("unit")
+    check(s.activate() and s.standing() == B.Standing.CONNECTED, "active")
+    check(B.Client.row_state(hd, 3) == (B.ClientState.ACTIVE, 1), "row state")
+    s.heartbeat(5_000_000_000)
+    check(B.Client.hung(hd, 3, 6_000_000_001) and not B.Client.hung(hd, 3, 5_500_000_000), "hung check")
+    s.set_waiting(True)
+    check(s.row.waiting() == 1, "waiting")
+    check(s.bind_pad(2) and B.Client.pad_owner(hd, 2) == 3, "bound")
+    other = B.Client.claim(hd, 4)
+    check(not other.bind_pad(2), "another row holds the pad")
+    check(s.unbind_pad(2) and B.Client.pad_owner(hd, 2) is None, "unbound")
+    B.Client.free(hd, 3)
+    check(s.standing() == B.Standing.DISCONNECTED, "a free is a disconnect")
+    thief = B.Client.claim(hd, 3)
+    check(thief.generation == 2 and s.standing() == B.Standing.DISCONNECTED, "another generation")
+    check(not s.close() and B.Client.row_state(hd, 3)[0] == B.ClientState.CLAIMED, "a lost row is left alone")
+    thief.activate()
+    generation = B.Client.reload(hd)
+    check(thief.standing() == B.Standing.RELOADED and generation == 2, "a reload")
+    again = B.Client.claim(hd, 3)
+    again.activate()
+    hd.set_host_state(B.HostState.EXITING)
+    check(again.standing() == B.Standing.HOST_EXITING, "exiting")
+    hd.set_host_state(B.HostState.RUNNING)
+    check(again.close() and B.Client.row_state(hd, 3)[0] == B.ClientState.CLOSING, "goodbye")
+    try:
+        B.Client(hd, 0)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a session is made by claim")
+    return again.generation
+
+
+def broken_peers(h):
+    """One named error for each thing a broken peer can write."""
+    names = set()
+    block = h.client_blocks(5)
+    qv = block.log_queue()
+    q = B.LogQueue(qv)
+    qv.set_write_pos(16)
+    qv.set_read_pos(24)
+    expect_error("queue_positions", q.pop)
+    qv.set_read_pos(0)
+    h._source.hold().view[qv._base + 64 : qv._base + 66] = (12).to_bytes(2, "little")
+    expect_error("queue_entry_size", q.pop)
+    h._source.hold().view[qv._base + 64 : qv._base + 66] = (48).to_bytes(2, "little")
+    qv.set_write_pos(48)
+    h._source.hold().view[qv._base + 70 : qv._base + 72] = (900).to_bytes(2, "little")
+    expect_error("entry_part_past_entry", q.pop)
+    qv.set_write_pos(96)
+    qv.set_read_pos(48)
+    h._source.hold().view[qv._base + 112 : qv._base + 114] = (48).to_bytes(2, "little")
+    h._source.hold().view[qv._base + 118 : qv._base + 120] = (1000).to_bytes(2, "little")
+    expect_error("entry_part_too_long", q.pop)
+    qv.set_read_pos(0)
+    qv.set_write_pos(48)
+    names.update(["queue_positions", "queue_entry_size", "entry_part_past_entry", "entry_part_too_long"])
+    h._source.hold().view[qv._base + 16 : qv._base + 20] = (12).to_bytes(4, "little")
+    expect_error("queue_capacity", B.LogQueue, qv)
+    rv = h.log_ring()
+    r = B.LogRing(rv)
+    rv.set_write_pos(rv.write_pos() + 4)
+    expect_error("ring_positions", r.read_next)
+    mv = block.mailbox()
+    box = B.Mailbox(mv)
+    box.request("x")
+    mv.set_response_seq(mv.request_seq())
+    mv.set_response_len(49)
+    expect_error("mailbox_length", box.poll_response)
+    mv.set_request_seq(mv.request_seq() + 5)
+    expect_error("mailbox_sequence", box.serve, lambda t: (0, t))
+    mv.set_request_seq(mv.response_seq() + 1)
+    mv.set_request_len(64)
+    expect_error("mailbox_length", box.serve, lambda t: (0, t))
+    h._source.hold().view[mv._base + 24 : mv._base + 28] = (4000).to_bytes(4, "little")
+    expect_error("mailbox_capacity", B.Mailbox, mv)
+    dv = h.bot_blocks(5).draw()
+    d = B.Draw(dv)
+    dv.set_state(0b1011)
+    expect_error("exchange_state", d.take)
+    expect_error("exchange_state", d.publish)
+    dv.set_state(0b101)
+    lists = B.Draw(dv)
+    lists.reset()
+    dv.set_state(0b100 | 1)
+    base = dv._base + 64 + 1 * 90176
+    h._source.hold().view[base + 4 : base + 8] = (5000).to_bytes(4, "little")
+    expect_error("exchange_list_length", lists.take)
+    h._source.hold().view[dv._base + 8 : dv._base + 12] = (64).to_bytes(4, "little")
+    expect_error("exchange_geometry", B.Draw, dv)
+    names.update(["exchange_contended"] if peer_rewriting_the_state_nonstop(h) else [])
+    names.update(["queue_capacity", "ring_positions", "mailbox_length", "mailbox_sequence", "mailbox_capacity"])
+    names.update(["exchange_state", "exchange_list_length", "exchange_geometry"])
+    return len(names)
+
+
+def peer_rewriting_the_state_nonstop(h):
+    """A peer that changes the state word between every load and compare-and-swap (here the
+    module's compare-and-swap itself, standing in for it): take and publish give up with
+    exchange_contended after their bounded tries, and change nothing."""
+    lists = B.Draw(h.bot_blocks(6).draw())
+    view = lists.view
+    real, calls, pair = B._compare_exchange, [0], [0b100, 0b101]
+
+    def rewritten(mem, offset, width, current, new):
+        calls[0] += 1
+        now = pair[1] if current == pair[0] else pair[0]
+        B._store(mem, offset, width, now)
+        return False, now
+
+    B._compare_exchange = rewritten
+    try:
+        view.set_state(0b100)
+        expect_error("exchange_contended", lists.take)
+        check(calls[0] == 10000, "%d tries" % calls[0])
+        pair[:] = [0b001, 0b101]
+        view.set_state(0b001)
+        expect_error("exchange_contended", lists.publish)
+    finally:
+        B._compare_exchange = real
+    view.set_state(0b101)
+    check(lists.take() is not None, "the reader's own list is still 2: it takes list 1")
+    check(view.published() == 0, "the writer published nothing")
+    return True
+
+
+def main():
+    buf, h = image()
+    print("queue wrap: %d cases, %d padding entries" % queue_wrap_at_every_offset(h))
+    print("queue full: %d fit, %d dropped" % queue_full_drops_and_counts(h))
+    print("ring wrap: %d read, %d padding entries" % ring_wrap_at_every_offset(h))
+    print("ring lapped: %d read, %d missed" % ring_lapped_reader(h))
+    print("mailbox: %d waits" % mailbox_round_trip_and_cut(h))
+    print("draw: %d added to a full list" % draw_full_list(h))
+    print("session: generation %d" % session(h))
+    print("broken peers: %d named errors" % broken_peers(h))
+    h.release()
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
