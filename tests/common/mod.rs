@@ -3,6 +3,7 @@
 
 pub mod image;
 pub mod markdown_table;
+pub mod protocol_peer;
 pub mod random_schema;
 pub mod readme;
 pub mod reference;
