@@ -36,9 +36,7 @@ use common::protocol_peer::{
     CLIENT_ENTRY, CLIENTS, DRAW_CMD, DRAW_LISTS, DRAW_STATE, HOST_GENERATION, MAILBOX, QUEUE, RING,
     ROW, answer, log_entry, log_parts, produce_file, regions,
 };
-use common::tools::{c_inline_functions, compile_c_header, run_ok, scratch};
-
-const STRICT: &str = "-O2 -Wall -Wextra -Werror -pedantic -Wconversion -Wsign-conversion -Wshadow";
+use common::tools::{STRICT_WARNINGS, c_inline_functions, compile_c_header, run_ok, scratch};
 
 fn manifest(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -97,7 +95,8 @@ fn every_protocol_helper_runs_in_c11_cxx17_32_bit_and_sanitized() {
     let mut outputs = Vec::new();
     for (compiler, flags, exe) in builds {
         let mut args: Vec<&str> = flags.split(' ').collect();
-        args.extend(STRICT.split(' '));
+        args.push("-O2");
+        args.extend(STRICT_WARNINGS);
         args.extend(["ops.c", "-o", exe]);
         run_ok(compiler, &args, &dir);
         outputs.push(run_ok(dir.join(exe).to_str().unwrap(), &[], &dir));
@@ -172,7 +171,8 @@ fn the_demo_schemas_protocol_helpers_compile() {
     std::fs::write(dir.join("all.c"), program).unwrap();
     for bits in ["-m64", "-m32"] {
         let mut args = vec!["-std=c11", bits, "-x", "c"];
-        args.extend(STRICT.split(' '));
+        args.push("-O2");
+        args.extend(STRICT_WARNINGS);
         args.extend(["all.c", "-o", "all"]);
         run_ok("gcc", &args, &dir);
         run_ok(dir.join("all").to_str().unwrap(), &[], &dir);
@@ -366,7 +366,8 @@ fn numbers(out: &str, name: &str) -> Vec<u64> {
 fn a_c_host_serves_rust_clients_across_processes() {
     let (dir, _) = folder("c_protocols_peer", &["peer.c"]);
     let mut args = vec!["-std=c11"];
-    args.extend(STRICT.split(' '));
+    args.push("-O2");
+    args.extend(STRICT_WARNINGS);
     args.extend(["peer.c", "-o", "peer"]);
     run_ok("gcc", &args, &dir);
     let path = dir.join("bridge.bin");

@@ -14,10 +14,9 @@
 mod common;
 
 use std::collections::HashMap;
-use std::process::Command;
 
 use abi_codegen::language_backend::c::render_c_header;
-use common::tools::{run_ok, scratch};
+use common::tools::{STRICT_WARNINGS, run_ok, run_tsan, scratch};
 
 fn folder(name: &str, file: &str) -> std::path::PathBuf {
     let dir = scratch(name);
@@ -49,28 +48,17 @@ fn fuzz_counts(out: &str) -> HashMap<String, HashMap<String, u64>> {
 #[test]
 fn hostile_peers_get_named_errors_never_a_stray_access() {
     let dir = folder("c_protocols_fuzz", "fuzz.c");
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-O1",
-            "-g",
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-pthread",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-Wconversion",
-            "-Wsign-conversion",
-            "-Wshadow",
-            "fuzz.c",
-            "-o",
-            "fuzz",
-        ],
-        &dir,
-    );
+    let mut args = vec![
+        "-std=c11",
+        "-O1",
+        "-g",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=all",
+        "-pthread",
+    ];
+    args.extend(STRICT_WARNINGS);
+    args.extend(["fuzz.c", "-o", "fuzz"]);
+    run_ok("gcc", &args, &dir);
     let seeds: Vec<String> = match std::env::var("C_PROTOCOLS_FUZZ_SEED") {
         Ok(seed) => vec![seed],
         Err(_) => ["1", "2", "0x9e3779b97f4a7c15"].map(String::from).to_vec(),
@@ -132,43 +120,7 @@ fn numbers(line: &str) -> Vec<u64> {
 #[test]
 fn a_c_writer_and_reader_race_cleanly_under_thread_sanitizer() {
     let dir = folder("c_protocols_tsan", "race.c");
-    let tsan = run_ok("gcc", &["-print-file-name=libtsan.so"], &dir);
-    assert!(
-        tsan.trim().starts_with('/'),
-        "gcc has no ThreadSanitizer runtime (Debian: apt-get install libtsan2)"
-    );
-    // -Wno-tsan: TSan does not model fences (see tests/c_tsan.rs); every shared access of the
-    // helpers is atomic, so it needs none to find no race.
-    run_ok(
-        "gcc",
-        &[
-            "-fsanitize=thread",
-            "-O1",
-            "-g",
-            "-std=c11",
-            "-pthread",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-Wno-tsan",
-            "race.c",
-            "-o",
-            "race",
-        ],
-        &dir,
-    );
-    let out = Command::new(dir.join("race"))
-        .env("TSAN_OPTIONS", "halt_on_error=1:exitcode=66")
-        .output()
-        .expect("run the race program");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success() && !stderr.contains("WARNING: ThreadSanitizer"),
-        "{}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
-        out.status
-    );
+    let stdout = run_tsan(&dir, "race.c");
     let line = |prefix: &str| {
         numbers(
             stdout

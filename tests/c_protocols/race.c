@@ -37,25 +37,50 @@ static unsigned char *zeroed(size_t len) {
     return (unsigned char *)words;
 }
 
-/* ---- the log queue ---- */
+/* ---- the writers of decimal entries: the log queue's and the log ring's ---- */
 static uint64_t queue_dropped, end_dropped;
+static int writer_done;
 
-static void *queue_writer(void *arg) {
+typedef struct writer_ {
+    int (*push)(const ibf_log_entry *e, const char *text, size_t n);
+} writer_;
+
+static int queue_push(const ibf_log_entry *e, const char *text, size_t n) {
+    return ibf_log_queue_push(region, region_len, e, "w", 1, text, n);
+}
+
+static int ring_push(const ibf_log_entry *e, const char *text, size_t n) {
+    return ibf_log_ring_push(region, region_len, e, "", 0, text, n, NULL);
+}
+
+/* Entries 0 to ENTRIES - 1, their text the decimal number, as fast as it can: a drop is
+ * counted, never retried. */
+static void *entries_writer(void *arg) {
+    const writer_ *w = (const writer_ *)arg;
     ibf_log_entry e;
     char text[32];
     uint64_t k;
-    (void)arg;
     memset(&e, 0, sizeof e);
     for (k = 0; k < ENTRIES; k++) {
         int n = snprintf(text, sizeof text, "%" PRIu64, k);
-        int r = ibf_log_queue_push(region, region_len, &e, "w", 1, text, (size_t)n);
+        int r = w->push(&e, text, (size_t)n);
         if (r == IBF_DROPPED) {
             queue_dropped++;
         } else {
-            expect(r == IBF_OK, "queue push");
+            expect(r == IBF_OK, "push");
         }
     }
-    while (ibf_log_queue_push(region, region_len, &e, "w", 1, "end", 3) == IBF_DROPPED) {
+    __atomic_store_n(&writer_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void *queue_writer(void *arg) {
+    static const writer_ w = {queue_push};
+    ibf_log_entry e;
+    (void)arg;
+    entries_writer((void *)(uintptr_t)&w);
+    memset(&e, 0, sizeof e);
+    while (queue_push(&e, "end", 3) == IBF_DROPPED) {
         end_dropped++;
         sched_yield();
     }
@@ -97,20 +122,10 @@ static void queue(void) {
 }
 
 /* ---- the log ring ---- */
-static int ring_done;
-
 static void *ring_writer(void *arg) {
-    ibf_log_entry e;
-    char text[32];
-    uint64_t k;
+    static const writer_ w = {ring_push};
     (void)arg;
-    memset(&e, 0, sizeof e);
-    for (k = 0; k < ENTRIES; k++) {
-        int n = snprintf(text, sizeof text, "%" PRIu64, k);
-        expect(ibf_log_ring_push(region, region_len, &e, "", 0, text, (size_t)n, NULL) == IBF_OK, "ring push");
-    }
-    __atomic_store_n(&ring_done, 1, __ATOMIC_RELEASE);
-    return NULL;
+    return entries_writer((void *)(uintptr_t)&w);
 }
 
 static ibf_log_ring_reader ring_reader;
@@ -123,10 +138,11 @@ static void ring(void) {
     region = zeroed(region_len);
     ((ibf_log_ring_header *)(void *)region)->capacity = 2048U;
     expect(ibf_log_ring_join_latest(&ring_reader, region, region_len) == IBF_OK, "ring join");
+    __atomic_store_n(&writer_done, 0, __ATOMIC_RELEASE);
     pthread_create(&w, NULL, ring_writer, NULL);
     for (;;) {
         uint64_t lost = 0;
-        int done = __atomic_load_n(&ring_done, __ATOMIC_ACQUIRE);
+        int done = __atomic_load_n(&writer_done, __ATOMIC_ACQUIRE);
         int r = ibf_log_ring_read_next(&ring_reader, region, region_len, &ring_rec, &lost);
         if (r == IBF_OK) {
             char want[32];
