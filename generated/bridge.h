@@ -4979,7 +4979,7 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 #define IBF_QUEUE_POSITIONS 21
 /** queue_entry_size: an entry's size (or its parts' lengths) cannot be right. */
 #define IBF_QUEUE_ENTRY_SIZE 22
-/** queue_bad_entry: the entry given is not a whole entry (a part past its bound). */
+/** queue_bad_entry: the entry given is not a whole entry. */
 #define IBF_QUEUE_BAD_ENTRY 23
 /** ring_capacity */
 #define IBF_RING_CAPACITY 24
@@ -5003,10 +5003,20 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 #define IBF_EXCHANGE_GEOMETRY 33
 /** exchange_state: a state word the other side cannot have left; nothing was changed. */
 #define IBF_EXCHANGE_STATE 34
-/** exchange_list: a list's count or payload length past its capacity, or an index past it. */
-#define IBF_EXCHANGE_LIST 35
+/** exchange_list_length: a list's count or payload length past its capacity (or an index
+ * or a range a reader asks for past them). */
+#define IBF_EXCHANGE_LIST_LENGTH 35
 /** session_row: the row (or pad) is past the table, or the region does not hold it. */
 #define IBF_SESSION_ROW 36
+/** exchange_contended: the state word changed under each of IBF_EXCHANGE_TRIES
+ * compare-and-swaps (a peer that rewrites it nonstop); nothing was changed. */
+#define IBF_EXCHANGE_CONTENDED 37
+/** entry_part_too_long: a part of an entry (its source, its text) past its bound. */
+#define IBF_ENTRY_PART_TOO_LONG 38
+/** entry_part_past_entry: an entry's parts end past its size. */
+#define IBF_ENTRY_PART_PAST_ENTRY 39
+/** Compare-and-swaps of an exchange's state word one call makes at most. */
+#define IBF_EXCHANGE_TRIES 10000U
 
 /** The snake_case name of a protocol result ("ok", "dropped", "queue_capacity", ...). */
 static inline const char *ibf_protocol_result_name(int code) {
@@ -5035,8 +5045,11 @@ static inline const char *ibf_protocol_result_name(int code) {
     case IBF_MAILBOX_SEQUENCE: return "mailbox_sequence";
     case IBF_EXCHANGE_GEOMETRY: return "exchange_geometry";
     case IBF_EXCHANGE_STATE: return "exchange_state";
-    case IBF_EXCHANGE_LIST: return "exchange_list";
+    case IBF_EXCHANGE_LIST_LENGTH: return "exchange_list_length";
     case IBF_SESSION_ROW: return "session_row";
+    case IBF_EXCHANGE_CONTENDED: return "exchange_contended";
+    case IBF_ENTRY_PART_TOO_LONG: return "entry_part_too_long";
+    case IBF_ENTRY_PART_PAST_ENTRY: return "entry_part_past_entry";
     default: return "unknown";
     }
 }
@@ -5165,30 +5178,39 @@ static inline size_t ibf_log_queue_build_(unsigned char *buf, const ibf_log_entr
     return size;
 }
 
-/* The record of the entry copied into `buf` (`size` bytes, at least its struct): false when
- * its parts' lengths pass their bounds or the entry. */
-static inline bool ibf_log_queue_parse_(const unsigned char *buf, uint64_t size, ibf_log_queue_record *out) {
+/* The record of an entry of `size` bytes whose first min(size, 1040) bytes were copied
+ * into `buf` (size is at least its struct): IBF_OK, or IBF_ENTRY_PART_TOO_LONG when a
+ * part's length passes its bound, IBF_ENTRY_PART_PAST_ENTRY when the parts end past the
+ * entry (abi_runtime's entry_parts::split). Parts within their bounds end within the bytes
+ * copied. */
+static inline int ibf_log_queue_parse_(const unsigned char *buf, uint64_t size, ibf_log_queue_record *out) {
     uint64_t at = 40U;
     memcpy(&out->head, buf, 40U);
     {
         uint64_t n = (uint64_t)out->head.source_len;
-        if (n > 32U || n > size - at) {
-            return false;
+        if (n > 32U) {
+            return IBF_ENTRY_PART_TOO_LONG;
+        }
+        if (at + n > size) {
+            return IBF_ENTRY_PART_PAST_ENTRY;
         }
         memcpy(out->source, buf + at, (size_t)n);
-        out->source[n] = '\0';
+        out->source[(size_t)n] = '\0';
         at += n;
     }
     {
         uint64_t n = (uint64_t)out->head.text_len;
-        if (n > 968U || n > size - at) {
-            return false;
+        if (n > 968U) {
+            return IBF_ENTRY_PART_TOO_LONG;
+        }
+        if (at + n > size) {
+            return IBF_ENTRY_PART_PAST_ENTRY;
         }
         memcpy(out->text, buf + at, (size_t)n);
-        out->text[n] = '\0';
+        out->text[(size_t)n] = '\0';
         at += n;
     }
-    return true;
+    return IBF_OK;
 }
 
 /* The size and the padding flag of the entry whose first word is at `at`. */
@@ -5213,7 +5235,7 @@ static inline void ibf_log_queue_pad_(unsigned char *at, uint64_t size) {
  * header, then its area): copies *entry (its size, kind and parts' lengths set here) and the
  * parts into the queue, after a padding entry when it does not fit before the area's end, and
  * publishes it (release). IBF_OK; IBF_DROPPED (counted) when there is no room;
- * IBF_QUEUE_BAD_ENTRY when a part passes its bound; IBF_QUEUE_CAPACITY or
+ * IBF_ENTRY_PART_TOO_LONG when a part passes its bound; IBF_QUEUE_CAPACITY or
  * IBF_QUEUE_POSITIONS for what the reader or the header's writer left broken. One writer.
  */
 static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
@@ -5222,7 +5244,7 @@ static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_ent
     uint64_t capacity, write, read, at, pad, size;
     size = (uint64_t)ibf_log_queue_build_((unsigned char *)buf, entry, source, source_len, text, text_len);
     if (size == 0) {
-        return IBF_QUEUE_BAD_ENTRY;
+        return IBF_ENTRY_PART_TOO_LONG;
     }
     capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
     if (capacity == 0 || len < 64U) {
@@ -5251,7 +5273,9 @@ static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_ent
  * The reader's side of queue `log_queue`: copies the next entry into *out, skipping padding,
  * and frees its bytes for the writer (release). IBF_OK; IBF_EMPTY when there is none;
  * IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS or IBF_QUEUE_ENTRY_SIZE for what a broken
- * writer wrote (then nothing is consumed). One reader.
+ * writer wrote (then nothing is consumed); IBF_ENTRY_PART_TOO_LONG or
+ * IBF_ENTRY_PART_PAST_ENTRY for an entry whose parts cannot be right (it is consumed). One
+ * reader.
  */
 static inline int ibf_log_queue_pop(void *region, size_t len, ibf_log_queue_record *out) {
     unsigned char *base = (unsigned char *)region;
@@ -5282,15 +5306,9 @@ static inline int ibf_log_queue_pop(void *region, size_t len, ibf_log_queue_reco
             ibf_live_store_release_u64_(base + 32, read + size);
             continue;
         }
-        if (size > 1040U) {
-            return IBF_QUEUE_ENTRY_SIZE;
-        }
-        ibf_live_read_bytes_(base + 64U + (size_t)at, buf, (size_t)size);
-        if (!ibf_log_queue_parse_((const unsigned char *)buf, size, out)) {
-            return IBF_QUEUE_ENTRY_SIZE;
-        }
+        ibf_live_read_bytes_(base + 64U + (size_t)at, buf, (size_t)(size < 1040U ? size : 1040U));
         ibf_live_store_release_u64_(base + 32, read + size);
-        return IBF_OK;
+        return ibf_log_queue_parse_((const unsigned char *)buf, size, out);
     }
     return IBF_EMPTY;
 }
@@ -5349,6 +5367,10 @@ typedef struct ibf_log_ring_reader {
     uint64_t next_seq;
     bool has_next_seq;
     bool has_pending;
+    /* Overtaken, and no entry read since. */
+    bool lapped;
+    /* What parsing the pending entry gave. */
+    int pending_code;
     /** Times this reader was lapped. */
     uint64_t laps;
     ibf_log_ring_record pending;
@@ -5370,7 +5392,8 @@ static inline int ibf_log_ring_capacity_(const unsigned char *base, size_t len, 
  * lengths and ibf_log_entry.seq set here), after a padding entry when it does not fit
  * before the area's end, overwriting the oldest entries: first it moves tail_pos past them
  * (release, then a release fence), then writes, then publishes write_pos (release). *seq (may
- * be NULL) is the entry's number. IBF_OK, IBF_RING_BAD_ENTRY, IBF_RING_CAPACITY,
+ * be NULL) is the entry's number. IBF_OK, IBF_ENTRY_PART_TOO_LONG, IBF_RING_BAD_ENTRY
+ * (larger than the area), IBF_RING_CAPACITY,
  * or IBF_RING_POSITIONS when write_pos is not a multiple of 8. One writer.
  */
 static inline int ibf_log_ring_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len, uint64_t *seq) {
@@ -5382,7 +5405,10 @@ static inline int ibf_log_ring_push(void *region, size_t len, const ibf_log_entr
     if (ibf_log_ring_capacity_(base, len, &capacity) != IBF_OK) {
         return IBF_RING_CAPACITY;
     }
-    if (size == 0 || size > capacity) {
+    if (size == 0) {
+        return IBF_ENTRY_PART_TOO_LONG;
+    }
+    if (size > capacity) {
         return IBF_RING_BAD_ENTRY;
     }
     write = ibf_live_load_relaxed_u64_(base + 0);
@@ -5466,16 +5492,9 @@ static inline int ibf_log_ring_join_oldest(ibf_log_ring_reader *r, const void *r
     return r->cursor % 8U != 0 || write % 8U != 0 ? IBF_RING_POSITIONS : IBF_OK;
 }
 
-/* Reports a lap: `missed` entries, or (none read after it) counted from `entries`. */
-static inline int ibf_log_ring_lap_(ibf_log_ring_reader *r, const unsigned char *base, bool known, uint64_t missed, uint64_t *out_missed) {
+/* Reports a lap of `missed` entries. */
+static inline int ibf_log_ring_lap_(ibf_log_ring_reader *r, uint64_t missed, uint64_t *out_missed) {
     r->laps++;
-    if (!known) {
-        uint64_t entries = ibf_live_load_acquire_u64_(base + 24);
-        uint64_t from = r->has_next_seq ? r->next_seq : entries;
-        missed = entries > from ? entries - from : 0;
-        r->next_seq = entries;
-        r->has_next_seq = true;
-    }
     if (out_missed != NULL) {
         *out_missed = missed;
     }
@@ -5485,10 +5504,13 @@ static inline int ibf_log_ring_lap_(ibf_log_ring_reader *r, const unsigned char 
 /**
  * The next entry of ring `log_ring` for reader *r, copied into *out: IBF_OK,
  * IBF_EMPTY, or IBF_LAPPED with *missed (may be NULL) the entries overwritten before
- * they were read (the next call returns the oldest entry still there). Never a torn entry:
+ * they were read, from the seq of the first entry after them (the next call returns that
+ * entry; a lap found with no entry after it yet is reported once one comes, so that the
+ * entries read and missed always add up). Never a torn entry:
  * each copy is kept only if tail_pos did not pass it (acquire fence, then a re-check).
  * IBF_RING_CAPACITY, IBF_RING_POSITIONS or IBF_RING_ENTRY_SIZE for what a broken
- * writer wrote.
+ * writer wrote; IBF_ENTRY_PART_TOO_LONG or IBF_ENTRY_PART_PAST_ENTRY for an entry whose
+ * parts cannot be right (the reader goes past it).
  */
 static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *region, size_t len, ibf_log_ring_record *out, uint64_t *missed) {
     const unsigned char *base = (const unsigned char *)region;
@@ -5496,12 +5518,13 @@ static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *reg
     uint64_t buf[130];
     uint64_t capacity = r->capacity;
     uint64_t turn;
-    bool lapped = false;
     unsigned unsettled = 0;
     if (r->has_pending) {
-        *out = r->pending;
         r->has_pending = false;
-        return IBF_OK;
+        if (r->pending_code == IBF_OK) {
+            *out = r->pending;
+        }
+        return r->pending_code;
     }
     if (capacity == 0 || capacity % 8U != 0 || len < 64U || capacity > (uint64_t)(len - 64U)) {
         return IBF_RING_CAPACITY;
@@ -5527,14 +5550,16 @@ static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *reg
         unsettled = 0;
         if (r->cursor < tail) {
             r->cursor = tail;
-            lapped = true;
+            r->lapped = true;
             continue;
         }
         if (r->cursor == write) {
-            return lapped ? ibf_log_ring_lap_(r, base, false, 0, missed) : IBF_EMPTY;
+            /* A lap with no entry after it yet is reported with the first entry after it,
+             * whose seq says exactly how many were missed. */
+            return IBF_EMPTY;
         }
         size = ibf_log_queue_head_(area + (size_t)(r->cursor % capacity), &padding);
-        if (!ibf_log_ring_fits_(capacity, r->cursor, size, padding, write - r->cursor) || (!padding && size > 1040U)) {
+        if (!ibf_log_ring_fits_(capacity, r->cursor, size, padding, write - r->cursor)) {
             /* A size torn by an overwrite, or a broken writer: the re-check decides. */
             ibf_live_fence_acquire_();
             if (ibf_live_load_relaxed_u64_(base + 8) > r->cursor) {
@@ -5543,7 +5568,7 @@ static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *reg
             return IBF_RING_ENTRY_SIZE;
         }
         if (!padding) {
-            ibf_live_read_bytes_(area + (size_t)(r->cursor % capacity), buf, (size_t)size);
+            ibf_live_read_bytes_(area + (size_t)(r->cursor % capacity), buf, (size_t)(size < 1040U ? size : 1040U));
         }
         /* The copy is whole only if the writer did not move the tail past it meanwhile. */
         ibf_live_fence_acquire_();
@@ -5560,14 +5585,13 @@ static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *reg
         r->has_next_seq = true;
         /* An entry older than expected is not a gap: a reader that joined while the writer
          * wrote may have taken the entries counter one entry ahead. */
-        if (lapped || seq > expected) {
-            if (!ibf_log_queue_parse_((const unsigned char *)buf, size, &r->pending)) {
-                return IBF_RING_ENTRY_SIZE;
-            }
+        if (r->lapped || seq > expected) {
+            r->lapped = false;
+            r->pending_code = ibf_log_queue_parse_((const unsigned char *)buf, size, &r->pending);
             r->has_pending = true;
-            return ibf_log_ring_lap_(r, base, true, seq > expected ? seq - expected : 0, missed);
+            return ibf_log_ring_lap_(r, seq > expected ? seq - expected : 0, missed);
         }
-        return ibf_log_queue_parse_((const unsigned char *)buf, size, out) ? IBF_OK : IBF_RING_ENTRY_SIZE;
+        return ibf_log_queue_parse_((const unsigned char *)buf, size, out);
     }
     return IBF_EMPTY;
 }
@@ -5798,7 +5822,6 @@ typedef struct ibf_draw_writer {
     uint32_t count;
     uint32_t payload_len;
     uint32_t dropped;
-    bool overflow;
 } ibf_draw_writer;
 
 /** The reader of exchange `draw`: the list it owns, and what the last take found. */
@@ -5811,8 +5834,8 @@ typedef struct ibf_draw_reader {
 } ibf_draw_reader;
 
 /* List `index` of the exchange in the `len` bytes at `base`, its geometry checked (three
- * lists, each holding its header, max_items items and max_payload bytes, inside the region):
- * NULL when it does not fit. */
+ * lists, each holding its header, max_items items and max_payload bytes, inside the region,
+ * each at its header's alignment): NULL when it does not fit. */
 static inline unsigned char *ibf_draw_list_(const unsigned char *base, size_t len, uint32_t index, uint64_t *max_items, uint64_t *max_payload) {
     uint64_t buffers, size, need;
     if (len < 64U || index > 2U) {
@@ -5826,7 +5849,7 @@ static inline unsigned char *ibf_draw_list_(const unsigned char *base, size_t le
         return NULL;
     }
     need = 64U + *max_items * 36U + *max_payload;
-    if (size < need || size > (uint64_t)(len - 64U) / 3U) {
+    if (size < need || size > (uint64_t)(len - 64U) / 3U || size % 8U != 0 || 64U % 8U != 0) {
         return NULL;
     }
     return (unsigned char *)(uintptr_t)(base + 64U + (size_t)(index * size));
@@ -5865,14 +5888,13 @@ static inline int ibf_draw_begin(ibf_draw_writer *w, void *region, size_t len) {
     w->count = 0;
     w->payload_len = 0;
     w->dropped = 0;
-    w->overflow = false;
     return w->list != NULL ? IBF_OK : IBF_EXCHANGE_GEOMETRY;
 }
 
 /**
  * Adds *item and its `n` payload bytes (at payload_len, the offset the item should name) to
  * the list begun: IBF_OK; or IBF_DROPPED when the item or its payload does not fit
- * (counted in dropped, overflow set, nothing written); IBF_EXCHANGE_GEOMETRY before _begin.
+ * (counted in dropped, nothing written); IBF_EXCHANGE_GEOMETRY before _begin.
  */
 static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
     if (w->list == NULL) {
@@ -5880,7 +5902,6 @@ static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, con
     }
     if ((uint64_t)w->count >= w->max_items || (uint64_t)n > w->max_payload - w->payload_len || (payload == NULL && n != 0)) {
         w->dropped++;
-        w->overflow = true;
         return IBF_DROPPED;
     }
     if (n != 0) {
@@ -5893,34 +5914,42 @@ static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, con
 }
 
 /**
- * Publishes the list begun: its header *head with the count, payload length, dropped count and
- * overflow flag set here, then the state word swapped (compare-and-swap, acquire-release) with
+ * Publishes the list begun: its header *head with the count, payload length and dropped count
+ * set here (and the overflow flag when an item was dropped; the other flags are the caller's),
+ * then the state word swapped (compare-and-swap, acquire-release) with
  * the writer's list, fresh; the writer owns the list the state named. *overwrote (may be NULL)
  * says the reader never took the previous list. Then published + 1 (release).
- * IBF_OK; IBF_EXCHANGE_STATE (nothing changed) for a state the reader cannot have left;
- * IBF_EXCHANGE_GEOMETRY before _begin. Never blocks.
+ * IBF_OK; IBF_EXCHANGE_STATE (nothing changed) for a state the reader cannot have left,
+ * IBF_EXCHANGE_CONTENDED (nothing changed) when it changed under every try (the list is
+ * kept: publish again); IBF_EXCHANGE_GEOMETRY before _begin. Never blocks.
  */
 static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
     unsigned char *base = (unsigned char *)region;
     ibf_draw_list_header list = *head;
-    uint32_t current;
+    uint32_t current, tries;
     if (w->list == NULL || len < 64U) {
         return IBF_EXCHANGE_GEOMETRY;
     }
     list.count = (uint32_t)w->count;
     list.payload_len = (uint32_t)w->payload_len;
     list.dropped = (uint32_t)w->dropped;
-    list.flags = (ibf_draw_list_flags)(w->overflow ? (list.flags | 1U) : (list.flags & ~(ibf_draw_list_flags)1U));
+    if (w->dropped > 0) {
+        list.flags = (ibf_draw_list_flags)(list.flags | 1U);
+    }
     ibf_live_write_bytes_(w->list, &list, 64U);
     current = ibf_live_load_acquire_u32_(base + 0);
-    for (;;) {
+    for (tries = 0;; tries++) {
         if (!ibf_draw_state_ok_(current) || (current & 3U) == w->own) {
             return IBF_EXCHANGE_STATE;
+        }
+        if (tries == IBF_EXCHANGE_TRIES) {
+            return IBF_EXCHANGE_CONTENDED;
         }
         /* Fails only when the reader took the shared list meanwhile. */
         if (ibf_live_cas_u32_(base + 0, &current, w->own | 4U)) {
             break;
         }
+        ibf_live_spin_();
     }
     if (overwrote != NULL) {
         *overwrote = (current & 4U) != 0;
@@ -5935,19 +5964,20 @@ static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len,
  * The reader's side: takes the shared list when it is fresh (its own goes back, not fresh;
  * compare-and-swap, acquire-release) and copies its header into *head, its count and payload
  * length checked against the capacities: IBF_OK; IBF_EMPTY when nothing new was
- * published; IBF_EXCHANGE_STATE (nothing changed), IBF_EXCHANGE_GEOMETRY or
- * IBF_EXCHANGE_LIST for what a broken peer wrote. Then _item and _payload read the list.
+ * published; IBF_EXCHANGE_STATE or IBF_EXCHANGE_CONTENDED (nothing changed),
+ * IBF_EXCHANGE_GEOMETRY or IBF_EXCHANGE_LIST_LENGTH for what a broken peer wrote. Then
+ * _item and _payload read the list.
  */
 static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ibf_draw_list_header *head) {
     unsigned char *base = (unsigned char *)region;
     uint64_t max_payload;
-    uint32_t current;
+    uint32_t current, tries;
     r->list = NULL;
     if (len < 64U) {
         return IBF_EXCHANGE_GEOMETRY;
     }
     current = ibf_live_load_acquire_u32_(base + 0);
-    for (;;) {
+    for (tries = 0;; tries++) {
         if (!ibf_draw_state_ok_(current)) {
             return IBF_EXCHANGE_STATE;
         }
@@ -5957,10 +5987,14 @@ static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ib
         if ((current & 3U) == r->own) {
             return IBF_EXCHANGE_STATE;
         }
+        if (tries == IBF_EXCHANGE_TRIES) {
+            return IBF_EXCHANGE_CONTENDED;
+        }
         /* Fails only when the writer published again meanwhile: take that one. */
         if (ibf_live_cas_u32_(base + 0, &current, r->own)) {
             break;
         }
+        ibf_live_spin_();
     }
     r->own = current & 3U;
     r->list = ibf_draw_list_(base, len, r->own, &r->max_items, &max_payload);
@@ -5970,27 +6004,28 @@ static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ib
     ibf_live_read_bytes_(r->list, head, 64U);
     if ((uint64_t)head->count > r->max_items || (uint64_t)head->payload_len > max_payload) {
         r->list = NULL;
-        return IBF_EXCHANGE_LIST;
+        return IBF_EXCHANGE_LIST_LENGTH;
     }
     r->count = (uint32_t)head->count;
     r->payload_len = (uint32_t)head->payload_len;
     return IBF_OK;
 }
 
-/** Item `index` of the list taken, into *out: IBF_OK or IBF_EXCHANGE_LIST past its count. */
+/** Item `index` of the list taken, into *out: IBF_OK or IBF_EXCHANGE_LIST_LENGTH past its
+ * count. */
 static inline int ibf_draw_item(const ibf_draw_reader *r, uint32_t index, ibf_draw_cmd *out) {
     if (r->list == NULL || index >= r->count) {
-        return IBF_EXCHANGE_LIST;
+        return IBF_EXCHANGE_LIST_LENGTH;
     }
     ibf_live_read_bytes_(r->list + 64U + (size_t)index * 36U, out, 36U);
     return IBF_OK;
 }
 
 /** `n` payload bytes from `offset` of the list taken, into `out`: IBF_OK or
- * IBF_EXCHANGE_LIST past its payload length. */
+ * IBF_EXCHANGE_LIST_LENGTH past its payload length. */
 static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, uint64_t n, void *out) {
     if (r->list == NULL || offset > r->payload_len || n > r->payload_len - offset) {
-        return IBF_EXCHANGE_LIST;
+        return IBF_EXCHANGE_LIST_LENGTH;
     }
     ibf_live_read_bytes_(r->list + 64U + (size_t)(r->max_items * 36U) + (size_t)offset, out, (size_t)n);
     return IBF_OK;
@@ -6090,23 +6125,23 @@ static inline bool ibf_client_move_(unsigned char *row, uint32_t generation, uin
 
 /**
  * Claims row `row` of session `client` if it is free (compare-and-swap of its state to
- * claimed, then its generation bumped): IBF_OK with *out the claim, IBF_NOT_FREE when
- * another client holds it or won the race, or IBF_SESSION_ROW. Then _fill and _activate.
+ * claimed, then its generation bumped), and notes the host's generation after the claim
+ * (acquire: a row a reload freed shows the reload's generation): IBF_OK with *out the
+ * claim, IBF_NOT_FREE when another client holds it or won the race, or
+ * IBF_SESSION_ROW. Then _fill and _activate.
  */
 static inline int ibf_client_claim(void *region, size_t len, uint32_t row, ibf_client_session *out) {
     unsigned char *at = ibf_client_row_(region, len, row);
     uint32_t expected = 0U;
-    uint32_t host_generation;
     if (at == NULL) {
         return IBF_SESSION_ROW;
     }
-    host_generation = ibf_live_load_acquire_u32_((const unsigned char *)region + 20);
     if (!ibf_live_cas_u32_(at + 0, &expected, 1U)) {
         return IBF_NOT_FREE;
     }
     out->row = row;
     out->generation = ibf_live_fetch_add_u32_(at + 4, 1U) + 1U;
-    out->host_generation = host_generation;
+    out->host_generation = ibf_live_load_acquire_u32_((const unsigned char *)region + 20);
     return IBF_OK;
 }
 
@@ -6227,23 +6262,29 @@ static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_clie
     return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found) ? IBF_OK : IBF_NOT_FREE;
 }
 
-/** The host's side: frees row `row` (its state becomes free, release), whatever its client
- * does; the client notices at its next check. IBF_OK or IBF_SESSION_ROW. */
-static inline int ibf_client_free(void *region, size_t len, uint32_t row) {
+/** The host's side: frees row `row` (its state becomes free: a swap, acquire-release),
+ * whatever its client does; the client notices at its next check. *was (may be NULL) is the
+ * state it had (closing: its client had said goodbye). IBF_OK or IBF_SESSION_ROW. */
+static inline int ibf_client_free(void *region, size_t len, uint32_t row, uint32_t *was) {
     unsigned char *at = ibf_client_row_(region, len, row);
+    uint32_t old;
     if (at == NULL) {
         return IBF_SESSION_ROW;
     }
-    ibf_live_store_release_u32_(at + 0, 0U);
+    old = ibf_live_exchange_u32_(at + 0, 0U);
+    if (was != NULL) {
+        *was = old;
+    }
     return IBF_OK;
 }
 
 /**
- * The host's reload: changes the host's generation (acquire-release), then frees every row
- * that is not free (release). *host_generation (may be NULL) is the new generation.
- * IBF_OK or IBF_SESSION_ROW.
+ * The host's reload: changes the host's generation (acquire-release) first, then frees every
+ * row (a swap each), so that a client that claims a row it freed sees the new generation.
+ * *host_generation (may be NULL) is the new generation; was (may be NULL, else 8 states)
+ * the state each row had. IBF_OK or IBF_SESSION_ROW.
  */
-static inline int ibf_client_reload(void *region, size_t len, uint32_t *host_generation) {
+static inline int ibf_client_reload(void *region, size_t len, uint32_t *host_generation, uint32_t *was) {
     unsigned char *base = (unsigned char *)region;
     uint32_t row;
     uint32_t generation;
@@ -6253,8 +6294,9 @@ static inline int ibf_client_reload(void *region, size_t len, uint32_t *host_gen
     generation = ibf_live_fetch_add_u32_(base + 20, 1U) + 1U;
     for (row = 0; row < 8U; row++) {
         unsigned char *at = ibf_client_row_(region, len, row);
-        if (at != NULL && ibf_live_load_acquire_u32_(at + 0) != 0U) {
-            ibf_live_store_release_u32_(at + 0, 0U);
+        uint32_t old = at != NULL ? ibf_live_exchange_u32_(at + 0, 0U) : 0U;
+        if (was != NULL) {
+            was[row] = old;
         }
     }
     if (host_generation != NULL) {

@@ -66,11 +66,23 @@ fn hostile_peers_get_named_errors_never_a_stray_access() {
     let errors: [(&str, &[&str]); 5] = [
         (
             "queue",
-            &["queue_capacity", "queue_positions", "queue_entry_size"],
+            &[
+                "queue_capacity",
+                "queue_positions",
+                "queue_entry_size",
+                "entry_part_too_long",
+                "entry_part_past_entry",
+            ],
         ),
         (
             "ring",
-            &["ring_capacity", "ring_positions", "ring_entry_size"],
+            &[
+                "ring_capacity",
+                "ring_positions",
+                "ring_entry_size",
+                "entry_part_too_long",
+                "entry_part_past_entry",
+            ],
         ),
         (
             "mailbox",
@@ -78,7 +90,12 @@ fn hostile_peers_get_named_errors_never_a_stray_access() {
         ),
         (
             "draw",
-            &["exchange_geometry", "exchange_state", "exchange_list"],
+            &[
+                "exchange_geometry",
+                "exchange_state",
+                "exchange_list_length",
+                "exchange_contended",
+            ],
         ),
         (
             "session",

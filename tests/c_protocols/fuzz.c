@@ -148,7 +148,8 @@ static void finish(const char *name, pthread_t t, const int *errors, size_t n) {
 }
 
 static void queue(uint64_t rounds) {
-    static const int errors[] = {IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS, IBF_QUEUE_ENTRY_SIZE};
+    static const int errors[] = {IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS, IBF_QUEUE_ENTRY_SIZE,
+                                 IBF_ENTRY_PART_TOO_LONG, IBF_ENTRY_PART_PAST_ENTRY};
     static ibf_log_queue_record rec;
     ibf_log_entry e;
     pthread_t t;
@@ -159,7 +160,8 @@ static void queue(uint64_t rounds) {
     start(sizeof(ibf_log_queue_header) + 512U, &t, 1, at, value);
     for (i = 0; i < rounds; i++) {
         int r = ibf_log_queue_pop(region, region_len, &rec);
-        OUTCOME("pop", r, IBF_OK, IBF_EMPTY, IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS, IBF_QUEUE_ENTRY_SIZE);
+        OUTCOME("pop", r, IBF_OK, IBF_EMPTY, IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS, IBF_QUEUE_ENTRY_SIZE,
+                IBF_ENTRY_PART_TOO_LONG, IBF_ENTRY_PART_PAST_ENTRY);
         if (r == IBF_OK && (rec.head.text_len > IBF_LOG_TEXT_MAX || rec.text[rec.head.text_len] != '\0')) {
             failed = 1;
         }
@@ -167,7 +169,7 @@ static void queue(uint64_t rounds) {
         OUTCOME("push", r, IBF_OK, IBF_DROPPED, IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS);
         (void)ibf_log_queue_dropped(region, region_len);
     }
-    finish("queue", t, errors, 3);
+    finish("queue", t, errors, 5);
 }
 
 static void ring(uint64_t rounds) {
@@ -193,7 +195,7 @@ static void ring(uint64_t rounds) {
         }
         r = ibf_log_ring_read_next(&reader, region, region_len, &rec, NULL);
         OUTCOME("read_next", r, IBF_OK, IBF_EMPTY, IBF_LAPPED, IBF_RING_CAPACITY, IBF_RING_POSITIONS,
-                IBF_RING_ENTRY_SIZE);
+                IBF_RING_ENTRY_SIZE, IBF_ENTRY_PART_TOO_LONG, IBF_ENTRY_PART_PAST_ENTRY);
         joined = r != IBF_RING_CAPACITY && i % 64U != 0;
         r = ibf_log_ring_push(region, region_len, &e, "s", 1, "text", 4, NULL);
         OUTCOME("push", r, IBF_OK, IBF_RING_CAPACITY, IBF_RING_POSITIONS, IBF_RING_BAD_ENTRY);
@@ -230,14 +232,15 @@ static void mailbox(uint64_t rounds) {
 }
 
 static void draw(uint64_t rounds) {
-    static const int errors[] = {IBF_EXCHANGE_GEOMETRY, IBF_EXCHANGE_STATE, IBF_EXCHANGE_LIST};
+    static const int errors[] = {IBF_EXCHANGE_GEOMETRY, IBF_EXCHANGE_STATE, IBF_EXCHANGE_LIST_LENGTH,
+                                 IBF_EXCHANGE_CONTENDED};
     static unsigned char payload[1024];
     ibf_draw_writer w;
     ibf_draw_reader rd;
     pthread_t t;
     uint64_t i;
     static const size_t at[] = {4, 8, 12, 16};
-    static const uint32_t value[] = {3, 340, 4, 64};
+    static const uint32_t value[] = {3, 336, 4, 64};
     start(sizeof(ibf_draw_header) + 1024U, &t, 4, at, value);
     ibf_draw_writer_init(&w);
     ibf_draw_reader_init(&rd);
@@ -246,14 +249,15 @@ static void draw(uint64_t rounds) {
         ibf_draw_cmd cmd;
         uint64_t bytes = i;
         int r = ibf_draw_take(&rd, region, region_len, &head);
-        OUTCOME("take", r, IBF_OK, IBF_EMPTY, IBF_EXCHANGE_STATE, IBF_EXCHANGE_GEOMETRY, IBF_EXCHANGE_LIST);
+        OUTCOME("take", r, IBF_OK, IBF_EMPTY, IBF_EXCHANGE_STATE, IBF_EXCHANGE_CONTENDED, IBF_EXCHANGE_GEOMETRY,
+                IBF_EXCHANGE_LIST_LENGTH);
         if (r == IBF_OK) {
             uint32_t k;
             for (k = 0; k < head.count && k < 4U; k++) {
-                OUTCOME("item", ibf_draw_item(&rd, k, &cmd), IBF_OK, IBF_EXCHANGE_LIST);
+                OUTCOME("item", ibf_draw_item(&rd, k, &cmd), IBF_OK, IBF_EXCHANGE_LIST_LENGTH);
             }
             /* The list fits the region: its payload fits a third of the 1024 bytes. */
-            OUTCOME("payload", ibf_draw_payload(&rd, 0, head.payload_len, payload), IBF_OK, IBF_EXCHANGE_LIST);
+            OUTCOME("payload", ibf_draw_payload(&rd, 0, head.payload_len, payload), IBF_OK, IBF_EXCHANGE_LIST_LENGTH);
         }
         r = ibf_draw_begin(&w, region, region_len);
         OUTCOME("begin", r, IBF_OK, IBF_EXCHANGE_GEOMETRY);
@@ -261,9 +265,9 @@ static void draw(uint64_t rounds) {
         OUTCOME("add", ibf_draw_add(&w, &cmd, &bytes, 8), IBF_OK, IBF_DROPPED, IBF_EXCHANGE_GEOMETRY);
         memset(&head, 0, sizeof head);
         r = ibf_draw_publish(&w, region, region_len, &head, NULL);
-        OUTCOME("publish", r, IBF_OK, IBF_EXCHANGE_STATE, IBF_EXCHANGE_GEOMETRY);
+        OUTCOME("publish", r, IBF_OK, IBF_EXCHANGE_STATE, IBF_EXCHANGE_CONTENDED, IBF_EXCHANGE_GEOMETRY);
     }
-    finish("draw", t, errors, 3);
+    finish("draw", t, errors, 4);
 }
 
 static void session(uint64_t rounds) {

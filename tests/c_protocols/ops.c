@@ -128,8 +128,8 @@ static void queue(void) {
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_EMPTY);
     /* The writer's named errors. */
     memset(text, 'y', sizeof text);
-    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX + 1U), IBF_QUEUE_BAD_ENTRY);
-    EXPECT(ibf_log_queue_push(q, len, &e, text, IBF_LOG_SOURCE_MAX + 1U, "t", 1), IBF_QUEUE_BAD_ENTRY);
+    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX + 1U), IBF_ENTRY_PART_TOO_LONG);
+    EXPECT(ibf_log_queue_push(q, len, &e, text, IBF_LOG_SOURCE_MAX + 1U, "t", 1), IBF_ENTRY_PART_TOO_LONG);
     put64(q + 0, 8U * CAP);
     put64(q + 32, 8U * CAP);
     EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX), IBF_OK);
@@ -162,13 +162,21 @@ static void queue(void) {
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_ENTRY_SIZE);
     q[64] = 72;
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_ENTRY_SIZE);
-    q[64] = 48;
-    q[6] = 0;
-    q[64 + 6] = 9; /* text_len 9 in a 48-byte entry: 40 + 9 > 48 */
-    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_ENTRY_SIZE);
     CHECK(get64(q + 32) == 0);
+    /* Parts a broken writer wrote: the entry is consumed, its parts refused. */
+    q[64] = 48;
+    q[64 + 6] = 9; /* text_len 9 in a 48-byte entry: 40 + 9 > 48 */
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_ENTRY_PART_PAST_ENTRY);
+    CHECK(get64(q + 32) == 48);
+    put64(q + 32, 0);
+    q[64 + 6] = 0xc9; /* text_len 969, past its bound 968 */
+    q[64 + 7] = 0x03;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_ENTRY_PART_TOO_LONG);
+    put64(q + 32, 0);
     q[64 + 6] = 8;
+    q[64 + 7] = 0;
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_OK);
+    CHECK(rec.head.text_len == 8 && rec.text[8] == '\0');
     printf("log_queue offsets=%d padded=%" PRIu64 " plain=%" PRIu64 " pushed=%" PRIu64 " dropped=%" PRIu64 "\n",
            CAP / 8, padded, plain, pushed, dropped);
     free(q);
@@ -234,7 +242,7 @@ static void ring(void) {
         CHECK(rec.head.seq == first);
     }
     /* Named errors. */
-    EXPECT(ibf_log_ring_push(r, len, &e, "", 0, text, IBF_LOG_TEXT_MAX + 1U, NULL), IBF_RING_BAD_ENTRY);
+    EXPECT(ibf_log_ring_push(r, len, &e, "", 0, text, IBF_LOG_TEXT_MAX + 1U, NULL), IBF_ENTRY_PART_TOO_LONG);
     h->capacity = 64;
     EXPECT(ibf_log_ring_push(r, len, &e, "", 0, text, 100, NULL), IBF_RING_BAD_ENTRY);
     h->capacity = 0;
@@ -365,8 +373,8 @@ static void draw(void) {
     CHECK(out.color == 1 && out.payload_off == 8 && out.payload_len == 8);
     EXPECT(ibf_draw_payload(&r, out.payload_off, 8, &back), IBF_OK);
     CHECK(back == bytes);
-    EXPECT(ibf_draw_item(&r, 3, &out), IBF_EXCHANGE_LIST);
-    EXPECT(ibf_draw_payload(&r, 12, 8, &back), IBF_EXCHANGE_LIST);
+    EXPECT(ibf_draw_item(&r, 3, &out), IBF_EXCHANGE_LIST_LENGTH);
+    EXPECT(ibf_draw_payload(&r, 12, 8, &back), IBF_EXCHANGE_LIST_LENGTH);
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EMPTY);
     /* Two publications before a take: the second overwrites the first, which is never shown. */
     for (i = 2; i <= 3; i++) {
@@ -377,7 +385,8 @@ static void draw(void) {
         CHECK(overwrote == (i == 3));
     }
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_OK);
-    CHECK(got.seq == 3 && got.count == 0 && got.flags == 0);
+    /* No item dropped: the caller's flags as they were. */
+    CHECK(got.seq == 3 && got.count == 0 && got.dropped == 0 && got.flags == IBF_DRAW_LIST_FLAGS_OVERFLOW);
     /* Named errors: broken states change nothing; a geometry past the region; a broken list. */
     h->state = 8;
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
@@ -403,7 +412,7 @@ static void draw(void) {
     EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
     EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_OK);
     put32(d + sizeof(ibf_draw_header) + 4, ITEMS + 1); /* list 0's count */
-    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_LIST);
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_LIST_LENGTH);
     printf("draw published=5 taken=3 dropped=4 overwritten=1\n");
     free(d);
 }
@@ -415,7 +424,7 @@ static void session(void) {
     ibf_client_session me, thief, again;
     ibf_client_entry fill;
     uint64_t owner = 0;
-    uint32_t generation = 0;
+    uint32_t generation = 0, was = 0, states[IBF_MAX_CLIENTS];
     int i;
     for (i = 0; i < (int)IBF_MAX_PLAYERS; i++) {
         h->pad_owner[i] = IBF_NO_PAD;
@@ -445,7 +454,8 @@ static void session(void) {
     CHECK(h->pad_owner[1] == 2 && h->pad_owner[0] == IBF_NO_PAD);
     EXPECT(ibf_client_bind_pad(b, len, &me, IBF_MAX_PLAYERS, &owner), IBF_SESSION_ROW);
     /* The host frees the row; another client claims it: the first notices and changes nothing. */
-    EXPECT(ibf_client_free(b, len, 2), IBF_OK);
+    EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_ACTIVE);
     EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
     EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_OK);
     CHECK(thief.generation == 2);
@@ -463,8 +473,9 @@ static void session(void) {
     CHECK(h->pad_owner[1] == 3);
     EXPECT(ibf_client_activate(b, len, &thief), IBF_OK);
     /* A reload: the host's generation changes and every row is freed. */
-    EXPECT(ibf_client_reload(b, len, &generation), IBF_OK);
+    EXPECT(ibf_client_reload(b, len, &generation, states), IBF_OK);
     CHECK(generation == 6 && h->host_generation == 6);
+    CHECK(states[2] == IBF_CLIENT_STATE_ACTIVE && states[3] == IBF_CLIENT_STATE_CLAIMED && states[0] == IBF_CLIENT_STATE_FREE);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_FREE && h->clients[3].state == IBF_CLIENT_STATE_FREE);
     EXPECT(ibf_client_standing(b, len, &thief), IBF_RELOADED);
     EXPECT(ibf_client_standing(b, len, &again), IBF_RELOADED);
@@ -476,8 +487,9 @@ static void session(void) {
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLOSING);
     EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
     EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_NOT_FREE);
-    EXPECT(ibf_client_free(b, len, 2), IBF_OK);
-    EXPECT(ibf_client_free(b, len, 99), IBF_SESSION_ROW);
+    EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_CLOSING);
+    EXPECT(ibf_client_free(b, len, 99, NULL), IBF_SESSION_ROW);
     EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
     EXPECT(ibf_client_host_exit(b, len), IBF_OK);
     EXPECT(ibf_client_standing(b, len, &me), IBF_HOST_EXITING);
@@ -492,7 +504,8 @@ static void names(void) {
                                 IBF_RING_CAPACITY, IBF_RING_POSITIONS, IBF_RING_ENTRY_SIZE, IBF_RING_BAD_ENTRY,
                                 IBF_MAILBOX_CAPACITY, IBF_MAILBOX_LENGTH, IBF_MAILBOX_BUSY,
                                 IBF_MAILBOX_TOO_LONG, IBF_MAILBOX_SEQUENCE, IBF_EXCHANGE_GEOMETRY,
-                                IBF_EXCHANGE_STATE, IBF_EXCHANGE_LIST, IBF_SESSION_ROW, 999};
+                                IBF_EXCHANGE_STATE, IBF_EXCHANGE_LIST_LENGTH, IBF_SESSION_ROW,
+                                IBF_EXCHANGE_CONTENDED, IBF_ENTRY_PART_TOO_LONG, IBF_ENTRY_PART_PAST_ENTRY, 999};
     size_t i;
     printf("names");
     for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {

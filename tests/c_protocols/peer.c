@@ -33,8 +33,15 @@ static uint64_t now_ns(void) {
 static ibf_log_queue_record rec;
 static char request[4096], answer[4096];
 
+/* The regions, and what the host counted. */
+static void *queue, *ring, *mailbox, *draw, *header;
+static size_t queue_len, ring_len, mailbox_len, draw_len, header_len;
+static ibf_draw_reader reader;
+static int ended;
+static uint64_t received, corrupt, last_k, written, served, taken, stale, last_taken;
+
 /* The list taken: whether every command's color and payload are its seq's. */
-static int list_good(const ibf_draw_reader *r, const ibf_draw_list_header *head) {
+static int list_good(const ibf_draw_list_header *head) {
     uint32_t i;
     if (head->count != 1U + head->seq % 7U || head->payload_len != 8U * head->count) {
         return 0;
@@ -42,12 +49,84 @@ static int list_good(const ibf_draw_reader *r, const ibf_draw_list_header *head)
     for (i = 0; i < head->count; i++) {
         ibf_draw_cmd cmd;
         uint64_t bytes;
-        if (ibf_draw_item(r, i, &cmd) != IBF_OK || cmd.color != head->seq
-            || ibf_draw_payload(r, cmd.payload_off, 8, &bytes) != IBF_OK || bytes != head->seq) {
+        if (ibf_draw_item(&reader, i, &cmd) != IBF_OK || cmd.color != head->seq
+            || ibf_draw_payload(&reader, cmd.payload_off, 8, &bytes) != IBF_OK || bytes != head->seq) {
             return 0;
         }
     }
     return 1;
+}
+
+/* Pops every entry there is, until `end`. */
+static void pop_queue(void) {
+    int code = IBF_EMPTY;
+    while (!ended && (code = ibf_log_queue_pop(queue, queue_len, &rec)) == IBF_OK) {
+        char *stop;
+        uint64_t k;
+        if (strcmp(rec.text, "end") == 0) {
+            ended = 1;
+            return;
+        }
+        k = strtoull(rec.text, &stop, 10);
+        if (*stop != '\0' || stop == rec.text || strcmp(rec.source, "rust") != 0 || (received > 0 && k <= last_k)) {
+            corrupt++;
+        } else {
+            last_k = k;
+            received++;
+        }
+    }
+    if (!ended && code != IBF_EMPTY) {
+        fail("pop", code);
+    }
+}
+
+static void push_ring(void) {
+    ibf_log_entry e;
+    char text[32];
+    size_t n;
+    int code;
+    memset(&e, 0, sizeof e);
+    e.tick = written;
+    n = (size_t)snprintf(text, sizeof text, "%" PRIu64, written);
+    if ((code = ibf_log_ring_push(ring, ring_len, &e, "host", 4, text, n, NULL)) != IBF_OK) {
+        fail("ring push", code);
+    }
+    written++;
+}
+
+static void serve(void) {
+    size_t n;
+    uint32_t seq;
+    int code = ibf_mailbox_serve_begin(mailbox, mailbox_len, request, sizeof request - 1, &n, &seq);
+    if (code == IBF_OK) {
+        uint64_t k;
+        size_t len;
+        request[n] = '\0';
+        k = strtoull(request + 4, NULL, 10);
+        len = (size_t)snprintf(answer, sizeof answer, "ans %" PRIu64, k);
+        memset(answer + len, 'x', (size_t)(k % 50U));
+        if ((code = ibf_mailbox_serve_answer(mailbox, mailbox_len, seq, 0, answer, len + k % 50U)) != IBF_OK) {
+            fail("serve_answer", code);
+        }
+        served++;
+    } else if (code != IBF_PENDING) {
+        fail("serve_begin", code);
+    }
+}
+
+static void take(void) {
+    ibf_draw_list_header head;
+    int code = ibf_draw_take(&reader, draw, draw_len, &head);
+    if (code == IBF_OK) {
+        if (list_good(&head) && head.seq > last_taken) {
+            taken++;
+            last_taken = head.seq;
+        } else {
+            stale++;
+        }
+    } else if (code != IBF_EMPTY) {
+        fail("take", code);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -55,15 +134,10 @@ int main(int argc, char **argv) {
     unsigned char *base;
     ibf_attached a;
     ibf_attach_error err;
-    ibf_draw_reader reader;
     unsigned row;
-    int fd, code, ended = 0, next_reload = 0;
-    uint64_t received = 0, corrupt = 0, last_k = 0, written = 0, served = 0, taken = 0, stale = 0;
-    uint64_t last_taken = 0, frees = 0, reloads = 0, last_action = 0;
+    int fd, next_reload = 0, acted = 0;
+    uint64_t frees = 0, reloads = 0, last_action = 0;
     uint32_t acted_on = 0;
-    int acted = 0;
-    void *queue, *ring, *mailbox, *draw, *header;
-    size_t queue_len, ring_len, mailbox_len, draw_len, header_len;
     if (argc != 3) {
         fprintf(stderr, "usage: peer PATH ROW\n");
         return 1;
@@ -96,72 +170,29 @@ int main(int argc, char **argv) {
         ibf_client_entry *entry = &((ibf_bridge_header *)header)->clients[row];
         ibf_client_state state = ibf_client_entry_load_state(entry);
         uint32_t generation = ibf_client_entry_load_generation(entry);
-        ibf_log_entry e;
-        ibf_draw_list_header head;
-        size_t n;
-        uint32_t seq;
-        char text[32];
-        while (!ended && (code = ibf_log_queue_pop(queue, queue_len, &rec)) == IBF_OK) {
-            char *stop;
-            uint64_t k;
-            if (strcmp(rec.text, "end") == 0) {
-                ended = 1;
-                break;
-            }
-            k = strtoull(rec.text, &stop, 10);
-            if (*stop != '\0' || stop == rec.text || strcmp(rec.source, "rust") != 0 || (received > 0 && k <= last_k)) {
-                corrupt++;
-            } else {
-                last_k = k;
-                received++;
-            }
-        }
-        if (!ended && code != IBF_EMPTY) {
-            fail("pop", code);
-        }
-        memset(&e, 0, sizeof e);
-        e.tick = written;
-        n = (size_t)snprintf(text, sizeof text, "%" PRIu64, written);
-        if ((code = ibf_log_ring_push(ring, ring_len, &e, "host", 4, text, n, NULL)) != IBF_OK) {
-            fail("ring push", code);
-        }
-        written++;
-        code = ibf_mailbox_serve_begin(mailbox, mailbox_len, request, sizeof request - 1, &n, &seq);
-        if (code == IBF_OK) {
-            uint64_t k;
-            size_t len;
-            request[n] = '\0';
-            k = strtoull(request + 4, NULL, 10);
-            len = (size_t)snprintf(answer, sizeof answer, "ans %" PRIu64, k);
-            memset(answer + len, 'x', (size_t)(k % 50U));
-            if ((code = ibf_mailbox_serve_answer(mailbox, mailbox_len, seq, 0, answer, len + k % 50U)) != IBF_OK) {
-                fail("serve_answer", code);
-            }
-            served++;
-        } else if (code != IBF_PENDING) {
-            fail("serve_begin", code);
-        }
-        code = ibf_draw_take(&reader, draw, draw_len, &head);
-        if (code == IBF_OK) {
-            if (list_good(&reader, &head) && head.seq > last_taken) {
-                taken++;
-                last_taken = head.seq;
-            } else {
-                stale++;
-            }
-        } else if (code != IBF_EMPTY) {
-            fail("take", code);
-        }
+        pop_queue();
+        push_ring();
+        serve();
+        take();
         if (state == IBF_CLIENT_STATE_CLOSING) {
-            ibf_client_free(header, header_len, row);
+            ibf_client_free(header, header_len, row, NULL);
             break;
         }
         if (state == IBF_CLIENT_STATE_ACTIVE && (!acted || generation != acted_on) && now_ns() - last_action > 5000000ULL) {
+            uint32_t was[IBF_MAX_CLIENTS];
             if (next_reload) {
-                ibf_client_reload(header, header_len, NULL);
+                ibf_client_reload(header, header_len, NULL, was);
+            } else {
+                ibf_client_free(header, header_len, row, &was[row]);
+            }
+            /* The client may have said goodbye since the state was loaded: then the action
+             * freed a closing row, which no client notices, and the run is over. */
+            if (was[row] == IBF_CLIENT_STATE_CLOSING) {
+                break;
+            }
+            if (next_reload) {
                 reloads++;
             } else {
-                ibf_client_free(header, header_len, row);
                 frees++;
             }
             next_reload = !next_reload;
@@ -170,6 +201,9 @@ int main(int argc, char **argv) {
             last_action = now_ns();
         }
     }
+    /* What the client wrote before its goodbye. */
+    pop_queue();
+    take();
     printf("queue %" PRIu64 " %" PRIu64 " %d\n", received, corrupt, ended);
     printf("ring %" PRIu64 "\n", written);
     printf("mailbox %" PRIu64 "\n", served);
