@@ -7609,6 +7609,12 @@ static inline int ibf_produce_table_(ibf_produce_state_ *s, const ibf_attach_tab
             return failed;
         }
     }
+    /* Layout `bot_block`: each exchange's state word starts at its initial state. */
+    if (t == &ibf_attach_tables_[2]) {
+        if ((failed = ibf_produce_put_(s, base + offsets[0] + 0U, 4U, 1U, "draw_header.state")) != 0) {
+            return failed;
+        }
+    }
     for (r = 0; r < t->row_count; r++) {
         const ibf_attach_row_ *row = &t->rows[r];
         uint64_t step;

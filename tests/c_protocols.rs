@@ -459,3 +459,44 @@ fn a_c_host_serves_rust_clients_across_processes() {
     assert!(s.1 > 0 && s.2 > 0 && s.0 == 1 + s.1 + s.2, "{s:?}");
 }
 
+/// The C producer (`ibf_lay_out`, run by tests/c_attach/attach.c) starts every exchange's
+/// state word at the schema's `initial_state`: each bot block's draw state is 1, so that a
+/// writer that owns list 0 and a reader that owns list 2 can start at once.
+#[test]
+fn the_c_producer_starts_each_exchange_at_its_initial_state() {
+    let dir = scratch("c_protocols_produce");
+    let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
+    std::fs::write(dir.join("bridge.h"), header).unwrap();
+    std::fs::copy(manifest("tests/c_attach/attach.c"), dir.join("attach.c")).unwrap();
+    let mut args = vec!["-std=c11", "-O2"];
+    args.extend(STRICT_WARNINGS);
+    args.extend(["attach.c", "-o", "attach"]);
+    run_ok("gcc", &args, &dir);
+    run_ok(
+        dir.join("attach").to_str().unwrap(),
+        &[
+            "produce",
+            "c.bin",
+            "3",
+            "mailbox.request_capacity=2048",
+            "mailbox.response_capacity=1984",
+        ],
+        &dir,
+    );
+    let bytes = std::fs::read(dir.join("c.bin")).unwrap();
+    let buf = bridge_abi::runtime::SharedBuf::new(bytes.len());
+    buf.region().write_bytes(0, &bytes);
+    // The state word is 0 while the image is written, running (1) when it is live.
+    buf.region().store::<u32>(24, 1, Release);
+    let bridge = Bridge::attach(buf.region()).expect("the C image attaches");
+    for i in 0..Bridge::BOT_BLOCKS_COUNT {
+        let draw = bridge
+            .bot_blocks(i)
+            .unwrap()
+            .unwrap()
+            .draw_region()
+            .unwrap();
+        assert_eq!(draw.load::<u32>(DRAW_STATE, Acquire), 1, "bot block {i}");
+        assert_eq!(draw.load::<u32>(20, Acquire), 0, "nothing published yet");
+    }
+}
