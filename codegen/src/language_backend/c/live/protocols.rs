@@ -1,6 +1,7 @@
-//! The region protocols' C helpers (`templates/c_protocols.h.j2`): the context of each
-//! `[[queue]]`, `[[broadcast]]`, `[[mailbox]]`, `[[exchange]]` and `[[session]]`, every
-//! offset and width taken from the layout. The C text is in the template.
+//! The region protocols' C helpers: the context of each `[[queue]]`, `[[broadcast]]`,
+//! `[[mailbox]]`, `[[exchange]]` and `[[session]]`, every offset and width taken from the
+//! layout. The C text is in the templates: `c_protocols.h.j2` (the result codes, queues and
+//! rings), `c_mailbox.h.j2` and `c_session.h.j2` (exchanges and sessions).
 
 use std::sync::LazyLock;
 
@@ -20,6 +21,14 @@ const TEMPLATE: Template = Template {
 };
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+const MAILBOX_TEMPLATE: Template = Template {
+    name: "c_mailbox.h.j2",
+    source: include_str!("../../../../templates/c_mailbox.h.j2"),
+};
+
+static MAILBOX_COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::new(&MAILBOX_TEMPLATE, |_| {}));
 
 const SESSION_TEMPLATE: Template = Template {
     name: "c_session.h.j2",
@@ -231,6 +240,7 @@ pub(super) fn render_c_protocols(
         }
     }
     let mut out = COMPILED.render(&ctx)?;
+    out.push_str(&MAILBOX_COMPILED.render(&ctx)?);
     out.push_str(&SESSION_COMPILED.render(&ctx)?);
     Ok(out)
 }
