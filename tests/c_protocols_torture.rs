@@ -289,5 +289,9 @@ fn the_c_client_runs_every_phase_against_a_host() {
     assert_eq!(disconnects, host.frees, "every free noticed once");
     assert_eq!(reloads, host.reloads, "every reload noticed once");
     assert!(disconnects > 0 && reloads > 0);
-    assert_eq!(claims, 1 + disconnects + reloads);
+    // A claim after each notice, but not after one the goodbye found (the run is over).
+    assert!(
+        claims == 1 + disconnects + reloads || claims == disconnects + reloads,
+        "{claims} claims"
+    );
 }
