@@ -4948,6 +4948,1384 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 #undef IBF_LIVE_BARRIER_
 #undef IBF_LIVE_SPIN_
 /*
+ * Region protocols
+ *
+ * The helpers below play each side of the queues, broadcast rings, mailboxes, exchanges and
+ * sessions the schema declares, as abi_runtime does (byte_queue, broadcast_ring, mailbox,
+ * triple_buffer, claim): the same checks, in the same order, with the same orderings. Each
+ * takes the region's start and its length in bytes (the attach helpers' pointer and _size),
+ * and trusts nothing the other side wrote: a capacity, position, size, length or state that
+ * cannot be right is a named error (ibf_protocol_result_name), never an access outside the
+ * region. Entries and lists are copied in whole 8-byte words with relaxed atomics.
+ */
+
+/** The entry did not fit: dropped, and counted. Or a draw list's item did not fit. */
+#define IBF_DROPPED 10
+/** A ring reader was overtaken: *missed entries were lost; the next read goes on. */
+#define IBF_LAPPED 11
+/** A mailbox has no answer yet (client), or no request waits (server). */
+#define IBF_PENDING 12
+/** The row was freed by the host, or another client claimed it since. */
+#define IBF_DISCONNECTED 13
+/** The host reloaded (its generation changed): every row was freed. */
+#define IBF_RELOADED 14
+/** The host is going away. */
+#define IBF_HOST_EXITING 15
+/** The row (or the pad) is not free. */
+#define IBF_NOT_FREE 16
+/** queue_capacity: the capacity is 0, not a multiple of 8, or past the region. */
+#define IBF_QUEUE_CAPACITY 20
+/** queue_positions: write_pos and read_pos are not in order within the capacity. */
+#define IBF_QUEUE_POSITIONS 21
+/** queue_entry_size: an entry's size (or its parts' lengths) cannot be right. */
+#define IBF_QUEUE_ENTRY_SIZE 22
+/** queue_bad_entry: the entry given is not a whole entry. */
+#define IBF_QUEUE_BAD_ENTRY 23
+/** ring_capacity */
+#define IBF_RING_CAPACITY 24
+/** ring_positions: tail_pos and write_pos are not in order (or a writer keeps them so). */
+#define IBF_RING_POSITIONS 25
+/** ring_entry_size */
+#define IBF_RING_ENTRY_SIZE 26
+/** ring_bad_entry */
+#define IBF_RING_BAD_ENTRY 27
+/** mailbox_capacity: the areas do not fit the region, or one is empty. */
+#define IBF_MAILBOX_CAPACITY 28
+/** mailbox_length: a length past its area. */
+#define IBF_MAILBOX_LENGTH 29
+/** mailbox_busy: a request is waiting for its answer. */
+#define IBF_MAILBOX_BUSY 30
+/** mailbox_too_long: the request does not fit the request area (capacity - 1 bytes). */
+#define IBF_MAILBOX_TOO_LONG 31
+/** mailbox_sequence: the counters cannot be right. */
+#define IBF_MAILBOX_SEQUENCE 32
+/** exchange_geometry: the lists' count, size or capacities do not fit the region. */
+#define IBF_EXCHANGE_GEOMETRY 33
+/** exchange_state: a state word the other side cannot have left; nothing was changed. */
+#define IBF_EXCHANGE_STATE 34
+/** exchange_list_length: a list's count or payload length past its capacity (or an index
+ * or a range a reader asks for past them). */
+#define IBF_EXCHANGE_LIST_LENGTH 35
+/** session_row: the row (or pad) is past the table, or the region does not hold it. */
+#define IBF_SESSION_ROW 36
+/** exchange_contended: the state word changed under each of IBF_EXCHANGE_TRIES
+ * compare-and-swaps (a peer that rewrites it nonstop); nothing was changed. */
+#define IBF_EXCHANGE_CONTENDED 37
+/** entry_part_too_long: a part of an entry (its source, its text) past its bound. */
+#define IBF_ENTRY_PART_TOO_LONG 38
+/** entry_part_past_entry: an entry's parts end past its size. */
+#define IBF_ENTRY_PART_PAST_ENTRY 39
+/** Compare-and-swaps of an exchange's state word one call makes at most. */
+#define IBF_EXCHANGE_TRIES 10000U
+
+/** The snake_case name of a protocol result ("ok", "dropped", "queue_capacity", ...). */
+static inline const char *ibf_protocol_result_name(int code) {
+    switch (code) {
+    case IBF_OK: return "ok";
+    case IBF_EMPTY: return "empty";
+    case IBF_DROPPED: return "dropped";
+    case IBF_LAPPED: return "lapped";
+    case IBF_PENDING: return "pending";
+    case IBF_DISCONNECTED: return "disconnected";
+    case IBF_RELOADED: return "reloaded";
+    case IBF_HOST_EXITING: return "host_exiting";
+    case IBF_NOT_FREE: return "not_free";
+    case IBF_QUEUE_CAPACITY: return "queue_capacity";
+    case IBF_QUEUE_POSITIONS: return "queue_positions";
+    case IBF_QUEUE_ENTRY_SIZE: return "queue_entry_size";
+    case IBF_QUEUE_BAD_ENTRY: return "queue_bad_entry";
+    case IBF_RING_CAPACITY: return "ring_capacity";
+    case IBF_RING_POSITIONS: return "ring_positions";
+    case IBF_RING_ENTRY_SIZE: return "ring_entry_size";
+    case IBF_RING_BAD_ENTRY: return "ring_bad_entry";
+    case IBF_MAILBOX_CAPACITY: return "mailbox_capacity";
+    case IBF_MAILBOX_LENGTH: return "mailbox_length";
+    case IBF_MAILBOX_BUSY: return "mailbox_busy";
+    case IBF_MAILBOX_TOO_LONG: return "mailbox_too_long";
+    case IBF_MAILBOX_SEQUENCE: return "mailbox_sequence";
+    case IBF_EXCHANGE_GEOMETRY: return "exchange_geometry";
+    case IBF_EXCHANGE_STATE: return "exchange_state";
+    case IBF_EXCHANGE_LIST_LENGTH: return "exchange_list_length";
+    case IBF_SESSION_ROW: return "session_row";
+    case IBF_EXCHANGE_CONTENDED: return "exchange_contended";
+    case IBF_ENTRY_PART_TOO_LONG: return "entry_part_too_long";
+    case IBF_ENTRY_PART_PAST_ENTRY: return "entry_part_past_entry";
+    default: return "unknown";
+    }
+}
+
+/* The little-endian integer of `width` bytes at `at` of ordinary bytes. */
+static inline uint64_t ibf_proto_get_(const unsigned char *bytes, size_t at, size_t width) {
+    uint64_t value = 0;
+    size_t i;
+    for (i = width; i > 0; i--) {
+        value = (value << 8) | bytes[at + i - 1];
+    }
+    return value;
+}
+
+/* Stores the low `width` bytes of `value`, little-endian, at `at` of ordinary bytes. */
+static inline void ibf_proto_put_(unsigned char *bytes, size_t at, size_t width, uint64_t value) {
+    size_t i;
+    for (i = 0; i < width; i++) {
+        bytes[at + i] = (unsigned char)(value >> (8U * i));
+    }
+}
+
+/* A header field of 1, 2, 4 or 8 bytes at `at`, loaded with acquire. */
+static inline uint64_t ibf_proto_load_(const unsigned char *at, size_t width) {
+    switch (width) {
+    case 1: return ibf_live_load_acquire_u8_(at);
+    case 2: return ibf_live_load_acquire_u16_(at);
+    case 4: return ibf_live_load_acquire_u32_(at);
+    default: return ibf_live_load_acquire_u64_(at);
+    }
+}
+
+/* The capacity field (`width` bytes at `field`) of an area of entries at `area` of a region
+ * of `len` bytes, checked: a multiple of 8 from 8 to the bytes after `area`; else 0. */
+static inline uint64_t ibf_proto_area_capacity_(const unsigned char *base, size_t len, size_t field, size_t width, size_t area) {
+    uint64_t found;
+    if (len < area || len < field + width || area % 8U != 0) {
+        return 0;
+    }
+    found = ibf_proto_load_(base + field, width);
+    if (found == 0 || found % 8U != 0 || found > (uint64_t)(len - area)) {
+        return 0;
+    }
+    return found;
+}
+
+/*
+ * A queue of variable-size entries in the `log_queue_header.capacity` bytes after the header,
+ * from the client to the host: the writer never overwrites what the reader has not consumed,
+ * and an entry that does not fit is dropped and counted. `log_queue_header.write_pos` and
+ * `log_queue_header.read_pos` count bytes ever written and consumed, and never wrap. Each entry
+ * is a `log_entry`, then source (`source_len` bytes, at most `log_source_max`) and text
+ * (`text_len` bytes, at most `log_text_max`), padded to a multiple of 8; `size` holds the whole
+ * entry's bytes and `kind` is `record`. A `padding` entry fills the area to its end, and the
+ * next entry starts at offset 0.
+ * A client's log queue: the client writes, the host reads. Full means the entry is dropped and
+ * counted
+ *
+ * Writer (the client; one):
+ *   1. Check `log_queue_header.capacity` and its own `log_queue_header.write_pos` (never trust
+ *      them): a broken peer is an error, never an access outside the area.
+ *   2. Load `log_queue_header.read_pos` (acquire). If the entry (and the padding to the area's
+ *      end, when it does not fit before it) is more than the free bytes `capacity - (write_pos
+ *      - read_pos)`, add 1 to `log_queue_header.dropped` (release) and stop: the entry is
+ *      dropped.
+ *   3. Copy the padding entry, if any, and the entry in whole 8-byte words (relaxed atomic
+ *      stores).
+ *   4. Store `log_queue_header.write_pos` + the bytes written (release): the entry is
+ *      published.
+ *
+ * Reader (the host; one):
+ *   1. Load `log_queue_header.write_pos` (acquire). If it equals `log_queue_header.read_pos`,
+ *      the queue is empty.
+ *   2. Check that `log_queue_header.write_pos` is ahead of `log_queue_header.read_pos` by at
+ *      most `log_queue_header.capacity`, and that the entry's size is a multiple of 8, at least
+ *      its header, within the bytes written and the area's end, and its parts within it:
+ *      anything else is a named error, counted, and nothing is copied.
+ *   3. Copy the entry with relaxed atomic loads; skip a padding entry to offset 0.
+ *   4. Store `log_queue_header.read_pos` + the bytes consumed (release): the writer may reuse
+ *      them.
+ */
+
+/**
+ * An entry of `log_queue` as a reader copies it: its ibf_log_entry as written (its size, kind and
+ * parts' lengths included), then each part, NUL-terminated.
+ */
+typedef struct ibf_log_queue_record {
+    ibf_log_entry head;
+    char source[33];
+    char text[969];
+} ibf_log_queue_record;
+
+IBF_STATIC_ASSERT_((uint64_t)(uint16_t)1040U == 1040U, "log_queue: the largest entry fits its size field");
+
+/* Builds the whole entry into `buf` (1040 bytes): *entry with its size, kind and
+ * parts' lengths set here, then the parts, zero-padded to a multiple of 8. Returns its size,
+ * or 0 when a part is longer than its bound. */
+static inline size_t ibf_log_queue_build_(unsigned char *buf, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
+    ibf_log_entry head = *entry;
+    size_t size = 40U;
+    size_t at = 40U;
+    if (source_len > 32U || (source == NULL && source_len != 0)) {
+        return 0;
+    }
+    size += source_len;
+    if (text_len > 968U || (text == NULL && text_len != 0)) {
+        return 0;
+    }
+    size += text_len;
+    size = (size + 7U) & ~(size_t)7U;
+    head.size = (uint16_t)size;
+    head.kind = (ibf_log_entry_kind)0U;
+    head.source_len = (uint8_t)source_len;
+    head.text_len = (uint16_t)text_len;
+    memset(buf, 0, size);
+    memcpy(buf, &head, 40U);
+    if (source_len != 0) {
+        memcpy(buf + at, source, source_len);
+    }
+    at += source_len;
+    if (text_len != 0) {
+        memcpy(buf + at, text, text_len);
+    }
+    at += text_len;
+    (void)at;
+    return size;
+}
+
+/* The record of an entry of `size` bytes whose first min(size, 1040) bytes were copied
+ * into `buf` (size is at least its struct): IBF_OK, or IBF_ENTRY_PART_TOO_LONG when a
+ * part's length passes its bound, IBF_ENTRY_PART_PAST_ENTRY when the parts end past the
+ * entry (abi_runtime's entry_parts::split). Parts within their bounds end within the bytes
+ * copied. */
+static inline int ibf_log_queue_parse_(const unsigned char *buf, uint64_t size, ibf_log_queue_record *out) {
+    uint64_t at = 40U;
+    memcpy(&out->head, buf, 40U);
+    {
+        uint64_t n = (uint64_t)out->head.source_len;
+        if (n > 32U) {
+            return IBF_ENTRY_PART_TOO_LONG;
+        }
+        if (at + n > size) {
+            return IBF_ENTRY_PART_PAST_ENTRY;
+        }
+        memcpy(out->source, buf + at, (size_t)n);
+        out->source[(size_t)n] = '\0';
+        at += n;
+    }
+    {
+        uint64_t n = (uint64_t)out->head.text_len;
+        if (n > 968U) {
+            return IBF_ENTRY_PART_TOO_LONG;
+        }
+        if (at + n > size) {
+            return IBF_ENTRY_PART_PAST_ENTRY;
+        }
+        memcpy(out->text, buf + at, (size_t)n);
+        out->text[(size_t)n] = '\0';
+        at += n;
+    }
+    return IBF_OK;
+}
+
+/* The size and the padding flag of the entry whose first word is at `at`. */
+static inline uint64_t ibf_log_queue_head_(const unsigned char *at, bool *padding) {
+    unsigned char word[8];
+    uint64_t value = ibf_live_load_relaxed_u64_(at);
+    memcpy(word, &value, 8);
+    *padding = ibf_proto_get_(word, 2U, 1U) == 1U;
+    return ibf_proto_get_(word, 0U, 2U);
+}
+
+/* Writes a padding entry of `size` bytes (its first word) at `at`. */
+static inline void ibf_log_queue_pad_(unsigned char *at, uint64_t size) {
+    unsigned char word[8] = {0};
+    ibf_proto_put_(word, 0U, 2U, size);
+    ibf_proto_put_(word, 2U, 1U, 1U);
+    ibf_live_write_bytes_(at, word, 8);
+}
+
+/**
+ * The writer's side of queue `log_queue` in the `len` bytes at `region` (its ibf_log_entry
+ * header, then its area): copies *entry (its size, kind and parts' lengths set here) and the
+ * parts into the queue, after a padding entry when it does not fit before the area's end, and
+ * publishes it (release). IBF_OK; IBF_DROPPED (counted) when there is no room;
+ * IBF_ENTRY_PART_TOO_LONG when a part passes its bound; IBF_QUEUE_CAPACITY or
+ * IBF_QUEUE_POSITIONS for what the reader or the header's writer left broken. One writer.
+ */
+static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
+    unsigned char *base = (unsigned char *)region;
+    uint64_t buf[130];
+    uint64_t capacity, write, read, at, pad, size;
+    size = (uint64_t)ibf_log_queue_build_((unsigned char *)buf, entry, source, source_len, text, text_len);
+    if (size == 0) {
+        return IBF_ENTRY_PART_TOO_LONG;
+    }
+    capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
+    if (capacity == 0 || len < 64U) {
+        return IBF_QUEUE_CAPACITY;
+    }
+    write = ibf_live_load_relaxed_u64_(base + 0);
+    read = ibf_live_load_acquire_u64_(base + 32);
+    if (read % 8U != 0 || write % 8U != 0 || write < read || write - read > capacity) {
+        return IBF_QUEUE_POSITIONS;
+    }
+    at = write % capacity;
+    pad = size > capacity - at ? capacity - at : 0;
+    if (pad + size > capacity - (write - read)) {
+        (void)ibf_live_fetch_add_u64_(base + 8, 1U);
+        return IBF_DROPPED;
+    }
+    if (pad > 0) {
+        ibf_log_queue_pad_(base + 64U + (size_t)at, pad);
+    }
+    ibf_live_write_bytes_(base + 64U + (size_t)((write + pad) % capacity), buf, (size_t)size);
+    ibf_live_store_release_u64_(base + 0, write + pad + size);
+    return IBF_OK;
+}
+
+/**
+ * The reader's side of queue `log_queue`: copies the next entry into *out, skipping padding,
+ * and frees its bytes for the writer (release). IBF_OK; IBF_EMPTY when there is none;
+ * IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS or IBF_QUEUE_ENTRY_SIZE for what a broken
+ * writer wrote (then nothing is consumed); IBF_ENTRY_PART_TOO_LONG or
+ * IBF_ENTRY_PART_PAST_ENTRY for an entry whose parts cannot be right (it is consumed). One
+ * reader.
+ */
+static inline int ibf_log_queue_pop(void *region, size_t len, ibf_log_queue_record *out) {
+    unsigned char *base = (unsigned char *)region;
+    uint64_t buf[130];
+    uint64_t capacity, turn;
+    capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
+    if (capacity == 0 || len < 64U) {
+        return IBF_QUEUE_CAPACITY;
+    }
+    /* Each turn consumes at least 8 bytes of padding: bounded by one area's worth. */
+    for (turn = 0; turn <= capacity / 8U; turn++) {
+        uint64_t read = ibf_live_load_relaxed_u64_(base + 32);
+        uint64_t write = ibf_live_load_acquire_u64_(base + 0);
+        uint64_t at, size;
+        bool padding;
+        if (read % 8U != 0 || write % 8U != 0 || write < read || write - read > capacity) {
+            return IBF_QUEUE_POSITIONS;
+        }
+        if (write == read) {
+            return IBF_EMPTY;
+        }
+        at = read % capacity;
+        size = ibf_log_queue_head_(base + 64U + (size_t)at, &padding);
+        if (size % 8U != 0 || size < (padding ? 8U : 40U) || size > write - read || size > capacity - at) {
+            return IBF_QUEUE_ENTRY_SIZE;
+        }
+        if (padding) {
+            ibf_live_store_release_u64_(base + 32, read + size);
+            continue;
+        }
+        ibf_live_read_bytes_(base + 64U + (size_t)at, buf, (size_t)(size < 1040U ? size : 1040U));
+        ibf_live_store_release_u64_(base + 32, read + size);
+        return ibf_log_queue_parse_((const unsigned char *)buf, size, out);
+    }
+    return IBF_EMPTY;
+}
+
+/** Entries the writer of queue `log_queue` dropped so far (0 for a region too short). */
+static inline uint64_t ibf_log_queue_dropped(const void *region, size_t len) {
+    if (len < 8U + 8U) {
+        return 0;
+    }
+    return ibf_live_load_relaxed_u64_((const unsigned char *)region + 8);
+}
+
+/*
+ * A ring of variable-size entries in the `log_ring_header.capacity` bytes after the header,
+ * from the host to any number of readers; the oldest entries are overwritten, and a reader the
+ * writer overtook is told how many entries it missed, never given a torn one.
+ * `log_ring_header.write_pos` counts bytes ever written, `log_ring_header.tail_pos` is the
+ * oldest whole entry, `log_ring_header.entries` counts entries, and each entry's
+ * `log_entry.seq` holds the entries written before it. Each entry is a `log_entry`, then source
+ * (`source_len` bytes, at most `log_source_max`) and text (`text_len` bytes, at most
+ * `log_text_max`), padded to a multiple of 8; `size` holds the whole entry's bytes and `kind`
+ * is `record`. A `padding` entry fills the area to its end, and the next entry starts at offset
+ * 0.
+ * The host log ring: one writer (the host's log drain), any number of readers, oldest
+ * overwritten
+ *
+ * Writer (the host; one):
+ *   1. Work out the bytes the entry (and any padding to the area's end) overwrites, and move
+ *      `log_ring_header.tail_pos` past every whole entry in them; store it (release), then
+ *      fence (release), before any byte is written.
+ *   2. Write the padding entry, if any, and the entry with `log_entry.seq` =
+ *      `log_ring_header.entries`, in whole 8-byte words (relaxed).
+ *   3. Store `log_ring_header.entries` + 1 (relaxed), then `log_ring_header.write_pos` + the
+ *      bytes written (release).
+ *
+ * Readers (the client; any number):
+ *   1. Join at `log_ring_header.write_pos` (the newest) or `log_ring_header.tail_pos` (the
+ *      oldest kept). Then, for each entry: load `log_ring_header.write_pos` (acquire); if it
+ *      equals the reader's position, there is nothing new.
+ *   2. Load `log_ring_header.tail_pos` (acquire). If the reader's position is behind it, the
+ *      reader was lapped: report `Lapped { missed }` (the missed entries, from `log_entry.seq`
+ *      of the oldest kept entry) and go on from `log_ring_header.tail_pos`.
+ *   3. Copy the entry's size word, check it (a multiple of 8, at least the header, within the
+ *      bytes written and the area's end), then copy the entry with relaxed atomic loads.
+ *   4. Fence (acquire), then load `log_ring_header.tail_pos` again: if it passed the entry, the
+ *      copy may be torn; throw it away and report the lap. Otherwise the entry is whole.
+ */
+
+/** An entry of `log_ring` as a reader copies it: the same format as `log_queue`'s. */
+typedef ibf_log_queue_record ibf_log_ring_record;
+
+/** A reader of ring `log_ring`: its position, and the entry a lap left to hand out. */
+typedef struct ibf_log_ring_reader {
+    uint64_t capacity;
+    uint64_t cursor;
+    uint64_t next_seq;
+    bool has_next_seq;
+    bool has_pending;
+    /* Overtaken, and no entry read since. */
+    bool lapped;
+    /* What parsing the pending entry gave. */
+    int pending_code;
+    /** Times this reader was lapped. */
+    uint64_t laps;
+    ibf_log_ring_record pending;
+} ibf_log_ring_reader;
+
+/* Whether an entry of `size` at `pos` can be right, `limit` bytes written after it. */
+static inline bool ibf_log_ring_fits_(uint64_t capacity, uint64_t pos, uint64_t size, bool padding, uint64_t limit) {
+    uint64_t least = padding ? 8U : (40U > 16U + 8U ? 40U : 16U + 8U);
+    return size % 8U == 0 && size >= least && size <= limit && size <= capacity - pos % capacity;
+}
+
+static inline int ibf_log_ring_capacity_(const unsigned char *base, size_t len, uint64_t *capacity) {
+    *capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
+    return *capacity == 0 || len < 64U ? IBF_RING_CAPACITY : IBF_OK;
+}
+
+/**
+ * The writer's side of ring `log_ring`: appends *entry and its parts (size, kind, parts'
+ * lengths and ibf_log_entry.seq set here), after a padding entry when it does not fit
+ * before the area's end, overwriting the oldest entries: first it moves tail_pos past them
+ * (release, then a release fence), then writes, then publishes write_pos (release). *seq (may
+ * be NULL) is the entry's number. IBF_OK, IBF_ENTRY_PART_TOO_LONG, IBF_RING_BAD_ENTRY
+ * (larger than the area), IBF_RING_CAPACITY,
+ * or IBF_RING_POSITIONS when write_pos is not a multiple of 8. One writer.
+ */
+static inline int ibf_log_ring_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len, uint64_t *seq) {
+    unsigned char *base = (unsigned char *)region;
+    unsigned char *area = base + 64U;
+    uint64_t buf[130];
+    uint64_t capacity, size, write, tail, moved, pad, end, number;
+    size = (uint64_t)ibf_log_queue_build_((unsigned char *)buf, entry, source, source_len, text, text_len);
+    if (ibf_log_ring_capacity_(base, len, &capacity) != IBF_OK) {
+        return IBF_RING_CAPACITY;
+    }
+    if (size == 0) {
+        return IBF_ENTRY_PART_TOO_LONG;
+    }
+    if (size > capacity) {
+        return IBF_RING_BAD_ENTRY;
+    }
+    write = ibf_live_load_relaxed_u64_(base + 0);
+    tail = ibf_live_load_relaxed_u64_(base + 8);
+    if (write % 8U != 0) {
+        return IBF_RING_POSITIONS;
+    }
+    if (tail > write || write - tail > capacity || tail % 8U != 0) {
+        /* Not what this writer left: start the ring over from here. */
+        tail = write;
+    }
+    pad = size > capacity - write % capacity ? capacity - write % capacity : 0;
+    end = write + pad + size;
+    moved = tail;
+    /* Move the tail past every entry the new bytes overwrite, before writing them. */
+    while (tail < write && end - tail > capacity) {
+        bool padding;
+        uint64_t old = ibf_log_queue_head_(area + (size_t)(tail % capacity), &padding);
+        if (!ibf_log_ring_fits_(capacity, tail, old, padding, write - tail)) {
+            tail = write;
+            break;
+        }
+        tail += old;
+    }
+    if (end - tail > capacity) {
+        tail = write + pad;
+    }
+    if (tail != moved) {
+        ibf_live_store_release_u64_(base + 8, tail);
+    }
+    /* Orders the tail's store before the bytes below: a reader whose copy saw any of them
+     * sees the new tail after its acquire fence, and throws the copy away. */
+    ibf_live_fence_release_();
+    if (pad > 0) {
+        ibf_log_queue_pad_(area + (size_t)(write % capacity), pad);
+    }
+    number = ibf_live_load_relaxed_u64_(base + 24);
+    ibf_proto_put_((unsigned char *)buf, 16U, 8U, number);
+    ibf_live_write_bytes_(area + (size_t)((write + pad) % capacity), buf, (size_t)size);
+    ibf_live_store_relaxed_u64_(base + 24, number + 1U);
+    ibf_live_store_release_u64_(base + 0, end);
+    if (seq != NULL) {
+        *seq = number;
+    }
+    return IBF_OK;
+}
+
+/**
+ * Joins ring `log_ring` at the newest position: *r reads what is written from now on.
+ * IBF_OK, IBF_RING_CAPACITY or IBF_RING_POSITIONS.
+ */
+static inline int ibf_log_ring_join_latest(ibf_log_ring_reader *r, const void *region, size_t len) {
+    const unsigned char *base = (const unsigned char *)region;
+    uint64_t capacity, tail;
+    if (ibf_log_ring_capacity_(base, len, &capacity) != IBF_OK) {
+        return IBF_RING_CAPACITY;
+    }
+    memset(r, 0, sizeof *r);
+    r->capacity = capacity;
+    r->cursor = ibf_live_load_acquire_u64_(base + 0);
+    r->next_seq = ibf_live_load_acquire_u64_(base + 24);
+    r->has_next_seq = true;
+    tail = ibf_live_load_relaxed_u64_(base + 8);
+    return tail % 8U != 0 || r->cursor % 8U != 0 ? IBF_RING_POSITIONS : IBF_OK;
+}
+
+/** Joins ring `log_ring` at the oldest whole entry still there. */
+static inline int ibf_log_ring_join_oldest(ibf_log_ring_reader *r, const void *region, size_t len) {
+    const unsigned char *base = (const unsigned char *)region;
+    uint64_t capacity, entries, write;
+    if (ibf_log_ring_capacity_(base, len, &capacity) != IBF_OK) {
+        return IBF_RING_CAPACITY;
+    }
+    memset(r, 0, sizeof *r);
+    r->capacity = capacity;
+    entries = ibf_live_load_acquire_u64_(base + 24);
+    write = ibf_live_load_acquire_u64_(base + 0);
+    r->cursor = ibf_live_load_acquire_u64_(base + 8);
+    r->has_next_seq = r->cursor == write;
+    r->next_seq = entries;
+    return r->cursor % 8U != 0 || write % 8U != 0 ? IBF_RING_POSITIONS : IBF_OK;
+}
+
+/* Reports a lap of `missed` entries. */
+static inline int ibf_log_ring_lap_(ibf_log_ring_reader *r, uint64_t missed, uint64_t *out_missed) {
+    r->laps++;
+    if (out_missed != NULL) {
+        *out_missed = missed;
+    }
+    return IBF_LAPPED;
+}
+
+/**
+ * The next entry of ring `log_ring` for reader *r, copied into *out: IBF_OK,
+ * IBF_EMPTY, or IBF_LAPPED with *missed (may be NULL) the entries overwritten before
+ * they were read, from the seq of the first entry after them (the next call returns that
+ * entry; a lap found with no entry after it yet is reported once one comes, so that the
+ * entries read and missed always add up). Never a torn entry:
+ * each copy is kept only if tail_pos did not pass it (acquire fence, then a re-check).
+ * IBF_RING_CAPACITY, IBF_RING_POSITIONS or IBF_RING_ENTRY_SIZE for what a broken
+ * writer wrote; IBF_ENTRY_PART_TOO_LONG or IBF_ENTRY_PART_PAST_ENTRY for an entry whose
+ * parts cannot be right (the reader goes past it).
+ */
+static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *region, size_t len, ibf_log_ring_record *out, uint64_t *missed) {
+    const unsigned char *base = (const unsigned char *)region;
+    const unsigned char *area = base + 64U;
+    uint64_t buf[130];
+    uint64_t capacity = r->capacity;
+    uint64_t turn;
+    unsigned unsettled = 0;
+    if (r->has_pending) {
+        r->has_pending = false;
+        if (r->pending_code == IBF_OK) {
+            *out = r->pending;
+        }
+        return r->pending_code;
+    }
+    if (capacity == 0 || capacity % 8U != 0 || len < 64U || capacity > (uint64_t)(len - 64U)) {
+        return IBF_RING_CAPACITY;
+    }
+    /* Each turn moves the cursor on by at least 8 bytes, or to a newer tail. */
+    for (turn = 0; turn <= 2U * capacity / 8U + 2U; turn++) {
+        uint64_t tail = ibf_live_load_acquire_u64_(base + 8);
+        uint64_t write = ibf_live_load_acquire_u64_(base + 0);
+        uint64_t size, seq, expected;
+        bool padding;
+        if (tail % 8U != 0 || write % 8U != 0) {
+            return IBF_RING_POSITIONS;
+        }
+        if (tail > write || write - tail > capacity || r->cursor > write) {
+            /* A writer that moved on between the two loads looks like this for a moment;
+             * only one that keeps showing it is broken. */
+            if (++unsettled < 8U) {
+                ibf_live_spin_();
+                continue;
+            }
+            return IBF_RING_POSITIONS;
+        }
+        unsettled = 0;
+        if (r->cursor < tail) {
+            r->cursor = tail;
+            r->lapped = true;
+            continue;
+        }
+        if (r->cursor == write) {
+            /* A lap with no entry after it yet is reported with the first entry after it,
+             * whose seq says exactly how many were missed. */
+            return IBF_EMPTY;
+        }
+        size = ibf_log_queue_head_(area + (size_t)(r->cursor % capacity), &padding);
+        if (!ibf_log_ring_fits_(capacity, r->cursor, size, padding, write - r->cursor)) {
+            /* A size torn by an overwrite, or a broken writer: the re-check decides. */
+            ibf_live_fence_acquire_();
+            if (ibf_live_load_relaxed_u64_(base + 8) > r->cursor) {
+                continue;
+            }
+            return IBF_RING_ENTRY_SIZE;
+        }
+        if (!padding) {
+            ibf_live_read_bytes_(area + (size_t)(r->cursor % capacity), buf, (size_t)(size < 1040U ? size : 1040U));
+        }
+        /* The copy is whole only if the writer did not move the tail past it meanwhile. */
+        ibf_live_fence_acquire_();
+        if (ibf_live_load_relaxed_u64_(base + 8) > r->cursor) {
+            continue;
+        }
+        r->cursor += size;
+        if (padding) {
+            continue;
+        }
+        seq = ibf_proto_get_((const unsigned char *)buf, 16U, 8U);
+        expected = r->has_next_seq ? r->next_seq : seq;
+        r->next_seq = seq + 1U;
+        r->has_next_seq = true;
+        /* An entry older than expected is not a gap: a reader that joined while the writer
+         * wrote may have taken the entries counter one entry ahead. */
+        if (r->lapped || seq > expected) {
+            r->lapped = false;
+            r->pending_code = ibf_log_queue_parse_((const unsigned char *)buf, size, &r->pending);
+            r->has_pending = true;
+            return ibf_log_ring_lap_(r, seq > expected ? seq - expected : 0, missed);
+        }
+        return ibf_log_queue_parse_((const unsigned char *)buf, size, out);
+    }
+    return IBF_EMPTY;
+}
+
+/*
+ * One request at a time from the client to the host, each answer matched to its request by
+ * number, so a stale answer is never taken for a new one. The request area
+ * (`mailbox_header.request_capacity` bytes) follows the header, then the response area
+ * (`mailbox_header.response_capacity` bytes).
+ * A client's command mailbox: one request at a time. The request text follows the header, then
+ * the response text
+ *
+ * Client (the client):
+ *   1. Load `mailbox_header.response_seq` (acquire). While it is not the last
+ *      `mailbox_header.request_seq` sent, the last request is unanswered: do not send another.
+ *   2. Check the request against `mailbox_header.request_capacity`: a request takes at most
+ *      `request_capacity - 1` bytes (a NUL follows it).
+ *   3. Copy the request text into the request area and store `mailbox_header.request_len`
+ *      (relaxed atomic stores), then store `mailbox_header.request_seq` + 1 (release).
+ *   4. Poll `mailbox_header.response_seq` (acquire) until it equals that number. Then load
+ *      `mailbox_header.status`, `mailbox_header.response_len` and
+ *      `mailbox_header.response_total`; check `mailbox_header.response_len` against
+ *      `mailbox_header.response_capacity` and `mailbox_header.response_total` against
+ *      `mailbox_header.response_len`, and copy the answer. It was cut when
+ *      `mailbox_header.response_total` is more than `mailbox_header.response_len`.
+ *
+ * Server (the host):
+ *   1. Load `mailbox_header.request_seq` (acquire). When it is not
+ *      `mailbox_header.response_seq`, a request waits.
+ *   2. Load `mailbox_header.request_len` and check it against `mailbox_header.request_capacity`
+ *      (a broken client is answered with an error, never read past the area), and copy the
+ *      request.
+ *   3. Write the answer's first `mailbox_header.response_capacity` bytes into the response
+ *      area, then `mailbox_header.status`, `mailbox_header.response_len` and
+ *      `mailbox_header.response_total` (the whole answer's bytes).
+ *   4. Store `mailbox_header.response_seq` = the `mailbox_header.request_seq` answered
+ *      (release).
+ */
+
+/** An answer from mailbox `mailbox`, as the client reads it. */
+typedef struct ibf_mailbox_response {
+    /** The request it answers, and the server's status. */
+    uint32_t seq;
+    uint32_t status;
+    /** The answer's bytes copied into the caller's buffer, and the whole answer's bytes. */
+    uint64_t len;
+    uint64_t total;
+    /** The answer was cut (to the response area, or to the caller's buffer). */
+    bool cut;
+} ibf_mailbox_response;
+
+/* Both capacities, checked against the region: false when they do not fit or one is 0. */
+static inline bool ibf_mailbox_capacities_(const unsigned char *base, size_t len, uint64_t *request, uint64_t *response) {
+    if (len < 64U) {
+        return false;
+    }
+    *request = ibf_proto_load_(base + 24, 4U);
+    *response = ibf_proto_load_(base + 28, 4U);
+    return *request != 0 && *response != 0 && *request + *response <= (uint64_t)(len - 64U);
+}
+
+/**
+ * The client's side of mailbox `mailbox`: writes the request text and its length, then
+ * bumps request_seq (release); *seq is the request's number, which its answer will carry.
+ * IBF_OK, IBF_MAILBOX_BUSY while the previous request has no answer,
+ * IBF_MAILBOX_TOO_LONG past request_capacity - 1 bytes, or IBF_MAILBOX_CAPACITY.
+ */
+static inline int ibf_mailbox_request(void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
+    unsigned char *base = (unsigned char *)region;
+    uint64_t request, response;
+    uint32_t current;
+    if (!ibf_mailbox_capacities_(base, len, &request, &response)) {
+        return IBF_MAILBOX_CAPACITY;
+    }
+    current = ibf_live_load_relaxed_u32_(base + 0);
+    if (ibf_live_load_acquire_u32_(base + 8) != current) {
+        return IBF_MAILBOX_BUSY;
+    }
+    if ((uint64_t)text_len > request - 1U) {
+        return IBF_MAILBOX_TOO_LONG;
+    }
+    ibf_live_write_bytes_(base + 64U, text, text_len);
+    ibf_live_store_relaxed_u32_(base + 4, (uint32_t)text_len);
+    current += 1U;
+    ibf_live_store_release_u32_(base + 0, current);
+    *seq = current;
+    return IBF_OK;
+}
+
+/**
+ * The client's side: the answer to request `seq` into *out and its text into `text` (at
+ * most text_cap bytes): IBF_OK, IBF_PENDING while it has none, IBF_MAILBOX_LENGTH
+ * when response_len passes the response area, or IBF_MAILBOX_CAPACITY.
+ */
+static inline int ibf_mailbox_poll_response(const void *region, size_t len, uint32_t seq, ibf_mailbox_response *out, void *text, size_t text_cap) {
+    const unsigned char *base = (const unsigned char *)region;
+    uint64_t request, response, n, copied, total;
+    if (!ibf_mailbox_capacities_(base, len, &request, &response)) {
+        return IBF_MAILBOX_CAPACITY;
+    }
+    if (ibf_live_load_acquire_u32_(base + 8) != seq) {
+        return IBF_PENDING;
+    }
+    n = ibf_live_load_acquire_u32_(base + 16);
+    if (n > response) {
+        return IBF_MAILBOX_LENGTH;
+    }
+    copied = n < (uint64_t)text_cap ? n : (uint64_t)text_cap;
+    ibf_live_read_bytes_(base + 64U + (size_t)request, text, (size_t)copied);
+    total = ibf_live_load_acquire_u32_(base + 20);
+    out->seq = seq;
+    out->status = ibf_live_load_acquire_u32_(base + 12);
+    out->len = copied;
+    out->total = total > n ? total : n;
+    out->cut = out->total > copied;
+    return IBF_OK;
+}
+
+/**
+ * The server's side, first half: when a request waits, copies its text into `request` (at
+ * most request_cap bytes; *request_len the bytes copied) and *seq its number: IBF_OK, then
+ * answer it with ibf_mailbox_serve_answer. IBF_PENDING when none waits;
+ * IBF_MAILBOX_SEQUENCE, IBF_MAILBOX_LENGTH or IBF_MAILBOX_CAPACITY for a broken client.
+ */
+static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *request, size_t request_cap, size_t *request_len, uint32_t *seq) {
+    const unsigned char *base = (const unsigned char *)region;
+    uint64_t request_capacity, response_capacity, n;
+    uint32_t asked, answered;
+    if (!ibf_mailbox_capacities_(base, len, &request_capacity, &response_capacity)) {
+        return IBF_MAILBOX_CAPACITY;
+    }
+    asked = ibf_live_load_acquire_u32_(base + 0);
+    answered = ibf_live_load_relaxed_u32_(base + 8);
+    if (asked == answered) {
+        return IBF_PENDING;
+    }
+    if (asked != answered + 1U) {
+        return IBF_MAILBOX_SEQUENCE;
+    }
+    n = ibf_live_load_relaxed_u32_(base + 4);
+    if (n >= request_capacity) {
+        return IBF_MAILBOX_LENGTH;
+    }
+    if (n > (uint64_t)request_cap) {
+        n = (uint64_t)request_cap;
+    }
+    ibf_live_read_bytes_(base + 64U, request, (size_t)n);
+    *request_len = (size_t)n;
+    *seq = asked;
+    return IBF_OK;
+}
+
+/**
+ * The server's side, second half: answers request `seq` (from serve_begin) with `status` and
+ * the whole answer's text, cut to the response area; stores response_seq = seq (release).
+ * IBF_OK, IBF_MAILBOX_SEQUENCE when `seq` is not the request waiting, or
+ * IBF_MAILBOX_CAPACITY.
+ */
+static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t seq, uint32_t status, const void *text, size_t text_len) {
+    unsigned char *base = (unsigned char *)region;
+    uint64_t request, response, kept;
+    uint64_t total = (uint64_t)text_len;
+    if (!ibf_mailbox_capacities_(base, len, &request, &response)) {
+        return IBF_MAILBOX_CAPACITY;
+    }
+    if (ibf_live_load_acquire_u32_(base + 0) != seq || ibf_live_load_relaxed_u32_(base + 8) + 1U != seq) {
+        return IBF_MAILBOX_SEQUENCE;
+    }
+    kept = total < response ? total : response;
+    ibf_live_write_bytes_(base + 64U + (size_t)request, text, (size_t)kept);
+    ibf_live_store_relaxed_u32_(base + 12, status);
+    ibf_live_store_relaxed_u32_(base + 16, (uint32_t)kept);
+    ibf_live_store_relaxed_u32_(base + 20, total > 0xffffffffULL ? 0xffffffffU : (uint32_t)total);
+    ibf_live_store_release_u32_(base + 8, seq);
+    return IBF_OK;
+}
+
+/*
+ * A triple buffer of whole lists from the client to the host: `draw_header.buffers`
+ * `draw_list_header` lists, `draw_header.buffer_size` bytes apart after the header, each
+ * followed by `draw_header.max_commands` `draw_cmd` and `draw_header.max_payload` payload
+ * bytes. `draw_header.state` holds the shared list's index (bits 0-1) and a fresh bit (bit 2);
+ * both sides swap it whole, so neither ever sees a list the other is writing or reading. Before
+ * the first publication (a new claim, or a host's reload) `draw_header.state` is 1 (list 1
+ * shared, not fresh): the writer starts with list 0, the reader with list 2. Each side keeps
+ * its own index to itself.
+ * A client's draw lists, a triple buffer: the client's list, the shared one and the host's.
+ * Before the first publication (a new claim of the row, or a host's reload) state is 1: the
+ * client starts with list 0 and the host with list 2
+ *
+ * Writer (the client):
+ *   1. Check `draw_header.buffers` (3), `draw_header.buffer_size` and the capacities against
+ *      the bytes the region holds before writing a list.
+ *   2. Fill its own list: items up to `draw_header.max_commands`, payload up to
+ *      `draw_header.max_payload`; what does not fit is dropped, counted in
+ *      `draw_list_header.dropped` and flagged `overflow` in `draw_list_header.flags`. Store
+ *      `draw_list_header.count` and `draw_list_header.payload_len`.
+ *   3. Swap `draw_header.state` with its own index | fresh (acquire-release): its own list is
+ *      now the one the old state named. If the old state was fresh, the reader never took that
+ *      list: it was overwritten.
+ *   4. Add 1 to `draw_header.published` (release).
+ *
+ * Reader (the host):
+ *   1. Load `draw_header.state` (acquire). If the fresh bit is clear, nothing new was
+ *      published: keep the list it holds.
+ *   2. Otherwise swap `draw_header.state` with its own index, not fresh (acquire-release): its
+ *      own list is the one the old state named, the newest published.
+ *   3. Check `draw_list_header.count` against `draw_header.max_commands` and
+ *      `draw_list_header.payload_len` against `draw_header.max_payload` before reading the
+ *      items and payload.
+ */
+
+/** The fresh bit of exchange `draw`'s state word. */
+#define IBF_DRAW_FRESH 4U
+/** Its state word before the first publication: list 1 shared, not fresh. */
+#define IBF_DRAW_INITIAL_STATE 1U
+
+/**
+ * The writer of exchange `draw`: the list it owns, and the list it builds between
+ * ibf_draw_begin and _publish. The payload of the next item goes at payload_len,
+ * the offset to put in the item.
+ */
+typedef struct ibf_draw_writer {
+    uint32_t own;
+    unsigned char *list;
+    uint64_t max_items;
+    uint64_t max_payload;
+    uint32_t count;
+    uint32_t payload_len;
+    uint32_t dropped;
+} ibf_draw_writer;
+
+/** The reader of exchange `draw`: the list it owns, and what the last take found. */
+typedef struct ibf_draw_reader {
+    uint32_t own;
+    const unsigned char *list;
+    uint64_t max_items;
+    uint32_t count;
+    uint32_t payload_len;
+} ibf_draw_reader;
+
+/* List `index` of the exchange in the `len` bytes at `base`, its geometry checked (three
+ * lists, each holding its header, max_items items and max_payload bytes, inside the region,
+ * each at its header's alignment): NULL when it does not fit. */
+static inline unsigned char *ibf_draw_list_(const unsigned char *base, size_t len, uint32_t index, uint64_t *max_items, uint64_t *max_payload) {
+    uint64_t buffers, size, need;
+    if (len < 64U || index > 2U) {
+        return NULL;
+    }
+    buffers = ibf_proto_load_(base + 4, 4U);
+    size = ibf_proto_load_(base + 8, 4U);
+    *max_items = ibf_proto_load_(base + 12, 4U);
+    *max_payload = ibf_proto_load_(base + 16, 4U);
+    if (buffers != 3U || *max_items > 0xffffffffULL || *max_payload > 0xffffffffULL) {
+        return NULL;
+    }
+    need = 64U + *max_items * 36U + *max_payload;
+    if (size < need || size > (uint64_t)(len - 64U) / 3U || size % 8U != 0 || 64U % 8U != 0) {
+        return NULL;
+    }
+    return (unsigned char *)(uintptr_t)(base + 64U + (size_t)(index * size));
+}
+
+/* Checks a state word: the shared list's index (0 to 2) and the fresh bit, nothing else. */
+static inline bool ibf_draw_state_ok_(uint32_t state) {
+    return (state & 3U) <= 2U && (state & ~7U) == 0;
+}
+
+/** The writer at the start (it owns list 0). */
+static inline void ibf_draw_writer_init(ibf_draw_writer *w) {
+    memset(w, 0, sizeof *w);
+    w->own = 0U;
+}
+
+/** The reader at the start (it owns list 2). */
+static inline void ibf_draw_reader_init(ibf_draw_reader *r) {
+    memset(r, 0, sizeof *r);
+    r->own = 2U;
+}
+
+/** The host's side: the state word back to its start (a new claim of the row, a reload). */
+static inline void ibf_draw_reset(void *region, size_t len) {
+    if (len >= 0U + 4U) {
+        ibf_live_store_release_u32_((unsigned char *)region + 0, 1U);
+    }
+}
+
+/**
+ * Starts a new list in the writer's own list of exchange `draw` (the `len` bytes at
+ * `region`): IBF_OK, or IBF_EXCHANGE_GEOMETRY when the header's lists do not fit.
+ */
+static inline int ibf_draw_begin(ibf_draw_writer *w, void *region, size_t len) {
+    w->list = ibf_draw_list_((const unsigned char *)region, len, w->own, &w->max_items, &w->max_payload);
+    w->count = 0;
+    w->payload_len = 0;
+    w->dropped = 0;
+    return w->list != NULL ? IBF_OK : IBF_EXCHANGE_GEOMETRY;
+}
+
+/**
+ * Adds *item and its `n` payload bytes (at payload_len, the offset the item should name) to
+ * the list begun: IBF_OK; or IBF_DROPPED when the item or its payload does not fit
+ * (counted in dropped, nothing written); IBF_EXCHANGE_GEOMETRY before _begin.
+ */
+static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
+    if (w->list == NULL) {
+        return IBF_EXCHANGE_GEOMETRY;
+    }
+    if ((uint64_t)w->count >= w->max_items || (uint64_t)n > w->max_payload - w->payload_len || (payload == NULL && n != 0)) {
+        w->dropped++;
+        return IBF_DROPPED;
+    }
+    if (n != 0) {
+        ibf_live_write_bytes_(w->list + 64U + (size_t)(w->max_items * 36U) + w->payload_len, payload, n);
+    }
+    ibf_live_write_bytes_(w->list + 64U + (size_t)w->count * 36U, item, 36U);
+    w->count++;
+    w->payload_len += (uint32_t)n;
+    return IBF_OK;
+}
+
+/**
+ * Publishes the list begun: its header *head with the count, payload length and dropped count
+ * set here (and the overflow flag when an item was dropped; the other flags are the caller's),
+ * then the state word swapped (compare-and-swap, acquire-release) with
+ * the writer's list, fresh; the writer owns the list the state named. *overwrote (may be NULL)
+ * says the reader never took the previous list. Then published + 1 (release).
+ * IBF_OK; IBF_EXCHANGE_STATE (nothing changed) for a state the reader cannot have left,
+ * IBF_EXCHANGE_CONTENDED (nothing changed) when it changed under every try (the list is
+ * kept: publish again); IBF_EXCHANGE_GEOMETRY before _begin. Never blocks.
+ */
+static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
+    unsigned char *base = (unsigned char *)region;
+    ibf_draw_list_header list = *head;
+    uint32_t current, tries;
+    if (w->list == NULL || len < 64U) {
+        return IBF_EXCHANGE_GEOMETRY;
+    }
+    list.count = (uint32_t)w->count;
+    list.payload_len = (uint32_t)w->payload_len;
+    list.dropped = (uint32_t)w->dropped;
+    if (w->dropped > 0) {
+        list.flags = (ibf_draw_list_flags)(list.flags | 1U);
+    }
+    ibf_live_write_bytes_(w->list, &list, 64U);
+    current = ibf_live_load_acquire_u32_(base + 0);
+    for (tries = 0;; tries++) {
+        if (!ibf_draw_state_ok_(current) || (current & 3U) == w->own) {
+            return IBF_EXCHANGE_STATE;
+        }
+        if (tries == IBF_EXCHANGE_TRIES) {
+            return IBF_EXCHANGE_CONTENDED;
+        }
+        /* Fails only when the reader took the shared list meanwhile. */
+        if (ibf_live_cas_u32_(base + 0, &current, w->own | 4U)) {
+            break;
+        }
+        ibf_live_spin_();
+    }
+    if (overwrote != NULL) {
+        *overwrote = (current & 4U) != 0;
+    }
+    w->own = current & 3U;
+    w->list = NULL;
+    (void)ibf_live_fetch_add_u32_(base + 20, 1U);
+    return IBF_OK;
+}
+
+/**
+ * The reader's side: takes the shared list when it is fresh (its own goes back, not fresh;
+ * compare-and-swap, acquire-release) and copies its header into *head, its count and payload
+ * length checked against the capacities: IBF_OK; IBF_EMPTY when nothing new was
+ * published; IBF_EXCHANGE_STATE or IBF_EXCHANGE_CONTENDED (nothing changed),
+ * IBF_EXCHANGE_GEOMETRY or IBF_EXCHANGE_LIST_LENGTH for what a broken peer wrote. Then
+ * _item and _payload read the list.
+ */
+static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ibf_draw_list_header *head) {
+    unsigned char *base = (unsigned char *)region;
+    uint64_t max_payload;
+    uint32_t current, tries;
+    r->list = NULL;
+    if (len < 64U) {
+        return IBF_EXCHANGE_GEOMETRY;
+    }
+    current = ibf_live_load_acquire_u32_(base + 0);
+    for (tries = 0;; tries++) {
+        if (!ibf_draw_state_ok_(current)) {
+            return IBF_EXCHANGE_STATE;
+        }
+        if ((current & 4U) == 0) {
+            return IBF_EMPTY;
+        }
+        if ((current & 3U) == r->own) {
+            return IBF_EXCHANGE_STATE;
+        }
+        if (tries == IBF_EXCHANGE_TRIES) {
+            return IBF_EXCHANGE_CONTENDED;
+        }
+        /* Fails only when the writer published again meanwhile: take that one. */
+        if (ibf_live_cas_u32_(base + 0, &current, r->own)) {
+            break;
+        }
+        ibf_live_spin_();
+    }
+    r->own = current & 3U;
+    r->list = ibf_draw_list_(base, len, r->own, &r->max_items, &max_payload);
+    if (r->list == NULL) {
+        return IBF_EXCHANGE_GEOMETRY;
+    }
+    ibf_live_read_bytes_(r->list, head, 64U);
+    if ((uint64_t)head->count > r->max_items || (uint64_t)head->payload_len > max_payload) {
+        r->list = NULL;
+        return IBF_EXCHANGE_LIST_LENGTH;
+    }
+    r->count = (uint32_t)head->count;
+    r->payload_len = (uint32_t)head->payload_len;
+    return IBF_OK;
+}
+
+/** Item `index` of the list taken, into *out: IBF_OK or IBF_EXCHANGE_LIST_LENGTH past its
+ * count. */
+static inline int ibf_draw_item(const ibf_draw_reader *r, uint32_t index, ibf_draw_cmd *out) {
+    if (r->list == NULL || index >= r->count) {
+        return IBF_EXCHANGE_LIST_LENGTH;
+    }
+    ibf_live_read_bytes_(r->list + 64U + (size_t)index * 36U, out, 36U);
+    return IBF_OK;
+}
+
+/** `n` payload bytes from `offset` of the list taken, into `out`: IBF_OK or
+ * IBF_EXCHANGE_LIST_LENGTH past its payload length. */
+static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, uint64_t n, void *out) {
+    if (r->list == NULL || offset > r->payload_len || n > r->payload_len - offset) {
+        return IBF_EXCHANGE_LIST_LENGTH;
+    }
+    ibf_live_read_bytes_(r->list + 64U + (size_t)(r->max_items * 36U) + (size_t)offset, out, (size_t)n);
+    return IBF_OK;
+}
+
+/*
+ * The lifecycle of a row of `bridge_header.clients`: the client claims a `free` row, fills it
+ * in and keeps it while the row holds its generation; the host frees it. A heartbeat older than
+ * 1000 ms counts as hung.
+ * A client's row: claimed by compare-and-swap from free with a generation bump, filled in, then
+ * active; a heartbeat at least every 100 ms; gone when the row no longer holds its generation,
+ * when the host reloads (host_generation changes) or exits; closing to say goodbye
+ *
+ * Client (the client):
+ *   1. Claim: compare-and-swap `client_entry.state` from `free` to `claimed` (acquire-release);
+ *      on failure try the next row. Add 1 to `client_entry.generation` (acquire-release) and
+ *      keep the new value: the row's generation is the claim's.
+ *   2. Fill in the row's other fields (relaxed atomic stores).
+ *   3. Activate: compare-and-swap the state from `claimed` to `active` (release) while
+ *      `client_entry.generation` is the claim's: where the state and the generation share one
+ *      8-byte word, one compare-and-swap of that word checks both.
+ *   4. Store `client_entry.heartbeat_ns` = the host clock (release) at least every 100 ms.
+ *      Store `client_entry.waiting` = 1 (release) before sleeping on the tick event, 0 after.
+ *   5. Before each use, and at each heartbeat: load `client_entry.state` and
+ *      `client_entry.generation` (acquire). If the state is not `claimed` or `active`, or the
+ *      generation is not the claim's, the row was freed or taken: disconnected.
+ *   6. Load `bridge_header.host_generation` (acquire) at attach and at each heartbeat: when it
+ *      changed, the host reloaded and freed every row; load `bridge_header.host_state`
+ *      (acquire): when it is `exiting`, the host is going away. Either way, detach and attach
+ *      again.
+ *   7. Close: compare-and-swap the state from `active` (or `claimed`) to `closing` (release),
+ *      only while the generation is the claim's.
+ *   8. Bind a pad: compare-and-swap its byte of `bridge_header.pad_owner` from 255 (free) to
+ *      the row's index, as a compare-and-swap of the whole word holding it; unbind by swapping
+ *      it back.
+ *
+ * Host (the host):
+ *   1. Free a row by storing `client_entry.state` = `free` (release): after a `closing`, or
+ *      when `client_entry.heartbeat_ns` is older than 1000 ms (hung). The client notices at its
+ *      next check.
+ *   2. On a reload, free every row and change `bridge_header.host_generation` (release); before
+ *      exiting, store `bridge_header.host_state` = `exiting` (release).
+ */
+
+/** A client's claim of a row of session `client`: the row, the generation the claim
+ * gave it, and the host's generation when it claimed. */
+typedef struct ibf_client_session {
+    uint32_t row;
+    uint32_t generation;
+    uint32_t host_generation;
+} ibf_client_session;
+
+/* Row `row` of the table in the `len` bytes at `base` (ibf_bridge_header's start), or NULL
+ * when it is past the table or the region does not hold it and the host's fields. */
+static inline unsigned char *ibf_client_row_(const void *region, size_t len, uint32_t row) {
+    const unsigned char *base = (const unsigned char *)region;
+    if (row >= 8U || (uint64_t)len < 256U + ((uint64_t)row + 1U) * 128U
+        || len < 20U + 4U || len < 24U + 4U) {
+        return NULL;
+    }
+    return (unsigned char *)(uintptr_t)(base + 256U + (size_t)row * 128U);
+}
+
+/**
+ * Whether the claim *c still holds its row: IBF_OK; IBF_HOST_EXITING; IBF_RELOADED
+ * when the host's generation changed (the host freed every row); IBF_DISCONNECTED when the
+ * row was freed or another client claimed it since (acquire loads); IBF_SESSION_ROW.
+ */
+static inline int ibf_client_standing(const void *region, size_t len, const ibf_client_session *c) {
+    const unsigned char *base = (const unsigned char *)region;
+    unsigned char *row = ibf_client_row_(region, len, c->row);
+    uint32_t state, generation;
+    if (row == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    state = ibf_live_load_acquire_u32_(row + 0);
+    generation = ibf_live_load_acquire_u32_(row + 4);
+    if (ibf_live_load_acquire_u32_(base + 24) == 2U) {
+        return IBF_HOST_EXITING;
+    }
+    if (ibf_live_load_acquire_u32_(base + 20) != c->host_generation) {
+        return IBF_RELOADED;
+    }
+    if ((state != 1U && state != 2U) || generation != c->generation) {
+        return IBF_DISCONNECTED;
+    }
+    return IBF_OK;
+}
+
+/* From state `from` to `to`, only while the generation is the claim's; whether it moved. */
+static inline bool ibf_client_move_(unsigned char *row, uint32_t generation, uint32_t from, uint32_t to) {
+    /* The state and the generation share one 8-aligned word: one compare-and-swap checks both. */
+    uint64_t expected = (uint64_t)from | (uint64_t)generation << 32;
+    uint64_t desired = (uint64_t)to | (uint64_t)generation << 32;
+    return ibf_live_cas_u64_(row + 0, &expected, desired);
+}
+
+/**
+ * Claims row `row` of session `client` if it is free (compare-and-swap of its state to
+ * claimed, then its generation bumped), and notes the host's generation after the claim
+ * (acquire: a row a reload freed shows the reload's generation): IBF_OK with *out the
+ * claim, IBF_NOT_FREE when another client holds it or won the race, or
+ * IBF_SESSION_ROW. Then _fill and _activate.
+ */
+static inline int ibf_client_claim(void *region, size_t len, uint32_t row, ibf_client_session *out) {
+    unsigned char *at = ibf_client_row_(region, len, row);
+    uint32_t expected = 0U;
+    if (at == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    if (!ibf_live_cas_u32_(at + 0, &expected, 1U)) {
+        return IBF_NOT_FREE;
+    }
+    out->row = row;
+    out->generation = ibf_live_fetch_add_u32_(at + 4, 1U) + 1U;
+    out->host_generation = ibf_live_load_acquire_u32_((const unsigned char *)region + 20);
+    return IBF_OK;
+}
+
+/**
+ * Fills in the claimed row's other fields from *values (every field but the state and the
+ * generation; relaxed atomic stores), while the claim holds: the standing before it.
+ */
+static inline int ibf_client_fill(void *region, size_t len, const ibf_client_session *c, const ibf_client_entry *values) {
+    int standing = ibf_client_standing(region, len, c);
+    unsigned char *row = ibf_client_row_(region, len, c->row);
+    if (standing != IBF_OK || row == NULL) {
+        return standing;
+    }
+    ibf_live_write_bytes_(row + 8U, (const unsigned char *)values + 8U, 120U);
+    return IBF_OK;
+}
+
+/** Marks the claimed row active (release), only while the claim holds: IBF_OK, or its
+ * standing (nothing stored). */
+static inline int ibf_client_activate(void *region, size_t len, const ibf_client_session *c) {
+    unsigned char *row = ibf_client_row_(region, len, c->row);
+    if (row == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    if (ibf_client_move_(row, c->generation, 1U, 2U)) {
+        return IBF_OK;
+    }
+    return ibf_client_standing(region, len, c);
+}
+
+/** Stores the heartbeat (the host clock, release; at least every 100 ms), then
+ * returns the claim's standing. */
+static inline int ibf_client_heartbeat(void *region, size_t len, const ibf_client_session *c, uint64_t now_ns) {
+    int standing = ibf_client_standing(region, len, c);
+    unsigned char *row = ibf_client_row_(region, len, c->row);
+    if (standing == IBF_OK && row != NULL) {
+        ibf_live_store_release_u64_(row + 16, (uint64_t)now_ns);
+    }
+    return standing;
+}
+
+/** Stores the waiting flag (release): 1 before sleeping on the tick event, 0 after. */
+static inline int ibf_client_set_waiting(void *region, size_t len, const ibf_client_session *c, uint32_t waiting) {
+    unsigned char *row = ibf_client_row_(region, len, c->row);
+    if (row == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    ibf_live_store_release_u32_(row + 36, waiting);
+    return IBF_OK;
+}
+
+/** Says goodbye: the row's state becomes closing (release), for the host to free it, only
+ * while the claim holds: IBF_OK, or its standing (nothing stored). */
+static inline int ibf_client_close(void *region, size_t len, const ibf_client_session *c) {
+    unsigned char *row = ibf_client_row_(region, len, c->row);
+    if (row == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    if (ibf_client_move_(row, c->generation, 2U, 3U)
+        || ibf_client_move_(row, c->generation, 1U, 3U)) {
+        return IBF_OK;
+    }
+    return ibf_client_standing(region, len, c);
+}
+
+/* Sets element `pad` of the bind word from `from` to `to` by compare-and-swap of the whole
+ * word, retrying while only other elements change; else *found is the element found. */
+static inline bool ibf_client_swap_pad_(unsigned char *base, uint32_t pad, uint64_t from, uint64_t to, uint64_t *found) {
+    uint32_t word = ibf_live_load_acquire_u32_(base + 164);
+    for (;;) {
+        unsigned char bytes[4];
+        uint32_t next;
+        memcpy(bytes, &word, 4);
+        *found = ibf_proto_get_(bytes, (size_t)pad * 1U, 1U);
+        if (*found != from) {
+            return false;
+        }
+        ibf_proto_put_(bytes, (size_t)pad * 1U, 1U, to);
+        memcpy(&next, bytes, 4);
+        if (ibf_live_cas_u32_(base + 164, &word, next)) {
+            return true;
+        }
+    }
+}
+
+/**
+ * Binds pad `pad` to the claim's row: its element of the bind word from 255
+ * (unbound) to the row's index, by compare-and-swap of the whole word. IBF_OK;
+ * IBF_NOT_FREE with *owner (may be NULL) the element found; IBF_SESSION_ROW past the
+ * 4 pads; or the claim's standing when it no longer holds.
+ */
+static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad, uint64_t *owner) {
+    uint64_t found;
+    int standing;
+    if (pad >= 4U || len < 168U) {
+        return IBF_SESSION_ROW;
+    }
+    standing = ibf_client_standing(region, len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    if (ibf_client_swap_pad_((unsigned char *)region, pad, 255U, c->row, &found)) {
+        return IBF_OK;
+    }
+    if (owner != NULL) {
+        *owner = found;
+    }
+    return IBF_NOT_FREE;
+}
+
+/** Unbinds pad `pad` from the claim's row (back to 255): IBF_OK, or
+ * IBF_NOT_FREE when the row does not own it, or IBF_SESSION_ROW. */
+static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad) {
+    uint64_t found;
+    if (pad >= 4U || len < 168U) {
+        return IBF_SESSION_ROW;
+    }
+    return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found) ? IBF_OK : IBF_NOT_FREE;
+}
+
+/** The host's side: frees row `row` (its state becomes free: a swap, acquire-release),
+ * whatever its client does; the client notices at its next check. *was (may be NULL) is the
+ * state it had (closing: its client had said goodbye). IBF_OK or IBF_SESSION_ROW. */
+static inline int ibf_client_free(void *region, size_t len, uint32_t row, uint32_t *was) {
+    unsigned char *at = ibf_client_row_(region, len, row);
+    uint32_t old;
+    if (at == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    old = ibf_live_exchange_u32_(at + 0, 0U);
+    if (was != NULL) {
+        *was = old;
+    }
+    return IBF_OK;
+}
+
+/**
+ * The host's reload: changes the host's generation (acquire-release) first, then frees every
+ * row (a swap each), so that a client that claims a row it freed sees the new generation.
+ * *host_generation (may be NULL) is the new generation; was (may be NULL, else 8 states)
+ * the state each row had. IBF_OK or IBF_SESSION_ROW.
+ */
+static inline int ibf_client_reload(void *region, size_t len, uint32_t *host_generation, uint32_t *was) {
+    unsigned char *base = (unsigned char *)region;
+    uint32_t row;
+    uint32_t generation;
+    if (ibf_client_row_(region, len, 0U) == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    generation = ibf_live_fetch_add_u32_(base + 20, 1U) + 1U;
+    for (row = 0; row < 8U; row++) {
+        unsigned char *at = ibf_client_row_(region, len, row);
+        uint32_t old = at != NULL ? ibf_live_exchange_u32_(at + 0, 0U) : 0U;
+        if (was != NULL) {
+            was[row] = old;
+        }
+    }
+    if (host_generation != NULL) {
+        *host_generation = generation;
+    }
+    return IBF_OK;
+}
+
+/** The host's side: before exiting, stores the host state exiting (release). */
+static inline int ibf_client_host_exit(void *region, size_t len) {
+    if (ibf_client_row_(region, len, 0U) == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    ibf_live_store_release_u32_((unsigned char *)region + 24, 2U);
+    return IBF_OK;
+}
+
+/** The host's side: whether row `row` is active and its heartbeat is older than
+ * 1000 ms at host clock `now_ns` (hung: free it). */
+static inline bool ibf_client_hung(const void *region, size_t len, uint32_t row, uint64_t now_ns) {
+    unsigned char *at = ibf_client_row_(region, len, row);
+    uint64_t beat;
+    if (at == NULL || ibf_live_load_acquire_u32_(at + 0) != 2U) {
+        return false;
+    }
+    beat = (uint64_t)ibf_live_load_acquire_u64_(at + 16);
+    return now_ns > beat && now_ns - beat > 1000ULL * 1000000ULL;
+}
+/*
  * Attaching to a mapping
  *
  * ibf_attach(base, len, &handle, &err) checks a mapping of len bytes (a bridge another
@@ -6228,6 +7606,12 @@ static inline int ibf_produce_table_(ibf_produce_state_ *s, const ibf_attach_tab
         ibf_attach_append_(name, ".");
         ibf_attach_append_(name, x->name);
         if ((failed = ibf_produce_put_(s, at + x->at, x->width, values[g], name)) != 0) {
+            return failed;
+        }
+    }
+    /* Layout `bot_block`: each exchange's state word starts at its initial state. */
+    if (t == &ibf_attach_tables_[2]) {
+        if ((failed = ibf_produce_put_(s, base + offsets[0] + 0U, 4U, 1U, "draw_header.state")) != 0) {
             return failed;
         }
     }

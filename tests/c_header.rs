@@ -13,16 +13,7 @@ use abi_codegen::language_backend::{generate_all, generated_line};
 
 mod common;
 
-/// Warnings on, as errors, in both languages.
-const STRICT: [&str; 7] = [
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-Wconversion",
-    "-Wsign-conversion",
-    "-Wshadow",
-];
+use common::tools::STRICT_WARNINGS;
 
 #[derive(Clone, Copy, Debug)]
 enum Lang {
@@ -70,7 +61,7 @@ fn run_compiler(
     let compiler = lang.compiler();
     Command::new(compiler)
         .args(lang.args())
-        .args(STRICT)
+        .args(STRICT_WARNINGS)
         .arg("-I")
         .arg(dir)
         .arg(&path)

@@ -276,10 +276,14 @@ fn bridge_header() -> (String, usize) {
 /// The public helpers of the header: every `static inline` function whose name does not end
 /// in `_`, with its first parameter's type.
 fn public_helpers(header: &str) -> Vec<(String, String)> {
-    // The attach helpers after the live ones have their own program (tests/c_attach.rs).
+    // The region protocols' helpers (tests/c_protocols.rs) and the attach helpers
+    // (tests/c_attach.rs) after the live ones have their own programs.
     let live = header
         .split_once("\n * Attaching to a mapping\n")
         .map_or(header, |(live, _)| live);
+    let live = live
+        .split_once("\n * Region protocols\n")
+        .map_or(live, |(live, _)| live);
     c_inline_functions(live)
         .into_iter()
         .filter(|(name, _)| !name.ends_with('_'))

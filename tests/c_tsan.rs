@@ -16,10 +16,8 @@
 
 mod common;
 
-use std::process::Command;
-
 use abi_codegen::language_backend::c::render_c_header;
-use common::tools::{run_ok, scratch};
+use common::tools::{run_tsan, scratch};
 
 const PROGRAM: &str = r#"#define _POSIX_C_SOURCE 200809L
 #include "bridge.h"
@@ -272,45 +270,10 @@ fn numbers(line: &str) -> Vec<u64> {
 #[test]
 fn seqlock_and_claim_helpers_race_cleanly_under_thread_sanitizer() {
     let dir = scratch("c_tsan");
-    let tsan = run_ok("gcc", &["-print-file-name=libtsan.so"], &dir);
-    assert!(
-        tsan.trim().starts_with('/'),
-        "gcc has no ThreadSanitizer runtime (libtsan.so): install it (Debian: apt-get install \
-         libtsan2)"
-    );
     let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("render bridge.h");
     std::fs::write(dir.join("bridge.h"), header).unwrap();
     std::fs::write(dir.join("stress.c"), PROGRAM).unwrap();
-    run_ok(
-        "gcc",
-        &[
-            "-fsanitize=thread",
-            "-O1",
-            "-g",
-            "-std=c11",
-            "-pthread",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-Wno-tsan",
-            "stress.c",
-            "-o",
-            "stress",
-        ],
-        &dir,
-    );
-    let out = Command::new(dir.join("stress"))
-        .env("TSAN_OPTIONS", "halt_on_error=1:exitcode=66")
-        .output()
-        .expect("run the stress program");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    eprintln!("{stdout}");
-    assert!(
-        out.status.success() && !stderr.contains("WARNING: ThreadSanitizer"),
-        "{}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
-        out.status
-    );
+    let stdout = run_tsan(&dir, "stress.c");
     let line = |prefix: &str| {
         let l = stdout.lines().find(|l| l.starts_with(prefix));
         numbers(l.unwrap_or_else(|| panic!("no `{prefix}` line in\n{stdout}")))

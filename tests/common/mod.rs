@@ -6,6 +6,7 @@ pub mod markdown_table;
 pub mod protocol_clients;
 pub mod protocol_host;
 pub mod protocol_hostile;
+pub mod protocol_peer;
 pub mod random_schema;
 pub mod readme;
 pub mod recording;

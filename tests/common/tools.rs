@@ -145,3 +145,58 @@ pub fn attach_py(mode: &str, dir: &Path, args: &[&str]) -> String {
     );
     stdout
 }
+
+/// Warnings on, as errors, in C and C++.
+pub const STRICT_WARNINGS: [&str; 7] = [
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-pedantic",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wshadow",
+];
+
+/// Builds `source` (in `dir`) with gcc's ThreadSanitizer as C11 and runs it: its stdout.
+/// Panics when gcc has no TSan runtime, when the build or the run fails, or when TSan warns.
+/// -Wno-tsan: TSan does not model fences (gcc says so); every shared access of the live
+/// helpers is atomic, so TSan needs none to find no race.
+pub fn run_tsan(dir: &Path, source: &str) -> String {
+    let tsan = run_ok("gcc", &["-print-file-name=libtsan.so"], dir);
+    assert!(
+        tsan.trim().starts_with('/'),
+        "gcc has no ThreadSanitizer runtime (libtsan.so): install it (Debian: apt-get install \
+         libtsan2)"
+    );
+    run_ok(
+        "gcc",
+        &[
+            "-fsanitize=thread",
+            "-O1",
+            "-g",
+            "-std=c11",
+            "-pthread",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-Wno-tsan",
+            source,
+            "-o",
+            "tsan_program",
+        ],
+        dir,
+    );
+    let out = Command::new(dir.join("tsan_program"))
+        .env("TSAN_OPTIONS", "halt_on_error=1:exitcode=66")
+        .output()
+        .expect("run the ThreadSanitizer program");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success() && !stderr.contains("WARNING: ThreadSanitizer"),
+        "{}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        out.status
+    );
+    stdout
+}

@@ -66,6 +66,8 @@ struct CheckCtx {
 /// One `[[layout]]` table as the checker reads it.
 #[derive(Serialize)]
 struct TableCtx {
+    /// Its position in the header's table of tables.
+    index: usize,
     name: String,
     header_name: String,
     header_size: u64,
@@ -81,6 +83,8 @@ struct TableCtx {
     /// The row count a producer writes: the highest row index plus one.
     rows_used: u64,
     geometry: Vec<GeometryCtx>,
+    /// The words a producer starts at a value of their own: each exchange's state.
+    inits: Vec<InitCtx>,
     /// Each row's need, flattened: `fixed, terms, (factor, n, g1 .. gn) * terms`.
     needs: Vec<u64>,
     /// Entries of the handle's region array one block laid out by this table takes: its
@@ -113,6 +117,17 @@ struct RowCtx {
     /// A ring's slot size or a blocks row's stride, likewise.
     size_value: u64,
     size_geometry: i64,
+}
+
+/// A word a producer writes at its protocol's start value (an exchange's `initial_state`):
+/// the row whose struct holds it (-1 for the header), its offset in the struct and width.
+#[derive(Serialize)]
+struct InitCtx {
+    name: String,
+    row: i64,
+    at: u64,
+    width: u64,
+    value: u64,
 }
 
 /// A geometry field of a table: where it is, and its rule.
@@ -222,7 +237,7 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
     let tables = layouts
         .iter()
         .enumerate()
-        .map(|(i, t)| table_ctx(schema, t, slots[i], &slots))
+        .map(|(i, t)| table_ctx(schema, t, i, slots[i], &slots))
         .collect::<Result<Vec<_>, _>>()?;
     let header = layouts[root].header;
     let root_hs = schema
@@ -328,6 +343,7 @@ fn scalar(s: &Scalar) -> (u64, u64) {
 fn table_ctx(
     schema: &Schema,
     t: &LayoutTable,
+    index: usize,
     own_slots: u64,
     slots: &[u64],
 ) -> Result<TableCtx, RenderError> {
@@ -427,7 +443,10 @@ fn table_ctx(
             }
         })
         .collect();
+    let inits = table_inits(schema, t);
     Ok(TableCtx {
+        index,
+        inits,
         name: t.name.clone(),
         header_name: schema.abi.structs[t.header].name.clone(),
         header_size: schema.layout.of(t.header).size,
@@ -444,6 +463,39 @@ fn table_ctx(
         needs,
         slots: own_slots,
     })
+}
+
+/// The state word of every exchange whose header is this table's or one of its struct rows'.
+fn table_inits(schema: &Schema, t: &LayoutTable) -> Vec<InitCtx> {
+    let holders = std::iter::once((-1i64, t.header)).chain(t.rows.iter().enumerate().filter_map(
+        |(r, row)| match row.holds {
+            Holds::Struct { struct_index, .. } if struct_index != t.header => {
+                Some((r as i64, struct_index))
+            }
+            _ => None,
+        },
+    ));
+    let mut out = Vec::new();
+    for (row, si) in holders {
+        for p in &schema.protocols {
+            if let crate::ir::protocol::ProtocolKind::Exchange(x) = &p.kind
+                && x.header == si
+            {
+                let fl = &schema.layout.of(si).fields[x.state];
+                out.push(InitCtx {
+                    name: format!(
+                        "{}.{}",
+                        schema.abi.structs[si].name, schema.abi.structs[si].fields[x.state].name
+                    ),
+                    row,
+                    at: fl.offset,
+                    width: fl.size,
+                    value: u64::from(x.initial_state),
+                });
+            }
+        }
+    }
+    out
 }
 
 fn record_ctx(schema: &Schema, h: &crate::ir::attach::Handshake) -> RecordCtx {

@@ -5,9 +5,11 @@
 //! layout's numbers (one `build_*` per kind); the C text itself is in the template.
 //!
 //! This file builds the context and the parts for atomic fields and words; the doc comments
-//! (`comments.rs`), seqlocks (`seqlock.rs`) and rings (`ring.rs`) have files of their own.
+//! (`comments.rs`), seqlocks (`seqlock.rs`), rings (`ring.rs`) and the region protocols
+//! (`protocols.rs`) have files of their own.
 
 mod comments;
+mod protocols;
 mod ring;
 mod seqlock;
 
@@ -77,7 +79,11 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
     if !has_live_access(schema) {
         return Ok(None);
     }
-    let section = COMPILED.render(build_context(schema))?;
+    let mut section = COMPILED.render(build_context(schema))?;
+    section.push_str(&protocols::render_c_protocols(
+        schema,
+        &describe_all(schema),
+    )?);
     Ok(Some(LiveText {
         includes: includes(&schema.abi.c_prefix.to_ascii_uppercase()),
         section,
@@ -89,6 +95,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
 fn has_live_access(schema: &Schema) -> bool {
     let a = &schema.access;
     schema.attach.root.is_some()
+        || !schema.protocols.is_empty()
         || !a.seqlocks.is_empty()
         || !a.rings.is_empty()
         || a.structs

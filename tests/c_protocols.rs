@@ -1,0 +1,502 @@
+//! The C header's region-protocol helpers (`<prefix>_<protocol>_<op>`):
+//! - `tests/c_protocols/ops.c` calls every one of them on heap buffers (wrap and padding at
+//!   every offset of a queue's and a ring's area, a full queue, an exact lap, a cut answer, a
+//!   full and an overwritten draw list, a session's claim, disconnect, reload and close, and
+//!   every named error), built with gcc, clang (C11), g++, clang++ (C++17), gcc -m32 and gcc
+//!   under AddressSanitizer and UndefinedBehaviorSanitizer, every warning an error: the same
+//!   figures from each;
+//! - the header of `tests/fixtures/protocols/demo.toml`, which declares every protocol kind
+//!   over structs of its own, compiles the same ways;
+//! - across processes: `tests/c_protocols/peer.c` plays the host's side of every protocol
+//!   over a file the Rust producer made while this test's threads play the client's side
+//!   with the runtime primitives (abi_runtime's byte queue, broadcast ring, mailbox, triple
+//!   buffer and claim) at the same time, and both sides' counts agree.
+//!
+//! Needs gcc, g++, clang and gcc-multilib; fails, never skips, without them.
+#![cfg(not(miri))]
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::{Acquire, Release};
+use std::time::{Duration, Instant};
+
+use abi_codegen::language_backend::c::render_c_header;
+use bridge_abi::live::Bridge;
+use bridge_abi::runtime::Region;
+use bridge_abi::runtime::broadcast_ring::{Read, RingReader};
+use bridge_abi::runtime::byte_queue::{ByteQueue, Pushed};
+use bridge_abi::runtime::claim::{Claim, Standing};
+use bridge_abi::runtime::mailbox::Mailbox;
+use bridge_abi::runtime::triple_buffer::TripleWriter;
+use common::protocol_peer::{
+    CLIENT_ENTRY, CLIENTS, DRAW_CMD, DRAW_LISTS, DRAW_STATE, HOST_GENERATION, MAILBOX, QUEUE, RING,
+    ROW, answer, log_entry, log_parts, produce_file, regions,
+};
+use common::tools::{STRICT_WARNINGS, c_inline_functions, compile_c_header, run_ok, scratch};
+
+fn manifest(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// A folder with bridge.h rendered from schema.toml and the given C files of tests/c_protocols.
+fn folder(name: &str, files: &[&str]) -> (PathBuf, String) {
+    let dir = scratch(name);
+    let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
+    std::fs::write(dir.join("bridge.h"), &header).unwrap();
+    for f in files {
+        std::fs::copy(manifest(&format!("tests/c_protocols/{f}")), dir.join(f)).unwrap();
+    }
+    (dir, header)
+}
+
+/// The public helpers of the header's region-protocol section.
+fn protocol_helpers(header: &str) -> Vec<String> {
+    let section = header
+        .split_once("\n * Region protocols\n")
+        .expect("a region protocols section")
+        .1;
+    let section = section
+        .split_once("\n * Attaching to a mapping\n")
+        .map_or(section, |(s, _)| s);
+    c_inline_functions(section)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| !name.ends_with('_'))
+        .collect()
+}
+
+#[test]
+fn every_protocol_helper_runs_in_c11_cxx17_32_bit_and_sanitized() {
+    let (dir, header) = folder("c_protocols_ops", &["ops.c"]);
+    let source = std::fs::read_to_string(dir.join("ops.c")).unwrap();
+    let helpers = protocol_helpers(&header);
+    assert!(helpers.len() >= 30, "{helpers:?}");
+    let missing: Vec<&String> = helpers
+        .iter()
+        .filter(|h| !source.contains(&format!("{h}(")))
+        .collect();
+    assert!(missing.is_empty(), "ops.c never calls {missing:?}");
+    let builds: [(&str, &str, &str); 6] = [
+        ("gcc", "-std=c11 -x c", "gcc"),
+        ("g++", "-std=c++17 -x c++", "gxx"),
+        ("clang", "-std=c11 -x c", "clang"),
+        ("clang++", "-std=c++17 -x c++", "clangxx"),
+        ("gcc", "-std=c11 -m32 -x c", "gcc32"),
+        (
+            "gcc",
+            "-std=c11 -g -fsanitize=address,undefined -fno-sanitize-recover=all -x c",
+            "sanitized",
+        ),
+    ];
+    let mut outputs = Vec::new();
+    for (compiler, flags, exe) in builds {
+        let mut args: Vec<&str> = flags.split(' ').collect();
+        args.push("-O2");
+        args.extend(STRICT_WARNINGS);
+        args.extend(["ops.c", "-o", exe]);
+        run_ok(compiler, &args, &dir);
+        outputs.push(run_ok(dir.join(exe).to_str().unwrap(), &[], &dir));
+    }
+    for out in &outputs[1..] {
+        assert_eq!(out, &outputs[0], "every build prints the same");
+    }
+    let out = &outputs[0];
+    println!("{out}");
+    // Figures the program's checks make exact: 128 offsets of a 1024-byte area, each with 17
+    // entry sizes; the 40 ring entries of 48 bytes in 512 bytes lapped a reader by 30.
+    assert!(out.contains("log_queue offsets=128 padded=216 plain=1960 pushed=19 dropped=61\n"));
+    assert!(out.contains("log_ring offsets=64 padded=13 written=40 missed=30 laps=1\n"));
+    assert!(out.contains("mailbox requests=2 answered=2 cut=100/48\n"));
+    assert!(out.contains("draw published=5 taken=3 dropped=4 overwritten=1\n"));
+    assert!(out.contains("session claims=5 disconnects=1 reloads=2 closes=1\n"));
+    // The runtime's names for its errors (QueueError::check() and the others).
+    for name in [
+        "queue_capacity",
+        "queue_positions",
+        "queue_entry_size",
+        "queue_bad_entry",
+        "ring_capacity",
+        "ring_positions",
+        "ring_entry_size",
+        "ring_bad_entry",
+        "mailbox_capacity",
+        "mailbox_length",
+        "mailbox_busy",
+        "mailbox_too_long",
+        "mailbox_sequence",
+        "exchange_geometry",
+        "exchange_state",
+        "exchange_list_length",
+        "exchange_contended",
+        "entry_part_too_long",
+        "entry_part_past_entry",
+    ] {
+        assert!(out.contains(&format!(" {name} ")), "{name}");
+    }
+}
+
+#[test]
+fn the_demo_schemas_protocol_helpers_compile() {
+    let path = manifest("tests/fixtures/protocols/demo.toml");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let schema = abi_codegen::load_schema(&src).expect("demo.toml loads");
+    let header = render_c_header(&schema, "demo.toml").expect("demo.h");
+    for name in [
+        "demo_log_push(",
+        "demo_log_pop(",
+        "demo_news_push(",
+        "demo_news_read_next(",
+        "demo_commands_request(",
+        "demo_commands_serve_answer(",
+        "demo_draw_publish(",
+        "demo_draw_take(",
+        "demo_client_claim(",
+        "demo_client_bind_pad(",
+    ] {
+        assert!(header.contains(name), "{name}");
+    }
+    assert!(
+        !header.contains("ibf"),
+        "the demo header mentions nothing of the bridge"
+    );
+    let dir = scratch("c_protocols_demo");
+    std::fs::write(dir.join("demo.h"), &header).unwrap();
+    compile_c_header(&dir, "demo.h");
+    // Every helper instantiated, under -Wconversion, 64- and 32-bit.
+    let mut program = String::from(
+        "#include \"demo.h\"\ntypedef void (*any_function)(void);\nany_function keep[] = {\n",
+    );
+    for name in protocol_helpers(&header) {
+        program.push_str(&format!("    (any_function)&{name},\n"));
+    }
+    program.push_str("};\nint main(void) { return keep[0] == 0; }\n");
+    std::fs::write(dir.join("all.c"), program).unwrap();
+    for bits in ["-m64", "-m32"] {
+        let mut args = vec!["-std=c11", bits, "-x", "c"];
+        args.push("-O2");
+        args.extend(STRICT_WARNINGS);
+        args.extend(["all.c", "-o", "all"]);
+        run_ok("gcc", &args, &dir);
+        run_ok(dir.join("all").to_str().unwrap(), &[], &dir);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Across processes: the C host, Rust clients.
+
+const ROW_INDEX: usize = 3;
+const RUN: Duration = Duration::from_millis(300);
+
+/// The client's log queue: entries `k` from "rust" for RUN, then `end`: (pushed, dropped).
+fn queue_writer(region: Region<'_>) -> (u64, u64) {
+    let queue = ByteQueue::new(region, QUEUE).unwrap();
+    let (mut k, mut dropped) = (0u64, 0u64);
+    let end = Instant::now() + RUN;
+    while Instant::now() < end {
+        let e = log_entry((k % 5) as u8, k, b"rust", k.to_string().as_bytes());
+        if queue.push(&e).unwrap() == Pushed::Dropped {
+            dropped += 1;
+        }
+        k += 1;
+    }
+    let e = log_entry(0, k, b"rust", b"end");
+    while queue.push(&e).unwrap() == Pushed::Dropped {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    (k, dropped)
+}
+
+/// A slow reader of the log ring: (read, laps, missed, corrupt, span).
+fn ring_reader(region: Region<'_>) -> (u64, u64, u64, u64, u64) {
+    let mut reader = RingReader::join_latest(region, RING).unwrap();
+    let (mut read, mut laps, mut missed, mut corrupt, mut before) = (0, 0, 0, 0, 0);
+    let (mut first, mut last) = (0u64, 0u64);
+    let mut out = Vec::new();
+    let end = Instant::now() + RUN;
+    while Instant::now() < end {
+        match reader.read_next(&mut out).unwrap() {
+            Read::Entry(_) => {
+                let seq = u64::from_le_bytes(out[16..24].try_into().unwrap());
+                let (_, text) = log_parts(&out).unwrap();
+                if text != seq.to_string().as_bytes() {
+                    corrupt += 1;
+                }
+                if read == 0 {
+                    first = seq;
+                }
+                last = seq;
+                read += 1;
+                if read % 64 == 0 {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            Read::Lapped { missed: m } => {
+                laps += 1;
+                missed += m;
+                if read == 0 {
+                    before += m;
+                }
+            }
+            Read::Empty => std::thread::yield_now(),
+        }
+    }
+    let span = if read == 0 {
+        0
+    } else {
+        last - first + 1 + before
+    };
+    (read, laps, missed, corrupt, span)
+}
+
+/// The client's mailbox: (requests, answered, wrong, waits).
+fn mailbox_client(region: Region<'_>) -> (u64, u64, u64, u64) {
+    let mailbox = Mailbox::new(region, MAILBOX).unwrap();
+    let (mut k, mut answered, mut wrong, mut waits) = (0u64, 0u64, 0u64, 0u64);
+    let end = Instant::now() + RUN;
+    while Instant::now() < end {
+        let request = format!("req {k}");
+        let seq = mailbox.request(request.as_bytes()).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let response = loop {
+            if let Some(r) = mailbox.poll_response(seq).unwrap() {
+                break r;
+            }
+            waits += 1;
+            assert!(Instant::now() < deadline, "no answer to {request}");
+            std::thread::yield_now();
+        };
+        answered += 1;
+        if response.status != 0
+            || response.cut()
+            || Some(response.text) != answer(request.as_bytes())
+        {
+            wrong += 1;
+        }
+        k += 1;
+    }
+    (k, answered, wrong, waits)
+}
+
+/// The client's draw lists: list n has 1 + n % 7 commands of color n with 8 payload bytes n.
+fn draw_writer(region: Region<'_>) -> (u64, u64) {
+    let buffer_size = region.load::<u32>(8, Acquire) as usize;
+    let max_commands = region.load::<u32>(12, Acquire) as usize;
+    let mut writer = TripleWriter::new(region, DRAW_STATE);
+    let mut n = 0u64;
+    let end = Instant::now() + RUN;
+    while Instant::now() < end {
+        n += 1;
+        let list = DRAW_LISTS + writer.own() * buffer_size;
+        let count = 1 + (n % 7) as usize;
+        let mut head = [0u8; 64];
+        head[0..4].copy_from_slice(&(n as u32).to_le_bytes());
+        head[4..8].copy_from_slice(&(count as u32).to_le_bytes());
+        head[8..12].copy_from_slice(&(8 * count as u32).to_le_bytes());
+        for i in 0..count {
+            let mut cmd = [0u8; DRAW_CMD];
+            cmd[4..8].copy_from_slice(&(n as u32).to_le_bytes());
+            cmd[28..32].copy_from_slice(&(8 * i as u32).to_le_bytes());
+            cmd[32..34].copy_from_slice(&8u16.to_le_bytes());
+            region.write_bytes(list + 64 + i * DRAW_CMD, &cmd);
+            region.write_bytes(
+                list + 64 + max_commands * DRAW_CMD + 8 * i,
+                &n.to_le_bytes(),
+            );
+        }
+        region.write_bytes(list, &head);
+        writer.publish().unwrap();
+    }
+    (n, n)
+}
+
+/// The client's row: claimed, heartbeat, a disconnect or a reload noticed and claimed
+/// again, until `done` (the other threads finished), then goodbye (closing, which the host
+/// waits for): (claims, disconnects, reloads).
+fn session(header: Region<'_>, done: &AtomicBool) -> (u64, u64, u64) {
+    let row = header
+        .sub(CLIENTS + ROW_INDEX * CLIENT_ENTRY, CLIENT_ENTRY, 8)
+        .unwrap();
+    let claim_row = |claims: &mut u64| loop {
+        let host = header.load::<u32>(HOST_GENERATION, Acquire);
+        if let Some(c) = Claim::try_claim(row, ROW) {
+            *claims += 1;
+            if c.activate() == Standing::Connected {
+                return (c, host);
+            }
+        }
+        std::thread::sleep(Duration::from_micros(100));
+    };
+    let (mut claims, mut disconnects, mut reloads) = (0, 0, 0);
+    let (mut claim, mut host) = claim_row(&mut claims);
+    loop {
+        row.store::<u64>(16, 1, Release);
+        let noticed = if header.load::<u32>(HOST_GENERATION, Acquire) != host {
+            &mut reloads
+        } else if claim.standing() != Standing::Connected {
+            &mut disconnects
+        } else if done.load(Acquire) {
+            // Goodbye: only a host action since the check stops it.
+            if claim.close() == Standing::Connected {
+                return (claims, disconnects, reloads);
+            }
+            if header.load::<u32>(HOST_GENERATION, Acquire) != host {
+                &mut reloads
+            } else {
+                &mut disconnects
+            }
+        } else {
+            std::thread::sleep(Duration::from_micros(100));
+            continue;
+        };
+        *noticed += 1;
+        (claim, host) = claim_row(&mut claims);
+    }
+}
+
+fn numbers(out: &str, name: &str) -> Vec<u64> {
+    let line = out
+        .lines()
+        .find(|l| l.split(' ').next() == Some(name))
+        .unwrap_or_else(|| panic!("no {name} line: {out}"));
+    line.split(' ')
+        .skip(1)
+        .map(|w| w.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_c_host_serves_rust_clients_across_processes() {
+    let (dir, _) = folder("c_protocols_peer", &["peer.c"]);
+    let mut args = vec!["-std=c11"];
+    args.push("-O2");
+    args.extend(STRICT_WARNINGS);
+    args.extend(["peer.c", "-o", "peer"]);
+    run_ok("gcc", &args, &dir);
+    let path = dir.join("bridge.bin");
+    let map = produce_file(&path);
+    // Under `timeout`: a host that never sees the goodbye fails the test, never hangs it.
+    let mut peer = Command::new("timeout")
+        .args([
+            "60",
+            dir.join("peer").to_str().unwrap(),
+            path.to_str().unwrap(),
+            &ROW_INDEX.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("run peer");
+    let mut stdout = BufReader::new(peer.stdout.take().unwrap());
+    let mut ready = String::new();
+    stdout.read_line(&mut ready).unwrap();
+    assert_eq!(ready, "ready\n");
+
+    let region = map.region().unwrap();
+    let bridge = Bridge::attach(region).unwrap();
+    let at = regions(&bridge, ROW_INDEX);
+    let done = AtomicBool::new(false);
+    let (q, r, m, d, s) = std::thread::scope(|scope| {
+        let s = scope.spawn(|| session(region, &done));
+        let q = scope.spawn(|| queue_writer(at.queue));
+        let r = scope.spawn(|| ring_reader(at.ring));
+        let m = scope.spawn(|| mailbox_client(at.mailbox));
+        let d = scope.spawn(|| draw_writer(at.draw));
+        let finished = (
+            q.join().unwrap(),
+            r.join().unwrap(),
+            m.join().unwrap(),
+            d.join().unwrap(),
+        );
+        // Goodbye, after everything else: the host stops when it sees it.
+        done.store(true, Release);
+        let (q, r, m, d) = finished;
+        (q, r, m, d, s.join().unwrap())
+    });
+    let mut out = String::new();
+    for line in stdout.lines() {
+        out.push_str(&line.unwrap());
+        out.push('\n');
+    }
+    assert!(peer.wait().unwrap().success(), "peer failed: {out}");
+    println!("rust: queue {q:?} ring {r:?} mailbox {m:?} draw {d:?} session {s:?}\nc: {out}");
+
+    let host_queue = numbers(&out, "queue");
+    assert_eq!(
+        host_queue,
+        [q.0 - q.1, 0, 1],
+        "every entry kept arrived, in order"
+    );
+    assert!(q.1 > 0, "the queue filled: {q:?}");
+    let (read, laps, missed, corrupt, span) = r;
+    // abi_runtime's RingReader reports a lap found with no entry after it from the writer's
+    // entries counter at once, which a writer that moved on since counts one entry too many
+    // (an entry then both missed and read): at most one per lap.
+    assert!(
+        read > 0 && laps > 0 && corrupt == 0 && (span..=span + laps).contains(&(read + missed)),
+        "{r:?}"
+    );
+    assert!(numbers(&out, "ring")[0] >= span);
+    let (requests, answered, wrong, waits) = m;
+    assert!(
+        requests > 0 && answered == requests && wrong == 0 && waits > 0,
+        "{m:?}"
+    );
+    assert_eq!(numbers(&out, "mailbox"), [requests]);
+    let host_draw = numbers(&out, "draw");
+    assert_eq!(host_draw[1], 0, "no stale or torn list");
+    assert_eq!(host_draw[2], d.1, "the last list was taken");
+    assert!(host_draw[0] > 0 && host_draw[0] < d.0);
+    let host_session = numbers(&out, "session");
+    assert_eq!(
+        host_session,
+        [s.1, s.2],
+        "each free and reload noticed once"
+    );
+    assert!(s.1 > 0 && s.2 > 0 && s.0 == 1 + s.1 + s.2, "{s:?}");
+}
+
+/// The C producer (`ibf_lay_out`, run by tests/c_attach/attach.c) starts every exchange's
+/// state word at the schema's `initial_state`: each bot block's draw state is 1, so that a
+/// writer that owns list 0 and a reader that owns list 2 can start at once.
+#[test]
+fn the_c_producer_starts_each_exchange_at_its_initial_state() {
+    let dir = scratch("c_protocols_produce");
+    let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
+    std::fs::write(dir.join("bridge.h"), header).unwrap();
+    std::fs::copy(manifest("tests/c_attach/attach.c"), dir.join("attach.c")).unwrap();
+    let mut args = vec!["-std=c11", "-O2"];
+    args.extend(STRICT_WARNINGS);
+    args.extend(["attach.c", "-o", "attach"]);
+    run_ok("gcc", &args, &dir);
+    run_ok(
+        dir.join("attach").to_str().unwrap(),
+        &[
+            "produce",
+            "c.bin",
+            "3",
+            "mailbox.request_capacity=2048",
+            "mailbox.response_capacity=1984",
+        ],
+        &dir,
+    );
+    let bytes = std::fs::read(dir.join("c.bin")).unwrap();
+    let buf = bridge_abi::runtime::SharedBuf::new(bytes.len());
+    buf.region().write_bytes(0, &bytes);
+    // The state word is 0 while the image is written, running (1) when it is live.
+    buf.region().store::<u32>(24, 1, Release);
+    let bridge = Bridge::attach(buf.region()).expect("the C image attaches");
+    for i in 0..Bridge::BOT_BLOCKS_COUNT {
+        let draw = bridge
+            .bot_blocks(i)
+            .unwrap()
+            .unwrap()
+            .draw_region()
+            .unwrap();
+        assert_eq!(draw.load::<u32>(DRAW_STATE, Acquire), 1, "bot block {i}");
+        assert_eq!(draw.load::<u32>(20, Acquire), 0, "nothing published yet");
+    }
+}

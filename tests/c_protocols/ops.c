@@ -1,0 +1,525 @@
+/* Every region-protocol helper of bridge.h, in one process on heap buffers: the log queue
+ * (wrap and padding at every offset of the area, a full queue dropping and counting), the log
+ * ring (padding at every offset, an exact lap), the mailbox (a round trip, a cut answer),
+ * the draw lists (a full list, an overwritten list), the client session (claim, disconnect,
+ * reload, close, pads) and each named error a broken peer causes. Prints one line of figures
+ * per protocol; any failed check prints its line on stderr and exits 1. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bridge.h"
+
+#define CHECK(c)                                                                 \
+    do {                                                                         \
+        if (!(c)) {                                                              \
+            fprintf(stderr, "ops.c:%d: check failed: %s\n", __LINE__, #c);       \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+#define EXPECT(call, code)                                                       \
+    do {                                                                         \
+        int got_ = (call);                                                       \
+        if (got_ != (code)) {                                                    \
+            fprintf(stderr, "ops.c:%d: %s gave %s, expected %s\n", __LINE__, #call, \
+                    ibf_protocol_result_name(got_), ibf_protocol_result_name(code)); \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+/* A zeroed, 8-aligned buffer of `len` bytes. */
+static unsigned char *buffer(size_t len) {
+    uint64_t *words = (uint64_t *)calloc((len + 7U) / 8U, 8U);
+    CHECK(words != NULL);
+    return (unsigned char *)words;
+}
+
+static void put64(unsigned char *at, uint64_t v) { memcpy(at, &v, 8); }
+static uint64_t get64(const unsigned char *at) {
+    uint64_t v;
+    memcpy(&v, at, 8);
+    return v;
+}
+static void put32(unsigned char *at, uint32_t v) { memcpy(at, &v, 4); }
+static uint32_t get32(const unsigned char *at) {
+    uint32_t v;
+    memcpy(&v, at, 4);
+    return v;
+}
+
+static ibf_log_entry entry_of(uint64_t tick) {
+    ibf_log_entry e;
+    memset(&e, 0, sizeof e);
+    e.level = (ibf_log_level)(tick % 5U);
+    e.tick = tick;
+    return e;
+}
+
+/* Text `k` as decimal, padded with `extra` 'x's: an entry of any size. */
+static size_t text_of(char *out, uint64_t k, size_t extra) {
+    int n = snprintf(out, 64, "%" PRIu64, k);
+    memset(out + n, 'x', extra);
+    return (size_t)n + extra;
+}
+
+static void queue(void) {
+    enum { CAP = 1024 };
+    size_t len = sizeof(ibf_log_queue_header) + CAP;
+    unsigned char *q = buffer(len);
+    ibf_log_queue_header *h = (ibf_log_queue_header *)(void *)q;
+    ibf_log_queue_record rec;
+    ibf_log_entry e = entry_of(7);
+    char text[1100];
+    uint64_t o, padded = 0, plain = 0, dropped = 0, pushed, k;
+    size_t n;
+    h->capacity = CAP;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_EMPTY);
+    /* Every offset of the area, each entry size from 48 to 160 bytes: padding exactly when it
+     * does not fit before the end, and the positions far past the first lap. */
+    for (o = 0; o < CAP; o += 8) {
+        for (n = 0; n <= 112; n += 7) {
+            uint64_t start = 1000U * CAP + o;
+            size_t tl = text_of(text, o + n, n);
+            uint64_t size = (40U + 7U + tl + 7U) / 8U * 8U;
+            put64(q + 0, start);
+            put64(q + 32, start);
+            EXPECT(ibf_log_queue_push(q, len, &e, "torture", 7, text, tl), IBF_OK);
+            if (size > CAP - o) {
+                padded++;
+                CHECK(get64(q + 0) == start + (CAP - o) + size);
+                CHECK((q[64 + o + 2]) == IBF_LOG_ENTRY_KIND_PADDING);
+            } else {
+                plain++;
+                CHECK(get64(q + 0) == start + size);
+            }
+            memset(&rec, 0, sizeof rec);
+            EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_OK);
+            CHECK(rec.head.size == size && rec.head.kind == IBF_LOG_ENTRY_KIND_RECORD);
+            CHECK(rec.head.source_len == 7 && strcmp(rec.source, "torture") == 0);
+            CHECK(rec.head.text_len == tl && memcmp(rec.text, text, tl) == 0 && rec.text[tl] == '\0');
+            CHECK(rec.head.tick == 7);
+            CHECK(get64(q + 32) == get64(q + 0));
+            EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_EMPTY);
+        }
+    }
+    /* A full queue: drops are counted, nothing is overwritten, and everything kept comes out
+     * in order. */
+    put64(q + 0, 0);
+    put64(q + 32, 0);
+    for (k = 0, pushed = 0; k < 80; k++) {
+        int r;
+        n = text_of(text, k, 0);
+        r = ibf_log_queue_push(q, len, &e, "torture", 7, text, n);
+        CHECK(r == IBF_OK || r == IBF_DROPPED);
+        if (r == IBF_DROPPED) {
+            dropped++;
+        } else {
+            CHECK(dropped == 0);
+            pushed++;
+        }
+    }
+    CHECK(dropped > 0 && ibf_log_queue_dropped(q, len) == dropped);
+    for (k = 0; k < pushed; k++) {
+        char want[32];
+        EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_OK);
+        snprintf(want, sizeof want, "%" PRIu64, k);
+        CHECK(strcmp(rec.text, want) == 0);
+    }
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_EMPTY);
+    /* The writer's named errors. */
+    memset(text, 'y', sizeof text);
+    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX + 1U), IBF_ENTRY_PART_TOO_LONG);
+    EXPECT(ibf_log_queue_push(q, len, &e, text, IBF_LOG_SOURCE_MAX + 1U, "t", 1), IBF_ENTRY_PART_TOO_LONG);
+    put64(q + 0, 8U * CAP);
+    put64(q + 32, 8U * CAP);
+    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX), IBF_OK);
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_OK);
+    CHECK(rec.head.text_len == IBF_LOG_TEXT_MAX);
+    h->capacity = 0;
+    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, "t", 1), IBF_QUEUE_CAPACITY);
+    h->capacity = 100;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_CAPACITY);
+    h->capacity = CAP + 8;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_CAPACITY);
+    h->capacity = CAP;
+    EXPECT(ibf_log_queue_pop(q, 40, &rec), IBF_QUEUE_CAPACITY);
+    put64(q + 0, 8);
+    put64(q + 32, 16);
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_POSITIONS);
+    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, "t", 1), IBF_QUEUE_POSITIONS);
+    put64(q + 0, 20);
+    put64(q + 32, 12);
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_POSITIONS);
+    put64(q + 0, CAP + 16);
+    put64(q + 32, 8);
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_POSITIONS);
+    /* Sizes a broken writer wrote: 0, unaligned, past the written bytes, a text past it. */
+    put64(q + 0, 64);
+    put64(q + 32, 0);
+    memset(q + 64, 0, CAP);
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_ENTRY_SIZE);
+    q[64] = 44;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_ENTRY_SIZE);
+    q[64] = 72;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_ENTRY_SIZE);
+    CHECK(get64(q + 32) == 0);
+    /* Parts a broken writer wrote: the entry is consumed, its parts refused. */
+    q[64] = 48;
+    q[64 + 6] = 9; /* text_len 9 in a 48-byte entry: 40 + 9 > 48 */
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_ENTRY_PART_PAST_ENTRY);
+    CHECK(get64(q + 32) == 48);
+    put64(q + 32, 0);
+    q[64 + 6] = 0xc9; /* text_len 969, past its bound 968 */
+    q[64 + 7] = 0x03;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_ENTRY_PART_TOO_LONG);
+    put64(q + 32, 0);
+    q[64 + 6] = 8;
+    q[64 + 7] = 0;
+    EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_OK);
+    CHECK(rec.head.text_len == 8 && rec.text[8] == '\0');
+    printf("log_queue offsets=%d padded=%" PRIu64 " plain=%" PRIu64 " pushed=%" PRIu64 " dropped=%" PRIu64 "\n",
+           CAP / 8, padded, plain, pushed, dropped);
+    free(q);
+}
+
+static void ring(void) {
+    enum { CAP = 512 };
+    size_t len = sizeof(ibf_log_ring_header) + CAP;
+    unsigned char *r = buffer(len);
+    ibf_log_ring_header *h = (ibf_log_ring_header *)(void *)r;
+    ibf_log_ring_reader reader, oldest;
+    ibf_log_ring_record rec;
+    ibf_log_entry e = entry_of(3);
+    char text[256];
+    uint64_t o, seq, missed = 0, padded = 0, k, written;
+    size_t n;
+    h->capacity = CAP;
+    EXPECT(ibf_log_ring_join_latest(&reader, r, len), IBF_OK);
+    EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, &missed), IBF_EMPTY);
+    /* Every offset: the writer pads to the end when the entry does not fit before it. */
+    for (o = 0; o < CAP; o += 8) {
+        uint64_t start = 77U * CAP + o;
+        n = text_of(text, o, 60);
+        put64(r + 0, start);
+        put64(r + 8, start);
+        EXPECT(ibf_log_ring_join_latest(&reader, r, len), IBF_OK);
+        EXPECT(ibf_log_ring_push(r, len, &e, "src", 3, text, n, &seq), IBF_OK);
+        if (40U + 3U + n > CAP - o) {
+            padded++;
+        }
+        EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, &missed), IBF_OK);
+        CHECK(rec.head.seq == seq && memcmp(rec.text, text, n) == 0 && strcmp(rec.source, "src") == 0);
+        EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, &missed), IBF_EMPTY);
+    }
+    /* An exact lap: 40 entries of 56 bytes into 512 bytes; the reader joined before them. */
+    memset(r, 0, len);
+    h->capacity = CAP;
+    EXPECT(ibf_log_ring_join_latest(&reader, r, len), IBF_OK);
+    for (k = 0; k < 40; k++) {
+        n = text_of(text, k, 0);
+        EXPECT(ibf_log_ring_push(r, len, &e, "", 0, text, n, NULL), IBF_OK);
+    }
+    EXPECT(ibf_log_ring_join_oldest(&oldest, r, len), IBF_OK);
+    EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, &missed), IBF_LAPPED);
+    written = 40;
+    {
+        uint64_t first = 0, got = 0;
+        EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, NULL), IBF_OK);
+        first = rec.head.seq;
+        CHECK(first == missed && reader.laps == 1);
+        for (got = 1;; got++) {
+            char want[32];
+            int res = ibf_log_ring_read_next(&reader, r, len, &rec, NULL);
+            if (res == IBF_EMPTY) {
+                break;
+            }
+            EXPECT(res, IBF_OK);
+            snprintf(want, sizeof want, "%" PRIu64, rec.head.seq);
+            CHECK(rec.head.seq == first + got && strcmp(rec.text, want) == 0);
+        }
+        CHECK(missed + got == written);
+        EXPECT(ibf_log_ring_read_next(&oldest, r, len, &rec, NULL), IBF_OK);
+        CHECK(rec.head.seq == first);
+    }
+    /* Named errors. */
+    EXPECT(ibf_log_ring_push(r, len, &e, "", 0, text, IBF_LOG_TEXT_MAX + 1U, NULL), IBF_ENTRY_PART_TOO_LONG);
+    h->capacity = 64;
+    EXPECT(ibf_log_ring_push(r, len, &e, "", 0, text, 100, NULL), IBF_RING_BAD_ENTRY);
+    h->capacity = 0;
+    EXPECT(ibf_log_ring_join_latest(&reader, r, len), IBF_RING_CAPACITY);
+    EXPECT(ibf_log_ring_push(r, len, &e, "", 0, "t", 1, NULL), IBF_RING_CAPACITY);
+    h->capacity = CAP;
+    EXPECT(ibf_log_ring_join_latest(&reader, r, len), IBF_OK);
+    EXPECT(ibf_log_ring_read_next(&reader, r, len - 8, &rec, NULL), IBF_RING_CAPACITY);
+    put64(r + 0, get64(r + 0) + 4);
+    EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, NULL), IBF_RING_POSITIONS);
+    EXPECT(ibf_log_ring_push(r, len, &e, "", 0, "t", 1, NULL), IBF_RING_POSITIONS);
+    put64(r + 0, get64(r + 0) - 4);
+    put64(r + 8, get64(r + 0) + 8);
+    EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, NULL), IBF_RING_POSITIONS);
+    put64(r + 0, 0);
+    put64(r + 8, 0);
+    EXPECT(ibf_log_ring_join_latest(&reader, r, len), IBF_OK);
+    put64(r + 0, 64);
+    memset(r + 64, 0, 64);
+    EXPECT(ibf_log_ring_read_next(&reader, r, len, &rec, NULL), IBF_RING_ENTRY_SIZE);
+    printf("log_ring offsets=%d padded=%" PRIu64 " written=%" PRIu64 " missed=%" PRIu64 " laps=1\n", CAP / 8,
+           padded, written, missed);
+    free(r);
+}
+
+static void mailbox(void) {
+    enum { REQ = 32, RESP = 48 };
+    size_t len = sizeof(ibf_mailbox_header) + REQ + RESP;
+    unsigned char *m = buffer(len);
+    ibf_mailbox_header *h = (ibf_mailbox_header *)(void *)m;
+    ibf_mailbox_response resp;
+    char got[128], answer[128];
+    size_t got_len;
+    uint32_t seq, served;
+    h->request_capacity = REQ;
+    h->response_capacity = RESP;
+    EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_PENDING);
+    EXPECT(ibf_mailbox_request(m, len, "req 1", 5, &seq), IBF_OK);
+    CHECK(seq == 1);
+    EXPECT(ibf_mailbox_request(m, len, "req 2", 5, &seq), IBF_MAILBOX_BUSY);
+    EXPECT(ibf_mailbox_poll_response(m, len, 1, &resp, answer, sizeof answer), IBF_PENDING);
+    EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_OK);
+    CHECK(served == 1 && got_len == 5 && memcmp(got, "req 1", 5) == 0);
+    EXPECT(ibf_mailbox_serve_answer(m, len, 2, 0, "x", 1), IBF_MAILBOX_SEQUENCE);
+    EXPECT(ibf_mailbox_serve_answer(m, len, served, IBF_COMMAND_STATUS_OK, "ans 1", 5), IBF_OK);
+    EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_PENDING);
+    EXPECT(ibf_mailbox_poll_response(m, len, 1, &resp, answer, sizeof answer), IBF_OK);
+    CHECK(resp.seq == 1 && resp.status == IBF_COMMAND_STATUS_OK && resp.len == 5 && resp.total == 5 && !resp.cut);
+    CHECK(memcmp(answer, "ans 1", 5) == 0);
+    /* A cut answer: 100 bytes into a 48-byte area; then cut again by a 10-byte buffer. */
+    EXPECT(ibf_mailbox_request(m, len, "long", 4, &seq), IBF_OK);
+    EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_OK);
+    memset(answer, 'a', 100);
+    EXPECT(ibf_mailbox_serve_answer(m, len, served, IBF_COMMAND_STATUS_FAILED, answer, 100), IBF_OK);
+    memset(answer, 0, sizeof answer);
+    EXPECT(ibf_mailbox_poll_response(m, len, seq, &resp, answer, sizeof answer), IBF_OK);
+    CHECK(resp.len == RESP && resp.total == 100 && resp.cut && resp.status == IBF_COMMAND_STATUS_FAILED);
+    CHECK(answer[RESP - 1] == 'a' && answer[RESP] == 0);
+    EXPECT(ibf_mailbox_poll_response(m, len, seq, &resp, answer, 10), IBF_OK);
+    CHECK(resp.len == 10 && resp.cut);
+    /* Named errors. */
+    EXPECT(ibf_mailbox_request(m, len, answer, REQ, &seq), IBF_MAILBOX_TOO_LONG);
+    EXPECT(ibf_mailbox_request(m, len, answer, REQ - 1, &seq), IBF_OK);
+    put32(m + 4, REQ);
+    EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_MAILBOX_LENGTH);
+    put32(m + 0, get32(m + 8) + 2U);
+    EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_MAILBOX_SEQUENCE);
+    put32(m + 8, get32(m + 0));
+    put32(m + 16, RESP + 1);
+    EXPECT(ibf_mailbox_poll_response(m, len, get32(m + 0), &resp, answer, sizeof answer), IBF_MAILBOX_LENGTH);
+    h->response_capacity = 0;
+    EXPECT(ibf_mailbox_request(m, len, "x", 1, &seq), IBF_MAILBOX_CAPACITY);
+    h->response_capacity = RESP + 1;
+    EXPECT(ibf_mailbox_poll_response(m, len, 0, &resp, answer, sizeof answer), IBF_MAILBOX_CAPACITY);
+    EXPECT(ibf_mailbox_serve_answer(m, len, 0, 0, "x", 1), IBF_MAILBOX_CAPACITY);
+    EXPECT(ibf_mailbox_serve_begin(m, 60, got, sizeof got, &got_len, &served), IBF_MAILBOX_CAPACITY);
+    printf("mailbox requests=2 answered=2 cut=100/%d\n", RESP);
+    free(m);
+}
+
+static void draw(void) {
+    enum { ITEMS = 4, PAYLOAD = 16 };
+    size_t list = sizeof(ibf_draw_list_header) + ITEMS * sizeof(ibf_draw_cmd) + PAYLOAD;
+    size_t len = sizeof(ibf_draw_header) + 3 * list;
+    unsigned char *d = buffer(len);
+    ibf_draw_header *h = (ibf_draw_header *)(void *)d;
+    ibf_draw_writer w;
+    ibf_draw_reader r;
+    ibf_draw_list_header head, got;
+    ibf_draw_cmd cmd, out;
+    uint64_t bytes = 0x0102030405060708ULL, back;
+    bool overwrote = true;
+    int i;
+    h->buffers = 3;
+    h->buffer_size = (uint32_t)list;
+    h->max_commands = ITEMS;
+    h->max_payload = PAYLOAD;
+    ibf_draw_reset(d, len);
+    CHECK(h->state == IBF_DRAW_INITIAL_STATE);
+    ibf_draw_writer_init(&w);
+    ibf_draw_reader_init(&r);
+    CHECK(w.own == 0 && r.own == 2);
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EMPTY);
+    EXPECT(ibf_draw_add(&w, &cmd, NULL, 0), IBF_EXCHANGE_GEOMETRY);
+    /* A full list: 6 commands of 8 payload bytes into 4 commands and 16 bytes. */
+    EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
+    memset(&cmd, 0, sizeof cmd);
+    for (i = 0; i < 6; i++) {
+        int res;
+        cmd.color = (uint32_t)i;
+        cmd.payload_off = w.payload_len;
+        cmd.payload_len = 8;
+        res = ibf_draw_add(&w, &cmd, &bytes, 8);
+        CHECK(res == (i < 2 ? IBF_OK : IBF_DROPPED));
+    }
+    cmd.payload_len = 0;
+    EXPECT(ibf_draw_add(&w, &cmd, NULL, 0), IBF_OK);
+    memset(&head, 0, sizeof head);
+    head.seq = 1;
+    head.for_tick = 99;
+    EXPECT(ibf_draw_publish(&w, d, len, &head, &overwrote), IBF_OK);
+    CHECK(!overwrote && w.own == 1 && h->state == (0U | IBF_DRAW_FRESH) && h->published == 1);
+    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_GEOMETRY);
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_OK);
+    CHECK(r.own == 0 && got.seq == 1 && got.count == 3 && got.payload_len == 16 && got.dropped == 4);
+    CHECK((got.flags & IBF_DRAW_LIST_FLAGS_OVERFLOW) != 0 && got.for_tick == 99);
+    EXPECT(ibf_draw_item(&r, 1, &out), IBF_OK);
+    CHECK(out.color == 1 && out.payload_off == 8 && out.payload_len == 8);
+    EXPECT(ibf_draw_payload(&r, out.payload_off, 8, &back), IBF_OK);
+    CHECK(back == bytes);
+    EXPECT(ibf_draw_item(&r, 3, &out), IBF_EXCHANGE_LIST_LENGTH);
+    EXPECT(ibf_draw_payload(&r, 12, 8, &back), IBF_EXCHANGE_LIST_LENGTH);
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EMPTY);
+    /* Two publications before a take: the second overwrites the first, which is never shown. */
+    for (i = 2; i <= 3; i++) {
+        EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
+        head.seq = (uint32_t)i;
+        head.flags = IBF_DRAW_LIST_FLAGS_OVERFLOW;
+        EXPECT(ibf_draw_publish(&w, d, len, &head, &overwrote), IBF_OK);
+        CHECK(overwrote == (i == 3));
+    }
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_OK);
+    /* No item dropped: the caller's flags as they were. */
+    CHECK(got.seq == 3 && got.count == 0 && got.dropped == 0 && got.flags == IBF_DRAW_LIST_FLAGS_OVERFLOW);
+    /* Named errors: broken states change nothing; a geometry past the region; a broken list. */
+    h->state = 8;
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
+    EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
+    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
+    CHECK(h->state == 8);
+    h->state = 3 | IBF_DRAW_FRESH;
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
+    h->state = w.own;
+    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
+    h->state = r.own | IBF_DRAW_FRESH;
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
+    ibf_draw_reset(d, len);
+    ibf_draw_writer_init(&w);
+    ibf_draw_reader_init(&r);
+    h->buffers = 2;
+    EXPECT(ibf_draw_begin(&w, d, len), IBF_EXCHANGE_GEOMETRY);
+    h->buffers = 3;
+    h->max_commands = ITEMS + 1;
+    EXPECT(ibf_draw_begin(&w, d, len), IBF_EXCHANGE_GEOMETRY);
+    h->max_commands = ITEMS;
+    EXPECT(ibf_draw_begin(&w, d, len - 1), IBF_EXCHANGE_GEOMETRY);
+    EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
+    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_OK);
+    put32(d + sizeof(ibf_draw_header) + 4, ITEMS + 1); /* list 0's count */
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_LIST_LENGTH);
+    printf("draw published=5 taken=3 dropped=4 overwritten=1\n");
+    free(d);
+}
+
+static void session(void) {
+    size_t len = sizeof(ibf_bridge_header);
+    unsigned char *b = buffer(len);
+    ibf_bridge_header *h = (ibf_bridge_header *)(void *)b;
+    ibf_client_session me, thief, again;
+    ibf_client_entry fill;
+    uint64_t owner = 0;
+    uint32_t generation = 0, was = 0, states[IBF_MAX_CLIENTS];
+    int i;
+    for (i = 0; i < (int)IBF_MAX_PLAYERS; i++) {
+        h->pad_owner[i] = IBF_NO_PAD;
+    }
+    h->host_generation = 5;
+    EXPECT(ibf_client_claim(b, len, IBF_MAX_CLIENTS, &me), IBF_SESSION_ROW);
+    EXPECT(ibf_client_claim(b, 100, 0, &me), IBF_SESSION_ROW);
+    EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
+    CHECK(me.row == 2 && me.generation == 1 && me.host_generation == 5);
+    CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLAIMED);
+    EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_NOT_FREE);
+    memset(&fill, 0, sizeof fill);
+    fill.pid = 4242;
+    fill.state = IBF_CLIENT_STATE_CLOSING;
+    fill.generation = 77;
+    strcpy(fill.name, "torture-c-2");
+    EXPECT(ibf_client_fill(b, len, &me, &fill), IBF_OK);
+    CHECK(h->clients[2].pid == 4242 && strcmp(h->clients[2].name, "torture-c-2") == 0);
+    CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLAIMED && h->clients[2].generation == 1);
+    EXPECT(ibf_client_activate(b, len, &me), IBF_OK);
+    EXPECT(ibf_client_heartbeat(b, len, &me, 1000000000ULL), IBF_OK);
+    EXPECT(ibf_client_set_waiting(b, len, &me, 1), IBF_OK);
+    CHECK(h->clients[2].heartbeat_ns == 1000000000ULL && h->clients[2].waiting == 1);
+    CHECK(!ibf_client_hung(b, len, 2, 1500000000ULL) && ibf_client_hung(b, len, 2, 2500000000ULL));
+    /* Pads: bound by one row at a time. */
+    EXPECT(ibf_client_bind_pad(b, len, &me, 1, &owner), IBF_OK);
+    CHECK(h->pad_owner[1] == 2 && h->pad_owner[0] == IBF_NO_PAD);
+    EXPECT(ibf_client_bind_pad(b, len, &me, IBF_MAX_PLAYERS, &owner), IBF_SESSION_ROW);
+    /* The host frees the row; another client claims it: the first notices and changes nothing. */
+    EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_ACTIVE);
+    EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
+    EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_OK);
+    CHECK(thief.generation == 2);
+    EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
+    EXPECT(ibf_client_activate(b, len, &me), IBF_DISCONNECTED);
+    EXPECT(ibf_client_close(b, len, &me), IBF_DISCONNECTED);
+    EXPECT(ibf_client_heartbeat(b, len, &me, 5), IBF_DISCONNECTED);
+    CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLAIMED && h->clients[2].heartbeat_ns == 1000000000ULL);
+    EXPECT(ibf_client_claim(b, len, 3, &again), IBF_OK);
+    EXPECT(ibf_client_bind_pad(b, len, &again, 1, &owner), IBF_NOT_FREE);
+    CHECK(owner == 2);
+    EXPECT(ibf_client_unbind_pad(b, len, &again, 1), IBF_NOT_FREE);
+    EXPECT(ibf_client_unbind_pad(b, len, &thief, 1), IBF_OK);
+    EXPECT(ibf_client_bind_pad(b, len, &again, 1, &owner), IBF_OK);
+    CHECK(h->pad_owner[1] == 3);
+    EXPECT(ibf_client_activate(b, len, &thief), IBF_OK);
+    /* A reload: the host's generation changes and every row is freed. */
+    EXPECT(ibf_client_reload(b, len, &generation, states), IBF_OK);
+    CHECK(generation == 6 && h->host_generation == 6);
+    CHECK(states[2] == IBF_CLIENT_STATE_ACTIVE && states[3] == IBF_CLIENT_STATE_CLAIMED && states[0] == IBF_CLIENT_STATE_FREE);
+    CHECK(h->clients[2].state == IBF_CLIENT_STATE_FREE && h->clients[3].state == IBF_CLIENT_STATE_FREE);
+    EXPECT(ibf_client_standing(b, len, &thief), IBF_RELOADED);
+    EXPECT(ibf_client_standing(b, len, &again), IBF_RELOADED);
+    EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
+    CHECK(me.generation == 3 && me.host_generation == 6);
+    EXPECT(ibf_client_activate(b, len, &me), IBF_OK);
+    /* Goodbye: closing, for the host to free. */
+    EXPECT(ibf_client_close(b, len, &me), IBF_OK);
+    CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLOSING);
+    EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
+    EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_NOT_FREE);
+    EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_CLOSING);
+    EXPECT(ibf_client_free(b, len, 99, NULL), IBF_SESSION_ROW);
+    EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
+    EXPECT(ibf_client_host_exit(b, len), IBF_OK);
+    EXPECT(ibf_client_standing(b, len, &me), IBF_HOST_EXITING);
+    printf("session claims=5 disconnects=1 reloads=2 closes=1\n");
+    free(b);
+}
+
+static void names(void) {
+    static const int codes[] = {IBF_OK, IBF_EMPTY, IBF_DROPPED, IBF_LAPPED, IBF_PENDING, IBF_DISCONNECTED,
+                                IBF_RELOADED, IBF_HOST_EXITING, IBF_NOT_FREE, IBF_QUEUE_CAPACITY,
+                                IBF_QUEUE_POSITIONS, IBF_QUEUE_ENTRY_SIZE, IBF_QUEUE_BAD_ENTRY,
+                                IBF_RING_CAPACITY, IBF_RING_POSITIONS, IBF_RING_ENTRY_SIZE, IBF_RING_BAD_ENTRY,
+                                IBF_MAILBOX_CAPACITY, IBF_MAILBOX_LENGTH, IBF_MAILBOX_BUSY,
+                                IBF_MAILBOX_TOO_LONG, IBF_MAILBOX_SEQUENCE, IBF_EXCHANGE_GEOMETRY,
+                                IBF_EXCHANGE_STATE, IBF_EXCHANGE_LIST_LENGTH, IBF_SESSION_ROW,
+                                IBF_EXCHANGE_CONTENDED, IBF_ENTRY_PART_TOO_LONG, IBF_ENTRY_PART_PAST_ENTRY, 999};
+    size_t i;
+    printf("names");
+    for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        printf(" %s", ibf_protocol_result_name(codes[i]));
+    }
+    printf("\n");
+}
+
+int main(void) {
+    queue();
+    ring();
+    mailbox();
+    draw();
+    session();
+    names();
+    return 0;
+}

@@ -1,0 +1,356 @@
+/* The C client of the protocol torture (examples/torture_protocols.rs, the contract in
+ * issue 26's torture spec): `protocols PATH ROW MILLIS`. It maps the bridge file, attaches
+ * it with ibf_attach_all, and runs the five phases with only the generated helpers of
+ * bridge.h: its block's log queue (writer), the log ring (a slow reader), its block's mailbox
+ * (client), its bot block's draw lists (writer) and its client row (session). One line per
+ * phase on stdout; exit 1 with a message on stderr for anything that is not a normal outcome.
+ * Built with `gcc -std=c11 -O2 -Igenerated -pthread`. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bridge.h"
+
+/* The status the host answers every request with: "status ok (0)" in the contract. */
+#define ANSWER_STATUS 0U
+
+static unsigned char *base;
+static size_t base_len;
+static unsigned row;
+static uint64_t millis;
+
+static void fail(const char *phase, const char *what, int code) {
+    fprintf(stderr, "protocols.c: %s: %s: %s\n", phase, what, ibf_protocol_result_name(code));
+    exit(1);
+}
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static void sleep_us(long us) {
+    struct timespec t;
+    t.tv_sec = us / 1000000L;
+    t.tv_nsec = (us % 1000000L) * 1000L;
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+}
+
+/* The attach handle, retried while the host is not running yet. */
+static void attach(ibf_attached *a) {
+    ibf_attach_error err;
+    int tries;
+    for (tries = 0; tries < 5000; tries++) {
+        int code = ibf_attach_all(base, base_len, a, &err);
+        if (code == IBF_ATTACH_OK) {
+            return;
+        }
+        if (code != IBF_ATTACH_HOST_NOT_RUNNING && code != IBF_ATTACH_HOST_RELOADED) {
+            fprintf(stderr, "protocols.c: attach: %s (%s)\n", err.check_name, err.region);
+            exit(1);
+        }
+        sleep_us(1000);
+    }
+    fprintf(stderr, "protocols.c: attach: the host never ran\n");
+    exit(1);
+}
+
+static void log_queue(const ibf_attached *a) {
+    void *q = ibf_attached_client_blocks_log_queue(a, row);
+    size_t len = (size_t)ibf_attached_client_blocks_log_queue_size(a, row);
+    uint64_t end = now_ns() + millis * 1000000ULL;
+    uint64_t k = 0, dropped = 0;
+    char text[32];
+    ibf_log_entry e;
+    int code;
+    if (q == NULL) {
+        fail("log_queue", "no log queue", IBF_QUEUE_CAPACITY);
+    }
+    memset(&e, 0, sizeof e);
+    while (now_ns() < end) {
+        int n = snprintf(text, sizeof text, "%" PRIu64, k);
+        e.level = (ibf_log_level)(k % 5U);
+        e.tick = k;
+        code = ibf_log_queue_push(q, len, &e, "torture", 7, text, (size_t)n);
+        if (code == IBF_DROPPED) {
+            dropped++;
+        } else if (code != IBF_OK) {
+            fail("log_queue", "push", code);
+        }
+        k++;
+    }
+    e.level = (ibf_log_level)(k % 5U);
+    e.tick = k;
+    while ((code = ibf_log_queue_push(q, len, &e, "torture", 7, "end", 3)) == IBF_DROPPED) {
+        sleep_us(1000);
+    }
+    if (code != IBF_OK) {
+        fail("log_queue", "push end", code);
+    }
+    printf("log_queue %" PRIu64 " %" PRIu64 "\n", k, dropped);
+    fflush(stdout);
+}
+
+static ibf_log_ring_reader ring_reader;
+static ibf_log_ring_record ring_record;
+
+static void log_ring(const ibf_attached *a) {
+    void *ring = ibf_attached_log_ring(a);
+    size_t len = (size_t)ibf_attached_log_ring_size(a);
+    uint64_t end = now_ns() + millis * 1000000ULL;
+    uint64_t read = 0, gaps = 0, missed = 0, corrupt = 0, first = 0, last = 0, before = 0;
+    int code;
+    if (ring == NULL) {
+        fail("log_ring", "no log ring", IBF_RING_CAPACITY);
+    }
+    if ((code = ibf_log_ring_join_latest(&ring_reader, ring, len)) != IBF_OK) {
+        fail("log_ring", "join", code);
+    }
+    while (now_ns() < end) {
+        uint64_t lost = 0;
+        code = ibf_log_ring_read_next(&ring_reader, ring, len, &ring_record, &lost);
+        if (code == IBF_OK) {
+            char want[32];
+            snprintf(want, sizeof want, "%" PRIu64, ring_record.head.seq);
+            if (strcmp(ring_record.text, want) != 0) {
+                corrupt++;
+            }
+            if (read == 0) {
+                first = ring_record.head.seq;
+            }
+            last = ring_record.head.seq;
+            read++;
+            if (read % 64U == 0) {
+                sleep_us(1000);
+            }
+        } else if (code == IBF_LAPPED) {
+            gaps++;
+            missed += lost;
+            if (read == 0) {
+                before += lost;
+            }
+        } else if (code == IBF_EMPTY) {
+            sched_yield();
+        } else {
+            fail("log_ring", "read_next", code);
+        }
+    }
+    /* The span of seqs the reader was given or told it missed: from the first entry read,
+     * less what a lap before it missed, to the last. */
+    printf("log_ring %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", read, gaps, missed, corrupt,
+           read == 0 ? 0 : last - first + 1U + before);
+    fflush(stdout);
+}
+
+static void mailbox(const ibf_attached *a) {
+    void *m = ibf_attached_client_blocks_mailbox(a, row);
+    size_t len = (size_t)ibf_attached_client_blocks_mailbox_size(a, row);
+    uint64_t end = now_ns() + millis * 1000000ULL;
+    uint64_t k = 0, answered = 0, wrong = 0, waits = 0;
+    static char answer[65536];
+    if (m == NULL) {
+        fail("mailbox", "no mailbox", IBF_MAILBOX_CAPACITY);
+    }
+    while (now_ns() < end) {
+        char text[32], want[128];
+        int n = snprintf(text, sizeof text, "req %" PRIu64, k);
+        int w = snprintf(want, 64, "ans %" PRIu64, k);
+        uint64_t deadline;
+        uint32_t seq;
+        ibf_mailbox_response resp;
+        int code = ibf_mailbox_request(m, len, text, (size_t)n, &seq);
+        if (code != IBF_OK) {
+            fail("mailbox", "request", code);
+        }
+        memset(want + w, 'x', (size_t)(k % 50U));
+        w += (int)(k % 50U);
+        deadline = now_ns() + 5000000000ULL;
+        for (;;) {
+            code = ibf_mailbox_poll_response(m, len, seq, &resp, answer, sizeof answer);
+            if (code == IBF_OK) {
+                break;
+            }
+            if (code != IBF_PENDING) {
+                fail("mailbox", "poll_response", code);
+            }
+            waits++;
+            if (now_ns() > deadline) {
+                fail("mailbox", "no answer in 5 s", code);
+            }
+            sched_yield();
+        }
+        answered++;
+        if (resp.status != ANSWER_STATUS || resp.cut || resp.len != (uint64_t)w || memcmp(answer, want, (size_t)w) != 0) {
+            wrong++;
+        }
+        k++;
+    }
+    printf("mailbox %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", k, answered, wrong, waits);
+    fflush(stdout);
+}
+
+static void draw(const ibf_attached *a) {
+    void *d = ibf_attached_bot_blocks_draw(a, row);
+    size_t len = (size_t)ibf_attached_bot_blocks_draw_size(a, row);
+    uint64_t end = now_ns() + millis * 1000000ULL;
+    uint64_t n = 0;
+    ibf_draw_writer w;
+    if (d == NULL) {
+        fail("draw", "no draw lists", IBF_EXCHANGE_GEOMETRY);
+    }
+    ibf_draw_writer_init(&w);
+    while (now_ns() < end) {
+        ibf_draw_list_header head;
+        ibf_draw_cmd cmd;
+        unsigned char bytes[8];
+        uint64_t i;
+        int code;
+        n++;
+        if ((code = ibf_draw_begin(&w, d, len)) != IBF_OK) {
+            fail("draw", "begin", code);
+        }
+        for (i = 0; i < 8; i++) {
+            bytes[i] = (unsigned char)(n >> (8U * i));
+        }
+        memset(&cmd, 0, sizeof cmd);
+        cmd.color = (uint32_t)n;
+        cmd.payload_len = 8;
+        for (i = 0; i < 1U + n % 7U; i++) {
+            cmd.payload_off = w.payload_len;
+            if ((code = ibf_draw_add(&w, &cmd, bytes, 8)) != IBF_OK) {
+                fail("draw", "add", code);
+            }
+        }
+        memset(&head, 0, sizeof head);
+        head.seq = (uint32_t)n;
+        head.for_tick = n;
+        if ((code = ibf_draw_publish(&w, d, len, &head, NULL)) != IBF_OK) {
+            fail("draw", "publish", code);
+        }
+    }
+    printf("draw %" PRIu64 " %" PRIu64 "\n", n, n);
+    fflush(stdout);
+}
+
+/* Claims the row (retrying while the host has not freed it yet), fills it in, activates it:
+ * 1 claim, or the counters of what activate noticed. */
+static void claim(void *h, size_t len, ibf_client_session *s, uint64_t *claims, uint64_t *disconnects, uint64_t *reloads) {
+    uint64_t deadline = now_ns() + 5000000000ULL;
+    for (;;) {
+        ibf_client_entry values;
+        int code = ibf_client_claim(h, len, row, s);
+        if (code == IBF_NOT_FREE) {
+            if (now_ns() > deadline) {
+                fail("lifecycle", "the row was never freed", code);
+            }
+            sleep_us(100);
+            continue;
+        }
+        if (code != IBF_OK) {
+            fail("lifecycle", "claim", code);
+        }
+        (*claims)++;
+        memset(&values, 0, sizeof values);
+        values.pid = (uint32_t)getpid();
+        values.connected_ns = now_ns();
+        values.heartbeat_ns = values.connected_ns;
+        values.pad = IBF_NO_PAD;
+        snprintf(values.name, sizeof values.name, "torture-c-%u", row);
+        code = ibf_client_fill(h, len, s, &values);
+        if (code == IBF_OK) {
+            code = ibf_client_activate(h, len, s);
+        }
+        if (code == IBF_OK) {
+            return;
+        }
+        if (code == IBF_DISCONNECTED) {
+            (*disconnects)++;
+        } else if (code == IBF_RELOADED) {
+            (*reloads)++;
+        } else {
+            fail("lifecycle", "activate", code);
+        }
+    }
+}
+
+static void lifecycle(const ibf_attached *a) {
+    void *h = ibf_attached_header(a);
+    size_t len = (size_t)ibf_attached_header_size(a);
+    uint64_t end = now_ns() + millis * 1000000ULL;
+    uint64_t claims = 0, disconnects = 0, reloads = 0;
+    ibf_client_session s;
+    int code;
+    claim(h, len, &s, &claims, &disconnects, &reloads);
+    while (now_ns() < end) {
+        code = ibf_client_heartbeat(h, len, &s, now_ns());
+        if (code == IBF_DISCONNECTED || code == IBF_RELOADED) {
+            if (code == IBF_DISCONNECTED) {
+                disconnects++;
+            } else {
+                reloads++;
+            }
+            claim(h, len, &s, &claims, &disconnects, &reloads);
+        } else if (code != IBF_OK) {
+            fail("lifecycle", "heartbeat", code);
+        }
+        sleep_us(100);
+    }
+    code = ibf_client_close(h, len, &s);
+    if (code == IBF_DISCONNECTED) {
+        disconnects++;
+    } else if (code == IBF_RELOADED) {
+        reloads++;
+    } else if (code != IBF_OK) {
+        fail("lifecycle", "close", code);
+    }
+    printf("lifecycle %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", claims, disconnects, reloads);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    struct stat st;
+    ibf_attached a;
+    int fd;
+    if (argc != 5 || strcmp(argv[1], "protocols") != 0) {
+        fprintf(stderr, "usage: protocols protocols PATH ROW MILLIS\n");
+        return 1;
+    }
+    row = (unsigned)strtoul(argv[3], NULL, 10);
+    millis = strtoull(argv[4], NULL, 10);
+    fd = open(argv[2], O_RDWR);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "protocols.c: cannot open %s: %s\n", argv[2], strerror(errno));
+        return 1;
+    }
+    base_len = (size_t)st.st_size;
+    base = (unsigned char *)mmap(NULL, base_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED) {
+        fprintf(stderr, "protocols.c: cannot map %s: %s\n", argv[2], strerror(errno));
+        return 1;
+    }
+    attach(&a);
+    if (row >= ibf_attached_client_blocks_count(&a)) {
+        fprintf(stderr, "protocols.c: row %u is past the %" PRIu64 " client blocks\n", row,
+                ibf_attached_client_blocks_count(&a));
+        return 1;
+    }
+    log_queue(&a);
+    log_ring(&a);
+    mailbox(&a);
+    draw(&a);
+    lifecycle(&a);
+    munmap(base, base_len);
+    close(fd);
+    return 0;
+}
