@@ -270,7 +270,7 @@ fn mailbox_client(region: Region<'_>) -> (u64, u64, u64, u64) {
             std::thread::yield_now();
         };
         answered += 1;
-        if response.status != 0
+        if response.status != bridge_abi::CommandStatus::OK.0
             || response.cut()
             || Some(response.text) != answer(request.as_bytes())
         {

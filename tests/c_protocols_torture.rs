@@ -135,7 +135,12 @@ fn turn(
     host.ring_written += 1;
     let mailbox = Mailbox::new(at.mailbox, MAILBOX).unwrap();
     if mailbox
-        .serve(|req| (0, answer(req).unwrap_or_default()))
+        .serve(|req| {
+            (
+                bridge_abi::CommandStatus::OK.0,
+                answer(req).unwrap_or_default(),
+            )
+        })
         .expect("an honest client's mailbox")
         .is_some()
     {

@@ -105,7 +105,7 @@ static void serve(void) {
         k = strtoull(request + 4, NULL, 10);
         len = (size_t)snprintf(answer, sizeof answer, "ans %" PRIu64, k);
         memset(answer + len, 'x', (size_t)(k % 50U));
-        if ((code = ibf_mailbox_serve_answer(mailbox, mailbox_len, seq, 0, answer, len + k % 50U)) != IBF_OK) {
+        if ((code = ibf_mailbox_serve_answer(mailbox, mailbox_len, seq, (uint32_t)IBF_COMMAND_STATUS_OK, answer, len + k % 50U)) != IBF_OK) {
             fail("serve_answer", code);
         }
         served++;

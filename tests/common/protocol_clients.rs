@@ -122,7 +122,11 @@ pub fn run_clients(map: &Mapping, millis: u64, host_done: &AtomicBool) -> Client
                 };
                 let mut want = format!("ans {q}").into_bytes();
                 want.extend(std::iter::repeat_n(b'x', (q % 50) as usize));
-                wrong += u64::from(answer.status != 0 || answer.text != want || answer.cut());
+                wrong += u64::from(
+                    answer.status != bridge_abi::CommandStatus::OK.0
+                        || answer.text != want
+                        || answer.cut(),
+                );
                 q += 1;
             }
             (q, wrong, waits)

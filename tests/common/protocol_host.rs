@@ -253,7 +253,7 @@ fn answer(request: &[u8]) -> (u32, Vec<u8>) {
     let k: u64 = (text.strip_prefix("req ").and_then(|k| k.parse().ok())).expect("req k");
     let mut out = format!("ans {k}").into_bytes();
     out.extend(std::iter::repeat_n(b'x', (k % 50) as usize));
-    (0, out)
+    (bridge_abi::CommandStatus::OK.0, out)
 }
 
 fn pop_one(

@@ -4,7 +4,7 @@ the same mapped file (tests/python_protocols.rs): host.py PATH MILLIS.
 For MILLIS ms, and after that until client row 0's log queue gave `end`: pops the queue
 (every 4th turn, so that the writer fills it: text decimal k strictly increasing, source
 `rust`), writes a log-ring entry per turn (text = its seq), serves the mailbox (`req k` ->
-status 0, `ans k` and k % 50 `x`), takes the fresh draw list (seq past the last, 1 + seq % 7
+status ok, `ans k` and k % 50 `x`), takes the fresh draw list (seq past the last, 1 + seq % 7
 items of colour seq, each with 8 payload bytes holding seq), and every 20 ms frees row 0 or
 reloads, alternately, when the row is active with a generation it has not acted on. Prints
 `host received corrupt ring served taken stale last frees reloads`.
@@ -38,7 +38,7 @@ def main():
 
     def answer(text):
         k = int(text.decode().removeprefix("req "))
-        return 0, ("ans %d" % k).encode() + b"x" * (k % 50)
+        return B.CommandStatus.OK, ("ans %d" % k).encode() + b"x" * (k % 50)
 
     until = time.monotonic() + millis / 1000
     turn = 0

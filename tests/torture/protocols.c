@@ -20,8 +20,8 @@
 
 #include "bridge.h"
 
-/* The status the host answers every request with: "status ok (0)" in the contract. */
-#define ANSWER_STATUS 0U
+/* The status the host answers every request with: `ok` of the schema's command_status. */
+#define ANSWER_STATUS ((uint32_t)IBF_COMMAND_STATUS_OK)
 
 static unsigned char *base;
 static size_t base_len;

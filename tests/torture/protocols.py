@@ -95,7 +95,7 @@ def mailbox(block, millis):
                 fail("mailbox: no answer to request %d in 5 s" % k)
         answered += 1
         want = ("ans %d" % k).encode() + b"x" * (k % 50)
-        if answer.status != 0 or answer.text != want or answer.cut:
+        if answer.status != bridge.CommandStatus.OK or answer.text != want or answer.cut:
             wrong += 1
     print("mailbox %d %d %d %d" % (requests, answered, wrong, waits), flush=True)
 
