@@ -1,0 +1,158 @@
+//! README.md's "A bot that logs, asks and draws" is real code: its C bot (gcc and g++, strict
+//! warnings) and its Python bot (`mypy --strict` with the stub, then run) each run as a
+//! process against a bridge file that `Bridge::produce` laid out, while a host played by this
+//! test with the abi-runtime primitives pops the log queue, answers the mailbox, takes the
+//! draw list and sees the row closed.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::atomic::Ordering::{Acquire, Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bridge_abi::live::Bridge;
+use bridge_abi::runtime::Mapping;
+use bridge_abi::runtime::byte_queue::{ByteQueue, Popped};
+use bridge_abi::runtime::mailbox::Mailbox;
+use bridge_abi::runtime::triple_buffer::TripleReader;
+use common::protocol_peer::{
+    CLIENTS, DRAW_LISTS, DRAW_STATE, MAILBOX, QUEUE, ROW, log_parts, produce_file, regions,
+};
+use common::readme::block_after;
+use common::tools::{mypy_strict_ok, run_ok, scratch};
+
+const SECTION: &str = "## A bot that logs, asks and draws";
+
+/// What the host saw of the bot in row 0.
+#[derive(Debug, Default)]
+struct Seen {
+    logs: Vec<(Vec<u8>, Vec<u8>)>,
+    requests: Vec<Vec<u8>>,
+    /// Each list taken: its seq and its command count.
+    lists: Vec<(u32, u32)>,
+    closed: bool,
+}
+
+/// Plays the host on `map` until the bot process ends (and a last round after), answering
+/// every request with `ok` and `pong`.
+fn host(map: &Mapping, done: &AtomicBool) -> Seen {
+    let region = map.region().unwrap();
+    let bridge = Bridge::attach(region).expect("attach");
+    let at = regions(&bridge, 0);
+    let queue = ByteQueue::new(at.queue, QUEUE).unwrap();
+    let mailbox = Mailbox::new(at.mailbox, MAILBOX).unwrap();
+    let mut reader = TripleReader::new(at.draw, DRAW_STATE);
+    let buffer_size = at.draw.load::<u32>(8, Relaxed) as usize;
+    let mut seen = Seen::default();
+    let mut entry = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let last_round = done.load(Ordering::Acquire);
+        while let Popped::Entry(_) = queue.pop(&mut entry).expect("an honest queue") {
+            let (source, text) = log_parts(&entry).expect("a whole entry");
+            seen.logs.push((source.to_vec(), text.to_vec()));
+        }
+        mailbox
+            .serve(|request| {
+                seen.requests.push(request.to_vec());
+                (bridge_abi::CommandStatus::OK.0, b"pong".to_vec())
+            })
+            .expect("an honest mailbox");
+        if let Some(i) = reader.take().expect("an honest state") {
+            let list = DRAW_LISTS + i * buffer_size;
+            seen.lists.push((
+                at.draw.load::<u32>(list, Acquire),
+                at.draw.load::<u32>(list + 4, Acquire),
+            ));
+        }
+        let state = at.header.load::<u32>(CLIENTS + ROW.state, Acquire);
+        seen.closed = state == ROW.closing;
+        if last_round || Instant::now() > deadline {
+            return seen;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// Runs `bot` against a new bridge file while the host serves it; its output and what the
+/// host saw.
+fn run_bot(dir: &Path, bot: impl FnOnce(&Path) -> Output) -> (Output, Seen) {
+    let path = dir.join("bridge.shm");
+    let map = produce_file(&path);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let host = s.spawn(|| host(&map, &done));
+        let out = bot(&path);
+        done.store(true, Ordering::Release);
+        (out, host.join().expect("the host"))
+    })
+}
+
+/// The bot's row 0 as the host left it, and what it saw: a whole life of one bot.
+fn assert_one_life(seen: &Seen, source: &[u8]) {
+    assert_eq!(seen.logs, vec![(source.to_vec(), b"hello".to_vec())]);
+    assert_eq!(seen.requests, vec![b"sim.pause".to_vec()]);
+    assert_eq!(seen.lists, vec![(1, 1)], "one list of one line, seq 1");
+    assert!(seen.closed, "the bot said goodbye");
+}
+
+#[test]
+fn the_c_bot_runs_against_a_host() {
+    let dir = scratch("readme_bot_c");
+    let snippet = block_after(SECTION, "c");
+    let program = format!(
+        "{snippet}\n#include <fcntl.h>\n#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n\nint main(int argc, char **argv) {{\n    struct stat st;\n    ibf_attached a;\n    ibf_attach_error err;\n    char answer[256];\n    int fd, code;\n    unsigned char *base;\n    if (argc != 2 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;\n    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);\n    if (base == MAP_FAILED) return 2;\n    if (ibf_attach_all(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) {{\n        fprintf(stderr, \"attach: %s\\n\", err.check_name);\n        return 2;\n    }}\n    code = bot(&a, 0, answer, sizeof answer);\n    printf(\"%s %s\\n\", ibf_protocol_result_name(code), answer);\n    return code == IBF_OK ? 0 : 1;\n}}\n"
+    );
+    std::fs::write(dir.join("bot.c"), program).unwrap();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let include = include.to_str().unwrap();
+    let strict = ["-Wall", "-Wextra", "-Werror", "-pedantic", "-I", include];
+    let mut cxx = vec!["-std=c++17", "-x", "c++", "-c", "bot.c", "-o", "bot_cxx.o"];
+    cxx.extend(strict);
+    run_ok("g++", &cxx, &dir);
+    let mut c = vec!["-std=c11", "-O1", "bot.c", "-o", "bot"];
+    c.extend(strict);
+    run_ok("gcc", &c, &dir);
+    let exe = dir.join("bot");
+    let (out, seen) = run_bot(&dir, |path| {
+        Command::new(&exe)
+            .arg(path)
+            .output()
+            .expect("run the C bot")
+    });
+    assert!(
+        out.status.success(),
+        "the C bot failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok pong\n");
+    assert_one_life(&seen, b"c-bot");
+}
+
+#[test]
+fn the_python_bot_runs_against_a_host() {
+    let dir = scratch("readme_bot_python");
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let (out, seen) = run_bot(&dir, |path| {
+        let snippet =
+            block_after(SECTION, "python").replace("/dev/shm/ibf.bridge", path.to_str().unwrap());
+        std::fs::write(dir.join("bot.py"), snippet).unwrap();
+        mypy_strict_ok(&dir, "bot.py", &generated);
+        Command::new("python3")
+            .args(["-W", "error", "bot.py"])
+            .env("PYTHONPATH", &generated)
+            .current_dir(&dir)
+            .output()
+            .expect("python3 is needed for this test")
+    });
+    assert!(
+        out.status.success(),
+        "the Python bot failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "OK pong\n");
+    assert_one_life(&seen, b"py-bot");
+}
