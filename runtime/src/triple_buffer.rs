@@ -38,6 +38,26 @@ pub enum ExchangeError {
         /// The compare-exchanges made.
         tries: u32,
     },
+    /// The lists do not fit the region as the header describes them
+    /// ([`crate::list_exchange`]): not 3 buffers, a buffer smaller than its list header,
+    /// items and payload or misaligned, or the buffers past the region.
+    Geometry {
+        /// The header's buffer count.
+        buffers: u64,
+        /// Its bytes from one list to the next.
+        buffer_size: u64,
+        /// The bytes the region has for the lists.
+        room: u64,
+    },
+    /// A list the writer handed over counts more items or payload than the header allows.
+    ListLength {
+        /// Which: `count`, `payload_len`.
+        field: &'static str,
+        /// The length.
+        found: u64,
+        /// At most.
+        limit: u64,
+    },
 }
 
 impl ExchangeError {
@@ -46,6 +66,8 @@ impl ExchangeError {
         match self {
             Self::State { .. } => "exchange_state",
             Self::Contended { .. } => "exchange_contended",
+            Self::Geometry { .. } => "exchange_geometry",
+            Self::ListLength { .. } => "exchange_list_length",
         }
     }
 }
@@ -60,6 +82,22 @@ impl core::fmt::Display for ExchangeError {
             Self::Contended { tries } => write!(
                 f,
                 "triple buffer: the state word changed under each of {tries} compare-exchanges"
+            ),
+            Self::Geometry {
+                buffers,
+                buffer_size,
+                room,
+            } => write!(
+                f,
+                "triple buffer: {buffers} lists of {buffer_size} bytes, expected 3 that hold their header, items and payload within {room} bytes"
+            ),
+            Self::ListLength {
+                field,
+                found,
+                limit,
+            } => write!(
+                f,
+                "triple buffer: list {field} is {found}, expected at most {limit}"
             ),
         }
     }
