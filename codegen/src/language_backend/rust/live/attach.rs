@@ -368,8 +368,14 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             }
             _ => quote!(),
         };
-        quote!(#region #typed)
+        let protocols = super::protocols::row_accessors(schema, l, k);
+        quote!(#region #typed #protocols)
     });
+    let sessions = if header_view {
+        super::session::handle_accessors(schema, l)
+    } else {
+        quote!()
+    };
     let attach_fn = if root {
         let h = schema
             .attach
@@ -379,6 +385,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             .expect("the root's header has a handshake");
         let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
         let table = spec_ident(&l.name, "TABLE");
+        let initial_states = initial_states(schema, &hs, &table);
         quote! {
             /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, the writer's
             /// state, header size, total size, then every region and geometry field of the root
@@ -407,7 +414,10 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                 geometry: &[(&str, u64)],
                 generation: u64,
             ) -> Result<::abi_runtime::produce::Image, ::abi_runtime::produce::ProduceError> {
-                ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)
+                #[allow(unused_mut, reason = "a schema without an exchange sets nothing in the image")]
+                let mut image = ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)?;
+                #initial_states
+                Ok(image)
             }
             /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
             /// a release fence, the bytes, then the state running, with release) and
@@ -494,6 +504,44 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             }
             #header
             #(#rows)*
+            #sessions
         }
     }
+}
+
+/// The producer's stores of each exchange's initial state word, in every row that holds
+/// the exchange's header, in every table (`abi_runtime::produce::set_in_rows`).
+fn initial_states(
+    schema: &Schema,
+    hs: &proc_macro2::Ident,
+    root: &proc_macro2::Ident,
+) -> TokenStream {
+    use crate::ir::protocol::ProtocolKind;
+    let mut out = TokenStream::new();
+    for p in &schema.protocols {
+        let ProtocolKind::Exchange(e) = &p.kind else {
+            continue;
+        };
+        if e.initial_state == 0 {
+            continue;
+        }
+        let state = &schema.layout.of(e.header).fields[e.state];
+        let (offset, width) = (lit(state.offset), lit(state.size));
+        let value = lit(u64::from(e.initial_state));
+        for t in &schema.attach.layouts {
+            for r in &t.rows {
+                let Holds::Struct { struct_index, .. } = &r.holds else {
+                    continue;
+                };
+                if *struct_index != e.header {
+                    continue;
+                }
+                let (table, row) = (&t.name, &r.name);
+                out.extend(quote! {
+                    ::abi_runtime::produce::set_in_rows(&mut image, &#hs, &#root, #table, #row, ::abi_runtime::attach::Field { offset: #offset, width: #width }, #value)?;
+                });
+            }
+        }
+    }
+    out
 }
