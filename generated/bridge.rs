@@ -6506,10 +6506,21 @@ pub mod live {
         /// state: `HostExiting`, `Reloaded` (the host's generation changed since the
         /// claim), `Disconnected` (the row was freed or claimed again), or `Connected`.
         pub fn standing(&self) -> ClientStanding {
-            let row = self.claim.standing();
-            if self.header.host_state().0 == 2 {
+            Self::standing_after(
+                self.header,
+                self.host_generation,
+                self.claim.standing(),
+            )
+        }
+        /// The standing, the row's own (loaded first) given.
+        fn standing_after(
+            header: BridgeHeader<'a>,
+            host_generation: u32,
+            row: ::abi_runtime::claim::Standing,
+        ) -> ClientStanding {
+            if header.host_state().0 == 2 {
                 ClientStanding::HostExiting
-            } else if self.header.host_generation() != self.host_generation {
+            } else if header.host_generation() != host_generation {
                 ClientStanding::Reloaded
             } else if row == ::abi_runtime::claim::Standing::Connected {
                 ClientStanding::Connected
@@ -6518,11 +6529,17 @@ pub mod live {
             }
         }
         /// Says goodbye: the row's state becomes closing (release), only while it is this
-        /// claim's, for the host to free it. The standing before.
+        /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+        /// and the standing says what took the row (`Disconnected`, `Reloaded`,
+        /// `HostExiting`).
         pub fn close(self) -> ClientStanding {
-            let standing = self.standing();
-            let _ = self.claim.close();
-            standing
+            let (header, host_generation) = (self.header, self.host_generation);
+            match self.claim.close() {
+                ::abi_runtime::claim::Standing::Connected => ClientStanding::Connected,
+                row @ ::abi_runtime::claim::Standing::Disconnected { .. } => {
+                    Self::standing_after(header, host_generation, row)
+                }
+            }
         }
         /// Binds pad `pad`: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it). `Err(Some(owner))` when another row holds it, `Err(None)` when there is no such pad.
         pub fn bind(&self, pad: usize) -> Result<(), Option<u8>> {
@@ -7315,6 +7332,54 @@ pub mod live {
                     width: 4,
                 },
                 1,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 164,
+                    width: 1,
+                },
+                255,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 165,
+                    width: 1,
+                },
+                255,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 166,
+                    width: 1,
+                },
+                255,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 167,
+                    width: 1,
+                },
+                255,
             )?;
             Ok(image)
         }

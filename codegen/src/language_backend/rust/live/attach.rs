@@ -509,31 +509,54 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
     }
 }
 
-/// The producer's stores of each exchange's initial state word, in every row that holds
-/// the exchange's header, in every table (`abi_runtime::produce::set_in_rows`).
+/// The producer's stores of the protocol words that must not start at zero, in every row
+/// that holds their struct, in every table (`abi_runtime::produce::set_in_rows`): each
+/// exchange's initial state word, and each byte of a session's pad owners (unbound).
 fn initial_states(
     schema: &Schema,
     hs: &proc_macro2::Ident,
     root: &proc_macro2::Ident,
 ) -> TokenStream {
     use crate::ir::protocol::ProtocolKind;
-    let mut out = TokenStream::new();
+    // (struct, offset in it, width, value)
+    let mut words: Vec<(usize, u64, u64, u64)> = Vec::new();
     for p in &schema.protocols {
-        let ProtocolKind::Exchange(e) = &p.kind else {
-            continue;
-        };
-        if e.initial_state == 0 {
-            continue;
+        match &p.kind {
+            ProtocolKind::Exchange(e) if e.initial_state != 0 => {
+                let state = &schema.layout.of(e.header).fields[e.state];
+                words.push((
+                    e.header,
+                    state.offset,
+                    state.size,
+                    u64::from(e.initial_state),
+                ));
+            }
+            ProtocolKind::Session(s) => {
+                if let Some((bind, unbound)) = s.bind
+                    && unbound != 0
+                {
+                    let f = &schema.layout.of(bind.struct_index).fields[bind.field];
+                    for k in 0..f.size / f.elem_size.max(1) {
+                        let at = f.offset + k * f.elem_size;
+                        words.push((bind.struct_index, at, f.elem_size, unbound));
+                    }
+                }
+            }
+            _ => {}
         }
-        let state = &schema.layout.of(e.header).fields[e.state];
-        let (offset, width) = (lit(state.offset), lit(state.size));
-        let value = lit(u64::from(e.initial_state));
+    }
+    let mut out = TokenStream::new();
+    for (struct_index, offset, width, value) in words {
+        let (offset, width, value) = (lit(offset), lit(width), lit(value));
         for t in &schema.attach.layouts {
             for r in &t.rows {
-                let Holds::Struct { struct_index, .. } = &r.holds else {
+                let Holds::Struct {
+                    struct_index: s, ..
+                } = &r.holds
+                else {
                     continue;
                 };
-                if *struct_index != e.header {
+                if *s != struct_index {
                     continue;
                 }
                 let (table, row) = (&t.name, &r.name);

@@ -9,9 +9,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::tokens::lit;
+use crate::ir::Elem;
 use crate::ir::attach::{Holds, LayoutTable};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, Protocol, ProtocolKind, Queue};
-use crate::ir::Elem;
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::schema::Schema;
 
@@ -96,9 +96,8 @@ fn entry_tokens(schema: &Schema, name: &str, e: &Entry, error: &TokenStream) -> 
             schema.abi.consts[p.max_const].name
         )
     });
-    let doc = doc_lit!(
-        " One entry of `{name}`, copied out: its `{head_name}` and each part after it."
-    );
+    let doc =
+        doc_lit!(" One entry of `{name}`, copied out: its `{head_name}` and each part after it.");
     let k = (0..names.len()).map(|k| lit(k as u64));
     let item = quote! {
         #[doc = #doc]
@@ -720,8 +719,18 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
                 b.header,
                 vec![
                     ("writer", "Writer", quote!(new), "writer"),
-                    ("join_latest", "Reader", quote!(join_latest), "reader joining at the newest entry"),
-                    ("join_oldest", "Reader", quote!(join_oldest), "reader joining at the oldest entry kept"),
+                    (
+                        "join_latest",
+                        "Reader",
+                        quote!(join_latest),
+                        "reader joining at the newest entry",
+                    ),
+                    (
+                        "join_oldest",
+                        "Reader",
+                        quote!(join_oldest),
+                        "reader joining at the oldest entry kept",
+                    ),
                 ],
             ),
             ProtocolKind::Mailbox(m) => (

@@ -10,9 +10,9 @@ use quote::{format_ident, quote};
 
 use super::protocols::offset;
 use super::tokens::{lit, value_type};
+use crate::ir::Elem;
 use crate::ir::attach::LayoutTable;
 use crate::ir::protocol::{Protocol, ProtocolKind, Session};
-use crate::ir::Elem;
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::schema::Schema;
 
@@ -62,12 +62,8 @@ pub(super) fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> Toke
     let row = type_ident(&schema.abi.structs[s.row].name);
     let r = s.row;
     let (state_off, gen_off) = (offset(schema, r, s.state), offset(schema, r, s.generation));
-    let (free, claimed, active, closing) = (
-        lit(s.free),
-        lit(s.claimed),
-        lit(s.active),
-        lit(s.closing),
-    );
+    let (free, claimed, active, closing) =
+        (lit(s.free), lit(s.claimed), lit(s.active), lit(s.closing));
     let hg_field = &schema.abi.structs[hs].fields[s.host_generation.field];
     let hg = rust_ident(&hg_field.name);
     let hg_add = format_ident!("fetch_add_{}", hg_field.name);
@@ -243,10 +239,14 @@ pub(super) fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> Toke
             /// state: `HostExiting`, `Reloaded` (the host's generation changed since the
             /// claim), `Disconnected` (the row was freed or claimed again), or `Connected`.
             pub fn standing(&self) -> #standing {
-                let row = self.claim.standing();
-                if self.header.#hst() #hst_raw == #exiting {
+                Self::standing_after(self.header, self.host_generation, self.claim.standing())
+            }
+
+            /// The standing, the row's own (loaded first) given.
+            fn standing_after(header: #header<'a>, host_generation: #hg_ty, row: ::abi_runtime::claim::Standing) -> #standing {
+                if header.#hst() #hst_raw == #exiting {
                     #standing::HostExiting
-                } else if self.header.#hg() != self.host_generation {
+                } else if header.#hg() != host_generation {
                     #standing::Reloaded
                 } else if row == ::abi_runtime::claim::Standing::Connected {
                     #standing::Connected
@@ -256,11 +256,15 @@ pub(super) fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> Toke
             }
 
             /// Says goodbye: the row's state becomes closing (release), only while it is this
-            /// claim's, for the host to free it. The standing before.
+            /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+            /// and the standing says what took the row (`Disconnected`, `Reloaded`,
+            /// `HostExiting`).
             pub fn close(self) -> #standing {
-                let standing = self.standing();
-                let _ = self.claim.close();
-                standing
+                let (header, host_generation) = (self.header, self.host_generation);
+                match self.claim.close() {
+                    ::abi_runtime::claim::Standing::Connected => #standing::Connected,
+                    row @ ::abi_runtime::claim::Standing::Disconnected { .. } => Self::standing_after(header, host_generation, row),
+                }
             }
 
             #bind
