@@ -5870,7 +5870,8 @@ pub mod live {
             text: &[u8],
         ) -> Result<bool, ::abi_runtime::byte_queue::QueueError> {
             let entry = ::abi_runtime::entry_parts::compose(
-                &Self::SPEC.entry,
+                Self::SPEC.entry.size,
+                Self::SPEC.entry.kind,
                 0,
                 ::zerocopy::IntoBytes::as_bytes(head),
                 Self::PARTS,
@@ -6037,7 +6038,8 @@ pub mod live {
             text: &[u8],
         ) -> Result<u64, ::abi_runtime::broadcast_ring::RingError> {
             let mut entry = ::abi_runtime::entry_parts::compose(
-                &Self::SPEC.entry,
+                Self::SPEC.entry.size,
+                Self::SPEC.entry.kind,
                 0,
                 ::zerocopy::IntoBytes::as_bytes(head),
                 Self::PARTS,

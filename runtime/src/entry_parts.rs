@@ -3,7 +3,6 @@
 //! part's length field checked against its bound and the entry's size.
 
 use crate::attach_spec::Field;
-use crate::byte_queue::EntryFormat;
 
 /// One byte string after the entry's header: the header field holding its length, and the
 /// most bytes it may hold.
@@ -68,12 +67,13 @@ impl core::fmt::Display for PartError {
 impl std::error::Error for PartError {}
 
 /// A whole entry: `header` (the entry struct's bytes: its other fields as the caller set
-/// them), then each of `parts` in order, padded with zeros to a multiple of 8; the size
-/// field holds the whole entry's bytes, the kind field `record`, each part's length field
+/// them), then each of `parts` in order, padded with zeros to a multiple of 8; the `size`
+/// field holds the whole entry's bytes, the `kind` field `record`, each part's length field
 /// its length. An error when a part is longer than its bound or its length field holds, or
 /// the entry's size does not fit its size field.
 pub fn compose(
-    format: &EntryFormat,
+    size_field: Field,
+    kind: Field,
     record: u64,
     header: &[u8],
     specs: &[PartSpec],
@@ -92,11 +92,11 @@ pub fn compose(
         len += n;
     }
     let size = len.next_multiple_of(8);
-    if !fits(format.size, size) {
+    if !fits(size_field, size) {
         return Err(PartError::TooLong {
             part: specs.len(),
             len: size,
-            max: (1u64 << (8 * format.size.width.min(7))) - 1,
+            max: (1u64 << (8 * size_field.width.min(7))) - 1,
         });
     }
     let mut entry = Vec::with_capacity(size as usize);
@@ -105,8 +105,8 @@ pub fn compose(
         entry.extend_from_slice(part);
     }
     entry.resize(size as usize, 0);
-    format.size.put(&mut entry, size);
-    format.kind.put(&mut entry, record);
+    size_field.put(&mut entry, size);
+    kind.put(&mut entry, record);
     for (spec, part) in specs.iter().zip(parts) {
         spec.len.put(&mut entry, part.len() as u64);
     }

@@ -144,7 +144,8 @@ const PARTS: [PartSpec; 2] = [
 #[test]
 fn an_entry_is_composed_and_split_with_its_part_lengths_checked() {
     let entry = compose(
-        &FORMAT,
+        FORMAT.size,
+        FORMAT.kind,
         0,
         &[0, 0, 9, 9, 9, 9, 7, 7],
         &PARTS,
@@ -157,7 +158,15 @@ fn an_entry_is_composed_and_split_with_its_part_lengths_checked() {
         split(&entry, 8, &PARTS).unwrap(),
         [b"ab".to_vec(), b"hello".to_vec()]
     );
-    let err = compose(&FORMAT, 0, &[0; 8], &PARTS, &[b"abcde", b""]).unwrap_err();
+    let err = compose(
+        FORMAT.size,
+        FORMAT.kind,
+        0,
+        &[0; 8],
+        &PARTS,
+        &[b"abcde", b""],
+    )
+    .unwrap_err();
     assert_eq!(
         err,
         PartError::TooLong {

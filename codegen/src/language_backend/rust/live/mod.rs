@@ -52,6 +52,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
     let rings = schema.access.rings.iter().map(|r| expand_ring(schema, r));
     let attach = attach::expand_attach(schema);
     let protocols = protocols::expand_protocols(schema);
+    let sessions = session::expand_sessions(schema);
     let doc = doc_lit!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
@@ -88,6 +89,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
             #(#locks)*
             #(#rings)*
             #protocols
+            #sessions
             #attach
         }
     }

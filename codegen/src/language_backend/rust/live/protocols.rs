@@ -8,7 +8,7 @@ use crate::language_backend::rust::docs::{doc_lit, escaped};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::tokens::lit;
+use super::tokens::{field, lit, offset};
 use crate::ir::Elem;
 use crate::ir::attach::{Holds, LayoutTable};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, Protocol, ProtocolKind, Queue};
@@ -22,21 +22,9 @@ pub(super) fn expand_protocols(schema: &Schema) -> TokenStream {
         ProtocolKind::Broadcast(b) => expand_broadcast(schema, p, b),
         ProtocolKind::Mailbox(m) => expand_mailbox(schema, p, m),
         ProtocolKind::Exchange(e) => expand_exchange(schema, p, e),
-        ProtocolKind::Session(s) => super::session::expand_session(schema, p, s),
+        ProtocolKind::Session(_) => TokenStream::new(),
     });
     quote!(#(#items)*)
-}
-
-/// `abi_runtime::attach::Field` of field `f` of struct `s`: its offset and width.
-pub(super) fn field(schema: &Schema, s: usize, f: usize) -> TokenStream {
-    let l = &schema.layout.of(s).fields[f];
-    let (offset, width) = (lit(l.offset), lit(l.size));
-    quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
-}
-
-/// The offset of field `f` of struct `s`.
-pub(super) fn offset(schema: &Schema, s: usize, f: usize) -> proc_macro2::Literal {
-    lit(schema.layout.of(s).fields[f].offset)
 }
 
 fn struct_size(schema: &Schema, s: usize) -> proc_macro2::Literal {
@@ -198,7 +186,7 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
             /// full and the entry was dropped (and counted); an error, with nothing written,
             /// when a part is longer than its bound or the reader's position cannot be right.
             pub fn push(&self, head: &#head, #(#params),*) -> Result<bool, #error> {
-                let entry = ::abi_runtime::entry_parts::compose(&Self::SPEC.entry, #record, ::zerocopy::IntoBytes::as_bytes(head), Self::PARTS, #values)?;
+                let entry = ::abi_runtime::entry_parts::compose(Self::SPEC.entry.size, Self::SPEC.entry.kind, #record, ::zerocopy::IntoBytes::as_bytes(head), Self::PARTS, #values)?;
                 Ok(self.queue.push(&entry)? == ::abi_runtime::byte_queue::Pushed::Dropped)
             }
 
@@ -326,7 +314,7 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
             /// part lengths are set here), then each part in order. Returns the entry's seq.
             /// An error, with nothing written, when a part is longer than its bound.
             pub fn push(&self, head: &#head, #(#params),*) -> Result<u64, #error> {
-                let mut entry = ::abi_runtime::entry_parts::compose(&Self::SPEC.entry, #record, ::zerocopy::IntoBytes::as_bytes(head), Self::PARTS, #values)?;
+                let mut entry = ::abi_runtime::entry_parts::compose(Self::SPEC.entry.size, Self::SPEC.entry.kind, #record, ::zerocopy::IntoBytes::as_bytes(head), Self::PARTS, #values)?;
                 self.ring.push(&mut entry)
             }
         }

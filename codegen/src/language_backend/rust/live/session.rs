@@ -8,8 +8,7 @@ use crate::language_backend::rust::docs::{doc_lit, escaped};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::protocols::offset;
-use super::tokens::{lit, value_type};
+use super::tokens::{lit, offset, value_type};
 use crate::ir::Elem;
 use crate::ir::attach::LayoutTable;
 use crate::ir::protocol::{Protocol, ProtocolKind, Session};
@@ -45,7 +44,16 @@ fn raw(schema: &Schema, s: usize, f: usize) -> TokenStream {
     }
 }
 
-pub(super) fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
+/// Every session's types.
+pub(super) fn expand_sessions(schema: &Schema) -> TokenStream {
+    let items = schema.protocols.iter().map(|p| match &p.kind {
+        ProtocolKind::Session(s) => expand_session(schema, p, s),
+        _ => TokenStream::new(),
+    });
+    quote!(#(#items)*)
+}
+
+fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
     if !one_header(s) {
         return TokenStream::new();
     }
