@@ -7335,54 +7335,6 @@ pub mod live {
                 },
                 1,
             )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 164,
-                    width: 1,
-                },
-                255,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 165,
-                    width: 1,
-                },
-                255,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 166,
-                    width: 1,
-                },
-                255,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 167,
-                    width: 1,
-                },
-                255,
-            )?;
             Ok(image)
         }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,

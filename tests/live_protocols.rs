@@ -433,7 +433,14 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(bridge.header().clients(2).unwrap().waiting(), 1);
     assert!(!host.is_hung(2, 1_000 + 1_000_000_000));
     assert!(host.is_hung(2, 1_000 + 1_000_000_001));
-    // Pads: bound once, by this row only.
+    // Pads: bound once, by this row only. The host unbinds every pad first.
+    let owners = bridge.header().pad_owner();
+    assert!(
+        bridge
+            .header()
+            .compare_exchange_pad_owner(owners, [bridge_abi::NO_PAD; 4])
+            .is_ok()
+    );
     assert_eq!(client.bind(1), Ok(()));
     assert_eq!(bridge.header().pad_owner()[1], 2);
     let other = bridge.claim_first_client().expect("row 0");

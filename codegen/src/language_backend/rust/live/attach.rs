@@ -511,7 +511,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
 
 /// The producer's stores of the protocol words that must not start at zero, in every row
 /// that holds their struct, in every table (`abi_runtime::produce::set_in_rows`): each
-/// exchange's initial state word, and each byte of a session's pad owners (unbound).
+/// exchange's initial state word.
 fn initial_states(
     schema: &Schema,
     hs: &proc_macro2::Ident,
@@ -530,17 +530,6 @@ fn initial_states(
                     state.size,
                     u64::from(e.initial_state),
                 ));
-            }
-            ProtocolKind::Session(s) => {
-                if let Some((bind, unbound)) = s.bind
-                    && unbound != 0
-                {
-                    let f = &schema.layout.of(bind.struct_index).fields[bind.field];
-                    for k in 0..f.size / f.elem_size.max(1) {
-                        let at = f.offset + k * f.elem_size;
-                        words.push((bind.struct_index, at, f.elem_size, unbound));
-                    }
-                }
             }
             _ => {}
         }
