@@ -5766,6 +5766,837 @@ pub mod live {
             ::abi_runtime::EventsSince::new(&self.events, self.event_total, count)
         }
     }
+    /// One entry of `log_queue`, copied out: its `log_entry` and each part after it.
+    #[derive(Clone, PartialEq)]
+    pub struct LogQueueEntry {
+        /// The entry's header, as the writer wrote it (size, kind and the part lengths
+        /// included).
+        pub head: super::LogEntry,
+        /// The `source` bytes (at most `log_source_max`).
+        pub source: Vec<u8>,
+        /// The `text` bytes (at most `log_text_max`).
+        pub text: Vec<u8>,
+    }
+    impl LogQueueEntry {
+        /// Splits a whole entry (a copy): the header, then each part, its length checked
+        /// against its bound and the entry's size.
+        fn split(
+            bytes: &[u8],
+            specs: &[::abi_runtime::entry_parts::PartSpec],
+        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
+            let mut parts = ::abi_runtime::entry_parts::split(bytes, 40, specs)?;
+            let head = <super::LogEntry as ::zerocopy::FromBytes>::read_from_prefix(
+                    bytes,
+                )
+                .map_or_else(|_| ::zerocopy::FromZeros::new_zeroed(), |(head, _)| head);
+            Ok(Self {
+                head,
+                source: ::core::mem::take(&mut parts[0]),
+                text: ::core::mem::take(&mut parts[1]),
+            })
+        }
+    }
+    /// The writer's side of queue `log_queue` (one writer), over the `log_queue_header` at the start of a region and the entries after it: [`LogQueueWriter::push`] returns whether the entry was dropped because the queue was full. A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted.
+    #[derive(Debug, Clone, Copy)]
+    pub struct LogQueueWriter<'a> {
+        queue: ::abi_runtime::byte_queue::ByteQueue<'a, ::abi_runtime::ReadWrite>,
+    }
+    /// The reader's side of queue `log_queue` (one reader): [`LogQueueReader::pop`] copies out the next entry, every size and length the writer wrote checked first. A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted.
+    #[derive(Debug)]
+    pub struct LogQueueReader<'a> {
+        queue: ::abi_runtime::byte_queue::ByteQueue<'a, ::abi_runtime::ReadWrite>,
+        buf: Vec<u8>,
+    }
+    impl LogQueueWriter<'_> {
+        /// Where the queue's fields are, from the start of its header.
+        pub const SPEC: ::abi_runtime::byte_queue::QueueSpec = ::abi_runtime::byte_queue::QueueSpec {
+            write_pos: 0,
+            read_pos: 32,
+            dropped: 8,
+            capacity: ::abi_runtime::attach::Field {
+                offset: 16,
+                width: 4,
+            },
+            area: 64,
+            entry: ::abi_runtime::byte_queue::EntryFormat {
+                size: ::abi_runtime::attach::Field {
+                    offset: 0,
+                    width: 2,
+                },
+                kind: ::abi_runtime::attach::Field {
+                    offset: 2,
+                    width: 1,
+                },
+                padding: 1,
+                header: 40,
+            },
+        };
+        /// Each part after an entry's header: its length field and its bound.
+        pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
+            ::abi_runtime::entry_parts::PartSpec {
+                len: ::abi_runtime::attach::Field {
+                    offset: 4,
+                    width: 1,
+                },
+                max: 32,
+            },
+            ::abi_runtime::entry_parts::PartSpec {
+                len: ::abi_runtime::attach::Field {
+                    offset: 6,
+                    width: 2,
+                },
+                max: 968,
+            },
+        ];
+    }
+    impl<'a> LogQueueWriter<'a> {
+        /// The writer of the queue whose header starts `region` (the header and its
+        /// area): its capacity is read and checked now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
+            Ok(Self {
+                queue: ::abi_runtime::byte_queue::ByteQueue::new(region, Self::SPEC)?,
+            })
+        }
+        /// Appends an entry: `head` gives the header's own fields (its size, kind and part
+        /// lengths are set here), then each part in order. `Ok(true)` when the queue was
+        /// full and the entry was dropped (and counted); an error, with nothing written,
+        /// when a part is longer than its bound or the reader's position cannot be right.
+        pub fn push(
+            &self,
+            head: &super::LogEntry,
+            source: &[u8],
+            text: &[u8],
+        ) -> Result<bool, ::abi_runtime::byte_queue::QueueError> {
+            let entry = ::abi_runtime::entry_parts::compose(
+                Self::SPEC.entry.size,
+                Self::SPEC.entry.kind,
+                0,
+                ::zerocopy::IntoBytes::as_bytes(head),
+                Self::PARTS,
+                &[source, text],
+            )?;
+            Ok(self.queue.push(&entry)? == ::abi_runtime::byte_queue::Pushed::Dropped)
+        }
+        /// Entries dropped so far because the queue was full.
+        pub fn dropped(&self) -> u64 {
+            self.queue.dropped()
+        }
+        /// The area's bytes.
+        pub fn capacity(&self) -> u64 {
+            self.queue.capacity()
+        }
+    }
+    impl<'a> LogQueueReader<'a> {
+        /// The reader of the queue whose header starts `region`: its capacity is read and
+        /// checked now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
+            Ok(Self {
+                queue: ::abi_runtime::byte_queue::ByteQueue::new(
+                    region,
+                    LogQueueWriter::SPEC,
+                )?,
+                buf: Vec::new(),
+            })
+        }
+        /// The next entry, copied out and consumed, or `None` when the queue is empty. A
+        /// size, position or part length the writer wrote that cannot be right is a named
+        /// error ([`abi_runtime::byte_queue::QueueError::check`]).
+        pub fn pop(
+            &mut self,
+        ) -> Result<Option<LogQueueEntry>, ::abi_runtime::byte_queue::QueueError> {
+            match self.queue.pop(&mut self.buf)? {
+                ::abi_runtime::byte_queue::Popped::Empty => Ok(None),
+                ::abi_runtime::byte_queue::Popped::Entry(_) => {
+                    LogQueueEntry::split(&self.buf, LogQueueWriter::PARTS).map(Some)
+                }
+            }
+        }
+        /// Entries the writer dropped so far.
+        pub fn dropped(&self) -> u64 {
+            self.queue.dropped()
+        }
+    }
+    /// One entry of `log_ring`, copied out: its `log_entry` and each part after it.
+    #[derive(Clone, PartialEq)]
+    pub struct LogRingEntry {
+        /// The entry's header, as the writer wrote it (size, kind and the part lengths
+        /// included).
+        pub head: super::LogEntry,
+        /// The `source` bytes (at most `log_source_max`).
+        pub source: Vec<u8>,
+        /// The `text` bytes (at most `log_text_max`).
+        pub text: Vec<u8>,
+    }
+    impl LogRingEntry {
+        /// Splits a whole entry (a copy): the header, then each part, its length checked
+        /// against its bound and the entry's size.
+        fn split(
+            bytes: &[u8],
+            specs: &[::abi_runtime::entry_parts::PartSpec],
+        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
+            let mut parts = ::abi_runtime::entry_parts::split(bytes, 40, specs)?;
+            let head = <super::LogEntry as ::zerocopy::FromBytes>::read_from_prefix(
+                    bytes,
+                )
+                .map_or_else(|_| ::zerocopy::FromZeros::new_zeroed(), |(head, _)| head);
+            Ok(Self {
+                head,
+                source: ::core::mem::take(&mut parts[0]),
+                text: ::core::mem::take(&mut parts[1]),
+            })
+        }
+    }
+    /// What [`LogRingReader::read_next`] found.
+    #[derive(Clone, PartialEq)]
+    pub enum LogRingRead {
+        /// The next entry, whole.
+        Entry(LogRingEntry),
+        /// Nothing new.
+        Empty,
+        /// The writer overwrote `missed` entries this reader had not read; the next call
+        /// reads the oldest entry still there.
+        Lapped {
+            /// Entries lost.
+            missed: u64,
+        },
+    }
+    /// The writer's side of broadcast ring `log_ring` (one writer): [`LogRingWriter::push`] appends an entry, overwriting the oldest. The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten.
+    #[derive(Debug, Clone, Copy)]
+    pub struct LogRingWriter<'a> {
+        ring: ::abi_runtime::broadcast_ring::RingWriter<'a, ::abi_runtime::ReadWrite>,
+    }
+    /// A reader of broadcast ring `log_ring` (any number, each with its own position): [`LogRingReader::read_next`] gives an entry, `Empty`, or `Lapped { missed }`, never a torn entry. The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten.
+    #[derive(Debug, Clone)]
+    pub struct LogRingReader<'a> {
+        reader: ::abi_runtime::broadcast_ring::RingReader<'a, ::abi_runtime::ReadWrite>,
+        buf: Vec<u8>,
+    }
+    impl LogRingWriter<'_> {
+        /// Where the ring's fields are, from the start of its header.
+        pub const SPEC: ::abi_runtime::broadcast_ring::RingSpec = ::abi_runtime::broadcast_ring::RingSpec {
+            write_pos: 0,
+            tail_pos: 8,
+            entries: 24,
+            capacity: ::abi_runtime::attach::Field {
+                offset: 16,
+                width: 4,
+            },
+            area: 64,
+            entry: ::abi_runtime::byte_queue::EntryFormat {
+                size: ::abi_runtime::attach::Field {
+                    offset: 0,
+                    width: 2,
+                },
+                kind: ::abi_runtime::attach::Field {
+                    offset: 2,
+                    width: 1,
+                },
+                padding: 1,
+                header: 40,
+            },
+            seq: 16,
+        };
+        /// Each part after an entry's header: its length field and its bound.
+        pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
+            ::abi_runtime::entry_parts::PartSpec {
+                len: ::abi_runtime::attach::Field {
+                    offset: 4,
+                    width: 1,
+                },
+                max: 32,
+            },
+            ::abi_runtime::entry_parts::PartSpec {
+                len: ::abi_runtime::attach::Field {
+                    offset: 6,
+                    width: 2,
+                },
+                max: 968,
+            },
+        ];
+    }
+    impl<'a> LogRingWriter<'a> {
+        /// The writer of the ring whose header starts `region` (the header and its area):
+        /// its capacity is read and checked now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
+            Ok(Self {
+                ring: ::abi_runtime::broadcast_ring::RingWriter::new(region, Self::SPEC)?,
+            })
+        }
+        /// Appends an entry: `head` gives the header's own fields (its size, kind, seq and
+        /// part lengths are set here), then each part in order. Returns the entry's seq.
+        /// An error, with nothing written, when a part is longer than its bound.
+        pub fn push(
+            &self,
+            head: &super::LogEntry,
+            source: &[u8],
+            text: &[u8],
+        ) -> Result<u64, ::abi_runtime::broadcast_ring::RingError> {
+            let mut entry = ::abi_runtime::entry_parts::compose(
+                Self::SPEC.entry.size,
+                Self::SPEC.entry.kind,
+                0,
+                ::zerocopy::IntoBytes::as_bytes(head),
+                Self::PARTS,
+                &[source, text],
+            )?;
+            self.ring.push(&mut entry)
+        }
+    }
+    impl<'a> LogRingReader<'a> {
+        /// A reader joining at the newest position: it reads what is written from now on.
+        pub fn join_latest(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
+            Ok(Self {
+                reader: ::abi_runtime::broadcast_ring::RingReader::join_latest(
+                    region,
+                    LogRingWriter::SPEC,
+                )?,
+                buf: Vec::new(),
+            })
+        }
+        /// A reader joining at the oldest whole entry still in the ring.
+        pub fn join_oldest(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
+            Ok(Self {
+                reader: ::abi_runtime::broadcast_ring::RingReader::join_oldest(
+                    region,
+                    LogRingWriter::SPEC,
+                )?,
+                buf: Vec::new(),
+            })
+        }
+        /// The next entry (copied, then re-checked against the tail: never torn),
+        /// `Empty`, or `Lapped { missed }`. A size, position or part length the writer
+        /// wrote that cannot be right is a named error
+        /// ([`abi_runtime::broadcast_ring::RingError::check`]).
+        pub fn read_next(
+            &mut self,
+        ) -> Result<LogRingRead, ::abi_runtime::broadcast_ring::RingError> {
+            Ok(
+                match self.reader.read_next(&mut self.buf)? {
+                    ::abi_runtime::broadcast_ring::Read::Entry(_) => {
+                        LogRingRead::Entry(
+                            LogRingEntry::split(&self.buf, LogRingWriter::PARTS)?,
+                        )
+                    }
+                    ::abi_runtime::broadcast_ring::Read::Empty => LogRingRead::Empty,
+                    ::abi_runtime::broadcast_ring::Read::Lapped { missed } => {
+                        LogRingRead::Lapped { missed }
+                    }
+                },
+            )
+        }
+        /// Times this reader was lapped.
+        pub fn laps(&self) -> u64 {
+            self.reader.laps()
+        }
+    }
+    /// An answer of mailbox `mailbox`, copied out.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct MailboxResponse {
+        /// The request it answers.
+        pub seq: u32,
+        /// The server's status.
+        pub status: super::CommandStatus,
+        /// The answer's text, as much as the response area held.
+        pub text: Vec<u8>,
+        /// The answer was cut to the response area.
+        pub cut: bool,
+        /// The whole answer's bytes.
+        pub total: u64,
+    }
+    /// The client's side of mailbox `mailbox`: one request at a time, [`MailboxClient::request`], then [`MailboxClient::poll_response`] or [`MailboxClient::wait_response`]. A client's command mailbox: one request at a time. The request text follows the header, then the response text.
+    #[derive(Debug, Clone, Copy)]
+    pub struct MailboxClient<'a> {
+        mailbox: ::abi_runtime::mailbox::Mailbox<'a, ::abi_runtime::ReadWrite>,
+        pending: Option<u32>,
+    }
+    /// The server's side of mailbox `mailbox`: [`MailboxServer::serve`] answers the request that waits. A client's command mailbox: one request at a time. The request text follows the header, then the response text.
+    #[derive(Debug, Clone, Copy)]
+    pub struct MailboxServer<'a> {
+        mailbox: ::abi_runtime::mailbox::Mailbox<'a, ::abi_runtime::ReadWrite>,
+    }
+    impl MailboxClient<'_> {
+        /// Where the mailbox's fields are, from the start of its header.
+        pub const SPEC: ::abi_runtime::mailbox::MailboxSpec = ::abi_runtime::mailbox::MailboxSpec {
+            request_seq: 0,
+            request_len: 4,
+            response_seq: 8,
+            status: 12,
+            response_len: 16,
+            response_total: 20,
+            request_capacity: ::abi_runtime::attach::Field {
+                offset: 24,
+                width: 4,
+            },
+            response_capacity: ::abi_runtime::attach::Field {
+                offset: 28,
+                width: 4,
+            },
+            area: 64,
+        };
+    }
+    impl<'a> MailboxClient<'a> {
+        /// The client of the mailbox whose header starts `region` (the header and both
+        /// areas): its capacities are read and checked now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
+            Ok(Self {
+                mailbox: ::abi_runtime::mailbox::Mailbox::new(region, Self::SPEC)?,
+                pending: None,
+            })
+        }
+        /// Sends `text` (at most the request capacity - 1 bytes) and returns its number.
+        /// `Busy` while the last request has no answer.
+        pub fn request(
+            &mut self,
+            text: &[u8],
+        ) -> Result<u32, ::abi_runtime::mailbox::MailboxError> {
+            let seq = self.mailbox.request(text)?;
+            self.pending = Some(seq);
+            Ok(seq)
+        }
+        /// The answer to the last request, once (`None` while it has none, or when no
+        /// request waits). Its length is checked against the response capacity.
+        pub fn poll_response(
+            &mut self,
+        ) -> Result<Option<MailboxResponse>, ::abi_runtime::mailbox::MailboxError> {
+            let Some(seq) = self.pending else {
+                return Ok(None);
+            };
+            let Some(r) = self.mailbox.poll_response(seq)? else {
+                return Ok(None);
+            };
+            self.pending = None;
+            let status = r.status;
+            Ok(
+                Some(MailboxResponse {
+                    seq: r.seq,
+                    status: super::CommandStatus(status),
+                    cut: r.cut(),
+                    total: r.total,
+                    text: r.text,
+                }),
+            )
+        }
+        /// [`Self::poll_response`] until the answer comes or `timeout` passes (`None`):
+        /// it spins briefly, then sleeps 50 µs between polls.
+        pub fn wait_response(
+            &mut self,
+            timeout: ::std::time::Duration,
+        ) -> Result<Option<MailboxResponse>, ::abi_runtime::mailbox::MailboxError> {
+            let start = ::std::time::Instant::now();
+            let mut polls = 0u32;
+            loop {
+                if let Some(r) = self.poll_response()? {
+                    return Ok(Some(r));
+                }
+                if self.pending.is_none() || start.elapsed() >= timeout {
+                    return Ok(None);
+                }
+                polls += 1;
+                if polls < 64 {
+                    ::core::hint::spin_loop();
+                } else {
+                    ::std::thread::sleep(::std::time::Duration::from_micros(50));
+                }
+            }
+        }
+    }
+    impl<'a> MailboxServer<'a> {
+        /// The server of the mailbox whose header starts `region`: its capacities are read
+        /// and checked now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
+            Ok(Self {
+                mailbox: ::abi_runtime::mailbox::Mailbox::new(
+                    region,
+                    MailboxClient::SPEC,
+                )?,
+            })
+        }
+        /// When a request waits, copies it (its length checked), answers it with
+        /// `answer(text)` (a status and the whole answer, cut to the response area) and
+        /// returns its number; `None` when none waits.
+        pub fn serve(
+            &self,
+            answer: impl FnOnce(&[u8]) -> (super::CommandStatus, Vec<u8>),
+        ) -> Result<Option<u32>, ::abi_runtime::mailbox::MailboxError> {
+            self.mailbox
+                .serve(|text| {
+                    let (status, whole) = answer(text);
+                    (status.0, whole)
+                })
+        }
+    }
+    /// A list of exchange `draw`, copied out.
+    #[derive(Clone, PartialEq)]
+    pub struct DrawList {
+        /// The list's header, as the writer wrote it.
+        pub head: super::DrawListHeader,
+        /// Its items, `count` of them.
+        pub items: Vec<super::DrawCmd>,
+        /// The payload bytes in use.
+        pub payload: Vec<u8>,
+    }
+    /// The writer's side of exchange `draw` (one writer; keep it, it knows its list): [`DrawWriter::push`] builds the list in place, bounded by the header's capacities, and [`DrawWriter::publish`] hands it over. A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2.
+    #[derive(Debug)]
+    pub struct DrawWriter<'a> {
+        list: ::abi_runtime::list_exchange::ListWriter<'a, ::abi_runtime::ReadWrite>,
+    }
+    /// The reader's side of exchange `draw` (one reader; keep it, it knows its list): [`DrawReader::take`] copies out the newest published list. A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2.
+    #[derive(Debug)]
+    pub struct DrawReader<'a> {
+        list: ::abi_runtime::list_exchange::ListReader<'a, ::abi_runtime::ReadWrite>,
+    }
+    impl DrawWriter<'_> {
+        /// Where the exchange's fields are, from the start of its header, and the lists'.
+        pub const SPEC: ::abi_runtime::list_exchange::ListSpec = ::abi_runtime::list_exchange::ListSpec {
+            state: 0,
+            initial_state: 1,
+            buffers: ::abi_runtime::attach::Field {
+                offset: 4,
+                width: 4,
+            },
+            buffer_size: ::abi_runtime::attach::Field {
+                offset: 8,
+                width: 4,
+            },
+            max_items: ::abi_runtime::attach::Field {
+                offset: 12,
+                width: 4,
+            },
+            max_payload: ::abi_runtime::attach::Field {
+                offset: 16,
+                width: 4,
+            },
+            published: ::abi_runtime::attach::Field {
+                offset: 20,
+                width: 4,
+            },
+            area: 64,
+            list: ::abi_runtime::list_exchange::ListFormat {
+                size: 64,
+                align: 8,
+                count: ::abi_runtime::attach::Field {
+                    offset: 4,
+                    width: 4,
+                },
+                payload_len: ::abi_runtime::attach::Field {
+                    offset: 8,
+                    width: 4,
+                },
+                dropped: ::abi_runtime::attach::Field {
+                    offset: 20,
+                    width: 4,
+                },
+                flags: ::abi_runtime::attach::Field {
+                    offset: 16,
+                    width: 4,
+                },
+                overflow: 1,
+            },
+            item_size: 36,
+        };
+    }
+    impl<'a> DrawWriter<'a> {
+        /// The writer of the exchange whose header starts `region` (the header and its
+        /// lists), at the start (the state word as the producer left it): the header's
+        /// buffers, buffer size and capacities are read and checked against the region now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
+            Ok(Self {
+                list: ::abi_runtime::list_exchange::ListWriter::new(region, Self::SPEC)?,
+            })
+        }
+        /// Adds `item` to the list being built, and appends `payload` at offset
+        /// [`Self::payload_len`] as it was before the call (an item that points into the
+        /// payload takes its offset from there). When the list is full of items or
+        /// payload, neither is added: the item is dropped, counted, and the list flagged
+        /// overflowed; `false`.
+        pub fn push(&mut self, item: &super::DrawCmd, payload: &[u8]) -> bool {
+            self.list.push(::zerocopy::IntoBytes::as_bytes(item), payload)
+        }
+        /// Items in the list being built.
+        pub fn len(&self) -> u64 {
+            self.list.len()
+        }
+        /// Whether the list being built has no item.
+        pub fn is_empty(&self) -> bool {
+            self.list.is_empty()
+        }
+        /// Payload bytes in the list being built: where the next payload goes.
+        pub fn payload_len(&self) -> u64 {
+            self.list.payload_len()
+        }
+        /// Items dropped from the list being built.
+        pub fn dropped(&self) -> u64 {
+            self.list.dropped()
+        }
+        /// The most items and payload bytes a list holds, as the header says.
+        pub fn capacity(&self) -> (u64, u64) {
+            self.list.capacity()
+        }
+        /// Hands the list over: `head` gives the list header's own fields (its count,
+        /// payload length, dropped count and overflow flag are set here), then the
+        /// shared list is taken in exchange and the published count bumped. Never blocks.
+        /// `overwrote` says the reader never took the previous list. The next list starts
+        /// empty.
+        pub fn publish(
+            &mut self,
+            head: &super::DrawListHeader,
+        ) -> Result<
+            ::abi_runtime::triple_buffer::Published,
+            ::abi_runtime::triple_buffer::ExchangeError,
+        > {
+            self.list.publish(::zerocopy::IntoBytes::as_bytes(head))
+        }
+    }
+    impl<'a> DrawReader<'a> {
+        /// The reader of the exchange whose header starts `region`, at the start: the
+        /// header's geometry is read and checked against the region now.
+        pub fn new(
+            region: Region<'a>,
+        ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
+            Ok(Self {
+                list: ::abi_runtime::list_exchange::ListReader::new(
+                    region,
+                    DrawWriter::SPEC,
+                )?,
+            })
+        }
+        /// The newest list published since the last take, copied out, or `None`. Its
+        /// count and payload length are checked against the header's capacities.
+        pub fn take(
+            &mut self,
+        ) -> Result<Option<DrawList>, ::abi_runtime::triple_buffer::ExchangeError> {
+            let Some(taken) = self.list.take()? else {
+                return Ok(None);
+            };
+            let head = <super::DrawListHeader as ::zerocopy::FromBytes>::read_from_bytes(
+                    &taken.header,
+                )
+                .unwrap_or_else(|_| ::zerocopy::FromZeros::new_zeroed());
+            let items = taken
+                .items
+                .chunks_exact(36)
+                .map(|bytes| {
+                    <super::DrawCmd as ::zerocopy::FromBytes>::read_from_bytes(bytes)
+                        .unwrap_or_else(|_| ::zerocopy::FromZeros::new_zeroed())
+                })
+                .collect();
+            Ok(
+                Some(DrawList {
+                    head,
+                    items,
+                    payload: taken.payload,
+                }),
+            )
+        }
+        /// Lists the writer published so far.
+        pub fn published(&self) -> u64 {
+            self.list.published()
+        }
+    }
+    /// Whether a `Client`'s row is still its own, and the host still there.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ClientStanding {
+        /// The row holds the claim's generation and a state of its own.
+        Connected,
+        /// The host freed the row, or another claim took it since: claim again.
+        Disconnected,
+        /// The host reloaded (its generation changed) and freed every row: attach and
+        /// claim again.
+        Reloaded,
+        /// The host is exiting.
+        HostExiting,
+    }
+    /// The client's side of session `client`: a claimed row of `clients` (claim, fill in through [`Client::row`], [`Client::activate`], [`Client::heartbeat`] at least every 100 ms, [`Client::standing`], [`Client::close`]). A client's row: claimed by compare-and-swap from free with a generation bump, filled in, then active; a heartbeat at least every 100 ms; gone when the row no longer holds its generation, when the host reloads (host_generation changes) or exits; closing to say goodbye.
+    pub struct Client<'a> {
+        header: BridgeHeader<'a>,
+        index: usize,
+        claim: ::abi_runtime::claim::Claim<'a, ::abi_runtime::ReadWrite>,
+        host_generation: u32,
+    }
+    /// The host's side of session `client`: free a row, reload (every row freed, a new host generation), find the hung ones (a heartbeat older than 1000 ms).
+    #[derive(Clone, Copy)]
+    pub struct ClientHost<'a> {
+        header: BridgeHeader<'a>,
+    }
+    impl Client<'_> {
+        /// Where a row keeps its state and generation, and the state's values.
+        pub const SPEC: ::abi_runtime::claim::ClaimSpec = ::abi_runtime::claim::ClaimSpec {
+            state: 0,
+            generation: 4,
+            free: 0,
+            claimed: 1,
+            active: 2,
+            closing: 3,
+        };
+        /// Rows in the table.
+        pub const ROWS: usize = 8;
+    }
+    impl<'a> Client<'a> {
+        /// Claims row `index` if it is free (compare-and-swap of its state, then its
+        /// generation bumped), and notes the host's generation (after the claim, acquire).
+        /// `None` when the row is taken or out of range.
+        pub fn claim(header: BridgeHeader<'a>, index: usize) -> Option<Self> {
+            let row = header.clients(index)?;
+            let claim = ::abi_runtime::claim::Claim::try_claim(
+                row.region(),
+                Self::SPEC,
+            )?;
+            let host_generation = header.host_generation();
+            Some(Self {
+                header,
+                index,
+                claim,
+                host_generation,
+            })
+        }
+        /// Claims the first free row this client wins.
+        pub fn claim_first(header: BridgeHeader<'a>) -> Option<Self> {
+            (0..Self::ROWS).find_map(|index| Self::claim(header, index))
+        }
+        /// The row's index.
+        pub fn index(&self) -> usize {
+            self.index
+        }
+        /// The generation the claim gave the row.
+        pub fn generation(&self) -> u32 {
+            self.claim.generation()
+        }
+        /// The host's generation when the row was claimed.
+        pub fn host_generation(&self) -> u32 {
+            self.host_generation
+        }
+        /// The row's live view: fill in its fields before [`Self::activate`].
+        pub fn row(&self) -> ClientEntry<'a> {
+            ClientEntry::at(self.claim.row(), 0).expect("a claimed row is a whole row")
+        }
+        /// Marks the row in use (release: what was written before is visible to the host
+        /// that sees it active), only while it is still this claim's; the standing after.
+        pub fn activate(&self) -> ClientStanding {
+            let _ = self.claim.activate();
+            self.standing()
+        }
+        /// Stores the heartbeat (release) while the row is still this claim's; the
+        /// standing.
+        pub fn heartbeat(&self, now_ns: u64) -> ClientStanding {
+            let standing = self.standing();
+            if standing == ClientStanding::Connected {
+                self.row().set_heartbeat_ns(now_ns);
+            }
+            standing
+        }
+        /// Says whether the client sleeps on its tick event (release).
+        pub fn set_waiting(&self, waiting: bool) {
+            self.row().set_waiting(u32::from(waiting));
+        }
+        /// The row's state and generation (acquire), then the host's generation and
+        /// state: `HostExiting`, `Reloaded` (the host's generation changed since the
+        /// claim), `Disconnected` (the row was freed or claimed again), or `Connected`.
+        pub fn standing(&self) -> ClientStanding {
+            Self::standing_after(
+                self.header,
+                self.host_generation,
+                self.claim.standing(),
+            )
+        }
+        /// The standing, the row's own (loaded first) given.
+        fn standing_after(
+            header: BridgeHeader<'a>,
+            host_generation: u32,
+            row: ::abi_runtime::claim::Standing,
+        ) -> ClientStanding {
+            if header.host_state().0 == 2 {
+                ClientStanding::HostExiting
+            } else if header.host_generation() != host_generation {
+                ClientStanding::Reloaded
+            } else if row == ::abi_runtime::claim::Standing::Connected {
+                ClientStanding::Connected
+            } else {
+                ClientStanding::Disconnected
+            }
+        }
+        /// Says goodbye: the row's state becomes closing (release), only while it is this
+        /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+        /// and the standing says what took the row (`Disconnected`, `Reloaded`,
+        /// `HostExiting`).
+        pub fn close(self) -> ClientStanding {
+            let (header, host_generation) = (self.header, self.host_generation);
+            match self.claim.close() {
+                ::abi_runtime::claim::Standing::Connected => ClientStanding::Connected,
+                row @ ::abi_runtime::claim::Standing::Disconnected { .. } => {
+                    Self::standing_after(header, host_generation, row)
+                }
+            }
+        }
+        /// Binds pad `pad`: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it). `Err(Some(owner))` when another row holds it, `Err(None)` when there is no such pad.
+        pub fn bind(&self, pad: usize) -> Result<(), Option<u8>> {
+            let own = u8::try_from(self.index).map_err(|_| None)?;
+            if pad >= 4 {
+                return Err(None);
+            }
+            self.header.compare_exchange_pad_owner_at(pad, 255, own).map_err(Some)
+        }
+        /// Unbinds pad `pad`: its byte of `pad_owner` goes from this row's index back to unbound. `Err(Some(owner))` when this row does not hold it, `Err(None)` when there is no such pad.
+        pub fn unbind(&self, pad: usize) -> Result<(), Option<u8>> {
+            let own = u8::try_from(self.index).map_err(|_| None)?;
+            if pad >= 4 {
+                return Err(None);
+            }
+            self.header.compare_exchange_pad_owner_at(pad, own, 255).map_err(Some)
+        }
+    }
+    impl<'a> ClientHost<'a> {
+        /// The host's side of the rows in `header`.
+        pub fn new(header: BridgeHeader<'a>) -> Self {
+            Self { header }
+        }
+        /// Frees row `index` (its state becomes free, a swap: acquire-release) and returns
+        /// the state it had, or `None` when there is no such row. Its client notices at
+        /// its next check.
+        pub fn free(&self, index: usize) -> Option<super::ClientState> {
+            Some(self.header.clients(index)?.swap_state(super::ClientState(0)))
+        }
+        /// A reload: adds 1 to the host's generation first, then frees every row (a swap
+        /// each, after it, so a client that claims a row the swap freed sees the new
+        /// generation). Returns the rows that were claimed or active.
+        pub fn reload(&self) -> Vec<usize> {
+            self.header.fetch_add_host_generation(1);
+            (0..Client::ROWS)
+                .filter(|&i| {
+                    self.free(i).is_some_and(|old| old.0 == 1 || old.0 == 2)
+                })
+                .collect()
+        }
+        /// Tells every client the host is exiting (release).
+        pub fn exit(&self) {
+            self.header.set_host_state(super::HostState(2));
+        }
+        /// Whether row `index` is active with a heartbeat older than the session's hung
+        /// time at `now_ns` (the same clock).
+        pub fn is_hung(&self, index: usize, now_ns: u64) -> bool {
+            self.header
+                .clients(index)
+                .is_some_and(|row| {
+                    row.state().0 == 2
+                        && now_ns.saturating_sub(row.heartbeat_ns()) > 1000000000
+                })
+        }
+    }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
     pub static BRIDGE_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
         name: "bridge",
@@ -6482,12 +7313,29 @@ pub mod live {
             ::abi_runtime::produce::Image,
             ::abi_runtime::produce::ProduceError,
         > {
-            ::abi_runtime::produce::lay_out(
+            #[allow(
+                unused_mut,
+                reason = "a schema without an exchange sets nothing in the image"
+            )]
+            let mut image = ::abi_runtime::produce::lay_out(
                 &BRIDGE_HEADER_HANDSHAKE,
                 &BRIDGE_TABLE,
                 geometry,
                 generation,
-            )
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bot_block",
+                "draw",
+                ::abi_runtime::attach::Field {
+                    offset: 0,
+                    width: 4,
+                },
+                1,
+            )?;
+            Ok(image)
         }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
         /// a release fence, the bytes, then the state running, with release) and
@@ -6601,6 +7449,51 @@ pub mod live {
             let p = self.table.row(3)?;
             LogRingHeader::at(self.region, p.offset).ok()
         }
+        /// The writer of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_ring_writer(
+            &self,
+        ) -> Result<
+            Option<LogRingWriter<'a>>,
+            ::abi_runtime::broadcast_ring::RingError,
+        > {
+            let Some(p) = self.table.row(3) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            LogRingWriter::new(region).map(Some)
+        }
+        /// The reader joining at the newest entry of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_ring_join_latest(
+            &self,
+        ) -> Result<
+            Option<LogRingReader<'a>>,
+            ::abi_runtime::broadcast_ring::RingError,
+        > {
+            let Some(p) = self.table.row(3) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            LogRingReader::join_latest(region).map(Some)
+        }
+        /// The reader joining at the oldest entry kept of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_ring_join_oldest(
+            &self,
+        ) -> Result<
+            Option<LogRingReader<'a>>,
+            ::abi_runtime::broadcast_ring::RingError,
+        > {
+            let Some(p) = self.table.row(3) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            LogRingReader::join_oldest(region).map(Some)
+        }
         /// The bytes of region `bot_blocks`, or `None` when it is absent. Bot block i belongs to client row i (ABI 0.5)
         pub fn bot_blocks_region(&self) -> Option<Region<'a>> {
             let p = self.table.row(4)?;
@@ -6629,6 +7522,18 @@ pub mod live {
                         table,
                     }),
             )
+        }
+        /// Claims row `index` for session `client` ([`Client::claim`]): `None` when it is taken.
+        pub fn claim_client(&self, index: usize) -> Option<Client<'a>> {
+            Client::claim(self.header(), index)
+        }
+        /// Claims the first free row for session `client` ([`Client::claim_first`]).
+        pub fn claim_first_client(&self) -> Option<Client<'a>> {
+            Client::claim_first(self.header())
+        }
+        /// The host's side of session `client`.
+        pub fn client_host(&self) -> ClientHost<'a> {
+            ClientHost::new(self.header())
         }
     }
     /// A block laid out by table `client_block`: one accessor per region. A client block: its table places its regions, from the start of the block
@@ -6666,6 +7571,30 @@ pub mod live {
             let p = self.table.row(0)?;
             LogQueueHeader::at(self.region, p.offset).ok()
         }
+        /// The writer of queue `log_queue` in region `log_queue`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_queue_writer(
+            &self,
+        ) -> Result<Option<LogQueueWriter<'a>>, ::abi_runtime::byte_queue::QueueError> {
+            let Some(p) = self.table.row(0) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            LogQueueWriter::new(region).map(Some)
+        }
+        /// The reader of queue `log_queue` in region `log_queue`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_queue_reader(
+            &self,
+        ) -> Result<Option<LogQueueReader<'a>>, ::abi_runtime::byte_queue::QueueError> {
+            let Some(p) = self.table.row(0) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            LogQueueReader::new(region).map(Some)
+        }
         /// The bytes of region `pad_input`, or `None` when it is absent.
         pub fn pad_input_region(&self) -> Option<Region<'a>> {
             let p = self.table.row(1)?;
@@ -6685,6 +7614,30 @@ pub mod live {
         pub fn mailbox(&self) -> Option<MailboxHeader<'a>> {
             let p = self.table.row(2)?;
             MailboxHeader::at(self.region, p.offset).ok()
+        }
+        /// The client of mailbox `mailbox` in region `mailbox`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn mailbox_client(
+            &self,
+        ) -> Result<Option<MailboxClient<'a>>, ::abi_runtime::mailbox::MailboxError> {
+            let Some(p) = self.table.row(2) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            MailboxClient::new(region).map(Some)
+        }
+        /// The server of mailbox `mailbox` in region `mailbox`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn mailbox_server(
+            &self,
+        ) -> Result<Option<MailboxServer<'a>>, ::abi_runtime::mailbox::MailboxError> {
+            let Some(p) = self.table.row(2) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            MailboxServer::new(region).map(Some)
         }
     }
     /// A block laid out by table `bot_block`: one accessor per region. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
@@ -6721,6 +7674,36 @@ pub mod live {
         pub fn draw(&self) -> Option<DrawHeader<'a>> {
             let p = self.table.row(0)?;
             DrawHeader::at(self.region, p.offset).ok()
+        }
+        /// The writer of exchange `draw` in region `draw`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn draw_writer(
+            &self,
+        ) -> Result<
+            Option<DrawWriter<'a>>,
+            ::abi_runtime::triple_buffer::ExchangeError,
+        > {
+            let Some(p) = self.table.row(0) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            DrawWriter::new(region).map(Some)
+        }
+        /// The reader of exchange `draw` in region `draw`: `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn draw_reader(
+            &self,
+        ) -> Result<
+            Option<DrawReader<'a>>,
+            ::abi_runtime::triple_buffer::ExchangeError,
+        > {
+            let Some(p) = self.table.row(0) else {
+                return Ok(None);
+            };
+            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+                return Ok(None);
+            };
+            DrawReader::new(region).map(Some)
         }
         /// The bytes of region `params`, or `None` when it is absent.
         pub fn params_region(&self) -> Option<Region<'a>> {

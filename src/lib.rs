@@ -111,6 +111,64 @@
 //! # }
 //! ```
 //!
+//! The region protocols have a typed side each, reached from the attached bridge: a bot
+//! logs through its block's log queue, sends a command through its mailbox and waits for
+//! the answer, publishes a draw list, and keeps its client row (the host's sides are there
+//! too: `log_queue_reader`, `mailbox_server`, `draw_reader`, `client_host`):
+//!
+//! ```
+//! use std::time::Duration;
+//! use bridge_abi::live::{Bridge, ClientStanding};
+//! use bridge_abi::runtime::SharedBuf;
+//! use bridge_abi::zerocopy::FromZeros;
+//! use bridge_abi::{CommandStatus, DrawCmd, DrawListHeader, LogEntry, LogLevel};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // The host lays out and writes the image (a bot attaches to the host's mapping instead).
+//! let geometry = [("mailbox.request_capacity", 1024), ("mailbox.response_capacity", 3008)];
+//! let image = Bridge::lay_out(&geometry, 1)?;
+//! let shared = SharedBuf::new(image.bytes.len());
+//! Bridge::produce(shared.region(), &image)?;
+//! let bridge = Bridge::attach(shared.region())?;
+//!
+//! // Claim a client row, fill it in, activate it.
+//! let client = bridge.claim_first_client().ok_or("no free row")?;
+//! client.row().set_pid(std::process::id());
+//! assert_eq!(client.activate(), ClientStanding::Connected);
+//! let i = client.index();
+//! let block = bridge.client_blocks(i)?.ok_or("no block")?;
+//!
+//! // Log: the entry's own fields, then its source and text. `true` means dropped (full).
+//! let log = block.log_queue_writer()?.ok_or("no log queue")?;
+//! let head = LogEntry { level: LogLevel::INFO, tick: 600, ..FromZeros::new_zeroed() };
+//! let dropped = log.push(&head, b"bot", b"hello")?;
+//! assert!(!dropped);
+//!
+//! // A command, answered here by the host's side of the same mailbox.
+//! let mut mailbox = block.mailbox_client()?.ok_or("no mailbox")?;
+//! mailbox.request(b"status")?;
+//! let host = block.mailbox_server()?.ok_or("no mailbox")?;
+//! host.serve(|_| (CommandStatus::OK, b"all good".to_vec()))?;
+//! let answer = mailbox.wait_response(Duration::from_secs(1))?.ok_or("no answer")?;
+//! assert_eq!((answer.status, answer.text.as_slice(), answer.cut), (CommandStatus::OK, &b"all good"[..], false));
+//!
+//! // A draw list: commands (bounded by the header's capacities), then publish.
+//! let mut draw = bridge.bot_blocks(i)?.ok_or("no bot block")?.draw_writer()?.ok_or("no draw lists")?;
+//! let text = b"hi";
+//! let cmd = DrawCmd { payload_off: draw.payload_len() as u32, payload_len: 2, ..FromZeros::new_zeroed() };
+//! assert!(draw.push(&cmd, text));
+//! let list = DrawListHeader { for_tick: 600, ..FromZeros::new_zeroed() };
+//! draw.publish(&list)?;
+//!
+//! // The host's log reader gets the entry whole.
+//! let entry = block.log_queue_reader()?.ok_or("no log queue")?.pop()?.ok_or("empty")?;
+//! assert_eq!((entry.source.as_slice(), entry.text.as_slice()), (&b"bot"[..], &b"hello"[..]));
+//! assert_eq!(client.heartbeat(1), ClientStanding::Connected);
+//! client.close();
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! A view over a read-only region (`runtime::ReadOnlyMapping`, or `Region::read_only`) has
 //! the loads and seqlock reads, and no setter: a store through it does not compile.
 //!

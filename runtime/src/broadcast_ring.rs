@@ -16,6 +16,7 @@ use core::sync::atomic::fence;
 
 use crate::attach_spec::Field;
 use crate::byte_queue::{EntryFormat, area_capacity};
+use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
 
 /// Where a ring keeps its fields, from the start of its header, and its entries' format.
@@ -68,6 +69,15 @@ pub enum RingError {
         /// Its length.
         len: usize,
     },
+    /// A part of an entry (its source, its text) longer than its bound, or running past
+    /// its entry ([`crate::entry_parts`]).
+    Part(PartError),
+}
+
+impl From<PartError> for RingError {
+    fn from(e: PartError) -> Self {
+        Self::Part(e)
+    }
 }
 
 impl RingError {
@@ -78,6 +88,7 @@ impl RingError {
             Self::Positions { .. } => "ring_positions",
             Self::EntrySize { .. } => "ring_entry_size",
             Self::BadEntry { .. } => "ring_bad_entry",
+            Self::Part(e) => e.check(),
         }
     }
 }
@@ -97,6 +108,7 @@ impl core::fmt::Display for RingError {
             }
             Self::EntrySize { at, size } => write!(f, "ring: the entry at {at} has size {size}"),
             Self::BadEntry { len } => write!(f, "ring: a {len}-byte entry is not a whole entry"),
+            Self::Part(e) => write!(f, "ring: {e}"),
         }
     }
 }

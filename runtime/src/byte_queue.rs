@@ -15,6 +15,7 @@ use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 use crate::attach_check::Source;
 use crate::attach_spec::Field;
+use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
 
 /// How an entry says what it is: its size field (the bytes of the whole entry, a multiple of
@@ -81,6 +82,15 @@ pub enum QueueError {
         /// Its length.
         len: usize,
     },
+    /// A part of an entry (its source, its text) longer than its bound, or running past
+    /// its entry ([`crate::entry_parts`]).
+    Part(PartError),
+}
+
+impl From<PartError> for QueueError {
+    fn from(e: PartError) -> Self {
+        Self::Part(e)
+    }
 }
 
 impl QueueError {
@@ -91,6 +101,7 @@ impl QueueError {
             Self::Positions { .. } => "queue_positions",
             Self::EntrySize { .. } => "queue_entry_size",
             Self::BadEntry { .. } => "queue_bad_entry",
+            Self::Part(e) => e.check(),
         }
     }
 }
@@ -110,6 +121,7 @@ impl core::fmt::Display for QueueError {
                 write!(f, "queue: the entry at {at} has size {size}")
             }
             Self::BadEntry { len } => write!(f, "queue: a {len}-byte entry is not a whole entry"),
+            Self::Part(e) => write!(f, "queue: {e}"),
         }
     }
 }

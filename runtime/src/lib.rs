@@ -92,8 +92,10 @@ pub mod broadcast_ring;
 pub mod byte_queue;
 pub mod claim;
 mod copy;
+pub mod entry_parts;
 mod error;
 mod events;
+pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;

@@ -355,3 +355,65 @@ fn fits(f: Field, value: u64, what: &str) -> Result<(), ProduceError> {
     }
     Ok(())
 }
+
+/// Sets field `field` (from the row's start) to `value` in every placed row named `row` of
+/// every table named `table` in `image` (the root's or a block's, at any depth): a
+/// protocol's word that must not start at zero, such as a triple buffer's initial state.
+/// Returns how many rows it set. `image` must come from [`lay_out`] with `handshake` and
+/// `root`.
+pub fn set_in_rows(
+    image: &mut Image,
+    handshake: &HandshakeSpec<'_>,
+    root: &TableSpec<'_>,
+    table: &str,
+    row: &str,
+    field: Field,
+    value: u64,
+) -> Result<usize, ProduceError> {
+    let mut running = image.bytes.clone();
+    if let Some((f, on)) = image.state {
+        f.put(&mut running, on);
+    }
+    let report = crate::attach_check::report(running.as_slice(), Some(handshake), root);
+    let Some(top) = &report.table else {
+        return Ok(0);
+    };
+    let mut at = Vec::new();
+    rows_named(root, top, table, row, &mut at, 0);
+    for &base in &at {
+        let mut out = Layout {
+            bytes: core::mem::take(&mut image.bytes),
+            values: &[],
+        };
+        let done = out.put(base, field, value, &format!("{table}.{row}"));
+        image.bytes = out.bytes;
+        done?;
+    }
+    Ok(at.len())
+}
+
+/// The starts (from the image's start) of every placed row `row` of every table `table`.
+fn rows_named(
+    spec: &TableSpec<'_>,
+    report: &crate::attach_check::TableReport,
+    table: &str,
+    row: &str,
+    out: &mut Vec<usize>,
+    depth: usize,
+) {
+    for (r, found) in spec.rows.iter().zip(&report.rows) {
+        let crate::attach_check::RowReport::Placed { offset, blocks, .. } = found else {
+            continue;
+        };
+        if spec.name == table && r.name == row {
+            out.push(report.base + *offset as usize);
+        }
+        if let RowContents::Blocks { table: inner, .. } = r.contents
+            && depth < 8
+        {
+            for b in blocks {
+                rows_named(inner, b, table, row, out, depth + 1);
+            }
+        }
+    }
+}

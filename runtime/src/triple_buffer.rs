@@ -18,24 +18,107 @@ pub const FRESH: u32 = 0b100;
 /// The state at the start: buffer 1 shared, not fresh (writer 0, reader 2).
 pub const INITIAL_STATE: u32 = 1;
 
-/// What the other side left in the state word that cannot be right.
+/// Compare-exchanges of the state word one call makes at most: an honest peer changes the
+/// word at most once per publication, so a call that loses this many times in a row faces a
+/// peer that rewrites it nonstop, and gives up rather than spin forever.
+pub const TRIES: u32 = 10_000;
+
+/// What the other side left in the state word that cannot be right, or a peer that never
+/// lets it be exchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BadState {
-    /// The state word.
-    pub found: u32,
+pub enum ExchangeError {
+    /// A buffer index past 2, a bit other than the fresh one, or the caller's own buffer
+    /// named as the shared one.
+    State {
+        /// The state word.
+        found: u32,
+    },
+    /// Every one of [`TRIES`] compare-exchanges found the word changed since it was loaded.
+    Contended {
+        /// The compare-exchanges made.
+        tries: u32,
+    },
+    /// The lists do not fit the region as the header describes them
+    /// ([`crate::list_exchange`]): not 3 buffers, a buffer smaller than its list header,
+    /// items and payload or misaligned, or the buffers past the region.
+    Geometry {
+        /// The header's buffer count.
+        buffers: u64,
+        /// Its bytes from one list to the next.
+        buffer_size: u64,
+        /// The bytes the region has for the lists.
+        room: u64,
+    },
+    /// A list the writer handed over counts more items or payload than the header allows.
+    ListLength {
+        /// Which: `count`, `payload_len`.
+        field: &'static str,
+        /// The length.
+        found: u64,
+        /// At most.
+        limit: u64,
+    },
 }
 
-impl core::fmt::Display for BadState {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "triple buffer: state {:#x}, expected a buffer index 0 to 2 and the fresh bit",
-            self.found
-        )
+impl ExchangeError {
+    /// The error's snake_case name.
+    pub fn check(&self) -> &'static str {
+        match self {
+            Self::State { .. } => "exchange_state",
+            Self::Contended { .. } => "exchange_contended",
+            Self::Geometry { .. } => "exchange_geometry",
+            Self::ListLength { .. } => "exchange_list_length",
+        }
     }
 }
 
-impl std::error::Error for BadState {}
+impl core::fmt::Display for ExchangeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::State { found } => write!(
+                f,
+                "triple buffer: state {found:#x}, expected a buffer index 0 to 2 (not the caller's own) and the fresh bit"
+            ),
+            Self::Contended { tries } => write!(
+                f,
+                "triple buffer: the state word changed under each of {tries} compare-exchanges"
+            ),
+            Self::Geometry {
+                buffers,
+                buffer_size,
+                room,
+            } => write!(
+                f,
+                "triple buffer: {buffers} lists of {buffer_size} bytes, expected 3 that hold their header, items and payload within {room} bytes"
+            ),
+            Self::ListLength {
+                field,
+                found,
+                limit,
+            } => write!(
+                f,
+                "triple buffer: list {field} is {found}, expected at most {limit}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExchangeError {}
+
+/// The buffers each side owns before the first publication, when the state word is
+/// `initial_state`: the writer the lowest index that is not the shared one, the reader the
+/// other. An error when `initial_state` is not an index 0 to 2 without the fresh bit.
+pub fn starting_buffers(initial_state: u32) -> Result<(usize, usize), ExchangeError> {
+    let (shared, fresh) = check(initial_state)?;
+    if fresh {
+        return Err(ExchangeError::State {
+            found: initial_state,
+        });
+    }
+    let writer = (0..3).find(|&i| i != shared).unwrap_or(0);
+    let reader = (0..3).rev().find(|&i| i != shared).unwrap_or(2);
+    Ok((writer, reader))
+}
 
 /// What [`TripleWriter::publish`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,10 +130,10 @@ pub struct Published {
 }
 
 /// Checks a state word: an index 0 to 2, no other bit than the fresh one.
-fn check(state: u32) -> Result<(usize, bool), BadState> {
+fn check(state: u32) -> Result<(usize, bool), ExchangeError> {
     let index = (state & 0b11) as usize;
     if index > 2 || state & !(0b11 | FRESH) != 0 {
-        return Err(BadState { found: state });
+        return Err(ExchangeError::State { found: state });
     }
     Ok((index, state & FRESH != 0))
 }
@@ -64,13 +147,25 @@ pub struct TripleWriter<'a, A: Writable> {
 }
 
 impl<'a, A: Writable> TripleWriter<'a, A> {
-    /// The writer at the start (it owns buffer 0); `state` is the `u32` state word's offset.
+    /// The writer at the start of the convention [`INITIAL_STATE`] (it owns buffer 0);
+    /// `state` is the `u32` state word's offset.
     pub fn new(region: Region<'a, A>, state: usize) -> Self {
         TripleWriter {
             region,
             state,
             own: 0,
         }
+    }
+
+    /// The writer at the start when the state word starts as `initial_state` (the schema's):
+    /// it owns the lowest buffer that is not the shared one ([`starting_buffers`]).
+    pub fn starting_from(
+        region: Region<'a, A>,
+        state: usize,
+        initial_state: u32,
+    ) -> Result<Self, ExchangeError> {
+        let (own, _) = starting_buffers(initial_state)?;
+        Ok(TripleWriter { region, state, own })
     }
 
     /// The buffer the writer owns: fill it, then [`publish`](Self::publish).
@@ -80,13 +175,14 @@ impl<'a, A: Writable> TripleWriter<'a, A> {
 
     /// Hands the filled buffer over (shared, fresh) and takes the shared one in exchange.
     /// A state the reader cannot have left is an error: nothing is changed, and the writer
-    /// keeps its buffer.
-    pub fn publish(&mut self) -> Result<Published, BadState> {
+    /// keeps its buffer. A peer that changes the word under each of [`TRIES`]
+    /// compare-exchanges is `Contended`, and nothing is changed either.
+    pub fn publish(&mut self) -> Result<Published, ExchangeError> {
         let mut current = self.region.load::<u32>(self.state, Acquire);
-        loop {
+        for _ in 0..TRIES {
             let (index, fresh) = check(current)?;
             if index == self.own {
-                return Err(BadState { found: current });
+                return Err(ExchangeError::State { found: current });
             }
             // A compare-exchange, not a swap: a state that fails the check stays as it is.
             // It fails only when the reader took the shared buffer meanwhile, which it does
@@ -104,7 +200,9 @@ impl<'a, A: Writable> TripleWriter<'a, A> {
                 }
                 Err(now) => current = now,
             }
+            core::hint::spin_loop();
         }
+        Err(ExchangeError::Contended { tries: TRIES })
     }
 }
 
@@ -117,7 +215,7 @@ pub struct TripleReader<'a, A: Writable> {
 }
 
 impl<'a, A: Writable> TripleReader<'a, A> {
-    /// The reader at the start (it owns buffer 2).
+    /// The reader at the start of the convention [`INITIAL_STATE`] (it owns buffer 2).
     pub fn new(region: Region<'a, A>, state: usize) -> Self {
         TripleReader {
             region,
@@ -126,22 +224,35 @@ impl<'a, A: Writable> TripleReader<'a, A> {
         }
     }
 
+    /// The reader at the start when the state word starts as `initial_state` (the schema's):
+    /// it owns the buffer that is neither shared nor the writer's ([`starting_buffers`]).
+    pub fn starting_from(
+        region: Region<'a, A>,
+        state: usize,
+        initial_state: u32,
+    ) -> Result<Self, ExchangeError> {
+        let (_, own) = starting_buffers(initial_state)?;
+        Ok(TripleReader { region, state, own })
+    }
+
     /// The buffer the reader owns: the last list it took.
     pub fn own(&self) -> usize {
         self.own
     }
 
     /// Takes the shared buffer when it is fresh (its buffer goes back, not fresh): the
-    /// index of the newest list, or `None` when nothing new was published.
-    pub fn take(&mut self) -> Result<Option<usize>, BadState> {
+    /// index of the newest list, or `None` when nothing new was published. A state the
+    /// writer cannot have left is an error, and so is a writer that changes the word under
+    /// each of [`TRIES`] compare-exchanges (`Contended`); either way nothing is changed.
+    pub fn take(&mut self) -> Result<Option<usize>, ExchangeError> {
         let mut current = self.region.load::<u32>(self.state, Acquire);
-        loop {
+        for _ in 0..TRIES {
             let (index, fresh) = check(current)?;
             if !fresh {
                 return Ok(None);
             }
             if index == self.own {
-                return Err(BadState { found: current });
+                return Err(ExchangeError::State { found: current });
             }
             // It fails only when the writer published again meanwhile: take that one.
             match self
@@ -154,6 +265,8 @@ impl<'a, A: Writable> TripleReader<'a, A> {
                 }
                 Err(now) => current = now,
             }
+            core::hint::spin_loop();
         }
+        Err(ExchangeError::Contended { tries: TRIES })
     }
 }

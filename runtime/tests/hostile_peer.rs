@@ -22,7 +22,7 @@ use abi_runtime::attach::Field;
 use abi_runtime::broadcast_ring::{Read, RingError, RingReader, RingSpec, RingWriter};
 use abi_runtime::byte_queue::{ByteQueue, EntryFormat, Popped, QueueError, QueueSpec};
 use abi_runtime::mailbox::{Mailbox, MailboxError, MailboxSpec};
-use abi_runtime::triple_buffer::{BadState, FRESH, INITIAL_STATE, TripleReader, TripleWriter};
+use abi_runtime::triple_buffer::{ExchangeError, FRESH, INITIAL_STATE, TripleReader, TripleWriter};
 
 // ---------------------------------------------------------------------------------------
 // The bridge's layouts.
@@ -619,8 +619,8 @@ fn a_hostile_client_under_the_server_mailbox() {
 
 #[test]
 fn a_hostile_state_word_under_both_triple_buffer_sides() {
-    /// `BadState` is the triple buffer's one error; it has no `check()`, so its name is here.
-    const BAD_STATE: &str = "triple_bad_state";
+    /// The error a state the other side cannot have left gives.
+    const BAD_STATE: &str = "exchange_state";
     let buf = SharedBuf::new(8 + 3 * 64);
     let region = buf.region();
     region.store::<u32>(0, INITIAL_STATE, Relaxed);
@@ -651,10 +651,11 @@ fn a_hostile_state_word_under_both_triple_buffer_sides() {
                             "published"
                         });
                     }
-                    Err(BadState { found }) => {
+                    Err(e @ ExchangeError::State { found }) => {
                         bad(found, writer.own());
-                        tally.add(BAD_STATE);
+                        tally.add(e.check());
                     }
+                    Err(e) => panic!("a peer writing the word at random is not contention: {e}"),
                 }
             } else {
                 match tally.time(|| reader.take()) {
@@ -663,10 +664,11 @@ fn a_hostile_state_word_under_both_triple_buffer_sides() {
                         tally.add("taken");
                     }
                     Ok(None) => tally.add("nothing_new"),
-                    Err(BadState { found }) => {
+                    Err(e @ ExchangeError::State { found }) => {
                         bad(found, reader.own());
-                        tally.add(BAD_STATE);
+                        tally.add(e.check());
                     }
+                    Err(e) => panic!("a peer writing the word at random is not contention: {e}"),
                 }
             }
         },
@@ -1060,7 +1062,7 @@ fn triple(state: u32) -> SharedBuf {
 fn triple_a_state_naming_a_fourth_buffer() {
     for state in [3, 3 | FRESH] {
         let buf = triple(state);
-        let found = BadState { found: state };
+        let found = ExchangeError::State { found: state };
         assert_eq!(TripleWriter::new(buf.region(), 0).publish(), Err(found));
         assert_eq!(TripleReader::new(buf.region(), 0).take(), Err(found));
         assert_eq!(buf.region().load::<u32>(0, Relaxed), state, "unchanged");
@@ -1071,7 +1073,7 @@ fn triple_a_state_naming_a_fourth_buffer() {
 fn triple_a_state_with_unknown_bits() {
     for state in [8, 1 | 0x100, FRESH | 0x8000_0000] {
         let buf = triple(state);
-        let found = BadState { found: state };
+        let found = ExchangeError::State { found: state };
         assert_eq!(TripleWriter::new(buf.region(), 0).publish(), Err(found));
         assert_eq!(TripleReader::new(buf.region(), 0).take(), Err(found));
         assert_eq!(buf.region().load::<u32>(0, Relaxed), state, "unchanged");
@@ -1084,11 +1086,11 @@ fn triple_a_state_naming_the_callers_own_buffer() {
     let buf = triple(0);
     assert_eq!(
         TripleWriter::new(buf.region(), 0).publish(),
-        Err(BadState { found: 0 })
+        Err(ExchangeError::State { found: 0 })
     );
     let buf = triple(2 | FRESH);
     assert_eq!(
         TripleReader::new(buf.region(), 0).take(),
-        Err(BadState { found: 2 | FRESH })
+        Err(ExchangeError::State { found: 2 | FRESH })
     );
 }

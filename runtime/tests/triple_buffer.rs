@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::triple_buffer::{BadState, FRESH, INITIAL_STATE, TripleReader, TripleWriter};
+use abi_runtime::triple_buffer::{ExchangeError, FRESH, INITIAL_STATE, TripleReader, TripleWriter};
 
 /// The state word at 0, then three lists of 64 bytes from 8.
 const LIST: usize = 64;
@@ -63,10 +63,10 @@ fn a_broken_state_is_an_error_and_changes_nothing() {
         b.region().store::<u32>(0, bad, Ordering::Relaxed);
         let mut w = TripleWriter::new(b.region(), 0);
         let mut r = TripleReader::new(b.region(), 0);
-        assert_eq!(w.publish(), Err(BadState { found: bad }));
+        assert_eq!(w.publish(), Err(ExchangeError::State { found: bad }));
         assert_eq!(b.region().load::<u32>(0, Ordering::Relaxed), bad);
         if bad & FRESH != 0 || bad & !7 != 0 || bad & 3 == 3 {
-            assert_eq!(r.take(), Err(BadState { found: bad }));
+            assert_eq!(r.take(), Err(ExchangeError::State { found: bad }));
         }
         assert_eq!(b.region().load::<u32>(0, Ordering::Relaxed), bad);
         assert_eq!((w.own(), r.own()), (0, 2));
@@ -76,7 +76,7 @@ fn a_broken_state_is_an_error_and_changes_nothing() {
     b.region().store::<u32>(0, 0, Ordering::Relaxed);
     assert_eq!(
         TripleWriter::new(b.region(), 0).publish(),
-        Err(BadState { found: 0 })
+        Err(ExchangeError::State { found: 0 })
     );
 }
 
@@ -128,4 +128,69 @@ fn a_writer_racing_a_reader_never_shows_a_stale_or_torn_list() {
         cfg!(miri) || overwrote > 0,
         "the writer must have lapped the reader"
     );
+}
+
+#[test]
+fn each_initial_state_gives_each_side_a_buffer_of_its_own() {
+    use abi_runtime::triple_buffer::starting_buffers;
+    assert_eq!(starting_buffers(0), Ok((1, 2)));
+    assert_eq!(starting_buffers(1), Ok((0, 2)));
+    assert_eq!(starting_buffers(2), Ok((0, 1)));
+    for bad in [3, FRESH, 1 | FRESH, 8] {
+        assert_eq!(
+            starting_buffers(bad),
+            Err(ExchangeError::State { found: bad })
+        );
+    }
+    for initial in 0..3u32 {
+        let b = buf();
+        b.region().store::<u32>(0, initial, Ordering::Relaxed);
+        let mut w = TripleWriter::starting_from(b.region(), 0, initial).unwrap();
+        let mut r = TripleReader::starting_from(b.region(), 0, initial).unwrap();
+        let mut all = [w.own(), r.own(), initial as usize];
+        all.sort();
+        assert_eq!(all, [0, 1, 2], "initial state {initial}");
+        fill(&b, w.own(), 7);
+        let p = w.publish().unwrap();
+        assert_eq!(p.next, initial as usize);
+        let list = r.take().unwrap().unwrap();
+        assert_eq!(number(&b, list), Some(7));
+    }
+}
+
+#[test]
+fn a_peer_rewriting_the_state_nonstop_never_keeps_a_side_spinning() {
+    // The peer flips the word between shared list 1 fresh and not fresh (naming neither
+    // side's buffer: writer 0, reader 2): every compare-exchange can lose, and each call must still end,
+    // with a list or a named error, never a spin without end.
+    let calls: u32 = if cfg!(miri) { 20 } else { 2_000 };
+    let b = buf();
+    let stop = AtomicBool::new(false);
+    let (contended, done) = thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                b.region().store::<u32>(0, 1 | FRESH, Ordering::Relaxed);
+                b.region().store::<u32>(0, 1, Ordering::Relaxed);
+            }
+        });
+        let (mut contended, mut done) = (0u32, 0u32);
+        for _ in 0..calls {
+            let mut r = TripleReader::new(b.region(), 0);
+            let mut w = TripleWriter::new(b.region(), 0);
+            for result in [r.take().map(|_| ()), w.publish().map(|_| ())] {
+                match result {
+                    Ok(()) => done += 1,
+                    Err(e @ ExchangeError::Contended { .. }) => {
+                        assert_eq!(e.check(), "exchange_contended");
+                        contended += 1;
+                    }
+                    Err(e) => assert_eq!(e.check(), "exchange_state"),
+                }
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        (contended, done)
+    });
+    eprintln!("state rewritten nonstop: {done} calls ended with a list, {contended} contended");
+    assert!(done > 0);
 }

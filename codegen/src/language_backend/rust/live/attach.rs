@@ -368,8 +368,14 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             }
             _ => quote!(),
         };
-        quote!(#region #typed)
+        let protocols = super::protocols::row_accessors(schema, l, k);
+        quote!(#region #typed #protocols)
     });
+    let sessions = if header_view {
+        super::session::handle_accessors(schema, l)
+    } else {
+        quote!()
+    };
     let attach_fn = if root {
         let h = schema
             .attach
@@ -379,6 +385,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             .expect("the root's header has a handshake");
         let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
         let table = spec_ident(&l.name, "TABLE");
+        let initial_states = initial_states(schema, &hs, &table);
         quote! {
             /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, the writer's
             /// state, header size, total size, then every region and geometry field of the root
@@ -407,7 +414,10 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                 geometry: &[(&str, u64)],
                 generation: u64,
             ) -> Result<::abi_runtime::produce::Image, ::abi_runtime::produce::ProduceError> {
-                ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)
+                #[allow(unused_mut, reason = "a schema without an exchange sets nothing in the image")]
+                let mut image = ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)?;
+                #initial_states
+                Ok(image)
             }
             /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
             /// a release fence, the bytes, then the state running, with release) and
@@ -494,6 +504,56 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             }
             #header
             #(#rows)*
+            #sessions
         }
     }
+}
+
+/// The producer's stores of the protocol words that must not start at zero, in every row
+/// that holds their struct, in every table (`abi_runtime::produce::set_in_rows`): each
+/// exchange's initial state word.
+fn initial_states(
+    schema: &Schema,
+    hs: &proc_macro2::Ident,
+    root: &proc_macro2::Ident,
+) -> TokenStream {
+    use crate::ir::protocol::ProtocolKind;
+    // (struct, offset in it, width, value)
+    let mut words: Vec<(usize, u64, u64, u64)> = Vec::new();
+    for p in &schema.protocols {
+        match &p.kind {
+            ProtocolKind::Exchange(e) if e.initial_state != 0 => {
+                let state = &schema.layout.of(e.header).fields[e.state];
+                words.push((
+                    e.header,
+                    state.offset,
+                    state.size,
+                    u64::from(e.initial_state),
+                ));
+            }
+            _ => {}
+        }
+    }
+    let mut out = TokenStream::new();
+    for (struct_index, offset, width, value) in words {
+        let (offset, width, value) = (lit(offset), lit(width), lit(value));
+        for t in &schema.attach.layouts {
+            for r in &t.rows {
+                let Holds::Struct {
+                    struct_index: s, ..
+                } = &r.holds
+                else {
+                    continue;
+                };
+                if *s != struct_index {
+                    continue;
+                }
+                let (table, row) = (&t.name, &r.name);
+                out.extend(quote! {
+                    ::abi_runtime::produce::set_in_rows(&mut image, &#hs, &#root, #table, #row, ::abi_runtime::attach::Field { offset: #offset, width: #width }, #value)?;
+                });
+            }
+        }
+    }
+    out
 }

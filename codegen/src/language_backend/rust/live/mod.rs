@@ -9,8 +9,10 @@
 
 mod added;
 mod attach;
+mod protocols;
 mod ring;
 mod seqlock;
+mod session;
 mod tokens;
 
 use crate::language_backend::rust::docs::doc_lit;
@@ -49,6 +51,8 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
         .map(|l| expand_seqlock_value(schema, l));
     let rings = schema.access.rings.iter().map(|r| expand_ring(schema, r));
     let attach = attach::expand_attach(schema);
+    let protocols = protocols::expand_protocols(schema);
+    let sessions = session::expand_sessions(schema);
     let doc = doc_lit!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
@@ -84,6 +88,8 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
             #(#views)*
             #(#locks)*
             #(#rings)*
+            #protocols
+            #sessions
             #attach
         }
     }

@@ -1,5 +1,6 @@
 //! The live layer's small token helpers, which every part of it uses: a field's value type
-//! as the live module names it, an unsuffixed literal, and an atomic word's integer type.
+//! as the live module names it, an unsuffixed literal, an atomic word's integer type, and a
+//! field's offset and width as a literal and as an `abi_runtime::attach::Field`.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -47,4 +48,16 @@ pub(super) fn word_type(width: u64) -> TokenStream {
         4 => quote!(u32),
         _ => quote!(u64),
     }
+}
+
+/// `abi_runtime::attach::Field` of field `f` of struct `s`: its offset and width.
+pub(super) fn field(schema: &Schema, s: usize, f: usize) -> TokenStream {
+    let l = &schema.layout.of(s).fields[f];
+    let (offset, width) = (lit(l.offset), lit(l.size));
+    quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
+}
+
+/// The offset of field `f` of struct `s`.
+pub(super) fn offset(schema: &Schema, s: usize, f: usize) -> Literal {
+    lit(schema.layout.of(s).fields[f].offset)
 }

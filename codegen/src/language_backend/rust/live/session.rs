@@ -1,0 +1,365 @@
+//! The `[[session]]` protocol in the live layer: the client's side of a claimed row
+//! (`<Name>`: claim, activate, heartbeat, standing, close, bind a pad) over
+//! `abi_runtime::claim`, the host's side (`<Name>Host`: free, reload, hung), the standing
+//! enum, and the accessors that reach them from the attached handle whose header holds the
+//! rows.
+
+use crate::language_backend::rust::docs::{doc_lit, escaped};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::tokens::{lit, offset, value_type};
+use crate::ir::Elem;
+use crate::ir::attach::LayoutTable;
+use crate::ir::protocol::{Protocol, ProtocolKind, Session};
+use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::schema::Schema;
+
+/// Whether the session's rows, host generation, host state and pad owners are all fields of
+/// one struct (the header a handle gives): only then is it generated.
+fn one_header(s: &Session) -> bool {
+    let h = s.table.struct_index;
+    s.host_generation.struct_index == h
+        && s.host_state.struct_index == h
+        && s.bind.is_none_or(|(b, _)| b.struct_index == h)
+}
+
+/// `value` as field `f`'s value type: an enum newtype around the literal, or the literal.
+fn typed(schema: &Schema, s: usize, f: usize, value: u64) -> TokenStream {
+    let v = lit(value);
+    match schema.abi.structs[s].fields[f].ty.elem {
+        Elem::Enum(i) => {
+            let t = type_ident(&schema.abi.enums[i].name);
+            quote!(super::#t(#v))
+        }
+        _ => quote!(#v),
+    }
+}
+
+/// `.0` when field `f` is an enum newtype.
+fn raw(schema: &Schema, s: usize, f: usize) -> TokenStream {
+    match schema.abi.structs[s].fields[f].ty.elem {
+        Elem::Enum(_) => quote!(.0),
+        _ => TokenStream::new(),
+    }
+}
+
+/// Every session's types.
+pub(super) fn expand_sessions(schema: &Schema) -> TokenStream {
+    let items = schema.protocols.iter().map(|p| match &p.kind {
+        ProtocolKind::Session(s) => expand_session(schema, p, s),
+        _ => TokenStream::new(),
+    });
+    quote!(#(#items)*)
+}
+
+fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
+    if !one_header(s) {
+        return TokenStream::new();
+    }
+    let name = type_ident(&p.name);
+    let (host, standing) = (
+        format_ident!("{}Host", name),
+        format_ident!("{}Standing", name),
+    );
+    let hs = s.table.struct_index;
+    let header = type_ident(&schema.abi.structs[hs].name);
+    let table_field = &schema.abi.structs[hs].fields[s.table.field];
+    let table = rust_ident(&table_field.name);
+    let rows = lit(table_field.ty.count());
+    let row = type_ident(&schema.abi.structs[s.row].name);
+    let r = s.row;
+    let (state_off, gen_off) = (offset(schema, r, s.state), offset(schema, r, s.generation));
+    let (free, claimed, active, closing) =
+        (lit(s.free), lit(s.claimed), lit(s.active), lit(s.closing));
+    let hg_field = &schema.abi.structs[hs].fields[s.host_generation.field];
+    let hg = rust_ident(&hg_field.name);
+    let hg_add = format_ident!("fetch_add_{}", hg_field.name);
+    let hg_ty = value_type(schema, &hg_field.ty);
+    let hst = rust_ident(&schema.abi.structs[hs].fields[s.host_state.field].name);
+    let hst_set = format_ident!(
+        "set_{}",
+        schema.abi.structs[hs].fields[s.host_state.field].name
+    );
+    let hst_raw = raw(schema, hs, s.host_state.field);
+    let exiting = lit(s.exiting);
+    let exiting_value = typed(schema, hs, s.host_state.field, s.exiting);
+    let row_fields = &schema.abi.structs[r].fields;
+    let state_get = rust_ident(&row_fields[s.state].name);
+    let state_swap = format_ident!("swap_{}", row_fields[s.state].name);
+    let state_raw = raw(schema, r, s.state);
+    let free_value = typed(schema, r, s.state, s.free);
+    let state_ty = value_type(schema, &row_fields[s.state].ty);
+    let beat = rust_ident(&row_fields[s.heartbeat].name);
+    let beat_set = format_ident!("set_{}", row_fields[s.heartbeat].name);
+    let beat_ty = value_type(schema, &row_fields[s.heartbeat].ty);
+    let wait_set = format_ident!("set_{}", row_fields[s.waiting].name);
+    let wait_ty = value_type(schema, &row_fields[s.waiting].ty);
+    let hung_ns = lit(s.hung_ms * 1_000_000);
+    let bind = match s.bind {
+        Some((b, unbound)) => {
+            let f = &schema.abi.structs[hs].fields[b.field];
+            let cx = format_ident!("compare_exchange_{}_at", f.name);
+            let (pads, unbound) = (lit(f.ty.count()), lit(unbound));
+            let doc = doc_lit!(
+                " Binds pad `pad`: its byte of `{}` goes from unbound to this row's index (compare-and-swap of the word holding it). `Err(Some(owner))` when another row holds it, `Err(None)` when there is no such pad.",
+                f.name
+            );
+            let udoc = doc_lit!(
+                " Unbinds pad `pad`: its byte of `{}` goes from this row's index back to unbound. `Err(Some(owner))` when this row does not hold it, `Err(None)` when there is no such pad.",
+                f.name
+            );
+            quote! {
+                #[doc = #doc]
+                pub fn bind(&self, pad: usize) -> Result<(), Option<u8>> {
+                    let own = u8::try_from(self.index).map_err(|_| None)?;
+                    if pad >= #pads {
+                        return Err(None);
+                    }
+                    self.header.#cx(pad, #unbound, own).map_err(Some)
+                }
+                #[doc = #udoc]
+                pub fn unbind(&self, pad: usize) -> Result<(), Option<u8>> {
+                    let own = u8::try_from(self.index).map_err(|_| None)?;
+                    if pad >= #pads {
+                        return Err(None);
+                    }
+                    self.header.#cx(pad, own, #unbound).map_err(Some)
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
+    let doc_extra = if p.doc.is_empty() {
+        String::new()
+    } else {
+        format!(" {}.", escaped(p.doc.trim_end_matches('.')))
+    };
+    let doc = doc_lit!(
+        " The client's side of session `{}`: a claimed row of `{}` (claim, fill in through [`{name}::row`], [`{name}::activate`], [`{name}::heartbeat`] at least every {} ms, [`{name}::standing`], [`{name}::close`]).{doc_extra}",
+        p.name,
+        table_field.name,
+        s.heartbeat_ms
+    );
+    let hdoc = doc_lit!(
+        " The host's side of session `{}`: free a row, reload (every row freed, a new host generation), find the hung ones (a heartbeat older than {} ms).",
+        p.name,
+        s.hung_ms
+    );
+    let sdoc = doc_lit!(" Whether a `{name}`'s row is still its own, and the host still there.");
+    quote! {
+        #[doc = #sdoc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum #standing {
+            /// The row holds the claim's generation and a state of its own.
+            Connected,
+            /// The host freed the row, or another claim took it since: claim again.
+            Disconnected,
+            /// The host reloaded (its generation changed) and freed every row: attach and
+            /// claim again.
+            Reloaded,
+            /// The host is exiting.
+            HostExiting,
+        }
+
+        #[doc = #doc]
+        pub struct #name<'a> {
+            header: #header<'a>,
+            index: usize,
+            claim: ::abi_runtime::claim::Claim<'a, ::abi_runtime::ReadWrite>,
+            host_generation: #hg_ty,
+        }
+
+        #[doc = #hdoc]
+        #[derive(Clone, Copy)]
+        pub struct #host<'a> {
+            header: #header<'a>,
+        }
+
+        impl #name<'_> {
+            /// Where a row keeps its state and generation, and the state's values.
+            pub const SPEC: ::abi_runtime::claim::ClaimSpec = ::abi_runtime::claim::ClaimSpec {
+                state: #state_off, generation: #gen_off, free: #free, claimed: #claimed, active: #active, closing: #closing,
+            };
+            /// Rows in the table.
+            pub const ROWS: usize = #rows;
+        }
+
+        impl<'a> #name<'a> {
+            /// Claims row `index` if it is free (compare-and-swap of its state, then its
+            /// generation bumped), and notes the host's generation (after the claim, acquire).
+            /// `None` when the row is taken or out of range.
+            pub fn claim(header: #header<'a>, index: usize) -> Option<Self> {
+                let row = header.#table(index)?;
+                let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC)?;
+                let host_generation = header.#hg();
+                Some(Self { header, index, claim, host_generation })
+            }
+
+            /// Claims the first free row this client wins.
+            pub fn claim_first(header: #header<'a>) -> Option<Self> {
+                (0..Self::ROWS).find_map(|index| Self::claim(header, index))
+            }
+
+            /// The row's index.
+            pub fn index(&self) -> usize {
+                self.index
+            }
+
+            /// The generation the claim gave the row.
+            pub fn generation(&self) -> u32 {
+                self.claim.generation()
+            }
+
+            /// The host's generation when the row was claimed.
+            pub fn host_generation(&self) -> #hg_ty {
+                self.host_generation
+            }
+
+            /// The row's live view: fill in its fields before [`Self::activate`].
+            pub fn row(&self) -> #row<'a> {
+                #row::at(self.claim.row(), 0).expect("a claimed row is a whole row")
+            }
+
+            /// Marks the row in use (release: what was written before is visible to the host
+            /// that sees it active), only while it is still this claim's; the standing after.
+            pub fn activate(&self) -> #standing {
+                let _ = self.claim.activate();
+                self.standing()
+            }
+
+            /// Stores the heartbeat (release) while the row is still this claim's; the
+            /// standing.
+            pub fn heartbeat(&self, now_ns: #beat_ty) -> #standing {
+                let standing = self.standing();
+                if standing == #standing::Connected {
+                    self.row().#beat_set(now_ns);
+                }
+                standing
+            }
+
+            /// Says whether the client sleeps on its tick event (release).
+            pub fn set_waiting(&self, waiting: bool) {
+                self.row().#wait_set(#wait_ty::from(waiting));
+            }
+
+            /// The row's state and generation (acquire), then the host's generation and
+            /// state: `HostExiting`, `Reloaded` (the host's generation changed since the
+            /// claim), `Disconnected` (the row was freed or claimed again), or `Connected`.
+            pub fn standing(&self) -> #standing {
+                Self::standing_after(self.header, self.host_generation, self.claim.standing())
+            }
+
+            /// The standing, the row's own (loaded first) given.
+            fn standing_after(header: #header<'a>, host_generation: #hg_ty, row: ::abi_runtime::claim::Standing) -> #standing {
+                if header.#hst() #hst_raw == #exiting {
+                    #standing::HostExiting
+                } else if header.#hg() != host_generation {
+                    #standing::Reloaded
+                } else if row == ::abi_runtime::claim::Standing::Connected {
+                    #standing::Connected
+                } else {
+                    #standing::Disconnected
+                }
+            }
+
+            /// Says goodbye: the row's state becomes closing (release), only while it is this
+            /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+            /// and the standing says what took the row (`Disconnected`, `Reloaded`,
+            /// `HostExiting`).
+            pub fn close(self) -> #standing {
+                let (header, host_generation) = (self.header, self.host_generation);
+                match self.claim.close() {
+                    ::abi_runtime::claim::Standing::Connected => #standing::Connected,
+                    row @ ::abi_runtime::claim::Standing::Disconnected { .. } => Self::standing_after(header, host_generation, row),
+                }
+            }
+
+            #bind
+        }
+
+        impl<'a> #host<'a> {
+            /// The host's side of the rows in `header`.
+            pub fn new(header: #header<'a>) -> Self {
+                Self { header }
+            }
+
+            /// Frees row `index` (its state becomes free, a swap: acquire-release) and returns
+            /// the state it had, or `None` when there is no such row. Its client notices at
+            /// its next check.
+            pub fn free(&self, index: usize) -> Option<#state_ty> {
+                Some(self.header.#table(index)?.#state_swap(#free_value))
+            }
+
+            /// A reload: adds 1 to the host's generation first, then frees every row (a swap
+            /// each, after it, so a client that claims a row the swap freed sees the new
+            /// generation). Returns the rows that were claimed or active.
+            pub fn reload(&self) -> Vec<usize> {
+                self.header.#hg_add(1);
+                (0..#name::ROWS)
+                    .filter(|&i| {
+                        self.free(i).is_some_and(|old| old #state_raw == #claimed || old #state_raw == #active)
+                    })
+                    .collect()
+            }
+
+            /// Tells every client the host is exiting (release).
+            pub fn exit(&self) {
+                self.header.#hst_set(#exiting_value);
+            }
+
+            /// Whether row `index` is active with a heartbeat older than the session's hung
+            /// time at `now_ns` (the same clock).
+            pub fn is_hung(&self, index: usize, now_ns: u64) -> bool {
+                self.header.#table(index).is_some_and(|row| {
+                    row.#state_get() #state_raw == #active && now_ns.saturating_sub(row.#beat()) > #hung_ns
+                })
+            }
+        }
+    }
+}
+
+/// The accessors the handle whose header holds a session's rows gets: `claim_<name>(i)`,
+/// `claim_first_<name>()` and `<name>_host()`.
+pub(super) fn handle_accessors(schema: &Schema, l: &LayoutTable) -> TokenStream {
+    let mut out = TokenStream::new();
+    for p in &schema.protocols {
+        let ProtocolKind::Session(s) = &p.kind else {
+            continue;
+        };
+        if s.table.struct_index != l.header || !one_header(s) {
+            continue;
+        }
+        let name = type_ident(&p.name);
+        let host = format_ident!("{}Host", name);
+        let (claim, first, host_fn) = (
+            format_ident!("claim_{}", p.name),
+            format_ident!("claim_first_{}", p.name),
+            format_ident!("{}_host", p.name),
+        );
+        let doc = doc_lit!(
+            " Claims row `index` for session `{}` ([`{name}::claim`]): `None` when it is taken.",
+            p.name
+        );
+        let fdoc = doc_lit!(
+            " Claims the first free row for session `{}` ([`{name}::claim_first`]).",
+            p.name
+        );
+        let hdoc = doc_lit!(" The host's side of session `{}`.", p.name);
+        out.extend(quote! {
+            #[doc = #doc]
+            pub fn #claim(&self, index: usize) -> Option<#name<'a>> {
+                #name::claim(self.header(), index)
+            }
+            #[doc = #fdoc]
+            pub fn #first(&self) -> Option<#name<'a>> {
+                #name::claim_first(self.header())
+            }
+            #[doc = #hdoc]
+            pub fn #host_fn(&self) -> #host<'a> {
+                #host::new(self.header())
+            }
+        });
+    }
+    out
+}

@@ -1,0 +1,742 @@
+//! The bridge's region protocols through the generated Rust API, on images the generated
+//! producer lays out: the log queue (a wrap and its padding entry at every offset modulo the
+//! capacity, a full queue dropping and counting, a part past its entry), the log ring (a
+//! lapped reader, never a torn entry), the mailbox (a round trip, a cut answer, busy), the
+//! draw lists (the producer's initial state, a full list's overflow and dropped count) and
+//! the client session (claim, disconnect, reload, exit, close, a pad bound); then threads
+//! racing through the same API, each proving it raced (drops, laps, waits, overwrites and
+//! lost claims above 0).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use bridge_abi::live::{self, Bridge, ClientStanding, LogRingRead};
+use bridge_abi::runtime::SharedBuf;
+use bridge_abi::zerocopy::FromZeros;
+use bridge_abi::{ClientState, CommandStatus, DrawCmd, DrawListFlags, LogEntry, LogLevel};
+
+/// The mailbox's areas (no constant of the schema sizes them), then any other geometry.
+fn image(extra: &[(&'static str, u64)]) -> SharedBuf {
+    let mut geometry = vec![
+        ("mailbox.request_capacity", 256),
+        ("mailbox.response_capacity", 256),
+    ];
+    for &(name, value) in extra {
+        geometry.retain(|(n, _)| *n != name);
+        geometry.push((name, value));
+    }
+    let image = Bridge::lay_out(&geometry, 1).expect("the geometry lays out");
+    let buf = SharedBuf::new(image.bytes.len());
+    Bridge::produce(buf.region(), &image).expect("written and attached");
+    buf
+}
+
+fn attach(buf: &SharedBuf) -> Bridge<'_> {
+    Bridge::attach(buf.region()).expect("attaches")
+}
+
+fn entry(tick: u64) -> LogEntry {
+    LogEntry {
+        tick,
+        level: LogLevel((tick % 5) as u8),
+        ..FromZeros::new_zeroed()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The log queue.
+
+#[test]
+fn a_queue_entry_wraps_with_padding_at_every_offset() {
+    const CAP: u64 = 256;
+    let buf = image(&[("log_queue.capacity", CAP)]);
+    let bridge = attach(&buf);
+    let block = bridge.client_blocks(0).unwrap().unwrap();
+    let writer = block.log_queue_writer().unwrap().unwrap();
+    let mut reader = block.log_queue_reader().unwrap().unwrap();
+    let header = block.log_queue().unwrap();
+    assert_eq!(writer.capacity(), CAP);
+    let (mut padded, mut starts) = (0, std::collections::BTreeSet::new());
+    // Every offset an entry can start at: 0, and each past the least entry (a 40-byte
+    // header; entries never cross the end, so none ends at 8 to 32).
+    let targets: Vec<u64> = std::iter::once(0).chain((40..CAP).step_by(8)).collect();
+    for &target in &targets {
+        // Fillers of the size that reaches the target, or the area's end (an entry is at
+        // least its 40-byte header).
+        while header.write_pos() % CAP != target {
+            let at = header.write_pos() % CAP;
+            let size = if target > at && target - at >= 40 {
+                target - at
+            } else {
+                (CAP - at).max(40)
+            };
+            let filler = vec![b'f'; size as usize - 40];
+            assert!(!writer.push(&entry(0), b"", &filler).unwrap());
+            assert!(reader.pop().unwrap().is_some());
+        }
+        starts.insert(header.write_pos() % CAP);
+        let text = vec![b'a' + (target / 8) as u8; 60 + target as usize / 8];
+        let before = header.write_pos();
+        assert!(!writer.push(&entry(target), b"src", &text).unwrap());
+        let size = (40 + 3 + text.len() as u64).next_multiple_of(8);
+        if header.write_pos() - before > size {
+            padded += 1;
+            assert_eq!(
+                header.write_pos() % CAP,
+                size,
+                "after padding, the entry is at 0"
+            );
+        }
+        let got = reader.pop().unwrap().expect("the entry");
+        assert_eq!(
+            (got.source.as_slice(), got.text.as_slice()),
+            (&b"src"[..], &text[..])
+        );
+        assert_eq!(got.head.tick, target);
+        assert_eq!(u64::from(got.head.size), size);
+        assert!(reader.pop().unwrap().is_none(), "the padding is skipped");
+    }
+    assert_eq!(
+        starts.len(),
+        targets.len(),
+        "every offset modulo the capacity"
+    );
+    assert!(padded > 0, "some entries must not fit before the end");
+    eprintln!(
+        "queue: an entry at each of {} offsets, {padded} after padding",
+        starts.len()
+    );
+}
+
+#[test]
+fn a_full_queue_drops_and_counts() {
+    let buf = image(&[("log_queue.capacity", 1024)]);
+    let bridge = attach(&buf);
+    let block = bridge.client_blocks(3).unwrap().unwrap();
+    let writer = block.log_queue_writer().unwrap().unwrap();
+    let mut reader = block.log_queue_reader().unwrap().unwrap();
+    let (mut kept, mut dropped) = (Vec::new(), 0);
+    for k in 0..100u64 {
+        if writer
+            .push(&entry(k), b"t", k.to_string().as_bytes())
+            .unwrap()
+        {
+            dropped += 1;
+        } else {
+            kept.push(k);
+        }
+    }
+    assert!(dropped > 0 && writer.dropped() == dropped && reader.dropped() == dropped);
+    let mut got = Vec::new();
+    while let Some(e) = reader.pop().unwrap() {
+        assert_eq!(e.text, e.head.tick.to_string().as_bytes());
+        got.push(e.head.tick);
+    }
+    assert_eq!(got, kept, "what was kept arrives whole and in order");
+    assert!(
+        !writer.push(&entry(100), b"", b"after").unwrap(),
+        "room again"
+    );
+}
+
+#[test]
+fn a_part_too_long_or_past_its_entry_is_a_named_error() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let block = bridge.client_blocks(1).unwrap().unwrap();
+    let writer = block.log_queue_writer().unwrap().unwrap();
+    let mut reader = block.log_queue_reader().unwrap().unwrap();
+    let long = vec![b'x'; bridge_abi::LOG_TEXT_MAX as usize + 1];
+    let err = writer.push(&entry(1), b"", &long).err().unwrap();
+    assert_eq!(err.check(), "entry_part_too_long");
+    assert!(writer.push(&entry(1), b"ab", b"hello").is_ok());
+    // The reader does not trust text_len: one past the entry, then one past its bound.
+    let area = block.log_queue_region().unwrap();
+    area.store::<u16>(live::LogQueueHeader::SIZE + 6, 500, Ordering::Relaxed);
+    assert_eq!(reader.pop().err().unwrap().check(), "entry_part_past_entry");
+    assert!(writer.push(&entry(2), b"ab", b"hello").is_ok());
+    let second = live::LogQueueHeader::SIZE + 48;
+    area.store::<u16>(second + 6, 2000, Ordering::Relaxed);
+    assert_eq!(reader.pop().err().unwrap().check(), "entry_part_too_long");
+}
+
+// ---------------------------------------------------------------------------------------
+// The log ring.
+
+#[test]
+fn a_lapped_ring_reader_learns_what_it_missed_and_never_gets_a_torn_entry() {
+    let buf = image(&[("log_ring.capacity", 512)]);
+    let bridge = attach(&buf);
+    let writer = bridge.log_ring_writer().unwrap().unwrap();
+    let mut reader = bridge.log_ring_join_latest().unwrap().unwrap();
+    let mut oldest = bridge.log_ring_join_oldest().unwrap().unwrap();
+    assert!(matches!(reader.read_next().unwrap(), LogRingRead::Empty));
+    for k in 0..3u64 {
+        assert_eq!(
+            writer
+                .push(&entry(k), b"host", k.to_string().as_bytes())
+                .unwrap(),
+            k
+        );
+    }
+    let LogRingRead::Entry(e) = reader.read_next().unwrap() else {
+        panic!("an entry")
+    };
+    assert_eq!(
+        (e.head.seq, e.text.as_slice(), e.source.as_slice()),
+        (0, &b"0"[..], &b"host"[..])
+    );
+    // 100 more entries lap both readers many times over.
+    for k in 3..103u64 {
+        writer
+            .push(&entry(k), b"host", k.to_string().as_bytes())
+            .unwrap();
+    }
+    let (mut read, mut missed, mut last) = (1u64, 0u64, 0u64);
+    loop {
+        match reader.read_next().unwrap() {
+            LogRingRead::Entry(e) => {
+                assert_eq!(e.text, e.head.seq.to_string().as_bytes(), "never torn");
+                assert_eq!(e.head.seq, last + 1, "no gap that is not reported");
+                last = e.head.seq;
+                read += 1;
+            }
+            LogRingRead::Lapped { missed: m } => {
+                missed += m;
+                last += m;
+            }
+            LogRingRead::Empty => break,
+        }
+    }
+    assert!(missed > 0 && reader.laps() > 0);
+    assert_eq!(
+        read + missed,
+        103,
+        "read plus missed is every entry written"
+    );
+    // Joined at the oldest of an empty ring, it was lapped too, then reads the oldest kept.
+    let LogRingRead::Lapped { missed } = oldest.read_next().unwrap() else {
+        panic!("lapped")
+    };
+    let LogRingRead::Entry(first) = oldest.read_next().unwrap() else {
+        panic!("the oldest kept entry")
+    };
+    assert_eq!(
+        first.head.seq, missed,
+        "the entries before it were overwritten"
+    );
+    let fresh = bridge.log_ring_join_oldest().unwrap().unwrap();
+    let mut fresh = fresh;
+    let LogRingRead::Entry(again) = fresh.read_next().unwrap() else {
+        panic!("a reader joining now starts at the oldest kept entry")
+    };
+    assert_eq!(again.head.seq, first.head.seq);
+}
+
+// ---------------------------------------------------------------------------------------
+// The mailbox.
+
+#[test]
+fn a_mailbox_round_trip_a_cut_answer_and_a_busy_client() {
+    let buf = image(&[("mailbox.response_capacity", 64)]);
+    let bridge = attach(&buf);
+    let block = bridge.client_blocks(2).unwrap().unwrap();
+    let mut client = block.mailbox_client().unwrap().unwrap();
+    let server = block.mailbox_server().unwrap().unwrap();
+    assert!(
+        client.poll_response().unwrap().is_none(),
+        "no request, no answer"
+    );
+    assert_eq!(server.serve(|_| unreachable!()).unwrap(), None);
+    let seq = client.request(b"ping").unwrap();
+    assert_eq!(
+        client.request(b"again").unwrap_err().check(),
+        "mailbox_busy"
+    );
+    assert!(client.poll_response().unwrap().is_none());
+    let served = server.serve(|text| (CommandStatus::OK, [text, b" pong"].concat()));
+    assert_eq!(served.unwrap(), Some(seq));
+    let r = client
+        .wait_response(Duration::from_secs(1))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (r.seq, r.status, r.text.as_slice(), r.cut),
+        (seq, CommandStatus::OK, &b"ping pong"[..], false)
+    );
+    // An answer longer than the response area is cut, and says so.
+    client.request(b"long").unwrap();
+    server
+        .serve(|_| (CommandStatus::FAILED, vec![b'y'; 100]))
+        .unwrap();
+    let r = client.poll_response().unwrap().unwrap();
+    assert_eq!(
+        (r.text.len(), r.total, r.cut, r.status),
+        (64, 100, true, CommandStatus::FAILED)
+    );
+    assert!(
+        client.poll_response().unwrap().is_none(),
+        "an answer is taken once"
+    );
+    let too_long = vec![b'z'; 256];
+    assert_eq!(
+        client.request(&too_long).unwrap_err().check(),
+        "mailbox_too_long"
+    );
+    assert!(
+        client
+            .wait_response(Duration::from_millis(1))
+            .unwrap()
+            .is_none()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The draw lists.
+
+fn cmd(color: u32, payload_off: u64) -> DrawCmd {
+    DrawCmd {
+        color,
+        payload_off: payload_off as u32,
+        payload_len: 8,
+        ..FromZeros::new_zeroed()
+    }
+}
+
+#[test]
+fn the_producer_leaves_every_draw_exchange_at_its_initial_state() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    for i in 0..bridge_abi::MAX_CLIENTS {
+        let draw = bridge.bot_blocks(i).unwrap().unwrap().draw().unwrap();
+        assert_eq!(
+            draw.state(),
+            1,
+            "bot block {i}: writer 0, shared 1, reader 2"
+        );
+    }
+}
+
+#[test]
+fn a_full_draw_list_drops_counts_and_flags_overflow() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let block = bridge.bot_blocks(0).unwrap().unwrap();
+    let mut writer = block.draw_writer().unwrap().unwrap();
+    let mut reader = block.draw_reader().unwrap().unwrap();
+    let (max_items, max_payload) = writer.capacity();
+    assert_eq!(
+        (max_items, max_payload),
+        (
+            u64::from(bridge_abi::DRAW_MAX_COMMANDS),
+            u64::from(bridge_abi::DRAW_PAYLOAD_MAX)
+        )
+    );
+    assert!(reader.take().unwrap().is_none());
+    // 8 payload bytes each: the payload is full after max_payload / 8 commands, then the
+    // items are full; the rest are dropped.
+    let tries = max_items + 5;
+    let mut added = 0;
+    for n in 0..tries {
+        let at = writer.payload_len();
+        let payload = if n < max_payload / 8 {
+            &n.to_le_bytes()[..]
+        } else {
+            &[]
+        };
+        if writer.push(&cmd(n as u32, at), payload) {
+            added += 1;
+        }
+    }
+    assert_eq!(
+        (added, writer.len(), writer.dropped()),
+        (max_items, max_items, 5)
+    );
+    let mut h: bridge_abi::DrawListHeader = FromZeros::new_zeroed();
+    h.seq = 7;
+    h.for_tick = 70;
+    let p = writer.publish(&h).unwrap();
+    assert!(!p.overwrote);
+    let list = reader.take().unwrap().unwrap();
+    assert_eq!((list.head.seq, list.head.for_tick), (7, 70));
+    assert_eq!(u64::from(list.head.count), max_items);
+    assert_eq!(
+        (list.head.dropped, u64::from(list.head.payload_len)),
+        (5, max_payload)
+    );
+    assert_eq!(
+        list.head.flags & DrawListFlags::OVERFLOW,
+        DrawListFlags::OVERFLOW
+    );
+    assert_eq!(list.items.len() as u64, max_items);
+    for (n, c) in list
+        .items
+        .iter()
+        .enumerate()
+        .take((max_payload / 8) as usize)
+    {
+        let off = c.payload_off as usize;
+        assert_eq!(c.color, n as u32);
+        assert_eq!(list.payload[off..off + 8], (n as u64).to_le_bytes());
+    }
+    assert_eq!(reader.published(), 1);
+    // The next list starts empty and without the flag; two publications overwrite one.
+    assert!(writer.push(&cmd(9, 0), &[]));
+    writer.publish(&h).unwrap();
+    assert!(writer.publish(&h).unwrap().overwrote);
+    let list = reader.take().unwrap().unwrap();
+    assert_eq!(
+        (list.head.count, list.head.dropped, list.head.flags.0),
+        (0, 0, 0)
+    );
+}
+
+#[test]
+fn a_draw_header_that_does_not_fit_its_region_is_a_named_error() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let block = bridge.bot_blocks(1).unwrap().unwrap();
+    let draw = block.draw().unwrap();
+    draw.region().store::<u32>(8, 1 << 30, Ordering::Relaxed); // buffer_size
+    assert_eq!(
+        block.draw_writer().unwrap_err().check(),
+        "exchange_geometry"
+    );
+    draw.region().store::<u32>(8, 90176, Ordering::Relaxed);
+    draw.region().store::<u32>(4, 4, Ordering::Relaxed); // buffers
+    assert_eq!(
+        block.draw_reader().unwrap_err().check(),
+        "exchange_geometry"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The client session.
+
+#[test]
+fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let host = bridge.client_host();
+    let client = bridge.claim_client(2).expect("row 2 is free");
+    assert!(bridge.claim_client(2).is_none(), "taken");
+    assert_eq!((client.index(), client.generation()), (2, 1));
+    client.row().set_pid(42);
+    assert_eq!(client.activate(), ClientStanding::Connected);
+    assert_eq!(
+        bridge.header().clients(2).unwrap().state(),
+        ClientState::ACTIVE
+    );
+    assert_eq!(client.heartbeat(1_000), ClientStanding::Connected);
+    client.set_waiting(true);
+    assert_eq!(bridge.header().clients(2).unwrap().waiting(), 1);
+    assert!(!host.is_hung(2, 1_000 + 1_000_000_000));
+    assert!(host.is_hung(2, 1_000 + 1_000_000_001));
+    // Pads: bound once, by this row only. The host unbinds every pad first.
+    let owners = bridge.header().pad_owner();
+    assert!(
+        bridge
+            .header()
+            .compare_exchange_pad_owner(owners, [bridge_abi::NO_PAD; 4])
+            .is_ok()
+    );
+    assert_eq!(client.bind(1), Ok(()));
+    assert_eq!(bridge.header().pad_owner()[1], 2);
+    let other = bridge.claim_first_client().expect("row 0");
+    assert_eq!(other.index(), 0);
+    assert_eq!(other.bind(1), Err(Some(2)));
+    assert_eq!(other.unbind(1), Err(Some(2)));
+    assert_eq!(client.bind(9), Err(None));
+    assert_eq!(client.unbind(1), Ok(()));
+    // A disconnect: the host frees the row; a new claim bumps the generation.
+    assert_eq!(host.free(2), Some(ClientState::ACTIVE));
+    assert_eq!(client.standing(), ClientStanding::Disconnected);
+    assert_eq!(client.heartbeat(2_000), ClientStanding::Disconnected);
+    let again = bridge.claim_client(2).unwrap();
+    assert_eq!(again.generation(), 2);
+    assert_eq!(
+        client.standing(),
+        ClientStanding::Disconnected,
+        "still, after the new claim"
+    );
+    assert_eq!(again.activate(), ClientStanding::Connected);
+    // A reload: a new host generation, every row freed.
+    assert_eq!(host.reload(), vec![0, 2]);
+    assert_eq!(again.standing(), ClientStanding::Reloaded);
+    assert_eq!(other.standing(), ClientStanding::Reloaded);
+    let third = bridge.claim_client(2).unwrap();
+    assert_eq!(third.activate(), ClientStanding::Connected);
+    // Goodbye: closing, for the host to free.
+    assert_eq!(third.close(), ClientStanding::Connected);
+    assert_eq!(host.free(2), Some(ClientState::CLOSING));
+    let fourth = bridge.claim_client(2).unwrap();
+    host.exit();
+    assert_eq!(fourth.standing(), ClientStanding::HostExiting);
+}
+
+// ---------------------------------------------------------------------------------------
+// Threads racing through the generated API.
+
+#[test]
+fn a_queue_writer_racing_its_reader_drops_and_loses_nothing_else() {
+    let total: u64 = 200_000;
+    let buf = image(&[("log_queue.capacity", 2048)]);
+    let bridge = attach(&buf);
+    let block = bridge.client_blocks(0).unwrap().unwrap();
+    let done = AtomicBool::new(false);
+    let (dropped, received) = thread::scope(|s| {
+        let w = s.spawn(|| {
+            let writer = block.log_queue_writer().unwrap().unwrap();
+            let mut dropped = 0u64;
+            for k in 0..total {
+                dropped += u64::from(
+                    writer
+                        .push(&entry(k), b"t", k.to_string().as_bytes())
+                        .unwrap(),
+                );
+            }
+            done.store(true, Ordering::Release);
+            dropped
+        });
+        let mut reader = block.log_queue_reader().unwrap().unwrap();
+        let (mut received, mut last) = (0u64, None);
+        loop {
+            let finished = done.load(Ordering::Acquire);
+            match reader.pop().unwrap() {
+                Some(e) => {
+                    assert_eq!(e.text, e.head.tick.to_string().as_bytes());
+                    assert!(last < Some(e.head.tick));
+                    last = Some(e.head.tick);
+                    received += 1;
+                }
+                None if finished => break,
+                None => thread::yield_now(),
+            }
+        }
+        (w.join().unwrap(), received)
+    });
+    eprintln!("queue race: {total} pushed, {dropped} dropped, {received} received");
+    assert!(dropped > 0, "the writer must have filled the queue");
+    assert_eq!(dropped + received, total);
+}
+
+#[test]
+fn a_ring_writer_racing_two_slow_readers_laps_them_and_tears_nothing() {
+    let total: u64 = 200_000;
+    let buf = image(&[("log_ring.capacity", 4096)]);
+    let bridge = attach(&buf);
+    let done = AtomicBool::new(false);
+    let laps = AtomicU64::new(0);
+    thread::scope(|s| {
+        for r in 0..2 {
+            let (bridge, done, laps) = (&bridge, &done, &laps);
+            s.spawn(move || {
+                let mut reader = bridge.log_ring_join_oldest().unwrap().unwrap();
+                let (mut read, mut missed, mut last) = (0u64, 0u64, None::<u64>);
+                let mut first = None;
+                loop {
+                    let finished = done.load(Ordering::Acquire);
+                    match reader.read_next().unwrap() {
+                        LogRingRead::Entry(e) => {
+                            assert_eq!(e.text, e.head.seq.to_string().as_bytes(), "torn");
+                            if let Some(l) = last {
+                                assert_eq!(e.head.seq, l + 1, "a gap not reported");
+                            }
+                            last = Some(e.head.seq);
+                            first.get_or_insert(e.head.seq);
+                            read += 1;
+                            if read % 64 == 0 {
+                                thread::sleep(Duration::from_micros(200));
+                            }
+                        }
+                        // A lap before the first entry read is before what it counts from.
+                        LogRingRead::Lapped { missed: m } => {
+                            if last.is_some() {
+                                missed += m;
+                            }
+                            last = last.map(|l| l + m);
+                        }
+                        LogRingRead::Empty if finished => break,
+                        LogRingRead::Empty => thread::yield_now(),
+                    }
+                }
+                eprintln!(
+                    "ring reader {r}: {read} read, {missed} missed, {} laps",
+                    reader.laps()
+                );
+                let first = first.expect("an entry read");
+                assert_eq!(last, Some(total - 1), "the newest entry is read");
+                assert_eq!(read + missed, total - first, "every entry read or missed");
+                laps.fetch_add(reader.laps(), Ordering::Relaxed);
+            });
+        }
+        let writer = bridge.log_ring_writer().unwrap().unwrap();
+        for k in 0..total {
+            writer
+                .push(&entry(k), b"", k.to_string().as_bytes())
+                .unwrap();
+        }
+        done.store(true, Ordering::Release);
+    });
+    assert!(
+        laps.load(Ordering::Relaxed) > 0,
+        "the readers must have been lapped"
+    );
+}
+
+#[test]
+fn a_mailbox_client_racing_its_server_gets_each_answer_once() {
+    let total = 5_000u32;
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let block = bridge.client_blocks(5).unwrap().unwrap();
+    let done = AtomicBool::new(false);
+    let waits = thread::scope(|s| {
+        s.spawn(|| {
+            let server = block.mailbox_server().unwrap().unwrap();
+            while !done.load(Ordering::Acquire) {
+                let served = server.serve(|text| {
+                    let k = std::str::from_utf8(text)
+                        .unwrap()
+                        .trim_start_matches("req ");
+                    (CommandStatus::OK, format!("ans {k}").into_bytes())
+                });
+                if served.unwrap().is_none() {
+                    thread::yield_now();
+                }
+            }
+        });
+        let mut client = block.mailbox_client().unwrap().unwrap();
+        let mut waits = 0u64;
+        for k in 0..total {
+            client.request(format!("req {k}").as_bytes()).unwrap();
+            let r = loop {
+                if let Some(r) = client.poll_response().unwrap() {
+                    break r;
+                }
+                waits += 1;
+                thread::yield_now();
+            };
+            assert_eq!(r.text, format!("ans {k}").as_bytes());
+            assert_eq!(r.status, CommandStatus::OK);
+        }
+        done.store(true, Ordering::Release);
+        waits
+    });
+    eprintln!("mailbox race: {total} requests answered, {waits} polls waited");
+    assert!(waits > 0, "the client must have polled before an answer");
+}
+
+#[test]
+fn a_draw_writer_racing_its_reader_overwrites_and_never_shows_a_torn_list() {
+    let total: u64 = 100_000;
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let block = bridge.bot_blocks(2).unwrap().unwrap();
+    let done = AtomicBool::new(false);
+    let (overwrote, taken, last) = thread::scope(|s| {
+        let w = s.spawn(|| {
+            let mut writer = block.draw_writer().unwrap().unwrap();
+            let mut overwrote = 0u64;
+            for n in 1..=total {
+                for _ in 0..1 + n % 2 {
+                    let at = writer.payload_len();
+                    writer.push(&cmd(n as u32, at), &n.to_le_bytes());
+                }
+                let mut h: bridge_abi::DrawListHeader = FromZeros::new_zeroed();
+                h.seq = n as u32;
+                h.for_tick = n;
+                overwrote += u64::from(writer.publish(&h).unwrap().overwrote);
+            }
+            done.store(true, Ordering::Release);
+            overwrote
+        });
+        let mut reader = block.draw_reader().unwrap().unwrap();
+        let (mut taken, mut last) = (0u64, 0u64);
+        loop {
+            let finished = done.load(Ordering::Acquire);
+            match reader.take().unwrap() {
+                Some(list) => {
+                    let n = list.head.for_tick;
+                    assert!(n > last, "stale");
+                    assert_eq!(list.head.count as u64, 1 + n % 2);
+                    for c in &list.items {
+                        let off = c.payload_off as usize;
+                        assert_eq!(c.color, n as u32, "torn");
+                        assert_eq!(list.payload[off..off + 8], n.to_le_bytes(), "torn");
+                    }
+                    last = n;
+                    taken += 1;
+                }
+                None if finished => break,
+                None => thread::yield_now(),
+            }
+        }
+        (w.join().unwrap(), taken, last)
+    });
+    eprintln!("draw race: {total} published, {taken} taken, {overwrote} overwritten unread");
+    assert_eq!(last, total, "the newest list is taken");
+    assert_eq!(taken + overwrote, total);
+    assert!(overwrote > 0, "the writer must have lapped the reader");
+}
+
+#[test]
+fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
+    let rounds = 2_000u64;
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let host = bridge.client_host();
+    let round = AtomicU64::new(0);
+    let (wins, lost, noticed, tried) = (
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+    );
+    thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                let mut seen = 0;
+                while seen < rounds {
+                    let r = round.load(Ordering::Acquire);
+                    if r == seen {
+                        thread::yield_now();
+                        continue;
+                    }
+                    seen = r;
+                    match bridge.claim_client(1) {
+                        Some(c) => {
+                            assert_eq!(c.activate(), ClientStanding::Connected);
+                            wins.fetch_add(1, Ordering::Relaxed);
+                            tried.fetch_add(1, Ordering::AcqRel);
+                            while c.standing() == ClientStanding::Connected {
+                                thread::yield_now();
+                            }
+                            noticed.fetch_add(1, Ordering::AcqRel);
+                        }
+                        None => {
+                            lost.fetch_add(1, Ordering::Relaxed);
+                            tried.fetch_add(1, Ordering::AcqRel);
+                        }
+                    }
+                }
+            });
+        }
+        for r in 1..=rounds {
+            round.store(r, Ordering::Release);
+            // Every client tried (the winner activated first), then the host frees the row.
+            while tried.load(Ordering::Acquire) < 3 * r {
+                thread::yield_now();
+            }
+            assert_eq!(host.free(1), Some(ClientState::ACTIVE));
+            while noticed.load(Ordering::Acquire) < r {
+                thread::yield_now();
+            }
+        }
+    });
+    let (wins, lost) = (wins.into_inner(), lost.into_inner());
+    eprintln!("session race: {rounds} rounds, {wins} claims won, {lost} lost to another client");
+    assert_eq!(wins, rounds, "one winner a round");
+    assert!(lost > 0, "the clients must have raced for the row");
+}
