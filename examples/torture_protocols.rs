@@ -1,6 +1,6 @@
 //! The cross-process torture test of the bridge's region protocols (issue 26): one host and
 //! client processes in Rust, C and Python share one bridge image, through their generated
-//! helpers only (the contract: `/work/torture-protocols-spec.md`, summed up here).
+//! helpers only (the contract: `tests/torture/PROTOCOLS.md`, summed up here).
 //!
 //! The host lays out a whole bridge with the generated producer in a file (under /dev/shm
 //! when there is one), spawns the clients, and until every client exited: pops each

@@ -5531,16 +5531,19 @@ static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *reg
     }
     /* Each turn moves the cursor on by at least 8 bytes, or to a newer tail. */
     for (turn = 0; turn <= 2U * capacity / 8U + 2U; turn++) {
-        uint64_t tail = ibf_live_load_acquire_u64_(base + 8);
+        /* write_pos first: the tail loaded after it is no older, so an honest writer never
+         * shows write - tail > capacity, and tail > write only when it wrote a whole
+         * capacity between the two loads. */
         uint64_t write = ibf_live_load_acquire_u64_(base + 0);
+        uint64_t tail = ibf_live_load_acquire_u64_(base + 8);
         uint64_t size, seq, expected;
         bool padding;
         if (tail % 8U != 0 || write % 8U != 0) {
             return IBF_RING_POSITIONS;
         }
         if (tail > write || write - tail > capacity || r->cursor > write) {
-            /* A writer that moved on between the two loads looks like this for a moment;
-             * only one that keeps showing it is broken. */
+            /* A writer that lapped the ring between the two loads looks like this for a
+             * moment; only one that keeps showing it is broken. */
             if (++unsettled < 8U) {
                 ibf_live_spin_();
                 continue;

@@ -6195,12 +6195,15 @@ class _BroadcastRing(_Entries):
         v, cap = self._view, self._capacity
         lapped, unsettled = False, 0
         for _ in range(2 * cap // 8 + 3):
-            tail = v._load(self._TAIL_POS, 8)
+            # write_pos first: the tail loaded after it is no older, so an honest writer never
+            # shows write - tail > capacity, and tail > write only when it wrote a whole
+            # capacity between the two loads.
             write = v._load(self._WRITE_POS, 8)
+            tail = v._load(self._TAIL_POS, 8)
             self._aligned(tail, write)
             if tail > write or write - tail > cap or self._cursor > write:
-                # A writer that moved on between the two loads looks like this for a moment;
-                # only one that keeps showing it is broken.
+                # A writer that lapped the ring between the two loads looks like this for a
+                # moment; only one that keeps showing it is broken.
                 unsettled += 1
                 if unsettled < 8:
                     continue

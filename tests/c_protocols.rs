@@ -313,6 +313,15 @@ fn draw_writer(region: Region<'_>) -> (u64, u64) {
     (n, n)
 }
 
+/// Stores true in its flag when dropped, on unwinding too.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Release);
+    }
+}
+
 /// The client's row: claimed, heartbeat, a disconnect or a reload noticed and claimed
 /// again, until `done` (the other threads finished), then goodbye (closing, which the host
 /// waits for): (claims, disconnects, reloads).
@@ -401,6 +410,9 @@ fn a_c_host_serves_rust_clients_across_processes() {
     let done = AtomicBool::new(false);
     let (q, r, m, d, s) = std::thread::scope(|scope| {
         let s = scope.spawn(|| session(region, &done));
+        // A client thread that panics ends the session too, so that the scope's join returns
+        // and the test fails instead of hanging.
+        let _goodbye = SetOnDrop(&done);
         let q = scope.spawn(|| queue_writer(at.queue));
         let r = scope.spawn(|| ring_reader(at.ring));
         let m = scope.spawn(|| mailbox_client(at.mailbox));

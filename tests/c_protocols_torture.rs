@@ -222,7 +222,6 @@ fn the_c_client_runs_every_phase_against_a_host() {
     let mut reader = TripleReader::new(at.draw, DRAW_STATE);
     let mut client: Child = Command::new(&exe)
         .args([
-            "protocols",
             path.to_str().unwrap(),
             &ROW_INDEX.to_string(),
             &MILLIS.to_string(),

@@ -156,3 +156,117 @@ fn the_python_bot_runs_against_a_host() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "OK pong\n");
     assert_one_life(&seen, b"py-bot");
 }
+
+/// README's Rust bot: the function body between the markers is README's `rust` block of
+/// [`SECTION`], as [`the_rust_block_is_the_one_tested`] checks, with the bridge's path
+/// swapped for the test's.
+fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
+    // README begin
+    use std::time::Duration;
+
+    use bridge_abi::live::{self, ClientStanding};
+    use bridge_abi::runtime::Mapping; // features = ["mmap"]
+    use bridge_abi::zerocopy::FromZeros;
+    use bridge_abi::{CLIENT_NAME_LEN, DrawCmd, DrawListHeader, DrawOp, LogEntry, LogLevel};
+
+    let map = Mapping::open(bridge_path)?; // "/dev/shm/ibf.bridge"
+    let bridge = live::Bridge::attach(map.region()?)?;
+
+    // A free row claimed by compare-and-swap (its generation bumped), named, then active.
+    let client = bridge
+        .claim_first_client()
+        .ok_or("every client row is taken")?;
+    let mut name = [0u8; CLIENT_NAME_LEN];
+    name[..6].copy_from_slice(b"rs-bot");
+    client.row().set_name(name);
+    if client.activate() != ClientStanding::Connected {
+        return Err("the host freed the row meanwhile".into()); // or reloaded, or exits
+    }
+    let block = bridge
+        .client_blocks(client.index())?
+        .ok_or("no client block")?;
+    let bots = bridge.bot_blocks(client.index())?.ok_or("no bot block")?;
+
+    let queue = block.log_queue_writer()?.ok_or("no log queue")?;
+    let mut line = LogEntry::new_zeroed();
+    line.level = LogLevel::INFO;
+    let _dropped = queue.push(&line, b"rs-bot", b"hello")?; // true when full: counted
+
+    let mut mailbox = block.mailbox_client()?.ok_or("no mailbox")?;
+    mailbox.request(b"sim.pause")?; // an error (busy) while the last one has no answer
+    let answer = mailbox
+        .wait_response(Duration::from_secs(5))?
+        .ok_or("no answer in 5 s")?;
+    let status = answer.status.name().unwrap_or("undeclared"); // answer.cut: it was cut
+    println!("{status} {}", String::from_utf8_lossy(&answer.text));
+
+    let mut draw = bots.draw_writer()?.ok_or("no draw lists")?;
+    let cmd = DrawCmd {
+        op: DrawOp::LINE,
+        color: 0xff00_00ff,
+        c: 100.0,
+        d: 100.0,
+        ..DrawCmd::new_zeroed()
+    };
+    draw.push(&cmd, &[]); // false past the list's capacity: flagged overflow, counted
+    let mut head = DrawListHeader::new_zeroed();
+    head.seq = 1; // the list's number
+    draw.publish(&head)?; // says whether it overwrote a list the host never took
+
+    if let Some(mut ring) = bridge.log_ring_join_latest()? {
+        let _entry = ring.read_next()?; // Entry, Empty or Lapped { missed }
+    }
+    client.close(); // goodbye: closing
+    // README end
+    Ok(())
+}
+
+/// README's block is the body of [`rust_bot`], line for line (less its indent).
+#[test]
+fn the_rust_block_is_the_one_tested() {
+    let source = include_str!("readme_bot.rs");
+    let begin = source.find("    // README begin\n").unwrap() + "    // README begin\n".len();
+    let end = source.find("    // README end\n").unwrap();
+    let body: String = source[begin..end]
+        .lines()
+        .map(|l| format!("{}\n", l.strip_prefix("    ").unwrap_or(l)))
+        .collect();
+    let body = body.replace(
+        "Mapping::open(bridge_path)?; // \"/dev/shm/ibf.bridge\"",
+        "Mapping::open(\"/dev/shm/ibf.bridge\")?;",
+    );
+    assert_eq!(block_after(SECTION, "rust"), body);
+}
+
+/// The Rust bot's process: the test binary itself, run by [`the_rust_bot_runs_against_a_host`]
+/// with `README_BOT_BRIDGE` set (it fails without it, never passes empty).
+#[test]
+#[ignore = "the Rust bot's own process, run by the_rust_bot_runs_against_a_host"]
+fn rust_bot_process() {
+    let path = std::env::var("README_BOT_BRIDGE").expect("README_BOT_BRIDGE: the bridge file");
+    rust_bot(&path).expect("the Rust bot");
+}
+
+#[test]
+fn the_rust_bot_runs_against_a_host() {
+    let dir = scratch("readme_bot_rust");
+    let (out, seen) = run_bot(&dir, |path| {
+        Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "rust_bot_process", "--ignored", "--nocapture"])
+            .args(["--test-threads", "1", "-q"])
+            .env("README_BOT_BRIDGE", path)
+            .output()
+            .expect("run the test binary as the Rust bot")
+    });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the Rust bot failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.lines().any(|l| l == "ok pong"),
+        "the bot printed the answer: {stdout}"
+    );
+    assert_one_life(&seen, b"rs-bot");
+}

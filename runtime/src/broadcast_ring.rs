@@ -331,14 +331,17 @@ impl<'a, A: Access> RingReader<'a, A> {
         // Each turn moves the cursor on by at least 8 bytes, or to a newer tail: a writer can
         // keep a reader here for at most as long as it keeps writing, bounded anyway.
         for _ in 0..=2 * r.capacity / 8 + 2 {
-            let tail = r.region.load::<u64>(spec.tail_pos, Acquire);
+            // write_pos first: the tail loaded after it is no older, so an honest writer
+            // never shows write - tail > capacity (a tail loaded first, then a write_pos a
+            // few entries on, would, on a full ring).
             let write = r.region.load::<u64>(spec.write_pos, Acquire);
+            let tail = r.region.load::<u64>(spec.tail_pos, Acquire);
             // Never a moment's state: every position the writer stores is a multiple of 8.
             aligned(tail, write)?;
             if tail > write || write - tail > r.capacity || self.cursor > write {
-                // The two are not loaded together: a writer that moved on between the loads
-                // (or moved the tail for an entry whose write_pos is not stored yet) looks
-                // like this for a moment. Only a writer that keeps showing it is broken.
+                // The two are not loaded together: a writer that wrote a whole capacity
+                // between the loads shows tail > write for a moment. Only a writer that
+                // keeps showing it is broken.
                 unsettled += 1;
                 if unsettled < 8 {
                     core::hint::spin_loop();

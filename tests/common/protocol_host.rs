@@ -1,4 +1,4 @@
-//! A small host of the protocol torture (/work/torture-protocols-spec.md), played with the
+//! A small host of the protocol torture (tests/torture/PROTOCOLS.md), played with the
 //! abi-runtime primitives directly on the regions of a bridge image that
 //! `bridge_abi::live::Bridge::produce` wrote into a mapped file: it pops each client's log
 //! queue, writes the log ring, serves each mailbox, takes each client's draw lists and frees

@@ -1,5 +1,5 @@
 /* The C client of the protocol torture (examples/torture_protocols.rs, the contract in
- * issue 26's torture spec): `protocols PATH ROW MILLIS`. It maps the bridge file, attaches
+ * tests/torture/PROTOCOLS.md): `protocols PATH ROW MILLIS`. It maps the bridge file, attaches
  * it with ibf_attach_all, and runs the five phases with only the generated helpers of
  * bridge.h: its block's log queue (writer), the log ring (a slow reader), its block's mailbox
  * (client), its bot block's draw lists (writer) and its client row (session). One line per
@@ -322,21 +322,21 @@ int main(int argc, char **argv) {
     struct stat st;
     ibf_attached a;
     int fd;
-    if (argc != 5 || strcmp(argv[1], "protocols") != 0) {
-        fprintf(stderr, "usage: protocols protocols PATH ROW MILLIS\n");
+    if (argc != 4) {
+        fprintf(stderr, "usage: protocols PATH ROW MILLIS\n");
         return 1;
     }
-    row = (unsigned)strtoul(argv[3], NULL, 10);
-    millis = strtoull(argv[4], NULL, 10);
-    fd = open(argv[2], O_RDWR);
+    row = (unsigned)strtoul(argv[2], NULL, 10);
+    millis = strtoull(argv[3], NULL, 10);
+    fd = open(argv[1], O_RDWR);
     if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "protocols.c: cannot open %s: %s\n", argv[2], strerror(errno));
+        fprintf(stderr, "protocols.c: cannot open %s: %s\n", argv[1], strerror(errno));
         return 1;
     }
     base_len = (size_t)st.st_size;
     base = (unsigned char *)mmap(NULL, base_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED) {
-        fprintf(stderr, "protocols.c: cannot map %s: %s\n", argv[2], strerror(errno));
+        fprintf(stderr, "protocols.c: cannot map %s: %s\n", argv[1], strerror(errno));
         return 1;
     }
     attach(&a);

@@ -2,7 +2,7 @@
 protocols.py PATH ROW MILLIS.
 
 It attaches the bridge file with the generated attach and races the five region protocols
-against the host, as /work/torture-protocols-spec.md says, using only the generated
+against the host, as tests/torture/PROTOCOLS.md says, using only the generated
 module's helpers: its log queue (as the writer), the log ring (as a reader), its mailbox
 (as the client), its bot block's draw lists (as the writer) and its row of the client table
 (as a client session). One line per phase on stdout; exit 1 with a message on stderr for
