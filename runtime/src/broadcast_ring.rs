@@ -270,6 +270,9 @@ pub struct RingReader<'a, A: Access> {
     next_seq: Option<u64>,
     /// The entry read when a lap was found, handed out by the next call.
     pending: Option<Vec<u8>>,
+    /// A lap found with no entry after it yet: reported with the next entry, whose seq says
+    /// exactly how many were missed.
+    late_lap: bool,
     laps: u64,
 }
 
@@ -288,6 +291,7 @@ impl<'a, A: Access> RingReader<'a, A> {
             cursor,
             next_seq,
             pending: None,
+            late_lap: false,
             laps: 0,
         })
     }
@@ -306,6 +310,7 @@ impl<'a, A: Access> RingReader<'a, A> {
             cursor,
             next_seq: (cursor == write).then_some(entries),
             pending: None,
+            late_lap: false,
             laps: 0,
         })
     }
@@ -317,7 +322,9 @@ impl<'a, A: Access> RingReader<'a, A> {
 
     /// The next entry, copied into `out` (cleared first): an entry, `Empty`, or
     /// `Lapped { missed }` when the writer overwrote entries this reader had not read (the
-    /// next call returns the oldest entry still there). Never a torn entry.
+    /// next call returns the oldest entry still there; a lap found with no entry after it
+    /// yet is reported with the first entry after it, whose seq counts the missed exactly).
+    /// Never a torn entry.
     pub fn read_next(&mut self, out: &mut Vec<u8>) -> Result<Read, RingError> {
         if let Some(entry) = self.pending.take() {
             *out = entry;
@@ -326,7 +333,7 @@ impl<'a, A: Access> RingReader<'a, A> {
         out.clear();
         let r = self.ring;
         let spec = r.spec;
-        let mut lapped = false;
+        let mut lapped = core::mem::take(&mut self.late_lap);
         let mut unsettled = 0;
         // Each turn moves the cursor on by at least 8 bytes, or to a newer tail: a writer can
         // keep a reader here for at most as long as it keeps writing, bounded anyway.
@@ -356,7 +363,10 @@ impl<'a, A: Access> RingReader<'a, A> {
                 continue;
             }
             if self.cursor == write {
-                return Ok(if lapped { self.lap(None) } else { Read::Empty });
+                // A lap with no entry after it yet is reported with the first entry after
+                // it, so that the entries read and missed always add up.
+                self.late_lap = lapped;
+                return Ok(Read::Empty);
             }
             let (size, padding) = r.head(self.cursor);
             if !r.fits(self.cursor, size, padding, write - self.cursor) {
@@ -391,26 +401,14 @@ impl<'a, A: Access> RingReader<'a, A> {
             // writer wrote may have taken the entries counter one entry ahead.
             if lapped || seq > expected {
                 self.pending = Some(core::mem::take(out));
-                return Ok(self.lap(Some(seq.saturating_sub(expected))));
+                self.laps += 1;
+                return Ok(Read::Lapped {
+                    missed: seq.saturating_sub(expected),
+                });
             }
             return Ok(Read::Entry(size as usize));
         }
+        self.late_lap = lapped;
         Ok(Read::Empty)
-    }
-
-    /// Reports a lap: `missed` entries (counted from the writer's `entries` when no entry
-    /// was read after it).
-    fn lap(&mut self, missed: Option<u64>) -> Read {
-        self.laps += 1;
-        let missed = missed.unwrap_or_else(|| {
-            let entries = self
-                .ring
-                .region
-                .load::<u64>(self.ring.spec.entries, Acquire);
-            let missed = entries.saturating_sub(self.next_seq.unwrap_or(entries));
-            self.next_seq = Some(entries);
-            missed
-        });
-        Read::Lapped { missed }
     }
 }

@@ -90,10 +90,13 @@ pub const CLAIM: ClaimSpec = ClaimSpec {
     closing: 3,
 };
 
-/// The mailbox's areas, which no constant sizes: the host's choice.
-pub const GEOMETRY: [(&str, u64); 2] = [
+/// The mailbox's areas, which no constant sizes, and a small log ring: the host's choice.
+pub const GEOMETRY: [(&str, u64); 3] = [
     ("mailbox.request_capacity", 2048),
     ("mailbox.response_capacity", 1984),
+    // About 85 of the hosts' entries: a slow reader is lapped even when a loaded machine
+    // slows the Python host's loop down to a few thousand turns a second.
+    ("log_ring.capacity", 4096),
 ];
 
 /// A bridge file at `dir/name`, laid out and produced by the Rust bindings (running), each
