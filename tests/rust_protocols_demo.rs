@@ -1,7 +1,9 @@
 //! The Rust live layer of `tests/fixtures/protocols/demo.toml` (every protocol kind once,
 //! nothing of the bridge): compiled as its own crate with every warning denied and clippy's
 //! pedantic lints as errors, and run: a queue, a ring, a mailbox, an exchange and a session
-//! through the demo's generated types.
+//! through the demo's generated types. The same crate holds the Rust of the attach demo, with
+//! and without a field added by a later minor version (issue 28: a handshake without one
+//! must not leave an unused method behind under `deny(warnings)`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,10 +14,27 @@ fn root() -> &'static Path {
 
 fn expand() -> String {
     let path = root().join("tests/fixtures/protocols/demo.toml");
-    let src = std::fs::read_to_string(&path).expect("fixture");
-    let schema = abi_codegen::load_schema(&src)
-        .unwrap_or_else(|e| panic!("{}", e.render("demo.toml", &src)));
+    expand_text(&std::fs::read_to_string(path).expect("fixture"))
+}
+
+fn expand_text(src: &str) -> String {
+    let schema =
+        abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo.toml", src)));
     abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml")
+}
+
+/// `tests/fixtures/attach/demo.toml` as it is (a handshake whose header gained a field in
+/// 0.2), and with that field's `since` taken away: a handshake with no later-version field,
+/// whose generated Rust once warned that a method was never used.
+fn attach_demos() -> [String; 2] {
+    let src =
+        std::fs::read_to_string(root().join("tests/fixtures/attach/demo.toml")).expect("fixture");
+    let since = r#"{ name = "clock", type = "u64", since = "0.2" }"#;
+    assert!(src.contains(since), "the fixture's added field");
+    let plain = src.replace(since, r#"{ name = "clock", type = "u64" }"#);
+    let plain = expand_text(&plain);
+    assert!(!plain.contains("since_minor: 2"), "no added field left");
+    [expand_text(&src), plain]
 }
 
 /// Uses every generated side on heap memory laid out by hand (the demo has no layout
@@ -119,9 +138,14 @@ fn the_demo_protocols_compile_clippy_clean_and_run() {
         "nothing of the bridge"
     );
     std::fs::write(dir.join("src/demo.rs"), text).unwrap();
+    let [attach, attach_plain] = attach_demos();
+    std::fs::write(dir.join("src/attach.rs"), attach).unwrap();
+    std::fs::write(dir.join("src/attach_plain.rs"), attach_plain).unwrap();
     let lib = format!(
         "#![forbid(unsafe_code)]\n#![deny(warnings)]\n#![warn(clippy::pedantic)]\n\
-         #![allow(clippy::doc_markdown)]\npub mod demo {{\n    include!(\"demo.rs\");\n}}\n{USES}"
+         #![allow(clippy::doc_markdown)]\npub mod demo {{\n    include!(\"demo.rs\");\n}}\n\
+         pub mod attach {{\n    include!(\"attach.rs\");\n}}\n\
+         pub mod attach_plain {{\n    include!(\"attach_plain.rs\");\n}}\n{USES}"
     );
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     for args in [
