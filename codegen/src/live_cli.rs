@@ -21,6 +21,26 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `--live` and `--watch` read one struct's records: a `[[layout]]` or `[[file]]` name gets
+/// an error that says what works with it, not "no struct named".
+fn refuse_whole(schema: &Schema, name: &str) -> Result<(), Failure> {
+    let structs = &schema.abi.structs;
+    let (kind, first) = if let Some(l) = abi_codegen::inspect::find_layout(schema, name) {
+        ("[[layout]]", Some(schema.attach.layouts[l].header))
+    } else if let Some(f) = abi_codegen::inspect::find_file(schema, name) {
+        let records = &schema.attach.files[f].records;
+        ("[[file]]", records.first().map(|r| r.struct_index))
+    } else {
+        return Ok(());
+    };
+    let header = first.map_or("STRUCT", |i| structs[i].name.as_str());
+    Err(Failure::Input(format!(
+        "`{name}` is a {kind}: --live and --watch read the records of one struct; \
+         `inspect {name} FILE` (without --live) decodes the whole {kind}, or watch one of \
+         its structs, such as `inspect {header} FILE --live`"
+    )))
+}
+
 /// The plan, the mapping and the seqlock counters of a live inspection.
 fn open_live(
     schema_path: &Path,
@@ -35,6 +55,7 @@ fn open_live(
     Failure,
 > {
     let schema = load(schema_path)?;
+    refuse_whole(&schema, &request.name)?;
     let plan = request.plan(&schema)?;
     let file = &request.file;
     let mapping = abi_runtime::Mapping::open(file).map_err(|e| {

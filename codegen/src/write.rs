@@ -81,6 +81,13 @@ pub fn exists_at_revision(rev: &str, path: &Path) -> io::Result<bool> {
             .output()
             .map_err(|e| io::Error::new(e.kind(), format!("cannot run git: {e}")))
     };
+    if !git(&["rev-parse", "--git-dir"])?.status.success() {
+        return Err(io::Error::other(format!(
+            "{} is not in a git repository, so there is no revision to read the old schema \
+             from; to compare two files, run `abi-codegen diff OLD.toml NEW.toml`",
+            dir.display()
+        )));
+    }
     let commit = format!("{rev}^{{commit}}");
     let out = git(&["rev-parse", "--verify", "--quiet", &commit])?;
     if !out.status.success() {

@@ -261,6 +261,26 @@ fn base_with_an_unknown_revision_exits_2() {
 }
 
 #[test]
+fn base_outside_a_git_repository_says_so_and_how_to_compare_files() {
+    let dir = scratch("base-no-repo");
+    std::fs::copy(schema_09(), dir.join("schema.toml")).unwrap();
+    // Git looks no higher than the scratch folder: as in a folder outside any repository.
+    let out = Command::new(BIN)
+        .args(["diff", "--base", "main"])
+        .current_dir(&dir)
+        .env("GIT_CEILING_DIRECTORIES", dir.parent().unwrap())
+        .output()
+        .expect("run codegen");
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("is not in a git repository"), "{err}");
+    assert!(
+        err.contains("to compare two files, run `abi-codegen diff OLD.toml NEW.toml`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn schema_names_the_new_schema_as_everywhere_else() {
     let out = run(
         Path::new(REPO),

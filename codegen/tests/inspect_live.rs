@@ -161,3 +161,37 @@ fn watch_prints_the_fields_a_writer_changes() {
         "{lines:?}"
     );
 }
+
+/// A `[[layout]]` or `[[file]]` name with `--live` or `--watch` is not "no struct named":
+/// the error says what works with it (issue 28).
+#[test]
+fn live_on_a_layout_or_file_name_says_what_works() {
+    let path = scratch("inspect_live_whole");
+    Mapping::create(&path, 4096).unwrap();
+    for (name, flag, kind, header) in [
+        ("bridge", "--live", "[[layout]]", "bridge_header"),
+        ("ibfrec", "--watch", "[[file]]", "rec_file_header"),
+    ] {
+        let mut args = vec!["inspect", name, path.to_str().unwrap(), flag];
+        if flag == "--watch" {
+            args.push("1");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
+            .args(&args)
+            .args(["--schema", &schema()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.contains(&format!("`{name}` is a {kind}")), "{err}");
+        assert!(
+            err.contains(&format!("`inspect {name} FILE` (without --live)")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("`inspect {header} FILE --live`")),
+            "{err}"
+        );
+    }
+}
