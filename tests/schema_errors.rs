@@ -155,6 +155,7 @@ error_classes! {
     party_unknown => 1,
     parties_undeclared => 1,
     party_duplicate => 1,
+    count_unknown_field => 1,
     seqlock_counter_not_atomic => 1,
     seqlock_counter_not_unsigned => 1,
     seqlock_counter_path => 1,

@@ -181,9 +181,14 @@ impl Lower<'_> {
                             text: c.get_ref().clone(),
                         })
                     }
-                    Err(e) => self
+                    Err((e, None)) => self
                         .errors
                         .error(&span, format!("{what}: `count = \"{}\"`: {e}", c.get_ref())),
+                    Err((e, Some(help))) => self.errors.error_help(
+                        &span,
+                        format!("{what}: `count = \"{}\"`: {e}", c.get_ref()),
+                        help,
+                    ),
                 }
             }
         }
@@ -228,14 +233,21 @@ impl Lower<'_> {
 }
 
 /// Resolves `a.b.c` from struct `start` to field indices; the last must be a plain integer.
-fn resolve_path(structs: &[Struct], start: usize, path: &str) -> Result<Vec<usize>, String> {
+/// An error comes with a did-you-mean when a field's name is close to a misspelt one.
+fn resolve_path(
+    structs: &[Struct],
+    start: usize,
+    path: &str,
+) -> Result<Vec<usize>, (String, Option<String>)> {
     let mut current = start;
     let mut out = Vec::new();
     let segments: Vec<&str> = path.split('.').collect();
     for (n, seg) in segments.iter().enumerate() {
         let s = &structs[current];
         let Some(i) = s.fields.iter().position(|f| f.name == *seg) else {
-            return Err(format!("struct `{}` has no field `{seg}`", s.name));
+            let help = closest(seg, s.fields.iter().map(|f| f.name.as_str()))
+                .map(|c| format!("did you mean `{c}`?"));
+            return Err((format!("struct `{}` has no field `{seg}`", s.name), help));
         };
         out.push(i);
         let f = &s.fields[i];
@@ -244,15 +256,14 @@ fn resolve_path(structs: &[Struct], start: usize, path: &str) -> Result<Vec<usiz
             (Elem::Struct(j), None, false) => current = j,
             (Elem::Prim(p), None, true) if p.is_integer() => return Ok(out),
             (_, _, true) => {
-                return Err(format!("`{seg}` is `{}`, not an integer field", f.ty.text));
+                let e = format!("`{seg}` is `{}`, not an integer field", f.ty.text);
+                return Err((e, None));
             }
             (_, _, false) => {
-                return Err(format!(
-                    "`{seg}` is `{}`, not a struct to look into",
-                    f.ty.text
-                ));
+                let e = format!("`{seg}` is `{}`, not a struct to look into", f.ty.text);
+                return Err((e, None));
             }
         }
     }
-    Err("empty path".into())
+    Err(("empty path".into(), None))
 }
