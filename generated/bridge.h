@@ -6331,8 +6331,8 @@ static inline bool ibf_client_hung(const void *region, size_t len, uint32_t row,
 /*
  * Attaching to a mapping
  *
- * ibf_attach(base, len, &handle, &err) checks a mapping of len bytes (a bridge another
- * process produced) the way codegen/ATTACH.md says, with the same 21 named checks as the Rust
+ * ibf_attach(base, len, &handle, &err) checks a mapping of len bytes (an image another
+ * process produced) the way abi-codegen's ATTACH.md says, with the same 21 named checks as the Rust
  * and Python targets, and on success fills the handle with the producer's version, its header
  * size and extent, and where every region is: the root table's rows and every block's rows.
  * It returns IBF_ATTACH_OK (0), or the code of the first check that failed, which err
@@ -6347,7 +6347,7 @@ static inline bool ibf_client_hung(const void *region, size_t len, uint32_t row,
  * reloaded or left running since, and the handle must be attached again.
  *
  * Geometry: a header field that holds a number of the schema as the writer built it is
- * checked (codegen/ATTACH.md, "Geometry"): equal to the schema's (_GEOMETRY_MISMATCH), or
+ * checked (abi-codegen's ATTACH.md, "Geometry"): equal to the schema's (_GEOMETRY_MISMATCH), or
  * followed (not 0, a multiple of its alignment, at least its least: _GEOMETRY_ZERO,
  * _GEOMETRY_MISALIGNED, _GEOMETRY_TOO_SMALL), and a region must hold what the values it
  * follows ask for (_GEOMETRY_TOO_LARGE). The handle keeps, for each ring and blocks row, the
@@ -6362,18 +6362,18 @@ static inline bool ibf_client_hung(const void *region, size_t len, uint32_t row,
  * - IBF_ATTACH_<CHECK>: the codes; ibf_attach_check_name(code) gives the snake_case
  *   name ("bad_magic"), "ok" for IBF_ATTACH_OK and "unknown" for any other number.
  * - ibf_attach_error: check, check_name, region (a region's name where the check names one,
- *   "client_blocks[3].pad_input", else ""), expected and found (where they apply), offset,
+ *   "table[3].row", else ""), expected and found (where they apply), offset,
  *   size and limit (region_out_of_bounds; offset also for region_misaligned, with align),
  *   other (regions_overlap: the region it overlaps). Names longer than 63 bytes are cut.
  * - ibf_attached: the handle. regions[] holds each row's offset (from the start of the
  *   mapping, the block's own offset added) and size; a size of 0 is an absent region.
  * - ibf_attached_<row>(handle[, i[, j]]): a typed pointer to a region, NULL when it is
  *   absent or a block index is past its count. A row of a block has the block's row name,
- *   its block index first: ibf_attached_client_blocks_pad_input(handle, 3).
+ *   its block index first: ibf_attached_<table>_<row>(handle, 3).
  *   ibf_attached_<row>_size(...) gives its size (0 when absent). The pointers are into live
  *   shared memory: read and write through them only with the live helpers above.
  * - ibf_<struct>_read_versioned(src, n, &value, &info, &err) for each extensible record
- *   with a version handshake: the value by the producer's size (codegen/ATTACH.md, last
+ *   with a version handshake: the value by the producer's size (abi-codegen's ATTACH.md, last
  *   section), zero-extended, the fields its producer did not write zeroed; info tells the
  *   producer's version and size and the extra bytes past sizeof (at extra_offset in src).
  *   ibf_<struct>_has_<field>(&info) says whether a field a later minor version added is
@@ -6776,7 +6776,7 @@ static inline uint64_t ibf_attach_need_(const ibf_attach_table_ *t, const ibf_at
     return total;
 }
 
-/* check_table of codegen/ATTACH.md: the rows of table `t` at `base` (from the mapping's
+/* check_table of abi-codegen's ATTACH.md: the rows of table `t` at `base` (from the mapping's
  * start), inside `limit` bytes from it, under a header of `header_len` bytes; `scope` is the
  * block's name ("" for the root); its regions go to entries `first` onwards. */
 static inline int ibf_attach_check_table_(const ibf_attach_state_ *s, const ibf_attach_table_ *t, uint64_t base, uint64_t limit, uint64_t header_len, const char *scope, size_t first) {
@@ -7404,7 +7404,7 @@ static inline int ibf_attach_all(const void *base, size_t len, ibf_attached *out
 }
 
 /*
- * Producing an image (codegen/ATTACH.md, "Producing an image")
+ * Producing an image (abi-codegen's ATTACH.md, "Producing an image")
  *
  * ibf_lay_out(out, cap, values, n, generation, &len, &err) lays out a new image of the root
  * layout into `out`, a private buffer of cap bytes (zeroed first; not the live mapping): every
@@ -7729,7 +7729,7 @@ static inline int ibf_record_has_(const ibf_record_field_ *f, const ibf_record_i
         && f->end <= (uint64_t)info->producer_size;
 }
 
-/* The last section of codegen/ATTACH.md: `out` (full_size bytes) from the `n` bytes at src. */
+/* The last section of abi-codegen's ATTACH.md: `out` (full_size bytes) from the `n` bytes at src. */
 static inline int ibf_record_read_(const ibf_record_spec_ *spec, const void *src, size_t n, void *out, ibf_record_info *info, ibf_attach_error *err) {
     const unsigned char *m = (const unsigned char *)src;
     unsigned char *value = (unsigned char *)out;

@@ -4290,7 +4290,7 @@ def atomic_fetch_add(buf, offset, width, value):
 
 # Live views -----------------------------------------------------------------------------
 #
-# A bot attaches to the host's mapping, reads the newest snapshot and claims a row:
+# A bot attaches to the host's mapping, reads the newest record and claims a row:
 #
 #     import mmap
 #
@@ -6955,7 +6955,7 @@ class Client(_Session):
 
 # Attaching ------------------------------------------------------------------------------
 #
-# attach(buffer) checks a mapping the way every target does (codegen/ATTACH.md, the
+# attach(buffer) checks a mapping the way every target does (abi-codegen's ATTACH.md, the
 # same steps and the same 21 named checks in Rust, C and Python), and raises AttachError
 # (a ValueError) naming the first check that failed. It reads every number it checks as a
 # copy (int.from_bytes of a slice), never through a ctypes structure over the mapping, and
@@ -6972,7 +6972,7 @@ class Client(_Session):
 #
 #     with open(path, "r+b") as f:
 #         buf = mmap.mmap(f.fileno(), 0)  # or mmap.ACCESS_READ, for reads only
-#     b = bridge.attach(buf)  # AttachError: not a bridge we can read
+#     b = bridge.attach(buf)  # AttachError: not an image we can read
 #     print("producer ABI %d.%d" % b.producer)
 #     newest = b.snapshot_ring().read_newest()
 #     mine = b.client_blocks(3).log_queue()
@@ -7016,8 +7016,8 @@ class AttachError(ValueError):
     extent_too_small, extent_beyond_block, too_many_rows, region_missing,
     region_out_of_bounds, region_misaligned, region_too_small, regions_overlap,
     host_not_running, host_reloaded, geometry_mismatch, geometry_zero, geometry_misaligned,
-    geometry_too_small, geometry_too_large), region (where: "client_blocks[3].pad_input",
-    "bridge_header.ring_slots", "" for the mapping), expected and found, and where they
+    geometry_too_small, geometry_too_large), region (where: "table[3].row",
+    "struct.field", "" for the mapping), expected and found, and where they
     apply offset, size and limit (region_out_of_bounds), offset and align
     (region_misaligned), other (regions_overlap: the region it overlaps); None elsewhere.
     retryable is True for host_not_running and host_reloaded: the host is starting,
@@ -7241,7 +7241,7 @@ class _AttachSource:
 
 
 class _AttachHandle:
-    """What every handle of attach has: where its bridge or block starts (offset, from
+    """What every handle of attach has: where its image or block starts (offset, from
     the buffer's start), its extent, each row's (offset, size) or None when absent, the
     writer's value of each geometry field of its table (None where its row is absent), its
     name prefix in errors ("" or "bot_blocks[7].") and the producer's minor version."""
@@ -7643,7 +7643,7 @@ def _attach_reloaded(mem, liveness, before):
 
 def attach(buffer):
     """Checks that buffer (an mmap, a read-only one included, a bytearray, bytes, a
-    memoryview) holds a `bridge` we can read, as codegen/ATTACH.md says, and returns
+    memoryview) holds a `bridge` we can read, as abi-codegen's ATTACH.md says, and returns
     its Bridge. AttachError (a ValueError) names the first check that fails.
 
     The handle holds the buffer from the first region or block it hands out (or reloaded())
@@ -7683,7 +7683,7 @@ def attach(buffer):
 # Producing an image ----------------------------------------------------------------------
 #
 # lay_out(geometry, generation) lays out a new image of the root layout from the same
-# tables attach checks (codegen/ATTACH.md, "Producing an image"): every row placed after the
+# tables attach checks (abi-codegen's ATTACH.md, "Producing an image"): every row placed after the
 # last at its alignment and sized for the geometry, each block laid out by its table, the
 # row counts, extents, handshake, generation and geometry fields, the state not running. It
 # returns a bytearray, checked as attach (and every block) will check it; a value that

@@ -73,8 +73,8 @@ enum Command {
     },
     /// Decode binary data (a shared-memory dump, a recording, a test blob) through the schema.
     Inspect {
-        /// The struct to decode, such as `snapshot`, or a `[[file]]` format, such as `ibfrec`,
-        /// to decode a whole file.
+        /// The struct to decode, or the name of a `[[file]]` format or a `[[layout]]` to
+        /// decode a whole file or image.
         #[arg(value_name = "TYPE")]
         name: String,
         /// The input file, or `-` for standard input. Only the records' bytes are read.
@@ -97,8 +97,8 @@ enum Command {
         /// Exit 2 when there is any error or warning.
         #[arg(long)]
         strict: bool,
-        /// With a `[[file]]` whose records have a `seek` key (ibfrec): decode the record
-        /// whose key is N (tick N), with its decoded data (its snapshot and extras),
+        /// With a `[[file]]` whose records have a `seek` key: decode the record whose key
+        /// is N, with its decoded data (the `decoded` struct and the bytes after it),
         /// inflating only the chunk that holds it.
         #[arg(long, value_name = "N", conflicts_with_all = ["ticks", "live", "watch"])]
         tick: Option<u64>,

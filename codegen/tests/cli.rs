@@ -484,3 +484,64 @@ fn user_templates_are_targets() {
         "{err}"
     );
 }
+
+/// Words of the bridge, this repository's own schema, that no other schema's outputs may
+/// hold (issue 28): its names, its file format, its documents' paths.
+const BRIDGE_WORDS: [&str; 8] = [
+    "bridge",
+    "client_blocks",
+    "pad_input",
+    "snapshot",
+    "ibfrec",
+    "ibf_",
+    "ring_slots",
+    "codegen/ATTACH.md",
+];
+
+/// Every output of three schemas unlike the bridge (a handshake with layouts, every protocol
+/// kind, the consumer crate's telemetry), and the help of every command, mention nothing of
+/// the bridge: what is generated comes from the schema, or is neutral.
+#[test]
+fn other_schemas_outputs_and_the_help_hold_nothing_of_the_bridge() {
+    let out = temp_dir("no-bridge");
+    let mut seen = 0;
+    for fixture in [
+        "tests/fixtures/attach/demo.toml",
+        "tests/fixtures/protocols/demo.toml",
+        "tests/consumer/schema.toml",
+    ] {
+        let dir = out.join(fixture.replace('/', "_"));
+        let schema = workspace().join(fixture);
+        let o = codegen(&[
+            "generate",
+            "--schema",
+            path_arg(&schema),
+            "--out",
+            path_arg(&dir),
+        ]);
+        assert!(o.status.success(), "{fixture}: {}", stderr(&o));
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = fs::read_to_string(&path).unwrap().to_lowercase();
+            for word in BRIDGE_WORDS {
+                let word = word.to_lowercase();
+                if let Some(at) = text.find(&word) {
+                    let line = text[..at].lines().count().max(1);
+                    panic!("{} line {line} holds `{word}`", path.display());
+                }
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 15, "five outputs a schema, {seen} read");
+    for command in ["generate", "check", "layout", "diff", "inspect"] {
+        let help = stdout(&codegen(&[command, "--help"])).to_lowercase();
+        assert!(help.len() > 100, "{command} --help");
+        for word in BRIDGE_WORDS {
+            assert!(
+                !help.contains(&word.to_lowercase()),
+                "`{command} --help` holds `{word}`"
+            );
+        }
+    }
+}

@@ -395,7 +395,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
         let table = spec_ident(&l.name, "TABLE");
         let initial_states = initial_states(schema, &hs, &table);
         quote! {
-            /// Checks `region` as `codegen/ATTACH.md` says (magic, major version, the writer's
+            /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
             /// state, header size, total size, then every region and geometry field of the root
             /// table; each block is checked when first used) and gives typed access to it. An
             /// error whose `is_retryable()` is true (the writer is starting or reloaded) may
@@ -411,11 +411,11 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                     generation: attached.generation,
                 })
             }
-            /// The producer's side: lays out a new image of this layout (`codegen/ATTACH.md`,
+            /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
             /// "Producing an image"): every row placed after the last at its alignment,
             /// sized for the geometry, each block laid out by its table, the geometry fields
             /// written. `geometry` names the values that differ from the schema's
-            /// (`("bridge_header.ring_slots", 16)`, `("mailbox.request_capacity", 2048)`).
+            /// (`("struct.field", value)`, one pair per geometry field).
             /// The image is checked by attach, every block included, before it is returned;
             /// its length is the mapping size the producer needs.
             pub fn lay_out(
