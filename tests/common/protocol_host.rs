@@ -13,72 +13,14 @@ use std::time::{Duration, Instant};
 
 use bridge_abi::live::Bridge;
 use bridge_abi::runtime::Mapping;
-use bridge_abi::runtime::attach::Field;
-use bridge_abi::runtime::broadcast_ring::{RingSpec, RingWriter};
-use bridge_abi::runtime::byte_queue::{ByteQueue, EntryFormat, Popped, QueueSpec};
+use bridge_abi::runtime::broadcast_ring::RingWriter;
+use bridge_abi::runtime::byte_queue::{ByteQueue, Popped};
 use bridge_abi::runtime::claim::{ClaimSpec, free};
-use bridge_abi::runtime::mailbox::{Mailbox, MailboxSpec};
+use bridge_abi::runtime::mailbox::Mailbox;
 use bridge_abi::runtime::triple_buffer::{INITIAL_STATE, TripleReader};
 
-/// The bridge's `log_entry`: `size` u16 at 0, `kind` u8 at 2 (1 = padding), a 40-byte header.
-pub const LOG_ENTRY: EntryFormat = EntryFormat {
-    size: Field {
-        offset: 0,
-        width: 2,
-    },
-    kind: Field {
-        offset: 2,
-        width: 1,
-    },
-    padding: 1,
-    header: 40,
-};
-
-/// The bridge's `log_queue_header` (64 bytes), then the area.
-pub const QUEUE: QueueSpec = QueueSpec {
-    write_pos: 0,
-    read_pos: 32,
-    dropped: 8,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
-    entry: LOG_ENTRY,
-};
-
-/// The bridge's `log_ring_header` (64 bytes), then the area; `seq` at 16 of an entry.
-pub const RING: RingSpec = RingSpec {
-    write_pos: 0,
-    tail_pos: 8,
-    entries: 24,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
-    entry: LOG_ENTRY,
-    seq: 16,
-};
-
-/// The bridge's `mailbox_header` (64 bytes), then the request and the response areas.
-pub const MAILBOX: MailboxSpec = MailboxSpec {
-    request_seq: 0,
-    request_len: 4,
-    response_seq: 8,
-    status: 12,
-    response_len: 16,
-    response_total: 20,
-    request_capacity: Field {
-        offset: 24,
-        width: 4,
-    },
-    response_capacity: Field {
-        offset: 28,
-        width: 4,
-    },
-    area: 64,
-};
+/// The log entry's, the queue's, the ring's and the mailbox's layouts: the peer test's.
+pub use super::protocol_peer::{MAILBOX, QUEUE, RING};
 
 /// The bridge's `client_entry`: state at 0 and generation at 4 (`client_state` values).
 pub const CLAIM: ClaimSpec = ClaimSpec {

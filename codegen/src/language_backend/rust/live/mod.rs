@@ -9,6 +9,9 @@
 
 mod added;
 mod attach;
+mod exchange;
+mod mailbox;
+mod protocol_common;
 mod protocols;
 mod ring;
 mod seqlock;

@@ -1,0 +1,178 @@
+//! The live layer's `[[exchange]]` types: a list writer and reader over
+//! `abi_runtime::list_exchange` (a triple buffer of whole lists), and the taken list as a value.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::protocol_common::{protocol_doc, struct_size, value_type};
+use super::tokens::{field, lit, offset};
+use crate::ir::protocol::{Exchange, Protocol};
+use crate::language_backend::rust::docs::doc_lit;
+use crate::language_backend::rust::names::type_ident;
+use crate::schema::Schema;
+
+pub(super) fn expand_exchange(schema: &Schema, p: &Protocol, e: &Exchange) -> TokenStream {
+    let name = type_ident(&p.name);
+    let (writer, reader, list) = (
+        format_ident!("{}Writer", name),
+        format_ident!("{}Reader", name),
+        format_ident!("{}List", name),
+    );
+    let h = e.header;
+    let hf = |f| field(schema, h, f);
+    let state = offset(schema, h, e.state);
+    let initial = lit(u64::from(e.initial_state));
+    let (buffers, buffer_size, max_items, max_payload, published) = (
+        hf(e.buffers),
+        hf(e.buffer_size),
+        hf(e.max_items),
+        hf(e.max_payload),
+        hf(e.published),
+    );
+    let area = struct_size(schema, h);
+    let l = e.list;
+    let lf = |f| field(schema, l, f);
+    let (count, payload_len, dropped, flags) = (
+        lf(e.count),
+        lf(e.payload_len),
+        lf(e.dropped),
+        lf(e.overflow_field),
+    );
+    let (list_size, list_align, overflow) = (
+        struct_size(schema, l),
+        lit(schema.layout.of(l).align),
+        lit(e.overflow),
+    );
+    let item_size = struct_size(schema, e.item);
+    let (head, item) = (value_type(schema, l), value_type(schema, e.item));
+    let error = quote!(::abi_runtime::triple_buffer::ExchangeError);
+    let doc = doc_lit!(
+        " The writer's side of exchange `{}` (one writer; keep it, it knows its list): [`{writer}::push`] builds the list in place, bounded by the header's capacities, and [`{writer}::publish`] hands it over.{}",
+        p.name,
+        protocol_doc(p)
+    );
+    let rdoc = doc_lit!(
+        " The reader's side of exchange `{}` (one reader; keep it, it knows its list): [`{reader}::take`] copies out the newest published list.{}",
+        p.name,
+        protocol_doc(p)
+    );
+    let ldoc = doc_lit!(" A list of exchange `{}`, copied out.", p.name);
+    quote! {
+        #[doc = #ldoc]
+        #[derive(Clone, PartialEq)]
+        pub struct #list {
+            /// The list's header, as the writer wrote it.
+            pub head: #head,
+            /// Its items, `count` of them.
+            pub items: Vec<#item>,
+            /// The payload bytes in use.
+            pub payload: Vec<u8>,
+        }
+
+        #[doc = #doc]
+        #[derive(Debug)]
+        pub struct #writer<'a> {
+            list: ::abi_runtime::list_exchange::ListWriter<'a, ::abi_runtime::ReadWrite>,
+        }
+
+        #[doc = #rdoc]
+        #[derive(Debug)]
+        pub struct #reader<'a> {
+            list: ::abi_runtime::list_exchange::ListReader<'a, ::abi_runtime::ReadWrite>,
+        }
+
+        impl #writer<'_> {
+            /// Where the exchange's fields are, from the start of its header, and the lists'.
+            pub const SPEC: ::abi_runtime::list_exchange::ListSpec = ::abi_runtime::list_exchange::ListSpec {
+                state: #state, initial_state: #initial, buffers: #buffers, buffer_size: #buffer_size,
+                max_items: #max_items, max_payload: #max_payload, published: #published, area: #area,
+                list: ::abi_runtime::list_exchange::ListFormat {
+                    size: #list_size, align: #list_align, count: #count, payload_len: #payload_len,
+                    dropped: #dropped, flags: #flags, overflow: #overflow,
+                },
+                item_size: #item_size,
+            };
+        }
+
+        impl<'a> #writer<'a> {
+            /// The writer of the exchange whose header starts `region` (the header and its
+            /// lists), at the start (the state word as the producer left it): the header's
+            /// buffers, buffer size and capacities are read and checked against the region now.
+            pub fn new(region: Region<'a>) -> Result<Self, #error> {
+                Ok(Self { list: ::abi_runtime::list_exchange::ListWriter::new(region, Self::SPEC)? })
+            }
+
+            /// Adds `item` to the list being built, and appends `payload` at offset
+            /// [`Self::payload_len`] as it was before the call (an item that points into the
+            /// payload takes its offset from there). When the list is full of items or
+            /// payload, neither is added: the item is dropped, counted, and the list flagged
+            /// overflowed; `false`.
+            pub fn push(&mut self, item: &#item, payload: &[u8]) -> bool {
+                self.list.push(::zerocopy::IntoBytes::as_bytes(item), payload)
+            }
+
+            /// Items in the list being built.
+            pub fn len(&self) -> u64 {
+                self.list.len()
+            }
+
+            /// Whether the list being built has no item.
+            pub fn is_empty(&self) -> bool {
+                self.list.is_empty()
+            }
+
+            /// Payload bytes in the list being built: where the next payload goes.
+            pub fn payload_len(&self) -> u64 {
+                self.list.payload_len()
+            }
+
+            /// Items dropped from the list being built.
+            pub fn dropped(&self) -> u64 {
+                self.list.dropped()
+            }
+
+            /// The most items and payload bytes a list holds, as the header says.
+            pub fn capacity(&self) -> (u64, u64) {
+                self.list.capacity()
+            }
+
+            /// Hands the list over: `head` gives the list header's own fields (its count,
+            /// payload length, dropped count and overflow flag are set here), then the
+            /// shared list is taken in exchange and the published count bumped. Never blocks.
+            /// `overwrote` says the reader never took the previous list. The next list starts
+            /// empty.
+            pub fn publish(&mut self, head: &#head) -> Result<::abi_runtime::triple_buffer::Published, #error> {
+                self.list.publish(::zerocopy::IntoBytes::as_bytes(head))
+            }
+        }
+
+        impl<'a> #reader<'a> {
+            /// The reader of the exchange whose header starts `region`, at the start: the
+            /// header's geometry is read and checked against the region now.
+            pub fn new(region: Region<'a>) -> Result<Self, #error> {
+                Ok(Self { list: ::abi_runtime::list_exchange::ListReader::new(region, #writer::SPEC)? })
+            }
+
+            /// The newest list published since the last take, copied out, or `None`. Its
+            /// count and payload length are checked against the header's capacities.
+            pub fn take(&mut self) -> Result<Option<#list>, #error> {
+                let Some(taken) = self.list.take()? else {
+                    return Ok(None);
+                };
+                let head = <#head as ::zerocopy::FromBytes>::read_from_bytes(&taken.header)
+                    .unwrap_or_else(|_| ::zerocopy::FromZeros::new_zeroed());
+                let items = taken
+                    .items
+                    .chunks_exact(#item_size)
+                    .map(|bytes| <#item as ::zerocopy::FromBytes>::read_from_bytes(bytes).unwrap_or_else(|_| ::zerocopy::FromZeros::new_zeroed()))
+                    .collect();
+                Ok(Some(#list { head, items, payload: taken.payload }))
+            }
+
+            /// Lists the writer published so far.
+            pub fn published(&self) -> u64 {
+                self.list.published()
+            }
+        }
+    }
+}
