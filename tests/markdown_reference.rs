@@ -292,6 +292,8 @@ struct Extras {
     access: BTreeMap<String, String>,
     /// The Protocols section, block by block.
     protocols: Vec<Block>,
+    /// The Version handshakes, Layouts and Files sections, block by block.
+    attach: BTreeMap<String, Vec<Block>>,
     first_line: String,
 }
 
@@ -354,6 +356,16 @@ fn parse_markdown(md: &str) -> (Reference, Extras) {
             Block::Heading { level: 2, raw } if raw == "Protocols" => {
                 // The last section: read on its own.
                 extras.protocols = it.by_ref().collect();
+            }
+            Block::Heading { level: 2, raw }
+                if matches!(raw.as_str(), "Version handshakes" | "Layouts" | "Files") =>
+            {
+                // Read on their own, up to the next section.
+                let mut blocks = Vec::new();
+                while let Some(b) = it.next_if(|b| !matches!(b, Block::Heading { level: 2, .. })) {
+                    blocks.push(b);
+                }
+                extras.attach.insert(raw, blocks);
             }
             Block::Heading { level: 2, raw } => {
                 section = raw;
@@ -666,10 +678,18 @@ fn padding_fields_are_marked_and_since_is_shown() {
 fn every_link_has_a_target_and_every_item_an_anchor() {
     let md = bridge_markdown();
     let (from_md, extras) = parse_markdown(&md);
-    let mut targets: BTreeSet<String> = ["constants", "enums-and-flags", "structs", "protocols"]
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let mut targets: BTreeSet<String> = [
+        "constants",
+        "enums-and-flags",
+        "structs",
+        "version-handshakes",
+        "layouts",
+        "files",
+        "protocols",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
     for line in md.lines() {
         for (i, _) in line.match_indices("<a id=\"") {
             let id = &line[i + 7..];
@@ -823,6 +843,19 @@ fn snapshot_of_an_ordinary_schema() {
 
 /// Doc text that is markup elsewhere (`|`, `*/`, `"""`, backslashes, backticks, template
 /// tags, HTML, a trailing backslash, line breaks, non-ASCII) reads back exactly.
+/// A small schema of another shape with a handshake and layout tables (the attach demo):
+/// its version handshakes and layouts sections, whole.
+#[test]
+fn snapshot_of_the_attach_demo_s_handshakes_and_layouts() {
+    let (schema, _) = load("tests/fixtures/attach/demo.toml");
+    let md = render_markdown(&schema, "demo.toml").unwrap();
+    let start = md
+        .find("## Version handshakes")
+        .expect("a handshakes section");
+    let end = md.find("## Protocols").unwrap_or(md.len());
+    insta::assert_snapshot!("attach_demo_sections", &md[start..end]);
+}
+
 #[test]
 fn hostile_docs_read_back_verbatim() {
     let (schema, _) = load("tests/fixtures/markdown/hostile.toml");
@@ -1006,4 +1039,291 @@ fn the_protocols_section_states_each_side_s_steps() {
     );
     assert!(text.contains("(snapshot_seq - 1) % ring_slots"));
     assert!(text.contains("Fence (acquire)"));
+}
+
+/// The blocks of one item (a level-3 heading) of an attach section: heading text → blocks.
+fn items_of(blocks: &[Block]) -> Vec<(String, Vec<Block>)> {
+    let mut items: Vec<(String, Vec<Block>)> = Vec::new();
+    for b in blocks {
+        match b {
+            Block::Heading { level: 3, raw } => items.push((inline_text(raw), Vec::new())),
+            Block::Heading { level, raw } => panic!("heading level {level}: {raw}"),
+            other => {
+                if let Some((_, item)) = items.last_mut() {
+                    item.push(other.clone());
+                }
+            }
+        }
+    }
+    items
+}
+
+fn only_table(blocks: &[Block]) -> (&[String], &[Vec<String>]) {
+    let tables: Vec<_> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Table { header, rows } => Some((header.as_slice(), rows.as_slice())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tables.len(), 1, "{blocks:?}");
+    tables[0]
+}
+
+fn paragraphs(blocks: &[Block]) -> Vec<String> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph { raw } => Some(inline_text(raw)),
+            Block::List { raw } => Some(
+                raw.iter()
+                    .map(|l| inline_text(l))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+fn reference_const(reference: &Reference, name: &str) -> u64 {
+    let c = reference
+        .constants
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no constant {name} in the reference"));
+    match c.value.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).unwrap(),
+        None => c.value.parse().unwrap(),
+    }
+}
+
+/// Each layout's rows are its index enum's values in the reference, in order, and the blocks
+/// regions are the reference's block sizes apart.
+#[test]
+fn the_layouts_section_has_each_table_s_rows_as_the_reference_numbers_them() {
+    let (_, extras) = parse_markdown(&bridge_markdown());
+    let reference = load_reference();
+    let items = items_of(&extras.attach["Layouts"]);
+    let names: Vec<&str> = items.iter().map(|(h, _)| h.as_str()).collect();
+    assert_eq!(
+        names,
+        ["layout bridge", "layout client_block", "layout bot_block"]
+    );
+    for (heading, blocks) in &items {
+        let summary = paragraphs(blocks)
+            .into_iter()
+            .find(|p| p.starts_with("Its header is "))
+            .unwrap_or_else(|| panic!("{heading}: no summary"));
+        let index = summary
+            .split("indexed by ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .unwrap_or_else(|| panic!("{heading}: {summary}"));
+        let e = reference
+            .enums
+            .iter()
+            .find(|e| e.name == index)
+            .unwrap_or_else(|| panic!("{heading}: index enum {index} not in the reference"));
+        let (header, rows) = only_table(blocks);
+        assert_eq!(
+            header,
+            [
+                "Index",
+                "Region",
+                "Holds",
+                "Least size",
+                "Align",
+                "Presence",
+                "Meaning"
+            ]
+        );
+        let got: Vec<(String, String)> = rows
+            .iter()
+            .map(|r| (inline_text(&r[0]), inline_text(&r[1])))
+            .collect();
+        let want: Vec<(String, String)> = e
+            .values
+            .iter()
+            .map(|v| (v.value.clone(), v.name.clone()))
+            .collect();
+        assert_eq!(got, want, "{heading}");
+        // A row the reference dates (`(ABI 0.5)`) is one an older producer leaves out.
+        for (row, v) in rows.iter().zip(&e.values) {
+            let presence = inline_text(&row[5]);
+            match v.meaning.split("(ABI ").nth(1) {
+                Some(rest) => assert_eq!(
+                    presence,
+                    format!("since {}", rest.trim_end_matches(')')),
+                    "{heading} {}",
+                    v.name
+                ),
+                None => assert_eq!(presence, "required", "{heading} {}", v.name),
+            }
+        }
+    }
+    let bridge = &items[0].1;
+    let (_, rows) = only_table(bridge);
+    let holds = |name: &str| {
+        rows.iter()
+            .find(|r| inline_text(&r[1]) == name)
+            .map(|r| inline_text(&r[2]))
+            .unwrap()
+    };
+    let max_clients = reference_const(&reference, "max_clients");
+    assert_eq!(
+        holds("client_blocks"),
+        format!(
+            "{max_clients} blocks {} bytes apart, each laid out by client_block",
+            reference_const(&reference, "client_block_size")
+        )
+    );
+    assert_eq!(
+        holds("bot_blocks"),
+        format!(
+            "{max_clients} blocks {} bytes apart, each laid out by bot_block",
+            reference_const(&reference, "bot_block_size")
+        )
+    );
+    assert_eq!(
+        holds("log_ring"),
+        format!(
+            "log_ring_header, then {} bytes",
+            reference_const(&reference, "log_ring_capacity")
+        )
+    );
+}
+
+/// Each handshake names the fields later versions added at the reference's offsets, each
+/// with the version the reference dates it by.
+#[test]
+fn the_handshakes_section_dates_the_added_fields_as_the_reference_does() {
+    let (_, extras) = parse_markdown(&bridge_markdown());
+    let reference = load_reference();
+    let items = items_of(&extras.attach["Version handshakes"]);
+    let names: Vec<&str> = items.iter().map(|(h, _)| h.as_str()).collect();
+    assert_eq!(names, ["bridge_header", "snapshot"]);
+    let mut dated = 0;
+    for (name, blocks) in &items {
+        let s = reference.structs.iter().find(|s| &s.name == name).unwrap();
+        let steps = paragraphs(blocks).join("\n");
+        let magic = s
+            .fields
+            .iter()
+            .find(|f| f.name == "magic" || f.name == "header");
+        assert!(magic.is_some(), "{name}");
+        let (header, rows) = only_table(blocks);
+        assert_eq!(header, ["Field", "Since", "Offset", "End"]);
+        for row in rows {
+            let field = inline_text(&row[0]);
+            let f = s
+                .fields
+                .iter()
+                .find(|f| f.name == field)
+                .unwrap_or_else(|| panic!("{name}.{field} not in the reference"));
+            assert_eq!(
+                inline_text(&row[2]),
+                format!("0x{:04x}", f.offset),
+                "{name}.{field}"
+            );
+            // The reference dates a field as `(ABI 0.4)` or `ABI 0.9: ...`, or dates the
+            // struct it holds.
+            if let Some(v) = f.meaning.split("ABI ").nth(1) {
+                let v: String = v
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                assert_eq!(
+                    inline_text(&row[1]),
+                    v.trim_end_matches('.'),
+                    "{name}.{field}"
+                );
+                dated += 1;
+            }
+        }
+        assert!(
+            steps.contains("must equal the reader's major version"),
+            "{steps}"
+        );
+    }
+    assert!(
+        dated >= 3,
+        "only {dated} added fields were dated by the reference"
+    );
+}
+
+/// The file section places each record where the reference's fields say, and states the
+/// encoding with the reference's record kinds.
+#[test]
+fn the_files_section_places_each_record_as_the_reference_says() {
+    let (_, extras) = parse_markdown(&bridge_markdown());
+    let reference = load_reference();
+    let items = items_of(&extras.attach["Files"]);
+    assert_eq!(items.len(), 1);
+    let (heading, blocks) = &items[0];
+    assert_eq!(heading, "file ibfrec");
+    let (header, rows) = only_table(blocks);
+    assert_eq!(header, ["Record", "Struct", "Where", "Copies", "Meaning"]);
+    let structs: BTreeMap<String, String> = rows
+        .iter()
+        .map(|r| (inline_text(&r[0]), inline_text(&r[1])))
+        .collect();
+    let field_meaning = |strukt: &str, field: &str| {
+        reference
+            .structs
+            .iter()
+            .find(|s| s.name == strukt)
+            .and_then(|s| s.fields.iter().find(|f| f.name == field))
+            .map(|f| f.meaning.clone())
+            .unwrap_or_else(|| panic!("{strukt}.{field} not in the reference"))
+    };
+    let mut placed_by_field = 0;
+    for row in rows {
+        let record = inline_text(&row[0]);
+        let strukt = inline_text(&row[1]);
+        let place = inline_text(&row[2]);
+        let s = reference.structs.iter().find(|s| s.name == strukt).unwrap();
+        // A record found at an offset another record holds: the reference's doc of that
+        // field names the record's struct.
+        if let Some(at) = place
+            .strip_prefix("at the offset ")
+            .or_else(|| place.strip_prefix("one at each offset "))
+        {
+            let path = at.split(" holds").next().unwrap().replace("[]", "");
+            let (holder, field) = path.split_once('.').unwrap();
+            let meaning = field_meaning(&structs[holder], field);
+            let named = meaning.contains(&strukt)
+                || (meaning.contains("header") && strukt.ends_with("_header"));
+            assert!(named, "{record} at {path}: the reference says `{meaning}`");
+            placed_by_field += 1;
+        }
+        if let Some(n) = place.strip_suffix(" bytes before the file's end") {
+            assert_eq!(n.parse::<u64>().unwrap(), s.size, "{record}");
+            assert!(s.doc.contains("last"), "{record}: {}", s.doc);
+        }
+    }
+    assert_eq!(placed_by_field, 2);
+    let text = paragraphs(blocks).join("\n");
+    let kinds = reference
+        .enums
+        .iter()
+        .find(|e| e.name == "rec_record_kind")
+        .unwrap();
+    for v in &kinds.values {
+        let meaning = v.meaning.to_lowercase();
+        let step = if meaning.contains("xor") {
+            "XORed byte for byte with the previous record's decoded data"
+        } else {
+            "the decoded data as is"
+        };
+        assert!(text.contains(&format!("{} means {step}", v.name)), "{text}");
+    }
+    assert!(
+        text.contains("The decoded data starts with snapshot"),
+        "{text}"
+    );
+    assert!(
+        text.contains("footer.chunk_count = the number of chunks"),
+        "{text}"
+    );
 }

@@ -1,7 +1,8 @@
 //! The markdown reference (`<abi>.md`): every constant, enum, flag set and struct with its
 //! doc, values, offsets and types, a byte map of each struct, and the markdown escaping
 //! that makes every doc render as the schema wrote it. This module builds the template's
-//! context; escape.rs has the markdown escaping and byte_map.rs the struct byte maps.
+//! context; escape.rs has the markdown escaping, byte_map.rs the struct byte maps and
+//! attach_sections.rs the layouts, version handshakes and file formats.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -15,6 +16,7 @@ use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
 use crate::schema::Schema;
 
+mod attach_sections;
 mod byte_map;
 mod escape;
 
@@ -41,6 +43,9 @@ struct MarkdownContext<'a> {
     enums: Vec<EnumSection<'a>>,
     structs: Vec<StructSection<'a>>,
     protocols: Vec<ProtocolSection>,
+    layouts: Vec<attach_sections::LayoutSection>,
+    handshakes: Vec<attach_sections::HandshakeSection>,
+    files: Vec<attach_sections::FileSection>,
 }
 
 /// A seqlock, ring or claim, as the steps of each side.
@@ -219,6 +224,9 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         enums,
         structs,
         protocols,
+        layouts: attach_sections::build_layouts(schema),
+        handshakes: attach_sections::build_handshakes(schema),
+        files: attach_sections::build_files(schema),
     }
 }
 
