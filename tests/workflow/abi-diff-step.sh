@@ -25,22 +25,8 @@ step_name="ABI diff against the base"
 command -v git >/dev/null || { echo "this test needs git on PATH (Debian: apt-get install git)" >&2; exit 4; }
 [ -x "$bin" ] || { echo "no generator at $bin" >&2; exit 4; }
 
-# The step's run block: the lines under `run: |` of the step named $step_name, dedented.
-commands=$(awk -v name="$step_name" '
-  function indent(s) { match(s, /^ */); return RLENGTH }
-  $0 ~ "- name: " name "$" { in_step = 1; step_indent = indent($0); next }
-  in_step && /^ *- / && indent($0) <= step_indent { in_step = 0 }
-  in_step && /^ *run: \|/ { in_run = 1; run_indent = indent($0); next }
-  in_run {
-    if ($0 ~ /^ *$/) { print ""; next }
-    if (indent($0) <= run_indent) { exit }
-    print substr($0, run_indent + 3)
-  }
-' "$workflow")
-if [ -z "$commands" ]; then
-  echo "no \`run: |\` block in the step \"$step_name\" of $workflow" >&2
-  exit 4
-fi
+# The step's run block, as the workflow file writes it.
+commands=$(bash "$root/tests/workflow/step-commands.sh" "$workflow" "$step_name") || exit 4
 
 rm -rf "$work"
 mkdir -p "$work/repo/target/debug"
