@@ -177,3 +177,47 @@ fn hostile_images_never_panic_and_get_attachs_verdict() {
     }
     same_verdict(&schema, "no bytes", &[]);
 }
+
+/// The dump folds a copy that is all zero, or equal to the copy of its row shown before it,
+/// into its heading; a copy that differs is printed whole. `--json` keeps every value.
+#[test]
+fn the_dump_folds_zero_and_repeated_copies() {
+    let schema = common::bridge_schema();
+    let mut bytes = image::valid();
+    let pad =
+        |block: u32| (image::CLIENT_BLOCKS.0 + block * 0x10000 + image::CLIENT_ROWS[1].0) as usize;
+    // pad_input.lx (i16 at 0x10) of client block 3: -2.
+    bytes[pad(3) + 0x10..pad(3) + 0x12].copy_from_slice(&(-2i16).to_le_bytes());
+    let i = run(&schema, &bytes);
+    let dump = render_file_dump(&schema, &i);
+    let heading = |path: &str| {
+        dump.lines()
+            .find(|l| l.starts_with(&format!("## {path} ")))
+            .unwrap_or_else(|| panic!("no heading for {path}:\n{dump}"))
+    };
+    assert!(heading("client_blocks[2].pad_input").ends_with(": all zero"));
+    assert!(heading("client_blocks[4].pad_input").ends_with(": all zero"));
+    assert!(!heading("client_blocks[3].pad_input").contains(':'));
+    assert!(
+        dump.contains("client_blocks[3].pad_input.lx i16 -2"),
+        "{dump}"
+    );
+    // Every client block's header is the same but for nothing: each names the first one.
+    for b in 1..8 {
+        assert!(
+            heading(&format!("client_blocks[{b}].header"))
+                .ends_with(": same as client_blocks[0].header"),
+            "{dump}"
+        );
+    }
+    assert!(!heading("client_blocks[0].header").contains("same as"));
+    assert!(dump.lines().count() < 250, "{} lines", dump.lines().count());
+    let json = render_file_json(&schema, &i);
+    assert_eq!(
+        json["data"]["client_blocks.pad_input"]
+            .as_array()
+            .unwrap()
+            .len(),
+        8
+    );
+}

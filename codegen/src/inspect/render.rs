@@ -11,7 +11,7 @@ use crate::schema::Schema;
 use super::model::{Issue, Node, NodeKind, hex_bytes, join, show_like};
 use super::records::{Inspection, every};
 
-fn is_zero(node: &Node) -> bool {
+pub(super) fn is_zero(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Int(_, v)
         | NodeKind::Expected(_, v, _)

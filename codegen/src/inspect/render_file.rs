@@ -3,6 +3,7 @@
 //! as JSON (`data` maps each record's name to its copies), and the issues for standard
 //! error, as for one struct.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
@@ -10,14 +11,19 @@ use serde_json::{Map, Value, json};
 use crate::schema::Schema;
 
 use super::file::FileInspection;
-use super::render::{dump_node, issues_json, issues_text, json_node};
+use super::render::{dump_node, is_zero, issues_json, issues_text, json_node};
 
 /// A heading per copy (`## chunks[1] rec_chunk_header (32 bytes) at 0x1A40`), then its leaves
 /// as [`super::render_dump`] writes them. Records inside a zlib stream are placed by their
-/// offset in the inflated stream; a bytes region is one heading line.
+/// offset in the inflated stream; a bytes region is one heading line. A copy whose every
+/// byte is zero, or whose values equal those of the copy of its record before it, is folded
+/// into its heading (`: all zero`, `: same as client_blocks[0].pad_input`), as `Debug` folds
+/// equal rows; `--json` keeps every value.
 pub fn render_file_dump(schema: &Schema, inspection: &FileInspection) -> String {
     let abi = &schema.abi;
     let mut out = String::new();
+    // Each record's last copy shown: its path, and its leaves without paths and offsets.
+    let mut last: HashMap<&str, (&str, String)> = HashMap::new();
     let _ = writeln!(
         out,
         "# {} ({} bytes): {}",
@@ -36,16 +42,54 @@ pub fn render_file_dump(schema: &Schema, inspection: &FileInspection) -> String 
                 found.offset
             ),
         };
-        let _ = writeln!(
-            out,
+        let heading = format!(
             "## {} {} ({} bytes{data}) {place}",
             found.path, found.type_name, found.size
         );
-        if let Some(node) = &found.node {
-            dump_node(abi, node, &found.path, &mut out);
+        let Some(node) = &found.node else {
+            let _ = writeln!(out, "{heading}");
+            continue;
+        };
+        let values = values_of(abi, node);
+        let fold = if is_zero(node) {
+            Some("all zero".to_string())
+        } else {
+            last.get(found.group.as_str())
+                .filter(|(_, v)| *v == values)
+                .map(|(path, _)| format!("same as {path}"))
+        };
+        match fold {
+            Some(fold) => {
+                let _ = writeln!(out, "{heading}: {fold}");
+            }
+            None => {
+                let _ = writeln!(out, "{heading}");
+                dump_node(abi, node, &found.path, &mut out);
+            }
+        }
+        // A run of equal copies names the first one shown, not the one before.
+        if last
+            .get(found.group.as_str())
+            .is_none_or(|(_, v)| *v != values)
+        {
+            last.insert(&found.group, (&found.path, values));
         }
     }
     out
+}
+
+/// A copy's leaves as the dump writes them, without their offsets and its own path: equal
+/// for two copies that hold the same values.
+fn values_of(abi: &crate::ir::Abi, node: &super::model::Node) -> String {
+    let mut text = String::new();
+    dump_node(abi, node, "", &mut text);
+    text.lines()
+        .map(|l| match l.split_once(' ') {
+            Some((at, rest)) if at.starts_with("@0x") => rest,
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The issues, as [`super::render_issues`] writes them.
