@@ -24,6 +24,7 @@
 //! attach helpers (`attach.rs`).
 
 mod attach;
+mod attach_accessors;
 mod comments;
 mod literals;
 mod live;
