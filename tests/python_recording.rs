@@ -1,0 +1,720 @@
+//! The Python module's recordings (issue 27): `IbfrecReader` replays recordings built by the
+//! Rust builder (tests/common/recording.rs), every snapshot and its extras equal byte for
+//! byte to `tick_data(t)`, and `seek_tick(n)` equals the sequential replay while inflating
+//! one chunk; `IbfrecWriter`'s files pass `abi-codegen inspect ibfrec FILE --strict`, and
+//! every tick the inspector decodes is the one pushed; a writer flushed then abandoned
+//! leaves a file whose flushed ticks the reader recovers by walking; cut, flipped and
+//! hostile files give issues or `FileFormatError`, never another exception or a hang, and
+//! a stream that inflates past its declared size is never inflated whole.
+//!
+//! The module is rendered from `schema.toml` into a scratch folder. Every test fails, never
+//! skips, when python3 is missing.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use abi_codegen::inspect::{find_file, seek_records};
+use abi_codegen::language_backend::python::render_python;
+use bridge_abi::*;
+use common::recording::{Recording, extras_len, tick_data, zlib};
+use common::rng::Rng;
+use zerocopy::{FromBytes, IntoBytes};
+
+/// A scratch folder holding the rendered module `bridge.py`.
+fn module_dir(name: &str) -> PathBuf {
+    let dir = common::tools::scratch(&format!("python_recording/{name}"));
+    let module = render_python(&common::bridge_schema(), "schema.toml").expect("renders");
+    std::fs::write(dir.join("bridge.py"), module).unwrap();
+    dir
+}
+
+/// Runs `script` (written to `dir`) with python3, every warning an error; kills it and
+/// panics past `limit`. Panics with its output unless it succeeds; returns its stdout.
+fn python(dir: &Path, name: &str, script: &str, args: &[&str], limit: Duration) -> String {
+    std::fs::write(dir.join(name), script).unwrap();
+    let mut child = Command::new("python3")
+        .args(["-B", "-W", "error", name])
+        .args(args)
+        .current_dir(dir)
+        .env("PYTHONPATH", dir)
+        .env_remove("PYTHONOPTIMIZE")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python3 is required for these tests but cannot run: {e}"));
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{name} hung past {limit:?}\n--- stdout\n{}\n--- stderr\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{name} failed\n--- stdout\n{stdout}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The ticks and their data as the test expects them: `u64 tick, u32 length, data`, each.
+fn write_expected(path: &Path, ticks: &[u64]) {
+    let mut out = Vec::new();
+    for &t in ticks {
+        let data = tick_data(t);
+        out.extend(t.to_le_bytes());
+        out.extend((data.len() as u32).to_le_bytes());
+        out.extend(data);
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// What the scripts share: reading `expected.bin` (see [`write_expected`]).
+const PRELUDE: &str = r#"
+import ctypes
+import sys
+import zlib
+
+import bridge
+
+SIZE = ctypes.sizeof(bridge.Snapshot)
+
+
+def expected(path):
+    out = {}
+    with open(path, "rb") as f:
+        data = f.read()
+    pos = 0
+    while pos < len(data):
+        tick = int.from_bytes(data[pos:pos + 8], "little")
+        n = int.from_bytes(data[pos + 8:pos + 12], "little")
+        out[tick] = data[pos + 12:pos + 12 + n]
+        pos += 12 + n
+    return out
+
+
+def whole(item):
+    head, snap, extras = item
+    assert isinstance(head, bridge.RecTickHeader) and isinstance(snap, bridge.Snapshot)
+    assert isinstance(extras, bytes)
+    return (bytes(head), bytes(snap) + extras)
+"#;
+
+/// Replays `file` in every way the reader opens one and compares with `expected.bin`:
+/// the ticks in order, each snapshot and extras byte for byte, each `seek_tick` equal to the
+/// replay and inflating one chunk, absent ticks `None`. Prints the footer's and the marks'
+/// figures for the test to check against the builder's.
+const REPLAY: &str = r#"
+want = expected(sys.argv[2])
+path = sys.argv[1]
+with open(path, "rb") as f:
+    raw = f.read()
+inflations = [0]
+real = bridge._zlib.decompressobj
+
+
+def counting():
+    inflations[0] += 1
+    return real()
+
+
+bridge._zlib.decompressobj = counting
+with open(path, "rb") as fobj:
+    for source in (path, raw, bytearray(raw), memoryview(raw), fobj):
+        r = bridge.IbfrecReader(source)
+        replay = [whole(x) for x in r]
+        ticks = [bridge.RecTickHeader.from_buffer_copy(h).tick for h, _ in replay]
+        assert ticks == sorted(want), (ticks, sorted(want))
+        for (h, data), t in zip(replay, ticks):
+            assert data == want[t], "tick %d: the snapshot and extras differ" % t
+            assert len(data) - SIZE == (0 if t % 5 == 0 else 32)
+        assert r.check() == [], r.issues
+        assert not r.walked
+        if source is path:
+            for (h, data), t in zip(replay, ticks):
+                before = inflations[0]
+                got = r.seek_tick(t)
+                assert inflations[0] - before == 1, "seek_tick(%d) inflated %d chunks" % (t, inflations[0] - before)
+                assert whole(got) == (h, data), "seek_tick(%d) differs from the replay" % t
+            for t in range(0, max(ticks) + 3):
+                if t not in want:
+                    assert r.seek_tick(t) is None, t
+        r.close()
+r = bridge.IbfrecReader(path)
+f = r.footer
+print("footer", f.ticks, f.chunk_count, f.mark_count, f.first_tick, f.last_tick)
+print("marks", " ".join("%d:%d:%d" % (m.tick, m.kind, m.a) for m in r.marks))
+print("index", " ".join("%d:%d:%d" % (e.offset, e.first_tick, e.last_tick) for e in r.chunk_index))
+print("chunks", len(r.chunks), bridge.text(r.header.note))
+print("ok")
+"#;
+
+/// Ticks 1..=80 in 8 chunks of 10 but tick 47 dropped: keyframes, deltas, extras that come
+/// and go (a keyframe then).
+fn long_chunks() -> Vec<Vec<u64>> {
+    (0..8)
+        .map(|c| (c * 10 + 1..=c * 10 + 10).filter(|t| *t != 47).collect())
+        .collect()
+}
+
+fn recording(chunks: &[Vec<u64>]) -> Recording {
+    let refs: Vec<&[u64]> = chunks.iter().map(Vec::as_slice).collect();
+    Recording::new(&refs)
+}
+
+#[test]
+fn the_reader_replays_and_seeks_every_tick_of_a_rust_built_recording() {
+    let dir = module_dir("replay");
+    let chunks = long_chunks();
+    let r = recording(&chunks);
+    let ticks: Vec<u64> = chunks.concat();
+    std::fs::write(dir.join("long.ibfrec"), r.bytes()).unwrap();
+    write_expected(&dir.join("expected.bin"), &ticks);
+    let script = format!("{PRELUDE}{REPLAY}");
+    let out = python(
+        &dir,
+        "replay.py",
+        &script,
+        &["long.ibfrec", "expected.bin"],
+        Duration::from_secs(60),
+    );
+    let f = &r.footer;
+    let marks: Vec<String> = (r.marks.iter())
+        .map(|m| format!("{}:{}:{}", m.tick, m.kind.0, m.a))
+        .collect();
+    let index: Vec<String> = (r.entries.iter())
+        .map(|e| format!("{}:{}:{}", e.offset, e.first_tick, e.last_tick))
+        .collect();
+    let want = format!(
+        "footer {} {} {} {} {}\nmarks {}\nindex {}\nchunks {} {}\nok\n",
+        f.ticks,
+        f.chunk_count,
+        f.mark_count,
+        f.first_tick,
+        f.last_tick,
+        marks.join(" "),
+        index.join(" "),
+        r.chunks.len(),
+        "three chunks"
+    );
+    assert_eq!(out, want);
+    // The file holds deltas: the replay decoded XOR chains, not keyframes alone.
+    let mut count = 0;
+    for (h, stream) in &r.chunks {
+        let raw = inflate(stream);
+        count += kinds(&raw, h.tick_count)
+            .iter()
+            .filter(|k| **k == RecRecordKind::DELTA)
+            .count();
+    }
+    assert!(count >= 30, "only {count} deltas");
+}
+
+/// The zlib stream `stream`, inflated (flate2, not the code under test).
+fn inflate(stream: &[u8]) -> Vec<u8> {
+    use std::io::Read as _;
+    let mut out = Vec::new();
+    flate2::read::ZlibDecoder::new(stream)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// The kinds of the `count` tick records of an inflated chunk.
+fn kinds(raw: &[u8], count: u32) -> Vec<RecRecordKind> {
+    let mut pos = 0;
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let (h, _) = RecTickHeader::read_from_prefix(&raw[pos..]).unwrap();
+        out.push(h.kind);
+        pos += h.size as usize;
+    }
+    out
+}
+
+/// Pushes every tick of `expected.bin` through `IbfrecWriter` (chunk_ticks and
+/// keyframe_every from the command line), with marks and a footer's untied fields.
+const WRITE: &str = r#"
+want = expected(sys.argv[2])
+chunk_ticks = int(sys.argv[3])
+every = int(sys.argv[4]) or None
+header = bridge.RecFileHeader(snapshot_size=SIZE, host_pid=4242)
+bridge.set_text(header, "note", "written by python")
+with bridge.IbfrecWriter(sys.argv[1], header, chunk_ticks=chunk_ticks, keyframe_every=every) as w:
+    for t in sorted(want):
+        data = want[t]
+        head = bridge.RecTickHeader(tick=t, frame=2 * t, host_time_ns=t * 1000 + 7)
+        head.pads[1].lx = -t
+        w.push(head, bridge.Snapshot.from_buffer_copy(data[:SIZE]), data[SIZE:])
+        if t % 11 == 0:
+            w.add_marks(bridge.RecMark(tick=t, kind=bridge.EventKind.ROUND_STARTED, a=t // 11))
+    w.finish(bridge.RecFooter(dropped=3, end_unix_ns=-5))
+try:
+    w.push(head, bridge.Snapshot(), b"")
+except bridge.FileFormatError:
+    pass
+else:
+    raise AssertionError("push after finish")
+print("ok")
+"#;
+
+/// What the Python writer wrote, read back through the inspector (its library and the real
+/// command line) and the generated Rust types.
+#[test]
+fn files_written_by_python_pass_inspect_and_hold_every_tick_pushed() {
+    let dir = module_dir("write");
+    let ticks: Vec<u64> = (1..=60).filter(|t| t % 13 != 0).collect();
+    write_expected(&dir.join("expected.bin"), &ticks);
+    let script = format!("{PRELUDE}{WRITE}");
+    let (chunk_ticks, every) = (8usize, 3usize);
+    python(
+        &dir,
+        "write.py",
+        &script,
+        &["py.ibfrec", "expected.bin", "8", "3"],
+        Duration::from_secs(60),
+    );
+    let path = dir.join("py.ibfrec");
+    let bytes = std::fs::read(&path).unwrap();
+
+    // The real command line: the whole file, then every tick decoded, with no issue.
+    let (code, out, err) = inspect_cli(&path, &["--strict"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let range = format!("{}..={}", ticks[0], ticks.last().unwrap());
+    let (code, out, err) = inspect_cli(&path, &["--json", "--strict", "--ticks", &range]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["issues"], serde_json::json!([]));
+    let records = json["records"].as_array().unwrap();
+    assert_eq!(records.len(), ticks.len());
+    for (rec, &t) in records.iter().zip(&ticks) {
+        assert_eq!(rec["key"], t);
+        assert_eq!(rec["value"]["frame"], 2 * t);
+        assert_eq!(rec["value"]["host_time_ns"], t * 1000 + 7);
+        assert_eq!(rec["value"]["pads"][1]["lx"], -(t as i64));
+        let data = tick_data(t);
+        let extras: String =
+            data[data.len() - extras_len(t)..]
+                .iter()
+                .fold(String::new(), |mut s, b| {
+                    let _ = write!(s, "{b:02x}");
+                    s
+                });
+        assert_eq!(
+            rec["extras"].as_str().unwrap().replace(' ', ""),
+            extras,
+            "tick {t}"
+        );
+        assert_eq!(rec["decoded"]["value"]["header"]["tick"], t);
+        assert_eq!(rec["decoded"]["value"]["event_total"], t * 3 + 1);
+    }
+
+    // Byte for byte, through the inspector's library.
+    let schema = common::bridge_schema();
+    let format = find_file(&schema, "ibfrec").unwrap();
+    let mut got = Vec::new();
+    let found = seek_records(
+        &schema,
+        format,
+        &bytes.as_slice(),
+        (0, u64::MAX),
+        &mut |d| got.push(d),
+    )
+    .unwrap();
+    assert!(found.issues.is_empty(), "{:?}", found.issues);
+    assert_eq!(got.len(), ticks.len());
+    for (i, (d, &t)) in got.iter().zip(&ticks).enumerate() {
+        assert_eq!(d.key, t);
+        assert_eq!(d.data, tick_data(t), "tick {t}: the decoded data");
+        // Every chunk starts with a keyframe, and every third tick pushed is one.
+        let must = i % chunk_ticks == 0 || i % every == 0;
+        if must {
+            assert_eq!(d.kind, "keyframe", "tick {t}");
+        }
+        let length_changed = i > 0 && tick_data(ticks[i - 1]).len() != tick_data(t).len();
+        let expect = if must || length_changed {
+            "keyframe"
+        } else {
+            "delta"
+        };
+        assert_eq!(d.kind, expect, "tick {t}");
+    }
+
+    // The records after the chunks: the footer's untied fields from the caller, its totals,
+    // the index entries' bounds from their chunks, the marks, the trailer.
+    let (trailer, _) = RecTrailer::read_from_prefix(&bytes[bytes.len() - 16..]).unwrap();
+    assert_eq!(trailer.magic, REC_TRAILER_MAGIC);
+    let at = trailer.footer_offset as usize;
+    let (footer, rest) = RecFooter::read_from_prefix(&bytes[at..]).unwrap();
+    assert_eq!(footer.magic, REC_FOOTER_MAGIC);
+    assert_eq!((footer.dropped, footer.end_unix_ns), (3, -5));
+    assert_eq!(footer.ticks, ticks.len() as u64);
+    let chunks = ticks.len().div_ceil(chunk_ticks);
+    assert_eq!(footer.chunk_count as usize, chunks);
+    let (entries, rest) = read_many::<RecChunkEntry>(rest, chunks);
+    for (c, e) in entries.iter().enumerate() {
+        let (h, _) = RecChunkHeader::read_from_prefix(&bytes[e.offset as usize..]).unwrap();
+        let mine = &ticks[c * chunk_ticks..((c + 1) * chunk_ticks).min(ticks.len())];
+        assert_eq!(h.magic, REC_CHUNK_MAGIC);
+        assert_eq!(
+            (h.first_tick, h.last_tick),
+            (mine[0], *mine.last().unwrap())
+        );
+        assert_eq!((e.first_tick, e.last_tick), (h.first_tick, h.last_tick));
+        assert_eq!(h.tick_count as usize, mine.len());
+    }
+    let marked: Vec<u64> = ticks.iter().copied().filter(|t| t % 11 == 0).collect();
+    assert_eq!(footer.mark_count as usize, marked.len());
+    let (marks, rest) = read_many::<RecMark>(rest, marked.len());
+    for (m, &t) in marks.iter().zip(&marked) {
+        assert_eq!(
+            (m.tick, m.kind, m.a),
+            (t, EventKind::ROUND_STARTED, (t / 11) as i32)
+        );
+    }
+    assert_eq!(rest.len(), 16, "the trailer follows the marks");
+    let (header, _) = RecFileHeader::read_from_prefix(&bytes).unwrap();
+    assert_eq!((header.magic, header.format), (REC_MAGIC, REC_FORMAT));
+    assert_eq!(header.host_pid, 4242);
+}
+
+/// `n` records of `T` from the start of `bytes` (copies), and the bytes after them.
+fn read_many<T: FromBytes>(mut bytes: &[u8], n: usize) -> (Vec<T>, &[u8]) {
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let (t, rest) = T::read_from_prefix(bytes).unwrap();
+        out.push(t);
+        bytes = rest;
+    }
+    (out, bytes)
+}
+
+/// `cargo run -p abi-codegen -- inspect ibfrec FILE ARGS`: exit code, stdout, stderr.
+fn inspect_cli(file: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO"))
+        .args(["run", "-q", "-p", "abi-codegen", "--", "inspect", "ibfrec"])
+        .arg(file)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Pushes ticks 1..=25 in chunks of 10, flushes, pushes three more, and exits without
+/// finishing (os._exit: no with block, no finalizer runs).
+const ABANDON: &str = r#"
+import os
+want = expected(sys.argv[2])
+w = bridge.IbfrecWriter(sys.argv[1], bridge.RecFileHeader(), chunk_ticks=10)
+for t in sorted(want):
+    data = want[t]
+    w.push(bridge.RecTickHeader(tick=t, frame=2 * t), bridge.Snapshot.from_buffer_copy(data[:SIZE]), data[SIZE:])
+    if t == 25:
+        w.flush()
+sys.stdout.write("ok\n")
+sys.stdout.flush()
+os._exit(0)
+"#;
+
+/// Reads a recording that may be cut short and prints what it recovered: the ticks, each
+/// checked against `expected.bin`, and whether the chunks were found by walking.
+const RECOVER: &str = r#"
+want = expected(sys.argv[2])
+r = bridge.IbfrecReader(sys.argv[1])
+ticks = []
+for item in r:
+    head, data = whole(item)
+    t = bridge.RecTickHeader.from_buffer_copy(head).tick
+    assert data == want[t], "tick %d differs" % t
+    ticks.append(t)
+print("walked", r.walked, "footer", r.footer is not None)
+print("ticks", " ".join(map(str, ticks)))
+for i in r.issues:
+    print("issue", i)
+print("ok")
+"#;
+
+#[test]
+fn a_writer_flushed_then_abandoned_leaves_every_flushed_tick_readable() {
+    let dir = module_dir("abandon");
+    let pushed: Vec<u64> = (1..=28).collect();
+    write_expected(&dir.join("expected.bin"), &pushed);
+    let abandon = format!("{PRELUDE}{ABANDON}");
+    python(
+        &dir,
+        "abandon.py",
+        &abandon,
+        &["cut.ibfrec", "expected.bin"],
+        Duration::from_secs(60),
+    );
+    let recover = format!("{PRELUDE}{RECOVER}");
+    let out = python(
+        &dir,
+        "recover.py",
+        &recover,
+        &["cut.ibfrec", "expected.bin"],
+        Duration::from_secs(60),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "walked True footer False", "{out}");
+    let flushed: Vec<String> = (1..=25).map(|t: u64| t.to_string()).collect();
+    assert_eq!(lines[1], format!("ticks {}", flushed.join(" ")), "{out}");
+    // What the reader says: the trailer is not one, so the footer is not followed and the
+    // chunks are walked; nothing about the chunks themselves.
+    let issues: Vec<&str> = lines[2..lines.len() - 1].to_vec();
+    assert!(
+        issues.iter().any(|i| i.contains("found by walking")),
+        "{out}"
+    );
+    assert!(
+        issues.iter().all(|i| i.starts_with("issue trailer")
+            || i.starts_with("issue footer")
+            || i.starts_with("issue chunk_index")
+            || i.starts_with("issue marks")
+            || i.starts_with("issue chunks @")),
+        "{out}"
+    );
+
+    // The same from the Rust builder's files, cut after each whole chunk.
+    let chunks = long_chunks();
+    let r = recording(&chunks);
+    write_expected(&dir.join("expected.bin"), &chunks.concat());
+    let mut end = r.header.as_bytes().len();
+    let body = r.body();
+    for (c, (h, stream)) in r.chunks.iter().enumerate() {
+        end += h.as_bytes().len() + stream.len();
+        std::fs::write(dir.join("cut.ibfrec"), &body[..end]).unwrap();
+        let out = python(
+            &dir,
+            "recover.py",
+            &recover,
+            &["cut.ibfrec", "expected.bin"],
+            Duration::from_secs(60),
+        );
+        let want: Vec<String> = chunks[..=c].concat().iter().map(u64::to_string).collect();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0], "walked True footer False",
+            "cut after chunk {c}: {out}"
+        );
+        assert_eq!(
+            lines[1],
+            format!("ticks {}", want.join(" ")),
+            "cut after chunk {c}"
+        );
+    }
+}
+
+/// Runs the reader over every case of `cases.txt` (`cut N` or `flip AT XOR ...`) applied to
+/// `sys.argv[1]`, each under an alarm: it must raise FileFormatError or finish, iterating,
+/// seeking and reading every record; anything else (another exception, a hang) is listed.
+/// Prints the counts and the failures.
+const CORRUPT: &str = r#"
+import signal
+import traceback
+
+
+class Hang(Exception):
+    pass
+
+
+def alarm(*_):
+    raise Hang()
+
+
+signal.signal(signal.SIGALRM, alarm)
+with open(sys.argv[1], "rb") as f:
+    good = f.read()
+cases = [line.split() for line in open(sys.argv[2]) if line.strip()]
+raised = flagged = clean = 0
+cut_clean = []
+failures = []
+for case in cases:
+    data = bytearray(good)
+    if case[0] == "cut":
+        data = data[:int(case[1])]
+    else:
+        for at, x in zip(case[1::2], case[2::2]):
+            data[int(at)] ^= int(x)
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    try:
+        try:
+            r = bridge.IbfrecReader(bytes(data))
+        except bridge.FileFormatError:
+            raised += 1
+            continue
+        ticks = [x[0].tick for x in r]
+        for t in ticks[:3] + ticks[-3:] + [0, 2**64 - 1]:
+            r.seek_tick(t)
+        r.header, r.trailer, r.footer, r.chunk_index, r.marks, r.chunks
+        r.check()
+        assert all(isinstance(i, bridge.FileIssue) for i in r.issues)
+        if r.issues:
+            flagged += 1
+        else:
+            clean += 1
+            if case[0] == "cut":
+                cut_clean.append(case[1])
+    except Hang:
+        failures.append("%s: hung" % " ".join(case))
+    except Exception:
+        failures.append("%s: %s" % (" ".join(case), traceback.format_exc()))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+print("cases", len(cases), "raised", raised, "flagged", flagged, "clean", clean)
+print("cut_clean", " ".join(cut_clean))
+for f in failures:
+    print("FAIL", f)
+print("ok")
+"#;
+
+#[test]
+fn cut_flipped_and_hostile_files_give_issues_or_the_documented_error_only() {
+    let dir = module_dir("corrupt");
+    let r = recording(&[
+        vec![1, 2, 3, 4, 5, 6],
+        vec![7, 8, 9, 10],
+        vec![12, 13, 14, 15, 16],
+    ]);
+    let bytes = r.bytes();
+    std::fs::write(dir.join("good.ibfrec"), &bytes).unwrap();
+    // Every record boundary of the file, then random lengths.
+    let mut cuts = vec![0, r.header.as_bytes().len()];
+    let mut at = r.header.as_bytes().len();
+    for (h, stream) in &r.chunks {
+        at += h.as_bytes().len();
+        cuts.push(at);
+        at += stream.len();
+        cuts.push(at);
+    }
+    let footer_at = at;
+    at += r.footer.as_bytes().len();
+    cuts.push(at);
+    for e in &r.entries {
+        at += e.as_bytes().len();
+        cuts.push(at);
+    }
+    for m in &r.marks {
+        at += m.as_bytes().len();
+        cuts.push(at);
+    }
+    assert_eq!(at + 16, bytes.len());
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    for _ in 0..120 {
+        cuts.push(rng.below(bytes.len() as u64) as usize);
+    }
+    let mut cases = String::new();
+    for c in &cuts {
+        let _ = writeln!(cases, "cut {c}");
+    }
+    // Flips: anywhere, and in the records outside the streams, where the checks are.
+    let outside: Vec<usize> = (0..512).chain(footer_at..bytes.len()).collect();
+    for i in 0..300 {
+        let mut line = String::from("flip");
+        for _ in 0..=rng.below(3) {
+            let pos = if i % 2 == 0 {
+                rng.below(bytes.len() as u64) as usize
+            } else {
+                outside[rng.below(outside.len() as u64) as usize]
+            };
+            let _ = write!(line, " {pos} {}", 1 + rng.below(255));
+        }
+        let _ = writeln!(cases, "{line}");
+    }
+    std::fs::write(dir.join("cases.txt"), cases).unwrap();
+    let script = format!("{PRELUDE}{CORRUPT}");
+    let start = Instant::now();
+    let out = python(
+        &dir,
+        "corrupt.py",
+        &script,
+        &["good.ibfrec", "cases.txt"],
+        Duration::from_secs(120),
+    );
+    let took = start.elapsed();
+    let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert!(fails.is_empty(), "{out}");
+    // A file cut short is never read as whole: each cut gives an issue or the error.
+    assert_eq!(out.lines().nth(1), Some("cut_clean "), "{out}");
+    let counts: Vec<u64> = out
+        .lines()
+        .next()
+        .unwrap()
+        .split(' ')
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [cases, raised, flagged, clean] = counts[..] else {
+        panic!("{out}")
+    };
+    assert_eq!(cases as usize, cuts.len() + 300);
+    assert_eq!(raised + flagged + clean, cases);
+    assert!(raised > 0 && flagged > 200, "{out}");
+    eprintln!("{out}{cases} cases in {took:?}");
+}
+
+/// A chunk whose stream inflates to 16 MiB of zeros while its header says a few KiB, and one
+/// whose raw size is past the reader's cap: issues, and the reader's memory stays far below
+/// the stream's size (tracemalloc's peak).
+const BOMB: &str = r#"
+import tracemalloc
+tracemalloc.start()
+r = bridge.IbfrecReader(sys.argv[1])
+ticks = [x[0].tick for x in r]
+peak = tracemalloc.get_traced_memory()[1]
+print("ticks", " ".join(map(str, ticks)))
+print("peak_under_4MiB", peak < 4 << 20, peak)
+for i in r.issues:
+    print("issue", i)
+print("ok")
+"#;
+
+#[test]
+fn a_stream_that_inflates_past_its_raw_size_is_never_inflated_whole() {
+    let dir = module_dir("bomb");
+    let mut r = recording(&[vec![1, 2, 3], vec![4, 5, 6], vec![7, 8]]);
+    let bomb = zlib(&vec![0u8; 16 << 20]);
+    r.chunks[0].0.stored_size = bomb.len() as u32;
+    r.chunks[0].1 = bomb;
+    r.chunks[2].0.raw_size = u32::MAX;
+    r.footer_fix();
+    std::fs::write(dir.join("bomb.ibfrec"), r.bytes()).unwrap();
+    let script = format!("{PRELUDE}{BOMB}");
+    let out = python(
+        &dir,
+        "bomb.py",
+        &script,
+        &["bomb.ibfrec"],
+        Duration::from_secs(60),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "ticks 4 5 6", "{out}");
+    assert!(lines[1].starts_with("peak_under_4MiB True"), "{out}");
+    assert!(
+        out.contains("issue chunks[0] @") && out.contains("inflates past its raw size"),
+        "{out}"
+    );
+    assert!(
+        out.contains("issue chunks[2] @") && out.contains("past the largest this reader inflates"),
+        "{out}"
+    );
+}
