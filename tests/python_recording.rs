@@ -718,3 +718,80 @@ fn a_stream_that_inflates_past_its_raw_size_is_never_inflated_whole() {
         "{out}"
     );
 }
+
+/// The README's block under "Replaying a recording in Python", run on a recording built
+/// here: it prints every tick, and the copy it writes holds every tick's data unchanged.
+#[test]
+fn the_readme_snippet_replays_and_copies_a_recording() {
+    let dir = module_dir("readme");
+    let chunks = long_chunks();
+    let r = recording(&chunks);
+    std::fs::write(dir.join("recording.ibfrec"), r.bytes()).unwrap();
+    let snippet = common::readme::block_after("### Replaying a recording in Python", "python");
+    let out = python(&dir, "snippet.py", &snippet, &[], Duration::from_secs(60));
+    let ticks = chunks.concat();
+    let printed: Vec<u64> = (out.lines().take(ticks.len()))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(printed, ticks, "{out}");
+    assert!(out.contains(&format!("\n{}\n", ticks.len())), "{out}");
+    let copy = std::fs::read(dir.join("copy.ibfrec")).unwrap();
+    let schema = common::bridge_schema();
+    let format = find_file(&schema, "ibfrec").unwrap();
+    let mut got = Vec::new();
+    let found = seek_records(&schema, format, &copy.as_slice(), (0, u64::MAX), &mut |d| {
+        got.push((d.key, d.data))
+    })
+    .unwrap();
+    assert!(found.issues.is_empty(), "{:?}", found.issues);
+    let want: Vec<(u64, Vec<u8>)> = ticks.iter().map(|&t| (t, tick_data(t))).collect();
+    assert_eq!(got, want);
+}
+
+/// What mypy --strict must refuse with the stub: the record and the snapshot swapped, a
+/// reader's record read as the wrong class, a seek's result used without its None check, a
+/// writer's method that does not exist.
+const WRONG: &str = r#"import bridge
+
+rec = bridge.IbfrecReader(b"")
+w = bridge.IbfrecWriter("x.ibfrec", bridge.RecFileHeader())
+w.push(bridge.Snapshot(), bridge.RecTickHeader())
+footer: bridge.RecTrailer | None = rec.footer
+tick = rec.seek_tick(3)[0].tick
+w.add_mark(bridge.RecMark())
+"#;
+
+/// The README's block and the recordings' stub under `mypy --strict`: accepted, and the
+/// wrong uses refused, each where it is.
+#[test]
+fn mypy_strict_checks_the_readme_snippet_and_refuses_wrong_uses() {
+    let dir = module_dir("mypy");
+    let stubs = dir.join("stubs");
+    std::fs::create_dir_all(&stubs).unwrap();
+    let stub = abi_codegen::language_backend::python::render_python_stub(
+        &common::bridge_schema(),
+        "schema.toml",
+    )
+    .unwrap();
+    std::fs::write(stubs.join("bridge.pyi"), stub).unwrap();
+    let snippet = common::readme::block_after("### Replaying a recording in Python", "python");
+    std::fs::write(dir.join("snippet.py"), snippet).unwrap();
+    std::fs::write(dir.join("wrong.py"), WRONG).unwrap();
+    common::tools::mypy_strict_ok(&dir, "snippet.py", &stubs);
+    let out = Command::new("python3")
+        .args(["-m", "mypy", "--strict", "--no-error-summary", "wrong.py"])
+        .env("MYPYPATH", &stubs)
+        .env("MYPY_CACHE_DIR", dir.join(".mypy_cache"))
+        .current_dir(&dir)
+        .output()
+        .expect("python3 runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "mypy accepted wrong.py\n{report}");
+    for line in [5, 6, 7, 8] {
+        assert!(
+            report.contains(&format!("wrong.py:{line}: error:")),
+            "mypy said nothing of line {line}\n{report}"
+        );
+    }
+    assert_eq!(report.matches(": error:").count(), 5, "{report}");
+}
