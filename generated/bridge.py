@@ -8021,7 +8021,10 @@ class _FileSource:
                 raise FileFormatError(
                     "a path, a binary file object or bytes, not %s" % type(source).__name__
                 )
-            self.size = self.f.seek(0, 2)
+            self.f.seek(0, 2)
+            self.size = self.f.tell()
+            if not isinstance(self.size, int):
+                raise FileFormatError("cannot tell the input's size")
         except (OSError, ValueError) as e:
             if isinstance(e, FileFormatError):
                 raise
@@ -8067,6 +8070,7 @@ class _FileReader:
                 )
             self._check_totals()
             self._check_ordered()
+            self._check_overlaps()
         except BaseException:
             self._src.close()
             raise
@@ -8225,6 +8229,28 @@ class _FileReader:
                     self._issue(offset + at, text, "%d follows %d: out of order" % (value, prev))
                 prev = value
 
+    def _check_overlaps(self):
+        """Every two records (a stream with the record it follows) that share bytes."""
+        fmt = self._FORMAT
+        z = fmt["zlib"]
+        spans = []
+        for ri, copies in enumerate(self._copies):
+            rec = fmt["records"][ri]
+            for i, (offset, data, valid) in enumerate(copies or ()):
+                if valid:
+                    end = offset + rec["size"]
+                    if ri == z["source"]:
+                        end += _file_get(data, *z["stored"])
+                    path = rec["name"] if rec["count"] is None and ri != z["source"] else "%s[%d]" % (rec["name"], i)
+                    spans.append((offset, end, path))
+        spans.sort()
+        reach = None
+        for start, end, path in spans:
+            if reach is not None and start < reach[1]:
+                self._issue(start, path, "%#x..%#x overlaps %s (%#x..%#x)" % (start, end, reach[2], reach[0], reach[1]))
+            if reach is None or end > reach[1]:
+                reach = (start, end, path)
+
     # -- the records of the streams --------------------------------------------------------
 
     def _single(self, ri):
@@ -8282,12 +8308,13 @@ class _FileReader:
         rec = fmt["records"][z["record"]]
         rsize = rec["size"]
         path0 = "%s[%d]" % (rec["name"], n)
+        spath = "%s[%d]" % (fmt["records"][z["source"]]["name"], n)
         raw = self._inflate(n, offset, head)
         if raw is None:
             return
         count = _file_get(head, *z["count"]) if z["count"] else None
         pos = 0
-        prev = None
+        prev = prev_int = None
         i = 0
         first = last = None
         while pos < len(raw) and (count is None or i < count):
@@ -8322,7 +8349,13 @@ class _FileReader:
             elif len(prev) != len(data):
                 self._issue(pos, path, "data of %d bytes encoded against %d bytes before it" % (len(data), len(prev)))
             else:
-                decoded = (int.from_bytes(data, "little") ^ int.from_bytes(prev, "little")).to_bytes(len(data), "little")
+                # XOR as one integer; the previous record's is kept from its own decoding.
+                if prev_int is None:
+                    prev_int = int.from_bytes(prev, "little")
+                prev_int ^= int.from_bytes(data, "little")
+                decoded = prev_int.to_bytes(len(data), "little")
+            if step != "xor" or decoded is None:
+                prev_int = None
             prev = decoded
             pos += whole
             i += 1
@@ -8331,19 +8364,23 @@ class _FileReader:
             if len(decoded) < enc["decoded_size"]:
                 self._issue(pos - whole, path, "%d bytes of data, shorter than the decoded struct (%d)" % (len(decoded), enc["decoded_size"]))
                 continue
+            if not _file_holds(decoded, enc["expect"]):
+                self._issue(pos - whole, path, "the decoded struct does not hold its expected values")
             for d_at, d_width, r_at, r_width, text in enc["same"]:
                 if _file_get(decoded, d_at, d_width) != _file_get(h, r_at, r_width):
-                    self._issue(pos - whole, path, "%s does not hold: %d, %d" % (text, _file_get(decoded, d_at, d_width), _file_get(h, r_at, r_width)))
+                    self._issue(pos - whole, path, "%s does not hold: %s is %d, %s is %d" % (
+                        text, text.split(" = ")[0], _file_get(decoded, d_at, d_width),
+                        text.split(" = ")[-1], _file_get(h, r_at, r_width)))
             yield key, h, decoded, rec
         if pos < len(raw):
             self._issue(pos, path0, "%d bytes after the last record of the stream" % (len(raw) - pos))
         if count is not None and i != count:
-            self._issue(offset, path0, "holds %d records, its header says %d" % (i, count))
+            self._issue(offset, spath, "its stream holds %d records, its header says %d" % (i, count))
         bounds = z["bounds"]
         if bounds and first is not None:
             for word, want, which in ((bounds[0], first, "first"), (bounds[1], last, "last")):
                 if _file_get(head, *word) != want:
-                    self._issue(offset + word[0], path0, "its %s key says %d, its records %s with %d" % (which, _file_get(head, *word), "start" if which == "first" else "end", want))
+                    self._issue(offset + word[0], spath, "its %s key says %d, its records %s with %d" % (which, _file_get(head, *word), "start" if which == "first" else "end", want))
 
     def _yield(self, h, decoded, rec):
         cls = self._FORMAT["zlib"]["encoding"]["cls"]
@@ -8352,13 +8389,14 @@ class _FileReader:
 
     def __iter__(self):
         ordered = self._FORMAT["zlib"]["ordered"]
+        source = self._FORMAT["records"][self._FORMAT["zlib"]["source"]]["name"]
         prev = [None] * len(ordered)
         for n, offset, head in self._streams():
             for key, h, decoded, rec in self._records(n, offset, head):
                 for i, (at, width, text) in enumerate(ordered):
                     value = _file_get(h, at, width)
                     if prev[i] is not None and value <= prev[i]:
-                        self._issue(offset, "%s[%d]" % (rec["name"], n), "%s %d follows %d: out of order" % (text, value, prev[i]))
+                        self._issue(offset, "%s[%d]" % (source, n), "%s %d follows %d: out of order" % (text, value, prev[i]))
                     prev[i] = value
                 yield self._yield(h, decoded, rec)
 
@@ -8591,7 +8629,7 @@ _IBFREC_FORMAT = {
         {"name": "ticks", "cls": RecTickHeader, "size": 136, "place": ("zlib",), "count": None, "walk": None, "expect": ()},  # 6
     ],
     "zlib": {"source": 5, "record": 6, "stored": (4, 4), "raw": (8, 4), "count": (12, 4), "size": (0, 4), "data": (4, 4), "bounds": ((16, 8), (24, 8)), "ordered": [(16, 8, "tick")],
-        "encoding": {"kind": (8, 1), "steps": {1: "plain", 2: "xor"}, "plain": 1, "xor": 2, "cls": Snapshot, "decoded_size": 12104, "same": [(24, 8, 16, 8, "header.tick = tick"), (16, 8, 24, 8, "header.frame = frame"), (8, 4, 4, 4, "header.size = data_size")]}},
+        "encoding": {"kind": (8, 1), "steps": {1: "plain", 2: "xor"}, "plain": 1, "xor": 2, "cls": Snapshot, "decoded_size": 12104, "expect": [(0, 4, 1397113417)], "same": [(24, 8, 16, 8, "header.tick = tick"), (16, 8, 24, 8, "header.frame = frame"), (8, 4, 4, 4, "header.size = data_size")]}},
     "seek": {"key": (16, 8)},
     "ordered": [],
     "totals": [((2, 16, 8), "sum", (5, 12, 4), ("footer.ticks", "chunks.tick_count")), ((2, 4, 4), "count", 5, ("footer.chunk_count", "chunks"))],

@@ -795,3 +795,135 @@ fn mypy_strict_checks_the_readme_snippet_and_refuses_wrong_uses() {
     }
     assert_eq!(report.matches(": error:").count(), 5, "{report}");
 }
+
+/// Replays each file named on the command line and prints its issues, a line each, after
+/// a line `== FILE`.
+const ISSUES: &str = r#"
+for path in sys.argv[1:]:
+    print("==", path)
+    r = bridge.IbfrecReader(path)
+    for i in r.check():
+        print(i)
+print("ok")
+"#;
+
+/// Crafted recordings, one per check, and what the reader must say of each.
+#[test]
+fn each_check_of_the_reader_fires_on_a_crafted_file() {
+    use common::recording::{Tick, xor};
+    let dir = module_dir("checks");
+    let chunks = || vec![vec![1, 2, 3, 4], vec![5, 6, 7], vec![9, 10, 11, 12, 13]];
+    let key = |t| Tick::new(t, RecRecordKind::KEYFRAME, tick_data(t));
+    let one = |ticks: Vec<Tick>| Recording::of(vec![ticks]);
+    let mut unmagic = tick_data(2);
+    unmagic[..4].fill(0);
+    let delta_first = vec![Tick::new(1, RecRecordKind::DELTA, tick_data(1)), key(2)];
+    let delta_length = vec![
+        key(5),
+        Tick::new(6, RecRecordKind::DELTA, xor(&tick_data(5), &tick_data(6))),
+        Tick::new(7, RecRecordKind::DELTA, tick_data(7)),
+    ];
+    let mut files: Vec<(&str, Recording, String)> =
+        vec![
+        (
+            "delta_first",
+            one(delta_first),
+            "ticks[0][0] @0x0: encoded against the record before it, and none decoded before it"
+                .into(),
+        ),
+        (
+            "delta_length",
+            one(delta_length),
+            format!(
+                "data of {} bytes encoded against {} bytes before it",
+                tick_data(7).len(),
+                tick_data(5).len()
+            ),
+        ),
+        (
+            "same",
+            one(vec![key(1), Tick::new(4, RecRecordKind::KEYFRAME, tick_data(3))]),
+            "header.tick = tick does not hold: header.tick is 3, tick is 4".into(),
+        ),
+        (
+            "kind",
+            one(vec![key(1), Tick::new(2, RecRecordKind(9), tick_data(2))]),
+            "kind 9 is not one the format lists".into(),
+        ),
+        (
+            "magic",
+            one(vec![key(1), Tick::new(2, RecRecordKind::KEYFRAME, unmagic)]),
+            format!(
+                "ticks[0][1] @0x{:x}: the decoded struct does not hold its expected values",
+                136 + tick_data(1).len()
+            ),
+        ),
+    ];
+    let mut r = recording(&chunks());
+    r.footer.ticks += 1;
+    let total = format!(
+        "footer.ticks @0x{:x}: holds 13, but chunks.tick_count sums to 12",
+        r.trailer.footer_offset + 16
+    );
+    files.push(("total", r, total));
+    let mut r = recording(&chunks());
+    let first = r.entries[0].offset;
+    r.entries[2].offset = first;
+    files.push(("overlap", r, "overlaps chunks[0]".into()));
+    let mut r = recording(&chunks());
+    r.chunks[1].0.first_tick = 99;
+    files.push((
+        "bounds",
+        r,
+        "its first key says 99, its records start with 5".into(),
+    ));
+    let mut r = recording(&chunks());
+    r.chunks[1].0.tick_count = 2;
+    r.footer.ticks -= 1;
+    let after = format!(
+        "ticks[1] @0x{:x}: {} bytes after the last record of the stream",
+        (136 + tick_data(5).len()) + (136 + tick_data(6).len()),
+        136 + tick_data(7).len()
+    );
+    files.push(("count", r, after));
+    let mut r = recording(&chunks());
+    r.chunks[2].0.raw_size -= 1;
+    files.push(("raw", r, "its stream inflates past its raw size".into()));
+    let mut r = recording(&chunks());
+    r.chunks.swap(0, 1);
+    r.footer_fix();
+    let order = format!(
+        "chunks[1] @0x{:x}: tick 1 follows 7: out of order",
+        r.entries[1].offset
+    );
+    files.push(("order", r, order));
+    let mut args = Vec::new();
+    for (name, r, _) in &files {
+        let file = format!("{name}.ibfrec");
+        std::fs::write(dir.join(&file), r.bytes()).unwrap();
+        args.push(file);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let script = format!("{PRELUDE}{ISSUES}");
+    let out = python(&dir, "issues.py", &script, &args, Duration::from_secs(60));
+    for (name, _, want) in &files {
+        let section = out
+            .split(&format!("== {name}.ibfrec\n"))
+            .nth(1)
+            .unwrap()
+            .split("\n==")
+            .next()
+            .unwrap();
+        assert!(section.contains(want), "{name}: want {want:?}\n{section}");
+    }
+    // And the untouched recording has none.
+    std::fs::write(dir.join("good.ibfrec"), recording(&chunks()).bytes()).unwrap();
+    let out = python(
+        &dir,
+        "issues.py",
+        &script,
+        &["good.ibfrec"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(out, "== good.ibfrec\nok\n");
+}

@@ -388,15 +388,18 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
         opt(z.data.as_ref()),
         ordered_zlib.join(", "),
     );
+    let mut decoded_expect = Vec::new();
+    expects(schema, enc.decoded, 0, &mut decoded_expect);
     let _ = writeln!(
         d,
-        "        \"encoding\": {{\"kind\": {}, \"steps\": {{{}}}, \"plain\": {}, \"xor\": {}, \"cls\": {}, \"decoded_size\": {}, \"same\": [{}]}}}},",
+        "        \"encoding\": {{\"kind\": {}, \"steps\": {{{}}}, \"plain\": {}, \"xor\": {}, \"cls\": {}, \"decoded_size\": {}, \"expect\": [{}], \"same\": [{}]}}}},",
         word(&enc.kind),
         steps.join(", "),
         first_of(Step::Plain),
         first_of(Step::Xor),
         names.structs[enc.decoded],
         enc.decoded_size,
+        decoded_expect.join(", "),
         same.join(", "),
     );
     let _ = writeln!(
