@@ -7911,7 +7911,9 @@ BridgeHeader.read_versioned = classmethod(read_versioned)
 
 Snapshot.read_versioned = classmethod(read_versioned)
 
-# Recordings -----------------------------------------------------------------------------
+
+
+# Encoded files ---------------------------------------------------------------------------
 #
 # A reader and a writer per file format of the schema whose records are encoded:
 # IbfrecReader and IbfrecWriter (ibfrec).
@@ -7920,7 +7922,7 @@ Snapshot.read_versioned = classmethod(read_versioned)
 # record where the format says, checks each length against the file's size before reading
 # it, and lists what it finds wrong in .issues (FileIssues) rather than raising: a record
 # that does not hold its expected values is not followed, and when the records that place
-# the zlib streams are missing (a recording cut short), the streams are found by walking
+# the zlib streams are missing (a file cut short), the streams are found by walking
 # from the end of the first record. Iterating it inflates one stream at a time with zlib
 # (never past the raw size its header declares) and yields each record's header, its
 # decoded struct and the extras after it, all copies; seek_<key>(n) inflates only the
@@ -7953,7 +7955,7 @@ import zlib as _zlib
 
 
 class FileFormatError(ValueError):
-    """A recording that cannot be read at all, or a value a writer cannot store."""
+    """A file that cannot be read at all, or a value a writer cannot store."""
 
 
 class FileIssue(tuple):
@@ -8437,7 +8439,7 @@ class _FileWriter:
     def __init__(self, target, first, chunk_records, keyframe_every):
         fmt = self._FORMAT
         if chunk_records is not None and chunk_records < 1:
-            raise FileFormatError("chunk_ticks must be at least 1")
+            raise FileFormatError("chunk_%s must be at least 1" % fmt["records"][fmt["zlib"]["record"]]["name"])
         if keyframe_every is not None and keyframe_every < 1:
             raise FileFormatError("keyframe_every must be at least 1")
         self._chunk = chunk_records or fmt["chunk_default"]

@@ -245,12 +245,18 @@ fn supported(f: &FileFormat) -> Option<(usize, &Zlib, usize, Vec<usize>)> {
     let all_placed = (f.records.iter().enumerate().skip(1))
         .filter(|(_, r)| matches!(r.place, Place::After(_)))
         .all(|(i, _)| placed.contains(&i));
-    (all_placed && placed.contains(&index.record) && placed.len() == tail.len()).then_some((
-        zi,
-        z,
-        index.record,
-        tail,
-    ))
+    // The writer fills counts, offsets and totals into the records it writes last: the
+    // first record is written before anything is known.
+    let holders_last = (tail.iter())
+        .filter_map(|&i| match (&f.records[i].place, &f.records[i].count) {
+            (Place::Field(h), _) => Some(h.record),
+            (_, Some(c)) => Some(c.record),
+            _ => None,
+        })
+        .chain(f.totals.iter().map(|t| t.total.record))
+        .all(|h| placed.contains(&h));
+    let ok = all_placed && holders_last && placed.contains(&index.record);
+    (ok && placed.len() == tail.len()).then_some((zi, z, index.record, tail))
 }
 
 fn decoded_of(f: &FileFormat) -> usize {
