@@ -33,7 +33,8 @@ fn module_dir(name: &str) -> PathBuf {
 }
 
 /// Runs `script` (written to `dir`) with python3, every warning an error; kills it and
-/// panics past `limit`. Panics with its output unless it succeeds; returns its stdout.
+/// panics past `limit`. Panics with its output unless it succeeds with nothing on stderr;
+/// returns its stdout.
 fn python(dir: &Path, name: &str, script: &str, args: &[&str], limit: Duration) -> String {
     std::fs::write(dir.join(name), script).unwrap();
     let mut child = Command::new("python3")
@@ -64,10 +65,11 @@ fn python(dir: &Path, name: &str, script: &str, args: &[&str], limit: Duration) 
     }
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // An empty stderr too: no warning, no "Exception ignored" (an unclosed file, under -W error).
     assert!(
-        out.status.success(),
-        "{name} failed\n--- stdout\n{stdout}\n--- stderr\n{}",
-        String::from_utf8_lossy(&out.stderr)
+        out.status.success() && stderr.is_empty(),
+        "{name} failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     );
     stdout
 }
@@ -161,6 +163,7 @@ print("footer", f.ticks, f.chunk_count, f.mark_count, f.first_tick, f.last_tick)
 print("marks", " ".join("%d:%d:%d" % (m.tick, m.kind, m.a) for m in r.marks))
 print("index", " ".join("%d:%d:%d" % (e.offset, e.first_tick, e.last_tick) for e in r.chunk_index))
 print("chunks", len(r.chunks), bridge.text(r.header.note))
+r.close()
 print("ok")
 "#;
 
@@ -447,6 +450,7 @@ for item in r:
     t = bridge.RecTickHeader.from_buffer_copy(head).tick
     assert data == want[t], "tick %d differs" % t
     ticks.append(t)
+r.close()
 print("walked", r.walked, "footer", r.footer is not None)
 print("ticks", " ".join(map(str, ticks)))
 for i in r.issues:
@@ -545,7 +549,8 @@ def alarm(*_):
 signal.signal(signal.SIGALRM, alarm)
 with open(sys.argv[1], "rb") as f:
     good = f.read()
-cases = [line.split() for line in open(sys.argv[2]) if line.strip()]
+with open(sys.argv[2]) as f:
+    cases = [line.split() for line in f if line.strip()]
 raised = flagged = clean = 0
 cut_clean = []
 failures = []
@@ -681,6 +686,7 @@ tracemalloc.start()
 r = bridge.IbfrecReader(sys.argv[1])
 ticks = [x[0].tick for x in r]
 peak = tracemalloc.get_traced_memory()[1]
+r.close()
 print("ticks", " ".join(map(str, ticks)))
 print("peak_under_4MiB", peak < 4 << 20, peak)
 for i in r.issues:
@@ -801,9 +807,9 @@ fn mypy_strict_checks_the_readme_snippet_and_refuses_wrong_uses() {
 const ISSUES: &str = r#"
 for path in sys.argv[1:]:
     print("==", path)
-    r = bridge.IbfrecReader(path)
-    for i in r.check():
-        print(i)
+    with bridge.IbfrecReader(path) as r:
+        for i in r.check():
+            print(i)
 print("ok")
 "#;
 
@@ -959,6 +965,7 @@ for seq in range(0, 125):
         assert item is None, seq
 assert r.summary.note == 77 and r.summary.entries == 40 and r.summary.block_count == 7
 assert [p.low for p in r.places] == [b.low for b in r.blocks] == [3 * 6 * k + 1 for k in range(7)]
+r.close()
 print(" ".join(str(s) for s in sorted(pushed)))
 print("ok")
 "#;
