@@ -554,6 +554,8 @@ with open(sys.argv[2]) as f:
 raised = flagged = clean = 0
 cut_clean = []
 failures = []
+wrong = []
+want = expected(sys.argv[3])
 for case in cases:
     data = bytearray(good)
     if case[0] == "cut":
@@ -568,9 +570,17 @@ for case in cases:
         except bridge.FileFormatError:
             raised += 1
             continue
-        ticks = [x[0].tick for x in r]
+        ticks = []
+        for item in r:
+            t = item[0].tick
+            # Every stream is behind its adler-32: what is handed out is what was written.
+            if whole(item)[1] != want.get(t):
+                wrong.append("%s: tick %d is not the tick written" % (" ".join(case), t))
+            ticks.append(t)
         for t in ticks[:3] + ticks[-3:] + [0, 2**64 - 1]:
-            r.seek_tick(t)
+            item = r.seek_tick(t)
+            if item is not None and whole(item)[1] != want.get(item[0].tick):
+                wrong.append("%s: seek_tick(%d) is not the tick written" % (" ".join(case), t))
         r.header, r.trailer, r.footer, r.chunk_index, r.marks, r.chunks
         r.check()
         assert all(isinstance(i, bridge.FileIssue) for i in r.issues)
@@ -588,7 +598,7 @@ for case in cases:
         signal.setitimer(signal.ITIMER_REAL, 0)
 print("cases", len(cases), "raised", raised, "flagged", flagged, "clean", clean)
 print("cut_clean", " ".join(cut_clean))
-for f in failures:
+for f in failures + wrong:
     print("FAIL", f)
 print("ok")
 "#;
@@ -603,6 +613,10 @@ fn cut_flipped_and_hostile_files_give_issues_or_the_documented_error_only() {
     ]);
     let bytes = r.bytes();
     std::fs::write(dir.join("good.ibfrec"), &bytes).unwrap();
+    write_expected(
+        &dir.join("expected.bin"),
+        &(1..=16).filter(|t| *t != 11).collect::<Vec<_>>(),
+    );
     // Every record boundary of the file, then random lengths.
     let mut cuts = vec![0, r.header.as_bytes().len()];
     let mut at = r.header.as_bytes().len();
@@ -653,7 +667,7 @@ fn cut_flipped_and_hostile_files_give_issues_or_the_documented_error_only() {
         &dir,
         "corrupt.py",
         &script,
-        &["good.ibfrec", "cases.txt"],
+        &["good.ibfrec", "cases.txt", "expected.bin"],
         Duration::from_secs(120),
     );
     let took = start.elapsed();
