@@ -7949,7 +7949,6 @@ Snapshot.read_versioned = classmethod(read_versioned)
 #     with bridge.IbfrecWriter(path, bridge.RecFileHeader()) as w:
 #         w.push(bridge.RecTickHeader(), bridge.Snapshot(), b"extras")
 
-import io as _io
 import os as _os
 import zlib as _zlib
 
@@ -8012,22 +8011,27 @@ class _FileSource:
 
     def __init__(self, source):
         self.owned = None
+        self.mem = None
         try:
-            if isinstance(source, (bytes, bytearray, memoryview)):
-                self.f = _io.BytesIO(bytes(source))
-            elif isinstance(source, (str, _os.PathLike)):
+            if isinstance(source, (str, _os.PathLike)):
                 self.f = self.owned = open(source, "rb")
             elif hasattr(source, "read") and hasattr(source, "seek"):
                 self.f = source
             else:
-                raise FileFormatError(
-                    "a path, a binary file object or bytes, not %s" % type(source).__name__
-                )
+                # Bytes, or any buffer: read in place, none copied whole.
+                try:
+                    self.mem = memoryview(source).cast("B")
+                except TypeError:
+                    raise FileFormatError(
+                        "a path, a binary file object or bytes, not %s" % type(source).__name__
+                    ) from None
+                self.size = len(self.mem)
+                return
             self.f.seek(0, 2)
             self.size = self.f.tell()
             if not isinstance(self.size, int):
                 raise FileFormatError("cannot tell the input's size")
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, TypeError) as e:
             if isinstance(e, FileFormatError):
                 raise
             raise FileFormatError("cannot read the input: %s" % e) from e
@@ -8036,6 +8040,8 @@ class _FileSource:
         """The n bytes at offset, or None when they are not all there."""
         if offset < 0 or n < 0 or offset + n > self.size:
             return None
+        if self.mem is not None:
+            return bytes(self.mem[offset:offset + n])
         try:
             self.f.seek(offset)
             out = self.f.read(n)
@@ -8047,6 +8053,10 @@ class _FileSource:
         if self.owned is not None:
             self.owned.close()
             self.owned = None
+        if self.mem is not None:
+            self.mem.release()
+            self.mem = None
+            self.size = 0
 
 
 class _FileReader:
@@ -8068,7 +8078,7 @@ class _FileReader:
             first = self._copies[0]
             if not first or not first[0][2]:
                 raise FileFormatError(
-                    "not a %s file: %s" % (fmt["name"], "; ".join(str(i) for i in self.issues))
+                    "not a `%s` file: %s" % (fmt["name"], "; ".join(str(i) for i in self.issues))
                 )
             self._check_totals()
             self._check_ordered()
