@@ -62,6 +62,10 @@ Attaching (section "Attaching"): attach(buffer) checks a mapping (the version
 handshake, then every region table) and hands out its regions, raising AttachError, a
 ValueError, when a check fails; read_versioned(cls, data) reads an extensible record
 that another version wrote, by its producer's size.
+
+Encoded files (section "Encoded files"): a reader and a writer per file format whose
+records are encoded (IbfrecReader, IbfrecWriter), over zlib from the standard
+library; a reader raises only FileFormatError and lists what it finds wrong as FileIssues.
 """
 
 import ctypes

@@ -45,8 +45,8 @@ pub(super) struct RecordingSection {
     pub text: String,
     #[serde(skip)]
     pub exports: Vec<String>,
-    /// The context the text was rendered from, which the stub types (`stub/recording.rs`).
-    #[serde(skip)]
+    /// The context the text was rendered from, which the stub types (`stub/recording.rs`)
+    /// and the module's docstring names.
     pub context: RecordingContext,
 }
 
