@@ -8280,9 +8280,17 @@ class _FileReader:
         return [rec["cls"].from_buffer_copy(c[1]) for c in self._copies[ri] or () if c[2]]
 
     def _streams(self):
-        """(index, offset, header bytes) of every stream header that holds its expected values."""
+        """(index, offset, header bytes) of every stream header that holds its expected
+        values, each offset once (an index that names one stream many times gets it read
+        once, and the overlap reported)."""
         z = self._FORMAT["zlib"]
-        return [(i, c[0], c[1]) for i, c in enumerate(self._copies[z["source"]] or ()) if c[2]]
+        seen = set()
+        out = []
+        for i, (offset, data, valid) in enumerate(self._copies[z["source"]] or ()):
+            if valid and offset not in seen:
+                seen.add(offset)
+                out.append((i, offset, data))
+        return out
 
     def _inflate(self, n, offset, head):
         """The inflated bytes of stream n, or None (with an issue) when they cannot be had."""

@@ -358,3 +358,49 @@ fn each_check_of_the_reader_fires_on_a_crafted_file() {
     );
     assert_eq!(out, "== good.ibfrec\nok\n");
 }
+
+/// An index that names one chunk 20000 times: the reader reports the overlaps, inflates
+/// the chunk once and hands out its ticks once.
+const REPEATED: &str = r#"
+inflations = [0]
+real = bridge._zlib.decompressobj
+
+
+def counting():
+    inflations[0] += 1
+    return real()
+
+
+bridge._zlib.decompressobj = counting
+with bridge.IbfrecReader(sys.argv[1]) as r:
+    ticks = [x[0].tick for x in r]
+    print("entries", len(r.chunk_index), "ticks", ticks, "inflated", inflations[0])
+    print("overlaps", sum("overlaps chunks[0]" in i.message for i in r.issues))
+print("ok")
+"#;
+
+#[test]
+fn an_index_that_names_one_chunk_many_times_gets_it_inflated_once() {
+    let dir = module_dir("repeated");
+    let mut r = recording(&[vec![1, 2, 3]]);
+    let entry = r.entries[0];
+    r.entries = vec![entry; 20_000];
+    r.footer.chunk_count = 20_000;
+    r.footer.ticks = 60_000;
+    std::fs::write(dir.join("repeated.ibfrec"), r.bytes()).unwrap();
+    let script = format!("{PRELUDE}{REPEATED}");
+    let start = Instant::now();
+    let out = python(
+        &dir,
+        "repeated.py",
+        &script,
+        &["repeated.ibfrec"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(
+        out,
+        "entries 20000 ticks [1, 2, 3] inflated 1\noverlaps 19999\nok\n",
+        "after {:?}",
+        start.elapsed()
+    );
+}
