@@ -8293,36 +8293,48 @@ class _FileReader:
         return out
 
     def _inflate(self, n, offset, head):
-        """The inflated bytes of stream n, or None (with an issue) when they cannot be had."""
+        """The inflated bytes of stream n and whether the stream is whole; a stream cut short
+        gives the bytes it inflates to (a prefix of the records, exact); None (with an
+        issue) when they cannot be had or cannot be trusted (a corrupt stream, one that
+        inflates past its raw size)."""
         z = self._FORMAT["zlib"]
         path = "%s[%d]" % (self._FORMAT["records"][z["source"]]["name"], n)
         size = self._FORMAT["records"][z["source"]]["size"]
+        start = offset + size
         stored = _file_get(head, *z["stored"])
         raw = _file_get(head, *z["raw"])
         if raw > _FILE_MAX_INFLATED:
             self._issue(offset, path, "raw size %d is past the largest this reader inflates (%d)" % (raw, _FILE_MAX_INFLATED))
             return None
-        data = self._src.read_at(offset + size, stored)
+        present = min(stored, max(self._src.size - start, 0))
+        if present < stored:
+            self._issue(start, path, "its stream of %d bytes runs past the end of the file (%d bytes): %d bytes are there" % (stored, self._src.size, present))
+        # Deflate adds at most 5 bytes per 16 KiB stored block, zlib 6: a longer stream for
+        # its raw size is not read further.
+        bound = raw + raw // 1024 + 64
+        if present > bound:
+            self._issue(start, path, "its stream of %d bytes is longer than one of %d raw bytes can be: the first %d are read" % (stored, raw, bound))
+            present = bound
+        data = self._src.read_at(start, present)
         if data is None:
-            self._issue(offset, path, "its stream of %d bytes runs past the end of the file (%d bytes)" % (stored, self._src.size))
             return None
         d = _zlib.decompressobj()
         try:
             out = d.decompress(data, raw + 1)
         except _zlib.error as e:
-            self._issue(offset + size, path, "its stream does not inflate: %s" % e)
+            self._issue(start, path, "its stream does not inflate: %s" % e)
             return None
         if len(out) > raw:
-            self._issue(offset + size, path, "its stream inflates past its raw size %d" % raw)
+            self._issue(start, path, "its stream inflates past its raw size %d" % raw)
             return None
         if not d.eof:
-            self._issue(offset + size, path, "its stream ends early (%d of %d bytes inflated)" % (len(out), raw))
-            return None
+            self._issue(start, path, "its stream ends early (%d of %d bytes inflated): the whole records in those are read" % (len(out), raw))
+            return out, False
         if d.unused_data:
-            self._issue(offset + size, path, "%d bytes follow the end of its stream" % len(d.unused_data))
+            self._issue(start, path, "%d bytes follow the end of its stream" % len(d.unused_data))
         if len(out) != raw:
-            self._issue(offset + size, path, "its stream inflates to %d bytes, its raw size says %d" % (len(out), raw))
-        return out
+            self._issue(start, path, "its stream inflates to %d bytes, its raw size says %d" % (len(out), raw))
+        return out, True
 
     def _records(self, n, offset, head):
         """Yields (key, header bytes, decoded bytes, record) of each record of stream n."""
@@ -8333,9 +8345,10 @@ class _FileReader:
         rsize = rec["size"]
         path0 = "%s[%d]" % (rec["name"], n)
         spath = "%s[%d]" % (fmt["records"][z["source"]]["name"], n)
-        raw = self._inflate(n, offset, head)
-        if raw is None:
+        inflated = self._inflate(n, offset, head)
+        if inflated is None:
             return
+        raw, whole_stream = inflated
         count = _file_get(head, *z["count"]) if z["count"] else None
         pos = 0
         prev = prev_int = None
@@ -8398,7 +8411,7 @@ class _FileReader:
             yield key, h, decoded, rec
         if pos < len(raw):
             self._issue(pos, path0, "%d bytes after the last record of the stream" % (len(raw) - pos))
-        if count is not None and i != count:
+        if count is not None and i != count and whole_stream:
             self._issue(offset, spath, "its stream holds %d records, its header says %d" % (i, count))
         bounds = z["bounds"]
         if bounds and first is not None:

@@ -11,6 +11,7 @@ mod common;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+use abi_codegen::inspect::{find_file, seek_records};
 use bridge_abi::*;
 use common::python_recording::{PRELUDE, module_dir, python, recording, write_expected};
 use common::recording::{Recording, tick_data, zlib};
@@ -70,6 +71,7 @@ for case in cases:
             if item is not None and whole(item)[1] != want.get(item[0].tick):
                 wrong.append("%s: seek_tick(%d) is not the tick written" % (" ".join(case), t))
         r.header, r.trailer, r.footer, r.chunk_index, r.marks, r.chunks
+        print("keys", " ".join(case), ":", " ".join(map(str, ticks)))
         r.check()
         assert all(isinstance(i, bridge.FileIssue) for i in r.issues)
         if r.issues:
@@ -161,6 +163,64 @@ fn cut_flipped_and_hostile_files_give_issues_or_the_documented_error_only() {
     let took = start.elapsed();
     let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
     assert!(fails.is_empty(), "{out}");
+    // Every file the reader opened hands out the ticks the inspector decodes from it.
+    let schema = common::bridge_schema();
+    let format = find_file(&schema, "ibfrec").unwrap();
+    let mut compared = 0;
+    let mut differ = Vec::new();
+    for line in out.lines().filter_map(|l| l.strip_prefix("keys ")) {
+        let (case, keys) = line
+            .split_once(" : ")
+            .unwrap_or((line.trim_end_matches(" :"), ""));
+        let words: Vec<usize> = case
+            .split(' ')
+            .skip(1)
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let mut damaged = bytes.clone();
+        if case.starts_with("cut") {
+            damaged.truncate(words[0]);
+        } else {
+            for pair in words.chunks(2) {
+                damaged[pair[0]] ^= pair[1] as u8;
+            }
+        }
+        let mut inspected = Vec::new();
+        seek_records(
+            &schema,
+            format,
+            &damaged.as_slice(),
+            (0, u64::MAX),
+            &mut |d| inspected.push(d.key.to_string()),
+        )
+        .unwrap();
+        // A cut file: the same ticks (each stream's whole records, up to the cut). A flipped
+        // one: the reader drops a stream that does not inflate whole (its adler-32 fails),
+        // where the inspector shows what inflated before the error; never a tick more.
+        let same = if case.starts_with("cut") {
+            inspected.join(" ") == keys
+        } else {
+            (keys.split(' ').filter(|k| !k.is_empty())).all(|k| inspected.iter().any(|i| i == k))
+        };
+        if !same {
+            differ.push(format!(
+                "{case}: python [{keys}], inspect [{}]",
+                inspected.join(" ")
+            ));
+        }
+        compared += 1;
+    }
+    assert!(
+        differ.is_empty(),
+        "{compared} compared, {} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+    let out: String = out
+        .lines()
+        .filter(|l| !l.starts_with("keys "))
+        .map(|l| format!("{l}\n"))
+        .collect();
     // A file cut short is never read as whole: each cut gives an issue or the error.
     assert_eq!(out.lines().nth(1), Some("cut_clean "), "{out}");
     let counts: Vec<u64> = out
