@@ -7939,8 +7939,8 @@ Snapshot.read_versioned = classmethod(read_versioned)
 # the current stream, so that a reader recovers everything flushed by walking; finish()
 # (or leaving a with block) writes the records after the streams and the last one. It
 # fills every field the format ties: expected constants, offsets, sizes, counts, totals,
-# the streams' key bounds; an index entry's other fields come from the same-named fields
-# of the record it places.
+# the streams' key bounds, a record's fields tied to its decoded struct's (`same`); an
+# index entry's other fields come from the same-named fields of the record it places.
 #
 #     import bridge
 #
@@ -8497,7 +8497,11 @@ class _FileWriter:
         self._streams = []
         self._extra = {i: [] for i in fmt["added"]}
         self._done = False
-        self._write(self._fill(0, bytearray(bytes(first))))
+        try:
+            self._write(self._fill(0, bytearray(bytes(first))))
+        except BaseException:
+            self.close()
+            raise
 
     def _fill(self, ri, buf):
         rec = self._FORMAT["records"][ri]
@@ -8526,6 +8530,12 @@ class _FileWriter:
         if len(bytes(decoded)) != enc["decoded_size"]:
             raise FileFormatError("the decoded struct is %d bytes, expected %d" % (len(bytes(decoded)), enc["decoded_size"]))
         h = self._fill(z["record"], bytearray(bytes(record)))
+        # The record's fields the format ties to the decoded struct's (`same`) come from it,
+        # unless the writer fills them itself (the data's size).
+        tied = (z["data"], z["size"], enc["kind"])
+        for d_at, d_width, r_at, r_width, text in enc["same"]:
+            if (r_at, r_width) not in tied:
+                _file_put(h, (r_at, r_width), _file_get(data, d_at, d_width), text)
         key = _file_get(h, *fmt["seek"]["key"]) if fmt["seek"] else self._pushed
         for at, width, text in z["ordered"]:
             if self._last is not None and _file_get(h, at, width) <= _file_get(self._last, at, width):

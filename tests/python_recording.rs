@@ -157,7 +157,8 @@ bridge.set_text(header, "note", "written by python")
 with bridge.IbfrecWriter(sys.argv[1], header, chunk_ticks=chunk_ticks, keyframe_every=every) as w:
     for t in sorted(want):
         data = want[t]
-        head = bridge.RecTickHeader(tick=t, frame=2 * t, host_time_ns=t * 1000 + 7)
+        # tick and frame left out: the writer takes them from the snapshot's header.
+        head = bridge.RecTickHeader(host_time_ns=t * 1000 + 7)
         head.pads[1].lx = -t
         w.push(head, bridge.Snapshot.from_buffer_copy(data[:SIZE]), data[SIZE:])
         if t % 11 == 0:
