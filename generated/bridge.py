@@ -62,6 +62,10 @@ Attaching (section "Attaching"): attach(buffer) checks a mapping (the version
 handshake, then every region table) and hands out its regions, raising AttachError, a
 ValueError, when a check fails; read_versioned(cls, data) reads an extensible record
 that another version wrote, by its producer's size.
+
+Encoded files (section "Encoded files"): a reader and a writer per file format whose
+records are encoded (IbfrecReader, IbfrecWriter), over zlib from the standard
+library; a reader raises only FileFormatError and lists what it finds wrong as FileIssues.
 """
 
 import ctypes
@@ -268,6 +272,10 @@ __all__ = [
     "ProduceError",
     "read_versioned",
     "VersionedRecord",
+    "FileFormatError",
+    "FileIssue",
+    "IbfrecReader",
+    "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -7906,4 +7914,842 @@ BridgeHeader.read_versioned = classmethod(read_versioned)
 
 
 Snapshot.read_versioned = classmethod(read_versioned)
+
+
+
+# Encoded files ---------------------------------------------------------------------------
+#
+# A reader and a writer per file format of the schema whose records are encoded:
+# IbfrecReader and IbfrecWriter (ibfrec).
+#
+# The reader opens a path, a binary file object (read and seek) or bytes. It finds every
+# record where the format says, checks each length against the file's size before reading
+# it, and lists what it finds wrong in .issues (FileIssues) rather than raising: a record
+# that does not hold its expected values is not followed, and when the records that place
+# the zlib streams are missing (a file cut short), the streams are found by walking
+# from the end of the first record. Iterating it inflates one stream at a time with zlib
+# (never past the raw size its header declares) and yields each record's header, its
+# decoded struct and the extras after it, all copies; seek_<key>(n) inflates only the
+# stream whose bounds hold n. It raises only FileFormatError (a ValueError), when the input
+# cannot be read at all (not a file, or its first record missing or wrong).
+#
+# The writer writes the first record, then one zlib stream per chunk of pushed records:
+# the first of each stream as is, then XORed with the record before it (a record as is
+# again every keyframe_every records, and whenever its length changes); flush() closes
+# the current stream, so that a reader recovers everything flushed by walking; finish()
+# (or leaving a with block) writes the records after the streams and the last one. It
+# fills every field the format ties: expected constants, offsets, sizes, counts, totals,
+# the streams' key bounds, a record's fields tied to its decoded struct's (`same`); an
+# index entry's other fields come from the same-named fields of the record it places.
+#
+#     import bridge
+#
+#     with bridge.IbfrecReader(path) as rec:
+#         for head, snapshot, extras in rec:
+#             ...
+#         one = rec.seek_tick(1000)  # None when no record has that key
+#         print(rec.issues)
+#
+#     with bridge.IbfrecWriter(path, bridge.RecFileHeader()) as w:
+#         w.push(bridge.RecTickHeader(), bridge.Snapshot(), b"extras")
+
+import os as _os
+import zlib as _zlib
+
+
+class FileFormatError(ValueError):
+    """A file that cannot be read at all, or a value a writer cannot store."""
+
+
+class FileIssue(tuple):
+    """One problem a reader found: (offset, path, message). offset is from the file's start,
+    or, with a path inside a stream, from the start of the inflated stream."""
+
+    __slots__ = ()
+
+    def __new__(cls, offset, path, message):
+        return tuple.__new__(cls, (offset, path, message))
+
+    @property
+    def offset(self):
+        return self[0]
+
+    @property
+    def path(self):
+        return self[1]
+
+    @property
+    def message(self):
+        return self[2]
+
+    def __repr__(self):
+        return "FileIssue(%d, %r, %r)" % self
+
+    def __str__(self):
+        return "%s @%#x: %s" % (self[1], self[0], self[2])
+
+
+# The largest stream a reader inflates and a writer writes, whatever a header says.
+_FILE_MAX_INFLATED = 268435456
+# The most copies of one record a reader reads from a count.
+_FILE_MAX_COPIES = 1048576
+
+
+def _file_get(buf, at, width, offset=0):
+    return int.from_bytes(buf[offset + at:offset + at + width], "little")
+
+
+def _file_put(buf, word, value, what):
+    at, width = word
+    if not 0 <= value < 1 << (8 * width):
+        raise FileFormatError("%s: %d does not fit in %d bytes" % (what, value, width))
+    buf[at:at + width] = value.to_bytes(width, "little")
+
+
+def _file_holds(bytes_, expects):
+    return all(_file_get(bytes_, at, width) == value for at, width, value in expects)
+
+
+class _FileSource:
+    """Random access to the input: a file read at ranges, or bytes."""
+
+    def __init__(self, source):
+        self.owned = None
+        self.mem = None
+        try:
+            if isinstance(source, (str, _os.PathLike)):
+                self.f = self.owned = open(source, "rb")
+            elif hasattr(source, "read") and hasattr(source, "seek"):
+                self.f = source
+            else:
+                # Bytes, or any buffer: read in place, none copied whole.
+                try:
+                    self.mem = memoryview(source).cast("B")
+                except TypeError:
+                    raise FileFormatError(
+                        "a path, a binary file object or bytes, not %s" % type(source).__name__
+                    ) from None
+                self.size = len(self.mem)
+                return
+            self.f.seek(0, 2)
+            self.size = self.f.tell()
+            if not isinstance(self.size, int):
+                raise FileFormatError("cannot tell the input's size")
+        except (OSError, ValueError, TypeError) as e:
+            if isinstance(e, FileFormatError):
+                raise
+            raise FileFormatError("cannot read the input: %s" % e) from e
+
+    def read_at(self, offset, n):
+        """The n bytes at offset, or None when they are not all there."""
+        if offset < 0 or n < 0 or offset + n > self.size:
+            return None
+        if self.mem is not None:
+            return bytes(self.mem[offset:offset + n])
+        try:
+            self.f.seek(offset)
+            out = self.f.read(n)
+        except (OSError, ValueError) as e:
+            raise FileFormatError("cannot read the input: %s" % e) from e
+        return out if isinstance(out, bytes) and len(out) == n else None
+
+    def close(self):
+        if self.owned is not None:
+            self.owned.close()
+            self.owned = None
+        if self.mem is not None:
+            self.mem.release()
+            self.mem = None
+            self.size = 0
+
+
+class _FileReader:
+    """The reader over one format (_FORMAT, set by each reader class)."""
+
+    _FORMAT = None
+
+    def __init__(self, source):
+        self._src = _FileSource(source)
+        self.issues = []
+        self._seen = set()
+        self.walked = False
+        fmt = self._FORMAT
+        self._copies = []
+        self._ends = {}
+        try:
+            for i, rec in enumerate(fmt["records"]):
+                self._copies.append(self._place(i, rec))
+            first = self._copies[0]
+            if not first or not first[0][2]:
+                raise FileFormatError(
+                    "not a `%s` file: %s" % (fmt["name"], "; ".join(str(i) for i in self.issues))
+                )
+            self._check_totals()
+            self._check_ordered()
+            self._check_overlaps()
+        except BaseException:
+            self._src.close()
+            raise
+
+    # -- placing the records, as the format says ----------------------------------------
+
+    def _issue(self, offset, path, message):
+        key = (offset, path, message)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.issues.append(FileIssue(offset, path, message))
+
+    def _field(self, ref):
+        """(value, None) of a field of the first copy of an earlier record, or (None, why)."""
+        ri, at, width = ref
+        name = self._FORMAT["records"][ri]["name"]
+        copies = self._copies[ri]
+        if not copies:
+            return None, "`%s` is missing" % name
+        if not copies[0][2]:
+            return None, "`%s` does not hold its expected values" % name
+        return _file_get(copies[0][1], at, width), None
+
+    def _missing(self, rec, why):
+        self._issue(0, rec["name"], "not found: " + why)
+        return None
+
+    def _copy_at(self, rec, offset, path):
+        data = self._src.read_at(offset, rec["size"])
+        if data is None:
+            self._issue(
+                offset,
+                path,
+                "%d bytes at %#x lie past the end of the file (%d bytes)"
+                % (rec["size"], offset, self._src.size),
+            )
+            return None
+        valid = _file_holds(data, rec["expect"])
+        if not valid:
+            self._issue(offset, path, "does not hold its expected values")
+        return (offset, data, valid)
+
+    def _place(self, ri, rec):
+        """A record's copies [(offset, bytes, valid)], or None when it cannot be found."""
+        kind = rec["place"][0]
+        if kind == "zlib":
+            return []
+        if kind == "each":
+            return self._place_each(rec)
+        if kind == "at":
+            start = rec["place"][1]
+        elif kind == "end":
+            start = self._src.size - rec["place"][1]
+            if start < 0:
+                return self._missing(
+                    rec, "the file (%d bytes) is shorter than %d bytes" % (self._src.size, rec["place"][1])
+                )
+        elif kind == "field":
+            start, why = self._field(rec["place"][1])
+            if why:
+                return self._missing(rec, why)
+        else:
+            start = self._ends.get(rec["place"][1])
+            if start is None:
+                return self._missing(rec, "`%s` is missing" % self._FORMAT["records"][rec["place"][1]]["name"])
+        count = 1
+        if rec["count"] is not None:
+            count, why = self._field(rec["count"])
+            if why:
+                return self._missing(rec, why)
+            room = max(self._src.size - start, 0) // rec["size"]
+            if count > room:
+                self._issue(
+                    start,
+                    rec["name"],
+                    "%d records of %d bytes from %#x do not fit in the file (%d whole ones do)"
+                    % (count, rec["size"], start, room),
+                )
+                count = room
+            count = min(count, _FILE_MAX_COPIES)
+        copies = []
+        for i in range(count):
+            path = rec["name"] if rec["count"] is None else "%s[%d]" % (rec["name"], i)
+            c = self._copy_at(rec, start + i * rec["size"], path)
+            if c is not None:
+                copies.append(c)
+        if rec["count"] is None and not copies:
+            return None
+        self._ends[ri] = start + count * rec["size"]
+        return copies
+
+    def _place_each(self, rec):
+        ri, at, width = rec["place"][1]
+        index = self._copies[ri]
+        if index is None or (not index and rec["walk"] is not None):
+            why = "`%s` is missing" % self._FORMAT["records"][ri]["name"]
+            if rec["walk"] is None:
+                return self._missing(rec, why)
+            return self._walk(rec, why)
+        copies = []
+        for i, (_, data, valid) in enumerate(index):
+            path = "%s[%d]" % (rec["name"], i)
+            if not valid:
+                self._issue(0, path, "not found: its index entry does not hold its expected values")
+                continue
+            c = self._copy_at(rec, _file_get(data, at, width), path)
+            if c is not None:
+                copies.append(c)
+        return copies
+
+    def _walk(self, rec, why):
+        fmt = self._FORMAT
+        origin = self._copies[rec["walk"]]
+        if not origin or not origin[0][2]:
+            return self._missing(rec, why + ", and the record to walk from too")
+        pos = origin[-1][0] + fmt["records"][rec["walk"]]["size"]
+        self.walked = True
+        self._issue(pos, rec["name"], why + ": found by walking from the end of `%s`" % fmt["records"][rec["walk"]]["name"])
+        stored = fmt["zlib"]["stored"]
+        copies = []
+        while pos < self._src.size:
+            path = "%s[%d]" % (rec["name"], len(copies))
+            if self._src.size - pos < rec["size"]:
+                self._issue(pos, path, "the walk stops: the file ends %d bytes into a record" % (self._src.size - pos))
+                break
+            c = self._copy_at(rec, pos, path)
+            if c is None or not c[2]:
+                self._issue(pos, path, "the walk stops: the bytes at %#x are not a record" % pos)
+                break
+            copies.append(c)
+            pos += rec["size"] + _file_get(c[1], *stored)
+        return copies
+
+    def _check_totals(self):
+        for total, kind, ref, text in self._FORMAT["totals"]:
+            want, why = self._field(total)
+            if why:
+                continue
+            copies = self._copies[ref[0] if kind == "sum" else ref]
+            if copies is None:
+                continue
+            if kind == "sum":
+                got = sum(_file_get(c[1], ref[1], ref[2]) for c in copies)
+            else:
+                got = len(copies)
+            if got != want:
+                holder = self._copies[total[0]][0]
+                self._issue(holder[0] + total[1], text[0], "holds %d, but %s %s %d" % (want, text[1], "sums to" if kind == "sum" else "counts", got))
+
+    def _check_ordered(self):
+        for ri, at, width, text in self._FORMAT["ordered"]:
+            prev = None
+            for offset, data, valid in self._copies[ri] or ():
+                value = _file_get(data, at, width)
+                if prev is not None and value <= prev:
+                    self._issue(offset + at, text, "%d follows %d: out of order" % (value, prev))
+                prev = value
+
+    def _check_overlaps(self):
+        """Every two records (a stream with the record it follows) that share bytes."""
+        fmt = self._FORMAT
+        z = fmt["zlib"]
+        spans = []
+        for ri, copies in enumerate(self._copies):
+            rec = fmt["records"][ri]
+            for i, (offset, data, valid) in enumerate(copies or ()):
+                if valid:
+                    end = offset + rec["size"]
+                    if ri == z["source"]:
+                        end += _file_get(data, *z["stored"])
+                    path = rec["name"] if rec["count"] is None and ri != z["source"] else "%s[%d]" % (rec["name"], i)
+                    spans.append((offset, end, path))
+        spans.sort()
+        reach = None
+        for start, end, path in spans:
+            if reach is not None and start < reach[1]:
+                self._issue(start, path, "%#x..%#x overlaps %s (%#x..%#x)" % (start, end, reach[2], reach[0], reach[1]))
+            if reach is None or end > reach[1]:
+                reach = (start, end, path)
+
+    # -- the records of the streams --------------------------------------------------------
+
+    def _single(self, ri):
+        copies = self._copies[ri]
+        if not copies or not copies[0][2]:
+            return None
+        return self._FORMAT["records"][ri]["cls"].from_buffer_copy(copies[0][1])
+
+    def _many(self, ri):
+        rec = self._FORMAT["records"][ri]
+        return [rec["cls"].from_buffer_copy(c[1]) for c in self._copies[ri] or () if c[2]]
+
+    def _streams(self):
+        """(index, offset, header bytes) of every stream header that holds its expected
+        values, each offset once (an index that names one stream many times gets it read
+        once, and the overlap reported)."""
+        z = self._FORMAT["zlib"]
+        seen = set()
+        out = []
+        for i, (offset, data, valid) in enumerate(self._copies[z["source"]] or ()):
+            if valid and offset not in seen:
+                seen.add(offset)
+                out.append((i, offset, data))
+        return out
+
+    def _inflate(self, n, offset, head):
+        """The inflated bytes of stream n and whether the stream is whole; a stream cut short
+        gives the bytes it inflates to (a prefix of the records, exact); None (with an
+        issue) when they cannot be had or cannot be trusted (a corrupt stream, one that
+        inflates past its raw size)."""
+        z = self._FORMAT["zlib"]
+        path = "%s[%d]" % (self._FORMAT["records"][z["source"]]["name"], n)
+        size = self._FORMAT["records"][z["source"]]["size"]
+        start = offset + size
+        stored = _file_get(head, *z["stored"])
+        raw = _file_get(head, *z["raw"])
+        if raw > _FILE_MAX_INFLATED:
+            self._issue(offset, path, "raw size %d is past the largest this reader inflates (%d)" % (raw, _FILE_MAX_INFLATED))
+            return None
+        present = min(stored, max(self._src.size - start, 0))
+        if present < stored:
+            self._issue(start, path, "its stream of %d bytes runs past the end of the file (%d bytes): %d bytes are there" % (stored, self._src.size, present))
+        # Deflate adds at most 5 bytes per 16 KiB stored block, zlib 6: a longer stream for
+        # its raw size is not read further.
+        bound = raw + raw // 1024 + 64
+        if present > bound:
+            self._issue(start, path, "its stream of %d bytes is longer than one of %d raw bytes can be: the first %d are read" % (stored, raw, bound))
+            present = bound
+        data = self._src.read_at(start, present)
+        if data is None:
+            return None
+        d = _zlib.decompressobj()
+        try:
+            out = d.decompress(data, raw + 1)
+        except _zlib.error as e:
+            self._issue(start, path, "its stream does not inflate: %s" % e)
+            return None
+        if len(out) > raw:
+            self._issue(start, path, "its stream inflates past its raw size %d" % raw)
+            return None
+        if not d.eof:
+            self._issue(start, path, "its stream ends early (%d of %d bytes inflated): the whole records in those are read" % (len(out), raw))
+            return out, False
+        if d.unused_data:
+            self._issue(start, path, "%d bytes follow the end of its stream" % len(d.unused_data))
+        if len(out) != raw:
+            self._issue(start, path, "its stream inflates to %d bytes, its raw size says %d" % (len(out), raw))
+        return out, True
+
+    def _records(self, n, offset, head):
+        """Yields (key, header bytes, decoded bytes, record) of each record of stream n."""
+        fmt = self._FORMAT
+        z = fmt["zlib"]
+        enc = z["encoding"]
+        rec = fmt["records"][z["record"]]
+        rsize = rec["size"]
+        path0 = "%s[%d]" % (rec["name"], n)
+        spath = "%s[%d]" % (fmt["records"][z["source"]]["name"], n)
+        inflated = self._inflate(n, offset, head)
+        if inflated is None:
+            return
+        raw, whole_stream = inflated
+        count = _file_get(head, *z["count"]) if z["count"] else None
+        pos = 0
+        prev = prev_int = None
+        i = 0
+        first = last = None
+        while pos < len(raw) and (count is None or i < count):
+            path = "%s[%d]" % (path0, i)
+            if len(raw) - pos < rsize:
+                self._issue(pos, path, "the stream ends %d bytes into a record" % (len(raw) - pos))
+                pos = len(raw)
+                break
+            h = raw[pos:pos + rsize]
+            data_size = _file_get(h, *z["data"]) if z["data"] else 0
+            whole = _file_get(h, *z["size"]) if z["size"] else rsize + data_size
+            if whole != rsize + data_size:
+                self._issue(pos, path, "size %d, but the record and its data are %d bytes" % (whole, rsize + data_size))
+                pos = len(raw)
+                break
+            if pos + whole > len(raw):
+                self._issue(pos, path, "its %d bytes run past the end of the stream" % whole)
+                pos = len(raw)
+                break
+            data = raw[pos + rsize:pos + whole]
+            key = _file_get(h, *fmt["seek"]["key"]) if fmt["seek"] else i
+            first = key if first is None else first
+            last = key
+            step = enc["steps"].get(_file_get(h, *enc["kind"]))
+            decoded = None
+            if step is None:
+                self._issue(pos, path, "kind %d is not one the format lists" % _file_get(h, *enc["kind"]))
+            elif step == "plain":
+                decoded = data
+            elif prev is None:
+                self._issue(pos, path, "encoded against the record before it, and none decoded before it in its stream")
+            elif len(prev) != len(data):
+                self._issue(pos, path, "data of %d bytes encoded against %d bytes before it" % (len(data), len(prev)))
+            else:
+                # XOR as one integer; the previous record's is kept from its own decoding.
+                if prev_int is None:
+                    prev_int = int.from_bytes(prev, "little")
+                prev_int ^= int.from_bytes(data, "little")
+                decoded = prev_int.to_bytes(len(data), "little")
+            if step != "xor" or decoded is None:
+                prev_int = None
+            prev = decoded
+            pos += whole
+            i += 1
+            if decoded is None:
+                continue
+            if len(decoded) < enc["decoded_size"]:
+                self._issue(pos - whole, path, "%d bytes of data, shorter than the decoded struct (%d)" % (len(decoded), enc["decoded_size"]))
+                continue
+            if not _file_holds(decoded, enc["expect"]):
+                self._issue(pos - whole, path, "the decoded struct does not hold its expected values")
+            for d_at, d_width, r_at, r_width, text in enc["same"]:
+                if _file_get(decoded, d_at, d_width) != _file_get(h, r_at, r_width):
+                    self._issue(pos - whole, path, "%s does not hold: %s is %d, %s is %d" % (
+                        text, text.split(" = ")[0], _file_get(decoded, d_at, d_width),
+                        text.split(" = ")[-1], _file_get(h, r_at, r_width)))
+            yield key, h, decoded, rec
+        if pos < len(raw):
+            self._issue(pos, path0, "%d bytes after the last record of the stream" % (len(raw) - pos))
+        if count is not None and i != count and whole_stream:
+            self._issue(offset, spath, "its stream holds %d records, its header says %d" % (i, count))
+        bounds = z["bounds"]
+        if bounds and first is not None:
+            for word, want, which in ((bounds[0], first, "first"), (bounds[1], last, "last")):
+                if _file_get(head, *word) != want:
+                    self._issue(offset + word[0], spath, "its %s key says %d, its records %s with %d" % (which, _file_get(head, *word), "start" if which == "first" else "end", want))
+
+    def _yield(self, h, decoded, rec):
+        cls = self._FORMAT["zlib"]["encoding"]["cls"]
+        size = self._FORMAT["zlib"]["encoding"]["decoded_size"]
+        return (rec["cls"].from_buffer_copy(h), cls.from_buffer_copy(decoded[:size]), decoded[size:])
+
+    def __iter__(self):
+        ordered = self._FORMAT["zlib"]["ordered"]
+        source = self._FORMAT["records"][self._FORMAT["zlib"]["source"]]["name"]
+        prev = [None] * len(ordered)
+        for n, offset, head in self._streams():
+            for key, h, decoded, rec in self._records(n, offset, head):
+                for i, (at, width, text) in enumerate(ordered):
+                    value = _file_get(h, at, width)
+                    if prev[i] is not None and value <= prev[i]:
+                        self._issue(offset, "%s[%d]" % (source, n), "%s %d follows %d: out of order" % (text, value, prev[i]))
+                    prev[i] = value
+                yield self._yield(h, decoded, rec)
+
+    def _seek(self, key):
+        bounds = self._FORMAT["zlib"]["bounds"]
+        for n, offset, head in self._streams():
+            if bounds and not _file_get(head, *bounds[0]) <= key <= _file_get(head, *bounds[1]):
+                continue
+            for k, h, decoded, rec in self._records(n, offset, head):
+                if k == key:
+                    return self._yield(h, decoded, rec)
+            if bounds:
+                return None
+        return None
+
+    def check(self):
+        """Replays every record (one stream in memory at a time) and returns .issues."""
+        for _ in self:
+            pass
+        return self.issues
+
+    def close(self):
+        self._src.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class _FileWriter:
+    """The writer of one format (_FORMAT, set by each writer class)."""
+
+    _FORMAT = None
+
+    def __init__(self, target, first, chunk_records, keyframe_every):
+        fmt = self._FORMAT
+        if chunk_records is not None and chunk_records < 1:
+            raise FileFormatError("chunk_%s must be at least 1" % fmt["records"][fmt["zlib"]["record"]]["name"])
+        if keyframe_every is not None and keyframe_every < 1:
+            raise FileFormatError("keyframe_every must be at least 1")
+        self._chunk = chunk_records or fmt["chunk_default"]
+        self._every = keyframe_every
+        self._owned = None
+        try:
+            if isinstance(target, (str, _os.PathLike)):
+                self._f = self._owned = open(target, "wb")
+            else:
+                self._f = target
+        except OSError as e:
+            raise FileFormatError("cannot open the output: %s" % e) from e
+        self._pos = 0
+        self._raw = bytearray()
+        self._count = 0
+        self._bounds = None
+        self._prev = None
+        self._pushed = 0
+        self._last = None
+        self._streams = []
+        self._extra = {i: [] for i in fmt["added"]}
+        self._done = False
+        try:
+            self._write(self._fill(0, bytearray(bytes(first))))
+        except BaseException:
+            self.close()
+            raise
+
+    def _fill(self, ri, buf):
+        rec = self._FORMAT["records"][ri]
+        if len(buf) != rec["size"]:
+            raise FileFormatError("%s: %d bytes, expected %d" % (rec["name"], len(buf), rec["size"]))
+        for at, width, value in rec["expect"]:
+            _file_put(buf, (at, width), value, rec["name"])
+        return buf
+
+    def _write(self, data):
+        try:
+            self._f.write(data)
+        except OSError as e:
+            raise FileFormatError("cannot write: %s" % e) from e
+        self._pos += len(data)
+
+    def push(self, record, decoded, extras=b""):
+        """Appends one record with its decoded struct and extras."""
+        if self._done:
+            raise FileFormatError("finished")
+        fmt = self._FORMAT
+        z = fmt["zlib"]
+        enc = z["encoding"]
+        rec = fmt["records"][z["record"]]
+        data = bytes(decoded) + bytes(extras)
+        if len(bytes(decoded)) != enc["decoded_size"]:
+            raise FileFormatError("the decoded struct is %d bytes, expected %d" % (len(bytes(decoded)), enc["decoded_size"]))
+        h = self._fill(z["record"], bytearray(bytes(record)))
+        # The record's fields the format ties to the decoded struct's (`same`) come from it,
+        # unless the writer fills them itself (the data's size).
+        tied = (z["data"], z["size"], enc["kind"])
+        for d_at, d_width, r_at, r_width, text in enc["same"]:
+            if (r_at, r_width) not in tied:
+                _file_put(h, (r_at, r_width), _file_get(data, d_at, d_width), text)
+        key = _file_get(h, *fmt["seek"]["key"]) if fmt["seek"] else self._pushed
+        for at, width, text in z["ordered"]:
+            if self._last is not None and _file_get(h, at, width) <= _file_get(self._last, at, width):
+                raise FileFormatError("%s %d after %d: it must increase" % (text, _file_get(h, at, width), _file_get(self._last, at, width)))
+        plain = (
+            self._prev is None
+            or len(self._prev) != len(data)
+            or (self._every is not None and self._pushed % self._every == 0)
+        )
+        if z["data"]:
+            _file_put(h, z["data"], len(data), "data size")
+        if z["size"]:
+            _file_put(h, z["size"], rec["size"] + len(data), "record size")
+        _file_put(h, enc["kind"], enc["plain"] if plain else enc["xor"], "kind")
+        if plain:
+            stored = data
+        else:
+            stored = (int.from_bytes(data, "little") ^ int.from_bytes(self._prev, "little")).to_bytes(len(data), "little")
+        if len(self._raw) + len(h) + len(stored) > _FILE_MAX_INFLATED and self._count:
+            self._close_chunk()
+            return self.push(record, decoded, extras)
+        self._raw += h
+        self._raw += stored
+        self._prev = data
+        self._count += 1
+        self._pushed += 1
+        self._last = bytes(h)
+        self._bounds = (key if self._bounds is None else self._bounds[0], key)
+        if self._count >= self._chunk:
+            self._close_chunk()
+
+    def _close_chunk(self):
+        if not self._count:
+            return
+        fmt = self._FORMAT
+        z = fmt["zlib"]
+        head = self._fill(z["source"], bytearray(fmt["records"][z["source"]]["size"]))
+        stream = _zlib.compress(bytes(self._raw))
+        _file_put(head, z["stored"], len(stream), "stored size")
+        _file_put(head, z["raw"], len(self._raw), "raw size")
+        if z["count"]:
+            _file_put(head, z["count"], self._count, "record count")
+        if z["bounds"]:
+            _file_put(head, z["bounds"][0], self._bounds[0], "first key")
+            _file_put(head, z["bounds"][1], self._bounds[1], "last key")
+        self._streams.append((self._pos, bytes(head)))
+        self._write(bytes(head) + stream)
+        self._raw = bytearray()
+        self._count = 0
+        self._bounds = None
+        self._prev = None
+
+    def flush(self):
+        """Closes the current stream and flushes the file: a reader finds every record
+        pushed so far, by walking if the writer never finishes."""
+        self._close_chunk()
+        try:
+            self._f.flush()
+        except OSError as e:
+            raise FileFormatError("cannot flush: %s" % e) from e
+
+    def _add(self, ri, record):
+        if self._done:
+            raise FileFormatError("finished")
+        self._extra[ri].append(self._fill(ri, bytearray(bytes(record))))
+
+    def _finish(self, given):
+        if self._done:
+            return
+        fmt = self._FORMAT
+        self._close_chunk()
+        records = fmt["records"]
+        copies = {}
+        for ri, buf in given.items():
+            copies[ri] = [self._fill(ri, bytearray(bytes(buf)) if buf is not None else bytearray(records[ri]["size"]))]
+        index = fmt["index"]
+        copies[index["record"]] = []
+        for offset, head in self._streams:
+            entry = self._fill(index["record"], bytearray(records[index["record"]]["size"]))
+            _file_put(entry, index["offset"], offset, "offset")
+            for e_word, s_word in index["same"]:
+                _file_put(entry, e_word, _file_get(head, *s_word), "index entry")
+            copies[index["record"]].append(entry)
+        for ri, bufs in self._extra.items():
+            copies[ri] = bufs
+        copies[fmt["zlib"]["source"]] = [h for _, h in self._streams]
+        # Where each record after the streams goes, then every field that says so.
+        at = self._pos
+        where = {}
+        for ri in fmt["tail"]:
+            where[ri] = at
+            at += records[ri]["size"] * len(copies[ri])
+        for ri, counter in fmt["counts"]:
+            _file_put(copies[counter[0]][0], counter[1:], len(copies[ri]), records[ri]["name"] + " count")
+        for ri, holder in fmt["offsets"]:
+            _file_put(copies[holder[0]][0], holder[1:], where[ri], records[ri]["name"] + " offset")
+        for total, kind, ref, text in fmt["totals"]:
+            if kind == "sum":
+                value = sum(_file_get(c, ref[1], ref[2]) for c in copies[ref[0]])
+            else:
+                value = len(copies[ref])
+            _file_put(copies[total[0]][0], total[1:], value, text[0])
+        self._write(b"".join(bytes(c) for ri in fmt["tail"] for c in copies[ri]))
+        self._done = True
+        try:
+            self._f.flush()
+        except OSError as e:
+            raise FileFormatError("cannot flush: %s" % e) from e
+        self.close()
+
+    def close(self):
+        """Closes the file the writer opened (a file object given stays open); without
+        finish(), what was flushed stays readable by walking."""
+        if self._owned is not None:
+            self._owned.close()
+            self._owned = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        if exc_type is None:
+            self.finish()
+        else:
+            self.close()
+        return False
+
+
+_IBFREC_FORMAT = {
+    "name": "ibfrec",
+    "records": [
+        {"name": "header", "cls": RecFileHeader, "size": 512, "place": ("at", 0), "count": None, "walk": None, "expect": ((0, 4, 1380336201), (4, 2, 1))},  # 0
+        {"name": "trailer", "cls": RecTrailer, "size": 16, "place": ("end", 16), "count": None, "walk": None, "expect": ((12, 4, 1162232393),)},  # 1
+        {"name": "footer", "cls": RecFooter, "size": 48, "place": ("field", (1, 0, 8)), "count": None, "walk": None, "expect": ((0, 4, 1480999497),)},  # 2
+        {"name": "chunk_index", "cls": RecChunkEntry, "size": 24, "place": ("after", 2), "count": (2, 4, 4), "walk": None, "expect": ()},  # 3
+        {"name": "marks", "cls": RecMark, "size": 16, "place": ("after", 3), "count": (2, 8, 4), "walk": None, "expect": ()},  # 4
+        {"name": "chunks", "cls": RecChunkHeader, "size": 32, "place": ("each", (3, 0, 8)), "count": None, "walk": 0, "expect": ((0, 4, 1128677961),)},  # 5
+        {"name": "ticks", "cls": RecTickHeader, "size": 136, "place": ("zlib",), "count": None, "walk": None, "expect": ()},  # 6
+    ],
+    "zlib": {"source": 5, "record": 6, "stored": (4, 4), "raw": (8, 4), "count": (12, 4), "size": (0, 4), "data": (4, 4), "bounds": ((16, 8), (24, 8)), "ordered": [(16, 8, "tick")],
+        "encoding": {"kind": (8, 1), "steps": {1: "plain", 2: "xor"}, "plain": 1, "xor": 2, "cls": Snapshot, "decoded_size": 12104, "expect": [(0, 4, 1397113417)], "same": [(24, 8, 16, 8, "header.tick = tick"), (16, 8, 24, 8, "header.frame = frame"), (8, 4, 4, 4, "header.size = data_size")]}},
+    "seek": {"key": (16, 8)},
+    "ordered": [],
+    "totals": [((2, 16, 8), "sum", (5, 12, 4), ("footer.ticks", "chunks.tick_count")), ((2, 4, 4), "count", 5, ("footer.chunk_count", "chunks"))],
+    "chunk_default": 256,
+    "index": {"record": 3, "offset": (0, 8), "same": [((8, 8), (16, 8)), ((16, 8), (24, 8))]},
+    "added": [4],
+    "tail": [2, 3, 4, 1],
+    "counts": [(3, (2, 4, 4)), (4, (2, 8, 4))],
+    "offsets": [(2, (1, 0, 8))],
+}
+
+
+class IbfrecReader(_FileReader):
+    """Reads a `ibfrec` file: A .ibfrec recording: the header, zlib chunks of tick records, then the footer's index and marks, and the trailer that points at the footer.
+
+    Opened from a path, a binary file object or bytes; iterating it yields
+    (RecTickHeader, Snapshot, bytes) per record (copies), seek_tick(key) one
+    (or None); .issues lists what is wrong. Raises FileFormatError only."""
+
+    _FORMAT = _IBFREC_FORMAT
+
+    @property
+    def header(self):
+        """The `header` record (RecFileHeader, None when missing or wrong)."""
+        return self._single(0)
+
+    @property
+    def trailer(self):
+        """The `trailer` record (RecTrailer, None when missing or wrong)."""
+        return self._single(1)
+
+    @property
+    def footer(self):
+        """The `footer` record (RecFooter, None when missing or wrong)."""
+        return self._single(2)
+
+    @property
+    def chunk_index(self):
+        """The `chunk_index` records (RecChunkEntry, a list)."""
+        return self._many(3)
+
+    @property
+    def marks(self):
+        """The `marks` records (RecMark, a list)."""
+        return self._many(4)
+
+    @property
+    def chunks(self):
+        """The `chunks` records (RecChunkHeader, a list)."""
+        return self._many(5)
+
+    def seek_tick(self, key):
+        """The record whose tick is key, decoded, or None; inflates only the stream
+        whose bounds hold it."""
+        return self._seek(key)
+
+
+class IbfrecWriter(_FileWriter):
+    """Writes a `ibfrec` file: IbfrecWriter(target, header, chunk_ticks=None,
+    keyframe_every=None), then push() each record, finish() (or leave the with block)."""
+
+    _FORMAT = _IBFREC_FORMAT
+
+    def __init__(self, target, header, chunk_ticks=None, keyframe_every=None):
+        _FileWriter.__init__(self, target, header, chunk_ticks, keyframe_every)
+
+    def add_marks(self, record):
+        """Adds one RecMark record, written by finish()."""
+        self._add(4, record)
+
+    def finish(self, footer=None, trailer=None):
+        """Closes the last stream and writes footer, trailer and the records after the
+        streams, filling every field the format ties; the fields it does not tie come from
+        the records given (zeros when none)."""
+        self._finish({ 2: footer, 1: trailer })
 

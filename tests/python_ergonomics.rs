@@ -555,6 +555,7 @@ fn stub_schemas() -> Vec<(String, String)> {
         "markdown",
         "layout",
         "protocols",
+        "recording",
     ] {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures").join(folder))
             .expect("a fixture folder")

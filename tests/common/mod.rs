@@ -7,6 +7,7 @@ pub mod protocol_clients;
 pub mod protocol_host;
 pub mod protocol_hostile;
 pub mod protocol_peer;
+pub mod python_recording;
 pub mod random_schema;
 pub mod readme;
 pub mod recording;

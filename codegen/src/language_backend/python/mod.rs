@@ -30,6 +30,7 @@ mod docstring;
 mod literals;
 mod live;
 mod names;
+mod recording;
 mod repr;
 mod structs;
 mod stub;
@@ -48,6 +49,7 @@ use docstring::{DocEntry, Docstring, since_note};
 use literals::{escape_comment_lines, escape_docstring_line, escape_docstring_lines};
 use live::{LiveSection, render_live};
 use names::Names;
+use recording::{RecordingSection, render_recording};
 use repr::ENUM_PROPERTY_SUFFIX;
 use structs::{StructContext, compute_struct_context};
 
@@ -88,6 +90,8 @@ struct ModuleContext<'a> {
     live: Option<&'a LiveSection>,
     /// The attach section (`attach.rs`); none without handshakes and layouts.
     attach: Option<&'a AttachSection>,
+    /// The recordings section (`recording.rs`); none without encoded file formats.
+    recording: Option<&'a RecordingSection>,
 }
 
 /// Names for the usage examples of the module docstring, taken from this schema.
@@ -133,7 +137,7 @@ struct MemberContext {
 /// Renders the Python module of `schema`. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let (names, live, attach) = sections(schema)?;
+    let (names, live, attach, recording) = sections(schema)?;
     let mut context = compute_module_context(schema, &names, source);
     if let Some(live) = &live {
         context.all.extend(live.exports.iter().map(String::as_str));
@@ -145,6 +149,12 @@ pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderErro
             .extend(attach.exports.iter().map(String::as_str));
         context.attach = Some(attach);
     }
+    if let Some(recording) = &recording {
+        context
+            .all
+            .extend(recording.exports.iter().map(String::as_str));
+        context.recording = Some(recording);
+    }
     COMPILED.render(context)
 }
 
@@ -152,19 +162,30 @@ pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderErro
 /// sections the module is rendered from. `source` is the schema's file name for the
 /// generated-file line.
 pub fn render_python_stub(schema: &Schema, source: &str) -> Result<String, RenderError> {
-    let (names, live, attach) = sections(schema)?;
-    stub::render_stub(schema, source, &names, live, attach)
+    let (names, live, attach, recording) = sections(schema)?;
+    stub::render_stub(schema, source, &names, live, attach, recording)
 }
 
-/// The module's names, and its live and attach sections (rendered, with the contexts they
-/// were rendered from): what the module and its stub are both made of.
-fn sections(
-    schema: &Schema,
-) -> Result<(Names, Option<LiveSection>, Option<AttachSection>), RenderError> {
+/// The module's sections.
+type Sections = (
+    Names,
+    Option<LiveSection>,
+    Option<AttachSection>,
+    Option<RecordingSection>,
+);
+
+/// The module's names, and its live, attach and recordings sections (rendered, with the
+/// contexts they were rendered from): what the module and its stub are both made of.
+fn sections(schema: &Schema) -> Result<Sections, RenderError> {
     let names = Names::new(&schema.abi);
     let live = render_live(schema, &names)?;
     let attach = render_attach(schema, &names, live.as_ref())?;
-    Ok((names, live, attach))
+    let taken: Vec<String> = (live.iter().flat_map(|l| l.exports.iter()))
+        .chain(attach.iter().flat_map(|a| a.exports.iter()))
+        .cloned()
+        .collect();
+    let recording = render_recording(schema, &names, &taken)?;
+    Ok((names, live, attach, recording))
 }
 
 fn compute_module_context<'a>(
@@ -276,6 +297,7 @@ fn compute_module_context<'a>(
         structs,
         live: None,
         attach: None,
+        recording: None,
     }
 }
 

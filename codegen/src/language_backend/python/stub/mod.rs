@@ -10,6 +10,7 @@
 mod attach;
 mod live;
 mod protocols;
+mod recording;
 mod types;
 
 use std::fmt::Write as _;
@@ -18,6 +19,7 @@ use super::attach::AttachSection;
 use super::literals::python_int_literal;
 use super::live::LiveSection;
 use super::names::{Names, python_field_alias};
+use super::recording::RecordingSection;
 use super::repr::repr_context;
 use crate::ir::names::upper;
 use crate::ir::{Abi, Elem, EnumKind};
@@ -33,6 +35,7 @@ pub(super) fn render_stub(
     names: &Names,
     live: Option<LiveSection>,
     attach: Option<AttachSection>,
+    recording: Option<RecordingSection>,
 ) -> Result<String, RenderError> {
     let abi = &schema.abi;
     let live = live
@@ -102,6 +105,9 @@ pub(super) fn render_stub(
     if let Some(attach) = &attach {
         attach.write(&mut out);
     }
+    if let Some(recording) = &recording {
+        recording::write_recording(&mut out, &recording.context);
+    }
     let mut stub = String::with_capacity(out.len() + 512);
     // Writing to a String cannot fail.
     let _ = writeln!(stub, "# {}", generated_line(source));
@@ -122,6 +128,9 @@ pub(super) fn render_stub(
         "import ctypes\nimport enum\nfrom collections.abc import Iterator\n\
          from typing import Any, ClassVar, Final, Generic, TypeVar, overload\n\n"
     });
+    if recording.is_some() {
+        stub.push_str("import os\nfrom typing import IO\n\n");
+    }
     if out.contains("Callable[") {
         stub.push_str("from collections.abc import Callable\n\n");
     }
