@@ -210,9 +210,36 @@ impl DecodedChunk {
     }
 }
 
-/// Inflates `stored` into at most `raw` bytes; `Err` says why the stream is not exactly a
-/// complete stream of `raw` bytes that uses all of `stored` (what was inflated is kept).
-fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), String> {
+/// Why a stream is not exactly a complete stream of `raw` bytes that uses all of `stored`.
+struct InflateError {
+    message: String,
+    /// Whether the bytes inflated can be trusted: only when the stream ended with its
+    /// checksum verified. A damaged stream inflates to garbage before its checksum fails,
+    /// and one cut short was never checked.
+    keep: bool,
+}
+
+impl InflateError {
+    /// A stream that ended with its checksum verified, but not as its header says.
+    fn kept(message: String) -> Self {
+        InflateError {
+            message,
+            keep: true,
+        }
+    }
+}
+
+impl From<String> for InflateError {
+    fn from(message: String) -> Self {
+        InflateError {
+            message,
+            keep: false,
+        }
+    }
+}
+
+/// Inflates `stored` into at most `raw` bytes (what was inflated is kept in `out`).
+fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), InflateError> {
     out.clear();
     // raw <= raw_cap(stored) <= MAX_RAW was checked by parse_chunk_header.
     out.reserve_exact(raw as usize + 1);
@@ -222,9 +249,9 @@ fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), String> {
         let result = z.decompress_vec(&stored[in_before as usize..], out, FlushDecompress::Finish);
         if out.len() as u64 > raw {
             out.truncate(raw as usize);
-            return Err(format!(
+            return Err(InflateError::from(format!(
                 "it inflates to more than the {raw} bytes its header says"
-            ));
+            )));
         }
         match result {
             Ok(Status::StreamEnd)
@@ -233,26 +260,33 @@ fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), String> {
                 return Ok(());
             }
             Ok(Status::StreamEnd) if out.len() as u64 != raw => {
-                return Err(format!(
+                return Err(InflateError::kept(format!(
                     "it inflates to {} bytes, not the {raw} its header says",
                     out.len()
-                ));
+                )));
             }
             Ok(Status::StreamEnd) => {
                 let extra = stored.len() - z.total_in() as usize;
-                return Err(format!("{extra} bytes follow the end of its zlib stream"));
+                return Err(InflateError::kept(format!(
+                    "{extra} bytes follow the end of its zlib stream"
+                )));
             }
-            Err(e) => return Err(format!("its zlib stream is damaged: {e}")),
+            Err(e) => {
+                return Err(InflateError {
+                    message: format!("its zlib stream is damaged ({e})"),
+                    keep: false,
+                });
+            }
             Ok(_) if z.total_in() == in_before && z.total_out() == out_before => {
-                return Err(format!(
+                return Err(InflateError::from(format!(
                     "its zlib stream ends early, after {} bytes inflated",
                     out.len()
-                ));
+                )));
             }
             Ok(_) if out.len() == out.capacity() => {
-                return Err(format!(
+                return Err(InflateError::from(format!(
                     "it inflates to more than the {raw} bytes its header says"
-                ));
+                )));
             }
             Ok(_) => {}
         }
@@ -276,8 +310,14 @@ pub fn decode_chunk(
         issues.push(Issue::new(kind, at, message));
     };
     out.records.clear();
-    if let Err(why) = inflate(stored, info.raw, &mut out.bytes) {
-        issue(issues, IssueKind::Inflate, why);
+    if let Err(e) = inflate(stored, info.raw, &mut out.bytes) {
+        if !e.keep {
+            let message = format!("{}: none of its records is read", e.message);
+            issue(issues, IssueKind::Inflate, message);
+            out.bytes.clear();
+            return last_key;
+        }
+        issue(issues, IssueKind::Inflate, e.message);
     }
     let r = &spec.record;
     let buf = &mut out.bytes;

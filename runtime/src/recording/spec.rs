@@ -98,6 +98,11 @@ impl RecordSpec {
         self.steps.iter().find(|(v, _)| *v == kind).map(|(_, s)| *s)
     }
 
+    /// The key of a record whose struct is `record`.
+    pub fn key_of(&self, record: &[u8]) -> Option<u64> {
+        self.key.read(record)
+    }
+
     /// The kind value written for `step`.
     pub fn kind_of(&self, step: Step) -> Option<u64> {
         self.steps.iter().find(|(_, s)| *s == step).map(|(v, _)| *v)
