@@ -7772,6 +7772,16 @@ pub mod recording {
         index: rec::IndexSpec {
             table: 0,
             offset: rec::Field { offset: 0, width: 8 },
+            copies: &[
+                (
+                    rec::Field { offset: 8, width: 8 },
+                    rec::Field { offset: 16, width: 8 },
+                ),
+                (
+                    rec::Field { offset: 16, width: 8 },
+                    rec::Field { offset: 24, width: 8 },
+                ),
+            ],
         },
         chunk: rec::ChunkSpec {
             part: rec::Part {
@@ -7815,6 +7825,14 @@ pub mod recording {
             },
             rec::Total::Count {
                 total: rec::Field { offset: 4, width: 4 },
+            },
+            rec::Total::First {
+                total: rec::Field { offset: 24, width: 8 },
+                of: rec::Field { offset: 16, width: 8 },
+            },
+            rec::Total::Last {
+                total: rec::Field { offset: 32, width: 8 },
+                of: rec::Field { offset: 16, width: 8 },
             },
         ],
     };

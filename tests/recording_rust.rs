@@ -113,9 +113,9 @@ fn write(n: u64, finish: bool) -> Vec<u8> {
             }
         }
         if finish {
+            // The counts, totals and first and last ticks are the writer's to fill.
             let footer = RecFooter {
-                first_tick: 1,
-                last_tick: n,
+                dropped: 2,
                 ..Default::default()
             };
             w.finish(&footer).unwrap();
@@ -169,6 +169,7 @@ fn a_written_recording_replays_tick_for_tick_with_its_marks_and_totals() {
     assert_eq!(footer.ticks, ticks.len() as u64);
     assert_eq!(footer.chunk_count as usize, ticks.len().div_ceil(16));
     assert_eq!((footer.first_tick, footer.last_tick), (1, 300));
+    assert_eq!(footer.dropped, 2);
     assert_eq!(
         reader.marks(),
         (0..6)
@@ -182,6 +183,10 @@ fn a_written_recording_replays_tick_for_tick_with_its_marks_and_totals() {
     let index = reader.chunk_index();
     assert_eq!(index.len(), chunks.len());
     assert_eq!(index[0].offset, 512);
+    // The index repeats each chunk's ticks (`indexed`), filled by the writer.
+    for (e, c) in index.iter().zip(&chunks) {
+        assert_eq!((e.first_tick, e.last_tick), (c.first_tick, c.last_tick));
+    }
     let header = reader.header().unwrap();
     assert_eq!((header.magic, header.format), (REC_MAGIC, REC_FORMAT));
     assert_eq!(header.note_str(), Ok("recording_rust"));

@@ -51,6 +51,8 @@ pub struct RecordPlan {
 pub enum TotalPlan {
     Sum { total: FieldPlan, of: FieldPlan },
     Count { total: FieldPlan },
+    First { total: FieldPlan, of: FieldPlan },
+    Last { total: FieldPlan, of: FieldPlan },
 }
 
 /// One format's recording spec.
@@ -65,6 +67,8 @@ pub struct RecordingPlan {
     pub tables: Vec<TablePlan>,
     pub index: usize,
     pub index_offset: FieldPlan,
+    /// Fields of an index row that repeat fields of the chunk header it places.
+    pub index_copies: Vec<(FieldPlan, FieldPlan)>,
     pub chunk: PartPlan,
     pub stored: FieldPlan,
     pub raw: FieldPlan,
@@ -178,6 +182,14 @@ fn plan_recording(schema: &Schema, f: &FileFormat) -> Option<RecordingPlan> {
             TotalOf::Count(r) if *r == chunk_r => Some(TotalPlan::Count {
                 total: field(&t.total.field),
             }),
+            TotalOf::First(of) if of.record == ri => Some(TotalPlan::First {
+                total: field(&t.total.field),
+                of: field(&of.field),
+            }),
+            TotalOf::Last(of) if of.record == ri => Some(TotalPlan::Last {
+                total: field(&t.total.field),
+                of: field(&of.field),
+            }),
             _ => None,
         })
         .collect();
@@ -207,6 +219,11 @@ fn plan_recording(schema: &Schema, f: &FileFormat) -> Option<RecordingPlan> {
         tables,
         index,
         index_offset: field(index_offset),
+        index_copies: f.records[chunk_r]
+            .indexed
+            .iter()
+            .map(|x| (field(&x.entry), field(&x.record)))
+            .collect(),
         chunk: part(schema, f, chunk_r),
         stored: field(&z.stored),
         raw: field(&z.raw),

@@ -135,6 +135,21 @@ impl<R: Read + Seek> Reader<R> {
             read_at(&mut self.src, at, size as usize, &mut head).map_err(|e| io(e, at))?;
             let chunk =
                 parse_chunk_header(spec, &head, at, footer_at).map_err(|i| (i, footer_at))?;
+            let row = &self.tables[spec.index.table][i * index.size..(i + 1) * index.size];
+            for (entry, field) in spec.index.copies {
+                let (e, c) = (entry.read(row), field.read(&chunk.header));
+                if e != c {
+                    let message = format!(
+                        "{}[{i}]: the field at +{} holds {}, its chunk's at +{} {}",
+                        index.name,
+                        entry.offset,
+                        e.unwrap_or(0),
+                        field.offset,
+                        c.unwrap_or(0)
+                    );
+                    self.issues.push(Issue::new(IssueKind::Footer, at, message));
+                }
+            }
             end_of_last = chunk.end();
             self.chunks.push(chunk);
         }
@@ -181,8 +196,8 @@ impl<R: Read + Seek> Reader<R> {
 
     fn check_totals(&mut self) {
         let Some(footer) = &self.footer else { return };
-        for total in self.spec.totals {
-            let (field, want) = match *total {
+        for t in self.spec.totals {
+            let (field, want) = match *t {
                 Total::Sum { total, of } => (
                     total,
                     self.chunks
@@ -191,6 +206,19 @@ impl<R: Read + Seek> Reader<R> {
                         .fold(0u64, u64::wrapping_add),
                 ),
                 Total::Count { total } => (total, self.chunks.len() as u64),
+                // Of the key, the chunks' bounds say; of another field, only a replay would.
+                Total::First { total, of } | Total::Last { total, of }
+                    if of == self.spec.record.key && self.spec.chunk.bounds.is_some() =>
+                {
+                    let first = matches!(t, Total::First { .. });
+                    let bound = if first {
+                        self.chunks.first().and_then(|c| c.bounds).map(|b| b.0)
+                    } else {
+                        self.chunks.last().and_then(|c| c.bounds).map(|b| b.1)
+                    };
+                    (total, bound.unwrap_or(0))
+                }
+                Total::First { .. } | Total::Last { .. } => continue,
             };
             let got = field.read(footer).unwrap_or(0);
             if got != want {

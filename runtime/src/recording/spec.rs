@@ -43,6 +43,8 @@ pub struct IndexSpec {
     pub table: usize,
     /// The row's field holding its chunk's offset from the file's start.
     pub offset: Field,
+    /// Fields of the row that repeat fields of the chunk header it places (row, chunk).
+    pub copies: &'static [(Field, Field)],
 }
 
 /// A chunk: a header record, then a zlib stream of records.
@@ -109,7 +111,7 @@ impl RecordSpec {
     }
 }
 
-/// A footer field that must equal a fact of the chunks.
+/// A footer field that must equal a fact of the chunks or of the records.
 #[derive(Debug, Clone, Copy)]
 pub enum Total {
     /// The sum of a chunk header field over every chunk.
@@ -123,6 +125,20 @@ pub enum Total {
     Count {
         /// The footer's field.
         total: Field,
+    },
+    /// A field of the file's first record (0 without records).
+    First {
+        /// The footer's field.
+        total: Field,
+        /// The record's field.
+        of: Field,
+    },
+    /// A field of the file's last record (0 without records).
+    Last {
+        /// The footer's field.
+        total: Field,
+        /// The record's field.
+        of: Field,
     },
 }
 

@@ -28,13 +28,13 @@ static SPEC: RecordingSpec = RecordingSpec {
     },
     footer: Part {
         name: "footer",
-        size: 24,
+        size: 40,
         expects: &[(f(0, 4), 0x544f_4f46)],
     },
     tables: &[
         TableSpec {
             name: "index",
-            size: 8,
+            size: 16,
             count: f(4, 4),
         },
         TableSpec {
@@ -46,6 +46,7 @@ static SPEC: RecordingSpec = RecordingSpec {
     index: IndexSpec {
         table: 0,
         offset: f(0, 8),
+        copies: &[(f(8, 8), f(16, 8))],
     },
     chunk: ChunkSpec {
         part: Part {
@@ -75,6 +76,14 @@ static SPEC: RecordingSpec = RecordingSpec {
             of: f(12, 4),
         },
         Total::Count { total: f(4, 4) },
+        Total::First {
+            total: f(24, 8),
+            of: f(16, 8),
+        },
+        Total::Last {
+            total: f(32, 8),
+            of: f(16, 8),
+        },
     ],
 };
 
@@ -106,7 +115,7 @@ fn write(finish: bool, options: WriterOptions) -> Vec<u8> {
             }
         }
         if finish {
-            w.finish(&[0; 24]).unwrap();
+            w.finish(&[0; 40]).unwrap();
         }
     }
     out
@@ -143,6 +152,22 @@ fn round_trip_with_xor_chains_and_chunks() {
     let r = Reader::open(&SPEC, Cursor::new(&bytes)).unwrap();
     assert_eq!(r.chunks().len() as u64, KEYS.div_ceil(5));
     assert_eq!(r.table(1), 3u64.to_le_bytes());
+    let footer = r.footer().unwrap();
+    assert_eq!(
+        SPEC.totals[2..]
+            .iter()
+            .map(|t| match t {
+                Total::First { total, .. } | Total::Last { total, .. } => total.read(footer),
+                _ => None,
+            })
+            .collect::<Vec<_>>(),
+        [Some(2), Some(KEYS * 2)]
+    );
+    // Each index row repeats its chunk's first key.
+    let index = r.table(0);
+    for (k, c) in r.chunks().iter().enumerate() {
+        assert_eq!(f(8, 8).read(&index[k * 16..]), c.bounds.map(|b| b.0));
+    }
 }
 
 #[test]
@@ -207,6 +232,28 @@ fn flipped_bytes_never_panic() {
         noticed > cases / 2,
         "only {noticed} of {cases} flips noticed"
     );
+}
+
+#[test]
+fn an_index_row_or_a_total_that_disagrees_is_an_issue() {
+    let bytes = write(true, WriterOptions::new(4));
+    let r = Reader::open(&SPEC, Cursor::new(&bytes)).unwrap();
+    let footer_at = r.chunks().last().unwrap().end() as usize;
+    // The footer's last key, then the second index row's first key.
+    for (at, kind) in [
+        (footer_at + 32, IssueKind::Total),
+        (footer_at + 40 + 16 + 8, IssueKind::Footer),
+    ] {
+        let mut b = bytes.clone();
+        b[at] ^= 1;
+        let (got, issues) = replay(&b);
+        assert_eq!(got.len() as u64, KEYS);
+        assert_eq!(
+            issues.iter().map(|i| i.kind).collect::<Vec<_>>(),
+            [kind],
+            "{issues:?}"
+        );
+    }
 }
 
 #[test]

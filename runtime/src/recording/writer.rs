@@ -85,6 +85,9 @@ pub struct Writer<W: Write> {
     chunks: Vec<(u64, Vec<u8>)>,
     /// Rows of each table but the index.
     tables: Vec<Vec<u8>>,
+    /// The first and the last record's struct, as written (empty before the first).
+    first_record: Vec<u8>,
+    last_record: Vec<u8>,
 }
 
 impl<W: Write> Writer<W> {
@@ -114,6 +117,8 @@ impl<W: Write> Writer<W> {
             last_key: None,
             chunks: Vec::new(),
             tables: vec![Vec::new(); spec.tables.len()],
+            first_record: Vec::new(),
+            last_record: Vec::new(),
         })
     }
 
@@ -179,6 +184,10 @@ impl<W: Write> Writer<W> {
         };
         put(&mut head, r.kind, kind, "kind")?;
         self.raw.extend_from_slice(&head);
+        if self.first_record.is_empty() {
+            self.first_record.clone_from(&head);
+        }
+        self.last_record = head;
         match (step, &self.prev) {
             (Step::Xor, Some(p)) => {
                 self.raw.extend(data.iter().zip(p).map(|(a, b)| a ^ b));
@@ -275,12 +284,15 @@ impl<W: Write> Writer<W> {
         let mut footer = with_expects(&spec.footer, footer)?;
         let index = &spec.tables[spec.index.table];
         let mut index_rows = vec![0u8; self.chunks.len() * index.size];
-        for ((at, _), row) in self
+        for ((at, h), row) in self
             .chunks
             .iter()
             .zip(index_rows.chunks_exact_mut(index.size))
         {
             put(row, spec.index.offset, *at, "offset")?;
+            for (entry, field) in spec.index.copies {
+                put(row, *entry, field.read(h).unwrap_or(0), "an index field")?;
+            }
         }
         self.tables[spec.index.table] = index_rows;
         for (t, rows) in spec.tables.iter().zip(&self.tables) {
@@ -296,6 +308,12 @@ impl<W: Write> Writer<W> {
                         .sum(),
                 ),
                 super::spec::Total::Count { total } => (total, self.chunks.len() as u64),
+                super::spec::Total::First { total, of } => {
+                    (total, of.read(&self.first_record).unwrap_or(0))
+                }
+                super::spec::Total::Last { total, of } => {
+                    (total, of.read(&self.last_record).unwrap_or(0))
+                }
             };
             put(&mut footer, field, value, "total")?;
         }

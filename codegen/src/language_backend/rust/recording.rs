@@ -80,6 +80,10 @@ fn expand_spec(p: &RecordingPlan, spec: &proc_macro2::Ident) -> TokenStream {
     });
     let index = usize_lit(p.index as u64);
     let index_offset = expand_field(p.index_offset);
+    let index_copies = p.index_copies.iter().map(|(e, c)| {
+        let (e, c) = (expand_field(*e), expand_field(*c));
+        quote!((#e, #c))
+    });
     let chunk = expand_part(&p.chunk);
     let stored = expand_field(p.stored);
     let raw = expand_field(p.raw);
@@ -120,6 +124,14 @@ fn expand_spec(p: &RecordingPlan, spec: &proc_macro2::Ident) -> TokenStream {
             let t = expand_field(*total);
             quote!(rec::Total::Count { total: #t })
         }
+        TotalPlan::First { total, of } => {
+            let (t, o) = (expand_field(*total), expand_field(*of));
+            quote!(rec::Total::First { total: #t, of: #o })
+        }
+        TotalPlan::Last { total, of } => {
+            let (t, o) = (expand_field(*total), expand_field(*of));
+            quote!(rec::Total::Last { total: #t, of: #o })
+        }
     });
     let doc = doc_lit!(" The `{name}` format, as the recording core reads and writes it.");
     quote! {
@@ -130,7 +142,7 @@ fn expand_spec(p: &RecordingPlan, spec: &proc_macro2::Ident) -> TokenStream {
             trailer: rec::TrailerSpec { part: #trailer, footer_offset: #footer_offset },
             footer: #footer,
             tables: &[#(#tables),*],
-            index: rec::IndexSpec { table: #index, offset: #index_offset },
+            index: rec::IndexSpec { table: #index, offset: #index_offset, copies: &[#(#index_copies),*] },
             chunk: rec::ChunkSpec { part: #chunk, stored: #stored, raw: #raw, count: #count, bounds: #bounds },
             record: rec::RecordSpec {
                 name: #rname,
