@@ -7836,7 +7836,7 @@ pub mod recording {
             },
         ],
     };
-    /// One record of a `ibfrec` file: its `rec_tick_header`, the decoded `snapshot`, and the extras that follow it in the decoded data.
+    /// One record of a file of the `ibfrec` format: its `rec_tick_header`, the decoded `snapshot`, and the extras that follow it in the decoded data.
     #[derive(Clone)]
     pub struct IbfrecRecord {
         /// The record's struct.
@@ -7846,7 +7846,7 @@ pub mod recording {
         /// The decoded data after it.
         pub extras: Vec<u8>,
     }
-    /// Reads a `ibfrec` file over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header).
+    /// Reads a file of the `ibfrec` format over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header).
     pub struct IbfrecReader<R> {
         inner: rec::Reader<R>,
     }
@@ -7963,7 +7963,7 @@ pub mod recording {
             self.next_record().transpose()
         }
     }
-    /// Writes a `ibfrec` file: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it.
+    /// Writes a file of the `ibfrec` format: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it.
     pub struct IbfrecWriter<W: io::Write> {
         inner: rec::Writer<W>,
         data: Vec<u8>,

@@ -232,14 +232,14 @@ fn expand_format(schema: &Schema, p: &RecordingPlan) -> TokenStream {
     let read_doc = doc_lit!(" The record whose `{key_name}` is `key`, if the file holds it.");
     let name = &p.name;
     let doc_item = doc_lit!(
-        " One record of a `{name}` file: its `{}`, the decoded `{decoded_name}`, and the extras that follow it in the decoded data.",
+        " One record of a file of the `{name}` format: its `{}`, the decoded `{decoded_name}`, and the extras that follow it in the decoded data.",
         abi.structs[p.record.part.struct_index].name
     );
     let doc_reader = doc_lit!(
-        " Reads a `{name}` file over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header)."
+        " Reads a file of the `{name}` format over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header)."
     );
     let doc_writer = doc_lit!(
-        " Writes a `{name}` file: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it."
+        " Writes a file of the `{name}` format: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it."
     );
     quote! {
         #spec_tokens
