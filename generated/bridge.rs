@@ -2,7 +2,7 @@
 //
 // Needs, in the Cargo.toml of the crate that includes it:
 //   zerocopy = { version = "0.8", features = ["derive", "alloc"] }
-//   abi-runtime = "0.1"
+//   abi-runtime = { version = "0.1", features = ["recording"] }
 
 /// Access to `char[N]` fields: NUL-terminated text in a fixed byte array.
 pub mod text {
@@ -7724,6 +7724,309 @@ pub mod live {
         pub fn stats(&self) -> Option<StatsHeader<'a>> {
             let p = self.table.row(2)?;
             StatsHeader::at(self.region, p.offset).ok()
+        }
+    }
+}
+/// Reading and writing the bridge ABI's recordings: chunks of zlib streams of records, each record's data as is or XORed with the record before it, with a footer, a chunk index and a trailer (`abi_runtime::recording`, feature `recording`).
+pub mod recording {
+    use std::io;
+    use ::abi_runtime::recording as rec;
+    use ::zerocopy::{FromBytes as _, IntoBytes as _};
+    pub use rec::{Issue, IssueKind, WriterOptions};
+    /// The `ibfrec` format, as the recording core reads and writes it.
+    pub static IBFREC_SPEC: rec::RecordingSpec = rec::RecordingSpec {
+        name: "ibfrec",
+        header: rec::Part {
+            name: "header",
+            size: 512,
+            expects: &[
+                (rec::Field { offset: 0, width: 4 }, 0x5246_4249_u64),
+                (rec::Field { offset: 4, width: 2 }, 0x1_u64),
+            ],
+        },
+        trailer: rec::TrailerSpec {
+            part: rec::Part {
+                name: "trailer",
+                size: 16,
+                expects: &[(rec::Field { offset: 12, width: 4 }, 0x4546_4249_u64)],
+            },
+            footer_offset: rec::Field { offset: 0, width: 8 },
+        },
+        footer: rec::Part {
+            name: "footer",
+            size: 48,
+            expects: &[(rec::Field { offset: 0, width: 4 }, 0x5846_4249_u64)],
+        },
+        tables: &[
+            rec::TableSpec {
+                name: "chunk_index",
+                size: 24,
+                count: rec::Field { offset: 4, width: 4 },
+            },
+            rec::TableSpec {
+                name: "marks",
+                size: 16,
+                count: rec::Field { offset: 8, width: 4 },
+            },
+        ],
+        index: rec::IndexSpec {
+            table: 0,
+            offset: rec::Field { offset: 0, width: 8 },
+            copies: &[
+                (
+                    rec::Field { offset: 8, width: 8 },
+                    rec::Field { offset: 16, width: 8 },
+                ),
+                (
+                    rec::Field { offset: 16, width: 8 },
+                    rec::Field { offset: 24, width: 8 },
+                ),
+            ],
+        },
+        chunk: rec::ChunkSpec {
+            part: rec::Part {
+                name: "chunks",
+                size: 32,
+                expects: &[(rec::Field { offset: 0, width: 4 }, 0x4346_4249_u64)],
+            },
+            stored: rec::Field { offset: 4, width: 4 },
+            raw: rec::Field { offset: 8, width: 4 },
+            count: Some(rec::Field { offset: 12, width: 4 }),
+            bounds: Some((
+                rec::Field { offset: 16, width: 8 },
+                rec::Field { offset: 24, width: 8 },
+            )),
+        },
+        record: rec::RecordSpec {
+            name: "ticks",
+            size: 136,
+            total_size: Some(rec::Field { offset: 0, width: 4 }),
+            data_size: rec::Field { offset: 4, width: 4 },
+            kind: rec::Field { offset: 8, width: 1 },
+            steps: &[(1u64, rec::Step::Plain), (2u64, rec::Step::Xor)],
+            key: rec::Field { offset: 16, width: 8 },
+            decoded_size: 12104,
+            same: &[
+                (
+                    rec::Field { offset: 24, width: 8 },
+                    rec::Field { offset: 16, width: 8 },
+                ),
+                (
+                    rec::Field { offset: 16, width: 8 },
+                    rec::Field { offset: 24, width: 8 },
+                ),
+                (rec::Field { offset: 8, width: 4 }, rec::Field { offset: 4, width: 4 }),
+            ],
+        },
+        totals: &[
+            rec::Total::Sum {
+                total: rec::Field { offset: 16, width: 8 },
+                of: rec::Field { offset: 12, width: 4 },
+            },
+            rec::Total::Count {
+                total: rec::Field { offset: 4, width: 4 },
+            },
+            rec::Total::First {
+                total: rec::Field { offset: 24, width: 8 },
+                of: rec::Field { offset: 16, width: 8 },
+            },
+            rec::Total::Last {
+                total: rec::Field { offset: 32, width: 8 },
+                of: rec::Field { offset: 16, width: 8 },
+            },
+        ],
+    };
+    /// One record of a file of the `ibfrec` format: its `rec_tick_header`, the decoded `snapshot`, and the extras that follow it in the decoded data.
+    #[derive(Clone)]
+    pub struct IbfrecRecord {
+        /// The record's struct.
+        pub record: super::RecTickHeader,
+        /// The decoded data's struct.
+        pub snapshot: super::Snapshot,
+        /// The decoded data after it.
+        pub extras: Vec<u8>,
+    }
+    /// Reads a file of the `ibfrec` format over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header).
+    pub struct IbfrecReader<R> {
+        inner: rec::Reader<R>,
+    }
+    impl IbfrecReader<io::Cursor<Vec<u8>>> {
+        /// Reads a file held in memory.
+        ///
+        /// # Errors
+        /// None in practice: reading from memory does not fail.
+        pub fn from_bytes(bytes: Vec<u8>) -> io::Result<Self> {
+            Self::open(io::Cursor::new(bytes))
+        }
+    }
+    impl<R: io::Read + io::Seek> IbfrecReader<R> {
+        /// Opens the file: its header, then its trailer, footer, tables and chunk
+        /// headers (or a walk of its chunks).
+        ///
+        /// # Errors
+        /// Only an I/O error; damage is in [`issues`](Self::issues).
+        pub fn open(src: R) -> io::Result<Self> {
+            Ok(Self {
+                inner: rec::Reader::open(&IBFREC_SPEC, src)?,
+            })
+        }
+        /// The header, when the file holds a good one.
+        #[must_use]
+        pub fn header(&self) -> Option<super::RecFileHeader> {
+            super::RecFileHeader::read_from_bytes(self.inner.header()).ok()
+        }
+        /// The footer and its totals, when the trailer led to a good one.
+        #[must_use]
+        pub fn footer(&self) -> Option<super::RecFooter> {
+            self.inner.footer().and_then(|b| super::RecFooter::read_from_bytes(b).ok())
+        }
+        /// The `chunk_index` rows (none when the footer is missing or bad).
+        #[must_use]
+        pub fn chunk_index(&self) -> Vec<super::RecChunkEntry> {
+            self.inner
+                .table(0usize)
+                .chunks_exact(::core::mem::size_of::<super::RecChunkEntry>())
+                .filter_map(|b| super::RecChunkEntry::read_from_bytes(b).ok())
+                .collect()
+        }
+        /// The `marks` rows (none when the footer is missing or bad).
+        #[must_use]
+        pub fn marks(&self) -> Vec<super::RecMark> {
+            self.inner
+                .table(1usize)
+                .chunks_exact(::core::mem::size_of::<super::RecMark>())
+                .filter_map(|b| super::RecMark::read_from_bytes(b).ok())
+                .collect()
+        }
+        /// The headers of the chunks found (from the index, or by the walk).
+        #[must_use]
+        pub fn chunks(&self) -> Vec<super::RecChunkHeader> {
+            self.inner
+                .chunks()
+                .iter()
+                .filter_map(|c| super::RecChunkHeader::read_from_bytes(&c.header).ok())
+                .collect()
+        }
+        /// What was found wrong, on opening and in the chunks read so far.
+        #[must_use]
+        pub fn issues(&self) -> &[rec::Issue] {
+            self.inner.issues()
+        }
+        /// The next record, or `None` after the last.
+        ///
+        /// # Errors
+        /// Only an I/O error.
+        pub fn next_record(&mut self) -> io::Result<Option<IbfrecRecord>> {
+            let Some((head, data)) = self.inner.next_record()? else {
+                return Ok(None);
+            };
+            let (Ok(record), Ok(decoded)) = (
+                super::RecTickHeader::read_from_bytes(head),
+                super::Snapshot::read_from_bytes(&data[..12104]),
+            ) else {
+                return Err(io::Error::other("a record shorter than its struct"));
+            };
+            Ok(
+                Some(IbfrecRecord {
+                    record,
+                    snapshot: decoded,
+                    extras: data[12104..].to_vec(),
+                }),
+            )
+        }
+        /// Moves so that [`next_record`](Self::next_record) gives the first record whose
+        /// key is `key` or more; inflates only the chunk that holds it.
+        ///
+        /// # Errors
+        /// Only an I/O error.
+        pub fn seek_tick(&mut self, key: u64) -> io::Result<()> {
+            self.inner.seek(key)
+        }
+        /// The record whose `tick` is `key`, if the file holds it.
+        ///
+        /// # Errors
+        /// Only an I/O error.
+        pub fn read_tick(&mut self, key: u64) -> io::Result<Option<IbfrecRecord>> {
+            self.seek_tick(key)?;
+            Ok(
+                self
+                    .next_record()?
+                    .filter(|r| {
+                        IBFREC_SPEC.record.key_of(r.record.as_bytes()) == Some(key)
+                    }),
+            )
+        }
+    }
+    impl<R: io::Read + io::Seek> Iterator for IbfrecReader<R> {
+        type Item = io::Result<IbfrecRecord>;
+        fn next(&mut self) -> Option<Self::Item> {
+            self.next_record().transpose()
+        }
+    }
+    /// Writes a file of the `ibfrec` format: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it.
+    pub struct IbfrecWriter<W: io::Write> {
+        inner: rec::Writer<W>,
+        data: Vec<u8>,
+    }
+    impl<W: io::Write> IbfrecWriter<W> {
+        /// Starts a file on `out` (at its offset 0) with `header`, whose expected fields
+        /// are filled in.
+        ///
+        /// # Errors
+        /// An I/O error.
+        pub fn create(
+            out: W,
+            header: &super::RecFileHeader,
+            options: rec::WriterOptions,
+        ) -> io::Result<Self> {
+            Ok(Self {
+                inner: rec::Writer::create(
+                    &IBFREC_SPEC,
+                    out,
+                    header.as_bytes(),
+                    options,
+                )?,
+                data: Vec::new(),
+            })
+        }
+        /// Adds a record: its struct (the sizes and kind are filled in), the decoded
+        /// struct and the extras after it.
+        ///
+        /// # Errors
+        /// A key that does not follow the previous record's, a size its field cannot
+        /// hold, or an I/O error.
+        pub fn push(
+            &mut self,
+            record: &super::RecTickHeader,
+            decoded: &super::Snapshot,
+            extras: &[u8],
+        ) -> io::Result<()> {
+            self.data.clear();
+            self.data.extend_from_slice(decoded.as_bytes());
+            self.data.extend_from_slice(extras);
+            self.inner.push(record.as_bytes(), &self.data)
+        }
+        /// Adds a row to `marks`, written by [`finish`](Self::finish).
+        ///
+        /// # Errors
+        /// None for a row of this type: the result is the runtime's, which untyped callers share.
+        pub fn push_marks(&mut self, row: &super::RecMark) -> io::Result<()> {
+            self.inner.add_row(1usize, row.as_bytes())
+        }
+        /// Closes the open chunk and flushes: the file is readable up to here.
+        ///
+        /// # Errors
+        /// An I/O error.
+        pub fn flush(&mut self) -> io::Result<()> {
+            self.inner.flush()
+        }
+        /// Writes the open chunk, then `footer` (its counts and totals filled in), its
+        /// tables and the trailer; gives the output back.
+        ///
+        /// # Errors
+        /// An I/O error.
+        pub fn finish(self, footer: &super::RecFooter) -> io::Result<W> {
+            self.inner.finish(footer.as_bytes())
         }
     }
 }

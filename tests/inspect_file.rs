@@ -305,3 +305,30 @@ fn a_stored_size_past_what_raw_size_allows_is_an_error_and_not_read() {
             .any(|x| x.message.contains("runs past the end of the file"))
     );
 }
+
+#[test]
+fn an_index_entry_or_a_footer_tick_that_disagrees_fires_its_check() {
+    // `indexed`: each chunk_index entry repeats its chunk's first and last tick.
+    let mut r = Recording::three();
+    r.entries[1].last_tick += 1;
+    fires(
+        &r.bytes(),
+        "chunk_index[1].last_tick",
+        "holds 8, but chunks[1].last_tick is 7",
+    );
+    // `first` and `last` totals: the footer's first and last tick are the file's.
+    let mut r = Recording::three();
+    r.footer.first_tick = 2;
+    fires(
+        &r.bytes(),
+        "footer.first_tick",
+        "holds 2, but ticks.tick starts with 1",
+    );
+    let mut r = Recording::three();
+    r.footer.last_tick = 12;
+    fires(
+        &r.bytes(),
+        "footer.last_tick",
+        "holds 12, but ticks.tick ends with 13",
+    );
+}

@@ -255,6 +255,8 @@ error_classes! {
     file_encoding_restart => 1,
     file_encoding_same_syntax => 2,
     file_seek_one_bound => 1,
+    file_indexed_needs_index => 1,
+    file_indexed_syntax => 2,
     // User templates.
     template_output_outside => 1,
     template_output_builtin => 1,

@@ -458,6 +458,7 @@ fn file_json(value: &Value) -> Value {
                             "after": { "type": "string", "pattern": NAME, "description": "Right after the last copy of this record." },
                             "count": path("With at or after: x.field, how many copies back to back. With zlib: the stream record's field counting the records inside."),
                             "walk": { "type": "string", "pattern": NAME, "description": "With at = x[].field: when x is missing or broken, find the copies from the end of this record forward, each right after the one before and its zlib stream." },
+                            "indexed": { "type": "array", "description": "With at = x[].field: index_field = field, a field of the copy of x that places each copy of this record that repeats a field of that copy (a reader trusts the index; a writer fills it).", "items": { "type": "string", "minLength": 3 } },
                             "zlib": { "type": "string", "pattern": NAME, "description": "The records sit in the zlib stream that follows each copy of this record." },
                             "stored": path("With zlib: the stream record's field holding the stream's bytes."),
                             "raw": path("With zlib: the stream record's field holding the bytes the stream inflates to."),
@@ -471,16 +472,18 @@ fn file_json(value: &Value) -> Value {
                 },
                 "totals": {
                     "type": "array",
-                    "description": "Fields that must equal a sum or a count over other records.",
+                    "description": "Fields that must equal a sum or a count over other records, or a field of a record's first or last copy.",
                     "items": {
                         "type": "object",
-                        "description": "total and exactly one of sum and count.",
+                        "description": "total and exactly one of sum, count, first and last.",
                         "additionalProperties": false,
                         "required": ["total"],
                         "properties": {
                             "total": path("record.field of a record with one copy."),
                             "sum": path("record.field: the sum over every copy of the record."),
                             "count": { "type": "string", "pattern": NAME, "description": "A record: how many copies the file holds." },
+                            "first": path("record.field: the field of the record's first copy in the file (0 without one)."),
+                            "last": path("record.field: the field of the record's last copy in the file (0 without one)."),
                         },
                     },
                 },

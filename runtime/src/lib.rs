@@ -101,6 +101,8 @@ pub mod mailbox;
 mod mmap;
 pub mod produce;
 mod raw;
+#[cfg(feature = "recording")]
+pub mod recording;
 mod region;
 mod seqlock;
 mod shared_buf;

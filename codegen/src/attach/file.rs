@@ -76,18 +76,24 @@ impl LowerAttach<'_> {
             let t = t.get_ref();
             let what = format!("file `{name}`, total `{}`", t.total.get_ref());
             let total = self.single_field(&records, &t.total, &what);
-            let of = match (&t.sum, &t.count) {
-                (Some(sum), None) => self
+            let of = match (&t.sum, &t.count, &t.first, &t.last) {
+                (Some(sum), None, None, None) => self
                     .field_ref(&records, sum, &what)
                     .map(|(r, _)| (TotalOf::Sum(r), sum.get_ref().clone())),
-                (None, Some(count)) => self
+                (None, Some(count), None, None) => self
                     .record_ref(&records, count, &what)
                     .map(|r| (TotalOf::Count(r), count.get_ref().clone())),
+                (None, None, Some(first), None) => self
+                    .field_ref(&records, first, &what)
+                    .map(|(r, _)| (TotalOf::First(r), first.get_ref().clone())),
+                (None, None, None, Some(last)) => self
+                    .field_ref(&records, last, &what)
+                    .map(|(r, _)| (TotalOf::Last(r), last.get_ref().clone())),
                 _ => {
                     self.errors.error_help(
                         &self.inner(&t.total),
-                        format!("{what}: give exactly one of `sum` and `count`"),
-                        "sum = \"record.field\" adds a field over every copy; count = \"record\" counts the copies",
+                        format!("{what}: give exactly one of `sum`, `count`, `first` and `last`"),
+                        "sum = \"record.field\" adds a field over every copy; count = \"record\" counts the copies; first and last = \"record.field\" take the field of the first or last copy",
                     );
                     None
                 }
@@ -221,6 +227,7 @@ impl LowerAttach<'_> {
                 walk: None,
                 encoding,
                 seek,
+                indexed: Vec::new(),
             });
         };
         if let Some(c) = &r.count {
@@ -238,6 +245,7 @@ impl LowerAttach<'_> {
             Some(w) => Some(self.in_file(earlier, w, &what, "walk")?),
             None => None,
         };
+        let indexed = self.lower_indexed(r, struct_index, &place, earlier, &what)?;
         Some(FileRecord {
             name: r.name.get_ref().clone(),
             doc: doc(&r.doc),
@@ -248,6 +256,7 @@ impl LowerAttach<'_> {
             walk,
             encoding: None,
             seek: None,
+            indexed,
         })
     }
 

@@ -153,26 +153,12 @@ impl LowerAttach<'_> {
         let mut same = Vec::new();
         for s in e.same.iter().flat_map(|s| s.get_ref()) {
             let text = s.get_ref();
-            let halves = text
-                .split_once('=')
-                .filter(|(l, r)| !l.trim().is_empty() && !r.trim().is_empty() && !r.contains('='));
-            let Some((left, right)) = halves else {
-                self.errors.error_help(
-                    &self.inner(s),
-                    format!("{what}: `same = \"{text}\"` is not `decoded.field = field`"),
-                    "name a field of the decoded struct, `=`, and a field of the record: \"header.tick = tick\"",
-                );
-                ok = false;
-                continue;
-            };
-            let span = self.inner(s);
-            let part = |t: &str| Spanned::new(span.clone(), t.trim().to_string());
-            let Some(d) = decoded else { continue };
-            let l = self.resolve_unsigned(d, &part(left), &what);
-            let r = self.resolve_unsigned(si, &part(right), &what);
-            match (l, r) {
-                (Some(decoded), Some(record)) => same.push(Same { decoded, record }),
-                _ => ok = false,
+            let shape = format!("{what}: `same = \"{text}\"` is not `decoded.field = field`");
+            let help = "name a field of the decoded struct, `=`, and a field of the record: \"header.tick = tick\"";
+            match self.lower_pair(s, decoded, si, &what, &shape, help) {
+                Ok(Some((decoded, record))) => same.push(Same { decoded, record }),
+                Ok(None) => {}
+                Err(()) => ok = false,
             }
         }
         let decoded = decoded?;

@@ -5,6 +5,7 @@
 
 mod file;
 mod file_encoding;
+mod file_indexed;
 mod geometry;
 mod handshake;
 mod links;

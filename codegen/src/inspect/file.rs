@@ -350,7 +350,7 @@ impl<'a> FileDecoder<'a> {
         let index = match &self.copies[r.record] {
             Ok(c) if !c.is_empty() || rec.walk.is_none() => Some(
                 c.iter()
-                    .map(|c| (c.valid, read_scalar(&c.bytes, &r.field)))
+                    .map(|c| (c.valid, read_scalar(&c.bytes, &r.field), c.bytes.clone()))
                     .collect::<Vec<_>>(),
             ),
             _ => None,
@@ -363,7 +363,7 @@ impl<'a> FileDecoder<'a> {
             };
         };
         let mut copies = Vec::new();
-        for (i, (valid, offset)) in index.into_iter().enumerate() {
+        for (i, (valid, offset, entry)) in index.into_iter().enumerate() {
             let path = format!("{}[{i}]", rec.name);
             if !valid {
                 self.error(
@@ -377,10 +377,33 @@ impl<'a> FileDecoder<'a> {
                 continue;
             }
             if let Some(c) = self.copy_at(ri, offset, &path) {
+                self.check_indexed(ri, r.record, i, &entry, &c);
                 copies.push(c);
             }
         }
         Ok(copies)
+    }
+
+    /// `indexed`: each field of index copy `i` (`entry`) that repeats a field of the copy
+    /// `c` of record `ri` it places.
+    fn check_indexed(&mut self, ri: usize, index: usize, i: usize, entry: &[u8], c: &Copy) {
+        let rec = &self.f.records[ri];
+        let mut out = Vec::new();
+        for x in &rec.indexed {
+            let (e, v) = (
+                read_scalar(entry, &x.entry),
+                read_scalar(&c.bytes, &x.record),
+            );
+            if e != v {
+                out.push((
+                    format!("{}[{i}].{}", self.name(index), x.entry.path),
+                    format!("holds {e}, but {}[{i}].{} is {v}", rec.name, x.record.path),
+                ));
+            }
+        }
+        for (path, message) in out {
+            self.error(c.offset, &path, message);
+        }
     }
 
     /// The bytes of the zlib stream that follows a copy of record `ri`, if one does.
@@ -488,6 +511,16 @@ impl<'a> FileDecoder<'a> {
                 },
                 TotalOf::Count(r) => match &self.copies[*r] {
                     Ok(c) => (c.len() as u64, "counts"),
+                    Err(_) => continue,
+                },
+                TotalOf::First(r) | TotalOf::Last(r) => match &self.copies[r.record] {
+                    Ok(c) => {
+                        let (copy, what) = match &t.of {
+                            TotalOf::First(_) => (c.first(), "starts with"),
+                            _ => (c.last(), "ends with"),
+                        };
+                        (copy.map_or(0, |c| read_scalar(&c.bytes, &r.field)), what)
+                    }
                     Err(_) => continue,
                 },
             };

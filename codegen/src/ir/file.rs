@@ -39,6 +39,17 @@ pub struct FileRecord {
     pub encoding: Option<Encoding>,
     /// Records inside zlib streams: how one is found by a key.
     pub seek: Option<Seek>,
+    /// Placed by an index (`Place::Each`): fields of each index copy that repeat fields of
+    /// the copy it places (`indexed = ["first_tick = first_tick"]`).
+    pub indexed: Vec<Indexed>,
+}
+
+/// `entry_field = field`: a field of the index copy that places a record, and the field of
+/// the record it repeats.
+#[derive(Debug, Clone)]
+pub struct Indexed {
+    pub entry: Scalar,
+    pub record: Scalar,
 }
 
 /// How a record's `data` decodes, record after record (`encoding = {...}`): each record's
@@ -157,6 +168,10 @@ pub enum TotalOf {
     Sum(FieldRef),
     /// How many copies of a record the file holds.
     Count(usize),
+    /// A field of the first copy of a record in the file (0 when it holds none).
+    First(FieldRef),
+    /// A field of the last copy of a record in the file (0 when it holds none).
+    Last(FieldRef),
 }
 
 /// A field whose value increases strictly from one copy of a record to the next.

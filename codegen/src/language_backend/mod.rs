@@ -19,6 +19,7 @@ pub mod protocol_steps;
 pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;
+pub mod recording_plan;
 pub mod rust;
 #[cfg(feature = "text")]
 pub mod text;

@@ -43,6 +43,10 @@ pub struct RawFileRecord {
     /// record forward, each right after the one before (and its zlib stream).
     #[serde(default)]
     pub walk: Option<Spanned<String>>,
+    /// With `at = "x[].field"`: fields of each copy of `x` that repeat fields of the copy it
+    /// places, as `"x_field = field"`.
+    #[serde(default)]
+    pub indexed: Option<Spanned<Vec<Spanned<String>>>>,
     /// The records sit in the zlib stream that follows each copy of this record.
     #[serde(default)]
     pub zlib: Option<Spanned<String>>,
@@ -97,7 +101,8 @@ pub struct RawSeek {
     pub last: Option<Spanned<String>>,
 }
 
-/// `{ total = "footer.ticks", sum = "chunks.tick_count" }` or `{ total = ..., count = "chunks" }`.
+/// `{ total = "footer.ticks", sum = "chunks.tick_count" }`, `{ total = ..., count = "chunks" }`,
+/// `{ total = "footer.first_tick", first = "ticks.tick" }` or `{ total = ..., last = ... }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawTotal {
@@ -106,4 +111,10 @@ pub struct RawTotal {
     pub sum: Option<Spanned<String>>,
     #[serde(default)]
     pub count: Option<Spanned<String>>,
+    /// The field of the first copy of a record, in file order.
+    #[serde(default)]
+    pub first: Option<Spanned<String>>,
+    /// The field of the last copy of a record, in file order.
+    #[serde(default)]
+    pub last: Option<Spanned<String>>,
 }

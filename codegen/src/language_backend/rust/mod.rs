@@ -30,6 +30,7 @@ mod docs;
 mod items;
 mod live;
 mod names;
+mod recording;
 mod structs;
 
 use items::{expand_byte_order, expand_const, expand_newtype, expand_version};
@@ -139,23 +140,27 @@ impl<'a> RustParts<'a> {
 pub const RUNTIME_REQUIREMENT: &str = "0.1";
 
 /// What the generated Rust needs from the crate that includes it, as `Cargo.toml`
-/// dependency lines (name, requirement): zerocopy with `derive` for the value types, and
-/// with `alloc` and `abi-runtime` for the live layer when the schema declares shared memory.
+/// dependency lines (name, requirement): zerocopy with `derive` for the value types, with
+/// `alloc` and `abi-runtime` for the live layer when the schema declares shared memory, and
+/// `abi-runtime`'s `recording` feature for the recording readers and writers.
 pub fn consumer_dependencies(schema: &Schema) -> Vec<(&'static str, String)> {
-    if has_live_layer(schema) {
-        vec![
-            (
-                "zerocopy",
-                r#"{ version = "0.8", features = ["derive", "alloc"] }"#.to_string(),
-            ),
-            ("abi-runtime", format!("\"{RUNTIME_REQUIREMENT}\"")),
-        ]
+    let live = has_live_layer(schema);
+    let recording = recording::has_recordings(schema);
+    let zerocopy = if live {
+        r#"{ version = "0.8", features = ["derive", "alloc"] }"#
     } else {
-        vec![(
-            "zerocopy",
-            r#"{ version = "0.8", features = ["derive"] }"#.to_string(),
-        )]
+        r#"{ version = "0.8", features = ["derive"] }"#
+    };
+    let mut deps = vec![("zerocopy", zerocopy.to_string())];
+    if recording {
+        deps.push((
+            "abi-runtime",
+            format!(r#"{{ version = "{RUNTIME_REQUIREMENT}", features = ["recording"] }}"#),
+        ));
+    } else if live {
+        deps.push(("abi-runtime", format!("\"{RUNTIME_REQUIREMENT}\"")));
     }
+    deps
 }
 
 /// One top-level item of the Rust file, in the order the file has them.
@@ -169,6 +174,8 @@ enum Item {
     Struct(usize),
     /// `pub mod live`, when the schema declares shared memory.
     Live,
+    /// `pub mod recording`, when a `[[file]]` has an encoded, seekable record.
+    Recording,
 }
 
 fn items_of(schema: &Schema) -> Vec<Item> {
@@ -179,6 +186,7 @@ fn items_of(schema: &Schema) -> Vec<Item> {
         .chain((0..abi.enums.len()).map(Item::Newtype))
         .chain((0..abi.structs.len()).map(Item::Struct))
         .chain(has_live_layer(schema).then_some(Item::Live))
+        .chain(recording::has_recordings(schema).then_some(Item::Recording))
         .collect()
 }
 
@@ -189,6 +197,7 @@ fn item_weight(schema: &Schema, item: Item) -> usize {
         Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
         Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
         Item::Live => live::live_weight(schema),
+        Item::Recording => 40,
     }
 }
 
@@ -273,6 +282,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
             Item::Newtype(i) => expand_newtype(&abi.enums[i]),
             Item::Struct(i) => expand_struct(abi, &abi.structs[i], &schema.layout.structs[i]),
             Item::Live => live::expand_live(schema),
+            Item::Recording => recording::expand_recordings(schema),
         });
     }
     tokens
