@@ -7940,7 +7940,8 @@ Snapshot.read_versioned = classmethod(read_versioned)
 # (or leaving a with block) writes the records after the streams and the last one. It
 # fills every field the format ties: expected constants, offsets, sizes, counts, totals,
 # the streams' key bounds, a record's fields tied to its decoded struct's (`same`); an
-# index entry's other fields come from the same-named fields of the record it places.
+# index entry's other fields come from the fields of the record it places that the format
+# names (`indexed`).
 #
 #     import bridge
 #
@@ -8225,16 +8226,45 @@ class _FileReader:
             want, why = self._field(total)
             if why:
                 continue
-            copies = self._copies[ref[0] if kind == "sum" else ref]
+            if kind in ("first", "last") and ref[0] == self._FORMAT["zlib"]["record"]:
+                # A streamed record's key: the first stream's first bound, or the last
+                # stream's last (the records themselves are decoded only when read).
+                got = self._stream_bound(kind, ref)
+                if got is None:
+                    continue
+                if got != want:
+                    holder = self._copies[total[0]][0]
+                    self._issue(holder[0] + total[1], text[0], "holds %d, but %s %s %d" % (want, text[1], "starts at" if kind == "first" else "ends at", got))
+                continue
+            copies = self._copies[ref if kind == "count" else ref[0]]
             if copies is None:
                 continue
             if kind == "sum":
                 got = sum(_file_get(c[1], ref[1], ref[2]) for c in copies)
-            else:
+            elif kind == "count":
                 got = len(copies)
+            else:
+                pick = (copies[0] if kind == "first" else copies[-1]) if copies else None
+                got = _file_get(pick[1], ref[1], ref[2]) if pick else 0
             if got != want:
                 holder = self._copies[total[0]][0]
-                self._issue(holder[0] + total[1], text[0], "holds %d, but %s %s %d" % (want, text[1], "sums to" if kind == "sum" else "counts", got))
+                verb = {"sum": "sums to", "count": "counts", "first": "starts at", "last": "ends at"}[kind]
+                self._issue(holder[0] + total[1], text[0], "holds %d, but %s %s %d" % (want, text[1], verb, got))
+
+    def _stream_bound(self, kind, ref):
+        """The first or last key of the streamed records from the streams' bounds (0 when
+        there is no stream), or None when the field is not the key the bounds hold."""
+        fmt = self._FORMAT
+        z = fmt["zlib"]
+        seek = fmt["seek"]
+        if not z["bounds"] or not seek or tuple(seek["key"]) != (ref[1], ref[2]):
+            return None
+        heads = [c for c in self._copies[z["source"]] or () if c[2]]
+        if not heads:
+            return 0
+        if kind == "first":
+            return _file_get(heads[0][1], *z["bounds"][0])
+        return _file_get(heads[-1][1], *z["bounds"][1])
 
     def _check_ordered(self):
         for ri, at, width, text in self._FORMAT["ordered"]:
@@ -8494,6 +8524,7 @@ class _FileWriter:
         self._prev = None
         self._pushed = 0
         self._last = None
+        self._first = None
         self._streams = []
         self._extra = {i: [] for i in fmt["added"]}
         self._done = False
@@ -8563,6 +8594,8 @@ class _FileWriter:
         self._count += 1
         self._pushed += 1
         self._last = bytes(h)
+        if self._first is None:
+            self._first = self._last
         self._bounds = (key if self._bounds is None else self._bounds[0], key)
         if self._count >= self._chunk:
             self._close_chunk()
@@ -8635,8 +8668,17 @@ class _FileWriter:
         for total, kind, ref, text in fmt["totals"]:
             if kind == "sum":
                 value = sum(_file_get(c, ref[1], ref[2]) for c in copies[ref[0]])
-            else:
+            elif kind == "count":
                 value = len(copies[ref])
+            else:
+                # A field of the first or last copy: a streamed record's from the records
+                # pushed, another's from its copies (0 when there is none).
+                if ref[0] == fmt["zlib"]["record"]:
+                    pick = self._first if kind == "first" else self._last
+                else:
+                    held = copies[ref[0]]
+                    pick = (held[0] if kind == "first" else held[-1]) if held else None
+                value = _file_get(pick, ref[1], ref[2]) if pick is not None else 0
             _file_put(copies[total[0]][0], total[1:], value, text[0])
         self._write(b"".join(bytes(c) for ri in fmt["tail"] for c in copies[ri]))
         self._done = True
@@ -8679,7 +8721,7 @@ _IBFREC_FORMAT = {
         "encoding": {"kind": (8, 1), "steps": {1: "plain", 2: "xor"}, "plain": 1, "xor": 2, "cls": Snapshot, "decoded_size": 12104, "expect": [(0, 4, 1397113417)], "same": [(24, 8, 16, 8, "header.tick = tick"), (16, 8, 24, 8, "header.frame = frame"), (8, 4, 4, 4, "header.size = data_size")]}},
     "seek": {"key": (16, 8)},
     "ordered": [],
-    "totals": [((2, 16, 8), "sum", (5, 12, 4), ("footer.ticks", "chunks.tick_count")), ((2, 4, 4), "count", 5, ("footer.chunk_count", "chunks"))],
+    "totals": [((2, 16, 8), "sum", (5, 12, 4), ("footer.ticks", "chunks.tick_count")), ((2, 4, 4), "count", 5, ("footer.chunk_count", "chunks")), ((2, 24, 8), "first", (6, 16, 8), ("footer.first_tick", "ticks.tick")), ((2, 32, 8), "last", (6, 16, 8), ("footer.last_tick", "ticks.tick"))],
     "chunk_default": 256,
     "index": {"record": 3, "offset": (0, 8), "same": [((8, 8), (16, 8)), ((16, 8), (24, 8))]},
     "added": [4],

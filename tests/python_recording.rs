@@ -124,6 +124,57 @@ fn the_reader_replays_and_seeks_every_tick_of_a_rust_built_recording() {
     assert!(count >= 30, "only {count} deltas");
 }
 
+/// The other direction: a recording written by the Rust writer (`IbfrecWriter`) is replayed
+/// and sought by the Python reader, every snapshot and extras byte for byte, with the
+/// footer's totals and first and last ticks the Rust writer filled.
+#[test]
+fn the_python_reader_replays_a_recording_the_rust_writer_wrote() {
+    use bridge_abi::recording::{IbfrecWriter, WriterOptions};
+    let dir = module_dir("rust_writer");
+    let ticks: Vec<u64> = long_chunks().concat();
+    let mut options = WriterOptions::new(10);
+    options.plain_every = Some(4);
+    let mut header = RecFileHeader::default();
+    header.set_note("rust writer");
+    let mut out = Vec::new();
+    let mut w = IbfrecWriter::create(std::io::Cursor::new(&mut out), &header, options).unwrap();
+    let snap = std::mem::size_of::<Snapshot>();
+    for &t in &ticks {
+        let data = tick_data(t);
+        let s = Snapshot::read_from_bytes(&data[..snap]).unwrap();
+        let h = RecTickHeader {
+            tick: t,
+            frame: 2 * t,
+            ..Default::default()
+        };
+        w.push(&h, &s, &data[snap..]).unwrap();
+    }
+    w.finish(&RecFooter::default()).unwrap();
+    std::fs::write(dir.join("rust.ibfrec"), &out).unwrap();
+    write_expected(&dir.join("expected.bin"), &ticks);
+    let script = format!("{PRELUDE}{REPLAY}");
+    let got = python(
+        &dir,
+        "replay.py",
+        &script,
+        &["rust.ibfrec", "expected.bin"],
+        Duration::from_secs(60),
+    );
+    let lines: Vec<&str> = got.lines().collect();
+    let chunks = ticks.len().div_ceil(10);
+    assert_eq!(
+        lines[0],
+        format!(
+            "footer {} {chunks} 0 {} {}",
+            ticks.len(),
+            ticks[0],
+            ticks.last().unwrap()
+        )
+    );
+    assert_eq!(lines[3], format!("chunks {chunks} rust writer"));
+    assert_eq!(lines.last(), Some(&"ok"));
+}
+
 /// The zlib stream `stream`, inflated (flate2, not the code under test).
 fn inflate(stream: &[u8]) -> Vec<u8> {
     use std::io::Read as _;
@@ -255,6 +306,27 @@ fn files_written_by_python_pass_inspect_and_hold_every_tick_pushed() {
         assert_eq!(d.kind, expect, "tick {t}");
     }
 
+    // The Rust reader reads what the Python writer wrote, byte for byte, and seeks in it.
+    let mut reader = bridge_abi::recording::IbfrecReader::from_bytes(bytes.clone()).unwrap();
+    let replayed: Vec<_> = reader.by_ref().map(Result::unwrap).collect();
+    assert!(reader.issues().is_empty(), "{:?}", reader.issues());
+    assert_eq!(replayed.len(), ticks.len());
+    let snap = std::mem::size_of::<Snapshot>();
+    for (r, &t) in replayed.iter().zip(&ticks) {
+        let data = tick_data(t);
+        assert_eq!(r.record.tick, t);
+        assert_eq!(r.snapshot.as_bytes(), &data[..snap], "tick {t}");
+        assert_eq!(r.extras, &data[snap..], "tick {t}");
+    }
+    for &t in ticks.iter().rev() {
+        let r = reader
+            .read_tick(t)
+            .unwrap()
+            .expect("every tick written is found");
+        assert_eq!(r.record.tick, t);
+    }
+    assert!(reader.read_tick(13).unwrap().is_none());
+
     // The records after the chunks: the footer's untied fields from the caller, its totals,
     // the index entries' bounds from their chunks, the marks, the trailer.
     let (trailer, _) = RecTrailer::read_from_prefix(&bytes[bytes.len() - 16..]).unwrap();
@@ -264,6 +336,11 @@ fn files_written_by_python_pass_inspect_and_hold_every_tick_pushed() {
     assert_eq!(footer.magic, REC_FOOTER_MAGIC);
     assert_eq!((footer.dropped, footer.end_unix_ns), (3, -5));
     assert_eq!(footer.ticks, ticks.len() as u64);
+    // Declared by the schema (`first` and `last` totals): the writer fills them.
+    assert_eq!(
+        (footer.first_tick, footer.last_tick),
+        (ticks[0], *ticks.last().unwrap())
+    );
     let chunks = ticks.len().div_ceil(chunk_ticks);
     assert_eq!(footer.chunk_count as usize, chunks);
     let (entries, rest) = read_many::<RecChunkEntry>(rest, chunks);
@@ -426,7 +503,7 @@ fn a_writer_flushed_then_abandoned_leaves_every_flushed_tick_readable() {
     }
 }
 
-/// The README's block under "Replaying a recording in Python", run on a recording built
+/// The README's block under "In Python" (of "Replaying and writing a recording"), run on a recording built
 /// here: it prints every tick, and the copy it writes holds every tick's data unchanged.
 #[test]
 fn the_readme_snippet_replays_and_copies_a_recording() {
@@ -434,7 +511,7 @@ fn the_readme_snippet_replays_and_copies_a_recording() {
     let chunks = long_chunks();
     let r = recording(&chunks);
     std::fs::write(dir.join("recording.ibfrec"), r.bytes()).unwrap();
-    let snippet = common::readme::block_after("### Replaying a recording in Python", "python");
+    let snippet = common::readme::block_after("### In Python", "python");
     let out = python(&dir, "snippet.py", &snippet, &[], Duration::from_secs(60));
     let ticks = chunks.concat();
     let printed: Vec<u64> = (out.lines().take(ticks.len()))
@@ -481,7 +558,7 @@ fn mypy_strict_checks_the_readme_snippet_and_refuses_wrong_uses() {
     )
     .unwrap();
     std::fs::write(stubs.join("bridge.pyi"), stub).unwrap();
-    let snippet = common::readme::block_after("### Replaying a recording in Python", "python");
+    let snippet = common::readme::block_after("### In Python", "python");
     std::fs::write(dir.join("snippet.py"), snippet).unwrap();
     std::fs::write(dir.join("wrong.py"), WRONG).unwrap();
     common::tools::mypy_strict_ok(&dir, "snippet.py", &stubs);

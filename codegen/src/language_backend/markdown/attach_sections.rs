@@ -407,6 +407,26 @@ fn build_file(schema: &Schema, f: &FileFormat) -> FileSection {
             }
             notes.push(note);
         }
+        if !r.indexed.is_empty() {
+            if let Place::Each(at) = &r.place {
+                let pairs: Vec<String> = r
+                    .indexed
+                    .iter()
+                    .map(|x| {
+                        format!(
+                            "{} = {}",
+                            code_span(&format!("{}[].{}", f.records[at.record].name, x.entry.path)),
+                            own(&x.record)
+                        )
+                    })
+                    .collect();
+                notes.push(format!(
+                    "Each index entry repeats fields of the {} copy it places: {}.",
+                    code_span(&r.name),
+                    pairs.join(", ")
+                ));
+            }
+        }
         if let Some(seek) = &r.seek {
             let mut note = format!(
                 "A {} record is found by its key {}",
@@ -433,6 +453,8 @@ fn build_file(schema: &Schema, f: &FileFormat) -> FileSection {
             let of = match &t.of {
                 TotalOf::Sum(r) => format!("the sum of {} over every copy", field_ref(f, r)),
                 TotalOf::Count(r) => format!("the number of {}", record_name(f, *r)),
+                TotalOf::First(r) => format!("{} of the first copy (0 when none)", field_ref(f, r)),
+                TotalOf::Last(r) => format!("{} of the last copy (0 when none)", field_ref(f, r)),
             };
             format!("{} = {of}", field_ref(f, &t.total))
         })

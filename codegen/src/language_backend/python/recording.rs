@@ -294,29 +294,6 @@ fn expects(schema: &Schema, si: usize, base: u64, out: &mut Vec<String>) {
     }
 }
 
-/// The fields of the index struct `entry` (other than `skip`) that a field of the same name
-/// and size of `source` fills: `((offset, width), (offset, width))` each.
-fn same_named(schema: &Schema, entry: usize, source: usize, skip: &Scalar) -> Vec<String> {
-    let abi = &schema.abi;
-    let (el, sl) = (schema.layout.of(entry), schema.layout.of(source));
-    let mut out = Vec::new();
-    for (f, fl) in abi.structs[entry].fields.iter().zip(&el.fields) {
-        let scalar = f.ty.len.is_none() && matches!(f.ty.elem, Elem::Prim(_) | Elem::Enum(_));
-        if !scalar || f.is_padding() || fl.offset == skip.offset || fl.size > 8 {
-            continue;
-        }
-        let matching = (abi.structs[source].fields.iter().zip(&sl.fields))
-            .find(|(g, gl)| g.name == f.name && gl.size == fl.size && g.ty.len.is_none());
-        if let Some((_, gl)) = matching {
-            out.push(format!(
-                "(({}, {}), ({}, {}))",
-                fl.offset, fl.size, gl.offset, gl.size
-            ));
-        }
-    }
-    out
-}
-
 fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Namer) -> FormatData {
     let (zi, z, index_ri, tail) = supported(f).expect("only supported formats");
     let enc = f.records[zi].encoding.as_ref().expect("supported");
@@ -434,6 +411,8 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
             let (kind, of) = match &t.of {
                 TotalOf::Sum(r) => ("sum", field_ref(r)),
                 TotalOf::Count(r) => ("count", r.to_string()),
+                TotalOf::First(r) => ("first", field_ref(r)),
+                TotalOf::Last(r) => ("last", field_ref(r)),
             };
             let holder = format!("{}.{}", f.records[t.total.record].name, t.total.field.path);
             format!(
@@ -452,13 +431,13 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
         d,
         "    \"index\": {{\"record\": {index_ri}, \"offset\": {}, \"same\": [{}]}},",
         word(&index.field),
-        same_named(
-            schema,
-            f.records[index_ri].struct_index,
-            f.records[z.source].struct_index,
-            &index.field
-        )
-        .join(", ")
+        (f.records[z.source].indexed.iter())
+            .map(|x| format!(
+                "(({}, {}), ({}, {}))",
+                x.entry.offset, x.entry.width, x.record.offset, x.record.width
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let added: Vec<usize> = (tail.iter().copied())
         .filter(|&i| f.records[i].count.is_some() && i != index_ri)
