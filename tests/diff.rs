@@ -527,7 +527,7 @@ fn github_annotations_point_at_the_changed_lines() {
     let markers = line_of(&pair.new_src, "{ name = \"spawn_markers\"");
     assert!(
         text.contains(&format!(
-            "::notice file=schema.toml,line={markers},col=3,title=ABI compatible change::snapshot.spawn_markers: field appended"
+            "::notice file=schema.toml,line={markers},col=3,title=ABI compatible change FIELD_APPENDED::snapshot.spawn_markers: field appended"
         )),
         "{text}"
     );

@@ -244,7 +244,7 @@ fn the_inserted_field_in_every_format() {
     )));
     let at = line_of(&case.new_src, "{ name = \"latency_us\"");
     assert!(lines[1].starts_with(&format!(
-        "::error file=schema.toml,line={at},col=3,title=ABI breaking change::client_entry.latency_us: field inserted"
+        "::error file=schema.toml,line={at},col=3,title=ABI breaking change FIELD_ADDED::client_entry.latency_us: field inserted"
     )));
     insta::assert_snapshot!("inserted_field_github", github);
 }

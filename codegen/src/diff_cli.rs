@@ -171,3 +171,15 @@ fn append(path: &Path, text: &str) -> std::io::Result<()> {
     file.write_all(text.as_bytes())?;
     file.write_all(b"\n")
 }
+
+/// `abi-codegen diff --rules`: the rules table as text or markdown (json and github print
+/// the markdown table too: it is the one shape for tools and pages).
+pub(crate) fn print_rules(format: DiffFormat) -> ExitCode {
+    match format {
+        DiffFormat::Text => out!("{}", abi_codegen::diff::render_rules_text()),
+        DiffFormat::Markdown | DiffFormat::Json | DiffFormat::Github => {
+            out!("{}", abi_codegen::diff::render_rules_markdown());
+        }
+    }
+    ExitCode::SUCCESS
+}

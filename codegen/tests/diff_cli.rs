@@ -401,3 +401,50 @@ fn github_format_writes_the_job_summary() {
     );
     assert!(text.contains("`match.round_state`"), "{text}");
 }
+
+/// `diff --rules` prints every rule; codegen/README.md's table of rules is its markdown output,
+/// byte for byte, between its markers.
+#[test]
+fn rules_table_in_the_readme_is_diff_rules() {
+    let dir = scratch("rules");
+    let out = run(&dir, &["diff", "--rules", "--format", "markdown"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let table = stdout(&out);
+    let readme = read(&repo_file("codegen/README.md"));
+    let (begin, end) = ("<!-- diff-rules:begin -->\n", "<!-- diff-rules:end -->");
+    let start = readme
+        .find(begin)
+        .expect("the README has the rules' begin marker")
+        + begin.len();
+    let stop = readme[start..].find(end).expect("and their end marker") + start;
+    assert_eq!(
+        &readme[start..stop],
+        table,
+        "codegen/README.md's rules are stale: paste the output of\n\
+         cargo run -q -p abi-codegen -- diff --rules --format markdown"
+    );
+    for id in [
+        "ACCESS_ATOMIC_TO_PLAIN",
+        "LAYOUT_ROW_ADDED",
+        "SEQLOCK_PARTIES_CHANGED",
+    ] {
+        assert!(table.contains(&format!("| `{id}` |")), "{table}");
+    }
+    // Text: one block per rule, with its example and its fix.
+    let out = run(&dir, &["diff", "--rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "ACCESS_ATOMIC_TO_PLAIN (ACCESS, breaking)\n    why:    a writer built at the new version stores it without release"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\n    fix:    ").count(),
+        table.lines().count() - 2
+    );
+    // With a schema, --rules is a usage error.
+    let out = run(&dir, &["diff", "--rules", "a.toml", "b.toml"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}

@@ -258,6 +258,7 @@ pub(super) fn change(
         path: path.into(),
         summary: summary.into(),
         reason: reason.into(),
+        advice: super::rules::rule_of(kind).fix.to_string(),
         old: None,
         new: None,
         embedded_in: Vec::new(),

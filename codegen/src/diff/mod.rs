@@ -14,6 +14,7 @@ mod json;
 mod markdown;
 mod model;
 mod policy;
+mod rules;
 mod structs;
 mod text;
 mod verdict;
@@ -23,6 +24,7 @@ pub use github::{MAX_ANNOTATIONS, render_github};
 pub use json::render_json;
 pub use markdown::render_markdown;
 pub use policy::{compute_verdict, required_bump};
+pub use rules::{RULES, Rule, render_rules_markdown, render_rules_text, rule_of};
 pub use text::render_text;
 
 pub use change::{Change, ChangeKind, ItemKind, Severity, Shape};
