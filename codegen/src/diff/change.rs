@@ -165,6 +165,9 @@ pub enum ChangeKind {
     /// A seqlock, ring, layout, handshake or protocol over structs the old schema does not
     /// have.
     DeclarationAdded,
+    /// Parties, layouts or handshakes declared where the old schema declares none of them:
+    /// a description of bytes and practices that were there before.
+    FirstDescribed,
 }
 
 /// What kind of thing changed.

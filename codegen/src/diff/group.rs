@@ -26,6 +26,8 @@ fn changes_item(c: &Change, name: &str) -> bool {
                 | K::EnumReprChanged
                 | K::ConstValueChanged
         )
+        // A blocks row follows the rows of the layout its blocks have.
+        || (c.kind == K::LayoutRowChanged && c.path.split('.').next() == Some(name))
 }
 
 /// The direct cause of `changes[i]`, if another change explains it.
@@ -42,7 +44,7 @@ fn cause_of(changes: &[Change], i: usize) -> Option<usize> {
             .filter(move |(j, d)| *j != i && d.site.as_ref().is_some_and(|s| s.owner == owner))
     }
     match c.kind {
-        K::FieldResized => {
+        K::FieldResized | K::LayoutRowChanged => {
             let site = c.site.as_ref()?;
             [site.elem.as_deref(), site.len.as_deref()]
                 .into_iter()

@@ -430,7 +430,30 @@ impl Cx<'_> {
                         .sides(None, Some(Self::field_shape(new, n, fi)))
                         .spans(None, Some(&g.span));
                     ch.site = Some(site(new, &b.name, g, lg.offset));
-                    ch.since_check = Some((g.since, true));
+                    // In a struct with a version handshake, a field with `since` must follow
+                    // every field without one: in the middle of older fields, it cannot
+                    // carry one.
+                    let handshake = new.attach.handshakes.iter().any(|h| h.struct_index == n);
+                    let can_carry_since =
+                        !handshake || b.fields[fi + 1..].iter().all(|h| h.since.is_some());
+                    ch.since_check = Some((g.since, can_carry_since));
+                    if !can_carry_since
+                        && matches!(
+                            kind,
+                            ChangeKind::PaddingReused | ChangeKind::TailPaddingReused
+                        )
+                    {
+                        let last = b.fields.last().map_or("", |h| h.name.as_str());
+                        ch.advice = format!(
+                            "leave `since` out: `{}` has a version handshake, so a field with `since` must follow every field without one, and `{last}` has none. Readers built at the new version read what producers built at {old_v} left in these bytes (zero when they zero their padding); if zero cannot mean \"not set\", append the field after `{last}` with since instead{}, or bump the major version",
+                            b.name,
+                            if b.extensible {
+                                ""
+                            } else {
+                                " (the struct must be extensible)"
+                            }
+                        );
+                    }
                     self.push(ch);
                 }
             }
