@@ -1,0 +1,351 @@
+//! The rules of `abi-codegen diff` for the declarations beyond structs, enums and constants,
+//! as one table a reviewer reads: each row is a change to tests/fixtures/diff_rules/base.toml
+//! (text edits and the new version), the rule it must fall under, at which item, its class,
+//! and the advice it must give. Every row's report is pinned in every output format. Then
+//! the advice of the rows that ask for something is applied, and the result checked: the
+//! schema loads, and the diff's verdict holds.
+
+use abi_codegen::diff::{
+    Diff, Severity as S, Sources, compute_diff, render_github, render_json, render_markdown,
+    render_text,
+};
+use abi_codegen::{Schema, load_schema};
+
+const BASE: &str = "tests/fixtures/diff_rules/base.toml";
+
+fn base() -> String {
+    let path = format!("{}/{BASE}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
+fn load(name: &str, src: &str) -> Schema {
+    load_schema(src).unwrap_or_else(|e| panic!("{}", e.render(name, src)))
+}
+
+/// `src` with each `(from, to)` replaced, each `from` found exactly once.
+fn edit(src: &str, edits: &[(&str, &str)]) -> String {
+    let mut s = src.to_string();
+    for (from, to) in edits {
+        assert_eq!(
+            s.matches(from).count(),
+            1,
+            "{from:?} is not in the text once"
+        );
+        s = s.replacen(from, to, 1);
+    }
+    s
+}
+
+/// One row of the table.
+struct Row {
+    /// What the user did.
+    change: &'static str,
+    edits: &'static [(&'static str, &'static str)],
+    version: &'static str,
+    /// The rule, the item it names, and its class.
+    rule: &'static str,
+    path: &'static str,
+    class: S,
+    /// Words the change's advice contains.
+    advice: &'static str,
+    /// Whether the version policy holds at `version`.
+    holds: bool,
+}
+
+const V: (&str, &str) = ("version = \"1.0\"", "version = \"VERSION\"");
+
+#[rustfmt::skip]
+const TABLE: &[Row] = &[
+    Row { change: "access = \"atomic\" → plain, on a counter",
+        edits: &[("{ name = \"frames\", type = \"u32\", access = \"atomic\" }", "{ name = \"frames\", type = \"u32\" }")],
+        version: "1.1", rule: "ACCESS_ATOMIC_TO_PLAIN", path: "stats.frames", class: S::Breaking,
+        advice: "keep access = \"atomic\", or bump the major version", holds: false },
+    Row { change: "plain → access = \"atomic\"",
+        edits: &[("{ name = \"buttons\", type = \"u32\" }", "{ name = \"buttons\", type = \"u32\", access = \"atomic\" }")],
+        version: "1.1", rule: "ACCESS_PLAIN_TO_ATOMIC", path: "input.buttons", class: S::SourceBreaking,
+        advice: "bump at least the minor version", holds: true },
+    Row { change: "removing a [[seqlock]]",
+        edits: &[("[[seqlock]]\nname = \"stats_lock\"\ncounter = \"stats.seq\"\nguards = [\"tick\", \"load\"]\nwriter = \"host\"\nreader = \"client\"\n", "")],
+        version: "1.1", rule: "SEQLOCK_REMOVED", path: "stats_lock", class: S::Breaking,
+        advice: "bump the major version", holds: false },
+    Row { change: "swapping a seqlock's writer and reader (and the struct's writer)",
+        edits: &[("writer = \"host\"\nreader = \"client\"\n", "writer = \"client\"\nreader = \"host\"\n"),
+                 ("name = \"stats\"\nwriter = \"host\"", "name = \"stats\"\nwriter = \"client\"")],
+        version: "1.1", rule: "SEQLOCK_PARTIES_CHANGED", path: "stats_lock", class: S::Breaking,
+        advice: "bump the major version", holds: false },
+    Row { change: "changing a seqlock's guards",
+        edits: &[("guards = [\"tick\", \"load\"]", "guards = [\"tick\"]")],
+        version: "2.0", rule: "SEQLOCK_GUARDS_CHANGED", path: "stats_lock", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a layout row made optional = true",
+        edits: &[("{ name = \"journal\", struct = \"journal\" }", "{ name = \"journal\", struct = \"journal\", optional = true }")],
+        version: "1.1", rule: "LAYOUT_ROW_OPTIONAL_CHANGED", path: "image.journal", class: S::Breaking,
+        advice: "bump the major version", holds: false },
+    Row { change: "a new index value and a [[layout]] row, without since",
+        edits: &[("  { name = \"mailbox\", value = 4 },\n", "  { name = \"mailbox\", value = 4 },\n  { name = \"scratch\", value = 5 },\n"),
+                 ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n  { name = \"scratch\", bytes = 64 },\n")],
+        version: "1.1", rule: "LAYOUT_ROW_ADDED", path: "image.scratch", class: S::Breaking,
+        advice: "give the value `region.scratch` since = \"1.1\", or the row optional = true", holds: false },
+    Row { change: "the same, the value with since = \"1.1\"",
+        edits: &[("  { name = \"mailbox\", value = 4 },\n", "  { name = \"mailbox\", value = 4 },\n  { name = \"scratch\", value = 5, since = \"1.1\" },\n"),
+                 ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n  { name = \"scratch\", bytes = 64 },\n")],
+        version: "1.1", rule: "LAYOUT_ROW_ADDED_OPTIONAL", path: "image.scratch", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true },
+    Row { change: "the same, the row optional = true",
+        edits: &[("  { name = \"mailbox\", value = 4 },\n", "  { name = \"mailbox\", value = 4 },\n  { name = \"scratch\", value = 5 },\n"),
+                 ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n  { name = \"scratch\", bytes = 64, optional = true },\n")],
+        version: "1.1", rule: "LAYOUT_ROW_ADDED_OPTIONAL", path: "image.scratch", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true },
+    Row { change: "a field added in a handshake struct's declared padding",
+        edits: &[("  { name = \"_pad20\", type = \"u8[4]\" },\n  { name = \"regions\"", "  { name = \"viewers\", type = \"u32\" },\n  { name = \"regions\"")],
+        version: "1.1", rule: "PADDING_REUSED", path: "header.viewers", class: S::Compatible,
+        advice: "leave `since` out: `header` has a version handshake", holds: true },
+    Row { change: "a struct's writer changed",
+        edits: &[("name = \"input\"\nwriter = \"client\"", "name = \"input\"\nwriter = \"host\"")],
+        version: "1.1", rule: "WRITER_CHANGED", path: "input", class: S::Breaking,
+        advice: "bump the major version", holds: false },
+    Row { change: "a party added",
+        edits: &[("parties = [\"host\", \"client\"]", "parties = [\"host\", \"client\", \"tool\"]")],
+        version: "1.1", rule: "PARTY_ADDED", path: "abi.parties.tool", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true },
+    Row { change: "a handshake loses its size field",
+        edits: &[(", size = \"header_size\" }", " }")],
+        version: "1.1", rule: "HANDSHAKE_CHANGED", path: "header.version", class: S::Breaking,
+        advice: "bump the major version", holds: false },
+    Row { change: "a block grows: its struct, then its row (an effect)",
+        edits: &[("  { name = \"buttons\", type = \"u32\" },\n  { name = \"_pad4\", type = \"u8[4]\" },\n", "  { name = \"buttons\", type = \"u32\" },\n  { name = \"_pad4\", type = \"u8[4]\" },\n  { name = \"axes\", type = \"u32[2]\", since = \"2.0\" },\n")],
+        version: "2.0", rule: "FIELD_ADDED", path: "input.axes", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "an events ring's capacity",
+        edits: &[("{ name = \"entries\", type = \"u64[8]\" }", "{ name = \"entries\", type = \"u64[16]\" }")],
+        version: "2.0", rule: "RING_CHANGED", path: "events", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a mailbox's capacity field",
+        edits: &[("response_capacity = \"response_capacity\"", "response_capacity = \"response_total\""),
+                 ("response_total = \"response_total\"", "response_total = \"response_capacity\"")],
+        version: "2.0", rule: "PROTOCOL_CHANGED", path: "mailbox.commands", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "an enum value renamed while its doc is edited",
+        edits: &[("{ name = \"failed\", value = 1, doc = \"Refused\" }", "{ name = \"refused\", value = 1, doc = \"The server refused the request\" }")],
+        version: "1.1", rule: "VALUE_RENAMED", path: "status.refused", class: S::SourceBreaking,
+        advice: "if 1 now means something else than `failed` did, that is a reuse", holds: true },
+];
+
+fn new_src(row: &Row) -> String {
+    let mut edits: Vec<(&str, &str)> = row.edits.to_vec();
+    let version = format!("version = \"{}\"", row.version);
+    edits.push((V.0, &version));
+    edit(&base(), &edits)
+}
+
+fn diff_of(new: &str) -> Diff {
+    compute_diff(&load(BASE, &base()), &load("new.toml", new))
+}
+
+/// Every format of a row's report, one after the other.
+fn reports(diff: &Diff, new: &str) -> String {
+    let old = base();
+    let sources = Sources {
+        old_file: Some(BASE),
+        old_name: BASE,
+        old_src: &old,
+        new_file: "new.toml",
+        new_src: new,
+    };
+    format!(
+        "==== text\n{}\n==== markdown\n{}\n==== json\n{}\n==== github\n{}",
+        render_text(diff, &sources, false),
+        render_markdown(diff, &sources).expect("the markdown renders"),
+        render_json(diff, &sources),
+        render_github(diff, &sources)
+    )
+}
+
+#[test]
+fn the_table() {
+    let mut failures = Vec::new();
+    for (i, row) in TABLE.iter().enumerate() {
+        let new = new_src(row);
+        let diff = diff_of(&new);
+        let text = reports(&diff, &new);
+        // Every change has its rule's class.
+        for c in &diff.changes {
+            assert_eq!(
+                c.severity,
+                c.rule().class,
+                "{}: {}\n{text}",
+                row.change,
+                c.path
+            );
+        }
+        let found = diff
+            .changes
+            .iter()
+            .find(|c| c.rule().id == row.rule && c.path == row.path);
+        match found {
+            None => failures.push(format!(
+                "{}: no {} at {}\n{text}",
+                row.change, row.rule, row.path
+            )),
+            Some(c) => {
+                if c.severity != row.class {
+                    failures.push(format!(
+                        "{}: class {:?}, expected {:?}",
+                        row.change, c.severity, row.class
+                    ));
+                }
+                if !c.advice.contains(row.advice) {
+                    failures.push(format!(
+                        "{}: advice {:?} lacks {:?}",
+                        row.change, c.advice, row.advice
+                    ));
+                }
+            }
+        }
+        // The class of the whole change is the row's: nothing else is more severe.
+        let worst = diff.groups.iter().map(|g| g.severity).min();
+        if worst != Some(row.class) {
+            failures.push(format!(
+                "{}: the worst group is {worst:?}\n{text}",
+                row.change
+            ));
+        }
+        if diff.verdict.ok() != row.holds {
+            failures.push(format!(
+                "{}: the policy holds: {}\n{text}",
+                row.change,
+                diff.verdict.ok()
+            ));
+        }
+        insta::assert_snapshot!(
+            format!("diff_rules_{i:02}_{}", row.rule.to_ascii_lowercase()),
+            text
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A block that grows is one root cause: the block layout's row that holds it needs more
+/// bytes as an effect of it, not as a change of its own.
+#[test]
+fn a_grown_block_row_is_an_effect() {
+    let row = TABLE.iter().find(|r| r.rule == "FIELD_ADDED").unwrap();
+    let diff = diff_of(&new_src(row));
+    let row_change = diff
+        .changes
+        .iter()
+        .position(|c| c.rule().id == "LAYOUT_ROW_CHANGED" && c.path == "block.input")
+        .expect("the block's row changes");
+    let group = diff
+        .groups
+        .iter()
+        .find(|g| g.effects.contains(&row_change))
+        .expect("the row is an effect");
+    assert_eq!(diff.changes[group.root].path, "input.axes");
+}
+
+/// The advice of the new row without `since` applies: the value with `since`, or the row
+/// `optional`, loads, and the diff then holds at 1.1. The verdict's own proof of "breaking"
+/// is the reader's refusal: the new reader requires a row the old producer never writes.
+#[test]
+fn the_advice_for_a_new_required_row_applies() {
+    let breaking = TABLE.iter().find(|r| r.rule == "LAYOUT_ROW_ADDED").unwrap();
+    let new = new_src(breaking);
+    let diff = diff_of(&new);
+    assert!(!diff.verdict.ok());
+    // Followed: `since` on the value.
+    let with_since = edit(
+        &new,
+        &[(
+            "{ name = \"scratch\", value = 5 }",
+            "{ name = \"scratch\", value = 5, since = \"1.1\" }",
+        )],
+    );
+    let diff = diff_of(&with_since);
+    assert!(diff.verdict.ok(), "{:?}", diff.verdict.problems);
+    // Followed: `optional = true` on the row.
+    let optional = edit(
+        &new,
+        &[(
+            "{ name = \"scratch\", bytes = 64 }",
+            "{ name = \"scratch\", bytes = 64, optional = true }",
+        )],
+    );
+    let diff = diff_of(&optional);
+    assert!(diff.verdict.ok(), "{:?}", diff.verdict.problems);
+    // The new schema's row is required, and its producer-less image is refused: the row's
+    // `since` is what lets a 1.1 reader accept a 1.0 image.
+    let schema = load("new.toml", &new);
+    let image = schema
+        .attach
+        .layouts
+        .iter()
+        .find(|l| l.name == "image")
+        .unwrap();
+    let scratch = image.rows.iter().find(|r| r.name == "scratch").unwrap();
+    assert!(!scratch.optional && scratch.since.is_none());
+    let schema = load("with_since.toml", &with_since);
+    let image = schema
+        .attach
+        .layouts
+        .iter()
+        .find(|l| l.name == "image")
+        .unwrap();
+    let scratch = image.rows.iter().find(|r| r.name == "scratch").unwrap();
+    assert_eq!(scratch.since.map(|v| v.to_string()).as_deref(), Some("1.1"));
+}
+
+/// A field in a handshake struct's padding: the old advice (`since = "1.1"`) makes the
+/// schema invalid; the diff no longer asks for it, and its advice, applied as it reads (no
+/// `since`), is a valid schema with the field, for which the policy holds at 1.1.
+#[test]
+fn the_advice_for_a_field_in_handshake_padding_applies() {
+    let row = TABLE.iter().find(|r| r.rule == "PADDING_REUSED").unwrap();
+    let new = new_src(row);
+    let with_since = edit(
+        &new,
+        &[(
+            "{ name = \"viewers\", type = \"u32\" }",
+            "{ name = \"viewers\", type = \"u32\", since = \"1.1\" }",
+        )],
+    );
+    let errors =
+        load_schema(&with_since).expect_err("since in the middle of a handshake struct is invalid");
+    let text = errors.render("with_since.toml", &with_since);
+    assert!(text.contains("follows"), "{text}");
+    // The advice as applied: the field, without since.
+    let schema = load("new.toml", &new);
+    let header = schema
+        .abi
+        .structs
+        .iter()
+        .find(|s| s.name == "header")
+        .unwrap();
+    assert!(
+        header
+            .fields
+            .iter()
+            .any(|f| f.name == "viewers" && f.since.is_none())
+    );
+    let diff = diff_of(&new);
+    assert!(diff.verdict.ok(), "{:?}", diff.verdict.problems);
+    // The alternative it names: appended after the last field with since, also valid and
+    // compatible.
+    let appended = edit(
+        &base(),
+        &[
+            (V.0, "version = \"1.1\""),
+            (
+                "  { name = \"regions\", type = \"region_entry[max_regions]\", count = \"region_count\" },\n]\n\n[[struct]]\nname = \"block_header\"",
+                "  { name = \"regions\", type = \"region_entry[max_regions]\", count = \"region_count\" },\n  { name = \"viewers\", type = \"u32\", since = \"1.1\" },\n]\n\n[[struct]]\nname = \"block_header\"",
+            ),
+        ],
+    );
+    let diff = diff_of(&appended);
+    assert!(diff.verdict.ok(), "{:?}", diff.verdict.problems);
+    assert!(
+        diff.changes
+            .iter()
+            .any(|c| c.rule().id == "FIELD_APPENDED" && c.path == "header.viewers")
+    );
+}
