@@ -107,6 +107,8 @@ pub enum ChangeKind {
     ValueSpelling,
     DocChanged,
     SinceChanged,
+    /// The `since` of a field of a struct with a version handshake.
+    HandshakeSinceChanged,
     TitleChanged,
     /// A party added to `[abi] parties`.
     PartyAdded,

@@ -46,10 +46,20 @@ fn cause_of(changes: &[Change], i: usize) -> Option<usize> {
     match c.kind {
         K::FieldResized | K::LayoutRowChanged => {
             let site = c.site.as_ref()?;
-            [site.elem.as_deref(), site.len.as_deref()]
+            let item = [site.elem.as_deref(), site.len.as_deref()]
                 .into_iter()
                 .flatten()
-                .find_map(|name| changes.iter().position(|d| changes_item(d, name)))
+                .find_map(|name| changes.iter().position(|d| changes_item(d, name)));
+            // A row's least size follows a handshake struct's `since`s: the bytes every
+            // producer of the major version writes end at the first field a later minor
+            // version added.
+            item.or_else(|| {
+                let elem = site.elem.as_deref()?;
+                changes.iter().position(|d| {
+                    d.kind == K::HandshakeSinceChanged
+                        && d.path.split_once('.').is_some_and(|(s, _)| s == elem)
+                })
+            })
         }
         K::FieldMoved => {
             let site = c.site.as_ref()?;

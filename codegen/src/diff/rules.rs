@@ -128,6 +128,7 @@ pub const RULES: &[Rule] = &[
     rule("HANDSHAKE_ADDED", K::HandshakeAdded, "HANDSHAKE", B, "producers built at the old version do not write the magic and version the new reader checks, so it refuses their images", ("", "version = { magic = \"magic\", major = \"major\", minor = \"minor\" }"), MAJOR),
     rule("HANDSHAKE_REMOVED", K::HandshakeRemoved, "HANDSHAKE", B, "readers built at the old version check a magic and version that producers built at the new version no longer promise", ("version = { magic = \"magic\", major = \"major\", minor = \"minor\" }", ""), MAJOR),
     rule("HANDSHAKE_CHANGED", K::HandshakeChanged, "HANDSHAKE", B, "a reader built at one version checks the magic, version or size where, or as what, the other's producer does not write it", ("major = \"major\"", "major = \"schema_major\""), MAJOR),
+    rule("HANDSHAKE_SINCE_CHANGED", K::HandshakeSinceChanged, "HANDSHAKE", B, "a field's since in a struct with a version handshake says which producers write it: a reader built at the new version requires it of producers the old one did not, or the reverse, and refuses their images or reads bytes they never wrote", ("{ name = \"clock\", type = \"u64\", since = \"1.1\" }", "{ name = \"clock\", type = \"u64\" }"), "put the since back, or bump the major version"),
     // FILE
     rule("FILE_ADDED", K::FileAdded, "FILE", C, "a new file format; nothing old changes", ("", "[[file]] name = \"recording\""), MINOR),
     rule("FILE_REMOVED", K::FileRemoved, "FILE", B, "files written at the old version can no longer be read by the generated readers", ("[[file]] name = \"recording\"", ""), MAJOR),
@@ -280,6 +281,7 @@ mod tests {
             K::ValueSpelling,
             K::DocChanged,
             K::SinceChanged,
+            K::HandshakeSinceChanged,
             K::TitleChanged,
             K::PartyAdded,
             K::PartyRemoved,
@@ -358,6 +360,7 @@ mod tests {
                 | K::ValueSpelling
                 | K::DocChanged
                 | K::SinceChanged
+                | K::HandshakeSinceChanged
                 | K::TitleChanged
                 | K::PartyAdded
                 | K::PartyRemoved

@@ -591,6 +591,7 @@ impl Cx<'_> {
                 self.push(ch);
             }
         }
+        let first = self.changes.len();
         self.cosmetic_edits(
             ItemKind::Field,
             path,
@@ -599,5 +600,21 @@ impl Cx<'_> {
             &f.span,
             &g.span,
         );
+        // In a struct with a version handshake, `since` says which producers write the
+        // field: it is not documentation there.
+        if new.attach.handshakes.iter().any(|h| h.struct_index == n) {
+            for c in &mut self.changes[first..] {
+                if c.kind == ChangeKind::SinceChanged {
+                    let rule = super::rules::rule_of(ChangeKind::HandshakeSinceChanged);
+                    c.kind = rule.kind;
+                    c.severity = rule.class;
+                    c.reason = format!(
+                        "`{}` has a version handshake: its fields' `since` says which producers write them, so a reader built at the new version requires this field of other producers than one built at {old_v} does",
+                        new.abi.structs[n].name
+                    );
+                    c.advice = rule.fix.to_string();
+                }
+            }
+        }
     }
 }
