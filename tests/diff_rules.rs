@@ -129,6 +129,73 @@ const TABLE: &[Row] = &[
         edits: &[("{ name = \"failed\", value = 1, doc = \"Refused\" }", "{ name = \"refused\", value = 1, doc = \"The server refused the request\" }")],
         version: "1.1", rule: "VALUE_RENAMED", path: "status.refused", class: S::SourceBreaking,
         advice: "if 1 now means something else than `failed` did, that is a reuse", holds: true },
+    Row { change: "a seqlock's counter",
+        edits: &[("counter = \"stats.seq\"", "counter = \"stats.frames\"")],
+        version: "2.0", rule: "SEQLOCK_COUNTER_CHANGED", path: "stats_lock", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "an atomic word claimed by compare-and-swap instead",
+        edits: &[("{ name = \"frames\", type = \"u32\", access = \"atomic\" }", "{ name = \"frames\", type = \"u32\", access = \"cas\" }")],
+        version: "2.0", rule: "ACCESS_CAS_CHANGED", path: "stats.frames", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a field's own writer",
+        edits: &[("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\" }")],
+        version: "2.0", rule: "WRITER_CHANGED", path: "mailbox_header.request_len", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a seqlock over a new struct",
+        edits: &[("[[seqlock]]\n", "[[struct]]\nname = \"gauge\"\nwriter = \"host\"\nfields = [\n  { name = \"seq\", type = \"u32\", access = \"atomic\" },\n  { name = \"level\", type = \"u32\" },\n]\n\n[[seqlock]]\nname = \"gauge_lock\"\ncounter = \"gauge.seq\"\nguards = [\"level\"]\nwriter = \"host\"\nreader = \"client\"\n\n[[seqlock]]\n")],
+        version: "1.1", rule: "DECLARATION_ADDED", path: "gauge_lock", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true },
+    Row { change: "removing the [[ring]]",
+        edits: &[("[[ring]]\nname = \"events\"\nkind = \"events\"\ntotal = \"journal.total\"\nentries = \"journal.entries\"\n", "")],
+        version: "2.0", rule: "RING_REMOVED", path: "events", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "removing the [[mailbox]]",
+        edits: &[("[[mailbox]]\nname = \"commands\"\nheader = \"mailbox_header\"\nrequest_seq = \"request_seq\"\nrequest_len = \"request_len\"\nresponse_seq = \"response_seq\"\nstatus = \"status\"\nresponse_len = \"response_len\"\nresponse_total = \"response_total\"\nrequest_capacity = \"request_capacity\"\nresponse_capacity = \"response_capacity\"\nclient = \"client\"\nserver = \"host\"\n", "")],
+        version: "2.0", rule: "PROTOCOL_REMOVED", path: "mailbox.commands", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a region that needs more bytes",
+        edits: &[("{ name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 }", "{ name = \"mailbox\", struct = \"mailbox_header\", bytes = 512 }")],
+        version: "2.0", rule: "LAYOUT_ROW_CHANGED", path: "image.mailbox", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a layout's extent field dropped",
+        edits: &[("extent = \"total_size\"\n", "")],
+        version: "2.0", rule: "LAYOUT_CHANGED", path: "image", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a region and its index value removed",
+        edits: &[("  { name = \"mailbox\", value = 4 },\n", ""), ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "")],
+        version: "2.0", rule: "LAYOUT_ROW_REMOVED", path: "image.mailbox", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "a mailbox's client and server swapped (and who writes what)",
+        edits: &[("client = \"client\"\nserver = \"host\"", "client = \"host\"\nserver = \"client\""),
+                 ("name = \"mailbox_header\"\nwriter = \"host\"", "name = \"mailbox_header\"\nwriter = \"client\""),
+                 ("{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"client\" }", "{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"host\" }"),
+                 ("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\", writer = \"host\" }")],
+        version: "2.0", rule: "PROTOCOL_PARTIES_CHANGED", path: "mailbox.commands", class: S::Breaking,
+        advice: "bump the major version", holds: true },
+    Row { change: "an enum renamed",
+        edits: &[("name = \"block_region\"\n", "name = \"block_area\"\n"), ("index = \"block_region\"", "index = \"block_area\"")],
+        version: "1.1", rule: "ENUM_RENAMED", path: "block_area", class: S::SourceBreaking,
+        advice: "code that names the old name must take the new one", holds: true },
+    Row { change: "the ABI renamed",
+        edits: &[("name = \"demo\"\n", "name = \"image_abi\"\n")],
+        version: "1.1", rule: "ABI_RENAMED", path: "abi.name", class: S::SourceBreaking,
+        advice: "code that names the old name must take the new one", holds: true },
+    Row { change: "the C prefix",
+        edits: &[("c_prefix = \"demo\"", "c_prefix = \"img\"")],
+        version: "1.1", rule: "C_PREFIX_CHANGED", path: "abi.c_prefix", class: S::SourceBreaking,
+        advice: "code that names the old name must take the new one", holds: true },
+    Row { change: "the title",
+        edits: &[("title = \"A small attachable image\"", "title = \"A small image\"")],
+        version: "1.0", rule: "TITLE_CHANGED", path: "abi.title", class: S::Cosmetic,
+        advice: "nothing: no bump is needed", holds: true },
+    Row { change: "a constant written in hex",
+        edits: &[("value = 256", "value = 0x100")],
+        version: "1.0", rule: "VALUE_SPELLING", path: "block_size", class: S::Cosmetic,
+        advice: "nothing: no bump is needed", holds: true },
+    Row { change: "a value's since, outside any handshake",
+        edits: &[("{ name = \"ok\", value = 0, doc = \"Done\" }", "{ name = \"ok\", value = 0, doc = \"Done\", since = \"1.0\" }")],
+        version: "1.0", rule: "SINCE_CHANGED", path: "status.ok", class: S::Cosmetic,
+        advice: "nothing: no bump is needed", holds: true },
 ];
 
 fn new_src(row: &Row) -> String {
@@ -347,5 +414,77 @@ fn the_advice_for_a_field_in_handshake_padding_applies() {
         diff.changes
             .iter()
             .any(|c| c.rule().id == "FIELD_APPENDED" && c.path == "header.viewers")
+    );
+}
+
+/// Which rules a case shows: this table, the fixture pairs of tests/diff.rs, and the bridge's
+/// real 0.8 → 0.9 history. The rules no case shows yet are listed here, so that the gap is
+/// in plain sight and shrinks as cases come: a new case that covers one fails this test
+/// until the rule leaves the list.
+#[test]
+fn rules_without_a_case_are_listed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut note = |diff: &Diff| {
+        for c in &diff.changes {
+            if !seen.contains(&c.rule().id) {
+                seen.push(c.rule().id);
+            }
+        }
+    };
+    for row in TABLE {
+        note(&diff_of(&new_src(row)));
+    }
+    let dir = format!("{root}/tests/fixtures/diff");
+    let mut pairs: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .expect("the diff fixtures")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("new.toml").is_file())
+        .map(|e| {
+            let p = e.path();
+            (
+                std::fs::read_to_string(p.join("old.toml")).unwrap(),
+                std::fs::read_to_string(p.join("new.toml")).unwrap(),
+            )
+        })
+        .filter(|(_, new)| load_schema(new).is_ok())
+        .collect();
+    pairs.push((
+        std::fs::read_to_string(format!("{dir}/bridge-0.8.toml")).unwrap(),
+        std::fs::read_to_string(format!("{root}/schema.toml")).unwrap(),
+    ));
+    for (old, new) in &pairs {
+        note(&compute_diff(
+            &load("old.toml", old),
+            &load("new.toml", new),
+        ));
+    }
+    let missing: Vec<&str> = abi_codegen::diff::RULES
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| !seen.contains(id))
+        .collect();
+    assert_eq!(
+        missing,
+        [
+            "PARTY_REMOVED",
+            "CONST_TYPE_CHANGED",
+            "ENUM_REMOVED",
+            "ENUM_KIND_CHANGED",
+            "EXTENSIBLE_CHANGED",
+            "TYPE_SPELLING",
+            "SEQLOCK_ADDED",
+            "RING_ADDED",
+            "LAYOUT_ADDED",
+            "LAYOUT_REMOVED",
+            "HANDSHAKE_ADDED",
+            "HANDSHAKE_REMOVED",
+            "HANDSHAKE_SINCE_CHANGED",
+            "FILE_REMOVED",
+            "FILE_CHANGED",
+            "TEMPLATE_REMOVED",
+            "TEMPLATE_OUTPUT_CHANGED",
+            "PROTOCOL_ADDED",
+        ]
     );
 }

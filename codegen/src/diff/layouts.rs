@@ -217,7 +217,13 @@ impl Cx<'_> {
                 );
                 continue;
             };
-            let diffs = differing(&layout_facts(old, a), &facts_b);
+            // A renamed header or index enum is the same one: its rename is its own change.
+            let same_index = self.m.enums.get(a.index_enum) == Some(&Some(b.index_enum));
+            let same_header = self.m.structs.get(a.header) == Some(&Some(b.header));
+            let diffs: Vec<_> = differing(&layout_facts(old, a), &facts_b)
+                .into_iter()
+                .filter(|(k, _, _)| !(k == "index" && same_index || k == "header" && same_header))
+                .collect();
             self.facts_changed(
                 (K::LayoutChanged, ItemKind::Layout),
                 &b.name,
