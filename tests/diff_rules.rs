@@ -196,6 +196,12 @@ const TABLE: &[Row] = &[
         edits: &[("{ name = \"ok\", value = 0, doc = \"Done\" }", "{ name = \"ok\", value = 0, doc = \"Done\", since = \"1.0\" }")],
         version: "1.0", rule: "SINCE_CHANGED", path: "status.ok", class: S::Cosmetic,
         advice: "nothing: no bump is needed", holds: true },
+    Row { change: "a struct renamed that a seqlock and a layout row name",
+        edits: &[("name = \"stats\"\nwriter = \"host\"", "name = \"telemetry\"\nwriter = \"host\""),
+                 ("counter = \"stats.seq\"", "counter = \"telemetry.seq\""),
+                 ("{ name = \"stats\", struct = \"stats\" }", "{ name = \"stats\", struct = \"telemetry\" }")],
+        version: "1.1", rule: "STRUCT_RENAMED", path: "telemetry", class: S::SourceBreaking,
+        advice: "code that names the old name must take the new one", holds: true },
 ];
 
 fn new_src(row: &Row) -> String {

@@ -10,7 +10,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind, Shape};
 use super::compute::{Cx, named};
-use super::facts::{Facts, differing, field_name, field_path, ruled};
+use super::facts::{Facts, field_name, field_path, ruled};
 
 fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
     let rec = |i: usize| {
@@ -281,7 +281,7 @@ impl Cx<'_> {
                 self.push(c);
                 continue;
             };
-            let diffs = differing(&file_facts(old, a), &facts_b);
+            let diffs = self.renamed_differing(&file_facts(old, a), &facts_b);
             self.facts_changed(
                 (K::FileChanged, ItemKind::File),
                 &b.name,
@@ -386,7 +386,7 @@ impl Cx<'_> {
                 continue;
             };
             let (facts_a, _) = protocol_facts(old, a);
-            let diffs = differing(&facts_a, &facts_b);
+            let diffs = self.renamed_differing(&facts_a, &facts_b);
             let (parties, rest): (Vec<_>, Vec<_>) = diffs
                 .into_iter()
                 .partition(|(k, _, _)| PARTY_FACTS.contains(&k.as_str()));

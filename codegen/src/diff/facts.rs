@@ -69,7 +69,71 @@ pub(super) fn ruled(
     change(rule_of(kind).class, kind, item, path, summary, reason)
 }
 
+/// `text` with each identifier that `rename` maps replaced.
+fn rename_words(text: &str, rename: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if !word.is_empty() {
+            out.push_str(&rename(word).unwrap_or_else(|| word.clone()));
+            word.clear();
+        }
+    };
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
 impl Cx<'_> {
+    /// The facts that differ between an old declaration and a new one, the old one's names
+    /// of renamed structs, enums and constants read as their new names: a rename is its own
+    /// change, not a change of every declaration that names the item.
+    pub(super) fn renamed_differing(
+        &self,
+        old: &Facts,
+        new: &Facts,
+    ) -> Vec<(String, String, String)> {
+        let (oa, na) = (&self.old.abi, &self.new.abi);
+        let rename = |w: &str| -> Option<String> {
+            let pick = |olds: Vec<&str>, map: &[Option<usize>], news: Vec<&str>| {
+                let i = olds.iter().position(|o| *o == w)?;
+                let n = news.get(map.get(i).copied().flatten()?)?;
+                (*n != w).then(|| (*n).to_string())
+            };
+            pick(
+                oa.structs.iter().map(|s| s.name.as_str()).collect(),
+                &self.m.structs,
+                na.structs.iter().map(|s| s.name.as_str()).collect(),
+            )
+            .or_else(|| {
+                pick(
+                    oa.enums.iter().map(|e| e.name.as_str()).collect(),
+                    &self.m.enums,
+                    na.enums.iter().map(|e| e.name.as_str()).collect(),
+                )
+            })
+            .or_else(|| {
+                pick(
+                    oa.consts.iter().map(|c| c.name.as_str()).collect(),
+                    &self.m.consts,
+                    na.consts.iter().map(|c| c.name.as_str()).collect(),
+                )
+            })
+        };
+        let old: Facts = old
+            .iter()
+            .map(|(k, v)| (rename_words(k, &rename), rename_words(v, &rename)))
+            .collect();
+        differing(&old, new)
+    }
+
     /// Declarations of a kind the old schema has none of: one change that says they are
     /// described for the first time, and `true`, so that they are not compared one by one.
     pub(super) fn first_described(
@@ -207,6 +271,15 @@ impl Cx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_renamed_whole() {
+        let r = |w: &str| (w == "stats").then(|| "gauges".to_string());
+        assert_eq!(
+            rename_words("stats.seq, stats_x; stats", &r),
+            "gauges.seq, stats_x; gauges"
+        );
+    }
 
     #[test]
     fn differing_facts_name_what_changed_and_what_is_missing() {

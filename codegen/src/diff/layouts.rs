@@ -10,7 +10,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
 use super::compute::{Cx, named};
-use super::facts::{Facts, differing, field_name, ruled};
+use super::facts::{Facts, field_name, ruled};
 
 fn handshake_facts(schema: &Schema, h: &Handshake) -> Facts {
     let mut f: Facts = Vec::new();
@@ -179,7 +179,7 @@ impl Cx<'_> {
                 continue;
             };
             let os = &old.abi.structs[a.struct_index];
-            let diffs = differing(&handshake_facts(old, a), &facts_b);
+            let diffs = self.renamed_differing(&handshake_facts(old, a), &facts_b);
             self.facts_changed(
                 (K::HandshakeChanged, ItemKind::Handshake),
                 &path,
@@ -220,7 +220,8 @@ impl Cx<'_> {
             // A renamed header or index enum is the same one: its rename is its own change.
             let same_index = self.m.enums.get(a.index_enum) == Some(&Some(b.index_enum));
             let same_header = self.m.structs.get(a.header) == Some(&Some(b.header));
-            let diffs: Vec<_> = differing(&layout_facts(old, a), &facts_b)
+            let diffs: Vec<_> = self
+                .renamed_differing(&layout_facts(old, a), &facts_b)
                 .into_iter()
                 .filter(|(k, _, _)| !(k == "index" && same_index || k == "header" && same_header))
                 .collect();
@@ -345,7 +346,7 @@ impl Cx<'_> {
                 .spans(Some(&a.span), Some(&b.span));
                 self.push(c);
             }
-            let diffs = differing(&row_facts(old, q), &row_facts(new, r));
+            let diffs = self.renamed_differing(&row_facts(old, q), &row_facts(new, r));
             if let Some(i) = self.facts_changed(
                 (K::LayoutRowChanged, ItemKind::Row),
                 &path,

@@ -7,7 +7,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind, Shape};
 use super::compute::{Cx, named};
-use super::facts::{Facts, differing, field_name, field_path, ruled};
+use super::facts::{Facts, field_name, field_path, ruled};
 
 fn parties(schema: &Schema, p: &Parties) -> String {
     let d = p.describe(&schema.access.parties);
@@ -266,7 +266,7 @@ impl Cx<'_> {
                 );
                 continue;
             };
-            let diffs = differing(&seqlock_facts(old, a), &facts_b);
+            let diffs = self.renamed_differing(&seqlock_facts(old, a), &facts_b);
             let pick = |keys: &[&str]| -> Vec<(String, String, String)> {
                 diffs
                     .iter()
@@ -331,7 +331,7 @@ impl Cx<'_> {
                 continue;
             };
             let (facts_a, _) = ring_facts(old, &a.kind);
-            let diffs = differing(&facts_a, &facts_b);
+            let diffs = self.renamed_differing(&facts_a, &facts_b);
             self.facts_changed(
                 (K::RingChanged, ItemKind::Ring),
                 &b.name,
