@@ -13,11 +13,12 @@ use super::compute::{Cx, named};
 use super::facts::{Facts, field_name, field_path, ruled};
 
 fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
+    // "record NAME": a record is no struct, even with a struct's name (see `rename_words`).
     let rec = |i: usize| {
-        f.records
-            .get(i)
-            .map_or("?", |r| r.name.as_str())
-            .to_string()
+        format!(
+            "record {}",
+            f.records.get(i).map_or("?", |r| r.name.as_str())
+        )
     };
     let field = |r: &FieldRef| format!("{}.{}", rec(r.record), r.field.path);
     let mut facts: Facts = Vec::new();

@@ -69,13 +69,20 @@ pub(super) fn ruled(
     change(rule_of(kind).class, kind, item, path, summary, reason)
 }
 
-/// `text` with each identifier that `rename` maps replaced.
+/// `text` with each identifier that `rename` maps replaced, but a word after `record `: the
+/// facts of a file name its records so, and a record is no struct even when it has a
+/// struct's name.
 fn rename_words(text: &str, rename: &dyn Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
         if !word.is_empty() {
-            out.push_str(&rename(word).unwrap_or_else(|| word.clone()));
+            let renamed = if out.ends_with("record ") {
+                None
+            } else {
+                rename(word)
+            };
+            out.push_str(&renamed.unwrap_or_else(|| word.clone()));
             word.clear();
         }
     };
@@ -93,8 +100,9 @@ fn rename_words(text: &str, rename: &dyn Fn(&str) -> Option<String>) -> String {
 
 impl Cx<'_> {
     /// The facts that differ between an old declaration and a new one, the old one's names
-    /// of renamed structs, enums and constants read as their new names: a rename is its own
-    /// change, not a change of every declaration that names the item.
+    /// of renamed structs, enums and constants read as their new names in its values (what
+    /// a fact is, its key, is the declaration's own word): a rename is its own change, not a
+    /// change of every declaration that names the item.
     pub(super) fn renamed_differing(
         &self,
         old: &Facts,
@@ -129,7 +137,7 @@ impl Cx<'_> {
         };
         let old: Facts = old
             .iter()
-            .map(|(k, v)| (rename_words(k, &rename), rename_words(v, &rename)))
+            .map(|(k, v)| (k.clone(), rename_words(v, &rename)))
             .collect();
         differing(&old, new)
     }
