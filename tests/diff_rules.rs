@@ -5,6 +5,8 @@
 //! the advice of the rows that ask for something is applied, and the result checked: the
 //! schema loads, and the diff's verdict holds.
 
+mod common;
+
 use abi_codegen::diff::{
     Diff, Severity as S, Sources, compute_diff, render_github, render_json, render_markdown,
     render_text,
@@ -509,4 +511,104 @@ fn rules_without_a_case_are_listed() {
             "PROTOCOL_ADDED",
         ]
     );
+}
+
+/// What the verdicts of the new-row cases claim, done by the generated Python bindings:
+/// an image a 1.0 producer lays out is refused by the 1.1 reader whose new row is required
+/// (LAYOUT_ROW_ADDED, breaking), and accepted by the 1.1 reader whose row has `since`
+/// (LAYOUT_ROW_ADDED_OPTIONAL, compatible); both 1.1 images attach in the 1.0 reader.
+#[test]
+fn the_new_row_verdicts_are_what_attach_does() {
+    let required = TABLE.iter().find(|r| r.rule == "LAYOUT_ROW_ADDED").unwrap();
+    let with_since = TABLE
+        .iter()
+        .find(|r| r.rule == "LAYOUT_ROW_ADDED_OPTIONAL" && r.edits[0].1.contains("since"))
+        .unwrap();
+    let dir = common::tools::scratch("diff_rules_attach");
+    for (module, src) in [
+        ("v10", base()),
+        ("v11_required", new_src(required)),
+        ("v11_since", new_src(with_since)),
+    ] {
+        let schema = load(module, &src);
+        let text = abi_codegen::language_backend::python::render_python(&schema, "schema.toml")
+            .expect("the module renders");
+        std::fs::write(dir.join(format!("{module}.py")), text).expect("write the module");
+    }
+    let script = r#"
+import v10, v11_required, v11_since
+old = v10.lay_out()
+try:
+    v11_required.attach(bytes(old))
+    print("required: attached")
+except v11_required.AttachError as e:
+    print("required:", e.check)
+print("since:", v11_since.attach(bytes(old)).producer)
+print("old reads new:", v10.attach(bytes(v11_required.lay_out())).producer, v10.attach(bytes(v11_since.lay_out())).producer)
+"#;
+    let out = common::tools::run_ok("python3", &["-B", "-W", "error", "-c", script], &dir);
+    assert_eq!(
+        out,
+        "required: region_missing\nsince: (1, 0)\nold reads new: (1, 1) (1, 1)\n"
+    );
+}
+
+/// The verdicts that say "compatible" (every row whose worst class is compatible,
+/// source-breaking or cosmetic), done by the generated Python bindings: the image each side
+/// lays out attaches in the other side's reader, every block included.
+#[test]
+fn compatible_rows_attach_both_ways() {
+    let dir = common::tools::scratch("diff_rules_both_ways");
+    let base_text =
+        abi_codegen::language_backend::python::render_python(&load(BASE, &base()), "schema.toml")
+            .expect("the base module renders");
+    std::fs::write(dir.join("old.py"), base_text).expect("write old.py");
+    let mut names = Vec::new();
+    for (i, row) in TABLE.iter().enumerate() {
+        if row.class == S::Breaking {
+            continue;
+        }
+        let src = new_src(row);
+        let diff = diff_of(&src);
+        assert!(
+            diff.groups.iter().all(|g| g.severity != S::Breaking),
+            "{}",
+            row.change
+        );
+        let text = abi_codegen::language_backend::python::render_python(
+            &load("new.toml", &src),
+            "schema.toml",
+        )
+        .expect("the module renders");
+        let name = format!("new_{i:02}");
+        std::fs::write(dir.join(format!("{name}.py")), text).expect("write the module");
+        names.push(name);
+    }
+    assert!(names.len() >= 10, "{names:?}");
+    let script = format!(
+        r#"
+import importlib, old
+def every_block(h):
+    n = 0
+    for i in range(2):
+        h.blocks(i)
+        n += 1
+    return n
+for name in {names:?}:
+    new = importlib.import_module(name)
+    a = new.attach(bytes(old.lay_out()))
+    b = old.attach(bytes(new.lay_out()))
+    print(name, a.producer, b.producer, every_block(a) + every_block(b))
+"#
+    );
+    let out = common::tools::run_ok("python3", &["-B", "-W", "error", "-c", &script], &dir);
+    let expected: String = names
+        .iter()
+        .map(|n| {
+            let new = TABLE[n[4..].parse::<usize>().unwrap()].version;
+            let (major, minor) = new.split_once('.').unwrap();
+            format!("{n} (1, 0) ({major}, {minor}) 4\n")
+        })
+        .collect();
+    assert_eq!(out, expected);
 }
