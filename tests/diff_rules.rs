@@ -612,3 +612,28 @@ for name in {names:?}:
         .collect();
     assert_eq!(out, expected);
 }
+
+/// An array that grows is one root cause: the struct that holds it grows, and the ring over
+/// it, the region that holds it and the file record of it follow.
+#[test]
+fn a_grown_array_is_one_root_cause_for_ring_region_and_file() {
+    let row = TABLE.iter().find(|r| r.rule == "RING_CHANGED").unwrap();
+    let diff = diff_of(&new_src(row));
+    assert_eq!(diff.groups.len(), 1, "{:#?}", diff.changes);
+    let g = &diff.groups[0];
+    assert_eq!(diff.changes[g.root].path, "journal.entries");
+    let effects: Vec<(&str, &str)> = g
+        .effects
+        .iter()
+        .map(|i| (diff.changes[*i].rule().id, diff.changes[*i].path.as_str()))
+        .collect();
+    assert_eq!(
+        effects,
+        [
+            ("STRUCT_SIZE_CHANGED", "journal"),
+            ("RING_CHANGED", "events"),
+            ("LAYOUT_ROW_CHANGED", "image.journal"),
+            ("FILE_CHANGED", "dump"),
+        ]
+    );
+}

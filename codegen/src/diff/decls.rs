@@ -40,8 +40,8 @@ fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
             ),
         };
         let mut v = format!(
-            "struct {} ({} bytes), {place}",
-            schema.abi.structs[r.struct_index].name, r.size
+            "struct {}, {place}",
+            schema.abi.structs[r.struct_index].name
         );
         if let Some(c) = &r.count {
             v.push_str(&format!(", count {}", field(c)));
@@ -63,6 +63,11 @@ fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
             v.push_str(&format!(", seek {}", s.key.path));
         }
         facts.push((format!("record {}", r.name), v));
+        // Its size apart: a size that changes with its struct is that change's effect.
+        facts.push((
+            format!("record {} size", r.name),
+            format!("{} bytes", r.size),
+        ));
     }
     for t in &f.totals {
         facts.push((format!("total {}", field(&t.total)), t.text.clone()));
@@ -283,12 +288,30 @@ impl Cx<'_> {
                 continue;
             };
             let diffs = self.renamed_differing(&file_facts(old, a), &facts_b);
-            self.facts_changed(
-                (K::FileChanged, ItemKind::File),
-                &b.name,
-                &diffs,
-                (&a.span, &b.span),
-            );
+            // Sizes of records whose struct changed: each an effect of that struct's change.
+            let (sizes, rest): (Vec<_>, Vec<_>) = diffs
+                .into_iter()
+                .partition(|(k, _, _)| k.ends_with(" size"));
+            let spans = (&a.span, &b.span);
+            self.facts_changed((K::FileChanged, ItemKind::File), &b.name, &rest, spans);
+            for d in sizes {
+                let record = d.0.trim_start_matches("record ").trim_end_matches(" size");
+                let elem = b
+                    .records
+                    .iter()
+                    .find(|r| r.name == record)
+                    .map(|r| new.abi.structs[r.struct_index].name.clone());
+                if let Some(i) =
+                    self.facts_changed((K::FileChanged, ItemKind::File), &b.name, &[d], spans)
+                {
+                    self.changes[i].site = Some(super::change::FieldSite {
+                        owner: b.name.clone(),
+                        pos: 0,
+                        elem,
+                        len: None,
+                    });
+                }
+            }
             self.cosmetic_edits(
                 ItemKind::File,
                 &b.name,

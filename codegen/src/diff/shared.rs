@@ -5,7 +5,7 @@
 use crate::ir::access::{Guard, Parties, RingKind, Seqlock};
 use crate::schema::Schema;
 
-use super::change::{ChangeKind as K, ItemKind, Shape};
+use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
 use super::compute::{Cx, named};
 use super::facts::{Facts, field_name, field_path, ruled};
 
@@ -332,12 +332,21 @@ impl Cx<'_> {
             };
             let (facts_a, _) = ring_facts(old, &a.kind);
             let diffs = self.renamed_differing(&facts_a, &facts_b);
-            self.facts_changed(
+            let at = self.facts_changed(
                 (K::RingChanged, ItemKind::Ring),
                 &b.name,
                 &diffs,
                 (&a.span, &b.span),
             );
+            // A ring whose struct changed size (its entries array grew) follows from that.
+            if let Some(i) = at {
+                self.changes[i].site = Some(FieldSite {
+                    owner: b.name.clone(),
+                    pos: 0,
+                    elem: Some(new.abi.structs[over].name.clone()),
+                    len: None,
+                });
+            }
             self.cosmetic_edits(
                 ItemKind::Ring,
                 &b.name,
