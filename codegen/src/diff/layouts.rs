@@ -2,15 +2,17 @@
 //! each `[[layout]]` table (header, table, index enum, extent, count) and each of its rows
 //! (added required or optional, removed, made optional or required, what it holds and the
 //! least bytes it needs). A row that needs other bytes because a struct it holds changed is
-//! an effect of that change.
+//! an effect of that change. And what a handshake makes of its struct's fields: their
+//! `since` is no documentation, and a field in the middle cannot carry one.
 
 use crate::ir::Version;
 use crate::ir::attach::{Handshake, Holds, LayoutTable, Row};
 use crate::schema::Schema;
 
-use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
+use super::change::{Change, ChangeKind as K, FieldSite, ItemKind, Shape};
 use super::compute::{Cx, named};
 use super::facts::{Facts, field_name, ruled};
+use super::rules::rule_of;
 
 fn handshake_facts(schema: &Schema, h: &Handshake) -> Facts {
     let mut f: Facts = Vec::new();
@@ -118,6 +120,63 @@ fn optional_words(r: &Row) -> String {
 }
 
 impl Cx<'_> {
+    /// A new field `fi` of struct `n` (new schema), in `ch`: in a struct with a version
+    /// handshake, a field with `since` must follow every field without one, so in the middle
+    /// of older fields it cannot carry one. Then no `since` is asked for, and a field in
+    /// padding gets advice that a user can apply.
+    pub(super) fn check_since_in_handshake(&self, n: usize, fi: usize, ch: &mut Change) {
+        let b = &self.new.abi.structs[n];
+        let g = &b.fields[fi];
+        let handshake = self
+            .new
+            .attach
+            .handshakes
+            .iter()
+            .any(|h| h.struct_index == n);
+        let can_carry_since = !handshake || b.fields[fi + 1..].iter().all(|h| h.since.is_some());
+        ch.since_check = Some((g.since, can_carry_since));
+        if !can_carry_since && matches!(ch.kind, K::PaddingReused | K::TailPaddingReused) {
+            let last = b.fields.last().map_or("", |h| h.name.as_str());
+            ch.advice = format!(
+                "leave `since` out: `{}` has a version handshake, so a field with `since` must follow every field without one, and `{last}` has none. Readers built at the new version read what producers built at {} left in these bytes (zero when they zero their padding); if zero cannot mean \"not set\", append the field after `{last}` with since instead{}, or bump the major version",
+                b.name,
+                self.old_v(),
+                if b.extensible {
+                    ""
+                } else {
+                    " (the struct must be extensible)"
+                }
+            );
+        }
+    }
+
+    /// The changes from `first` on, of a field of struct `n` (new schema): in a struct with a
+    /// version handshake, `since` says which producers write the field, so a change of it
+    /// is no documentation there (HANDSHAKE_SINCE_CHANGED).
+    pub(super) fn since_in_handshake_is_no_doc(&mut self, n: usize, first: usize) {
+        if !self
+            .new
+            .attach
+            .handshakes
+            .iter()
+            .any(|h| h.struct_index == n)
+        {
+            return;
+        }
+        let (name, old_v) = (self.new.abi.structs[n].name.clone(), self.old_v());
+        for c in &mut self.changes[first..] {
+            if c.kind == K::SinceChanged {
+                let rule = rule_of(K::HandshakeSinceChanged);
+                c.kind = rule.kind;
+                c.severity = rule.class;
+                c.reason = format!(
+                    "`{name}` has a version handshake: its fields' `since` says which producers write them, so a reader built at the new version requires this field of other producers than one built at {old_v} does"
+                );
+                c.advice = rule.fix.to_string();
+            }
+        }
+    }
+
     /// The version a new row's `since` should say: the new version when it is a step up,
     /// else the next minor version.
     fn next_version(&self) -> Version {

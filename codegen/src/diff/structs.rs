@@ -430,30 +430,7 @@ impl Cx<'_> {
                         .sides(None, Some(Self::field_shape(new, n, fi)))
                         .spans(None, Some(&g.span));
                     ch.site = Some(site(new, &b.name, g, lg.offset));
-                    // In a struct with a version handshake, a field with `since` must follow
-                    // every field without one: in the middle of older fields, it cannot
-                    // carry one.
-                    let handshake = new.attach.handshakes.iter().any(|h| h.struct_index == n);
-                    let can_carry_since =
-                        !handshake || b.fields[fi + 1..].iter().all(|h| h.since.is_some());
-                    ch.since_check = Some((g.since, can_carry_since));
-                    if !can_carry_since
-                        && matches!(
-                            kind,
-                            ChangeKind::PaddingReused | ChangeKind::TailPaddingReused
-                        )
-                    {
-                        let last = b.fields.last().map_or("", |h| h.name.as_str());
-                        ch.advice = format!(
-                            "leave `since` out: `{}` has a version handshake, so a field with `since` must follow every field without one, and `{last}` has none. Readers built at the new version read what producers built at {old_v} left in these bytes (zero when they zero their padding); if zero cannot mean \"not set\", append the field after `{last}` with since instead{}, or bump the major version",
-                            b.name,
-                            if b.extensible {
-                                ""
-                            } else {
-                                " (the struct must be extensible)"
-                            }
-                        );
-                    }
+                    self.check_since_in_handshake(n, fi, &mut ch);
                     self.push(ch);
                 }
             }
@@ -600,21 +577,6 @@ impl Cx<'_> {
             &f.span,
             &g.span,
         );
-        // In a struct with a version handshake, `since` says which producers write the
-        // field: it is not documentation there.
-        if new.attach.handshakes.iter().any(|h| h.struct_index == n) {
-            for c in &mut self.changes[first..] {
-                if c.kind == ChangeKind::SinceChanged {
-                    let rule = super::rules::rule_of(ChangeKind::HandshakeSinceChanged);
-                    c.kind = rule.kind;
-                    c.severity = rule.class;
-                    c.reason = format!(
-                        "`{}` has a version handshake: its fields' `since` says which producers write them, so a reader built at the new version requires this field of other producers than one built at {old_v} does",
-                        new.abi.structs[n].name
-                    );
-                    c.advice = rule.fix.to_string();
-                }
-            }
-        }
+        self.since_in_handshake_is_no_doc(n, first);
     }
 }
