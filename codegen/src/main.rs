@@ -158,7 +158,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
         /// Print the rules (each change kind's ID, category, class, reason, example and fix)
-        /// instead of a diff: as text, or with --format markdown as the table of abi-codegen's README.
+        /// instead of a diff: as text, with --format markdown as the table of abi-codegen's
+        /// README, with --format json for tools.
         #[arg(long, conflicts_with_all = ["files", "schema", "base", "base_schema"])]
         rules: bool,
     },

@@ -444,6 +444,24 @@ fn rules_table_in_the_readme_is_diff_rules() {
         text.matches("\n    fix:    ").count(),
         table.lines().count() - 2
     );
+    // JSON: one object per rule, in the table's order.
+    let out = run(&dir, &["diff", "--rules", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let rules: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let rules = rules.as_array().expect("an array");
+    assert_eq!(rules.len(), table.lines().count() - 2);
+    let atomic = rules
+        .iter()
+        .find(|r| r["id"] == "ACCESS_ATOMIC_TO_PLAIN")
+        .expect("the rule");
+    assert_eq!(
+        (&atomic["category"], &atomic["class"], &atomic["kind"]),
+        (
+            &serde_json::json!("ACCESS"),
+            &serde_json::json!("breaking"),
+            &serde_json::json!("access_atomic_to_plain")
+        )
+    );
     // With a schema, --rules is a usage error.
     let out = run(&dir, &["diff", "--rules", "a.toml", "b.toml"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));

@@ -207,6 +207,32 @@ pub fn render_rules_markdown() -> String {
     out
 }
 
+/// The rules as a JSON array, for tools: each rule's id, kind, category, class, reason,
+/// before, after and fix.
+pub fn render_rules_json() -> String {
+    let rules: Vec<serde_json::Value> = RULES
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "id": r.id,
+                "kind": r.kind,
+                "category": r.category,
+                "class": r.class,
+                "reason": r.reason,
+                "before": r.before,
+                "after": r.after,
+                "fix": r.fix,
+            })
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&rules).unwrap_or_else(|e| {
+        // Strings and enums only: serializing cannot fail.
+        format!("{{\"error\": \"cannot serialize the rules: {e}\"}}")
+    });
+    text.push('\n');
+    text
+}
+
 /// The rules as text, one block per rule.
 pub fn render_rules_text() -> String {
     let mut out = String::new();
