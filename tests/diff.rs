@@ -174,7 +174,10 @@ rule!(flag_removed, policy_holds: true, [(Breaking, ValueRemoved, "caps.write")]
 rule!(const_removed, policy_holds: true, [(Breaking, ConstRemoved, "timeout_ms")]);
 rule!(value_renumbered, policy_holds: true, [(Breaking, ValueRenumbered, "state.busy")]);
 rule!(flag_renumbered, policy_holds: true, [(Breaking, ValueRenumbered, "caps.write")]);
-rule!(flag_reused, policy_holds: true, [(Breaking, ValueReused, "caps.exec")]);
+rule!(flag_reused, policy_holds: true, [
+    (Breaking, ValueReused, "caps.exec"),
+    (Breaking, ValueRenumbered, "caps.write"),
+]);
 rule!(const_array_size_changed, policy_holds: true, [
     (Breaking, ConstValueChanged, "max_items"),
     (Breaking, StructSizeChanged, "header"),
@@ -386,6 +389,24 @@ fn bridge_0_8_to_0_9_adds_exactly_what_the_reference_marks_abi_0_9() {
                 K::FieldAppended,
                 "snapshot.spawn_marker_count".to_string()
             ),
+            // 0.8 declared no shared memory, handshakes or layouts: 0.9 describes them.
+            (
+                S::Compatible,
+                K::FirstDescribed,
+                "abi.shared_memory".to_string()
+            ),
+            (
+                S::Compatible,
+                K::FirstDescribed,
+                "abi.handshakes".to_string()
+            ),
+            (S::Compatible, K::FirstDescribed, "abi.layouts".to_string()),
+            (S::Compatible, K::FileAdded, "ibfrec".to_string()),
+            (
+                S::Compatible,
+                K::TemplateAdded,
+                "templates/bridge.mjs.j2".to_string()
+            ),
         ]
     );
     assert_eq!(diff.verdict.required, Bump::Minor);
@@ -481,7 +502,7 @@ fn json_report() {
     assert_eq!(value["verdict"]["required_bump"], "minor");
     // The verdict comes first; the changes are the root causes, their effects nested.
     assert!(text.starts_with("{\n  \"verdict\": {"), "{text}");
-    assert_eq!(value["counts"]["compatible"], 5);
+    assert_eq!(value["counts"]["compatible"], 10);
     assert_eq!(value["counts"]["effects"], 1);
     let appended = &value["changes"][3];
     assert_eq!(appended["kind"], "field_appended");
@@ -502,13 +523,13 @@ fn markdown_report() {
     // A summary line, then one table per severity that has changes.
     let summary = text.lines().nth(1).unwrap();
     assert!(summary.starts_with(
-        "✅ **ABI diff of `bridge` 0.8 → 0.9**: 5 changes: 5 compatible (and 1 effect)."
+        "✅ **ABI diff of `bridge` 0.8 → 0.9**: 10 changes: 10 compatible (and 1 effect)."
     ));
     assert_eq!(
         text.matches("| Item | Change | Old | New | Why |").count(),
         1
     );
-    assert!(text.contains("#### Compatible (ABI): 5"));
+    assert!(text.contains("#### Compatible (ABI): 10"));
     insta::assert_snapshot!("bridge_0_8_to_0_9_markdown", text);
 
     // A failing change gets its problems and a table per severity.
@@ -527,7 +548,7 @@ fn github_annotations_point_at_the_changed_lines() {
     let markers = line_of(&pair.new_src, "{ name = \"spawn_markers\"");
     assert!(
         text.contains(&format!(
-            "::notice file=schema.toml,line={markers},col=3,title=ABI compatible change::snapshot.spawn_markers: field appended"
+            "::notice file=schema.toml,line={markers},col=3,title=ABI compatible change FIELD_APPENDED::snapshot.spawn_markers: field appended"
         )),
         "{text}"
     );

@@ -171,3 +171,16 @@ fn append(path: &Path, text: &str) -> std::io::Result<()> {
     file.write_all(text.as_bytes())?;
     file.write_all(b"\n")
 }
+
+/// `abi-codegen diff --rules`: the rules table as text, markdown (codegen/README.md's table;
+/// also for github, whose job summary is markdown) or JSON.
+pub(crate) fn print_rules(format: DiffFormat) -> ExitCode {
+    match format {
+        DiffFormat::Text => out!("{}", abi_codegen::diff::render_rules_text()),
+        DiffFormat::Json => out!("{}", abi_codegen::diff::render_rules_json()),
+        DiffFormat::Markdown | DiffFormat::Github => {
+            out!("{}", abi_codegen::diff::render_rules_markdown());
+        }
+    }
+    ExitCode::SUCCESS
+}

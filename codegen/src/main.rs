@@ -15,7 +15,7 @@ mod inspect_seek;
 mod live_cli;
 
 use common::{COLOR, Failure, display_name, load, load_with_source, out, outln};
-use diff_cli::{DiffArgs, DiffFormat, diff};
+use diff_cli::{DiffArgs, DiffFormat, diff, print_rules};
 use inspect_cli::{Request, inspect};
 
 /// See codegen/Cargo.toml: the command line allocates in many small pieces.
@@ -157,6 +157,11 @@ enum Command {
         /// GITHUB_STEP_SUMMARY names, when it is set.
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
+        /// Print the rules (each change kind's ID, category, class, reason, example and fix)
+        /// instead of a diff: as text, with --format markdown as the table of abi-codegen's
+        /// README, with --format json for tools.
+        #[arg(long, conflicts_with_all = ["files", "schema", "base", "base_schema"])]
+        rules: bool,
     },
 }
 
@@ -202,7 +207,11 @@ fn main() -> ExitCode {
             base,
             base_schema,
             format,
+            rules,
         } => {
+            if rules {
+                return print_rules(format);
+            }
             let args = DiffArgs {
                 files,
                 schema,

@@ -80,7 +80,7 @@ fn the_real_0_8_to_0_9_change_obeys_the_policy() {
     let text = stdout(&out);
     assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
     assert!(
-        text.contains("5 changes: 5 compatible (and 1 effect)"),
+        text.contains("10 changes: 10 compatible (and 1 effect)"),
         "{text}"
     );
     assert!(text.contains("the version policy holds"), "{text}");
@@ -226,7 +226,7 @@ fn base_reads_the_old_schema_from_git() {
     assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
     assert!(
         text.starts_with(
-            "ABI diff: bridge 0.8 (HEAD:schema.toml) → 0.9 (schema.toml): 5 changes: 5 compatible (and 1 effect)\nOK: "
+            "ABI diff: bridge 0.8 (HEAD:schema.toml) → 0.9 (schema.toml): 10 changes: 10 compatible (and 1 effect)\nOK: "
         ),
         "{text}"
     );
@@ -400,4 +400,69 @@ fn github_format_writes_the_job_summary() {
         "{text}"
     );
     assert!(text.contains("`match.round_state`"), "{text}");
+}
+
+/// `diff --rules` prints every rule; codegen/README.md's table of rules is its markdown output,
+/// byte for byte, between its markers.
+#[test]
+fn rules_table_in_the_readme_is_diff_rules() {
+    let dir = scratch("rules");
+    let out = run(&dir, &["diff", "--rules", "--format", "markdown"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let table = stdout(&out);
+    let readme = read(&repo_file("codegen/README.md"));
+    let (begin, end) = ("<!-- diff-rules:begin -->\n", "<!-- diff-rules:end -->");
+    let start = readme
+        .find(begin)
+        .expect("the README has the rules' begin marker")
+        + begin.len();
+    let stop = readme[start..].find(end).expect("and their end marker") + start;
+    assert_eq!(
+        &readme[start..stop],
+        table,
+        "codegen/README.md's rules are stale: paste the output of\n\
+         cargo run -q -p abi-codegen -- diff --rules --format markdown"
+    );
+    for id in [
+        "ACCESS_ATOMIC_TO_PLAIN",
+        "LAYOUT_ROW_ADDED",
+        "SEQLOCK_PARTIES_CHANGED",
+    ] {
+        assert!(table.contains(&format!("| `{id}` |")), "{table}");
+    }
+    // Text: one block per rule, with its example and its fix.
+    let out = run(&dir, &["diff", "--rules"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "ACCESS_ATOMIC_TO_PLAIN (ACCESS, breaking)\n    why:    a writer built at the new version stores it without release"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\n    fix:    ").count(),
+        table.lines().count() - 2
+    );
+    // JSON: one object per rule, in the table's order.
+    let out = run(&dir, &["diff", "--rules", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let rules: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let rules = rules.as_array().expect("an array");
+    assert_eq!(rules.len(), table.lines().count() - 2);
+    let atomic = rules
+        .iter()
+        .find(|r| r["id"] == "ACCESS_ATOMIC_TO_PLAIN")
+        .expect("the rule");
+    assert_eq!(
+        (&atomic["category"], &atomic["class"], &atomic["kind"]),
+        (
+            &serde_json::json!("ACCESS"),
+            &serde_json::json!("breaking"),
+            &serde_json::json!("access_atomic_to_plain")
+        )
+    );
+    // With a schema, --rules is a usage error.
+    let out = run(&dir, &["diff", "--rules", "a.toml", "b.toml"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
 }

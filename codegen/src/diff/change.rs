@@ -107,7 +107,69 @@ pub enum ChangeKind {
     ValueSpelling,
     DocChanged,
     SinceChanged,
+    /// The `since` of a field of a struct with a version handshake.
+    HandshakeSinceChanged,
     TitleChanged,
+    /// A party added to `[abi] parties`.
+    PartyAdded,
+    PartyRemoved,
+    /// A field's `access` went from atomic or cas to plain.
+    AccessAtomicToPlain,
+    /// A field's `access` went from plain to atomic or cas.
+    AccessPlainToAtomic,
+    /// A field's `access` went between atomic and cas.
+    AccessCasChanged,
+    /// Who writes a struct or a field.
+    WriterChanged,
+    /// A seqlock over a struct the old schema has.
+    SeqlockAdded,
+    SeqlockRemoved,
+    SeqlockCounterChanged,
+    SeqlockGuardsChanged,
+    /// A seqlock's writer or reader.
+    SeqlockPartiesChanged,
+    /// A ring over fields the old schema has.
+    RingAdded,
+    RingRemoved,
+    RingChanged,
+    /// A layout table over a header the old schema has.
+    LayoutAdded,
+    LayoutRemoved,
+    /// A layout's header, table, index enum, extent or row count.
+    LayoutChanged,
+    /// A row every producer must write.
+    LayoutRowAdded,
+    /// A row with `since` or `optional = true`.
+    LayoutRowAddedOptional,
+    LayoutRowRemoved,
+    LayoutRowOptionalChanged,
+    /// What a row holds, how many, or the least bytes it needs.
+    LayoutRowChanged,
+    /// A `version` handshake on a struct the old schema has.
+    HandshakeAdded,
+    HandshakeRemoved,
+    /// Its magic, major, minor, size or liveness fields.
+    HandshakeChanged,
+    FileAdded,
+    FileRemoved,
+    /// Its records, their places, counts, encodings or seeks, its totals or ordered fields.
+    FileChanged,
+    TemplateAdded,
+    TemplateRemoved,
+    TemplateOutputChanged,
+    /// A protocol over a header the old schema has.
+    ProtocolAdded,
+    ProtocolRemoved,
+    /// The fields, values or capacities it names.
+    ProtocolChanged,
+    /// Its writer and reader, client and server, or client and host.
+    ProtocolPartiesChanged,
+    /// A seqlock, ring, layout, handshake or protocol over structs the old schema does not
+    /// have.
+    DeclarationAdded,
+    /// Parties, layouts or handshakes declared where the old schema declares none of them:
+    /// a description of bytes and practices that were there before.
+    FirstDescribed,
 }
 
 /// What kind of thing changed.
@@ -124,6 +186,16 @@ pub enum ItemKind {
     Flag,
     Struct,
     Field,
+    Party,
+    Seqlock,
+    Ring,
+    Layout,
+    /// A row of a layout table.
+    Row,
+    Handshake,
+    File,
+    Template,
+    Protocol,
 }
 
 impl ItemKind {
@@ -137,6 +209,15 @@ impl ItemKind {
             ItemKind::Flag => "flag bit",
             ItemKind::Struct => "struct",
             ItemKind::Field => "field",
+            ItemKind::Party => "party",
+            ItemKind::Seqlock => "seqlock",
+            ItemKind::Ring => "ring",
+            ItemKind::Layout => "layout",
+            ItemKind::Row => "layout row",
+            ItemKind::Handshake => "handshake",
+            ItemKind::File => "file",
+            ItemKind::Template => "template",
+            ItemKind::Protocol => "protocol",
         }
     }
 }
@@ -229,6 +310,8 @@ pub struct Change {
     pub summary: String,
     /// Why it has its severity.
     pub reason: String,
+    /// What to do about it: the rule's fix, or advice for this change in particular.
+    pub advice: String,
     pub old: Option<Shape>,
     pub new: Option<Shape>,
     /// The fields that hold a struct (`snapshot.match`), have an enum as their type, or are

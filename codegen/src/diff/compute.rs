@@ -89,6 +89,9 @@ fn classify(old: &Schema, new: &Schema) -> Vec<Change> {
             },
         }
     }
+    cx.compare_shared();
+    cx.compare_attach();
+    cx.compare_decls();
     for item in &old.abi.order {
         match *item {
             crate::ir::ItemRef::Const(o) if cx.m.consts[o].is_none() => cx.removed_const(o),
@@ -185,11 +188,11 @@ impl Matching {
         self.consts.iter().position(|x| *x == Some(n))
     }
 
-    fn enum_old(&self, n: usize) -> Option<usize> {
+    pub(super) fn enum_old(&self, n: usize) -> Option<usize> {
         self.enums.iter().position(|x| *x == Some(n))
     }
 
-    fn struct_old(&self, n: usize) -> Option<usize> {
+    pub(super) fn struct_old(&self, n: usize) -> Option<usize> {
         self.structs.iter().position(|x| *x == Some(n))
     }
 
@@ -258,6 +261,7 @@ pub(super) fn change(
         path: path.into(),
         summary: summary.into(),
         reason: reason.into(),
+        advice: super::rules::rule_of(kind).fix.to_string(),
         old: None,
         new: None,
         embedded_in: Vec::new(),

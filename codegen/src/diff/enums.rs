@@ -148,8 +148,9 @@ impl Cx<'_> {
             .iter()
             .map(|v| b.values.iter().position(|w| w.name == v.name))
             .collect();
-        // A new name on an old number: a rename when the doc is unchanged, else the number
-        // now means something else.
+        // A new name on an old number whose old name is gone: a rename, its doc edited or
+        // not. A new name on the number of an old value that is still there under another
+        // number: the number now means something else.
         let mut reused: Vec<Option<usize>> = vec![None; b.values.len()];
         for (ni, w) in b.values.iter().enumerate() {
             if map.contains(&Some(ni)) {
@@ -160,11 +161,8 @@ impl Cx<'_> {
                 .iter()
                 .enumerate()
                 .find(|(oi, v)| map[*oi].is_none() && v.value == w.value);
-            if let Some((oi, v)) = free {
+            if let Some((oi, _)) = free {
                 map[oi] = Some(ni);
-                if v.doc != w.doc {
-                    reused[ni] = Some(oi);
-                }
             } else if let Some(oi) = a.values.iter().position(|v| v.value == w.value) {
                 reused[ni] = Some(oi);
             }
@@ -213,19 +211,31 @@ impl Cx<'_> {
                 Some(shape(&w.name, &w.literal)),
             );
             if v.name != w.name {
-                let ch = change(
+                let mut ch = change(
                     Severity::SourceBreaking,
                     ChangeKind::ValueRenamed,
                     item,
                     path(&w.name),
                     format!("{what} renamed from `{}`", v.name),
                     format!(
-                        "the same number and doc; code that names `{}` must say `{}`",
-                        v.name, w.name
+                        "the same number{}; code that names `{}` must say `{}`",
+                        if v.doc == w.doc {
+                            " and doc"
+                        } else {
+                            ", its doc edited"
+                        },
+                        v.name,
+                        w.name
                     ),
                 )
                 .sides(sides.0.clone(), sides.1.clone())
                 .spans(Some(&v.span), Some(&w.span));
+                if v.doc != w.doc {
+                    ch.advice = format!(
+                        "{}; if {} now means something else than `{}` did, that is a reuse: give `{}` a number no value had, or bump the major version",
+                        ch.advice, w.literal, v.name, w.name
+                    );
+                }
                 self.push(ch);
             }
             if v.value != w.value {

@@ -114,6 +114,7 @@ pub fn render_github(diff: &Diff, sources: &Sources) -> String {
             let _ = write!(message, "\nnew: {n}");
         }
         let _ = write!(message, "\nwhy: {}", c.reason);
+        let _ = write!(message, "\nfix: {}", c.advice);
         if !c.embedded_in.is_empty() {
             let _ = write!(
                 message,
@@ -134,7 +135,7 @@ pub fn render_github(diff: &Diff, sources: &Sources) -> String {
                 let _ = write!(message, "\n- and {} more", effects.len() - EFFECTS_LISTED);
             }
         }
-        let title = format!("ABI {} change", g.severity.label());
+        let title = format!("ABI {} change {}", g.severity.label(), c.rule().id);
         annotation(&mut out, level(diff, g, c), &at, &title, &message);
     }
     out

@@ -1,8 +1,11 @@
 //! Root causes: which change follows from which. A field that moved follows from the change
 //! before it in its struct (an inserted, removed or resized field); a struct's new size or
 //! alignment from the first such change among its fields; a field that holds a struct, an
-//! enum or an array sized by a constant follows from that item's change. Every change not
-//! explained so is a root cause, and heads a [`Group`] with all it explains.
+//! enum or an array sized by a constant follows from that item's change; a layout row or a
+//! ring follows from a change of the struct it holds or lies over (a region that needs more
+//! bytes because its block grew), a file record's size from its struct's, and a row's least
+//! size from a handshake field's `since`.
+//! Every change not explained so is a root cause, and heads a [`Group`] with all it explains.
 
 use super::change::{Change, ChangeKind as K};
 use super::model::Group;
@@ -26,6 +29,8 @@ fn changes_item(c: &Change, name: &str) -> bool {
                 | K::EnumReprChanged
                 | K::ConstValueChanged
         )
+        // A blocks row follows the rows of the layout its blocks have.
+        || (c.kind == K::LayoutRowChanged && c.path.split('.').next() == Some(name))
 }
 
 /// The direct cause of `changes[i]`, if another change explains it.
@@ -42,12 +47,22 @@ fn cause_of(changes: &[Change], i: usize) -> Option<usize> {
             .filter(move |(j, d)| *j != i && d.site.as_ref().is_some_and(|s| s.owner == owner))
     }
     match c.kind {
-        K::FieldResized => {
+        K::FieldResized | K::LayoutRowChanged | K::RingChanged | K::FileChanged => {
             let site = c.site.as_ref()?;
-            [site.elem.as_deref(), site.len.as_deref()]
+            let item = [site.elem.as_deref(), site.len.as_deref()]
                 .into_iter()
                 .flatten()
-                .find_map(|name| changes.iter().position(|d| changes_item(d, name)))
+                .find_map(|name| changes.iter().position(|d| changes_item(d, name)));
+            // A row's least size follows a handshake struct's `since`s: the bytes every
+            // producer of the major version writes end at the first field a later minor
+            // version added.
+            item.or_else(|| {
+                let elem = site.elem.as_deref()?;
+                changes.iter().position(|d| {
+                    d.kind == K::HandshakeSinceChanged
+                        && d.path.split_once('.').is_some_and(|(s, _)| s == elem)
+                })
+            })
         }
         K::FieldMoved => {
             let site = c.site.as_ref()?;

@@ -32,6 +32,8 @@ fn change_value(diff: &Diff, sources: &Sources, id: usize, c: &Change) -> Value 
         "path": c.path,
         "summary": c.summary,
         "reason": c.reason,
+        "rule": c.rule().id,
+        "advice": c.advice,
         "old": c.old,
         "new": c.new,
         "used_by": c.embedded_in,

@@ -97,6 +97,7 @@ pub fn render_markdown(diff: &Diff, sources: &Sources) -> Result<String, RenderE
                         let held: Vec<String> = c.embedded_in.iter().map(|h| code(h)).collect();
                         why.push_str(&format!("; {} {}", c.embedded_label(), held.join(", ")));
                     }
+                    why.push_str(&format!("<br>**Fix:** {}", cell(&c.advice)));
                     if let Some(v) = &c.violation {
                         why.push_str(&format!("<br>**Version policy:** {}", cell(v)));
                     }
@@ -113,7 +114,7 @@ pub fn render_markdown(diff: &Diff, sources: &Sources) -> Result<String, RenderE
                     let (old, new) = c.describe_sides(&|s| code(s), &|s| cell(s));
                     Row {
                         path: code(&c.path),
-                        change: cell(&c.summary),
+                        change: format!("{} {}", cell(&c.summary), code(c.rule().id)),
                         old: old.unwrap_or_default(),
                         new: new.unwrap_or_default(),
                         why,

@@ -7,13 +7,18 @@
 mod change;
 mod compute;
 mod consts;
+mod decls;
 mod enums;
+mod facts;
 mod github;
 mod group;
 mod json;
+mod layouts;
 mod markdown;
 mod model;
 mod policy;
+mod rules;
+mod shared;
 mod structs;
 mod text;
 mod verdict;
@@ -23,6 +28,9 @@ pub use github::{MAX_ANNOTATIONS, render_github};
 pub use json::render_json;
 pub use markdown::render_markdown;
 pub use policy::{compute_verdict, required_bump};
+pub use rules::{
+    RULES, Rule, render_rules_json, render_rules_markdown, render_rules_text, rule_of,
+};
 pub use text::render_text;
 
 pub use change::{Change, ChangeKind, ItemKind, Severity, Shape};

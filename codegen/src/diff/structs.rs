@@ -430,7 +430,7 @@ impl Cx<'_> {
                         .sides(None, Some(Self::field_shape(new, n, fi)))
                         .spans(None, Some(&g.span));
                     ch.site = Some(site(new, &b.name, g, lg.offset));
-                    ch.since_check = Some((g.since, true));
+                    self.check_since_in_handshake(n, fi, &mut ch);
                     self.push(ch);
                 }
             }
@@ -568,6 +568,7 @@ impl Cx<'_> {
                 self.push(ch);
             }
         }
+        let first = self.changes.len();
         self.cosmetic_edits(
             ItemKind::Field,
             path,
@@ -576,5 +577,6 @@ impl Cx<'_> {
             &f.span,
             &g.span,
         );
+        self.since_in_handshake_is_no_doc(n, first);
     }
 }

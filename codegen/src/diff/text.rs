@@ -118,6 +118,7 @@ pub fn render_text(diff: &Diff, sources: &Sources, color: bool) -> String {
                 let _ = writeln!(out, "      new: {n}");
             }
             let _ = writeln!(out, "      why: {}", c.reason);
+            let _ = writeln!(out, "      fix: {} [{}]", c.advice, c.rule().id);
             if !c.embedded_in.is_empty() {
                 let _ = writeln!(
                     out,

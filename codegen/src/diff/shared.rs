@@ -1,0 +1,371 @@
+//! Shared memory compared: the parties, who writes each struct and field, each field's access
+//! (plain, atomic, cas), the seqlocks (counter, guards, writer and reader) and the rings.
+//! Structs and fields are paired as the struct comparison pairs them, by name.
+
+use crate::ir::access::{Guard, Parties, RingKind, Seqlock};
+use crate::schema::Schema;
+
+use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
+use super::compute::{Cx, named};
+use super::facts::{Facts, field_name, field_path, ruled};
+
+fn parties(schema: &Schema, p: &Parties) -> String {
+    let d = p.describe(&schema.access.parties);
+    if d.is_empty() {
+        "nobody".to_string()
+    } else {
+        d
+    }
+}
+
+fn seqlock_facts(schema: &Schema, s: &Seqlock) -> Facts {
+    let st = &schema.abi.structs[s.struct_index];
+    let trailer = schema.access.structs.get(s.struct_index);
+    let guards: Vec<String> = s
+        .guards
+        .iter()
+        .map(|g| match *g {
+            Guard::Field(i) => field_name(schema, s.struct_index, i),
+            Guard::Trailer(i) => trailer
+                .and_then(|t| t.trailer.get(i))
+                .map_or_else(|| "?".to_string(), |p| p.name.clone()),
+        })
+        .collect();
+    vec![
+        (
+            "counter".into(),
+            field_path(schema, s.struct_index, s.counter),
+        ),
+        ("struct".into(), st.name.clone()),
+        ("guards".into(), guards.join(", ")),
+        ("writer".into(), parties(schema, &s.writers)),
+        ("reader".into(), parties(schema, &s.readers)),
+    ]
+}
+
+fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
+    match kind {
+        RingKind::Slots {
+            head,
+            slot_count,
+            slot_size,
+            seqlock,
+            payload,
+            ..
+        } => {
+            let lock = schema.access.seqlocks.get(*seqlock);
+            let payload = lock
+                .and_then(|l| schema.access.structs.get(l.struct_index))
+                .and_then(|s| s.trailer.get(*payload))
+                .map_or_else(|| "?".to_string(), |p| p.name.clone());
+            (
+                vec![
+                    ("kind".into(), "slots".into()),
+                    (
+                        "head".into(),
+                        field_path(schema, head.struct_index, head.field),
+                    ),
+                    ("slot_count".into(), slot_count.to_string()),
+                    ("slot_size".into(), slot_size.to_string()),
+                    (
+                        "seqlock".into(),
+                        lock.map_or_else(|| "?".to_string(), |l| l.name.clone()),
+                    ),
+                    ("payload".into(), payload),
+                ],
+                head.struct_index,
+            )
+        }
+        RingKind::Events {
+            total,
+            entries,
+            capacity,
+        } => (
+            vec![
+                ("kind".into(), "events".into()),
+                (
+                    "total".into(),
+                    field_path(schema, total.struct_index, total.field),
+                ),
+                (
+                    "entries".into(),
+                    field_path(schema, entries.struct_index, entries.field),
+                ),
+                ("capacity".into(), capacity.to_string()),
+            ],
+            total.struct_index,
+        ),
+    }
+}
+
+impl Cx<'_> {
+    pub(super) fn compare_shared(&mut self) {
+        let (new, old_has) = (self.new, !self.old.access.parties.is_empty());
+        let mut declared: Vec<String> = Vec::new();
+        if !new.access.parties.is_empty() {
+            declared.push("parties and writers".into());
+            for (what, n) in [
+                ("seqlocks", new.access.seqlocks.len()),
+                ("rings", new.access.rings.len()),
+                ("protocols", new.protocols.len()),
+            ] {
+                if n > 0 {
+                    declared.push(format!("{n} {what}"));
+                }
+            }
+        }
+        if self.first_described("shared memory", old_has, &declared) {
+            return;
+        }
+        self.compare_parties();
+        self.compare_access();
+        self.compare_seqlocks();
+        self.compare_rings();
+    }
+
+    fn compare_parties(&mut self) {
+        let (old, new) = (&self.old.access.parties, &self.new.access.parties);
+        let span = &self.new.abi.span;
+        let old_span = &self.old.abi.span;
+        for p in new.iter().filter(|p| !old.contains(p)) {
+            let c = ruled(
+                K::PartyAdded,
+                ItemKind::Party,
+                format!("abi.parties.{p}"),
+                "party added",
+                "a new party; every old party keeps its role",
+            )
+            .sides(None, Some(named(p)))
+            .spans(None, Some(span));
+            self.push(c);
+        }
+        for p in old.iter().filter(|p| !new.contains(p)) {
+            let c = ruled(
+                K::PartyRemoved,
+                ItemKind::Party,
+                format!("abi.parties.{p}"),
+                "party removed",
+                format!(
+                    "`{p}` built at {} still reads and writes its part of the memory",
+                    self.old_v()
+                ),
+            )
+            .sides(Some(named(p)), None)
+            .spans(Some(old_span), None);
+            self.push(c);
+        }
+    }
+
+    fn compare_access(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let old_v = self.old_v();
+        for (n, b) in new.abi.structs.iter().enumerate() {
+            let Some(o) = self.m.struct_old(n) else {
+                continue;
+            };
+            let a = &old.abi.structs[o];
+            let (Some(sa), Some(sb)) = (old.access.structs.get(o), new.access.structs.get(n))
+            else {
+                continue;
+            };
+            let struct_writers_changed = parties(old, &sa.writers) != parties(new, &sb.writers);
+            if struct_writers_changed && a.fields.iter().any(|f| !f.is_padding()) {
+                let (w0, w1) = (parties(old, &sa.writers), parties(new, &sb.writers));
+                let c = ruled(
+                    K::WriterChanged,
+                    ItemKind::Struct,
+                    &b.name,
+                    "writer changed",
+                    format!(
+                        "{w0} built at {old_v} still writes it, and {w1} built at the new version writes it too or waits for it"
+                    ),
+                )
+                .sides(
+                    Some(Shape { value: Some(format!("writer = {w0}")), ..named(&a.name) }),
+                    Some(Shape { value: Some(format!("writer = {w1}")), ..named(&b.name) }),
+                )
+                .spans(Some(&a.span), Some(&b.span));
+                self.push(c);
+            }
+            for (fi, g) in b.fields.iter().enumerate() {
+                let Some(fo) = a.fields.iter().position(|f| f.name == g.name) else {
+                    continue;
+                };
+                let (Some(x), Some(y)) = (sa.fields.get(fo), sb.fields.get(fi)) else {
+                    continue;
+                };
+                let f = &a.fields[fo];
+                let path = format!("{}.{}", b.name, g.name);
+                let access = |k: crate::ir::access::AccessKind| Shape {
+                    value: Some(format!("access = {}", k.keyword())),
+                    ..named(&g.name)
+                };
+                let kind = match (x.kind.is_atomic(), y.kind.is_atomic()) {
+                    (true, false) => Some((
+                        K::AccessAtomicToPlain,
+                        "access atomic → plain",
+                        format!(
+                            "readers built at {old_v} load it with acquire to see the bytes a writer publishes before it; a writer built at the new version stores it plainly, without release, and the atomic accessors disappear"
+                        ),
+                    )),
+                    (false, true) => Some((
+                        K::AccessPlainToAtomic,
+                        "access plain → atomic",
+                        "the same bytes; the generated code reads and writes it through atomic accessors instead of plain ones".to_string(),
+                    )),
+                    (true, true) if x.kind.keyword() != y.kind.keyword() => Some((
+                        K::AccessCasChanged,
+                        "access changed between atomic and cas",
+                        format!(
+                            "a party built at {old_v} {} the word while one built at the new version {}, so a claim can be lost",
+                            if x.kind.keyword() == "cas" { "claims by compare-and-swap" } else { "stores" },
+                            if y.kind.keyword() == "cas" { "claims it by compare-and-swap" } else { "stores it outright" }
+                        ),
+                    )),
+                    _ => None,
+                };
+                if let Some((kind, summary, reason)) = kind {
+                    let c = ruled(kind, ItemKind::Field, &path, summary, reason)
+                        .sides(Some(access(x.kind)), Some(access(y.kind)))
+                        .spans(Some(&f.span), Some(&g.span));
+                    self.push(c);
+                }
+                let (w0, w1) = (parties(old, &x.writers), parties(new, &y.writers));
+                if !struct_writers_changed && w0 != w1 {
+                    let c = ruled(
+                        K::WriterChanged,
+                        ItemKind::Field,
+                        &path,
+                        "writer changed",
+                        format!(
+                            "{w0} built at {old_v} still writes it, and {w1} built at the new version writes it too or waits for it"
+                        ),
+                    )
+                    .sides(
+                        Some(Shape { value: Some(format!("writer = {w0}")), ..named(&f.name) }),
+                        Some(Shape { value: Some(format!("writer = {w1}")), ..named(&g.name) }),
+                    )
+                    .spans(Some(&f.span), Some(&g.span));
+                    self.push(c);
+                }
+            }
+        }
+    }
+
+    fn compare_seqlocks(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for b in &new.access.seqlocks {
+            let facts_b = seqlock_facts(new, b);
+            let Some(a) = old.access.seqlocks.iter().find(|a| a.name == b.name) else {
+                self.declaration_added(
+                    (K::SeqlockAdded, ItemKind::Seqlock),
+                    &b.name,
+                    Some(b.struct_index),
+                    &facts_b,
+                    &b.span,
+                );
+                continue;
+            };
+            let diffs = self.renamed_differing(&seqlock_facts(old, a), &facts_b);
+            let pick = |keys: &[&str]| -> Vec<(String, String, String)> {
+                diffs
+                    .iter()
+                    .filter(|(k, _, _)| keys.contains(&k.as_str()))
+                    .cloned()
+                    .collect()
+            };
+            let spans = (&a.span, &b.span);
+            let item = ItemKind::Seqlock;
+            self.facts_changed(
+                (K::SeqlockCounterChanged, item),
+                &b.name,
+                &pick(&["counter", "struct"]),
+                spans,
+            );
+            self.facts_changed(
+                (K::SeqlockGuardsChanged, item),
+                &b.name,
+                &pick(&["guards"]),
+                spans,
+            );
+            self.facts_changed(
+                (K::SeqlockPartiesChanged, item),
+                &b.name,
+                &pick(&["writer", "reader"]),
+                spans,
+            );
+            self.cosmetic_edits(
+                item,
+                &b.name,
+                (&a.doc, &b.doc),
+                (None, None),
+                &a.span,
+                &b.span,
+            );
+        }
+        for a in &old.access.seqlocks {
+            if !new.access.seqlocks.iter().any(|b| b.name == a.name) {
+                let facts = seqlock_facts(old, a);
+                self.declaration_removed(
+                    (K::SeqlockRemoved, ItemKind::Seqlock),
+                    &a.name,
+                    &facts,
+                    &a.span,
+                );
+            }
+        }
+    }
+
+    fn compare_rings(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for b in &new.access.rings {
+            let (facts_b, over) = ring_facts(new, &b.kind);
+            let Some(a) = old.access.rings.iter().find(|a| a.name == b.name) else {
+                self.declaration_added(
+                    (K::RingAdded, ItemKind::Ring),
+                    &b.name,
+                    Some(over),
+                    &facts_b,
+                    &b.span,
+                );
+                continue;
+            };
+            let (facts_a, _) = ring_facts(old, &a.kind);
+            let diffs = self.renamed_differing(&facts_a, &facts_b);
+            let at = self.facts_changed(
+                (K::RingChanged, ItemKind::Ring),
+                &b.name,
+                &diffs,
+                (&a.span, &b.span),
+            );
+            // A ring whose struct changed size (its entries array grew) follows from that.
+            if let Some(i) = at {
+                self.changes[i].site = Some(FieldSite {
+                    owner: b.name.clone(),
+                    pos: 0,
+                    elem: Some(new.abi.structs[over].name.clone()),
+                    len: None,
+                });
+            }
+            self.cosmetic_edits(
+                ItemKind::Ring,
+                &b.name,
+                (&a.doc, &b.doc),
+                (None, None),
+                &a.span,
+                &b.span,
+            );
+        }
+        for a in &old.access.rings {
+            if !new.access.rings.iter().any(|b| b.name == a.name) {
+                let (facts, _) = ring_facts(old, &a.kind);
+                self.declaration_removed(
+                    (K::RingRemoved, ItemKind::Ring),
+                    &a.name,
+                    &facts,
+                    &a.span,
+                );
+            }
+        }
+    }
+}
