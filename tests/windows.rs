@@ -327,3 +327,48 @@ fn the_torture_races_rust_and_c_clients_on_a_named_mapping_under_wine() {
         .expect("the host's line");
     assert!(host.contains(" 30 claim rounds, 4 clients"), "{host}");
 }
+
+/// Python on Windows maps the host's bridge with `mmap.mmap(-1, size, tagname=NAME)`: an
+/// `mmap` over the pagefile. There is no Windows CPython here, so this checks what can be
+/// checked on Linux: the generated `attach` takes an anonymous `mmap.mmap(-1, size)`, the
+/// same type, attaching a bridge in it and naming the check when it is too small for the
+/// bridge its header describes.
+#[test]
+fn python_attach_takes_a_pagefile_style_mmap() {
+    let dir = scratch("windows_python_mmap");
+    std::fs::write(dir.join("bridge.bin"), image::valid()).unwrap();
+    let script = r#"
+import mmap, sys
+import bridge
+image = open("bridge.bin", "rb").read()
+buf = mmap.mmap(-1, len(image))   # on Windows: mmap.mmap(-1, size, tagname="Local\\ibf.bridge")
+buf[:] = image
+attached = bridge.attach(buf)
+print("attached", attached.header().host_state(), attached.snapshot_ring() is not None)
+attached.release()
+small = mmap.mmap(-1, 4096)
+small[:] = image[:4096]
+try:
+    bridge.attach(small)
+except bridge.AttachError as e:
+    print("small", e)
+"#;
+    std::fs::write(dir.join("check.py"), script).unwrap();
+    let out = Command::new("python3")
+        .arg("check.py")
+        .env("PYTHONPATH", root().join("generated"))
+        .current_dir(&dir)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("attached {} True", image::RUNNING));
+    assert!(lines[1].starts_with("small "), "{stdout}");
+    assert!(lines[1].contains("extent_beyond_mapping"), "{stdout}");
+    assert!(lines[1].contains(&image::TOTAL.to_string()), "{stdout}");
+}
