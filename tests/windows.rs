@@ -131,6 +131,31 @@ fn the_c_live_program_built_by_mingw_prints_and_leaves_what_the_linux_build_does
     assert!(linux == windows, "Windows and Linux leave the same bytes");
 }
 
+/// The whole generated header (every section: live helpers, protocols, attach, produce)
+/// compiles for Windows with mingw-w64 as C11 under the strict flags, and with every inline
+/// helper forced out as a function (-fkeep-inline-functions), so each body is compiled.
+#[test]
+fn the_whole_header_compiles_with_mingw_under_strict_flags() {
+    let dir = scratch("windows_header");
+    std::fs::write(
+        dir.join("main.c"),
+        "#include \"bridge.h\"\n#include \"bridge.h\"\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let generated = root().join("generated");
+    let mut args = vec![
+        "-std=c11",
+        "-c",
+        "-fkeep-inline-functions",
+        "-I",
+        generated.to_str().unwrap(),
+    ];
+    args.extend(STRICT.split(' '));
+    args.extend(["main.c", "-o", "main.o"]);
+    run_ok(MINGW, &args, &dir);
+    assert!(dir.join("main.o").exists());
+}
+
 /// A stand-in host under wine holding a named mapping until dropped.
 struct Held(Child);
 

@@ -23,9 +23,9 @@
 //! # Named mappings (Windows)
 //!
 //! A Windows host's bridge is a named, pagefile-backed mapping (`Local\ibf.bridge`), not a
-//! file. [`Mapping::open_named`] opens one (`OpenFileMappingW`, then `MapViewOfFile` of all of
-//! it), [`Mapping::create_named`] makes one for a producer or a test (`CreateFileMappingW` on
-//! the pagefile), and [`ReadOnlyMapping::open_named`] maps one read-only. The contract is the
+//! file. `Mapping::open_named` opens one (`OpenFileMappingW`, then `MapViewOfFile` of all of
+//! it), `Mapping::create_named` makes one for a producer or a test (`CreateFileMappingW` on
+//! the pagefile), and `ReadOnlyMapping::open_named` maps one read-only. The contract is the
 //! same raw, reference-free one. **The length of an opened named mapping comes from
 //! `VirtualQuery`**: Windows keeps no byte length for a pagefile section, so it is the
 //! section's size rounded up to whole pages (the bytes past the creator's length are zeros).
@@ -219,7 +219,7 @@ impl ReadOnlyMapping {
     }
 
     /// Opens the named mapping `name` (Windows) and maps all of it read-only: the errors and
-    /// the length of [`Mapping::open_named`], for a process that may only read it.
+    /// the length of `Mapping::open_named`, for a process that may only read it.
     #[cfg(windows)]
     pub fn open_named(name: &str) -> io::Result<ReadOnlyMapping> {
         Ok(ReadOnlyMapping {
