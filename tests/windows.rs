@@ -52,8 +52,27 @@ fn mingw(dir: &Path, out: &str, sources: &[&Path], extra: &[&str]) -> PathBuf {
     args.extend(["-I", generated.to_str().unwrap()]);
     args.extend(sources.iter().map(|s| s.to_str().unwrap()));
     args.extend(["-o", out]);
-    run_ok(MINGW, &args, dir);
+    run_mingw(dir, &args);
     dir.join(out)
+}
+
+/// Runs mingw-w64's gcc; panics with its errors, or naming the package when it is missing.
+fn run_mingw(dir: &Path, args: &[&str]) {
+    let out = Command::new(MINGW)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {MINGW} ({e}): apt-get install gcc-mingw-w64-x86-64 (.ci/setup does)"
+            )
+        });
+    assert!(
+        out.status.success(),
+        "{MINGW} {} failed:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Runs a Windows program under wine in `dir`: exit code, stdout, stderr.
@@ -152,7 +171,7 @@ fn the_whole_header_compiles_with_mingw_under_strict_flags() {
     ];
     args.extend(STRICT.split(' '));
     args.extend(["main.c", "-o", "main.o"]);
-    run_ok(MINGW, &args, &dir);
+    run_mingw(&dir, &args);
     assert!(dir.join("main.o").exists());
 }
 
