@@ -10,10 +10,16 @@
 //! each row and pad must have exactly one owner per round, the one the host saw.
 //!
 //! `cargo run --release --example torture -- [--seconds S] [--rounds N] [--clients K]
-//! [--langs rust,c,python]`
+//! [--langs rust,c,python] [--named NAME] [--c-client EXE]`
 //! ends with one line per language:
 //! `torture LANG: R reads, T torn accepted, X retries, C claim rounds, D double claims`
 //! and exits non-zero if any T or D is above 0, or X is 0 for a language.
+//!
+//! Windows: `--named Local\\NAME` makes the host create a named, pagefile-backed mapping
+//! (`Mapping::create_named`) instead of a file, and the clients open it by name (the Rust
+//! ones with `Mapping::open_named`, the C ones with `OpenFileMappingA`); `--c-client EXE`
+//! runs a C client built beforehand (with mingw-w64) instead of building one with gcc.
+//! tests/windows.rs runs it so, under wine, with `--langs rust,c`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -116,12 +122,15 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
                 .collect()
         }
     };
+    let named = args
+        .iter()
+        .position(|a| a == "--named")
+        .map(|i| args.get(i + 1).ok_or("--named takes a mapping name"))
+        .transpose()?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("bridge-torture-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join("bridge.shm");
-    let map =
-        Mapping::create(&path, MAPPING_LEN).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (map, path) = create_mapping(&dir, named.map(String::as_str))?;
     let region = map.region().map_err(|e| e.to_string())?;
     let header = live::BridgeHeader::at(region, 0).map_err(|e| e.to_string())?;
     set_up_header(header);
@@ -133,10 +142,15 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     )
     .map_err(|e| e.to_string())?;
 
-    let c_client = if langs.contains(&"c") {
-        build_c_client(root, &dir)?
-    } else {
-        PathBuf::new()
+    let prebuilt = args
+        .iter()
+        .position(|a| a == "--c-client")
+        .map(|i| args.get(i + 1).ok_or("--c-client takes a program"))
+        .transpose()?;
+    let c_client = match prebuilt {
+        _ if !langs.contains(&"c") => PathBuf::new(),
+        Some(exe) => PathBuf::from(exe),
+        None => build_c_client(root, &dir)?,
     };
     let mut clients = Clients(Vec::new());
     let mut id = 0u8;
@@ -331,6 +345,41 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     })
 }
 
+/// The host's mapping: a new file `bridge.shm` in `dir`, or on Windows the named mapping
+/// `named`; and what the clients open it by (the path, or the name).
+fn create_mapping(dir: &Path, named: Option<&str>) -> Result<(Mapping, String), String> {
+    match named {
+        #[cfg(windows)]
+        Some(name) => Ok((
+            Mapping::create_named(name, MAPPING_LEN).map_err(|e| e.to_string())?,
+            name.to_owned(),
+        )),
+        #[cfg(not(windows))]
+        Some(name) => Err(format!("--named {name}: named mappings are Windows only")),
+        None => {
+            let path = dir.join("bridge.shm");
+            let map = Mapping::create(&path, MAPPING_LEN)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((map, path.display().to_string()))
+        }
+    }
+}
+
+/// A client's mapping: by name on Windows when the host made a named one (`Local\…` or
+/// `Global\…`), else the file at `what`; shorter than the host's is an error naming it.
+fn open_mapping(what: &str) -> Result<Mapping, String> {
+    #[cfg(windows)]
+    let map = if what.starts_with("Local\\") || what.starts_with("Global\\") {
+        Mapping::open_named(what).map_err(|e| e.to_string())?
+    } else {
+        Mapping::open(what).map_err(|e| format!("{what}: {e}"))?
+    };
+    #[cfg(not(windows))]
+    let map = Mapping::open(what).map_err(|e| format!("{what}: {e}"))?;
+    map.require_len(MAPPING_LEN).map_err(|e| e.to_string())?;
+    Ok(map)
+}
+
 /// The host's header: magic, version, the ring's place in the region table.
 fn set_up_header(header: live::BridgeHeader<'_>) {
     header.set_magic(BRIDGE_MAGIC);
@@ -381,12 +430,12 @@ fn build_c_client(root: &Path, dir: &Path) -> Result<PathBuf, String> {
 /// A Rust client process: `client PATH ID SECONDS ROUNDS`.
 fn run_client(args: &[String]) -> Result<ExitCode, String> {
     let [path, id, seconds, rounds] = args else {
-        return Err("usage: torture client PATH ID SECONDS ROUNDS".into());
+        return Err("usage: torture client MAPPING ID SECONDS ROUNDS".into());
     };
     let id: u8 = id.parse().map_err(|_| "ID is a number")?;
     let seconds: u64 = seconds.parse().map_err(|_| "SECONDS is a number")?;
     let rounds: u64 = rounds.parse().map_err(|_| "ROUNDS is a number")?;
-    let map = Mapping::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let map = open_mapping(path)?;
     let region = map.region().map_err(|e| e.to_string())?;
     let header = live::BridgeHeader::at(region, 0).map_err(|e| e.to_string())?;
     let row = header.regions()[BridgeRegion::SNAPSHOT_RING.0 as usize];

@@ -1,5 +1,6 @@
 //! `Mapping` and `ReadOnlyMapping` (feature `mmap`): shared mappings of a file, e.g.
-//! `/dev/shm/NAME`, handed out only as a [`Region`].
+//! `/dev/shm/NAME`, or on Windows of a named mapping (`Local\NAME`), handed out only as a
+//! [`Region`].
 //!
 //! Other processes write the mapped bytes while this one reads them, so this process must
 //! never read them through a slice: both types wrap memmap2's `MmapRaw`, which only gives raw
@@ -18,6 +19,19 @@
 //! they were valid. What the crate does guarantee: it never shrinks a file itself
 //! ([`Mapping::create`] refuses an existing file instead of truncating it), and attach checks
 //! every size the producer wrote against the mapping's length before it reads.
+//!
+//! # Named mappings (Windows)
+//!
+//! A Windows host's bridge is a named, pagefile-backed mapping (`Local\ibf.bridge`), not a
+//! file. `Mapping::open_named` opens one (`OpenFileMappingW`, then `MapViewOfFile` of all of
+//! it), `Mapping::create_named` makes one for a producer or a test (`CreateFileMappingW` on
+//! the pagefile), and `ReadOnlyMapping::open_named` maps one read-only. The contract is the
+//! same raw, reference-free one. **The length of an opened named mapping comes from
+//! `VirtualQuery`**: Windows keeps no byte length for a pagefile section, so it is the
+//! section's size rounded up to whole pages (the bytes past the creator's length are zeros).
+//! Attach still checks every size the producer wrote against that length, and
+//! [`Mapping::require_len`] says, naming the mapping, when it is shorter than a size needed.
+//! A section cannot shrink while it is mapped, so the `SIGBUS` case of files does not arise.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -26,7 +40,38 @@ use std::path::Path;
 use memmap2::{MmapOptions, MmapRaw};
 
 use crate::error::RegionError;
+#[cfg(windows)]
+use crate::raw::NamedView;
 use crate::raw::Region;
+
+/// What a mapping maps: a file (memmap2), or on Windows a named mapping's view.
+#[derive(Debug)]
+enum Mapped {
+    File(MmapRaw),
+    #[cfg(windows)]
+    Named(NamedView),
+}
+
+impl Mapped {
+    fn len(&self) -> usize {
+        match self {
+            Mapped::File(raw) => raw.len(),
+            #[cfg(windows)]
+            Mapped::Named(view) => view.len(),
+        }
+    }
+}
+
+/// `Err`, naming `source`, when a mapping of `len` bytes is shorter than `needed`.
+fn check_len(source: &str, len: usize, needed: usize) -> io::Result<()> {
+    if len >= needed {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!("{source} is {len} bytes, smaller than the {needed} bytes needed"),
+    ))
+}
 
 /// A shared, read-write mapping of a whole file.
 ///
@@ -34,7 +79,9 @@ use crate::raw::Region;
 /// other processes must not do (shrink the file).
 #[derive(Debug)]
 pub struct Mapping {
-    raw: MmapRaw,
+    mapped: Mapped,
+    /// What was mapped, for messages: the path, or `the mapping named `NAME``.
+    source: String,
 }
 
 impl Mapping {
@@ -43,10 +90,55 @@ impl Mapping {
     /// The file must not be truncated while the mapping lives (the module docs say why and
     /// what happens); attach checks the sizes the producer wrote against [`len`](Mapping::len).
     pub fn open(path: impl AsRef<Path>) -> io::Result<Mapping> {
+        let path = path.as_ref();
         let file = OpenOptions::new().read(true).write(true).open(path)?;
         Ok(Mapping {
-            raw: MmapRaw::map_raw(&file)?,
+            mapped: Mapped::File(MmapRaw::map_raw(&file)?),
+            source: path.display().to_string(),
         })
+    }
+
+    /// Opens the named mapping `name` (Windows: e.g. `Local\ibf.bridge`, made by the host
+    /// with `CreateFileMapping`) and maps all of it read-write, shared.
+    ///
+    /// Its [`len`](Mapping::len) is the view's size from `VirtualQuery`: whole pages (module
+    /// docs).
+    ///
+    /// # Errors
+    ///
+    /// Each names the mapping: `NotFound` when no mapping has that name (no host running, or
+    /// one in another session), `PermissionDenied` when this process may not map it
+    /// read-write, `InvalidInput` for an empty name or one holding a NUL.
+    #[cfg(windows)]
+    pub fn open_named(name: &str) -> io::Result<Mapping> {
+        Ok(Mapping {
+            mapped: Mapped::Named(NamedView::open(name, true)?),
+            source: format!("the mapping named `{name}`"),
+        })
+    }
+
+    /// Creates the named mapping `name` (Windows) of `len` zero bytes on the pagefile and
+    /// maps it read-write: for a producer, or a test. Its [`len`](Mapping::len) is `len`.
+    /// The mapping lives while any process has it open: when the last one closes it, it is
+    /// gone (there is nothing to remove).
+    ///
+    /// # Errors
+    ///
+    /// `AlreadyExists`, naming it, when a mapping of that name exists (`create_named` never
+    /// adopts another producer's live mapping); `InvalidInput` for a length of 0.
+    #[cfg(windows)]
+    pub fn create_named(name: &str, len: usize) -> io::Result<Mapping> {
+        Ok(Mapping {
+            mapped: Mapped::Named(NamedView::create(name, len)?),
+            source: format!("the mapping named `{name}`"),
+        })
+    }
+
+    /// `Ok` if the mapping has at least `needed` bytes; otherwise an error of kind
+    /// `UnexpectedEof` naming the file or mapping and both sizes, e.g. before reading a
+    /// header of `needed` bytes.
+    pub fn require_len(&self, needed: usize) -> io::Result<()> {
+        check_len(&self.source, self.len(), needed)
     }
 
     /// Creates a new file of `len` zero bytes and maps it (read and write, shared): for a
@@ -73,24 +165,29 @@ impl Mapping {
         let len = u64::try_from(len).map_err(|_| io::Error::other("length above u64::MAX"))?;
         file.set_len(len)?;
         Ok(Mapping {
-            raw: MmapRaw::map_raw(&file)?,
+            mapped: Mapped::File(MmapRaw::map_raw(&file)?),
+            source: path.display().to_string(),
         })
     }
 
     /// The mapped bytes as a region. Fails only if the mapping is not 8-aligned, which page
     /// alignment rules out in practice.
     pub fn region(&self) -> Result<Region<'_>, RegionError> {
-        Region::from_mmap(&self.raw)
+        match &self.mapped {
+            Mapped::File(raw) => Region::from_mmap(raw),
+            #[cfg(windows)]
+            Mapped::Named(view) => Region::from_named_view(view),
+        }
     }
 
     /// The length of the mapping in bytes.
     pub fn len(&self) -> usize {
-        self.raw.len()
+        self.mapped.len()
     }
 
     /// `true` if the mapping has no bytes.
     pub fn is_empty(&self) -> bool {
-        self.raw.len() == 0
+        self.mapped.len() == 0
     }
 }
 
@@ -103,7 +200,9 @@ impl Mapping {
 #[cfg(target_pointer_width = "64")]
 #[derive(Debug)]
 pub struct ReadOnlyMapping {
-    raw: MmapRaw,
+    mapped: Mapped,
+    /// What was mapped, for messages: the path, or `the mapping named `NAME``.
+    source: String,
 }
 
 #[cfg(target_pointer_width = "64")]
@@ -111,24 +210,46 @@ impl ReadOnlyMapping {
     /// Maps an existing file read-only (shared with every other mapping of it). The same
     /// contract as [`Mapping::open`]: the file must not shrink while the mapping lives.
     pub fn open(path: impl AsRef<Path>) -> io::Result<ReadOnlyMapping> {
+        let path = path.as_ref();
         let file = File::open(path)?;
         Ok(ReadOnlyMapping {
-            raw: MmapOptions::new().map_raw_read_only(&file)?,
+            mapped: Mapped::File(MmapOptions::new().map_raw_read_only(&file)?),
+            source: path.display().to_string(),
         })
+    }
+
+    /// Opens the named mapping `name` (Windows) and maps all of it read-only: the errors and
+    /// the length of `Mapping::open_named`, for a process that may only read it.
+    #[cfg(windows)]
+    pub fn open_named(name: &str) -> io::Result<ReadOnlyMapping> {
+        Ok(ReadOnlyMapping {
+            mapped: Mapped::Named(NamedView::open(name, false)?),
+            source: format!("the mapping named `{name}`"),
+        })
+    }
+
+    /// `Ok` if the mapping has at least `needed` bytes; otherwise the error of
+    /// [`Mapping::require_len`], naming the file or mapping.
+    pub fn require_len(&self, needed: usize) -> io::Result<()> {
+        check_len(&self.source, self.len(), needed)
     }
 
     /// The mapped bytes as a read-only region.
     pub fn region(&self) -> Result<Region<'_, crate::raw::ReadOnly>, RegionError> {
-        Region::from_mmap_read_only(&self.raw)
+        match &self.mapped {
+            Mapped::File(raw) => Region::from_mmap_read_only(raw),
+            #[cfg(windows)]
+            Mapped::Named(view) => Region::from_named_view_read_only(view),
+        }
     }
 
     /// The length of the mapping in bytes.
     pub fn len(&self) -> usize {
-        self.raw.len()
+        self.mapped.len()
     }
 
     /// `true` if the mapping has no bytes.
     pub fn is_empty(&self) -> bool {
-        self.raw.len() == 0
+        self.mapped.len() == 0
     }
 }

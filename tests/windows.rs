@@ -1,0 +1,418 @@
+//! Windows code, built here and run under wine (issue 29): the C live-helper program of
+//! tests/c_live.rs built with mingw-w64, which must print and leave what the Linux build
+//! does; the C attach example by name (`tests/c_attach/attach_named.c`: OpenFileMappingA,
+//! MapViewOfFile) against a stand-in host holding a named mapping (`tests/windows/hold.c`),
+//! with its bad inputs (no such name, too small, access denied), each a clear error naming
+//! the mapping; and the cross-process torture (examples/torture.rs with `--named`): a Windows
+//! host creates `Local\…` and publishes at full speed while Rust clients (`Mapping` by name)
+//! and C clients (tests/torture/client.c, by name) race it and claim rows.
+//!
+//! Needs wine64, gcc-mingw-w64-x86-64 and the rustup target x86_64-pc-windows-gnu (.ci/setup
+//! installs them) and fails, never skips, without them. Every program runs through
+//! tests/windows/run-under-wine.sh (headless, its own prefix, the test-only ProcessPrng
+//! shim next to Rust programs). `cargo test --workspace` leaves this file out (Cargo.toml:
+//! `test = false`, to keep the suite's time); `.ci/run`'s "windows" step runs it with
+//! `cargo test -p bridge-abi --test windows`.
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use common::c_live_program::{PROGRAM, STRICT, bridge_header, input_image, public_helpers, sweep};
+use common::image;
+use common::reference::load_reference;
+use common::tools::{run_ok, scratch};
+
+const MINGW: &str = "x86_64-w64-mingw32-gcc";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The wine runner script (it fails naming the package when wine or mingw-w64 is missing).
+fn runner() -> PathBuf {
+    root().join("tests/windows/run-under-wine.sh")
+}
+
+/// Compiles C11 `sources` for Windows with mingw-w64, every warning an error.
+fn mingw(dir: &Path, out: &str, sources: &[&Path], extra: &[&str]) -> PathBuf {
+    let generated = root().join("generated");
+    let mut args: Vec<&str> = vec![
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-O2",
+    ];
+    args.extend(extra);
+    args.extend(["-I", generated.to_str().unwrap()]);
+    args.extend(sources.iter().map(|s| s.to_str().unwrap()));
+    args.extend(["-o", out]);
+    run_mingw(dir, &args);
+    dir.join(out)
+}
+
+/// Runs mingw-w64's gcc; panics with its errors, or naming the package when it is missing.
+fn run_mingw(dir: &Path, args: &[&str]) {
+    let out = Command::new(MINGW)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {MINGW} ({e}): apt-get install gcc-mingw-w64-x86-64 (.ci/setup does)"
+            )
+        });
+    assert!(
+        out.status.success(),
+        "{MINGW} {} failed:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs a Windows program under wine in `dir`: exit code, stdout, stderr.
+fn wine(dir: &Path, exe: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(runner())
+        .arg(exe)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", runner().display()));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A Linux path as wine's Z: drive names it, for a Windows program's arguments.
+fn wine_path(path: &Path) -> String {
+    format!("Z:{}", path.display()).replace('/', "\\")
+}
+
+/// A `Local\` name unique to this process and test.
+fn local_name(test: &str) -> String {
+    format!("Local\\ibf.test-{test}-{}", std::process::id())
+}
+
+#[test]
+fn the_c_live_program_built_by_mingw_prints_and_leaves_what_the_linux_build_does() {
+    let r = common::c_live_program::Ref(load_reference());
+    let (header, _) = bridge_header();
+    let source = PROGRAM.replace("SWEEP", &sweep(&public_helpers(&header)));
+    let dir = scratch("windows_c_live");
+    std::fs::write(dir.join("bridge.h"), &header).unwrap();
+    std::fs::write(dir.join("live.c"), &source).unwrap();
+    std::fs::write(dir.join("in.bin"), input_image(&r)).unwrap();
+
+    let mut args = vec!["-std=c11", "-x", "c"];
+    args.extend(STRICT.split(' '));
+    run_ok(
+        "gcc",
+        &[&args[..], &["live.c", "-o", "live_linux"]].concat(),
+        &dir,
+    );
+    let linux_out = run_ok(
+        dir.join("live_linux").to_str().unwrap(),
+        &["in.bin", "out_linux.bin"],
+        &dir,
+    );
+    run_ok(
+        MINGW,
+        &[&args[..], &["live.c", "-o", "live.exe"]].concat(),
+        &dir,
+    );
+    let (code, windows_out, stderr) =
+        wine(&dir, &dir.join("live.exe"), &["in.bin", "out_windows.bin"]);
+    assert_eq!(code, 0, "live.exe under wine\n{windows_out}\n{stderr}");
+    // The C runtime of Windows writes text-mode stdout: "\r\n" line ends, nothing else.
+    let windows_out = windows_out.replace("\r\n", "\n");
+    assert!(linux_out.contains("failures=0\n"), "{linux_out}");
+    assert!(
+        linux_out
+            .lines()
+            .filter(|l| l.starts_with("sweep "))
+            .count()
+            > 20,
+        "{linux_out}"
+    );
+    assert_eq!(windows_out, linux_out, "Windows and Linux print the same");
+    let (linux, windows) = (
+        std::fs::read(dir.join("out_linux.bin")).unwrap(),
+        std::fs::read(dir.join("out_windows.bin")).unwrap(),
+    );
+    assert_eq!(linux.len(), windows.len());
+    assert!(linux == windows, "Windows and Linux leave the same bytes");
+}
+
+/// The whole generated header (every section: live helpers, protocols, attach, produce)
+/// compiles for Windows with mingw-w64 as C11 under the strict flags, and with every inline
+/// helper forced out as a function (-fkeep-inline-functions), so each body is compiled.
+#[test]
+fn the_whole_header_compiles_with_mingw_under_strict_flags() {
+    let dir = scratch("windows_header");
+    std::fs::write(
+        dir.join("main.c"),
+        "#include \"bridge.h\"\n#include \"bridge.h\"\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let generated = root().join("generated");
+    let mut args = vec![
+        "-std=c11",
+        "-c",
+        "-fkeep-inline-functions",
+        "-I",
+        generated.to_str().unwrap(),
+    ];
+    args.extend(STRICT.split(' '));
+    args.extend(["main.c", "-o", "main.o"]);
+    run_mingw(&dir, &args);
+    assert!(dir.join("main.o").exists());
+}
+
+/// A stand-in host under wine holding a named mapping until dropped.
+struct Held(Child);
+
+impl Held {
+    /// `hold NAME SIZE IMAGE [read-only]`, once it says `ready`.
+    fn start(dir: &Path, name: &str, size: usize, image: &str, read_only: bool) -> Held {
+        let hold = dir.join("hold.exe");
+        let mut cmd = Command::new(runner());
+        cmd.arg(&hold).arg(name).arg(size.to_string()).arg(image);
+        if read_only {
+            cmd.arg("read-only");
+        }
+        let mut child = cmd
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start hold.exe under wine");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let ready = lines.find(|l| l.as_ref().is_ok_and(|l| l.trim() == "ready"));
+        assert!(ready.is_some(), "hold.exe {name} never said ready");
+        Held(child)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        drop(self.0.stdin.take());
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_c_attach_example_opens_a_named_mapping_and_names_it_in_every_error() {
+    let dir = scratch("windows_attach_named");
+    mingw(
+        &dir,
+        "hold.exe",
+        &[&root().join("tests/windows/hold.c")],
+        &[],
+    );
+    let attach = mingw(
+        &dir,
+        "attach_named.exe",
+        &[&root().join("tests/c_attach/attach_named.c")],
+        &[],
+    );
+    let valid = image::valid();
+    std::fs::write(dir.join("bridge.bin"), &valid).unwrap();
+
+    // A host's bridge: it attaches, with the geometry the host wrote.
+    let name = local_name("valid");
+    let held = Held::start(&dir, &name, valid.len(), "bridge.bin", false);
+    let (code, out, err) = wine(&dir, &attach, &[&name]);
+    assert_eq!(code, 0, "{out}{err}");
+    let expected = format!(
+        "{name} attached len={} total_size={} ring_slots=8 ring_stride=32768 host_state={}",
+        valid.len().next_multiple_of(4096),
+        image::TOTAL,
+        image::RUNNING
+    );
+    assert_eq!(out.trim_end(), expected);
+    drop(held);
+
+    // The host is gone: the mapping went with its last handle.
+    let (code, out, err) = wine(&dir, &attach, &[&name]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains(&format!("no mapping named `{name}`")), "{err}");
+
+    // Smaller than the bridge: one page of a bridge whose header says it is bigger.
+    let small = local_name("small");
+    let held = Held::start(&dir, &small, 4096, "bridge.bin", false);
+    let (code, out, err) = wine(&dir, &attach, &[&small]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.starts_with(&format!(
+            "the mapping named `{small}` (4096 bytes) does not attach: "
+        )),
+        "{err}"
+    );
+    assert!(err.contains("extent_beyond_mapping"), "{err}");
+    assert!(
+        err.contains(&format!("expected 4096, found {}", image::TOTAL)),
+        "{err}"
+    );
+    drop(held);
+
+    // A host that shares its bridge read-only: a read-write open is denied.
+    let denied = local_name("denied");
+    let held = Held::start(&dir, &denied, valid.len(), "bridge.bin", true);
+    let (code, out, err) = wine(&dir, &attach, &[&denied]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains(&format!("access denied to the mapping named `{denied}`")),
+        "{err}"
+    );
+    drop(held);
+}
+
+/// Builds examples/torture.rs for Windows (debug: a quick build; the race is what counts).
+fn build_torture_for_windows() -> PathBuf {
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "-q",
+            "--example",
+            "torture",
+            "--target",
+            "x86_64-pc-windows-gnu",
+        ])
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .current_dir(root())
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "cargo build --example torture --target x86_64-pc-windows-gnu failed (rustup target add \
+         x86_64-pc-windows-gnu; apt-get install gcc-mingw-w64-x86-64):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    target_dir.join("x86_64-pc-windows-gnu/debug/examples/torture.exe")
+}
+
+#[test]
+fn the_torture_races_rust_and_c_clients_on_a_named_mapping_under_wine() {
+    let dir = scratch("windows_torture");
+    let client = mingw(
+        &dir,
+        "client.exe",
+        &[&root().join("tests/torture/client.c")],
+        &[],
+    );
+    let torture = build_torture_for_windows();
+    let name = local_name("torture");
+    let (code, out, err) = wine(
+        &dir,
+        &torture,
+        &[
+            "--named",
+            &name,
+            "--langs",
+            "rust,c",
+            "--c-client",
+            &wine_path(&client),
+            "--seconds",
+            "2",
+            "--rounds",
+            "30",
+        ],
+    );
+    println!("{out}");
+    assert_eq!(code, 0, "the torture failed:\n{out}\n{err}");
+    // `torture LANG: R reads, T torn accepted, X retries, C claim rounds, D double claims`
+    let lines: HashMap<&str, Vec<u64>> = out
+        .lines()
+        .filter_map(|l| l.trim_end().strip_prefix("torture "))
+        .filter_map(|l| l.split_once(": "))
+        .map(|(lang, rest)| {
+            let numbers = rest
+                .split(", ")
+                .map(|part| part.split(' ').next().unwrap().parse().unwrap_or(u64::MAX))
+                .collect();
+            (lang, numbers)
+        })
+        .collect();
+    for lang in ["rust", "c"] {
+        let n = lines
+            .get(lang)
+            .unwrap_or_else(|| panic!("no line for {lang}:\n{out}"));
+        let [reads, torn, retries, rounds, doubles] = n[..] else {
+            panic!("{lang}: {n:?}");
+        };
+        assert!(reads > 0, "{lang} read nothing:\n{out}");
+        assert_eq!(
+            (torn, doubles),
+            (0, 0),
+            "{lang}: torn, double claims:\n{out}"
+        );
+        assert!(retries > 0, "{lang} never raced (0 retries):\n{out}");
+        assert_eq!(
+            rounds,
+            30 * 2,
+            "{lang}: two clients, 30 rounds each:\n{out}"
+        );
+    }
+    let host = out
+        .lines()
+        .find(|l| l.starts_with("torture host: "))
+        .expect("the host's line");
+    assert!(host.contains(" 30 claim rounds, 4 clients"), "{host}");
+}
+
+/// Python on Windows maps the host's bridge with `mmap.mmap(-1, size, tagname=NAME)`: an
+/// `mmap` over the pagefile. There is no Windows CPython here, so this checks what can be
+/// checked on Linux: the generated `attach` takes an anonymous `mmap.mmap(-1, size)`, the
+/// same type, attaching a bridge in it and naming the check when it is too small for the
+/// bridge its header describes.
+#[test]
+fn python_attach_takes_a_pagefile_style_mmap() {
+    let dir = scratch("windows_python_mmap");
+    std::fs::write(dir.join("bridge.bin"), image::valid()).unwrap();
+    let script = r#"
+import mmap, sys
+import bridge
+image = open("bridge.bin", "rb").read()
+buf = mmap.mmap(-1, len(image))   # on Windows: mmap.mmap(-1, size, tagname="Local\\ibf.bridge")
+buf[:] = image
+attached = bridge.attach(buf)
+print("attached", attached.header().host_state(), attached.snapshot_ring() is not None)
+attached.release()
+small = mmap.mmap(-1, 4096)
+small[:] = image[:4096]
+try:
+    bridge.attach(small)
+except bridge.AttachError as e:
+    print("small", e)
+"#;
+    std::fs::write(dir.join("check.py"), script).unwrap();
+    let out = Command::new("python3")
+        .arg("check.py")
+        .env("PYTHONPATH", root().join("generated"))
+        .current_dir(&dir)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("attached {} True", image::RUNNING));
+    assert!(lines[1].starts_with("small "), "{stdout}");
+    assert!(lines[1].contains("extent_beyond_mapping"), "{stdout}");
+    assert!(lines[1].contains(&image::TOTAL.to_string()), "{stdout}");
+}
