@@ -384,8 +384,8 @@ fn cut_and_flipped_files_give_issues_never_a_panic_or_a_large_allocation() {
 }
 
 /// A live host (a thread publishing into the snapshot ring) and a client that records every
-/// new snapshot it reads through the writer for about a second; the reader replays each
-/// byte for byte.
+/// new snapshot it reads through the writer for about a second; the Rust reader and the
+/// Python reader each replay every one byte for byte.
 #[test]
 fn a_live_client_records_the_ring_and_the_replay_is_byte_for_byte() {
     const RING_AT: usize = 4096;
@@ -440,6 +440,40 @@ fn a_live_client_records_the_ring_and_the_replay_is_byte_for_byte() {
         "only {} snapshots recorded",
         copies.len()
     );
+    // The Python reader replays the same file: every snapshot and extras as the client read it.
+    let dir = common::python_recording::module_dir("live_rust_writer");
+    std::fs::write(dir.join("live.ibfrec"), &out).unwrap();
+    let mut expected = Vec::new();
+    for (t, data) in &copies {
+        expected.extend(t.to_le_bytes());
+        expected.extend((data.len() as u32).to_le_bytes());
+        expected.extend(data);
+    }
+    std::fs::write(dir.join("expected.bin"), expected).unwrap();
+    let script = format!(
+        "{}{}",
+        common::python_recording::PRELUDE,
+        r#"
+want = expected(sys.argv[2])
+with bridge.IbfrecReader(sys.argv[1]) as r:
+    got = [whole(x) for x in r]
+    assert r.check() == [], r.issues
+ticks = [bridge.RecTickHeader.from_buffer_copy(h).tick for h, _ in got]
+assert ticks == sorted(want), "the ticks differ"
+for (h, data), t in zip(got, ticks):
+    assert data == want[t], "tick %d differs" % t
+print(len(got))
+"#
+    );
+    let printed = common::python_recording::python(
+        &dir,
+        "live.py",
+        &script,
+        &["live.ibfrec", "expected.bin"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(printed.trim(), copies.len().to_string());
+
     let (records, issues) = replay(out);
     assert_eq!(issues, vec![]);
     assert_eq!(records.len(), copies.len());
