@@ -46,6 +46,9 @@ cp "$REPO/Cargo.lock" "$BASE/Cargo.lock"
 sed -i 's|include!(concat!(env!("OUT_DIR"), "/bridge.rs"));|include!("../generated/bridge.rs");|' "$BASE/src/lib.rs"
 grep -q 'include!("../generated/bridge.rs")' "$BASE/src/lib.rs" || { echo "lib.rs: include! line not found" >&2; exit 1; }
 zerocopy_req="$(sed -n 's/^zerocopy = \(.*\)$/\1/p' "$REPO/Cargo.toml" | head -1)"
+# abi-runtime as bridge-abi's [dependencies] take it (with the features the bindings use).
+runtime_req="$(sed -n '/^\[dependencies\]/,/^\[/s/^abi-runtime = \(.*\)$/\1/p' "$REPO/Cargo.toml" | head -1)"
+[ -n "$runtime_req" ] || { echo "Cargo.toml: abi-runtime dependency not found" >&2; exit 1; }
 # abi-runtime inherits from the workspace: the baseline is a workspace of it too, with the
 # repository's [workspace.package] and [workspace.dependencies] (less the generator).
 workspace_package="$(sed -n '/^\[workspace.package\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
@@ -64,7 +67,7 @@ path = "src/lib.rs"
 
 [dependencies]
 zerocopy = $zerocopy_req
-abi-runtime = { path = "runtime" }
+abi-runtime = $runtime_req
 
 [profile.dev.build-override]
 $build_override

@@ -17,11 +17,18 @@
 #   target/release/abi-codegen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# BENCH_PROFILE=dev builds and runs the debug binaries instead (the quick mode of .ci/run:
+# it checks that the script works, never a time); the default is release.
+case "${BENCH_PROFILE:-release}" in
+  release) PROFILE_FLAG=--release; PROFILE_DIR=release ;;
+  dev) PROFILE_FLAG=; PROFILE_DIR=debug ;;
+  *) echo "BENCH_PROFILE must be release or dev" >&2; exit 2 ;;
+esac
 RUNS="${1:-5}"
 shift || true
 if [ $# -eq 0 ]; then
-  cargo build -q --release -p abi-codegen
-  set -- target/release/abi-codegen
+  cargo build -q $PROFILE_FLAG -p abi-codegen
+  set -- target/$PROFILE_DIR/abi-codegen
 fi
 [ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 1; }
 WORK="$(mktemp -d -t inspect-size.XXXXXX)"

@@ -13,6 +13,13 @@
 # Usage: bench/peer.sh [RUNS]   (default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# BENCH_PROFILE=dev builds and runs the debug binaries instead (the quick mode of .ci/run:
+# it checks that the script works, never a time); the default is release.
+case "${BENCH_PROFILE:-release}" in
+  release) PROFILE_FLAG=--release; PROFILE_DIR=release ;;
+  dev) PROFILE_FLAG=; PROFILE_DIR=debug ;;
+  *) echo "BENCH_PROFILE must be release or dev" >&2; exit 2 ;;
+esac
 RUNS="${1:-30}"
 TOOLS="$PWD/target/bench-tools"
 if command -v cbindgen >/dev/null 2>&1; then
@@ -21,7 +28,7 @@ else
   [ -x "$TOOLS/bin/cbindgen" ] || cargo install --locked --root "$TOOLS" cbindgen
   CBINDGEN="$TOOLS/bin/cbindgen"
 fi
-cargo build -q --release -p abi-codegen
+cargo build -q $PROFILE_FLAG -p abi-codegen
 WORK="$(mktemp -d -t bridge-peer.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 {
@@ -32,10 +39,10 @@ trap 'rm -rf "$WORK"' EXIT
   echo ']'
 } > "$WORK/cbindgen.toml"
 
-python3 - "$RUNS" "$PWD" "$WORK" "$CBINDGEN" <<'PY'
+PROFILE_DIR=$PROFILE_DIR python3 - "$RUNS" "$PWD" "$WORK" "$CBINDGEN" <<'PY'
 import os, platform, shutil, statistics, subprocess, sys, time
 runs, repo, work, cbindgen = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-codegen = os.path.join(repo, "target/release/abi-codegen")
+codegen = os.path.join(repo, "target", os.environ["PROFILE_DIR"], "abi-codegen")
 
 def run(make_cmd):
     times = []

@@ -14,6 +14,13 @@
 #        CLI_N=20000 bench/scale.sh 5 100   (only N=100 in-process, then the command at 20,000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# BENCH_PROFILE=dev builds and runs the debug binaries instead (the quick mode of .ci/run:
+# it checks that the script works, never a time); the default is release.
+case "${BENCH_PROFILE:-release}" in
+  release) PROFILE_FLAG=--release; PROFILE_DIR=release ;;
+  dev) PROFILE_FLAG=; PROFILE_DIR=debug ;;
+  *) echo "BENCH_PROFILE must be release or dev" >&2; exit 2 ;;
+esac
 RUNS="${1:-5}"; shift || true
 SIZES=("$@"); [ ${#SIZES[@]} -gt 0 ] || SIZES=(100 1000 1250 2500 5000 10000 20000)
 
@@ -21,9 +28,9 @@ if [ ! -x /usr/bin/time ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >/dev/null
 fi
-cargo build -q --release -p abi-codegen --example scale
-cargo build -q --release -p abi-codegen
-BIN=target/release/examples/scale
+cargo build -q $PROFILE_FLAG -p abi-codegen --example scale
+cargo build -q $PROFILE_FLAG -p abi-codegen
+BIN=target/$PROFILE_DIR/examples/scale
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version); load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%7s %12s %12s %9s %8s %8s %8s %8s %8s %8s %10s %10s\n' \
@@ -56,7 +63,7 @@ trap 'rm -rf "$WORK"' EXIT
 for i in $(seq "$RUNS"); do
   rm -rf "$WORK/out" && mkdir "$WORK/out"
   /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.$i" \
-    target/release/abi-codegen generate --schema "$WORK/synth.toml" --out "$WORK/out" >/dev/null
+    target/$PROFILE_DIR/abi-codegen generate --schema "$WORK/synth.toml" --out "$WORK/out" >/dev/null
 done
 col() { cat "$WORK"/time.* | awk "{print $1}" | sort -g; }
 pick() { sed -n "$1p"; }

@@ -19,12 +19,23 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const SIZES: [usize; 5] = [100, 1_000, 2_500, 5_000, 10_000];
 
+/// Every size under `cargo bench` (which passes `--bench`); the smallest alone under `cargo
+/// test --benches`, which runs each benchmark once to check that it works (.ci/run) and
+/// would spend minutes on 10,000 structs in a debug build.
+fn sizes() -> &'static [usize] {
+    if std::env::args().any(|a| a == "--bench") {
+        &SIZES
+    } else {
+        &SIZES[..1]
+    }
+}
+
 fn bench_scale(cr: &mut Criterion) {
     let mut g = cr.benchmark_group("scale");
     g.sample_size(10);
     g.warm_up_time(Duration::from_secs(1));
     g.measurement_time(Duration::from_secs(5));
-    for n in SIZES {
+    for &n in sizes() {
         let text = synth::synth_schema(n);
         let schema = abi_codegen::load_schema(&text).expect("the synthetic schema loads");
         g.throughput(Throughput::Elements(n as u64));
