@@ -28,9 +28,16 @@ if [ ! -x /usr/bin/time ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >/dev/null
 fi
-cargo build -q $PROFILE_FLAG -p abi-codegen --example scale
+# The example's path as cargo reports it (not the uplifted target/<dir>/examples/scale,
+# which a debug build did not always leave there).
+BIN=$(cargo build -q $PROFILE_FLAG -p abi-codegen --example scale --message-format=json \
+  | python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "scale" and "example" in m["target"]["kind"]:
+        print(m["executable"])')
+[ -x "$BIN" ] || { echo "scale.sh: cargo built no scale example" >&2; exit 1; }
 cargo build -q $PROFILE_FLAG -p abi-codegen
-BIN=target/$PROFILE_DIR/examples/scale
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version); load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%7s %12s %12s %9s %8s %8s %8s %8s %8s %8s %10s %10s\n' \
