@@ -40,7 +40,7 @@ pub mod text {
 }
 
 /// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
-/// functions, so they can never collide with a value (always UPPER_SNAKE).
+/// functions, so they can never collide with a value (always `UPPER_SNAKE`).
 macro_rules! abi_enum {
     ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
         impl $ty {

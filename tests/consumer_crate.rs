@@ -8,7 +8,7 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -45,28 +45,15 @@ fn copy_consumer(name: &str, package: &str, edit: impl FnOnce(String) -> String)
 /// `cargo ARGS` in `dir`, with a target folder of its own that the two copies share (the
 /// dependencies build once).
 fn cargo(dir: &Path, args: &[&str]) -> Output {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    Command::new(cargo)
-        .args(args)
-        .current_dir(dir)
-        .env(
-            "CARGO_TARGET_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("consumer-target"),
-        )
-        // This test's own build settings are not the consumer's.
-        .env_remove("CARGO_MANIFEST_DIR")
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo (needed for this test): {e}"))
+    common::tools::cargo_outside(
+        dir,
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("consumer-target"),
+        args,
+    )
 }
 
 fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    common::tools::output_text(output)
 }
 
 #[test]

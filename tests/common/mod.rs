@@ -14,6 +14,7 @@ pub mod readme;
 pub mod recording;
 pub mod reference;
 pub mod rng;
+pub mod schema_changes;
 pub mod tools;
 pub mod verdict;
 

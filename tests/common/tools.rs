@@ -200,3 +200,27 @@ pub fn run_tsan(dir: &Path, source: &str) -> String {
     );
     stdout
 }
+
+/// `cargo ARGS` in `dir`, a crate outside this workspace, with `target` as its target
+/// folder; this test's own build settings (its manifest folder, its RUSTFLAGS) left out.
+pub fn cargo_outside(dir: &Path, target: &Path, args: &[&str]) -> Output {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    Command::new(cargo)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("CARGO_MANIFEST_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo (needed for this test): {e}"))
+}
+
+/// A command's stdout, then its stderr, as text.
+pub fn output_text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}

@@ -119,9 +119,13 @@ pub(super) fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStr
     let padding = s.fields.iter().any(Field::is_padding).then(|| {
         quote!(#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")])
     });
+    let field_names = repeats_struct_name(s).then(|| {
+        quote!(#[allow(clippy::struct_field_names, reason = "the field names are the schema's")])
+    });
     quote! {
         #docs
         #padding
+        #field_names
         #[derive(
             Clone, Copy, PartialEq,
             ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable
@@ -133,6 +137,29 @@ pub(super) fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStr
         #text
         abi_struct!(#ty: size #size, align #align { #(#offsets),* });
     }
+}
+
+/// Whether clippy's pedantic `struct_field_names` may fire on `s`: a field whose name starts
+/// or ends with the struct's name (`header.header_size`), or three fields or more that share
+/// their first or last word. The names are the schema's, so the generated struct allows it.
+fn repeats_struct_name(s: &Struct) -> bool {
+    let name = &s.name;
+    let names: Vec<&str> = s.fields.iter().map(|f| f.name.as_str()).collect();
+    let repeats = names.iter().any(|f| {
+        f.strip_prefix(name.as_str())
+            .is_some_and(|r| r.starts_with('_'))
+            || f.strip_suffix(name.as_str())
+                .is_some_and(|r| r.ends_with('_'))
+    });
+    let shared = |word: fn(&str) -> &str| {
+        names.len() >= 3
+            && names
+                .iter()
+                .all(|f| f.contains('_') && word(f) == word(names[0]))
+    };
+    repeats
+        || shared(|f| f.split('_').next().unwrap_or(f))
+        || shared(|f| f.rsplit('_').next().unwrap_or(f))
 }
 
 /// Whether `Debug` shows a field through `array::Debug`: an array that is neither text

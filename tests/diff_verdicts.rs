@@ -1,0 +1,299 @@
+//! `diff`'s verdicts proved, not just pinned: random changes to a small attachable image
+//! (tests/common/schema_changes.rs) are classified by `compute_diff`; then, for every change
+//! it calls compatible, the old (1.0) and the new (1.1) Rust bindings are built into one
+//! program, which lays out an image with one version (`Image::lay_out` + `produce`), writes
+//! every common field through it (a handshake field, the seqlock, an atomic counter, an
+//! array, each block's row) and attaches with the other version, reading every value back
+//! through attach, the block checks and the seqlock read; in both directions. The breaking
+//! controls must be called breaking by `diff` and must fail in at least one direction, so
+//! the program can tell. The same program is linted with clippy, `-D warnings` and
+//! `clippy::pedantic` over every generated module: the bindings of schemas with handshakes,
+//! layouts, blocks and seqlocks are warning-free under both.
+//!
+//! DIFFVERDICT_PAIRS (default 32, at least 15) sets how many random changes, DIFFVERDICT_SEED (default 1)
+//! the first seed.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use abi_codegen::diff::{Severity, compute_diff};
+use abi_codegen::{Schema, load_schema};
+use common::schema_changes::{Changed, changed_schema};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(name: &str, src: &str) -> Schema {
+    load_schema(src).unwrap_or_else(|e| panic!("{}", e.render(name, src)))
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v} is not a number")),
+        Err(_) => default,
+    }
+}
+
+/// What `diff` says of one change, checked against what the change is: a compatible one
+/// has no breaking or source-breaking change and obeys the policy at 1.1; a control is
+/// breaking and does not.
+fn check_diff(old: &Schema, changed: &Changed, new: &Schema) {
+    let diff = compute_diff(old, new);
+    let breaking = diff.count(Severity::Breaking);
+    let source = diff.count(Severity::SourceBreaking);
+    let rules: Vec<&str> = diff.changes.iter().map(|c| c.rule().id).collect();
+    if changed.breaking {
+        assert!(
+            breaking > 0 && !diff.verdict.ok(),
+            "seed {}: {:?} is breaking, but diff says {} ({rules:?})\n{}",
+            changed.seed,
+            changed.changes,
+            diff.counts_line(),
+            changed.toml
+        );
+    } else {
+        assert!(
+            breaking == 0 && source == 0 && diff.verdict.ok(),
+            "seed {}: {:?} is compatible, but diff says {}: {} ({rules:?})\n{}",
+            changed.seed,
+            changed.changes,
+            diff.counts_line(),
+            diff.verdict.problems.join("; "),
+            changed.toml
+        );
+    }
+    assert!(
+        !diff.changes.is_empty(),
+        "seed {}: diff saw no change",
+        changed.seed
+    );
+}
+
+/// The program's proof, one macro for any pair of binding modules: lays out and produces an
+/// image with `$w`, writes every field the base declares through it, attaches with `$r`
+/// and reads each back. `Err` names the first step that failed.
+const PROOF_MACRO: &str = r#"
+macro_rules! proof {
+    ($w:ident, $r:ident, $seed:expr) => {{
+        let s: u64 = $seed;
+        let image = $w::live::Image::lay_out(&[], 1).map_err(|e| format!("lay_out: {e}"))?;
+        let buf = abi_runtime::SharedBuf::new(image.bytes.len());
+        let w = $w::live::Image::produce(buf.region(), &image)
+            .map_err(|e| format!("produce: {e}"))?;
+        w.header().set_clock(s);
+        let stats = w.stats().ok_or("the writer has no stats")?;
+        stats.set_frames(low(s ^ 0x55));
+        let mut locked = $w::live::StatsLock::zeroed();
+        locked.tick = s.wrapping_mul(3);
+        locked.load = low(s.wrapping_mul(7));
+        stats.write_stats_lock(&locked);
+        let journal = w.journal().ok_or("the writer has no journal")?;
+        journal.set_status($w::Status::FAILED);
+        journal.set_entries(std::array::from_fn(|i| s + i as u64));
+        for i in 0..$w::live::Image::BLOCKS_COUNT {
+            let block = w.blocks(i).map_err(|e| format!("writer block {i}: {e}"))?;
+            let input = block.and_then(|b| b.input()).ok_or("a writer block has no input")?;
+            input.set_buttons(low(s) + low(i as u64));
+        }
+
+        let r = $r::live::Image::attach(buf.region()).map_err(|e| format!("attach: {e}"))?;
+        same("header.clock", r.header().clock(), s)?;
+        let stats = r.stats().ok_or("the reader has no stats")?;
+        same("stats.frames", stats.frames(), low(s ^ 0x55))?;
+        let locked = stats.read_stats_lock().map_err(|e| format!("read_stats_lock: {e}"))?;
+        same("stats.tick", locked.tick, s.wrapping_mul(3))?;
+        same("stats.load", locked.load, low(s.wrapping_mul(7)))?;
+        let journal = r.journal().ok_or("the reader has no journal")?;
+        same("journal.status", journal.status(), $r::Status::FAILED)?;
+        same("journal.entries", journal.entries(), std::array::from_fn(|i| s + i as u64))?;
+        for i in 0..$r::live::Image::BLOCKS_COUNT {
+            let block = r.blocks(i).map_err(|e| format!("reader block {i}: {e}"))?;
+            let input = block.and_then(|b| b.input()).ok_or("a reader block has no input")?;
+            same("input.buttons", input.buttons(), low(s) + low(i as u64))?;
+        }
+        Ok(())
+    }};
+}
+
+/// The low 32 bits.
+fn low(v: u64) -> u32 {
+    u32::try_from(v & 0xFFFF_FFFF).expect("32 bits")
+}
+
+/// `Err` naming `what` when `found` is not `expected`.
+#[allow(clippy::needless_pass_by_value, reason = "values just loaded, compared once")]
+fn same<T: PartialEq + std::fmt::Debug>(what: &str, found: T, expected: T) -> Result<(), String> {
+    if found.eq(&expected) {
+        Ok(())
+    } else {
+        Err(format!("{what} is {found:?}, expected {expected:?}"))
+    }
+}
+"#;
+
+/// A cargo package in `dir`: a library of the generated modules (`v{seed}_old`,
+/// `v{seed}_new`, public, so that an unused accessor is not dead code) with every warning
+/// denied, and a main that runs the proof both ways for each pair and prints
+/// `seed new->old old->new` lines (`ok` or the error).
+fn write_program(dir: &Path, pairs: &[(Changed, String, String)]) {
+    let _ = std::fs::remove_dir_all(dir.join("src"));
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let runtime = root().join("runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"diff-verdicts\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nabi-runtime = {{ path = \"{}\" }}\n\
+             zerocopy = {{ version = \"0.8\", features = [\"derive\"] }}\n\n\
+             [profile.dev]\ndebug = 0\n\n[workspace]\n",
+            runtime.display()
+        ),
+    )
+    .unwrap();
+    // The workspace's lock file pins the same versions, so this builds offline.
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    // As in this workspace's src/lib.rs: the docs quote the schema's prose, which
+    // doc_markdown cannot tell from code; every other pedantic lint is denied.
+    let mut lib = String::from(
+        "//! The bindings under test.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
+         #![allow(clippy::doc_markdown, reason = \"the docs quote the schema's prose\")]\n",
+    );
+    let mut main = String::from(
+        "//! The proof program of `tests/diff_verdicts.rs`.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
+",
+    );
+    main.push_str(PROOF_MACRO);
+    let mut calls = String::new();
+    for (changed, old, new) in pairs {
+        let seed = changed.seed;
+        for (side, text) in [("old", old), ("new", new)] {
+            let name = format!("v{seed}_{side}");
+            std::fs::write(dir.join("src").join(format!("{name}.rs")), text).unwrap();
+            let _ = writeln!(lib, "pub mod {name} {{\n    include!(\"{name}.rs\");\n}}");
+            let _ = writeln!(main, "use diff_verdicts::{name};");
+        }
+        let other = seed ^ 0xABCD;
+        let _ = writeln!(
+            main,
+            "fn pair_{seed}() -> (Result<(), String>, Result<(), String>) {{\n\
+             \x20   let new_to_old = (|| proof!(v{seed}_new, v{seed}_old, {seed}))();\n\
+             \x20   let old_to_new = (|| proof!(v{seed}_old, v{seed}_new, {other}))();\n\
+             \x20   (new_to_old, old_to_new)\n}}"
+        );
+        let _ = writeln!(calls, "    report({seed}, pair_{seed}());");
+    }
+    let _ = write!(
+        main,
+        "\n#[allow(clippy::needless_pass_by_value, reason = \"a pair's results, printed\")]\n\
+         fn report(seed: u64, (a, b): (Result<(), String>, Result<(), String>)) {{\n\
+         \x20   let show = |r: &Result<(), String>| r.clone().err().unwrap_or_else(|| \"ok\".to_string());\n\
+         \x20   println!(\"{{seed}}\\t{{}}\\t{{}}\", show(&a), show(&b));\n}}\n\n\
+         fn main() {{\n{calls}}}\n"
+    );
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    std::fs::write(dir.join("src/main.rs"), main).unwrap();
+}
+
+/// `cargo ARGS` in `dir`, with a target folder of its own.
+fn cargo(dir: &Path, args: &[&str]) -> Output {
+    common::tools::cargo_outside(
+        dir,
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-verdicts-target"),
+        args,
+    )
+}
+
+fn text(output: &Output) -> String {
+    common::tools::output_text(output)
+}
+
+#[test]
+fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
+    let base_path = root().join("tests/fixtures/diff_verdicts/base.toml");
+    let base = std::fs::read_to_string(&base_path).expect("the base schema");
+    let old = load("base.toml", &base);
+    let old_rust = abi_codegen::language_backend::rust::expand_rust(&old, "schema.toml");
+    let count = env_u64("DIFFVERDICT_PAIRS", 32);
+    let first = env_u64("DIFFVERDICT_SEED", 1);
+    let mut pairs = Vec::new();
+    for seed in first..first + count {
+        let changed = changed_schema(&base, seed);
+        let new = load(&format!("seed {seed}"), &changed.toml);
+        check_diff(&old, &changed, &new);
+        let new_rust = abi_codegen::language_backend::rust::expand_rust(&new, "schema.toml");
+        pairs.push((changed, old_rust.clone(), new_rust));
+    }
+    // Every fifth seed is a control, the three kinds in turn: 15 seeds hold each kind.
+    let controls = pairs.iter().filter(|(c, _, _)| c.breaking).count();
+    assert!(
+        count >= 15 && controls >= 3 && controls < pairs.len(),
+        "{controls} breaking controls in {} pairs: DIFFVERDICT_PAIRS must be 15 or more",
+        pairs.len()
+    );
+
+    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-verdicts");
+    std::fs::create_dir_all(&dir).unwrap();
+    write_program(&dir, &pairs);
+    let lint = cargo(
+        &dir,
+        &[
+            "clippy",
+            "--quiet",
+            "--",
+            "-D",
+            "warnings",
+            "-D",
+            "clippy::pedantic",
+        ],
+    );
+    assert!(
+        lint.status.success(),
+        "the generated bindings are not clean under -D warnings -D clippy::pedantic:\n{}",
+        text(&lint)
+    );
+    let run = cargo(&dir, &["run", "--quiet"]);
+    let out = text(&run);
+    assert!(run.status.success(), "the proof program failed:\n{out}");
+
+    let mut proved = 0;
+    let mut caught = 0;
+    let mut failures = Vec::new();
+    for line in String::from_utf8_lossy(&run.stdout).lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 3, "a line of the program: {line:?}");
+        let seed: u64 = cols[0].parse().expect("a seed");
+        let (changed, _, _) = pairs.iter().find(|(c, _, _)| c.seed == seed).unwrap();
+        let both_ok = cols[1] == "ok" && cols[2] == "ok";
+        println!(
+            "seed {seed} {:?}: new→old {}, old→new {}",
+            changed.changes, cols[1], cols[2]
+        );
+        match (changed.breaking, both_ok) {
+            (false, true) => proved += 1,
+            (true, false) => caught += 1,
+            (false, false) => failures.push(format!(
+                "seed {seed} {:?}, which diff calls compatible: new→old {}, old→new {}",
+                changed.changes, cols[1], cols[2]
+            )),
+            (true, true) => failures.push(format!(
+                "seed {seed} {:?} (breaking) read correctly both ways: the proof cannot tell",
+                changed.changes
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        proved + caught,
+        pairs.len(),
+        "a pair printed no line:\n{out}"
+    );
+    println!(
+        "{proved} compatible changes read correctly both ways, {caught} breaking controls caught"
+    );
+}
