@@ -296,6 +296,14 @@ const TABLE: &[Row] = &[
                  ("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\", writer = \"host\" }")],
         version: "2.0", rule: "PROTOCOL_ADDED", path: "mailbox.callbacks", class: S::Breaking,
         advice: "bump the major version, or give the protocol a new header struct", holds: true },
+    Row { change: "a seqlock renamed, nothing else changed",
+        edits: &[("name = \"stats_lock\"", "name = \"stats_guard\"")],
+        version: "1.1", rule: "DECLARATION_RENAMED", path: "stats_guard", class: S::SourceBreaking,
+        advice: "bump at least the minor version", holds: true },
+    Row { change: "a mailbox renamed, nothing else changed",
+        edits: &[("name = \"commands\"\n", "name = \"requests\"\n")],
+        version: "1.1", rule: "DECLARATION_RENAMED", path: "mailbox.requests", class: S::SourceBreaking,
+        advice: "bump at least the minor version", holds: true },
 ];
 
 fn new_src(row: &Row) -> String {

@@ -167,6 +167,8 @@ pub enum ChangeKind {
     /// A seqlock, ring, layout, handshake or protocol over structs the old schema does not
     /// have.
     DeclarationAdded,
+    /// A seqlock, ring, layout, protocol or file format under a new name, all else the same.
+    DeclarationRenamed,
     /// Parties, layouts or handshakes declared where the old schema declares none of them:
     /// a description of bytes and practices that were there before.
     FirstDescribed,
@@ -364,7 +366,9 @@ impl Change {
         let renamed = matches!((&self.old, &self.new), (Some(o), Some(n)) if o.name != n.name);
         let describe = |shape: &Shape| {
             let body = shape.describe_with(code, text);
-            if renamed {
+            if renamed && body.is_empty() {
+                code(&shape.name)
+            } else if renamed {
                 format!("{}, {body}", code(&shape.name))
             } else {
                 body

@@ -265,9 +265,14 @@ impl Cx<'_> {
 
     fn compare_files(&mut self) {
         let (old, new) = (self.old, self.new);
-        for b in &new.attach.files {
+        let matched = self.match_declarations(
+            (&old.attach.files, &new.attach.files),
+            |d| d.name.clone(),
+            file_facts,
+        );
+        for (b, m) in new.attach.files.iter().zip(&matched) {
             let facts_b = file_facts(new, b);
-            let Some(a) = old.attach.files.iter().find(|a| a.name == b.name) else {
+            let Some(a) = m.map(|i| &old.attach.files[i]) else {
                 let names: Vec<&str> = b.records.iter().map(|r| r.name.as_str()).collect();
                 let c = ruled(
                     K::FileAdded,
@@ -287,6 +292,9 @@ impl Cx<'_> {
                 self.push(c);
                 continue;
             };
+            if a.name != b.name {
+                self.declaration_renamed(ItemKind::File, (&a.name, &b.name), (&a.span, &b.span));
+            }
             let diffs = self.renamed_differing(&file_facts(old, a), &facts_b);
             // Sizes of records whose struct changed: each an effect of that struct's change.
             let (sizes, rest): (Vec<_>, Vec<_>) = diffs
@@ -321,8 +329,8 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for a in &old.attach.files {
-            if !new.attach.files.iter().any(|b| b.name == a.name) {
+        for (i, a) in old.attach.files.iter().enumerate() {
+            if !matched.contains(&Some(i)) {
                 let facts = file_facts(old, a);
                 self.declaration_removed(
                     (K::FileRemoved, ItemKind::File),
@@ -394,12 +402,19 @@ impl Cx<'_> {
 
     fn compare_protocols(&mut self) {
         let (old, new) = (self.old, self.new);
-        let same =
-            |a: &Protocol, b: &Protocol| a.name == b.name && a.kind.table() == b.kind.table();
-        for b in &new.protocols {
-            let path = format!("{}.{}", b.kind.table(), b.name);
+        // A protocol is known by its kind and name (`mailbox.commands`): a renamed one of
+        // the same kind and facts is the same protocol.
+        let path_of = |p: &Protocol| format!("{}.{}", p.kind.table(), p.name);
+        let keyed = |s: &Schema, p: &Protocol| {
+            let mut facts = protocol_facts(s, p).0;
+            facts.insert(0, ("kind".to_string(), p.kind.table().to_string()));
+            facts
+        };
+        let matched = self.match_declarations((&old.protocols, &new.protocols), path_of, keyed);
+        for (b, m) in new.protocols.iter().zip(&matched) {
+            let path = path_of(b);
             let (facts_b, over) = protocol_facts(new, b);
-            let Some(a) = old.protocols.iter().find(|a| same(a, b)) else {
+            let Some(a) = m.map(|i| &old.protocols[i]) else {
                 self.declaration_added(
                     (K::ProtocolAdded, ItemKind::Protocol),
                     &path,
@@ -409,6 +424,13 @@ impl Cx<'_> {
                 );
                 continue;
             };
+            if a.name != b.name {
+                self.declaration_renamed(
+                    ItemKind::Protocol,
+                    (&path_of(a), &path),
+                    (&a.span, &b.span),
+                );
+            }
             let (facts_a, _) = protocol_facts(old, a);
             let diffs = self.renamed_differing(&facts_a, &facts_b);
             let (parties, rest): (Vec<_>, Vec<_>) = diffs
@@ -436,8 +458,8 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for a in &old.protocols {
-            if !new.protocols.iter().any(|b| same(a, b)) {
+        for (i, a) in old.protocols.iter().enumerate() {
+            if !matched.contains(&Some(i)) {
                 let (facts, _) = protocol_facts(old, a);
                 let path = format!("{}.{}", a.kind.table(), a.name);
                 self.declaration_removed(

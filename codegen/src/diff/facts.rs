@@ -142,6 +142,64 @@ impl Cx<'_> {
         differing(&old, new)
     }
 
+    /// Which old declaration each new one is, by index: the one of the same name (`name`);
+    /// else, a rename, the one old declaration that no new one is named after whose facts
+    /// (`facts`) are all the same (renamed structs read as their new names), when no other
+    /// new declaration would match it too. `None`: a new declaration.
+    pub(super) fn match_declarations<T>(
+        &self,
+        (old, new): (&[T], &[T]),
+        name: impl Fn(&T) -> String,
+        facts: impl Fn(&Schema, &T) -> Facts,
+    ) -> Vec<Option<usize>> {
+        let olds: Vec<(String, Facts)> =
+            old.iter().map(|a| (name(a), facts(self.old, a))).collect();
+        let news: Vec<(String, Facts)> =
+            new.iter().map(|b| (name(b), facts(self.new, b))).collect();
+        let mut out: Vec<Option<usize>> = news
+            .iter()
+            .map(|(n, _)| olds.iter().position(|(o, _)| o == n))
+            .collect();
+        let same = |i: usize, j: usize| self.renamed_differing(&olds[i].1, &news[j].1).is_empty();
+        for j in 0..news.len() {
+            if out[j].is_some() {
+                continue;
+            }
+            let candidates: Vec<usize> = (0..olds.len())
+                .filter(|&i| !out.contains(&Some(i)) && same(i, j))
+                .collect();
+            if let [i] = candidates[..] {
+                let rivals = (0..news.len()).any(|k| k != j && out[k].is_none() && same(i, k));
+                if !rivals {
+                    out[j] = Some(i);
+                }
+            }
+        }
+        out
+    }
+
+    /// A declaration under a new name, all its facts the same.
+    pub(super) fn declaration_renamed(
+        &mut self,
+        item: ItemKind,
+        (old_path, new_path): (&str, &str),
+        (old_span, new_span): (&Span, &Span),
+    ) {
+        let label = item.label();
+        let c = ruled(
+            ChangeKind::DeclarationRenamed,
+            item,
+            new_path,
+            format!("{label} renamed from `{old_path}`"),
+            format!(
+                "the same bytes and practice under a new name; code that names `{old_path}` (what is generated from it: types, accessors, functions) must say `{new_path}`"
+            ),
+        )
+        .sides(Some(named(old_path)), Some(named(new_path)))
+        .spans(Some(old_span), Some(new_span));
+        self.push(c);
+    }
+
     /// Declarations of a kind the old schema has none of: one change that says they are
     /// described for the first time, and `true`, so that they are not compared one by one.
     pub(super) fn first_described(

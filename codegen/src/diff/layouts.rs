@@ -264,9 +264,14 @@ impl Cx<'_> {
 
     fn compare_layouts(&mut self) {
         let (old, new) = (self.old, self.new);
-        for b in &new.attach.layouts {
+        let matched = self.match_declarations(
+            (&old.attach.layouts, &new.attach.layouts),
+            |d| d.name.clone(),
+            layout_facts,
+        );
+        for (b, m) in new.attach.layouts.iter().zip(&matched) {
             let facts_b = layout_facts(new, b);
-            let Some(a) = old.attach.layouts.iter().find(|a| a.name == b.name) else {
+            let Some(a) = m.map(|i| &old.attach.layouts[i]) else {
                 self.declaration_added(
                     (K::LayoutAdded, ItemKind::Layout),
                     &b.name,
@@ -276,6 +281,9 @@ impl Cx<'_> {
                 );
                 continue;
             };
+            if a.name != b.name {
+                self.declaration_renamed(ItemKind::Layout, (&a.name, &b.name), (&a.span, &b.span));
+            }
             // A renamed header or index enum is the same one: its rename is its own change.
             let same_index = self.m.enums.get(a.index_enum) == Some(&Some(b.index_enum));
             let same_header = self.m.structs.get(a.header) == Some(&Some(b.header));
@@ -300,8 +308,8 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for a in &old.attach.layouts {
-            if !new.attach.layouts.iter().any(|b| b.name == a.name) {
+        for (i, a) in old.attach.layouts.iter().enumerate() {
+            if !matched.contains(&Some(i)) {
                 let facts = layout_facts(old, a);
                 self.declaration_removed(
                     (K::LayoutRemoved, ItemKind::Layout),

@@ -142,6 +142,7 @@ pub const RULES: &[Rule] = &[
     rule("PROTOCOL_REMOVED", K::ProtocolRemoved, "PROTOCOL", B, "a party built at the old version still runs the protocol, and no party built at the new version answers it", ("[[queue]] name = \"log\"", ""), MAJOR),
     rule("PROTOCOL_CHANGED", K::ProtocolChanged, "PROTOCOL", B, "the two sides built at different versions use different fields, values or capacities", ("capacity = \"capacity\"", "capacity = \"size\""), MAJOR),
     rule("PROTOCOL_PARTIES_CHANGED", K::ProtocolPartiesChanged, "PROTOCOL", B, "the protocol turns around: a party built at the old version plays the side the new version gives the other", ("writer = \"client\", reader = \"host\"", "writer = \"host\", reader = \"client\""), MAJOR),
+    rule("DECLARATION_RENAMED", K::DeclarationRenamed, "PROTOCOL", S, "the same bytes and practice under a new name; code that names the old one (its read_/write_ methods, its types) does not compile", ("[[seqlock]] name = \"frame\"", "[[seqlock]] name = \"frame_lock\""), RENAME),
     rule("DECLARATION_ADDED", K::DeclarationAdded, "PROTOCOL", C, "a seqlock, ring, layout, handshake or protocol over structs the old version does not have: nothing old changes", ("", "[[struct]] name = \"stats\" and [[seqlock]] counter = \"stats.seq\""), MINOR),
     rule("FIRST_DESCRIBED", K::FirstDescribed, "PROTOCOL", C, "the old schema declares no parties (or no layouts, or no handshakes) at all: the new declarations describe bytes and practices the diff cannot compare with anything; parties built at the old version must already do what they say", ("parties absent", "parties = [\"host\", \"client\"], writers, seqlocks, ..."), "bump at least the minor version, and check that parties built at the old version already follow every declaration; if one does not, bump the major version"),
     // DOC
@@ -345,6 +346,7 @@ mod tests {
             K::ProtocolChanged,
             K::ProtocolPartiesChanged,
             K::DeclarationAdded,
+            K::DeclarationRenamed,
             K::FirstDescribed,
         ];
         for k in &all {
@@ -424,6 +426,7 @@ mod tests {
                 | K::ProtocolChanged
                 | K::ProtocolPartiesChanged
                 | K::DeclarationAdded
+                | K::DeclarationRenamed
                 | K::FirstDescribed => {}
             }
         }

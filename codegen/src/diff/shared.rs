@@ -254,9 +254,14 @@ impl Cx<'_> {
 
     fn compare_seqlocks(&mut self) {
         let (old, new) = (self.old, self.new);
-        for b in &new.access.seqlocks {
+        let matched = self.match_declarations(
+            (&old.access.seqlocks, &new.access.seqlocks),
+            |d| d.name.clone(),
+            seqlock_facts,
+        );
+        for (b, m) in new.access.seqlocks.iter().zip(&matched) {
             let facts_b = seqlock_facts(new, b);
-            let Some(a) = old.access.seqlocks.iter().find(|a| a.name == b.name) else {
+            let Some(a) = m.map(|i| &old.access.seqlocks[i]) else {
                 self.declaration_added(
                     (K::SeqlockAdded, ItemKind::Seqlock),
                     &b.name,
@@ -266,6 +271,9 @@ impl Cx<'_> {
                 );
                 continue;
             };
+            if a.name != b.name {
+                self.declaration_renamed(ItemKind::Seqlock, (&a.name, &b.name), (&a.span, &b.span));
+            }
             let diffs = self.renamed_differing(&seqlock_facts(old, a), &facts_b);
             let pick = |keys: &[&str]| -> Vec<(String, String, String)> {
                 diffs
@@ -303,8 +311,8 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for a in &old.access.seqlocks {
-            if !new.access.seqlocks.iter().any(|b| b.name == a.name) {
+        for (i, a) in old.access.seqlocks.iter().enumerate() {
+            if !matched.contains(&Some(i)) {
                 let facts = seqlock_facts(old, a);
                 self.declaration_removed(
                     (K::SeqlockRemoved, ItemKind::Seqlock),
@@ -318,9 +326,14 @@ impl Cx<'_> {
 
     fn compare_rings(&mut self) {
         let (old, new) = (self.old, self.new);
-        for b in &new.access.rings {
+        let matched = self.match_declarations(
+            (&old.access.rings, &new.access.rings),
+            |d| d.name.clone(),
+            |s, d| ring_facts(s, &d.kind).0,
+        );
+        for (b, m) in new.access.rings.iter().zip(&matched) {
             let (facts_b, over) = ring_facts(new, &b.kind);
-            let Some(a) = old.access.rings.iter().find(|a| a.name == b.name) else {
+            let Some(a) = m.map(|i| &old.access.rings[i]) else {
                 self.declaration_added(
                     (K::RingAdded, ItemKind::Ring),
                     &b.name,
@@ -330,6 +343,9 @@ impl Cx<'_> {
                 );
                 continue;
             };
+            if a.name != b.name {
+                self.declaration_renamed(ItemKind::Ring, (&a.name, &b.name), (&a.span, &b.span));
+            }
             let (facts_a, _) = ring_facts(old, &a.kind);
             let diffs = self.renamed_differing(&facts_a, &facts_b);
             let at = self.facts_changed(
@@ -356,8 +372,8 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for a in &old.access.rings {
-            if !new.access.rings.iter().any(|b| b.name == a.name) {
+        for (i, a) in old.access.rings.iter().enumerate() {
+            if !matched.contains(&Some(i)) {
                 let (facts, _) = ring_facts(old, &a.kind);
                 self.declaration_removed(
                     (K::RingRemoved, ItemKind::Ring),
