@@ -64,10 +64,11 @@ pub(in crate::language_backend::rust) fn doc(paragraphs: &[String]) -> Doc {
 }
 
 /// Schema text as markdown that renders to exactly that text. A CR is a line break, as in
-/// C; other control characters and bidirectional controls, which rustc rejects in a doc
-/// comment (a bare CR) or denies by default (text direction), show as `<U+XXXX>`.
+/// C; a tab is four spaces (clippy's `tabs_in_doc_comments`); other control characters and
+/// bidirectional controls, which rustc rejects in a doc comment (a bare CR) or denies by
+/// default (text direction), show as `<U+XXXX>`.
 pub(in crate::language_backend::rust) fn escaped(text: &str) -> String {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text = (text.replace("\r\n", "\n").replace('\r', "\n")).replace('\t', "    ");
     text.lines()
         .map(|line| escape_rustdoc(&show_invisible_chars(line)))
         .collect::<Vec<_>>()

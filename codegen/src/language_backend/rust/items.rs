@@ -119,8 +119,12 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
         let name = const_ident(&v.name);
         let value = int_literal(&v.literal, v.value);
         let docs = doc(&[escaped(doc_after_since(&v.doc, v.since)), since(&v.since)]);
+        let unreadable = unreadable_literal(&value.to_string()).then(|| {
+            quote!(#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")])
+        });
         quote! {
             #docs
+            #unreadable
             pub const #name: #ty = #ty(#value);
         }
     });
