@@ -402,15 +402,12 @@ impl Cx<'_> {
 
     fn compare_protocols(&mut self) {
         let (old, new) = (self.old, self.new);
-        // A protocol is known by its kind and name (`mailbox.commands`): a renamed one of
-        // the same kind and facts is the same protocol.
+        // A protocol is known by its kind and name (`mailbox.commands`): a renamed one with
+        // the same facts (its kind is the first) is the same protocol.
         let path_of = |p: &Protocol| format!("{}.{}", p.kind.table(), p.name);
-        let keyed = |s: &Schema, p: &Protocol| {
-            let mut facts = protocol_facts(s, p).0;
-            facts.insert(0, ("kind".to_string(), p.kind.table().to_string()));
-            facts
-        };
-        let matched = self.match_declarations((&old.protocols, &new.protocols), path_of, keyed);
+        let matched = self.match_declarations((&old.protocols, &new.protocols), path_of, |s, p| {
+            protocol_facts(s, p).0
+        });
         for (b, m) in new.protocols.iter().zip(&matched) {
             let path = path_of(b);
             let (facts_b, over) = protocol_facts(new, b);

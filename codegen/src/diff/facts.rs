@@ -256,11 +256,7 @@ impl Cx<'_> {
                 item,
                 name,
                 format!("{label} added"),
-                format!(
-                    "`{s}` exists in {}, and parties built at that version use its bytes without this {label}: {}",
-                    self.old_v(),
-                    rule_of(kind).reason
-                ),
+                format!("`{s}` exists in {}: {}", self.old_v(), rule_of(kind).reason),
             ),
             None => ruled(
                 ChangeKind::DeclarationAdded,
