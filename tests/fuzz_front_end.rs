@@ -2,7 +2,8 @@
 //! spliced between the bridge schema and the fixtures, numbers, names, types and brackets
 //! swapped for others) and raw bytes go through parse → lower → layout, and every schema
 //! that loads through all four backends. Nothing may panic, hang or write a file, and every
-//! rejection must say `schema.toml:LINE:COL:` with LINE and COL inside the input.
+//! rejection must say `schema.toml:LINE:COL:` with LINE and COL inside the input. The Rust
+//! of the first accepted mutants is linted with `-D warnings -D clippy::pedantic`.
 //!
 //! `cargo test` runs a bounded, seeded pass. A long run, with a summary line:
 //!
@@ -669,6 +670,8 @@ struct Summary {
     kinds: HashSet<String>,
     messages: HashSet<String>,
     failures: Vec<(String, String)>,
+    /// The first accepted inputs that differ from every seed: 12 small ones, up to 2 large.
+    samples: Vec<String>,
     elapsed: Duration,
     slowest: Duration,
 }
@@ -780,6 +783,18 @@ fn run_fuzz(inputs: u64, seed: u64) -> Summary {
             Ok(Outcome::Accepted { rendered }) => {
                 summary.accepted += 1;
                 summary.rendered += u64::from(rendered);
+                let small = src.len() < 16 * 1024;
+                let taken = summary
+                    .samples
+                    .iter()
+                    .filter(|s| (s.len() < 16 * 1024) == small);
+                if rendered
+                    && taken.count() < if small { 12 } else { 2 }
+                    && !seeds.iter().any(|s| s == &bytes)
+                    && !summary.samples.contains(&src)
+                {
+                    summary.samples.push(src.clone());
+                }
                 if summary.accepted % 64 == 1 && pool.len() < 4096 {
                     pool.push(bytes);
                 }
@@ -877,6 +892,60 @@ fn fuzz_bounded() {
     let summary = run_fuzz(inputs, seed);
     println!("{}", summary.line(seed));
     assert_clean(&summary, seed);
+    lint_samples(&summary.samples);
+}
+
+/// The Rust of a sample of accepted inputs, as a crate that uses it would lint it: every
+/// warning denied, clippy's pedantic lints errors too (doc_markdown aside, as in this
+/// workspace's src/lib.rs: the docs quote the schema's prose).
+fn lint_samples(samples: &[String]) {
+    assert!(
+        samples.len() >= 8,
+        "only {} accepted inputs to lint",
+        samples.len()
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-pedantic");
+    let _ = fs::remove_dir_all(dir.join("src"));
+    fs::create_dir_all(dir.join("src")).unwrap();
+    fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"fuzz-pedantic\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nabi-runtime = {{ path = \"{}\", features = [\"recording\"] }}\n\
+             zerocopy = {{ version = \"0.8\", features = [\"derive\"] }}\n\n[workspace]\n",
+            root().join("runtime").display()
+        ),
+    )
+    .unwrap();
+    fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let mut lib = String::from(
+        "//! Fuzzed schemas' bindings.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
+         #![allow(clippy::doc_markdown, reason = \"the docs quote the schema's prose\")]\n",
+    );
+    for (i, src) in samples.iter().enumerate() {
+        let schema = abi_codegen::load_schema(src).expect("a sample loaded before");
+        let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+        fs::write(dir.join("src").join(format!("s{i}.rs")), rust).unwrap();
+        lib.push_str(&format!(
+            "pub mod s{i} {{\n    include!(\"s{i}.rs\");\n}}\n"
+        ));
+    }
+    fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
+        .args(["-D", "clippy::pedantic"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo clippy (needed for this test): {e}"));
+    assert!(
+        out.status.success(),
+        "fuzzed schemas' Rust (in {}) is not clean under -D warnings -D clippy::pedantic:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The long run: `FUZZ_INPUTS=1000000 cargo test --release --test fuzz_front_end --
