@@ -34,6 +34,31 @@ pub(crate) struct DiffArgs {
     pub base: Option<String>,
     pub base_schema: Option<PathBuf>,
     pub format: DiffFormat,
+    /// Exit with [`exit_bits`] rather than 0, 1 or 2.
+    pub exit_bits: bool,
+}
+
+/// The bits of `--exit-bits`, as libabigail's abidiff has them.
+const TOOL_ERROR: u8 = 1;
+const USAGE_ERROR: u8 = 2;
+const CHANGED: u8 = 4;
+const BREAKING: u8 = 8;
+const POLICY_BROKEN: u8 = 16;
+
+/// The exit status of `--exit-bits` for a diff: [`CHANGED`] when there is any change,
+/// [`BREAKING`] when one is breaking, [`POLICY_BROKEN`] when the version policy does not hold.
+fn exit_bits(diff: &Diff) -> u8 {
+    let mut bits = 0;
+    if !diff.changes.is_empty() || diff.new_abi.is_some() {
+        bits |= CHANGED;
+    }
+    if diff.count(abi_codegen::diff::Severity::Breaking) > 0 {
+        bits |= BREAKING;
+    }
+    if !diff.verdict.ok() {
+        bits |= POLICY_BROKEN;
+    }
+    bits
 }
 
 /// Where the old schema is.
@@ -95,15 +120,19 @@ fn read_old(at: &OldAt, renamed: bool) -> Result<OldSchema, String> {
 
 /// `abi-codegen diff`: exit 0 when the change obeys the version policy (a new ABI does), 1
 /// when it does not, 2 when a schema cannot be read or has errors (printed as `generate`
-/// prints them).
+/// prints them); with `--exit-bits`, the sum of its bits.
 pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
+    let failed = if args.exit_bits { TOOL_ERROR } else { 2 };
     let unreadable = |msg: String| {
         eprintln!("error: {msg}");
-        ExitCode::from(2)
+        ExitCode::from(failed)
     };
     let (old_at, new_path) = match places(args) {
         Ok(p) => p,
-        Err(e) => return unreadable(e),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(if args.exit_bits { USAGE_ERROR } else { 2 });
+        }
     };
     let (old_src, old_name, old_file) = match read_old(&old_at, args.base_schema.is_some()) {
         Ok(old) => old,
@@ -125,7 +154,7 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
     let diff = match (old, new) {
         (Some(Ok(old)), Ok(new)) => compute_diff(&old, &new),
         (None, Ok(new)) => compute_new_abi(&new),
-        _ => return ExitCode::from(2),
+        _ => return ExitCode::from(failed),
     };
     let sources = Sources {
         old_file: old_file.as_deref(),
@@ -138,7 +167,11 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
         Ok(text) => out!("{text}"),
         Err(e) => return unreadable(e),
     }
-    ExitCode::from(diff.verdict.exit_code())
+    ExitCode::from(if args.exit_bits {
+        exit_bits(&diff)
+    } else {
+        diff.verdict.exit_code()
+    })
 }
 
 /// The report for stdout; for `github`, the markdown report also goes to the job summary.

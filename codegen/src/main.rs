@@ -138,7 +138,8 @@ enum Command {
     /// text as codegen/schema.schema.json.
     SchemaJson,
     /// Classify every change between two versions of a schema and check the version policy.
-    /// Exit 0 when the change obeys it, 1 when it does not, 2 on unreadable input.
+    /// Exit 0 when the change obeys it, 1 when it does not, 2 on unreadable input (or, with
+    /// --exit-bits, a sum of bits).
     Diff {
         /// OLD.toml NEW.toml; with --base, the schema alone (default schema.toml).
         #[arg(value_name = "SCHEMA")]
@@ -162,6 +163,12 @@ enum Command {
         /// README, with --format json for tools.
         #[arg(long, conflicts_with_all = ["files", "schema", "base", "base_schema"])]
         rules: bool,
+        /// Exit with bits that keep a tool error apart from an ABI change, as libabigail's
+        /// abidiff does: 1 the tool failed (a schema unreadable or with errors), 2 a usage
+        /// error, 4 the schemas differ, 8 a change is breaking, 16 the version policy does
+        /// not hold. 0: no change at all.
+        #[arg(long, conflicts_with = "rules")]
+        exit_bits: bool,
     },
 }
 
@@ -208,6 +215,7 @@ fn main() -> ExitCode {
             base_schema,
             format,
             rules,
+            exit_bits,
         } => {
             if rules {
                 return print_rules(format);
@@ -218,6 +226,7 @@ fn main() -> ExitCode {
                 base,
                 base_schema,
                 format,
+                exit_bits,
             };
             return diff(&args);
         }

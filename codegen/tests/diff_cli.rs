@@ -1,5 +1,5 @@
 //! `abi-codegen diff` through the binary: exit codes (0 policy holds, 1 it does not, 2 unreadable
-//! input or schema errors), the output formats, and `--base` against a git repository made
+//! input or schema errors; the bits of `--exit-bits`), the output formats, and `--base` against a git repository made
 //! in a temporary folder.
 
 use std::path::{Path, PathBuf};
@@ -465,4 +465,39 @@ fn rules_table_in_the_readme_is_diff_rules() {
     // With a schema, --rules is a usage error.
     let out = run(&dir, &["diff", "--rules", "a.toml", "b.toml"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+/// `--exit-bits`, as libabigail's abidiff: a tool error (1) and a usage error (2) apart from
+/// the schemas' changes (4), a breaking one (8), and the policy not holding (16).
+#[test]
+fn exit_bits_keep_tool_errors_apart_from_abi_breaks() {
+    let dir = scratch("exit-bits");
+    let schema = schema_09();
+    let old = old_08();
+    let same = path_arg(&schema);
+    let broken = dir.join("broken.toml");
+    std::fs::write(&broken, broken_09()).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[abi]\nname = 3\n").unwrap();
+    let bits = |args: &[&str]| {
+        let mut all = vec!["diff", "--exit-bits"];
+        all.extend_from_slice(args);
+        code(&run(&dir, &all))
+    };
+    // No change at all.
+    assert_eq!(bits(&[same, same]), 0);
+    // 0.8 → 0.9: changes, and the policy holds.
+    let real = bits(&[path_arg(&old), same]);
+    assert_eq!(real & (1 | 2 | 16), 0, "{real}");
+    assert_eq!(real & 4, 4, "{real}");
+    // Two fields swapped at the same version: changed, breaking, the policy broken.
+    assert_eq!(bits(&[same, path_arg(&broken)]), 4 | 8 | 16);
+    // A schema with errors, a missing file: the tool failed, nothing else is said.
+    assert_eq!(bits(&[same, path_arg(&bad)]), 1);
+    assert_eq!(bits(&[same, "missing.toml"]), 1);
+    // Three schemas: a usage error.
+    assert_eq!(bits(&[same, same, same]), 2);
+    // Without the flag, the codes stay 0, 1 and 2.
+    assert_eq!(code(&run(&dir, &["diff", same, path_arg(&broken)])), 1);
+    assert_eq!(code(&run(&dir, &["diff", same, path_arg(&bad)])), 2);
 }
