@@ -166,6 +166,27 @@ pub fn lower_protocols(
             .find(|(n, _, _)| n.get_ref() == name.get_ref())
             .map(|(n, _, _)| n.span());
         cx.check_item_name(name, "protocol", first.as_ref());
+        // Two protocols over one struct's bytes would each take its words for their own.
+        let shared = kind.as_ref().and_then(|k| {
+            out[..i].iter().find_map(|(n, _, other)| {
+                let other = other.as_ref()?;
+                (other.header() == k.header()).then(|| (n, other.table()))
+            })
+        });
+        if let (Some(k), Some((other, table)), None) = (kind, shared, first) {
+            let line = crate::diagnostics::line_col(src, other.span().start).0;
+            cx.errors.error_help(
+                &cx.inner(name),
+                format!(
+                    "{} `{}` runs over struct `{}`, which {table} `{}` (line {line}) already runs over",
+                    k.table(),
+                    name.get_ref(),
+                    abi.structs[k.header()].name,
+                    other.get_ref()
+                ),
+                "two protocols over the same bytes race for them: give each its own header struct (a layout row or block can hold several)",
+            );
+        }
         if let Some(kind) = kind {
             protocols.push(Protocol {
                 name: name.get_ref().clone(),

@@ -34,6 +34,17 @@ impl ProtocolKind {
             ProtocolKind::Session(_) => "session",
         }
     }
+
+    /// The struct whose bytes it runs over: its header, or a session's row.
+    pub fn header(&self) -> usize {
+        match self {
+            ProtocolKind::Queue(q) => q.header,
+            ProtocolKind::Broadcast(b) => b.header,
+            ProtocolKind::Mailbox(m) => m.header,
+            ProtocolKind::Exchange(x) => x.header,
+            ProtocolKind::Session(s) => s.row,
+        }
+    }
 }
 
 /// How a variable-size entry says what it is.
