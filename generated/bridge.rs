@@ -5666,7 +5666,10 @@ pub mod live {
         ) -> Result<Self, RegionError> {
             let total = count
                 .checked_mul(size)
-                .filter(|_| count > 0 && size % 8 == 0 && size >= RingSlotHeader::SIZE);
+                .filter(|_| {
+                    count > 0 && size.trailing_zeros() >= 3
+                        && size >= RingSlotHeader::SIZE
+                });
             let Some(total) = total else {
                 return Err(
                     ::abi_runtime::RegionErrorKind::OutOfBounds {

@@ -89,6 +89,12 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             };
             let (count, size) = (lit(*slot_count), lit(*slot_size));
             let align = lit(schema.layout.of(lock.struct_index).align);
+            // Alignments are powers of two: `size.trailing_zeros() >= log2(align)` is
+            // `size % align == 0`, which clippy would have be `is_multiple_of` (Rust 1.87,
+            // past the bindings' 1.85), and a mask `trailing_zeros` again.
+            let align_bits = lit(u64::from(
+                schema.layout.of(lock.struct_index).align.trailing_zeros(),
+            ));
             let doc = doc_lit!(
                 " The ring `{}`: {slot_count} slots of {slot_size} bytes, each a [`{slot_view}`] and its payload under seqlock `{}`. `{}` counts publications: the newest slot is `(head - 1) % {slot_count}`. {}",
                 ring.name,
@@ -123,7 +129,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// and checked); an error if the slots do not fit `slots`, a slot is
                     /// smaller than its header or misaligned, or there are none.
                     pub fn with_geometry(head: #head_view<'a>, slots: Region<'a>, count: usize, size: usize) -> Result<Self, RegionError> {
-                        let total = count.checked_mul(size).filter(|_| count > 0 && size % #align == 0 && size >= #slot_view::SIZE);
+                        let total = count.checked_mul(size).filter(|_| count > 0 && size.trailing_zeros() >= #align_bits && size >= #slot_view::SIZE);
                         let Some(total) = total else {
                             return Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset: 0, len: size, region_len: slots.len() }.into());
                         };
