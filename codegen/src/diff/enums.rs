@@ -276,12 +276,15 @@ impl Cx<'_> {
             if map[oi].is_some() || reused.contains(&Some(oi)) {
                 continue;
             }
+            // A removed value is one of the old kind: `ok = 0` of an enum made a flag set is
+            // an enum value, not a flag bit.
+            let old_item = value_item(a.kind);
             let ch = change(
                 Severity::Breaking,
                 ChangeKind::ValueRemoved,
-                item,
+                old_item,
                 format!("{}.{}", b.name, v.name),
-                format!("{what} removed"),
+                format!("{} removed", old_item.label()),
                 format!(
                     "readers built against {old_v} still use {} ({})",
                     v.literal, v.name
