@@ -127,6 +127,17 @@ impl Cx<'_> {
         let (old, new) = (&self.old.access.parties, &self.new.access.parties);
         let span = &self.new.abi.span;
         let old_span = &self.old.abi.span;
+        // Each side shows the whole list: `parties = ["host", "client"]`.
+        let listed = |name: &str, all: &[String]| Shape {
+            value: Some(format!(
+                "parties = [{}]",
+                all.iter()
+                    .map(|p| format!("\"{p}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            ..named(name)
+        };
         for p in new.iter().filter(|p| !old.contains(p)) {
             let c = ruled(
                 K::PartyAdded,
@@ -135,7 +146,7 @@ impl Cx<'_> {
                 "party added",
                 "a new party; every old party keeps its role",
             )
-            .sides(None, Some(named(p)))
+            .sides(None, Some(listed(p, new)))
             .spans(None, Some(span));
             self.push(c);
         }
@@ -150,7 +161,7 @@ impl Cx<'_> {
                     self.old_v()
                 ),
             )
-            .sides(Some(named(p)), None)
+            .sides(Some(listed(p, old)), None)
             .spans(Some(old_span), None);
             self.push(c);
         }
