@@ -304,6 +304,11 @@ const TABLE: &[Row] = &[
         edits: &[("name = \"commands\"\n", "name = \"requests\"\n")],
         version: "1.1", rule: "DECLARATION_RENAMED", path: "mailbox.requests", class: S::SourceBreaking,
         advice: "bump at least the minor version", holds: true },
+    Row { change: "a seqlock read by another party, its writer the same",
+        edits: &[("writer = \"host\"\nreader = \"client\"\n", "writer = \"host\"\nreader = \"tool\"\n"),
+                 ("parties = [\"host\", \"client\"]", "parties = [\"host\", \"client\", \"tool\"]")],
+        version: "1.1", rule: "SEQLOCK_READER_CHANGED", path: "stats_lock", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true },
 ];
 
 fn new_src(row: &Row) -> String {

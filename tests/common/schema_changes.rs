@@ -1,7 +1,7 @@
 //! Random changes to tests/fixtures/diff_verdicts/base.toml, from a seed: a mix of the
 //! changes a minor version may make (new constants, enum values, fields in declared padding,
 //! a field at the end of an extensible handshake header, new layout rows with `since` or
-//! `optional`, parties, docs, unrelated structs), or one change that breaks readers
+//! `optional`, parties and a seqlock's reader, docs, unrelated structs), or one change that breaks readers
 //! (a required new row, two fields swapped, a new magic). The text is a pure function of
 //! the seed; what `diff` makes of it is for the test to check, not for this module to say.
 
@@ -168,6 +168,10 @@ fn compatible_changes(rng: &mut Rng, src: &mut String, done: &mut Vec<String>) {
                 &format!("parties = [\"host\", \"client\", \"{party}\"]"),
             );
             done.push(format!("party {party} added"));
+            if rng.chance(50) {
+                replace_once(src, "reader = \"client\"", &format!("reader = \"{party}\""));
+                done.push(format!("stats_lock read by {party}"));
+            }
         }
         if rng.chance(25) {
             replace_once(

@@ -128,6 +128,8 @@ pub enum ChangeKind {
     SeqlockGuardsChanged,
     /// A seqlock's writer or reader.
     SeqlockPartiesChanged,
+    /// Its reader alone: the writer writes as before.
+    SeqlockReaderChanged,
     /// A ring over fields the old schema has.
     RingAdded,
     RingRemoved,

@@ -110,7 +110,8 @@ pub const RULES: &[Rule] = &[
     rule("SEQLOCK_REMOVED", K::SeqlockRemoved, "SEQLOCK", B, "writers built at the new version no longer make the counter odd while they write: a reader built at the old version takes torn bytes for a consistent read; every read_/write_ of it disappears", ("[[seqlock]] name = \"frame\"", ""), MAJOR),
     rule("SEQLOCK_COUNTER_CHANGED", K::SeqlockCounterChanged, "SEQLOCK", B, "readers and writers built at the two versions watch different counters", ("counter = \"frame.seq\"", "counter = \"frame.seq2\""), MAJOR),
     rule("SEQLOCK_GUARDS_CHANGED", K::SeqlockGuardsChanged, "SEQLOCK", B, "a writer built at one version writes bytes the other's reader takes as guarded (or the reverse) outside the counter's odd window", ("guards = [\"rest\"]", "guards = [\"tick\"]"), MAJOR),
-    rule("SEQLOCK_PARTIES_CHANGED", K::SeqlockPartiesChanged, "SEQLOCK", B, "the protocol turns around: the party built at the old version writes where the new version reads, or reads where it writes", ("writer = \"host\", reader = \"client\"", "writer = \"client\", reader = \"host\""), MAJOR),
+    rule("SEQLOCK_READER_CHANGED", K::SeqlockReaderChanged, "SEQLOCK", C, "the writer writes and makes the counter odd as before, and a reader only takes copies: a reader built at either version reads consistent bytes; the new reader is who the generated docs name", ("writer = \"host\", reader = \"client\"", "writer = \"host\", reader = \"tool\""), MINOR),
+    rule("SEQLOCK_PARTIES_CHANGED", K::SeqlockPartiesChanged, "SEQLOCK", B, "the writer changed: the party built at the old version writes where the new version has another party write (two writers), or reads where it now writes", ("writer = \"host\", reader = \"client\"", "writer = \"client\", reader = \"host\""), MAJOR),
     // RING
     rule("RING_ADDED", K::RingAdded, "RING", B, "writers built at the old version do not publish through the ring's fields, so a reader built at the new version waits for slots or entries that are never published, or reads ones that never were", ("", "[[ring]] name = \"frames\""), "bump the major version, or put the ring in a new struct and a new optional layout row"),
     rule("RING_REMOVED", K::RingRemoved, "RING", B, "readers built at the old version wait for publications that writers built at the new version no longer make", ("[[ring]] name = \"frames\"", ""), MAJOR),
@@ -321,6 +322,7 @@ mod tests {
             K::SeqlockCounterChanged,
             K::SeqlockGuardsChanged,
             K::SeqlockPartiesChanged,
+            K::SeqlockReaderChanged,
             K::RingAdded,
             K::RingRemoved,
             K::RingChanged,
@@ -401,6 +403,7 @@ mod tests {
                 | K::SeqlockCounterChanged
                 | K::SeqlockGuardsChanged
                 | K::SeqlockPartiesChanged
+                | K::SeqlockReaderChanged
                 | K::RingAdded
                 | K::RingRemoved
                 | K::RingChanged

@@ -307,12 +307,14 @@ impl Cx<'_> {
                 &pick(&["guards"]),
                 spans,
             );
-            self.facts_changed(
-                (K::SeqlockPartiesChanged, item),
-                &b.name,
-                &pick(&["writer", "reader"]),
-                spans,
-            );
+            // A new reader alone changes no byte the writer writes.
+            let parties = pick(&["writer", "reader"]);
+            let kind = if parties.iter().any(|(k, _, _)| k == "writer") {
+                K::SeqlockPartiesChanged
+            } else {
+                K::SeqlockReaderChanged
+            };
+            self.facts_changed((kind, item), &b.name, &parties, spans);
             self.cosmetic_edits(
                 item,
                 &b.name,
