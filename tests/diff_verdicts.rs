@@ -21,6 +21,9 @@ use std::process::Output;
 
 use abi_codegen::diff::{Severity, compute_diff};
 use abi_codegen::{Schema, load_schema};
+use common::bindings_crate::{
+    ZEROCOPY, assert_pedantic_clean, runtime_dependency, write_bindings_crate,
+};
 use common::schema_changes::{Changed, changed_schema};
 
 fn root() -> &'static Path {
@@ -137,53 +140,31 @@ fn same<T: PartialEq + std::fmt::Debug>(what: &str, found: T, expected: T) -> Re
 }
 "#;
 
-/// A cargo package in `dir`: a library of the generated modules (`v{seed}_old`,
-/// `v{seed}_new`, public, so that an unused accessor is not dead code) with every warning
-/// denied, and a main that runs the proof both ways for each pair and prints
-/// `seed new->old old->new` lines (`ok` or the error).
-fn write_program(dir: &Path, pairs: &[(Changed, String, String)]) {
-    let _ = std::fs::remove_dir_all(dir.join("src"));
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    let runtime = root().join("runtime");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"diff-verdicts\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nabi-runtime = {{ path = \"{}\" }}\n\
-             zerocopy = {{ version = \"0.8\", features = [\"derive\"] }}\n\n\
-             [profile.dev]\ndebug = 0\n\n[workspace]\n",
-            runtime.display()
-        ),
-    )
-    .unwrap();
-    // The workspace's lock file pins the same versions, so this builds offline.
-    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    // As in this workspace's src/lib.rs: the docs quote the schema's prose, which
-    // doc_markdown cannot tell from code; every other pedantic lint is denied.
-    let mut lib = String::from(
-        "//! The bindings under test.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
-         #![allow(clippy::doc_markdown, reason = \"the docs quote the schema's prose\")]\n",
-    );
+/// A cargo package in `dir`: a library of the generated modules (`old`, the base's, once,
+/// and `v{seed}`, each change's) with every warning denied, and a main that runs the proof
+/// both ways for each change and prints `seed new->old old->new` lines (`ok` or the error).
+fn write_program(dir: &Path, old_rust: &str, pairs: &[(Changed, String)]) {
+    let mut modules = vec![("old".to_string(), old_rust.to_string())];
+    for (changed, new) in pairs {
+        modules.push((format!("v{}", changed.seed), new.clone()));
+    }
+    let dependencies = format!("{}{ZEROCOPY}", runtime_dependency(&[]));
+    write_bindings_crate(dir, "diff-verdicts", &dependencies, &modules);
     let mut main = String::from(
-        "//! The proof program of `tests/diff_verdicts.rs`.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
-",
+        "//! The proof program of `tests/diff_verdicts.rs`.\n#![forbid(unsafe_code)]\n\
+         #![deny(warnings)]\nuse diff_verdicts::old;\n",
     );
     main.push_str(PROOF_MACRO);
     let mut calls = String::new();
-    for (changed, old, new) in pairs {
+    for (changed, _) in pairs {
         let seed = changed.seed;
-        for (side, text) in [("old", old), ("new", new)] {
-            let name = format!("v{seed}_{side}");
-            std::fs::write(dir.join("src").join(format!("{name}.rs")), text).unwrap();
-            let _ = writeln!(lib, "pub mod {name} {{\n    include!(\"{name}.rs\");\n}}");
-            let _ = writeln!(main, "use diff_verdicts::{name};");
-        }
+        let _ = writeln!(main, "use diff_verdicts::v{seed};");
         let other = seed ^ 0xABCD;
         let _ = writeln!(
             main,
             "fn pair_{seed}() -> (Result<(), String>, Result<(), String>) {{\n\
-             \x20   let new_to_old = (|| proof!(v{seed}_new, v{seed}_old, {seed}))();\n\
-             \x20   let old_to_new = (|| proof!(v{seed}_old, v{seed}_new, {other}))();\n\
+             \x20   let new_to_old = (|| proof!(v{seed}, old, {seed}))();\n\
+             \x20   let old_to_new = (|| proof!(old, v{seed}, {other}))();\n\
              \x20   (new_to_old, old_to_new)\n}}"
         );
         let _ = writeln!(calls, "    report({seed}, pair_{seed}());");
@@ -196,17 +177,17 @@ fn write_program(dir: &Path, pairs: &[(Changed, String, String)]) {
          \x20   println!(\"{{seed}}\\t{{}}\\t{{}}\", show(&a), show(&b));\n}}\n\n\
          fn main() {{\n{calls}}}\n"
     );
-    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     std::fs::write(dir.join("src/main.rs"), main).unwrap();
 }
 
-/// `cargo ARGS` in `dir`, with a target folder of its own.
+/// The proof program's target folder.
+fn target() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-verdicts-target")
+}
+
+/// `cargo ARGS` in `dir`, with the program's target folder.
 fn cargo(dir: &Path, args: &[&str]) -> Output {
-    common::tools::cargo_outside(
-        dir,
-        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-verdicts-target"),
-        args,
-    )
+    common::tools::cargo_outside(dir, &target(), args)
 }
 
 fn text(output: &Output) -> String {
@@ -227,10 +208,10 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
         let new = load(&format!("seed {seed}"), &changed.toml);
         check_diff(&old, &changed, &new);
         let new_rust = abi_codegen::language_backend::rust::expand_rust(&new, "schema.toml");
-        pairs.push((changed, old_rust.clone(), new_rust));
+        pairs.push((changed, new_rust));
     }
     // Every fifth seed is a control, the three kinds in turn: 15 seeds hold each kind.
-    let controls = pairs.iter().filter(|(c, _, _)| c.breaking).count();
+    let controls = pairs.iter().filter(|(c, _)| c.breaking).count();
     assert!(
         count >= 15 && controls >= 3 && controls < pairs.len(),
         "{controls} breaking controls in {} pairs: DIFFVERDICT_PAIRS must be 15 or more",
@@ -239,24 +220,8 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
 
     let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-verdicts");
     std::fs::create_dir_all(&dir).unwrap();
-    write_program(&dir, &pairs);
-    let lint = cargo(
-        &dir,
-        &[
-            "clippy",
-            "--quiet",
-            "--",
-            "-D",
-            "warnings",
-            "-D",
-            "clippy::pedantic",
-        ],
-    );
-    assert!(
-        lint.status.success(),
-        "the generated bindings are not clean under -D warnings -D clippy::pedantic:\n{}",
-        text(&lint)
-    );
+    write_program(&dir, &old_rust, &pairs);
+    assert_pedantic_clean(&dir, &target(), "the generated bindings");
     let run = cargo(&dir, &["run", "--quiet"]);
     let out = text(&run);
     assert!(run.status.success(), "the proof program failed:\n{out}");
@@ -268,7 +233,7 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), 3, "a line of the program: {line:?}");
         let seed: u64 = cols[0].parse().expect("a seed");
-        let (changed, _, _) = pairs.iter().find(|(c, _, _)| c.seed == seed).unwrap();
+        let (changed, _) = pairs.iter().find(|(c, _)| c.seed == seed).unwrap();
         let both_ok = cols[1] == "ok" && cols[2] == "ok";
         println!(
             "seed {seed} {:?}: new→old {}, old→new {}",

@@ -27,6 +27,7 @@ use abi_codegen::ir::names::camel;
 use abi_codegen::language_backend::c::{c_field_name, c_type_name};
 use abi_codegen::language_backend::python::python_type_name;
 use abi_codegen::language_backend::rust::rust_ident;
+use common::bindings_crate::{ZEROCOPY, assert_pedantic_clean, write_bindings_crate};
 use common::random_schema::{RandomSchema, random_schema};
 
 /// The strict flags of the C and C++ builds.
@@ -822,40 +823,15 @@ fn random_schemas_agree_in_four_languages() {
 #[test]
 fn a_sample_is_clean_under_clippy_pedantic() {
     let dir = scratch("pedantic");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        "[package]\nname = \"difftest-pedantic\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\nzerocopy = { version = \"0.8\", features = [\"derive\"] }\n\n[workspace]\n",
-    )
-    .unwrap();
-    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let mut lib = String::from(
-        "//! Random schemas' bindings.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
-         #![allow(clippy::doc_markdown, reason = \"the docs quote the schema's prose\")]\n",
-    );
-    for seed in 0x9ED0..0x9ED0 + 40 {
-        let case = load_case(0x9ED0, seed);
-        let p = case.prefix();
-        std::fs::write(dir.join("src").join(format!("{p}.rs")), &case.rust).unwrap();
-        let _ = writeln!(lib, "pub mod {p} {{\n    include!(\"{p}.rs\");\n}}");
-    }
-    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
-    let out = run_tool(
-        Command::new(env!("CARGO"))
-            .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
-            .args(["-D", "clippy::pedantic"])
-            .current_dir(&dir)
-            .env("CARGO_TARGET_DIR", root().join("target/difftest-pedantic"))
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS"),
-        "cargo clippy",
-    );
-    assert!(
-        out.status.success(),
-        "random schemas' Rust is not clean under -D warnings -D clippy::pedantic:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let modules: Vec<(String, String)> = (0x9ED0..0x9ED0 + 40)
+        .map(|seed| {
+            let case = load_case(0x9ED0, seed);
+            (case.prefix().to_string(), case.rust)
+        })
+        .collect();
+    write_bindings_crate(&dir, "difftest-pedantic", ZEROCOPY, &modules);
+    let target = root().join("target/difftest-pedantic");
+    assert_pedantic_clean(&dir, &target, "random schemas' Rust");
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {

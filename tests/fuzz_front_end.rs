@@ -25,6 +25,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use abi_codegen::SchemaErrors;
+use common::bindings_crate::{
+    ZEROCOPY, assert_pedantic_clean, runtime_dependency, write_bindings_crate,
+};
+
+mod common;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -904,48 +909,19 @@ fn lint_samples(samples: &[String]) {
         "only {} accepted inputs to lint",
         samples.len()
     );
+    let modules: Vec<(String, String)> = samples
+        .iter()
+        .enumerate()
+        .map(|(i, src)| {
+            let schema = abi_codegen::load_schema(src).expect("a sample loaded before");
+            let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+            (format!("s{i}"), rust)
+        })
+        .collect();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-pedantic");
-    let _ = fs::remove_dir_all(dir.join("src"));
-    fs::create_dir_all(dir.join("src")).unwrap();
-    fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"fuzz-pedantic\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nabi-runtime = {{ path = \"{}\", features = [\"recording\"] }}\n\
-             zerocopy = {{ version = \"0.8\", features = [\"derive\"] }}\n\n[workspace]\n",
-            root().join("runtime").display()
-        ),
-    )
-    .unwrap();
-    fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let mut lib = String::from(
-        "//! Fuzzed schemas' bindings.\n#![forbid(unsafe_code)]\n#![deny(warnings)]\n\
-         #![allow(clippy::doc_markdown, reason = \"the docs quote the schema's prose\")]\n",
-    );
-    for (i, src) in samples.iter().enumerate() {
-        let schema = abi_codegen::load_schema(src).expect("a sample loaded before");
-        let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
-        fs::write(dir.join("src").join(format!("s{i}.rs")), rust).unwrap();
-        lib.push_str(&format!(
-            "pub mod s{i} {{\n    include!(\"s{i}.rs\");\n}}\n"
-        ));
-    }
-    fs::write(dir.join("src/lib.rs"), lib).unwrap();
-    let out = std::process::Command::new(env!("CARGO"))
-        .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
-        .args(["-D", "clippy::pedantic"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo clippy (needed for this test): {e}"));
-    assert!(
-        out.status.success(),
-        "fuzzed schemas' Rust (in {}) is not clean under -D warnings -D clippy::pedantic:\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let dependencies = format!("{}{ZEROCOPY}", runtime_dependency(&["recording"]));
+    write_bindings_crate(&dir, "fuzz-pedantic", &dependencies, &modules);
+    assert_pedantic_clean(&dir, &dir.join("target"), "fuzzed schemas' Rust");
 }
 
 /// The long run: `FUZZ_INPUTS=1000000 cargo test --release --test fuzz_front_end --

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests. Each test binary uses part of them.
 #![allow(dead_code)]
 
+pub mod bindings_crate;
 pub mod c_live_program;
 pub mod image;
 pub mod markdown_table;

@@ -458,10 +458,9 @@ impl Cx<'_> {
         for (i, a) in old.protocols.iter().enumerate() {
             if !matched.contains(&Some(i)) {
                 let (facts, _) = protocol_facts(old, a);
-                let path = format!("{}.{}", a.kind.table(), a.name);
                 self.declaration_removed(
                     (K::ProtocolRemoved, ItemKind::Protocol),
-                    &path,
+                    &path_of(a),
                     &facts,
                     &a.span,
                 );

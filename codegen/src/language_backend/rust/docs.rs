@@ -68,7 +68,10 @@ pub(in crate::language_backend::rust) fn doc(paragraphs: &[String]) -> Doc {
 /// bidirectional controls, which rustc rejects in a doc comment (a bare CR) or denies by
 /// default (text direction), show as `<U+XXXX>`.
 pub(in crate::language_backend::rust) fn escaped(text: &str) -> String {
-    let text = (text.replace("\r\n", "\n").replace('\r', "\n")).replace('\t', "    ");
+    let text = text
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\t', "    ");
     text.lines()
         .map(|line| escape_rustdoc(&show_invisible_chars(line)))
         .collect::<Vec<_>>()

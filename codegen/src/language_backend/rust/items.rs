@@ -83,14 +83,20 @@ pub(super) fn expand_const(c: &Constant) -> TokenStream {
         expr,
         since(&c.since),
     ]);
-    let unreadable = unreadable_literal(&value.to_string()).then(|| {
-        quote!(#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")])
-    });
+    let unreadable = allow_unreadable(&value);
     quote! {
         #docs
         #unreadable
         pub const #name: #ty = #value;
     }
+}
+
+/// clippy's `unreadable_literal` allowed on an item whose `value` it takes for one: the
+/// literal is as the schema writes it.
+fn allow_unreadable(value: &TokenStream) -> Option<TokenStream> {
+    unreadable_literal(&value.to_string()).then(|| {
+        quote!(#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")])
+    })
 }
 
 /// Whether clippy's `unreadable_literal` takes `literal` for one: more than five digits
@@ -119,9 +125,7 @@ fn expand_values(e: &Enum) -> (TokenStream, Vec<TokenStream>) {
         let name = const_ident(&v.name);
         let value = int_literal(&v.literal, v.value);
         let docs = doc(&[escaped(doc_after_since(&v.doc, v.since)), since(&v.since)]);
-        let unreadable = unreadable_literal(&value.to_string()).then(|| {
-            quote!(#[allow(clippy::unreadable_literal, reason = "the literal as the schema writes it")])
-        });
+        let unreadable = allow_unreadable(&value);
         quote! {
             #docs
             #unreadable

@@ -88,13 +88,12 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 }
             };
             let (count, size) = (lit(*slot_count), lit(*slot_size));
-            let align = lit(schema.layout.of(lock.struct_index).align);
+            let slot_align = schema.layout.of(lock.struct_index).align;
+            let align = lit(slot_align);
             // Alignments are powers of two: `size.trailing_zeros() >= log2(align)` is
             // `size % align == 0`, which clippy would have be `is_multiple_of` (Rust 1.87,
             // past the bindings' 1.85), and a mask `trailing_zeros` again.
-            let align_bits = lit(u64::from(
-                schema.layout.of(lock.struct_index).align.trailing_zeros(),
-            ));
+            let align_bits = lit(u64::from(slot_align.trailing_zeros()));
             let doc = doc_lit!(
                 " The ring `{}`: {slot_count} slots of {slot_size} bytes, each a [`{slot_view}`] and its payload under seqlock `{}`. `{}` counts publications: the newest slot is `(head - 1) % {slot_count}`. {}",
                 ring.name,
