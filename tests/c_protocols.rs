@@ -347,9 +347,14 @@ fn session(header: Region<'_>, done: &AtomicBool) -> (u64, u64, u64) {
     let (mut claim, mut host) = claim_row(&mut claims);
     loop {
         row.store::<u64>(16, 1, Release);
+        // The standing first, then the host's generation: a reload bumps the generation
+        // (acquire-release) before it frees the row, so a client that sees its row freed
+        // by a reload also sees the new generation. Read the other way round, a reload
+        // between the two loads would count as a plain free.
+        let lost = claim.standing() != Standing::Connected;
         let noticed = if header.load::<u32>(HOST_GENERATION, Acquire) != host {
             &mut reloads
-        } else if claim.standing() != Standing::Connected {
+        } else if lost {
             &mut disconnects
         } else if done.load(Acquire) {
             // Goodbye: only a host action since the check stops it.
