@@ -4,6 +4,7 @@
 pub mod bindings_crate;
 pub mod c_live_program;
 pub mod image;
+pub mod markdown_doc;
 pub mod markdown_table;
 pub mod protocol_clients;
 pub mod protocol_host;
