@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use abi_codegen::Schema;
 use abi_codegen::language_backend::markdown::render_markdown;
 
+use super::markdown_table::raw_cells;
 use super::reference::{RefConstant, RefEnum, RefField, RefStruct, RefValue, Reference};
 
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -164,25 +165,9 @@ pub fn split_row(line: &str) -> Vec<String> {
         .strip_prefix("| ")
         .and_then(|l| l.strip_suffix(" |"))
         .unwrap_or_else(|| panic!("row `{line}` does not start with `| ` and end with ` |`"));
-    let mut cells = Vec::new();
-    let mut cell = String::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                cell.push(c);
-                if let Some(n) = chars.next() {
-                    cell.push(n);
-                }
-            }
-            '|' => cells.push(std::mem::take(&mut cell)),
-            _ => cell.push(c),
-        }
-    }
-    cells.push(cell);
-    cells
+    raw_cells(inner)
         .into_iter()
-        .map(|c| c.trim().replace("\\|", "|"))
+        .map(|c| c.replace("\\|", "|"))
         .collect()
 }
 

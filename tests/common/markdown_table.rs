@@ -18,7 +18,15 @@ pub fn table_rows(markdown: &str) -> Vec<Vec<String>> {
 
 /// Splits a row at the `|` that are not escaped and unescapes each cell.
 fn split_row(line: &str) -> Vec<String> {
-    let inner = &line[1..line.len() - 1];
+    raw_cells(&line[1..line.len() - 1])
+        .iter()
+        .map(|c| unescape(c))
+        .collect()
+}
+
+/// The cells between a row's outer `|`, split at each `|` that no backslash escapes, trimmed
+/// and still escaped.
+pub fn raw_cells(inner: &str) -> Vec<String> {
     let mut cells = Vec::new();
     let mut raw = String::new();
     let mut chars = inner.chars();
@@ -35,7 +43,7 @@ fn split_row(line: &str) -> Vec<String> {
         }
     }
     cells.push(raw);
-    cells.iter().map(|c| unescape(c.trim())).collect()
+    cells.iter().map(|c| c.trim().to_string()).collect()
 }
 
 /// The text a cell renders as: `\X` is X for ASCII punctuation (CommonMark), `<br>` is a
