@@ -23,14 +23,18 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::{Child, ExitCode};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+#[path = "torture_support/mod.rs"]
+mod torture_support;
 
 use bridge_abi::live;
 use bridge_abi::runtime::{Mapping, Region};
 use bridge_abi::zerocopy::IntoBytes;
 use bridge_abi::*;
+use torture_support::{ClientPrograms, build_c_client};
 
 /// Where the ring starts in the mapping; the region table says so too.
 const RING_AT: usize = 4096;
@@ -150,42 +154,26 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     let c_client = match prebuilt {
         _ if !langs.contains(&"c") => PathBuf::new(),
         Some(exe) => PathBuf::from(exe),
-        None => build_c_client(root, &dir)?,
+        None => build_c_client(root, &dir, "client.c", "c_client", &[])?,
+    };
+    let programs = ClientPrograms {
+        root,
+        c_client: &c_client,
+        python_script: "client.py",
     };
     let mut clients = Clients(Vec::new());
     let mut id = 0u8;
     for &lang in &langs {
         for _ in 0..per_lang {
-            let mut cmd = match lang {
-                "rust" => {
-                    let mut c = Command::new(std::env::current_exe().map_err(|e| e.to_string())?);
-                    c.arg("client");
-                    c
-                }
-                "c" => Command::new(&c_client),
-                _ => {
-                    let mut c = Command::new("python3");
-                    c.arg("-W")
-                        .arg("error")
-                        .arg(root.join("tests/torture/client.py"));
-                    c.env("PYTHONPATH", root.join("generated"));
-                    c
-                }
-            };
-            cmd.arg(&path)
-                .arg(id.to_string())
-                .arg(seconds.to_string())
-                .arg(rounds.to_string())
-                .stdout(Stdio::piped());
-            let mut child = cmd
-                .spawn()
-                .map_err(|e| format!("cannot start the {lang} client: {e}"))?;
-            let mut stdout = child.stdout.take().expect("piped");
-            let output = std::thread::spawn(move || {
-                let mut text = String::new();
-                let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
-                text
-            });
+            let (child, output) = programs.spawn(
+                lang,
+                &[
+                    path.clone(),
+                    id.to_string(),
+                    seconds.to_string(),
+                    rounds.to_string(),
+                ],
+            )?;
             clients.0.push(Client {
                 lang,
                 id,
@@ -397,34 +385,6 @@ fn set_up_header(header: live::BridgeHeader<'_>) {
     header.set_regions(regions);
     header.set_region_count(MAX_REGIONS as u32);
     header.set_host_state(HostState::RUNNING);
-}
-
-/// Compiles the C client against the generated header.
-fn build_c_client(root: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let exe = dir.join("c_client");
-    let out = Command::new("gcc")
-        .args([
-            "-std=c11",
-            "-O2",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-        ])
-        .arg("-I")
-        .arg(root.join("generated"))
-        .arg(root.join("tests/torture/client.c"))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .map_err(|e| format!("gcc is needed for the C client: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the C client does not compile:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(exe)
 }
 
 /// A Rust client process: `client PATH ID SECONDS ROUNDS`.

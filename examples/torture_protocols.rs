@@ -24,8 +24,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::{Child, ExitCode};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+#[path = "torture_support/mod.rs"]
+mod torture_support;
 
 use bridge_abi::live::{
     self, Bridge, ClientStanding, DrawReader, LogQueueReader, LogRingRead, MailboxServer,
@@ -33,6 +36,7 @@ use bridge_abi::live::{
 use bridge_abi::runtime::Mapping;
 use bridge_abi::zerocopy::FromZeros;
 use bridge_abi::{ClientState, CommandStatus, DrawCmd, DrawListHeader, LogEntry, LogLevel};
+use torture_support::{ClientPrograms, build_c_client};
 
 /// The geometry the host lays out: the mailbox areas (no constant sizes them), a log ring
 /// small enough that slow readers are lapped, a log queue small enough to fill.
@@ -185,43 +189,27 @@ fn host(
     let sessions = bridge.client_host();
 
     let c_client = if langs.contains(&"c") {
-        build_c_client(root, dir)?
+        build_c_client(root, dir, "protocols.c", "protocols_c", &["-pthread"])?
     } else {
         PathBuf::new()
+    };
+    let programs = ClientPrograms {
+        root,
+        c_client: &c_client,
+        python_script: "protocols.py",
     };
     let mut clients = Vec::new();
     let mut row = 0;
     for &lang in langs {
         for _ in 0..per_lang {
-            let mut cmd = match lang {
-                "rust" => {
-                    let mut c = Command::new(std::env::current_exe().map_err(|e| e.to_string())?);
-                    c.arg("client");
-                    c
-                }
-                "c" => Command::new(&c_client),
-                _ => {
-                    let mut c = Command::new("python3");
-                    c.arg("-W")
-                        .arg("error")
-                        .arg(root.join("tests/torture/protocols.py"));
-                    c.env("PYTHONPATH", root.join("generated"));
-                    c
-                }
-            };
-            cmd.arg(path)
-                .arg(row.to_string())
-                .arg(millis.to_string())
-                .stdout(Stdio::piped());
-            let mut child = cmd
-                .spawn()
-                .map_err(|e| format!("cannot start the {lang} client: {e}"))?;
-            let mut stdout = child.stdout.take().expect("piped");
-            let output = std::thread::spawn(move || {
-                let mut text = String::new();
-                let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
-                text
-            });
+            let (child, output) = programs.spawn(
+                lang,
+                &[
+                    path.display().to_string(),
+                    row.to_string(),
+                    millis.to_string(),
+                ],
+            )?;
             let block = bridge
                 .client_blocks(row)
                 .map_err(|e| e.to_string())?
@@ -586,27 +574,6 @@ fn report(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Compiles the C client against the generated header.
-fn build_c_client(root: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let exe = dir.join("protocols_c");
-    let out = Command::new("gcc")
-        .args(["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-pthread"])
-        .arg("-I")
-        .arg(root.join("generated"))
-        .arg(root.join("tests/torture/protocols.c"))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .map_err(|e| format!("gcc is needed for the C client: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the C client does not compile:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(exe)
 }
 
 // ---------------------------------------------------------------------------------------
