@@ -27,7 +27,6 @@ use std::process::{Child, ExitCode};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-#[path = "torture_support/mod.rs"]
 mod torture_support;
 
 use bridge_abi::live;

@@ -27,7 +27,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ExitCode};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-#[path = "torture_support/mod.rs"]
 mod torture_support;
 
 use bridge_abi::live::{

@@ -16,6 +16,8 @@
 //! such as a stack overflow). Panicking inputs are saved as `target/tmp/fuzz-crash-N.toml`;
 //! each one found so far is a regression fixture in `tests/fixtures/fuzz/`.
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -28,8 +30,6 @@ use abi_codegen::SchemaErrors;
 use common::bindings_crate::{
     ZEROCOPY, assert_pedantic_clean, runtime_dependency, write_bindings_crate,
 };
-
-mod common;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,9 +1,10 @@
 //! Random changes to tests/fixtures/diff_verdicts/base.toml, from a seed: a mix of the
 //! changes a minor version may make (new constants, enum values, fields in declared padding,
 //! a field at the end of an extensible handshake header, new layout rows with `since` or
-//! `optional`, parties and a seqlock's reader, docs, unrelated structs), or one change that breaks readers
-//! (a required new row, two fields swapped, a new magic). The text is a pure function of
-//! the seed; what `diff` makes of it is for the test to check, not for this module to say.
+//! `optional`, parties and a seqlock's reader, docs, unrelated structs), or one change that
+//! breaks readers (a required new row, two fields swapped, a new magic). The text is a pure
+//! function of the seed; what `diff` makes of it is for the test to check, not for this
+//! module to say.
 
 use std::fmt::Write as _;
 
