@@ -740,12 +740,19 @@ fn run_client(args: &[String]) -> Result<(), String> {
 /// Claims the row (waiting while the host has not freed it yet), fills it in, activates.
 /// `Ok(None)` when the activation found the row gone again: the standing to count.
 fn claim_row<'a>(
-    bridge: &Bridge<'a>,
+    bridge: &mut Bridge<'a>,
     row: usize,
 ) -> Result<(live::Client<'a>, ClientStanding), String> {
     let started = Instant::now();
     loop {
-        if let Some(client) = bridge.claim_client(row) {
+        let claimed = bridge.claim_client(row);
+        if matches!(claimed, Err(live::ClientRefused::Reloaded)) {
+            // The host reloaded since this handle attached: attach again, then claim.
+            if let Ok(again) = Bridge::attach(bridge.region()) {
+                *bridge = again;
+            }
+        }
+        if let Ok(client) = claimed {
             let r = client.row();
             r.set_pid(std::process::id());
             let mut name = [0u8; bridge_abi::CLIENT_NAME_LEN];
@@ -770,7 +777,8 @@ fn lifecycle_client(
     phase: Duration,
 ) -> Result<(u64, u64, u64), String> {
     let (mut claims, mut disconnects, mut reloads) = (1u64, 0u64, 0u64);
-    let (mut client, mut standing) = claim_row(bridge, row)?;
+    let mut bridge = bridge.clone();
+    let (mut client, mut standing) = claim_row(&mut bridge, row)?;
     let until = Instant::now() + phase;
     loop {
         match standing {
@@ -781,7 +789,7 @@ fn lifecycle_client(
                 } else {
                     disconnects += 1;
                 }
-                (client, standing) = claim_row(bridge, row)?;
+                (client, standing) = claim_row(&mut bridge, row)?;
                 claims += 1;
                 continue;
             }

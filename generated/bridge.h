@@ -6073,6 +6073,9 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      exiting, store `bridge_header.host_state` = `exiting` (release).
  */
 
+/** How many times _claim retries its compare-and-swap while the row stays free. */
+#define IBF_CLIENT_CLAIM_TRIES 16U
+
 /** A client's claim of a row of session `client`: the row, the generation the claim
  * gave it, and the host's generation when it claimed. */
 typedef struct ibf_client_session {
@@ -6092,6 +6095,14 @@ static inline unsigned char *ibf_client_row_(const void *region, size_t len, uin
     return (unsigned char *)(uintptr_t)(base + 256U + (size_t)row * 128U);
 }
 
+/* The row's state and generation (acquire): one load of the 8-byte word they
+ * share, the only size the session helpers ever access it with. */
+static inline void ibf_client_row_word_(const unsigned char *row, uint32_t *state, uint32_t *generation) {
+    uint64_t word = ibf_live_load_acquire_u64_(row + 0);
+    *state = (uint32_t)word;
+    *generation = (uint32_t)(word >> 32);
+}
+
 /**
  * Whether the claim *c still holds its row: IBF_OK; IBF_HOST_EXITING; IBF_RELOADED
  * when the host's generation changed (the host freed every row); IBF_DISCONNECTED when the
@@ -6104,8 +6115,7 @@ static inline int ibf_client_standing(const void *region, size_t len, const ibf_
     if (row == NULL) {
         return IBF_SESSION_ROW;
     }
-    state = ibf_live_load_acquire_u32_(row + 0);
-    generation = ibf_live_load_acquire_u32_(row + 4);
+    ibf_client_row_word_(row, &state, &generation);
     if (ibf_live_load_acquire_u32_(base + 24) == 2U) {
         return IBF_HOST_EXITING;
     }
@@ -6127,24 +6137,54 @@ static inline bool ibf_client_move_(unsigned char *row, uint32_t generation, uin
 }
 
 /**
- * Claims row `row` of session `client` if it is free (compare-and-swap of its state to
- * claimed, then its generation bumped), and notes the host's generation after the claim
- * (acquire: a row a reload freed shows the reload's generation): IBF_OK with *out the
- * claim, IBF_NOT_FREE when another client holds it or won the race, or
- * IBF_SESSION_ROW. Then _fill and _activate.
+ * Claims row `row` of session `client` if it is free, for a client that attached at host
+ * generation `attached` (the attached handle's generation): one compare-and-swap of the
+ * 8-byte word the row's state and generation share, from (free, g) to (claimed, g + 1). Then the host's
+ * state and generation are loaded (acquire, after the claim: a row a reload freed shows the
+ * reload's generation); when the host is exiting or its generation is no longer `attached`,
+ * the row is given back and the claim refused (when the host freed the claimed row before
+ * it could be given back, the claim is made, and its standing says what took it).
+ * IBF_OK with *out the claim;
+ * IBF_NOT_FREE when another client holds it or won the race; IBF_RELOADED (attach
+ * again) or IBF_HOST_EXITING; IBF_SESSION_ROW. Then _fill and _activate.
  */
-static inline int ibf_client_claim(void *region, size_t len, uint32_t row, ibf_client_session *out) {
+static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, uint32_t row, ibf_client_session *out) {
     unsigned char *at = ibf_client_row_(region, len, row);
-    uint32_t expected = 0U;
+    const unsigned char *base = (const unsigned char *)region;
+    uint32_t generation;
+    int refused = IBF_OK;
     if (at == NULL) {
         return IBF_SESSION_ROW;
     }
-    if (!ibf_live_cas_u32_(at + 0, &expected, 1U)) {
-        return IBF_NOT_FREE;
+    {
+        uint32_t tries;
+        uint64_t found = ibf_live_load_acquire_u64_(at + 0);
+        for (tries = 0;; tries++) {
+            uint32_t state = (uint32_t)found;
+            uint64_t wanted;
+            generation = (uint32_t)(found >> 32) + 1U;
+            wanted = (uint64_t)1U | (uint64_t)generation << 32;
+            if (state != 0U || tries == IBF_CLIENT_CLAIM_TRIES) {
+                return IBF_NOT_FREE;
+            }
+            if (ibf_live_cas_u64_(at + 0, &found, wanted)) {
+                break;
+            }
+        }
+    }
+    if (ibf_live_load_acquire_u32_(base + 24) == 2U) {
+        refused = IBF_HOST_EXITING;
+    } else if (ibf_live_load_acquire_u32_(base + 20) != attached) {
+        refused = IBF_RELOADED;
+    }
+    /* Given back unused; when the host freed the claimed row first (its reload or exit did),
+     * the claim happened, and its standing says what took it. */
+    if (refused != IBF_OK && ibf_client_move_(at, generation, 1U, 0U)) {
+        return refused;
     }
     out->row = row;
-    out->generation = ibf_live_fetch_add_u32_(at + 4, 1U) + 1U;
-    out->host_generation = ibf_live_load_acquire_u32_((const unsigned char *)region + 20);
+    out->generation = generation;
+    out->host_generation = attached;
     return IBF_OK;
 }
 
@@ -6265,16 +6305,47 @@ static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_clie
     return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found) ? IBF_OK : IBF_NOT_FREE;
 }
 
-/** The host's side: frees row `row` (its state becomes free: a swap, acquire-release),
- * whatever its client does; the client notices at its next check. *was (may be NULL) is the
- * state it had (closing: its client had said goodbye). IBF_OK or IBF_SESSION_ROW. */
+/* The host's side: retires the row (its state becomes closing, by compare-and-swap of
+ * the word it shares with the generation); the state it had. */
+static inline uint32_t ibf_client_retire_(unsigned char *at) {
+    uint64_t found = ibf_live_load_acquire_u64_(at + 0);
+    for (;;) {
+        uint64_t wanted = (found & 0xFFFFFFFF00000000ULL) | 3U;
+        if (ibf_live_cas_u64_(at + 0, &found, wanted)) {
+            return (uint32_t)found;
+        }
+    }
+}
+
+/* The host's side: a retired row becomes free (release). Only the host moves a closing row. */
+static inline void ibf_client_release_row_(unsigned char *at) {
+    uint64_t word = ibf_live_load_acquire_u64_(at + 0);
+    ibf_live_store_release_u64_(at + 0, (word & 0xFFFFFFFF00000000ULL) | 0U);
+}
+
+/**
+ * The host's side: frees row `row` and restores what it owned, whatever its client does: the
+ * row is retired first (its state becomes closing: its client sees it gone, and no client can
+ * claim it meanwhile), the pads it bound are let go, then its state becomes free
+ * (release), so the next claim finds everything restored. *was (may be NULL) is the state it
+ * had (free: nothing was done; closing: its client had said goodbye). IBF_OK or
+ * IBF_SESSION_ROW.
+ */
 static inline int ibf_client_free(void *region, size_t len, uint32_t row, uint32_t *was) {
     unsigned char *at = ibf_client_row_(region, len, row);
     uint32_t old;
     if (at == NULL) {
         return IBF_SESSION_ROW;
     }
-    old = ibf_live_exchange_u32_(at + 0, 0U);
+    old = ibf_client_retire_(at);
+    if (old != 0U && len >= 168U) {
+        uint32_t pad;
+        uint64_t found;
+        for (pad = 0; pad < 4U; pad++) {
+            (void)ibf_client_swap_pad_((unsigned char *)region, pad, row, 255U, &found);
+        }
+    }
+    ibf_client_release_row_(at);
     if (was != NULL) {
         *was = old;
     }
@@ -6283,7 +6354,8 @@ static inline int ibf_client_free(void *region, size_t len, uint32_t row, uint32
 
 /**
  * The host's reload: changes the host's generation (acquire-release) first, then frees every
- * row (a swap each), so that a client that claims a row it freed sees the new generation.
+ * row as _free does (after it), so that a client that claims a row a free made sees the new
+ * generation.
  * *host_generation (may be NULL) is the new generation; was (may be NULL, else 8 states)
  * the state each row had. IBF_OK or IBF_SESSION_ROW.
  */
@@ -6296,8 +6368,8 @@ static inline int ibf_client_reload(void *region, size_t len, uint32_t *host_gen
     }
     generation = ibf_live_fetch_add_u32_(base + 20, 1U) + 1U;
     for (row = 0; row < 8U; row++) {
-        unsigned char *at = ibf_client_row_(region, len, row);
-        uint32_t old = at != NULL ? ibf_live_exchange_u32_(at + 0, 0U) : 0U;
+        uint32_t old = 0U;
+        (void)ibf_client_free(region, len, row, &old);
         if (was != NULL) {
             was[row] = old;
         }
@@ -6970,6 +7042,7 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
     ibf_attach_state_ s;
     uint64_t major, minor, hsz, extent;
     uint64_t generation = 0;
+    uint64_t state = 0;
     int failed;
     if (err == NULL) {
         err = &err_scratch;
@@ -6980,6 +7053,13 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
     memset(err, 0, sizeof *err);
     err->check_name = "ok";
     memset(out, 0, sizeof *out);
+    /* The producer's state first of all (acquire: a relaxed load, then the fence), so that
+     * the magic, the version and the tables read after it are what the producer wrote before
+     * it stored running (release); its value is judged after the version. */
+    if ((uint64_t)len >= 28U) {
+        state = ibf_attach_read_(m, len, 24U, 4U);
+        ibf_live_fence_acquire_();
+    }
     if ((uint64_t)len < 4U) {
         return ibf_attach_fail_(err, IBF_ATTACH_MAPPING_TOO_SHORT, "", 1280U, (uint64_t)len);
     }
@@ -6997,14 +7077,8 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
         return ibf_attach_fail_(err, IBF_ATTACH_MAJOR_MISMATCH, "", 0U, major);
     }
     minor = ibf_attach_read_(m, len, 6U, 2U);
-    /* The producer's state first (acquire: a relaxed load, then the fence): the tables
-     * written before it stored running (release) are then visible. */
-    {
-        uint64_t state = ibf_attach_read_(m, len, 24U, 4U);
-        ibf_live_fence_acquire_();
-        if (state != 1U) {
-            return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, state);
-        }
+    if (state != 1U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, state);
     }
     generation = ibf_attach_read_(m, len, 20U, 4U);
     ibf_live_fence_acquire_();
@@ -7036,7 +7110,7 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
      * these, as a seqlock reader's re-check. */
     ibf_live_fence_acquire_();
     {
-        uint64_t state = ibf_attach_read_(m, len, 24U, 4U);
+        state = ibf_attach_read_(m, len, 24U, 4U);
         if (state != 1U) {
             memset(out, 0, sizeof *out);
             return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, state);
@@ -7155,6 +7229,15 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
+    /* A block of a reloaded host's old tables is never handed out. */
+    if (ibf_attached_reloaded(a)) {
+        uint64_t now = ibf_attach_read_(a->base, a->len, 24U, 4U);
+        if (now != 1U) {
+            return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, now);
+        }
+        now = ibf_attach_read_(a->base, a->len, 20U, 4U);
+        return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_RELOADED, "", a->generation, now);
+    }
     return ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
 }
 
@@ -7259,6 +7342,15 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
+    /* A block of a reloaded host's old tables is never handed out. */
+    if (ibf_attached_reloaded(a)) {
+        uint64_t now = ibf_attach_read_(a->base, a->len, 24U, 4U);
+        if (now != 1U) {
+            return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, now);
+        }
+        now = ibf_attach_read_(a->base, a->len, 20U, 4U);
+        return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_RELOADED, "", a->generation, now);
+    }
     return ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
 }
 
@@ -7612,7 +7704,22 @@ static inline int ibf_produce_table_(ibf_produce_state_ *s, const ibf_attach_tab
             return failed;
         }
     }
-    /* Layout `bot_block`: each exchange's state word starts at its initial state. */
+    /* Layout `bridge`: the protocols' words that start at a value of their own (an exchange's state, a session's unbound pads). */
+    if (t == &ibf_attach_tables_[0]) {
+        if ((failed = ibf_produce_put_(s, base + 164U, 1U, 255U, "bridge_header.pad_owner[0]")) != 0) {
+            return failed;
+        }
+        if ((failed = ibf_produce_put_(s, base + 165U, 1U, 255U, "bridge_header.pad_owner[1]")) != 0) {
+            return failed;
+        }
+        if ((failed = ibf_produce_put_(s, base + 166U, 1U, 255U, "bridge_header.pad_owner[2]")) != 0) {
+            return failed;
+        }
+        if ((failed = ibf_produce_put_(s, base + 167U, 1U, 255U, "bridge_header.pad_owner[3]")) != 0) {
+            return failed;
+        }
+    }
+    /* Layout `bot_block`: the protocols' words that start at a value of their own (an exchange's state, a session's unbound pads). */
     if (t == &ibf_attach_tables_[2]) {
         if ((failed = ibf_produce_put_(s, base + offsets[0] + 0U, 4U, 1U, "draw_header.state")) != 0) {
             return failed;

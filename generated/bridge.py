@@ -4381,13 +4381,17 @@ def _seqlock_try(view, counter, width, copy):
 
 def _seqlock_write(view, counter, width, store, value):
     """Makes the counter odd, stores value, makes the counter even (release). A counter left
-    odd by a writer that died stays odd for the write, and is even after it."""
+    odd by a writer that died stays odd for the write, and is even after it. A value store()
+    refuses (too long for the region, a wrong type) still leaves the counter even (finally),
+    so readers are never locked out by a failed write; store() checks sizes before it writes."""
     now = view._load(counter, width, _RELAXED)
     begin = now if now & 1 else now + 1
     view._store(counter, width, begin, _RELAXED)
     _fence(_RELEASE)
-    store(value)
-    view._store(counter, width, begin + 1, _RELEASE)
+    try:
+        store(value)
+    finally:
+        view._store(counter, width, (begin + 1) & ((1 << (8 * width)) - 1), _RELEASE)
 
 
 def _events_since(entries, total, since):
@@ -6744,6 +6748,9 @@ class Draw(_Exchange):
     _OVERFLOW = 1
 
 
+_CLAIM_TRIES = 16
+
+
 class _Session:
     """A claimed row of a table (abi-runtime claim): claimed by compare-and-swap from free
     with a generation bump, filled in, then active; still the client's while it holds the
@@ -6762,23 +6769,72 @@ class _Session:
         return header._base + cls._TABLE + index * cls._ROW_SIZE
 
     @classmethod
-    def claim(cls, header, index):
-        """Claims row index if it is free: its state becomes claimed (compare-and-swap) and its
-        generation is bumped (the claim keeps the value it got). The session, or None when
-        another client holds the row or won the race. Fill the row in (session.row), then
-        activate()."""
+    def claim(cls, header, index, attached):
+        """Claims row index if it is free, for a client that attached at host generation
+        attached (its handle's generation): one compare-and-swap of the row's state and
+        generation, from free to claimed with the generation bumped (the claim keeps the value
+        it got). Then the host's state and generation are loaded (acquire, after the claim);
+        when the host is exiting or its generation is no longer attached, the row is given
+        back and ProtocolError session_host_exiting or session_reloaded is raised (attach again);
+        when the host freed the claimed row before it could be given back, the claim happened
+        and is returned, its standing() saying what took it.
+        The session, or None when another client holds the row or won the race. Fill the row
+        in (session.row), then activate()."""
         base = cls._row_base(header, index)
         mem = header._mem
-        host_generation = _load(mem, header._base + cls._HOST_GENERATION, 4)
-        ok, _found = _compare_exchange(mem, base + cls._STATE, 4, cls._FREE, cls._CLAIMED)
-        if not ok:
+        generation = cls._take_row(mem, base)
+        if generation is None:
             return None
         session = object.__new__(cls)
         session._header, session._mem, session._index = header, mem, index
         session._row = cls._ROW_VIEW(mem, base)
-        session._generation = (_fetch_add(mem, base + cls._GENERATION, 4, 1) + 1) & 0xFFFFFFFF
-        session._host_generation = host_generation
+        session._generation = generation
+        session._host_generation = attached
+        host = header._base
+        now = _load(mem, host + cls._HOST_GENERATION, 4)
+        if _load(mem, host + cls._HOST_STATE[0], cls._HOST_STATE[1]) == cls._EXITING:
+            refused = ("session_host_exiting", "the host is exiting: the claim of row %d was given back" % index)
+        elif now != attached:
+            refused = ("session_reloaded", "the host's generation is %d, not %d as attached: attach again" % (now, attached))
+        else:
+            return session
+        # Given back unused; when the host freed the claimed row first (its reload or exit
+        # did), the claim happened, and its standing says what took it.
+        if session._try_move(cls._CLAIMED, cls._FREE):
+            raise ProtocolError(*refused)
         return session
+
+    @classmethod
+    def _take_row(cls, mem, base):
+        """The claim's compare-and-swap: from (free, g) to (claimed, g + 1), one swap of the
+        word they share (retried at most _CLAIM_TRIES times while the row stays free), else
+        the state's then the generation's. The generation it got, or None."""
+        if cls._WORD is not None:
+            low_state, word_at = cls._WORD
+            found = _load(mem, base + word_at, 8)
+            for _ in range(_CLAIM_TRIES):
+                state, generation = (found & 0xFFFFFFFF, found >> 32) if low_state else (found >> 32, found & 0xFFFFFFFF)
+                if state != cls._FREE:
+                    return None
+                generation = (generation + 1) & 0xFFFFFFFF
+                wanted = cls._CLAIMED | generation << 32 if low_state else generation | cls._CLAIMED << 32
+                ok, found = _compare_exchange(mem, base + word_at, 8, found, wanted)
+                if ok:
+                    return generation
+            return None
+        ok, _found = _compare_exchange(mem, base + cls._STATE, 4, cls._FREE, cls._CLAIMED)
+        if not ok:
+            return None
+        return (_fetch_add(mem, base + cls._GENERATION, 4, 1) + 1) & 0xFFFFFFFF
+
+    @classmethod
+    def _row_word(cls, mem, base):
+        """(state, generation) of the row at base (acquire): one load of their shared word."""
+        if cls._WORD is not None:
+            low_state, word_at = cls._WORD
+            word = _load(mem, base + word_at, 8)
+            return (word & 0xFFFFFFFF, word >> 32) if low_state else (word >> 32, word & 0xFFFFFFFF)
+        return _load(mem, base + cls._STATE, 4), _load(mem, base + cls._GENERATION, 4)
 
     @property
     def row(self):
@@ -6831,22 +6887,19 @@ class _Session:
         _store(self._mem, self._row._base + self._WAITING, 4, 1 if waiting else 0)
 
     def standing(self):
-        """Whether the row is still this client's: HOST_EXITING when the host says it exits;
-        CONNECTED while the row holds the claim's generation and a state of its own; else
-        RELOADED when host_generation changed since the claim, DISCONNECTED when not. The
-        row's state is loaded first (acquire): a row a reload freed shows the new
-        host_generation."""
-        base = self._row._base
-        state = _load(self._mem, base + self._STATE, 4)
-        generation = _load(self._mem, base + self._GENERATION, 4)
+        """Whether the row is still this client's. The row's state and generation are loaded
+        first (acquire: a row a reload freed then shows the reload's host_generation), then
+        the host's: HOST_EXITING when the host says it exits; RELOADED when host_generation
+        is no longer the one the claim was made at; CONNECTED while the row holds the claim's
+        generation and a state of its own; else DISCONNECTED. The order of Rust and C."""
+        state, generation = self._row_word(self._mem, self._row._base)
         host = self._header._base
-        host_generation = _load(self._mem, host + self._HOST_GENERATION, 4)
         if _load(self._mem, host + self._HOST_STATE[0], self._HOST_STATE[1]) == self._EXITING:
             return Standing.HOST_EXITING
+        if _load(self._mem, host + self._HOST_GENERATION, 4) != self._host_generation:
+            return Standing.RELOADED
         if state in (self._CLAIMED, self._ACTIVE) and generation == self._generation:
             return Standing.CONNECTED
-        if host_generation != self._host_generation:
-            return Standing.RELOADED
         return Standing.DISCONNECTED
 
     def close(self):
@@ -6895,36 +6948,46 @@ class _Session:
     @classmethod
     def row_state(cls, header, index):
         """(state, generation) of row index (acquire): the host's view of it."""
-        base = cls._row_base(header, index)
-        return (
-            cls._STATE_CLASS(_load(header._mem, base + cls._STATE, 4)),
-            _load(header._mem, base + cls._GENERATION, 4),
-        )
+        state, generation = cls._row_word(header._mem, cls._row_base(header, index))
+        return cls._STATE_CLASS(state), generation
 
     @classmethod
     def free(cls, header, index):
-        """The host's side: frees row index (its state becomes free, release), whatever its
-        client does; the client notices at its next standing()."""
-        _store(header._mem, cls._row_base(header, index) + cls._STATE, 4, cls._FREE)
+        """The host's side: frees row index and restores what it owned, whatever its client
+        does: the row is retired first (its state becomes closing: its client sees it gone and
+        no client can claim it meanwhile), the pads it bound are let go, then its state
+        becomes free (release). Returns the state it had, an int (free: nothing was done). The client
+        notices at its next standing()."""
+        base = cls._row_base(header, index)
+        mem = header._mem
+        old = _exchange(mem, base + cls._STATE, 4, cls._CLOSING)
+        if old != cls._FREE and cls._BIND is not None:
+            for pad in range(cls._BIND[1]):
+                cls._bind(header, pad, index, cls._UNBOUND)
+        _store(mem, base + cls._STATE, 4, cls._FREE)
+        return old
 
     @classmethod
     def reload(cls, header):
-        """The host's side of a reload: bumps host_generation (release), then frees every row
-        that is not free. Returns the new host_generation."""
+        """The host's side of a reload: adds 1 to host_generation first (acquire-release), then
+        frees every row as free() does (after it, so a client that claims a row a free made
+        sees the new generation). Returns the new host_generation."""
         _protocol_view(cls, header)
-        at = header._base + cls._HOST_GENERATION
-        generation = (_load(header._mem, at, 4) + 1) & 0xFFFFFFFF
-        _store(header._mem, at, 4, generation)
+        generation = (_fetch_add(header._mem, header._base + cls._HOST_GENERATION, 4, 1) + 1) & 0xFFFFFFFF
         for index in range(cls.ROWS):
-            if _load(header._mem, cls._row_base(header, index) + cls._STATE, 4) != cls._FREE:
-                cls.free(header, index)
+            cls.free(header, index)
         return generation
 
     @classmethod
     def hung(cls, header, index, now_ns=None):
-        """The host's side: whether row index's heartbeat is older than HUNG_MS at now_ns (or
-        time.monotonic_ns())."""
-        beat = _load(header._mem, cls._row_base(header, index) + cls._HEARTBEAT, 8)
+        """The host's side: whether row index is active and its heartbeat is older than HUNG_MS
+        at now_ns (or time.monotonic_ns(), the clock heartbeat() uses). A free, claimed or
+        closing row is not hung."""
+        base = cls._row_base(header, index)
+        state, _generation = cls._row_word(header._mem, base)
+        if state != cls._ACTIVE:
+            return False
+        beat = _load(header._mem, base + cls._HEARTBEAT, 8)
         now = time.monotonic_ns() if now_ns is None else now_ns
         return now - beat > cls.HUNG_MS * 1000000
 
@@ -7200,6 +7263,9 @@ def _attach_check_block(handle, pos, index):
     """Block index of row pos of handle's table, checked now (ATTACH.md's blocks step, at
     the writer's stride when followed): its handle, None when the row is absent or index
     out of range, AttachError naming the block when it fails a check."""
+    still_running = getattr(handle, "_still_running", None)
+    if still_running is not None:
+        still_running()
     table = _attach_tables[type(handle)._table]
     row, span = table.rows[pos], handle._spans[pos]
     if span is None or row.blocks is None:
@@ -7358,6 +7424,11 @@ class Bridge(_AttachHandle):
         or two acquire loads; like a region, it holds the buffer until release()."""
         return _attach_reloaded(self._source.hold(), _attach_handshakes[BridgeHeader].liveness, self._generation)
 
+    def _still_running(self):
+        """reloaded() as an error (host_not_running, host_reloaded; retryable), before a block
+        is handed out: a block of a reloaded host's old tables is never given."""
+        _attach_unchanged(self._source.hold(), _attach_handshakes[BridgeHeader].liveness, self._generation)
+
     def header(self):
         """The region `header` (a `bridge_header`):
         a LiveBridgeHeader over its bytes, or None when absent.
@@ -7480,7 +7551,7 @@ _attach_tables = (
             _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None, (64, ((1, (5,)),)), (None, None)),
             _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
         ),
-        initial=(),
+        initial=((0, 164, 1, 255), (0, 165, 1, 255), (0, 166, 1, 255), (0, 167, 1, 255),),
         geometry=(
             ("ring_slots", None, (144, 4), False, 1, 1, 8),
             ("ring_slot_size", None, (148, 4), False, 12168, 8, 32768),
@@ -7610,13 +7681,21 @@ def _attach_acquire(mem, word):
     return _load(mem, word[0], word[1], _ACQUIRE)
 
 
-def _attach_live(mem, liveness):
-    """ATTACH.md's state check, first: the writer's state (acquire) must be running; returns
-    its generation (acquire), or None when the handshake names none."""
+def _attach_state_first(mem, liveness, n):
+    """The writer's state, loaded first of all (acquire), so that the magic, the version and
+    the tables read after it are what the writer stored before running; None when there is
+    none, or the buffer does not hold it (then the version checks fail first)."""
+    if liveness is None or n < liveness[0][0] + liveness[0][1]:
+        return None
+    return _attach_acquire(mem, liveness[0])
+
+
+def _attach_live(mem, liveness, found):
+    """ATTACH.md's state check: the writer's state found (loaded first) must be running;
+    returns its generation (acquire), or None when the handshake names none."""
     if liveness is None:
         return None
-    state, running, generation = liveness
-    found = _attach_acquire(mem, state)
+    _state, running, generation = liveness
     if found != running:
         raise AttachError("host_not_running", "", running, found)
     return None if generation is None else _attach_acquire(mem, generation)
@@ -7662,11 +7741,12 @@ def attach(buffer):
     mem = None
     try:
         n = len(mv)
-        major, minor = _attach_producer(mv, h)
         if h.liveness is not None:
             mem = _Mem(buffer)
         loads = mem
-        generation = _attach_live(loads, h.liveness)
+        state = _attach_state_first(loads, h.liveness, n)
+        major, minor = _attach_producer(mv, h)
+        generation = _attach_live(loads, h.liveness, state)
         header_size = _attach_read(mv, 0, h.size) if h.size is not None else h.base_size
         if header_size < h.base_size:
             raise AttachError("header_too_small", "", h.base_size, header_size)
@@ -7766,7 +7846,7 @@ def _produce_table(image, t, base, stride, path, given):
         owner, at = (table.header, base) if pos is None else (table.rows[pos].name, base + places[pos][0])
         _produce_put(image, at, word, value, "%s%s.%s" % (path, owner, name))
     for pos, offset, width, value in table.initial:
-        # An exchange's state word starts at the initial state the schema declares.
+        # A protocol word that starts at a value of its own: an exchange's state, an unbound pad.
         _produce_put(image, base + places[pos][0], (offset, width), value, path + table.rows[pos].name)
     for pos, row in enumerate(table.rows):
         if row.blocks is None:

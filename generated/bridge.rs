@@ -6425,6 +6425,32 @@ pub mod live {
         /// The host is exiting.
         HostExiting,
     }
+    /// Why [`Client::claim`] refused: the row is taken or absent, or the host moved on since the handle attached.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ClientRefused {
+        /// Another client holds the row, or won the race for it.
+        Taken,
+        /// There is no such row.
+        NoRow,
+        /// The host reloaded since the handle attached (its generation changed): attach
+        /// again, then claim.
+        Reloaded,
+        /// The host is exiting.
+        HostExiting,
+    }
+    impl ::core::fmt::Display for ClientRefused {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(
+                match self {
+                    Self::Taken => "the row is taken",
+                    Self::NoRow => "there is no such row",
+                    Self::Reloaded => "the host reloaded since attach: attach again",
+                    Self::HostExiting => "the host is exiting",
+                },
+            )
+        }
+    }
+    impl ::std::error::Error for ClientRefused {}
     /// The client's side of session `client`: a claimed row of `clients` (claim, fill in through [`Client::row`], [`Client::activate`], [`Client::heartbeat`] at least every 100 ms, [`Client::standing`], [`Client::close`]). A client's row: claimed by compare-and-swap from free with a generation bump, filled in, then active; a heartbeat at least every 100 ms; gone when the row no longer holds its generation, when the host reloads (host_generation changes) or exits; closing to say goodbye.
     pub struct Client<'a> {
         header: BridgeHeader<'a>,
@@ -6451,26 +6477,58 @@ pub mod live {
         pub const ROWS: usize = 8;
     }
     impl<'a> Client<'a> {
-        /// Claims row `index` if it is free (compare-and-swap of its state, then its
-        /// generation bumped), and notes the host's generation (after the claim, acquire).
-        /// `None` when the row is taken or out of range.
-        pub fn claim(header: BridgeHeader<'a>, index: usize) -> Option<Self> {
-            let row = header.clients(index)?;
-            let claim = ::abi_runtime::claim::Claim::try_claim(
-                row.region(),
-                Self::SPEC,
-            )?;
-            let host_generation = header.host_generation();
-            Some(Self {
+        /// Claims row `index` if it is free, for a client that attached at host generation
+        /// `attached` (the handle's): one compare-and-swap of the row's state and
+        /// generation, from free to claimed with the generation bumped. Then the host's
+        /// state and generation are loaded (acquire, after the claim: a row a reload freed
+        /// shows the reload's generation); when the host is exiting or its generation is no
+        /// longer `attached`, the row is given back and the claim refused, so a claim never
+        /// stands on tables its handle did not check. When the host freed the claimed row
+        /// before it could be given back, the claim is returned: its standing says
+        /// `Reloaded` or `HostExiting`, as for any claim the host took.
+        pub fn claim(
+            header: BridgeHeader<'a>,
+            attached: u32,
+            index: usize,
+        ) -> Result<Self, ClientRefused> {
+            let row = header.clients(index).ok_or(ClientRefused::NoRow)?;
+            let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC)
+                .ok_or(ClientRefused::Taken)?;
+            let refused = if header.host_state().0 == 2 {
+                ClientRefused::HostExiting
+            } else if header.host_generation() != attached {
+                ClientRefused::Reloaded
+            } else {
+                return Ok(Self {
+                    header,
+                    index,
+                    claim,
+                    host_generation: attached,
+                });
+            };
+            if claim.release() {
+                return Err(refused);
+            }
+            Ok(Self {
                 header,
                 index,
                 claim,
-                host_generation,
+                host_generation: attached,
             })
         }
-        /// Claims the first free row this client wins.
-        pub fn claim_first(header: BridgeHeader<'a>) -> Option<Self> {
-            (0..Self::ROWS).find_map(|index| Self::claim(header, index))
+        /// Claims the first free row this client wins ([`Self::claim`]): `Taken` when
+        /// every row is taken.
+        pub fn claim_first(
+            header: BridgeHeader<'a>,
+            attached: u32,
+        ) -> Result<Self, ClientRefused> {
+            for index in 0..Self::ROWS {
+                match Self::claim(header, attached, index) {
+                    Err(ClientRefused::Taken | ClientRefused::NoRow) => {}
+                    done => return done,
+                }
+            }
+            Err(ClientRefused::Taken)
         }
         /// The row's index.
         pub fn index(&self) -> usize {
@@ -6568,15 +6626,28 @@ pub mod live {
         pub fn new(header: BridgeHeader<'a>) -> Self {
             Self { header }
         }
-        /// Frees row `index` (its state becomes free, a swap: acquire-release) and returns
-        /// the state it had, or `None` when there is no such row. Its client notices at
-        /// its next check.
+        /// Frees row `index` and restores what it owned, whatever its client does: the row
+        /// is retired first (its state becomes closing, a swap: its client sees it gone and
+        /// no client can claim it meanwhile), the pads it bound are let go (when the
+        /// session binds pads), then its state becomes free (release), so the next claim
+        /// finds everything restored. Returns the state it had
+        /// (free: nothing was done), or `None` when there is no such row.
         pub fn free(&self, index: usize) -> Option<super::ClientState> {
-            Some(self.header.clients(index)?.swap_state(super::ClientState(0)))
+            let row = self.header.clients(index)?;
+            let old = ::abi_runtime::claim::retire(row.region(), Client::SPEC);
+            if old != 0 {
+                if let Ok(own) = u8::try_from(index) {
+                    for pad in 0..4 {
+                        let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255);
+                    }
+                }
+            }
+            ::abi_runtime::claim::free(row.region(), Client::SPEC);
+            Some(super::ClientState(old))
         }
-        /// A reload: adds 1 to the host's generation first, then frees every row (a swap
-        /// each, after it, so a client that claims a row the swap freed sees the new
-        /// generation). Returns the rows that were claimed or active.
+        /// A reload: adds 1 to the host's generation first, then frees every row as
+        /// [`Self::free`] does (after it, so a client that claims a row a free made sees
+        /// the new generation). Returns the rows that were claimed or active.
         pub fn reload(&self) -> Vec<usize> {
             self.header.fetch_add_host_generation(1);
             (0..Client::ROWS)
@@ -7338,6 +7409,54 @@ pub mod live {
                 },
                 1,
             )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 164,
+                    width: 1,
+                },
+                255,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 165,
+                    width: 1,
+                },
+                255,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 166,
+                    width: 1,
+                },
+                255,
+            )?;
+            ::abi_runtime::produce::set_in_rows(
+                &mut image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+                "bridge",
+                "header",
+                ::abi_runtime::attach::Field {
+                    offset: 167,
+                    width: 1,
+                },
+                255,
+            )?;
             Ok(image)
         }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
@@ -7425,6 +7544,11 @@ pub mod live {
             &self,
             i: usize,
         ) -> Result<Option<ClientBlock<'a>>, ::abi_runtime::AttachError> {
+            ::abi_runtime::attach::still_running(
+                self.region,
+                &BRIDGE_HEADER_HANDSHAKE,
+                self.generation,
+            )?;
             let found = ::abi_runtime::attach::block(
                 self.region,
                 self.producer,
@@ -7509,6 +7633,11 @@ pub mod live {
             &self,
             i: usize,
         ) -> Result<Option<BotBlock<'a>>, ::abi_runtime::AttachError> {
+            ::abi_runtime::attach::still_running(
+                self.region,
+                &BRIDGE_HEADER_HANDSHAKE,
+                self.generation,
+            )?;
             let found = ::abi_runtime::attach::block(
                 self.region,
                 self.producer,
@@ -7526,13 +7655,26 @@ pub mod live {
                     }),
             )
         }
-        /// Claims row `index` for session `client` ([`Client::claim`]): `None` when it is taken.
-        pub fn claim_client(&self, index: usize) -> Option<Client<'a>> {
-            Client::claim(self.header(), index)
+        /// Claims row `index` for session `client` ([`Client::claim`]) at the host generation this handle checked: refused when the row is taken or the host moved on since.
+        pub fn claim_client(&self, index: usize) -> Result<Client<'a>, ClientRefused> {
+            Client::claim(
+                self.header(),
+                self
+                    .generation
+                    .and_then(|g| u32::try_from(g).ok())
+                    .unwrap_or_else(|| self.header().host_generation()),
+                index,
+            )
         }
         /// Claims the first free row for session `client` ([`Client::claim_first`]).
-        pub fn claim_first_client(&self) -> Option<Client<'a>> {
-            Client::claim_first(self.header())
+        pub fn claim_first_client(&self) -> Result<Client<'a>, ClientRefused> {
+            Client::claim_first(
+                self.header(),
+                self
+                    .generation
+                    .and_then(|g| u32::try_from(g).ok())
+                    .unwrap_or_else(|| self.header().host_generation()),
+            )
         }
         /// The host's side of session `client`.
         pub fn client_host(&self) -> ClientHost<'a> {

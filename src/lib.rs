@@ -132,7 +132,7 @@
 //! let bridge = Bridge::attach(shared.region())?;
 //!
 //! // Claim a client row, fill it in, activate it.
-//! let client = bridge.claim_first_client().ok_or("no free row")?;
+//! let client = bridge.claim_first_client()?;
 //! client.row().set_pid(std::process::id());
 //! assert_eq!(client.activate(), ClientStanding::Connected);
 //! let i = client.index();

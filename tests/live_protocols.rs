@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use bridge_abi::live::{self, Bridge, ClientStanding, LogRingRead};
+use bridge_abi::live::{self, Bridge, ClientRefused, ClientStanding, LogRingRead};
 use bridge_abi::runtime::SharedBuf;
 use bridge_abi::zerocopy::FromZeros;
 use bridge_abi::{ClientState, CommandStatus, DrawCmd, DrawListFlags, LogEntry, LogLevel};
@@ -420,7 +420,8 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     let bridge = attach(&buf);
     let host = bridge.client_host();
     let client = bridge.claim_client(2).expect("row 2 is free");
-    assert!(bridge.claim_client(2).is_none(), "taken");
+    assert_eq!(bridge.claim_client(2).err(), Some(ClientRefused::Taken));
+    assert_eq!(bridge.claim_client(99).err(), Some(ClientRefused::NoRow));
     assert_eq!((client.index(), client.generation()), (2, 1));
     client.row().set_pid(42);
     assert_eq!(client.activate(), ClientStanding::Connected);
@@ -433,14 +434,8 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(bridge.header().clients(2).unwrap().waiting(), 1);
     assert!(!host.is_hung(2, 1_000 + 1_000_000_000));
     assert!(host.is_hung(2, 1_000 + 1_000_000_001));
-    // Pads: bound once, by this row only. The host unbinds every pad first.
-    let owners = bridge.header().pad_owner();
-    assert!(
-        bridge
-            .header()
-            .compare_exchange_pad_owner(owners, [bridge_abi::NO_PAD; 4])
-            .is_ok()
-    );
+    // Pads: a laid-out image starts with every pad unbound; bound once, by this row only.
+    assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
     assert_eq!(client.bind(1), Ok(()));
     assert_eq!(bridge.header().pad_owner()[1], 2);
     let other = bridge.claim_first_client().expect("row 0");
@@ -448,24 +443,38 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(other.bind(1), Err(Some(2)));
     assert_eq!(other.unbind(1), Err(Some(2)));
     assert_eq!(client.bind(9), Err(None));
+    assert_eq!(client.bind(3), Ok(()));
     assert_eq!(client.unbind(1), Ok(()));
-    // A disconnect: the host frees the row; a new claim bumps the generation.
+    assert_eq!(client.bind(1), Ok(()));
+    // A disconnect: the host frees the row, and lets go of its pads (issue 36, item 6); a
+    // new claim bumps the generation and inherits nothing.
     assert_eq!(host.free(2), Some(ClientState::ACTIVE));
+    assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
     assert_eq!(client.standing(), ClientStanding::Disconnected);
     assert_eq!(client.heartbeat(2_000), ClientStanding::Disconnected);
     let again = bridge.claim_client(2).unwrap();
     assert_eq!(again.generation(), 2);
+    assert_eq!(again.unbind(1), Err(Some(bridge_abi::NO_PAD)));
     assert_eq!(
         client.standing(),
         ClientStanding::Disconnected,
         "still, after the new claim"
     );
     assert_eq!(again.activate(), ClientStanding::Connected);
-    // A reload: a new host generation, every row freed.
+    assert_eq!(again.bind(0), Ok(()));
+    // A reload: a new host generation, every row freed, every pad let go.
     assert_eq!(host.reload(), vec![0, 2]);
     assert_eq!(again.standing(), ClientStanding::Reloaded);
     assert_eq!(other.standing(), ClientStanding::Reloaded);
+    assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
+    // A claim through the handle attached before the reload is refused, and the row given
+    // back (issue 36, item 3): attach again.
+    assert_eq!(bridge.claim_client(2).err(), Some(ClientRefused::Reloaded));
+    let row = bridge.header().clients(2).unwrap();
+    assert_eq!((row.state(), row.generation()), (ClientState::FREE, 3));
+    let bridge = attach(&buf);
     let third = bridge.claim_client(2).unwrap();
+    assert_eq!(third.generation(), 4);
     assert_eq!(third.activate(), ClientStanding::Connected);
     // Goodbye: closing, for the host to free.
     assert_eq!(third.close(), ClientStanding::Connected);
@@ -473,6 +482,12 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     let fourth = bridge.claim_client(2).unwrap();
     host.exit();
     assert_eq!(fourth.standing(), ClientStanding::HostExiting);
+    assert_eq!(
+        bridge.claim_client(3).err(),
+        Some(ClientRefused::HostExiting)
+    );
+    let row = bridge.header().clients(3).unwrap();
+    assert_eq!(row.state(), ClientState::FREE, "given back");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -706,7 +721,7 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
                     }
                     seen = r;
                     match bridge.claim_client(1) {
-                        Some(c) => {
+                        Ok(c) => {
                             assert_eq!(c.activate(), ClientStanding::Connected);
                             wins.fetch_add(1, Ordering::Relaxed);
                             tried.fetch_add(1, Ordering::AcqRel);
@@ -715,7 +730,8 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
                             }
                             noticed.fetch_add(1, Ordering::AcqRel);
                         }
-                        None => {
+                        Err(refused) => {
+                            assert_eq!(refused, ClientRefused::Taken);
                             lost.fetch_add(1, Ordering::Relaxed);
                             tried.fetch_add(1, Ordering::AcqRel);
                         }

@@ -486,6 +486,9 @@ def exercise(buf):
     ring.publish(value)
     assert ring.read_newest().payload_extra == b"x" * 24 and ring.read_newest().size == 12128
     raises(ValueError, ["do not fit"], ring.publish, bridge.RingSlot(payload_extra=bytes(32768)))
+    # The refused write left its slot's counter even: every slot still reads (issue 36, item 11).
+    for i in range(8):
+        ring.slot(i).read_ring_slot_counted(3)
     # A slot left odd by a dead writer: the newest read gives up, and says why.
     struct.pack_into("<I", buf, SLOTS_AT + 3 * C["ring_slot_size"], 9)
     raises(bridge.SeqlockContendedError, ["ring SnapshotRing", "20 tries", "odd"], ring.read_newest_counted, 20)

@@ -173,9 +173,8 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     let bridge = live::Bridge::attach(map.region()?)?;
 
     // A free row claimed by compare-and-swap (its generation bumped), named, then active.
-    let client = bridge
-        .claim_first_client()
-        .ok_or("every client row is taken")?;
+    // Refused (ClientRefused) when every row is taken, or the host reloaded since attach.
+    let client = bridge.claim_first_client()?;
     let mut name = [0u8; CLIENT_NAME_LEN];
     name[..6].copy_from_slice(b"rs-bot");
     client.row().set_name(name);

@@ -105,7 +105,7 @@ mod tests {
         let buf = SharedBuf::new(live::Header::SIZE);
         let header = live::Header::at(buf.region(), 0).unwrap();
         buf.region().write_bytes(8, &[255; 4]);
-        let session = live::Client::claim(header, 3).unwrap();
+        let session = live::Client::claim(header, header.host_generation(), 3).unwrap();
         assert_eq!(session.activate(), live::ClientStanding::Connected);
         assert_eq!(session.bind(0), Ok(()));
         let host = live::ClientHost::new(header);

@@ -128,6 +128,37 @@ pub fn reloaded(
     }
 }
 
+/// [`reloaded`] as an error, for what a handle hands out after attach (a block checked on
+/// first use): `HostNotRunning` when the writer's state (acquire) is no longer `running`,
+/// `HostReloaded` when its generation differs from `generation`; both retryable. A block of
+/// a reloaded host's old tables is never handed out.
+pub fn still_running(
+    region: Region<'_>,
+    handshake: &spec::HandshakeSpec<'_>,
+    generation: Option<u64>,
+) -> Result<(), AttachError> {
+    let load = |f: Field| region.read_uint_acquire(f.offset, f.width);
+    if let Some((state, running)) = handshake.state {
+        let found = load(state).unwrap_or(u64::MAX);
+        if found != running {
+            return Err(AttachError::HostNotRunning {
+                expected: running,
+                found,
+            });
+        }
+    }
+    if let (Some(g), Some(before)) = (handshake.generation, generation) {
+        let now = load(g).unwrap_or(u64::MAX);
+        if now != before {
+            return Err(AttachError::HostReloaded {
+                expected: before,
+                found: now,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A mapping that passed every check.
 #[derive(Debug, Clone)]
 pub struct Attached {

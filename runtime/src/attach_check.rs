@@ -297,9 +297,13 @@ impl<S: Source + ?Sized> Check<'_, S> {
         let len = self.source.size() as u64;
         let header_size = match handshake {
             Some(h) => {
+                // The writer's state first (acquire), so that the magic, the version and
+                // everything read after them are what the writer stored before `running`;
+                // its value is judged after the version, in ATTACH.md's order of errors.
+                let state = h.state.map(|(f, _)| self.read_with(0, f, true));
                 let producer = check_handshake(h, self.source.size(), |f| self.read(0, f))?;
                 (self.producer, report.producer) = (Some(producer), Some(producer));
-                report.generation = self.liveness(h)?;
+                report.generation = self.liveness(h, state.transpose()?)?;
                 let size = match h.size {
                     Some(f) => self.read(0, f)?,
                     None => h.base_size as u64,

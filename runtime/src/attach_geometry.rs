@@ -9,13 +9,16 @@ use crate::attach_error::AttachError;
 use crate::attach_spec::{GeometryRule, HandshakeSpec, TableSpec};
 
 impl<S: Source + ?Sized> Check<'_, S> {
-    /// The writer's state, read first (acquire): anything but running is a retryable
-    /// error. Then its generation (acquire), which the handle keeps.
-    pub(crate) fn liveness(&self, h: &HandshakeSpec<'_>) -> Result<Option<u64>, AttachError> {
-        let Some((state, running)) = h.state else {
+    /// The writer's state `found`, loaded first of all (acquire): anything but running is a
+    /// retryable error. Then its generation (acquire), which the handle keeps.
+    pub(crate) fn liveness(
+        &self,
+        h: &HandshakeSpec<'_>,
+        found: Option<u64>,
+    ) -> Result<Option<u64>, AttachError> {
+        let (Some((_, running)), Some(found)) = (h.state, found) else {
             return Ok(None);
         };
-        let found = self.read_with(0, state, true)?;
         if found != running {
             return Err(AttachError::HostNotRunning {
                 expected: running,

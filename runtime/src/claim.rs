@@ -5,7 +5,7 @@
 //! client bumps the generation, so a client that lost its row notices. It says goodbye by
 //! storing the closing state; the host frees the row.
 
-use core::sync::atomic::Ordering::{Acquire, Release};
+use core::sync::atomic::Ordering::{AcqRel, Acquire, Release};
 
 use crate::raw::{Region, Writable};
 
@@ -25,6 +25,60 @@ pub struct ClaimSpec {
     pub active: u32,
     /// The state of a row whose client said goodbye.
     pub closing: u32,
+}
+
+/// How many times [`Claim::try_claim`] retries its compare-and-swap while the row stays free
+/// (a host that frees and a client that claims may change the word between the load and the
+/// swap); then the claim gives up, as if the row were taken.
+pub const CLAIM_TRIES: usize = 16;
+
+/// The 8-aligned `u64` word that holds both the state and the generation, when they share
+/// one: where it is, and which half holds the state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharedWord {
+    /// The word's offset in the row.
+    pub at: usize,
+    /// Whether the state is the low half (at `at`) and the generation the high one.
+    pub state_low: bool,
+}
+
+impl SharedWord {
+    /// (state, generation) of `word`.
+    pub fn split(self, word: u64) -> (u32, u32) {
+        let (low, high) = (word as u32, (word >> 32) as u32);
+        if self.state_low {
+            (low, high)
+        } else {
+            (high, low)
+        }
+    }
+
+    /// The word holding `state` and `generation`.
+    pub fn join(self, state: u32, generation: u32) -> u64 {
+        let (low, high) = if self.state_low {
+            (state, generation)
+        } else {
+            (generation, state)
+        };
+        u64::from(low) | u64::from(high) << 32
+    }
+}
+
+impl ClaimSpec {
+    /// The word the state and the generation share, when they are the two halves of one
+    /// 8-aligned word of the row (the bridge's rows: state at 0, generation at 4).
+    pub const fn shared_word(&self) -> Option<SharedWord> {
+        let (s, g) = (self.state, self.generation);
+        let at = if s < g { s } else { g };
+        if at % 8 == 0 && s.abs_diff(g) == 4 {
+            Some(SharedWord {
+                at,
+                state_low: s < g,
+            })
+        } else {
+            None
+        }
+    }
 }
 
 /// Whether the row is still the client's.
@@ -50,9 +104,39 @@ pub struct Claim<'a, A: Writable> {
 }
 
 impl<'a, A: Writable> Claim<'a, A> {
-    /// Claims `row` if it is free: its state becomes `claimed` (compare-and-swap) and its
-    /// generation is bumped. `None` when another client holds it or won the race.
+    /// Claims `row` if it is free: its state becomes `claimed` and its generation is bumped.
+    /// Where the state and the generation share one 8-aligned word (the bridge's rows), this
+    /// is one compare-and-swap of that word, from (free, g) to (claimed, g + 1), so no other
+    /// party ever sees the claimed state with the old generation; it is retried, at most
+    /// [`CLAIM_TRIES`] times, only while the row stays free. Otherwise a compare-and-swap of
+    /// the state, then the generation bumped. `None` when another client holds the row or
+    /// won the race.
     pub fn try_claim(row: Region<'a, A>, spec: ClaimSpec) -> Option<Self> {
+        if let Some(word) = spec.shared_word() {
+            let mut found = row.load::<u64>(word.at, Acquire);
+            for _ in 0..CLAIM_TRIES {
+                let (state, generation) = word.split(found);
+                if state != spec.free {
+                    return None;
+                }
+                let generation = generation.wrapping_add(1);
+                match row.compare_exchange::<u64>(
+                    word.at,
+                    found,
+                    word.join(spec.claimed, generation),
+                ) {
+                    Ok(_) => {
+                        return Some(Claim {
+                            row,
+                            spec,
+                            generation,
+                        });
+                    }
+                    Err(now) => found = now,
+                }
+            }
+            return None;
+        }
         row.compare_exchange::<u32>(spec.state, spec.free, spec.claimed)
             .ok()?;
         let generation = row
@@ -63,6 +147,14 @@ impl<'a, A: Writable> Claim<'a, A> {
             spec,
             generation,
         })
+    }
+
+    /// Gives the row back unused (claimed to free, its generation kept), only while it is
+    /// still this claim's and not yet active: a client whose claim must be refused (the host
+    /// reloaded or is exiting) undoes it. Whether it moved; `false` when the host freed the
+    /// row first (then the host saw the claim, and [`Self::standing`] says it is gone).
+    pub fn release(&self) -> bool {
+        self.try_move(self.spec.claimed, self.spec.free)
     }
 
     /// The first free row of `rows` this client wins, with its position.
@@ -109,8 +201,7 @@ impl<'a, A: Writable> Claim<'a, A> {
     /// Whether the row is still this client's: its generation is the claim's and its state
     /// is claimed or active (acquire loads).
     pub fn standing(&self) -> Standing {
-        let state = self.row.load::<u32>(self.spec.state, Acquire);
-        let generation = self.row.load::<u32>(self.spec.generation, Acquire);
+        let (state, generation) = row_word(self.row, self.spec);
         let own = state == self.spec.claimed || state == self.spec.active;
         if own && generation == self.generation {
             Standing::Connected
@@ -125,29 +216,48 @@ impl<'a, A: Writable> Claim<'a, A> {
     /// a row the host freed and another client claimed meanwhile is never changed. Otherwise
     /// the generation is checked before the state's compare-and-swap and after it.
     fn try_move(&self, from: u32, to: u32) -> bool {
-        let (s, g) = (self.spec.state, self.spec.generation);
-        if s.min(g) % 8 == 0 && s.abs_diff(g) == 4 {
-            let word = |state: u32| {
-                let (low, high) = if s < g {
-                    (state, self.generation)
-                } else {
-                    (self.generation, state)
-                };
-                u64::from(low) | u64::from(high) << 32
-            };
+        if let Some(word) = self.spec.shared_word() {
             return self
                 .row
-                .compare_exchange::<u64>(s.min(g), word(from), word(to))
+                .compare_exchange::<u64>(
+                    word.at,
+                    word.join(from, self.generation),
+                    word.join(to, self.generation),
+                )
                 .is_ok();
         }
+        let g = self.spec.generation;
         self.row.load::<u32>(g, Acquire) == self.generation
-            && self.row.compare_exchange::<u32>(s, from, to).is_ok()
+            && self
+                .row
+                .compare_exchange::<u32>(self.spec.state, from, to)
+                .is_ok()
             && self.row.load::<u32>(g, Acquire) == self.generation
     }
 }
 
+/// The row's state and generation (acquire): one load of their shared word when they share
+/// one, so the pair is never torn.
+pub fn row_word<A: crate::raw::Access>(row: Region<'_, A>, spec: ClaimSpec) -> (u32, u32) {
+    match spec.shared_word() {
+        Some(word) => word.split(row.load::<u64>(word.at, Acquire)),
+        None => (
+            row.load::<u32>(spec.state, Acquire),
+            row.load::<u32>(spec.generation, Acquire),
+        ),
+    }
+}
+
+/// The host's side, first step of a free: the row is retired (its state becomes `closing`,
+/// a swap, acquire-release), so that its client sees it gone and no client can claim it
+/// while the host restores what the row owned. Returns the state it had. Then [`free`].
+pub fn retire<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> u32 {
+    row.swap::<u32>(spec.state, spec.closing, AcqRel)
+}
+
 /// The host's side: frees `row` (its state becomes `free`, release), whatever its client
-/// does; the client notices at its next [`Claim::standing`].
+/// does; the client notices at its next [`Claim::standing`]. A host that restores what the
+/// row owned calls [`retire`] first, restores, then this.
 pub fn free<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) {
     row.store::<u32>(spec.state, spec.free, Release);
 }

@@ -284,8 +284,8 @@ static void session(uint64_t rounds) {
         int r;
         uint32_t row = (uint32_t)(i % 4U);
         if (!claimed) {
-            r = ibf_client_claim(region, region_len, row, &s);
-            OUTCOME("claim", r, IBF_OK, IBF_NOT_FREE);
+            r = ibf_client_claim(region, region_len, 0U, row, &s);
+            OUTCOME("claim", r, IBF_OK, IBF_NOT_FREE, IBF_RELOADED, IBF_HOST_EXITING);
             claimed = r == IBF_OK;
             continue;
         }

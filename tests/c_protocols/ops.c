@@ -430,12 +430,12 @@ static void session(void) {
         h->pad_owner[i] = IBF_NO_PAD;
     }
     h->host_generation = 5;
-    EXPECT(ibf_client_claim(b, len, IBF_MAX_CLIENTS, &me), IBF_SESSION_ROW);
-    EXPECT(ibf_client_claim(b, 100, 0, &me), IBF_SESSION_ROW);
-    EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
+    EXPECT(ibf_client_claim(b, len, 5, IBF_MAX_CLIENTS, &me), IBF_SESSION_ROW);
+    EXPECT(ibf_client_claim(b, 100, 5, 0, &me), IBF_SESSION_ROW);
+    EXPECT(ibf_client_claim(b, len, 5, 2, &me), IBF_OK);
     CHECK(me.row == 2 && me.generation == 1 && me.host_generation == 5);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLAIMED);
-    EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_NOT_FREE);
+    EXPECT(ibf_client_claim(b, len, 5, 2, &thief), IBF_NOT_FREE);
     memset(&fill, 0, sizeof fill);
     fill.pid = 4242;
     fill.state = IBF_CLIENT_STATE_CLOSING;
@@ -456,15 +456,20 @@ static void session(void) {
     /* The host frees the row; another client claims it: the first notices and changes nothing. */
     EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
     CHECK(was == IBF_CLIENT_STATE_ACTIVE);
+    /* The free let go of the row's pad: the row's next client does not inherit it (issue 36,
+     * item 6). */
+    CHECK(h->pad_owner[1] == IBF_NO_PAD);
     EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
-    EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_OK);
+    EXPECT(ibf_client_bind_pad(b, len, &me, 1, &owner), IBF_DISCONNECTED);
+    EXPECT(ibf_client_claim(b, len, 5, 2, &thief), IBF_OK);
     CHECK(thief.generation == 2);
+    EXPECT(ibf_client_bind_pad(b, len, &thief, 1, &owner), IBF_OK);
     EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
     EXPECT(ibf_client_activate(b, len, &me), IBF_DISCONNECTED);
     EXPECT(ibf_client_close(b, len, &me), IBF_DISCONNECTED);
     EXPECT(ibf_client_heartbeat(b, len, &me, 5), IBF_DISCONNECTED);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLAIMED && h->clients[2].heartbeat_ns == 1000000000ULL);
-    EXPECT(ibf_client_claim(b, len, 3, &again), IBF_OK);
+    EXPECT(ibf_client_claim(b, len, 5, 3, &again), IBF_OK);
     EXPECT(ibf_client_bind_pad(b, len, &again, 1, &owner), IBF_NOT_FREE);
     CHECK(owner == 2);
     EXPECT(ibf_client_unbind_pad(b, len, &again, 1), IBF_NOT_FREE);
@@ -477,22 +482,29 @@ static void session(void) {
     CHECK(generation == 6 && h->host_generation == 6);
     CHECK(states[2] == IBF_CLIENT_STATE_ACTIVE && states[3] == IBF_CLIENT_STATE_CLAIMED && states[0] == IBF_CLIENT_STATE_FREE);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_FREE && h->clients[3].state == IBF_CLIENT_STATE_FREE);
+    /* The reload let go of row 3's pad, and a claim at the old generation is refused and
+     * gives the row back (issue 36, items 3 and 6). */
+    CHECK(h->pad_owner[1] == IBF_NO_PAD);
+    EXPECT(ibf_client_claim(b, len, 5, 2, &me), IBF_RELOADED);
+    CHECK(h->clients[2].state == IBF_CLIENT_STATE_FREE && h->clients[2].generation == 3);
     EXPECT(ibf_client_standing(b, len, &thief), IBF_RELOADED);
     EXPECT(ibf_client_standing(b, len, &again), IBF_RELOADED);
-    EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
-    CHECK(me.generation == 3 && me.host_generation == 6);
+    EXPECT(ibf_client_claim(b, len, 6, 2, &me), IBF_OK);
+    CHECK(me.generation == 4 && me.host_generation == 6);
     EXPECT(ibf_client_activate(b, len, &me), IBF_OK);
     /* Goodbye: closing, for the host to free. */
     EXPECT(ibf_client_close(b, len, &me), IBF_OK);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLOSING);
     EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
-    EXPECT(ibf_client_claim(b, len, 2, &thief), IBF_NOT_FREE);
+    EXPECT(ibf_client_claim(b, len, 6, 2, &thief), IBF_NOT_FREE);
     EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
     CHECK(was == IBF_CLIENT_STATE_CLOSING);
     EXPECT(ibf_client_free(b, len, 99, NULL), IBF_SESSION_ROW);
-    EXPECT(ibf_client_claim(b, len, 2, &me), IBF_OK);
+    EXPECT(ibf_client_claim(b, len, 6, 2, &me), IBF_OK);
     EXPECT(ibf_client_host_exit(b, len), IBF_OK);
     EXPECT(ibf_client_standing(b, len, &me), IBF_HOST_EXITING);
+    EXPECT(ibf_client_claim(b, len, 6, 4, &again), IBF_HOST_EXITING);
+    CHECK(h->clients[4].state == IBF_CLIENT_STATE_FREE);
     printf("session claims=5 disconnects=1 reloads=2 closes=1\n");
     free(b);
 }

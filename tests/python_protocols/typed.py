@@ -15,7 +15,7 @@ def bot(buf: mmap.mmap, row: int) -> tuple[int, bool, bytes, int]:
     assert block is not None and bot_block is not None and ring_view is not None
     queue_view, mailbox_view, draw_view = block.log_queue(), block.mailbox(), bot_block.draw()
     assert queue_view is not None and mailbox_view is not None and draw_view is not None
-    session = bridge.Client.claim(b.header(), row)
+    session = bridge.Client.claim(b.header(), row, b.generation)
     if session is None:
         raise RuntimeError("row taken")
     session.row.set_name("typed")

@@ -205,34 +205,55 @@ def draw_full_list(h):
 
 def session(h):
     hd = h.header()
-    for pad in range(4):
-        hd.compare_exchange_pad_owner_at(pad, 0, B.NO_PAD)
-    s = B.Client.claim(hd, 3)
+    g = h.generation
+    # A laid-out image starts with every pad unbound (issue 36, item 6).
+    check(all(B.Client.pad_owner(hd, pad) is None for pad in range(4)), "pads start unbound")
+    s = B.Client.claim(hd, 3, g)
     check(s is not None and s.generation == 1, "claimed")
-    check(B.Client.claim(hd, 3) is None, "a claimed row is not free")
+    check(B.Client.claim(hd, 3, g) is None, "a claimed row is not free")
     s.row.set_name("unit")
     check(s.activate() and s.standing() == B.Standing.CONNECTED, "active")
     check(B.Client.row_state(hd, 3) == (B.ClientState.ACTIVE, 1), "row state")
     s.heartbeat(5_000_000_000)
     check(B.Client.hung(hd, 3, 6_000_000_001) and not B.Client.hung(hd, 3, 5_500_000_000), "hung check")
+    check(not B.Client.hung(hd, 5, 6_000_000_001), "a free row is never hung (item 12)")
     s.set_waiting(True)
     check(s.row.waiting() == 1, "waiting")
     check(s.bind_pad(2) and B.Client.pad_owner(hd, 2) == 3, "bound")
-    other = B.Client.claim(hd, 4)
+    other = B.Client.claim(hd, 4, g)
     check(not other.bind_pad(2), "another row holds the pad")
     check(s.unbind_pad(2) and B.Client.pad_owner(hd, 2) is None, "unbound")
-    B.Client.free(hd, 3)
+    check(s.bind_pad(1), "bound again")
+    check(B.Client.free(hd, 3) == B.ClientState.ACTIVE, "freed from active")
+    check(B.Client.pad_owner(hd, 1) is None, "a free lets go of the row's pads (item 6)")
     check(s.standing() == B.Standing.DISCONNECTED, "a free is a disconnect")
-    thief = B.Client.claim(hd, 3)
+    thief = B.Client.claim(hd, 3, g)
     check(thief.generation == 2 and s.standing() == B.Standing.DISCONNECTED, "another generation")
     check(not s.close() and B.Client.row_state(hd, 3)[0] == B.ClientState.CLAIMED, "a lost row is left alone")
     thief.activate()
+    # Between a reload's new generation and its free of the row, the row still holds the
+    # claim: the standing says RELOADED, as Rust and C do (item 2).
+    hd.set_host_generation(g + 1)
+    check(thief.standing() == B.Standing.RELOADED, "reloaded before the row is freed")
+    hd.set_host_generation(g)
     generation = B.Client.reload(hd)
-    check(thief.standing() == B.Standing.RELOADED and generation == 2, "a reload")
-    again = B.Client.claim(hd, 3)
+    check(thief.standing() == B.Standing.RELOADED and generation == g + 1, "a reload")
+    # A claim at the generation attached before the reload is refused and the row given back
+    # (item 3).
+    expect_error("session_reloaded", B.Client.claim, hd, 3, g)
+    check(B.Client.row_state(hd, 3) == (B.ClientState.FREE, 3), "given back")
+    # Blocks a reloaded handle hands out are refused too (item 4).
+    try:
+        h.client_blocks(0)
+        raise AssertionError("a block of a reloaded handle")
+    except B.AttachError as e:
+        check(e.check == "host_reloaded" and e.retryable, str(e))
+    again = B.Client.claim(hd, 3, generation)
     again.activate()
     hd.set_host_state(B.HostState.EXITING)
     check(again.standing() == B.Standing.HOST_EXITING, "exiting")
+    expect_error("session_host_exiting", B.Client.claim, hd, 6, generation)
+    check(B.Client.row_state(hd, 6)[0] == B.ClientState.FREE, "given back")
     hd.set_host_state(B.HostState.RUNNING)
     check(again.close() and B.Client.row_state(hd, 3)[0] == B.ClientState.CLOSING, "goodbye")
     try:
@@ -346,6 +367,9 @@ def main():
     print("mailbox: %d waits" % mailbox_round_trip_and_cut(h))
     print("draw: %d added to a full list" % draw_full_list(h))
     print("session: generation %d" % session(h))
+    # The session reloaded the host: a new handle for what follows.
+    h.release()
+    h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))
     h.release()
     print("ok")

@@ -245,11 +245,16 @@ static void draw(const ibf_attached *a) {
 
 /* Claims the row (retrying while the host has not freed it yet), fills it in, activates it:
  * 1 claim, or the counters of what activate noticed. */
-static void claim(void *h, size_t len, ibf_client_session *s, uint64_t *claims, uint64_t *disconnects, uint64_t *reloads) {
+static void claim(ibf_attached *a, void *h, size_t len, ibf_client_session *s, uint64_t *claims, uint64_t *disconnects, uint64_t *reloads) {
     uint64_t deadline = now_ns() + 5000000000ULL;
     for (;;) {
         ibf_client_entry values;
-        int code = ibf_client_claim(h, len, row, s);
+        int code = ibf_client_claim(h, len, (uint32_t)a->generation, row, s);
+        if (code == IBF_RELOADED) {
+            /* The host reloaded since this handle attached: attach again, then claim. */
+            attach(a);
+            continue;
+        }
         if (code == IBF_NOT_FREE) {
             if (now_ns() > deadline) {
                 fail("lifecycle", "the row was never freed", code);
@@ -284,14 +289,16 @@ static void claim(void *h, size_t len, ibf_client_session *s, uint64_t *claims, 
     }
 }
 
-static void lifecycle(const ibf_attached *a) {
+static void lifecycle(const ibf_attached *attached) {
+    ibf_attached again = *attached;
+    ibf_attached *a = &again;
     void *h = ibf_attached_header(a);
     size_t len = (size_t)ibf_attached_header_size(a);
     uint64_t end = now_ns() + millis * 1000000ULL;
     uint64_t claims = 0, disconnects = 0, reloads = 0;
     ibf_client_session s;
     int code;
-    claim(h, len, &s, &claims, &disconnects, &reloads);
+    claim(a, h, len, &s, &claims, &disconnects, &reloads);
     while (now_ns() < end) {
         code = ibf_client_heartbeat(h, len, &s, now_ns());
         if (code == IBF_DISCONNECTED || code == IBF_RELOADED) {
@@ -300,7 +307,7 @@ static void lifecycle(const ibf_attached *a) {
             } else {
                 reloads++;
             }
-            claim(h, len, &s, &claims, &disconnects, &reloads);
+            claim(a, h, len, &s, &claims, &disconnects, &reloads);
         } else if (code != IBF_OK) {
             fail("lifecycle", "heartbeat", code);
         }

@@ -121,11 +121,23 @@ def draw(bot, millis):
     print("draw %d %d" % (n, n), flush=True)
 
 
-def claim(header, row):
-    """Claims the row (waiting while the host has not freed it), fills it in, activates it."""
+# The mapping, for attaching again after a reload.
+MAPPING = []
+
+
+def claim(attached, row):
+    """Claims the row (waiting while the host has not freed it; attaching again when the
+    host reloaded since the handle attached), fills it in, activates it. The session and the
+    handle it was claimed through."""
     deadline = time.monotonic() + 5
     while True:
-        session = bridge.Client.claim(header, row)
+        try:
+            session = bridge.Client.claim(attached.header(), row, attached.generation)
+        except bridge.ProtocolError as e:
+            if e.check != "session_reloaded":
+                raise
+            attached = bridge.attach(MAPPING[0])
+            continue
         if session is not None:
             break
         if time.monotonic() > deadline:
@@ -135,15 +147,14 @@ def claim(header, row):
     session.row.set_connected_ns(time.monotonic_ns())
     session.row.set_name("torture-%s-%d" % (LANG, row))
     session.heartbeat()
-    return session
+    return session, attached
 
 
 def lifecycle(attached, row, millis):
     """A session on the row for millis: heartbeats, and a new claim after each disconnect or
     reload noticed; then goodbye."""
-    header = attached.header()
     claims = disconnects = reloads = 0
-    session = claim(header, row)
+    session, attached = claim(attached, row)
     claims += 1
     session.activate()
     until = time.monotonic() + millis / 1000
@@ -157,7 +168,7 @@ def lifecycle(attached, row, millis):
                 reloads += 1
             else:
                 disconnects += 1
-            session = claim(header, row)
+            session, attached = claim(attached, row)
             claims += 1
             session.activate()
         time.sleep(0.0001)
@@ -179,6 +190,7 @@ def main():
         buf = mmap.mmap(fd, os.fstat(fd).st_size)
     finally:
         os.close(fd)
+    MAPPING.append(buf)
     attached = bridge.attach(buf)
     block = attached.client_blocks(row)
     bot = attached.bot_blocks(row)

@@ -76,3 +76,69 @@ pub fn size_fields(schema: &Schema, lock: &Seqlock) -> Vec<usize> {
         })
         .collect()
 }
+
+/// A word a producer writes at a protocol's start value instead of zero: an exchange's
+/// state word at its `initial_state`, and each element of a session's bind table at its
+/// `unbound` value (no row owns a pad in a new image). Every backend's producer writes the
+/// same words, from this one list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitialWord {
+    /// The struct that holds it.
+    pub struct_index: usize,
+    /// `struct.field`, or `struct.field[i]` for an element.
+    pub name: String,
+    /// From the start of the struct.
+    pub offset: u64,
+    /// Bytes: 1, 2, 4 or 8.
+    pub width: u64,
+    pub value: u64,
+}
+
+/// Every [`InitialWord`] of the schema, in protocol order.
+pub fn initial_words(schema: &Schema) -> Vec<InitialWord> {
+    use crate::ir::protocol::ProtocolKind;
+    let mut out = Vec::new();
+    let name = |s: usize, f: usize| {
+        format!(
+            "{}.{}",
+            schema.abi.structs[s].name, schema.abi.structs[s].fields[f].name
+        )
+    };
+    for p in &schema.protocols {
+        match &p.kind {
+            ProtocolKind::Exchange(e) if e.initial_state != 0 => {
+                let f = &schema.layout.of(e.header).fields[e.state];
+                out.push(InitialWord {
+                    struct_index: e.header,
+                    name: name(e.header, e.state),
+                    offset: f.offset,
+                    width: f.size,
+                    value: u64::from(e.initial_state),
+                });
+            }
+            ProtocolKind::Session(s) => {
+                let Some((bind, unbound)) = s.bind else {
+                    continue;
+                };
+                let (si, fi) = (bind.struct_index, bind.field);
+                let f = &schema.layout.of(si).fields[fi];
+                let count = schema.abi.structs[si].fields[fi].ty.count();
+                let elem = if count == 0 { 0 } else { f.size / count };
+                if unbound == 0 || elem == 0 {
+                    continue;
+                }
+                for i in 0..count {
+                    out.push(InitialWord {
+                        struct_index: si,
+                        name: format!("{}[{i}]", name(si, fi)),
+                        offset: f.offset + i * elem,
+                        width: elem,
+                        value: unbound,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

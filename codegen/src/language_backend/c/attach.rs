@@ -429,24 +429,17 @@ fn table_inits(schema: &Schema, t: &LayoutTable) -> Vec<InitCtx> {
             _ => None,
         },
     ));
+    let words = crate::language_backend::live_plan::initial_words(schema);
     let mut out = Vec::new();
     for (row, si) in holders {
-        for p in &schema.protocols {
-            if let crate::ir::protocol::ProtocolKind::Exchange(x) = &p.kind
-                && x.header == si
-            {
-                let fl = &schema.layout.of(si).fields[x.state];
-                out.push(InitCtx {
-                    name: format!(
-                        "{}.{}",
-                        schema.abi.structs[si].name, schema.abi.structs[si].fields[x.state].name
-                    ),
-                    row,
-                    at: fl.offset,
-                    width: fl.size,
-                    value: u64::from(x.initial_state),
-                });
-            }
+        for w in words.iter().filter(|w| w.struct_index == si) {
+            out.push(InitCtx {
+                name: w.name.clone(),
+                row,
+                at: w.offset,
+                width: w.width,
+                value: w.value,
+            });
         }
     }
     out

@@ -23,7 +23,6 @@ use super::names::{Namer, Names, python_field_alias, python_type_name};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::geometry::GeometryRule;
-use crate::ir::protocol::ProtocolKind;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::text::{Compiled, Template};
@@ -156,7 +155,7 @@ pub(in crate::language_backend::python) struct TableData {
     pub(in crate::language_backend::python) root: bool,
     /// (row position, offset in its struct, width, value): the state words of the
     /// exchanges its rows hold, and the initial state the producer stores in each.
-    initial: Vec<(usize, u64, u64, u32)>,
+    initial: Vec<(usize, u64, u64, u64)>,
 }
 
 #[derive(Serialize, Default)]
@@ -448,21 +447,16 @@ fn table_data(
     }
 }
 
-/// The state word of each exchange whose header a struct row of `l` holds, and the
-/// initial state the schema declares for it.
-fn initial_states(schema: &Schema, l: &LayoutTable) -> Vec<(usize, u64, u64, u32)> {
+/// The initial words (`live_plan::initial_words`) of the structs the rows of `l` hold.
+fn initial_states(schema: &Schema, l: &LayoutTable) -> Vec<(usize, u64, u64, u64)> {
+    let words = crate::language_backend::live_plan::initial_words(schema);
     let mut out = Vec::new();
     for (pos, r) in l.rows.iter().enumerate() {
         let Holds::Struct { struct_index, .. } = r.holds else {
             continue;
         };
-        for p in &schema.protocols {
-            if let ProtocolKind::Exchange(e) = &p.kind
-                && e.header == struct_index
-            {
-                let offset = schema.layout.of(struct_index).fields[e.state].offset;
-                out.push((pos, offset, 4, e.initial_state));
-            }
+        for w in words.iter().filter(|w| w.struct_index == struct_index) {
+            out.push((pos, w.offset, w.width, w.value));
         }
     }
     out

@@ -131,7 +131,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             out,
             "\nclass {c}:\n    ROWS: ClassVar[int]\n    HEARTBEAT_MS: ClassVar[int]\n    HUNG_MS: ClassVar[int]\n    \
              def __init__(self, header: {v}, index: int) -> None: ...\n    \
-             @classmethod\n    def claim(cls, header: {v}, index: int) -> {c} | None: ...\n    \
+             @classmethod\n    def claim(cls, header: {v}, index: int, attached: int) -> {c} | None: ...\n    \
              @property\n    def row(self) -> {r}: ...\n    \
              @property\n    def index(self) -> int: ...\n    \
              @property\n    def generation(self) -> int: ...\n    \
@@ -145,7 +145,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              def unbind_pad(self, pad: int) -> bool: ...\n    \
              @classmethod\n    def pad_owner(cls, header: {v}, pad: int) -> int | None: ...\n    \
              @classmethod\n    def row_state(cls, header: {v}, index: int) -> tuple[{st}, int]: ...\n    \
-             @classmethod\n    def free(cls, header: {v}, index: int) -> None: ...\n    \
+             @classmethod\n    def free(cls, header: {v}, index: int) -> int: ...\n    \
              @classmethod\n    def reload(cls, header: {v}) -> int: ...\n    \
              @classmethod\n    def hung(cls, header: {v}, index: int, now_ns: int | None = None) -> bool: ...",
             c = s.class,

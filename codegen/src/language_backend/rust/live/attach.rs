@@ -315,6 +315,21 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
         quote!()
     };
     let this_table = spec_ident(&l.name, "TABLE");
+    // The root's blocks are handed out only while its writer still runs the generation
+    // attach checked (ATTACH.md: a block of a reloaded host's old tables is never given).
+    let live_check = if root {
+        let h = schema
+            .attach
+            .handshakes
+            .iter()
+            .find(|h| h.struct_index == l.header);
+        h.map_or_else(TokenStream::new, |h| {
+            let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
+            quote!(::abi_runtime::attach::still_running(self.region, &#hs, self.generation)?;)
+        })
+    } else {
+        TokenStream::new()
+    };
     let rows = l.rows.iter().enumerate().map(|(k, r)| {
         let at = lit(k as u64);
         let region_fn = format_ident!("{}_region", r.name);
@@ -369,6 +384,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                     pub const #count_ident: usize = #n;
                     #[doc = #doc]
                     pub fn #get(&self, i: usize) -> Result<Option<#bt<'a>>, ::abi_runtime::AttachError> {
+                        #live_check
                         let found = ::abi_runtime::attach::block(self.region, self.producer, &#this_table, &self.table, #at, i)?;
                         Ok(found.map(|table| #bt { region: self.region, producer: self.producer, table }))
                     }
@@ -525,26 +541,11 @@ fn initial_states(
     hs: &proc_macro2::Ident,
     root: &proc_macro2::Ident,
 ) -> TokenStream {
-    use crate::ir::protocol::ProtocolKind;
-    // (struct, offset in it, width, value)
-    let mut words: Vec<(usize, u64, u64, u64)> = Vec::new();
-    for p in &schema.protocols {
-        match &p.kind {
-            ProtocolKind::Exchange(e) if e.initial_state != 0 => {
-                let state = &schema.layout.of(e.header).fields[e.state];
-                words.push((
-                    e.header,
-                    state.offset,
-                    state.size,
-                    u64::from(e.initial_state),
-                ));
-            }
-            _ => {}
-        }
-    }
+    let words = crate::language_backend::live_plan::initial_words(schema);
     let mut out = TokenStream::new();
-    for (struct_index, offset, width, value) in words {
-        let (offset, width, value) = (lit(offset), lit(width), lit(value));
+    for w in words {
+        let struct_index = w.struct_index;
+        let (offset, width, value) = (lit(w.offset), lit(w.width), lit(w.value));
         for t in &schema.attach.layouts {
             for r in &t.rows {
                 let Holds::Struct {

@@ -58,9 +58,10 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
         return TokenStream::new();
     }
     let name = type_ident(&p.name);
-    let (host, standing) = (
+    let (host, standing, refused) = (
         format_ident!("{}Host", name),
         format_ident!("{}Standing", name),
+        format_ident!("{}Refused", name),
     );
     let hs = s.table.struct_index;
     let header = type_ident(&schema.abi.structs[hs].name);
@@ -86,9 +87,7 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
     let exiting_value = typed(schema, hs, s.host_state.field, s.exiting);
     let row_fields = &schema.abi.structs[r].fields;
     let state_get = rust_ident(&row_fields[s.state].name);
-    let state_swap = format_ident!("swap_{}", row_fields[s.state].name);
     let state_raw = raw(schema, r, s.state);
-    let free_value = typed(schema, r, s.state, s.free);
     let state_ty = value_type(schema, &row_fields[s.state].ty);
     let beat = rust_ident(&row_fields[s.heartbeat].name);
     let beat_set = format_ident!("set_{}", row_fields[s.heartbeat].name);
@@ -96,6 +95,28 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
     let wait_set = format_ident!("set_{}", row_fields[s.waiting].name);
     let wait_ty = value_type(schema, &row_fields[s.waiting].ty);
     let hung_ns = lit(s.hung_ms * 1_000_000);
+    let wrap_old = match row_fields[s.state].ty.elem {
+        Elem::Enum(i) => {
+            let t = type_ident(&schema.abi.enums[i].name);
+            quote!(super::#t(old))
+        }
+        _ => quote!(old),
+    };
+    let release_pads = match s.bind {
+        Some((b, unbound)) => {
+            let f = &schema.abi.structs[hs].fields[b.field];
+            let cx = format_ident!("compare_exchange_{}_at", f.name);
+            let (pads, unbound) = (lit(f.ty.count()), lit(unbound));
+            quote! {
+                if let Ok(own) = u8::try_from(index) {
+                    for pad in 0..#pads {
+                        let _ = self.header.#cx(pad, own, #unbound);
+                    }
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
     let bind = match s.bind {
         Some((b, unbound)) => {
             let f = &schema.abi.structs[hs].fields[b.field];
@@ -147,6 +168,9 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
         s.hung_ms
     );
     let sdoc = doc_lit!(" Whether a `{name}`'s row is still its own, and the host still there.");
+    let rdoc = doc_lit!(
+        " Why [`{name}::claim`] refused: the row is taken or absent, or the host moved on since the handle attached."
+    );
     quote! {
         #[doc = #sdoc]
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,6 +185,33 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
             /// The host is exiting.
             HostExiting,
         }
+
+        #[doc = #rdoc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum #refused {
+            /// Another client holds the row, or won the race for it.
+            Taken,
+            /// There is no such row.
+            NoRow,
+            /// The host reloaded since the handle attached (its generation changed): attach
+            /// again, then claim.
+            Reloaded,
+            /// The host is exiting.
+            HostExiting,
+        }
+
+        impl ::core::fmt::Display for #refused {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(match self {
+                    Self::Taken => "the row is taken",
+                    Self::NoRow => "there is no such row",
+                    Self::Reloaded => "the host reloaded since attach: attach again",
+                    Self::HostExiting => "the host is exiting",
+                })
+            }
+        }
+
+        impl ::std::error::Error for #refused {}
 
         #[doc = #doc]
         pub struct #name<'a> {
@@ -186,19 +237,43 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
         }
 
         impl<'a> #name<'a> {
-            /// Claims row `index` if it is free (compare-and-swap of its state, then its
-            /// generation bumped), and notes the host's generation (after the claim, acquire).
-            /// `None` when the row is taken or out of range.
-            pub fn claim(header: #header<'a>, index: usize) -> Option<Self> {
-                let row = header.#table(index)?;
-                let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC)?;
-                let host_generation = header.#hg();
-                Some(Self { header, index, claim, host_generation })
+            /// Claims row `index` if it is free, for a client that attached at host generation
+            /// `attached` (the handle's): one compare-and-swap of the row's state and
+            /// generation, from free to claimed with the generation bumped. Then the host's
+            /// state and generation are loaded (acquire, after the claim: a row a reload freed
+            /// shows the reload's generation); when the host is exiting or its generation is no
+            /// longer `attached`, the row is given back and the claim refused, so a claim never
+            /// stands on tables its handle did not check. When the host freed the claimed row
+            /// before it could be given back, the claim is returned: its standing says
+            /// `Reloaded` or `HostExiting`, as for any claim the host took.
+            pub fn claim(header: #header<'a>, attached: #hg_ty, index: usize) -> Result<Self, #refused> {
+                let row = header.#table(index).ok_or(#refused::NoRow)?;
+                let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC).ok_or(#refused::Taken)?;
+                let refused = if header.#hst() #hst_raw == #exiting {
+                    #refused::HostExiting
+                } else if header.#hg() != attached {
+                    #refused::Reloaded
+                } else {
+                    return Ok(Self { header, index, claim, host_generation: attached });
+                };
+                if claim.release() {
+                    return Err(refused);
+                }
+                // The host freed the claimed row first (its reload or exit did): the claim
+                // happened, and its standing says what took it.
+                Ok(Self { header, index, claim, host_generation: attached })
             }
 
-            /// Claims the first free row this client wins.
-            pub fn claim_first(header: #header<'a>) -> Option<Self> {
-                (0..Self::ROWS).find_map(|index| Self::claim(header, index))
+            /// Claims the first free row this client wins ([`Self::claim`]): `Taken` when
+            /// every row is taken.
+            pub fn claim_first(header: #header<'a>, attached: #hg_ty) -> Result<Self, #refused> {
+                for index in 0..Self::ROWS {
+                    match Self::claim(header, attached, index) {
+                        Err(#refused::Taken | #refused::NoRow) => {}
+                        done => return done,
+                    }
+                }
+                Err(#refused::Taken)
             }
 
             /// The row's index.
@@ -284,16 +359,25 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
                 Self { header }
             }
 
-            /// Frees row `index` (its state becomes free, a swap: acquire-release) and returns
-            /// the state it had, or `None` when there is no such row. Its client notices at
-            /// its next check.
+            /// Frees row `index` and restores what it owned, whatever its client does: the row
+            /// is retired first (its state becomes closing, a swap: its client sees it gone and
+            /// no client can claim it meanwhile), the pads it bound are let go (when the
+            /// session binds pads), then its state becomes free (release), so the next claim
+            /// finds everything restored. Returns the state it had
+            /// (free: nothing was done), or `None` when there is no such row.
             pub fn free(&self, index: usize) -> Option<#state_ty> {
-                Some(self.header.#table(index)?.#state_swap(#free_value))
+                let row = self.header.#table(index)?;
+                let old = ::abi_runtime::claim::retire(row.region(), #name::SPEC);
+                if old != #free {
+                    #release_pads
+                }
+                ::abi_runtime::claim::free(row.region(), #name::SPEC);
+                Some(#wrap_old)
             }
 
-            /// A reload: adds 1 to the host's generation first, then frees every row (a swap
-            /// each, after it, so a client that claims a row the swap freed sees the new
-            /// generation). Returns the rows that were claimed or active.
+            /// A reload: adds 1 to the host's generation first, then frees every row as
+            /// [`Self::free`] does (after it, so a client that claims a row a free made sees
+            /// the new generation). Returns the rows that were claimed or active.
             pub fn reload(&self) -> Vec<usize> {
                 self.header.#hg_add(1);
                 (0..#name::ROWS)
@@ -332,13 +416,32 @@ pub(super) fn handle_accessors(schema: &Schema, l: &LayoutTable) -> TokenStream 
         }
         let name = type_ident(&p.name);
         let host = format_ident!("{}Host", name);
+        let refused = format_ident!("{}Refused", name);
+        let hs = s.table.struct_index;
+        let hg_field = &schema.abi.structs[hs].fields[s.host_generation.field];
+        let hg = rust_ident(&hg_field.name);
+        let hg_offset = schema.layout.of(hs).fields[s.host_generation.field].offset;
+        // The generation attach checked, when the handshake's generation is the session's
+        // host generation; else the header's now.
+        let checked = schema.attach.handshakes.iter().any(|h| {
+            h.struct_index == hs
+                && h.liveness
+                    .as_ref()
+                    .and_then(|l| l.generation.as_ref())
+                    .is_some_and(|g| g.offset == hg_offset && g.width == 4)
+        });
+        let attached = if checked {
+            quote!(self.generation.and_then(|g| u32::try_from(g).ok()).unwrap_or_else(|| self.header().#hg()))
+        } else {
+            quote!(self.header().#hg())
+        };
         let (claim, first, host_fn) = (
             format_ident!("claim_{}", p.name),
             format_ident!("claim_first_{}", p.name),
             format_ident!("{}_host", p.name),
         );
         let doc = doc_lit!(
-            " Claims row `index` for session `{}` ([`{name}::claim`]): `None` when it is taken.",
+            " Claims row `index` for session `{}` ([`{name}::claim`]) at the host generation this handle checked: refused when the row is taken or the host moved on since.",
             p.name
         );
         let fdoc = doc_lit!(
@@ -348,12 +451,12 @@ pub(super) fn handle_accessors(schema: &Schema, l: &LayoutTable) -> TokenStream 
         let hdoc = doc_lit!(" The host's side of session `{}`.", p.name);
         out.extend(quote! {
             #[doc = #doc]
-            pub fn #claim(&self, index: usize) -> Option<#name<'a>> {
-                #name::claim(self.header(), index)
+            pub fn #claim(&self, index: usize) -> Result<#name<'a>, #refused> {
+                #name::claim(self.header(), #attached, index)
             }
             #[doc = #fdoc]
-            pub fn #first(&self) -> Option<#name<'a>> {
-                #name::claim_first(self.header())
+            pub fn #first(&self) -> Result<#name<'a>, #refused> {
+                #name::claim_first(self.header(), #attached)
             }
             #[doc = #hdoc]
             pub fn #host_fn(&self) -> #host<'a> {
