@@ -7796,12 +7796,25 @@ static inline int ibf_lay_out(void *out, size_t cap, const ibf_geometry_value *v
  * IBF_PRODUCE_BUFFER_TOO_SHORT with nothing written. */
 static inline int ibf_produce(void *mapping, size_t len, const void *image, size_t n) {
     unsigned char *m = (unsigned char *)mapping;
+    uint64_t generation;
     if (len < n) {
         return IBF_PRODUCE_BUFFER_TOO_SHORT;
+    }
+    /* A re-layout of a mapping that already holds an image is a reload: the generation goes
+     * past the mapping's (the image's when greater, else the mapping's + 1, wrapping). */
+    {
+        uint64_t old = ibf_attach_read_(m, len, 20U, 4U);
+        generation = ibf_attach_read_((const unsigned char *)image, n, 20U, 4U);
+        if (generation <= old) {
+            generation = (old + 1U) & 4294967295ULL;
+        }
     }
     ibf_live_store_release_u32_(m + 24, (uint32_t)0U);
     ibf_live_fence_release_();
     ibf_live_write_bytes_(m, image, n);
+    if ((uint64_t)n >= 24U) {
+        ibf_live_store_release_u32_(m + 20, (uint32_t)generation);
+    }
     ibf_live_store_release_u32_(m + 24, (uint32_t)1U);
     return IBF_PRODUCE_OK;
 }

@@ -7909,11 +7909,23 @@ def produce(buffer, image):
     try:
         if mem.size < len(image):
             raise ProduceError("buffer_too_short", "", len(image), mem.size)
+        generation = None
+        if h.liveness is not None and h.liveness[2] is not None:
+            # A re-layout of a mapping that already holds an image is a reload: the
+            # generation goes past the mapping's (the image's when greater, else the
+            # mapping's + 1, wrapping).
+            g_at, g_width = h.liveness[2]
+            old = _load(mem, g_at, g_width)
+            generation = int.from_bytes(bytes(image[g_at : g_at + g_width]), "little")
+            if generation <= old:
+                generation = (old + 1) & ((1 << (8 * g_width)) - 1)
         if h.liveness is not None:
             (offset, width), running = h.liveness[0], h.liveness[1]
             _store(mem, offset, width, 0 if running else 1, _RELEASE)
             _fence(_RELEASE)
         mem.view[: len(image)] = image
+        if generation is not None:
+            _store(mem, g_at, g_width, generation, _RELEASE)
         if h.liveness is not None:
             _store(mem, offset, width, running, _RELEASE)
     finally:

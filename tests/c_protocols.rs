@@ -491,7 +491,7 @@ fn the_c_producer_starts_each_exchange_at_its_initial_state() {
     args.extend(STRICT_WARNINGS);
     args.extend(["attach.c", "-o", "attach"]);
     run_ok("gcc", &args, &dir);
-    run_ok(
+    let out = run_ok(
         dir.join("attach").to_str().unwrap(),
         &[
             "produce",
@@ -501,6 +501,11 @@ fn the_c_producer_starts_each_exchange_at_its_initial_state() {
             "mailbox.response_capacity=1984",
         ],
         &dir,
+    );
+    // The same image produced again over the mapping is a reload: generation 3, then 4.
+    assert!(
+        out.contains("relayout code=0 generation 3 then 4\n"),
+        "{out}"
     );
     let bytes = std::fs::read(dir.join("c.bin")).unwrap();
     let buf = bridge_abi::runtime::SharedBuf::new(bytes.len());

@@ -756,3 +756,46 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
     assert_eq!(wins, rounds, "one winner a round");
     assert!(lost > 0, "the clients must have raced for the row");
 }
+
+// ---------------------------------------------------------------------------------------
+// The bridge's life over time (issue 36).
+
+/// Item 1: a host that restarts and lays out its image again over the live mapping, asking
+/// for the generation it started with, still gives a new generation: the old handle
+/// notices, the old claim is `Reloaded`, and a newcomer on the same row is the only owner.
+/// Item 4: the old handle hands out no block of the new tables.
+#[test]
+fn a_relayout_over_a_live_mapping_is_a_reload() {
+    let buf = image(&[]);
+    let old = attach(&buf);
+    let client = old.claim_client(0).unwrap();
+    assert_eq!(client.activate(), ClientStanding::Connected);
+    let g = old.generation().expect("the bridge names its generation");
+    let geometry = [
+        ("mailbox.request_capacity", 256),
+        ("mailbox.response_capacity", 256),
+    ];
+    let again = Bridge::lay_out(&geometry, g).expect("lays out");
+    let new = Bridge::produce(buf.region(), &again).expect("produced again");
+    assert_eq!(new.generation(), Some(g + 1), "past the mapping's");
+    assert!(old.reloaded());
+    assert_eq!(client.standing(), ClientStanding::Reloaded);
+    assert!(matches!(
+        old.client_blocks(0),
+        Err(bridge_abi::runtime::AttachError::HostReloaded { .. })
+    ));
+    assert_eq!(
+        old.claim_client(1).err(),
+        Some(ClientRefused::Reloaded),
+        "no claim through the old handle"
+    );
+    let newcomer = new.claim_client(0).unwrap();
+    assert_eq!(newcomer.activate(), ClientStanding::Connected);
+    assert_eq!(client.standing(), ClientStanding::Reloaded, "one owner");
+    // A host that is starting (or reloading) hands out no block either.
+    new.header().set_host_state(bridge_abi::HostState::STARTING);
+    assert!(matches!(
+        new.bot_blocks(0),
+        Err(bridge_abi::runtime::AttachError::HostNotRunning { .. })
+    ));
+}

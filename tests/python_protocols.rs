@@ -80,6 +80,8 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(lapped[0] + lapped[1], 200, "read + missed = written");
     assert!(line("mailbox:")[0] > 0);
     assert_eq!(line("draw:"), vec![2048]);
+    // The session's reload made host generation 2; the re-layout asked for 2 and got 3.
+    assert_eq!(line("relayout: generation"), vec![3]);
     assert_eq!(line("broken peers:"), vec![13]);
     assert_eq!(out.lines().last(), Some("ok"));
 }

@@ -105,6 +105,9 @@ pub struct Image {
     pub bytes: Vec<u8>,
     /// The state field and the running value, stored last.
     pub state: Option<(Field, u64)>,
+    /// The writer's generation field, when the handshake names one: [`write`] makes it go
+    /// past the generation already in the mapping.
+    pub generation: Option<Field>,
 }
 
 /// Lays out an image of `root` (the root table, whose header has `handshake`), with the
@@ -157,6 +160,7 @@ pub fn lay_out(
     Ok(Image {
         bytes,
         state: handshake.state,
+        generation: handshake.generation,
     })
 }
 
@@ -164,6 +168,11 @@ pub fn lay_out(
 /// not running (release), a release fence, every other byte, then the state set to running
 /// (release). A reader attached before sees `reloaded()`; one attaching during the write is
 /// refused, retryably. One producer at a time.
+///
+/// A re-layout of a mapping that already holds an image is a reload: the image's generation
+/// goes past the one in the mapping (the image's when it is greater, else the mapping's + 1,
+/// wrapping), so no generation a held client saw ever comes back and every old handle and
+/// claim notices (`reloaded()`, a `Reloaded` standing).
 pub fn write<A: Writable>(region: Region<'_, A>, image: &Image) -> Result<(), ProduceError> {
     if region.len() < image.bytes.len() {
         return Err(ProduceError::MappingTooShort {
@@ -171,15 +180,50 @@ pub fn write<A: Writable>(region: Region<'_, A>, image: &Image) -> Result<(), Pr
             found: region.len() as u64,
         });
     }
+    let mut bytes = std::borrow::Cow::Borrowed(&image.bytes);
+    if let Some(g) = image.generation
+        && g.offset.saturating_add(g.width) <= image.bytes.len()
+    {
+        let old = load(region, g);
+        let wanted = g.read(&image.bytes).unwrap_or(0);
+        let next = past(wanted, old, g.width);
+        if next != wanted {
+            g.put(bytes.to_mut(), next);
+        }
+    }
     if let Some((f, running)) = image.state {
         store(region, f, not(running), Ordering::Release);
         fence(Ordering::Release);
     }
-    region.write_bytes(0, &image.bytes);
+    region.write_bytes(0, &bytes);
     if let Some((f, running)) = image.state {
         store(region, f, running, Ordering::Release);
     }
     Ok(())
+}
+
+/// The generation to write: `wanted` when it is past `old` (greater, in the field's width),
+/// else `old + 1`, wrapping within the width.
+fn past(wanted: u64, old: u64, width: usize) -> u64 {
+    let mask = if width >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * width)) - 1
+    };
+    if wanted > old {
+        wanted
+    } else {
+        old.wrapping_add(1) & mask
+    }
+}
+
+fn load<A: Writable>(region: Region<'_, A>, f: Field) -> u64 {
+    match f.width {
+        1 => u64::from(region.load::<u8>(f.offset, Ordering::Acquire)),
+        2 => u64::from(region.load::<u16>(f.offset, Ordering::Acquire)),
+        4 => u64::from(region.load::<u32>(f.offset, Ordering::Acquire)),
+        _ => region.load::<u64>(f.offset, Ordering::Acquire),
+    }
 }
 
 /// A state value that is not `running`.

@@ -238,6 +238,14 @@ static int produce(int argc, char **argv) {
     if (f == NULL || fwrite(mapping, 1, len, f) != len || fclose(f) != 0) {
         return 2;
     }
+    if (rc == IBF_PRODUCE_OK) {
+        /* The same image again over the live mapping: a re-layout is a reload, and the
+         * generation goes past the mapping's (issue 36, item 1). */
+        uint32_t first = ((ibf_bridge_header *)(void *)mapping)->host_generation;
+        rc = ibf_produce(mapping, len, image, len);
+        printf("relayout code=%d generation %" PRIu32 " then %" PRIu32 "\n", rc, first,
+               ((ibf_bridge_header *)(void *)mapping)->host_generation);
+    }
     free(image);
     free(mapping);
     return 0;

@@ -265,6 +265,30 @@ def session(h):
     return again.generation
 
 
+def relayout(buf):
+    """Item 1: the image produced again over the live mapping, at the generation the host
+    started with, is a reload: a new generation, the old handle and claim notice it, and a
+    newcomer on the row is its only owner. Item 4: the old handle hands out no block."""
+    old = B.attach(buf)
+    g = old.generation
+    s = B.Client.claim(old.header(), 0, g)
+    check(s is not None and s.activate(), "claimed")
+    new = B.produce(buf, B.lay_out(GEOMETRY, generation=g))
+    check(new.generation == g + 1, "past the mapping's generation: %d" % new.generation)
+    check(old.reloaded() and s.standing() == B.Standing.RELOADED, "the old claim notices")
+    try:
+        old.client_blocks(0)
+        raise AssertionError("a block of the old tables")
+    except B.AttachError as e:
+        check(e.check == "host_reloaded", str(e))
+    newcomer = B.Client.claim(new.header(), 0, new.generation)
+    check(newcomer is not None and newcomer.activate(), "the newcomer")
+    check(s.standing() == B.Standing.RELOADED, "one owner")
+    old.release()
+    new.release()
+    return new.generation
+
+
 def broken_peers(h):
     """One named error for each thing a broken peer can write."""
     names = set()
@@ -369,6 +393,7 @@ def main():
     print("session: generation %d" % session(h))
     # The session reloaded the host: a new handle for what follows.
     h.release()
+    print("relayout: generation %d" % relayout(buf))
     h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))
     h.release()
