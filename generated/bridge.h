@@ -6043,22 +6043,29 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  * when the host reloads (host_generation changes) or exits; closing to say goodbye
  *
  * Client (the client):
- *   1. Claim: compare-and-swap `client_entry.state` from `free` to `claimed` (acquire-release);
- *      on failure try the next row. Add 1 to `client_entry.generation` (acquire-release) and
- *      keep the new value: the row's generation is the claim's.
- *   2. Fill in the row's other fields (relaxed atomic stores).
- *   3. Activate: compare-and-swap the state from `claimed` to `active` (release) while
+ *   1. Claim, through a handle attached at host generation G: where `client_entry.state` and
+ *      `client_entry.generation` share one 8-byte word, compare-and-swap that word from
+ *      (`free`, g) to (`claimed`, g + 1) (acquire-release); otherwise compare-and-swap
+ *      `client_entry.state` from `free` to `claimed`, then add 1 to `client_entry.generation`.
+ *      Keep the new generation: the row's generation is the claim's. On failure try the next
+ *      row.
+ *   2. After the claim, load `bridge_header.host_state` and `bridge_header.host_generation`
+ *      (acquire): when the host is exiting, or `bridge_header.host_generation` is not G, give
+ *      the row back (compare-and-swap from `claimed` back to `free`, the generation kept) and
+ *      attach again; if the host freed it first, the claim stands and its next check says why.
+ *   3. Fill in the row's other fields (relaxed atomic stores).
+ *   4. Activate: compare-and-swap the state from `claimed` to `active` (release) while
  *      `client_entry.generation` is the claim's: where the state and the generation share one
  *      8-byte word, one compare-and-swap of that word checks both.
- *   4. Store `client_entry.heartbeat_ns` = the host clock (release) at least every 100 ms.
+ *   5. Store `client_entry.heartbeat_ns` = the host clock (release) at least every 100 ms.
  *      Store `client_entry.waiting` = 1 (release) before sleeping on the tick event, 0 after.
- *   5. Before each use, and at each heartbeat: load `client_entry.state` and
- *      `client_entry.generation` (acquire). If the state is not `claimed` or `active`, or the
- *      generation is not the claim's, the row was freed or taken: disconnected.
- *   6. Load `bridge_header.host_generation` (acquire) at attach and at each heartbeat: when it
- *      changed, the host reloaded and freed every row; load `bridge_header.host_state`
- *      (acquire): when it is `exiting`, the host is going away. Either way, detach and attach
- *      again.
+ *   6. Before each use, and at each heartbeat: load `client_entry.state` and
+ *      `client_entry.generation` (acquire; one load where they share a word), then
+ *      `bridge_header.host_state` and `bridge_header.host_generation` (acquire). When
+ *      `bridge_header.host_state` is `exiting`, the host is going away; when
+ *      `bridge_header.host_generation` is not G, the host reloaded and freed every row: attach
+ *      again. Otherwise, if the state is not `claimed` or `active`, or the generation is not
+ *      the claim's, the row was freed or taken: disconnected, claim again.
  *   7. Close: compare-and-swap the state from `active` (or `claimed`) to `closing` (release),
  *      only while the generation is the claim's.
  *   8. Bind a pad: compare-and-swap its byte of `bridge_header.pad_owner` from 255 (free) to
@@ -6066,11 +6073,15 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      it back.
  *
  * Host (the host):
- *   1. Free a row by storing `client_entry.state` = `free` (release): after a `closing`, or
- *      when `client_entry.heartbeat_ns` is older than 1000 ms (hung). The client notices at its
- *      next check.
- *   2. On a reload, free every row and change `bridge_header.host_generation` (release); before
- *      exiting, store `bridge_header.host_state` = `exiting` (release).
+ *   1. Free a row after a `closing`, or when `client_entry.heartbeat_ns` is older than 1000 ms
+ *      (hung): retire it (swap `client_entry.state` to `closing`, acquire-release: its client
+ *      sees it gone and nobody can claim it), let go of every pad the row's index owns in
+ *      `bridge_header.pad_owner` (back to 255), then store `client_entry.state` = `free`
+ *      (release). The client notices at its next check; the next claim finds nothing of the
+ *      last client's.
+ *   2. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
+ *      every row as above; a new image produced over the mapping takes a generation past the
+ *      mapping's. Before exiting, store `bridge_header.host_state` = `exiting` (release).
  */
 
 /** How many times _claim retries its compare-and-swap while the row stays free. */

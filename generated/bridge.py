@@ -5877,7 +5877,8 @@ class ProtocolError(ValueError):
     queue_entry_size, queue_bad_entry; ring_capacity, ring_positions, ring_entry_size,
     ring_bad_entry; entry_part_too_long, entry_part_past_entry (an entry's source or text);
     mailbox_capacity, mailbox_length, mailbox_busy, mailbox_too_long, mailbox_sequence;
-    exchange_geometry, exchange_state, exchange_contended, exchange_list_length.
+    exchange_geometry, exchange_state, exchange_contended, exchange_list_length;
+    session_reloaded, session_host_exiting (a claim refused: attach again, or stop).
     """
 
     def __init__(self, check, message):

@@ -6635,11 +6635,9 @@ pub mod live {
         pub fn free(&self, index: usize) -> Option<super::ClientState> {
             let row = self.header.clients(index)?;
             let old = ::abi_runtime::claim::retire(row.region(), Client::SPEC);
-            if old != 0 {
-                if let Ok(own) = u8::try_from(index) {
-                    for pad in 0..4 {
-                        let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255);
-                    }
+            if let Some(own) = u8::try_from(index).ok().filter(|_| old != 0) {
+                for pad in 0..4 {
+                    let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255);
                 }
             }
             ::abi_runtime::claim::free(row.region(), Client::SPEC);

@@ -304,7 +304,10 @@ fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
     );
     let mut client = vec![
         format!(
-            "Claim: compare-and-swap {state} from {free} to {claimed} (acquire-release); on failure try the next row. Add 1 to {generation} (acquire-release) and keep the new value: the row's generation is the claim's."
+            "Claim, through a handle attached at host generation G: where {state} and {generation} share one 8-byte word, compare-and-swap that word from ({free}, g) to ({claimed}, g + 1) (acquire-release); otherwise compare-and-swap {state} from {free} to {claimed}, then add 1 to {generation}. Keep the new generation: the row's generation is the claim's. On failure try the next row."
+        ),
+        format!(
+            "After the claim, load {host_state} and {host_gen} (acquire): when the host is exiting, or {host_gen} is not G, give the row back (compare-and-swap from {claimed} back to {free}, the generation kept) and attach again; if the host freed it first, the claim stands and its next check says why."
         ),
         "Fill in the row's other fields (relaxed atomic stores).".to_string(),
         format!(
@@ -315,10 +318,7 @@ fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
             s.heartbeat_ms
         ),
         format!(
-            "Before each use, and at each heartbeat: load {state} and {generation} (acquire). If the state is not {claimed} or {active}, or the generation is not the claim's, the row was freed or taken: disconnected."
-        ),
-        format!(
-            "Load {host_gen} (acquire) at attach and at each heartbeat: when it changed, the host reloaded and freed every row; load {host_state} (acquire): when it is `exiting`, the host is going away. Either way, detach and attach again."
+            "Before each use, and at each heartbeat: load {state} and {generation} (acquire; one load where they share a word), then {host_state} and {host_gen} (acquire). When {host_state} is `exiting`, the host is going away; when {host_gen} is not G, the host reloaded and freed every row: attach again. Otherwise, if the state is not {claimed} or {active}, or the generation is not the claim's, the row was freed or taken: disconnected, claim again."
         ),
         format!(
             "Close: compare-and-swap the state from {active} (or {claimed}) to {closing} (release), only while the generation is the claim's."
@@ -330,13 +330,20 @@ fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
             path(bind)
         ));
     }
+    let release = match s.bind {
+        Some((bind, unbound)) => format!(
+            " let go of every pad the row's index owns in {} (back to {unbound}),",
+            path(bind)
+        ),
+        None => String::new(),
+    };
     let host = vec![
         format!(
-            "Free a row by storing {state} = {free} (release): after a {closing}, or when {beat} is older than {} ms (hung). The client notices at its next check.",
+            "Free a row after a {closing}, or when {beat} is older than {} ms (hung): retire it (swap {state} to {closing}, acquire-release: its client sees it gone and nobody can claim it),{release} then store {state} = {free} (release). The client notices at its next check; the next claim finds nothing of the last client's.",
             s.hung_ms
         ),
         format!(
-            "On a reload, free every row and change {host_gen} (release); before exiting, store {host_state} = `exiting` (release)."
+            "On a reload, add 1 to {host_gen} (acquire-release) first, then free every row as above; a new image produced over the mapping takes a generation past the mapping's. Before exiting, store {host_state} = `exiting` (release)."
         ),
     ];
     (

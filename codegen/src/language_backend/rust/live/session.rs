@@ -108,7 +108,7 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
             let cx = format_ident!("compare_exchange_{}_at", f.name);
             let (pads, unbound) = (lit(f.ty.count()), lit(unbound));
             quote! {
-                if let Ok(own) = u8::try_from(index) {
+                if let Some(own) = u8::try_from(index).ok().filter(|_| old != #free) {
                     for pad in 0..#pads {
                         let _ = self.header.#cx(pad, own, #unbound);
                     }
@@ -368,9 +368,7 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
             pub fn free(&self, index: usize) -> Option<#state_ty> {
                 let row = self.header.#table(index)?;
                 let old = ::abi_runtime::claim::retire(row.region(), #name::SPEC);
-                if old != #free {
-                    #release_pads
-                }
+                #release_pads
                 ::abi_runtime::claim::free(row.region(), #name::SPEC);
                 Some(#wrap_old)
             }
