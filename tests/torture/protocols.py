@@ -131,12 +131,18 @@ def claim(attached, row):
     handle it was claimed through."""
     deadline = time.monotonic() + 5
     while True:
+        if time.monotonic() > deadline:
+            fail("lifecycle: row %d not claimed for 5 s" % row)
         try:
             session = bridge.Client.claim(attached.header(), row, attached.generation)
         except bridge.ProtocolError as e:
             if e.check != "session_reloaded":
                 raise
-            attached = bridge.attach(MAPPING[0])
+            try:
+                attached = bridge.attach(MAPPING[0])
+            except bridge.AttachError as again:
+                if not again.retryable:
+                    raise
             continue
         if session is not None:
             break
