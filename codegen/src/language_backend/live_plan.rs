@@ -123,7 +123,7 @@ pub fn initial_words(schema: &Schema) -> Vec<InitialWord> {
                 let (si, fi) = (bind.struct_index, bind.field);
                 let f = &schema.layout.of(si).fields[fi];
                 let count = schema.abi.structs[si].fields[fi].ty.count();
-                let elem = if count == 0 { 0 } else { f.size / count };
+                let elem = f.size.checked_div(count).unwrap_or(0);
                 if unbound == 0 || elem == 0 {
                     continue;
                 }
