@@ -105,7 +105,7 @@ pub struct Image {
     pub bytes: Vec<u8>,
     /// The state field and the running value, stored last.
     pub state: Option<(Field, u64)>,
-    /// The writer's generation field, when the handshake names one: [`write`] makes it go
+    /// The writer's generation field, when the handshake names one: [`write()`] makes it go
     /// past the generation already in the mapping.
     pub generation: Option<Field>,
 }
