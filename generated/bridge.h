@@ -6106,12 +6106,23 @@ static inline unsigned char *ibf_client_row_(const void *region, size_t len, uin
     return (unsigned char *)(uintptr_t)(base + 256U + (size_t)row * 128U);
 }
 
-/* The row's state and generation (acquire): one load of the 8-byte word they
- * share, the only size the session helpers ever access it with. */
+/* The 8-byte word the row's state and generation share (at 0 in the row; the state is
+ * its low half): the session helpers access it with this one size only. */
+static inline uint64_t ibf_client_join_(uint32_t state, uint32_t generation) {
+    return (uint64_t)state | (uint64_t)generation << 32;
+}
+static inline uint32_t ibf_client_state_of_(uint64_t word) {
+    return (uint32_t)(word);
+}
+static inline uint32_t ibf_client_generation_of_(uint64_t word) {
+    return (uint32_t)(word >> 32);
+}
+
+/* The row's state and generation (acquire): one load of their word. */
 static inline void ibf_client_row_word_(const unsigned char *row, uint32_t *state, uint32_t *generation) {
     uint64_t word = ibf_live_load_acquire_u64_(row + 0);
-    *state = (uint32_t)word;
-    *generation = (uint32_t)(word >> 32);
+    *state = ibf_client_state_of_(word);
+    *generation = ibf_client_generation_of_(word);
 }
 
 /**
@@ -6141,10 +6152,9 @@ static inline int ibf_client_standing(const void *region, size_t len, const ibf_
 
 /* From state `from` to `to`, only while the generation is the claim's; whether it moved. */
 static inline bool ibf_client_move_(unsigned char *row, uint32_t generation, uint32_t from, uint32_t to) {
-    /* The state and the generation share one 8-aligned word: one compare-and-swap checks both. */
-    uint64_t expected = (uint64_t)from | (uint64_t)generation << 32;
-    uint64_t desired = (uint64_t)to | (uint64_t)generation << 32;
-    return ibf_live_cas_u64_(row + 0, &expected, desired);
+    /* One compare-and-swap of the shared word checks both. */
+    uint64_t expected = ibf_client_join_(from, generation);
+    return ibf_live_cas_u64_(row + 0, &expected, ibf_client_join_(to, generation));
 }
 
 /**
@@ -6171,14 +6181,11 @@ static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, 
         uint32_t tries;
         uint64_t found = ibf_live_load_acquire_u64_(at + 0);
         for (tries = 0;; tries++) {
-            uint32_t state = (uint32_t)found;
-            uint64_t wanted;
-            generation = (uint32_t)(found >> 32) + 1U;
-            wanted = (uint64_t)1U | (uint64_t)generation << 32;
-            if (state != 0U || tries == IBF_CLIENT_CLAIM_TRIES) {
+            generation = ibf_client_generation_of_(found) + 1U;
+            if (ibf_client_state_of_(found) != 0U || tries == IBF_CLIENT_CLAIM_TRIES) {
                 return IBF_NOT_FREE;
             }
-            if (ibf_live_cas_u64_(at + 0, &found, wanted)) {
+            if (ibf_live_cas_u64_(at + 0, &found, ibf_client_join_(1U, generation))) {
                 break;
             }
         }
@@ -6321,9 +6328,8 @@ static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_clie
 static inline uint32_t ibf_client_retire_(unsigned char *at) {
     uint64_t found = ibf_live_load_acquire_u64_(at + 0);
     for (;;) {
-        uint64_t wanted = (found & 0xFFFFFFFF00000000ULL) | 3U;
-        if (ibf_live_cas_u64_(at + 0, &found, wanted)) {
-            return (uint32_t)found;
+        if (ibf_live_cas_u64_(at + 0, &found, ibf_client_join_(3U, ibf_client_generation_of_(found)))) {
+            return ibf_client_state_of_(found);
         }
     }
 }
@@ -6331,7 +6337,7 @@ static inline uint32_t ibf_client_retire_(unsigned char *at) {
 /* The host's side: a retired row becomes free (release). Only the host moves a closing row. */
 static inline void ibf_client_release_row_(unsigned char *at) {
     uint64_t word = ibf_live_load_acquire_u64_(at + 0);
-    ibf_live_store_release_u64_(at + 0, (word & 0xFFFFFFFF00000000ULL) | 0U);
+    ibf_live_store_release_u64_(at + 0, ibf_client_join_(0U, ibf_client_generation_of_(word)));
 }
 
 /**
@@ -7044,6 +7050,22 @@ static inline int ibf_attach_block_(const ibf_attach_state_ *s, const ibf_attach
     return failed;
 }
 
+/* The producer still running at `generation` (acquire loads): IBF_ATTACH_OK, or
+ * host_not_running / host_reloaded in err. Attach's last check, and every block's first. */
+static inline int ibf_attach_still_running_(const unsigned char *m, size_t len, uint64_t generation, ibf_attach_error *err) {
+    uint64_t now = ibf_attach_read_(m, len, 24U, 4U);
+    ibf_live_fence_acquire_();
+    if (now != 1U) {
+        return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, now);
+    }
+    now = ibf_attach_read_(m, len, 20U, 4U);
+    ibf_live_fence_acquire_();
+    if (now != generation) {
+        return ibf_attach_fail_(err, IBF_ATTACH_HOST_RELOADED, "", generation, now);
+    }
+    return IBF_ATTACH_OK;
+}
+
 /** Checks the `len` bytes at `base` as a bridge_header mapping of ABI major 0 (any minor)
  * and fills `out` (see "Attaching to a mapping" above). */
 static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ibf_attach_error *err) {
@@ -7120,17 +7142,10 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
     /* Nothing reloaded while the tables were read: the fence orders their loads before
      * these, as a seqlock reader's re-check. */
     ibf_live_fence_acquire_();
-    {
-        state = ibf_attach_read_(m, len, 24U, 4U);
-        if (state != 1U) {
-            memset(out, 0, sizeof *out);
-            return ibf_attach_fail_(err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, state);
-        }
-        state = ibf_attach_read_(m, len, 20U, 4U);
-        if (state != generation) {
-            memset(out, 0, sizeof *out);
-            return ibf_attach_fail_(err, IBF_ATTACH_HOST_RELOADED, "", generation, state);
-        }
+    failed = ibf_attach_still_running_(m, len, generation, err);
+    if (failed != IBF_ATTACH_OK) {
+        memset(out, 0, sizeof *out);
+        return failed;
     }
     /* The handle hands out pointers the caller may write through, as the mapping allows. */
     out->base = (unsigned char *)(uintptr_t)base;
@@ -7147,14 +7162,8 @@ static inline int ibf_attach(const void *base, size_t len, ibf_attached *out, ib
  * its state (acquire) is no longer running, or its generation differs from a->generation.
  * One or two loads. Nonzero: the tables the handle checked may be gone; attach again. */
 static inline int ibf_attached_reloaded(const ibf_attached *a) {
-    uint64_t state = ibf_attach_read_(a->base, a->len, 24U, 4U);
-    ibf_live_fence_acquire_();
-    if (state != 1U) {
-        return 1;
-    }
-    state = ibf_attach_read_(a->base, a->len, 20U, 4U);
-    ibf_live_fence_acquire_();
-    return state != a->generation;
+    ibf_attach_error err;
+    return ibf_attach_still_running_(a->base, a->len, a->generation, &err) != IBF_ATTACH_OK;
 }
 
 /* The state the checks share, over an attached handle: its mapping, its regions, and err
@@ -7241,13 +7250,11 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
     char scope[64];
     scope[0] = '\0';
     /* A block of a reloaded host's old tables is never handed out. */
-    if (ibf_attached_reloaded(a)) {
-        uint64_t now = ibf_attach_read_(a->base, a->len, 24U, 4U);
-        if (now != 1U) {
-            return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, now);
+    {
+        int failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
+        if (failed != IBF_ATTACH_OK) {
+            return failed;
         }
-        now = ibf_attach_read_(a->base, a->len, 20U, 4U);
-        return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_RELOADED, "", a->generation, now);
     }
     return ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
 }
@@ -7354,13 +7361,11 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
     char scope[64];
     scope[0] = '\0';
     /* A block of a reloaded host's old tables is never handed out. */
-    if (ibf_attached_reloaded(a)) {
-        uint64_t now = ibf_attach_read_(a->base, a->len, 24U, 4U);
-        if (now != 1U) {
-            return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_NOT_RUNNING, "", 1U, now);
+    {
+        int failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
+        if (failed != IBF_ATTACH_OK) {
+            return failed;
         }
-        now = ibf_attach_read_(a->base, a->len, 20U, 4U);
-        return ibf_attach_fail_(s.err, IBF_ATTACH_HOST_RELOADED, "", a->generation, now);
     }
     return ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
 }
@@ -7717,16 +7722,7 @@ static inline int ibf_produce_table_(ibf_produce_state_ *s, const ibf_attach_tab
     }
     /* Layout `bridge`: the protocols' words that start at a value of their own (an exchange's state, a session's unbound pads). */
     if (t == &ibf_attach_tables_[0]) {
-        if ((failed = ibf_produce_put_(s, base + 164U, 1U, 255U, "bridge_header.pad_owner[0]")) != 0) {
-            return failed;
-        }
-        if ((failed = ibf_produce_put_(s, base + 165U, 1U, 255U, "bridge_header.pad_owner[1]")) != 0) {
-            return failed;
-        }
-        if ((failed = ibf_produce_put_(s, base + 166U, 1U, 255U, "bridge_header.pad_owner[2]")) != 0) {
-            return failed;
-        }
-        if ((failed = ibf_produce_put_(s, base + 167U, 1U, 255U, "bridge_header.pad_owner[3]")) != 0) {
+        if ((failed = ibf_produce_put_(s, base + 164U, 4U, 4294967295U, "bridge_header.pad_owner")) != 0) {
             return failed;
         }
     }

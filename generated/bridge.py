@@ -6811,15 +6811,14 @@ class _Session:
         word they share (retried at most _CLAIM_TRIES times while the row stays free), else
         the state's then the generation's. The generation it got, or None."""
         if cls._WORD is not None:
-            low_state, word_at = cls._WORD
-            found = _load(mem, base + word_at, 8)
+            word_at = base + cls._WORD[1]
+            found = _load(mem, word_at, 8)
             for _ in range(_CLAIM_TRIES):
-                state, generation = (found & 0xFFFFFFFF, found >> 32) if low_state else (found >> 32, found & 0xFFFFFFFF)
+                state, generation = cls._split(found)
                 if state != cls._FREE:
                     return None
                 generation = (generation + 1) & 0xFFFFFFFF
-                wanted = cls._CLAIMED | generation << 32 if low_state else generation | cls._CLAIMED << 32
-                ok, found = _compare_exchange(mem, base + word_at, 8, found, wanted)
+                ok, found = _compare_exchange(mem, word_at, 8, found, cls._join(cls._CLAIMED, generation))
                 if ok:
                     return generation
             return None
@@ -6832,10 +6831,43 @@ class _Session:
     def _row_word(cls, mem, base):
         """(state, generation) of the row at base (acquire): one load of their shared word."""
         if cls._WORD is not None:
-            low_state, word_at = cls._WORD
-            word = _load(mem, base + word_at, 8)
-            return (word & 0xFFFFFFFF, word >> 32) if low_state else (word >> 32, word & 0xFFFFFFFF)
+            return cls._split(_load(mem, base + cls._WORD[1], 8))
         return _load(mem, base + cls._STATE, 4), _load(mem, base + cls._GENERATION, 4)
+
+    @classmethod
+    def _join(cls, state, generation):
+        """The word the state and the generation share (_WORD: the state's half, its offset)."""
+        return state | generation << 32 if cls._WORD[0] else generation | state << 32
+
+    @classmethod
+    def _split(cls, word):
+        """(state, generation) of their shared word."""
+        low, high = word & 0xFFFFFFFF, word >> 32
+        return (low, high) if cls._WORD[0] else (high, low)
+
+    @classmethod
+    def _retire(cls, mem, base):
+        """The host's first step of a free: the state becomes closing (compare-and-swap of the
+        shared word, or a swap of the state); the state it had."""
+        if cls._WORD is None:
+            return _exchange(mem, base + cls._STATE, 4, cls._CLOSING)
+        word_at = base + cls._WORD[1]
+        found = _load(mem, word_at, 8)
+        while True:
+            state, generation = cls._split(found)
+            ok, found = _compare_exchange(mem, word_at, 8, found, cls._join(cls._CLOSING, generation))
+            if ok:
+                return state
+
+    @classmethod
+    def _release_row(cls, mem, base):
+        """The host's last step of a free: a retired row becomes free (release). Only the host
+        moves a closing row."""
+        if cls._WORD is None:
+            _store(mem, base + cls._STATE, 4, cls._FREE)
+            return
+        word_at = base + cls._WORD[1]
+        _store(mem, word_at, 8, cls._join(cls._FREE, cls._split(_load(mem, word_at, 8))[1]))
 
     @property
     def row(self):
@@ -6860,13 +6892,8 @@ class _Session:
     def _try_move(self, start, end):
         base = self._row._base
         if self._WORD is not None:
-            low_state, word_at = self._WORD
-            def word(state):
-                if low_state:
-                    return state | self._generation << 32
-                return self._generation | state << 32
-            ok, _found = _compare_exchange(self._mem, base + word_at, 8, word(start), word(end))
-            return ok
+            join = self._join
+            return _compare_exchange(self._mem, base + self._WORD[1], 8, join(start, self._generation), join(end, self._generation))[0]
         return (
             _load(self._mem, base + self._GENERATION, 4) == self._generation
             and _compare_exchange(self._mem, base + self._STATE, 4, start, end)[0]
@@ -6961,11 +6988,11 @@ class _Session:
         notices at its next standing()."""
         base = cls._row_base(header, index)
         mem = header._mem
-        old = _exchange(mem, base + cls._STATE, 4, cls._CLOSING)
+        old = cls._retire(mem, base)
         if old != cls._FREE and cls._BIND is not None:
             for pad in range(cls._BIND[1]):
                 cls._bind(header, pad, index, cls._UNBOUND)
-        _store(mem, base + cls._STATE, 4, cls._FREE)
+        cls._release_row(mem, base)
         return old
 
     @classmethod
@@ -7552,7 +7579,7 @@ _attach_tables = (
             _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None, (64, ((1, (5,)),)), (None, None)),
             _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
         ),
-        initial=((0, 164, 1, 255), (0, 165, 1, 255), (0, 166, 1, 255), (0, 167, 1, 255),),
+        initial=((0, 164, 4, 4294967295),),
         geometry=(
             ("ring_slots", None, (144, 4), False, 1, 1, 8),
             ("ring_slot_size", None, (148, 4), False, 12168, 8, 32768),

@@ -6472,6 +6472,10 @@ pub mod live {
             claimed: 1,
             active: 2,
             closing: 3,
+            word: Some(::abi_runtime::claim::SharedWord {
+                at: 0,
+                state_low: true,
+            }),
         };
         /// Rows in the table.
         pub const ROWS: usize = 8;
@@ -7387,7 +7391,7 @@ pub mod live {
         > {
             #[allow(
                 unused_mut,
-                reason = "a schema without an exchange sets nothing in the image"
+                reason = "a schema without protocol start words sets nothing in the image"
             )]
             let mut image = ::abi_runtime::produce::lay_out(
                 &BRIDGE_HEADER_HANDSHAKE,
@@ -7395,65 +7399,30 @@ pub mod live {
                 geometry,
                 generation,
             )?;
-            ::abi_runtime::produce::set_in_rows(
+            ::abi_runtime::produce::set_words(
                 &mut image,
                 &BRIDGE_HEADER_HANDSHAKE,
                 &BRIDGE_TABLE,
-                "bot_block",
-                "draw",
-                ::abi_runtime::attach::Field {
-                    offset: 0,
-                    width: 4,
-                },
-                1,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 164,
-                    width: 1,
-                },
-                255,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 165,
-                    width: 1,
-                },
-                255,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 166,
-                    width: 1,
-                },
-                255,
-            )?;
-            ::abi_runtime::produce::set_in_rows(
-                &mut image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-                "bridge",
-                "header",
-                ::abi_runtime::attach::Field {
-                    offset: 167,
-                    width: 1,
-                },
-                255,
+                &[
+                    ::abi_runtime::produce::RowWord {
+                        table: "bot_block",
+                        row: "draw",
+                        field: ::abi_runtime::attach::Field {
+                            offset: 0,
+                            width: 4,
+                        },
+                        value: 1,
+                    },
+                    ::abi_runtime::produce::RowWord {
+                        table: "bridge",
+                        row: "header",
+                        field: ::abi_runtime::attach::Field {
+                            offset: 164,
+                            width: 4,
+                        },
+                        value: 4294967295,
+                    },
+                ],
             )?;
             Ok(image)
         }

@@ -18,7 +18,7 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -715,7 +715,17 @@ fn generated_state() -> BTreeMap<PathBuf, SystemTime> {
         .collect()
 }
 
-/// One fuzz run at a time: a run moves the process into an empty folder.
+/// The names in the process's current folder (the package's root, where a relative path
+/// written by mistake would land).
+fn current_folder_names() -> BTreeSet<std::ffi::OsString> {
+    fs::read_dir(".")
+        .expect("the current folder")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect()
+}
+
+/// One fuzz run at a time (their checks of the folders would see each other's files).
 static ONE_RUN: Mutex<()> = Mutex::new(());
 
 fn run_fuzz(inputs: u64, seed: u64) -> Summary {
@@ -725,14 +735,10 @@ fn run_fuzz(inputs: u64, seed: u64) -> Summary {
     let trace = std::env::var_os("FUZZ_TRACE").is_some();
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let _one = ONE_RUN.lock().unwrap_or_else(|e| e.into_inner());
-    // The run happens in an empty folder, which must stay empty: the stages are pure and
-    // take no path, so a file written by mistake would land there or in `generated/`.
-    let cwd = tmp.join("fuzz-cwd");
-    let _ = fs::remove_dir_all(&cwd);
-    fs::create_dir_all(&cwd).expect("create the fuzz folder");
-    let old_cwd = std::env::current_dir().expect("a current folder");
-    std::env::set_current_dir(&cwd).expect("enter the fuzz folder");
-    let before = generated_state();
+    // The stages are pure and take no path, so a file written by mistake would land in the
+    // current folder (a relative path) or in `generated/`: both are compared before and after.
+    // The process's current folder is never changed (tests run in parallel threads).
+    let (names_before, before) = (current_folder_names(), generated_state());
 
     // A watchdog: an input that takes too long is saved, and the run ends loudly.
     let progress = Arc::new(AtomicU64::new(0));
@@ -828,15 +834,13 @@ fn run_fuzz(inputs: u64, seed: u64) -> Summary {
     summary.elapsed = start.elapsed();
     done.store(1, Ordering::Relaxed);
     watchdog.join().expect("the watchdog ends");
-    std::env::set_current_dir(&old_cwd).expect("leave the fuzz folder");
-    let written: Vec<PathBuf> = fs::read_dir(&cwd)
-        .expect("the fuzz folder")
-        .flatten()
-        .map(|e| e.path())
+    let written: Vec<_> = current_folder_names()
+        .difference(&names_before)
+        .cloned()
         .collect();
     assert!(
         written.is_empty(),
-        "the front end or a backend wrote {written:?}"
+        "the front end or a backend wrote {written:?} into the current folder"
     );
     assert_eq!(
         before,

@@ -303,18 +303,12 @@ fn a_writer_dropped_after_flush_is_recovered_by_the_walk() {
 /// allocation made.
 fn read_damaged(bytes: &[u8]) -> (Vec<u64>, usize) {
     LARGEST.with(|l| l.set(0));
-    let started = Instant::now();
     let mut reader = IbfrecReader::from_bytes(bytes.to_vec()).unwrap();
     let mut ticks = Vec::new();
     while let Some(r) = reader.next_record().unwrap() {
         ticks.push(r.record.tick);
         assert!(ticks.len() < 100_000, "the reader does not end");
     }
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "a read took {:?}",
-        started.elapsed()
-    );
     (ticks, LARGEST.with(Cell::get))
 }
 

@@ -116,16 +116,7 @@ pub fn reloaded(
     handshake: &spec::HandshakeSpec<'_>,
     generation: Option<u64>,
 ) -> bool {
-    let load = |f: Field| region.read_uint_acquire(f.offset, f.width);
-    if let Some((state, running)) = handshake.state
-        && load(state) != Some(running)
-    {
-        return true;
-    }
-    match (handshake.generation, generation) {
-        (Some(g), Some(before)) => load(g) != Some(before),
-        _ => false,
-    }
+    still_running(region, handshake, generation).is_err()
 }
 
 /// [`reloaded`] as an error, for what a handle hands out after attach (a block checked on

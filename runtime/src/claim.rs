@@ -25,6 +25,10 @@ pub struct ClaimSpec {
     pub active: u32,
     /// The state of a row whose client said goodbye.
     pub closing: u32,
+    /// The 8-aligned word the state and the generation share, when they do (every row's
+    /// copy 8-aligned): claims, moves and standings then use only that word. The generator
+    /// decides it once (its IR's `Session::shared_word`) and writes it here.
+    pub word: Option<SharedWord>,
 }
 
 /// How many times [`Claim::try_claim`] retries its compare-and-swap while the row stays free
@@ -64,23 +68,6 @@ impl SharedWord {
     }
 }
 
-impl ClaimSpec {
-    /// The word the state and the generation share, when they are the two halves of one
-    /// 8-aligned word of the row (the bridge's rows: state at 0, generation at 4).
-    pub const fn shared_word(&self) -> Option<SharedWord> {
-        let (s, g) = (self.state, self.generation);
-        let at = if s < g { s } else { g };
-        if at % 8 == 0 && s.abs_diff(g) == 4 {
-            Some(SharedWord {
-                at,
-                state_low: s < g,
-            })
-        } else {
-            None
-        }
-    }
-}
-
 /// Whether the row is still the client's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Standing {
@@ -112,7 +99,7 @@ impl<'a, A: Writable> Claim<'a, A> {
     /// the state, then the generation bumped. `None` when another client holds the row or
     /// won the race.
     pub fn try_claim(row: Region<'a, A>, spec: ClaimSpec) -> Option<Self> {
-        if let Some(word) = spec.shared_word() {
+        if let Some(word) = spec.word {
             let mut found = row.load::<u64>(word.at, Acquire);
             for _ in 0..CLAIM_TRIES {
                 let (state, generation) = word.split(found);
@@ -216,7 +203,7 @@ impl<'a, A: Writable> Claim<'a, A> {
     /// a row the host freed and another client claimed meanwhile is never changed. Otherwise
     /// the generation is checked before the state's compare-and-swap and after it.
     fn try_move(&self, from: u32, to: u32) -> bool {
-        if let Some(word) = self.spec.shared_word() {
+        if let Some(word) = self.spec.word {
             return self
                 .row
                 .compare_exchange::<u64>(
@@ -239,7 +226,7 @@ impl<'a, A: Writable> Claim<'a, A> {
 /// The row's state and generation (acquire): one load of their shared word when they share
 /// one, so the pair is never torn.
 pub fn row_word<A: crate::raw::Access>(row: Region<'_, A>, spec: ClaimSpec) -> (u32, u32) {
-    match spec.shared_word() {
+    match spec.word {
         Some(word) => word.split(row.load::<u64>(word.at, Acquire)),
         None => (
             row.load::<u32>(spec.state, Acquire),

@@ -400,19 +400,29 @@ fn fits(f: Field, value: u64, what: &str) -> Result<(), ProduceError> {
     Ok(())
 }
 
-/// Sets field `field` (from the row's start) to `value` in every placed row named `row` of
-/// every table named `table` in `image` (the root's or a block's, at any depth): a
-/// protocol's word that must not start at zero, such as a triple buffer's initial state.
-/// Returns how many rows it set. `image` must come from [`lay_out`] with `handshake` and
-/// `root`.
-pub fn set_in_rows(
+/// A protocol word that must not start at zero (a triple buffer's initial state, an unbound
+/// pad): field `field` (from the row's start) of every placed row named `row` of every table
+/// named `table`, the root's or a block's, at any depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowWord<'a> {
+    /// The layout table's name.
+    pub table: &'a str,
+    /// The row's name in it.
+    pub row: &'a str,
+    /// The word, from the row's start.
+    pub field: Field,
+    /// Its start value.
+    pub value: u64,
+}
+
+/// Sets every word of `words` in `image`, where its rows are placed (the image is read once
+/// for all of them). Returns how many words it set. `image` must come from [`lay_out`] with
+/// `handshake` and `root`.
+pub fn set_words(
     image: &mut Image,
     handshake: &HandshakeSpec<'_>,
     root: &TableSpec<'_>,
-    table: &str,
-    row: &str,
-    field: Field,
-    value: u64,
+    words: &[RowWord<'_>],
 ) -> Result<usize, ProduceError> {
     let mut running = image.bytes.clone();
     if let Some((f, on)) = image.state {
@@ -422,18 +432,23 @@ pub fn set_in_rows(
     let Some(top) = &report.table else {
         return Ok(0);
     };
-    let mut at = Vec::new();
-    rows_named(root, top, table, row, &mut at, 0);
-    for &base in &at {
-        let mut out = Layout {
-            bytes: core::mem::take(&mut image.bytes),
-            values: &[],
-        };
-        let done = out.put(base, field, value, &format!("{table}.{row}"));
-        image.bytes = out.bytes;
-        done?;
+    let mut out = Layout {
+        bytes: core::mem::take(&mut image.bytes),
+        values: &[],
+    };
+    let mut done = Ok(0);
+    for w in words {
+        let mut at = Vec::new();
+        rows_named(root, top, w.table, w.row, &mut at, 0);
+        for &base in &at {
+            done = done.and_then(|n| {
+                out.put(base, w.field, w.value, &format!("{}.{}", w.table, w.row))
+                    .map(|()| n + 1)
+            });
+        }
     }
-    Ok(at.len())
+    image.bytes = out.bytes;
+    done
 }
 
 /// The starts (from the image's start) of every placed row `row` of every table `table`.

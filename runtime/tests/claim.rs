@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::claim::{Claim, ClaimSpec, Standing, free};
+use abi_runtime::claim::{Claim, ClaimSpec, SharedWord, Standing, free};
 
 /// The bridge's `client_entry`: state u32 at 0 (free 0, claimed 1, active 2, closing 3),
 /// generation u32 at 4; rows 128 bytes apart.
@@ -19,6 +19,10 @@ const SPEC: ClaimSpec = ClaimSpec {
     claimed: 1,
     active: 2,
     closing: 3,
+    word: Some(SharedWord {
+        at: 0,
+        state_low: true,
+    }),
 };
 
 #[test]

@@ -15,7 +15,7 @@ use bridge_abi::live::Bridge;
 use bridge_abi::runtime::Mapping;
 use bridge_abi::runtime::broadcast_ring::RingWriter;
 use bridge_abi::runtime::byte_queue::{ByteQueue, Popped};
-use bridge_abi::runtime::claim::{ClaimSpec, free};
+use bridge_abi::runtime::claim::{ClaimSpec, SharedWord, free};
 use bridge_abi::runtime::mailbox::Mailbox;
 use bridge_abi::runtime::triple_buffer::{INITIAL_STATE, TripleReader};
 
@@ -30,6 +30,10 @@ pub const CLAIM: ClaimSpec = ClaimSpec {
     claimed: 1,
     active: 2,
     closing: 3,
+    word: Some(SharedWord {
+        at: 0,
+        state_low: true,
+    }),
 };
 
 /// The mailbox's areas, which no constant sizes, and a small log ring: the host's choice.

@@ -9,7 +9,7 @@ use bridge_abi::live::Bridge;
 use bridge_abi::runtime::attach::Field;
 use bridge_abi::runtime::broadcast_ring::RingSpec;
 use bridge_abi::runtime::byte_queue::{EntryFormat, QueueSpec};
-use bridge_abi::runtime::claim::ClaimSpec;
+use bridge_abi::runtime::claim::{ClaimSpec, SharedWord};
 use bridge_abi::runtime::mailbox::MailboxSpec;
 use bridge_abi::runtime::{Mapping, Region};
 
@@ -82,6 +82,10 @@ pub const ROW: ClaimSpec = ClaimSpec {
     claimed: 1,
     active: 2,
     closing: 3,
+    word: Some(SharedWord {
+        at: 0,
+        state_low: true,
+    }),
 };
 
 /// `bridge_header`: host_generation u32 at 20, clients at 256, 128 bytes each.

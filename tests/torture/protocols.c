@@ -250,15 +250,15 @@ static void claim(ibf_attached *a, void *h, size_t len, ibf_client_session *s, u
     for (;;) {
         ibf_client_entry values;
         int code = ibf_client_claim(h, len, (uint32_t)a->generation, row, s);
+        if ((code == IBF_RELOADED || code == IBF_NOT_FREE) && now_ns() > deadline) {
+            fail("lifecycle", "the row was never claimed", code);
+        }
         if (code == IBF_RELOADED) {
             /* The host reloaded since this handle attached: attach again, then claim. */
             attach(a);
             continue;
         }
         if (code == IBF_NOT_FREE) {
-            if (now_ns() > deadline) {
-                fail("lifecycle", "the row was never freed", code);
-            }
             sleep_us(100);
             continue;
         }

@@ -7,7 +7,7 @@ use toml::Spanned;
 use super::LowerAccess;
 use super::protocol::{CAPACITY, Need, U32, U32_ATOMIC, U64_ATOMIC, Want};
 use crate::ir::access::{Access, AccessKind, FieldRef};
-use crate::ir::protocol::{Broadcast, Exchange, Mailbox, Queue, Session};
+use crate::ir::protocol::{Broadcast, Exchange, Mailbox, Queue, Session, SharedWord};
 use crate::ir::{Elem, EnumKind, Prim};
 use crate::parse::{RawBroadcast, RawExchange, RawMailbox, RawQueue, RawSession};
 
@@ -201,6 +201,27 @@ impl LowerAccess<'_> {
         Some((fi, value, flag.to_string()))
     }
 
+    /// The word a session's state and generation share: the two halves of an 8-aligned word
+    /// of the row, in a table whose offset and stride keep every row's copy 8-aligned.
+    fn shared_word(
+        &self,
+        table: FieldRef,
+        row: usize,
+        state: usize,
+        generation: usize,
+    ) -> Option<SharedWord> {
+        let fields = &self.layout.of(row).fields;
+        let (s, g) = (fields[state].offset, fields[generation].offset);
+        let t = &self.layout.of(table.struct_index).fields[table.field];
+        let at = s.min(g);
+        (s.abs_diff(g) == 4 && at % 8 == 0 && t.offset % 8 == 0 && t.elem_size % 8 == 0).then_some(
+            SharedWord {
+                at,
+                state_low: s < g,
+            },
+        )
+    }
+
     pub(super) fn lower_session(
         &mut self,
         s: &RawSession,
@@ -319,15 +340,17 @@ impl LowerAccess<'_> {
         };
         let (client, host) = sides?;
         let [free, claimed, active, closing] = values?;
+        let (state, generation) = (state?, generation?);
         Some(Session {
             table,
+            shared_word: self.shared_word(table, row, state, generation),
             row,
-            state: state?,
+            state,
             free: free?,
             claimed: claimed?,
             active: active?,
             closing: closing?,
-            generation: generation?,
+            generation,
             heartbeat: heartbeat?,
             heartbeat_ms: heartbeat_ms?,
             hung_ms: hung_ms?,

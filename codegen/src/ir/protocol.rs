@@ -150,10 +150,23 @@ pub struct Exchange {
     pub reader: Parties,
 }
 
+/// The 8-byte word a session's row state and generation share, when they are its two halves
+/// and every row's copy of it is 8-aligned: claim, standing, moves and frees then use only
+/// that word, in one access size (one compare-and-swap checks both halves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharedWord {
+    /// Its offset in the row.
+    pub at: u64,
+    /// Whether the state is its low half (at `at`) and the generation its high half.
+    pub state_low: bool,
+}
+
 #[derive(Debug, Clone)]
 pub struct Session {
     /// The array of rows; its element struct is the row.
     pub table: FieldRef,
+    /// The word the state and the generation share, decided once here for every backend.
+    pub shared_word: Option<SharedWord>,
     pub row: usize,
     pub state: usize,
     pub free: u64,

@@ -127,6 +127,19 @@ pub fn initial_words(schema: &Schema) -> Vec<InitialWord> {
                 if unbound == 0 || elem == 0 {
                     continue;
                 }
+                // The whole table as one word when it fits one (the bridge's four pad
+                // owners, one u32 of 0xFF bytes); else element by element.
+                if matches!(f.size, 1 | 2 | 4 | 8) {
+                    let value = (0..count).fold(0u64, |v, i| v | unbound << (8 * elem * i));
+                    out.push(InitialWord {
+                        struct_index: si,
+                        name: name(si, fi),
+                        offset: f.offset,
+                        width: f.size,
+                        value,
+                    });
+                    continue;
+                }
                 for i in 0..count {
                     out.push(InitialWord {
                         struct_index: si,

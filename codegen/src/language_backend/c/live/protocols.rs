@@ -181,6 +181,8 @@ struct SessionCtx {
     /// compare-and-swap of it checks both; `state_low`: the state is its low half.
     word: bool,
     state_low: bool,
+    /// The shared word's offset in the row (the IR's `Session::shared_word`).
+    word_at: u64,
     heartbeat: FieldCtx,
     waiting: u64,
     free: u64,
@@ -428,11 +430,6 @@ fn session(
     let row = schema.layout.of(s.row);
     let state = offset(schema, s.row, s.state);
     let generation = offset(schema, s.row, s.generation);
-    let low = state.min(generation);
-    let word = state.abs_diff(generation) == 4
-        && low % 8 == 0
-        && table.offset % 8 == 0
-        && table.elem_size % 8 == 0;
     let mut fill: Vec<(u64, u64)> = Vec::new();
     for (fi, fl) in row.fields.iter().enumerate() {
         if fi == s.state || fi == s.generation || fl.size == 0 {
@@ -469,8 +466,9 @@ fn session(
         stride: table.elem_size,
         state,
         generation,
-        word,
-        state_low: state < generation,
+        word: s.shared_word.is_some(),
+        state_low: s.shared_word.is_some_and(|w| w.state_low),
+        word_at: s.shared_word.map_or(0, |w| w.at),
         heartbeat: scalar(schema, s.row, s.heartbeat),
         waiting: offset(schema, s.row, s.waiting),
         free: s.free,

@@ -481,8 +481,7 @@ impl Ctx<'_> {
         let table_field = &schema.abi.structs[holder].fields[table];
         let at = |f| self.offset(row, f);
         let (state, generation) = (at(s.state), at(s.generation));
-        let word = (state.min(generation) % 8 == 0 && state.abs_diff(generation) == 4)
-            .then(|| (state < generation, state.min(generation)));
+        let word = s.shared_word.map(|w| (w.state_low, w.at));
         let bind = s.bind.as_ref().map(|(r, _)| {
             let f = &schema.abi.structs[r.struct_index].fields[r.field];
             let width = schema.access.structs[r.struct_index].fields[r.field]

@@ -438,7 +438,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                 geometry: &[(&str, u64)],
                 generation: u64,
             ) -> Result<::abi_runtime::produce::Image, ::abi_runtime::produce::ProduceError> {
-                #[allow(unused_mut, reason = "a schema without an exchange sets nothing in the image")]
+                #[allow(unused_mut, reason = "a schema without protocol start words sets nothing in the image")]
                 let mut image = ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)?;
                 #initial_states
                 Ok(image)
@@ -533,36 +533,33 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
     }
 }
 
-/// The producer's stores of the protocol words that must not start at zero, in every row
-/// that holds their struct, in every table (`abi_runtime::produce::set_in_rows`): each
-/// exchange's initial state word.
+/// The producer's stores of the protocol words that must not start at zero
+/// (`live_plan::initial_words`), in every row that holds their struct, in every table: one
+/// `abi_runtime::produce::set_words` call over the list, or nothing when it is empty.
 fn initial_states(
     schema: &Schema,
     hs: &proc_macro2::Ident,
     root: &proc_macro2::Ident,
 ) -> TokenStream {
-    let words = crate::language_backend::live_plan::initial_words(schema);
-    let mut out = TokenStream::new();
-    for w in words {
-        let struct_index = w.struct_index;
+    let mut words = Vec::new();
+    for w in crate::language_backend::live_plan::initial_words(schema) {
         let (offset, width, value) = (lit(w.offset), lit(w.width), lit(w.value));
         for t in &schema.attach.layouts {
             for r in &t.rows {
-                let Holds::Struct {
-                    struct_index: s, ..
-                } = &r.holds
-                else {
-                    continue;
-                };
-                if *s != struct_index {
-                    continue;
+                if matches!(r.holds, Holds::Struct { struct_index, .. } if struct_index == w.struct_index)
+                {
+                    let (table, row) = (&t.name, &r.name);
+                    words.push(quote! {
+                        ::abi_runtime::produce::RowWord { table: #table, row: #row, field: ::abi_runtime::attach::Field { offset: #offset, width: #width }, value: #value }
+                    });
                 }
-                let (table, row) = (&t.name, &r.name);
-                out.extend(quote! {
-                    ::abi_runtime::produce::set_in_rows(&mut image, &#hs, &#root, #table, #row, ::abi_runtime::attach::Field { offset: #offset, width: #width }, #value)?;
-                });
             }
         }
     }
-    out
+    if words.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        ::abi_runtime::produce::set_words(&mut image, &#hs, &#root, &[#(#words),*])?;
+    }
 }

@@ -95,6 +95,13 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
     let wait_set = format_ident!("set_{}", row_fields[s.waiting].name);
     let wait_ty = value_type(schema, &row_fields[s.waiting].ty);
     let hung_ns = lit(s.hung_ms * 1_000_000);
+    let word = match s.shared_word {
+        Some(w) => {
+            let (at, low) = (lit(w.at), w.state_low);
+            quote!(Some(::abi_runtime::claim::SharedWord { at: #at, state_low: #low }))
+        }
+        None => quote!(None),
+    };
     let wrap_old = match row_fields[s.state].ty.elem {
         Elem::Enum(i) => {
             let t = type_ident(&schema.abi.enums[i].name);
@@ -231,6 +238,7 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
             /// Where a row keeps its state and generation, and the state's values.
             pub const SPEC: ::abi_runtime::claim::ClaimSpec = ::abi_runtime::claim::ClaimSpec {
                 state: #state_off, generation: #gen_off, free: #free, claimed: #claimed, active: #active, closing: #closing,
+                word: #word,
             };
             /// Rows in the table.
             pub const ROWS: usize = #rows;
