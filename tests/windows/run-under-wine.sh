@@ -29,4 +29,21 @@ export WINEDEBUG="${WINEDEBUG:--all}"
 # No Mono or Gecko install prompts on the prefix's first start; no display needed.
 export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
 export WINEPREFIX="${WINEPREFIX:-${TMPDIR:-/tmp}/abi-codegen-wine-$(id -u)}"
+# A new prefix is made once, before any program runs, and waited for: made on a program's
+# first start instead, its update restarts the wine server under that program ("wine client
+# error: recvmsg: Connection reset by peer"), which failed a CI run's first Windows test.
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  wineserver=""
+  for candidate in wineserver64 wineserver /usr/lib/wine/wineserver64 /usr/lib/wine/wineserver; do
+    if command -v "$candidate" >/dev/null 2>&1; then wineserver="$(command -v "$candidate")"; break; fi
+  done
+  mkdir -p "$(dirname "$WINEPREFIX")"
+  (
+    flock 9
+    if [ ! -f "$WINEPREFIX/system.reg" ]; then
+      "$wine" wineboot --init >/dev/null 2>&1 || true
+      [ -z "$wineserver" ] || "$wineserver" -w
+    fi
+  ) 9>"$WINEPREFIX.lock"
+fi
 exec "$wine" "$exe" "$@"
