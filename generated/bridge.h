@@ -5657,8 +5657,8 @@ static inline bool ibf_mailbox_capacities_(const unsigned char *base, size_t len
 }
 
 /**
- * The client's side of mailbox `mailbox`: writes the request text and its length, then
- * bumps request_seq (release); *seq is the request's number, which its answer will carry.
+ * The client's side of mailbox `mailbox`: writes the request text, its terminating NUL
+ * (request_capacity counts it) and its length, then bumps request_seq (release); *seq is the request's number, which its answer will carry.
  * IBF_OK, IBF_MAILBOX_BUSY while the previous request has no answer,
  * IBF_MAILBOX_TOO_LONG past request_capacity - 1 bytes, or IBF_MAILBOX_CAPACITY.
  */
@@ -5677,6 +5677,7 @@ static inline int ibf_mailbox_request(void *region, size_t len, const void *text
         return IBF_MAILBOX_TOO_LONG;
     }
     ibf_live_write_bytes_(base + 64U, text, text_len);
+    ibf_live_write_bytes_(base + 64U + text_len, "", 1U);
     ibf_live_store_relaxed_u32_(base + 4, (uint32_t)text_len);
     current += 1U;
     ibf_live_store_release_u32_(base + 0, current);
@@ -5715,9 +5716,12 @@ static inline int ibf_mailbox_poll_response(const void *region, size_t len, uint
 
 /**
  * The server's side, first half: when a request waits, copies its text into `request` (at
- * most request_cap bytes; *request_len the bytes copied) and *seq its number: IBF_OK, then
- * answer it with ibf_mailbox_serve_answer. IBF_PENDING when none waits;
- * IBF_MAILBOX_SEQUENCE, IBF_MAILBOX_LENGTH or IBF_MAILBOX_CAPACITY for a broken client.
+ * most request_cap bytes; *request_len the bytes copied, followed by a NUL when request_cap
+ * has room for it) and *seq its number: IBF_OK, then answer it with
+ * ibf_mailbox_serve_answer. The copy ends where request_len says, never at a NUL the
+ * client may have left out. IBF_PENDING when none waits; IBF_MAILBOX_SEQUENCE or
+ * IBF_MAILBOX_CAPACITY for a broken client; IBF_MAILBOX_LENGTH when request_len is past
+ * the area, with *seq set, so the host can answer that request with an error status.
  */
 static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *request, size_t request_cap, size_t *request_len, uint32_t *seq) {
     const unsigned char *base = (const unsigned char *)region;
@@ -5734,6 +5738,7 @@ static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *
     if (asked != answered + 1U) {
         return IBF_MAILBOX_SEQUENCE;
     }
+    *seq = asked;
     n = ibf_live_load_relaxed_u32_(base + 4);
     if (n >= request_capacity) {
         return IBF_MAILBOX_LENGTH;
@@ -5742,8 +5747,10 @@ static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *
         n = (uint64_t)request_cap;
     }
     ibf_live_read_bytes_(base + 64U, request, (size_t)n);
+    if (n < (uint64_t)request_cap) {
+        ((unsigned char *)request)[n] = 0U;
+    }
     *request_len = (size_t)n;
-    *seq = asked;
     return IBF_OK;
 }
 

@@ -6397,8 +6397,8 @@ class _Mailbox:
         return self._response_capacity
 
     def request(self, text):
-        """The client's side: writes text (bytes or str) and its length, then bumps
-        request_seq (release); returns the request's number, which its answer carries.
+        """The client's side: writes text (bytes or str), its terminating NUL (request_capacity
+        counts it) and its length, then bumps request_seq (release); returns the request's number, which its answer carries.
         ProtocolError mailbox_busy while the previous request has no answer, mailbox_too_long
         past request_capacity - 1 bytes."""
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
@@ -6409,7 +6409,7 @@ class _Mailbox:
         limit = self._request_capacity - 1
         if len(data) > limit:
             raise ProtocolError("mailbox_too_long", "a %d-byte request, expected at most %d" % (len(data), limit))
-        _region_put(self._mem, self._base + self._AREA, data)
+        _region_put(self._mem, self._base + self._AREA, data + b"\0")
         v._store(self._REQUEST_LEN, 4, len(data), _RELAXED)
         self._seq = (seq + 1) & 0xFFFFFFFF
         v._store(self._REQUEST_SEQ, 4, self._seq, _RELEASE)

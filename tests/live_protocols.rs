@@ -266,7 +266,16 @@ fn a_mailbox_round_trip_a_cut_answer_and_a_busy_client() {
         (seq, CommandStatus::OK, &b"ping pong"[..], false)
     );
     // An answer longer than the response area is cut, and says so.
-    client.request(b"long").unwrap();
+    client.request(b"go").unwrap();
+    // The request ends with its NUL: "ping" leaves no "gong" for a C-string host.
+    let mut area = [0xAAu8; 6];
+    let at = live::MailboxClient::SPEC.area;
+    block.mailbox_region().unwrap().read_bytes(at, &mut area);
+    assert_eq!(
+        &area[..4],
+        b"go\0g",
+        "the request area after `ping` then `go`"
+    );
     server
         .serve(|_| (CommandStatus::FAILED, vec![b'y'; 100]))
         .unwrap();

@@ -241,14 +241,14 @@ fn the_c_attach_example_opens_a_named_mapping_and_names_it_in_every_error() {
 
     // The host is gone: the mapping went with its last handle.
     let (code, out, err) = wine(&dir, &attach, &[&name]);
-    assert_eq!(code, 2, "{out}");
+    assert_eq!(code, 2, "code {code}: {out}{err}");
     assert!(err.contains(&format!("no mapping named `{name}`")), "{err}");
 
     // Smaller than the bridge: one page of a bridge whose header says it is bigger.
     let small = local_name("small");
     let held = Held::start(&dir, &small, 4096, "bridge.bin", false);
     let (code, out, err) = wine(&dir, &attach, &[&small]);
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 1, "code {code}: {out}{err}");
     assert!(
         err.starts_with(&format!(
             "the mapping named `{small}` (4096 bytes) does not attach: "
@@ -266,7 +266,7 @@ fn the_c_attach_example_opens_a_named_mapping_and_names_it_in_every_error() {
     let denied = local_name("denied");
     let held = Held::start(&dir, &denied, valid.len(), "bridge.bin", true);
     let (code, out, err) = wine(&dir, &attach, &[&denied]);
-    assert_eq!(code, 2, "{out}");
+    assert_eq!(code, 2, "code {code}: {out}{err}");
     assert!(
         err.contains(&format!("access denied to the mapping named `{denied}`")),
         "{err}"

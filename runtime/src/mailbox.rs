@@ -172,9 +172,10 @@ impl<'a, A: Writable> Mailbox<'a, A> {
         self.region.load::<u32>(at, Acquire)
     }
 
-    /// The client's side: writes `text` and its length, then bumps `request_seq` (release).
-    /// Returns the request's number, which its answer will carry. `Busy` while the previous
-    /// request has no answer.
+    /// The client's side: writes `text`, its terminating NUL (a host may read the area as a C
+    /// string; `request_capacity` counts the NUL) and its length, then bumps `request_seq`
+    /// (release). Returns the request's number, which its answer will carry. `Busy` while the
+    /// previous request has no answer.
     pub fn request(&self, text: &[u8]) -> Result<u32, MailboxError> {
         let s = self.spec;
         let seq = self.region.load::<u32>(s.request_seq, Relaxed);
@@ -189,6 +190,7 @@ impl<'a, A: Writable> Mailbox<'a, A> {
             });
         }
         self.region.write_bytes(s.area, text);
+        self.region.write_bytes(s.area + text.len(), &[0]);
         self.region
             .store::<u32>(s.request_len, text.len() as u32, Relaxed);
         let next = seq.wrapping_add(1);

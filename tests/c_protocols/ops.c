@@ -294,7 +294,11 @@ static void mailbox(void) {
     CHECK(memcmp(answer, "ans 1", 5) == 0);
     /* A cut answer: 100 bytes into a 48-byte area; then cut again by a 10-byte buffer. */
     EXPECT(ibf_mailbox_request(m, len, "long", 4, &seq), IBF_OK);
+    /* The request's NUL ends it in the area: "req 1" leaves no "long1" for a C-string host. */
+    CHECK(memcmp(m + sizeof(ibf_mailbox_header), "long\0", 5) == 0);
+    memset(got, 'z', sizeof got);
     EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_OK);
+    CHECK(got_len == 4 && memcmp(got, "long\0", 5) == 0);
     memset(answer, 'a', 100);
     EXPECT(ibf_mailbox_serve_answer(m, len, served, IBF_COMMAND_STATUS_FAILED, answer, 100), IBF_OK);
     memset(answer, 0, sizeof answer);
@@ -307,7 +311,13 @@ static void mailbox(void) {
     EXPECT(ibf_mailbox_request(m, len, answer, REQ, &seq), IBF_MAILBOX_TOO_LONG);
     EXPECT(ibf_mailbox_request(m, len, answer, REQ - 1, &seq), IBF_OK);
     put32(m + 4, REQ);
+    served = 0;
     EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_MAILBOX_LENGTH);
+    /* A broken request is still answered: serve_begin names it. */
+    CHECK(served == seq);
+    EXPECT(ibf_mailbox_serve_answer(m, len, served, IBF_COMMAND_STATUS_FAILED, "bad length", 10), IBF_OK);
+    EXPECT(ibf_mailbox_poll_response(m, len, seq, &resp, answer, sizeof answer), IBF_OK);
+    CHECK(resp.status == IBF_COMMAND_STATUS_FAILED && resp.len == 10);
     put32(m + 0, get32(m + 8) + 2U);
     EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_MAILBOX_SEQUENCE);
     put32(m + 8, get32(m + 0));

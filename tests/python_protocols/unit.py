@@ -166,7 +166,12 @@ def mailbox_round_trip_and_cut(h):
     check(box.serve(lambda t: (B.CommandStatus(1), b"pong:" + t)) == seq, "served")
     got = box.poll_response()
     check(got.text == b"pong:ping" and got.status == 1 and not got.cut and got.seq == seq, "answer %r" % got)
-    seq = box.request(b"long")
+    seq = box.request(b"go")
+    # The request ends with its NUL: "ping" leaves no "gong" for a C-string host.
+    v = box.view
+    at = v._base + B.LiveMailboxHeader.SIZE
+    area = B._region_bytes(v._mem, at, 4)
+    check(area == b"go\0g", "request area %r" % area)
     box.serve(lambda t: (0, b"y" * 100))
     got = box.wait_response(1.0)
     check(got.cut and got.total == 100 and got.text == b"y" * 48, "cut answer %r" % got)
