@@ -76,18 +76,32 @@ fn run_mingw(dir: &Path, args: &[&str]) {
 }
 
 /// Runs a Windows program under wine in `dir`: exit code, stdout, stderr.
+///
+/// Every program here prints a line before it exits non-zero, so a failure that printed
+/// nothing at all is wine's (a CI run once saw exit 1 with empty output under load): it is
+/// reported on stderr and run again, at most twice.
 fn wine(dir: &Path, exe: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(runner())
-        .arg(exe)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", runner().display()));
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut tries = 0;
+    loop {
+        let out = Command::new(runner())
+            .arg(exe)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", runner().display()));
+        let code = out.status.code().unwrap_or(-1);
+        let silent = out.stdout.is_empty() && out.stderr.is_empty();
+        if code != 0 && silent && tries < 2 {
+            tries += 1;
+            eprintln!("{} {args:?} exited {code} printing nothing: run again", exe.display());
+            continue;
+        }
+        return (
+            code,
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+    }
 }
 
 /// A Linux path as wine's Z: drive names it, for a Windows program's arguments.
