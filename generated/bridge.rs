@@ -6459,9 +6459,10 @@ pub mod live {
         host_generation: u32,
     }
     /// The host's side of session `client`: free a row, reload (every row freed, a new host generation), find the hung ones (a heartbeat older than 1000 ms).
-    #[derive(Clone, Copy)]
+    #[derive(Clone)]
     pub struct ClientHost<'a> {
         header: BridgeHeader<'a>,
+        handle: Bridge<'a>,
     }
     impl Client<'_> {
         /// Where a row keeps its state and generation, and the state's values.
@@ -6626,9 +6627,12 @@ pub mod live {
         }
     }
     impl<'a> ClientHost<'a> {
-        /// The host's side of the rows in `header`.
-        pub fn new(header: BridgeHeader<'a>) -> Self {
-            Self { header }
+        /// The host's side of the rows in `handle`'s header, and of the blocks they own.
+        pub fn new(handle: Bridge<'a>) -> Self {
+            Self {
+                header: handle.header(),
+                handle,
+            }
         }
         /// Frees row `index` and restores what it owned, whatever its client does: the row
         /// is retired first (its state becomes closing, a swap: its client sees it gone and
@@ -6644,6 +6648,7 @@ pub mod live {
                     let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255);
                 }
             }
+            self.restore(index);
             ::abi_runtime::claim::free(row.region(), Client::SPEC);
             Some(super::ClientState(old))
         }
@@ -6671,6 +6676,50 @@ pub mod live {
                     row.state().0 == 2
                         && now_ns.saturating_sub(row.heartbeat_ns()) > 1000000000
                 })
+        }
+        /// Puts back what row `index` owned in its blocks, as a new image has it: each
+        /// queue emptied, each mailbox with no request waiting, each exchange at its
+        /// initial state (`abi_runtime::restore`). A block that is absent or fails its
+        /// checks is left alone.
+        fn restore(&self, index: usize) {
+            let h = &self.handle;
+            if let Ok(Some(table)) = ::abi_runtime::attach::block(
+                h.region,
+                h.producer,
+                &BRIDGE_TABLE,
+                &h.table,
+                2,
+                index,
+            ) {
+                let block = ClientBlock {
+                    region: h.region,
+                    producer: h.producer,
+                    table,
+                };
+                if let Some(r) = block.log_queue_region() {
+                    ::abi_runtime::restore::queue(r, LogQueueWriter::SPEC);
+                }
+                if let Some(r) = block.mailbox_region() {
+                    ::abi_runtime::restore::mailbox(r, MailboxClient::SPEC);
+                }
+            }
+            if let Ok(Some(table)) = ::abi_runtime::attach::block(
+                h.region,
+                h.producer,
+                &BRIDGE_TABLE,
+                &h.table,
+                4,
+                index,
+            ) {
+                let block = BotBlock {
+                    region: h.region,
+                    producer: h.producer,
+                    table,
+                };
+                if let Some(r) = block.draw_region() {
+                    ::abi_runtime::restore::exchange(r, DrawWriter::SPEC);
+                }
+            }
         }
     }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
@@ -7645,7 +7694,7 @@ pub mod live {
         }
         /// The host's side of session `client`.
         pub fn client_host(&self) -> ClientHost<'a> {
-            ClientHost::new(self.header())
+            ClientHost::new(self.clone())
         }
     }
     /// A block laid out by table `client_block`: one accessor per region. A client block: its table places its regions, from the start of the block

@@ -423,6 +423,81 @@ fn a_draw_header_that_does_not_fit_its_region_is_a_named_error() {
 // ---------------------------------------------------------------------------------------
 // The client session.
 
+/// One session's use of row 1's blocks, as a client killed mid-session leaves them: log
+/// entries the host never read, a request it never answered, and the draw exchange's shared
+/// list moved (two publications, one taken).
+fn leave_a_session_behind(bridge: &Bridge<'_>) {
+    let block = bridge.client_blocks(1).unwrap().unwrap();
+    let queue = block.log_queue_writer().unwrap().unwrap();
+    queue.push(&entry(1), b"old", b"unread").unwrap();
+    let mut mailbox = block.mailbox_client().unwrap().unwrap();
+    mailbox.request(b"unanswered").unwrap();
+    let bot = bridge.bot_blocks(1).unwrap().unwrap();
+    let mut writer = bot.draw_writer().unwrap().unwrap();
+    let mut reader = bot.draw_reader().unwrap().unwrap();
+    let h: bridge_abi::DrawListHeader = FromZeros::new_zeroed();
+    writer.publish(&h).unwrap();
+    reader.take().unwrap().unwrap();
+    writer.publish(&h).unwrap();
+    assert_ne!(bot.draw().unwrap().state(), 1, "the exchange moved on");
+}
+
+/// What the row's next client and the host find in row 1's blocks: an empty queue, an idle
+/// mailbox and the draw exchange at its start, each working from there.
+fn find_row_one_restored(bridge: &Bridge<'_>) {
+    let block = bridge.client_blocks(1).unwrap().unwrap();
+    let mut queue = block.log_queue_reader().unwrap().unwrap();
+    assert!(
+        queue.pop().unwrap().is_none(),
+        "the old session's entries dropped"
+    );
+    let writer = block.log_queue_writer().unwrap().unwrap();
+    writer.push(&entry(2), b"new", b"fresh").unwrap();
+    assert_eq!(queue.pop().unwrap().unwrap().text, b"fresh");
+    let mut mailbox = block.mailbox_client().unwrap().unwrap();
+    let seq = mailbox
+        .request(b"first")
+        .expect("not busy with the old request");
+    let server = block.mailbox_server().unwrap().unwrap();
+    assert_eq!(
+        server.serve(|t| (CommandStatus::OK, t.to_vec())).unwrap(),
+        Some(seq)
+    );
+    assert_eq!(mailbox.poll_response().unwrap().unwrap().text, b"first");
+    let bot = bridge.bot_blocks(1).unwrap().unwrap();
+    assert_eq!(
+        bot.draw().unwrap().state(),
+        1,
+        "the exchange's initial state"
+    );
+    let mut writer = bot.draw_writer().unwrap().unwrap();
+    let mut reader = bot.draw_reader().unwrap().unwrap();
+    let mut h: bridge_abi::DrawListHeader = FromZeros::new_zeroed();
+    for seq in 1..=3 {
+        h.seq = seq;
+        writer.publish(&h).expect("the new session publishes");
+        assert_eq!(reader.take().unwrap().unwrap().head.seq, seq);
+    }
+}
+
+/// Issue 36, item 5: a free and a reload restore every protocol in the blocks the row owns
+/// (`owner = "client"` on the layout's blocks rows).
+#[test]
+fn a_free_and_a_reload_restore_the_rows_queue_mailbox_and_draw_lists() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let host = bridge.client_host();
+    let client = bridge.claim_client(1).unwrap();
+    client.activate();
+    leave_a_session_behind(&bridge);
+    assert_eq!(host.free(1), Some(ClientState::ACTIVE));
+    find_row_one_restored(&bridge);
+    leave_a_session_behind(&bridge);
+    assert_eq!(host.reload(), Vec::<usize>::new());
+    // The host's reload left its own handle's tables where they were; a client attaches again.
+    find_row_one_restored(&attach(&buf));
+}
+
 #[test]
 fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     let buf = image(&[]);

@@ -232,6 +232,7 @@ error_classes! {
     layout_row_past_table => 1,
     layout_overlaps_unknown => 1,
     layout_blocks_missing_stride => 1,
+    layout_owner_not_session => 1,
     layout_blocks_stride_misaligned => 1,
     layout_blocks_cycle => 1,
     layout_root_without_handshake => 1,

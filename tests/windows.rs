@@ -93,7 +93,10 @@ fn wine(dir: &Path, exe: &Path, args: &[&str]) -> (i32, String, String) {
         let silent = out.stdout.is_empty() && out.stderr.is_empty();
         if code != 0 && silent && tries < 2 {
             tries += 1;
-            eprintln!("{} {args:?} exited {code} printing nothing: run again", exe.display());
+            eprintln!(
+                "{} {args:?} exited {code} printing nothing: run again",
+                exe.display()
+            );
             continue;
         }
         return (

@@ -30,7 +30,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let layout = layout::compute_layout(&abi)?;
     let access = access::lower_access(&raw, src, &abi, &layout)?;
     let protocols = access::lower_protocols(&raw, src, &abi, &layout, &access)?;
-    let attach = attach::lower_attach(&raw, src, &abi, &layout, &access)?;
+    let attach = attach::lower_attach(&raw, src, &abi, &layout, &access, &protocols)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     Ok(Schema {
         abi,

@@ -104,6 +104,7 @@ mod raw;
 #[cfg(feature = "recording")]
 pub mod recording;
 mod region;
+pub mod restore;
 mod seqlock;
 mod shared_buf;
 pub mod triple_buffer;

@@ -9,6 +9,7 @@ mod file_indexed;
 mod geometry;
 mod handshake;
 mod links;
+mod owners;
 mod row;
 mod table;
 
@@ -18,6 +19,7 @@ use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span, string_span};
 use crate::ir::access::Access;
 use crate::ir::attach::Attach;
+use crate::ir::protocol::Protocol;
 use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem, Prim};
 use crate::layout::Layout;
@@ -30,6 +32,7 @@ pub fn lower_attach(
     abi: &Abi,
     layout: &Layout,
     access: &Access,
+    protocols: &[Protocol],
 ) -> Result<Attach, SchemaErrors> {
     let mut cx = LowerAttach {
         src,
@@ -61,6 +64,7 @@ pub fn lower_attach(
     cx.shorten_extensible_rows(&mut attach);
     cx.find_root(raw, &mut attach);
     cx.check_handle_names(raw);
+    cx.link_owners(raw, protocols, &mut attach);
     cx.errors.propagate()?;
     cx.lower_geometry(raw, &mut attach);
     cx.errors.propagate()?;

@@ -191,6 +191,7 @@ impl LowerAttach<'_> {
             overlaps: Vec::new(),
             need: None,
             follows: Follows::default(),
+            owner: None,
         })
     }
 

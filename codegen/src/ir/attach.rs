@@ -128,6 +128,9 @@ pub struct Row {
     pub need: Option<Need>,
     /// The geometry that sizes a ring's slots or the stride between blocks.
     pub follows: Follows,
+    /// A blocks row's owner: the session (by index into the schema's protocols) whose row i
+    /// owns block i.
+    pub owner: Option<usize>,
 }
 
 /// What a region holds.

@@ -4,7 +4,7 @@
 //! One folder per language (`c/`, `python/`, `rust/`, `markdown/`), each importing only
 //! its own parts and the shared helpers of this folder: `common.rs` (the generated-file
 //! line, doc cleanup, render errors), `text.rs` (templates), `protocols.rs`,
-//! `live_plan.rs`, `jobs.rs` and `user_template.rs`, none of which imports a language.
+//! `live_plan.rs`, `session_plan.rs`, `jobs.rs` and `user_template.rs`, none of which imports a language.
 //! This file picks the targets and runs them.
 
 #[cfg(feature = "text")]
@@ -21,6 +21,7 @@ pub mod protocols;
 pub mod python;
 pub mod recording_plan;
 pub mod rust;
+pub mod session_plan;
 #[cfg(feature = "text")]
 pub mod text;
 #[cfg(feature = "text")]

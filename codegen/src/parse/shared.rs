@@ -51,6 +51,10 @@ pub struct RawRow {
     pub blocks: Option<Spanned<String>>,
     #[serde(default)]
     pub stride: Option<Spanned<RawValue>>,
+    /// With `blocks`: the `[[session]]` whose row i owns block i, so that a free, a reload or
+    /// a re-layout restores the protocols in it.
+    #[serde(default)]
+    pub owner: Option<Spanned<String>>,
     /// Other rows this region may overlap.
     #[serde(default)]
     pub overlaps: Option<Spanned<Vec<Spanned<String>>>>,

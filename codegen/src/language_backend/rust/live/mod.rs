@@ -16,6 +16,7 @@ mod protocols;
 mod ring;
 mod seqlock;
 mod session;
+mod session_restore;
 mod tokens;
 
 use crate::language_backend::rust::docs::doc_lit;

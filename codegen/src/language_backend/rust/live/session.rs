@@ -8,11 +8,13 @@ use crate::language_backend::rust::docs::{doc_lit, escaped};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::session_restore::{HostParts, host_parts};
 use super::tokens::{lit, offset, value_type};
 use crate::ir::Elem;
 use crate::ir::attach::LayoutTable;
 use crate::ir::protocol::{Protocol, ProtocolKind, Session};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::language_backend::session_plan::owned_blocks;
 use crate::schema::Schema;
 
 /// Whether the session's rows, host generation, host state and pad owners are all fields of
@@ -46,17 +48,29 @@ fn raw(schema: &Schema, s: usize, f: usize) -> TokenStream {
 
 /// Every session's types.
 pub(super) fn expand_sessions(schema: &Schema) -> TokenStream {
-    let items = schema.protocols.iter().map(|p| match &p.kind {
-        ProtocolKind::Session(s) => expand_session(schema, p, s),
-        _ => TokenStream::new(),
-    });
+    let items = schema
+        .protocols
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match &p.kind {
+            ProtocolKind::Session(s) => expand_session(schema, i, p, s),
+            _ => TokenStream::new(),
+        });
     quote!(#(#items)*)
 }
 
-fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
+fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> TokenStream {
     if !one_header(s) {
         return TokenStream::new();
     }
+    let header_ty = type_ident(&schema.abi.structs[s.table.struct_index].name);
+    let HostParts {
+        fields: host_fields,
+        derive: host_derive,
+        new: host_new,
+        call: restore_call,
+        restore: restore_fn,
+    } = host_parts(schema, index, &quote!(#header_ty));
     let name = type_ident(&p.name);
     let (host, standing, refused) = (
         format_ident!("{}Host", name),
@@ -229,9 +243,9 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
         }
 
         #[doc = #hdoc]
-        #[derive(Clone, Copy)]
+        #host_derive
         pub struct #host<'a> {
-            header: #header<'a>,
+            #host_fields
         }
 
         impl #name<'_> {
@@ -362,10 +376,7 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
         }
 
         impl<'a> #host<'a> {
-            /// The host's side of the rows in `header`.
-            pub fn new(header: #header<'a>) -> Self {
-                Self { header }
-            }
+            #host_new
 
             /// Frees row `index` and restores what it owned, whatever its client does: the row
             /// is retired first (its state becomes closing, a swap: its client sees it gone and
@@ -377,6 +388,7 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
                 let row = self.header.#table(index)?;
                 let old = ::abi_runtime::claim::retire(row.region(), #name::SPEC);
                 #release_pads
+                #restore_call
                 ::abi_runtime::claim::free(row.region(), #name::SPEC);
                 Some(#wrap_old)
             }
@@ -405,6 +417,8 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
                     row.#state_get() #state_raw == #active && now_ns.saturating_sub(row.#beat()) > #hung_ns
                 })
             }
+
+            #restore_fn
         }
     }
 }
@@ -413,13 +427,23 @@ fn expand_session(schema: &Schema, p: &Protocol, s: &Session) -> TokenStream {
 /// `claim_first_<name>()` and `<name>_host()`.
 pub(super) fn handle_accessors(schema: &Schema, l: &LayoutTable) -> TokenStream {
     let mut out = TokenStream::new();
-    for p in &schema.protocols {
+    for (index, p) in schema.protocols.iter().enumerate() {
         let ProtocolKind::Session(s) = &p.kind else {
             continue;
         };
         if s.table.struct_index != l.header || !one_header(s) {
             continue;
         }
+        // A host that restores owned blocks is made from the handle of the layout that
+        // holds them.
+        let owner = owned_blocks(schema, index)
+            .first()
+            .map(|o| schema.attach.layouts[o.layout].name == l.name);
+        let make_host = match owner {
+            None => quote!(new(self.header())),
+            Some(true) => quote!(new(self.clone())),
+            Some(false) => continue,
+        };
         let name = type_ident(&p.name);
         let host = format_ident!("{}Host", name);
         let refused = format_ident!("{}Refused", name);
@@ -466,7 +490,7 @@ pub(super) fn handle_accessors(schema: &Schema, l: &LayoutTable) -> TokenStream 
             }
             #[doc = #hdoc]
             pub fn #host_fn(&self) -> #host<'a> {
-                #host::new(self.header())
+                #host::#make_host
             }
         });
     }

@@ -1,0 +1,96 @@
+//! Which session owns a blocks row: `owner = "client"` says that row i of session `client`
+//! owns block i, so the host's free, reload and re-layout restore the protocols in it. The
+//! blocks must be as many as the session's rows, in the layout whose header holds them.
+
+use super::LowerAttach;
+use crate::ir::attach::{Attach, Holds};
+use crate::ir::protocol::{Protocol, ProtocolKind};
+use crate::parse::RawSchema;
+
+impl LowerAttach<'_> {
+    pub(super) fn link_owners(
+        &mut self,
+        raw: &RawSchema,
+        protocols: &[Protocol],
+        attach: &mut Attach,
+    ) {
+        for (li, l) in raw.layouts.iter().enumerate() {
+            for (ri, r) in l.get_ref().rows.get_ref().iter().enumerate() {
+                let Some(owner) = &r.get_ref().owner else {
+                    continue;
+                };
+                let what = format!(
+                    "layout `{}`, row `{}`",
+                    l.get_ref().name.get_ref(),
+                    r.get_ref().name.get_ref()
+                );
+                let found = protocols.iter().position(|p| p.name == *owner.get_ref());
+                let session = found.and_then(|i| match &protocols[i].kind {
+                    ProtocolKind::Session(s) => Some((i, s)),
+                    _ => None,
+                });
+                let Some((index, session)) = session else {
+                    let help = Self::suggest(
+                        owner.get_ref(),
+                        protocols.iter().filter_map(|p| match p.kind {
+                            ProtocolKind::Session(_) => Some(p.name.as_str()),
+                            _ => None,
+                        }),
+                        "name a `[[session]]` of this schema",
+                    );
+                    self.errors.error_help(
+                        &self.inner(owner),
+                        format!("{what}: `owner` `{}` is not a session", owner.get_ref()),
+                        help,
+                    );
+                    continue;
+                };
+                let Some(layout) = attach.layouts.get_mut(li) else {
+                    continue;
+                };
+                let header = layout.header;
+                let Some(row) = layout.rows.get_mut(ri) else {
+                    continue;
+                };
+                let Holds::Blocks { count, .. } = row.holds else {
+                    self.errors.error_help(
+                        &self.inner(owner),
+                        format!("{what}: `owner` is for a `blocks` row"),
+                        "remove `owner`, or make the row `blocks = \"...\"` with `count` and `stride`",
+                    );
+                    continue;
+                };
+                let table = &self.abi.structs[session.table.struct_index];
+                let rows = table.fields[session.table.field]
+                    .ty
+                    .len
+                    .map_or(0, |n| n.count);
+                if count != rows {
+                    self.errors.error_help(
+                        &self.inner(owner),
+                        format!(
+                            "{what}: {count} blocks, but session `{}` has {rows} rows",
+                            owner.get_ref()
+                        ),
+                        "row i owns block i: give the row as many blocks as the session's table has rows",
+                    );
+                    continue;
+                }
+                if session.table.struct_index != header {
+                    self.errors.error_help(
+                        &self.inner(owner),
+                        format!(
+                            "{what}: session `{}` keeps its rows in `{}`, not in this layout's header `{}`",
+                            owner.get_ref(),
+                            table.name,
+                            self.abi.structs[header].name
+                        ),
+                        "name the session whose table is in the same header as this row's table",
+                    );
+                    continue;
+                }
+                row.owner = Some(index);
+            }
+        }
+    }
+}

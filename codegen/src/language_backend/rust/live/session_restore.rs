@@ -1,0 +1,104 @@
+//! The Rust host's restores of the blocks a session's rows own (`session_plan`): the
+//! `<Name>Host` then holds the attached handle, and its `free` calls `restore`, which reaches
+//! each owned block without the handle's liveness check (the host's own reload and exit
+//! change what that check looks at, not where the tables are) and calls `abi_runtime::restore`
+//! for each region the plan names.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::tokens::lit;
+use crate::language_backend::rust::names::type_ident;
+use crate::language_backend::session_plan::{OwnedBlocks, Restore, owned_blocks};
+use crate::schema::Schema;
+
+/// The host type's fields, constructor and `restore` for session `session` (an index into
+/// the schema's protocols), given the header type: `(fields, derive, new, restore call, restore fn)`.
+pub(super) struct HostParts {
+    pub fields: TokenStream,
+    pub derive: TokenStream,
+    pub new: TokenStream,
+    pub call: TokenStream,
+    pub restore: TokenStream,
+}
+
+pub(super) fn host_parts(schema: &Schema, session: usize, header: &TokenStream) -> HostParts {
+    let owned = owned_blocks(schema, session);
+    let Some(first) = owned.first() else {
+        return HostParts {
+            fields: quote!(header: #header<'a>,),
+            derive: quote!(#[derive(Clone, Copy)]),
+            new: quote! {
+                /// The host's side of the rows in `header`.
+                pub fn new(header: #header<'a>) -> Self {
+                    Self { header }
+                }
+            },
+            call: TokenStream::new(),
+            restore: TokenStream::new(),
+        };
+    };
+    let handle = type_ident(&schema.attach.layouts[first.layout].name);
+    let blocks = owned.iter().map(|o| restore_blocks(schema, o));
+    HostParts {
+        fields: quote!(header: #header<'a>, handle: #handle<'a>,),
+        derive: quote!(#[derive(Clone)]),
+        new: quote! {
+            /// The host's side of the rows in `handle`'s header, and of the blocks they own.
+            pub fn new(handle: #handle<'a>) -> Self {
+                Self { header: handle.header(), handle }
+            }
+        },
+        call: quote!(self.restore(index);),
+        restore: quote! {
+            /// Puts back what row `index` owned in its blocks, as a new image has it: each
+            /// queue emptied, each mailbox with no request waiting, each exchange at its
+            /// initial state (`abi_runtime::restore`). A block that is absent or fails its
+            /// checks is left alone.
+            fn restore(&self, index: usize) {
+                let h = &self.handle;
+                #(#blocks)*
+            }
+        },
+    }
+}
+
+fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
+    let l = &schema.attach.layouts[o.layout];
+    let table = format_ident!("{}_TABLE", l.name.to_uppercase());
+    let at = lit(o.row as u64);
+    let block = type_ident(&schema.attach.layouts[o.block_layout].name);
+    let rows = &schema.attach.layouts[o.block_layout].rows;
+    let regions = o.regions.iter().map(|r| {
+        let region = format_ident!("{}_region", rows[r.row].name);
+        let p = type_ident(&schema.protocols[r.protocol].name);
+        let call = match r.restore {
+            Restore::Queue => {
+                let t = format_ident!("{p}Writer");
+                quote!(::abi_runtime::restore::queue(r, #t::SPEC))
+            }
+            Restore::Mailbox => {
+                let t = format_ident!("{p}Client");
+                quote!(::abi_runtime::restore::mailbox(r, #t::SPEC))
+            }
+            Restore::Exchange { .. } => {
+                let t = format_ident!("{p}Writer");
+                quote!(::abi_runtime::restore::exchange(r, #t::SPEC))
+            }
+        };
+        quote! {
+            if let Some(r) = block.#region() {
+                #call;
+            }
+        }
+    });
+    if o.regions.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        if let Ok(Some(table)) = ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, #at, index) {
+            let block = #block { region: h.region, producer: h.producer, table };
+            #(#regions)*
+        }
+    }
+}
