@@ -292,7 +292,7 @@ fn host(
             break Err(format!("log ring: entry {pushed} got seq {seq}"));
         }
         pushed += 1;
-        lifecycle(&bridge, &sessions, &mut clients, &mut lives);
+        lifecycle(&bridge, &sessions, &mut clients, &mut lives)?;
         if all_exited {
             break Ok(());
         }
@@ -381,12 +381,12 @@ fn take_draw(c: &mut Client<'_>) -> Result<(), String> {
 /// Every ~20 ms for each active row that the last action on it is over for (active with a
 /// new generation): alternately a disconnect (the row freed) or a reload (a new host
 /// generation, every row freed). Rows that say goodbye are freed.
-fn lifecycle(
-    bridge: &Bridge<'_>,
+fn lifecycle<'a>(
+    bridge: &Bridge<'a>,
     sessions: &live::ClientHost<'_>,
-    clients: &mut [Client<'_>],
+    clients: &mut [Client<'a>],
     lives: &mut [RowLife],
-) {
+) -> Result<(), String> {
     let header = bridge.header();
     let now = Instant::now();
     for k in 0..clients.len() {
@@ -396,7 +396,10 @@ fn lifecycle(
         };
         let state = row.state();
         if state == ClientState::CLOSING {
+            // A free puts the draw exchange back at its start: the newest list first.
+            take_draw(&mut clients[k])?;
             sessions.free(index);
+            new_draw_reader(bridge, &mut clients[k]);
             continue;
         }
         let life = &mut lives[index];
@@ -415,18 +418,44 @@ fn lifecycle(
             let before: Vec<u32> = (0..bridge_abi::MAX_CLIENTS)
                 .map(|i| header.clients(i).map_or(0, |r| r.generation()))
                 .collect();
+            let before_states: Vec<ClientState> = (0..bridge_abi::MAX_CLIENTS)
+                .map(|i| header.clients(i).map_or(ClientState::FREE, |r| r.state()))
+                .collect();
+            for c in clients.iter_mut() {
+                if before_states[c.row] != ClientState::FREE {
+                    take_draw(c)?;
+                }
+            }
             for freed in sessions.reload() {
                 lives[freed].acted_generation = Some(before[freed]);
                 if let Some(c) = clients.iter_mut().find(|c| c.row == freed) {
                     c.seen.reloads += 1;
                 }
             }
-            return;
+            // The reload restored every row that was not free.
+            for c in clients.iter_mut() {
+                if before_states[c.row] != ClientState::FREE {
+                    new_draw_reader(bridge, c);
+                }
+            }
+            return Ok(());
         }
+        take_draw(&mut clients[k])?;
         if sessions.free(index) == Some(ClientState::ACTIVE) {
             life.acted_generation = Some(generation);
             clients[k].seen.disconnects += 1;
+            new_draw_reader(bridge, &mut clients[k]);
         }
+    }
+    Ok(())
+}
+
+/// A free put the row's draw exchange back at its start: the host takes a new reader. The
+/// handle is the host's own (from produce), so its reloads do not take its blocks away.
+fn new_draw_reader<'a>(bridge: &Bridge<'a>, c: &mut Client<'a>) {
+    let reader = bridge.bot_blocks(c.row).ok().flatten();
+    if let Some(r) = reader.and_then(|b| b.draw_reader().ok().flatten()) {
+        c.draw = r;
     }
 }
 

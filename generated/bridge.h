@@ -3439,6 +3439,10 @@ static inline void ibf_live_fence_acquire_(void) {
 static inline void ibf_live_fence_release_(void) {
     __atomic_thread_fence(__ATOMIC_RELEASE);
 }
+/* A full fence: a store before it and a load after it are never reordered (Dekker). */
+static inline void ibf_live_fence_seq_cst_(void) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 static inline void ibf_live_spin_(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -3463,11 +3467,14 @@ static inline void ibf_live_yield_(void) {
 /* ARM64: a plain load or store is relaxed; a full barrier after a load makes it acquire,
  * and before a store makes it release. */
 #define IBF_LIVE_BARRIER_() __dmb(_ARM64_BARRIER_ISH)
+#define IBF_LIVE_FULL_FENCE_() __dmb(_ARM64_BARRIER_ISH)
 #define IBF_LIVE_SPIN_() __yield()
 #elif defined(_M_X64) && !defined(_M_ARM64EC)
 /* x64: loads are acquire and stores release in hardware; only the compiler must not move
  * accesses across them. */
 #define IBF_LIVE_BARRIER_() _ReadWriteBarrier()
+/* x64 keeps a store in its store buffer while a later load runs: a full fence is mfence. */
+#define IBF_LIVE_FULL_FENCE_() (_ReadWriteBarrier(), _mm_mfence(), _ReadWriteBarrier())
 #define IBF_LIVE_SPIN_() _mm_pause()
 #else
 #error "the live access helpers support MSVC on x64 and ARM64 only"
@@ -3599,6 +3606,9 @@ static inline void ibf_live_fence_acquire_(void) {
 }
 static inline void ibf_live_fence_release_(void) {
     IBF_LIVE_BARRIER_();
+}
+static inline void ibf_live_fence_seq_cst_(void) {
+    IBF_LIVE_FULL_FENCE_();
 }
 static inline void ibf_live_spin_(void) {
     IBF_LIVE_SPIN_();
@@ -6251,14 +6261,32 @@ static inline int ibf_client_heartbeat(void *region, size_t len, const ibf_clien
     return standing;
 }
 
-/** Stores the waiting flag (release): 1 before sleeping on the tick event, 0 after. */
+/** Stores the waiting flag (release), then a full (seq_cst) fence: 1 before sleeping on the
+ * tick event, 0 after. After storing 1, load what the host publishes (the snapshot's seq) and
+ * sleep only when it is not new: the fence keeps that load after the store, and the host's
+ * ibf_client_host_waiting keeps its own load after its publication, so one of the two
+ * always sees the other (a store-then-load handshake on each side: Dekker's pattern, which
+ * release and acquire alone do not order). */
 static inline int ibf_client_set_waiting(void *region, size_t len, const ibf_client_session *c, uint32_t waiting) {
     unsigned char *row = ibf_client_row_(region, len, c->row);
     if (row == NULL) {
         return IBF_SESSION_ROW;
     }
     ibf_live_store_release_u32_(row + 36, waiting);
+    ibf_live_fence_seq_cst_();
     return IBF_OK;
+}
+
+/** The host's side of the waiting handshake: after it published (stored the snapshot's seq),
+ * a full (seq_cst) fence, then row `row`'s waiting flag (acquire): true when its client sleeps
+ * on the tick event and must be woken. False for a row past the table. */
+static inline bool ibf_client_host_waiting(const void *region, size_t len, uint32_t row) {
+    const unsigned char *at = ibf_client_row_(region, len, row);
+    if (at == NULL) {
+        return false;
+    }
+    ibf_live_fence_seq_cst_();
+    return ibf_live_load_acquire_u32_(at + 36) == 1U;
 }
 
 /** Says goodbye: the row's state becomes closing (release), for the host to free it, only
@@ -6347,60 +6375,41 @@ static inline void ibf_client_release_row_(unsigned char *at) {
     ibf_live_store_release_u64_(at + 0, ibf_client_join_(0U, ibf_client_generation_of_(word)));
 }
 
-/**
- * The host's side: frees row `row` and restores what it owned, whatever its client does: the
- * row is retired first (its state becomes closing: its client sees it gone, and no client can
- * claim it meanwhile), the pads it bound are let go, then its state becomes free
- * (release), so the next claim finds everything restored. *was (may be NULL) is the state it
- * had (free: nothing was done; closing: its client had said goodbye). IBF_OK or
- * IBF_SESSION_ROW.
- */
-static inline int ibf_client_free(void *region, size_t len, uint32_t row, uint32_t *was) {
+/* The host's side, first half of a free: retires row `row` (its state becomes closing: its
+ * client sees it gone, and no client can claim it meanwhile) and lets go of the pads it bound;
+ * *old is the state it had. IBF_OK or IBF_SESSION_ROW. */
+static inline int ibf_client_free_begin_(void *region, size_t len, uint32_t row, uint32_t *old) {
     unsigned char *at = ibf_client_row_(region, len, row);
-    uint32_t old;
     if (at == NULL) {
         return IBF_SESSION_ROW;
     }
-    old = ibf_client_retire_(at);
-    if (old != 0U && len >= 168U) {
+    *old = ibf_client_retire_(at);
+    if (*old != 0U && len >= 168U) {
         uint32_t pad;
         uint64_t found;
         for (pad = 0; pad < 4U; pad++) {
             (void)ibf_client_swap_pad_((unsigned char *)region, pad, row, 255U, &found);
         }
     }
-    ibf_client_release_row_(at);
-    if (was != NULL) {
-        *was = old;
-    }
     return IBF_OK;
 }
 
-/**
- * The host's reload: changes the host's generation (acquire-release) first, then frees every
- * row as _free does (after it), so that a client that claims a row a free made sees the new
- * generation.
- * *host_generation (may be NULL) is the new generation; was (may be NULL, else 8 states)
- * the state each row had. IBF_OK or IBF_SESSION_ROW.
- */
-static inline int ibf_client_reload(void *region, size_t len, uint32_t *host_generation, uint32_t *was) {
-    unsigned char *base = (unsigned char *)region;
-    uint32_t row;
-    uint32_t generation;
+/* The host's side, last half of a free: the retired row `row` becomes free (release), so the
+ * next claim finds everything restored. */
+static inline void ibf_client_free_end_(void *region, size_t len, uint32_t row) {
+    unsigned char *at = ibf_client_row_(region, len, row);
+    if (at != NULL) {
+        ibf_client_release_row_(at);
+    }
+}
+
+/* The host's side of a reload, first: adds 1 to the host's generation (acquire-release);
+ * *generation is the new one. IBF_OK or IBF_SESSION_ROW. */
+static inline int ibf_client_next_generation_(void *region, size_t len, uint32_t *generation) {
     if (ibf_client_row_(region, len, 0U) == NULL) {
         return IBF_SESSION_ROW;
     }
-    generation = ibf_live_fetch_add_u32_(base + 20, 1U) + 1U;
-    for (row = 0; row < 8U; row++) {
-        uint32_t old = 0U;
-        (void)ibf_client_free(region, len, row, &old);
-        if (was != NULL) {
-            was[row] = old;
-        }
-    }
-    if (host_generation != NULL) {
-        *host_generation = generation;
-    }
+    *generation = ibf_live_fetch_add_u32_((unsigned char *)region + 20, 1U) + 1U;
     return IBF_OK;
 }
 
@@ -8015,6 +8024,90 @@ static inline int ibf_snapshot_has_spawn_markers(const ibf_record_info *info) {
 /** Whether the `snapshot` read with `info` has `spawn_marker_count` (since ABI 0.9): 1 or 0. */
 static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *info) {
     return ibf_record_has_(&ibf_snapshot_added_[5], info);
+}
+
+/**
+ * The host's side of session `client` over its attached image: frees row `row` and restores
+ * what it owned, whatever its client does. The row is retired first (its state becomes
+ * closing: its client sees it gone, and no client can claim it meanwhile) and the pads it
+ * bound are let go; then each protocol of the blocks the row owns that would refuse the next
+ * client is put back as a new image has it (a row that was free is left as it is):
+ *   - client_blocks_mailbox: a waiting request is answered with status 0 and no text;
+ *   - bot_blocks_draw: the state becomes 1, the initial one;
+ * and then its state becomes free (release), so the next claim finds everything restored.
+ * Queues keep their entries for the host to drain. A block whose check failed (or was never
+ * made: attach the host's own image with ibf_attach_all) is left alone. The host takes a
+ * new reader of each exchange for the row, once the row is active again.
+ * *was (may be NULL) is the state the row had (free: nothing was done; closing: its client
+ * had said goodbye). IBF_OK or IBF_SESSION_ROW.
+ */
+static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, uint32_t *was) {
+    unsigned char *header = (unsigned char *)(void *)ibf_attached_header(a);
+    size_t len = (size_t)ibf_attached_header_size(a);
+    uint32_t old = 0U;
+    int rc;
+    if (header == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    rc = ibf_client_free_begin_(header, len, row, &old);
+    if (rc != IBF_OK) {
+        return rc;
+    }
+    if (old != 0U) {
+        unsigned char *at = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(a, row);
+        if (at != NULL && ibf_attached_client_blocks_mailbox_size(a, row) >= 24U) {
+            uint32_t request = ibf_live_load_acquire_u32_(at + 0U);
+            if (ibf_live_load_acquire_u32_(at + 8U) != request) {
+                ibf_live_store_relaxed_u32_(at + 12U, 0U);
+                ibf_live_store_relaxed_u32_(at + 16U, 0U);
+                ibf_live_store_relaxed_u32_(at + 20U, 0U);
+                ibf_live_store_release_u32_(at + 8U, request);
+            }
+        }
+    }
+    if (old != 0U) {
+        unsigned char *at = (unsigned char *)(void *)ibf_attached_bot_blocks_draw(a, row);
+        if (at != NULL && ibf_attached_bot_blocks_draw_size(a, row) >= 4U) {
+            ibf_live_store_release_u32_(at + 0U, 1U);
+        }
+    }
+    ibf_client_free_end_(header, len, row);
+    if (was != NULL) {
+        *was = old;
+    }
+    return IBF_OK;
+}
+
+/**
+ * The host's reload over its attached image: changes the host's generation (acquire-release)
+ * first, then frees every row as ibf_attached_client_free does (after it), so that a client
+ * that claims a row a free made sees the new generation. A reload moves no table: the regions
+ * the handle's accessors give stay where they were. *host_generation (may be NULL) is the new generation; was (may be
+ * NULL, else 8 states) the state each row had. IBF_OK or IBF_SESSION_ROW.
+ */
+static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *host_generation, uint32_t *was) {
+    unsigned char *header = (unsigned char *)(void *)ibf_attached_header(a);
+    uint32_t row;
+    uint32_t generation;
+    int rc;
+    if (header == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    rc = ibf_client_next_generation_(header, (size_t)ibf_attached_header_size(a), &generation);
+    if (rc != IBF_OK) {
+        return rc;
+    }
+    for (row = 0; row < 8U; row++) {
+        uint32_t old = 0U;
+        (void)ibf_attached_client_free(a, row, &old);
+        if (was != NULL) {
+            was[row] = old;
+        }
+    }
+    if (host_generation != NULL) {
+        *host_generation = generation;
+    }
+    return IBF_OK;
 }
 
 #ifdef __cplusplus

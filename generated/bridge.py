@@ -3989,7 +3989,7 @@ class SeqlockContendedError(RuntimeError):
     the middle of a write and left the counter odd."""
 
 
-_RELAXED, _ACQUIRE, _RELEASE, _ACQ_REL = 0, 2, 3, 4
+_RELAXED, _ACQUIRE, _RELEASE, _ACQ_REL, _SEQ_CST = 0, 2, 3, 4, 5
 _word_formats = {1: "<B", 2: "<H", 4: "<I", 8: "<Q"}
 _default_tries = 10000
 _spins = 16
@@ -4171,6 +4171,11 @@ class _Mem:
         self.view.release()
 
 
+# A private 8-aligned word whose locked read-modify-write is the fence _fence_seq_cst makes
+# when libatomic has no atomic_thread_fence.
+_FENCE_WORD = _Mem((ctypes.c_uint64 * 1)())
+
+
 def _signed(value, width):
     bits = 8 * width
     return value - (1 << bits) if value >> (bits - 1) else value
@@ -4250,6 +4255,19 @@ def _fetch_add(mem, offset, width, value):
         with _word_view(backend, mem, offset, width) as word:
             return word.fetch_add(value)
     return backend.lib.fetch_add[width](mem.address + offset, value, _ACQ_REL)
+
+
+def _fence_seq_cst():
+    """A full fence between a store and a later load (Dekker's pattern, which x86 reorders
+    too): libatomic's atomic_thread_fence(seq_cst), else a locked read-modify-write of a
+    private word (the atomics package), which x86 makes a full barrier. With neither (a weak
+    CPU refuses live access then; set_atomics_backend(None) on x86) nothing orders them, and
+    a waiter's sleep must be bounded."""
+    backend = _backend()
+    if backend.fence is not None:
+        backend.fence(_SEQ_CST)
+    elif backend.package is not None:
+        _fetch_add(_FENCE_WORD, 0, 8, 1)
 
 
 def _on_word(buf, offset, width, operation, *args):
@@ -6472,6 +6490,19 @@ class _Mailbox:
         v._store(self._RESPONSE_SEQ, 4, request, _RELEASE)
         return request
 
+    def restore(self):
+        """The server's side of a free of the row that owns the mailbox: a request that waits is
+        answered with status 0 and no text (the status and lengths, then response_seq = the
+        request, release), so that the next client's first request is not refused as busy and
+        a client still polling learns its request was never served."""
+        v = self._view
+        request = v._load(self._REQUEST_SEQ, 4)
+        if v._load(self._RESPONSE_SEQ, 4) == request:
+            return
+        for at in (self._STATUS, self._RESPONSE_LEN, self._RESPONSE_TOTAL):
+            v._store(at, 4, 0, _RELAXED)
+        v._store(self._RESPONSE_SEQ, 4, request, _RELEASE)
+
 
 class MailboxResponse:
     """An answer of `mailbox`: status (a CommandStatus), text (bytes, as much as the
@@ -6911,8 +6942,14 @@ class _Session:
         _store(self._mem, self._row._base + self._HEARTBEAT, 8, time.monotonic_ns() if now_ns is None else now_ns)
 
     def set_waiting(self, waiting):
-        """Stores whether the client sleeps on its tick event (release)."""
+        """Stores whether the client sleeps on its tick event (release), then a full fence.
+        After set_waiting(True), load what the host publishes and sleep only when it is not
+        new: the fence keeps that load after the store, and the host's host_waiting() keeps
+        its load after its publication, so one side always sees the other (Dekker's
+        store-then-load pattern, which release and acquire alone do not order). Bound the
+        sleep all the same: without libatomic's fence or the atomics package there is no fence."""
         _store(self._mem, self._row._base + self._WAITING, 4, 1 if waiting else 0)
+        _fence_seq_cst()
 
     def standing(self):
         """Whether the row is still this client's. The row's state and generation are loaded
@@ -6980,31 +7017,66 @@ class _Session:
         return cls._STATE_CLASS(state), generation
 
     @classmethod
-    def free(cls, header, index):
+    def _host(cls, host):
+        """(the header view, the attached handle or None) of what free() and reload() take: the
+        header view, or, for a session whose rows own blocks, the attached handle (the host's
+        own), whose blocks they restore."""
+        if not cls._OWNED:
+            return host, None
+        if not isinstance(host, _AttachHandle):
+            raise TypeError(
+                "%s's rows own blocks: free() and reload() take the attached handle (attach() or "
+                "produce()), not %s" % (cls.__name__, type(host).__name__)
+            )
+        return host.header(), host
+
+    @classmethod
+    def free(cls, host, index):
         """The host's side: frees row index and restores what it owned, whatever its client
         does: the row is retired first (its state becomes closing: its client sees it gone and
-        no client can claim it meanwhile), the pads it bound are let go, then its state
-        becomes free (release). Returns the state it had, an int (free: nothing was done). The client
-        notices at its next standing()."""
+        no client can claim it meanwhile), the pads it bound are let go, each protocol of the
+        blocks the row owns that would refuse the next client is put back as a new image has it
+        (a mailbox's waiting request answered with status 0 and no text, an exchange at its
+        initial state; queues keep their entries for the host to drain), then its state becomes
+        free (release). host is the header view, or the attached handle when the rows own blocks.
+        Returns the state it had, an int (free: nothing was done). The client notices at its
+        next standing(); the host takes a new reader of each exchange for the row."""
+        header, handle = cls._host(host)
         base = cls._row_base(header, index)
         mem = header._mem
         old = cls._retire(mem, base)
         if old != cls._FREE and cls._BIND is not None:
             for pad in range(cls._BIND[1]):
                 cls._bind(header, pad, index, cls._UNBOUND)
+        if handle is not None and old != cls._FREE:
+            cls._restore(handle, index)
         cls._release_row(mem, base)
         return old
 
     @classmethod
-    def reload(cls, header):
+    def reload(cls, host):
         """The host's side of a reload: adds 1 to host_generation first (acquire-release), then
         frees every row as free() does (after it, so a client that claims a row a free made
         sees the new generation). Returns the new host_generation."""
+        header, _handle = cls._host(host)
         _protocol_view(cls, header)
         generation = (_fetch_add(header._mem, header._base + cls._HOST_GENERATION, 4, 1) + 1) & 0xFFFFFFFF
         for index in range(cls.ROWS):
-            cls.free(header, index)
+            cls.free(host, index)
         return generation
+
+    @classmethod
+    def _restore(cls, handle, index):
+        """Puts back what row index owned in the blocks it owns (none here)."""
+
+    @classmethod
+    def host_waiting(cls, header, index):
+        """The host's side of the waiting handshake: after it published (stored what the
+        client loads), a full fence, then row index's waiting flag (acquire): True when its
+        client sleeps and must be woken."""
+        base = cls._row_base(header, index)
+        _fence_seq_cst()
+        return _load(header._mem, base + cls._WAITING, 4) == 1
 
     @classmethod
     def hung(cls, header, index, now_ns=None):
@@ -7049,6 +7121,29 @@ class Client(_Session):
     _EXITING = 2
     _BIND = (164, 4, 4)
     _UNBOUND = 255
+    _OWNED = True
+
+    @classmethod
+    def _restore(cls, handle, index):
+        """Puts back what row index owned in the blocks it owns: each mailbox's waiting request
+        answered, each exchange at its initial state. A block or region that is absent or
+        fails its checks is left alone."""
+        block = _attach_owned_block(handle, 2, index)
+        if block is not None:
+            view = block._view(2, LiveMailboxHeader)
+            if view is not None:
+                try:
+                    Mailbox(view).restore()
+                except ProtocolError:
+                    pass
+        block = _attach_owned_block(handle, 4, index)
+        if block is not None:
+            view = block._view(0, LiveDrawHeader)
+            if view is not None:
+                try:
+                    Draw(view).reset_state()
+                except ProtocolError:
+                    pass
 
 
 
@@ -7287,11 +7382,23 @@ def _attach_followed(value, pos, values):
     return values[pos]
 
 
-def _attach_check_block(handle, pos, index):
+def _attach_owned_block(handle, pos, index):
+    """Block index of row pos for the host's own free and reload (the session's restores):
+    not looked at for liveness (the host's reload moves no table), None when absent, out of
+    range or failing a check (a broken block is left alone)."""
+    try:
+        return _attach_check_block(handle, pos, index, live=False)
+    except AttachError:
+        return None
+
+
+def _attach_check_block(handle, pos, index, live=True):
     """Block index of row pos of handle's table, checked now (ATTACH.md's blocks step, at
     the writer's stride when followed): its handle, None when the row is absent or index
-    out of range, AttachError naming the block when it fails a check."""
-    still_running = getattr(handle, "_still_running", None)
+    out of range, AttachError naming the block when it fails a check. live=False skips the
+    check that the host still runs at the handle's generation: the host's own free and reload
+    reach the blocks of its own image, which its reload does not move."""
+    still_running = getattr(handle, "_still_running", None) if live else None
     if still_running is not None:
         still_running()
     table = _attach_tables[type(handle)._table]
@@ -7427,7 +7534,7 @@ class Bridge(_AttachHandle):
     says. Release it (or use it in a with block) to let go of the buffer.
     """
 
-    __slots__ = ("_producer", "_header_size", "_generation")
+    __slots__ = ("_producer", "_header_size", "_generation", "_host")
     _rows = ("header", "snapshot_ring", "client_blocks", "log_ring", "bot_blocks",)
     _table = 0
 
@@ -7454,7 +7561,10 @@ class Bridge(_AttachHandle):
 
     def _still_running(self):
         """reloaded() as an error (host_not_running, host_reloaded; retryable), before a block
-        is handed out: a block of a reloaded host's old tables is never given."""
+        is handed out: a block of a reloaded host's old tables is never given. Not for the
+        host's own handle (produce's): its reload and exit move no table."""
+        if self._host:
+            return
         _attach_unchanged(self._source.hold(), _attach_handshakes[BridgeHeader].liveness, self._generation)
 
     def header(self):
@@ -7788,6 +7898,7 @@ def attach(buffer):
         handle = _attach_check_table(mv, 0, 0, extent, header_size, "", minor, _AttachSource(buffer))
         _attach_unchanged(loads, h.liveness, generation)
         handle._producer, handle._header_size, handle._generation = (major, minor), header_size, generation
+        handle._host = False
         return handle
     finally:
         mv.release()
@@ -7931,7 +8042,9 @@ def lay_out(geometry=None, generation=1):
 
 def produce(buffer, image):
     """Writes an image from lay_out into buffer (a writable mmap of the new shared memory),
-    as start-up and reload ask (see above), and attaches to it. One producer at a time."""
+    as start-up and reload ask (see above), and attaches to it. One producer at a time. The
+    handle is the host's own: its blocks are handed out whatever the host's state and
+    generation (its reload and exit move no table); a re-layout produces a new one."""
     h = _attach_handshakes[BridgeHeader]
     mem = _Mem(buffer)
     try:
@@ -7958,7 +8071,10 @@ def produce(buffer, image):
             _store(mem, offset, width, running, _RELEASE)
     finally:
         mem.release()
-    return attach(buffer)
+    handle = attach(buffer)
+    # The host's own handle: its blocks stay its own through its reloads and exit.
+    handle._host = True
+    return handle
 
 
 class VersionedRecord:

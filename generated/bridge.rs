@@ -6566,9 +6566,15 @@ pub mod live {
             }
             standing
         }
-        /// Says whether the client sleeps on its tick event (release).
+        /// Says whether the client sleeps on its tick event (release), then a SeqCst
+        /// fence. After `set_waiting(true)`, load what the host publishes and sleep only
+        /// when it is not new: the fence keeps that load after the store, and
+        /// [`#host::is_waiting`] keeps the host's load after its publication, so one side
+        /// always sees the other (Dekker's store-then-load pattern, which release and
+        /// acquire alone do not order).
         pub fn set_waiting(&self, waiting: bool) {
             self.row().set_waiting(u32::from(waiting));
+            ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
         }
         /// The row's state and generation (acquire), then the host's generation and
         /// state: `HostExiting`, `Reloaded` (the host's generation changed since the
@@ -6648,7 +6654,9 @@ pub mod live {
                     let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255);
                 }
             }
-            self.restore(index);
+            if old != 0 {
+                self.restore(index);
+            }
             ::abi_runtime::claim::free(row.region(), Client::SPEC);
             Some(super::ClientState(old))
         }
@@ -6667,6 +6675,13 @@ pub mod live {
         pub fn exit(&self) {
             self.header.set_host_state(super::HostState(2));
         }
+        /// The host's side of the waiting handshake: after it published (stored what
+        /// the client loads), a SeqCst fence, then row `index`'s waiting flag (acquire):
+        /// true when its client sleeps and must be woken. False for no such row.
+        pub fn is_waiting(&self, index: usize) -> bool {
+            ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
+            self.header.clients(index).is_some_and(|row| row.waiting() == 1)
+        }
         /// Whether row `index` is active with a heartbeat older than the session's hung
         /// time at `now_ns` (the same clock).
         pub fn is_hung(&self, index: usize, now_ns: u64) -> bool {
@@ -6678,9 +6693,9 @@ pub mod live {
                 })
         }
         /// Puts back what row `index` owned in its blocks, as a new image has it: each
-        /// queue emptied, each mailbox with no request waiting, each exchange at its
-        /// initial state (`abi_runtime::restore`). A block that is absent or fails its
-        /// checks is left alone.
+        /// mailbox with no request waiting, each exchange at its initial state
+        /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
+        /// block that is absent or fails its checks is left alone.
         fn restore(&self, index: usize) {
             let h = &self.handle;
             if let Ok(Some(table)) = ::abi_runtime::attach::block(
@@ -6696,9 +6711,6 @@ pub mod live {
                     producer: h.producer,
                     table,
                 };
-                if let Some(r) = block.log_queue_region() {
-                    ::abi_runtime::restore::queue(r, LogQueueWriter::SPEC);
-                }
                 if let Some(r) = block.mailbox_region() {
                     ::abi_runtime::restore::mailbox(r, MailboxClient::SPEC);
                 }
@@ -7402,6 +7414,9 @@ pub mod live {
         extent: usize,
         table: ::abi_runtime::attach::PlacedTable,
         generation: Option<u64>,
+        /// Made by `produce`: the host's own handle, whose blocks its own reload and exit
+        /// do not take away.
+        host: bool,
     }
     impl<'a> Bridge<'a> {
         /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
@@ -7422,6 +7437,7 @@ pub mod live {
                 extent: attached.extent,
                 table: attached.table,
                 generation: attached.generation,
+                host: false,
             })
         }
         /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
@@ -7477,13 +7493,18 @@ pub mod live {
         }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
         /// a release fence, the bytes, then the state running, with release) and
-        /// attaches to it.
+        /// attaches to it. The handle is the host's own: its blocks are handed out
+        /// whatever the host's state and generation (the host's reload and exit move no
+        /// table); a re-layout produces a new one.
         pub fn produce(
             region: Region<'a>,
             image: &::abi_runtime::produce::Image,
         ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
             ::abi_runtime::produce::write(region, image)?;
-            Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)
+            let mut handle = Self::attach(region)
+                .map_err(::abi_runtime::produce::ProduceError::Refused)?;
+            handle.host = true;
+            Ok(handle)
         }
         /// The writer's generation when attach checked the tables (when the schema names one).
         pub fn generation(&self) -> Option<u64> {
@@ -7560,11 +7581,13 @@ pub mod live {
             &self,
             i: usize,
         ) -> Result<Option<ClientBlock<'a>>, ::abi_runtime::AttachError> {
-            ::abi_runtime::attach::still_running(
-                self.region,
-                &BRIDGE_HEADER_HANDSHAKE,
-                self.generation,
-            )?;
+            if !self.host {
+                ::abi_runtime::attach::still_running(
+                    self.region,
+                    &BRIDGE_HEADER_HANDSHAKE,
+                    self.generation,
+                )?;
+            }
             let found = ::abi_runtime::attach::block(
                 self.region,
                 self.producer,
@@ -7649,11 +7672,13 @@ pub mod live {
             &self,
             i: usize,
         ) -> Result<Option<BotBlock<'a>>, ::abi_runtime::AttachError> {
-            ::abi_runtime::attach::still_running(
-                self.region,
-                &BRIDGE_HEADER_HANDSHAKE,
-                self.generation,
-            )?;
+            if !self.host {
+                ::abi_runtime::attach::still_running(
+                    self.region,
+                    &BRIDGE_HEADER_HANDSHAKE,
+                    self.generation,
+                )?;
+            }
             let found = ::abi_runtime::attach::block(
                 self.region,
                 self.producer,

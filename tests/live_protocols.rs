@@ -442,14 +442,16 @@ fn leave_a_session_behind(bridge: &Bridge<'_>) {
     assert_ne!(bot.draw().unwrap().state(), 1, "the exchange moved on");
 }
 
-/// What the row's next client and the host find in row 1's blocks: an empty queue, an idle
-/// mailbox and the draw exchange at its start, each working from there.
+/// What the row's next client and the host find in row 1's blocks: the old session's log
+/// entry still there for the host, then the new one's; an idle mailbox; and the draw
+/// exchange at its start, each working from there.
 fn find_row_one_restored(bridge: &Bridge<'_>) {
     let block = bridge.client_blocks(1).unwrap().unwrap();
     let mut queue = block.log_queue_reader().unwrap().unwrap();
-    assert!(
-        queue.pop().unwrap().is_none(),
-        "the old session's entries dropped"
+    assert_eq!(
+        queue.pop().unwrap().unwrap().text,
+        b"unread",
+        "the host drains it"
     );
     let writer = block.log_queue_writer().unwrap().unwrap();
     writer.push(&entry(2), b"new", b"fresh").unwrap();
@@ -481,7 +483,8 @@ fn find_row_one_restored(bridge: &Bridge<'_>) {
 }
 
 /// Issue 36, item 5: a free and a reload restore every protocol in the blocks the row owns
-/// (`owner = "client"` on the layout's blocks rows).
+/// (`owner = "client"` on the layout's blocks rows) that would otherwise refuse the next
+/// client: the mailbox and the draw exchange.
 #[test]
 fn a_free_and_a_reload_restore_the_rows_queue_mailbox_and_draw_lists() {
     let buf = image(&[]);
@@ -492,8 +495,11 @@ fn a_free_and_a_reload_restore_the_rows_queue_mailbox_and_draw_lists() {
     leave_a_session_behind(&bridge);
     assert_eq!(host.free(1), Some(ClientState::ACTIVE));
     find_row_one_restored(&bridge);
+    // A free row is left as it is; a reload restores the rows it frees.
+    let again = bridge.claim_client(1).unwrap();
+    again.activate();
     leave_a_session_behind(&bridge);
-    assert_eq!(host.reload(), Vec::<usize>::new());
+    assert_eq!(host.reload(), vec![1]);
     // The host's reload left its own handle's tables where they were; a client attaches again.
     find_row_one_restored(&attach(&buf));
 }
@@ -876,10 +882,13 @@ fn a_relayout_over_a_live_mapping_is_a_reload() {
     let newcomer = new.claim_client(0).unwrap();
     assert_eq!(newcomer.activate(), ClientStanding::Connected);
     assert_eq!(client.standing(), ClientStanding::Reloaded, "one owner");
-    // A host that is starting (or reloading) hands out no block either.
+    // A host that is starting (or reloading) hands out no block to a client; the host's
+    // own handle (from produce) keeps its blocks.
+    let bot = attach(&buf);
     new.header().set_host_state(bridge_abi::HostState::STARTING);
     assert!(matches!(
-        new.bot_blocks(0),
+        bot.bot_blocks(0),
         Err(bridge_abi::runtime::AttachError::HostNotRunning { .. })
     ));
+    assert!(new.bot_blocks(0).unwrap().is_some(), "the host's own");
 }

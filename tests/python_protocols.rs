@@ -80,8 +80,10 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(lapped[0] + lapped[1], 200, "read + missed = written");
     assert!(line("mailbox:")[0] > 0);
     assert_eq!(line("draw:"), vec![2048]);
-    // The session's reload made host generation 2; the re-layout asked for 2 and got 3.
-    assert_eq!(line("relayout: generation"), vec![3]);
+    assert_eq!(line("restore:"), vec![1, 1]);
+    // The session's reload made host generation 2, the restore's reload 3; the re-layout
+    // asked for 3 and got 4.
+    assert_eq!(line("relayout: generation"), vec![4]);
     assert_eq!(line("broken peers:"), vec![13]);
     assert_eq!(out.lines().last(), Some("ok"));
 }

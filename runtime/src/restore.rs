@@ -4,28 +4,31 @@
 //! it), before it stores `free`. The generated host (`<Session>Host::free`) calls them for
 //! every region of every block the row owns (a `blocks` row with `owner` in the schema).
 //!
+//! A queue needs nothing: what the old client pushed is the host's to read (it drains the
+//! row's queue before the free), and the positions go on for the next client.
+//!
 //! A client that has not yet noticed it lost the row may still store into these regions
 //! after they are restored; its writers check the row's standing before each write, so that
 //! window is one write long.
 
-use core::sync::atomic::Ordering::{Acquire, Release};
+use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
-use crate::byte_queue::QueueSpec;
 use crate::list_exchange::ListSpec;
 use crate::mailbox::MailboxSpec;
 use crate::raw::{Region, Writable};
 
-/// A queue: everything in it is dropped (`read_pos` = `write_pos`, release). The positions
-/// go on rather than back to 0, so nothing a stale writer stores can pass for a new entry.
-pub fn queue<A: Writable>(region: Region<'_, A>, spec: QueueSpec) {
-    let write = region.load::<u64>(spec.write_pos, Acquire);
-    region.store::<u64>(spec.read_pos, write, Release);
-}
-
-/// A mailbox: no request waits (`response_seq` = `request_seq`, release), so the next
-/// client's first request is not refused as busy.
+/// A mailbox: a request that waits is answered with status 0 and no text (stored as the
+/// server stores an answer: the status and lengths, then `response_seq` = the request,
+/// release), so the next client's first request is not refused as busy, and a client still
+/// polling for the old request gets an answer that says it was never served.
 pub fn mailbox<A: Writable>(region: Region<'_, A>, spec: MailboxSpec) {
     let request = region.load::<u32>(spec.request_seq, Acquire);
+    if region.load::<u32>(spec.response_seq, Acquire) == request {
+        return;
+    }
+    region.store::<u32>(spec.status, 0, Relaxed);
+    region.store::<u32>(spec.response_len, 0, Relaxed);
+    region.store::<u32>(spec.response_total, 0, Relaxed);
     region.store::<u32>(spec.response_seq, request, Release);
 }
 

@@ -2,7 +2,7 @@
  * (wrap and padding at every offset of the area, a full queue dropping and counting), the log
  * ring (padding at every offset, an exact lap), the mailbox (a round trip, a cut answer),
  * the draw lists (a full list, an overwritten list), the client session (claim, disconnect,
- * reload, close, pads) and each named error a broken peer causes. Prints one line of figures
+ * reload, close, pads), what a free and a reload restore in the row's blocks, and each named error a broken peer causes. Prints one line of figures
  * per protocol; any failed check prints its line on stderr and exits 1. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -427,9 +427,32 @@ static void draw(void) {
     free(d);
 }
 
+/* A laid-out, produced and attached image (the geometry the tests need), in a buffer. */
+static unsigned char *image(size_t *len, ibf_attached *a) {
+    static const ibf_geometry_value values[] = {
+        {"mailbox.request_capacity", 64},
+        {"mailbox.response_capacity", 64},
+    };
+    ibf_attach_error err;
+    unsigned char *img, *m;
+    size_t n = 0;
+    CHECK(ibf_lay_out(NULL, 0, values, 2, 1, &n, &err) == IBF_PRODUCE_BUFFER_TOO_SHORT);
+    img = buffer(n);
+    m = buffer(n);
+    CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    CHECK(ibf_produce(m, n, img, n) == IBF_PRODUCE_OK);
+    CHECK(ibf_attach_all(m, n, a, &err) == IBF_ATTACH_OK);
+    free(img);
+    *len = n;
+    return m;
+}
+
 static void session(void) {
-    size_t len = sizeof(ibf_bridge_header);
-    unsigned char *b = buffer(len);
+    static ibf_attached a;
+    size_t image_len;
+    unsigned char *m = image(&image_len, &a);
+    unsigned char *b = (unsigned char *)(void *)ibf_attached_header(&a);
+    size_t len = (size_t)ibf_attached_header_size(&a);
     ibf_bridge_header *h = (ibf_bridge_header *)(void *)b;
     ibf_client_session me, thief, again;
     ibf_client_entry fill;
@@ -458,13 +481,15 @@ static void session(void) {
     EXPECT(ibf_client_heartbeat(b, len, &me, 1000000000ULL), IBF_OK);
     EXPECT(ibf_client_set_waiting(b, len, &me, 1), IBF_OK);
     CHECK(h->clients[2].heartbeat_ns == 1000000000ULL && h->clients[2].waiting == 1);
+    CHECK(ibf_client_host_waiting(b, len, 2) && !ibf_client_host_waiting(b, len, 3));
+    CHECK(!ibf_client_host_waiting(b, len, IBF_MAX_CLIENTS));
     CHECK(!ibf_client_hung(b, len, 2, 1500000000ULL) && ibf_client_hung(b, len, 2, 2500000000ULL));
     /* Pads: bound by one row at a time. */
     EXPECT(ibf_client_bind_pad(b, len, &me, 1, &owner), IBF_OK);
     CHECK(h->pad_owner[1] == 2 && h->pad_owner[0] == IBF_NO_PAD);
     EXPECT(ibf_client_bind_pad(b, len, &me, IBF_MAX_PLAYERS, &owner), IBF_SESSION_ROW);
     /* The host frees the row; another client claims it: the first notices and changes nothing. */
-    EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
+    EXPECT(ibf_attached_client_free(&a, 2, &was), IBF_OK);
     CHECK(was == IBF_CLIENT_STATE_ACTIVE);
     /* The free let go of the row's pad: the row's next client does not inherit it (issue 36,
      * item 6). */
@@ -488,7 +513,7 @@ static void session(void) {
     CHECK(h->pad_owner[1] == 3);
     EXPECT(ibf_client_activate(b, len, &thief), IBF_OK);
     /* A reload: the host's generation changes and every row is freed. */
-    EXPECT(ibf_client_reload(b, len, &generation, states), IBF_OK);
+    EXPECT(ibf_attached_client_reload(&a, &generation, states), IBF_OK);
     CHECK(generation == 6 && h->host_generation == 6);
     CHECK(states[2] == IBF_CLIENT_STATE_ACTIVE && states[3] == IBF_CLIENT_STATE_CLAIMED && states[0] == IBF_CLIENT_STATE_FREE);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_FREE && h->clients[3].state == IBF_CLIENT_STATE_FREE);
@@ -507,16 +532,110 @@ static void session(void) {
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_CLOSING);
     EXPECT(ibf_client_standing(b, len, &me), IBF_DISCONNECTED);
     EXPECT(ibf_client_claim(b, len, 6, 2, &thief), IBF_NOT_FREE);
-    EXPECT(ibf_client_free(b, len, 2, &was), IBF_OK);
+    EXPECT(ibf_attached_client_free(&a, 2, &was), IBF_OK);
     CHECK(was == IBF_CLIENT_STATE_CLOSING);
-    EXPECT(ibf_client_free(b, len, 99, NULL), IBF_SESSION_ROW);
+    EXPECT(ibf_attached_client_free(&a, 99, NULL), IBF_SESSION_ROW);
     EXPECT(ibf_client_claim(b, len, 6, 2, &me), IBF_OK);
     EXPECT(ibf_client_host_exit(b, len), IBF_OK);
     EXPECT(ibf_client_standing(b, len, &me), IBF_HOST_EXITING);
     EXPECT(ibf_client_claim(b, len, 6, 4, &again), IBF_HOST_EXITING);
     CHECK(h->clients[4].state == IBF_CLIENT_STATE_FREE);
     printf("session claims=5 disconnects=1 reloads=2 closes=1\n");
-    free(b);
+    free(m);
+}
+
+/* One session's use of row 1's blocks, as a client killed mid-session leaves them: a log
+ * entry the host never read, a request it never answered, and the draw exchange's shared
+ * list moved (two publications, one taken). */
+static void leave_a_session_behind(const ibf_attached *a) {
+    ibf_log_entry e = entry_of(1);
+    ibf_draw_writer w;
+    ibf_draw_reader r;
+    ibf_draw_list_header head, got;
+    uint32_t seq;
+    void *q = ibf_attached_client_blocks_log_queue(a, 1), *box = ibf_attached_client_blocks_mailbox(a, 1);
+    void *d = ibf_attached_bot_blocks_draw(a, 1);
+    size_t qlen = (size_t)ibf_attached_client_blocks_log_queue_size(a, 1);
+    size_t blen = (size_t)ibf_attached_client_blocks_mailbox_size(a, 1);
+    size_t dlen = (size_t)ibf_attached_bot_blocks_draw_size(a, 1);
+    memset(&head, 0, sizeof head);
+    EXPECT(ibf_log_queue_push(q, qlen, &e, "old", 3, "unread", 6), IBF_OK);
+    EXPECT(ibf_mailbox_request(box, blen, "unanswered", 10, &seq), IBF_OK);
+    ibf_draw_writer_init(&w);
+    ibf_draw_reader_init(&r);
+    EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+    EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+    EXPECT(ibf_draw_take(&r, d, dlen, &got), IBF_OK);
+    EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+    EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+    CHECK(ibf_draw_header_load_state((const ibf_draw_header *)d) != 1U);
+}
+
+/* What the row's next client and the host find in row 1's blocks: the old session's log
+ * entry still there for the host, then the new one's; an idle mailbox; and the draw exchange
+ * at its start, each working from there. */
+static void find_row_one_restored(const ibf_attached *a) {
+    ibf_log_entry e = entry_of(2);
+    ibf_log_queue_record rec;
+    ibf_mailbox_response resp;
+    ibf_draw_writer w;
+    ibf_draw_reader r;
+    ibf_draw_list_header head, got;
+    char text[64];
+    size_t n;
+    uint32_t seq, served, k;
+    void *q = ibf_attached_client_blocks_log_queue(a, 1), *box = ibf_attached_client_blocks_mailbox(a, 1);
+    void *d = ibf_attached_bot_blocks_draw(a, 1);
+    size_t qlen = (size_t)ibf_attached_client_blocks_log_queue_size(a, 1);
+    size_t blen = (size_t)ibf_attached_client_blocks_mailbox_size(a, 1);
+    size_t dlen = (size_t)ibf_attached_bot_blocks_draw_size(a, 1);
+    EXPECT(ibf_log_queue_pop(q, qlen, &rec), IBF_OK);
+    CHECK(rec.head.tick == 1);
+    EXPECT(ibf_log_queue_pop(q, qlen, &rec), IBF_EMPTY);
+    EXPECT(ibf_log_queue_push(q, qlen, &e, "new", 3, "fresh", 5), IBF_OK);
+    EXPECT(ibf_log_queue_pop(q, qlen, &rec), IBF_OK);
+    CHECK(rec.head.tick == 2);
+    EXPECT(ibf_mailbox_request(box, blen, "first", 5, &seq), IBF_OK);
+    EXPECT(ibf_mailbox_serve_begin(box, blen, text, sizeof text, &n, &served), IBF_OK);
+    CHECK(served == seq && n == 5);
+    EXPECT(ibf_mailbox_serve_answer(box, blen, served, IBF_COMMAND_STATUS_OK, text, n), IBF_OK);
+    EXPECT(ibf_mailbox_poll_response(box, blen, seq, &resp, text, sizeof text), IBF_OK);
+    CHECK(ibf_draw_header_load_state((const ibf_draw_header *)d) == 1U);
+    ibf_draw_writer_init(&w);
+    ibf_draw_reader_init(&r);
+    memset(&head, 0, sizeof head);
+    for (k = 1; k <= 3; k++) {
+        head.seq = k;
+        EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+        EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_take(&r, d, dlen, &got), IBF_OK);
+        CHECK(got.seq == k);
+    }
+}
+
+/* Issue 36, item 5: a free and a reload restore every protocol in the blocks the row owns. */
+static void restore(void) {
+    static ibf_attached a;
+    size_t len;
+    uint32_t was = 0, generation = 0;
+    unsigned char *m = image(&len, &a);
+    unsigned char *h = (unsigned char *)(void *)ibf_attached_header(&a);
+    size_t hlen = (size_t)ibf_attached_header_size(&a);
+    ibf_client_session me;
+    EXPECT(ibf_client_claim(h, hlen, 1, 1, &me), IBF_OK);
+    EXPECT(ibf_client_activate(h, hlen, &me), IBF_OK);
+    leave_a_session_behind(&a);
+    EXPECT(ibf_attached_client_free(&a, 1, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_ACTIVE);
+    find_row_one_restored(&a);
+    /* A free row is left as it is; a reload restores the rows it frees. */
+    EXPECT(ibf_client_claim(h, hlen, 1, 1, &me), IBF_OK);
+    leave_a_session_behind(&a);
+    EXPECT(ibf_attached_client_reload(&a, &generation, NULL), IBF_OK);
+    CHECK(generation == 2);
+    find_row_one_restored(&a);
+    printf("restore frees=1 reloads=1\n");
+    free(m);
 }
 
 static void names(void) {
@@ -542,6 +661,7 @@ int main(void) {
     mailbox();
     draw();
     session();
+    restore();
     names();
     return 0;
 }

@@ -2,10 +2,12 @@
  * threads play the client's side over the same file at the same time: `peer PATH ROW`. Each
  * turn it pops row ROW's log queue (checking each entry's text is a decimal greater than the
  * last, until `end`), writes one log-ring entry (its text the decimal of its seq), serves the
- * mailbox (`req k` -> `ans k` and k % 50 'x'), takes the draw list when fresh (checking every
- * command and payload against the list's seq) and, every 5 ms while the row is active with a
- * new generation, frees the row or reloads. It stops when the client says goodbye (the row
- * closing), frees the row, and prints its counts. */
+ * mailbox (`req k` -> `ans k` and k % 50 'x'), takes the draw list when fresh while the row is
+ * active (checking every command and payload against the list's seq) and, every 5 ms while the
+ * row is active with a new generation, frees the row or reloads over its attached image
+ * (ibf_attached_client_free/_reload, which put the mailbox and the draw exchange back at their
+ * start; a new draw reader follows). It stops when the client says goodbye (the row closing),
+ * frees the row, and prints its counts. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +39,7 @@ static char request[4096], answer[4096];
 static void *queue, *ring, *mailbox, *draw, *header;
 static size_t queue_len, ring_len, mailbox_len, draw_len, header_len;
 static ibf_draw_reader reader;
+static unsigned row_index;
 static int ended;
 static uint64_t received, corrupt, last_k, written, served, taken, stale, last_taken;
 
@@ -125,6 +128,10 @@ static void take(void) {
             stale++;
         }
     } else if (code != IBF_EMPTY) {
+        fprintf(stderr, "peer.c: take: state %u, the reader's list %u, row state %u generation %u\n",
+                (unsigned)ibf_draw_header_load_state((const ibf_draw_header *)draw), (unsigned)reader.own,
+                (unsigned)ibf_client_entry_load_state(&((ibf_bridge_header *)header)->clients[row_index]),
+                (unsigned)ibf_client_entry_load_generation(&((ibf_bridge_header *)header)->clients[row_index]));
         fail("take", code);
     }
 }
@@ -137,12 +144,14 @@ int main(int argc, char **argv) {
     unsigned row;
     int fd, next_reload = 0, acted = 0;
     uint64_t frees = 0, reloads = 0, last_action = 0;
-    uint32_t acted_on = 0;
+    uint32_t acted_on = 0, seen_generation = 0;
+    uint64_t seen_at = 0;
     if (argc != 3) {
         fprintf(stderr, "usage: peer PATH ROW\n");
         return 1;
     }
     row = (unsigned)strtoul(argv[2], NULL, 10);
+    row_index = row;
     fd = open(argv[1], O_RDWR);
     if (fd < 0 || fstat(fd, &st) != 0) {
         fprintf(stderr, "peer.c: cannot open %s: %s\n", argv[1], strerror(errno));
@@ -173,18 +182,32 @@ int main(int argc, char **argv) {
         pop_queue();
         push_ring();
         serve();
-        take();
+        /* The row's draw lists are taken while it is active (or said goodbye): after a free,
+         * which put the exchange back at its start, a new reader waits for the next claim,
+         * and for 2 ms more. A writer of the last session preempted between a publication
+         * and its check of the row (ATTACH.md's one-write window) takes the publication
+         * back in that time, before this reader could take it into the new session. */
+        if (state == IBF_CLIENT_STATE_ACTIVE && generation != seen_generation) {
+            seen_generation = generation;
+            seen_at = now_ns();
+        }
+        if ((state == IBF_CLIENT_STATE_ACTIVE && now_ns() - seen_at > 2000000ULL) || state == IBF_CLIENT_STATE_CLOSING) {
+            take();
+        }
         if (state == IBF_CLIENT_STATE_CLOSING) {
-            ibf_client_free(header, header_len, row, NULL);
+            ibf_attached_client_free(&a, row, NULL);
+            ibf_draw_reader_init(&reader);
             break;
         }
         if (state == IBF_CLIENT_STATE_ACTIVE && (!acted || generation != acted_on) && now_ns() - last_action > 5000000ULL) {
             uint32_t was[IBF_MAX_CLIENTS];
             if (next_reload) {
-                ibf_client_reload(header, header_len, NULL, was);
+                ibf_attached_client_reload(&a, NULL, was);
             } else {
-                ibf_client_free(header, header_len, row, &was[row]);
+                ibf_attached_client_free(&a, row, &was[row]);
             }
+            /* The free put the row's draw exchange back at its start: a new reader. */
+            ibf_draw_reader_init(&reader);
             /* The client may have said goodbye since the state was loaded: then the action
              * freed a closing row, which no client notices, and the run is over. */
             if (was[row] == IBF_CLIENT_STATE_CLOSING) {
@@ -201,9 +224,8 @@ int main(int argc, char **argv) {
             last_action = now_ns();
         }
     }
-    /* What the client wrote before its goodbye. */
+    /* What the client wrote before its goodbye (its last list was taken before the free). */
     pop_queue();
-    take();
     printf("queue %" PRIu64 " %" PRIu64 " %d\n", received, corrupt, ended);
     printf("ring %" PRIu64 "\n", written);
     printf("mailbox %" PRIu64 "\n", served);

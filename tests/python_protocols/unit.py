@@ -208,7 +208,7 @@ def draw_full_list(h):
     return added
 
 
-def session(h):
+def session(h, buf):
     hd = h.header()
     g = h.generation
     # A laid-out image starts with every pad unbound (issue 36, item 6).
@@ -224,12 +224,18 @@ def session(h):
     check(not B.Client.hung(hd, 5, 6_000_000_001), "a free row is never hung (item 12)")
     s.set_waiting(True)
     check(s.row.waiting() == 1, "waiting")
+    check(B.Client.host_waiting(hd, 3) and not B.Client.host_waiting(hd, 4), "the host sees who waits")
     check(s.bind_pad(2) and B.Client.pad_owner(hd, 2) == 3, "bound")
     other = B.Client.claim(hd, 4, g)
     check(not other.bind_pad(2), "another row holds the pad")
     check(s.unbind_pad(2) and B.Client.pad_owner(hd, 2) is None, "unbound")
     check(s.bind_pad(1), "bound again")
-    check(B.Client.free(hd, 3) == B.ClientState.ACTIVE, "freed from active")
+    try:
+        B.Client.free(hd, 3)
+        raise AssertionError("a free through the header view, of rows that own blocks")
+    except TypeError:
+        pass
+    check(B.Client.free(h, 3) == B.ClientState.ACTIVE, "freed from active")
     check(B.Client.pad_owner(hd, 1) is None, "a free lets go of the row's pads (item 6)")
     check(s.standing() == B.Standing.DISCONNECTED, "a free is a disconnect")
     thief = B.Client.claim(hd, 3, g)
@@ -241,18 +247,22 @@ def session(h):
     hd.set_host_generation(g + 1)
     check(thief.standing() == B.Standing.RELOADED, "reloaded before the row is freed")
     hd.set_host_generation(g)
-    generation = B.Client.reload(hd)
+    bot = B.attach(buf)
+    generation = B.Client.reload(h)
     check(thief.standing() == B.Standing.RELOADED and generation == g + 1, "a reload")
     # A claim at the generation attached before the reload is refused and the row given back
     # (item 3).
     expect_error("session_reloaded", B.Client.claim, hd, 3, g)
     check(B.Client.row_state(hd, 3) == (B.ClientState.FREE, 3), "given back")
-    # Blocks a reloaded handle hands out are refused too (item 4).
+    # Blocks a reloaded handle hands out are refused too (item 4); the host's own handle
+    # (from produce) keeps its blocks.
     try:
-        h.client_blocks(0)
+        bot.client_blocks(0)
         raise AssertionError("a block of a reloaded handle")
     except B.AttachError as e:
         check(e.check == "host_reloaded" and e.retryable, str(e))
+    bot.release()
+    check(h.client_blocks(0) is not None, "the host's own handle")
     again = B.Client.claim(hd, 3, generation)
     again.activate()
     hd.set_host_state(B.HostState.EXITING)
@@ -268,6 +278,60 @@ def session(h):
     else:
         raise AssertionError("a session is made by claim")
     return again.generation
+
+
+def restore(buf):
+    """Item 5: a free and a reload restore every protocol in the blocks the row owns that would
+    refuse the next client (the mailbox, the draw exchange); the queue keeps its entries for
+    the host to drain."""
+    h = B.attach(buf)
+    g = h.generation
+
+    def leave_behind():
+        block, bot = h.client_blocks(7), h.bot_blocks(7)
+        B.LogQueue(block.log_queue()).push(head(tick=1), b"old", b"unread")
+        B.Mailbox(block.mailbox()).request("unanswered")
+        d = B.Draw(bot.draw())
+        d.publish()
+        check(d.take() is not None, "taken")
+        d.begin()
+        d.publish()
+        check(bot.draw().state() != 1, "the exchange moved on")
+
+    def find_restored(handle):
+        block, bot = handle.client_blocks(7), handle.bot_blocks(7)
+        q = B.LogQueue(block.log_queue())
+        got = q.pop()
+        check(got is not None and got.text == b"unread", "the host drains the old entry")
+        q.push(head(tick=2), b"new", b"fresh")
+        check(q.pop().text == b"fresh", "then the new one")
+        box = B.Mailbox(block.mailbox())
+        seq = box.request("first")
+        check(box.serve(lambda t: (B.CommandStatus.OK, t)) == seq, "not busy with the old request")
+        check(box.poll_response().text == b"first", "answered")
+        check(bot.draw().state() == 1, "the exchange's initial state")
+        d = B.Draw(bot.draw())
+        for k in range(1, 4):
+            d.begin()
+            d.publish()
+            check(d.take() is not None, "list %d taken" % k)
+
+    s = B.Client.claim(h.header(), 7, g)
+    check(s is not None and s.activate(), "claimed")
+    leave_behind()
+    check(B.Client.free(h, 7) == B.ClientState.ACTIVE, "freed")
+    find_restored(h)
+    # A free row is left as it is; a reload restores the rows it frees.
+    s = B.Client.claim(h.header(), 7, h.generation)
+    check(s is not None and s.activate(), "claimed again")
+    leave_behind()
+    B.Client.reload(h)
+    # The host's reload moved no table; a client attaches again.
+    h.release()
+    fresh = B.attach(buf)
+    find_restored(fresh)
+    fresh.release()
+    return 1, 1
 
 
 def relayout(buf):
@@ -395,9 +459,10 @@ def main():
     print("ring lapped: %d read, %d missed" % ring_lapped_reader(h))
     print("mailbox: %d waits" % mailbox_round_trip_and_cut(h))
     print("draw: %d added to a full list" % draw_full_list(h))
-    print("session: generation %d" % session(h))
+    print("session: generation %d" % session(h, buf))
     # The session reloaded the host: a new handle for what follows.
     h.release()
+    print("restore: %d free, %d reload" % restore(buf))
     print("relayout: generation %d" % relayout(buf))
     h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))

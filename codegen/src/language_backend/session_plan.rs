@@ -2,14 +2,16 @@
 //! row): in each block the row owns (a `blocks` layout row whose `owner` is the session), the
 //! protocols whose state outlives the client. Decided once here; every target prints it.
 //!
-//! - a queue: emptied, `read_pos` set to `write_pos` (what the old client pushed is dropped,
-//!   and the positions go on, so a stale writer's stores can never look like new entries);
-//! - a mailbox: no request waits, `response_seq` set to `request_seq` (the next client's
-//!   first request is not refused as busy);
+//! - a mailbox: a request that waits is answered with status 0 and no text (the next
+//!   client's first request is not refused as busy, and a client still polling for the old
+//!   request learns it was never served);
 //! - an exchange: its state word back to the schema's `initial_state` (the next client's
 //!   writer starts from it, and the host takes a new reader for the row).
 //!
-//! Seqlocks need nothing: a writer that finds its counter odd (a client killed mid-write)
+//! A queue keeps what the old client pushed and its positions go on: the entries are the
+//! host's to read (a hung client's last log lines are what its author needs), so a host
+//! drains a row's queue before it frees the row, and the next client's entries follow. A
+//! client killed mid-push never published its entry. Seqlocks need nothing: a writer that finds its counter odd (a client killed mid-write)
 //! keeps it odd for its write and then makes it even. Rings need nothing: each reader keeps
 //! its own position.
 
@@ -20,9 +22,7 @@ use crate::schema::Schema;
 /// What a free puts back in one region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Restore {
-    /// `read_pos` = `write_pos`.
-    Queue,
-    /// `response_seq` = `request_seq`.
+    /// A waiting request answered: status, lengths 0, then `response_seq` = `request_seq`.
     Mailbox,
     /// The state word = this initial state.
     Exchange { initial_state: u32 },
@@ -89,12 +89,13 @@ fn restored_regions(schema: &Schema, layout: usize) -> Vec<RestoredRegion> {
                 continue;
             }
             let restore = match &p.kind {
-                ProtocolKind::Queue(_) => Restore::Queue,
                 ProtocolKind::Mailbox(_) => Restore::Mailbox,
                 ProtocolKind::Exchange(x) => Restore::Exchange {
                     initial_state: x.initial_state,
                 },
-                ProtocolKind::Broadcast(_) | ProtocolKind::Session(_) => continue,
+                ProtocolKind::Queue(_) | ProtocolKind::Broadcast(_) | ProtocolKind::Session(_) => {
+                    continue;
+                }
             };
             out.push(RestoredRegion {
                 row,

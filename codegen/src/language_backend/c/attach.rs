@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::attach_accessors::{AccessorCtx, AccessorWalk, MAX_DEPTH, Slot};
 use super::names::c_type_name;
+use super::session_host::{SessionHostCtx, session_hosts};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{CHECKS, Holds, LayoutTable};
 use crate::ir::geometry::GeometryRule;
@@ -47,6 +48,8 @@ struct AttachContext {
     max_rows: usize,
     accessors: Vec<AccessorCtx>,
     records: Vec<RecordCtx>,
+    /// The host's free and reload of each session whose rows own blocks.
+    session_hosts: Vec<SessionHostCtx>,
 }
 
 #[derive(Serialize)]
@@ -250,6 +253,7 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
             .unwrap_or(0)
             .max(1),
         accessors,
+        session_hosts: session_hosts(schema),
         records: schema
             .attach
             .handshakes

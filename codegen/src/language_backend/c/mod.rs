@@ -29,6 +29,7 @@ mod comments;
 mod literals;
 mod live;
 mod names;
+mod session_host;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;

@@ -12,6 +12,7 @@ use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Que
 use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, field_type};
 use crate::language_backend::common::RenderError;
 use crate::language_backend::protocols::Protocol;
+use crate::language_backend::session_plan::owns_blocks;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 
@@ -195,6 +196,9 @@ struct SessionCtx {
     host_state: u64,
     exiting: u64,
     bind: Option<BindCtx>,
+    /// The session's rows own blocks (`session_plan`): its free and reload are the attached
+    /// handle's (`<p>_attached_<name>_free`), which restore them, and no header-level ones.
+    owns: bool,
     /// The row's bytes a client fills in: every field but the state and the generation,
     /// as `(offset, length)` ranges.
     fill: Vec<(u64, u64)>,
@@ -227,7 +231,7 @@ pub(super) fn render_c_protocols(
         ..ProtocolsCtx::default()
     };
     let mut owners = Vec::new();
-    for decl in &schema.protocols {
+    for (index, decl) in schema.protocols.iter().enumerate() {
         let doc = protocol_comment(find(protocols, decl.kind.table(), &decl.name));
         let name = decl.name.clone();
         match &decl.kind {
@@ -238,7 +242,7 @@ pub(super) fn render_c_protocols(
             }
             ProtocolKind::Mailbox(m) => ctx.mailboxes.push(mailbox(schema, name, doc, m)),
             ProtocolKind::Exchange(e) => ctx.exchanges.push(exchange(schema, name, doc, e)),
-            ProtocolKind::Session(s) => ctx.sessions.push(session(schema, name, doc, s)?),
+            ProtocolKind::Session(s) => ctx.sessions.push(session(schema, index, name, doc, s)?),
         }
     }
     let mut out = COMPILED.render(&ctx)?;
@@ -414,6 +418,7 @@ fn exchange(schema: &Schema, name: String, doc: String, e: &Exchange) -> Exchang
 
 fn session(
     schema: &Schema,
+    index: usize,
     name: String,
     doc: String,
     s: &Session,
@@ -481,6 +486,7 @@ fn session(
         host_state: offset(schema, h, s.host_state.field),
         exiting: s.exiting,
         bind: bind.transpose()?,
+        owns: owns_blocks(schema, index),
         fill,
     })
 }

@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use crate::language_backend::session_plan::{Restore, owned_blocks};
+
 use super::context::{Ctx, prim_format};
 use crate::ir::access::{FieldRef, Parties};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
@@ -203,6 +205,18 @@ pub(in crate::language_backend::python) struct SessionClass {
     /// (offset in the header, count, the width of the word each byte is swapped in).
     pub(in crate::language_backend::python) bind: Option<(u64, u64, u64)>,
     pub(in crate::language_backend::python) unbound: u64,
+    /// The blocks its rows own (`session_plan`): free and reload then take the attached
+    /// handle, and restore these.
+    pub(in crate::language_backend::python) owned: Vec<OwnedBlocksPy>,
+}
+
+/// A blocks row a session's rows own: its position in the handle's table, and each region a
+/// free restores in a block: (its position in the block's table, its view class, the
+/// protocol's class, the method that restores it: `restore` or `reset_state`).
+#[derive(Serialize)]
+pub(in crate::language_backend::python) struct OwnedBlocksPy {
+    pub(in crate::language_backend::python) pos: usize,
+    pub(in crate::language_backend::python) regions: Vec<(usize, String, String, &'static str)>,
 }
 
 impl ProtocolsContext {
@@ -304,6 +318,7 @@ impl Ctx<'_> {
                 ProtocolKind::Session(s) => cx.sessions.push(self.session(&p.name, class, doc, s)),
             }
         }
+        self.own_blocks(&mut cx);
         cx
     }
 
@@ -519,6 +534,49 @@ impl Ctx<'_> {
             exiting: s.exiting,
             bind,
             unbound: s.bind.as_ref().map_or(0, |(_, u)| *u),
+            owned: Vec::new(),
+        }
+    }
+
+    /// The blocks each session's rows own, once every protocol class has its name.
+    fn own_blocks(&self, cx: &mut ProtocolsContext) {
+        let schema = self.schema;
+        let class_of = |cx: &ProtocolsContext, name: &str| {
+            let m = cx
+                .mailboxes
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| m.class.clone());
+            m.or_else(|| {
+                cx.exchanges
+                    .iter()
+                    .find(|e| e.name == name)
+                    .map(|e| e.class.clone())
+            })
+        };
+        for (index, p) in schema.protocols.iter().enumerate() {
+            let owned: Vec<OwnedBlocksPy> = owned_blocks(schema, index)
+                .iter()
+                .map(|o| OwnedBlocksPy {
+                    pos: o.row,
+                    regions: o
+                        .regions
+                        .iter()
+                        .filter_map(|r| {
+                            let name = &schema.protocols[r.protocol].name;
+                            let header = schema.protocols[r.protocol].kind.header();
+                            let method = match r.restore {
+                                Restore::Mailbox => "restore",
+                                Restore::Exchange { .. } => "reset_state",
+                            };
+                            Some((r.row, self.view_of(header), class_of(cx, name)?, method))
+                        })
+                        .collect(),
+                })
+                .collect();
+            if let Some(s) = cx.sessions.iter_mut().find(|s| s.name == p.name) {
+                s.owned = owned;
+            }
         }
     }
 }

@@ -145,11 +145,18 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              def unbind_pad(self, pad: int) -> bool: ...\n    \
              @classmethod\n    def pad_owner(cls, header: {v}, pad: int) -> int | None: ...\n    \
              @classmethod\n    def row_state(cls, header: {v}, index: int) -> tuple[{st}, int]: ...\n    \
-             @classmethod\n    def free(cls, header: {v}, index: int) -> int: ...\n    \
-             @classmethod\n    def reload(cls, header: {v}) -> int: ...\n    \
+             @classmethod\n    def free(cls, host: {h}, index: int) -> int: ...\n    \
+             @classmethod\n    def reload(cls, host: {h}) -> int: ...\n    \
+             @classmethod\n    def host_waiting(cls, header: {v}, index: int) -> bool: ...\n    \
              @classmethod\n    def hung(cls, header: {v}, index: int, now_ns: int | None = None) -> bool: ...",
             c = s.class,
             v = s.view,
+            // A session whose rows own blocks is freed through the attached handle.
+            h = if s.owned.is_empty() {
+                s.view.as_str()
+            } else {
+                "_AttachHandle"
+            },
             r = s.row_view,
             st = s.state_class,
             standing = p.standing

@@ -325,7 +325,11 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             .find(|h| h.struct_index == l.header);
         h.map_or_else(TokenStream::new, |h| {
             let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
-            quote!(::abi_runtime::attach::still_running(self.region, &#hs, self.generation)?;)
+            quote! {
+                if !self.host {
+                    ::abi_runtime::attach::still_running(self.region, &#hs, self.generation)?;
+                }
+            }
         })
     } else {
         TokenStream::new()
@@ -425,6 +429,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                     extent: attached.extent,
                     table: attached.table,
                     generation: attached.generation,
+                    host: false,
                 })
             }
             /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
@@ -445,13 +450,17 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             }
             /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
             /// a release fence, the bytes, then the state running, with release) and
-            /// attaches to it.
+            /// attaches to it. The handle is the host's own: its blocks are handed out
+            /// whatever the host's state and generation (the host's reload and exit move no
+            /// table); a re-layout produces a new one.
             pub fn produce(
                 region: Region<'a>,
                 image: &::abi_runtime::produce::Image,
             ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
                 ::abi_runtime::produce::write(region, image)?;
-                Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)
+                let mut handle = Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)?;
+                handle.host = true;
+                Ok(handle)
             }
             /// The writer's generation when attach checked the tables (when the schema names one).
             pub fn generation(&self) -> Option<u64> {
@@ -492,6 +501,9 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             extent: usize,
             table: ::abi_runtime::attach::PlacedTable,
             generation: Option<u64>,
+            /// Made by `produce`: the host's own handle, whose blocks its own reload and exit
+            /// do not take away.
+            host: bool,
         }
     } else {
         quote! {

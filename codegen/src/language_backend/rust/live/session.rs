@@ -70,7 +70,10 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         new: host_new,
         call: restore_call,
         restore: restore_fn,
-    } = host_parts(schema, index, &quote!(#header_ty));
+    } = host_parts(schema, index, &quote!(#header_ty), &{
+        let free = lit(s.free);
+        quote!(#free)
+    });
     let name = type_ident(&p.name);
     let (host, standing, refused) = (
         format_ident!("{}Host", name),
@@ -107,6 +110,7 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
     let beat_set = format_ident!("set_{}", row_fields[s.heartbeat].name);
     let beat_ty = value_type(schema, &row_fields[s.heartbeat].ty);
     let wait_set = format_ident!("set_{}", row_fields[s.waiting].name);
+    let wait_get = rust_ident(&row_fields[s.waiting].name);
     let wait_ty = value_type(schema, &row_fields[s.waiting].ty);
     let hung_ns = lit(s.hung_ms * 1_000_000);
     let word = match s.shared_word {
@@ -335,9 +339,15 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
                 standing
             }
 
-            /// Says whether the client sleeps on its tick event (release).
+            /// Says whether the client sleeps on its tick event (release), then a SeqCst
+            /// fence. After `set_waiting(true)`, load what the host publishes and sleep only
+            /// when it is not new: the fence keeps that load after the store, and
+            /// [`#host::is_waiting`] keeps the host's load after its publication, so one side
+            /// always sees the other (Dekker's store-then-load pattern, which release and
+            /// acquire alone do not order).
             pub fn set_waiting(&self, waiting: bool) {
                 self.row().#wait_set(#wait_ty::from(waiting));
+                ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
             }
 
             /// The row's state and generation (acquire), then the host's generation and
@@ -408,6 +418,14 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             /// Tells every client the host is exiting (release).
             pub fn exit(&self) {
                 self.header.#hst_set(#exiting_value);
+            }
+
+            /// The host's side of the waiting handshake: after it published (stored what
+            /// the client loads), a SeqCst fence, then row `index`'s waiting flag (acquire):
+            /// true when its client sleeps and must be woken. False for no such row.
+            pub fn is_waiting(&self, index: usize) -> bool {
+                ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
+                self.header.#table(index).is_some_and(|row| row.#wait_get() == 1)
             }
 
             /// Whether row `index` is active with a heartbeat older than the session's hung

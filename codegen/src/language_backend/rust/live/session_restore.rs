@@ -22,7 +22,12 @@ pub(super) struct HostParts {
     pub restore: TokenStream,
 }
 
-pub(super) fn host_parts(schema: &Schema, session: usize, header: &TokenStream) -> HostParts {
+pub(super) fn host_parts(
+    schema: &Schema,
+    session: usize,
+    header: &TokenStream,
+    free: &TokenStream,
+) -> HostParts {
     let owned = owned_blocks(schema, session);
     let Some(first) = owned.first() else {
         return HostParts {
@@ -49,12 +54,16 @@ pub(super) fn host_parts(schema: &Schema, session: usize, header: &TokenStream) 
                 Self { header: handle.header(), handle }
             }
         },
-        call: quote!(self.restore(index);),
+        call: quote! {
+            if old != #free {
+                self.restore(index);
+            }
+        },
         restore: quote! {
             /// Puts back what row `index` owned in its blocks, as a new image has it: each
-            /// queue emptied, each mailbox with no request waiting, each exchange at its
-            /// initial state (`abi_runtime::restore`). A block that is absent or fails its
-            /// checks is left alone.
+            /// mailbox with no request waiting, each exchange at its initial state
+            /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
+            /// block that is absent or fails its checks is left alone.
             fn restore(&self, index: usize) {
                 let h = &self.handle;
                 #(#blocks)*
@@ -73,10 +82,6 @@ fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
         let region = format_ident!("{}_region", rows[r.row].name);
         let p = type_ident(&schema.protocols[r.protocol].name);
         let call = match r.restore {
-            Restore::Queue => {
-                let t = format_ident!("{p}Writer");
-                quote!(::abi_runtime::restore::queue(r, #t::SPEC))
-            }
             Restore::Mailbox => {
                 let t = format_ident!("{p}Client");
                 quote!(::abi_runtime::restore::mailbox(r, #t::SPEC))
