@@ -257,7 +257,7 @@ impl Mapping {
     /// Owner-only on Unix: mode 0600, whatever the umask
     /// ([`create_with`](Mapping::create_with) shares it). On Windows a file takes its
     /// folder's inherited permissions; a Windows bridge is a named mapping
-    /// ([`create_named`](Mapping::create_named)).
+    /// (`Mapping::create_named`).
     ///
     /// # Errors
     ///

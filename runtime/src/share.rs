@@ -7,9 +7,8 @@ use std::fmt;
 use std::io;
 
 /// Who, besides its creator, may attach to a mapping this process creates: the last
-/// argument of [`Mapping::create_with`](crate::Mapping::create_with) and
-/// [`Mapping::create_named_with`](crate::Mapping::create_named_with). The default is
-/// [`Share::OwnerOnly`].
+/// argument of [`Mapping::create_with`](crate::Mapping::create_with) and, on Windows,
+/// `Mapping::create_named_with`. The default is [`Share::OwnerOnly`].
 ///
 /// | | Unix file (`/dev/shm/NAME`) | Windows named mapping |
 /// |---|---|---|
