@@ -258,8 +258,9 @@ fn the_readmes_python_producer_runs_and_its_image_attaches() {
     let program = snippet.replace("/dev/shm/ibf.bridge", path.to_str().unwrap());
     std::fs::write(dir.join("producer.py"), program).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::process::Command::new("python3")
-        .args(["-B", "-W", "error", "producer.py"])
+    // Under an open umask: the bridge is owner-only all the same ("Who may attach").
+    let out = std::process::Command::new("sh")
+        .args(["-c", "umask 000 && exec python3 -B -W error producer.py"])
         .current_dir(&dir)
         .env("PYTHONPATH", root.join("generated"))
         .output()
@@ -270,6 +271,9 @@ fn the_readmes_python_producer_runs_and_its_image_attaches() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&path).unwrap().permissions());
+    assert_eq!(format!("{:04o}", mode & 0o7777), "0600", "under umask 000");
     let bytes = std::fs::read(&path).unwrap();
     let buf = SharedBuf::from_bytes(&bytes);
     rust_verdict(buf.region()).expect("the README's image attaches with every block");

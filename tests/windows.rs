@@ -5,7 +5,8 @@
 //! with its bad inputs (no such name, too small, access denied), each a clear error naming
 //! the mapping; and the cross-process torture (examples/torture.rs with `--named`): a Windows
 //! host creates `Local\…` and publishes at full speed while Rust clients (`Mapping` by name)
-//! and C clients (tests/torture/client.c, by name) race it and claim rows.
+//! and C clients (tests/torture/client.c, by name) race it and claim rows; and README "Who
+//! may attach"'s C example (an owner-only section, its descriptor read back).
 //!
 //! Needs wine64, gcc-mingw-w64-x86-64 and the rustup target x86_64-pc-windows-gnu (.ci/setup
 //! installs them) and fails, never skips, without them. Every program runs through
@@ -432,4 +433,76 @@ except bridge.AttachError as e:
     assert!(lines[1].starts_with("small "), "{stdout}");
     assert!(lines[1].contains("extent_beyond_mapping"), "{stdout}");
     assert!(lines[1].contains(&image::TOTAL.to_string()), "{stdout}");
+}
+
+/// README "Who may attach": the Windows C example, built by mingw-w64 and run under wine,
+/// makes an owner-only section (this user's SID and SYSTEM, read back from the section), adds
+/// the caller's ACE, refuses a name in use, and creates nothing for a malformed ACE. One wine
+/// run: the program takes NAME ACE pairs (`-`: no ACE) and prints a line or two for each.
+#[test]
+fn the_readmes_windows_c_example_makes_an_owner_only_section() {
+    let dir = scratch("windows_who_may_attach");
+    let snippet = common::readme::block_after("In C on Windows", "c");
+    let program = format!(
+        "{snippet}\n#include <aclapi.h>\n#include <string.h>\n\n\
+         int main(int argc, char **argv) {{\n    \
+         for (int i = 1; i + 1 < argc; i += 2) {{\n        \
+         const char *name = argv[i];\n        \
+         unsigned char *base = create_bridge_named(name, 4096, strcmp(argv[i + 1], \"-\") ? argv[i + 1] : NULL);\n        \
+         if (base == NULL) {{\n            \
+         DWORD error = GetLastError();\n            \
+         HANDLE h = OpenFileMappingA(FILE_MAP_READ, FALSE, name);\n            \
+         printf(\"failed %lu exists %d\\n\", (unsigned long)error, h != NULL);\n            \
+         continue;\n        }}\n        \
+         base[8] = 7;\n        \
+         HANDLE h = OpenFileMappingA(READ_CONTROL, FALSE, name);\n        \
+         PSECURITY_DESCRIPTOR sd = NULL;\n        \
+         char *text = NULL;\n        \
+         if (h == NULL || GetSecurityInfo(h, SE_KERNEL_OBJECT, DACL_SECURITY_INFORMATION, NULL, NULL, NULL, NULL, &sd) != ERROR_SUCCESS ||\n            \
+         !ConvertSecurityDescriptorToStringSecurityDescriptorA(sd, SDDL_REVISION_1, DACL_SECURITY_INFORMATION, &text, NULL))\n            \
+         return 3;\n        \
+         printf(\"created %s\\n\", text);\n        \
+         base = create_bridge_named(name, 4096, NULL);\n        \
+         printf(\"again %s %lu\\n\", base == NULL ? \"refused\" : \"adopted\", (unsigned long)GetLastError());\n    \
+         }}\n    return 0;\n}}\n"
+    );
+    std::fs::write(dir.join("create_named.c"), program).unwrap();
+    let exe = mingw(
+        &dir,
+        "create_named.exe",
+        &[&dir.join("create_named.c")],
+        &[],
+    );
+    let (owner, group, bad) = (
+        local_name("who-owner"),
+        local_name("who-group"),
+        local_name("who-bad"),
+    );
+    let args = [
+        owner.as_str(),
+        "-",
+        group.as_str(),
+        "(A;;GR;;;BU)",
+        bad.as_str(),
+        "(A;;GR;;;NOTASID)",
+    ];
+    let (code, out, err) = wine(&dir, &exe, &args);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for (created, tail) in [(lines[0], ""), (lines[2], "(A;;GR;;;BU)")] {
+        let user = created
+            .strip_prefix("created D:P(A;;GA;;;")
+            .and_then(|rest| rest.strip_suffix(&format!(")(A;;GA;;;SY){tail}")))
+            .unwrap_or_else(|| panic!("not this user, SYSTEM and {tail}: {out}"));
+        assert!(
+            user.starts_with("S-1-5-21-") && !user.contains(')'),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        (lines[1], lines[3]),
+        ("again refused 183", "again refused 183")
+    );
+    assert_eq!(lines[4], "failed 1336 exists 0", "{out}");
 }

@@ -59,10 +59,14 @@ fn open_live(
     let plan = request.plan(&schema)?;
     let file = &request.file;
     let mapping = abi_runtime::Mapping::open(file).map_err(|e| {
-        Failure::Input(format!(
-            "cannot map {} (--live maps the file shared, for reading and writing): {e}",
-            file.display()
-        ))
+        // A refusal names the file, its owner and mode itself (abi_runtime::AccessDenied).
+        Failure::Input(match abi_runtime::AccessDenied::of(&e) {
+            Some(_) => format!("--live maps the file shared, for reading and writing: {e}"),
+            None => format!(
+                "cannot map {} (--live maps the file shared, for reading and writing): {e}",
+                file.display()
+            ),
+        })
     })?;
     let layout = schema.layout.of(plan.index);
     let counters = schema.access.structs[plan.index]

@@ -195,3 +195,68 @@ fn live_on_a_layout_or_file_name_says_what_works() {
         );
     }
 }
+
+/// `--live` run by another user on an owner-only bridge is refused with the runtime's named
+/// error: the path, the owner and the mode (README "Who may attach"). The other user is real:
+/// `tests/second-user/run-as.sh` makes it (root or `sudo -n` needed, as CI has) and runs the
+/// command as it; the schema is copied where that user can read it.
+#[cfg(target_os = "linux")]
+#[test]
+fn live_as_another_user_names_the_owner_and_mode_of_an_owner_only_bridge() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let shared =
+        std::env::temp_dir().join(format!("abi-codegen-inspect-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&shared);
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let schema_copy = shared.join("schema.toml");
+    std::fs::copy(schema(), &schema_copy).unwrap();
+    std::fs::set_permissions(&schema_copy, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let bridge = PathBuf::from(format!(
+        "/dev/shm/abi-codegen-inspect-live-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&bridge);
+    let mapping = Mapping::create(&bridge, 4096).unwrap();
+    let meta = std::fs::metadata(&bridge).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/second-user/run-as.sh");
+    let out = Command::new(&script)
+        .args([
+            "peer",
+            env!("CARGO_BIN_EXE_abi-codegen"),
+            "inspect",
+            "pad_input",
+        ])
+        .arg(&bridge)
+        .args(["--live", "--schema"])
+        .arg(&schema_copy)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
+    drop(mapping);
+    let _ = std::fs::remove_file(&bridge);
+    let _ = std::fs::remove_dir_all(&shared);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    let peer = String::from_utf8(
+        Command::new("id")
+            .args(["-u", "abi-peer"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let expected = format!(
+        "error: --live maps the file shared, for reading and writing: access denied to {} \
+         (read-write) for uid {}: it is owned by uid {}, group {}",
+        bridge.display(),
+        peer.trim(),
+        meta.uid(),
+        meta.gid()
+    );
+    assert!(
+        err.starts_with(&expected),
+        "expected {expected}\nfound {err}"
+    );
+    assert!(err.contains(", mode 0600 (rw-------); "), "{err}");
+}

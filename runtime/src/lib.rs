@@ -1,7 +1,9 @@
 //! Atomic-only access to live shared memory, for code generated from the bridge ABI.
 //!
 //! Generated views (one per struct, one accessor per field) call this crate with byte offsets;
-//! this crate holds all of the `unsafe` code (in one small private module).
+//! this crate holds all of the `unsafe` code (in one small private module, and with the `mmap`
+//! feature a second one for the OS calls of who may attach: group lookups, security
+//! descriptors).
 //!
 //! # Memory model
 //!
@@ -99,6 +101,8 @@ pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;
+#[cfg(feature = "mmap")]
+mod os_access;
 pub mod produce;
 mod raw;
 #[cfg(feature = "recording")]
@@ -106,6 +110,8 @@ pub mod recording;
 mod region;
 pub mod restore;
 mod seqlock;
+#[cfg(feature = "mmap")]
+mod share;
 mod shared_buf;
 pub mod triple_buffer;
 mod word;
@@ -119,5 +125,7 @@ pub use mmap::Mapping;
 pub use mmap::ReadOnlyMapping;
 pub use raw::{Access, MIN_ALIGN, ReadOnly, ReadWrite, Region, Writable};
 pub use seqlock::{DEFAULT_TRIES, SeqLock, retry};
+#[cfg(feature = "mmap")]
+pub use share::{AccessDenied, FileOwner, Share};
 pub use shared_buf::SharedBuf;
 pub use word::Word;

@@ -32,6 +32,14 @@
 //! Attach still checks every size the producer wrote against that length, and
 //! [`Mapping::require_len`] says, naming the mapping, when it is shorter than a size needed.
 //! A section cannot shrink while it is mapped, so the `SIGBUS` case of files does not arise.
+//!
+//! # Who may attach
+//!
+//! Every create is owner-only unless its [`Share`] says otherwise: a file gets mode 0600
+//! whatever the umask (set with `fchmod` once it exists), a named mapping a security
+//! descriptor that grants the creating user and SYSTEM and no one else. An open the OS
+//! refuses is an error of kind `PermissionDenied` holding an [`AccessDenied`] that names the
+//! object and, on Unix, its owner and mode.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -43,6 +51,7 @@ use crate::error::RegionError;
 #[cfg(windows)]
 use crate::raw::NamedView;
 use crate::raw::Region;
+use crate::share::{AccessDenied, Share};
 
 /// What a mapping maps: a file (memmap2), or on Windows a named mapping's view.
 #[derive(Debug)]
@@ -73,6 +82,46 @@ fn check_len(source: &str, len: usize, needed: usize) -> io::Result<()> {
     ))
 }
 
+/// The error of opening `path`: on a refusal for lack of permission, an [`AccessDenied`]
+/// (Unix; elsewhere the OS's error as it is).
+fn denied_file(path: &Path, writable: bool, err: io::Error) -> io::Error {
+    #[cfg(unix)]
+    return AccessDenied::file(path, writable, err);
+    #[cfg(not(unix))]
+    {
+        let _ = (path, writable);
+        err
+    }
+}
+
+/// Gives the new file `file` the group and then the mode of `wanted` (`fchown`, `fchmod`).
+#[cfg(unix)]
+fn set_owner_and_mode(
+    file: &File,
+    path: &Path,
+    wanted: &crate::share::FileShare,
+) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some((gid, name)) = &wanted.group {
+        std::os::unix::fs::fchown(file, None, Some(*gid)).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot give {} to the group `{name}` (gid {gid}): {e} (a process may give a file only to a group it belongs to, unless it is root)",
+                    path.display()
+                ),
+            )
+        })?;
+    }
+    file.set_permissions(std::fs::Permissions::from_mode(wanted.mode))
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot set the mode of {}: {e}", path.display()),
+            )
+        })
+}
+
 /// A shared, read-write mapping of a whole file.
 ///
 /// The mapping stays valid while the `Mapping` lives; see the module docs for the one thing
@@ -89,9 +138,18 @@ impl Mapping {
     ///
     /// The file must not be truncated while the mapping lives (the module docs say why and
     /// what happens); attach checks the sizes the producer wrote against [`len`](Mapping::len).
+    ///
+    /// # Errors
+    ///
+    /// The OS's, and on a refusal for lack of permission an error of kind `PermissionDenied`
+    /// holding an [`AccessDenied`]: the path, the file's owner and mode, this process's uid.
     pub fn open(path: impl AsRef<Path>) -> io::Result<Mapping> {
         let path = path.as_ref();
-        let file = OpenOptions::new().read(true).write(true).open(path)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|err| denied_file(path, true, err))?;
         Ok(Mapping {
             mapped: Mapped::File(MmapRaw::map_raw(&file)?),
             source: path.display().to_string(),
@@ -107,12 +165,13 @@ impl Mapping {
     /// # Errors
     ///
     /// Each names the mapping: `NotFound` when no mapping has that name (no host running, or
-    /// one in another session), `PermissionDenied` when this process may not map it
-    /// read-write, `InvalidInput` for an empty name or one holding a NUL.
+    /// one in another session), `PermissionDenied` (an [`AccessDenied`]) when this process
+    /// may not map it read-write, `InvalidInput` for an empty name or one holding a NUL.
     #[cfg(windows)]
     pub fn open_named(name: &str) -> io::Result<Mapping> {
+        let view = NamedView::open(name, true).map_err(|e| AccessDenied::named(name, true, e))?;
         Ok(Mapping {
-            mapped: Mapped::Named(NamedView::open(name, true)?),
+            mapped: Mapped::Named(view),
             source: format!("the mapping named `{name}`"),
         })
     }
@@ -122,16 +181,67 @@ impl Mapping {
     /// The mapping lives while any process has it open: when the last one closes it, it is
     /// gone (there is nothing to remove).
     ///
+    /// Owner-only: its security descriptor grants this process's user and SYSTEM, and no one
+    /// else ([`create_named_with`](Mapping::create_named_with) shares it).
+    ///
     /// # Errors
     ///
     /// `AlreadyExists`, naming it, when a mapping of that name exists (`create_named` never
     /// adopts another producer's live mapping); `InvalidInput` for a length of 0.
     #[cfg(windows)]
     pub fn create_named(name: &str, len: usize) -> io::Result<Mapping> {
+        Mapping::create_named_with(name, len, &Share::OwnerOnly)
+    }
+
+    /// [`create_named`](Mapping::create_named) with the security descriptor `share` asks
+    /// for ([`Share`]): owner-only (this user and SYSTEM), a group's SID too (read-write or
+    /// read-only), or the caller's SDDL string.
+    ///
+    /// # Errors
+    ///
+    /// Those of `create_named`, and `InvalidInput`, naming the mapping and what is wrong,
+    /// for a group that is not a SID or an SDDL alias, or a malformed SDDL string: before
+    /// anything is created.
+    #[cfg(windows)]
+    pub fn create_named_with(name: &str, len: usize, share: &Share) -> io::Result<Mapping> {
+        let descriptor = crate::share::section_descriptor(share, name)?;
+        let view = NamedView::create(name, len, &descriptor).map_err(|e| {
+            if e.kind() == io::ErrorKind::PermissionDenied {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot create the mapping named `{name}`: {e}"),
+                )
+            } else {
+                e
+            }
+        })?;
         Ok(Mapping {
-            mapped: Mapped::Named(NamedView::create(name, len)?),
+            mapped: Mapped::Named(view),
             source: format!("the mapping named `{name}`"),
         })
+    }
+
+    /// Windows: the owner and DACL of the named mapping this process created, as SDDL
+    /// (`O:...D:P(A;;GA;;;S-1-5-21-...)(A;;GA;;;SY)`): who may attach. A mapping opened by
+    /// name lacks the right to read them (`PermissionDenied`); a file mapping has none
+    /// (`InvalidInput`).
+    #[cfg(windows)]
+    pub fn security_descriptor(&self) -> io::Result<String> {
+        match &self.mapped {
+            Mapped::Named(view) => crate::os_access::descriptor_of(view.handle()).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot read the security descriptor of {}: {e}",
+                        self.source
+                    ),
+                )
+            }),
+            Mapped::File(_) => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is a file, not a named mapping", self.source),
+            )),
+        }
     }
 
     /// `Ok` if the mapping has at least `needed` bytes; otherwise an error of kind
@@ -144,30 +254,74 @@ impl Mapping {
     /// Creates a new file of `len` zero bytes and maps it (read and write, shared): for a
     /// producer, or a test.
     ///
+    /// Owner-only on Unix: mode 0600, whatever the umask
+    /// ([`create_with`](Mapping::create_with) shares it). On Windows a file takes its
+    /// folder's inherited permissions; a Windows bridge is a named mapping
+    /// (`Mapping::create_named`).
+    ///
     /// # Errors
     ///
     /// An error of kind `AlreadyExists` if the file exists: `create` never truncates a file,
     /// which might be another producer's live mapping (truncating it would crash every
     /// process that maps it). Remove a stale file first if it is known to be dead.
     pub fn create(path: impl AsRef<Path>, len: usize) -> io::Result<Mapping> {
+        Mapping::create_with(path, len, &Share::OwnerOnly)
+    }
+
+    /// [`create`](Mapping::create) with the mode and group `share` asks for ([`Share`]):
+    /// owner-only (0600), or a group's (0660, or 0640 read-only). The file is made with mode
+    /// 0600, given to the group (`fchown`), then set to its mode (`fchmod`, which the umask
+    /// does not touch), so no one else can open it before it is shared as asked.
+    ///
+    /// # Errors
+    ///
+    /// Those of `create`, and `InvalidInput`, naming the path and what is wrong, for an
+    /// unknown group or a share that does not apply here (an SDDL string on Unix; any share
+    /// but `OwnerOnly` for a file on Windows): before the file is created. When the file
+    /// cannot be given to the group (the creator is not a member, and not root) it is
+    /// removed, and the error names the group.
+    pub fn create_with(path: impl AsRef<Path>, len: usize, share: &Share) -> io::Result<Mapping> {
         let path = path.as_ref();
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|err| {
-                io::Error::new(
-                    err.kind(),
-                    format!("cannot create {}: {err}", path.display()),
-                )
-            })?;
-        let len = u64::try_from(len).map_err(|_| io::Error::other("length above u64::MAX"))?;
-        file.set_len(len)?;
-        Ok(Mapping {
-            mapped: Mapped::File(MmapRaw::map_raw(&file)?),
-            source: path.display().to_string(),
-        })
+        #[cfg(unix)]
+        let wanted = crate::share::FileShare::of(share, path)?;
+        #[cfg(not(unix))]
+        if *share != Share::OwnerOnly {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "cannot create {}: a file here takes its folder's permissions; share a Windows bridge as a named mapping (Mapping::create_named_with)",
+                    path.display()
+                ),
+            ));
+        }
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(path).map_err(|err| {
+            io::Error::new(
+                err.kind(),
+                format!("cannot create {}: {err}", path.display()),
+            )
+        })?;
+        let made = (|| {
+            #[cfg(unix)]
+            set_owner_and_mode(&file, path, &wanted)?;
+            let len = u64::try_from(len).map_err(|_| io::Error::other("length above u64::MAX"))?;
+            file.set_len(len)?;
+            MmapRaw::map_raw(&file)
+        })();
+        match made {
+            Ok(raw) => Ok(Mapping {
+                mapped: Mapped::File(raw),
+                source: path.display().to_string(),
+            }),
+            Err(err) => {
+                // Ours, just made and mapped by no one: never left half-shared.
+                let _ = std::fs::remove_file(path);
+                Err(err)
+            }
+        }
     }
 
     /// The mapped bytes as a region. Fails only if the mapping is not 8-aligned, which page
@@ -209,9 +363,14 @@ pub struct ReadOnlyMapping {
 impl ReadOnlyMapping {
     /// Maps an existing file read-only (shared with every other mapping of it). The same
     /// contract as [`Mapping::open`]: the file must not shrink while the mapping lives.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Mapping::open`]: a refusal for lack of permission holds an
+    /// [`AccessDenied`].
     pub fn open(path: impl AsRef<Path>) -> io::Result<ReadOnlyMapping> {
         let path = path.as_ref();
-        let file = File::open(path)?;
+        let file = File::open(path).map_err(|err| denied_file(path, false, err))?;
         Ok(ReadOnlyMapping {
             mapped: Mapped::File(MmapOptions::new().map_raw_read_only(&file)?),
             source: path.display().to_string(),
@@ -222,8 +381,9 @@ impl ReadOnlyMapping {
     /// the length of `Mapping::open_named`, for a process that may only read it.
     #[cfg(windows)]
     pub fn open_named(name: &str) -> io::Result<ReadOnlyMapping> {
+        let view = NamedView::open(name, false).map_err(|e| AccessDenied::named(name, false, e))?;
         Ok(ReadOnlyMapping {
-            mapped: Mapped::Named(NamedView::open(name, false)?),
+            mapped: Mapped::Named(view),
             source: format!("the mapping named `{name}`"),
         })
     }

@@ -1,7 +1,8 @@
-//! The crate's only `unsafe` code: the `Region` type itself, its constructors, and the step
-//! from a checked byte range to the `AtomicU64` words that hold it.
+//! The crate's `unsafe` code for memory: the `Region` type itself, its constructors, and the
+//! step from a checked byte range to the `AtomicU64` words that hold it.
 //!
-//! Everything here is small on purpose. Every other module is `#![deny(unsafe_code)]` and
+//! Everything here is small on purpose. Every other module but `os_access.rs` (the OS calls
+//! of who may attach, which touch no shared memory) is `#![deny(unsafe_code)]` and
 //! reaches shared memory only through [`Region::words`], which checks bounds before it turns an
 //! address into `&[AtomicU64]`. No `&u8`, `&[u8]` or `&T` into a region is ever created, and no
 //! volatile access is ever made: references to *atomic* types are the one kind of reference
@@ -366,14 +367,20 @@ impl NamedView {
     }
 
     /// Creates the named mapping `name` of `len` zero bytes on the pagefile
-    /// (`CreateFileMappingW(INVALID_HANDLE_VALUE, …)`) and maps a view of it, read-write.
-    /// Fails with `AlreadyExists` (naming it) when a mapping of that name exists: `create`
-    /// never adopts another producer's live mapping.
-    pub(crate) fn create(name: &str, len: usize) -> std::io::Result<NamedView> {
+    /// (`CreateFileMappingW(INVALID_HANDLE_VALUE, …)`), with the security descriptor
+    /// `descriptor`, and maps a view of it, read-write. Fails with `AlreadyExists` (naming it)
+    /// when a mapping of that name exists: `create` never adopts another producer's live
+    /// mapping.
+    pub(crate) fn create(
+        name: &str,
+        len: usize,
+        descriptor: &crate::os_access::SecurityDescriptor,
+    ) -> std::io::Result<NamedView> {
         use std::io::{Error, ErrorKind};
         use windows_sys::Win32::Foundation::{
             CloseHandle, ERROR_ALREADY_EXISTS, INVALID_HANDLE_VALUE, SetLastError,
         };
+        use windows_sys::Win32::Security::SECURITY_ATTRIBUTES;
         use windows_sys::Win32::System::Memory::{
             CreateFileMappingW, FILE_MAP_READ, FILE_MAP_WRITE, PAGE_READWRITE,
         };
@@ -387,16 +394,21 @@ impl NamedView {
             ));
         }
         let size = len as u64;
+        let attributes = SECURITY_ATTRIBUTES {
+            nLength: core::mem::size_of::<SECURITY_ATTRIBUTES>() as u32,
+            lpSecurityDescriptor: descriptor.as_ptr(),
+            bInheritHandle: 0,
+        };
         // SAFETY: SetLastError only sets this thread's last-error value (cleared so that the
         // ERROR_ALREADY_EXISTS check below reads CreateFileMappingW's own report).
         unsafe { SetLastError(0) };
-        // SAFETY: INVALID_HANDLE_VALUE asks for a pagefile-backed section; no security
-        // attributes (null is allowed); `wide` is a NUL-terminated UTF-16 string that lives
-        // across the call. A null return is an error, read at once.
+        // SAFETY: INVALID_HANDLE_VALUE asks for a pagefile-backed section; `attributes` and
+        // the descriptor it points to (borrowed from the caller) and `wide`, a NUL-terminated
+        // UTF-16 string, live across the call. A null return is an error, read at once.
         let handle = unsafe {
             CreateFileMappingW(
                 INVALID_HANDLE_VALUE,
-                core::ptr::null(),
+                &attributes,
                 PAGE_READWRITE,
                 (size >> 32) as u32,
                 size as u32,
@@ -496,6 +508,11 @@ impl NamedView {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+
+    /// The section's handle, for reading its security descriptor.
+    pub(crate) fn handle(&self) -> windows_sys::Win32::Foundation::HANDLE {
+        self.handle
+    }
 }
 
 #[cfg(all(windows, feature = "mmap"))]
@@ -536,9 +553,8 @@ fn named_view_error(name: &str, what: &str, writable: bool) -> std::io::Error {
         ErrorKind::NotFound => format!(
             "no mapping named `{name}` ({os}): is the host running, in this session (`Local\\` names are per session)?"
         ),
-        ErrorKind::PermissionDenied => {
-            format!("access denied to the mapping named `{name}` ({access}): {os}")
-        }
+        // Named by the caller (`AccessDenied`), which knows whether it opened or created.
+        ErrorKind::PermissionDenied => return os,
         _ => format!("cannot {what} the mapping named `{name}` ({access}): {os}"),
     };
     Error::new(os.kind(), message)

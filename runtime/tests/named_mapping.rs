@@ -8,7 +8,7 @@
 use std::io::ErrorKind;
 use std::sync::atomic::Ordering::{Acquire, Release};
 
-use abi_runtime::{Mapping, ReadOnlyMapping};
+use abi_runtime::{AccessDenied, Mapping, ReadOnlyMapping, Share};
 
 /// A `Local\` name unique to this process and test.
 fn name(test: &str) -> String {
@@ -129,79 +129,161 @@ fn bad_names_and_lengths_are_refused_naming_them() {
 }
 
 /// Access denied: a section whose security descriptor grants everyone read access only (as a
-/// host that shares its bridge read-only would make it) cannot be opened read-write; it can
-/// be read-only.
+/// host that shares its bridge read-only with a group this process is in) cannot be opened
+/// read-write, and the error names it; it can be read-only. Its creator maps it read-write.
 #[test]
-fn a_read_only_section_denies_a_writer_and_names_it() {
-    #[repr(C)]
-    struct SecurityAttributes {
-        length: u32,
-        descriptor: *mut core::ffi::c_void,
-        inherit: i32,
-    }
-    #[link(name = "kernel32")]
-    unsafe extern "system" {
-        fn CreateFileMappingW(
-            file: isize,
-            attributes: *const SecurityAttributes,
-            protect: u32,
-            size_high: u32,
-            size_low: u32,
-            name: *const u16,
-        ) -> *mut core::ffi::c_void;
-        fn CloseHandle(handle: *mut core::ffi::c_void) -> i32;
-    }
-    #[link(name = "advapi32")]
-    unsafe extern "system" {
-        fn ConvertStringSecurityDescriptorToSecurityDescriptorW(
-            sddl: *const u16,
-            revision: u32,
-            descriptor: *mut *mut core::ffi::c_void,
-            size: *mut u32,
-        ) -> i32;
-    }
-    const PAGE_READWRITE: u32 = 4;
+fn a_read_only_grant_denies_a_writer_and_names_it() {
     let name = name("denied");
-    let wide = |s: &str| -> Vec<u16> { s.encode_utf16().chain(Some(0)).collect() };
-    // Everyone (WD): generic read (GR) only; no owner rights beyond the implicit ones.
-    let sddl = wide("D:P(A;;GR;;;WD)");
-    let mut descriptor = core::ptr::null_mut();
-    // SAFETY: a NUL-terminated SDDL string, revision 1, out-pointers to locals; the
-    // descriptor is leaked (a test process).
-    let ok = unsafe {
-        ConvertStringSecurityDescriptorToSecurityDescriptorW(
-            sddl.as_ptr(),
-            1,
-            &mut descriptor,
-            core::ptr::null_mut(),
-        )
-    };
-    assert!(ok != 0, "SDDL: {}", std::io::Error::last_os_error());
-    let attributes = SecurityAttributes {
-        length: size_of::<SecurityAttributes>() as u32,
-        descriptor,
-        inherit: 0,
-    };
-    let name_w = wide(&name);
-    // SAFETY: a pagefile section (INVALID_HANDLE_VALUE = -1) of one page, the attributes
-    // above, a NUL-terminated name; all outlive the call.
-    let handle =
-        unsafe { CreateFileMappingW(-1, &attributes, PAGE_READWRITE, 0, 4096, name_w.as_ptr()) };
-    assert!(
-        !handle.is_null(),
-        "CreateFileMappingW: {}",
-        std::io::Error::last_os_error()
-    );
-
+    let host = Mapping::create_named_with(&name, 4096, &Share::sddl("D:P(A;;GA;;;SY)(A;;GR;;;WD)"))
+        .unwrap();
+    host.region().unwrap().store::<u64>(0, 9, Release);
     let err = Mapping::open_named(&name).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::PermissionDenied, "{err}");
     assert!(
-        err.to_string()
-            .contains(&format!("access denied to the mapping named `{name}`")),
+        err.to_string().starts_with(&format!(
+            "access denied to the mapping named `{name}` (read-write): "
+        )),
         "{err}"
     );
+    let denied = AccessDenied::of(&err).expect("an AccessDenied inside");
+    assert_eq!(
+        (denied.object(), denied.writable()),
+        (format!("the mapping named `{name}`").as_str(), true)
+    );
+    assert!(err.to_string().contains("ReadOnlyMapping"), "{err}");
     let reader = ReadOnlyMapping::open_named(&name).unwrap();
-    assert_eq!(reader.region().unwrap().load::<u64>(0, Acquire), 0);
-    // SAFETY: the handle made above, closed once.
-    unsafe { CloseHandle(handle) };
+    assert_eq!(reader.region().unwrap().load::<u64>(0, Acquire), 9);
+}
+
+/// The DACL of a descriptor read back as SDDL: its flags (`P`: protected) and each ACE's
+/// type, rights and trustee. Windows stores the generic rights asked for (`GA`, `GR`) as the
+/// section's own rights, wine as they were written, so tests compare trustees and types.
+fn dacl(sddl: &str) -> (String, Vec<(String, String, String)>) {
+    let start = sddl
+        .find("D:")
+        .unwrap_or_else(|| panic!("no DACL in {sddl}"))
+        + 2;
+    let dacl = &sddl[start..];
+    let flags_end = dacl.find('(').unwrap_or(dacl.len());
+    let aces = dacl[flags_end..]
+        .split(')')
+        .filter(|ace| !ace.is_empty())
+        .map(|ace| {
+            let f: Vec<&str> = ace.trim_start_matches('(').split(';').collect();
+            assert_eq!(f.len(), 6, "an ACE of 6 fields: {sddl}");
+            (f[0].to_string(), f[2].to_string(), f[5].to_string())
+        })
+        .collect();
+    (dacl[..flags_end].to_string(), aces)
+}
+
+/// The default is owner-only: a protected DACL of two ACEs, full access for this process's
+/// user (an `S-1-5-21-` SID) and for SYSTEM, nothing else; this user opens it.
+#[test]
+fn a_created_mapping_grants_its_user_and_system_only() {
+    let name = name("owner-only");
+    let host = Mapping::create_named(&name, 64).unwrap();
+    let sddl = host.security_descriptor().unwrap();
+    let (flags, aces) = dacl(&sddl);
+    assert!(flags.contains('P'), "not protected: {sddl}");
+    assert_eq!(aces.len(), 2, "{sddl}");
+    assert!(
+        aces[0].0 == "A" && aces[0].2.starts_with("S-1-5-21-"),
+        "{sddl}"
+    );
+    assert_eq!(
+        (aces[1].0.as_str(), aces[1].2.as_str()),
+        ("A", "SY"),
+        "{sddl}"
+    );
+    assert_eq!(aces[0].1, aces[1].1, "the same rights: {sddl}");
+    // This user (the owner) attaches, both ways.
+    Mapping::open_named(&name).unwrap();
+    ReadOnlyMapping::open_named(&name).unwrap();
+    // An opener's handle has no right to read the descriptor.
+    let err = Mapping::open_named(&name)
+        .unwrap()
+        .security_descriptor()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::PermissionDenied, "{err}");
+}
+
+/// A descriptor that grants this user nothing refuses it, both ways, with the named error:
+/// how a bridge owned by another user looks (wine has one user; see README "Who may attach").
+#[test]
+fn a_mapping_that_grants_this_user_nothing_refuses_it() {
+    let name = name("system-only");
+    let _host = Mapping::create_named_with(&name, 64, &Share::sddl("D:P(A;;GA;;;SY)")).unwrap();
+    for (err, writable) in [
+        (Mapping::open_named(&name).unwrap_err(), true),
+        (ReadOnlyMapping::open_named(&name).unwrap_err(), false),
+    ] {
+        assert_eq!(err.kind(), ErrorKind::PermissionDenied, "{err}");
+        assert_eq!(AccessDenied::of(&err).unwrap().writable(), writable);
+        assert!(err.to_string().contains(&name), "{err}");
+    }
+}
+
+/// A group share adds one ACE for the group's SID to the owner-only DACL, with rights that
+/// differ for read-only (no write) and read-write.
+#[test]
+fn a_group_share_adds_one_ace_for_the_group() {
+    let mut rights = Vec::new();
+    for (share, sid) in [
+        (Share::group_read_only("BU"), "BU"),
+        (Share::group("S-1-5-32-545"), "BU"),
+    ] {
+        let name = name(&format!("group-{}", rights.len()));
+        let host = Mapping::create_named_with(&name, 64, &share).unwrap();
+        let sddl = host.security_descriptor().unwrap();
+        let (_, aces) = dacl(&sddl);
+        let trustees: Vec<&str> = aces.iter().map(|a| a.2.as_str()).collect();
+        assert_eq!(trustees.len(), 3, "{share:?}: {sddl}");
+        assert!(trustees[0].starts_with("S-1-5-21-"), "{share:?}: {sddl}");
+        assert_eq!(&trustees[1..], ["SY", sid], "{share:?}: {sddl}");
+        assert_eq!(aces[2].0, "A", "{share:?}: {sddl}");
+        rights.push(aces[2].1.clone());
+    }
+    assert!(
+        !rights[0].contains('W'),
+        "read-only has no write: {rights:?}"
+    );
+    assert_ne!(rights[0], rights[1], "{rights:?}");
+}
+
+/// A group that is not a SID, or a malformed SDDL string, is refused before anything is
+/// created, naming the mapping and what was given.
+#[test]
+fn bad_shares_are_refused_before_anything_is_created() {
+    let name = name("bad-share");
+    for (share, says) in [
+        (Share::group("Users"), "`Users` is not a SID"),
+        (Share::group("BU)(A;;GA;;;WD"), "is not a SID"),
+        (Share::group(""), "`` is not a SID"),
+        (
+            Share::sddl("D:P(A;;GA;;;NOTASID)"),
+            "`D:P(A;;GA;;;NOTASID)` is not a valid SDDL",
+        ),
+        (Share::sddl("garbage("), "`garbage(` is not a valid SDDL"),
+    ] {
+        let err = Mapping::create_named_with(&name, 64, &share).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{share:?}: {err}");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("cannot create the mapping named `{name}`"))
+                && text.contains(says),
+            "{share:?}: {text}"
+        );
+        let gone = Mapping::open_named(&name).unwrap_err();
+        assert_eq!(
+            gone.kind(),
+            ErrorKind::NotFound,
+            "{share:?} created it: {gone}"
+        );
+    }
+    // A file on Windows takes its folder's permissions: only the default is accepted.
+    let path = std::env::temp_dir().join(format!("abi-runtime-share-{}", std::process::id()));
+    let err = Mapping::create_with(&path, 64, &Share::group("BU")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+    assert!(!path.exists());
 }
