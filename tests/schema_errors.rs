@@ -241,6 +241,8 @@ error_classes! {
     layout_row_reserved_name => 1,
     // File formats ([[file]]).
     file_name_taken => 1,
+    file_name_not_snake_case => 1,
+    file_record_name_not_snake_case => 1,
     file_record_unknown_struct => 1,
     file_record_two_places => 1,
     file_record_unknown_record => 1,
