@@ -12,6 +12,7 @@ use abi_runtime::SharedBuf;
 use abi_runtime::attach::Field;
 use abi_runtime::broadcast_ring::{Read, RingError, RingReader, RingSpec, RingWriter};
 use abi_runtime::byte_queue::{ByteQueue, EntryFormat, Popped, Pushed, QueueError, QueueSpec};
+use abi_runtime::entry_parts::{PartError, PartSpec, split};
 
 /// The area's bytes in every case.
 const CAP: u64 = 128;
@@ -344,4 +345,30 @@ fn a_ring_next_to_u64_max_refuses_the_entry_that_would_wrap() {
     r.store::<u64>(24, u64::MAX, Relaxed);
     assert_eq!(w.push(&mut entry(16)), Ok(u64::MAX));
     assert_eq!(r.load::<u64>(24, Relaxed), 0);
+}
+
+#[test]
+fn a_part_length_near_u64_max_is_past_the_entry() {
+    // An unbounded u64 length field: the peer's length plus the header would wrap.
+    let spec = [PartSpec {
+        len: Field {
+            offset: 8,
+            width: 8,
+        },
+        max: u64::MAX,
+    }];
+    let mut entry = vec![0u8; 24];
+    entry[8..16].copy_from_slice(&(u64::MAX - 3).to_le_bytes());
+    let e = no_panic("split", || split(&entry, 16, &spec)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PartError::PastEntry {
+                part: 0,
+                size: 24,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
