@@ -34,6 +34,8 @@ use crate::error::{RegionError, RegionErrorKind};
 
 #[cfg(all(windows, feature = "mmap"))]
 mod view_pages;
+#[cfg(all(test, windows, feature = "mmap"))]
+mod view_pages_tests;
 
 /// The alignment every region base must have (the widest word, `u64`).
 pub const MIN_ALIGN: usize = 8;
