@@ -4896,7 +4896,8 @@ static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots
     if (status != IBF_OK) {
         return status;
     }
-    ibf_bridge_header_store_snapshot_seq(head, (uint64_t)(published + 1U));
+    /* A count: it wraps to 0 at its end, explicitly (as Rust's and Python's publish). */
+    ibf_bridge_header_store_snapshot_seq(head, (uint64_t)(published == UINT64_MAX ? 0U : published + 1U));
     return IBF_OK;
 }
 

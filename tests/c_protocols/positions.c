@@ -1,4 +1,4 @@
-/* Positions at the edges (issue 37) for bridge.h's log queue and log ring helpers: header
+/* Positions at the edges (issue 37) for bridge.h's log queue, log ring and snapshot ring helpers: header
  * words drawn from 0, capacity multiples, values just under UINT64_MAX, misaligned values and
  * random words (a fixed xorshift), then every operation of both sides. Each call gives a valid
  * outcome or one of its named errors, and no position goes backwards (a wrap). Built with
@@ -223,12 +223,28 @@ static void ring(void) {
     CHECK(written > 1000U && refused > 1000U && read > 100U, "enough of each");
 }
 
+/* The snapshot ring's head at UINT64_MAX: the next publication wraps it to 0 explicitly. */
+static void snapshot(void) {
+    ibf_bridge_header *h = (ibf_bridge_header *)calloc(1, sizeof *h);
+    unsigned char *slots = (unsigned char *)calloc(IBF_RING_SLOTS, IBF_RING_SLOT_SIZE);
+    ibf_ring_slot_copy *value = (ibf_ring_slot_copy *)calloc(1, sizeof *value);
+    CHECK(h != NULL && slots != NULL && value != NULL, "calloc");
+    ibf_bridge_header_store_snapshot_seq(h, UINT64_MAX);
+    CHECK(ibf_snapshot_ring_publish(h, slots, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, value, NULL) == IBF_OK, "publish");
+    CHECK(ibf_bridge_header_load_snapshot_seq(h) == 0, "the head wraps to 0");
+    printf("snapshot head=%" PRIu64 "\n", (uint64_t)ibf_bridge_header_load_snapshot_seq(h));
+    free(value);
+    free(slots);
+    free(h);
+}
+
 int main(void) {
     /* Exactly the region's length, so that AddressSanitizer catches any access past it. */
     region = (unsigned char *)malloc(region_len);
     CHECK(region != NULL, "malloc");
     queue();
     ring();
+    snapshot();
     free(region);
     printf("ok\n");
     return 0;
