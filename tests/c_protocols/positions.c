@@ -1,9 +1,10 @@
-/* Positions at the edges (issue 37) for bridge.h's log queue, log ring and snapshot ring helpers: header
+/* Positions at the edges (issue 37) for bridge.h's log queue and log ring helpers: header
  * words drawn from 0, capacity multiples, values just under UINT64_MAX, misaligned values and
  * random words (a fixed xorshift), then every operation of both sides. Each call gives a valid
- * outcome or one of its named errors, and no position goes backwards (a wrap). Built with
- * clang's -fsanitize=unsigned-integer-overflow too (tests/c_positions.rs), which stops at the
- * first unsigned sum or difference that wraps. Prints the counts, then `ok`. */
+ * outcome or one of its named errors, and no position goes backwards (a wrap); the snapshot
+ * ring's head at UINT64_MAX wraps to 0. Built with clang's -fsanitize=unsigned-integer-overflow
+ * too (tests/c_positions.rs), which stops at the first unsigned sum or difference that wraps.
+ * Prints the counts, then `ok`. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
