@@ -187,6 +187,7 @@ error_classes! {
     protocol_missing_key => 1,
     protocol_overflow_not_flag => 1,
     protocol_part_past_its_length => 1,
+    protocol_part_name => 2,
     protocol_queue_with_seq => 1,
     protocol_same_party => 1,
     protocol_session_bind_not_cas => 1,
