@@ -257,7 +257,7 @@ fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), InflateErro
             out.reserve_exact(more);
         }
         let (in_before, out_before) = (z.total_in(), z.total_out());
-        let result = z.decompress_vec(&stored[in_before as usize..], out, FlushDecompress::Finish);
+        let result = z.decompress_vec(&stored[in_before as usize..], out, FlushDecompress::None);
         if out.len() as u64 > raw {
             out.truncate(raw as usize);
             return Err(InflateError::from(format!(

@@ -266,6 +266,37 @@ fn the_writer_refuses_keys_out_of_order_and_wrong_sizes() {
     assert!(Writer::create(&SPEC, Vec::new(), &[0; 15], WriterOptions::new(4)).is_err());
 }
 
+/// A stream that inflates to many growth steps is inflated whole (the memory grows as it
+/// inflates, and each call inflates into what is there).
+#[test]
+fn a_chunk_larger_than_the_first_reservation_inflates_whole() {
+    use super::core::{ChunkInfo, DecodedChunk, decode_chunk};
+    use flate2::{Compression, write::ZlibEncoder};
+    use std::io::Write;
+    // Past two growth steps of 64 KiB (under Miri), past four (1 MiB) otherwise.
+    let len = if cfg!(miri) { 150_000 } else { (1 << 20) + 5 };
+    let raw: Vec<u8> = (0..len).map(|i: u32| (i % 251) as u8).collect();
+    let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
+    z.write_all(&raw).unwrap();
+    let stored = z.finish().unwrap();
+    let info = ChunkInfo {
+        offset: 16,
+        header: vec![0; 32],
+        stored: stored.len() as u64,
+        raw: raw.len() as u64,
+        count: None,
+        bounds: None,
+    };
+    let mut out = DecodedChunk::default();
+    let mut issues = Vec::new();
+    decode_chunk(&SPEC, &info, &stored, None, &mut out, &mut issues);
+    assert!(
+        issues.iter().all(|i| i.kind != IssueKind::Inflate),
+        "{issues:?}"
+    );
+    assert_eq!(out.bytes.len(), raw.len());
+}
+
 /// Issue 37: a chunk's header says how many bytes its stream inflates to, up to 1032 times
 /// its stored bytes (256 MiB at most); a garbage stream must not get that much memory
 /// reserved. 254 KiB of garbage claiming 256 MiB - 16 KiB reserve at most what the stream
