@@ -4906,7 +4906,8 @@ static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots
     if (status != IBF_OK) {
         return status;
     }
-    ibf_bridge_header_store_snapshot_seq(head, (uint64_t)(published + 1U));
+    /* A count: it wraps to 0 at its end, explicitly (as Rust's and Python's publish). */
+    ibf_bridge_header_store_snapshot_seq(head, (uint64_t)(published == UINT64_MAX ? 0U : published + 1U));
     return IBF_OK;
 }
 
@@ -5246,7 +5247,8 @@ static inline void ibf_log_queue_pad_(unsigned char *at, uint64_t size) {
  * parts into the queue, after a padding entry when it does not fit before the area's end, and
  * publishes it (release). IBF_OK; IBF_DROPPED (counted) when there is no room;
  * IBF_ENTRY_PART_TOO_LONG when a part passes its bound; IBF_QUEUE_CAPACITY or
- * IBF_QUEUE_POSITIONS for what the reader or the header's writer left broken. One writer.
+ * IBF_QUEUE_POSITIONS for what the reader or the header's writer left broken (or a write_pos
+ * so close to UINT64_MAX that the entry would end past it). One writer.
  */
 static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
     unsigned char *base = (unsigned char *)region;
@@ -5267,6 +5269,10 @@ static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_ent
     }
     at = write % capacity;
     pad = size > capacity - at ? capacity - at : 0;
+    /* The entry's end must be a u64: no honest writer gets this close to UINT64_MAX. */
+    if (pad + size > UINT64_MAX - write) {
+        return IBF_QUEUE_POSITIONS;
+    }
     if (pad + size > capacity - (write - read)) {
         (void)ibf_live_fetch_add_u64_(base + 8, 1U);
         return IBF_DROPPED;
@@ -5404,7 +5410,8 @@ static inline int ibf_log_ring_capacity_(const unsigned char *base, size_t len, 
  * (release, then a release fence), then writes, then publishes write_pos (release). *seq (may
  * be NULL) is the entry's number. IBF_OK, IBF_ENTRY_PART_TOO_LONG, IBF_RING_BAD_ENTRY
  * (larger than the area), IBF_RING_CAPACITY,
- * or IBF_RING_POSITIONS when write_pos is not a multiple of 8. One writer.
+ * or IBF_RING_POSITIONS when write_pos is not a multiple of 8 or so close to UINT64_MAX that
+ * the entry would end past it. One writer.
  */
 static inline int ibf_log_ring_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len, uint64_t *seq) {
     unsigned char *base = (unsigned char *)region;
@@ -5426,13 +5433,17 @@ static inline int ibf_log_ring_push(void *region, size_t len, const ibf_log_entr
     if (write % 8U != 0) {
         return IBF_RING_POSITIONS;
     }
+    moved = tail;
     if (tail > write || write - tail > capacity || tail % 8U != 0) {
-        /* Not what this writer left: start the ring over from here. */
+        /* Not what this writer left: start the ring over from here (stored below). */
         tail = write;
     }
     pad = size > capacity - write % capacity ? capacity - write % capacity : 0;
+    /* The entry's end must be a u64: no honest writer gets this close to UINT64_MAX. */
+    if (pad + size > UINT64_MAX - write) {
+        return IBF_RING_POSITIONS;
+    }
     end = write + pad + size;
-    moved = tail;
     /* Move the tail past every entry the new bytes overwrite, before writing them. */
     while (tail < write && end - tail > capacity) {
         bool padding;
@@ -5458,7 +5469,8 @@ static inline int ibf_log_ring_push(void *region, size_t len, const ibf_log_entr
     number = ibf_live_load_relaxed_u64_(base + 24);
     ibf_proto_put_((unsigned char *)buf, 16U, 8U, number);
     ibf_live_write_bytes_(area + (size_t)((write + pad) % capacity), buf, (size_t)size);
-    ibf_live_store_relaxed_u64_(base + 24, number + 1U);
+    /* A count, not a position: it wraps to 0, as a reader's next_seq does. */
+    ibf_live_store_relaxed_u64_(base + 24, number == UINT64_MAX ? 0U : number + 1U);
     ibf_live_store_release_u64_(base + 0, end);
     if (seq != NULL) {
         *seq = number;
@@ -5594,7 +5606,7 @@ static inline int ibf_log_ring_read_next(ibf_log_ring_reader *r, const void *reg
         }
         seq = ibf_proto_get_((const unsigned char *)buf, 16U, 8U);
         expected = r->has_next_seq ? r->next_seq : seq;
-        r->next_seq = seq + 1U;
+        r->next_seq = seq == UINT64_MAX ? 0U : seq + 1U;
         r->has_next_seq = true;
         /* An entry older than expected is not a gap: a reader that joined while the writer
          * wrote may have taken the entries counter one entry ahead. */

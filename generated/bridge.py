@@ -6078,6 +6078,12 @@ class _ByteQueue(_Entries):
         self._positions(read, write)
         at = write % cap
         pad = cap - at if n > cap - at else 0
+        if write + pad + n > 0xFFFFFFFFFFFFFFFF:
+            # The entry's end must be a u64 (a store would mask it): no honest writer gets
+            # this close to 2^64.
+            raise ProtocolError(
+                "queue_positions", "write_pos %d: an entry of %d bytes would end past 2^64 - 1" % (write, pad + n)
+            )
         if pad + n > cap - (write - read):
             _fetch_add(self._mem, self._base + self._DROPPED, 8, 1)
             return True
@@ -6184,12 +6190,17 @@ class _BroadcastRing(_Entries):
         if n < self._SEQ + 8 or n > cap:
             raise ProtocolError("ring_bad_entry", "a %d-byte entry is not a whole entry" % n)
         write = v._load(self._WRITE_POS, 8, _RELAXED)
-        tail = v._load(self._TAIL_POS, 8, _RELAXED)
-        if tail > write or write - tail > cap:
+        tail = moved = v._load(self._TAIL_POS, 8, _RELAXED)
+        if write % 8:
+            raise ProtocolError("ring_positions", "tail_pos %d and write_pos %d are not in order" % (tail, write))
+        if tail > write or write - tail > cap or tail % 8:
+            # Not what this writer left: start the ring over from here (stored below).
             tail = write
         pad = cap - write % cap if n > cap - write % cap else 0
         end = write + pad + n
-        moved = tail
+        if end > 0xFFFFFFFFFFFFFFFF:
+            # The entry's end must be a u64 (a store would mask it).
+            raise ProtocolError("ring_positions", "write_pos %d: an entry of %d bytes would end past 2^64 - 1" % (write, pad + n))
         while tail < write and end - tail > cap:
             size, padding = self._head(tail)
             if not self._fits(tail, size, padding, write - tail):
@@ -6269,7 +6280,7 @@ class _BroadcastRing(_Entries):
                 continue
             seq = struct.unpack_from("<Q", raw, self._SEQ)[0]
             expected = seq if self._next_seq is None else self._next_seq
-            self._next_seq = seq + 1
+            self._next_seq = (seq + 1) & 0xFFFFFFFFFFFFFFFF
             entry = self._entry(raw, at)
             if lapped or self._late_lap or seq > expected:
                 self._pending, self._late_lap = entry, False

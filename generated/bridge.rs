@@ -5018,7 +5018,9 @@ pub mod live {
             self.region.read_bytes(64, &mut bytes[..head]);
             bytes[head..].fill(0);
             out.payload_extra.resize(size - head, 0);
-            self.region.read_bytes(64 + 12104, &mut out.payload_extra);
+            if size > head {
+                self.region.read_bytes(64 + 12104, &mut out.payload_extra);
+            }
         }
         /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
         ///
@@ -5646,6 +5648,9 @@ pub mod live {
         pub const SLOT_COUNT: usize = 8;
         /// Bytes per slot, its header included, as the schema builds it.
         pub const SLOT_SIZE: usize = 32768;
+        /// The fewest bytes per slot a reader can use: the slot's header and the
+        /// fixed part of what follows it (what attach requires of the writer).
+        pub const MIN_SLOT_SIZE: usize = 12168;
         /// The ring whose head counter is in `head` and whose slots start at
         /// `slots`, with the schema's slot count and size; an error if `slots`
         /// is shorter than the slots or misaligned.
@@ -5656,25 +5661,32 @@ pub mod live {
             Self::with_geometry(head, slots, Self::SLOT_COUNT, Self::SLOT_SIZE)
         }
         /// The ring with the writer's slot count and slot size (what attach read
-        /// and checked); an error if the slots do not fit `slots`, a slot is
-        /// smaller than its header or misaligned, or there are none.
+        /// and checked). An error if there are no slots, a slot is smaller than
+        /// [`Self::MIN_SLOT_SIZE`] or not a multiple of its alignment
+        /// ([`SlotGeometry`](::abi_runtime::RegionErrorKind::SlotGeometry)), or
+        /// the slots do not fit `slots` or are misaligned.
         pub fn with_geometry(
             head: BridgeHeader<'a>,
             slots: Region<'a>,
             count: usize,
             size: usize,
         ) -> Result<Self, RegionError> {
-            let total = count
-                .checked_mul(size)
-                .filter(|_| {
-                    count > 0 && size.trailing_zeros() >= 3
-                        && size >= RingSlotHeader::SIZE
-                });
-            let Some(total) = total else {
+            if count == 0 || size < Self::MIN_SLOT_SIZE || size.trailing_zeros() < 3 {
+                return Err(
+                    ::abi_runtime::RegionErrorKind::SlotGeometry {
+                        count,
+                        size,
+                        least: Self::MIN_SLOT_SIZE,
+                        align: 8,
+                    }
+                        .into(),
+                );
+            }
+            let Some(total) = count.checked_mul(size) else {
                 return Err(
                     ::abi_runtime::RegionErrorKind::OutOfBounds {
                         offset: 0,
-                        len: size,
+                        len: usize::MAX,
                         region_len: slots.len(),
                     }
                         .into(),
@@ -5756,8 +5768,8 @@ pub mod live {
             if let Some(slot) = self.slot(index) {
                 slot.write_ring_slot(value)?;
             }
-            self.head.set_snapshot_seq(head + 1);
-            Ok(head + 1)
+            self.head.set_snapshot_seq(head.wrapping_add(1));
+            Ok(head.wrapping_add(1))
         }
     }
     impl super::Snapshot {

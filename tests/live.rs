@@ -331,6 +331,57 @@ fn the_newest_snapshot_is_in_slot_head_minus_one() {
     assert_eq!(le(&bytes, 0xC0, 8), 11);
 }
 
+/// Issue 37: a ring built with slots a reader cannot use is refused when it is built (it
+/// panicked in `read_newest`, reading past a 64-byte slot); a slot view over fewer bytes
+/// than the value reads what is there.
+#[test]
+fn a_ring_refuses_slots_a_reader_cannot_use() {
+    let buf = bridge();
+    let header = live::BridgeHeader::at(buf.region(), 0).unwrap();
+    let slots = buf.region().tail(RING_AT, 8).unwrap();
+    let least = live::SnapshotRing::MIN_SLOT_SIZE;
+    assert_eq!(least, 64 + 12104, "the slot's header and its snapshot");
+    for (count, size) in [
+        (0, RING_SLOT_SIZE as usize),
+        (8, 64),
+        (8, least - 8),
+        (1, least + 4),
+        (usize::MAX, 0),
+        (1, usize::MAX),
+    ] {
+        let e = live::SnapshotRing::with_geometry(header, slots, count, size)
+            .err()
+            .unwrap_or_else(|| panic!("{count} slots of {size} bytes"));
+        assert_eq!(
+            e.kind(),
+            RegionErrorKind::SlotGeometry {
+                count,
+                size,
+                least,
+                align: 8
+            }
+        );
+        assert!(e.to_string().contains("cannot be read"), "{e}");
+    }
+    let e = live::SnapshotRing::with_geometry(header, slots, usize::MAX, least).err();
+    assert!(matches!(
+        e.map(|e| e.kind()),
+        Some(RegionErrorKind::OutOfBounds { .. })
+    ));
+    let ring = live::SnapshotRing::with_geometry(header, slots, 2, least).expect("the least");
+    let mut value = live::RingSlot::zeroed();
+    value.publish_seq = 5;
+    assert_eq!(ring.publish(&value), Ok(1));
+    assert_eq!(ring.read_newest().unwrap().unwrap().publish_seq, 5);
+    // A slot's view over its header alone: a copy reads the header, and nothing after it.
+    let small = live::RingSlotHeader::at(buf.region().sub(RING_AT, 64, 8).unwrap(), 0).unwrap();
+    let copy = small.read_ring_slot().expect("a copy");
+    assert_eq!((copy.publish_seq, copy.payload_extra.len()), (5, 0));
+    // The head at u64::MAX: the next publication wraps it (a count, never a panic).
+    header.set_snapshot_seq(u64::MAX);
+    assert_eq!(ring.publish(&value), Ok(0));
+}
+
 /// An 0.8 host's snapshot is 11840 bytes: the copy keeps them and zeroes the fields it
 /// lacks; a longer payload's tail is kept as extra bytes.
 #[test]

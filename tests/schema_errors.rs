@@ -187,6 +187,7 @@ error_classes! {
     protocol_missing_key => 1,
     protocol_overflow_not_flag => 1,
     protocol_part_past_its_length => 1,
+    protocol_part_name => 2,
     protocol_queue_with_seq => 1,
     protocol_same_party => 1,
     protocol_session_bind_not_cas => 1,
@@ -242,6 +243,8 @@ error_classes! {
     layout_row_reserved_name => 1,
     // File formats ([[file]]).
     file_name_taken => 1,
+    file_name_not_snake_case => 1,
+    file_record_name_not_snake_case => 1,
     file_record_unknown_struct => 1,
     file_record_two_places => 1,
     file_record_unknown_record => 1,

@@ -49,7 +49,9 @@ pub enum RingError {
         room: u64,
     },
     /// `tail_pos` is past `write_pos`, or more than the capacity behind it; or `write_pos`
-    /// went back behind the reader; or either is not a multiple of 8.
+    /// went back behind the reader; or either is not a multiple of 8; or (to the writer)
+    /// `write_pos` is so close to `u64::MAX` that the entry pushed would end past it, which
+    /// no honest writer reaches (positions count bytes, and never reach 2^64).
     Positions {
         /// `tail_pos`.
         tail: u64,
@@ -202,7 +204,9 @@ impl<'a, A: Writable> RingWriter<'a, A> {
 
     /// Appends `entry` (a whole entry, its size field equal to its length; its `seq` field is
     /// set here), after a padding entry when it does not fit before the area's end,
-    /// overwriting the oldest entries as needed. Returns the entry's `seq`.
+    /// overwriting the oldest entries as needed. Returns the entry's `seq`; `BadEntry` for an
+    /// entry that is not whole or longer than the area, `Positions` for a `write_pos` that is
+    /// not a multiple of 8 or whose entry would end past `u64::MAX` (nothing is written).
     pub fn push(&self, entry: &mut [u8]) -> Result<u64, RingError> {
         let r = &self.ring;
         let (spec, f, cap) = (r.spec, r.spec.entry, r.capacity);
@@ -216,16 +220,32 @@ impl<'a, A: Writable> RingWriter<'a, A> {
             return Err(RingError::BadEntry { len: entry.len() });
         }
         let write = r.region.load::<u64>(spec.write_pos, Relaxed);
-        let mut tail = r.region.load::<u64>(spec.tail_pos, Relaxed);
-        if tail > write || write - tail > cap {
-            // Not what this writer left: start the ring over from here.
+        let stored = r.region.load::<u64>(spec.tail_pos, Relaxed);
+        let mut tail = stored;
+        if write % 8 != 0 {
+            return Err(RingError::Positions {
+                tail: stored,
+                write,
+            });
+        }
+        if tail > write || write - tail > cap || tail % 8 != 0 {
+            // Not what this writer left: start the ring over from here (the new tail is
+            // stored below, so that readers see it too).
             tail = write;
         }
         let to_end = cap - write % cap;
         let pad = if len > to_end { to_end } else { 0 };
-        let end = write + pad + len;
+        // Where the entry ends: checked, as a position just under u64::MAX would wrap.
+        let Some(end) = pad
+            .checked_add(len)
+            .and_then(|bytes| write.checked_add(bytes))
+        else {
+            return Err(RingError::Positions {
+                tail: stored,
+                write,
+            });
+        };
         // Move the tail past every entry the new bytes overwrite, before writing them.
-        let moved = tail;
         while tail < write && end - tail > cap {
             let (size, padding) = r.head(tail);
             if !r.fits(tail, size, padding, write - tail) {
@@ -237,7 +257,7 @@ impl<'a, A: Writable> RingWriter<'a, A> {
         if end - tail > cap {
             tail = write + pad;
         }
-        if tail != moved {
+        if tail != stored {
             // Release: a reader that loads this tail (acquire) then loads write_pos sees at
             // least the write_pos stored before it, so the tail is never more than one entry
             // (and its padding) ahead of what it sees.
@@ -255,7 +275,9 @@ impl<'a, A: Writable> RingWriter<'a, A> {
         let seq = r.region.load::<u64>(spec.entries, Relaxed);
         entry[spec.seq..spec.seq + 8].copy_from_slice(&seq.to_le_bytes());
         r.region.write_bytes(r.at(write + pad), entry);
-        r.region.store::<u64>(spec.entries, seq + 1, Relaxed);
+        // A count, not a position: it wraps, as the readers' expected seq does.
+        r.region
+            .store::<u64>(spec.entries, seq.wrapping_add(1), Relaxed);
         r.region.store::<u64>(spec.write_pos, end, Release);
         Ok(seq)
     }

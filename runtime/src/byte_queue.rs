@@ -61,7 +61,9 @@ pub enum QueueError {
         room: u64,
     },
     /// `write_pos` is behind `read_pos`, or more than the capacity ahead of it, or either
-    /// is not a multiple of 8.
+    /// is not a multiple of 8; or (to the writer) so close to `u64::MAX` that the entry
+    /// pushed would end past it. No honest peer writes these: positions count bytes, and
+    /// never reach 2^64.
     Positions {
         /// `read_pos`.
         read: u64,
@@ -209,8 +211,15 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
         let at = write % self.capacity;
         let to_end = self.capacity - at;
         let pad = if (len as u64) > to_end { to_end } else { 0 };
+        // Where the entry ends: checked, as a position just under u64::MAX would wrap.
+        let Some(end) = pad
+            .checked_add(len as u64)
+            .and_then(|bytes| write.checked_add(bytes))
+        else {
+            return Err(QueueError::Positions { read, write });
+        };
         let free = self.capacity - (write - read);
-        if pad + len as u64 > free {
+        if end - write > free {
             self.region.fetch_add::<u64>(self.spec.dropped, 1, Relaxed);
             return Ok(Pushed::Dropped);
         }
@@ -220,10 +229,10 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
             f.kind.put(&mut word, f.padding);
             self.region.write_bytes(self.at(at), &word);
         }
+        // write + pad <= end: no overflow.
         let start = (write + pad) % self.capacity;
         self.region.write_bytes(self.at(start), entry);
-        self.region
-            .store::<u64>(self.spec.write_pos, write + pad + len as u64, Release);
+        self.region.store::<u64>(self.spec.write_pos, end, Release);
         Ok(Pushed::Written)
     }
 

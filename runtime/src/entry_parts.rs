@@ -128,7 +128,8 @@ pub fn split(entry: &[u8], header: usize, specs: &[PartSpec]) -> Result<Vec<Vec<
                 max: spec.max,
             });
         }
-        let end = at + len;
+        // Saturating: a bound of u64::MAX lets a peer's length reach it (then past the entry).
+        let end = at.saturating_add(len);
         if end > size {
             return Err(PartError::PastEntry { part: k, end, size });
         }

@@ -38,6 +38,18 @@ pub enum RegionErrorKind {
         /// Its length in bytes.
         len: usize,
     },
+    /// A ring's slots that a reader cannot use: none, or slots smaller than a slot's
+    /// header and the fixed part after it, or not a multiple of their alignment.
+    SlotGeometry {
+        /// Slots asked for.
+        count: usize,
+        /// Bytes per slot asked for.
+        size: usize,
+        /// The fewest bytes a slot needs.
+        least: usize,
+        /// The alignment a slot's size must be a multiple of.
+        align: usize,
+    },
 }
 
 impl RegionError {
@@ -84,6 +96,16 @@ impl fmt::Display for RegionError {
                  address + length <= {:#x}",
                 isize::MAX,
                 usize::MAX
+            ),
+            RegionErrorKind::SlotGeometry {
+                count,
+                size,
+                least,
+                align,
+            } => write!(
+                f,
+                "{count} slots of {size} bytes cannot be read: expected at least 1 slot, each \
+                 of at least {least} bytes and a multiple of {align}"
             ),
         }
     }

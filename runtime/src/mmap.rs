@@ -28,7 +28,10 @@
 //! the pagefile), and `ReadOnlyMapping::open_named` maps one read-only. The contract is the
 //! same raw, reference-free one. **The length of an opened named mapping comes from
 //! `VirtualQuery`**: Windows keeps no byte length for a pagefile section, so it is the
-//! section's size rounded up to whole pages (the bytes past the creator's length are zeros).
+//! section's size rounded up to whole pages (the bytes past the creator's length are zeros),
+//! walked region by region: every page must be committed. A section made with `SEC_RESERVE`
+//! maps reserved pages that fault when touched until its creator commits them; such a view
+//! is refused (`InvalidData`, naming the mapping and its first reserved byte).
 //! Attach still checks every size the producer wrote against that length, and
 //! [`Mapping::require_len`] says, naming the mapping, when it is shorter than a size needed.
 //! A section cannot shrink while it is mapped, so the `SIGBUS` case of files does not arise.
@@ -166,7 +169,9 @@ impl Mapping {
     ///
     /// Each names the mapping: `NotFound` when no mapping has that name (no host running, or
     /// one in another session), `PermissionDenied` (an [`AccessDenied`]) when this process
-    /// may not map it read-write, `InvalidInput` for an empty name or one holding a NUL.
+    /// may not map it read-write, `InvalidInput` for an empty name or one holding a NUL,
+    /// `InvalidData` for a view with pages that are reserved, not committed (a `SEC_RESERVE`
+    /// section).
     #[cfg(windows)]
     pub fn open_named(name: &str) -> io::Result<Mapping> {
         let view = NamedView::open(name, true).map_err(|e| AccessDenied::named(name, true, e))?;

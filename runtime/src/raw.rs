@@ -33,6 +33,11 @@ use core::sync::atomic::AtomicU64;
 
 use crate::error::{RegionError, RegionErrorKind};
 
+#[cfg(all(windows, feature = "mmap"))]
+mod view_pages;
+#[cfg(all(test, windows, feature = "mmap"))]
+mod view_pages_tests;
+
 /// The alignment every region base must have (the widest word, `u64`).
 pub const MIN_ALIGN: usize = 8;
 
@@ -347,7 +352,7 @@ impl NamedView {
     /// Opens the named mapping `name` (`OpenFileMappingW`) and maps a view of all of it
     /// (`MapViewOfFile` with length 0), read-write or read-only. Its length is the view's size
     /// as `VirtualQuery` reports it: the section's size rounded up to whole pages (Windows
-    /// keeps no byte length for a pagefile section).
+    /// keeps no byte length for a pagefile section), every page committed.
     pub(crate) fn open(name: &str, writable: bool) -> std::io::Result<NamedView> {
         use windows_sys::Win32::System::Memory::{FILE_MAP_READ, FILE_MAP_WRITE, OpenFileMappingW};
         let wide = named_view_wide(name)?;
@@ -438,7 +443,8 @@ impl NamedView {
     }
 
     /// Maps a view of all of the section `handle` (owned: closed here on error), and measures
-    /// it with `VirtualQuery`; `len` is the length asked for at creation, if known.
+    /// it with `VirtualQuery`, region by region, every page committed
+    /// ([`view_pages::committed_len`]); `len` is the length asked for at creation, if known.
     fn map(
         handle: windows_sys::Win32::Foundation::HANDLE,
         name: &str,
@@ -449,8 +455,7 @@ impl NamedView {
         use std::io::{Error, ErrorKind};
         use windows_sys::Win32::Foundation::CloseHandle;
         use windows_sys::Win32::System::Memory::{
-            MEMORY_BASIC_INFORMATION, MEMORY_MAPPED_VIEW_ADDRESS, MapViewOfFile, UnmapViewOfFile,
-            VirtualQuery,
+            MEMORY_MAPPED_VIEW_ADDRESS, MapViewOfFile, UnmapViewOfFile,
         };
         let close = |err: Error| {
             // SAFETY: `handle` is a valid section handle owned by this function, closed once.
@@ -468,24 +473,11 @@ impl NamedView {
             unsafe { UnmapViewOfFile(MEMORY_MAPPED_VIEW_ADDRESS { Value: view.Value }) };
             close(err)
         };
-        let mut info = MEMORY_BASIC_INFORMATION::default();
-        // SAFETY: `info` is a writable MEMORY_BASIC_INFORMATION of the size passed; the
-        // address queried is the view's base, in this process.
-        let written = unsafe {
-            VirtualQuery(
-                view.Value,
-                &mut info,
-                core::mem::size_of::<MEMORY_BASIC_INFORMATION>(),
-            )
+        // Every page of the view committed: a SEC_RESERVE section's reserved pages would fault.
+        let mapped = match view_pages::committed_len(view.Value, name) {
+            Ok(mapped) => mapped,
+            Err(err) => return Err(unmap(err)),
         };
-        if written == 0 {
-            return Err(unmap(named_view_error(
-                name,
-                "measure the view of",
-                writable,
-            )));
-        }
-        let mapped = info.RegionSize;
         let len = match len {
             Some(asked) if asked <= mapped => asked,
             Some(asked) => {

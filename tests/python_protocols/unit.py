@@ -153,6 +153,68 @@ def ring_lapped_reader(h):
     return len(entries), missed
 
 
+U64 = (1 << 64) - 1
+EDGES = [0, 3, 8, 64, 504, 512, 520, 1024, 1 << 63, (1 << 63) - 8] + [
+    U64 - k for k in (0, 1, 7, 8, 15, 16, 63, 64, 511, 512, 519, 520, 2048)
+]
+
+
+def positions_at_the_edges(h):
+    """Issue 37: header words drawn from the edges (0, capacity multiples, just under 2^64,
+    misaligned), each pair of them: a push gives a result or queue_positions/ring_positions,
+    and no position wraps or passes 2^64 (the module would mask it)."""
+    qv = h.client_blocks(7).log_queue()
+    q = B.LogQueue(qv)
+    rv = h.log_ring()
+    ring = B.LogRing(rv)
+    written = refused = 0
+    for a in EDGES:
+        for b in EDGES:
+            for text in (b"t" * 7, b"t" * 100):
+                qv.set_write_pos(a)
+                qv.set_read_pos(b)
+                try:
+                    dropped = q.push(head(), b"s", text)
+                    check(dropped or a < qv.write_pos() <= b + q.capacity, "queue %#x %#x" % (a, b))
+                    written += not dropped
+                except B.ProtocolError as e:
+                    check(e.check == "queue_positions" and qv.write_pos() == a, "queue %#x %#x: %s" % (a, b, e))
+                    refused += 1
+                rv.set_write_pos(a)
+                rv.set_tail_pos(b)
+                rv.set_entries(b)
+                try:
+                    seq = ring.push(head(), b"s", text)
+                    after, tail = rv.write_pos(), rv.tail_pos()
+                    check(seq == b and a < after and tail <= after <= tail + ring.capacity, "ring %#x %#x" % (a, b))
+                    check(rv.entries() == (b + 1) % (1 << 64), "entries after %#x" % b)
+                    written += 1
+                except B.ProtocolError as e:
+                    check(e.check == "ring_positions", "ring %#x %#x: %s" % (a, b, e))
+                    check((rv.write_pos(), rv.tail_pos()) == (a, b), "ring %#x %#x: stored" % (a, b))
+                    refused += 1
+    # The review's case, then the last entry whose end is a u64, then the one after it.
+    for at, fits in ((U64 - 7, False), (U64 - 55, True), (U64 - 7, False)):
+        qv.set_write_pos(at)
+        qv.set_read_pos(at)
+        if fits:
+            check(not q.push(head(), b"s", b"t" * 7), "the last entry fits")
+            check(qv.write_pos() == U64 - 7, "it ends at 2^64 - 8")
+            check(q.pop().text == b"t" * 7, "and reads back")
+        else:
+            expect_error("queue_positions", q.push, head(), b"s", b"t")
+        rv.set_write_pos(at)
+        rv.set_tail_pos(at)
+        if fits:
+            ring.push(head(), b"s", b"t" * 7)
+            check(rv.write_pos() == U64 - 7, "the ring's last entry ends at 2^64 - 8")
+        else:
+            expect_error("ring_positions", ring.push, head(), b"s", b"t")
+    rv.set_write_pos(0)
+    rv.set_tail_pos(0)
+    return written, refused
+
+
 def mailbox_round_trip_and_cut(h):
     box = B.Mailbox(h.client_blocks(2).mailbox())
     check((box.request_capacity, box.response_capacity) == (64, 48), "capacities")
@@ -457,6 +519,7 @@ def main():
     print("queue full: %d fit, %d dropped" % queue_full_drops_and_counts(h))
     print("ring wrap: %d read, %d padding entries" % ring_wrap_at_every_offset(h))
     print("ring lapped: %d read, %d missed" % ring_lapped_reader(h))
+    print("positions at the edges: %d written, %d refused" % positions_at_the_edges(h))
     print("mailbox: %d waits" % mailbox_round_trip_and_cut(h))
     print("draw: %d added to a full list" % draw_full_list(h))
     print("session: generation %d" % session(h, buf))

@@ -8,6 +8,7 @@ use toml::Spanned;
 use super::LowerAccess;
 use crate::diagnostics::closest;
 use crate::ir::access::{Access, AccessKind, FieldRef, Parties};
+use crate::ir::names::is_snake_case;
 use crate::ir::protocol::{Entry, Part};
 use crate::ir::{Elem, EnumKind};
 use crate::parse::{RawEntry, RawParties};
@@ -351,8 +352,32 @@ impl LowerAccess<'_> {
             return None;
         }
         let mut parts = Vec::new();
-        for p in &e.parts {
+        for (k, p) in e.parts.iter().enumerate() {
             let p = p.get_ref();
+            // Every backend makes identifiers of a part's name (an entry's fields, its
+            // parameters): snake_case, and one of its own.
+            let name = p.name.get_ref();
+            if !is_snake_case(name) {
+                self.errors.error_help(
+                    &self.inner(&p.name),
+                    format!("{what}: entry part `{name}` is not snake_case"),
+                    "use lowercase words joined by single underscores, such as `text`",
+                );
+                continue;
+            }
+            let first = e.parts[..k]
+                .iter()
+                .find(|o| o.get_ref().name.get_ref() == name);
+            if let Some(first) = first {
+                let at = self.inner(&first.get_ref().name).start;
+                let line = crate::diagnostics::line_col(self.src, at).0;
+                self.errors.error_help(
+                    &self.inner(&p.name),
+                    format!("{what}: two entry parts named `{name}` (the first on line {line})"),
+                    "each part becomes a field and a parameter in every target: give it a name of its own",
+                );
+                continue;
+            }
             let len = self.protocol_field(si, &p.len, "entry.parts.len", what, UNSIGNED, access);
             let max = self.protocol_const(&p.max, "entry.parts.max", what);
             if let (Some(len), Some((max_const, max))) = (len, max) {

@@ -6,6 +6,7 @@ use toml::Spanned;
 
 use crate::diagnostics::Span;
 use crate::ir::file::{FieldRef, FileFormat, FileRecord, Ordered, Place, Total, TotalOf, Zlib};
+use crate::ir::names::is_snake_case;
 use crate::ir::scalar::Scalar;
 use crate::parse::{RawFile, RawFileRecord, RawSchema, RawValue};
 
@@ -17,6 +18,9 @@ impl LowerAttach<'_> {
         for (k, file) in raw.files.iter().enumerate() {
             let f = file.get_ref();
             let name = f.name.get_ref();
+            if !self.snake_case(&f.name, &format!("file `{name}`"), "sensor_log") {
+                continue;
+            }
             let taken = if self.abi.structs.iter().any(|s| s.name == *name) {
                 Some("a struct")
             } else if raw
@@ -48,6 +52,20 @@ impl LowerAttach<'_> {
         out
     }
 
+    /// Whether `name` is snake_case; an error naming `what` when not. Every backend makes
+    /// identifiers of a file's and its records' names (`SENSOR_LOG_SPEC`, `read_places`).
+    fn snake_case(&mut self, name: &Spanned<String>, what: &str, example: &str) -> bool {
+        if is_snake_case(name.get_ref()) {
+            return true;
+        }
+        self.errors.error_help(
+            &self.inner(name),
+            format!("{what}: the name is not snake_case"),
+            format!("write lowercase words joined by single underscores, such as `{example}`"),
+        );
+        false
+    }
+
     fn lower_file(&mut self, f: &RawFile, span: Span) -> Option<FileFormat> {
         let name = f.name.get_ref().clone();
         let mut records: Vec<FileRecord> = Vec::new();
@@ -55,6 +73,12 @@ impl LowerAttach<'_> {
         self.failed_records.clear();
         for r in f.records.get_ref() {
             let r = r.get_ref();
+            let what = format!("file `{name}`, record `{}`", r.name.get_ref());
+            if !self.snake_case(&r.name, &what, "log_lines") {
+                ok = false;
+                self.failed_records.push(r.name.get_ref().clone());
+                continue;
+            }
             if records.iter().any(|x| x.name == *r.name.get_ref()) {
                 self.errors.error(
                     &self.inner(&r.name),

@@ -238,15 +238,26 @@ impl From<String> for InflateError {
     }
 }
 
-/// Inflates `stored` into at most `raw` bytes (what was inflated is kept in `out`).
+/// The first bytes reserved for a chunk's inflated bytes, and the least each growth adds.
+/// The memory grows with what the stream really inflates to (doubling, up to its header's
+/// raw size and one byte): a chunk's header cannot reserve more than that by its word alone.
+const INFLATE_STEP: usize = 64 << 10;
+
+/// Inflates `stored` into at most `raw` bytes (what was inflated is kept in `out`), `out`
+/// growing as the stream inflates.
 fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), InflateError> {
     out.clear();
-    // raw <= raw_cap(stored) <= MAX_RAW was checked by parse_chunk_header.
-    out.reserve_exact(raw as usize + 1);
+    // raw <= raw_cap(stored) <= MAX_RAW was checked by parse_chunk_header: a usize.
+    let limit = usize::try_from(raw).unwrap_or(usize::MAX).saturating_add(1);
     let mut z = Decompress::new(true);
     loop {
+        if out.len() == out.capacity() {
+            // out.len() <= raw < limit: room to grow.
+            let more = out.len().max(INFLATE_STEP).min(limit - out.len());
+            out.reserve_exact(more);
+        }
         let (in_before, out_before) = (z.total_in(), z.total_out());
-        let result = z.decompress_vec(&stored[in_before as usize..], out, FlushDecompress::Finish);
+        let result = z.decompress_vec(&stored[in_before as usize..], out, FlushDecompress::None);
         if out.len() as u64 > raw {
             out.truncate(raw as usize);
             return Err(InflateError::from(format!(
@@ -281,11 +292,6 @@ fn inflate(stored: &[u8], raw: u64, out: &mut Vec<u8>) -> Result<(), InflateErro
                 return Err(InflateError::from(format!(
                     "its zlib stream ends early, after {} bytes inflated",
                     out.len()
-                )));
-            }
-            Ok(_) if out.len() == out.capacity() => {
-                return Err(InflateError::from(format!(
-                    "it inflates to more than the {raw} bytes its header says"
                 )));
             }
             Ok(_) => {}

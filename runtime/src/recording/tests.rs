@@ -265,3 +265,74 @@ fn the_writer_refuses_keys_out_of_order_and_wrong_sizes() {
     assert!(w.add_row(0, &[0; 8]).is_err());
     assert!(Writer::create(&SPEC, Vec::new(), &[0; 15], WriterOptions::new(4)).is_err());
 }
+
+/// A stream that inflates to many growth steps is inflated whole (the memory grows as it
+/// inflates, and each call inflates into what is there).
+#[test]
+fn a_chunk_larger_than_the_first_reservation_inflates_whole() {
+    use super::core::{ChunkInfo, DecodedChunk, decode_chunk};
+    use flate2::{Compression, write::ZlibEncoder};
+    use std::io::Write;
+    // Past two growth steps of 64 KiB (under Miri), past four (1 MiB) otherwise.
+    let len = if cfg!(miri) { 150_000 } else { (1 << 20) + 5 };
+    let raw: Vec<u8> = (0..len).map(|i: u32| (i % 251) as u8).collect();
+    let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
+    z.write_all(&raw).unwrap();
+    let stored = z.finish().unwrap();
+    let info = ChunkInfo {
+        offset: 16,
+        header: vec![0; 32],
+        stored: stored.len() as u64,
+        raw: raw.len() as u64,
+        count: None,
+        bounds: None,
+    };
+    let mut out = DecodedChunk::default();
+    let mut issues = Vec::new();
+    decode_chunk(&SPEC, &info, &stored, None, &mut out, &mut issues);
+    assert!(
+        issues.iter().all(|i| i.kind != IssueKind::Inflate),
+        "{issues:?}"
+    );
+    assert_eq!(out.bytes.len(), raw.len());
+}
+
+/// Issue 37: a chunk's header says how many bytes its stream inflates to, up to 1032 times
+/// its stored bytes (256 MiB at most); a garbage stream must not get that much memory
+/// reserved. 254 KiB of garbage claiming 256 MiB - 16 KiB reserve at most what the stream
+/// inflated before it failed, rounded up to one growth step (the whole claim was reserved).
+#[test]
+fn a_garbage_chunk_reserves_what_it_inflates_to_not_what_it_claims() {
+    use super::core::{ChunkInfo, DecodedChunk, decode_chunk};
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut stored: Vec<u8> = (0..254 << 10)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    // A zlib header (deflate, 32 KiB window), so the garbage is inflated until it fails.
+    stored[..2].copy_from_slice(&[0x78, 0x9c]);
+    let raw = raw_cap(stored.len() as u64);
+    assert!(raw > 255 << 20, "the claim: {raw}");
+    let info = ChunkInfo {
+        offset: 16,
+        header: vec![0; 32],
+        stored: stored.len() as u64,
+        raw,
+        count: None,
+        bounds: None,
+    };
+    let mut out = DecodedChunk::default();
+    let mut issues = Vec::new();
+    decode_chunk(&SPEC, &info, &stored, None, &mut out, &mut issues);
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].kind, IssueKind::Inflate, "{issues:?}");
+    let reserved = out.bytes.capacity();
+    assert!(
+        reserved <= 1 << 20,
+        "{reserved} bytes reserved for a garbage chunk"
+    );
+}

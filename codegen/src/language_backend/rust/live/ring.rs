@@ -32,7 +32,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             let (head_load, head_store) = if head_wide {
                 (
                     quote!(self.head.#head_get()),
-                    quote!(self.head.#head_set(head + 1)),
+                    quote!(self.head.#head_set(head.wrapping_add(1))),
                 )
             } else {
                 (
@@ -68,7 +68,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                             slot.#write(value)?;
                         }
                         #head_store;
-                        Ok(head + 1)
+                        Ok(head.wrapping_add(1))
                     }
                 }
             } else {
@@ -83,7 +83,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                             slot.#write(value);
                         }
                         #head_store;
-                        head + 1
+                        head.wrapping_add(1)
                     }
                 }
             };
@@ -94,6 +94,15 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             // `size % align == 0`, which clippy would have be `is_multiple_of` (Rust 1.87,
             // past the bindings' 1.85), and a mask `trailing_zeros` again.
             let align_bits = lit(u64::from(slot_align.trailing_zeros()));
+            // The least slot a reader can copy: the header and its trailer's fixed parts,
+            // rounded to the alignment (attach's least for the slot size).
+            let trailer = &schema.access.structs[lock.struct_index].trailer;
+            let least = trailer
+                .iter()
+                .map(|t| t.offset + t.size)
+                .fold(schema.layout.of(lock.struct_index).size, u64::max);
+            let least_align = trailer.iter().map(|t| t.align).fold(slot_align, u64::max);
+            let least = lit(least.next_multiple_of(least_align));
             let doc = doc_lit!(
                 " The ring `{}`: {slot_count} slots of {slot_size} bytes, each a [`{slot_view}`] and its payload under seqlock `{}`. `{}` counts publications: the newest slot is `(head - 1) % {slot_count}`. {}",
                 ring.name,
@@ -116,6 +125,9 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     pub const SLOT_COUNT: usize = #count;
                     /// Bytes per slot, its header included, as the schema builds it.
                     pub const SLOT_SIZE: usize = #size;
+                    /// The fewest bytes per slot a reader can use: the slot's header and the
+                    /// fixed part of what follows it (what attach requires of the writer).
+                    pub const MIN_SLOT_SIZE: usize = #least;
 
                     /// The ring whose head counter is in `head` and whose slots start at
                     /// `slots`, with the schema's slot count and size; an error if `slots`
@@ -125,12 +137,16 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     }
 
                     /// The ring with the writer's slot count and slot size (what attach read
-                    /// and checked); an error if the slots do not fit `slots`, a slot is
-                    /// smaller than its header or misaligned, or there are none.
+                    /// and checked). An error if there are no slots, a slot is smaller than
+                    /// [`Self::MIN_SLOT_SIZE`] or not a multiple of its alignment
+                    /// ([`SlotGeometry`](::abi_runtime::RegionErrorKind::SlotGeometry)), or
+                    /// the slots do not fit `slots` or are misaligned.
                     pub fn with_geometry(head: #head_view<'a>, slots: Region<'a>, count: usize, size: usize) -> Result<Self, RegionError> {
-                        let total = count.checked_mul(size).filter(|_| count > 0 && size.trailing_zeros() >= #align_bits && size >= #slot_view::SIZE);
-                        let Some(total) = total else {
-                            return Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset: 0, len: size, region_len: slots.len() }.into());
+                        if count == 0 || size < Self::MIN_SLOT_SIZE || size.trailing_zeros() < #align_bits {
+                            return Err(::abi_runtime::RegionErrorKind::SlotGeometry { count, size, least: Self::MIN_SLOT_SIZE, align: #align }.into());
+                        }
+                        let Some(total) = count.checked_mul(size) else {
+                            return Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset: 0, len: usize::MAX, region_len: slots.len() }.into());
                         };
                         let slots = slots.sub(0, total, #align)?;
                         Ok(Self { head, slots, count, size })

@@ -173,7 +173,11 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
                                 self.region.read_bytes(#off, &mut bytes[..head]);
                                 bytes[head..].fill(0);
                                 out.#extra.resize(size - head, 0);
-                                self.region.read_bytes(#off + #fixed, &mut out.#extra);
+                                // Nothing past the fixed part: a region that ends before it
+                                // (a slot smaller than the value) has no offset to read at.
+                                if size > head {
+                                    self.region.read_bytes(#off + #fixed, &mut out.#extra);
+                                }
                             });
                             copy_out.push(quote! {
                                 self.region.write_bytes(#off, value.#name.as_bytes());
