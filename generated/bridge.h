@@ -6274,7 +6274,7 @@ static inline int ibf_client_heartbeat(void *region, size_t len, const ibf_clien
 }
 
 /** Stores the waiting flag (release), then a full (seq_cst) fence: 1 before sleeping on the
- * tick event, 0 after. After storing 1, load what the host publishes (the snapshot's seq) and
+ * tick event, 0 after. After storing 1, load what the host publishes and
  * sleep only when it is not new: the fence keeps that load after the store, and the host's
  * ibf_client_host_waiting keeps its own load after its publication, so one of the two
  * always sees the other (a store-then-load handshake on each side: Dekker's pattern, which
@@ -6289,7 +6289,7 @@ static inline int ibf_client_set_waiting(void *region, size_t len, const ibf_cli
     return IBF_OK;
 }
 
-/** The host's side of the waiting handshake: after it published (stored the snapshot's seq),
+/** The host's side of the waiting handshake: after it published (stored what the client loads),
  * a full (seq_cst) fence, then row `row`'s waiting flag (acquire): true when its client sleeps
  * on the tick event and must be woken. False for a row past the table. */
 static inline bool ibf_client_host_waiting(const void *region, size_t len, uint32_t row) {

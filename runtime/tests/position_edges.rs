@@ -128,7 +128,7 @@ fn cases() -> Vec<(u64, u64, u64)> {
         }
     }
     let mut w = Words(0x9E37_79B9_7F4A_7C15);
-    for k in 0..3000 {
+    for k in 0..if cfg!(miri) { 20 } else { 3000 } {
         let a = w.word();
         // Half the pairs in order: the second at most a capacity and a bit behind the first.
         let b = if k % 2 == 0 {
@@ -138,7 +138,9 @@ fn cases() -> Vec<(u64, u64, u64)> {
         };
         out.push((a, b, w.word()));
     }
-    out
+    // Under Miri (a thousand times slower) every 25th case: still every kind of edge.
+    let step = if cfg!(miri) { 25 } else { 1 };
+    out.into_iter().step_by(step).collect()
 }
 
 /// An entry of `len` bytes (its size field set).
@@ -170,7 +172,7 @@ fn queue_positions_at_the_edges_give_a_result_or_a_named_error() {
     let (mut written, mut refused, mut popped) = (0, 0, 0);
     let mut out = Vec::new();
     for (write, read, _) in cases() {
-        for len in (16..=CAP as usize).step_by(8) {
+        for len in (16..=CAP as usize).step_by(if cfg!(miri) { 56 } else { 8 }) {
             r.store::<u64>(0, write, Relaxed);
             r.store::<u64>(32, read, Relaxed);
             let what = format!("push of {len} bytes, write_pos {write:#x}, read_pos {read:#x}");
@@ -213,7 +215,9 @@ fn queue_positions_at_the_edges_give_a_result_or_a_named_error() {
         }
     }
     println!("queue: written={written} refused={refused} popped={popped}");
-    assert!(written > 1000 && refused > 1000 && popped > 100);
+    // Under Miri, fewer cases (see `cases`).
+    let least = if cfg!(miri) { 1 } else { 100 };
+    assert!(written > 10 * least && refused > 10 * least && popped > least);
 }
 
 #[test]
@@ -267,7 +271,7 @@ fn ring_positions_at_the_edges_give_a_result_or_a_named_error() {
                 r.store::<u64>(at, junk.next() & 0x00ff_00ff_00ff_01f8, Relaxed);
             }
         }
-        for len in (16..=CAP as usize).step_by(8) {
+        for len in (16..=CAP as usize).step_by(if cfg!(miri) { 56 } else { 8 }) {
             r.store::<u64>(0, write, Relaxed);
             r.store::<u64>(8, tail, Relaxed);
             r.store::<u64>(24, entries, Relaxed);
@@ -316,7 +320,8 @@ fn ring_positions_at_the_edges_give_a_result_or_a_named_error() {
         }
     }
     println!("ring: written={written} refused={refused} read={read}");
-    assert!(written > 1000 && refused > 1000 && read > 100);
+    let least = if cfg!(miri) { 1 } else { 100 };
+    assert!(written > 10 * least && refused > 10 * least && read > least);
 }
 
 #[test]

@@ -350,7 +350,7 @@ def restore(buf):
     g = h.generation
 
     def leave_behind():
-        block, bot = h.client_blocks(7), h.bot_blocks(7)
+        block, bot = h.client_blocks(4), h.bot_blocks(4)
         B.LogQueue(block.log_queue()).push(head(tick=1), b"old", b"unread")
         B.Mailbox(block.mailbox()).request("unanswered")
         d = B.Draw(bot.draw())
@@ -361,7 +361,7 @@ def restore(buf):
         check(bot.draw().state() != 1, "the exchange moved on")
 
     def find_restored(handle):
-        block, bot = handle.client_blocks(7), handle.bot_blocks(7)
+        block, bot = handle.client_blocks(4), handle.bot_blocks(4)
         q = B.LogQueue(block.log_queue())
         got = q.pop()
         check(got is not None and got.text == b"unread", "the host drains the old entry")
@@ -378,13 +378,13 @@ def restore(buf):
             d.publish()
             check(d.take() is not None, "list %d taken" % k)
 
-    s = B.Client.claim(h.header(), 7, g)
+    s = B.Client.claim(h.header(), 4, g)
     check(s is not None and s.activate(), "claimed")
     leave_behind()
-    check(B.Client.free(h, 7) == B.ClientState.ACTIVE, "freed")
+    check(B.Client.free(h, 4) == B.ClientState.ACTIVE, "freed")
     find_restored(h)
     # A free row is left as it is; a reload restores the rows it frees.
-    s = B.Client.claim(h.header(), 7, h.generation)
+    s = B.Client.claim(h.header(), 4, h.generation)
     check(s is not None and s.activate(), "claimed again")
     leave_behind()
     B.Client.reload(h)
