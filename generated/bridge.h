@@ -3307,9 +3307,12 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  *
  * The guarded bytes are copied with relaxed atomic loads and stores, never memcpy, plain or
  * volatile accesses, chunked by absolute address: an 8-byte word where the address is a
- * multiple of 8 and 8 bytes remain, else 4, 2 or 1 bytes by the same rule. The Rust live layer
- * (abi_runtime) chunks the same way and copies the same ranges, so every byte is accessed with
- * the same size from both languages.
+ * multiple of 8 and 8 bytes remain, else 4, 2 or 1 bytes by the same rule. Within C every
+ * byte is accessed with one size: an atomic field with its own width, guarded bytes in these
+ * chunks. The Rust live layer (abi_runtime) accesses shared memory only as whole 8-byte words
+ * (a narrower store is a compare-and-swap of its word), so a C and a Rust peer may access the
+ * same bytes with different sizes: C11 leaves such mixed-size races undefined, while x86 and
+ * ARM64 keep every naturally aligned access of either size single-copy atomic.
  *
  * Compilers. The GCC/Clang branch (the __atomic builtins) is the one the tests compile and run
  * here: with gcc and clang as C11 and g++ and clang++ as C++17 (tests/c_live.rs), and with
@@ -5033,7 +5036,9 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 static inline const char *ibf_protocol_result_name(int code) {
     switch (code) {
     case IBF_OK: return "ok";
+    case IBF_CONTENDED: return "contended";
     case IBF_EMPTY: return "empty";
+    case IBF_TOO_SHORT: return "too_short";
     case IBF_DROPPED: return "dropped";
     case IBF_LAPPED: return "lapped";
     case IBF_PENDING: return "pending";
@@ -6237,7 +6242,8 @@ static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, 
 
 /**
  * Fills in the claimed row's other fields from *values (every field but the state and the
- * generation; relaxed atomic stores), while the claim holds: the standing before it.
+ * generation; relaxed atomic stores, each field with its own width), while the claim holds:
+ * the standing before it.
  */
 static inline int ibf_client_fill(void *region, size_t len, const ibf_client_session *c, const ibf_client_entry *values) {
     int standing = ibf_client_standing(region, len, c);
@@ -6245,7 +6251,39 @@ static inline int ibf_client_fill(void *region, size_t len, const ibf_client_ses
     if (standing != IBF_OK || row == NULL) {
         return standing;
     }
-    ibf_live_write_bytes_(row + 8U, (const unsigned char *)values + 8U, 120U);
+    {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)values + 8U, 4U);
+        ibf_live_store_relaxed_u32_(row + 8U, v);
+    }
+    {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)values + 12U, 4U);
+        ibf_live_store_relaxed_u32_(row + 12U, v);
+    }
+    {
+        uint64_t v;
+        memcpy(&v, (const unsigned char *)values + 16U, 8U);
+        ibf_live_store_relaxed_u64_(row + 16U, v);
+    }
+    {
+        uint64_t v;
+        memcpy(&v, (const unsigned char *)values + 24U, 8U);
+        ibf_live_store_relaxed_u64_(row + 24U, v);
+    }
+    {
+        uint8_t v;
+        memcpy(&v, (const unsigned char *)values + 32U, 1U);
+        ibf_live_store_relaxed_u8_(row + 32U, v);
+    }
+    ibf_live_write_bytes_(row + 33U, (const unsigned char *)values + 33U, 3U);
+    {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)values + 36U, 4U);
+        ibf_live_store_relaxed_u32_(row + 36U, v);
+    }
+    ibf_live_write_bytes_(row + 40U, (const unsigned char *)values + 40U, 32U);
+    ibf_live_write_bytes_(row + 72U, (const unsigned char *)values + 72U, 56U);
     return IBF_OK;
 }
 

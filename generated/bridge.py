@@ -6794,6 +6794,31 @@ class Draw(_Exchange):
 _CLAIM_TRIES = 16
 
 
+class _Scoped:
+    """A writer bound to a claim (_Session.scoped): its methods check the claim's standing first."""
+
+    __slots__ = ("_session", "_writer")
+
+    def __init__(self, session, writer):
+        self._session, self._writer = session, writer
+
+    def __getattr__(self, name):
+        attr = getattr(self._writer, name)
+        if not callable(attr):
+            return attr
+
+        def checked(*args, **kwargs):
+            standing = self._session.standing()
+            if standing != Standing.CONNECTED:
+                raise ProtocolError(
+                    "session_" + standing.name.lower(),
+                    "the row is no longer this client's (%s): %s refused" % (standing.name, name),
+                )
+            return attr(*args, **kwargs)
+
+        return checked
+
+
 class _Session:
     """A claimed row of a table (abi-runtime claim): claimed by compare-and-swap from free
     with a generation bump, filled in, then active; still the client's while it holds the
@@ -6977,6 +7002,15 @@ class _Session:
         if state in (self._CLAIMED, self._ACTIVE) and generation == self._generation:
             return Standing.CONNECTED
         return Standing.DISCONNECTED
+
+    def scoped(self, writer):
+        """Binds writer (a LogQueue, a Mailbox, a Draw: any writer of this row's blocks) to
+        this claim: every method called through what this returns first checks the standing,
+        and raises ProtocolError session_disconnected, session_reloaded or session_host_exiting
+        instead of running once the row is no longer this client's, so nothing is stored into
+        the next client's blocks. The window left is one write (a writer preempted between the
+        check and its store). Take a new writer after each new claim."""
+        return _Scoped(self, writer)
 
     def close(self):
         """Says goodbye: the row's state becomes closing (release), for the host to free it.

@@ -6450,6 +6450,22 @@ pub mod live {
         /// The host is exiting.
         HostExiting,
     }
+    /// What a scoped write refused with: the row is no longer the claim's.
+    impl ::core::fmt::Display for ClientStanding {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(
+                match self {
+                    Self::Connected => "the row is the claim's",
+                    Self::Disconnected => {
+                        "the host freed the row, or another claim took it: claim again"
+                    }
+                    Self::Reloaded => "the host reloaded: attach again, then claim",
+                    Self::HostExiting => "the host is exiting",
+                },
+            )
+        }
+    }
+    impl ::std::error::Error for ClientStanding {}
     impl ::core::fmt::Display for ClientRefused {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             f.write_str(
@@ -6744,6 +6760,41 @@ pub mod live {
                     ::abi_runtime::restore::exchange(r, DrawWriter::SPEC);
                 }
             }
+        }
+    }
+    impl<'a> Client<'a> {
+        /// Binds `writer` (a log queue writer, a mailbox client, a draw writer: any writer of this row's blocks) to this claim: see [`ClientScoped`]. Take a new writer after each new claim.
+        pub fn scoped<W>(&self, writer: W) -> ClientScoped<'_, 'a, W> {
+            ClientScoped {
+                client: self,
+                writer,
+            }
+        }
+    }
+    /// A writer bound to a [`Client`]'s claim ([`Client::scoped`]): each [`ClientScoped::write`] first loads the claim's standing and writes only while it is [`ClientStanding::Connected`]. Once the row was freed, claimed again or reloaded, the writer's blocks are the next client's: every write is refused with the standing, and nothing is stored. The window left is one write: a writer preempted between the check and its store may still store once after the host's free (ATTACH.md, "What a client does when its row is freed").
+    pub struct ClientScoped<'c, 'a, W> {
+        client: &'c Client<'a>,
+        writer: W,
+    }
+    impl<W> ClientScoped<'_, '_, W> {
+        /// Runs `write` with the writer while the claim stands; otherwise its standing,
+        /// and `write` is not run.
+        pub fn write<R>(
+            &mut self,
+            write: impl FnOnce(&mut W) -> R,
+        ) -> Result<R, ClientStanding> {
+            match self.client.standing() {
+                ClientStanding::Connected => Ok(write(&mut self.writer)),
+                lost => Err(lost),
+            }
+        }
+        /// The writer, to read from (a mailbox client's answers, a writer's counts).
+        pub fn get_ref(&self) -> &W {
+            &self.writer
+        }
+        /// The writer, unbound.
+        pub fn into_inner(self) -> W {
+            self.writer
         }
     }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge

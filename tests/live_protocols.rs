@@ -504,6 +504,54 @@ fn a_free_and_a_reload_restore_the_rows_queue_mailbox_and_draw_lists() {
     find_row_one_restored(&attach(&buf));
 }
 
+/// Issue 36, item 7: a writer bound to a claim writes while the claim stands and refuses,
+/// storing nothing, once the row was freed or the host reloaded.
+#[test]
+fn a_scoped_writer_writes_while_its_claim_stands_and_refuses_after() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let host = bridge.client_host();
+    let client = bridge.claim_client(5).unwrap();
+    client.activate();
+    let block = bridge.client_blocks(5).unwrap().unwrap();
+    let mut queue = client.scoped(block.log_queue_writer().unwrap().unwrap());
+    queue
+        .write(|q| q.push(&entry(1), b"s", b"one"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(host.free(5), Some(ClientState::ACTIVE));
+    assert_eq!(
+        queue.write(|q| q.push(&entry(2), b"s", b"two")).err(),
+        Some(ClientStanding::Disconnected)
+    );
+    let mut reader = block.log_queue_reader().unwrap().unwrap();
+    assert_eq!(reader.pop().unwrap().unwrap().text, b"one");
+    assert!(
+        reader.pop().unwrap().is_none(),
+        "nothing stored after the free"
+    );
+    let again = bridge.claim_client(5).unwrap();
+    again.activate();
+    let bots = bridge.bot_blocks(5).unwrap().unwrap();
+    let mut draw = again.scoped(bots.draw_writer().unwrap().unwrap());
+    let mut h: bridge_abi::DrawListHeader = FromZeros::new_zeroed();
+    h.seq = 1;
+    draw.write(|d| d.publish(&h)).unwrap().unwrap();
+    let state = bots.draw().unwrap().state();
+    assert_eq!(host.reload(), vec![5]);
+    h.seq = 2;
+    assert_eq!(
+        draw.write(|d| d.publish(&h)).err(),
+        Some(ClientStanding::Reloaded)
+    );
+    assert_eq!(
+        bots.draw().unwrap().state(),
+        1,
+        "the reload's restore, untouched"
+    );
+    assert_ne!(state, 1);
+}
+
 #[test]
 fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     let buf = image(&[]);

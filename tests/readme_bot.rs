@@ -186,20 +186,22 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("no client block")?;
     let bots = bridge.bot_blocks(client.index())?.ok_or("no bot block")?;
 
-    let queue = block.log_queue_writer()?.ok_or("no log queue")?;
+    // Writers bound to the claim: each write first checks that the row is still ours,
+    // and refuses with the standing (an error) once it is not: freed, reloaded, exiting.
+    let mut queue = client.scoped(block.log_queue_writer()?.ok_or("no log queue")?);
     let mut line = LogEntry::new_zeroed();
     line.level = LogLevel::INFO;
-    let _dropped = queue.push(&line, b"rs-bot", b"hello")?; // true when full: counted
+    let _dropped = queue.write(|q| q.push(&line, b"rs-bot", b"hello"))??; // true when full
 
-    let mut mailbox = block.mailbox_client()?.ok_or("no mailbox")?;
-    mailbox.request(b"sim.pause")?; // an error (busy) while the last one has no answer
+    let mut mailbox = client.scoped(block.mailbox_client()?.ok_or("no mailbox")?);
+    mailbox.write(|m| m.request(b"sim.pause"))??; // an error (busy) while one has no answer
     let answer = mailbox
-        .wait_response(Duration::from_secs(5))?
+        .write(|m| m.wait_response(Duration::from_secs(5)))??
         .ok_or("no answer in 5 s")?;
     let status = answer.status.name().unwrap_or("undeclared"); // answer.cut: it was cut
     println!("{status} {}", String::from_utf8_lossy(&answer.text));
 
-    let mut draw = bots.draw_writer()?.ok_or("no draw lists")?;
+    let mut draw = client.scoped(bots.draw_writer()?.ok_or("no draw lists")?);
     let cmd = DrawCmd {
         op: DrawOp::LINE,
         color: 0xff00_00ff,
@@ -207,10 +209,10 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
         d: 100.0,
         ..DrawCmd::new_zeroed()
     };
-    draw.push(&cmd, &[]); // false past the list's capacity: flagged overflow, counted
+    draw.write(|d| d.push(&cmd, &[]))?; // false past the list's capacity: flagged, counted
     let mut head = DrawListHeader::new_zeroed();
     head.seq = 1; // the list's number
-    draw.publish(&head)?; // says whether it overwrote a list the host never took
+    draw.write(|d| d.publish(&head))??; // says whether it overwrote a list never taken
 
     if let Some(mut ring) = bridge.log_ring_join_latest()? {
         let _entry = ring.read_next()?; // Entry, Empty or Lapped { missed }

@@ -639,7 +639,7 @@ static void restore(void) {
 }
 
 static void names(void) {
-    static const int codes[] = {IBF_OK, IBF_EMPTY, IBF_DROPPED, IBF_LAPPED, IBF_PENDING, IBF_DISCONNECTED,
+    static const int codes[] = {IBF_OK, IBF_CONTENDED, IBF_EMPTY, IBF_TOO_SHORT, IBF_DROPPED, IBF_LAPPED, IBF_PENDING, IBF_DISCONNECTED,
                                 IBF_RELOADED, IBF_HOST_EXITING, IBF_NOT_FREE, IBF_QUEUE_CAPACITY,
                                 IBF_QUEUE_POSITIONS, IBF_QUEUE_ENTRY_SIZE, IBF_QUEUE_BAD_ENTRY,
                                 IBF_RING_CAPACITY, IBF_RING_POSITIONS, IBF_RING_ENTRY_SIZE, IBF_RING_BAD_ENTRY,

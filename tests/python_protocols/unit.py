@@ -297,7 +297,10 @@ def session(h, buf):
         raise AssertionError("a free through the header view, of rows that own blocks")
     except TypeError:
         pass
+    scoped = s.scoped(B.LogQueue(h.client_blocks(3).log_queue()))
+    check(scoped.push(head(tick=1), b"s", b"one") is False, "a scoped write while connected")
     check(B.Client.free(h, 3) == B.ClientState.ACTIVE, "freed from active")
+    expect_error("session_disconnected", scoped.push, head(tick=2), b"s", b"two")
     check(B.Client.pad_owner(hd, 1) is None, "a free lets go of the row's pads (item 6)")
     check(s.standing() == B.Standing.DISCONNECTED, "a free is a disconnect")
     thief = B.Client.claim(hd, 3, g)

@@ -199,9 +199,9 @@ struct SessionCtx {
     /// The session's rows own blocks (`session_plan`): its free and reload are the attached
     /// handle's (`<p>_attached_<name>_free`), which restore them, and no header-level ones.
     owns: bool,
-    /// The row's bytes a client fills in: every field but the state and the generation,
-    /// as `(offset, length)` ranges.
-    fill: Vec<(u64, u64)>,
+    /// The row's fields a client fills in, every one but the state and the generation:
+    /// `(offset, length, bits)`, bits 0 for an array or struct field (copied by its bytes).
+    fill: Vec<(u64, u64, u64)>,
 }
 
 #[derive(Serialize, Default)]
@@ -435,15 +435,17 @@ fn session(
     let row = schema.layout.of(s.row);
     let state = offset(schema, s.row, s.state);
     let generation = offset(schema, s.row, s.generation);
-    let mut fill: Vec<(u64, u64)> = Vec::new();
+    // Each field with its own width, so that no store of the fill covers two fields (the
+    // row's `waiting` and `heartbeat` are stored on their own); an array or a struct field
+    // by its bytes, in the live copy's chunks, which stay inside it.
+    let mut fill: Vec<(u64, u64, u64)> = Vec::new();
     for (fi, fl) in row.fields.iter().enumerate() {
         if fi == s.state || fi == s.generation || fl.size == 0 {
             continue;
         }
-        match fill.last_mut() {
-            Some((at, len)) if *at + *len == fl.offset => *len += fl.size,
-            _ => fill.push((fl.offset, fl.size)),
-        }
+        let scalar =
+            matches!(fl.size, 1 | 2 | 4 | 8) && fl.elem_size == fl.size && fl.offset % fl.size == 0;
+        fill.push((fl.offset, fl.size, if scalar { fl.size * 8 } else { 0 }));
     }
     let bind = s.bind.map(|(f, unbound)| {
         if f.struct_index != h {

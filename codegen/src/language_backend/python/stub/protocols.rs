@@ -140,6 +140,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              def heartbeat(self, now_ns: int | None = None) -> None: ...\n    \
              def set_waiting(self, waiting: bool) -> None: ...\n    \
              def standing(self) -> {standing}: ...\n    \
+             def scoped(self, writer: _T) -> _T: ...\n    \
              def close(self) -> bool: ...\n    \
              def bind_pad(self, pad: int) -> bool: ...\n    \
              def unbind_pad(self, pad: int) -> bool: ...\n    \

@@ -17,6 +17,7 @@ mod ring;
 mod seqlock;
 mod session;
 mod session_restore;
+mod session_scoped;
 mod tokens;
 
 use crate::language_backend::rust::docs::doc_lit;

@@ -9,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::session_restore::{HostParts, host_parts};
+use super::session_scoped::scoped_items;
 use super::tokens::{lit, offset, value_type};
 use crate::ir::Elem;
 use crate::ir::attach::LayoutTable;
@@ -80,6 +81,7 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         format_ident!("{}Standing", name),
         format_ident!("{}Refused", name),
     );
+    let scoped = scoped_items(&name, &standing);
     let hs = s.table.struct_index;
     let header = type_ident(&schema.abi.structs[hs].name);
     let table_field = &schema.abi.structs[hs].fields[s.table.field];
@@ -224,6 +226,20 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             /// The host is exiting.
             HostExiting,
         }
+
+        /// What a scoped write refused with: the row is no longer the claim's.
+        impl ::core::fmt::Display for #standing {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(match self {
+                    Self::Connected => "the row is the claim's",
+                    Self::Disconnected => "the host freed the row, or another claim took it: claim again",
+                    Self::Reloaded => "the host reloaded: attach again, then claim",
+                    Self::HostExiting => "the host is exiting",
+                })
+            }
+        }
+
+        impl ::std::error::Error for #standing {}
 
         impl ::core::fmt::Display for #refused {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -438,6 +454,8 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
 
             #restore_fn
         }
+
+        #scoped
     }
 }
 
