@@ -7036,13 +7036,15 @@ class _Session:
                 return True
 
     def bind_pad(self, pad):
-        """Binds pad to this row: its owner byte goes from unbound to the row's index by
-        compare-and-swap of the word holding it. False when another row holds it."""
-        return self._bind(self._header, pad, self._UNBOUND, self._index)
+        """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
+        the row's index by compare-and-swap of the word holding it. False when another row
+        holds it, or when the row is no longer this client's (nothing is stored)."""
+        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._UNBOUND, self._index)
 
     def unbind_pad(self, pad):
-        """Lets pad go, if this row holds it (compare-and-swap back to unbound)."""
-        return self._bind(self._header, pad, self._index, self._UNBOUND)
+        """Lets pad go, if this row holds it and the claim stands (compare-and-swap back to
+        unbound)."""
+        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._index, self._UNBOUND)
 
     @classmethod
     def pad_owner(cls, header, pad):

@@ -6643,21 +6643,27 @@ pub mod live {
                 }
             }
         }
-        /// Binds pad `pad`: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it). `Err(Some(owner))` when another row holds it, `Err(None)` when there is no such pad.
-        pub fn bind(&self, pad: usize) -> Result<(), Option<u8>> {
-            let own = u8::try_from(self.index).map_err(|_| None)?;
-            if pad >= 4 {
-                return Err(None);
-            }
-            self.header.compare_exchange_pad_owner_at(pad, 255, own).map_err(Some)
+        /// Binds pad `pad`, while the claim stands: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is stored).
+        pub fn bind(&self, pad: usize) -> Result<(), ClientPadRefused> {
+            self.swap_pad(pad, true)
         }
-        /// Unbinds pad `pad`: its byte of `pad_owner` goes from this row's index back to unbound. `Err(Some(owner))` when this row does not hold it, `Err(None)` when there is no such pad.
-        pub fn unbind(&self, pad: usize) -> Result<(), Option<u8>> {
-            let own = u8::try_from(self.index).map_err(|_| None)?;
+        /// Unbinds pad `pad`, while the claim stands: its byte of `pad_owner` goes from this row's index back to unbound. Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's.
+        pub fn unbind(&self, pad: usize) -> Result<(), ClientPadRefused> {
+            self.swap_pad(pad, false)
+        }
+        fn swap_pad(&self, pad: usize, bind: bool) -> Result<(), ClientPadRefused> {
+            let own = u8::try_from(self.index).map_err(|_| ClientPadRefused::NoPad)?;
             if pad >= 4 {
-                return Err(None);
+                return Err(ClientPadRefused::NoPad);
             }
-            self.header.compare_exchange_pad_owner_at(pad, own, 255).map_err(Some)
+            match self.standing() {
+                ClientStanding::Connected => {}
+                lost => return Err(ClientPadRefused::Lost(lost)),
+            }
+            let (from, to) = if bind { (255, own) } else { (own, 255) };
+            self.header
+                .compare_exchange_pad_owner_at(pad, from, to)
+                .map_err(ClientPadRefused::Held)
         }
     }
     impl<'a> ClientHost<'a> {
@@ -6796,6 +6802,16 @@ pub mod live {
         pub fn into_inner(self) -> W {
             self.writer
         }
+    }
+    /// Why [`Client::bind`] or [`Client::unbind`] refused.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ClientPadRefused {
+        /// Another row holds the pad (bind), or this row does not (unbind): its owner.
+        Held(u8),
+        /// There is no such pad.
+        NoPad,
+        /// The row is no longer the claim's: nothing was stored.
+        Lost(ClientStanding),
     }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
     pub static BRIDGE_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {

@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use bridge_abi::live::{self, Bridge, ClientRefused, ClientStanding, LogRingRead};
+use bridge_abi::live::{
+    self, Bridge, ClientPadRefused, ClientRefused, ClientStanding, LogRingRead,
+};
 use bridge_abi::runtime::SharedBuf;
 use bridge_abi::zerocopy::FromZeros;
 use bridge_abi::{ClientState, CommandStatus, DrawCmd, DrawListFlags, LogEntry, LogLevel};
@@ -552,6 +554,47 @@ fn a_scoped_writer_writes_while_its_claim_stands_and_refuses_after() {
     assert_ne!(state, 1);
 }
 
+/// Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome, never a
+/// success it did not earn.
+#[test]
+fn lifecycle_rules_a_peer_breaks_give_named_outcomes() {
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let host = bridge.client_host();
+    // A row whose generation goes backwards is no longer the claim's.
+    let client = bridge.claim_client(2).unwrap();
+    client.activate();
+    let row = bridge.header().clients(2).unwrap();
+    row.set_generation(client.generation() - 1);
+    assert_eq!(client.standing(), ClientStanding::Disconnected);
+    assert_eq!(client.heartbeat(5), ClientStanding::Disconnected);
+    // A pad_owner byte naming a row that does not exist: a bind is refused naming it, and a
+    // free of another row leaves it alone.
+    let header = bridge.header();
+    assert_eq!(
+        header.compare_exchange_pad_owner_at(0, bridge_abi::NO_PAD, 200),
+        Ok(())
+    );
+    let other = bridge.claim_client(3).unwrap();
+    other.activate();
+    assert_eq!(other.bind(0), Err(ClientPadRefused::Held(200)));
+    assert_eq!(host.free(3), Some(ClientState::ACTIVE));
+    assert_eq!(header.pad_owner()[0], 200);
+    // A host that lays out again with an old generation still moves past the mapping's.
+    let g = header.host_generation();
+    let image = Bridge::lay_out(
+        &[
+            ("mailbox.request_capacity", 256),
+            ("mailbox.response_capacity", 256),
+        ],
+        1,
+    )
+    .unwrap();
+    let again = Bridge::produce(buf.region(), &image).unwrap();
+    assert_eq!(again.generation(), Some(u64::from(g) + 1));
+    assert_eq!(client.standing(), ClientStanding::Reloaded);
+}
+
 #[test]
 fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     let buf = image(&[]);
@@ -578,9 +621,9 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(bridge.header().pad_owner()[1], 2);
     let other = bridge.claim_first_client().expect("row 0");
     assert_eq!(other.index(), 0);
-    assert_eq!(other.bind(1), Err(Some(2)));
-    assert_eq!(other.unbind(1), Err(Some(2)));
-    assert_eq!(client.bind(9), Err(None));
+    assert_eq!(other.bind(1), Err(ClientPadRefused::Held(2)));
+    assert_eq!(other.unbind(1), Err(ClientPadRefused::Held(2)));
+    assert_eq!(client.bind(9), Err(ClientPadRefused::NoPad));
     assert_eq!(client.bind(3), Ok(()));
     assert_eq!(client.unbind(1), Ok(()));
     assert_eq!(client.bind(1), Ok(()));
@@ -590,9 +633,18 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
     assert_eq!(client.standing(), ClientStanding::Disconnected);
     assert_eq!(client.heartbeat(2_000), ClientStanding::Disconnected);
+    assert_eq!(
+        client.bind(2),
+        Err(ClientPadRefused::Lost(ClientStanding::Disconnected)),
+        "a lost row binds nothing"
+    );
+    assert_eq!(bridge.header().pad_owner()[2], bridge_abi::NO_PAD);
     let again = bridge.claim_client(2).unwrap();
     assert_eq!(again.generation(), 2);
-    assert_eq!(again.unbind(1), Err(Some(bridge_abi::NO_PAD)));
+    assert_eq!(
+        again.unbind(1),
+        Err(ClientPadRefused::Held(bridge_abi::NO_PAD))
+    );
     assert_eq!(
         client.standing(),
         ClientStanding::Disconnected,

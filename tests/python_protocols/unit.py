@@ -303,6 +303,7 @@ def session(h, buf):
     expect_error("session_disconnected", scoped.push, head(tick=2), b"s", b"two")
     check(B.Client.pad_owner(hd, 1) is None, "a free lets go of the row's pads (item 6)")
     check(s.standing() == B.Standing.DISCONNECTED, "a free is a disconnect")
+    check(not s.bind_pad(2) and B.Client.pad_owner(hd, 2) is None, "a lost row binds nothing")
     thief = B.Client.claim(hd, 3, g)
     check(thief.generation == 2 and s.standing() == B.Standing.DISCONNECTED, "another generation")
     check(not s.close() and B.Client.row_state(hd, 3)[0] == B.ClientState.CLAIMED, "a lost row is left alone")

@@ -122,6 +122,24 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         }
         None => quote!(None),
     };
+    let pad_refused = format_ident!("{}PadRefused", name);
+    let pad_refused_type = if s.bind.is_some() {
+        let doc = doc_lit!(" Why [`{name}::bind`] or [`{name}::unbind`] refused.");
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum #pad_refused {
+                /// Another row holds the pad (bind), or this row does not (unbind): its owner.
+                Held(u8),
+                /// There is no such pad.
+                NoPad,
+                /// The row is no longer the claim's: nothing was stored.
+                Lost(#standing),
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let wrap_old = match row_fields[s.state].ty.elem {
         Elem::Enum(i) => {
             let t = type_ident(&schema.abi.enums[i].name);
@@ -150,29 +168,33 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             let cx = format_ident!("compare_exchange_{}_at", f.name);
             let (pads, unbound) = (lit(f.ty.count()), lit(unbound));
             let doc = doc_lit!(
-                " Binds pad `pad`: its byte of `{}` goes from unbound to this row's index (compare-and-swap of the word holding it). `Err(Some(owner))` when another row holds it, `Err(None)` when there is no such pad.",
+                " Binds pad `pad`, while the claim stands: its byte of `{}` goes from unbound to this row's index (compare-and-swap of the word holding it). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is stored).",
                 f.name
             );
             let udoc = doc_lit!(
-                " Unbinds pad `pad`: its byte of `{}` goes from this row's index back to unbound. `Err(Some(owner))` when this row does not hold it, `Err(None)` when there is no such pad.",
+                " Unbinds pad `pad`, while the claim stands: its byte of `{}` goes from this row's index back to unbound. Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's.",
                 f.name
             );
             quote! {
                 #[doc = #doc]
-                pub fn bind(&self, pad: usize) -> Result<(), Option<u8>> {
-                    let own = u8::try_from(self.index).map_err(|_| None)?;
-                    if pad >= #pads {
-                        return Err(None);
-                    }
-                    self.header.#cx(pad, #unbound, own).map_err(Some)
+                pub fn bind(&self, pad: usize) -> Result<(), #pad_refused> {
+                    self.swap_pad(pad, true)
                 }
                 #[doc = #udoc]
-                pub fn unbind(&self, pad: usize) -> Result<(), Option<u8>> {
-                    let own = u8::try_from(self.index).map_err(|_| None)?;
+                pub fn unbind(&self, pad: usize) -> Result<(), #pad_refused> {
+                    self.swap_pad(pad, false)
+                }
+                fn swap_pad(&self, pad: usize, bind: bool) -> Result<(), #pad_refused> {
+                    let own = u8::try_from(self.index).map_err(|_| #pad_refused::NoPad)?;
                     if pad >= #pads {
-                        return Err(None);
+                        return Err(#pad_refused::NoPad);
                     }
-                    self.header.#cx(pad, own, #unbound).map_err(Some)
+                    match self.standing() {
+                        #standing::Connected => {}
+                        lost => return Err(#pad_refused::Lost(lost)),
+                    }
+                    let (from, to) = if bind { (#unbound, own) } else { (own, #unbound) };
+                    self.header.#cx(pad, from, to).map_err(#pad_refused::Held)
                 }
             }
         }
@@ -456,6 +478,8 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         }
 
         #scoped
+
+        #pad_refused_type
     }
 }
 
