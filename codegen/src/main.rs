@@ -39,6 +39,36 @@ struct Cli {
     color: clap::ColorChoice,
 }
 
+/// A target of generate and check, by the files it writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Target {
+    /// `<name>.rs`
+    Rust,
+    /// `<name>.h`
+    C,
+    /// `<name>.py` and `<name>.pyi`
+    Python,
+    /// `<name>.md`
+    Markdown,
+    /// The outputs of the schema's `[[template]]` tables.
+    Templates,
+}
+
+impl Target {
+    /// Whether `file` (an output's name) is this target's.
+    fn owns(self, file: &str) -> bool {
+        let extension = file.rsplit_once('.').map_or("", |(_, e)| e);
+        let builtin = abi_codegen::language_backend::BUILTIN_EXTENSIONS.contains(&extension);
+        match self {
+            Target::Rust => builtin && extension == "rs",
+            Target::C => builtin && extension == "h",
+            Target::Python => builtin && (extension == "py" || extension == "pyi"),
+            Target::Markdown => builtin && extension == "md",
+            Target::Templates => !builtin,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Write every generated file whose content changed.
@@ -49,8 +79,12 @@ enum Command {
         /// The folder the generated files go to.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
+        /// Only these targets (comma-separated): rust, c, python (the module and its stub),
+        /// markdown, templates (the schema's `[[template]]` outputs). Default: all.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        targets: Vec<Target>,
     },
-    /// Exit 1 and list the generated files that are stale. Writes nothing.
+    /// Exit 1 and list the generated files that are missing or stale. Writes nothing.
     Check {
         /// The schema file.
         #[arg(long, default_value = "schema.toml")]
@@ -58,6 +92,10 @@ enum Command {
         /// The folder the generated files go to.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
+        /// Only these targets (comma-separated), as for generate: a crate that generates its
+        /// Rust at build time checks `--targets c,python`. Default: all.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        targets: Vec<Target>,
     },
     /// Print the computed layout of one struct, or of all of them.
     Layout {
@@ -176,8 +214,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOR.set(cli.color);
     let result = match cli.command {
-        Command::Generate { schema, out } => generate(&schema, &out, false),
-        Command::Check { schema, out } => generate(&schema, &out, true),
+        Command::Generate {
+            schema,
+            out,
+            targets,
+        } => generate(&schema, &out, &targets, false),
+        Command::Check {
+            schema,
+            out,
+            targets,
+        } => generate(&schema, &out, &targets, true),
         Command::Layout { name, json, schema } => layout(&schema, name.as_deref(), json),
         Command::Inspect {
             name,
@@ -273,7 +319,12 @@ fn fix_command(sub: &str) -> String {
     format!("{program} {sub}")
 }
 
-fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Failure> {
+fn generate(
+    schema_path: &Path,
+    out: &Path,
+    targets: &[Target],
+    check: bool,
+) -> Result<ExitCode, Failure> {
     // The templates compile (once per process, about 0.5 ms) on another core while the
     // schema loads.
     let (schema, src) = std::thread::scope(|scope| {
@@ -290,6 +341,12 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
             &source,
             schema_dir,
         )
+        .map(|mut outputs| {
+            if !targets.is_empty() {
+                outputs.retain(|o| targets.iter().any(|t| t.owns(&o.file_name)));
+            }
+            outputs
+        })
         .map_err(|e| {
             // A template's error, or a template that cannot be read (a schema error at its
             // path), printed as it is.
@@ -322,7 +379,8 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
         return Ok(ExitCode::SUCCESS);
     }
     for path in &stale {
-        eprintln!("stale: {}", path.display());
+        let word = if path.exists() { "stale" } else { "missing" };
+        eprintln!("{word}: {}", path.display());
     }
     // The command that fixes it, with the paths this check was given.
     let mut fix = fix_command("generate");
@@ -331,6 +389,12 @@ fn generate(schema_path: &Path, out: &Path, check: bool) -> Result<ExitCode, Fai
     }
     if out != Path::new("generated") {
         fix.push_str(&format!(" --out {}", display_name(out)));
+    }
+    if !targets.is_empty() {
+        let names: Vec<String> = (targets.iter())
+            .filter_map(|t| clap::ValueEnum::to_possible_value(t).map(|v| v.get_name().to_string()))
+            .collect();
+        fix.push_str(&format!(" --targets {}", names.join(",")));
     }
     eprintln!("run `{fix}` to update them");
     Ok(ExitCode::from(1))

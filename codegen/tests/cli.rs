@@ -122,6 +122,61 @@ fn layout_of_an_unknown_struct_exits_2() {
     assert!(out.stdout.is_empty());
 }
 
+/// `--targets` (issue 38, item 7): a crate that generates its Rust at build time checks in
+/// the C and Python outputs only; `check --targets c,python` covers exactly those, a file it
+/// cannot find is `missing`, one that differs `stale`, and the fix it names keeps the targets.
+#[test]
+fn check_covers_the_targets_asked_for_and_says_missing_or_stale() {
+    let dir = temp_dir("targets");
+    let out_dir = dir.join("out");
+    let schema = bridge_schema();
+    let run = |command: &str, targets: Option<&str>| {
+        let mut args = vec![
+            command,
+            "--schema",
+            path_arg(&schema),
+            "--out",
+            path_arg(&out_dir),
+        ];
+        if let Some(t) = targets {
+            args.extend(["--targets", t]);
+        }
+        codegen(&args)
+    };
+    let first = run("generate", Some("c,python"));
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let mut names: Vec<String> = fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["bridge.h", "bridge.py", "bridge.pyi"]);
+    let ok = run("check", Some("c,python"));
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    // Every target: the Rust, markdown and template outputs are missing, not stale.
+    let all = run("check", None);
+    assert_eq!(all.status.code(), Some(1));
+    let err = stderr(&all);
+    assert!(
+        err.contains("missing: ") && err.contains("bridge.rs"),
+        "{err}"
+    );
+    assert!(!err.contains("stale: "), "{err}");
+    // An edited file is stale, and the fix names the targets.
+    let mut h = fs::read_to_string(out_dir.join("bridge.h")).unwrap();
+    h.push_str("/* edited */\n");
+    fs::write(out_dir.join("bridge.h"), h).unwrap();
+    let stale = run("check", Some("c"));
+    assert_eq!(stale.status.code(), Some(1));
+    let err = stderr(&stale);
+    assert!(err.contains("stale: ") && err.contains("bridge.h"), "{err}");
+    assert!(err.contains("--targets c` to update them"), "{err}");
+    // An unknown target is a usage error that lists the known ones.
+    let unknown = run("check", Some("cobol"));
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("rust, c, python, markdown, templates"));
+}
+
 /// `generate` twice, then `check`, then one edited file: `check` reports it and writes
 /// nothing, and `generate` repairs it.
 #[test]
