@@ -6092,7 +6092,9 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      `client_entry.generation` is the claim's: where the state and the generation share one
  *      8-byte word, one compare-and-swap of that word checks both.
  *   5. Store `client_entry.heartbeat_ns` = the host clock (release) at least every 100 ms.
- *      Store `client_entry.waiting` = 1 (release) before sleeping on the tick event, 0 after.
+ *      Store `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a
+ *      full (SeqCst) fence, then load what the host publishes and sleep only when it is not
+ *      new; store 0 after.
  *   6. Before each use, and at each heartbeat: load `client_entry.state` and
  *      `client_entry.generation` (acquire; one load where they share a word), then
  *      `bridge_header.host_state` and `bridge_header.host_generation` (acquire). When
@@ -6100,9 +6102,13 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      `bridge_header.host_generation` is not G, the host reloaded and freed every row: attach
  *      again. Otherwise, if the state is not `claimed` or `active`, or the generation is not
  *      the claim's, the row was freed or taken: disconnected, claim again.
- *   7. Close: compare-and-swap the state from `active` (or `claimed`) to `closing` (release),
+ *   7. Before each write to the blocks the row owns, check the standing as above and write
+ *      nothing once the row is not the claim's; after a publication, check again and take it
+ *      back (compare-and-swap of the state word to what it was) when a free overtook it. The
+ *      window left is one write.
+ *   8. Close: compare-and-swap the state from `active` (or `claimed`) to `closing` (release),
  *      only while the generation is the claim's.
- *   8. Bind a pad: compare-and-swap its byte of `bridge_header.pad_owner` from 255 (free) to
+ *   9. Bind a pad: compare-and-swap its byte of `bridge_header.pad_owner` from 255 (free) to
  *      the row's index, as a compare-and-swap of the whole word holding it; unbind by swapping
  *      it back.
  *
@@ -6110,10 +6116,15 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *   1. Free a row after a `closing`, or when `client_entry.heartbeat_ns` is older than 1000 ms
  *      (hung): retire it (swap `client_entry.state` to `closing`, acquire-release: its client
  *      sees it gone and nobody can claim it), let go of every pad the row's index owns in
- *      `bridge_header.pad_owner` (back to 255), then store `client_entry.state` = `free`
+ *      `bridge_header.pad_owner` (back to 255), when it was not free put back what the row (row
+ *      i) owned in its blocks (answer the request waiting in `client_blocks[i].mailbox` with
+ *      status 0 and no text; store `bot_blocks[i].draw`'s state = 1, its initial state; a queue
+ *      keeps its entries for the host to drain), then store `client_entry.state` = `free`
  *      (release). The client notices at its next check; the next claim finds nothing of the
  *      last client's.
- *   2. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
+ *   2. To wake a sleeping client: after publishing, a full (SeqCst) fence, then load
+ *      `client_entry.waiting` (acquire); wake it when 1.
+ *   3. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
  *      every row as above; a new image produced over the mapping takes a generation past the
  *      mapping's. Before exiting, store `bridge_header.host_state` = `exiting` (release).
  */

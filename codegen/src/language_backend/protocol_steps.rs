@@ -12,7 +12,7 @@ use crate::schema::Schema;
 /// region protocols in the order the schema declares each kind.
 pub fn describe_all(schema: &Schema) -> Vec<Protocol> {
     let mut out = describe_protocols(schema);
-    out.extend(schema.protocols.iter().map(|p| describe(schema, p)));
+    out.extend((schema.protocols.iter().enumerate()).map(|(i, p)| describe(schema, i, p)));
     out
 }
 
@@ -26,13 +26,13 @@ fn field(schema: &Schema, s: usize, f: usize) -> String {
     format!("`{}.{}`", st.name, st.fields[f].name)
 }
 
-fn describe(schema: &Schema, p: &Decl) -> Protocol {
+fn describe(schema: &Schema, index: usize, p: &Decl) -> Protocol {
     let (summary, roles) = match &p.kind {
         ProtocolKind::Queue(q) => queue(schema, q),
         ProtocolKind::Broadcast(b) => broadcast(schema, b),
         ProtocolKind::Mailbox(m) => mailbox(schema, m),
         ProtocolKind::Exchange(e) => exchange(schema, e),
-        ProtocolKind::Session(s) => session(schema, s),
+        ProtocolKind::Session(s) => session(schema, index, s),
     };
     Protocol {
         kind: p.kind.table(),
@@ -273,7 +273,7 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
     )
 }
 
-fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
+fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
     let r = |i| field(schema, s.row, i);
     let path = |f: crate::ir::access::FieldRef| field(schema, f.struct_index, f.field);
     let table = path(s.table);
@@ -314,11 +314,14 @@ fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
             "Activate: compare-and-swap the state from {claimed} to {active} (release) while {generation} is the claim's: where the state and the generation share one 8-byte word, one compare-and-swap of that word checks both."
         ),
         format!(
-            "Store {beat} = the host clock (release) at least every {} ms. Store {waiting} = 1 (release) before sleeping on the tick event, 0 after.",
+            "Store {beat} = the host clock (release) at least every {} ms. Store {waiting} = 1 (release) before sleeping on the tick event, then a full (SeqCst) fence, then load what the host publishes and sleep only when it is not new; store 0 after.",
             s.heartbeat_ms
         ),
         format!(
             "Before each use, and at each heartbeat: load {state} and {generation} (acquire; one load where they share a word), then {host_state} and {host_gen} (acquire). When {host_state} is `exiting`, the host is going away; when {host_gen} is not G, the host reloaded and freed every row: attach again. Otherwise, if the state is not {claimed} or {active}, or the generation is not the claim's, the row was freed or taken: disconnected, claim again."
+        ),
+        format!(
+            "Before each write to the blocks the row owns, check the standing as above and write nothing once the row is not the claim's; after a publication, check again and take it back (compare-and-swap of the state word to what it was) when a free overtook it. The window left is one write."
         ),
         format!(
             "Close: compare-and-swap the state from {active} (or {claimed}) to {closing} (release), only while the generation is the claim's."
@@ -337,10 +340,14 @@ fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
         ),
         None => String::new(),
     };
+    let restore = restores(schema, index);
     let host = vec![
         format!(
-            "Free a row after a {closing}, or when {beat} is older than {} ms (hung): retire it (swap {state} to {closing}, acquire-release: its client sees it gone and nobody can claim it),{release} then store {state} = {free} (release). The client notices at its next check; the next claim finds nothing of the last client's.",
+            "Free a row after a {closing}, or when {beat} is older than {} ms (hung): retire it (swap {state} to {closing}, acquire-release: its client sees it gone and nobody can claim it),{release}{restore} then store {state} = {free} (release). The client notices at its next check; the next claim finds nothing of the last client's.",
             s.hung_ms
+        ),
+        format!(
+            "To wake a sleeping client: after publishing, a full (SeqCst) fence, then load {waiting} (acquire); wake it when 1."
         ),
         format!(
             "On a reload, add 1 to {host_gen} (acquire-release) first, then free every row as above; a new image produced over the mapping takes a generation past the mapping's. Before exiting, store {host_state} = `exiting` (release)."
@@ -354,5 +361,33 @@ fn session(schema: &Schema, s: &Session) -> (String, Vec<Role>) {
             format!("Host ({})", who(schema, &s.host)),
             host,
         ),
+    )
+}
+
+/// What a free restores in the blocks a session's rows own (`session_plan`), as a clause of
+/// the free's sentence: empty when they own none.
+fn restores(schema: &Schema, session: usize) -> String {
+    use crate::language_backend::session_plan::{Restore, owned_blocks};
+    let mut parts = Vec::new();
+    for o in owned_blocks(schema, session) {
+        let blocks = &schema.attach.layouts[o.layout].rows[o.row].name;
+        for r in &o.regions {
+            let region = &schema.attach.layouts[o.block_layout].rows[r.row].name;
+            parts.push(match r.restore {
+                Restore::Mailbox => format!(
+                    "answer the request waiting in `{blocks}[i].{region}` with status 0 and no text"
+                ),
+                Restore::Exchange { initial_state } => format!(
+                    "store `{blocks}[i].{region}`'s state = {initial_state}, its initial state"
+                ),
+            });
+        }
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        " when it was not free put back what the row (row i) owned in its blocks ({}; a queue keeps its entries for the host to drain),",
+        parts.join("; ")
     )
 }

@@ -154,10 +154,20 @@ fn build_layout(schema: &Schema, t: &LayoutTable) -> LayoutSection {
                     layout,
                     count,
                     stride,
-                } => format!(
-                    "{count} blocks {stride} bytes apart, each laid out by {}",
-                    link("layout", &schema.attach.layouts[*layout].name)
-                ),
+                } => {
+                    let mut s = format!(
+                        "{count} blocks {stride} bytes apart, each laid out by {}",
+                        link("layout", &schema.attach.layouts[*layout].name)
+                    );
+                    // The session whose row i owns block i: a free restores its protocols.
+                    if let Some(owner) = r.owner.and_then(|p| schema.protocols.get(p)) {
+                        s.push_str(&format!(
+                            "; block i is row i's of session {}, restored by a free",
+                            code_span(&owner.name)
+                        ));
+                    }
+                    s
+                }
                 Holds::Bytes { bytes } => format!("bytes (at least {bytes})"),
             };
             let mut presence = match (&r.since, r.optional) {
