@@ -182,14 +182,16 @@ fn the_layouts_section_has_each_table_s_rows_as_the_reference_numbers_them() {
     assert_eq!(
         holds("client_blocks"),
         format!(
-            "{max_clients} blocks {} bytes apart, each laid out by client_block",
+            // The reference: "Client block i belongs to client row i".
+            "{max_clients} blocks {} bytes apart, each laid out by client_block; block i is row i's of session client, restored by a free",
             reference_const(&reference, "client_block_size")
         )
     );
     assert_eq!(
         holds("bot_blocks"),
         format!(
-            "{max_clients} blocks {} bytes apart, each laid out by bot_block",
+            // The reference: "Bot block i belongs to client row i".
+            "{max_clients} blocks {} bytes apart, each laid out by bot_block; block i is row i's of session client, restored by a free",
             reference_const(&reference, "bot_block_size")
         )
     );
