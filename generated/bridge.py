@@ -4172,8 +4172,9 @@ class _Mem:
 
 
 # A private 8-aligned word whose locked read-modify-write is the fence _fence_seq_cst makes
-# when libatomic has no atomic_thread_fence.
-_FENCE_WORD = _Mem((ctypes.c_uint64 * 1)())
+# when libatomic has no atomic_thread_fence: made on first use (a _Mem refuses a big-endian
+# host, which the module's structures still serve).
+_fence_word = []
 
 
 def _signed(value, width):
@@ -4266,8 +4267,10 @@ def _fence_seq_cst():
     backend = _backend()
     if backend.fence is not None:
         backend.fence(_SEQ_CST)
-    elif backend.package is not None:
-        _fetch_add(_FENCE_WORD, 0, 8, 1)
+    elif backend.package is not None or backend.lib is not None:
+        if not _fence_word:
+            _fence_word.append(_Mem((ctypes.c_uint64 * 1)()))
+        _fetch_add(_fence_word[0], 0, 8, 1)
 
 
 def _on_word(buf, offset, width, operation, *args):

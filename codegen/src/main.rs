@@ -55,9 +55,12 @@ enum Target {
 }
 
 impl Target {
-    /// Whether `file` (an output's name) is this target's.
-    fn owns(self, file: &str) -> bool {
-        let extension = file.rsplit_once('.').map_or("", |(_, e)| e);
+    /// Whether `file` (an output's name) is this target's: a built-in target's file is
+    /// `<abi name>.<its extension>` exactly; every other output is a `[[template]]`'s.
+    fn owns(self, file: &str, abi: &str) -> bool {
+        let extension = (file.strip_prefix(abi))
+            .and_then(|rest| rest.strip_prefix('.'))
+            .unwrap_or("");
         let builtin = abi_codegen::language_backend::BUILTIN_EXTENSIONS.contains(&extension);
         match self {
             Target::Rust => builtin && extension == "rs",
@@ -343,7 +346,8 @@ fn generate(
         )
         .map(|mut outputs| {
             if !targets.is_empty() {
-                outputs.retain(|o| targets.iter().any(|t| t.owns(&o.file_name)));
+                let abi = &schema.abi.name;
+                outputs.retain(|o| targets.iter().any(|t| t.owns(&o.file_name, abi)));
             }
             outputs
         })

@@ -219,7 +219,7 @@ pub fn schema_json() -> Value {
                             "ring": { "type": "string", "pattern": NAME, "description": "The region is this [[ring]] of slots." },
                             "blocks": { "type": "string", "pattern": NAME, "description": "The region is count blocks, stride bytes apart, each laid out by this [[layout]]." },
                             "stride": value.clone(),
-                            "owner": { "type": "string", "pattern": NAME, "description": "With blocks: the [[session]] whose row i owns block i. The host's free, reload and re-layout then restore the protocols in the row's blocks (a queue the host reads is emptied, a mailbox the host serves has no request waiting, an exchange is back at its initial state)." },
+                            "owner": { "type": "string", "pattern": NAME, "description": "With blocks: the [[session]] whose row i owns block i. The host's free and reload then restore what in the row's blocks would refuse its next client: a mailbox's waiting request is answered with status 0 and no text, an exchange goes back to its initial state; a queue keeps its entries for the host to drain." },
                             "overlaps": { "type": "array", "items": { "type": "string", "pattern": NAME }, "description": "Other rows this region may overlap." },
                             "optional": { "type": "boolean", "description": "Any producer may leave the region out (size 0). A row whose enum value is newer than the producer may always be absent." },
                             "doc": doc("row"),

@@ -8,7 +8,7 @@
  *   unfenced LOST OVERLAPPED
  *   fenced LOST OVERLAPPED
  * where OVERLAPPED counts rounds in which each side saw the other's store. Valid C11 with
- * pthreads (-Wall -Wextra -Werror -pedantic). */
+ * pthreads and the GCC/Clang __atomic builtins (-Wall -Wextra -Werror -pedantic). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <pthread.h>
@@ -24,7 +24,7 @@ static ibf_client_session me;
 static uint64_t rounds;
 static int fenced;
 static unsigned char *host_saw, *client_saw;
-static _Atomic uint64_t start, done;
+static uint64_t start, done; /* through the __atomic builtins only */
 
 static void jitter(uint64_t *s) {
     uint64_t i, n;

@@ -1,5 +1,6 @@
 //! Which session owns a blocks row: `owner = "client"` says that row i of session `client`
-//! owns block i, so the host's free, reload and re-layout restore the protocols in it. The
+//! owns block i, so the host's free and reload restore the protocols in it (a re-layout
+//! writes a new image). The
 //! blocks must be as many as the session's rows, in the layout whose header holds them.
 
 use super::LowerAttach;

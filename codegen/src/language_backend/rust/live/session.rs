@@ -379,10 +379,10 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
 
             /// Says whether the client sleeps on its tick event (release), then a SeqCst
             /// fence. After `set_waiting(true)`, load what the host publishes and sleep only
-            /// when it is not new: the fence keeps that load after the store, and
-            /// [`#host::is_waiting`] keeps the host's load after its publication, so one side
-            /// always sees the other (Dekker's store-then-load pattern, which release and
-            /// acquire alone do not order).
+            /// when it is not new: the fence keeps that load after the store, and the host's
+            /// `is_waiting` keeps its load after its publication, so one side always sees
+            /// the other (Dekker's store-then-load pattern, which release and acquire alone
+            /// do not order).
             pub fn set_waiting(&self, waiting: bool) {
                 self.row().#wait_set(#wait_ty::from(waiting));
                 ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
@@ -430,7 +430,8 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             /// is retired first (its state becomes closing, a swap: its client sees it gone and
             /// no client can claim it meanwhile), the pads it bound are let go (when the
             /// session binds pads), then its state becomes free (release), so the next claim
-            /// finds everything restored. Returns the state it had
+            /// finds everything restored. One free of a row at a time: the host's. Returns the
+            /// state it had
             /// (free: nothing was done), or `None` when there is no such row.
             pub fn free(&self, index: usize) -> Option<#state_ty> {
                 let row = self.header.#table(index)?;
