@@ -400,6 +400,26 @@ def restore(buf):
     return 1, 1
 
 
+def broken_lifecycle(buf):
+    """Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome. A row
+    whose generation goes backwards is no longer the claim's; a pad_owner byte naming no row
+    is refused by name and left by a free of another row."""
+    h = B.attach(buf)
+    hd = h.header()
+    s = B.Client.claim(hd, 2, h.generation)
+    check(s is not None and s.activate(), "claimed")
+    s.row.set_generation(s.generation - 1)
+    check(s.standing() == B.Standing.DISCONNECTED, "a generation going backwards")
+    check(hd.compare_exchange_pad_owner_at(0, 255, 200) == (True, 255), "pad 0 names row 200")
+    other = B.Client.claim(hd, 5, h.generation)
+    check(other is not None and other.activate(), "claimed")
+    check(not other.bind_pad(0) and B.Client.pad_owner(hd, 0) == 200, "refused, naming 200")
+    check(B.Client.free(h, 5) == B.ClientState.ACTIVE and B.Client.pad_owner(hd, 0) == 200, "left")
+    check(hd.compare_exchange_pad_owner_at(0, 200, 255) == (True, 200), "put back")
+    h.release()
+    return 2
+
+
 def relayout(buf):
     """Item 1: the image produced again over the live mapping, at the generation the host
     started with, is a reload: a new generation, the old handle and claim notice it, and a
@@ -530,6 +550,7 @@ def main():
     # The session reloaded the host: a new handle for what follows.
     h.release()
     print("restore: %d free, %d reload" % restore(buf))
+    print("broken lifecycle: %d rules" % broken_lifecycle(buf))
     print("relayout: generation %d" % relayout(buf))
     h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))
