@@ -3708,6 +3708,41 @@ static inline void ibf_live_write_bytes_(void *dst, const void *src, size_t len)
     }
 }
 
+/* Stores one field of `len` bytes from ordinary memory at `src` into shared bytes at `dst`:
+ * a scalar of `bits` (8, 16, 32 or 64) with one relaxed atomic store of its own width, so that
+ * no store covers two fields; any other (bits 0: an array or a struct) by its bytes, chunked as
+ * write_bytes_, which stays inside it. */
+static inline void ibf_live_write_field_(unsigned char *dst, const unsigned char *src, size_t len, unsigned bits) {
+    switch (bits) {
+    case 8U: {
+        uint8_t v;
+        memcpy(&v, src, sizeof v);
+        ibf_live_store_relaxed_u8_(dst, v);
+        return;
+    }
+    case 16U: {
+        uint16_t v;
+        memcpy(&v, src, sizeof v);
+        ibf_live_store_relaxed_u16_(dst, v);
+        return;
+    }
+    case 32U: {
+        uint32_t v;
+        memcpy(&v, src, sizeof v);
+        ibf_live_store_relaxed_u32_(dst, v);
+        return;
+    }
+    case 64U: {
+        uint64_t v;
+        memcpy(&v, src, sizeof v);
+        ibf_live_store_relaxed_u64_(dst, v);
+        return;
+    }
+    default:
+        ibf_live_write_bytes_(dst, src, len);
+    }
+}
+
 /* How many bytes a copy of the run-time sized `len` bytes at `at` covers, of the `cap` bytes
  * there: up to the next 8-aligned address, never past `cap`. Every reader and writer of a
  * seqlock's run-time sized bytes (a payload's extras) copies what this covers, so the chunks
@@ -6263,38 +6298,23 @@ static inline int ibf_client_fill(void *region, size_t len, const ibf_client_ses
         return standing;
     }
     {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)values + 8U, 4U);
-        ibf_live_store_relaxed_u32_(row + 8U, v);
+        /* Each field: its offset, its bytes, and its width in bits (0: by its bytes). */
+        static const uint32_t fields[][3] = {
+            {8U, 4U, 32U},
+            {12U, 4U, 32U},
+            {16U, 8U, 64U},
+            {24U, 8U, 64U},
+            {32U, 1U, 8U},
+            {33U, 3U, 0U},
+            {36U, 4U, 32U},
+            {40U, 32U, 0U},
+            {72U, 56U, 0U},
+        };
+        size_t i;
+        for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+            ibf_live_write_field_(row + fields[i][0], (const unsigned char *)values + fields[i][0], fields[i][1], fields[i][2]);
+        }
     }
-    {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)values + 12U, 4U);
-        ibf_live_store_relaxed_u32_(row + 12U, v);
-    }
-    {
-        uint64_t v;
-        memcpy(&v, (const unsigned char *)values + 16U, 8U);
-        ibf_live_store_relaxed_u64_(row + 16U, v);
-    }
-    {
-        uint64_t v;
-        memcpy(&v, (const unsigned char *)values + 24U, 8U);
-        ibf_live_store_relaxed_u64_(row + 24U, v);
-    }
-    {
-        uint8_t v;
-        memcpy(&v, (const unsigned char *)values + 32U, 1U);
-        ibf_live_store_relaxed_u8_(row + 32U, v);
-    }
-    ibf_live_write_bytes_(row + 33U, (const unsigned char *)values + 33U, 3U);
-    {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)values + 36U, 4U);
-        ibf_live_store_relaxed_u32_(row + 36U, v);
-    }
-    ibf_live_write_bytes_(row + 40U, (const unsigned char *)values + 40U, 32U);
-    ibf_live_write_bytes_(row + 72U, (const unsigned char *)values + 72U, 56U);
     return IBF_OK;
 }
 

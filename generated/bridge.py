@@ -7117,7 +7117,22 @@ class _Session:
 
     @classmethod
     def _restore(cls, handle, index):
-        """Puts back what row index owned in the blocks it owns (none here)."""
+        """Puts back what row index owned in the blocks it owns (_OWNED: each blocks row's
+        position in the handle's table, and for each region its position in the block's, its
+        view class, its protocol's class and the method that restores it): each mailbox's
+        waiting request answered, each exchange at its initial state. A block or region that
+        is absent or fails its checks is left alone."""
+        for pos, regions in cls._OWNED:
+            block = _attach_owned_block(handle, pos, index)
+            if block is None:
+                continue
+            for row, view_class, protocol, method in regions:
+                view = block._view(row, view_class)
+                if view is not None:
+                    try:
+                        getattr(protocol(view), method)()
+                    except ProtocolError:
+                        pass
 
     @classmethod
     def host_waiting(cls, header, index):
@@ -7171,29 +7186,7 @@ class Client(_Session):
     _EXITING = 2
     _BIND = (164, 4, 4)
     _UNBOUND = 255
-    _OWNED = True
-
-    @classmethod
-    def _restore(cls, handle, index):
-        """Puts back what row index owned in the blocks it owns: each mailbox's waiting request
-        answered, each exchange at its initial state. A block or region that is absent or
-        fails its checks is left alone."""
-        block = _attach_owned_block(handle, 2, index)
-        if block is not None:
-            view = block._view(2, LiveMailboxHeader)
-            if view is not None:
-                try:
-                    Mailbox(view).restore()
-                except ProtocolError:
-                    pass
-        block = _attach_owned_block(handle, 4, index)
-        if block is not None:
-            view = block._view(0, LiveDrawHeader)
-            if view is not None:
-                try:
-                    Draw(view).reset_state()
-                except ProtocolError:
-                    pass
+    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),)),)
 
 
 

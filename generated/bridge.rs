@@ -6733,14 +6733,19 @@ pub mod live {
         /// block that is absent or fails its checks is left alone.
         fn restore(&self, index: usize) {
             let h = &self.handle;
-            if let Ok(Some(table)) = ::abi_runtime::attach::block(
-                h.region,
-                h.producer,
-                &BRIDGE_TABLE,
-                &h.table,
-                2,
-                index,
-            ) {
+            let placed = |row: usize| {
+                ::abi_runtime::attach::block(
+                        h.region,
+                        h.producer,
+                        &BRIDGE_TABLE,
+                        &h.table,
+                        row,
+                        index,
+                    )
+                    .ok()
+                    .flatten()
+            };
+            if let Some(table) = placed(2) {
                 let block = ClientBlock {
                     region: h.region,
                     producer: h.producer,
@@ -6750,14 +6755,7 @@ pub mod live {
                     ::abi_runtime::restore::mailbox(r, MailboxClient::SPEC);
                 }
             }
-            if let Ok(Some(table)) = ::abi_runtime::attach::block(
-                h.region,
-                h.producer,
-                &BRIDGE_TABLE,
-                &h.table,
-                4,
-                index,
-            ) {
+            if let Some(table) = placed(4) {
                 let block = BotBlock {
                     region: h.region,
                     producer: h.producer,

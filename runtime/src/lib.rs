@@ -101,8 +101,6 @@ pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;
-#[cfg(feature = "mmap")]
-mod os_access;
 pub mod produce;
 mod raw;
 #[cfg(feature = "recording")]

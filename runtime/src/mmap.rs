@@ -233,15 +233,17 @@ impl Mapping {
     #[cfg(windows)]
     pub fn security_descriptor(&self) -> io::Result<String> {
         match &self.mapped {
-            Mapped::Named(view) => crate::os_access::descriptor_of(view.handle()).map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!(
-                        "cannot read the security descriptor of {}: {e}",
-                        self.source
-                    ),
-                )
-            }),
+            Mapped::Named(view) => {
+                crate::raw::os_access::descriptor_of(view.handle()).map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!(
+                            "cannot read the security descriptor of {}: {e}",
+                            self.source
+                        ),
+                    )
+                })
+            }
             Mapped::File(_) => Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("{} is a file, not a named mapping", self.source),

@@ -1,8 +1,8 @@
 //! The crate's `unsafe` code for memory: the `Region` type itself, its constructors, and the
 //! step from a checked byte range to the `AtomicU64` words that hold it.
 //!
-//! Everything here is small on purpose. Every other module but `os_access.rs` (the OS calls
-//! of who may attach, which touch no shared memory) is `#![deny(unsafe_code)]` and
+//! Everything here is small on purpose, with `raw/os_access.rs` (the OS calls of who may
+//! attach, which touch no shared memory). Every other module is `#![deny(unsafe_code)]` and
 //! reaches shared memory only through [`Region::words`], which checks bounds before it turns an
 //! address into `&[AtomicU64]`. No `&u8`, `&[u8]` or `&T` into a region is ever created, and no
 //! volatile access is ever made: references to *atomic* types are the one kind of reference
@@ -33,6 +33,8 @@ use core::sync::atomic::AtomicU64;
 
 use crate::error::{RegionError, RegionErrorKind};
 
+#[cfg(feature = "mmap")]
+pub(crate) mod os_access;
 #[cfg(all(windows, feature = "mmap"))]
 mod view_pages;
 #[cfg(all(test, windows, feature = "mmap"))]
@@ -379,7 +381,7 @@ impl NamedView {
     pub(crate) fn create(
         name: &str,
         len: usize,
-        descriptor: &crate::os_access::SecurityDescriptor,
+        descriptor: &crate::raw::os_access::SecurityDescriptor,
     ) -> std::io::Result<NamedView> {
         use std::io::{Error, ErrorKind};
         use windows_sys::Win32::Foundation::{

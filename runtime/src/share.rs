@@ -134,7 +134,7 @@ impl AccessDenied {
         let owner = std::fs::metadata(path).ok().map(|m| FileOwner {
             uid: m.uid(),
             gid: m.gid(),
-            group: crate::os_access::group_by_id(m.gid())
+            group: crate::raw::os_access::group_by_id(m.gid())
                 .ok()
                 .flatten()
                 .map(|(_, name)| name),
@@ -144,7 +144,7 @@ impl AccessDenied {
             object: path.display().to_string(),
             writable,
             owner,
-            uid: Some(crate::os_access::effective_uid()),
+            uid: Some(crate::raw::os_access::effective_uid()),
             os: os.to_string(),
         }
         .into()
@@ -247,7 +247,7 @@ impl FileShare {
                 group: None,
             }),
             Share::Group { name, read_only } => {
-                let group = crate::os_access::group_by_name(name)
+                let group = crate::raw::os_access::group_by_name(name)
                     .map_err(|e| refuse(format!("cannot look up the group `{name}`: {e}")))?
                     .ok_or_else(|| {
                         refuse(format!(
@@ -276,8 +276,8 @@ impl FileShare {
 pub(crate) fn section_descriptor(
     share: &Share,
     name: &str,
-) -> io::Result<crate::os_access::SecurityDescriptor> {
-    use crate::os_access::SecurityDescriptor;
+) -> io::Result<crate::raw::os_access::SecurityDescriptor> {
+    use crate::raw::os_access::SecurityDescriptor;
     let refuse = |why: String| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -285,7 +285,7 @@ pub(crate) fn section_descriptor(
         )
     };
     let owner = || -> io::Result<String> {
-        let user = crate::os_access::user_sid()?;
+        let user = crate::raw::os_access::user_sid()?;
         Ok(format!("D:P(A;;GA;;;{user})(A;;GA;;;SY)"))
     };
     match share {

@@ -1,7 +1,7 @@
 //! Which session owns a blocks row: `owner = "client"` says that row i of session `client`
 //! owns block i, so the host's free and reload restore the protocols in it (a re-layout
 //! writes a new image). The
-//! blocks must be as many as the session's rows, in the layout whose header holds them.
+//! blocks must be as many as the session's rows, in the root layout, whose header holds them.
 
 use super::LowerAttach;
 use crate::ir::attach::{Attach, Holds};
@@ -46,6 +46,14 @@ impl LowerAttach<'_> {
                     );
                     continue;
                 };
+                if attach.root != Some(li) {
+                    self.errors.error_help(
+                        &self.inner(owner),
+                        format!("{what}: `owner` is for a blocks row of the layout a mapping starts with"),
+                        "the host's free reaches a row's blocks from the root table: move the blocks row there",
+                    );
+                    continue;
+                }
                 let Some(layout) = attach.layouts.get_mut(li) else {
                     continue;
                 };

@@ -44,6 +44,10 @@ pub(super) fn host_parts(
         };
     };
     let handle = type_ident(&schema.attach.layouts[first.layout].name);
+    let table = format_ident!(
+        "{}_TABLE",
+        schema.attach.layouts[first.layout].name.to_uppercase()
+    );
     let blocks = owned.iter().map(|o| restore_blocks(schema, o));
     HostParts {
         fields: quote!(header: #header<'a>, handle: #handle<'a>,),
@@ -66,6 +70,11 @@ pub(super) fn host_parts(
             /// block that is absent or fails its checks is left alone.
             fn restore(&self, index: usize) {
                 let h = &self.handle;
+                let placed = |row: usize| {
+                    ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, row, index)
+                        .ok()
+                        .flatten()
+                };
                 #(#blocks)*
             }
         },
@@ -73,8 +82,6 @@ pub(super) fn host_parts(
 }
 
 fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
-    let l = &schema.attach.layouts[o.layout];
-    let table = format_ident!("{}_TABLE", l.name.to_uppercase());
     let at = lit(o.row as u64);
     let block = type_ident(&schema.attach.layouts[o.block_layout].name);
     let rows = &schema.attach.layouts[o.block_layout].rows;
@@ -101,7 +108,7 @@ fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
         return TokenStream::new();
     }
     quote! {
-        if let Ok(Some(table)) = ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, #at, index) {
+        if let Some(table) = placed(#at) {
             let block = #block { region: h.region, producer: h.producer, table };
             #(#regions)*
         }

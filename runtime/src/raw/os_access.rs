@@ -3,11 +3,10 @@
 //! token's user SID, security descriptors made from SDDL strings and an object's descriptor
 //! read back as SDDL, through windows-sys.
 //!
-//! With `raw.rs`, the crate's only `unsafe` code (audited the same way: every block has its
-//! `// SAFETY:` comment). Each function hands back owned Rust values, never a pointer the OS
-//! owns; the one owned OS allocation, [`SecurityDescriptor`], frees itself on drop.
-
-#![allow(unsafe_code)]
+//! Part of `raw`, the crate's one audited module of `unsafe` code (every block has its
+//! `// SAFETY:` comment), though it touches no shared memory. Each function hands back owned
+//! Rust values, never a pointer the OS owns; the one owned OS allocation,
+//! [`SecurityDescriptor`], frees itself on drop.
 
 #[cfg(unix)]
 pub(crate) use unix::{effective_uid, group_by_id, group_by_name};
