@@ -28,6 +28,9 @@ if [ ! -x /usr/bin/time ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >/dev/null
 fi
+# Built once with cargo's own diagnostics on stderr (the JSON call below only reads the
+# path; a compile error there would be swallowed by the filter).
+cargo build -q $PROFILE_FLAG -p abi-codegen --example scale
 # The example's path as cargo reports it (not the uplifted target/<dir>/examples/scale,
 # which a debug build did not always leave there).
 BIN=$(cargo build -q $PROFILE_FLAG -p abi-codegen --example scale --message-format=json \
