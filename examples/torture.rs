@@ -214,11 +214,13 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
     for r in 1..=rounds {
         for i in 0..MAX_CLIENTS {
             let row = header.clients(i).expect("a row");
-            row.set_pid(0);
-            row.set_state(ClientState::FREE);
+            row.set_pid(0).unwrap();
+            row.set_state(ClientState::FREE).unwrap();
         }
         let current = header.pad_owner();
-        let _ = header.compare_exchange_pad_owner(current, [NO_PAD; MAX_PLAYERS]);
+        let _ = header
+            .compare_exchange_pad_owner(current, [NO_PAD; MAX_PLAYERS])
+            .unwrap();
         region.store::<u64>(ACKS_AT, 0, Ordering::Release);
         region.store::<u64>(ROUND_AT, r, Ordering::Release);
         let started = Instant::now();
@@ -242,7 +244,7 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
         }
         rounds_done = r;
     }
-    header.set_host_state(HostState::EXITING);
+    header.set_host_state(HostState::EXITING).unwrap();
 
     // Collect what each client says.
     let mut by_lang: BTreeMap<&str, (Counts, u64)> = BTreeMap::new();
@@ -369,21 +371,23 @@ fn open_mapping(what: &str) -> Result<Mapping, String> {
 
 /// The host's header: magic, version, the ring's place in the region table.
 fn set_up_header(header: live::BridgeHeader<'_>) {
-    header.set_magic(BRIDGE_MAGIC);
-    header.set_abi_major(ABI_VERSION_MAJOR);
-    header.set_abi_minor(ABI_VERSION_MINOR);
-    header.set_header_size(live::BridgeHeader::SIZE as u32);
-    header.set_total_size((RING_AT + RING_LEN) as u32);
-    header.set_ring_slots(RING_SLOTS);
-    header.set_ring_slot_size(RING_SLOT_SIZE);
+    header.set_magic(BRIDGE_MAGIC).unwrap();
+    header.set_abi_major(ABI_VERSION_MAJOR).unwrap();
+    header.set_abi_minor(ABI_VERSION_MINOR).unwrap();
+    header
+        .set_header_size(live::BridgeHeader::SIZE as u32)
+        .unwrap();
+    header.set_total_size((RING_AT + RING_LEN) as u32).unwrap();
+    header.set_ring_slots(RING_SLOTS).unwrap();
+    header.set_ring_slot_size(RING_SLOT_SIZE).unwrap();
     let mut regions = header.regions();
     regions[BridgeRegion::SNAPSHOT_RING.0 as usize] = RegionEntry {
         offset: RING_AT as u32,
         size: RING_LEN as u32,
     };
-    header.set_regions(regions);
-    header.set_region_count(MAX_REGIONS as u32);
-    header.set_host_state(HostState::RUNNING);
+    header.set_regions(regions).unwrap();
+    header.set_region_count(MAX_REGIONS as u32).unwrap();
+    header.set_host_state(HostState::RUNNING).unwrap();
 }
 
 /// A Rust client process: `client PATH ID SECONDS ROUNDS`.
@@ -460,15 +464,20 @@ fn claim_rounds(region: Region<'_>, header: live::BridgeHeader<'_>, id: u8, roun
             let row = header.clients(i).expect("a row");
             if row
                 .compare_exchange_state(ClientState::FREE, ClientState::CLAIMED)
+                .unwrap()
                 .is_ok()
             {
-                row.set_pid(u32::from(id));
-                row.set_state(ClientState::ACTIVE);
+                row.set_pid(u32::from(id)).unwrap();
+                row.set_state(ClientState::ACTIVE).unwrap();
                 println!("won {r} row {i}");
             }
         }
         for p in 0..MAX_PLAYERS {
-            if header.compare_exchange_pad_owner_at(p, NO_PAD, id).is_ok() {
+            if header
+                .compare_exchange_pad_owner_at(p, NO_PAD, id)
+                .unwrap()
+                .is_ok()
+            {
                 println!("won {r} pad {p}");
             }
         }

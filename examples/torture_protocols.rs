@@ -398,7 +398,7 @@ fn lifecycle<'a>(
         if state == ClientState::CLOSING {
             // A free puts the draw exchange back at its start: the newest list first.
             take_draw(&mut clients[k])?;
-            sessions.free(index);
+            sessions.free(index).unwrap();
             new_draw_reader(bridge, &mut clients[k]);
             continue;
         }
@@ -426,7 +426,7 @@ fn lifecycle<'a>(
                     take_draw(c)?;
                 }
             }
-            for freed in sessions.reload() {
+            for freed in sessions.reload().unwrap() {
                 lives[freed].acted_generation = Some(before[freed]);
                 if let Some(c) = clients.iter_mut().find(|c| c.row == freed) {
                     c.seen.reloads += 1;
@@ -441,7 +441,7 @@ fn lifecycle<'a>(
             return Ok(());
         }
         take_draw(&mut clients[k])?;
-        if sessions.free(index) == Some(ClientState::ACTIVE) {
+        if sessions.free(index).unwrap() == Some(ClientState::ACTIVE) {
             life.acted_generation = Some(generation);
             clients[k].seen.disconnects += 1;
             new_draw_reader(bridge, &mut clients[k]);
@@ -783,13 +783,13 @@ fn claim_row<'a>(
         }
         if let Ok(client) = claimed {
             let r = client.row();
-            r.set_pid(std::process::id());
+            r.set_pid(std::process::id()).unwrap();
             let mut name = [0u8; bridge_abi::CLIENT_NAME_LEN];
             let text = format!("torture-rust-{row}");
             name[..text.len()].copy_from_slice(text.as_bytes());
-            r.set_name(name);
-            r.set_connected_ns(now_ns());
-            client.heartbeat(now_ns());
+            r.set_name(name).unwrap();
+            r.set_connected_ns(now_ns()).unwrap();
+            client.heartbeat(now_ns()).unwrap();
             let standing = client.activate();
             return Ok((client, standing));
         }
@@ -828,7 +828,7 @@ fn lifecycle_client(
             break;
         }
         std::thread::sleep(Duration::from_micros(100));
-        standing = client.heartbeat(now_ns());
+        standing = client.heartbeat(now_ns()).unwrap();
     }
     // Goodbye; an action the close found is counted like any other.
     match client.close() {

@@ -3327,8 +3327,20 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
 
 /** A seqlock read or ring read kept a whole copy. */
 #define IBF_OK 0
-/** Every try found a write in progress (or torn the copy): give up for now, or try again. */
+/** Every try found a write in progress (or torn the copy), or a compare-and-swap loop found
+ * the word's other bytes changed before each of IBF_CAS_TRIES tries: give up for now, or
+ * try again. */
 #define IBF_CONTENDED 1
+/** Tries of a compare-and-swap loop that keeps the other bytes of its word (a pad's byte, a
+ * row's state beside its client's generation) before it gives up with IBF_CONTENDED: an
+ * honest peer changes its bytes a few times per message, so 1024 failures in a row mean one
+ * that writes the word nonstop. */
+#define IBF_CAS_TRIES 1024U
+#ifndef IBF_CAS_HOOK
+/** Called with the word's address between a loop's load and its compare-and-swap: nothing,
+ * unless a test defines it first (to play a peer that writes the word's other bytes). */
+#define IBF_CAS_HOOK(word) ((void)0)
+#endif
 /** A slots ring has no publication yet. */
 #define IBF_EMPTY 2
 /** The len given is shorter than the struct and its trailer, or a payload does not fit. */
@@ -4245,16 +4257,19 @@ static inline bool ibf_bridge_header_compare_exchange_pad_owner(ibf_bridge_heade
 }
 /**
  * Sets element `element` from *expected to `desired` by compare-and-swap of the whole word,
- * retrying while only other elements change: true; else false, and *expected = the element
- * found. An element past 4 is false, *expected untouched.
+ * retrying while only other elements change, at most IBF_CAS_TRIES times: true; else
+ * false, and *expected = the element found. An element past 4 is false, *expected
+ * untouched; so is a word whose other elements changed before every try (contended: the
+ * element still equals *expected, which no refusal leaves).
  */
 static inline bool ibf_bridge_header_compare_exchange_pad_owner_at(ibf_bridge_header *shared, size_t element, uint8_t *expected, uint8_t desired) {
     uint32_t word;
+    uint32_t tries;
     if (element >= 4U) {
         return false;
     }
     word = ibf_live_load_acquire_u32_(shared->pad_owner);
-    for (;;) {
+    for (tries = 0; tries < IBF_CAS_TRIES; tries++) {
         uint8_t found;
         uint32_t next = word;
         memcpy(&found, (const unsigned char *)&word + element * 1U, 1);
@@ -4263,10 +4278,12 @@ static inline bool ibf_bridge_header_compare_exchange_pad_owner_at(ibf_bridge_he
             return false;
         }
         memcpy((unsigned char *)&next + element * 1U, &desired, 1);
+        IBF_CAS_HOOK(shared->pad_owner);
         if (ibf_live_cas_u32_(shared->pad_owner, &word, next)) {
             return true;
         }
     }
+    return false;
 }
 
 /*
@@ -6385,34 +6402,41 @@ static inline int ibf_client_close(void *region, size_t len, const ibf_client_se
 }
 
 /* Sets element `pad` of the bind word from `from` to `to` by compare-and-swap of the whole
- * word, retrying while only other elements change; else *found is the element found. */
-static inline bool ibf_client_swap_pad_(unsigned char *base, uint32_t pad, uint64_t from, uint64_t to, uint64_t *found) {
+ * word, retrying while only other elements change, at most IBF_CAS_TRIES times:
+ * IBF_OK; IBF_NOT_FREE with *found the element found; IBF_CONTENDED (nothing
+ * stored) when other elements changed before every try (a peer writing the word nonstop). */
+static inline int ibf_client_swap_pad_(unsigned char *base, uint32_t pad, uint64_t from, uint64_t to, uint64_t *found) {
     uint32_t word = ibf_live_load_acquire_u32_(base + 164);
-    for (;;) {
+    uint32_t tries;
+    for (tries = 0; tries < IBF_CAS_TRIES; tries++) {
         unsigned char bytes[4];
         uint32_t next;
         memcpy(bytes, &word, 4);
         *found = ibf_proto_get_(bytes, (size_t)pad * 1U, 1U);
         if (*found != from) {
-            return false;
+            return IBF_NOT_FREE;
         }
         ibf_proto_put_(bytes, (size_t)pad * 1U, 1U, to);
         memcpy(&next, bytes, 4);
+        IBF_CAS_HOOK(base + 164);
         if (ibf_live_cas_u32_(base + 164, &word, next)) {
-            return true;
+            return IBF_OK;
         }
     }
+    return IBF_CONTENDED;
 }
 
 /**
  * Binds pad `pad` to the claim's row: its element of the bind word from 255
  * (unbound) to the row's index, by compare-and-swap of the whole word. IBF_OK;
  * IBF_NOT_FREE with *owner (may be NULL) the element found; IBF_SESSION_ROW past the
- * 4 pads; or the claim's standing when it no longer holds.
+ * 4 pads; IBF_CONTENDED (nothing stored) when the word's other pads kept
+ * changing; or the claim's standing when it no longer holds.
  */
 static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad, uint64_t *owner) {
     uint64_t found;
     int standing;
+    int rc;
     if (pad >= 4U || len < 168U) {
         return IBF_SESSION_ROW;
     }
@@ -6420,34 +6444,38 @@ static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client
     if (standing != IBF_OK) {
         return standing;
     }
-    if (ibf_client_swap_pad_((unsigned char *)region, pad, 255U, c->row, &found)) {
-        return IBF_OK;
-    }
-    if (owner != NULL) {
+    rc = ibf_client_swap_pad_((unsigned char *)region, pad, 255U, c->row, &found);
+    if (rc == IBF_NOT_FREE && owner != NULL) {
         *owner = found;
     }
-    return IBF_NOT_FREE;
+    return rc;
 }
 
 /** Unbinds pad `pad` from the claim's row (back to 255): IBF_OK, or
- * IBF_NOT_FREE when the row does not own it, or IBF_SESSION_ROW. */
+ * IBF_NOT_FREE when the row does not own it, IBF_CONTENDED, or IBF_SESSION_ROW. */
 static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad) {
     uint64_t found;
     if (pad >= 4U || len < 168U) {
         return IBF_SESSION_ROW;
     }
-    return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found) ? IBF_OK : IBF_NOT_FREE;
+    return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found);
 }
 
 /* The host's side: retires the row (its state becomes closing, by compare-and-swap of
- * the word it shares with the generation); the state it had. */
-static inline uint32_t ibf_client_retire_(unsigned char *at) {
+ * the word it shares with the generation); *old is the state it had.
+ * IBF_OK, or IBF_CONTENDED (nothing stored) when the client changed the
+ * generation before each of IBF_CAS_TRIES tries. */
+static inline int ibf_client_retire_(unsigned char *at, uint32_t *old) {
     uint64_t found = ibf_live_load_acquire_u64_(at + 0);
-    for (;;) {
+    uint32_t tries;
+    for (tries = 0; tries < IBF_CAS_TRIES; tries++) {
+        IBF_CAS_HOOK(at + 0);
         if (ibf_live_cas_u64_(at + 0, &found, ibf_client_join_(3U, ibf_client_generation_of_(found)))) {
-            return ibf_client_state_of_(found);
+            *old = ibf_client_state_of_(found);
+            return IBF_OK;
         }
     }
+    return IBF_CONTENDED;
 }
 
 /* The host's side: a retired row becomes free (release). Only the host moves a closing row. */
@@ -6458,18 +6486,25 @@ static inline void ibf_client_release_row_(unsigned char *at) {
 
 /* The host's side, first half of a free: retires row `row` (its state becomes closing: its
  * client sees it gone, and no client can claim it meanwhile) and lets go of the pads it bound;
- * *old is the state it had. IBF_OK or IBF_SESSION_ROW. */
+ * *old is the state it had. IBF_OK, IBF_SESSION_ROW, or IBF_CONTENDED (the row
+ * not retired, or a pad's word kept changing: the row stays retired, and a later free goes on). */
 static inline int ibf_client_free_begin_(void *region, size_t len, uint32_t row, uint32_t *old) {
     unsigned char *at = ibf_client_row_(region, len, row);
+    int rc;
     if (at == NULL) {
         return IBF_SESSION_ROW;
     }
-    *old = ibf_client_retire_(at);
+    rc = ibf_client_retire_(at, old);
+    if (rc != IBF_OK) {
+        return rc;
+    }
     if (*old != 0U && len >= 168U) {
         uint32_t pad;
         uint64_t found;
         for (pad = 0; pad < 4U; pad++) {
-            (void)ibf_client_swap_pad_((unsigned char *)region, pad, row, 255U, &found);
+            if (ibf_client_swap_pad_((unsigned char *)region, pad, row, 255U, &found) == IBF_CONTENDED) {
+                return IBF_CONTENDED;
+            }
         }
     }
     return IBF_OK;

@@ -221,6 +221,7 @@ __all__ = [
     "ExtrasHeader",
     "AtomicsUnavailableError",
     "SeqlockContendedError",
+    "ContendedError",
     "atomic_load",
     "atomic_store",
     "atomic_compare_exchange",
@@ -3989,6 +3990,26 @@ class SeqlockContendedError(RuntimeError):
     the middle of a write and left the counter odd."""
 
 
+class ContendedError(RuntimeError):
+    """A compare-and-swap loop that keeps the other bytes of its word (a pad's owner byte, a
+    row's state beside its client's generation) found them changed before each of its 1024
+    tries: a peer writing that word nonstop. Nothing was stored."""
+
+
+# Tries of a compare-and-swap loop that keeps the other bytes of its word before it raises
+# ContendedError: an honest peer changes its bytes a few times per message.
+_cas_tries = 1024
+# A test's stand-in for a peer: when set, called with (mem, offset) between each load and
+# compare-and-swap of such a loop.
+_cas_hook = None
+
+
+def _cas_gave_up(what):
+    raise ContendedError(
+        "%s: the word's other bytes changed before each of %d compare-and-swaps" % (what, _cas_tries)
+    )
+
+
 _RELAXED, _ACQUIRE, _RELEASE, _ACQ_REL, _SEQ_CST = 0, 2, 3, 4, 5
 _word_formats = {1: "<B", 2: "<H", 4: "<I", 8: "<Q"}
 _default_tries = 10000
@@ -4880,14 +4901,17 @@ class LiveBridgeHeader(_LiveView):
             raise IndexError("pad_owner has 4 elements; index %d" % index)
         shift = 8 * index
         word = self._load(164, 4)
-        while True:
+        for _ in range(_cas_tries):
             found = (word >> shift) & 0xff
             if found != current:
                 return False, found
             wanted = (word & ~(0xff << shift)) | ((new & 0xff) << shift)
+            if _cas_hook is not None:
+                _cas_hook(self._mem, self._base + 164)
             ok, word = _compare_exchange(self._mem, self._base + 164, 4, word, wanted)
             if ok:
                 return True, current
+        _cas_gave_up("pad_owner[%d]" % index)
 
     def snapshot_seq(self):
         """`snapshot_seq`, an atomic load (acquire). Written by the host."""
@@ -6923,11 +6947,14 @@ class _Session:
             return _exchange(mem, base + cls._STATE, 4, cls._CLOSING)
         word_at = base + cls._WORD[1]
         found = _load(mem, word_at, 8)
-        while True:
+        for _ in range(_cas_tries):
             state, generation = cls._split(found)
+            if _cas_hook is not None:
+                _cas_hook(mem, word_at)
             ok, found = _compare_exchange(mem, word_at, 8, found, cls._join(cls._CLOSING, generation))
             if ok:
                 return state
+        _cas_gave_up("%s: retiring a row" % cls.__name__)
 
     @classmethod
     def _release_row(cls, mem, base):
@@ -7030,13 +7057,16 @@ class _Session:
         word_at = header._base + offset + pad - pad % width
         shift = 8 * (pad % width)
         word = _load(header._mem, word_at, width)
-        while True:
+        for _ in range(_cas_tries):
             if (word >> shift) & 0xFF != current:
                 return False
             wanted = (word & ~(0xFF << shift)) | (new << shift)
+            if _cas_hook is not None:
+                _cas_hook(header._mem, word_at)
             ok, word = _compare_exchange(header._mem, word_at, width, word, wanted)
             if ok:
                 return True
+        _cas_gave_up("%s: pad %d" % (cls.__name__, pad))
 
     def bind_pad(self, pad):
         """Binds pad to this row, while the claim stands: its owner byte goes from unbound to

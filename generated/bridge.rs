@@ -3787,142 +3787,168 @@ pub mod live {
         pub fn state(&self) -> super::ClientState {
             super::ClientState(self.region.load::<u32>(0, Ordering::Acquire))
         }
-        /// Stores `state` atomically (release), publishing what was written before.
-        pub fn set_state(&self, value: super::ClientState)
+        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_state(
+            &self,
+            value: super::ClientState,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(0, value.0, Ordering::Release);
+            self.region.try_store::<u32>(0, value.0, Ordering::Release)
         }
-        /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
         pub fn compare_exchange_state(
             &self,
             current: super::ClientState,
             new: super::ClientState,
-        ) -> Result<super::ClientState, super::ClientState>
+        ) -> Result<
+            Result<super::ClientState, super::ClientState>,
+            ::abi_runtime::Contended,
+        >
         where
             A: ::abi_runtime::Writable,
         {
-            self.region
-                .compare_exchange::<u32>(0, current.0, new.0)
-                .map(super::ClientState)
-                .map_err(super::ClientState)
+            let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
+            Ok(found.map(super::ClientState).map_err(super::ClientState))
         }
-        /// Swaps `state` atomically (acquire-release) and returns the old value.
-        pub fn swap_state(&self, value: super::ClientState) -> super::ClientState
+        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
+        pub fn swap_state(
+            &self,
+            value: super::ClientState,
+        ) -> Result<super::ClientState, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            super::ClientState(self.region.swap::<u32>(0, value.0, Ordering::AcqRel))
+            let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
+            Ok(super::ClientState(old))
         }
         /// `generation`, an atomic load (acquire). Written by the client.
         pub fn generation(&self) -> u32 {
             self.region.load::<u32>(4, Ordering::Acquire)
         }
-        /// Stores `generation` atomically (release), publishing what was written before.
-        pub fn set_generation(&self, value: u32)
+        /// Stores `generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_generation(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(4, value, Ordering::Release);
+            self.region.try_store::<u32>(4, value, Ordering::Release)
         }
-        /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_generation(&self, value: u32) -> u32
+        /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_generation(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(4, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(4, value, Ordering::AcqRel)
         }
         /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn pid(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_pid(&self, value: u32)
+        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(8, &value);
+            self.region.write::<u32>(8, &value)
         }
         /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
         pub fn caps(&self) -> super::ClientCaps {
             self.region.read::<super::ClientCaps>(12)
         }
-        /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_caps(&self, value: super::ClientCaps)
+        /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_caps(
+            &self,
+            value: super::ClientCaps,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<super::ClientCaps>(12, &value);
+            self.region.write::<super::ClientCaps>(12, &value)
         }
         /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
         pub fn heartbeat_ns(&self) -> u64 {
             self.region.load::<u64>(16, Ordering::Acquire)
         }
-        /// Stores `heartbeat_ns` atomically (release), publishing what was written before.
-        pub fn set_heartbeat_ns(&self, value: u64)
+        /// Stores `heartbeat_ns` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_heartbeat_ns(
+            &self,
+            value: u64,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(16, value, Ordering::Release);
+            self.region.try_store::<u64>(16, value, Ordering::Release)
         }
-        /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_heartbeat_ns(&self, value: u64) -> u64
+        /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_heartbeat_ns(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(16, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
         }
         /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn connected_ns(&self) -> u64 {
             self.region.read::<u64>(24)
         }
-        /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_connected_ns(&self, value: u64)
+        /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_connected_ns(
+            &self,
+            value: u64,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u64>(24, &value);
+            self.region.write::<u64>(24, &value)
         }
         /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn pad(&self) -> u8 {
             self.region.read::<u8>(32)
         }
-        /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_pad(&self, value: u8)
+        /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_pad(&self, value: u8) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u8>(32, &value);
+            self.region.write::<u8>(32, &value)
         }
         /// `waiting`, an atomic load (acquire). Written by the client.
         pub fn waiting(&self) -> u32 {
             self.region.load::<u32>(36, Ordering::Acquire)
         }
-        /// Stores `waiting` atomically (release), publishing what was written before.
-        pub fn set_waiting(&self, value: u32)
+        /// Stores `waiting` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_waiting(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(36, value, Ordering::Release);
+            self.region.try_store::<u32>(36, value, Ordering::Release)
         }
-        /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_waiting(&self, value: u32) -> u32
+        /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_waiting(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(36, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(36, value, Ordering::AcqRel)
         }
         /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn name(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(40)
         }
-        /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_name(&self, value: [u8; 32])
+        /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_name(&self, value: [u8; 32]) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<[u8; 32]>(40, &value);
+            self.region.write::<[u8; 32]>(40, &value)
         }
     }
     /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
@@ -3992,234 +4018,269 @@ pub mod live {
         pub fn magic(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_magic(&self, value: u32)
+        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(0, &value);
+            self.region.write::<u32>(0, &value)
         }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_major(&self) -> u16 {
             self.region.read::<u16>(4)
         }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_major(&self, value: u16)
+        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u16>(4, &value);
+            self.region.write::<u16>(4, &value)
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_minor(&self) -> u16 {
             self.region.read::<u16>(6)
         }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_minor(&self, value: u16)
+        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u16>(6, &value);
+            self.region.write::<u16>(6, &value)
         }
         /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn header_size(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_header_size(&self, value: u32)
+        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_header_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(8, &value);
+            self.region.write::<u32>(8, &value)
         }
         /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn total_size(&self) -> u32 {
             self.region.read::<u32>(12)
         }
-        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_total_size(&self, value: u32)
+        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_total_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(12, &value);
+            self.region.write::<u32>(12, &value)
         }
         /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_pid(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_host_pid(&self, value: u32)
+        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_host_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(16, &value);
+            self.region.write::<u32>(16, &value)
         }
         /// `host_generation`, an atomic load (acquire). Written by the host.
         pub fn host_generation(&self) -> u32 {
             self.region.load::<u32>(20, Ordering::Acquire)
         }
-        /// Stores `host_generation` atomically (release), publishing what was written before.
-        pub fn set_host_generation(&self, value: u32)
+        /// Stores `host_generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_host_generation(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(20, value, Ordering::Release);
+            self.region.try_store::<u32>(20, value, Ordering::Release)
         }
-        /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_host_generation(&self, value: u32) -> u32
+        /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_host_generation(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(20, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
         }
         /// `host_state`, an atomic load (acquire). Written by the host.
         pub fn host_state(&self) -> super::HostState {
             super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
         }
-        /// Stores `host_state` atomically (release), publishing what was written before.
-        pub fn set_host_state(&self, value: super::HostState)
+        /// Stores `host_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_host_state(
+            &self,
+            value: super::HostState,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(24, value.0, Ordering::Release);
+            self.region.try_store::<u32>(24, value.0, Ordering::Release)
         }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn region_count(&self) -> u32 {
             self.region.read::<u32>(28)
         }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_region_count(&self, value: u32)
+        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_region_count(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(28, &value);
+            self.region.write::<u32>(28, &value)
         }
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(32)
         }
-        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_host_version(&self, value: [u8; 32])
+        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_host_version(
+            &self,
+            value: [u8; 32],
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<[u8; 32]>(32, &value);
+            self.region.write::<[u8; 32]>(32, &value)
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
             self.region.read::<[super::RegionEntry; 8]>(64)
         }
-        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_regions(&self, value: [super::RegionEntry; 8])
+        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_regions(
+            &self,
+            value: [super::RegionEntry; 8],
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<[super::RegionEntry; 8]>(64, &value);
+            self.region.write::<[super::RegionEntry; 8]>(64, &value)
         }
         /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn clock_mono_ns(&self) -> u64 {
             self.region.read::<u64>(128)
         }
-        /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_clock_mono_ns(&self, value: u64)
+        /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_clock_mono_ns(
+            &self,
+            value: u64,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u64>(128, &value);
+            self.region.write::<u64>(128, &value)
         }
         /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn clock_unix_ns(&self) -> i64 {
             self.region.read::<i64>(136)
         }
-        /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_clock_unix_ns(&self, value: i64)
+        /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_clock_unix_ns(
+            &self,
+            value: i64,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<i64>(136, &value);
+            self.region.write::<i64>(136, &value)
         }
         /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn ring_slots(&self) -> u32 {
             self.region.read::<u32>(144)
         }
-        /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_ring_slots(&self, value: u32)
+        /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_ring_slots(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(144, &value);
+            self.region.write::<u32>(144, &value)
         }
         /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn ring_slot_size(&self) -> u32 {
             self.region.read::<u32>(148)
         }
-        /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_ring_slot_size(&self, value: u32)
+        /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_ring_slot_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(148, &value);
+            self.region.write::<u32>(148, &value)
         }
         /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_clients(&self) -> u32 {
             self.region.read::<u32>(152)
         }
-        /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_clients(&self, value: u32)
+        /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_clients(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(152, &value);
+            self.region.write::<u32>(152, &value)
         }
         /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn client_block_size(&self) -> u32 {
             self.region.read::<u32>(156)
         }
-        /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_client_block_size(&self, value: u32)
+        /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_client_block_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(156, &value);
+            self.region.write::<u32>(156, &value)
         }
         /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn client_entry_size(&self) -> u32 {
             self.region.read::<u32>(160)
         }
-        /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_client_entry_size(&self, value: u32)
+        /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_client_entry_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(160, &value);
+            self.region.write::<u32>(160, &value)
         }
         /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
         pub fn pad_owner(&self) -> [u8; 4] {
             ::zerocopy::transmute!(self.region.load:: < u32 > (164, Ordering::Acquire))
         }
-        /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).
         pub fn compare_exchange_pad_owner(
             &self,
             current: [u8; 4],
             new: [u8; 4],
-        ) -> Result<[u8; 4], [u8; 4]>
+        ) -> Result<Result<[u8; 4], [u8; 4]>, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
             let current: u32 = ::zerocopy::transmute!(current);
             let new: u32 = ::zerocopy::transmute!(new);
-            self.region
-                .compare_exchange::<u32>(164, current, new)
-                .map(|v| ::zerocopy::transmute!(v))
-                .map_err(|v| ::zerocopy::transmute!(v))
+            let found = self.region.try_compare_exchange::<u32>(164, current, new)?;
+            Ok(
+                found
+                    .map(|v| ::zerocopy::transmute!(v))
+                    .map_err(|v| ::zerocopy::transmute!(v)),
+            )
         }
-        /// Sets element `index` of `pad_owner` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Err` with the element found. Panics if `index >= 4`.
+        /// Sets element `index` of `pad_owner` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Ok(Err)` with the element found, `Err(Contended)` when other elements changed before each of [`abi_runtime::CAS_TRIES`] tries. Panics if `index >= 4`.
         pub fn compare_exchange_pad_owner_at(
             &self,
             index: usize,
             current: u8,
             new: u8,
-        ) -> Result<(), u8>
+        ) -> Result<Result<(), u8>, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
@@ -4230,19 +4291,25 @@ pub mod live {
         pub fn snapshot_seq(&self) -> u64 {
             self.region.load::<u64>(192, Ordering::Acquire)
         }
-        /// Stores `snapshot_seq` atomically (release), publishing what was written before.
-        pub fn set_snapshot_seq(&self, value: u64)
+        /// Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_snapshot_seq(
+            &self,
+            value: u64,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(192, value, Ordering::Release);
+            self.region.try_store::<u64>(192, value, Ordering::Release)
         }
-        /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_snapshot_seq(&self, value: u64) -> u64
+        /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_snapshot_seq(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(192, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(192, value, Ordering::AcqRel)
         }
         /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
         pub fn clients(&self, index: usize) -> Option<ClientEntry<'a, A>> {
@@ -4259,16 +4326,18 @@ pub mod live {
             self.present(1280, 1296).ok()?;
             Some(self.region.read::<super::Controls>(1280))
         }
-        /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
         /// Added in 0.4: absent when the producer's record (its size field) ends before it.
-        pub fn set_controls(&self, value: super::Controls) -> Result<(), RegionError>
+        pub fn set_controls(
+            &self,
+            value: super::Controls,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
         where
             A: ::abi_runtime::Writable,
         {
             self.present(1280, 1296)?;
-            self.region.write::<super::Controls>(1280, &value);
-            Ok(())
+            Ok(self.region.write::<super::Controls>(1280, &value))
         }
         /// `run_mode`, an atomic load (acquire). Written by the host.
         ///
@@ -4277,16 +4346,18 @@ pub mod live {
             self.present(1296, 1297).ok()?;
             Some(super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire)))
         }
-        /// Stores `run_mode` atomically (release), publishing what was written before.
+        /// Stores `run_mode` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         ///
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn set_run_mode(&self, value: super::RunMode) -> Result<(), RegionError>
+        pub fn set_run_mode(
+            &self,
+            value: super::RunMode,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
         where
             A: ::abi_runtime::Writable,
         {
             self.present(1296, 1297)?;
-            self.region.store::<u8>(1296, value.0, Ordering::Release);
-            Ok(())
+            Ok(self.region.try_store::<u8>(1296, value.0, Ordering::Release))
         }
         /// `sim_state`, an atomic load (acquire). Written by the host.
         ///
@@ -4295,16 +4366,18 @@ pub mod live {
             self.present(1297, 1298).ok()?;
             Some(super::SimState(self.region.load::<u8>(1297, Ordering::Acquire)))
         }
-        /// Stores `sim_state` atomically (release), publishing what was written before.
+        /// Stores `sim_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         ///
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn set_sim_state(&self, value: super::SimState) -> Result<(), RegionError>
+        pub fn set_sim_state(
+            &self,
+            value: super::SimState,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
         where
             A: ::abi_runtime::Writable,
         {
             self.present(1297, 1298)?;
-            self.region.store::<u8>(1297, value.0, Ordering::Release);
-            Ok(())
+            Ok(self.region.try_store::<u8>(1297, value.0, Ordering::Release))
         }
         /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         ///
@@ -4313,16 +4386,18 @@ pub mod live {
             self.present(1300, 1304).ok()?;
             Some(self.region.read::<u32>(1300))
         }
-        /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
+        /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn set_lockstep_timeout_ms(&self, value: u32) -> Result<(), RegionError>
+        pub fn set_lockstep_timeout_ms(
+            &self,
+            value: u32,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
         where
             A: ::abi_runtime::Writable,
         {
             self.present(1300, 1304)?;
-            self.region.write::<u32>(1300, &value);
-            Ok(())
+            Ok(self.region.write::<u32>(1300, &value))
         }
     }
     /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4352,95 +4427,110 @@ pub mod live {
         pub fn state(&self) -> u32 {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
-        /// Stores `state` atomically (release), publishing what was written before.
-        pub fn set_state(&self, value: u32)
+        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_state(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(0, value, Ordering::Release);
+            self.region.try_store::<u32>(0, value, Ordering::Release)
         }
-        /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_state(&self, value: u32) -> u32
+        /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_state(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(0, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
         }
-        /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
-        pub fn compare_exchange_state(&self, current: u32, new: u32) -> Result<u32, u32>
+        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
+        pub fn compare_exchange_state(
+            &self,
+            current: u32,
+            new: u32,
+        ) -> Result<Result<u32, u32>, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.compare_exchange::<u32>(0, current, new)
+            let found = self.region.try_compare_exchange::<u32>(0, current, new)?;
+            Ok(found)
         }
-        /// Swaps `state` atomically (acquire-release) and returns the old value.
-        pub fn swap_state(&self, value: u32) -> u32
+        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
+        pub fn swap_state(&self, value: u32) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.swap::<u32>(0, value, Ordering::AcqRel)
+            let old = self.region.try_swap::<u32>(0, value, Ordering::AcqRel)?;
+            Ok(old)
         }
         /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn buffers(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_buffers(&self, value: u32)
+        /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_buffers(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(4, &value);
+            self.region.write::<u32>(4, &value)
         }
         /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn buffer_size(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_buffer_size(&self, value: u32)
+        /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_buffer_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(8, &value);
+            self.region.write::<u32>(8, &value)
         }
         /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_commands(&self) -> u32 {
             self.region.read::<u32>(12)
         }
-        /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_commands(&self, value: u32)
+        /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_commands(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(12, &value);
+            self.region.write::<u32>(12, &value)
         }
         /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_payload(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_payload(&self, value: u32)
+        /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_payload(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(16, &value);
+            self.region.write::<u32>(16, &value)
         }
         /// `published`, an atomic load (acquire). Written by the client.
         pub fn published(&self) -> u32 {
             self.region.load::<u32>(20, Ordering::Acquire)
         }
-        /// Stores `published` atomically (release), publishing what was written before.
-        pub fn set_published(&self, value: u32)
+        /// Stores `published` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_published(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(20, value, Ordering::Release);
+            self.region.try_store::<u32>(20, value, Ordering::Release)
         }
-        /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_published(&self, value: u32) -> u32
+        /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_published(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(20, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
         }
     }
     /// A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client.
@@ -4470,78 +4560,81 @@ pub mod live {
         pub fn seq(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_seq(&self, value: u32)
+        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(0, &value);
+            self.region.write::<u32>(0, &value)
         }
         /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn count(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_count(&self, value: u32)
+        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(4, &value);
+            self.region.write::<u32>(4, &value)
         }
         /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn payload_len(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_payload_len(&self, value: u32)
+        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_payload_len(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(8, &value);
+            self.region.write::<u32>(8, &value)
         }
         /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn ttl_ms(&self) -> u32 {
             self.region.read::<u32>(12)
         }
-        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_ttl_ms(&self, value: u32)
+        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_ttl_ms(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(12, &value);
+            self.region.write::<u32>(12, &value)
         }
         /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn flags(&self) -> super::DrawListFlags {
             self.region.read::<super::DrawListFlags>(16)
         }
-        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_flags(&self, value: super::DrawListFlags)
+        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_flags(
+            &self,
+            value: super::DrawListFlags,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<super::DrawListFlags>(16, &value);
+            self.region.write::<super::DrawListFlags>(16, &value)
         }
         /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn dropped(&self) -> u32 {
             self.region.read::<u32>(20)
         }
-        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_dropped(&self, value: u32)
+        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_dropped(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(20, &value);
+            self.region.write::<u32>(20, &value)
         }
         /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn for_tick(&self) -> u64 {
             self.region.read::<u64>(24)
         }
-        /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_for_tick(&self, value: u64)
+        /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_for_tick(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u64>(24, &value);
+            self.region.write::<u64>(24, &value)
         }
     }
     /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4581,30 +4674,33 @@ pub mod live {
         pub fn changes(&self) -> u32 {
             self.region.load::<u32>(12, Ordering::Acquire)
         }
-        /// Stores `changes` atomically (release), publishing what was written before.
-        pub fn set_changes(&self, value: u32)
+        /// Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_changes(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(12, value, Ordering::Release);
+            self.region.try_store::<u32>(12, value, Ordering::Release)
         }
-        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_changes(&self, value: u32) -> u32
+        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_changes(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(12, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(12, value, Ordering::AcqRel)
         }
         /// `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_params(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_params(&self, value: u32)
+        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_params(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(16, &value);
+            self.region.write::<u32>(16, &value)
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
@@ -4636,16 +4732,20 @@ pub mod live {
             self.region.read_bytes(4, out.def_count.as_mut_bytes());
             self.region.read_bytes(64, out.defs.as_mut_bytes());
         }
-        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
-        pub fn write_param_defs(&self, value: &ParamDefs)
+        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        pub fn write_param_defs(
+            &self,
+            value: &ParamDefs,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| {
-                self.region.write_bytes(4, value.def_count.as_bytes());
-                self.region.write_bytes(64, value.defs.as_bytes());
-            });
+            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+                self.region.write_bytes(4, value.def_count.as_bytes())?;
+                self.region.write_bytes(64, value.defs.as_bytes())?;
+                Ok(())
+            })?
         }
         /// Reads what seqlock `param_values` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_values(&self) -> Result<ParamValues, SeqLockError> {
@@ -4676,15 +4776,19 @@ pub mod live {
         fn copy_param_values(&self, out: &mut ParamValues) {
             self.region.read_bytes(8256, out.values.as_mut_bytes());
         }
-        /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
-        pub fn write_param_values(&self, value: &ParamValues)
+        /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        pub fn write_param_values(
+            &self,
+            value: &ParamValues,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
             let lock = SeqLock::<u32, A>::new(self.region, 8);
-            lock.write(|| {
-                self.region.write_bytes(8256, value.values.as_bytes());
-            });
+            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+                self.region.write_bytes(8256, value.values.as_bytes())?;
+                Ok(())
+            })?
         }
     }
     /// A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client.
@@ -4720,70 +4824,76 @@ pub mod live {
         pub fn max_stats(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_max_stats(&self, value: u32)
+        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_stats(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(8, &value);
+            self.region.write::<u32>(8, &value)
         }
         /// `ticks`, an atomic load (acquire). Written by the client.
         pub fn ticks(&self) -> u64 {
             self.region.load::<u64>(16, Ordering::Acquire)
         }
-        /// Stores `ticks` atomically (release), publishing what was written before.
-        pub fn set_ticks(&self, value: u64)
+        /// Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_ticks(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(16, value, Ordering::Release);
+            self.region.try_store::<u64>(16, value, Ordering::Release)
         }
-        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_ticks(&self, value: u64) -> u64
+        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_ticks(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(16, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
         }
         /// `skipped`, an atomic load (acquire). Written by the client.
         pub fn skipped(&self) -> u64 {
             self.region.load::<u64>(24, Ordering::Acquire)
         }
-        /// Stores `skipped` atomically (release), publishing what was written before.
-        pub fn set_skipped(&self, value: u64)
+        /// Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_skipped(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(24, value, Ordering::Release);
+            self.region.try_store::<u64>(24, value, Ordering::Release)
         }
-        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_skipped(&self, value: u64) -> u64
+        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_skipped(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(24, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
         }
         /// `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn wake_p50_us(&self) -> f32 {
             self.region.read::<f32>(32)
         }
-        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_wake_p50_us(&self, value: f32)
+        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_wake_p50_us(&self, value: f32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<f32>(32, &value);
+            self.region.write::<f32>(32, &value)
         }
         /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn wake_p99_us(&self) -> f32 {
             self.region.read::<f32>(36)
         }
-        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_wake_p99_us(&self, value: f32)
+        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_wake_p99_us(&self, value: f32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<f32>(36, &value);
+            self.region.write::<f32>(36, &value)
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
@@ -4813,16 +4923,17 @@ pub mod live {
             self.region.read_bytes(4, out.count.as_mut_bytes());
             self.region.read_bytes(64, out.entries.as_mut_bytes());
         }
-        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
-        pub fn write_stats(&self, value: &Stats)
+        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        pub fn write_stats(&self, value: &Stats) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| {
-                self.region.write_bytes(4, value.count.as_bytes());
-                self.region.write_bytes(64, value.entries.as_bytes());
-            });
+            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+                self.region.write_bytes(4, value.count.as_bytes())?;
+                self.region.write_bytes(64, value.entries.as_bytes())?;
+                Ok(())
+            })?
         }
     }
     /// A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4852,103 +4963,127 @@ pub mod live {
         pub fn request_seq(&self) -> u32 {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
-        /// Stores `request_seq` atomically (release), publishing what was written before.
-        pub fn set_request_seq(&self, value: u32)
+        /// Stores `request_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_request_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(0, value, Ordering::Release);
+            self.region.try_store::<u32>(0, value, Ordering::Release)
         }
-        /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_request_seq(&self, value: u32) -> u32
+        /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_request_seq(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(0, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
         }
         /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn request_len(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_request_len(&self, value: u32)
+        /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_request_len(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(4, &value);
+            self.region.write::<u32>(4, &value)
         }
         /// `response_seq`, an atomic load (acquire). Written by the host.
         pub fn response_seq(&self) -> u32 {
             self.region.load::<u32>(8, Ordering::Acquire)
         }
-        /// Stores `response_seq` atomically (release), publishing what was written before.
-        pub fn set_response_seq(&self, value: u32)
+        /// Stores `response_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_response_seq(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(8, value, Ordering::Release);
+            self.region.try_store::<u32>(8, value, Ordering::Release)
         }
-        /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_response_seq(&self, value: u32) -> u32
+        /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_response_seq(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u32>(8, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u32>(8, value, Ordering::AcqRel)
         }
         /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn status(&self) -> super::CommandStatus {
             self.region.read::<super::CommandStatus>(12)
         }
-        /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_status(&self, value: super::CommandStatus)
+        /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_status(
+            &self,
+            value: super::CommandStatus,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<super::CommandStatus>(12, &value);
+            self.region.write::<super::CommandStatus>(12, &value)
         }
         /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn response_len(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_response_len(&self, value: u32)
+        /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_response_len(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(16, &value);
+            self.region.write::<u32>(16, &value)
         }
         /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn response_total(&self) -> u32 {
             self.region.read::<u32>(20)
         }
-        /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_response_total(&self, value: u32)
+        /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_response_total(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(20, &value);
+            self.region.write::<u32>(20, &value)
         }
         /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn request_capacity(&self) -> u32 {
             self.region.read::<u32>(24)
         }
-        /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_request_capacity(&self, value: u32)
+        /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_request_capacity(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(24, &value);
+            self.region.write::<u32>(24, &value)
         }
         /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn response_capacity(&self) -> u32 {
             self.region.read::<u32>(28)
         }
-        /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_response_capacity(&self, value: u32)
+        /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_response_capacity(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(28, &value);
+            self.region.write::<u32>(28, &value)
         }
     }
     /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
@@ -5022,7 +5157,7 @@ pub mod live {
                 self.region.read_bytes(64 + 12104, &mut out.payload_extra);
             }
         }
-        /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host.
+        /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
         ///
         /// An error, before the counter is touched, if the value's run-time part does not fit the region (or its size field).
         pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError>
@@ -5042,15 +5177,16 @@ pub mod live {
                 );
             }
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| {
+            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                 let size = 12104 + value.payload_extra.len();
-                self.region.store::<u32>(4, size as u32, Ordering::Relaxed);
-                self.region.write_bytes(8, value.publish_seq.as_bytes());
-                self.region.write_bytes(16, value.tick.as_bytes());
-                self.region.write_bytes(24, value.publish_ns.as_bytes());
-                self.region.write_bytes(64, value.payload.as_bytes());
-                self.region.write_bytes(64 + 12104, &value.payload_extra);
-            });
+                self.region.try_store::<u32>(4, size as u32, Ordering::Relaxed)?;
+                self.region.write_bytes(8, value.publish_seq.as_bytes())?;
+                self.region.write_bytes(16, value.tick.as_bytes())?;
+                self.region.write_bytes(24, value.publish_ns.as_bytes())?;
+                self.region.write_bytes(64, value.payload.as_bytes())?;
+                self.region.write_bytes(64 + 12104, &value.payload_extra)?;
+                Ok(())
+            })??;
             Ok(())
         }
     }
@@ -5081,66 +5217,75 @@ pub mod live {
         pub fn write_pos(&self) -> u64 {
             self.region.load::<u64>(0, Ordering::Acquire)
         }
-        /// Stores `write_pos` atomically (release), publishing what was written before.
-        pub fn set_write_pos(&self, value: u64)
+        /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(0, value, Ordering::Release);
+            self.region.try_store::<u64>(0, value, Ordering::Release)
         }
-        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_write_pos(&self, value: u64) -> u64
+        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_write_pos(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(0, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
         }
         /// `tail_pos`, an atomic load (acquire). Written by the host.
         pub fn tail_pos(&self) -> u64 {
             self.region.load::<u64>(8, Ordering::Acquire)
         }
-        /// Stores `tail_pos` atomically (release), publishing what was written before.
-        pub fn set_tail_pos(&self, value: u64)
+        /// Stores `tail_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_tail_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(8, value, Ordering::Release);
+            self.region.try_store::<u64>(8, value, Ordering::Release)
         }
-        /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_tail_pos(&self, value: u64) -> u64
+        /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_tail_pos(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(8, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
         }
         /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn capacity(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_capacity(&self, value: u32)
+        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(16, &value);
+            self.region.write::<u32>(16, &value)
         }
         /// `entries`, an atomic load (acquire). Written by the host.
         pub fn entries(&self) -> u64 {
             self.region.load::<u64>(24, Ordering::Acquire)
         }
-        /// Stores `entries` atomically (release), publishing what was written before.
-        pub fn set_entries(&self, value: u64)
+        /// Stores `entries` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_entries(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(24, value, Ordering::Release);
+            self.region.try_store::<u64>(24, value, Ordering::Release)
         }
-        /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_entries(&self, value: u64) -> u64
+        /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_entries(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(24, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
         }
     }
     /// A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client.
@@ -5170,66 +5315,75 @@ pub mod live {
         pub fn write_pos(&self) -> u64 {
             self.region.load::<u64>(0, Ordering::Acquire)
         }
-        /// Stores `write_pos` atomically (release), publishing what was written before.
-        pub fn set_write_pos(&self, value: u64)
+        /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(0, value, Ordering::Release);
+            self.region.try_store::<u64>(0, value, Ordering::Release)
         }
-        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_write_pos(&self, value: u64) -> u64
+        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_write_pos(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(0, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
         }
         /// `dropped`, an atomic load (acquire). Written by the client.
         pub fn dropped(&self) -> u64 {
             self.region.load::<u64>(8, Ordering::Acquire)
         }
-        /// Stores `dropped` atomically (release), publishing what was written before.
-        pub fn set_dropped(&self, value: u64)
+        /// Stores `dropped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_dropped(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(8, value, Ordering::Release);
+            self.region.try_store::<u64>(8, value, Ordering::Release)
         }
-        /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_dropped(&self, value: u64) -> u64
+        /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_dropped(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(8, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
         }
         /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn capacity(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_capacity(&self, value: u32)
+        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(16, &value);
+            self.region.write::<u32>(16, &value)
         }
         /// `read_pos`, an atomic load (acquire). Written by the host.
         pub fn read_pos(&self) -> u64 {
             self.region.load::<u64>(32, Ordering::Acquire)
         }
-        /// Stores `read_pos` atomically (release), publishing what was written before.
-        pub fn set_read_pos(&self, value: u64)
+        /// Stores `read_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_read_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u64>(32, value, Ordering::Release);
+            self.region.try_store::<u64>(32, value, Ordering::Release)
         }
-        /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value.
-        pub fn fetch_add_read_pos(&self, value: u64) -> u64
+        /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_read_pos(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.fetch_add::<u64>(32, value, Ordering::AcqRel)
+            self.region.try_fetch_add::<u64>(32, value, Ordering::AcqRel)
         }
     }
     /// A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host.
@@ -5262,34 +5416,40 @@ pub mod live {
         pub fn size(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_size(&self, value: u32)
+        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(0, &value);
+            self.region.write::<u32>(0, &value)
         }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn region_count(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_region_count(&self, value: u32)
+        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_region_count(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(4, &value);
+            self.region.write::<u32>(4, &value)
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
             self.region.read::<[super::RegionEntry; 8]>(8)
         }
-        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_regions(&self, value: [super::RegionEntry; 8])
+        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_regions(
+            &self,
+            value: [super::RegionEntry; 8],
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<[super::RegionEntry; 8]>(8, &value);
+            self.region.write::<[super::RegionEntry; 8]>(8, &value)
         }
     }
     /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
@@ -5319,88 +5479,102 @@ pub mod live {
         pub fn state(&self) -> super::InstanceState {
             super::InstanceState(self.region.load::<u32>(0, Ordering::Acquire))
         }
-        /// Stores `state` atomically (release), publishing what was written before.
-        pub fn set_state(&self, value: super::InstanceState)
+        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_state(
+            &self,
+            value: super::InstanceState,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.store::<u32>(0, value.0, Ordering::Release);
+            self.region.try_store::<u32>(0, value.0, Ordering::Release)
         }
-        /// Compare-and-swap of `state` (acquire-release): `Ok` with the old value, or `Err` with the value found.
+        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
         pub fn compare_exchange_state(
             &self,
             current: super::InstanceState,
             new: super::InstanceState,
-        ) -> Result<super::InstanceState, super::InstanceState>
+        ) -> Result<
+            Result<super::InstanceState, super::InstanceState>,
+            ::abi_runtime::Contended,
+        >
         where
             A: ::abi_runtime::Writable,
         {
-            self.region
-                .compare_exchange::<u32>(0, current.0, new.0)
-                .map(super::InstanceState)
-                .map_err(super::InstanceState)
+            let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
+            Ok(found.map(super::InstanceState).map_err(super::InstanceState))
         }
-        /// Swaps `state` atomically (acquire-release) and returns the old value.
-        pub fn swap_state(&self, value: super::InstanceState) -> super::InstanceState
+        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
+        pub fn swap_state(
+            &self,
+            value: super::InstanceState,
+        ) -> Result<super::InstanceState, ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            super::InstanceState(self.region.swap::<u32>(0, value.0, Ordering::AcqRel))
+            let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
+            Ok(super::InstanceState(old))
         }
         /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn pid(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_pid(&self, value: u32)
+        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(4, &value);
+            self.region.write::<u32>(4, &value)
         }
         /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn process_time(&self) -> u64 {
             self.region.read::<u64>(8)
         }
-        /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_process_time(&self, value: u64)
+        /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_process_time(
+            &self,
+            value: u64,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u64>(8, &value);
+            self.region.write::<u64>(8, &value)
         }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_major(&self) -> u16 {
             self.region.read::<u16>(16)
         }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_major(&self, value: u16)
+        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u16>(16, &value);
+            self.region.write::<u16>(16, &value)
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_minor(&self) -> u16 {
             self.region.read::<u16>(18)
         }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_abi_minor(&self, value: u16)
+        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u16>(18, &value);
+            self.region.write::<u16>(18, &value)
         }
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(24)
         }
-        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_host_version(&self, value: [u8; 32])
+        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_host_version(
+            &self,
+            value: [u8; 32],
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<[u8; 32]>(24, &value);
+            self.region.write::<[u8; 32]>(24, &value)
         }
     }
     /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
@@ -5430,34 +5604,34 @@ pub mod live {
         pub fn magic(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_magic(&self, value: u32)
+        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(0, &value);
+            self.region.write::<u32>(0, &value)
         }
         /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn entry_count(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_entry_count(&self, value: u32)
+        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_entry_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(4, &value);
+            self.region.write::<u32>(4, &value)
         }
         /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn entry_size(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll.
-        pub fn set_entry_size(&self, value: u32)
+        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_entry_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
-            self.region.write::<u32>(8, &value);
+            self.region.write::<u32>(8, &value)
         }
         /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
         pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a, A>> {
@@ -5525,16 +5699,20 @@ pub mod live {
             let bytes = out.as_mut_bytes();
             self.region.read_bytes(4, &mut bytes[4..32]);
         }
-        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client.
-        pub fn write_pad_input(&self, value: &super::PadInput)
+        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        pub fn write_pad_input(
+            &self,
+            value: &super::PadInput,
+        ) -> Result<(), ::abi_runtime::Contended>
         where
             A: ::abi_runtime::Writable,
         {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| {
+            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                 let bytes = value.as_bytes();
-                self.region.write_bytes(4, &bytes[4..32]);
-            });
+                self.region.write_bytes(4, &bytes[4..32])?;
+                Ok(())
+            })?
         }
     }
     /// What seqlock `ring_slot` guards, as one consistent copy. A snapshot ring slot: the host makes seq odd, writes the slot's header and payload, then makes it even; a client copies them and keeps the copy only if seq was even and unchanged
@@ -5768,7 +5946,7 @@ pub mod live {
             if let Some(slot) = self.slot(index) {
                 slot.write_ring_slot(value)?;
             }
-            self.head.set_snapshot_seq(head.wrapping_add(1));
+            self.head.set_snapshot_seq(head.wrapping_add(1))?;
             Ok(head.wrapping_add(1))
         }
     }
@@ -6586,13 +6764,16 @@ pub mod live {
             self.standing()
         }
         /// Stores the heartbeat (release) while the row is still this claim's; the
-        /// standing.
-        pub fn heartbeat(&self, now_ns: u64) -> ClientStanding {
+        /// standing. `Contended` when the heartbeat's word kept changing (nothing stored).
+        pub fn heartbeat(
+            &self,
+            now_ns: u64,
+        ) -> Result<ClientStanding, ::abi_runtime::Contended> {
             let standing = self.standing();
             if standing == ClientStanding::Connected {
-                self.row().set_heartbeat_ns(now_ns);
+                self.row().set_heartbeat_ns(now_ns)?;
             }
-            standing
+            Ok(standing)
         }
         /// Says whether the client sleeps on its tick event (release), then a SeqCst
         /// fence. After `set_waiting(true)`, load what the host publishes and sleep only
@@ -6600,9 +6781,14 @@ pub mod live {
         /// `is_waiting` keeps its load after its publication, so one side always sees
         /// the other (Dekker's store-then-load pattern, which release and acquire alone
         /// do not order).
-        pub fn set_waiting(&self, waiting: bool) {
-            self.row().set_waiting(u32::from(waiting));
+        /// `Contended` when the flag's word kept changing (nothing stored).
+        pub fn set_waiting(
+            &self,
+            waiting: bool,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.row().set_waiting(u32::from(waiting))?;
             ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
+            Ok(())
         }
         /// The row's state and generation (acquire), then the host's generation and
         /// state: `HostExiting`, `Reloaded` (the host's generation changed since the
@@ -6663,6 +6849,7 @@ pub mod live {
             let (from, to) = if bind { (255, own) } else { (own, 255) };
             self.header
                 .compare_exchange_pad_owner_at(pad, from, to)
+                .map_err(|_| ClientPadRefused::Contended)?
                 .map_err(ClientPadRefused::Held)
         }
     }
@@ -6680,35 +6867,52 @@ pub mod live {
         /// session binds pads), then its state becomes free (release), so the next claim
         /// finds everything restored. One free of a row at a time: the host's. Returns the
         /// state it had
-        /// (free: nothing was done), or `None` when there is no such row.
-        pub fn free(&self, index: usize) -> Option<super::ClientState> {
-            let row = self.header.clients(index)?;
-            let old = ::abi_runtime::claim::retire(row.region(), Client::SPEC);
+        /// (free: nothing was done), or `None` when there is no such row. `Contended`
+        /// when a word the client shares with the host (the row's state, a pad, a
+        /// restored field) kept changing under each of [`abi_runtime::CAS_TRIES`]
+        /// compare-and-swaps: the free stops there (a retired row stays retired, and
+        /// no client can claim it until a later free succeeds).
+        pub fn free(
+            &self,
+            index: usize,
+        ) -> Result<Option<super::ClientState>, ::abi_runtime::Contended> {
+            let Some(row) = self.header.clients(index) else {
+                return Ok(None);
+            };
+            let old = ::abi_runtime::claim::retire(row.region(), Client::SPEC)?;
             if let Some(own) = u8::try_from(index).ok().filter(|_| old != 0) {
                 for pad in 0..4 {
-                    let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255);
+                    let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255)?;
                 }
             }
             if old != 0 {
-                self.restore(index);
+                self.restore(index)?;
             }
-            ::abi_runtime::claim::free(row.region(), Client::SPEC);
-            Some(super::ClientState(old))
+            ::abi_runtime::claim::free(row.region(), Client::SPEC)?;
+            Ok(Some(super::ClientState(old)))
         }
         /// A reload: adds 1 to the host's generation first, then frees every row as
         /// [`Self::free`] does (after it, so a client that claims a row a free made sees
-        /// the new generation). Returns the rows that were claimed or active.
-        pub fn reload(&self) -> Vec<usize> {
-            self.header.fetch_add_host_generation(1);
-            (0..Client::ROWS)
-                .filter(|&i| {
-                    self.free(i).is_some_and(|old| old.0 == 1 || old.0 == 2)
-                })
-                .collect()
+        /// the new generation). Returns the rows that were claimed or active; `Contended`
+        /// (after every row was tried) when a free gave up, or the generation's word
+        /// kept changing (then nothing was freed).
+        pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::Contended> {
+            self.header.fetch_add_host_generation(1)?;
+            let mut contended = None;
+            let mut rows = Vec::new();
+            for i in 0..Client::ROWS {
+                match self.free(i) {
+                    Ok(Some(old)) if old.0 == 1 || old.0 == 2 => rows.push(i),
+                    Ok(_) => {}
+                    Err(e) => contended = Some(e),
+                }
+            }
+            contended.map_or(Ok(rows), Err)
         }
-        /// Tells every client the host is exiting (release).
-        pub fn exit(&self) {
-            self.header.set_host_state(super::HostState(2));
+        /// Tells every client the host is exiting (release); `Contended` when its word
+        /// kept changing (nothing stored).
+        pub fn exit(&self) -> Result<(), ::abi_runtime::Contended> {
+            self.header.set_host_state(super::HostState(2))
         }
         /// The host's side of the waiting handshake: after it published (stored what
         /// the client loads), a SeqCst fence, then row `index`'s waiting flag (acquire):
@@ -6730,8 +6934,9 @@ pub mod live {
         /// Puts back what row `index` owned in its blocks, as a new image has it: each
         /// mailbox with no request waiting, each exchange at its initial state
         /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
-        /// block that is absent or fails its checks is left alone.
-        fn restore(&self, index: usize) {
+        /// block that is absent or fails its checks is left alone. `Contended` when a
+        /// word the old client shares kept changing (the blocks after it not restored).
+        fn restore(&self, index: usize) -> Result<(), ::abi_runtime::Contended> {
             let h = &self.handle;
             let placed = |row: usize| {
                 ::abi_runtime::attach::block(
@@ -6752,7 +6957,7 @@ pub mod live {
                     table,
                 };
                 if let Some(r) = block.mailbox_region() {
-                    ::abi_runtime::restore::mailbox(r, MailboxClient::SPEC);
+                    ::abi_runtime::restore::mailbox(r, MailboxClient::SPEC)?;
                 }
             }
             if let Some(table) = placed(4) {
@@ -6762,9 +6967,10 @@ pub mod live {
                     table,
                 };
                 if let Some(r) = block.draw_region() {
-                    ::abi_runtime::restore::exchange(r, DrawWriter::SPEC);
+                    ::abi_runtime::restore::exchange(r, DrawWriter::SPEC)?;
                 }
             }
+            Ok(())
         }
     }
     impl<'a> Client<'a> {
@@ -6811,6 +7017,9 @@ pub mod live {
         NoPad,
         /// The row is no longer the claim's: nothing was stored.
         Lost(ClientStanding),
+        /// The other pads of the word kept changing under each of
+        /// [`abi_runtime::CAS_TRIES`] compare-and-swaps: nothing was stored.
+        Contended,
     }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
     pub static BRIDGE_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {

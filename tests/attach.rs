@@ -17,11 +17,11 @@ fn offset_in(base: Region<'_>, view: Region<'_>) -> usize {
 }
 
 fn put32(buf: &SharedBuf, offset: usize, v: u32) {
-    buf.region().write_bytes(offset, &v.to_le_bytes());
+    buf.region().write_bytes(offset, &v.to_le_bytes()).unwrap();
 }
 
 fn put16(buf: &SharedBuf, offset: usize, v: u16) {
-    buf.region().write_bytes(offset, &v.to_le_bytes());
+    buf.region().write_bytes(offset, &v.to_le_bytes()).unwrap();
 }
 
 #[test]
@@ -76,7 +76,8 @@ fn a_valid_image_attaches_with_typed_access_to_every_region() {
     assert_eq!(offset_in(base, log.region()), image::LOG_RING.0 as usize);
 
     // A writer through the handle is seen at the reference's offset.
-    pad.write_pad_input(&bridge_abi::PadInput::default());
+    pad.write_pad_input(&bridge_abi::PadInput::default())
+        .unwrap();
     let mut word = [0u8; 4];
     base.read_bytes(block3 + image::CLIENT_ROWS[1].0 as usize, &mut word);
     assert_eq!(
@@ -200,7 +201,7 @@ fn random_mutations_of_the_header_and_tables_never_panic_nor_escape_the_mapping(
                 1 => valid[at] ^ (1 << rng.below(8)),
                 _ => rng.below(16) as u8,
             };
-            region.write_bytes(at, &[byte]);
+            region.write_bytes(at, &[byte]).unwrap();
             touched.push(at);
         }
         let len = match rng.below(8) {
@@ -230,7 +231,7 @@ fn random_mutations_of_the_header_and_tables_never_panic_nor_escape_the_mapping(
             }
         }
         for at in touched {
-            region.write_bytes(at, &valid[at..=at]);
+            region.write_bytes(at, &valid[at..=at]).unwrap();
         }
     }
     eprintln!("random mutations: {accepted} accepted, {refused} refused");
@@ -331,6 +332,7 @@ fn a_live_header_lacks_the_fields_past_its_producers_header_size() {
     bridge
         .header()
         .set_run_mode(bridge_abi::RunMode::LOCKSTEP)
+        .unwrap()
         .unwrap();
     assert_eq!(
         bridge.header().run_mode(),

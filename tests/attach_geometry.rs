@@ -185,8 +185,8 @@ fn a_bot_retrying_while_the_host_starts_never_accepts_a_half_written_table() {
             }
             image::write_slowly(region, &valid, at::HOST_GENERATION);
             let header = BridgeHeader::at(region, 0).unwrap();
-            header.set_host_generation(image::GENERATION);
-            header.set_host_state(HostState::RUNNING);
+            header.set_host_generation(image::GENERATION).unwrap();
+            header.set_host_state(HostState::RUNNING).unwrap();
         });
         let bridge = loop {
             match Bridge::attach(region) {
@@ -226,13 +226,15 @@ fn a_reload_is_noticed_and_reattach_sees_the_new_geometry() {
             let header = BridgeHeader::at(region, 0).unwrap();
             for g in 2..2 + rounds {
                 // A reload: starting, the tables rewritten, a new generation, running.
-                header.set_host_state(HostState::STARTING);
+                header.set_host_state(HostState::STARTING).unwrap();
                 fence(Ordering::Release);
                 image::write_slowly(region, &bytes[..4096], at::REGIONS);
                 let slots = slots_of(u64::from(g)) as u32;
-                region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
-                header.set_host_generation(g);
-                header.set_host_state(HostState::RUNNING);
+                region
+                    .write_bytes(at::RING_SLOTS, &slots.to_le_bytes())
+                    .unwrap();
+                header.set_host_generation(g).unwrap();
+                header.set_host_state(HostState::RUNNING).unwrap();
                 // Now and then, let the bot attach to this generation before the next reload.
                 while g % 4 == 0 && seen.load(Ordering::Relaxed) != u64::from(g) {
                     thread::yield_now();

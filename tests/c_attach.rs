@@ -626,7 +626,9 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
         u64::from_le_bytes(word)
     };
     // The host has written the handshake and nothing else when the bot starts.
-    region.write_bytes(0, &bytes[..at::HOST_GENERATION]);
+    region
+        .write_bytes(0, &bytes[..at::HOST_GENERATION])
+        .unwrap();
     let bot = std::process::Command::new(dir.join("race"))
         .arg(&path)
         .stdout(std::process::Stdio::piped())
@@ -644,8 +646,8 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
     let stats_size = |g: u32| BOT_ROWS[2].1 + if g % 2 == 1 { 64 } else { 0 };
     bytes[stats7..stats7 + 4].copy_from_slice(&stats_size(1).to_le_bytes());
     image::write_slowly(region, &bytes, at::HOST_GENERATION);
-    head.set_host_generation(1);
-    head.set_host_state(HostState::RUNNING);
+    head.set_host_generation(1).unwrap();
+    head.set_host_state(HostState::RUNNING).unwrap();
     let rounds = 400u32;
     for g in 2..2 + rounds {
         // Now and then, let the bot attach to the previous generation before this reload;
@@ -664,7 +666,7 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
         }
         // A reload: starting, the tables rewritten with the new geometry, a new
         // generation, running.
-        head.set_host_state(HostState::STARTING);
+        head.set_host_state(HostState::STARTING).unwrap();
         fence(Ordering::Release);
         let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
         let mut tables = bytes[..4096].to_vec();
@@ -672,12 +674,14 @@ fn a_c_bot_racing_the_hosts_start_up_and_reloads_never_accepts_a_half_written_ta
         image::write_slowly(region, &tables, at::REGIONS);
         // And the last block attach reads: bot block 7's stats region, 64 bytes longer in
         // odd generations.
-        region.write_bytes(stats7, &stats_size(g).to_le_bytes());
-        head.set_host_generation(g);
-        head.set_host_state(HostState::RUNNING);
+        region
+            .write_bytes(stats7, &stats_size(g).to_le_bytes())
+            .unwrap();
+        head.set_host_generation(g).unwrap();
+        head.set_host_state(HostState::RUNNING).unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(20));
-    head.set_host_state(HostState::EXITING);
+    head.set_host_state(HostState::EXITING).unwrap();
     let out = bot.wait_with_output().expect("the C bot");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);

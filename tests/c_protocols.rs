@@ -360,13 +360,15 @@ fn draw_writer(region: Region<'_>, row: Region<'_>) -> (u64, u64, u64, u32) {
             cmd[4..8].copy_from_slice(&(n as u32).to_le_bytes());
             cmd[28..32].copy_from_slice(&(8 * i as u32).to_le_bytes());
             cmd[32..34].copy_from_slice(&8u16.to_le_bytes());
-            region.write_bytes(list + 64 + i * DRAW_CMD, &cmd);
-            region.write_bytes(
-                list + 64 + max_commands * DRAW_CMD + 8 * i,
-                &n.to_le_bytes(),
-            );
+            region.write_bytes(list + 64 + i * DRAW_CMD, &cmd).unwrap();
+            region
+                .write_bytes(
+                    list + 64 + max_commands * DRAW_CMD + 8 * i,
+                    &n.to_le_bytes(),
+                )
+                .unwrap();
         }
-        region.write_bytes(list, &head);
+        region.write_bytes(list, &head).unwrap();
         if active_generation(row) != Some(generation) {
             lost += 1;
             continue;
@@ -376,7 +378,7 @@ fn draw_writer(region: Region<'_>, row: Region<'_>) -> (u64, u64, u64, u32) {
             // Overtaken by a free: take the publication back if the state is still ours.
             if let Ok(p) = published {
                 let before = p.next as u32 | if p.overwrote { FRESH } else { 0 };
-                let _ = region.compare_exchange::<u32>(DRAW_STATE, own as u32 | FRESH, before);
+                let _ = region.try_compare_exchange::<u32>(DRAW_STATE, own as u32 | FRESH, before);
             }
             writer = None;
             lost += 1;
@@ -593,9 +595,9 @@ fn the_c_producer_starts_each_exchange_at_its_initial_state() {
     );
     let bytes = std::fs::read(dir.join("c.bin")).unwrap();
     let buf = bridge_abi::runtime::SharedBuf::new(bytes.len());
-    buf.region().write_bytes(0, &bytes);
+    buf.region().write_bytes(0, &bytes).unwrap();
     // The state word is 0 while the image is written, running (1) when it is live.
-    buf.region().store::<u32>(24, 1, Release);
+    buf.region().try_store::<u32>(24, 1, Release).unwrap();
     let bridge = Bridge::attach(buf.region()).expect("the C image attaches");
     for i in 0..Bridge::BOT_BLOCKS_COUNT {
         let draw = bridge

@@ -174,7 +174,7 @@ impl Lifecycle {
         let state = row.load::<u32>(0, Acquire);
         let generation = row.load::<u32>(4, Acquire);
         if state == ROW.closing {
-            claim::free(row, ROW);
+            claim::free(row, ROW).unwrap();
             return;
         }
         if state != ROW.active
@@ -184,18 +184,20 @@ impl Lifecycle {
             return;
         }
         if self.next_is_reload {
-            region.fetch_add::<u32>(HOST_GENERATION, 1, Release);
+            region
+                .try_fetch_add::<u32>(HOST_GENERATION, 1, Release)
+                .unwrap();
             for r in 0..8 {
                 let other = region
                     .sub(CLIENTS + r * CLIENT_ENTRY, CLIENT_ENTRY, 8)
                     .unwrap();
                 if other.load::<u32>(0, Acquire) == ROW.active {
-                    claim::free(other, ROW);
+                    claim::free(other, ROW).unwrap();
                 }
             }
             host.reloads += 1;
         } else {
-            claim::free(row, ROW);
+            claim::free(row, ROW).unwrap();
             host.frees += 1;
         }
         self.next_is_reload = !self.next_is_reload;

@@ -89,20 +89,20 @@ macro_rules! proof {
         let buf = abi_runtime::SharedBuf::new(image.bytes.len());
         let w = $w::live::Image::produce(buf.region(), &image)
             .map_err(|e| format!("produce: {e}"))?;
-        w.header().set_clock(s);
+        w.header().set_clock(s).map_err(|e| e.to_string())?;
         let stats = w.stats().ok_or("the writer has no stats")?;
-        stats.set_frames(low(s ^ 0x55));
+        stats.set_frames(low(s ^ 0x55)).map_err(|e| e.to_string())?;
         let mut locked = $w::live::StatsLock::zeroed();
         locked.tick = s.wrapping_mul(3);
         locked.load = low(s.wrapping_mul(7));
-        stats.write_stats_lock(&locked);
+        stats.write_stats_lock(&locked).map_err(|e| e.to_string())?;
         let journal = w.journal().ok_or("the writer has no journal")?;
-        journal.set_status($w::Status::FAILED);
-        journal.set_entries(std::array::from_fn(|i| s + i as u64));
+        journal.set_status($w::Status::FAILED).map_err(|e| e.to_string())?;
+        journal.set_entries(std::array::from_fn(|i| s + i as u64)).map_err(|e| e.to_string())?;
         for i in 0..$w::live::Image::BLOCKS_COUNT {
             let block = w.blocks(i).map_err(|e| format!("writer block {i}: {e}"))?;
             let input = block.and_then(|b| b.input()).ok_or("a writer block has no input")?;
-            input.set_buttons(low(s) + low(i as u64));
+            input.set_buttons(low(s) + low(i as u64)).map_err(|e| e.to_string())?;
         }
 
         let r = $r::live::Image::attach(buf.region()).map_err(|e| format!("attach: {e}"))?;

@@ -48,19 +48,23 @@ fn accessors_touch_the_reference_offsets() {
     let buf = bridge();
     let header = live::BridgeHeader::at(buf.region(), 0).expect("the header fits");
 
-    header.set_snapshot_seq(0x1122_3344_5566_7788);
-    header.set_magic(BRIDGE_MAGIC);
-    header.set_host_state(HostState::EXITING);
+    header.set_snapshot_seq(0x1122_3344_5566_7788).unwrap();
+    header.set_magic(BRIDGE_MAGIC).unwrap();
+    header.set_host_state(HostState::EXITING).unwrap();
     header
         .set_run_mode(RunMode::LOCKSTEP)
-        .expect("a whole header holds run_mode");
+        .expect("a whole header holds run_mode")
+        .unwrap();
     let client = header.clients(3).expect("row 3");
-    client.set_state(ClientState::ACTIVE);
-    client.set_heartbeat_ns(0xAABB_CCDD_EEFF_0011);
-    client.set_name(*b"bot-three\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+    client.set_state(ClientState::ACTIVE).unwrap();
+    client.set_heartbeat_ns(0xAABB_CCDD_EEFF_0011).unwrap();
+    client
+        .set_name(*b"bot-three\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0")
+        .unwrap();
     header
         .compare_exchange_pad_owner([0; 4], [NO_PAD, 3, NO_PAD, PAD_NOT_BOT])
-        .expect("the pads were zero");
+        .expect("the pads were zero")
+        .unwrap();
 
     let bytes = buf.to_vec();
     assert_eq!(
@@ -92,7 +96,7 @@ fn accessors_touch_the_reference_offsets() {
     let mut image = vec![0u8; 2048];
     image[at("bridge_header", "host_generation")..][..4].copy_from_slice(&7u32.to_le_bytes());
     image[at("bridge_header", "abi_minor")..][..2].copy_from_slice(&9u16.to_le_bytes());
-    raw.region().write_bytes(0, &image);
+    raw.region().write_bytes(0, &image).unwrap();
     let header = live::BridgeHeader::at(raw.region(), 0).expect("the header fits");
     assert_eq!(header.host_generation(), 7);
     assert_eq!(header.abi_minor(), 9);
@@ -154,34 +158,46 @@ fn atomic_fields_load_store_add_and_compare_exchange() {
     let buf = bridge();
     let header = live::BridgeHeader::at(buf.region(), 0).unwrap();
     assert_eq!(header.snapshot_seq(), 0);
-    assert_eq!(header.fetch_add_snapshot_seq(2), 0);
+    assert_eq!(header.fetch_add_snapshot_seq(2).unwrap(), 0);
     assert_eq!(header.snapshot_seq(), 2);
-    header.set_host_state(HostState::RUNNING);
+    header.set_host_state(HostState::RUNNING).unwrap();
     assert_eq!(header.host_state(), HostState::RUNNING);
 
     let row = header.clients(0).unwrap();
     assert_eq!(
-        row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED),
+        row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED)
+            .unwrap(),
         Ok(ClientState::FREE)
     );
     assert_eq!(
-        row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED),
+        row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED)
+            .unwrap(),
         Err(ClientState::CLAIMED),
         "a claimed row cannot be claimed again"
     );
-    assert_eq!(row.fetch_add_generation(1), 0);
-    assert_eq!(row.swap_state(ClientState::ACTIVE), ClientState::CLAIMED);
-    row.set_pid(4242);
+    assert_eq!(row.fetch_add_generation(1).unwrap(), 0);
+    assert_eq!(
+        row.swap_state(ClientState::ACTIVE).unwrap(),
+        ClientState::CLAIMED
+    );
+    row.set_pid(4242).unwrap();
     assert_eq!(row.pid(), 4242);
 
     // pad_owner: one word, CAS'd whole or one byte at a time through the word.
     header
         .compare_exchange_pad_owner([0; 4], [NO_PAD, NO_PAD, PAD_NOT_BOT, PAD_NOT_BOT])
+        .unwrap()
         .unwrap();
-    assert_eq!(header.compare_exchange_pad_owner_at(1, NO_PAD, 5), Ok(()));
-    assert_eq!(header.compare_exchange_pad_owner_at(1, NO_PAD, 6), Err(5));
     assert_eq!(
-        header.compare_exchange_pad_owner_at(2, NO_PAD, 6),
+        header.compare_exchange_pad_owner_at(1, NO_PAD, 5).unwrap(),
+        Ok(())
+    );
+    assert_eq!(
+        header.compare_exchange_pad_owner_at(1, NO_PAD, 6).unwrap(),
+        Err(5)
+    );
+    assert_eq!(
+        header.compare_exchange_pad_owner_at(2, NO_PAD, 6).unwrap(),
         Err(PAD_NOT_BOT)
     );
     assert_eq!(header.pad_owner(), [NO_PAD, 5, PAD_NOT_BOT, PAD_NOT_BOT]);
@@ -193,6 +209,7 @@ fn atomic_fields_load_store_add_and_compare_exchange() {
     assert!(
         entry
             .compare_exchange_state(InstanceState::FREE, InstanceState::CLAIMED)
+            .unwrap()
             .is_ok()
     );
     assert_eq!(entry.state(), InstanceState::CLAIMED);
@@ -203,7 +220,7 @@ fn atomic_fields_load_store_add_and_compare_exchange() {
 fn a_pad_index_past_the_word_panics() {
     let buf = bridge();
     let header = live::BridgeHeader::at(buf.region(), 0).unwrap();
-    let _ = header.compare_exchange_pad_owner_at(4, 0, 1);
+    let _ = header.compare_exchange_pad_owner_at(4, 0, 1).unwrap();
 }
 
 #[test]
@@ -219,7 +236,7 @@ fn seqlocked_records_round_trip() {
         rt: 255,
         ..PadInput::default()
     };
-    pad.write_pad_input(&input);
+    pad.write_pad_input(&input).unwrap();
     assert_eq!(
         pad.seq(),
         2,
@@ -240,12 +257,12 @@ fn seqlocked_records_round_trip() {
     defs.def_count = 2;
     defs.defs[1].set_name("speed");
     defs.defs[1].max = 2.5;
-    header.write_param_defs(&defs);
+    header.write_param_defs(&defs).unwrap();
     let mut values = live::ParamValues::zeroed();
     values.values[1].value = 1.25;
     values.values[1].changes = 3;
-    header.write_param_values(&values);
-    header.fetch_add_changes(1);
+    header.write_param_values(&values).unwrap();
+    header.fetch_add_changes(1).unwrap();
     let defs = header.read_param_defs().unwrap();
     assert_eq!(defs.def_count, 2);
     assert_eq!(defs.defs[1].name_str(), Ok("speed"));
@@ -272,8 +289,8 @@ fn seqlocked_records_round_trip() {
     value.count = 1;
     value.entries[0].set_name("kills");
     value.entries[0].value = 12.0;
-    header.write_stats(&value);
-    header.fetch_add_ticks(1);
+    header.write_stats(&value).unwrap();
+    header.fetch_add_ticks(1).unwrap();
     let read = header.read_stats().unwrap();
     assert_eq!(read.count, 1);
     assert_eq!(read.entries[0].name_str(), Ok("kills"));
@@ -286,12 +303,13 @@ fn a_reader_gives_up_on_a_counter_that_stays_odd() {
     let buf = SharedBuf::new(32);
     // A writer that died mid-write leaves the counter odd.
     buf.region()
-        .store::<u32>(0, 7, std::sync::atomic::Ordering::Release);
+        .try_store::<u32>(0, 7, std::sync::atomic::Ordering::Release)
+        .unwrap();
     let pad = live::PadInput::at(buf.region(), 0).unwrap();
     let e = pad.read_pad_input_counted(50).unwrap_err();
     assert!(e.to_string().contains("50"), "{e}");
     // The next write starts from the odd counter and leaves it even.
-    pad.write_pad_input(&PadInput::default());
+    pad.write_pad_input(&PadInput::default()).unwrap();
     assert_eq!(pad.seq() % 2, 0);
     assert!(pad.read_pad_input().is_ok());
 }
@@ -378,7 +396,7 @@ fn a_ring_refuses_slots_a_reader_cannot_use() {
     let copy = small.read_ring_slot().expect("a copy");
     assert_eq!((copy.publish_seq, copy.payload_extra.len()), (5, 0));
     // The head at u64::MAX: the next publication wraps it (a count, never a panic).
-    header.set_snapshot_seq(u64::MAX);
+    header.set_snapshot_seq(u64::MAX).unwrap();
     assert_eq!(ring.publish(&value), Ok(0));
 }
 
@@ -398,7 +416,9 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
         .sub(RING_AT, RING_SLOT_SIZE as usize, 8)
         .unwrap();
     let lock = bridge_abi::runtime::SeqLock::<u32>::new(slot_region, 0);
-    lock.write(|| slot_region.store::<u32>(4, 11840, std::sync::atomic::Ordering::Relaxed));
+    lock.write(|| slot_region.try_store::<u32>(4, 11840, std::sync::atomic::Ordering::Relaxed))
+        .unwrap()
+        .unwrap();
     let newest = ring.read_newest().unwrap().unwrap();
     assert_eq!(newest.size, 11840);
     assert_eq!(newest.payload.event_total, 77, "0.8 fields are kept");
@@ -408,7 +428,9 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
     );
     assert!(newest.payload_extra.is_empty());
     // A size past the slot is cut at the slot's end.
-    lock.write(|| slot_region.store::<u32>(4, u32::MAX, std::sync::atomic::Ordering::Relaxed));
+    lock.write(|| slot_region.try_store::<u32>(4, u32::MAX, std::sync::atomic::Ordering::Relaxed))
+        .unwrap()
+        .unwrap();
     let newest = ring.read_newest().unwrap().unwrap();
     assert_eq!(newest.payload_extra.len(), 32768 - 64 - 12104);
 }
@@ -443,7 +465,7 @@ fn value_bytes_are_the_shared_bytes() {
         ly: 1234,
         ..PadInput::default()
     };
-    pad.write_pad_input(&input);
+    pad.write_pad_input(&input).unwrap();
     let read = pad.read_pad_input().unwrap();
     assert_eq!(&read.as_bytes()[4..], &buf.to_vec()[4..]);
 }

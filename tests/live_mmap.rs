@@ -25,8 +25,8 @@ fn a_host_and_a_client_share_a_mapped_file() {
     // The host fills in its header and publishes two snapshots.
     let host_region = host_map.region().expect("a page-aligned mapping");
     let host = live::BridgeHeader::at(host_region, 0).unwrap();
-    host.set_magic(BRIDGE_MAGIC);
-    host.set_host_state(HostState::RUNNING);
+    host.set_magic(BRIDGE_MAGIC).unwrap();
+    host.set_host_state(HostState::RUNNING).unwrap();
     let host_ring = live::SnapshotRing::new(host, host_region.tail(RING_AT, 8).unwrap()).unwrap();
     for tick in [10, 11] {
         let mut slot = live::RingSlot::zeroed();
@@ -48,7 +48,8 @@ fn a_host_and_a_client_share_a_mapped_file() {
     assert_eq!(newest.payload.header.magic, SNAPSHOT_MAGIC);
     let row = client.clients(2).unwrap();
     row.compare_exchange_state(ClientState::FREE, ClientState::CLAIMED)
-        .expect("a free row");
+        .expect("a free row")
+        .unwrap();
     assert_eq!(host.clients(2).unwrap().state(), ClientState::CLAIMED);
 
     // And the bytes are in the file.

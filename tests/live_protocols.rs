@@ -155,11 +155,13 @@ fn a_part_too_long_or_past_its_entry_is_a_named_error() {
     assert!(writer.push(&entry(1), b"ab", b"hello").is_ok());
     // The reader does not trust text_len: one past the entry, then one past its bound.
     let area = block.log_queue_region().unwrap();
-    area.store::<u16>(live::LogQueueHeader::SIZE + 6, 500, Ordering::Relaxed);
+    area.try_store::<u16>(live::LogQueueHeader::SIZE + 6, 500, Ordering::Relaxed)
+        .unwrap();
     assert_eq!(reader.pop().err().unwrap().check(), "entry_part_past_entry");
     assert!(writer.push(&entry(2), b"ab", b"hello").is_ok());
     let second = live::LogQueueHeader::SIZE + 48;
-    area.store::<u16>(second + 6, 2000, Ordering::Relaxed);
+    area.try_store::<u16>(second + 6, 2000, Ordering::Relaxed)
+        .unwrap();
     assert_eq!(reader.pop().err().unwrap().check(), "entry_part_too_long");
 }
 
@@ -409,13 +411,19 @@ fn a_draw_header_that_does_not_fit_its_region_is_a_named_error() {
     let bridge = attach(&buf);
     let block = bridge.bot_blocks(1).unwrap().unwrap();
     let draw = block.draw().unwrap();
-    draw.region().store::<u32>(8, 1 << 30, Ordering::Relaxed); // buffer_size
+    draw.region()
+        .try_store::<u32>(8, 1 << 30, Ordering::Relaxed)
+        .unwrap(); // buffer_size
     assert_eq!(
         block.draw_writer().unwrap_err().check(),
         "exchange_geometry"
     );
-    draw.region().store::<u32>(8, 90176, Ordering::Relaxed);
-    draw.region().store::<u32>(4, 4, Ordering::Relaxed); // buffers
+    draw.region()
+        .try_store::<u32>(8, 90176, Ordering::Relaxed)
+        .unwrap();
+    draw.region()
+        .try_store::<u32>(4, 4, Ordering::Relaxed)
+        .unwrap(); // buffers
     assert_eq!(
         block.draw_reader().unwrap_err().check(),
         "exchange_geometry"
@@ -495,13 +503,13 @@ fn a_free_and_a_reload_restore_the_rows_queue_mailbox_and_draw_lists() {
     let client = bridge.claim_client(1).unwrap();
     client.activate();
     leave_a_session_behind(&bridge);
-    assert_eq!(host.free(1), Some(ClientState::ACTIVE));
+    assert_eq!(host.free(1).unwrap(), Some(ClientState::ACTIVE));
     find_row_one_restored(&bridge);
     // A free row is left as it is; a reload restores the rows it frees.
     let again = bridge.claim_client(1).unwrap();
     again.activate();
     leave_a_session_behind(&bridge);
-    assert_eq!(host.reload(), vec![1]);
+    assert_eq!(host.reload().unwrap(), vec![1]);
     // The host's reload left its own handle's tables where they were; a client attaches again.
     find_row_one_restored(&attach(&buf));
 }
@@ -521,7 +529,7 @@ fn a_scoped_writer_writes_while_its_claim_stands_and_refuses_after() {
         .write(|q| q.push(&entry(1), b"s", b"one"))
         .unwrap()
         .unwrap();
-    assert_eq!(host.free(5), Some(ClientState::ACTIVE));
+    assert_eq!(host.free(5).unwrap(), Some(ClientState::ACTIVE));
     assert_eq!(
         queue.write(|q| q.push(&entry(2), b"s", b"two")).err(),
         Some(ClientStanding::Disconnected)
@@ -540,7 +548,7 @@ fn a_scoped_writer_writes_while_its_claim_stands_and_refuses_after() {
     h.seq = 1;
     draw.write(|d| d.publish(&h)).unwrap().unwrap();
     let state = bots.draw().unwrap().state();
-    assert_eq!(host.reload(), vec![5]);
+    assert_eq!(host.reload().unwrap(), vec![5]);
     h.seq = 2;
     assert_eq!(
         draw.write(|d| d.publish(&h)).err(),
@@ -565,20 +573,22 @@ fn lifecycle_rules_a_peer_breaks_give_named_outcomes() {
     let client = bridge.claim_client(2).unwrap();
     client.activate();
     let row = bridge.header().clients(2).unwrap();
-    row.set_generation(client.generation() - 1);
+    row.set_generation(client.generation() - 1).unwrap();
     assert_eq!(client.standing(), ClientStanding::Disconnected);
-    assert_eq!(client.heartbeat(5), ClientStanding::Disconnected);
+    assert_eq!(client.heartbeat(5).unwrap(), ClientStanding::Disconnected);
     // A pad_owner byte naming a row that does not exist: a bind is refused naming it, and a
     // free of another row leaves it alone.
     let header = bridge.header();
     assert_eq!(
-        header.compare_exchange_pad_owner_at(0, bridge_abi::NO_PAD, 200),
+        header
+            .compare_exchange_pad_owner_at(0, bridge_abi::NO_PAD, 200)
+            .unwrap(),
         Ok(())
     );
     let other = bridge.claim_client(3).unwrap();
     other.activate();
     assert_eq!(other.bind(0), Err(ClientPadRefused::Held(200)));
-    assert_eq!(host.free(3), Some(ClientState::ACTIVE));
+    assert_eq!(host.free(3).unwrap(), Some(ClientState::ACTIVE));
     assert_eq!(header.pad_owner()[0], 200);
     // A host that lays out again with an old generation still moves past the mapping's.
     let g = header.host_generation();
@@ -604,14 +614,14 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(bridge.claim_client(2).err(), Some(ClientRefused::Taken));
     assert_eq!(bridge.claim_client(99).err(), Some(ClientRefused::NoRow));
     assert_eq!((client.index(), client.generation()), (2, 1));
-    client.row().set_pid(42);
+    client.row().set_pid(42).unwrap();
     assert_eq!(client.activate(), ClientStanding::Connected);
     assert_eq!(
         bridge.header().clients(2).unwrap().state(),
         ClientState::ACTIVE
     );
-    assert_eq!(client.heartbeat(1_000), ClientStanding::Connected);
-    client.set_waiting(true);
+    assert_eq!(client.heartbeat(1_000).unwrap(), ClientStanding::Connected);
+    client.set_waiting(true).unwrap();
     assert_eq!(bridge.header().clients(2).unwrap().waiting(), 1);
     assert!(!host.is_hung(2, 1_000 + 1_000_000_000));
     assert!(host.is_hung(2, 1_000 + 1_000_000_001));
@@ -629,10 +639,13 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(client.bind(1), Ok(()));
     // A disconnect: the host frees the row, and lets go of its pads (issue 36, item 6); a
     // new claim bumps the generation and inherits nothing.
-    assert_eq!(host.free(2), Some(ClientState::ACTIVE));
+    assert_eq!(host.free(2).unwrap(), Some(ClientState::ACTIVE));
     assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
     assert_eq!(client.standing(), ClientStanding::Disconnected);
-    assert_eq!(client.heartbeat(2_000), ClientStanding::Disconnected);
+    assert_eq!(
+        client.heartbeat(2_000).unwrap(),
+        ClientStanding::Disconnected
+    );
     assert_eq!(
         client.bind(2),
         Err(ClientPadRefused::Lost(ClientStanding::Disconnected)),
@@ -653,7 +666,7 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(again.activate(), ClientStanding::Connected);
     assert_eq!(again.bind(0), Ok(()));
     // A reload: a new host generation, every row freed, every pad let go.
-    assert_eq!(host.reload(), vec![0, 2]);
+    assert_eq!(host.reload().unwrap(), vec![0, 2]);
     assert_eq!(again.standing(), ClientStanding::Reloaded);
     assert_eq!(other.standing(), ClientStanding::Reloaded);
     assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
@@ -668,9 +681,9 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(third.activate(), ClientStanding::Connected);
     // Goodbye: closing, for the host to free.
     assert_eq!(third.close(), ClientStanding::Connected);
-    assert_eq!(host.free(2), Some(ClientState::CLOSING));
+    assert_eq!(host.free(2).unwrap(), Some(ClientState::CLOSING));
     let fourth = bridge.claim_client(2).unwrap();
-    host.exit();
+    host.exit().unwrap();
     assert_eq!(fourth.standing(), ClientStanding::HostExiting);
     assert_eq!(
         bridge.claim_client(3).err(),
@@ -935,7 +948,7 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
             while tried.load(Ordering::Acquire) < 3 * r {
                 thread::yield_now();
             }
-            assert_eq!(host.free(1), Some(ClientState::ACTIVE));
+            assert_eq!(host.free(1).unwrap(), Some(ClientState::ACTIVE));
             while noticed.load(Ordering::Acquire) < r {
                 thread::yield_now();
             }
@@ -985,7 +998,9 @@ fn a_relayout_over_a_live_mapping_is_a_reload() {
     // A host that is starting (or reloading) hands out no block to a client; the host's
     // own handle (from produce) keeps its blocks.
     let bot = attach(&buf);
-    new.header().set_host_state(bridge_abi::HostState::STARTING);
+    new.header()
+        .set_host_state(bridge_abi::HostState::STARTING)
+        .unwrap();
     assert!(matches!(
         bot.bot_blocks(0),
         Err(bridge_abi::runtime::AttachError::HostNotRunning { .. })

@@ -207,7 +207,7 @@ fn pad_input_copies_are_never_torn() {
                 input.buttons = PadButtons(n as u16);
                 input.lt = n as u8;
                 input.rt = !(n as u8);
-                pad.write_pad_input(&input);
+                pad.write_pad_input(&input).unwrap();
                 // A moment between writes, as any real writer has (a client writes its pad
                 // once per tick): a writer that never leaves the counter even starves every
                 // seqlock reader, which then fails with `Contended`, by design.
@@ -291,7 +291,11 @@ fn each_client_row_is_claimed_once() {
     let mut lost_races = 0;
     for round in 0..ROUNDS {
         for i in 0..MAX_CLIENTS {
-            header.clients(i).unwrap().set_state(ClientState::FREE);
+            header
+                .clients(i)
+                .unwrap()
+                .set_state(ClientState::FREE)
+                .unwrap();
         }
         let claims: Vec<Vec<usize>> = thread::scope(|s| {
             let handles: Vec<_> = (0..THREADS)
@@ -303,11 +307,12 @@ fn each_client_row_is_claimed_once() {
                             let row = header.clients(i).unwrap();
                             match row
                                 .compare_exchange_state(ClientState::FREE, ClientState::CLAIMED)
+                                .unwrap()
                             {
                                 Ok(_) => {
-                                    row.fetch_add_generation(1);
-                                    row.set_pid(t + 1);
-                                    row.set_state(ClientState::ACTIVE);
+                                    row.fetch_add_generation(1).unwrap();
+                                    row.set_pid(t + 1).unwrap();
+                                    row.set_state(ClientState::ACTIVE).unwrap();
                                     mine.push(i);
                                 }
                                 Err(_) => lost += 1,
@@ -368,6 +373,7 @@ fn each_pad_is_bound_once() {
     for round in 0..ROUNDS {
         header
             .compare_exchange_pad_owner(header.pad_owner(), [NO_PAD; 4])
+            .unwrap()
             .unwrap();
         let won: Vec<Vec<usize>> = thread::scope(|s| {
             let handles: Vec<_> = (0..4u8)
@@ -377,6 +383,7 @@ fn each_pad_is_bound_once() {
                             .filter(|&pad| {
                                 header
                                     .compare_exchange_pad_owner_at(pad, NO_PAD, bot)
+                                    .unwrap()
                                     .is_ok()
                             })
                             .collect::<Vec<usize>>()

@@ -476,7 +476,9 @@ fn a_python_bot_racing_a_host_that_starts_and_reloads_never_accepts_a_half_writt
     let map = Mapping::create(&path, bytes.len()).expect("create the mapping");
     let region = map.region().expect("aligned");
     // The host has mapped the bridge and written the handshake, nothing else yet.
-    region.write_bytes(0, &bytes[..at::HOST_GENERATION]);
+    region
+        .write_bytes(0, &bytes[..at::HOST_GENERATION])
+        .unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bot = Command::new("python3")
         .args(["-B", "-W", "error"])
@@ -510,27 +512,31 @@ fn a_python_bot_racing_a_host_that_starts_and_reloads_never_accepts_a_half_writt
     // Start-up: once the bot has been refused, write every table slowly, then running.
     seen(u64::MAX);
     image::write_slowly(region, &bytes, at::HOST_GENERATION);
-    region.write_bytes(at::RING_SLOTS, &16u32.to_le_bytes());
-    header.set_host_generation(1);
-    header.set_host_state(HostState::RUNNING);
+    region
+        .write_bytes(at::RING_SLOTS, &16u32.to_le_bytes())
+        .unwrap();
+    header.set_host_generation(1).unwrap();
+    header.set_host_state(HostState::RUNNING).unwrap();
     seen(1);
     let rounds = 100u32;
     for g in 2..2 + rounds {
         // A reload: starting, the tables rewritten, a new generation, running.
-        header.set_host_state(HostState::STARTING);
+        header.set_host_state(HostState::STARTING).unwrap();
         fence(Ordering::Release);
         image::write_slowly(region, &bytes[..4096], at::REGIONS);
         let slots: u32 = if g % 2 == 1 { 16 } else { 8 };
-        region.write_bytes(at::RING_SLOTS, &slots.to_le_bytes());
-        header.set_host_generation(g);
-        header.set_host_state(HostState::RUNNING);
+        region
+            .write_bytes(at::RING_SLOTS, &slots.to_le_bytes())
+            .unwrap();
+        header.set_host_generation(g).unwrap();
+        header.set_host_state(HostState::RUNNING).unwrap();
         // Now and then, let the bot attach to this generation before the next reload.
         if g % 4 == 0 {
             seen(u64::from(g));
         }
     }
     // Leaving: the bot stops at host_not_running with state exiting (2).
-    header.set_host_state(HostState::EXITING);
+    header.set_host_state(HostState::EXITING).unwrap();
     let out = bot.wait_with_output().expect("the bot ran");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(

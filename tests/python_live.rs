@@ -771,3 +771,52 @@ fn schemas_without_shared_memory_have_no_live_section() {
         );
     }
 }
+
+/// Every compare-and-swap loop that keeps the other bytes of its word (a pad's owner byte,
+/// the host's retire of a row beside its client's generation, a pad let go by a free) gives
+/// up with ContendedError after `_cas_tries` tries against a peer that changes the word
+/// between each load and exchange (`_cas_hook`), and stores nothing; with the peer quiet,
+/// each goes through.
+#[test]
+fn a_peer_that_writes_a_word_nonstop_makes_each_cas_loop_give_up_by_name() {
+    let dir = setup("cas_bounds");
+    let out = python_ok(
+        &dir,
+        r#"
+buf = bytearray(S["bridge_header"]["size"])
+h = bridge.LiveBridgeHeader(buf)
+mem, pads = h._mem, off("bridge_header", "pad_owner")
+base = bridge.Client._row_base(h, 0)
+calls = []
+def peer(width, at):
+    def hook(m, offset):
+        if offset == at:
+            calls.append(offset)
+            bridge._fetch_add(m, offset, width, 1 << (8 * width - 1))
+    return hook
+def gives_up(hook, call):
+    calls.clear()
+    bridge._cas_hook = hook
+    try:
+        call()
+    except bridge.ContendedError as e:
+        assert "1024 compare-and-swaps" in str(e), e
+        return len(calls)
+    finally:
+        bridge._cas_hook = None
+    raise AssertionError("no ContendedError")
+buf[pads:pads + 4] = bytes([0, 255, 255, 255])
+assert gives_up(peer(4, h._base + pads), lambda: h.compare_exchange_pad_owner_at(1, 255, 7)) == 1024
+assert buf[pads + 1] == 255, "nothing stored"
+assert gives_up(peer(4, h._base + pads), lambda: bridge.Client._bind(h, 0, 0, 255)) == 1024
+state_at = base + off("client_entry", "state")
+struct.pack_into("<I", buf, state_at - h._base, 2)
+assert gives_up(peer(8, state_at), lambda: bridge.Client._retire(mem, base)) == 1024
+assert struct.unpack_from("<I", buf, state_at - h._base)[0] == 2, "not retired"
+assert h.compare_exchange_pad_owner_at(1, 255, 7) == (True, 255)
+assert bridge.Client._retire(mem, base) == 2
+print("ok")
+"#,
+    );
+    assert_eq!(out.trim(), "ok");
+}

@@ -55,7 +55,7 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
         offset: RING_AT as u32,
         size: RING_SLOTS * RING_SLOT_SIZE,
     };
-    header.set_regions(regions);
+    header.set_regions(regions).unwrap();
     let ring = live::SnapshotRing::new(header, shared.region().tail(RING_AT, 8).unwrap()).unwrap();
     let mut slot = live::RingSlot::zeroed();
     slot.publish_seq = 1;

@@ -68,10 +68,10 @@ fn rounds(fenced: bool) -> Figures {
                 while done.load(Acquire) != k - 1 {
                     spin_loop();
                 }
-                row.set_waiting(0);
+                row.set_waiting(0).unwrap();
                 start.store(k, Release);
                 jitter(&mut rng);
-                header.set_snapshot_seq(k);
+                header.set_snapshot_seq(k).unwrap();
                 saw.push(if fenced {
                     host.is_waiting(ROW)
                 } else {
@@ -89,9 +89,9 @@ fn rounds(fenced: bool) -> Figures {
                 }
                 jitter(&mut rng);
                 if fenced {
-                    client.set_waiting(true);
+                    client.set_waiting(true).unwrap();
                 } else {
-                    row.set_waiting(1);
+                    row.set_waiting(1).unwrap();
                 }
                 saw.push(header.snapshot_seq() == k);
                 done.store(k, Release);

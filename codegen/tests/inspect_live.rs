@@ -28,11 +28,15 @@ fn scratch(name: &str) -> PathBuf {
 /// pad_input, as the reference lays it out: seq u32 at 0, for_tick u64 at 8, lx i16 at
 /// 0x10, ry i16 at 0x16. Every field of publication `n` derives from `n`.
 fn write_pad(region: Region<'_>, n: u64) {
-    SeqLock::<u32>::new(region, 0).write(|| {
-        region.write_bytes(8, &n.to_le_bytes());
-        region.write_bytes(0x10, &(n as i16).to_le_bytes());
-        region.write_bytes(0x16, &(!(n as i16)).to_le_bytes());
-    });
+    SeqLock::<u32>::new(region, 0)
+        .write(|| {
+            region.write_bytes(8, &n.to_le_bytes()).unwrap();
+            region.write_bytes(0x10, &(n as i16).to_le_bytes()).unwrap();
+            region
+                .write_bytes(0x16, &(!(n as i16)).to_le_bytes())
+                .unwrap();
+        })
+        .unwrap();
 }
 
 #[test]

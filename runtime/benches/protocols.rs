@@ -93,7 +93,7 @@ const AREA: u32 = 64 * 1024;
 /// A header of 64 bytes with a capacity `u32` at 16, then an area of `AREA` bytes.
 fn area_buf() -> SharedBuf {
     let buf = SharedBuf::new(64 + AREA as usize);
-    buf.region().store::<u32>(16, AREA, Relaxed);
+    buf.region().try_store::<u32>(16, AREA, Relaxed).unwrap();
     buf
 }
 
@@ -375,8 +375,12 @@ fn mailbox_region(buf: &SharedBuf) -> Region<'_> {
 }
 
 fn init_mailbox(region: Region<'_>) {
-    region.store::<u32>(24, MAILBOX_CAPACITY, Relaxed);
-    region.store::<u32>(28, MAILBOX_CAPACITY, Release);
+    region
+        .try_store::<u32>(24, MAILBOX_CAPACITY, Relaxed)
+        .unwrap();
+    region
+        .try_store::<u32>(28, MAILBOX_CAPACITY, Release)
+        .unwrap();
 }
 
 /// 3. The mailbox's round trip: request, serve and poll in one thread; a server thread; a
@@ -458,7 +462,7 @@ mod process {
             while !matches!(std::io::stdin().read(&mut sink), Ok(0) | Err(_)) {}
             eof.store(true, Release);
         });
-        region.store::<u32>(MAILBOX_READY, 1, Release);
+        region.try_store::<u32>(MAILBOX_READY, 1, Release).unwrap();
         let served = serve_until(&m, || done.load(Acquire));
         let _ = writeln!(
             std::io::stdout(),
@@ -546,7 +550,9 @@ fn triple_buffer(c: &mut Criterion) {
     let mut group = c.benchmark_group("triple_buffer");
     fast(&mut group);
     let buf = SharedBuf::new(8);
-    buf.region().store::<u32>(0, INITIAL_STATE, Relaxed);
+    buf.region()
+        .try_store::<u32>(0, INITIAL_STATE, Relaxed)
+        .unwrap();
     let mut w = TripleWriter::new(buf.region(), 0);
     let mut r = TripleReader::new(buf.region(), 0);
     group.bench_function("publish_take", |b| {

@@ -16,7 +16,9 @@ fn bench(c: &mut Criterion) {
     let region = buf.region();
     let lock = SeqLock::<u64>::new(region, 0);
     let payload = region.sub(HEADER, PAYLOAD, 8).unwrap();
-    lock.write(|| payload.write_bytes(0, &bytes));
+    lock.write(|| payload.write_bytes(0, &bytes))
+        .unwrap()
+        .unwrap();
 
     let mut group = c.benchmark_group("read_12104_bytes");
     let mut out = vec![0u8; PAYLOAD];

@@ -74,6 +74,18 @@ pub enum RingError {
     /// A part of an entry (its source, its text) longer than its bound, or running past
     /// its entry ([`crate::entry_parts`]).
     Part(PartError),
+    /// A store into a word whose other bytes a peer kept changing gave up
+    /// ([`crate::Contended`]); `write_pos` was not moved.
+    Contended {
+        /// The compare-exchanges tried.
+        tries: u32,
+    },
+}
+
+impl From<crate::Contended> for RingError {
+    fn from(e: crate::Contended) -> Self {
+        Self::Contended { tries: e.tries }
+    }
 }
 
 impl From<PartError> for RingError {
@@ -91,6 +103,7 @@ impl RingError {
             Self::EntrySize { .. } => "ring_entry_size",
             Self::BadEntry { .. } => "ring_bad_entry",
             Self::Part(e) => e.check(),
+            Self::Contended { .. } => "ring_contended",
         }
     }
 }
@@ -111,6 +124,9 @@ impl core::fmt::Display for RingError {
             Self::EntrySize { at, size } => write!(f, "ring: the entry at {at} has size {size}"),
             Self::BadEntry { len } => write!(f, "ring: a {len}-byte entry is not a whole entry"),
             Self::Part(e) => write!(f, "ring: {e}"),
+            Self::Contended { tries } => {
+                write!(f, "ring: {}", crate::Contended { tries: *tries })
+            }
         }
     }
 }
@@ -270,11 +286,11 @@ impl<'a, A: Writable> RingWriter<'a, A> {
             let mut word = [0u8; 8];
             f.size.put(&mut word, pad);
             f.kind.put(&mut word, f.padding);
-            r.region.write_bytes(r.at(write), &word);
+            r.region.write_bytes(r.at(write), &word)?;
         }
         let seq = r.region.load::<u64>(spec.entries, Relaxed);
         entry[spec.seq..spec.seq + 8].copy_from_slice(&seq.to_le_bytes());
-        r.region.write_bytes(r.at(write + pad), entry);
+        r.region.write_bytes(r.at(write + pad), entry)?;
         // A count, not a position: it wraps, as the readers' expected seq does.
         r.region
             .store::<u64>(spec.entries, seq.wrapping_add(1), Relaxed);

@@ -87,6 +87,18 @@ pub enum QueueError {
     /// A part of an entry (its source, its text) longer than its bound, or running past
     /// its entry ([`crate::entry_parts`]).
     Part(PartError),
+    /// A store into a word whose other bytes the peer kept changing gave up
+    /// ([`crate::Contended`]); the queue's positions were not moved.
+    Contended {
+        /// The compare-exchanges tried.
+        tries: u32,
+    },
+}
+
+impl From<crate::Contended> for QueueError {
+    fn from(e: crate::Contended) -> Self {
+        Self::Contended { tries: e.tries }
+    }
 }
 
 impl From<PartError> for QueueError {
@@ -104,6 +116,7 @@ impl QueueError {
             Self::EntrySize { .. } => "queue_entry_size",
             Self::BadEntry { .. } => "queue_bad_entry",
             Self::Part(e) => e.check(),
+            Self::Contended { .. } => "queue_contended",
         }
     }
 }
@@ -124,6 +137,7 @@ impl core::fmt::Display for QueueError {
             }
             Self::BadEntry { len } => write!(f, "queue: a {len}-byte entry is not a whole entry"),
             Self::Part(e) => write!(f, "queue: {e}"),
+            Self::Contended { tries } => write!(f, "queue: {}", crate::Contended { tries: *tries }),
         }
     }
 }
@@ -227,11 +241,11 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
             let mut word = [0u8; 8];
             f.size.put(&mut word, pad);
             f.kind.put(&mut word, f.padding);
-            self.region.write_bytes(self.at(at), &word);
+            self.region.write_bytes(self.at(at), &word)?;
         }
         // write + pad <= end: no overflow.
         let start = (write + pad) % self.capacity;
-        self.region.write_bytes(self.at(start), entry);
+        self.region.write_bytes(self.at(start), entry)?;
         self.region.store::<u64>(self.spec.write_pos, end, Release);
         Ok(Pushed::Written)
     }

@@ -124,11 +124,17 @@ impl<'a, A: Writable> Claim<'a, A> {
             }
             return None;
         }
-        row.compare_exchange::<u32>(spec.state, spec.free, spec.claimed)
+        // A peer that keeps changing the state's word is a race lost: nothing was changed.
+        row.try_compare_exchange::<u32>(spec.state, spec.free, spec.claimed)
+            .ok()?
             .ok()?;
-        let generation = row
-            .fetch_add::<u32>(spec.generation, 1, core::sync::atomic::Ordering::AcqRel)
-            .wrapping_add(1);
+        let Ok(generation) = row.try_fetch_add::<u32>(spec.generation, 1, AcqRel) else {
+            // The generation's word kept changing: give the row back (if even that is
+            // contended the row stays claimed, for the host to free as a hung client's).
+            let _ = row.try_compare_exchange::<u32>(spec.state, spec.claimed, spec.free);
+            return None;
+        };
+        let generation = generation.wrapping_add(1);
         Some(Claim {
             row,
             spec,
@@ -214,11 +220,12 @@ impl<'a, A: Writable> Claim<'a, A> {
                 .is_ok();
         }
         let g = self.spec.generation;
+        // A state word the peer keeps changing (`Contended`) does not move.
         self.row.load::<u32>(g, Acquire) == self.generation
             && self
                 .row
-                .compare_exchange::<u32>(self.spec.state, from, to)
-                .is_ok()
+                .try_compare_exchange::<u32>(self.spec.state, from, to)
+                .is_ok_and(|moved| moved.is_ok())
             && self.row.load::<u32>(g, Acquire) == self.generation
     }
 }
@@ -238,13 +245,18 @@ pub fn row_word<A: crate::raw::Access>(row: Region<'_, A>, spec: ClaimSpec) -> (
 /// The host's side, first step of a free: the row is retired (its state becomes `closing`,
 /// a swap, acquire-release), so that its client sees it gone and no client can claim it
 /// while the host restores what the row owned. Returns the state it had. Then [`free`].
-pub fn retire<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> u32 {
-    row.swap::<u32>(spec.state, spec.closing, AcqRel)
+///
+/// The state is a lane of a word the client writes too (the generation, where they share
+/// one), so this is a compare-exchange loop that keeps the client's bytes, bounded:
+/// [`Contended`](crate::Contended) (and the row not retired) when the client changed them
+/// before each of [`CAS_TRIES`](crate::CAS_TRIES) exchanges.
+pub fn retire<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> Result<u32, crate::Contended> {
+    row.try_swap::<u32>(spec.state, spec.closing, AcqRel)
 }
 
 /// The host's side: frees `row` (its state becomes `free`, release), whatever its client
 /// does; the client notices at its next [`Claim::standing`]. A host that restores what the
-/// row owned calls [`retire`] first, restores, then this.
-pub fn free<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) {
-    row.store::<u32>(spec.state, spec.free, Release);
+/// row owned calls [`retire`] first, restores, then this. Bounded as [`retire`] is.
+pub fn free<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> Result<(), crate::Contended> {
+    row.try_store::<u32>(spec.state, spec.free, Release)
 }

@@ -2,14 +2,15 @@
 //! of the whole 8-aligned `u64` words that hold the bytes (the rule is documented on
 //! [`Region::read_bytes`]).
 
-use core::sync::atomic::AtomicU64;
-use core::sync::atomic::Ordering::Relaxed;
+use crate::error::{CAS_TRIES, Contended};
+use crate::sync::AtomicU64;
+use crate::sync::Ordering::Relaxed;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes};
 
 use crate::raw::Region;
 use crate::raw::{Access, Writable};
-use crate::region::{access_panic, load_word};
+use crate::region::{access_panic, contention_hook, load_word};
 
 impl<A: Access> Region<'_, A> {
     /// Copies `out.len()` bytes starting at `offset` into `out`, with relaxed atomic loads.
@@ -63,16 +64,17 @@ impl<A: Writable> Region<'_, A> {
     /// Copies `src` to the bytes starting at `offset`, with relaxed atomic stores of the words
     /// that hold them (see [`read_bytes`](Region::read_bytes)): a word the range covers whole
     /// is stored, a word it covers in part (at either end) is changed by a compare-exchange
-    /// loop that keeps its other bytes.
+    /// loop that keeps its other bytes, bounded: [`Contended`] when a peer changed that word's
+    /// other bytes before each of [`CAS_TRIES`] exchanges (the words before it are stored).
     ///
     /// # Panics
     ///
     /// If `offset + src.len()` exceeds the region (a bug in the caller).
     #[track_caller]
-    pub fn write_bytes(&self, offset: usize, src: &[u8]) {
+    pub fn write_bytes(&self, offset: usize, src: &[u8]) -> Result<(), Contended> {
         self.fill(offset, src.len(), |at, out| {
             out.copy_from_slice(&src[at..at + out.len()])
-        });
+        })
     }
 
     /// Sets `len` bytes starting at `offset` to zero, with the words of
@@ -82,8 +84,8 @@ impl<A: Writable> Region<'_, A> {
     ///
     /// If `offset + len` exceeds the region (a bug in the caller).
     #[track_caller]
-    pub fn zero(&self, offset: usize, len: usize) {
-        self.fill(offset, len, |_, out| out.fill(0));
+    pub fn zero(&self, offset: usize, len: usize) -> Result<(), Contended> {
+        self.fill(offset, len, |_, out| out.fill(0))
     }
 
     /// Copies a value into the region with [`write_bytes`](Region::write_bytes).
@@ -93,14 +95,23 @@ impl<A: Writable> Region<'_, A> {
     /// If `offset + size_of_val(value)` exceeds the region (a bug in the caller).
     #[inline]
     #[track_caller]
-    pub fn write<T: IntoBytes + Immutable + ?Sized>(&self, offset: usize, value: &T) {
-        self.write_bytes(offset, value.as_bytes());
+    pub fn write<T: IntoBytes + Immutable + ?Sized>(
+        &self,
+        offset: usize,
+        value: &T,
+    ) -> Result<(), Contended> {
+        self.write_bytes(offset, value.as_bytes())
     }
 
     /// Stores `len` bytes at `offset`, word by word: `bytes(at, out)` fills `out` with the
     /// bytes `at..at + out.len()` of the source.
     #[track_caller]
-    fn fill(&self, offset: usize, len: usize, mut bytes: impl FnMut(usize, &mut [u8])) {
+    fn fill(
+        &self,
+        offset: usize,
+        len: usize,
+        mut bytes: impl FnMut(usize, &mut [u8]),
+    ) -> Result<(), Contended> {
         let (words, lane) = self
             .words(offset, len)
             .unwrap_or_else(|err| access_panic(err, "byte copy"));
@@ -113,23 +124,32 @@ impl<A: Writable> Region<'_, A> {
                 bytes(done, &mut value);
                 word.store(u64::from_ne_bytes(value), Relaxed);
             } else {
-                store_part(word, from, take, |out| bytes(done, out));
+                store_part(word, from, take, |out| bytes(done, out))?;
             }
             done += take;
         }
+        Ok(())
     }
 }
 
 /// Stores bytes `from..from + take` of `word` (a part of it), keeping the others: a relaxed
-/// compare-exchange loop, retried while other bytes of the word change.
-fn store_part(word: &AtomicU64, from: usize, take: usize, mut bytes: impl FnMut(&mut [u8])) {
+/// compare-exchange loop, retried while other bytes of the word change, at most
+/// [`CAS_TRIES`] times ([`Contended`], and the word unchanged).
+fn store_part(
+    word: &AtomicU64,
+    from: usize,
+    take: usize,
+    mut bytes: impl FnMut(&mut [u8]),
+) -> Result<(), Contended> {
     let mut current = word.load(Relaxed);
-    loop {
+    for _ in 0..CAS_TRIES {
         let mut value = current.to_ne_bytes();
         bytes(&mut value[from..from + take]);
+        contention_hook::between_load_and_exchange(word);
         match word.compare_exchange_weak(current, u64::from_ne_bytes(value), Relaxed, Relaxed) {
-            Ok(_) => return,
+            Ok(_) => return Ok(()),
             Err(found) => current = found,
         }
     }
+    Err(Contended { tries: CAS_TRIES })
 }

@@ -1,5 +1,5 @@
-//! The errors of building regions and reading seqlocks, with messages saying what was
-//! expected and what was found.
+//! The errors of building regions, reading seqlocks and changing part of a word, with messages
+//! saying what was expected and what was found.
 
 use core::fmt;
 
@@ -38,6 +38,11 @@ pub enum RegionErrorKind {
         /// Its length in bytes.
         len: usize,
     },
+    /// A store into a word whose other bytes a peer kept changing gave up ([`Contended`]).
+    Contended {
+        /// The compare-exchanges tried.
+        tries: u32,
+    },
     /// A ring's slots that a reader cannot use: none, or slots smaller than a slot's
     /// header and the fixed part after it, or not a multiple of their alignment.
     SlotGeometry {
@@ -56,6 +61,12 @@ impl RegionError {
     /// What was wrong.
     pub fn kind(&self) -> RegionErrorKind {
         self.kind
+    }
+}
+
+impl From<Contended> for RegionError {
+    fn from(e: Contended) -> Self {
+        RegionErrorKind::Contended { tries: e.tries }.into()
     }
 }
 
@@ -97,6 +108,7 @@ impl fmt::Display for RegionError {
                 isize::MAX,
                 usize::MAX
             ),
+            RegionErrorKind::Contended { tries } => Contended { tries }.fmt(f),
             RegionErrorKind::SlotGeometry {
                 count,
                 size,
@@ -138,3 +150,36 @@ impl fmt::Display for SeqLockError {
 }
 
 impl std::error::Error for SeqLockError {}
+
+/// How many compare-exchanges a change of part of a word makes before it gives up with
+/// [`Contended`]: a sub-word store, swap or add, a compare-exchange of a sub-word or of one
+/// byte, and a copy's first and last word when it covers them in part.
+///
+/// Such a change is a compare-exchange loop on the whole `u64` (see the crate docs), which
+/// fails only when some byte of that `u64` changed between its load and its exchange (or,
+/// on LL/SC machines, spuriously). An honest peer changes its own bytes a few times per
+/// message, so 1024 failures in a row mean a peer writing the word without pause: a hostile
+/// or broken peer, which gets a named error instead of a hang.
+pub const CAS_TRIES: u32 = 1024;
+
+/// A change of part of a word gave up: [`CAS_TRIES`] compare-exchanges in a row failed
+/// because other bytes of the same `u64` kept changing. Nothing was changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contended {
+    /// How many compare-exchanges were tried.
+    pub tries: u32,
+}
+
+impl fmt::Display for Contended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "gave up changing part of a word after {} compare-exchanges: expected the other \
+             bytes of its u64 to stay unchanged between a load and an exchange, found them \
+             changed every time (a peer writing that word without pause)",
+            self.tries
+        )
+    }
+}
+
+impl std::error::Error for Contended {}

@@ -75,7 +75,9 @@
 //! let lock = SeqLock::<u64>::new(region, 0);
 //! let payload = region.sub(64, 16, 8).unwrap();
 //!
-//! lock.write(|| payload.write(0, &[7u64, 8u64]));
+//! lock.write(|| payload.write(0, &[7u64, 8u64]))
+//!     .unwrap()
+//!     .unwrap();
 //! assert_eq!(lock.load(), 2);
 //!
 //! let copy: [u64; 2] = lock.read(DEFAULT_TRIES, || payload.read(0)).unwrap();
@@ -93,6 +95,8 @@ mod attach_spec;
 pub mod broadcast_ring;
 pub mod byte_queue;
 pub mod claim;
+#[cfg(test)]
+mod contention_tests;
 mod copy;
 pub mod entry_parts;
 mod error;
@@ -111,11 +115,12 @@ mod seqlock;
 #[cfg(feature = "mmap")]
 mod share;
 mod shared_buf;
+mod sync;
 pub mod triple_buffer;
 mod word;
 
 pub use attach::AttachError;
-pub use error::{RegionError, RegionErrorKind, SeqLockError};
+pub use error::{CAS_TRIES, Contended, RegionError, RegionErrorKind, SeqLockError};
 pub use events::EventsSince;
 #[cfg(feature = "mmap")]
 pub use mmap::Mapping;
@@ -126,4 +131,4 @@ pub use seqlock::{DEFAULT_TRIES, SeqLock, retry};
 #[cfg(feature = "mmap")]
 pub use share::{AccessDenied, FileOwner, Share};
 pub use shared_buf::SharedBuf;
-pub use word::Word;
+pub use word::{WholeWord, Word};

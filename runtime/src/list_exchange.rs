@@ -170,12 +170,22 @@ impl<'a, A: Writable> ListWriter<'a, A> {
         }
         let start = self.list_start(self.triple.own()) + self.spec.list.size;
         let at = start + self.count as usize * self.spec.item_size;
-        self.region.write_bytes(at, item);
-        self.region
-            .zero(at + item.len(), self.spec.item_size - item.len());
         let payload_at =
             start + g.max_items as usize * self.spec.item_size + self.payload_len as usize;
-        self.region.write_bytes(payload_at, payload);
+        let stored = self
+            .region
+            .write_bytes(at, item)
+            .and_then(|()| {
+                self.region
+                    .zero(at + item.len(), self.spec.item_size - item.len())
+            })
+            .and_then(|()| self.region.write_bytes(payload_at, payload));
+        if stored.is_err() {
+            // The list's bytes are this writer's own buffer; a word the reader keeps
+            // changing (contended) drops the item as one that does not fit.
+            self.dropped += 1;
+            return false;
+        }
         self.count += 1;
         self.payload_len += payload.len() as u64;
         true
@@ -205,13 +215,13 @@ impl<'a, A: Writable> ListWriter<'a, A> {
             f.flags.put(&mut bytes, flags | f.overflow);
         }
         self.region
-            .write_bytes(self.list_start(self.triple.own()), &bytes);
+            .write_bytes(self.list_start(self.triple.own()), &bytes)?;
         let published = self.triple.publish()?;
         let p = self.spec.published;
         if p.width == 8 {
             self.region.fetch_add::<u64>(p.offset, 1, AcqRel);
         } else {
-            self.region.fetch_add::<u32>(p.offset, 1, AcqRel);
+            self.region.try_fetch_add::<u32>(p.offset, 1, AcqRel)?;
         }
         self.clear();
         Ok(published)

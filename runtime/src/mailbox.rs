@@ -73,6 +73,18 @@ pub enum MailboxError {
         /// `response_seq`.
         response: u32,
     },
+    /// A store into a word whose other bytes the peer kept changing gave up
+    /// ([`crate::Contended`]): the request or answer was not published.
+    Contended {
+        /// The compare-exchanges tried.
+        tries: u32,
+    },
+}
+
+impl From<crate::Contended> for MailboxError {
+    fn from(e: crate::Contended) -> Self {
+        Self::Contended { tries: e.tries }
+    }
 }
 
 impl MailboxError {
@@ -84,6 +96,7 @@ impl MailboxError {
             Self::Busy => "mailbox_busy",
             Self::TooLong { .. } => "mailbox_too_long",
             Self::Sequence { .. } => "mailbox_sequence",
+            Self::Contended { .. } => "mailbox_contended",
         }
     }
 }
@@ -112,6 +125,9 @@ impl core::fmt::Display for MailboxError {
                 f,
                 "mailbox: response_seq {response} answers no request (request_seq {request})"
             ),
+            Self::Contended { tries } => {
+                write!(f, "mailbox: {}", crate::Contended { tries: *tries })
+            }
         }
     }
 }
@@ -189,12 +205,17 @@ impl<'a, A: Writable> Mailbox<'a, A> {
                 limit,
             });
         }
-        self.region.write_bytes(s.area, text);
-        self.region.write_bytes(s.area + text.len(), &[0]);
-        self.region
-            .store::<u32>(s.request_len, text.len() as u32, Relaxed);
+        self.region.write_bytes(s.area, text)?;
+        self.region.write_bytes(s.area + text.len(), &[0])?;
         let next = seq.wrapping_add(1);
-        self.region.store::<u32>(s.request_seq, next, Release);
+        // The length, then the number (release), which publishes it: one store of their
+        // word where they fill one (the client alone writes both).
+        store_pair(
+            self.region,
+            (s.request_len, text.len() as u32),
+            (s.request_seq, next),
+            Release,
+        )?;
         Ok(next)
     }
 
@@ -254,13 +275,74 @@ impl<'a, A: Writable> Mailbox<'a, A> {
         let (status, whole) = answer(&text);
         let kept = whole.len().min(self.response_capacity as usize);
         self.region
-            .write_bytes(s.area + self.request_capacity as usize, &whole[..kept]);
-        self.region.store::<u32>(s.status, status, Relaxed);
-        self.region
-            .store::<u32>(s.response_len, kept as u32, Relaxed);
+            .write_bytes(s.area + self.request_capacity as usize, &whole[..kept])?;
         let total = u32::try_from(whole.len()).unwrap_or(u32::MAX);
-        self.region.store::<u32>(s.response_total, total, Relaxed);
-        self.region.store::<u32>(s.response_seq, request, Release);
+        answer_fields(self.region, s, (status, kept as u32, total), request)?;
         Ok(Some(request))
     }
+}
+
+/// Stores the server's answer fields (status, length, total; relaxed), then `response_seq` =
+/// `request` (release), which publishes them: [`Mailbox::serve`] and a host's restore.
+pub(crate) fn answer_fields<A: Writable>(
+    region: Region<'_, A>,
+    s: MailboxSpec,
+    (status, len, total): (u32, u32, u32),
+    request: u32,
+) -> Result<(), crate::Contended> {
+    if let Some(word) = whole_word(region, s.response_len, s.response_total) {
+        region.store::<u64>(word, pair_word(word, s.response_len, len, total), Relaxed);
+    } else {
+        region.try_store::<u32>(s.response_len, len, Relaxed)?;
+        region.try_store::<u32>(s.response_total, total, Relaxed)?;
+    }
+    store_pair(
+        region,
+        (s.status, status),
+        (s.response_seq, request),
+        Release,
+    )
+}
+
+/// Stores the `u32` `first` and then the `u32` `last` (with `order`; `first` relaxed). Where
+/// the two fill one 8-aligned `u64` between them, that is one plain store of the `u64`
+/// (`order`): the writer owns every byte of it, so nothing else is there to keep, and a
+/// plain store cannot meet contention. Otherwise two bounded compare-exchange loops
+/// ([`Region::try_store`]), as the word's other bytes may be the peer's.
+fn store_pair<A: Writable>(
+    region: Region<'_, A>,
+    (first_at, first): (usize, u32),
+    (last_at, last): (usize, u32),
+    order: core::sync::atomic::Ordering,
+) -> Result<(), crate::Contended> {
+    match whole_word(region, first_at, last_at) {
+        Some(word) => {
+            let bits = pair_word(word, first_at, first, last);
+            region.store::<u64>(word, bits, order);
+            Ok(())
+        }
+        None => {
+            region.try_store::<u32>(first_at, first, Relaxed)?;
+            region.try_store::<u32>(last_at, last, order)
+        }
+    }
+}
+
+/// The offset in `region` of the 8-aligned `u64` that the `u32`s at offsets `a` and `b` fill
+/// together, if they do.
+fn whole_word<A: Writable>(region: Region<'_, A>, a: usize, b: usize) -> Option<usize> {
+    let base = region.as_ptr().addr();
+    let (low, high) = (a.min(b), a.max(b));
+    let aligned = base.checked_add(low).is_some_and(|at| at % 8 == 0);
+    (aligned && high.checked_sub(low) == Some(4)).then_some(low)
+}
+
+/// The `u64` at offset `word` whose `u32` at offset `a_at` is `a` and whose other `u32` is
+/// `b`, in memory order (native endianness, as [`Region::load`] reads it back).
+fn pair_word(word: usize, a_at: usize, a: u32, b: u32) -> u64 {
+    let (low, high) = if a_at == word { (a, b) } else { (b, a) };
+    let mut bytes = [0u8; 8];
+    bytes[..4].copy_from_slice(&low.to_ne_bytes());
+    bytes[4..].copy_from_slice(&high.to_ne_bytes());
+    u64::from_ne_bytes(bytes)
 }

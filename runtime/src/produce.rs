@@ -56,6 +56,18 @@ pub enum ProduceError {
         /// The mapping's.
         found: u64,
     },
+    /// A store into a word whose other bytes a peer kept changing gave up
+    /// ([`crate::Contended`]): the image may be written in part, with the state not running.
+    Contended {
+        /// The compare-exchanges tried.
+        tries: u32,
+    },
+}
+
+impl From<crate::Contended> for ProduceError {
+    fn from(e: crate::Contended) -> Self {
+        Self::Contended { tries: e.tries }
+    }
 }
 
 impl core::fmt::Display for ProduceError {
@@ -91,6 +103,9 @@ impl core::fmt::Display for ProduceError {
                 f,
                 "produce: the image is {expected} bytes, the mapping {found}"
             ),
+            Self::Contended { tries } => {
+                write!(f, "produce: {}", crate::Contended { tries: *tries })
+            }
         }
     }
 }
@@ -192,12 +207,12 @@ pub fn write<A: Writable>(region: Region<'_, A>, image: &Image) -> Result<(), Pr
         }
     }
     if let Some((f, running)) = image.state {
-        store(region, f, not(running), Ordering::Release);
+        store(region, f, not(running), Ordering::Release)?;
         fence(Ordering::Release);
     }
-    region.write_bytes(0, &bytes);
+    region.write_bytes(0, &bytes)?;
     if let Some((f, running)) = image.state {
-        store(region, f, running, Ordering::Release);
+        store(region, f, running, Ordering::Release)?;
     }
     Ok(())
 }
@@ -231,12 +246,17 @@ fn not(running: u64) -> u64 {
     u64::from(running == 0)
 }
 
-fn store<A: Writable>(region: Region<'_, A>, f: Field, value: u64, order: Ordering) {
+fn store<A: Writable>(
+    region: Region<'_, A>,
+    f: Field,
+    value: u64,
+    order: Ordering,
+) -> Result<(), crate::Contended> {
     match f.width {
-        1 => region.store(f.offset, value as u8, order),
-        2 => region.store(f.offset, value as u16, order),
-        4 => region.store(f.offset, value as u32, order),
-        _ => region.store(f.offset, value, order),
+        1 => region.try_store(f.offset, value as u8, order),
+        2 => region.try_store(f.offset, value as u16, order),
+        4 => region.try_store(f.offset, value as u32, order),
+        _ => region.try_store(f.offset, value, order),
     }
 }
 

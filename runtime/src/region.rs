@@ -5,14 +5,13 @@
 //! bug in the caller. Generated code checks a region's size and alignment once, when it builds
 //! a view, and afterwards only uses constant offsets inside it.
 
-use core::fmt;
-use core::sync::atomic::Ordering::{self, AcqRel, Acquire, Relaxed, Release, SeqCst};
-use core::sync::atomic::{AtomicU64, fence};
-
-use crate::error::{RegionError, RegionErrorKind};
+use crate::error::{CAS_TRIES, Contended, RegionError, RegionErrorKind};
 use crate::raw::Region;
 use crate::raw::{Access, Writable};
-use crate::word::Word;
+use crate::sync::Ordering::{self, AcqRel, Acquire, Relaxed, Release, SeqCst};
+use crate::sync::{AtomicU64, fence};
+use crate::word::{WholeWord, Word};
+use core::fmt;
 
 impl<'a, A: Access> Region<'a, A> {
     /// `true` if the region has no bytes.
@@ -128,37 +127,90 @@ fn failure_order(order: Ordering) -> Ordering {
 }
 
 /// Replaces the lane's value `old` by `update(old)` in `word` with one compare-exchange of the
-/// whole `u64` (`order` on success), retrying while only other lanes changed. Returns the
-/// lane's value before, `Ok` if it was replaced, `Err` if `update` declined.
+/// whole `u64` (`order` on success), retrying while only other lanes changed, at most
+/// [`CAS_TRIES`] times. Returns the lane's value before, `Ok` if it was replaced, `Err` if
+/// `update` declined; [`Contended`] if every try found other lanes changed.
 #[inline]
 fn update_lane<W: Word>(
     word: &AtomicU64,
     lane: usize,
     order: Ordering,
     mut update: impl FnMut(W) -> Option<W>,
-) -> Result<W, W> {
+) -> Result<Result<W, W>, Contended> {
     let failure = failure_order(order);
     let mut current = word.load(failure);
-    loop {
+    for _ in 0..CAS_TRIES {
         let old = W::from_lane(current, lane);
-        let new = update(old).ok_or(old)?;
+        let Some(new) = update(old) else {
+            return Ok(Err(old));
+        };
+        contention_hook::between_load_and_exchange(word);
         match word.compare_exchange_weak(current, new.into_lane(current, lane), order, failure) {
-            Ok(_) => return Ok(old),
+            Ok(_) => return Ok(Ok(old)),
             Err(found) => current = found,
         }
+    }
+    Err(Contended { tries: CAS_TRIES })
+}
+
+/// A test's stand-in for a peer that writes a word's other bytes between each load and
+/// exchange of a bounded compare-exchange loop (unit tests only; nothing in other builds).
+pub(crate) mod contention_hook {
+    use crate::sync::AtomicU64;
+
+    #[cfg(test)]
+    std::thread_local! {
+        /// Called with the word between a loop's load and its exchange, on this thread.
+        pub(crate) static HOOK: core::cell::Cell<Option<fn(&AtomicU64)>> =
+            const { core::cell::Cell::new(None) };
+    }
+
+    /// Runs this thread's hook, if a test set one.
+    #[inline(always)]
+    pub(crate) fn between_load_and_exchange(word: &AtomicU64) {
+        #[cfg(test)]
+        if let Some(hook) = HOOK.get() {
+            hook(word);
+        }
+        let _ = word;
     }
 }
 
 impl<'a, A: Writable> Region<'a, A> {
-    /// Atomically stores `value` at `offset`: a store of the `u64` that holds it when `W` is a
-    /// `u64`, else a compare-exchange loop on that `u64` that changes only the `W`'s bytes.
+    /// Atomically stores the whole-word `value` at `offset`: one store of the `u64`. (A
+    /// narrower word is [`try_store`](Region::try_store)d: it can meet contention.)
     ///
     /// # Panics
     ///
     /// As [`load`](Region::load), and for an `Acquire` or `AcqRel` order (as `AtomicU64::store`).
     #[inline]
     #[track_caller]
-    pub fn store<W: Word>(&self, offset: usize, value: W, order: Ordering) {
+    pub fn store<W: WholeWord>(&self, offset: usize, value: W, order: Ordering) {
+        let (word, _) = self.word::<W>(offset);
+        word.store(value.to_bits(), order);
+    }
+
+    /// Atomically stores `value` at `offset`: a store of the `u64` that holds it when `W` is a
+    /// `u64`, else a compare-exchange loop on that `u64` that changes only the `W`'s bytes,
+    /// bounded by [`CAS_TRIES`]: [`Contended`] (and nothing stored) when a peer changed the
+    /// word's other bytes before every exchange.
+    ///
+    /// Why not a plain store of the whole `u64` with the other bytes as last loaded: those
+    /// bytes may be another writer's (the peer's, or another thread's field in the same
+    /// word), and a plain store would undo that writer's store made in between. A loop that
+    /// exchanges only what it loaded cannot.
+    ///
+    /// # Panics
+    ///
+    /// As [`load`](Region::load), and for an `Acquire` or `AcqRel` order (as `AtomicU64::store`).
+    #[inline]
+    #[track_caller]
+    pub fn try_store<W: Word>(
+        &self,
+        offset: usize,
+        value: W,
+        order: Ordering,
+    ) -> Result<(), Contended> {
         assert!(
             !matches!(order, Acquire | AcqRel),
             "there is no such thing as an acquire store"
@@ -166,50 +218,102 @@ impl<'a, A: Writable> Region<'a, A> {
         let (word, lane) = self.word::<W>(offset);
         if W::SIZE == 8 {
             word.store(value.to_bits(), order);
-        } else {
-            let _ = update_lane(word, lane, order, |_| Some(value));
+            return Ok(());
         }
+        update_lane(word, lane, order, |_| Some(value)).map(|_| ())
+    }
+
+    /// Replaces the whole-word `W` at `offset` with `new` if it equals `current`; returns the
+    /// previous value, `Ok` if it was replaced. Success orders `AcqRel`, failure `Acquire`.
+    #[inline]
+    #[track_caller]
+    pub fn compare_exchange<W: WholeWord>(
+        &self,
+        offset: usize,
+        current: W,
+        new: W,
+    ) -> Result<W, W> {
+        let (word, _) = self.word::<W>(offset);
+        word.compare_exchange(current.to_bits(), new.to_bits(), AcqRel, Acquire)
+            .map(W::from_bits)
+            .map_err(W::from_bits)
     }
 
     /// Replaces the `W` at `offset` with `new` if it equals `current`; returns the previous
-    /// value, `Ok` if it was replaced. Success orders `AcqRel`, failure `Acquire`. It fails
-    /// only when the `W` itself differs, never because a neighbouring lane changed.
+    /// value, `Ok(Ok)` if it was replaced, `Ok(Err)` if the `W` differs. Success orders
+    /// `AcqRel`, failure `Acquire`. A change to a neighbouring lane retries, at most
+    /// [`CAS_TRIES`] times: then [`Contended`].
     #[inline]
     #[track_caller]
-    pub fn compare_exchange<W: Word>(&self, offset: usize, current: W, new: W) -> Result<W, W> {
+    pub fn try_compare_exchange<W: Word>(
+        &self,
+        offset: usize,
+        current: W,
+        new: W,
+    ) -> Result<Result<W, W>, Contended> {
         let (word, lane) = self.word::<W>(offset);
         if W::SIZE == 8 {
-            return word
+            return Ok(word
                 .compare_exchange(current.to_bits(), new.to_bits(), AcqRel, Acquire)
                 .map(W::from_bits)
-                .map_err(W::from_bits);
+                .map_err(W::from_bits));
         }
         update_lane(word, lane, AcqRel, |old| (old == current).then_some(new))
     }
 
-    /// Atomically replaces the `W` at `offset` with `value`, returning the previous value.
+    /// Atomically replaces the whole-word `W` at `offset` with `value`, returning the previous
+    /// value.
     #[inline]
     #[track_caller]
-    pub fn swap<W: Word>(&self, offset: usize, value: W, order: Ordering) -> W {
-        let (word, lane) = self.word::<W>(offset);
-        if W::SIZE == 8 {
-            return W::from_bits(word.swap(value.to_bits(), order));
-        }
-        let (Ok(old) | Err(old)) = update_lane(word, lane, order, |_| Some(value));
-        old
+    pub fn swap<W: WholeWord>(&self, offset: usize, value: W, order: Ordering) -> W {
+        let (word, _) = self.word::<W>(offset);
+        W::from_bits(word.swap(value.to_bits(), order))
     }
 
-    /// Atomically adds `value` (wrapping) to the `W` at `offset`, returning the previous value.
+    /// Atomically replaces the `W` at `offset` with `value`, returning the previous value;
+    /// for a sub-word, a loop bounded as [`try_store`](Region::try_store)'s.
     #[inline]
     #[track_caller]
-    pub fn fetch_add<W: Word>(&self, offset: usize, value: W, order: Ordering) -> W {
+    pub fn try_swap<W: Word>(
+        &self,
+        offset: usize,
+        value: W,
+        order: Ordering,
+    ) -> Result<W, Contended> {
         let (word, lane) = self.word::<W>(offset);
         if W::SIZE == 8 {
-            return W::from_bits(word.fetch_add(value.to_bits(), order));
+            return Ok(W::from_bits(word.swap(value.to_bits(), order)));
+        }
+        let (Ok(old) | Err(old)) = update_lane(word, lane, order, |_| Some(value))?;
+        Ok(old)
+    }
+
+    /// Atomically adds `value` (wrapping) to the whole-word `W` at `offset`, returning the
+    /// previous value.
+    #[inline]
+    #[track_caller]
+    pub fn fetch_add<W: WholeWord>(&self, offset: usize, value: W, order: Ordering) -> W {
+        let (word, _) = self.word::<W>(offset);
+        W::from_bits(word.fetch_add(value.to_bits(), order))
+    }
+
+    /// Atomically adds `value` (wrapping) to the `W` at `offset`, returning the previous
+    /// value; for a sub-word, a loop bounded as [`try_store`](Region::try_store)'s.
+    #[inline]
+    #[track_caller]
+    pub fn try_fetch_add<W: Word>(
+        &self,
+        offset: usize,
+        value: W,
+        order: Ordering,
+    ) -> Result<W, Contended> {
+        let (word, lane) = self.word::<W>(offset);
+        if W::SIZE == 8 {
+            return Ok(W::from_bits(word.fetch_add(value.to_bits(), order)));
         }
         let add = |old: W| Some(W::from_bits(old.to_bits().wrapping_add(value.to_bits())));
-        let (Ok(old) | Err(old)) = update_lane(word, lane, order, add);
-        old
+        let (Ok(old) | Err(old)) = update_lane(word, lane, order, add)?;
+        Ok(old)
     }
 
     /// Compare-and-swap of the byte at address `offset + index` inside the aligned `W` at
@@ -217,8 +321,9 @@ impl<'a, A: Writable> Region<'a, A> {
     /// a `u32`). Like every access here, it is made on the whole `u64` that holds the word.
     ///
     /// While the byte equals `current`, tries to exchange the word for the same word with that
-    /// byte set to `new` (`AcqRel` / `Acquire`), retrying when only other bytes changed.
-    /// Returns `Err(actual)` as soon as the byte is not `current`.
+    /// byte set to `new` (`AcqRel` / `Acquire`), retrying when only other bytes changed, at
+    /// most [`CAS_TRIES`] times ([`Contended`]). Returns `Ok(Err(actual))` as soon as the byte
+    /// is not `current`.
     ///
     /// Index 0 is the byte at the lowest address (the least significant on little-endian
     /// targets), the same byte [`read_bytes`](Region::read_bytes) returns first.
@@ -233,17 +338,17 @@ impl<'a, A: Writable> Region<'a, A> {
         index: usize,
         current: u8,
         new: u8,
-    ) -> Result<(), u8> {
+    ) -> Result<Result<(), u8>, Contended> {
         assert!(
             index < W::SIZE,
             "byte index {index} is outside a {}-byte word",
             W::SIZE
         );
         let (word, lane) = self.word::<W>(offset);
-        update_lane::<u8>(word, lane + index, AcqRel, |old| {
+        Ok(update_lane::<u8>(word, lane + index, AcqRel, |old| {
             (old == current).then_some(new)
-        })
-        .map(|_| ())
+        })?
+        .map(|_| ()))
     }
 }
 

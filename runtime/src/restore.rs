@@ -11,7 +11,9 @@
 //! after they are restored; its writers check the row's standing before each write, so that
 //! window is one write long.
 
-use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use core::sync::atomic::Ordering::{Acquire, Release};
+
+use crate::Contended;
 
 use crate::list_exchange::ListSpec;
 use crate::mailbox::MailboxSpec;
@@ -21,19 +23,20 @@ use crate::raw::{Region, Writable};
 /// server stores an answer: the status and lengths, then `response_seq` = the request,
 /// release), so the next client's first request is not refused as busy, and a client still
 /// polling for the old request gets an answer that says it was never served.
-pub fn mailbox<A: Writable>(region: Region<'_, A>, spec: MailboxSpec) {
+///
+/// [`Contended`] when a store into a word the old client keeps changing gave up.
+pub fn mailbox<A: Writable>(region: Region<'_, A>, spec: MailboxSpec) -> Result<(), Contended> {
     let request = region.load::<u32>(spec.request_seq, Acquire);
     if region.load::<u32>(spec.response_seq, Acquire) == request {
-        return;
+        return Ok(());
     }
-    region.store::<u32>(spec.status, 0, Relaxed);
-    region.store::<u32>(spec.response_len, 0, Relaxed);
-    region.store::<u32>(spec.response_total, 0, Relaxed);
-    region.store::<u32>(spec.response_seq, request, Release);
+    crate::mailbox::answer_fields(region, spec, (0, 0, 0), request)
 }
 
 /// An exchange: its state word back to the schema's initial state (release). The next
 /// client's writer starts from it; the host takes a new reader for the row.
-pub fn exchange<A: Writable>(region: Region<'_, A>, spec: ListSpec) {
-    region.store::<u32>(spec.state, spec.initial_state, Release);
+///
+/// [`Contended`] when the old client keeps changing the state word's other bytes.
+pub fn exchange<A: Writable>(region: Region<'_, A>, spec: ListSpec) -> Result<(), Contended> {
+    region.try_store::<u32>(spec.state, spec.initial_state, Release)
 }

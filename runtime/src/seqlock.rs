@@ -6,13 +6,12 @@
 //! counter was even and unchanged. The payload itself is accessed with relaxed atomics (the
 //! region's copies), so a torn copy is merely *discarded*, never undefined behavior.
 
-use core::hint::spin_loop;
 use core::marker::PhantomData;
-use core::sync::atomic::{Ordering, fence};
 
-use crate::error::SeqLockError;
+use crate::error::{Contended, SeqLockError};
 use crate::raw::Region;
 use crate::raw::{Access, ReadWrite, Writable};
+use crate::sync::{Ordering, fence, spin_loop, yield_now};
 use crate::word::Word;
 
 /// Tries a [`SeqLock::read`] makes by default before giving up.
@@ -35,7 +34,7 @@ fn back_off(tries: u32) {
     if tries <= SPINS {
         spin_loop();
     } else {
-        std::thread::yield_now();
+        yield_now();
     }
 }
 
@@ -139,37 +138,53 @@ impl<W: Word, A: Writable> SeqLock<'_, W, A> {
     ///
     /// A counter left odd (a writer in another process that died mid-write) is kept odd for
     /// the write and made even after it, so the payload becomes readable again.
-    pub fn write<R>(&self, f: impl FnOnce() -> R) -> R {
+    ///
+    /// A counter narrower than its `u64` is stored by a bounded compare-exchange loop (the
+    /// word's other bytes may be another writer's): [`Contended`] when a peer changed them
+    /// before each try. At the odd store, `f` does not run and nothing changed; at the even
+    /// store, `f` ran and the counter stays odd, so readers get
+    /// [`SeqLockError::Contended`] until a later write succeeds.
+    pub fn write<R>(&self, f: impl FnOnce() -> R) -> Result<R, Contended> {
         let s = self.region.load::<W>(self.offset, Ordering::Relaxed);
         let begin = if s.to_bits() & 1 == 0 {
             W::from_bits(s.to_bits().wrapping_add(1))
         } else {
             s
         };
-        self.region.store(self.offset, begin, Ordering::Relaxed);
+        self.region
+            .try_store(self.offset, begin, Ordering::Relaxed)?;
         // Orders the odd counter before every store of `f`: a reader that sees one of them
         // and then fences (Acquire) sees the counter odd or later.
         fence(Ordering::Release);
-        let end = EndWrite {
+        let mut end = EndWrite {
             lock: self,
             end: W::from_bits(begin.to_bits().wrapping_add(1)),
+            done: false,
         };
         let result = f();
-        drop(end);
-        result
+        end.done = true;
+        self.region
+            .try_store(self.offset, end.end, Ordering::Release)?;
+        Ok(result)
     }
 }
 
-/// Makes the counter even (release) when dropped: after the payload's stores, or while a
-/// panic in the writer's closure unwinds.
+/// Makes the counter even (release) when dropped during a panic in the writer's closure
+/// (`done` is set when the closure returned, and the writer stores the counter itself).
 struct EndWrite<'l, 'a, W: Word, A: Writable> {
     lock: &'l SeqLock<'a, W, A>,
     end: W,
+    done: bool,
 }
 
 impl<W: Word, A: Writable> Drop for EndWrite<'_, '_, W, A> {
     fn drop(&mut self) {
-        let lock = self.lock;
-        lock.region.store(lock.offset, self.end, Ordering::Release);
+        if !self.done {
+            let lock = self.lock;
+            // Unwinding already: a contended counter stays odd (readers get a named error).
+            let _ = lock
+                .region
+                .try_store(lock.offset, self.end, Ordering::Release);
+        }
     }
 }

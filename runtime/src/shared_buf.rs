@@ -24,9 +24,19 @@ impl SharedBuf {
 
     /// A copy of `bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        let buf = SharedBuf::new(bytes.len());
-        buf.region().write_bytes(0, bytes);
-        buf
+        // Whole words made here, before anyone else can see them: no partial-word store.
+        let words = bytes
+            .chunks(8)
+            .map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                AtomicU64::new(u64::from_ne_bytes(word))
+            })
+            .collect();
+        SharedBuf {
+            words,
+            len: bytes.len(),
+        }
     }
 
     /// The region over all `len()` bytes.

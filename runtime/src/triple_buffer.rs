@@ -60,6 +60,12 @@ pub enum ExchangeError {
     },
 }
 
+impl From<crate::Contended> for ExchangeError {
+    fn from(e: crate::Contended) -> Self {
+        Self::Contended { tries: e.tries }
+    }
+}
+
 impl ExchangeError {
     /// The error's snake_case name.
     pub fn check(&self) -> &'static str {
@@ -187,10 +193,11 @@ impl<'a, A: Writable> TripleWriter<'a, A> {
             // A compare-exchange, not a swap: a state that fails the check stays as it is.
             // It fails only when the reader took the shared buffer meanwhile, which it does
             // once per publication.
-            match self
-                .region
-                .compare_exchange::<u32>(self.state, current, self.own as u32 | FRESH)
-            {
+            match self.region.try_compare_exchange::<u32>(
+                self.state,
+                current,
+                self.own as u32 | FRESH,
+            )? {
                 Ok(_) => {
                     self.own = index;
                     return Ok(Published {
@@ -200,7 +207,7 @@ impl<'a, A: Writable> TripleWriter<'a, A> {
                 }
                 Err(now) => current = now,
             }
-            core::hint::spin_loop();
+            crate::sync::spin_loop();
         }
         Err(ExchangeError::Contended { tries: TRIES })
     }
@@ -257,7 +264,7 @@ impl<'a, A: Writable> TripleReader<'a, A> {
             // It fails only when the writer published again meanwhile: take that one.
             match self
                 .region
-                .compare_exchange::<u32>(self.state, current, self.own as u32)
+                .try_compare_exchange::<u32>(self.state, current, self.own as u32)?
             {
                 Ok(_) => {
                     self.own = index;
@@ -265,7 +272,7 @@ impl<'a, A: Writable> TripleReader<'a, A> {
                 }
                 Err(now) => current = now,
             }
-            core::hint::spin_loop();
+            crate::sync::spin_loop();
         }
         Err(ExchangeError::Contended { tries: TRIES })
     }

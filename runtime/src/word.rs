@@ -99,6 +99,15 @@ word!(
     i8 => u8; i16 => u16; i32 => u32; i64 => u64;
 );
 
+/// A [`Word`] as wide as the `u64` that holds it (`u64`, `i64`): its store, swap, add and
+/// compare-exchange are one atomic operation of that `u64`, which cannot meet contention
+/// from other lanes, so [`Region::store`](crate::Region::store) and its siblings take it
+/// and return no [`Contended`](crate::Contended).
+pub trait WholeWord: Word {}
+
+impl WholeWord for u64 {}
+impl WholeWord for i64 {}
+
 #[cfg(test)]
 mod tests {
     use super::Word;

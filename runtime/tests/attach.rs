@@ -113,7 +113,7 @@ static HANDSHAKE: HandshakeSpec = HandshakeSpec {
 };
 
 fn put(buf: &SharedBuf, at: usize, v: u32) {
-    buf.region().write_bytes(at, &v.to_le_bytes());
+    buf.region().write_bytes(at, &v.to_le_bytes()).unwrap();
 }
 
 /// Header at 0, data at 64 (16 bytes), two 64-byte blocks at 128.

@@ -41,7 +41,9 @@ const SPEC: RingSpec = RingSpec {
 
 fn ring_buf(capacity: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);
-    buf.region().store::<u32>(16, capacity, Ordering::Relaxed);
+    buf.region()
+        .try_store::<u32>(16, capacity, Ordering::Relaxed)
+        .unwrap();
     buf
 }
 
@@ -118,7 +120,9 @@ fn a_lapped_reader_is_told_what_it_missed_and_a_late_joiner_reads_what_is_new() 
 fn a_broken_writer_is_a_named_error() {
     for capacity in [0u32, 20, 300] {
         let buf = ring_buf(256);
-        buf.region().store::<u32>(16, capacity, Ordering::Relaxed);
+        buf.region()
+            .try_store::<u32>(16, capacity, Ordering::Relaxed)
+            .unwrap();
         let err = RingReader::join_latest(buf.region(), SPEC).unwrap_err();
         assert_eq!(err.check(), "ring_capacity");
     }
@@ -139,7 +143,7 @@ fn a_broken_writer_is_a_named_error() {
     for size in [0u16, 12, 8, 64] {
         region.store::<u64>(8, 0, Ordering::Relaxed);
         region.store::<u64>(0, 32, Ordering::Relaxed);
-        region.write_bytes(64, &size.to_le_bytes());
+        region.write_bytes(64, &size.to_le_bytes()).unwrap();
         assert_eq!(
             r.read_next(&mut out),
             Err(RingError::EntrySize {

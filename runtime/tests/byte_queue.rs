@@ -38,7 +38,9 @@ const SPEC: QueueSpec = QueueSpec {
 
 fn queue_buf(capacity: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);
-    buf.region().store::<u32>(16, capacity, Ordering::Relaxed);
+    buf.region()
+        .try_store::<u32>(16, capacity, Ordering::Relaxed)
+        .unwrap();
     buf
 }
 
@@ -124,7 +126,9 @@ fn a_full_queue_drops_and_counts() {
 fn a_broken_peer_is_a_named_error() {
     for capacity in [0u32, 12, 72] {
         let buf = queue_buf(64);
-        buf.region().store::<u32>(16, capacity, Ordering::Relaxed);
+        buf.region()
+            .try_store::<u32>(16, capacity, Ordering::Relaxed)
+            .unwrap();
         let err = ByteQueue::new(buf.region(), SPEC).unwrap_err();
         assert_eq!(err.check(), "queue_capacity", "capacity {capacity}");
     }
@@ -147,7 +151,8 @@ fn a_broken_peer_is_a_named_error() {
     for (size, written, read) in [(0u16, 8u64, 0u64), (12, 16, 0), (40, 32, 0), (24, 64, 48)] {
         r.store::<u64>(32, read, Ordering::Relaxed);
         r.store::<u64>(0, written, Ordering::Relaxed);
-        r.write_bytes(64 + (read % 64) as usize, &size.to_le_bytes());
+        r.write_bytes(64 + (read % 64) as usize, &size.to_le_bytes())
+            .unwrap();
         assert_eq!(
             q.pop(&mut out),
             Err(QueueError::EntrySize {
@@ -196,7 +201,7 @@ fn random_bytes_from_a_peer_give_errors_never_a_panic() {
                 bytes[at..at + 2].copy_from_slice(&size.to_le_bytes());
             }
         }
-        r.write_bytes(0, &bytes);
+        r.write_bytes(0, &bytes).unwrap();
         let Ok(q) = ByteQueue::new(r, SPEC) else {
             errors += 1;
             continue;

@@ -27,7 +27,9 @@ fn claim_rows() -> Vec<usize> {
                     barrier.wait();
                     let owner = t as u32 + 1;
                     (0..ROWS)
-                        .filter(|row| r.compare_exchange::<u32>(row * ROW, 0, owner).is_ok())
+                        .filter(|row| {
+                            r.try_compare_exchange::<u32>(row * ROW, 0, owner) == Ok(Ok(0))
+                        })
                         .collect()
                 })
             })
@@ -87,12 +89,13 @@ fn each_byte_of_a_word_is_claimed_exactly_once() {
                         let mut claims = [Ok(()); 4];
                         for i in 0..4 {
                             let index = (i + t) % 4;
-                            claims[index] = r.compare_exchange_byte::<u32>(0, index, 0, me);
+                            claims[index] =
+                                r.compare_exchange_byte::<u32>(0, index, 0, me).unwrap();
                         }
                         barrier.wait(); // every claim is made
                         rounds.push((claims, r.load::<u32>(0, Acquire).to_ne_bytes()));
                         if barrier.wait().is_leader() {
-                            r.store::<u32>(0, 0, Relaxed);
+                            r.try_store::<u32>(0, 0, Relaxed).unwrap();
                         }
                     }
                     rounds
@@ -147,13 +150,19 @@ fn a_byte_claim_survives_the_other_bytes_changing() {
     let adds = thread::scope(|s| {
         let claimer = s.spawn(|| {
             for _ in 0..TOGGLES {
-                assert_eq!(r.compare_exchange_byte::<u32>(0, 0, 0, 0xaa), Ok(()));
-                assert_eq!(r.compare_exchange_byte::<u32>(0, 0, 0xaa, 0), Ok(()));
+                assert_eq!(
+                    r.compare_exchange_byte::<u32>(0, 0, 0, 0xaa).unwrap(),
+                    Ok(())
+                );
+                assert_eq!(
+                    r.compare_exchange_byte::<u32>(0, 0, 0xaa, 0).unwrap(),
+                    Ok(())
+                );
             }
         });
         let mut adds = 0u32;
         while !claimer.is_finished() {
-            r.fetch_add::<u32>(0, byte2, Relaxed);
+            r.try_fetch_add::<u32>(0, byte2, Relaxed).unwrap();
             adds += 1;
         }
         claimer.join().unwrap();

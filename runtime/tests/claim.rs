@@ -39,7 +39,7 @@ fn a_claim_activates_and_closes_and_notices_the_host() {
     assert!(Claim::claim_first(rows(), SPEC).is_none(), "no free row");
     // The host frees row 0; another client claims it: the first notices, and its close
     // changes nothing.
-    free(claim.row(), SPEC);
+    free(claim.row(), SPEC).unwrap();
     assert_eq!(
         claim.standing(),
         Standing::Disconnected {
@@ -99,14 +99,14 @@ fn clients_racing_for_a_row_win_it_once_each_round_and_notice_the_host() {
                     assert_eq!(claim.activate(), Standing::Connected);
                     if k % 3 == 0 {
                         // The host frees the row under the client, which notices.
-                        free(row, SPEC);
+                        free(row, SPEC).unwrap();
                         if claim.standing() != Standing::Connected {
                             noticed.fetch_add(1, Ordering::Relaxed);
                         }
                         assert_ne!(claim.close(), Standing::Connected);
                     } else {
                         assert_eq!(claim.close(), Standing::Connected);
-                        free(row, SPEC);
+                        free(row, SPEC).unwrap();
                     }
                     barrier.wait();
                 }

@@ -98,14 +98,18 @@ const ROUNDS: usize = if cfg!(miri) { 150 } else { 40_000 };
 
 fn area_buf(capacity: u64) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);
-    buf.region().store::<u32>(16, capacity as u32, Relaxed);
+    buf.region()
+        .try_store::<u32>(16, capacity as u32, Relaxed)
+        .unwrap();
     buf
 }
 
 fn mailbox_buf() -> SharedBuf {
     let buf = SharedBuf::new(64 + (REQUEST + RESPONSE) as usize);
-    buf.region().store::<u32>(24, REQUEST, Relaxed);
-    buf.region().store::<u32>(28, RESPONSE, Relaxed);
+    buf.region().try_store::<u32>(24, REQUEST, Relaxed).unwrap();
+    buf.region()
+        .try_store::<u32>(28, RESPONSE, Relaxed)
+        .unwrap();
     buf
 }
 
@@ -623,7 +627,7 @@ fn a_hostile_state_word_under_both_triple_buffer_sides() {
     const BAD_STATE: &str = "exchange_state";
     let buf = SharedBuf::new(8 + 3 * 64);
     let region = buf.region();
-    region.store::<u32>(0, INITIAL_STATE, Relaxed);
+    region.try_store::<u32>(0, INITIAL_STATE, Relaxed).unwrap();
     let mut writer = TripleWriter::new(region, 0);
     let mut reader = TripleReader::new(region, 0);
     let tally = race(
@@ -684,7 +688,7 @@ fn a_hostile_state_word_under_both_triple_buffer_sides() {
 fn queue_with(read: u64, write: u64, at: usize, entry: &[u8]) -> SharedBuf {
     let buf = area_buf(AREA);
     let r = buf.region();
-    r.write_bytes(64 + at, entry);
+    r.write_bytes(64 + at, entry).unwrap();
     r.store::<u64>(32, read, Relaxed);
     r.store::<u64>(0, write, Relaxed);
     buf
@@ -725,7 +729,9 @@ fn queue_an_entry_size_past_the_written_bytes_or_the_area() {
     assert_eq!(err, QueueError::EntrySize { at: 0, size: 48 });
     // 48 bytes at 216 of a 256-byte area: past its end (the writer should have padded).
     let buf = area_buf(AREA);
-    buf.region().write_bytes(64 + 216, &48u16.to_le_bytes());
+    buf.region()
+        .write_bytes(64 + 216, &48u16.to_le_bytes())
+        .unwrap();
     buf.region().store::<u64>(32, 216, Relaxed);
     buf.region().store::<u64>(0, 264, Relaxed);
     assert_eq!(pop(&buf), Err(QueueError::EntrySize { at: 216, size: 48 }));
@@ -789,7 +795,9 @@ fn queue_an_unaligned_position() {
 fn queue_a_capacity_zero_unaligned_or_past_the_region() {
     for capacity in [0u32, 252, 264, u32::MAX] {
         let buf = area_buf(AREA);
-        buf.region().store::<u32>(16, capacity, Relaxed);
+        buf.region()
+            .try_store::<u32>(16, capacity, Relaxed)
+            .unwrap();
         let err = ByteQueue::new(buf.region(), QUEUE).unwrap_err();
         assert_eq!(
             err,
@@ -810,7 +818,7 @@ fn queue_a_capacity_zero_unaligned_or_past_the_region() {
 fn ring_read(tail: u64, write: u64, at: usize, entry: &[u8]) -> Result<Read, RingError> {
     let buf = area_buf(AREA);
     let r = buf.region();
-    r.write_bytes(64 + at, entry);
+    r.write_bytes(64 + at, entry).unwrap();
     let mut reader = RingReader::join_oldest(r, RING).unwrap();
     r.store::<u64>(8, tail, Relaxed);
     r.store::<u64>(0, write, Relaxed);
@@ -934,7 +942,7 @@ fn ring_an_entry_shorter_than_its_seq() {
     let mut reader = RingReader::join_oldest(r, spec).unwrap();
     r.store::<u64>(0, 16, Relaxed);
     for size in [8u16, 16] {
-        r.write_bytes(64, &size.to_le_bytes());
+        r.write_bytes(64, &size.to_le_bytes()).unwrap();
         let err = reader.read_next(&mut Vec::new()).unwrap_err();
         assert_eq!(
             err,
@@ -950,7 +958,9 @@ fn ring_an_entry_shorter_than_its_seq() {
 fn ring_a_capacity_zero_unaligned_or_past_the_region() {
     for capacity in [0u32, 252, 264] {
         let buf = area_buf(AREA);
-        buf.region().store::<u32>(16, capacity, Relaxed);
+        buf.region()
+            .try_store::<u32>(16, capacity, Relaxed)
+            .unwrap();
         let err = RingReader::join_oldest(buf.region(), RING).unwrap_err();
         assert_eq!(err.check(), "ring_capacity");
     }
@@ -965,8 +975,8 @@ fn mailbox_a_response_len_past_its_capacity() {
     let r = buf.region();
     let m = Mailbox::new(r, MAILBOX).unwrap();
     let seq = m.request(b"sim.pause").unwrap();
-    r.store::<u32>(16, RESPONSE + 1, Relaxed);
-    r.store::<u32>(8, seq, Relaxed);
+    r.try_store::<u32>(16, RESPONSE + 1, Relaxed).unwrap();
+    r.try_store::<u32>(8, seq, Relaxed).unwrap();
     let err = m.poll_response(seq).unwrap_err();
     assert_eq!(
         err,
@@ -977,7 +987,7 @@ fn mailbox_a_response_len_past_its_capacity() {
         }
     );
     assert_eq!(err.check(), "mailbox_length");
-    r.store::<u32>(16, u32::MAX, Relaxed);
+    r.try_store::<u32>(16, u32::MAX, Relaxed).unwrap();
     assert_eq!(m.poll_response(seq).unwrap_err().check(), "mailbox_length");
 }
 
@@ -986,8 +996,8 @@ fn mailbox_a_request_len_past_its_capacity() {
     let buf = mailbox_buf();
     let r = buf.region();
     let m = Mailbox::new(r, MAILBOX).unwrap();
-    r.store::<u32>(4, REQUEST, Relaxed);
-    r.store::<u32>(0, 1, Relaxed);
+    r.try_store::<u32>(4, REQUEST, Relaxed).unwrap();
+    r.try_store::<u32>(0, 1, Relaxed).unwrap();
     let err = m.serve(|_| unreachable!("nothing to serve")).unwrap_err();
     assert_eq!(
         err,
@@ -1006,7 +1016,7 @@ fn mailbox_a_request_seq_jumping_ahead() {
     let buf = mailbox_buf();
     let r = buf.region();
     let m = Mailbox::new(r, MAILBOX).unwrap();
-    r.store::<u32>(0, 7, Relaxed);
+    r.try_store::<u32>(0, 7, Relaxed).unwrap();
     let err = m.serve(|_| unreachable!("nothing to serve")).unwrap_err();
     assert_eq!(
         err,
@@ -1026,7 +1036,7 @@ fn mailbox_a_request_seq_running_backwards() {
     m.request(b"one").unwrap();
     assert_eq!(m.serve(|_| (0, Vec::new())), Ok(Some(1)));
     // The client says its counter is back at 0, behind the answer already given.
-    r.store::<u32>(0, 0, Relaxed);
+    r.try_store::<u32>(0, 0, Relaxed).unwrap();
     let err = m.serve(|_| unreachable!("nothing to serve")).unwrap_err();
     assert_eq!(
         err,
@@ -1042,8 +1052,10 @@ fn mailbox_a_request_seq_running_backwards() {
 fn mailbox_capacities_that_do_not_fit() {
     for (request, response) in [(0, RESPONSE), (REQUEST, 0), (REQUEST, RESPONSE + 8)] {
         let buf = mailbox_buf();
-        buf.region().store::<u32>(24, request, Relaxed);
-        buf.region().store::<u32>(28, response, Relaxed);
+        buf.region().try_store::<u32>(24, request, Relaxed).unwrap();
+        buf.region()
+            .try_store::<u32>(28, response, Relaxed)
+            .unwrap();
         let err = Mailbox::new(buf.region(), MAILBOX).unwrap_err();
         assert_eq!(err.check(), "mailbox_capacity", "{request} {response}");
     }
@@ -1054,7 +1066,7 @@ fn mailbox_capacities_that_do_not_fit() {
 
 fn triple(state: u32) -> SharedBuf {
     let buf = SharedBuf::new(8 + 3 * 64);
-    buf.region().store::<u32>(0, state, Relaxed);
+    buf.region().try_store::<u32>(0, state, Relaxed).unwrap();
     buf
 }
 

@@ -42,7 +42,7 @@ const SPEC: ListSpec = ListSpec {
 fn exchange() -> SharedBuf {
     let buf = SharedBuf::new(24 + 3 * 40);
     for (at, v) in [(0, 1u32), (4, 3), (8, 40), (12, 2), (16, 8)] {
-        buf.region().store::<u32>(at, v, Relaxed);
+        buf.region().try_store::<u32>(at, v, Relaxed).unwrap();
     }
     buf
 }
@@ -101,7 +101,7 @@ fn a_full_list_drops_counts_and_flags_overflow() {
 fn a_broken_geometry_or_list_length_is_a_named_error() {
     for (at, bad) in [(4, 4u32), (8, 41), (8, 32), (8, 1 << 30), (12, 3), (16, 9)] {
         let buf = exchange();
-        buf.region().store::<u32>(at, bad, Relaxed);
+        buf.region().try_store::<u32>(at, bad, Relaxed).unwrap();
         let err = ListWriter::new(buf.region(), SPEC).unwrap_err();
         assert_eq!(err.check(), "exchange_geometry", "{at} = {bad}");
         assert_eq!(
@@ -114,12 +114,14 @@ fn a_broken_geometry_or_list_length_is_a_named_error() {
     let mut r = ListReader::new(buf.region(), SPEC).unwrap();
     w.publish(&[0; 16]).unwrap();
     // The writer's list is 0 at the start: its count is past the capacity.
-    buf.region().store::<u32>(24, 3, Relaxed);
+    buf.region().try_store::<u32>(24, 3, Relaxed).unwrap();
     assert_eq!(r.take().unwrap_err().check(), "exchange_list_length");
     // The writer took list 1 in exchange for list 0 and hands it over: then its payload
     // length is broken, past the capacity.
     w.publish(&[0; 16]).unwrap();
-    buf.region().store::<u32>(24 + 40 + 4, 9, Relaxed);
+    buf.region()
+        .try_store::<u32>(24 + 40 + 4, 9, Relaxed)
+        .unwrap();
     let err = r.take().unwrap_err();
     assert_eq!(err.check(), "exchange_list_length", "{err}");
 }

@@ -31,9 +31,11 @@ const SPEC: MailboxSpec = MailboxSpec {
 fn mailbox_buf(request: u32, response: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + (request + response) as usize);
     buf.region()
-        .store::<u32>(24, request, std::sync::atomic::Ordering::Relaxed);
+        .try_store::<u32>(24, request, std::sync::atomic::Ordering::Relaxed)
+        .unwrap();
     buf.region()
-        .store::<u32>(28, response, std::sync::atomic::Ordering::Relaxed);
+        .try_store::<u32>(28, response, std::sync::atomic::Ordering::Relaxed)
+        .unwrap();
     buf
 }
 
@@ -77,9 +79,11 @@ fn a_broken_peer_is_a_named_error() {
     for (request, response, len) in [(0u32, 16u32, 64usize), (32, 0, 64), (32, 64, 64)] {
         let buf = SharedBuf::new(64 + len);
         buf.region()
-            .store::<u32>(24, request, std::sync::atomic::Ordering::Relaxed);
+            .try_store::<u32>(24, request, std::sync::atomic::Ordering::Relaxed)
+            .unwrap();
         buf.region()
-            .store::<u32>(28, response, std::sync::atomic::Ordering::Relaxed);
+            .try_store::<u32>(28, response, std::sync::atomic::Ordering::Relaxed)
+            .unwrap();
         let err = Mailbox::new(buf.region(), SPEC).unwrap_err();
         assert_eq!(err.check(), "mailbox_capacity", "{request} {response}");
     }
@@ -88,8 +92,8 @@ fn a_broken_peer_is_a_named_error() {
     let m = Mailbox::new(r, SPEC).unwrap();
     use std::sync::atomic::Ordering::Relaxed;
     // The server sees a request length past its area, and a counter that jumped.
-    r.store::<u32>(0, 1, Relaxed);
-    r.store::<u32>(4, 32, Relaxed);
+    r.try_store::<u32>(0, 1, Relaxed).unwrap();
+    r.try_store::<u32>(4, 32, Relaxed).unwrap();
     assert_eq!(
         m.serve(|_| unreachable!()),
         Err(MailboxError::Length {
@@ -98,14 +102,14 @@ fn a_broken_peer_is_a_named_error() {
             limit: 31
         })
     );
-    r.store::<u32>(0, 5, Relaxed);
+    r.try_store::<u32>(0, 5, Relaxed).unwrap();
     assert_eq!(
         m.serve(|_| unreachable!()).unwrap_err().check(),
         "mailbox_sequence"
     );
     // The client sees a response length past its area.
-    r.store::<u32>(8, 5, Relaxed);
-    r.store::<u32>(16, 17, Relaxed);
+    r.try_store::<u32>(8, 5, Relaxed).unwrap();
+    r.try_store::<u32>(16, 17, Relaxed).unwrap();
     assert_eq!(m.poll_response(5).unwrap_err().check(), "mailbox_length");
 }
 

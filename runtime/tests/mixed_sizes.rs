@@ -23,7 +23,7 @@ fn neighbouring_lanes_of_one_word_never_lose_an_update() {
             for _ in 0..2 {
                 s.spawn(move || {
                     for _ in 0..ROUNDS {
-                        region.fetch_add::<u16>(2 * lane, 1, Relaxed);
+                        region.try_fetch_add::<u16>(2 * lane, 1, Relaxed).unwrap();
                     }
                 });
             }
@@ -37,8 +37,8 @@ fn neighbouring_lanes_of_one_word_never_lose_an_update() {
         s.spawn(move || {
             for i in 0..ROUNDS {
                 let old = region.load::<u32>(8, Acquire);
-                let _ = region.compare_exchange::<u32>(8, old, old.wrapping_add(1));
-                region.store::<u8>(13, i as u8, Relaxed);
+                let _ = region.try_compare_exchange::<u32>(8, old, old.wrapping_add(1));
+                region.try_store::<u8>(13, i as u8, Relaxed).unwrap();
             }
         });
     });
@@ -70,7 +70,9 @@ fn copies_of_different_ranges_race_without_mixing_sizes() {
         s.spawn(move || {
             for i in 0..ROUNDS {
                 let byte = (i % 251) as u8;
-                lock.write(|| region.write_bytes(3, &[byte; 24]));
+                lock.write(|| region.write_bytes(3, &[byte; 24]))
+                    .unwrap()
+                    .unwrap();
             }
         });
         let readers: Vec<_> = [(0, 32), (5, 9), (3, 24)]
@@ -108,10 +110,12 @@ fn a_panicking_writer_leaves_the_counter_even() {
     let buf = SharedBuf::new(16);
     let region = buf.region();
     let lock = SeqLock::<u32>::new(region, 0);
-    lock.write(|| region.store::<u32>(8, 1, Relaxed));
+    lock.write(|| region.try_store::<u32>(8, 1, Relaxed))
+        .unwrap()
+        .unwrap();
     let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         lock.write(|| {
-            region.store::<u32>(8, 2, Relaxed);
+            region.try_store::<u32>(8, 2, Relaxed).unwrap();
             panic!("the writer's closure failed");
         })
     }));

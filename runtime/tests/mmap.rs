@@ -37,19 +37,19 @@ fn two_mappings_of_one_file_share_stores() {
     ra.store::<u64>(128, 0x0123_4567_89ab_cdef, Release);
     assert_eq!(rb.load::<u64>(128, Acquire), 0x0123_4567_89ab_cdef);
 
-    rb.write_bytes(1001, b"through b");
+    rb.write_bytes(1001, b"through b").unwrap();
     let mut out = [0; 9];
     ra.read_bytes(1001, &mut out);
     assert_eq!(&out, b"through b");
-    assert_eq!(ra.compare_exchange::<u32>(4092, 0, 7), Ok(0));
-    assert_eq!(rb.compare_exchange::<u32>(4092, 0, 8), Err(7));
+    assert_eq!(ra.try_compare_exchange::<u32>(4092, 0, 7).unwrap(), Ok(0));
+    assert_eq!(rb.try_compare_exchange::<u32>(4092, 0, 8).unwrap(), Err(7));
 }
 
 #[test]
 fn stores_reach_the_file() {
     let path = TempPath::new("file");
     let map = Mapping::create(&path.0, 64).unwrap();
-    map.region().unwrap().write_bytes(8, b"persisted");
+    map.region().unwrap().write_bytes(8, b"persisted").unwrap();
     drop(map);
     let bytes = std::fs::read(&path.0).unwrap();
     assert_eq!((bytes.len(), &bytes[8..17]), (64, &b"persisted"[..]));
@@ -97,8 +97,8 @@ fn a_read_only_mapping_sees_what_a_writer_stores() {
     let reader = ReadOnlyMapping::open(&path.0).unwrap();
     let r = reader.region().unwrap();
     assert_eq!(reader.len(), 4096);
-    w.store::<u32>(12, 0xdead_beef, Release);
-    w.write_bytes(1001, b"seen by a reader");
+    w.try_store::<u32>(12, 0xdead_beef, Release).unwrap();
+    w.write_bytes(1001, b"seen by a reader").unwrap();
     assert_eq!(r.load::<u32>(12, Acquire), 0xdead_beef);
     let mut out = [0; 16];
     r.read_bytes(1001, &mut out);

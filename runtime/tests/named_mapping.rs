@@ -31,8 +31,8 @@ fn a_created_mapping_and_an_opened_one_share_stores() {
     let mut out = [0; 18];
     h.read_bytes(3, &mut out);
     assert_eq!(&out, b"through the client");
-    assert_eq!(h.compare_exchange::<u32>(40, 0, 7), Ok(0));
-    assert_eq!(c.compare_exchange::<u32>(40, 0, 8), Err(7));
+    assert_eq!(h.try_compare_exchange::<u32>(40, 0, 7), Ok(0));
+    assert_eq!(c.try_compare_exchange::<u32>(40, 0, 8), Err(7));
     // Past the creator's 100 bytes, the opener's page is mapped and zero.
     assert_eq!(c.load::<u64>(4088, Acquire), 0);
 }
@@ -57,7 +57,7 @@ fn a_read_only_mapping_sees_what_a_writer_stores() {
     let reader = ReadOnlyMapping::open_named(&name).unwrap();
     assert_eq!(reader.len(), 4096);
     let (w, r) = (host.region().unwrap(), reader.region().unwrap());
-    w.store::<u32>(12, 0xdead_beef, Release);
+    w.try_store::<u32>(12, 0xdead_beef, Release);
     w.write_bytes(1001, b"seen by a reader");
     assert_eq!(r.load::<u32>(12, Acquire), 0xdead_beef);
     let mut out = [0; 16];

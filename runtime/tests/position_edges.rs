@@ -167,7 +167,7 @@ fn no_panic<R>(what: &str, f: impl FnOnce() -> R) -> R {
 fn queue_positions_at_the_edges_give_a_result_or_a_named_error() {
     let buf = SharedBuf::new(64 + CAP as usize);
     let r = buf.region();
-    r.store::<u32>(16, CAP as u32, Relaxed);
+    r.try_store::<u32>(16, CAP as u32, Relaxed).unwrap();
     let q = ByteQueue::new(r, QUEUE).unwrap();
     let (mut written, mut refused, mut popped) = (0, 0, 0);
     let mut out = Vec::new();
@@ -224,7 +224,7 @@ fn queue_positions_at_the_edges_give_a_result_or_a_named_error() {
 fn a_queue_next_to_u64_max_refuses_the_entry_that_would_wrap() {
     let buf = SharedBuf::new(64 + CAP as usize);
     let r = buf.region();
-    r.store::<u32>(16, CAP as u32, Relaxed);
+    r.try_store::<u32>(16, CAP as u32, Relaxed).unwrap();
     let q = ByteQueue::new(r, QUEUE).unwrap();
     // The review's case: both positions at u64::MAX - 7 (a multiple of 8), an empty queue.
     let at = u64::MAX - 7;
@@ -259,7 +259,7 @@ fn a_queue_next_to_u64_max_refuses_the_entry_that_would_wrap() {
 fn ring_positions_at_the_edges_give_a_result_or_a_named_error() {
     let buf = SharedBuf::new(64 + CAP as usize);
     let r = buf.region();
-    r.store::<u32>(16, CAP as u32, Relaxed);
+    r.try_store::<u32>(16, CAP as u32, Relaxed).unwrap();
     let w = RingWriter::new(r, RING).unwrap();
     let (mut written, mut refused, mut read) = (0, 0, 0);
     let mut out = Vec::new();
@@ -328,7 +328,7 @@ fn ring_positions_at_the_edges_give_a_result_or_a_named_error() {
 fn a_ring_next_to_u64_max_refuses_the_entry_that_would_wrap() {
     let buf = SharedBuf::new(64 + CAP as usize);
     let r = buf.region();
-    r.store::<u32>(16, CAP as u32, Relaxed);
+    r.try_store::<u32>(16, CAP as u32, Relaxed).unwrap();
     let w = RingWriter::new(r, RING).unwrap();
     // The review's case: write_pos = tail_pos = u64::MAX - 7.
     let at = u64::MAX - 7;

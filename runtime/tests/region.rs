@@ -77,7 +77,7 @@ fn sub_and_tail_check_bounds_and_alignment() {
         (sub.as_ptr().addr() - r.as_ptr().addr(), sub.len()),
         (8, 16)
     );
-    sub.store::<u32>(4, 0xdead_beef, Relaxed);
+    sub.try_store::<u32>(4, 0xdead_beef, Relaxed).unwrap();
     assert_eq!(r.load::<u32>(12, Relaxed), 0xdead_beef);
 
     let err = r.sub(60, 8, 1).unwrap_err();
@@ -148,8 +148,8 @@ fn word_ops<W: Word>(a: W, b: W) {
     let buf = SharedBuf::new(32);
     let r = buf.region();
     for offset in (0..32).step_by(W::SIZE) {
-        r.zero(0, 32);
-        r.store(offset, a, SeqCst);
+        r.zero(0, 32).unwrap();
+        r.try_store(offset, a, SeqCst).unwrap();
         assert_eq!(r.load::<W>(offset, Relaxed), a);
         let mut expected = vec![0u8; 32];
         for i in 0..W::SIZE {
@@ -163,13 +163,13 @@ fn word_ops<W: Word>(a: W, b: W) {
         );
 
         assert_eq!(
-            r.compare_exchange(offset, b, a),
-            Err(a),
+            r.try_compare_exchange(offset, b, a),
+            Ok(Err(a)),
             "fails, returns the actual value"
         );
-        assert_eq!(r.compare_exchange(offset, a, b), Ok(a));
+        assert_eq!(r.try_compare_exchange(offset, a, b), Ok(Ok(a)));
         assert_eq!(r.load::<W>(offset, Relaxed), b);
-        assert_eq!(r.swap(offset, a, SeqCst), b);
+        assert_eq!(r.try_swap(offset, a, SeqCst), Ok(b));
         assert_eq!(r.load::<W>(offset, Relaxed), a);
     }
 }
@@ -190,16 +190,16 @@ fn load_store_cas_swap_of_each_width() {
 fn fetch_add_wraps() {
     let buf = SharedBuf::new(32);
     let r = buf.region();
-    r.store::<u8>(1, 255, Relaxed);
-    assert_eq!(r.fetch_add::<u8>(1, 2, SeqCst), 255);
+    r.try_store::<u8>(1, 255, Relaxed).unwrap();
+    assert_eq!(r.try_fetch_add::<u8>(1, 2, SeqCst).unwrap(), 255);
     assert_eq!(r.load::<u8>(1, Relaxed), 1);
-    r.store::<i32>(4, i32::MAX, Relaxed);
-    assert_eq!(r.fetch_add::<i32>(4, 1, SeqCst), i32::MAX);
+    r.try_store::<i32>(4, i32::MAX, Relaxed).unwrap();
+    assert_eq!(r.try_fetch_add::<i32>(4, 1, SeqCst).unwrap(), i32::MAX);
     assert_eq!(r.load::<i32>(4, Relaxed), i32::MIN);
     assert_eq!(r.fetch_add::<u64>(8, u64::MAX, SeqCst), 0);
     assert_eq!(r.fetch_add::<u64>(8, 3, SeqCst), u64::MAX);
     assert_eq!(r.load::<u64>(8, Relaxed), 2);
-    assert_eq!(r.fetch_add::<i16>(16, -4, SeqCst), 0);
+    assert_eq!(r.try_fetch_add::<i16>(16, -4, SeqCst).unwrap(), 0);
     assert_eq!(r.load::<i16>(16, Relaxed), -4);
     assert_eq!(buf.to_vec()[0], 0, "neighbours untouched");
 }
@@ -208,21 +208,24 @@ fn fetch_add_wraps() {
 fn compare_exchange_byte_claims_one_byte_of_the_word() {
     let buf = SharedBuf::from_bytes(&[10, 11, 12, 13, 0, 0, 0, 0]);
     let r = buf.region();
-    assert_eq!(r.compare_exchange_byte::<u32>(0, 2, 12, 99), Ok(()));
+    assert_eq!(
+        r.compare_exchange_byte::<u32>(0, 2, 12, 99).unwrap(),
+        Ok(())
+    );
     assert_eq!(
         buf.to_vec(),
         [10, 11, 99, 13, 0, 0, 0, 0],
         "index 2 is the third byte in memory"
     );
     assert_eq!(
-        r.compare_exchange_byte::<u32>(0, 2, 12, 50),
+        r.compare_exchange_byte::<u32>(0, 2, 12, 50).unwrap(),
         Err(99),
         "returns the actual byte"
     );
-    assert_eq!(r.compare_exchange_byte::<u32>(0, 0, 10, 0), Ok(()));
-    assert_eq!(r.compare_exchange_byte::<u64>(0, 7, 0, 1), Ok(()));
-    assert_eq!(r.compare_exchange_byte::<u16>(4, 1, 0, 2), Ok(()));
-    assert_eq!(r.compare_exchange_byte::<u8>(5, 0, 2, 3), Ok(()));
+    assert_eq!(r.compare_exchange_byte::<u32>(0, 0, 10, 0).unwrap(), Ok(()));
+    assert_eq!(r.compare_exchange_byte::<u64>(0, 7, 0, 1).unwrap(), Ok(()));
+    assert_eq!(r.compare_exchange_byte::<u16>(4, 1, 0, 2).unwrap(), Ok(()));
+    assert_eq!(r.compare_exchange_byte::<u8>(5, 0, 2, 3).unwrap(), Ok(()));
     assert_eq!(buf.to_vec(), [0, 11, 99, 13, 0, 3, 0, 1]);
     assert_eq!(r.load::<u32>(0, Relaxed).to_ne_bytes(), [0, 11, 99, 13]);
 }
@@ -231,7 +234,10 @@ fn compare_exchange_byte_claims_one_byte_of_the_word() {
 #[should_panic(expected = "byte index 4 is outside a 4-byte word")]
 fn compare_exchange_byte_index_past_the_word_panics() {
     let buf = SharedBuf::new(8);
-    let _ = buf.region().compare_exchange_byte::<u32>(0, 4, 0, 1);
+    let _ = buf
+        .region()
+        .compare_exchange_byte::<u32>(0, 4, 0, 1)
+        .unwrap();
 }
 
 #[test]
@@ -251,8 +257,8 @@ fn read_and_write_bytes_at_every_offset_and_length() {
         let offsets = if cfg!(miri) { 0..8 } else { 0..r.len() };
         for offset in offsets {
             for len in 0..=(r.len() - offset).min(max_len) {
-                buf.region().zero(0, LEN);
-                r.write_bytes(offset, &src[..len]);
+                buf.region().zero(0, LEN).unwrap();
+                r.write_bytes(offset, &src[..len]).unwrap();
                 let mut expected = vec![0u8; LEN];
                 expected[base + offset..base + offset + len].copy_from_slice(&src[..len]);
                 assert_eq!(
@@ -277,7 +283,7 @@ fn long_unaligned_copies_round_trip() {
     let src = pattern(1000);
     let buf = SharedBuf::new(1024);
     let r = buf.region();
-    r.write_bytes(13, &src);
+    r.write_bytes(13, &src).unwrap();
     let mut out = vec![0; 1000];
     r.read_bytes(13, &mut out);
     assert_eq!(out, src);
@@ -290,7 +296,7 @@ fn long_unaligned_copies_round_trip() {
 fn zero_clears_exactly_the_range() {
     for (offset, len) in [(0, 0), (3, 1), (1, 30), (5, 19), (8, 16), (0, 40)] {
         let buf = SharedBuf::from_bytes(&[0xff; 40]);
-        buf.region().zero(offset, len);
+        buf.region().zero(offset, len).unwrap();
         let expected: Vec<u8> = (0..40)
             .map(|i| {
                 if (offset..offset + len).contains(&i) {
@@ -300,7 +306,7 @@ fn zero_clears_exactly_the_range() {
                 }
             })
             .collect();
-        assert_eq!(buf.to_vec(), expected, "zero({offset}, {len})");
+        assert_eq!(buf.to_vec(), expected, "zero({offset}, {len}).unwrap()");
     }
 }
 
@@ -328,7 +334,7 @@ fn read_and_write_a_struct_at_any_offset() {
     for offset in [0, 3, 8, 13] {
         let buf = SharedBuf::new(48);
         let r = buf.region();
-        r.write(offset, &h);
+        r.write(offset, &h).unwrap();
         assert_eq!(&buf.to_vec()[offset..offset + 24], h.as_bytes());
         assert_eq!(r.read::<Header>(offset), h);
         if offset % 4 == 0 {
@@ -336,7 +342,7 @@ fn read_and_write_a_struct_at_any_offset() {
         }
     }
     let buf = SharedBuf::new(24);
-    buf.region().write(8, &[1u32, 2, 3, 4][..]);
+    buf.region().write(8, &[1u32, 2, 3, 4][..]).unwrap();
     assert_eq!(buf.region().read::<[u32; 4]>(8), [1, 2, 3, 4]);
 }
 
@@ -376,7 +382,9 @@ fn misaligned_load_panics() {
 #[should_panic(expected = "out of bounds")]
 fn store_at_an_overflowing_offset_panics() {
     let buf = SharedBuf::new(16);
-    buf.region().store::<u8>(usize::MAX, 1, Relaxed);
+    buf.region()
+        .try_store::<u8>(usize::MAX, 1, Relaxed)
+        .unwrap();
 }
 
 #[test]
@@ -390,5 +398,5 @@ fn read_bytes_past_the_end_panics() {
 #[should_panic(expected = "out of bounds")]
 fn write_past_the_end_panics() {
     let buf = SharedBuf::new(16);
-    buf.region().write(1, &[0u64; 2]);
+    buf.region().write(1, &[0u64; 2]).unwrap();
 }

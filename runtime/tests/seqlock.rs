@@ -10,9 +10,9 @@ fn write_moves_the_counter_by_two_through_odd() {
     let buf = SharedBuf::new(16);
     let lock = SeqLock::<u64>::new(buf.region(), 0);
     assert_eq!(lock.load(), 0);
-    let during = lock.write(|| lock.load());
+    let during = lock.write(|| lock.load()).unwrap();
     assert_eq!((during, lock.load()), (1, 2));
-    assert_eq!(lock.write(|| 5), 5, "returns the closure's result");
+    assert_eq!(lock.write(|| 5).unwrap(), 5, "returns the closure's result");
     assert_eq!(lock.load(), 4);
 }
 
@@ -21,12 +21,16 @@ fn a_writer_that_died_mid_write_leaves_odd_and_the_next_write_repairs_it() {
     let buf = SharedBuf::new(8);
     let r = buf.region();
     let lock = SeqLock::<u32>::new(r, 4);
-    r.store::<u32>(4, 7, Relaxed);
+    r.try_store::<u32>(4, 7, Relaxed).unwrap();
     assert_eq!(
         lock.read(100, || ()),
         Err(SeqLockError::Contended { tries: 100 })
     );
-    assert_eq!(lock.write(|| lock.load()), 7, "stays odd during the write");
+    assert_eq!(
+        lock.write(|| lock.load()).unwrap(),
+        7,
+        "stays odd during the write"
+    );
     assert_eq!(lock.load(), 8);
     assert_eq!(lock.read(1, || 3), Ok(3));
 }
@@ -35,8 +39,10 @@ fn a_writer_that_died_mid_write_leaves_odd_and_the_next_write_repairs_it() {
 fn the_counter_wraps() {
     let buf = SharedBuf::new(8);
     let lock = SeqLock::<u32>::new(buf.region(), 0);
-    buf.region().store::<u32>(0, u32::MAX - 1, Relaxed);
-    lock.write(|| assert_eq!(lock.load(), u32::MAX));
+    buf.region()
+        .try_store::<u32>(0, u32::MAX - 1, Relaxed)
+        .unwrap();
+    lock.write(|| assert_eq!(lock.load(), u32::MAX)).unwrap();
     assert_eq!(lock.load(), 0);
     assert_eq!(lock.read_counted(1, || 1), Ok((1, 0)));
 }
@@ -46,7 +52,7 @@ fn a_read_during_a_write_never_copies_and_gives_up() {
     let buf = SharedBuf::new(16);
     let lock = SeqLock::<u64>::new(buf.region(), 0);
     let mut copies = 0;
-    let result = lock.write(|| lock.read(50, || copies += 1));
+    let result = lock.write(|| lock.read(50, || copies += 1)).unwrap();
     assert_eq!(result, Err(SeqLockError::Contended { tries: 50 }));
     assert_eq!(copies, 0, "an odd counter skips the copy");
     let message = result.unwrap_err().to_string();
@@ -68,7 +74,7 @@ fn a_write_during_the_copy_is_detected_and_retried() {
             let value = r.load::<u64>(8, Relaxed);
             if calls <= 3 {
                 // Another write lands while this copy runs: the copy must be thrown away.
-                lock.write(|| r.store::<u64>(8, calls, Relaxed));
+                lock.write(|| r.store::<u64>(8, calls, Relaxed)).unwrap();
             }
             value
         })
@@ -80,7 +86,7 @@ fn a_write_during_the_copy_is_detected_and_retried() {
 fn a_lock_that_keeps_changing_runs_out_of_tries() {
     let buf = SharedBuf::new(8);
     let lock = SeqLock::<u64>::new(buf.region(), 0);
-    let result = lock.read(4, || lock.write(|| ()));
+    let result = lock.read(4, || lock.write(|| ()).unwrap());
     assert_eq!(result, Err(SeqLockError::Contended { tries: 4 }));
     assert_eq!(lock.load(), 8, "four copies ran, each with a write inside");
     assert_eq!(

@@ -105,7 +105,7 @@ fn readers_never_accept_a_torn_copy() {
         next.iter_mut()
             .enumerate()
             .for_each(|(k, w)| *w = word(seq, k));
-        lock.write(|| payload.write(0, &next[..]));
+        lock.write(|| payload.write(0, &next[..])).unwrap().unwrap();
     };
     publish(0);
 

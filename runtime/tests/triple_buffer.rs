@@ -14,12 +14,14 @@ const LIST: usize = 64;
 
 fn buf() -> SharedBuf {
     let b = SharedBuf::new(8 + 3 * LIST);
-    b.region().store::<u32>(0, INITIAL_STATE, Ordering::Relaxed);
+    b.region()
+        .try_store::<u32>(0, INITIAL_STATE, Ordering::Relaxed)
+        .unwrap();
     b
 }
 
 fn fill(b: &SharedBuf, list: usize, n: u64) {
-    b.region().write(8 + list * LIST, &[n; LIST / 8]);
+    b.region().write(8 + list * LIST, &[n; LIST / 8]).unwrap();
 }
 
 /// The list's number, or `None` when its words differ (torn).
@@ -60,7 +62,9 @@ fn publish_and_take_hand_whole_lists_over() {
 fn a_broken_state_is_an_error_and_changes_nothing() {
     for bad in [3u32, 3 | FRESH, 0x1_0001, 8] {
         let b = buf();
-        b.region().store::<u32>(0, bad, Ordering::Relaxed);
+        b.region()
+            .try_store::<u32>(0, bad, Ordering::Relaxed)
+            .unwrap();
         let mut w = TripleWriter::new(b.region(), 0);
         let mut r = TripleReader::new(b.region(), 0);
         assert_eq!(w.publish(), Err(ExchangeError::State { found: bad }));
@@ -73,7 +77,9 @@ fn a_broken_state_is_an_error_and_changes_nothing() {
     }
     // A state naming the caller's own buffer as shared: the other side broke the exchange.
     let b = buf();
-    b.region().store::<u32>(0, 0, Ordering::Relaxed);
+    b.region()
+        .try_store::<u32>(0, 0, Ordering::Relaxed)
+        .unwrap();
     assert_eq!(
         TripleWriter::new(b.region(), 0).publish(),
         Err(ExchangeError::State { found: 0 })
@@ -144,7 +150,9 @@ fn each_initial_state_gives_each_side_a_buffer_of_its_own() {
     }
     for initial in 0..3u32 {
         let b = buf();
-        b.region().store::<u32>(0, initial, Ordering::Relaxed);
+        b.region()
+            .try_store::<u32>(0, initial, Ordering::Relaxed)
+            .unwrap();
         let mut w = TripleWriter::starting_from(b.region(), 0, initial).unwrap();
         let mut r = TripleReader::starting_from(b.region(), 0, initial).unwrap();
         let mut all = [w.own(), r.own(), initial as usize];
@@ -169,8 +177,12 @@ fn a_peer_rewriting_the_state_nonstop_never_keeps_a_side_spinning() {
     let (contended, done) = thread::scope(|s| {
         s.spawn(|| {
             while !stop.load(Ordering::Relaxed) {
-                b.region().store::<u32>(0, 1 | FRESH, Ordering::Relaxed);
-                b.region().store::<u32>(0, 1, Ordering::Relaxed);
+                b.region()
+                    .try_store::<u32>(0, 1 | FRESH, Ordering::Relaxed)
+                    .unwrap();
+                b.region()
+                    .try_store::<u32>(0, 1, Ordering::Relaxed)
+                    .unwrap();
             }
         });
         let (mut contended, mut done) = (0u32, 0u32);

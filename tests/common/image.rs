@@ -462,7 +462,7 @@ pub fn older_header(minor: u16, size: u32) -> Vec<u8> {
 /// host writes its tables.
 pub fn write_slowly(region: bridge_abi::runtime::Region<'_>, bytes: &[u8], from: usize) {
     for (k, chunk) in bytes[from..].chunks(4096).enumerate() {
-        region.write_bytes(from + k * 4096, chunk);
+        region.write_bytes(from + k * 4096, chunk).unwrap();
         if k % 16 == 0 {
             std::thread::yield_now();
         }

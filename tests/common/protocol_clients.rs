@@ -146,14 +146,16 @@ pub fn run_clients(map: &Mapping, millis: u64, host_done: &AtomicBool) -> Client
                 head[4..8].copy_from_slice(&(count as u32).to_le_bytes());
                 head[8..12].copy_from_slice(&(8 * count as u32).to_le_bytes());
                 head[24..32].copy_from_slice(&n.to_le_bytes());
-                region.write_bytes(list, &head);
+                region.write_bytes(list, &head).unwrap();
                 for k in 0..count {
                     let mut cmd = [0u8; 36];
                     cmd[4..8].copy_from_slice(&(n as u32).to_le_bytes());
                     cmd[28..32].copy_from_slice(&(8 * k as u32).to_le_bytes());
                     cmd[32..34].copy_from_slice(&8u16.to_le_bytes());
-                    region.write_bytes(list + 64 + k * 36, &cmd);
-                    region.write_bytes(list + 64 + max_commands * 36 + 8 * k, &n.to_le_bytes());
+                    region.write_bytes(list + 64 + k * 36, &cmd).unwrap();
+                    region
+                        .write_bytes(list + 64 + max_commands * 36 + 8 * k, &n.to_le_bytes())
+                        .unwrap();
                 }
                 w.publish().expect("an honest reader");
                 std::thread::sleep(Duration::from_micros(50));

@@ -59,7 +59,7 @@ pub fn bridge_file(dir: &Path, name: &str) -> (PathBuf, Mapping) {
             .expect("a bot block")
             .expect("present");
         let draw = bot.draw_region().expect("a draw region");
-        draw.store::<u32>(0, INITIAL_STATE, Release);
+        draw.try_store::<u32>(0, INITIAL_STATE, Release).unwrap();
     }
     (path, map)
 }
@@ -182,7 +182,7 @@ pub fn run_host(map: &Mapping, rows: &[usize], children: &mut [Child]) -> (Vec<C
         take(&mut readers[i], draws[i], c);
         let row = row_region(c.row);
         if row.load::<u32>(0, Acquire) == CLAIM.closing {
-            free(row, CLAIM);
+            free(row, CLAIM).unwrap();
         }
     }
     (clients.into_iter().map(|c| c.counted).collect(), written)
@@ -283,7 +283,7 @@ fn take(
 /// Frees `row` if it is active (compare-and-swap: a row its client closed meanwhile is
 /// left to close); whether it did.
 fn free_active(row: bridge_abi::runtime::Region<'_>) -> bool {
-    (row.compare_exchange::<u32>(0, CLAIM.active, CLAIM.free)).is_ok()
+    (row.try_compare_exchange::<u32>(0, CLAIM.active, CLAIM.free)).is_ok()
 }
 
 /// Every ~20 ms: for each active row whose generation changed since the host's last action
@@ -299,14 +299,16 @@ fn lifecycle<'a>(
         let state = row.load::<u32>(0, Acquire);
         let generation = row.load::<u32>(4, Acquire);
         if state == CLAIM.closing {
-            free(row, CLAIM);
+            free(row, CLAIM).unwrap();
             continue;
         }
         if state != CLAIM.active || clients[i].acted == Some(generation) {
             continue;
         }
         if clients[i].next_reload {
-            header.set_host_generation(header.host_generation().wrapping_add(1));
+            header
+                .set_host_generation(header.host_generation().wrapping_add(1))
+                .unwrap();
             for c in clients.iter_mut() {
                 let other = row_region(c.row);
                 let generation = other.load::<u32>(4, Acquire);

@@ -62,7 +62,7 @@ pub fn race(map: &Mapping, ready: &Path, mut child: Child) -> String {
                     if n % 32 == 31
                         && let Some((at, was)) = broken.take()
                     {
-                        target.store::<u32>(at, was, Relaxed);
+                        target.try_store::<u32>(at, was, Relaxed).unwrap();
                     }
                     let at = (rng.next() % span) as usize * 4;
                     if capacities.contains(&at) {
@@ -77,7 +77,7 @@ pub fn race(map: &Mapping, ready: &Path, mut child: Child) -> String {
                         2 => rng.next() % 8,
                         _ => rng.next() % 64 * 8,
                     };
-                    target.store::<u32>(at, word as u32, Relaxed);
+                    target.try_store::<u32>(at, word as u32, Relaxed).unwrap();
                     n += 1;
                     if n % 64 == 0 {
                         std::thread::sleep(Duration::from_micros(20));

@@ -121,7 +121,7 @@ pub fn produce_file(path: &Path) -> Mapping {
     for i in 0..Bridge::BOT_BLOCKS_COUNT {
         let block = bridge.bot_blocks(i).expect("bot block").expect("present");
         let draw = block.draw_region().expect("draw lists");
-        draw.store::<u32>(DRAW_STATE, 1, Relaxed);
+        draw.try_store::<u32>(DRAW_STATE, 1, Relaxed).unwrap();
     }
     map
 }

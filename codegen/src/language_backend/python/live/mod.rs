@@ -58,6 +58,7 @@ pub(super) struct LiveSection {
     pub text: String,
     pub unavailable_error: String,
     pub contended_error: String,
+    pub cas_error: String,
     #[serde(skip)]
     pub exports: Vec<String>,
     /// The view class of each struct that has one, and the class of each slot ring, by
@@ -88,6 +89,7 @@ pub(super) fn render_live(
         text,
         unavailable_error: context.unavailable_error.clone(),
         contended_error: context.contended_error.clone(),
+        cas_error: context.cas_error.clone(),
         exports: context.exports.clone(),
         views,
         rings,
@@ -104,6 +106,7 @@ pub(in crate::language_backend::python) struct LiveContext {
     abi_name: String,
     pub(in crate::language_backend::python) unavailable_error: String,
     pub(in crate::language_backend::python) contended_error: String,
+    pub(in crate::language_backend::python) cas_error: String,
     pub(in crate::language_backend::python) values: Vec<ValueClass>,
     pub(in crate::language_backend::python) views: Vec<ViewClass>,
     pub(in crate::language_backend::python) rings: Vec<RingClass>,
@@ -130,6 +133,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
     let mut module = Namer(taken.collect());
     let unavailable_error = module.name("AtomicsUnavailableError");
     let contended_error = module.name("SeqlockContendedError");
+    let cas_error = module.name("ContendedError");
     let structs = 0..schema.abi.structs.len();
     let views = (structs.clone())
         .map(|i| has_view(schema, i).then(|| module.name(&format!("Live{}", names.structs[i]))))
@@ -170,7 +174,11 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
     }
     let example = rings.first().and_then(|r| cx.example(r, &views));
     let protocols = cx.protocols(&mut module);
-    let mut exports = vec![unavailable_error.clone(), contended_error.clone()];
+    let mut exports = vec![
+        unavailable_error.clone(),
+        contended_error.clone(),
+        cas_error.clone(),
+    ];
     exports.extend(HELPERS.split_whitespace().map(String::from));
     exports.extend(views.iter().map(|v| v.name.clone()));
     exports.extend(values.iter().map(|v| v.name.clone()));
@@ -183,6 +191,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         abi_name: schema.abi.name.clone(),
         unavailable_error,
         contended_error,
+        cas_error,
         values,
         views,
         rings,

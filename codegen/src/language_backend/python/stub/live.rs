@@ -19,10 +19,11 @@ pub(super) use crate::language_backend::python::live::LiveContext as LiveStub;
 use crate::language_backend::python::live::{EventsFunction, Method, Slot, ValueClass};
 
 /// The helpers every live section has, as `python.py.j2` names them; `{unavailable}` and
-/// `{contended}` are the exceptions' names.
+/// `{contended}` and `{cas}` are the exceptions' names.
 const HELPERS: &str = r#"
 class {unavailable}(RuntimeError): ...
 class {contended}(RuntimeError): ...
+class {cas}(RuntimeError): ...
 
 _AtomicsBackend: TypeAlias = Literal["atomics", "libatomic"]
 
@@ -97,7 +98,8 @@ impl LiveStub {
         out.push_str(
             &HELPERS
                 .replace("{unavailable}", &self.unavailable_error)
-                .replace("{contended}", &self.contended_error),
+                .replace("{contended}", &self.contended_error)
+                .replace("{cas}", &self.cas_error),
         );
         for v in &self.values {
             let mut class = format!("\nclass {}(_LiveValue):\n", v.name);

@@ -244,20 +244,20 @@ fn expand_accessors(
                 f.name
             );
             let cx_doc = doc_lit!(
-                " Compare-and-swap of `{}` as one {width}-byte word (acquire-release): `Ok` with the old value, or `Err` with the value found.",
+                " Compare-and-swap of `{}` as one {width}-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).",
                 f.name
             );
             let byte_cas = if f.ty.elem == Elem::Prim(Prim::U8) {
                 let cxa = format_ident!("compare_exchange_{}_at", f.name);
                 let n = lit(f.ty.count());
                 let doc = doc_lit!(
-                    " Sets element `index` of `{}` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Err` with the element found. Panics if `index >= {}`.",
+                    " Sets element `index` of `{}` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Ok(Err)` with the element found, `Err(Contended)` when other elements changed before each of [`abi_runtime::CAS_TRIES`] tries. Panics if `index >= {}`.",
                     f.name,
                     f.ty.count()
                 );
                 quote! {
                     #[doc = #doc]
-                    pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<(), u8> where A: ::abi_runtime::Writable {
+                    pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<Result<(), u8>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
                         assert!(index < #n, "element index out of range");
                         self.region.compare_exchange_byte::<#word>(#off, index, current, new)
                     }
@@ -271,13 +271,13 @@ fn expand_accessors(
                     ::zerocopy::transmute!(self.region.load::<#word>(#off, Ordering::Acquire))
                 }
                 #[doc = #cx_doc]
-                pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> where A: ::abi_runtime::Writable {
+                pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
                     let current: #word = ::zerocopy::transmute!(current);
                     let new: #word = ::zerocopy::transmute!(new);
-                    self.region
-                        .compare_exchange::<#word>(#off, current, new)
+                    let found = self.region.try_compare_exchange::<#word>(#off, current, new)?;
+                    Ok(found
                         .map(|v| ::zerocopy::transmute!(v))
-                        .map_err(|v| ::zerocopy::transmute!(v))
+                        .map_err(|v| ::zerocopy::transmute!(v)))
                 }
                 #byte_cas
             }
@@ -298,15 +298,14 @@ fn expand_accessors(
                 TokenStream::new()
             };
             let load = wrap(quote!(self.region.load::<#repr>(#off, Ordering::Acquire)));
-            let swapped =
-                wrap(quote!(self.region.swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)));
+            let swapped = wrap(quote!(old));
             let is_counter = a
                 .seqlocks
                 .iter()
                 .any(|&k| schema.access.seqlocks[k].counter == fi);
             let get_doc = doc_lit!(" `{}`, an atomic load (acquire).{who}", f.name);
             let set_doc = doc_lit!(
-                " Stores `{}` atomically (release), publishing what was written before.",
+                " Stores `{}` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).",
                 f.name
             );
             if is_counter {
@@ -328,20 +327,20 @@ fn expand_accessors(
                     #load
                 }
                 #[doc = #set_doc]
-                pub fn #set(&self, value: #vt) where A: ::abi_runtime::Writable {
-                    self.region.store::<#repr>(#off, value #unwrap, Ordering::Release);
+                pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                    self.region.try_store::<#repr>(#off, value #unwrap, Ordering::Release)
                 }
             };
             if !is_enum {
                 let add = format_ident!("fetch_add_{}", f.name);
                 let doc = doc_lit!(
-                    " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value.",
+                    " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.",
                     f.name
                 );
                 methods.extend(quote! {
                     #[doc = #doc]
-                    pub fn #add(&self, value: #vt) -> #vt where A: ::abi_runtime::Writable {
-                        self.region.fetch_add::<#repr>(#off, value, Ordering::AcqRel)
+                    pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                        self.region.try_fetch_add::<#repr>(#off, value, Ordering::AcqRel)
                     }
                 });
             }
@@ -349,23 +348,24 @@ fn expand_accessors(
                 let cx = format_ident!("compare_exchange_{}", f.name);
                 let swap = format_ident!("swap_{}", f.name);
                 let cx_doc = doc_lit!(
-                    " Compare-and-swap of `{}` (acquire-release): `Ok` with the old value, or `Err` with the value found.",
+                    " Compare-and-swap of `{}` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.",
                     f.name
                 );
                 let swap_doc = doc_lit!(
-                    " Swaps `{}` atomically (acquire-release) and returns the old value.",
+                    " Swaps `{}` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.",
                     f.name
                 );
                 methods.extend(quote! {
                     #[doc = #cx_doc]
-                    pub fn #cx(&self, current: #vt, new: #vt) -> Result<#vt, #vt> where A: ::abi_runtime::Writable {
-                        self.region
-                            .compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)
-                            #map
+                    pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                        let found = self.region
+                            .try_compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)?;
+                        Ok(found #map)
                     }
                     #[doc = #swap_doc]
-                    pub fn #swap(&self, value: #vt) -> #vt where A: ::abi_runtime::Writable {
-                        #swapped
+                    pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                        let old = self.region.try_swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)?;
+                        Ok(#swapped)
                     }
                 });
             }
@@ -411,7 +411,7 @@ fn expand_accessors(
                     f.name
                 );
                 let set_doc = doc_lit!(
-                    " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll.",
+                    " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).",
                     f.name
                 );
                 quote! {
@@ -420,8 +420,8 @@ fn expand_accessors(
                         self.region.read::<#vt>(#off)
                     }
                     #[doc = #set_doc]
-                    pub fn #set(&self, value: #vt) where A: ::abi_runtime::Writable {
-                        self.region.write::<#vt>(#off, &value);
+                    pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                        self.region.write::<#vt>(#off, &value)
                     }
                 }
             }

@@ -67,7 +67,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value)?;
                         }
-                        #head_store;
+                        #head_store?;
                         Ok(head.wrapping_add(1))
                     }
                 }
@@ -75,15 +75,16 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 quote! {
                     /// The writer's side: writes `value` into the next slot under its
                     /// seqlock, then publishes it by storing the new head (release), which
-                    /// it returns. One writer only.
-                    pub fn publish(&self, value: &#value) -> u64 {
+                    /// it returns. One writer only. `Contended` when a word the slot or the
+                    /// head shares in part kept changing.
+                    pub fn publish(&self, value: &#value) -> Result<u64, ::abi_runtime::Contended> {
                         let head = self.head();
                         let index = (head % self.count as u64) as usize;
                         if let Some(slot) = self.slot(index) {
-                            slot.#write(value);
+                            slot.#write(value)?;
                         }
-                        #head_store;
-                        head.wrapping_add(1)
+                        #head_store?;
+                        Ok(head.wrapping_add(1))
                     }
                 }
             };

@@ -123,7 +123,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
         for (start, end) in guarded_runs(schema, lock) {
             let (s0, e0) = (lit(start), lit(end));
             copy_in.push(quote!(self.region.read_bytes(#s0, &mut bytes[#s0..#e0]);));
-            copy_out.push(quote!(self.region.write_bytes(#s0, &bytes[#s0..#e0]);));
+            copy_out.push(quote!(self.region.write_bytes(#s0, &bytes[#s0..#e0])?;));
         }
     } else {
         // A size field is written from the payload's length, never from the value.
@@ -136,7 +136,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
                     copy_in.push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
                     if !size_fields.contains(&fi) {
                         copy_out
-                            .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes());));
+                            .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes())?;));
                     }
                 }
                 Guard::Trailer(ti) => {
@@ -149,7 +149,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
                                 quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());),
                             );
                             copy_out.push(
-                                quote!(self.region.write_bytes(#off, value.#name.as_bytes());),
+                                quote!(self.region.write_bytes(#off, value.#name.as_bytes())?;),
                             );
                         }
                         Some(sf) => {
@@ -180,8 +180,8 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
                                 }
                             });
                             copy_out.push(quote! {
-                                self.region.write_bytes(#off, value.#name.as_bytes());
-                                self.region.write_bytes(#off + #fixed, &value.#extra);
+                                self.region.write_bytes(#off, value.#name.as_bytes())?;
+                                self.region.write_bytes(#off + #fixed, &value.#extra)?;
                             });
                             checks.push(quote! {
                                 let size = #fixed + value.#extra.len();
@@ -197,7 +197,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
                             });
                             sizes.push(quote! {
                                 let size = #fixed + value.#extra.len();
-                                self.region.store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed);
+                                self.region.try_store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed)?;
                             });
                         }
                     }
@@ -210,17 +210,18 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
         lock.name
     );
     let write_doc = doc_lit!(
-        " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}.",
+        " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).",
         lock.name
     );
     let write_fn = if checks.is_empty() {
         quote! {
             #[doc = #write_doc]
-            pub fn #write(&self, value: &#value_ty) where A: ::abi_runtime::Writable {
+            pub fn #write(&self, value: &#value_ty) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
                 let lock = SeqLock::<#word, A>::new(self.region, #counter);
-                lock.write(|| {
+                lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                     #(#copy_out)*
-                });
+                    Ok(())
+                })?
             }
         }
     } else {
@@ -234,10 +235,11 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
             pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> where A: ::abi_runtime::Writable {
                 #(#checks)*
                 let lock = SeqLock::<#word, A>::new(self.region, #counter);
-                lock.write(|| {
+                lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                     #(#sizes)*
                     #(#copy_out)*
-                });
+                    Ok(())
+                })??;
                 Ok(())
             }
         }

@@ -135,6 +135,9 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
                 NoPad,
                 /// The row is no longer the claim's: nothing was stored.
                 Lost(#standing),
+                /// The other pads of the word kept changing under each of
+                /// [`abi_runtime::CAS_TRIES`] compare-and-swaps: nothing was stored.
+                Contended,
             }
         }
     } else {
@@ -155,7 +158,9 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             quote! {
                 if let Some(own) = u8::try_from(index).ok().filter(|_| old != #free) {
                     for pad in 0..#pads {
-                        let _ = self.header.#cx(pad, own, #unbound);
+                        // A pad held by another row stays as it is; a contended word stops
+                        // the free (the row stays retired).
+                        let _ = self.header.#cx(pad, own, #unbound)?;
                     }
                 }
             }
@@ -194,7 +199,10 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
                         lost => return Err(#pad_refused::Lost(lost)),
                     }
                     let (from, to) = if bind { (#unbound, own) } else { (own, #unbound) };
-                    self.header.#cx(pad, from, to).map_err(#pad_refused::Held)
+                    self.header
+                        .#cx(pad, from, to)
+                        .map_err(|_| #pad_refused::Contended)?
+                        .map_err(#pad_refused::Held)
                 }
             }
         }
@@ -368,13 +376,13 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             }
 
             /// Stores the heartbeat (release) while the row is still this claim's; the
-            /// standing.
-            pub fn heartbeat(&self, now_ns: #beat_ty) -> #standing {
+            /// standing. `Contended` when the heartbeat's word kept changing (nothing stored).
+            pub fn heartbeat(&self, now_ns: #beat_ty) -> Result<#standing, ::abi_runtime::Contended> {
                 let standing = self.standing();
                 if standing == #standing::Connected {
-                    self.row().#beat_set(now_ns);
+                    self.row().#beat_set(now_ns)?;
                 }
-                standing
+                Ok(standing)
             }
 
             /// Says whether the client sleeps on its tick event (release), then a SeqCst
@@ -383,9 +391,11 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             /// `is_waiting` keeps its load after its publication, so one side always sees
             /// the other (Dekker's store-then-load pattern, which release and acquire alone
             /// do not order).
-            pub fn set_waiting(&self, waiting: bool) {
-                self.row().#wait_set(#wait_ty::from(waiting));
+            /// `Contended` when the flag's word kept changing (nothing stored).
+            pub fn set_waiting(&self, waiting: bool) -> Result<(), ::abi_runtime::Contended> {
+                self.row().#wait_set(#wait_ty::from(waiting))?;
                 ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
+                Ok(())
             }
 
             /// The row's state and generation (acquire), then the host's generation and
@@ -432,31 +442,45 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             /// session binds pads), then its state becomes free (release), so the next claim
             /// finds everything restored. One free of a row at a time: the host's. Returns the
             /// state it had
-            /// (free: nothing was done), or `None` when there is no such row.
-            pub fn free(&self, index: usize) -> Option<#state_ty> {
-                let row = self.header.#table(index)?;
-                let old = ::abi_runtime::claim::retire(row.region(), #name::SPEC);
+            /// (free: nothing was done), or `None` when there is no such row. `Contended`
+            /// when a word the client shares with the host (the row's state, a pad, a
+            /// restored field) kept changing under each of [`abi_runtime::CAS_TRIES`]
+            /// compare-and-swaps: the free stops there (a retired row stays retired, and
+            /// no client can claim it until a later free succeeds).
+            pub fn free(&self, index: usize) -> Result<Option<#state_ty>, ::abi_runtime::Contended> {
+                let Some(row) = self.header.#table(index) else {
+                    return Ok(None);
+                };
+                let old = ::abi_runtime::claim::retire(row.region(), #name::SPEC)?;
                 #release_pads
                 #restore_call
-                ::abi_runtime::claim::free(row.region(), #name::SPEC);
-                Some(#wrap_old)
+                ::abi_runtime::claim::free(row.region(), #name::SPEC)?;
+                Ok(Some(#wrap_old))
             }
 
             /// A reload: adds 1 to the host's generation first, then frees every row as
             /// [`Self::free`] does (after it, so a client that claims a row a free made sees
-            /// the new generation). Returns the rows that were claimed or active.
-            pub fn reload(&self) -> Vec<usize> {
-                self.header.#hg_add(1);
-                (0..#name::ROWS)
-                    .filter(|&i| {
-                        self.free(i).is_some_and(|old| old #state_raw == #claimed || old #state_raw == #active)
-                    })
-                    .collect()
+            /// the new generation). Returns the rows that were claimed or active; `Contended`
+            /// (after every row was tried) when a free gave up, or the generation's word
+            /// kept changing (then nothing was freed).
+            pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::Contended> {
+                self.header.#hg_add(1)?;
+                let mut contended = None;
+                let mut rows = Vec::new();
+                for i in 0..#name::ROWS {
+                    match self.free(i) {
+                        Ok(Some(old)) if old #state_raw == #claimed || old #state_raw == #active => rows.push(i),
+                        Ok(_) => {}
+                        Err(e) => contended = Some(e),
+                    }
+                }
+                contended.map_or(Ok(rows), Err)
             }
 
-            /// Tells every client the host is exiting (release).
-            pub fn exit(&self) {
-                self.header.#hst_set(#exiting_value);
+            /// Tells every client the host is exiting (release); `Contended` when its word
+            /// kept changing (nothing stored).
+            pub fn exit(&self) -> Result<(), ::abi_runtime::Contended> {
+                self.header.#hst_set(#exiting_value)
             }
 
             /// The host's side of the waiting handshake: after it published (stored what

@@ -60,15 +60,16 @@ pub(super) fn host_parts(
         },
         call: quote! {
             if old != #free {
-                self.restore(index);
+                self.restore(index)?;
             }
         },
         restore: quote! {
             /// Puts back what row `index` owned in its blocks, as a new image has it: each
             /// mailbox with no request waiting, each exchange at its initial state
             /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
-            /// block that is absent or fails its checks is left alone.
-            fn restore(&self, index: usize) {
+            /// block that is absent or fails its checks is left alone. `Contended` when a
+            /// word the old client shares kept changing (the blocks after it not restored).
+            fn restore(&self, index: usize) -> Result<(), ::abi_runtime::Contended> {
                 let h = &self.handle;
                 let placed = |row: usize| {
                     ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, row, index)
@@ -76,6 +77,7 @@ pub(super) fn host_parts(
                         .flatten()
                 };
                 #(#blocks)*
+                Ok(())
             }
         },
     }
@@ -100,7 +102,7 @@ fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
         };
         quote! {
             if let Some(r) = block.#region() {
-                #call;
+                #call?;
             }
         }
     });
