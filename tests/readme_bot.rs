@@ -177,7 +177,7 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     let client = bridge.claim_first_client()?;
     let mut name = [0u8; CLIENT_NAME_LEN];
     name[..6].copy_from_slice(b"rs-bot");
-    client.row().set_name(name).unwrap();
+    client.row().set_name(name)?;
     if client.activate() != ClientStanding::Connected {
         return Err("the host freed the row meanwhile".into()); // or reloaded, or exits
     }

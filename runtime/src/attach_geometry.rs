@@ -2,7 +2,7 @@
 //! generation around the whole attach (start-up and reload), and each table's geometry
 //! fields, equal to the schema's or followed, with what each region needs of them.
 
-use core::sync::atomic::{Ordering, fence};
+use crate::sync::{Ordering, fence};
 
 use crate::attach_check::{Check, RowReport, Source, TableReport};
 use crate::attach_error::AttachError;

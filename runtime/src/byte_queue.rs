@@ -246,7 +246,14 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
         // write + pad <= end: no overflow.
         let start = (write + pad) % self.capacity;
         self.region.write_bytes(self.at(start), entry)?;
-        self.region.store::<u64>(self.spec.write_pos, end, Release);
+        // Release publishes the entry's bytes (relaxed under the loom negative control
+        // `queue_publish_relaxed`, which loom must catch).
+        let publish = if cfg!(loom_mutation = "queue_publish_relaxed") {
+            Relaxed
+        } else {
+            Release
+        };
+        self.region.store::<u64>(self.spec.write_pos, end, publish);
         Ok(Pushed::Written)
     }
 

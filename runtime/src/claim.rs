@@ -258,5 +258,12 @@ pub fn retire<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> Result<u32, c
 /// does; the client notices at its next [`Claim::standing`]. A host that restores what the
 /// row owned calls [`retire`] first, restores, then this. Bounded as [`retire`] is.
 pub fn free<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> Result<(), crate::Contended> {
-    row.try_store::<u32>(spec.state, spec.free, Release)
+    // Release: a claim that finds the row free sees what the host did before (a reload's new
+    // generation). Relaxed under the loom negative control `claim_free_relaxed`.
+    let order = if cfg!(loom_mutation = "claim_free_relaxed") {
+        core::sync::atomic::Ordering::Relaxed
+    } else {
+        Release
+    };
+    row.try_store::<u32>(spec.state, spec.free, order)
 }

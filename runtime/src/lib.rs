@@ -64,6 +64,37 @@
 //!   bumps its generation, and moves the state on only while the generation is its own (one
 //!   compare-and-swap of the word that holds both, where they share one).
 //!
+//! # What a hostile peer can and cannot cause
+//!
+//! The other side of a region (another process) may write anything, at any time, to any
+//! byte of it. What that can cause here:
+//! - **wrong data in what it writes**: fields, entries and payloads it owns hold whatever it
+//!   stored; the protocols check what they use (positions, sizes, counts, states) and answer
+//!   a value no honest peer writes with a named error (`Positions`, `EntrySize`, `Length`,
+//!   `Sequence`, `State`, ...), never with a wrap, an overflow or an out-of-bounds access;
+//! - **no progress on the words it keeps writing**: a seqlock read that never finds a stable
+//!   copy gives up with [`SeqLockError::Contended`] after its tries; a change of part of a
+//!   word (a sub-word store, swap, add or compare-exchange, a copy's partial first or last
+//!   word) whose other bytes it changes before each of [`CAS_TRIES`] exchanges gives up with
+//!   [`Contended`] (or the protocol's `Contended` error), having changed nothing; a claim or
+//!   triple-buffer exchange it keeps racing is lost or `Contended` after its bounded tries;
+//! - **the loss of what it shares with us**: it can free or take a row, overwrite an entry
+//!   we have not read (a ring reader learns it was lapped), or undo our stores to bytes it
+//!   reaches (all of them): this crate's checks make that a named error or a lost update,
+//!   never undefined behavior.
+//!
+//! What it cannot cause: a panic (the panics documented on the word methods are bugs in the
+//! caller's offsets, which generated code fixes when it builds a view, never values read from
+//! the region), a hang (every retry loop here is bounded), undefined behavior in this process
+//! (every access is an atomic whole-`u64` access inside the region; a torn copy is detected
+//! and thrown away), or an allocation sized by a number it wrote beyond the documented caps.
+//! What it can cause to itself (a lost row, a refused request) is its own business.
+//!
+//! The orderings below are model-checked with loom (`tests/loom.rs`, CI's "loom" step): a
+//! seqlock, the snapshot ring's newest read, a claim against a free, the byte queue across
+//! its wrap, the broadcast ring lapping a reader, the triple buffer, the mailbox and a
+//! session's reload, each with a negative control that weakens one ordering.
+//!
 //! # Example
 //!
 //! ```

@@ -296,11 +296,18 @@ pub(crate) fn answer_fields<A: Writable>(
         region.try_store::<u32>(s.response_len, len, Relaxed)?;
         region.try_store::<u32>(s.response_total, total, Relaxed)?;
     }
+    // Release publishes the answer (relaxed under the loom negative control
+    // `mailbox_response_relaxed`, which loom must catch).
+    let publish = if cfg!(loom_mutation = "mailbox_response_relaxed") {
+        Relaxed
+    } else {
+        Release
+    };
     store_pair(
         region,
         (s.status, status),
         (s.response_seq, request),
-        Release,
+        publish,
     )
 }
 

@@ -5,7 +5,7 @@
 //! release. The image is checked by attach (every block too) before a byte of the mapping is
 //! written, so a producer never publishes what a reader would refuse.
 
-use core::sync::atomic::{Ordering, fence};
+use crate::sync::{Ordering, fence};
 
 use crate::attach_error::AttachError;
 use crate::attach_spec::{Field, HandshakeSpec, RowContents, TableSpec};

@@ -27,12 +27,17 @@
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
+#[cfg(not(loom))]
 use core::mem::size_of_val;
+#[cfg(not(loom))]
 use core::ptr::NonNull;
-use core::sync::atomic::AtomicU64;
+
+use crate::sync::AtomicU64;
 
 use crate::error::{RegionError, RegionErrorKind};
 
+#[cfg(loom)]
+mod loom_words;
 #[cfg(feature = "mmap")]
 pub(crate) mod os_access;
 #[cfg(all(windows, feature = "mmap"))]
@@ -92,7 +97,13 @@ impl Access for ReadOnly {
 /// or read-modify-write of the `u64` words that hold them (see the crate documentation for the
 /// memory model). It is `Copy`, `Send` and `Sync`: copying it copies the pointer, not the bytes.
 pub struct Region<'a, A: Access = ReadWrite> {
+    #[cfg(not(loom))]
     ptr: NonNull<u8>,
+    /// Under loom: the words of the whole buffer, and the region's first byte in them.
+    #[cfg(loom)]
+    words: &'a [AtomicU64],
+    #[cfg(loom)]
+    base: usize,
     len: usize,
     _bytes: PhantomData<(&'a [UnsafeCell<u8>], A)>,
 }
@@ -113,6 +124,7 @@ unsafe impl<A: Access> Send for Region<'_, A> {}
 unsafe impl<A: Access> Sync for Region<'_, A> {}
 
 /// The checks every constructor makes: non-null, 8-aligned, `len` words in the address space.
+#[cfg(not(loom))]
 fn check_root(ptr: *mut u8, len: usize) -> Result<NonNull<u8>, RegionError> {
     let Some(nn) = NonNull::new(ptr) else {
         return Err(RegionErrorKind::Null.into());
@@ -134,6 +146,7 @@ fn check_root(ptr: *mut u8, len: usize) -> Result<NonNull<u8>, RegionError> {
     Ok(nn)
 }
 
+#[cfg(not(loom))]
 impl<'a> Region<'a, ReadWrite> {
     /// Wraps `len` bytes at `ptr` as a read-write region: the unsafe entry point of the crate.
     ///
@@ -213,6 +226,7 @@ impl<'a> Region<'a, ReadWrite> {
     }
 }
 
+#[cfg(not(loom))]
 impl<'a> Region<'a, ReadOnly> {
     /// The region over a raw read-only mapping, for as long as the mapping is borrowed.
     #[cfg(all(feature = "mmap", target_pointer_width = "64"))]
@@ -250,6 +264,7 @@ impl<'a> Region<'a, ReadOnly> {
     }
 }
 
+#[cfg(not(loom))]
 impl<'a, A: Access> Region<'a, A> {
     /// The number of bytes in the region.
     #[inline]
@@ -313,7 +328,9 @@ impl<'a, A: Access> Region<'a, A> {
         // `Region<ReadOnly>` the memory may be read-only: its callers only load (`region.rs`).
         Ok((unsafe { core::slice::from_raw_parts(first, count) }, lane))
     }
+}
 
+impl<A: Access> Region<'_, A> {
     /// Err(OutOfBounds) unless `offset + len` fits in the region.
     #[inline]
     fn check_range(&self, offset: usize, len: usize) -> Result<(), RegionError> {

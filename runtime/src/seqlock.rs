@@ -120,7 +120,9 @@ impl<'a, W: Word, A: Access> SeqLock<'a, W, A> {
         let value = copy();
         // Orders the copy's relaxed loads before the re-check: if the copy saw any store
         // of a later write, this fence synchronizes with that write's Release fence, so the
-        // load below sees at least the odd counter that write began with.
+        // load below sees at least the odd counter that write began with. (Left out by the
+        // loom negative control `seqlock_fence`, which loom must catch.)
+        #[cfg(not(loom_mutation = "seqlock_fence"))]
         fence(Ordering::Acquire);
         let s2 = self.region.load::<W>(self.offset, Ordering::Relaxed);
         (s1 == s2).then_some(value)

@@ -1,8 +1,8 @@
 //! `SharedBuf`: owned, zeroed, 8-aligned memory that is sound to share between threads, for
 //! tests and in-process use of the region API.
 
+use crate::sync::AtomicU64;
 use core::fmt;
-use core::sync::atomic::AtomicU64;
 
 use crate::raw::Region;
 
