@@ -124,7 +124,13 @@ impl<'a, W: Word, A: Access> SeqLock<'a, W, A> {
         // loom negative control `seqlock_fence`, which loom must catch.)
         #[cfg(not(loom_mutation = "seqlock_fence"))]
         fence(Ordering::Acquire);
-        let s2 = self.region.load::<W>(self.offset, Ordering::Relaxed);
+        // (The loom negative control `seqlock_second_load` drops this load: the copy is kept
+        // unchecked, which loom must catch.)
+        let s2 = if cfg!(loom_mutation = "seqlock_second_load") {
+            s1
+        } else {
+            self.region.load::<W>(self.offset, Ordering::Relaxed)
+        };
         (s1 == s2).then_some(value)
     }
 }
