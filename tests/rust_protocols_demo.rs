@@ -51,7 +51,7 @@ mod tests {
     fn every_side_of_every_protocol() {
         // queue_header: capacity (u32) at 24, the area from 32.
         let buf = SharedBuf::new(32 + 64);
-        buf.region().try_store::<u32>(24, 64, Relaxed);
+        buf.region().try_store::<u32>(24, 64, Relaxed).unwrap();
         let writer = live::LogWriter::new(buf.region()).unwrap();
         let mut reader = live::LogReader::new(buf.region()).unwrap();
         let head: demo::Entry = FromZeros::new_zeroed();
@@ -63,7 +63,7 @@ mod tests {
 
         // ring_header: capacity at 24, the area from 32.
         let buf = SharedBuf::new(32 + 128);
-        buf.region().try_store::<u32>(24, 128, Relaxed);
+        buf.region().try_store::<u32>(24, 128, Relaxed).unwrap();
         let ring = live::NewsWriter::new(buf.region()).unwrap();
         let mut news = live::NewsReader::join_oldest(buf.region()).unwrap();
         for k in 0..20u64 {
@@ -75,8 +75,8 @@ mod tests {
 
         // mailbox_header: capacities at 24 and 28, the areas from 32.
         let buf = SharedBuf::new(32 + 16 + 8);
-        buf.region().try_store::<u32>(24, 16, Relaxed);
-        buf.region().try_store::<u32>(28, 8, Relaxed);
+        buf.region().try_store::<u32>(24, 16, Relaxed).unwrap();
+        buf.region().try_store::<u32>(28, 8, Relaxed).unwrap();
         let mut client = live::CommandsClient::new(buf.region()).unwrap();
         let server = live::CommandsServer::new(buf.region()).unwrap();
         client.request(b"hello").unwrap();
@@ -89,7 +89,7 @@ mod tests {
         let buf = SharedBuf::new(24 + 3 * 40);
         let region = buf.region();
         for (at, value) in [(0, 1u32), (4, 3), (8, 40), (12, 2), (16, 8)] {
-            region.try_store::<u32>(at, value, Relaxed);
+            region.try_store::<u32>(at, value, Relaxed).unwrap();
         }
         let mut draw = live::DrawWriter::new(region).unwrap();
         let mut taker = live::DrawReader::new(region).unwrap();
@@ -104,7 +104,7 @@ mod tests {
         // header: rows of the session from 16, owners at 8 (unbound 255).
         let buf = SharedBuf::new(live::Header::SIZE);
         let header = live::Header::at(buf.region(), 0).unwrap();
-        buf.region().write_bytes(8, &[255; 4]);
+        buf.region().write_bytes(8, &[255; 4]).unwrap();
         let session = live::Client::claim(header, header.host_generation(), 3).unwrap();
         assert_eq!(session.activate(), live::ClientStanding::Connected);
         assert_eq!(session.bind(0), Ok(()));
