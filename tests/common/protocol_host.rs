@@ -283,7 +283,7 @@ fn take(
 /// Frees `row` if it is active (compare-and-swap: a row its client closed meanwhile is
 /// left to close); whether it did.
 fn free_active(row: bridge_abi::runtime::Region<'_>) -> bool {
-    (row.try_compare_exchange::<u32>(0, CLAIM.active, CLAIM.free)).is_ok()
+    row.try_compare_exchange::<u32>(0, CLAIM.active, CLAIM.free) == Ok(Ok(CLAIM.active))
 }
 
 /// Every ~20 ms: for each active row whose generation changed since the host's last action
