@@ -133,7 +133,7 @@
 //!
 //! // Claim a client row, fill it in, activate it.
 //! let client = bridge.claim_first_client()?;
-//! client.row().set_pid(std::process::id());
+//! client.row().set_pid(std::process::id())?; // Err(Contended) if its word kept changing
 //! assert_eq!(client.activate(), ClientStanding::Connected);
 //! let i = client.index();
 //! let block = bridge.client_blocks(i)?.ok_or("no block")?;
@@ -163,7 +163,7 @@
 //! // The host's log reader gets the entry whole.
 //! let entry = block.log_queue_reader()?.ok_or("no log queue")?.pop()?.ok_or("empty")?;
 //! assert_eq!((entry.source.as_slice(), entry.text.as_slice()), (&b"bot"[..], &b"hello"[..]));
-//! assert_eq!(client.heartbeat(1), ClientStanding::Connected);
+//! assert_eq!(client.heartbeat(1)?, ClientStanding::Connected);
 //! client.close();
 //! # Ok(())
 //! # }
