@@ -6105,8 +6105,9 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
 
 /*
  * The lifecycle of a row of `bridge_header.clients`: the client claims a `free` row, fills it
- * in and keeps it while the row holds its generation; the host frees it. A heartbeat older than
- * 1000 ms counts as hung.
+ * in and keeps it while the row holds its generation; the host frees it. A row in use whose
+ * state, generation and heartbeat have not changed for 1000 ms of the host's clock counts as
+ * hung.
  * A client's row: claimed by compare-and-swap from free with a generation bump, filled in, then
  * active; a heartbeat at least every 100 ms; gone when the row no longer holds its generation,
  * when the host reloads (host_generation changes) or exits; closing to say goodbye
@@ -6126,10 +6127,11 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *   4. Activate: compare-and-swap the state from `claimed` to `active` (release) while
  *      `client_entry.generation` is the claim's: where the state and the generation share one
  *      8-byte word, one compare-and-swap of that word checks both.
- *   5. Store `client_entry.heartbeat_ns` = the host clock (release) at least every 100 ms.
- *      Store `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a
- *      full (SeqCst) fence, then load what the host publishes and sleep only when it is not
- *      new; store 0 after.
+ *   5. Store `client_entry.heartbeat_ns` = a monotonic clock in ns (release) at least every 100
+ *      ms: a value that changes (the host only compares it with its last). Store
+ *      `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a full
+ *      (SeqCst) fence, then load what the host publishes and sleep only when it is not new;
+ *      store 0 after.
  *   6. Before each use, and at each heartbeat: load `client_entry.state` and
  *      `client_entry.generation` (acquire; one load where they share a word), then
  *      `bridge_header.host_state` and `bridge_header.host_generation` (acquire). When
@@ -6148,9 +6150,14 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      it back.
  *
  * Host (the host):
- *   1. Free a row after a `closing`, or when `client_entry.heartbeat_ns` is older than 1000 ms
- *      (hung): retire it (swap `client_entry.state` to `closing`, acquire-release: its client
- *      sees it gone and nobody can claim it), let go of every pad the row's index owns in
+ *   1. Free a row after a `closing`, or when it is hung: the host keeps, for each row, the
+ *      `client_entry.state`, `client_entry.generation` and `client_entry.heartbeat_ns` it last
+ *      loaded and the time of its own monotonic clock when it first saw them so; a `claimed` or
+ *      `active` row whose three have not changed for more than 1000 ms is hung (a row first
+ *      seen in use gets that long, heartbeat or not; one stuck in `claimed` is hung too;
+ *      `client_entry.heartbeat_ns` is only compared with itself, never with the host's clock).
+ *      Retire it (swap `client_entry.state` to `closing`, acquire-release: its client sees it
+ *      gone and nobody can claim it), let go of every pad the row's index owns in
  *      `bridge_header.pad_owner` (back to 255), when it was not free put back what the row (row
  *      i) owned in its blocks (answer the request waiting in `client_blocks[i].mailbox` with
  *      status 0 and no text; store `bot_blocks[i].draw`'s state = 1, its initial state; a queue
@@ -6503,16 +6510,53 @@ static inline int ibf_client_host_exit(void *region, size_t len) {
     return IBF_OK;
 }
 
-/** The host's side: whether row `row` is active and its heartbeat is older than
- * 1000 ms at host clock `now_ns` (hung: free it). */
-static inline bool ibf_client_hung(const void *region, size_t len, uint32_t row, uint64_t now_ns) {
+/** The host's memory of the rows of session `client`, for ibf_client_hung: host-local,
+ * kept between checks; zero it (or ibf_client_watch_init) before the first. */
+typedef struct ibf_client_watch {
+    uint64_t beat[8];
+    uint64_t since_ns[8];
+    uint32_t state[8];
+    uint32_t generation[8];
+    unsigned char seen[8];
+} ibf_client_watch;
+
+/** Empties *watch: every row unseen. */
+static inline void ibf_client_watch_init(ibf_client_watch *watch) {
+    memset(watch, 0, sizeof *watch);
+}
+
+/**
+ * The host's side: whether row `row` is hung: claimed or active with the same state,
+ * generation and heartbeat as *watch first saw more than 1000 ms before `now_ns`.
+ * `now_ns` is the host's own monotonic clock in ns, the same one each call
+ * (CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows); the heartbeat's value only
+ * has to change, it is never compared with the host's clock. A row *watch sees in use for the
+ * first time gets the whole 1000 ms (a client that never heartbeats, or one that
+ * died between claim and activate, is hung only after that); a free or closing row is never
+ * hung, and is forgotten. false for no such row.
+ */
+static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_watch *watch, uint32_t row, uint64_t now_ns) {
     unsigned char *at = ibf_client_row_(region, len, row);
+    uint32_t state, generation;
     uint64_t beat;
-    if (at == NULL || ibf_live_load_acquire_u32_(at + 0) != 2U) {
+    if (at == NULL || watch == NULL) {
+        return false;
+    }
+    ibf_client_row_word_(at, &state, &generation);
+    if (state != 1U && state != 2U) {
+        watch->seen[row] = 0;
         return false;
     }
     beat = (uint64_t)ibf_live_load_acquire_u64_(at + 16);
-    return now_ns > beat && now_ns - beat > 1000ULL * 1000000ULL;
+    if (!watch->seen[row] || watch->state[row] != state || watch->generation[row] != generation || watch->beat[row] != beat) {
+        watch->seen[row] = 1;
+        watch->state[row] = state;
+        watch->generation[row] = generation;
+        watch->beat[row] = beat;
+        watch->since_ns[row] = now_ns;
+        return false;
+    }
+    return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > 1000ULL * 1000000ULL;
 }
 /*
  * Attaching to a mapping

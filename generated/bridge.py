@@ -253,6 +253,7 @@ __all__ = [
     "EMPTY",
     "Lapped",
     "Standing",
+    "HungWatch",
     "LogQueueEntry",
     "LogQueue",
     "LogRingEntry",
@@ -5949,6 +5950,33 @@ class Standing(enum.IntEnum):
     HOST_EXITING = 3
 
 
+class HungWatch:
+    """The host's memory of a session's rows (the session class's watch()): for each row in use, its
+    (state, generation, heartbeat) and when the host first saw them so. A row is hung when
+    they have not changed for longer than the hung time of the host's own clock; only the
+    host's clock is compared with itself."""
+
+    __slots__ = ("_hung_ns", "_seen")
+
+    def __init__(self, rows, hung_ns):
+        self._hung_ns = hung_ns
+        self._seen = [None] * rows
+
+    def is_hung(self, index, row, now_ns):
+        """Whether row index, seen as row ((state, generation, beat), or None when not in
+        use: forgotten), is hung at now_ns. False for a row past the watch's rows."""
+        if not 0 <= index < len(self._seen):
+            return False
+        seen = self._seen[index]
+        if row is None:
+            self._seen[index] = None
+            return False
+        if seen is None or seen[0] != row:
+            self._seen[index] = (row, now_ns)
+            return False
+        return now_ns - seen[1] > self._hung_ns
+
+
 def _region_bytes(mem, start, size):
     return bytes(mem.view[start : start + size])
 
@@ -7144,17 +7172,23 @@ class _Session:
         return _load(header._mem, base + cls._WAITING, 4) == 1
 
     @classmethod
-    def hung(cls, header, index, now_ns=None):
-        """The host's side: whether row index is active and its heartbeat is older than HUNG_MS
-        at now_ns (or time.monotonic_ns(), the clock heartbeat() uses). A free, claimed or
-        closing row is not hung."""
+    def watch(cls):
+        """The host's memory of every row, for hung(): host-local, kept between checks."""
+        return HungWatch(cls.ROWS, cls.HUNG_MS * 1000000)
+
+    @classmethod
+    def hung(cls, header, index, watch, now_ns=None):
+        """The host's side: whether row index is hung: claimed or active with the same state,
+        generation and heartbeat as watch (from watch()) first saw more than HUNG_MS before
+        now_ns, the host's own monotonic clock (time.monotonic_ns() when None; the same clock
+        each call). The heartbeat's value only has to change. A row the watch sees in use for
+        the first time gets the whole HUNG_MS; a free or closing row is never hung."""
         base = cls._row_base(header, index)
-        state, _generation = cls._row_word(header._mem, base)
-        if state != cls._ACTIVE:
-            return False
-        beat = _load(header._mem, base + cls._HEARTBEAT, 8)
+        state, generation = cls._row_word(header._mem, base)
+        in_use = state in (cls._CLAIMED, cls._ACTIVE)
+        beat = _load(header._mem, base + cls._HEARTBEAT, 8) if in_use else 0
         now = time.monotonic_ns() if now_ns is None else now_ns
-        return now - beat > cls.HUNG_MS * 1000000
+        return watch.is_hung(index, (state, generation, beat) if in_use else None, now)
 
 
 class Client(_Session):

@@ -1396,6 +1396,10 @@ class Standing(enum.IntEnum):
     RELOADED = 2
     HOST_EXITING = 3
 
+class HungWatch:
+    def __init__(self, rows: int, hung_ns: int) -> None: ...
+    def is_hung(self, index: int, row: tuple[int, int, int] | None, now_ns: int) -> bool: ...
+
 class LogQueueEntry:
     head: LogEntry
     source: bytes
@@ -1515,7 +1519,9 @@ class Client:
     @classmethod
     def host_waiting(cls, header: LiveBridgeHeader, index: int) -> bool: ...
     @classmethod
-    def hung(cls, header: LiveBridgeHeader, index: int, now_ns: int | None = None) -> bool: ...
+    def watch(cls) -> HungWatch: ...
+    @classmethod
+    def hung(cls, header: LiveBridgeHeader, index: int, watch: HungWatch, now_ns: int | None = None) -> bool: ...
 
 _AttachCheck: TypeAlias = Literal["mapping_too_short", "bad_magic", "major_mismatch", "header_too_small", "header_beyond_mapping", "extent_beyond_mapping", "extent_too_small", "extent_beyond_block", "too_many_rows", "region_missing", "region_out_of_bounds", "region_misaligned", "region_too_small", "regions_overlap", "host_not_running", "host_reloaded", "geometry_mismatch", "geometry_zero", "geometry_misaligned", "geometry_too_small", "geometry_too_large"]
 

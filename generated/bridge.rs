@@ -6508,6 +6508,11 @@ pub mod live {
         };
         /// Rows in the table.
         pub const ROWS: usize = 8;
+        /// How often a client heartbeats, at least, in milliseconds.
+        pub const HEARTBEAT_MS: u64 = 100;
+        /// How long a row in use may go without a change before the host counts it as
+        /// hung, in milliseconds.
+        pub const HUNG_MS: u64 = 1000;
     }
     impl<'a> Client<'a> {
         /// Claims row `index` if it is free, for a client that attached at host generation
@@ -6717,15 +6722,40 @@ pub mod live {
             ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
             self.header.clients(index).is_some_and(|row| row.waiting() == 1)
         }
-        /// Whether row `index` is active with a heartbeat older than the session's hung
-        /// time at `now_ns` (the same clock).
-        pub fn is_hung(&self, index: usize, now_ns: u64) -> bool {
-            self.header
-                .clients(index)
-                .is_some_and(|row| {
-                    row.state().0 == 2
-                        && now_ns.saturating_sub(row.heartbeat_ns()) > 1000000000
-                })
+        /// A watch of every row, for [`Self::is_hung`]: the host's own memory, kept
+        /// between checks.
+        pub fn watch(&self) -> ::abi_runtime::hung::HungWatch {
+            ::abi_runtime::hung::HungWatch::new(
+                Client::ROWS,
+                Client::HUNG_MS * 1_000_000,
+            )
+        }
+        /// Whether row `index` is hung: claimed or active with the same state,
+        /// generation and heartbeat as `watch` first saw more than the session's hung
+        /// time ago, at `now_ns` of the host's own monotonic clock (the same one each
+        /// call; the heartbeat's value only has to change). A row the watch sees in
+        /// use for the first time gets the whole hung time; a free or closing row is
+        /// never hung. False for no such row.
+        pub fn is_hung(
+            &self,
+            watch: &mut ::abi_runtime::hung::HungWatch,
+            index: usize,
+            now_ns: u64,
+        ) -> bool {
+            let Some(row) = self.header.clients(index) else {
+                return false;
+            };
+            let (state, generation) = ::abi_runtime::claim::row_word(
+                row.region(),
+                Client::SPEC,
+            );
+            let seen = ::abi_runtime::hung::RowSeen {
+                state,
+                generation,
+                beat: u64::from(row.heartbeat_ns()),
+                in_use: state == 1 || state == 2,
+            };
+            watch.is_hung(index, seen, now_ns)
         }
         /// Puts back what row `index` owned in its blocks, as a new image has it: each
         /// mailbox with no request waiting, each exchange at its initial state

@@ -89,7 +89,10 @@ fn the_protocols_section_states_each_side_s_steps() {
     ));
     assert!(text.contains("report `Lapped { missed }`"));
     assert!(text.contains("at least every 100 ms"));
-    assert!(text.contains("older than 1000 ms"));
+    assert!(
+        text.contains("have not changed for more than 1000 ms is hung"),
+        "{text}"
+    );
     // "Swapped whole by both sides" (the reference) is no claim from a free value; an enum
     // state is, and names its values; claimed bytes are filled with relaxed atomic stores.
     assert!(

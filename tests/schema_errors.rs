@@ -193,6 +193,7 @@ error_classes! {
     protocol_session_bind_not_cas => 1,
     protocol_session_bind_without_unbound => 1,
     protocol_session_hung_too_soon => 1,
+    protocol_session_hung_too_long => 1,
     protocol_session_table_not_rows => 1,
     protocol_unknown_field => 1,
     protocol_unknown_party => 1,

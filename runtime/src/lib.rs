@@ -97,6 +97,7 @@ mod copy;
 pub mod entry_parts;
 mod error;
 mod events;
+pub mod hung;
 pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]

@@ -483,7 +483,27 @@ static void session(void) {
     CHECK(h->clients[2].heartbeat_ns == 1000000000ULL && h->clients[2].waiting == 1);
     CHECK(ibf_client_host_waiting(b, len, 2) && !ibf_client_host_waiting(b, len, 3));
     CHECK(!ibf_client_host_waiting(b, len, IBF_MAX_CLIENTS));
-    CHECK(!ibf_client_hung(b, len, 2, 1500000000ULL) && ibf_client_hung(b, len, 2, 2500000000ULL));
+    {
+        /* The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the
+         * whole hung time (the old rule called row 2 hung at once: its heartbeat, 1 s, is 59 s
+         * behind the host's 60 s), a heartbeat starts it again, and a row stuck in claimed is
+         * hung after it (the old rule never called a claimed row hung). */
+        static ibf_client_watch watch;
+        ibf_client_session stuck;
+        ibf_client_watch_init(&watch);
+        CHECK(!ibf_client_hung(b, len, &watch, 2, 60000000000ULL));
+        CHECK(!ibf_client_hung(b, len, &watch, 2, 61000000000ULL) && ibf_client_hung(b, len, &watch, 2, 61000000001ULL));
+        EXPECT(ibf_client_heartbeat(b, len, &me, 1000000001ULL), IBF_OK);
+        CHECK(!ibf_client_hung(b, len, &watch, 2, 62000000000ULL));
+        EXPECT(ibf_client_heartbeat(b, len, &me, 1000000000ULL), IBF_OK);
+        EXPECT(ibf_client_claim(b, len, 5, 4, &stuck), IBF_OK);
+        CHECK(!ibf_client_hung(b, len, &watch, 4, 1000ULL) && !ibf_client_hung(b, len, &watch, 4, 1000001000ULL));
+        CHECK(ibf_client_hung(b, len, &watch, 4, 1000001001ULL));
+        EXPECT(ibf_attached_client_free(&a, 4, &was), IBF_OK);
+        CHECK(was == IBF_CLIENT_STATE_CLAIMED);
+        CHECK(!ibf_client_hung(b, len, &watch, 4, 9000000000ULL) && !ibf_client_hung(b, len, &watch, 3, 9000000000ULL));
+        CHECK(!ibf_client_hung(b, len, &watch, IBF_MAX_CLIENTS, 9000000000ULL) && !ibf_client_hung(b, len, NULL, 2, 9000000000ULL));
+    }
     /* Pads: bound by one row at a time. */
     EXPECT(ibf_client_bind_pad(b, len, &me, 1, &owner), IBF_OK);
     CHECK(h->pad_owner[1] == 2 && h->pad_owner[0] == IBF_NO_PAD);

@@ -282,8 +282,24 @@ def session(h, buf):
     check(s.activate() and s.standing() == B.Standing.CONNECTED, "active")
     check(B.Client.row_state(hd, 3) == (B.ClientState.ACTIVE, 1), "row state")
     s.heartbeat(5_000_000_000)
-    check(B.Client.hung(hd, 3, 6_000_000_001) and not B.Client.hung(hd, 3, 5_500_000_000), "hung check")
-    check(not B.Client.hung(hd, 5, 6_000_000_001), "a free row is never hung (item 12)")
+    # The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the
+    # whole HUNG_MS (the old rule compared the client's heartbeat with the host's clock: 60 s
+    # against 5 s was hung at once), a heartbeat starts it again, a row stuck in claimed is
+    # hung after it (the old rule never called a claimed row hung), a free row never is.
+    hung_ns = B.Client.HUNG_MS * 1_000_000
+    watch = B.Client.watch()
+    check(not B.Client.hung(hd, 3, watch, 60_000_000_000), "a first sighting gets its grace")
+    check(not B.Client.hung(hd, 3, watch, 60_000_000_000 + hung_ns), "still in its grace")
+    check(B.Client.hung(hd, 3, watch, 60_000_000_001 + hung_ns), "hung without a change")
+    s.heartbeat(5_000_000_001)
+    check(not B.Client.hung(hd, 3, watch, 62_000_000_000 + hung_ns), "a heartbeat is a change")
+    s.heartbeat(5_000_000_000)
+    stuck = B.Client.claim(hd, 6, g)
+    check(stuck is not None and not B.Client.hung(hd, 6, watch, 1_000), "a new claim's grace")
+    check(B.Client.hung(hd, 6, watch, 1_001 + hung_ns), "a row stuck in claimed is hung")
+    check(B.Client.free(h, 6) == B.ClientState.CLAIMED, "the stuck row freed")
+    check(not B.Client.hung(hd, 5, watch, 1_001 + hung_ns), "a free row is never hung (item 12)")
+    check(not B.Client.hung(hd, 5, watch, 90_000_000_000), "a free row is never hung")
     s.set_waiting(True)
     check(s.row.waiting() == 1, "waiting")
     check(B.Client.host_waiting(hd, 3) and not B.Client.host_waiting(hd, 4), "the host sees who waits")
