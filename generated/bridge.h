@@ -4854,7 +4854,9 @@ static inline int ibf_stats_write(ibf_stats_header *shared, size_t len, const ib
  * Writer (the host):
  *   1. Take `n` = `bridge_header.snapshot_seq`, the publications so far.
  *   2. Write slot `n % ring_slots` under seqlock `ring_slot`: the `ring_slot_header` at the
- *      slot's start, then the payload `payload` (snapshot), with `size` = the payload's bytes.
+ *      slot's start, then the payload `payload` (snapshot), with `size` = the payload's bytes,
+ *      and `publish_seq` = `n + 1` (the publication's number: `bridge_header.snapshot_seq` once
+ *      it is published).
  *   3. Store `bridge_header.snapshot_seq` = `n + 1` (release): the slot is published.
  *
  * Reader (the client):
@@ -4929,9 +4931,8 @@ static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, c
 /**
  * The writer's side: writes *value into the next slot under its seqlock, then publishes it
  * by storing the new head (release). IBF_OK, or IBF_TOO_SHORT (nothing published) when
- * the geometry is refused or the payload does not fit a slot. One writer only.
- */
-static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, uint64_t slot_count, uint64_t slot_size, const ibf_ring_slot_copy *value, const void *extra) {
+ * the geometry is refused or the payload does not fit a slot. One writer only. * It first sets value->publish_seq to the new head: the slot's publication number. */
+static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, uint64_t slot_count, uint64_t slot_size, ibf_ring_slot_copy *value, const void *extra) {
     uint64_t published;
     unsigned char *slot;
     int status;
@@ -4940,6 +4941,7 @@ static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots
     }
     published = (uint64_t)ibf_bridge_header_load_snapshot_seq(head);
     slot = (unsigned char *)slots + (size_t)(published % slot_count) * (size_t)slot_size;
+    value->publish_seq = (uint64_t)(published == UINT64_MAX ? 0U : published + 1U);
     status = ibf_ring_slot_write((ibf_ring_slot_header *)(void *)slot, (size_t)slot_size, value, extra);
     if (status != IBF_OK) {
         return status;

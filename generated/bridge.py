@@ -5857,8 +5857,9 @@ class SnapshotRing:
 
     def publish(self, value):
         """The writer's side: writes value into the next slot under its seqlock, then
-        publishes it by storing the new head (release), which it returns. One writer only."""
+        publishes it by storing the new head (release), which it returns. One writer only.        It first sets value.publish_seq to that head: the slot's publication number."""
         head = self.head()
+        setattr(value, "publish_seq", (head + 1) & 0xffffffffffffffff)
         self.slot(head % self._count).write_ring_slot(value)
         head = (head + 1) & 0xffffffffffffffff
         self._header.set_snapshot_seq(head)

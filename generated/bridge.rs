@@ -5762,9 +5762,11 @@ pub mod live {
         /// seqlock, then publishes it by storing the new head (release), which
         /// it returns. One writer only. An error, with nothing written or
         /// published, if the value does not fit a slot.
-        pub fn publish(&self, value: &RingSlot) -> Result<u64, RegionError> {
+        /// It first sets `value.publish_seq` to that head: the slot's publication number.
+        pub fn publish(&self, value: &mut RingSlot) -> Result<u64, RegionError> {
             let head = self.head();
             let index = (head % self.count as u64) as usize;
+            value.publish_seq = head.wrapping_add(1);
             if let Some(slot) = self.slot(index) {
                 slot.write_ring_slot(value)?;
             }
@@ -6752,7 +6754,7 @@ pub mod live {
             let seen = ::abi_runtime::hung::RowSeen {
                 state,
                 generation,
-                beat: u64::from(row.heartbeat_ns()),
+                beat: row.heartbeat_ns(),
                 in_use: state == 1 || state == 2,
             };
             watch.is_hung(index, seen, now_ns)

@@ -458,9 +458,10 @@ def exercise(buf):
     assert ring.SLOT_COUNT == C["ring_slots"] == 8 and ring.SLOT_SIZE == C["ring_slot_size"]
     assert ring.read_newest() is None and ring.read_newest_counted(1) is None
     for n in range(1, 12):
-        value = bridge.RingSlot(publish_seq=n, tick=1000 + n, publish_ns=7 * n)
+        # publish stamps publish_seq with the head it publishes (issue 40, item 4).
+        value = bridge.RingSlot(publish_seq=1000 + n, tick=1000 + n, publish_ns=7 * n)
         value.payload.header.tick = 1000 + n
-        assert ring.publish(value) == n
+        assert ring.publish(value) == n and value.publish_seq == n
     assert h.snapshot_seq() == 11 and u(buf, off("bridge_header", "snapshot_seq"), "<Q") == 11
     # Publication 11 went to slot (11 - 1) % 8 = 2; slots 3..7 still hold 4..8.
     slot2 = SLOTS_AT + 2 * C["ring_slot_size"]
@@ -672,7 +673,7 @@ fn a_rust_writer_and_a_python_reader_race_over_one_mapped_file() {
                     *word = ((i as u64) << 40) ^ n;
                 }
                 (slot.publish_seq, slot.tick, slot.publish_ns) = (n, n, 3 * n);
-                ring.publish(&slot).expect("a slot holds the value");
+                ring.publish(&mut slot).expect("a slot holds the value");
                 published += 1;
             }
             std::thread::sleep(Duration::from_micros(500));

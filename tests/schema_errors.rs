@@ -200,6 +200,8 @@ error_classes! {
     protocol_unknown_struct => 1,
     ring_stray_key => 1,
     ring_slot_too_small => 1,
+    ring_publish_seq_wrong_type => 1,
+    ring_publish_seq_not_guarded => 1,
     ring_payload_unsized => 1,
     ring_events_not_array => 1,
     ring_unknown_seqlock => 1,

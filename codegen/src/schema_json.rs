@@ -398,6 +398,7 @@ pub fn schema_json() -> Value {
                         "slot_count": { "type": "string", "pattern": NAME, "description": "slots: the constant that counts the slots." },
                         "slot_size": { "type": "string", "pattern": NAME, "description": "slots: the constant that gives a slot's size in bytes, its header included." },
                         "seqlock": { "type": "string", "pattern": NAME, "description": "slots: the [[seqlock]] whose counter's struct starts each slot and which guards the payload." },
+                        "publish_seq": { "type": "string", "pattern": NAME, "description": "slots, optional: the field of the slot's struct (guarded by the seqlock, of the head's type) that publish stamps with the head's new value, the slot's publication number." },
                         "total": path.clone(),
                         "entries": path,
                     },

@@ -155,11 +155,13 @@ static void ring(void) {
     CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, 8, IBF_RING_SLOT_SIZE + 4, &value, extra) == IBF_TOO_SHORT);
     memset(&value, 0, sizeof value);
     for (n = 1; n <= 11; n++) {
-        value.publish_seq = n;
+        /* publish stamps publish_seq with the head it publishes (issue 40, item 4). */
+        value.publish_seq = 1000U + n;
         value.payload.header.tick = n * 10;
         value.payload_extra_len = 3;
         memset(extra, (int)n, sizeof extra);
         CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &value, extra) == IBF_OK);
+        CHECK(value.publish_seq == n && ibf_bridge_header_load_snapshot_seq(bridge()) == n);
         status = ibf_snapshot_ring_read_newest(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &newest, extra_back,
                                                sizeof extra_back, IBF_DEFAULT_TRIES, NULL);
         CHECK(status == IBF_OK && newest.publish_seq == n && newest.payload.header.tick == n * 10);

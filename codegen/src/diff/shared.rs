@@ -51,9 +51,15 @@ fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
             slot_size,
             seqlock,
             payload,
+            publish_seq,
             ..
         } => {
             let lock = schema.access.seqlocks.get(*seqlock);
+            // Stated only when declared: a ring without one compares as it always did.
+            let stamp = publish_seq.and_then(|f| {
+                let s = lock.and_then(|l| schema.abi.structs.get(l.struct_index))?;
+                Some(("publish_seq".into(), s.fields.get(f)?.name.clone()))
+            });
             let payload = lock
                 .and_then(|l| schema.access.structs.get(l.struct_index))
                 .and_then(|s| s.trailer.get(*payload))
@@ -72,7 +78,10 @@ fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
                         lock.map_or_else(|| "?".to_string(), |l| l.name.clone()),
                     ),
                     ("payload".into(), payload),
-                ],
+                ]
+                .into_iter()
+                .chain(stamp)
+                .collect(),
                 head.struct_index,
             )
         }

@@ -27,6 +27,8 @@ pub(in crate::language_backend::python) struct RingClass {
     pub(in crate::language_backend::python) slot_view: String,
     lock: String,
     pub(in crate::language_backend::python) value: String,
+    /// The value's attribute publish stamps with the head's new value, if any.
+    stamp: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +82,7 @@ impl Ctx<'_> {
             slot_count,
             slot_size,
             seqlock,
+            publish_seq,
             ..
         } = ring.kind
         else {
@@ -111,6 +114,11 @@ impl Ctx<'_> {
             slot_view: self.views[lock.struct_index].clone()?,
             lock: lock.name.clone(),
             value: self.values[seqlock].clone(),
+            stamp: publish_seq.map(|f| {
+                self.schema.abi.structs[lock.struct_index].fields[f]
+                    .name
+                    .clone()
+            }),
         })
     }
 

@@ -19,6 +19,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             slot_count,
             slot_size,
             seqlock,
+            publish_seq,
             ..
         } => {
             let lock = &schema.access.seqlocks[*seqlock];
@@ -55,15 +56,36 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 let t = type_ident(&lock.name);
                 (quote!(#t), quote!(#t::zeroed()))
             };
+            // With a publish_seq, publish stamps the value with the head's new value first.
+            let (value_ref, stamp, stamp_doc) = match publish_seq {
+                Some(f) => {
+                    let field = &schema.abi.structs[lock.struct_index].fields[*f].name;
+                    let ident = rust_ident(field);
+                    let next = if head_wide {
+                        quote!(head.wrapping_add(1))
+                    } else {
+                        quote!((head + 1) as u32)
+                    };
+                    (quote!(&mut #value), quote!(value.#ident = #next;), {
+                        let doc = format!(
+                            " It first sets `value.{field}` to that head: the slot's publication number."
+                        );
+                        quote!(#[doc = #doc])
+                    })
+                }
+                None => (quote!(&#value), quote!(), quote!()),
+            };
             let publish = if write_is_checked(schema, lock) {
                 quote! {
                     /// The writer's side: writes `value` into the next slot under its
                     /// seqlock, then publishes it by storing the new head (release), which
                     /// it returns. One writer only. An error, with nothing written or
                     /// published, if the value does not fit a slot.
-                    pub fn publish(&self, value: &#value) -> Result<u64, RegionError> {
+                    #stamp_doc
+                    pub fn publish(&self, value: #value_ref) -> Result<u64, RegionError> {
                         let head = self.head();
                         let index = (head % self.count as u64) as usize;
+                        #stamp
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value)?;
                         }
@@ -76,9 +98,11 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// The writer's side: writes `value` into the next slot under its
                     /// seqlock, then publishes it by storing the new head (release), which
                     /// it returns. One writer only.
-                    pub fn publish(&self, value: &#value) -> u64 {
+                    #stamp_doc
+                    pub fn publish(&self, value: #value_ref) -> u64 {
                         let head = self.head();
                         let index = (head % self.count as u64) as usize;
+                        #stamp
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value);
                         }
