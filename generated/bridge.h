@@ -6699,6 +6699,9 @@ typedef struct ibf_attached {
     uint64_t extent;
     /** The producer's generation when attach checked it (0 when the schema has none). */
     uint64_t generation;
+    /** Nonzero for the producer's own handle (ibf_produce_attached): its blocks are handed out
+     * whatever the producer's state and generation (its own reload moves no table). */
+    unsigned host;
     /** Every row of the root table, then each blocks row's blocks' rows, in row order. */
     ibf_attached_region regions[53];
 } ibf_attached;
@@ -7392,8 +7395,9 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
-    /* A block of a reloaded host's old tables is never handed out. */
-    {
+    /* A block of a reloaded host's old tables is never handed out (to a client: the host's
+     * own handle follows its own reloads). */
+    if (!a->host) {
         int failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
         if (failed != IBF_ATTACH_OK) {
             return failed;
@@ -7503,8 +7507,9 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
-    /* A block of a reloaded host's old tables is never handed out. */
-    {
+    /* A block of a reloaded host's old tables is never handed out (to a client: the host's
+     * own handle follows its own reloads). */
+    if (!a->host) {
         int failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
         if (failed != IBF_ATTACH_OK) {
             return failed;
@@ -7969,6 +7974,37 @@ static inline int ibf_produce(void *mapping, size_t len, const void *image, size
     return IBF_PRODUCE_OK;
 }
 
+/** ibf_produce, then the producer's own handle in *out: the mapping attached as
+ * ibf_attach_all does, marked the host's (its blocks are handed out across its own reloads)
+ * and every block of the root table's blocks rows checked now. IBF_PRODUCE_OK, the code of
+ * ibf_produce, or the code of attach's first failed check (err, may be NULL, names it). */
+static inline int ibf_produce_attached(void *mapping, size_t len, const void *image, size_t n, ibf_attached *out, ibf_attach_error *err) {
+    int rc = ibf_produce(mapping, len, image, n);
+    unsigned client_blocks_i;
+    unsigned bot_blocks_i;
+    if (rc != IBF_PRODUCE_OK) {
+        return rc;
+    }
+    rc = ibf_attach_all(mapping, len, out, err);
+    if (rc != IBF_ATTACH_OK) {
+        return rc;
+    }
+    out->host = 1U;
+    for (client_blocks_i = 0; client_blocks_i < out->regions[2U].count; client_blocks_i++) {
+        rc = ibf_attached_client_blocks_check(out, client_blocks_i, err);
+        if (rc != IBF_ATTACH_OK) {
+            return rc;
+        }
+    }
+    for (bot_blocks_i = 0; bot_blocks_i < out->regions[4U].count; bot_blocks_i++) {
+        rc = ibf_attached_bot_blocks_check(out, bot_blocks_i, err);
+        if (rc != IBF_ATTACH_OK) {
+            return rc;
+        }
+    }
+    return IBF_PRODUCE_OK;
+}
+
 /* A field a minor version added to an extensible record. */
 typedef struct ibf_record_field_ {
     uint32_t since_major;
@@ -8163,7 +8199,7 @@ static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *inf
  *   - bot_blocks_draw: the state becomes 1, the initial one;
  * and then its state becomes free (release), so the next claim finds everything restored.
  * Queues keep their entries for the host to drain. A block whose check failed (or was never
- * made: attach the host's own image with ibf_attach_all) is left alone. The host takes a
+ * made: take the host's own handle from ibf_produce_attached) is left alone. The host takes a
  * new reader of each exchange for the row, once the row is active again.
  * *was (may be NULL) is the state the row had (free: nothing was done; closing: its client
  * had said goodbye). IBF_OK or IBF_SESSION_ROW.

@@ -675,6 +675,38 @@ static void names(void) {
     printf("\n");
 }
 
+/* The producer's own handle (issue 40, item 2): produce_attached returns it with every block
+ * checked, and it keeps handing out blocks across the host's own reload, where a client's
+ * plain attach is refused as reloaded. */
+static void host_handle(void) {
+    static const ibf_geometry_value values[] = {
+        {"mailbox.request_capacity", 64},
+        {"mailbox.response_capacity", 64},
+    };
+    static ibf_attached host, client;
+    ibf_attach_error err;
+    unsigned char *img, *m;
+    size_t n = 0;
+    uint32_t generation = 0;
+    CHECK(ibf_lay_out(NULL, 0, values, 2, 1, &n, &err) == IBF_PRODUCE_BUFFER_TOO_SHORT);
+    img = buffer(n);
+    m = buffer(n);
+    CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    EXPECT(ibf_produce_attached(m, n - 1, img, n, &host, &err), IBF_PRODUCE_BUFFER_TOO_SHORT);
+    EXPECT(ibf_produce_attached(m, n, img, n, &host, &err), IBF_PRODUCE_OK);
+    CHECK(host.host == 1U && host.generation == 1U);
+    /* Every block checked: no _check call needed. */
+    CHECK(ibf_attached_client_blocks_mailbox(&host, 0) != NULL && ibf_attached_bot_blocks_draw(&host, IBF_MAX_CLIENTS - 1) != NULL);
+    CHECK(ibf_attach_all(m, n, &client, &err) == IBF_ATTACH_OK && client.host == 0U);
+    EXPECT(ibf_attached_client_reload(&host, &generation, NULL), IBF_OK);
+    CHECK(generation == 2U);
+    EXPECT(ibf_attached_client_blocks_check(&host, 1, &err), IBF_ATTACH_OK);
+    EXPECT(ibf_attached_client_blocks_check(&client, 1, &err), IBF_ATTACH_HOST_RELOADED);
+    free(img);
+    free(m);
+    printf("host handle blocks=%u reload=%u\n", (unsigned)host.regions[2].count, (unsigned)generation);
+}
+
 int main(void) {
     queue();
     ring();
@@ -682,6 +714,7 @@ int main(void) {
     draw();
     session();
     restore();
+    host_handle();
     names();
     return 0;
 }
