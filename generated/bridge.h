@@ -7974,6 +7974,54 @@ static inline int ibf_produce(void *mapping, size_t len, const void *image, size
     return IBF_PRODUCE_OK;
 }
 
+/** Who produced an image, for ibf_stamp_identity. The clocks are read one right after the
+ * other: mono_ns from CLOCK_MONOTONIC on Linux, QueryPerformanceCounter in ns on Windows;
+ * unix_ns is Unix time then (a reader maps a monotonic reading t to clock_unix_ns + (t - clock_mono_ns)). */
+typedef struct ibf_identity {
+    /** The producer's process id: getpid() or GetCurrentProcessId(). */
+    uint32_t pid;
+    /** Its version string (NUL-terminated; NULL for none). */
+    const char *version;
+    uint64_t mono_ns;
+    int64_t unix_ns;
+} ibf_identity;
+
+/* Writes the low `width` bytes of `value`, little-endian, at `at` of an image (plain bytes:
+ * the image is not shared yet). */
+static inline void ibf_stamp_le_(unsigned char *at, unsigned width, uint64_t value) {
+    unsigned i;
+    for (i = 0; i < width; i++) {
+        at[i] = (unsigned char)(value >> (8U * i));
+    }
+}
+
+/** Stamps an image from ibf_lay_out (n bytes) with who produced it, before ibf_produce:
+ * the fields the handshake names (pid version mono_ns unix_ns), the version NUL-padded.
+ * IBF_PRODUCE_OK; IBF_PRODUCE_TOO_LARGE when the version has no room for its NUL
+ * (32 bytes in all), IBF_PRODUCE_BUFFER_TOO_SHORT when n is under 144:
+ * then nothing is written. */
+static inline int ibf_stamp_identity(void *image, size_t n, const ibf_identity *id) {
+    unsigned char *m = (unsigned char *)image;
+    size_t version_len = 0;
+    if (m == NULL || id == NULL || (uint64_t)n < 144U) {
+        return IBF_PRODUCE_BUFFER_TOO_SHORT;
+    }
+    while (id->version != NULL && version_len < 32U && id->version[version_len] != '\0') {
+        version_len++;
+    }
+    if (version_len >= 32U) {
+        return IBF_PRODUCE_TOO_LARGE;
+    }
+    memset(m + 32, 0, 32U);
+    if (version_len != 0) {
+        memcpy(m + 32, id->version, version_len);
+    }
+    ibf_stamp_le_(m + 16, 4U, (uint64_t)id->pid);
+    ibf_stamp_le_(m + 128, 8U, id->mono_ns);
+    ibf_stamp_le_(m + 136, 8U, (uint64_t)id->unix_ns);
+    return IBF_PRODUCE_OK;
+}
+
 /** ibf_produce, then the producer's own handle in *out: the mapping attached as
  * ibf_attach_all does, marked the host's (its blocks are handed out across its own reloads)
  * and every block of the root table's blocks rows checked now. IBF_PRODUCE_OK, the code of

@@ -271,6 +271,7 @@ __all__ = [
     "lay_out",
     "produce",
     "ProduceError",
+    "stamp_identity",
     "read_versioned",
     "VersionedRecord",
     "FileFormatError",
@@ -8116,6 +8117,32 @@ def lay_out(geometry=None, generation=1):
     if h.liveness is not None:
         _produce_put(image, 0, h.liveness[0], 0 if h.liveness[1] else 1, h.name)
     return image
+
+
+def stamp_identity(image, version="", pid=None, mono_ns=None, unix_ns=None):
+    """Stamps an image from lay_out with who produced it, before produce: the process id
+    (os.getpid() by default), the version string (NUL-padded), and the clock pair read one
+    right after the other (time.perf_counter_ns(): CLOCK_MONOTONIC on Linux,
+    QueryPerformanceCounter on Windows; time.time_ns(): Unix time), where the handshake
+    names them. ProduceError too_large (nothing written) when the version has no room for
+    its NUL."""
+    fields = ((16, 4), (32, 32), (128, 8), (136, 8))
+    text = version.encode() if isinstance(version, str) else bytes(version)
+    (v_at, v_len) = fields[1]
+    if v_len and (len(text) >= v_len or b"\0" in text):
+        raise ProduceError("too_large", "producer_version", v_len - 1, len(text))
+    if len(image) < max(at + width for at, width in fields):
+        raise ProduceError("buffer_too_short", "", max(at + width for at, width in fields), len(image))
+    import os
+
+    mono = time.perf_counter_ns() if mono_ns is None else mono_ns
+    unix = time.time_ns() if unix_ns is None else unix_ns
+    values = (os.getpid() if pid is None else pid, None, mono, unix & 0xFFFFFFFFFFFFFFFF)
+    if v_len:
+        image[v_at : v_at + v_len] = text + bytes(v_len - len(text))
+    for (at, width), value in zip(fields, values):
+        if width and value is not None:
+            image[at : at + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
 
 
 def produce(buffer, image):

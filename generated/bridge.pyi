@@ -1634,6 +1634,13 @@ class ProduceError(ValueError):
 
 def lay_out(geometry: dict[str, int] | None = None, generation: int = 1) -> bytearray: ...
 def produce(buffer: _Buffer, image: bytes | bytearray) -> Bridge: ...
+def stamp_identity(
+    image: bytearray,
+    version: str | bytes = "",
+    pid: int | None = None,
+    mono_ns: int | None = None,
+    unix_ns: int | None = None,
+) -> None: ...
 @overload
 def read_versioned(cls: type[BridgeHeader], buffer: _Buffer) -> VersionedRecord[BridgeHeader]: ...
 @overload

@@ -7601,6 +7601,46 @@ pub mod live {
             )?;
             Ok(image)
         }
+        /// Stamps a laid-out image with who produced it, before [`Self::produce`]: the
+        /// process id, the version string and the clock pair the handshake names
+        /// (`abi_runtime::identity`: `Identity::now(version)` reads this process and its
+        /// clocks). `TooLarge` when the version does not fit its field with its NUL.
+        pub fn stamp_identity(
+            image: &mut ::abi_runtime::produce::Image,
+            identity: &::abi_runtime::identity::Identity,
+        ) -> Result<(), ::abi_runtime::produce::ProduceError> {
+            const SPEC: ::abi_runtime::identity::IdentitySpec<'static> = ::abi_runtime::identity::IdentitySpec {
+                pid: Some((
+                    "host_pid",
+                    ::abi_runtime::attach::Field {
+                        offset: 16usize,
+                        width: 4usize,
+                    },
+                )),
+                version: Some((
+                    "host_version",
+                    ::abi_runtime::identity::TextField {
+                        offset: 32usize,
+                        len: 32usize,
+                    },
+                )),
+                mono_ns: Some((
+                    "clock_mono_ns",
+                    ::abi_runtime::attach::Field {
+                        offset: 128usize,
+                        width: 8usize,
+                    },
+                )),
+                unix_ns: Some((
+                    "clock_unix_ns",
+                    ::abi_runtime::attach::Field {
+                        offset: 136usize,
+                        width: 8usize,
+                    },
+                )),
+            };
+            ::abi_runtime::identity::stamp(image, &SPEC, identity)
+        }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
         /// a release fence, the bytes, then the state running, with release) and
         /// attaches to it. The handle is the host's own: its blocks are handed out

@@ -211,6 +211,7 @@ error_classes! {
     version_not_extensible => 1,
     version_unknown_field => 1,
     version_not_unsigned => 1,
+    version_identity_wrong_type => 1,
     version_magic_without_expect => 1,
     version_field_past_base => 1,
     version_field_order => 1,

@@ -184,6 +184,18 @@ pub struct RawHandshake {
     /// The field the writer changes each time it rewrites the tables (a reload).
     #[serde(default)]
     pub generation: Option<Spanned<String>>,
+    /// Who produced the record: its process id (an unsigned integer of at least 4 bytes).
+    #[serde(default)]
+    pub pid: Option<Spanned<String>>,
+    /// Its version string (a `char[N]`).
+    #[serde(default)]
+    pub producer_version: Option<Spanned<String>>,
+    /// A monotonic clock reading at production (`u64`, ns).
+    #[serde(default)]
+    pub clock_mono_ns: Option<Spanned<String>>,
+    /// Unix time at that reading (`i64` or `u64`, ns).
+    #[serde(default)]
+    pub clock_unix_ns: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

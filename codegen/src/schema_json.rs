@@ -185,6 +185,10 @@ pub fn schema_json() -> Value {
             "state": { "type": "string", "minLength": 1, "description": "The field that holds the writer's state (an unsigned integer, or an enum with an unsigned repr): attach reads it first, with acquire, and refuses (retryably) a state other than running." },
             "running": { "type": "string", "minLength": 1, "description": "With state: the value (an enum value's name, or a constant) that means the writer has written its tables; it stores it with release, after them." },
             "generation": { "type": "string", "minLength": 1, "description": "With state: the unsigned integer field the writer changes each time it rewrites its tables (a reload); a handle remembers it, and reloaded() compares." },
+            "pid": { "type": "string", "minLength": 1, "description": "Who produced the record: the u32 or u64 field the producer's stamp_identity writes its process id into." },
+            "producer_version": { "type": "string", "minLength": 1, "description": "The char[N] field stamp_identity writes the producer's version string into, NUL-padded." },
+            "clock_mono_ns": { "type": "string", "minLength": 1, "description": "The u64 field of a monotonic clock reading in ns at production (CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows)." },
+            "clock_unix_ns": { "type": "string", "minLength": 1, "description": "The i64 or u64 field of Unix time in ns at that reading: unix = clock_unix_ns + (t - clock_mono_ns)." },
         },
     });
     let layout = json!({

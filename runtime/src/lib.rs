@@ -98,6 +98,7 @@ pub mod entry_parts;
 mod error;
 mod events;
 pub mod hung;
+pub mod identity;
 pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]

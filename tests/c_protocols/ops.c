@@ -692,9 +692,28 @@ static void host_handle(void) {
     img = buffer(n);
     m = buffer(n);
     CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    /* Who produced it (issue 40, item 1): the fields the handshake names, stamped before the
+     * image is written; a version with no room for its NUL is refused, nothing written. */
+    {
+        ibf_identity id;
+        const ibf_bridge_header *h;
+        id.pid = 4242U;
+        id.version = "host-c 0.9";
+        id.mono_ns = 123456789ULL;
+        id.unix_ns = -5;
+        EXPECT(ibf_stamp_identity(img, n, &id), IBF_PRODUCE_OK);
+        id.version = "0123456789abcdef0123456789abcdef";
+        id.pid = 1U;
+        EXPECT(ibf_stamp_identity(img, n, &id), IBF_PRODUCE_TOO_LARGE);
+        EXPECT(ibf_stamp_identity(img, 100, &id), IBF_PRODUCE_BUFFER_TOO_SHORT);
+        h = (const ibf_bridge_header *)(const void *)img;
+        CHECK(h->host_pid == 4242U && strcmp(h->host_version, "host-c 0.9") == 0);
+        CHECK(h->clock_mono_ns == 123456789ULL && h->clock_unix_ns == -5);
+    }
     EXPECT(ibf_produce_attached(m, n - 1, img, n, &host, &err), IBF_PRODUCE_BUFFER_TOO_SHORT);
     EXPECT(ibf_produce_attached(m, n, img, n, &host, &err), IBF_PRODUCE_OK);
     CHECK(host.host == 1U && host.generation == 1U);
+    CHECK(((const ibf_bridge_header *)ibf_attached_header(&host))->host_pid == 4242U);
     /* Every block checked: no _check call needed. */
     CHECK(ibf_attached_client_blocks_mailbox(&host, 0) != NULL && ibf_attached_bot_blocks_draw(&host, IBF_MAX_CLIENTS - 1) != NULL);
     CHECK(ibf_attach_all(m, n, &client, &err) == IBF_ATTACH_OK && client.host == 0U);

@@ -553,6 +553,32 @@ def peer_rewriting_the_state_nonstop(h):
     return True
 
 
+def identity():
+    """Who produced the image (issue 40, item 1): stamp_identity writes the process id, the
+    version and the clock pair the handshake names; a version without room for its NUL is
+    refused and nothing is written."""
+    import os
+
+    img = B.lay_out(GEOMETRY)
+    before_mono, before_unix = time.perf_counter_ns(), time.time_ns()
+    B.stamp_identity(img, "host-py 0.9")
+    after_mono, after_unix = time.perf_counter_ns(), time.time_ns()
+    kept = bytes(img)
+    try:
+        B.stamp_identity(img, "v" * B.VERSION_LEN, pid=1)
+        raise AssertionError("a version with no room for its NUL")
+    except B.ProduceError as e:
+        check(e.kind == "too_large", "too_large")
+    check(bytes(img) == kept, "nothing written")
+    buf = bytearray(len(img))
+    hd = B.produce(buf, img).header()
+    check(hd.host_pid() == os.getpid(), "pid")
+    check(bytes(hd.host_version()).rstrip(b"\0") == b"host-py 0.9", "version")
+    check(before_mono <= hd.clock_mono_ns() <= after_mono, "the monotonic clock")
+    check(before_unix <= hd.clock_unix_ns() <= after_unix, "Unix time")
+    return hd.host_pid()
+
+
 def main():
     buf, h = image()
     print("queue wrap: %d cases, %d padding entries" % queue_wrap_at_every_offset(h))
@@ -568,6 +594,7 @@ def main():
     print("restore: %d free, %d reload" % restore(buf))
     print("broken lifecycle: %d rules" % broken_lifecycle(buf))
     print("relayout: generation %d" % relayout(buf))
+    print("identity: pid %d" % identity())
     h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))
     h.release()
