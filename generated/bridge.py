@@ -7146,6 +7146,15 @@ class _Session:
         return generation
 
     @classmethod
+    def exit(cls, host):
+        """The host's side: tells every client the host is exiting (the host state, release):
+        each standing says HOST_EXITING from then on."""
+        header, _handle = cls._host(host)
+        _protocol_view(cls, header)
+        (offset, width) = cls._HOST_STATE
+        _store(header._mem, header._base + offset, width, cls._EXITING, _RELEASE)
+
+    @classmethod
     def _restore(cls, handle, index):
         """Puts back what row index owned in the blocks it owns (_OWNED: each blocks row's
         position in the handle's table, and for each region its position in the block's, its

@@ -579,6 +579,19 @@ def identity():
     return hd.host_pid()
 
 
+def host_exit():
+    """The host's exit through the session (issue 40, item 11: the three languages have the
+    same host side): every standing says HOST_EXITING, and a new claim is refused."""
+    buf, h = image()
+    hd = h.header()
+    s = B.Client.claim(hd, 1, h.generation)
+    check(s is not None and s.activate(), "claimed")
+    B.Client.exit(h)
+    check(s.standing() == B.Standing.HOST_EXITING, "the standing says the host exits")
+    expect_error("session_host_exiting", B.Client.claim, hd, 2, h.generation)
+    return 1
+
+
 def main():
     buf, h = image()
     print("queue wrap: %d cases, %d padding entries" % queue_wrap_at_every_offset(h))
@@ -595,6 +608,7 @@ def main():
     print("broken lifecycle: %d rules" % broken_lifecycle(buf))
     print("relayout: generation %d" % relayout(buf))
     print("identity: pid %d" % identity())
+    print("host exit: %d" % host_exit())
     h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))
     h.release()
