@@ -63,6 +63,7 @@ REC_FORMAT: Final = 1
 REC_CHUNK_TICKS: Final = 300
 ABI_VERSION_MAJOR: Final = 0
 ABI_VERSION_MINOR: Final = 9
+ABI_VERSION: Final = "0.9"
 
 _T = TypeVar("_T")
 

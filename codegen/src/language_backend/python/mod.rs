@@ -56,6 +56,17 @@ use structs::{StructContext, compute_struct_context};
 pub use literals::python_int_literal;
 pub use names::{PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_field_alias, python_type_name};
 
+/// The module's names beside the schema's items: the ABI version's three, and the text
+/// helpers (defined when a struct has a `char` field). The sections that add names of their
+/// own keep clear of them.
+const MODULE_NAMES: [&str; 5] = [
+    "ABI_VERSION_MAJOR",
+    "ABI_VERSION_MINOR",
+    "ABI_VERSION",
+    "text",
+    "set_text",
+];
+
 const TEMPLATE: Template = Template {
     name: "python.py.j2",
     source: include_str!("../../../templates/python.py.j2"),
@@ -270,9 +281,9 @@ fn compute_module_context<'a>(
         .iter()
         .any(|s| s.fields.iter().any(|f| f.ty.elem == Elem::Char));
     let has_open_enums = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
-    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 4);
+    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 5);
     all.extend(consts.iter().map(|c| c.name));
-    all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"]);
+    all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION"]);
     if has_text {
         all.extend(["text", "set_text"]);
     }

@@ -61,6 +61,11 @@ pub(super) fn render_stub(
     }
     let _ = writeln!(out, "ABI_VERSION_MAJOR: Final = {}", abi.version.major);
     let _ = writeln!(out, "ABI_VERSION_MINOR: Final = {}", abi.version.minor);
+    let _ = writeln!(
+        out,
+        "ABI_VERSION: Final = \"{}.{}\"",
+        abi.version.major, abi.version.minor
+    );
     out.push_str(HELPERS);
     if abi
         .structs
