@@ -74,6 +74,20 @@ impl Target {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Write a small, commented starter schema with one of each declaration kind asked for;
+    /// it loads, and generates warning-free outputs in every language.
+    Init {
+        /// The kinds (comma-separated): seqlock, ring, queue, mailbox, session, file, layout.
+        /// Default: all of them.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        kinds: Vec<abi_codegen::init::Kind>,
+        /// The file to write; an existing one is left alone unless --force.
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Write every generated file whose content changed.
     Generate {
         /// The schema file.
@@ -217,6 +231,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOR.set(cli.color);
     let result = match cli.command {
+        Command::Init {
+            kinds,
+            schema,
+            force,
+        } => init(&kinds, &schema, force),
         Command::Generate {
             schema,
             out,
@@ -320,6 +339,25 @@ fn fix_command(sub: &str) -> String {
         })
         .unwrap_or_else(|| env!("CARGO_BIN_NAME").to_owned());
     format!("{program} {sub}")
+}
+
+/// `abi-codegen init`: the starter schema, written where asked unless a file is there.
+fn init(kinds: &[abi_codegen::init::Kind], path: &Path, force: bool) -> Result<ExitCode, Failure> {
+    if path.exists() && !force {
+        return Err(Failure::Input(format!(
+            "{} exists: init writes a new schema (--force overwrites it)",
+            path.display()
+        )));
+    }
+    let text = abi_codegen::init::starter_schema(kinds);
+    std::fs::write(path, text)
+        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))?;
+    outln!(
+        "wrote {}; next: {}",
+        path.display(),
+        fix_command(&format!("generate --schema {}", path.display()))
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn generate(
