@@ -56,17 +56,6 @@ use structs::{StructContext, compute_struct_context};
 pub use literals::python_int_literal;
 pub use names::{PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_field_alias, python_type_name};
 
-/// The module's names beside the schema's items: the ABI version's three, and the text
-/// helpers (defined when a struct has a `char` field). The sections that add names of their
-/// own keep clear of them.
-const MODULE_NAMES: [&str; 5] = [
-    "ABI_VERSION_MAJOR",
-    "ABI_VERSION_MINOR",
-    "ABI_VERSION",
-    "text",
-    "set_text",
-];
-
 const TEMPLATE: Template = Template {
     name: "python.py.j2",
     source: include_str!("../../../templates/python.py.j2"),
