@@ -64,6 +64,8 @@ extern "C" {
 /** The ABI version this header describes. */
 #define IBF_ABI_VERSION_MAJOR 0U
 #define IBF_ABI_VERSION_MINOR 9U
+/** The ABI version as text, "MAJOR.MINOR". */
+#define IBF_ABI_VERSION "0.9"
 
 /* Constants */
 

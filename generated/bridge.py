@@ -127,6 +127,7 @@ __all__ = [
     "REC_CHUNK_TICKS",
     "ABI_VERSION_MAJOR",
     "ABI_VERSION_MINOR",
+    "ABI_VERSION",
     "text",
     "set_text",
     "BridgeRegion",
@@ -380,6 +381,8 @@ REC_CHUNK_TICKS = 300
 
 ABI_VERSION_MAJOR = 0
 ABI_VERSION_MINOR = 9
+#: The ABI version as text, "MAJOR.MINOR".
+ABI_VERSION = "0.9"
 
 
 def text(value):

@@ -263,6 +263,11 @@ pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
     }
     parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
+        // A syntax slip inside an inline table shows on a later line: name the table that
+        // does not close on its line, and how to close it.
+        if let Some(d) = errors::unclosed_inline_table(src, span.start) {
+            return SchemaErrors { list: vec![d] };
+        }
         let message = describe_toml_error(e.message());
         let diagnostic = match message.as_str() {
             "duplicate key" => duplicate_key(src, span),

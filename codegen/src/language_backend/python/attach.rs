@@ -242,7 +242,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         .chain(&names.enums)
         .chain(&names.structs))
     .cloned()
-    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "text", "set_text"].map(String::from))
+    .chain(super::names::MODULE_NAMES.map(String::from))
     .chain(live.iter().flat_map(|l| l.exports.iter().cloned()));
     let mut module = Namer(taken.collect::<HashSet<String>>());
     let error = module.name("AttachError");

@@ -126,7 +126,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         .chain(&names.enums)
         .chain(&names.structs)
         .cloned())
-    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"].map(String::from));
+    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION"].map(String::from));
     let mut module = Namer(taken.collect());
     let unavailable_error = module.name("AtomicsUnavailableError");
     let contended_error = module.name("SeqlockContendedError");
