@@ -4993,6 +4993,16 @@ static inline uint64_t ibf_events_since(const ibf_snapshot *copy, uint64_t since
     return total - next;
 }
 
+/** The writer's side: stores *entry as entry number value->event_total (at
+ * events[n % 32], over the oldest once the ring is full) and counts it; returns its
+ * number. *value is the writer's copy, which it then publishes (plain writes). */
+static inline uint64_t ibf_events_push(ibf_snapshot *value, const ibf_event *entry) {
+    uint64_t n = (uint64_t)value->event_total;
+    value->events[(size_t)(n % 32U)] = *entry;
+    value->event_total++;
+    return n;
+}
+
 /** Entry number `number` of the ring in a copy of ibf_snapshot. */
 static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t number) {
     return &copy->events[(size_t)(number % 32U)];

@@ -249,6 +249,7 @@ __all__ = [
     "Stats",
     "SnapshotRing",
     "events_since",
+    "push_events",
     "ProtocolError",
     "Empty",
     "EMPTY",
@@ -5882,7 +5883,21 @@ def events_since(record, count):
     return _events_since(getattr(record, "events"), getattr(record, "event_total"), count)
 
 
+
+def push_events(record, entry):
+    """The writer's side of ring `events`: stores entry as entry number record.event_total (at
+    events[n % 32], over the oldest once the ring is full) and counts it; returns its
+    number. record is the writer's copy, which it then publishes."""
+    n = getattr(record, "event_total")
+    getattr(record, "events")[n % 32] = entry
+    setattr(record, "event_total", (n + 1) & 0xffffffffffffffff)
+    return n
+
+
 Snapshot.events_since = events_since
+
+
+Snapshot.push_events = push_events
 
 
 # Protocols ------------------------------------------------------------------------------

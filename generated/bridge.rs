@@ -5782,6 +5782,13 @@ pub mod live {
         ) -> ::abi_runtime::EventsSince<'_, super::Event> {
             ::abi_runtime::EventsSince::new(&self.events, self.event_total, count)
         }
+        /// The writer's side of ring `events`: stores `entry` as entry number `event_total` (at `events[n % 32]`, over the oldest once the ring is full) and counts it. Returns its number. `self` is a value the writer then publishes (a ring slot's payload, a seqlocked record).
+        pub fn push_events(&mut self, entry: super::Event) -> u64 {
+            let n = self.event_total;
+            self.events[(n % 32) as usize] = entry;
+            self.event_total = self.event_total.wrapping_add(1);
+            n
+        }
     }
     /// One entry of `log_queue`, copied out: its `log_entry` and each part after it.
     #[derive(Clone, PartialEq)]

@@ -417,11 +417,17 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
 
 #[test]
 fn events_since_a_count_skip_what_the_ring_overwrote() {
+    // Written through the ring's writer (issue 40, item 8): numbered from event_total.
     let mut snapshot = Snapshot::default();
     for i in 0..40u64 {
-        snapshot.events[(i % MAX_EVENTS as u64) as usize].tick = i;
+        let event = bridge_abi::Event {
+            tick: i,
+            ..Default::default()
+        };
+        assert_eq!(snapshot.push_events(event), i);
     }
-    snapshot.event_total = 40;
+    assert_eq!(snapshot.event_total, 40);
+    assert_eq!(snapshot.events[39 % MAX_EVENTS].tick, 39);
     let since = snapshot.events_since(30);
     assert_eq!(since.lost(), 0);
     let ticks: Vec<u64> = since.map(|(_, e)| e.tick).collect();

@@ -183,10 +183,14 @@ static void ring(void) {
 static void events(void) {
     static ibf_snapshot s;
     uint64_t i, first, lost, count;
+    /* Written through the ring's writer (issue 40, item 8): numbered from event_total. */
     for (i = 0; i < 40; i++) {
-        s.events[i % IBF_MAX_EVENTS].tick = i;
+        ibf_event e;
+        memset(&e, 0, sizeof e);
+        e.tick = i;
+        CHECK(ibf_events_push(&s, &e) == i);
     }
-    s.event_total = 40;
+    CHECK(s.event_total == 40 && s.events[39 % IBF_MAX_EVENTS].tick == 39);
     count = ibf_events_since(&s, 30, &first, &lost);
     printf("events30=%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", count, first, lost);
     count = ibf_events_since(&s, 0, &first, &lost);

@@ -42,6 +42,11 @@ pub(in crate::language_backend::python) struct EventsFunction {
     doc: Vec<String>,
     /// Also a method of the holder (no field of that name).
     pub(in crate::language_backend::python) method: bool,
+    /// The writer's function, `push_<ring>`, as named, and whether it is a method too.
+    pub(in crate::language_backend::python) push: String,
+    pub(in crate::language_backend::python) push_method: bool,
+    /// The total's mask: its width's all-ones.
+    total_mask: String,
 }
 
 /// The names of the bot example: the first slot ring, its header view, and a row of that
@@ -122,7 +127,12 @@ impl Ctx<'_> {
         })
     }
 
-    pub(super) fn events_function(&self, ring: &Ring, name: String) -> EventsFunction {
+    pub(super) fn events_function(
+        &self,
+        ring: &Ring,
+        name: String,
+        push: String,
+    ) -> EventsFunction {
         let RingKind::Events {
             total,
             entries,
@@ -132,9 +142,13 @@ impl Ctx<'_> {
             unreachable!("called for event rings only");
         };
         let s = &self.schema.abi.structs[total.struct_index];
+        let total_size = self.schema.layout.of(total.struct_index).fields[total.field].size;
         EventsFunction {
             method: !s.fields.iter().any(|f| f.name == name),
             name,
+            push_method: !s.fields.iter().any(|f| f.name == push),
+            push,
+            total_mask: format!("0x{}", "f".repeat(2 * total_size as usize)),
             ring: ring.name.clone(),
             holder: self.names.structs[total.struct_index].clone(),
             total: s.fields[total.field].name.clone(),

@@ -265,6 +265,14 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 ),
             };
             let since = format_ident!("{}_since", ring.name);
+            let push = format_ident!("push_{}", ring.name);
+            let cap = lit(*capacity);
+            let push_doc = doc_lit!(
+                " The writer's side of ring `{}`: stores `entry` as entry number `{}` (at `{}[n % {capacity}]`, over the oldest once the ring is full) and counts it. Returns its number. `self` is a value the writer then publishes (a ring slot's payload, a seqlocked record).",
+                ring.name,
+                total_doc_name,
+                s.fields[entries.field].name,
+            );
             let doc = doc_lit!(
                 " The ring `{}`: `{}` counts entries ever written, and entry `i` is `{}[i % {capacity}]`. Returns the entries from number `count` on, oldest first; those already overwritten are skipped, and [`abi_runtime::EventsSince::lost`] counts them. {}",
                 ring.name,
@@ -277,6 +285,13 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     #[doc = #doc]
                     pub fn #since(&self, count: u64) -> ::abi_runtime::EventsSince<'_, #elem> {
                         ::abi_runtime::EventsSince::new(&self.#entries_name, #total, count)
+                    }
+                    #[doc = #push_doc]
+                    pub fn #push(&mut self, entry: #elem) -> u64 {
+                        let n = #total;
+                        self.#entries_name[(n % #cap) as usize] = entry;
+                        self.#total_name = self.#total_name.wrapping_add(1);
+                        n
                     }
                 }
             }
