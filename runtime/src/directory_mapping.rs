@@ -155,11 +155,17 @@ pub fn process_probe(pid: u32) -> ProcessProbe {
     crate::raw::process_time::probe(pid)
 }
 
-/// This process's creation time, as [`process_probe`] reads it: what a host registers as
-/// its `process_time`. 0 where the platform cannot tell.
-pub fn own_host_time() -> u64 {
-    match process_probe(std::process::id()) {
+/// Process `pid`'s creation time, as [`process_probe`] reads it; 0 where it is gone or the
+/// platform cannot tell.
+pub fn process_time_of(pid: u32) -> u64 {
+    match process_probe(pid) {
         ProcessProbe::Running(t) => t,
         _ => 0,
     }
+}
+
+/// This process's creation time, as [`process_probe`] reads it: what a host registers as
+/// its `process_time`. 0 where the platform cannot tell.
+pub fn own_host_time() -> u64 {
+    process_time_of(std::process::id())
 }

@@ -119,7 +119,7 @@ mod word;
 
 pub use attach::AttachError;
 #[cfg(feature = "mmap")]
-pub use directory_mapping::{DirectoryMapping, own_host_time, process_probe};
+pub use directory_mapping::{DirectoryMapping, own_host_time, process_probe, process_time_of};
 pub use error::{RegionError, RegionErrorKind, SeqLockError};
 pub use events::EventsSince;
 #[cfg(feature = "mmap")]

@@ -153,12 +153,12 @@ impl LowerAccess<'_> {
             && text.len() <= 200
             && text
                 .bytes()
-                .all(|b| b.is_ascii_graphic() && b != b'/' && b != b'\\');
+                .all(|b| b.is_ascii_graphic() && !matches!(b, b'/' | b'\\' | b'"' | b'\''));
         if !ok {
             self.errors.error_help(
                 &self.inner(name),
                 format!("{what}: `mapping` `{text}` is not a plain name"),
-                "name it with printable ASCII and no slash or backslash, such as `ibf.directory`: it becomes `Local\\NAME` on Windows and `/dev/shm/NAME` on Linux",
+                "name it with printable ASCII and no slash, backslash or quote, such as `ibf.directory`: it becomes `Local\\NAME` on Windows and `/dev/shm/NAME` on Linux",
             );
         }
     }
