@@ -1517,6 +1517,46 @@ class Client:
     @classmethod
     def hung(cls, header: LiveBridgeHeader, index: int, now_ns: int | None = None) -> bool: ...
 
+PROCESS_GONE: Final[int]
+PROCESS_RUNNING: Final[int]
+PROCESS_UNKNOWN: Final[int]
+
+class DirectoryError(ValueError):
+    name: str
+    def __init__(self, name: str, message: str) -> None: ...
+
+class DirectoryHost:
+    row: int
+    pid: int
+    process_time: int
+    abi_major: int
+    abi_minor: int
+    host_version: str
+    def __init__(self, row: int, pid: int, process_time: int, abi_major: int, abi_minor: int, host_version: str) -> None: ...
+
+def process_probe(pid: int) -> tuple[int, int]: ...
+
+class _Directory:
+    count: int
+    size: int
+    def __init__(self, buffer: Any) -> None: ...
+    @classmethod
+    def lay_out(cls: type[_D], buffer: Any) -> _D: ...
+    def state(self, i: int) -> tuple[int, int]: ...
+    def remove_stale(self, me: int, probe: Callable[[int], tuple[int, int]] = ...) -> int: ...
+    def register(self, pid: int, process_time: int, host_version: str, probe: Callable[[int], tuple[int, int]] = ...) -> tuple[int, int]: ...
+    def unregister(self, row_index: int, pid: int, process_time: int) -> bool: ...
+    def list(self) -> tuple[list[DirectoryHost], int]: ...
+
+_D = TypeVar("_D", bound=_Directory)
+
+class Hosts(_Directory):
+    WINDOWS_NAME: ClassVar[str]
+    LINUX_PATH: ClassVar[str]
+    SIZE: ClassVar[int]
+    ABI_MAJOR: ClassVar[int]
+    ABI_MINOR: ClassVar[int]
+
 _AttachCheck: TypeAlias = Literal["mapping_too_short", "bad_magic", "major_mismatch", "header_too_small", "header_beyond_mapping", "extent_beyond_mapping", "extent_too_small", "extent_beyond_block", "too_many_rows", "region_missing", "region_out_of_bounds", "region_misaligned", "region_too_small", "regions_overlap", "host_not_running", "host_reloaded", "geometry_mismatch", "geometry_zero", "geometry_misaligned", "geometry_too_small", "geometry_too_large"]
 
 class AttachError(ValueError):

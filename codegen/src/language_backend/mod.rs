@@ -10,6 +10,8 @@
 #[cfg(feature = "text")]
 pub mod c;
 mod common;
+#[cfg(feature = "text")]
+mod directory_plan;
 pub mod jobs;
 mod live_plan;
 #[cfg(feature = "text")]
