@@ -12,6 +12,8 @@ pub mod c;
 mod common;
 #[cfg(feature = "text")]
 mod directory_plan;
+#[cfg(feature = "text")]
+mod directory_steps;
 pub mod jobs;
 mod live_plan;
 #[cfg(feature = "text")]
