@@ -8195,8 +8195,8 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
  *
  * A row is ibf_directory_register'ed by one compare-and-swap of its (state, pid) word
  * from free to claimed, filled in, then moved to live; ibf_directory_unregister frees
- * it; ibf_directory_list copies each live row, checks its word again (acquire fence
- * between), and sorts newest process_time first; ibf_directory_remove_stale frees the
+ * it; ibf_directory_list copies each live row, checks its word and process_time again
+ * (acquire fence between), and sorts newest process_time first; ibf_directory_remove_stale frees the
  * claimed or live rows whose process is gone or was created at another time (a reused pid),
  * taking each first and putting it back if its process_time changed meanwhile. Every value
  * read from the mapping is checked before use; every retry loop is bounded.
@@ -8504,7 +8504,10 @@ static inline size_t ibf_directory_list(const ibf_directory *d, ibf_directory_ho
                 ibf_proto_put_(copy, at, 8, ibf_live_load_relaxed_u64_(row + at));
             }
             ibf_live_fence_acquire_();
-            if (ibf_live_load_relaxed_u64_(row + plan->word_at) != word) {
+            /* The word and the time again: a row that went through other owners back to
+             * the same pid has another time, unless it is the same process's. */
+            if (ibf_live_load_relaxed_u64_(row + plan->word_at) != word
+                || ibf_live_load_relaxed_u64_(row + plan->process_time_at) != ibf_proto_get_(copy, plan->process_time_at, 8)) {
                 continue;
             }
             memset(&h, 0, sizeof h);

@@ -7449,7 +7449,11 @@ class _Directory:
                 for at in range(0, self._ENTRY_SIZE, 8):
                     struct.pack_into("<Q", copy, at, _load(self._mem, row + at, 8, _RELAXED))
                 _fence(_ACQUIRE)
-                if _load(self._mem, row + self._WORD_AT, 8, _RELAXED) != word:
+                # The word and the time again: a row that went through other owners back to
+                # the same pid has another time, unless it is the same process's.
+                if _load(self._mem, row + self._WORD_AT, 8, _RELAXED) != word or _load(
+                    self._mem, row + self._PROCESS_TIME_AT, 8, _RELAXED
+                ) != struct.unpack_from("<Q", copy, self._PROCESS_TIME_AT)[0]:
                     continue
                 text = bytes(copy[self._VERSION_AT : self._VERSION_AT + self._VERSION_LEN]).split(b"\0", 1)[0]
                 hosts.append(DirectoryHost(

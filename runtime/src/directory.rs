@@ -16,8 +16,11 @@
 //!   (`AcqRel`), zero the row's other bytes (relaxed), store (free, 0) (`Release`), so the
 //!   next claimant finds zeros (a claimed row's process_time is 0 until its owner fills it).
 //! - list: load the word (`Acquire`); copy the row (relaxed); `fence(Acquire)`; load the word
-//!   again (relaxed); the copy stands only if the word did not change, else it is retried at
-//!   most [`LIST_TRIES`] times and then reported as [`RowProblem::Unsettled`].
+//!   and process_time again (relaxed); the copy stands only if neither changed (a row that
+//!   went through other owners and back to the same pid has another process_time), else it
+//!   is retried at most [`LIST_TRIES`] times and then reported as [`RowProblem::Unsettled`].
+//!   The one tear left: a process that frees its row and registers in it again, twice,
+//!   between a reader's first and last load (the reference's row has no counter for it).
 //!
 //! **Stale rows** (iceoryx2's `remove_stale_resources`): a claimed or live row whose process
 //! no longer exists, or whose process was created at another time than the row says (its pid
@@ -355,7 +358,12 @@ impl<'a, A: Access> Directory<'a, A> {
             let mut version = vec![0u8; s.version_len];
             row.read_bytes(s.version_at, &mut version);
             fence(Acquire);
-            if row.load::<u64>(s.word.at, Relaxed) != word {
+            // The word and the time again: a row freed and claimed again by the same pid
+            // (the word back to what it was) still changed its time, unless its owner is
+            // the same process, whose pid and time the copy then pairs rightly.
+            if row.load::<u64>(s.word.at, Relaxed) != word
+                || row.load::<u64>(s.process_time_at, Relaxed) != process_time
+            {
                 continue;
             }
             let end = version
