@@ -6851,6 +6851,67 @@ pub mod live {
         /// The row is no longer the claim's: nothing was stored.
         Lost(ClientStanding),
     }
+    /// The hosts running in this logon session, in a mapping of its own (Local\\ibf.directory on Windows, /dev/shm/ibf.directory on Linux): the first host creates it, owner-only. A host registers by compare-and-swap of a free row's state and pid to (claimed, its pid), fills the row in, then moves it to live; it frees its row on exit. A starting host first frees stale rows: claimed or live rows whose process is gone, or whose process was created at another time than process_time (a reused pid). process_time is the process's creation time: on Windows the creation FILETIME of GetProcessTimes; on Linux field 22 of /proc/PID/stat (starttime, clock ticks since boot), which never changes for a live process and orders hosts within a boot, all a directory in /dev/shm outlives. A client lists the live rows, newest process_time first, copying each row and checking its state and pid again
+    ///
+    /// The protocol is `abi_runtime::directory`'s; this type holds its plan. A host opens the mapping with `abi_runtime::DirectoryMapping` (feature `mmap`), registers with [`Hosts::host`] and `abi_runtime::process_probe`, and unregisters on exit.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Hosts;
+    impl Hosts {
+        /// Offsets, sizes and values of the directory, from the layout.
+        pub const SPEC: ::abi_runtime::directory::DirectorySpec = ::abi_runtime::directory::DirectorySpec {
+            magic_at: 0,
+            magic: 0x44464249,
+            entry_count_at: 4,
+            entry_size_at: 8,
+            entries_at: 64,
+            max_entries: 16,
+            entry_size: 64,
+            word: ::abi_runtime::claim::SharedWord {
+                at: 0,
+                state_low: true,
+            },
+            process_time_at: 8,
+            abi_major_at: 16,
+            abi_minor_at: 18,
+            version_at: 24,
+            version_len: 32,
+            free: 0,
+            claimed: 1,
+            live: 2,
+        };
+        /// The mapping's name on Windows.
+        pub const WINDOWS_NAME: &'static str = "Local\\ibf.directory";
+        /// The mapping's file on Linux.
+        pub const LINUX_PATH: &'static str = "/dev/shm/ibf.directory";
+        /// What this process registers: its pid and creation time (`abi_runtime::own_host_time`
+        /// with `mmap`), this ABI's version, and `host_version`.
+        pub fn host(
+            pid: u32,
+            process_time: u64,
+            host_version: &str,
+        ) -> ::abi_runtime::directory::HostInfo {
+            ::abi_runtime::directory::HostInfo {
+                pid,
+                process_time,
+                abi_major: 0,
+                abi_minor: 9,
+                host_version: host_version.to_owned(),
+            }
+        }
+        /// The directory in `region`, its header checked (magic, `entry_size`, `entry_count`).
+        ///
+        /// # Errors
+        ///
+        /// The `DirectoryError` naming what is wrong.
+        pub fn check<A: ::abi_runtime::Access>(
+            region: ::abi_runtime::Region<'_, A>,
+        ) -> Result<
+            ::abi_runtime::directory::Directory<'_, A>,
+            ::abi_runtime::directory::DirectoryError,
+        > {
+            ::abi_runtime::directory::check(region, Self::SPEC)
+        }
+    }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
     pub static BRIDGE_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
         name: "bridge",

@@ -47,6 +47,7 @@ fn the_protocols_section_states_each_side_s_steps() {
         "mailbox mailbox",
         "exchange draw",
         "session client",
+        "directory hosts",
     ];
     assert_eq!(headings, expected);
     for (i, h) in expected.iter().enumerate() {
@@ -77,6 +78,14 @@ fn the_protocols_section_states_each_side_s_steps() {
             "mailbox mailbox" => sides_of("Client (the client)", "Server (the host)"),
             "exchange draw" => sides_of("Writer (the client)", "Reader (the host)"),
             "session client" => sides_of("Client (the client)", "Host (the host)"),
+            "directory hosts" => assert_eq!(
+                of_this,
+                [
+                    "Registering (the host):",
+                    "Listing (the client):",
+                    "Cleaning up after a dead instance (the host):"
+                ]
+            ),
             _ => {}
         }
     }

@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, SchemaErrors};
 
+mod directory;
 mod errors;
 mod file;
 mod protocol;
@@ -18,6 +19,7 @@ mod shared;
 mod toml11;
 mod value;
 
+pub use directory::RawDirectory;
 use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
@@ -54,6 +56,8 @@ pub struct RawSchema {
     pub exchanges: Vec<Spanned<RawExchange>>,
     #[serde(default, rename = "session")]
     pub sessions: Vec<Spanned<RawSession>>,
+    #[serde(default, rename = "directory")]
+    pub directories: Vec<Spanned<RawDirectory>>,
     #[serde(default, rename = "layout")]
     pub layouts: Vec<Spanned<RawLayout>>,
     #[serde(default, rename = "file")]

@@ -94,6 +94,9 @@ pub mod broadcast_ring;
 pub mod byte_queue;
 pub mod claim;
 mod copy;
+pub mod directory;
+#[cfg(feature = "mmap")]
+mod directory_mapping;
 pub mod entry_parts;
 mod error;
 mod events;
@@ -117,6 +120,8 @@ pub mod triple_buffer;
 mod word;
 
 pub use attach::AttachError;
+#[cfg(feature = "mmap")]
+pub use directory_mapping::{DirectoryMapping, own_host_time, process_probe, process_time_of};
 pub use error::{RegionError, RegionErrorKind, SeqLockError};
 pub use events::EventsSince;
 #[cfg(feature = "mmap")]

@@ -5,6 +5,7 @@
 //! paths, counters, item names); each part lives in its own file.
 
 mod c_macros;
+mod directory;
 mod fields;
 mod parties;
 mod protocol;
@@ -16,6 +17,8 @@ mod trailer;
 mod views;
 
 use toml::Spanned;
+
+pub use directory::lower_directories;
 
 use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span};
@@ -105,13 +108,7 @@ pub fn lower_protocols(
     layout: &Layout,
     access: &Access,
 ) -> Result<Vec<Protocol>, SchemaErrors> {
-    let mut cx = LowerAccess {
-        src,
-        abi,
-        layout,
-        errors: Errors::new(),
-        parties: access.parties.clone(),
-    };
+    let mut cx = LowerAccess::after_access(src, abi, layout, access);
     let mut out = Vec::new();
     for q in &raw.queues {
         let q = q.get_ref();
@@ -228,6 +225,19 @@ struct LowerAccess<'a> {
     layout: &'a Layout,
     errors: Errors,
     parties: Vec<String>,
+}
+
+impl<'a> LowerAccess<'a> {
+    /// A lowering of declarations that come after the access ones (protocols, directories).
+    fn after_access(src: &'a str, abi: &'a Abi, layout: &'a Layout, access: &Access) -> Self {
+        LowerAccess {
+            src,
+            abi,
+            layout,
+            errors: Errors::new(),
+            parties: access.parties.clone(),
+        }
+    }
 }
 
 impl LowerAccess<'_> {

@@ -245,6 +245,7 @@ pub(super) fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "mailbox" => "mailbox",
             "exchange" => "exchange",
             "session" => "session",
+            "directory" => "directory",
             "layout" => "layout",
             "file" => "file",
             "abi" => {

@@ -26,6 +26,7 @@
 
 mod attach;
 mod ctypes;
+mod directory;
 mod docstring;
 mod literals;
 mod live;
@@ -194,7 +195,13 @@ type Sections = (
 /// contexts they were rendered from): what the module and its stub are both made of.
 fn sections(schema: &Schema) -> Result<Sections, RenderError> {
     let names = Names::new(&schema.abi);
-    let live = render_live(schema, &names)?;
+    let mut live = render_live(schema, &names)?;
+    if let (Some(live), Some((text, exports))) =
+        (live.as_mut(), directory::render_directories(schema)?)
+    {
+        live.text.push_str(&text);
+        live.exports.extend(exports);
+    }
     let attach = render_attach(schema, &names, live.as_ref())?;
     let taken: Vec<String> = (live.iter().flat_map(|l| l.exports.iter()))
         .chain(attach.iter().flat_map(|a| a.exports.iter()))

@@ -111,6 +111,7 @@ pub(super) fn render_stub(
         if !schema.protocols.is_empty() {
             protocols::write_protocols(&mut out, &live.protocols);
         }
+        out.push_str(&super::directory::stub(schema));
     }
     if let Some(attach) = &attach {
         attach.write(&mut out);
