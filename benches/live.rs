@@ -20,9 +20,8 @@ fn bench_live(c: &mut Criterion) {
     let header = live::BridgeHeader::at(shared.region(), 0).unwrap();
     let ring = live::SnapshotRing::new(header, shared.region().tail(RING_AT, 8).unwrap()).unwrap();
     let mut slot = live::RingSlot::zeroed();
-    slot.publish_seq = 1;
     slot.payload.header.tick = 42;
-    ring.publish(&slot).expect("a slot holds the value");
+    ring.publish(&mut slot).expect("a slot holds the value");
 
     let mut group = c.benchmark_group("newest snapshot");
     group.bench_function("read_newest (seqlock, atomic copy)", |b| {

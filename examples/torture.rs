@@ -195,10 +195,9 @@ fn run_host(args: &[String]) -> Result<ExitCode, String> {
                 for (k, chunk) in slot.payload.as_mut_bytes().chunks_exact_mut(8).enumerate() {
                     chunk.copy_from_slice(&word(n, k).to_le_bytes());
                 }
-                slot.publish_seq = n;
                 slot.tick = n;
                 slot.payload_extra = n.to_le_bytes().to_vec();
-                ring.publish(&slot).expect("a slot holds the value");
+                ring.publish(&mut slot).expect("a slot holds the value");
             }
             n
         });

@@ -64,6 +64,8 @@ extern "C" {
 /** The ABI version this header describes. */
 #define IBF_ABI_VERSION_MAJOR 0U
 #define IBF_ABI_VERSION_MINOR 9U
+/** The ABI version as text, "MAJOR.MINOR". */
+#define IBF_ABI_VERSION "0.9"
 
 /* Constants */
 
@@ -4871,7 +4873,9 @@ static inline int ibf_stats_write(ibf_stats_header *shared, size_t len, const ib
  * Writer (the host):
  *   1. Take `n` = `bridge_header.snapshot_seq`, the publications so far.
  *   2. Write slot `n % ring_slots` under seqlock `ring_slot`: the `ring_slot_header` at the
- *      slot's start, then the payload `payload` (snapshot), with `size` = the payload's bytes.
+ *      slot's start, then the payload `payload` (snapshot), with `size` = the payload's bytes,
+ *      and `publish_seq` = `n + 1` (the publication's number: `bridge_header.snapshot_seq` once
+ *      it is published).
  *   3. Store `bridge_header.snapshot_seq` = `n + 1` (release): the slot is published.
  *
  * Reader (the client):
@@ -4946,9 +4950,8 @@ static inline int ibf_snapshot_ring_read_newest(const ibf_bridge_header *head, c
 /**
  * The writer's side: writes *value into the next slot under its seqlock, then publishes it
  * by storing the new head (release). IBF_OK, or IBF_TOO_SHORT (nothing published) when
- * the geometry is refused or the payload does not fit a slot. One writer only.
- */
-static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, uint64_t slot_count, uint64_t slot_size, const ibf_ring_slot_copy *value, const void *extra) {
+ * the geometry is refused or the payload does not fit a slot. One writer only. * It first sets value->publish_seq to the new head: the slot's publication number. */
+static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots, uint64_t slot_count, uint64_t slot_size, ibf_ring_slot_copy *value, const void *extra) {
     uint64_t published;
     unsigned char *slot;
     int status;
@@ -4957,6 +4960,7 @@ static inline int ibf_snapshot_ring_publish(ibf_bridge_header *head, void *slots
     }
     published = (uint64_t)ibf_bridge_header_load_snapshot_seq(head);
     slot = (unsigned char *)slots + (size_t)(published % slot_count) * (size_t)slot_size;
+    value->publish_seq = (uint64_t)(published == UINT64_MAX ? 0U : published + 1U);
     status = ibf_ring_slot_write((ibf_ring_slot_header *)(void *)slot, (size_t)slot_size, value, extra);
     if (status != IBF_OK) {
         return status;
@@ -5004,6 +5008,16 @@ static inline uint64_t ibf_events_since(const ibf_snapshot *copy, uint64_t since
         *lost = oldest > since ? oldest - since : 0;
     }
     return total - next;
+}
+
+/** The writer's side: stores *entry as entry number value->event_total (at
+ * events[n % 32], over the oldest once the ring is full) and counts it; returns its
+ * number. *value is the writer's copy, which it then publishes (plain writes). */
+static inline uint64_t ibf_events_push(ibf_snapshot *value, const ibf_event *entry) {
+    uint64_t n = (uint64_t)value->event_total;
+    value->events[(size_t)(n % 32U)] = *entry;
+    value->event_total++;
+    return n;
 }
 
 /** Entry number `number` of the ring in a copy of ibf_snapshot. */
@@ -6122,8 +6136,9 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
 
 /*
  * The lifecycle of a row of `bridge_header.clients`: the client claims a `free` row, fills it
- * in and keeps it while the row holds its generation; the host frees it. A heartbeat older than
- * 1000 ms counts as hung.
+ * in and keeps it while the row holds its generation; the host frees it. A row in use whose
+ * state, generation and heartbeat have not changed for 1000 ms of the host's clock counts as
+ * hung.
  * A client's row: claimed by compare-and-swap from free with a generation bump, filled in, then
  * active; a heartbeat at least every 100 ms; gone when the row no longer holds its generation,
  * when the host reloads (host_generation changes) or exits; closing to say goodbye
@@ -6143,10 +6158,11 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *   4. Activate: compare-and-swap the state from `claimed` to `active` (release) while
  *      `client_entry.generation` is the claim's: where the state and the generation share one
  *      8-byte word, one compare-and-swap of that word checks both.
- *   5. Store `client_entry.heartbeat_ns` = the host clock (release) at least every 100 ms.
- *      Store `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a
- *      full (SeqCst) fence, then load what the host publishes and sleep only when it is not
- *      new; store 0 after.
+ *   5. Store `client_entry.heartbeat_ns` = a monotonic clock in ns (release) at least every 100
+ *      ms: a value that changes (the host only compares it with its last). Store
+ *      `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a full
+ *      (SeqCst) fence, then load what the host publishes and sleep only when it is not new;
+ *      store 0 after.
  *   6. Before each use, and at each heartbeat: load `client_entry.state` and
  *      `client_entry.generation` (acquire; one load where they share a word), then
  *      `bridge_header.host_state` and `bridge_header.host_generation` (acquire). When
@@ -6165,9 +6181,14 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      it back.
  *
  * Host (the host):
- *   1. Free a row after a `closing`, or when `client_entry.heartbeat_ns` is older than 1000 ms
- *      (hung): retire it (swap `client_entry.state` to `closing`, acquire-release: its client
- *      sees it gone and nobody can claim it), let go of every pad the row's index owns in
+ *   1. Free a row after a `closing`, or when it is hung: the host keeps, for each row, the
+ *      `client_entry.state`, `client_entry.generation` and `client_entry.heartbeat_ns` it last
+ *      loaded and the time of its own monotonic clock when it first saw them so; a `claimed` or
+ *      `active` row whose three have not changed for more than 1000 ms is hung (a row first
+ *      seen in use gets that long, heartbeat or not; one stuck in `claimed` is hung too;
+ *      `client_entry.heartbeat_ns` is only compared with itself, never with the host's clock).
+ *      Retire it (swap `client_entry.state` to `closing`, acquire-release: its client sees it
+ *      gone and nobody can claim it), let go of every pad the row's index owns in
  *      `bridge_header.pad_owner` (back to 255), when it was not free put back what the row (row
  *      i) owned in its blocks (answer the request waiting in `client_blocks[i].mailbox` with
  *      status 0 and no text; store `bot_blocks[i].draw`'s state = 1, its initial state; a queue
@@ -6538,16 +6559,53 @@ static inline int ibf_client_host_exit(void *region, size_t len) {
     return IBF_OK;
 }
 
-/** The host's side: whether row `row` is active and its heartbeat is older than
- * 1000 ms at host clock `now_ns` (hung: free it). */
-static inline bool ibf_client_hung(const void *region, size_t len, uint32_t row, uint64_t now_ns) {
+/** The host's memory of the rows of session `client`, for ibf_client_hung: host-local,
+ * kept between checks; zero it (or ibf_client_watch_init) before the first. */
+typedef struct ibf_client_watch {
+    uint64_t beat[8];
+    uint64_t since_ns[8];
+    uint32_t state[8];
+    uint32_t generation[8];
+    unsigned char seen[8];
+} ibf_client_watch;
+
+/** Empties *watch: every row unseen. */
+static inline void ibf_client_watch_init(ibf_client_watch *watch) {
+    memset(watch, 0, sizeof *watch);
+}
+
+/**
+ * The host's side: whether row `row` is hung: claimed or active with the same state,
+ * generation and heartbeat as *watch first saw more than 1000 ms before `now_ns`.
+ * `now_ns` is the host's own monotonic clock in ns, the same one each call
+ * (CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows); the heartbeat's value only
+ * has to change, it is never compared with the host's clock. A row *watch sees in use for the
+ * first time gets the whole 1000 ms (a client that never heartbeats, or one that
+ * died between claim and activate, is hung only after that); a free or closing row is never
+ * hung, and is forgotten. false for no such row.
+ */
+static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_watch *watch, uint32_t row, uint64_t now_ns) {
     unsigned char *at = ibf_client_row_(region, len, row);
+    uint32_t state, generation;
     uint64_t beat;
-    if (at == NULL || ibf_live_load_acquire_u32_(at + 0) != 2U) {
+    if (at == NULL || watch == NULL) {
+        return false;
+    }
+    ibf_client_row_word_(at, &state, &generation);
+    if (state != 1U && state != 2U) {
+        watch->seen[row] = 0;
         return false;
     }
     beat = (uint64_t)ibf_live_load_acquire_u64_(at + 16);
-    return now_ns > beat && now_ns - beat > 1000ULL * 1000000ULL;
+    if (!watch->seen[row] || watch->state[row] != state || watch->generation[row] != generation || watch->beat[row] != beat) {
+        watch->seen[row] = 1;
+        watch->state[row] = state;
+        watch->generation[row] = generation;
+        watch->beat[row] = beat;
+        watch->since_ns[row] = now_ns;
+        return false;
+    }
+    return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > 1000ULL * 1000000ULL;
 }
 /*
  * Attaching to a mapping
@@ -6688,6 +6746,9 @@ typedef struct ibf_attached {
     uint64_t extent;
     /** The producer's generation when attach checked it (0 when the schema has none). */
     uint64_t generation;
+    /** Nonzero for the producer's own handle (ibf_produce_attached): its blocks are handed out
+     * whatever the producer's state and generation (its own reload moves no table). */
+    unsigned host;
     /** Every row of the root table, then each blocks row's blocks' rows, in row order. */
     ibf_attached_region regions[53];
 } ibf_attached;
@@ -7381,8 +7442,9 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
-    /* A block of a reloaded host's old tables is never handed out. */
-    {
+    /* A block of a reloaded host's old tables is never handed out (to a client: the host's
+     * own handle follows its own reloads). */
+    if (!a->host) {
         int failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
         if (failed != IBF_ATTACH_OK) {
             return failed;
@@ -7492,8 +7554,9 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
-    /* A block of a reloaded host's old tables is never handed out. */
-    {
+    /* A block of a reloaded host's old tables is never handed out (to a client: the host's
+     * own handle follows its own reloads). */
+    if (!a->host) {
         int failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
         if (failed != IBF_ATTACH_OK) {
             return failed;
@@ -7958,6 +8021,85 @@ static inline int ibf_produce(void *mapping, size_t len, const void *image, size
     return IBF_PRODUCE_OK;
 }
 
+/** Who produced an image, for ibf_stamp_identity. The clocks are read one right after the
+ * other: mono_ns from CLOCK_MONOTONIC on Linux, QueryPerformanceCounter in ns on Windows;
+ * unix_ns is Unix time then (a reader maps a monotonic reading t to clock_unix_ns + (t - clock_mono_ns)). */
+typedef struct ibf_identity {
+    /** The producer's process id: getpid() or GetCurrentProcessId(). */
+    uint32_t pid;
+    /** Its version string (NUL-terminated; NULL for none). */
+    const char *version;
+    uint64_t mono_ns;
+    int64_t unix_ns;
+} ibf_identity;
+
+/* Writes the low `width` bytes of `value`, little-endian, at `at` of an image (plain bytes:
+ * the image is not shared yet). */
+static inline void ibf_stamp_le_(unsigned char *at, unsigned width, uint64_t value) {
+    unsigned i;
+    for (i = 0; i < width; i++) {
+        at[i] = (unsigned char)(value >> (8U * i));
+    }
+}
+
+/** Stamps an image from ibf_lay_out (n bytes) with who produced it, before ibf_produce:
+ * the fields the handshake names (pid version mono_ns unix_ns), the version NUL-padded.
+ * IBF_PRODUCE_OK; IBF_PRODUCE_TOO_LARGE when the version has no room for its NUL
+ * (32 bytes in all), IBF_PRODUCE_BUFFER_TOO_SHORT when n is under 144:
+ * then nothing is written. */
+static inline int ibf_stamp_identity(void *image, size_t n, const ibf_identity *id) {
+    unsigned char *m = (unsigned char *)image;
+    size_t version_len = 0;
+    if (m == NULL || id == NULL || (uint64_t)n < 144U) {
+        return IBF_PRODUCE_BUFFER_TOO_SHORT;
+    }
+    while (id->version != NULL && version_len < 32U && id->version[version_len] != '\0') {
+        version_len++;
+    }
+    if (version_len >= 32U) {
+        return IBF_PRODUCE_TOO_LARGE;
+    }
+    memset(m + 32, 0, 32U);
+    if (version_len != 0) {
+        memcpy(m + 32, id->version, version_len);
+    }
+    ibf_stamp_le_(m + 16, 4U, (uint64_t)id->pid);
+    ibf_stamp_le_(m + 128, 8U, id->mono_ns);
+    ibf_stamp_le_(m + 136, 8U, (uint64_t)id->unix_ns);
+    return IBF_PRODUCE_OK;
+}
+
+/** ibf_produce, then the producer's own handle in *out: the mapping attached as
+ * ibf_attach_all does, marked the host's (its blocks are handed out across its own reloads)
+ * and every block of the root table's blocks rows checked now. IBF_PRODUCE_OK, the code of
+ * ibf_produce, or the code of attach's first failed check (err, may be NULL, names it). */
+static inline int ibf_produce_attached(void *mapping, size_t len, const void *image, size_t n, ibf_attached *out, ibf_attach_error *err) {
+    int rc = ibf_produce(mapping, len, image, n);
+    unsigned client_blocks_i;
+    unsigned bot_blocks_i;
+    if (rc != IBF_PRODUCE_OK) {
+        return rc;
+    }
+    rc = ibf_attach_all(mapping, len, out, err);
+    if (rc != IBF_ATTACH_OK) {
+        return rc;
+    }
+    out->host = 1U;
+    for (client_blocks_i = 0; client_blocks_i < out->regions[2U].count; client_blocks_i++) {
+        rc = ibf_attached_client_blocks_check(out, client_blocks_i, err);
+        if (rc != IBF_ATTACH_OK) {
+            return rc;
+        }
+    }
+    for (bot_blocks_i = 0; bot_blocks_i < out->regions[4U].count; bot_blocks_i++) {
+        rc = ibf_attached_bot_blocks_check(out, bot_blocks_i, err);
+        if (rc != IBF_ATTACH_OK) {
+            return rc;
+        }
+    }
+    return IBF_PRODUCE_OK;
+}
+
 /* A field a minor version added to an extensible record. */
 typedef struct ibf_record_field_ {
     uint32_t since_major;
@@ -8152,7 +8294,7 @@ static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *inf
  *   - bot_blocks_draw: the state becomes 1, the initial one;
  * and then its state becomes free (release), so the next claim finds everything restored.
  * Queues keep their entries for the host to drain. A block whose check failed (or was never
- * made: attach the host's own image with ibf_attach_all) is left alone. The host takes a
+ * made: take the host's own handle from ibf_produce_attached) is left alone. The host takes a
  * new reader of each exchange for the row, once the row is active again.
  * *was (may be NULL) is the state the row had (free: nothing was done; closing: its client
  * had said goodbye). IBF_OK or IBF_SESSION_ROW.
@@ -8224,6 +8366,473 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
         *host_generation = generation;
     }
     return IBF_OK;
+}
+/* ------------------------------------------------------------------------------------------
+ * Directories of running instances
+ *
+ * A row is ibf_directory_register'ed by one compare-and-swap of its (state, pid) word
+ * from free to claimed, filled in, then moved to live; ibf_directory_unregister frees
+ * it; ibf_directory_list copies each live row, checks its word and process_time again
+ * (acquire fence between), and sorts newest process_time first; ibf_directory_remove_stale frees the
+ * claimed or live rows whose process is gone or was created at another time (a reused pid),
+ * taking each first and putting it back if its process_time changed meanwhile. Every value
+ * read from the mapping is checked before use; every retry loop is bounded.
+ * ---------------------------------------------------------------------------------------- */
+
+/** The directory is too small for its header. */
+#define IBF_DIRECTORY_TOO_SMALL (-1)
+/** Its magic is 0: its creator has not laid it out yet. */
+#define IBF_DIRECTORY_NOT_READY (-2)
+/** Its magic is not the directory's. */
+#define IBF_DIRECTORY_BAD_MAGIC (-3)
+/** entry_size is smaller than a row this ABI knows, or not a multiple of 8. */
+#define IBF_DIRECTORY_BAD_ENTRY_SIZE (-4)
+/** entry_count is 0 or its rows run past the mapping. */
+#define IBF_DIRECTORY_BAD_ENTRY_COUNT (-5)
+/** Every row is claimed or live. */
+#define IBF_DIRECTORY_FULL (-6)
+/** The host version does not fit its field with its NUL. */
+#define IBF_DIRECTORY_VERSION_TOO_LONG (-7)
+
+/** The name of a IBF_DIRECTORY_* result. */
+static inline const char *ibf_directory_error_name(int result) {
+    switch (result) {
+    case 0: return "ok";
+    case IBF_DIRECTORY_TOO_SMALL: return "directory_too_small";
+    case IBF_DIRECTORY_NOT_READY: return "directory_not_ready";
+    case IBF_DIRECTORY_BAD_MAGIC: return "directory_bad_magic";
+    case IBF_DIRECTORY_BAD_ENTRY_SIZE: return "directory_bad_entry_size";
+    case IBF_DIRECTORY_BAD_ENTRY_COUNT: return "directory_bad_entry_count";
+    case IBF_DIRECTORY_FULL: return "directory_full";
+    case IBF_DIRECTORY_VERSION_TOO_LONG: return "directory_version_too_long";
+    default: return "unknown";
+    }
+}
+
+/** What a process probe found: no such process (or a zombie), running, or unknown. */
+#define IBF_PROCESS_GONE 0
+#define IBF_PROCESS_RUNNING 1
+#define IBF_PROCESS_UNKNOWN 2
+
+/** A process probe: IBF_PROCESS_*, and the creation time of a running process. */
+typedef int (*ibf_process_probe_fn)(uint32_t pid, uint64_t *created, void *ctx);
+
+/* A directory's plan: offsets (header fields from its start, row fields from a row's),
+ * sizes and values, printed by the generator. */
+typedef struct ibf_directory_plan_ {
+    size_t magic_at, entry_count_at, entry_size_at, entries_at;
+    size_t word_at, process_time_at, abi_major_at, abi_minor_at, version_at, version_len;
+    uint32_t magic, max_entries, entry_size, free_state, claimed, live;
+    int state_low;
+    uint32_t abi_major, abi_minor;
+} ibf_directory_plan_;
+
+/** A directory whose header was checked: its rows lie inside the mapping. */
+typedef struct ibf_directory {
+    unsigned char *base;
+    const ibf_directory_plan_ *plan;
+    uint32_t count;
+    size_t size;
+} ibf_directory;
+
+/** A live row as ibf_directory_list copied it. */
+typedef struct ibf_directory_host {
+    uint32_t row;
+    uint32_t pid;
+    uint64_t process_time;
+    uint16_t abi_major;
+    uint16_t abi_minor;
+    char host_version[32];
+} ibf_directory_host;
+
+/** How many times a list copies a row that changes under it before it skips the row. */
+#define IBF_DIRECTORY_LIST_TRIES 8
+/** How many times a register retries one free row's compare-and-swap. */
+#define IBF_DIRECTORY_REGISTER_TRIES 4
+
+static inline uint64_t ibf_directory_join_(const ibf_directory_plan_ *plan, uint32_t state, uint32_t pid) {
+    return plan->state_low ? ((uint64_t)pid << 32 | state) : ((uint64_t)state << 32 | pid);
+}
+
+static inline uint32_t ibf_directory_state_of_(const ibf_directory_plan_ *plan, uint64_t word) {
+    return plan->state_low ? (uint32_t)word : (uint32_t)(word >> 32);
+}
+
+static inline uint32_t ibf_directory_pid_of_(const ibf_directory_plan_ *plan, uint64_t word) {
+    return plan->state_low ? (uint32_t)(word >> 32) : (uint32_t)word;
+}
+
+static inline unsigned char *ibf_directory_row_(const ibf_directory *d, uint32_t i) {
+    return d->base + d->plan->entries_at + (size_t)i * d->size;
+}
+
+/* Checks the header: magic, then entry_size and entry_count against `len`. */
+static inline int ibf_directory_check_(const ibf_directory_plan_ *plan, void *base, size_t len, ibf_directory *out) {
+    unsigned char *b = (unsigned char *)base;
+    uint64_t head, magic, count, size;
+    size_t fits;
+    if (len < plan->entries_at || plan->entries_at % 8U != 0) {
+        return IBF_DIRECTORY_TOO_SMALL;
+    }
+    /* Header words, whole u64s: magic, then count and size. */
+    head = ibf_live_load_acquire_u64_(b + plan->magic_at / 8U * 8U);
+    magic = (head >> (8U * (plan->magic_at % 8U))) & 0xffffffffULL;
+    if (magic == 0) {
+        return IBF_DIRECTORY_NOT_READY;
+    }
+    if (magic != plan->magic) {
+        return IBF_DIRECTORY_BAD_MAGIC;
+    }
+    count = (ibf_live_load_relaxed_u64_(b + plan->entry_count_at / 8U * 8U) >> (8U * (plan->entry_count_at % 8U))) & 0xffffffffULL;
+    size = (ibf_live_load_relaxed_u64_(b + plan->entry_size_at / 8U * 8U) >> (8U * (plan->entry_size_at % 8U))) & 0xffffffffULL;
+    if (size < plan->entry_size || size % 8U != 0) {
+        return IBF_DIRECTORY_BAD_ENTRY_SIZE;
+    }
+    fits = (len - plan->entries_at) / (size_t)size;
+    if (count == 0 || count > fits) {
+        return IBF_DIRECTORY_BAD_ENTRY_COUNT;
+    }
+    out->base = b;
+    out->plan = plan;
+    out->count = (uint32_t)count;
+    out->size = (size_t)size;
+    return 0;
+}
+
+/* Lays out a new, zeroed directory its creator has not shared yet: count and size, then the
+ * magic with release. */
+static inline int ibf_directory_lay_out_(const ibf_directory_plan_ *plan, void *base, size_t len, ibf_directory *out) {
+    unsigned char *b = (unsigned char *)base;
+    unsigned char head[64];
+    size_t need = plan->entries_at + (size_t)plan->max_entries * plan->entry_size, i;
+    if (len < need || plan->entries_at > sizeof head || plan->entries_at % 8U != 0) {
+        return IBF_DIRECTORY_TOO_SMALL;
+    }
+    memset(head, 0, sizeof head);
+    ibf_proto_put_(head, plan->entry_count_at, 4, plan->max_entries);
+    ibf_proto_put_(head, plan->entry_size_at, 4, plan->entry_size);
+    for (i = plan->entries_at; i < need; i += 8U) {
+        ibf_live_store_relaxed_u64_(b + i, 0);
+    }
+    for (i = 0; i < plan->entries_at; i += 8U) {
+        if (i != plan->magic_at / 8U * 8U) {
+            ibf_live_store_relaxed_u64_(b + i, ibf_proto_get_(head, i, 8));
+        }
+    }
+    ibf_proto_put_(head, plan->magic_at, 4, plan->magic);
+    ibf_live_store_release_u64_(b + plan->magic_at / 8U * 8U, ibf_proto_get_(head, plan->magic_at / 8U * 8U, 8));
+    return ibf_directory_check_(plan, base, len, out);
+}
+
+/** Row `i`'s state and pid (acquire). */
+static inline void ibf_directory_state(const ibf_directory *d, uint32_t i, uint32_t *state, uint32_t *pid) {
+    uint64_t w = ibf_live_load_acquire_u64_(ibf_directory_row_(d, i) + d->plan->word_at);
+    *state = ibf_directory_state_of_(d->plan, w);
+    *pid = ibf_directory_pid_of_(d->plan, w);
+}
+
+/* Zeroes a row this process holds claimed (every word but the state word), then frees it. */
+static inline void ibf_directory_free_taken_(const ibf_directory *d, unsigned char *row) {
+    size_t i;
+    for (i = 0; i < d->plan->entry_size; i += 8U) {
+        if (i != d->plan->word_at) {
+            ibf_live_store_relaxed_u64_(row + i, 0);
+        }
+    }
+    ibf_live_store_release_u64_(row + d->plan->word_at, ibf_directory_join_(d->plan, d->plan->free_state, 0));
+}
+
+/** Frees every stale row (taking each as `me` first); how many. */
+static inline uint32_t ibf_directory_remove_stale(const ibf_directory *d, uint32_t me, ibf_process_probe_fn probe, void *ctx) {
+    const ibf_directory_plan_ *plan = d->plan;
+    uint32_t i, freed = 0;
+    for (i = 0; i < d->count; i++) {
+        unsigned char *row = ibf_directory_row_(d, i);
+        uint64_t word = ibf_live_load_acquire_u64_(row + plan->word_at), mine, expected, created = 0;
+        uint64_t time = ibf_live_load_acquire_u64_(row + plan->process_time_at);
+        uint32_t state = ibf_directory_state_of_(plan, word), pid = ibf_directory_pid_of_(plan, word);
+        int stale, found;
+        if (state != plan->claimed && state != plan->live) {
+            continue;
+        }
+        if (pid == 0) {
+            stale = 1;
+        } else {
+            found = probe(pid, &created, ctx);
+            stale = found == IBF_PROCESS_GONE
+                || (found == IBF_PROCESS_RUNNING && (state == plan->live || time != 0) && created != time);
+        }
+        if (!stale) {
+            continue;
+        }
+        mine = ibf_directory_join_(plan, plan->claimed, me);
+        expected = word;
+        if (!ibf_live_cas_u64_(row + plan->word_at, &expected, mine)) {
+            continue;
+        }
+        if (ibf_live_load_acquire_u64_(row + plan->process_time_at) != time) {
+            /* Taken over between the check and the swap: give it back untouched. */
+            expected = mine;
+            (void)ibf_live_cas_u64_(row + plan->word_at, &expected, word);
+            continue;
+        }
+        ibf_directory_free_taken_(d, row);
+        freed++;
+    }
+    return freed;
+}
+
+/** Registers: frees stale rows, claims the first free row as `pid`, fills it in, marks it
+ * live. 0 and the row in `*row` (and the stale rows freed in `*stale_freed`), or
+ * IBF_DIRECTORY_FULL / _VERSION_TOO_LONG. */
+static inline int ibf_directory_register(const ibf_directory *d, uint32_t pid, uint64_t process_time, const char *host_version, ibf_process_probe_fn probe, void *ctx, uint32_t *row_out, uint32_t *stale_freed) {
+    const ibf_directory_plan_ *plan = d->plan;
+    unsigned char image[64];
+    size_t vlen = strlen(host_version), at;
+    uint64_t claimed = ibf_directory_join_(plan, plan->claimed, pid);
+    uint32_t i, tries, freed;
+    if (vlen >= plan->version_len) {
+        return IBF_DIRECTORY_VERSION_TOO_LONG;
+    }
+    memset(image, 0, sizeof image);
+    ibf_proto_put_(image, plan->process_time_at, 8, process_time);
+    ibf_proto_put_(image, plan->abi_major_at, 2, plan->abi_major);
+    ibf_proto_put_(image, plan->abi_minor_at, 2, plan->abi_minor);
+    memcpy(image + plan->version_at, host_version, vlen);
+    freed = ibf_directory_remove_stale(d, pid, probe, ctx);
+    if (stale_freed) {
+        *stale_freed = freed;
+    }
+    for (i = 0; i < d->count; i++) {
+        unsigned char *row = ibf_directory_row_(d, i);
+        uint64_t word = ibf_live_load_acquire_u64_(row + plan->word_at);
+        for (tries = 0; tries < IBF_DIRECTORY_REGISTER_TRIES; tries++) {
+            uint64_t expected = word;
+            if (ibf_directory_state_of_(plan, word) != plan->free_state) {
+                break;
+            }
+            if (ibf_live_cas_u64_(row + plan->word_at, &expected, claimed)) {
+                for (at = 0; at < plan->entry_size; at += 8U) {
+                    if (at != plan->word_at) {
+                        ibf_live_store_relaxed_u64_(row + at, ibf_proto_get_(image, at, 8));
+                    }
+                }
+                expected = claimed;
+                if (ibf_live_cas_u64_(row + plan->word_at, &expected, ibf_directory_join_(plan, plan->live, pid))) {
+                    *row_out = i;
+                    return 0;
+                }
+                /* Another host judged the claim stale and took it: try further on. */
+                break;
+            }
+            word = expected;
+        }
+    }
+    return IBF_DIRECTORY_FULL;
+}
+
+/** Unregisters row `row` (live back to free), only while it is still (pid, process_time)'s:
+ * whether it was. */
+static inline bool ibf_directory_unregister(const ibf_directory *d, uint32_t row_index, uint32_t pid, uint64_t process_time) {
+    const ibf_directory_plan_ *plan = d->plan;
+    unsigned char *row;
+    uint64_t live = ibf_directory_join_(plan, plan->live, pid), mine = ibf_directory_join_(plan, plan->claimed, pid), expected = live;
+    if (row_index >= d->count) {
+        return false;
+    }
+    row = ibf_directory_row_(d, row_index);
+    if (!ibf_live_cas_u64_(row + plan->word_at, &expected, mine)) {
+        return false;
+    }
+    if (ibf_live_load_acquire_u64_(row + plan->process_time_at) != process_time) {
+        expected = mine;
+        (void)ibf_live_cas_u64_(row + plan->word_at, &expected, live);
+        return false;
+    }
+    ibf_directory_free_taken_(d, row);
+    return true;
+}
+
+/** Lists the live rows into `out` (at most `cap`), newest process_time first (then by row):
+ * how many. Rows with a state none of free, claimed, live, or that changed under the reader
+ * IBF_DIRECTORY_LIST_TRIES times, are skipped and counted in `*problems`. */
+static inline size_t ibf_directory_list(const ibf_directory *d, ibf_directory_host *out, size_t cap, uint32_t *problems) {
+    const ibf_directory_plan_ *plan = d->plan;
+    unsigned char copy[64];
+    size_t n = 0, at, j, vlen;
+    uint32_t i, tries, bad = 0;
+    for (i = 0; i < d->count && n < cap; i++) {
+        unsigned char *row = ibf_directory_row_(d, i);
+        int done = 0;
+        for (tries = 0; tries < IBF_DIRECTORY_LIST_TRIES && !done; tries++) {
+            uint64_t word = ibf_live_load_acquire_u64_(row + plan->word_at);
+            uint32_t state = ibf_directory_state_of_(plan, word);
+            ibf_directory_host h;
+            if (state == plan->free_state || state == plan->claimed) {
+                done = 1;
+                break;
+            }
+            if (state != plan->live) {
+                bad++;
+                done = 1;
+                break;
+            }
+            for (at = 0; at < plan->entry_size; at += 8U) {
+                ibf_proto_put_(copy, at, 8, ibf_live_load_relaxed_u64_(row + at));
+            }
+            ibf_live_fence_acquire_();
+            /* The word and the time again: a row that went through other owners back to
+             * the same pid has another time, unless it is the same process's. */
+            if (ibf_live_load_relaxed_u64_(row + plan->word_at) != word
+                || ibf_live_load_relaxed_u64_(row + plan->process_time_at) != ibf_proto_get_(copy, plan->process_time_at, 8)) {
+                continue;
+            }
+            memset(&h, 0, sizeof h);
+            h.row = i;
+            h.pid = ibf_directory_pid_of_(plan, word);
+            h.process_time = ibf_proto_get_(copy, plan->process_time_at, 8);
+            h.abi_major = (uint16_t)ibf_proto_get_(copy, plan->abi_major_at, 2);
+            h.abi_minor = (uint16_t)ibf_proto_get_(copy, plan->abi_minor_at, 2);
+            for (vlen = 0; vlen < plan->version_len && vlen + 1U < sizeof h.host_version && copy[plan->version_at + vlen] != 0; vlen++) {
+                h.host_version[vlen] = (char)copy[plan->version_at + vlen];
+            }
+            /* Insertion: newest first, then by row. */
+            for (j = n; j > 0 && out[j - 1].process_time < h.process_time; j--) {
+                out[j] = out[j - 1];
+            }
+            out[j] = h;
+            n++;
+            done = 1;
+        }
+        if (!done) {
+            bad++;
+        }
+    }
+    if (problems) {
+        *problems = bad;
+    }
+    return n;
+}
+
+#if defined(__linux__)
+#include <stdio.h>
+/** This platform's process probe (Linux): field 22 of /proc/PID/stat, starttime in clock
+ * ticks since boot, and gone for no such process or a zombie. */
+static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
+    char path[32], text[1024], *close, *field;
+    size_t got, k;
+    FILE *f;
+    (void)ctx;
+    if (pid == 0) {
+        return IBF_PROCESS_GONE;
+    }
+    snprintf(path, sizeof path, "/proc/%lu/stat", (unsigned long)pid);
+    f = fopen(path, "r");
+    if (!f) {
+        return IBF_PROCESS_GONE;
+    }
+    got = fread(text, 1, sizeof text - 1U, f);
+    fclose(f);
+    text[got] = '\0';
+    close = strrchr(text, ')');
+    if (!close || close[1] != ' ') {
+        return IBF_PROCESS_UNKNOWN;
+    }
+    field = close + 2;
+    if (*field == 'Z' || *field == 'X' || *field == 'x') {
+        return IBF_PROCESS_GONE;
+    }
+    for (k = 3; k < 22; k++) {
+        field = strchr(field, ' ');
+        if (!field) {
+            return IBF_PROCESS_UNKNOWN;
+        }
+        field++;
+    }
+    *created = 0;
+    while (*field >= '0' && *field <= '9') {
+        *created = *created * 10U + (uint64_t)(*field - '0');
+        field++;
+    }
+    return IBF_PROCESS_RUNNING;
+}
+#elif defined(_WIN32) && defined(IBF_DIRECTORY_WINDOWS_PROBE)
+/** This platform's process probe (Windows; define IBF_DIRECTORY_WINDOWS_PROBE after
+ * including <windows.h>): OpenProcess, GetExitCodeProcess (an exited process is gone), and
+ * the creation FILETIME of GetProcessTimes. */
+static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
+    FILETIME made, exited, kernel, user;
+    DWORD code = 0;
+    BOOL got_code, got_times;
+    HANDLE h;
+    (void)ctx;
+    if (pid == 0) {
+        return IBF_PROCESS_GONE;
+    }
+    h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+    if (!h) {
+        return GetLastError() == ERROR_ACCESS_DENIED ? IBF_PROCESS_UNKNOWN : IBF_PROCESS_GONE;
+    }
+    got_code = GetExitCodeProcess(h, &code);
+    got_times = GetProcessTimes(h, &made, &exited, &kernel, &user);
+    CloseHandle(h);
+    if (got_code && code != STILL_ACTIVE) {
+        return IBF_PROCESS_GONE;
+    }
+    if (!got_times) {
+        return IBF_PROCESS_UNKNOWN;
+    }
+    *created = (uint64_t)made.dwHighDateTime << 32 | made.dwLowDateTime;
+    return IBF_PROCESS_RUNNING;
+}
+#else
+/** No process probe here (Windows: define IBF_DIRECTORY_WINDOWS_PROBE after including
+ * <windows.h> for the real one): every process is unknown, so no row is ever judged stale. */
+static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
+    (void)pid;
+    (void)created;
+    (void)ctx;
+    return IBF_PROCESS_UNKNOWN;
+}
+#endif
+
+/**
+ * The hosts running in this logon session, in a mapping of its own (Local\ibf.directory on
+ * Windows, /dev/shm/ibf.directory on Linux): the first host creates it, owner-only. A host
+ * registers by compare-and-swap of a free row's state and pid to (claimed, its pid), fills
+ * the row in, then moves it to live; it frees its row on exit. A starting host first frees
+ * stale rows: claimed or live rows whose process is gone, or whose process was created at
+ * another time than process_time (a reused pid). process_time is the process's creation
+ * time: on Windows the creation FILETIME of GetProcessTimes; on Linux field 22 of
+ * /proc/PID/stat (starttime, clock ticks since boot), which never changes for a live process
+ * and orders hosts within a boot, all a directory in /dev/shm outlives. A client lists the
+ * live rows, newest process_time first, copying each row and checking its state and pid
+ * again
+ *
+ * Directory `hosts`: its plan for the ibf_directory_* helpers.
+ */
+static const ibf_directory_plan_ ibf_hosts_plan_ = {
+    0U, 4U, 8U, 64U,
+    0U, 8U, 16U, 18U, 24U, 32U,
+    0x44464249U, 16U, 64U, 0U, 1U, 2U,
+    1,
+    0U, 9U
+};
+/** The mapping's name on Windows, and its file on Linux. */
+#define IBF_HOSTS_WINDOWS_NAME "Local\\ibf.directory"
+#define IBF_HOSTS_LINUX_PATH "/dev/shm/ibf.directory"
+/** The bytes a new directory `hosts` takes. */
+#define IBF_HOSTS_SIZE 1088U
+
+/** Directory `hosts` in the `len` bytes at `base`, its header checked: 0, or a
+ * IBF_DIRECTORY_* error. */
+static inline int ibf_hosts_check(void *base, size_t len, ibf_directory *out) {
+    return ibf_directory_check_(&ibf_hosts_plan_, base, len, out);
+}
+
+/** Lays out a new directory `hosts` in zeroed memory its creator has not shared. */
+static inline int ibf_hosts_lay_out(void *base, size_t len, ibf_directory *out) {
+    return ibf_directory_lay_out_(&ibf_hosts_plan_, base, len, out);
 }
 
 #ifdef __cplusplus

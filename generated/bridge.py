@@ -127,6 +127,7 @@ __all__ = [
     "REC_CHUNK_TICKS",
     "ABI_VERSION_MAJOR",
     "ABI_VERSION_MINOR",
+    "ABI_VERSION",
     "text",
     "set_text",
     "BridgeRegion",
@@ -249,11 +250,13 @@ __all__ = [
     "Stats",
     "SnapshotRing",
     "events_since",
+    "push_events",
     "ProtocolError",
     "Empty",
     "EMPTY",
     "Lapped",
     "Standing",
+    "HungWatch",
     "LogQueueEntry",
     "LogQueue",
     "LogRingEntry",
@@ -263,6 +266,13 @@ __all__ = [
     "DrawList",
     "Draw",
     "Client",
+    "DirectoryError",
+    "DirectoryHost",
+    "process_probe",
+    "PROCESS_GONE",
+    "PROCESS_RUNNING",
+    "PROCESS_UNKNOWN",
+    "Hosts",
     "AttachError",
     "attach",
     "Bridge",
@@ -271,6 +281,7 @@ __all__ = [
     "lay_out",
     "produce",
     "ProduceError",
+    "stamp_identity",
     "read_versioned",
     "VersionedRecord",
     "FileFormatError",
@@ -379,6 +390,8 @@ REC_CHUNK_TICKS = 300
 
 ABI_VERSION_MAJOR = 0
 ABI_VERSION_MINOR = 9
+#: The ABI version as text, "MAJOR.MINOR".
+ABI_VERSION = "0.9"
 
 
 def text(value):
@@ -5880,8 +5893,9 @@ class SnapshotRing:
 
     def publish(self, value):
         """The writer's side: writes value into the next slot under its seqlock, then
-        publishes it by storing the new head (release), which it returns. One writer only."""
+        publishes it by storing the new head (release), which it returns. One writer only.        It first sets value.publish_seq to that head: the slot's publication number."""
         head = self.head()
+        setattr(value, "publish_seq", (head + 1) & 0xffffffffffffffff)
         self.slot(head % self._count).write_ring_slot(value)
         head = (head + 1) & 0xffffffffffffffff
         self._header.set_snapshot_seq(head)
@@ -5900,7 +5914,21 @@ def events_since(record, count):
     return _events_since(getattr(record, "events"), getattr(record, "event_total"), count)
 
 
+
+def push_events(record, entry):
+    """The writer's side of ring `events`: stores entry as entry number record.event_total (at
+    events[n % 32], over the oldest once the ring is full) and counts it; returns its
+    number. record is the writer's copy, which it then publishes."""
+    n = getattr(record, "event_total")
+    getattr(record, "events")[n % 32] = entry
+    setattr(record, "event_total", (n + 1) & 0xffffffffffffffff)
+    return n
+
+
 Snapshot.events_since = events_since
+
+
+Snapshot.push_events = push_events
 
 
 # Protocols ------------------------------------------------------------------------------
@@ -5971,6 +5999,33 @@ class Standing(enum.IntEnum):
     DISCONNECTED = 1
     RELOADED = 2
     HOST_EXITING = 3
+
+
+class HungWatch:
+    """The host's memory of a session's rows (the session class's watch()): for each row in use, its
+    (state, generation, heartbeat) and when the host first saw them so. A row is hung when
+    they have not changed for longer than the hung time of the host's own clock; only the
+    host's clock is compared with itself."""
+
+    __slots__ = ("_hung_ns", "_seen")
+
+    def __init__(self, rows, hung_ns):
+        self._hung_ns = hung_ns
+        self._seen = [None] * rows
+
+    def is_hung(self, index, row, now_ns):
+        """Whether row index, seen as row ((state, generation, beat), or None when not in
+        use: forgotten), is hung at now_ns. False for a row past the watch's rows."""
+        if not 0 <= index < len(self._seen):
+            return False
+        seen = self._seen[index]
+        if row is None:
+            self._seen[index] = None
+            return False
+        if seen is None or seen[0] != row:
+            self._seen[index] = (row, now_ns)
+            return False
+        return now_ns - seen[1] > self._hung_ns
 
 
 def _region_bytes(mem, start, size):
@@ -7146,6 +7201,15 @@ class _Session:
         return generation
 
     @classmethod
+    def exit(cls, host):
+        """The host's side: tells every client the host is exiting (the host state, release):
+        each standing says HOST_EXITING from then on."""
+        header, _handle = cls._host(host)
+        _protocol_view(cls, header)
+        (offset, width) = cls._HOST_STATE
+        _store(header._mem, header._base + offset, width, cls._EXITING, _RELEASE)
+
+    @classmethod
     def _restore(cls, handle, index):
         """Puts back what row index owned in the blocks it owns (_OWNED: each blocks row's
         position in the handle's table, and for each region its position in the block's, its
@@ -7174,17 +7238,23 @@ class _Session:
         return _load(header._mem, base + cls._WAITING, 4) == 1
 
     @classmethod
-    def hung(cls, header, index, now_ns=None):
-        """The host's side: whether row index is active and its heartbeat is older than HUNG_MS
-        at now_ns (or time.monotonic_ns(), the clock heartbeat() uses). A free, claimed or
-        closing row is not hung."""
+    def watch(cls):
+        """The host's memory of every row, for hung(): host-local, kept between checks."""
+        return HungWatch(cls.ROWS, cls.HUNG_MS * 1000000)
+
+    @classmethod
+    def hung(cls, header, index, watch, now_ns=None):
+        """The host's side: whether row index is hung: claimed or active with the same state,
+        generation and heartbeat as watch (from watch()) first saw more than HUNG_MS before
+        now_ns, the host's own monotonic clock (time.monotonic_ns() when None; the same clock
+        each call). The heartbeat's value only has to change. A row the watch sees in use for
+        the first time gets the whole HUNG_MS; a free or closing row is never hung."""
         base = cls._row_base(header, index)
-        state, _generation = cls._row_word(header._mem, base)
-        if state != cls._ACTIVE:
-            return False
-        beat = _load(header._mem, base + cls._HEARTBEAT, 8)
+        state, generation = cls._row_word(header._mem, base)
+        in_use = state in (cls._CLAIMED, cls._ACTIVE)
+        beat = _load(header._mem, base + cls._HEARTBEAT, 8) if in_use else 0
         now = time.monotonic_ns() if now_ns is None else now_ns
-        return now - beat > cls.HUNG_MS * 1000000
+        return watch.is_hung(index, (state, generation, beat) if in_use else None, now)
 
 
 class Client(_Session):
@@ -7217,6 +7287,295 @@ class Client(_Session):
     _BIND = (164, 4, 4)
     _UNBOUND = 255
     _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),)),)
+
+
+# ------------------------------------------------------------------------------------------
+# Directories of running instances
+# ------------------------------------------------------------------------------------------
+
+PROCESS_GONE, PROCESS_RUNNING, PROCESS_UNKNOWN = 0, 1, 2
+_DIRECTORY_LIST_TRIES = 8
+_DIRECTORY_REGISTER_TRIES = 4
+
+
+class DirectoryError(ValueError):
+    """A directory that cannot be used, or a row that cannot be had: .name is one of
+    directory_too_small, directory_not_ready, directory_bad_magic, directory_bad_entry_size,
+    directory_bad_entry_count, directory_full, directory_version_too_long."""
+
+    def __init__(self, name, message):
+        super().__init__("%s: %s" % (name, message))
+        self.name = name
+
+
+class DirectoryHost:
+    """A live row as a list copied it."""
+
+    __slots__ = ("row", "pid", "process_time", "abi_major", "abi_minor", "host_version")
+
+    def __init__(self, row, pid, process_time, abi_major, abi_minor, host_version):
+        self.row, self.pid, self.process_time = row, pid, process_time
+        self.abi_major, self.abi_minor, self.host_version = abi_major, abi_minor, host_version
+
+    def __repr__(self):
+        return "DirectoryHost(row=%d, pid=%d, process_time=%d, abi=%d.%d, host_version=%r)" % (
+            self.row, self.pid, self.process_time, self.abi_major, self.abi_minor, self.host_version)
+
+
+def process_probe(pid):
+    """What this platform tells of process pid: (PROCESS_GONE, 0), (PROCESS_RUNNING, its
+    creation time) or (PROCESS_UNKNOWN, 0). Linux: field 22 of /proc/PID/stat (starttime,
+    clock ticks since boot; a zombie is gone). Windows: OpenProcess, GetExitCodeProcess and
+    the creation FILETIME of GetProcessTimes."""
+    if pid == 0:
+        return PROCESS_GONE, 0
+    if sys.platform.startswith("linux"):
+        try:
+            with open("/proc/%d/stat" % pid, "rb") as f:
+                text = f.read()
+        except FileNotFoundError:
+            return PROCESS_GONE, 0
+        except OSError:
+            return PROCESS_UNKNOWN, 0
+        fields = text[text.rfind(b")") + 1 :].split()
+        if len(fields) < 20:
+            return PROCESS_UNKNOWN, 0
+        if fields[0] in (b"Z", b"X", b"x"):
+            return PROCESS_GONE, 0
+        return PROCESS_RUNNING, int(fields[19])
+    if sys.platform == "win32":
+        from ctypes import wintypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        kernel32.OpenProcess.restype = wintypes.HANDLE
+        kernel32.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
+        handle = kernel32.OpenProcess(0x1000, False, pid)
+        if not handle:
+            return (PROCESS_UNKNOWN, 0) if ctypes.get_last_error() == 5 else (PROCESS_GONE, 0)
+        try:
+            code = wintypes.DWORD()
+            times = [wintypes.FILETIME() for _ in range(4)]
+            got_code = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+            got_times = kernel32.GetProcessTimes(handle, *[ctypes.byref(t) for t in times])
+        finally:
+            kernel32.CloseHandle(handle)
+        if got_code and code.value != 259:
+            return PROCESS_GONE, 0
+        if not got_times:
+            return PROCESS_UNKNOWN, 0
+        return PROCESS_RUNNING, times[0].dwHighDateTime << 32 | times[0].dwLowDateTime
+    return PROCESS_UNKNOWN, 0
+
+
+class _Directory:
+    """A directory whose header was checked (magic, entry_size, entry_count against the
+    buffer): register, unregister, list and remove_stale, as abi-runtime's directory module
+    has them. Every access to a row is a whole u64 word; a row is copied, then its (state,
+    pid) word checked again (acquire fence between)."""
+
+    __slots__ = ("_mem", "count", "size")
+
+    def __init__(self, buffer):
+        self._mem = _Mem(buffer)
+        n = self._mem.size
+        if n < self._ENTRIES_AT:
+            raise DirectoryError("directory_too_small", "%d bytes, its header needs %d" % (n, self._ENTRIES_AT))
+        magic = self._field(self._MAGIC_AT, _ACQUIRE)
+        if magic == 0:
+            raise DirectoryError("directory_not_ready", "its magic is still 0")
+        if magic != self._MAGIC:
+            raise DirectoryError("directory_bad_magic", "%#010x" % magic)
+        size = self._field(self._ENTRY_SIZE_AT, _RELAXED)
+        if size < self._ENTRY_SIZE or size % 8:
+            raise DirectoryError("directory_bad_entry_size", "%d (at least %d, a multiple of 8)" % (size, self._ENTRY_SIZE))
+        count = self._field(self._ENTRY_COUNT_AT, _RELAXED)
+        fits = (n - self._ENTRIES_AT) // size
+        if count == 0 or count > fits:
+            raise DirectoryError("directory_bad_entry_count", "%d (1 to %d rows fit)" % (count, fits))
+        self.count, self.size = count, size
+
+    def _field(self, at, order):
+        word = _load(self._mem, at // 8 * 8, 8, order)
+        return (word >> (8 * (at % 8))) & 0xFFFFFFFF
+
+    @classmethod
+    def lay_out(cls, buffer):
+        """Lays out a new, zeroed directory its creator has not shared: count and size, then
+        the magic (release). Returns the directory."""
+        mem = _Mem(buffer)
+        need = cls._ENTRIES_AT + cls._MAX_ENTRIES * cls._ENTRY_SIZE
+        if mem.size < need:
+            raise DirectoryError("directory_too_small", "%d bytes, a new directory needs %d" % (mem.size, need))
+        head = bytearray(cls._ENTRIES_AT)
+        struct.pack_into("<I", head, cls._ENTRY_COUNT_AT, cls._MAX_ENTRIES)
+        struct.pack_into("<I", head, cls._ENTRY_SIZE_AT, cls._ENTRY_SIZE)
+        for at in range(cls._ENTRIES_AT, need, 8):
+            _store(mem, at, 8, 0, _RELAXED)
+        magic_word = cls._MAGIC_AT // 8 * 8
+        for at in range(0, cls._ENTRIES_AT, 8):
+            if at != magic_word:
+                _store(mem, at, 8, struct.unpack_from("<Q", head, at)[0], _RELAXED)
+        struct.pack_into("<I", head, cls._MAGIC_AT, cls._MAGIC)
+        _store(mem, magic_word, 8, struct.unpack_from("<Q", head, magic_word)[0], _RELEASE)
+        mem.release()
+        return cls(buffer)
+
+    @classmethod
+    def _join(cls, state, pid):
+        return pid << 32 | state if cls._STATE_LOW else state << 32 | pid
+
+    @classmethod
+    def _split(cls, word):
+        low, high = word & 0xFFFFFFFF, word >> 32
+        return (low, high) if cls._STATE_LOW else (high, low)
+
+    def _row(self, i):
+        return self._ENTRIES_AT + i * self.size
+
+    def state(self, i):
+        """Row i's (state, pid), acquire."""
+        return self._split(_load(self._mem, self._row(i) + self._WORD_AT, 8, _ACQUIRE))
+
+    def _free_taken(self, row):
+        for at in range(0, self._ENTRY_SIZE, 8):
+            if at != self._WORD_AT:
+                _store(self._mem, row + at, 8, 0, _RELAXED)
+        _store(self._mem, row + self._WORD_AT, 8, self._join(self._FREE, 0), _RELEASE)
+
+    def remove_stale(self, me, probe=process_probe):
+        """Frees every claimed or live row whose process is gone, or was created at another
+        time than its process_time (a reused pid), taking each as me first and putting it
+        back if its process_time changed meanwhile; how many."""
+        freed = 0
+        for i in range(self.count):
+            row = self._row(i)
+            word = _load(self._mem, row + self._WORD_AT, 8, _ACQUIRE)
+            time = _load(self._mem, row + self._PROCESS_TIME_AT, 8, _ACQUIRE)
+            state, pid = self._split(word)
+            if state not in (self._CLAIMED, self._LIVE):
+                continue
+            if pid == 0:
+                stale = True
+            else:
+                found, created = probe(pid)
+                stale = found == PROCESS_GONE or (
+                    found == PROCESS_RUNNING and (state == self._LIVE or time != 0) and created != time
+                )
+            if not stale:
+                continue
+            mine = self._join(self._CLAIMED, me)
+            ok, _ = _compare_exchange(self._mem, row + self._WORD_AT, 8, word, mine)
+            if not ok:
+                continue
+            if _load(self._mem, row + self._PROCESS_TIME_AT, 8, _ACQUIRE) != time:
+                _compare_exchange(self._mem, row + self._WORD_AT, 8, mine, word)
+                continue
+            self._free_taken(row)
+            freed += 1
+        return freed
+
+    def register(self, pid, process_time, host_version, probe=process_probe):
+        """Frees stale rows, claims the first free row as pid, fills it in, marks it live:
+        (row, stale rows freed). DirectoryError directory_full or directory_version_too_long."""
+        version = host_version.encode("utf-8")
+        if len(version) >= self._VERSION_LEN:
+            raise DirectoryError("directory_version_too_long", "%d bytes, at most %d" % (len(version), self._VERSION_LEN - 1))
+        image = bytearray(self._ENTRY_SIZE)
+        struct.pack_into("<Q", image, self._PROCESS_TIME_AT, process_time)
+        struct.pack_into("<H", image, self._ABI_MAJOR_AT, self.ABI_MAJOR)
+        struct.pack_into("<H", image, self._ABI_MINOR_AT, self.ABI_MINOR)
+        image[self._VERSION_AT : self._VERSION_AT + len(version)] = version
+        freed = self.remove_stale(pid, probe)
+        claimed = self._join(self._CLAIMED, pid)
+        for i in range(self.count):
+            row = self._row(i)
+            word = _load(self._mem, row + self._WORD_AT, 8, _ACQUIRE)
+            for _ in range(_DIRECTORY_REGISTER_TRIES):
+                if self._split(word)[0] != self._FREE:
+                    break
+                ok, word = _compare_exchange(self._mem, row + self._WORD_AT, 8, word, claimed)
+                if not ok:
+                    continue
+                for at in range(0, self._ENTRY_SIZE, 8):
+                    if at != self._WORD_AT:
+                        _store(self._mem, row + at, 8, struct.unpack_from("<Q", image, at)[0], _RELAXED)
+                live = self._join(self._LIVE, pid)
+                if _compare_exchange(self._mem, row + self._WORD_AT, 8, claimed, live)[0]:
+                    return i, freed
+                break  # another host judged the claim stale and took it: try further on
+        raise DirectoryError("directory_full", "all %d rows are taken" % self.count)
+
+    def unregister(self, row_index, pid, process_time):
+        """Frees row row_index (live back to free), only while it is still (pid,
+        process_time)'s: whether it was."""
+        if not 0 <= row_index < self.count:
+            return False
+        row = self._row(row_index)
+        live, mine = self._join(self._LIVE, pid), self._join(self._CLAIMED, pid)
+        if not _compare_exchange(self._mem, row + self._WORD_AT, 8, live, mine)[0]:
+            return False
+        if _load(self._mem, row + self._PROCESS_TIME_AT, 8, _ACQUIRE) != process_time:
+            _compare_exchange(self._mem, row + self._WORD_AT, 8, mine, live)
+            return False
+        self._free_taken(row)
+        return True
+
+    def list(self):
+        """The live rows, newest process_time first (then by row), and how many rows were
+        skipped: a state none of free, claimed and live, or a row that changed under the
+        reader _DIRECTORY_LIST_TRIES times."""
+        hosts, problems = [], 0
+        for i in range(self.count):
+            row = self._row(i)
+            done = False
+            for _ in range(_DIRECTORY_LIST_TRIES):
+                word = _load(self._mem, row + self._WORD_AT, 8, _ACQUIRE)
+                state, pid = self._split(word)
+                if state in (self._FREE, self._CLAIMED):
+                    done = True
+                    break
+                if state != self._LIVE:
+                    problems += 1
+                    done = True
+                    break
+                copy = bytearray(self._ENTRY_SIZE)
+                for at in range(0, self._ENTRY_SIZE, 8):
+                    struct.pack_into("<Q", copy, at, _load(self._mem, row + at, 8, _RELAXED))
+                _fence(_ACQUIRE)
+                # The word and the time again: a row that went through other owners back to
+                # the same pid has another time, unless it is the same process's.
+                if _load(self._mem, row + self._WORD_AT, 8, _RELAXED) != word or _load(
+                    self._mem, row + self._PROCESS_TIME_AT, 8, _RELAXED
+                ) != struct.unpack_from("<Q", copy, self._PROCESS_TIME_AT)[0]:
+                    continue
+                text = bytes(copy[self._VERSION_AT : self._VERSION_AT + self._VERSION_LEN]).split(b"\0", 1)[0]
+                hosts.append(DirectoryHost(
+                    i, pid,
+                    struct.unpack_from("<Q", copy, self._PROCESS_TIME_AT)[0],
+                    struct.unpack_from("<H", copy, self._ABI_MAJOR_AT)[0],
+                    struct.unpack_from("<H", copy, self._ABI_MINOR_AT)[0],
+                    text.decode("utf-8", "replace"),
+                ))
+                done = True
+                break
+            if not done:
+                problems += 1
+        hosts.sort(key=lambda h: (-h.process_time, h.row))
+        return hosts, problems
+
+
+class Hosts(_Directory):
+    """The hosts running in this logon session, in a mapping of its own (Local\\ibf.directory on Windows, /dev/shm/ibf.directory on Linux): the first host creates it, owner-only. A host registers by compare-and-swap of a free row's state and pid to (claimed, its pid), fills the row in, then moves it to live; it frees its row on exit. A starting host first frees stale rows: claimed or live rows whose process is gone, or whose process was created at another time than process_time (a reused pid). process_time is the process's creation time: on Windows the creation FILETIME of GetProcessTimes; on Linux field 22 of /proc/PID/stat (starttime, clock ticks since boot), which never changes for a live process and orders hosts within a boot, all a directory in /dev/shm outlives. A client lists the live rows, newest process_time first, copying each row and checking its state and pid again"""
+
+    __slots__ = ()
+    WINDOWS_NAME = "Local\\ibf.directory"
+    LINUX_PATH = "/dev/shm/ibf.directory"
+    SIZE = 1088
+    ABI_MAJOR, ABI_MINOR = 0, 9
+    _MAGIC_AT, _MAGIC, _ENTRY_COUNT_AT, _ENTRY_SIZE_AT, _ENTRIES_AT = 0, 0x44464249, 4, 8, 64
+    _MAX_ENTRIES, _ENTRY_SIZE, _WORD_AT, _STATE_LOW = 16, 64, 0, 1
+    _PROCESS_TIME_AT, _ABI_MAJOR_AT, _ABI_MINOR_AT, _VERSION_AT, _VERSION_LEN = 8, 16, 18, 24, 32
+    _FREE, _CLAIMED, _LIVE = 0, 1, 2
 
 
 
@@ -8111,6 +8470,32 @@ def lay_out(geometry=None, generation=1):
     if h.liveness is not None:
         _produce_put(image, 0, h.liveness[0], 0 if h.liveness[1] else 1, h.name)
     return image
+
+
+def stamp_identity(image, version="", pid=None, mono_ns=None, unix_ns=None):
+    """Stamps an image from lay_out with who produced it, before produce: the process id
+    (os.getpid() by default), the version string (NUL-padded), and the clock pair read one
+    right after the other (time.perf_counter_ns(): CLOCK_MONOTONIC on Linux,
+    QueryPerformanceCounter on Windows; time.time_ns(): Unix time), where the handshake
+    names them. ProduceError too_large (nothing written) when the version has no room for
+    its NUL."""
+    fields = ((16, 4), (32, 32), (128, 8), (136, 8))
+    text = version.encode() if isinstance(version, str) else bytes(version)
+    (v_at, v_len) = fields[1]
+    if v_len and (len(text) >= v_len or b"\0" in text):
+        raise ProduceError("too_large", "producer_version", v_len - 1, len(text))
+    if len(image) < max(at + width for at, width in fields):
+        raise ProduceError("buffer_too_short", "", max(at + width for at, width in fields), len(image))
+    import os
+
+    mono = time.perf_counter_ns() if mono_ns is None else mono_ns
+    unix = time.time_ns() if unix_ns is None else unix_ns
+    values = (os.getpid() if pid is None else pid, None, mono, unix & 0xFFFFFFFFFFFFFFFF)
+    if v_len:
+        image[v_at : v_at + v_len] = text + bytes(v_len - len(text))
+    for (at, width), value in zip(fields, values):
+        if width and value is not None:
+            image[at : at + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
 
 
 def produce(buffer, image):

@@ -13,6 +13,7 @@ from typing import IO
 
 from collections.abc import Callable
 
+__all__ = ["BRIDGE_MAGIC", "DIRECTORY_MAGIC", "MAX_CLIENTS", "MAX_INSTANCES", "MAX_REGIONS", "RING_SLOTS", "RING_SLOT_SIZE", "CLIENT_BLOCK_SIZE", "LOG_RING_CAPACITY", "LOG_QUEUE_CAPACITY", "CLIENT_NAME_LEN", "VERSION_LEN", "LOG_SOURCE_MAX", "LOG_TEXT_MAX", "NO_PAD", "PAD_NOT_BOT", "COMMAND_LINE_MAX", "BOT_BLOCK_SIZE", "DRAW_BUFFERS", "DRAW_MAX_COMMANDS", "DRAW_PAYLOAD_MAX", "MAX_PARAMS", "PARAM_NAME_LEN", "PARAM_HELP_LEN", "PARAM_OPTIONS_LEN", "MAX_STATS", "STAT_NAME_LEN", "STAT_TEXT_LEN", "MAX_PLAYERS", "MAX_SHIPS", "MAX_PROJECTILES", "MAX_PICKUPS", "MAX_EVENTS", "BOARD_MAX_DIM", "BOARD_MAX_TILES", "MAX_EXTRAS", "EXTRAS_BLOB_MAX", "EXTRA_NAME_LEN", "SNAPSHOT_MAGIC", "NO_PLAYER", "MAX_PICKUP_SPAWNS", "MAX_SPAWN_MARKERS", "REC_MAGIC", "REC_CHUNK_MAGIC", "REC_FOOTER_MAGIC", "REC_TRAILER_MAGIC", "REC_FORMAT", "REC_CHUNK_TICKS", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION", "text", "set_text", "BridgeRegion", "BotRegion", "DrawListFlags", "ParamKind", "StatKind", "StatFlags", "ClientRegion", "CommandStatus", "ControlStick", "RunMode", "SimState", "ClientState", "ClientCaps", "HostState", "InstanceState", "LogEntryKind", "DrawOp", "DrawSpace", "DrawLayer", "DrawFlags", "HeatmapPalette", "HeatmapFlags", "LogLevel", "PadButtons", "PadInputFlags", "RecRecordKind", "RecPadSource", "Phase", "Color", "Tile", "Dir", "ProjectileKind", "PickupKind", "GameType", "RoundState", "SpawnState", "EnemyKind", "EventKind", "InvalidReason", "TickSource", "SnapshotFlags", "ShipFlags", "ShipValid", "ExtraType", "RegionEntry", "ClientEntry", "Controls", "BridgeHeader", "DrawHeader", "DrawListHeader", "ParamsHeader", "ParamDef", "ParamValue", "StatsHeader", "StatEntry", "MailboxHeader", "RingSlotHeader", "LogEntry", "LogRingHeader", "LogQueueHeader", "ClientBlockHeader", "DirectoryEntry", "DirectoryHeader", "HeatmapHeader", "DrawCmd", "Vec2", "PadInput", "RecPad", "RecTickHeader", "RecFileHeader", "RecChunkHeader", "RecChunkEntry", "RecMark", "RecFooter", "RecTrailer", "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match", "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry", "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add", "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader", "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader", "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader", "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter"]
 BRIDGE_MAGIC: Final = 0x42464249
 DIRECTORY_MAGIC: Final = 0x44464249
 MAX_CLIENTS: Final = 8
@@ -63,6 +64,7 @@ REC_FORMAT: Final = 1
 REC_CHUNK_TICKS: Final = 300
 ABI_VERSION_MAJOR: Final = 0
 ABI_VERSION_MINOR: Final = 9
+ABI_VERSION: Final = "0.9"
 
 _T = TypeVar("_T")
 
@@ -1046,6 +1048,7 @@ class Snapshot(_Struct):
     spawn_marker_count: int
     _pad12097: _Array[int]
     def events_since(record, count: int) -> tuple[list[tuple[int, Event]], int]: ...
+    def push_events(record, entry: Event) -> int: ...
     @classmethod
     def read_versioned(cls, buffer: _Buffer) -> VersionedRecord[Snapshot]: ...
 
@@ -1376,6 +1379,7 @@ class SnapshotRing:
     def publish(self, value: RingSlot) -> int: ...
 
 def events_since(record: Snapshot, count: int) -> tuple[list[tuple[int, Event]], int]: ...
+def push_events(record: Snapshot, entry: Event) -> int: ...
 
 class ProtocolError(ValueError):
     check: str
@@ -1396,6 +1400,10 @@ class Standing(enum.IntEnum):
     DISCONNECTED = 1
     RELOADED = 2
     HOST_EXITING = 3
+
+class HungWatch:
+    def __init__(self, rows: int, hung_ns: int) -> None: ...
+    def is_hung(self, index: int, row: tuple[int, int, int] | None, now_ns: int) -> bool: ...
 
 class LogQueueEntry:
     head: LogEntry
@@ -1514,9 +1522,53 @@ class Client:
     @classmethod
     def reload(cls, host: _AttachHandle) -> int: ...
     @classmethod
+    def exit(cls, host: _AttachHandle) -> None: ...
+    @classmethod
     def host_waiting(cls, header: LiveBridgeHeader, index: int) -> bool: ...
     @classmethod
-    def hung(cls, header: LiveBridgeHeader, index: int, now_ns: int | None = None) -> bool: ...
+    def watch(cls) -> HungWatch: ...
+    @classmethod
+    def hung(cls, header: LiveBridgeHeader, index: int, watch: HungWatch, now_ns: int | None = None) -> bool: ...
+
+PROCESS_GONE: Final[int]
+PROCESS_RUNNING: Final[int]
+PROCESS_UNKNOWN: Final[int]
+
+class DirectoryError(ValueError):
+    name: str
+    def __init__(self, name: str, message: str) -> None: ...
+
+class DirectoryHost:
+    row: int
+    pid: int
+    process_time: int
+    abi_major: int
+    abi_minor: int
+    host_version: str
+    def __init__(self, row: int, pid: int, process_time: int, abi_major: int, abi_minor: int, host_version: str) -> None: ...
+
+def process_probe(pid: int) -> tuple[int, int]: ...
+
+class _Directory:
+    count: int
+    size: int
+    def __init__(self, buffer: Any) -> None: ...
+    @classmethod
+    def lay_out(cls: type[_D], buffer: Any) -> _D: ...
+    def state(self, i: int) -> tuple[int, int]: ...
+    def remove_stale(self, me: int, probe: Callable[[int], tuple[int, int]] = ...) -> int: ...
+    def register(self, pid: int, process_time: int, host_version: str, probe: Callable[[int], tuple[int, int]] = ...) -> tuple[int, int]: ...
+    def unregister(self, row_index: int, pid: int, process_time: int) -> bool: ...
+    def list(self) -> tuple[list[DirectoryHost], int]: ...
+
+_D = TypeVar("_D", bound=_Directory)
+
+class Hosts(_Directory):
+    WINDOWS_NAME: ClassVar[str]
+    LINUX_PATH: ClassVar[str]
+    SIZE: ClassVar[int]
+    ABI_MAJOR: ClassVar[int]
+    ABI_MINOR: ClassVar[int]
 
 _AttachCheck: TypeAlias = Literal["mapping_too_short", "bad_magic", "major_mismatch", "header_too_small", "header_beyond_mapping", "extent_beyond_mapping", "extent_too_small", "extent_beyond_block", "too_many_rows", "region_missing", "region_out_of_bounds", "region_misaligned", "region_too_small", "regions_overlap", "host_not_running", "host_reloaded", "geometry_mismatch", "geometry_zero", "geometry_misaligned", "geometry_too_small", "geometry_too_large"]
 
@@ -1629,6 +1681,13 @@ class ProduceError(ValueError):
 
 def lay_out(geometry: dict[str, int] | None = None, generation: int = 1) -> bytearray: ...
 def produce(buffer: _Buffer, image: bytes | bytearray) -> Bridge: ...
+def stamp_identity(
+    image: bytearray,
+    version: str | bytes = "",
+    pid: int | None = None,
+    mono_ns: int | None = None,
+    unix_ns: int | None = None,
+) -> None: ...
 @overload
 def read_versioned(cls: type[BridgeHeader], buffer: _Buffer) -> VersionedRecord[BridgeHeader]: ...
 @overload

@@ -5940,9 +5940,11 @@ pub mod live {
         /// seqlock, then publishes it by storing the new head (release), which
         /// it returns. One writer only. An error, with nothing written or
         /// published, if the value does not fit a slot.
-        pub fn publish(&self, value: &RingSlot) -> Result<u64, RegionError> {
+        /// It first sets `value.publish_seq` to that head: the slot's publication number.
+        pub fn publish(&self, value: &mut RingSlot) -> Result<u64, RegionError> {
             let head = self.head();
             let index = (head % self.count as u64) as usize;
+            value.publish_seq = head.wrapping_add(1);
             if let Some(slot) = self.slot(index) {
                 slot.write_ring_slot(value)?;
             }
@@ -5957,6 +5959,13 @@ pub mod live {
             count: u64,
         ) -> ::abi_runtime::EventsSince<'_, super::Event> {
             ::abi_runtime::EventsSince::new(&self.events, self.event_total, count)
+        }
+        /// The writer's side of ring `events`: stores `entry` as entry number `event_total` (at `events[n % 32]`, over the oldest once the ring is full) and counts it. Returns its number. `self` is a value the writer then publishes (a ring slot's payload, a seqlocked record).
+        pub fn push_events(&mut self, entry: super::Event) -> u64 {
+            let n = self.event_total;
+            self.events[(n % 32) as usize] = entry;
+            self.event_total = self.event_total.wrapping_add(1);
+            n
         }
     }
     /// One entry of `log_queue`, copied out: its `log_entry` and each part after it.
@@ -6686,6 +6695,11 @@ pub mod live {
         };
         /// Rows in the table.
         pub const ROWS: usize = 8;
+        /// How often a client heartbeats, at least, in milliseconds.
+        pub const HEARTBEAT_MS: u64 = 100;
+        /// How long a row in use may go without a change before the host counts it as
+        /// hung, in milliseconds.
+        pub const HUNG_MS: u64 = 1000;
     }
     impl<'a> Client<'a> {
         /// Claims row `index` if it is free, for a client that attached at host generation
@@ -6921,15 +6935,40 @@ pub mod live {
             ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
             self.header.clients(index).is_some_and(|row| row.waiting() == 1)
         }
-        /// Whether row `index` is active with a heartbeat older than the session's hung
-        /// time at `now_ns` (the same clock).
-        pub fn is_hung(&self, index: usize, now_ns: u64) -> bool {
-            self.header
-                .clients(index)
-                .is_some_and(|row| {
-                    row.state().0 == 2
-                        && now_ns.saturating_sub(row.heartbeat_ns()) > 1000000000
-                })
+        /// A watch of every row, for [`Self::is_hung`]: the host's own memory, kept
+        /// between checks.
+        pub fn watch(&self) -> ::abi_runtime::hung::HungWatch {
+            ::abi_runtime::hung::HungWatch::new(
+                Client::ROWS,
+                Client::HUNG_MS * 1_000_000,
+            )
+        }
+        /// Whether row `index` is hung: claimed or active with the same state,
+        /// generation and heartbeat as `watch` first saw more than the session's hung
+        /// time ago, at `now_ns` of the host's own monotonic clock (the same one each
+        /// call; the heartbeat's value only has to change). A row the watch sees in
+        /// use for the first time gets the whole hung time; a free or closing row is
+        /// never hung. False for no such row.
+        pub fn is_hung(
+            &self,
+            watch: &mut ::abi_runtime::hung::HungWatch,
+            index: usize,
+            now_ns: u64,
+        ) -> bool {
+            let Some(row) = self.header.clients(index) else {
+                return false;
+            };
+            let (state, generation) = ::abi_runtime::claim::row_word(
+                row.region(),
+                Client::SPEC,
+            );
+            let seen = ::abi_runtime::hung::RowSeen {
+                state,
+                generation,
+                beat: row.heartbeat_ns(),
+                in_use: state == 1 || state == 2,
+            };
+            watch.is_hung(index, seen, now_ns)
         }
         /// Puts back what row `index` owned in its blocks, as a new image has it: each
         /// mailbox with no request waiting, each exchange at its initial state
@@ -7020,6 +7059,67 @@ pub mod live {
         /// The other pads of the word kept changing under each of
         /// [`abi_runtime::CAS_TRIES`] compare-and-swaps: nothing was stored.
         Contended,
+    }
+    /// The hosts running in this logon session, in a mapping of its own (Local\\ibf.directory on Windows, /dev/shm/ibf.directory on Linux): the first host creates it, owner-only. A host registers by compare-and-swap of a free row's state and pid to (claimed, its pid), fills the row in, then moves it to live; it frees its row on exit. A starting host first frees stale rows: claimed or live rows whose process is gone, or whose process was created at another time than process_time (a reused pid). process_time is the process's creation time: on Windows the creation FILETIME of GetProcessTimes; on Linux field 22 of /proc/PID/stat (starttime, clock ticks since boot), which never changes for a live process and orders hosts within a boot, all a directory in /dev/shm outlives. A client lists the live rows, newest process_time first, copying each row and checking its state and pid again
+    ///
+    /// The protocol is `abi_runtime::directory`'s; this type holds its plan. A host opens the mapping with `abi_runtime::DirectoryMapping` (feature `mmap`), registers with [`Hosts::host`] and `abi_runtime::process_probe`, and unregisters on exit.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Hosts;
+    impl Hosts {
+        /// Offsets, sizes and values of the directory, from the layout.
+        pub const SPEC: ::abi_runtime::directory::DirectorySpec = ::abi_runtime::directory::DirectorySpec {
+            magic_at: 0,
+            magic: 0x44464249,
+            entry_count_at: 4,
+            entry_size_at: 8,
+            entries_at: 64,
+            max_entries: 16,
+            entry_size: 64,
+            word: ::abi_runtime::claim::SharedWord {
+                at: 0,
+                state_low: true,
+            },
+            process_time_at: 8,
+            abi_major_at: 16,
+            abi_minor_at: 18,
+            version_at: 24,
+            version_len: 32,
+            free: 0,
+            claimed: 1,
+            live: 2,
+        };
+        /// The mapping's name on Windows.
+        pub const WINDOWS_NAME: &'static str = "Local\\ibf.directory";
+        /// The mapping's file on Linux.
+        pub const LINUX_PATH: &'static str = "/dev/shm/ibf.directory";
+        /// What this process registers: its pid and creation time (`abi_runtime::own_host_time`
+        /// with `mmap`), this ABI's version, and `host_version`.
+        pub fn host(
+            pid: u32,
+            process_time: u64,
+            host_version: &str,
+        ) -> ::abi_runtime::directory::HostInfo {
+            ::abi_runtime::directory::HostInfo {
+                pid,
+                process_time,
+                abi_major: 0,
+                abi_minor: 9,
+                host_version: host_version.to_owned(),
+            }
+        }
+        /// The directory in `region`, its header checked (magic, `entry_size`, `entry_count`).
+        ///
+        /// # Errors
+        ///
+        /// The `DirectoryError` naming what is wrong.
+        pub fn check<A: ::abi_runtime::Access>(
+            region: ::abi_runtime::Region<'_, A>,
+        ) -> Result<
+            ::abi_runtime::directory::Directory<'_, A>,
+            ::abi_runtime::directory::DirectoryError,
+        > {
+            ::abi_runtime::directory::check(region, Self::SPEC)
+        }
     }
     /// Layout table `bridge`: `bridge_header.regions`, indexed by `bridge_region`. The whole bridge: the header's table places every other region, from the start of the bridge
     pub static BRIDGE_TABLE: ::abi_runtime::attach::TableSpec = ::abi_runtime::attach::TableSpec {
@@ -7777,6 +7877,46 @@ pub mod live {
                 ],
             )?;
             Ok(image)
+        }
+        /// Stamps a laid-out image with who produced it, before [`Self::produce`]: the
+        /// process id, the version string and the clock pair the handshake names
+        /// (`abi_runtime::identity`: `Identity::now(version)` reads this process and its
+        /// clocks). `TooLarge` when the version does not fit its field with its NUL.
+        pub fn stamp_identity(
+            image: &mut ::abi_runtime::produce::Image,
+            identity: &::abi_runtime::identity::Identity,
+        ) -> Result<(), ::abi_runtime::produce::ProduceError> {
+            const SPEC: ::abi_runtime::identity::IdentitySpec<'static> = ::abi_runtime::identity::IdentitySpec {
+                pid: Some((
+                    "host_pid",
+                    ::abi_runtime::attach::Field {
+                        offset: 16usize,
+                        width: 4usize,
+                    },
+                )),
+                version: Some((
+                    "host_version",
+                    ::abi_runtime::identity::TextField {
+                        offset: 32usize,
+                        len: 32usize,
+                    },
+                )),
+                mono_ns: Some((
+                    "clock_mono_ns",
+                    ::abi_runtime::attach::Field {
+                        offset: 128usize,
+                        width: 8usize,
+                    },
+                )),
+                unix_ns: Some((
+                    "clock_unix_ns",
+                    ::abi_runtime::attach::Field {
+                        offset: 136usize,
+                        width: 8usize,
+                    },
+                )),
+            };
+            ::abi_runtime::identity::stamp(image, &SPEC, identity)
         }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
         /// a release fence, the bytes, then the state running, with release) and

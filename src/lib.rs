@@ -77,7 +77,7 @@
 //! #     let mut slot = live::RingSlot::zeroed();
 //! #     slot.publish_seq = 1;
 //! #     slot.payload.header.tick = 600;
-//! #     ring.publish(&slot).expect("a slot holds the value");
+//! #     ring.publish(&mut slot).expect("a slot holds the value");
 //! # }
 //! let attached = live::Bridge::attach(bridge)?;
 //! assert_eq!(attached.producer().major, 0); // the minor may be older or newer than ours

@@ -80,7 +80,7 @@ fn publish(bridge: &Bridge<'_>, n: u64) {
         let mut slot = RingSlot::zeroed();
         slot.tick = k;
         slot.publish_seq = k;
-        assert_eq!(ring.publish(&slot), Ok(k));
+        assert_eq!(ring.publish(&mut slot), Ok(k));
     }
 }
 

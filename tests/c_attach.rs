@@ -526,7 +526,7 @@ fn c_reads_the_ring_at_the_hosts_slot_count_and_size() {
             let mut slot = bridge_abi::live::RingSlot::zeroed();
             slot.tick = k;
             slot.publish_seq = k;
-            assert_eq!(ring.publish(&slot), Ok(k));
+            assert_eq!(ring.publish(&mut slot), Ok(k));
         }
         let mut bytes = vec![0u8; buf.region().len()];
         buf.region().read_bytes(0, &mut bytes);

@@ -314,6 +314,8 @@ fn bridge_header_first_line_and_file_name() {
     assert!(
         header.contains("#define IBF_ABI_VERSION_MAJOR 0U\n#define IBF_ABI_VERSION_MINOR 9U\n")
     );
+    // The version as text too, as every target defines it (the schema says 0.9).
+    assert!(header.contains("\n#define IBF_ABI_VERSION \"0.9\"\n"));
 }
 
 /// The bridge header as a C11 and a C++17 translation unit: included twice (the guard),
@@ -451,7 +453,8 @@ fn bridge_fields_and_macros_cannot_meet() {
         .map(|l| l.split(['(', ' ']).next().unwrap())
         .collect();
     let values: usize = r.enums.iter().map(|(_, v)| v.len()).sum();
-    assert_eq!(macros.len(), r.consts.len() + values + 2 + 1 + 3 * 2);
+    // The version macros: major, minor and the text.
+    assert_eq!(macros.len(), r.consts.len() + values + 3 + 1 + 3 * 2);
     for m in &macros {
         assert!(m.starts_with("IBF_"), "{m}");
         assert!(!m.chars().any(|c| c.is_ascii_lowercase()), "{m}");
@@ -750,6 +753,7 @@ CHECK(offsetof(demo_sample, ratio) == 16 && offsetof(demo_sample, label) == 20);
 CHECK(offsetof(demo_sample, history) == 32 && sizeof(((demo_sample *)0)->history) == 8);
 CHECK(sizeof(((demo_sample *)0)->label) == DEMO_LABEL_LEN && DEMO_LABEL_LEN == 12);
 CHECK(DEMO_ABI_VERSION_MAJOR == 1 && DEMO_ABI_VERSION_MINOR == 2);
+CHECK(sizeof(DEMO_ABI_VERSION) == sizeof("1.2"));
 int main(void) {
     static demo_sample s;
     s.label[0] = 'x';
@@ -759,6 +763,7 @@ int main(void) {
 "#,
     );
     assert!(header.contains("    char label[DEMO_LABEL_LEN];\n"));
+    assert!(header.contains("\n#define DEMO_ABI_VERSION \"1.2\"\n"));
     assert!(
         header.contains("    int8_t history[0x8];\n"),
         "hex length kept"

@@ -113,6 +113,7 @@ fn every_protocol_helper_runs_in_c11_cxx17_32_bit_and_sanitized() {
     assert!(out.contains("mailbox requests=2 answered=2 cut=100/48\n"));
     assert!(out.contains("draw published=5 taken=3 dropped=4 overwritten=1\n"));
     assert!(out.contains("session claims=5 disconnects=1 reloads=2 closes=1\n"));
+    assert!(out.contains("host handle blocks=8 reload=2\n"), "{out}");
     // Every result has a name, the seqlock reads' too (issue 40, item 6).
     for name in ["ok", "contended", "empty", "too_short"] {
         assert!(out.contains(&format!(" {name} ")), "{name}");

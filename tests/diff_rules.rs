@@ -3,7 +3,9 @@
 //! (text edits and the new version), the rule it must fall under, at which item, its class,
 //! and the advice it must give. Every row's report is pinned in every output format. Then
 //! the advice of the rows that ask for something is applied, and the result checked: the
-//! schema loads, and the diff's verdict holds.
+//! schema loads, and the diff's verdict holds. The robot cases (tests/common/robot_cases.rs)
+//! check that references are resolved and geometry classified by its rule; and every case
+//! of every rule checks that a change speaks with one voice.
 
 mod common;
 
@@ -12,310 +14,11 @@ use abi_codegen::diff::{
     render_text,
 };
 use abi_codegen::{Schema, load_schema};
-
-const BASE: &str = "tests/fixtures/diff_rules/base.toml";
-
-fn base() -> String {
-    let path = format!("{}/{BASE}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
+use common::robot_cases::{CASES, ROBOT, case_src, robot_base};
+use common::rule_cases::{BASE, TABLE, V, base, edit, new_src};
 
 fn load(name: &str, src: &str) -> Schema {
     load_schema(src).unwrap_or_else(|e| panic!("{}", e.render(name, src)))
-}
-
-/// `src` with each `(from, to)` replaced, each `from` found exactly once.
-fn edit(src: &str, edits: &[(&str, &str)]) -> String {
-    let mut s = src.to_string();
-    for (from, to) in edits {
-        assert_eq!(
-            s.matches(from).count(),
-            1,
-            "{from:?} is not in the text once"
-        );
-        s = s.replacen(from, to, 1);
-    }
-    s
-}
-
-/// One row of the table.
-struct Row {
-    /// What the user did.
-    change: &'static str,
-    edits: &'static [(&'static str, &'static str)],
-    version: &'static str,
-    /// The rule, the item it names, and its class.
-    rule: &'static str,
-    path: &'static str,
-    class: S,
-    /// Words the change's advice contains.
-    advice: &'static str,
-    /// Whether the version policy holds at `version`.
-    holds: bool,
-}
-
-const V: (&str, &str) = ("version = \"1.0\"", "version = \"VERSION\"");
-
-#[rustfmt::skip]
-const TABLE: &[Row] = &[
-    Row { change: "access = \"atomic\" → plain, on a counter",
-        edits: &[("{ name = \"frames\", type = \"u32\", access = \"atomic\" }", "{ name = \"frames\", type = \"u32\" }")],
-        version: "1.1", rule: "ACCESS_ATOMIC_TO_PLAIN", path: "stats.frames", class: S::Breaking,
-        advice: "keep access = \"atomic\", or bump the major version", holds: false },
-    Row { change: "plain → access = \"atomic\"",
-        edits: &[("{ name = \"buttons\", type = \"u32\" }", "{ name = \"buttons\", type = \"u32\", access = \"atomic\" }")],
-        version: "1.1", rule: "ACCESS_PLAIN_TO_ATOMIC", path: "input.buttons", class: S::SourceBreaking,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "removing a [[seqlock]]",
-        edits: &[("[[seqlock]]\nname = \"stats_lock\"\ncounter = \"stats.seq\"\nguards = [\"tick\", \"load\"]\nwriter = \"host\"\nreader = \"client\"\n", "")],
-        version: "1.1", rule: "SEQLOCK_REMOVED", path: "stats_lock", class: S::Breaking,
-        advice: "bump the major version", holds: false },
-    Row { change: "swapping a seqlock's writer and reader (and the struct's writer)",
-        edits: &[("writer = \"host\"\nreader = \"client\"\n", "writer = \"client\"\nreader = \"host\"\n"),
-                 ("name = \"stats\"\nwriter = \"host\"", "name = \"stats\"\nwriter = \"client\"")],
-        version: "1.1", rule: "SEQLOCK_PARTIES_CHANGED", path: "stats_lock", class: S::Breaking,
-        advice: "bump the major version", holds: false },
-    Row { change: "changing a seqlock's guards",
-        edits: &[("guards = [\"tick\", \"load\"]", "guards = [\"tick\"]")],
-        version: "2.0", rule: "SEQLOCK_GUARDS_CHANGED", path: "stats_lock", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a layout row made optional = true",
-        edits: &[("{ name = \"journal\", struct = \"journal\" }", "{ name = \"journal\", struct = \"journal\", optional = true }")],
-        version: "1.1", rule: "LAYOUT_ROW_OPTIONAL_CHANGED", path: "image.journal", class: S::Breaking,
-        advice: "bump the major version", holds: false },
-    Row { change: "a new index value and a [[layout]] row, without since",
-        edits: &[("  { name = \"mailbox\", value = 4 },\n", "  { name = \"mailbox\", value = 4 },\n  { name = \"scratch\", value = 5 },\n"),
-                 ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n  { name = \"scratch\", bytes = 64 },\n")],
-        version: "1.1", rule: "LAYOUT_ROW_ADDED", path: "image.scratch", class: S::Breaking,
-        advice: "give the value `region.scratch` since = \"1.1\", or the row optional = true", holds: false },
-    Row { change: "the same, the value with since = \"1.1\"",
-        edits: &[("  { name = \"mailbox\", value = 4 },\n", "  { name = \"mailbox\", value = 4 },\n  { name = \"scratch\", value = 5, since = \"1.1\" },\n"),
-                 ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n  { name = \"scratch\", bytes = 64 },\n")],
-        version: "1.1", rule: "LAYOUT_ROW_ADDED_OPTIONAL", path: "image.scratch", class: S::Compatible,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "the same, the row optional = true",
-        edits: &[("  { name = \"mailbox\", value = 4 },\n", "  { name = \"mailbox\", value = 4 },\n  { name = \"scratch\", value = 5 },\n"),
-                 ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n  { name = \"scratch\", bytes = 64, optional = true },\n")],
-        version: "1.1", rule: "LAYOUT_ROW_ADDED_OPTIONAL", path: "image.scratch", class: S::Compatible,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "a field added in a handshake struct's declared padding",
-        edits: &[("  { name = \"_pad20\", type = \"u8[4]\" },\n  { name = \"regions\"", "  { name = \"viewers\", type = \"u32\" },\n  { name = \"regions\"")],
-        version: "1.1", rule: "PADDING_REUSED", path: "header.viewers", class: S::Compatible,
-        advice: "leave `since` out: `header` has a version handshake", holds: true },
-    Row { change: "a struct's writer changed",
-        edits: &[("name = \"input\"\nwriter = \"client\"", "name = \"input\"\nwriter = \"host\"")],
-        version: "1.1", rule: "WRITER_CHANGED", path: "input", class: S::Breaking,
-        advice: "bump the major version", holds: false },
-    Row { change: "a party added",
-        edits: &[("parties = [\"host\", \"client\"]", "parties = [\"host\", \"client\", \"tool\"]")],
-        version: "1.1", rule: "PARTY_ADDED", path: "abi.parties.tool", class: S::Compatible,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "a handshake loses its size field",
-        edits: &[(", size = \"header_size\" }", " }")],
-        version: "1.1", rule: "HANDSHAKE_CHANGED", path: "header.version", class: S::Breaking,
-        advice: "bump the major version", holds: false },
-    Row { change: "a block grows: its struct, then its row (an effect)",
-        edits: &[("  { name = \"buttons\", type = \"u32\" },\n  { name = \"_pad4\", type = \"u8[4]\" },\n", "  { name = \"buttons\", type = \"u32\" },\n  { name = \"_pad4\", type = \"u8[4]\" },\n  { name = \"axes\", type = \"u32[2]\", since = \"2.0\" },\n")],
-        version: "2.0", rule: "FIELD_ADDED", path: "input.axes", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "an events ring's capacity",
-        edits: &[("{ name = \"entries\", type = \"u64[8]\" }", "{ name = \"entries\", type = \"u64[16]\" }")],
-        version: "2.0", rule: "RING_CHANGED", path: "events", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a mailbox's capacity field",
-        edits: &[("response_capacity = \"response_capacity\"", "response_capacity = \"response_total\""),
-                 ("response_total = \"response_total\"", "response_total = \"response_capacity\"")],
-        version: "2.0", rule: "PROTOCOL_CHANGED", path: "mailbox.commands", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "an enum value renamed while its doc is edited",
-        edits: &[("{ name = \"failed\", value = 1, doc = \"Refused\" }", "{ name = \"refused\", value = 1, doc = \"The server refused the request\" }")],
-        version: "1.1", rule: "VALUE_RENAMED", path: "status.refused", class: S::SourceBreaking,
-        advice: "if 1 now means something else than `failed` did, that is a reuse", holds: true },
-    Row { change: "a seqlock's counter",
-        edits: &[("counter = \"stats.seq\"", "counter = \"stats.frames\"")],
-        version: "2.0", rule: "SEQLOCK_COUNTER_CHANGED", path: "stats_lock", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "an atomic word claimed by compare-and-swap instead",
-        edits: &[("{ name = \"frames\", type = \"u32\", access = \"atomic\" }", "{ name = \"frames\", type = \"u32\", access = \"cas\" }")],
-        version: "2.0", rule: "ACCESS_CAS_CHANGED", path: "stats.frames", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a field's own writer",
-        edits: &[("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\" }")],
-        version: "2.0", rule: "WRITER_CHANGED", path: "mailbox_header.request_len", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a seqlock over a new struct",
-        edits: &[("[[seqlock]]\n", "[[struct]]\nname = \"gauge\"\nwriter = \"host\"\nfields = [\n  { name = \"seq\", type = \"u32\", access = \"atomic\" },\n  { name = \"level\", type = \"u32\" },\n]\n\n[[seqlock]]\nname = \"gauge_lock\"\ncounter = \"gauge.seq\"\nguards = [\"level\"]\nwriter = \"host\"\nreader = \"client\"\n\n[[seqlock]]\n")],
-        version: "1.1", rule: "DECLARATION_ADDED", path: "gauge_lock", class: S::Compatible,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "removing the [[ring]]",
-        edits: &[("[[ring]]\nname = \"events\"\nkind = \"events\"\ntotal = \"journal.total\"\nentries = \"journal.entries\"\n", "")],
-        version: "2.0", rule: "RING_REMOVED", path: "events", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "removing the [[mailbox]]",
-        edits: &[("[[mailbox]]\nname = \"commands\"\nheader = \"mailbox_header\"\nrequest_seq = \"request_seq\"\nrequest_len = \"request_len\"\nresponse_seq = \"response_seq\"\nstatus = \"status\"\nresponse_len = \"response_len\"\nresponse_total = \"response_total\"\nrequest_capacity = \"request_capacity\"\nresponse_capacity = \"response_capacity\"\nclient = \"client\"\nserver = \"host\"\n", "")],
-        version: "2.0", rule: "PROTOCOL_REMOVED", path: "mailbox.commands", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a region that needs more bytes",
-        edits: &[("{ name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 }", "{ name = \"mailbox\", struct = \"mailbox_header\", bytes = 512 }")],
-        version: "2.0", rule: "LAYOUT_ROW_CHANGED", path: "image.mailbox", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a layout's extent field dropped",
-        edits: &[("extent = \"total_size\"\n", "")],
-        version: "2.0", rule: "LAYOUT_CHANGED", path: "image", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a region and its index value removed",
-        edits: &[("  { name = \"mailbox\", value = 4 },\n", ""), ("  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n", "")],
-        version: "2.0", rule: "LAYOUT_ROW_REMOVED", path: "image.mailbox", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a mailbox's client and server swapped (and who writes what)",
-        edits: &[("client = \"client\"\nserver = \"host\"", "client = \"host\"\nserver = \"client\""),
-                 ("name = \"mailbox_header\"\nwriter = \"host\"", "name = \"mailbox_header\"\nwriter = \"client\""),
-                 ("{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"client\" }", "{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"host\" }"),
-                 ("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\", writer = \"host\" }")],
-        version: "2.0", rule: "PROTOCOL_PARTIES_CHANGED", path: "mailbox.commands", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "an enum renamed",
-        edits: &[("name = \"block_region\"\n", "name = \"block_area\"\n"), ("index = \"block_region\"", "index = \"block_area\"")],
-        version: "1.1", rule: "ENUM_RENAMED", path: "block_area", class: S::SourceBreaking,
-        advice: "code that names the old name must take the new one", holds: true },
-    Row { change: "the ABI renamed",
-        edits: &[("name = \"demo\"\n", "name = \"image_abi\"\n")],
-        version: "1.1", rule: "ABI_RENAMED", path: "abi.name", class: S::SourceBreaking,
-        advice: "code that names the old name must take the new one", holds: true },
-    Row { change: "the C prefix",
-        edits: &[("c_prefix = \"demo\"", "c_prefix = \"img\"")],
-        version: "1.1", rule: "C_PREFIX_CHANGED", path: "abi.c_prefix", class: S::SourceBreaking,
-        advice: "code that names the old name must take the new one", holds: true },
-    Row { change: "the title",
-        edits: &[("title = \"A small attachable image\"", "title = \"A small image\"")],
-        version: "1.0", rule: "TITLE_CHANGED", path: "abi.title", class: S::Cosmetic,
-        advice: "nothing: no bump is needed", holds: true },
-    Row { change: "a constant written in hex",
-        edits: &[("value = 256", "value = 0x100")],
-        version: "1.0", rule: "VALUE_SPELLING", path: "block_size", class: S::Cosmetic,
-        advice: "nothing: no bump is needed", holds: true },
-    Row { change: "a value's since, outside any handshake",
-        edits: &[("{ name = \"ok\", value = 0, doc = \"Done\" }", "{ name = \"ok\", value = 0, doc = \"Done\", since = \"1.0\" }")],
-        version: "1.0", rule: "SINCE_CHANGED", path: "status.ok", class: S::Cosmetic,
-        advice: "nothing: no bump is needed", holds: true },
-    Row { change: "a struct renamed that a seqlock and a layout row name",
-        edits: &[("name = \"stats\"\nwriter = \"host\"", "name = \"telemetry\"\nwriter = \"host\""),
-                 ("counter = \"stats.seq\"", "counter = \"telemetry.seq\""),
-                 ("{ name = \"stats\", struct = \"stats\" }", "{ name = \"stats\", struct = \"telemetry\" }"),
-                 ("{ name = \"stats\", struct = \"stats\", at = 0 }", "{ name = \"stats\", struct = \"telemetry\", at = 0 }")],
-        version: "1.1", rule: "STRUCT_RENAMED", path: "telemetry", class: S::SourceBreaking,
-        advice: "code that names the old name must take the new one", holds: true },
-    Row { change: "a handshake field's since dropped",
-        edits: &[("{ name = \"clock\", type = \"u64\", since = \"1.0\" }", "{ name = \"clock\", type = \"u64\" }")],
-        version: "1.1", rule: "HANDSHAKE_SINCE_CHANGED", path: "header.clock", class: S::Breaking,
-        advice: "put the since back, or bump the major version", holds: false },
-    Row { change: "a file record placed elsewhere",
-        edits: &[("{ name = \"journal\", struct = \"journal\", after = \"stats\" }", "{ name = \"journal\", struct = \"journal\", at = 4096 }")],
-        version: "2.0", rule: "FILE_CHANGED", path: "dump", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a file format removed",
-        edits: &[("[[file]]\nname = \"dump\"\nrecords = [\n  { name = \"stats\", struct = \"stats\", at = 0 },\n  { name = \"journal\", struct = \"journal\", after = \"stats\" },\n]\n", "")],
-        version: "2.0", rule: "FILE_REMOVED", path: "dump", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a template's output moved",
-        edits: &[("output = \"demo.txt\"", "output = \"docs/demo.txt\"")],
-        version: "1.1", rule: "TEMPLATE_OUTPUT_CHANGED", path: "demo.txt.j2", class: S::SourceBreaking,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "a template removed",
-        edits: &[("[[template]]\npath = \"demo.txt.j2\"\noutput = \"demo.txt\"\n", "")],
-        version: "1.1", rule: "TEMPLATE_REMOVED", path: "demo.txt.j2", class: S::SourceBreaking,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "a block header marked extensible",
-        edits: &[("name = \"block_header\"\nwriter = \"host\"", "name = \"block_header\"\nwriter = \"host\"\nextensible = true")],
-        version: "1.1", rule: "EXTENSIBLE_CHANGED", path: "block_header", class: S::Compatible,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "an array's length written as the constant of its value",
-        edits: &[("{ name = \"entries\", type = \"u64[8]\" }", "{ name = \"entries\", type = \"u64[max_regions]\" }")],
-        version: "1.0", rule: "TYPE_SPELLING", path: "journal.entries", class: S::Cosmetic,
-        advice: "nothing: no bump is needed", holds: true },
-    Row { change: "the client party retired: the host runs alone, the mailbox goes, the host reads its own seqlock",
-        edits: &[("parties = [\"host\", \"client\"]", "parties = [\"host\"]"),
-                 ("name = \"input\"\nwriter = \"client\"", "name = \"input\"\nwriter = \"host\""),
-                 ("{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"client\" }", "{ name = \"request_seq\", type = \"u32\", access = \"atomic\" }"),
-                 ("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\" }"),
-                 ("writer = \"host\"\nreader = \"client\"\n", "writer = \"host\"\nreader = \"host\"\n"),
-                 ("[[mailbox]]\nname = \"commands\"\nheader = \"mailbox_header\"\nrequest_seq = \"request_seq\"\nrequest_len = \"request_len\"\nresponse_seq = \"response_seq\"\nstatus = \"status\"\nresponse_len = \"response_len\"\nresponse_total = \"response_total\"\nrequest_capacity = \"request_capacity\"\nresponse_capacity = \"response_capacity\"\nclient = \"client\"\nserver = \"host\"\n", "")],
-        version: "2.0", rule: "PARTY_REMOVED", path: "abi.parties.client", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a constant given a wider type",
-        edits: &[("name = \"block_size\"\nvalue = 256", "name = \"block_size\"\nvalue = 256\ntype = \"u64\"")],
-        version: "1.1", rule: "CONST_TYPE_CHANGED", path: "block_size", class: S::SourceBreaking,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "the mailbox retired, and its status enum with it: the status word a plain u32",
-        edits: &[("[[enum]]\nname = \"status\"\nrepr = \"u32\"\nvalues = [\n  { name = \"ok\", value = 0, doc = \"Done\" },\n  { name = \"failed\", value = 1, doc = \"Refused\" },\n]\n\n", ""),
-                 ("{ name = \"status\", type = \"status\" }", "{ name = \"status\", type = \"u32\" }"),
-                 ("[[mailbox]]\nname = \"commands\"\nheader = \"mailbox_header\"\nrequest_seq = \"request_seq\"\nrequest_len = \"request_len\"\nresponse_seq = \"response_seq\"\nstatus = \"status\"\nresponse_len = \"response_len\"\nresponse_total = \"response_total\"\nrequest_capacity = \"request_capacity\"\nresponse_capacity = \"response_capacity\"\nclient = \"client\"\nserver = \"host\"\n", "")],
-        version: "2.0", rule: "ENUM_REMOVED", path: "status", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "the mailbox retired, and its status enum made a flag set (0 is no flag: `ok` goes)",
-        edits: &[("[[enum]]\nname = \"status\"\nrepr = \"u32\"\nvalues = [\n  { name = \"ok\", value = 0, doc = \"Done\" },\n", "[[flags]]\nname = \"status\"\nrepr = \"u32\"\nvalues = [\n"),
-                 ("[[mailbox]]\nname = \"commands\"\nheader = \"mailbox_header\"\nrequest_seq = \"request_seq\"\nrequest_len = \"request_len\"\nresponse_seq = \"response_seq\"\nstatus = \"status\"\nresponse_len = \"response_len\"\nresponse_total = \"response_total\"\nrequest_capacity = \"request_capacity\"\nresponse_capacity = \"response_capacity\"\nclient = \"client\"\nserver = \"host\"\n", "")],
-        version: "2.0", rule: "ENUM_KIND_CHANGED", path: "status", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a seqlock over an existing struct, its counter in the struct's padding",
-        edits: &[("  { name = \"buttons\", type = \"u32\" },\n  { name = \"_pad4\", type = \"u8[4]\" },\n", "  { name = \"buttons\", type = \"u32\" },\n  { name = \"seq\", type = \"u32\", access = \"atomic\", since = \"2.0\" },\n"),
-                 ("[[ring]]\n", "[[seqlock]]\nname = \"input_lock\"\ncounter = \"input.seq\"\nguards = [\"buttons\"]\nwriter = \"client\"\nreader = \"host\"\n\n[[ring]]\n")],
-        version: "2.0", rule: "SEQLOCK_ADDED", path: "input_lock", class: S::Breaking,
-        advice: "bump the major version, or put the seqlock on a new struct", holds: true },
-    Row { change: "an events ring over an existing counter, its entries in the struct's padding",
-        edits: &[("  { name = \"load\", type = \"u32\" },\n  { name = \"_pad20\", type = \"u8[4]\" },\n", "  { name = \"load\", type = \"u32\" },\n  { name = \"loads\", type = \"u8[4]\", since = \"2.0\" },\n"),
-                 ("[[mailbox]]\n", "[[ring]]\nname = \"frame_loads\"\nkind = \"events\"\ntotal = \"stats.frames\"\nentries = \"stats.loads\"\n\n[[mailbox]]\n")],
-        version: "2.0", rule: "RING_ADDED", path: "frame_loads", class: S::Breaking,
-        advice: "bump the major version, or put the ring in a new struct", holds: true },
-    Row { change: "a region nested as a block, laid out by a new layout over the existing block header",
-        edits: &[("[[enum]]\nname = \"status\"", "[[enum]]\nname = \"mailbox_region\"\nrepr = \"u32\"\nvalues = [\n  { name = \"commands\", value = 0 },\n]\n\n[[enum]]\nname = \"status\""),
-                 ("{ name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 }", "{ name = \"mailbox\", blocks = \"mailbox_block\", count = 1, stride = 512 }"),
-                 ("[[file]]\n", "[[layout]]\nname = \"mailbox_block\"\nheader = \"block_header\"\ntable = \"regions\"\nindex = \"mailbox_region\"\nextent = \"size\"\nrows = [\n  { name = \"commands\", struct = \"mailbox_header\", bytes = 256 },\n]\n\n[[file]]\n")],
-        version: "1.1", rule: "LAYOUT_ADDED", path: "mailbox_block", class: S::Breaking,
-        advice: "bump the major version, or lay out a new header", holds: false },
-    Row { change: "a nested layout removed: its region holds the structs directly",
-        edits: &[("[[layout]]\nname = \"block\"\nheader = \"block_header\"\ntable = \"regions\"\nindex = \"block_region\"\nextent = \"size\"\nrows = [\n  { name = \"input\", struct = \"input\" },\n]\n\n", ""),
-                 ("{ name = \"blocks\", blocks = \"block\", count = 2, stride = \"block_size\" }", "{ name = \"blocks\", struct = \"input\", count = 2 }")],
-        version: "2.0", rule: "LAYOUT_REMOVED", path: "block", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a version handshake on an existing struct, in its padding",
-        edits: &[("name = \"input\"\nwriter = \"client\"\nfields = [\n  { name = \"buttons\", type = \"u32\" },\n  { name = \"_pad4\", type = \"u8[4]\" },\n", "name = \"input\"\nwriter = \"client\"\nextensible = true\nversion = { major = \"major\", minor = \"minor\" }\nfields = [\n  { name = \"buttons\", type = \"u32\" },\n  { name = \"major\", type = \"u16\", since = \"2.0\" },\n  { name = \"minor\", type = \"u16\", since = \"2.0\" },\n")],
-        version: "2.0", rule: "HANDSHAKE_ADDED", path: "input.version", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "the handshake removed, and with it the layouts that a mapping needs it for",
-        edits: &[("version = { magic = \"magic\", major = \"major\", minor = \"minor\", size = \"header_size\" }\n", ""),
-                 ("[[layout]]\nname = \"image\"\nheader = \"header\"\ntable = \"regions\"\nindex = \"region\"\nextent = \"total_size\"\nrows = [\n  { name = \"header\", struct = \"header\" },\n  { name = \"blocks\", blocks = \"block\", count = 2, stride = \"block_size\" },\n  { name = \"stats\", struct = \"stats\" },\n  { name = \"journal\", struct = \"journal\" },\n  { name = \"mailbox\", struct = \"mailbox_header\", bytes = 256 },\n]\n\n", ""),
-                 ("[[layout]]\nname = \"block\"\nheader = \"block_header\"\ntable = \"regions\"\nindex = \"block_region\"\nextent = \"size\"\nrows = [\n  { name = \"input\", struct = \"input\" },\n]\n\n", "")],
-        version: "2.0", rule: "HANDSHAKE_REMOVED", path: "header.version", class: S::Breaking,
-        advice: "bump the major version", holds: true },
-    Row { change: "a mailbox replaced by one the other way round over the same header (the host asks)",
-        edits: &[("name = \"commands\"\n", "name = \"callbacks\"\n"),
-                 ("client = \"client\"\nserver = \"host\"", "client = \"host\"\nserver = \"client\""),
-                 ("name = \"mailbox_header\"\nwriter = \"host\"", "name = \"mailbox_header\"\nwriter = \"client\""),
-                 ("{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"client\" }", "{ name = \"request_seq\", type = \"u32\", access = \"atomic\", writer = \"host\" }"),
-                 ("{ name = \"request_len\", type = \"u32\", writer = \"client\" }", "{ name = \"request_len\", type = \"u32\", writer = \"host\" }")],
-        version: "2.0", rule: "PROTOCOL_ADDED", path: "mailbox.callbacks", class: S::Breaking,
-        advice: "bump the major version, or give the protocol a new header struct", holds: true },
-    Row { change: "a seqlock renamed, nothing else changed",
-        edits: &[("name = \"stats_lock\"", "name = \"stats_guard\"")],
-        version: "1.1", rule: "DECLARATION_RENAMED", path: "stats_guard", class: S::SourceBreaking,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "a mailbox renamed, nothing else changed",
-        edits: &[("name = \"commands\"\n", "name = \"requests\"\n")],
-        version: "1.1", rule: "DECLARATION_RENAMED", path: "mailbox.requests", class: S::SourceBreaking,
-        advice: "bump at least the minor version", holds: true },
-    Row { change: "a seqlock read by another party, its writer the same",
-        edits: &[("writer = \"host\"\nreader = \"client\"\n", "writer = \"host\"\nreader = \"tool\"\n"),
-                 ("parties = [\"host\", \"client\"]", "parties = [\"host\", \"client\", \"tool\"]")],
-        version: "1.1", rule: "SEQLOCK_READER_CHANGED", path: "stats_lock", class: S::Compatible,
-        advice: "bump at least the minor version", holds: true },
-];
-
-fn new_src(row: &Row) -> String {
-    let mut edits: Vec<(&str, &str)> = row.edits.to_vec();
-    let version = format!("version = \"{}\"", row.version);
-    edits.push((V.0, &version));
-    edit(&base(), &edits)
 }
 
 fn diff_of(new: &str) -> Diff {
@@ -530,46 +233,58 @@ fn the_advice_for_a_field_in_handshake_padding_applies() {
     );
 }
 
-/// Which rules a case shows: this table, the fixture pairs of tests/diff.rs, and the bridge's
-/// real 0.8 → 0.9 history. Every rule has one: a new rule fails this test, naming itself,
-/// until a case shows it.
-#[test]
-fn rules_without_a_case_are_listed() {
+/// Every case a rule has: this table, the robot cases, the fixture pairs of tests/diff.rs,
+/// and the bridge's real 0.8 → 0.9 history; each as (what it is, its diff).
+fn every_case() -> Vec<(String, Diff)> {
     let root = env!("CARGO_MANIFEST_DIR");
-    let mut seen: Vec<&'static str> = Vec::new();
-    let mut note = |diff: &Diff| {
-        for c in &diff.changes {
-            if !seen.contains(&c.rule().id) {
-                seen.push(c.rule().id);
-            }
-        }
-    };
-    for row in TABLE {
-        note(&diff_of(&new_src(row)));
+    let mut cases: Vec<(String, Diff)> = TABLE
+        .iter()
+        .map(|row| (row.change.to_string(), diff_of(&new_src(row))))
+        .collect();
+    let robot = load(ROBOT, &robot_base());
+    for case in CASES {
+        let new = load(case.name, &case_src(case));
+        cases.push((case.row.change.to_string(), compute_diff(&robot, &new)));
     }
     let dir = format!("{root}/tests/fixtures/diff");
-    let mut pairs: Vec<(String, String)> = std::fs::read_dir(&dir)
+    let mut pairs: Vec<(String, String, String)> = std::fs::read_dir(&dir)
         .expect("the diff fixtures")
         .filter_map(Result::ok)
         .filter(|e| e.path().join("new.toml").is_file())
         .map(|e| {
             let p = e.path();
             (
+                p.display().to_string(),
                 std::fs::read_to_string(p.join("old.toml")).unwrap(),
                 std::fs::read_to_string(p.join("new.toml")).unwrap(),
             )
         })
-        .filter(|(_, new)| load_schema(new).is_ok())
+        .filter(|(_, _, new)| load_schema(new).is_ok())
         .collect();
+    pairs.sort();
     pairs.push((
+        "bridge 0.8 → 0.9".to_string(),
         std::fs::read_to_string(format!("{dir}/bridge-0.8.toml")).unwrap(),
         std::fs::read_to_string(format!("{root}/schema.toml")).unwrap(),
     ));
-    for (old, new) in &pairs {
-        note(&compute_diff(
-            &load("old.toml", old),
-            &load("new.toml", new),
-        ));
+    for (name, old, new) in &pairs {
+        let diff = compute_diff(&load("old.toml", old), &load("new.toml", new));
+        cases.push((name.clone(), diff));
+    }
+    cases
+}
+
+/// Which rules a case shows. Every rule has one: a new rule fails this test, naming itself,
+/// until a case shows it.
+#[test]
+fn rules_without_a_case_are_listed() {
+    let mut seen: Vec<&'static str> = Vec::new();
+    for (_, diff) in every_case() {
+        for c in &diff.changes {
+            if !seen.contains(&c.rule().id) {
+                seen.push(c.rule().id);
+            }
+        }
     }
     let missing: Vec<&str> = abi_codegen::diff::RULES
         .iter()
@@ -577,6 +292,135 @@ fn rules_without_a_case_are_listed() {
         .filter(|id| !seen.contains(id))
         .collect();
     assert!(missing.is_empty(), "rules with no case: {missing:?}");
+}
+
+/// One voice per change, over every case of every rule: a change's class is its rule's; a
+/// root cause is as severe as its group (no effect is worse than its cause, so the heading
+/// it is listed under is its own class); a breaking root's fix names a major bump (beside
+/// what would make it compatible) and no other root's fix asks for one but as an
+/// alternative; a cosmetic one asks for nothing; the policy asks for the bump the worst root needs, and the `since` it asks of a
+/// change is the version the verdict asks for, the one the change's own fix names if any.
+#[test]
+fn every_change_speaks_with_one_voice() {
+    let mut failures = Vec::new();
+    for (case, diff) in every_case() {
+        for c in &diff.changes {
+            let rule = c.rule();
+            if c.severity != rule.class {
+                failures.push(format!(
+                    "{case}: {} is {:?}, its rule {} {:?}",
+                    c.path, c.severity, rule.id, rule.class
+                ));
+            }
+        }
+        for g in &diff.groups {
+            let root = &diff.changes[g.root];
+            let (id, advice) = (root.rule().id, root.advice.as_str());
+            if g.severity != root.severity {
+                failures.push(format!(
+                    "{case}: {} ({id}, {:?}) heads a {:?} group",
+                    root.path, root.severity, g.severity
+                ));
+            }
+            let major = advice.contains("major version");
+            let ok = match root.severity {
+                S::Breaking => major,
+                // A major bump only as an alternative or under a condition.
+                S::SourceBreaking | S::Compatible => !advice.starts_with("bump the major"),
+                S::Cosmetic => advice.starts_with("nothing"),
+            };
+            if !ok {
+                failures.push(format!(
+                    "{case}: {} ({id}, {}) advises {advice:?}",
+                    root.path,
+                    root.severity.label()
+                ));
+            }
+            if let Some(v) = &root.violation {
+                let target = format!("since = \"{}\"", diff.verdict.target);
+                if !v.contains(&target)
+                    || (advice.contains("since = \"") && !advice.contains(&target))
+                {
+                    failures.push(format!(
+                        "{case}: {}: the policy says {v:?}, the fix {advice:?}, the verdict {target}",
+                        root.path
+                    ));
+                }
+            }
+        }
+        let need = diff
+            .groups
+            .iter()
+            .map(|g| {
+                abi_codegen::diff::required_bump(diff.verdict.policy, g.severity, diff.old_version)
+            })
+            .max()
+            .unwrap_or(abi_codegen::diff::Bump::None);
+        if need != diff.verdict.required {
+            failures.push(format!(
+                "{case}: the groups need {need:?}, the verdict {:?}",
+                diff.verdict.required
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The robot cases: references resolved before comparing (a rename is one source-breaking
+/// change wherever the name is used), two swapped fields one root cause, geometry by its
+/// rule, and an appended field's one voice. Each case has one root cause, the one named.
+#[test]
+fn the_robot_cases() {
+    let robot = load(ROBOT, &robot_base());
+    let mut failures = Vec::new();
+    for case in CASES {
+        let new = case_src(case);
+        let diff = compute_diff(&robot, &load(case.name, &new));
+        let sources = Sources {
+            old_file: Some(ROBOT),
+            old_name: ROBOT,
+            old_src: &robot_base(),
+            new_file: "new.toml",
+            new_src: &new,
+        };
+        let text = render_text(&diff, &sources, false);
+        let roots: Vec<(&str, &str)> = diff
+            .groups
+            .iter()
+            .map(|g| {
+                (
+                    diff.changes[g.root].rule().id,
+                    diff.changes[g.root].path.as_str(),
+                )
+            })
+            .collect();
+        if roots != [(case.row.rule, case.row.path)] {
+            failures.push(format!(
+                "{}: root causes {roots:?}, expected {}\n{text}",
+                case.row.change, case.row.rule
+            ));
+            continue;
+        }
+        let root = &diff.changes[diff.groups[0].root];
+        if root.severity != case.row.class || diff.groups[0].severity != case.row.class {
+            failures.push(format!("{}: {:?}\n{text}", case.row.change, root.severity));
+        }
+        if !root.advice.contains(case.row.advice) {
+            failures.push(format!(
+                "{}: advice {:?} lacks {:?}",
+                case.row.change, root.advice, case.row.advice
+            ));
+        }
+        if diff.verdict.ok() != case.row.holds {
+            failures.push(format!(
+                "{}: the policy holds: {}\n{text}",
+                case.row.change,
+                diff.verdict.ok()
+            ));
+        }
+        insta::assert_snapshot!(format!("diff_robot_{}", case.name), text);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// What the verdicts of the new-row cases claim, done by the generated Python bindings:

@@ -262,3 +262,127 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
         "{proved} compatible changes read correctly both ways, {caught} breaking controls caught"
     );
 }
+
+/// The robot cases' verdicts proved (tests/common/robot_cases.rs): for every case `diff`
+/// calls source-breaking or compatible (renames through a seqlock's guards and a queue's
+/// fields, a struct renamed, followed geometry grown, a field appended with `since`), the
+/// old and the new Python bindings each lay out an image with their own constants, write the
+/// seqlocked record and push an entry into every client block's log queue (and set its
+/// dropped count), and the other version attaches and reads it all back through its own
+/// names: the queue's capacity is the writer's. Breaking controls (two swapped fields and a
+/// number readers must find equal, at a minor version so that the handshake lets them in)
+/// must fail at least one direction.
+#[test]
+fn robot_cases_read_each_others_bytes() {
+    use common::robot_cases::{CASES, case_src, robot_base, robot_src};
+    let dir = common::tools::scratch("diff_verdicts_robot");
+    let module = |name: &str, src: &str| {
+        let schema = load(name, src);
+        let text = abi_codegen::language_backend::python::render_python(&schema, "schema.toml")
+            .expect("the module renders");
+        std::fs::write(dir.join(format!("{name}.py")), text).expect("write the module");
+        schema
+    };
+    let old = module("old", &robot_base());
+    // (module, its name of the record's twist field, of the queue's dropped field, whether
+    // it must read both ways)
+    let mut pairs: Vec<(String, &str, &str, bool)> = Vec::new();
+    for case in CASES {
+        let new = module(case.name, &case_src(case));
+        let diff = compute_diff(&old, &new);
+        if diff.count(Severity::Breaking) > 0 {
+            continue;
+        }
+        let twist = if case.name == "guarded_field_renamed" {
+            "vel"
+        } else {
+            "twist"
+        };
+        let dropped = if case.name == "protocol_field_renamed" {
+            "dropped_entries"
+        } else {
+            "dropped"
+        };
+        pairs.push((case.name.to_string(), twist, dropped, true));
+    }
+    assert_eq!(pairs.len(), 6, "{pairs:?}");
+    for control in ["guarded_fields_swapped", "equal_geometry_changed"] {
+        let case = CASES.iter().find(|c| c.name == control).unwrap();
+        let src = robot_src(&robot_base(), case.row.edits, "1.1");
+        let new = module(control, &src);
+        let diff = compute_diff(&old, &new);
+        assert!(diff.count(Severity::Breaking) > 0, "{control}");
+        pairs.push((control.to_string(), "twist", "dropped", false));
+    }
+    let list: Vec<String> = pairs
+        .iter()
+        .map(|(m, t, d, _)| format!("({m:?}, {t:?}, {d:?})"))
+        .collect();
+    let script = format!(
+        r#"
+import importlib, old
+
+def proof(w, r, wn, rn, seed):
+    buf = w.lay_out()
+    h = w.produce(buf, bytes(buf))
+    st = w.StateRecord()
+    st.mode, st.tick, st.battery, st.temperature = seed, seed * 3, 0.25, 40.0
+    tw = getattr(st, wn[0])
+    tw.linear, tw.angular = 1.5, -2.0
+    h.state().write_state_lock(st)
+    for i in range(2):
+        view = h.clients(i).log_queue()
+        if w.LogQueue(view).push(w.LogEntry(), b"src%d" % i, b"text %d %d" % (i, seed)):
+            return "dropped"
+        getattr(view, "set_" + wn[1])(seed + i)
+    try:
+        a = r.attach(buf)
+    except r.AttachError as e:
+        return "attach: " + e.check
+    got = a.state().read_state_lock()
+    tw = getattr(got, rn[0])
+    seen = (got.mode, got.tick, tw.linear, tw.angular, got.battery, got.temperature)
+    if seen != (seed, seed * 3, 1.5, -2.0, 0.25, 40.0):
+        return "state_record %r" % (seen,)
+    for i in range(2):
+        view = a.clients(i).log_queue()
+        q = r.LogQueue(view)
+        if q.capacity != w.LOG_QUEUE_CAPACITY:
+            return "capacity %d, the writer's %d" % (q.capacity, w.LOG_QUEUE_CAPACITY)
+        e = q.pop()
+        if e is None or (e.source, e.text) != (b"src%d" % i, b"text %d %d" % (i, seed)):
+            return "block %d entry %r" % (i, e)
+        if getattr(view, rn[1])() != seed + i:
+            return "block %d dropped" % i
+    return "ok"
+
+for name, twist, dropped in [{list}]:
+    new = importlib.import_module(name)
+    print(name, proof(old, new, ("twist", "dropped"), (twist, dropped), 5), proof(new, old, (twist, dropped), ("twist", "dropped"), 9), sep="\t")
+"#,
+        list = list.join(", ")
+    );
+    let out = common::tools::run_ok("python3", &["-B", "-W", "error", "-c", &script], &dir);
+    let mut failures = Vec::new();
+    for ((name, _, _, compatible), line) in pairs.iter().zip(out.lines()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 3, "{line:?}");
+        assert_eq!(cols[0], name);
+        let both = cols[1] == "ok" && cols[2] == "ok";
+        println!("{name}: old→new {}, new→old {}", cols[1], cols[2]);
+        if both != *compatible {
+            failures.push(format!(
+                "{name} ({}): old→new {}, new→old {}",
+                if *compatible {
+                    "compatible"
+                } else {
+                    "breaking"
+                },
+                cols[1],
+                cols[2]
+            ));
+        }
+    }
+    assert_eq!(out.lines().count(), pairs.len(), "{out}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

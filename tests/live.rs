@@ -329,11 +329,12 @@ fn the_newest_snapshot_is_in_slot_head_minus_one() {
         "nothing published yet"
     );
     for n in 1..=11u64 {
+        // publish stamps publish_seq with the head it publishes (issue 40, item 4).
         let mut slot = live::RingSlot::zeroed();
-        slot.publish_seq = n;
         slot.payload.header.tick = n * 10;
         slot.payload_extra = vec![n as u8; 3];
-        assert_eq!(ring.publish(&slot), Ok(n));
+        assert_eq!(ring.publish(&mut slot), Ok(n));
+        assert_eq!(slot.publish_seq, n);
         let newest = ring.read_newest().unwrap().expect("published");
         assert_eq!(newest.publish_seq, n);
         assert_eq!(newest.payload.header.tick, n * 10);
@@ -389,15 +390,16 @@ fn a_ring_refuses_slots_a_reader_cannot_use() {
     let ring = live::SnapshotRing::with_geometry(header, slots, 2, least).expect("the least");
     let mut value = live::RingSlot::zeroed();
     value.publish_seq = 5;
-    assert_eq!(ring.publish(&value), Ok(1));
-    assert_eq!(ring.read_newest().unwrap().unwrap().publish_seq, 5);
+    assert_eq!(ring.publish(&mut value), Ok(1));
+    assert_eq!(ring.read_newest().unwrap().unwrap().publish_seq, 1);
     // A slot's view over its header alone: a copy reads the header, and nothing after it.
     let small = live::RingSlotHeader::at(buf.region().sub(RING_AT, 64, 8).unwrap(), 0).unwrap();
     let copy = small.read_ring_slot().expect("a copy");
-    assert_eq!((copy.publish_seq, copy.payload_extra.len()), (5, 0));
+    assert_eq!((copy.publish_seq, copy.payload_extra.len()), (1, 0));
     // The head at u64::MAX: the next publication wraps it (a count, never a panic).
     header.set_snapshot_seq(u64::MAX).unwrap();
-    assert_eq!(ring.publish(&value), Ok(0));
+    assert_eq!(ring.publish(&mut value), Ok(0));
+    assert_eq!(value.publish_seq, 0);
 }
 
 /// An 0.8 host's snapshot is 11840 bytes: the copy keeps them and zeroes the fields it
@@ -409,7 +411,7 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
     let mut slot = live::RingSlot::zeroed();
     slot.payload.spawn_marker_count = 9;
     slot.payload.event_total = 77;
-    ring.publish(&slot).expect("a slot holds the value");
+    ring.publish(&mut slot).expect("a slot holds the value");
     // The host wrote only 11840 bytes of payload: make the slot say so, under its seqlock.
     let slot_region = buf
         .region()
@@ -437,11 +439,17 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
 
 #[test]
 fn events_since_a_count_skip_what_the_ring_overwrote() {
+    // Written through the ring's writer (issue 40, item 8): numbered from event_total.
     let mut snapshot = Snapshot::default();
     for i in 0..40u64 {
-        snapshot.events[(i % MAX_EVENTS as u64) as usize].tick = i;
+        let event = bridge_abi::Event {
+            tick: i,
+            ..Default::default()
+        };
+        assert_eq!(snapshot.push_events(event), i);
     }
-    snapshot.event_total = 40;
+    assert_eq!(snapshot.event_total, 40);
+    assert_eq!(snapshot.events[39 % MAX_EVENTS].tick, 39);
     let since = snapshot.events_since(30);
     assert_eq!(since.lost(), 0);
     let ticks: Vec<u64> = since.map(|(_, e)| e.tick).collect();

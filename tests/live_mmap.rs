@@ -30,10 +30,11 @@ fn a_host_and_a_client_share_a_mapped_file() {
     let host_ring = live::SnapshotRing::new(host, host_region.tail(RING_AT, 8).unwrap()).unwrap();
     for tick in [10, 11] {
         let mut slot = live::RingSlot::zeroed();
-        slot.publish_seq = host_ring.head() + 1;
         slot.payload.header.magic = SNAPSHOT_MAGIC;
         slot.payload.header.tick = tick;
-        host_ring.publish(&slot).expect("a slot holds the value");
+        host_ring
+            .publish(&mut slot)
+            .expect("a slot holds the value");
     }
 
     // The client, through its own mapping, sees them, and claims a row the host then sees.

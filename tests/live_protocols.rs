@@ -605,6 +605,43 @@ fn lifecycle_rules_a_peer_breaks_give_named_outcomes() {
     assert_eq!(client.standing(), ClientStanding::Reloaded);
 }
 
+/// The hung rule (issue 40, item 3): a row the host sees in use for the first time gets the
+/// whole hung time, heartbeat or not (the README's bots were freed at the first check, their
+/// heartbeat 0 read as ancient); a row stuck in claimed is hung after it (it leaked forever);
+/// a heartbeat, activation or new claim starts the time again; a free row never hangs.
+#[test]
+fn the_hung_rule_gives_a_new_row_its_grace_and_catches_a_stuck_claim() {
+    const HUNG: u64 = bridge_abi::live::Client::HUNG_MS * 1_000_000;
+    let buf = image(&[]);
+    let bridge = attach(&buf);
+    let host = bridge.client_host();
+    let mut watch = host.watch();
+    let late = 50 * HUNG;
+    // Row 1: claimed, and its client dies before activate.
+    let stuck = bridge.claim_client(1).expect("row 1 is free");
+    assert!(!host.is_hung(&mut watch, 1, late));
+    assert!(!host.is_hung(&mut watch, 1, late + HUNG));
+    assert!(host.is_hung(&mut watch, 1, late + HUNG + 1));
+    // Activated: a change, so a new grace; it never heartbeats (heartbeat 0).
+    assert_eq!(stuck.activate(), ClientStanding::Connected);
+    assert!(!host.is_hung(&mut watch, 1, late + HUNG + 2));
+    assert!(!host.is_hung(&mut watch, 1, late + 2 * HUNG + 2));
+    assert!(host.is_hung(&mut watch, 1, late + 2 * HUNG + 3));
+    // A heartbeat of any value (here one far in the past of the host's clock) is a change.
+    assert_eq!(stuck.heartbeat(7), ClientStanding::Connected);
+    assert!(!host.is_hung(&mut watch, 1, late + 2 * HUNG + 4));
+    // Freed, then claimed again by a new client: forgotten while free, a new grace after.
+    host.free(1);
+    assert!(!host.is_hung(&mut watch, 1, late + 5 * HUNG));
+    let _next = bridge.claim_client(1).expect("row 1 is free again");
+    assert!(!host.is_hung(&mut watch, 1, late + 6 * HUNG));
+    assert!(host.is_hung(&mut watch, 1, late + 7 * HUNG + 1));
+    // A free row, and a row past the table, are never hung.
+    assert!(!host.is_hung(&mut watch, 3, late));
+    assert!(!host.is_hung(&mut watch, 3, late + 10 * HUNG));
+    assert!(!host.is_hung(&mut watch, 99, late + 10 * HUNG));
+}
+
 #[test]
 fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     let buf = image(&[]);
@@ -623,8 +660,10 @@ fn a_client_session_claims_notices_disconnect_reload_and_exit_and_closes() {
     assert_eq!(client.heartbeat(1_000).unwrap(), ClientStanding::Connected);
     client.set_waiting(true).unwrap();
     assert_eq!(bridge.header().clients(2).unwrap().waiting(), 1);
-    assert!(!host.is_hung(2, 1_000 + 1_000_000_000));
-    assert!(host.is_hung(2, 1_000 + 1_000_000_001));
+    let mut watch = host.watch();
+    assert!(!host.is_hung(&mut watch, 2, 1_000));
+    assert!(!host.is_hung(&mut watch, 2, 1_000 + 1_000_000_000));
+    assert!(host.is_hung(&mut watch, 2, 1_000 + 1_000_000_001));
     // Pads: a laid-out image starts with every pad unbound; bound once, by this row only.
     assert_eq!(bridge.header().pad_owner(), [bridge_abi::NO_PAD; 4]);
     assert_eq!(client.bind(1), Ok(()));

@@ -146,10 +146,9 @@ fn the_snapshot_ring_never_hands_out_a_torn_snapshot() {
             while !race.stop.load(Ordering::Relaxed) {
                 n += 1;
                 fill(&mut slot.payload, n);
-                slot.publish_seq = n;
                 slot.tick = n;
                 slot.payload_extra = n.to_le_bytes().to_vec();
-                ring.publish(&slot).expect("a slot holds the value");
+                ring.publish(&mut slot).expect("a slot holds the value");
                 #[cfg(miri)]
                 if n >= MIRI_WRITES * 2 {
                     break;

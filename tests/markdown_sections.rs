@@ -47,6 +47,7 @@ fn the_protocols_section_states_each_side_s_steps() {
         "mailbox mailbox",
         "exchange draw",
         "session client",
+        "directory hosts",
     ];
     assert_eq!(headings, expected);
     for (i, h) in expected.iter().enumerate() {
@@ -77,6 +78,14 @@ fn the_protocols_section_states_each_side_s_steps() {
             "mailbox mailbox" => sides_of("Client (the client)", "Server (the host)"),
             "exchange draw" => sides_of("Writer (the client)", "Reader (the host)"),
             "session client" => sides_of("Client (the client)", "Host (the host)"),
+            "directory hosts" => assert_eq!(
+                of_this,
+                [
+                    "Registering (the host):",
+                    "Listing (the client):",
+                    "Cleaning up after a dead instance (the host):"
+                ]
+            ),
             _ => {}
         }
     }
@@ -89,7 +98,10 @@ fn the_protocols_section_states_each_side_s_steps() {
     ));
     assert!(text.contains("report `Lapped { missed }`"));
     assert!(text.contains("at least every 100 ms"));
-    assert!(text.contains("older than 1000 ms"));
+    assert!(
+        text.contains("have not changed for more than 1000 ms is hung"),
+        "{text}"
+    );
     // "Swapped whole by both sides" (the reference) is no claim from a free value; an enum
     // state is, and names its values; claimed bytes are filled with relaxed atomic stores.
     assert!(

@@ -118,3 +118,36 @@ fn a_rewrite_is_a_reload_for_the_readers_attached_before() {
     assert!(reader.reloaded());
     assert_eq!(again.snapshot_ring().unwrap().slot_count(), 4);
 }
+
+/// The image is the host's (issue 40, item 1): `stamp_identity` writes the process id, the
+/// version string and the clock pair the handshake names; before, every one was left 0.
+#[test]
+fn the_producer_stamps_who_it_is_and_its_clock_pair() {
+    use bridge_abi::runtime::identity::Identity;
+    let mut image = Bridge::lay_out(&MAILBOX, 1).unwrap();
+    let before = Identity::now("host 1.2.3");
+    Bridge::stamp_identity(&mut image, &before).expect("the version fits");
+    let buf = SharedBuf::new(image.bytes.len());
+    let bridge = Bridge::produce(buf.region(), &image).unwrap();
+    let header = bridge.header();
+    assert_eq!(header.host_pid(), std::process::id());
+    assert_eq!(&header.host_version()[..10], b"host 1.2.3");
+    assert!(header.host_version()[10..].iter().all(|&b| b == 0));
+    assert_eq!(header.clock_mono_ns(), before.mono_ns);
+    assert_eq!(header.clock_unix_ns(), before.unix_ns);
+    let after = Identity::now("x");
+    assert!(before.mono_ns > 0 && after.mono_ns >= before.mono_ns);
+    assert!(after.unix_ns >= before.unix_ns);
+    // A version with no room for its NUL is refused, and the image keeps what it had.
+    let long = Identity {
+        version: "v".repeat(bridge_abi::VERSION_LEN),
+        ..before
+    };
+    let kept = image.bytes.clone();
+    let err = Bridge::stamp_identity(&mut image, &long).unwrap_err();
+    assert!(
+        matches!(&err, ProduceError::TooLarge { field, .. } if field == "host_version"),
+        "{err}"
+    );
+    assert_eq!(image.bytes, kept);
+}

@@ -297,7 +297,7 @@ fn the_readme_attach_snippet_runs_against_the_valid_image() {
     let ring = live::SnapshotRing::new(header, slots).expect("the ring");
     let mut slot = live::RingSlot::zeroed();
     slot.payload.header.tick = 4321;
-    ring.publish(&slot).expect("a slot holds the value");
+    ring.publish(&mut slot).expect("a slot holds the value");
     let dir = common::tools::scratch("python_attach_readme");
     let path = dir.join("bridge.shm");
     std::fs::write(&path, shared.to_vec()).expect("write the image");

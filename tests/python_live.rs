@@ -458,9 +458,10 @@ def exercise(buf):
     assert ring.SLOT_COUNT == C["ring_slots"] == 8 and ring.SLOT_SIZE == C["ring_slot_size"]
     assert ring.read_newest() is None and ring.read_newest_counted(1) is None
     for n in range(1, 12):
-        value = bridge.RingSlot(publish_seq=n, tick=1000 + n, publish_ns=7 * n)
+        # publish stamps publish_seq with the head it publishes (issue 40, item 4).
+        value = bridge.RingSlot(publish_seq=1000 + n, tick=1000 + n, publish_ns=7 * n)
         value.payload.header.tick = 1000 + n
-        assert ring.publish(value) == n
+        assert ring.publish(value) == n and value.publish_seq == n
     assert h.snapshot_seq() == 11 and u(buf, off("bridge_header", "snapshot_seq"), "<Q") == 11
     # Publication 11 went to slot (11 - 1) % 8 = 2; slots 3..7 still hold 4..8.
     slot2 = SLOTS_AT + 2 * C["ring_slot_size"]
@@ -495,10 +496,15 @@ def exercise(buf):
     raises(IndexError, ["8 slots"], ring.slot, 8)
     raises(ValueError, ["needs 262144 bytes"], bridge.SnapshotRing, h, bytearray(1000))
     # The events ring of a snapshot: the last 32 of 40, 3 of those since 5 lost.
+    # Written through the ring's writer (issue 40, item 8): numbered from event_total.
+    other = bridge.Snapshot()
+    assert bridge.push_events(other, bridge.Event()) == 0 and other.event_total == 1
     snap = bridge.Snapshot()
-    snap.event_total = 40
-    for i in range(C["max_events"]):
-        snap.events[i].a = i
+    for i in range(40):
+        e = bridge.Event()
+        e.a = i % 32
+        assert snap.push_events(e) == i
+    assert snap.event_total == 40 and snap.events[39 % 32].a == 39 % 32
     events, lost = snap.events_since(5)
     assert lost == 3 and [n for n, _ in events] == list(range(8, 40)) and events[0][1].a == 8
     assert bridge.events_since(snap, 38)[0][1][1].a == 39 % 32 and bridge.events_since(snap, 41) == ([], 0)
@@ -672,7 +678,7 @@ fn a_rust_writer_and_a_python_reader_race_over_one_mapped_file() {
                     *word = ((i as u64) << 40) ^ n;
                 }
                 (slot.publish_seq, slot.tick, slot.publish_ns) = (n, n, 3 * n);
-                ring.publish(&slot).expect("a slot holds the value");
+                ring.publish(&mut slot).expect("a slot holds the value");
                 published += 1;
             }
             std::thread::sleep(Duration::from_micros(500));

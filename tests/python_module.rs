@@ -305,6 +305,7 @@ eq(m.Phase.PLAYING, 6, "Phase.PLAYING")
 eq(m.SnapshotFlags.IN_MATCH, 2, "SnapshotFlags.IN_MATCH")
 eq(m.MAX_CLIENTS, 8, "MAX_CLIENTS")
 eq((m.ABI_VERSION_MAJOR, m.ABI_VERSION_MINOR), (0, 9), "ABI version")
+eq(m.ABI_VERSION, "0.9", "ABI version as text")
 check(issubclass(m.Match, ctypes.LittleEndianStructure), "Match is a LittleEndianStructure")
 
 for name, value in x["consts"].items():
@@ -727,7 +728,7 @@ q = Point.from_buffer_copy(bytes(p))
 eq((q.x, q.y, q.weight, text(q.name), q.tags[3]), (-7, 0.5, 2.25, "pt", 0xBEEF), "round trip")
 check("A named point" in Point.__doc__, "struct doc")
 check("0x0008 weight: f64, since ABI 1.1" in Point.__doc__, "field list")
-eq(sorted(m.__all__), sorted(["NAME_LEN", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "text",
+eq(sorted(m.__all__), sorted(["NAME_LEN", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION", "text",
    "set_text", "Point"]), "__all__")
 "#,
     );

@@ -60,7 +60,7 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
     let mut slot = live::RingSlot::zeroed();
     slot.publish_seq = 1;
     slot.payload.header.tick = 4321;
-    ring.publish(&slot).expect("a slot holds the value");
+    ring.publish(&mut slot).expect("a slot holds the value");
 
     let dir = common::tools::scratch("readme_python_snippet");
     let image = dir.join("bridge.shm");

@@ -400,7 +400,7 @@ fn a_live_client_records_the_ring_and_the_replay_is_byte_for_byte() {
                 slot.payload_extra = extras;
                 slot.tick = n;
                 slot.publish_seq = n;
-                ring.publish(&slot).unwrap();
+                ring.publish(&mut slot).unwrap();
                 thread::sleep(Duration::from_micros(300));
             }
         });

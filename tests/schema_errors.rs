@@ -115,6 +115,8 @@ error_classes! {
     struct_cycle => 1,
     gap_between_fields => 1,
     tail_padding => 1,
+    tail_pad_oversized => 1,
+    enum_repr_narrowed => 1,
     size_mismatch => 1,
     align_mismatch => 1,
     align_not_power_of_two => 1,
@@ -132,6 +134,7 @@ error_classes! {
     since_not_a_version => 1,
     // TOML and keys.
     toml_syntax => 1,
+    toml_inline_table_unclosed => 1,
     unknown_key_struct => 1,
     unknown_key_field => 1,
     unknown_key_abi => 1,
@@ -156,7 +159,9 @@ error_classes! {
     parties_undeclared => 1,
     party_duplicate => 1,
     count_unknown_field => 1,
+    count_names_a_struct => 1,
     seqlock_counter_not_atomic => 1,
+    seqlock_counter_beside_the_atomic => 1,
     seqlock_counter_not_unsigned => 1,
     seqlock_counter_path => 1,
     seqlock_unknown_field => 1,
@@ -193,12 +198,22 @@ error_classes! {
     protocol_session_bind_not_cas => 1,
     protocol_session_bind_without_unbound => 1,
     protocol_session_hung_too_soon => 1,
+    protocol_session_hung_too_long => 1,
     protocol_session_table_not_rows => 1,
+    protocol_directory_bad_mapping => 1,
+    protocol_directory_entries_not_rows => 1,
+    protocol_directory_free_not_zero => 1,
+    protocol_directory_magic_without_expect => 1,
+    protocol_directory_state_not_cas => 1,
+    protocol_directory_state_pid_apart => 1,
+    protocol_directory_version_not_char => 1,
     protocol_unknown_field => 1,
     protocol_unknown_party => 1,
     protocol_unknown_struct => 1,
     ring_stray_key => 1,
     ring_slot_too_small => 1,
+    ring_publish_seq_wrong_type => 1,
+    ring_publish_seq_not_guarded => 1,
     ring_payload_unsized => 1,
     ring_events_not_array => 1,
     ring_unknown_seqlock => 1,
@@ -208,6 +223,7 @@ error_classes! {
     version_not_extensible => 1,
     version_unknown_field => 1,
     version_not_unsigned => 1,
+    version_identity_wrong_type => 1,
     version_magic_without_expect => 1,
     version_field_past_base => 1,
     version_field_order => 1,
@@ -223,6 +239,7 @@ error_classes! {
     layout_row_struct_fields => 2,
     layout_unknown_index => 1,
     layout_row_unknown_name => 1,
+    layout_row_not_in_enum => 1,
     layout_row_duplicate => 1,
     layout_row_missing => 1,
     layout_row_two_kinds => 1,
@@ -526,4 +543,61 @@ fn long_lines_keep_their_excerpt() {
         rendered.contains("= help: did you mean `i32`?"),
         "{rendered}"
     );
+}
+
+/// The messages a newcomer met (issue 38 item 12), each exactly: where it points, what it
+/// says and its hint. A `,` for `},` names the inline table that does not close, not the
+/// next line; a plain counter beside an atomic one names the atomic one; a count of a
+/// struct field says so and lists the integer fields; a row not in its enum lists the
+/// values; an oversized pad is shrunk, not padded again; a narrowed enum repr is named.
+#[test]
+fn a_newcomers_mistakes_have_exact_messages() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "toml_inline_table_unclosed",
+            r#"{ name = "x", type = "f32" ,"#,
+            r#"the inline table on line 11 does not close on its line: `{ name = "x", type = "f32" ,` has no `}`"#,
+            r#"an inline table is `{ ... }` on one line: write `{ name = "x", type = "f32" },`"#,
+        ),
+        (
+            "seqlock_counter_beside_the_atomic",
+            "state_record.tick",
+            "seqlock `state_lock`: counter `state_record.tick` is not an atomic field (its access is plain)",
+            "did you mean `state_record.seq`? It is an atomic u32, as a counter is",
+        ),
+        (
+            "count_names_a_struct",
+            "pose",
+            "field `track.points`: `count = \"pose\"`: field `pose` of `track` is a struct (`pose`), not an integer field",
+            "name an integer field of `track`: `point_count`",
+        ),
+        (
+            "layout_row_not_in_enum",
+            "telemetry",
+            "layout `image`: `telemetry` is not a value of enum `region`",
+            r#"the values of `region` are `header`, `blocks`, `log`; a new row needs its value there first: `{ name = "telemetry", value = 3 }`"#,
+        ),
+        (
+            "tail_pad_oversized",
+            r#"{ name = "_pad12", type = "u8[8]" }"#,
+            "struct `sample`: 4 bytes of undeclared tail padding: its fields end at 0x14 (20) but its alignment is 8",
+            r#"make "_pad12" u8[4] to end at 0x10 (16), or u8[12] to end at 0x18"#,
+        ),
+        (
+            "enum_repr_narrowed",
+            "row_state",
+            "struct `client_row`: field `state` is 1 byte (enum `row_state` has repr u8), which leaves a 3-byte gap before field `generation` at offset 0x1 (1)",
+            r#"if `state` is meant to be 4 bytes, its enum's repr is the mistake: write repr = "u32" on `row_state`; else declare "_pad1: u8[3]" before "generation""#,
+        ),
+    ];
+    for (name, at, message, help) in cases {
+        let src = read_fixture(name);
+        let errors = abi_codegen::load_schema(&src).expect_err("the fixture has errors");
+        let d = &errors.list[0];
+        assert_eq!(
+            (&src[d.span.clone()], d.message.as_str(), d.help.as_deref()),
+            (*at, *message, Some(*help)),
+            "{name}.toml"
+        );
+    }
 }

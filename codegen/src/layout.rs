@@ -3,7 +3,7 @@
 //! that names the padding field to declare. Backends print these numbers.
 
 use crate::diagnostics::{Errors, SchemaErrors};
-use crate::ir::{Abi, Elem, Struct};
+use crate::ir::{Abi, Elem, Field, Prim, Struct};
 
 /// The largest struct the generator accepts: sizes must fit a `u32` (and a 32-bit `usize`).
 pub const MAX_SIZE: u64 = u32::MAX as u64;
@@ -175,6 +175,100 @@ fn padding_hint(offset: u64, bytes: u64) -> String {
     }
 }
 
+/// Declared padding of bytes: a `_name` field of `u8` or `u8[N]`.
+fn is_byte_pad(f: &Field) -> bool {
+    f.is_padding() && f.ty.elem == Elem::Prim(Prim::U8)
+}
+
+/// How to resize a declared pad at `start` of `len` bytes whose end (`end`) is not a
+/// multiple of `align`: shrink it to end at the multiple below (or remove it), else grow it
+/// to the one above.
+fn resize_pad_help(name: &str, (start, len): (u64, u64), end: u64, align: u64) -> String {
+    let down = end - end % align;
+    let up = down + align;
+    let grown = up - start;
+    if down > start {
+        format!(
+            "make \"{name}\" u8[{}] to end at {down:#x} ({down}), or u8[{grown}] to end at {up:#x}",
+            down - start
+        )
+    } else if down == start && len > 0 {
+        format!(
+            "remove \"{name}\": the field before it ends at {down:#x} ({down}), aligned; or make it u8[{grown}]"
+        )
+    } else {
+        format!("make \"{name}\" u8[{grown}] to end at {up:#x} ({up})")
+    }
+}
+
+/// A gap before field `f` at `offset`: the field before it is a declared pad of the wrong
+/// size (resize it), an enum narrower than the bytes it left (its repr may be the mistake:
+/// the error points at it), or anything else (declare a pad).
+fn gap_error(
+    abi: &Abi,
+    s: &Struct,
+    (f, elem_align): (&Field, u64),
+    offset: u64,
+    gap: u64,
+    prev: Option<(&Field, &FieldLayout)>,
+    errors: &mut Errors,
+) {
+    let declare = format!(
+        "declare \"{}\" before \"{}\"",
+        padding_hint(offset, gap),
+        f.name
+    );
+    let message = format!(
+        "struct `{}`: {gap}-byte gap before field `{}` at offset {offset:#x} ({offset}): \
+         `{}` needs {elem_align}-byte alignment and would start at {:#x}",
+        s.name,
+        f.name,
+        f.ty.text,
+        offset + gap
+    );
+    match prev {
+        Some((p, l)) if is_byte_pad(p) => {
+            let help = resize_pad_help(&p.name, (l.offset, l.size), offset, elem_align);
+            errors.error_help(&f.span, message, help);
+        }
+        Some((p, l)) if matches!(p.ty.elem, Elem::Enum(_)) && p.ty.len.is_none() => {
+            let Elem::Enum(e) = p.ty.elem else {
+                return;
+            };
+            let e = &abi.enums[e];
+            let wide = l.size + gap;
+            let repr = match wide {
+                2 => "u16",
+                4 => "u32",
+                8 => "u64",
+                _ => "",
+            };
+            let widen = if repr.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "if `{}` is meant to be {wide} bytes, its enum's repr is the mistake: write repr = \"{repr}\" on `{}`; else ",
+                    p.name, e.name
+                )
+            };
+            errors.error_help(
+                &p.type_span,
+                format!(
+                    "struct `{}`: field `{}` is {} (enum `{}` has repr {}), which leaves a {gap}-byte gap before field `{}` at offset {offset:#x} ({offset})",
+                    s.name,
+                    p.name,
+                    if l.size == 1 { "1 byte".to_string() } else { format!("{} bytes", l.size) },
+                    e.name,
+                    e.repr.name(),
+                    f.name
+                ),
+                format!("{widen}{declare}"),
+            );
+        }
+        _ => errors.error_help(&f.span, message, declare),
+    }
+}
+
 fn compute_struct(
     abi: &Abi,
     s: &Struct,
@@ -222,18 +316,11 @@ fn compute_struct(
         let misalign = offset % elem_align;
         if misalign != 0 && !overflowed {
             let gap = elem_align - misalign;
-            errors.error_help(
-                &f.span,
-                format!(
-                    "struct `{}`: {gap}-byte gap before field `{}` at offset {offset:#x} ({offset}): \
-                     `{}` needs {elem_align}-byte alignment and would start at {:#x}",
-                    s.name,
-                    f.name,
-                    f.ty.text,
-                    offset + gap
-                ),
-                format!("declare \"{}\" before \"{}\"", padding_hint(offset, gap), f.name),
-            );
+            let prev = fields
+                .len()
+                .checked_sub(1)
+                .map(|i| (&s.fields[i], &fields[i]));
+            gap_error(abi, s, (f, elem_align), offset, gap, prev, errors);
             offset += gap;
         }
         align = align.max(elem_align);
@@ -265,6 +352,19 @@ fn compute_struct(
         let last = s.fields.last().map_or("", |f| f.name.as_str());
         // Point at the last field: the padding goes right after it.
         let span = s.fields.last().map_or(&s.span, |f| &f.span);
+        // A declared pad at the end that overshoots: shrink it to end aligned (or grow it).
+        let pad = s
+            .fields
+            .last()
+            .zip(fields.last())
+            .filter(|(f, _)| is_byte_pad(f));
+        let help = match pad {
+            Some((f, l)) => resize_pad_help(&f.name, (l.offset, l.size), size, align),
+            None => format!(
+                "declare \"{}\" after \"{last}\", as the last field",
+                padding_hint(size, tail)
+            ),
+        };
         errors.error_help(
             span,
             format!(
@@ -272,7 +372,7 @@ fn compute_struct(
                  but its alignment is {align}",
                 s.name
             ),
-            format!("declare \"{}\" after \"{last}\", as the last field", padding_hint(size, tail)),
+            help,
         );
     }
     let size = size + tail;

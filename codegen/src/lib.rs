@@ -8,6 +8,7 @@ pub mod diagnostics;
 #[cfg(feature = "diff")]
 pub mod diff;
 pub mod expr;
+pub mod init;
 #[cfg(feature = "cli")]
 pub mod inspect;
 pub mod ir;

@@ -1,22 +1,20 @@
-//! The `codegen` command line: generate, check and inspect the layout of a schema.
+//! The `codegen` command line: parses the arguments and dispatches to one module per
+//! command (`cli/`), which imports no other command's.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use abi_codegen::{report, write};
+mod cli;
 
-mod common;
-mod diff_cli;
-mod input;
-mod inspect_cli;
-mod inspect_seek;
-mod live_cli;
-
-use common::{COLOR, Failure, display_name, load, load_with_source, out, outln};
-use diff_cli::{DiffArgs, DiffFormat, diff, print_rules};
-use inspect_cli::{Request, inspect};
+use cli::common::{COLOR, Failure, out};
+use cli::diff::{DiffArgs, DiffFormat, diff, print_rules};
+use cli::generate::{Target, generate};
+use cli::init::init;
+use cli::inspect::{Request, inspect, live};
+use cli::layout::layout;
+use cli::render::render_template;
 
 /// See codegen/Cargo.toml: the command line allocates in many small pieces.
 #[global_allocator]
@@ -39,41 +37,22 @@ struct Cli {
     color: clap::ColorChoice,
 }
 
-/// A target of generate and check, by the files it writes.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Target {
-    /// `<name>.rs`
-    Rust,
-    /// `<name>.h`
-    C,
-    /// `<name>.py` and `<name>.pyi`
-    Python,
-    /// `<name>.md`
-    Markdown,
-    /// The outputs of the schema's `[[template]]` tables.
-    Templates,
-}
-
-impl Target {
-    /// Whether `file` (an output's name) is this target's: a built-in target's file is
-    /// `<abi name>.<its extension>` exactly; every other output is a `[[template]]`'s.
-    fn owns(self, file: &str, abi: &str) -> bool {
-        let extension = (file.strip_prefix(abi))
-            .and_then(|rest| rest.strip_prefix('.'))
-            .unwrap_or("");
-        let builtin = abi_codegen::language_backend::BUILTIN_EXTENSIONS.contains(&extension);
-        match self {
-            Target::Rust => builtin && extension == "rs",
-            Target::C => builtin && extension == "h",
-            Target::Python => builtin && (extension == "py" || extension == "pyi"),
-            Target::Markdown => builtin && extension == "md",
-            Target::Templates => !builtin,
-        }
-    }
-}
-
 #[derive(Subcommand)]
 enum Command {
+    /// Write a small, commented starter schema with one of each declaration kind asked for;
+    /// it loads, and generates warning-free outputs in every language.
+    Init {
+        /// The kinds (comma-separated): seqlock, ring, queue, mailbox, session, file, layout.
+        /// Default: all of them.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        kinds: Vec<abi_codegen::init::Kind>,
+        /// The file to write; an existing one is left alone unless --force.
+        #[arg(long, default_value = "schema.toml")]
+        schema: PathBuf,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Write every generated file whose content changed.
     Generate {
         /// The schema file.
@@ -152,7 +131,7 @@ enum Command {
         live: bool,
         /// Re-read the live file every SECONDS and print the fields that changed, old and new,
         /// until interrupted (implies --live).
-        #[arg(long, value_name = "SECONDS", value_parser = live_cli::parse_seconds)]
+        #[arg(long, value_name = "SECONDS", value_parser = live::parse_seconds)]
         watch: Option<f64>,
         /// The schema file.
         #[arg(long, default_value = "schema.toml")]
@@ -217,6 +196,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOR.set(cli.color);
     let result = match cli.command {
+        Command::Init {
+            kinds,
+            schema,
+            force,
+        } => init(&kinds, &schema, force),
         Command::Generate {
             schema,
             out,
@@ -252,8 +236,8 @@ fn main() -> ExitCode {
                 keys: ticks.or(tick.map(|n| (n, n))),
             };
             match watch {
-                Some(seconds) => live_cli::watch_live(&schema, &request, seconds),
-                None if live => live_cli::inspect_live(&schema, &request, json, strict),
+                Some(seconds) => live::watch_live(&schema, &request, seconds),
+                None if live => live::inspect_live(&schema, &request, json, strict),
                 None => inspect(&schema, &request, json, strict),
             }
         }
@@ -299,174 +283,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// How the user runs this command again, for the messages that name a fix: `cargo run -p
-/// abi-codegen -- SUB` when it runs under `cargo run` in this workspace (cargo then sets
-/// `CARGO_MANIFEST_DIR` to this package's folder), else the program as it was invoked
-/// (`abi-codegen SUB` once installed with `cargo install`).
-fn fix_command(sub: &str) -> String {
-    let here = std::env::var_os("CARGO_MANIFEST_DIR")
-        .is_some_and(|dir| Path::new(&dir) == Path::new(env!("CARGO_MANIFEST_DIR")));
-    if here {
-        return format!("cargo run -p {} -- {sub}", env!("CARGO_PKG_NAME"));
-    }
-    let program = std::env::args_os()
-        .next()
-        .and_then(|arg0| {
-            Path::new(&arg0)
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| env!("CARGO_BIN_NAME").to_owned());
-    format!("{program} {sub}")
-}
-
-fn generate(
-    schema_path: &Path,
-    out: &Path,
-    targets: &[Target],
-    check: bool,
-) -> Result<ExitCode, Failure> {
-    // The templates compile (once per process, about 0.5 ms) on another core while the
-    // schema loads.
-    let (schema, src) = std::thread::scope(|scope| {
-        scope.spawn(abi_codegen::language_backend::compile_templates);
-        load_with_source(schema_path)
-    })?;
-    let source = abi_codegen::diagnostics::source_name(schema_path);
-    let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
-    let render = || {
-        abi_codegen::generated_outputs(
-            &schema,
-            &display_name(schema_path),
-            &src,
-            &source,
-            schema_dir,
-        )
-        .map(|mut outputs| {
-            if !targets.is_empty() {
-                let abi = &schema.abi.name;
-                outputs.retain(|o| targets.iter().any(|t| t.owns(&o.file_name, abi)));
-            }
-            outputs
-        })
-        .map_err(|e| {
-            // A template's error, or a template that cannot be read (a schema error at its
-            // path), printed as it is.
-            eprintln!("{e}");
-            Failure::Schema
-        })
-    };
-    if !check {
-        // Every output is rendered before any is written.
-        let mut total = 0;
-        let written = write::render_then_write(out, || -> Result<_, Failure> {
-            let outputs = render()?;
-            total = outputs.len();
-            Ok(outputs)
-        })?;
-        for path in &written {
-            outln!("wrote {}", path.display());
-        }
-        outln!("{} of {total} files changed", written.len());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let outputs = render()?;
-    let stale = write::stale_outputs(out, &outputs);
-    if stale.is_empty() {
-        outln!(
-            "{} files in {} are up to date",
-            outputs.len(),
-            out.display()
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    for path in &stale {
-        let word = if path.exists() { "stale" } else { "missing" };
-        eprintln!("{word}: {}", path.display());
-    }
-    // The command that fixes it, with the paths this check was given.
-    let mut fix = fix_command("generate");
-    if schema_path != Path::new("schema.toml") {
-        fix.push_str(&format!(" --schema {}", display_name(schema_path)));
-    }
-    if out != Path::new("generated") {
-        fix.push_str(&format!(" --out {}", display_name(out)));
-    }
-    if !targets.is_empty() {
-        let names: Vec<String> = (targets.iter())
-            .filter_map(|t| clap::ValueEnum::to_possible_value(t).map(|v| v.get_name().to_string()))
-            .collect();
-        fix.push_str(&format!(" --targets {}", names.join(",")));
-    }
-    eprintln!("run `{fix}` to update them");
-    Ok(ExitCode::from(1))
-}
-
-/// `abi-codegen render TEMPLATE`: the template rendered over the schema, on stdout.
-fn render_template(schema_path: &Path, template: &Path) -> Result<ExitCode, Failure> {
-    let schema = load(schema_path)?;
-    let text = write::read_text(template)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", template.display())))?;
-    let source = abi_codegen::diagnostics::source_name(schema_path);
-    match abi_codegen::language_backend::user_template::render_user_template(
-        &schema,
-        &source,
-        &display_name(template),
-        &text,
-    ) {
-        Ok(rendered) => {
-            out!("{rendered}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            Err(Failure::Schema)
-        }
-    }
-}
-
-fn layout(schema_path: &Path, name: Option<&str>, json: bool) -> Result<ExitCode, Failure> {
-    let schema = load(schema_path)?;
-    if json {
-        let value = report::layout_json(&schema);
-        let value = match name {
-            None => value,
-            Some(n) => value["structs"]
-                .as_array()
-                .and_then(|a| a.iter().find(|s| s["name"] == n).cloned())
-                .ok_or_else(|| {
-                    Failure::Input(format!(
-                        "no struct named `{n}` in {}",
-                        schema_path.display()
-                    ))
-                })?,
-        };
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("json values serialize")
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    match name {
-        None => out!("{}", report::layout_tables(&schema)),
-        Some(n) => {
-            let index = schema
-                .abi
-                .structs
-                .iter()
-                .position(|s| s.name == n)
-                .ok_or_else(|| {
-                    Failure::Input(format!(
-                        "no struct named `{n}` in {}",
-                        schema_path.display()
-                    ))
-                })?;
-            out!("{}", report::layout_table(&schema, index));
-        }
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

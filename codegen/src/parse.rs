@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, SchemaErrors};
 
+mod directory;
 mod errors;
 mod file;
 mod protocol;
@@ -18,6 +19,7 @@ mod shared;
 mod toml11;
 mod value;
 
+pub use directory::RawDirectory;
 use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
@@ -54,6 +56,8 @@ pub struct RawSchema {
     pub exchanges: Vec<Spanned<RawExchange>>,
     #[serde(default, rename = "session")]
     pub sessions: Vec<Spanned<RawSession>>,
+    #[serde(default, rename = "directory")]
+    pub directories: Vec<Spanned<RawDirectory>>,
     #[serde(default, rename = "layout")]
     pub layouts: Vec<Spanned<RawLayout>>,
     #[serde(default, rename = "file")]
@@ -184,6 +188,18 @@ pub struct RawHandshake {
     /// The field the writer changes each time it rewrites the tables (a reload).
     #[serde(default)]
     pub generation: Option<Spanned<String>>,
+    /// Who produced the record: its process id (an unsigned integer of at least 4 bytes).
+    #[serde(default)]
+    pub pid: Option<Spanned<String>>,
+    /// Its version string (a `char[N]`).
+    #[serde(default)]
+    pub producer_version: Option<Spanned<String>>,
+    /// A monotonic clock reading at production (`u64`, ns).
+    #[serde(default)]
+    pub clock_mono_ns: Option<Spanned<String>>,
+    /// Unix time at that reading (`i64` or `u64`, ns).
+    #[serde(default)]
+    pub clock_unix_ns: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -251,6 +267,11 @@ pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
     }
     parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
+        // A syntax slip inside an inline table shows on a later line: name the table that
+        // does not close on its line, and how to close it.
+        if let Some(d) = errors::unclosed_inline_table(src, span.start) {
+            return SchemaErrors { list: vec![d] };
+        }
         let message = describe_toml_error(e.message());
         let diagnostic = match message.as_str() {
             "duplicate key" => duplicate_key(src, span),

@@ -211,11 +211,15 @@ pub fn layout_json(schema: &Schema) -> Value {
                 slot_count,
                 slot_size,
                 seqlock,
+                publish_seq,
                 ..
             } => json!({
                 "name": r.name, "kind": "slots", "doc": r.doc,
                 "head": field_path(head), "slot_count": slot_count, "slot_size": slot_size,
                 "seqlock": schema.access.seqlocks[*seqlock].name,
+                "publish_seq": publish_seq.map(|f| {
+                    &schema.abi.structs[schema.access.seqlocks[*seqlock].struct_index].fields[f].name
+                }),
             }),
             RingKind::Events {
                 total,

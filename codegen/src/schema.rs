@@ -18,6 +18,8 @@ pub struct Schema {
     /// The protocols over regions' bytes: queues, broadcast rings, mailboxes, exchanges and
     /// sessions.
     pub protocols: Vec<ir::protocol::Protocol>,
+    /// The directories of running instances: `[[directory]]` tables.
+    pub directories: Vec<ir::directory::Directory>,
     /// The user's own targets: `[[template]]` tables.
     pub templates: Vec<ir::template::UserTemplate>,
 }
@@ -30,6 +32,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let layout = layout::compute_layout(&abi)?;
     let access = access::lower_access(&raw, src, &abi, &layout)?;
     let protocols = access::lower_protocols(&raw, src, &abi, &layout, &access)?;
+    let directories = access::lower_directories(&raw, src, &abi, &layout, &access)?;
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access, &protocols)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     Ok(Schema {
@@ -38,6 +41,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
         access,
         attach,
         protocols,
+        directories,
         templates,
     })
 }

@@ -185,6 +185,10 @@ pub fn schema_json() -> Value {
             "state": { "type": "string", "minLength": 1, "description": "The field that holds the writer's state (an unsigned integer, or an enum with an unsigned repr): attach reads it first, with acquire, and refuses (retryably) a state other than running." },
             "running": { "type": "string", "minLength": 1, "description": "With state: the value (an enum value's name, or a constant) that means the writer has written its tables; it stores it with release, after them." },
             "generation": { "type": "string", "minLength": 1, "description": "With state: the unsigned integer field the writer changes each time it rewrites its tables (a reload); a handle remembers it, and reloaded() compares." },
+            "pid": { "type": "string", "minLength": 1, "description": "Who produced the record: the u32 or u64 field the producer's stamp_identity writes its process id into." },
+            "producer_version": { "type": "string", "minLength": 1, "description": "The char[N] field stamp_identity writes the producer's version string into, NUL-padded." },
+            "clock_mono_ns": { "type": "string", "minLength": 1, "description": "The u64 field of a monotonic clock reading in ns at production (CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows)." },
+            "clock_unix_ns": { "type": "string", "minLength": 1, "description": "The i64 or u64 field of Unix time in ns at that reading: unix = clock_unix_ns + (t - clock_mono_ns)." },
         },
     });
     let layout = json!({
@@ -235,7 +239,7 @@ pub fn schema_json() -> Value {
     let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "codegen ABI schema (schema.toml)",
-        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]], [[queue]], [[broadcast]], [[mailbox]], [[exchange]], [[session]], [[layout]], [[file]] and [[template]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
+        "description": "An ABI schema: one [abi] table and any number of [[const]], [[enum]], [[flags]], [[struct]], [[seqlock]], [[ring]], [[queue]], [[broadcast]], [[mailbox]], [[exchange]], [[session]], [[directory]], [[layout]], [[file]] and [[template]] items, in any order. Every table rejects keys it does not know. See codegen/README.md.",
         "type": "object",
         "additionalProperties": false,
         "required": ["abi"],
@@ -398,6 +402,7 @@ pub fn schema_json() -> Value {
                         "slot_count": { "type": "string", "pattern": NAME, "description": "slots: the constant that counts the slots." },
                         "slot_size": { "type": "string", "pattern": NAME, "description": "slots: the constant that gives a slot's size in bytes, its header included." },
                         "seqlock": { "type": "string", "pattern": NAME, "description": "slots: the [[seqlock]] whose counter's struct starts each slot and which guards the payload." },
+                        "publish_seq": { "type": "string", "pattern": NAME, "description": "slots, optional: the field of the slot's struct (guarded by the seqlock, of the head's type) that publish stamps with the head's new value, the slot's publication number." },
                         "total": path.clone(),
                         "entries": path,
                     },

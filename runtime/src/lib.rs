@@ -129,9 +129,14 @@ pub mod claim;
 #[cfg(test)]
 mod contention_tests;
 mod copy;
+pub mod directory;
+#[cfg(feature = "mmap")]
+mod directory_mapping;
 pub mod entry_parts;
 mod error;
 mod events;
+pub mod hung;
+pub mod identity;
 pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
@@ -151,6 +156,8 @@ pub mod triple_buffer;
 mod word;
 
 pub use attach::AttachError;
+#[cfg(feature = "mmap")]
+pub use directory_mapping::{DirectoryMapping, own_host_time, process_probe, process_time_of};
 pub use error::{CAS_TRIES, Contended, RegionError, RegionErrorKind, SeqLockError};
 pub use events::EventsSince;
 #[cfg(feature = "mmap")]

@@ -40,6 +40,10 @@ use crate::error::{RegionError, RegionErrorKind};
 mod loom_words;
 #[cfg(feature = "mmap")]
 pub(crate) mod os_access;
+#[cfg(feature = "mmap")]
+pub(crate) mod os_clock;
+#[cfg(feature = "mmap")]
+pub(crate) mod process_time;
 #[cfg(all(windows, feature = "mmap"))]
 mod view_pages;
 #[cfg(all(test, windows, feature = "mmap"))]

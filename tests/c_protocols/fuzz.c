@@ -273,9 +273,11 @@ static void draw(uint64_t rounds) {
 static void session(uint64_t rounds) {
     static const int errors[] = {IBF_DISCONNECTED, IBF_RELOADED, IBF_HOST_EXITING, IBF_NOT_FREE};
     ibf_client_session s;
+    static ibf_client_watch watch;
     pthread_t t;
     uint64_t i, owner;
     int claimed = 0;
+    ibf_client_watch_init(&watch);
     /* Rows 0 to 2 freed again and again, the host running. */
     static const size_t at[] = {256, 384, 512, 24};
     static const uint32_t value[] = {0, 0, 0, 1};
@@ -298,7 +300,7 @@ static void session(uint64_t rounds) {
         r = ibf_client_close(region, region_len, &s);
         OUTCOME("close", r, IBF_OK, IBF_DISCONNECTED, IBF_RELOADED, IBF_HOST_EXITING);
         claimed = 0;
-        (void)ibf_client_hung(region, region_len, row, i);
+        (void)ibf_client_hung(region, region_len, &watch, row, i);
     }
     finish("session", t, errors, 4);
 }

@@ -483,7 +483,27 @@ static void session(void) {
     CHECK(h->clients[2].heartbeat_ns == 1000000000ULL && h->clients[2].waiting == 1);
     CHECK(ibf_client_host_waiting(b, len, 2) && !ibf_client_host_waiting(b, len, 3));
     CHECK(!ibf_client_host_waiting(b, len, IBF_MAX_CLIENTS));
-    CHECK(!ibf_client_hung(b, len, 2, 1500000000ULL) && ibf_client_hung(b, len, 2, 2500000000ULL));
+    {
+        /* The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the
+         * whole hung time (the old rule called row 2 hung at once: its heartbeat, 1 s, is 59 s
+         * behind the host's 60 s), a heartbeat starts it again, and a row stuck in claimed is
+         * hung after it (the old rule never called a claimed row hung). */
+        static ibf_client_watch watch;
+        ibf_client_session stuck;
+        ibf_client_watch_init(&watch);
+        CHECK(!ibf_client_hung(b, len, &watch, 2, 60000000000ULL));
+        CHECK(!ibf_client_hung(b, len, &watch, 2, 61000000000ULL) && ibf_client_hung(b, len, &watch, 2, 61000000001ULL));
+        EXPECT(ibf_client_heartbeat(b, len, &me, 1000000001ULL), IBF_OK);
+        CHECK(!ibf_client_hung(b, len, &watch, 2, 62000000000ULL));
+        EXPECT(ibf_client_heartbeat(b, len, &me, 1000000000ULL), IBF_OK);
+        EXPECT(ibf_client_claim(b, len, 5, 4, &stuck), IBF_OK);
+        CHECK(!ibf_client_hung(b, len, &watch, 4, 1000ULL) && !ibf_client_hung(b, len, &watch, 4, 1000001000ULL));
+        CHECK(ibf_client_hung(b, len, &watch, 4, 1000001001ULL));
+        EXPECT(ibf_attached_client_free(&a, 4, &was), IBF_OK);
+        CHECK(was == IBF_CLIENT_STATE_CLAIMED);
+        CHECK(!ibf_client_hung(b, len, &watch, 4, 9000000000ULL) && !ibf_client_hung(b, len, &watch, 3, 9000000000ULL));
+        CHECK(!ibf_client_hung(b, len, &watch, IBF_MAX_CLIENTS, 9000000000ULL) && !ibf_client_hung(b, len, NULL, 2, 9000000000ULL));
+    }
     /* Pads: bound by one row at a time. */
     EXPECT(ibf_client_bind_pad(b, len, &me, 1, &owner), IBF_OK);
     CHECK(h->pad_owner[1] == 2 && h->pad_owner[0] == IBF_NO_PAD);
@@ -655,6 +675,57 @@ static void names(void) {
     printf("\n");
 }
 
+/* The producer's own handle (issue 40, item 2): produce_attached returns it with every block
+ * checked, and it keeps handing out blocks across the host's own reload, where a client's
+ * plain attach is refused as reloaded. */
+static void host_handle(void) {
+    static const ibf_geometry_value values[] = {
+        {"mailbox.request_capacity", 64},
+        {"mailbox.response_capacity", 64},
+    };
+    static ibf_attached host, client;
+    ibf_attach_error err;
+    unsigned char *img, *m;
+    size_t n = 0;
+    uint32_t generation = 0;
+    CHECK(ibf_lay_out(NULL, 0, values, 2, 1, &n, &err) == IBF_PRODUCE_BUFFER_TOO_SHORT);
+    img = buffer(n);
+    m = buffer(n);
+    CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    /* Who produced it (issue 40, item 1): the fields the handshake names, stamped before the
+     * image is written; a version with no room for its NUL is refused, nothing written. */
+    {
+        ibf_identity id;
+        const ibf_bridge_header *h;
+        id.pid = 4242U;
+        id.version = "host-c 0.9";
+        id.mono_ns = 123456789ULL;
+        id.unix_ns = -5;
+        EXPECT(ibf_stamp_identity(img, n, &id), IBF_PRODUCE_OK);
+        id.version = "0123456789abcdef0123456789abcdef";
+        id.pid = 1U;
+        EXPECT(ibf_stamp_identity(img, n, &id), IBF_PRODUCE_TOO_LARGE);
+        EXPECT(ibf_stamp_identity(img, 100, &id), IBF_PRODUCE_BUFFER_TOO_SHORT);
+        h = (const ibf_bridge_header *)(const void *)img;
+        CHECK(h->host_pid == 4242U && strcmp(h->host_version, "host-c 0.9") == 0);
+        CHECK(h->clock_mono_ns == 123456789ULL && h->clock_unix_ns == -5);
+    }
+    EXPECT(ibf_produce_attached(m, n - 1, img, n, &host, &err), IBF_PRODUCE_BUFFER_TOO_SHORT);
+    EXPECT(ibf_produce_attached(m, n, img, n, &host, &err), IBF_PRODUCE_OK);
+    CHECK(host.host == 1U && host.generation == 1U);
+    CHECK(((const ibf_bridge_header *)ibf_attached_header(&host))->host_pid == 4242U);
+    /* Every block checked: no _check call needed. */
+    CHECK(ibf_attached_client_blocks_mailbox(&host, 0) != NULL && ibf_attached_bot_blocks_draw(&host, IBF_MAX_CLIENTS - 1) != NULL);
+    CHECK(ibf_attach_all(m, n, &client, &err) == IBF_ATTACH_OK && client.host == 0U);
+    EXPECT(ibf_attached_client_reload(&host, &generation, NULL), IBF_OK);
+    CHECK(generation == 2U);
+    EXPECT(ibf_attached_client_blocks_check(&host, 1, &err), IBF_ATTACH_OK);
+    EXPECT(ibf_attached_client_blocks_check(&client, 1, &err), IBF_ATTACH_HOST_RELOADED);
+    free(img);
+    free(m);
+    printf("host handle blocks=%u reload=%u\n", (unsigned)host.regions[2].count, (unsigned)generation);
+}
+
 int main(void) {
     queue();
     ring();
@@ -662,6 +733,7 @@ int main(void) {
     draw();
     session();
     restore();
+    host_handle();
     names();
     return 0;
 }

@@ -155,11 +155,13 @@ static void ring(void) {
     CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, 8, IBF_RING_SLOT_SIZE + 4, &value, extra) == IBF_TOO_SHORT);
     memset(&value, 0, sizeof value);
     for (n = 1; n <= 11; n++) {
-        value.publish_seq = n;
+        /* publish stamps publish_seq with the head it publishes (issue 40, item 4). */
+        value.publish_seq = 1000U + n;
         value.payload.header.tick = n * 10;
         value.payload_extra_len = 3;
         memset(extra, (int)n, sizeof extra);
         CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &value, extra) == IBF_OK);
+        CHECK(value.publish_seq == n && ibf_bridge_header_load_snapshot_seq(bridge()) == n);
         status = ibf_snapshot_ring_read_newest(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &newest, extra_back,
                                                sizeof extra_back, IBF_DEFAULT_TRIES, NULL);
         CHECK(status == IBF_OK && newest.publish_seq == n && newest.payload.header.tick == n * 10);
@@ -181,10 +183,14 @@ static void ring(void) {
 static void events(void) {
     static ibf_snapshot s;
     uint64_t i, first, lost, count;
+    /* Written through the ring's writer (issue 40, item 8): numbered from event_total. */
     for (i = 0; i < 40; i++) {
-        s.events[i % IBF_MAX_EVENTS].tick = i;
+        ibf_event e;
+        memset(&e, 0, sizeof e);
+        e.tick = i;
+        CHECK(ibf_events_push(&s, &e) == i);
     }
-    s.event_total = 40;
+    CHECK(s.event_total == 40 && s.events[39 % IBF_MAX_EVENTS].tick == 39);
     count = ibf_events_since(&s, 30, &first, &lost);
     printf("events30=%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", count, first, lost);
     count = ibf_events_since(&s, 0, &first, &lost);

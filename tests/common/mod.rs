@@ -16,6 +16,8 @@ pub mod readme;
 pub mod recording;
 pub mod reference;
 pub mod rng;
+pub mod robot_cases;
+pub mod rule_cases;
 pub mod schema_changes;
 pub mod tools;
 pub mod verdict;

@@ -282,8 +282,24 @@ def session(h, buf):
     check(s.activate() and s.standing() == B.Standing.CONNECTED, "active")
     check(B.Client.row_state(hd, 3) == (B.ClientState.ACTIVE, 1), "row state")
     s.heartbeat(5_000_000_000)
-    check(B.Client.hung(hd, 3, 6_000_000_001) and not B.Client.hung(hd, 3, 5_500_000_000), "hung check")
-    check(not B.Client.hung(hd, 5, 6_000_000_001), "a free row is never hung (item 12)")
+    # The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the
+    # whole HUNG_MS (the old rule compared the client's heartbeat with the host's clock: 60 s
+    # against 5 s was hung at once), a heartbeat starts it again, a row stuck in claimed is
+    # hung after it (the old rule never called a claimed row hung), a free row never is.
+    hung_ns = B.Client.HUNG_MS * 1_000_000
+    watch = B.Client.watch()
+    check(not B.Client.hung(hd, 3, watch, 60_000_000_000), "a first sighting gets its grace")
+    check(not B.Client.hung(hd, 3, watch, 60_000_000_000 + hung_ns), "still in its grace")
+    check(B.Client.hung(hd, 3, watch, 60_000_000_001 + hung_ns), "hung without a change")
+    s.heartbeat(5_000_000_001)
+    check(not B.Client.hung(hd, 3, watch, 62_000_000_000 + hung_ns), "a heartbeat is a change")
+    s.heartbeat(5_000_000_000)
+    stuck = B.Client.claim(hd, 6, g)
+    check(stuck is not None and not B.Client.hung(hd, 6, watch, 1_000), "a new claim's grace")
+    check(B.Client.hung(hd, 6, watch, 1_001 + hung_ns), "a row stuck in claimed is hung")
+    check(B.Client.free(h, 6) == B.ClientState.CLAIMED, "the stuck row freed")
+    check(not B.Client.hung(hd, 5, watch, 1_001 + hung_ns), "a free row is never hung (item 12)")
+    check(not B.Client.hung(hd, 5, watch, 90_000_000_000), "a free row is never hung")
     s.set_waiting(True)
     check(s.row.waiting() == 1, "waiting")
     check(B.Client.host_waiting(hd, 3) and not B.Client.host_waiting(hd, 4), "the host sees who waits")
@@ -537,6 +553,45 @@ def peer_rewriting_the_state_nonstop(h):
     return True
 
 
+def identity():
+    """Who produced the image (issue 40, item 1): stamp_identity writes the process id, the
+    version and the clock pair the handshake names; a version without room for its NUL is
+    refused and nothing is written."""
+    import os
+
+    img = B.lay_out(GEOMETRY)
+    before_mono, before_unix = time.perf_counter_ns(), time.time_ns()
+    B.stamp_identity(img, "host-py 0.9")
+    after_mono, after_unix = time.perf_counter_ns(), time.time_ns()
+    kept = bytes(img)
+    try:
+        B.stamp_identity(img, "v" * B.VERSION_LEN, pid=1)
+        raise AssertionError("a version with no room for its NUL")
+    except B.ProduceError as e:
+        check(e.kind == "too_large", "too_large")
+    check(bytes(img) == kept, "nothing written")
+    buf = bytearray(len(img))
+    hd = B.produce(buf, img).header()
+    check(hd.host_pid() == os.getpid(), "pid")
+    check(bytes(hd.host_version()).rstrip(b"\0") == b"host-py 0.9", "version")
+    check(before_mono <= hd.clock_mono_ns() <= after_mono, "the monotonic clock")
+    check(before_unix <= hd.clock_unix_ns() <= after_unix, "Unix time")
+    return hd.host_pid()
+
+
+def host_exit():
+    """The host's exit through the session (issue 40, item 11: the three languages have the
+    same host side): every standing says HOST_EXITING, and a new claim is refused."""
+    buf, h = image()
+    hd = h.header()
+    s = B.Client.claim(hd, 1, h.generation)
+    check(s is not None and s.activate(), "claimed")
+    B.Client.exit(h)
+    check(s.standing() == B.Standing.HOST_EXITING, "the standing says the host exits")
+    expect_error("session_host_exiting", B.Client.claim, hd, 2, h.generation)
+    return 1
+
+
 def main():
     buf, h = image()
     print("queue wrap: %d cases, %d padding entries" % queue_wrap_at_every_offset(h))
@@ -552,6 +607,8 @@ def main():
     print("restore: %d free, %d reload" % restore(buf))
     print("broken lifecycle: %d rules" % broken_lifecycle(buf))
     print("relayout: generation %d" % relayout(buf))
+    print("identity: pid %d" % identity())
+    print("host exit: %d" % host_exit())
     h = B.attach(buf)
     print("broken peers: %d named errors" % broken_peers(h))
     h.release()

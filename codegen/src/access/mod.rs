@@ -5,6 +5,7 @@
 //! paths, counters, item names); each part lives in its own file.
 
 mod c_macros;
+mod directory;
 mod fields;
 mod parties;
 mod protocol;
@@ -16,6 +17,8 @@ mod trailer;
 mod views;
 
 use toml::Spanned;
+
+pub use directory::lower_directories;
 
 use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span};
@@ -105,13 +108,7 @@ pub fn lower_protocols(
     layout: &Layout,
     access: &Access,
 ) -> Result<Vec<Protocol>, SchemaErrors> {
-    let mut cx = LowerAccess {
-        src,
-        abi,
-        layout,
-        errors: Errors::new(),
-        parties: access.parties.clone(),
-    };
+    let mut cx = LowerAccess::after_access(src, abi, layout, access);
     let mut out = Vec::new();
     for q in &raw.queues {
         let q = q.get_ref();
@@ -230,6 +227,19 @@ struct LowerAccess<'a> {
     parties: Vec<String>,
 }
 
+impl<'a> LowerAccess<'a> {
+    /// A lowering of declarations that come after the access ones (protocols, directories).
+    fn after_access(src: &'a str, abi: &'a Abi, layout: &'a Layout, access: &Access) -> Self {
+        LowerAccess {
+            src,
+            abi,
+            layout,
+            errors: Errors::new(),
+            parties: access.parties.clone(),
+        }
+    }
+}
+
 impl LowerAccess<'_> {
     /// The span of a string value's text, inside its quotes.
     fn inner(&self, s: &Spanned<String>) -> Span {
@@ -303,9 +313,33 @@ impl LowerAccess<'_> {
         structs: &[StructAccess],
         what: &str,
     ) -> Option<u64> {
-        let f = &self.abi.structs[r.struct_index].fields[r.field];
+        let st = &self.abi.structs[r.struct_index];
+        let f = &st.fields[r.field];
         let access = structs[r.struct_index].fields[r.field].kind;
-        let unsigned = matches!(f.ty.elem, Elem::Prim(Prim::U32 | Prim::U64)) && f.ty.len.is_none();
+        let counter_like = |g: &crate::ir::Field| {
+            matches!(g.ty.elem, Elem::Prim(Prim::U32 | Prim::U64)) && g.ty.len.is_none()
+        };
+        let unsigned = counter_like(f);
+        // The field of the struct that fits the role: an atomic u32 or u64 (the likely
+        // meant counter, which a hint to make this one atomic would leave unguarded).
+        let fitting = st
+            .fields
+            .iter()
+            .enumerate()
+            .find(|(i, g)| {
+                *i != r.field
+                    && counter_like(g)
+                    && matches!(
+                        structs[r.struct_index].fields.get(*i).map(|a| a.kind),
+                        Some(AccessKind::Atomic { .. })
+                    )
+            })
+            .map(|(_, g)| {
+                format!(
+                    "did you mean `{}.{}`? It is an atomic {}, as a counter is",
+                    st.name, g.name, g.ty.text
+                )
+            });
         if !unsigned {
             self.errors.error_help(
                 &self.inner(path),
@@ -314,10 +348,12 @@ impl LowerAccess<'_> {
                     path.get_ref(),
                     f.ty.text
                 ),
-                format!(
-                    "a counter only grows, wrapping around: make `{}` a u32 or u64",
-                    path.get_ref()
-                ),
+                fitting.clone().unwrap_or_else(|| {
+                    format!(
+                        "a counter only grows, wrapping around: make `{}` a u32 or u64",
+                        path.get_ref()
+                    )
+                }),
             );
             return None;
         }
@@ -329,10 +365,12 @@ impl LowerAccess<'_> {
                     path.get_ref(),
                     access.keyword()
                 ),
-                format!(
-                    "declare `access = \"atomic\"` on field `{}`",
-                    path.get_ref()
-                ),
+                fitting.unwrap_or_else(|| {
+                    format!(
+                        "declare `access = \"atomic\"` on field `{}`",
+                        path.get_ref()
+                    )
+                }),
             );
             return None;
         }

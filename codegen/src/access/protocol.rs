@@ -34,6 +34,9 @@ pub(super) enum Need {
     Any,
 }
 
+/// The longest timeout a protocol takes, in milliseconds: one day.
+pub(super) const MAX_MILLIS: i64 = 86_400_000;
+
 pub(super) const U64_ATOMIC: Want = Want {
     widths: &[8],
     elem: None,
@@ -260,13 +263,22 @@ impl LowerAccess<'_> {
         self.constant(name, &format!("{what}: `{key}`"))
     }
 
-    /// A positive number of milliseconds.
+    /// A positive number of milliseconds, at most [`MAX_MILLIS`].
     pub(super) fn millis(&mut self, v: &Spanned<i64>, key: &str, what: &str) -> Option<u64> {
         let n = *v.get_ref();
         if n <= 0 {
             self.errors.error(
                 &v.span(),
                 format!("{what}: `{key}` is {n}; it must be a positive number of milliseconds"),
+            );
+            return None;
+        }
+        // Generated code counts these in nanoseconds as u64; a day keeps that far from
+        // overflow (and a longer timeout is a mistake).
+        if n > MAX_MILLIS {
+            self.errors.error(
+                &v.span(),
+                format!("{what}: `{key}` is {n}; it must be at most {MAX_MILLIS} (one day)"),
             );
             return None;
         }

@@ -7,7 +7,7 @@ use super::LowerAccess;
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
-use crate::ir::access::{Guard, Ring, RingKind, Seqlock, StructAccess};
+use crate::ir::access::{FieldRef, Guard, Ring, RingKind, Seqlock, StructAccess};
 use crate::parse::RawRing;
 
 impl LowerAccess<'_> {
@@ -33,7 +33,7 @@ impl LowerAccess<'_> {
             }
             (Some(k), false) => {
                 let keys = if kind == "slots" {
-                    "`head`, `slot_count`, `slot_size` and `seqlock`"
+                    "`head`, `slot_count`, `slot_size`, `seqlock` and optionally `publish_seq`"
                 } else {
                     "`total` and `entries`"
                 };
@@ -73,6 +73,59 @@ impl LowerAccess<'_> {
         }
     }
 
+    /// A slots ring's `publish_seq`: a field of the slot's struct that the seqlock guards, of
+    /// the head's type (publish stores the head's new value in it).
+    fn publish_seq(
+        &mut self,
+        stamp: &Spanned<String>,
+        lock: &Seqlock,
+        head: FieldRef,
+        what: &str,
+    ) -> Option<usize> {
+        let slot = &self.abi.structs[lock.struct_index];
+        let name = stamp.get_ref();
+        let Some(field) = slot.fields.iter().position(|f| f.name == *name) else {
+            let help = closest(name, slot.fields.iter().map(|f| f.name.as_str()))
+                .map_or(format!("name a field of `{}`", slot.name), |n| {
+                    format!("did you mean `{n}`?")
+                });
+            self.errors.error_help(
+                &self.inner(stamp),
+                format!(
+                    "{what}: `publish_seq`: `{}` has no field `{name}`",
+                    slot.name
+                ),
+                help,
+            );
+            return None;
+        };
+        let head_field = &self.abi.structs[head.struct_index].fields[head.field];
+        let f = &slot.fields[field];
+        if f.ty.elem != head_field.ty.elem || f.ty.len.is_some() {
+            self.errors.error_help(
+                &self.inner(stamp),
+                format!(
+                    "{what}: `publish_seq` `{}.{name}` is `{}`, but the head `{}` is `{}`: publish stores the head's new value in it",
+                    slot.name, f.ty.text, head_field.name, head_field.ty.text
+                ),
+                format!("declare `{name}` as `{}`", head_field.ty.text),
+            );
+            return None;
+        }
+        if !lock.guards.contains(&Guard::Field(field)) {
+            self.errors.error_help(
+                &self.inner(stamp),
+                format!(
+                    "{what}: `publish_seq` `{}.{name}` is not guarded by seqlock `{}`: a reader would copy it apart from the slot it numbers",
+                    slot.name, lock.name
+                ),
+                format!("add `{name}` to seqlock `{}`'s `guards`", lock.name),
+            );
+            return None;
+        }
+        Some(field)
+    }
+
     pub(super) fn lower_ring(
         &mut self,
         raw: &Spanned<RawRing>,
@@ -97,6 +150,17 @@ impl LowerAccess<'_> {
         let slot_count = self.ring_key(&r.slot_count, "slot_count", slots, &what, kind, &span);
         let slot_size = self.ring_key(&r.slot_size, "slot_size", slots, &what, kind, &span);
         let seqlock = self.ring_key(&r.seqlock, "seqlock", slots, &what, kind, &span);
+        if !slots && let Some(stamp) = &r.publish_seq {
+            self.ring_key(
+                &Some(stamp.clone()),
+                "publish_seq",
+                false,
+                &what,
+                kind,
+                &span,
+            );
+            return None;
+        }
         let total = self.ring_key(&r.total, "total", !slots, &what, kind, &span);
         let entries = self.ring_key(&r.entries, "entries", !slots, &what, kind, &span);
         let doc = r
@@ -196,6 +260,10 @@ impl LowerAccess<'_> {
                 );
                 return None;
             }
+            let publish_seq = match &r.publish_seq {
+                Some(stamp) => Some(self.publish_seq(stamp, lk, head_ref, &what)?),
+                None => None,
+            };
             RingKind::Slots {
                 head: head_ref,
                 slot_count: count,
@@ -204,6 +272,7 @@ impl LowerAccess<'_> {
                 slot_size_const: size_const,
                 seqlock: lock,
                 payload,
+                publish_seq,
             }
         } else {
             let (total, entries) = (total?, entries?);

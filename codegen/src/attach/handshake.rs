@@ -43,7 +43,9 @@ impl LowerAttach<'_> {
             None => None,
         };
         let liveness = self.lower_liveness(si, v, &what);
-        let (major, minor, added, liveness) = (major?, minor?, added?, liveness?);
+        let identity = self.lower_identity(si, v, &what);
+        let (major, minor, added, liveness, identity) =
+            (major?, minor?, added?, liveness?, identity?);
         let full = self.layout.of(si).size;
         let base_size = added.first().map_or(full, |a| a.offset);
         let named = [
@@ -82,6 +84,7 @@ impl LowerAttach<'_> {
             base_size,
             added,
             liveness,
+            identity,
         })
     }
 

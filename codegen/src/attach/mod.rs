@@ -8,6 +8,7 @@ mod file_encoding;
 mod file_indexed;
 mod geometry;
 mod handshake;
+mod identity;
 mod links;
 mod owners;
 mod row;

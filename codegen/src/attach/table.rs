@@ -2,6 +2,7 @@
 //! row matched to its enum value. What a row holds is `row.rs`; how layouts nest is `links.rs`.
 
 use super::LowerAttach;
+use crate::diagnostics::closest;
 use crate::ir::attach::{LayoutTable, Row};
 use crate::ir::names::is_snake_case;
 use crate::ir::scalar::Scalar;
@@ -190,11 +191,26 @@ impl LowerAttach<'_> {
         for r in raw_rows {
             let r = r.get_ref();
             let Some(vi) = e.values.iter().position(|v| v.name == *r.name.get_ref()) else {
-                let help = Self::suggest(
-                    r.name.get_ref(),
-                    e.values.iter().map(|v| v.name.as_str()),
-                    format!("name a value of `{}`", e.name),
+                // The close name, if any; then every value, and how to add this one.
+                let values: Vec<String> =
+                    e.values.iter().map(|v| format!("`{}`", v.name)).collect();
+                let next = e
+                    .values
+                    .iter()
+                    .map(|v| v.value)
+                    .max()
+                    .map_or(0, |m| m.saturating_add(1));
+                let listed = format!(
+                    "values of `{}` are {}; a new row needs its value there first: `{{ name = \"{}\", value = {next} }}`",
+                    e.name,
+                    values.join(", "),
+                    r.name.get_ref()
                 );
+                let help = match closest(r.name.get_ref(), e.values.iter().map(|v| v.name.as_str()))
+                {
+                    Some(c) => format!("did you mean `{c}`? The {listed}"),
+                    None => format!("the {listed}"),
+                };
                 self.errors.error_help(
                     &self.inner(&r.name),
                     format!(

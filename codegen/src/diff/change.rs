@@ -96,6 +96,9 @@ pub enum ChangeKind {
     TailPaddingReused,
     /// A field past the old end of an extensible struct.
     FieldAppended,
+    /// A field past the old end of a struct with a version handshake, without `since`:
+    /// every producer must write it.
+    FieldAppendedWithoutSince,
     FieldRemoved,
     FieldRenamed,
     FieldMoved,
@@ -147,6 +150,12 @@ pub enum ChangeKind {
     LayoutRowOptionalChanged,
     /// What a row holds, how many, or the least bytes it needs.
     LayoutRowChanged,
+    /// A blocks row's `owner`: the session whose row i owns block i.
+    LayoutRowOwnerChanged,
+    /// A constant that geometry fields hold, which readers follow from the header.
+    GeometryFollowedChanged,
+    /// A constant that geometry fields hold, which readers must find equal.
+    GeometryEqualChanged,
     /// A `version` handshake on a struct the old schema has.
     HandshakeAdded,
     HandshakeRemoved,

@@ -109,6 +109,10 @@ pub(super) struct Matching {
     pub(super) consts: Vec<Option<usize>>,
     pub(super) enums: Vec<Option<usize>>,
     pub(super) structs: Vec<Option<usize>>,
+    /// For each old struct that has a new one: old field index → new field index, by name,
+    /// then renames (the same offset, size and type; padding pairs only with padding).
+    /// Empty for an old struct with no new one.
+    pub(super) fields: Vec<Vec<Option<usize>>>,
 }
 
 impl Matching {
@@ -132,6 +136,7 @@ impl Matching {
                 oa.structs.iter().map(|s| s.name.as_str()).collect(),
                 na.structs.iter().map(|s| s.name.as_str()).collect(),
             ),
+            fields: Vec::new(),
         };
         // A constant renamed: the same value and type under another name.
         let pairs = unique_pairs(&m.consts, na.consts.len(), |o, n| {
@@ -181,7 +186,45 @@ impl Matching {
                 m.structs[o] = Some(n);
             }
         }
+        m.fields = (0..oa.structs.len())
+            .map(|o| match m.structs[o] {
+                Some(n) => m.field_map(old, new, o, n),
+                None => Vec::new(),
+            })
+            .collect();
         m
+    }
+
+    /// Old struct `o`'s fields → new struct `n`'s: by name, then renames (the same offset,
+    /// size and type; a padding field pairs only with padding).
+    fn field_map(&self, old: &Schema, new: &Schema, o: usize, n: usize) -> Vec<Option<usize>> {
+        let (a, b) = (&old.abi.structs[o], &new.abi.structs[n]);
+        let (la, lb) = (old.layout.of(o), new.layout.of(n));
+        let mut map: Vec<Option<usize>> = a
+            .fields
+            .iter()
+            .map(|f| b.fields.iter().position(|g| g.name == f.name))
+            .collect();
+        for (fo, f) in a.fields.iter().enumerate() {
+            if map[fo].is_some() {
+                continue;
+            }
+            let lf = &la.fields[fo];
+            let found = b.fields.iter().enumerate().position(|(fi, g)| {
+                !map.contains(&Some(fi))
+                    && g.is_padding() == f.is_padding()
+                    && lb.fields[fi].offset == lf.offset
+                    && lb.fields[fi].size == lf.size
+                    && self.same_type(&f.ty, &g.ty)
+            });
+            map[fo] = found;
+        }
+        map
+    }
+
+    /// The new field that old field `fo` of old struct `o` is.
+    pub(super) fn field_new(&self, o: usize, fo: usize) -> Option<usize> {
+        self.fields.get(o)?.get(fo).copied().flatten()
     }
 
     fn const_old(&self, n: usize) -> Option<usize> {

@@ -10,7 +10,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind, Shape};
 use super::compute::{Cx, named};
-use super::facts::{Facts, field_name, field_path, ruled};
+use super::facts::{Facts, field_path, ruled};
 
 fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
     // "record NAME": a record is no struct, even with a struct's name (see `rename_words`).
@@ -81,12 +81,12 @@ fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
 fn entry_facts(schema: &Schema, e: &Entry, facts: &mut Facts) {
     let s = e.struct_index;
     facts.push(("entry".into(), schema.abi.structs[s].name.clone()));
-    facts.push(("entry.size".into(), field_name(schema, s, e.size)));
+    facts.push(("entry.size".into(), field_path(schema, s, e.size)));
     facts.push((
         "entry.kind".into(),
         format!(
             "{} (record {} = {}, padding {} = {})",
-            field_name(schema, s, e.kind),
+            field_path(schema, s, e.kind),
             e.record_name,
             e.record,
             e.padding_name,
@@ -96,11 +96,11 @@ fn entry_facts(schema: &Schema, e: &Entry, facts: &mut Facts) {
     for p in &e.parts {
         facts.push((
             format!("entry.part {}", p.name),
-            format!("len {}, max {}", field_name(schema, s, p.len), p.max),
+            format!("len {}, max {}", field_path(schema, s, p.len), p.max),
         ));
     }
     if let Some(q) = e.seq {
-        facts.push(("entry.seq".into(), field_name(schema, s, q)));
+        facts.push(("entry.seq".into(), field_path(schema, s, q)));
     }
 }
 
@@ -111,7 +111,7 @@ fn protocol_facts(schema: &Schema, p: &Protocol) -> (Facts, usize) {
     let fields = |h: usize, names: &[(&str, usize)], f: &mut Facts| {
         f.push(("header".into(), schema.abi.structs[h].name.clone()));
         for (k, i) in names {
-            f.push(((*k).to_string(), field_name(schema, h, *i)));
+            f.push(((*k).to_string(), field_path(schema, h, *i)));
         }
     };
     let over = match &p.kind {
@@ -187,7 +187,7 @@ fn protocol_facts(schema: &Schema, p: &Protocol) -> (Facts, usize) {
                 ("dropped", x.dropped),
                 ("overflow", x.overflow_field),
             ] {
-                f.push((format!("list.{k}"), field_name(schema, x.list, i)));
+                f.push((format!("list.{k}"), field_path(schema, x.list, i)));
             }
             f.push((
                 "overflow flag".into(),
@@ -210,7 +210,7 @@ fn protocol_facts(schema: &Schema, p: &Protocol) -> (Facts, usize) {
                 ("heartbeat", s.heartbeat),
                 ("waiting", s.waiting),
             ] {
-                f.push((k.to_string(), field_name(schema, s.row, i)));
+                f.push((k.to_string(), field_path(schema, s.row, i)));
             }
             f.push((
                 "states".into(),

@@ -32,21 +32,14 @@ pub(super) fn differing(a: &Facts, b: &Facts) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// `struct.field`, by index.
+/// `struct.field`, by index: every reference to a field in a declaration's facts is a path,
+/// so that a rename of the field or its struct is matched before facts are compared.
 pub(super) fn field_path(schema: &Schema, struct_index: usize, field: usize) -> String {
     let s = &schema.abi.structs[struct_index];
     s.fields.get(field).map_or_else(
         || format!("{}.?", s.name),
         |f| format!("{}.{}", s.name, f.name),
     )
-}
-
-/// A field's name in its struct, by index.
-pub(super) fn field_name(schema: &Schema, struct_index: usize, field: usize) -> String {
-    schema.abi.structs[struct_index]
-        .fields
-        .get(field)
-        .map_or_else(|| "?".to_string(), |f| f.name.clone())
 }
 
 /// One side of a change of facts: `what = value; ...`.
@@ -69,25 +62,43 @@ pub(super) fn ruled(
     change(rule_of(kind).class, kind, item, path, summary, reason)
 }
 
-/// `text` with each identifier that `rename` maps replaced, but a word after `record `: the
-/// facts of a file name its records so, and a record is no struct even when it has a
-/// struct's name.
-fn rename_words(text: &str, rename: &dyn Fn(&str) -> Option<String>) -> String {
+/// `text` with each reference resolved to the new schema's names: a bare identifier that
+/// `rename` maps (a struct, enum or constant) replaced, and a field path `struct.field`
+/// read as the new struct's name and `field`'s new name in it (`field` maps an old struct's
+/// name and an old field's name to the new field's); never a field's name as a struct's.
+/// A word after `record ` stays: the facts of a file name its records so, and a record is
+/// no struct even when it has a struct's name.
+fn rename_words(
+    text: &str,
+    rename: &dyn Fn(&str) -> Option<String>,
+    field: &dyn Fn(&str, &str) -> Option<String>,
+) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        if !word.is_empty() {
-            let renamed = if out.ends_with("record ") {
-                None
-            } else {
-                rename(word)
-            };
-            out.push_str(&renamed.unwrap_or_else(|| word.clone()));
-            word.clear();
+        if word.is_empty() {
+            return;
         }
+        if out.ends_with("record ") {
+            out.push_str(word);
+        } else if let Some((s, rest)) = word.split_once('.') {
+            let (f, tail) = rest
+                .split_once('.')
+                .map_or((rest, None), |(f, t)| (f, Some(t)));
+            out.push_str(&rename(s).unwrap_or_else(|| s.to_string()));
+            out.push('.');
+            out.push_str(&field(s, f).unwrap_or_else(|| f.to_string()));
+            if let Some(t) = tail {
+                out.push('.');
+                out.push_str(t);
+            }
+        } else {
+            out.push_str(&rename(word).unwrap_or_else(|| word.clone()));
+        }
+        word.clear();
     };
     for ch in text.chars() {
-        if ch.is_ascii_alphanumeric() || ch == '_' {
+        if ch.is_ascii_alphanumeric() || ch == '_' || (ch == '.' && !word.is_empty()) {
             word.push(ch);
         } else {
             flush(&mut word, &mut out);
@@ -135,9 +146,28 @@ impl Cx<'_> {
                 )
             })
         };
+        // `struct.field` of the old schema: the new name of the field it is.
+        let field = |st: &str, f: &str| -> Option<String> {
+            let o = oa.structs.iter().position(|s| s.name == st)?;
+            let fo = oa.structs[o].fields.iter().position(|x| x.name == f)?;
+            let n = self.m.structs.get(o).copied().flatten()?;
+            let fi = self.m.field_new(o, fo)?;
+            let name = &na.structs.get(n)?.fields.get(fi)?.name;
+            (name != f).then(|| name.clone())
+        };
         let old: Facts = old
             .iter()
-            .map(|(k, v)| (k.clone(), rename_words(v, &rename)))
+            .map(|(k, v)| {
+                let v = rename_words(v, &rename, &field);
+                // A set: sorted again under the new names.
+                if k == "guards" {
+                    let mut set: Vec<&str> = v.split(", ").collect();
+                    set.sort_unstable();
+                    (k.clone(), set.join(", "))
+                } else {
+                    (k.clone(), v)
+                }
+            })
             .collect();
         differing(&old, new)
     }
@@ -337,10 +367,14 @@ mod tests {
     #[test]
     fn words_are_renamed_whole() {
         let r = |w: &str| (w == "stats").then(|| "gauges".to_string());
+        let f = |s: &str, f: &str| (s == "stats" && f == "seq").then(|| "count".to_string());
         assert_eq!(
-            rename_words("stats.seq, stats_x; stats", &r),
-            "gauges.seq, stats_x; gauges"
+            rename_words("stats.seq, stats_x; stats", &r, &f),
+            "gauges.count, stats_x; gauges"
         );
+        // A field named like a struct is the field: `stats.stats` is struct `stats`'s field.
+        assert_eq!(rename_words("stats.stats", &r, &f), "gauges.stats");
+        assert_eq!(rename_words("record stats", &r, &f), "record stats");
     }
 
     #[test]

@@ -66,17 +66,34 @@ fn cause_of(changes: &[Change], i: usize) -> Option<usize> {
         }
         K::FieldMoved => {
             let site = c.site.as_ref()?;
-            in_struct(changes, i, &site.owner)
-                .filter(|(_, d)| shifts(d.kind))
-                .filter_map(|(j, d)| d.site.as_ref().map(|s| (s.pos, j)))
-                .filter(|(pos, _)| *pos <= site.pos)
-                // The nearest before it; of several at one place, the first.
-                .max_by_key(|(pos, j)| (*pos, std::cmp::Reverse(*j)))
-                .map(|(_, j)| j)
+            let shifted = |i: usize, owner: &str, pos: u64| {
+                in_struct(changes, i, owner)
+                    .filter(|(_, d)| shifts(d.kind))
+                    .filter_map(|(j, d)| d.site.as_ref().map(|s| (s.pos, j)))
+                    .filter(|(p, _)| *p <= pos)
+                    // The nearest before it; of several at one place, the first.
+                    .max_by_key(|(p, j)| (*p, std::cmp::Reverse(*j)))
+                    .map(|(_, j)| j)
+            };
+            // Fields reordered among themselves (two swapped): one change, headed by the
+            // first field that moved without a shift before it.
+            shifted(i, &site.owner, site.pos).or_else(|| {
+                in_struct(changes, i, &site.owner)
+                    .filter(|(j, d)| *j < i && d.kind == K::FieldMoved)
+                    .find(|(j, d)| {
+                        d.site
+                            .as_ref()
+                            .is_some_and(|s| shifted(*j, &s.owner, s.pos).is_none())
+                    })
+                    .map(|(j, _)| j)
+            })
         }
         K::StructSizeChanged | K::StructAlignChanged | K::StructGrown => {
             in_struct(changes, i, &c.path)
-                .find(|(_, d)| shifts(d.kind) || d.kind == K::FieldAppended)
+                .find(|(_, d)| {
+                    shifts(d.kind)
+                        || matches!(d.kind, K::FieldAppended | K::FieldAppendedWithoutSince)
+                })
                 .map(|(j, _)| j)
         }
         _ => None,

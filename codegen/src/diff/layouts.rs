@@ -11,7 +11,7 @@ use crate::schema::Schema;
 
 use super::change::{Change, ChangeKind as K, FieldSite, ItemKind, Shape};
 use super::compute::{Cx, named};
-use super::facts::{Facts, field_name, ruled};
+use super::facts::{Facts, field_path, ruled};
 use super::rules::rule_of;
 
 fn handshake_facts(schema: &Schema, h: &Handshake) -> Facts {
@@ -40,7 +40,7 @@ fn handshake_facts(schema: &Schema, h: &Handshake) -> Facts {
 fn layout_facts(schema: &Schema, l: &LayoutTable) -> Facts {
     let mut f: Facts = vec![
         ("header".into(), schema.abi.structs[l.header].name.clone()),
-        ("table".into(), field_name(schema, l.header, l.table_field)),
+        ("table".into(), field_path(schema, l.header, l.table_field)),
         (
             "index".into(),
             schema
@@ -61,16 +61,24 @@ fn layout_facts(schema: &Schema, l: &LayoutTable) -> Facts {
     f
 }
 
-/// What a row holds, in the schema's words, and the least bytes it needs.
-fn row_facts(schema: &Schema, r: &Row) -> Facts {
+/// What a row holds, in the schema's words, and the least bytes it needs. With `masked`, a
+/// number the row follows from the writer's geometry (a struct row's `bytes`, a blocks row's
+/// `stride`) reads `followed`: readers of either version take it from the header.
+fn row_facts(schema: &Schema, r: &Row, masked: bool) -> Facts {
+    let follows_bytes = masked && r.need.as_ref().is_some_and(|n| !n.terms.is_empty());
     let holds = match &r.holds {
         Holds::Struct {
             struct_index,
             count,
             bytes,
         } => format!(
-            "struct {} × {count} + {bytes} bytes",
-            schema.abi.structs[*struct_index].name
+            "struct {} × {count} + {} bytes",
+            schema.abi.structs[*struct_index].name,
+            if follows_bytes {
+                "followed".to_string()
+            } else {
+                bytes.to_string()
+            }
         ),
         Holds::Ring { ring } => format!(
             "ring {}",
@@ -85,12 +93,17 @@ fn row_facts(schema: &Schema, r: &Row) -> Facts {
             count,
             stride,
         } => format!(
-            "blocks {} × {count}, stride {stride}",
+            "blocks {} × {count}, stride {}",
             schema
                 .attach
                 .layouts
                 .get(*layout)
-                .map_or("?", |l| l.name.as_str())
+                .map_or("?", |l| l.name.as_str()),
+            if masked && r.follows.size.is_some() {
+                "followed".to_string()
+            } else {
+                stride.to_string()
+            }
         ),
         Holds::Bytes { bytes } => format!("bytes {bytes}"),
     };
@@ -99,6 +112,30 @@ fn row_facts(schema: &Schema, r: &Row) -> Facts {
         ("least size".into(), r.min_size.to_string()),
         ("align".into(), r.align.to_string()),
     ]
+}
+
+/// The `geometry` expressions a row of `table` follows: of its need and its stride or slots.
+fn followed_exprs(schema: &Schema, table: &LayoutTable, r: &Row) -> Vec<String> {
+    let mut at: Vec<usize> = r
+        .need
+        .iter()
+        .flat_map(|n| n.terms.iter().flat_map(|t| t.geometry.iter().copied()))
+        .collect();
+    at.extend(r.follows.count);
+    at.extend(r.follows.size);
+    at.into_iter()
+        .filter_map(|i| table.geometry.get(i))
+        .filter_map(|g| schema.attach.geometry.get(g.geometry))
+        .map(|g| g.expr.clone())
+        .collect()
+}
+
+/// The session whose rows own a blocks row's blocks, by name.
+fn owner_of(schema: &Schema, r: &Row) -> String {
+    r.owner.and_then(|i| schema.protocols.get(i)).map_or_else(
+        || "no session".to_string(),
+        |p| format!("session `{}`", p.name),
+    )
 }
 
 /// What a row's size follows from: the struct it holds, or the layout of its blocks.
@@ -150,6 +187,37 @@ impl Cx<'_> {
         }
     }
 
+    /// A field appended to struct `n` (new schema) without `since`, in `ch`: where the struct
+    /// has a version handshake, every producer must write it, and producers built at the old
+    /// version end before it: breaking, one voice. The fix is the `since` that makes it
+    /// compatible, or a major bump; the policy asks nothing more of its `since`.
+    pub(super) fn appended_without_since(&self, n: usize, ch: &mut Change) {
+        let Some(h) = self
+            .new
+            .attach
+            .handshakes
+            .iter()
+            .find(|h| h.struct_index == n)
+        else {
+            return;
+        };
+        let rule = rule_of(K::FieldAppendedWithoutSince);
+        let name = &self.new.abi.structs[h.struct_index].name;
+        let field = ch.path.rsplit('.').next().unwrap_or_default().to_string();
+        ch.kind = rule.kind;
+        ch.severity = rule.class;
+        ch.summary = "field appended without since".into();
+        ch.reason = format!(
+            "`{name}` has a version handshake, and `{field}` has no since: every producer must write it, so a reader built at the new version refuses the images of producers built at {}, which end before it",
+            self.old_v()
+        );
+        ch.advice = format!(
+            "give the field since = \"{}\" (then it is compatible and a minor bump does), or bump the major version",
+            self.next_version()
+        );
+        ch.since_check = None;
+    }
+
     /// The changes from `first` on, of a field of struct `n` (new schema): in a struct with a
     /// version handshake, `since` says which producers write the field, so a change of it
     /// is no documentation there (HANDSHAKE_SINCE_CHANGED).
@@ -179,7 +247,7 @@ impl Cx<'_> {
 
     /// The version a new row's `since` should say: the new version when it is a step up,
     /// else the next minor version.
-    fn next_version(&self) -> Version {
+    pub(super) fn next_version(&self) -> Version {
         let (o, n) = (self.old.abi.version, self.new.abi.version);
         if n > o {
             n
@@ -332,7 +400,7 @@ impl Cx<'_> {
         let row_shape = |schema: &Schema, r: &Row| Shape {
             value: Some(format!(
                 "{}; {}",
-                row_facts(schema, r)
+                row_facts(schema, r, false)
                     .iter()
                     .map(|(k, v)| format!("{k} = {v}"))
                     .collect::<Vec<_>>()
@@ -413,7 +481,52 @@ impl Cx<'_> {
                 .spans(Some(&a.span), Some(&b.span));
                 self.push(c);
             }
-            let diffs = self.renamed_differing(&row_facts(old, q), &row_facts(new, r));
+            let (owner_a, owner_b) = (owner_of(old, q), owner_of(new, r));
+            if owner_a != owner_b {
+                let word = |schema: &Schema, r: &Row| Shape {
+                    value: Some(r.owner.and_then(|i| schema.protocols.get(i)).map_or_else(
+                        || "no owner".to_string(),
+                        |p| format!("owner = \"{}\"", p.name),
+                    )),
+                    ..named(&r.name)
+                };
+                let c = ruled(
+                    K::LayoutRowOwnerChanged,
+                    ItemKind::Row,
+                    &path,
+                    "layout row's owner changed",
+                    format!(
+                        "a host built at {old_v} gives block i to row i of {owner_a} and restores it when that row is freed, and a host built at the new version does so for {owner_b}: a client's block is reset under it, or never given back"
+                    ),
+                )
+                .sides(Some(word(old, q)), Some(word(new, r)))
+                .spans(Some(&a.span), Some(&b.span));
+                self.push(c);
+            }
+            let diffs =
+                self.renamed_differing(&row_facts(old, q, false), &row_facts(new, r, false));
+            // A number the row follows from the header, changed by a constant that readers
+            // follow: that change says so, and names the row as one it sizes.
+            if !diffs.is_empty()
+                && self
+                    .renamed_differing(&row_facts(old, q, true), &row_facts(new, r, true))
+                    .is_empty()
+            {
+                let exprs = followed_exprs(new, b, r);
+                let names = |e: &String| -> Vec<String> {
+                    e.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .map(str::to_string)
+                        .collect()
+                };
+                let geometry = self.changes.iter().position(|c| {
+                    c.kind == K::GeometryFollowedChanged
+                        && exprs.iter().any(|e| names(e).contains(&c.path))
+                });
+                if let Some(g) = geometry {
+                    self.changes[g].embedded_in.push(path);
+                    continue;
+                }
+            }
             if let Some(i) = self.facts_changed(
                 (K::LayoutRowChanged, ItemKind::Row),
                 &path,

@@ -93,6 +93,7 @@ pub const RULES: &[Rule] = &[
     rule("PADDING_REUSED", K::PaddingReused, "FIELD", C, "its bytes were declared padding, which readers built at the old version do not read; a reader built at the new version reads what old writers left there (zero when they zero their padding)", ("{ name = \"_pad\", type = \"u8[4]\" }", "{ name = \"flags\", type = \"u32\" }"), MINOR),
     rule("TAIL_PADDING_REUSED", K::TailPaddingReused, "FIELD", C, "its bytes were the struct's trailing padding, and the size stays the same", ("{ name = \"_tail\", type = \"u8[4]\" }", "{ name = \"level\", type = \"u32\" }"), MINOR),
     rule("FIELD_APPENDED", K::FieldAppended, "FIELD", C, "past the old end of an extensible record: readers built at the old version stop before it; readers built at the new version see from the producer's size or version that an old producer has none", ("", "{ name = \"total\", type = \"u64\", since = \"1.1\" }"), "bump at least the minor version and give the field since = the new version"),
+    rule("FIELD_APPENDED_WITHOUT_SINCE", K::FieldAppendedWithoutSince, "FIELD", B, "past the old end of a struct with a version handshake, but without since: every producer must write it, so a reader built at the new version refuses the images of producers built at the old version, which end before it", ("", "{ name = \"total\", type = \"u64\" }"), "give the field since = the new version (then it is compatible and a minor bump does), or bump the major version"),
     rule("FIELD_REMOVED", K::FieldRemoved, "FIELD", B, "readers built at the old version still read it, and code uses it", ("{ name = \"value\", type = \"u32\" }", ""), "bump the major version, or keep the bytes as declared padding (`_value`)"),
     rule("FIELD_RENAMED", K::FieldRenamed, "FIELD", S, "the same offset, size and type; code that names the old name does not compile", ("{ name = \"value\", type = \"u32\" }", "{ name = \"amount\", type = \"u32\" }"), RENAME),
     rule("FIELD_MOVED", K::FieldMoved, "FIELD", B, "readers built at the old version read it at its old offset", ("offset 0x0004", "offset 0x0008"), MAJOR),
@@ -125,6 +126,10 @@ pub const RULES: &[Rule] = &[
     rule("LAYOUT_ROW_REMOVED", K::LayoutRowRemoved, "LAYOUT", B, "readers built at the old version look for the row in images that no longer have it", ("{ name = \"scratch\", bytes = 64 }", ""), MAJOR),
     rule("LAYOUT_ROW_OPTIONAL_CHANGED", K::LayoutRowOptionalChanged, "LAYOUT", B, "made optional: a producer built at the new version may leave it out, and a reader built at the old version refuses that image; made required: a reader built at the new version refuses an old image that left it out", ("{ name = \"spare\", bytes = 64 }", "{ name = \"spare\", bytes = 64, optional = true }"), MAJOR),
     rule("LAYOUT_ROW_CHANGED", K::LayoutRowChanged, "LAYOUT", B, "a reader built at one version needs another content or size of the region than the other's producer gives it", ("{ name = \"scratch\", bytes = 64 }", "{ name = \"scratch\", bytes = 128 }"), MAJOR),
+    rule("LAYOUT_ROW_OWNER_CHANGED", K::LayoutRowOwnerChanged, "LAYOUT", B, "a host built at one version gives block i to session row i and restores it when the row is freed, and one built at the other does not (or for another session): a client's block is reset under it, or never given back", ("{ name = \"clients\", blocks = \"client_block\", count = 4, stride = 1024 }", "{ name = \"clients\", blocks = \"client_block\", count = 4, stride = 1024, owner = \"client\" }"), MAJOR),
+    // GEOMETRY
+    rule("GEOMETRY_FOLLOWED_CHANGED", K::GeometryFollowedChanged, "GEOMETRY", C, "readers follow the value from the header, where the host writes the one it was built with: a reader built at the old version reads a new host's value and the reverse; writers built at the old value keep writing it, and readers of either version follow them", ("{ name = \"log_queue_capacity\", value = 4096 }", "{ name = \"log_queue_capacity\", value = 8192 }"), MINOR),
+    rule("GEOMETRY_EQUAL_CHANGED", K::GeometryEqualChanged, "GEOMETRY", B, "readers must find their own value in the header: a reader built at the old version refuses a new host's image (geometry_mismatch), and a reader built at the new version refuses the images of writers built at the old value", ("{ name = \"max_clients\", value = 8 }", "{ name = \"max_clients\", value = 16 }"), MAJOR),
     // HANDSHAKE
     rule("HANDSHAKE_ADDED", K::HandshakeAdded, "HANDSHAKE", B, "producers built at the old version do not write the version (and magic) the new reader checks, so it refuses their images", ("", "version = { magic = \"magic\", major = \"major\", minor = \"minor\" }"), MAJOR),
     rule("HANDSHAKE_REMOVED", K::HandshakeRemoved, "HANDSHAKE", B, "readers built at the old version check a magic and version that producers built at the new version no longer promise", ("version = { magic = \"magic\", major = \"major\", minor = \"minor\" }", ""), MAJOR),
@@ -300,6 +305,7 @@ mod tests {
             K::PaddingReused,
             K::TailPaddingReused,
             K::FieldAppended,
+            K::FieldAppendedWithoutSince,
             K::FieldRemoved,
             K::FieldRenamed,
             K::FieldMoved,
@@ -334,6 +340,9 @@ mod tests {
             K::LayoutRowRemoved,
             K::LayoutRowOptionalChanged,
             K::LayoutRowChanged,
+            K::LayoutRowOwnerChanged,
+            K::GeometryFollowedChanged,
+            K::GeometryEqualChanged,
             K::HandshakeAdded,
             K::HandshakeRemoved,
             K::HandshakeChanged,
@@ -381,6 +390,7 @@ mod tests {
                 | K::PaddingReused
                 | K::TailPaddingReused
                 | K::FieldAppended
+                | K::FieldAppendedWithoutSince
                 | K::FieldRemoved
                 | K::FieldRenamed
                 | K::FieldMoved
@@ -415,6 +425,9 @@ mod tests {
                 | K::LayoutRowRemoved
                 | K::LayoutRowOptionalChanged
                 | K::LayoutRowChanged
+                | K::LayoutRowOwnerChanged
+                | K::GeometryFollowedChanged
+                | K::GeometryEqualChanged
                 | K::HandshakeAdded
                 | K::HandshakeRemoved
                 | K::HandshakeChanged

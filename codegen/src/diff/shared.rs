@@ -7,7 +7,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
 use super::compute::{Cx, named};
-use super::facts::{Facts, field_name, field_path, ruled};
+use super::facts::{Facts, field_path, ruled};
 
 fn parties(schema: &Schema, p: &Parties) -> String {
     let d = p.describe(&schema.access.parties);
@@ -21,16 +21,20 @@ fn parties(schema: &Schema, p: &Parties) -> String {
 fn seqlock_facts(schema: &Schema, s: &Seqlock) -> Facts {
     let st = &schema.abi.structs[s.struct_index];
     let trailer = schema.access.structs.get(s.struct_index);
-    let guards: Vec<String> = s
+    // The guarded bytes, by what they are: each a field path (resolved through renames
+    // before comparing) or a trailer part, as a set: the order `rest` lists them in follows
+    // their offsets, and a field that moved is its own change.
+    let mut guards: Vec<String> = s
         .guards
         .iter()
         .map(|g| match *g {
-            Guard::Field(i) => field_name(schema, s.struct_index, i),
+            Guard::Field(i) => field_path(schema, s.struct_index, i),
             Guard::Trailer(i) => trailer
                 .and_then(|t| t.trailer.get(i))
-                .map_or_else(|| "?".to_string(), |p| p.name.clone()),
+                .map_or_else(|| "?".to_string(), |p| format!("{}.{}", st.name, p.name)),
         })
         .collect();
+    guards.sort();
     vec![
         (
             "counter".into(),
@@ -51,9 +55,15 @@ fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
             slot_size,
             seqlock,
             payload,
+            publish_seq,
             ..
         } => {
             let lock = schema.access.seqlocks.get(*seqlock);
+            // Stated only when declared: a ring without one compares as it always did.
+            let stamp = publish_seq.and_then(|f| {
+                let s = lock.and_then(|l| schema.abi.structs.get(l.struct_index))?;
+                Some(("publish_seq".into(), s.fields.get(f)?.name.clone()))
+            });
             let payload = lock
                 .and_then(|l| schema.access.structs.get(l.struct_index))
                 .and_then(|s| s.trailer.get(*payload))
@@ -72,7 +82,10 @@ fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
                         lock.map_or_else(|| "?".to_string(), |l| l.name.clone()),
                     ),
                     ("payload".into(), payload),
-                ],
+                ]
+                .into_iter()
+                .chain(stamp)
+                .collect(),
                 head.struct_index,
             )
         }
@@ -199,7 +212,9 @@ impl Cx<'_> {
                 self.push(c);
             }
             for (fi, g) in b.fields.iter().enumerate() {
-                let Some(fo) = a.fields.iter().position(|f| f.name == g.name) else {
+                // The old field this one is, renames matched.
+                let Some(fo) = (0..a.fields.len()).find(|&fo| self.m.field_new(o, fo) == Some(fi))
+                else {
                     continue;
                 };
                 let (Some(x), Some(y)) = (sa.fields.get(fo), sb.fields.get(fi)) else {

@@ -131,25 +131,7 @@ impl Cx<'_> {
 
         // Fields: by name, then renames (same offset, size and type; a padding field pairs
         // only with padding).
-        let mut map: Vec<Option<usize>> = a
-            .fields
-            .iter()
-            .map(|f| b.fields.iter().position(|g| g.name == f.name))
-            .collect();
-        for (fo, f) in a.fields.iter().enumerate() {
-            if map[fo].is_some() {
-                continue;
-            }
-            let lf = &la.fields[fo];
-            let found = b.fields.iter().enumerate().position(|(fi, g)| {
-                !map.contains(&Some(fi))
-                    && g.is_padding() == f.is_padding()
-                    && lb.fields[fi].offset == lf.offset
-                    && lb.fields[fi].size == lf.size
-                    && self.m.same_type(&f.ty, &g.ty)
-            });
-            map[fo] = found;
-        }
+        let map: Vec<Option<usize>> = self.m.fields[o].clone();
         let old_of = |fi: usize| map.iter().position(|x| *x == Some(fi));
         let old_fields_kept = a.fields.iter().enumerate().all(|(fo, f)| {
             f.is_padding()
@@ -431,6 +413,9 @@ impl Cx<'_> {
                         .spans(None, Some(&g.span));
                     ch.site = Some(site(new, &b.name, g, lg.offset));
                     self.check_since_in_handshake(n, fi, &mut ch);
+                    if kind == ChangeKind::FieldAppended && g.since.is_none() {
+                        self.appended_without_since(n, &mut ch);
+                    }
                     self.push(ch);
                 }
             }

@@ -179,6 +179,9 @@ pub enum RingKind {
         seqlock: usize,
         /// The seqlock's trailer part that is the payload.
         payload: usize,
+        /// The field of the slot's struct (guarded, of the head's type) that publish
+        /// stamps with the head's new value: the slot's publication number.
+        publish_seq: Option<usize>,
     },
     /// `total` counts entries ever written; entry `i` is at `entries[i % capacity]`.
     Events {

@@ -43,6 +43,28 @@ pub struct Handshake {
     pub added: Vec<AddedField>,
     /// The writer's state and generation (`state`, `running`, `generation`).
     pub liveness: Option<Liveness>,
+    /// Who produced the record (`pid`, `producer_version`, `clock_mono_ns`,
+    /// `clock_unix_ns`): each field the schema names, stamped by the producer.
+    pub identity: Identity,
+}
+
+/// Where a record keeps who produced it; a character field's `width` is its bytes.
+#[derive(Debug, Clone, Default)]
+pub struct Identity {
+    pub pid: Option<Scalar>,
+    pub version: Option<Scalar>,
+    pub mono_ns: Option<Scalar>,
+    pub unix_ns: Option<Scalar>,
+}
+
+impl Identity {
+    /// Whether the schema names any of the fields.
+    pub fn is_empty(&self) -> bool {
+        self.pid.is_none()
+            && self.version.is_none()
+            && self.mono_ns.is_none()
+            && self.unix_ns.is_none()
+    }
 }
 
 /// A field that a minor version added to an extensible record.

@@ -5,6 +5,7 @@
 pub mod access;
 pub mod attach;
 mod constant;
+pub mod directory;
 mod enumeration;
 pub mod file;
 pub mod geometry;

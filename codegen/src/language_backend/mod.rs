@@ -10,6 +10,10 @@
 #[cfg(feature = "text")]
 pub mod c;
 mod common;
+#[cfg(feature = "text")]
+mod directory_plan;
+#[cfg(feature = "text")]
+mod directory_steps;
 pub mod jobs;
 mod live_plan;
 #[cfg(feature = "text")]

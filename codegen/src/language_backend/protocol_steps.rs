@@ -297,7 +297,7 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
     );
     let (host_gen, host_state) = (path(s.host_generation), path(s.host_state));
     let summary = format!(
-        "The lifecycle of a row of {table}: {} claims a {free} row, fills it in and keeps it while the row holds its generation; {} frees it. A heartbeat older than {} ms counts as hung.",
+        "The lifecycle of a row of {table}: {} claims a {free} row, fills it in and keeps it while the row holds its generation; {} frees it. A row in use whose state, generation and heartbeat have not changed for {} ms of the host's clock counts as hung.",
         who(schema, &s.client),
         who(schema, &s.host),
         s.hung_ms
@@ -314,7 +314,7 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
             "Activate: compare-and-swap the state from {claimed} to {active} (release) while {generation} is the claim's: where the state and the generation share one 8-byte word, one compare-and-swap of that word checks both."
         ),
         format!(
-            "Store {beat} = the host clock (release) at least every {} ms. Store {waiting} = 1 (release) before sleeping on the tick event, then a full (SeqCst) fence, then load what the host publishes and sleep only when it is not new; store 0 after.",
+            "Store {beat} = a monotonic clock in ns (release) at least every {} ms: a value that changes (the host only compares it with its last). Store {waiting} = 1 (release) before sleeping on the tick event, then a full (SeqCst) fence, then load what the host publishes and sleep only when it is not new; store 0 after.",
             s.heartbeat_ms
         ),
         format!(
@@ -343,7 +343,7 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
     let restore = restores(schema, index);
     let host = vec![
         format!(
-            "Free a row after a {closing}, or when {beat} is older than {} ms (hung): retire it (swap {state} to {closing}, acquire-release: its client sees it gone and nobody can claim it),{release}{restore} then store {state} = {free} (release). The client notices at its next check; the next claim finds nothing of the last client's.",
+            "Free a row after a {closing}, or when it is hung: the host keeps, for each row, the {state}, {generation} and {beat} it last loaded and the time of its own monotonic clock when it first saw them so; a {claimed} or {active} row whose three have not changed for more than {} ms is hung (a row first seen in use gets that long, heartbeat or not; one stuck in {claimed} is hung too; {beat} is only compared with itself, never with the host's clock). Retire it (swap {state} to {closing}, acquire-release: its client sees it gone and nobody can claim it),{release}{restore} then store {state} = {free} (release). The client notices at its next check; the next claim finds nothing of the last client's.",
             s.hung_ms
         ),
         format!(

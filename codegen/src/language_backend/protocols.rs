@@ -135,6 +135,7 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
             slot_size_const,
             seqlock,
             payload,
+            publish_seq,
         } => {
             let lock = &schema.access.seqlocks[*seqlock];
             let slot = &abi.structs[lock.struct_index];
@@ -147,10 +148,16 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
             let head = format!("`{}.{}`", head_s.name, head_s.fields[head.field].name);
             let count = &abi.consts[*slot_count_const].name;
             let size = &abi.consts[*slot_size_const].name;
+            let stamp = publish_seq.map_or(String::new(), |f| {
+                format!(
+                    ", and `{}` = `n + 1` (the publication's number: {head} once it is published)",
+                    slot.fields[f].name
+                )
+            });
             let writer = vec![
                 format!("Take `n` = {head}, the publications so far."),
                 format!(
-                    "Write slot `n % {count}` under seqlock `{}`: the `{}` at the slot's start, then the payload `{}` ({}), with `{size_field}` = the payload's bytes.",
+                    "Write slot `n % {count}` under seqlock `{}`: the `{}` at the slot's start, then the payload `{}` ({}), with `{size_field}` = the payload's bytes{stamp}.",
                     lock.name, slot.name, part.name, part.ty.text
                 ),
                 format!("Store {head} = `n + 1` (release): the slot is published."),

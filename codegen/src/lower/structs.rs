@@ -256,8 +256,33 @@ fn resolve_path(
             (Elem::Struct(j), None, false) => current = j,
             (Elem::Prim(p), None, true) if p.is_integer() => return Ok(out),
             (_, _, true) => {
-                let e = format!("`{seg}` is `{}`, not an integer field", f.ty.text);
-                return Err((e, None));
+                let kind = match (f.ty.elem, f.ty.len) {
+                    (_, Some(_)) => "an array",
+                    (Elem::Struct(_), None) => "a struct",
+                    (Elem::Enum(_), None) => "an enum",
+                    (Elem::Char, None) => "a char",
+                    (Elem::Prim(_), None) => "a float",
+                };
+                let e = format!(
+                    "field `{seg}` of `{}` is {kind} (`{}`), not an integer field",
+                    s.name, f.ty.text
+                );
+                let ints: Vec<String> = s
+                    .fields
+                    .iter()
+                    .filter(|g| {
+                        !g.is_padding()
+                            && g.ty.len.is_none()
+                            && matches!(g.ty.elem, Elem::Prim(p) if p.is_integer())
+                    })
+                    .map(|g| format!("`{}`", g.name))
+                    .collect();
+                let help = if ints.is_empty() {
+                    format!("name an integer field: `{}` has none", s.name)
+                } else {
+                    format!("name an integer field of `{}`: {}", s.name, ints.join(", "))
+                };
+                return Err((e, Some(help)));
             }
             (_, _, false) => {
                 let e = format!("`{seg}` is `{}`, not a struct to look into", f.ty.text);

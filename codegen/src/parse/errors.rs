@@ -27,6 +27,72 @@ pub(super) fn describe_data_error(src: &str, span: Span, message: String) -> Dia
     }
 }
 
+/// The inline table (`{ ... }`) on the last line up to byte `at` (a TOML syntax error's
+/// position) that does not close on its own line, as an error pointing at it: an inline
+/// table is one line in TOML 1.0, so a `,` written for `},` makes the parser stumble on the
+/// next line. `None` when the inline tables of the error's line and the one before it close.
+pub(crate) fn unclosed_inline_table(src: &str, at: usize) -> Option<Diagnostic> {
+    let mut start = 0;
+    let mut found: Option<(Span, usize)> = None;
+    for (i, line) in src.split_inclusive('\n').enumerate() {
+        if start > at {
+            break;
+        }
+        if let Some(open) = unclosed_brace(line) {
+            let end = start + line.trim_end().len();
+            found = Some((start + open..end, i + 1));
+        }
+        start += line.len();
+    }
+    let (span, line) = found?;
+    // On the error's line, or the one before it: a brace further up is no slip of this one.
+    let error_line = src.get(..at)?.matches('\n').count() + 1;
+    if line + 1 < error_line {
+        return None;
+    }
+    let table = src.get(span.clone())?;
+    let body = table.trim_end_matches(',').trim_end();
+    Some(Diagnostic {
+        message: format!(
+            "the inline table on line {line} does not close on its line: `{table}` has no `}}`"
+        ),
+        help: Some(format!(
+            "an inline table is `{{ ... }}` on one line: write `{body} }},`"
+        )),
+        span,
+    })
+}
+
+/// The byte in `line` of its last `{` that no `}` closes, outside strings and comments.
+fn unclosed_brace(line: &str) -> Option<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '#' => break,
+                '{' => open.push(i),
+                '}' => {
+                    open.pop();
+                }
+                _ => {}
+            },
+        }
+    }
+    open.first().copied()
+}
+
 /// No `[abi]` table: the schema is empty (blank lines and comments), or lacks its header.
 pub(super) fn missing_abi(src: &str) -> Diagnostic {
     let empty = src.lines().all(|l| {
@@ -179,6 +245,7 @@ pub(super) fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "mailbox" => "mailbox",
             "exchange" => "exchange",
             "session" => "session",
+            "directory" => "directory",
             "layout" => "layout",
             "file" => "file",
             "abi" => {

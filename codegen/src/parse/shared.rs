@@ -101,6 +101,10 @@ pub struct RawRing {
     /// slots: the seqlock whose counter's struct starts each slot.
     #[serde(default)]
     pub seqlock: Option<Spanned<String>>,
+    /// slots, optional: the field of the slot's struct that publish stamps with the head it
+    /// publishes (the head's value once the slot is published).
+    #[serde(default)]
+    pub publish_seq: Option<Spanned<String>>,
     /// events: the `struct.field` counting entries ever written.
     #[serde(default)]
     pub total: Option<Spanned<String>>,

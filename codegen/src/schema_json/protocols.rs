@@ -1,5 +1,5 @@
 //! The JSON Schema of the protocol tables: `[[queue]]`, `[[broadcast]]`, `[[mailbox]]`,
-//! `[[exchange]]` and `[[session]]`, each key with the words of codegen/README.md.
+//! `[[exchange]]`, `[[session]]` and `[[directory]]`, each key with the words of codegen/README.md.
 
 use serde_json::{Map, Value, json};
 
@@ -25,7 +25,7 @@ enum Key {
     Parties,
 }
 
-/// The five tables.
+/// The six tables.
 const TABLES: &[Table] = &[
     (
         "queue",
@@ -286,6 +286,49 @@ const TABLES: &[Table] = &[
             ),
             ("client", Key::Parties, "Who claims rows."),
             ("host", Key::Parties, "Who frees them."),
+        ],
+    ),
+    (
+        "directory",
+        "A [[directory]]: the running instances in a mapping of their own: a row claimed by compare-and-swap of its state and pid, filled in, then live; listed newest first; a row whose process is gone, or was created at another time (a reused pid), freed by the next instance.",
+        &[
+            (
+                "mapping",
+                Key::Path,
+                "The mapping's plain name: Local\\NAME on Windows, /dev/shm/NAME on Linux.",
+            ),
+            ("header", Key::Name, "The directory's header struct."),
+            ("magic", Key::Field, "The header's u32 field with `expect`."),
+            ("entry_count", Key::Field, "The header's u32: rows."),
+            ("entry_size", Key::Field, "The header's u32: bytes per row."),
+            ("entries", Key::Field, "The header's array of rows."),
+            ("state", Key::Field, "The row's cas u32 enum field."),
+            ("free", Key::Name, "The state's value of a free row: 0."),
+            (
+                "claimed",
+                Key::Name,
+                "The state's value of a row being filled in.",
+            ),
+            ("live", Key::Name, "The state's value of a listed row."),
+            (
+                "pid",
+                Key::Field,
+                "The row's u32 process id: with the state, one 8-aligned word.",
+            ),
+            (
+                "process_time",
+                Key::Field,
+                "The row's u64 process creation time.",
+            ),
+            ("abi_major", Key::Field, "The row's u16 ABI major version."),
+            ("abi_minor", Key::Field, "The row's u16 ABI minor version."),
+            (
+                "version",
+                Key::Field,
+                "The row's char[N] version string of the instance.",
+            ),
+            ("owner", Key::Parties, "Who registers."),
+            ("reader", Key::Parties, "Who lists."),
         ],
     ),
 ];

@@ -42,6 +42,9 @@ struct AttachContext {
     /// The handshake's state field `(offset, width)`, its running value, and the generation
     /// field (width 0 when none); `None` without a state.
     liveness: Option<LivenessCtx>,
+    /// The root handshake's identity fields, `(offset, width)` each (width 0 when the schema
+    /// names none; a version's width is its bytes); `None` when it names none at all.
+    identity: Option<IdentityCtx>,
     /// Geometry fields of the table that has the most (at least 1): the checker's scratch.
     max_geometry: usize,
     /// Rows of the table that has the most (at least 1): the producer's scratch.
@@ -146,6 +149,14 @@ struct GeometryCtx {
 }
 
 #[derive(Serialize)]
+struct IdentityCtx {
+    pid: (u64, u64),
+    version: (u64, u64),
+    mono_ns: (u64, u64),
+    unix_ns: (u64, u64),
+}
+
+#[derive(Serialize)]
 struct LivenessCtx {
     state: (u64, u64),
     running: u64,
@@ -216,6 +227,22 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
             running_name: l.running_name.clone(),
             generation: l.generation.as_ref().map_or((0, 0), scalar),
         });
+    let identity = schema
+        .attach
+        .handshakes
+        .iter()
+        .find(|h| h.struct_index == header)
+        .map(|h| &h.identity)
+        .filter(|i| !i.is_empty())
+        .map(|i| {
+            let at = |s: &Option<crate::ir::scalar::Scalar>| s.as_ref().map_or((0, 0), scalar);
+            IdentityCtx {
+                pid: at(&i.pid),
+                version: at(&i.version),
+                mono_ns: at(&i.mono_ns),
+                unix_ns: at(&i.unix_ns),
+            }
+        });
     let max_geometry = tables
         .iter()
         .map(|t| t.geometry.len())
@@ -245,6 +272,7 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         slots: slots[root],
         root_hs,
         liveness,
+        identity,
         max_geometry,
         max_rows: layouts
             .iter()

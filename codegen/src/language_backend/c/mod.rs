@@ -26,6 +26,7 @@
 mod attach;
 mod attach_accessors;
 mod comments;
+mod directory;
 mod literals;
 mod live;
 mod names;
@@ -91,6 +92,8 @@ struct HeaderContext<'a> {
     /// The attach helpers (`attach.rs`), when the schema has a root layout; after `live`,
     /// whose loads they read with.
     attach: Option<String>,
+    /// The directories' helpers (`directory.rs`), after the attach ones.
+    directories: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -136,6 +139,7 @@ pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderEr
     let mut context = header_context(schema, source);
     context.live = live::render_c_live(schema)?;
     context.attach = attach::render_c_attach(schema)?;
+    context.directories = directory::render_c_directories(schema)?;
     COMPILED.render(context)
 }
 
@@ -183,6 +187,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         enums: enum_contexts(abi),
         live: None,
         attach: None,
+        directories: None,
         structs,
     }
 }

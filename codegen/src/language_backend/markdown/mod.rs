@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::common::{RenderError, generated_line};
 use super::text::{Compiled, Template};
-use super::{protocol_steps, protocols};
+use super::{directory_steps, protocol_steps, protocols};
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
 use crate::schema::Schema;
@@ -196,8 +196,10 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         .enumerate()
         .map(|(i, s)| build_struct(schema, i, s, schema.layout.of(i)))
         .collect();
+    let directories = (schema.directories.iter()).map(|d| directory_steps::describe(schema, d));
     let protocols = protocol_steps::describe_all(schema)
         .into_iter()
+        .chain(directories)
         .map(|p| ProtocolSection {
             kind: p.kind,
             anchor: anchor(p.kind, &p.name),

@@ -84,6 +84,10 @@ pub(in crate::language_backend::python) struct AttachContext {
     pub(in crate::language_backend::python) lay_out: String,
     pub(in crate::language_backend::python) produce: String,
     pub(in crate::language_backend::python) produce_error: String,
+    /// `stamp_identity`, as named, when the root's handshake names who produced it: its
+    /// fields `(offset, width)` each, width 0 for one it does not name (pid, version,
+    /// mono_ns, unix_ns).
+    pub(in crate::language_backend::python) stamp_identity: Option<(String, [Word; 4])>,
     /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
     live: bool,
     pub(in crate::language_backend::python) handshakes: Vec<HandshakeData>,
@@ -238,7 +242,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         .chain(&names.enums)
         .chain(&names.structs))
     .cloned()
-    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "text", "set_text"].map(String::from))
+    .chain(super::names::MODULE_NAMES.map(String::from))
     .chain(live.iter().flat_map(|l| l.exports.iter().cloned()));
     let mut module = Namer(taken.collect::<HashSet<String>>());
     let error = module.name("AttachError");
@@ -264,12 +268,21 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         Some((r, h))
     });
     let example = root.map(|(r, _)| example(&schema.abi.name, &tables, r));
+    let stamp_identity = root
+        .map(|(_, h)| &a.handshakes[h].identity)
+        .filter(|i| !i.is_empty())
+        .map(|i| {
+            let at = |s: &Option<Scalar>| s.as_ref().map_or((0, 0), word);
+            let fields = [at(&i.pid), at(&i.version), at(&i.mono_ns), at(&i.unix_ns)];
+            (module.name("stamp_identity"), fields)
+        });
     let mut exports = vec![error.clone()];
     if root.is_some() {
         exports.push(attach.clone());
         exports.extend(classes);
         exports.extend([lay_out.clone(), produce.clone(), produce_error.clone()]);
     }
+    exports.extend(stamp_identity.iter().map(|(n, _)| n.clone()));
     if !handshakes.is_empty() {
         exports.extend([read_versioned.clone(), record.clone()]);
     }
@@ -281,6 +294,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         lay_out,
         produce,
         produce_error,
+        stamp_identity,
         live: live.is_some(),
         handshakes,
         tables,

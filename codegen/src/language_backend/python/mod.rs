@@ -26,6 +26,7 @@
 
 mod attach;
 mod ctypes;
+mod directory;
 mod docstring;
 mod literals;
 mod live;
@@ -139,23 +140,28 @@ struct MemberContext {
 pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderError> {
     let (names, live, attach, recording) = sections(schema)?;
     let mut context = compute_module_context(schema, &names, source);
-    if let Some(live) = &live {
-        context.all.extend(live.exports.iter().map(String::as_str));
-        context.live = Some(live);
-    }
-    if let Some(attach) = &attach {
-        context
-            .all
-            .extend(attach.exports.iter().map(String::as_str));
-        context.attach = Some(attach);
-    }
-    if let Some(recording) = &recording {
-        context
-            .all
-            .extend(recording.exports.iter().map(String::as_str));
-        context.recording = Some(recording);
-    }
+    context.all.extend(section_exports(
+        live.as_ref(),
+        attach.as_ref(),
+        recording.as_ref(),
+    ));
+    context.live = live.as_ref();
+    context.attach = attach.as_ref();
+    context.recording = recording.as_ref();
     COMPILED.render(context)
+}
+
+/// The names the live, attach and recordings sections add to the module's `__all__`, in
+/// that order.
+fn section_exports<'a>(
+    live: Option<&'a LiveSection>,
+    attach: Option<&'a AttachSection>,
+    recording: Option<&'a RecordingSection>,
+) -> impl Iterator<Item = &'a str> {
+    (live.into_iter().flat_map(|l| l.exports.iter()))
+        .chain(attach.into_iter().flat_map(|a| a.exports.iter()))
+        .chain(recording.into_iter().flat_map(|r| r.exports.iter()))
+        .map(String::as_str)
 }
 
 /// Renders the type stub (`.pyi`) of the Python module of `schema`, typed from the same
@@ -163,7 +169,18 @@ pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderErro
 /// generated-file line.
 pub fn render_python_stub(schema: &Schema, source: &str) -> Result<String, RenderError> {
     let (names, live, attach, recording) = sections(schema)?;
-    stub::render_stub(schema, source, &names, live, attach, recording)
+    // The stub says the module's `__all__`, so that stubtest finds them equal.
+    let all: Vec<String> = compute_module_context(schema, &names, source)
+        .all
+        .into_iter()
+        .chain(section_exports(
+            live.as_ref(),
+            attach.as_ref(),
+            recording.as_ref(),
+        ))
+        .map(String::from)
+        .collect();
+    stub::render_stub(schema, source, &names, &all, (live, attach, recording))
 }
 
 /// The module's sections.
@@ -178,7 +195,13 @@ type Sections = (
 /// contexts they were rendered from): what the module and its stub are both made of.
 fn sections(schema: &Schema) -> Result<Sections, RenderError> {
     let names = Names::new(&schema.abi);
-    let live = render_live(schema, &names)?;
+    let mut live = render_live(schema, &names)?;
+    if let (Some(live), Some((text, exports))) =
+        (live.as_mut(), directory::render_directories(schema)?)
+    {
+        live.text.push_str(&text);
+        live.exports.extend(exports);
+    }
     let attach = render_attach(schema, &names, live.as_ref())?;
     let taken: Vec<String> = (live.iter().flat_map(|l| l.exports.iter()))
         .chain(attach.iter().flat_map(|a| a.exports.iter()))
@@ -270,9 +293,9 @@ fn compute_module_context<'a>(
         .iter()
         .any(|s| s.fields.iter().any(|f| f.ty.elem == Elem::Char));
     let has_open_enums = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
-    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 4);
+    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 5);
     all.extend(consts.iter().map(|c| c.name));
-    all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"]);
+    all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION"]);
     if has_text {
         all.extend(["text", "set_text"]);
     }

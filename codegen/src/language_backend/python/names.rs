@@ -153,6 +153,17 @@ impl Namer {
     }
 }
 
+/// The module's names beside the schema's items: the ABI version's three, and the text
+/// helpers (defined when a struct has a `char` field). The sections that add names of their
+/// own keep clear of them.
+pub(super) const MODULE_NAMES: [&str; 5] = [
+    "ABI_VERSION_MAJOR",
+    "ABI_VERSION_MINOR",
+    "ABI_VERSION",
+    "text",
+    "set_text",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -141,7 +141,7 @@ pub(super) fn render_recording(
             .chain(&names.structs))
         .chain(taken)
         .cloned()
-        .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "text", "set_text"].map(String::from))
+        .chain(super::names::MODULE_NAMES.map(String::from))
         .collect::<HashSet<String>>(),
     );
     let error = module.name("FileFormatError");

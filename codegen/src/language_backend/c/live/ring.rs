@@ -23,6 +23,8 @@ pub(super) struct SlotRingCtx {
     /// The least slot size a reader or writer accepts: the slot struct's own bytes.
     least: u64,
     payload: bool,
+    /// The value's member that publish stamps with the head's new value, if any.
+    stamp: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -54,6 +56,7 @@ pub(super) fn build_ring(
             slot_count,
             slot_size,
             seqlock,
+            publish_seq,
             ..
         } => {
             let lock = &schema.access.seqlocks[*seqlock];
@@ -80,6 +83,8 @@ pub(super) fn build_ring(
                     Guard::Trailer(t) => a.trailer[*t].size_field.is_some(),
                     Guard::Field(_) => false,
                 }),
+                stamp: publish_seq
+                    .map(|f| c_field_name(&abi.structs[lock.struct_index].fields[f].name, prefix)),
             });
         }
         RingKind::Events {

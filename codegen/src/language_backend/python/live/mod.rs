@@ -129,7 +129,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         .chain(&names.enums)
         .chain(&names.structs)
         .cloned())
-    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"].map(String::from));
+    .chain(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION"].map(String::from));
     let mut module = Namer(taken.collect());
     let unavailable_error = module.name("AtomicsUnavailableError");
     let contended_error = module.name("SeqlockContendedError");
@@ -167,7 +167,8 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
             }
             RingKind::Events { .. } => {
                 let name = module.name(&format!("{}_since", ring.name));
-                events.push(cx.events_function(ring, name));
+                let push = module.name(&format!("push_{}", ring.name));
+                events.push(cx.events_function(ring, name, push));
             }
         }
         ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
@@ -183,7 +184,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
     exports.extend(views.iter().map(|v| v.name.clone()));
     exports.extend(values.iter().map(|v| v.name.clone()));
     exports.extend(rings.iter().map(|r| r.name.clone()));
-    exports.extend(events.iter().map(|e| e.name.clone()));
+    exports.extend(events.iter().flat_map(|e| [e.name.clone(), e.push.clone()]));
     if !schema.protocols.is_empty() {
         exports.extend(protocols.exports());
     }

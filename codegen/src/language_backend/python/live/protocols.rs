@@ -74,6 +74,8 @@ pub(in crate::language_backend::python) struct ProtocolsContext {
     pub(in crate::language_backend::python) empty: String,
     pub(in crate::language_backend::python) lapped: String,
     pub(in crate::language_backend::python) standing: String,
+    /// The host's memory of a session's rows, for `hung`.
+    pub(in crate::language_backend::python) watch: String,
     /// The queues and the broadcast rings (a ring has a `seq`).
     pub(in crate::language_backend::python) queues: Vec<EntryProtocol>,
     pub(in crate::language_backend::python) mailboxes: Vec<MailboxClass>,
@@ -228,6 +230,7 @@ impl ProtocolsContext {
             self.empty.clone(),
             self.lapped.clone(),
             self.standing.clone(),
+            self.watch.clone(),
         ];
         for q in &self.queues {
             out.extend([q.entry.clone(), q.class.clone()]);
@@ -287,6 +290,7 @@ impl Ctx<'_> {
             empty: module.name("EMPTY"),
             lapped: module.name("Lapped"),
             standing: module.name("Standing"),
+            watch: module.name("HungWatch"),
             queues: Vec::new(),
             mailboxes: Vec::new(),
             exchanges: Vec::new(),

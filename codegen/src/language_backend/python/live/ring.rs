@@ -27,6 +27,8 @@ pub(in crate::language_backend::python) struct RingClass {
     pub(in crate::language_backend::python) slot_view: String,
     lock: String,
     pub(in crate::language_backend::python) value: String,
+    /// The value's attribute publish stamps with the head's new value, if any.
+    stamp: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -40,6 +42,11 @@ pub(in crate::language_backend::python) struct EventsFunction {
     doc: Vec<String>,
     /// Also a method of the holder (no field of that name).
     pub(in crate::language_backend::python) method: bool,
+    /// The writer's function, `push_<ring>`, as named, and whether it is a method too.
+    pub(in crate::language_backend::python) push: String,
+    pub(in crate::language_backend::python) push_method: bool,
+    /// The total's mask: its width's all-ones.
+    total_mask: String,
 }
 
 /// The names of the bot example: the first slot ring, its header view, and a row of that
@@ -80,6 +87,7 @@ impl Ctx<'_> {
             slot_count,
             slot_size,
             seqlock,
+            publish_seq,
             ..
         } = ring.kind
         else {
@@ -111,10 +119,20 @@ impl Ctx<'_> {
             slot_view: self.views[lock.struct_index].clone()?,
             lock: lock.name.clone(),
             value: self.values[seqlock].clone(),
+            stamp: publish_seq.map(|f| {
+                self.schema.abi.structs[lock.struct_index].fields[f]
+                    .name
+                    .clone()
+            }),
         })
     }
 
-    pub(super) fn events_function(&self, ring: &Ring, name: String) -> EventsFunction {
+    pub(super) fn events_function(
+        &self,
+        ring: &Ring,
+        name: String,
+        push: String,
+    ) -> EventsFunction {
         let RingKind::Events {
             total,
             entries,
@@ -124,9 +142,13 @@ impl Ctx<'_> {
             unreachable!("called for event rings only");
         };
         let s = &self.schema.abi.structs[total.struct_index];
+        let total_size = self.schema.layout.of(total.struct_index).fields[total.field].size;
         EventsFunction {
             method: !s.fields.iter().any(|f| f.name == name),
             name,
+            push_method: !s.fields.iter().any(|f| f.name == push),
+            push,
+            total_mask: format!("0x{}", "f".repeat(2 * total_size as usize)),
             ring: ring.name.clone(),
             holder: self.names.structs[total.struct_index].clone(),
             total: s.fields[total.field].name.clone(),

@@ -152,6 +152,14 @@ impl AttachStub {
                 lay_out = self.lay_out,
                 produce = self.produce,
             );
+            if let Some((stamp, _)) = &self.stamp_identity {
+                let _ = writeln!(
+                    out,
+                    "def {stamp}(\n    image: bytearray,\n    version: str | bytes = \"\",\n    \
+                     pid: int | None = None,\n    mono_ns: int | None = None,\n    \
+                     unix_ns: int | None = None,\n) -> None: ..."
+                );
+            }
         }
         let (name, record) = (&self.read_versioned, &self.record);
         match self.handshakes.as_slice() {

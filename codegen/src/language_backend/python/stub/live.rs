@@ -86,6 +86,11 @@ impl LiveStub {
             let line = format!("    def {}(record, count: int) -> {result}: ...", e.name);
             extras.entry(e.holder.clone()).or_default().push(line);
         }
+        for e in self.events.iter().filter(|e| e.push_method) {
+            let entry = entry_type(schema, names, e)?;
+            let line = format!("    def {}(record, entry: {entry}) -> int: ...", e.push);
+            extras.entry(e.holder.clone()).or_default().push(line);
+        }
         Ok(())
     }
 
@@ -162,6 +167,12 @@ impl LiveStub {
                 out,
                 "def {}(record: {}, count: int) -> {result}: ...",
                 e.name, e.holder
+            );
+            let entry = entry_type(schema, names, e)?;
+            let _ = writeln!(
+                out,
+                "def {}(record: {}, entry: {entry}) -> int: ...",
+                e.push, e.holder
             );
         }
         Ok(())
@@ -260,6 +271,12 @@ fn slot_type(
 }
 
 /// What an event ring's function returns: `([(number, entry), ...], lost)`.
+/// The type of an event ring's entry, as the stub names it.
+fn entry_type(schema: &Schema, names: &Names, e: &EventsFunction) -> Result<String, RenderError> {
+    let ty = field_of(schema, names, &e.holder, &e.entries)?;
+    Ok(elem_type(names, ty).to_string())
+}
+
 fn events_result(
     schema: &Schema,
     names: &Names,

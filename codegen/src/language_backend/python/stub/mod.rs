@@ -33,9 +33,12 @@ pub(super) fn render_stub(
     schema: &Schema,
     source: &str,
     names: &Names,
-    live: Option<LiveSection>,
-    attach: Option<AttachSection>,
-    recording: Option<RecordingSection>,
+    all: &[String],
+    (live, attach, recording): (
+        Option<LiveSection>,
+        Option<AttachSection>,
+        Option<RecordingSection>,
+    ),
 ) -> Result<String, RenderError> {
     let abi = &schema.abi;
     let live = live
@@ -52,6 +55,8 @@ pub(super) fn render_stub(
     let shared = live.is_some() || attach.is_some();
     // The body first: its classes decide whether the imports need `builtins`.
     let mut out = String::with_capacity(64 * 1024);
+    let listed: Vec<String> = all.iter().map(|n| format!("\"{n}\"")).collect();
+    let _ = writeln!(out, "__all__ = [{}]", listed.join(", "));
     for (c, name) in abi.consts.iter().zip(&names.consts) {
         let _ = writeln!(
             out,
@@ -61,6 +66,11 @@ pub(super) fn render_stub(
     }
     let _ = writeln!(out, "ABI_VERSION_MAJOR: Final = {}", abi.version.major);
     let _ = writeln!(out, "ABI_VERSION_MINOR: Final = {}", abi.version.minor);
+    let _ = writeln!(
+        out,
+        "ABI_VERSION: Final = \"{}.{}\"",
+        abi.version.major, abi.version.minor
+    );
     out.push_str(HELPERS);
     if abi
         .structs
@@ -101,6 +111,7 @@ pub(super) fn render_stub(
         if !schema.protocols.is_empty() {
             protocols::write_protocols(&mut out, &live.protocols);
         }
+        out.push_str(&super::directory::stub(schema));
     }
     if let Some(attach) = &attach {
         attach.write(&mut out);

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::language_backend::python::live::ProtocolsContext;
 
 /// What every protocol section has; `{error}`, `{empty_class}`, `{empty}`, `{lapped}` and
-/// `{standing}` are the names the module gave them.
+/// `{standing}` and `{watch}` are the names the module gave them.
 const SHARED: &str = r#"
 class {error}(ValueError):
     check: str
@@ -28,6 +28,10 @@ class {standing}(enum.IntEnum):
     DISCONNECTED = 1
     RELOADED = 2
     HOST_EXITING = 3
+
+class {watch}:
+    def __init__(self, rows: int, hung_ns: int) -> None: ...
+    def is_hung(self, index: int, row: tuple[int, int, int] | None, now_ns: int) -> bool: ...
 "#;
 
 /// Writes the section's stub into `out`.
@@ -38,7 +42,8 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             .replace("{empty_class}", &p.empty_class)
             .replace("{empty}", &p.empty)
             .replace("{lapped}", &p.lapped)
-            .replace("{standing}", &p.standing),
+            .replace("{standing}", &p.standing)
+            .replace("{watch}", &p.watch),
     );
     for q in &p.queues {
         let _ = writeln!(out, "\nclass {}:\n    head: {}", q.entry, q.head);
@@ -148,8 +153,10 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              @classmethod\n    def row_state(cls, header: {v}, index: int) -> tuple[{st}, int]: ...\n    \
              @classmethod\n    def free(cls, host: {h}, index: int) -> int: ...\n    \
              @classmethod\n    def reload(cls, host: {h}) -> int: ...\n    \
+             @classmethod\n    def exit(cls, host: {h}) -> None: ...\n    \
              @classmethod\n    def host_waiting(cls, header: {v}, index: int) -> bool: ...\n    \
-             @classmethod\n    def hung(cls, header: {v}, index: int, now_ns: int | None = None) -> bool: ...",
+             @classmethod\n    def watch(cls) -> {w}: ...\n    \
+             @classmethod\n    def hung(cls, header: {v}, index: int, watch: {w}, now_ns: int | None = None) -> bool: ...",
             c = s.class,
             v = s.view,
             // A session whose rows own blocks is freed through the attached handle.
@@ -160,7 +167,8 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             },
             r = s.row_view,
             st = s.state_class,
-            standing = p.standing
+            standing = p.standing,
+            w = p.watch
         );
     }
 }

@@ -414,6 +414,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
         let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
         let table = spec_ident(&l.name, "TABLE");
         let initial_states = initial_states(schema, &hs, &table);
+        let stamp = stamp_identity(&h.identity);
         quote! {
             /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
             /// state, header size, total size, then every region and geometry field of the root
@@ -448,6 +449,7 @@ fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
                 #initial_states
                 Ok(image)
             }
+            #stamp
             /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
             /// a release fence, the bytes, then the state running, with release) and
             /// attaches to it. The handle is the host's own: its blocks are handed out
@@ -573,5 +575,50 @@ fn initial_states(
     }
     quote! {
         ::abi_runtime::produce::set_words(&mut image, &#hs, &#root, &[#(#words),*])?;
+    }
+}
+
+/// `stamp_identity(image, identity)` when the handshake names who produced the record: each
+/// field the schema names, as `abi_runtime::identity::IdentitySpec` takes it.
+fn stamp_identity(identity: &crate::ir::attach::Identity) -> TokenStream {
+    if identity.is_empty() {
+        return quote!();
+    }
+    let field = |s: &Option<crate::ir::scalar::Scalar>| match s {
+        Some(s) => {
+            let (path, at, width) = (&s.path, s.offset as usize, s.width as usize);
+            quote!(Some((#path, ::abi_runtime::attach::Field { offset: #at, width: #width })))
+        }
+        None => quote!(None),
+    };
+    let (pid, mono, unix) = (
+        field(&identity.pid),
+        field(&identity.mono_ns),
+        field(&identity.unix_ns),
+    );
+    let version = match &identity.version {
+        Some(s) => {
+            let (path, at, len) = (&s.path, s.offset as usize, s.width as usize);
+            quote!(Some((#path, ::abi_runtime::identity::TextField { offset: #at, len: #len })))
+        }
+        None => quote!(None),
+    };
+    quote! {
+        /// Stamps a laid-out image with who produced it, before [`Self::produce`]: the
+        /// process id, the version string and the clock pair the handshake names
+        /// (`abi_runtime::identity`: `Identity::now(version)` reads this process and its
+        /// clocks). `TooLarge` when the version does not fit its field with its NUL.
+        pub fn stamp_identity(
+            image: &mut ::abi_runtime::produce::Image,
+            identity: &::abi_runtime::identity::Identity,
+        ) -> Result<(), ::abi_runtime::produce::ProduceError> {
+            const SPEC: ::abi_runtime::identity::IdentitySpec<'static> = ::abi_runtime::identity::IdentitySpec {
+                pid: #pid,
+                version: #version,
+                mono_ns: #mono,
+                unix_ns: #unix,
+            };
+            ::abi_runtime::identity::stamp(image, &SPEC, identity)
+        }
     }
 }

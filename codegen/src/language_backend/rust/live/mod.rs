@@ -9,6 +9,7 @@
 
 mod added;
 mod attach;
+mod directory;
 mod exchange;
 mod mailbox;
 mod protocol_common;
@@ -58,6 +59,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
     let attach = attach::expand_attach(schema);
     let protocols = protocols::expand_protocols(schema);
     let sessions = session::expand_sessions(schema);
+    let directories = directory::expand_directories(schema);
     let doc = doc_lit!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
@@ -95,6 +97,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
             #(#rings)*
             #protocols
             #sessions
+            #directories
             #attach
         }
     }

@@ -19,6 +19,7 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
             slot_count,
             slot_size,
             seqlock,
+            publish_seq,
             ..
         } => {
             let lock = &schema.access.seqlocks[*seqlock];
@@ -55,15 +56,36 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 let t = type_ident(&lock.name);
                 (quote!(#t), quote!(#t::zeroed()))
             };
+            // With a publish_seq, publish stamps the value with the head's new value first.
+            let (value_ref, stamp, stamp_doc) = match publish_seq {
+                Some(f) => {
+                    let field = &schema.abi.structs[lock.struct_index].fields[*f].name;
+                    let ident = rust_ident(field);
+                    let next = if head_wide {
+                        quote!(head.wrapping_add(1))
+                    } else {
+                        quote!((head + 1) as u32)
+                    };
+                    (quote!(&mut #value), quote!(value.#ident = #next;), {
+                        let doc = format!(
+                            " It first sets `value.{field}` to that head: the slot's publication number."
+                        );
+                        quote!(#[doc = #doc])
+                    })
+                }
+                None => (quote!(&#value), quote!(), quote!()),
+            };
             let publish = if write_is_checked(schema, lock) {
                 quote! {
                     /// The writer's side: writes `value` into the next slot under its
                     /// seqlock, then publishes it by storing the new head (release), which
                     /// it returns. One writer only. An error, with nothing written or
                     /// published, if the value does not fit a slot.
-                    pub fn publish(&self, value: &#value) -> Result<u64, RegionError> {
+                    #stamp_doc
+                    pub fn publish(&self, value: #value_ref) -> Result<u64, RegionError> {
                         let head = self.head();
                         let index = (head % self.count as u64) as usize;
+                        #stamp
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value)?;
                         }
@@ -77,9 +99,11 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     /// seqlock, then publishes it by storing the new head (release), which
                     /// it returns. One writer only. `Contended` when a word the slot or the
                     /// head shares in part kept changing.
-                    pub fn publish(&self, value: &#value) -> Result<u64, ::abi_runtime::Contended> {
+                    #stamp_doc
+                    pub fn publish(&self, value: #value_ref) -> Result<u64, ::abi_runtime::Contended> {
                         let head = self.head();
                         let index = (head % self.count as u64) as usize;
+                        #stamp
                         if let Some(slot) = self.slot(index) {
                             slot.#write(value)?;
                         }
@@ -242,6 +266,14 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                 ),
             };
             let since = format_ident!("{}_since", ring.name);
+            let push = format_ident!("push_{}", ring.name);
+            let cap = lit(*capacity);
+            let push_doc = doc_lit!(
+                " The writer's side of ring `{}`: stores `entry` as entry number `{}` (at `{}[n % {capacity}]`, over the oldest once the ring is full) and counts it. Returns its number. `self` is a value the writer then publishes (a ring slot's payload, a seqlocked record).",
+                ring.name,
+                total_doc_name,
+                s.fields[entries.field].name,
+            );
             let doc = doc_lit!(
                 " The ring `{}`: `{}` counts entries ever written, and entry `i` is `{}[i % {capacity}]`. Returns the entries from number `count` on, oldest first; those already overwritten are skipped, and [`abi_runtime::EventsSince::lost`] counts them. {}",
                 ring.name,
@@ -254,6 +286,13 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
                     #[doc = #doc]
                     pub fn #since(&self, count: u64) -> ::abi_runtime::EventsSince<'_, #elem> {
                         ::abi_runtime::EventsSince::new(&self.#entries_name, #total, count)
+                    }
+                    #[doc = #push_doc]
+                    pub fn #push(&mut self, entry: #elem) -> u64 {
+                        let n = #total;
+                        self.#entries_name[(n % #cap) as usize] = entry;
+                        self.#total_name = self.#total_name.wrapping_add(1);
+                        n
                     }
                 }
             }

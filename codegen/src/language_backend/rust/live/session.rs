@@ -105,7 +105,6 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
     let exiting = lit(s.exiting);
     let exiting_value = typed(schema, hs, s.host_state.field, s.exiting);
     let row_fields = &schema.abi.structs[r].fields;
-    let state_get = rust_ident(&row_fields[s.state].name);
     let state_raw = raw(schema, r, s.state);
     let state_ty = value_type(schema, &row_fields[s.state].ty);
     let beat = rust_ident(&row_fields[s.heartbeat].name);
@@ -114,7 +113,7 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
     let wait_set = format_ident!("set_{}", row_fields[s.waiting].name);
     let wait_get = rust_ident(&row_fields[s.waiting].name);
     let wait_ty = value_type(schema, &row_fields[s.waiting].ty);
-    let hung_ns = lit(s.hung_ms * 1_000_000);
+    let (heartbeat_ms, hung_ms) = (lit(s.heartbeat_ms), lit(s.hung_ms));
     let word = match s.shared_word {
         Some(w) => {
             let (at, low) = (lit(w.at), w.state_low);
@@ -306,6 +305,11 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             };
             /// Rows in the table.
             pub const ROWS: usize = #rows;
+            /// How often a client heartbeats, at least, in milliseconds.
+            pub const HEARTBEAT_MS: u64 = #heartbeat_ms;
+            /// How long a row in use may go without a change before the host counts it as
+            /// hung, in milliseconds.
+            pub const HUNG_MS: u64 = #hung_ms;
         }
 
         impl<'a> #name<'a> {
@@ -491,12 +495,30 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
                 self.header.#table(index).is_some_and(|row| row.#wait_get() == 1)
             }
 
-            /// Whether row `index` is active with a heartbeat older than the session's hung
-            /// time at `now_ns` (the same clock).
-            pub fn is_hung(&self, index: usize, now_ns: u64) -> bool {
-                self.header.#table(index).is_some_and(|row| {
-                    row.#state_get() #state_raw == #active && now_ns.saturating_sub(row.#beat()) > #hung_ns
-                })
+            /// A watch of every row, for [`Self::is_hung`]: the host's own memory, kept
+            /// between checks.
+            pub fn watch(&self) -> ::abi_runtime::hung::HungWatch {
+                ::abi_runtime::hung::HungWatch::new(#name::ROWS, #name::HUNG_MS * 1_000_000)
+            }
+
+            /// Whether row `index` is hung: claimed or active with the same state,
+            /// generation and heartbeat as `watch` first saw more than the session's hung
+            /// time ago, at `now_ns` of the host's own monotonic clock (the same one each
+            /// call; the heartbeat's value only has to change). A row the watch sees in
+            /// use for the first time gets the whole hung time; a free or closing row is
+            /// never hung. False for no such row.
+            pub fn is_hung(&self, watch: &mut ::abi_runtime::hung::HungWatch, index: usize, now_ns: u64) -> bool {
+                let Some(row) = self.header.#table(index) else {
+                    return false;
+                };
+                let (state, generation) = ::abi_runtime::claim::row_word(row.region(), #name::SPEC);
+                let seen = ::abi_runtime::hung::RowSeen {
+                    state,
+                    generation,
+                    beat: row.#beat(),
+                    in_use: state == #claimed || state == #active,
+                };
+                watch.is_hung(index, seen, now_ns)
             }
 
             #restore_fn

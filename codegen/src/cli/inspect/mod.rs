@@ -1,13 +1,16 @@
 //! `abi-codegen inspect`: records of a struct read from a file, or a whole `[[file]]` or
 //! `[[layout]]` image, decoded and printed as a dump or JSON, with their issues on stderr.
 
+mod input;
+pub(crate) mod live;
+mod seek;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use abi_codegen::Schema;
 
-use crate::common::{Failure, load, out, outln};
-use crate::input;
+use crate::cli::common::{Failure, load, out, outln};
 
 /// What `abi-codegen inspect` was asked to decode.
 pub(crate) struct Request {
@@ -47,14 +50,7 @@ pub(crate) fn inspect(
     match (whole, request.keys) {
         (Some(Whole::File(f)), Some(keys)) => {
             let input = open_whole(request)?;
-            return crate::inspect_seek::inspect_keys(
-                &schema,
-                f,
-                input.as_ref(),
-                keys,
-                json,
-                strict,
-            );
+            return seek::inspect_keys(&schema, f, input.as_ref(), keys, json, strict);
         }
         (_, Some(_)) => {
             return Err(Failure::Input(format!(

@@ -10,7 +10,7 @@ use abi_codegen::inspect::{
     Decoded, Issue, ReadAt, render_decoded_dump, render_decoded_json, seek_records,
 };
 
-use crate::common::{Failure, out, outln};
+use crate::cli::common::{Failure, out, outln};
 
 /// Seeks the keys `keys` (inclusive) of file format `format` in `input`.
 pub(crate) fn inspect_keys(

@@ -12,7 +12,7 @@ use abi_codegen::diff::{
 };
 use abi_codegen::write;
 
-use crate::common::{color_enabled, display_name, out, render_errors};
+use crate::cli::common::{color_enabled, display_name, out, render_errors};
 
 /// The output formats of `abi-codegen diff`.
 #[derive(Clone, Copy, clap::ValueEnum)]

@@ -41,12 +41,12 @@ pub(crate) fn write_stdout(text: &str) {
 
 /// `print!` through [`write_stdout`].
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::common::write_stdout(&format!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::cli::common::write_stdout(&format!($($arg)*)) };
 }
 
 /// `println!` through [`write_stdout`].
 macro_rules! outln {
-    ($($arg:tt)*) => { $crate::common::write_stdout(&format!("{}\n", format_args!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::cli::common::write_stdout(&format!("{}\n", format_args!($($arg)*))) };
 }
 
 pub(crate) use {out, outln};
@@ -91,4 +91,25 @@ pub(crate) fn load_with_source(path: &Path) -> Result<(Schema, String), Failure>
             Err(Failure::Schema)
         }
     }
+}
+
+/// How the user runs this command again, for the messages that name a fix: `cargo run -p
+/// abi-codegen -- SUB` when it runs under `cargo run` in this workspace (cargo then sets
+/// `CARGO_MANIFEST_DIR` to this package's folder), else the program as it was invoked
+/// (`abi-codegen SUB` once installed with `cargo install`).
+pub(crate) fn fix_command(sub: &str) -> String {
+    let here = std::env::var_os("CARGO_MANIFEST_DIR")
+        .is_some_and(|dir| Path::new(&dir) == Path::new(env!("CARGO_MANIFEST_DIR")));
+    if here {
+        return format!("cargo run -p {} -- {sub}", env!("CARGO_PKG_NAME"));
+    }
+    let program = std::env::args_os()
+        .next()
+        .and_then(|arg0| {
+            Path::new(&arg0)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| env!("CARGO_BIN_NAME").to_owned());
+    format!("{program} {sub}")
 }

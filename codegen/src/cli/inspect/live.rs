@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use abi_codegen::Schema;
 
-use crate::common::{Failure, load, outln};
-use crate::input;
-use crate::inspect_cli::{Request, print_records};
+use super::input;
+use super::{Request, print_records};
+use crate::cli::common::{Failure, load, outln};
 
 /// `--watch`'s interval: a positive number of seconds.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {

@@ -1,0 +1,29 @@
+//! `abi-codegen init`: writes the starter schema (abi_codegen::init) where asked.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::common::{Failure, fix_command, outln};
+
+/// `abi-codegen init`: the starter schema, written where asked unless a file is there.
+pub(crate) fn init(
+    kinds: &[abi_codegen::init::Kind],
+    path: &Path,
+    force: bool,
+) -> Result<ExitCode, Failure> {
+    if path.exists() && !force {
+        return Err(Failure::Input(format!(
+            "{} exists: init writes a new schema (--force overwrites it)",
+            path.display()
+        )));
+    }
+    let text = abi_codegen::init::starter_schema(kinds);
+    std::fs::write(path, text)
+        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))?;
+    outln!(
+        "wrote {}; next: {}",
+        path.display(),
+        fix_command(&format!("generate --schema {}", path.display()))
+    );
+    Ok(ExitCode::SUCCESS)
+}

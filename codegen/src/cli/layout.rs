@@ -1,0 +1,55 @@
+//! `abi-codegen layout [TYPE] [--json]`: the computed layout of one struct, or of all.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use abi_codegen::report;
+
+use super::common::{Failure, load, out, outln};
+
+/// The layout of struct `name` (all when `None`), as tables or JSON.
+pub(crate) fn layout(
+    schema_path: &Path,
+    name: Option<&str>,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    let schema = load(schema_path)?;
+    if json {
+        let value = report::layout_json(&schema);
+        let value = match name {
+            None => value,
+            Some(n) => value["structs"]
+                .as_array()
+                .and_then(|a| a.iter().find(|s| s["name"] == n).cloned())
+                .ok_or_else(|| {
+                    Failure::Input(format!(
+                        "no struct named `{n}` in {}",
+                        schema_path.display()
+                    ))
+                })?,
+        };
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("json values serialize")
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    match name {
+        None => out!("{}", report::layout_tables(&schema)),
+        Some(n) => {
+            let index = schema
+                .abi
+                .structs
+                .iter()
+                .position(|s| s.name == n)
+                .ok_or_else(|| {
+                    Failure::Input(format!(
+                        "no struct named `{n}` in {}",
+                        schema_path.display()
+                    ))
+                })?;
+            out!("{}", report::layout_table(&schema, index));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

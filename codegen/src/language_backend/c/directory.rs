@@ -1,0 +1,77 @@
+//! The C header's directories (`templates/c_directory.h.j2`): the directory protocol once,
+//! table-driven over a plan struct, and per `[[directory]]` its plan, printed from the IR's
+//! (`ir/directory.rs`), with thin wrappers. Printed after the live helpers it uses.
+
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::comments::render_comment_lines;
+use crate::ir::directory::Directory;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::directory_plan::PlanCtx;
+use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
+
+const TEMPLATE: Template = Template {
+    name: "c_directory.h.j2",
+    source: include_str!("../../../templates/c_directory.h.j2"),
+};
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+#[derive(Serialize)]
+struct Context {
+    p: String,
+    pu: String,
+    /// The largest row and version string of any directory: the helpers' local buffers.
+    entry_cap: u64,
+    version_cap: u64,
+    head_cap: u64,
+    directories: Vec<DirectoryCtx>,
+}
+
+#[derive(Serialize)]
+struct DirectoryCtx {
+    name: String,
+    doc: String,
+    plan: PlanCtx,
+}
+
+/// The directories' section, or `None` when the schema declares none.
+pub(super) fn render_c_directories(schema: &Schema) -> Result<Option<String>, RenderError> {
+    if schema.directories.is_empty() {
+        return Ok(None);
+    }
+    let p = schema.abi.c_prefix.clone();
+    let ds = &schema.directories;
+    let max = |f: fn(&Directory) -> u64| ds.iter().map(f).max().unwrap_or(8);
+    let context = Context {
+        pu: p.to_ascii_uppercase(),
+        p,
+        entry_cap: max(|d| u64::from(d.plan.entry_size)),
+        version_cap: max(|d| d.plan.version_len),
+        head_cap: max(|d| d.plan.entries_at).max(8),
+        directories: ds
+            .iter()
+            .map(|d| directory_ctx(d, &schema.abi.c_prefix))
+            .collect(),
+    };
+    COMPILED.render(context).map(Some)
+}
+
+fn directory_ctx(d: &Directory, prefix: &str) -> DirectoryCtx {
+    let mut doc = String::from("/**\n");
+    for line in render_comment_lines(&d.doc, 90) {
+        doc.push_str(&format!(" * {line}\n").replace(" * \n", " *\n"));
+    }
+    doc.push_str(&format!(
+        " *\n * Directory `{}`: its plan for the {}_directory_* helpers.\n */",
+        d.name, prefix
+    ));
+    DirectoryCtx {
+        name: d.name.clone(),
+        doc,
+        plan: PlanCtx::new(d),
+    }
+}

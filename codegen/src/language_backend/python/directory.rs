@@ -1,0 +1,116 @@
+//! The Python module's directories (`templates/python_directory.py.j2`): the protocol once
+//! in `_Directory`, and a class per `[[directory]]` holding its plan, printed from the IR's
+//! (`ir/directory.rs`). Appended to the live section, whose atomics it uses; its stub lines.
+
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::literals::doc_lines;
+use crate::ir::names::camel;
+use crate::language_backend::common::RenderError;
+use crate::language_backend::directory_plan::PlanCtx;
+use crate::language_backend::text::{Compiled, Template};
+use crate::schema::Schema;
+
+const TEMPLATE: Template = Template {
+    name: "python_directory.py.j2",
+    source: include_str!("../../../templates/python_directory.py.j2"),
+};
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+
+#[derive(Serialize)]
+struct Context {
+    directories: Vec<DirectoryCtx>,
+}
+
+#[derive(Serialize)]
+struct DirectoryCtx {
+    class_name: String,
+    doc: Vec<String>,
+    plan: PlanCtx,
+}
+
+/// The shared names the section exports, before the directories' classes.
+const EXPORTS: [&str; 6] = [
+    "DirectoryError",
+    "DirectoryHost",
+    "process_probe",
+    "PROCESS_GONE",
+    "PROCESS_RUNNING",
+    "PROCESS_UNKNOWN",
+];
+
+/// The directories' section and the names it exports, or `None` without directories.
+pub(super) fn render_directories(
+    schema: &Schema,
+) -> Result<Option<(String, Vec<String>)>, RenderError> {
+    if schema.directories.is_empty() {
+        return Ok(None);
+    }
+    let directories: Vec<DirectoryCtx> = schema
+        .directories
+        .iter()
+        .map(|d| DirectoryCtx {
+            class_name: camel(&d.name),
+            doc: doc_lines(&d.doc),
+            plan: PlanCtx::new(d),
+        })
+        .collect();
+    let mut exports: Vec<String> = EXPORTS.iter().map(|s| (*s).to_string()).collect();
+    exports.extend(directories.iter().map(|d| d.class_name.clone()));
+    let text = COMPILED.render(Context { directories })?;
+    // Two blank lines from the live section's last class, and none of its own at the end.
+    Ok(Some((format!("\n\n{}\n", text.trim()), exports)))
+}
+
+/// The stub of the section: its shared names, then a class per directory.
+pub(super) fn stub(schema: &Schema) -> String {
+    if schema.directories.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(STUB);
+    for d in &schema.directories {
+        out.push_str(&format!(
+            "\nclass {}(_Directory):\n    WINDOWS_NAME: ClassVar[str]\n    LINUX_PATH: ClassVar[str]\n    SIZE: ClassVar[int]\n    ABI_MAJOR: ClassVar[int]\n    ABI_MINOR: ClassVar[int]\n",
+            camel(&d.name)
+        ));
+    }
+    out
+}
+
+const STUB: &str = "
+PROCESS_GONE: Final[int]
+PROCESS_RUNNING: Final[int]
+PROCESS_UNKNOWN: Final[int]
+
+class DirectoryError(ValueError):
+    name: str
+    def __init__(self, name: str, message: str) -> None: ...
+
+class DirectoryHost:
+    row: int
+    pid: int
+    process_time: int
+    abi_major: int
+    abi_minor: int
+    host_version: str
+    def __init__(self, row: int, pid: int, process_time: int, abi_major: int, abi_minor: int, host_version: str) -> None: ...
+
+def process_probe(pid: int) -> tuple[int, int]: ...
+
+class _Directory:
+    count: int
+    size: int
+    def __init__(self, buffer: Any) -> None: ...
+    @classmethod
+    def lay_out(cls: type[_D], buffer: Any) -> _D: ...
+    def state(self, i: int) -> tuple[int, int]: ...
+    def remove_stale(self, me: int, probe: Callable[[int], tuple[int, int]] = ...) -> int: ...
+    def register(self, pid: int, process_time: int, host_version: str, probe: Callable[[int], tuple[int, int]] = ...) -> tuple[int, int]: ...
+    def unregister(self, row_index: int, pid: int, process_time: int) -> bool: ...
+    def list(self) -> tuple[list[DirectoryHost], int]: ...
+
+_D = TypeVar(\"_D\", bound=_Directory)
+";
