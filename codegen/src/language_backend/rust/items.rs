@@ -16,11 +16,26 @@ fn int_literal(literal: &str, value: i128) -> TokenStream {
         Some(d) => (true, d),
         None => (false, literal),
     };
+    // Underscores kept only where clippy takes the grouping for a regular one.
+    let regrouped;
+    let digits = if digits.contains('_') && !regular_grouping(digits) {
+        regrouped = digits.replace('_', "");
+        regrouped.as_str()
+    } else {
+        digits
+    };
     let lit = digits
         .parse::<Literal>()
         .ok()
         .filter(|l| {
             !l.to_string().contains(['.', 'e', 'E', '"', '\'']) || l.to_string().starts_with("0x")
+        })
+        // A decimal with a leading zero (`007`) is a Rust literal clippy takes for a mistaken
+        // octal one (`zero_prefixed_literal`): its value instead.
+        .filter(|_| {
+            !(digits.len() > 1
+                && digits.starts_with('0')
+                && digits[1..].starts_with(|c: char| c.is_ascii_digit() || c == '_'))
         })
         .unwrap_or_else(|| Literal::u128_unsuffixed(value.unsigned_abs()));
     if neg || (value < 0 && !literal.starts_with('-')) {
@@ -28,6 +43,25 @@ fn int_literal(literal: &str, value: i128) -> TokenStream {
     } else {
         quote!(#lit)
     }
+}
+
+/// Whether `literal`'s underscores group its digits as clippy's `unusual_byte_groupings` and
+/// `inconsistent_digit_grouping` want: no empty group, every group after the first of one
+/// size (3 for a decimal), and the first no longer.
+fn regular_grouping(literal: &str) -> bool {
+    let (radix, body) = match literal.get(..2) {
+        Some("0x" | "0b" | "0o") => (false, &literal[2..]),
+        _ => (true, literal),
+    };
+    let groups: Vec<&str> = body.split('_').collect();
+    let Some((first, rest)) = groups.split_first() else {
+        return true;
+    };
+    let size = rest.first().map_or(0, |g| g.len());
+    !first.is_empty()
+        && rest.iter().all(|g| g.len() == size && size > 0)
+        && first.len() <= size
+        && (!radix || size == 3)
 }
 
 /// The ABI is little-endian and the structs hold its fields as plain integers and floats,
