@@ -127,6 +127,14 @@ pub enum DirectoryError {
         /// The most bytes it may have.
         max: usize,
     },
+    /// A store into a word another process kept changing gave up ([`crate::Contended`]).
+    Contended(crate::Contended),
+}
+
+impl From<crate::Contended> for DirectoryError {
+    fn from(e: crate::Contended) -> Self {
+        Self::Contended(e)
+    }
 }
 
 impl fmt::Display for DirectoryError {
@@ -152,6 +160,7 @@ impl fmt::Display for DirectoryError {
                 f,
                 "host version too long: {len} bytes, at most {max} with its NUL"
             ),
+            Self::Contended(e) => write!(f, "directory: {e}"),
         }
     }
 }
@@ -298,10 +307,10 @@ pub fn lay_out<A: Writable>(
             needed,
         });
     }
-    region.zero(spec.entries_at, needed - spec.entries_at);
-    region.store::<u32>(spec.entry_count_at, spec.max_entries, Relaxed);
-    region.store::<u32>(spec.entry_size_at, spec.entry_size, Relaxed);
-    region.store::<u32>(spec.magic_at, spec.magic, Release);
+    region.zero(spec.entries_at, needed - spec.entries_at)?;
+    region.try_store::<u32>(spec.entry_count_at, spec.max_entries, Relaxed)?;
+    region.try_store::<u32>(spec.entry_size_at, spec.entry_size, Relaxed)?;
+    region.try_store::<u32>(spec.magic_at, spec.magic, Release)?;
     check(region, spec)
 }
 
@@ -436,8 +445,10 @@ impl<'a, A: Writable> Directory<'a, A> {
     fn free_taken(&self, row: Region<'a, A>) {
         let s = self.spec;
         let rest = s.word.at + 8;
-        row.zero(0, s.word.at);
-        row.zero(rest, s.entry_size as usize - rest);
+        // Whole words (the word is 8-aligned and entry_size a multiple of 8, as check made
+        // sure): a plain store each, never contended. A row left unzeroed is still freed.
+        let _ = row.zero(0, s.word.at);
+        let _ = row.zero(rest, s.entry_size as usize - rest);
         row.store::<u64>(s.word.at, s.word.join(s.free, 0), Release);
     }
 
@@ -473,11 +484,23 @@ impl<'a, A: Writable> Directory<'a, A> {
                 match row.compare_exchange::<u64>(s.word.at, word, claimed) {
                     Ok(_) => {
                         row.store::<u64>(s.process_time_at, me.process_time, Relaxed);
-                        row.store::<u16>(s.abi_major_at, me.abi_major, Relaxed);
-                        row.store::<u16>(s.abi_minor_at, me.abi_minor, Relaxed);
-                        let mut text = vec![0u8; s.version_len];
-                        text[..version.len()].copy_from_slice(version);
-                        row.write_bytes(s.version_at, &text);
+                        // The row is this host's claim: only a cleaner that judged it
+                        // stale touches it meanwhile, through the word, not these bytes.
+                        let filled = row
+                            .try_store::<u16>(s.abi_major_at, me.abi_major, Relaxed)
+                            .and_then(|()| {
+                                row.try_store::<u16>(s.abi_minor_at, me.abi_minor, Relaxed)
+                            })
+                            .and_then(|()| {
+                                let mut text = vec![0u8; s.version_len];
+                                text[..version.len()].copy_from_slice(version);
+                                row.write_bytes(s.version_at, &text)
+                            });
+                        if let Err(e) = filled {
+                            // Given back: free again, the pid kept out of the word.
+                            let _ = row.compare_exchange::<u64>(s.word.at, claimed, word);
+                            return Err(e.into());
+                        }
                         let live = s.word.join(s.live, me.pid);
                         if row
                             .compare_exchange::<u64>(s.word.at, claimed, live)
