@@ -247,12 +247,12 @@ fn hostile_headers_are_refused_by_name() {
     ];
     for (at, value, want) in cases {
         let buf = new_dir();
-        buf.region().store::<u32>(at, value, Release);
+        buf.region().try_store::<u32>(at, value, Release).unwrap();
         assert_eq!(directory::check(buf.region(), SPEC).err(), Some(want));
     }
     // A larger entry_size that the mapping does not hold 16 of.
     let buf = new_dir();
-    buf.region().store::<u32>(8, 128, Release);
+    buf.region().try_store::<u32>(8, 128, Release).unwrap();
     assert_eq!(
         directory::check(buf.region(), SPEC).err(),
         Some(DirectoryError::BadEntryCount { found: 16, fits: 8 })
@@ -481,7 +481,8 @@ mod processes {
             .mapping()
             .region()
             .unwrap()
-            .store::<u32>(4, 1000, Release);
+            .try_store::<u32>(4, 1000, Release)
+            .unwrap();
         let third = DirectoryMapping::open_or_create(&at, SPEC).unwrap();
         assert_eq!(
             third.directory(SPEC).err(),
