@@ -82,8 +82,8 @@ pub enum RingError {
     },
 }
 
-impl From<crate::Contended> for RingError {
-    fn from(e: crate::Contended) -> Self {
+impl From<crate::error::Contended> for RingError {
+    fn from(e: crate::error::Contended) -> Self {
         Self::Contended { tries: e.tries }
     }
 }
@@ -125,7 +125,7 @@ impl core::fmt::Display for RingError {
             Self::BadEntry { len } => write!(f, "ring: a {len}-byte entry is not a whole entry"),
             Self::Part(e) => write!(f, "ring: {e}"),
             Self::Contended { tries } => {
-                write!(f, "ring: {}", crate::Contended { tries: *tries })
+                write!(f, "ring: {}", crate::error::Contended { tries: *tries })
             }
         }
     }

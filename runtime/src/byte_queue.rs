@@ -95,8 +95,8 @@ pub enum QueueError {
     },
 }
 
-impl From<crate::Contended> for QueueError {
-    fn from(e: crate::Contended) -> Self {
+impl From<crate::error::Contended> for QueueError {
+    fn from(e: crate::error::Contended) -> Self {
         Self::Contended { tries: e.tries }
     }
 }
@@ -137,7 +137,9 @@ impl core::fmt::Display for QueueError {
             }
             Self::BadEntry { len } => write!(f, "queue: a {len}-byte entry is not a whole entry"),
             Self::Part(e) => write!(f, "queue: {e}"),
-            Self::Contended { tries } => write!(f, "queue: {}", crate::Contended { tries: *tries }),
+            Self::Contended { tries } => {
+                write!(f, "queue: {}", crate::error::Contended { tries: *tries })
+            }
         }
     }
 }

@@ -250,14 +250,20 @@ pub fn row_word<A: crate::raw::Access>(row: Region<'_, A>, spec: ClaimSpec) -> (
 /// one), so this is a compare-exchange loop that keeps the client's bytes, bounded:
 /// [`Contended`](crate::Contended) (and the row not retired) when the client changed them
 /// before each of [`CAS_TRIES`](crate::CAS_TRIES) exchanges.
-pub fn retire<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> Result<u32, crate::Contended> {
+pub fn retire<A: Writable>(
+    row: Region<'_, A>,
+    spec: ClaimSpec,
+) -> Result<u32, crate::error::Contended> {
     row.try_swap::<u32>(spec.state, spec.closing, AcqRel)
 }
 
 /// The host's side: frees `row` (its state becomes `free`, release), whatever its client
 /// does; the client notices at its next [`Claim::standing`]. A host that restores what the
 /// row owned calls [`retire`] first, restores, then this. Bounded as [`retire`] is.
-pub fn free<A: Writable>(row: Region<'_, A>, spec: ClaimSpec) -> Result<(), crate::Contended> {
+pub fn free<A: Writable>(
+    row: Region<'_, A>,
+    spec: ClaimSpec,
+) -> Result<(), crate::error::Contended> {
     // Release: a claim that finds the row free sees what the host did before (a reload's new
     // generation). Relaxed under the loom negative control `claim_free_relaxed`.
     let order = if cfg!(loom_mutation = "claim_free_relaxed") {

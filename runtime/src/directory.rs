@@ -119,7 +119,7 @@ pub enum DirectoryError {
         rows: u32,
     },
     /// The mapping cannot be a region (not 8-aligned).
-    Region(crate::RegionError),
+    Region(crate::error::RegionError),
     /// The host version string does not fit its field with its terminating NUL.
     VersionTooLong {
         /// Its bytes.
@@ -128,11 +128,11 @@ pub enum DirectoryError {
         max: usize,
     },
     /// A store into a word another process kept changing gave up ([`crate::Contended`]).
-    Contended(crate::Contended),
+    Contended(crate::error::Contended),
 }
 
-impl From<crate::Contended> for DirectoryError {
-    fn from(e: crate::Contended) -> Self {
+impl From<crate::error::Contended> for DirectoryError {
+    fn from(e: crate::error::Contended) -> Self {
         Self::Contended(e)
     }
 }

@@ -6,8 +6,8 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::Mapping;
 use crate::directory::{self, Directory, DirectoryError, DirectorySpec, ProcessProbe};
+use crate::mmap::Mapping;
 use crate::raw::ReadWrite;
 
 /// How many times an opener looks again, 10 ms apart, at a directory whose creator has not

@@ -81,8 +81,8 @@ pub enum MailboxError {
     },
 }
 
-impl From<crate::Contended> for MailboxError {
-    fn from(e: crate::Contended) -> Self {
+impl From<crate::error::Contended> for MailboxError {
+    fn from(e: crate::error::Contended) -> Self {
         Self::Contended { tries: e.tries }
     }
 }
@@ -126,7 +126,7 @@ impl core::fmt::Display for MailboxError {
                 "mailbox: response_seq {response} answers no request (request_seq {request})"
             ),
             Self::Contended { tries } => {
-                write!(f, "mailbox: {}", crate::Contended { tries: *tries })
+                write!(f, "mailbox: {}", crate::error::Contended { tries: *tries })
             }
         }
     }
@@ -289,7 +289,7 @@ pub(crate) fn answer_fields<A: Writable>(
     s: MailboxSpec,
     (status, len, total): (u32, u32, u32),
     request: u32,
-) -> Result<(), crate::Contended> {
+) -> Result<(), crate::error::Contended> {
     if let Some(word) = whole_word(region, s.response_len, s.response_total) {
         region.store::<u64>(word, pair_word(word, s.response_len, len, total), Relaxed);
     } else {
@@ -321,7 +321,7 @@ fn store_pair<A: Writable>(
     (first_at, first): (usize, u32),
     (last_at, last): (usize, u32),
     order: core::sync::atomic::Ordering,
-) -> Result<(), crate::Contended> {
+) -> Result<(), crate::error::Contended> {
     match whole_word(region, first_at, last_at) {
         Some(word) => {
             let bits = pair_word(word, first_at, first, last);

@@ -64,8 +64,8 @@ pub enum ProduceError {
     },
 }
 
-impl From<crate::Contended> for ProduceError {
-    fn from(e: crate::Contended) -> Self {
+impl From<crate::error::Contended> for ProduceError {
+    fn from(e: crate::error::Contended) -> Self {
         Self::Contended { tries: e.tries }
     }
 }
@@ -104,7 +104,7 @@ impl core::fmt::Display for ProduceError {
                 "produce: the image is {expected} bytes, the mapping {found}"
             ),
             Self::Contended { tries } => {
-                write!(f, "produce: {}", crate::Contended { tries: *tries })
+                write!(f, "produce: {}", crate::error::Contended { tries: *tries })
             }
         }
     }
@@ -251,7 +251,7 @@ fn store<A: Writable>(
     f: Field,
     value: u64,
     order: Ordering,
-) -> Result<(), crate::Contended> {
+) -> Result<(), crate::error::Contended> {
     match f.width {
         1 => region.try_store(f.offset, value as u8, order),
         2 => region.try_store(f.offset, value as u16, order),

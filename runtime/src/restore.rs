@@ -13,7 +13,7 @@
 
 use core::sync::atomic::Ordering::{Acquire, Release};
 
-use crate::Contended;
+use crate::error::Contended;
 
 use crate::list_exchange::ListSpec;
 use crate::mailbox::MailboxSpec;

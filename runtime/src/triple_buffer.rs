@@ -60,8 +60,8 @@ pub enum ExchangeError {
     },
 }
 
-impl From<crate::Contended> for ExchangeError {
-    fn from(e: crate::Contended) -> Self {
+impl From<crate::error::Contended> for ExchangeError {
+    fn from(e: crate::error::Contended) -> Self {
         Self::Contended { tries: e.tries }
     }
 }

@@ -6,12 +6,10 @@ use toml::Spanned;
 
 use super::LowerAccess;
 use super::protocol::{Need, U32, Want};
-use crate::diagnostics::SchemaErrors;
 use crate::ir::access::{Access, FieldRef};
 use crate::ir::directory::{Directory, DirectoryPlan};
-use crate::ir::{Abi, Elem, EnumKind};
-use crate::layout::Layout;
-use crate::parse::{RawDirectory, RawSchema};
+use crate::ir::{Elem, EnumKind};
+use crate::parse::RawDirectory;
 
 const U64: Want = Want {
     widths: &[8],
@@ -29,33 +27,12 @@ const STATE: Want = Want {
     access: Need::Cas,
 };
 
-/// Lowers every `[[directory]]` of `raw`, after the access declarations.
-pub fn lower_directories(
-    raw: &RawSchema,
-    src: &str,
-    abi: &Abi,
-    layout: &Layout,
-    access: &Access,
-) -> Result<Vec<Directory>, SchemaErrors> {
-    let mut cx = LowerAccess::after_access(src, abi, layout, access);
-    let mut out = Vec::new();
-    for (i, d) in raw.directories.iter().enumerate() {
-        let d = d.get_ref();
-        let first = raw.directories[..i]
-            .iter()
-            .map(|o| &o.get_ref().name)
-            .find(|o| o.get_ref() == d.name.get_ref());
-        cx.check_item_name(&d.name, "directory", first.map(|o| o.span()).as_ref());
-        if let Some(dir) = cx.lower_directory(d, access) {
-            out.push(dir);
-        }
-    }
-    cx.errors.propagate()?;
-    Ok(out)
-}
-
 impl LowerAccess<'_> {
-    fn lower_directory(&mut self, d: &RawDirectory, access: &Access) -> Option<Directory> {
+    pub(super) fn lower_directory(
+        &mut self,
+        d: &RawDirectory,
+        access: &Access,
+    ) -> Option<Directory> {
         let what = format!("directory `{}`", d.name.get_ref());
         let what = what.as_str();
         let sides = self.sides((&d.owner, "owner"), (&d.reader, "reader"), what);

@@ -18,8 +18,6 @@ mod views;
 
 use toml::Spanned;
 
-pub use directory::lower_directories;
-
 use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span};
 use crate::ir::access::{Access, AccessKind, FieldRef, Guard, Ring, Seqlock, StructAccess};
@@ -98,6 +96,31 @@ pub fn lower_access(
         seqlocks,
         rings,
     })
+}
+
+/// Lowers every `[[directory]]` of `raw`, after the access declarations.
+pub fn lower_directories(
+    raw: &RawSchema,
+    src: &str,
+    abi: &Abi,
+    layout: &Layout,
+    access: &Access,
+) -> Result<Vec<crate::ir::directory::Directory>, SchemaErrors> {
+    let mut cx = LowerAccess::after_access(src, abi, layout, access);
+    let mut out = Vec::new();
+    for (i, d) in raw.directories.iter().enumerate() {
+        let d = d.get_ref();
+        let first = raw.directories[..i]
+            .iter()
+            .map(|o| &o.get_ref().name)
+            .find(|o| o.get_ref() == d.name.get_ref());
+        cx.check_item_name(&d.name, "directory", first.map(|o| o.span()).as_ref());
+        if let Some(dir) = cx.lower_directory(d, access) {
+            out.push(dir);
+        }
+    }
+    cx.errors.propagate()?;
+    Ok(out)
 }
 
 /// Lowers every protocol declaration of `raw`, after the access declarations.
