@@ -146,7 +146,8 @@ fn store_part(
         let mut value = current.to_ne_bytes();
         bytes(&mut value[from..from + take]);
         contention_hook::between_load_and_exchange(word);
-        match word.compare_exchange_weak(current, u64::from_ne_bytes(value), Relaxed, Relaxed) {
+        // Strong: a failed try is a peer's change, never a spurious failure (see region.rs).
+        match word.compare_exchange(current, u64::from_ne_bytes(value), Relaxed, Relaxed) {
             Ok(_) => return Ok(()),
             Err(found) => current = found,
         }

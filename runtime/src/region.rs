@@ -145,7 +145,9 @@ fn update_lane<W: Word>(
             return Ok(Err(old));
         };
         contention_hook::between_load_and_exchange(word);
-        match word.compare_exchange_weak(current, new.into_lane(current, lane), order, failure) {
+        // Strong, not weak: each failed try is then a change a peer made to the word, so the
+        // bound counts a peer's stores and never spurious failures (LL/SC machines, Miri).
+        match word.compare_exchange(current, new.into_lane(current, lane), order, failure) {
             Ok(_) => return Ok(Ok(old)),
             Err(found) => current = found,
         }
