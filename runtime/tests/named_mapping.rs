@@ -27,12 +27,12 @@ fn a_created_mapping_and_an_opened_one_share_stores() {
     assert_eq!(c.load::<u64>(88, Acquire), 0, "created zeroed");
     h.store::<u64>(88, 0x0123_4567_89ab_cdef, Release);
     assert_eq!(c.load::<u64>(88, Acquire), 0x0123_4567_89ab_cdef);
-    c.write_bytes(3, b"through the client");
+    c.write_bytes(3, b"through the client").unwrap();
     let mut out = [0; 18];
     h.read_bytes(3, &mut out);
     assert_eq!(&out, b"through the client");
-    assert_eq!(h.try_compare_exchange::<u32>(40, 0, 7), Ok(0));
-    assert_eq!(c.try_compare_exchange::<u32>(40, 0, 8), Err(7));
+    assert_eq!(h.try_compare_exchange::<u32>(40, 0, 7), Ok(Ok(0)));
+    assert_eq!(c.try_compare_exchange::<u32>(40, 0, 8), Ok(Err(7)));
     // Past the creator's 100 bytes, the opener's page is mapped and zero.
     assert_eq!(c.load::<u64>(4088, Acquire), 0);
 }
@@ -57,8 +57,8 @@ fn a_read_only_mapping_sees_what_a_writer_stores() {
     let reader = ReadOnlyMapping::open_named(&name).unwrap();
     assert_eq!(reader.len(), 4096);
     let (w, r) = (host.region().unwrap(), reader.region().unwrap());
-    w.try_store::<u32>(12, 0xdead_beef, Release);
-    w.write_bytes(1001, b"seen by a reader");
+    w.try_store::<u32>(12, 0xdead_beef, Release).unwrap();
+    w.write_bytes(1001, b"seen by a reader").unwrap();
     assert_eq!(r.load::<u32>(12, Acquire), 0xdead_beef);
     let mut out = [0; 16];
     r.read_bytes(1001, &mut out);
