@@ -8534,6 +8534,8 @@ static inline void ibf_directory_state(const ibf_directory *d, uint32_t i, uint3
 /* Zeroes a row this process holds claimed (every word but the state word), then frees it. */
 static inline void ibf_directory_free_taken_(const ibf_directory *d, unsigned char *row) {
     size_t i;
+    /* The take before the zeroing, for a reader's re-check. */
+    ibf_live_fence_release_();
     for (i = 0; i < d->plan->entry_size; i += 8U) {
         if (i != d->plan->word_at) {
             ibf_live_store_relaxed_u64_(row + i, 0);
@@ -8612,6 +8614,8 @@ static inline int ibf_directory_register(const ibf_directory *d, uint32_t pid, u
                 break;
             }
             if (ibf_live_cas_u64_(row + plan->word_at, &expected, claimed)) {
+                /* The claim before the fill, for a reader's re-check (a seqlock writer's fence). */
+                ibf_live_fence_release_();
                 for (at = 0; at < plan->entry_size; at += 8U) {
                     if (at != plan->word_at) {
                         ibf_live_store_relaxed_u64_(row + at, ibf_proto_get_(image, at, 8));

@@ -7437,6 +7437,7 @@ class _Directory:
         return self._split(_load(self._mem, self._row(i) + self._WORD_AT, 8, _ACQUIRE))
 
     def _free_taken(self, row):
+        _fence(_RELEASE)  # the take before the zeroing, for a reader's re-check
         for at in range(0, self._ENTRY_SIZE, 8):
             if at != self._WORD_AT:
                 _store(self._mem, row + at, 8, 0, _RELAXED)
@@ -7496,6 +7497,7 @@ class _Directory:
                 ok, word = _compare_exchange(self._mem, row + self._WORD_AT, 8, word, claimed)
                 if not ok:
                     continue
+                _fence(_RELEASE)  # the claim before the fill, for a reader's re-check
                 for at in range(0, self._ENTRY_SIZE, 8):
                     if at != self._WORD_AT:
                         _store(self._mem, row + at, 8, struct.unpack_from("<Q", image, at)[0], _RELAXED)

@@ -9,11 +9,13 @@
 //!
 //! **Orderings.**
 //! - register: load the word (`Acquire`); compare-and-swap (free, any) → (claimed, pid)
-//!   (`AcqRel`); fill in process_time, ABI version and host version (relaxed stores); then
+//!   (`AcqRel`); `fence(Release)`, so that a reader whose copy saw any of the fill also sees
+//!   the claim at its re-check (the seqlock writer's fence: without it Miri lists torn rows);
+//!   fill in process_time, ABI version and host version (relaxed stores); then
 //!   compare-and-swap (claimed, pid) → (live, pid) (`AcqRel`: its release part publishes the
 //!   fill to a reader that sees the row live).
 //! - unregister and stale cleanup: compare-and-swap the word the row had → (claimed, own pid)
-//!   (`AcqRel`), zero the row's other bytes (relaxed), store (free, 0) (`Release`), so the
+//!   (`AcqRel`), `fence(Release)`, zero the row's other bytes (relaxed), store (free, 0) (`Release`), so the
 //!   next claimant finds zeros (a claimed row's process_time is 0 until its owner fills it).
 //! - list: load the word (`Acquire`); copy the row (relaxed); `fence(Acquire)`; load the word
 //!   and process_time again (relaxed); the copy stands only if neither changed (a row that
@@ -445,6 +447,8 @@ impl<'a, A: Writable> Directory<'a, A> {
     fn free_taken(&self, row: Region<'a, A>) {
         let s = self.spec;
         let rest = s.word.at + 8;
+        // The take before the zeroing, for a reader's re-check (module docs).
+        fence(Release);
         // Whole words (the word is 8-aligned and entry_size a multiple of 8, as check made
         // sure): a plain store each, never contended. A row left unzeroed is still freed.
         let _ = row.zero(0, s.word.at);
@@ -483,6 +487,8 @@ impl<'a, A: Writable> Directory<'a, A> {
                 }
                 match row.compare_exchange::<u64>(s.word.at, word, claimed) {
                     Ok(_) => {
+                        // The claim before the fill, for a reader's re-check (module docs).
+                        fence(Release);
                         row.store::<u64>(s.process_time_at, me.process_time, Relaxed);
                         // The row is this host's claim: only a cleaner that judged it
                         // stale touches it meanwhile, through the word, not these bytes.

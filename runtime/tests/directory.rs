@@ -311,6 +311,8 @@ fn a_row_changing_under_the_reader_is_never_listed_torn() {
                 let time = 10 * (turn + 1);
                 let pid = pid_of(time);
                 r.store::<u64>(0x40, 1 | pid << 32, Release);
+                // As register does: the claim ordered before the fill (a seqlock writer's fence).
+                std::sync::atomic::fence(Release);
                 r.store::<u64>(0x48, time, std::sync::atomic::Ordering::Relaxed);
                 r.store::<u64>(0x40, 2 | pid << 32, Release);
                 turn += 1;
