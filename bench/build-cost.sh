@@ -54,6 +54,7 @@ runtime_req="$(sed -n '/^\[dependencies\]/,/^\[/s/^abi-runtime = \(.*\)$/\1/p' "
 workspace_package="$(sed -n '/^\[workspace.package\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
 workspace_deps="$(sed -n '/^\[workspace.dependencies\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' | grep -v '^abi-codegen' || true)"
 build_override="$(sed -n '/^\[profile.dev.build-override\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
+dev_profile="$(sed -n '/^\[profile.dev\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
 cat > "$BASE/Cargo.toml" <<TOML
 [package]
 name = "bridge-abi"
@@ -68,6 +69,9 @@ path = "src/lib.rs"
 [dependencies]
 zerocopy = $zerocopy_req
 abi-runtime = $runtime_req
+
+[profile.dev]
+$dev_profile
 
 [profile.dev.build-override]
 $build_override
