@@ -424,8 +424,9 @@ impl<'a, A: Access> RingReader<'a, A> {
             }
             // The copy is whole only if the writer did not move the tail past it meanwhile.
             // (Left out by the loom negative control `ring_tail_fence`.)
-            #[cfg(not(loom_mutation = "ring_tail_fence"))]
-            fence(Acquire);
+            if !crate::sync::mutated("ring_tail_fence") {
+                fence(Acquire);
+            }
             if r.region.load::<u64>(spec.tail_pos, Relaxed) > self.cursor {
                 out.clear();
                 continue;

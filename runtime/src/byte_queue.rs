@@ -250,7 +250,7 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
         self.region.write_bytes(self.at(start), entry)?;
         // Release publishes the entry's bytes (relaxed under the loom negative control
         // `queue_publish_relaxed`, which loom must catch).
-        let publish = if cfg!(loom_mutation = "queue_publish_relaxed") {
+        let publish = if crate::sync::mutated("queue_publish_relaxed") {
             Relaxed
         } else {
             Release

@@ -266,7 +266,7 @@ pub fn free<A: Writable>(
 ) -> Result<(), crate::error::Contended> {
     // Release: a claim that finds the row free sees what the host did before (a reload's new
     // generation). Relaxed under the loom negative control `claim_free_relaxed`.
-    let order = if cfg!(loom_mutation = "claim_free_relaxed") {
+    let order = if crate::sync::mutated("claim_free_relaxed") {
         core::sync::atomic::Ordering::Relaxed
     } else {
         Release

@@ -298,7 +298,7 @@ pub(crate) fn answer_fields<A: Writable>(
     }
     // Release publishes the answer (relaxed under the loom negative control
     // `mailbox_response_relaxed`, which loom must catch).
-    let publish = if cfg!(loom_mutation = "mailbox_response_relaxed") {
+    let publish = if crate::sync::mutated("mailbox_response_relaxed") {
         Relaxed
     } else {
         Release

@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 use crate::error::{Contended, SeqLockError};
 use crate::raw::Region;
 use crate::raw::{Access, ReadWrite, Writable};
-use crate::sync::{Ordering, fence, spin_loop, yield_now};
+use crate::sync::{Ordering, fence, mutated, spin_loop, yield_now};
 use crate::word::Word;
 
 /// Tries a [`SeqLock::read`] makes by default before giving up.
@@ -122,11 +122,12 @@ impl<'a, W: Word, A: Access> SeqLock<'a, W, A> {
         // of a later write, this fence synchronizes with that write's Release fence, so the
         // load below sees at least the odd counter that write began with. (Left out by the
         // loom negative control `seqlock_fence`, which loom must catch.)
-        #[cfg(not(loom_mutation = "seqlock_fence"))]
-        fence(Ordering::Acquire);
+        if !mutated("seqlock_fence") {
+            fence(Ordering::Acquire);
+        }
         // (The loom negative control `seqlock_second_load` drops this load: the copy is kept
         // unchecked, which loom must catch.)
-        let s2 = if cfg!(loom_mutation = "seqlock_second_load") {
+        let s2 = if mutated("seqlock_second_load") {
             s1
         } else {
             self.region.load::<W>(self.offset, Ordering::Relaxed)

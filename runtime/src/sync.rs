@@ -15,3 +15,18 @@ pub(crate) use loom::hint::spin_loop;
 pub(crate) use loom::sync::atomic::{AtomicU64, Ordering, fence};
 #[cfg(loom)]
 pub(crate) use loom::thread::yield_now;
+
+/// Whether the loom negative control `name` is on: one ordering weakened or one check dropped,
+/// which a model must catch (CI's "loom" step). Under `cfg(loom)` the control is named at run
+/// time by `LOOM_MUTATION`, so one build of the models runs every control; otherwise never.
+#[cfg(loom)]
+pub(crate) fn mutated(name: &str) -> bool {
+    std::env::var("LOOM_MUTATION").is_ok_and(|m| m == name)
+}
+
+/// Whether the loom negative control `name` is on: never outside `cfg(loom)`.
+#[cfg(not(loom))]
+#[inline(always)]
+pub(crate) const fn mutated(_name: &str) -> bool {
+    false
+}

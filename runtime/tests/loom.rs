@@ -5,11 +5,15 @@
 //! 2 unless set), with loom's model of relaxed, acquire and release accesses and fences. Each
 //! model prints how many executions it explored.
 //!
-//! Negative controls: built with `--cfg loom_mutation="NAME"`, the runtime weakens one ordering
+//! Negative controls: run with `LOOM_MUTATION=NAME` (same build), the runtime weakens one ordering
 //! or drops one check (`seqlock_fence`, `seqlock_second_load`, `ring_tail_fence`,
-//! `queue_publish_relaxed`); the model that covers it must then fail (CI asserts that it
-//! does). Two more, `mailbox_response_relaxed` and `claim_free_relaxed`, are not caught by
-//! the mailbox and session-reload models at this bound (a known gap: CI leaves them out).
+//! `queue_publish_relaxed`, `mailbox_response_relaxed`, `claim_free_relaxed`); the model that
+//! covers it must then fail (CI asserts that it does for each).
+//!
+//! loom never returns a store that a thread saw before its last yield (how it advances spin
+//! loops), and the thread that makes a buffer has seen its every initial value: a side whose
+//! stale reads matter runs on a spawned thread (the mailbox's client), and a model whose
+//! interesting path depends on the schedule counts that the path was reached.
 
 #![cfg(loom)]
 
@@ -24,7 +28,7 @@ use abi_runtime::triple_buffer::{INITIAL_STATE, TripleReader, TripleWriter};
 use abi_runtime::{SeqLock, SharedBuf};
 use loom::sync::Arc;
 use loom::thread;
-use std::sync::atomic::Ordering::{Acquire, Release};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 /// Runs `f` under loom with the preemption bound of `LOOM_MAX_PREEMPTIONS` (2 if unset), and
 /// prints the executions explored.
@@ -358,6 +362,12 @@ const MAILBOX: MailboxSpec = MailboxSpec {
 
 /// The mailbox: the client requests, polls for the answer, then requests again; the server
 /// serves what it finds. Every answer the client gets is the one to its request, whole.
+///
+/// The client is the spawned thread, not the one that made the buffer: loom never returns a
+/// store that a thread saw before its last yield (its way of advancing spin loops), and the
+/// maker of the buffer has seen every initial value, so a client on that thread could never
+/// read the stale answer fields a relaxed publish lets through (the negative control
+/// `mailbox_response_relaxed`, which this model catches).
 #[test]
 fn mailbox_request_answer_next_request() {
     model("mailbox", || {
@@ -365,40 +375,97 @@ fn mailbox_request_answer_next_request() {
         bytes[24..28].copy_from_slice(&8u32.to_ne_bytes());
         bytes[28..32].copy_from_slice(&8u32.to_ne_bytes());
         let buf = Arc::new(SharedBuf::from_bytes(&bytes));
-        let server = {
+        let client = {
             let buf = buf.clone();
             thread::spawn(move || {
                 let m = Mailbox::new(buf.region(), MAILBOX).unwrap();
-                let mut served = 0;
+                let seq = m.request(b"ab").unwrap();
                 for _ in 0..SPINS {
-                    match m
-                        .serve(|text| (u32::from(text[0]), text.repeat(2)))
-                        .unwrap()
-                    {
-                        Some(_) => served += 1,
-                        None => thread::yield_now(),
+                    if let Some(answer) = m.poll_response(seq).unwrap() {
+                        assert_eq!(
+                            (answer.status, answer.text),
+                            (u32::from(b'a'), b"abab".to_vec()),
+                            "the answer to request {seq}"
+                        );
+                        assert_eq!(m.request(b"c").unwrap(), seq + 1, "the next request");
+                        return true;
                     }
-                    if served == 2 {
-                        break;
-                    }
+                    thread::yield_now();
                 }
+                false
             })
         };
         let m = Mailbox::new(buf.region(), MAILBOX).unwrap();
-        let seq = m.request(b"ab").unwrap();
+        let mut served = 0;
         for _ in 0..SPINS {
-            if let Some(answer) = m.poll_response(seq).unwrap() {
-                assert_eq!(
-                    (answer.status, answer.text),
-                    (u32::from(b'a'), b"abab".to_vec())
-                );
-                assert_eq!(m.request(b"c").unwrap(), seq + 1, "the next request");
+            match m
+                .serve(|text| (u32::from(text[0]), text.repeat(2)))
+                .unwrap()
+            {
+                Some(_) => served += 1,
+                None => thread::yield_now(),
+            }
+            if served == 2 {
                 break;
             }
-            thread::yield_now();
         }
-        server.join().unwrap();
+        if client.join().unwrap() {
+            ANSWERED.fetch_add(1, StdRelaxed);
+        }
     });
+    assert!(
+        ANSWERED.load(StdRelaxed) > 0,
+        "no execution reached an answer: the model checks nothing"
+    );
+}
+
+/// Executions of the mailbox model in which the client got its answer.
+static ANSWERED: AtomicUsize = AtomicUsize::new(0);
+
+/// Executions of the free model in which the new client claimed the row.
+static CLAIMED: AtomicUsize = AtomicUsize::new(0);
+
+/// The host's free after its restore: a row held by a client whose queue position is 5 is
+/// retired, its position restored to 0 (relaxed, as a host's restore stores), then freed; a
+/// new client claims it and reads the position. A claim that finds the row free sees the
+/// restore: the free's release publishes it (the retire's release comes before the restore,
+/// so it cannot; the negative control `claim_free_relaxed` stores the free relaxed).
+#[test]
+fn free_publishes_the_restore() {
+    model("free after restore", || {
+        // The row's word (state, generation) at 0, held active at generation 1; the row's
+        // queue position at 8.
+        let mut bytes = [0u8; 16];
+        bytes[0..4].copy_from_slice(&CLAIM.active.to_ne_bytes());
+        bytes[4..8].copy_from_slice(&1u32.to_ne_bytes());
+        bytes[8..12].copy_from_slice(&5u32.to_ne_bytes());
+        let buf = Arc::new(SharedBuf::from_bytes(&bytes));
+        let row = buf.region().sub(0, 8, 8).unwrap();
+        let client = {
+            let buf = buf.clone();
+            thread::spawn(move || {
+                let r = buf.region();
+                let claim = Claim::try_claim(r.sub(0, 8, 8).unwrap(), CLAIM)?;
+                Some((claim.generation(), r.load::<u32>(8, Relaxed)))
+            })
+        };
+        let r = buf.region();
+        claim::retire(row, CLAIM).unwrap();
+        r.store::<u64>(8, 0, Relaxed);
+        claim::free(row, CLAIM).unwrap();
+        if let Some((generation, position)) = client.join().unwrap() {
+            assert_eq!(
+                (generation, position),
+                (2, 0),
+                "a claim of the freed row sees its restored position"
+            );
+            CLAIMED.fetch_add(1, StdRelaxed);
+        }
+    });
+    assert!(
+        CLAIMED.load(StdRelaxed) > 0,
+        "no execution claimed the freed row: the model checks nothing"
+    );
 }
 
 /// The session's reload: a client reads the host's generation, claims the row, checks the
