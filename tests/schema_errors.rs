@@ -200,6 +200,7 @@ error_classes! {
     protocol_session_hung_too_soon => 1,
     protocol_session_hung_too_long => 1,
     protocol_session_table_not_rows => 1,
+    protocol_session_host_words_elsewhere => 3,
     protocol_directory_bad_mapping => 1,
     protocol_directory_entries_not_rows => 1,
     protocol_directory_free_not_zero => 1,

@@ -338,8 +338,26 @@ impl LowerAccess<'_> {
                 None
             }
         };
+        // The host's words and the pad owners sit beside the table: every backend reaches them
+        // from the struct that holds it (a client attached to that struct's region), so lowering
+        // refuses them anywhere else rather than letting each backend guess.
+        let holder = table.struct_index;
+        let bound = bind.flatten().map(|(r, _)| r);
+        let mut beside = true;
+        for (path, key, r) in [
+            (Some(&s.host_generation), "host_generation", host_generation),
+            (Some(&s.host_state), "host_state", host_state),
+            (s.bind.as_ref(), "bind", bound),
+        ] {
+            if let (Some(path), Some(r)) = (path, r) {
+                beside &= self.check_beside_table(path, key, r, holder, what);
+            }
+        }
         let (client, host) = sides?;
         let [free, claimed, active, closing] = values?;
+        if !beside {
+            return None;
+        }
         let (state, generation) = (state?, generation?);
         Some(Session {
             table,
@@ -362,5 +380,31 @@ impl LowerAccess<'_> {
             client,
             host,
         })
+    }
+
+    /// Whether `r` (the session's `key`, at `path`) is a field of the struct that holds the
+    /// session's table (struct `holder`); otherwise an error naming both.
+    fn check_beside_table(
+        &mut self,
+        path: &Spanned<String>,
+        key: &str,
+        r: FieldRef,
+        holder: usize,
+        what: &str,
+    ) -> bool {
+        if r.struct_index == holder {
+            return true;
+        }
+        let table_holder = self.abi.structs[holder].name.clone();
+        let found = self.abi.structs[r.struct_index].name.clone();
+        self.errors.error_help(
+            &self.inner(path),
+            format!(
+                "{what}: `{key}` field `{}` is in struct `{found}`, not in `{table_holder}`, which holds the table",
+                path.get_ref()
+            ),
+            format!("move the field into `{table_holder}`: a client reaches the host's words and the pad owners from the struct that holds its row"),
+        );
+        false
     }
 }
