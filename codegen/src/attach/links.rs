@@ -2,7 +2,7 @@
 //! itself, one layout is where a mapping starts, and the handles' names are free.
 
 use super::LowerAttach;
-use crate::ir::attach::{Attach, Holds, LayoutTable};
+use crate::ir::attach::{Attach, Holds, LayoutTable, MAX_BLOCK_NESTING};
 use crate::ir::names::camel;
 use crate::parse::RawSchema;
 
@@ -81,6 +81,51 @@ impl LowerAttach<'_> {
                         "rename the enum value, or hold it in another layout",
                     );
                 }
+            }
+        }
+    }
+
+    /// Refuses a layout with more than [`MAX_BLOCK_NESTING`] levels of blocks below it, at
+    /// the outermost such layout (one that no other layout's blocks hold). A cycle is
+    /// `settle_blocks`' error: its layouts count as no levels here.
+    pub(super) fn check_nesting(&mut self, layouts: &[LayoutTable]) {
+        fn levels(layouts: &[LayoutTable], i: usize, memo: &mut [Option<usize>]) -> usize {
+            if let Some(n) = memo[i] {
+                return n;
+            }
+            memo[i] = Some(0); // on the path: a cycle ends here
+            let n = layouts[i]
+                .rows
+                .iter()
+                .filter_map(|r| match r.holds {
+                    Holds::Blocks { layout, .. } => Some(1 + levels(layouts, layout, memo)),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            memo[i] = Some(n);
+            n
+        }
+        let mut memo = vec![None; layouts.len()];
+        let held: Vec<usize> = layouts
+            .iter()
+            .flat_map(|l| &l.rows)
+            .filter_map(|r| match r.holds {
+                Holds::Blocks { layout, .. } => Some(layout),
+                _ => None,
+            })
+            .collect();
+        for (i, l) in layouts.iter().enumerate() {
+            let n = levels(layouts, i, &mut memo);
+            if n > MAX_BLOCK_NESTING && !held.contains(&i) {
+                self.errors.error_help(
+                    &l.span,
+                    format!(
+                        "layout `{}` nests {n} levels of blocks, more than the {MAX_BLOCK_NESTING} a layout may",
+                        l.name
+                    ),
+                    "flatten the nesting: a block's layout may hold regions directly",
+                );
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use super::LowerAttach;
 use crate::diagnostics::closest;
-use crate::ir::attach::{LayoutTable, Row};
+use crate::ir::attach::{LayoutTable, MAX_LAYOUT_ROWS, Row};
 use crate::ir::names::is_snake_case;
 use crate::ir::scalar::Scalar;
 use crate::ir::{Elem, EnumKind};
@@ -42,7 +42,9 @@ impl LowerAttach<'_> {
             return Vec::new();
         }
         self.settle_blocks(raw, &mut layouts);
-        layouts.into_iter().flatten().collect()
+        let layouts: Vec<LayoutTable> = layouts.into_iter().flatten().collect();
+        self.check_nesting(&layouts);
+        layouts
     }
 
     fn lower_layout(&mut self, raw: &Spanned<RawLayout>, names: &[&str]) -> Option<LayoutTable> {
@@ -99,6 +101,17 @@ impl LowerAttach<'_> {
         let table_offset = self.layout.of(header).fields[table_field].offset;
         let row_size = self.layout.of(row_struct).size;
         let rows = self.lower_rows(l, index_enum, len.count, names, &what)?;
+        if rows.len() > MAX_LAYOUT_ROWS {
+            self.errors.error_help(
+                &l.rows.span(),
+                format!(
+                    "{what} lays out {} rows, more than the {MAX_LAYOUT_ROWS} a layout may hold",
+                    rows.len()
+                ),
+                "group regions into blocks laid out by a layout of their own (a `blocks` row)",
+            );
+            return None;
+        }
         let align = rows
             .iter()
             .map(|r| r.align)

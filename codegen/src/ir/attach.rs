@@ -89,6 +89,15 @@ impl Handshake {
     }
 }
 
+/// The most rows a layout lays out: every language checks a table's regions for overlap with
+/// a 64-bit mask per row (lowering refuses more).
+pub const MAX_LAYOUT_ROWS: usize = 64;
+
+/// The most levels of blocks below a layout (a layout whose rows hold blocks laid out by a
+/// layout whose rows hold blocks, ...): lowering refuses deeper nesting, so that every
+/// language's accessors take one index per level from a fixed list.
+pub const MAX_BLOCK_NESTING: usize = 8;
+
 /// A layout table: a header's array of `{ offset, size }` rows, indexed by an enum.
 #[derive(Debug, Clone)]
 pub struct LayoutTable {

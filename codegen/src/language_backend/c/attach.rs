@@ -10,11 +10,11 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::attach_accessors::{AccessorCtx, AccessorWalk, MAX_DEPTH, Slot};
+use super::attach_accessors::{AccessorCtx, AccessorWalk, Slot};
 use super::names::c_type_name;
 use super::session_host::{SessionHostCtx, session_hosts};
 use crate::ir::access::RingKind;
-use crate::ir::attach::{CHECKS, Holds, LayoutTable};
+use crate::ir::attach::{CHECKS, Holds, LayoutTable, MAX_BLOCK_NESTING, MAX_LAYOUT_ROWS};
 use crate::ir::geometry::GeometryRule;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
@@ -305,12 +305,8 @@ fn table_slots(
     if let Some(n) = slots[i] {
         return Ok(n);
     }
-    if depth > MAX_DEPTH {
-        return Err(RenderError(format!(
-            "layout `{}` nests blocks too deep",
-            schema.attach.layouts[i].name
-        )));
-    }
+    // Lowering refuses a cycle and nesting past MAX_BLOCK_NESTING.
+    debug_assert!(depth <= MAX_BLOCK_NESTING, "lowering bounds the nesting");
     let t = &schema.attach.layouts[i];
     let mut n = t.rows.len() as u64;
     for row in &t.rows {
@@ -333,12 +329,8 @@ fn table_ctx(
     own_slots: u64,
     slots: &[u64],
 ) -> Result<TableCtx, RenderError> {
-    if t.rows.len() > 64 {
-        return Err(RenderError(format!(
-            "layout `{}` has more than 64 rows, which the C overlap masks do not hold",
-            t.name
-        )));
-    }
+    // The overlap masks are u64s: lowering refuses more than MAX_LAYOUT_ROWS rows.
+    debug_assert!(t.rows.len() <= MAX_LAYOUT_ROWS, "lowering bounds the rows");
     let mut next_block = t.rows.len() as u64;
     let mut needs = Vec::new();
     let position = |g: Option<usize>| g.map_or(-1, |g| g as i64);

@@ -8,16 +8,12 @@ use serde::Serialize;
 use super::comments::render_comment_lines;
 use super::names::c_type_name;
 use crate::ir::access::RingKind;
-use crate::ir::attach::Holds;
+use crate::ir::attach::{Holds, MAX_BLOCK_NESTING};
 use crate::language_backend::common::RenderError;
 use crate::schema::Schema;
 
 /// Comment lines are wrapped to this many columns, the comment's ` * ` included.
 const WIDTH: usize = 93;
-
-/// Block nesting deeper than this is a schema the generator cannot have accepted (a layout
-/// that holds itself): rendering stops rather than recursing forever.
-pub(super) const MAX_DEPTH: usize = 8;
 
 /// A blocks row's first-use check: `<prefix>_attached_<name>_check`.
 #[derive(Serialize)]
@@ -109,9 +105,8 @@ impl AccessorWalk<'_> {
         outer: &[(String, u64, String)],
         depth: usize,
     ) -> Result<(), RenderError> {
-        if depth > MAX_DEPTH {
-            return Err(RenderError("layouts nest blocks too deep".into()));
-        }
+        // Lowering refuses a cycle and nesting past MAX_BLOCK_NESTING.
+        debug_assert!(depth <= MAX_BLOCK_NESTING, "lowering bounds the nesting");
         let abi = &self.schema.abi;
         let cp = &abi.c_prefix;
         let table = &self.schema.attach.layouts[t];
