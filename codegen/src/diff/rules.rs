@@ -148,6 +148,11 @@ pub const RULES: &[Rule] = &[
     rule("PROTOCOL_REMOVED", K::ProtocolRemoved, "PROTOCOL", B, "a party built at the old version still runs the protocol, and no party built at the new version answers it", ("[[queue]] name = \"log\"", ""), MAJOR),
     rule("PROTOCOL_CHANGED", K::ProtocolChanged, "PROTOCOL", B, "the two sides built at different versions use different fields, values or capacities", ("capacity = \"capacity\"", "capacity = \"size\""), MAJOR),
     rule("PROTOCOL_PARTIES_CHANGED", K::ProtocolPartiesChanged, "PROTOCOL", B, "the protocol turns around: a party built at the old version plays the side the new version gives the other", ("writer = \"client\", reader = \"host\"", "writer = \"host\", reader = \"client\""), MAJOR),
+    // DIRECTORY
+    rule("DIRECTORY_ADDED", K::DirectoryAdded, "DIRECTORY", C, "a new mapping of its own: instances built at the old version do not register in it, so a reader built at the new version lists only instances built at the new version; nothing old changes", ("", "[[directory]] name = \"hosts\", mapping = \"demo.directory\""), MINOR),
+    rule("DIRECTORY_REMOVED", K::DirectoryRemoved, "DIRECTORY", B, "instances built at the new version no longer register, so a reader built at the old version lists none of them", ("[[directory]] name = \"hosts\"", ""), MAJOR),
+    rule("DIRECTORY_CHANGED", K::DirectoryChanged, "DIRECTORY", B, "instances of every version share one directory: a reader or instance built at one version opens another mapping, or reads and claims rows through fields, states or an owner the other's instances do not use", ("mapping = \"demo.directory\"", "mapping = \"demo.hosts\""), MAJOR),
+    rule("DIRECTORY_READER_CHANGED", K::DirectoryReaderChanged, "DIRECTORY", C, "instances register as before, and a reader only copies rows: a reader built at either version lists the same hosts; the new reader is who the generated docs name", ("owner = \"host\", reader = \"client\"", "owner = \"host\", reader = \"tool\""), MINOR),
     rule("DECLARATION_RENAMED", K::DeclarationRenamed, "PROTOCOL", S, "the same bytes and practice under a new name; code that names the old one (its read_/write_ methods, its types) does not compile", ("[[seqlock]] name = \"frame\"", "[[seqlock]] name = \"frame_lock\""), RENAME),
     rule("DECLARATION_ADDED", K::DeclarationAdded, "PROTOCOL", C, "a seqlock, ring, layout, handshake or protocol over structs the old version does not have: nothing old changes", ("", "[[struct]] name = \"stats\" and [[seqlock]] counter = \"stats.seq\""), MINOR),
     rule("FIRST_DESCRIBED", K::FirstDescribed, "PROTOCOL", C, "the old schema declares no parties (or no layouts, or no handshakes) at all: the new declarations describe bytes and practices the diff cannot compare with anything; parties built at the old version must already do what they say", ("parties absent", "parties = [\"host\", \"client\"], writers, seqlocks, ..."), "bump at least the minor version, and check that parties built at the old version already follow every declaration; if one does not, bump the major version"),
@@ -356,6 +361,10 @@ mod tests {
             K::ProtocolRemoved,
             K::ProtocolChanged,
             K::ProtocolPartiesChanged,
+            K::DirectoryAdded,
+            K::DirectoryRemoved,
+            K::DirectoryChanged,
+            K::DirectoryReaderChanged,
             K::DeclarationAdded,
             K::DeclarationRenamed,
             K::FirstDescribed,
@@ -441,6 +450,10 @@ mod tests {
                 | K::ProtocolRemoved
                 | K::ProtocolChanged
                 | K::ProtocolPartiesChanged
+                | K::DirectoryAdded
+                | K::DirectoryRemoved
+                | K::DirectoryChanged
+                | K::DirectoryReaderChanged
                 | K::DeclarationAdded
                 | K::DeclarationRenamed
                 | K::FirstDescribed => {}

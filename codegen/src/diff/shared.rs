@@ -167,6 +167,7 @@ impl Cx<'_> {
                 ("seqlocks", new.access.seqlocks.len()),
                 ("rings", new.access.rings.len()),
                 ("protocols", new.protocols.len()),
+                ("directories", new.directories.len()),
             ] {
                 if n > 0 {
                     declared.push(format!("{n} {what}"));
