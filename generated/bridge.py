@@ -7104,8 +7104,6 @@ class _Session:
 
     @classmethod
     def _bind(cls, header, pad, current, new):
-        if cls._BIND is None:
-            raise TypeError("%s binds nothing: the schema names no bind table" % cls.__name__)
         offset, count, width = cls._BIND
         if not 0 <= pad < count:
             raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
@@ -7122,28 +7120,6 @@ class _Session:
             if ok:
                 return True
         _cas_gave_up("%s: pad %d" % (cls.__name__, pad))
-
-    def bind_pad(self, pad):
-        """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
-        the row's index by compare-and-swap of the word holding it. False when another row
-        holds it, or when the row is no longer this client's (nothing is stored)."""
-        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._UNBOUND, self._index)
-
-    def unbind_pad(self, pad):
-        """Lets pad go, if this row holds it and the claim stands (compare-and-swap back to
-        unbound)."""
-        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._index, self._UNBOUND)
-
-    @classmethod
-    def pad_owner(cls, header, pad):
-        """The row that owns pad, or None when it is unbound (the host's or anyone's view)."""
-        if cls._BIND is None:
-            raise TypeError("%s binds nothing: the schema names no bind table" % cls.__name__)
-        offset, count, _width = cls._BIND
-        if not 0 <= pad < count:
-            raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
-        owner = _load(header._mem, header._base + offset + pad, 1)
-        return None if owner == cls._UNBOUND else owner
 
     @classmethod
     def row_state(cls, header, index):
@@ -7287,6 +7263,26 @@ class Client(_Session):
     _BIND = (164, 4, 4)
     _UNBOUND = 255
     _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),)),)
+
+    def bind_pad(self, pad):
+        """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
+        the row's index by compare-and-swap of the word holding it. False when another row
+        holds it, or when the row is no longer this client's (nothing is stored)."""
+        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._UNBOUND, self._index)
+
+    def unbind_pad(self, pad):
+        """Lets pad go, if this row holds it and the claim stands (compare-and-swap back to
+        unbound)."""
+        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._index, self._UNBOUND)
+
+    @classmethod
+    def pad_owner(cls, header, pad):
+        """The row that owns pad, or None when it is unbound (the host's or anyone's view)."""
+        offset, count, _width = cls._BIND
+        if not 0 <= pad < count:
+            raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
+        owner = _load(header._mem, header._base + offset + pad, 1)
+        return None if owner == cls._UNBOUND else owner
 
 
 # ------------------------------------------------------------------------------------------

@@ -8342,6 +8342,7 @@ pub mod live {
 }
 /// Reading and writing the bridge ABI's recordings: chunks of zlib streams of records, each record's data as is or XORed with the record before it, with a footer, a chunk index and a trailer (`abi_runtime::recording`, feature `recording`).
 pub mod recording {
+    ::abi_runtime::require_recording!();
     use std::io;
     use ::abi_runtime::recording as rec;
     use ::zerocopy::{FromBytes as _, IntoBytes as _};

@@ -118,6 +118,35 @@ fn a_schema_mistake_fails_the_build_with_the_diagnostics() {
     assert!(all.contains("1 error in schema.toml"), "{all}");
 }
 
+/// A schema whose generated Rust needs an abi-runtime feature the crate did not enable (a
+/// `[[file]]` with encoded records needs `recording`; the consumer names abi-runtime without
+/// features): the build fails, and its first error names the feature and the line to write,
+/// from the `compile_error!` of `abi_runtime::require_recording!()` in the generated module.
+#[test]
+fn a_missing_runtime_feature_is_named_by_the_build() {
+    let recording = fs::read_to_string(root().join("tests/fixtures/recording/sensor_log.toml"))
+        .expect("read the recording fixture");
+    let dir = copy_consumer("consumer-feature", "telemetry-recording", |_| {
+        let renamed = recording.replace("name = \"demo\"\n", "name = \"telemetry\"\n");
+        assert_ne!(renamed, recording, "the edit applies");
+        renamed
+    });
+    let out = cargo(&dir, &["build", "--quiet"]);
+    let all = text(&out);
+    assert!(!out.status.success(), "built without the feature:\n{all}");
+    let first = all
+        .lines()
+        .find(|l| l.starts_with("error"))
+        .unwrap_or_else(|| panic!("no error in:\n{all}"));
+    assert_eq!(
+        first,
+        "error: the generated bindings read and write recordings (a [[file]] with encoded records): \
+         enable abi-runtime's `recording` feature in Cargo.toml: \
+         abi-runtime = { version = \"0.1\", features = [\"recording\"] }",
+        "\n{all}"
+    );
+}
+
 /// README.md's "Use it in your own project" shows what this consumer does: its build.rs call
 /// is the consumer's, its dependency lines are the consumer's (with versions for paths),
 /// and its minimal schema loads.

@@ -267,9 +267,11 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
 /// calls source-breaking or compatible (renames through a seqlock's guards and a queue's
 /// fields, a struct renamed, followed geometry grown, a field appended with `since`), the
 /// old and the new Python bindings each lay out an image with their own constants, write the
-/// seqlocked record and push an entry into every client block's log queue (and set its
-/// dropped count), and the other version attaches and reads it all back through its own
-/// names: the queue's capacity is the writer's. Breaking controls (two swapped fields and a
+/// seqlocked record, publish one pose more than the ring has slots (so that the newest is in
+/// the slot the writer's count puts it) and push an entry into every client block's log
+/// queue (and set its dropped count), and the other version attaches and reads it all back
+/// through its own names: the queue's capacity and the ring's slot count and size are the
+/// writer's. Breaking controls (two swapped fields and a
 /// number readers must find equal, at a minor version so that the handshake lets them in)
 /// must fail at least one direction.
 #[test]
@@ -305,7 +307,7 @@ fn robot_cases_read_each_others_bytes() {
         };
         pairs.push((case.name.to_string(), twist, dropped, true));
     }
-    assert_eq!(pairs.len(), 6, "{pairs:?}");
+    assert_eq!(pairs.len(), 8, "{pairs:?}");
     for control in ["guarded_fields_swapped", "equal_geometry_changed"] {
         let case = CASES.iter().find(|c| c.name == control).unwrap();
         let src = robot_src(&robot_base(), case.row.edits, "1.1");
@@ -330,6 +332,12 @@ def proof(w, r, wn, rn, seed):
     tw = getattr(st, wn[0])
     tw.linear, tw.angular = 1.5, -2.0
     h.state().write_state_lock(st)
+    ring = h.poses()
+    for k in range(w.POSE_SLOTS + 1):
+        v = w.PoseSlot()
+        v.size = 8
+        v.payload.x, v.payload.y = float(seed + k), -float(k)
+        ring.publish(v)
     for i in range(2):
         view = h.clients(i).log_queue()
         if w.LogQueue(view).push(w.LogEntry(), b"src%d" % i, b"text %d %d" % (i, seed)):
@@ -344,6 +352,13 @@ def proof(w, r, wn, rn, seed):
     seen = (got.mode, got.tick, tw.linear, tw.angular, got.battery, got.temperature)
     if seen != (seed, seed * 3, 1.5, -2.0, 0.25, 40.0):
         return "state_record %r" % (seen,)
+    ring = a.poses()
+    if (ring.slot_count, ring.slot_size) != (w.POSE_SLOTS, w.POSE_SLOT_SIZE):
+        return "ring %d x %d, the writer's %d x %d" % (ring.slot_count, ring.slot_size, w.POSE_SLOTS, w.POSE_SLOT_SIZE)
+    got = ring.read_newest()
+    k = w.POSE_SLOTS
+    if got is None or (got.size, got.payload.x, got.payload.y) != (8, float(seed + k), -float(k)):
+        return "newest pose %r" % (got,)
     for i in range(2):
         view = a.clients(i).log_queue()
         q = r.LogQueue(view)

@@ -651,3 +651,50 @@ fn every_stub_passes_mypy_strict_and_matches_its_module() {
         text(&compared)
     );
 }
+
+/// Issue 38, item 9: a `[[session]]` without `bind` has no pad methods in the module or the
+/// stub (the robot fixture's session), where one with `bind` has all three (the protocols
+/// demo's); the robot stub matches its module under a plain stubtest, and a program that
+/// binds a pad through the robot's session is refused by `mypy --strict` (which checks the
+/// stub it imports as well) instead of raising at run time.
+#[test]
+fn a_session_without_bind_has_no_pad_methods() {
+    let dir = common::tools::scratch("python_ergonomics_no_bind");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect("read a fixture");
+    write_module(&dir, &read("tests/fixtures/diff_rules/robot.toml"), "robot");
+    write_module(&dir, &read("tests/fixtures/protocols/demo.toml"), "demo");
+    let methods = ["bind_pad", "unbind_pad", "pad_owner"];
+    for (module, binds) in [("robot", false), ("demo", true)] {
+        let stub = std::fs::read_to_string(dir.join(format!("{module}.pyi"))).expect("the stub");
+        for m in methods {
+            assert_eq!(
+                stub.contains(&format!("def {m}(")),
+                binds,
+                "{module}.pyi: {m}"
+            );
+        }
+    }
+    let out = python_ok(
+        &dir,
+        "import robot, demo\n\
+         for m in ('bind_pad', 'unbind_pad', 'pad_owner'):\n    \
+         print(m, hasattr(robot.Client, m), hasattr(demo.Client, m))",
+    );
+    assert_eq!(
+        out,
+        "bind_pad False True\nunbind_pad False True\npad_owner False True\n"
+    );
+    let compared = run(&dir, "python3", &["-m", "mypy.stubtest", "robot"]);
+    assert!(compared.status.success(), "{}", text(&compared));
+    // mypy --strict checks the imported stub too: its only errors are the program's.
+    let (_, report) = refused(
+        &dir,
+        "import robot\n\ndef bind(c: robot.Client) -> bool:\n    return c.bind_pad(0)\n",
+    );
+    assert_eq!(
+        report,
+        "wrong.py:4: error: Returning Any from function declared to return \"bool\"  [no-any-return]\n\
+         wrong.py:4: error: \"Client\" has no attribute \"bind_pad\"  [attr-defined]\n"
+    );
+}

@@ -1,7 +1,8 @@
 //! The bot snippets of README.md's "Live shared memory in C and Python" are real code: the
 //! C one compiles against the generated header with warnings as errors, and the Python one
 //! passes `mypy --strict` with the stub and runs against a bridge file a host (the Rust live
-//! layer) laid out and published into.
+//! layer) laid out and published into. codegen/README.md's minimal whole schemas, one per
+//! protocol kind, each load and declare their kind.
 
 mod common;
 
@@ -90,5 +91,45 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
         &bytes[0x104..0x108],
         &1u32.to_le_bytes(),
         "the claim bumped its generation"
+    );
+}
+
+/// codegen/README.md's "Minimal whole schemas, one per kind": every toml block of the section
+/// is a whole schema that loads, and declares exactly one of the kinds, each kind once.
+#[test]
+fn the_minimal_schema_of_each_kind_loads() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("codegen/README.md"))
+            .expect("codegen/README.md");
+    let heading = "### Minimal whole schemas, one per kind\n";
+    let start = readme.find(heading).expect("the section") + heading.len();
+    let section = &readme[start..];
+    let section = &section[..section.find("\n### ").expect("the next section")];
+    let mut kinds = Vec::new();
+    for (i, block) in section.split("```toml\n").skip(1).enumerate() {
+        let src = &block[..block.find("```").expect("a closed block")];
+        let schema = abi_codegen::load_schema(src)
+            .unwrap_or_else(|e| panic!("{}", e.render(&format!("block {i}"), src)));
+        let mut declared: Vec<String> = schema
+            .protocols
+            .iter()
+            .map(|p| p.kind.table().to_string())
+            .collect();
+        declared.extend(schema.access.rings.iter().map(|_| "ring".to_string()));
+        declared.extend(schema.directories.iter().map(|_| "directory".to_string()));
+        assert_eq!(declared.len(), 1, "block {i} declares {declared:?}");
+        kinds.push(declared.remove(0));
+    }
+    assert_eq!(
+        kinds,
+        [
+            "ring",
+            "queue",
+            "broadcast",
+            "mailbox",
+            "exchange",
+            "session",
+            "directory"
+        ]
     );
 }

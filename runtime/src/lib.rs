@@ -135,6 +135,7 @@ mod directory_mapping;
 pub mod entry_parts;
 mod error;
 mod events;
+mod features;
 pub mod hung;
 pub mod identity;
 pub mod list_exchange;

@@ -2,7 +2,8 @@
 //! tests/fixtures/diff_rules/robot.toml, each with the verdict a reviewer expects. A rename
 //! is one source-breaking change wherever the name is used (a seqlock's guards, a
 //! protocol's fields); two swapped fields are one breaking root cause; a value readers
-//! follow from the header is compatible, one they must find equal is breaking; a field
+//! follow from the header is compatible (a queue's capacity, a blocks stride, a ring's slot
+//! count and slot size: never a second, breaking RING_CHANGED), one they must find equal is breaking; a field
 //! appended without `since` speaks with one voice. tests/diff_rules.rs checks them, and
 //! tests/diff_verdicts.rs reads the bytes of each side with the other's bindings.
 
@@ -59,6 +60,14 @@ pub const CASES: &[RobotCase] = &[
     RobotCase { name: "block_size_grown", row: Row { change: "the client block size grown, a stride readers follow from the header",
         edits: &[("name = \"client_block_size\"\nvalue = 0x400", "name = \"client_block_size\"\nvalue = 0x800")],
         version: "1.1", rule: "GEOMETRY_FOLLOWED_CHANGED", path: "client_block_size", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true } },
+    RobotCase { name: "ring_slots_grown", row: Row { change: "a pose ring's slot count grown, which readers follow from the header",
+        edits: &[("name = \"pose_slots\"\nvalue = 4", "name = \"pose_slots\"\nvalue = 8")],
+        version: "1.1", rule: "GEOMETRY_FOLLOWED_CHANGED", path: "pose_slots", class: S::Compatible,
+        advice: "bump at least the minor version", holds: true } },
+    RobotCase { name: "ring_slot_size_grown", row: Row { change: "a pose ring's slot size grown, which readers follow from the header",
+        edits: &[("name = \"pose_slot_size\"\nvalue = 64", "name = \"pose_slot_size\"\nvalue = 128")],
+        version: "1.1", rule: "GEOMETRY_FOLLOWED_CHANGED", path: "pose_slot_size", class: S::Compatible,
         advice: "bump at least the minor version", holds: true } },
     RobotCase { name: "appended_without_since", row: Row { change: "a field appended to the handshake header with no since and no bump",
         edits: &[("  { name = \"clients\", type = \"client_row[max_clients]\", writer = [\"host\", \"client\"] },\n", "  { name = \"clients\", type = \"client_row[max_clients]\", writer = [\"host\", \"client\"] },\n  { name = \"uptime\", type = \"u64\" },\n")],

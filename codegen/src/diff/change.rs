@@ -175,6 +175,13 @@ pub enum ChangeKind {
     ProtocolChanged,
     /// Its writer and reader, client and server, or client and host.
     ProtocolPartiesChanged,
+    /// A directory of running instances (`[[directory]]`): a mapping of its own.
+    DirectoryAdded,
+    DirectoryRemoved,
+    /// Its mapping, the fields and state values it names, or who registers.
+    DirectoryChanged,
+    /// Only who lists it.
+    DirectoryReaderChanged,
     /// A seqlock, ring, layout, handshake or protocol over structs the old schema does not
     /// have.
     DeclarationAdded,
@@ -209,6 +216,7 @@ pub enum ItemKind {
     File,
     Template,
     Protocol,
+    Directory,
 }
 
 impl ItemKind {
@@ -231,6 +239,7 @@ impl ItemKind {
             ItemKind::File => "file",
             ItemKind::Template => "template",
             ItemKind::Protocol => "protocol",
+            ItemKind::Directory => "directory",
         }
     }
 }

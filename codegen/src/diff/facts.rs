@@ -43,7 +43,7 @@ pub(super) fn field_path(schema: &Schema, struct_index: usize, field: usize) -> 
 }
 
 /// One side of a change of facts: `what = value; ...`.
-fn facts_shape(name: &str, facts: &[(String, String)]) -> Shape {
+pub(super) fn facts_shape(name: &str, facts: &[(String, String)]) -> Shape {
     let text: Vec<String> = facts.iter().map(|(k, v)| format!("{k} = {v}")).collect();
     Shape {
         value: Some(text.join("; ")),

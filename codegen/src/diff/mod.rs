@@ -8,6 +8,7 @@ mod change;
 mod compute;
 mod consts;
 mod decls;
+mod directories;
 mod enums;
 mod facts;
 mod github;

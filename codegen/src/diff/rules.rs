@@ -116,7 +116,7 @@ pub const RULES: &[Rule] = &[
     // RING
     rule("RING_ADDED", K::RingAdded, "RING", B, "writers built at the old version do not publish through the ring's fields, so a reader built at the new version waits for slots or entries that are never published, or reads ones that never were", ("", "[[ring]] name = \"frames\""), "bump the major version, or put the ring in a new struct and a new optional layout row"),
     rule("RING_REMOVED", K::RingRemoved, "RING", B, "readers built at the old version wait for publications that writers built at the new version no longer make", ("[[ring]] name = \"frames\"", ""), MAJOR),
-    rule("RING_CHANGED", K::RingChanged, "RING", B, "a reader built at one version finds slots, heads or entries where the other's writer does not put them", ("slots = \"ring_slots\"", "slots = \"ring_slots2\""), MAJOR),
+    rule("RING_CHANGED", K::RingChanged, "RING", B, "a reader built at one version finds slots, heads or entries where the other's writer does not put them", ("head = \"header.frame_seq\"", "head = \"header.frame_count\""), MAJOR),
     // LAYOUT
     rule("LAYOUT_ADDED", K::LayoutAdded, "LAYOUT", B, "producers built at the old version do not fill the table, so a reader built at the new version refuses their images", ("", "[[layout]] name = \"image\", header = \"header\""), "bump the major version, or lay out a new header"),
     rule("LAYOUT_REMOVED", K::LayoutRemoved, "LAYOUT", B, "readers built at the old version look for regions in a table that producers built at the new version no longer fill", ("[[layout]] name = \"image\"", ""), MAJOR),
@@ -128,7 +128,7 @@ pub const RULES: &[Rule] = &[
     rule("LAYOUT_ROW_CHANGED", K::LayoutRowChanged, "LAYOUT", B, "a reader built at one version needs another content or size of the region than the other's producer gives it", ("{ name = \"scratch\", bytes = 64 }", "{ name = \"scratch\", bytes = 128 }"), MAJOR),
     rule("LAYOUT_ROW_OWNER_CHANGED", K::LayoutRowOwnerChanged, "LAYOUT", B, "a host built at one version gives block i to session row i and restores it when the row is freed, and one built at the other does not (or for another session): a client's block is reset under it, or never given back", ("{ name = \"clients\", blocks = \"client_block\", count = 4, stride = 1024 }", "{ name = \"clients\", blocks = \"client_block\", count = 4, stride = 1024, owner = \"client\" }"), MAJOR),
     // GEOMETRY
-    rule("GEOMETRY_FOLLOWED_CHANGED", K::GeometryFollowedChanged, "GEOMETRY", C, "readers follow the value from the header, where the host writes the one it was built with: a reader built at the old version reads a new host's value and the reverse; writers built at the old value keep writing it, and readers of either version follow them", ("{ name = \"log_queue_capacity\", value = 4096 }", "{ name = \"log_queue_capacity\", value = 8192 }"), MINOR),
+    rule("GEOMETRY_FOLLOWED_CHANGED", K::GeometryFollowedChanged, "GEOMETRY", C, "readers follow the value from the header, where the host writes the one it was built with: a reader built at the old version reads a new host's value and the reverse; writers built at the old value keep writing it, and readers of either version follow them (a slots ring's count and size, a queue's capacity, a blocks stride: the ring or protocol does not change)", ("{ name = \"log_queue_capacity\", value = 4096 }", "{ name = \"log_queue_capacity\", value = 8192 }"), MINOR),
     rule("GEOMETRY_EQUAL_CHANGED", K::GeometryEqualChanged, "GEOMETRY", B, "readers must find their own value in the header: a reader built at the old version refuses a new host's image (geometry_mismatch), and a reader built at the new version refuses the images of writers built at the old value", ("{ name = \"max_clients\", value = 8 }", "{ name = \"max_clients\", value = 16 }"), MAJOR),
     // HANDSHAKE
     rule("HANDSHAKE_ADDED", K::HandshakeAdded, "HANDSHAKE", B, "producers built at the old version do not write the version (and magic) the new reader checks, so it refuses their images", ("", "version = { magic = \"magic\", major = \"major\", minor = \"minor\" }"), MAJOR),
@@ -148,6 +148,11 @@ pub const RULES: &[Rule] = &[
     rule("PROTOCOL_REMOVED", K::ProtocolRemoved, "PROTOCOL", B, "a party built at the old version still runs the protocol, and no party built at the new version answers it", ("[[queue]] name = \"log\"", ""), MAJOR),
     rule("PROTOCOL_CHANGED", K::ProtocolChanged, "PROTOCOL", B, "the two sides built at different versions use different fields, values or capacities", ("capacity = \"capacity\"", "capacity = \"size\""), MAJOR),
     rule("PROTOCOL_PARTIES_CHANGED", K::ProtocolPartiesChanged, "PROTOCOL", B, "the protocol turns around: a party built at the old version plays the side the new version gives the other", ("writer = \"client\", reader = \"host\"", "writer = \"host\", reader = \"client\""), MAJOR),
+    // DIRECTORY
+    rule("DIRECTORY_ADDED", K::DirectoryAdded, "DIRECTORY", C, "a new mapping of its own: instances built at the old version do not register in it, so a reader built at the new version lists only instances built at the new version; nothing old changes", ("", "[[directory]] name = \"hosts\", mapping = \"demo.directory\""), MINOR),
+    rule("DIRECTORY_REMOVED", K::DirectoryRemoved, "DIRECTORY", B, "instances built at the new version no longer register, so a reader built at the old version lists none of them", ("[[directory]] name = \"hosts\"", ""), MAJOR),
+    rule("DIRECTORY_CHANGED", K::DirectoryChanged, "DIRECTORY", B, "instances of every version share one directory: a reader or instance built at one version opens another mapping, or reads and claims rows through fields, states or an owner the other's instances do not use", ("mapping = \"demo.directory\"", "mapping = \"demo.hosts\""), MAJOR),
+    rule("DIRECTORY_READER_CHANGED", K::DirectoryReaderChanged, "DIRECTORY", C, "instances register as before, and a reader only copies rows: a reader built at either version lists the same hosts; the new reader is who the generated docs name", ("owner = \"host\", reader = \"client\"", "owner = \"host\", reader = \"tool\""), MINOR),
     rule("DECLARATION_RENAMED", K::DeclarationRenamed, "PROTOCOL", S, "the same bytes and practice under a new name; code that names the old one (its read_/write_ methods, its types) does not compile", ("[[seqlock]] name = \"frame\"", "[[seqlock]] name = \"frame_lock\""), RENAME),
     rule("DECLARATION_ADDED", K::DeclarationAdded, "PROTOCOL", C, "a seqlock, ring, layout, handshake or protocol over structs the old version does not have: nothing old changes", ("", "[[struct]] name = \"stats\" and [[seqlock]] counter = \"stats.seq\""), MINOR),
     rule("FIRST_DESCRIBED", K::FirstDescribed, "PROTOCOL", C, "the old schema declares no parties (or no layouts, or no handshakes) at all: the new declarations describe bytes and practices the diff cannot compare with anything; parties built at the old version must already do what they say", ("parties absent", "parties = [\"host\", \"client\"], writers, seqlocks, ..."), "bump at least the minor version, and check that parties built at the old version already follow every declaration; if one does not, bump the major version"),
@@ -356,6 +361,10 @@ mod tests {
             K::ProtocolRemoved,
             K::ProtocolChanged,
             K::ProtocolPartiesChanged,
+            K::DirectoryAdded,
+            K::DirectoryRemoved,
+            K::DirectoryChanged,
+            K::DirectoryReaderChanged,
             K::DeclarationAdded,
             K::DeclarationRenamed,
             K::FirstDescribed,
@@ -441,6 +450,10 @@ mod tests {
                 | K::ProtocolRemoved
                 | K::ProtocolChanged
                 | K::ProtocolPartiesChanged
+                | K::DirectoryAdded
+                | K::DirectoryRemoved
+                | K::DirectoryChanged
+                | K::DirectoryReaderChanged
                 | K::DeclarationAdded
                 | K::DeclarationRenamed
                 | K::FirstDescribed => {}

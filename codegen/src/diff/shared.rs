@@ -2,7 +2,8 @@
 //! (plain, atomic, cas), the seqlocks (counter, guards, writer and reader) and the rings.
 //! Structs and fields are paired as the struct comparison pairs them, by name.
 
-use crate::ir::access::{Guard, Parties, RingKind, Seqlock};
+use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock};
+use crate::ir::attach::Holds;
 use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
@@ -47,8 +48,52 @@ fn seqlock_facts(schema: &Schema, s: &Seqlock) -> Facts {
     ]
 }
 
-fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
-    match kind {
+/// A slots ring's count and size as a reader of `ring` takes them: followed from the header
+/// field a layout's row of the ring names (`follows`), or the schema's own number. A value
+/// readers follow is no fact of the ring: changing it is the constant's change, which the
+/// geometry rule classifies (GEOMETRY_FOLLOWED_CHANGED), and a field that holds it is
+/// named by its path, so that a rename is matched before comparing.
+fn ring_geometry(schema: &Schema, ring: usize, count: u64, size: u64) -> (String, String) {
+    let follows = schema.attach.layouts.iter().find_map(|l| {
+        l.rows
+            .iter()
+            .find(|r| r.holds == Holds::Ring { ring })
+            .map(|r| (l, r.follows))
+    });
+    let followed = |which: Option<usize>, value: u64| {
+        let g = which
+            .zip(follows)
+            .and_then(|(i, (l, _))| l.geometry.get(i))
+            .and_then(|t| schema.attach.geometry.get(t.geometry));
+        g.map_or_else(
+            || value.to_string(),
+            |g| {
+                format!(
+                    "followed from {}",
+                    field_path(schema, g.struct_index, g.field)
+                )
+            },
+        )
+    };
+    (
+        followed(follows.and_then(|(_, f)| f.count), count),
+        followed(follows.and_then(|(_, f)| f.size), size),
+    )
+}
+
+/// `ring`'s position in its schema's rings (a ring is always one of them).
+fn ring_index(schema: &Schema, ring: &Ring) -> usize {
+    schema
+        .access
+        .rings
+        .iter()
+        .position(|r| std::ptr::eq(r, ring))
+        .unwrap_or(usize::MAX)
+}
+
+fn ring_facts(schema: &Schema, ring: &Ring) -> (Facts, usize) {
+    let at = ring_index(schema, ring);
+    match &ring.kind {
         RingKind::Slots {
             head,
             slot_count,
@@ -58,6 +103,7 @@ fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
             publish_seq,
             ..
         } => {
+            let geometry = ring_geometry(schema, at, *slot_count, *slot_size);
             let lock = schema.access.seqlocks.get(*seqlock);
             // Stated only when declared: a ring without one compares as it always did.
             let stamp = publish_seq.and_then(|f| {
@@ -75,8 +121,8 @@ fn ring_facts(schema: &Schema, kind: &RingKind) -> (Facts, usize) {
                         "head".into(),
                         field_path(schema, head.struct_index, head.field),
                     ),
-                    ("slot_count".into(), slot_count.to_string()),
-                    ("slot_size".into(), slot_size.to_string()),
+                    ("slot_count".into(), geometry.0),
+                    ("slot_size".into(), geometry.1),
                     (
                         "seqlock".into(),
                         lock.map_or_else(|| "?".to_string(), |l| l.name.clone()),
@@ -121,6 +167,7 @@ impl Cx<'_> {
                 ("seqlocks", new.access.seqlocks.len()),
                 ("rings", new.access.rings.len()),
                 ("protocols", new.protocols.len()),
+                ("directories", new.directories.len()),
             ] {
                 if n > 0 {
                     declared.push(format!("{n} {what}"));
@@ -357,10 +404,10 @@ impl Cx<'_> {
         let matched = self.match_declarations(
             (&old.access.rings, &new.access.rings),
             |d| d.name.clone(),
-            |s, d| ring_facts(s, &d.kind).0,
+            |s, d| ring_facts(s, d).0,
         );
         for (b, m) in new.access.rings.iter().zip(&matched) {
-            let (facts_b, over) = ring_facts(new, &b.kind);
+            let (facts_b, over) = ring_facts(new, b);
             let Some(a) = m.map(|i| &old.access.rings[i]) else {
                 self.declaration_added(
                     (K::RingAdded, ItemKind::Ring),
@@ -374,7 +421,7 @@ impl Cx<'_> {
             if a.name != b.name {
                 self.declaration_renamed(ItemKind::Ring, (&a.name, &b.name), (&a.span, &b.span));
             }
-            let (facts_a, _) = ring_facts(old, &a.kind);
+            let (facts_a, _) = ring_facts(old, a);
             let diffs = self.renamed_differing(&facts_a, &facts_b);
             let at = self.facts_changed(
                 (K::RingChanged, ItemKind::Ring),
@@ -402,7 +449,7 @@ impl Cx<'_> {
         }
         for (i, a) in old.access.rings.iter().enumerate() {
             if !matched.contains(&Some(i)) {
-                let (facts, _) = ring_facts(old, &a.kind);
+                let (facts, _) = ring_facts(old, a);
                 self.declaration_removed(
                     (K::RingRemoved, ItemKind::Ring),
                     &a.name,

@@ -421,6 +421,9 @@ pub fn expand_recordings(schema: &Schema) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub mod recording {
+            // Without abi-runtime's `recording` feature: a compile_error! that names it.
+            ::abi_runtime::require_recording!();
+
             use std::io;
 
             use ::abi_runtime::recording as rec;

@@ -147,10 +147,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              def standing(self) -> {standing}: ...\n    \
              def scoped(self, writer: _T) -> _T: ...\n    \
              def close(self) -> bool: ...\n    \
-             def bind_pad(self, pad: int) -> bool: ...\n    \
-             def unbind_pad(self, pad: int) -> bool: ...\n    \
-             @classmethod\n    def pad_owner(cls, header: {v}, pad: int) -> int | None: ...\n    \
-             @classmethod\n    def row_state(cls, header: {v}, index: int) -> tuple[{st}, int]: ...\n    \
+             {binding}@classmethod\n    def row_state(cls, header: {v}, index: int) -> tuple[{st}, int]: ...\n    \
              @classmethod\n    def free(cls, host: {h}, index: int) -> int: ...\n    \
              @classmethod\n    def reload(cls, host: {h}) -> int: ...\n    \
              @classmethod\n    def exit(cls, host: {h}) -> None: ...\n    \
@@ -159,6 +156,17 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              @classmethod\n    def hung(cls, header: {v}, index: int, watch: {w}, now_ns: int | None = None) -> bool: ...",
             c = s.class,
             v = s.view,
+            // Only a session that binds pads (the plan's `bind`) has the pad methods.
+            binding = if s.bind.is_some() {
+                format!(
+                    "def bind_pad(self, pad: int) -> bool: ...\n    \
+                     def unbind_pad(self, pad: int) -> bool: ...\n    \
+                     @classmethod\n    def pad_owner(cls, header: {}, pad: int) -> int | None: ...\n    ",
+                    s.view
+                )
+            } else {
+                String::new()
+            },
             // A session whose rows own blocks is freed through the attached handle.
             h = if s.owned.is_empty() {
                 s.view.as_str()
