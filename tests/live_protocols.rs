@@ -38,6 +38,34 @@ fn attach(buf: &SharedBuf) -> Bridge<'_> {
     Bridge::attach(buf.region()).expect("attaches")
 }
 
+/// Sets its flag when dropped (release), a panic's unwinding included: a thread that waits
+/// for its peer also stops when the peer is gone, so a panicking peer fails the test
+/// instead of hanging it.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// Sets its flag when dropped by a panic's unwinding: the threads that wait for this one
+/// check it and fail instead of waiting forever.
+struct PanicFlag<'a>(&'a AtomicBool);
+
+impl Drop for PanicFlag<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// Panics when `panicked` is set: the peer this thread waits for panicked.
+fn peer_alive(panicked: &AtomicBool, peer: &str) {
+    assert!(!panicked.load(Ordering::Acquire), "the {peer} panicked");
+}
+
 fn entry(tick: u64) -> LogEntry {
     LogEntry {
         tick,
@@ -744,6 +772,7 @@ fn a_queue_writer_racing_its_reader_drops_and_loses_nothing_else() {
     let done = AtomicBool::new(false);
     let (dropped, received) = thread::scope(|s| {
         let w = s.spawn(|| {
+            let _done = SetOnDrop(&done);
             let writer = block.log_queue_writer().unwrap().unwrap();
             let mut dropped = 0u64;
             for k in 0..total {
@@ -753,7 +782,6 @@ fn a_queue_writer_racing_its_reader_drops_and_loses_nothing_else() {
                         .unwrap(),
                 );
             }
-            done.store(true, Ordering::Release);
             dropped
         });
         let mut reader = block.log_queue_reader().unwrap().unwrap();
@@ -828,13 +856,13 @@ fn a_ring_writer_racing_two_slow_readers_laps_them_and_tears_nothing() {
                 laps.fetch_add(reader.laps(), Ordering::Relaxed);
             });
         }
+        let _done = SetOnDrop(&done);
         let writer = bridge.log_ring_writer().unwrap().unwrap();
         for k in 0..total {
             writer
                 .push(&entry(k), b"", k.to_string().as_bytes())
                 .unwrap();
         }
-        done.store(true, Ordering::Release);
     });
     assert!(
         laps.load(Ordering::Relaxed) > 0,
@@ -848,9 +876,10 @@ fn a_mailbox_client_racing_its_server_gets_each_answer_once() {
     let buf = image(&[]);
     let bridge = attach(&buf);
     let block = bridge.client_blocks(5).unwrap().unwrap();
-    let done = AtomicBool::new(false);
+    let (done, server_gone) = (AtomicBool::new(false), AtomicBool::new(false));
     let waits = thread::scope(|s| {
         s.spawn(|| {
+            let _gone = PanicFlag(&server_gone);
             let server = block.mailbox_server().unwrap().unwrap();
             while !done.load(Ordering::Acquire) {
                 let served = server.serve(|text| {
@@ -864,6 +893,7 @@ fn a_mailbox_client_racing_its_server_gets_each_answer_once() {
                 }
             }
         });
+        let _done = SetOnDrop(&done);
         let mut client = block.mailbox_client().unwrap().unwrap();
         let mut waits = 0u64;
         for k in 0..total {
@@ -872,13 +902,13 @@ fn a_mailbox_client_racing_its_server_gets_each_answer_once() {
                 if let Some(r) = client.poll_response().unwrap() {
                     break r;
                 }
+                peer_alive(&server_gone, "server"); // it serves until `done`
                 waits += 1;
                 thread::yield_now();
             };
             assert_eq!(r.text, format!("ans {k}").as_bytes());
             assert_eq!(r.status, CommandStatus::OK);
         }
-        done.store(true, Ordering::Release);
         waits
     });
     eprintln!("mailbox race: {total} requests answered, {waits} polls waited");
@@ -894,6 +924,7 @@ fn a_draw_writer_racing_its_reader_overwrites_and_never_shows_a_torn_list() {
     let done = AtomicBool::new(false);
     let (overwrote, taken, last) = thread::scope(|s| {
         let w = s.spawn(|| {
+            let _done = SetOnDrop(&done);
             let mut writer = block.draw_writer().unwrap().unwrap();
             let mut overwrote = 0u64;
             for n in 1..=total {
@@ -906,7 +937,6 @@ fn a_draw_writer_racing_its_reader_overwrites_and_never_shows_a_torn_list() {
                 h.for_tick = n;
                 overwrote += u64::from(writer.publish(&h).unwrap().overwrote);
             }
-            done.store(true, Ordering::Release);
             overwrote
         });
         let mut reader = block.draw_reader().unwrap().unwrap();
@@ -951,13 +981,16 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
         AtomicU64::new(0),
         AtomicU64::new(0),
     );
+    let (host_gone, client_gone) = (AtomicBool::new(false), AtomicBool::new(false));
     thread::scope(|s| {
         for _ in 0..3 {
             s.spawn(|| {
+                let _gone = PanicFlag(&client_gone);
                 let mut seen = 0;
                 while seen < rounds {
                     let r = round.load(Ordering::Acquire);
                     if r == seen {
+                        peer_alive(&host_gone, "host");
                         thread::yield_now();
                         continue;
                     }
@@ -968,6 +1001,7 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
                             wins.fetch_add(1, Ordering::Relaxed);
                             tried.fetch_add(1, Ordering::AcqRel);
                             while c.standing() == ClientStanding::Connected {
+                                peer_alive(&host_gone, "host");
                                 thread::yield_now();
                             }
                             noticed.fetch_add(1, Ordering::AcqRel);
@@ -981,14 +1015,17 @@ fn clients_racing_for_rows_win_each_once_and_notice_each_free() {
                 }
             });
         }
+        let _gone = PanicFlag(&host_gone);
         for r in 1..=rounds {
             round.store(r, Ordering::Release);
             // Every client tried (the winner activated first), then the host frees the row.
             while tried.load(Ordering::Acquire) < 3 * r {
+                peer_alive(&client_gone, "client");
                 thread::yield_now();
             }
             assert_eq!(host.free(1).unwrap(), Some(ClientState::ACTIVE));
             while noticed.load(Ordering::Acquire) < r {
+                peer_alive(&client_gone, "client");
                 thread::yield_now();
             }
         }

@@ -3,6 +3,8 @@
 //! racing a server (threads) that proves it raced (polls that found no answer yet greater
 //! than 0) and matches every answer to its request.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::thread;
 
 use abi_runtime::SharedBuf;
@@ -113,15 +115,29 @@ fn a_broken_peer_is_a_named_error() {
     assert_eq!(m.poll_response(5).unwrap_err().check(), "mailbox_length");
 }
 
+/// Sets its flag when dropped, a panic's unwinding included: the side that waits for its
+/// peer stops waiting when the peer is gone, so a peer's panic fails the test instead of
+/// hanging it.
+struct GoneOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for GoneOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Release);
+    }
+}
+
 #[test]
 fn a_client_racing_a_server_gets_each_answer_to_its_own_request() {
     let requests: u32 = if cfg!(miri) { 30 } else { 20_000 };
     let buf = mailbox_buf(64, 64);
+    let (server_gone, client_gone) = (AtomicBool::new(false), AtomicBool::new(false));
     let (answered, wrong, waits) = thread::scope(|s| {
         s.spawn(|| {
+            let _gone = GoneOnDrop(&server_gone);
             let m = Mailbox::new(buf.region(), SPEC).unwrap();
             let mut served = 0;
             while served < requests {
+                assert!(!client_gone.load(Relaxed), "the client is gone");
                 match m.serve(|text| {
                     let n: u32 = std::str::from_utf8(text).unwrap()[4..].parse().unwrap();
                     (n, format!("answer {n}").into_bytes())
@@ -132,6 +148,7 @@ fn a_client_racing_a_server_gets_each_answer_to_its_own_request() {
                 }
             }
         });
+        let _gone = GoneOnDrop(&client_gone);
         let m = Mailbox::new(buf.region(), SPEC).unwrap();
         let (mut answered, mut wrong, mut waits) = (0u32, 0u32, 0u64);
         for n in 0..requests {
@@ -140,6 +157,14 @@ fn a_client_racing_a_server_gets_each_answer_to_its_own_request() {
                 match m.poll_response(seq).unwrap() {
                     Some(r) => break r,
                     None => {
+                        // A server that ended had answered first (its flag is stored after):
+                        // one more poll sees that answer, or the server is gone unanswered.
+                        if server_gone.load(Acquire) {
+                            match m.poll_response(seq).unwrap() {
+                                Some(r) => break r,
+                                None => panic!("the server is gone, request {seq} unanswered"),
+                            }
+                        }
                         waits += 1;
                         thread::yield_now();
                     }
