@@ -251,6 +251,8 @@ error_classes! {
     layout_overlaps_unknown => 1,
     layout_blocks_missing_stride => 1,
     layout_owner_not_session => 1,
+    layout_owner_not_root => 1,
+    layout_owner_not_blocks => 1,
     layout_blocks_stride_misaligned => 1,
     layout_blocks_cycle => 1,
     layout_root_without_handshake => 1,
