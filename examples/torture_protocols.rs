@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ExitCode};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+#[path = "torture_churn/mod.rs"]
+mod churn;
 mod torture_support;
 
 use bridge_abi::live::{
@@ -54,7 +56,11 @@ const LIFECYCLE_EVERY: Duration = Duration::from_millis(20);
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("client") if args.get(1).is_some_and(|a| a == "churn") => {
+            churn::client::run(&args[2..]).map(|()| ExitCode::SUCCESS)
+        }
         Some("client") => run_client(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("churn") => churn::host::run(&args[1..]),
         _ => run_host(&args),
     };
     match result {
@@ -74,6 +80,26 @@ fn flag(args: &[String], name: &str, default: u64) -> Result<u64, String> {
             .and_then(|v| v.parse().ok())
             .ok_or_else(|| format!("{name} takes a whole number")),
     }
+}
+
+/// The languages `--langs` names (all three by default).
+fn langs(args: &[String]) -> Result<Vec<&'static str>, String> {
+    Ok(match args.iter().position(|a| a == "--langs") {
+        None => vec!["rust", "c", "python"],
+        Some(i) => {
+            let list = args
+                .get(i + 1)
+                .ok_or("--langs takes a list: rust,c,python")?;
+            let known = ["rust", "c", "python"];
+            if let Some(bad) = list.split(',').find(|l| !known.contains(l)) {
+                return Err(format!("--langs: no client in {bad}"));
+            }
+            known
+                .into_iter()
+                .filter(|l| list.split(',').any(|x| x == *l))
+                .collect()
+        }
+    })
 }
 
 fn now_ns() -> u64 {
@@ -133,22 +159,7 @@ struct RowLife {
 fn run_host(args: &[String]) -> Result<ExitCode, String> {
     let millis = flag(args, "--millis", 1000)?;
     let per_lang = flag(args, "--per-lang", 1)? as usize;
-    let langs: Vec<&'static str> = match args.iter().position(|a| a == "--langs") {
-        None => vec!["rust", "c", "python"],
-        Some(i) => {
-            let list = args
-                .get(i + 1)
-                .ok_or("--langs takes a list: rust,c,python")?;
-            let known = ["rust", "c", "python"];
-            if let Some(bad) = list.split(',').find(|l| !known.contains(l)) {
-                return Err(format!("--langs: no client in {bad}"));
-            }
-            known
-                .into_iter()
-                .filter(|l| list.split(',').any(|x| x == *l))
-                .collect()
-        }
-    };
+    let langs = langs(args)?;
     if langs.len() * per_lang > bridge_abi::MAX_CLIENTS {
         return Err(format!("at most {} clients", bridge_abi::MAX_CLIENTS));
     }
