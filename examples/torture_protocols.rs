@@ -21,6 +21,13 @@
 //! and exits non-zero unless each holds its zeros and proves it raced.
 //!
 //! `torture_protocols client PATH ROW MILLIS` is the Rust client.
+//!
+//! `torture_protocols churn [--millis M] [--langs rust,c,python] [--hung-ms H]` is the churn
+//! (issue 36, `torture_churn/`): sessions killed mid-protocol, freed when hung, reloaded and
+//! laid out again, and new sessions on the freed rows; one
+//! `protocol churn LANG: S sessions, K killed, R re-layouts, F frees, 0 stuck draws,
+//! 0 leaked pads, 0 stale writes accepted, 0 double owners` line per language.
+//! `torture_protocols client churn PATH ROW ACTION HARNESS` is its Rust client.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

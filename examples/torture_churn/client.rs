@@ -5,8 +5,9 @@
 //! its tag in its harness word (at HARNESS + 8 * ROW). On losing the row it reports
 //! `lost STANDING` and exits 0. Actions: `push` (log entries, until killed), `draw` (draw
 //! lists, until killed), `hold` (two draw lists, a request the host leaves waiting, a pad
-//! bound, then idle until killed or freed), `stall:MS` (ready, then no heartbeat for MS ms,
-//! then one log push and one draw publication, reported `stall push=… draw=…`).
+//! bound, then idle until killed or freed), `stall` (ready, then no heartbeat until the host
+//! freed the row, then one log push and one draw publication, reported
+//! `stall push=… draw=…`, each `refused` or `written`).
 
 use std::sync::atomic::Ordering::Release;
 use std::time::{Duration, Instant};
@@ -59,10 +60,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "push" => s.push(),
         "draw" => s.draw(),
         "hold" => s.hold(),
-        other => match other.strip_prefix("stall:").and_then(|m| m.parse().ok()) {
-            Some(ms) => s.stall(ms),
-            None => return Err(format!("no action {other}: push, draw, hold, stall:MS")),
-        },
+        "stall" => s.stall(),
+        other => return Err(format!("no action {other}: push, draw, hold, stall")),
     }?;
     println!("lost {lost:?}");
     Ok(())
@@ -227,7 +226,7 @@ impl<'a> Session<'_, 'a> {
         }
     }
 
-    fn stall(&mut self, ms: u64) -> Result<ClientStanding, String> {
+    fn stall(&mut self) -> Result<ClientStanding, String> {
         let (block, bot) = (self.block()?, self.bot()?);
         let queue = self.client.scoped(
             block
@@ -241,7 +240,14 @@ impl<'a> Session<'_, 'a> {
                 .ok_or("no draw lists")?,
         );
         self.set_ready();
-        std::thread::sleep(Duration::from_millis(ms));
+        // Hung: no heartbeat until the row is no longer this session's (10 s at most).
+        let until = Instant::now() + Duration::from_secs(10);
+        while self.client.standing() == ClientStanding::Connected {
+            if Instant::now() > until {
+                return Err("stall: the row was not freed in 10 s".into());
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
         let (entry, text) = self.entry(0);
         let (head, cmd) = self.list(1);
         let (pushed, published) = if broken() == "unscoped" {

@@ -53,6 +53,10 @@ struct Counts {
     leaked: u64,
     stale: u64,
     double: u64,
+    /// Stalled sessions, and the writes they let through after their stall (each is a stale
+    /// write when its row was freed meanwhile, as it always is).
+    stalls: u64,
+    late_writes: u64,
 }
 
 /// One client process: a session on its row (or an attempt at one).
@@ -389,13 +393,7 @@ impl<'a> Host<'a> {
     fn epoch(&mut self, epoch: usize) -> Result<(), String> {
         // A client on every row.
         for row in 0..MAX_CLIENTS {
-            let action = ACTIONS[(row + epoch) % MAX_CLIENTS];
-            let action = if action == "stall" {
-                format!("stall:{}", 2 * self.hung_ms)
-            } else {
-                action.to_string()
-            };
-            self.spawn(row, &action, epoch)?;
+            self.spawn(row, ACTIONS[(row + epoch) % MAX_CLIENTS], epoch)?;
         }
         self.until("getting ready", |h| (0..MAX_CLIENTS).all(|r| h.ready(r)))?;
         // Let them run a while, then kill the writers and every other holder.
@@ -455,7 +453,7 @@ impl<'a> Host<'a> {
         }
         self.procs
             .iter()
-            .all(|p| p.epoch != epoch || p.freed || !(p.killed || p.action.starts_with("stall")))
+            .all(|p| p.epoch != epoch || p.freed || !(p.killed || p.action == "stall"))
     }
 
     fn save(&self, row: usize) -> Saved {
@@ -621,6 +619,8 @@ impl<'a> Host<'a> {
     fn double_owners(&mut self) -> Result<(), String> {
         // (row, tag, first seen Connected (after), last seen Connected (before), lang)
         let mut spans: Vec<(usize, u64, u64, u64, &'static str)> = Vec::new();
+        // (lang, writes a stalled session let through after its stall)
+        let mut late: Vec<(&'static str, u64)> = Vec::new();
         for p in &mut self.procs {
             let text = p
                 .output
@@ -643,7 +643,11 @@ impl<'a> Host<'a> {
                             s.2 = s.2.max(t);
                         }
                     }
-                    Some("lost" | "stall") => {}
+                    Some("stall") => {
+                        let written = w[1..].iter().filter(|x| x.ends_with("=written")).count();
+                        late.push((p.lang, written as u64));
+                    }
+                    Some("lost") => {}
                     _ => {
                         return Err(format!(
                             "the {} client: an unexpected line `{line}`",
@@ -661,6 +665,11 @@ impl<'a> Host<'a> {
                 }
                 spans.push((p.row, t, first, last, p.lang));
             }
+        }
+        for (lang, written) in late {
+            let c = self.counts(lang);
+            c.stalls += 1;
+            c.late_writes += written;
         }
         for (i, a) in spans.iter().enumerate() {
             let lang = a.4;
@@ -704,6 +713,10 @@ impl<'a> Host<'a> {
             println!(
                 "protocol churn {lang}: {} sessions, {} killed, {} re-layouts, {} frees, {} stuck draws, {} leaked pads, {} stale writes accepted, {} double owners",
                 c.sessions, c.killed, c.relayouts, c.frees, c.stuck, c.leaked, c.stale, c.double
+            );
+            println!(
+                "protocol churn {lang} stalls: {} stalled sessions freed while asleep, {} late writes let through",
+                c.stalls, c.late_writes
             );
             let churned = c.sessions > 0 && c.killed > 0 && c.relayouts > 0 && c.frees > 0;
             let zeros = c.stuck == 0 && c.leaked == 0 && c.stale == 0 && c.double == 0;
