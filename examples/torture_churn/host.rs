@@ -36,7 +36,7 @@ const GEOMETRY: [(&str, u64); 4] = [
 
 /// The actions of an epoch's first clients, row by row (turned by one each epoch).
 const ACTIONS: [&str; MAX_CLIENTS] = [
-    "push", "draw", "hold", "stall", "hold", "push", "draw", "hold",
+    "push", "draw", "hold", "stall", "hold", "push", "draw", "stall",
 ];
 
 /// How long the host waits for clients to get ready, to be freed, or to exit.
@@ -107,6 +107,7 @@ struct Host<'a> {
     harness: usize,
     langs: Vec<&'static str>,
     spawned: usize,
+    stalls: usize,
     holds: usize,
     broken: String,
     seed: u64,
@@ -165,6 +166,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             harness,
             langs: langs.clone(),
             spawned: 0,
+            stalls: 0,
             holds: 0,
             broken: broken(),
             seed: mono_ns() | 1,
@@ -312,8 +314,15 @@ impl<'a> Host<'a> {
     }
 
     fn spawn(&mut self, row: usize, action: &str, epoch: usize) -> Result<(), String> {
-        let lang = self.langs[self.spawned % self.langs.len()];
-        self.spawned += 1;
+        // The stalled clients take the languages in turn of their own, so that two epochs
+        // stall each language at least once.
+        let turn = if action == "stall" {
+            &mut self.stalls
+        } else {
+            &mut self.spawned
+        };
+        let lang = self.langs[*turn % self.langs.len()];
+        *turn += 1;
         self.region.store::<u64>(self.harness + 8 * row, 0, Release);
         let args = [
             "churn".to_string(),
