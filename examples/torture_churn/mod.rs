@@ -23,7 +23,8 @@ pub fn mono_ns() -> u64 {
 /// The environment variable that breaks one rule on purpose, to prove the torture catches
 /// it: `draw-reset` (the host's free leaves the draw exchange as it was), `pad-release` (it
 /// keeps the row's pads), `mailbox-restore` (it leaves a waiting request), `unscoped` (the
-/// clients write without checking their standing).
+/// stalled clients write without checking their standing), `standing` (the stalled clients'
+/// standing looks at the host's generation only).
 pub const BREAK: &str = "TORTURE_CHURN_BREAK";
 
 /// The rule broken on purpose, if any (the empty string for none).

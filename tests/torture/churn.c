@@ -7,7 +7,8 @@
  * (release). On losing the row it reports `lost STANDING` and exits 0; anything else that is
  * not a normal outcome exits 1 with a message on stderr. Actions: push, draw, hold, stall
  * (see the Rust client, examples/torture_churn/client.rs). TORTURE_CHURN_BREAK=unscoped: the
- * stalled client writes without loading its standing. Built with
+ * stalled client writes without loading its standing; =standing: its standing looks at the
+ * host's generation only. Built with
  * `gcc -std=c11 -O2 -Igenerated`. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -254,8 +255,22 @@ int main(int argc, char **argv) {
         int pushed = 0, published = 0;
         uint64_t until = now_ns() + 10000000000ULL;
         set_ready();
-        /* Hung: no heartbeat until the row is no longer this session's (10 s at most). */
-        while (ibf_client_standing(h, hlen, &s) == IBF_OK) {
+        int host_only = getenv("TORTURE_CHURN_BREAK") != NULL && strcmp(getenv("TORTURE_CHURN_BREAK"), "standing") == 0;
+        /* Hung: no heartbeat until the row is no longer this session's (10 s at most), each
+         * Connected standing reported as any other. TORTURE_CHURN_BREAK=standing: the
+         * standing looks at the host's generation only, not the row's. */
+        for (;;) {
+            uint64_t t = now_ns();
+            int connected = host_only ? ibf_bridge_header_load_host_generation((const ibf_bridge_header *)(const void *)h) == s.host_generation
+                                      : ibf_client_standing(h, hlen, &s) == IBF_OK;
+            if (!connected) {
+                break;
+            }
+            if (t - still >= 10000000ULL) {
+                printf("still %" PRIu64 "\n", t);
+                fflush(stdout);
+                still = t;
+            }
             if (now_ns() > until) {
                 fprintf(stderr, "churn.c: stall: the row was not freed in 10 s\n");
                 return 1;

@@ -8,7 +8,8 @@ stands CONNECTED. Once ready it stores its tag at HARNESS + 8 * ROW. On losing t
 reports `lost STANDING` and exits 0; anything else that is not a normal outcome exits 1 with a
 message on stderr. Actions: push, draw, hold, stall (see the Rust client,
 examples/torture_churn/client.rs). TORTURE_CHURN_BREAK=unscoped: the stalled client writes
-through the writers themselves, without its standing checked.
+through the writers themselves, without its standing checked; =standing: its standing looks
+at the host's generation only.
 """
 
 import mmap
@@ -129,9 +130,22 @@ class Churn:
         if os.environ.get("TORTURE_CHURN_BREAK") != "unscoped":
             queue, lists = self.session.scoped(queue), self.session.scoped(lists)
         self.ready()
-        # Hung: no heartbeat until the row is no longer this session's (10 s at most).
+        # Hung: no heartbeat until the row is no longer this session's (10 s at most), each
+        # CONNECTED standing reported as any other. TORTURE_CHURN_BREAK=standing: the standing
+        # looks at the host's generation only, not the row's.
+        host_only = os.environ.get("TORTURE_CHURN_BREAK") == "standing"
         until = time.monotonic() + 10
-        while self.session.standing() == bridge.Standing.CONNECTED:
+        while True:
+            t = time.monotonic_ns()
+            if host_only:
+                connected = self.attached.header().host_generation() == self.attached.generation
+            else:
+                connected = self.session.standing() == bridge.Standing.CONNECTED
+            if not connected:
+                break
+            if t - self.still >= STILL_EVERY:
+                print("still %d" % t, flush=True)
+                self.still = t
             if time.monotonic() > until:
                 fail("stall: the row was not freed in 10 s")
             time.sleep(0.001)
