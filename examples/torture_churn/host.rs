@@ -16,15 +16,18 @@ use std::sync::atomic::Ordering::{Acquire, Release};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use bridge_abi::live::{
-    Bridge, ClientHost, DrawReader, DrawWriter, LogQueueReader, MailboxClient, MailboxServer,
-};
+use bridge_abi::live::{Bridge, ClientHost, DrawReader, LogQueueReader, MailboxServer};
 use bridge_abi::runtime::hung::HungWatch;
 use bridge_abi::runtime::{Mapping, Region};
-use bridge_abi::{ClientState, CommandStatus, MAX_CLIENTS};
+use bridge_abi::{ClientState, MAX_CLIENTS};
 
 use super::{broken, mono_ns, tag};
 use crate::torture_support::{ClientPrograms, build_c_client};
+
+mod frees;
+mod report;
+
+use report::Counts;
 
 /// The geometry of the image, laid out again the same at each re-layout.
 const GEOMETRY: [(&str, u64); 4] = [
@@ -41,23 +44,6 @@ const ACTIONS: [&str; MAX_CLIENTS] = [
 
 /// How long the host waits for clients to get ready, to be freed, or to exit.
 const PATIENCE: Duration = Duration::from_secs(20);
-
-/// What one language's clients went through, and what the host found wrong.
-#[derive(Default)]
-struct Counts {
-    sessions: u64,
-    killed: u64,
-    relayouts: u64,
-    frees: u64,
-    stuck: u64,
-    leaked: u64,
-    stale: u64,
-    double: u64,
-    /// Stalled sessions, and the writes they let through after their stall (each is a stale
-    /// write when its row was freed meanwhile, as it always is).
-    stalls: u64,
-    late_writes: u64,
-}
 
 /// One client process: a session on its row (or an attempt at one).
 struct Proc {
@@ -233,13 +219,6 @@ fn text_tag(text: &[u8]) -> u64 {
         .ok()
         .and_then(|t| t.trim_start_matches("req ").split(' ').next()?.parse().ok())
         .unwrap_or(0)
-}
-
-/// What a free changes, saved before it, for a host broken on purpose to put back.
-struct Saved {
-    draw_state: u32,
-    pads: [u8; 4],
-    response_seq: u32,
 }
 
 impl<'a> Host<'a> {
@@ -465,151 +444,6 @@ impl<'a> Host<'a> {
             .all(|p| p.epoch != epoch || p.freed || !(p.killed || p.action == "stall"))
     }
 
-    fn save(&self, row: usize) -> Saved {
-        let bot = self.bridge.bot_blocks(row).ok().flatten();
-        let block = self.bridge.client_blocks(row).ok().flatten();
-        Saved {
-            draw_state: bot.and_then(|b| b.draw()).map_or(0, |d| d.state()),
-            pads: self.bridge.header().pad_owner(),
-            response_seq: block.and_then(|b| b.mailbox_region()).map_or(0, |r| {
-                r.load::<u32>(MailboxClient::SPEC.response_seq, Acquire)
-            }),
-        }
-    }
-
-    /// A host broken on purpose (TORTURE_CHURN_BREAK) puts back what its free changed.
-    fn unbreak(&self, row: usize, saved: &Saved) -> Result<(), String> {
-        let bot = self.bridge.bot_blocks(row).ok().flatten();
-        let block = self.bridge.client_blocks(row).ok().flatten();
-        let e = |e: bridge_abi::runtime::Contended| e.to_string();
-        match self.broken.as_str() {
-            "draw-reset" => {
-                if let Some(r) = bot.and_then(|b| b.draw_region()) {
-                    r.try_store::<u32>(DrawWriter::SPEC.state, saved.draw_state, Release)
-                        .map_err(e)?;
-                }
-            }
-            "pad-release" => {
-                let header = self.bridge.header();
-                let now = header.pad_owner();
-                let _ = header
-                    .compare_exchange_pad_owner(now, saved.pads)
-                    .map_err(e)?;
-            }
-            "mailbox-restore" => {
-                if let Some(r) = block.and_then(|b| b.mailbox_region()) {
-                    r.try_store::<u32>(
-                        MailboxClient::SPEC.response_seq,
-                        saved.response_seq,
-                        Release,
-                    )
-                    .map_err(e)?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Frees `row` (hung): drains it, frees it, and checks what it left.
-    fn free(&mut self, row: usize) -> Result<(), String> {
-        self.pump_row(row)?;
-        let saved = self.save(row);
-        self.sessions
-            .free(row)
-            .map_err(|e| format!("row {row}: free: {e}"))?;
-        self.unbreak(row, &saved)?;
-        self.watch.forget(row);
-        self.after_free(row)
-    }
-
-    fn reload(&mut self) -> Result<(), String> {
-        self.pump();
-        let saved: Vec<Saved> = (0..MAX_CLIENTS).map(|r| self.save(r)).collect();
-        let freed = self.sessions.reload().map_err(|e| format!("reload: {e}"))?;
-        self.reloads += 1;
-        for row in freed {
-            self.unbreak(row, &saved[row])?;
-            self.watch.forget(row);
-            self.after_free(row)?;
-        }
-        Ok(())
-    }
-
-    /// The image laid out again over the live mapping, asking for generation 1: produce
-    /// takes it past the mapping's.
-    fn relayout(&mut self) -> Result<(), String> {
-        self.pump();
-        let in_use: Vec<usize> = (0..MAX_CLIENTS)
-            .filter(|&r| self.current_tag(r).is_some())
-            .collect();
-        let image = Bridge::lay_out(&GEOMETRY, 1).map_err(|e| e.to_string())?;
-        self.bridge = Bridge::produce(self.region, &image).map_err(|e| e.to_string())?;
-        self.sessions = self.bridge.client_host();
-        self.readers = readers(&self.bridge)?;
-        self.watch = HungWatch::new(MAX_CLIENTS, self.hung_ms * 1_000_000);
-        self.relayouts += 1;
-        let mut langs: Vec<&'static str> = Vec::new();
-        for row in in_use {
-            self.after_free(row)?;
-            if let Some(p) = self.current[row]
-                && !langs.contains(&self.procs[p].lang)
-            {
-                langs.push(self.procs[p].lang);
-            }
-        }
-        for lang in langs {
-            self.counts(lang).relayouts += 1;
-        }
-        Ok(())
-    }
-
-    /// What a free of `row` must leave, checked before any new client can claim it: the
-    /// draw exchange at its initial state and a new reader finding no list, no pad naming
-    /// the row, no request waiting, no log entry; the freed session counted.
-    fn after_free(&mut self, row: usize) -> Result<(), String> {
-        let lang = self.current[row].map_or("unknown", |p| self.procs[p].lang);
-        if let Some(p) = self.current[row] {
-            self.procs[p].freed = true;
-        }
-        self.counts(lang).frees += 1;
-        self.stuck[row] = false;
-        let bot = self
-            .bridge
-            .bot_blocks(row)
-            .map_err(|e| e.to_string())?
-            .ok_or("no bot block")?;
-        let state = bot.draw().map_or(0, |d| d.state());
-        if state != DrawWriter::SPEC.initial_state {
-            eprintln!("churn: row {row}: the draw exchange is at {state:#x} after a free");
-            self.counts(lang).stuck += 1;
-        }
-        let leaked = self
-            .bridge
-            .header()
-            .pad_owner()
-            .iter()
-            .filter(|&&o| usize::from(o) == row)
-            .count();
-        if leaked > 0 {
-            eprintln!("churn: row {row}: {leaked} pads still name the row after its free");
-            self.counts(lang).leaked += leaked as u64;
-        }
-        self.readers[row].draw = bot
-            .draw_reader()
-            .map_err(|e| e.to_string())?
-            .ok_or("no draw lists")?;
-        let mut request = None;
-        let served = self.readers[row].mailbox.serve(|text| {
-            request = Some(text_tag(text));
-            (CommandStatus::REFUSED, Vec::new())
-        });
-        if let Ok(Some(_)) = served {
-            self.observed(row, request.unwrap_or(0));
-        }
-        self.pump_row(row)
-    }
-
     fn wait_all_exit(&mut self) -> Result<(), String> {
         let start = Instant::now();
         while self.procs.iter().any(|p| p.exited.is_none()) {
@@ -621,120 +455,5 @@ impl<'a> Host<'a> {
             std::thread::sleep(Duration::from_millis(1));
         }
         Ok(())
-    }
-
-    /// Reads every client's reports: the sessions, and any two of one row that stood
-    /// Connected at once.
-    fn double_owners(&mut self) -> Result<(), String> {
-        // (row, tag, first seen Connected (after), last seen Connected (before), lang)
-        let mut spans: Vec<(usize, u64, u64, u64, &'static str)> = Vec::new();
-        // (lang, writes a stalled session let through after its stall)
-        let mut late: Vec<(&'static str, u64)> = Vec::new();
-        for p in &mut self.procs {
-            let text = p
-                .output
-                .take()
-                .map(|t| t.join().unwrap_or_default())
-                .unwrap_or_default();
-            let mut span: Option<(u64, u64, u64)> = None;
-            for line in text.lines() {
-                let w: Vec<&str> = line.split_whitespace().collect();
-                let num = |i: usize| -> Result<u64, String> {
-                    w.get(i)
-                        .and_then(|v| v.parse().ok())
-                        .ok_or_else(|| format!("the {} client: a bad line `{line}`", p.lang))
-                };
-                match w.first().copied() {
-                    Some("connected") => span = Some((num(1)?, num(3)?, num(2)?)),
-                    Some("still") => {
-                        let t = num(1)?;
-                        if let Some(s) = &mut span {
-                            s.2 = s.2.max(t);
-                        }
-                    }
-                    Some("stall") => {
-                        let written = w[1..].iter().filter(|x| x.ends_with("=written")).count();
-                        late.push((p.lang, written as u64));
-                    }
-                    Some("lost") => {}
-                    _ => {
-                        return Err(format!(
-                            "the {} client: an unexpected line `{line}`",
-                            p.lang
-                        ));
-                    }
-                }
-            }
-            if let Some((t, first, last)) = span {
-                if p.tag.is_some_and(|x| x != t) {
-                    return Err(format!(
-                        "the {} client reported {t:#x}, ready as {:?}",
-                        p.lang, p.tag
-                    ));
-                }
-                spans.push((p.row, t, first, last, p.lang));
-            }
-        }
-        for (lang, written) in late {
-            let c = self.counts(lang);
-            c.stalls += 1;
-            c.late_writes += written;
-        }
-        for (i, a) in spans.iter().enumerate() {
-            let lang = a.4;
-            self.counts(lang).sessions += 1;
-            for b in &spans[i + 1..] {
-                if a.0 == b.0 && a.1 != b.1 && a.2 < b.3 && b.2 < a.3 {
-                    eprintln!(
-                        "churn: row {}: sessions {:#x} and {:#x} Connected at once",
-                        a.0, a.1, b.1
-                    );
-                    let later = if a.2 > b.2 { a.4 } else { b.4 };
-                    self.counts(later).double += 1;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn report(&mut self, epochs: usize, elapsed: Duration) -> ExitCode {
-        let mut failed = false;
-        if let Err(e) = self.double_owners() {
-            eprintln!("churn: {e}");
-            failed = true;
-        }
-        println!(
-            "protocol churn host: {epochs} epochs ({} re-layouts, {} reloads), {} processes, hung after {} ms, {:.1} s",
-            self.relayouts,
-            self.reloads,
-            self.procs.len(),
-            self.hung_ms,
-            elapsed.as_secs_f64()
-        );
-        for f in &self.failures {
-            eprintln!("churn: {f}");
-            failed = true;
-        }
-        if !self.broken.is_empty() {
-            println!("protocol churn host: broken on purpose: {}", self.broken);
-        }
-        for (lang, c) in &self.counts {
-            println!(
-                "protocol churn {lang}: {} sessions, {} killed, {} re-layouts, {} frees, {} stuck draws, {} leaked pads, {} stale writes accepted, {} double owners",
-                c.sessions, c.killed, c.relayouts, c.frees, c.stuck, c.leaked, c.stale, c.double
-            );
-            println!(
-                "protocol churn {lang} stalls: {} stalled sessions freed while asleep, {} late writes let through",
-                c.stalls, c.late_writes
-            );
-            let churned = c.sessions > 0 && c.killed > 0 && c.relayouts > 0 && c.frees > 0;
-            let zeros = c.stuck == 0 && c.leaked == 0 && c.stale == 0 && c.double == 0;
-            failed |= !churned || !zeros;
-        }
-        if failed {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        }
     }
 }
