@@ -21,12 +21,21 @@
 //! and exits non-zero unless each holds its zeros and proves it raced.
 //!
 //! `torture_protocols client PATH ROW MILLIS` is the Rust client.
+//!
+//! `torture_protocols churn [--millis M] [--langs rust,c,python] [--hung-ms H]` is the churn
+//! (issue 36, `torture_churn/`): sessions killed mid-protocol, freed when hung, reloaded and
+//! laid out again, and new sessions on the freed rows; one
+//! `protocol churn LANG: S sessions, K killed, R re-layouts, F frees, 0 stuck draws,
+//! 0 leaked pads, 0 stale writes accepted, 0 double owners` line per language.
+//! `torture_protocols client churn PATH ROW ACTION HARNESS` is its Rust client.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitCode};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+#[path = "torture_churn/mod.rs"]
+mod churn;
 mod torture_support;
 
 use bridge_abi::live::{
@@ -54,7 +63,11 @@ const LIFECYCLE_EVERY: Duration = Duration::from_millis(20);
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("client") if args.get(1).is_some_and(|a| a == "churn") => {
+            churn::client::run(&args[2..]).map(|()| ExitCode::SUCCESS)
+        }
         Some("client") => run_client(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("churn") => churn::host::run(&args[1..]),
         _ => run_host(&args),
     };
     match result {
@@ -74,6 +87,26 @@ fn flag(args: &[String], name: &str, default: u64) -> Result<u64, String> {
             .and_then(|v| v.parse().ok())
             .ok_or_else(|| format!("{name} takes a whole number")),
     }
+}
+
+/// The languages `--langs` names (all three by default).
+fn langs(args: &[String]) -> Result<Vec<&'static str>, String> {
+    Ok(match args.iter().position(|a| a == "--langs") {
+        None => vec!["rust", "c", "python"],
+        Some(i) => {
+            let list = args
+                .get(i + 1)
+                .ok_or("--langs takes a list: rust,c,python")?;
+            let known = ["rust", "c", "python"];
+            if let Some(bad) = list.split(',').find(|l| !known.contains(l)) {
+                return Err(format!("--langs: no client in {bad}"));
+            }
+            known
+                .into_iter()
+                .filter(|l| list.split(',').any(|x| x == *l))
+                .collect()
+        }
+    })
 }
 
 fn now_ns() -> u64 {
@@ -133,22 +166,7 @@ struct RowLife {
 fn run_host(args: &[String]) -> Result<ExitCode, String> {
     let millis = flag(args, "--millis", 1000)?;
     let per_lang = flag(args, "--per-lang", 1)? as usize;
-    let langs: Vec<&'static str> = match args.iter().position(|a| a == "--langs") {
-        None => vec!["rust", "c", "python"],
-        Some(i) => {
-            let list = args
-                .get(i + 1)
-                .ok_or("--langs takes a list: rust,c,python")?;
-            let known = ["rust", "c", "python"];
-            if let Some(bad) = list.split(',').find(|l| !known.contains(l)) {
-                return Err(format!("--langs: no client in {bad}"));
-            }
-            known
-                .into_iter()
-                .filter(|l| list.split(',').any(|x| x == *l))
-                .collect()
-        }
-    };
+    let langs = langs(args)?;
     if langs.len() * per_lang > bridge_abi::MAX_CLIENTS {
         return Err(format!("at most {} clients", bridge_abi::MAX_CLIENTS));
     }

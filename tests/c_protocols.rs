@@ -114,6 +114,19 @@ fn every_protocol_helper_runs_in_c11_cxx17_32_bit_and_sanitized() {
     assert!(out.contains("draw published=5 taken=3 dropped=4 overwritten=1\n"));
     assert!(out.contains("session claims=5 disconnects=1 reloads=2 closes=1\n"));
     assert!(out.contains("host handle blocks=8 reload=2\n"), "{out}");
+    // Issue 36, bad input, each a named outcome: a row whose generation went backwards is
+    // disconnected (standing, heartbeat, bind); a pad_owner byte naming row 200, which does
+    // not exist, refuses another row's bind (naming 200) and unbind and is kept by a free and
+    // a reload; a re-layout asking for generation 1 over generation 2 writes 3, and the old
+    // claim stands reloaded.
+    assert!(
+        out.contains(
+            "bad input backwards=disconnected heartbeat=disconnected bind=disconnected \
+             pad_200 bind=not_free owner=200 unbind=not_free kept=200 \
+             relayout_old generation 2 then 3 standing=reloaded\n"
+        ),
+        "{out}"
+    );
     // Every result has a name, the seqlock reads' too (issue 40, item 6).
     for name in ["ok", "contended", "empty", "too_short"] {
         assert!(out.contains(&format!(" {name} ")), "{name}");

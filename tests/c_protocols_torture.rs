@@ -54,6 +54,8 @@ fn build_client(dir: &Path) -> std::path::PathBuf {
     std::fs::write(dir.join("bridge.h"), header).unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/torture/protocols.c");
     std::fs::copy(src, dir.join("protocols.c")).unwrap();
+    let clock = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/torture/clock.h");
+    std::fs::copy(clock, dir.join("clock.h")).unwrap();
     run_ok(
         "gcc",
         &[

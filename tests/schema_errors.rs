@@ -254,6 +254,8 @@ error_classes! {
     layout_owner_not_session => 1,
     layout_nested_too_deep => 1,
     layout_too_many_rows => 1,
+    layout_owner_not_root => 1,
+    layout_owner_not_blocks => 1,
     layout_blocks_stride_misaligned => 1,
     layout_blocks_cycle => 1,
     layout_root_without_handshake => 1,

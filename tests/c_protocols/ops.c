@@ -658,6 +658,80 @@ static void restore(void) {
     free(m);
 }
 
+/* Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome, never a
+ * success it did not earn. Prints each outcome's name (tests/c_protocols.rs checks the line):
+ * - a row whose generation goes backwards (a peer stored an older one) is no longer the
+ *   claim's: its standing, heartbeat and bind are IBF_DISCONNECTED and nothing is stored;
+ * - a pad_owner byte naming a row that does not exist (200): another row's bind is refused
+ *   IBF_NOT_FREE naming 200, its unbind IBF_NOT_FREE, and a free or a reload of the rows
+ *   leaves the byte alone (it names none of them);
+ * - a host that lays out again with an old generation (1, below the mapping's 2): produce
+ *   still writes the mapping's + 1, the old handle is reloaded and the old claim stands
+ *   IBF_RELOADED. */
+static void broken_lifecycle(void) {
+    static const ibf_geometry_value values[] = {
+        {"mailbox.request_capacity", 64},
+        {"mailbox.response_capacity", 64},
+    };
+    static ibf_attached a;
+    ibf_attach_error err;
+    size_t len;
+    unsigned char *m = image(&len, &a), *img;
+    unsigned char *b = (unsigned char *)(void *)ibf_attached_header(&a);
+    size_t hlen = (size_t)ibf_attached_header_size(&a);
+    ibf_bridge_header *h = (ibf_bridge_header *)(void *)b;
+    ibf_client_session s, other;
+    uint64_t owner = 0, beat;
+    uint32_t was = 0, generation = 0, first, kept;
+    uint8_t expected = IBF_NO_PAD;
+    int backwards, heartbeat, bind_lost, bind, unbind, standing;
+    size_t n = 0;
+    /* A row whose generation goes backwards. */
+    EXPECT(ibf_client_claim(b, hlen, (uint32_t)a.generation, 2, &s), IBF_OK);
+    EXPECT(ibf_client_activate(b, hlen, &s), IBF_OK);
+    EXPECT(ibf_client_heartbeat(b, hlen, &s, 7), IBF_OK);
+    /* The peer stores the row's whole state and generation word (one access size per word),
+     * the generation one less. */
+    {
+        unsigned char *word = (unsigned char *)(void *)&h->clients[2];
+        uint64_t w = ibf_live_load_acquire_u64_(word);
+        ibf_live_store_release_u64_(word, (w & 0xFFFFFFFFULL) | (uint64_t)(s.generation - 1U) << 32);
+    }
+    backwards = ibf_client_standing(b, hlen, &s);
+    heartbeat = ibf_client_heartbeat(b, hlen, &s, 8);
+    bind_lost = ibf_client_bind_pad(b, hlen, &s, 3, &owner);
+    beat = ibf_client_entry_load_heartbeat_ns(&h->clients[2]);
+    CHECK(beat == 7U && h->pad_owner[3] == IBF_NO_PAD);
+    /* A pad_owner byte naming row 200, which does not exist. */
+    CHECK(ibf_bridge_header_compare_exchange_pad_owner_at(h, 0, &expected, 200U));
+    EXPECT(ibf_client_claim(b, hlen, (uint32_t)a.generation, 5, &other), IBF_OK);
+    EXPECT(ibf_client_activate(b, hlen, &other), IBF_OK);
+    bind = ibf_client_bind_pad(b, hlen, &other, 0, &owner);
+    unbind = ibf_client_unbind_pad(b, hlen, &other, 0);
+    EXPECT(ibf_attached_client_free(&a, 5, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_ACTIVE && h->pad_owner[0] == 200U);
+    EXPECT(ibf_attached_client_reload(&a, &generation, NULL), IBF_OK);
+    kept = h->pad_owner[0];
+    CHECK(generation == 2U);
+    /* A host that lays out again with an old generation, over a claim at generation 2. */
+    EXPECT(ibf_client_claim(b, hlen, generation, 1, &s), IBF_OK);
+    EXPECT(ibf_client_activate(b, hlen, &s), IBF_OK);
+    CHECK(ibf_lay_out(NULL, 0, values, 2, 1, &n, &err) == IBF_PRODUCE_BUFFER_TOO_SHORT && n == len);
+    img = buffer(n);
+    CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    first = ibf_bridge_header_load_host_generation(h);
+    CHECK(ibf_produce(m, len, img, n) == IBF_PRODUCE_OK);
+    standing = ibf_client_standing(b, hlen, &s);
+    CHECK(ibf_attached_reloaded(&a));
+    printf("bad input backwards=%s heartbeat=%s bind=%s pad_200 bind=%s owner=%" PRIu64
+           " unbind=%s kept=%" PRIu32 " relayout_old generation %" PRIu32 " then %" PRIu32 " standing=%s\n",
+           ibf_protocol_result_name(backwards), ibf_protocol_result_name(heartbeat), ibf_protocol_result_name(bind_lost),
+           ibf_protocol_result_name(bind), owner, ibf_protocol_result_name(unbind), (unsigned)kept, first,
+           ibf_bridge_header_load_host_generation(h), ibf_protocol_result_name(standing));
+    free(img);
+    free(m);
+}
+
 static void names(void) {
     static const int codes[] = {IBF_OK, IBF_CONTENDED, IBF_EMPTY, IBF_TOO_SHORT, IBF_DROPPED, IBF_LAPPED, IBF_PENDING, IBF_DISCONNECTED,
                                 IBF_RELOADED, IBF_HOST_EXITING, IBF_NOT_FREE, IBF_QUEUE_CAPACITY,
@@ -733,6 +807,7 @@ int main(void) {
     draw();
     session();
     restore();
+    broken_lifecycle();
     host_handle();
     names();
     return 0;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "clock.h"
 
 /* The status the host answers every request with: `ok` of the schema's command_status. */
 #define ANSWER_STATUS ((uint32_t)IBF_COMMAND_STATUS_OK)
@@ -31,20 +32,6 @@ static uint64_t millis;
 static void fail(const char *phase, const char *what, int code) {
     fprintf(stderr, "protocols.c: %s: %s: %s\n", phase, what, ibf_protocol_result_name(code));
     exit(1);
-}
-
-static uint64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
-static void sleep_us(long us) {
-    struct timespec t;
-    t.tv_sec = us / 1000000L;
-    t.tv_nsec = (us % 1000000L) * 1000L;
-    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
-    }
 }
 
 /* The attach handle, retried while the host is not running yet. */
