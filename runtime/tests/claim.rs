@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::claim::{Claim, ClaimSpec, SharedWord, Standing, free};
+use abi_runtime::claim::{Claim, ClaimSpec, SharedWord, Standing, free, retire};
 
 /// The bridge's `client_entry`: state u32 at 0 (free 0, claimed 1, active 2, closing 3),
 /// generation u32 at 4; rows 128 bytes apart.
@@ -74,13 +74,19 @@ fn a_claim_activates_and_closes_and_notices_the_host() {
     assert_eq!(other.close(), Standing::Connected);
 }
 
+/// Four clients race for one row each round while a host thread serves it: every third
+/// round the host retires and frees the row at once, racing the winner's activation and its
+/// standing checks (the winner notices, before or after it activated); in the others the
+/// winner closes and the host frees the row after it.
 #[test]
 fn clients_racing_for_a_row_win_it_once_each_round_and_notice_the_host() {
     let rounds: u64 = if cfg!(miri) { 10 } else { 5_000 };
     let buf = SharedBuf::new(128);
     let row = buf.region();
-    let barrier = Barrier::new(4);
-    let (claims, lost, noticed) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    // Four clients and the host.
+    let barrier = Barrier::new(5);
+    let (claims, lost) = (AtomicU64::new(0), AtomicU64::new(0));
+    let (noticed, before_activation) = (AtomicU64::new(0), AtomicU64::new(0));
     thread::scope(|s| {
         for _ in 0..4 {
             s.spawn(|| {
@@ -96,32 +102,55 @@ fn clients_racing_for_a_row_win_it_once_each_round_and_notice_the_host() {
                     };
                     claims.fetch_add(1, Ordering::Relaxed);
                     assert_eq!(claim.generation(), k as u32 + 1, "one claim per round");
-                    assert_eq!(claim.activate(), Standing::Connected);
                     if k % 3 == 0 {
-                        // The host frees the row under the client, which notices.
-                        free(row, SPEC).unwrap();
-                        if claim.standing() != Standing::Connected {
-                            noticed.fetch_add(1, Ordering::Relaxed);
+                        // The host frees the row meanwhile: the client notices, whether its
+                        // activation came first or not.
+                        if claim.activate() != Standing::Connected {
+                            before_activation.fetch_add(1, Ordering::Relaxed);
                         }
+                        let mut polls = 0u64;
+                        while claim.standing() == Standing::Connected {
+                            polls += 1;
+                            assert!(polls < 1 << 24, "the host's free is never seen");
+                            thread::yield_now();
+                        }
+                        noticed.fetch_add(1, Ordering::Relaxed);
                         assert_ne!(claim.close(), Standing::Connected);
                     } else {
+                        assert_eq!(claim.activate(), Standing::Connected);
                         assert_eq!(claim.close(), Standing::Connected);
-                        free(row, SPEC).unwrap();
                     }
                     barrier.wait();
                 }
             });
         }
+        // The host.
+        s.spawn(|| {
+            for k in 0..rounds {
+                barrier.wait();
+                barrier.wait();
+                if k % 3 == 0 {
+                    retire(row, SPEC).unwrap();
+                    free(row, SPEC).unwrap();
+                    barrier.wait();
+                } else {
+                    barrier.wait();
+                    free(row, SPEC).unwrap();
+                }
+            }
+        });
     });
-    let (claims, lost, noticed) = (claims.into_inner(), lost.into_inner(), noticed.into_inner());
+    let (claims, lost) = (claims.into_inner(), lost.into_inner());
+    let (noticed, before) = (noticed.into_inner(), before_activation.into_inner());
     eprintln!(
-        "lifecycle race: {claims} claims, {lost} claims lost to another client, {noticed} disconnects noticed, {} missed",
-        rounds.div_ceil(3) - noticed
+        "lifecycle race: {claims} claims, {lost} claims lost to another client, {noticed} frees \
+         noticed ({before} before the client activated, {} after)",
+        noticed - before
     );
     assert_eq!(
         (claims, lost),
         (rounds, 3 * rounds),
         "exactly one winner per round"
     );
-    assert_eq!(noticed, rounds.div_ceil(3), "every disconnect noticed");
+    assert_eq!(noticed, rounds.div_ceil(3), "every free noticed");
 }
