@@ -66,9 +66,16 @@ fn an_outside_crate_builds_through_the_builder() {
     assert!(all.contains("test result: ok. 2 passed"), "{all}");
     // The build script wrote the bindings into OUT_DIR, named after the ABI, and they say
     // what they need.
+    // This package's build script's OUT_DIR (target/debug/build/telemetry-HASH/out): the
+    // other consumers share the target folder and may write a telemetry.rs of their own.
+    let own = |p: &Path| {
+        let dir = p.parent().and_then(Path::parent).and_then(Path::file_name);
+        dir.and_then(|d| d.to_str()?.strip_prefix("telemetry-"))
+            .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
+    };
     let generated = walk(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("consumer-target"))
         .into_iter()
-        .find(|p| p.ends_with("out/telemetry.rs"))
+        .find(|p| p.ends_with("out/telemetry.rs") && own(p))
         .expect("telemetry.rs in the build script's OUT_DIR");
     let rust = fs::read_to_string(generated).expect("read telemetry.rs");
     assert!(
