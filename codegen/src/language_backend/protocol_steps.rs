@@ -213,8 +213,7 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
     let (state, published) = (h(e.state), h(e.published));
     let list = &schema.abi.structs[e.list].name;
     let item = &schema.abi.structs[e.item].name;
-    let writer_start = (0..3).find(|&i| i != e.initial_state).unwrap_or(0);
-    let reader_start = (0..3).rev().find(|&i| i != e.initial_state).unwrap_or(2);
+    let (writer_start, reader_start) = (e.start.writer, e.start.reader);
     let summary = format!(
         "A triple buffer of whole lists from {} to {}: {} `{list}` lists, {} bytes apart after the header, each followed by {} `{item}` and {} payload bytes. {state} holds the shared list's index (bits 0-1) and a fresh bit (bit 2); both sides swap it whole, so neither ever sees a list the other is writing or reading. Before the first publication (a new claim, or a host's reload) {state} is {} (list {} shared, not fresh): the writer starts with list {writer_start}, the reader with list {reader_start}. Each side keeps its own index to itself.",
         who(schema, &e.writer),
@@ -223,8 +222,8 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
         h(e.buffer_size),
         h(e.max_items),
         h(e.max_payload),
-        e.initial_state,
-        e.initial_state,
+        e.start.state,
+        e.start.state,
     );
     let writer = vec![
         format!(

@@ -391,9 +391,9 @@ fn exchange(schema: &Schema, name: String, doc: String, e: &Exchange) -> Exchang
     ExchangeCtx {
         head: head(schema, name, doc, h),
         state: offset(schema, h, e.state),
-        initial_state: e.initial_state,
-        writer_start: (0..3).find(|&i| i != e.initial_state).unwrap_or(0),
-        reader_start: (0..3).rev().find(|&i| i != e.initial_state).unwrap_or(2),
+        initial_state: e.start.state,
+        writer_start: e.start.writer,
+        reader_start: e.start.reader,
         buffers: scalar(schema, h, e.buffers),
         buffer_size: scalar(schema, h, e.buffer_size),
         max_items: scalar(schema, h, e.max_items),
