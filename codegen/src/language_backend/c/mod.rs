@@ -38,8 +38,8 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::common::{RenderError, doc_after_since, generated_line};
-use super::protocols;
+use super::output::{RenderError, doc_after_since, generated_line};
+use super::prose::access as protocols;
 use super::text::{Compiled, Template};
 use crate::ir::names::upper;
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Version};

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::literals::doc_lines;
 use crate::ir::names::camel;
-use crate::language_backend::common::RenderError;
 use crate::language_backend::directory_plan::PlanCtx;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 

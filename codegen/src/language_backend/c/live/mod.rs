@@ -20,9 +20,9 @@ use serde::Serialize;
 use super::names::{array_len, c_field_name, c_type_name, field_type};
 use crate::ir::Elem;
 use crate::ir::access::AccessKind;
-use crate::language_backend::common::RenderError;
-use crate::language_backend::protocol_steps::describe_all;
-use crate::language_backend::protocols::Protocol;
+use crate::language_backend::output::RenderError;
+use crate::language_backend::prose::ProtocolProse;
+use crate::language_backend::prose::regions::describe_all;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 use comments::field_doc;
@@ -226,7 +226,7 @@ fn build_context(schema: &Schema) -> LiveContext {
 
 fn build_atomic_field(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
     si: usize,
     fi: usize,
     width: u64,
@@ -254,7 +254,7 @@ fn build_atomic_field(
 
 fn build_cas_word(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
     si: usize,
     fi: usize,
     width: u64,

@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::comments::{find, protocol_comment};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
 use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, field_type};
-use crate::language_backend::common::RenderError;
-use crate::language_backend::protocols::Protocol;
+use crate::language_backend::output::RenderError;
+use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::session_plan::owns_blocks;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
@@ -219,7 +219,7 @@ struct ProtocolsCtx {
 /// none.
 pub(super) fn render_c_protocols(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
 ) -> Result<String, RenderError> {
     if schema.protocols.is_empty() {
         return Ok(String::new());

@@ -16,7 +16,7 @@ use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Que
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_type_name};
 
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 
 /// The section's parts, one concern each, rendered in turn over one context: the shared

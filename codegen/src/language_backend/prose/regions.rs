@@ -5,12 +5,12 @@
 use crate::ir::protocol::{
     Broadcast, Entry, Exchange, Mailbox, Protocol as Decl, ProtocolKind, Queue, Session,
 };
-use crate::language_backend::protocols::{Protocol, Role, describe_protocols};
+use crate::language_backend::prose::{ProtocolProse, Role, describe_protocols};
 use crate::schema::Schema;
 
 /// Every protocol of `schema`: those of its fields (seqlocks, rings, claims), then the
 /// region protocols in the order the schema declares each kind.
-pub fn describe_all(schema: &Schema) -> Vec<Protocol> {
+pub fn describe_all(schema: &Schema) -> Vec<ProtocolProse> {
     let mut out = describe_protocols(schema);
     out.extend((schema.protocols.iter().enumerate()).map(|(i, p)| describe(schema, i, p)));
     out
@@ -26,7 +26,7 @@ fn field(schema: &Schema, s: usize, f: usize) -> String {
     format!("`{}.{}`", st.name, st.fields[f].name)
 }
 
-fn describe(schema: &Schema, index: usize, p: &Decl) -> Protocol {
+fn describe(schema: &Schema, index: usize, p: &Decl) -> ProtocolProse {
     let (summary, roles) = match &p.kind {
         ProtocolKind::Queue(q) => queue(schema, q),
         ProtocolKind::Broadcast(b) => broadcast(schema, b),
@@ -34,7 +34,7 @@ fn describe(schema: &Schema, index: usize, p: &Decl) -> Protocol {
         ProtocolKind::Exchange(e) => exchange(schema, e),
         ProtocolKind::Session(s) => session(schema, index, s),
     };
-    Protocol {
+    ProtocolProse {
         kind: p.kind.table(),
         name: p.name.clone(),
         summary,
