@@ -237,8 +237,9 @@ static int produce(int argc, char **argv) {
     if (rc == IBF_PRODUCE_OK) {
         rc = ibf_produce(mapping, len, image, len);
     }
-    printf("%s check=%s code=%d region=%s expected=%" PRIu64 " found=%" PRIu64 " len=%zu short=%d\n", argv[2],
-           ibf_produce_code_name(rc), rc, err.region, err.expected, err.found, len, ibf_produce(mapping, len - 1, image, len));
+    printf("%s check=%s code=%d region=%s expected=%" PRIu64 " found=%" PRIu64 " len=%zu short=%s\n", argv[2],
+           ibf_produce_code_name(rc), rc, err.region, err.expected, err.found, len,
+           ibf_produce_code_name(ibf_produce(mapping, len - 1, image, len)));
     f = fopen(argv[2], "wb");
     if (f == NULL || fwrite(mapping, 1, len, f) != len || fclose(f) != 0) {
         return 2;
