@@ -24,7 +24,6 @@ pub mod protocols;
 #[cfg(feature = "text")]
 pub mod python;
 pub mod recording_plan;
-pub mod result_codes;
 pub mod rust;
 pub mod session_plan;
 #[cfg(feature = "text")]

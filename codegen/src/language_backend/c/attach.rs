@@ -17,9 +17,9 @@ use super::session_host::{SessionHostCtx, session_hosts};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, LayoutTable};
 use crate::ir::geometry::GeometryRule;
+use crate::ir::result_codes::Family;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::common::RenderError;
-use crate::language_backend::result_codes::Family;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 

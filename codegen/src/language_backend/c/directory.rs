@@ -9,9 +9,9 @@ use serde::Serialize;
 use super::comments::render_comment_lines;
 use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::directory::Directory;
+use crate::ir::result_codes::Family;
 use crate::language_backend::common::RenderError;
 use crate::language_backend::directory_plan::PlanCtx;
-use crate::language_backend::result_codes::Family;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 

@@ -41,9 +41,9 @@ use serde::Serialize;
 
 use super::common::{RenderError, doc_after_since, generated_line};
 use super::protocols;
-use super::result_codes::Family;
 use super::text::{Compiled, Template};
 use crate::ir::names::upper;
+use crate::ir::result_codes::Family;
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Version};
 use crate::schema::Schema;
 use comments::push_comment_lines;

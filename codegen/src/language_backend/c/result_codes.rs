@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::comments::render_comment_lines;
-use crate::language_backend::result_codes::{Family, codes};
+use crate::ir::result_codes::{Family, codes};
 
 /// One code as the templates print it.
 #[derive(Serialize)]

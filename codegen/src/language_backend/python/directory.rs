@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::literals::doc_lines;
 use crate::ir::names::camel;
+use crate::ir::result_codes::{Family, codes};
 use crate::language_backend::common::RenderError;
 use crate::language_backend::directory_plan::PlanCtx;
-use crate::language_backend::result_codes::{Family, codes};
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 

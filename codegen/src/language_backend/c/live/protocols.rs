@@ -9,11 +9,11 @@ use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
+use crate::ir::result_codes::Family;
 use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, field_type};
 use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
 use crate::language_backend::common::RenderError;
 use crate::language_backend::protocols::Protocol;
-use crate::language_backend::result_codes::Family;
 use crate::language_backend::session_plan::owns_blocks;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;

@@ -1,5 +1,5 @@
 //! The result codes of the generated helpers and their snake_case names: one list, by family,
-//! that the C header prints (its `#define`s and every `*_name` function) and the Python module
+//! that lowering reserves (a constant cannot take a code's C macro), the C header prints (its `#define`s and every `*_name` function) and the Python module
 //! prints where it has numbers (the process probe's answers). The numbers are distinct across
 //! families, so a code means one thing wherever it comes from; 0 is "ok" in every family that
 //! has it. The protocol names are abi_runtime's (`QueueError::check()` and the others), the
