@@ -18,8 +18,10 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::names::{array_len, c_field_name, c_type_name, field_type};
+use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::Elem;
 use crate::ir::access::AccessKind;
+use crate::ir::result_codes::Family;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::prose::regions::describe_all;
@@ -118,6 +120,8 @@ struct LiveContext {
     seqlocks: Vec<SeqlockCtx>,
     slot_rings: Vec<SlotRingCtx>,
     event_rings: Vec<EventRingCtx>,
+    /// The live helpers' result codes (`result_codes.rs`).
+    codes: Vec<CodeCtx>,
 }
 
 /// A static assert that an atomic field is a naturally aligned word.
@@ -171,6 +175,7 @@ fn build_context(schema: &Schema) -> LiveContext {
         msvc_branch,
         static_assert: format!("{pu}_STATIC_ASSERT_"),
         alignof: format!("{pu}_ALIGNOF_"),
+        codes: code_ctxs(&[Family::Live], &pu),
         p,
         pu,
         asserts: Vec::new(),

@@ -9,7 +9,9 @@ use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
+use crate::ir::result_codes::Family;
 use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, field_type};
+use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::session_plan::owns_blocks;
@@ -213,6 +215,8 @@ struct ProtocolsCtx {
     mailboxes: Vec<MailboxCtx>,
     exchanges: Vec<ExchangeCtx>,
     sessions: Vec<SessionCtx>,
+    /// The protocol codes' `#define`s.
+    codes: Vec<CodeCtx>,
 }
 
 /// The helpers of every region protocol of `schema`, or an empty string when it declares
@@ -225,8 +229,10 @@ pub(super) fn render_c_protocols(
         return Ok(String::new());
     }
     let p = schema.abi.c_prefix.clone();
+    let pu = p.to_ascii_uppercase();
     let mut ctx = ProtocolsCtx {
-        pu: p.to_ascii_uppercase(),
+        codes: code_ctxs(&[Family::Protocol], &pu),
+        pu,
         p,
         ..ProtocolsCtx::default()
     };
