@@ -40,7 +40,9 @@
  * trailing underscore: class becomes class_.
  *
  * Enum and flag types are typedefs of their fixed-width integer, so a field keeps its exact
- * width. Their values are macros, usable in switch cases and constant expressions in C and C++.
+ * width. Their values are macros, usable in switch cases and constant expressions in C and C++:
+ * the literal as the enum's type, a cast in C and a braced conversion in C++ (type{value}), so
+ * a C++ host uses them without casts and without -Wold-style-cast or -Wuseless-cast warnings.
  *
  * Each struct is followed by static asserts of its size, its alignment and its field offsets.
  *
@@ -54,12 +56,29 @@
 #define IBF_STATIC_ASSERT_(condition, message) static_assert(condition, message)
 #define IBF_ALIGNOF_(type) alignof(type)
 #define IBF_ALIGNAS_(n) alignas(n)
+#define IBF_VALUE_(type, value) (type{value})
+#if defined(__GNUC__)
+/* The helpers below are C, which C++ compiles too: their C casts and NULLs would warn under a
+ * C++ host's -Wold-style-cast, -Wuseless-cast (a cast to a typedef that is the same type on
+ * this target) and -Wzero-as-null-pointer-constant, so those are off inside this header and
+ * back on (pop, at its end) for the host's own code. Its enum values are no C casts. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
 extern "C" {
 #else
 #define IBF_STATIC_ASSERT_(condition, message) _Static_assert(condition, message)
 #define IBF_ALIGNOF_(type) _Alignof(type)
 #define IBF_ALIGNAS_(n) _Alignas(n)
+#define IBF_VALUE_(type, value) ((type)(value))
 #endif
+
+/* Defined at the end: the name of any code a helper returns. */
+static inline const char *ibf_result_name(int code);
 
 /** The ABI version this header describes. */
 #define IBF_ABI_VERSION_MAJOR 0U
@@ -190,16 +209,16 @@ extern "C" {
  * Enum (u32): one of the IBF_BRIDGE_REGION_* values, or a number this header does not know.
  */
 typedef uint32_t ibf_bridge_region;
-#define IBF_BRIDGE_REGION_HEADER ((ibf_bridge_region)0U)
-#define IBF_BRIDGE_REGION_SNAPSHOT_RING ((ibf_bridge_region)1U)
-#define IBF_BRIDGE_REGION_CLIENT_BLOCKS ((ibf_bridge_region)2U)
-#define IBF_BRIDGE_REGION_LOG_RING ((ibf_bridge_region)3U)
+#define IBF_BRIDGE_REGION_HEADER IBF_VALUE_(ibf_bridge_region, 0U)
+#define IBF_BRIDGE_REGION_SNAPSHOT_RING IBF_VALUE_(ibf_bridge_region, 1U)
+#define IBF_BRIDGE_REGION_CLIENT_BLOCKS IBF_VALUE_(ibf_bridge_region, 2U)
+#define IBF_BRIDGE_REGION_LOG_RING IBF_VALUE_(ibf_bridge_region, 3U)
 /**
  * One bot block per client row: its draw lists, parameters and stats (ABI 0.5)
  *
  * Since ABI 0.5.
  */
-#define IBF_BRIDGE_REGION_BOT_BLOCKS ((ibf_bridge_region)4U)
+#define IBF_BRIDGE_REGION_BOT_BLOCKS IBF_VALUE_(ibf_bridge_region, 4U)
 
 /**
  * Rows of a bot block's layout table
@@ -208,16 +227,16 @@ typedef uint32_t ibf_bridge_region;
  */
 typedef uint32_t ibf_bot_region;
 /** A draw_header, then draw_buffers draw lists (design 8.4) */
-#define IBF_BOT_REGION_DRAW ((ibf_bot_region)0U)
+#define IBF_BOT_REGION_DRAW IBF_VALUE_(ibf_bot_region, 0U)
 /** A params_header, then max_params param_def, then max_params param_value (design 8.6) */
-#define IBF_BOT_REGION_PARAMS ((ibf_bot_region)1U)
+#define IBF_BOT_REGION_PARAMS IBF_VALUE_(ibf_bot_region, 1U)
 /** A stats_header, then max_stats stat_entry (design 8.6) */
-#define IBF_BOT_REGION_STATS ((ibf_bot_region)2U)
+#define IBF_BOT_REGION_STATS IBF_VALUE_(ibf_bot_region, 2U)
 
 /** Flags (u32): an OR of the IBF_DRAW_LIST_FLAGS_* bits. */
 typedef uint32_t ibf_draw_list_flags;
 /** Commands or payload did not fit and were dropped */
-#define IBF_DRAW_LIST_FLAGS_OVERFLOW ((ibf_draw_list_flags)0x1U)
+#define IBF_DRAW_LIST_FLAGS_OVERFLOW IBF_VALUE_(ibf_draw_list_flags, 0x1U)
 
 /**
  * What a parameter's control is (design 8.6)
@@ -226,27 +245,27 @@ typedef uint32_t ibf_draw_list_flags;
  */
 typedef uint8_t ibf_param_kind;
 /** A checkbox: value 0 or 1 */
-#define IBF_PARAM_KIND_BOOL ((ibf_param_kind)0U)
+#define IBF_PARAM_KIND_BOOL IBF_VALUE_(ibf_param_kind, 0U)
 /** A whole number between min and max */
-#define IBF_PARAM_KIND_INT ((ibf_param_kind)1U)
+#define IBF_PARAM_KIND_INT IBF_VALUE_(ibf_param_kind, 1U)
 /** A number between min and max */
-#define IBF_PARAM_KIND_FLOAT ((ibf_param_kind)2U)
+#define IBF_PARAM_KIND_FLOAT IBF_VALUE_(ibf_param_kind, 2U)
 /** One of the options: value is its index */
-#define IBF_PARAM_KIND_ENUM ((ibf_param_kind)3U)
+#define IBF_PARAM_KIND_ENUM IBF_VALUE_(ibf_param_kind, 3U)
 /** A button: value counts the presses */
-#define IBF_PARAM_KIND_BUTTON ((ibf_param_kind)4U)
+#define IBF_PARAM_KIND_BUTTON IBF_VALUE_(ibf_param_kind, 4U)
 /** A colour: value is its RGBA as a u32 (R in the low byte) */
-#define IBF_PARAM_KIND_COLOR ((ibf_param_kind)5U)
+#define IBF_PARAM_KIND_COLOR IBF_VALUE_(ibf_param_kind, 5U)
 
 /** Enum (u8): one of the IBF_STAT_KIND_* values, or a number this header does not know. */
 typedef uint8_t ibf_stat_kind;
-#define IBF_STAT_KIND_NUMBER ((ibf_stat_kind)0U)
-#define IBF_STAT_KIND_TEXT ((ibf_stat_kind)1U)
+#define IBF_STAT_KIND_NUMBER IBF_VALUE_(ibf_stat_kind, 0U)
+#define IBF_STAT_KIND_TEXT IBF_VALUE_(ibf_stat_kind, 1U)
 
 /** Flags (u8): an OR of the IBF_STAT_FLAGS_* bits. */
 typedef uint8_t ibf_stat_flags;
 /** Keep a sparkline of the last 300 values */
-#define IBF_STAT_FLAGS_PLOT ((ibf_stat_flags)0x1U)
+#define IBF_STAT_FLAGS_PLOT IBF_VALUE_(ibf_stat_flags, 0x1U)
 
 /**
  * Rows of a client block's layout table
@@ -255,11 +274,11 @@ typedef uint8_t ibf_stat_flags;
  */
 typedef uint32_t ibf_client_region;
 /** The client's log entries, for the host to drain */
-#define IBF_CLIENT_REGION_LOG_QUEUE ((ibf_client_region)0U)
+#define IBF_CLIENT_REGION_LOG_QUEUE IBF_VALUE_(ibf_client_region, 0U)
 /** The client's virtual pad: one pad_input record, which the host reads on each XInput poll */
-#define IBF_CLIENT_REGION_PAD_INPUT ((ibf_client_region)1U)
+#define IBF_CLIENT_REGION_PAD_INPUT IBF_VALUE_(ibf_client_region, 1U)
 /** Command requests from the client and their results from the host */
-#define IBF_CLIENT_REGION_MAILBOX ((ibf_client_region)2U)
+#define IBF_CLIENT_REGION_MAILBOX IBF_VALUE_(ibf_client_region, 2U)
 
 /**
  * How the host answered a command request
@@ -268,13 +287,13 @@ typedef uint32_t ibf_client_region;
  */
 typedef uint32_t ibf_command_status;
 /** Not answered yet */
-#define IBF_COMMAND_STATUS_NONE ((ibf_command_status)0U)
+#define IBF_COMMAND_STATUS_NONE IBF_VALUE_(ibf_command_status, 0U)
 /** The command ran and succeeded */
-#define IBF_COMMAND_STATUS_OK ((ibf_command_status)1U)
+#define IBF_COMMAND_STATUS_OK IBF_VALUE_(ibf_command_status, 1U)
 /** The command ran and failed, or there is no such command */
-#define IBF_COMMAND_STATUS_FAILED ((ibf_command_status)2U)
+#define IBF_COMMAND_STATUS_FAILED IBF_VALUE_(ibf_command_status, 2U)
 /** The host takes no commands, or the request was malformed */
-#define IBF_COMMAND_STATUS_REFUSED ((ibf_command_status)3U)
+#define IBF_COMMAND_STATUS_REFUSED IBF_VALUE_(ibf_command_status, 3U)
 
 /**
  * The stick that moves a ship (design 7.7)
@@ -282,9 +301,9 @@ typedef uint32_t ibf_command_status;
  * Enum (u8): one of the IBF_CONTROL_STICK_* values, or a number this header does not know.
  */
 typedef uint8_t ibf_control_stick;
-#define IBF_CONTROL_STICK_LEFT_STICK ((ibf_control_stick)0U)
-#define IBF_CONTROL_STICK_RIGHT_STICK ((ibf_control_stick)1U)
-#define IBF_CONTROL_STICK_DPAD ((ibf_control_stick)2U)
+#define IBF_CONTROL_STICK_LEFT_STICK IBF_VALUE_(ibf_control_stick, 0U)
+#define IBF_CONTROL_STICK_RIGHT_STICK IBF_VALUE_(ibf_control_stick, 1U)
+#define IBF_CONTROL_STICK_DPAD IBF_VALUE_(ibf_control_stick, 2U)
 
 /**
  * Whether the game waits for its bots (design 4.5; ABI 0.7)
@@ -294,9 +313,9 @@ typedef uint8_t ibf_control_stick;
  */
 typedef uint8_t ibf_run_mode;
 /** The game never waits: each poll reads the newest input */
-#define IBF_RUN_MODE_REALTIME ((ibf_run_mode)0U)
+#define IBF_RUN_MODE_REALTIME IBF_VALUE_(ibf_run_mode, 0U)
 /** After each tick the host waits until every bot pad answers it, up to lockstep_timeout_ms */
-#define IBF_RUN_MODE_LOCKSTEP ((ibf_run_mode)1U)
+#define IBF_RUN_MODE_LOCKSTEP IBF_VALUE_(ibf_run_mode, 1U)
 
 /**
  * Whether the game's steps run (design 4.5; ABI 0.7)
@@ -305,9 +324,9 @@ typedef uint8_t ibf_run_mode;
  * ABI 0.7.
  */
 typedef uint8_t ibf_sim_state;
-#define IBF_SIM_STATE_RUNNING ((ibf_sim_state)0U)
+#define IBF_SIM_STATE_RUNNING IBF_VALUE_(ibf_sim_state, 0U)
 /** sim.pause: the steps are skipped, the game still draws; sim.step lets some through */
-#define IBF_SIM_STATE_PAUSED ((ibf_sim_state)1U)
+#define IBF_SIM_STATE_PAUSED IBF_VALUE_(ibf_sim_state, 1U)
 
 /**
  * A client table row's state (design 6.5)
@@ -315,12 +334,12 @@ typedef uint8_t ibf_sim_state;
  * Enum (u32): one of the IBF_CLIENT_STATE_* values, or a number this header does not know.
  */
 typedef uint32_t ibf_client_state;
-#define IBF_CLIENT_STATE_FREE ((ibf_client_state)0U)
+#define IBF_CLIENT_STATE_FREE IBF_VALUE_(ibf_client_state, 0U)
 /** A client won the row and is filling it in */
-#define IBF_CLIENT_STATE_CLAIMED ((ibf_client_state)1U)
-#define IBF_CLIENT_STATE_ACTIVE ((ibf_client_state)2U)
+#define IBF_CLIENT_STATE_CLAIMED IBF_VALUE_(ibf_client_state, 1U)
+#define IBF_CLIENT_STATE_ACTIVE IBF_VALUE_(ibf_client_state, 2U)
 /** The client said goodbye; the host frees the row */
-#define IBF_CLIENT_STATE_CLOSING ((ibf_client_state)3U)
+#define IBF_CLIENT_STATE_CLOSING IBF_VALUE_(ibf_client_state, 3U)
 
 /**
  * What a client takes part in
@@ -329,23 +348,23 @@ typedef uint32_t ibf_client_state;
  */
 typedef uint32_t ibf_client_caps;
 /** Set my tick event after each publish */
-#define IBF_CLIENT_CAPS_TICKS ((ibf_client_caps)0x1U)
+#define IBF_CLIENT_CAPS_TICKS IBF_VALUE_(ibf_client_caps, 0x1U)
 /** A tool (the CLI), not a bot: not counted among the bots */
-#define IBF_CLIENT_CAPS_TOOL ((ibf_client_caps)0x2U)
+#define IBF_CLIENT_CAPS_TOOL IBF_VALUE_(ibf_client_caps, 0x2U)
 /**
  * Set by the host's TCP proxy for a client over TCP (design 6.6): the files its commands write
  * stay in ibf\remote (ABI 0.8)
  *
  * Since ABI 0.8.
  */
-#define IBF_CLIENT_CAPS_REMOTE ((ibf_client_caps)0x4U)
+#define IBF_CLIENT_CAPS_REMOTE IBF_VALUE_(ibf_client_caps, 0x4U)
 
 /** Enum (u32): one of the IBF_HOST_STATE_* values, or a number this header does not know. */
 typedef uint32_t ibf_host_state;
-#define IBF_HOST_STATE_STARTING ((ibf_host_state)0U)
-#define IBF_HOST_STATE_RUNNING ((ibf_host_state)1U)
+#define IBF_HOST_STATE_STARTING IBF_VALUE_(ibf_host_state, 0U)
+#define IBF_HOST_STATE_RUNNING IBF_VALUE_(ibf_host_state, 1U)
 /** The game is closing; clients should disconnect */
-#define IBF_HOST_STATE_EXITING ((ibf_host_state)2U)
+#define IBF_HOST_STATE_EXITING IBF_VALUE_(ibf_host_state, 2U)
 
 /**
  * A directory row's state
@@ -353,64 +372,64 @@ typedef uint32_t ibf_host_state;
  * Enum (u32): one of the IBF_INSTANCE_STATE_* values, or a number this header does not know.
  */
 typedef uint32_t ibf_instance_state;
-#define IBF_INSTANCE_STATE_FREE ((ibf_instance_state)0U)
+#define IBF_INSTANCE_STATE_FREE IBF_VALUE_(ibf_instance_state, 0U)
 /** A host won the row and is filling it in */
-#define IBF_INSTANCE_STATE_CLAIMED ((ibf_instance_state)1U)
-#define IBF_INSTANCE_STATE_LIVE ((ibf_instance_state)2U)
+#define IBF_INSTANCE_STATE_CLAIMED IBF_VALUE_(ibf_instance_state, 1U)
+#define IBF_INSTANCE_STATE_LIVE IBF_VALUE_(ibf_instance_state, 2U)
 
 /** Enum (u8): one of the IBF_LOG_ENTRY_KIND_* values, or a number this header does not know. */
 typedef uint8_t ibf_log_entry_kind;
-#define IBF_LOG_ENTRY_KIND_RECORD ((ibf_log_entry_kind)0U)
+#define IBF_LOG_ENTRY_KIND_RECORD IBF_VALUE_(ibf_log_entry_kind, 0U)
 /** Fills the ring to its end; the next entry starts at offset 0 */
-#define IBF_LOG_ENTRY_KIND_PADDING ((ibf_log_entry_kind)1U)
+#define IBF_LOG_ENTRY_KIND_PADDING IBF_VALUE_(ibf_log_entry_kind, 1U)
 
 /** Enum (u8): one of the IBF_DRAW_OP_* values, or a number this header does not know. */
 typedef uint8_t ibf_draw_op;
-#define IBF_DRAW_OP_LINE ((ibf_draw_op)0U)
-#define IBF_DRAW_OP_POLYLINE ((ibf_draw_op)1U)
-#define IBF_DRAW_OP_RECT ((ibf_draw_op)2U)
-#define IBF_DRAW_OP_RECT_FILL ((ibf_draw_op)3U)
-#define IBF_DRAW_OP_CIRCLE ((ibf_draw_op)4U)
-#define IBF_DRAW_OP_CIRCLE_FILL ((ibf_draw_op)5U)
-#define IBF_DRAW_OP_TEXT ((ibf_draw_op)6U)
-#define IBF_DRAW_OP_ARROW ((ibf_draw_op)7U)
-#define IBF_DRAW_OP_TILE_FILL ((ibf_draw_op)8U)
-#define IBF_DRAW_OP_TILE_OUTLINE ((ibf_draw_op)9U)
-#define IBF_DRAW_OP_HEATMAP ((ibf_draw_op)10U)
+#define IBF_DRAW_OP_LINE IBF_VALUE_(ibf_draw_op, 0U)
+#define IBF_DRAW_OP_POLYLINE IBF_VALUE_(ibf_draw_op, 1U)
+#define IBF_DRAW_OP_RECT IBF_VALUE_(ibf_draw_op, 2U)
+#define IBF_DRAW_OP_RECT_FILL IBF_VALUE_(ibf_draw_op, 3U)
+#define IBF_DRAW_OP_CIRCLE IBF_VALUE_(ibf_draw_op, 4U)
+#define IBF_DRAW_OP_CIRCLE_FILL IBF_VALUE_(ibf_draw_op, 5U)
+#define IBF_DRAW_OP_TEXT IBF_VALUE_(ibf_draw_op, 6U)
+#define IBF_DRAW_OP_ARROW IBF_VALUE_(ibf_draw_op, 7U)
+#define IBF_DRAW_OP_TILE_FILL IBF_VALUE_(ibf_draw_op, 8U)
+#define IBF_DRAW_OP_TILE_OUTLINE IBF_VALUE_(ibf_draw_op, 9U)
+#define IBF_DRAW_OP_HEATMAP IBF_VALUE_(ibf_draw_op, 10U)
 
 /** Enum (u8): one of the IBF_DRAW_SPACE_* values, or a number this header does not know. */
 typedef uint8_t ibf_draw_space;
 /** Tiles, origin at the board centre, +Y up */
-#define IBF_DRAW_SPACE_WORLD ((ibf_draw_space)0U)
+#define IBF_DRAW_SPACE_WORLD IBF_VALUE_(ibf_draw_space, 0U)
 /** Integer tile coordinates */
-#define IBF_DRAW_SPACE_TILE ((ibf_draw_space)1U)
+#define IBF_DRAW_SPACE_TILE IBF_VALUE_(ibf_draw_space, 1U)
 /** Back-buffer pixels */
-#define IBF_DRAW_SPACE_SCREEN ((ibf_draw_space)2U)
+#define IBF_DRAW_SPACE_SCREEN IBF_VALUE_(ibf_draw_space, 2U)
 /** 0..1 across the back buffer */
-#define IBF_DRAW_SPACE_SCREEN_NORM ((ibf_draw_space)3U)
+#define IBF_DRAW_SPACE_SCREEN_NORM IBF_VALUE_(ibf_draw_space, 3U)
 
 /** Enum (u8): one of the IBF_DRAW_LAYER_* values, or a number this header does not know. */
 typedef uint8_t ibf_draw_layer;
-#define IBF_DRAW_LAYER_BELOW_PANELS ((ibf_draw_layer)0U)
-#define IBF_DRAW_LAYER_ABOVE_PANELS ((ibf_draw_layer)1U)
+#define IBF_DRAW_LAYER_BELOW_PANELS IBF_VALUE_(ibf_draw_layer, 0U)
+#define IBF_DRAW_LAYER_ABOVE_PANELS IBF_VALUE_(ibf_draw_layer, 1U)
 
 /** Flags (u8): an OR of the IBF_DRAW_FLAGS_* bits. */
 typedef uint8_t ibf_draw_flags;
-#define IBF_DRAW_FLAGS_ANTIALIAS ((ibf_draw_flags)0x1U)
+#define IBF_DRAW_FLAGS_ANTIALIAS IBF_VALUE_(ibf_draw_flags, 0x1U)
 /** Fade out over the list's time to live */
-#define IBF_DRAW_FLAGS_FADE ((ibf_draw_flags)0x2U)
+#define IBF_DRAW_FLAGS_FADE IBF_VALUE_(ibf_draw_flags, 0x2U)
 /**
  * polyline: join the last point to the first (ABI 0.5)
  *
  * Since ABI 0.5.
  */
-#define IBF_DRAW_FLAGS_CLOSED ((ibf_draw_flags)0x4U)
+#define IBF_DRAW_FLAGS_CLOSED IBF_VALUE_(ibf_draw_flags, 0x4U)
 /**
  * text: centred on its point instead of hanging from it (ABI 0.5)
  *
  * Since ABI 0.5.
  */
-#define IBF_DRAW_FLAGS_CENTERED ((ibf_draw_flags)0x8U)
+#define IBF_DRAW_FLAGS_CENTERED IBF_VALUE_(ibf_draw_flags, 0x8U)
 
 /**
  * How a heatmap's values become colours (ABI 0.5)
@@ -420,20 +439,20 @@ typedef uint8_t ibf_draw_flags;
  */
 typedef uint8_t ibf_heatmap_palette;
 /** The command's colour, its alpha scaled by the value */
-#define IBF_HEATMAP_PALETTE_TINT ((ibf_heatmap_palette)0U)
+#define IBF_HEATMAP_PALETTE_TINT IBF_VALUE_(ibf_heatmap_palette, 0U)
 /** Black through red and orange to yellow */
-#define IBF_HEATMAP_PALETTE_INFERNO ((ibf_heatmap_palette)1U)
+#define IBF_HEATMAP_PALETTE_INFERNO IBF_VALUE_(ibf_heatmap_palette, 1U)
 /** Purple through teal to yellow */
-#define IBF_HEATMAP_PALETTE_VIRIDIS ((ibf_heatmap_palette)2U)
+#define IBF_HEATMAP_PALETTE_VIRIDIS IBF_VALUE_(ibf_heatmap_palette, 2U)
 /** Blue through white to red: 128 is white */
-#define IBF_HEATMAP_PALETTE_COOLWARM ((ibf_heatmap_palette)3U)
+#define IBF_HEATMAP_PALETTE_COOLWARM IBF_VALUE_(ibf_heatmap_palette, 3U)
 /** Black to white */
-#define IBF_HEATMAP_PALETTE_GREYS ((ibf_heatmap_palette)4U)
+#define IBF_HEATMAP_PALETTE_GREYS IBF_VALUE_(ibf_heatmap_palette, 4U)
 
 /** Flags (u8): an OR of the IBF_HEATMAP_FLAGS_* bits. */
 typedef uint8_t ibf_heatmap_flags;
 /** A value of 0 draws nothing */
-#define IBF_HEATMAP_FLAGS_ZERO_CLEAR ((ibf_heatmap_flags)0x1U)
+#define IBF_HEATMAP_FLAGS_ZERO_CLEAR IBF_VALUE_(ibf_heatmap_flags, 0x1U)
 
 /**
  * Log severity, lowest first
@@ -441,11 +460,11 @@ typedef uint8_t ibf_heatmap_flags;
  * Enum (u8): one of the IBF_LOG_LEVEL_* values, or a number this header does not know.
  */
 typedef uint8_t ibf_log_level;
-#define IBF_LOG_LEVEL_TRACE ((ibf_log_level)0U)
-#define IBF_LOG_LEVEL_DEBUG ((ibf_log_level)1U)
-#define IBF_LOG_LEVEL_INFO ((ibf_log_level)2U)
-#define IBF_LOG_LEVEL_WARN ((ibf_log_level)3U)
-#define IBF_LOG_LEVEL_ERROR ((ibf_log_level)4U)
+#define IBF_LOG_LEVEL_TRACE IBF_VALUE_(ibf_log_level, 0U)
+#define IBF_LOG_LEVEL_DEBUG IBF_VALUE_(ibf_log_level, 1U)
+#define IBF_LOG_LEVEL_INFO IBF_VALUE_(ibf_log_level, 2U)
+#define IBF_LOG_LEVEL_WARN IBF_VALUE_(ibf_log_level, 3U)
+#define IBF_LOG_LEVEL_ERROR IBF_VALUE_(ibf_log_level, 4U)
 
 /**
  * XINPUT_GAMEPAD_* button bits
@@ -453,32 +472,32 @@ typedef uint8_t ibf_log_level;
  * Flags (u16): an OR of the IBF_PAD_BUTTONS_* bits.
  */
 typedef uint16_t ibf_pad_buttons;
-#define IBF_PAD_BUTTONS_DPAD_UP ((ibf_pad_buttons)0x1U)
-#define IBF_PAD_BUTTONS_DPAD_DOWN ((ibf_pad_buttons)0x2U)
-#define IBF_PAD_BUTTONS_DPAD_LEFT ((ibf_pad_buttons)0x4U)
-#define IBF_PAD_BUTTONS_DPAD_RIGHT ((ibf_pad_buttons)0x8U)
-#define IBF_PAD_BUTTONS_START ((ibf_pad_buttons)0x10U)
-#define IBF_PAD_BUTTONS_BACK ((ibf_pad_buttons)0x20U)
-#define IBF_PAD_BUTTONS_LEFT_THUMB ((ibf_pad_buttons)0x40U)
-#define IBF_PAD_BUTTONS_RIGHT_THUMB ((ibf_pad_buttons)0x80U)
-#define IBF_PAD_BUTTONS_LEFT_SHOULDER ((ibf_pad_buttons)0x100U)
-#define IBF_PAD_BUTTONS_RIGHT_SHOULDER ((ibf_pad_buttons)0x200U)
-#define IBF_PAD_BUTTONS_A ((ibf_pad_buttons)0x1000U)
-#define IBF_PAD_BUTTONS_B ((ibf_pad_buttons)0x2000U)
-#define IBF_PAD_BUTTONS_X ((ibf_pad_buttons)0x4000U)
-#define IBF_PAD_BUTTONS_Y ((ibf_pad_buttons)0x8000U)
+#define IBF_PAD_BUTTONS_DPAD_UP IBF_VALUE_(ibf_pad_buttons, 0x1U)
+#define IBF_PAD_BUTTONS_DPAD_DOWN IBF_VALUE_(ibf_pad_buttons, 0x2U)
+#define IBF_PAD_BUTTONS_DPAD_LEFT IBF_VALUE_(ibf_pad_buttons, 0x4U)
+#define IBF_PAD_BUTTONS_DPAD_RIGHT IBF_VALUE_(ibf_pad_buttons, 0x8U)
+#define IBF_PAD_BUTTONS_START IBF_VALUE_(ibf_pad_buttons, 0x10U)
+#define IBF_PAD_BUTTONS_BACK IBF_VALUE_(ibf_pad_buttons, 0x20U)
+#define IBF_PAD_BUTTONS_LEFT_THUMB IBF_VALUE_(ibf_pad_buttons, 0x40U)
+#define IBF_PAD_BUTTONS_RIGHT_THUMB IBF_VALUE_(ibf_pad_buttons, 0x80U)
+#define IBF_PAD_BUTTONS_LEFT_SHOULDER IBF_VALUE_(ibf_pad_buttons, 0x100U)
+#define IBF_PAD_BUTTONS_RIGHT_SHOULDER IBF_VALUE_(ibf_pad_buttons, 0x200U)
+#define IBF_PAD_BUTTONS_A IBF_VALUE_(ibf_pad_buttons, 0x1000U)
+#define IBF_PAD_BUTTONS_B IBF_VALUE_(ibf_pad_buttons, 0x2000U)
+#define IBF_PAD_BUTTONS_X IBF_VALUE_(ibf_pad_buttons, 0x4000U)
+#define IBF_PAD_BUTTONS_Y IBF_VALUE_(ibf_pad_buttons, 0x8000U)
 
 /** Flags (u32): an OR of the IBF_PAD_INPUT_FLAGS_* bits. */
 typedef uint32_t ibf_pad_input_flags;
 /** Set on every write; a record without it reads neutral (bot pads stay connected: design 7.8) */
-#define IBF_PAD_INPUT_FLAGS_CONNECTED ((ibf_pad_input_flags)0x1U)
+#define IBF_PAD_INPUT_FLAGS_CONNECTED IBF_VALUE_(ibf_pad_input_flags, 0x1U)
 
 /** Enum (u8): one of the IBF_REC_RECORD_KIND_* values, or a number this header does not know. */
 typedef uint8_t ibf_rec_record_kind;
 /** The snapshot as published */
-#define IBF_REC_RECORD_KIND_KEYFRAME ((ibf_rec_record_kind)1U)
+#define IBF_REC_RECORD_KIND_KEYFRAME IBF_VALUE_(ibf_rec_record_kind, 1U)
 /** The snapshot XORed with the record before it */
-#define IBF_REC_RECORD_KIND_DELTA ((ibf_rec_record_kind)2U)
+#define IBF_REC_RECORD_KIND_DELTA IBF_VALUE_(ibf_rec_record_kind, 2U)
 
 /**
  * Who answered a pad's last poll
@@ -487,13 +506,13 @@ typedef uint8_t ibf_rec_record_kind;
  */
 typedef uint8_t ibf_rec_pad_source;
 /** Not polled yet, or not connected */
-#define IBF_REC_PAD_SOURCE_NONE ((ibf_rec_pad_source)0U)
+#define IBF_REC_PAD_SOURCE_NONE IBF_VALUE_(ibf_rec_pad_source, 0U)
 /** A bridge client's pad record */
-#define IBF_REC_PAD_SOURCE_BOT ((ibf_rec_pad_source)1U)
+#define IBF_REC_PAD_SOURCE_BOT IBF_VALUE_(ibf_rec_pad_source, 1U)
 /** The host: pad.* commands, or the Navigator */
-#define IBF_REC_PAD_SOURCE_SCRIPT ((ibf_rec_pad_source)2U)
+#define IBF_REC_PAD_SOURCE_SCRIPT IBF_VALUE_(ibf_rec_pad_source, 2U)
 /** A real controller passed through */
-#define IBF_REC_PAD_SOURCE_REAL ((ibf_rec_pad_source)3U)
+#define IBF_REC_PAD_SOURCE_REAL IBF_VALUE_(ibf_rec_pad_source, 3U)
 
 /**
  * Game phase, mapped from the menu ID by the profile
@@ -501,18 +520,18 @@ typedef uint8_t ibf_rec_pad_source;
  * Enum (u8): one of the IBF_PHASE_* values, or a number this header does not know.
  */
 typedef uint8_t ibf_phase;
-#define IBF_PHASE_UNKNOWN ((ibf_phase)0U)
+#define IBF_PHASE_UNKNOWN IBF_VALUE_(ibf_phase, 0U)
 /** Splash screens and loading */
-#define IBF_PHASE_BOOT ((ibf_phase)1U)
-#define IBF_PHASE_MENU ((ibf_phase)2U)
-#define IBF_PHASE_LOBBY ((ibf_phase)3U)
-#define IBF_PHASE_GET_READY ((ibf_phase)4U)
-#define IBF_PHASE_GO ((ibf_phase)5U)
-#define IBF_PHASE_PLAYING ((ibf_phase)6U)
+#define IBF_PHASE_BOOT IBF_VALUE_(ibf_phase, 1U)
+#define IBF_PHASE_MENU IBF_VALUE_(ibf_phase, 2U)
+#define IBF_PHASE_LOBBY IBF_VALUE_(ibf_phase, 3U)
+#define IBF_PHASE_GET_READY IBF_VALUE_(ibf_phase, 4U)
+#define IBF_PHASE_GO IBF_VALUE_(ibf_phase, 5U)
+#define IBF_PHASE_PLAYING IBF_VALUE_(ibf_phase, 6U)
 /** The local player is dead but the round continues */
-#define IBF_PHASE_DEAD ((ibf_phase)7U)
-#define IBF_PHASE_ROUND_OVER ((ibf_phase)8U)
-#define IBF_PHASE_GAME_OVER ((ibf_phase)9U)
+#define IBF_PHASE_DEAD IBF_VALUE_(ibf_phase, 7U)
+#define IBF_PHASE_ROUND_OVER IBF_VALUE_(ibf_phase, 8U)
+#define IBF_PHASE_GAME_OVER IBF_VALUE_(ibf_phase, 9U)
 
 /**
  * Ship or tile colour
@@ -520,9 +539,9 @@ typedef uint8_t ibf_phase;
  * Enum (u8): one of the IBF_COLOR_* values, or a number this header does not know.
  */
 typedef uint8_t ibf_color;
-#define IBF_COLOR_WHITE ((ibf_color)0U)
-#define IBF_COLOR_BLACK ((ibf_color)1U)
-#define IBF_COLOR_UNKNOWN ((ibf_color)255U)
+#define IBF_COLOR_WHITE IBF_VALUE_(ibf_color, 0U)
+#define IBF_COLOR_BLACK IBF_VALUE_(ibf_color, 1U)
+#define IBF_COLOR_UNKNOWN IBF_VALUE_(ibf_color, 255U)
 
 /**
  * Board tile state
@@ -531,11 +550,11 @@ typedef uint8_t ibf_color;
  */
 typedef uint8_t ibf_tile;
 /** Walkable by black ships */
-#define IBF_TILE_WHITE ((ibf_tile)0U)
+#define IBF_TILE_WHITE IBF_VALUE_(ibf_tile, 0U)
 /** Walkable by white ships */
-#define IBF_TILE_BLACK ((ibf_tile)1U)
+#define IBF_TILE_BLACK IBF_VALUE_(ibf_tile, 1U)
 /** No tile: outside the playfield, or a hole in the map */
-#define IBF_TILE_NONE ((ibf_tile)255U)
+#define IBF_TILE_NONE IBF_VALUE_(ibf_tile, 255U)
 
 /**
  * One of the four shot directions
@@ -543,32 +562,32 @@ typedef uint8_t ibf_tile;
  * Enum (u8): one of the IBF_DIR_* values, or a number this header does not know.
  */
 typedef uint8_t ibf_dir;
-#define IBF_DIR_NONE ((ibf_dir)0U)
-#define IBF_DIR_UP ((ibf_dir)1U)
-#define IBF_DIR_DOWN ((ibf_dir)2U)
-#define IBF_DIR_LEFT ((ibf_dir)3U)
-#define IBF_DIR_RIGHT ((ibf_dir)4U)
+#define IBF_DIR_NONE IBF_VALUE_(ibf_dir, 0U)
+#define IBF_DIR_UP IBF_VALUE_(ibf_dir, 1U)
+#define IBF_DIR_DOWN IBF_VALUE_(ibf_dir, 2U)
+#define IBF_DIR_LEFT IBF_VALUE_(ibf_dir, 3U)
+#define IBF_DIR_RIGHT IBF_VALUE_(ibf_dir, 4U)
 
 /** Enum (u8): one of the IBF_PROJECTILE_KIND_* values, or a number this header does not know. */
 typedef uint8_t ibf_projectile_kind;
-#define IBF_PROJECTILE_KIND_NORMAL ((ibf_projectile_kind)0U)
+#define IBF_PROJECTILE_KIND_NORMAL IBF_VALUE_(ibf_projectile_kind, 0U)
 /** Red shot from a pickup */
-#define IBF_PROJECTILE_KIND_FAST ((ibf_projectile_kind)1U)
-#define IBF_PROJECTILE_KIND_UNKNOWN ((ibf_projectile_kind)255U)
+#define IBF_PROJECTILE_KIND_FAST IBF_VALUE_(ibf_projectile_kind, 1U)
+#define IBF_PROJECTILE_KIND_UNKNOWN IBF_VALUE_(ibf_projectile_kind, 255U)
 
 /** Enum (u8): one of the IBF_PICKUP_KIND_* values, or a number this header does not know. */
 typedef uint8_t ibf_pickup_kind;
 /** Grants red shots; amount says how many */
-#define IBF_PICKUP_KIND_FAST_SHOTS ((ibf_pickup_kind)0U)
+#define IBF_PICKUP_KIND_FAST_SHOTS IBF_VALUE_(ibf_pickup_kind, 0U)
 /** Square power-up: 4 s of breaking the cells the ship runs into, and of x1.5 speed */
-#define IBF_PICKUP_KIND_BLOCK_EAT ((ibf_pickup_kind)1U)
-#define IBF_PICKUP_KIND_UNKNOWN ((ibf_pickup_kind)255U)
+#define IBF_PICKUP_KIND_BLOCK_EAT IBF_VALUE_(ibf_pickup_kind, 1U)
+#define IBF_PICKUP_KIND_UNKNOWN IBF_VALUE_(ibf_pickup_kind, 255U)
 /**
  * Shield power-up: 10 s in which a hit breaks the shield instead of the ship (ABI 0.6)
  *
  * Since ABI 0.6.
  */
-#define IBF_PICKUP_KIND_SHIELD ((ibf_pickup_kind)2U)
+#define IBF_PICKUP_KIND_SHIELD IBF_VALUE_(ibf_pickup_kind, 2U)
 
 /**
  * Which game is running (ABI 0.6)
@@ -578,10 +597,10 @@ typedef uint8_t ibf_pickup_kind;
  */
 typedef uint8_t ibf_game_type;
 /** No game yet: the menus at start-up (after a game they keep its type, with no map) */
-#define IBF_GAME_TYPE_NONE ((ibf_game_type)0U)
-#define IBF_GAME_TYPE_VERSUS ((ibf_game_type)1U)
-#define IBF_GAME_TYPE_ARCADE ((ibf_game_type)2U)
-#define IBF_GAME_TYPE_UNKNOWN ((ibf_game_type)255U)
+#define IBF_GAME_TYPE_NONE IBF_VALUE_(ibf_game_type, 0U)
+#define IBF_GAME_TYPE_VERSUS IBF_VALUE_(ibf_game_type, 1U)
+#define IBF_GAME_TYPE_ARCADE IBF_VALUE_(ibf_game_type, 2U)
+#define IBF_GAME_TYPE_UNKNOWN IBF_VALUE_(ibf_game_type, 255U)
 
 /**
  * Where the round is (ABI 0.6)
@@ -591,11 +610,11 @@ typedef uint8_t ibf_game_type;
  */
 typedef uint8_t ibf_round_state;
 /** Not started: get ready, or no game */
-#define IBF_ROUND_STATE_NONE ((ibf_round_state)0U)
-#define IBF_ROUND_STATE_PLAYING ((ibf_round_state)1U)
+#define IBF_ROUND_STATE_NONE IBF_VALUE_(ibf_round_state, 0U)
+#define IBF_ROUND_STATE_PLAYING IBF_VALUE_(ibf_round_state, 1U)
 /** A team won (or, in arcade, the last life went); the round is ending */
-#define IBF_ROUND_STATE_DECIDED ((ibf_round_state)2U)
-#define IBF_ROUND_STATE_UNKNOWN ((ibf_round_state)255U)
+#define IBF_ROUND_STATE_DECIDED IBF_VALUE_(ibf_round_state, 2U)
+#define IBF_ROUND_STATE_UNKNOWN IBF_VALUE_(ibf_round_state, 255U)
 
 /**
  * A pickup spawn point's state (ABI 0.6)
@@ -605,11 +624,11 @@ typedef uint8_t ibf_round_state;
  */
 typedef uint8_t ibf_spawn_state;
 /** Spawns on the next step */
-#define IBF_SPAWN_STATE_DUE ((ibf_spawn_state)0U)
+#define IBF_SPAWN_STATE_DUE IBF_VALUE_(ibf_spawn_state, 0U)
 /** Its pickup is on the board */
-#define IBF_SPAWN_STATE_OUT ((ibf_spawn_state)1U)
+#define IBF_SPAWN_STATE_OUT IBF_VALUE_(ibf_spawn_state, 1U)
 /** Spawns in time_left seconds */
-#define IBF_SPAWN_STATE_WAITING ((ibf_spawn_state)2U)
+#define IBF_SPAWN_STATE_WAITING IBF_VALUE_(ibf_spawn_state, 2U)
 
 /**
  * What an arcade enemy does (ABI 0.9)
@@ -618,13 +637,13 @@ typedef uint8_t ibf_spawn_state;
  * ABI 0.9.
  */
 typedef uint8_t ibf_enemy_kind;
-#define IBF_ENEMY_KIND_UNKNOWN ((ibf_enemy_kind)0U)
+#define IBF_ENEMY_KIND_UNKNOWN IBF_VALUE_(ibf_enemy_kind, 0U)
 /** Breaks the cells it runs into */
-#define IBF_ENEMY_KIND_SMASH ((ibf_enemy_kind)1U)
+#define IBF_ENEMY_KIND_SMASH IBF_VALUE_(ibf_enemy_kind, 1U)
 /** Fires at the players */
-#define IBF_ENEMY_KIND_SHOOT ((ibf_enemy_kind)2U)
+#define IBF_ENEMY_KIND_SHOOT IBF_VALUE_(ibf_enemy_kind, 2U)
 /** Both */
-#define IBF_ENEMY_KIND_SMASH_SHOOT ((ibf_enemy_kind)3U)
+#define IBF_ENEMY_KIND_SMASH_SHOOT IBF_VALUE_(ibf_enemy_kind, 3U)
 
 /**
  * Events derived by diffing consecutive ticks (design section 5.5)
@@ -633,26 +652,26 @@ typedef uint8_t ibf_enemy_kind;
  */
 typedef uint16_t ibf_event_kind;
 /** Unused ring slot */
-#define IBF_EVENT_KIND_NONE ((ibf_event_kind)0U)
+#define IBF_EVENT_KIND_NONE IBF_VALUE_(ibf_event_kind, 0U)
 /** a = old menu ID, b = new menu ID */
-#define IBF_EVENT_KIND_MENU_CHANGED ((ibf_event_kind)1U)
-#define IBF_EVENT_KIND_MATCH_STARTED ((ibf_event_kind)2U)
+#define IBF_EVENT_KIND_MENU_CHANGED IBF_VALUE_(ibf_event_kind, 1U)
+#define IBF_EVENT_KIND_MATCH_STARTED IBF_VALUE_(ibf_event_kind, 2U)
 /** a = round number */
-#define IBF_EVENT_KIND_ROUND_STARTED ((ibf_event_kind)3U)
+#define IBF_EVENT_KIND_ROUND_STARTED IBF_VALUE_(ibf_event_kind, 3U)
 /** a = winner player ID or -1 */
-#define IBF_EVENT_KIND_ROUND_ENDED ((ibf_event_kind)4U)
+#define IBF_EVENT_KIND_ROUND_ENDED IBF_VALUE_(ibf_event_kind, 4U)
 /** a = winner player ID, or -1 for no winner (a tie, or a match abandoned for a menu) */
-#define IBF_EVENT_KIND_MATCH_ENDED ((ibf_event_kind)5U)
-#define IBF_EVENT_KIND_SHIP_SPAWNED ((ibf_event_kind)6U)
-#define IBF_EVENT_KIND_SHIP_DIED ((ibf_event_kind)7U)
+#define IBF_EVENT_KIND_MATCH_ENDED IBF_VALUE_(ibf_event_kind, 5U)
+#define IBF_EVENT_KIND_SHIP_SPAWNED IBF_VALUE_(ibf_event_kind, 6U)
+#define IBF_EVENT_KIND_SHIP_DIED IBF_VALUE_(ibf_event_kind, 7U)
 /** a = dir, b = 1 if fast */
-#define IBF_EVENT_KIND_SHOT_FIRED ((ibf_event_kind)8U)
+#define IBF_EVENT_KIND_SHOT_FIRED IBF_VALUE_(ibf_event_kind, 8U)
 /** a = pickup_kind, b = amount */
-#define IBF_EVENT_KIND_PICKUP_SPAWNED ((ibf_event_kind)9U)
+#define IBF_EVENT_KIND_PICKUP_SPAWNED IBF_VALUE_(ibf_event_kind, 9U)
 /** a = pickup_kind, b = amount */
-#define IBF_EVENT_KIND_PICKUP_TAKEN ((ibf_event_kind)10U)
+#define IBF_EVENT_KIND_PICKUP_TAKEN IBF_VALUE_(ibf_event_kind, 10U)
 /** a = old score, b = new score */
-#define IBF_EVENT_KIND_SCORE_CHANGED ((ibf_event_kind)11U)
+#define IBF_EVENT_KIND_SCORE_CHANGED IBF_VALUE_(ibf_event_kind, 11U)
 
 /**
  * Why the latest tick produced no valid snapshot
@@ -660,25 +679,25 @@ typedef uint16_t ibf_event_kind;
  * Enum (u16): one of the IBF_INVALID_REASON_* values, or a number this header does not know.
  */
 typedef uint16_t ibf_invalid_reason;
-#define IBF_INVALID_REASON_NONE ((ibf_invalid_reason)0U)
+#define IBF_INVALID_REASON_NONE IBF_VALUE_(ibf_invalid_reason, 0U)
 /** No profile matches the game executable */
-#define IBF_INVALID_REASON_NO_PROFILE ((ibf_invalid_reason)1U)
-#define IBF_INVALID_REASON_ROOT_UNREADABLE ((ibf_invalid_reason)2U)
+#define IBF_INVALID_REASON_NO_PROFILE IBF_VALUE_(ibf_invalid_reason, 1U)
+#define IBF_INVALID_REASON_ROOT_UNREADABLE IBF_VALUE_(ibf_invalid_reason, 2U)
 /** A pointer path hit an unreadable or implausible pointer */
-#define IBF_INVALID_REASON_PATH_FAULT ((ibf_invalid_reason)3U)
+#define IBF_INVALID_REASON_PATH_FAULT IBF_VALUE_(ibf_invalid_reason, 3U)
 /** An entity list header failed its checks */
-#define IBF_INVALID_REASON_LIST_INVALID ((ibf_invalid_reason)4U)
-#define IBF_INVALID_REASON_BOARD_OUT_OF_RANGE ((ibf_invalid_reason)5U)
-#define IBF_INVALID_REASON_COUNT_OUT_OF_RANGE ((ibf_invalid_reason)6U)
-#define IBF_INVALID_REASON_NON_FINITE_VALUE ((ibf_invalid_reason)7U)
+#define IBF_INVALID_REASON_LIST_INVALID IBF_VALUE_(ibf_invalid_reason, 4U)
+#define IBF_INVALID_REASON_BOARD_OUT_OF_RANGE IBF_VALUE_(ibf_invalid_reason, 5U)
+#define IBF_INVALID_REASON_COUNT_OUT_OF_RANGE IBF_VALUE_(ibf_invalid_reason, 6U)
+#define IBF_INVALID_REASON_NON_FINITE_VALUE IBF_VALUE_(ibf_invalid_reason, 7U)
 /** An access violation was caught while reading */
-#define IBF_INVALID_REASON_READ_FAULT ((ibf_invalid_reason)8U)
+#define IBF_INVALID_REASON_READ_FAULT IBF_VALUE_(ibf_invalid_reason, 8U)
 /** Memory changed under the build; the retry did not help */
-#define IBF_INVALID_REASON_TORN_READ ((ibf_invalid_reason)9U)
+#define IBF_INVALID_REASON_TORN_READ IBF_VALUE_(ibf_invalid_reason, 9U)
 /** A profile loaded but a required path is unresolved */
-#define IBF_INVALID_REASON_PROFILE_ERROR ((ibf_invalid_reason)10U)
+#define IBF_INVALID_REASON_PROFILE_ERROR IBF_VALUE_(ibf_invalid_reason, 10U)
 /** The state module is disabled */
-#define IBF_INVALID_REASON_STATE_DISABLED ((ibf_invalid_reason)11U)
+#define IBF_INVALID_REASON_STATE_DISABLED IBF_VALUE_(ibf_invalid_reason, 11U)
 
 /**
  * Which hook built the snapshot (design section 4.5)
@@ -687,48 +706,48 @@ typedef uint16_t ibf_invalid_reason;
  */
 typedef uint8_t ibf_tick_source;
 /** The Present fallback: one tick per frame */
-#define IBF_TICK_SOURCE_PRESENT ((ibf_tick_source)0U)
+#define IBF_TICK_SOURCE_PRESENT IBF_VALUE_(ibf_tick_source, 0U)
 /** The game's simulation step */
-#define IBF_TICK_SOURCE_SIM_STEP ((ibf_tick_source)1U)
+#define IBF_TICK_SOURCE_SIM_STEP IBF_VALUE_(ibf_tick_source, 1U)
 
 /** Flags (u32): an OR of the IBF_SNAPSHOT_FLAGS_* bits. */
 typedef uint32_t ibf_snapshot_flags;
-#define IBF_SNAPSHOT_FLAGS_VALID ((ibf_snapshot_flags)0x1U)
-#define IBF_SNAPSHOT_FLAGS_IN_MATCH ((ibf_snapshot_flags)0x2U)
+#define IBF_SNAPSHOT_FLAGS_VALID IBF_VALUE_(ibf_snapshot_flags, 0x1U)
+#define IBF_SNAPSHOT_FLAGS_IN_MATCH IBF_VALUE_(ibf_snapshot_flags, 0x2U)
 /** A capacity was exceeded; the tail was dropped */
-#define IBF_SNAPSHOT_FLAGS_TRUNCATED ((ibf_snapshot_flags)0x4U)
-#define IBF_SNAPSHOT_FLAGS_LOCKSTEP ((ibf_snapshot_flags)0x8U)
-#define IBF_SNAPSHOT_FLAGS_SIM_PAUSED ((ibf_snapshot_flags)0x10U)
+#define IBF_SNAPSHOT_FLAGS_TRUNCATED IBF_VALUE_(ibf_snapshot_flags, 0x4U)
+#define IBF_SNAPSHOT_FLAGS_LOCKSTEP IBF_VALUE_(ibf_snapshot_flags, 0x8U)
+#define IBF_SNAPSHOT_FLAGS_SIM_PAUSED IBF_VALUE_(ibf_snapshot_flags, 0x10U)
 /** The overlay's console is open and takes the user's typing */
-#define IBF_SNAPSHOT_FLAGS_OVERLAY_FOCUSED ((ibf_snapshot_flags)0x20U)
+#define IBF_SNAPSHOT_FLAGS_OVERLAY_FOCUSED IBF_VALUE_(ibf_snapshot_flags, 0x20U)
 /** The body is from an earlier tick; only the header is new */
-#define IBF_SNAPSHOT_FLAGS_STALE ((ibf_snapshot_flags)0x40U)
+#define IBF_SNAPSHOT_FLAGS_STALE IBF_VALUE_(ibf_snapshot_flags, 0x40U)
 
 /** Flags (u16): an OR of the IBF_SHIP_FLAGS_* bits. */
 typedef uint16_t ibf_ship_flags;
-#define IBF_SHIP_FLAGS_SHIELD ((ibf_ship_flags)0x1U)
-#define IBF_SHIP_FLAGS_BLOCK_EAT ((ibf_ship_flags)0x2U)
-#define IBF_SHIP_FLAGS_CHARGING ((ibf_ship_flags)0x4U)
-#define IBF_SHIP_FLAGS_MOVING ((ibf_ship_flags)0x8U)
+#define IBF_SHIP_FLAGS_SHIELD IBF_VALUE_(ibf_ship_flags, 0x1U)
+#define IBF_SHIP_FLAGS_BLOCK_EAT IBF_VALUE_(ibf_ship_flags, 0x2U)
+#define IBF_SHIP_FLAGS_CHARGING IBF_VALUE_(ibf_ship_flags, 0x4U)
+#define IBF_SHIP_FLAGS_MOVING IBF_VALUE_(ibf_ship_flags, 0x8U)
 
 /** Flags (u32): an OR of the IBF_SHIP_VALID_* bits. */
 typedef uint32_t ibf_ship_valid;
-#define IBF_SHIP_VALID_POS ((ibf_ship_valid)0x1U)
-#define IBF_SHIP_VALID_VEL ((ibf_ship_valid)0x2U)
-#define IBF_SHIP_VALID_LAST_SHOT_POS ((ibf_ship_valid)0x4U)
-#define IBF_SHIP_VALID_RELOAD_PROGRESS ((ibf_ship_valid)0x8U)
-#define IBF_SHIP_VALID_RELOAD_TIME ((ibf_ship_valid)0x10U)
-#define IBF_SHIP_VALID_TIME_ALIVE ((ibf_ship_valid)0x20U)
-#define IBF_SHIP_VALID_TIME_SINCE_SHOT ((ibf_ship_valid)0x40U)
-#define IBF_SHIP_VALID_SCORE ((ibf_ship_valid)0x80U)
-#define IBF_SHIP_VALID_MULTIPLIER ((ibf_ship_valid)0x100U)
-#define IBF_SHIP_VALID_FLAGS ((ibf_ship_valid)0x200U)
-#define IBF_SHIP_VALID_PLAYER_ID ((ibf_ship_valid)0x400U)
-#define IBF_SHIP_VALID_COLOR ((ibf_ship_valid)0x800U)
-#define IBF_SHIP_VALID_AMMO ((ibf_ship_valid)0x1000U)
-#define IBF_SHIP_VALID_MAX_AMMO ((ibf_ship_valid)0x2000U)
-#define IBF_SHIP_VALID_FAST_AMMO ((ibf_ship_valid)0x4000U)
-#define IBF_SHIP_VALID_CHARGE_DIR ((ibf_ship_valid)0x8000U)
+#define IBF_SHIP_VALID_POS IBF_VALUE_(ibf_ship_valid, 0x1U)
+#define IBF_SHIP_VALID_VEL IBF_VALUE_(ibf_ship_valid, 0x2U)
+#define IBF_SHIP_VALID_LAST_SHOT_POS IBF_VALUE_(ibf_ship_valid, 0x4U)
+#define IBF_SHIP_VALID_RELOAD_PROGRESS IBF_VALUE_(ibf_ship_valid, 0x8U)
+#define IBF_SHIP_VALID_RELOAD_TIME IBF_VALUE_(ibf_ship_valid, 0x10U)
+#define IBF_SHIP_VALID_TIME_ALIVE IBF_VALUE_(ibf_ship_valid, 0x20U)
+#define IBF_SHIP_VALID_TIME_SINCE_SHOT IBF_VALUE_(ibf_ship_valid, 0x40U)
+#define IBF_SHIP_VALID_SCORE IBF_VALUE_(ibf_ship_valid, 0x80U)
+#define IBF_SHIP_VALID_MULTIPLIER IBF_VALUE_(ibf_ship_valid, 0x100U)
+#define IBF_SHIP_VALID_FLAGS IBF_VALUE_(ibf_ship_valid, 0x200U)
+#define IBF_SHIP_VALID_PLAYER_ID IBF_VALUE_(ibf_ship_valid, 0x400U)
+#define IBF_SHIP_VALID_COLOR IBF_VALUE_(ibf_ship_valid, 0x800U)
+#define IBF_SHIP_VALID_AMMO IBF_VALUE_(ibf_ship_valid, 0x1000U)
+#define IBF_SHIP_VALID_MAX_AMMO IBF_VALUE_(ibf_ship_valid, 0x2000U)
+#define IBF_SHIP_VALID_FAST_AMMO IBF_VALUE_(ibf_ship_valid, 0x4000U)
+#define IBF_SHIP_VALID_CHARGE_DIR IBF_VALUE_(ibf_ship_valid, 0x8000U)
 
 /**
  * Element type of a custom probe
@@ -736,17 +755,17 @@ typedef uint32_t ibf_ship_valid;
  * Enum (u16): one of the IBF_EXTRA_TYPE_* values, or a number this header does not know.
  */
 typedef uint16_t ibf_extra_type;
-#define IBF_EXTRA_TYPE_RAW ((ibf_extra_type)0U)
-#define IBF_EXTRA_TYPE_U8 ((ibf_extra_type)1U)
-#define IBF_EXTRA_TYPE_I8 ((ibf_extra_type)2U)
-#define IBF_EXTRA_TYPE_U16 ((ibf_extra_type)3U)
-#define IBF_EXTRA_TYPE_I16 ((ibf_extra_type)4U)
-#define IBF_EXTRA_TYPE_U32 ((ibf_extra_type)5U)
-#define IBF_EXTRA_TYPE_I32 ((ibf_extra_type)6U)
-#define IBF_EXTRA_TYPE_U64 ((ibf_extra_type)7U)
-#define IBF_EXTRA_TYPE_I64 ((ibf_extra_type)8U)
-#define IBF_EXTRA_TYPE_F32 ((ibf_extra_type)9U)
-#define IBF_EXTRA_TYPE_F64 ((ibf_extra_type)10U)
+#define IBF_EXTRA_TYPE_RAW IBF_VALUE_(ibf_extra_type, 0U)
+#define IBF_EXTRA_TYPE_U8 IBF_VALUE_(ibf_extra_type, 1U)
+#define IBF_EXTRA_TYPE_I8 IBF_VALUE_(ibf_extra_type, 2U)
+#define IBF_EXTRA_TYPE_U16 IBF_VALUE_(ibf_extra_type, 3U)
+#define IBF_EXTRA_TYPE_I16 IBF_VALUE_(ibf_extra_type, 4U)
+#define IBF_EXTRA_TYPE_U32 IBF_VALUE_(ibf_extra_type, 5U)
+#define IBF_EXTRA_TYPE_I32 IBF_VALUE_(ibf_extra_type, 6U)
+#define IBF_EXTRA_TYPE_U64 IBF_VALUE_(ibf_extra_type, 7U)
+#define IBF_EXTRA_TYPE_I64 IBF_VALUE_(ibf_extra_type, 8U)
+#define IBF_EXTRA_TYPE_F32 IBF_VALUE_(ibf_extra_type, 9U)
+#define IBF_EXTRA_TYPE_F64 IBF_VALUE_(ibf_extra_type, 10U)
 
 /* Structs */
 
@@ -3330,9 +3349,13 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
 /** A seqlock read or ring read kept a whole copy. */
 #define IBF_OK 0
 /** Every try found a write in progress (or torn the copy), or a compare-and-swap loop found
- * the word's other bytes changed before each of IBF_CAS_TRIES tries: give up for now, or
- * try again. */
+ * the word's other bytes changed before each of IBF_CAS_TRIES tries: give up for now, or try
+ * again. */
 #define IBF_CONTENDED 1
+/** A slots ring has no publication yet. */
+#define IBF_EMPTY 2
+/** The len given is shorter than the struct and its trailer, or a payload does not fit. */
+#define IBF_TOO_SHORT 3
 /** Tries of a compare-and-swap loop that keeps the other bytes of its word (a pad's byte, a
  * row's state beside its client's generation) before it gives up with IBF_CONTENDED: an
  * honest peer changes its bytes a few times per message, so 1024 failures in a row mean one
@@ -3343,10 +3366,6 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  * unless a test defines it first (to play a peer that writes the word's other bytes). */
 #define IBF_CAS_HOOK(word) ((void)0)
 #endif
-/** A slots ring has no publication yet. */
-#define IBF_EMPTY 2
-/** The len given is shorter than the struct and its trailer, or a payload does not fit. */
-#define IBF_TOO_SHORT 3
 /** Tries a reader makes by default: the first 16 spin, later ones yield the thread first. */
 #define IBF_DEFAULT_TRIES 10000U
 
@@ -5053,87 +5072,55 @@ static inline const ibf_event *ibf_events_at(const ibf_snapshot *copy, uint64_t 
 #define IBF_HOST_EXITING 15
 /** The row (or the pad) is not free. */
 #define IBF_NOT_FREE 16
-/** queue_capacity: the capacity is 0, not a multiple of 8, or past the region. */
+/** The capacity is 0, not a multiple of 8, or past the region. */
 #define IBF_QUEUE_CAPACITY 20
-/** queue_positions: write_pos and read_pos are not in order within the capacity. */
+/** write_pos and read_pos are not in order within the capacity. */
 #define IBF_QUEUE_POSITIONS 21
-/** queue_entry_size: an entry's size (or its parts' lengths) cannot be right. */
+/** An entry's size (or its parts' lengths) cannot be right. */
 #define IBF_QUEUE_ENTRY_SIZE 22
-/** queue_bad_entry: the entry given is not a whole entry. */
+/** The entry given is not a whole entry. */
 #define IBF_QUEUE_BAD_ENTRY 23
-/** ring_capacity */
+/** The capacity is 0, not a multiple of 8, or past the region. */
 #define IBF_RING_CAPACITY 24
-/** ring_positions: tail_pos and write_pos are not in order (or a writer keeps them so). */
+/** tail_pos and write_pos are not in order (or a writer keeps them so). */
 #define IBF_RING_POSITIONS 25
-/** ring_entry_size */
+/** An entry's size cannot be right. */
 #define IBF_RING_ENTRY_SIZE 26
-/** ring_bad_entry */
+/** The entry given is not a whole entry. */
 #define IBF_RING_BAD_ENTRY 27
-/** mailbox_capacity: the areas do not fit the region, or one is empty. */
+/** The areas do not fit the region, or one is empty. */
 #define IBF_MAILBOX_CAPACITY 28
-/** mailbox_length: a length past its area. */
+/** A length past its area. */
 #define IBF_MAILBOX_LENGTH 29
-/** mailbox_busy: a request is waiting for its answer. */
+/** A request is waiting for its answer. */
 #define IBF_MAILBOX_BUSY 30
-/** mailbox_too_long: the request does not fit the request area (capacity - 1 bytes). */
+/** The request does not fit the request area (capacity - 1 bytes). */
 #define IBF_MAILBOX_TOO_LONG 31
-/** mailbox_sequence: the counters cannot be right. */
+/** The counters cannot be right. */
 #define IBF_MAILBOX_SEQUENCE 32
-/** exchange_geometry: the lists' count, size or capacities do not fit the region. */
+/** The lists' count, size or capacities do not fit the region. */
 #define IBF_EXCHANGE_GEOMETRY 33
-/** exchange_state: a state word the other side cannot have left; nothing was changed. */
+/** A state word the other side cannot have left; nothing was changed. */
 #define IBF_EXCHANGE_STATE 34
-/** exchange_list_length: a list's count or payload length past its capacity (or an index
- * or a range a reader asks for past them). */
+/** A list's count or payload length past its capacity (or an index or a range a reader asks
+ * for past them). */
 #define IBF_EXCHANGE_LIST_LENGTH 35
-/** session_row: the row (or pad) is past the table, or the region does not hold it. */
+/** The row (or pad) is past the table, or the region does not hold it. */
 #define IBF_SESSION_ROW 36
-/** exchange_contended: the state word changed under each of IBF_EXCHANGE_TRIES
- * compare-and-swaps (a peer that rewrites it nonstop); nothing was changed. */
+/** The state word changed under each of IBF_EXCHANGE_TRIES compare-and-swaps (a peer that
+ * rewrites it nonstop); nothing was changed. */
 #define IBF_EXCHANGE_CONTENDED 37
-/** entry_part_too_long: a part of an entry (its source, its text) past its bound. */
+/** A part of an entry (its source, its text) past its bound. */
 #define IBF_ENTRY_PART_TOO_LONG 38
-/** entry_part_past_entry: an entry's parts end past its size. */
+/** An entry's parts end past its size. */
 #define IBF_ENTRY_PART_PAST_ENTRY 39
 /** Compare-and-swaps of an exchange's state word one call makes at most. */
 #define IBF_EXCHANGE_TRIES 10000U
 
-/** The snake_case name of a protocol result ("ok", "dropped", "queue_capacity", ...). */
+/** The snake_case name of a protocol result ("ok", "dropped", "queue_capacity", ...): the
+ * header's one table (ibf_result_name), whose numbers no other family shares. */
 static inline const char *ibf_protocol_result_name(int code) {
-    switch (code) {
-    case IBF_OK: return "ok";
-    case IBF_CONTENDED: return "contended";
-    case IBF_EMPTY: return "empty";
-    case IBF_TOO_SHORT: return "too_short";
-    case IBF_DROPPED: return "dropped";
-    case IBF_LAPPED: return "lapped";
-    case IBF_PENDING: return "pending";
-    case IBF_DISCONNECTED: return "disconnected";
-    case IBF_RELOADED: return "reloaded";
-    case IBF_HOST_EXITING: return "host_exiting";
-    case IBF_NOT_FREE: return "not_free";
-    case IBF_QUEUE_CAPACITY: return "queue_capacity";
-    case IBF_QUEUE_POSITIONS: return "queue_positions";
-    case IBF_QUEUE_ENTRY_SIZE: return "queue_entry_size";
-    case IBF_QUEUE_BAD_ENTRY: return "queue_bad_entry";
-    case IBF_RING_CAPACITY: return "ring_capacity";
-    case IBF_RING_POSITIONS: return "ring_positions";
-    case IBF_RING_ENTRY_SIZE: return "ring_entry_size";
-    case IBF_RING_BAD_ENTRY: return "ring_bad_entry";
-    case IBF_MAILBOX_CAPACITY: return "mailbox_capacity";
-    case IBF_MAILBOX_LENGTH: return "mailbox_length";
-    case IBF_MAILBOX_BUSY: return "mailbox_busy";
-    case IBF_MAILBOX_TOO_LONG: return "mailbox_too_long";
-    case IBF_MAILBOX_SEQUENCE: return "mailbox_sequence";
-    case IBF_EXCHANGE_GEOMETRY: return "exchange_geometry";
-    case IBF_EXCHANGE_STATE: return "exchange_state";
-    case IBF_EXCHANGE_LIST_LENGTH: return "exchange_list_length";
-    case IBF_SESSION_ROW: return "session_row";
-    case IBF_EXCHANGE_CONTENDED: return "exchange_contended";
-    case IBF_ENTRY_PART_TOO_LONG: return "entry_part_too_long";
-    case IBF_ENTRY_PART_PAST_ENTRY: return "entry_part_past_entry";
-    default: return "unknown";
-    }
+    return ibf_result_name(code);
 }
 
 /* The little-endian integer of `width` bytes at `at` of ordinary bytes. */
@@ -6664,47 +6651,47 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
 /** Attach succeeded. */
 #define IBF_ATTACH_OK 0
 /** Attach check `mapping_too_short` failed. */
-#define IBF_ATTACH_MAPPING_TOO_SHORT 1
+#define IBF_ATTACH_MAPPING_TOO_SHORT 101
 /** Attach check `bad_magic` failed. */
-#define IBF_ATTACH_BAD_MAGIC 2
+#define IBF_ATTACH_BAD_MAGIC 102
 /** Attach check `major_mismatch` failed. */
-#define IBF_ATTACH_MAJOR_MISMATCH 3
+#define IBF_ATTACH_MAJOR_MISMATCH 103
 /** Attach check `header_too_small` failed. */
-#define IBF_ATTACH_HEADER_TOO_SMALL 4
+#define IBF_ATTACH_HEADER_TOO_SMALL 104
 /** Attach check `header_beyond_mapping` failed. */
-#define IBF_ATTACH_HEADER_BEYOND_MAPPING 5
+#define IBF_ATTACH_HEADER_BEYOND_MAPPING 105
 /** Attach check `extent_beyond_mapping` failed. */
-#define IBF_ATTACH_EXTENT_BEYOND_MAPPING 6
+#define IBF_ATTACH_EXTENT_BEYOND_MAPPING 106
 /** Attach check `extent_too_small` failed. */
-#define IBF_ATTACH_EXTENT_TOO_SMALL 7
+#define IBF_ATTACH_EXTENT_TOO_SMALL 107
 /** Attach check `extent_beyond_block` failed. */
-#define IBF_ATTACH_EXTENT_BEYOND_BLOCK 8
+#define IBF_ATTACH_EXTENT_BEYOND_BLOCK 108
 /** Attach check `too_many_rows` failed. */
-#define IBF_ATTACH_TOO_MANY_ROWS 9
+#define IBF_ATTACH_TOO_MANY_ROWS 109
 /** Attach check `region_missing` failed. */
-#define IBF_ATTACH_REGION_MISSING 10
+#define IBF_ATTACH_REGION_MISSING 110
 /** Attach check `region_out_of_bounds` failed. */
-#define IBF_ATTACH_REGION_OUT_OF_BOUNDS 11
+#define IBF_ATTACH_REGION_OUT_OF_BOUNDS 111
 /** Attach check `region_misaligned` failed. */
-#define IBF_ATTACH_REGION_MISALIGNED 12
+#define IBF_ATTACH_REGION_MISALIGNED 112
 /** Attach check `region_too_small` failed. */
-#define IBF_ATTACH_REGION_TOO_SMALL 13
+#define IBF_ATTACH_REGION_TOO_SMALL 113
 /** Attach check `regions_overlap` failed. */
-#define IBF_ATTACH_REGIONS_OVERLAP 14
+#define IBF_ATTACH_REGIONS_OVERLAP 114
 /** Attach check `host_not_running` failed. */
-#define IBF_ATTACH_HOST_NOT_RUNNING 15
+#define IBF_ATTACH_HOST_NOT_RUNNING 115
 /** Attach check `host_reloaded` failed. */
-#define IBF_ATTACH_HOST_RELOADED 16
+#define IBF_ATTACH_HOST_RELOADED 116
 /** Attach check `geometry_mismatch` failed. */
-#define IBF_ATTACH_GEOMETRY_MISMATCH 17
+#define IBF_ATTACH_GEOMETRY_MISMATCH 117
 /** Attach check `geometry_zero` failed. */
-#define IBF_ATTACH_GEOMETRY_ZERO 18
+#define IBF_ATTACH_GEOMETRY_ZERO 118
 /** Attach check `geometry_misaligned` failed. */
-#define IBF_ATTACH_GEOMETRY_MISALIGNED 19
+#define IBF_ATTACH_GEOMETRY_MISALIGNED 119
 /** Attach check `geometry_too_small` failed. */
-#define IBF_ATTACH_GEOMETRY_TOO_SMALL 20
+#define IBF_ATTACH_GEOMETRY_TOO_SMALL 120
 /** Attach check `geometry_too_large` failed. */
-#define IBF_ATTACH_GEOMETRY_TOO_LARGE 21
+#define IBF_ATTACH_GEOMETRY_TOO_LARGE 121
 
 /** Why an attach or a versioned read failed. */
 typedef struct ibf_attach_error {
@@ -6764,32 +6751,9 @@ typedef struct ibf_record_info {
     size_t extra_offset;
 } ibf_record_info;
 
+/** The snake_case name of an attach check's code: the header's one table (ibf_result_name). */
 static inline const char *ibf_attach_check_name(int check) {
-    switch (check) {
-    case IBF_ATTACH_OK: return "ok";
-    case IBF_ATTACH_MAPPING_TOO_SHORT: return "mapping_too_short";
-    case IBF_ATTACH_BAD_MAGIC: return "bad_magic";
-    case IBF_ATTACH_MAJOR_MISMATCH: return "major_mismatch";
-    case IBF_ATTACH_HEADER_TOO_SMALL: return "header_too_small";
-    case IBF_ATTACH_HEADER_BEYOND_MAPPING: return "header_beyond_mapping";
-    case IBF_ATTACH_EXTENT_BEYOND_MAPPING: return "extent_beyond_mapping";
-    case IBF_ATTACH_EXTENT_TOO_SMALL: return "extent_too_small";
-    case IBF_ATTACH_EXTENT_BEYOND_BLOCK: return "extent_beyond_block";
-    case IBF_ATTACH_TOO_MANY_ROWS: return "too_many_rows";
-    case IBF_ATTACH_REGION_MISSING: return "region_missing";
-    case IBF_ATTACH_REGION_OUT_OF_BOUNDS: return "region_out_of_bounds";
-    case IBF_ATTACH_REGION_MISALIGNED: return "region_misaligned";
-    case IBF_ATTACH_REGION_TOO_SMALL: return "region_too_small";
-    case IBF_ATTACH_REGIONS_OVERLAP: return "regions_overlap";
-    case IBF_ATTACH_HOST_NOT_RUNNING: return "host_not_running";
-    case IBF_ATTACH_HOST_RELOADED: return "host_reloaded";
-    case IBF_ATTACH_GEOMETRY_MISMATCH: return "geometry_mismatch";
-    case IBF_ATTACH_GEOMETRY_ZERO: return "geometry_zero";
-    case IBF_ATTACH_GEOMETRY_MISALIGNED: return "geometry_misaligned";
-    case IBF_ATTACH_GEOMETRY_TOO_SMALL: return "geometry_too_small";
-    case IBF_ATTACH_GEOMETRY_TOO_LARGE: return "geometry_too_large";
-    default: return "unknown";
-    }
+    return ibf_result_name(check);
 }
 
 /* A row of a layout table, with the generator's numbers. */
@@ -7727,15 +7691,17 @@ static inline int ibf_attach_all(const void *base, size_t len, ibf_attached *out
 /** The image was laid out or written. */
 #define IBF_PRODUCE_OK 0
 /** A value names no geometry field (err.region: the name given). */
-#define IBF_PRODUCE_UNKNOWN_GEOMETRY 101
+#define IBF_PRODUCE_UNKNOWN_GEOMETRY 151
 /** No constant sizes a geometry field and no value was given for it (err.region: its name). */
-#define IBF_PRODUCE_GEOMETRY_NEEDED 102
-/** A number does not fit its field (err.region: where; err.found: the number; err.expected: the width). */
-#define IBF_PRODUCE_TOO_LARGE 103
-/** A block's rows do not fit its stride (err.expected: the stride; err.found: what they need). */
-#define IBF_PRODUCE_BLOCK_TOO_SMALL 104
+#define IBF_PRODUCE_GEOMETRY_NEEDED 152
+/** A number does not fit its field (err.region: where; err.found: the number; err.expected:
+ * the width). */
+#define IBF_PRODUCE_TOO_LARGE 153
+/** A block's rows do not fit its stride (err.expected: the stride; err.found: what they
+ * need). */
+#define IBF_PRODUCE_BLOCK_TOO_SMALL 154
 /** The buffer or mapping is smaller than the image (err.expected: the image's size). */
-#define IBF_PRODUCE_BUFFER_TOO_SHORT 105
+#define IBF_PRODUCE_BUFFER_TOO_SHORT 155
 
 /** A geometry value by name, for ibf_lay_out. */
 typedef struct ibf_geometry_value {
@@ -7743,15 +7709,9 @@ typedef struct ibf_geometry_value {
     uint64_t value;
 } ibf_geometry_value;
 
+/** The snake_case name of a produce code or an attach check's: ibf_result_name. */
 static inline const char *ibf_produce_code_name(int code) {
-    switch (code) {
-    case IBF_PRODUCE_UNKNOWN_GEOMETRY: return "unknown_geometry";
-    case IBF_PRODUCE_GEOMETRY_NEEDED: return "geometry_needed";
-    case IBF_PRODUCE_TOO_LARGE: return "too_large";
-    case IBF_PRODUCE_BLOCK_TOO_SMALL: return "block_too_small";
-    case IBF_PRODUCE_BUFFER_TOO_SHORT: return "buffer_too_short";
-    default: return ibf_attach_check_name(code);
-    }
+    return ibf_result_name(code);
 }
 
 typedef struct ibf_produce_state_ {
@@ -8379,6 +8339,8 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
  * read from the mapping is checked before use; every retry loop is bounded.
  * ---------------------------------------------------------------------------------------- */
 
+/** The directory call succeeded. */
+#define IBF_DIRECTORY_OK 0
 /** The directory is too small for its header. */
 #define IBF_DIRECTORY_TOO_SMALL (-1)
 /** Its magic is 0: its creator has not laid it out yet. */
@@ -8394,25 +8356,18 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
 /** The host version does not fit its field with its NUL. */
 #define IBF_DIRECTORY_VERSION_TOO_LONG (-7)
 
-/** The name of a IBF_DIRECTORY_* result. */
+/** The name of a IBF_DIRECTORY_* result: ibf_result_name. */
 static inline const char *ibf_directory_error_name(int result) {
-    switch (result) {
-    case 0: return "ok";
-    case IBF_DIRECTORY_TOO_SMALL: return "directory_too_small";
-    case IBF_DIRECTORY_NOT_READY: return "directory_not_ready";
-    case IBF_DIRECTORY_BAD_MAGIC: return "directory_bad_magic";
-    case IBF_DIRECTORY_BAD_ENTRY_SIZE: return "directory_bad_entry_size";
-    case IBF_DIRECTORY_BAD_ENTRY_COUNT: return "directory_bad_entry_count";
-    case IBF_DIRECTORY_FULL: return "directory_full";
-    case IBF_DIRECTORY_VERSION_TOO_LONG: return "directory_version_too_long";
-    default: return "unknown";
-    }
+    return ibf_result_name(result);
 }
 
-/** What a process probe found: no such process (or a zombie), running, or unknown. */
-#define IBF_PROCESS_GONE 0
-#define IBF_PROCESS_RUNNING 1
-#define IBF_PROCESS_UNKNOWN 2
+/* What a process probe found (numbers apart from every other code of the header). */
+/** No such process (or a zombie). */
+#define IBF_PROCESS_GONE 201
+/** The process runs (and its creation time was read). */
+#define IBF_PROCESS_RUNNING 202
+/** The platform could not tell. */
+#define IBF_PROCESS_UNKNOWN 203
 
 /** A process probe: IBF_PROCESS_*, and the creation time of a running process. */
 typedef int (*ibf_process_probe_fn)(uint32_t pid, uint64_t *created, void *ctx);
@@ -8839,8 +8794,88 @@ static inline int ibf_hosts_lay_out(void *base, size_t len, ibf_directory *out) 
     return ibf_directory_lay_out_(&ibf_hosts_plan_, base, len, out);
 }
 
+/** The snake_case name of any code a helper of this header returns: the numbers of the
+ * families (protocol results, attach checks, produce errors, directory results, process
+ * probe answers) are apart, so one name fits each number wherever it came from. "unknown"
+ * for a number no helper returns. */
+static inline const char *ibf_result_name(int code) {
+    switch (code) {
+    case IBF_OK: return "ok";
+    case IBF_CONTENDED: return "contended";
+    case IBF_EMPTY: return "empty";
+    case IBF_TOO_SHORT: return "too_short";
+    case IBF_DROPPED: return "dropped";
+    case IBF_LAPPED: return "lapped";
+    case IBF_PENDING: return "pending";
+    case IBF_DISCONNECTED: return "session_disconnected";
+    case IBF_RELOADED: return "session_reloaded";
+    case IBF_HOST_EXITING: return "session_host_exiting";
+    case IBF_NOT_FREE: return "not_free";
+    case IBF_QUEUE_CAPACITY: return "queue_capacity";
+    case IBF_QUEUE_POSITIONS: return "queue_positions";
+    case IBF_QUEUE_ENTRY_SIZE: return "queue_entry_size";
+    case IBF_QUEUE_BAD_ENTRY: return "queue_bad_entry";
+    case IBF_RING_CAPACITY: return "ring_capacity";
+    case IBF_RING_POSITIONS: return "ring_positions";
+    case IBF_RING_ENTRY_SIZE: return "ring_entry_size";
+    case IBF_RING_BAD_ENTRY: return "ring_bad_entry";
+    case IBF_MAILBOX_CAPACITY: return "mailbox_capacity";
+    case IBF_MAILBOX_LENGTH: return "mailbox_length";
+    case IBF_MAILBOX_BUSY: return "mailbox_busy";
+    case IBF_MAILBOX_TOO_LONG: return "mailbox_too_long";
+    case IBF_MAILBOX_SEQUENCE: return "mailbox_sequence";
+    case IBF_EXCHANGE_GEOMETRY: return "exchange_geometry";
+    case IBF_EXCHANGE_STATE: return "exchange_state";
+    case IBF_EXCHANGE_LIST_LENGTH: return "exchange_list_length";
+    case IBF_SESSION_ROW: return "session_row";
+    case IBF_EXCHANGE_CONTENDED: return "exchange_contended";
+    case IBF_ENTRY_PART_TOO_LONG: return "entry_part_too_long";
+    case IBF_ENTRY_PART_PAST_ENTRY: return "entry_part_past_entry";
+    case IBF_ATTACH_MAPPING_TOO_SHORT: return "mapping_too_short";
+    case IBF_ATTACH_BAD_MAGIC: return "bad_magic";
+    case IBF_ATTACH_MAJOR_MISMATCH: return "major_mismatch";
+    case IBF_ATTACH_HEADER_TOO_SMALL: return "header_too_small";
+    case IBF_ATTACH_HEADER_BEYOND_MAPPING: return "header_beyond_mapping";
+    case IBF_ATTACH_EXTENT_BEYOND_MAPPING: return "extent_beyond_mapping";
+    case IBF_ATTACH_EXTENT_TOO_SMALL: return "extent_too_small";
+    case IBF_ATTACH_EXTENT_BEYOND_BLOCK: return "extent_beyond_block";
+    case IBF_ATTACH_TOO_MANY_ROWS: return "too_many_rows";
+    case IBF_ATTACH_REGION_MISSING: return "region_missing";
+    case IBF_ATTACH_REGION_OUT_OF_BOUNDS: return "region_out_of_bounds";
+    case IBF_ATTACH_REGION_MISALIGNED: return "region_misaligned";
+    case IBF_ATTACH_REGION_TOO_SMALL: return "region_too_small";
+    case IBF_ATTACH_REGIONS_OVERLAP: return "regions_overlap";
+    case IBF_ATTACH_HOST_NOT_RUNNING: return "host_not_running";
+    case IBF_ATTACH_HOST_RELOADED: return "host_reloaded";
+    case IBF_ATTACH_GEOMETRY_MISMATCH: return "geometry_mismatch";
+    case IBF_ATTACH_GEOMETRY_ZERO: return "geometry_zero";
+    case IBF_ATTACH_GEOMETRY_MISALIGNED: return "geometry_misaligned";
+    case IBF_ATTACH_GEOMETRY_TOO_SMALL: return "geometry_too_small";
+    case IBF_ATTACH_GEOMETRY_TOO_LARGE: return "geometry_too_large";
+    case IBF_PRODUCE_UNKNOWN_GEOMETRY: return "unknown_geometry";
+    case IBF_PRODUCE_GEOMETRY_NEEDED: return "geometry_needed";
+    case IBF_PRODUCE_TOO_LARGE: return "too_large";
+    case IBF_PRODUCE_BLOCK_TOO_SMALL: return "block_too_small";
+    case IBF_PRODUCE_BUFFER_TOO_SHORT: return "buffer_too_short";
+    case IBF_DIRECTORY_TOO_SMALL: return "directory_too_small";
+    case IBF_DIRECTORY_NOT_READY: return "directory_not_ready";
+    case IBF_DIRECTORY_BAD_MAGIC: return "directory_bad_magic";
+    case IBF_DIRECTORY_BAD_ENTRY_SIZE: return "directory_bad_entry_size";
+    case IBF_DIRECTORY_BAD_ENTRY_COUNT: return "directory_bad_entry_count";
+    case IBF_DIRECTORY_FULL: return "directory_full";
+    case IBF_DIRECTORY_VERSION_TOO_LONG: return "directory_version_too_long";
+    case IBF_PROCESS_GONE: return "process_gone";
+    case IBF_PROCESS_RUNNING: return "process_running";
+    case IBF_PROCESS_UNKNOWN: return "process_unknown";
+    default: return "unknown";
+    }
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 #undef IBF_STATIC_ASSERT_

@@ -7289,7 +7289,9 @@ class Client(_Session):
 # Directories of running instances
 # ------------------------------------------------------------------------------------------
 
-PROCESS_GONE, PROCESS_RUNNING, PROCESS_UNKNOWN = 0, 1, 2
+PROCESS_GONE = 201
+PROCESS_RUNNING = 202
+PROCESS_UNKNOWN = 203
 _DIRECTORY_LIST_TRIES = 8
 _DIRECTORY_REGISTER_TRIES = 4
 

@@ -308,8 +308,11 @@ fn bridge_header_first_line_and_file_name() {
     assert!(header.contains("} ibf_client_entry;"));
     assert!(header.contains("    char name[IBF_CLIENT_NAME_LEN];\n"));
     assert!(header.contains("typedef uint8_t ibf_phase;\n"));
-    assert!(header.contains("#define IBF_PHASE_PLAYING ((ibf_phase)6U)\n"));
-    assert!(header.contains("#define IBF_SNAPSHOT_FLAGS_IN_MATCH ((ibf_snapshot_flags)0x2U)\n"));
+    assert!(header.contains("#define IBF_PHASE_PLAYING IBF_VALUE_(ibf_phase, 6U)\n"));
+    assert!(
+        header
+            .contains("#define IBF_SNAPSHOT_FLAGS_IN_MATCH IBF_VALUE_(ibf_snapshot_flags, 0x2U)\n")
+    );
     assert!(header.contains("#define IBF_CLIENT_BLOCK_SIZE 0x10000U\n"));
     assert!(
         header.contains("#define IBF_ABI_VERSION_MAJOR 0U\n#define IBF_ABI_VERSION_MINOR 9U\n")
@@ -424,9 +427,9 @@ int main(void) {{
 
 /// Every macro of the header is prefixed and uppercase and every field lowercase, so no
 /// field name can be a macro of the header. The counts come from the reference: a macro
-/// per constant and enum value, the two version macros, the include guard and the three
-/// helpers (static assert, alignof, alignas), each defined once for C and once for C++; a
-/// member per field.
+/// per constant and enum value, the two version macros, the include guard and the four
+/// helpers (static assert, alignof, alignas, an enum value's conversion), each defined once
+/// for C and once for C++; a member per field.
 #[test]
 fn bridge_fields_and_macros_cannot_meet() {
     let r = reference();
@@ -454,7 +457,7 @@ fn bridge_fields_and_macros_cannot_meet() {
         .collect();
     let values: usize = r.enums.iter().map(|(_, v)| v.len()).sum();
     // The version macros: major, minor and the text.
-    assert_eq!(macros.len(), r.consts.len() + values + 3 + 1 + 3 * 2);
+    assert_eq!(macros.len(), r.consts.len() + values + 3 + 1 + 4 * 2);
     for m in &macros {
         assert!(m.starts_with("IBF_"), "{m}");
         assert!(!m.chars().any(|c| c.is_ascii_lowercase()), "{m}");
@@ -814,9 +817,11 @@ int main(void) {
 }
 "#,
     );
-    assert!(header.contains("#define WX_TEMPERATURE_ARCTIC ((wx_temperature)(-128))\n"));
-    assert!(header.contains("#define WX_SPAN_MIN ((wx_span)(-9223372036854775807LL - 1))\n"));
-    assert!(header.contains("#define WX_SPAN_MAX ((wx_span)0x7FFFFFFFFFFFFFFFLL)\n"));
+    assert!(header.contains("#define WX_TEMPERATURE_ARCTIC WX_VALUE_(wx_temperature, (-128))\n"));
+    assert!(
+        header.contains("#define WX_SPAN_MIN WX_VALUE_(wx_span, (-9223372036854775807LL - 1))\n")
+    );
+    assert!(header.contains("#define WX_SPAN_MAX WX_VALUE_(wx_span, 0x7FFFFFFFFFFFFFFFLL)\n"));
     assert!(header.contains("#define WX_FREEZING (-5)\n"));
 }
 
@@ -852,8 +857,10 @@ int main(void) {
 }
 "#,
     );
-    assert!(header.contains("#define CP_FEATURES_TOP ((cp_features)0x8000000000000000ULL)\n"));
-    assert!(header.contains("#define CP_FEATURES_BINARY ((cp_features)0x4ULL)\n"));
+    assert!(
+        header.contains("#define CP_FEATURES_TOP CP_VALUE_(cp_features, 0x8000000000000000ULL)\n")
+    );
+    assert!(header.contains("#define CP_FEATURES_BINARY CP_VALUE_(cp_features, 0x4ULL)\n"));
 }
 
 /// Keyword and macro field names come out valid, also after the standard headers that

@@ -624,3 +624,125 @@ fn the_c_producer_starts_each_exchange_at_its_initial_state() {
         assert_eq!(draw.load::<u32>(20, Acquire), 0, "nothing published yet");
     }
 }
+
+/// Every code a helper of a generated header returns, found by reading the header's text (the
+/// `return`s, assignments and failure helpers' codes), has one name other than "unknown"
+/// from the header's name functions, named after its macro, and no two codes of different
+/// names share a number (issue 40, item 6: 2 was both "empty" and "bad_magic", and attach
+/// and protocol codes overlapped from 10 to 21). For the bridge's header and the demo
+/// schema's.
+#[test]
+fn every_returned_code_has_one_name_and_a_number_of_its_own() {
+    use common::result_codes::{check, name_functions, program, returned_codes};
+    let demo_src = std::fs::read_to_string(manifest("tests/fixtures/protocols/demo.toml")).unwrap();
+    let demo = abi_codegen::load_schema(&demo_src).expect("demo.toml loads");
+    let headers = [
+        (common::bridge_schema(), "ibf", "schema.toml"),
+        (demo, "demo", "demo.toml"),
+    ];
+    let mut bridge_names = std::collections::BTreeSet::new();
+    for (schema, prefix, source) in headers {
+        let header = render_c_header(&schema, source).expect("header");
+        let pu = prefix.to_ascii_uppercase();
+        let codes = returned_codes(&header, &pu);
+        let functions = name_functions(&header, prefix);
+        assert!(codes.len() > 20, "{prefix}: {codes:?}");
+        assert!(functions.len() >= 2, "{prefix}: {functions:?}");
+        let dir = scratch(&format!("c_result_codes_{prefix}"));
+        std::fs::write(dir.join("h.h"), &header).unwrap();
+        std::fs::write(dir.join("codes.c"), program("h.h", &codes, &functions)).unwrap();
+        let mut args = vec!["-std=c11", "-O0"];
+        args.extend(STRICT_WARNINGS);
+        args.extend(["codes.c", "-o", "codes"]);
+        run_ok("gcc", &args, &dir);
+        let out = run_ok(dir.join("codes").to_str().unwrap(), &[], &dir);
+        let by_value = check(&out, &pu);
+        println!(
+            "{prefix}: {} codes, {} numbers, named by {functions:?}",
+            codes.len(),
+            by_value.len()
+        );
+        if prefix == "ibf" {
+            // Every name the header's name functions give (returned or not).
+            bridge_names = header
+                .lines()
+                .filter(|l| l.trim_start().starts_with("case IBF_"))
+                .filter_map(|l| l.split_once(": return \""))
+                .map(|(_, n)| n.trim_end_matches("\";").to_string())
+                .collect();
+        }
+    }
+    // The runtime's names are the source of truth: each of its errors has the C name, but
+    // for <protocol>_contended, which no C helper can give: the runtime's sub-word stores are
+    // compare-and-swap loops on whole words, while C stores each field with its own width
+    // (exchange_contended, a state word's loop in both, has its C code).
+    assert!(bridge_names.contains("exchange_contended"));
+    for file in [
+        "byte_queue",
+        "broadcast_ring",
+        "mailbox",
+        "triple_buffer",
+        "entry_parts",
+        "attach_error",
+    ] {
+        let src = std::fs::read_to_string(manifest(&format!("runtime/src/{file}.rs"))).unwrap();
+        let body = src
+            .split_once("pub fn check(&self) -> &'static str {")
+            .expect("a check() fn")
+            .1;
+        let body = &body[..body.find("\n    }\n").unwrap()];
+        for name in body
+            .split("=> \"")
+            .skip(1)
+            .map(|s| &s[..s.find('"').unwrap()])
+        {
+            if !name.ends_with("_contended") {
+                assert!(
+                    bridge_names.contains(name),
+                    "runtime {file}: {name} has no C name"
+                );
+            }
+        }
+    }
+    // Python raises the same names (ProtocolError, AttachError, ProduceError, DirectoryError,
+    // a session's refusals).
+    let py = std::fs::read_to_string(manifest("generated/bridge.py")).unwrap();
+    let mut python = 0;
+    for marker in [
+        "ProtocolError(",
+        "AttachError(",
+        "ProduceError(",
+        "DirectoryError(",
+        "refused = (",
+    ] {
+        for tail in py.split(marker).skip(1) {
+            let tail = tail.trim_start();
+            let Some(quoted) = tail.strip_prefix('"') else {
+                continue;
+            };
+            let name = &quoted[..quoted.find('"').unwrap()];
+            // "session_" + a standing's name: checked below.
+            if name != "session_" {
+                assert!(bridge_names.contains(name), "Python's {name} has no C name");
+                python += 1;
+            }
+        }
+    }
+    assert!(python > 40, "{python} names raised in bridge.py");
+    assert!(py.contains("\"session_\" + standing.name.lower()"));
+    let standing = py
+        .split_once("\nclass Standing(")
+        .expect("Python's Standing")
+        .1;
+    let standing = &standing[..standing.find("\n\n\n").unwrap()];
+    for line in standing.lines().filter(|l| l.contains(" = ")) {
+        let name = format!(
+            "session_{}",
+            line.trim().split(' ').next().unwrap().to_lowercase()
+        );
+        assert!(
+            name == "session_connected" || bridge_names.contains(&name),
+            "Python's {name} has no C name"
+        );
+    }
+}

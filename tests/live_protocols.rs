@@ -359,6 +359,20 @@ fn the_producer_leaves_every_draw_exchange_at_its_initial_state() {
     }
 }
 
+/// The exchange's start is decided once in the generator's lowering (ExchangeStart, which
+/// the C, Python and Rust backends and the prose print) and once in the runtime
+/// (`starting_buffers`, which the Rust writer and reader start from): they agree on every
+/// state word, and both refuse one that is not a list index.
+#[test]
+fn the_generators_exchange_start_is_the_runtimes() {
+    use abi_codegen::ir::protocol::ExchangeStart;
+    use bridge_abi::runtime::triple_buffer::starting_buffers;
+    for state in 0..16u32 {
+        let planned = ExchangeStart::of(state).map(|s| (s.writer as usize, s.reader as usize));
+        assert_eq!(planned, starting_buffers(state).ok(), "state word {state}");
+    }
+}
+
 #[test]
 fn a_full_draw_list_drops_counts_and_flags_overflow() {
     let buf = image(&[]);

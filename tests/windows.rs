@@ -6,9 +6,12 @@
 //! the mapping; and the cross-process torture (examples/torture.rs with `--named`): a Windows
 //! host creates `Local\…` and publishes at full speed while Rust clients (`Mapping` by name)
 //! and C clients (tests/torture/client.c, by name) race it and claim rows; and README "Who
-//! may attach"'s C example (an owner-only section, its descriptor read back).
+//! may attach"'s C example (an owner-only section, its descriptor read back); and the C++
+//! host example (examples/host_cpp/host.cpp, built with mingw-w64's g++) by name against two
+//! Windows bots (tests/host_cpp/win_bot.c).
 //!
-//! Needs wine64, gcc-mingw-w64-x86-64 and the rustup target x86_64-pc-windows-gnu (.ci/setup
+//! Needs wine64, gcc-mingw-w64-x86-64, g++-mingw-w64-x86-64-win32 and the rustup target
+//! x86_64-pc-windows-gnu (.ci/setup
 //! installs them) and fails, never skips, without them. Every program runs through
 //! tests/windows/run-under-wine.sh (headless, its own prefix, the test-only ProcessPrng
 //! shim next to Rust programs). `cargo test --workspace` leaves this file out (Cargo.toml:
@@ -505,4 +508,115 @@ fn the_readmes_windows_c_example_makes_an_owner_only_section() {
         ("again refused 183", "again refused 183")
     );
     assert_eq!(lines[4], "failed 1336 exists 0", "{out}");
+}
+
+/// The C++ host example (`examples/host_cpp/host.cpp`) built with mingw-w64's g++ under the
+/// strict C++ flags (`-static`), run under wine by name (`Local\…`) against two Windows bots
+/// (`tests/host_cpp/win_bot.c`): one sends a malformed request, a request, log entries and a
+/// draw list, claims a row with pad 0 bound and ends without goodbye; the other stays active
+/// until the host's reload, claims again and says goodbye. The host answers both requests,
+/// frees the dead bot's hung row and its pad, reloads once, and prints its `host cpp:` line
+/// with every activity count above 0 and 0 wrong, stuck rows and leaked pads.
+#[test]
+fn the_cxx_host_example_runs_under_wine_by_name() {
+    const CXX: &str = "x86_64-w64-mingw32-g++";
+    let dir = scratch("windows_host_cpp");
+    let generated = root().join("generated");
+    let host_cpp = root().join("examples/host_cpp/host.cpp");
+    let args = [
+        "-std=c++17",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-Wold-style-cast",
+        "-Wuseless-cast",
+        "-Wzero-as-null-pointer-constant",
+        "-Wshadow",
+        "-O2",
+        "-static",
+        "-I",
+        generated.to_str().unwrap(),
+        host_cpp.to_str().unwrap(),
+        "-o",
+        "host.exe",
+    ];
+    let out = Command::new(CXX)
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("cannot run {CXX} ({e}): apt-get install g++-mingw-w64-x86-64-win32 (.ci/setup does)")
+        });
+    assert!(
+        out.status.success(),
+        "{CXX} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bot = mingw(
+        &dir,
+        "win_bot.exe",
+        &[&root().join("tests/host_cpp/win_bot.c")],
+        &[],
+    );
+    let name = local_name("host-cpp");
+    let stop = dir.join("host.stop");
+    let stop_win = wine_path(&stop);
+    let mut host = Command::new(runner())
+        .args([
+            dir.join("host.exe").to_str().unwrap(),
+            name.as_str(),
+            stop_win.as_str(),
+            "60000",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start host.exe under wine");
+    let mut host_out = BufReader::new(host.stdout.take().unwrap());
+    let mut ready = String::new();
+    host_out.read_line(&mut ready).unwrap();
+    assert_eq!(
+        ready.trim_end(),
+        "host cpp: ready",
+        "host.exe did not start"
+    );
+    let (code, died, err) = wine(&dir, &bot, &[name.as_str(), "0", "die"]);
+    assert_eq!(code, 0, "{died}{err}");
+    assert_eq!(
+        died.replace('\r', ""),
+        "malformed 2\nanswer 1 ans 7xxxxxxx\nsent\nactive\n",
+        "{err}"
+    );
+    let (code, stayed, err) = wine(&dir, &bot, &[name.as_str(), "1", "stay"]);
+    assert_eq!(code, 0, "{stayed}{err}");
+    assert_eq!(
+        stayed.replace('\r', ""),
+        "active\nreloaded\ngoodbye\n",
+        "{err}"
+    );
+    std::fs::write(&stop, b"").unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut host_out, &mut rest).unwrap();
+    let status = host.wait().unwrap();
+    let rest = rest.replace('\r', "");
+    let line = rest
+        .lines()
+        .find(|l| l.contains(" ticks, "))
+        .unwrap_or_else(|| panic!("no host cpp line: {rest}"))
+        .to_string();
+    println!("{line}");
+    assert!(status.success(), "host.exe failed: {rest}");
+    let counts: Vec<u64> = line
+        .trim_start_matches("host cpp: ")
+        .split(", ")
+        .map(|part| part.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 9, "{line}");
+    assert!(counts[..6].iter().all(|&n| n > 0), "{line}");
+    assert_eq!(
+        counts[4..],
+        [1, 1, 0, 0, 0],
+        "one hung row, one reload: {line}"
+    );
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use abi_runtime::attach::Field;
 use abi_runtime::broadcast_ring::{Read, RingReader, RingSpec, RingWriter};
 use abi_runtime::byte_queue::{ByteQueue, EntryFormat, Popped, Pushed, QueueSpec};
-use abi_runtime::mailbox::{Mailbox, MailboxSpec};
+use abi_runtime::mailbox::Mailbox;
 use abi_runtime::triple_buffer::{INITIAL_STATE, TripleReader, TripleWriter};
 use abi_runtime::{ReadWrite, Region, SharedBuf};
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
@@ -38,51 +38,23 @@ const ENTRY: EntryFormat = EntryFormat {
     header: 16,
 };
 
-/// The bridge's log queue header (64 bytes), then the area.
+#[path = "../tests/common/bridge_specs.rs"]
+mod bridge_specs;
+use bridge_specs::MAILBOX;
+
+/// The bridge's log queue header (64 bytes), then the area, with the smaller entry.
 const QUEUE: QueueSpec = QueueSpec {
-    write_pos: 0,
-    read_pos: 32,
-    dropped: 8,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
     entry: ENTRY,
+    ..bridge_specs::QUEUE
 };
 
-/// The bridge's log ring header (64 bytes), then the area.
+/// The bridge's log ring header (64 bytes), then the area, with the smaller entry.
 const RING: RingSpec = RingSpec {
-    write_pos: 0,
-    tail_pos: 8,
-    entries: 24,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
     entry: ENTRY,
     seq: 8,
+    ..bridge_specs::RING
 };
 
-/// The bridge's mailbox header (64 bytes), then the request and response areas.
-const MAILBOX: MailboxSpec = MailboxSpec {
-    request_seq: 0,
-    request_len: 4,
-    response_seq: 8,
-    status: 12,
-    response_len: 16,
-    response_total: 20,
-    request_capacity: Field {
-        offset: 24,
-        width: 4,
-    },
-    response_capacity: Field {
-        offset: 28,
-        width: 4,
-    },
-    area: 64,
-};
 const MAILBOX_CAPACITY: u32 = 256;
 const MAILBOX_LEN: usize = 64 + 2 * MAILBOX_CAPACITY as usize;
 const REQUEST: &[u8] = b"sim.step 1";

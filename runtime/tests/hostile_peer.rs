@@ -18,75 +18,18 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use abi_runtime::SharedBuf;
-use abi_runtime::attach::Field;
+
 use abi_runtime::broadcast_ring::{Read, RingError, RingReader, RingSpec, RingWriter};
-use abi_runtime::byte_queue::{ByteQueue, EntryFormat, Popped, QueueError, QueueSpec};
-use abi_runtime::mailbox::{Mailbox, MailboxError, MailboxSpec};
+use abi_runtime::byte_queue::{ByteQueue, EntryFormat, Popped, QueueError};
+use abi_runtime::mailbox::{Mailbox, MailboxError};
 use abi_runtime::triple_buffer::{ExchangeError, FRESH, INITIAL_STATE, TripleReader, TripleWriter};
 
 // ---------------------------------------------------------------------------------------
 // The bridge's layouts.
 
-/// The bridge's `log_entry`: `size` u16 at 0, `kind` u8 at 2 (1 = padding), `text_len` u16
-/// at 6, `seq` u64 at 16; a 40-byte header, then the source and the text.
-const LOG_ENTRY: EntryFormat = EntryFormat {
-    size: Field {
-        offset: 0,
-        width: 2,
-    },
-    kind: Field {
-        offset: 2,
-        width: 1,
-    },
-    padding: 1,
-    header: 40,
-};
-
-/// The bridge's `log_queue_header` (64 bytes), then the area.
-const QUEUE: QueueSpec = QueueSpec {
-    write_pos: 0,
-    read_pos: 32,
-    dropped: 8,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
-    entry: LOG_ENTRY,
-};
-
-/// The bridge's `log_ring_header` (64 bytes), then the area.
-const RING: RingSpec = RingSpec {
-    write_pos: 0,
-    tail_pos: 8,
-    entries: 24,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
-    entry: LOG_ENTRY,
-    seq: 16,
-};
-
-/// The bridge's `mailbox_header` (64 bytes), then the request and the response areas.
-const MAILBOX: MailboxSpec = MailboxSpec {
-    request_seq: 0,
-    request_len: 4,
-    response_seq: 8,
-    status: 12,
-    response_len: 16,
-    response_total: 20,
-    request_capacity: Field {
-        offset: 24,
-        width: 4,
-    },
-    response_capacity: Field {
-        offset: 28,
-        width: 4,
-    },
-    area: 64,
-};
+#[path = "common/bridge_specs.rs"]
+mod bridge_specs;
+use bridge_specs::{LOG_ENTRY, MAILBOX, QUEUE, RING};
 
 /// The area of the queue and the ring, and each mailbox area, in the races.
 const AREA: u64 = 256;

@@ -55,7 +55,12 @@ static void attach(const char *path) {
     for (k = 0; rc == IBF_ATTACH_OK && k < IBF_MAX_CLIENTS; k++) {
         rc = ibf_attached_bot_blocks_check(&a, k, &err);
     }
-    /* ibf_attach_all gives the same verdict in one call. */
+    /* ibf_attach_all gives the same verdict in one call; the header's one name table
+     * (ibf_result_name) names the code as the attach checks' name does. */
+    if (strcmp(ibf_result_name(rc), ibf_attach_check_name(rc)) != 0) {
+        fprintf(stderr, "%s ibf_result_name(%d) is %s\n", path, rc, ibf_result_name(rc));
+        exit(1);
+    }
     printf("%s attached=%d all=%s", path, attached, ibf_attach_check_name(ibf_attach_all(data, len, NULL, NULL)));
     printf(" check=%s code=%d name_of_code=%s region=%s other=%s expected=%" PRIu64 " found=%" PRIu64
            " offset=%" PRIu64 " size=%" PRIu64 " limit=%" PRIu64 " align=%" PRIu64,
@@ -232,8 +237,9 @@ static int produce(int argc, char **argv) {
     if (rc == IBF_PRODUCE_OK) {
         rc = ibf_produce(mapping, len, image, len);
     }
-    printf("%s check=%s code=%d region=%s expected=%" PRIu64 " found=%" PRIu64 " len=%zu short=%d\n", argv[2],
-           ibf_produce_code_name(rc), rc, err.region, err.expected, err.found, len, ibf_produce(mapping, len - 1, image, len));
+    printf("%s check=%s code=%d region=%s expected=%" PRIu64 " found=%" PRIu64 " len=%zu short=%s\n", argv[2],
+           ibf_produce_code_name(rc), rc, err.region, err.expected, err.found, len,
+           ibf_produce_code_name(ibf_produce(mapping, len - 1, image, len)));
     f = fopen(argv[2], "wb");
     if (f == NULL || fwrite(mapping, 1, len, f) != len || fclose(f) != 0) {
         return 2;

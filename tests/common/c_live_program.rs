@@ -152,6 +152,8 @@ static void ring(void) {
      * one not a multiple of 8. */
     CHECK(ibf_snapshot_ring_slot(blob + RING, 0, IBF_RING_SLOT_SIZE, 0) == NULL);
     CHECK(ibf_snapshot_ring_read_newest(bridge(), blob + RING, 8, 63, &newest, NULL, 0, 10, NULL) == IBF_TOO_SHORT);
+    /* The header's one name table names the live helpers' codes (issue 40, item 6). */
+    CHECK(strcmp(ibf_result_name(IBF_TOO_SHORT), "too_short") == 0 && strcmp(ibf_result_name(IBF_EMPTY), "empty") == 0);
     CHECK(ibf_snapshot_ring_publish(bridge(), blob + RING, 8, IBF_RING_SLOT_SIZE + 4, &value, extra) == IBF_TOO_SHORT);
     memset(&value, 0, sizeof value);
     for (n = 1; n <= 11; n++) {

@@ -15,6 +15,7 @@ pub mod random_schema;
 pub mod readme;
 pub mod recording;
 pub mod reference;
+pub mod result_codes;
 pub mod rng;
 pub mod robot_cases;
 pub mod rule_cases;

@@ -6,87 +6,12 @@ use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 use bridge_abi::live::Bridge;
-use bridge_abi::runtime::attach::Field;
-use bridge_abi::runtime::broadcast_ring::RingSpec;
-use bridge_abi::runtime::byte_queue::{EntryFormat, QueueSpec};
-use bridge_abi::runtime::claim::{ClaimSpec, SharedWord};
-use bridge_abi::runtime::mailbox::MailboxSpec;
 use bridge_abi::runtime::{Mapping, Region};
 
-/// `log_entry`: `size` u16 at 0, `kind` u8 at 2 (1 = padding), a 40-byte header.
-pub const LOG_ENTRY: EntryFormat = EntryFormat {
-    size: Field {
-        offset: 0,
-        width: 2,
-    },
-    kind: Field {
-        offset: 2,
-        width: 1,
-    },
-    padding: 1,
-    header: 40,
-};
-
-/// `log_queue_header` (64 bytes), then the area.
-pub const QUEUE: QueueSpec = QueueSpec {
-    write_pos: 0,
-    read_pos: 32,
-    dropped: 8,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
-    entry: LOG_ENTRY,
-};
-
-/// `log_ring_header` (64 bytes), then the area; `log_entry.seq` at 16.
-pub const RING: RingSpec = RingSpec {
-    write_pos: 0,
-    tail_pos: 8,
-    entries: 24,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
-    entry: LOG_ENTRY,
-    seq: 16,
-};
-
-/// `mailbox_header` (64 bytes), then the request and the response areas.
-pub const MAILBOX: MailboxSpec = MailboxSpec {
-    request_seq: 0,
-    request_len: 4,
-    response_seq: 8,
-    status: 12,
-    response_len: 16,
-    response_total: 20,
-    request_capacity: Field {
-        offset: 24,
-        width: 4,
-    },
-    response_capacity: Field {
-        offset: 28,
-        width: 4,
-    },
-    area: 64,
-};
-
-/// `client_entry`: state u32 at 0, generation u32 at 4; `client_state` free 0, claimed 1,
-/// active 2, closing 3.
-pub const ROW: ClaimSpec = ClaimSpec {
-    state: 0,
-    generation: 4,
-    free: 0,
-    claimed: 1,
-    active: 2,
-    closing: 3,
-    word: Some(SharedWord {
-        at: 0,
-        state_low: true,
-    }),
-};
+#[path = "../../runtime/tests/common/bridge_specs.rs"]
+mod bridge_specs;
+#[allow(unused_imports)] // each test binary uses some of them
+pub use bridge_specs::{LOG_ENTRY, MAILBOX, QUEUE, RING, ROW};
 
 /// `bridge_header`: host_generation u32 at 20, clients at 256, 128 bytes each.
 pub const HOST_GENERATION: usize = 20;

@@ -5,17 +5,25 @@ use toml::Spanned;
 
 use super::LowerAccess;
 use crate::ir::access::StructAccess;
-use crate::ir::attach::CHECKS;
 use crate::ir::names::upper;
+use crate::ir::result_codes::{Family, codes};
 use crate::parse::RawSchema;
 
 impl LowerAccess<'_> {
     /// The C header's live helpers define `<PREFIX>_OK`, `_CONTENDED`, `_EMPTY`,
     /// `_TOO_SHORT` and `_DEFAULT_TRIES` and read `<PREFIX>_LIVE_MSVC_INTRINSICS`, and with a `[[layout]]` its attach helpers define
-    /// `<PREFIX>_ATTACH_OK` and `_ATTACH_<CHECK>` (`ir::attach::CHECKS`); a constant or enum
-    /// value whose macro is one of them would redefine it.
+    /// `<PREFIX>_ATTACH_OK` and `_ATTACH_<CHECK>` (the codes of `ir::result_codes`); a
+    /// constant or enum value whose macro is one of them would redefine it.
     pub(super) fn check_c_live_macros(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
-        const RESERVED: [&str; 5] = ["OK", "CONTENDED", "EMPTY", "TOO_SHORT", "DEFAULT_TRIES"];
+        let reserved: Vec<String> = codes(Family::Live)
+            .into_iter()
+            .map(|c| c.macro_suffix)
+            .chain(["DEFAULT_TRIES".to_string()])
+            .collect();
+        let attach_codes: Vec<String> = codes(Family::Attach)
+            .into_iter()
+            .map(|c| c.macro_suffix)
+            .collect();
         let attach = !raw.layouts.is_empty();
         let live = attach
             || structs
@@ -24,12 +32,7 @@ impl LowerAccess<'_> {
         if !live {
             return;
         }
-        let attach_macro = |m: &str| {
-            attach
-                && m.strip_prefix("ATTACH_").is_some_and(|check| {
-                    check == "OK" || CHECKS.iter().any(|c| c.eq_ignore_ascii_case(check))
-                })
-        };
+        let attach_macro = |m: &str| attach && attach_codes.iter().any(|c| c == m);
         let prefix = upper(&self.abi.c_prefix);
         let mut names: Vec<(String, &Spanned<String>, String)> = raw
             .consts
@@ -69,7 +72,7 @@ impl LowerAccess<'_> {
                     ),
                     format!("rename it: defining {prefix}_{macro_name} is how a clang-cl build selects the MSVC branch"),
                 );
-            } else if RESERVED.contains(&macro_name.as_str()) {
+            } else if reserved.contains(&macro_name) {
                 self.errors.error_help(
                     &self.inner(name),
                     format!(

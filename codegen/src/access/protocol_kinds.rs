@@ -7,7 +7,9 @@ use toml::Spanned;
 use super::LowerAccess;
 use super::protocol::{CAPACITY, Need, U32, U32_ATOMIC, U64_ATOMIC, Want};
 use crate::ir::access::{Access, AccessKind, FieldRef};
-use crate::ir::protocol::{Broadcast, Exchange, Mailbox, Queue, Session, SharedWord};
+use crate::ir::protocol::{
+    Broadcast, Exchange, ExchangeStart, Mailbox, Queue, Session, SharedWord,
+};
 use crate::ir::{Elem, EnumKind, Prim};
 use crate::parse::{RawBroadcast, RawExchange, RawMailbox, RawQueue, RawSession};
 
@@ -112,16 +114,14 @@ impl LowerAccess<'_> {
     ) -> Option<Exchange> {
         let sides = self.sides((&e.writer, "writer"), (&e.reader, "reader"), what);
         let initial = *e.initial_state.get_ref();
-        let initial_state = if (0..=2).contains(&initial) {
-            Some(initial as u32)
-        } else {
+        let start = u32::try_from(initial).ok().and_then(ExchangeStart::of);
+        if start.is_none() {
             self.errors.error_help(
                 &e.initial_state.span(),
                 format!("{what}: `initial_state` is {initial}; before the first publication the shared list is 0, 1 or 2 and not fresh"),
                 "write 1: the writer starts with list 0, the reader with list 2",
             );
-            None
-        };
+        }
         let h = self.protocol_struct(&e.header, "header", what);
         let list = self.protocol_struct(&e.list, "list", what);
         let item = self.protocol_struct(&e.item, "item", what);
@@ -147,7 +147,7 @@ impl LowerAccess<'_> {
         Some(Exchange {
             header: h,
             state: state?,
-            initial_state: initial_state?,
+            start: start?,
             buffers: buffers?,
             buffer_size: buffer_size?,
             published: published?,

@@ -179,7 +179,7 @@ fn protocol_facts(schema: &Schema, p: &Protocol) -> (Facts, usize) {
                 ],
                 &mut f,
             );
-            f.push(("initial_state".into(), x.initial_state.to_string()));
+            f.push(("initial_state".into(), x.start.state.to_string()));
             f.push(("list".into(), schema.abi.structs[x.list].name.clone()));
             for (k, i) in [
                 ("count", x.count),

@@ -11,6 +11,7 @@ pub mod file;
 pub mod geometry;
 pub mod names;
 pub mod protocol;
+pub mod result_codes;
 pub mod scalar;
 mod structure;
 pub mod template;

@@ -124,11 +124,41 @@ pub struct Mailbox {
     pub server: Parties,
 }
 
+/// An exchange's lists before its first publication, decided once in lowering from the
+/// schema's `initial_state` (the shared list, never fresh): the writer starts with the
+/// lowest list the state does not share, the reader with the other. Every backend and the
+/// prose print these numbers; `abi_runtime::triple_buffer::starting_buffers` computes the
+/// same at run time (tests/it checks that they agree for every valid state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExchangeStart {
+    /// The state word's value: the shared list's index, the fresh bit clear.
+    pub state: u32,
+    pub writer: u32,
+    pub reader: u32,
+}
+
+impl ExchangeStart {
+    /// The start for `initial_state`, if it is a list index (0, 1 or 2).
+    pub fn of(initial_state: u32) -> Option<ExchangeStart> {
+        if initial_state > 2 {
+            return None;
+        }
+        let mut own = (0..3).filter(|&i| i != initial_state);
+        let (writer, reader) = (own.next()?, own.next()?);
+        Some(ExchangeStart {
+            state: initial_state,
+            writer,
+            reader,
+        })
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Exchange {
     pub header: usize,
     pub state: usize,
-    pub initial_state: u32,
+    /// The state word and each side's list before the first publication.
+    pub start: ExchangeStart,
     pub buffers: usize,
     pub buffer_size: usize,
     pub published: usize,

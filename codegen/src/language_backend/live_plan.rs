@@ -106,14 +106,14 @@ pub fn initial_words(schema: &Schema) -> Vec<InitialWord> {
     };
     for p in &schema.protocols {
         match &p.kind {
-            ProtocolKind::Exchange(e) if e.initial_state != 0 => {
+            ProtocolKind::Exchange(e) if e.start.state != 0 => {
                 let f = &schema.layout.of(e.header).fields[e.state];
                 out.push(InitialWord {
                     struct_index: e.header,
                     name: name(e.header, e.state),
                     offset: f.offset,
                     width: f.size,
-                    value: u64::from(e.initial_state),
+                    value: u64::from(e.start.state),
                 });
             }
             ProtocolKind::Session(s) => {

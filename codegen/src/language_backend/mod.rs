@@ -2,25 +2,21 @@
 //! none of them computes a layout or touches the disk.
 //!
 //! One folder per language (`c/`, `python/`, `rust/`, `markdown/`), each importing only
-//! its own parts and the shared helpers of this folder: `common.rs` (the generated-file
-//! line, doc cleanup, render errors), `text.rs` (templates), `protocols.rs`,
+//! its own parts and the shared helpers of this folder: `output.rs` (the generated-file
+//! line, doc cleanup, render errors), `text.rs` (templates), `prose/` (protocols in words),
 //! `live_plan.rs`, `session_plan.rs`, `jobs.rs` and `user_template.rs`, none of which imports a language.
 //! This file picks the targets and runs them.
 
 #[cfg(feature = "text")]
 pub mod c;
-mod common;
 #[cfg(feature = "text")]
 mod directory_plan;
-#[cfg(feature = "text")]
-mod directory_steps;
 pub mod jobs;
 mod live_plan;
 #[cfg(feature = "text")]
 pub mod markdown;
-#[cfg(feature = "text")]
-pub mod protocol_steps;
-pub mod protocols;
+mod output;
+pub mod prose;
 #[cfg(feature = "text")]
 pub mod python;
 pub mod recording_plan;
@@ -34,7 +30,7 @@ pub mod user_template;
 use crate::schema::Schema;
 use crate::write::Output;
 
-pub use common::{RenderError, doc_after_since, generated_line, show_invisible_chars};
+pub use output::{RenderError, doc_after_since, generated_line, show_invisible_chars};
 
 /// The extensions of the built-in targets' files (defined with the `[[template]]` IR,
 /// which lowering checks against them).

@@ -91,7 +91,7 @@ fn restored_regions(schema: &Schema, layout: usize) -> Vec<RestoredRegion> {
             let restore = match &p.kind {
                 ProtocolKind::Mailbox(_) => Restore::Mailbox,
                 ProtocolKind::Exchange(x) => Restore::Exchange {
-                    initial_state: x.initial_state,
+                    initial_state: x.start.state,
                 },
                 ProtocolKind::Queue(_) | ProtocolKind::Broadcast(_) | ProtocolKind::Session(_) => {
                     continue;

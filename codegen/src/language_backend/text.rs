@@ -7,7 +7,7 @@
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
-use super::common::RenderError;
+use super::output::RenderError;
 
 /// A template embedded from `templates/` at compile time.
 pub struct Template {

@@ -38,7 +38,7 @@ pub fn template_context(schema: &Schema, source: &str) -> Value {
         map.insert("source".into(), Value::from(source));
         map.insert(
             "generated_line".into(),
-            Value::from(super::common::generated_line(source)),
+            Value::from(super::output::generated_line(source)),
         );
     }
     context

@@ -12,12 +12,14 @@ use serde::Serialize;
 
 use super::attach_accessors::{AccessorCtx, AccessorWalk, Slot};
 use super::names::c_type_name;
+use super::result_codes::{CodeCtx, code_ctxs};
 use super::session_host::{SessionHostCtx, session_hosts};
 use crate::ir::access::RingKind;
-use crate::ir::attach::{CHECKS, Holds, LayoutTable, MAX_BLOCK_NESTING, MAX_LAYOUT_ROWS};
+use crate::ir::attach::{Holds, LayoutTable, MAX_BLOCK_NESTING, MAX_LAYOUT_ROWS};
 use crate::ir::geometry::GeometryRule;
+use crate::ir::result_codes::Family;
 use crate::ir::scalar::Scalar;
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 
@@ -32,7 +34,10 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, 
 struct AttachContext {
     p: String,
     pu: String,
-    checks: Vec<CheckCtx>,
+    /// The attach checks' codes, `<PREFIX>_ATTACH_OK` first (`result_codes.rs`).
+    checks: Vec<CodeCtx>,
+    /// The produce errors' codes, `<PREFIX>_PRODUCE_OK` first.
+    produce_codes: Vec<CodeCtx>,
     major: u32,
     minor: u32,
     tables: Vec<TableCtx>,
@@ -53,13 +58,6 @@ struct AttachContext {
     records: Vec<RecordCtx>,
     /// The host's free and reload of each session whose rows own blocks.
     session_hosts: Vec<SessionHostCtx>,
-}
-
-#[derive(Serialize)]
-struct CheckCtx {
-    value: usize,
-    name: &'static str,
-    macro_name: String,
 }
 
 /// One `[[layout]]` table as the checker reads it.
@@ -257,15 +255,8 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
     };
     cx.walk(root, "", &Slot::default(), &[], 0)?;
     let context = AttachContext {
-        checks: CHECKS
-            .iter()
-            .enumerate()
-            .map(|(i, name)| CheckCtx {
-                value: i + 1,
-                name,
-                macro_name: format!("{pu}_ATTACH_{}", name.to_ascii_uppercase()),
-            })
-            .collect(),
+        checks: code_ctxs(&[Family::Attach], &pu),
+        produce_codes: code_ctxs(&[Family::Produce], &pu),
         major: abi.version.major,
         minor: abi.version.minor,
         root,

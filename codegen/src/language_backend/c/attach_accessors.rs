@@ -9,7 +9,7 @@ use super::comments::render_comment_lines;
 use super::names::c_type_name;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, MAX_BLOCK_NESTING};
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::schema::Schema;
 
 /// Comment lines are wrapped to this many columns, the comment's ` * ` included.

@@ -1,7 +1,7 @@
 //! Doc text as C comment lines: line breaks kept, long lines wrapped, and every line made
 //! harmless inside a `/* */` comment of C11 and C++17.
 
-use crate::language_backend::common::show_invisible_chars;
+use crate::language_backend::output::show_invisible_chars;
 
 /// Doc text as the lines of a C comment: line breaks kept (`\r\n` and a lone `\r` are line
 /// breaks too, as the C compiler reads them), long lines wrapped at `width` columns, and

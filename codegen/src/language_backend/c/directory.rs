@@ -7,9 +7,11 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::comments::render_comment_lines;
+use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::directory::Directory;
-use crate::language_backend::common::RenderError;
+use crate::ir::result_codes::Family;
 use crate::language_backend::directory_plan::PlanCtx;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 
@@ -29,6 +31,9 @@ struct Context {
     version_cap: u64,
     head_cap: u64,
     directories: Vec<DirectoryCtx>,
+    /// The directory helpers' and the process probe's codes (`result_codes.rs`).
+    directory_codes: Vec<CodeCtx>,
+    process_codes: Vec<CodeCtx>,
 }
 
 #[derive(Serialize)]
@@ -46,8 +51,11 @@ pub(super) fn render_c_directories(schema: &Schema) -> Result<Option<String>, Re
     let p = schema.abi.c_prefix.clone();
     let ds = &schema.directories;
     let max = |f: fn(&Directory) -> u64| ds.iter().map(f).max().unwrap_or(8);
+    let pu = p.to_ascii_uppercase();
     let context = Context {
-        pu: p.to_ascii_uppercase(),
+        directory_codes: code_ctxs(&[Family::Directory], &pu),
+        process_codes: code_ctxs(&[Family::Process], &pu),
+        pu,
         p,
         entry_cap: max(|d| u64::from(d.plan.entry_size)),
         version_cap: max(|d| d.plan.version_len),

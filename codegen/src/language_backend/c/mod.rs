@@ -30,6 +30,7 @@ mod directory;
 mod literals;
 mod live;
 mod names;
+mod result_codes;
 mod session_host;
 
 use std::borrow::Cow;
@@ -38,10 +39,11 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::common::{RenderError, doc_after_since, generated_line};
-use super::protocols;
+use super::output::{RenderError, doc_after_since, generated_line};
+use super::prose::access as protocols;
 use super::text::{Compiled, Template};
 use crate::ir::names::upper;
+use crate::ir::result_codes::Family;
 use crate::ir::{Abi, ConstType, Elem, EnumKind, Prim, Version};
 use crate::schema::Schema;
 use comments::push_comment_lines;
@@ -74,6 +76,8 @@ struct HeaderContext<'a> {
     structs: Vec<StructContext<'a>>,
     alignof_macro: String,
     alignas_macro: String,
+    /// `<PREFIX>_VALUE_(type, literal)`: an enum value as its type (`enum_contexts`).
+    value_macro: String,
     /// Whether some member states its alignment: then the header says why.
     alignas_used: bool,
     generated_line: String,
@@ -94,6 +98,9 @@ struct HeaderContext<'a> {
     attach: Option<String>,
     /// The directories' helpers (`directory.rs`), after the attach ones.
     directories: Option<String>,
+    /// The cases of `<prefix>_result_name`: every code of every family this header has, one
+    /// per number (`result_codes.rs`); empty when it has none.
+    result_cases: Vec<result_codes::CodeCtx>,
 }
 
 #[derive(Serialize)]
@@ -140,6 +147,20 @@ pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderEr
     context.live = live::render_c_live(schema)?;
     context.attach = attach::render_c_attach(schema)?;
     context.directories = directory::render_c_directories(schema)?;
+    let mut families = Vec::new();
+    if context.live.is_some() {
+        families.push(Family::Live);
+    }
+    if !schema.protocols.is_empty() {
+        families.push(Family::Protocol);
+    }
+    if context.attach.is_some() {
+        families.extend([Family::Attach, Family::Produce]);
+    }
+    if context.directories.is_some() {
+        families.extend([Family::Directory, Family::Process]);
+    }
+    context.result_cases = result_codes::name_cases(&families, &upper(&schema.abi.c_prefix));
     COMPILED.render(context)
 }
 
@@ -180,6 +201,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         static_assert_macro: format!("{p}_STATIC_ASSERT_"),
         alignof_macro: format!("{p}_ALIGNOF_"),
         alignas_macro: format!("{p}_ALIGNAS_"),
+        value_macro: value_macro_of(prefix),
         alignas_used: structs
             .iter()
             .any(|s| s.fields.iter().any(|f| f.align.is_some())),
@@ -188,6 +210,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         live: None,
         attach: None,
         directories: None,
+        result_cases: Vec::new(),
         structs,
     }
 }
@@ -239,10 +262,16 @@ fn const_contexts(abi: &Abi) -> Vec<ConstContext> {
         .collect()
 }
 
+/// `<PREFIX>_VALUE_`, the macro that makes an enum value's literal its type.
+fn value_macro_of(prefix: &str) -> String {
+    format!("{}_VALUE_", upper(prefix))
+}
+
 /// The enums and flag sets: a typedef of the representation, and a macro per value that
-/// casts its literal to that typedef.
+/// makes its literal that typedef (`<PREFIX>_VALUE_`).
 fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
     let prefix = abi.c_prefix.as_str();
+    let value_macro_name = value_macro_of(prefix);
     abi.enums
         .iter()
         .map(|e| {
@@ -263,11 +292,13 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
                 .values
                 .iter()
                 .map(|v| {
-                    // `((ibf_phase)2U)`: the literal cast to the enum's type.
-                    let mut value = String::with_capacity(name.len() + 24);
-                    value.push_str("((");
+                    // `IBF_VALUE_(ibf_phase, 2U)`: the literal as the enum's type, a C cast
+                    // in C and a braced conversion in C++ (no old-style or useless cast).
+                    let mut value = String::with_capacity(name.len() + 32);
+                    value.push_str(&value_macro_name);
+                    value.push('(');
                     value.push_str(&name);
-                    value.push(')');
+                    value.push_str(", ");
                     push_int_literal(&mut value, v.value, &v.literal, int_suffix(e.repr));
                     value.push(')');
                     ConstContext {

@@ -9,9 +9,9 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::common::{RenderError, generated_line};
+use super::output::{RenderError, generated_line};
+use super::prose::{access, directory, regions};
 use super::text::{Compiled, Template};
-use super::{directory_steps, protocol_steps, protocols};
 use crate::ir::{Elem, Struct, Type, Version};
 use crate::layout::StructLayout;
 use crate::schema::Schema;
@@ -196,8 +196,8 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         .enumerate()
         .map(|(i, s)| build_struct(schema, i, s, schema.layout.of(i)))
         .collect();
-    let directories = (schema.directories.iter()).map(|d| directory_steps::describe(schema, d));
-    let protocols = protocol_steps::describe_all(schema)
+    let directories = (schema.directories.iter()).map(|d| directory::describe(schema, d));
+    let protocols = regions::describe_all(schema)
         .into_iter()
         .chain(directories)
         .map(|p| ProtocolSection {
@@ -251,7 +251,7 @@ fn build_struct<'a>(
             padding: f.is_padding(),
             type_md: render_type(schema, &f.ty),
             since: since(&f.since),
-            access: escape_inline(&protocols::access_cell(schema, index, fi)),
+            access: escape_inline(&access::access_cell(schema, index, fi)),
             doc: escape_inline_cow(&f.doc),
         })
         .collect();

@@ -24,7 +24,7 @@ use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::geometry::GeometryRule;
 use crate::ir::scalar::Scalar;
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 

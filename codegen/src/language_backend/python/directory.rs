@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use super::literals::doc_lines;
 use crate::ir::names::camel;
-use crate::language_backend::common::RenderError;
+use crate::ir::result_codes::{Family, codes};
 use crate::language_backend::directory_plan::PlanCtx;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 
@@ -23,6 +24,9 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, 
 #[derive(Serialize)]
 struct Context {
     directories: Vec<DirectoryCtx>,
+    /// `PROCESS_GONE = 201` and the others: the process probe's answers, with the C
+    /// header's numbers (`result_codes.rs`).
+    process: Vec<(String, i64)>,
 }
 
 #[derive(Serialize)]
@@ -60,7 +64,14 @@ pub(super) fn render_directories(
         .collect();
     let mut exports: Vec<String> = EXPORTS.iter().map(|s| (*s).to_string()).collect();
     exports.extend(directories.iter().map(|d| d.class_name.clone()));
-    let text = COMPILED.render(Context { directories })?;
+    let process = codes(Family::Process)
+        .into_iter()
+        .map(|c| (c.macro_suffix, c.value))
+        .collect();
+    let text = COMPILED.render(Context {
+        directories,
+        process,
+    })?;
     // Two blank lines from the live section's last class, and none of its own at the end.
     Ok(Some((format!("\n\n{}\n", text.trim()), exports)))
 }

@@ -40,7 +40,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::common::{RenderError, doc_after_since, generated_line};
+use super::output::{RenderError, doc_after_since, generated_line};
 use super::text::{Compiled, Template};
 use crate::ir::names::upper;
 use crate::ir::{Elem, EnumKind, Struct, Type};

@@ -23,7 +23,7 @@ use super::names::{Namer, Names, python_type_name};
 use crate::ir::file::{FieldRef, FileFormat, MAX_INFLATED, Place, Step, TotalOf, Zlib};
 use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem};
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 

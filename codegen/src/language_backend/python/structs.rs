@@ -11,8 +11,8 @@ use super::literals::{escape_docstring_line, escape_docstring_lines};
 use super::names::{Names, python_field_alias};
 use super::repr::{ReprContext, repr_context};
 use crate::ir::Elem;
-use crate::language_backend::common::doc_after_since;
-use crate::language_backend::protocols;
+use crate::language_backend::output::doc_after_since;
+use crate::language_backend::prose::access as protocols;
 use crate::schema::Schema;
 
 #[derive(Serialize)]

@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
-use crate::language_backend::common::show_invisible_chars;
+use crate::language_backend::output::show_invisible_chars;
 
 /// Doc comments as markdown: one `#[doc]` attribute per line.
 pub(in crate::language_backend::rust) struct Doc(String);

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::docs::{doc, escaped, since};
 use super::names::{const_ident, prim_type, type_ident};
 use crate::ir::{Abi, ConstType, Constant, Enum, EnumKind};
-use crate::language_backend::common::doc_after_since;
+use crate::language_backend::output::doc_after_since;
 
 /// A literal as the schema wrote it (keeping `0x10000`), or its decimal value.
 fn int_literal(literal: &str, value: i128) -> TokenStream {

@@ -10,7 +10,7 @@ use super::docs::{doc, escaped, since};
 use super::names::{const_ident, prim_type, rust_ident, type_ident};
 use crate::ir::names::upper;
 use crate::ir::{Abi, Elem, Field, Struct, Type};
-use crate::language_backend::common::doc_after_since;
+use crate::language_backend::output::doc_after_since;
 use crate::layout::{FieldLayout, StructLayout};
 
 /// The Rust type of a field: primitives, `[u8; N]` for text, named types, and arrays whose

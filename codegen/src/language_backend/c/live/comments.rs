@@ -2,7 +2,7 @@
 //! protocol's block of numbered steps above the helpers that implement it.
 
 use crate::language_backend::c::comments::render_comment_lines;
-use crate::language_backend::protocols::Protocol;
+use crate::language_backend::prose::ProtocolProse;
 use crate::schema::Schema;
 
 /// Comment lines are wrapped to this many columns, the comment's ` * ` included.
@@ -18,7 +18,7 @@ pub(super) fn comment(lines: &[String]) -> String {
 }
 
 /// A protocol's comment: a `/* ... */` block heading the helpers that implement it.
-pub(super) fn protocol_comment(protocol: Option<&Protocol>) -> String {
+pub(super) fn protocol_comment(protocol: Option<&ProtocolProse>) -> String {
     protocol.map_or_else(String::new, |p| block(&protocol_lines(p), "/*"))
 }
 
@@ -39,7 +39,7 @@ fn block(lines: &[String], open: &str) -> String {
 
 /// A protocol as comment lines: its summary and doc, then each role's numbered steps. A
 /// claim's doc is its field's, which the field's comment shows already.
-fn protocol_lines(protocol: &Protocol) -> Vec<String> {
+fn protocol_lines(protocol: &ProtocolProse) -> Vec<String> {
     let head = match protocol.kind {
         "seqlock" => format!("Seqlock `{}`. {}", protocol.name, protocol.summary),
         "ring" => format!("Ring `{}`. {}", protocol.name, protocol.summary),
@@ -70,12 +70,21 @@ fn protocol_lines(protocol: &Protocol) -> Vec<String> {
     lines
 }
 
-pub(super) fn find<'a>(protocols: &'a [Protocol], kind: &str, name: &str) -> Option<&'a Protocol> {
+pub(super) fn find<'a>(
+    protocols: &'a [ProtocolProse],
+    kind: &str,
+    name: &str,
+) -> Option<&'a ProtocolProse> {
     protocols.iter().find(|p| p.kind == kind && p.name == name)
 }
 
 /// The doc of a field's helpers: who writes it, its claim protocol if it has one.
-pub(super) fn field_doc(schema: &Schema, protocols: &[Protocol], si: usize, fi: usize) -> String {
+pub(super) fn field_doc(
+    schema: &Schema,
+    protocols: &[ProtocolProse],
+    si: usize,
+    fi: usize,
+) -> String {
     let s = &schema.abi.structs[si];
     let f = &s.fields[fi];
     let writers = schema.access.structs[si].fields[fi]

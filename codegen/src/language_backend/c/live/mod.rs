@@ -18,11 +18,13 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::names::{array_len, c_field_name, c_type_name, field_type};
+use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::Elem;
 use crate::ir::access::AccessKind;
-use crate::language_backend::common::RenderError;
-use crate::language_backend::protocol_steps::describe_all;
-use crate::language_backend::protocols::Protocol;
+use crate::ir::result_codes::Family;
+use crate::language_backend::output::RenderError;
+use crate::language_backend::prose::ProtocolProse;
+use crate::language_backend::prose::regions::describe_all;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 use comments::field_doc;
@@ -118,6 +120,8 @@ struct LiveContext {
     seqlocks: Vec<SeqlockCtx>,
     slot_rings: Vec<SlotRingCtx>,
     event_rings: Vec<EventRingCtx>,
+    /// The live helpers' result codes (`result_codes.rs`).
+    codes: Vec<CodeCtx>,
 }
 
 /// A static assert that an atomic field is a naturally aligned word.
@@ -171,6 +175,7 @@ fn build_context(schema: &Schema) -> LiveContext {
         msvc_branch,
         static_assert: format!("{pu}_STATIC_ASSERT_"),
         alignof: format!("{pu}_ALIGNOF_"),
+        codes: code_ctxs(&[Family::Live], &pu),
         p,
         pu,
         asserts: Vec::new(),
@@ -226,7 +231,7 @@ fn build_context(schema: &Schema) -> LiveContext {
 
 fn build_atomic_field(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
     si: usize,
     fi: usize,
     width: u64,
@@ -254,7 +259,7 @@ fn build_atomic_field(
 
 fn build_cas_word(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
     si: usize,
     fi: usize,
     width: u64,

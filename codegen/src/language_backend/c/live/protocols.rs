@@ -9,9 +9,11 @@ use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
+use crate::ir::result_codes::Family;
 use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, field_type};
-use crate::language_backend::common::RenderError;
-use crate::language_backend::protocols::Protocol;
+use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
+use crate::language_backend::output::RenderError;
+use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::session_plan::owns_blocks;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
@@ -213,20 +215,24 @@ struct ProtocolsCtx {
     mailboxes: Vec<MailboxCtx>,
     exchanges: Vec<ExchangeCtx>,
     sessions: Vec<SessionCtx>,
+    /// The protocol codes' `#define`s.
+    codes: Vec<CodeCtx>,
 }
 
 /// The helpers of every region protocol of `schema`, or an empty string when it declares
 /// none.
 pub(super) fn render_c_protocols(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
 ) -> Result<String, RenderError> {
     if schema.protocols.is_empty() {
         return Ok(String::new());
     }
     let p = schema.abi.c_prefix.clone();
+    let pu = p.to_ascii_uppercase();
     let mut ctx = ProtocolsCtx {
-        pu: p.to_ascii_uppercase(),
+        codes: code_ctxs(&[Family::Protocol], &pu),
+        pu,
         p,
         ..ProtocolsCtx::default()
     };
@@ -391,9 +397,9 @@ fn exchange(schema: &Schema, name: String, doc: String, e: &Exchange) -> Exchang
     ExchangeCtx {
         head: head(schema, name, doc, h),
         state: offset(schema, h, e.state),
-        initial_state: e.initial_state,
-        writer_start: (0..3).find(|&i| i != e.initial_state).unwrap_or(0),
-        reader_start: (0..3).rev().find(|&i| i != e.initial_state).unwrap_or(2),
+        initial_state: e.start.state,
+        writer_start: e.start.writer,
+        reader_start: e.start.reader,
         buffers: scalar(schema, h, e.buffers),
         buffer_size: scalar(schema, h, e.buffer_size),
         max_items: scalar(schema, h, e.max_items),

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::comments::{find, protocol_comment};
 use crate::ir::access::{Guard, Ring, RingKind};
 use crate::language_backend::c::names::{c_field_name, c_type_name, field_type};
-use crate::language_backend::protocols::Protocol;
+use crate::language_backend::prose::ProtocolProse;
 use crate::schema::Schema;
 
 #[derive(Serialize)]
@@ -42,7 +42,7 @@ pub(super) struct EventRingCtx {
 /// added to `slot_rings` or `event_rings`.
 pub(super) fn build_ring(
     schema: &Schema,
-    protocols: &[Protocol],
+    protocols: &[ProtocolProse],
     ring: &Ring,
     slot_rings: &mut Vec<SlotRingCtx>,
     event_rings: &mut Vec<EventRingCtx>,

@@ -9,7 +9,7 @@ use crate::ir::access::{Guard, Seqlock};
 use crate::language_backend::c::comments::render_comment_lines;
 use crate::language_backend::c::names::{array_len, c_field_name, c_type_name, field_type};
 use crate::language_backend::live_plan;
-use crate::language_backend::protocols::Protocol;
+use crate::language_backend::prose::ProtocolProse;
 use crate::schema::Schema;
 
 #[derive(Serialize)]
@@ -77,7 +77,11 @@ fn member(schema: &Schema, name: &str, ty: &Type, doc: String) -> MemberCtx {
     }
 }
 
-pub(super) fn build_seqlock(schema: &Schema, protocols: &[Protocol], lock: &Seqlock) -> SeqlockCtx {
+pub(super) fn build_seqlock(
+    schema: &Schema,
+    protocols: &[ProtocolProse],
+    lock: &Seqlock,
+) -> SeqlockCtx {
     let abi = &schema.abi;
     let si = lock.struct_index;
     let s = &abi.structs[si];

@@ -30,8 +30,8 @@ use serde::Serialize;
 
 use super::names::{Namer, Names, python_type_name};
 use crate::ir::access::RingKind;
-use crate::language_backend::common::RenderError;
 use crate::language_backend::live_plan::{has_live_layer, has_view};
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 use crate::schema::Schema;
 use context::Ctx;

@@ -16,7 +16,7 @@ use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Que
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_type_name};
 
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 
 /// The section's parts, one concern each, rendered in turn over one context: the shared
@@ -451,12 +451,8 @@ impl Ctx<'_> {
         e: &Exchange,
     ) -> ExchangeClass {
         let (h, l) = (e.header, e.list);
-        let shared = e.initial_state & 0b11;
-        // The convention: the writer starts with the lowest list the state does not share,
-        // the reader with the other.
-        let mut own = (0..3).filter(|&i| i != shared);
-        let writer_start = own.next().unwrap_or(0);
-        let reader_start = own.next().unwrap_or(2);
+        // The start decided in lowering (ir::protocol::ExchangeStart).
+        let (writer_start, reader_start) = (e.start.writer, e.start.reader);
         let list_fields = &self.schema.abi.structs[l].fields;
         ExchangeClass {
             name: name.to_string(),
@@ -468,7 +464,7 @@ impl Ctx<'_> {
             doc,
             writer: self.parties(&e.writer),
             reader: self.parties(&e.reader),
-            initial_state: e.initial_state,
+            initial_state: e.start.state,
             writer_start,
             reader_start,
             area: self.schema.layout.of(h).size,

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::types::{StructExtras, copy_type, elem_type, put_type, shield_builtins};
 use crate::ir::{Elem, Prim, Type};
-use crate::language_backend::common::RenderError;
+use crate::language_backend::output::RenderError;
 use crate::language_backend::python::live::LiveSection;
 use crate::language_backend::python::names::Names;
 use crate::schema::Schema;

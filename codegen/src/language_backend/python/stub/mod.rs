@@ -23,7 +23,7 @@ use super::recording::RecordingSection;
 use super::repr::repr_context;
 use crate::ir::names::upper;
 use crate::ir::{Abi, Elem, EnumKind};
-use crate::language_backend::common::{RenderError, generated_line};
+use crate::language_backend::output::{RenderError, generated_line};
 use crate::schema::Schema;
 use types::{StructExtras, field_type, shield_builtins};
 

@@ -21,7 +21,7 @@ pub(super) fn expand_exchange(schema: &Schema, p: &Protocol, e: &Exchange) -> To
     let h = e.header;
     let hf = |f| field(schema, h, f);
     let state = offset(schema, h, e.state);
-    let initial = lit(u64::from(e.initial_state));
+    let initial = lit(u64::from(e.start.state));
     let (buffers, buffer_size, max_items, max_payload, published) = (
         hf(e.buffers),
         hf(e.buffer_size),

@@ -5,12 +5,12 @@
 use crate::ir::protocol::{
     Broadcast, Entry, Exchange, Mailbox, Protocol as Decl, ProtocolKind, Queue, Session,
 };
-use crate::language_backend::protocols::{Protocol, Role, describe_protocols};
+use crate::language_backend::prose::{ProtocolProse, Role, describe_protocols};
 use crate::schema::Schema;
 
 /// Every protocol of `schema`: those of its fields (seqlocks, rings, claims), then the
 /// region protocols in the order the schema declares each kind.
-pub fn describe_all(schema: &Schema) -> Vec<Protocol> {
+pub fn describe_all(schema: &Schema) -> Vec<ProtocolProse> {
     let mut out = describe_protocols(schema);
     out.extend((schema.protocols.iter().enumerate()).map(|(i, p)| describe(schema, i, p)));
     out
@@ -26,7 +26,7 @@ fn field(schema: &Schema, s: usize, f: usize) -> String {
     format!("`{}.{}`", st.name, st.fields[f].name)
 }
 
-fn describe(schema: &Schema, index: usize, p: &Decl) -> Protocol {
+fn describe(schema: &Schema, index: usize, p: &Decl) -> ProtocolProse {
     let (summary, roles) = match &p.kind {
         ProtocolKind::Queue(q) => queue(schema, q),
         ProtocolKind::Broadcast(b) => broadcast(schema, b),
@@ -34,7 +34,7 @@ fn describe(schema: &Schema, index: usize, p: &Decl) -> Protocol {
         ProtocolKind::Exchange(e) => exchange(schema, e),
         ProtocolKind::Session(s) => session(schema, index, s),
     };
-    Protocol {
+    ProtocolProse {
         kind: p.kind.table(),
         name: p.name.clone(),
         summary,
@@ -213,8 +213,7 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
     let (state, published) = (h(e.state), h(e.published));
     let list = &schema.abi.structs[e.list].name;
     let item = &schema.abi.structs[e.item].name;
-    let writer_start = (0..3).find(|&i| i != e.initial_state).unwrap_or(0);
-    let reader_start = (0..3).rev().find(|&i| i != e.initial_state).unwrap_or(2);
+    let (writer_start, reader_start) = (e.start.writer, e.start.reader);
     let summary = format!(
         "A triple buffer of whole lists from {} to {}: {} `{list}` lists, {} bytes apart after the header, each followed by {} `{item}` and {} payload bytes. {state} holds the shared list's index (bits 0-1) and a fresh bit (bit 2); both sides swap it whole, so neither ever sees a list the other is writing or reading. Before the first publication (a new claim, or a host's reload) {state} is {} (list {} shared, not fresh): the writer starts with list {writer_start}, the reader with list {reader_start}. Each side keeps its own index to itself.",
         who(schema, &e.writer),
@@ -223,8 +222,8 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
         h(e.buffer_size),
         h(e.max_items),
         h(e.max_payload),
-        e.initial_state,
-        e.initial_state,
+        e.start.state,
+        e.start.state,
     );
     let writer = vec![
         format!(

@@ -8,7 +8,7 @@ use crate::schema::Schema;
 
 /// One protocol: a seqlock, a ring, a claim or an update.
 #[derive(Debug, Clone)]
-pub struct Protocol {
+pub struct ProtocolProse {
     /// `seqlock`, `ring`, `claim` (a compare-and-swap from a free value) or `update` (a word changed only by compare-and-swap or exchange).
     pub kind: &'static str,
     /// The seqlock's or ring's name, or the field as `struct.field`.
@@ -29,9 +29,9 @@ pub struct Role {
 }
 
 /// The protocols of `schema`'s fields: seqlocks, then rings, then claims, each in schema
-/// order. `protocol_steps::describe_all` adds the region protocols.
-pub fn describe_protocols(schema: &Schema) -> Vec<Protocol> {
-    let mut out: Vec<Protocol> = schema
+/// order. `regions::describe_all` adds the region protocols.
+pub fn describe_protocols(schema: &Schema) -> Vec<ProtocolProse> {
+    let mut out: Vec<ProtocolProse> = schema
         .access
         .seqlocks
         .iter()
@@ -81,7 +81,7 @@ fn guarded_list(schema: &Schema, lock: &Seqlock) -> String {
     }
 }
 
-fn describe_seqlock(schema: &Schema, lock: &Seqlock) -> Protocol {
+fn describe_seqlock(schema: &Schema, lock: &Seqlock) -> ProtocolProse {
     let s = &schema.abi.structs[lock.struct_index];
     let counter = format!("`{}.{}`", s.name, s.fields[lock.counter].name);
     let guarded = guarded_list(schema, lock);
@@ -102,7 +102,7 @@ fn describe_seqlock(schema: &Schema, lock: &Seqlock) -> Protocol {
         format!("Fence (acquire), then load {counter} (relaxed): `s2`."),
         "If `s1 == s2`, the copy is whole. Otherwise discard it and start over; give up with an error after a bounded number of tries.".to_string(),
     ];
-    Protocol {
+    ProtocolProse {
         kind: "seqlock",
         name: lock.name.clone(),
         summary: format!(
@@ -124,7 +124,7 @@ fn describe_seqlock(schema: &Schema, lock: &Seqlock) -> Protocol {
     }
 }
 
-fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
+fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> ProtocolProse {
     let abi = &schema.abi;
     match &ring.kind {
         RingKind::Slots {
@@ -167,7 +167,7 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
                 format!("Copy slot `(h - 1) % {count}` under seqlock `{}`: the payload is `{size_field}` bytes; copy as much of them as `{}` holds and zero the rest (an older producer's shorter record), and keep any bytes past it.", lock.name, part.ty.text),
                 "If the copy is torn, start over from the first step: the newest slot may have moved on.".to_string(),
             ];
-            Protocol {
+            ProtocolProse {
                 kind: "ring",
                 name: ring.name.clone(),
                 summary: format!(
@@ -216,7 +216,7 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
                     "Events from `c` to `total - {capacity} - 1` were overwritten before they were read: count them as lost."
                 ),
             ];
-            Protocol {
+            ProtocolProse {
                 kind: "ring",
                 name: ring.name.clone(),
                 summary: format!(
@@ -239,7 +239,7 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> Protocol {
     }
 }
 
-fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool) -> Protocol {
+fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool) -> ProtocolProse {
     let s = &schema.abi.structs[si];
     let f = &s.fields[fi];
     let field = format!("`{}.{}`", s.name, f.name);
@@ -294,7 +294,7 @@ fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool
             ],
         )
     };
-    Protocol {
+    ProtocolProse {
         kind,
         name: format!("{}.{}", s.name, f.name),
         summary,

@@ -3,10 +3,10 @@
 //! C helpers and the Python class follow, and how `process_time` is read on each platform.
 
 use crate::ir::directory::Directory;
-use crate::language_backend::protocols::{Protocol, Role};
+use crate::language_backend::prose::{ProtocolProse, Role};
 use crate::schema::Schema;
 
-pub fn describe(schema: &Schema, d: &Directory) -> Protocol {
+pub fn describe(schema: &Schema, d: &Directory) -> ProtocolProse {
     let header = &schema.abi.structs[d.header];
     let row = &schema.abi.structs[d.row];
     let h = |f: usize| format!("`{}.{}`", header.name, header.fields[f].name);
@@ -59,7 +59,7 @@ pub fn describe(schema: &Schema, d: &Directory) -> Protocol {
     let who = |p: &crate::ir::access::Parties, what: &str| {
         format!("{what} (the {})", p.describe(parties))
     };
-    Protocol {
+    ProtocolProse {
         kind: "directory",
         name: d.name.clone(),
         summary,
