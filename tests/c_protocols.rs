@@ -121,9 +121,9 @@ fn every_protocol_helper_runs_in_c11_cxx17_32_bit_and_sanitized() {
     // claim stands reloaded.
     assert!(
         out.contains(
-            "bad input backwards=disconnected heartbeat=disconnected bind=disconnected \
-             pad_200 bind=not_free owner=200 unbind=not_free kept=200 \
-             relayout_old generation 2 then 3 standing=reloaded\n"
+            "bad input backwards=session_disconnected heartbeat=session_disconnected \
+             bind=session_disconnected pad_200 bind=not_free owner=200 unbind=not_free \
+             kept=200 relayout_old generation 2 then 3 standing=session_reloaded\n"
         ),
         "{out}"
     );

@@ -99,7 +99,12 @@ fn hostile_peers_get_named_errors_never_a_stray_access() {
         ),
         (
             "session",
-            &["disconnected", "reloaded", "host_exiting", "not_free"],
+            &[
+                "session_disconnected",
+                "session_reloaded",
+                "session_host_exiting",
+                "not_free",
+            ],
         ),
     ];
     let mut totals: HashMap<String, HashMap<String, u64>> = HashMap::new();
