@@ -156,11 +156,9 @@ fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
     std::fs::write(dir.join("bridge.h"), &header).unwrap();
     std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
     std::fs::copy(manifest("examples/host_cpp/host.cpp"), dir.join("host.cpp")).unwrap();
-    std::fs::copy(
-        manifest("tests/torture/protocols.c"),
-        dir.join("protocols.c"),
-    )
-    .unwrap();
+    for file in ["protocols.c", "clock.h"] {
+        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
+    }
     let failed_status = header
         .lines()
         .find_map(|l| {
