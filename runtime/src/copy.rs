@@ -35,13 +35,25 @@ impl<A: Access> Region<'_, A> {
         let (words, lane) = self
             .words(offset, out.len())
             .unwrap_or_else(|err| access_panic(err, "byte copy"));
-        let mut done = 0;
-        for (i, word) in words.iter().enumerate() {
-            let from = if i == 0 { lane } else { 0 };
-            let take = (8 - from).min(out.len() - done);
-            let bytes = load_word::<A>(word, Relaxed).to_ne_bytes();
-            out[done..done + take].copy_from_slice(&bytes[from..from + take]);
-            done += take;
+        let Some((first, rest)) = words.split_first() else {
+            return;
+        };
+        // The first word's bytes from `lane`, then whole words, then the last word's first
+        // bytes. Each word is loaded once. The whole words are copied as fixed 8-byte arrays:
+        // a copy of a variable length per word compiled to a memcpy call per word (4.7 us for
+        // 12,104 bytes against 0.3 us this way; bench/README.md, the live layer).
+        let head = (8 - lane).min(out.len());
+        let bytes = load_word::<A>(first, Relaxed).to_ne_bytes();
+        out[..head].copy_from_slice(&bytes[lane..lane + head]);
+        let mut chunks = out[head..].chunks_exact_mut(8);
+        let mut rest = rest.iter();
+        for (chunk, word) in (&mut chunks).zip(&mut rest) {
+            chunk.copy_from_slice(&load_word::<A>(word, Relaxed).to_ne_bytes());
+        }
+        let tail = chunks.into_remainder();
+        if let Some(word) = rest.next() {
+            let n = tail.len();
+            tail.copy_from_slice(&load_word::<A>(word, Relaxed).to_ne_bytes()[..n]);
         }
     }
 
