@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::attach::Field;
 use abi_runtime::broadcast_ring::{Read, RingError, RingReader, RingSpec, RingWriter};
 use abi_runtime::byte_queue::EntryFormat;
 
@@ -16,28 +15,16 @@ use abi_runtime::byte_queue::EntryFormat;
 /// at 24, as the bridge's log ring), then the area. An entry: `size` u16 at 0, `kind` u8 at
 /// 2 (1 = padding), `seq` u64 at 8, its bytes after a 16-byte header.
 const SPEC: RingSpec = RingSpec {
-    write_pos: 0,
-    tail_pos: 8,
-    entries: 24,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
     entry: EntryFormat {
-        size: Field {
-            offset: 0,
-            width: 2,
-        },
-        kind: Field {
-            offset: 2,
-            width: 1,
-        },
-        padding: 1,
         header: 16,
+        ..bridge_specs::LOG_ENTRY
     },
     seq: 8,
+    ..bridge_specs::RING
 };
+
+#[path = "common/bridge_specs.rs"]
+mod bridge_specs;
 
 fn ring_buf(capacity: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);

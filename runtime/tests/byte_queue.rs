@@ -7,34 +7,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::attach::Field;
 use abi_runtime::byte_queue::{ByteQueue, EntryFormat, Popped, Pushed, QueueError, QueueSpec};
 
 /// A header of 64 bytes (`write_pos` at 0, `dropped` at 8, `capacity` u32 at 16, `read_pos`
 /// at 32, as the bridge's log queue), then the area. An entry: `size` u16 at 0, `kind` u8
 /// at 2 (1 = padding), a `u32` number at 4, its bytes after an 8-byte header.
 const SPEC: QueueSpec = QueueSpec {
-    write_pos: 0,
-    read_pos: 32,
-    dropped: 8,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
     entry: EntryFormat {
-        size: Field {
-            offset: 0,
-            width: 2,
-        },
-        kind: Field {
-            offset: 2,
-            width: 1,
-        },
-        padding: 1,
         header: 8,
+        ..bridge_specs::LOG_ENTRY
     },
+    ..bridge_specs::QUEUE
 };
+
+#[path = "common/bridge_specs.rs"]
+mod bridge_specs;
 
 fn queue_buf(capacity: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);

@@ -8,22 +8,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::claim::{Claim, ClaimSpec, SharedWord, Standing, free, retire};
+use abi_runtime::claim::{Claim, ClaimSpec, Standing, free, retire};
 
 /// The bridge's `client_entry`: state u32 at 0 (free 0, claimed 1, active 2, closing 3),
 /// generation u32 at 4; rows 128 bytes apart.
-const SPEC: ClaimSpec = ClaimSpec {
-    state: 0,
-    generation: 4,
-    free: 0,
-    claimed: 1,
-    active: 2,
-    closing: 3,
-    word: Some(SharedWord {
-        at: 0,
-        state_low: true,
-    }),
-};
+#[path = "common/bridge_specs.rs"]
+mod bridge_specs;
+
+/// The bridge's `client_entry` row: state and generation share its first word.
+const SPEC: ClaimSpec = bridge_specs::ROW;
 
 #[test]
 fn a_claim_activates_and_closes_and_notices_the_host() {

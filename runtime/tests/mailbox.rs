@@ -8,27 +8,13 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::attach::Field;
 use abi_runtime::mailbox::{Mailbox, MailboxError, MailboxSpec};
 
+#[path = "common/bridge_specs.rs"]
+mod bridge_specs;
+
 /// The bridge's `mailbox_header` (64 bytes), then the areas.
-const SPEC: MailboxSpec = MailboxSpec {
-    request_seq: 0,
-    request_len: 4,
-    response_seq: 8,
-    status: 12,
-    response_len: 16,
-    response_total: 20,
-    request_capacity: Field {
-        offset: 24,
-        width: 4,
-    },
-    response_capacity: Field {
-        offset: 28,
-        width: 4,
-    },
-    area: 64,
-};
+const SPEC: MailboxSpec = bridge_specs::MAILBOX;
 
 fn mailbox_buf(request: u32, response: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + (request + response) as usize);

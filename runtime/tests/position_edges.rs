@@ -31,34 +31,21 @@ const ENTRY: EntryFormat = EntryFormat {
     header: 16,
 };
 
-/// The bridge's log queue header: `write_pos` at 0, `dropped` at 8, `capacity` u32 at 16,
-/// `read_pos` at 32; the area at 64.
+/// The bridge's log queue header (`bridge_specs`), with the smaller entry.
 const QUEUE: QueueSpec = QueueSpec {
-    write_pos: 0,
-    read_pos: 32,
-    dropped: 8,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
     entry: ENTRY,
+    ..bridge_specs::QUEUE
 };
 
-/// The bridge's log ring header: `write_pos` at 0, `tail_pos` at 8, `capacity` u32 at 16,
-/// `entries` at 24; the area at 64.
+/// The bridge's log ring header (`bridge_specs`), with the smaller entry.
 const RING: RingSpec = RingSpec {
-    write_pos: 0,
-    tail_pos: 8,
-    entries: 24,
-    capacity: Field {
-        offset: 16,
-        width: 4,
-    },
-    area: 64,
     entry: ENTRY,
     seq: 8,
+    ..bridge_specs::RING
 };
+
+#[path = "common/bridge_specs.rs"]
+mod bridge_specs;
 
 /// The header words drawn first: the ends of the range, capacity multiples and their
 /// neighbours, misaligned values, and values a few entries under `u64::MAX`.

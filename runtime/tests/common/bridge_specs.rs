@@ -1,8 +1,11 @@
 //! The bridge's region protocol specs at the reference's offsets (not the generator's), for
 //! the tests and benchmarks that run the runtime's primitives over a bridge-shaped buffer:
-//! `runtime/tests/hostile_peer.rs`, `runtime/benches/protocols.rs` and the root crate's
-//! `tests/common/protocol_peer.rs` include this one file (`#[path]`), so the three never
-//! drift. Each includer uses what it needs.
+//! the runtime's protocol tests (`hostile_peer`, `mailbox`, `claim`, `byte_queue`,
+//! `broadcast_ring`, `position_edges`), `runtime/benches/protocols.rs` and the root crate's
+//! `tests/common/protocol_peer.rs` include this one file (`#[path]`), so they never drift.
+//! Each includer uses what it needs; one with a smaller entry keeps the header through
+//! struct update (`QueueSpec { entry, ..QUEUE }`). The loom models keep their own tiny
+//! buffers.
 #![allow(dead_code)]
 
 use abi_runtime::attach::Field;
