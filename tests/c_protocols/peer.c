@@ -117,7 +117,9 @@ static void serve(void) {
     }
 }
 
-static void take(void) {
+/* Takes the draw list if one is fresh. Returns 1 when the exchange refused the take (its state
+ * names the reader's own list): a writer broke the exchange, and the host frees the row. */
+static int take(void) {
     ibf_draw_list_header head;
     int code = ibf_draw_take(&reader, draw, draw_len, &head);
     if (code == IBF_OK) {
@@ -127,6 +129,8 @@ static void take(void) {
         } else {
             stale++;
         }
+    } else if (code == IBF_EXCHANGE_STATE) {
+        return 1;
     } else if (code != IBF_EMPTY) {
         fprintf(stderr, "peer.c: take: state %u, the reader's list %u, row state %u generation %u\n",
                 (unsigned)ibf_draw_header_load_state((const ibf_draw_header *)draw), (unsigned)reader.own,
@@ -134,6 +138,7 @@ static void take(void) {
                 (unsigned)ibf_client_entry_load_generation(&((ibf_bridge_header *)header)->clients[row_index]));
         fail("take", code);
     }
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -142,8 +147,8 @@ int main(int argc, char **argv) {
     ibf_attached a;
     ibf_attach_error err;
     unsigned row;
-    int fd, next_reload = 0, acted = 0;
-    uint64_t frees = 0, reloads = 0, last_action = 0;
+    int fd, next_reload = 0, acted = 0, goodbye_freed = 0;
+    uint64_t frees = 0, reloads = 0, refusals = 0, last_action = 0;
     uint32_t acted_on = 0, seen_generation = 0;
     uint64_t seen_at = 0;
     if (argc != 3) {
@@ -192,7 +197,23 @@ int main(int argc, char **argv) {
             seen_at = now_ns();
         }
         if ((state == IBF_CLIENT_STATE_ACTIVE && now_ns() - seen_at > 2000000ULL) || state == IBF_CLIENT_STATE_CLOSING) {
-            take();
+            if (take()) {
+                /* A writer of the last session preempted for longer than those 2 ms between
+                 * its check and its take-back (on a loaded machine) published into this
+                 * session's exchange: the reader is refused, as for any writer that breaks the
+                 * exchange, and the host frees the row, which puts the exchange back at its
+                 * start. The client notices a free; the test checks each refusal has a
+                 * publication a free overtook behind it. */
+                uint32_t was = 0;
+                ibf_attached_client_free(&a, row, &was);
+                ibf_draw_reader_init(&reader);
+                if (was == IBF_CLIENT_STATE_CLOSING) {
+                    goodbye_freed = 1;
+                    break;
+                }
+                refusals++;
+                continue;
+            }
         }
         if (state == IBF_CLIENT_STATE_CLOSING) {
             ibf_attached_client_free(&a, row, NULL);
@@ -209,8 +230,10 @@ int main(int argc, char **argv) {
             /* The free put the row's draw exchange back at its start: a new reader. */
             ibf_draw_reader_init(&reader);
             /* The client may have said goodbye since the state was loaded: then the action
-             * freed a closing row, which no client notices, and the run is over. */
+             * freed a closing row, which no client notices, and the run is over. A list the
+             * client published after this turn's take went with the free. */
             if (was[row] == IBF_CLIENT_STATE_CLOSING) {
+                goodbye_freed = 1;
                 break;
             }
             if (next_reload) {
@@ -229,7 +252,7 @@ int main(int argc, char **argv) {
     printf("queue %" PRIu64 " %" PRIu64 " %d\n", received, corrupt, ended);
     printf("ring %" PRIu64 "\n", written);
     printf("mailbox %" PRIu64 "\n", served);
-    printf("draw %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", taken, stale, last_taken);
-    printf("session %" PRIu64 " %" PRIu64 "\n", frees, reloads);
+    printf("draw %" PRIu64 " %" PRIu64 " %" PRIu64 " %d\n", taken, stale, last_taken, goodbye_freed);
+    printf("session %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", frees, reloads, refusals);
     return 0;
 }
