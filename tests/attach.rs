@@ -3,7 +3,7 @@
 //! named check, random mutations that never panic nor place a region outside the mapping,
 //! and extensible records read by their producer's size.
 
-mod common;
+use crate::common;
 
 use bridge_abi::live::{self, Bridge};
 use bridge_abi::runtime::attach::PlacedTable;

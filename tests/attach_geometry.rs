@@ -3,7 +3,7 @@
 //! slot count or slot size read at the host's geometry; a host that starts or reloads while a
 //! bot attaches, raced on real threads; one uninitialised bot block that refuses only itself.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering, fence};
 use std::thread;

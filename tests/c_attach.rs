@@ -6,7 +6,7 @@
 //! heap buffer of exactly its length, so the sanitizers catch any read past a truncated image.
 //! These tests need gcc and g++ on PATH and fail, never skip, without them.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

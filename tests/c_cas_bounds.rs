@@ -6,7 +6,7 @@
 //! element left as expected), and stores nothing; with the peer quiet each goes through. Built
 //! with gcc, every warning an error; fails, never skips, without gcc.
 
-mod common;
+use crate::common;
 
 use common::c_live_program::STRICT;
 use common::tools::{run_ok, scratch};

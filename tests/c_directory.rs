@@ -9,7 +9,7 @@
 //! Needs gcc, g++ and clang; fails, never skips, without them.
 #![cfg(all(unix, not(miri)))]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@ use abi_codegen::Schema;
 use abi_codegen::language_backend::c::{c_field_name, render_c_header};
 use abi_codegen::language_backend::{generate_all, generated_line};
 
-mod common;
+use crate::common;
 
 use common::tools::STRICT_WARNINGS;
 

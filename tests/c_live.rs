@@ -9,7 +9,7 @@
 //! print and leave the same. These tests need gcc, g++ and clang on PATH, with gcc-multilib
 //! and g++-multilib for -m32, and fail, never skip, without them.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;

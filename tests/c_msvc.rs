@@ -13,7 +13,7 @@
 //! include are stubs written by the test. Needs clang on PATH (Debian: apt-get install clang)
 //! and fails, never skips, without it.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -9,7 +9,7 @@
 //! Needs gcc and clang; fails, never skips, without them.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

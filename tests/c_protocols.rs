@@ -15,7 +15,7 @@
 //! Needs gcc, g++, clang and gcc-multilib; fails, never skips, without them.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

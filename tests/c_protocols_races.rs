@@ -11,7 +11,7 @@
 //! Needs gcc with its sanitizers (Debian: libasan8, libubsan1, libtsan2); fails, never skips.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -8,7 +8,7 @@
 //! action noticed once). Needs gcc; fails, never skips, without it.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -14,7 +14,7 @@
 //! Needs gcc and its ThreadSanitizer runtime (Debian: apt-get install libtsan2); fails,
 //! never skips, without them.
 
-mod common;
+use crate::common;
 
 use abi_codegen::language_backend::c::render_c_header;
 use common::tools::{run_tsan, scratch};

@@ -4,7 +4,7 @@
 //! else of this workspace visible), built and tested with cargo; then a copy with a schema
 //! mistake must fail to build with the generator's diagnostics in cargo's output.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! `cargo` version policy, and a schema that is new at the base. Every format of the
 //! inserted-field case is pinned with insta.
 
-mod common;
+use crate::common;
 
 use abi_codegen::diff::{
     Bump, ChangeKind as K, Diff, MAX_ANNOTATIONS, Sources, compute_diff, compute_new_abi,

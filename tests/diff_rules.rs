@@ -7,7 +7,7 @@
 //! check that references are resolved and geometry classified by its rule; and every case
 //! of every rule checks that a change speaks with one voice.
 
-mod common;
+use crate::common;
 
 use abi_codegen::diff::{
     Diff, Severity as S, Sources, compute_diff, render_github, render_json, render_markdown,

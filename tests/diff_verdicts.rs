@@ -13,7 +13,7 @@
 //! DIFFVERDICT_PAIRS (default 32, at least 15) sets how many random changes, DIFFVERDICT_SEED (default 1)
 //! the first seed.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -5,16 +5,16 @@
 //! version: C (gcc -std=c11), C++ (g++ -std=c++17), Rust (rustc, through cargo) and Python
 //! (ctypes). Every number must equal the layout engine's (`schema.layout`) or the IR's.
 //!
-//! `cargo test --test differential` runs a fixed seed. Any number of schemas:
+//! `cargo test --test suite differential::` runs a fixed seed. Any number of schemas:
 //!
 //! ```sh
-//! DIFFTEST_SCHEMAS=10000 DIFFTEST_SEED=1 cargo test --release --test differential -- --ignored --nocapture
+//! DIFFTEST_SCHEMAS=10000 DIFFTEST_SEED=1 cargo test --release --test suite differential:: -- --ignored --nocapture
 //! ```
 //!
 //! A disagreement prints the seed and that one schema's TOML; schema `i` of a run with
 //! seed `S` has seed `S + i`, so `DIFFTEST_SEED=<its seed> DIFFTEST_SCHEMAS=1` runs it alone.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -734,8 +734,8 @@ fn check_batch(run_seed: u64, cases: &[Case], dir: &Path, summary: &mut Summary)
             let seed = case.random.seed;
             summary.reports.push(format!(
                 "schema with seed {seed} (run seed {run_seed}): {} disagreements\n  {}\n\
-                 --- schema (alone: DIFFTEST_SEED={seed} DIFFTEST_SCHEMAS=1 cargo test --test \
-                 differential -- --ignored --nocapture) ---\n{}",
+                 --- schema (alone: DIFFTEST_SEED={seed} DIFFTEST_SCHEMAS=1 cargo test --test suite \
+                 differential:: -- --ignored --nocapture) ---\n{}",
                 problems.len(),
                 problems.join("\n  "),
                 case.random.toml

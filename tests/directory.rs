@@ -5,7 +5,7 @@
 
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use bridge_abi::live::Hosts;
 use bridge_abi::runtime::directory::ProcessProbe;

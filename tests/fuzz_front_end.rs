@@ -8,7 +8,7 @@
 //! `cargo test` runs a bounded, seeded pass. A long run, with a summary line:
 //!
 //! ```sh
-//! FUZZ_INPUTS=1000000 cargo test --release --test fuzz_front_end -- --ignored --nocapture
+//! FUZZ_INPUTS=1000000 cargo test --release --test suite fuzz_front_end:: -- --ignored --nocapture
 //! ```
 //!
 //! `FUZZ_SEED` picks another sequence; `FUZZ_TRACE=1` writes each input to
@@ -16,7 +16,7 @@
 //! such as a stack overflow). Panicking inputs are saved as `target/tmp/fuzz-crash-N.toml`;
 //! each one found so far is a regression fixture in `tests/fixtures/fuzz/`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
@@ -928,7 +928,7 @@ fn lint_samples(samples: &[String]) {
     assert_pedantic_clean(&dir, &dir.join("target"), "fuzzed schemas' Rust");
 }
 
-/// The long run: `FUZZ_INPUTS=1000000 cargo test --release --test fuzz_front_end --
+/// The long run: `FUZZ_INPUTS=1000000 cargo test --release --test suite fuzz_front_end:: --
 /// --ignored --nocapture`.
 #[test]
 #[ignore = "long; run with FUZZ_INPUTS=N and --ignored"]

@@ -9,7 +9,7 @@
 //! Needs g++ and clang++; fails, never skips, without them.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -13,7 +13,7 @@
 //!
 //! The tests that need gcc, g++ or python3 fail, never skip, when one is missing.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

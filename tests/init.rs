@@ -4,7 +4,7 @@
 //! clippy::pedantic`, the C header as C11 and C++17 under `-Wall -Wextra -Werror
 //! -pedantic`, and the Python stub under `mypy --strict` and a plain `mypy.stubtest`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

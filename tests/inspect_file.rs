@@ -3,7 +3,7 @@
 //! records written, none by hand), decoded whole through the schema's `[[file]]`; then
 //! truncated and corrupted copies, each firing its check with its message.
 
-mod common;
+use crate::common;
 
 use abi_codegen::inspect::{
     FileInspection, Level, find_file, inspect_file, render_file_dump, render_file_json,

@@ -3,7 +3,7 @@
 //! inspect asks the runtime's attach engine, with the specs the Rust bindings are generated
 //! with, so both give every image the same verdict.
 
-mod common;
+use crate::common;
 
 use abi_codegen::inspect::{
     AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,

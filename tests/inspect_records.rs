@@ -4,7 +4,7 @@
 //! when the trailer is missing, the command line's dump and JSON; crafted files for each
 //! check of the chain, with its message; cut and corrupted files, which never panic.
 
-mod common;
+use crate::common;
 
 use abi_codegen::inspect::{
     Decoded, Level, SeekInspection, find_file, inspect_file, parse_keys, seek_records,

@@ -23,7 +23,7 @@ use bridge_abi::{
 use serde_json::{Value, json};
 use zerocopy::{FromBytes, FromZeros, IntoBytes};
 
-mod common;
+use crate::common;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

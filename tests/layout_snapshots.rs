@@ -52,14 +52,14 @@ fn no_snapshot_without_a_test() {
                 .to_string_lossy()
                 .into_owned()
         })
-        .filter(|n| n.starts_with("layout_snapshots__") && n.ends_with(".snap"))
+        .filter(|n| n.starts_with("suite__layout_snapshots__") && n.ends_with(".snap"))
         .collect();
     found.sort();
     assert_eq!(
         found,
         [
-            "layout_snapshots__bridge_layout_tables.snap",
-            "layout_snapshots__small_layout_json.snap"
+            "suite__layout_snapshots__bridge_layout_tables.snap",
+            "suite__layout_snapshots__small_layout_json.snap"
         ]
     );
 }

@@ -4,7 +4,7 @@
 //! under `tests/fixtures/markdown/` are snapshot tests of the whole text, one of them full of
 //! doc text that markdown, HTML or the template language would take for markup.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,7 +3,7 @@
 //! protocol's steps, each layout's rows and regions, each handshake's dated fields, and
 //! where each record of a file sits.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -6,7 +6,7 @@
 //! The 1 MB doc test compiles the header with gcc and g++ and imports the module with
 //! python3: it fails, never skips, when one of them is missing.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write;
 use std::time::Instant;

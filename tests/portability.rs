@@ -22,7 +22,7 @@
 //! targets i686-unknown-linux-gnu and s390x-unknown-linux-gnu (`.ci/run` installs them all),
 //! and fail, never skip, without them.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

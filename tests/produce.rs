@@ -3,7 +3,7 @@
 //! breaks a geometry rule, an unknown name or a mapping too short is an error, and nothing
 //! is written; a reader attached before a rewrite sees `reloaded()`.
 
-mod common;
+use crate::common;
 
 use bridge_abi::live::Bridge;
 use bridge_abi::runtime::SharedBuf;

@@ -6,7 +6,7 @@
 //! and finds the host's geometry. Needs gcc and python3; fails, never skips, without them.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@
 //! snippet is checked with).
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

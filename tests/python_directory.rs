@@ -8,7 +8,7 @@
 //! Needs python3; fails, never skips, without it.
 #![cfg(all(unix, not(miri)))]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 
 use abi_codegen::language_backend::generate_all;
 
-mod common;
+use crate::common;
 
 /// A scratch folder holding the generated `bridge.py` and `bridge.pyi`, and the reference
 /// bridge image as `bridge.bin`.

@@ -13,7 +13,7 @@
 //! Every test fails, never skips, when python3 is missing.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -10,7 +10,7 @@
 //! `snapshot_seq` at 0xC0, `pad_owner` at 0xA4, `clients` at 0x100, 128 bytes a row.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -99,7 +99,7 @@ def eq(actual, expected, what):
         raise SystemExit("FAILED: %s: got %r, expected %r" % (what, actual, expected))
 "#;
 
-mod common;
+use crate::common;
 
 fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) {
     let path = dir.join(name);

@@ -19,7 +19,7 @@
 //! `host_generation` (u32) at 0x14. Needs python3, gcc -m32 and Debian's libpython3-dev:i386,
 //! and fails, never skips, without them.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -14,7 +14,7 @@
 //! Every test fails, never skips, when python3 is missing.
 #![cfg(not(miri))]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

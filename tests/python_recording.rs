@@ -10,7 +10,7 @@
 //! The module is rendered from `schema.toml` into a scratch folder. Every test fails, never
 //! skips, when python3 is missing.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::Path;

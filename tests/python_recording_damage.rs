@@ -6,7 +6,7 @@
 //!
 //! Every test fails, never skips, when python3 is missing.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};

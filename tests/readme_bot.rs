@@ -4,7 +4,7 @@
 //! test with the abi-runtime primitives pops the log queue, answers the mailbox, takes the
 //! draw list and sees the row closed.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -253,7 +253,12 @@ fn the_rust_bot_runs_against_a_host() {
     let dir = scratch("readme_bot_rust");
     let (out, seen) = run_bot(&dir, |path| {
         Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "rust_bot_process", "--ignored", "--nocapture"])
+            .args([
+                "--exact",
+                "readme_bot::rust_bot_process",
+                "--ignored",
+                "--nocapture",
+            ])
             .args(["--test-threads", "1", "-q"])
             .env("README_BOT_BRIDGE", path)
             .output()

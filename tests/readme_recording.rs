@@ -1,7 +1,7 @@
 //! README.md's "Replaying and writing a recording" Rust block is real code: it is
 //! tests/readme_recording/snippet.rs, compiled here (under the crate's lints) and run.
 
-mod common;
+use crate::common;
 
 include!("readme_recording/snippet.rs");
 

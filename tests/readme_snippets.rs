@@ -4,7 +4,7 @@
 //! layer) laid out and published into. codegen/README.md's minimal whole schemas, one per
 //! protocol kind, each load and declare their kind.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

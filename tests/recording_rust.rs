@@ -5,7 +5,7 @@
 //! an allocation past the caps; and a live host's snapshots recorded by a client and replayed
 //! byte for byte.
 
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

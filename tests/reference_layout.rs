@@ -4,7 +4,7 @@
 //! expected ones are parsed from `tests/fixtures/bridge-abi-0.9-reference.txt`. Constants,
 //! enum and flag values and every doc sentence are compared verbatim too.
 
-mod common;
+use crate::common;
 
 use abi_codegen::Schema;
 use common::reference::{Reference, load_reference};

@@ -1,7 +1,7 @@
 //! The parser of the plain-text reference (`tests/common/reference.rs`) reads the whole
 //! reference, restores the one lost heading, and rejects text it does not understand.
 
-mod common;
+use crate::common;
 
 use common::reference::{LOST_HEADING, load_reference, parse_reference};
 

@@ -13,7 +13,7 @@
 //! inside a word. Each has a control, the size-cut copies the helpers made before, which must
 //! show the fault: the check sees it. Needs gcc and python3 on PATH, and fails without them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -9,7 +9,7 @@ use std::path::Path;
 use abi_codegen::language_backend::user_template::{render_user_template, template_context};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::readme::block_in;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

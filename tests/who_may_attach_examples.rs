@@ -8,7 +8,7 @@
 //! fails, never skips, without them. (The Windows C example is in `tests/windows.rs`.)
 #![cfg(all(target_os = "linux", not(miri)))]
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
