@@ -14,12 +14,12 @@ use abi_codegen::ir::access::{AccessKind, RingKind};
 use abi_codegen::ir::attach::Holds;
 
 #[path = "../benches/synth/mod.rs"]
-mod synth;
+mod synth_schemas;
 
 #[test]
 fn synthetic_schemas_load_with_the_designed_sizes() {
     for n in [1, 2, 3, 4, 5, 16, 17, 33, 100] {
-        let text = synth::synth_schema(n);
+        let text = synth_schemas::synth_schema(n);
         let schema = abi_codegen::load_schema(&text)
             .unwrap_or_else(|e| panic!("synth({n}):\n{}", e.render("synth.toml", &text)));
         let abi = &schema.abi;
@@ -30,14 +30,17 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
             n.div_ceil(2) + n.div_ceil(4) + n / 16,
             "synth({n}) enums"
         );
-        let consts: usize = (0..n).map(|i| synth::role(i).consts()).sum();
+        let consts: usize = (0..n).map(|i| synth_schemas::role(i).consts()).sum();
         assert_eq!(abi.consts.len(), consts, "synth({n}) consts");
         for (i, s) in abi.structs.iter().enumerate() {
             assert_eq!(s.name, format!("unit_{i}"));
             let l = schema.layout.of(i);
             assert_eq!(
                 (l.size, l.align),
-                (synth::struct_size(i), synth::struct_align(i)),
+                (
+                    synth_schemas::struct_size(i),
+                    synth_schemas::struct_align(i)
+                ),
                 "unit_{i}"
             );
         }
@@ -85,18 +88,18 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
         (480, 50, 20, 30, 320, 60),
     ];
     for (n, seqlocks, rings, layouts, atomic, cas) in expected {
-        let text = synth::synth_schema(n);
+        let text = synth_schemas::synth_schema(n);
         let schema = abi_codegen::load_schema(&text)
             .unwrap_or_else(|e| panic!("synth({n}):\n{}", e.render("synth.toml", &text)));
         let counts = (seqlocks, rings, layouts, atomic, cas);
         assert_eq!(shared_counts(&schema), counts, "synth({n}) shared memory");
         assert_eq!(
             (
-                synth::seqlocks(n),
-                synth::rings(n),
-                synth::layouts(n),
-                synth::atomic_fields(n),
-                synth::cas_fields(n),
+                synth_schemas::seqlocks(n),
+                synth_schemas::rings(n),
+                synth_schemas::layouts(n),
+                synth_schemas::atomic_fields(n),
+                synth_schemas::cas_fields(n),
             ),
             counts,
             "synth({n}): the generator's own counts"
@@ -129,7 +132,7 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
 
 #[test]
 fn synthetic_schema_rust_has_a_live_layer() {
-    let text = synth::synth_schema(40);
+    let text = synth_schemas::synth_schema(40);
     let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
     let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "synth.toml");
     assert!(
@@ -152,7 +155,7 @@ fn synthetic_schema_rust_has_a_live_layer() {
 
 #[test]
 fn synthetic_schema_c_header_compiles_with_its_static_asserts() {
-    let text = synth::synth_schema(40);
+    let text = synth_schemas::synth_schema(40);
     let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
     let header =
         abi_codegen::language_backend::c::render_c_header(&schema, "synth.toml").expect("renders");

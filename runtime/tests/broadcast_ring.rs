@@ -23,8 +23,7 @@ const SPEC: RingSpec = RingSpec {
     ..bridge_specs::RING
 };
 
-#[path = "common/bridge_specs.rs"]
-mod bridge_specs;
+use crate::bridge_specs;
 
 fn ring_buf(capacity: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);

@@ -20,8 +20,7 @@ const SPEC: QueueSpec = QueueSpec {
     ..bridge_specs::QUEUE
 };
 
-#[path = "common/bridge_specs.rs"]
-mod bridge_specs;
+use crate::bridge_specs;
 
 fn queue_buf(capacity: u32) -> SharedBuf {
     let buf = SharedBuf::new(64 + capacity as usize);

@@ -12,8 +12,7 @@ use abi_runtime::claim::{Claim, ClaimSpec, Standing, free, retire};
 
 /// The bridge's `client_entry`: state u32 at 0 (free 0, claimed 1, active 2, closing 3),
 /// generation u32 at 4; rows 128 bytes apart.
-#[path = "common/bridge_specs.rs"]
-mod bridge_specs;
+use crate::bridge_specs;
 
 /// The bridge's `client_entry` row: state and generation share its first word.
 const SPEC: ClaimSpec = bridge_specs::ROW;

@@ -410,7 +410,7 @@ mod processes {
             .env("ABI_DIRECTORY_AT", &at)
             .args([
                 "--exact",
-                "processes::role",
+                "directory::processes::role",
                 "--nocapture",
                 "-q",
                 "--test-threads=1",

@@ -27,8 +27,7 @@ use abi_runtime::triple_buffer::{ExchangeError, FRESH, INITIAL_STATE, TripleRead
 // ---------------------------------------------------------------------------------------
 // The bridge's layouts.
 
-#[path = "common/bridge_specs.rs"]
-mod bridge_specs;
+use crate::bridge_specs;
 use bridge_specs::{LOG_ENTRY, MAILBOX, QUEUE, RING};
 
 /// The area of the queue and the ring, and each mailbox area, in the races.

@@ -10,8 +10,7 @@ use std::thread;
 use abi_runtime::SharedBuf;
 use abi_runtime::mailbox::{Mailbox, MailboxError, MailboxSpec};
 
-#[path = "common/bridge_specs.rs"]
-mod bridge_specs;
+use crate::bridge_specs;
 
 /// The bridge's `mailbox_header` (64 bytes), then the areas.
 const SPEC: MailboxSpec = bridge_specs::MAILBOX;

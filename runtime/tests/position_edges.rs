@@ -44,8 +44,7 @@ const RING: RingSpec = RingSpec {
     ..bridge_specs::RING
 };
 
-#[path = "common/bridge_specs.rs"]
-mod bridge_specs;
+use crate::bridge_specs;
 
 /// The header words drawn first: the ends of the range, capacity multiples and their
 /// neighbours, misaligned values, and values a few entries under `u64::MAX`.

@@ -116,7 +116,7 @@ fn as_user_with(who: &str, role: &str, path: &Path, group: &str) -> String {
         .arg(format!("ABI_RUNTIME_PATH={}", path.display()))
         .arg(format!("ABI_RUNTIME_GROUP={group}"))
         .arg(&exe)
-        .args(["--exact", "role", "--nocapture", "-q"])
+        .args(["--exact", "who_may_attach::role", "--nocapture", "-q"])
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
     answer(&format!("{role} as {who}"), &out)
@@ -272,7 +272,7 @@ fn under_umask(umask: &str, role: &str, path: &Path, group: &str) -> String {
     let out = Command::new("sh")
         .args(["-c", &format!("umask {umask} && exec \"$0\" \"$@\"")])
         .arg(std::env::current_exe().unwrap())
-        .args(["--exact", "role", "--nocapture", "-q"])
+        .args(["--exact", "who_may_attach::role", "--nocapture", "-q"])
         .env("ABI_RUNTIME_ROLE", role)
         .env("ABI_RUNTIME_PATH", path)
         .env("ABI_RUNTIME_GROUP", group)
