@@ -48,31 +48,9 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
-use memmap2::{MmapOptions, MmapRaw};
-
 use crate::error::RegionError;
-#[cfg(windows)]
-use crate::raw::NamedView;
-use crate::raw::Region;
+use crate::raw::{Mapped, ReadWrite, Region};
 use crate::share::{AccessDenied, Share};
-
-/// What a mapping maps: a file (memmap2), or on Windows a named mapping's view.
-#[derive(Debug)]
-enum Mapped {
-    File(MmapRaw),
-    #[cfg(windows)]
-    Named(NamedView),
-}
-
-impl Mapped {
-    fn len(&self) -> usize {
-        match self {
-            Mapped::File(raw) => raw.len(),
-            #[cfg(windows)]
-            Mapped::Named(view) => view.len(),
-        }
-    }
-}
 
 /// `Err`, naming `source`, when a mapping of `len` bytes is shorter than `needed`.
 fn check_len(source: &str, len: usize, needed: usize) -> io::Result<()> {
@@ -131,7 +109,7 @@ fn set_owner_and_mode(
 /// other processes must not do (shrink the file).
 #[derive(Debug)]
 pub struct Mapping {
-    mapped: Mapped,
+    mapped: Mapped<ReadWrite>,
     /// What was mapped, for messages: the path, or `the mapping named `NAME``.
     source: String,
 }
@@ -154,7 +132,7 @@ impl Mapping {
             .open(path)
             .map_err(|err| denied_file(path, true, err))?;
         Ok(Mapping {
-            mapped: Mapped::File(MmapRaw::map_raw(&file)?),
+            mapped: Mapped::<ReadWrite>::file(&file)?,
             source: path.display().to_string(),
         })
     }
@@ -174,9 +152,10 @@ impl Mapping {
     /// section).
     #[cfg(windows)]
     pub fn open_named(name: &str) -> io::Result<Mapping> {
-        let view = NamedView::open(name, true).map_err(|e| AccessDenied::named(name, true, e))?;
+        let mapped = Mapped::<ReadWrite>::open_named(name)
+            .map_err(|e| AccessDenied::named(name, true, e))?;
         Ok(Mapping {
-            mapped: Mapped::Named(view),
+            mapped,
             source: format!("the mapping named `{name}`"),
         })
     }
@@ -210,7 +189,7 @@ impl Mapping {
     #[cfg(windows)]
     pub fn create_named_with(name: &str, len: usize, share: &Share) -> io::Result<Mapping> {
         let descriptor = crate::share::section_descriptor(share, name)?;
-        let view = NamedView::create(name, len, &descriptor).map_err(|e| {
+        let mapped = Mapped::create_named(name, len, &descriptor).map_err(|e| {
             if e.kind() == io::ErrorKind::PermissionDenied {
                 io::Error::new(
                     e.kind(),
@@ -221,7 +200,7 @@ impl Mapping {
             }
         })?;
         Ok(Mapping {
-            mapped: Mapped::Named(view),
+            mapped,
             source: format!("the mapping named `{name}`"),
         })
     }
@@ -232,19 +211,17 @@ impl Mapping {
     /// (`InvalidInput`).
     #[cfg(windows)]
     pub fn security_descriptor(&self) -> io::Result<String> {
-        match &self.mapped {
-            Mapped::Named(view) => {
-                crate::raw::os_access::descriptor_of(view.handle()).map_err(|e| {
-                    io::Error::new(
-                        e.kind(),
-                        format!(
-                            "cannot read the security descriptor of {}: {e}",
-                            self.source
-                        ),
-                    )
-                })
-            }
-            Mapped::File(_) => Err(io::Error::new(
+        match self.mapped.named_handle() {
+            Some(handle) => crate::raw::os_access::descriptor_of(handle).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot read the security descriptor of {}: {e}",
+                        self.source
+                    ),
+                )
+            }),
+            None => Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("{} is a file, not a named mapping", self.source),
             )),
@@ -316,11 +293,11 @@ impl Mapping {
             set_owner_and_mode(&file, path, &wanted)?;
             let len = u64::try_from(len).map_err(|_| io::Error::other("length above u64::MAX"))?;
             file.set_len(len)?;
-            MmapRaw::map_raw(&file)
+            Mapped::<ReadWrite>::file(&file)
         })();
         match made {
-            Ok(raw) => Ok(Mapping {
-                mapped: Mapped::File(raw),
+            Ok(mapped) => Ok(Mapping {
+                mapped,
                 source: path.display().to_string(),
             }),
             Err(err) => {
@@ -334,11 +311,7 @@ impl Mapping {
     /// The mapped bytes as a region. Fails only if the mapping is not 8-aligned, which page
     /// alignment rules out in practice.
     pub fn region(&self) -> Result<Region<'_>, RegionError> {
-        match &self.mapped {
-            Mapped::File(raw) => Region::from_mmap(raw),
-            #[cfg(windows)]
-            Mapped::Named(view) => Region::from_named_view(view),
-        }
+        self.mapped.region()
     }
 
     /// The length of the mapping in bytes.
@@ -361,7 +334,7 @@ impl Mapping {
 #[cfg(target_pointer_width = "64")]
 #[derive(Debug)]
 pub struct ReadOnlyMapping {
-    mapped: Mapped,
+    mapped: Mapped<crate::raw::ReadOnly>,
     /// What was mapped, for messages: the path, or `the mapping named `NAME``.
     source: String,
 }
@@ -379,7 +352,7 @@ impl ReadOnlyMapping {
         let path = path.as_ref();
         let file = File::open(path).map_err(|err| denied_file(path, false, err))?;
         Ok(ReadOnlyMapping {
-            mapped: Mapped::File(MmapOptions::new().map_raw_read_only(&file)?),
+            mapped: Mapped::<crate::raw::ReadOnly>::file(&file)?,
             source: path.display().to_string(),
         })
     }
@@ -388,9 +361,10 @@ impl ReadOnlyMapping {
     /// the length of `Mapping::open_named`, for a process that may only read it.
     #[cfg(windows)]
     pub fn open_named(name: &str) -> io::Result<ReadOnlyMapping> {
-        let view = NamedView::open(name, false).map_err(|e| AccessDenied::named(name, false, e))?;
+        let mapped = Mapped::<crate::raw::ReadOnly>::open_named(name)
+            .map_err(|e| AccessDenied::named(name, false, e))?;
         Ok(ReadOnlyMapping {
-            mapped: Mapped::Named(view),
+            mapped,
             source: format!("the mapping named `{name}`"),
         })
     }
@@ -403,11 +377,7 @@ impl ReadOnlyMapping {
 
     /// The mapped bytes as a read-only region.
     pub fn region(&self) -> Result<Region<'_, crate::raw::ReadOnly>, RegionError> {
-        match &self.mapped {
-            Mapped::File(raw) => Region::from_mmap_read_only(raw),
-            #[cfg(windows)]
-            Mapped::Named(view) => Region::from_named_view_read_only(view),
-        }
+        self.mapped.region_read_only()
     }
 
     /// The length of the mapping in bytes.

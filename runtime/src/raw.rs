@@ -1,8 +1,12 @@
 //! The crate's `unsafe` code for memory: the `Region` type itself, its constructors, and the
 //! step from a checked byte range to the `AtomicU64` words that hold it.
 //!
-//! Everything here is small on purpose, with `raw/os_access.rs` (the OS calls of who may
-//! attach, which touch no shared memory). Every other module is `#![deny(unsafe_code)]` and
+//! Everything here is small on purpose. Beside `Region` (this file): `raw/mapped.rs`, the
+//! one way from a mapping to a region, typed by what it was mapped for (the constructors
+//! that trust a mapping to be read-write are `unsafe fn`s private to `raw`, and `Mapped` is
+//! their only caller); `raw/named_view.rs`, the Win32 calls of a named mapping's view; and
+//! `raw/os_access.rs`, the OS calls of who may attach, which touch no shared memory. Every
+//! other module is `#![deny(unsafe_code)]` and
 //! reaches shared memory only through [`Region::words`], which checks bounds before it turns an
 //! address into `&[AtomicU64]`. No `&u8`, `&[u8]` or `&T` into a region is ever created, and no
 //! volatile access is ever made: references to *atomic* types are the one kind of reference
@@ -38,6 +42,14 @@ use crate::error::{RegionError, RegionErrorKind};
 
 #[cfg(loom)]
 mod loom_words;
+#[cfg(feature = "mmap")]
+pub(crate) use mapped::Mapped;
+#[cfg(all(windows, feature = "mmap"))]
+use named_view::NamedView;
+#[cfg(feature = "mmap")]
+mod mapped;
+#[cfg(all(windows, feature = "mmap"))]
+mod named_view;
 #[cfg(feature = "mmap")]
 pub(crate) mod os_access;
 #[cfg(feature = "mmap")]
@@ -192,30 +204,39 @@ impl<'a> Region<'a, ReadWrite> {
         unsafe { Region::from_raw_parts(ptr, len) }.expect("a slice of AtomicU64 is a valid region")
     }
 
-    /// The region over a raw read-write mapping, for as long as the mapping is borrowed.
+    /// The region over a raw mapping, for as long as the mapping is borrowed.
+    ///
+    /// # Safety
+    ///
+    /// `map` must be mapped read-write (`MmapRaw::map_raw`), and no one in this process may
+    /// make a slice or reference from its pointer. [`Mapped`] (`raw/mapped.rs`) is the one
+    /// caller: its read-write type is made only by `map_raw`.
     #[cfg(feature = "mmap")]
-    pub(crate) fn from_mmap(map: &'a memmap2::MmapRaw) -> Result<Region<'a>, RegionError> {
-        // SAFETY: `Mapping` maps read-write and shared (`MmapRaw::map_raw`), and memmap2 keeps
-        // the mapping alive until the MmapRaw drops, which the borrow 'a prevents. The kernel
-        // maps whole pages, so the last word (which may reach past the file's length) is
-        // mapped. MmapRaw hands out only raw pointers, and `Mapping` (its only owner here)
-        // never makes a slice or reference from them, so within this process the bytes are
-        // accessed only through Regions. Truncation of the file by another process is the
-        // `Mapping::open` contract (documented there): it makes accesses fault (SIGBUS), it
-        // never makes a reference dangle, as there is none.
+    unsafe fn from_mmap(map: &'a memmap2::MmapRaw) -> Result<Region<'a>, RegionError> {
+        // SAFETY: read-write and shared, by the caller's contract; memmap2 keeps the mapping
+        // alive until the MmapRaw drops, which the borrow 'a prevents. The kernel maps whole
+        // pages, so the last word (which may reach past the file's length) is mapped. Within
+        // this process the bytes are accessed only through Regions (the caller's contract).
+        // Truncation of the file by another process is the `Mapping::open` contract
+        // (documented there): it makes accesses fault (SIGBUS), it never makes a reference
+        // dangle, as there is none.
         unsafe { Region::from_raw_parts(map.as_mut_ptr(), map.len()) }
     }
 
     /// The region over a named Windows mapping's view, for as long as the view is borrowed.
+    ///
+    /// # Safety
+    ///
+    /// `view` must be mapped read-write (`NamedView::open` with `writable`, or `create`).
+    /// [`Mapped`] is the one caller: its read-write type is made only by those.
     #[cfg(all(windows, feature = "mmap"))]
-    pub(crate) fn from_named_view(view: &'a NamedView) -> Result<Region<'a>, RegionError> {
-        // SAFETY: a `NamedView` is a view of a whole pagefile section mapped read-write
-        // (`NamedView::open` with `writable`, or `create`) or read-only; `Mapping` only
-        // makes read-write ones, and calls this only for them. The view stays mapped until
-        // the NamedView drops, which the borrow 'a prevents; its length is at most the
-        // mapped size (VirtualQuery's whole pages, so the last word is mapped too). The
-        // owner never makes a slice or reference from the address, so within this process
-        // the bytes are reached only through Regions. A section cannot shrink while mapped.
+    unsafe fn from_named_view(view: &'a NamedView) -> Result<Region<'a>, RegionError> {
+        // SAFETY: a view of a whole pagefile section, read-write by the caller's contract.
+        // The view stays mapped until the NamedView drops, which the borrow 'a prevents; its
+        // length is at most the mapped size (VirtualQuery's whole pages, so the last word is
+        // mapped too). Its owner never makes a slice or reference from the address, so
+        // within this process the bytes are reached only through Regions. A section cannot
+        // shrink while mapped.
         unsafe { Region::from_raw_parts(view.base.as_ptr(), view.len) }
     }
 
@@ -234,9 +255,7 @@ impl<'a> Region<'a, ReadWrite> {
 impl<'a> Region<'a, ReadOnly> {
     /// The region over a raw read-only mapping, for as long as the mapping is borrowed.
     #[cfg(all(feature = "mmap", target_pointer_width = "64"))]
-    pub(crate) fn from_mmap_read_only(
-        map: &'a memmap2::MmapRaw,
-    ) -> Result<Region<'a, ReadOnly>, RegionError> {
+    fn from_mmap_read_only(map: &'a memmap2::MmapRaw) -> Result<Region<'a, ReadOnly>, RegionError> {
         let ptr = check_root(map.as_ptr().cast_mut(), map.len())?;
         // The same invariant as `from_mmap`, for loads only: a `Region<ReadOnly>` has no
         // method that stores (the type has none), and its loads are relaxed `u64` loads
@@ -253,9 +272,7 @@ impl<'a> Region<'a, ReadOnly> {
 #[cfg(all(windows, feature = "mmap", target_pointer_width = "64"))]
 impl<'a> Region<'a, ReadOnly> {
     /// The region over a named Windows mapping's view (read-only or read-write), loads only.
-    pub(crate) fn from_named_view_read_only(
-        view: &'a NamedView,
-    ) -> Result<Region<'a, ReadOnly>, RegionError> {
+    fn from_named_view_read_only(view: &'a NamedView) -> Result<Region<'a, ReadOnly>, RegionError> {
         let ptr = check_root(view.base.as_ptr(), view.len)?;
         // The invariant of `from_named_view`, for loads only, as in `from_mmap_read_only`:
         // no store method exists on a Region<ReadOnly>, and its relaxed u64 loads work on
@@ -348,229 +365,4 @@ impl<A: Access> Region<'_, A> {
             .into()),
         }
     }
-}
-
-/// A view of a named Windows file mapping (`Local\NAME`): the handle, the view's address and
-/// its length. Owned by `Mapping`/`ReadOnlyMapping` (`crate::mmap`), which hand it out only as
-/// a [`Region`]; the view is unmapped and the handle closed on drop.
-#[cfg(all(windows, feature = "mmap"))]
-#[derive(Debug)]
-pub(crate) struct NamedView {
-    handle: windows_sys::Win32::Foundation::HANDLE,
-    base: NonNull<u8>,
-    len: usize,
-}
-
-// SAFETY: a section handle and a view address may be used and closed from any thread (Win32
-// handles are process-wide), and the bytes are only ever reached through Regions, whose
-// accesses are atomic (see `Send for Region`).
-#[cfg(all(windows, feature = "mmap"))]
-unsafe impl Send for NamedView {}
-// SAFETY: `&NamedView` gives only the address, the length and Regions: see `Send` above.
-#[cfg(all(windows, feature = "mmap"))]
-unsafe impl Sync for NamedView {}
-
-#[cfg(all(windows, feature = "mmap"))]
-impl NamedView {
-    /// Opens the named mapping `name` (`OpenFileMappingW`) and maps a view of all of it
-    /// (`MapViewOfFile` with length 0), read-write or read-only. Its length is the view's size
-    /// as `VirtualQuery` reports it: the section's size rounded up to whole pages (Windows
-    /// keeps no byte length for a pagefile section), every page committed.
-    pub(crate) fn open(name: &str, writable: bool) -> std::io::Result<NamedView> {
-        use windows_sys::Win32::System::Memory::{FILE_MAP_READ, FILE_MAP_WRITE, OpenFileMappingW};
-        let wide = named_view_wide(name)?;
-        let access = if writable {
-            FILE_MAP_READ | FILE_MAP_WRITE
-        } else {
-            FILE_MAP_READ
-        };
-        // SAFETY: `wide` is a NUL-terminated UTF-16 string that lives across the call; the
-        // other arguments are plain values (no inheritance). A null return is an error, read
-        // at once from the thread's last error.
-        let handle = unsafe { OpenFileMappingW(access, 0, wide.as_ptr()) };
-        if handle.is_null() {
-            return Err(named_view_error(name, "open", writable));
-        }
-        NamedView::map(handle, name, access, None, writable)
-    }
-
-    /// Creates the named mapping `name` of `len` zero bytes on the pagefile
-    /// (`CreateFileMappingW(INVALID_HANDLE_VALUE, …)`), with the security descriptor
-    /// `descriptor`, and maps a view of it, read-write. Fails with `AlreadyExists` (naming it)
-    /// when a mapping of that name exists: `create` never adopts another producer's live
-    /// mapping.
-    pub(crate) fn create(
-        name: &str,
-        len: usize,
-        descriptor: &crate::raw::os_access::SecurityDescriptor,
-    ) -> std::io::Result<NamedView> {
-        use std::io::{Error, ErrorKind};
-        use windows_sys::Win32::Foundation::{
-            CloseHandle, ERROR_ALREADY_EXISTS, INVALID_HANDLE_VALUE, SetLastError,
-        };
-        use windows_sys::Win32::Security::SECURITY_ATTRIBUTES;
-        use windows_sys::Win32::System::Memory::{
-            CreateFileMappingW, FILE_MAP_READ, FILE_MAP_WRITE, PAGE_READWRITE,
-        };
-        let wide = named_view_wide(name)?;
-        if len == 0 || len > isize::MAX as usize - MIN_ALIGN {
-            return Err(Error::new(
-                ErrorKind::InvalidInput,
-                format!(
-                    "cannot create the mapping named `{name}` of {len} bytes: the length must be from 1 to isize::MAX - 8"
-                ),
-            ));
-        }
-        let size = len as u64;
-        let attributes = SECURITY_ATTRIBUTES {
-            nLength: core::mem::size_of::<SECURITY_ATTRIBUTES>() as u32,
-            lpSecurityDescriptor: descriptor.as_ptr(),
-            bInheritHandle: 0,
-        };
-        // SAFETY: SetLastError only sets this thread's last-error value (cleared so that the
-        // ERROR_ALREADY_EXISTS check below reads CreateFileMappingW's own report).
-        unsafe { SetLastError(0) };
-        // SAFETY: INVALID_HANDLE_VALUE asks for a pagefile-backed section; `attributes` and
-        // the descriptor it points to (borrowed from the caller) and `wide`, a NUL-terminated
-        // UTF-16 string, live across the call. A null return is an error, read at once.
-        let handle = unsafe {
-            CreateFileMappingW(
-                INVALID_HANDLE_VALUE,
-                &attributes,
-                PAGE_READWRITE,
-                (size >> 32) as u32,
-                size as u32,
-                wide.as_ptr(),
-            )
-        };
-        if handle.is_null() {
-            return Err(named_view_error(name, "create", true));
-        }
-        if Error::last_os_error().raw_os_error() == Some(ERROR_ALREADY_EXISTS as i32) {
-            // SAFETY: `handle` is the valid handle just returned, closed once, here.
-            unsafe { CloseHandle(handle) };
-            return Err(Error::new(
-                ErrorKind::AlreadyExists,
-                format!(
-                    "cannot create the mapping named `{name}`: a mapping of that name exists already (another producer's?)"
-                ),
-            ));
-        }
-        NamedView::map(
-            handle,
-            name,
-            FILE_MAP_READ | FILE_MAP_WRITE,
-            Some(len),
-            true,
-        )
-    }
-
-    /// Maps a view of all of the section `handle` (owned: closed here on error), and measures
-    /// it with `VirtualQuery`, region by region, every page committed
-    /// ([`view_pages::committed_len`]); `len` is the length asked for at creation, if known.
-    fn map(
-        handle: windows_sys::Win32::Foundation::HANDLE,
-        name: &str,
-        access: u32,
-        len: Option<usize>,
-        writable: bool,
-    ) -> std::io::Result<NamedView> {
-        use std::io::{Error, ErrorKind};
-        use windows_sys::Win32::Foundation::CloseHandle;
-        use windows_sys::Win32::System::Memory::{
-            MEMORY_MAPPED_VIEW_ADDRESS, MapViewOfFile, UnmapViewOfFile,
-        };
-        let close = |err: Error| {
-            // SAFETY: `handle` is a valid section handle owned by this function, closed once.
-            unsafe { CloseHandle(handle) };
-            err
-        };
-        // SAFETY: `handle` is a valid section handle; offset 0 and length 0 map the whole
-        // section, with an access the handle was opened with. A null address is an error.
-        let view = unsafe { MapViewOfFile(handle, access, 0, 0, 0) };
-        let Some(base) = NonNull::new(view.Value.cast::<u8>()) else {
-            return Err(close(named_view_error(name, "map a view of", writable)));
-        };
-        let unmap = |err: Error| {
-            // SAFETY: `view` is the view just mapped, unmapped once, here.
-            unsafe { UnmapViewOfFile(MEMORY_MAPPED_VIEW_ADDRESS { Value: view.Value }) };
-            close(err)
-        };
-        // Every page of the view committed: a SEC_RESERVE section's reserved pages would fault.
-        let mapped = match view_pages::committed_len(view.Value, name) {
-            Ok(mapped) => mapped,
-            Err(err) => return Err(unmap(err)),
-        };
-        let len = match len {
-            Some(asked) if asked <= mapped => asked,
-            Some(asked) => {
-                return Err(unmap(Error::other(format!(
-                    "the mapping named `{name}` has {mapped} bytes mapped, fewer than the {asked} asked for (a mapping of that name existed?)"
-                ))));
-            }
-            None => mapped,
-        };
-        if let Err(err) = check_root(base.as_ptr(), len) {
-            return Err(unmap(Error::new(
-                ErrorKind::InvalidData,
-                format!("the view of the mapping named `{name}`: {err}"),
-            )));
-        }
-        Ok(NamedView { handle, base, len })
-    }
-
-    /// The length of the view in bytes.
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The section's handle, for reading its security descriptor.
-    pub(crate) fn handle(&self) -> windows_sys::Win32::Foundation::HANDLE {
-        self.handle
-    }
-}
-
-#[cfg(all(windows, feature = "mmap"))]
-impl Drop for NamedView {
-    fn drop(&mut self) {
-        use windows_sys::Win32::Foundation::CloseHandle;
-        use windows_sys::Win32::System::Memory::{MEMORY_MAPPED_VIEW_ADDRESS, UnmapViewOfFile};
-        // SAFETY: the view and the handle were mapped and opened by `NamedView::map`, and are
-        // released once, here; no Region outlives the borrow of this NamedView.
-        unsafe {
-            UnmapViewOfFile(MEMORY_MAPPED_VIEW_ADDRESS {
-                Value: self.base.as_ptr().cast(),
-            });
-            CloseHandle(self.handle);
-        }
-    }
-}
-
-/// `name` as a NUL-terminated UTF-16 string; an interior NUL is an error naming it.
-#[cfg(all(windows, feature = "mmap"))]
-fn named_view_wide(name: &str) -> std::io::Result<Vec<u16>> {
-    if name.is_empty() || name.contains('\0') {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("{name:?} is not a mapping name (empty, or it holds a NUL)"),
-        ));
-    }
-    Ok(name.encode_utf16().chain(Some(0)).collect())
-}
-
-/// The thread's last error, as an error naming the mapping and saying what failed.
-#[cfg(all(windows, feature = "mmap"))]
-fn named_view_error(name: &str, what: &str, writable: bool) -> std::io::Error {
-    use std::io::{Error, ErrorKind};
-    let os = Error::last_os_error();
-    let access = if writable { "read-write" } else { "read-only" };
-    let message = match os.kind() {
-        ErrorKind::NotFound => format!(
-            "no mapping named `{name}` ({os}): is the host running, in this session (`Local\\` names are per session)?"
-        ),
-        // Named by the caller (`AccessDenied`), which knows whether it opened or created.
-        ErrorKind::PermissionDenied => return os,
-        _ => format!("cannot {what} the mapping named `{name}` ({access}): {os}"),
-    };
-    Error::new(os.kind(), message)
 }
