@@ -3,44 +3,8 @@
 //! aliases in [`crate::attach`]); a tool builds them at run time from a schema, borrowing its
 //! names and rows (`abi-codegen inspect`), and the same engine checks both.
 
-/// An unsigned little-endian integer field: its offset from the start of its record, and
-/// its width in bytes (1, 2, 4 or 8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Field {
-    /// From the start of the record.
-    pub offset: usize,
-    /// 1, 2, 4 or 8.
-    pub width: usize,
-}
-
-impl Field {
-    /// The field in a record copied into `bytes` (little-endian), or `None` when `bytes` does
-    /// not hold it.
-    pub(crate) fn read(self, bytes: &[u8]) -> Option<u64> {
-        read_le(bytes, self.offset, self.width)
-    }
-
-    /// Writes `value` (its low `width` bytes, little-endian) into the field of `bytes`.
-    pub(crate) fn put(self, bytes: &mut [u8], value: u64) {
-        bytes[self.offset..self.offset + self.width]
-            .copy_from_slice(&value.to_le_bytes()[..self.width]);
-    }
-}
-
-/// The unsigned little-endian integer of `width` bytes (1, 2, 4 or 8) at `at` of `bytes`, or
-/// `None` when they are not all inside (or `width` is not one of those).
-pub(crate) fn read_le(bytes: &[u8], at: usize, width: usize) -> Option<u64> {
-    if !matches!(width, 1 | 2 | 4 | 8) {
-        return None;
-    }
-    let bytes = bytes.get(at..at.checked_add(width)?)?;
-    Some(
-        bytes
-            .iter()
-            .rev()
-            .fold(0, |acc, &b| (acc << 8) | u64::from(b)),
-    )
-}
+pub use crate::spec::Field;
+pub(crate) use crate::spec::read_le;
 
 /// An ABI version, `major.minor`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

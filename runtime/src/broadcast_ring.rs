@@ -15,9 +15,9 @@ use crate::sync::fence;
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 use crate::attach_spec::Field;
-use crate::byte_queue::{EntryFormat, area_capacity};
 use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
+use crate::spec::{EntryFormat, area_capacity};
 
 /// Where a ring keeps its fields, from the start of its header, and its entries' format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

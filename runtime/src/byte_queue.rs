@@ -13,25 +13,10 @@
 
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
-use crate::attach_check::Source;
-use crate::attach_spec::Field;
 use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
-
-/// How an entry says what it is: its size field (the bytes of the whole entry, a multiple of
-/// 8), its kind field and the kind that marks padding, and the bytes of its header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EntryFormat {
-    /// The entry's size in bytes, from the entry's start; inside its first 8 bytes.
-    pub size: Field,
-    /// The entry's kind, from the entry's start; inside its first 8 bytes.
-    pub kind: Field,
-    /// The kind of a padding entry: it fills the area to its end, and the next entry starts at
-    /// offset 0. A padding entry may be as short as 8 bytes.
-    pub padding: u64,
-    /// The least size of any other entry: its header.
-    pub header: usize,
-}
+pub use crate::spec::EntryFormat;
+use crate::spec::{Field, area_capacity};
 
 /// Where a queue keeps its fields, from the start of its header, and its entries' format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -301,26 +286,4 @@ impl<'a, A: Writable> ByteQueue<'a, A> {
     fn at(&self, at: u64) -> usize {
         self.spec.area + at as usize
     }
-}
-
-/// The capacity field `f` of an area of entries at `area` of `region`, checked: a multiple
-/// of 8 from 8 to the bytes the region has after `area` (itself a multiple of 8). Else the
-/// capacity found and that room.
-pub(crate) fn area_capacity<A: Access>(
-    region: Region<'_, A>,
-    f: Field,
-    area: usize,
-) -> Result<u64, (u64, u64)> {
-    let found = load_field(region, f);
-    let room = region.len().saturating_sub(area) as u64;
-    if found == 0 || found % 8 != 0 || found > room || area % 8 != 0 {
-        return Err((found, room));
-    }
-    Ok(found)
-}
-
-/// A header field of 1, 2, 4 or 8 bytes, loaded with acquire (0 when it is not inside the
-/// region, or misaligned).
-pub(crate) fn load_field<A: Access>(region: Region<'_, A>, f: Field) -> u64 {
-    region.read_uint_acquire(f.offset, f.width).unwrap_or(0)
 }

@@ -36,37 +36,7 @@ pub struct ClaimSpec {
 /// swap); then the claim gives up, as if the row were taken.
 pub const CLAIM_TRIES: usize = 16;
 
-/// The 8-aligned `u64` word that holds both the state and the generation, when they share
-/// one: where it is, and which half holds the state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SharedWord {
-    /// The word's offset in the row.
-    pub at: usize,
-    /// Whether the state is the low half (at `at`) and the generation the high one.
-    pub state_low: bool,
-}
-
-impl SharedWord {
-    /// (state, generation) of `word`.
-    pub fn split(self, word: u64) -> (u32, u32) {
-        let (low, high) = (word as u32, (word >> 32) as u32);
-        if self.state_low {
-            (low, high)
-        } else {
-            (high, low)
-        }
-    }
-
-    /// The word holding `state` and `generation`.
-    pub fn join(self, state: u32, generation: u32) -> u64 {
-        let (low, high) = if self.state_low {
-            (state, generation)
-        } else {
-            (generation, state)
-        };
-        u64::from(low) | u64::from(high) << 32
-    }
-}
+pub use crate::spec::SharedWord;
 
 /// Whether the row is still the client's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

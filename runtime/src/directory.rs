@@ -35,8 +35,8 @@ use core::fmt;
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use core::sync::atomic::fence;
 
-use crate::claim::SharedWord;
 use crate::raw::{Access, Region, Writable};
+use crate::spec::SharedWord;
 
 /// How many times [`Directory::list`] copies a row that changes under it before it reports
 /// the row as [`RowProblem::Unsettled`].

@@ -152,6 +152,7 @@ mod seqlock;
 #[cfg(feature = "mmap")]
 mod share;
 mod shared_buf;
+mod spec;
 mod sync;
 pub mod triple_buffer;
 mod word;

@@ -11,8 +11,8 @@
 use core::sync::atomic::Ordering::AcqRel;
 
 use crate::attach_spec::Field;
-use crate::byte_queue::load_field;
 use crate::raw::{Region, Writable};
+use crate::spec::load_field;
 use crate::triple_buffer::{ExchangeError, Published, TripleReader, TripleWriter};
 
 /// The fields of one list's header, from its start, and its size and alignment.

@@ -9,8 +9,8 @@
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 use crate::attach_spec::Field;
-use crate::byte_queue::load_field;
 use crate::raw::{Region, Writable};
+use crate::spec::load_field;
 
 /// Where a mailbox keeps its fields (all `u32`), from the start of its header, and where
 /// its areas start: the request area at `area`, the response area right after it.
