@@ -41,7 +41,7 @@ use view::ViewClass;
 pub(in crate::language_backend::python) use protocols::ProtocolsContext;
 pub(in crate::language_backend::python) use ring::EventsFunction;
 pub(in crate::language_backend::python) use seqlock::{Slot, ValueClass};
-pub(in crate::language_backend::python) use view::Method;
+pub(in crate::language_backend::python) use view::{Method, MethodKind};
 
 const TEMPLATE: Template = Template {
     name: "python_live.py.j2",

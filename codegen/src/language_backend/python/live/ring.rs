@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::context::Ctx;
-use super::view::{ViewClass, method};
+use super::view::{MethodKind, ViewClass, method};
 use crate::ir::Elem;
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::names::upper;
@@ -97,10 +97,10 @@ impl Ctx<'_> {
         let header_view = self.views[head.struct_index].clone()?;
         let head_field = &self.schema.abi.structs[head.struct_index].fields[head.field];
         // The head's getter and setter, as the view named them.
-        let get = method(views, &header_view, &head_field.name, "load")?
+        let get = method(views, &header_view, &head_field.name, MethodKind::Load)?
             .name
             .clone();
-        let set = method(views, &header_view, &head_field.name, "store")?
+        let set = method(views, &header_view, &head_field.name, MethodKind::Store)?
             .name
             .clone();
         let head_size = self.schema.layout.of(head.struct_index).fields[head.field].size;
@@ -168,13 +168,13 @@ impl Ctx<'_> {
             let (Elem::Struct(j), Some(len)) = (f.ty.elem, f.ty.len) else {
                 return None;
             };
-            let rows = method(views, &ring.header_view, &f.name, "views")?;
+            let rows = method(views, &ring.header_view, &f.name, MethodKind::Views)?;
             let row_view = self.views[j].as_ref()?;
             let cas = (views.iter().find(|v| &v.name == row_view)?.methods.iter())
-                .find(|m| m.kind == "cas" && m.enum_class.is_some())?;
-            let set = method(views, row_view, &cas.field, "store")?;
+                .find(|m| m.kind == MethodKind::Cas && m.enum_class.is_some())?;
+            let set = method(views, row_view, &cas.field, MethodKind::Store)?;
             let bump = (views.iter().find(|v| &v.name == row_view)?.methods.iter())
-                .find(|m| m.kind == "fetch_add")
+                .find(|m| m.kind == MethodKind::FetchAdd)
                 .map(|m| m.name.clone());
             let e = self
                 .names

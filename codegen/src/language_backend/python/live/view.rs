@@ -14,6 +14,9 @@ use crate::language_backend::python::names::Namer;
 pub(in crate::language_backend::python) struct ViewClass {
     pub(in crate::language_backend::python) name: String,
     pub(in crate::language_backend::python) value: String,
+    /// The struct's index in the schema.
+    #[serde(skip)]
+    pub(in crate::language_backend::python) struct_index: usize,
     /// Who writes the struct: `host`, or nothing.
     writers: String,
     size: u64,
@@ -26,14 +29,61 @@ pub(in crate::language_backend::python) struct ViewClass {
     pub(in crate::language_backend::python) locks: Vec<LockMethods>,
 }
 
-/// One method of a view. `kind` says which, and the template words its doc: `load`,
-/// `counter`, `store`, `fetch_add`, `cas`, `swap`, `word_load`, `word_cas`, `word_cas_at`,
-/// `get`, `set`, `copy`, `put`, `view`, `views`.
+/// What a view method does; the template words its doc by it (serialized in snake case:
+/// `load`, `fetch_add`, `word_cas_at`, …).
+#[derive(Serialize, Default, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+pub(in crate::language_backend::python) enum MethodKind {
+    /// An atomic field's load (acquire).
+    #[default]
+    Load,
+    /// A seqlock counter's load.
+    Counter,
+    /// An atomic field's store (release).
+    Store,
+    /// An atomic field's fetch-add.
+    FetchAdd,
+    /// An atomic field's compare-and-swap.
+    Cas,
+    /// An atomic field's swap.
+    Swap,
+    /// An array claimed as one word, loaded whole.
+    WordLoad,
+    /// That word's compare-and-swap, whole.
+    WordCas,
+    /// That word's compare-and-swap of one byte element.
+    WordCasAt,
+    /// A plain scalar field's copy out.
+    Get,
+    /// A plain scalar field's store.
+    Set,
+    /// A plain non-scalar field's copy out.
+    Copy,
+    /// A plain non-scalar field's copy in.
+    Put,
+    /// A nested struct's view.
+    View,
+    /// An array of nested structs' views, by index.
+    Views,
+}
+
+impl MethodKind {
+    /// Whether the method reads (None when the field is absent) rather than writes.
+    fn reads(self) -> bool {
+        use MethodKind::*;
+        matches!(self, Load | Counter | Get | Copy | WordLoad | View | Views)
+    }
+}
+
+/// One method of a view: its kind, its name and what the template needs of its field.
 #[derive(Serialize, Default, Clone)]
 pub(in crate::language_backend::python) struct Method {
-    pub(in crate::language_backend::python) kind: &'static str,
+    pub(in crate::language_backend::python) kind: MethodKind,
     pub(in crate::language_backend::python) name: String,
     pub(in crate::language_backend::python) field: String,
+    /// The field's index in its struct (the view's `struct_index`).
+    #[serde(skip)]
+    pub(in crate::language_backend::python) field_index: usize,
     /// Who writes the field: `host and client`, or nothing.
     who: String,
     offset: u64,
@@ -58,7 +108,7 @@ pub(super) fn method<'v>(
     views: &'v [ViewClass],
     class: &str,
     field: &str,
-    kind: &str,
+    kind: MethodKind,
 ) -> Option<&'v Method> {
     let view = views.iter().find(|v| v.name == class)?;
     (view.methods.iter()).find(|m| m.field == field && m.kind == kind)
@@ -86,6 +136,7 @@ impl Ctx<'_> {
                     .and_then(|h| h.added.iter().find(|a| a.field == fi))
                     .map_or(0, |a| a.end),
                 field: n.clone(),
+                field_index: fi,
                 who: fa.writers.describe(&schema.access.parties),
                 offset: fl.offset,
                 width: fa.kind.width().unwrap_or(0),
@@ -101,48 +152,46 @@ impl Ctx<'_> {
             }
             let is_counter = (a.seqlocks.iter()).any(|&k| schema.access.seqlocks[k].counter == fi);
             let cx = format!("compare_exchange_{n}");
-            let kinds: Vec<(&'static str, String)> = match (fa.kind, f.ty.elem, scalar) {
+            use MethodKind::*;
+            let kinds: Vec<(MethodKind, String)> = match (fa.kind, f.ty.elem, scalar) {
                 (AccessKind::Plain, Elem::Struct(j), _) if needs_view(schema, j) => {
                     m.view = self.views[j].clone().unwrap_or_default();
-                    vec![(if f.ty.len.is_some() { "views" } else { "view" }, n.clone())]
+                    vec![(if f.ty.len.is_some() { Views } else { View }, n.clone())]
                 }
                 (AccessKind::Plain, _, Some(_)) => {
-                    vec![("get", n.clone()), ("set", format!("set_{n}"))]
+                    vec![(Get, n.clone()), (Set, format!("set_{n}"))]
                 }
                 (AccessKind::Plain, _, None) => {
                     m.type_attr = format!("_type_{n}");
                     types.push((m.type_attr.clone(), self.ctype(&f.ty)));
-                    vec![("copy", n.clone()), ("put", format!("set_{n}"))]
+                    vec![(Copy, n.clone()), (Put, format!("set_{n}"))]
                 }
                 // An array claimed as one word: loaded and swapped whole, its elements
                 // taken from the word.
                 (_, Elem::Prim(p), None) => {
                     m.fmt = format!("<{}{}", f.ty.count(), &prim_format(p)[1..]);
-                    let mut kinds = vec![("word_load", n.clone()), ("word_cas", cx)];
+                    let mut kinds = vec![(WordLoad, n.clone()), (WordCas, cx)];
                     if p == Prim::U8 {
-                        kinds.push(("word_cas_at", format!("compare_exchange_{n}_at")));
+                        kinds.push((WordCasAt, format!("compare_exchange_{n}_at")));
                     }
                     kinds
                 }
                 (_, _, None) => Vec::new(),
-                (_, _, Some(_)) if is_counter => vec![("counter", n.clone())],
+                (_, _, Some(_)) if is_counter => vec![(Counter, n.clone())],
                 (kind, _, Some(_)) => {
-                    let mut kinds = vec![("load", n.clone()), ("store", format!("set_{n}"))];
+                    let mut kinds = vec![(Load, n.clone()), (Store, format!("set_{n}"))];
                     if m.enum_class.is_none() {
-                        kinds.push(("fetch_add", format!("fetch_add_{n}")));
+                        kinds.push((FetchAdd, format!("fetch_add_{n}")));
                     }
                     if matches!(kind, AccessKind::Cas { .. }) {
-                        kinds.extend([("cas", cx), ("swap", format!("swap_{n}"))]);
+                        kinds.extend([(Cas, cx), (Swap, format!("swap_{n}"))]);
                     }
                     kinds
                 }
             };
             for (kind, wanted) in kinds {
                 (m.kind, m.name) = (kind, namer.name(&wanted));
-                m.reads = matches!(
-                    kind,
-                    "load" | "counter" | "get" | "copy" | "word_load" | "view" | "views"
-                );
+                m.reads = kind.reads();
                 methods.push(m.clone());
             }
         }
@@ -155,6 +204,7 @@ impl Ctx<'_> {
         Some(ViewClass {
             name,
             value: self.names.structs[si].clone(),
+            struct_index: si,
             writers: a.writers.describe(&schema.access.parties),
             size: l.size,
             align: l.align,

@@ -16,7 +16,7 @@ use crate::schema::Schema;
 /// The stub's side of the live section: the context `live/` rendered the module's section
 /// from, whose names the stub types.
 pub(super) use crate::language_backend::python::live::LiveContext as LiveStub;
-use crate::language_backend::python::live::{EventsFunction, Method, Slot, ValueClass};
+use crate::language_backend::python::live::{EventsFunction, Method, MethodKind, Slot, ValueClass};
 
 /// The helpers every live section has, as `python.py.j2` names them; `{unavailable}` and
 /// `{contended}` and `{cas}` are the exceptions' names.
@@ -59,12 +59,6 @@ impl LiveStub {
         live: LiveSection,
     ) -> Result<LiveStub, RenderError> {
         let stub = live.context;
-        // Every field a signature needs is there before anything is written.
-        for view in &stub.views {
-            for m in &view.methods {
-                field_of(schema, names, &view.value, &m.field)?;
-            }
-        }
         for v in &stub.values {
             for s in &v.slots {
                 slot_type(schema, names, v, s)?;
@@ -125,8 +119,8 @@ impl LiveStub {
         for view in &self.views {
             let mut class = format!("\nclass {}(_LiveView):\n", view.name);
             for m in &view.methods {
-                let ty = field_of(schema, names, &view.value, &m.field)?;
-                let signature = signature(names, m, ty)?;
+                let ty = &schema.abi.structs[view.struct_index].fields[m.field_index].ty;
+                let signature = signature(names, m, ty);
                 let _ = writeln!(class, "    def {}{signature}: ...", m.name);
             }
             for l in &view.locks {
@@ -180,7 +174,7 @@ impl LiveStub {
 }
 
 /// The signature of a view method after its name: `(self, value: int) -> None`.
-fn signature(names: &Names, m: &Method, ty: &Type) -> Result<String, RenderError> {
+fn signature(names: &Names, m: &Method, ty: &Type) -> String {
     // A number as it reads (an enum field as its class) and as a store takes it.
     let number = elem_type(names, ty);
     let (read, take) = match &m.enum_class {
@@ -194,27 +188,23 @@ fn signature(names: &Names, m: &Method, ty: &Type) -> Result<String, RenderError
     );
     // A field a later minor version added reads as None from an older producer's record.
     let maybe = if m.absent_past > 0 { " | None" } else { "" };
-    Ok(match m.kind {
-        "load" | "counter" | "get" => format!("(self) -> {read}{maybe}"),
-        "store" | "set" => format!("(self, value: {take}) -> None"),
-        "fetch_add" => "(self, value: int) -> int".to_string(),
-        "cas" => format!("(self, current: {take}, new: {take}) -> tuple[bool, {read}]"),
-        "swap" => format!("(self, value: {take}) -> {read}"),
-        "word_load" => format!("(self) -> {word}{maybe}"),
-        "word_cas" => format!(
+    use MethodKind::*;
+    match m.kind {
+        Load | Counter | Get => format!("(self) -> {read}{maybe}"),
+        Store | Set => format!("(self, value: {take}) -> None"),
+        FetchAdd => "(self, value: int) -> int".to_string(),
+        Cas => format!("(self, current: {take}, new: {take}) -> tuple[bool, {read}]"),
+        Swap => format!("(self, value: {take}) -> {read}"),
+        WordLoad => format!("(self) -> {word}{maybe}"),
+        WordCas => format!(
             "(self, current: Iterable[{number}], new: Iterable[{number}]) -> tuple[bool, {word}]"
         ),
-        "word_cas_at" => "(self, index: int, current: int, new: int) -> tuple[bool, int]".into(),
-        "copy" => format!("(self) -> {}{maybe}", copy_type(names, ty)),
-        "put" => format!("(self, value: {}) -> None", put_type(names, ty)),
-        "view" => format!("(self) -> {}{maybe}", m.view),
-        "views" => format!("(self, index: int) -> {}{maybe}", m.view),
-        kind => {
-            return Err(RenderError(format!(
-                "the stub has no signature for a view method of kind {kind:?}"
-            )));
-        }
-    })
+        WordCasAt => "(self, index: int, current: int, new: int) -> tuple[bool, int]".into(),
+        Copy => format!("(self) -> {}{maybe}", copy_type(names, ty)),
+        Put => format!("(self, value: {}) -> None", put_type(names, ty)),
+        View => format!("(self) -> {}{maybe}", m.view),
+        Views => format!("(self, index: int) -> {}{maybe}", m.view),
+    }
 }
 
 /// The type of field `field` of the struct whose class is `class`.
