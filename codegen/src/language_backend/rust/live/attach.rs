@@ -10,20 +10,22 @@ use quote::{format_ident, quote};
 use super::tokens::{lit, value_type};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
-use crate::ir::scalar::Scalar;
 use crate::language_backend::live_plan::has_view;
 use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::plan::attach::{
+    AttachPlan, Contents, GeometryPlan, HandshakePlan, RowPlan, Rule, TablePlan, Word,
+};
 use crate::schema::Schema;
 
 /// Everything attach adds to `pub mod live`; nothing when the schema declares no layout
-/// and no handshake.
+/// and no handshake. The specs print the attach plan's numbers.
 pub(super) fn expand_attach(schema: &Schema) -> TokenStream {
     let attach = &schema.attach;
-    let tables = attach.layouts.iter().map(|l| expand_table_spec(schema, l));
-    let handshakes = attach
-        .handshakes
-        .iter()
-        .map(|h| expand_handshake(schema, h));
+    let plan = AttachPlan::new(schema);
+    let tables = (attach.layouts.iter().zip(&plan.tables))
+        .map(|(l, t)| expand_table_spec(schema, &plan, l, t));
+    let handshakes = (attach.handshakes.iter().zip(&plan.handshakes))
+        .map(|(h, p)| expand_handshake(schema, h, p));
     let handles = attach
         .layouts
         .iter()
@@ -40,124 +42,115 @@ fn spec_ident(name: &str, what: &str) -> proc_macro2::Ident {
     format_ident!("{}_{}", name.to_uppercase(), what)
 }
 
-fn field(s: &Scalar) -> TokenStream {
-    let (offset, width) = (lit(s.offset), lit(s.width));
+fn field(w: Word) -> TokenStream {
+    let (offset, width) = (lit(w.offset), lit(w.width));
     quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
 }
 
-fn opt_index(i: Option<usize>) -> TokenStream {
-    match i {
-        Some(i) => {
-            let i = lit(i as u64);
-            quote!(Some(#i))
-        }
-        None => quote!(None),
-    }
-}
-
-/// A table's geometry fields as `GeometrySpec`s.
-fn geometry_specs(schema: &Schema, l: &LayoutTable) -> Vec<TokenStream> {
-    use crate::ir::geometry::GeometryRule;
-    l.geometry
-        .iter()
-        .map(|t| {
-            let g = &schema.attach.geometry[t.geometry];
-            let name = &schema.abi.structs[g.struct_index].fields[g.field].name;
-            let row = opt_index(t.row);
-            let f = field(&g.scalar);
-            let rule = match g.rule {
-                GeometryRule::Equal => {
-                    let v = lit(g.value.unwrap_or(0));
-                    quote!(::abi_runtime::attach::GeometryRule::Equal(#v))
-                }
-                GeometryRule::Follow { least, align } => {
-                    let (least, align) = (lit(least), lit(align));
-                    quote!(::abi_runtime::attach::GeometryRule::Follow { least: #least, align: #align })
-                }
-            };
-            let default = match g.value {
-                Some(v) => {
-                    let v = lit(v);
-                    quote!(Some(#v))
-                }
-                None => quote!(None),
-            };
-            quote!(::abi_runtime::attach::GeometrySpec { name: #name, row: #row, field: #f, rule: #rule, default: #default })
-        })
-        .collect()
-}
-
-fn opt_field(s: &Option<Scalar>) -> TokenStream {
-    match s {
-        Some(s) => {
-            let f = field(s);
+fn opt_field(w: Option<Word>) -> TokenStream {
+    match w {
+        Some(w) => {
+            let f = field(w);
             quote!(Some(#f))
         }
         None => quote!(None),
     }
 }
 
-/// `pub static <LAYOUT>_TABLE: TableSpec`.
-fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
-    let ours = schema.abi.version;
-    let ident = spec_ident(&l.name, "TABLE");
-    let rows = l.rows.iter().map(|r| {
-        let name = &r.name;
-        let index = lit(r.index);
-        let since = match r.since {
-            Some(v) if v.major == ours.major && v.minor > 0 => {
-                let m = lit(u64::from(v.minor));
-                quote!(Some(#m))
-            }
-            _ => quote!(None),
-        };
-        let optional = r.optional;
-        let (min_size, align) = (lit(r.min_size), lit(r.align));
-        let overlaps = r.overlaps.iter().map(|&o| lit(o as u64));
-        let contents = match &r.holds {
-            Holds::Struct { struct_index, .. } if *struct_index == l.header => {
-                quote!(::abi_runtime::attach::RowContents::Header)
-            }
-            Holds::Blocks {
-                layout,
-                count,
-                stride,
-            } => {
-                let table = spec_ident(&schema.attach.layouts[*layout].name, "TABLE");
-                let (count, stride) = (lit(*count), lit(*stride));
-                let sg = opt_index(r.follows.size);
-                quote!(::abi_runtime::attach::RowContents::Blocks { table: &#table, count: #count, stride: #stride, stride_geometry: #sg })
-            }
-            _ => quote!(::abi_runtime::attach::RowContents::Plain),
-        };
-        let need = match &r.need {
-            Some(n) => {
-                let fixed = lit(n.fixed);
-                let terms = n.terms.iter().map(|t| {
-                    let factor = lit(t.factor);
-                    let gs = t.geometry.iter().map(|&g| lit(g as u64));
-                    quote!(::abi_runtime::attach::NeedTerm { factor: #factor, geometry: &[#(#gs),*] })
-                });
-                quote!(Some(::abi_runtime::attach::NeedSpec { fixed: #fixed, terms: &[#(#terms),*] }))
-            }
-            None => quote!(None),
-        };
-        quote! {
-            ::abi_runtime::attach::RowSpec {
-                name: #name, index: #index, since_minor: #since, optional: #optional,
-                min_size: #min_size, align: #align, overlaps: &[#(#overlaps),*], contents: #contents,
-                need: #need,
-            }
+fn opt_index(i: Option<usize>) -> TokenStream {
+    opt_u64(i.map(|i| i as u64))
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(v) => {
+            let v = lit(v);
+            quote!(Some(#v))
         }
-    });
-    let header = &schema.abi.structs[l.header].name;
-    let header_size = lit(schema.layout.of(l.header).size);
+        None => quote!(None),
+    }
+}
+
+/// A geometry field as a `GeometrySpec`.
+fn geometry_spec(g: &GeometryPlan) -> TokenStream {
+    let name = &g.name;
+    let row = opt_index(g.row);
+    let f = field(g.field);
+    let rule = match g.rule {
+        Rule::Equal(v) => {
+            let v = lit(v);
+            quote!(::abi_runtime::attach::GeometryRule::Equal(#v))
+        }
+        Rule::Follow { least, align } => {
+            let (least, align) = (lit(least), lit(align));
+            quote!(::abi_runtime::attach::GeometryRule::Follow { least: #least, align: #align })
+        }
+    };
+    let default = opt_u64(g.default);
+    quote!(::abi_runtime::attach::GeometrySpec { name: #name, row: #row, field: #f, rule: #rule, default: #default })
+}
+
+/// A row as a `RowSpec`.
+fn row_spec(plan: &AttachPlan, r: &RowPlan) -> TokenStream {
+    let name = &r.name;
+    let index = lit(r.index);
+    let since = opt_u64(r.since_minor.map(u64::from));
+    let optional = r.optional;
+    let (min_size, align) = (lit(r.min_size), lit(r.align));
+    let overlaps = r.overlaps.iter().map(|&o| lit(o as u64));
+    let contents = match r.contents {
+        Contents::Header => quote!(::abi_runtime::attach::RowContents::Header),
+        Contents::Blocks {
+            table,
+            count,
+            stride,
+            stride_geometry,
+        } => {
+            let table = spec_ident(&plan.tables[table].name, "TABLE");
+            let (count, stride) = (lit(count), lit(stride));
+            let sg = opt_index(stride_geometry);
+            quote!(::abi_runtime::attach::RowContents::Blocks { table: &#table, count: #count, stride: #stride, stride_geometry: #sg })
+        }
+        Contents::Plain => quote!(::abi_runtime::attach::RowContents::Plain),
+    };
+    let need = match &r.need {
+        Some(n) => {
+            let fixed = lit(n.fixed);
+            let terms = n.terms.iter().map(|(factor, geometry)| {
+                let factor = lit(*factor);
+                let gs = geometry.iter().map(|&g| lit(g as u64));
+                quote!(::abi_runtime::attach::NeedTerm { factor: #factor, geometry: &[#(#gs),*] })
+            });
+            quote!(Some(::abi_runtime::attach::NeedSpec { fixed: #fixed, terms: &[#(#terms),*] }))
+        }
+        None => quote!(None),
+    };
+    quote! {
+        ::abi_runtime::attach::RowSpec {
+            name: #name, index: #index, since_minor: #since, optional: #optional,
+            min_size: #min_size, align: #align, overlaps: &[#(#overlaps),*], contents: #contents,
+            need: #need,
+        }
+    }
+}
+
+/// `pub static <LAYOUT>_TABLE: TableSpec`.
+fn expand_table_spec(
+    schema: &Schema,
+    plan: &AttachPlan,
+    l: &LayoutTable,
+    t: &TablePlan,
+) -> TokenStream {
+    let ident = spec_ident(&t.name, "TABLE");
+    let rows = t.rows.iter().map(|r| row_spec(plan, r));
+    let header = &t.header;
+    let header_size = lit(t.header_size);
     let (table_offset, max_rows, row_size) =
-        (lit(l.table_offset), lit(l.max_rows), lit(l.row_size));
-    let (row_offset, row_len) = (field(&l.row_offset), field(&l.row_size_field));
-    let (row_count, extent) = (opt_field(&l.row_count), opt_field(&l.extent));
-    let geometry = geometry_specs(schema, l);
-    let name = &l.name;
+        (lit(t.table_offset), lit(t.max_rows), lit(t.row_size));
+    let (row_offset, row_len) = (field(t.row_offset), field(t.row_len));
+    let (row_count, extent) = (opt_field(t.row_count), opt_field(t.extent));
+    let geometry = t.geometry.iter().map(geometry_spec);
+    let name = &t.name;
     let doc = doc_lit!(
         " Layout table `{name}`: `{header}.{}`, indexed by `{}`. {}",
         schema.abi.structs[l.header].fields[l.table_field].name,
@@ -177,38 +170,11 @@ fn expand_table_spec(schema: &Schema, l: &LayoutTable) -> TokenStream {
 
 /// `pub static <STRUCT>_HANDSHAKE`, and `Versioned<Struct>`: the record read by its
 /// producer's size, with an `Option` accessor per field a later minor version added.
-fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
-    let abi = &schema.abi;
-    let s = &abi.structs[h.struct_index];
-    let ident = spec_ident(&s.name, "HANDSHAKE");
-    let (major, minor) = (
-        lit(u64::from(abi.version.major)),
-        lit(u64::from(abi.version.minor)),
-    );
-    let magic = match &h.magic {
-        Some((f, c)) => {
-            let f = field(f);
-            let v = lit(abi.consts[*c].value as u64);
-            quote!(Some((#f, #v)))
-        }
-        None => quote!(None),
-    };
-    let (major_f, minor_f, size_f) = (field(&h.major), field(&h.minor), opt_field(&h.size));
-    let base_size = lit(h.base_size);
-    let (state, generation) = match &h.liveness {
-        Some(l) => {
-            let (f, running) = (field(&l.state), lit(l.running));
-            (quote!(Some((#f, #running))), opt_field(&l.generation))
-        }
-        None => (quote!(None), quote!(None)),
-    };
-    let full = lit(schema.layout.of(h.struct_index).size);
-    let added = h.added.iter().map(|a| {
-        let name = &s.fields[a.field].name;
-        let (since, offset, end) = (lit(u64::from(a.since.minor)), lit(a.offset), lit(a.end));
-        quote!(::abi_runtime::attach::AddedField { name: #name, since_minor: #since, offset: #offset, end: #end })
-    });
-    let record = &s.name;
+fn expand_handshake(schema: &Schema, h: &Handshake, p: &HandshakePlan) -> TokenStream {
+    let s = &schema.abi.structs[h.struct_index];
+    let ident = spec_ident(&p.record, "HANDSHAKE");
+    let spec = handshake_spec(p);
+    let record = &p.record;
     let ty = type_ident(&s.name);
     let versioned = format_ident!("Versioned{}", ty);
     let accessors = h.added.iter().enumerate().map(|(k, a)| {
@@ -240,7 +206,7 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
     };
     let spec_doc = doc_lit!(
         " The version handshake of `{record}`: magic, major and minor version{}, and the fields each later minor version added.",
-        if h.size.is_some() {
+        if p.size.is_some() {
             ", producer's size"
         } else {
             ""
@@ -251,13 +217,7 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
     );
     quote! {
         #[doc = #spec_doc]
-        pub static #ident: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
-            record: #record,
-            ours: ::abi_runtime::attach::Version { major: #major, minor: #minor },
-            magic: #magic, major: #major_f, minor: #minor_f, size: #size_f,
-            base_size: #base_size, full_size: #full, added: &[#(#added),*],
-            state: #state, generation: #generation,
-        };
+        pub static #ident: ::abi_runtime::attach::HandshakeSpec = #spec;
 
         #[doc = #ver_doc]
         #[derive(Debug, Clone)]
@@ -285,6 +245,44 @@ fn expand_handshake(schema: &Schema, h: &Handshake) -> TokenStream {
             #has
 
             #(#accessors)*
+        }
+    }
+}
+
+/// A handshake as a `HandshakeSpec` value.
+fn handshake_spec(p: &HandshakePlan) -> TokenStream {
+    let (major, minor) = (lit(u64::from(p.ours.major)), lit(u64::from(p.ours.minor)));
+    let magic = match p.magic {
+        Some(m) => {
+            let (f, v) = (field(m.field), lit(m.value));
+            quote!(Some((#f, #v)))
+        }
+        None => quote!(None),
+    };
+    let (major_f, minor_f, size_f) = (field(p.major), field(p.minor), opt_field(p.size));
+    let base_size = lit(p.base_size);
+    let state = match p.state {
+        Some((f, running)) => {
+            let (f, running) = (field(f), lit(running));
+            quote!(Some((#f, #running)))
+        }
+        None => quote!(None),
+    };
+    let generation = opt_field(p.generation);
+    let full = lit(p.full_size);
+    let added = p.added.iter().map(|a| {
+        let name = &a.name;
+        let (since, offset, end) = (lit(u64::from(a.since_minor)), lit(a.offset), lit(a.end));
+        quote!(::abi_runtime::attach::AddedField { name: #name, since_minor: #since, offset: #offset, end: #end })
+    });
+    let record = &p.record;
+    quote! {
+        ::abi_runtime::attach::HandshakeSpec {
+            record: #record,
+            ours: ::abi_runtime::attach::Version { major: #major, minor: #minor },
+            magic: #magic, major: #major_f, minor: #minor_f, size: #size_f,
+            base_size: #base_size, full_size: #full, added: &[#(#added),*],
+            state: #state, generation: #generation,
         }
     }
 }
