@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 mod handle;
 
-use super::tokens::{lit, value_type};
+use super::tokens::{lit, opt_index, opt_u64, spec_ident, value_type};
 use crate::ir::attach::{Handshake, LayoutTable};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::plan::attach::{
@@ -38,10 +38,6 @@ pub(super) fn expand_attach(schema: &Schema) -> TokenStream {
     }
 }
 
-fn spec_ident(name: &str, what: &str) -> proc_macro2::Ident {
-    format_ident!("{}_{}", name.to_uppercase(), what)
-}
-
 fn field(w: Word) -> TokenStream {
     let (offset, width) = (lit(w.offset), lit(w.width));
     quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
@@ -52,20 +48,6 @@ fn opt_field(w: Option<Word>) -> TokenStream {
         Some(w) => {
             let f = field(w);
             quote!(Some(#f))
-        }
-        None => quote!(None),
-    }
-}
-
-fn opt_index(i: Option<usize>) -> TokenStream {
-    opt_u64(i.map(|i| i as u64))
-}
-
-fn opt_u64(v: Option<u64>) -> TokenStream {
-    match v {
-        Some(v) => {
-            let v = lit(v);
-            quote!(Some(#v))
         }
         None => quote!(None),
     }

@@ -5,11 +5,10 @@ use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::super::tokens::lit;
-use super::{opt_index, spec_ident};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, LayoutTable, Row};
 use crate::language_backend::live_plan::has_view;
+use crate::language_backend::rust::live::tokens::{lit, opt_index, spec_ident};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::schema::Schema;
 
@@ -24,7 +23,7 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
     let rows = (l.rows.iter().enumerate())
         .map(|(k, r)| row_accessors(schema, l, k, r, header_view, &live_check, &this_table));
     let sessions = if header_view {
-        super::super::session::handle_accessors(schema, l)
+        crate::language_backend::rust::live::session::handle_accessors(schema, l)
     } else {
         quote!()
     };
@@ -94,7 +93,9 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
 /// header is extensible).
 fn header_accessor(schema: &Schema, l: &LayoutTable, header_view: bool) -> TokenStream {
     let header_ty = type_ident(&schema.abi.structs[l.header].name);
-    if header_view && super::super::added::extensible(schema, l.header).is_some() {
+    if header_view
+        && crate::language_backend::rust::live::added::extensible(schema, l.header).is_some()
+    {
         quote! {
             /// The header's live view, as long as its producer built it (`header_size`):
             /// the fields a later minor version added are absent from an older producer's.
@@ -223,7 +224,7 @@ fn row_accessors(
         }
         _ => quote!(),
     };
-    let protocols = super::super::protocols::row_accessors(schema, l, k);
+    let protocols = crate::language_backend::rust::live::protocols::row_accessors(schema, l, k);
     quote!(#region #typed #protocols)
 }
 
