@@ -1,7 +1,7 @@
 //! `abi-codegen inspect bridge`: the whole bridge image of the attach tests decoded through the
 //! schema's `[[layout]]` tables, and every corrupted copy refused with the check attach names:
-//! inspect asks the runtime's attach engine, with the specs the Rust bindings are generated
-//! with, so both give every image the same verdict.
+//! inspect asks the runtime's attach engine, with specs converted from the attach plan the
+//! Rust bindings print, so both give every image the same verdict.
 
 use crate::common;
 
@@ -9,6 +9,7 @@ use abi_codegen::inspect::{
     AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,
     render_file_json,
 };
+use abi_codegen::plan::attach::AttachPlan;
 use bridge_abi::live;
 use bridge_abi::runtime::SharedBuf;
 use common::image;
@@ -129,24 +130,115 @@ fn every_corrupted_image_is_refused_with_its_check() {
     }
 }
 
-#[test]
-fn inspect_checks_with_the_specs_the_bindings_are_generated_with() {
-    let schema = common::bridge_schema();
-    let specs = AttachSpecs::new(&schema);
-    let layout = |name| find_layout(&schema, name).expect(name);
-    assert_eq!(*specs.table(layout("bridge")), live::BRIDGE_TABLE);
+/// The bridge table and handshake as the reference gives them: the same numbers in the
+/// `static` specs the Rust bindings print from the attach plan, and in the specs inspect
+/// converts from it.
+fn check_reference_numbers(
+    what: &str,
+    t: &abi_runtime::attach::spec::TableSpec<'_>,
+    h: &abi_runtime::attach::spec::HandshakeSpec<'_>,
+) {
+    use abi_runtime::attach::spec::{Field, RowContents};
+    use image::at;
+    let f = |offset: usize, width: usize| Field { offset, width };
+    assert_eq!(t.header_size, image::HEADER_SIZE as usize, "{what}");
+    assert_eq!(t.table_offset, at::REGIONS, "{what}");
+    assert_eq!(t.row_count, Some(f(at::REGION_COUNT, 4)), "{what}");
+    assert_eq!(t.extent, Some(f(at::TOTAL_SIZE, 4)), "{what}");
+    assert_eq!((t.row_offset, t.row_len), (f(0, 4), f(4, 4)), "{what}");
+    let rows: Vec<(&str, usize, Option<u32>)> = t
+        .rows
+        .iter()
+        .map(|r| (r.name, r.index, r.since_minor))
+        .collect();
+    // bridge_region: bot_blocks 4, "(ABI 0.5)"; the others in every 0.x producer's.
     assert_eq!(
-        *specs.table(layout("client_block")),
-        live::CLIENT_BLOCK_TABLE
+        rows,
+        [
+            ("header", 0, None),
+            ("snapshot_ring", 1, None),
+            ("client_blocks", 2, None),
+            ("log_ring", 3, None),
+            ("bot_blocks", 4, Some(5)),
+        ],
+        "{what}"
     );
-    assert_eq!(*specs.table(layout("bot_block")), live::BOT_BLOCK_TABLE);
-    let record = |name| {
-        let s = schema.abi.structs.iter().position(|s| s.name == name);
-        specs.handshake(s.expect(name))
-    };
-    assert_eq!(record("bridge_header"), Some(live::BRIDGE_HEADER_HANDSHAKE));
-    assert_eq!(record("snapshot"), Some(live::SNAPSHOT_HANDSHAKE));
-    assert_eq!(record("pad_input"), None);
+    assert!(matches!(t.rows[0].contents, RowContents::Header), "{what}");
+    for (k, stride) in [(2, 0x10000), (4, 0x49000)] {
+        match t.rows[k].contents {
+            RowContents::Blocks {
+                count,
+                stride: s,
+                table,
+                ..
+            } => {
+                assert_eq!((count, s), (8, stride), "{what}: row {k}");
+                assert_eq!(
+                    table.header_size,
+                    at::BLOCK_REGIONS + 8 * 8,
+                    "{what}: row {k}"
+                );
+                assert_eq!(table.table_offset, at::BLOCK_REGIONS, "{what}: row {k}");
+            }
+            other => panic!("{what}: row {k} holds {other:?}"),
+        }
+    }
+    let geometry: Vec<(&str, Field)> = t.geometry.iter().map(|g| (g.name, g.field)).collect();
+    for (name, offset) in [
+        ("ring_slots", at::RING_SLOTS),
+        ("ring_slot_size", at::RING_SLOT_SIZE),
+        ("max_clients", at::MAX_CLIENTS),
+        ("client_block_size", at::CLIENT_BLOCK_SIZE),
+    ] {
+        assert!(
+            geometry.contains(&(name, f(offset, 4))),
+            "{what}: {name} in {geometry:?}"
+        );
+    }
+    assert_eq!(h.record, "bridge_header", "{what}");
+    assert_eq!((h.ours.major, h.ours.minor), (0, 9), "{what}");
+    assert_eq!(
+        h.magic,
+        Some((f(at::MAGIC, 4), u64::from(image::BRIDGE_MAGIC))),
+        "{what}"
+    );
+    assert_eq!(
+        (h.major, h.minor),
+        (f(at::ABI_MAJOR, 2), f(at::ABI_MINOR, 2)),
+        "{what}"
+    );
+    assert_eq!(h.size, Some(f(at::HEADER_SIZE, 4)), "{what}");
+    assert_eq!(h.full_size, image::HEADER_SIZE as usize, "{what}");
+    assert_eq!(
+        h.state,
+        Some((f(at::HOST_STATE, 4), u64::from(image::RUNNING))),
+        "{what}"
+    );
+    assert_eq!(h.generation, Some(f(at::HOST_GENERATION, 4)), "{what}");
+}
+
+#[test]
+fn the_bindings_and_inspect_check_with_the_reference_numbers() {
+    let schema = common::bridge_schema();
+    check_reference_numbers(
+        "the bindings",
+        &live::BRIDGE_TABLE,
+        &live::BRIDGE_HEADER_HANDSHAKE,
+    );
+    let plan = AttachPlan::new(&schema);
+    let specs = AttachSpecs::new(&plan);
+    let root = find_layout(&schema, "bridge").expect("bridge");
+    let header = schema.attach.layouts[root].header;
+    let h = specs
+        .handshake(header)
+        .expect("the bridge header's handshake");
+    check_reference_numbers("inspect", specs.table(root), &h);
+    let pad_input = schema
+        .abi
+        .structs
+        .iter()
+        .position(|s| s.name == "pad_input");
+    assert_eq!(specs.handshake(pad_input.expect("pad_input")), None);
 }
 
 #[test]

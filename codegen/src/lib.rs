@@ -16,6 +16,7 @@ pub mod language_backend;
 pub mod layout;
 pub mod lower;
 pub mod parse;
+pub mod plan;
 #[cfg(feature = "text")]
 pub mod report;
 mod schema;

@@ -2,7 +2,7 @@
 //! row of its table, blocks through their own tables, each region's struct decoded, a ring's
 //! slot headers, a bytes region summarised. Which rows and regions are valid is the runtime's
 //! attach engine's verdict (`abi_runtime::attach::report`, the checks generated bindings
-//! attach with, `codegen/ATTACH.md`), given the specs [`AttachSpecs`] builds from the IR: a
+//! attach with, `codegen/ATTACH.md`), given the specs [`AttachSpecs`] converts from the attach plan: a
 //! bad magic or major version stops there; a row missing, out of bounds, misaligned, too
 //! small, or overlapping another is an error, and its region is not decoded. Here each
 //! problem is placed (the offset of the field or region it concerns, its path) and worded.
@@ -11,6 +11,7 @@ use abi_runtime::attach::{AttachError, Report, RowReport, Source, TableReport, r
 
 use crate::ir::attach::Holds;
 use crate::ir::scalar::Scalar;
+use crate::plan::attach::AttachPlan;
 use crate::schema::Schema;
 
 use super::decode;
@@ -40,7 +41,8 @@ impl Source for Input<'_> {
 /// Decodes the whole of `input` as an image laid out by layout `layout`, from offset 0.
 pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> FileInspection {
     let t = &schema.attach.layouts[layout];
-    let specs = AttachSpecs::new(schema);
+    let plan = AttachPlan::new(schema);
+    let specs = AttachSpecs::new(&plan);
     let handshake = specs.handshake(t.header);
     let report = report(&Input(input), handshake.as_ref(), specs.table(layout));
     let mut cx = ImageDecoder {

@@ -1,7 +1,7 @@
-//! The runtime's attach descriptions (`abi_runtime::attach::spec`) built from the IR at run
-//! time, borrowing the schema's names, so that `inspect` asks the runtime's engine for its
-//! verdicts. They are the `static` specs the Rust backend emits for the live layer
-//! (`language_backend/rust/live/attach.rs`), value for value: `tests/inspect_image.rs` compares them.
+//! The runtime's attach descriptions (`abi_runtime::attach::spec`) converted from the attach
+//! plan (`plan::attach`) at run time, borrowing its names, so that `inspect` asks the
+//! runtime's engine for its verdicts with the numbers the Rust backend prints as `static`
+//! specs: one plan, converted field for field, nothing derived here.
 
 use std::cell::OnceCell;
 
@@ -10,15 +10,12 @@ use abi_runtime::attach::spec::{
     RowSpec, TableSpec, Version,
 };
 
-use crate::ir::attach::{Holds, LayoutTable, Row};
-use crate::ir::geometry;
-use crate::ir::scalar::Scalar;
-use crate::schema::Schema;
+use crate::plan::attach::{self as plan, AttachPlan, Contents, Rule, Word};
 
 /// The table of every layout (each built once, when first asked for, with the tables of
 /// the layouts it nests) and the handshake of every extensible struct.
 pub struct AttachSpecs<'a> {
-    schema: &'a Schema,
+    plan: &'a AttachPlan,
     rows: Vec<OnceCell<Vec<RowSpec<'a>>>>,
     tables: Vec<OnceCell<TableSpec<'a>>>,
     geometry: Vec<Vec<GeometrySpec<'a>>>,
@@ -26,61 +23,48 @@ pub struct AttachSpecs<'a> {
     added: Vec<Vec<AddedField<'a>>>,
 }
 
-fn field(s: &Scalar) -> Field {
+fn field(w: Word) -> Field {
     Field {
-        offset: s.offset as usize,
-        width: s.width as usize,
+        offset: w.offset as usize,
+        width: w.width as usize,
+    }
+}
+
+fn geometry_spec(g: &plan::GeometryPlan) -> GeometrySpec<'_> {
+    GeometrySpec {
+        name: &g.name,
+        row: g.row,
+        field: field(g.field),
+        rule: match g.rule {
+            Rule::Equal(v) => GeometryRule::Equal(v),
+            Rule::Follow { least, align } => GeometryRule::Follow { least, align },
+        },
+        default: g.default,
     }
 }
 
 impl<'a> AttachSpecs<'a> {
-    pub fn new(schema: &'a Schema) -> Self {
-        let n = schema.attach.layouts.len();
-        let added = schema.attach.handshakes.iter().map(|h| {
-            let s = &schema.abi.structs[h.struct_index];
-            h.added
-                .iter()
+    pub fn new(plan: &'a AttachPlan) -> Self {
+        let n = plan.tables.len();
+        let added = plan.handshakes.iter().map(|h| {
+            (h.added.iter())
                 .map(|a| AddedField {
-                    name: &s.fields[a.field].name,
-                    since_minor: a.since.minor,
+                    name: &a.name,
+                    since_minor: a.since_minor,
                     offset: a.offset as usize,
                     end: a.end as usize,
                 })
                 .collect()
         });
-        let attach = &schema.attach;
-        let geometry = attach.layouts.iter().map(|l| {
-            l.geometry
-                .iter()
-                .map(|t| {
-                    let g = &attach.geometry[t.geometry];
-                    GeometrySpec {
-                        name: &schema.abi.structs[g.struct_index].fields[g.field].name,
-                        row: t.row,
-                        field: field(&g.scalar),
-                        rule: match g.rule {
-                            geometry::GeometryRule::Equal => {
-                                GeometryRule::Equal(g.value.unwrap_or(0))
-                            }
-                            geometry::GeometryRule::Follow { least, align } => {
-                                GeometryRule::Follow { least, align }
-                            }
-                        },
-                        default: g.value,
-                    }
-                })
-                .collect()
-        });
-        let needs = attach.layouts.iter().map(|l| {
-            l.rows
-                .iter()
+        let geometry = (plan.tables.iter()).map(|t| t.geometry.iter().map(geometry_spec).collect());
+        let needs = plan.tables.iter().map(|t| {
+            (t.rows.iter())
                 .map(|r| {
                     r.need.as_ref().map_or(Vec::new(), |n| {
-                        n.terms
-                            .iter()
-                            .map(|t| NeedTerm {
-                                factor: t.factor,
-                                geometry: &t.geometry,
+                        (n.terms.iter())
+                            .map(|(factor, geometry)| NeedTerm {
+                                factor: *factor,
+                                geometry,
                             })
                             .collect()
                     })
@@ -88,7 +72,7 @@ impl<'a> AttachSpecs<'a> {
                 .collect()
         });
         AttachSpecs {
-            schema,
+            plan,
             rows: (0..n).map(|_| OnceCell::new()).collect(),
             tables: (0..n).map(|_| OnceCell::new()).collect(),
             geometry: geometry.collect(),
@@ -100,55 +84,49 @@ impl<'a> AttachSpecs<'a> {
     /// Layout `layout`'s table.
     pub fn table(&'a self, layout: usize) -> &'a TableSpec<'a> {
         self.tables[layout].get_or_init(|| {
-            let schema = self.schema;
-            let l = &schema.attach.layouts[layout];
+            let t = &self.plan.tables[layout];
             let rows = self.rows[layout].get_or_init(|| {
-                l.rows
-                    .iter()
-                    .enumerate()
-                    .map(|(k, r)| self.row(layout, l, k, r))
+                (t.rows.iter().enumerate())
+                    .map(|(k, r)| self.row(layout, k, r))
                     .collect::<Vec<_>>()
             });
             TableSpec {
-                name: &l.name,
-                header: &schema.abi.structs[l.header].name,
-                header_size: schema.layout.of(l.header).size as usize,
-                table_offset: l.table_offset as usize,
-                max_rows: l.max_rows as usize,
-                row_size: l.row_size as usize,
-                row_offset: field(&l.row_offset),
-                row_len: field(&l.row_size_field),
-                row_count: l.row_count.as_ref().map(field),
-                extent: l.extent.as_ref().map(field),
+                name: &t.name,
+                header: &t.header,
+                header_size: t.header_size as usize,
+                table_offset: t.table_offset as usize,
+                max_rows: t.max_rows as usize,
+                row_size: t.row_size as usize,
+                row_offset: field(t.row_offset),
+                row_len: field(t.row_len),
+                row_count: t.row_count.map(field),
+                extent: t.extent.map(field),
                 rows,
                 geometry: &self.geometry[layout],
             }
         })
     }
 
-    fn row(&'a self, li: usize, l: &LayoutTable, k: usize, r: &'a Row) -> RowSpec<'a> {
-        let ours = self.schema.abi.version;
-        let contents = match r.holds {
-            Holds::Struct { struct_index, .. } if struct_index == l.header => RowContents::Header,
-            Holds::Blocks {
-                layout,
+    fn row(&'a self, t: usize, k: usize, r: &'a plan::RowPlan) -> RowSpec<'a> {
+        let contents = match r.contents {
+            Contents::Header => RowContents::Header,
+            Contents::Blocks {
+                table,
                 count,
                 stride,
+                stride_geometry,
             } => RowContents::Blocks {
-                table: self.table(layout),
+                table: self.table(table),
                 count: count as usize,
                 stride: stride as usize,
-                stride_geometry: r.follows.size,
+                stride_geometry,
             },
-            _ => RowContents::Plain,
+            Contents::Plain => RowContents::Plain,
         };
         RowSpec {
             name: &r.name,
             index: r.index as usize,
-            since_minor: r
-                .since
-                .filter(|v| v.major == ours.major && v.minor > 0)
-                .map(|v| v.minor),
+            since_minor: r.since_minor,
             optional: r.optional,
             min_size: r.min_size,
             align: r.align,
@@ -156,43 +134,30 @@ impl<'a> AttachSpecs<'a> {
             contents,
             need: r.need.as_ref().map(|n| NeedSpec {
                 fixed: n.fixed,
-                terms: &self.needs[li][k],
+                terms: &self.needs[t][k],
             }),
         }
     }
 
     /// The handshake of struct `struct_index`, when it declares `version`.
     pub fn handshake(&self, struct_index: usize) -> Option<HandshakeSpec<'_>> {
-        let schema = self.schema;
-        let (k, h) = schema
-            .attach
-            .handshakes
-            .iter()
-            .enumerate()
-            .find(|(_, h)| h.struct_index == struct_index)?;
-        let abi = &schema.abi;
+        let k = (self.plan.handshakes.iter()).position(|h| h.struct_index == struct_index)?;
+        let h = &self.plan.handshakes[k];
         Some(HandshakeSpec {
-            record: &abi.structs[struct_index].name,
+            record: &h.record,
             ours: Version {
-                major: abi.version.major,
-                minor: abi.version.minor,
+                major: h.ours.major,
+                minor: h.ours.minor,
             },
-            magic: h
-                .magic
-                .as_ref()
-                .map(|(f, c)| (field(f), abi.consts[*c].value as u64)),
-            major: field(&h.major),
-            minor: field(&h.minor),
-            size: h.size.as_ref().map(field),
+            magic: h.magic.map(|m| (field(m.field), m.value)),
+            major: field(h.major),
+            minor: field(h.minor),
+            size: h.size.map(field),
             base_size: h.base_size as usize,
-            full_size: schema.layout.of(struct_index).size as usize,
+            full_size: h.full_size as usize,
             added: &self.added[k],
-            state: h.liveness.as_ref().map(|l| (field(&l.state), l.running)),
-            generation: h
-                .liveness
-                .as_ref()
-                .and_then(|l| l.generation.as_ref())
-                .map(field),
+            state: h.state.map(|(f, running)| (field(f), running)),
+            generation: h.generation.map(field),
         })
     }
 }

@@ -16,11 +16,11 @@ use super::result_codes::{CodeCtx, code_ctxs};
 use super::session_host::{SessionHostCtx, session_hosts};
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, LayoutTable, MAX_BLOCK_NESTING, MAX_LAYOUT_ROWS};
-use crate::ir::geometry::GeometryRule;
 use crate::ir::result_codes::Family;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::attach::{AttachPlan, Contents, HandshakePlan, Rule, TablePlan, Word};
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -194,42 +194,38 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
     let abi = &schema.abi;
     let p = abi.c_prefix.clone();
     let pu = p.to_ascii_uppercase();
+    let plan = AttachPlan::new(schema);
     let layouts = &schema.attach.layouts;
     let mut slots = vec![None; layouts.len()];
     for i in 0..layouts.len() {
-        table_slots(schema, i, &mut slots, 0)?;
+        table_slots(&plan, i, &mut slots, 0)?;
     }
     let slots: Vec<u64> = slots.into_iter().map(|s| s.unwrap_or(0)).collect();
-    let tables = layouts
-        .iter()
-        .enumerate()
-        .map(|(i, t)| table_ctx(schema, t, i, slots[i], &slots))
+    let tables = (layouts.iter().zip(&plan.tables).enumerate())
+        .map(|(i, (l, t))| table_ctx(schema, l, t, i, slots[i], &slots))
         .collect::<Result<Vec<_>, _>>()?;
     let header = layouts[root].header;
-    let root_hs = schema
-        .attach
-        .handshakes
-        .iter()
-        .find(|h| h.struct_index == header)
+    let root_hs = plan
+        .handshake_of(header)
         .map(|h| record_ctx(schema, h))
         .ok_or_else(|| RenderError("the root layout's header has no handshake".into()))?;
-    let liveness = schema
+    let handshake = schema
         .attach
         .handshakes
         .iter()
-        .find(|h| h.struct_index == header)
-        .and_then(|h| h.liveness.as_ref())
-        .map(|l| LivenessCtx {
-            state: scalar(&l.state),
-            running: l.running,
-            running_name: l.running_name.clone(),
-            generation: l.generation.as_ref().map_or((0, 0), scalar),
-        });
-    let identity = schema
-        .attach
-        .handshakes
-        .iter()
-        .find(|h| h.struct_index == header)
+        .find(|h| h.struct_index == header);
+    // The running value's name is the template's; its number and the fields are the plan's.
+    let running_name = handshake.and_then(|h| Some(h.liveness.as_ref()?.running_name.clone()));
+    let liveness = plan.handshake_of(header).and_then(|h| {
+        let (state, running) = h.state?;
+        Some(LivenessCtx {
+            state: pair(state),
+            running,
+            running_name: running_name?,
+            generation: h.generation.map_or((0, 0), pair),
+        })
+    });
+    let identity = handshake
         .map(|h| &h.identity)
         .filter(|i| !i.is_empty())
         .map(|i| {
@@ -273,10 +269,7 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
             .max(1),
         accessors,
         session_hosts: session_hosts(schema),
-        records: schema
-            .attach
-            .handshakes
-            .iter()
+        records: (plan.handshakes.iter())
             .map(|h| record_ctx(schema, h))
             .collect(),
         tables,
@@ -286,9 +279,9 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
     COMPILED.render(context).map(Some)
 }
 
-/// The region entries one block laid out by `layouts[i]` takes, memoized in `slots`.
+/// The region entries one block laid out by table `i` takes, memoized in `slots`.
 fn table_slots(
-    schema: &Schema,
+    plan: &AttachPlan,
     i: usize,
     slots: &mut [Option<u64>],
     depth: usize,
@@ -298,11 +291,11 @@ fn table_slots(
     }
     // Lowering refuses a cycle and nesting past MAX_BLOCK_NESTING.
     debug_assert!(depth <= MAX_BLOCK_NESTING, "lowering bounds the nesting");
-    let t = &schema.attach.layouts[i];
+    let t = &plan.tables[i];
     let mut n = t.rows.len() as u64;
     for row in &t.rows {
-        if let Holds::Blocks { layout, count, .. } = row.holds {
-            n += count * table_slots(schema, layout, slots, depth + 1)?;
+        if let Contents::Blocks { table, count, .. } = row.contents {
+            n += count * table_slots(plan, table, slots, depth + 1)?;
         }
     }
     slots[i] = Some(n);
@@ -313,9 +306,14 @@ fn scalar(s: &Scalar) -> (u64, u64) {
     (s.offset, s.width)
 }
 
+fn pair(w: Word) -> (u64, u64) {
+    (w.offset, w.width)
+}
+
 fn table_ctx(
     schema: &Schema,
-    t: &LayoutTable,
+    l: &LayoutTable,
+    t: &TablePlan,
     index: usize,
     own_slots: u64,
     slots: &[u64],
@@ -325,22 +323,29 @@ fn table_ctx(
     let mut next_block = t.rows.len() as u64;
     let mut needs = Vec::new();
     let position = |g: Option<usize>| g.map_or(-1, |g| g as i64);
-    let rows = t
-        .rows
-        .iter()
-        .map(|row| {
+    let rows = (t.rows.iter().zip(&l.rows))
+        .map(|(row, ir)| {
             let need = row.need.as_ref().map_or(-1, |n| {
                 let at = needs.len() as i64;
                 needs.push(n.fixed);
                 needs.push(n.terms.len() as u64);
-                for term in &n.terms {
-                    needs.push(term.factor);
-                    needs.push(term.geometry.len() as u64);
-                    needs.extend(term.geometry.iter().map(|&g| g as u64));
+                for (factor, geometry) in &n.terms {
+                    needs.push(*factor);
+                    needs.push(geometry.len() as u64);
+                    needs.extend(geometry.iter().map(|&g| g as u64));
                 }
                 at
             });
-            let (count_value, size_value) = match row.holds {
+            let (blocks, block_count, block_stride) = match row.contents {
+                Contents::Blocks {
+                    table,
+                    count,
+                    stride,
+                    ..
+                } => (table as i64, count, stride),
+                _ => (-1, 0, 0),
+            };
+            let (count_value, size_value) = match ir.holds {
                 Holds::Ring { ring } => match schema.access.rings[ring].kind {
                     RingKind::Slots {
                         slot_count,
@@ -349,29 +354,21 @@ fn table_ctx(
                     } => (slot_count, slot_size),
                     RingKind::Events { .. } => (0, 0),
                 },
-                Holds::Blocks { count, stride, .. } => (count, stride),
-                _ => (0, 0),
+                _ => (block_count, block_stride),
             };
             let mask = row.overlaps.iter().fold(0u64, |m, &j| m | (1u64 << j));
-            let (blocks, block_count, block_stride) = match row.holds {
-                Holds::Blocks {
-                    layout,
-                    count,
-                    stride,
-                } => (layout as i64, count, stride),
-                _ => (-1, 0, 0),
-            };
             let first_block_slot = next_block;
             if blocks >= 0 {
                 next_block += block_count * slots[blocks as usize];
             }
+            let since = row.since(schema.abi.version);
             RowCtx {
                 name: row.name.clone(),
                 index: row.index,
-                since_major: row.since.map_or(-1, |v| i64::from(v.major)),
-                since_minor: row.since.map_or(-1, |v| i64::from(v.minor)),
+                since_major: since.map_or(-1, |v| i64::from(v.major)),
+                since_minor: since.map_or(-1, |v| i64::from(v.minor)),
                 optional: row.optional,
-                holds_header: matches!(row.holds, Holds::Struct { struct_index, .. } if struct_index == t.header),
+                holds_header: row.contents == Contents::Header,
                 min_size: row.min_size,
                 align: row.align,
                 overlaps: format!("{mask:#x}ULL"),
@@ -381,51 +378,46 @@ fn table_ctx(
                 first_block_slot,
                 need,
                 count_value,
-                count_geometry: position(row.follows.count),
+                count_geometry: position(row.follows_count),
                 size_value,
-                size_geometry: position(row.follows.size),
+                size_geometry: position(row.follows_size),
             }
         })
         .collect();
-    let geometry = t
-        .geometry
-        .iter()
-        .map(|tg| {
-            let g = &schema.attach.geometry[tg.geometry];
+    let geometry = (t.geometry.iter())
+        .map(|g| {
             let (equal, value, least, align) = match g.rule {
-                GeometryRule::Equal => (true, g.value.unwrap_or(0), 0, 1),
-                GeometryRule::Follow { least, align } => (false, 0, least, align),
+                Rule::Equal(v) => (true, v, 0, 1),
+                Rule::Follow { least, align } => (false, 0, least, align),
             };
             GeometryCtx {
-                name: schema.abi.structs[g.struct_index].fields[g.field]
-                    .name
-                    .clone(),
-                row: position(tg.row),
-                at: g.scalar.offset,
-                width: g.scalar.width,
+                name: g.name.clone(),
+                row: position(g.row),
+                at: g.field.offset,
+                width: g.field.width,
                 equal,
                 value,
-                default: g.value.unwrap_or(0),
-                has_default: g.value.is_some(),
+                default: g.default.unwrap_or(0),
+                has_default: g.default.is_some(),
                 least,
                 align,
             }
         })
         .collect();
-    let inits = table_inits(schema, t);
+    let inits = table_inits(schema, l);
     Ok(TableCtx {
         index,
         inits,
         name: t.name.clone(),
-        header_name: schema.abi.structs[t.header].name.clone(),
-        header_size: schema.layout.of(t.header).size,
+        header_name: t.header.clone(),
+        header_size: t.header_size,
         table_offset: t.table_offset,
         max_rows: t.max_rows,
         row_size: t.row_size,
-        row_offset: scalar(&t.row_offset),
-        row_size_field: scalar(&t.row_size_field),
-        count: t.row_count.as_ref().map_or((0, 0), scalar),
-        extent: t.extent.as_ref().map_or((0, 0), scalar),
+        row_offset: pair(t.row_offset),
+        row_size_field: pair(t.row_len),
+        count: t.row_count.map_or((0, 0), pair),
+        extent: t.extent.map_or((0, 0), pair),
         rows_used: t.rows.iter().map(|r| r.index + 1).max().unwrap_or(0),
         rows,
         geometry,
@@ -460,27 +452,24 @@ fn table_inits(schema: &Schema, t: &LayoutTable) -> Vec<InitCtx> {
     out
 }
 
-fn record_ctx(schema: &Schema, h: &crate::ir::attach::Handshake) -> RecordCtx {
+fn record_ctx(schema: &Schema, h: &HandshakePlan) -> RecordCtx {
     let abi = &schema.abi;
-    let s = &abi.structs[h.struct_index];
     RecordCtx {
-        name: s.name.clone(),
-        ty: c_type_name(&s.name, &abi.c_prefix),
-        magic: h.magic.as_ref().map_or((0, 0, "0".into()), |(f, c)| {
-            (f.offset, f.width, format!("{:#x}ULL", abi.consts[*c].value))
+        name: h.record.clone(),
+        ty: c_type_name(&h.record, &abi.c_prefix),
+        magic: h.magic.map_or((0, 0, "0".into()), |m| {
+            (m.field.offset, m.field.width, format!("{:#x}ULL", m.value))
         }),
-        major: scalar(&h.major),
-        minor: scalar(&h.minor),
-        size: h.size.as_ref().map_or((0, 0), scalar),
+        major: pair(h.major),
+        minor: pair(h.minor),
+        size: h.size.map_or((0, 0), pair),
         base_size: h.base_size,
-        full_size: schema.layout.of(h.struct_index).size,
-        added: h
-            .added
-            .iter()
+        full_size: h.full_size,
+        added: (h.added.iter())
             .map(|a| AddedCtx {
-                field: s.fields[a.field].name.clone(),
-                since_major: a.since.major,
-                since_minor: a.since.minor,
+                field: a.name.clone(),
+                since_major: h.ours.major,
+                since_minor: a.since_minor,
                 offset: a.offset,
                 end: a.end,
             })

@@ -21,11 +21,11 @@ use super::literals::doc_lines;
 use super::live::LiveSection;
 use super::names::{Namer, Names, python_field_alias, python_type_name};
 use crate::ir::access::RingKind;
-use crate::ir::attach::{Handshake, Holds, LayoutTable};
-use crate::ir::geometry::GeometryRule;
+use crate::ir::attach::{Holds, LayoutTable, Row};
 use crate::ir::scalar::Scalar;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::attach::{self as plan, AttachPlan, Contents, HandshakePlan, Rule, TablePlan};
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -103,8 +103,8 @@ pub(in crate::language_backend::python) struct AttachContext {
 /// An integer field: (offset, width).
 type Word = (u64, u64);
 
-fn word(s: &Scalar) -> Word {
-    (s.offset, s.width)
+fn word(w: plan::Word) -> Word {
+    (w.offset, w.width)
 }
 
 #[derive(Serialize)]
@@ -256,11 +256,12 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
     let classes: Vec<String> = (a.layouts.iter())
         .map(|l| module.name(&python_type_name(&l.name)))
         .collect();
-    let handshakes: Vec<HandshakeData> = (a.handshakes.iter())
+    let plan = AttachPlan::new(schema);
+    let handshakes: Vec<HandshakeData> = (plan.handshakes.iter())
         .map(|h| handshake_data(schema, names, h, &read_versioned))
         .collect();
-    let tables: Vec<TableData> = (a.layouts.iter().enumerate())
-        .map(|(t, l)| table_data(schema, live, &classes, t, l))
+    let tables: Vec<TableData> = (a.layouts.iter().zip(&plan.tables).enumerate())
+        .map(|(t, (l, p))| table_data(schema, live, &classes, t, l, p))
         .collect();
     let root = a.root.and_then(|r| {
         let header = a.layouts[r].header;
@@ -272,7 +273,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         .map(|(_, h)| &a.handshakes[h].identity)
         .filter(|i| !i.is_empty())
         .map(|i| {
-            let at = |s: &Option<Scalar>| s.as_ref().map_or((0, 0), word);
+            let at = |s: &Option<Scalar>| s.as_ref().map_or((0, 0), |s| word(s.into()));
             let fields = [at(&i.pid), at(&i.version), at(&i.mono_ns), at(&i.unix_ns)];
             (module.name("stamp_identity"), fields)
         });
@@ -312,33 +313,40 @@ impl HandshakeData {
     }
 }
 
-fn handshake_data(schema: &Schema, names: &Names, h: &Handshake, method: &str) -> HandshakeData {
+fn handshake_data(
+    schema: &Schema,
+    names: &Names,
+    h: &HandshakePlan,
+    method: &str,
+) -> HandshakeData {
     let s = &schema.abi.structs[h.struct_index];
     let added = (h.added.iter())
-        .map(|f| {
-            let name = &s.fields[f.field].name;
-            AddedData {
-                names: std::iter::once(name.clone())
-                    .chain(python_field_alias(name))
-                    .collect(),
-                since: (f.since.major, f.since.minor),
-                offset: f.offset,
-                end: f.end,
-            }
+        .map(|f| AddedData {
+            names: std::iter::once(f.name.clone())
+                .chain(python_field_alias(&f.name))
+                .collect(),
+            since: (h.ours.major, f.since_minor),
+            offset: f.offset,
+            end: f.end,
         })
         .collect();
     HandshakeData {
         class: names.structs[h.struct_index].clone(),
-        name: s.name.clone(),
-        magic: (h.magic.as_ref()).map(|(f, c)| (f.offset, f.width, names.consts[*c].clone())),
-        major: word(&h.major),
-        minor: word(&h.minor),
-        size: h.size.as_ref().map(word),
+        name: h.record.clone(),
+        magic: (h.magic).map(|m| {
+            (
+                m.field.offset,
+                m.field.width,
+                names.consts[m.constant].clone(),
+            )
+        }),
+        major: word(h.major),
+        minor: word(h.minor),
+        size: h.size.map(word),
         base_size: h.base_size,
-        full_size: schema.layout.of(h.struct_index).size,
+        full_size: h.full_size,
         added,
-        liveness: (h.liveness.as_ref())
-            .map(|l| (word(&l.state), l.running, l.generation.as_ref().map(word))),
+        liveness: (h.state).map(|(state, running)| (word(state), running, h.generation.map(word))),
         method: !s.fields.iter().any(|f| f.name == method),
     }
 }
@@ -349,115 +357,131 @@ fn table_data(
     classes: &[String],
     t: usize,
     l: &LayoutTable,
+    p: &TablePlan,
 ) -> TableData {
     let mut namer = Namer(HANDLE_ATTRIBUTES.map(String::from).into());
-    let view = |si: usize| live.and_then(|l| l.views.get(si).cloned().flatten());
-    let rows = (l.rows.iter())
-        .map(|r| {
+    let rows = (p.rows.iter().zip(&l.rows))
+        .map(|(r, ir)| {
             let mut row = RowData {
                 name: r.name.clone(),
                 method: namer.name(&r.name),
-                doc: doc_lines(&r.doc),
+                doc: doc_lines(&ir.doc),
                 index: r.index,
-                since: r.since.map(|v| (v.major, v.minor)),
+                since: r.since(schema.abi.version).map(|v| (v.major, v.minor)),
                 optional: r.optional,
                 min_size: r.min_size,
                 align: r.align,
                 overlaps: r.overlaps.clone(),
-                need: (r.need.as_ref()).map(|n| {
-                    let terms = n.terms.iter().map(|t| (t.factor, t.geometry.clone()));
-                    (n.fixed, terms.collect())
-                }),
-                follows: (r.follows.count, r.follows.size),
+                holds_header: r.contents == Contents::Header,
+                blocks: match r.contents {
+                    Contents::Blocks {
+                        table,
+                        count,
+                        stride,
+                        ..
+                    } => Some((table, count, stride)),
+                    _ => None,
+                },
+                need: (r.need.as_ref()).map(|n| (n.fixed, n.terms.clone())),
+                follows: (r.follows_count, r.follows_size),
                 kind: "bytes",
                 ..RowData::default()
             };
-            match r.holds {
-                Holds::Struct {
-                    struct_index,
-                    count,
-                    bytes,
-                } => {
-                    row.holds_header = struct_index == l.header;
-                    let s = &schema.abi.structs[struct_index].name;
-                    row.holds = match (count, bytes) {
-                        (1, 0) => format!("a `{s}`"),
-                        (1, b) => format!("a `{s}` and {b} more bytes"),
-                        (n, 0) => format!("{n} `{s}`s"),
-                        (n, b) => format!("{n} `{s}`s and {b} more bytes"),
-                    };
-                    if let Some(v) = view(struct_index) {
-                        (row.kind, row.class) = ("view", v);
-                    }
-                }
-                Holds::Ring { ring } => {
-                    let rg = &schema.access.rings[ring];
-                    row.holds = format!("the slots of ring `{}`", rg.name);
-                    let class = live.and_then(|l| l.rings.get(ring).cloned().flatten());
-                    if let (RingKind::Slots { head, .. }, Some(class)) = (&rg.kind, class) {
-                        let h = head.struct_index;
-                        let head_row = (l.rows.iter()).position(|o| {
-                            matches!(o.holds, Holds::Struct { struct_index, .. } if struct_index == h)
-                        });
-                        if let (Some(v), true) = (view(h), h == l.header || head_row.is_some()) {
-                            (row.kind, row.class, row.head_view) = ("ring", class, v);
-                            row.head_row = if h == l.header { None } else { head_row };
-                        }
-                    }
-                }
-                Holds::Blocks {
-                    layout,
-                    count,
-                    stride,
-                } => {
-                    row.holds = format!(
-                        "{count} blocks of layout `{}`, {stride} bytes apart",
-                        schema.attach.layouts[layout].name
-                    );
-                    row.blocks = Some((layout, count, stride));
-                    (row.kind, row.class) = ("blocks", classes[layout].clone());
-                }
-                Holds::Bytes { bytes } => row.holds = format!("at least {bytes} bytes"),
-            }
+            row_kind(schema, live, classes, l, ir, &mut row);
             row
         })
         .collect();
     TableData {
-        name: l.name.clone(),
+        name: p.name.clone(),
         class: classes[t].clone(),
         doc: doc_lines(&l.doc),
-        header: schema.abi.structs[l.header].name.clone(),
-        header_size: schema.layout.of(l.header).size,
-        table_offset: l.table_offset,
-        max_rows: l.max_rows,
-        row_size: l.row_size,
-        row_offset: word(&l.row_offset),
-        row_size_field: word(&l.row_size_field),
-        row_count: l.row_count.as_ref().map(word),
-        extent: l.extent.as_ref().map(word),
+        header: p.header.clone(),
+        header_size: p.header_size,
+        table_offset: p.table_offset,
+        max_rows: p.max_rows,
+        row_size: p.row_size,
+        row_offset: word(p.row_offset),
+        row_size_field: word(p.row_len),
+        row_count: p.row_count.map(word),
+        extent: p.extent.map(word),
         rows,
-        geometry: (l.geometry.iter())
-            .map(|t| {
-                let g = &schema.attach.geometry[t.geometry];
+        geometry: (p.geometry.iter())
+            .map(|g| {
                 let (rule, a, b) = match g.rule {
-                    GeometryRule::Equal => ("equal", g.value.unwrap_or(0), 0),
-                    GeometryRule::Follow { least, align } => ("follow", least, align),
+                    Rule::Equal(v) => ("equal", v, 0),
+                    Rule::Follow { least, align } => ("follow", least, align),
                 };
                 GeometryData {
-                    name: schema.abi.structs[g.struct_index].fields[g.field]
-                        .name
-                        .clone(),
-                    row: t.row,
-                    field: word(&g.scalar),
+                    name: g.name.clone(),
+                    row: g.row,
+                    field: word(g.field),
                     rule,
                     a,
                     b,
-                    default: g.value,
+                    default: g.default,
                 }
             })
             .collect(),
         root: schema.attach.root == Some(t),
         initial: initial_states(schema, l),
+    }
+}
+
+/// What row `r`'s method hands out (a view, a ring, a block handle or the bytes), and what
+/// the region holds, in words, for its docstring.
+fn row_kind(
+    schema: &Schema,
+    live: Option<&LiveSection>,
+    classes: &[String],
+    l: &LayoutTable,
+    r: &Row,
+    row: &mut RowData,
+) {
+    let view = |si: usize| live.and_then(|l| l.views.get(si).cloned().flatten());
+    match r.holds {
+        Holds::Struct {
+            struct_index,
+            count,
+            bytes,
+        } => {
+            let s = &schema.abi.structs[struct_index].name;
+            row.holds = match (count, bytes) {
+                (1, 0) => format!("a `{s}`"),
+                (1, b) => format!("a `{s}` and {b} more bytes"),
+                (n, 0) => format!("{n} `{s}`s"),
+                (n, b) => format!("{n} `{s}`s and {b} more bytes"),
+            };
+            if let Some(v) = view(struct_index) {
+                (row.kind, row.class) = ("view", v);
+            }
+        }
+        Holds::Ring { ring } => {
+            let rg = &schema.access.rings[ring];
+            row.holds = format!("the slots of ring `{}`", rg.name);
+            let class = live.and_then(|l| l.rings.get(ring).cloned().flatten());
+            if let (RingKind::Slots { head, .. }, Some(class)) = (&rg.kind, class) {
+                let h = head.struct_index;
+                let head_row = (l.rows.iter()).position(
+                    |o| matches!(o.holds, Holds::Struct { struct_index, .. } if struct_index == h),
+                );
+                if let (Some(v), true) = (view(h), h == l.header || head_row.is_some()) {
+                    (row.kind, row.class, row.head_view) = ("ring", class, v);
+                    row.head_row = if h == l.header { None } else { head_row };
+                }
+            }
+        }
+        Holds::Blocks {
+            layout,
+            count,
+            stride,
+        } => {
+            row.holds = format!(
+                "{count} blocks of layout `{}`, {stride} bytes apart",
+                schema.attach.layouts[layout].name
+            );
+            (row.kind, row.class) = ("blocks", classes[layout].clone());
+        }
+        Holds::Bytes { bytes } => row.holds = format!("at least {bytes} bytes"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The live layer's small token helpers, which every part of it uses: a field's value type
 //! as the live module names it, an unsuffixed literal, an atomic word's integer type, and a
-//! field's offset and width as a literal and as an `abi_runtime::attach::Field`.
+//! field's offset and width as a literal and as an `abi_runtime::attach::Field`, an optional
+//! literal, and the name of an attach `static` spec.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -60,4 +61,25 @@ pub(super) fn field(schema: &Schema, s: usize, f: usize) -> TokenStream {
 /// The offset of field `f` of struct `s`.
 pub(super) fn offset(schema: &Schema, s: usize, f: usize) -> Literal {
     lit(schema.layout.of(s).fields[f].offset)
+}
+
+/// `<NAME>_<WHAT>`: the `static` spec of a layout (`TABLE`) or handshake (`HANDSHAKE`).
+pub(super) fn spec_ident(name: &str, what: &str) -> proc_macro2::Ident {
+    format_ident!("{}_{}", name.to_uppercase(), what)
+}
+
+/// `Some(i)` or `None`.
+pub(super) fn opt_index(i: Option<usize>) -> TokenStream {
+    opt_u64(i.map(|i| i as u64))
+}
+
+/// `Some(v)` or `None`.
+pub(super) fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(v) => {
+            let v = lit(v);
+            quote!(Some(#v))
+        }
+        None => quote!(None),
+    }
 }

@@ -1,0 +1,4 @@
+//! Plans: each protocol's and attach's decisions and numbers, computed once from the loaded
+//! schema, which every backend only names and prints.
+
+pub mod attach;
