@@ -14,8 +14,9 @@
 use core::sync::atomic::Ordering;
 
 use crate::attach_error::AttachError;
-use crate::attach_spec::{Field, HandshakeSpec, RowContents, TableSpec, Version};
+use crate::attach_spec::{HandshakeSpec, RowContents, TableSpec, Version};
 use crate::raw::Region;
+use crate::spec::{Field, load_uint};
 
 /// The bytes attach reads: a live [`Region`] (relaxed atomic loads), or a copy.
 pub trait Source {
@@ -45,32 +46,13 @@ impl<A: crate::raw::Access> Source for Region<'_, A> {
     }
 }
 
-/// One atomic load of `width` bytes at `at`, with `order`.
-fn load_uint<A: crate::raw::Access>(
-    region: &Region<'_, A>,
-    at: usize,
-    width: usize,
-    order: Ordering,
-) -> Option<u64> {
-    if !matches!(width, 1 | 2 | 4 | 8) {
-        return None;
-    }
-    let word = region.sub(at, width, width).ok()?;
-    Some(match width {
-        1 => u64::from(word.load::<u8>(0, order)),
-        2 => u64::from(word.load::<u16>(0, order)),
-        4 => u64::from(word.load::<u32>(0, order)),
-        _ => word.load::<u64>(0, order),
-    })
-}
-
 impl Source for [u8] {
     fn size(&self) -> usize {
         self.len()
     }
 
     fn read_uint(&self, at: usize, width: usize) -> Option<u64> {
-        crate::attach_spec::read_le(self, at, width)
+        crate::spec::read_le(self, at, width)
     }
 }
 

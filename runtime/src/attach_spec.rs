@@ -4,7 +4,6 @@
 //! names and rows (`abi-codegen inspect`), and the same engine checks both.
 
 pub use crate::spec::Field;
-pub(crate) use crate::spec::read_le;
 
 /// An ABI version, `major.minor`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -14,9 +14,9 @@
 use crate::sync::fence;
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
-use crate::attach_spec::Field;
 use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
+use crate::spec::Field;
 use crate::spec::{EntryFormat, area_capacity};
 
 /// Where a ring keeps its fields, from the start of its header, and its entries' format.

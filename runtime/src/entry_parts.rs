@@ -2,7 +2,7 @@
 //! text): composing a whole entry from a header and its parts, and splitting one back, each
 //! part's length field checked against its bound and the entry's size.
 
-use crate::attach_spec::Field;
+use crate::spec::Field;
 
 /// One byte string after the entry's header: the header field holding its length, and the
 /// most bytes it may hold.

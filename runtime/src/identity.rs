@@ -8,8 +8,8 @@
 //! nanoseconds since 1970-01-01 UTC. A reader turns a monotonic reading `t` of the same
 //! machine into Unix time as `clock_unix_ns + (t - clock_mono_ns)`.
 
-use crate::attach_spec::Field;
 use crate::produce::{Image, ProduceError};
+use crate::spec::Field;
 
 /// A character field: where it is in the header and its bytes, its terminating NUL included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

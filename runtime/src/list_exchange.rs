@@ -10,8 +10,8 @@
 
 use core::sync::atomic::Ordering::AcqRel;
 
-use crate::attach_spec::Field;
 use crate::raw::{Region, Writable};
+use crate::spec::Field;
 use crate::spec::load_field;
 use crate::triple_buffer::{ExchangeError, Published, TripleReader, TripleWriter};
 

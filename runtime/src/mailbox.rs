@@ -8,8 +8,8 @@
 
 use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
-use crate::attach_spec::Field;
 use crate::raw::{Region, Writable};
+use crate::spec::Field;
 use crate::spec::load_field;
 
 /// Where a mailbox keeps its fields (all `u32`), from the start of its header, and where

@@ -49,7 +49,8 @@ use std::io;
 use std::path::Path;
 
 use crate::error::RegionError;
-use crate::raw::{Mapped, ReadWrite, Region};
+use crate::raw::mapped::Mapped;
+use crate::raw::{ReadWrite, Region};
 use crate::share::{AccessDenied, Share};
 
 /// `Err`, naming `source`, when a mapping of `len` bytes is shorter than `needed`.

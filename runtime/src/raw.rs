@@ -3,11 +3,10 @@
 //!
 //! Everything here is small on purpose. Beside `Region` (this file): `raw/mapped.rs`, the
 //! one way from a mapping to a region, typed by what it was mapped for (the constructors
-//! that trust a mapping to be read-write are `unsafe fn`s private to `raw`, and `Mapped` is
+//! that trust a mapping to be read-write are `unsafe fn`s private to it, and `Mapped` is
 //! their only caller); `raw/named_view.rs`, the Win32 calls of a named mapping's view; and
 //! `raw/os_access.rs`, the OS calls of who may attach, which touch no shared memory. Every
-//! other module is `#![deny(unsafe_code)]` and
-//! reaches shared memory only through [`Region::words`], which checks bounds before it turns an
+//! other module is `#![deny(unsafe_code)]` and reaches shared memory only through [`Region::words`], which checks bounds before it turns an
 //! address into `&[AtomicU64]`. No `&u8`, `&[u8]` or `&T` into a region is ever created, and no
 //! volatile access is ever made: references to *atomic* types are the one kind of reference
 //! that may alias memory another thread or process writes concurrently.
@@ -43,11 +42,7 @@ use crate::error::{RegionError, RegionErrorKind};
 #[cfg(loom)]
 mod loom_words;
 #[cfg(feature = "mmap")]
-pub(crate) use mapped::Mapped;
-#[cfg(all(windows, feature = "mmap"))]
-use named_view::NamedView;
-#[cfg(feature = "mmap")]
-mod mapped;
+pub(crate) mod mapped;
 #[cfg(all(windows, feature = "mmap"))]
 mod named_view;
 #[cfg(feature = "mmap")]
@@ -204,42 +199,6 @@ impl<'a> Region<'a, ReadWrite> {
         unsafe { Region::from_raw_parts(ptr, len) }.expect("a slice of AtomicU64 is a valid region")
     }
 
-    /// The region over a raw mapping, for as long as the mapping is borrowed.
-    ///
-    /// # Safety
-    ///
-    /// `map` must be mapped read-write (`MmapRaw::map_raw`), and no one in this process may
-    /// make a slice or reference from its pointer. [`Mapped`] (`raw/mapped.rs`) is the one
-    /// caller: its read-write type is made only by `map_raw`.
-    #[cfg(feature = "mmap")]
-    unsafe fn from_mmap(map: &'a memmap2::MmapRaw) -> Result<Region<'a>, RegionError> {
-        // SAFETY: read-write and shared, by the caller's contract; memmap2 keeps the mapping
-        // alive until the MmapRaw drops, which the borrow 'a prevents. The kernel maps whole
-        // pages, so the last word (which may reach past the file's length) is mapped. Within
-        // this process the bytes are accessed only through Regions (the caller's contract).
-        // Truncation of the file by another process is the `Mapping::open` contract
-        // (documented there): it makes accesses fault (SIGBUS), it never makes a reference
-        // dangle, as there is none.
-        unsafe { Region::from_raw_parts(map.as_mut_ptr(), map.len()) }
-    }
-
-    /// The region over a named Windows mapping's view, for as long as the view is borrowed.
-    ///
-    /// # Safety
-    ///
-    /// `view` must be mapped read-write (`NamedView::open` with `writable`, or `create`).
-    /// [`Mapped`] is the one caller: its read-write type is made only by those.
-    #[cfg(all(windows, feature = "mmap"))]
-    unsafe fn from_named_view(view: &'a NamedView) -> Result<Region<'a>, RegionError> {
-        // SAFETY: a view of a whole pagefile section, read-write by the caller's contract.
-        // The view stays mapped until the NamedView drops, which the borrow 'a prevents; its
-        // length is at most the mapped size (VirtualQuery's whole pages, so the last word is
-        // mapped too). Its owner never makes a slice or reference from the address, so
-        // within this process the bytes are reached only through Regions. A section cannot
-        // shrink while mapped.
-        unsafe { Region::from_raw_parts(view.base.as_ptr(), view.len) }
-    }
-
     /// The same bytes, with loads and copies out only.
     #[inline]
     pub fn read_only(self) -> Region<'a, ReadOnly> {
@@ -248,40 +207,6 @@ impl<'a> Region<'a, ReadWrite> {
             len: self.len,
             _bytes: PhantomData,
         }
-    }
-}
-
-#[cfg(not(loom))]
-impl<'a> Region<'a, ReadOnly> {
-    /// The region over a raw read-only mapping, for as long as the mapping is borrowed.
-    #[cfg(all(feature = "mmap", target_pointer_width = "64"))]
-    fn from_mmap_read_only(map: &'a memmap2::MmapRaw) -> Result<Region<'a, ReadOnly>, RegionError> {
-        let ptr = check_root(map.as_ptr().cast_mut(), map.len())?;
-        // The same invariant as `from_mmap`, for loads only: a `Region<ReadOnly>` has no
-        // method that stores (the type has none), and its loads are relaxed `u64` loads
-        // (`crate::region`), which std guarantees to work on read-only memory for words no
-        // larger than a pointer: hence 64-bit targets only.
-        Ok(Region {
-            ptr,
-            len: map.len(),
-            _bytes: PhantomData,
-        })
-    }
-}
-
-#[cfg(all(windows, feature = "mmap", target_pointer_width = "64"))]
-impl<'a> Region<'a, ReadOnly> {
-    /// The region over a named Windows mapping's view (read-only or read-write), loads only.
-    fn from_named_view_read_only(view: &'a NamedView) -> Result<Region<'a, ReadOnly>, RegionError> {
-        let ptr = check_root(view.base.as_ptr(), view.len)?;
-        // The invariant of `from_named_view`, for loads only, as in `from_mmap_read_only`:
-        // no store method exists on a Region<ReadOnly>, and its relaxed u64 loads work on
-        // read-only memory on 64-bit targets (the only ones ReadOnlyMapping exists on).
-        Ok(Region {
-            ptr,
-            len: view.len,
-            _bytes: PhantomData,
-        })
     }
 }
 

@@ -2,7 +2,8 @@
 //! [`Field`] and its acquire load, a byte area's checked capacity, an entry's format, and the
 //! word a session's state and generation share.
 
-use crate::attach_check::Source;
+use core::sync::atomic::Ordering;
+
 use crate::raw::{Access, Region};
 
 /// An unsigned little-endian integer field: its offset from the start of its record, and
@@ -110,5 +111,24 @@ pub(crate) fn area_capacity<A: Access>(
 /// A header field of 1, 2, 4 or 8 bytes, loaded with acquire (0 when it is not inside the
 /// region, or misaligned).
 pub(crate) fn load_field<A: Access>(region: Region<'_, A>, f: Field) -> u64 {
-    region.read_uint_acquire(f.offset, f.width).unwrap_or(0)
+    load_uint(&region, f.offset, f.width, Ordering::Acquire).unwrap_or(0)
+}
+
+/// One atomic load of `width` bytes at `at`, with `order`.
+pub(crate) fn load_uint<A: crate::raw::Access>(
+    region: &Region<'_, A>,
+    at: usize,
+    width: usize,
+    order: Ordering,
+) -> Option<u64> {
+    if !matches!(width, 1 | 2 | 4 | 8) {
+        return None;
+    }
+    let word = region.sub(at, width, width).ok()?;
+    Some(match width {
+        1 => u64::from(word.load::<u8>(0, order)),
+        2 => u64::from(word.load::<u16>(0, order)),
+        4 => u64::from(word.load::<u32>(0, order)),
+        _ => word.load::<u64>(0, order),
+    })
 }

@@ -10,7 +10,7 @@ use windows_sys::Win32::System::Memory::{
     MapViewOfFile, PAGE_READWRITE, SEC_RESERVE, UnmapViewOfFile, VirtualAlloc,
 };
 
-use super::NamedView;
+use super::named_view::NamedView;
 use super::view_pages::committed_len;
 
 const PAGE: usize = 4096;

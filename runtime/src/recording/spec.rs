@@ -3,7 +3,7 @@
 //! `[[file]]` declaration, the way attach has its table specs. The core knows nothing else of
 //! the format.
 
-pub use crate::attach_spec::Field;
+pub use crate::spec::Field;
 
 /// A fixed-size record and the values some of its fields must hold (`expect` in the schema).
 #[derive(Debug, Clone, Copy)]
