@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 /// A run of inline markdown: as written, and as it renders.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -49,6 +49,8 @@ fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
 }
 
+type Events<'a> = [(Event<'a>, Range<usize>)];
+
 /// The events of `md` with their source ranges.
 fn events(md: &str) -> Vec<(Event<'_>, Range<usize>)> {
     Parser::new_ext(md, options()).into_offset_iter().collect()
@@ -59,136 +61,134 @@ fn line_of(md: &str, at: usize) -> usize {
     md[..at.min(md.len())].matches('\n').count() + 1
 }
 
-/// Reads `md` into blocks.
-pub fn parse_blocks(md: &str) -> Vec<Block> {
-    let events = events(md);
-    let mut blocks = Vec::new();
-    let mut i = 0;
-    while i < events.len() {
-        let (event, range) = &events[i];
-        let line = line_of(md, range.start);
-        let Event::Start(tag) = event else {
-            panic!("line {line}: {event:?} outside a block");
-        };
-        let end = block_end(&events, i);
-        let inner = &events[i + 1..end];
-        let source = md[range.clone()].trim_end();
-        blocks.push(match tag {
-            Tag::HtmlBlock => {
-                let raw: String = inner
-                    .iter()
-                    .map(|(e, _)| match e {
-                        Event::Html(h) => h.to_string(),
-                        other => panic!("line {line}: {other:?} in an HTML block"),
-                    })
-                    .collect();
-                let raw = raw.trim_end().to_string();
-                assert!(
-                    raw.starts_with("<!--") && raw.ends_with("-->") && !raw.contains('\n'),
-                    "line {line}: HTML that is not a one-line comment: {raw}"
-                );
-                Block::Comment { raw }
+/// The top-level parts of `events`: each `Start` to its `End`, inclusive, or a lone event.
+fn spans<'e, 'a>(events: &'e Events<'a>) -> Vec<&'e Events<'a>> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0usize, 0);
+    for (j, (event, _)) in events.iter().enumerate() {
+        match event {
+            Event::Start(_) => {
+                start = if depth == 0 { j } else { start };
+                depth += 1;
             }
-            Tag::Heading { level, .. } => {
-                assert!(
-                    source.starts_with('#'),
-                    "line {line}: a setext heading (a paragraph over its underline): {source}"
-                );
-                Block::Heading {
-                    level: heading_level(*level),
-                    inline: inline(md, inner, source, line),
-                }
-            }
-            Tag::Paragraph => Block::Paragraph {
-                inline: inline(md, inner, source, line),
-            },
-            Tag::CodeBlock(kind) => {
-                assert_eq!(
-                    *kind,
-                    CodeBlockKind::Fenced("text".into()),
-                    "line {line}: code block language"
-                );
-                let text: String = inner
-                    .iter()
-                    .map(|(e, _)| match e {
-                        Event::Text(t) => t.to_string(),
-                        other => panic!("line {line}: {other:?} in a code block"),
-                    })
-                    .collect();
-                Block::Code {
-                    lines: text.lines().map(String::from).collect(),
-                }
-            }
-            Tag::Table(alignments) => table(md, alignments, inner, line),
-            Tag::List(_) => {
-                let mut items = Vec::new();
-                list(md, &events[i..=end], 0, &mut items);
-                Block::List { items }
-            }
-            other => panic!("line {line}: a block the target never writes: {other:?}"),
-        });
-        i = end + 1;
-    }
-    blocks
-}
-
-fn heading_level(level: HeadingLevel) -> usize {
-    match level {
-        HeadingLevel::H1 => 1,
-        HeadingLevel::H2 => 2,
-        HeadingLevel::H3 => 3,
-        HeadingLevel::H4 => 4,
-        HeadingLevel::H5 => 5,
-        HeadingLevel::H6 => 6,
-    }
-}
-
-/// The index of the `End` that closes the `Start` at `start`.
-fn block_end(events: &[(Event<'_>, Range<usize>)], start: usize) -> usize {
-    let mut depth = 0usize;
-    for (j, (e, _)) in events.iter().enumerate().skip(start) {
-        match e {
-            Event::Start(_) => depth += 1,
             Event::End(_) => {
                 depth -= 1;
                 if depth == 0 {
-                    return j;
+                    out.push(&events[start..=j]);
                 }
             }
+            _ if depth == 0 => out.push(&events[j..=j]),
             _ => {}
         }
     }
-    panic!("an unclosed block")
+    out
 }
 
-/// The inline events `inner` of a block whose source is `source` (at `line`), as an
-/// [`Inline`].
-fn inline(md: &str, inner: &[(Event<'_>, Range<usize>)], source: &str, line: usize) -> Inline {
+/// Reads `md` into blocks.
+pub fn parse_blocks(md: &str) -> Vec<Block> {
+    spans(&events(md))
+        .into_iter()
+        .map(|b| block(md, b))
+        .collect()
+}
+
+/// One block, from its `Start` to its `End`.
+fn block(md: &str, events: &Events<'_>) -> Block {
+    let (Event::Start(tag), range) = &events[0] else {
+        panic!(
+            "line {}: {:?} outside a block",
+            line_of(md, events[0].1.start),
+            events[0].0
+        );
+    };
+    let line = line_of(md, range.start);
+    let source = md[range.clone()].trim_end();
+    let inner = &events[1..events.len() - 1];
+    match tag {
+        Tag::HtmlBlock => {
+            let one_comment = source.starts_with("<!--") && source.ends_with("-->");
+            assert!(
+                one_comment && !source.contains('\n'),
+                "line {line}: HTML: {source}"
+            );
+            Block::Comment { raw: source.into() }
+        }
+        Tag::Heading { level, .. } => {
+            assert!(
+                source.starts_with('#'),
+                "line {line}: a setext heading: {source}"
+            );
+            Block::Heading {
+                level: *level as usize,
+                inline: inline(md, inner, range),
+            }
+        }
+        Tag::Paragraph => Block::Paragraph {
+            inline: inline(md, inner, range),
+        },
+        Tag::CodeBlock(kind) => {
+            let language = CodeBlockKind::Fenced("text".into());
+            assert_eq!(*kind, language, "line {line}: code block language");
+            let text = inline(md, inner, range).text;
+            Block::Code {
+                lines: text.lines().map(String::from).collect(),
+            }
+        }
+        Tag::Table(alignments) => {
+            // The target's delimiters: `---` and `---:`.
+            for a in alignments {
+                let ours = matches!(a, Alignment::None | Alignment::Right);
+                assert!(ours, "line {line}: delimiter alignment {a:?}");
+            }
+            let mut rows = spans(inner).into_iter().map(|r| row(md, r));
+            let header = rows.next().expect("a table has a header");
+            let rows: Vec<Vec<Inline>> = rows.collect();
+            for (k, row) in rows.iter().enumerate() {
+                let n = row.len();
+                let h = header.len();
+                assert_eq!(
+                    n,
+                    h,
+                    "line {}: {n} cells under a header of {h}",
+                    line + 2 + k
+                );
+            }
+            Block::Table {
+                header: header.into_iter().map(|c| c.text).collect(),
+                rows,
+            }
+        }
+        Tag::List(_) => {
+            let mut items = Vec::new();
+            list(md, inner, 0, &mut items);
+            Block::List { items }
+        }
+        other => panic!("line {line}: a block the target never writes: {other:?}"),
+    }
+}
+
+/// The inline `events` of a block or cell whose source is `md[range]`, as an [`Inline`].
+fn inline(md: &str, events: &Events<'_>, range: &Range<usize>) -> Inline {
+    let source = md[range.clone()].trim();
+    let line = || line_of(md, range.start);
     let mut out = Inline {
-        raw: source.trim().to_string(),
+        raw: source.to_string(),
         ..Inline::default()
     };
     // The start of each open emphasis's text in `out.text`.
     let mut open: Vec<usize> = Vec::new();
     let mut in_anchor = false;
-    for (event, range) in inner {
+    for (event, _) in events {
         match event {
             Event::Text(t) | Event::Code(t) => out.text.push_str(t),
             Event::InlineHtml(h) if &**h == "<br>" => out.text.push('\n'),
             Event::InlineHtml(h) if h.starts_with("<a id=\"") && h.ends_with("\">") => {
-                assert!(
-                    out.text.is_empty() && out.anchor.is_none(),
-                    "line {line}: an anchor not at the start of `{source}`"
-                );
+                let first = out.text.is_empty() && out.anchor.is_none();
+                assert!(first, "line {}: an anchor not first in `{source}`", line());
                 out.anchor = Some(h["<a id=\"".len()..h.len() - 2].to_string());
                 in_anchor = true;
             }
-            Event::InlineHtml(h) if &**h == "</a>" && in_anchor => {
-                assert!(out.text.is_empty(), "line {line}: text inside an anchor");
+            Event::InlineHtml(h) if &**h == "</a>" && in_anchor && out.text.is_empty() => {
                 in_anchor = false;
-            }
-            Event::InlineHtml(h) | Event::Html(h) => {
-                panic!("line {line}: unexpected HTML `{h}` in `{source}`")
             }
             Event::Start(Tag::Emphasis | Tag::Strong) => open.push(out.text.len()),
             Event::End(TagEnd::Emphasis | TagEnd::Strong) => {
@@ -197,147 +197,72 @@ fn inline(md: &str, inner: &[(Event<'_>, Range<usize>)], source: &str, line: usi
             }
             Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
             Event::SoftBreak | Event::HardBreak => panic!(
-                "line {line}: a paragraph continues on the next line (the target writes `<br>`): `{}`",
-                &md[range.start.saturating_sub(80)..range.end]
+                "line {}: a paragraph continues on the next line (the target writes `<br>`): `{source}`",
+                line()
             ),
-            other => panic!("line {line}: {other:?} in `{source}`"),
+            other => panic!("line {}: {other:?} in `{source}`", line()),
         }
     }
-    assert!(!in_anchor, "line {line}: an unclosed anchor in `{source}`");
+    assert!(
+        !in_anchor,
+        "line {}: an unclosed anchor in `{source}`",
+        line()
+    );
     out
 }
 
-/// A table: its alignments must be the target's (`---` or `---:`), and each row must have
-/// the header's cells, none dropped and none added by the parser (GitHub drops a row's
-/// excess cells and pads a short row).
-fn table(
-    md: &str,
-    alignments: &[Alignment],
-    inner: &[(Event<'_>, Range<usize>)],
-    line: usize,
-) -> Block {
-    for a in alignments {
-        assert!(
-            matches!(a, Alignment::None | Alignment::Right),
-            "line {line}: delimiter alignment {a:?}"
-        );
-    }
-    let mut rows: Vec<(Range<usize>, Vec<Inline>)> = Vec::new();
-    let mut i = 0;
-    while i < inner.len() {
-        let (event, range) = &inner[i];
-        let end = block_end(inner, i);
-        match event {
-            Event::Start(Tag::TableHead | Tag::TableRow) => {
-                let mut cells = Vec::new();
-                let mut j = i + 1;
-                while j < end {
-                    let (cell_event, cell_range) = &inner[j];
-                    assert!(
-                        matches!(cell_event, Event::Start(Tag::TableCell)),
-                        "line {line}: {cell_event:?} in a row"
-                    );
-                    let cell_end = block_end(inner, j);
-                    let row_line = line_of(md, cell_range.start);
-                    cells.push(inline(
-                        md,
-                        &inner[j + 1..cell_end],
-                        &md[cell_range.clone()],
-                        row_line,
-                    ));
-                    j = cell_end + 1;
-                }
-                rows.push((range.clone(), cells));
-            }
-            other => panic!("line {line}: {other:?} in a table"),
-        }
-        i = end + 1;
-    }
-    let mut rows = rows.into_iter();
-    let (_, header) = rows.next().expect("a table has a header");
-    let rows: Vec<Vec<Inline>> = rows
-        .map(|(range, cells)| {
-            let row_line = line_of(md, range.start);
-            let written = md[range.clone()].lines().next().unwrap_or("");
-            // The row as the target writes it: `| a | b |`, each cell's source between.
-            let rebuilt = format!(
-                "| {} |",
-                cells
-                    .iter()
-                    .map(|c| c.raw.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            );
-            assert_eq!(
-                written.trim_end(),
-                rebuilt,
-                "line {row_line}: the row's cells, as the parser split them, are not the row \
-                 (an unescaped `|`, or cells more or fewer than the header's {})",
-                header.len()
-            );
-            assert_eq!(
-                cells.len(),
-                header.len(),
-                "line {row_line}: {} cells under a header of {}",
-                cells.len(),
-                header.len()
-            );
-            cells
-        })
+/// A table row's cells. The row as written must be `| ` and its cells' sources joined with
+/// ` | `, then ` |`: the parser split it as the target meant (GitHub drops the cells past the
+/// header's and pads a short row; an unescaped `|` in a cell would split it).
+fn row(md: &str, events: &Events<'_>) -> Vec<Inline> {
+    let cells: Vec<Inline> = spans(&events[1..events.len() - 1])
+        .into_iter()
+        .map(|c| inline(md, &c[1..c.len() - 1], &c[0].1))
         .collect();
-    Block::Table {
-        header: header.into_iter().map(|c| c.text).collect(),
-        rows,
-    }
+    let range = &events[0].1;
+    let written = md[range.clone()].lines().next().unwrap_or("").trim_end();
+    let sources: Vec<&str> = cells.iter().map(|c| c.raw.as_str()).collect();
+    let rebuilt = format!("| {} |", sources.join(" | "));
+    let line = line_of(md, range.start);
+    assert_eq!(
+        written, rebuilt,
+        "line {line}: the row, and its cells as the parser split it"
+    );
+    cells
 }
 
-/// Appends the items of the list whose events are `events` (from its `Start` to its `End`)
-/// at nesting `depth`, each after its marker as written, nested lists after their item.
-fn list(md: &str, events: &[(Event<'_>, Range<usize>)], depth: usize, items: &mut Vec<Inline>) {
-    let mut i = 1;
-    while i + 1 < events.len() {
-        let (event, range) = &events[i];
-        let end = block_end(events, i);
-        let line = line_of(md, range.start);
-        assert!(
-            matches!(event, Event::Start(Tag::Item)),
-            "line {line}: {event:?} in a list"
-        );
-        // The item's own inline events, up to a nested list.
-        let body = &events[i + 1..end];
+/// Appends the items of a list (its events between `Start` and `End`) at nesting `depth`:
+/// each one's marker as written (`- `, `12. `) and text, indented two spaces a level, and its
+/// nested list after it.
+fn list(md: &str, events: &Events<'_>, depth: usize, items: &mut Vec<Inline>) {
+    for item in spans(events) {
+        let body = &item[1..item.len() - 1];
         let nested = body
             .iter()
             .position(|(e, _)| matches!(e, Event::Start(Tag::List(_))))
             .unwrap_or(body.len());
+        let range = &item[0].1;
         let source = md[range.clone()].lines().next().unwrap_or("").trim();
-        let mut item = inline(md, &body[..nested], source, line);
-        item.text = format!(
-            "{}{}{}",
-            "  ".repeat(depth),
-            marker(source, line),
-            item.text
+        let digits = source.bytes().take_while(u8::is_ascii_digit).count();
+        let marker = match (digits, source.starts_with("- ")) {
+            (0, true) => "- ",
+            (d, _) if d > 0 && source[d..].starts_with(". ") => &source[..d + 2],
+            _ => panic!(
+                "line {}: a list item's marker: {source}",
+                line_of(md, range.start)
+            ),
+        };
+        let mut inline = inline(
+            md,
+            &body[..nested],
+            &(range.start..range.start + source.len()),
         );
-        items.push(item);
+        inline.text = format!("{}{marker}{}", "  ".repeat(depth), inline.text);
+        items.push(inline);
         if nested < body.len() {
-            let list_end = block_end(body, nested);
-            list(md, &body[nested..=list_end], depth + 1, items);
-            assert_eq!(list_end + 1, body.len(), "line {line}: after a nested list");
+            list(md, &body[nested + 1..body.len() - 1], depth + 1, items);
         }
-        i = end + 1;
     }
-}
-
-/// The marker an item's source starts with (`- `, `12. `).
-fn marker(source: &str, line: usize) -> &str {
-    let digits = source.bytes().take_while(u8::is_ascii_digit).count();
-    let len = if source.starts_with("- ") {
-        2
-    } else if digits > 0 && source[digits..].starts_with(". ") {
-        digits + 2
-    } else {
-        panic!("line {line}: a list item's marker in `{source}`")
-    };
-    &source[..len]
 }
 
 /// The cells of every table's header and rows in `markdown`, as they render.
