@@ -2,7 +2,8 @@
 //! under `tests/fixtures/` and `schema.toml` either loads, and then renders with the built-in
 //! targets (Rust, the C header, the Python module and its stub, markdown), the JavaScript
 //! module's template and its own `[[template]]`s without an error or a panic, or is
-//! rejected with schema errors that point into it (never a panic). Lowering decides
+//! rejected with schema errors that point into it (never a panic). Each Python module and
+//! stub rendered also compiles (one python3 for all, warnings as errors). Lowering decides
 //! validity: a backend that fails on an accepted schema is a bug, to be made a spanned
 //! schema error in lowering (with a fixture under `tests/fixtures/errors/`).
 
@@ -39,6 +40,9 @@ fn schemas() -> Vec<PathBuf> {
 fn every_accepted_fixture_renders_with_every_backend() {
     let run = |f: &mut dyn FnMut()| run_caught(f);
     let (mut rendered, mut rejected, mut outputs) = (Vec::new(), Vec::new(), 0);
+    // Each Python module and stub, for one compile at the end.
+    let python = common::tools::scratch("every_backend_python");
+    let mut modules = Vec::new();
     let mut failures = Vec::new();
     for path in schemas() {
         let name = path.strip_prefix(root()).unwrap().display().to_string();
@@ -71,6 +75,14 @@ fn every_accepted_fixture_renders_with_every_backend() {
                             texts.len()
                         );
                         outputs += texts.len();
+                        for (file, text) in texts
+                            .iter()
+                            .filter(|(f, _)| f.ends_with(".py") || f.ends_with(".pyi"))
+                        {
+                            let to = format!("m{}_{file}", rendered.len());
+                            fs::write(python.join(&to), text).expect("write a module");
+                            modules.push(to);
+                        }
                         rendered.push(name);
                     }
                     Err(e) => failures.push(format!("{name}: {e}")),
@@ -110,6 +122,16 @@ fn every_accepted_fixture_renders_with_every_backend() {
         rejected.len()
     );
     assert!(rendered.iter().any(|n| n == "schema.toml"));
+    // Rendered is not enough: each Python module and stub compiles (warnings are errors).
+    let mut args = vec![
+        "-W",
+        "error",
+        "-c",
+        "import sys, py_compile\nfor f in sys.argv[1:]: py_compile.compile(f, doraise=True)",
+    ];
+    args.extend(modules.iter().map(String::as_str));
+    assert!(modules.len() >= 2 * rendered.len());
+    common::tools::run_ok("python3", &args, &python);
 }
 
 /// `f`'s value, or its panic.
