@@ -6036,7 +6036,7 @@ def _region_put(mem, start, data):
     mem.view[start : start + len(data)] = data
 
 
-def _area_capacity(view, word, area, what):
+def _area_capacity(view, word, area, check):
     """The capacity field word = (offset, width) of an area of entries at area of view,
     checked: a multiple of 8 from 8 to the bytes the region has after area."""
     offset, width = word
@@ -6044,7 +6044,7 @@ def _area_capacity(view, word, area, what):
     room = max(view._length - area, 0)
     if found == 0 or found % 8 or found > room or area % 8:
         raise ProtocolError(
-            what + "_capacity", "capacity %d, expected a multiple of 8 from 8 to %d" % (found, room)
+            check, "capacity %d, expected a multiple of 8 from 8 to %d" % (found, room)
         )
     return found
 
@@ -6129,7 +6129,7 @@ class _ByteQueue(_Entries):
     def __init__(self, view):
         _protocol_view(type(self), view)
         self._view, self._mem, self._base = view, view._mem, view._base
-        self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "queue")
+        self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "queue_capacity")
 
     @property
     def view(self):
@@ -6218,7 +6218,7 @@ class _BroadcastRing(_Entries):
     def __init__(self, view):
         _protocol_view(type(self), view)
         self._view, self._mem, self._base = view, view._mem, view._base
-        self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "ring")
+        self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "ring_capacity")
         self._pending, self._laps, self._late_lap = None, 0, False
         self.join_latest()
 

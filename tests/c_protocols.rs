@@ -715,17 +715,13 @@ fn every_returned_code_has_one_name_and_a_number_of_its_own() {
             }
         }
     }
-    // Python raises the same names (ProtocolError, AttachError, ProduceError, DirectoryError,
-    // a session's refusals).
+    // Python raises the same names. Its protocol and directory errors (ProtocolError,
+    // DirectoryError, a session's refusals) are printed from the list C's are
+    // (`check.<name>` in their templates, which fail to render on a name not in it); the
+    // attach checks' and the produce errors' are still written in their template.
     let py = std::fs::read_to_string(manifest("generated/bridge.py")).unwrap();
     let mut python = 0;
-    for marker in [
-        "ProtocolError(",
-        "AttachError(",
-        "ProduceError(",
-        "DirectoryError(",
-        "refused = (",
-    ] {
+    for marker in ["AttachError(", "ProduceError("] {
         for tail in py.split(marker).skip(1) {
             let tail = tail.trim_start();
             let Some(quoted) = tail.strip_prefix('"') else {
@@ -739,7 +735,7 @@ fn every_returned_code_has_one_name_and_a_number_of_its_own() {
             }
         }
     }
-    assert!(python > 40, "{python} names raised in bridge.py");
+    assert!(python > 30, "{python} names raised in bridge.py");
     assert!(py.contains("\"session_\" + standing.name.lower()"));
     let standing = py
         .split_once("\nclass Standing(")

@@ -1,9 +1,11 @@
 //! Fuzzing the front end: mutated schemas (byte flips, insertions and deletions, lines
 //! spliced between the bridge schema and the fixtures, numbers, names, types and brackets
 //! swapped for others) and raw bytes go through parse → lower → layout, and every schema
-//! that loads through all four backends. Nothing may panic, hang or write a file, and every
-//! rejection must say `schema.toml:LINE:COL:` with LINE and COL inside the input. The Rust
-//! of the first accepted mutants is linted with `-D warnings -D clippy::pedantic`.
+//! that loads through every backend (`common::every_backend`: the built-in targets, the
+//! JavaScript template and the schema's own templates). Nothing may panic, hang or write a
+//! file, and every rejection must say `schema.toml:LINE:COL:` with LINE and COL inside the
+//! input. The Rust of the first accepted mutants is linted with `-D warnings -D
+//! clippy::pedantic`.
 //!
 //! `cargo test` runs a bounded, seeded pass. A long run, with a summary line:
 //!
@@ -30,6 +32,7 @@ use abi_codegen::SchemaErrors;
 use common::bindings_crate::{
     ZEROCOPY, assert_pedantic_clean, runtime_dependency, write_bindings_crate,
 };
+use common::every_backend::{check_errors, panic_text, render_every_backend};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -45,97 +48,29 @@ enum Outcome {
 }
 
 /// Runs the pipeline on `src` and checks the result; `Err` describes a failure (a panic, an
-/// error without a proper position, a backend that failed).
+/// error without a proper position, a backend that failed). A schema that loads is rendered
+/// with every backend (`common::every_backend`), its `[[template]]`s read from the package's
+/// root, where schema.toml's are.
 fn run_one(src: &str, render_backends: bool) -> Result<Outcome, String> {
     let loaded = caught(|| abi_codegen::load_schema(src))
         .map_err(|p| format!("load_schema panicked: {}", panic_text(&p)))?;
+    let run = |f: &mut dyn FnMut()| caught(f);
     match loaded {
         Ok(schema) => {
             if render_backends {
-                let outputs =
-                    caught(|| abi_codegen::language_backend::generate_all(&schema, "schema.toml"))
-                        .map_err(|p| format!("generate_all panicked: {}", panic_text(&p)))?
-                        .map_err(|e| format!("generate_all failed on a valid schema: {e}"))?;
-                for o in &outputs {
-                    let first = o.contents.lines().next().unwrap_or("");
-                    if !first.contains("generated from schema.toml; do not edit") {
-                        return Err(format!("{} starts with {first:?}", o.file_name));
-                    }
-                }
+                render_every_backend(&schema, src, root(), &run, &|src, errors| {
+                    check_errors(src, errors, &run)
+                })?;
             }
             Ok(Outcome::Accepted {
                 rendered: render_backends,
             })
         }
         Err(errors) => {
-            check_errors(src, &errors)?;
+            check_errors(src, &errors, &run)?;
             Ok(Outcome::Rejected(errors))
         }
     }
-}
-
-/// Every rejection carries at least one error; each of the first 50 renders as one header
-/// line `schema.toml:LINE:COL: error: MESSAGE` with LINE and COL inside `src`.
-fn check_errors(src: &str, errors: &SchemaErrors) -> Result<(), String> {
-    if errors.list.is_empty() {
-        return Err("rejected with no error".into());
-    }
-    let rendered = caught(|| errors.render("schema.toml", src))
-        .map_err(|p| format!("render panicked: {}", panic_text(&p)))?;
-    let lines: Vec<&str> = src.split('\n').collect();
-    let headers: Vec<&str> = rendered
-        .lines()
-        .filter(|l| l.starts_with("schema.toml:"))
-        .collect();
-    // At most MAX_SHOWN errors are shown, then a line counts the rest.
-    let shown = errors.list.len().min(abi_codegen::diagnostics::MAX_SHOWN);
-    let more = errors.list.len() - shown;
-    if headers.len() != shown
-        || (more > 0 && !rendered.contains(&format!("... and {more} more error")))
-    {
-        return Err(format!(
-            "{} errors but {} header lines:\n{rendered}",
-            errors.list.len(),
-            headers.len()
-        ));
-    }
-    for (d, header) in errors.list.iter().zip(&headers) {
-        if d.span.start > src.len() {
-            return Err(format!("span {:?} past the input: {header}", d.span));
-        }
-        let rest = &header["schema.toml:".len()..];
-        let mut parts = rest.splitn(3, ':');
-        let (Some(line), Some(col), Some(tail)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!("malformed header: {header}"));
-        };
-        let (Ok(line), Ok(col)) = (line.parse::<usize>(), col.parse::<usize>()) else {
-            return Err(format!("malformed header: {header}"));
-        };
-        if !tail.starts_with(" error: ") || tail.len() <= " error: ".len() {
-            return Err(format!("malformed header: {header}"));
-        }
-        let Some(text) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
-            return Err(format!("line {line} is outside the input: {header}"));
-        };
-        if col == 0 || col > text.chars().count() + 1 {
-            return Err(format!("column {col} is outside line {line}: {header}"));
-        }
-        let expected = format!(
-            "schema.toml:{line}:{col}: error: {}",
-            abi_codegen::diagnostics::one_line(&d.message)
-        );
-        if *header != expected {
-            return Err(format!("header {header:?} is not {expected:?}"));
-        }
-    }
-    // Nothing in the rendering moves a terminal's cursor or splits an error's line.
-    if let Some(c) = rendered
-        .chars()
-        .find(|c| c.is_control() && !matches!(c, '\n' | '\t'))
-    {
-        return Err(format!("the rendering holds {c:?}:\n{rendered}"));
-    }
-    Ok(())
 }
 
 thread_local! {
@@ -164,13 +99,6 @@ fn caught<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
     let result = catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(false));
     result
-}
-
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_string()))
-        .unwrap_or_else(|| "(not a string)".into())
 }
 
 /// A message with its names and numbers blanked, to count distinct kinds of error.
@@ -684,7 +612,7 @@ struct Summary {
 impl Summary {
     fn line(&self, seed: u64) -> String {
         format!(
-            "fuzz_front_end: {} inputs (seed {seed}): {} accepted ({} rendered by all four backends), \
+            "fuzz_front_end: {} inputs (seed {seed}): {} accepted ({} rendered by every backend), \
              {} rejected; {} distinct error messages ({} kinds with names and numbers blanked); \
              {} failures; {:.1?} ({:.0} inputs/s, slowest input {:.1?})",
             self.inputs,

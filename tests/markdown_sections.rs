@@ -8,8 +8,8 @@ use crate::common;
 use std::collections::BTreeMap;
 
 use common::markdown_doc::{
-    Block, bridge_markdown, inline_text, items_of, only_table, paragraphs, parse_markdown,
-    reference_const, text_of,
+    Block, bridge_markdown, items_of, only_table, paragraphs, parse_markdown, reference_const,
+    text_of,
 };
 use common::reference::load_reference;
 
@@ -22,10 +22,12 @@ fn the_protocols_section_states_each_side_s_steps() {
     let mut sides = Vec::new();
     for block in &extras.protocols {
         match block {
-            Block::Heading { level: 3, raw } => headings.push(inline_text(raw)),
-            Block::Heading { level, raw } => panic!("heading level {level} in Protocols: {raw}"),
-            Block::Paragraph { raw } if raw.ends_with(':') => {
-                sides.push((headings.len(), inline_text(raw)))
+            Block::Heading { level: 3, inline } => headings.push(inline.text.clone()),
+            Block::Heading { level, inline } => {
+                panic!("heading level {level} in Protocols: {}", inline.raw)
+            }
+            Block::Paragraph { inline } if inline.text.ends_with(':') => {
+                sides.push((headings.len(), inline.text.clone()))
             }
             _ => {}
         }
@@ -160,7 +162,7 @@ fn the_layouts_section_has_each_table_s_rows_as_the_reference_numbers_them() {
         );
         let got: Vec<(String, String)> = rows
             .iter()
-            .map(|r| (inline_text(&r[0]), inline_text(&r[1])))
+            .map(|r| (r[0].text.clone(), r[1].text.clone()))
             .collect();
         let want: Vec<(String, String)> = e
             .values
@@ -170,7 +172,7 @@ fn the_layouts_section_has_each_table_s_rows_as_the_reference_numbers_them() {
         assert_eq!(got, want, "{heading}");
         // A row the reference dates (`(ABI 0.5)`) is one an older producer leaves out.
         for (row, v) in rows.iter().zip(&e.values) {
-            let presence = inline_text(&row[5]);
+            let presence = row[5].text.clone();
             match v.meaning.split("(ABI ").nth(1) {
                 Some(rest) => assert_eq!(
                     presence,
@@ -186,8 +188,8 @@ fn the_layouts_section_has_each_table_s_rows_as_the_reference_numbers_them() {
     let (_, rows) = only_table(bridge);
     let holds = |name: &str| {
         rows.iter()
-            .find(|r| inline_text(&r[1]) == name)
-            .map(|r| inline_text(&r[2]))
+            .find(|r| r[1].text.clone() == name)
+            .map(|r| r[2].text.clone())
             .unwrap()
     };
     let max_clients = reference_const(&reference, "max_clients");
@@ -237,14 +239,14 @@ fn the_handshakes_section_dates_the_added_fields_as_the_reference_does() {
         let (header, rows) = only_table(blocks);
         assert_eq!(header, ["Field", "Since", "Offset", "End"]);
         for row in rows {
-            let field = inline_text(&row[0]);
+            let field = row[0].text.clone();
             let f = s
                 .fields
                 .iter()
                 .find(|f| f.name == field)
                 .unwrap_or_else(|| panic!("{name}.{field} not in the reference"));
             assert_eq!(
-                inline_text(&row[2]),
+                row[2].text.clone(),
                 format!("0x{:04x}", f.offset),
                 "{name}.{field}"
             );
@@ -256,7 +258,7 @@ fn the_handshakes_section_dates_the_added_fields_as_the_reference_does() {
                     .take_while(|c| c.is_ascii_digit() || *c == '.')
                     .collect();
                 assert_eq!(
-                    inline_text(&row[1]),
+                    row[1].text.clone(),
                     v.trim_end_matches('.'),
                     "{name}.{field}"
                 );
@@ -288,7 +290,7 @@ fn the_files_section_places_each_record_as_the_reference_says() {
     assert_eq!(header, ["Record", "Struct", "Where", "Copies", "Meaning"]);
     let structs: BTreeMap<String, String> = rows
         .iter()
-        .map(|r| (inline_text(&r[0]), inline_text(&r[1])))
+        .map(|r| (r[0].text.clone(), r[1].text.clone()))
         .collect();
     let field_meaning = |strukt: &str, field: &str| {
         reference
@@ -301,9 +303,9 @@ fn the_files_section_places_each_record_as_the_reference_says() {
     };
     let mut placed_by_field = 0;
     for row in rows {
-        let record = inline_text(&row[0]);
-        let strukt = inline_text(&row[1]);
-        let place = inline_text(&row[2]);
+        let record = row[0].text.clone();
+        let strukt = row[1].text.clone();
+        let place = row[2].text.clone();
         let s = reference.structs.iter().find(|s| s.name == strukt).unwrap();
         // A record found at an offset another record holds: the reference's doc of that
         // field names the record's struct.

@@ -15,7 +15,7 @@ use abi_codegen::Schema;
 use abi_codegen::language_backend::generate_all;
 use abi_codegen::write::Output;
 
-use common::markdown_table::table_rows;
+use common::markdown_blocks::table_rows;
 use common::tools;
 
 fn header(name: &str) -> String {
@@ -255,11 +255,29 @@ fn one_megabyte_doc_string() {
     let unescaped: Vec<String> = rust
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("/// "))
-        .map(common::markdown_table::unescape)
+        .filter_map(common::markdown_blocks::line_text)
         .collect();
+    let longest = unescaped
+        .iter()
+        .find(|l| l.starts_with("*/ /*"))
+        .expect("a doc line");
+    let differs = longest
+        .chars()
+        .zip(doc.chars())
+        .position(|(a, b)| a != b)
+        .unwrap_or(longest.len().min(doc.len()));
     assert!(
         unescaped.iter().filter(|l| **l == doc).count() >= 4,
-        "the doc in Rust"
+        "the doc in Rust: the longest line renders as {:?}, the doc is {:?}",
+        longest
+            .chars()
+            .skip(differs.saturating_sub(20))
+            .take(60)
+            .collect::<String>(),
+        doc.chars()
+            .skip(differs.saturating_sub(20))
+            .take(60)
+            .collect::<String>(),
     );
 
     let dir = tools::scratch("pathological-1mb");

@@ -48,6 +48,8 @@ mod diff_verdicts;
 mod differential;
 #[path = "directory.rs"]
 mod directory;
+#[path = "every_backend.rs"]
+mod every_backend;
 #[path = "fuzz_front_end.rs"]
 mod fuzz_front_end;
 #[path = "generated_fresh.rs"]

@@ -1,14 +1,14 @@
-//! Reading the markdown target back: a small parser of the GitHub-flavoured markdown it
-//! writes (headings, paragraphs, tables, lists, code), and the bridge's markdown read back as
-//! the plain-text reference's items plus what only the markdown has (anchors, Since cells,
-//! byte maps, the Protocols, Layouts, Handshakes and Files sections).
+//! The bridge's markdown read back (by `markdown_blocks`, pulldown-cmark) as the plain-text
+//! reference's items plus what only the markdown has (anchors, Since cells, byte maps, the
+//! Protocols, Layouts, Handshakes and Files sections).
 
 use std::collections::BTreeMap;
 
 use abi_codegen::Schema;
 use abi_codegen::language_backend::markdown::render_markdown;
 
-use super::markdown_table::raw_cells;
+use super::markdown_blocks::parse_blocks;
+pub use super::markdown_blocks::{Block, Inline};
 use super::reference::{RefConstant, RefEnum, RefField, RefStruct, RefValue, Reference};
 
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -24,233 +24,6 @@ pub fn load(path: &str) -> (Schema, String) {
 pub fn bridge_markdown() -> String {
     let (schema, _) = load("schema.toml");
     render_markdown(&schema, "schema.toml").expect("the markdown renders")
-}
-
-// ---------------------------------------------------------------------------------------
-// A small parser of the markdown the target writes: enough of GitHub-flavoured markdown to
-// read its headings, paragraphs, tables and code blocks back as text.
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Block {
-    Heading {
-        level: usize,
-        raw: String,
-    },
-    Paragraph {
-        raw: String,
-    },
-    Table {
-        header: Vec<String>,
-        rows: Vec<Vec<String>>,
-    },
-    Code {
-        lines: Vec<String>,
-    },
-    List {
-        raw: Vec<String>,
-    },
-    Comment {
-        raw: String,
-    },
-}
-
-/// A line of an ordered list: `12. text`.
-pub fn numbered(line: &str) -> bool {
-    line.split_once(". ")
-        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-pub fn parse_blocks(md: &str) -> Vec<Block> {
-    let lines: Vec<&str> = md.lines().collect();
-    let mut blocks = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        if line.is_empty() {
-            i += 1;
-        } else if line.starts_with("<!--") {
-            assert!(line.ends_with("-->"), "line {}: unclosed comment", i + 1);
-            blocks.push(Block::Comment { raw: line.into() });
-            i += 1;
-        } else if line.starts_with('#') {
-            let level = line.chars().take_while(|c| *c == '#').count();
-            let raw = line[level..]
-                .strip_prefix(' ')
-                .unwrap_or_else(|| panic!("line {}: `#` heading without a space", i + 1));
-            blocks.push(Block::Heading {
-                level,
-                raw: raw.into(),
-            });
-            i += 1;
-        } else if let Some(lang) = line.strip_prefix("```") {
-            assert_eq!(lang, "text", "line {}: code block language", i + 1);
-            let end = (i + 1..lines.len())
-                .find(|&j| lines[j] == "```")
-                .unwrap_or_else(|| panic!("line {}: unclosed code block", i + 1));
-            blocks.push(Block::Code {
-                lines: lines[i + 1..end].iter().map(|l| l.to_string()).collect(),
-            });
-            i = end + 1;
-        } else if line.starts_with('|') {
-            let end = (i..lines.len())
-                .find(|&j| !lines[j].starts_with('|'))
-                .unwrap_or(lines.len());
-            assert!(
-                end - i >= 2,
-                "line {}: a table needs a delimiter row",
-                i + 1
-            );
-            let header = split_row(lines[i]);
-            let delimiter = split_row(lines[i + 1]);
-            assert_eq!(
-                delimiter.len(),
-                header.len(),
-                "line {}: delimiter row",
-                i + 2
-            );
-            for d in &delimiter {
-                assert!(
-                    d == "---" || d == "---:",
-                    "line {}: delimiter cell `{d}`",
-                    i + 2
-                );
-            }
-            let rows: Vec<Vec<String>> = lines[i + 2..end].iter().map(|l| split_row(l)).collect();
-            for (k, row) in rows.iter().enumerate() {
-                assert_eq!(
-                    row.len(),
-                    header.len(),
-                    "line {}: {} cells under a header of {}",
-                    i + 3 + k,
-                    row.len(),
-                    header.len()
-                );
-            }
-            blocks.push(Block::Table {
-                header: header.iter().map(|h| inline_text(h)).collect(),
-                rows,
-            });
-            i = end;
-        } else if line.starts_with("- ") || numbered(line) {
-            let end = (i..lines.len())
-                .find(|&j| {
-                    !(lines[j].starts_with("- ")
-                        || lines[j].starts_with("  - ")
-                        || numbered(lines[j]))
-                })
-                .unwrap_or(lines.len());
-            blocks.push(Block::List {
-                raw: lines[i..end].iter().map(|l| l.to_string()).collect(),
-            });
-            i = end;
-        } else {
-            // A paragraph is one line: the target writes a doc's line breaks as `<br>`.
-            let next = lines.get(i + 1).copied().unwrap_or("");
-            assert!(
-                next.is_empty(),
-                "line {}: a paragraph continues on the next line",
-                i + 1
-            );
-            blocks.push(Block::Paragraph { raw: line.into() });
-            i += 1;
-        }
-    }
-    blocks
-}
-
-/// A table row's raw cells, split at each `|` that no backslash escapes, with the `\|` in
-/// each cell turned into `|` as GitHub does before it reads the cell's inline markdown.
-pub fn split_row(line: &str) -> Vec<String> {
-    let inner = line
-        .strip_prefix("| ")
-        .and_then(|l| l.strip_suffix(" |"))
-        .unwrap_or_else(|| panic!("row `{line}` does not start with `| ` and end with ` |`"));
-    raw_cells(inner)
-        .into_iter()
-        .map(|c| c.replace("\\|", "|"))
-        .collect()
-}
-
-/// The text that inline markdown renders as: backslash escapes resolved, `<br>` as a line
-/// break, anchors dropped, links as their text, code spans as their content, emphasis
-/// markers dropped. Any other HTML is an error: the target escapes every `<` of a doc.
-pub fn inline_text(raw: &str) -> String {
-    let chars: Vec<char> = raw.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let rest: String = chars[i..].iter().collect();
-        match c {
-            '\\' if chars.get(i + 1).is_some_and(|n| n.is_ascii_punctuation()) => {
-                out.push(chars[i + 1]);
-                i += 2;
-            }
-            '<' if rest.starts_with("<br>") => {
-                out.push('\n');
-                i += 4;
-            }
-            '<' if rest.starts_with("<a id=\"") || rest.starts_with("</a>") => {
-                let end = rest.find('>').expect("a closed tag");
-                i += rest[..=end].chars().count();
-            }
-            '<' => panic!("unexpected HTML in `{raw}`"),
-            '[' => {
-                let close = find_unescaped(&chars, i + 1, ']')
-                    .unwrap_or_else(|| panic!("unclosed `[` in `{raw}`"));
-                assert_eq!(chars.get(close + 1), Some(&'('), "a link in `{raw}`");
-                let end = find_unescaped(&chars, close + 2, ')')
-                    .unwrap_or_else(|| panic!("unclosed link target in `{raw}`"));
-                let text: String = chars[i + 1..close].iter().collect();
-                out.push_str(&inline_text(&text));
-                i = end + 1;
-            }
-            '`' => {
-                let fence = chars[i..].iter().take_while(|c| **c == '`').count();
-                let open_end = i + fence;
-                let mut j = open_end;
-                let close = loop {
-                    assert!(j < chars.len(), "unclosed code span in `{raw}`");
-                    let run = chars[j..].iter().take_while(|c| **c == '`').count();
-                    if run == fence {
-                        break j;
-                    }
-                    j += run.max(1);
-                };
-                let mut code: String = chars[open_end..close].iter().collect();
-                if code.len() >= 2 && code.starts_with(' ') && code.ends_with(' ') {
-                    code = code[1..code.len() - 1].to_string();
-                }
-                out.push_str(&code);
-                i = close + fence;
-            }
-            '*' => i += 1,
-            _ => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-pub fn find_unescaped(chars: &[char], from: usize, target: char) -> Option<usize> {
-    let mut j = from;
-    while j < chars.len() {
-        match chars[j] {
-            '\\' => j += 2,
-            c if c == target => return Some(j),
-            _ => j += 1,
-        }
-    }
-    None
-}
-
-/// The id of the `<a id="...">` that starts `raw`, if any.
-pub fn leading_anchor(raw: &str) -> Option<&str> {
-    let rest = raw.strip_prefix("<a id=\"")?;
-    let (id, _) = rest.split_once("\"></a>")?;
-    Some(id)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -321,11 +94,11 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
         other => panic!("the markdown starts with {other:?}, not a comment"),
     }
     match it.next() {
-        Some(Block::Heading { level: 1, raw }) => reference.title = inline_text(&raw),
+        Some(Block::Heading { level: 1, inline }) => reference.title = inline.text,
         other => panic!("expected the title, found {other:?}"),
     }
     match it.next() {
-        Some(Block::Paragraph { raw }) => reference.opening = inline_text(&raw),
+        Some(Block::Paragraph { inline }) => reference.opening = inline.text,
         other => panic!("expected the opening paragraph, found {other:?}"),
     }
 
@@ -334,29 +107,32 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
     let mut item: Option<(&str, usize)> = None;
     while let Some(block) = it.next() {
         match block {
-            Block::Heading { level: 2, raw } if raw == "Protocols" => {
+            Block::Heading { level: 2, inline } if inline.text == "Protocols" => {
                 // The last section: read on its own.
                 extras.protocols = it.by_ref().collect();
             }
-            Block::Heading { level: 2, raw }
-                if matches!(raw.as_str(), "Version handshakes" | "Layouts" | "Files") =>
+            Block::Heading { level: 2, inline }
+                if matches!(
+                    inline.text.as_str(),
+                    "Version handshakes" | "Layouts" | "Files"
+                ) =>
             {
                 // Read on their own, up to the next section.
                 let mut blocks = Vec::new();
                 while let Some(b) = it.next_if(|b| !matches!(b, Block::Heading { level: 2, .. })) {
                     blocks.push(b);
                 }
-                extras.attach.insert(raw, blocks);
+                extras.attach.insert(inline.text, blocks);
             }
-            Block::Heading { level: 2, raw } => {
-                section = raw;
+            Block::Heading { level: 2, inline } => {
+                section = inline.text;
                 item = None;
             }
-            Block::Heading { level: 3, raw } => {
-                let id = leading_anchor(&raw)
-                    .unwrap_or_else(|| panic!("heading `{raw}` has no anchor"))
-                    .to_string();
-                let (name, a, b) = split_heading(&inline_text(&raw));
+            Block::Heading { level: 3, inline } => {
+                let id = inline
+                    .anchor
+                    .unwrap_or_else(|| panic!("heading `{}` has no anchor", inline.raw));
+                let (name, a, b) = split_heading(&inline.text);
                 extras.anchors.insert(name.clone(), id);
                 match section.as_str() {
                     "Enums and flags" => {
@@ -390,24 +166,34 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                     other => panic!("an item heading in section `{other}`"),
                 }
             }
-            Block::Heading { level, raw } => panic!("unexpected heading level {level}: {raw}"),
-            Block::List { raw } => {
-                assert_eq!(section, "Contents", "a list outside the contents: {raw:?}")
+            Block::Heading { level, inline } => {
+                panic!("unexpected heading level {level}: {}", inline.raw)
+            }
+            Block::List { items } => {
+                assert_eq!(
+                    section, "Contents",
+                    "a list outside the contents: {items:?}"
+                )
             }
             Block::Comment { raw } => panic!("unexpected comment {raw}"),
-            Block::Paragraph { raw } => {
+            Block::Paragraph { inline } => {
                 let Some((kind, index)) = item else {
                     // The Structs section explains its byte maps before the first struct.
-                    assert_eq!(section, "Structs", "a paragraph outside any item: {raw}");
+                    assert_eq!(
+                        section, "Structs",
+                        "a paragraph outside any item: {}",
+                        inline.raw
+                    );
                     continue;
                 };
                 let name = match kind {
                     "enum" => reference.enums[index].name.clone(),
                     _ => reference.structs[index].name.clone(),
                 };
-                if raw.starts_with('*') {
-                    // The notes line: since and extensible. Docs escape their stars.
-                    let note = inline_text(&raw);
+                if inline.raw.starts_with('*') {
+                    // The notes line, emphasized: since and extensible. Docs escape their stars.
+                    assert!(!inline.emphasis.is_empty(), "`{}`", inline.raw);
+                    let note = inline.text;
                     if let Some(rest) = note.strip_prefix("Since ABI ") {
                         let version = rest.split_once('.').map(|(maj, r)| {
                             let minor: String =
@@ -423,7 +209,7 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                     _ => &mut reference.structs[index].doc,
                 };
                 assert!(doc.is_empty(), "`{name}` has two doc paragraphs");
-                *doc = inline_text(&raw);
+                *doc = inline.text;
             }
             Block::Code { lines } => {
                 let Some(("struct", index)) = item else {
@@ -440,11 +226,12 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                     expect_header(&header, &["Name", "Value", "Meaning"], &["Since"]);
                     let since = column(&header, "Since");
                     for row in rows {
-                        let id = leading_anchor(&row[0])
-                            .unwrap_or_else(|| panic!("constant row {row:?} has no anchor"))
-                            .to_string();
-                        let name = inline_text(&row[0]);
-                        let value = inline_text(&row[1]);
+                        let id = row[0]
+                            .anchor
+                            .clone()
+                            .unwrap_or_else(|| panic!("constant row {row:?} has no anchor"));
+                        let name = row[0].text.clone();
+                        let value = row[1].text.clone();
                         let value = match value.split_once(" = ") {
                             Some((v, expr)) => {
                                 extras.exprs.insert(name.clone(), expr.to_string());
@@ -452,9 +239,8 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                             }
                             None => value,
                         };
-                        if let Some(s) = since
-                            .map(|c| inline_text(&row[c]))
-                            .filter(|s| !s.is_empty())
+                        if let Some(s) =
+                            since.map(|c| row[c].text.clone()).filter(|s| !s.is_empty())
                         {
                             extras.since.insert(name.clone(), s);
                         }
@@ -462,7 +248,7 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                         reference.constants.push(RefConstant {
                             name,
                             value,
-                            meaning: inline_text(&row[header.len() - 1]),
+                            meaning: row[header.len() - 1].text.clone(),
                         });
                     }
                 }
@@ -472,17 +258,16 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                     let e = &mut reference.enums[index];
                     assert!(e.values.is_empty(), "`{}` has two tables", e.name);
                     for row in rows {
-                        let name = inline_text(&row[0]);
-                        if let Some(s) = since
-                            .map(|c| inline_text(&row[c]))
-                            .filter(|s| !s.is_empty())
+                        let name = row[0].text.clone();
+                        if let Some(s) =
+                            since.map(|c| row[c].text.clone()).filter(|s| !s.is_empty())
                         {
                             extras.since.insert(format!("{}.{name}", e.name), s);
                         }
                         e.values.push(RefValue {
                             name,
-                            value: inline_text(&row[1]),
-                            meaning: inline_text(&row[header.len() - 1]),
+                            value: row[1].text.clone(),
+                            meaning: row[header.len() - 1].text.clone(),
                         });
                     }
                 }
@@ -497,7 +282,7 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                     let s = &mut reference.structs[index];
                     assert!(s.fields.is_empty(), "`{}` has two tables", s.name);
                     for row in rows {
-                        let offset = inline_text(&row[0]);
+                        let offset = row[0].text.clone();
                         let digits = offset
                             .strip_prefix("0x")
                             .filter(|d| {
@@ -506,27 +291,28 @@ pub fn parse_markdown(md: &str) -> (Reference, Extras) {
                                         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
                             })
                             .unwrap_or_else(|| panic!("`{}`: offset `{offset}`", s.name));
-                        let (field_raw, padding) = match row[2].strip_suffix(" *(padding)*") {
-                            Some(f) => (f, true),
-                            None => (row[2].as_str(), false),
+                        // ` *(padding)*` after the name: emphasized, as written.
+                        let padding = row[2].raw.ends_with(" *(padding)*")
+                            && row[2].emphasis == ["(padding)"];
+                        let name = match row[2].text.strip_suffix(" (padding)") {
+                            Some(name) if padding => name.to_string(),
+                            _ => row[2].text.clone(),
                         };
-                        let name = inline_text(field_raw);
                         let key = format!("{}.{name}", s.name);
                         extras.padding.insert(key.clone(), padding);
                         if let Some(c) = access {
-                            extras.access.insert(key.clone(), inline_text(&row[c]));
+                            extras.access.insert(key.clone(), row[c].text.clone());
                         }
-                        if let Some(v) = since
-                            .map(|c| inline_text(&row[c]))
-                            .filter(|v| !v.is_empty())
+                        if let Some(v) =
+                            since.map(|c| row[c].text.clone()).filter(|v| !v.is_empty())
                         {
                             extras.since.insert(key, v);
                         }
                         s.fields.push(RefField {
                             offset: u64::from_str_radix(digits, 16).unwrap(),
                             name,
-                            ty: inline_text(&row[3]),
-                            meaning: inline_text(&row[header.len() - 1]),
+                            ty: row[3].text.clone(),
+                            meaning: row[header.len() - 1].text.clone(),
                         });
                     }
                 }
@@ -556,8 +342,28 @@ pub fn assert_same_items<T: std::fmt::Debug + PartialEq>(
     }
 }
 
+/// The markdown of `blocks` as written, a line per paragraph, heading, list item, table row
+/// and code line: for sentences that quote names in code spans.
 pub fn text_of(blocks: &[Block]) -> String {
-    format!("{blocks:?}")
+    let mut out = Vec::new();
+    for b in blocks {
+        match b {
+            Block::Heading { inline, .. } | Block::Paragraph { inline } => {
+                out.push(inline.raw.clone())
+            }
+            Block::List { items } => out.extend(items.iter().map(|i| i.raw.clone())),
+            Block::Table { header, rows } => {
+                out.push(header.join(" | "));
+                for row in rows {
+                    let cells: Vec<&str> = row.iter().map(|c| c.raw.as_str()).collect();
+                    out.push(cells.join(" | "));
+                }
+            }
+            Block::Code { lines } => out.extend(lines.iter().cloned()),
+            Block::Comment { raw } => out.push(raw.clone()),
+        }
+    }
+    out.join("\n")
 }
 
 /// The blocks of one item (a level-3 heading) of an attach section: heading text → blocks.
@@ -565,8 +371,8 @@ pub fn items_of(blocks: &[Block]) -> Vec<(String, Vec<Block>)> {
     let mut items: Vec<(String, Vec<Block>)> = Vec::new();
     for b in blocks {
         match b {
-            Block::Heading { level: 3, raw } => items.push((inline_text(raw), Vec::new())),
-            Block::Heading { level, raw } => panic!("heading level {level}: {raw}"),
+            Block::Heading { level: 3, inline } => items.push((inline.text.clone(), Vec::new())),
+            Block::Heading { level, inline } => panic!("heading level {level}: {}", inline.raw),
             other => {
                 if let Some((_, item)) = items.last_mut() {
                     item.push(other.clone());
@@ -577,7 +383,7 @@ pub fn items_of(blocks: &[Block]) -> Vec<(String, Vec<Block>)> {
     items
 }
 
-pub fn only_table(blocks: &[Block]) -> (&[String], &[Vec<String>]) {
+pub fn only_table(blocks: &[Block]) -> (&[String], &[Vec<Inline>]) {
     let tables: Vec<_> = blocks
         .iter()
         .filter_map(|b| match b {
@@ -593,10 +399,11 @@ pub fn paragraphs(blocks: &[Block]) -> Vec<String> {
     blocks
         .iter()
         .filter_map(|b| match b {
-            Block::Paragraph { raw } => Some(inline_text(raw)),
-            Block::List { raw } => Some(
-                raw.iter()
-                    .map(|l| inline_text(l))
+            Block::Paragraph { inline } => Some(inline.text.clone()),
+            Block::List { items } => Some(
+                items
+                    .iter()
+                    .map(|l| l.text.clone())
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),

@@ -3,9 +3,10 @@
 
 pub mod bindings_crate;
 pub mod c_live_program;
+pub mod every_backend;
 pub mod image;
+pub mod markdown_blocks;
 pub mod markdown_doc;
-pub mod markdown_table;
 pub mod protocol_clients;
 pub mod protocol_host;
 pub mod protocol_hostile;

@@ -7,6 +7,16 @@ pub fn generated_line(source: &str) -> String {
     format!("generated from {source}; do not edit")
 }
 
+/// Whether `rest`, the text after a `&`, makes it a character reference in markdown (the
+/// markdown target's and rustdoc's): a name or a `#` number, then `;`. Such a `&` is escaped.
+pub(crate) fn is_char_reference(rest: &[u8]) -> bool {
+    let body = rest
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'#')
+        .count();
+    body > 0 && rest.get(body) == Some(&b';')
+}
+
 /// An item's doc without the `ABI 0.6` it opens with (alone, or before `:`, `,`, `;` or a
 /// space) when that is the version its `since` names already, so that no target writes
 /// "since ABI 0.6: ABI 0.6: ...". The rest keeps its words.

@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use crate::language_backend::output::is_char_reference;
+
 /// Escapes text for inline markdown (a table cell, a heading, a list item) so that it renders
 /// as written: markdown's and HTML's special characters get a backslash, a `|` too (so a
 /// table cell does not split), and each line break becomes `<br>`.
@@ -57,16 +59,6 @@ pub(super) fn escape_inline_cow(text: &str) -> Cow<'_, str> {
             Cow::Owned(out)
         }
     }
-}
-
-/// Whether `rest`, the text after a `&`, makes it a character reference: a name or a `#`
-/// number, then `;`.
-fn is_char_reference(rest: &[u8]) -> bool {
-    let body = rest
-        .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'#')
-        .count();
-    body > 0 && rest.get(body) == Some(&b';')
 }
 
 /// Escapes text that starts a paragraph: [`escape_inline`], and a first character that

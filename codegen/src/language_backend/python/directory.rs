@@ -2,6 +2,7 @@
 //! in `_Directory`, and a class per `[[directory]]` holding its plan, printed from the IR's
 //! (`ir/directory.rs`). Appended to the live section, whose atomics it uses; its stub lines.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -27,6 +28,10 @@ struct Context {
     /// `PROCESS_GONE = 201` and the others: the process probe's answers, with the C
     /// header's numbers (`result_codes.rs`).
     process: Vec<(String, i64)>,
+    /// The directory codes' names, by name: the one list (`ir::result_codes`) the C header
+    /// prints its codes from. The template writes each check as `check.<name>`, so a name
+    /// that is not in the list fails to render.
+    check: BTreeMap<String, String>,
 }
 
 #[derive(Serialize)]
@@ -68,9 +73,14 @@ pub(super) fn render_directories(
         .into_iter()
         .map(|c| (c.macro_suffix, c.value))
         .collect();
+    let check = codes(Family::Directory)
+        .into_iter()
+        .map(|c| (c.name.clone(), c.name))
+        .collect();
     let text = COMPILED.render(Context {
         directories,
         process,
+        check,
     })?;
     // Two blank lines from the live section's last class, and none of its own at the end.
     Ok(Some((format!("\n\n{}\n", text.trim()), exports)))
@@ -125,3 +135,23 @@ class _Directory:
 
 _D = TypeVar(\"_D\", bound=_Directory)
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::TEMPLATE;
+    use crate::ir::result_codes::{Family, codes};
+
+    /// The template names every directory check through `check.<name>`, printed from the
+    /// one list: it spells no code's name as a string of its own.
+    #[test]
+    fn the_template_spells_no_check_name() {
+        for c in codes(Family::Directory) {
+            let literal = format!("\"{}\"", c.name);
+            assert!(
+                !TEMPLATE.source.contains(&literal),
+                "python_directory.py.j2 writes {literal}: write \"{{{{ check.{} }}}}\"",
+                c.name
+            );
+        }
+    }
+}

@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
-use crate::language_backend::output::show_invisible_chars;
+use crate::language_backend::output::{is_char_reference, show_invisible_chars};
 
 /// Doc comments as markdown: one `#[doc]` attribute per line.
 pub(in crate::language_backend::rust) struct Doc(String);
@@ -83,14 +83,19 @@ pub(in crate::language_backend::rust) fn escaped(text: &str) -> String {
 fn escape_rustdoc(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let chars: Vec<char> = line.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    for (i, (at, c)) in line.char_indices().enumerate() {
         // An underscore inside a word (`no_pad`) is never emphasis; only one at a word's edge is.
         let word = |j: Option<usize>| {
             j.and_then(|j| chars.get(j))
                 .is_some_and(|c| c.is_alphanumeric())
         };
         let edge_underscore = c == '_' && !(word(i.checked_sub(1)) && word(Some(i + 1)));
-        if matches!(c, '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '~') || edge_underscore {
+        // `&amp;` would render as `&`.
+        let reference = c == '&' && is_char_reference(&line.as_bytes()[at + 1..]);
+        if matches!(c, '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '~')
+            || edge_underscore
+            || reference
+        {
             out.push('\\');
         }
         out.push(c);

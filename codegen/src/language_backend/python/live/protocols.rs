@@ -4,6 +4,7 @@
 //! the classes its results are (`LogQueueEntry`, `MailboxResponse`, `DrawList`). Every offset
 //! and size is the layout's; the Python that runs is the template's.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -13,6 +14,7 @@ use crate::language_backend::session_plan::{Restore, owned_blocks};
 use super::context::{Ctx, prim_format};
 use crate::ir::access::{FieldRef, Parties};
 use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
+use crate::ir::result_codes::{Family, codes};
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_type_name};
 
@@ -76,6 +78,10 @@ pub(in crate::language_backend::python) struct ProtocolsContext {
     pub(in crate::language_backend::python) standing: String,
     /// The host's memory of a session's rows, for `hung`.
     pub(in crate::language_backend::python) watch: String,
+    /// The protocol codes' names, by name: the one list (`ir::result_codes`) the C header
+    /// prints its codes from. The templates write each check as `check.<name>`, so a name
+    /// that is not in the list fails to render.
+    pub(in crate::language_backend::python) check: BTreeMap<String, String>,
     /// The queues and the broadcast rings (a ring has a `seq`).
     pub(in crate::language_backend::python) queues: Vec<EntryProtocol>,
     pub(in crate::language_backend::python) mailboxes: Vec<MailboxClass>,
@@ -291,6 +297,10 @@ impl Ctx<'_> {
             lapped: module.name("Lapped"),
             standing: module.name("Standing"),
             watch: module.name("HungWatch"),
+            check: codes(Family::Protocol)
+                .into_iter()
+                .map(|c| (c.name.clone(), c.name))
+                .collect(),
             queues: Vec::new(),
             mailboxes: Vec::new(),
             exchanges: Vec::new(),
@@ -576,6 +586,29 @@ impl Ctx<'_> {
                 .collect();
             if let Some(s) = cx.sessions.iter_mut().find(|s| s.name == p.name) {
                 s.owned = owned;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TEMPLATES;
+    use crate::ir::result_codes::{Family, codes};
+
+    /// The templates name every protocol check through `check.<name>`, printed from the one
+    /// list: none spells a code's name as a string of its own.
+    #[test]
+    fn the_templates_spell_no_check_name() {
+        for t in &TEMPLATES {
+            for c in codes(Family::Protocol) {
+                let literal = format!("\"{}\"", c.name);
+                assert!(
+                    !t.source.contains(&literal),
+                    "{} writes {literal}: write \"{{{{ check.{} }}}}\"",
+                    t.name,
+                    c.name
+                );
             }
         }
     }
