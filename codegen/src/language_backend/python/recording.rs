@@ -574,7 +574,7 @@ fn tail_entries(shape: &FormatShape, d: &mut String) {
             .join(", ")
     };
     let _ = writeln!(d, "    \"added\": [{}],", list(&added));
-    let _ = writeln!(d, "    \"tail\": [{}],", list(&tail));
+    let _ = writeln!(d, "    \"tail\": [{}],", list(tail));
     let counts: Vec<String> = (tail.iter().copied())
         .filter_map(|i| (f.records[i].count.as_ref()).map(|c| format!("({i}, {})", field_ref(c))))
         .collect();
