@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{NAME, value_json};
+use super::fragments::{NAME, value_json};
 
 /// `[[file]]`: a file format, its records and where each sits.
 pub(super) fn file_json() -> Value {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{
+use super::fragments::{
     IDENT, INTEGER_TYPES, LITERAL, NAME, VERSION, doc_json, name_json, parties_json, since_json,
     value_json,
 };

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{NAME, doc_json, name_json, parties_json, path_json, value_json};
+use super::fragments::{NAME, doc_json, name_json, parties_json, path_json, value_json};
 
 /// `[[seqlock]]`: seqlocks, each a counter and what it guards.
 pub(super) fn seqlock_json() -> Value {

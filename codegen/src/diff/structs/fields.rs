@@ -4,9 +4,9 @@
 
 use crate::ir::{Elem, Field};
 
-use super::super::change::{ChangeKind, FieldSite, ItemKind, Severity};
-use super::super::compute::{Cx, bytes, change, covered, quote_list};
 use super::{StructPair, site};
+use crate::diff::change::{ChangeKind, FieldSite, ItemKind, Severity};
+use crate::diff::compute::{Cx, bytes, change, covered, quote_list};
 
 /// The verdict on an added field: its severity, kind, summary and reason.
 type AddedVerdict = (Severity, ChangeKind, &'static str, String);

@@ -5,7 +5,6 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::tokens::{lit, value_type, word_type};
-use super::{atomic_repr, writers_doc};
 use crate::ir::access::{AccessKind, FieldAccess, StructAccess};
 use crate::ir::{Elem, Field, Prim};
 use crate::language_backend::live_plan::needs_view;
@@ -293,5 +292,30 @@ fn plain_accessors(c: &FieldTokens) -> TokenStream {
         pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
             self.region.write::<#vt>(#off, &value)
         }
+    }
+}
+
+/// The representation of an atomic scalar field, and whether it is an enum newtype.
+fn atomic_repr(schema: &Schema, f: &Field) -> (TokenStream, bool) {
+    match f.ty.elem {
+        Elem::Prim(p) => {
+            let p = format_ident!("{}", p.name());
+            (quote!(#p), false)
+        }
+        Elem::Enum(i) => {
+            let p = format_ident!("{}", schema.abi.enums[i].repr.name());
+            (quote!(#p), true)
+        }
+        _ => unreachable!("lowering admits only integers and enums as atomic"),
+    }
+}
+
+/// Who writes field `fi`, as a doc sentence (empty when the schema does not say).
+fn writers_doc(schema: &Schema, a: &StructAccess, fi: usize) -> String {
+    let w = a.fields[fi].writers.describe(&schema.access.parties);
+    if w.is_empty() {
+        String::new()
+    } else {
+        format!(" Written by the {w}.")
     }
 }

@@ -24,11 +24,9 @@ mod tokens;
 
 use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::names::type_ident;
-use crate::ir::access::StructAccess;
-use crate::ir::{Elem, Field};
 use crate::language_backend::live_plan::has_view;
 use crate::schema::Schema;
 use accessors::expand_accessors;
@@ -101,30 +99,6 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
             #directories
             #attach
         }
-    }
-}
-
-/// The representation of an atomic scalar field, and whether it is an enum newtype.
-fn atomic_repr(schema: &Schema, f: &Field) -> (TokenStream, bool) {
-    match f.ty.elem {
-        Elem::Prim(p) => {
-            let p = format_ident!("{}", p.name());
-            (quote!(#p), false)
-        }
-        Elem::Enum(i) => {
-            let p = format_ident!("{}", schema.abi.enums[i].repr.name());
-            (quote!(#p), true)
-        }
-        _ => unreachable!("lowering admits only integers and enums as atomic"),
-    }
-}
-
-fn writers_doc(schema: &Schema, a: &StructAccess, fi: usize) -> String {
-    let w = a.fields[fi].writers.describe(&schema.access.parties);
-    if w.is_empty() {
-        String::new()
-    } else {
-        format!(" Written by the {w}.")
     }
 }
 

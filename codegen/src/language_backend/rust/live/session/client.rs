@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::SessionTokens;
+use super::tokens::SessionTokens;
 use crate::language_backend::rust::docs::doc_lit;
 use crate::language_backend::rust::live::tokens::lit;
 

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::SessionTokens;
+use super::tokens::SessionTokens;
 use crate::language_backend::rust::live::tokens::lit;
 
 /// The host type's methods.
