@@ -3,8 +3,9 @@
 
 use serde_json::{Value, json};
 
-use crate::ir::access::{Guard, RingKind};
-use crate::ir::{ConstType, Elem};
+use crate::ir::access::{FieldAccess, FieldRef, Guard, Parties, RingKind};
+use crate::ir::{ConstType, Elem, Field, Version};
+use crate::layout::FieldLayout;
 use crate::schema::Schema;
 
 /// The layout table of one struct, pahole-style: each field with its C-like declaration,
@@ -82,13 +83,23 @@ pub const LAYOUT_FORMAT_VERSION: u32 = 1;
 /// size and alignment.
 pub fn layout_json(schema: &Schema) -> Value {
     let abi = &schema.abi;
-    let parties = |p: &crate::ir::access::Parties| -> Vec<&str> {
-        p.0.iter()
-            .map(|&i| schema.access.parties[i].as_str())
-            .collect()
-    };
-    let since = |v: &Option<crate::ir::Version>| v.map(|v| v.to_string());
-    let consts: Vec<Value> = abi
+    json!({
+        "format_version": LAYOUT_FORMAT_VERSION,
+        "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little", "parties": schema.access.parties },
+        "constants": consts_json(schema),
+        "enums": enums_json(schema),
+        "structs": structs_json(schema),
+        "seqlocks": seqlocks_json(schema),
+        "rings": rings_json(schema),
+        "handshakes": handshakes_json(schema),
+        "layouts": layouts_json(schema),
+    })
+}
+
+/// Every constant: its value exactly, its literal and expression, type, doc and since.
+fn consts_json(schema: &Schema) -> Vec<Value> {
+    let abi = &schema.abi;
+    abi
         .consts
         .iter()
         .map(|c| {
@@ -103,8 +114,13 @@ pub fn layout_json(schema: &Schema) -> Value {
                 "since": since(&c.since),
             })
         })
-        .collect();
-    let enums: Vec<Value> = abi
+        .collect()
+}
+
+/// Every enum and flag set, with its values.
+fn enums_json(schema: &Schema) -> Vec<Value> {
+    let abi = &schema.abi;
+    abi
         .enums
         .iter()
         .map(|e| {
@@ -120,8 +136,13 @@ pub fn layout_json(schema: &Schema) -> Value {
                 })).collect::<Vec<_>>(),
             })
         })
-        .collect();
-    let structs: Vec<Value> = abi
+        .collect()
+}
+
+/// Every struct: its size, alignment, sharing, trailer and fields.
+fn structs_json(schema: &Schema) -> Vec<Value> {
+    let abi = &schema.abi;
+    abi
         .structs
         .iter()
         .zip(&schema.layout.structs)
@@ -133,7 +154,7 @@ pub fn layout_json(schema: &Schema) -> Value {
                 "align": l.align,
                 "extensible": s.extensible,
                 "shared": a.shared,
-                "writers": parties(&a.writers),
+                "writers": parties(schema, &a.writers),
                 "trailer": a.trailer.iter().map(|t| json!({
                     "name": t.name,
                     "type": t.ty.text,
@@ -145,42 +166,47 @@ pub fn layout_json(schema: &Schema) -> Value {
                 })).collect::<Vec<_>>(),
                 "doc": s.doc,
                 "since": since(&s.since),
-                "fields": s.fields.iter().zip(&l.fields).zip(&a.fields).map(|((f, fl), fa)| {
-                    let elem = match f.ty.elem {
-                        Elem::Prim(p) => json!({"kind": "primitive", "name": p.name()}),
-                        Elem::Char => json!({"kind": "char"}),
-                        Elem::Enum(i) => json!({"kind": abi.enums[i].kind.keyword(), "name": abi.enums[i].name}),
-                        Elem::Struct(i) => json!({"kind": "struct", "name": abi.structs[i].name}),
-                    };
-                    json!({
-                        "name": f.name,
-                        "type": f.ty.text,
-                        "elem": elem,
-                        "count": f.ty.len.map(|l| l.count),
-                        "count_constant": f.ty.len.and_then(|l| l.constant).map(|i| abi.consts[i].name.clone()),
-                        "offset": fl.offset,
-                        "size": fl.size,
-                        "align": fl.align,
-                        "elem_size": fl.elem_size,
-                        "padding": f.is_padding(),
-                        "count_field": f.count.as_ref().map(|c| c.text.clone()),
-                        "expect": f.expect.map(|i| abi.consts[i].name.clone()),
-                        "access": fa.kind.keyword(),
-                        "access_width": fa.kind.width(),
-                        "writers": parties(&fa.writers),
-                        "seqlock": fa.guarded_by.map(|k| schema.access.seqlocks[k].name.clone()),
-                        "doc": f.doc,
-                        "since": since(&f.since),
-                    })
-                }).collect::<Vec<_>>(),
+                "fields": s.fields.iter().zip(&l.fields).zip(&a.fields).map(|((f, fl), fa)| field_json(schema, f, fl, fa)).collect::<Vec<_>>(),
             })
         })
-        .collect();
-    let field_path = |r: &crate::ir::access::FieldRef| {
-        let s = &abi.structs[r.struct_index];
-        format!("{}.{}", s.name, s.fields[r.field].name)
+        .collect()
+}
+
+/// One field: its type, element, count, place, access, writers and seqlock.
+fn field_json(schema: &Schema, f: &Field, fl: &FieldLayout, fa: &FieldAccess) -> Value {
+    let abi = &schema.abi;
+    let elem = match f.ty.elem {
+        Elem::Prim(p) => json!({"kind": "primitive", "name": p.name()}),
+        Elem::Char => json!({"kind": "char"}),
+        Elem::Enum(i) => json!({"kind": abi.enums[i].kind.keyword(), "name": abi.enums[i].name}),
+        Elem::Struct(i) => json!({"kind": "struct", "name": abi.structs[i].name}),
     };
-    let seqlocks: Vec<Value> = schema
+    json!({
+        "name": f.name,
+        "type": f.ty.text,
+        "elem": elem,
+        "count": f.ty.len.map(|l| l.count),
+        "count_constant": f.ty.len.and_then(|l| l.constant).map(|i| abi.consts[i].name.clone()),
+        "offset": fl.offset,
+        "size": fl.size,
+        "align": fl.align,
+        "elem_size": fl.elem_size,
+        "padding": f.is_padding(),
+        "count_field": f.count.as_ref().map(|c| c.text.clone()),
+        "expect": f.expect.map(|i| abi.consts[i].name.clone()),
+        "access": fa.kind.keyword(),
+        "access_width": fa.kind.width(),
+        "writers": parties(schema, &fa.writers),
+        "seqlock": fa.guarded_by.map(|k| schema.access.seqlocks[k].name.clone()),
+        "doc": f.doc,
+        "since": since(&f.since),
+    })
+}
+
+/// Every seqlock: its counter, what it guards, and who writes and reads.
+fn seqlocks_json(schema: &Schema) -> Vec<Value> {
+    let abi = &schema.abi;
+    schema
         .access
         .seqlocks
         .iter()
@@ -195,13 +221,17 @@ pub fn layout_json(schema: &Schema) -> Value {
                     Guard::Field(f) => json!({"field": s.fields[f].name}),
                     Guard::Trailer(t) => json!({"trailer": a.trailer[t].name}),
                 }).collect::<Vec<_>>(),
-                "writers": parties(&k.writers),
-                "readers": parties(&k.readers),
+                "writers": parties(schema, &k.writers),
+                "readers": parties(schema, &k.readers),
                 "doc": k.doc,
             })
         })
-        .collect();
-    let rings: Vec<Value> = schema
+        .collect()
+}
+
+/// Every ring: a ring of slots or an event ring.
+fn rings_json(schema: &Schema) -> Vec<Value> {
+    schema
         .access
         .rings
         .iter()
@@ -215,7 +245,7 @@ pub fn layout_json(schema: &Schema) -> Value {
                 ..
             } => json!({
                 "name": r.name, "kind": "slots", "doc": r.doc,
-                "head": field_path(head), "slot_count": slot_count, "slot_size": slot_size,
+                "head": field_path(schema, head), "slot_count": slot_count, "slot_size": slot_size,
                 "seqlock": schema.access.seqlocks[*seqlock].name,
                 "publish_seq": publish_seq.map(|f| {
                     &schema.abi.structs[schema.access.seqlocks[*seqlock].struct_index].fields[f].name
@@ -227,21 +257,28 @@ pub fn layout_json(schema: &Schema) -> Value {
                 capacity,
             } => json!({
                 "name": r.name, "kind": "events", "doc": r.doc,
-                "total": field_path(total), "entries": field_path(entries), "capacity": capacity,
+                "total": field_path(schema, total), "entries": field_path(schema, entries), "capacity": capacity,
             }),
         })
-        .collect();
-    json!({
-        "format_version": LAYOUT_FORMAT_VERSION,
-        "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little", "parties": schema.access.parties },
-        "constants": consts,
-        "enums": enums,
-        "structs": structs,
-        "seqlocks": seqlocks,
-        "rings": rings,
-        "handshakes": handshakes_json(schema),
-        "layouts": layouts_json(schema),
-    })
+        .collect()
+}
+
+/// The names of parties `p`.
+fn parties<'a>(schema: &'a Schema, p: &Parties) -> Vec<&'a str> {
+    p.0.iter()
+        .map(|&i| schema.access.parties[i].as_str())
+        .collect()
+}
+
+/// A `since` as text.
+fn since(v: &Option<Version>) -> Option<String> {
+    v.map(|v| v.to_string())
+}
+
+/// `struct.field`.
+fn field_path(schema: &Schema, r: &FieldRef) -> String {
+    let s = &schema.abi.structs[r.struct_index];
+    format!("{}.{}", s.name, s.fields[r.field].name)
 }
 
 /// An integer of the schema as JSON, exactly: every value fits a u64 or an i64 (a u64 above

@@ -222,6 +222,9 @@ impl LowerAccess<'_> {
         )
     }
 
+    /// A `[[session]]`: its parties and times, the table of rows and each row's state,
+    /// generation, heartbeat and waiting words, the host's generation and state, and the
+    /// pads it binds, if any.
     pub(super) fn lower_session(
         &mut self,
         s: &RawSession,
@@ -229,34 +232,8 @@ impl LowerAccess<'_> {
         access: &Access,
     ) -> Option<Session> {
         let sides = self.sides((&s.client, "client"), (&s.host, "host"), what);
-        let heartbeat_ms = self.millis(&s.heartbeat_ms, "heartbeat_ms", what);
-        let hung_ms = self.millis(&s.hung_ms, "hung_ms", what);
-        if let (Some(beat), Some(hung)) = (heartbeat_ms, hung_ms)
-            && hung <= beat
-        {
-            self.errors.error_help(
-                &s.hung_ms.span(),
-                format!("{what}: `hung_ms` ({hung}) is not longer than `heartbeat_ms` ({beat})"),
-                "a client that beats on time must never count as hung: make `hung_ms` several heartbeats long",
-            );
-        }
-        let table = self.resolve_field(&s.table, &format!("{what}: `table`"))?;
-        let tf = &self.abi.structs[table.struct_index].fields[table.field];
-        let row = match (tf.ty.elem, tf.ty.len) {
-            (Elem::Struct(row), Some(_)) => row,
-            _ => {
-                self.errors.error_help(
-                    &self.inner(&s.table),
-                    format!(
-                        "{what}: `table` field `{}` is `{}`, not an array of rows",
-                        s.table.get_ref(),
-                        tf.ty.text
-                    ),
-                    "name an array of structs, such as `bridge_header.clients`",
-                );
-                return None;
-            }
-        };
+        let (heartbeat_ms, hung_ms) = self.session_times(s, what);
+        let (table, row) = self.session_table(s, what)?;
         let state_want = Want {
             widths: &[4],
             elem: Some(EnumKind::Enum),
@@ -298,61 +275,13 @@ impl LowerAccess<'_> {
             let e = self.enum_of(h);
             self.protocol_value(e, &s.exiting, "exiting", what)
         });
-        let bind = match (&s.bind, &s.unbound) {
-            (None, None) => Some(None),
-            (Some(bind), Some(unbound)) => {
-                let r = self.resolve_field(bind, &format!("{what}: `bind`"));
-                let ok = r.is_some_and(|r| {
-                    let f = &self.abi.structs[r.struct_index].fields[r.field];
-                    let cas = matches!(access.structs[r.struct_index].fields[r.field].kind, AccessKind::Cas { .. });
-                    let bytes = f.ty.elem == Elem::Prim(Prim::U8) && f.ty.len.is_some();
-                    if !(cas && bytes) {
-                        self.errors.error_help(
-                            &self.inner(bind),
-                            format!("{what}: `bind` field `{}` is `{}` ({}); pads are bound by compare-and-swap of a byte per pad", bind.get_ref(), f.ty.text, access.structs[r.struct_index].fields[r.field].kind.keyword()),
-                            "name a `u8[N]` field declared `access = \"cas\"`",
-                        );
-                    }
-                    cas && bytes
-                });
-                let value = self.protocol_const(unbound, "unbound", what);
-                match (r, value) {
-                    (Some(r), Some((_, v))) if ok && v <= 255 => Some(Some((r, v))),
-                    _ => None,
-                }
-            }
-            (Some(b), None) => {
-                self.errors.error_help(
-                    &self.inner(b),
-                    format!("{what}: `bind` needs `unbound`"),
-                    "add `unbound = \"...\"`, the constant a free pad holds",
-                );
-                None
-            }
-            (None, Some(u)) => {
-                self.errors.error_help(
-                    &self.inner(u),
-                    format!("{what}: `unbound` needs `bind`"),
-                    "add `bind = \"struct.field\"`, or remove `unbound`",
-                );
-                None
-            }
-        };
-        // The host's words and the pad owners sit beside the table: every backend reaches them
-        // from the struct that holds it (a client attached to that struct's region), so lowering
-        // refuses them anywhere else rather than letting each backend guess.
-        let holder = table.struct_index;
-        let bound = bind.flatten().map(|(r, _)| r);
-        let mut beside = true;
-        for (path, key, r) in [
-            (Some(&s.host_generation), "host_generation", host_generation),
-            (Some(&s.host_state), "host_state", host_state),
-            (s.bind.as_ref(), "bind", bound),
-        ] {
-            if let (Some(path), Some(r)) = (path, r) {
-                beside &= self.check_beside_table(path, key, r, holder, what);
-            }
-        }
+        let bind = self.session_bind(s, what, access);
+        let beside = self.host_words_beside_table(
+            s,
+            table.struct_index,
+            [host_generation, host_state, bind.flatten().map(|(r, _)| r)],
+            what,
+        );
         let (client, host) = sides?;
         let [free, claimed, active, closing] = values?;
         if !beside {
@@ -380,6 +309,119 @@ impl LowerAccess<'_> {
             client,
             host,
         })
+    }
+
+    /// The session's heartbeat and hung times, and the check that a client on time is
+    /// never hung.
+    fn session_times(&mut self, s: &RawSession, what: &str) -> (Option<u64>, Option<u64>) {
+        let heartbeat_ms = self.millis(&s.heartbeat_ms, "heartbeat_ms", what);
+        let hung_ms = self.millis(&s.hung_ms, "hung_ms", what);
+        if let (Some(beat), Some(hung)) = (heartbeat_ms, hung_ms)
+            && hung <= beat
+        {
+            self.errors.error_help(
+            &s.hung_ms.span(),
+            format!("{what}: `hung_ms` ({hung}) is not longer than `heartbeat_ms` ({beat})"),
+            "a client that beats on time must never count as hung: make `hung_ms` several heartbeats long",
+        );
+        }
+        (heartbeat_ms, hung_ms)
+    }
+
+    /// The session's table, an array of rows, and the rows' struct.
+    fn session_table(&mut self, s: &RawSession, what: &str) -> Option<(FieldRef, usize)> {
+        let table = self.resolve_field(&s.table, &format!("{what}: `table`"))?;
+        let tf = &self.abi.structs[table.struct_index].fields[table.field];
+        let row = match (tf.ty.elem, tf.ty.len) {
+            (Elem::Struct(row), Some(_)) => row,
+            _ => {
+                self.errors.error_help(
+                    &self.inner(&s.table),
+                    format!(
+                        "{what}: `table` field `{}` is `{}`, not an array of rows",
+                        s.table.get_ref(),
+                        tf.ty.text
+                    ),
+                    "name an array of structs, such as `bridge_header.clients`",
+                );
+                return None;
+            }
+        };
+        Some((table, row))
+    }
+
+    /// The pads the session binds: `None` on an error, `Some(None)` when it binds none.
+    fn session_bind(
+        &mut self,
+        s: &RawSession,
+        what: &str,
+        access: &Access,
+    ) -> Option<Option<(FieldRef, u64)>> {
+        match (&s.bind, &s.unbound) {
+            (None, None) => Some(None),
+            (Some(bind), Some(unbound)) => {
+                let r = self.resolve_field(bind, &format!("{what}: `bind`"));
+                let ok = r.is_some_and(|r| {
+                let f = &self.abi.structs[r.struct_index].fields[r.field];
+                let cas = matches!(access.structs[r.struct_index].fields[r.field].kind, AccessKind::Cas { .. });
+                let bytes = f.ty.elem == Elem::Prim(Prim::U8) && f.ty.len.is_some();
+                if !(cas && bytes) {
+                    self.errors.error_help(
+                        &self.inner(bind),
+                        format!("{what}: `bind` field `{}` is `{}` ({}); pads are bound by compare-and-swap of a byte per pad", bind.get_ref(), f.ty.text, access.structs[r.struct_index].fields[r.field].kind.keyword()),
+                        "name a `u8[N]` field declared `access = \"cas\"`",
+                    );
+                }
+                cas && bytes
+            });
+                let value = self.protocol_const(unbound, "unbound", what);
+                match (r, value) {
+                    (Some(r), Some((_, v))) if ok && v <= 255 => Some(Some((r, v))),
+                    _ => None,
+                }
+            }
+            (Some(b), None) => {
+                self.errors.error_help(
+                    &self.inner(b),
+                    format!("{what}: `bind` needs `unbound`"),
+                    "add `unbound = \"...\"`, the constant a free pad holds",
+                );
+                None
+            }
+            (None, Some(u)) => {
+                self.errors.error_help(
+                    &self.inner(u),
+                    format!("{what}: `unbound` needs `bind`"),
+                    "add `bind = \"struct.field\"`, or remove `unbound`",
+                );
+                None
+            }
+        }
+    }
+
+    /// Whether the host's words and the pad owners (`words`: host generation, host state,
+    /// pads) are fields of the struct that holds the table (`holder`), each checked.
+    fn host_words_beside_table(
+        &mut self,
+        s: &RawSession,
+        holder: usize,
+        [host_generation, host_state, bound]: [Option<FieldRef>; 3],
+        what: &str,
+    ) -> bool {
+        // The host's words and the pad owners sit beside the table: every backend reaches them
+        // from the struct that holds it (a client attached to that struct's region), so lowering
+        // refuses them anywhere else rather than letting each backend guess.
+        let mut beside = true;
+        for (path, key, r) in [
+            (Some(&s.host_generation), "host_generation", host_generation),
+            (Some(&s.host_state), "host_state", host_state),
+            (s.bind.as_ref(), "bind", bound),
+        ] {
+            if let (Some(path), Some(r)) = (path, r) {
+                beside &= self.check_beside_table(path, key, r, holder, what);
+            }
+        }
+        beside
     }
 
     /// Whether `r` (the session's `key`, at `path`) is a field of the struct that holds the

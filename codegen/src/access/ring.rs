@@ -7,7 +7,7 @@ use super::LowerAccess;
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
-use crate::ir::access::{FieldRef, Guard, Ring, RingKind, Seqlock, StructAccess};
+use crate::ir::access::{FieldRef, Guard, Ring, RingKind, Seqlock, StructAccess, TrailerPart};
 use crate::parse::RawRing;
 
 impl LowerAccess<'_> {
@@ -126,6 +126,8 @@ impl LowerAccess<'_> {
         Some(field)
     }
 
+    /// Ring `raw`: its kind's keys, each present or absent as the kind wants, then the
+    /// kind itself ([`Self::lower_slots`], [`Self::lower_events`]).
     pub(super) fn lower_ring(
         &mut self,
         raw: &Spanned<RawRing>,
@@ -169,161 +171,15 @@ impl LowerAccess<'_> {
             .map(|d| d.get_ref().clone())
             .unwrap_or_default();
         let kind = if slots {
-            let (head, slot_count, slot_size, seqlock) = (head?, slot_count?, slot_size?, seqlock?);
-            let head_ref = self.resolve_field(head, &what)?;
-            self.check_counter(head, head_ref, structs, &what)?;
-            let (count_const, count) = self.constant(slot_count, &what)?;
-            let (size_const, size) = self.constant(slot_size, &what)?;
-            let Some(lock) = seqlocks.iter().position(|s| s.name == *seqlock.get_ref()) else {
-                let help = closest(seqlock.get_ref(), seqlocks.iter().map(|s| s.name.as_str()))
-                    .map_or("name a [[seqlock]]".into(), |n| {
-                        format!("did you mean `{n}`?")
-                    });
-                self.errors.error_help(
-                    &self.inner(seqlock),
-                    format!("{what}: unknown seqlock `{}`", seqlock.get_ref()),
-                    help,
-                );
-                return None;
+            let keys = SlotKeys {
+                head: head?,
+                slot_count: slot_count?,
+                slot_size: slot_size?,
+                seqlock: seqlock?,
             };
-            let lk = &seqlocks[lock];
-            let slot = &self.abi.structs[lk.struct_index];
-            let trailers: Vec<usize> = lk
-                .guards
-                .iter()
-                .filter_map(|g| match g {
-                    Guard::Trailer(t) => Some(*t),
-                    Guard::Field(_) => None,
-                })
-                .collect();
-            let [payload] = trailers[..] else {
-                self.errors.error_help(
-                    &self.inner(seqlock),
-                    format!("{what}: seqlock `{}` must guard exactly one trailer part of `{}`, the slot's payload; it guards {}", lk.name, slot.name, trailers.len()),
-                    "declare the payload in the slot struct's `trailer`, and list it in the seqlock's `guards`",
-                );
-                return None;
-            };
-            let part = &structs[lk.struct_index].trailer[payload];
-            if part.size_field.is_none() {
-                self.errors.error_help(
-                    &part.span,
-                    format!(
-                        "{what}: its payload, trailer part `{}.{}`, has no `size`: a slot's payload varies, and readers copy only the bytes in use",
-                        slot.name, part.name
-                    ),
-                    format!(
-                        "add `size = \"...\"` to trailer part `{}`, naming the field of `{}` that holds the payload's length in bytes",
-                        part.name, slot.name
-                    ),
-                );
-            }
-            let slot_align = self.layout.of(lk.struct_index).align;
-            let needed = part.offset + part.size;
-            if needed > size {
-                self.errors.error_help(
-                    &self.inner(slot_size),
-                    format!(
-                        "{what}: a slot of {size} bytes (`{}`) cannot hold `{}` and its payload `{}`, {needed} bytes in all",
-                        slot_size.get_ref(), slot.name, part.ty.text
-                    ),
-                    format!(
-                        "raise `{}` to at least {needed}, or shrink the payload",
-                        slot_size.get_ref()
-                    ),
-                );
-                return None;
-            }
-            if size % slot_align != 0 {
-                self.errors.error_help(
-                    &self.inner(slot_size),
-                    format!(
-                        "{what}: a slot of {size} bytes (`{}`) is not a multiple of {slot_align}, the alignment of `{}`, so the slots after the first are misaligned",
-                        slot_size.get_ref(), slot.name
-                    ),
-                    format!(
-                        "round `{}` up to a multiple of {slot_align}",
-                        slot_size.get_ref()
-                    ),
-                );
-                return None;
-            }
-            if head_ref.struct_index == lk.struct_index {
-                self.errors.error_help(
-                    &self.inner(head),
-                    format!(
-                        "{what}: head `{}` is in `{}`, the struct that starts each slot; the head counts the ring's publications, so it belongs outside the slots",
-                        head.get_ref(),
-                        slot.name
-                    ),
-                    "name a counter in the struct that holds the ring, such as its region's header",
-                );
-                return None;
-            }
-            let publish_seq = match &r.publish_seq {
-                Some(stamp) => Some(self.publish_seq(stamp, lk, head_ref, &what)?),
-                None => None,
-            };
-            RingKind::Slots {
-                head: head_ref,
-                slot_count: count,
-                slot_count_const: count_const,
-                slot_size: size,
-                slot_size_const: size_const,
-                seqlock: lock,
-                payload,
-                publish_seq,
-            }
+            self.lower_slots(&keys, r.publish_seq.as_ref(), structs, seqlocks, &what)?
         } else {
-            let (total, entries) = (total?, entries?);
-            let total_ref = self.resolve_field(total, &what)?;
-            let entries_ref = self.resolve_field(entries, &what)?;
-            self.check_counter(total, total_ref, structs, &what)?;
-            let f = &self.abi.structs[entries_ref.struct_index].fields[entries_ref.field];
-            let Some(len) = f.ty.len.filter(|_| f.ty.elem != Elem::Char) else {
-                let owner = &self.abi.structs[entries_ref.struct_index];
-                let array = owner
-                    .fields
-                    .iter()
-                    .find(|f| f.ty.len.is_some() && f.ty.elem != Elem::Char);
-                let help = match array {
-                    Some(a) => format!(
-                        "name the array that holds entry i at i % its length, such as `{}.{}`",
-                        owner.name, a.name
-                    ),
-                    None => {
-                        "name the array that holds entry i at i % its length, in the struct of `total`"
-                            .to_string()
-                    }
-                };
-                self.errors.error_help(
-                    &self.inner(entries),
-                    format!(
-                        "{what}: entries `{}` is `{}`, not an array",
-                        entries.get_ref(),
-                        f.ty.text
-                    ),
-                    help,
-                );
-                return None;
-            };
-            if total_ref.struct_index != entries_ref.struct_index {
-                self.errors.error_help(
-                    &self.inner(entries),
-                    format!(
-                        "{what}: total `{}` and entries `{}` are in different structs",
-                        total.get_ref(),
-                        entries.get_ref()
-                    ),
-                    "the total and the entries are fields of one struct, which a reader copies whole",
-                );
-                return None;
-            }
-            RingKind::Events {
-                total: total_ref,
-                entries: entries_ref,
-                capacity: len.count,
-            }
+            self.lower_events(total?, entries?, structs, &what)?
         };
         Some(Ring {
             name,
@@ -332,4 +188,238 @@ impl LowerAccess<'_> {
             span: raw.span(),
         })
     }
+
+    /// A ring of slots: its head counter, slot count and size, and the seqlock whose struct
+    /// starts each slot and guards its payload; `publish_seq` when publish stamps a field.
+    fn lower_slots(
+        &mut self,
+        keys: &SlotKeys,
+        publish_seq: Option<&Spanned<String>>,
+        structs: &[StructAccess],
+        seqlocks: &[Seqlock],
+        what: &str,
+    ) -> Option<RingKind> {
+        let SlotKeys {
+            head,
+            slot_count,
+            slot_size,
+            seqlock,
+        } = *keys;
+        let head_ref = self.resolve_field(head, what)?;
+        self.check_counter(head, head_ref, structs, what)?;
+        let (count_const, count) = self.constant(slot_count, what)?;
+        let (size_const, size) = self.constant(slot_size, what)?;
+        let lock = self.slot_seqlock(seqlock, seqlocks, what)?;
+        let lk = &seqlocks[lock];
+        let payload = self.slot_payload(seqlock, lk, structs, what)?;
+        let part = &structs[lk.struct_index].trailer[payload];
+        self.check_slot_geometry(keys, size, head_ref, lk, part, what)?;
+        let publish_seq = match publish_seq {
+            Some(stamp) => Some(self.publish_seq(stamp, lk, head_ref, what)?),
+            None => None,
+        };
+        Some(RingKind::Slots {
+            head: head_ref,
+            slot_count: count,
+            slot_count_const: count_const,
+            slot_size: size,
+            slot_size_const: size_const,
+            seqlock: lock,
+            payload,
+            publish_seq,
+        })
+    }
+
+    /// The seqlock a ring of slots names.
+    fn slot_seqlock(
+        &mut self,
+        seqlock: &Spanned<String>,
+        seqlocks: &[Seqlock],
+        what: &str,
+    ) -> Option<usize> {
+        let Some(lock) = seqlocks.iter().position(|s| s.name == *seqlock.get_ref()) else {
+            let help = closest(seqlock.get_ref(), seqlocks.iter().map(|s| s.name.as_str()))
+                .map_or("name a [[seqlock]]".into(), |n| {
+                    format!("did you mean `{n}`?")
+                });
+            self.errors.error_help(
+                &self.inner(seqlock),
+                format!("{what}: unknown seqlock `{}`", seqlock.get_ref()),
+                help,
+            );
+            return None;
+        };
+        Some(lock)
+    }
+
+    /// The slot's payload: the one trailer part its seqlock guards, which should say its
+    /// size.
+    fn slot_payload(
+        &mut self,
+        seqlock: &Spanned<String>,
+        lk: &Seqlock,
+        structs: &[StructAccess],
+        what: &str,
+    ) -> Option<usize> {
+        let slot = &self.abi.structs[lk.struct_index];
+        let trailers: Vec<usize> = lk
+            .guards
+            .iter()
+            .filter_map(|g| match g {
+                Guard::Trailer(t) => Some(*t),
+                Guard::Field(_) => None,
+            })
+            .collect();
+        let [payload] = trailers[..] else {
+            self.errors.error_help(
+                &self.inner(seqlock),
+                format!("{what}: seqlock `{}` must guard exactly one trailer part of `{}`, the slot's payload; it guards {}", lk.name, slot.name, trailers.len()),
+                "declare the payload in the slot struct's `trailer`, and list it in the seqlock's `guards`",
+            );
+            return None;
+        };
+        let part = &structs[lk.struct_index].trailer[payload];
+        if part.size_field.is_none() {
+            self.errors.error_help(
+                &part.span,
+                format!(
+                    "{what}: its payload, trailer part `{}.{}`, has no `size`: a slot's payload varies, and readers copy only the bytes in use",
+                    slot.name, part.name
+                ),
+                format!(
+                    "add `size = \"...\"` to trailer part `{}`, naming the field of `{}` that holds the payload's length in bytes",
+                    part.name, slot.name
+                ),
+            );
+        }
+        Some(payload)
+    }
+
+    /// A slot holds its struct and payload, is a multiple of its alignment, and the head is
+    /// outside the slots.
+    fn check_slot_geometry(
+        &mut self,
+        keys: &SlotKeys,
+        size: u64,
+        head_ref: FieldRef,
+        lk: &Seqlock,
+        part: &TrailerPart,
+        what: &str,
+    ) -> Option<()> {
+        let SlotKeys {
+            head, slot_size, ..
+        } = *keys;
+        let slot = &self.abi.structs[lk.struct_index];
+        let slot_align = self.layout.of(lk.struct_index).align;
+        let needed = part.offset + part.size;
+        if needed > size {
+            self.errors.error_help(
+                &self.inner(slot_size),
+                format!(
+                    "{what}: a slot of {size} bytes (`{}`) cannot hold `{}` and its payload `{}`, {needed} bytes in all",
+                    slot_size.get_ref(), slot.name, part.ty.text
+                ),
+                format!(
+                    "raise `{}` to at least {needed}, or shrink the payload",
+                    slot_size.get_ref()
+                ),
+            );
+            return None;
+        }
+        if size % slot_align != 0 {
+            self.errors.error_help(
+                &self.inner(slot_size),
+                format!(
+                    "{what}: a slot of {size} bytes (`{}`) is not a multiple of {slot_align}, the alignment of `{}`, so the slots after the first are misaligned",
+                    slot_size.get_ref(), slot.name
+                ),
+                format!(
+                    "round `{}` up to a multiple of {slot_align}",
+                    slot_size.get_ref()
+                ),
+            );
+            return None;
+        }
+        if head_ref.struct_index == lk.struct_index {
+            self.errors.error_help(
+                &self.inner(head),
+                format!(
+                    "{what}: head `{}` is in `{}`, the struct that starts each slot; the head counts the ring's publications, so it belongs outside the slots",
+                    head.get_ref(),
+                    slot.name
+                ),
+                "name a counter in the struct that holds the ring, such as its region's header",
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    /// An event ring: a counter of entries ever written and the array that holds entry
+    /// `i` at `i % its length`, in one struct.
+    fn lower_events(
+        &mut self,
+        total: &Spanned<String>,
+        entries: &Spanned<String>,
+        structs: &[StructAccess],
+        what: &str,
+    ) -> Option<RingKind> {
+        let total_ref = self.resolve_field(total, what)?;
+        let entries_ref = self.resolve_field(entries, what)?;
+        self.check_counter(total, total_ref, structs, what)?;
+        let f = &self.abi.structs[entries_ref.struct_index].fields[entries_ref.field];
+        let Some(len) = f.ty.len.filter(|_| f.ty.elem != Elem::Char) else {
+            let owner = &self.abi.structs[entries_ref.struct_index];
+            let array = owner
+                .fields
+                .iter()
+                .find(|f| f.ty.len.is_some() && f.ty.elem != Elem::Char);
+            let help = match array {
+                Some(a) => format!(
+                    "name the array that holds entry i at i % its length, such as `{}.{}`",
+                    owner.name, a.name
+                ),
+                None => {
+                    "name the array that holds entry i at i % its length, in the struct of `total`"
+                        .to_string()
+                }
+            };
+            self.errors.error_help(
+                &self.inner(entries),
+                format!(
+                    "{what}: entries `{}` is `{}`, not an array",
+                    entries.get_ref(),
+                    f.ty.text
+                ),
+                help,
+            );
+            return None;
+        };
+        if total_ref.struct_index != entries_ref.struct_index {
+            self.errors.error_help(
+                &self.inner(entries),
+                format!(
+                    "{what}: total `{}` and entries `{}` are in different structs",
+                    total.get_ref(),
+                    entries.get_ref()
+                ),
+                "the total and the entries are fields of one struct, which a reader copies whole",
+            );
+            return None;
+        }
+        Some(RingKind::Events {
+            total: total_ref,
+            entries: entries_ref,
+            capacity: len.count,
+        })
+    }
+}
+
+/// The keys of a ring of slots, each present.
+#[derive(Clone, Copy)]
+struct SlotKeys<'r> {
+    head: &'r Spanned<String>,
+    slot_count: &'r Spanned<String>,
+    slot_size: &'r Spanned<String>,
+    seqlock: &'r Spanned<String>,
 }

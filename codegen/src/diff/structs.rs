@@ -3,11 +3,14 @@
 //! by offset, size and type; a new field is compatible in old padding or past the end of an
 //! extensible struct.
 
-use crate::ir::{Elem, Field, Struct, Type};
+mod fields;
+
+use crate::ir::{Elem, Field, Struct, Type, Version};
+use crate::layout::StructLayout;
 use crate::schema::Schema;
 
-use super::change::{ChangeKind, FieldSite, ItemKind, Severity, Shape};
-use super::compute::{Cx, bytes, change, covered, holders, named, quote_list};
+use super::change::{Change, ChangeKind, FieldSite, ItemKind, Severity, Shape};
+use super::compute::{Cx, Matching, bytes, change, holders, named, quote_list};
 
 /// Where a change of field `f` of struct `owner` is, at byte `pos`, for finding causes.
 fn site(schema: &Schema, owner: &str, f: &Field, pos: u64) -> FieldSite {
@@ -120,19 +123,203 @@ impl Cx<'_> {
         (elem, len)
     }
 
+    /// Compares old struct `o` with its match `n`: the struct itself, then its fields.
     pub(super) fn compare_struct(&mut self, o: usize, n: usize) {
-        let (old, new) = (self.old, self.new);
-        let (a, b): (&Struct, &Struct) = (&old.abi.structs[o], &new.abi.structs[n]);
-        let (la, lb) = (old.layout.of(o), new.layout.of(n));
-        let old_v = self.old_v();
-        let spans = (Some(&a.span), Some(&b.span));
-        // A field is named by its own struct; who holds the struct shows in the effects.
-        let prefix = b.name.clone();
+        let pair = StructPair::new(self.old, self.new, &self.m, o, n);
+        self.struct_renamed(&pair);
+        self.struct_align_changed(&pair);
+        self.struct_size_changed(&pair);
+        self.extensible_changed(&pair);
+        let (a, b) = (pair.a, pair.b);
+        self.cosmetic_edits(
+            ItemKind::Struct,
+            &b.name,
+            (&a.doc, &b.doc),
+            (a.since, b.since),
+            &a.span,
+            &b.span,
+        );
+        self.compare_struct_fields(&pair);
+    }
 
-        // Fields: by name, then renames (same offset, size and type; a padding field pairs
-        // only with padding).
-        let map: Vec<Option<usize>> = self.m.fields[o].clone();
-        let old_of = |fi: usize| map.iter().position(|x| *x == Some(fi));
+    /// The struct's old and new shape, and its spans, for a change of the struct itself.
+    fn struct_sides(&self, pair: &StructPair, ch: Change) -> Change {
+        ch.sides(
+            Some(Self::struct_shape(self.old, pair.o)),
+            Some(Self::struct_shape(self.new, pair.n)),
+        )
+        .spans(Some(&pair.a.span), Some(&pair.b.span))
+    }
+
+    /// A rename of the struct, which keeps its size, alignment and fields.
+    fn struct_renamed(&mut self, pair: &StructPair) {
+        let (a, b) = (pair.a, pair.b);
+        if a.name == b.name {
+            return;
+        }
+        let ch = change(
+            Severity::SourceBreaking,
+            ChangeKind::StructRenamed,
+            ItemKind::Struct,
+            &b.name,
+            format!("struct renamed from `{}`", a.name),
+            format!(
+                "the same size, alignment and fields; code that names `{}` must say `{}`",
+                a.name, b.name
+            ),
+        );
+        let ch = self.struct_sides(pair, ch);
+        self.push(ch);
+    }
+
+    /// A change of the struct's alignment, which is always breaking.
+    fn struct_align_changed(&mut self, pair: &StructPair) {
+        let (la, lb) = (pair.la, pair.lb);
+        if la.align == lb.align {
+            return;
+        }
+        let old_v = pair.old_v;
+        let reason = format!("readers built against {old_v} align it to {}", la.align);
+        let mut ch = change(
+            Severity::Breaking,
+            ChangeKind::StructAlignChanged,
+            ItemKind::Struct,
+            &pair.b.name,
+            "alignment changed",
+            reason,
+        );
+        ch.embedded_in = pair.embedded.clone();
+        let ch = self.struct_sides(pair, ch);
+        self.push(ch);
+    }
+
+    /// A change of the struct's size: compatible growth at the end of an extensible struct,
+    /// otherwise breaking, with the reason.
+    fn struct_size_changed(&mut self, pair: &StructPair) {
+        let (b, la, lb) = (pair.b, pair.la, pair.lb);
+        if la.size == lb.size {
+            return;
+        }
+        let old_v = pair.old_v;
+        let ch = if pair.grows_at_end {
+            change(
+                Severity::Compatible,
+                ChangeKind::StructGrown,
+                ItemKind::Struct,
+                &b.name,
+                "grows at its end (extensible)",
+                format!(
+                    "`{}` is extensible: readers learn its size at run time, and every field of {old_v} keeps its offset",
+                    b.name
+                ),
+            )
+        } else {
+            let mut ch = change(
+                Severity::Breaking,
+                ChangeKind::StructSizeChanged,
+                ItemKind::Struct,
+                &b.name,
+                if lb.size > la.size {
+                    "struct grows"
+                } else {
+                    "struct shrinks"
+                },
+                size_change_reason(pair),
+            );
+            ch.embedded_in = pair.embedded.clone();
+            ch
+        };
+        let ch = self.struct_sides(pair, ch);
+        self.push(ch);
+    }
+
+    /// The struct marked extensible, or no longer.
+    fn extensible_changed(&mut self, pair: &StructPair) {
+        let (a, b) = (pair.a, pair.b);
+        if a.extensible == b.extensible {
+            return;
+        }
+        let shape = |s: &Struct| Shape {
+            extensible: Some(s.extensible),
+            ..named(&s.name)
+        };
+        let ch = change(
+            Severity::Compatible,
+            ChangeKind::ExtensibleChanged,
+            ItemKind::Struct,
+            &b.name,
+            if b.extensible {
+                "marked extensible"
+            } else {
+                "no longer extensible"
+            },
+            if b.extensible {
+                "from this version on, readers must learn its size at run time"
+            } else {
+                "later versions may not grow it at its end"
+            },
+        )
+        .sides(Some(shape(a)), Some(shape(b)))
+        .spans(Some(&a.span), Some(&b.span));
+        self.push(ch);
+    }
+}
+
+/// Why a size change that is not growth at the end of an extensible struct breaks readers.
+fn size_change_reason(pair: &StructPair) -> String {
+    let (a, b, la, lb) = (pair.a, pair.b, pair.la, pair.lb);
+    let old_v = pair.old_v;
+    if !pair.embedded.is_empty() {
+        pair.embedding_note()
+    } else if lb.size < la.size {
+        format!(
+            "it shrinks: readers built against {old_v} read {}",
+            bytes(la.size)
+        )
+    } else if a.extensible && b.extensible {
+        format!(
+            "`{}` is extensible, but it may only grow at its end with every old field in place",
+            b.name
+        )
+    } else if b.extensible {
+        format!(
+            "`{}` was not extensible in {old_v}, so readers built against it assume {}",
+            b.name,
+            bytes(la.size)
+        )
+    } else {
+        format!(
+            "`{}` is not marked extensible, so readers built against {old_v} assume {}",
+            b.name,
+            bytes(la.size)
+        )
+    }
+}
+
+/// Old struct `o` and its match, new struct `n`, with the facts their changes are judged by.
+struct StructPair<'a> {
+    o: usize,
+    n: usize,
+    a: &'a Struct,
+    b: &'a Struct,
+    la: &'a StructLayout,
+    lb: &'a StructLayout,
+    old_v: Version,
+    /// The new field each old field matched (by name, then renames: same offset, size and
+    /// type; a padding field pairs only with padding).
+    map: Vec<Option<usize>>,
+    /// The struct is extensible in both, keeps its alignment and every old field in place,
+    /// and grows.
+    grows_at_end: bool,
+    /// Who holds the struct, in the new schema (in the old when nothing new holds it).
+    embedded: Vec<String>,
+}
+
+impl<'a> StructPair<'a> {
+    fn new(old: &'a Schema, new: &'a Schema, m: &Matching, o: usize, n: usize) -> Self {
+        let (a, b) = (&old.abi.structs[o], &new.abi.structs[n]);
+        let (la, lb) = (old.layout.of(o), new.layout.of(n));
+        let map: Vec<Option<usize>> = m.fields[o].clone();
         let old_fields_kept = a.fields.iter().enumerate().all(|(fo, f)| {
             f.is_padding()
                 || map[fo].is_some_and(|fi| {
@@ -151,417 +338,36 @@ impl Cx<'_> {
         } else {
             holders_new
         };
-        let embedding_note = || {
-            let arrays = embedded.iter().any(|h| h.ends_with("[]"));
-            format!(
-                "it is held by {}, so everything after it there moves{}",
-                quote_list(&embedded),
-                if arrays {
-                    " (and every array element after the first)"
-                } else {
-                    ""
-                }
-            )
-        };
-
-        if a.name != b.name {
-            let ch = change(
-                Severity::SourceBreaking,
-                ChangeKind::StructRenamed,
-                ItemKind::Struct,
-                &b.name,
-                format!("struct renamed from `{}`", a.name),
-                format!(
-                    "the same size, alignment and fields; code that names `{}` must say `{}`",
-                    a.name, b.name
-                ),
-            )
-            .sides(
-                Some(Self::struct_shape(old, o)),
-                Some(Self::struct_shape(new, n)),
-            )
-            .spans(spans.0, spans.1);
-            self.push(ch);
-        }
-        if la.align != lb.align {
-            let reason = format!("readers built against {old_v} align it to {}", la.align);
-            let mut ch = change(
-                Severity::Breaking,
-                ChangeKind::StructAlignChanged,
-                ItemKind::Struct,
-                &b.name,
-                "alignment changed",
-                reason,
-            )
-            .sides(
-                Some(Self::struct_shape(old, o)),
-                Some(Self::struct_shape(new, n)),
-            )
-            .spans(spans.0, spans.1);
-            ch.embedded_in = embedded.clone();
-            self.push(ch);
-        }
-        if la.size != lb.size {
-            let ch = if grows_at_end {
-                change(
-                    Severity::Compatible,
-                    ChangeKind::StructGrown,
-                    ItemKind::Struct,
-                    &b.name,
-                    "grows at its end (extensible)",
-                    format!(
-                        "`{}` is extensible: readers learn its size at run time, and every field of {old_v} keeps its offset",
-                        b.name
-                    ),
-                )
-            } else {
-                let reason = if !embedded.is_empty() {
-                    embedding_note()
-                } else if lb.size < la.size {
-                    format!(
-                        "it shrinks: readers built against {old_v} read {}",
-                        bytes(la.size)
-                    )
-                } else if a.extensible && b.extensible {
-                    format!(
-                        "`{}` is extensible, but it may only grow at its end with every old field in place",
-                        b.name
-                    )
-                } else if b.extensible {
-                    format!(
-                        "`{}` was not extensible in {old_v}, so readers built against it assume {}",
-                        b.name,
-                        bytes(la.size)
-                    )
-                } else {
-                    format!(
-                        "`{}` is not marked extensible, so readers built against {old_v} assume {}",
-                        b.name,
-                        bytes(la.size)
-                    )
-                };
-                let mut ch = change(
-                    Severity::Breaking,
-                    ChangeKind::StructSizeChanged,
-                    ItemKind::Struct,
-                    &b.name,
-                    if lb.size > la.size {
-                        "struct grows"
-                    } else {
-                        "struct shrinks"
-                    },
-                    reason,
-                );
-                ch.embedded_in = embedded.clone();
-                ch
-            }
-            .sides(
-                Some(Self::struct_shape(old, o)),
-                Some(Self::struct_shape(new, n)),
-            )
-            .spans(spans.0, spans.1);
-            self.push(ch);
-        }
-        if a.extensible != b.extensible {
-            let shape = |s: &Struct| Shape {
-                extensible: Some(s.extensible),
-                ..named(&s.name)
-            };
-            let ch = change(
-                Severity::Compatible,
-                ChangeKind::ExtensibleChanged,
-                ItemKind::Struct,
-                &b.name,
-                if b.extensible {
-                    "marked extensible"
-                } else {
-                    "no longer extensible"
-                },
-                if b.extensible {
-                    "from this version on, readers must learn its size at run time"
-                } else {
-                    "later versions may not grow it at its end"
-                },
-            )
-            .sides(Some(shape(a)), Some(shape(b)))
-            .spans(spans.0, spans.1);
-            self.push(ch);
-        }
-        self.cosmetic_edits(
-            ItemKind::Struct,
-            &b.name,
-            (&a.doc, &b.doc),
-            (a.since, b.since),
-            &a.span,
-            &b.span,
-        );
-
-        let old_padding: Vec<(u64, u64)> = a
-            .fields
-            .iter()
-            .zip(&la.fields)
-            .filter(|(f, _)| f.is_padding())
-            .map(|(_, l)| (l.offset, l.offset + l.size))
-            .collect();
-        let tail = a
-            .fields
-            .last()
-            .zip(la.fields.last())
-            .filter(|(f, _)| f.is_padding())
-            .map(|(f, l)| (f, l.offset, l.offset + l.size));
-        for (fi, g) in b.fields.iter().enumerate() {
-            let path = format!("{prefix}.{}", g.name);
-            match old_of(fi) {
-                Some(fo) => self.compare_field((o, fo), (n, fi), &path),
-                // Padding is bytes, not an item: its reuse shows in the fields that take it.
-                None if g.is_padding() => {}
-                None => {
-                    let lg = &lb.fields[fi];
-                    let (start, end) = (lg.offset, lg.offset + lg.size);
-                    let padding_names = || {
-                        let names: Vec<String> = a
-                            .fields
-                            .iter()
-                            .zip(&la.fields)
-                            .filter(|(f, l)| {
-                                f.is_padding() && l.offset < end && start < l.offset + l.size
-                            })
-                            .map(|(f, _)| f.name.clone())
-                            .collect();
-                        quote_list(&names)
-                    };
-                    let (severity, kind, summary, reason) = if covered(start, end, &old_padding) {
-                        match tail {
-                            Some((t, ts, te)) if lb.size == la.size && ts <= start && end <= te => {
-                                (
-                                    Severity::Compatible,
-                                    ChangeKind::TailPaddingReused,
-                                    "field added in the trailing padding",
-                                    format!(
-                                        "its bytes were the trailing padding `{}`, and `{}` stays {}",
-                                        t.name,
-                                        b.name,
-                                        bytes(lb.size)
-                                    ),
-                                )
-                            }
-                            _ => (
-                                Severity::Compatible,
-                                ChangeKind::PaddingReused,
-                                "field added in declared padding",
-                                format!(
-                                    "its bytes were declared padding ({}), which readers built against {old_v} do not read",
-                                    padding_names()
-                                ),
-                            ),
-                        }
-                    } else if grows_at_end && covered(start, end.min(la.size), &old_padding) {
-                        (
-                            Severity::Compatible,
-                            ChangeKind::FieldAppended,
-                            "field appended",
-                            format!(
-                                "it lies past the {} `{}` had in {old_v}, and `{}` is extensible",
-                                bytes(la.size),
-                                b.name,
-                                b.name
-                            ),
-                        )
-                    } else {
-                        let taken: Vec<String> = a
-                            .fields
-                            .iter()
-                            .zip(&la.fields)
-                            .filter(|(f, l)| {
-                                !f.is_padding() && l.offset < end && start < l.offset + l.size
-                            })
-                            .map(|(f, _)| f.name.clone())
-                            .collect();
-                        let reason = if !taken.is_empty() {
-                            format!("it takes bytes that held {} in {old_v}", quote_list(&taken))
-                        } else if embedded.is_empty() {
-                            format!(
-                                "it lies past the {} `{}` had in {old_v}, and `{}` cannot grow compatibly",
-                                bytes(la.size),
-                                b.name,
-                                b.name
-                            )
-                        } else {
-                            format!(
-                                "it lies past the {} `{}` had in {old_v}; {}",
-                                bytes(la.size),
-                                b.name,
-                                embedding_note()
-                            )
-                        };
-                        (
-                            Severity::Breaking,
-                            ChangeKind::FieldAdded,
-                            "field added",
-                            reason,
-                        )
-                    };
-                    // In the middle: the fields after it move.
-                    let inserted = kind == ChangeKind::FieldAdded
-                        && (fi + 1..b.fields.len()).any(|later| {
-                            old_of(later)
-                                .is_some_and(|fo| la.fields[fo].offset != lb.fields[later].offset)
-                        });
-                    let summary = if inserted { "field inserted" } else { summary };
-                    let mut ch = change(severity, kind, ItemKind::Field, &path, summary, reason)
-                        .sides(None, Some(Self::field_shape(new, n, fi)))
-                        .spans(None, Some(&g.span));
-                    ch.site = Some(site(new, &b.name, g, lg.offset));
-                    self.check_since_in_handshake(n, fi, &mut ch);
-                    if kind == ChangeKind::FieldAppended && g.since.is_none() {
-                        self.appended_without_since(n, &mut ch);
-                    }
-                    self.push(ch);
-                }
-            }
-        }
-        for (fo, f) in a.fields.iter().enumerate() {
-            if map[fo].is_some() || f.is_padding() {
-                continue;
-            }
-            let ch = change(
-                Severity::Breaking,
-                ChangeKind::FieldRemoved,
-                ItemKind::Field,
-                format!("{prefix}.{}", f.name),
-                "field removed",
-                format!("readers built against {old_v} still read it"),
-            )
-            .sides(Some(Self::field_shape(old, o, fo)), None)
-            .spans(Some(&f.span), None);
-            let ch = FieldSite::attach(ch, site(old, &b.name, f, la.fields[fo].offset));
-            self.push(ch);
+        StructPair {
+            o,
+            n,
+            a,
+            b,
+            la,
+            lb,
+            old_v: old.abi.version,
+            map,
+            grows_at_end,
+            embedded,
         }
     }
 
-    fn compare_field(&mut self, (o, fo): (usize, usize), (n, fi): (usize, usize), path: &str) {
-        let (old, new) = (self.old, self.new);
-        let (f, g) = (
-            &old.abi.structs[o].fields[fo],
-            &new.abi.structs[n].fields[fi],
-        );
-        let (lf, lg) = (&old.layout.of(o).fields[fo], &new.layout.of(n).fields[fi]);
-        let old_v = self.old_v();
-        let sides = (
-            Some(Self::field_shape(old, o, fo)),
-            Some(Self::field_shape(new, n, fi)),
-        );
-        let spans = (Some(&f.span), Some(&g.span));
-        if f.name != g.name {
-            let reason = if g.is_padding() {
-                "declared padding under another name; the bytes are the same".to_string()
+    /// The old field that new field `fi` matched.
+    fn old_of(&self, fi: usize) -> Option<usize> {
+        self.map.iter().position(|x| *x == Some(fi))
+    }
+
+    /// Why a change of the struct's size moves what holds it.
+    fn embedding_note(&self) -> String {
+        let arrays = self.embedded.iter().any(|h| h.ends_with("[]"));
+        format!(
+            "it is held by {}, so everything after it there moves{}",
+            quote_list(&self.embedded),
+            if arrays {
+                " (and every array element after the first)"
             } else {
-                format!(
-                    "the same offset, size and type; code that names `{}` must say `{}`",
-                    f.name, g.name
-                )
-            };
-            let ch = change(
-                Severity::SourceBreaking,
-                ChangeKind::FieldRenamed,
-                ItemKind::Field,
-                path,
-                format!("field renamed from `{}`", f.name),
-                reason,
-            )
-            .sides(sides.0.clone(), sides.1.clone())
-            .spans(spans.0, spans.1);
-            self.push(ch);
-        }
-        if !g.is_padding() {
-            let moved = lf.offset != lg.offset;
-            let resized = lf.size != lg.size;
-            let retyped = !self.m.same_elem(&f.ty, &g.ty);
-            if moved || resized || retyped {
-                let mut what = Vec::new();
-                let mut why = Vec::new();
-                if moved {
-                    what.push("moved");
-                    why.push(format!("look for it at 0x{:04x}", lf.offset));
-                }
-                if retyped {
-                    what.push("retyped");
-                    why.push(format!("read it as `{}`", f.ty.text));
-                }
-                if resized {
-                    what.push("resized");
-                    let cause = if retyped {
-                        String::new()
-                    } else if f.ty.count() != g.ty.count() {
-                        format!(
-                            " (the array length goes from {} to {})",
-                            f.ty.count(),
-                            g.ty.count()
-                        )
-                    } else {
-                        match g.ty.elem {
-                            Elem::Struct(j) => {
-                                format!(" (`{}` changed size)", new.abi.structs[j].name)
-                            }
-                            Elem::Enum(j) => {
-                                format!(" (`{}` changed representation)", new.abi.enums[j].name)
-                            }
-                            _ => String::new(),
-                        }
-                    };
-                    why.push(format!("read {}{cause}", bytes(lf.size)));
-                }
-                let kind = if retyped {
-                    ChangeKind::FieldRetyped
-                } else if resized {
-                    ChangeKind::FieldResized
-                } else {
-                    ChangeKind::FieldMoved
-                };
-                let summary = match what.len() {
-                    1 => format!("field {}", what[0]),
-                    _ => format!(
-                        "field {} and {}",
-                        what[..what.len() - 1].join(", "),
-                        what[what.len() - 1]
-                    ),
-                };
-                let ch = change(
-                    Severity::Breaking,
-                    kind,
-                    ItemKind::Field,
-                    path,
-                    summary,
-                    format!("readers built against {old_v} {}", why.join(" and ")),
-                )
-                .sides(sides.0.clone(), sides.1.clone())
-                .spans(spans.0, spans.1);
-                let owner = &new.abi.structs[n].name;
-                let ch = FieldSite::attach(ch, site(new, owner, g, lf.offset.min(lg.offset)));
-                self.push(ch);
-            } else if self.canonical_old(&f.ty) != self.canonical_new(&g.ty) {
-                let ch = change(
-                    Severity::Cosmetic,
-                    ChangeKind::TypeSpelling,
-                    ItemKind::Field,
-                    path,
-                    "type written differently",
-                    "the same type",
-                )
-                .sides(sides.0.clone(), sides.1.clone())
-                .spans(spans.0, spans.1);
-                self.push(ch);
+                ""
             }
-        }
-        let first = self.changes.len();
-        self.cosmetic_edits(
-            ItemKind::Field,
-            path,
-            (&f.doc, &g.doc),
-            (f.since, g.since),
-            &f.span,
-            &g.span,
-        );
-        self.since_in_handshake_is_no_doc(n, first);
+        )
     }
 }

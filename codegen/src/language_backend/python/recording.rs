@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::literals::doc_lines;
 use super::names::{Namer, Names, python_type_name};
-use crate::ir::file::{FieldRef, FileFormat, MAX_INFLATED, Place, Step, TotalOf, Zlib};
+use crate::ir::file::{Encoding, FieldRef, FileFormat, MAX_INFLATED, Place, Step, TotalOf, Zlib};
 use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem};
 use crate::language_backend::output::RenderError;
@@ -294,11 +294,122 @@ fn expects(schema: &Schema, si: usize, base: u64, out: &mut Vec<String>) {
     }
 }
 
+/// The template's context for format `f`: its data dict and the Python names of its reader,
+/// writer, properties and arguments.
 fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Namer) -> FormatData {
-    let (zi, z, index_ri, tail) = supported(f).expect("only supported formats");
-    let enc = f.records[zi].encoding.as_ref().expect("supported");
+    let shape = FormatShape::of(f);
+    let (zi, enc) = (shape.zi, shape.enc);
+    let d = format_dict(schema, names, &shape);
+    let seek = f.records[zi].seek.as_ref();
+    let (added, given) = (shape.added(), shape.given());
+    let camel = python_type_name(&f.name);
+    let reader = module.name(&format!("{camel}Reader"));
+    let writer = module.name(&format!("{camel}Writer"));
+    let key = seek.map_or_else(|| "index".to_string(), |s| s.key.path.clone());
+    let mut reader_attrs = Namer(READER_ATTRIBUTES.map(String::from).into());
+    let seek_name = reader_attrs.name(&format!("seek_{}", key.replace('.', "_")));
+    let properties = (f.records.iter().enumerate())
+        .filter(|(i, _)| *i != zi)
+        .map(|(i, r)| Property {
+            name: reader_attrs.name(&r.name),
+            record: r.name.clone(),
+            class: names.structs[r.struct_index].clone(),
+            many: r.count.is_some() || matches!(r.place, Place::Each(_)),
+            index: i,
+        })
+        .collect();
+    let mut writer_attrs = Namer(WRITER_ATTRIBUTES.map(String::from).into());
+    let mut args = Namer(
+        ["self", "target", "keyframe_every"]
+            .map(String::from)
+            .into(),
+    );
+    let first = args.name(&f.records[0].name);
+    let per_chunk = f.records[zi].name.clone();
+    let named = |i: usize, name: String| Named {
+        name,
+        class: names.structs[f.records[i].struct_index].clone(),
+        index: i,
+    };
+    FormatData {
+        name: f.name.clone(),
+        doc: doc_lines(&f.doc).join(" "),
+        data_name: format!("{}_FORMAT", f.name.to_uppercase()),
+        data: d,
+        record_class: names.structs[f.records[zi].struct_index].clone(),
+        decoded_class: names.structs[enc.decoded].clone(),
+        reader,
+        writer,
+        seek: seek_name,
+        key,
+        first_class: names.structs[f.records[0].struct_index].clone(),
+        first,
+        per_chunk,
+        properties,
+        added: (added.iter())
+            .map(|&i| named(i, writer_attrs.name(&format!("add_{}", f.records[i].name))))
+            .collect(),
+        given: (given.iter())
+            .map(|&i| named(i, args.name(&f.records[i].name)))
+            .collect(),
+    }
+}
+
+/// A supported format ([`supported`]): the zlib record's index, its placement and encoding,
+/// the index record and the records after the streams in the order they are written.
+struct FormatShape<'a> {
+    f: &'a FileFormat,
+    zi: usize,
+    z: &'a Zlib,
+    enc: &'a Encoding,
+    index_ri: usize,
+    tail: Vec<usize>,
+}
+
+impl<'a> FormatShape<'a> {
+    fn of(f: &'a FileFormat) -> Self {
+        let (zi, z, index_ri, tail) = supported(f).expect("only supported formats");
+        let enc = f.records[zi].encoding.as_ref().expect("supported");
+        FormatShape {
+            f,
+            zi,
+            z,
+            enc,
+            index_ri,
+            tail,
+        }
+    }
+
+    /// The records after the streams that the writer adds rows to (counted, not the index).
+    fn added(&self) -> Vec<usize> {
+        (self.tail.iter().copied())
+            .filter(|&i| self.f.records[i].count.is_some() && i != self.index_ri)
+            .collect()
+    }
+
+    /// The records after the streams that the writer is given whole (not counted).
+    fn given(&self) -> Vec<usize> {
+        (self.tail.iter().copied())
+            .filter(|&i| self.f.records[i].count.is_none())
+            .collect()
+    }
+}
+
+/// The format's data dict, as Python source: its records, zlib streams and encoding, seek
+/// key, ordered fields, totals and what the writer writes after the streams.
+fn format_dict(schema: &Schema, names: &Names, shape: &FormatShape) -> String {
     let mut d = String::from("{\n");
-    let _ = writeln!(d, "    \"name\": {:?},", f.name);
+    let _ = writeln!(d, "    \"name\": {:?},", shape.f.name);
+    records_entry(schema, names, shape.f, &mut d);
+    zlib_entry(schema, names, shape, &mut d);
+    ordered_and_totals_entries(shape, &mut d);
+    tail_entries(shape, &mut d);
+    d.push('}');
+    d
+}
+
+/// `"records"`: each record's class, size, place, count, walk and expected constants.
+fn records_entry(schema: &Schema, names: &Names, f: &FileFormat, d: &mut String) {
     d.push_str("    \"records\": [\n");
     for (i, r) in f.records.iter().enumerate() {
         let place = match &r.place {
@@ -326,6 +437,11 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
         );
     }
     d.push_str("    ],\n");
+}
+
+/// `"zlib"` with its `"encoding"`, and `"seek"`.
+fn zlib_entry(schema: &Schema, names: &Names, shape: &FormatShape, d: &mut String) {
+    let (f, zi, z, enc) = (shape.f, shape.zi, shape.z, shape.enc);
     let first_of = |step: Step| {
         (enc.steps.iter())
             .find(|(_, s)| *s == step)
@@ -393,6 +509,11 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
             |s| format!("{{\"key\": {}}}", word(&s.key))
         )
     );
+}
+
+/// `"ordered"` (outside the streams) and `"totals"`.
+fn ordered_and_totals_entries(shape: &FormatShape, d: &mut String) {
+    let (f, zi) = (shape.f, shape.zi);
     let ordered: Vec<String> = (f.ordered.iter())
         .filter(|o| o.record != zi)
         .map(|o| {
@@ -424,6 +545,13 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
         .collect();
     let _ = writeln!(d, "    \"totals\": [{}],", totals.join(", "));
     let _ = writeln!(d, "    \"chunk_default\": {DEFAULT_CHUNK_RECORDS},");
+}
+
+/// `"chunk_default"`, `"index"` and the records after the streams: `"added"`, `"tail"`,
+/// `"counts"` and `"offsets"`.
+fn tail_entries(shape: &FormatShape, d: &mut String) {
+    let (f, z, index_ri, tail) = (shape.f, shape.z, shape.index_ri, &shape.tail);
+    let added = shape.added();
     let Place::Each(index) = &f.records[z.source].place else {
         unreachable!("supported() checked it")
     };
@@ -439,12 +567,6 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let added: Vec<usize> = (tail.iter().copied())
-        .filter(|&i| f.records[i].count.is_some() && i != index_ri)
-        .collect();
-    let given: Vec<usize> = (tail.iter().copied())
-        .filter(|&i| f.records[i].count.is_none())
-        .collect();
     let list = |v: &[usize]| {
         v.iter()
             .map(ToString::to_string)
@@ -452,7 +574,7 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
             .join(", ")
     };
     let _ = writeln!(d, "    \"added\": [{}],", list(&added));
-    let _ = writeln!(d, "    \"tail\": [{}],", list(&tail));
+    let _ = writeln!(d, "    \"tail\": [{}],", list(tail));
     let counts: Vec<String> = (tail.iter().copied())
         .filter_map(|i| (f.records[i].count.as_ref()).map(|c| format!("({i}, {})", field_ref(c))))
         .collect();
@@ -464,57 +586,4 @@ fn format_data(schema: &Schema, names: &Names, f: &FileFormat, module: &mut Name
         })
         .collect();
     let _ = writeln!(d, "    \"offsets\": [{}],", offsets.join(", "));
-    d.push('}');
-
-    let camel = python_type_name(&f.name);
-    let reader = module.name(&format!("{camel}Reader"));
-    let writer = module.name(&format!("{camel}Writer"));
-    let key = seek.map_or_else(|| "index".to_string(), |s| s.key.path.clone());
-    let mut reader_attrs = Namer(READER_ATTRIBUTES.map(String::from).into());
-    let seek_name = reader_attrs.name(&format!("seek_{}", key.replace('.', "_")));
-    let properties = (f.records.iter().enumerate())
-        .filter(|(i, _)| *i != zi)
-        .map(|(i, r)| Property {
-            name: reader_attrs.name(&r.name),
-            record: r.name.clone(),
-            class: names.structs[r.struct_index].clone(),
-            many: r.count.is_some() || matches!(r.place, Place::Each(_)),
-            index: i,
-        })
-        .collect();
-    let mut writer_attrs = Namer(WRITER_ATTRIBUTES.map(String::from).into());
-    let mut args = Namer(
-        ["self", "target", "keyframe_every"]
-            .map(String::from)
-            .into(),
-    );
-    let first = args.name(&f.records[0].name);
-    let per_chunk = f.records[zi].name.clone();
-    let named = |i: usize, name: String| Named {
-        name,
-        class: names.structs[f.records[i].struct_index].clone(),
-        index: i,
-    };
-    FormatData {
-        name: f.name.clone(),
-        doc: doc_lines(&f.doc).join(" "),
-        data_name: format!("{}_FORMAT", f.name.to_uppercase()),
-        data: d,
-        record_class: names.structs[f.records[zi].struct_index].clone(),
-        decoded_class: names.structs[enc.decoded].clone(),
-        reader,
-        writer,
-        seek: seek_name,
-        key,
-        first_class: names.structs[f.records[0].struct_index].clone(),
-        first,
-        per_chunk,
-        properties,
-        added: (added.iter())
-            .map(|&i| named(i, writer_attrs.name(&format!("add_{}", f.records[i].name))))
-            .collect(),
-        given: (given.iter())
-            .map(|&i| named(i, args.name(&f.records[i].name)))
-            .collect(),
-    }
 }

@@ -1,7 +1,7 @@
 //! The live layer's `[[exchange]]` types: a list writer and reader over
 //! `abi_runtime::list_exchange` (a triple buffer of whole lists), and the taken list as a value.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::protocol_common::{protocol_doc, struct_size, value_type};
@@ -11,41 +11,62 @@ use crate::language_backend::rust::docs::doc_lit;
 use crate::language_backend::rust::names::type_ident;
 use crate::schema::Schema;
 
+/// Exchange `p` (`e`): the list value, the writer and reader types, the writer's spec and
+/// both sides' methods.
 pub(super) fn expand_exchange(schema: &Schema, p: &Protocol, e: &Exchange) -> TokenStream {
-    let name = type_ident(&p.name);
-    let (writer, reader, list) = (
-        format_ident!("{}Writer", name),
-        format_ident!("{}Reader", name),
-        format_ident!("{}List", name),
-    );
-    let h = e.header;
-    let hf = |f| field(schema, h, f);
-    let state = offset(schema, h, e.state);
-    let initial = lit(u64::from(e.start.state));
-    let (buffers, buffer_size, max_items, max_payload, published) = (
-        hf(e.buffers),
-        hf(e.buffer_size),
-        hf(e.max_items),
-        hf(e.max_payload),
-        hf(e.published),
-    );
-    let area = struct_size(schema, h);
-    let l = e.list;
-    let lf = |f| field(schema, l, f);
-    let (count, payload_len, dropped, flags) = (
-        lf(e.count),
-        lf(e.payload_len),
-        lf(e.dropped),
-        lf(e.overflow_field),
-    );
-    let (list_size, list_align, overflow) = (
-        struct_size(schema, l),
-        lit(schema.layout.of(l).align),
-        lit(e.overflow),
-    );
-    let item_size = struct_size(schema, e.item);
-    let (head, item) = (value_type(schema, l), value_type(schema, e.item));
-    let error = quote!(::abi_runtime::triple_buffer::ExchangeError);
+    let n = ExchangeNames::new(schema, e, &p.name);
+    let types = exchange_types(p, &n);
+    let spec = exchange_spec(schema, e, &n);
+    let writer = writer_impl(&n);
+    let reader = reader_impl(&n);
+    quote! {
+        #types
+        #spec
+        #writer
+        #reader
+    }
+}
+
+/// The names and types both sides' code interpolates.
+struct ExchangeNames {
+    writer: Ident,
+    reader: Ident,
+    list: Ident,
+    /// The list header's value type.
+    head: TokenStream,
+    /// An item's value type.
+    item: TokenStream,
+    /// An item's size.
+    item_size: Literal,
+    /// The runtime's error type.
+    error: TokenStream,
+}
+
+impl ExchangeNames {
+    fn new(schema: &Schema, e: &Exchange, name: &str) -> Self {
+        let name = type_ident(name);
+        ExchangeNames {
+            writer: format_ident!("{}Writer", name),
+            reader: format_ident!("{}Reader", name),
+            list: format_ident!("{}List", name),
+            head: value_type(schema, e.list),
+            item: value_type(schema, e.item),
+            item_size: struct_size(schema, e.item),
+            error: quote!(::abi_runtime::triple_buffer::ExchangeError),
+        }
+    }
+}
+
+/// The list value and the writer and reader types, with their docs.
+fn exchange_types(p: &Protocol, n: &ExchangeNames) -> TokenStream {
+    let ExchangeNames {
+        writer,
+        reader,
+        list,
+        head,
+        item,
+        ..
+    } = n;
     let doc = doc_lit!(
         " The writer's side of exchange `{}` (one writer; keep it, it knows its list): [`{writer}::push`] builds the list in place, bounded by the header's capacities, and [`{writer}::publish`] hands it over.{}",
         p.name,
@@ -80,7 +101,41 @@ pub(super) fn expand_exchange(schema: &Schema, p: &Protocol, e: &Exchange) -> To
         pub struct #reader<'a> {
             list: ::abi_runtime::list_exchange::ListReader<'a, ::abi_runtime::ReadWrite>,
         }
+    }
+}
 
+/// The writer's `SPEC`: where the exchange's fields are, from the start of its header, and
+/// the lists'.
+fn exchange_spec(schema: &Schema, e: &Exchange, n: &ExchangeNames) -> TokenStream {
+    let ExchangeNames {
+        writer, item_size, ..
+    } = n;
+    let h = e.header;
+    let hf = |f| field(schema, h, f);
+    let state = offset(schema, h, e.state);
+    let initial = lit(u64::from(e.start.state));
+    let (buffers, buffer_size, max_items, max_payload, published) = (
+        hf(e.buffers),
+        hf(e.buffer_size),
+        hf(e.max_items),
+        hf(e.max_payload),
+        hf(e.published),
+    );
+    let area = struct_size(schema, h);
+    let l = e.list;
+    let lf = |f| field(schema, l, f);
+    let (count, payload_len, dropped, flags) = (
+        lf(e.count),
+        lf(e.payload_len),
+        lf(e.dropped),
+        lf(e.overflow_field),
+    );
+    let (list_size, list_align, overflow) = (
+        struct_size(schema, l),
+        lit(schema.layout.of(l).align),
+        lit(e.overflow),
+    );
+    quote! {
         impl #writer<'_> {
             /// Where the exchange's fields are, from the start of its header, and the lists'.
             pub const SPEC: ::abi_runtime::list_exchange::ListSpec = ::abi_runtime::list_exchange::ListSpec {
@@ -93,7 +148,19 @@ pub(super) fn expand_exchange(schema: &Schema, p: &Protocol, e: &Exchange) -> To
                 item_size: #item_size,
             };
         }
+    }
+}
 
+/// The writer's constructor, push, counts and publish.
+fn writer_impl(n: &ExchangeNames) -> TokenStream {
+    let ExchangeNames {
+        writer,
+        head,
+        item,
+        error,
+        ..
+    } = n;
+    quote! {
         impl<'a> #writer<'a> {
             /// The writer of the exchange whose header starts `region` (the header and its
             /// lists), at the start (the state word as the producer left it): the header's
@@ -145,7 +212,21 @@ pub(super) fn expand_exchange(schema: &Schema, p: &Protocol, e: &Exchange) -> To
                 self.list.publish(::zerocopy::IntoBytes::as_bytes(head))
             }
         }
+    }
+}
 
+/// The reader's constructor, take and published count.
+fn reader_impl(n: &ExchangeNames) -> TokenStream {
+    let ExchangeNames {
+        writer,
+        reader,
+        list,
+        head,
+        item,
+        item_size,
+        error,
+    } = n;
+    quote! {
         impl<'a> #reader<'a> {
             /// The reader of the exchange whose header starts `region`, at the start: the
             /// header's geometry is read and checked against the region now.

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::tokens::{lit, value_type, word_type};
-use crate::ir::access::{Guard, Seqlock};
+use crate::ir::access::{Guard, Seqlock, TrailerPart};
 use crate::language_backend::live_plan::{self, guarded_runs, value_guards};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::schema::Schema;
@@ -98,7 +98,6 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let si = lock.struct_index;
     let s = &schema.abi.structs[si];
     let l = schema.layout.of(si);
-    let a = &schema.access.structs[si];
     let counter = lit(l.fields[lock.counter].offset);
     let word = word_type(lock.counter_width);
     let read = format_ident!("read_{}", lock.name);
@@ -113,98 +112,17 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
         let t = type_ident(&lock.name);
         quote!(#t)
     };
-    let mut copy_in = Vec::new();
-    let mut copy_out = Vec::new();
-    let mut sizes = Vec::new();
-    let mut checks = Vec::new();
-    if whole {
-        copy_in.push(quote!(let bytes = out.as_mut_bytes();));
-        copy_out.push(quote!(let bytes = value.as_bytes();));
-        for (start, end) in guarded_runs(schema, lock) {
-            let (s0, e0) = (lit(start), lit(end));
-            copy_in.push(quote!(self.region.read_bytes(#s0, &mut bytes[#s0..#e0]);));
-            copy_out.push(quote!(self.region.write_bytes(#s0, &bytes[#s0..#e0])?;));
-        }
+    let copies = if whole {
+        whole_struct_copies(schema, lock)
     } else {
-        // A size field is written from the payload's length, never from the value.
-        let size_fields = live_plan::size_fields(schema, lock);
-        for g in &value_guards(schema, lock) {
-            match *g {
-                Guard::Field(fi) => {
-                    let name = rust_ident(&s.fields[fi].name);
-                    let off = lit(l.fields[fi].offset);
-                    copy_in.push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
-                    if !size_fields.contains(&fi) {
-                        copy_out
-                            .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes())?;));
-                    }
-                }
-                Guard::Trailer(ti) => {
-                    let t = &a.trailer[ti];
-                    let name = rust_ident(&t.name);
-                    let off = lit(t.offset);
-                    match t.size_field {
-                        None => {
-                            copy_in.push(
-                                quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());),
-                            );
-                            copy_out.push(
-                                quote!(self.region.write_bytes(#off, value.#name.as_bytes())?;),
-                            );
-                        }
-                        Some(sf) => {
-                            // A part whose length the producer says: copy what the type
-                            // holds, zero the rest of it, keep what lies past it.
-                            let extra = format_ident!("{}_extra", t.name);
-                            let sf_off = lit(l.fields[sf].offset);
-                            let sf_ty = value_type(schema, &s.fields[sf].ty);
-                            let sf_name = rust_ident(&s.fields[sf].name);
-                            let fixed = lit(t.size);
-                            let size_now = if lock.guards.contains(&Guard::Field(sf)) {
-                                quote!(out.#sf_name as usize)
-                            } else {
-                                quote!(self.region.read::<#sf_ty>(#sf_off) as usize)
-                            };
-                            copy_in.push(quote! {
-                                let room = self.region.len() - #off;
-                                let size = (#size_now).min(room);
-                                let head = size.min(#fixed);
-                                let bytes = out.#name.as_mut_bytes();
-                                self.region.read_bytes(#off, &mut bytes[..head]);
-                                bytes[head..].fill(0);
-                                out.#extra.resize(size - head, 0);
-                                // Nothing past the fixed part: a region that ends before it
-                                // (a slot smaller than the value) has no offset to read at.
-                                if size > head {
-                                    self.region.read_bytes(#off + #fixed, &mut out.#extra);
-                                }
-                            });
-                            copy_out.push(quote! {
-                                self.region.write_bytes(#off, value.#name.as_bytes())?;
-                                self.region.write_bytes(#off + #fixed, &value.#extra)?;
-                            });
-                            checks.push(quote! {
-                                let size = #fixed + value.#extra.len();
-                                let room = self.region.len() - #off;
-                                if size > room || #sf_ty::try_from(size).is_err() {
-                                    return Err(::abi_runtime::RegionErrorKind::OutOfBounds {
-                                        offset: #off,
-                                        len: size,
-                                        region_len: self.region.len(),
-                                    }
-                                    .into());
-                                }
-                            });
-                            sizes.push(quote! {
-                                let size = #fixed + value.#extra.len();
-                                self.region.try_store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed)?;
-                            });
-                        }
-                    }
-                }
-            }
-        }
-    }
+        guarded_part_copies(schema, lock)
+    };
+    let SeqlockCopies {
+        copy_in,
+        copy_out,
+        sizes,
+        checks,
+    } = &copies;
     let read_doc = doc_lit!(
         " Reads what seqlock `{}` guards (written by the {writers}, read by the {readers}): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.",
         lock.name
@@ -285,6 +203,147 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
 
         #write_fn
     }
+}
+
+/// The statements a seqlock's copy and write are made of, guarded part by guarded part.
+#[derive(Default)]
+struct SeqlockCopies {
+    /// Into `out`, in the copy under the read.
+    copy_in: Vec<TokenStream>,
+    /// From `value`, under the write.
+    copy_out: Vec<TokenStream>,
+    /// The size fields of run-time sized parts, stored under the write.
+    sizes: Vec<TokenStream>,
+    /// What the write checks before it touches the counter.
+    checks: Vec<TokenStream>,
+}
+
+/// A lock that guards its whole struct: the guarded runs of bytes, copied whole.
+fn whole_struct_copies(schema: &Schema, lock: &Seqlock) -> SeqlockCopies {
+    let mut copies = SeqlockCopies::default();
+    copies.copy_in.push(quote!(let bytes = out.as_mut_bytes();));
+    copies.copy_out.push(quote!(let bytes = value.as_bytes();));
+    for (start, end) in guarded_runs(schema, lock) {
+        let (s0, e0) = (lit(start), lit(end));
+        copies
+            .copy_in
+            .push(quote!(self.region.read_bytes(#s0, &mut bytes[#s0..#e0]);));
+        copies
+            .copy_out
+            .push(quote!(self.region.write_bytes(#s0, &bytes[#s0..#e0])?;));
+    }
+    copies
+}
+
+/// A lock that guards some fields and trailer parts: each copied into its field of the
+/// value type.
+fn guarded_part_copies(schema: &Schema, lock: &Seqlock) -> SeqlockCopies {
+    let si = lock.struct_index;
+    let (s, l, a) = (
+        &schema.abi.structs[si],
+        schema.layout.of(si),
+        &schema.access.structs[si],
+    );
+    let mut copies = SeqlockCopies::default();
+    // A size field is written from the payload's length, never from the value.
+    let size_fields = live_plan::size_fields(schema, lock);
+    for g in &value_guards(schema, lock) {
+        match *g {
+            Guard::Field(fi) => {
+                let name = rust_ident(&s.fields[fi].name);
+                let off = lit(l.fields[fi].offset);
+                copies
+                    .copy_in
+                    .push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
+                if !size_fields.contains(&fi) {
+                    copies
+                        .copy_out
+                        .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes())?;));
+                }
+            }
+            Guard::Trailer(ti) => {
+                let t = &a.trailer[ti];
+                let name = rust_ident(&t.name);
+                let off = lit(t.offset);
+                match t.size_field {
+                    None => {
+                        copies
+                            .copy_in
+                            .push(quote!(self.region.read_bytes(#off, out.#name.as_mut_bytes());));
+                        copies
+                            .copy_out
+                            .push(quote!(self.region.write_bytes(#off, value.#name.as_bytes())?;));
+                    }
+                    Some(sf) => {
+                        sized_trailer_copies(schema, lock, t, sf, &mut copies);
+                    }
+                }
+            }
+        }
+    }
+    copies
+}
+
+/// Trailer part `t`, whose length its producer says in size field `sf`: the copy takes what
+/// the type holds, zeroes the rest of it and keeps what lies past it; the write checks the
+/// length fits, then stores it.
+fn sized_trailer_copies(
+    schema: &Schema,
+    lock: &Seqlock,
+    t: &TrailerPart,
+    sf: usize,
+    copies: &mut SeqlockCopies,
+) {
+    let si = lock.struct_index;
+    let (s, l) = (&schema.abi.structs[si], schema.layout.of(si));
+    let name = rust_ident(&t.name);
+    let off = lit(t.offset);
+    // A part whose length the producer says: copy what the type
+    // holds, zero the rest of it, keep what lies past it.
+    let extra = format_ident!("{}_extra", t.name);
+    let sf_off = lit(l.fields[sf].offset);
+    let sf_ty = value_type(schema, &s.fields[sf].ty);
+    let sf_name = rust_ident(&s.fields[sf].name);
+    let fixed = lit(t.size);
+    let size_now = if lock.guards.contains(&Guard::Field(sf)) {
+        quote!(out.#sf_name as usize)
+    } else {
+        quote!(self.region.read::<#sf_ty>(#sf_off) as usize)
+    };
+    copies.copy_in.push(quote! {
+        let room = self.region.len() - #off;
+        let size = (#size_now).min(room);
+        let head = size.min(#fixed);
+        let bytes = out.#name.as_mut_bytes();
+        self.region.read_bytes(#off, &mut bytes[..head]);
+        bytes[head..].fill(0);
+        out.#extra.resize(size - head, 0);
+        // Nothing past the fixed part: a region that ends before it
+        // (a slot smaller than the value) has no offset to read at.
+        if size > head {
+            self.region.read_bytes(#off + #fixed, &mut out.#extra);
+        }
+    });
+    copies.copy_out.push(quote! {
+        self.region.write_bytes(#off, value.#name.as_bytes())?;
+        self.region.write_bytes(#off + #fixed, &value.#extra)?;
+    });
+    copies.checks.push(quote! {
+        let size = #fixed + value.#extra.len();
+        let room = self.region.len() - #off;
+        if size > room || #sf_ty::try_from(size).is_err() {
+            return Err(::abi_runtime::RegionErrorKind::OutOfBounds {
+                offset: #off,
+                len: size,
+                region_len: self.region.len(),
+            }
+            .into());
+        }
+    });
+    copies.sizes.push(quote! {
+        let size = #fixed + value.#extra.len();
+        self.region.try_store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed)?;
+    });
 }
 
 /// `true` when the lock's `write_` method checks the value before it writes and returns a

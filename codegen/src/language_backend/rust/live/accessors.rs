@@ -1,0 +1,321 @@
+//! The live view's accessors of one field: by its access, a word-claimed array, an atomic
+//! (with fetch-add, compare-and-swap and swap as it allows), a nested view, or a plain copy.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::tokens::{lit, value_type, word_type};
+use crate::ir::access::{AccessKind, FieldAccess, StructAccess};
+use crate::ir::{Elem, Field, Prim};
+use crate::language_backend::live_plan::needs_view;
+use crate::language_backend::rust::docs::doc_lit;
+use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::layout::{FieldLayout, StructLayout};
+use crate::schema::Schema;
+
+/// The accessors of field `fi` (`f`) of struct `si`, laid out by `l`: none for padding or a
+/// field a seqlock guards (its value type has it).
+pub(super) fn expand_accessors(
+    schema: &Schema,
+    si: usize,
+    fi: usize,
+    f: &Field,
+    l: &StructLayout,
+) -> TokenStream {
+    let a = &schema.access.structs[si];
+    let fa = &a.fields[fi];
+    if f.is_padding() || fa.guarded_by.is_some() {
+        return TokenStream::new();
+    }
+    let fl = &l.fields[fi];
+    let c = FieldTokens {
+        schema,
+        f,
+        off: lit(fl.offset),
+        name: rust_ident(&f.name),
+        set: format_ident!("set_{}", f.name),
+        who: writers_doc(schema, a, fi),
+    };
+    match fa.kind {
+        AccessKind::Atomic { width } | AccessKind::Cas { width } if f.ty.len.is_some() => {
+            word_array_accessors(&c, width)
+        }
+        AccessKind::Atomic { .. } | AccessKind::Cas { .. } => atomic_accessors(&c, a, fa, fi),
+        AccessKind::Plain => match f.ty.elem {
+            Elem::Struct(j) if needs_view(schema, j) => view_accessor(&c, j, fl),
+            _ => plain_accessors(&c),
+        },
+    }
+}
+
+/// What every accessor of one field interpolates.
+struct FieldTokens<'a> {
+    schema: &'a Schema,
+    f: &'a Field,
+    /// The field's offset in its struct.
+    off: Literal,
+    /// The getter's name: the field's.
+    name: Ident,
+    /// The setter's name.
+    set: Ident,
+    /// Who writes the field, as a doc sentence.
+    who: String,
+}
+
+/// An array claimed as one word: read and swapped whole, its elements taken from the
+/// loaded word; a byte array also gets a compare-and-swap of one element.
+fn word_array_accessors(c: &FieldTokens, width: u64) -> TokenStream {
+    let FieldTokens {
+        schema,
+        f,
+        off,
+        name,
+        who,
+        ..
+    } = c;
+    let word = word_type(width);
+    let vt = value_type(schema, &f.ty);
+    let cx = format_ident!("compare_exchange_{}", f.name);
+    let get_doc = doc_lit!(
+        " `{}`, loaded as one {width}-byte word (acquire).{who}",
+        f.name
+    );
+    let cx_doc = doc_lit!(
+        " Compare-and-swap of `{}` as one {width}-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).",
+        f.name
+    );
+    let byte_cas = if f.ty.elem == Elem::Prim(Prim::U8) {
+        let cxa = format_ident!("compare_exchange_{}_at", f.name);
+        let n = lit(f.ty.count());
+        let doc = doc_lit!(
+            " Sets element `index` of `{}` from `current` to `new` by compare-and-swap of the whole word, retrying while only other elements change: `Ok(Err)` with the element found, `Err(Contended)` when other elements changed before each of [`abi_runtime::CAS_TRIES`] tries. Panics if `index >= {}`.",
+            f.name,
+            f.ty.count()
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<Result<(), u8>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                assert!(index < #n, "element index out of range");
+                self.region.compare_exchange_byte::<#word>(#off, index, current, new)
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #[doc = #get_doc]
+        pub fn #name(&self) -> #vt {
+            ::zerocopy::transmute!(self.region.load::<#word>(#off, Ordering::Acquire))
+        }
+        #[doc = #cx_doc]
+        pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            let current: #word = ::zerocopy::transmute!(current);
+            let new: #word = ::zerocopy::transmute!(new);
+            let found = self.region.try_compare_exchange::<#word>(#off, current, new)?;
+            Ok(found
+                .map(|v| ::zerocopy::transmute!(v))
+                .map_err(|v| ::zerocopy::transmute!(v)))
+        }
+        #byte_cas
+    }
+}
+
+/// An atomic field: its load, and unless it is a seqlock counter, its store, fetch-add
+/// (not for an enum) and, for a `cas` field, compare-and-swap and swap.
+fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usize) -> TokenStream {
+    let FieldTokens {
+        schema,
+        f,
+        off,
+        name,
+        set,
+        who,
+        ..
+    } = c;
+    let (repr, is_enum) = atomic_repr(schema, f);
+    let vt = value_type(schema, &f.ty);
+    // An enum or flag set is a newtype over its representation.
+    let wrap = |e: TokenStream| if is_enum { quote!(#vt(#e)) } else { e };
+    let unwrap = if is_enum {
+        quote!(.0)
+    } else {
+        TokenStream::new()
+    };
+    let map = if is_enum {
+        quote!(.map(#vt).map_err(#vt))
+    } else {
+        TokenStream::new()
+    };
+    let load = wrap(quote!(self.region.load::<#repr>(#off, Ordering::Acquire)));
+    let swapped = wrap(quote!(old));
+    let is_counter = a
+        .seqlocks
+        .iter()
+        .any(|&k| schema.access.seqlocks[k].counter == fi);
+    let get_doc = doc_lit!(" `{}`, an atomic load (acquire).{who}", f.name);
+    let set_doc = doc_lit!(
+        " Stores `{}` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).",
+        f.name
+    );
+    if is_counter {
+        // A seqlock's counter changes only through its `write_` method.
+        let get_doc = doc_lit!(
+            " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
+            f.name
+        );
+        return quote! {
+            #[doc = #get_doc]
+            pub fn #name(&self) -> #vt {
+                #load
+            }
+        };
+    }
+    let mut methods = quote! {
+        #[doc = #get_doc]
+        pub fn #name(&self) -> #vt {
+            #load
+        }
+        #[doc = #set_doc]
+        pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            self.region.try_store::<#repr>(#off, value #unwrap, Ordering::Release)
+        }
+    };
+    if !is_enum {
+        let add = format_ident!("fetch_add_{}", f.name);
+        let doc = doc_lit!(
+            " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.",
+            f.name
+        );
+        methods.extend(quote! {
+            #[doc = #doc]
+            pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                self.region.try_fetch_add::<#repr>(#off, value, Ordering::AcqRel)
+            }
+        });
+    }
+    if matches!(fa.kind, AccessKind::Cas { .. }) {
+        let cx = format_ident!("compare_exchange_{}", f.name);
+        let swap = format_ident!("swap_{}", f.name);
+        let cx_doc = doc_lit!(
+            " Compare-and-swap of `{}` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.",
+            f.name
+        );
+        let swap_doc = doc_lit!(
+            " Swaps `{}` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.",
+            f.name
+        );
+        methods.extend(quote! {
+            #[doc = #cx_doc]
+            pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                let found = self.region
+                    .try_compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)?;
+                Ok(found #map)
+            }
+            #[doc = #swap_doc]
+            pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+                let old = self.region.try_swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)?;
+                Ok(#swapped)
+            }
+        });
+    }
+    methods
+}
+
+/// The live view of a nested struct `j` (or of element `index` of an array of them).
+fn view_accessor(c: &FieldTokens, j: usize, fl: &FieldLayout) -> TokenStream {
+    let FieldTokens {
+        schema,
+        f,
+        off,
+        name,
+        who,
+        ..
+    } = c;
+    let view = type_ident(&schema.abi.structs[j].name);
+    match f.ty.len {
+        None => {
+            let doc = doc_lit!(" The live view of `{}`.{who}", f.name);
+            quote! {
+                #[doc = #doc]
+                pub fn #name(&self) -> #view<'a, A> {
+                    #view::at(self.region, #off).expect("inside a view checked when it was built")
+                }
+            }
+        }
+        Some(len) => {
+            let n = lit(len.count);
+            let elem = lit(fl.elem_size);
+            let doc = doc_lit!(
+                " The live view of `{}[index]`, or `None` when `index` is {} or more.{who}",
+                f.name,
+                len.count
+            );
+            quote! {
+                #[doc = #doc]
+                pub fn #name(&self, index: usize) -> Option<#view<'a, A>> {
+                    (index < #n).then(|| {
+                        #view::at(self.region, #off + index * #elem)
+                            .expect("inside a view checked when it was built")
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// A plain field: copied with relaxed loads, written with relaxed stores.
+fn plain_accessors(c: &FieldTokens) -> TokenStream {
+    let FieldTokens {
+        schema,
+        f,
+        off,
+        name,
+        set,
+        who,
+        ..
+    } = c;
+    let vt = value_type(schema, &f.ty);
+    let get_doc = doc_lit!(
+        " `{}`, copied with relaxed atomic loads: a plain field, written before it is published.{who}",
+        f.name
+    );
+    let set_doc = doc_lit!(
+        " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).",
+        f.name
+    );
+    quote! {
+        #[doc = #get_doc]
+        pub fn #name(&self) -> #vt {
+            self.region.read::<#vt>(#off)
+        }
+        #[doc = #set_doc]
+        pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            self.region.write::<#vt>(#off, &value)
+        }
+    }
+}
+
+/// The representation of an atomic scalar field, and whether it is an enum newtype.
+fn atomic_repr(schema: &Schema, f: &Field) -> (TokenStream, bool) {
+    match f.ty.elem {
+        Elem::Prim(p) => {
+            let p = format_ident!("{}", p.name());
+            (quote!(#p), false)
+        }
+        Elem::Enum(i) => {
+            let p = format_ident!("{}", schema.abi.enums[i].repr.name());
+            (quote!(#p), true)
+        }
+        _ => unreachable!("lowering admits only integers and enums as atomic"),
+    }
+}
+
+/// Who writes field `fi`, as a doc sentence (empty when the schema does not say).
+fn writers_doc(schema: &Schema, a: &StructAccess, fi: usize) -> String {
+    let w = a.fields[fi].writers.describe(&schema.access.parties);
+    if w.is_empty() {
+        String::new()
+    } else {
+        format!(" Written by the {w}.")
+    }
+}
