@@ -4,7 +4,9 @@
 //! One folder per language (`c/`, `python/`, `rust/`, `markdown/`), each importing only
 //! its own parts and the shared helpers of this folder: `output.rs` (the generated-file
 //! line, doc cleanup, render errors), `text.rs` (templates), `prose/` (protocols in words),
-//! `live_plan.rs`, `session_plan.rs`, `jobs.rs` and `user_template.rs`, none of which imports a language.
+//! `directory_plan.rs` (a directory's plan as text), `jobs.rs` and `user_template.rs`, none of
+//! which imports a language. The decisions every language prints are computed once in
+//! `crate::plan` (attach, live layer, sessions, recordings).
 //! This file picks the targets and runs them.
 
 #[cfg(feature = "text")]
@@ -12,16 +14,13 @@ pub mod c;
 #[cfg(feature = "text")]
 mod directory_plan;
 pub mod jobs;
-mod live_plan;
 #[cfg(feature = "text")]
 pub mod markdown;
 mod output;
 pub mod prose;
 #[cfg(feature = "text")]
 pub mod python;
-pub mod recording_plan;
 pub mod rust;
-pub mod session_plan;
 #[cfg(feature = "text")]
 pub mod text;
 #[cfg(feature = "text")]

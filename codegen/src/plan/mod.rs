@@ -2,3 +2,6 @@
 //! schema, which every backend only names and prints.
 
 pub mod attach;
+pub(crate) mod live;
+pub mod recording;
+pub mod session;

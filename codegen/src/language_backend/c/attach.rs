@@ -436,7 +436,7 @@ fn table_inits(schema: &Schema, t: &LayoutTable) -> Vec<InitCtx> {
             _ => None,
         },
     ));
-    let words = crate::language_backend::live_plan::initial_words(schema);
+    let words = crate::plan::live::initial_words(schema);
     let mut out = Vec::new();
     for (row, si) in holders {
         for w in words.iter().filter(|w| w.struct_index == si) {

@@ -1,4 +1,4 @@
-//! The C host's side of a session whose rows own blocks (`session_plan`):
+//! The C host's side of a session whose rows own blocks (`plan::session`):
 //! `<p>_attached_<name>_free` and `_reload` over the attached handle. A free retires the row
 //! (the header-level `_free_begin_`), restores each region the plan names through the
 //! handle's accessor for it, then frees the row (`_free_end_`).
@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::ir::protocol::ProtocolKind;
-use crate::language_backend::session_plan::{Restore, owned_blocks};
+use crate::plan::session::{Restore, owned_blocks};
 use crate::schema::Schema;
 
 /// One session's host functions over the attached handle.

@@ -363,10 +363,10 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
     )
 }
 
-/// What a free restores in the blocks a session's rows own (`session_plan`), as a clause of
+/// What a free restores in the blocks a session's rows own (`plan::session`), as a clause of
 /// the free's sentence: empty when they own none.
 fn restores(schema: &Schema, session: usize) -> String {
-    use crate::language_backend::session_plan::{Restore, owned_blocks};
+    use crate::plan::session::{Restore, owned_blocks};
     let mut parts = Vec::new();
     for o in owned_blocks(schema, session) {
         let blocks = &schema.attach.layouts[o.layout].rows[o.row].name;

@@ -485,9 +485,9 @@ fn row_kind(
     }
 }
 
-/// The initial words (`live_plan::initial_words`) of the structs the rows of `l` hold.
+/// The initial words (`plan::live::initial_words`) of the structs the rows of `l` hold.
 fn initial_states(schema: &Schema, l: &LayoutTable) -> Vec<(usize, u64, u64, u64)> {
-    let words = crate::language_backend::live_plan::initial_words(schema);
+    let words = crate::plan::live::initial_words(schema);
     let mut out = Vec::new();
     for (pos, r) in l.rows.iter().enumerate() {
         let Holds::Struct { struct_index, .. } = r.holds else {

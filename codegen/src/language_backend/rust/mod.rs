@@ -21,9 +21,9 @@ use std::ops::Range;
 use proc_macro2::TokenStream;
 
 use super::jobs;
-use super::live_plan::has_live_layer;
 use super::output::generated_line;
 use crate::ir::{Abi, EnumKind};
+use crate::plan::live::has_live_layer;
 use crate::schema::Schema;
 
 mod docs;

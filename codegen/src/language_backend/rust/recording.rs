@@ -11,9 +11,7 @@ use super::docs::doc_lit;
 use super::names::{rust_ident, type_ident};
 use crate::ir::file::Step;
 use crate::ir::names::camel;
-use crate::language_backend::recording_plan::{
-    FieldPlan, PartPlan, RecordingPlan, TotalPlan, plan_recordings,
-};
+use crate::plan::recording::{FieldPlan, PartPlan, RecordingPlan, TotalPlan, plan_recordings};
 use crate::schema::Schema;
 
 /// Whether the schema has a format the recording API is generated for.

@@ -14,8 +14,8 @@ use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, 
 use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
-use crate::language_backend::session_plan::owns_blocks;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::session::owns_blocks;
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -198,7 +198,7 @@ struct SessionCtx {
     host_state: u64,
     exiting: u64,
     bind: Option<BindCtx>,
-    /// The session's rows own blocks (`session_plan`): its free and reload are the attached
+    /// The session's rows own blocks (`plan::session`): its free and reload are the attached
     /// handle's (`<p>_attached_<name>_free`), which restore them, and no header-level ones.
     owns: bool,
     /// The row's fields a client fills in, every one but the state and the generation:

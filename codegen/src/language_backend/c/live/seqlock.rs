@@ -8,8 +8,8 @@ use crate::ir::Type;
 use crate::ir::access::{Guard, Seqlock};
 use crate::language_backend::c::comments::render_comment_lines;
 use crate::language_backend::c::names::{array_len, c_field_name, c_type_name, field_type};
-use crate::language_backend::live_plan;
 use crate::language_backend::prose::ProtocolProse;
+use crate::plan::live as live_plan;
 use crate::schema::Schema;
 
 #[derive(Serialize)]

@@ -30,9 +30,9 @@ use serde::Serialize;
 
 use super::names::{Namer, Names, python_type_name};
 use crate::ir::access::RingKind;
-use crate::language_backend::live_plan::{has_live_layer, has_view};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::live::{has_live_layer, has_view};
 use crate::schema::Schema;
 use context::Ctx;
 use ring::{Example, RingClass};

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use crate::language_backend::session_plan::{Restore, owned_blocks};
+use crate::plan::session::{Restore, owned_blocks};
 
 use super::context::{Ctx, prim_format};
 use crate::ir::access::{FieldRef, Parties};
@@ -213,7 +213,7 @@ pub(in crate::language_backend::python) struct SessionClass {
     /// (offset in the header, count, the width of the word each byte is swapped in).
     pub(in crate::language_backend::python) bind: Option<(u64, u64, u64)>,
     pub(in crate::language_backend::python) unbound: u64,
-    /// The blocks its rows own (`session_plan`): free and reload then take the attached
+    /// The blocks its rows own (`plan::session`): free and reload then take the attached
     /// handle, and restore these.
     pub(in crate::language_backend::python) owned: Vec<OwnedBlocksPy>,
 }

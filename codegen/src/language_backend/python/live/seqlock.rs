@@ -6,9 +6,9 @@ use serde::Serialize;
 use super::context::{Ctx, prim_format};
 use crate::ir::access::Guard;
 use crate::ir::{Elem, Field, Type};
-use crate::language_backend::live_plan::{self, guarded_runs, value_guards};
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_field_alias};
+use crate::plan::live::{self as live_plan, guarded_runs, value_guards};
 
 /// `read_<lock>`, `read_<lock>_counted` and `write_<lock>` on the view of the counter's struct.
 #[derive(Serialize)]

@@ -7,8 +7,8 @@ use super::context::{Ctx, prim_format};
 use super::seqlock::LockMethods;
 use crate::ir::access::AccessKind;
 use crate::ir::{Elem, Prim};
-use crate::language_backend::live_plan::needs_view;
 use crate::language_backend::python::names::Namer;
+use crate::plan::live::needs_view;
 
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct ViewClass {

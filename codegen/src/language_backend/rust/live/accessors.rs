@@ -7,10 +7,10 @@ use quote::{format_ident, quote};
 use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{AccessKind, FieldAccess, StructAccess};
 use crate::ir::{Elem, Field, Prim};
-use crate::language_backend::live_plan::needs_view;
 use crate::language_backend::rust::docs::doc_lit;
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::layout::{FieldLayout, StructLayout};
+use crate::plan::live::needs_view;
 use crate::schema::Schema;
 
 /// The accessors of field `fi` (`f`) of struct `si`, laid out by `l`: none for padding or a

@@ -27,7 +27,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names::type_ident;
-use crate::language_backend::live_plan::has_view;
+use crate::plan::live::has_view;
 use crate::schema::Schema;
 use accessors::expand_accessors;
 use ring::expand_ring;

@@ -7,8 +7,8 @@ use quote::{format_ident, quote};
 
 use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{Guard, Seqlock, TrailerPart};
-use crate::language_backend::live_plan::{self, guarded_runs, value_guards};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::plan::live::{self as live_plan, guarded_runs, value_guards};
 use crate::schema::Schema;
 
 /// The value type a seqlock reads into: the struct itself, or one made of the guarded

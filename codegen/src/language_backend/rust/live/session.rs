@@ -16,7 +16,7 @@ use super::session_scoped::scoped_items;
 use crate::ir::attach::LayoutTable;
 use crate::ir::protocol::{Protocol, ProtocolKind, Session};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
-use crate::language_backend::session_plan::owned_blocks;
+use crate::plan::session::owned_blocks;
 use crate::schema::Schema;
 use tokens::SessionTokens;
 

@@ -1,4 +1,4 @@
-//! The Rust host's restores of the blocks a session's rows own (`session_plan`): the
+//! The Rust host's restores of the blocks a session's rows own (`plan::session`): the
 //! `<Name>Host` then holds the attached handle, and its `free` calls `restore`, which reaches
 //! each owned block without the handle's liveness check (the host's own reload and exit
 //! change what that check looks at, not where the tables are) and calls `abi_runtime::restore`
@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 use super::tokens::lit;
 use crate::language_backend::rust::names::type_ident;
-use crate::language_backend::session_plan::{OwnedBlocks, Restore, owned_blocks};
+use crate::plan::session::{OwnedBlocks, Restore, owned_blocks};
 use crate::schema::Schema;
 
 /// The host type's fields, constructor and `restore` for session `session` (an index into

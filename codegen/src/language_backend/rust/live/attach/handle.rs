@@ -7,9 +7,9 @@ use quote::{format_ident, quote};
 
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, LayoutTable, Row};
-use crate::language_backend::live_plan::has_view;
 use crate::language_backend::rust::live::tokens::{lit, opt_index, spec_ident};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::plan::live::has_view;
 use crate::schema::Schema;
 
 /// The handle of one layout: the root's attaches; a nested one is a block of another.
@@ -317,7 +317,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
 }
 
 /// The producer's stores of the protocol words that must not start at zero
-/// (`live_plan::initial_words`), in every row that holds their struct, in every table: one
+/// (`plan::live::initial_words`), in every row that holds their struct, in every table: one
 /// `abi_runtime::produce::set_words` call over the list, or nothing when it is empty.
 fn initial_states(
     schema: &Schema,
@@ -325,7 +325,7 @@ fn initial_states(
     root: &proc_macro2::Ident,
 ) -> TokenStream {
     let mut words = Vec::new();
-    for w in crate::language_backend::live_plan::initial_words(schema) {
+    for w in crate::plan::live::initial_words(schema) {
         let (offset, width, value) = (lit(w.offset), lit(w.width), lit(w.value));
         for t in &schema.attach.layouts {
             for r in &t.rows {
