@@ -6892,8 +6892,13 @@ class _Scoped:
         def checked(*args, **kwargs):
             standing = self._session.standing()
             if standing != Standing.CONNECTED:
+                refused = {
+                    Standing.DISCONNECTED: "session_disconnected",
+                    Standing.RELOADED: "session_reloaded",
+                    Standing.HOST_EXITING: "session_host_exiting",
+                }[standing]
                 raise ProtocolError(
-                    "session_" + standing.name.lower(),
+                    refused,
                     "the row is no longer this client's (%s): %s refused" % (standing.name, name),
                 )
             return attr(*args, **kwargs)
