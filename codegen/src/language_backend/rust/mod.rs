@@ -91,6 +91,21 @@ impl<'a> RustParts<'a> {
         }
     }
 
+    /// One part per item: the finest cut, which the tests print to show that the text does
+    /// not depend on where the parts start and end.
+    #[cfg(test)]
+    fn one_per_item(schema: &'a Schema) -> Self {
+        let items = items_of(schema);
+        let ranges: Vec<Range<usize>> = (0..items.len()).map(|i| i..i + 1).collect();
+        let weights = vec![1; items.len()];
+        RustParts {
+            schema,
+            items,
+            ranges,
+            weights,
+        }
+    }
+
     /// Roughly what each part costs to print, in `item_weight` units.
     pub fn weights(&self) -> &[usize] {
         &self.weights
@@ -172,8 +187,9 @@ enum Item {
     Const(usize),
     Newtype(usize),
     Struct(usize),
-    /// `pub mod live`, when the schema declares shared memory.
-    Live,
+    /// A piece of `pub mod live`, when the schema declares shared memory: its pieces are
+    /// consecutive, and a part prints the ones it holds inside the module's braces.
+    Live(live::LivePiece),
     /// `pub mod recording`, when a `[[file]]` has an encoded, seekable record.
     Recording,
 }
@@ -185,7 +201,12 @@ fn items_of(schema: &Schema) -> Vec<Item> {
         .chain((0..abi.consts.len()).map(Item::Const))
         .chain((0..abi.enums.len()).map(Item::Newtype))
         .chain((0..abi.structs.len()).map(Item::Struct))
-        .chain(has_live_layer(schema).then_some(Item::Live))
+        .chain(
+            has_live_layer(schema)
+                .then(|| live::live_pieces(schema).into_iter().map(Item::Live))
+                .into_iter()
+                .flatten(),
+        )
         .chain(recording::has_recordings(schema).then_some(Item::Recording))
         .collect()
 }
@@ -196,7 +217,7 @@ fn item_weight(schema: &Schema, item: Item) -> usize {
         Item::ByteOrder | Item::Version | Item::Const(_) => 1,
         Item::Newtype(i) => 3 + schema.abi.enums[i].values.len(),
         Item::Struct(i) => 3 + schema.abi.structs[i].fields.len(),
-        Item::Live => live::live_weight(schema),
+        Item::Live(piece) => live::piece_weight(schema, piece),
         Item::Recording => 40,
     }
 }
@@ -223,13 +244,61 @@ fn split_by_weight(weights: &[usize], parts: usize) -> Vec<Range<usize>> {
 /// Expands `items` to tokens, checks them by parsing with syn, and prints them with
 /// prettyplease.
 fn print_items(schema: &Schema, items: &[Item]) -> String {
-    match syn::parse2::<syn::File>(expand_items(schema, items)) {
+    let first_live = items.iter().position(|i| matches!(i, Item::Live(_)));
+    let Some(first_live) = first_live else {
+        return print_tokens(|| expand_items(schema, items));
+    };
+    // The pieces of the live module are consecutive: the items before them, the pieces
+    // inside the module's braces, then the items after them.
+    let after_live = (items.iter().rposition(|i| matches!(i, Item::Live(_)))).map_or(0, |i| i + 1);
+    let mut text = print_tokens(|| expand_items(schema, &items[..first_live]));
+    text.push_str(&print_live(schema, &items[first_live..after_live]));
+    text.push_str(&print_tokens(|| expand_items(schema, &items[after_live..])));
+    text
+}
+
+/// Prints consecutive pieces of `pub mod live` as the module prints them: inside the
+/// module's braces, which only the part holding the first piece opens and only the part
+/// holding the last closes (the indentation and line breaks are those of the whole module,
+/// since each part is printed as the module holding its pieces).
+fn print_live(schema: &Schema, items: &[Item]) -> String {
+    let pieces = live::live_pieces(schema);
+    let piece = |item: Option<&Item>| match item {
+        Some(Item::Live(piece)) => Some(*piece),
+        _ => None,
+    };
+    let opens = piece(items.first()) == pieces.first().copied();
+    let closes = piece(items.last()) == pieces.last().copied();
+    let mut text = print_tokens(|| {
+        let mut inner = TokenStream::new();
+        for item in items {
+            if let Item::Live(piece) = item {
+                inner.extend(live::expand_piece(schema, *piece));
+            }
+        }
+        live::expand_module(schema, opens, inner)
+    });
+    const MISPRINTED: &str = "a part of the live module prints as the module";
+    if !opens {
+        // `pub mod live {}` when its pieces expand to nothing.
+        let rest = text.strip_prefix("pub mod live {").expect(MISPRINTED);
+        text = rest.strip_prefix('\n').unwrap_or(rest).to_string();
+    }
+    if !closes {
+        text.truncate(text.strip_suffix("}\n").expect(MISPRINTED).len());
+    }
+    text
+}
+
+/// Checks the tokens by parsing them with syn and prints them with prettyplease.
+fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
+    match syn::parse2::<syn::File>(expand()) {
         Ok(file) => prettyplease::unparse(&file),
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(
             "generated Rust does not parse: {e}\n--- tokens ---\n{}",
-            expand_items(schema, items)
+            expand()
         ),
     }
 }
@@ -281,7 +350,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
             Item::Const(i) => expand_const(&abi.consts[i]),
             Item::Newtype(i) => expand_newtype(&abi.enums[i]),
             Item::Struct(i) => expand_struct(abi, &abi.structs[i], &schema.layout.structs[i]),
-            Item::Live => live::expand_live(schema),
+            Item::Live(_) => unreachable!("printed by print_live"),
             Item::Recording => recording::expand_recordings(schema),
         });
     }
@@ -290,7 +359,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::{MIN_PART_WEIGHT, SUPPORT, expand_rust_in_parts, split_by_weight};
+    use super::{MIN_PART_WEIGHT, RustParts, SUPPORT, expand_rust_in_parts, split_by_weight};
 
     #[test]
     fn parts_are_consecutive_balanced_and_never_empty() {
@@ -320,6 +389,15 @@ mod tests {
                 "{parts} parts on {threads} threads print another text than one"
             );
         }
+        // Every item in a part of its own, the live module's pieces included: the module
+        // opens in the part of its first piece and closes in that of its last.
+        let finest = RustParts::one_per_item(&schema);
+        assert!(finest.len() > 100, "{} parts", finest.len());
+        let printed: Vec<String> = (0..finest.len()).map(|i| finest.print(i)).collect();
+        assert!(
+            finest.assemble("schema.toml", &printed) == whole,
+            "one part per item prints another text than one part"
+        );
     }
 
     /// Each piece of hand-written support parses as Rust on its own, so any selection of

@@ -34,31 +34,69 @@ use ring::expand_ring;
 use seqlock::{expand_seqlock_methods, expand_seqlock_value};
 use tokens::lit;
 
-/// Roughly how much the live layer costs to expand, parse and print.
-pub fn live_weight(schema: &Schema) -> usize {
-    (0..schema.abi.structs.len())
-        .filter(|&i| has_view(schema, i))
-        .map(|i| 3 + schema.abi.structs[i].fields.len())
-        .sum::<usize>()
-        + 10 * (schema.access.seqlocks.len() + schema.access.rings.len())
+/// One piece of `pub mod live`, expanded, parsed and printed on its own, so that a large
+/// schema's live layer is printed in parts like the rest of the file (its tokens and syn
+/// tree for 10,000 views at once took most of the run's peak memory: bench/README.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LivePiece {
+    View(usize),
+    Lock(usize),
+    Ring(usize),
+    Protocols,
+    Sessions,
+    Directories,
+    Attach,
 }
 
-/// `pub mod live { ... }`.
-pub fn expand_live(schema: &Schema) -> TokenStream {
-    let abi = &schema.abi;
-    let views = (0..abi.structs.len())
+/// The live module's pieces, in the order the module holds them.
+pub fn live_pieces(schema: &Schema) -> Vec<LivePiece> {
+    (0..schema.abi.structs.len())
         .filter(|&i| has_view(schema, i))
-        .map(|i| expand_view(schema, i));
-    let locks = schema
-        .access
-        .seqlocks
-        .iter()
-        .map(|l| expand_seqlock_value(schema, l));
-    let rings = schema.access.rings.iter().map(|r| expand_ring(schema, r));
-    let attach = attach::expand_attach(schema);
-    let protocols = protocols::expand_protocols(schema);
-    let sessions = session::expand_sessions(schema);
-    let directories = directory::expand_directories(schema);
+        .map(LivePiece::View)
+        .chain((0..schema.access.seqlocks.len()).map(LivePiece::Lock))
+        .chain((0..schema.access.rings.len()).map(LivePiece::Ring))
+        .chain([
+            LivePiece::Protocols,
+            LivePiece::Sessions,
+            LivePiece::Directories,
+            LivePiece::Attach,
+        ])
+        .collect()
+}
+
+/// Roughly how much a piece costs to expand, parse and print: one per field, more for a
+/// protocol's or attach's generated types.
+pub fn piece_weight(schema: &Schema, piece: LivePiece) -> usize {
+    match piece {
+        LivePiece::View(i) => 3 + schema.abi.structs[i].fields.len(),
+        LivePiece::Lock(_) | LivePiece::Ring(_) => 10,
+        LivePiece::Protocols => 20 * schema.protocols.len(),
+        LivePiece::Sessions | LivePiece::Directories => 20,
+        LivePiece::Attach => {
+            10 + 5 * (schema.attach.handshakes.len() + schema.attach.layouts.len())
+        }
+    }
+}
+
+/// The items of one piece.
+pub fn expand_piece(schema: &Schema, piece: LivePiece) -> TokenStream {
+    match piece {
+        LivePiece::View(i) => expand_view(schema, i),
+        LivePiece::Lock(i) => expand_seqlock_value(schema, &schema.access.seqlocks[i]),
+        LivePiece::Ring(i) => expand_ring(schema, &schema.access.rings[i]),
+        LivePiece::Protocols => protocols::expand_protocols(schema),
+        LivePiece::Sessions => session::expand_sessions(schema),
+        LivePiece::Directories => directory::expand_directories(schema),
+        LivePiece::Attach => attach::expand_attach(schema),
+    }
+}
+
+/// `pub mod live { ... }` around `items`: with the module's doc, lint settings and imports
+/// when `head` (the pieces printed first), and without them otherwise.
+pub fn expand_module(schema: &Schema, head: bool, items: TokenStream) -> TokenStream {
+    if !head {
+        return quote!(pub mod live { #items });
+    }
     let doc = doc_lit!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
@@ -66,7 +104,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
          fields load with acquire and store with release; plain fields are copied with relaxed atomic \
          loads; the bytes a seqlock guards are read into value types and re-checked, with a bounded \
          number of tries.",
-        abi.name
+        schema.abi.name
     );
     let imports = expand_imports(schema);
     quote! {
@@ -90,14 +128,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
                 reason = "each cast narrows a value checked against the layout's bounds first"
             )]
             #imports
-
-            #(#views)*
-            #(#locks)*
-            #(#rings)*
-            #protocols
-            #sessions
-            #directories
-            #attach
+            #items
         }
     }
 }
