@@ -20,7 +20,7 @@ pub(crate) struct AfterLayout<'a> {
     pub(crate) abi: &'a Abi,
     pub(crate) layout: &'a Layout,
     pub(crate) errors: Errors,
-    /// `[abi] parties`, as the access pass lowered them.
+    /// `[abi] parties`: filled by the access pass, handed to the passes after it.
     pub(crate) parties: Vec<String>,
 }
 
@@ -107,8 +107,8 @@ impl AfterLayout<'_> {
         })
     }
 
-    /// An item's name (a seqlock's, a ring's, a protocol's, a directory's): snake_case, and not the name of an earlier one (whose
-    /// span is `taken`).
+    /// An item's name (a seqlock's, a ring's, a protocol's, a directory's): snake_case, and
+    /// not the name of an earlier one (whose span is `taken`).
     pub(crate) fn check_item_name(
         &mut self,
         name: &Spanned<String>,
