@@ -17,6 +17,7 @@ pub mod layout;
 pub mod lower;
 pub mod parse;
 pub mod plan;
+pub mod protocols;
 #[cfg(feature = "text")]
 pub mod report;
 mod schema;

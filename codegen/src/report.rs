@@ -1,12 +1,25 @@
 //! Human and machine views of the computed layout: the pahole-style table of
-//! `abi-codegen layout` and the JSON of `abi-codegen layout --json`.
+//! `abi-codegen layout` and the JSON of `abi-codegen layout --json` (the context of user
+//! templates), whose shape is the types of `context.rs`, filled here from a schema.
 
-use serde_json::{Value, json};
+pub mod context;
+
+use serde_json::Value;
 
 use crate::ir::access::{FieldAccess, FieldRef, Guard, Parties, RingKind};
-use crate::ir::{ConstType, Elem, Field, Version};
+use crate::ir::attach::{Handshake, Holds, LayoutTable, Row};
+use crate::ir::geometry::GeometryRule;
+use crate::ir::scalar::Scalar;
+use crate::ir::{ConstType, Elem, EnumKind, Field, Version};
 use crate::layout::FieldLayout;
 use crate::schema::Schema;
+use context::{
+    AbiJson, AddedJson, ByteOrder, ConstJson, ElemJson, EnumJson, EnumValueJson, EventsRingJson,
+    Exact, FieldJson, FollowsJson, GeometryJson, GeometryRuleJson, GuardJson, HandshakeJson,
+    HoldsJson, LayoutContext, LayoutTableJson, LivenessJson, MagicJson, NeedJson, RingJson,
+    RingKindJson, RowJson, ScalarJson, SeqlockJson, SlotsRingJson, StructJson, TableJson, TermJson,
+    TrailerJson,
+};
 
 /// The layout table of one struct, pahole-style: each field with its C-like declaration,
 /// offset in hex and decimal, and size; declared padding marked.
@@ -79,132 +92,177 @@ pub fn layout_tables(schema: &Schema) -> String {
 /// renaming or removing one, or changing what a value means, raises it.
 pub const LAYOUT_FORMAT_VERSION: u32 = 1;
 
-/// The whole layout IR as JSON: every constant, enum and struct, with every field's offset,
-/// size and alignment.
-pub fn layout_json(schema: &Schema) -> Value {
+/// The whole layout IR, typed: every constant, enum and struct, with every field's offset,
+/// size and alignment, and the seqlocks, rings, handshakes and layout tables.
+pub fn layout_context(schema: &Schema) -> LayoutContext<'_> {
     let abi = &schema.abi;
-    json!({
-        "format_version": LAYOUT_FORMAT_VERSION,
-        "abi": { "name": abi.name, "version": abi.version.to_string(), "c_prefix": abi.c_prefix, "byte_order": "little", "parties": schema.access.parties },
-        "constants": consts_json(schema),
-        "enums": enums_json(schema),
-        "structs": structs_json(schema),
-        "seqlocks": seqlocks_json(schema),
-        "rings": rings_json(schema),
-        "handshakes": handshakes_json(schema),
-        "layouts": layouts_json(schema),
-    })
+    LayoutContext {
+        format_version: LAYOUT_FORMAT_VERSION,
+        abi: AbiJson {
+            name: &abi.name,
+            version: abi.version.to_string(),
+            c_prefix: &abi.c_prefix,
+            byte_order: ByteOrder::Little,
+            parties: &schema.access.parties,
+        },
+        constants: consts_json(schema),
+        enums: enums_json(schema),
+        structs: structs_json(schema),
+        seqlocks: seqlocks_json(schema),
+        rings: rings_json(schema),
+        handshakes: handshakes_json(schema),
+        layouts: layouts_json(schema),
+    }
+}
+
+/// [`layout_context`] as a JSON value, for reading by key.
+pub fn layout_json(schema: &Schema) -> Value {
+    serde_json::to_value(layout_context(schema)).expect("the layout context serializes")
 }
 
 /// Every constant: its value exactly, its literal and expression, type, doc and since.
-fn consts_json(schema: &Schema) -> Vec<Value> {
-    let abi = &schema.abi;
-    abi
+fn consts_json(schema: &Schema) -> Vec<ConstJson<'_>> {
+    schema
+        .abi
         .consts
         .iter()
-        .map(|c| {
-            json!({
-                "name": c.name,
-                "value": exact(c.value),
-                "literal": c.literal,
-                "expr": c.expr,
-                "type": match c.ty { ConstType::Usize => "usize".to_string(), ConstType::Prim(p) => p.name().to_string() },
-                "sizes_array": c.ty == ConstType::Usize,
-                "doc": c.doc,
-                "since": since(&c.since),
-            })
+        .map(|c| ConstJson {
+            name: &c.name,
+            value: Exact::of(c.value),
+            literal: &c.literal,
+            expr: c.expr.as_deref(),
+            ty: match c.ty {
+                ConstType::Usize => "usize",
+                ConstType::Prim(p) => p.name(),
+            },
+            sizes_array: c.ty == ConstType::Usize,
+            doc: &c.doc,
+            since: since(&c.since),
         })
         .collect()
 }
 
 /// Every enum and flag set, with its values.
-fn enums_json(schema: &Schema) -> Vec<Value> {
-    let abi = &schema.abi;
-    abi
+fn enums_json(schema: &Schema) -> Vec<EnumJson<'_>> {
+    schema
+        .abi
         .enums
         .iter()
-        .map(|e| {
-            json!({
-                "name": e.name,
-                "kind": e.kind.keyword(),
-                "repr": e.repr.name(),
-                "size": e.repr.size(),
-                "doc": e.doc,
-                "since": since(&e.since),
-                "values": e.values.iter().map(|v| json!({
-                    "name": v.name, "value": exact(v.value), "literal": v.literal, "doc": v.doc, "since": since(&v.since),
-                })).collect::<Vec<_>>(),
-            })
+        .map(|e| EnumJson {
+            name: &e.name,
+            kind: e.kind.keyword(),
+            repr: e.repr.name(),
+            size: e.repr.size(),
+            doc: &e.doc,
+            since: since(&e.since),
+            values: e
+                .values
+                .iter()
+                .map(|v| EnumValueJson {
+                    name: &v.name,
+                    value: Exact::of(v.value),
+                    literal: &v.literal,
+                    doc: &v.doc,
+                    since: since(&v.since),
+                })
+                .collect(),
         })
         .collect()
 }
 
 /// Every struct: its size, alignment, sharing, trailer and fields.
-fn structs_json(schema: &Schema) -> Vec<Value> {
-    let abi = &schema.abi;
-    abi
+fn structs_json(schema: &Schema) -> Vec<StructJson<'_>> {
+    schema
+        .abi
         .structs
         .iter()
         .zip(&schema.layout.structs)
         .zip(&schema.access.structs)
-        .map(|((s, l), a)| {
-            json!({
-                "name": s.name,
-                "size": l.size,
-                "align": l.align,
-                "extensible": s.extensible,
-                "shared": a.shared,
-                "writers": parties(schema, &a.writers),
-                "trailer": a.trailer.iter().map(|t| json!({
-                    "name": t.name,
-                    "type": t.ty.text,
-                    "offset": t.offset,
-                    "size": t.size,
-                    "align": t.align,
-                    "size_field": t.size_field.map(|f| s.fields[f].name.clone()),
-                    "doc": t.doc,
-                })).collect::<Vec<_>>(),
-                "doc": s.doc,
-                "since": since(&s.since),
-                "fields": s.fields.iter().zip(&l.fields).zip(&a.fields).map(|((f, fl), fa)| field_json(schema, f, fl, fa)).collect::<Vec<_>>(),
-            })
+        .map(|((s, l), a)| StructJson {
+            name: &s.name,
+            size: l.size,
+            align: l.align,
+            extensible: s.extensible,
+            shared: a.shared,
+            writers: parties(schema, &a.writers),
+            trailer: a
+                .trailer
+                .iter()
+                .map(|t| TrailerJson {
+                    name: &t.name,
+                    ty: &t.ty.text,
+                    offset: t.offset,
+                    size: t.size,
+                    align: t.align,
+                    size_field: t.size_field.map(|f| s.fields[f].name.as_str()),
+                    doc: &t.doc,
+                })
+                .collect(),
+            doc: &s.doc,
+            since: since(&s.since),
+            fields: s
+                .fields
+                .iter()
+                .zip(&l.fields)
+                .zip(&a.fields)
+                .map(|((f, fl), fa)| field_json(schema, f, fl, fa))
+                .collect(),
         })
         .collect()
 }
 
 /// One field: its type, element, count, place, access, writers and seqlock.
-fn field_json(schema: &Schema, f: &Field, fl: &FieldLayout, fa: &FieldAccess) -> Value {
+fn field_json<'a>(
+    schema: &'a Schema,
+    f: &'a Field,
+    fl: &FieldLayout,
+    fa: &FieldAccess,
+) -> FieldJson<'a> {
     let abi = &schema.abi;
     let elem = match f.ty.elem {
-        Elem::Prim(p) => json!({"kind": "primitive", "name": p.name()}),
-        Elem::Char => json!({"kind": "char"}),
-        Elem::Enum(i) => json!({"kind": abi.enums[i].kind.keyword(), "name": abi.enums[i].name}),
-        Elem::Struct(i) => json!({"kind": "struct", "name": abi.structs[i].name}),
+        Elem::Prim(p) => ElemJson::Primitive { name: p.name() },
+        Elem::Char => ElemJson::Char,
+        Elem::Enum(i) => {
+            let name = abi.enums[i].name.as_str();
+            match abi.enums[i].kind {
+                EnumKind::Enum => ElemJson::Enum { name },
+                EnumKind::Flags => ElemJson::Flags { name },
+            }
+        }
+        Elem::Struct(i) => ElemJson::Struct {
+            name: &abi.structs[i].name,
+        },
     };
-    json!({
-        "name": f.name,
-        "type": f.ty.text,
-        "elem": elem,
-        "count": f.ty.len.map(|l| l.count),
-        "count_constant": f.ty.len.and_then(|l| l.constant).map(|i| abi.consts[i].name.clone()),
-        "offset": fl.offset,
-        "size": fl.size,
-        "align": fl.align,
-        "elem_size": fl.elem_size,
-        "padding": f.is_padding(),
-        "count_field": f.count.as_ref().map(|c| c.text.clone()),
-        "expect": f.expect.map(|i| abi.consts[i].name.clone()),
-        "access": fa.kind.keyword(),
-        "access_width": fa.kind.width(),
-        "writers": parties(schema, &fa.writers),
-        "seqlock": fa.guarded_by.map(|k| schema.access.seqlocks[k].name.clone()),
-        "doc": f.doc,
-        "since": since(&f.since),
-    })
+    FieldJson {
+        name: &f.name,
+        ty: &f.ty.text,
+        elem,
+        count: f.ty.len.map(|l| l.count),
+        count_constant: f
+            .ty
+            .len
+            .and_then(|l| l.constant)
+            .map(|i| abi.consts[i].name.as_str()),
+        offset: fl.offset,
+        size: fl.size,
+        align: fl.align,
+        elem_size: fl.elem_size,
+        padding: f.is_padding(),
+        count_field: f.count.as_ref().map(|c| c.text.as_str()),
+        expect: f.expect.map(|i| abi.consts[i].name.as_str()),
+        access: fa.kind.keyword(),
+        access_width: fa.kind.width(),
+        writers: parties(schema, &fa.writers),
+        seqlock: fa
+            .guarded_by
+            .map(|k| schema.access.seqlocks[k].name.as_str()),
+        doc: &f.doc,
+        since: since(&f.since),
+    }
 }
 
 /// Every seqlock: its counter, what it guards, and who writes and reads.
-fn seqlocks_json(schema: &Schema) -> Vec<Value> {
+fn seqlocks_json(schema: &Schema) -> Vec<SeqlockJson<'_>> {
     let abi = &schema.abi;
     schema
         .access
@@ -213,24 +271,32 @@ fn seqlocks_json(schema: &Schema) -> Vec<Value> {
         .map(|k| {
             let s = &abi.structs[k.struct_index];
             let a = &schema.access.structs[k.struct_index];
-            json!({
-                "name": k.name,
-                "counter": format!("{}.{}", s.name, s.fields[k.counter].name),
-                "counter_width": k.counter_width,
-                "guards": k.guards.iter().map(|g| match *g {
-                    Guard::Field(f) => json!({"field": s.fields[f].name}),
-                    Guard::Trailer(t) => json!({"trailer": a.trailer[t].name}),
-                }).collect::<Vec<_>>(),
-                "writers": parties(schema, &k.writers),
-                "readers": parties(schema, &k.readers),
-                "doc": k.doc,
-            })
+            SeqlockJson {
+                name: &k.name,
+                counter: format!("{}.{}", s.name, s.fields[k.counter].name),
+                counter_width: k.counter_width,
+                guards: k
+                    .guards
+                    .iter()
+                    .map(|g| match *g {
+                        Guard::Field(f) => GuardJson::Field {
+                            field: &s.fields[f].name,
+                        },
+                        Guard::Trailer(t) => GuardJson::Trailer {
+                            trailer: &a.trailer[t].name,
+                        },
+                    })
+                    .collect(),
+                writers: parties(schema, &k.writers),
+                readers: parties(schema, &k.readers),
+                doc: &k.doc,
+            }
         })
         .collect()
 }
 
 /// Every ring: a ring of slots or an event ring.
-fn rings_json(schema: &Schema) -> Vec<Value> {
+fn rings_json(schema: &Schema) -> Vec<RingJson<'_>> {
     schema
         .access
         .rings
@@ -243,21 +309,34 @@ fn rings_json(schema: &Schema) -> Vec<Value> {
                 seqlock,
                 publish_seq,
                 ..
-            } => json!({
-                "name": r.name, "kind": "slots", "doc": r.doc,
-                "head": field_path(schema, head), "slot_count": slot_count, "slot_size": slot_size,
-                "seqlock": schema.access.seqlocks[*seqlock].name,
-                "publish_seq": publish_seq.map(|f| {
-                    &schema.abi.structs[schema.access.seqlocks[*seqlock].struct_index].fields[f].name
-                }),
-            }),
+            } => {
+                let lock = &schema.access.seqlocks[*seqlock];
+                RingJson::Slots(SlotsRingJson {
+                    name: &r.name,
+                    kind: RingKindJson::Slots,
+                    doc: &r.doc,
+                    head: field_path(schema, head),
+                    slot_count: *slot_count,
+                    slot_size: *slot_size,
+                    seqlock: &lock.name,
+                    publish_seq: publish_seq.map(|f| {
+                        schema.abi.structs[lock.struct_index].fields[f]
+                            .name
+                            .as_str()
+                    }),
+                })
+            }
             RingKind::Events {
                 total,
                 entries,
                 capacity,
-            } => json!({
-                "name": r.name, "kind": "events", "doc": r.doc,
-                "total": field_path(schema, total), "entries": field_path(schema, entries), "capacity": capacity,
+            } => RingJson::Events(EventsRingJson {
+                name: &r.name,
+                kind: RingKindJson::Events,
+                doc: &r.doc,
+                total: field_path(schema, total),
+                entries: field_path(schema, entries),
+                capacity: *capacity,
             }),
         })
         .collect()
@@ -281,111 +360,172 @@ fn field_path(schema: &Schema, r: &FieldRef) -> String {
     format!("{}.{}", s.name, s.fields[r.field].name)
 }
 
-/// An integer of the schema as JSON, exactly: every value fits a u64 or an i64 (a u64 above
-/// i64's range stays positive).
-fn exact(value: i128) -> Value {
-    match u64::try_from(value) {
-        Ok(v) => Value::from(v),
-        Err(_) => Value::from(i64::try_from(value).expect("schema values fit an i64 or a u64")),
+fn scalar_json(s: &Scalar) -> ScalarJson<'_> {
+    ScalarJson {
+        path: &s.path,
+        offset: s.offset,
+        width: s.width,
     }
-}
-
-fn scalar_json(s: &crate::ir::scalar::Scalar) -> Value {
-    json!({ "path": s.path, "offset": s.offset, "width": s.width })
 }
 
 /// The version handshakes: where the magic, versions and size are, and what each minor
 /// version added.
-fn handshakes_json(schema: &Schema) -> Vec<Value> {
-    let abi = &schema.abi;
+fn handshakes_json(schema: &Schema) -> Vec<HandshakeJson<'_>> {
     schema
         .attach
         .handshakes
         .iter()
-        .map(|h| {
-            let s = &abi.structs[h.struct_index];
-            json!({
-                "struct": s.name,
-                "magic": h.magic.as_ref().map(|(m, c)| json!({
-                    "field": scalar_json(m), "constant": abi.consts[*c].name, "value": abi.consts[*c].value as u64,
-                })),
-                "major": scalar_json(&h.major),
-                "minor": scalar_json(&h.minor),
-                "size": h.size.as_ref().map(scalar_json),
-                "base_size": h.base_size,
-                "added": h.added.iter().map(|a| json!({
-                    "field": s.fields[a.field].name, "since": a.since.to_string(), "offset": a.offset, "end": a.end,
-                })).collect::<Vec<_>>(),
-                "liveness": h.liveness.as_ref().map(|l| json!({
-                    "state": scalar_json(&l.state), "running": l.running, "running_name": l.running_name,
-                    "generation": l.generation.as_ref().map(scalar_json),
-                })),
-            })
-        })
+        .map(|h| handshake_json(schema, h))
         .collect()
+}
+
+fn handshake_json<'a>(schema: &'a Schema, h: &'a Handshake) -> HandshakeJson<'a> {
+    let abi = &schema.abi;
+    let s = &abi.structs[h.struct_index];
+    HandshakeJson {
+        structure: &s.name,
+        magic: h.magic.as_ref().map(|(m, c)| MagicJson {
+            field: scalar_json(m),
+            constant: &abi.consts[*c].name,
+            value: abi.consts[*c].value as u64,
+        }),
+        major: scalar_json(&h.major),
+        minor: scalar_json(&h.minor),
+        size: h.size.as_ref().map(scalar_json),
+        base_size: h.base_size,
+        added: h
+            .added
+            .iter()
+            .map(|a| AddedJson {
+                field: &s.fields[a.field].name,
+                since: a.since.to_string(),
+                offset: a.offset,
+                end: a.end,
+            })
+            .collect(),
+        liveness: h.liveness.as_ref().map(|l| LivenessJson {
+            state: scalar_json(&l.state),
+            running: l.running,
+            running_name: &l.running_name,
+            generation: l.generation.as_ref().map(scalar_json),
+        }),
+    }
 }
 
 /// The layout tables: where the rows are, and each region's contents, least size and
 /// alignment.
-fn layouts_json(schema: &Schema) -> Vec<Value> {
-    use crate::ir::attach::Holds;
+fn layouts_json(schema: &Schema) -> Vec<LayoutTableJson<'_>> {
     let attach = &schema.attach;
     attach
         .layouts
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let rows: Vec<Value> = l
-                .rows
+            let header = &schema.abi.structs[l.header];
+            LayoutTableJson {
+                name: &l.name,
+                doc: &l.doc,
+                root: attach.root == Some(i),
+                header: &header.name,
+                table: TableJson {
+                    field: &header.fields[l.table_field].name,
+                    offset: l.table_offset,
+                    rows: l.max_rows,
+                    row_size: l.row_size,
+                },
+                row_offset: scalar_json(&l.row_offset),
+                row_size: scalar_json(&l.row_size_field),
+                row_count: l.row_count.as_ref().map(scalar_json),
+                extent: l.extent.as_ref().map(scalar_json),
+                index: &schema.abi.enums[l.index_enum].name,
+                align: l.align,
+                rows: l.rows.iter().map(|r| row_json(schema, l, r)).collect(),
+                geometry: geometry_json(schema, l),
+            }
+        })
+        .collect()
+}
+
+/// One row of layout table `l`.
+fn row_json<'a>(schema: &'a Schema, l: &'a LayoutTable, r: &'a Row) -> RowJson<'a> {
+    let holds = match &r.holds {
+        Holds::Struct {
+            struct_index,
+            count,
+            bytes,
+        } => HoldsJson::Struct {
+            structure: &schema.abi.structs[*struct_index].name,
+            count: *count,
+            bytes: *bytes,
+        },
+        Holds::Ring { ring } => HoldsJson::Ring {
+            ring: &schema.access.rings[*ring].name,
+        },
+        Holds::Blocks {
+            layout,
+            count,
+            stride,
+        } => HoldsJson::Blocks {
+            blocks: &schema.attach.layouts[*layout].name,
+            count: *count,
+            stride: *stride,
+        },
+        Holds::Bytes { bytes } => HoldsJson::Bytes { bytes: *bytes },
+    };
+    RowJson {
+        name: &r.name,
+        index: r.index,
+        doc: &r.doc,
+        since: since(&r.since),
+        optional: r.optional,
+        holds,
+        min_size: r.min_size,
+        align: r.align,
+        overlaps: r
+            .overlaps
+            .iter()
+            .map(|&o| l.rows[o].name.as_str())
+            .collect(),
+        need: r.need.as_ref().map(|n| NeedJson {
+            fixed: n.fixed,
+            terms: n
+                .terms
                 .iter()
-                .map(|r| {
-                    let holds = match &r.holds {
-                        Holds::Struct { struct_index, count, bytes } => json!({
-                            "struct": schema.abi.structs[*struct_index].name, "count": count, "bytes": bytes,
-                        }),
-                        Holds::Ring { ring } => json!({ "ring": schema.access.rings[*ring].name }),
-                        Holds::Blocks { layout, count, stride } => json!({
-                            "blocks": attach.layouts[*layout].name, "count": count, "stride": stride,
-                        }),
-                        Holds::Bytes { bytes } => json!({ "bytes": bytes }),
-                    };
-                    json!({
-                        "name": r.name, "index": r.index, "doc": r.doc,
-                        "since": r.since.map(|v| v.to_string()), "optional": r.optional,
-                        "holds": holds, "min_size": r.min_size, "align": r.align,
-                        "overlaps": r.overlaps.iter().map(|&o| l.rows[o].name.clone()).collect::<Vec<_>>(),
-                        "need": r.need.as_ref().map(|n| json!({
-                            "fixed": n.fixed,
-                            "terms": n.terms.iter().map(|t| json!({ "factor": t.factor, "geometry": t.geometry })).collect::<Vec<_>>(),
-                        })),
-                        "follows": { "count": r.follows.count, "size": r.follows.size },
-                    })
+                .map(|t| TermJson {
+                    factor: t.factor,
+                    geometry: &t.geometry,
                 })
-                .collect();
-            json!({
-                "name": l.name, "doc": l.doc, "root": attach.root == Some(i),
-                "header": schema.abi.structs[l.header].name,
-                "table": { "field": schema.abi.structs[l.header].fields[l.table_field].name, "offset": l.table_offset, "rows": l.max_rows, "row_size": l.row_size },
-                "row_offset": scalar_json(&l.row_offset), "row_size": scalar_json(&l.row_size_field),
-                "row_count": l.row_count.as_ref().map(scalar_json),
-                "extent": l.extent.as_ref().map(scalar_json),
-                "index": schema.abi.enums[l.index_enum].name,
-                "align": l.align,
-                "rows": rows,
-                "geometry": l.geometry.iter().map(|t| {
-                    let g = &attach.geometry[t.geometry];
-                    let (rule, least, align) = match g.rule {
-                        crate::ir::geometry::GeometryRule::Equal => ("equal", None, None),
-                        crate::ir::geometry::GeometryRule::Follow { least, align } => ("follow", Some(least), Some(align)),
-                    };
-                    json!({
-                        "struct": schema.abi.structs[g.struct_index].name,
-                        "field": scalar_json(&g.scalar),
-                        "row": t.row.map(|r| l.rows[r].name.clone()),
-                        "expr": g.expr, "value": g.value, "rule": rule, "least": least, "align": align,
-                    })
-                }).collect::<Vec<_>>(),
-            })
+                .collect(),
+        }),
+        follows: FollowsJson {
+            count: r.follows.count,
+            size: r.follows.size,
+        },
+    }
+}
+
+/// The geometry fields of layout table `l`.
+fn geometry_json<'a>(schema: &'a Schema, l: &'a LayoutTable) -> Vec<GeometryJson<'a>> {
+    l.geometry
+        .iter()
+        .map(|t| {
+            let g = &schema.attach.geometry[t.geometry];
+            let (rule, least, align) = match g.rule {
+                GeometryRule::Equal => (GeometryRuleJson::Equal, None, None),
+                GeometryRule::Follow { least, align } => {
+                    (GeometryRuleJson::Follow, Some(least), Some(align))
+                }
+            };
+            GeometryJson {
+                structure: &schema.abi.structs[g.struct_index].name,
+                field: scalar_json(&g.scalar),
+                row: t.row.map(|r| l.rows[r].name.as_str()),
+                expr: &g.expr,
+                value: g.value,
+                rule,
+                least,
+                align,
+            }
         })
         .collect()
 }

@@ -1,10 +1,10 @@
 //! The loaded schema that every backend reads, and the pipeline that makes it from text:
-//! parse, lower, layout, access, protocols, attach, templates.
+//! parse, lower, layout, access, protocols, directories, attach, templates.
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::{self, Abi};
 use crate::layout::{self, Layout};
-use crate::{access, attach, lower, parse, template_targets};
+use crate::{access, attach, lower, parse, protocols, template_targets};
 
 /// A schema that parsed, lowered and laid out without errors: what every backend reads.
 #[derive(Debug, Clone)]
@@ -24,15 +24,16 @@ pub struct Schema {
     pub templates: Vec<ir::template::UserTemplate>,
 }
 
-/// Runs parse → lower → layout → access → protocols → attach → templates on schema text. On failure, render the errors with
+/// Runs parse → lower → layout → access → protocols → directories → attach → templates on
+/// schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let raw = parse::parse_schema(src)?;
     let abi = lower::lower_schema(&raw, src)?;
     let layout = layout::compute_layout(&abi)?;
     let access = access::lower_access(&raw, src, &abi, &layout)?;
-    let protocols = access::lower_protocols(&raw, src, &abi, &layout, &access)?;
-    let directories = access::lower_directories(&raw, src, &abi, &layout, &access)?;
+    let protocols = protocols::lower_protocols(&raw, src, &abi, &layout, &access)?;
+    let directories = protocols::lower_directories(&raw, src, &abi, &layout, &access)?;
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access, &protocols)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     Ok(Schema {

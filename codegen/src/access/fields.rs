@@ -4,13 +4,13 @@
 
 use toml::Spanned;
 
-use super::LowerAccess;
 use crate::diagnostics::closest;
 use crate::ir::access::{AccessKind, FieldAccess, Parties, StructAccess};
 use crate::ir::{Elem, Prim, Type};
+use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawStruct;
 
-impl LowerAccess<'_> {
+impl AfterLayout<'_> {
     pub(super) fn lower_struct_access(&mut self, si: usize, raw: &RawStruct) -> StructAccess {
         let s = &self.abi.structs[si];
         let sl = self.layout.of(si);

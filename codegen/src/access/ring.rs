@@ -3,14 +3,14 @@
 
 use toml::Spanned;
 
-use super::LowerAccess;
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
 use crate::ir::access::{FieldRef, Guard, Ring, RingKind, Seqlock, StructAccess, TrailerPart};
+use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawRing;
 
-impl LowerAccess<'_> {
+impl AfterLayout<'_> {
     /// A required key of one ring kind, or a stray key of the other.
     fn ring_key<'r>(
         &mut self,
@@ -47,29 +47,6 @@ impl LowerAccess<'_> {
                 None
             }
             (None, false) => None,
-        }
-    }
-
-    pub(super) fn constant(&mut self, c: &Spanned<String>, what: &str) -> Option<(usize, u64)> {
-        match self.abi.find_const(c.get_ref()) {
-            Some(i) if self.abi.consts[i].value > 0 => Some((i, self.abi.consts[i].value as u64)),
-            Some(_) => {
-                self.errors.error(
-                    &self.inner(c),
-                    format!("{what}: constant `{}` must be positive", c.get_ref()),
-                );
-                None
-            }
-            None => {
-                let help = closest(c.get_ref(), self.abi.consts.iter().map(|c| c.name.as_str()))
-                    .map_or("name a constant".into(), |n| format!("did you mean `{n}`?"));
-                self.errors.error_help(
-                    &self.inner(c),
-                    format!("{what}: unknown constant `{}`", c.get_ref()),
-                    help,
-                );
-                None
-            }
         }
     }
 

@@ -4,15 +4,16 @@
 use toml::Spanned;
 
 use super::parties::toml_parties;
-use super::{GuardName, LowerAccess, list_is};
+use super::{GuardName, list_is};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
 use crate::ir::names::camel;
+use crate::lower::after_layout::AfterLayout;
 use crate::parse::{RawRing, RawSchema, RawSeqlock};
 
-impl LowerAccess<'_> {
+impl AfterLayout<'_> {
     /// A seqlock that guards part of its struct, and a ring of slots, become types of the
     /// Rust live module, next to the views of the shared structs: their names must stay
     /// distinct once in CamelCase.

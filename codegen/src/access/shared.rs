@@ -1,13 +1,13 @@
 //! Which structs are shared: a struct that a shared one holds is shared too, and the keys
 //! that describe shared memory are errors on a struct that is not.
 
-use super::LowerAccess;
 use crate::diagnostics::Span;
 use crate::ir::Elem;
 use crate::ir::access::StructAccess;
+use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawSchema;
 
-impl LowerAccess<'_> {
+impl AfterLayout<'_> {
     /// Shared structs share the structs they hold; a held struct with no writer of its own
     /// is written by whoever writes the field that holds it.
     pub(super) fn propagate_shared(&mut self, raw: &RawSchema, structs: &mut [StructAccess]) {

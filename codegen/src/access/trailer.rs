@@ -3,14 +3,14 @@
 
 use toml::Spanned;
 
-use super::LowerAccess;
 use crate::diagnostics::closest;
 use crate::expr;
 use crate::ir::access::TrailerPart;
 use crate::ir::names::is_snake_case;
 use crate::ir::{ArrayLen, Elem, Prim, Type};
+use crate::lower::after_layout::AfterLayout;
 
-impl LowerAccess<'_> {
+impl AfterLayout<'_> {
     pub(super) fn lower_trailer(
         &mut self,
         si: usize,

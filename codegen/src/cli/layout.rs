@@ -15,23 +15,23 @@ pub(crate) fn layout(
 ) -> Result<ExitCode, Failure> {
     let schema = load(schema_path)?;
     if json {
-        let value = report::layout_json(&schema);
-        let value = match name {
-            None => value,
-            Some(n) => value["structs"]
-                .as_array()
-                .and_then(|a| a.iter().find(|s| s["name"] == n).cloned())
-                .ok_or_else(|| {
-                    Failure::Input(format!(
-                        "no struct named `{n}` in {}",
-                        schema_path.display()
-                    ))
-                })?,
+        let context = report::layout_context(&schema);
+        let text = match name {
+            None => serde_json::to_string_pretty(&context),
+            Some(n) => serde_json::to_string_pretty(
+                context
+                    .structs
+                    .iter()
+                    .find(|s| s.name == n)
+                    .ok_or_else(|| {
+                        Failure::Input(format!(
+                            "no struct named `{n}` in {}",
+                            schema_path.display()
+                        ))
+                    })?,
+            ),
         };
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("json values serialize")
-        );
+        outln!("{}", text.expect("the layout context serializes"));
         return Ok(ExitCode::SUCCESS);
     }
     match name {

@@ -82,6 +82,50 @@ impl Entry {
     pub fn max_size(&self, struct_size: u64) -> u64 {
         (struct_size + self.parts.iter().map(|p| p.max).sum::<u64>()).div_ceil(8) * 8
     }
+
+    /// What makes this entry's format the same as another's: see [`EntryFormat`].
+    pub fn format(&self) -> EntryFormat<'_> {
+        EntryFormat {
+            struct_index: self.struct_index,
+            size: self.size,
+            kind: self.kind,
+            padding: self.padding,
+            record: self.record,
+            parts: self
+                .parts
+                .iter()
+                .map(|p| PartFormat {
+                    len: p.len,
+                    max: p.max,
+                    name: &p.name,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The identity of an entry format: two protocols whose entries have the same struct, the
+/// same size and kind fields, padding and record values, and the same parts read and write
+/// their entries with the same code (the C header prints one record type and one set of
+/// helpers for them). The names of the kind's values, the constants that bound the parts
+/// and a broadcast ring's `seq` (a field of the same struct, read by the ring, not by the
+/// entry's helpers) are not part of it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EntryFormat<'a> {
+    pub struct_index: usize,
+    pub size: usize,
+    pub kind: usize,
+    pub padding: u64,
+    pub record: u64,
+    pub parts: Vec<PartFormat<'a>>,
+}
+
+/// One part of an [`EntryFormat`]: its length field, bound and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PartFormat<'a> {
+    pub len: usize,
+    pub max: u64,
+    pub name: &'a str,
 }
 
 /// Fields of one header struct, by index into its fields.

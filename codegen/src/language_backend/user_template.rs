@@ -4,8 +4,9 @@
 //! filters for naming. A template error points at the template's file and line.
 
 use minijinja::Environment;
-use serde_json::Value;
+use serde::Serialize;
 
+use crate::report::context::LayoutContext;
 use crate::schema::Schema;
 
 /// A template that did not compile or render: where, and what.
@@ -29,19 +30,24 @@ impl std::fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
-/// The context a user template sees: the layout JSON, plus `source` (the schema's file name)
-/// and `generated_line` (the "generated from …; do not edit" text, for the file's first
-/// comment).
-pub fn template_context(schema: &Schema, source: &str) -> Value {
-    let mut context = crate::report::layout_json(schema);
-    if let Value::Object(map) = &mut context {
-        map.insert("source".into(), Value::from(source));
-        map.insert(
-            "generated_line".into(),
-            Value::from(super::output::generated_line(source)),
-        );
+/// The context a user template sees: the layout JSON's keys, then `source` (the schema's
+/// file name) and `generated_line` (the "generated from …; do not edit" text, for the file's
+/// first comment).
+#[derive(Debug, Clone, Serialize)]
+pub struct TemplateContext<'a> {
+    #[serde(flatten)]
+    pub layout: LayoutContext<'a>,
+    pub source: &'a str,
+    pub generated_line: String,
+}
+
+/// The context a user template of `schema` sees, whose file name is `source`.
+pub fn template_context<'a>(schema: &'a Schema, source: &'a str) -> TemplateContext<'a> {
+    TemplateContext {
+        layout: crate::report::layout_context(schema),
+        source,
+        generated_line: super::output::generated_line(source),
     }
-    context
 }
 
 /// Renders the template `name` (its path, for messages) with text `template` over `schema`.

@@ -1,11 +1,17 @@
 //! Lowering: raw schema to the validated IR. Resolves names and references, evaluates
 //! values, and checks every rule that does not need the layout. Errors pile up. This file
 //! owns the order of the passes; the state they share is in `context.rs`, and each pass
-//! lives in its own file.
+//! lives in its own file. Two parts serve the passes after the layout: `after_layout.rs`,
+//! the state and helpers the access, protocol and directory passes share, and
+//! `reserved_macros.rs`, the check that no constant or enum value becomes one of the C
+//! header's own macros (run by the access pass, which knows whether the header has live
+//! helpers).
 
+pub(crate) mod after_layout;
 mod context;
 mod header;
 mod names;
+pub(crate) mod reserved_macros;
 mod structs;
 mod types;
 mod values;

@@ -1,6 +1,6 @@
 //! The raw schema's `[[directory]]`: a table of running instances in a mapping of its own
 //! (the bridge's host directory), naming the header's and the row's fields, as written.
-//! Meaning is checked in `access/directory.rs`.
+//! Meaning is checked in `protocols/directory.rs`.
 
 use serde::Deserialize;
 use toml::Spanned;

@@ -1,6 +1,6 @@
 //! The raw schema's protocol declarations: `[[queue]]`, `[[broadcast]]`, `[[mailbox]]`,
 //! `[[exchange]]` and `[[session]]`, each naming the fields of a header struct that a
-//! protocol's two sides use, as written. Meaning is checked in `access/protocol.rs`.
+//! protocol's two sides use, as written. Meaning is checked in `protocols/`.
 
 use serde::Deserialize;
 use toml::Spanned;

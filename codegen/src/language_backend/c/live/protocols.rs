@@ -8,7 +8,9 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
-use crate::ir::protocol::{Broadcast, Entry, Exchange, Mailbox, ProtocolKind, Queue, Session};
+use crate::ir::protocol::{
+    Broadcast, Entry, EntryFormat, Exchange, Mailbox, ProtocolKind, Queue, Session,
+};
 use crate::ir::result_codes::Family;
 use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, field_type};
 use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
@@ -284,18 +286,10 @@ fn struct_name(schema: &Schema, s: usize) -> String {
 
 /// The entry format of protocol `name`, its helpers shared with the first protocol in
 /// `owners` (format, protocol) of the same format.
-fn entry(schema: &Schema, name: &str, e: &Entry, owners: &mut Vec<(String, String)>) -> EntryCtx {
+fn entry<'a>(schema: &Schema, name: &str, e: &'a Entry, owners: &mut Owners<'a>) -> EntryCtx {
     let si = e.struct_index;
     let size = schema.layout.of(si).size;
-    let parts: Vec<(usize, u64, &str)> = e
-        .parts
-        .iter()
-        .map(|p| (p.len, p.max, p.name.as_str()))
-        .collect();
-    let format = format!(
-        "{si} {} {} {} {} {parts:?}",
-        e.size, e.kind, e.padding, e.record
-    );
+    let format = e.format();
     let owner = match owners.iter().find(|(f, _)| *f == format) {
         Some((_, owner)) => owner.clone(),
         None => {
@@ -341,12 +335,15 @@ fn head(schema: &Schema, name: String, doc: String, h: usize) -> HeadCtx {
     }
 }
 
-fn queue(
+/// The entry formats printed so far, each with the protocol whose helpers print it.
+type Owners<'a> = Vec<(EntryFormat<'a>, String)>;
+
+fn queue<'a>(
     schema: &Schema,
     name: String,
     doc: String,
-    q: &Queue,
-    owners: &mut Vec<(String, String)>,
+    q: &'a Queue,
+    owners: &mut Owners<'a>,
 ) -> QueueCtx {
     let h = q.header;
     QueueCtx {
@@ -359,12 +356,12 @@ fn queue(
     }
 }
 
-fn broadcast(
+fn broadcast<'a>(
     schema: &Schema,
     name: String,
     doc: String,
-    b: &Broadcast,
-    owners: &mut Vec<(String, String)>,
+    b: &'a Broadcast,
+    owners: &mut Owners<'a>,
 ) -> BroadcastCtx {
     let h = b.header;
     BroadcastCtx {

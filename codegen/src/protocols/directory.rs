@@ -4,11 +4,11 @@
 
 use toml::Spanned;
 
-use super::LowerAccess;
-use super::protocol::{Need, U32, Want};
+use super::fields::{Need, U32, Want};
 use crate::ir::access::{Access, FieldRef};
 use crate::ir::directory::{Directory, DirectoryPlan};
 use crate::ir::{Elem, EnumKind};
+use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawDirectory;
 
 const U64: Want = Want {
@@ -27,7 +27,7 @@ const STATE: Want = Want {
     access: Need::Cas,
 };
 
-impl LowerAccess<'_> {
+impl AfterLayout<'_> {
     pub(super) fn lower_directory(
         &mut self,
         d: &RawDirectory,

@@ -1,0 +1,148 @@
+//! Lowers the protocol declarations (`[[queue]]`, `[[broadcast]]`, `[[mailbox]]`,
+//! `[[exchange]]`, `[[session]]`) into [`Protocol`]s, and the `[[directory]]` tables into
+//! [`Directory`]s, after the access pass: a protocol's fields must have the access its sides
+//! need, and a directory's plan is computed from the layout. This file owns the order of the
+//! passes and the checks across protocols (unique names, one protocol per header struct);
+//! the field checks they share are in `fields.rs`, and each kind lives in its own file.
+
+mod directory;
+mod entry;
+mod exchange;
+mod fields;
+mod mailbox;
+mod queue;
+mod session;
+
+use crate::diagnostics::SchemaErrors;
+use crate::ir::Abi;
+use crate::ir::access::Access;
+use crate::ir::directory::Directory;
+use crate::ir::protocol::{Protocol, ProtocolKind};
+use crate::layout::Layout;
+use crate::lower::after_layout::AfterLayout;
+use crate::parse::RawSchema;
+
+/// Lowers every `[[directory]]` of `raw`, after the access declarations.
+pub fn lower_directories(
+    raw: &RawSchema,
+    src: &str,
+    abi: &Abi,
+    layout: &Layout,
+    access: &Access,
+) -> Result<Vec<Directory>, SchemaErrors> {
+    let mut cx = AfterLayout::new(src, abi, layout, access.parties.clone());
+    let mut out = Vec::new();
+    for (i, d) in raw.directories.iter().enumerate() {
+        let d = d.get_ref();
+        let first = raw.directories[..i]
+            .iter()
+            .map(|o| &o.get_ref().name)
+            .find(|o| o.get_ref() == d.name.get_ref());
+        cx.check_item_name(&d.name, "directory", first.map(|o| o.span()).as_ref());
+        if let Some(dir) = cx.lower_directory(d, access) {
+            out.push(dir);
+        }
+    }
+    cx.errors.propagate()?;
+    Ok(out)
+}
+
+/// Lowers every protocol declaration of `raw`, after the access declarations.
+pub fn lower_protocols(
+    raw: &RawSchema,
+    src: &str,
+    abi: &Abi,
+    layout: &Layout,
+    access: &Access,
+) -> Result<Vec<Protocol>, SchemaErrors> {
+    let mut cx = AfterLayout::new(src, abi, layout, access.parties.clone());
+    let mut out = Vec::new();
+    for q in &raw.queues {
+        let q = q.get_ref();
+        let what = format!("queue `{}`", q.name.get_ref());
+        let kind = cx.lower_queue(q, &what, access);
+        out.push((q.name.clone(), q.doc.clone(), kind.map(ProtocolKind::Queue)));
+    }
+    for b in &raw.broadcasts {
+        let b = b.get_ref();
+        let what = format!("broadcast `{}`", b.name.get_ref());
+        let kind = cx.lower_broadcast(b, &what, access);
+        out.push((
+            b.name.clone(),
+            b.doc.clone(),
+            kind.map(ProtocolKind::Broadcast),
+        ));
+    }
+    for m in &raw.mailboxes {
+        let m = m.get_ref();
+        let what = format!("mailbox `{}`", m.name.get_ref());
+        let kind = cx.lower_mailbox(m, &what, access);
+        out.push((
+            m.name.clone(),
+            m.doc.clone(),
+            kind.map(ProtocolKind::Mailbox),
+        ));
+    }
+    for e in &raw.exchanges {
+        let e = e.get_ref();
+        let what = format!("exchange `{}`", e.name.get_ref());
+        let kind = cx.lower_exchange(e, &what, access);
+        out.push((
+            e.name.clone(),
+            e.doc.clone(),
+            kind.map(ProtocolKind::Exchange),
+        ));
+    }
+    for s in &raw.sessions {
+        let s = s.get_ref();
+        let what = format!("session `{}`", s.name.get_ref());
+        let kind = cx.lower_session(s, &what, access);
+        out.push((
+            s.name.clone(),
+            s.doc.clone(),
+            kind.map(ProtocolKind::Session),
+        ));
+    }
+    let mut protocols = Vec::new();
+    for (i, (name, doc, kind)) in out.iter().enumerate() {
+        let first = out[..i]
+            .iter()
+            .find(|(n, _, _)| n.get_ref() == name.get_ref())
+            .map(|(n, _, _)| n.span());
+        cx.check_item_name(name, "protocol", first.as_ref());
+        // Two protocols over one struct's bytes would each take its words for their own.
+        let shared = kind.as_ref().and_then(|k| {
+            out[..i].iter().find_map(|(n, _, other)| {
+                let other = other.as_ref()?;
+                (other.header() == k.header()).then(|| (n, other.table()))
+            })
+        });
+        if let (Some(k), Some((other, table)), None) = (kind, shared, first) {
+            let line = crate::diagnostics::line_col(src, other.span().start).0;
+            cx.errors.error_help(
+                &cx.inner(name),
+                format!(
+                    "{} `{}` runs over struct `{}`, which {table} `{}` (line {line}) already runs over",
+                    k.table(),
+                    name.get_ref(),
+                    abi.structs[k.header()].name,
+                    other.get_ref()
+                ),
+                "two protocols over the same bytes race for them: give each its own header struct (a layout row or block can hold several)",
+            );
+        }
+        if let Some(kind) = kind {
+            protocols.push(Protocol {
+                name: name.get_ref().clone(),
+                doc: doc
+                    .as_ref()
+                    .map(|d| d.get_ref().clone())
+                    .unwrap_or_default(),
+                span: cx.inner(name),
+                kind: kind.clone(),
+            });
+        }
+    }
+    cx.errors.propagate()?;
+    Ok(protocols)
+}
