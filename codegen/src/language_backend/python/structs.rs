@@ -1,5 +1,6 @@
 //! One struct's class: its `_fields_` with their ctypes types and offsets, the aliases of
-//! keyword fields, and a docstring that lists every field with its type, access and version.
+//! keyword fields, its entries in the layout table, and a docstring that lists every field
+//! with its type, access and version.
 
 use std::fmt::Write as _;
 
@@ -27,6 +28,28 @@ pub(super) struct StructContext<'a> {
     pub(super) stated_align: Option<u64>,
     /// Counts and enums for `__repr__`, and the enum properties.
     repr: ReprContext,
+    /// The struct's entries in `_layout_table`, `("name", 0x0028),` each, as many to a line
+    /// as fit in [`LAYOUT_LINE`] columns.
+    layout_lines: Vec<String>,
+}
+
+/// The widest line of `_layout_table`'s field entries (after their 8 columns of indent).
+const LAYOUT_LINE: usize = 92;
+
+/// `items` joined by spaces into lines of at most `width` columns (an item wider than that
+/// gets a line of its own).
+fn fill(items: impl IntoIterator<Item = String>, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + item.len() <= width => {
+                line.push(' ');
+                line.push_str(&item);
+            }
+            _ => lines.push(item),
+        }
+    }
+    lines
 }
 
 #[derive(Serialize)]
@@ -127,6 +150,12 @@ pub(super) fn compute_struct_context<'a>(
             });
         }
     }
+    let layout_lines = fill(
+        fields
+            .iter()
+            .map(|f| format!("(\"{}\", {}),", f.name, f.offset)),
+        LAYOUT_LINE,
+    );
     StructContext {
         name: &names.structs[index],
         docstring: Docstring::new(lines, "Fields (offset, name, type):", entries),
@@ -136,5 +165,24 @@ pub(super) fn compute_struct_context<'a>(
         align: layout.align,
         stated_align: layout.stated_align(),
         repr,
+        layout_lines,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+
+    #[test]
+    fn fill_keeps_every_item_in_order_within_the_width() {
+        let items = ["(\"a\", 0x0000),", "(\"bb\", 0x0004),", "(\"c\", 0x0008),"];
+        let lines = fill(items.map(String::from), 31);
+        assert_eq!(
+            lines,
+            ["(\"a\", 0x0000), (\"bb\", 0x0004),", "(\"c\", 0x0008),"]
+        );
+        // An item wider than the line stands alone; nothing is dropped.
+        assert_eq!(fill(items.map(String::from), 4), items);
+        assert!(fill(Vec::new(), 10).is_empty());
     }
 }
