@@ -77,217 +77,43 @@ import sys
 import time
 
 __all__ = [
-    "BRIDGE_MAGIC",
-    "DIRECTORY_MAGIC",
-    "MAX_CLIENTS",
-    "MAX_INSTANCES",
-    "MAX_REGIONS",
-    "RING_SLOTS",
-    "RING_SLOT_SIZE",
-    "CLIENT_BLOCK_SIZE",
-    "LOG_RING_CAPACITY",
-    "LOG_QUEUE_CAPACITY",
-    "CLIENT_NAME_LEN",
-    "VERSION_LEN",
-    "LOG_SOURCE_MAX",
-    "LOG_TEXT_MAX",
-    "NO_PAD",
-    "PAD_NOT_BOT",
-    "COMMAND_LINE_MAX",
-    "BOT_BLOCK_SIZE",
-    "DRAW_BUFFERS",
-    "DRAW_MAX_COMMANDS",
-    "DRAW_PAYLOAD_MAX",
-    "MAX_PARAMS",
-    "PARAM_NAME_LEN",
-    "PARAM_HELP_LEN",
-    "PARAM_OPTIONS_LEN",
-    "MAX_STATS",
-    "STAT_NAME_LEN",
-    "STAT_TEXT_LEN",
-    "MAX_PLAYERS",
-    "MAX_SHIPS",
-    "MAX_PROJECTILES",
-    "MAX_PICKUPS",
-    "MAX_EVENTS",
-    "BOARD_MAX_DIM",
-    "BOARD_MAX_TILES",
-    "MAX_EXTRAS",
-    "EXTRAS_BLOB_MAX",
-    "EXTRA_NAME_LEN",
-    "SNAPSHOT_MAGIC",
-    "NO_PLAYER",
-    "MAX_PICKUP_SPAWNS",
-    "MAX_SPAWN_MARKERS",
-    "REC_MAGIC",
-    "REC_CHUNK_MAGIC",
-    "REC_FOOTER_MAGIC",
-    "REC_TRAILER_MAGIC",
-    "REC_FORMAT",
-    "REC_CHUNK_TICKS",
-    "ABI_VERSION_MAJOR",
-    "ABI_VERSION_MINOR",
-    "ABI_VERSION",
-    "text",
-    "set_text",
-    "BridgeRegion",
-    "BotRegion",
-    "DrawListFlags",
-    "ParamKind",
-    "StatKind",
-    "StatFlags",
-    "ClientRegion",
-    "CommandStatus",
-    "ControlStick",
-    "RunMode",
-    "SimState",
-    "ClientState",
-    "ClientCaps",
-    "HostState",
-    "InstanceState",
-    "LogEntryKind",
-    "DrawOp",
-    "DrawSpace",
-    "DrawLayer",
-    "DrawFlags",
-    "HeatmapPalette",
-    "HeatmapFlags",
-    "LogLevel",
-    "PadButtons",
-    "PadInputFlags",
-    "RecRecordKind",
-    "RecPadSource",
-    "Phase",
-    "Color",
-    "Tile",
-    "Dir",
-    "ProjectileKind",
-    "PickupKind",
-    "GameType",
-    "RoundState",
-    "SpawnState",
-    "EnemyKind",
-    "EventKind",
-    "InvalidReason",
-    "TickSource",
-    "SnapshotFlags",
-    "ShipFlags",
-    "ShipValid",
-    "ExtraType",
-    "RegionEntry",
-    "ClientEntry",
-    "Controls",
-    "BridgeHeader",
-    "DrawHeader",
-    "DrawListHeader",
-    "ParamsHeader",
-    "ParamDef",
-    "ParamValue",
-    "StatsHeader",
-    "StatEntry",
-    "MailboxHeader",
-    "RingSlotHeader",
-    "LogEntry",
-    "LogRingHeader",
-    "LogQueueHeader",
-    "ClientBlockHeader",
-    "DirectoryEntry",
-    "DirectoryHeader",
-    "HeatmapHeader",
-    "DrawCmd",
-    "Vec2",
-    "PadInput",
-    "RecPad",
-    "RecTickHeader",
-    "RecFileHeader",
-    "RecChunkHeader",
-    "RecChunkEntry",
-    "RecMark",
-    "RecFooter",
-    "RecTrailer",
-    "SnapshotHeader",
-    "Game",
-    "Board",
-    "Ship",
-    "Projectile",
-    "Pickup",
-    "Event",
-    "Match",
-    "PickupSpawn",
-    "SpawnMarker",
-    "ShipExt",
-    "ProjectileExt",
-    "Snapshot",
-    "ExtraEntry",
-    "ExtrasHeader",
-    "AtomicsUnavailableError",
-    "SeqlockContendedError",
-    "ContendedError",
-    "atomic_load",
-    "atomic_store",
-    "atomic_compare_exchange",
-    "atomic_exchange",
-    "atomic_fetch_add",
-    "atomics_backend",
-    "set_atomics_backend",
-    "LiveClientEntry",
-    "LiveBridgeHeader",
-    "LiveDrawHeader",
-    "LiveDrawListHeader",
-    "LiveParamsHeader",
-    "LiveStatsHeader",
-    "LiveMailboxHeader",
-    "LiveRingSlotHeader",
-    "LiveLogRingHeader",
-    "LiveLogQueueHeader",
-    "LiveClientBlockHeader",
-    "LiveDirectoryEntry",
-    "LiveDirectoryHeader",
-    "LivePadInput",
-    "RingSlot",
-    "ParamDefs",
-    "ParamValues",
-    "Stats",
-    "SnapshotRing",
-    "events_since",
-    "push_events",
-    "ProtocolError",
-    "Empty",
-    "EMPTY",
-    "Lapped",
-    "Standing",
-    "HungWatch",
-    "LogQueueEntry",
-    "LogQueue",
-    "LogRingEntry",
-    "LogRing",
-    "MailboxResponse",
-    "Mailbox",
-    "DrawList",
-    "Draw",
-    "Client",
-    "DirectoryError",
-    "DirectoryHost",
-    "process_probe",
-    "PROCESS_GONE",
-    "PROCESS_RUNNING",
-    "PROCESS_UNKNOWN",
-    "Hosts",
-    "AttachError",
-    "attach",
-    "Bridge",
-    "ClientBlock",
-    "BotBlock",
-    "lay_out",
-    "produce",
-    "ProduceError",
-    "stamp_identity",
-    "read_versioned",
-    "VersionedRecord",
-    "FileFormatError",
-    "FileIssue",
-    "IbfrecReader",
-    "IbfrecWriter",
+    "BRIDGE_MAGIC", "DIRECTORY_MAGIC", "MAX_CLIENTS", "MAX_INSTANCES", "MAX_REGIONS", "RING_SLOTS",
+    "RING_SLOT_SIZE", "CLIENT_BLOCK_SIZE", "LOG_RING_CAPACITY", "LOG_QUEUE_CAPACITY",
+    "CLIENT_NAME_LEN", "VERSION_LEN", "LOG_SOURCE_MAX", "LOG_TEXT_MAX", "NO_PAD", "PAD_NOT_BOT",
+    "COMMAND_LINE_MAX", "BOT_BLOCK_SIZE", "DRAW_BUFFERS", "DRAW_MAX_COMMANDS", "DRAW_PAYLOAD_MAX",
+    "MAX_PARAMS", "PARAM_NAME_LEN", "PARAM_HELP_LEN", "PARAM_OPTIONS_LEN", "MAX_STATS",
+    "STAT_NAME_LEN", "STAT_TEXT_LEN", "MAX_PLAYERS", "MAX_SHIPS", "MAX_PROJECTILES", "MAX_PICKUPS",
+    "MAX_EVENTS", "BOARD_MAX_DIM", "BOARD_MAX_TILES", "MAX_EXTRAS", "EXTRAS_BLOB_MAX",
+    "EXTRA_NAME_LEN", "SNAPSHOT_MAGIC", "NO_PLAYER", "MAX_PICKUP_SPAWNS", "MAX_SPAWN_MARKERS",
+    "REC_MAGIC", "REC_CHUNK_MAGIC", "REC_FOOTER_MAGIC", "REC_TRAILER_MAGIC", "REC_FORMAT",
+    "REC_CHUNK_TICKS", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION", "text", "set_text",
+    "BridgeRegion", "BotRegion", "DrawListFlags", "ParamKind", "StatKind", "StatFlags",
+    "ClientRegion", "CommandStatus", "ControlStick", "RunMode", "SimState", "ClientState",
+    "ClientCaps", "HostState", "InstanceState", "LogEntryKind", "DrawOp", "DrawSpace", "DrawLayer",
+    "DrawFlags", "HeatmapPalette", "HeatmapFlags", "LogLevel", "PadButtons", "PadInputFlags",
+    "RecRecordKind", "RecPadSource", "Phase", "Color", "Tile", "Dir", "ProjectileKind",
+    "PickupKind", "GameType", "RoundState", "SpawnState", "EnemyKind", "EventKind", "InvalidReason",
+    "TickSource", "SnapshotFlags", "ShipFlags", "ShipValid", "ExtraType", "RegionEntry",
+    "ClientEntry", "Controls", "BridgeHeader", "DrawHeader", "DrawListHeader", "ParamsHeader",
+    "ParamDef", "ParamValue", "StatsHeader", "StatEntry", "MailboxHeader", "RingSlotHeader",
+    "LogEntry", "LogRingHeader", "LogQueueHeader", "ClientBlockHeader", "DirectoryEntry",
+    "DirectoryHeader", "HeatmapHeader", "DrawCmd", "Vec2", "PadInput", "RecPad", "RecTickHeader",
+    "RecFileHeader", "RecChunkHeader", "RecChunkEntry", "RecMark", "RecFooter", "RecTrailer",
+    "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match",
+    "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry",
+    "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "ContendedError",
+    "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add",
+    "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader",
+    "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader",
+    "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader",
+    "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput",
+    "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events",
+    "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry",
+    "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw",
+    "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING",
+    "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock",
+    "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord",
+    "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -1508,8 +1334,7 @@ class ClientEntry(_Struct):
         ("_reserved", ctypes.c_uint8 * 56),
     ]
     _Enums = {
-        "state": ClientState,
-        "caps": ClientCaps,
+        "state": ClientState, "caps": ClientCaps,
     }
     state_enum = _enum_field("state", ClientState, "The field state as ClientState.")
     caps_enum = _enum_field("caps", ClientCaps, "The field caps as ClientCaps.")
@@ -1565,14 +1390,9 @@ class Controls(_Struct):
         ("back", ctypes.c_uint16),  # PadButtons
     ]
     _Enums = {
-        "move": ControlStick,
-        "shoot_up": PadButtons,
-        "shoot_down": PadButtons,
-        "shoot_left": PadButtons,
-        "shoot_right": PadButtons,
-        "pause": PadButtons,
-        "confirm": PadButtons,
-        "back": PadButtons,
+        "move": ControlStick, "shoot_up": PadButtons, "shoot_down": PadButtons,
+        "shoot_left": PadButtons, "shoot_right": PadButtons, "pause": PadButtons,
+        "confirm": PadButtons, "back": PadButtons,
     }
     move_enum = _enum_field("move", ControlStick, "The field move as ControlStick.")
     shoot_up_enum = _enum_field("shoot_up", PadButtons, "The field shoot_up as PadButtons.")
@@ -1700,9 +1520,7 @@ class BridgeHeader(_Struct):
         "regions": ("region_count",),
     }
     _Enums = {
-        "host_state": HostState,
-        "run_mode": RunMode,
-        "sim_state": SimState,
+        "host_state": HostState, "run_mode": RunMode, "sim_state": SimState,
     }
     host_state_enum = _enum_field("host_state", HostState, "The field host_state as HostState.")
     run_mode_enum = _enum_field("run_mode", RunMode, "The field run_mode as RunMode.")
@@ -1966,8 +1784,7 @@ class StatEntry(_Struct):
         ("text", ctypes.c_char * STAT_TEXT_LEN),
     ]
     _Enums = {
-        "kind": StatKind,
-        "flags": StatFlags,
+        "kind": StatKind, "flags": StatFlags,
     }
     kind_enum = _enum_field("kind", StatKind, "The field kind as StatKind.")
     flags_enum = _enum_field("flags", StatFlags, "The field flags as StatFlags.")
@@ -2099,8 +1916,7 @@ class LogEntry(_Struct):
         ("tick", ctypes.c_uint64),
     ]
     _Enums = {
-        "kind": LogEntryKind,
-        "level": LogLevel,
+        "kind": LogEntryKind, "level": LogLevel,
     }
     kind_enum = _enum_field("kind", LogEntryKind, "The field kind as LogEntryKind.")
     level_enum = _enum_field("level", LogLevel, "The field level as LogLevel.")
@@ -2294,8 +2110,7 @@ class HeatmapHeader(_Struct):
         ("_pad2", ctypes.c_uint8 * 6),
     ]
     _Enums = {
-        "palette": HeatmapPalette,
-        "flags": HeatmapFlags,
+        "palette": HeatmapPalette, "flags": HeatmapFlags,
     }
     palette_enum = _enum_field("palette", HeatmapPalette, "The field palette as HeatmapPalette.")
     flags_enum = _enum_field("flags", HeatmapFlags, "The field flags as HeatmapFlags.")
@@ -2345,10 +2160,7 @@ class DrawCmd(_Struct):
         ("_pad34", ctypes.c_uint8 * 2),
     ]
     _Enums = {
-        "op": DrawOp,
-        "space": DrawSpace,
-        "layer": DrawLayer,
-        "flags": DrawFlags,
+        "op": DrawOp, "space": DrawSpace, "layer": DrawLayer, "flags": DrawFlags,
     }
     op_enum = _enum_field("op", DrawOp, "The field op as DrawOp.")
     space_enum = _enum_field("space", DrawSpace, "The field space as DrawSpace.")
@@ -2424,8 +2236,7 @@ class PadInput(_Struct):
         ("_pad28", ctypes.c_uint8 * 4),
     ]
     _Enums = {
-        "flags": PadInputFlags,
-        "buttons": PadButtons,
+        "flags": PadInputFlags, "buttons": PadButtons,
     }
     flags_enum = _enum_field("flags", PadInputFlags, "The field flags as PadInputFlags.")
     buttons_enum = _enum_field("buttons", PadButtons, "The field buttons as PadButtons.")
@@ -2469,8 +2280,7 @@ class RecPad(_Struct):
         ("_pad22", ctypes.c_uint8 * 2),
     ]
     _Enums = {
-        "buttons": PadButtons,
-        "source": RecPadSource,
+        "buttons": PadButtons, "source": RecPadSource,
     }
     buttons_enum = _enum_field("buttons", PadButtons, "The field buttons as PadButtons.")
     source_enum = _enum_field("source", RecPadSource, "The field source as RecPadSource.")
@@ -2777,9 +2587,7 @@ class SnapshotHeader(_Struct):
         ("_pad47", ctypes.c_uint8),
     ]
     _Enums = {
-        "flags": SnapshotFlags,
-        "invalid_reason": InvalidReason,
-        "tick_source": TickSource,
+        "flags": SnapshotFlags, "invalid_reason": InvalidReason, "tick_source": TickSource,
     }
     flags_enum = _enum_field("flags", SnapshotFlags, "The field flags as SnapshotFlags.")
     invalid_reason_enum = _enum_field("invalid_reason", InvalidReason, "The field invalid_reason as InvalidReason.")
@@ -2939,10 +2747,7 @@ class Ship(_Struct):
         ("_pad61", ctypes.c_uint8 * 3),
     ]
     _Enums = {
-        "valid": ShipValid,
-        "flags": ShipFlags,
-        "color": Color,
-        "charge_dir": Dir,
+        "valid": ShipValid, "flags": ShipFlags, "color": Color, "charge_dir": Dir,
     }
     valid_enum = _enum_field("valid", ShipValid, "The field valid as ShipValid.")
     flags_enum = _enum_field("flags", ShipFlags, "The field flags as ShipFlags.")
@@ -2988,8 +2793,7 @@ class Projectile(_Struct):
         ("_pad23", ctypes.c_uint8),
     ]
     _Enums = {
-        "dir": Dir,
-        "kind": ProjectileKind,
+        "dir": Dir, "kind": ProjectileKind,
     }
     dir_enum = _enum_field("dir", Dir, "The field dir as Dir.")
     kind_enum = _enum_field("kind", ProjectileKind, "The field kind as ProjectileKind.")
@@ -3127,8 +2931,7 @@ class Match(_Struct):
         ("_pad19", ctypes.c_uint8),
     ]
     _Enums = {
-        "game_type": GameType,
-        "round_state": RoundState,
+        "game_type": GameType, "round_state": RoundState,
     }
     game_type_enum = _enum_field("game_type", GameType, "The field game_type as GameType.")
     round_state_enum = _enum_field("round_state", RoundState, "The field round_state as RoundState.")
@@ -3366,12 +3169,9 @@ class Snapshot(_Struct):
         ("_pad12097", ctypes.c_uint8 * 7),
     ]
     _Counts = {
-        "ships": ("ship_count",),
-        "projectiles": ("projectile_count",),
-        "pickups": ("pickup_count",),
-        "pickup_spawns": ("match", "pickup_spawn_count"),
-        "ships_ext": ("ship_count",),
-        "projectiles_ext": ("projectile_count",),
+        "ships": ("ship_count",), "projectiles": ("projectile_count",),
+        "pickups": ("pickup_count",), "pickup_spawns": ("match", "pickup_spawn_count"),
+        "ships_ext": ("ship_count",), "projectiles_ext": ("projectile_count",),
         "spawn_markers": ("spawn_marker_count",),
     }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::ctypes::{push_type_description, render_ctype};
 use super::docstring::{DocEntry, Docstring, since_note};
-use super::literals::{escape_docstring_line, escape_docstring_lines};
+use super::literals::{ENTRIES_WIDTH, escape_docstring_line, escape_docstring_lines, fill};
 use super::names::{Names, python_field_alias};
 use super::repr::{ReprContext, repr_context};
 use crate::ir::Elem;
@@ -29,27 +29,10 @@ pub(super) struct StructContext<'a> {
     /// Counts and enums for `__repr__`, and the enum properties.
     repr: ReprContext,
     /// The struct's entries in `_layout_table`, `("name", 0x0028),` each, as many to a line
-    /// as fit in [`LAYOUT_LINE`] columns.
+    /// as fit (`fill`); the same for its `_Counts` and `_Enums` entries.
     layout_lines: Vec<String>,
-}
-
-/// The widest line of `_layout_table`'s field entries (after their 8 columns of indent).
-const LAYOUT_LINE: usize = 92;
-
-/// `items` joined by spaces into lines of at most `width` columns (an item wider than that
-/// gets a line of its own).
-fn fill(items: impl IntoIterator<Item = String>, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for item in items {
-        match lines.last_mut() {
-            Some(line) if line.len() + 1 + item.len() <= width => {
-                line.push(' ');
-                line.push_str(&item);
-            }
-            _ => lines.push(item),
-        }
-    }
-    lines
+    counts_lines: Vec<String>,
+    enums_lines: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -154,7 +137,15 @@ pub(super) fn compute_struct_context<'a>(
         fields
             .iter()
             .map(|f| format!("(\"{}\", {}),", f.name, f.offset)),
-        LAYOUT_LINE,
+        ENTRIES_WIDTH,
+    );
+    let counts_lines = fill(
+        (repr.counts.iter()).map(|(f, path)| format!("\"{f}\": {path},")),
+        ENTRIES_WIDTH,
+    );
+    let enums_lines = fill(
+        (repr.enums.iter()).map(|(f, class)| format!("\"{f}\": {class},")),
+        ENTRIES_WIDTH,
     );
     StructContext {
         name: &names.structs[index],
@@ -166,23 +157,7 @@ pub(super) fn compute_struct_context<'a>(
         stated_align: layout.stated_align(),
         repr,
         layout_lines,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fill;
-
-    #[test]
-    fn fill_keeps_every_item_in_order_within_the_width() {
-        let items = ["(\"a\", 0x0000),", "(\"bb\", 0x0004),", "(\"c\", 0x0008),"];
-        let lines = fill(items.map(String::from), 31);
-        assert_eq!(
-            lines,
-            ["(\"a\", 0x0000), (\"bb\", 0x0004),", "(\"c\", 0x0008),"]
-        );
-        // An item wider than the line stands alone; nothing is dropped.
-        assert_eq!(fill(items.map(String::from), 4), items);
-        assert!(fill(Vec::new(), 10).is_empty());
+        counts_lines,
+        enums_lines,
     }
 }
