@@ -4072,8 +4072,8 @@ class _LiveView:
         shorter record), 0 for every other field. By kind, arg and extra are:
             load, counter, store, fetch_add, cas, swap: the width, and the class that reads
                 the value (an enum), _signed, or None;
-            word_load, word_cas: the word's width, and its elements' struct format;
-            word_cas_at: the word's width, and its element count;
+            word_load, word_cas, word_cas_at: the word's width, and (its elements' struct
+                format, their count);
             get, set: the struct format, and the enum class or None;
             copy, put: the ctypes type;
             view, views: the view class's name, and for views (count, the entries' stride).
@@ -4110,99 +4110,97 @@ _VIEW_DOCS = {
 
 
 def _converter(convert, width):
-    """What a row's conversion says to apply to a loaded number: nothing, _signed at its
-    width, or a class (an enum)."""
+    """What a row's conversion says to apply to a loaded number: nothing (None), _signed at
+    its width, or a class (an enum)."""
     if convert is _signed:
         return lambda value: _signed(value, width)
     return convert
 
 
-def _absent(view, field, ends):
-    raise ValueError("%s is absent: the producer's record is %d bytes, it ends at %d" % (field, view._length, ends))
+def _guard(method, field, ends, reads):
+    """method itself, or for a field a later minor version added (ends > 0) method behind a
+    check: on a record shorter than ends a read gives None and a write raises ValueError."""
+    if not ends:
+        return method
+
+    def guarded(self, *args):
+        if self._length < ends:
+            if reads:
+                return None
+            raise ValueError("%s is absent: the producer's record is %d bytes, it ends at %d" % (field, self._length, ends))
+        return method(self, *args)
+
+    guarded.__wrapped__ = method
+    return guarded
 
 
 def _view_load(field, offset, width, convert, ends):
     convert = _converter(convert, width)
-
-    def method(self):
-        if self._length < ends:
-            return None
-        value = self._load(offset, width)
-        return value if convert is None else convert(value)
-
-    return method
+    if convert is None:
+        def method(self):
+            return self._load(offset, width)
+    else:
+        def method(self):
+            return convert(self._load(offset, width))
+    return _guard(method, field, ends, True)
 
 
 def _view_store(field, offset, width, convert, ends):
     def method(self, value):
-        if self._length < ends:
-            _absent(self, field, ends)
         self._store(offset, width, int(value))
-
-    return method
+    return _guard(method, field, ends, False)
 
 
 def _view_fetch_add(field, offset, width, convert, ends):
     convert = _converter(convert, width)
 
     def method(self, value):
-        if self._length < ends:
-            _absent(self, field, ends)
         old = _fetch_add(self._mem, self._base + offset, width, value)
         return old if convert is None else convert(old)
-
-    return method
+    return _guard(method, field, ends, False)
 
 
 def _view_cas(field, offset, width, convert, ends):
     convert = _converter(convert, width)
 
     def method(self, current, new):
-        if self._length < ends:
-            _absent(self, field, ends)
         ok, found = _compare_exchange(self._mem, self._base + offset, width, int(current), int(new))
         return ok, found if convert is None else convert(found)
-
-    return method
+    return _guard(method, field, ends, False)
 
 
 def _view_swap(field, offset, width, convert, ends):
     convert = _converter(convert, width)
 
     def method(self, value):
-        if self._length < ends:
-            _absent(self, field, ends)
         old = _exchange(self._mem, self._base + offset, width, int(value))
         return old if convert is None else convert(old)
+    return _guard(method, field, ends, False)
 
-    return method
 
+def _view_word_load(field, offset, width, shape, ends):
+    fmt = shape[0]
 
-def _view_word_load(field, offset, width, fmt, ends):
     def method(self):
-        if self._length < ends:
-            return None
         return struct.unpack(fmt, self._load(offset, width).to_bytes(width, "little"))
+    return _guard(method, field, ends, True)
 
-    return method
 
+def _view_word_cas(field, offset, width, shape, ends):
+    fmt = shape[0]
 
-def _view_word_cas(field, offset, width, fmt, ends):
     def method(self, current, new):
-        if self._length < ends:
-            _absent(self, field, ends)
         current = int.from_bytes(struct.pack(fmt, *current), "little")
         new = int.from_bytes(struct.pack(fmt, *new), "little")
         ok, found = _compare_exchange(self._mem, self._base + offset, width, current, new)
         return ok, struct.unpack(fmt, found.to_bytes(width, "little"))
+    return _guard(method, field, ends, False)
 
-    return method
 
+def _view_word_cas_at(field, offset, width, shape, ends):
+    count = shape[1]
 
-def _view_word_cas_at(field, offset, width, count, ends):
     def method(self, index, current, new):
-        if self._length < ends:
-            _absent(self, field, ends)
         if not 0 <= index < count:
             raise IndexError("%s has %d elements; index %d" % (field, count, index))
         shift = 8 * index
@@ -4218,67 +4216,53 @@ def _view_word_cas_at(field, offset, width, count, ends):
             if ok:
                 return True, current
         _cas_gave_up("%s[%d]" % (field, index))
-
-    return method
+    return _guard(method, field, ends, False)
 
 
 def _view_get(field, offset, fmt, convert, ends):
-    def method(self):
-        if self._length < ends:
-            return None
-        value = self._get(offset, fmt)
-        return value if convert is None else convert(value)
-
-    return method
+    if convert is None:
+        def method(self):
+            return self._get(offset, fmt)
+    else:
+        def method(self):
+            return convert(self._get(offset, fmt))
+    return _guard(method, field, ends, True)
 
 
 def _view_set(field, offset, fmt, convert, ends):
     def method(self, value):
-        if self._length < ends:
-            _absent(self, field, ends)
         self._set(offset, fmt, value)
-
-    return method
+    return _guard(method, field, ends, False)
 
 
 def _view_copy(field, offset, ctype, _, ends):
     def method(self):
-        if self._length < ends:
-            return None
         return self._copy(offset, ctype)
-
-    return method
+    return _guard(method, field, ends, True)
 
 
 def _view_put(field, offset, ctype, _, ends):
     def method(self, value):
-        if self._length < ends:
-            _absent(self, field, ends)
         self._put(offset, _value_bytes(ctype, value))
-
-    return method
+    return _guard(method, field, ends, False)
 
 
 def _view_view(field, offset, view, _, ends):
-    def method(self):
-        if self._length < ends:
-            return None
-        return globals()[view](self._mem, self._base + offset)
+    scope = globals()  # the view class is defined later in the module, perhaps
 
-    return method
+    def method(self):
+        return scope[view](self._mem, self._base + offset)
+    return _guard(method, field, ends, True)
 
 
 def _view_views(field, offset, view, shape, ends):
-    count, stride = shape
+    scope, (count, stride) = globals(), shape
 
     def method(self, index):
-        if self._length < ends:
-            return None
         if not 0 <= index < count:
             raise IndexError("%s has %d entries; index %d" % (field, count, index))
-        return globals()[view](self._mem, self._base + offset + index * stride)
-
-    return method
+        return scope[view](self._mem, self._base + offset + index * stride)
+    return _guard(method, field, ends, True)
 
 
 # The maker of each kind of view method.
@@ -4489,9 +4473,9 @@ class LiveBridgeHeader(_LiveView):
         ("set_client_block_size", "set", "client_block_size", 156, "<I", None, "host", 0),
         ("client_entry_size", "get", "client_entry_size", 160, "<I", None, "host", 0),
         ("set_client_entry_size", "set", "client_entry_size", 160, "<I", None, "host", 0),
-        ("pad_owner", "word_load", "pad_owner", 164, 4, "<4B", "host and client", 0),
-        ("compare_exchange_pad_owner", "word_cas", "pad_owner", 164, 4, "<4B", "host and client", 0),
-        ("compare_exchange_pad_owner_at", "word_cas_at", "pad_owner", 164, 4, 4, "host and client", 0),
+        ("pad_owner", "word_load", "pad_owner", 164, 4, ("<4B", 4), "host and client", 0),
+        ("compare_exchange_pad_owner", "word_cas", "pad_owner", 164, 4, ("<4B", 4), "host and client", 0),
+        ("compare_exchange_pad_owner_at", "word_cas_at", "pad_owner", 164, 4, ("<4B", 4), "host and client", 0),
         ("snapshot_seq", "load", "snapshot_seq", 192, 8, None, "host", 0),
         ("set_snapshot_seq", "store", "snapshot_seq", 192, 8, None, "host", 0),
         ("fetch_add_snapshot_seq", "fetch_add", "snapshot_seq", 192, 8, None, "host", 0),
