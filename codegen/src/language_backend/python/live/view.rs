@@ -1,5 +1,7 @@
 //! A struct's view class: a method per field as its access allows (loads, stores,
-//! fetch-adds, compare-and-swaps, copies, nested views), and its seqlocks' methods.
+//! fetch-adds, compare-and-swaps, copies, nested views), and its seqlocks' methods. The
+//! module prints the field methods as rows of the class's `_methods` table, which the
+//! template's fixed code turns into methods at import; the stub types the same list.
 
 use serde::Serialize;
 
