@@ -59,6 +59,7 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
     let protocols = protocols::expand_protocols(schema);
     let sessions = session::expand_sessions(schema);
     let directories = directory::expand_directories(schema);
+    let imports = expand_imports(schema);
     let doc = doc_lit!(
         " Live views of the {} ABI's shared memory: every access is atomic, at the layout's offsets.\n\n \
          A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is \
@@ -68,7 +69,6 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
          number of tries.",
         abi.name
     );
-    let imports = expand_imports(schema);
     quote! {
         #[doc = #doc]
         pub mod live {
@@ -102,6 +102,8 @@ pub fn expand_live(schema: &Schema) -> TokenStream {
     }
 }
 
+/// The view of struct `si`: its type, constants and methods, the methods that write in an
+/// `impl` block of their own (none when it has none).
 fn expand_view(schema: &Schema, si: usize) -> TokenStream {
     let s = &schema.abi.structs[si];
     let l = schema.layout.of(si);
@@ -161,6 +163,16 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
         .seqlocks
         .iter()
         .map(|&k| expand_seqlock_methods(schema, &schema.access.seqlocks[k]));
+    let (reads, writes): (Vec<_>, Vec<_>) =
+        accessors.chain(locks).map(|m| (m.read, m.write)).unzip();
+    // The methods that write, in their own block: one bound for all of them.
+    let writes = writes.iter().any(|w| !w.is_empty()).then(|| {
+        quote! {
+            impl<A: ::abi_runtime::Writable> #ty<'_, A> {
+                #(#writes)*
+            }
+        }
+    });
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -187,9 +199,10 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
                 self.region
             }
 
-            #(#accessors)*
-            #(#locks)*
+            #(#reads)*
         }
+
+        #writes
     }
 }
 
