@@ -133,6 +133,8 @@ pub fn expand_module(schema: &Schema, head: bool, items: TokenStream) -> TokenSt
     }
 }
 
+/// The view of struct `si`: its type, constants and methods, the methods that write in an
+/// `impl` block of their own (none when it has none).
 fn expand_view(schema: &Schema, si: usize) -> TokenStream {
     let s = &schema.abi.structs[si];
     let l = schema.layout.of(si);
@@ -192,6 +194,16 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
         .seqlocks
         .iter()
         .map(|&k| expand_seqlock_methods(schema, &schema.access.seqlocks[k]));
+    let (reads, writes): (Vec<_>, Vec<_>) =
+        accessors.chain(locks).map(|m| (m.read, m.write)).unzip();
+    // The methods that write, in their own block: one bound for all of them.
+    let writes = writes.iter().any(|w| !w.is_empty()).then(|| {
+        quote! {
+            impl<A: ::abi_runtime::Writable> #ty<'_, A> {
+                #(#writes)*
+            }
+        }
+    });
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -218,9 +230,10 @@ fn expand_view(schema: &Schema, si: usize) -> TokenStream {
                 self.region
             }
 
-            #(#accessors)*
-            #(#locks)*
+            #(#reads)*
         }
+
+        #writes
     }
 }
 
