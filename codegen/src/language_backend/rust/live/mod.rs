@@ -266,3 +266,45 @@ fn expand_imports(schema: &Schema) -> TokenStream {
         #zerocopy
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::expand_imports;
+    use crate::ir::names::RUST_LIVE_IMPORTS;
+
+    /// Every name the live module can import is one lowering keeps views, seqlocks, rings
+    /// and layout handles off (`ir::names::RUST_LIVE_IMPORTS`): the bridge uses all of them.
+    #[test]
+    fn the_imports_are_the_names_lowering_reserves() {
+        fn leaves(prefix: String, tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
+            match tree {
+                syn::UseTree::Path(p) => leaves(format!("{prefix}::{}", p.ident), &p.tree, out),
+                syn::UseTree::Name(n) => {
+                    out.push((n.ident.to_string(), format!("{prefix}::{}", n.ident)))
+                }
+                syn::UseTree::Group(g) => {
+                    for t in &g.items {
+                        leaves(prefix.clone(), t, out);
+                    }
+                }
+                _ => panic!("a glob or renamed import"),
+            }
+        }
+        let src = include_str!("../../../../../schema.toml");
+        let schema = crate::schema::load_schema(src).expect("the bridge schema loads");
+        let file: syn::File = syn::parse2(expand_imports(&schema)).expect("imports parse");
+        let mut imported = Vec::new();
+        for item in &file.items {
+            let syn::Item::Use(u) = item else {
+                panic!("not an import")
+            };
+            leaves(String::new(), &u.tree, &mut imported);
+        }
+        imported.sort();
+        let mut reserved: Vec<(String, String)> = (RUST_LIVE_IMPORTS.iter())
+            .map(|(name, path)| (name.to_string(), path.to_string()))
+            .collect();
+        reserved.sort();
+        assert_eq!(imported, reserved);
+    }
+}
