@@ -82,24 +82,33 @@ pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, Render
         (Vec::<(&str, String)>::new(), printed)
     };
     #[cfg(feature = "text")]
-    let (texts, printed) = {
-        // The first jobs are the text targets, the rest the Rust parts.
-        let text_weight = rust_parts.total_weight() / TEXT_TARGET_WEIGHT_DIVISOR;
-        let weights: Vec<usize> = std::iter::repeat_n(text_weight, TEXT_TARGETS.len())
-            .chain(rust_parts.weights().iter().copied())
-            .collect();
-        let mut done = jobs::run_jobs(&weights, threads, |job| match TEXT_TARGETS.get(job) {
-            Some((_, render)) => render(schema, source),
-            None => Ok(rust_parts.print(job - TEXT_TARGETS.len())),
-        })
-        .into_iter();
-        let mut texts = Vec::with_capacity(TEXT_TARGETS.len());
-        for ((extension, _), text) in TEXT_TARGETS.iter().zip(done.by_ref()) {
-            texts.push((*extension, text?));
-        }
-        let printed = done.collect::<Result<Vec<String>, _>>()?;
-        (texts, printed)
-    };
+    let (texts, printed) =
+        {
+            // The first jobs are the text targets, the rest the Rust parts.
+            let text_weight = rust_parts.total_weight() / TEXT_TARGET_WEIGHT_DIVISOR;
+            let weights: Vec<usize> = std::iter::repeat_n(text_weight, TEXT_TARGETS.len())
+                .chain(rust_parts.weights().iter().copied())
+                .collect();
+            // At most half the threads (at least one) render text targets at once: each builds
+            // its whole context and text, and two at once set the peak memory of a large schema.
+            let capped: Vec<bool> = (0..weights.len())
+                .map(|job| job < TEXT_TARGETS.len())
+                .collect();
+            let text_threads = (threads / 2).max(1);
+            let mut done = jobs::run_jobs_capped(&weights, &capped, text_threads, threads, |job| {
+                match TEXT_TARGETS.get(job) {
+                    Some((_, render)) => render(schema, source),
+                    None => Ok(rust_parts.print(job - TEXT_TARGETS.len())),
+                }
+            })
+            .into_iter();
+            let mut texts = Vec::with_capacity(TEXT_TARGETS.len());
+            for ((extension, _), text) in TEXT_TARGETS.iter().zip(done.by_ref()) {
+                texts.push((*extension, text?));
+            }
+            let printed = done.collect::<Result<Vec<String>, _>>()?;
+            (texts, printed)
+        };
     let mut outputs = vec![output("rs", rust_parts.assemble(source, &printed))];
     outputs.extend(
         texts
