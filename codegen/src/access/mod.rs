@@ -18,7 +18,7 @@ use toml::Spanned;
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::access::{Access, AccessKind, FieldRef, Guard, Ring, Seqlock, StructAccess};
-use crate::ir::{Abi, Elem, Prim};
+use crate::ir::{Abi, Elem, Prim, StructId};
 use crate::layout::Layout;
 use crate::lower::after_layout::AfterLayout;
 use crate::lower::reserved_macros;
@@ -38,7 +38,7 @@ pub fn lower_access(
         .structs
         .iter()
         .enumerate()
-        .map(|(i, s)| cx.lower_struct_access(i, s.get_ref()))
+        .map(|(i, s)| cx.lower_struct_access(StructId::new(i), s.get_ref()))
         .collect();
     cx.propagate_shared(raw, &mut structs);
     cx.check_unshared(raw, &structs);

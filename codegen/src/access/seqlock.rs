@@ -8,6 +8,7 @@ use super::{GuardName, list_is};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
+use crate::ir::StructId;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
 use crate::ir::names::camel;
 use crate::lower::after_layout::AfterLayout;
@@ -77,7 +78,7 @@ impl AfterLayout<'_> {
     ) {
         for (k, outer) in seqlocks.iter().enumerate() {
             // Each struct copied whole, with the guard that copies it.
-            let mut copied: Vec<(usize, String)> = Vec::new();
+            let mut copied: Vec<(StructId, String)> = Vec::new();
             for g in &outer.guards {
                 let si = outer.struct_index;
                 let (elem, name) = match *g {
@@ -137,7 +138,7 @@ impl AfterLayout<'_> {
 
     /// What a seqlock guards, as a kind and a path: ("field", `params_header.def_count`)
     /// or ("trailer part", `params_header.defs`).
-    fn describe_guard(&self, si: usize, g: Guard, structs: &[StructAccess]) -> GuardName {
+    fn describe_guard(&self, si: StructId, g: Guard, structs: &[StructAccess]) -> GuardName {
         let s = &self.abi.structs[si];
         match g {
             Guard::Field(fi) => ("field", format!("{}.{}", s.name, s.fields[fi].name)),
@@ -153,7 +154,7 @@ impl AfterLayout<'_> {
     fn check_guarded_once(
         &mut self,
         what: &str,
-        si: usize,
+        si: StructId,
         guards: &[(Guard, Span)],
         structs: &[StructAccess],
         done: &[Seqlock],
@@ -204,7 +205,7 @@ impl AfterLayout<'_> {
     fn check_guard_writers(
         &mut self,
         what: &str,
-        si: usize,
+        si: StructId,
         guards: &[(Guard, Span)],
         writers: &Parties,
         structs: &[StructAccess],

@@ -5,6 +5,7 @@
 
 use crate::diagnostics::Span;
 use crate::ir::Type;
+use crate::ir::id::StructId;
 
 /// Everything the schema says about how its shared memory is accessed.
 #[derive(Debug, Clone, Default)]
@@ -130,7 +131,7 @@ pub struct Seqlock {
     pub name: String,
     pub doc: String,
     /// The struct that holds the counter, by index into `Abi::structs`.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// The counter's field index in that struct.
     pub counter: usize,
     /// The counter's width in bytes: 4 or 8.
@@ -161,7 +162,7 @@ pub struct Ring {
 /// A field named through a struct: `bridge_header.snapshot_seq`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldRef {
-    pub struct_index: usize,
+    pub struct_index: StructId,
     pub field: usize,
 }
 
@@ -205,3 +206,5 @@ impl Seqlock {
         self.guards.iter().all(|g| matches!(g, Guard::Field(_))) && self.guards.len() == plain
     }
 }
+
+crate::ir::id::index_by_struct!(StructAccess);

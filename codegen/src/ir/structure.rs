@@ -47,3 +47,5 @@ impl Field {
         self.name.starts_with('_')
     }
 }
+
+crate::ir::id::index_by_struct!(Struct);

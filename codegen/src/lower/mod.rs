@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use toml::Spanned;
 
 use crate::diagnostics::{Errors, SchemaErrors};
-use crate::ir::{Abi, Enum, EnumKind, ItemRef, Struct};
+use crate::ir::{Abi, Enum, EnumKind, ItemRef, Struct, StructId};
 use crate::parse::{RawEnum, RawSchema};
 use context::{ConstTable, Lower};
 
@@ -77,7 +77,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
         structs
             .iter()
             .enumerate()
-            .map(|(i, s)| (s.span.start, ItemRef::Struct(i))),
+            .map(|(i, s)| (s.span.start, ItemRef::Struct(StructId::new(i)))),
     );
     order.sort_by_key(|(start, _)| *start);
     cx.errors.propagate()?;

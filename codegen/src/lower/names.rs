@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::context::{Lower, TypeName};
 use crate::diagnostics::Span;
 use crate::ir::names::{camel, is_c_reserved_word, is_snake_case, upper};
-use crate::ir::{Constant, Enum, Prim, Struct};
+use crate::ir::{Constant, Enum, Prim, Struct, StructId};
 use crate::parse::{RawEnum, RawSchema};
 
 /// Names the ABI version constants take in every target; no constant may take them.
@@ -61,7 +61,7 @@ impl Lower<'_> {
         for (i, s) in raw.structs.iter().enumerate() {
             types
                 .entry(s.get_ref().name.get_ref().clone())
-                .or_insert(TypeName::Struct(i));
+                .or_insert(TypeName::Struct(StructId::new(i)));
         }
         for (kind, name) in all {
             self.check_name(name, &kind);

@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::context::{ConstTable, Labeled, Lower, MemberName, TypeName, text};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
-use crate::ir::{CountRef, Elem, Field, Struct, Type, Version};
+use crate::ir::{CountRef, Elem, Field, Struct, StructId, Type, Version};
 use crate::parse::{RawSchema, RawStruct};
 
 impl Lower<'_> {
@@ -174,7 +174,7 @@ impl Lower<'_> {
                     );
                     continue;
                 }
-                match resolve_path(structs, si, c.get_ref()) {
+                match resolve_path(structs, StructId::new(si), c.get_ref()) {
                     Ok(path) => {
                         structs[si].fields[index].count = Some(CountRef {
                             path,
@@ -202,7 +202,7 @@ impl Lower<'_> {
         for outer in structs {
             for f in &outer.fields {
                 if let Elem::Struct(j) = f.ty.elem {
-                    let list = &mut embedders[j];
+                    let list = &mut embedders[j.index()];
                     if !list.last().is_some_and(|(o, _)| std::ptr::eq(*o, outer)) {
                         list.push((outer, f));
                     }
@@ -236,7 +236,7 @@ impl Lower<'_> {
 /// An error comes with a did-you-mean when a field's name is close to a misspelt one.
 fn resolve_path(
     structs: &[Struct],
-    start: usize,
+    start: StructId,
     path: &str,
 ) -> Result<Vec<usize>, (String, Option<String>)> {
     let mut current = start;

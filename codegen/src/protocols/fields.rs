@@ -6,6 +6,7 @@
 use toml::Spanned;
 
 use crate::diagnostics::closest;
+use crate::ir::StructId;
 use crate::ir::access::{Access, AccessKind, FieldRef, Parties};
 use crate::ir::{Elem, EnumKind};
 use crate::lower::after_layout::AfterLayout;
@@ -68,12 +69,8 @@ impl AfterLayout<'_> {
         name: &Spanned<String>,
         key: &str,
         what: &str,
-    ) -> Option<usize> {
-        let found = self
-            .abi
-            .structs
-            .iter()
-            .position(|s| s.name == *name.get_ref());
+    ) -> Option<StructId> {
+        let found = self.abi.find_struct(name.get_ref());
         if found.is_none() {
             let help = closest(
                 name.get_ref(),
@@ -94,7 +91,7 @@ impl AfterLayout<'_> {
     /// A field of struct `si` that a protocol uses as `key`, checked against `want`.
     pub(super) fn protocol_field(
         &mut self,
-        si: usize,
+        si: StructId,
         name: &Spanned<String>,
         key: &str,
         what: &str,

@@ -6,6 +6,7 @@
 use toml::Spanned;
 
 use super::fields::{Need, U32_ATOMIC, U64_ATOMIC, Want};
+use crate::ir::StructId;
 use crate::ir::access::{Access, AccessKind, FieldRef};
 use crate::ir::protocol::{Session, SharedWord};
 use crate::ir::{Elem, EnumKind, Prim};
@@ -18,7 +19,7 @@ impl AfterLayout<'_> {
     fn shared_word(
         &self,
         table: FieldRef,
-        row: usize,
+        row: StructId,
         state: usize,
         generation: usize,
     ) -> Option<SharedWord> {
@@ -141,7 +142,7 @@ impl AfterLayout<'_> {
     }
 
     /// The session's table, an array of rows, and the rows' struct.
-    fn session_table(&mut self, s: &RawSession, what: &str) -> Option<(FieldRef, usize)> {
+    fn session_table(&mut self, s: &RawSession, what: &str) -> Option<(FieldRef, StructId)> {
         let table = self.resolve_field(&s.table, &format!("{what}: `table`"))?;
         let tf = &self.abi.structs[table.struct_index].fields[table.field];
         let row = match (tf.ty.elem, tf.ty.len) {
@@ -216,7 +217,7 @@ impl AfterLayout<'_> {
     fn host_words_beside_table(
         &mut self,
         s: &RawSession,
-        holder: usize,
+        holder: StructId,
         [host_generation, host_state, bound]: [Option<FieldRef>; 3],
         what: &str,
     ) -> bool {
@@ -243,7 +244,7 @@ impl AfterLayout<'_> {
         path: &Spanned<String>,
         key: &str,
         r: FieldRef,
-        holder: usize,
+        holder: StructId,
         what: &str,
     ) -> bool {
         if r.struct_index == holder {

@@ -145,7 +145,10 @@ fields = [
 "#,
         )
         .expect("the schema loads");
-        let map = render_byte_map(&schema.abi.structs[0], schema.layout.of(0));
+        let map = render_byte_map(
+            &schema.abi.structs[0],
+            schema.layout.of(crate::ir::StructId::new(0)),
+        );
         assert_eq!(
             map,
             [
