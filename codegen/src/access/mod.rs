@@ -34,11 +34,8 @@ pub fn lower_access(
 ) -> Result<Access, SchemaErrors> {
     let mut cx = AfterLayout::new(src, abi, layout, Vec::new());
     cx.lower_parties(raw);
-    let mut structs: Vec<StructAccess> = raw
-        .structs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| cx.lower_struct_access(StructId::new(i), s.get_ref()))
+    let mut structs: Vec<StructAccess> = StructId::enumerate(&raw.structs)
+        .map(|(i, s)| cx.lower_struct_access(i, s.get_ref()))
         .collect();
     cx.propagate_shared(raw, &mut structs);
     cx.check_unshared(raw, &structs);

@@ -3,6 +3,7 @@
 
 use crate::diagnostics::Span;
 use crate::ir::Elem;
+use crate::ir::StructId;
 use crate::ir::access::StructAccess;
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawSchema;
@@ -38,7 +39,7 @@ impl AfterLayout<'_> {
     /// `access`, a field's `writer` and `trailer` describe shared memory: a struct that has
     /// them must declare its writer, or be held by a struct that does.
     pub(super) fn check_unshared(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
-        for (si, rs) in raw.structs.iter().enumerate() {
+        for (si, rs) in StructId::enumerate(&raw.structs) {
             if structs[si].shared {
                 continue;
             }

@@ -14,7 +14,7 @@ pub(super) fn compute_views(abi: &Abi, structs: &mut [StructAccess]) {
         needs_view(abi, structs, &mut needs, i);
     }
     let mut held = vec![false; structs.len()];
-    for (j, s) in abi.structs.iter().enumerate() {
+    for (j, s) in abi.structs_with_ids() {
         if structs[j].shared {
             for f in &s.fields {
                 if let Elem::Struct(i) = f.ty.elem {

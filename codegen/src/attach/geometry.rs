@@ -29,13 +29,13 @@ impl LowerAttach<'_> {
     /// Lowers every field's `geometry`, then gives each table the geometry it reads and each
     /// row what it needs of the values it follows.
     pub(super) fn lower_geometry(&mut self, raw: &RawSchema, attach: &mut Attach) {
-        for (si, rs) in raw.structs.iter().enumerate() {
+        for (si, rs) in StructId::enumerate(&raw.structs) {
             let mut seen: Vec<(String, usize)> = Vec::new();
             for (fi, rf) in rs.get_ref().fields.get_ref().iter().enumerate() {
                 let Some(expr) = &rf.get_ref().geometry else {
                     continue;
                 };
-                let Some(g) = self.lower_one(raw, attach, StructId::new(si), fi, expr) else {
+                let Some(g) = self.lower_one(raw, attach, si, fi, expr) else {
                     continue;
                 };
                 let key = plain(&g.expr);

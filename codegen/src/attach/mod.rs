@@ -44,13 +44,10 @@ pub fn lower_attach(
         errors: Errors::new(),
         failed_records: Vec::new(),
     };
-    let handshakes = raw
-        .structs
-        .iter()
-        .enumerate()
+    let handshakes = StructId::enumerate(&raw.structs)
         .filter_map(|(i, s)| {
             let version = s.get_ref().version.as_ref()?;
-            cx.lower_handshake(StructId::new(i), s.get_ref(), version)
+            cx.lower_handshake(i, s.get_ref(), version)
         })
         .collect();
     cx.errors.propagate()?;

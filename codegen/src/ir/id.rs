@@ -17,6 +17,11 @@ impl StructId {
         StructId(index)
     }
 
+    /// Each entry of a table parallel to `Abi::structs` with the struct it describes.
+    pub(crate) fn enumerate<T>(table: &[T]) -> impl DoubleEndedIterator<Item = (StructId, &T)> {
+        table.iter().enumerate().map(|(i, t)| (StructId(i), t))
+    }
+
     /// The position in `Abi::structs` and its parallel tables.
     pub fn index(self) -> usize {
         self.0

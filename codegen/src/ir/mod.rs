@@ -78,11 +78,8 @@ impl Abi {
     }
 
     /// Every struct with its id, in schema order.
-    pub fn structs_with_ids(&self) -> impl ExactSizeIterator<Item = (StructId, &Struct)> {
-        self.structs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (StructId::new(i), s))
+    pub fn structs_with_ids(&self) -> impl DoubleEndedIterator<Item = (StructId, &Struct)> {
+        StructId::enumerate(&self.structs)
     }
 
     /// Whether constant `index` sizes an array somewhere.

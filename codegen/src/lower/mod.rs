@@ -73,12 +73,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
             .enumerate()
             .map(|(i, e)| (e.span.start, ItemRef::Enum(i))),
     );
-    order.extend(
-        structs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.span.start, ItemRef::Struct(StructId::new(i)))),
-    );
+    order.extend(StructId::enumerate(&structs).map(|(i, s)| (s.span.start, ItemRef::Struct(i))));
     order.sort_by_key(|(start, _)| *start);
     cx.errors.propagate()?;
     Ok(Abi {

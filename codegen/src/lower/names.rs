@@ -58,10 +58,10 @@ impl Lower<'_> {
                 .entry(e.get_ref().name.get_ref().clone())
                 .or_insert(TypeName::Enum(i));
         }
-        for (i, s) in raw.structs.iter().enumerate() {
+        for (i, s) in StructId::enumerate(&raw.structs) {
             types
                 .entry(s.get_ref().name.get_ref().clone())
-                .or_insert(TypeName::Struct(StructId::new(i)));
+                .or_insert(TypeName::Struct(i));
         }
         for (kind, name) in all {
             self.check_name(name, &kind);

@@ -149,7 +149,7 @@ impl Lower<'_> {
     /// `count = "ship_count"` on an array: a path through this struct's fields (and nested
     /// structs) to an integer field. Resolved once every struct is lowered.
     pub(super) fn resolve_counts(&mut self, raw: &RawSchema, structs: &mut [Struct]) {
-        for (si, rs) in raw.structs.iter().enumerate() {
+        for (si, rs) in StructId::enumerate(&raw.structs) {
             for rf in rs.get_ref().fields.get_ref() {
                 let rf = rf.get_ref();
                 let Some(c) = &rf.count else { continue };
@@ -174,7 +174,7 @@ impl Lower<'_> {
                     );
                     continue;
                 }
-                match resolve_path(structs, StructId::new(si), c.get_ref()) {
+                match resolve_path(structs, si, c.get_ref()) {
                     Ok(path) => {
                         structs[si].fields[index].count = Some(CountRef {
                             path,
@@ -209,7 +209,7 @@ impl Lower<'_> {
                 }
             }
         }
-        for (i, s) in structs.iter().enumerate() {
+        for (i, s) in StructId::enumerate(structs) {
             if !s.extensible {
                 continue;
             }
@@ -218,7 +218,7 @@ impl Lower<'_> {
                 .extensible
                 .as_ref()
                 .map_or(s.span.clone(), |e| e.span());
-            for (outer, f) in &embedders[i] {
+            for (outer, f) in &embedders[i.index()] {
                 self.errors.error_help(
                     &flag_span,
                     format!(
