@@ -3,7 +3,7 @@
 //! that names the padding field to declare. Backends print these numbers.
 
 use crate::diagnostics::{Errors, SchemaErrors};
-use crate::ir::{Abi, Elem, Field, Prim, Struct, StructId};
+use crate::ir::{Abi, Elem, Field, PerStruct, Prim, Struct, StructId};
 
 /// The largest struct the generator accepts: sizes must fit a `u32` (and a 32-bit `usize`).
 pub const MAX_SIZE: u64 = u32::MAX as u64;
@@ -11,7 +11,7 @@ pub const MAX_SIZE: u64 = u32::MAX as u64;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Indexed like `Abi::structs`.
-    pub structs: Vec<StructLayout>,
+    pub structs: PerStruct<StructLayout>,
     /// Struct indices in dependency order: each struct after the structs it embeds, and
     /// otherwise in schema order. Targets that must declare a type before using it (C,
     /// Python) emit structs in this order.

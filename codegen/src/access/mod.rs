@@ -80,7 +80,7 @@ pub fn lower_access(
     views::compute_views(abi, &mut structs);
     Ok(Access {
         parties: cx.parties,
-        structs,
+        structs: structs.into(),
         seqlocks,
         rings,
     })

@@ -5,7 +5,7 @@
 
 use crate::diagnostics::Span;
 use crate::ir::Type;
-use crate::ir::id::StructId;
+use crate::ir::id::{PerStruct, StructId};
 
 /// Everything the schema says about how its shared memory is accessed.
 #[derive(Debug, Clone, Default)]
@@ -13,7 +13,7 @@ pub struct Access {
     /// `[abi] parties`, such as `host` and `client`.
     pub parties: Vec<String>,
     /// Indexed like `Abi::structs`.
-    pub structs: Vec<StructAccess>,
+    pub structs: PerStruct<StructAccess>,
     pub seqlocks: Vec<Seqlock>,
     pub rings: Vec<Ring>,
 }

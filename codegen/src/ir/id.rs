@@ -1,7 +1,7 @@
 //! Typed indices into the ABI's tables: a [`StructId`] names one struct, in `Abi::structs`
 //! and the tables kept parallel to it (`Layout::structs`, `Access::structs`, the parsed
-//! `RawSchema::structs`), so that it
-//! cannot be mixed up with a const, enum, field or row index.
+//! `RawSchema::structs`), so that it cannot be mixed up with a const, enum, field or row
+//! index. A [`PerStruct`] table is indexed by it alone.
 
 use serde::Serialize;
 
@@ -25,6 +25,78 @@ impl StructId {
     /// The position in `Abi::structs` and its parallel tables.
     pub fn index(self) -> usize {
         self.0
+    }
+}
+
+/// A table with one entry per struct of `Abi::structs`, in its order, indexed by
+/// [`StructId`] only (`table[3]` does not compile); otherwise read as a slice (`iter`, `len`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerStruct<T>(Vec<T>);
+
+impl<T> Default for PerStruct<T> {
+    fn default() -> Self {
+        PerStruct(Vec::new())
+    }
+}
+
+impl<T> PerStruct<T> {
+    /// Each entry with the struct it describes.
+    pub fn with_ids(&self) -> impl DoubleEndedIterator<Item = (StructId, &T)> {
+        StructId::enumerate(&self.0)
+    }
+}
+
+impl<T> From<Vec<T>> for PerStruct<T> {
+    fn from(entries: Vec<T>) -> Self {
+        PerStruct(entries)
+    }
+}
+
+impl<T> FromIterator<T> for PerStruct<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(entries: I) -> Self {
+        PerStruct(entries.into_iter().collect())
+    }
+}
+
+impl<T> std::ops::Deref for PerStruct<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for PerStruct<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
+
+impl<T> std::ops::Index<StructId> for PerStruct<T> {
+    type Output = T;
+    fn index(&self, id: StructId) -> &T {
+        &self.0[id.0]
+    }
+}
+
+impl<T> std::ops::IndexMut<StructId> for PerStruct<T> {
+    fn index_mut(&mut self, id: StructId) -> &mut T {
+        &mut self.0[id.0]
+    }
+}
+
+impl<'a, T> IntoIterator for &'a PerStruct<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T> IntoIterator for PerStruct<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
     }
 }
 

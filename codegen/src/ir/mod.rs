@@ -21,7 +21,7 @@ mod version;
 
 pub use constant::{ConstType, Constant};
 pub use enumeration::{Enum, EnumKind, EnumValue, order_error};
-pub use id::StructId;
+pub use id::{PerStruct, StructId};
 pub use structure::{CountRef, Field, Struct};
 pub use ty::{ArrayLen, Elem, Prim, Type};
 pub use version::{Version, VersionPolicy};
@@ -51,7 +51,8 @@ pub struct Abi {
     pub doc: String,
     pub consts: Vec<Constant>,
     pub enums: Vec<Enum>,
-    pub structs: Vec<Struct>,
+    /// Indexed by [`StructId`].
+    pub structs: PerStruct<Struct>,
     /// Every item in declaration order.
     pub order: Vec<ItemRef>,
     pub span: Span,

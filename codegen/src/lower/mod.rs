@@ -79,7 +79,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     Ok(Abi {
         consts,
         enums,
-        structs,
+        structs: structs.into(),
         order: order.into_iter().map(|(_, r)| r).collect(),
         ..abi
     })
