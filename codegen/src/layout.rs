@@ -3,6 +3,7 @@
 //! that names the padding field to declare. Backends print these numbers.
 
 use crate::diagnostics::{Errors, SchemaErrors};
+use crate::ir::access::FieldRef;
 use crate::ir::{Abi, Elem, Field, PerStruct, Prim, Struct, StructId};
 
 /// The largest struct the generator accepts: sizes must fit a `u32` (and a 32-bit `usize`).
@@ -39,6 +40,11 @@ pub struct FieldLayout {
 impl Layout {
     pub fn of(&self, id: StructId) -> &StructLayout {
         &self.structs[id]
+    }
+
+    /// The layout of the field `r` names.
+    pub fn field(&self, r: FieldRef) -> &FieldLayout {
+        &self.structs[r.struct_index].fields[r.field]
     }
 }
 

@@ -116,7 +116,7 @@ impl AfterLayout<'_> {
     ) -> Option<u64> {
         let st = &self.abi.structs[r.struct_index];
         let f = &st.fields[r.field];
-        let access = structs[r.struct_index].fields[r.field].kind;
+        let access = r.access(structs).kind;
         let counter_like = |g: &crate::ir::Field| {
             matches!(g.ty.elem, Elem::Prim(Prim::U32 | Prim::U64)) && g.ty.len.is_none()
         };

@@ -76,7 +76,7 @@ impl AfterLayout<'_> {
             );
             return None;
         };
-        let head_field = &self.abi.structs[head.struct_index].fields[head.field];
+        let head_field = head.of(self.abi);
         let f = &slot.fields[field];
         if f.ty.elem != head_field.ty.elem || f.ty.len.is_some() {
             self.errors.error_help(
@@ -344,7 +344,7 @@ impl AfterLayout<'_> {
         let total_ref = self.resolve_field(total, what)?;
         let entries_ref = self.resolve_field(entries, what)?;
         self.check_counter(total, total_ref, structs, what)?;
-        let f = &self.abi.structs[entries_ref.struct_index].fields[entries_ref.field];
+        let f = entries_ref.of(self.abi);
         let Some(len) = f.ty.len.filter(|_| f.ty.elem != Elem::Char) else {
             let owner = &self.abi.structs[entries_ref.struct_index];
             let array = owner

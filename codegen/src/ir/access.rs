@@ -4,8 +4,8 @@
 //! alignment and fit are facts of offsets.
 
 use crate::diagnostics::Span;
-use crate::ir::Type;
 use crate::ir::id::{PerStruct, StructId};
+use crate::ir::{Abi, Field, Type};
 
 /// Everything the schema says about how its shared memory is accessed.
 #[derive(Debug, Clone, Default)]
@@ -163,7 +163,20 @@ pub struct Ring {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldRef {
     pub struct_index: StructId,
+    /// By index into the struct's `fields`.
     pub field: usize,
+}
+
+impl FieldRef {
+    /// The field it names.
+    pub fn of(self, abi: &Abi) -> &Field {
+        &abi.structs[self.struct_index].fields[self.field]
+    }
+
+    /// How the field is accessed, from `Access::structs` (or the table lowering fills).
+    pub fn access(self, structs: &[StructAccess]) -> &FieldAccess {
+        &structs[self.struct_index].fields[self.field]
+    }
 }
 
 #[derive(Debug, Clone)]

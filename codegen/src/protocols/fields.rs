@@ -187,7 +187,7 @@ impl AfterLayout<'_> {
             );
             return false;
         }
-        let kind = access.structs[r.struct_index].fields[r.field].kind;
+        let kind = r.access(&access.structs).kind;
         let ok = match want.access {
             Need::Any => true,
             Need::Atomic => kind.is_atomic(),
@@ -242,7 +242,7 @@ impl AfterLayout<'_> {
 
     /// The enum of field `r`, which [`Self::check_want`] accepted as one.
     pub(super) fn enum_of(&self, r: FieldRef) -> usize {
-        match self.abi.structs[r.struct_index].fields[r.field].ty.elem {
+        match r.of(self.abi).ty.elem {
             Elem::Enum(e) => e,
             _ => unreachable!("checked as an enum field"),
         }

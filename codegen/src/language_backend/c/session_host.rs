@@ -82,9 +82,7 @@ pub(super) fn session_hosts(schema: &Schema) -> Vec<SessionHostCtx> {
         }
         out.push(SessionHostCtx {
             name: p.name.clone(),
-            rows: schema.abi.structs[s.table.struct_index].fields[s.table.field]
-                .ty
-                .count(),
+            rows: s.table.of(&schema.abi).ty.count(),
             free: s.free,
             restores,
         });

@@ -198,7 +198,7 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> ProtocolPro
             let s = &abi.structs[total.struct_index];
             let total_name = format!("`{}.{}`", s.name, s.fields[total.field].name);
             let entries_name = &s.fields[entries.field].name;
-            let writers = &schema.access.structs[total.struct_index].fields[total.field].writers;
+            let writers = &total.access(&schema.access.structs).writers;
             let writer = vec![
                 format!(
                     "Write event `i` (the current {total_name}) into `{entries_name}[i % {capacity}]`."
