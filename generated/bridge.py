@@ -77,217 +77,43 @@ import sys
 import time
 
 __all__ = [
-    "BRIDGE_MAGIC",
-    "DIRECTORY_MAGIC",
-    "MAX_CLIENTS",
-    "MAX_INSTANCES",
-    "MAX_REGIONS",
-    "RING_SLOTS",
-    "RING_SLOT_SIZE",
-    "CLIENT_BLOCK_SIZE",
-    "LOG_RING_CAPACITY",
-    "LOG_QUEUE_CAPACITY",
-    "CLIENT_NAME_LEN",
-    "VERSION_LEN",
-    "LOG_SOURCE_MAX",
-    "LOG_TEXT_MAX",
-    "NO_PAD",
-    "PAD_NOT_BOT",
-    "COMMAND_LINE_MAX",
-    "BOT_BLOCK_SIZE",
-    "DRAW_BUFFERS",
-    "DRAW_MAX_COMMANDS",
-    "DRAW_PAYLOAD_MAX",
-    "MAX_PARAMS",
-    "PARAM_NAME_LEN",
-    "PARAM_HELP_LEN",
-    "PARAM_OPTIONS_LEN",
-    "MAX_STATS",
-    "STAT_NAME_LEN",
-    "STAT_TEXT_LEN",
-    "MAX_PLAYERS",
-    "MAX_SHIPS",
-    "MAX_PROJECTILES",
-    "MAX_PICKUPS",
-    "MAX_EVENTS",
-    "BOARD_MAX_DIM",
-    "BOARD_MAX_TILES",
-    "MAX_EXTRAS",
-    "EXTRAS_BLOB_MAX",
-    "EXTRA_NAME_LEN",
-    "SNAPSHOT_MAGIC",
-    "NO_PLAYER",
-    "MAX_PICKUP_SPAWNS",
-    "MAX_SPAWN_MARKERS",
-    "REC_MAGIC",
-    "REC_CHUNK_MAGIC",
-    "REC_FOOTER_MAGIC",
-    "REC_TRAILER_MAGIC",
-    "REC_FORMAT",
-    "REC_CHUNK_TICKS",
-    "ABI_VERSION_MAJOR",
-    "ABI_VERSION_MINOR",
-    "ABI_VERSION",
-    "text",
-    "set_text",
-    "BridgeRegion",
-    "BotRegion",
-    "DrawListFlags",
-    "ParamKind",
-    "StatKind",
-    "StatFlags",
-    "ClientRegion",
-    "CommandStatus",
-    "ControlStick",
-    "RunMode",
-    "SimState",
-    "ClientState",
-    "ClientCaps",
-    "HostState",
-    "InstanceState",
-    "LogEntryKind",
-    "DrawOp",
-    "DrawSpace",
-    "DrawLayer",
-    "DrawFlags",
-    "HeatmapPalette",
-    "HeatmapFlags",
-    "LogLevel",
-    "PadButtons",
-    "PadInputFlags",
-    "RecRecordKind",
-    "RecPadSource",
-    "Phase",
-    "Color",
-    "Tile",
-    "Dir",
-    "ProjectileKind",
-    "PickupKind",
-    "GameType",
-    "RoundState",
-    "SpawnState",
-    "EnemyKind",
-    "EventKind",
-    "InvalidReason",
-    "TickSource",
-    "SnapshotFlags",
-    "ShipFlags",
-    "ShipValid",
-    "ExtraType",
-    "RegionEntry",
-    "ClientEntry",
-    "Controls",
-    "BridgeHeader",
-    "DrawHeader",
-    "DrawListHeader",
-    "ParamsHeader",
-    "ParamDef",
-    "ParamValue",
-    "StatsHeader",
-    "StatEntry",
-    "MailboxHeader",
-    "RingSlotHeader",
-    "LogEntry",
-    "LogRingHeader",
-    "LogQueueHeader",
-    "ClientBlockHeader",
-    "DirectoryEntry",
-    "DirectoryHeader",
-    "HeatmapHeader",
-    "DrawCmd",
-    "Vec2",
-    "PadInput",
-    "RecPad",
-    "RecTickHeader",
-    "RecFileHeader",
-    "RecChunkHeader",
-    "RecChunkEntry",
-    "RecMark",
-    "RecFooter",
-    "RecTrailer",
-    "SnapshotHeader",
-    "Game",
-    "Board",
-    "Ship",
-    "Projectile",
-    "Pickup",
-    "Event",
-    "Match",
-    "PickupSpawn",
-    "SpawnMarker",
-    "ShipExt",
-    "ProjectileExt",
-    "Snapshot",
-    "ExtraEntry",
-    "ExtrasHeader",
-    "AtomicsUnavailableError",
-    "SeqlockContendedError",
-    "ContendedError",
-    "atomic_load",
-    "atomic_store",
-    "atomic_compare_exchange",
-    "atomic_exchange",
-    "atomic_fetch_add",
-    "atomics_backend",
-    "set_atomics_backend",
-    "LiveClientEntry",
-    "LiveBridgeHeader",
-    "LiveDrawHeader",
-    "LiveDrawListHeader",
-    "LiveParamsHeader",
-    "LiveStatsHeader",
-    "LiveMailboxHeader",
-    "LiveRingSlotHeader",
-    "LiveLogRingHeader",
-    "LiveLogQueueHeader",
-    "LiveClientBlockHeader",
-    "LiveDirectoryEntry",
-    "LiveDirectoryHeader",
-    "LivePadInput",
-    "RingSlot",
-    "ParamDefs",
-    "ParamValues",
-    "Stats",
-    "SnapshotRing",
-    "events_since",
-    "push_events",
-    "ProtocolError",
-    "Empty",
-    "EMPTY",
-    "Lapped",
-    "Standing",
-    "HungWatch",
-    "LogQueueEntry",
-    "LogQueue",
-    "LogRingEntry",
-    "LogRing",
-    "MailboxResponse",
-    "Mailbox",
-    "DrawList",
-    "Draw",
-    "Client",
-    "DirectoryError",
-    "DirectoryHost",
-    "process_probe",
-    "PROCESS_GONE",
-    "PROCESS_RUNNING",
-    "PROCESS_UNKNOWN",
-    "Hosts",
-    "AttachError",
-    "attach",
-    "Bridge",
-    "ClientBlock",
-    "BotBlock",
-    "lay_out",
-    "produce",
-    "ProduceError",
-    "stamp_identity",
-    "read_versioned",
-    "VersionedRecord",
-    "FileFormatError",
-    "FileIssue",
-    "IbfrecReader",
-    "IbfrecWriter",
+    "BRIDGE_MAGIC", "DIRECTORY_MAGIC", "MAX_CLIENTS", "MAX_INSTANCES", "MAX_REGIONS", "RING_SLOTS",
+    "RING_SLOT_SIZE", "CLIENT_BLOCK_SIZE", "LOG_RING_CAPACITY", "LOG_QUEUE_CAPACITY",
+    "CLIENT_NAME_LEN", "VERSION_LEN", "LOG_SOURCE_MAX", "LOG_TEXT_MAX", "NO_PAD", "PAD_NOT_BOT",
+    "COMMAND_LINE_MAX", "BOT_BLOCK_SIZE", "DRAW_BUFFERS", "DRAW_MAX_COMMANDS", "DRAW_PAYLOAD_MAX",
+    "MAX_PARAMS", "PARAM_NAME_LEN", "PARAM_HELP_LEN", "PARAM_OPTIONS_LEN", "MAX_STATS",
+    "STAT_NAME_LEN", "STAT_TEXT_LEN", "MAX_PLAYERS", "MAX_SHIPS", "MAX_PROJECTILES", "MAX_PICKUPS",
+    "MAX_EVENTS", "BOARD_MAX_DIM", "BOARD_MAX_TILES", "MAX_EXTRAS", "EXTRAS_BLOB_MAX",
+    "EXTRA_NAME_LEN", "SNAPSHOT_MAGIC", "NO_PLAYER", "MAX_PICKUP_SPAWNS", "MAX_SPAWN_MARKERS",
+    "REC_MAGIC", "REC_CHUNK_MAGIC", "REC_FOOTER_MAGIC", "REC_TRAILER_MAGIC", "REC_FORMAT",
+    "REC_CHUNK_TICKS", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION", "text", "set_text",
+    "BridgeRegion", "BotRegion", "DrawListFlags", "ParamKind", "StatKind", "StatFlags",
+    "ClientRegion", "CommandStatus", "ControlStick", "RunMode", "SimState", "ClientState",
+    "ClientCaps", "HostState", "InstanceState", "LogEntryKind", "DrawOp", "DrawSpace", "DrawLayer",
+    "DrawFlags", "HeatmapPalette", "HeatmapFlags", "LogLevel", "PadButtons", "PadInputFlags",
+    "RecRecordKind", "RecPadSource", "Phase", "Color", "Tile", "Dir", "ProjectileKind",
+    "PickupKind", "GameType", "RoundState", "SpawnState", "EnemyKind", "EventKind", "InvalidReason",
+    "TickSource", "SnapshotFlags", "ShipFlags", "ShipValid", "ExtraType", "RegionEntry",
+    "ClientEntry", "Controls", "BridgeHeader", "DrawHeader", "DrawListHeader", "ParamsHeader",
+    "ParamDef", "ParamValue", "StatsHeader", "StatEntry", "MailboxHeader", "RingSlotHeader",
+    "LogEntry", "LogRingHeader", "LogQueueHeader", "ClientBlockHeader", "DirectoryEntry",
+    "DirectoryHeader", "HeatmapHeader", "DrawCmd", "Vec2", "PadInput", "RecPad", "RecTickHeader",
+    "RecFileHeader", "RecChunkHeader", "RecChunkEntry", "RecMark", "RecFooter", "RecTrailer",
+    "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match",
+    "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry",
+    "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "ContendedError",
+    "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add",
+    "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader",
+    "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader",
+    "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader",
+    "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput",
+    "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events",
+    "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry",
+    "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw",
+    "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING",
+    "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock",
+    "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord",
+    "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -1508,8 +1334,7 @@ class ClientEntry(_Struct):
         ("_reserved", ctypes.c_uint8 * 56),
     ]
     _Enums = {
-        "state": ClientState,
-        "caps": ClientCaps,
+        "state": ClientState, "caps": ClientCaps,
     }
     state_enum = _enum_field("state", ClientState, "The field state as ClientState.")
     caps_enum = _enum_field("caps", ClientCaps, "The field caps as ClientCaps.")
@@ -1565,14 +1390,9 @@ class Controls(_Struct):
         ("back", ctypes.c_uint16),  # PadButtons
     ]
     _Enums = {
-        "move": ControlStick,
-        "shoot_up": PadButtons,
-        "shoot_down": PadButtons,
-        "shoot_left": PadButtons,
-        "shoot_right": PadButtons,
-        "pause": PadButtons,
-        "confirm": PadButtons,
-        "back": PadButtons,
+        "move": ControlStick, "shoot_up": PadButtons, "shoot_down": PadButtons,
+        "shoot_left": PadButtons, "shoot_right": PadButtons, "pause": PadButtons,
+        "confirm": PadButtons, "back": PadButtons,
     }
     move_enum = _enum_field("move", ControlStick, "The field move as ControlStick.")
     shoot_up_enum = _enum_field("shoot_up", PadButtons, "The field shoot_up as PadButtons.")
@@ -1700,9 +1520,7 @@ class BridgeHeader(_Struct):
         "regions": ("region_count",),
     }
     _Enums = {
-        "host_state": HostState,
-        "run_mode": RunMode,
-        "sim_state": SimState,
+        "host_state": HostState, "run_mode": RunMode, "sim_state": SimState,
     }
     host_state_enum = _enum_field("host_state", HostState, "The field host_state as HostState.")
     run_mode_enum = _enum_field("run_mode", RunMode, "The field run_mode as RunMode.")
@@ -1966,8 +1784,7 @@ class StatEntry(_Struct):
         ("text", ctypes.c_char * STAT_TEXT_LEN),
     ]
     _Enums = {
-        "kind": StatKind,
-        "flags": StatFlags,
+        "kind": StatKind, "flags": StatFlags,
     }
     kind_enum = _enum_field("kind", StatKind, "The field kind as StatKind.")
     flags_enum = _enum_field("flags", StatFlags, "The field flags as StatFlags.")
@@ -2099,8 +1916,7 @@ class LogEntry(_Struct):
         ("tick", ctypes.c_uint64),
     ]
     _Enums = {
-        "kind": LogEntryKind,
-        "level": LogLevel,
+        "kind": LogEntryKind, "level": LogLevel,
     }
     kind_enum = _enum_field("kind", LogEntryKind, "The field kind as LogEntryKind.")
     level_enum = _enum_field("level", LogLevel, "The field level as LogLevel.")
@@ -2294,8 +2110,7 @@ class HeatmapHeader(_Struct):
         ("_pad2", ctypes.c_uint8 * 6),
     ]
     _Enums = {
-        "palette": HeatmapPalette,
-        "flags": HeatmapFlags,
+        "palette": HeatmapPalette, "flags": HeatmapFlags,
     }
     palette_enum = _enum_field("palette", HeatmapPalette, "The field palette as HeatmapPalette.")
     flags_enum = _enum_field("flags", HeatmapFlags, "The field flags as HeatmapFlags.")
@@ -2345,10 +2160,7 @@ class DrawCmd(_Struct):
         ("_pad34", ctypes.c_uint8 * 2),
     ]
     _Enums = {
-        "op": DrawOp,
-        "space": DrawSpace,
-        "layer": DrawLayer,
-        "flags": DrawFlags,
+        "op": DrawOp, "space": DrawSpace, "layer": DrawLayer, "flags": DrawFlags,
     }
     op_enum = _enum_field("op", DrawOp, "The field op as DrawOp.")
     space_enum = _enum_field("space", DrawSpace, "The field space as DrawSpace.")
@@ -2424,8 +2236,7 @@ class PadInput(_Struct):
         ("_pad28", ctypes.c_uint8 * 4),
     ]
     _Enums = {
-        "flags": PadInputFlags,
-        "buttons": PadButtons,
+        "flags": PadInputFlags, "buttons": PadButtons,
     }
     flags_enum = _enum_field("flags", PadInputFlags, "The field flags as PadInputFlags.")
     buttons_enum = _enum_field("buttons", PadButtons, "The field buttons as PadButtons.")
@@ -2469,8 +2280,7 @@ class RecPad(_Struct):
         ("_pad22", ctypes.c_uint8 * 2),
     ]
     _Enums = {
-        "buttons": PadButtons,
-        "source": RecPadSource,
+        "buttons": PadButtons, "source": RecPadSource,
     }
     buttons_enum = _enum_field("buttons", PadButtons, "The field buttons as PadButtons.")
     source_enum = _enum_field("source", RecPadSource, "The field source as RecPadSource.")
@@ -2777,9 +2587,7 @@ class SnapshotHeader(_Struct):
         ("_pad47", ctypes.c_uint8),
     ]
     _Enums = {
-        "flags": SnapshotFlags,
-        "invalid_reason": InvalidReason,
-        "tick_source": TickSource,
+        "flags": SnapshotFlags, "invalid_reason": InvalidReason, "tick_source": TickSource,
     }
     flags_enum = _enum_field("flags", SnapshotFlags, "The field flags as SnapshotFlags.")
     invalid_reason_enum = _enum_field("invalid_reason", InvalidReason, "The field invalid_reason as InvalidReason.")
@@ -2939,10 +2747,7 @@ class Ship(_Struct):
         ("_pad61", ctypes.c_uint8 * 3),
     ]
     _Enums = {
-        "valid": ShipValid,
-        "flags": ShipFlags,
-        "color": Color,
-        "charge_dir": Dir,
+        "valid": ShipValid, "flags": ShipFlags, "color": Color, "charge_dir": Dir,
     }
     valid_enum = _enum_field("valid", ShipValid, "The field valid as ShipValid.")
     flags_enum = _enum_field("flags", ShipFlags, "The field flags as ShipFlags.")
@@ -2988,8 +2793,7 @@ class Projectile(_Struct):
         ("_pad23", ctypes.c_uint8),
     ]
     _Enums = {
-        "dir": Dir,
-        "kind": ProjectileKind,
+        "dir": Dir, "kind": ProjectileKind,
     }
     dir_enum = _enum_field("dir", Dir, "The field dir as Dir.")
     kind_enum = _enum_field("kind", ProjectileKind, "The field kind as ProjectileKind.")
@@ -3127,8 +2931,7 @@ class Match(_Struct):
         ("_pad19", ctypes.c_uint8),
     ]
     _Enums = {
-        "game_type": GameType,
-        "round_state": RoundState,
+        "game_type": GameType, "round_state": RoundState,
     }
     game_type_enum = _enum_field("game_type", GameType, "The field game_type as GameType.")
     round_state_enum = _enum_field("round_state", RoundState, "The field round_state as RoundState.")
@@ -3366,12 +3169,9 @@ class Snapshot(_Struct):
         ("_pad12097", ctypes.c_uint8 * 7),
     ]
     _Counts = {
-        "ships": ("ship_count",),
-        "projectiles": ("projectile_count",),
-        "pickups": ("pickup_count",),
-        "pickup_spawns": ("match", "pickup_spawn_count"),
-        "ships_ext": ("ship_count",),
-        "projectiles_ext": ("projectile_count",),
+        "ships": ("ship_count",), "projectiles": ("projectile_count",),
+        "pickups": ("pickup_count",), "pickup_spawns": ("match", "pickup_spawn_count"),
+        "ships_ext": ("ship_count",), "projectiles_ext": ("projectile_count",),
         "spawn_markers": ("spawn_marker_count",),
     }
 
@@ -3431,470 +3231,208 @@ class ExtrasHeader(_Struct):
 # The schema's layout: (class, size, alignment, ((field, offset), ...)) for every struct.
 _layout_table = (
     (RegionEntry, 8, 4, (
-        ("offset", 0x0000),
-        ("size", 0x0004),
+        ("offset", 0x0000), ("size", 0x0004),
     )),
     (ClientEntry, 128, 8, (
-        ("state", 0x0000),
-        ("generation", 0x0004),
-        ("pid", 0x0008),
-        ("caps", 0x000c),
-        ("heartbeat_ns", 0x0010),
-        ("connected_ns", 0x0018),
-        ("pad", 0x0020),
-        ("_pad33", 0x0021),
-        ("waiting", 0x0024),
-        ("name", 0x0028),
-        ("_reserved", 0x0048),
+        ("state", 0x0000), ("generation", 0x0004), ("pid", 0x0008), ("caps", 0x000c),
+        ("heartbeat_ns", 0x0010), ("connected_ns", 0x0018), ("pad", 0x0020), ("_pad33", 0x0021),
+        ("waiting", 0x0024), ("name", 0x0028), ("_reserved", 0x0048),
     )),
     (Controls, 16, 2, (
-        ("move", 0x0000),
-        ("min_press_ticks", 0x0001),
-        ("shoot_up", 0x0002),
-        ("shoot_down", 0x0004),
-        ("shoot_left", 0x0006),
-        ("shoot_right", 0x0008),
-        ("pause", 0x000a),
-        ("confirm", 0x000c),
+        ("move", 0x0000), ("min_press_ticks", 0x0001), ("shoot_up", 0x0002), ("shoot_down", 0x0004),
+        ("shoot_left", 0x0006), ("shoot_right", 0x0008), ("pause", 0x000a), ("confirm", 0x000c),
         ("back", 0x000e),
     )),
     (BridgeHeader, 1304, 8, (
-        ("magic", 0x0000),
-        ("abi_major", 0x0004),
-        ("abi_minor", 0x0006),
-        ("header_size", 0x0008),
-        ("total_size", 0x000c),
-        ("host_pid", 0x0010),
-        ("host_generation", 0x0014),
-        ("host_state", 0x0018),
-        ("region_count", 0x001c),
-        ("host_version", 0x0020),
-        ("regions", 0x0040),
-        ("clock_mono_ns", 0x0080),
-        ("clock_unix_ns", 0x0088),
-        ("ring_slots", 0x0090),
-        ("ring_slot_size", 0x0094),
-        ("max_clients", 0x0098),
-        ("client_block_size", 0x009c),
-        ("client_entry_size", 0x00a0),
-        ("pad_owner", 0x00a4),
-        ("_pad168", 0x00a8),
-        ("snapshot_seq", 0x00c0),
-        ("_pad200", 0x00c8),
-        ("clients", 0x0100),
-        ("controls", 0x0500),
-        ("run_mode", 0x0510),
-        ("sim_state", 0x0511),
-        ("_pad1298", 0x0512),
+        ("magic", 0x0000), ("abi_major", 0x0004), ("abi_minor", 0x0006), ("header_size", 0x0008),
+        ("total_size", 0x000c), ("host_pid", 0x0010), ("host_generation", 0x0014),
+        ("host_state", 0x0018), ("region_count", 0x001c), ("host_version", 0x0020),
+        ("regions", 0x0040), ("clock_mono_ns", 0x0080), ("clock_unix_ns", 0x0088),
+        ("ring_slots", 0x0090), ("ring_slot_size", 0x0094), ("max_clients", 0x0098),
+        ("client_block_size", 0x009c), ("client_entry_size", 0x00a0), ("pad_owner", 0x00a4),
+        ("_pad168", 0x00a8), ("snapshot_seq", 0x00c0), ("_pad200", 0x00c8), ("clients", 0x0100),
+        ("controls", 0x0500), ("run_mode", 0x0510), ("sim_state", 0x0511), ("_pad1298", 0x0512),
         ("lockstep_timeout_ms", 0x0514),
     )),
     (DrawHeader, 64, 4, (
-        ("state", 0x0000),
-        ("buffers", 0x0004),
-        ("buffer_size", 0x0008),
-        ("max_commands", 0x000c),
-        ("max_payload", 0x0010),
-        ("published", 0x0014),
-        ("_pad24", 0x0018),
+        ("state", 0x0000), ("buffers", 0x0004), ("buffer_size", 0x0008), ("max_commands", 0x000c),
+        ("max_payload", 0x0010), ("published", 0x0014), ("_pad24", 0x0018),
     )),
     (DrawListHeader, 64, 8, (
-        ("seq", 0x0000),
-        ("count", 0x0004),
-        ("payload_len", 0x0008),
-        ("ttl_ms", 0x000c),
-        ("flags", 0x0010),
-        ("dropped", 0x0014),
-        ("for_tick", 0x0018),
-        ("_pad32", 0x0020),
+        ("seq", 0x0000), ("count", 0x0004), ("payload_len", 0x0008), ("ttl_ms", 0x000c),
+        ("flags", 0x0010), ("dropped", 0x0014), ("for_tick", 0x0018), ("_pad32", 0x0020),
     )),
     (ParamsHeader, 64, 4, (
-        ("defs_seq", 0x0000),
-        ("def_count", 0x0004),
-        ("values_seq", 0x0008),
-        ("changes", 0x000c),
-        ("max_params", 0x0010),
-        ("_pad20", 0x0014),
+        ("defs_seq", 0x0000), ("def_count", 0x0004), ("values_seq", 0x0008), ("changes", 0x000c),
+        ("max_params", 0x0010), ("_pad20", 0x0014),
     )),
     (ParamDef, 256, 8, (
-        ("name", 0x0000),
-        ("kind", 0x0020),
-        ("option_count", 0x0021),
-        ("_pad34", 0x0022),
-        ("default_value", 0x0028),
-        ("min", 0x0030),
-        ("max", 0x0038),
-        ("step", 0x0040),
-        ("help", 0x0048),
-        ("options", 0x00a8),
+        ("name", 0x0000), ("kind", 0x0020), ("option_count", 0x0021), ("_pad34", 0x0022),
+        ("default_value", 0x0028), ("min", 0x0030), ("max", 0x0038), ("step", 0x0040),
+        ("help", 0x0048), ("options", 0x00a8),
     )),
     (ParamValue, 16, 8, (
-        ("value", 0x0000),
-        ("changes", 0x0008),
-        ("_pad12", 0x000c),
+        ("value", 0x0000), ("changes", 0x0008), ("_pad12", 0x000c),
     )),
     (StatsHeader, 64, 8, (
-        ("seq", 0x0000),
-        ("count", 0x0004),
-        ("max_stats", 0x0008),
-        ("_pad12", 0x000c),
-        ("ticks", 0x0010),
-        ("skipped", 0x0018),
-        ("wake_p50_us", 0x0020),
-        ("wake_p99_us", 0x0024),
+        ("seq", 0x0000), ("count", 0x0004), ("max_stats", 0x0008), ("_pad12", 0x000c),
+        ("ticks", 0x0010), ("skipped", 0x0018), ("wake_p50_us", 0x0020), ("wake_p99_us", 0x0024),
         ("_pad40", 0x0028),
     )),
     (StatEntry, 64, 8, (
-        ("name", 0x0000),
-        ("kind", 0x0018),
-        ("flags", 0x0019),
-        ("_pad26", 0x001a),
-        ("value", 0x0020),
-        ("text", 0x0028),
+        ("name", 0x0000), ("kind", 0x0018), ("flags", 0x0019), ("_pad26", 0x001a),
+        ("value", 0x0020), ("text", 0x0028),
     )),
     (MailboxHeader, 64, 4, (
-        ("request_seq", 0x0000),
-        ("request_len", 0x0004),
-        ("response_seq", 0x0008),
-        ("status", 0x000c),
-        ("response_len", 0x0010),
-        ("response_total", 0x0014),
-        ("request_capacity", 0x0018),
-        ("response_capacity", 0x001c),
-        ("_pad32", 0x0020),
+        ("request_seq", 0x0000), ("request_len", 0x0004), ("response_seq", 0x0008),
+        ("status", 0x000c), ("response_len", 0x0010), ("response_total", 0x0014),
+        ("request_capacity", 0x0018), ("response_capacity", 0x001c), ("_pad32", 0x0020),
     )),
     (RingSlotHeader, 64, 8, (
-        ("seq", 0x0000),
-        ("size", 0x0004),
-        ("publish_seq", 0x0008),
-        ("tick", 0x0010),
-        ("publish_ns", 0x0018),
-        ("_pad32", 0x0020),
+        ("seq", 0x0000), ("size", 0x0004), ("publish_seq", 0x0008), ("tick", 0x0010),
+        ("publish_ns", 0x0018), ("_pad32", 0x0020),
     )),
     (LogEntry, 40, 8, (
-        ("size", 0x0000),
-        ("kind", 0x0002),
-        ("level", 0x0003),
-        ("source_len", 0x0004),
-        ("_pad5", 0x0005),
-        ("text_len", 0x0006),
-        ("thread", 0x0008),
-        ("_pad12", 0x000c),
-        ("seq", 0x0010),
-        ("time_ns", 0x0018),
-        ("tick", 0x0020),
+        ("size", 0x0000), ("kind", 0x0002), ("level", 0x0003), ("source_len", 0x0004),
+        ("_pad5", 0x0005), ("text_len", 0x0006), ("thread", 0x0008), ("_pad12", 0x000c),
+        ("seq", 0x0010), ("time_ns", 0x0018), ("tick", 0x0020),
     )),
     (LogRingHeader, 64, 8, (
-        ("write_pos", 0x0000),
-        ("tail_pos", 0x0008),
-        ("capacity", 0x0010),
-        ("_pad20", 0x0014),
-        ("entries", 0x0018),
-        ("_pad32", 0x0020),
+        ("write_pos", 0x0000), ("tail_pos", 0x0008), ("capacity", 0x0010), ("_pad20", 0x0014),
+        ("entries", 0x0018), ("_pad32", 0x0020),
     )),
     (LogQueueHeader, 64, 8, (
-        ("write_pos", 0x0000),
-        ("dropped", 0x0008),
-        ("capacity", 0x0010),
-        ("_pad20", 0x0014),
-        ("read_pos", 0x0020),
-        ("_pad40", 0x0028),
+        ("write_pos", 0x0000), ("dropped", 0x0008), ("capacity", 0x0010), ("_pad20", 0x0014),
+        ("read_pos", 0x0020), ("_pad40", 0x0028),
     )),
     (ClientBlockHeader, 72, 4, (
-        ("size", 0x0000),
-        ("region_count", 0x0004),
-        ("regions", 0x0008),
+        ("size", 0x0000), ("region_count", 0x0004), ("regions", 0x0008),
     )),
     (DirectoryEntry, 64, 8, (
-        ("state", 0x0000),
-        ("pid", 0x0004),
-        ("process_time", 0x0008),
-        ("abi_major", 0x0010),
-        ("abi_minor", 0x0012),
-        ("_pad20", 0x0014),
-        ("host_version", 0x0018),
-        ("_pad56", 0x0038),
+        ("state", 0x0000), ("pid", 0x0004), ("process_time", 0x0008), ("abi_major", 0x0010),
+        ("abi_minor", 0x0012), ("_pad20", 0x0014), ("host_version", 0x0018), ("_pad56", 0x0038),
     )),
     (DirectoryHeader, 1088, 8, (
-        ("magic", 0x0000),
-        ("entry_count", 0x0004),
-        ("entry_size", 0x0008),
-        ("_pad12", 0x000c),
+        ("magic", 0x0000), ("entry_count", 0x0004), ("entry_size", 0x0008), ("_pad12", 0x000c),
         ("entries", 0x0040),
     )),
     (HeatmapHeader, 8, 1, (
-        ("palette", 0x0000),
-        ("flags", 0x0001),
-        ("_pad2", 0x0002),
+        ("palette", 0x0000), ("flags", 0x0001), ("_pad2", 0x0002),
     )),
     (DrawCmd, 36, 4, (
-        ("op", 0x0000),
-        ("space", 0x0001),
-        ("layer", 0x0002),
-        ("flags", 0x0003),
-        ("color", 0x0004),
-        ("thickness", 0x0008),
-        ("a", 0x000c),
-        ("b", 0x0010),
-        ("c", 0x0014),
-        ("d", 0x0018),
-        ("payload_off", 0x001c),
-        ("payload_len", 0x0020),
-        ("_pad34", 0x0022),
+        ("op", 0x0000), ("space", 0x0001), ("layer", 0x0002), ("flags", 0x0003), ("color", 0x0004),
+        ("thickness", 0x0008), ("a", 0x000c), ("b", 0x0010), ("c", 0x0014), ("d", 0x0018),
+        ("payload_off", 0x001c), ("payload_len", 0x0020), ("_pad34", 0x0022),
     )),
     (Vec2, 8, 4, (
-        ("x", 0x0000),
-        ("y", 0x0004),
+        ("x", 0x0000), ("y", 0x0004),
     )),
     (PadInput, 32, 8, (
-        ("seq", 0x0000),
-        ("flags", 0x0004),
-        ("for_tick", 0x0008),
-        ("lx", 0x0010),
-        ("ly", 0x0012),
-        ("rx", 0x0014),
-        ("ry", 0x0016),
-        ("buttons", 0x0018),
-        ("lt", 0x001a),
-        ("rt", 0x001b),
+        ("seq", 0x0000), ("flags", 0x0004), ("for_tick", 0x0008), ("lx", 0x0010), ("ly", 0x0012),
+        ("rx", 0x0014), ("ry", 0x0016), ("buttons", 0x0018), ("lt", 0x001a), ("rt", 0x001b),
         ("_pad28", 0x001c),
     )),
     (RecPad, 24, 8, (
-        ("for_tick", 0x0000),
-        ("lx", 0x0008),
-        ("ly", 0x000a),
-        ("rx", 0x000c),
-        ("ry", 0x000e),
-        ("buttons", 0x0010),
-        ("lt", 0x0012),
-        ("rt", 0x0013),
-        ("source", 0x0014),
-        ("owner", 0x0015),
+        ("for_tick", 0x0000), ("lx", 0x0008), ("ly", 0x000a), ("rx", 0x000c), ("ry", 0x000e),
+        ("buttons", 0x0010), ("lt", 0x0012), ("rt", 0x0013), ("source", 0x0014), ("owner", 0x0015),
         ("_pad22", 0x0016),
     )),
     (RecTickHeader, 136, 8, (
-        ("size", 0x0000),
-        ("data_size", 0x0004),
-        ("kind", 0x0008),
-        ("_pad9", 0x0009),
-        ("tick", 0x0010),
-        ("frame", 0x0018),
-        ("host_time_ns", 0x0020),
-        ("pads", 0x0028),
+        ("size", 0x0000), ("data_size", 0x0004), ("kind", 0x0008), ("_pad9", 0x0009),
+        ("tick", 0x0010), ("frame", 0x0018), ("host_time_ns", 0x0020), ("pads", 0x0028),
     )),
     (RecFileHeader, 512, 8, (
-        ("magic", 0x0000),
-        ("format", 0x0004),
-        ("header_size", 0x0006),
-        ("schema_major", 0x0008),
-        ("schema_minor", 0x000a),
-        ("snapshot_size", 0x000c),
-        ("chunk_ticks", 0x0010),
-        ("host_pid", 0x0014),
-        ("start_unix_ns", 0x0018),
-        ("start_mono_ns", 0x0020),
-        ("controls", 0x0028),
-        ("run_mode", 0x0038),
-        ("bot_pads", 0x0039),
-        ("_pad58", 0x003a),
-        ("lockstep_timeout_ms", 0x003c),
-        ("host_version", 0x0040),
-        ("profile_name", 0x0060),
-        ("exe_sha256", 0x00a0),
-        ("note", 0x00f0),
-        ("_pad496", 0x01f0),
+        ("magic", 0x0000), ("format", 0x0004), ("header_size", 0x0006), ("schema_major", 0x0008),
+        ("schema_minor", 0x000a), ("snapshot_size", 0x000c), ("chunk_ticks", 0x0010),
+        ("host_pid", 0x0014), ("start_unix_ns", 0x0018), ("start_mono_ns", 0x0020),
+        ("controls", 0x0028), ("run_mode", 0x0038), ("bot_pads", 0x0039), ("_pad58", 0x003a),
+        ("lockstep_timeout_ms", 0x003c), ("host_version", 0x0040), ("profile_name", 0x0060),
+        ("exe_sha256", 0x00a0), ("note", 0x00f0), ("_pad496", 0x01f0),
     )),
     (RecChunkHeader, 32, 8, (
-        ("magic", 0x0000),
-        ("stored_size", 0x0004),
-        ("raw_size", 0x0008),
-        ("tick_count", 0x000c),
-        ("first_tick", 0x0010),
-        ("last_tick", 0x0018),
+        ("magic", 0x0000), ("stored_size", 0x0004), ("raw_size", 0x0008), ("tick_count", 0x000c),
+        ("first_tick", 0x0010), ("last_tick", 0x0018),
     )),
     (RecChunkEntry, 24, 8, (
-        ("offset", 0x0000),
-        ("first_tick", 0x0008),
-        ("last_tick", 0x0010),
+        ("offset", 0x0000), ("first_tick", 0x0008), ("last_tick", 0x0010),
     )),
     (RecMark, 16, 8, (
-        ("tick", 0x0000),
-        ("kind", 0x0008),
-        ("_pad10", 0x000a),
-        ("a", 0x000c),
+        ("tick", 0x0000), ("kind", 0x0008), ("_pad10", 0x000a), ("a", 0x000c),
     )),
     (RecFooter, 48, 8, (
-        ("magic", 0x0000),
-        ("chunk_count", 0x0004),
-        ("mark_count", 0x0008),
-        ("dropped", 0x000c),
-        ("ticks", 0x0010),
-        ("first_tick", 0x0018),
-        ("last_tick", 0x0020),
-        ("end_unix_ns", 0x0028),
+        ("magic", 0x0000), ("chunk_count", 0x0004), ("mark_count", 0x0008), ("dropped", 0x000c),
+        ("ticks", 0x0010), ("first_tick", 0x0018), ("last_tick", 0x0020), ("end_unix_ns", 0x0028),
     )),
     (RecTrailer, 16, 8, (
-        ("footer_offset", 0x0000),
-        ("_pad8", 0x0008),
-        ("magic", 0x000c),
+        ("footer_offset", 0x0000), ("_pad8", 0x0008), ("magic", 0x000c),
     )),
     (SnapshotHeader, 48, 8, (
-        ("magic", 0x0000),
-        ("schema_major", 0x0004),
-        ("schema_minor", 0x0006),
-        ("size", 0x0008),
-        ("flags", 0x000c),
-        ("frame", 0x0010),
-        ("tick", 0x0018),
-        ("host_time_ns", 0x0020),
-        ("game_time", 0x0028),
-        ("invalid_reason", 0x002c),
-        ("tick_source", 0x002e),
+        ("magic", 0x0000), ("schema_major", 0x0004), ("schema_minor", 0x0006), ("size", 0x0008),
+        ("flags", 0x000c), ("frame", 0x0010), ("tick", 0x0018), ("host_time_ns", 0x0020),
+        ("game_time", 0x0028), ("invalid_reason", 0x002c), ("tick_source", 0x002e),
         ("_pad47", 0x002f),
     )),
     (Game, 24, 4, (
-        ("menu_id", 0x0000),
-        ("menu_depth", 0x0004),
-        ("menu_item", 0x0008),
-        ("arcade_score", 0x000c),
-        ("lives", 0x0010),
-        ("phase", 0x0012),
-        ("paused", 0x0013),
-        ("focused", 0x0014),
-        ("player_count", 0x0015),
-        ("_pad22", 0x0016),
+        ("menu_id", 0x0000), ("menu_depth", 0x0004), ("menu_item", 0x0008),
+        ("arcade_score", 0x000c), ("lives", 0x0010), ("phase", 0x0012), ("paused", 0x0013),
+        ("focused", 0x0014), ("player_count", 0x0015), ("_pad22", 0x0016),
     )),
     (Board, 4100, 2, (
-        ("width", 0x0000),
-        ("height", 0x0002),
-        ("tiles", 0x0004),
+        ("width", 0x0000), ("height", 0x0002), ("tiles", 0x0004),
     )),
     (Ship, 64, 4, (
-        ("pos", 0x0000),
-        ("vel", 0x0008),
-        ("last_shot_pos", 0x0010),
-        ("reload_progress", 0x0018),
-        ("reload_time", 0x001c),
-        ("time_alive", 0x0020),
-        ("time_since_shot", 0x0024),
-        ("score", 0x0028),
-        ("multiplier", 0x002c),
-        ("valid", 0x0030),
-        ("flags", 0x0034),
-        ("player_id", 0x0036),
-        ("color", 0x0037),
-        ("alive", 0x0038),
-        ("ammo", 0x0039),
-        ("max_ammo", 0x003a),
-        ("fast_ammo", 0x003b),
-        ("charge_dir", 0x003c),
-        ("_pad61", 0x003d),
+        ("pos", 0x0000), ("vel", 0x0008), ("last_shot_pos", 0x0010), ("reload_progress", 0x0018),
+        ("reload_time", 0x001c), ("time_alive", 0x0020), ("time_since_shot", 0x0024),
+        ("score", 0x0028), ("multiplier", 0x002c), ("valid", 0x0030), ("flags", 0x0034),
+        ("player_id", 0x0036), ("color", 0x0037), ("alive", 0x0038), ("ammo", 0x0039),
+        ("max_ammo", 0x003a), ("fast_ammo", 0x003b), ("charge_dir", 0x003c), ("_pad61", 0x003d),
     )),
     (Projectile, 24, 4, (
-        ("pos", 0x0000),
-        ("speed", 0x0008),
-        ("time_alive", 0x000c),
-        ("kind_raw", 0x0010),
-        ("dir", 0x0014),
-        ("kind", 0x0015),
-        ("owner", 0x0016),
-        ("_pad23", 0x0017),
+        ("pos", 0x0000), ("speed", 0x0008), ("time_alive", 0x000c), ("kind_raw", 0x0010),
+        ("dir", 0x0014), ("kind", 0x0015), ("owner", 0x0016), ("_pad23", 0x0017),
     )),
     (Pickup, 16, 4, (
-        ("pos", 0x0000),
-        ("time_alive", 0x0008),
-        ("kind", 0x000c),
-        ("amount", 0x000d),
+        ("pos", 0x0000), ("time_alive", 0x0008), ("kind", 0x000c), ("amount", 0x000d),
         ("_pad14", 0x000e),
     )),
     (Event, 24, 8, (
-        ("tick", 0x0000),
-        ("a", 0x0008),
-        ("b", 0x000c),
-        ("kind", 0x0010),
-        ("player", 0x0012),
+        ("tick", 0x0000), ("a", 0x0008), ("b", 0x000c), ("kind", 0x0010), ("player", 0x0012),
         ("_pad19", 0x0013),
     )),
     (Match, 20, 4, (
-        ("map_scale", 0x0000),
-        ("focus_hash", 0x0004),
-        ("game_type", 0x0008),
-        ("map_set", 0x0009),
-        ("map_index", 0x000a),
-        ("wrap", 0x000b),
-        ("wrap_shift_x", 0x000c),
-        ("wrap_shift_y", 0x000d),
-        ("rounds_to_win", 0x000e),
-        ("round_state", 0x000f),
-        ("round_winner", 0x0010),
-        ("teams", 0x0011),
-        ("pickup_spawn_count", 0x0012),
-        ("_pad19", 0x0013),
+        ("map_scale", 0x0000), ("focus_hash", 0x0004), ("game_type", 0x0008), ("map_set", 0x0009),
+        ("map_index", 0x000a), ("wrap", 0x000b), ("wrap_shift_x", 0x000c), ("wrap_shift_y", 0x000d),
+        ("rounds_to_win", 0x000e), ("round_state", 0x000f), ("round_winner", 0x0010),
+        ("teams", 0x0011), ("pickup_spawn_count", 0x0012), ("_pad19", 0x0013),
     )),
     (PickupSpawn, 16, 4, (
-        ("pos", 0x0000),
-        ("time_left", 0x0008),
-        ("state", 0x000c),
-        ("_pad13", 0x000d),
+        ("pos", 0x0000), ("time_left", 0x0008), ("state", 0x000c), ("_pad13", 0x000d),
     )),
     (SpawnMarker, 16, 4, (
-        ("pos", 0x0000),
-        ("time_left", 0x0008),
-        ("kind", 0x000c),
-        ("_pad13", 0x000d),
+        ("pos", 0x0000), ("time_left", 0x0008), ("kind", 0x000c), ("_pad13", 0x000d),
     )),
     (ShipExt, 28, 4, (
-        ("velocity", 0x0000),
-        ("block_eat_time", 0x0008),
-        ("speed_boost_time", 0x000c),
-        ("shield_time", 0x0010),
-        ("points", 0x0014),
-        ("team", 0x0016),
-        ("parry_dir", 0x0017),
-        ("dying", 0x0018),
-        ("_pad25", 0x0019),
+        ("velocity", 0x0000), ("block_eat_time", 0x0008), ("speed_boost_time", 0x000c),
+        ("shield_time", 0x0010), ("points", 0x0014), ("team", 0x0016), ("parry_dir", 0x0017),
+        ("dying", 0x0018), ("_pad25", 0x0019),
     )),
     (ProjectileExt, 8, 4, (
-        ("distance", 0x0000),
-        ("team", 0x0004),
-        ("_pad5", 0x0005),
+        ("distance", 0x0000), ("team", 0x0004), ("_pad5", 0x0005),
     )),
     (Snapshot, 12104, 8, (
-        ("header", 0x0000),
-        ("game", 0x0030),
-        ("event_total", 0x0048),
-        ("ship_count", 0x0050),
-        ("pickup_count", 0x0051),
-        ("projectile_count", 0x0052),
-        ("players", 0x0054),
-        ("extras_offset", 0x0058),
-        ("extras_size", 0x005c),
-        ("board", 0x0060),
-        ("ships", 0x1064),
-        ("projectiles", 0x1464),
-        ("pickups", 0x2064),
-        ("_pad9316", 0x2464),
-        ("events", 0x2468),
-        ("match", 0x2768),
-        ("pickup_spawns", 0x277c),
-        ("ships_ext", 0x287c),
-        ("projectiles_ext", 0x2a3c),
-        ("_pad11836", 0x2e3c),
-        ("spawn_markers", 0x2e40),
-        ("spawn_marker_count", 0x2f40),
-        ("_pad12097", 0x2f41),
+        ("header", 0x0000), ("game", 0x0030), ("event_total", 0x0048), ("ship_count", 0x0050),
+        ("pickup_count", 0x0051), ("projectile_count", 0x0052), ("players", 0x0054),
+        ("extras_offset", 0x0058), ("extras_size", 0x005c), ("board", 0x0060), ("ships", 0x1064),
+        ("projectiles", 0x1464), ("pickups", 0x2064), ("_pad9316", 0x2464), ("events", 0x2468),
+        ("match", 0x2768), ("pickup_spawns", 0x277c), ("ships_ext", 0x287c),
+        ("projectiles_ext", 0x2a3c), ("_pad11836", 0x2e3c), ("spawn_markers", 0x2e40),
+        ("spawn_marker_count", 0x2f40), ("_pad12097", 0x2f41),
     )),
     (ExtraEntry, 36, 4, (
-        ("name", 0x0000),
-        ("offset", 0x0018),
-        ("size", 0x001c),
-        ("type", 0x0020),
-        ("count", 0x0022),
+        ("name", 0x0000), ("offset", 0x0018), ("size", 0x001c), ("type", 0x0020), ("count", 0x0022),
     )),
     (ExtrasHeader, 2312, 4, (
-        ("entry_count", 0x0000),
-        ("_pad2", 0x0002),
-        ("blob_size", 0x0004),
-        ("entries", 0x0008),
+        ("entry_count", 0x0000), ("_pad2", 0x0002), ("blob_size", 0x0004), ("entries", 0x0008),
     )),
 )
 
@@ -4350,7 +3888,6 @@ def atomic_fetch_add(buf, offset, width, value):
     the old value."""
     return _on_word(buf, offset, width, _fetch_add, value)
 
-
 # Live views -----------------------------------------------------------------------------
 #
 # A bot attaches to the host's mapping, reads the newest record and claims a row:
@@ -4528,6 +4065,225 @@ class _LiveView:
             return 0
         return min(n + (-(self._base + offset + n) % 8), room)
 
+    def __init_subclass__(cls, **kwargs):
+        """Installs the field methods a view class lists in _methods, one row each:
+        (method, kind, field, offset, arg, extra, writers, ends), where ends is where a field
+        a later minor version added ends (its reads give None and its writes raise on a
+        shorter record), 0 for every other field. By kind, arg and extra are:
+            load, counter, store, fetch_add, cas, swap: the width, and the class that reads
+                the value (an enum), _signed, or None;
+            word_load, word_cas, word_cas_at: the word's width, and (its elements' struct
+                format, their count);
+            get, set: the struct format, and the enum class or None;
+            copy, put: the ctypes type;
+            view, views: the view class's name, and for views (count, the entries' stride).
+        """
+        super().__init_subclass__(**kwargs)
+        for name, kind, field, offset, arg, extra, writers, ends in cls.__dict__.get("_methods", ()):
+            method = _VIEW_METHODS[kind](field, offset, arg, extra, ends)
+            method.__name__ = name
+            method.__qualname__ = "%s.%s" % (cls.__qualname__, name)
+            who = " Written by the %s." % writers if writers else ""
+            method.__doc__ = _VIEW_DOCS[kind].format(field=field, arg=arg, extra=extra, who=who)
+            setattr(cls, name, method)
+
+
+# What each kind of view method says; {who} names the field's writers.
+_VIEW_DOCS = {
+    "load": "`{field}`, an atomic load (acquire).{who}",
+    "counter": "`{field}`, a seqlock counter (acquire): odd while its writer writes.{who}",
+    "store": "Stores `{field}` atomically (release), publishing what was written before.",
+    "fetch_add": "Adds to `{field}` atomically (acquire-release, wrapping); returns the old value.",
+    "cas": "Compare-and-swap of `{field}` (acquire-release): (ok, the value found, current when ok).",
+    "swap": "Swaps `{field}` atomically (acquire-release); returns the old value.",
+    "word_load": "`{field}`, loaded as one {arg}-byte word (acquire): a tuple of its elements.{who}",
+    "word_cas": "Compare-and-swap of `{field}` as one {arg}-byte word (acquire-release): (ok, the elements found).",
+    "word_cas_at": "Sets element index of `{field}` from current to new by compare-and-swap of the\n"
+    "        whole word, retrying while only other elements change: (ok, the element found).",
+    "get": "`{field}`, copied: a plain field, written before it is published.{who}",
+    "copy": "`{field}`, copied: a plain field, written before it is published.{who}",
+    "set": "Writes `{field}` (plain stores); publish it with a release store of a field readers poll.",
+    "put": "Writes `{field}` (plain stores); publish it with a release store of a field readers poll.",
+    "view": "The live view of `{field}`.{who}",
+    "views": "The live view of `{field}[index]`; IndexError unless 0 <= index < {extra[0]}.{who}",
+}
+
+
+def _converter(convert, width):
+    """What a row's conversion says to apply to a loaded number: nothing (None), _signed at
+    its width, or a class (an enum)."""
+    if convert is _signed:
+        return lambda value: _signed(value, width)
+    return convert
+
+
+def _guard(method, field, ends, reads):
+    """method itself, or for a field a later minor version added (ends > 0) method behind a
+    check: on a record shorter than ends a read gives None and a write raises ValueError."""
+    if not ends:
+        return method
+
+    def guarded(self, *args):
+        if self._length < ends:
+            if reads:
+                return None
+            raise ValueError("%s is absent: the producer's record is %d bytes, it ends at %d" % (field, self._length, ends))
+        return method(self, *args)
+
+    guarded.__wrapped__ = method
+    return guarded
+
+
+def _view_load(field, offset, width, convert, ends):
+    convert = _converter(convert, width)
+    if convert is None:
+        def method(self):
+            return self._load(offset, width)
+    else:
+        def method(self):
+            return convert(self._load(offset, width))
+    return _guard(method, field, ends, True)
+
+
+def _view_store(field, offset, width, convert, ends):
+    def method(self, value):
+        self._store(offset, width, int(value))
+    return _guard(method, field, ends, False)
+
+
+def _view_fetch_add(field, offset, width, convert, ends):
+    convert = _converter(convert, width)
+
+    def method(self, value):
+        old = _fetch_add(self._mem, self._base + offset, width, value)
+        return old if convert is None else convert(old)
+    return _guard(method, field, ends, False)
+
+
+def _view_cas(field, offset, width, convert, ends):
+    convert = _converter(convert, width)
+
+    def method(self, current, new):
+        ok, found = _compare_exchange(self._mem, self._base + offset, width, int(current), int(new))
+        return ok, found if convert is None else convert(found)
+    return _guard(method, field, ends, False)
+
+
+def _view_swap(field, offset, width, convert, ends):
+    convert = _converter(convert, width)
+
+    def method(self, value):
+        old = _exchange(self._mem, self._base + offset, width, int(value))
+        return old if convert is None else convert(old)
+    return _guard(method, field, ends, False)
+
+
+def _view_word_load(field, offset, width, shape, ends):
+    fmt = shape[0]
+
+    def method(self):
+        return struct.unpack(fmt, self._load(offset, width).to_bytes(width, "little"))
+    return _guard(method, field, ends, True)
+
+
+def _view_word_cas(field, offset, width, shape, ends):
+    fmt = shape[0]
+
+    def method(self, current, new):
+        current = int.from_bytes(struct.pack(fmt, *current), "little")
+        new = int.from_bytes(struct.pack(fmt, *new), "little")
+        ok, found = _compare_exchange(self._mem, self._base + offset, width, current, new)
+        return ok, struct.unpack(fmt, found.to_bytes(width, "little"))
+    return _guard(method, field, ends, False)
+
+
+def _view_word_cas_at(field, offset, width, shape, ends):
+    count = shape[1]
+
+    def method(self, index, current, new):
+        if not 0 <= index < count:
+            raise IndexError("%s has %d elements; index %d" % (field, count, index))
+        shift = 8 * index
+        word = self._load(offset, width)
+        for _ in range(_cas_tries):
+            found = (word >> shift) & 0xff
+            if found != current:
+                return False, found
+            wanted = (word & ~(0xff << shift)) | ((new & 0xff) << shift)
+            if _cas_hook is not None:
+                _cas_hook(self._mem, self._base + offset)
+            ok, word = _compare_exchange(self._mem, self._base + offset, width, word, wanted)
+            if ok:
+                return True, current
+        _cas_gave_up("%s[%d]" % (field, index))
+    return _guard(method, field, ends, False)
+
+
+def _view_get(field, offset, fmt, convert, ends):
+    if convert is None:
+        def method(self):
+            return self._get(offset, fmt)
+    else:
+        def method(self):
+            return convert(self._get(offset, fmt))
+    return _guard(method, field, ends, True)
+
+
+def _view_set(field, offset, fmt, convert, ends):
+    def method(self, value):
+        self._set(offset, fmt, value)
+    return _guard(method, field, ends, False)
+
+
+def _view_copy(field, offset, ctype, _, ends):
+    def method(self):
+        return self._copy(offset, ctype)
+    return _guard(method, field, ends, True)
+
+
+def _view_put(field, offset, ctype, _, ends):
+    def method(self, value):
+        self._put(offset, _value_bytes(ctype, value))
+    return _guard(method, field, ends, False)
+
+
+def _view_view(field, offset, view, _, ends):
+    scope = globals()  # the view class is defined later in the module, perhaps
+
+    def method(self):
+        return scope[view](self._mem, self._base + offset)
+    return _guard(method, field, ends, True)
+
+
+def _view_views(field, offset, view, shape, ends):
+    scope, (count, stride) = globals(), shape
+
+    def method(self, index):
+        if not 0 <= index < count:
+            raise IndexError("%s has %d entries; index %d" % (field, count, index))
+        return scope[view](self._mem, self._base + offset + index * stride)
+    return _guard(method, field, ends, True)
+
+
+# The maker of each kind of view method.
+_VIEW_METHODS = {
+    "load": _view_load,
+    "counter": _view_load,
+    "store": _view_store,
+    "fetch_add": _view_fetch_add,
+    "cas": _view_cas,
+    "swap": _view_swap,
+    "word_load": _view_word_load,
+    "word_cas": _view_word_cas,
+    "word_cas_at": _view_word_cas_at,
+    "get": _view_get,
+    "set": _view_set,
+    "copy": _view_copy,
+    "put": _view_put,
+    "view": _view_view,
+    "views": _view_views,
+}
+
 
 class _LiveValue:
     """What a seqlock guards, as one copy: its fields and trailer parts as attributes."""
@@ -4637,99 +4393,31 @@ class LiveClientEntry(_LiveView):
     ALIGN = 8
     MIN_LEN = 128
     _type_name = ctypes.c_char * CLIENT_NAME_LEN
-
-    def state(self):
-        """`state`, an atomic load (acquire). Written by the host and client."""
-        return ClientState(self._load(0, 4))
-
-    def set_state(self, value):
-        """Stores `state` atomically (release), publishing what was written before."""
-        self._store(0, 4, int(value))
-
-    def compare_exchange_state(self, current, new):
-        """Compare-and-swap of `state` (acquire-release): (ok, the value found, current when ok)."""
-        ok, found = _compare_exchange(self._mem, self._base + 0, 4, int(current), int(new))
-        return ok, ClientState(found)
-
-    def swap_state(self, value):
-        """Swaps `state` atomically (acquire-release); returns the old value."""
-        return ClientState(_exchange(self._mem, self._base + 0, 4, int(value)))
-
-    def generation(self):
-        """`generation`, an atomic load (acquire). Written by the client."""
-        return self._load(4, 4)
-
-    def set_generation(self, value):
-        """Stores `generation` atomically (release), publishing what was written before."""
-        self._store(4, 4, int(value))
-
-    def fetch_add_generation(self, value):
-        """Adds to `generation` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 4, 4, value)
-
-    def pid(self):
-        """`pid`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(8, "<I")
-
-    def set_pid(self, value):
-        """Writes `pid` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<I", value)
-
-    def caps(self):
-        """`caps`, copied: a plain field, written before it is published. Written by the host and client."""
-        return ClientCaps(self._get(12, "<I"))
-
-    def set_caps(self, value):
-        """Writes `caps` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(12, "<I", value)
-
-    def heartbeat_ns(self):
-        """`heartbeat_ns`, an atomic load (acquire). Written by the client."""
-        return self._load(16, 8)
-
-    def set_heartbeat_ns(self, value):
-        """Stores `heartbeat_ns` atomically (release), publishing what was written before."""
-        self._store(16, 8, int(value))
-
-    def fetch_add_heartbeat_ns(self, value):
-        """Adds to `heartbeat_ns` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 16, 8, value)
-
-    def connected_ns(self):
-        """`connected_ns`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(24, "<Q")
-
-    def set_connected_ns(self, value):
-        """Writes `connected_ns` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(24, "<Q", value)
-
-    def pad(self):
-        """`pad`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(32, "<B")
-
-    def set_pad(self, value):
-        """Writes `pad` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(32, "<B", value)
-
-    def waiting(self):
-        """`waiting`, an atomic load (acquire). Written by the client."""
-        return self._load(36, 4)
-
-    def set_waiting(self, value):
-        """Stores `waiting` atomically (release), publishing what was written before."""
-        self._store(36, 4, int(value))
-
-    def fetch_add_waiting(self, value):
-        """Adds to `waiting` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 36, 4, value)
-
-    def name(self):
-        """`name`, copied: a plain field, written before it is published. Written by the client."""
-        return self._copy(40, self._type_name)
-
-    def set_name(self, value):
-        """Writes `name` (plain stores); publish it with a release store of a field readers poll."""
-        self._put(40, _value_bytes(self._type_name, value))
+    _methods = (
+        ("state", "load", "state", 0, 4, ClientState, "host and client", 0),
+        ("set_state", "store", "state", 0, 4, ClientState, "host and client", 0),
+        ("compare_exchange_state", "cas", "state", 0, 4, ClientState, "host and client", 0),
+        ("swap_state", "swap", "state", 0, 4, ClientState, "host and client", 0),
+        ("generation", "load", "generation", 4, 4, None, "client", 0),
+        ("set_generation", "store", "generation", 4, 4, None, "client", 0),
+        ("fetch_add_generation", "fetch_add", "generation", 4, 4, None, "client", 0),
+        ("pid", "get", "pid", 8, "<I", None, "client", 0),
+        ("set_pid", "set", "pid", 8, "<I", None, "client", 0),
+        ("caps", "get", "caps", 12, "<I", ClientCaps, "host and client", 0),
+        ("set_caps", "set", "caps", 12, "<I", ClientCaps, "host and client", 0),
+        ("heartbeat_ns", "load", "heartbeat_ns", 16, 8, None, "client", 0),
+        ("set_heartbeat_ns", "store", "heartbeat_ns", 16, 8, None, "client", 0),
+        ("fetch_add_heartbeat_ns", "fetch_add", "heartbeat_ns", 16, 8, None, "client", 0),
+        ("connected_ns", "get", "connected_ns", 24, "<Q", None, "client", 0),
+        ("set_connected_ns", "set", "connected_ns", 24, "<Q", None, "client", 0),
+        ("pad", "get", "pad", 32, "<B", None, "client", 0),
+        ("set_pad", "set", "pad", 32, "<B", None, "client", 0),
+        ("waiting", "load", "waiting", 36, 4, None, "client", 0),
+        ("set_waiting", "store", "waiting", 36, 4, None, "client", 0),
+        ("fetch_add_waiting", "fetch_add", "waiting", 36, 4, None, "client", 0),
+        ("name", "copy", "name", 40, _type_name, None, "client", 0),
+        ("set_name", "put", "name", 40, _type_name, None, "client", 0),
+    )
 
 
 class LiveBridgeHeader(_LiveView):
@@ -4747,250 +4435,60 @@ class LiveBridgeHeader(_LiveView):
     _type_host_version = ctypes.c_char * VERSION_LEN
     _type_regions = RegionEntry * MAX_REGIONS
     _type_controls = Controls
-
-    def magic(self):
-        """`magic`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(0, "<I")
-
-    def set_magic(self, value):
-        """Writes `magic` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(0, "<I", value)
-
-    def abi_major(self):
-        """`abi_major`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(4, "<H")
-
-    def set_abi_major(self, value):
-        """Writes `abi_major` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<H", value)
-
-    def abi_minor(self):
-        """`abi_minor`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(6, "<H")
-
-    def set_abi_minor(self, value):
-        """Writes `abi_minor` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(6, "<H", value)
-
-    def header_size(self):
-        """`header_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(8, "<I")
-
-    def set_header_size(self, value):
-        """Writes `header_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<I", value)
-
-    def total_size(self):
-        """`total_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(12, "<I")
-
-    def set_total_size(self, value):
-        """Writes `total_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(12, "<I", value)
-
-    def host_pid(self):
-        """`host_pid`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<I")
-
-    def set_host_pid(self, value):
-        """Writes `host_pid` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
-
-    def host_generation(self):
-        """`host_generation`, an atomic load (acquire). Written by the host."""
-        return self._load(20, 4)
-
-    def set_host_generation(self, value):
-        """Stores `host_generation` atomically (release), publishing what was written before."""
-        self._store(20, 4, int(value))
-
-    def fetch_add_host_generation(self, value):
-        """Adds to `host_generation` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 20, 4, value)
-
-    def host_state(self):
-        """`host_state`, an atomic load (acquire). Written by the host."""
-        return HostState(self._load(24, 4))
-
-    def set_host_state(self, value):
-        """Stores `host_state` atomically (release), publishing what was written before."""
-        self._store(24, 4, int(value))
-
-    def region_count(self):
-        """`region_count`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(28, "<I")
-
-    def set_region_count(self, value):
-        """Writes `region_count` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(28, "<I", value)
-
-    def host_version(self):
-        """`host_version`, copied: a plain field, written before it is published. Written by the host."""
-        return self._copy(32, self._type_host_version)
-
-    def set_host_version(self, value):
-        """Writes `host_version` (plain stores); publish it with a release store of a field readers poll."""
-        self._put(32, _value_bytes(self._type_host_version, value))
-
-    def regions(self):
-        """`regions`, copied: a plain field, written before it is published. Written by the host."""
-        return self._copy(64, self._type_regions)
-
-    def set_regions(self, value):
-        """Writes `regions` (plain stores); publish it with a release store of a field readers poll."""
-        self._put(64, _value_bytes(self._type_regions, value))
-
-    def clock_mono_ns(self):
-        """`clock_mono_ns`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(128, "<Q")
-
-    def set_clock_mono_ns(self, value):
-        """Writes `clock_mono_ns` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(128, "<Q", value)
-
-    def clock_unix_ns(self):
-        """`clock_unix_ns`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(136, "<q")
-
-    def set_clock_unix_ns(self, value):
-        """Writes `clock_unix_ns` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(136, "<q", value)
-
-    def ring_slots(self):
-        """`ring_slots`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(144, "<I")
-
-    def set_ring_slots(self, value):
-        """Writes `ring_slots` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(144, "<I", value)
-
-    def ring_slot_size(self):
-        """`ring_slot_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(148, "<I")
-
-    def set_ring_slot_size(self, value):
-        """Writes `ring_slot_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(148, "<I", value)
-
-    def max_clients(self):
-        """`max_clients`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(152, "<I")
-
-    def set_max_clients(self, value):
-        """Writes `max_clients` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(152, "<I", value)
-
-    def client_block_size(self):
-        """`client_block_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(156, "<I")
-
-    def set_client_block_size(self, value):
-        """Writes `client_block_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(156, "<I", value)
-
-    def client_entry_size(self):
-        """`client_entry_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(160, "<I")
-
-    def set_client_entry_size(self, value):
-        """Writes `client_entry_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(160, "<I", value)
-
-    def pad_owner(self):
-        """`pad_owner`, loaded as one 4-byte word (acquire): a tuple of its elements. Written by the host and client."""
-        return struct.unpack("<4B", self._load(164, 4).to_bytes(4, "little"))
-
-    def compare_exchange_pad_owner(self, current, new):
-        """Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): (ok, the elements found)."""
-        current = int.from_bytes(struct.pack("<4B", *current), "little")
-        new = int.from_bytes(struct.pack("<4B", *new), "little")
-        ok, found = _compare_exchange(self._mem, self._base + 164, 4, current, new)
-        return ok, struct.unpack("<4B", found.to_bytes(4, "little"))
-
-    def compare_exchange_pad_owner_at(self, index, current, new):
-        """Sets element index of `pad_owner` from current to new by compare-and-swap of the
-        whole word, retrying while only other elements change: (ok, the element found)."""
-        if not 0 <= index < 4:
-            raise IndexError("pad_owner has 4 elements; index %d" % index)
-        shift = 8 * index
-        word = self._load(164, 4)
-        for _ in range(_cas_tries):
-            found = (word >> shift) & 0xff
-            if found != current:
-                return False, found
-            wanted = (word & ~(0xff << shift)) | ((new & 0xff) << shift)
-            if _cas_hook is not None:
-                _cas_hook(self._mem, self._base + 164)
-            ok, word = _compare_exchange(self._mem, self._base + 164, 4, word, wanted)
-            if ok:
-                return True, current
-        _cas_gave_up("pad_owner[%d]" % index)
-
-    def snapshot_seq(self):
-        """`snapshot_seq`, an atomic load (acquire). Written by the host."""
-        return self._load(192, 8)
-
-    def set_snapshot_seq(self, value):
-        """Stores `snapshot_seq` atomically (release), publishing what was written before."""
-        self._store(192, 8, int(value))
-
-    def fetch_add_snapshot_seq(self, value):
-        """Adds to `snapshot_seq` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 192, 8, value)
-
-    def clients(self, index):
-        """The live view of `clients[index]`; IndexError unless 0 <= index < 8. Written by the host and client."""
-        if not 0 <= index < 8:
-            raise IndexError("clients has 8 entries; index %d" % index)
-        return LiveClientEntry(self._mem, self._base + 256 + index * 128)
-
-    def controls(self):
-        """`controls`, copied: a plain field, written before it is published. Written by the host."""
-        if self._length < 1296:
-            return None
-        return self._copy(1280, self._type_controls)
-
-    def set_controls(self, value):
-        """Writes `controls` (plain stores); publish it with a release store of a field readers poll."""
-        if self._length < 1296:
-            raise ValueError("controls is absent: the producer's record is %d bytes, it ends at 1296" % self._length)
-        self._put(1280, _value_bytes(self._type_controls, value))
-
-    def run_mode(self):
-        """`run_mode`, an atomic load (acquire). Written by the host."""
-        if self._length < 1297:
-            return None
-        return RunMode(self._load(1296, 1))
-
-    def set_run_mode(self, value):
-        """Stores `run_mode` atomically (release), publishing what was written before."""
-        if self._length < 1297:
-            raise ValueError("run_mode is absent: the producer's record is %d bytes, it ends at 1297" % self._length)
-        self._store(1296, 1, int(value))
-
-    def sim_state(self):
-        """`sim_state`, an atomic load (acquire). Written by the host."""
-        if self._length < 1298:
-            return None
-        return SimState(self._load(1297, 1))
-
-    def set_sim_state(self, value):
-        """Stores `sim_state` atomically (release), publishing what was written before."""
-        if self._length < 1298:
-            raise ValueError("sim_state is absent: the producer's record is %d bytes, it ends at 1298" % self._length)
-        self._store(1297, 1, int(value))
-
-    def lockstep_timeout_ms(self):
-        """`lockstep_timeout_ms`, copied: a plain field, written before it is published. Written by the host."""
-        if self._length < 1304:
-            return None
-        return self._get(1300, "<I")
-
-    def set_lockstep_timeout_ms(self, value):
-        """Writes `lockstep_timeout_ms` (plain stores); publish it with a release store of a field readers poll."""
-        if self._length < 1304:
-            raise ValueError("lockstep_timeout_ms is absent: the producer's record is %d bytes, it ends at 1304" % self._length)
-        self._set(1300, "<I", value)
+    _methods = (
+        ("magic", "get", "magic", 0, "<I", None, "host", 0),
+        ("set_magic", "set", "magic", 0, "<I", None, "host", 0),
+        ("abi_major", "get", "abi_major", 4, "<H", None, "host", 0),
+        ("set_abi_major", "set", "abi_major", 4, "<H", None, "host", 0),
+        ("abi_minor", "get", "abi_minor", 6, "<H", None, "host", 0),
+        ("set_abi_minor", "set", "abi_minor", 6, "<H", None, "host", 0),
+        ("header_size", "get", "header_size", 8, "<I", None, "host", 0),
+        ("set_header_size", "set", "header_size", 8, "<I", None, "host", 0),
+        ("total_size", "get", "total_size", 12, "<I", None, "host", 0),
+        ("set_total_size", "set", "total_size", 12, "<I", None, "host", 0),
+        ("host_pid", "get", "host_pid", 16, "<I", None, "host", 0),
+        ("set_host_pid", "set", "host_pid", 16, "<I", None, "host", 0),
+        ("host_generation", "load", "host_generation", 20, 4, None, "host", 0),
+        ("set_host_generation", "store", "host_generation", 20, 4, None, "host", 0),
+        ("fetch_add_host_generation", "fetch_add", "host_generation", 20, 4, None, "host", 0),
+        ("host_state", "load", "host_state", 24, 4, HostState, "host", 0),
+        ("set_host_state", "store", "host_state", 24, 4, HostState, "host", 0),
+        ("region_count", "get", "region_count", 28, "<I", None, "host", 0),
+        ("set_region_count", "set", "region_count", 28, "<I", None, "host", 0),
+        ("host_version", "copy", "host_version", 32, _type_host_version, None, "host", 0),
+        ("set_host_version", "put", "host_version", 32, _type_host_version, None, "host", 0),
+        ("regions", "copy", "regions", 64, _type_regions, None, "host", 0),
+        ("set_regions", "put", "regions", 64, _type_regions, None, "host", 0),
+        ("clock_mono_ns", "get", "clock_mono_ns", 128, "<Q", None, "host", 0),
+        ("set_clock_mono_ns", "set", "clock_mono_ns", 128, "<Q", None, "host", 0),
+        ("clock_unix_ns", "get", "clock_unix_ns", 136, "<q", None, "host", 0),
+        ("set_clock_unix_ns", "set", "clock_unix_ns", 136, "<q", None, "host", 0),
+        ("ring_slots", "get", "ring_slots", 144, "<I", None, "host", 0),
+        ("set_ring_slots", "set", "ring_slots", 144, "<I", None, "host", 0),
+        ("ring_slot_size", "get", "ring_slot_size", 148, "<I", None, "host", 0),
+        ("set_ring_slot_size", "set", "ring_slot_size", 148, "<I", None, "host", 0),
+        ("max_clients", "get", "max_clients", 152, "<I", None, "host", 0),
+        ("set_max_clients", "set", "max_clients", 152, "<I", None, "host", 0),
+        ("client_block_size", "get", "client_block_size", 156, "<I", None, "host", 0),
+        ("set_client_block_size", "set", "client_block_size", 156, "<I", None, "host", 0),
+        ("client_entry_size", "get", "client_entry_size", 160, "<I", None, "host", 0),
+        ("set_client_entry_size", "set", "client_entry_size", 160, "<I", None, "host", 0),
+        ("pad_owner", "word_load", "pad_owner", 164, 4, ("<4B", 4), "host and client", 0),
+        ("compare_exchange_pad_owner", "word_cas", "pad_owner", 164, 4, ("<4B", 4), "host and client", 0),
+        ("compare_exchange_pad_owner_at", "word_cas_at", "pad_owner", 164, 4, ("<4B", 4), "host and client", 0),
+        ("snapshot_seq", "load", "snapshot_seq", 192, 8, None, "host", 0),
+        ("set_snapshot_seq", "store", "snapshot_seq", 192, 8, None, "host", 0),
+        ("fetch_add_snapshot_seq", "fetch_add", "snapshot_seq", 192, 8, None, "host", 0),
+        ("clients", "views", "clients", 256, "LiveClientEntry", (8, 128), "host and client", 0),
+        ("controls", "copy", "controls", 1280, _type_controls, None, "host", 1296),
+        ("set_controls", "put", "controls", 1280, _type_controls, None, "host", 1296),
+        ("run_mode", "load", "run_mode", 1296, 1, RunMode, "host", 1297),
+        ("set_run_mode", "store", "run_mode", 1296, 1, RunMode, "host", 1297),
+        ("sim_state", "load", "sim_state", 1297, 1, SimState, "host", 1298),
+        ("set_sim_state", "store", "sim_state", 1297, 1, SimState, "host", 1298),
+        ("lockstep_timeout_ms", "get", "lockstep_timeout_ms", 1300, "<I", None, "host", 1304),
+        ("set_lockstep_timeout_ms", "set", "lockstep_timeout_ms", 1300, "<I", None, "host", 1304),
+    )
 
 
 class LiveDrawHeader(_LiveView):
@@ -5005,71 +4503,24 @@ class LiveDrawHeader(_LiveView):
     SIZE = 64
     ALIGN = 4
     MIN_LEN = 64
-
-    def state(self):
-        """`state`, an atomic load (acquire). Written by the host and client."""
-        return self._load(0, 4)
-
-    def set_state(self, value):
-        """Stores `state` atomically (release), publishing what was written before."""
-        self._store(0, 4, int(value))
-
-    def fetch_add_state(self, value):
-        """Adds to `state` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 0, 4, value)
-
-    def compare_exchange_state(self, current, new):
-        """Compare-and-swap of `state` (acquire-release): (ok, the value found, current when ok)."""
-        ok, found = _compare_exchange(self._mem, self._base + 0, 4, int(current), int(new))
-        return ok, found
-
-    def swap_state(self, value):
-        """Swaps `state` atomically (acquire-release); returns the old value."""
-        return _exchange(self._mem, self._base + 0, 4, int(value))
-
-    def buffers(self):
-        """`buffers`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(4, "<I")
-
-    def set_buffers(self, value):
-        """Writes `buffers` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<I", value)
-
-    def buffer_size(self):
-        """`buffer_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(8, "<I")
-
-    def set_buffer_size(self, value):
-        """Writes `buffer_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<I", value)
-
-    def max_commands(self):
-        """`max_commands`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(12, "<I")
-
-    def set_max_commands(self, value):
-        """Writes `max_commands` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(12, "<I", value)
-
-    def max_payload(self):
-        """`max_payload`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<I")
-
-    def set_max_payload(self, value):
-        """Writes `max_payload` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
-
-    def published(self):
-        """`published`, an atomic load (acquire). Written by the client."""
-        return self._load(20, 4)
-
-    def set_published(self, value):
-        """Stores `published` atomically (release), publishing what was written before."""
-        self._store(20, 4, int(value))
-
-    def fetch_add_published(self, value):
-        """Adds to `published` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 20, 4, value)
+    _methods = (
+        ("state", "load", "state", 0, 4, None, "host and client", 0),
+        ("set_state", "store", "state", 0, 4, None, "host and client", 0),
+        ("fetch_add_state", "fetch_add", "state", 0, 4, None, "host and client", 0),
+        ("compare_exchange_state", "cas", "state", 0, 4, None, "host and client", 0),
+        ("swap_state", "swap", "state", 0, 4, None, "host and client", 0),
+        ("buffers", "get", "buffers", 4, "<I", None, "host", 0),
+        ("set_buffers", "set", "buffers", 4, "<I", None, "host", 0),
+        ("buffer_size", "get", "buffer_size", 8, "<I", None, "host", 0),
+        ("set_buffer_size", "set", "buffer_size", 8, "<I", None, "host", 0),
+        ("max_commands", "get", "max_commands", 12, "<I", None, "host", 0),
+        ("set_max_commands", "set", "max_commands", 12, "<I", None, "host", 0),
+        ("max_payload", "get", "max_payload", 16, "<I", None, "host", 0),
+        ("set_max_payload", "set", "max_payload", 16, "<I", None, "host", 0),
+        ("published", "load", "published", 20, 4, None, "client", 0),
+        ("set_published", "store", "published", 20, 4, None, "client", 0),
+        ("fetch_add_published", "fetch_add", "published", 20, 4, None, "client", 0),
+    )
 
 
 class LiveDrawListHeader(_LiveView):
@@ -5084,62 +4535,22 @@ class LiveDrawListHeader(_LiveView):
     SIZE = 64
     ALIGN = 8
     MIN_LEN = 64
-
-    def seq(self):
-        """`seq`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(0, "<I")
-
-    def set_seq(self, value):
-        """Writes `seq` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(0, "<I", value)
-
-    def count(self):
-        """`count`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(4, "<I")
-
-    def set_count(self, value):
-        """Writes `count` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<I", value)
-
-    def payload_len(self):
-        """`payload_len`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(8, "<I")
-
-    def set_payload_len(self, value):
-        """Writes `payload_len` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<I", value)
-
-    def ttl_ms(self):
-        """`ttl_ms`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(12, "<I")
-
-    def set_ttl_ms(self, value):
-        """Writes `ttl_ms` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(12, "<I", value)
-
-    def flags(self):
-        """`flags`, copied: a plain field, written before it is published. Written by the client."""
-        return DrawListFlags(self._get(16, "<I"))
-
-    def set_flags(self, value):
-        """Writes `flags` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
-
-    def dropped(self):
-        """`dropped`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(20, "<I")
-
-    def set_dropped(self, value):
-        """Writes `dropped` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(20, "<I", value)
-
-    def for_tick(self):
-        """`for_tick`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(24, "<Q")
-
-    def set_for_tick(self, value):
-        """Writes `for_tick` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(24, "<Q", value)
+    _methods = (
+        ("seq", "get", "seq", 0, "<I", None, "client", 0),
+        ("set_seq", "set", "seq", 0, "<I", None, "client", 0),
+        ("count", "get", "count", 4, "<I", None, "client", 0),
+        ("set_count", "set", "count", 4, "<I", None, "client", 0),
+        ("payload_len", "get", "payload_len", 8, "<I", None, "client", 0),
+        ("set_payload_len", "set", "payload_len", 8, "<I", None, "client", 0),
+        ("ttl_ms", "get", "ttl_ms", 12, "<I", None, "client", 0),
+        ("set_ttl_ms", "set", "ttl_ms", 12, "<I", None, "client", 0),
+        ("flags", "get", "flags", 16, "<I", DrawListFlags, "client", 0),
+        ("set_flags", "set", "flags", 16, "<I", DrawListFlags, "client", 0),
+        ("dropped", "get", "dropped", 20, "<I", None, "client", 0),
+        ("set_dropped", "set", "dropped", 20, "<I", None, "client", 0),
+        ("for_tick", "get", "for_tick", 24, "<Q", None, "client", 0),
+        ("set_for_tick", "set", "for_tick", 24, "<Q", None, "client", 0),
+    )
 
 
 class LiveParamsHeader(_LiveView):
@@ -5155,34 +4566,15 @@ class LiveParamsHeader(_LiveView):
     ALIGN = 4
     MIN_LEN = 8768
     _trailer = True
-
-    def defs_seq(self):
-        """`defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."""
-        return self._load(0, 4)
-
-    def values_seq(self):
-        """`values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."""
-        return self._load(8, 4)
-
-    def changes(self):
-        """`changes`, an atomic load (acquire). Written by the host."""
-        return self._load(12, 4)
-
-    def set_changes(self, value):
-        """Stores `changes` atomically (release), publishing what was written before."""
-        self._store(12, 4, int(value))
-
-    def fetch_add_changes(self, value):
-        """Adds to `changes` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 12, 4, value)
-
-    def max_params(self):
-        """`max_params`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<I")
-
-    def set_max_params(self, value):
-        """Writes `max_params` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
+    _methods = (
+        ("defs_seq", "counter", "defs_seq", 0, 4, None, "client", 0),
+        ("values_seq", "counter", "values_seq", 8, 4, None, "host", 0),
+        ("changes", "load", "changes", 12, 4, None, "host", 0),
+        ("set_changes", "store", "changes", 12, 4, None, "host", 0),
+        ("fetch_add_changes", "fetch_add", "changes", 12, 4, None, "host", 0),
+        ("max_params", "get", "max_params", 16, "<I", None, "host", 0),
+        ("set_max_params", "set", "max_params", 16, "<I", None, "host", 0),
+    )
 
     def read_param_defs(self):
         """Reads what seqlock `param_defs` guards (written by the client, read by the host):
@@ -5258,58 +4650,21 @@ class LiveStatsHeader(_LiveView):
     ALIGN = 8
     MIN_LEN = 4160
     _trailer = True
-
-    def seq(self):
-        """`seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."""
-        return self._load(0, 4)
-
-    def max_stats(self):
-        """`max_stats`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(8, "<I")
-
-    def set_max_stats(self, value):
-        """Writes `max_stats` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<I", value)
-
-    def ticks(self):
-        """`ticks`, an atomic load (acquire). Written by the client."""
-        return self._load(16, 8)
-
-    def set_ticks(self, value):
-        """Stores `ticks` atomically (release), publishing what was written before."""
-        self._store(16, 8, int(value))
-
-    def fetch_add_ticks(self, value):
-        """Adds to `ticks` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 16, 8, value)
-
-    def skipped(self):
-        """`skipped`, an atomic load (acquire). Written by the client."""
-        return self._load(24, 8)
-
-    def set_skipped(self, value):
-        """Stores `skipped` atomically (release), publishing what was written before."""
-        self._store(24, 8, int(value))
-
-    def fetch_add_skipped(self, value):
-        """Adds to `skipped` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 24, 8, value)
-
-    def wake_p50_us(self):
-        """`wake_p50_us`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(32, "<f")
-
-    def set_wake_p50_us(self, value):
-        """Writes `wake_p50_us` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(32, "<f", value)
-
-    def wake_p99_us(self):
-        """`wake_p99_us`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(36, "<f")
-
-    def set_wake_p99_us(self, value):
-        """Writes `wake_p99_us` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(36, "<f", value)
+    _methods = (
+        ("seq", "counter", "seq", 0, 4, None, "client", 0),
+        ("max_stats", "get", "max_stats", 8, "<I", None, "host", 0),
+        ("set_max_stats", "set", "max_stats", 8, "<I", None, "host", 0),
+        ("ticks", "load", "ticks", 16, 8, None, "client", 0),
+        ("set_ticks", "store", "ticks", 16, 8, None, "client", 0),
+        ("fetch_add_ticks", "fetch_add", "ticks", 16, 8, None, "client", 0),
+        ("skipped", "load", "skipped", 24, 8, None, "client", 0),
+        ("set_skipped", "store", "skipped", 24, 8, None, "client", 0),
+        ("fetch_add_skipped", "fetch_add", "skipped", 24, 8, None, "client", 0),
+        ("wake_p50_us", "get", "wake_p50_us", 32, "<f", None, "client", 0),
+        ("set_wake_p50_us", "set", "wake_p50_us", 32, "<f", None, "client", 0),
+        ("wake_p99_us", "get", "wake_p99_us", 36, "<f", None, "client", 0),
+        ("set_wake_p99_us", "set", "wake_p99_us", 36, "<f", None, "client", 0),
+    )
 
     def read_stats(self):
         """Reads what seqlock `stats` guards (written by the client, read by the host):
@@ -5355,78 +4710,26 @@ class LiveMailboxHeader(_LiveView):
     SIZE = 64
     ALIGN = 4
     MIN_LEN = 64
-
-    def request_seq(self):
-        """`request_seq`, an atomic load (acquire). Written by the client."""
-        return self._load(0, 4)
-
-    def set_request_seq(self, value):
-        """Stores `request_seq` atomically (release), publishing what was written before."""
-        self._store(0, 4, int(value))
-
-    def fetch_add_request_seq(self, value):
-        """Adds to `request_seq` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 0, 4, value)
-
-    def request_len(self):
-        """`request_len`, copied: a plain field, written before it is published. Written by the client."""
-        return self._get(4, "<I")
-
-    def set_request_len(self, value):
-        """Writes `request_len` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<I", value)
-
-    def response_seq(self):
-        """`response_seq`, an atomic load (acquire). Written by the host."""
-        return self._load(8, 4)
-
-    def set_response_seq(self, value):
-        """Stores `response_seq` atomically (release), publishing what was written before."""
-        self._store(8, 4, int(value))
-
-    def fetch_add_response_seq(self, value):
-        """Adds to `response_seq` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 8, 4, value)
-
-    def status(self):
-        """`status`, copied: a plain field, written before it is published. Written by the host."""
-        return CommandStatus(self._get(12, "<I"))
-
-    def set_status(self, value):
-        """Writes `status` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(12, "<I", value)
-
-    def response_len(self):
-        """`response_len`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<I")
-
-    def set_response_len(self, value):
-        """Writes `response_len` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
-
-    def response_total(self):
-        """`response_total`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(20, "<I")
-
-    def set_response_total(self, value):
-        """Writes `response_total` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(20, "<I", value)
-
-    def request_capacity(self):
-        """`request_capacity`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(24, "<I")
-
-    def set_request_capacity(self, value):
-        """Writes `request_capacity` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(24, "<I", value)
-
-    def response_capacity(self):
-        """`response_capacity`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(28, "<I")
-
-    def set_response_capacity(self, value):
-        """Writes `response_capacity` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(28, "<I", value)
+    _methods = (
+        ("request_seq", "load", "request_seq", 0, 4, None, "client", 0),
+        ("set_request_seq", "store", "request_seq", 0, 4, None, "client", 0),
+        ("fetch_add_request_seq", "fetch_add", "request_seq", 0, 4, None, "client", 0),
+        ("request_len", "get", "request_len", 4, "<I", None, "client", 0),
+        ("set_request_len", "set", "request_len", 4, "<I", None, "client", 0),
+        ("response_seq", "load", "response_seq", 8, 4, None, "host", 0),
+        ("set_response_seq", "store", "response_seq", 8, 4, None, "host", 0),
+        ("fetch_add_response_seq", "fetch_add", "response_seq", 8, 4, None, "host", 0),
+        ("status", "get", "status", 12, "<I", CommandStatus, "host", 0),
+        ("set_status", "set", "status", 12, "<I", CommandStatus, "host", 0),
+        ("response_len", "get", "response_len", 16, "<I", None, "host", 0),
+        ("set_response_len", "set", "response_len", 16, "<I", None, "host", 0),
+        ("response_total", "get", "response_total", 20, "<I", None, "host", 0),
+        ("set_response_total", "set", "response_total", 20, "<I", None, "host", 0),
+        ("request_capacity", "get", "request_capacity", 24, "<I", None, "host", 0),
+        ("set_request_capacity", "set", "request_capacity", 24, "<I", None, "host", 0),
+        ("response_capacity", "get", "response_capacity", 28, "<I", None, "host", 0),
+        ("set_response_capacity", "set", "response_capacity", 28, "<I", None, "host", 0),
+    )
 
 
 class LiveRingSlotHeader(_LiveView):
@@ -5442,10 +4745,9 @@ class LiveRingSlotHeader(_LiveView):
     ALIGN = 8
     MIN_LEN = 64
     _trailer = True
-
-    def seq(self):
-        """`seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."""
-        return self._load(0, 4)
+    _methods = (
+        ("seq", "counter", "seq", 0, 4, None, "host", 0),
+    )
 
     def read_ring_slot(self):
         """Reads what seqlock `ring_slot` guards (written by the host, read by the client):
@@ -5510,50 +4812,19 @@ class LiveLogRingHeader(_LiveView):
     SIZE = 64
     ALIGN = 8
     MIN_LEN = 64
-
-    def write_pos(self):
-        """`write_pos`, an atomic load (acquire). Written by the host."""
-        return self._load(0, 8)
-
-    def set_write_pos(self, value):
-        """Stores `write_pos` atomically (release), publishing what was written before."""
-        self._store(0, 8, int(value))
-
-    def fetch_add_write_pos(self, value):
-        """Adds to `write_pos` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 0, 8, value)
-
-    def tail_pos(self):
-        """`tail_pos`, an atomic load (acquire). Written by the host."""
-        return self._load(8, 8)
-
-    def set_tail_pos(self, value):
-        """Stores `tail_pos` atomically (release), publishing what was written before."""
-        self._store(8, 8, int(value))
-
-    def fetch_add_tail_pos(self, value):
-        """Adds to `tail_pos` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 8, 8, value)
-
-    def capacity(self):
-        """`capacity`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<I")
-
-    def set_capacity(self, value):
-        """Writes `capacity` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
-
-    def entries(self):
-        """`entries`, an atomic load (acquire). Written by the host."""
-        return self._load(24, 8)
-
-    def set_entries(self, value):
-        """Stores `entries` atomically (release), publishing what was written before."""
-        self._store(24, 8, int(value))
-
-    def fetch_add_entries(self, value):
-        """Adds to `entries` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 24, 8, value)
+    _methods = (
+        ("write_pos", "load", "write_pos", 0, 8, None, "host", 0),
+        ("set_write_pos", "store", "write_pos", 0, 8, None, "host", 0),
+        ("fetch_add_write_pos", "fetch_add", "write_pos", 0, 8, None, "host", 0),
+        ("tail_pos", "load", "tail_pos", 8, 8, None, "host", 0),
+        ("set_tail_pos", "store", "tail_pos", 8, 8, None, "host", 0),
+        ("fetch_add_tail_pos", "fetch_add", "tail_pos", 8, 8, None, "host", 0),
+        ("capacity", "get", "capacity", 16, "<I", None, "host", 0),
+        ("set_capacity", "set", "capacity", 16, "<I", None, "host", 0),
+        ("entries", "load", "entries", 24, 8, None, "host", 0),
+        ("set_entries", "store", "entries", 24, 8, None, "host", 0),
+        ("fetch_add_entries", "fetch_add", "entries", 24, 8, None, "host", 0),
+    )
 
 
 class LiveLogQueueHeader(_LiveView):
@@ -5568,50 +4839,19 @@ class LiveLogQueueHeader(_LiveView):
     SIZE = 64
     ALIGN = 8
     MIN_LEN = 64
-
-    def write_pos(self):
-        """`write_pos`, an atomic load (acquire). Written by the client."""
-        return self._load(0, 8)
-
-    def set_write_pos(self, value):
-        """Stores `write_pos` atomically (release), publishing what was written before."""
-        self._store(0, 8, int(value))
-
-    def fetch_add_write_pos(self, value):
-        """Adds to `write_pos` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 0, 8, value)
-
-    def dropped(self):
-        """`dropped`, an atomic load (acquire). Written by the client."""
-        return self._load(8, 8)
-
-    def set_dropped(self, value):
-        """Stores `dropped` atomically (release), publishing what was written before."""
-        self._store(8, 8, int(value))
-
-    def fetch_add_dropped(self, value):
-        """Adds to `dropped` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 8, 8, value)
-
-    def capacity(self):
-        """`capacity`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<I")
-
-    def set_capacity(self, value):
-        """Writes `capacity` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<I", value)
-
-    def read_pos(self):
-        """`read_pos`, an atomic load (acquire). Written by the host."""
-        return self._load(32, 8)
-
-    def set_read_pos(self, value):
-        """Stores `read_pos` atomically (release), publishing what was written before."""
-        self._store(32, 8, int(value))
-
-    def fetch_add_read_pos(self, value):
-        """Adds to `read_pos` atomically (acquire-release, wrapping); returns the old value."""
-        return _fetch_add(self._mem, self._base + 32, 8, value)
+    _methods = (
+        ("write_pos", "load", "write_pos", 0, 8, None, "client", 0),
+        ("set_write_pos", "store", "write_pos", 0, 8, None, "client", 0),
+        ("fetch_add_write_pos", "fetch_add", "write_pos", 0, 8, None, "client", 0),
+        ("dropped", "load", "dropped", 8, 8, None, "client", 0),
+        ("set_dropped", "store", "dropped", 8, 8, None, "client", 0),
+        ("fetch_add_dropped", "fetch_add", "dropped", 8, 8, None, "client", 0),
+        ("capacity", "get", "capacity", 16, "<I", None, "host", 0),
+        ("set_capacity", "set", "capacity", 16, "<I", None, "host", 0),
+        ("read_pos", "load", "read_pos", 32, 8, None, "host", 0),
+        ("set_read_pos", "store", "read_pos", 32, 8, None, "host", 0),
+        ("fetch_add_read_pos", "fetch_add", "read_pos", 32, 8, None, "host", 0),
+    )
 
 
 class LiveClientBlockHeader(_LiveView):
@@ -5627,30 +4867,14 @@ class LiveClientBlockHeader(_LiveView):
     ALIGN = 4
     MIN_LEN = 72
     _type_regions = RegionEntry * MAX_REGIONS
-
-    def size(self):
-        """`size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(0, "<I")
-
-    def set_size(self, value):
-        """Writes `size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(0, "<I", value)
-
-    def region_count(self):
-        """`region_count`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(4, "<I")
-
-    def set_region_count(self, value):
-        """Writes `region_count` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<I", value)
-
-    def regions(self):
-        """`regions`, copied: a plain field, written before it is published. Written by the host."""
-        return self._copy(8, self._type_regions)
-
-    def set_regions(self, value):
-        """Writes `regions` (plain stores); publish it with a release store of a field readers poll."""
-        self._put(8, _value_bytes(self._type_regions, value))
+    _methods = (
+        ("size", "get", "size", 0, "<I", None, "host", 0),
+        ("set_size", "set", "size", 0, "<I", None, "host", 0),
+        ("region_count", "get", "region_count", 4, "<I", None, "host", 0),
+        ("set_region_count", "set", "region_count", 4, "<I", None, "host", 0),
+        ("regions", "copy", "regions", 8, _type_regions, None, "host", 0),
+        ("set_regions", "put", "regions", 8, _type_regions, None, "host", 0),
+    )
 
 
 class LiveDirectoryEntry(_LiveView):
@@ -5666,63 +4890,22 @@ class LiveDirectoryEntry(_LiveView):
     ALIGN = 8
     MIN_LEN = 64
     _type_host_version = ctypes.c_char * VERSION_LEN
-
-    def state(self):
-        """`state`, an atomic load (acquire). Written by the host."""
-        return InstanceState(self._load(0, 4))
-
-    def set_state(self, value):
-        """Stores `state` atomically (release), publishing what was written before."""
-        self._store(0, 4, int(value))
-
-    def compare_exchange_state(self, current, new):
-        """Compare-and-swap of `state` (acquire-release): (ok, the value found, current when ok)."""
-        ok, found = _compare_exchange(self._mem, self._base + 0, 4, int(current), int(new))
-        return ok, InstanceState(found)
-
-    def swap_state(self, value):
-        """Swaps `state` atomically (acquire-release); returns the old value."""
-        return InstanceState(_exchange(self._mem, self._base + 0, 4, int(value)))
-
-    def pid(self):
-        """`pid`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(4, "<I")
-
-    def set_pid(self, value):
-        """Writes `pid` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<I", value)
-
-    def process_time(self):
-        """`process_time`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(8, "<Q")
-
-    def set_process_time(self, value):
-        """Writes `process_time` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<Q", value)
-
-    def abi_major(self):
-        """`abi_major`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(16, "<H")
-
-    def set_abi_major(self, value):
-        """Writes `abi_major` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(16, "<H", value)
-
-    def abi_minor(self):
-        """`abi_minor`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(18, "<H")
-
-    def set_abi_minor(self, value):
-        """Writes `abi_minor` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(18, "<H", value)
-
-    def host_version(self):
-        """`host_version`, copied: a plain field, written before it is published. Written by the host."""
-        return self._copy(24, self._type_host_version)
-
-    def set_host_version(self, value):
-        """Writes `host_version` (plain stores); publish it with a release store of a field readers poll."""
-        self._put(24, _value_bytes(self._type_host_version, value))
+    _methods = (
+        ("state", "load", "state", 0, 4, InstanceState, "host", 0),
+        ("set_state", "store", "state", 0, 4, InstanceState, "host", 0),
+        ("compare_exchange_state", "cas", "state", 0, 4, InstanceState, "host", 0),
+        ("swap_state", "swap", "state", 0, 4, InstanceState, "host", 0),
+        ("pid", "get", "pid", 4, "<I", None, "host", 0),
+        ("set_pid", "set", "pid", 4, "<I", None, "host", 0),
+        ("process_time", "get", "process_time", 8, "<Q", None, "host", 0),
+        ("set_process_time", "set", "process_time", 8, "<Q", None, "host", 0),
+        ("abi_major", "get", "abi_major", 16, "<H", None, "host", 0),
+        ("set_abi_major", "set", "abi_major", 16, "<H", None, "host", 0),
+        ("abi_minor", "get", "abi_minor", 18, "<H", None, "host", 0),
+        ("set_abi_minor", "set", "abi_minor", 18, "<H", None, "host", 0),
+        ("host_version", "copy", "host_version", 24, _type_host_version, None, "host", 0),
+        ("set_host_version", "put", "host_version", 24, _type_host_version, None, "host", 0),
+    )
 
 
 class LiveDirectoryHeader(_LiveView):
@@ -5737,36 +4920,15 @@ class LiveDirectoryHeader(_LiveView):
     SIZE = 1088
     ALIGN = 8
     MIN_LEN = 1088
-
-    def magic(self):
-        """`magic`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(0, "<I")
-
-    def set_magic(self, value):
-        """Writes `magic` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(0, "<I", value)
-
-    def entry_count(self):
-        """`entry_count`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(4, "<I")
-
-    def set_entry_count(self, value):
-        """Writes `entry_count` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(4, "<I", value)
-
-    def entry_size(self):
-        """`entry_size`, copied: a plain field, written before it is published. Written by the host."""
-        return self._get(8, "<I")
-
-    def set_entry_size(self, value):
-        """Writes `entry_size` (plain stores); publish it with a release store of a field readers poll."""
-        self._set(8, "<I", value)
-
-    def entries(self, index):
-        """The live view of `entries[index]`; IndexError unless 0 <= index < 16. Written by the host."""
-        if not 0 <= index < 16:
-            raise IndexError("entries has 16 entries; index %d" % index)
-        return LiveDirectoryEntry(self._mem, self._base + 64 + index * 64)
+    _methods = (
+        ("magic", "get", "magic", 0, "<I", None, "host", 0),
+        ("set_magic", "set", "magic", 0, "<I", None, "host", 0),
+        ("entry_count", "get", "entry_count", 4, "<I", None, "host", 0),
+        ("set_entry_count", "set", "entry_count", 4, "<I", None, "host", 0),
+        ("entry_size", "get", "entry_size", 8, "<I", None, "host", 0),
+        ("set_entry_size", "set", "entry_size", 8, "<I", None, "host", 0),
+        ("entries", "views", "entries", 64, "LiveDirectoryEntry", (16, 64), "host", 0),
+    )
 
 
 class LivePadInput(_LiveView):
@@ -5781,10 +4943,9 @@ class LivePadInput(_LiveView):
     SIZE = 32
     ALIGN = 8
     MIN_LEN = 32
-
-    def seq(self):
-        """`seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."""
-        return self._load(0, 4)
+    _methods = (
+        ("seq", "counter", "seq", 0, 4, None, "client", 0),
+    )
 
     def read_pad_input(self):
         """Reads what seqlock `pad_input` guards (written by the client, read by the host):

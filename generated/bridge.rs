@@ -3787,14 +3787,45 @@ pub mod live {
         pub fn state(&self) -> super::ClientState {
             super::ClientState(self.region.load::<u32>(0, Ordering::Acquire))
         }
+        /// `generation`, an atomic load (acquire). Written by the client.
+        pub fn generation(&self) -> u32 {
+            self.region.load::<u32>(4, Ordering::Acquire)
+        }
+        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn pid(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
+        pub fn caps(&self) -> super::ClientCaps {
+            self.region.read::<super::ClientCaps>(12)
+        }
+        /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
+        pub fn heartbeat_ns(&self) -> u64 {
+            self.region.load::<u64>(16, Ordering::Acquire)
+        }
+        /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn connected_ns(&self) -> u64 {
+            self.region.read::<u64>(24)
+        }
+        /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn pad(&self) -> u8 {
+            self.region.read::<u8>(32)
+        }
+        /// `waiting`, an atomic load (acquire). Written by the client.
+        pub fn waiting(&self) -> u32 {
+            self.region.load::<u32>(36, Ordering::Acquire)
+        }
+        /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn name(&self) -> [u8; 32] {
+            self.region.read::<[u8; 32]>(40)
+        }
+    }
+    impl<A: ::abi_runtime::Writable> ClientEntry<'_, A> {
         /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_state(
             &self,
             value: super::ClientState,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(0, value.0, Ordering::Release)
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
@@ -3805,10 +3836,7 @@ pub mod live {
         ) -> Result<
             Result<super::ClientState, super::ClientState>,
             ::abi_runtime::Contended,
-        >
-        where
-            A: ::abi_runtime::Writable,
-        {
+        > {
             let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
             Ok(found.map(super::ClientState).map_err(super::ClientState))
         }
@@ -3816,138 +3844,73 @@ pub mod live {
         pub fn swap_state(
             &self,
             value: super::ClientState,
-        ) -> Result<super::ClientState, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<super::ClientState, ::abi_runtime::Contended> {
             let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
             Ok(super::ClientState(old))
         }
-        /// `generation`, an atomic load (acquire). Written by the client.
-        pub fn generation(&self) -> u32 {
-            self.region.load::<u32>(4, Ordering::Acquire)
-        }
         /// Stores `generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_generation(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_generation(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(4, value, Ordering::Release)
         }
         /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_generation(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(4, value, Ordering::AcqRel)
         }
-        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn pid(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
         /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(8, &value)
-        }
-        /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
-        pub fn caps(&self) -> super::ClientCaps {
-            self.region.read::<super::ClientCaps>(12)
         }
         /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_caps(
             &self,
             value: super::ClientCaps,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<super::ClientCaps>(12, &value)
-        }
-        /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
-        pub fn heartbeat_ns(&self) -> u64 {
-            self.region.load::<u64>(16, Ordering::Acquire)
         }
         /// Stores `heartbeat_ns` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_heartbeat_ns(
             &self,
             value: u64,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(16, value, Ordering::Release)
         }
         /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_heartbeat_ns(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
-        }
-        /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn connected_ns(&self) -> u64 {
-            self.region.read::<u64>(24)
         }
         /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_connected_ns(
             &self,
             value: u64,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u64>(24, &value)
         }
-        /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn pad(&self) -> u8 {
-            self.region.read::<u8>(32)
-        }
         /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pad(&self, value: u8) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_pad(&self, value: u8) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u8>(32, &value)
         }
-        /// `waiting`, an atomic load (acquire). Written by the client.
-        pub fn waiting(&self) -> u32 {
-            self.region.load::<u32>(36, Ordering::Acquire)
-        }
         /// Stores `waiting` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_waiting(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_waiting(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(36, value, Ordering::Release)
         }
         /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_waiting(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(36, value, Ordering::AcqRel)
         }
-        /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn name(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(40)
-        }
         /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_name(&self, value: [u8; 32]) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_name(&self, value: [u8; 32]) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<[u8; 32]>(40, &value)
         }
     }
@@ -3983,32 +3946,7 @@ pub mod live {
             offset: usize,
             len: usize,
         ) -> Result<Self, RegionError> {
-            if len < 1280 {
-                return Err(
-                    ::abi_runtime::RegionErrorKind::OutOfBounds {
-                        offset,
-                        len: 1280,
-                        region_len: len,
-                    }
-                        .into(),
-                );
-            }
-            region.sub(offset, len.min(1304), 8).map(|region| Self { region })
-        }
-        /// `Ok` when the bytes `offset..end` are inside the record its producer wrote.
-        fn present(&self, offset: usize, end: usize) -> Result<(), RegionError> {
-            if end <= self.region.len() {
-                Ok(())
-            } else {
-                Err(
-                    ::abi_runtime::RegionErrorKind::OutOfBounds {
-                        offset,
-                        len: end - offset,
-                        region_len: self.region.len(),
-                    }
-                        .into(),
-                )
-            }
+            region.sub_record(offset, len, 1280, 1304, 8).map(|region| Self { region })
         }
         /// The bytes this view covers.
         pub fn region(&self) -> Region<'a, A> {
@@ -4018,253 +3956,247 @@ pub mod live {
         pub fn magic(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(0, &value)
-        }
         /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_major(&self) -> u16 {
             self.region.read::<u16>(4)
-        }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u16>(4, &value)
         }
         /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn abi_minor(&self) -> u16 {
             self.region.read::<u16>(6)
         }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u16>(6, &value)
-        }
         /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn header_size(&self) -> u32 {
             self.region.read::<u32>(8)
-        }
-        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_header_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(8, &value)
         }
         /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn total_size(&self) -> u32 {
             self.region.read::<u32>(12)
         }
-        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_total_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(12, &value)
-        }
         /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_pid(&self) -> u32 {
             self.region.read::<u32>(16)
-        }
-        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(16, &value)
         }
         /// `host_generation`, an atomic load (acquire). Written by the host.
         pub fn host_generation(&self) -> u32 {
             self.region.load::<u32>(20, Ordering::Acquire)
         }
+        /// `host_state`, an atomic load (acquire). Written by the host.
+        pub fn host_state(&self) -> super::HostState {
+            super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
+        }
+        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn region_count(&self) -> u32 {
+            self.region.read::<u32>(28)
+        }
+        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn host_version(&self) -> [u8; 32] {
+            self.region.read::<[u8; 32]>(32)
+        }
+        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn regions(&self) -> [super::RegionEntry; 8] {
+            self.region.read::<[super::RegionEntry; 8]>(64)
+        }
+        /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn clock_mono_ns(&self) -> u64 {
+            self.region.read::<u64>(128)
+        }
+        /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn clock_unix_ns(&self) -> i64 {
+            self.region.read::<i64>(136)
+        }
+        /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn ring_slots(&self) -> u32 {
+            self.region.read::<u32>(144)
+        }
+        /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn ring_slot_size(&self) -> u32 {
+            self.region.read::<u32>(148)
+        }
+        /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_clients(&self) -> u32 {
+            self.region.read::<u32>(152)
+        }
+        /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn client_block_size(&self) -> u32 {
+            self.region.read::<u32>(156)
+        }
+        /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn client_entry_size(&self) -> u32 {
+            self.region.read::<u32>(160)
+        }
+        /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
+        pub fn pad_owner(&self) -> [u8; 4] {
+            ::zerocopy::transmute!(self.region.load:: < u32 > (164, Ordering::Acquire))
+        }
+        /// `snapshot_seq`, an atomic load (acquire). Written by the host.
+        pub fn snapshot_seq(&self) -> u64 {
+            self.region.load::<u64>(192, Ordering::Acquire)
+        }
+        /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
+        pub fn clients(&self, index: usize) -> Option<ClientEntry<'a, A>> {
+            (index < 8)
+                .then(|| {
+                    ClientEntry::at(self.region, 256 + index * 128)
+                        .expect("inside a view checked when it was built")
+                })
+        }
+        /// `controls`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        ///
+        /// Added in 0.4: absent when the producer's record (its size field) ends before it.
+        pub fn controls(&self) -> Option<super::Controls> {
+            self.region.covers(1280, 1296).ok()?;
+            Some(self.region.read::<super::Controls>(1280))
+        }
+        /// `run_mode`, an atomic load (acquire). Written by the host.
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn run_mode(&self) -> Option<super::RunMode> {
+            self.region.covers(1296, 1297).ok()?;
+            Some(super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire)))
+        }
+        /// `sim_state`, an atomic load (acquire). Written by the host.
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn sim_state(&self) -> Option<super::SimState> {
+            self.region.covers(1297, 1298).ok()?;
+            Some(super::SimState(self.region.load::<u8>(1297, Ordering::Acquire)))
+        }
+        /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        ///
+        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
+        pub fn lockstep_timeout_ms(&self) -> Option<u32> {
+            self.region.covers(1300, 1304).ok()?;
+            Some(self.region.read::<u32>(1300))
+        }
+    }
+    impl<A: ::abi_runtime::Writable> BridgeHeader<'_, A> {
+        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(0, &value)
+        }
+        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u16>(4, &value)
+        }
+        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u16>(6, &value)
+        }
+        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_header_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(8, &value)
+        }
+        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_total_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(12, &value)
+        }
+        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_host_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(16, &value)
+        }
         /// Stores `host_generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_host_generation(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(20, value, Ordering::Release)
         }
         /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_host_generation(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
-        }
-        /// `host_state`, an atomic load (acquire). Written by the host.
-        pub fn host_state(&self) -> super::HostState {
-            super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
         }
         /// Stores `host_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_host_state(
             &self,
             value: super::HostState,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(24, value.0, Ordering::Release)
-        }
-        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn region_count(&self) -> u32 {
-            self.region.read::<u32>(28)
         }
         /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_region_count(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(28, &value)
-        }
-        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_version(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(32)
         }
         /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_host_version(
             &self,
             value: [u8; 32],
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<[u8; 32]>(32, &value)
-        }
-        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn regions(&self) -> [super::RegionEntry; 8] {
-            self.region.read::<[super::RegionEntry; 8]>(64)
         }
         /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_regions(
             &self,
             value: [super::RegionEntry; 8],
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<[super::RegionEntry; 8]>(64, &value)
-        }
-        /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn clock_mono_ns(&self) -> u64 {
-            self.region.read::<u64>(128)
         }
         /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_clock_mono_ns(
             &self,
             value: u64,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u64>(128, &value)
-        }
-        /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn clock_unix_ns(&self) -> i64 {
-            self.region.read::<i64>(136)
         }
         /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_clock_unix_ns(
             &self,
             value: i64,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<i64>(136, &value)
         }
-        /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn ring_slots(&self) -> u32 {
-            self.region.read::<u32>(144)
-        }
         /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ring_slots(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_ring_slots(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(144, &value)
-        }
-        /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn ring_slot_size(&self) -> u32 {
-            self.region.read::<u32>(148)
         }
         /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_ring_slot_size(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(148, &value)
         }
-        /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_clients(&self) -> u32 {
-            self.region.read::<u32>(152)
-        }
         /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_clients(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_max_clients(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(152, &value)
-        }
-        /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn client_block_size(&self) -> u32 {
-            self.region.read::<u32>(156)
         }
         /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_client_block_size(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(156, &value)
-        }
-        /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn client_entry_size(&self) -> u32 {
-            self.region.read::<u32>(160)
         }
         /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_client_entry_size(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(160, &value)
-        }
-        /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
-        pub fn pad_owner(&self) -> [u8; 4] {
-            ::zerocopy::transmute!(self.region.load:: < u32 > (164, Ordering::Acquire))
         }
         /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).
         pub fn compare_exchange_pad_owner(
             &self,
             current: [u8; 4],
             new: [u8; 4],
-        ) -> Result<Result<[u8; 4], [u8; 4]>, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<Result<[u8; 4], [u8; 4]>, ::abi_runtime::Contended> {
             let current: u32 = ::zerocopy::transmute!(current);
             let new: u32 = ::zerocopy::transmute!(new);
             let found = self.region.try_compare_exchange::<u32>(164, current, new)?;
@@ -4280,51 +4212,23 @@ pub mod live {
             index: usize,
             current: u8,
             new: u8,
-        ) -> Result<Result<(), u8>, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<Result<(), u8>, ::abi_runtime::Contended> {
             assert!(index < 4, "element index out of range");
             self.region.compare_exchange_byte::<u32>(164, index, current, new)
-        }
-        /// `snapshot_seq`, an atomic load (acquire). Written by the host.
-        pub fn snapshot_seq(&self) -> u64 {
-            self.region.load::<u64>(192, Ordering::Acquire)
         }
         /// Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_snapshot_seq(
             &self,
             value: u64,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(192, value, Ordering::Release)
         }
         /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_snapshot_seq(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(192, value, Ordering::AcqRel)
-        }
-        /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
-        pub fn clients(&self, index: usize) -> Option<ClientEntry<'a, A>> {
-            (index < 8)
-                .then(|| {
-                    ClientEntry::at(self.region, 256 + index * 128)
-                        .expect("inside a view checked when it was built")
-                })
-        }
-        /// `controls`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        ///
-        /// Added in 0.4: absent when the producer's record (its size field) ends before it.
-        pub fn controls(&self) -> Option<super::Controls> {
-            self.present(1280, 1296).ok()?;
-            Some(self.region.read::<super::Controls>(1280))
         }
         /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
@@ -4332,19 +4236,9 @@ pub mod live {
         pub fn set_controls(
             &self,
             value: super::Controls,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.present(1280, 1296)?;
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
+            self.region.covers(1280, 1296)?;
             Ok(self.region.write::<super::Controls>(1280, &value))
-        }
-        /// `run_mode`, an atomic load (acquire). Written by the host.
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn run_mode(&self) -> Option<super::RunMode> {
-            self.present(1296, 1297).ok()?;
-            Some(super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire)))
         }
         /// Stores `run_mode` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         ///
@@ -4352,19 +4246,9 @@ pub mod live {
         pub fn set_run_mode(
             &self,
             value: super::RunMode,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.present(1296, 1297)?;
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
+            self.region.covers(1296, 1297)?;
             Ok(self.region.try_store::<u8>(1296, value.0, Ordering::Release))
-        }
-        /// `sim_state`, an atomic load (acquire). Written by the host.
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn sim_state(&self) -> Option<super::SimState> {
-            self.present(1297, 1298).ok()?;
-            Some(super::SimState(self.region.load::<u8>(1297, Ordering::Acquire)))
         }
         /// Stores `sim_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         ///
@@ -4372,19 +4256,9 @@ pub mod live {
         pub fn set_sim_state(
             &self,
             value: super::SimState,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.present(1297, 1298)?;
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
+            self.region.covers(1297, 1298)?;
             Ok(self.region.try_store::<u8>(1297, value.0, Ordering::Release))
-        }
-        /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn lockstep_timeout_ms(&self) -> Option<u32> {
-            self.present(1300, 1304).ok()?;
-            Some(self.region.read::<u32>(1300))
         }
         /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
@@ -4392,11 +4266,8 @@ pub mod live {
         pub fn set_lockstep_timeout_ms(
             &self,
             value: u32,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.present(1300, 1304)?;
+        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
+            self.region.covers(1300, 1304)?;
             Ok(self.region.write::<u32>(1300, &value))
         }
     }
@@ -4427,21 +4298,37 @@ pub mod live {
         pub fn state(&self) -> u32 {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
+        /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn buffers(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn buffer_size(&self) -> u32 {
+            self.region.read::<u32>(8)
+        }
+        /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_commands(&self) -> u32 {
+            self.region.read::<u32>(12)
+        }
+        /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn max_payload(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// `published`, an atomic load (acquire). Written by the client.
+        pub fn published(&self) -> u32 {
+            self.region.load::<u32>(20, Ordering::Acquire)
+        }
+    }
+    impl<A: ::abi_runtime::Writable> DrawHeader<'_, A> {
         /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_state(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(0, value, Ordering::Release)
         }
         /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_state(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
@@ -4449,87 +4336,49 @@ pub mod live {
             &self,
             current: u32,
             new: u32,
-        ) -> Result<Result<u32, u32>, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<Result<u32, u32>, ::abi_runtime::Contended> {
             let found = self.region.try_compare_exchange::<u32>(0, current, new)?;
             Ok(found)
         }
         /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(&self, value: u32) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn swap_state(&self, value: u32) -> Result<u32, ::abi_runtime::Contended> {
             let old = self.region.try_swap::<u32>(0, value, Ordering::AcqRel)?;
             Ok(old)
         }
-        /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn buffers(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
         /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_buffers(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_buffers(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(4, &value)
         }
-        /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn buffer_size(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
         /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_buffer_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_buffer_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(8, &value)
-        }
-        /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_commands(&self) -> u32 {
-            self.region.read::<u32>(12)
         }
         /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_max_commands(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(12, &value)
         }
-        /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_payload(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
         /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_payload(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_max_payload(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(16, &value)
         }
-        /// `published`, an atomic load (acquire). Written by the client.
-        pub fn published(&self) -> u32 {
-            self.region.load::<u32>(20, Ordering::Acquire)
-        }
         /// Stores `published` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_published(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_published(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(20, value, Ordering::Release)
         }
         /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_published(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
         }
     }
@@ -4560,80 +4409,64 @@ pub mod live {
         pub fn seq(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(0, &value)
-        }
         /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn count(&self) -> u32 {
             self.region.read::<u32>(4)
-        }
-        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(4, &value)
         }
         /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn payload_len(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_payload_len(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(8, &value)
-        }
         /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn ttl_ms(&self) -> u32 {
             self.region.read::<u32>(12)
-        }
-        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ttl_ms(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(12, &value)
         }
         /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn flags(&self) -> super::DrawListFlags {
             self.region.read::<super::DrawListFlags>(16)
         }
-        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_flags(
-            &self,
-            value: super::DrawListFlags,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<super::DrawListFlags>(16, &value)
-        }
         /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn dropped(&self) -> u32 {
             self.region.read::<u32>(20)
-        }
-        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_dropped(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(20, &value)
         }
         /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn for_tick(&self) -> u64 {
             self.region.read::<u64>(24)
         }
+    }
+    impl<A: ::abi_runtime::Writable> DrawListHeader<'_, A> {
+        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(0, &value)
+        }
+        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(4, &value)
+        }
+        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_payload_len(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(8, &value)
+        }
+        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_ttl_ms(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(12, &value)
+        }
+        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_flags(
+            &self,
+            value: super::DrawListFlags,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<super::DrawListFlags>(16, &value)
+        }
+        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_dropped(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(20, &value)
+        }
         /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_for_tick(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_for_tick(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u64>(24, &value)
         }
     }
@@ -4674,33 +4507,9 @@ pub mod live {
         pub fn changes(&self) -> u32 {
             self.region.load::<u32>(12, Ordering::Acquire)
         }
-        /// Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_changes(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.try_store::<u32>(12, value, Ordering::Release)
-        }
-        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_changes(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.try_fetch_add::<u32>(12, value, Ordering::AcqRel)
-        }
         /// `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn max_params(&self) -> u32 {
             self.region.read::<u32>(16)
-        }
-        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_params(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(16, &value)
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
@@ -4732,21 +4541,6 @@ pub mod live {
             self.region.read_bytes(4, out.def_count.as_mut_bytes());
             self.region.read_bytes(64, out.defs.as_mut_bytes());
         }
-        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
-        pub fn write_param_defs(
-            &self,
-            value: &ParamDefs,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
-                self.region.write_bytes(4, value.def_count.as_bytes())?;
-                self.region.write_bytes(64, value.defs.as_bytes())?;
-                Ok(())
-            })?
-        }
         /// Reads what seqlock `param_values` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_param_values(&self) -> Result<ParamValues, SeqLockError> {
             self.read_param_values_counted(::abi_runtime::DEFAULT_TRIES)
@@ -4776,14 +4570,43 @@ pub mod live {
         fn copy_param_values(&self, out: &mut ParamValues) {
             self.region.read_bytes(8256, out.values.as_mut_bytes());
         }
+    }
+    impl<A: ::abi_runtime::Writable> ParamsHeader<'_, A> {
+        /// Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_changes(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.try_store::<u32>(12, value, Ordering::Release)
+        }
+        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_changes(
+            &self,
+            value: u32,
+        ) -> Result<u32, ::abi_runtime::Contended> {
+            self.region.try_fetch_add::<u32>(12, value, Ordering::AcqRel)
+        }
+        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_params(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(16, &value)
+        }
+        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        pub fn write_param_defs(
+            &self,
+            value: &ParamDefs,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            let lock = SeqLock::<u32, A>::new(self.region, 0);
+            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+                self.region.write_bytes(4, value.def_count.as_bytes())?;
+                self.region.write_bytes(64, value.defs.as_bytes())?;
+                Ok(())
+            })?
+        }
         /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
         pub fn write_param_values(
             &self,
             value: &ParamValues,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 8);
             lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                 self.region.write_bytes(8256, value.values.as_bytes())?;
@@ -4824,76 +4647,21 @@ pub mod live {
         pub fn max_stats(&self) -> u32 {
             self.region.read::<u32>(8)
         }
-        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_stats(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(8, &value)
-        }
         /// `ticks`, an atomic load (acquire). Written by the client.
         pub fn ticks(&self) -> u64 {
             self.region.load::<u64>(16, Ordering::Acquire)
-        }
-        /// Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_ticks(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.try_store::<u64>(16, value, Ordering::Release)
-        }
-        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_ticks(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
         }
         /// `skipped`, an atomic load (acquire). Written by the client.
         pub fn skipped(&self) -> u64 {
             self.region.load::<u64>(24, Ordering::Acquire)
         }
-        /// Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_skipped(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.try_store::<u64>(24, value, Ordering::Release)
-        }
-        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_skipped(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
-        }
         /// `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn wake_p50_us(&self) -> f32 {
             self.region.read::<f32>(32)
         }
-        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_wake_p50_us(&self, value: f32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<f32>(32, &value)
-        }
         /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn wake_p99_us(&self) -> f32 {
             self.region.read::<f32>(36)
-        }
-        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_wake_p99_us(&self, value: f32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<f32>(36, &value)
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
@@ -4923,11 +4691,53 @@ pub mod live {
             self.region.read_bytes(4, out.count.as_mut_bytes());
             self.region.read_bytes(64, out.entries.as_mut_bytes());
         }
+    }
+    impl<A: ::abi_runtime::Writable> StatsHeader<'_, A> {
+        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_max_stats(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(8, &value)
+        }
+        /// Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_ticks(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
+            self.region.try_store::<u64>(16, value, Ordering::Release)
+        }
+        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_ticks(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended> {
+            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
+        }
+        /// Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
+        pub fn set_skipped(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
+            self.region.try_store::<u64>(24, value, Ordering::Release)
+        }
+        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
+        pub fn fetch_add_skipped(
+            &self,
+            value: u64,
+        ) -> Result<u64, ::abi_runtime::Contended> {
+            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
+        }
+        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_wake_p50_us(
+            &self,
+            value: f32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<f32>(32, &value)
+        }
+        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_wake_p99_us(
+            &self,
+            value: f32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<f32>(36, &value)
+        }
         /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
-        pub fn write_stats(&self, value: &Stats) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn write_stats(
+            &self,
+            value: &Stats,
+        ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                 self.region.write_bytes(4, value.count.as_bytes())?;
@@ -4963,126 +4773,104 @@ pub mod live {
         pub fn request_seq(&self) -> u32 {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
+        /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
+        pub fn request_len(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// `response_seq`, an atomic load (acquire). Written by the host.
+        pub fn response_seq(&self) -> u32 {
+            self.region.load::<u32>(8, Ordering::Acquire)
+        }
+        /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn status(&self) -> super::CommandStatus {
+            self.region.read::<super::CommandStatus>(12)
+        }
+        /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn response_len(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn response_total(&self) -> u32 {
+            self.region.read::<u32>(20)
+        }
+        /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn request_capacity(&self) -> u32 {
+            self.region.read::<u32>(24)
+        }
+        /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn response_capacity(&self) -> u32 {
+            self.region.read::<u32>(28)
+        }
+    }
+    impl<A: ::abi_runtime::Writable> MailboxHeader<'_, A> {
         /// Stores `request_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_request_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_request_seq(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(0, value, Ordering::Release)
         }
         /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_request_seq(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
         }
-        /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn request_len(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
         /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_request_len(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_request_len(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(4, &value)
-        }
-        /// `response_seq`, an atomic load (acquire). Written by the host.
-        pub fn response_seq(&self) -> u32 {
-            self.region.load::<u32>(8, Ordering::Acquire)
         }
         /// Stores `response_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_response_seq(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(8, value, Ordering::Release)
         }
         /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_response_seq(
             &self,
             value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u32, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u32>(8, value, Ordering::AcqRel)
-        }
-        /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn status(&self) -> super::CommandStatus {
-            self.region.read::<super::CommandStatus>(12)
         }
         /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_status(
             &self,
             value: super::CommandStatus,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<super::CommandStatus>(12, &value)
-        }
-        /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_len(&self) -> u32 {
-            self.region.read::<u32>(16)
         }
         /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_response_len(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(16, &value)
-        }
-        /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_total(&self) -> u32 {
-            self.region.read::<u32>(20)
         }
         /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_response_total(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(20, &value)
-        }
-        /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn request_capacity(&self) -> u32 {
-            self.region.read::<u32>(24)
         }
         /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_request_capacity(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(24, &value)
-        }
-        /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_capacity(&self) -> u32 {
-            self.region.read::<u32>(28)
         }
         /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_response_capacity(
             &self,
             value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(28, &value)
         }
     }
@@ -5157,13 +4945,12 @@ pub mod live {
                 self.region.read_bytes(64 + 12104, &mut out.payload_extra);
             }
         }
+    }
+    impl<A: ::abi_runtime::Writable> RingSlotHeader<'_, A> {
         /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
         ///
         /// An error, before the counter is touched, if the value's run-time part does not fit the region (or its size field).
-        pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError> {
             let size = 12104 + value.payload_extra.len();
             let room = self.region.len() - 64;
             if size > room || u32::try_from(size).is_err() {
@@ -5217,74 +5004,55 @@ pub mod live {
         pub fn write_pos(&self) -> u64 {
             self.region.load::<u64>(0, Ordering::Acquire)
         }
+        /// `tail_pos`, an atomic load (acquire). Written by the host.
+        pub fn tail_pos(&self) -> u64 {
+            self.region.load::<u64>(8, Ordering::Acquire)
+        }
+        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn capacity(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// `entries`, an atomic load (acquire). Written by the host.
+        pub fn entries(&self) -> u64 {
+            self.region.load::<u64>(24, Ordering::Acquire)
+        }
+    }
+    impl<A: ::abi_runtime::Writable> LogRingHeader<'_, A> {
         /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(0, value, Ordering::Release)
         }
         /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_write_pos(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
         }
-        /// `tail_pos`, an atomic load (acquire). Written by the host.
-        pub fn tail_pos(&self) -> u64 {
-            self.region.load::<u64>(8, Ordering::Acquire)
-        }
         /// Stores `tail_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_tail_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_tail_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(8, value, Ordering::Release)
         }
         /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_tail_pos(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
         }
-        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn capacity(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
         /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(16, &value)
         }
-        /// `entries`, an atomic load (acquire). Written by the host.
-        pub fn entries(&self) -> u64 {
-            self.region.load::<u64>(24, Ordering::Acquire)
-        }
         /// Stores `entries` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_entries(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_entries(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(24, value, Ordering::Release)
         }
         /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_entries(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
         }
     }
@@ -5315,74 +5083,55 @@ pub mod live {
         pub fn write_pos(&self) -> u64 {
             self.region.load::<u64>(0, Ordering::Acquire)
         }
+        /// `dropped`, an atomic load (acquire). Written by the client.
+        pub fn dropped(&self) -> u64 {
+            self.region.load::<u64>(8, Ordering::Acquire)
+        }
+        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn capacity(&self) -> u32 {
+            self.region.read::<u32>(16)
+        }
+        /// `read_pos`, an atomic load (acquire). Written by the host.
+        pub fn read_pos(&self) -> u64 {
+            self.region.load::<u64>(32, Ordering::Acquire)
+        }
+    }
+    impl<A: ::abi_runtime::Writable> LogQueueHeader<'_, A> {
         /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(0, value, Ordering::Release)
         }
         /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_write_pos(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
         }
-        /// `dropped`, an atomic load (acquire). Written by the client.
-        pub fn dropped(&self) -> u64 {
-            self.region.load::<u64>(8, Ordering::Acquire)
-        }
         /// Stores `dropped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_dropped(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_dropped(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(8, value, Ordering::Release)
         }
         /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_dropped(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
         }
-        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn capacity(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
         /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(16, &value)
         }
-        /// `read_pos`, an atomic load (acquire). Written by the host.
-        pub fn read_pos(&self) -> u64 {
-            self.region.load::<u64>(32, Ordering::Acquire)
-        }
         /// Stores `read_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_read_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_read_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u64>(32, value, Ordering::Release)
         }
         /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
         pub fn fetch_add_read_pos(
             &self,
             value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<u64, ::abi_runtime::Contended> {
             self.region.try_fetch_add::<u64>(32, value, Ordering::AcqRel)
         }
     }
@@ -5416,39 +5165,32 @@ pub mod live {
         pub fn size(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(0, &value)
-        }
         /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn region_count(&self) -> u32 {
             self.region.read::<u32>(4)
-        }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_region_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(4, &value)
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
             self.region.read::<[super::RegionEntry; 8]>(8)
         }
+    }
+    impl<A: ::abi_runtime::Writable> ClientBlockHeader<'_, A> {
+        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(0, &value)
+        }
+        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_region_count(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(4, &value)
+        }
         /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_regions(
             &self,
             value: [super::RegionEntry; 8],
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<[super::RegionEntry; 8]>(8, &value)
         }
     }
@@ -5479,14 +5221,33 @@ pub mod live {
         pub fn state(&self) -> super::InstanceState {
             super::InstanceState(self.region.load::<u32>(0, Ordering::Acquire))
         }
+        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn pid(&self) -> u32 {
+            self.region.read::<u32>(4)
+        }
+        /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn process_time(&self) -> u64 {
+            self.region.read::<u64>(8)
+        }
+        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn abi_major(&self) -> u16 {
+            self.region.read::<u16>(16)
+        }
+        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn abi_minor(&self) -> u16 {
+            self.region.read::<u16>(18)
+        }
+        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
+        pub fn host_version(&self) -> [u8; 32] {
+            self.region.read::<[u8; 32]>(24)
+        }
+    }
+    impl<A: ::abi_runtime::Writable> DirectoryEntry<'_, A> {
         /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         pub fn set_state(
             &self,
             value: super::InstanceState,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<u32>(0, value.0, Ordering::Release)
         }
         /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
@@ -5497,10 +5258,7 @@ pub mod live {
         ) -> Result<
             Result<super::InstanceState, super::InstanceState>,
             ::abi_runtime::Contended,
-        >
-        where
-            A: ::abi_runtime::Writable,
-        {
+        > {
             let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
             Ok(found.map(super::InstanceState).map_err(super::InstanceState))
         }
@@ -5508,72 +5266,34 @@ pub mod live {
         pub fn swap_state(
             &self,
             value: super::InstanceState,
-        ) -> Result<super::InstanceState, ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<super::InstanceState, ::abi_runtime::Contended> {
             let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
             Ok(super::InstanceState(old))
         }
-        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn pid(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
         /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(4, &value)
-        }
-        /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn process_time(&self) -> u64 {
-            self.region.read::<u64>(8)
         }
         /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_process_time(
             &self,
             value: u64,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u64>(8, &value)
         }
-        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_major(&self) -> u16 {
-            self.region.read::<u16>(16)
-        }
         /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u16>(16, &value)
         }
-        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_minor(&self) -> u16 {
-            self.region.read::<u16>(18)
-        }
         /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u16>(18, &value)
-        }
-        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_version(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(24)
         }
         /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         pub fn set_host_version(
             &self,
             value: [u8; 32],
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<[u8; 32]>(24, &value)
         }
     }
@@ -5604,34 +5324,13 @@ pub mod live {
         pub fn magic(&self) -> u32 {
             self.region.read::<u32>(0)
         }
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(0, &value)
-        }
         /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn entry_count(&self) -> u32 {
             self.region.read::<u32>(4)
         }
-        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_entry_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(4, &value)
-        }
         /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn entry_size(&self) -> u32 {
             self.region.read::<u32>(8)
-        }
-        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_entry_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
-            self.region.write::<u32>(8, &value)
         }
         /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
         pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a, A>> {
@@ -5640,6 +5339,26 @@ pub mod live {
                     DirectoryEntry::at(self.region, 64 + index * 64)
                         .expect("inside a view checked when it was built")
                 })
+        }
+    }
+    impl<A: ::abi_runtime::Writable> DirectoryHeader<'_, A> {
+        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(0, &value)
+        }
+        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_entry_count(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(4, &value)
+        }
+        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
+        pub fn set_entry_size(
+            &self,
+            value: u32,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            self.region.write::<u32>(8, &value)
         }
     }
     /// A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client.
@@ -5699,14 +5418,13 @@ pub mod live {
             let bytes = out.as_mut_bytes();
             self.region.read_bytes(4, &mut bytes[4..32]);
         }
+    }
+    impl<A: ::abi_runtime::Writable> PadInput<'_, A> {
         /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
         pub fn write_pad_input(
             &self,
             value: &super::PadInput,
-        ) -> Result<(), ::abi_runtime::Contended>
-        where
-            A: ::abi_runtime::Writable,
-        {
+        ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                 let bytes = value.as_bytes();

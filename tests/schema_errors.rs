@@ -173,6 +173,7 @@ error_classes! {
     seqlock_in_copied_struct => 1,
     seqlock_duplicate => 1,
     seqlock_name_collision => 1,
+    live_name_is_an_import => 2,
     trailer_misaligned => 1,
     trailer_unknown_type => 1,
     trailer_size_field => 1,

@@ -49,6 +49,44 @@ impl<'a, A: Access> Region<'a, A> {
         self.sub(offset, self.len().saturating_sub(offset), align)
     }
 
+    /// An extensible record at `offset` as its producer built it, `len` bytes long (its size
+    /// field): the first `min(len, size)` bytes, aligned to `align` (see [`sub`](Region::sub)).
+    /// An `OutOfBounds` error (`len` found where `base` was needed) if `len` is less than
+    /// `base`, the bytes every producer of the record's major version writes.
+    pub fn sub_record(
+        &self,
+        offset: usize,
+        len: usize,
+        base: usize,
+        size: usize,
+        align: usize,
+    ) -> Result<Region<'a, A>, RegionError> {
+        if len < base {
+            return Err(RegionErrorKind::OutOfBounds {
+                offset,
+                len: base,
+                region_len: len,
+            }
+            .into());
+        }
+        self.sub(offset, len.min(size), align)
+    }
+
+    /// `Ok` when the bytes `offset..end` are inside the region (a field of a record its
+    /// producer wrote), an `OutOfBounds` error naming them when they are not.
+    pub fn covers(&self, offset: usize, end: usize) -> Result<(), RegionError> {
+        if end <= self.len() {
+            Ok(())
+        } else {
+            Err(RegionErrorKind::OutOfBounds {
+                offset,
+                len: end.saturating_sub(offset),
+                region_len: self.len(),
+            }
+            .into())
+        }
+    }
+
     /// The `u64` holding the `W` at `offset`, and the `W`'s lane in it; panics if the `W` is
     /// out of bounds or misaligned.
     #[inline]

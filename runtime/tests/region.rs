@@ -118,6 +118,43 @@ fn sub_and_tail_check_bounds_and_alignment() {
 }
 
 #[test]
+fn sub_record_views_what_its_producer_wrote_and_covers_checks_a_field() {
+    let buf = SharedBuf::new(64);
+    let r = buf.region();
+    // An older producer's record: 24 bytes of a 32-byte struct whose base is 16.
+    let old = r.sub_record(8, 24, 16, 32, 8).unwrap();
+    assert_eq!(
+        (old.as_ptr().addr() - r.as_ptr().addr(), old.len()),
+        (8, 24)
+    );
+    // A newer producer's: 48 bytes, of which the 32 this struct knows.
+    assert_eq!(r.sub_record(8, 48, 16, 32, 8).unwrap().len(), 32);
+    // Shorter than the base: the length found, against the base needed.
+    assert_eq!(
+        r.sub_record(8, 12, 16, 32, 8).unwrap_err().kind(),
+        RegionErrorKind::OutOfBounds {
+            offset: 8,
+            len: 16,
+            region_len: 12
+        }
+    );
+    // Out of bounds or misaligned as `sub`.
+    assert!(r.sub_record(48, 32, 16, 32, 8).is_err());
+    assert!(r.sub_record(4, 24, 16, 32, 8).is_err());
+
+    assert!(old.covers(16, 24).is_ok());
+    assert!(old.covers(24, 24).is_ok());
+    assert_eq!(
+        old.covers(24, 28).unwrap_err().kind(),
+        RegionErrorKind::OutOfBounds {
+            offset: 24,
+            len: 4,
+            region_len: 24
+        }
+    );
+}
+
+#[test]
 #[should_panic(expected = "alignment 3 is not a power of two")]
 fn sub_with_a_bad_alignment_panics() {
     let buf = SharedBuf::new(8);

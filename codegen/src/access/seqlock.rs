@@ -10,14 +10,14 @@ use crate::diagnostics::closest;
 use crate::ir::Elem;
 use crate::ir::StructId;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
-use crate::ir::names::camel;
+use crate::ir::names::{camel, rust_live_import};
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::{RawRing, RawSchema, RawSeqlock};
 
 impl AfterLayout<'_> {
     /// A seqlock that guards part of its struct, and a ring of slots, become types of the
     /// Rust live module, next to the views of the shared structs: their names must stay
-    /// distinct once in CamelCase.
+    /// distinct once in CamelCase, and apart from the names the module imports.
     pub(super) fn check_live_names(
         &mut self,
         raw: &RawSchema,
@@ -63,6 +63,17 @@ impl AfterLayout<'_> {
                     );
                 }
                 None => taken.push((shown, what, span)),
+            }
+        }
+        for (shown, what, span) in &taken {
+            if let Some(path) = rust_live_import(shown) {
+                self.errors.error_help(
+                    span,
+                    format!(
+                        "{what} becomes `{shown}` in the Rust live module, which imports `{path}` under that name"
+                    ),
+                    format!("rename the {}", what.split(' ').next().unwrap_or("item")),
+                );
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use super::LowerAttach;
 use crate::ir::attach::{Attach, Holds, LayoutTable, MAX_BLOCK_NESTING};
-use crate::ir::names::camel;
+use crate::ir::names::{camel, rust_live_import};
 use crate::parse::RawSchema;
 
 impl LowerAttach<'_> {
@@ -42,7 +42,16 @@ impl LowerAttach<'_> {
         for l in &raw.layouts {
             let l = l.get_ref();
             let shown = camel(l.name.get_ref());
-            if let Some((_, other)) = taken.iter().find(|(t, _)| *t == shown) {
+            if let Some(path) = rust_live_import(&shown) {
+                self.errors.error_help(
+                    &self.inner(&l.name),
+                    format!(
+                        "layout `{}` becomes `{shown}` in the Rust live module, which imports `{path}` under that name",
+                        l.name.get_ref()
+                    ),
+                    "rename the layout",
+                );
+            } else if let Some((_, other)) = taken.iter().find(|(t, _)| *t == shown) {
                 self.errors.error_help(
                     &self.inner(&l.name),
                     format!(

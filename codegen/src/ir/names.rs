@@ -14,6 +14,26 @@ pub fn is_snake_case(name: &str) -> bool {
         })
 }
 
+/// The names the Rust live module (`pub mod live`) imports, with what each is: a view,
+/// seqlock, ring or layout handle whose CamelCase name is one of them would be defined twice
+/// there, so lowering rejects it.
+pub const RUST_LIVE_IMPORTS: [(&str, &str); 7] = [
+    ("Region", "::abi_runtime::Region"),
+    ("RegionError", "::abi_runtime::RegionError"),
+    ("SeqLock", "::abi_runtime::SeqLock"),
+    ("SeqLockError", "::abi_runtime::SeqLockError"),
+    ("Ordering", "::core::sync::atomic::Ordering"),
+    ("FromZeros", "::zerocopy::FromZeros"),
+    ("IntoBytes", "::zerocopy::IntoBytes"),
+];
+
+/// What the Rust live module imports as `camel`, if it imports that name.
+pub fn rust_live_import(camel: &str) -> Option<&'static str> {
+    (RUST_LIVE_IMPORTS.iter())
+        .find(|(name, _)| *name == camel)
+        .map(|(_, path)| *path)
+}
+
 /// `client_entry` → `ClientEntry`.
 pub fn camel(name: &str) -> String {
     name.split('_')

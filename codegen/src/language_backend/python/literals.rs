@@ -1,5 +1,6 @@
 //! Schema text as Python source text: integer literals that Python reads as the schema
-//! wrote them, and doc lines escaped for docstrings and `#` comments.
+//! wrote them, doc lines escaped for docstrings and `#` comments, and the entries of a
+//! long tuple, list or dict filled into lines.
 
 /// An integer literal Python accepts, keeping the schema's spelling (`0x10000`) when Python
 /// reads it the same way; otherwise the value in the same radix (`007` → `7`).
@@ -123,6 +124,26 @@ pub(super) fn escape_comment_lines(doc: &str) -> Vec<String> {
         .collect()
 }
 
+/// The widest line of entries that [`fill`] makes for a tuple, list or dict printed inside
+/// a class or a module-level table (8 columns of indent before them): 100 in all.
+pub(super) const ENTRIES_WIDTH: usize = 92;
+
+/// `items` joined by spaces into lines of at most `width` columns, in order (an item wider
+/// than that gets a line of its own).
+pub(super) fn fill(items: impl IntoIterator<Item = String>, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + item.len() <= width => {
+                line.push(' ');
+                line.push_str(&item);
+            }
+            _ => lines.push(item),
+        }
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +181,18 @@ mod tests {
         assert_eq!(escape_docstring_line(r"C:\dir\"), r"C:\\dir\\");
         assert_eq!(escape_docstring_line("'''"), "'''");
         assert_eq!(escape_docstring_line("nul\0 cr\r é"), r"nul\x00 cr\r é");
+    }
+
+    #[test]
+    fn fill_keeps_every_item_in_order_within_the_width() {
+        let items = ["(\"a\", 0x0000),", "(\"bb\", 0x0004),", "(\"c\", 0x0008),"];
+        let lines = fill(items.map(String::from), 31);
+        assert_eq!(
+            lines,
+            ["(\"a\", 0x0000), (\"bb\", 0x0004),", "(\"c\", 0x0008),"]
+        );
+        // An item wider than the line stands alone; nothing is dropped.
+        assert_eq!(fill(items.map(String::from), 4), items);
+        assert!(fill(Vec::new(), 10).is_empty());
     }
 }

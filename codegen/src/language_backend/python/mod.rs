@@ -47,7 +47,9 @@ use crate::ir::{Elem, EnumKind, Struct, Type};
 use crate::schema::Schema;
 use attach::{AttachSection, render_attach};
 use docstring::{DocEntry, Docstring, since_note};
-use literals::{escape_comment_lines, escape_docstring_line, escape_docstring_lines};
+use literals::{
+    ENTRIES_WIDTH, escape_comment_lines, escape_docstring_line, escape_docstring_lines, fill,
+};
 use live::{LiveSection, render_live};
 use names::Names;
 use recording::{RecordingSection, render_recording};
@@ -84,6 +86,8 @@ struct ModuleContext<'a> {
     /// Whether some struct sets `_align_`: then the module docstring says why.
     any_stated_align: bool,
     all: Vec<&'a str>,
+    /// `__all__`'s entries, as many to a line as fit.
+    all_lines: Vec<String>,
     consts: Vec<ConstContext<'a>>,
     enums: Vec<EnumContext<'a>>,
     structs: Vec<StructContext<'a>>,
@@ -145,6 +149,11 @@ pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderErro
         attach.as_ref(),
         recording.as_ref(),
     ));
+    // `__all__` sits at the module's top level: 4 columns of indent, not 8.
+    context.all_lines = fill(
+        (context.all.iter()).map(|name| format!("\"{name}\",")),
+        ENTRIES_WIDTH + 4,
+    );
     context.live = live.as_ref();
     context.attach = attach.as_ref();
     context.recording = recording.as_ref();
@@ -315,6 +324,7 @@ fn compute_module_context<'a>(
         has_open_enums,
         any_stated_align: structs.iter().any(|s| s.stated_align.is_some()),
         all,
+        all_lines: Vec::new(),
         consts,
         enums,
         structs,

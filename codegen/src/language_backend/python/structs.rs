@@ -1,5 +1,6 @@
 //! One struct's class: its `_fields_` with their ctypes types and offsets, the aliases of
-//! keyword fields, and a docstring that lists every field with its type, access and version.
+//! keyword fields, its entries in the layout table, and a docstring that lists every field
+//! with its type, access and version.
 
 use std::fmt::Write as _;
 
@@ -7,7 +8,7 @@ use serde::Serialize;
 
 use super::ctypes::{push_type_description, render_ctype};
 use super::docstring::{DocEntry, Docstring, since_note};
-use super::literals::{escape_docstring_line, escape_docstring_lines};
+use super::literals::{ENTRIES_WIDTH, escape_docstring_line, escape_docstring_lines, fill};
 use super::names::{Names, python_field_alias};
 use super::repr::{ReprContext, repr_context};
 use crate::ir::Elem;
@@ -28,6 +29,11 @@ pub(super) struct StructContext<'a> {
     pub(super) stated_align: Option<u64>,
     /// Counts and enums for `__repr__`, and the enum properties.
     repr: ReprContext,
+    /// The struct's entries in `_layout_table`, `("name", 0x0028),` each, as many to a line
+    /// as fit (`fill`); the same for its `_Counts` and `_Enums` entries.
+    layout_lines: Vec<String>,
+    counts_lines: Vec<String>,
+    enums_lines: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -128,6 +134,20 @@ pub(super) fn compute_struct_context<'a>(
             });
         }
     }
+    let layout_lines = fill(
+        fields
+            .iter()
+            .map(|f| format!("(\"{}\", {}),", f.name, f.offset)),
+        ENTRIES_WIDTH,
+    );
+    let counts_lines = fill(
+        (repr.counts.iter()).map(|(f, path)| format!("\"{f}\": {path},")),
+        ENTRIES_WIDTH,
+    );
+    let enums_lines = fill(
+        (repr.enums.iter()).map(|(f, class)| format!("\"{f}\": {class},")),
+        ENTRIES_WIDTH,
+    );
     StructContext {
         name: &names.structs[index],
         docstring: Docstring::new(lines, "Fields (offset, name, type):", entries),
@@ -137,5 +157,8 @@ pub(super) fn compute_struct_context<'a>(
         align: layout.align,
         stated_align: layout.stated_align(),
         repr,
+        layout_lines,
+        counts_lines,
+        enums_lines,
     }
 }

@@ -1,5 +1,7 @@
 //! A struct's view class: a method per field as its access allows (loads, stores,
-//! fetch-adds, compare-and-swaps, copies, nested views), and its seqlocks' methods.
+//! fetch-adds, compare-and-swaps, copies, nested views), and its seqlocks' methods. The
+//! module prints the field methods as rows of the class's `_methods` table, which the
+//! template's fixed code turns into methods at import; the stub types the same list.
 
 use serde::Serialize;
 
@@ -68,14 +70,6 @@ pub(in crate::language_backend::python) enum MethodKind {
     Views,
 }
 
-impl MethodKind {
-    /// Whether the method reads (None when the field is absent) rather than writes.
-    fn reads(self) -> bool {
-        use MethodKind::*;
-        matches!(self, Load | Counter | Get | Copy | WordLoad | View | Views)
-    }
-}
-
 /// One method of a view: its kind, its name and what the template needs of its field.
 #[derive(Serialize, Default, Clone)]
 pub(in crate::language_backend::python) struct Method {
@@ -100,8 +94,43 @@ pub(in crate::language_backend::python) struct Method {
     /// shorter than that (an older producer's record) lacks it: its reads give None and its
     /// writes raise. 0 for every other field.
     pub(in crate::language_backend::python) absent_past: u64,
-    /// Whether the method reads (None when the field is absent) rather than writes.
-    pub(in crate::language_backend::python) reads: bool,
+    /// The row's two kind-dependent entries in `_methods`, as Python text (the template's
+    /// `_LiveView.__init_subclass__` says what each kind takes): [`Method::row_args`].
+    arg: String,
+    extra: String,
+}
+
+impl Method {
+    /// `arg` and `extra` of the method's row: for an atomic number its width and its
+    /// conversion (an enum class, `_signed`, or `None`); for a word its width and (format,
+    /// count); for a plain number its format and enum class; for a copy its ctypes type; for
+    /// nested views the view class's name, and (count, stride) for an array of them.
+    fn row_args(&self) -> (String, String) {
+        let enum_class = || self.enum_class.clone().unwrap_or_else(|| "None".into());
+        let quoted = |s: &str| format!("\"{s}\"");
+        use MethodKind::*;
+        match self.kind {
+            Load | Counter | Store | FetchAdd | Cas | Swap => {
+                let convert = match (&self.enum_class, self.signed) {
+                    (Some(e), _) => e.clone(),
+                    (None, true) => "_signed".into(),
+                    (None, false) => "None".into(),
+                };
+                (self.width.to_string(), convert)
+            }
+            WordLoad | WordCas | WordCasAt => (
+                self.width.to_string(),
+                format!("({}, {})", quoted(&self.fmt), self.count),
+            ),
+            Get | Set => (quoted(&self.fmt), enum_class()),
+            Copy | Put => (self.type_attr.clone(), "None".into()),
+            View => (quoted(&self.view), "None".into()),
+            Views => (
+                quoted(&self.view),
+                format!("({}, {})", self.count, self.elem_size),
+            ),
+        }
+    }
 }
 
 /// The method of `class` for `field` of `kind`, as the class named it.
@@ -192,7 +221,7 @@ impl Ctx<'_> {
             };
             for (kind, wanted) in kinds {
                 (m.kind, m.name) = (kind, namer.name(&wanted));
-                m.reads = kind.reads();
+                (m.arg, m.extra) = m.row_args();
                 methods.push(m.clone());
             }
         }

@@ -14,6 +14,16 @@ use crate::layout::{FieldLayout, StructLayout};
 use crate::plan::live::needs_view;
 use crate::schema::Schema;
 
+/// A view's methods of one field (or one seqlock): those that only read, and those that write
+/// (each kind in its own `impl` block, the second bounded by `A: Writable`).
+#[derive(Default)]
+pub(super) struct Methods {
+    /// Methods for any access: getters, nested views, seqlock reads.
+    pub(super) read: TokenStream,
+    /// Methods for a writable view: setters, read-modify-writes, seqlock writes.
+    pub(super) write: TokenStream,
+}
+
 /// The accessors of field `fi` (`f`) of struct `si`, laid out by `l`: none for padding or a
 /// field a seqlock guards (its value type has it).
 pub(super) fn expand_accessors(
@@ -22,11 +32,11 @@ pub(super) fn expand_accessors(
     fi: usize,
     f: &Field,
     l: &StructLayout,
-) -> TokenStream {
+) -> Methods {
     let a = &schema.access.structs[si];
     let fa = &a.fields[fi];
     if f.is_padding() || fa.guarded_by.is_some() {
-        return TokenStream::new();
+        return Methods::default();
     }
     let fl = &l.fields[fi];
     let c = FieldTokens {
@@ -65,7 +75,7 @@ struct FieldTokens<'a> {
 
 /// An array claimed as one word: read and swapped whole, its elements taken from the
 /// loaded word; a byte array also gets a compare-and-swap of one element.
-fn word_array_accessors(c: &FieldTokens, width: u64) -> TokenStream {
+fn word_array_accessors(c: &FieldTokens, width: u64) -> Methods {
     let FieldTokens {
         schema,
         f,
@@ -95,7 +105,7 @@ fn word_array_accessors(c: &FieldTokens, width: u64) -> TokenStream {
         );
         quote! {
             #[doc = #doc]
-            pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<Result<(), u8>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            pub fn #cxa(&self, index: usize, current: u8, new: u8) -> Result<Result<(), u8>, ::abi_runtime::Contended> {
                 assert!(index < #n, "element index out of range");
                 self.region.compare_exchange_byte::<#word>(#off, index, current, new)
             }
@@ -103,13 +113,15 @@ fn word_array_accessors(c: &FieldTokens, width: u64) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    quote! {
+    let read = quote! {
         #[doc = #get_doc]
         pub fn #name(&self) -> #vt {
             ::zerocopy::transmute!(self.region.load::<#word>(#off, Ordering::Acquire))
         }
+    };
+    let write = quote! {
         #[doc = #cx_doc]
-        pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+        pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> {
             let current: #word = ::zerocopy::transmute!(current);
             let new: #word = ::zerocopy::transmute!(new);
             let found = self.region.try_compare_exchange::<#word>(#off, current, new)?;
@@ -118,12 +130,13 @@ fn word_array_accessors(c: &FieldTokens, width: u64) -> TokenStream {
                 .map_err(|v| ::zerocopy::transmute!(v)))
         }
         #byte_cas
-    }
+    };
+    Methods { read, write }
 }
 
 /// An atomic field: its load, and unless it is a seqlock counter, its store, fetch-add
 /// (not for an enum) and, for a `cas` field, compare-and-swap and swap.
-fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usize) -> TokenStream {
+fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usize) -> Methods {
     let FieldTokens {
         schema,
         f,
@@ -164,20 +177,25 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
             f.name
         );
-        return quote! {
-            #[doc = #get_doc]
-            pub fn #name(&self) -> #vt {
-                #load
-            }
+        return Methods {
+            read: quote! {
+                #[doc = #get_doc]
+                pub fn #name(&self) -> #vt {
+                    #load
+                }
+            },
+            write: TokenStream::new(),
         };
     }
-    let mut methods = quote! {
+    let read = quote! {
         #[doc = #get_doc]
         pub fn #name(&self) -> #vt {
             #load
         }
+    };
+    let mut write = quote! {
         #[doc = #set_doc]
-        pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+        pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {
             self.region.try_store::<#repr>(#off, value #unwrap, Ordering::Release)
         }
     };
@@ -187,9 +205,9 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.",
             f.name
         );
-        methods.extend(quote! {
+        write.extend(quote! {
             #[doc = #doc]
-            pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
                 self.region.try_fetch_add::<#repr>(#off, value, Ordering::AcqRel)
             }
         });
@@ -205,25 +223,25 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             " Swaps `{}` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.",
             f.name
         );
-        methods.extend(quote! {
+        write.extend(quote! {
             #[doc = #cx_doc]
-            pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> {
                 let found = self.region
                     .try_compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)?;
                 Ok(found #map)
             }
             #[doc = #swap_doc]
-            pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
                 let old = self.region.try_swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)?;
                 Ok(#swapped)
             }
         });
     }
-    methods
+    Methods { read, write }
 }
 
 /// The live view of a nested struct `j` (or of element `index` of an array of them).
-fn view_accessor(c: &FieldTokens, j: StructId, fl: &FieldLayout) -> TokenStream {
+fn view_accessor(c: &FieldTokens, j: StructId, fl: &FieldLayout) -> Methods {
     let FieldTokens {
         schema,
         f,
@@ -233,7 +251,7 @@ fn view_accessor(c: &FieldTokens, j: StructId, fl: &FieldLayout) -> TokenStream 
         ..
     } = c;
     let view = type_ident(&schema.abi.structs[j].name);
-    match f.ty.len {
+    let read = match f.ty.len {
         None => {
             let doc = doc_lit!(" The live view of `{}`.{who}", f.name);
             quote! {
@@ -261,11 +279,15 @@ fn view_accessor(c: &FieldTokens, j: StructId, fl: &FieldLayout) -> TokenStream 
                 }
             }
         }
+    };
+    Methods {
+        read,
+        write: TokenStream::new(),
     }
 }
 
 /// A plain field: copied with relaxed loads, written with relaxed stores.
-fn plain_accessors(c: &FieldTokens) -> TokenStream {
+fn plain_accessors(c: &FieldTokens) -> Methods {
     let FieldTokens {
         schema,
         f,
@@ -284,15 +306,19 @@ fn plain_accessors(c: &FieldTokens) -> TokenStream {
         " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).",
         f.name
     );
-    quote! {
-        #[doc = #get_doc]
-        pub fn #name(&self) -> #vt {
-            self.region.read::<#vt>(#off)
-        }
-        #[doc = #set_doc]
-        pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
-            self.region.write::<#vt>(#off, &value)
-        }
+    Methods {
+        read: quote! {
+            #[doc = #get_doc]
+            pub fn #name(&self) -> #vt {
+                self.region.read::<#vt>(#off)
+            }
+        },
+        write: quote! {
+            #[doc = #set_doc]
+            pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {
+                self.region.write::<#vt>(#off, &value)
+            }
+        },
     }
 }
 

@@ -1,11 +1,13 @@
 //! Fields a later minor version added to an extensible record, in its live view: the view
-//! covers the bytes its producer wrote (`at_len`), and each accessor of an added field checks
-//! that the field is inside them before it touches memory. An older producer's shorter
+//! covers the bytes its producer wrote (`at_len`, with `Region::sub_record`), and each
+//! accessor of an added field checks that the field is inside them (`Region::covers`) before
+//! it touches memory. An older producer's shorter
 //! record may be followed by another region, so its absent fields are never read or written.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::accessors::Methods;
 use super::tokens::lit;
 use crate::ir::StructId;
 use crate::ir::attach::Handshake;
@@ -21,7 +23,7 @@ pub(super) fn extensible(schema: &Schema, si: StructId) -> Option<&Handshake> {
         .find(|h| h.struct_index == si && !h.added.is_empty())
 }
 
-/// `BASE_SIZE`, `at_len` and the `present` check of an extensible record's view.
+/// `BASE_SIZE` and `at_len` of an extensible record's view.
 pub(super) fn expand_at_len(h: &Handshake, size: u64, align: u64) -> (TokenStream, TokenStream) {
     let base = lit(h.base_size);
     let (size, align) = (lit(size), lit(align));
@@ -37,19 +39,7 @@ pub(super) fn expand_at_len(h: &Handshake, size: u64, align: u64) -> (TokenStrea
         /// `SIZE` (a newer producer) views `SIZE` bytes. An error if `len` is less than
         /// `BASE_SIZE`, or the bytes are out of bounds or misaligned.
         pub fn at_len(region: Region<'a, A>, offset: usize, len: usize) -> Result<Self, RegionError> {
-            if len < #base {
-                return Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset, len: #base, region_len: len }.into());
-            }
-            region.sub(offset, len.min(#size), #align).map(|region| Self { region })
-        }
-
-        /// `Ok` when the bytes `offset..end` are inside the record its producer wrote.
-        fn present(&self, offset: usize, end: usize) -> Result<(), RegionError> {
-            if end <= self.region.len() {
-                Ok(())
-            } else {
-                Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset, len: end - offset, region_len: self.region.len() }.into())
-            }
+            region.sub_record(offset, len, #base, #size, #align).map(|region| Self { region })
         }
     };
     (consts, methods)
@@ -57,13 +47,16 @@ pub(super) fn expand_at_len(h: &Handshake, size: u64, align: u64) -> (TokenStrea
 
 /// The accessors of an added field, gated: each getter returns `Option` of what it returned
 /// (`None` when the producer's record ends before the field), and each method that writes
-/// (bounded by `A: Writable`) returns `Result` of it, with the bounds error.
-pub(super) fn gate_accessors(
-    accessors: TokenStream,
-    offset: u64,
-    end: u64,
-    since: &str,
-) -> TokenStream {
+/// returns `Result` of it, with the bounds error.
+pub(super) fn gate_accessors(methods: Methods, offset: u64, end: u64, since: &str) -> Methods {
+    Methods {
+        read: gate(&methods.read, false, offset, end, since),
+        write: gate(&methods.write, true, offset, end, since),
+    }
+}
+
+/// The methods `accessors` gated, as getters (`writes` false) or as methods that write.
+fn gate(accessors: &TokenStream, writes: bool, offset: u64, end: u64, since: &str) -> TokenStream {
     let parsed: syn::ItemImpl = syn::parse2(quote!(impl View { #accessors }))
         .expect("the live layer's accessors are valid Rust");
     let (offset, end) = (lit(offset), lit(end));
@@ -74,7 +67,6 @@ pub(super) fn gate_accessors(
         let syn::ImplItem::Fn(mut f) = item else {
             return quote!(#item);
         };
-        let writes = f.sig.generics.where_clause.is_some();
         let ty = match &f.sig.output {
             syn::ReturnType::Default => quote!(()),
             syn::ReturnType::Type(_, ty) => quote!(#ty),
@@ -92,12 +84,12 @@ pub(super) fn gate_accessors(
         let (output, block) = if writes {
             (
                 quote!(-> Result<#ty, RegionError>),
-                quote!({ self.present(#offset, #end)?; #(#stmts)* Ok(#value) }),
+                quote!({ self.region.covers(#offset, #end)?; #(#stmts)* Ok(#value) }),
             )
         } else {
             (
                 quote!(-> Option<#ty>),
-                quote!({ self.present(#offset, #end).ok()?; #(#stmts)* Some(#value) }),
+                quote!({ self.region.covers(#offset, #end).ok()?; #(#stmts)* Some(#value) }),
             )
         };
         f.sig.output = syn::parse2(output).expect("a return type");

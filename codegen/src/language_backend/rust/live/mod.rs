@@ -134,6 +134,8 @@ pub fn expand_module(schema: &Schema, head: bool, items: TokenStream) -> TokenSt
     }
 }
 
+/// The view of struct `si`: its type, constants and methods, the methods that write in an
+/// `impl` block of their own (none when it has none).
 fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
     let s = &schema.abi.structs[si];
     let l = schema.layout.of(si);
@@ -193,6 +195,16 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
         .seqlocks
         .iter()
         .map(|&k| expand_seqlock_methods(schema, &schema.access.seqlocks[k]));
+    let (reads, writes): (Vec<_>, Vec<_>) =
+        accessors.chain(locks).map(|m| (m.read, m.write)).unzip();
+    // The methods that write, in their own block: one bound for all of them.
+    let writes = writes.iter().any(|w| !w.is_empty()).then(|| {
+        quote! {
+            impl<A: ::abi_runtime::Writable> #ty<'_, A> {
+                #(#writes)*
+            }
+        }
+    });
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -219,9 +231,10 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
                 self.region
             }
 
-            #(#accessors)*
-            #(#locks)*
+            #(#reads)*
         }
+
+        #writes
     }
 }
 
@@ -252,5 +265,47 @@ fn expand_imports(schema: &Schema) -> TokenStream {
         use ::abi_runtime::{#(#runtime),*};
         #ordering
         #zerocopy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand_imports;
+    use crate::ir::names::RUST_LIVE_IMPORTS;
+
+    /// Every name the live module can import is one lowering keeps views, seqlocks, rings
+    /// and layout handles off (`ir::names::RUST_LIVE_IMPORTS`): the bridge uses all of them.
+    #[test]
+    fn the_imports_are_the_names_lowering_reserves() {
+        fn leaves(prefix: String, tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
+            match tree {
+                syn::UseTree::Path(p) => leaves(format!("{prefix}::{}", p.ident), &p.tree, out),
+                syn::UseTree::Name(n) => {
+                    out.push((n.ident.to_string(), format!("{prefix}::{}", n.ident)))
+                }
+                syn::UseTree::Group(g) => {
+                    for t in &g.items {
+                        leaves(prefix.clone(), t, out);
+                    }
+                }
+                _ => panic!("a glob or renamed import"),
+            }
+        }
+        let src = include_str!("../../../../../schema.toml");
+        let schema = crate::schema::load_schema(src).expect("the bridge schema loads");
+        let file: syn::File = syn::parse2(expand_imports(&schema)).expect("imports parse");
+        let mut imported = Vec::new();
+        for item in &file.items {
+            let syn::Item::Use(u) = item else {
+                panic!("not an import")
+            };
+            leaves(String::new(), &u.tree, &mut imported);
+        }
+        imported.sort();
+        let mut reserved: Vec<(String, String)> = (RUST_LIVE_IMPORTS.iter())
+            .map(|(name, path)| (name.to_string(), path.to_string()))
+            .collect();
+        reserved.sort();
+        assert_eq!(imported, reserved);
     }
 }

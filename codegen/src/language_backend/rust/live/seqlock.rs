@@ -5,6 +5,7 @@ use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::accessors::Methods;
 use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{Guard, Seqlock, TrailerPart};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
@@ -94,7 +95,7 @@ pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStre
 }
 
 /// `read_<lock>()` and `write_<lock>()` on the view of the struct holding the counter.
-pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenStream {
+pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods {
     let si = lock.struct_index;
     let s = &schema.abi.structs[si];
     let l = schema.layout.of(si);
@@ -134,7 +135,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let write_fn = if checks.is_empty() {
         quote! {
             #[doc = #write_doc]
-            pub fn #write(&self, value: &#value_ty) -> Result<(), ::abi_runtime::Contended> where A: ::abi_runtime::Writable {
+            pub fn #write(&self, value: &#value_ty) -> Result<(), ::abi_runtime::Contended> {
                 let lock = SeqLock::<#word, A>::new(self.region, #counter);
                 lock.write(|| -> Result<(), ::abi_runtime::Contended> {
                     #(#copy_out)*
@@ -150,7 +151,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
             #[doc = #write_doc]
             #[doc = ""]
             #[doc = #checked_doc]
-            pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> where A: ::abi_runtime::Writable {
+            pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> {
                 #(#checks)*
                 let lock = SeqLock::<#word, A>::new(self.region, #counter);
                 lock.write(|| -> Result<(), ::abi_runtime::Contended> {
@@ -176,7 +177,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
     let counted_doc = doc_lit!(
         " [`Self::{read}`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held)."
     );
-    quote! {
+    let read = quote! {
         #[doc = #read_doc]
         pub fn #read(&self) -> Result<#value_ty, SeqLockError> {
             self.#read_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
@@ -200,8 +201,10 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> TokenSt
         fn #copy(&self, out: &mut #value_ty) {
             #(#copy_in)*
         }
-
-        #write_fn
+    };
+    Methods {
+        read,
+        write: write_fn,
     }
 }
 
