@@ -419,5 +419,3 @@ fn compute_struct(
         fields,
     }
 }
-
-crate::ir::id::index_by_struct!(StructLayout);

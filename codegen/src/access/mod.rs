@@ -17,6 +17,7 @@ mod views;
 use toml::Spanned;
 
 use crate::diagnostics::SchemaErrors;
+use crate::ir::PerStruct;
 use crate::ir::access::{Access, AccessKind, FieldRef, Guard, Ring, Seqlock, StructAccess};
 use crate::ir::{Abi, Elem, Prim, StructId};
 use crate::layout::Layout;
@@ -34,7 +35,7 @@ pub fn lower_access(
 ) -> Result<Access, SchemaErrors> {
     let mut cx = AfterLayout::new(src, abi, layout, Vec::new());
     cx.lower_parties(raw);
-    let mut structs: Vec<StructAccess> = StructId::enumerate(&raw.structs)
+    let mut structs: PerStruct<StructAccess> = StructId::enumerate(&raw.structs)
         .map(|(i, s)| cx.lower_struct_access(i, s.get_ref()))
         .collect();
     cx.propagate_shared(raw, &mut structs);
@@ -80,7 +81,7 @@ pub fn lower_access(
     views::compute_views(abi, &mut structs);
     Ok(Access {
         parties: cx.parties,
-        structs: structs.into(),
+        structs,
         seqlocks,
         rings,
     })
@@ -91,7 +92,7 @@ pub fn lower_access(
 type GuardName = (&'static str, String);
 
 /// Records which fields a seqlock guards, and which structs it copies whole.
-fn mark_guarded(structs: &mut [StructAccess], lock: &Seqlock, index: usize) {
+fn mark_guarded(structs: &mut PerStruct<StructAccess>, lock: &Seqlock, index: usize) {
     structs[lock.struct_index].seqlocks.push(index);
     for guard in &lock.guards {
         match *guard {
@@ -111,7 +112,7 @@ impl AfterLayout<'_> {
         &mut self,
         path: &Spanned<String>,
         r: FieldRef,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         what: &str,
     ) -> Option<u64> {
         let st = &self.abi.structs[r.struct_index];

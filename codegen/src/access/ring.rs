@@ -6,6 +6,7 @@ use toml::Spanned;
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
+use crate::ir::PerStruct;
 use crate::ir::access::{FieldRef, Guard, Ring, RingKind, Seqlock, StructAccess, TrailerPart};
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawRing;
@@ -108,7 +109,7 @@ impl AfterLayout<'_> {
     pub(super) fn lower_ring(
         &mut self,
         raw: &Spanned<RawRing>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         seqlocks: &[Seqlock],
     ) -> Option<Ring> {
         let r = raw.get_ref();
@@ -172,7 +173,7 @@ impl AfterLayout<'_> {
         &mut self,
         keys: &SlotKeys,
         publish_seq: Option<&Spanned<String>>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         seqlocks: &[Seqlock],
         what: &str,
     ) -> Option<RingKind> {
@@ -235,7 +236,7 @@ impl AfterLayout<'_> {
         &mut self,
         seqlock: &Spanned<String>,
         lk: &Seqlock,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         what: &str,
     ) -> Option<usize> {
         let slot = &self.abi.structs[lk.struct_index];
@@ -338,7 +339,7 @@ impl AfterLayout<'_> {
         &mut self,
         total: &Spanned<String>,
         entries: &Spanned<String>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         what: &str,
     ) -> Option<RingKind> {
         let total_ref = self.resolve_field(total, what)?;

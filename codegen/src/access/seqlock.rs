@@ -8,6 +8,7 @@ use super::{GuardName, list_is};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
+use crate::ir::PerStruct;
 use crate::ir::StructId;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
 use crate::ir::names::{camel, rust_live_import};
@@ -21,7 +22,7 @@ impl AfterLayout<'_> {
     pub(super) fn check_live_names(
         &mut self,
         raw: &RawSchema,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         (seqlocks, raw_locks): (&[Seqlock], &[&RawSeqlock]),
         (rings, raw_rings): (&[Ring], &[&RawRing]),
     ) {
@@ -84,7 +85,7 @@ impl AfterLayout<'_> {
     pub(super) fn check_copied_whole(
         &mut self,
         seqlocks: &[Seqlock],
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         raw_locks: &[&RawSeqlock],
     ) {
         for (k, outer) in seqlocks.iter().enumerate() {
@@ -149,7 +150,12 @@ impl AfterLayout<'_> {
 
     /// What a seqlock guards, as a kind and a path: ("field", `params_header.def_count`)
     /// or ("trailer part", `params_header.defs`).
-    fn describe_guard(&self, si: StructId, g: Guard, structs: &[StructAccess]) -> GuardName {
+    fn describe_guard(
+        &self,
+        si: StructId,
+        g: Guard,
+        structs: &PerStruct<StructAccess>,
+    ) -> GuardName {
         let s = &self.abi.structs[si];
         match g {
             Guard::Field(fi) => ("field", format!("{}.{}", s.name, s.fields[fi].name)),
@@ -167,7 +173,7 @@ impl AfterLayout<'_> {
         what: &str,
         si: StructId,
         guards: &[(Guard, Span)],
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         done: &[Seqlock],
     ) {
         let mut clashes: Vec<(Span, usize, Vec<GuardName>)> = Vec::new();
@@ -219,7 +225,7 @@ impl AfterLayout<'_> {
         si: StructId,
         guards: &[(Guard, Span)],
         writers: &Parties,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
     ) {
         let mut clashes: Vec<(Span, Parties, Vec<GuardName>)> = Vec::new();
         for (g, span) in guards {
@@ -262,7 +268,7 @@ impl AfterLayout<'_> {
     pub(super) fn lower_seqlock(
         &mut self,
         raw: &Spanned<RawSeqlock>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         done: &[Seqlock],
     ) -> Option<Seqlock> {
         let r = raw.get_ref();

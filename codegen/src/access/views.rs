@@ -3,12 +3,13 @@
 //! (a shared struct that no shared struct holds) gets one too. Linear in the fields: each
 //! struct's answer is computed once and kept.
 
+use crate::ir::PerStruct;
 use crate::ir::StructId;
 use crate::ir::access::StructAccess;
 use crate::ir::{Abi, Elem};
 
 /// Fills `needs_view` and `has_view` of every struct.
-pub(super) fn compute_views(abi: &Abi, structs: &mut [StructAccess]) {
+pub(super) fn compute_views(abi: &Abi, structs: &mut PerStruct<StructAccess>) {
     let mut needs: Vec<Option<bool>> = vec![None; structs.len()];
     for i in abi.struct_ids() {
         needs_view(abi, structs, &mut needs, i);
@@ -31,7 +32,12 @@ pub(super) fn compute_views(abi: &Abi, structs: &mut [StructAccess]) {
 
 /// Whether struct `i` needs a view, memoised in `memo`. Struct nesting has no cycles (the
 /// lowering refuses them), so the recursion ends.
-fn needs_view(abi: &Abi, structs: &[StructAccess], memo: &mut [Option<bool>], i: StructId) -> bool {
+fn needs_view(
+    abi: &Abi,
+    structs: &PerStruct<StructAccess>,
+    memo: &mut [Option<bool>],
+    i: StructId,
+) -> bool {
     if let Some(known) = memo[i.index()] {
         return known;
     }

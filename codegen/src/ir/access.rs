@@ -174,7 +174,7 @@ impl FieldRef {
     }
 
     /// How the field is accessed, from `Access::structs` (or the table lowering fills).
-    pub fn access(self, structs: &[StructAccess]) -> &FieldAccess {
+    pub fn access(self, structs: &PerStruct<StructAccess>) -> &FieldAccess {
         &structs[self.struct_index].fields[self.field]
     }
 }
@@ -209,7 +209,7 @@ impl Seqlock {
     /// Whether it guards every plain field of its struct but the counter, and nothing else:
     /// its value is then the struct itself, and it needs no type of its own. Every target
     /// and the name checks decide with this one rule.
-    pub fn guards_whole_struct(&self, structs: &[StructAccess]) -> bool {
+    pub fn guards_whole_struct(&self, structs: &PerStruct<StructAccess>) -> bool {
         let plain = structs[self.struct_index]
             .fields
             .iter()
@@ -219,5 +219,3 @@ impl Seqlock {
         self.guards.iter().all(|g| matches!(g, Guard::Field(_))) && self.guards.len() == plain
     }
 }
-
-crate::ir::id::index_by_struct!(StructAccess);

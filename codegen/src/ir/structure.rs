@@ -47,5 +47,3 @@ impl Field {
         self.name.starts_with('_')
     }
 }
-
-crate::ir::id::index_by_struct!(Struct);

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use toml::Spanned;
 
 use crate::diagnostics::{Errors, SchemaErrors};
-use crate::ir::{Abi, Enum, EnumKind, ItemRef, Struct, StructId};
+use crate::ir::{Abi, Enum, EnumKind, ItemRef, PerStruct, Struct, StructId};
 use crate::parse::{RawEnum, RawSchema};
 use context::{ConstTable, Lower};
 
@@ -47,7 +47,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
         .iter()
         .map(|(kind, e)| cx.lower_enum(*kind, e, &const_table, abi.version))
         .collect();
-    let structs: Vec<Struct> = raw
+    let structs: PerStruct<Struct> = raw
         .structs
         .iter()
         .map(|s| cx.lower_struct(s, &item_types, &const_table, abi.version))
@@ -79,7 +79,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
     Ok(Abi {
         consts,
         enums,
-        structs: structs.into(),
+        structs,
         order: order.into_iter().map(|(_, r)| r).collect(),
         ..abi
     })

@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::context::{ConstTable, Labeled, Lower, MemberName, TypeName, text};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
-use crate::ir::{CountRef, Elem, Field, Struct, StructId, Type, Version};
+use crate::ir::{CountRef, Elem, Field, PerStruct, Struct, StructId, Type, Version};
 use crate::parse::{RawSchema, RawStruct};
 
 impl Lower<'_> {
@@ -148,7 +148,7 @@ impl Lower<'_> {
 
     /// `count = "ship_count"` on an array: a path through this struct's fields (and nested
     /// structs) to an integer field. Resolved once every struct is lowered.
-    pub(super) fn resolve_counts(&mut self, raw: &RawSchema, structs: &mut [Struct]) {
+    pub(super) fn resolve_counts(&mut self, raw: &RawSchema, structs: &mut PerStruct<Struct>) {
         for (si, rs) in StructId::enumerate(&raw.structs) {
             for rf in rs.get_ref().fields.get_ref() {
                 let rf = rf.get_ref();
@@ -195,7 +195,7 @@ impl Lower<'_> {
     }
 
     /// An extensible struct grows at its end, so nothing may embed it.
-    pub(super) fn check_extensible(&mut self, raw: &RawSchema, structs: &[Struct]) {
+    pub(super) fn check_extensible(&mut self, raw: &RawSchema, structs: &PerStruct<Struct>) {
         // For each struct, the structs that embed it with their first such field, in
         // schema order: one pass over every field, not one per extensible struct.
         let mut embedders: Vec<Vec<(&Struct, &Field)>> = vec![Vec::new(); structs.len()];
@@ -235,7 +235,7 @@ impl Lower<'_> {
 /// Resolves `a.b.c` from struct `start` to field indices; the last must be a plain integer.
 /// An error comes with a did-you-mean when a field's name is close to a misspelt one.
 fn resolve_path(
-    structs: &[Struct],
+    structs: &PerStruct<Struct>,
     start: StructId,
     path: &str,
 ) -> Result<Vec<usize>, (String, Option<String>)> {
