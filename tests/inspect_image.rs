@@ -233,11 +233,7 @@ fn the_bindings_and_inspect_check_with_the_reference_numbers() {
         .handshake(header)
         .expect("the bridge header's handshake");
     check_reference_numbers("inspect", specs.table(root), &h);
-    let pad_input = schema
-        .abi
-        .structs
-        .iter()
-        .position(|s| s.name == "pad_input");
+    let pad_input = schema.abi.find_struct("pad_input");
     assert_eq!(specs.handshake(pad_input.expect("pad_input")), None);
 }
 

@@ -314,9 +314,10 @@ fn hostile_docs_read_back_verbatim() {
     }
     assert_eq!(quirk.values.len(), 7);
     let s = &from_md.structs[0];
-    assert_eq!(s.doc, abi.structs[0].doc);
+    let first = abi.structs.first().expect("a struct");
+    assert_eq!(s.doc, first.doc);
     assert!(s.doc.contains('\n'), "the struct doc has line breaks");
-    for (m, f) in s.fields.iter().zip(&abi.structs[0].fields) {
+    for (m, f) in s.fields.iter().zip(&first.fields) {
         assert_eq!(m.meaning, f.doc, "field `{}`", f.name);
     }
     insta::assert_snapshot!("hostile", md);

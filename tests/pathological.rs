@@ -80,14 +80,7 @@ fn sixty_four_levels_of_nesting() {
         src.push_str("]\n");
     }
     let (schema, outputs) = load_and_render("64 levels of nesting", &src);
-    let index = |name: &str| {
-        schema
-            .abi
-            .structs
-            .iter()
-            .position(|s| s.name == name)
-            .unwrap()
-    };
+    let index = |name: &str| schema.abi.find_struct(name).unwrap();
     let top = index("level64");
     assert_eq!(schema.layout.of(top).size, 8 * 65);
     assert_eq!(schema.layout.of(top).fields[1].offset, 8);
@@ -120,12 +113,7 @@ fn five_thousand_levels_of_nesting_do_not_overflow_the_stack() {
         src.push_str("]\n");
     }
     let (schema, _) = load_and_render("5,000 levels of nesting", &src);
-    let top = schema
-        .abi
-        .structs
-        .iter()
-        .position(|s| s.name == "level5000")
-        .unwrap();
+    let top = schema.abi.find_struct("level5000").unwrap();
     assert_eq!(schema.layout.of(top).size, levels + 1);
 
     // A cycle through all of them is one clear error, found without recursion either.
@@ -173,7 +161,8 @@ fn one_field(ty: &str) -> String {
 #[test]
 fn arrays_of_two_to_the_31_elements() {
     let (schema, outputs) = load_and_render("u8[2^31]", &one_field("u8[2147483648]"));
-    assert_eq!(schema.layout.of(0).size, 1 << 31);
+    let big = schema.abi.find_struct("big").unwrap();
+    assert_eq!(schema.layout.of(big).size, 1 << 31);
     assert!(output(&outputs, ".h").contains("uint8_t data[2147483648];"));
     assert!(output(&outputs, ".py").contains("ctypes.c_uint8 * 2147483648"));
     assert!(output(&outputs, ".rs").contains("pub data: [u8; 2147483648]"));
@@ -355,7 +344,8 @@ fn ten_thousand_fields_and_constants() {
     }
     src.push_str("]\n");
     let (schema, _) = load_and_render("10,000 fields and 10,000 constants", &src);
-    assert_eq!(schema.layout.of(0).size, n as u64);
+    let wide = schema.abi.find_struct("wide").unwrap();
+    assert_eq!(schema.layout.of(wide).size, n as u64);
     assert_eq!(schema.abi.consts[n - 1].value, n as i128);
 
     let dup = src.replacen("name = \"f9999\"", "name = \"f3\"", 1);

@@ -856,8 +856,8 @@ fn fixture_hostile_docs() {
         "module": abi.doc,
         "enum": abi.enums[0].doc,
         "values": abi.enums[0].values.iter().map(|v| v.doc.clone()).collect::<Vec<_>>(),
-        "struct": abi.structs[0].doc,
-        "field": abi.structs[0].fields[0].doc,
+        "struct": abi.structs.first().expect("a struct").doc,
+        "field": abi.structs.first().expect("a struct").fields[0].doc,
     });
     // The fixture holds what it is meant to.
     let all = expected.to_string();

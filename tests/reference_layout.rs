@@ -181,7 +181,7 @@ fn differences(schema: &Schema, reference: &Reference) -> (Vec<String>, Compared
         &mut out,
     );
     for rs in &reference.structs {
-        let Some(index) = abi.structs.iter().position(|s| s.name == rs.name) else {
+        let Some(index) = abi.find_struct(&rs.name) else {
             continue;
         };
         compared.structs += 1;

@@ -3,7 +3,8 @@
 //! that names the padding field to declare. Backends print these numbers.
 
 use crate::diagnostics::{Errors, SchemaErrors};
-use crate::ir::{Abi, Elem, Field, Prim, Struct};
+use crate::ir::access::FieldRef;
+use crate::ir::{Abi, Elem, Field, PerStruct, Prim, Struct, StructId};
 
 /// The largest struct the generator accepts: sizes must fit a `u32` (and a 32-bit `usize`).
 pub const MAX_SIZE: u64 = u32::MAX as u64;
@@ -11,11 +12,11 @@ pub const MAX_SIZE: u64 = u32::MAX as u64;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Indexed like `Abi::structs`.
-    pub structs: Vec<StructLayout>,
+    pub structs: PerStruct<StructLayout>,
     /// Struct indices in dependency order: each struct after the structs it embeds, and
     /// otherwise in schema order. Targets that must declare a type before using it (C,
     /// Python) emit structs in this order.
-    pub order: Vec<usize>,
+    pub order: Vec<StructId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +38,13 @@ pub struct FieldLayout {
 }
 
 impl Layout {
-    pub fn of(&self, struct_index: usize) -> &StructLayout {
-        &self.structs[struct_index]
+    pub fn of(&self, id: StructId) -> &StructLayout {
+        &self.structs[id]
+    }
+
+    /// The layout of the field `r` names.
+    pub fn field(&self, r: FieldRef) -> &FieldLayout {
+        &self.structs[r.struct_index].fields[r.field]
     }
 }
 
@@ -83,7 +89,7 @@ pub fn compute_layout(abi: &Abi) -> Result<Layout, SchemaErrors> {
     let mut done: Vec<Option<StructLayout>> = vec![None; abi.structs.len()];
     for &i in &order {
         let layout = compute_struct(abi, &abi.structs[i], &done, &mut errors);
-        done[i] = Some(layout);
+        done[i.index()] = Some(layout);
     }
     errors.propagate()?;
     Ok(Layout {
@@ -97,7 +103,7 @@ pub fn compute_layout(abi: &Abi) -> Result<Layout, SchemaErrors> {
 
 /// Structs ordered so that each comes after the structs it contains. A struct that
 /// contains itself, directly or through others, is an error.
-fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<usize> {
+fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<StructId> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -108,7 +114,7 @@ fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<usize> {
     let mut mark = vec![Mark::New; n];
     let mut order = Vec::with_capacity(n);
     // Reversed, so that popping visits the dependencies in field order.
-    let deps = |i: usize| -> Vec<usize> {
+    let deps = |i: StructId| -> Vec<StructId> {
         abi.structs[i]
             .fields
             .iter()
@@ -120,18 +126,18 @@ fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<usize> {
             .collect()
     };
     // Iterative depth-first search, so that deep nesting cannot overflow the stack.
-    for root in 0..n {
-        if mark[root] != Mark::New {
+    for root in abi.struct_ids() {
+        if mark[root.index()] != Mark::New {
             continue;
         }
-        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, deps(root))];
-        mark[root] = Mark::Active;
+        let mut stack: Vec<(StructId, Vec<StructId>)> = vec![(root, deps(root))];
+        mark[root.index()] = Mark::Active;
         while let Some((node, pending)) = stack.last_mut() {
             let node = *node;
             match pending.pop() {
-                Some(next) => match mark[next] {
+                Some(next) => match mark[next.index()] {
                     Mark::New => {
-                        mark[next] = Mark::Active;
+                        mark[next.index()] = Mark::Active;
                         let d = deps(next);
                         stack.push((next, d));
                     }
@@ -157,7 +163,7 @@ fn dependency_order(abi: &Abi, errors: &mut Errors) -> Vec<usize> {
                     Mark::Done => {}
                 },
                 None => {
-                    mark[node] = Mark::Done;
+                    mark[node.index()] = Mark::Done;
                     order.push(node);
                     stack.pop();
                 }
@@ -285,7 +291,9 @@ fn compute_struct(
             Elem::Char => (1, 1),
             Elem::Enum(i) => (abi.enums[i].repr.size(), abi.enums[i].repr.size()),
             Elem::Struct(i) => {
-                let l = done[i].as_ref().expect("dependencies are laid out first");
+                let l = done[i.index()]
+                    .as_ref()
+                    .expect("dependencies are laid out first");
                 (l.size, l.align)
             }
         };

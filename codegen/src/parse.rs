@@ -164,6 +164,9 @@ pub struct RawStruct {
     pub version: Option<Spanned<RawHandshake>>,
 }
 
+// Parallel to `Abi::structs`: lowering keeps the schema's order.
+crate::ir::id::index_by_struct!(Spanned<RawStruct>);
+
 /// `version = { magic = "magic", major = "abi_major", minor = "abi_minor", size = "header_size" }`:
 /// paths to integer fields of the struct (`header.schema_minor` through a nested struct).
 #[derive(Debug, Deserialize)]

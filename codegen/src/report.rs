@@ -6,6 +6,7 @@ pub mod context;
 
 use serde_json::Value;
 
+use crate::ir::StructId;
 use crate::ir::access::{FieldAccess, FieldRef, Guard, Parties, RingKind};
 use crate::ir::attach::{Handshake, Holds, LayoutTable, Row};
 use crate::ir::geometry::GeometryRule;
@@ -23,7 +24,7 @@ use context::{
 
 /// The layout table of one struct, pahole-style: each field with its C-like declaration,
 /// offset in hex and decimal, and size; declared padding marked.
-pub fn layout_table(schema: &Schema, struct_index: usize) -> String {
+pub fn layout_table(schema: &Schema, struct_index: StructId) -> String {
     let s = &schema.abi.structs[struct_index];
     let l = schema.layout.of(struct_index);
     let split = |text: &str| -> (String, String) {
@@ -81,7 +82,9 @@ pub fn layout_table(schema: &Schema, struct_index: usize) -> String {
 
 /// The layout tables of every struct, in schema order.
 pub fn layout_tables(schema: &Schema) -> String {
-    (0..schema.abi.structs.len())
+    schema
+        .abi
+        .struct_ids()
         .map(|i| layout_table(schema, i))
         .collect::<Vec<_>>()
         .join("\n")

@@ -32,9 +32,10 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
         );
         let consts: usize = (0..n).map(|i| synth_schemas::role(i).consts()).sum();
         assert_eq!(abi.consts.len(), consts, "synth({n}) consts");
-        for (i, s) in abi.structs.iter().enumerate() {
+        for (id, s) in abi.structs_with_ids() {
+            let i = id.index();
             assert_eq!(s.name, format!("unit_{i}"));
-            let l = schema.layout.of(i);
+            let l = schema.layout.of(id);
             assert_eq!(
                 (l.size, l.align),
                 (

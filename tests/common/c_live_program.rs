@@ -255,7 +255,7 @@ int main(int argc, char **argv) {
 pub fn bridge_header() -> (String, usize) {
     let schema = super::bridge_schema();
     let (access, structs) = (&schema.access, &schema.abi.structs);
-    let stored = (access.structs.iter().enumerate())
+    let stored = (schema.abi.struct_ids().zip(&access.structs))
         .filter(|(_, a)| a.shared && !a.guarded_whole)
         .flat_map(|(si, a)| {
             (a.fields.iter().enumerate()).filter(move |(fi, f)| {

@@ -5,13 +5,14 @@
 use toml::Spanned;
 
 use crate::diagnostics::closest;
+use crate::ir::StructId;
 use crate::ir::access::{AccessKind, FieldAccess, Parties, StructAccess};
 use crate::ir::{Elem, Prim, Type};
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawStruct;
 
 impl AfterLayout<'_> {
-    pub(super) fn lower_struct_access(&mut self, si: usize, raw: &RawStruct) -> StructAccess {
+    pub(super) fn lower_struct_access(&mut self, si: StructId, raw: &RawStruct) -> StructAccess {
         let s = &self.abi.structs[si];
         let sl = self.layout.of(si);
         let what = format!("struct `{}`", s.name);

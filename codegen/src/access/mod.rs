@@ -17,8 +17,9 @@ mod views;
 use toml::Spanned;
 
 use crate::diagnostics::SchemaErrors;
+use crate::ir::PerStruct;
 use crate::ir::access::{Access, AccessKind, FieldRef, Guard, Ring, Seqlock, StructAccess};
-use crate::ir::{Abi, Elem, Prim};
+use crate::ir::{Abi, Elem, Prim, StructId};
 use crate::layout::Layout;
 use crate::lower::after_layout::AfterLayout;
 use crate::lower::reserved_macros;
@@ -34,10 +35,7 @@ pub fn lower_access(
 ) -> Result<Access, SchemaErrors> {
     let mut cx = AfterLayout::new(src, abi, layout, Vec::new());
     cx.lower_parties(raw);
-    let mut structs: Vec<StructAccess> = raw
-        .structs
-        .iter()
-        .enumerate()
+    let mut structs: PerStruct<StructAccess> = StructId::enumerate(&raw.structs)
         .map(|(i, s)| cx.lower_struct_access(i, s.get_ref()))
         .collect();
     cx.propagate_shared(raw, &mut structs);
@@ -94,7 +92,7 @@ pub fn lower_access(
 type GuardName = (&'static str, String);
 
 /// Records which fields a seqlock guards, and which structs it copies whole.
-fn mark_guarded(structs: &mut [StructAccess], lock: &Seqlock, index: usize) {
+fn mark_guarded(structs: &mut PerStruct<StructAccess>, lock: &Seqlock, index: usize) {
     structs[lock.struct_index].seqlocks.push(index);
     for guard in &lock.guards {
         match *guard {
@@ -114,12 +112,12 @@ impl AfterLayout<'_> {
         &mut self,
         path: &Spanned<String>,
         r: FieldRef,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         what: &str,
     ) -> Option<u64> {
         let st = &self.abi.structs[r.struct_index];
         let f = &st.fields[r.field];
-        let access = structs[r.struct_index].fields[r.field].kind;
+        let access = r.access(structs).kind;
         let counter_like = |g: &crate::ir::Field| {
             matches!(g.ty.elem, Elem::Prim(Prim::U32 | Prim::U64)) && g.ty.len.is_none()
         };

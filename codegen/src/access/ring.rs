@@ -6,6 +6,7 @@ use toml::Spanned;
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
+use crate::ir::PerStruct;
 use crate::ir::access::{FieldRef, Guard, Ring, RingKind, Seqlock, StructAccess, TrailerPart};
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawRing;
@@ -76,7 +77,7 @@ impl AfterLayout<'_> {
             );
             return None;
         };
-        let head_field = &self.abi.structs[head.struct_index].fields[head.field];
+        let head_field = head.of(self.abi);
         let f = &slot.fields[field];
         if f.ty.elem != head_field.ty.elem || f.ty.len.is_some() {
             self.errors.error_help(
@@ -108,7 +109,7 @@ impl AfterLayout<'_> {
     pub(super) fn lower_ring(
         &mut self,
         raw: &Spanned<RawRing>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         seqlocks: &[Seqlock],
     ) -> Option<Ring> {
         let r = raw.get_ref();
@@ -172,7 +173,7 @@ impl AfterLayout<'_> {
         &mut self,
         keys: &SlotKeys,
         publish_seq: Option<&Spanned<String>>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         seqlocks: &[Seqlock],
         what: &str,
     ) -> Option<RingKind> {
@@ -235,7 +236,7 @@ impl AfterLayout<'_> {
         &mut self,
         seqlock: &Spanned<String>,
         lk: &Seqlock,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         what: &str,
     ) -> Option<usize> {
         let slot = &self.abi.structs[lk.struct_index];
@@ -338,13 +339,13 @@ impl AfterLayout<'_> {
         &mut self,
         total: &Spanned<String>,
         entries: &Spanned<String>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         what: &str,
     ) -> Option<RingKind> {
         let total_ref = self.resolve_field(total, what)?;
         let entries_ref = self.resolve_field(entries, what)?;
         self.check_counter(total, total_ref, structs, what)?;
-        let f = &self.abi.structs[entries_ref.struct_index].fields[entries_ref.field];
+        let f = entries_ref.of(self.abi);
         let Some(len) = f.ty.len.filter(|_| f.ty.elem != Elem::Char) else {
             let owner = &self.abi.structs[entries_ref.struct_index];
             let array = owner

@@ -8,6 +8,8 @@ use super::{GuardName, list_is};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
 use crate::ir::Elem;
+use crate::ir::PerStruct;
+use crate::ir::StructId;
 use crate::ir::access::{Guard, Parties, Ring, RingKind, Seqlock, StructAccess};
 use crate::ir::names::{camel, rust_live_import};
 use crate::lower::after_layout::AfterLayout;
@@ -20,7 +22,7 @@ impl AfterLayout<'_> {
     pub(super) fn check_live_names(
         &mut self,
         raw: &RawSchema,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         (seqlocks, raw_locks): (&[Seqlock], &[&RawSeqlock]),
         (rings, raw_rings): (&[Ring], &[&RawRing]),
     ) {
@@ -83,12 +85,12 @@ impl AfterLayout<'_> {
     pub(super) fn check_copied_whole(
         &mut self,
         seqlocks: &[Seqlock],
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         raw_locks: &[&RawSeqlock],
     ) {
         for (k, outer) in seqlocks.iter().enumerate() {
             // Each struct copied whole, with the guard that copies it.
-            let mut copied: Vec<(usize, String)> = Vec::new();
+            let mut copied: Vec<(StructId, String)> = Vec::new();
             for g in &outer.guards {
                 let si = outer.struct_index;
                 let (elem, name) = match *g {
@@ -148,7 +150,12 @@ impl AfterLayout<'_> {
 
     /// What a seqlock guards, as a kind and a path: ("field", `params_header.def_count`)
     /// or ("trailer part", `params_header.defs`).
-    fn describe_guard(&self, si: usize, g: Guard, structs: &[StructAccess]) -> GuardName {
+    fn describe_guard(
+        &self,
+        si: StructId,
+        g: Guard,
+        structs: &PerStruct<StructAccess>,
+    ) -> GuardName {
         let s = &self.abi.structs[si];
         match g {
             Guard::Field(fi) => ("field", format!("{}.{}", s.name, s.fields[fi].name)),
@@ -164,9 +171,9 @@ impl AfterLayout<'_> {
     fn check_guarded_once(
         &mut self,
         what: &str,
-        si: usize,
+        si: StructId,
         guards: &[(Guard, Span)],
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         done: &[Seqlock],
     ) {
         let mut clashes: Vec<(Span, usize, Vec<GuardName>)> = Vec::new();
@@ -215,10 +222,10 @@ impl AfterLayout<'_> {
     fn check_guard_writers(
         &mut self,
         what: &str,
-        si: usize,
+        si: StructId,
         guards: &[(Guard, Span)],
         writers: &Parties,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
     ) {
         let mut clashes: Vec<(Span, Parties, Vec<GuardName>)> = Vec::new();
         for (g, span) in guards {
@@ -261,7 +268,7 @@ impl AfterLayout<'_> {
     pub(super) fn lower_seqlock(
         &mut self,
         raw: &Spanned<RawSeqlock>,
-        structs: &[StructAccess],
+        structs: &PerStruct<StructAccess>,
         done: &[Seqlock],
     ) -> Option<Seqlock> {
         let r = raw.get_ref();

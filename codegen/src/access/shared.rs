@@ -3,6 +3,8 @@
 
 use crate::diagnostics::Span;
 use crate::ir::Elem;
+use crate::ir::PerStruct;
+use crate::ir::StructId;
 use crate::ir::access::StructAccess;
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawSchema;
@@ -10,7 +12,11 @@ use crate::parse::RawSchema;
 impl AfterLayout<'_> {
     /// Shared structs share the structs they hold; a held struct with no writer of its own
     /// is written by whoever writes the field that holds it.
-    pub(super) fn propagate_shared(&mut self, raw: &RawSchema, structs: &mut [StructAccess]) {
+    pub(super) fn propagate_shared(
+        &mut self,
+        raw: &RawSchema,
+        structs: &mut PerStruct<StructAccess>,
+    ) {
         for &si in self.layout.order.iter().rev() {
             if !structs[si].shared {
                 continue;
@@ -37,8 +43,8 @@ impl AfterLayout<'_> {
 
     /// `access`, a field's `writer` and `trailer` describe shared memory: a struct that has
     /// them must declare its writer, or be held by a struct that does.
-    pub(super) fn check_unshared(&mut self, raw: &RawSchema, structs: &[StructAccess]) {
-        for (si, rs) in raw.structs.iter().enumerate() {
+    pub(super) fn check_unshared(&mut self, raw: &RawSchema, structs: &PerStruct<StructAccess>) {
+        for (si, rs) in StructId::enumerate(&raw.structs) {
             if structs[si].shared {
                 continue;
             }

@@ -5,6 +5,7 @@ use toml::Spanned;
 
 use crate::diagnostics::closest;
 use crate::expr;
+use crate::ir::StructId;
 use crate::ir::access::TrailerPart;
 use crate::ir::names::is_snake_case;
 use crate::ir::{ArrayLen, Elem, Prim, Type};
@@ -13,7 +14,7 @@ use crate::lower::after_layout::AfterLayout;
 impl AfterLayout<'_> {
     pub(super) fn lower_trailer(
         &mut self,
-        si: usize,
+        si: StructId,
         parts: &Spanned<Vec<Spanned<crate::parse::RawTrailerPart>>>,
     ) -> Vec<TrailerPart> {
         let s = &self.abi.structs[si];
@@ -112,7 +113,7 @@ impl AfterLayout<'_> {
         };
         let (elem, size, align) = if let Some(p) = Prim::from_name(base) {
             (Elem::Prim(p), p.size(), p.size())
-        } else if let Some(i) = self.abi.structs.iter().position(|s| s.name == base) {
+        } else if let Some(i) = self.abi.find_struct(base) {
             let l = self.layout.of(i);
             (Elem::Struct(i), l.size, l.align)
         } else if let Some(i) = self.abi.enums.iter().position(|e| e.name == base) {

@@ -3,21 +3,23 @@
 //! (a shared struct that no shared struct holds) gets one too. Linear in the fields: each
 //! struct's answer is computed once and kept.
 
+use crate::ir::PerStruct;
+use crate::ir::StructId;
 use crate::ir::access::StructAccess;
 use crate::ir::{Abi, Elem};
 
 /// Fills `needs_view` and `has_view` of every struct.
-pub(super) fn compute_views(abi: &Abi, structs: &mut [StructAccess]) {
+pub(super) fn compute_views(abi: &Abi, structs: &mut PerStruct<StructAccess>) {
     let mut needs: Vec<Option<bool>> = vec![None; structs.len()];
-    for i in 0..structs.len() {
+    for i in abi.struct_ids() {
         needs_view(abi, structs, &mut needs, i);
     }
     let mut held = vec![false; structs.len()];
-    for (j, s) in abi.structs.iter().enumerate() {
+    for (j, s) in abi.structs_with_ids() {
         if structs[j].shared {
             for f in &s.fields {
                 if let Elem::Struct(i) = f.ty.elem {
-                    held[i] = true;
+                    held[i.index()] = true;
                 }
             }
         }
@@ -30,8 +32,13 @@ pub(super) fn compute_views(abi: &Abi, structs: &mut [StructAccess]) {
 
 /// Whether struct `i` needs a view, memoised in `memo`. Struct nesting has no cycles (the
 /// lowering refuses them), so the recursion ends.
-fn needs_view(abi: &Abi, structs: &[StructAccess], memo: &mut [Option<bool>], i: usize) -> bool {
-    if let Some(known) = memo[i] {
+fn needs_view(
+    abi: &Abi,
+    structs: &PerStruct<StructAccess>,
+    memo: &mut [Option<bool>],
+    i: StructId,
+) -> bool {
+    if let Some(known) = memo[i.index()] {
         return known;
     }
     let a = &structs[i];
@@ -43,6 +50,6 @@ fn needs_view(abi: &Abi, structs: &[StructAccess], memo: &mut [Option<bool>], i:
                 Elem::Struct(j) => j != i && needs_view(abi, structs, memo, j),
                 _ => false,
             }));
-    memo[i] = Some(needs);
+    memo[i.index()] = Some(needs);
     needs
 }

@@ -9,6 +9,7 @@ use crate::ir::{Elem, EnumKind};
 use crate::parse::{RawEncoding, RawFileRecord, RawSeek};
 
 use super::LowerAttach;
+use crate::ir::StructId;
 
 impl LowerAttach<'_> {
     /// `encoding` and `seek` of record `r` (struct `si`), placed in the zlib streams `z`
@@ -17,7 +18,7 @@ impl LowerAttach<'_> {
     pub(super) fn lower_encoding(
         &mut self,
         r: &RawFileRecord,
-        si: usize,
+        si: StructId,
         z: Option<(&Zlib, &FileRecord)>,
         what: &str,
     ) -> Result<(Option<Encoding>, Option<Seek>), ()> {
@@ -60,7 +61,7 @@ impl LowerAttach<'_> {
     fn encoding(
         &mut self,
         e: &RawEncoding,
-        si: usize,
+        si: StructId,
         restart: usize,
         source: &FileRecord,
         what: &str,
@@ -176,7 +177,7 @@ impl LowerAttach<'_> {
     fn seek(
         &mut self,
         s: &Spanned<RawSeek>,
-        si: usize,
+        si: StructId,
         source: &FileRecord,
         what: &str,
     ) -> Option<Seek> {

@@ -9,13 +9,14 @@ use crate::ir::scalar::Scalar;
 use crate::parse::RawFileRecord;
 
 use super::LowerAttach;
+use crate::ir::StructId;
 
 impl LowerAttach<'_> {
     /// `indexed` of record `r` (struct `si`), placed at `place`; `None` after an error.
     pub(super) fn lower_indexed(
         &mut self,
         r: &RawFileRecord,
-        si: usize,
+        si: StructId,
         place: &Place,
         earlier: &[FileRecord],
         what: &str,
@@ -54,8 +55,8 @@ impl LowerAttach<'_> {
     pub(super) fn lower_pair(
         &mut self,
         item: &Spanned<String>,
-        left: Option<usize>,
-        right: usize,
+        left: Option<StructId>,
+        right: StructId,
         what: &str,
         shape: &str,
         help: &str,

@@ -5,6 +5,7 @@
 
 use super::LowerAttach;
 use crate::diagnostics::Span;
+use crate::ir::StructId;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Attach, Holds, LayoutTable};
 use crate::ir::geometry::{Follows, Geometry, GeometryRule, Need, NeedTerm, TableGeometry};
@@ -28,7 +29,7 @@ impl LowerAttach<'_> {
     /// Lowers every field's `geometry`, then gives each table the geometry it reads and each
     /// row what it needs of the values it follows.
     pub(super) fn lower_geometry(&mut self, raw: &RawSchema, attach: &mut Attach) {
-        for (si, rs) in raw.structs.iter().enumerate() {
+        for (si, rs) in StructId::enumerate(&raw.structs) {
             let mut seen: Vec<(String, usize)> = Vec::new();
             for (fi, rf) in rs.get_ref().fields.get_ref().iter().enumerate() {
                 let Some(expr) = &rf.get_ref().geometry else {
@@ -67,7 +68,7 @@ impl LowerAttach<'_> {
         &mut self,
         raw: &RawSchema,
         attach: &Attach,
-        si: usize,
+        si: StructId,
         fi: usize,
         expr: &toml::Spanned<String>,
     ) -> Option<Geometry> {
@@ -169,7 +170,7 @@ impl LowerAttach<'_> {
         &self,
         raw: &RawSchema,
         attach: &Attach,
-        si: usize,
+        si: StructId,
         text: &str,
     ) -> GeometryRule {
         if text == "*" {
@@ -248,7 +249,7 @@ impl LowerAttach<'_> {
     fn table_geometry(&mut self, raw: &RawSchema, attach: &mut Attach, li: usize) {
         let header = attach.layouts[li].header;
         let mut list: Vec<TableGeometry> = Vec::new();
-        let of = |si: usize, row: Option<usize>, list: &mut Vec<TableGeometry>| {
+        let of = |si: StructId, row: Option<usize>, list: &mut Vec<TableGeometry>| {
             for (gi, g) in attach.geometry.iter().enumerate() {
                 if g.struct_index == si {
                     list.push(TableGeometry { geometry: gi, row });

@@ -4,6 +4,7 @@
 use toml::Spanned;
 
 use super::LowerAttach;
+use crate::ir::StructId;
 use crate::ir::attach::{AddedField, Handshake};
 use crate::ir::geometry::Liveness;
 use crate::ir::scalar::Scalar;
@@ -13,7 +14,7 @@ use crate::parse::{RawHandshake, RawStruct};
 impl LowerAttach<'_> {
     pub(super) fn lower_handshake(
         &mut self,
-        si: usize,
+        si: StructId,
         raw: &RawStruct,
         version: &Spanned<RawHandshake>,
     ) -> Option<Handshake> {
@@ -93,7 +94,7 @@ impl LowerAttach<'_> {
     /// its values (or a constant); the generation an unsigned integer. `None` on an error.
     fn lower_liveness(
         &mut self,
-        si: usize,
+        si: StructId,
         v: &RawHandshake,
         what: &str,
     ) -> Option<Option<Liveness>> {
@@ -191,7 +192,7 @@ impl LowerAttach<'_> {
 
     fn lower_magic(
         &mut self,
-        si: usize,
+        si: StructId,
         path: &Spanned<String>,
         what: &str,
     ) -> Option<(Scalar, usize)> {
@@ -215,7 +216,7 @@ impl LowerAttach<'_> {
 
     /// The fields a later minor version of this major added, which must come after every
     /// field of the first version, in version order (padding may sit anywhere).
-    fn added_fields(&mut self, si: usize, raw: &RawStruct) -> Option<Vec<AddedField>> {
+    fn added_fields(&mut self, si: StructId, raw: &RawStruct) -> Option<Vec<AddedField>> {
         let s = &self.abi.structs[si];
         let ours = self.abi.version;
         let mut added: Vec<AddedField> = Vec::new();

@@ -5,6 +5,7 @@
 use toml::Spanned;
 
 use super::LowerAttach;
+use crate::ir::StructId;
 use crate::ir::attach::Identity;
 use crate::ir::scalar::Scalar;
 use crate::ir::{Elem, Prim};
@@ -42,7 +43,7 @@ impl LowerAttach<'_> {
     /// Each identity field the table names, resolved and checked. `None` on an error.
     pub(super) fn lower_identity(
         &mut self,
-        si: usize,
+        si: StructId,
         v: &RawHandshake,
         what: &str,
     ) -> Option<Identity> {
@@ -60,7 +61,7 @@ impl LowerAttach<'_> {
 
     fn identity_field(
         &mut self,
-        si: usize,
+        si: StructId,
         path: Option<&Spanned<String>>,
         want: &Want,
         what: &str,

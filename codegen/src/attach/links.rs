@@ -12,7 +12,7 @@ impl LowerAttach<'_> {
     pub(super) fn check_handle_names(&mut self, raw: &RawSchema) {
         let access = self.access;
         let mut taken: Vec<(String, String)> = Vec::new();
-        for (i, s) in self.abi.structs.iter().enumerate() {
+        for (i, s) in self.abi.structs_with_ids() {
             let a = &access.structs[i];
             if a.shared && !a.guarded_whole {
                 taken.push((camel(&s.name), format!("struct `{}`", s.name)));

@@ -18,6 +18,7 @@ use toml::Spanned;
 
 use crate::diagnostics::closest;
 use crate::diagnostics::{Errors, SchemaErrors, Span, string_span};
+use crate::ir::StructId;
 use crate::ir::access::Access;
 use crate::ir::attach::Attach;
 use crate::ir::protocol::Protocol;
@@ -43,10 +44,7 @@ pub fn lower_attach(
         errors: Errors::new(),
         failed_records: Vec::new(),
     };
-    let handshakes = raw
-        .structs
-        .iter()
-        .enumerate()
+    let handshakes = StructId::enumerate(&raw.structs)
         .filter_map(|(i, s)| {
             let version = s.get_ref().version.as_ref()?;
             cx.lower_handshake(i, s.get_ref(), version)
@@ -99,12 +97,8 @@ impl LowerAttach<'_> {
         closest(name, candidates).map_or(fallback.into(), |c| format!("did you mean `{c}`?"))
     }
 
-    fn find_struct(&mut self, name: &Spanned<String>, what: &str) -> Option<usize> {
-        let found = self
-            .abi
-            .structs
-            .iter()
-            .position(|s| s.name == *name.get_ref());
+    fn find_struct(&mut self, name: &Spanned<String>, what: &str) -> Option<StructId> {
+        let found = self.abi.find_struct(name.get_ref());
         if found.is_none() {
             let help = Self::suggest(
                 name.get_ref(),
@@ -124,7 +118,7 @@ impl LowerAttach<'_> {
     /// an array, through nested struct fields: its field indices and its offset.
     fn resolve_path(
         &mut self,
-        si: usize,
+        si: StructId,
         path: &Spanned<String>,
         what: &str,
     ) -> Option<(Vec<usize>, u64)> {
@@ -176,7 +170,7 @@ impl LowerAttach<'_> {
     /// a row's offset and size, an extent or a row count is read from.
     fn resolve_unsigned(
         &mut self,
-        si: usize,
+        si: StructId,
         path: &Spanned<String>,
         what: &str,
     ) -> Option<Scalar> {
@@ -206,7 +200,7 @@ impl LowerAttach<'_> {
     }
 
     /// The field at the end of a resolved path.
-    fn field_at(&self, si: usize, fields: &[usize]) -> &crate::ir::Field {
+    fn field_at(&self, si: StructId, fields: &[usize]) -> &crate::ir::Field {
         let mut s = &self.abi.structs[si];
         let (last, through) = fields.split_last().expect("a path has a field");
         for &fi in through {
@@ -223,7 +217,7 @@ impl LowerAttach<'_> {
         if let Some(i) = self.abi.find_const(name) {
             return Some(self.abi.consts[i].value);
         }
-        let si = self.abi.structs.iter().position(|s| s.name == name)?;
+        let si = self.abi.find_struct(name)?;
         Some(i128::from(self.layout.of(si).size))
     }
 

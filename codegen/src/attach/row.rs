@@ -2,6 +2,7 @@
 //! blocks, bytes), its least size and alignment, and which rows it may overlap.
 
 use super::LowerAttach;
+use crate::ir::StructId;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, Row};
 use crate::ir::geometry::Follows;
@@ -222,7 +223,7 @@ impl LowerAttach<'_> {
 
     /// A struct's bytes with its trailer (what follows it in its region), and the alignment
     /// of both.
-    pub(super) fn with_trailer(&self, si: usize) -> (u64, u64) {
+    pub(super) fn with_trailer(&self, si: StructId) -> (u64, u64) {
         let l = self.layout.of(si);
         let trailer = &self.access.structs[si].trailer;
         let end = trailer

@@ -3,6 +3,7 @@
 
 use super::LowerAttach;
 use crate::diagnostics::closest;
+use crate::ir::StructId;
 use crate::ir::attach::{LayoutTable, MAX_LAYOUT_ROWS, Row};
 use crate::ir::names::is_snake_case;
 use crate::ir::scalar::Scalar;
@@ -143,7 +144,7 @@ impl LowerAttach<'_> {
     /// The row struct's `offset` or `size` field.
     fn row_field(
         &mut self,
-        row_struct: usize,
+        row_struct: StructId,
         name: &str,
         at: &Spanned<String>,
         what: &str,

@@ -37,17 +37,12 @@ pub(crate) fn layout(
     match name {
         None => out!("{}", report::layout_tables(&schema)),
         Some(n) => {
-            let index = schema
-                .abi
-                .structs
-                .iter()
-                .position(|s| s.name == n)
-                .ok_or_else(|| {
-                    Failure::Input(format!(
-                        "no struct named `{n}` in {}",
-                        schema_path.display()
-                    ))
-                })?;
+            let index = schema.abi.find_struct(n).ok_or_else(|| {
+                Failure::Input(format!(
+                    "no struct named `{n}` in {}",
+                    schema_path.display()
+                ))
+            })?;
             out!("{}", report::layout_table(&schema, index));
         }
     }

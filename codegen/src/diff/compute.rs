@@ -10,6 +10,7 @@ use super::group::group;
 use super::model::{Diff, NewAbi};
 use super::policy::compute_verdict;
 use super::verdict::{Bump, Verdict};
+use crate::ir::StructId;
 
 /// Every change from `old` to `new`, classified and grouped by root cause, and the version
 /// policy's verdict (the new schema's `version_policy`).
@@ -96,7 +97,7 @@ fn classify(old: &Schema, new: &Schema) -> Vec<Change> {
         match *item {
             crate::ir::ItemRef::Const(o) if cx.m.consts[o].is_none() => cx.removed_const(o),
             crate::ir::ItemRef::Enum(o) if cx.m.enums[o].is_none() => cx.removed_enum(o),
-            crate::ir::ItemRef::Struct(o) if cx.m.structs[o].is_none() => cx.removed_struct(o),
+            crate::ir::ItemRef::Struct(o) if cx.m.struct_new(o).is_none() => cx.removed_struct(o),
             _ => {}
         }
     }
@@ -108,6 +109,7 @@ pub(super) struct Matching {
     /// Old index → new index.
     pub(super) consts: Vec<Option<usize>>,
     pub(super) enums: Vec<Option<usize>>,
+    /// Old struct index → new; read through [`Matching::struct_new`].
     pub(super) structs: Vec<Option<usize>>,
     /// For each old struct that has a new one: old field index → new field index, by name,
     /// then renames (the same offset, size and type; padding pairs only with padding).
@@ -163,6 +165,7 @@ impl Matching {
         // pairing one can make another pair: repeat until nothing changes.
         loop {
             let pairs = unique_pairs(&m.structs, na.structs.len(), |o, n| {
+                let (o, n) = (StructId::new(o), StructId::new(n));
                 let (a, b) = (&oa.structs[o], &na.structs[n]);
                 let (la, lb) = (old.layout.of(o), new.layout.of(n));
                 la.size == lb.size
@@ -186,8 +189,9 @@ impl Matching {
                 m.structs[o] = Some(n);
             }
         }
-        m.fields = (0..oa.structs.len())
-            .map(|o| match m.structs[o] {
+        m.fields = oa
+            .struct_ids()
+            .map(|o| match m.struct_new(o) {
                 Some(n) => m.field_map(old, new, o, n),
                 None => Vec::new(),
             })
@@ -197,7 +201,13 @@ impl Matching {
 
     /// Old struct `o`'s fields → new struct `n`'s: by name, then renames (the same offset,
     /// size and type; a padding field pairs only with padding).
-    fn field_map(&self, old: &Schema, new: &Schema, o: usize, n: usize) -> Vec<Option<usize>> {
+    fn field_map(
+        &self,
+        old: &Schema,
+        new: &Schema,
+        o: StructId,
+        n: StructId,
+    ) -> Vec<Option<usize>> {
         let (a, b) = (&old.abi.structs[o], &new.abi.structs[n]);
         let (la, lb) = (old.layout.of(o), new.layout.of(n));
         let mut map: Vec<Option<usize>> = a
@@ -223,8 +233,8 @@ impl Matching {
     }
 
     /// The new field that old field `fo` of old struct `o` is.
-    pub(super) fn field_new(&self, o: usize, fo: usize) -> Option<usize> {
-        self.fields.get(o)?.get(fo).copied().flatten()
+    pub(super) fn field_new(&self, o: StructId, fo: usize) -> Option<usize> {
+        self.fields.get(o.index())?.get(fo).copied().flatten()
     }
 
     fn const_old(&self, n: usize) -> Option<usize> {
@@ -235,8 +245,21 @@ impl Matching {
         self.enums.iter().position(|x| *x == Some(n))
     }
 
-    pub(super) fn struct_old(&self, n: usize) -> Option<usize> {
-        self.structs.iter().position(|x| *x == Some(n))
+    /// The old struct that new struct `n` is.
+    pub(super) fn struct_old(&self, n: StructId) -> Option<StructId> {
+        self.structs
+            .iter()
+            .position(|x| *x == Some(n.index()))
+            .map(StructId::new)
+    }
+
+    /// The new struct that old struct `o` is.
+    pub(super) fn struct_new(&self, o: StructId) -> Option<StructId> {
+        self.structs
+            .get(o.index())
+            .copied()
+            .flatten()
+            .map(StructId::new)
     }
 
     /// Whether an old type and a new type are the same type, items matched by this matching.
@@ -250,7 +273,7 @@ impl Matching {
             (Elem::Prim(x), Elem::Prim(y)) => x == y,
             (Elem::Char, Elem::Char) => true,
             (Elem::Enum(x), Elem::Enum(y)) => self.enums[x] == Some(y),
-            (Elem::Struct(x), Elem::Struct(y)) => self.structs[x] == Some(y),
+            (Elem::Struct(x), Elem::Struct(y)) => self.struct_new(x) == Some(y),
             _ => false,
         }
     }

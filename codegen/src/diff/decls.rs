@@ -11,6 +11,7 @@ use crate::schema::Schema;
 use super::change::{ChangeKind as K, ItemKind, Shape};
 use super::compute::{Cx, named};
 use super::facts::{Facts, field_path, ruled};
+use crate::ir::StructId;
 
 fn file_facts(schema: &Schema, f: &FileFormat) -> Facts {
     // "record NAME": a record is no struct, even with a struct's name (see `rename_words`).
@@ -105,10 +106,10 @@ fn entry_facts(schema: &Schema, e: &Entry, facts: &mut Facts) {
 }
 
 /// The facts of a protocol, the struct it lies over, and which facts are its parties.
-fn protocol_facts(schema: &Schema, p: &Protocol) -> (Facts, usize) {
+fn protocol_facts(schema: &Schema, p: &Protocol) -> (Facts, StructId) {
     let who = |x: &crate::ir::access::Parties| x.describe(&schema.access.parties);
     let mut f: Facts = vec![("kind".into(), p.kind.table().to_string())];
-    let fields = |h: usize, names: &[(&str, usize)], f: &mut Facts| {
+    let fields = |h: StructId, names: &[(&str, usize)], f: &mut Facts| {
         f.push(("header".into(), schema.abi.structs[h].name.clone()));
         for (k, i) in names {
             f.push(((*k).to_string(), field_path(schema, h, *i)));

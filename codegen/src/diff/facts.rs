@@ -9,6 +9,7 @@ use crate::schema::Schema;
 use super::change::{Change, ChangeKind, ItemKind, Shape};
 use super::compute::{Cx, change, named};
 use super::rules::rule_of;
+use crate::ir::StructId;
 
 /// A declaration's facts, in a fixed order: (what, its value).
 pub(super) type Facts = Vec<(String, String)>;
@@ -34,7 +35,7 @@ pub(super) fn differing(a: &Facts, b: &Facts) -> Vec<(String, String, String)> {
 
 /// `struct.field`, by index: every reference to a field in a declaration's facts is a path,
 /// so that a rename of the field or its struct is matched before facts are compared.
-pub(super) fn field_path(schema: &Schema, struct_index: usize, field: usize) -> String {
+pub(super) fn field_path(schema: &Schema, struct_index: StructId, field: usize) -> String {
     let s = &schema.abi.structs[struct_index];
     s.fields.get(field).map_or_else(
         || format!("{}.?", s.name),
@@ -148,11 +149,11 @@ impl Cx<'_> {
         };
         // `struct.field` of the old schema: the new name of the field it is.
         let field = |st: &str, f: &str| -> Option<String> {
-            let o = oa.structs.iter().position(|s| s.name == st)?;
+            let o = oa.find_struct(st)?;
             let fo = oa.structs[o].fields.iter().position(|x| x.name == f)?;
-            let n = self.m.structs.get(o).copied().flatten()?;
+            let n = self.m.struct_new(o)?;
             let fi = self.m.field_new(o, fo)?;
-            let name = &na.structs.get(n)?.fields.get(fi)?.name;
+            let name = &na.structs[n].fields.get(fi)?.name;
             (name != f).then(|| name.clone())
         };
         let old: Facts = old
@@ -270,7 +271,7 @@ impl Cx<'_> {
         &mut self,
         (kind, item): (ChangeKind, ItemKind),
         name: &str,
-        over: Option<usize>,
+        over: Option<StructId>,
         facts: &Facts,
         span: &Span,
     ) {

@@ -15,6 +15,7 @@ use super::change::{Change, ChangeKind as K, ItemKind};
 use super::compute::Cx;
 use super::facts::{Facts, field_path};
 use super::rules::rule_of;
+use crate::ir::StructId;
 
 fn handshake_facts(schema: &Schema, h: &Handshake) -> Facts {
     let mut f: Facts = Vec::new();
@@ -71,7 +72,7 @@ impl Cx<'_> {
     /// handshake, a field with `since` must follow every field without one, so in the middle
     /// of older fields it cannot carry one. Then no `since` is asked for, and a field in
     /// padding gets advice that a user can apply.
-    pub(super) fn check_since_in_handshake(&self, n: usize, fi: usize, ch: &mut Change) {
+    pub(super) fn check_since_in_handshake(&self, n: StructId, fi: usize, ch: &mut Change) {
         let b = &self.new.abi.structs[n];
         let g = &b.fields[fi];
         let handshake = self
@@ -101,7 +102,7 @@ impl Cx<'_> {
     /// has a version handshake, every producer must write it, and producers built at the old
     /// version end before it: breaking, one voice. The fix is the `since` that makes it
     /// compatible, or a major bump; the policy asks nothing more of its `since`.
-    pub(super) fn appended_without_since(&self, n: usize, ch: &mut Change) {
+    pub(super) fn appended_without_since(&self, n: StructId, ch: &mut Change) {
         let Some(h) = self
             .new
             .attach
@@ -131,7 +132,7 @@ impl Cx<'_> {
     /// The changes from `first` on, of a field of struct `n` (new schema): in a struct with a
     /// version handshake, `since` says which producers write the field, so a change of it
     /// is no documentation there (HANDSHAKE_SINCE_CHANGED).
-    pub(super) fn since_in_handshake_is_no_doc(&mut self, n: usize, first: usize) {
+    pub(super) fn since_in_handshake_is_no_doc(&mut self, n: StructId, first: usize) {
         if !self
             .new
             .attach
@@ -225,7 +226,9 @@ impl Cx<'_> {
             );
         }
         for a in &old.attach.handshakes {
-            let kept = self.m.structs[a.struct_index]
+            let kept = self
+                .m
+                .struct_new(a.struct_index)
                 .is_some_and(|n| new.attach.handshakes.iter().any(|h| h.struct_index == n));
             if !kept {
                 let s = &old.abi.structs[a.struct_index];
@@ -264,7 +267,7 @@ impl Cx<'_> {
             }
             // A renamed header or index enum is the same one: its rename is its own change.
             let same_index = self.m.enums.get(a.index_enum) == Some(&Some(b.index_enum));
-            let same_header = self.m.structs.get(a.header) == Some(&Some(b.header));
+            let same_header = self.m.struct_new(a.header) == Some(b.header);
             let diffs: Vec<_> = self
                 .renamed_differing(&layout_facts(old, a), &facts_b)
                 .into_iter()

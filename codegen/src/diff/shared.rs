@@ -9,6 +9,7 @@ use crate::schema::Schema;
 use super::change::{ChangeKind as K, FieldSite, ItemKind, Shape};
 use super::compute::{Cx, named};
 use super::facts::{Facts, field_path, ruled};
+use crate::ir::StructId;
 
 fn parties(schema: &Schema, p: &Parties) -> String {
     let d = p.describe(&schema.access.parties);
@@ -21,7 +22,7 @@ fn parties(schema: &Schema, p: &Parties) -> String {
 
 fn seqlock_facts(schema: &Schema, s: &Seqlock) -> Facts {
     let st = &schema.abi.structs[s.struct_index];
-    let trailer = schema.access.structs.get(s.struct_index);
+    let trailer = schema.access.structs.get(s.struct_index.index());
     // The guarded bytes, by what they are: each a field path (resolved through renames
     // before comparing) or a trailer part, as a set: the order `rest` lists them in follows
     // their offsets, and a field that moved is its own change.
@@ -91,7 +92,7 @@ fn ring_index(schema: &Schema, ring: &Ring) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-fn ring_facts(schema: &Schema, ring: &Ring) -> (Facts, usize) {
+fn ring_facts(schema: &Schema, ring: &Ring) -> (Facts, StructId) {
     let at = ring_index(schema, ring);
     match &ring.kind {
         RingKind::Slots {
@@ -107,11 +108,11 @@ fn ring_facts(schema: &Schema, ring: &Ring) -> (Facts, usize) {
             let lock = schema.access.seqlocks.get(*seqlock);
             // Stated only when declared: a ring without one compares as it always did.
             let stamp = publish_seq.and_then(|f| {
-                let s = lock.and_then(|l| schema.abi.structs.get(l.struct_index))?;
+                let s = lock.and_then(|l| schema.abi.structs.get(l.struct_index.index()))?;
                 Some(("publish_seq".into(), s.fields.get(f)?.name.clone()))
             });
             let payload = lock
-                .and_then(|l| schema.access.structs.get(l.struct_index))
+                .and_then(|l| schema.access.structs.get(l.struct_index.index()))
                 .and_then(|s| s.trailer.get(*payload))
                 .map_or_else(|| "?".to_string(), |p| p.name.clone());
             (
@@ -230,13 +231,15 @@ impl Cx<'_> {
     fn compare_access(&mut self) {
         let (old, new) = (self.old, self.new);
         let old_v = self.old_v();
-        for (n, b) in new.abi.structs.iter().enumerate() {
+        for (n, b) in new.abi.structs_with_ids() {
             let Some(o) = self.m.struct_old(n) else {
                 continue;
             };
             let a = &old.abi.structs[o];
-            let (Some(sa), Some(sb)) = (old.access.structs.get(o), new.access.structs.get(n))
-            else {
+            let (Some(sa), Some(sb)) = (
+                old.access.structs.get(o.index()),
+                new.access.structs.get(n.index()),
+            ) else {
                 continue;
             };
             let struct_writers_changed = parties(old, &sa.writers) != parties(new, &sb.writers);

@@ -11,6 +11,7 @@ use crate::schema::Schema;
 
 use super::change::{Change, ChangeKind, FieldSite, ItemKind, Severity, Shape};
 use super::compute::{Cx, Matching, bytes, change, holders, named, quote_list};
+use crate::ir::StructId;
 
 /// Where a change of field `f` of struct `owner` is, at byte `pos`, for finding causes.
 fn site(schema: &Schema, owner: &str, f: &Field, pos: u64) -> FieldSite {
@@ -32,7 +33,7 @@ fn site(schema: &Schema, owner: &str, f: &Field, pos: u64) -> FieldSite {
 }
 
 impl Cx<'_> {
-    fn struct_shape(schema: &Schema, index: usize) -> Shape {
+    fn struct_shape(schema: &Schema, index: StructId) -> Shape {
         let l = schema.layout.of(index);
         Shape {
             size: Some(l.size),
@@ -41,7 +42,7 @@ impl Cx<'_> {
         }
     }
 
-    fn field_shape(schema: &Schema, si: usize, fi: usize) -> Shape {
+    fn field_shape(schema: &Schema, si: StructId, fi: usize) -> Shape {
         let f = &schema.abi.structs[si].fields[fi];
         let l = &schema.layout.of(si).fields[fi];
         Shape {
@@ -52,7 +53,7 @@ impl Cx<'_> {
         }
     }
 
-    pub(super) fn added_struct(&mut self, n: usize) {
+    pub(super) fn added_struct(&mut self, n: StructId) {
         let s = &self.new.abi.structs[n];
         let mut ch = change(
             Severity::Compatible,
@@ -69,7 +70,7 @@ impl Cx<'_> {
         self.push(ch);
     }
 
-    pub(super) fn removed_struct(&mut self, o: usize) {
+    pub(super) fn removed_struct(&mut self, o: StructId) {
         let s = &self.old.abi.structs[o];
         let mut ch = change(
             Severity::Breaking,
@@ -93,9 +94,10 @@ impl Cx<'_> {
             Elem::Enum(i) => {
                 self.m.enums[i].map_or_else(String::new, |j| new.enums[j].name.clone())
             }
-            Elem::Struct(i) => {
-                self.m.structs[i].map_or_else(String::new, |j| new.structs[j].name.clone())
-            }
+            Elem::Struct(i) => self
+                .m
+                .struct_new(i)
+                .map_or_else(String::new, |j| new.structs[j].name.clone()),
             Elem::Prim(p) => p.name().to_string(),
             Elem::Char => "char".to_string(),
         };
@@ -124,7 +126,7 @@ impl Cx<'_> {
     }
 
     /// Compares old struct `o` with its match `n`: the struct itself, then its fields.
-    pub(super) fn compare_struct(&mut self, o: usize, n: usize) {
+    pub(super) fn compare_struct(&mut self, o: StructId, n: StructId) {
         let pair = StructPair::new(self.old, self.new, &self.m, o, n);
         self.struct_renamed(&pair);
         self.struct_align_changed(&pair);
@@ -298,8 +300,8 @@ fn size_change_reason(pair: &StructPair) -> String {
 
 /// Old struct `o` and its match, new struct `n`, with the facts their changes are judged by.
 struct StructPair<'a> {
-    o: usize,
-    n: usize,
+    o: StructId,
+    n: StructId,
     a: &'a Struct,
     b: &'a Struct,
     la: &'a StructLayout,
@@ -316,10 +318,10 @@ struct StructPair<'a> {
 }
 
 impl<'a> StructPair<'a> {
-    fn new(old: &'a Schema, new: &'a Schema, m: &Matching, o: usize, n: usize) -> Self {
+    fn new(old: &'a Schema, new: &'a Schema, m: &Matching, o: StructId, n: StructId) -> Self {
         let (a, b) = (&old.abi.structs[o], &new.abi.structs[n]);
         let (la, lb) = (old.layout.of(o), new.layout.of(n));
-        let map: Vec<Option<usize>> = m.fields[o].clone();
+        let map: Vec<Option<usize>> = m.fields[o.index()].clone();
         let old_fields_kept = a.fields.iter().enumerate().all(|(fo, f)| {
             f.is_padding()
                 || map[fo].is_some_and(|fi| {

@@ -12,6 +12,7 @@ use crate::schema::Schema;
 
 use super::file::{FileDecoder, read_scalar};
 use super::model::{Decoded, show_like};
+use crate::ir::StructId;
 
 /// The chain of one stream: the decoded data of the last record, while the chain holds.
 #[derive(Default)]
@@ -31,7 +32,7 @@ pub(super) struct Link<'b> {
 
 /// An integer field of a struct that expects a constant: its path, offset, width and the
 /// constant's index, through nested structs.
-fn expected_fields(schema: &Schema, si: usize, base: u64, path: &str, out: &mut Vec<Expected>) {
+fn expected_fields(schema: &Schema, si: StructId, base: u64, path: &str, out: &mut Vec<Expected>) {
     let s = &schema.abi.structs[si];
     let layout = schema.layout.of(si);
     for (f, fl) in s.fields.iter().zip(&layout.fields) {

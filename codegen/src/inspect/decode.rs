@@ -5,12 +5,13 @@ use crate::ir::{Abi, Elem, EnumKind, Prim, Type};
 use crate::schema::Schema;
 
 use super::model::{Issue, Level, Node, NodeKind, hex_bytes, join, show_like};
+use crate::ir::StructId;
 
 /// Decodes one record of struct `index`: `bytes` are its bytes, found at offset `at` of the
 /// input, which every node and issue is placed by.
 pub(super) fn record(
     schema: &Schema,
-    index: usize,
+    index: StructId,
     bytes: &[u8],
     at: u64,
     path: &str,
@@ -61,7 +62,7 @@ impl Decoder<'_> {
         }
     }
 
-    fn decode_struct(&mut self, index: usize, base: u64, path: &str) -> Node {
+    fn decode_struct(&mut self, index: StructId, base: u64, path: &str) -> Node {
         let abi = &self.schema.abi;
         let s = &abi.structs[index];
         let layout = self.schema.layout.of(index);
@@ -135,7 +136,7 @@ impl Decoder<'_> {
     }
 
     /// The absolute offset and type of the integer field at `path` from struct `index`.
-    fn path_offset(&self, mut index: usize, path: &[usize], base: u64) -> (u64, Prim) {
+    fn path_offset(&self, mut index: StructId, path: &[usize], base: u64) -> (u64, Prim) {
         let abi = &self.schema.abi;
         let mut offset = base;
         for &fi in path {

@@ -18,6 +18,7 @@ use super::decode;
 use super::file::{FileInspection, Found, ReadAt};
 use super::model::{Issue, Level};
 use super::specs::AttachSpecs;
+use crate::ir::StructId;
 
 /// The index of the `[[layout]]` named `name`.
 pub fn find_layout(schema: &Schema, name: &str) -> Option<usize> {
@@ -91,7 +92,7 @@ impl ImageDecoder<'_> {
 
     /// Decodes struct `si` at `offset`; `data` bytes of the region follow it. An error says
     /// so when the input ends first.
-    fn record(&mut self, si: usize, offset: u64, group: &str, path: &str, data: u64) {
+    fn record(&mut self, si: StructId, offset: u64, group: &str, path: &str, data: u64) {
         self.group(group);
         let s = &self.schema.abi.structs[si];
         let size = self.schema.layout.of(si).size;

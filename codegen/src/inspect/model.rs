@@ -2,6 +2,7 @@
 //! decoded values; with the small text helpers every part writes them with.
 
 use crate::ir::Prim;
+use crate::ir::StructId;
 
 /// How bad an issue is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -48,7 +49,7 @@ pub enum NodeKind {
     Text(Vec<u8>),
     /// Declared padding; only its bytes are kept, to flag non-zero ones.
     Padding(Vec<u8>),
-    Struct(usize, Vec<(String, Node)>),
+    Struct(StructId, Vec<(String, Node)>),
     /// The elements in use: all of them, or as many as the array's count field says.
     Array {
         elem_type: String,
@@ -68,7 +69,7 @@ pub struct Decoded {
     /// In the inflated stream.
     pub offset: u64,
     /// The record's struct (by index into `Abi::structs`) and its bytes.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     pub head: Vec<u8>,
     /// The record's key (`seek.key`).
     pub key: u64,
@@ -76,7 +77,7 @@ pub struct Decoded {
     /// an encoding.
     pub kind: String,
     /// The decoded struct (by index into `Abi::structs`), when the data holds one whole.
-    pub decoded_struct: Option<usize>,
+    pub decoded_struct: Option<StructId>,
     /// The decoded data: the struct, then the extras.
     pub data: Vec<u8>,
     /// Where the extras start in `data` (its length when there are none).

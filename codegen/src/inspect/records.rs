@@ -2,6 +2,7 @@
 //! and the [`Inspection`] that holds them with their issues.
 
 use super::model::{Issue, Level, Node, exit_code};
+use crate::ir::StructId;
 use crate::schema::Schema;
 
 /// Which records to decode: `count` records of struct `type_name`, the first at `offset`,
@@ -9,8 +10,8 @@ use crate::schema::Schema;
 /// least 1, the stride is at least the record size, and the last record ends below 2^64.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
-    /// The struct's index in `Abi::structs`.
-    pub index: usize,
+    /// The struct.
+    pub index: StructId,
     pub type_name: String,
     /// The record size.
     pub size: u64,
@@ -94,9 +95,9 @@ pub(super) fn every(size: u64, stride: u64) -> String {
 
 /// The index of struct `name`, or an error that names the closest struct (or says that
 /// `name` is an enum or a flag set).
-pub fn find_struct(schema: &Schema, name: &str) -> Result<usize, String> {
+pub fn find_struct(schema: &Schema, name: &str) -> Result<StructId, String> {
     let abi = &schema.abi;
-    if let Some(i) = abi.structs.iter().position(|s| s.name == name) {
+    if let Some(i) = abi.find_struct(name) {
         return Ok(i);
     }
     let mut msg = format!("no struct named `{name}` in the schema");

@@ -10,6 +10,7 @@ use abi_runtime::attach::spec::{
     RowSpec, TableSpec, Version,
 };
 
+use crate::ir::StructId;
 use crate::plan::attach::{self as plan, AttachPlan, Contents, Rule, Word};
 
 /// The table of every layout (each built once, when first asked for, with the tables of
@@ -140,7 +141,7 @@ impl<'a> AttachSpecs<'a> {
     }
 
     /// The handshake of struct `struct_index`, when it declares `version`.
-    pub fn handshake(&self, struct_index: usize) -> Option<HandshakeSpec<'_>> {
+    pub fn handshake(&self, struct_index: StructId) -> Option<HandshakeSpec<'_>> {
         let k = (self.plan.handshakes.iter()).position(|h| h.struct_index == struct_index)?;
         let h = &self.plan.handshakes[k];
         Some(HandshakeSpec {

@@ -4,7 +4,8 @@
 //! alignment and fit are facts of offsets.
 
 use crate::diagnostics::Span;
-use crate::ir::Type;
+use crate::ir::id::{PerStruct, StructId};
+use crate::ir::{Abi, Field, Type};
 
 /// Everything the schema says about how its shared memory is accessed.
 #[derive(Debug, Clone, Default)]
@@ -12,7 +13,7 @@ pub struct Access {
     /// `[abi] parties`, such as `host` and `client`.
     pub parties: Vec<String>,
     /// Indexed like `Abi::structs`.
-    pub structs: Vec<StructAccess>,
+    pub structs: PerStruct<StructAccess>,
     pub seqlocks: Vec<Seqlock>,
     pub rings: Vec<Ring>,
 }
@@ -130,7 +131,7 @@ pub struct Seqlock {
     pub name: String,
     pub doc: String,
     /// The struct that holds the counter, by index into `Abi::structs`.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// The counter's field index in that struct.
     pub counter: usize,
     /// The counter's width in bytes: 4 or 8.
@@ -161,8 +162,21 @@ pub struct Ring {
 /// A field named through a struct: `bridge_header.snapshot_seq`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldRef {
-    pub struct_index: usize,
+    pub struct_index: StructId,
+    /// By index into the struct's `fields`.
     pub field: usize,
+}
+
+impl FieldRef {
+    /// The field it names.
+    pub fn of(self, abi: &Abi) -> &Field {
+        &abi.structs[self.struct_index].fields[self.field]
+    }
+
+    /// How the field is accessed, from `Access::structs` (or the table lowering fills).
+    pub fn access(self, structs: &PerStruct<StructAccess>) -> &FieldAccess {
+        &structs[self.struct_index].fields[self.field]
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -195,7 +209,7 @@ impl Seqlock {
     /// Whether it guards every plain field of its struct but the counter, and nothing else:
     /// its value is then the struct itself, and it needs no type of its own. Every target
     /// and the name checks decide with this one rule.
-    pub fn guards_whole_struct(&self, structs: &[StructAccess]) -> bool {
+    pub fn guards_whole_struct(&self, structs: &PerStruct<StructAccess>) -> bool {
         let plain = structs[self.struct_index]
             .fields
             .iter()

@@ -6,6 +6,7 @@
 use crate::diagnostics::Span;
 use crate::ir::file::FileFormat;
 use crate::ir::geometry::{Follows, Geometry, Liveness, Need, TableGeometry};
+use crate::ir::id::StructId;
 use crate::ir::scalar::Scalar;
 use crate::ir::version::Version;
 
@@ -29,7 +30,7 @@ pub struct Attach {
 #[derive(Debug, Clone)]
 pub struct Handshake {
     /// The record, by index into `Abi::structs`.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// The field that holds the magic number, and the constant (by index) it must hold.
     pub magic: Option<(Scalar, usize)>,
     pub major: Scalar,
@@ -104,7 +105,7 @@ pub struct LayoutTable {
     pub name: String,
     pub doc: String,
     /// The header struct, by index into `Abi::structs`.
-    pub header: usize,
+    pub header: StructId,
     /// The table field, by index into the header's fields.
     pub table_field: usize,
     /// From the start of the header.
@@ -170,7 +171,7 @@ pub enum Holds {
     /// `count` structs back to back (one, unless said), each with its trailer, then `bytes`
     /// more bytes.
     Struct {
-        struct_index: usize,
+        struct_index: StructId,
         count: u64,
         bytes: u64,
     },

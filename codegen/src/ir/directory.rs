@@ -4,6 +4,7 @@
 
 use crate::diagnostics::Span;
 use crate::ir::access::Parties;
+use crate::ir::id::StructId;
 
 #[derive(Debug, Clone)]
 pub struct Directory {
@@ -13,8 +14,8 @@ pub struct Directory {
     /// The mapping's name (`Local\NAME` on Windows, `/dev/shm/NAME` on Linux).
     pub mapping: String,
     /// The header struct and the row struct.
-    pub header: usize,
-    pub row: usize,
+    pub header: StructId,
+    pub row: StructId,
     /// Fields of the header, by index.
     pub magic: usize,
     pub entry_count: usize,

@@ -5,6 +5,7 @@
 //! [`Scalar`] of the layout, once, so that a reader (`abi-codegen inspect`) computes nothing.
 
 use crate::diagnostics::Span;
+use crate::ir::id::StructId;
 use crate::ir::scalar::Scalar;
 
 /// One `[[file]]`.
@@ -26,7 +27,7 @@ pub struct FileRecord {
     pub name: String,
     pub doc: String,
     /// The struct, by index into `Abi::structs`.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// The struct's size.
     pub size: u64,
     pub place: Place,
@@ -67,7 +68,7 @@ pub struct Encoding {
     /// The record whose copies each start a chain: the one the zlib streams follow.
     pub restart: usize,
     /// The struct the decoded data starts with (extras follow it, up to `data`).
-    pub decoded: usize,
+    pub decoded: StructId,
     pub decoded_size: u64,
     /// Fields of the decoded struct that must equal fields of the record.
     pub same: Vec<Same>,

@@ -2,6 +2,7 @@
 //! writes (`geometry = "ring_slots"` on a field), whether a reader must find the schema's
 //! value there or follows the writer's, and what each region needs of the values it follows.
 
+use crate::ir::id::StructId;
 use crate::ir::scalar::Scalar;
 
 /// A field that holds a number of the schema as the writer built it.
@@ -9,7 +10,7 @@ use crate::ir::scalar::Scalar;
 pub struct Geometry {
     /// The struct that holds it (a layout's header, or a struct a layout row holds), by
     /// index into `Abi::structs`.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// Index into the struct's fields.
     pub field: usize,
     /// The field, from the start of its struct.

@@ -9,6 +9,7 @@ pub mod directory;
 mod enumeration;
 pub mod file;
 pub mod geometry;
+pub mod id;
 pub mod names;
 pub mod protocol;
 pub mod result_codes;
@@ -20,6 +21,7 @@ mod version;
 
 pub use constant::{ConstType, Constant};
 pub use enumeration::{Enum, EnumKind, EnumValue, order_error};
+pub use id::{PerStruct, StructId};
 pub use structure::{CountRef, Field, Struct};
 pub use ty::{ArrayLen, Elem, Prim, Type};
 pub use version::{Version, VersionPolicy};
@@ -31,7 +33,7 @@ use crate::diagnostics::Span;
 pub enum ItemRef {
     Const(usize),
     Enum(usize),
-    Struct(usize),
+    Struct(StructId),
 }
 
 /// The whole ABI.
@@ -49,7 +51,8 @@ pub struct Abi {
     pub doc: String,
     pub consts: Vec<Constant>,
     pub enums: Vec<Enum>,
-    pub structs: Vec<Struct>,
+    /// Indexed by [`StructId`].
+    pub structs: PerStruct<Struct>,
     /// Every item in declaration order.
     pub order: Vec<ItemRef>,
     pub span: Span,
@@ -58,6 +61,26 @@ pub struct Abi {
 impl Abi {
     pub fn find_const(&self, name: &str) -> Option<usize> {
         self.consts.iter().position(|c| c.name == name)
+    }
+
+    /// The struct named `name`.
+    pub fn find_struct(&self, name: &str) -> Option<StructId> {
+        self.structs
+            .iter()
+            .position(|s| s.name == name)
+            .map(StructId::new)
+    }
+
+    /// Every struct's id, in schema order.
+    pub fn struct_ids(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = StructId> + ExactSizeIterator + Clone + use<> {
+        (0..self.structs.len()).map(StructId::new)
+    }
+
+    /// Every struct with its id, in schema order.
+    pub fn structs_with_ids(&self) -> impl DoubleEndedIterator<Item = (StructId, &Struct)> {
+        StructId::enumerate(&self.structs)
     }
 
     /// Whether constant `index` sizes an array somewhere.

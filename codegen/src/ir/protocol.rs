@@ -4,6 +4,7 @@
 
 use crate::diagnostics::Span;
 use crate::ir::access::{FieldRef, Parties};
+use crate::ir::id::StructId;
 
 /// One protocol declaration.
 #[derive(Debug, Clone)]
@@ -36,7 +37,7 @@ impl ProtocolKind {
     }
 
     /// The struct whose bytes it runs over: its header, or a session's row.
-    pub fn header(&self) -> usize {
+    pub fn header(&self) -> StructId {
         match self {
             ProtocolKind::Queue(q) => q.header,
             ProtocolKind::Broadcast(b) => b.header,
@@ -51,7 +52,7 @@ impl ProtocolKind {
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The struct at the start of each entry.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// Field of that struct holding the whole entry's bytes, a multiple of 8.
     pub size: usize,
     /// Its enum field, and the values of a padding entry and of a record.
@@ -112,7 +113,7 @@ impl Entry {
 /// entry's helpers) are not part of it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct EntryFormat<'a> {
-    pub struct_index: usize,
+    pub struct_index: StructId,
     pub size: usize,
     pub kind: usize,
     pub padding: u64,
@@ -131,7 +132,7 @@ pub struct PartFormat<'a> {
 /// Fields of one header struct, by index into its fields.
 #[derive(Debug, Clone)]
 pub struct Queue {
-    pub header: usize,
+    pub header: StructId,
     pub write_pos: usize,
     pub read_pos: usize,
     pub dropped: usize,
@@ -143,7 +144,7 @@ pub struct Queue {
 
 #[derive(Debug, Clone)]
 pub struct Broadcast {
-    pub header: usize,
+    pub header: StructId,
     pub write_pos: usize,
     pub tail_pos: usize,
     pub entries: usize,
@@ -155,7 +156,7 @@ pub struct Broadcast {
 
 #[derive(Debug, Clone)]
 pub struct Mailbox {
-    pub header: usize,
+    pub header: StructId,
     pub request_seq: usize,
     pub request_len: usize,
     pub response_seq: usize,
@@ -199,7 +200,7 @@ impl ExchangeStart {
 
 #[derive(Debug, Clone)]
 pub struct Exchange {
-    pub header: usize,
+    pub header: StructId,
     pub state: usize,
     /// The state word and each side's list before the first publication.
     pub start: ExchangeStart,
@@ -207,7 +208,7 @@ pub struct Exchange {
     pub buffer_size: usize,
     pub published: usize,
     /// The list's struct and its fields.
-    pub list: usize,
+    pub list: StructId,
     pub count: usize,
     pub payload_len: usize,
     pub dropped: usize,
@@ -216,7 +217,7 @@ pub struct Exchange {
     pub overflow: u64,
     pub overflow_name: String,
     /// The item's struct.
-    pub item: usize,
+    pub item: StructId,
     /// The header's capacities.
     pub max_items: usize,
     pub max_payload: usize,
@@ -241,7 +242,7 @@ pub struct Session {
     pub table: FieldRef,
     /// The word the state and the generation share, decided once here for every backend.
     pub shared_word: Option<SharedWord>,
-    pub row: usize,
+    pub row: StructId,
     pub state: usize,
     pub free: u64,
     pub claimed: u64,

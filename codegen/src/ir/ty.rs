@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::ir::id::StructId;
+
 /// A fixed-width primitive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Prim {
@@ -94,8 +96,8 @@ pub enum Elem {
     Char,
     /// An enum or flag set, by index into `Abi::enums`.
     Enum(usize),
-    /// A struct, by index into `Abi::structs`.
-    Struct(usize),
+    /// A struct of `Abi::structs`.
+    Struct(StructId),
 }
 
 /// An array length: its value and, when the schema named one, the constant.

@@ -76,7 +76,7 @@ impl AfterLayout<'_> {
             );
             return None;
         };
-        let Some(si) = self.abi.structs.iter().position(|s| s.name == sname) else {
+        let Some(si) = self.abi.find_struct(sname) else {
             let help = closest(sname, self.abi.structs.iter().map(|s| s.name.as_str()))
                 .map_or("name a struct of this schema".into(), |c| {
                     format!("did you mean `{c}`?")

@@ -7,7 +7,7 @@ use std::fmt::Display;
 use toml::Spanned;
 
 use crate::diagnostics::{Errors, Span};
-use crate::ir::Constant;
+use crate::ir::{Constant, StructId};
 
 pub(super) struct Lower<'a> {
     pub(super) src: &'a str,
@@ -31,7 +31,7 @@ impl Lower<'_> {
 #[derive(Clone, Copy)]
 pub(super) enum TypeName {
     Enum(usize),
-    Struct(usize),
+    Struct(StructId),
 }
 
 /// The lowered constants with an index by name, built once: a name declared twice finds

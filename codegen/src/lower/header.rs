@@ -5,7 +5,7 @@ use std::fmt::Display;
 use toml::Spanned;
 
 use super::context::{Lower, text};
-use crate::ir::{Abi, Version};
+use crate::ir::{Abi, PerStruct, Version};
 use crate::parse::RawSchema;
 
 impl Lower<'_> {
@@ -109,7 +109,7 @@ impl Lower<'_> {
             doc: text(&a.doc),
             consts: Vec::new(),
             enums: Vec::new(),
-            structs: Vec::new(),
+            structs: PerStruct::default(),
             order: Vec::new(),
             span: raw.abi.span(),
         }

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use toml::Spanned;
 
 use crate::diagnostics::{Errors, SchemaErrors};
-use crate::ir::{Abi, Enum, EnumKind, ItemRef, Struct};
+use crate::ir::{Abi, Enum, EnumKind, ItemRef, PerStruct, Struct, StructId};
 use crate::parse::{RawEnum, RawSchema};
 use context::{ConstTable, Lower};
 
@@ -47,7 +47,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
         .iter()
         .map(|(kind, e)| cx.lower_enum(*kind, e, &const_table, abi.version))
         .collect();
-    let structs: Vec<Struct> = raw
+    let structs: PerStruct<Struct> = raw
         .structs
         .iter()
         .map(|s| cx.lower_struct(s, &item_types, &const_table, abi.version))
@@ -73,12 +73,7 @@ pub fn lower_schema(raw: &RawSchema, src: &str) -> Result<Abi, SchemaErrors> {
             .enumerate()
             .map(|(i, e)| (e.span.start, ItemRef::Enum(i))),
     );
-    order.extend(
-        structs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.span.start, ItemRef::Struct(i))),
-    );
+    order.extend(StructId::enumerate(&structs).map(|(i, s)| (s.span.start, ItemRef::Struct(i))));
     order.sort_by_key(|(start, _)| *start);
     cx.errors.propagate()?;
     Ok(Abi {

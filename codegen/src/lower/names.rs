@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::context::{Lower, TypeName};
 use crate::diagnostics::Span;
 use crate::ir::names::{camel, is_c_reserved_word, is_snake_case, upper};
-use crate::ir::{Constant, Enum, Prim, Struct};
+use crate::ir::{Constant, Enum, PerStruct, Prim, Struct, StructId};
 use crate::parse::{RawEnum, RawSchema};
 
 /// Names the ABI version constants take in every target; no constant may take them.
@@ -58,7 +58,7 @@ impl Lower<'_> {
                 .entry(e.get_ref().name.get_ref().clone())
                 .or_insert(TypeName::Enum(i));
         }
-        for (i, s) in raw.structs.iter().enumerate() {
+        for (i, s) in StructId::enumerate(&raw.structs) {
             types
                 .entry(s.get_ref().name.get_ref().clone())
                 .or_insert(TypeName::Struct(i));
@@ -206,7 +206,7 @@ impl Lower<'_> {
         &mut self,
         consts: &[Constant],
         enums: &[Enum],
-        structs: &[Struct],
+        structs: &PerStruct<Struct>,
     ) {
         let by_name: HashMap<String, &Constant> =
             consts.iter().map(|c| (upper(&c.name), c)).collect();
@@ -235,7 +235,12 @@ impl Lower<'_> {
     /// (`<prefix>_<name>`) is a C or C++ reserved word, such as `and_eq`, and an enum value
     /// whose macro (`<PREFIX>_<ENUM>_<VALUE>`) is one of the ABI version macros, the names
     /// the constants may not take either.
-    pub(super) fn check_c_names(&mut self, enums: &[Enum], structs: &[Struct], prefix: &str) {
+    pub(super) fn check_c_names(
+        &mut self,
+        enums: &[Enum],
+        structs: &PerStruct<Struct>,
+        prefix: &str,
+    ) {
         let types = enums
             .iter()
             .map(|e| (e.kind.keyword(), &e.name, &e.span))

@@ -7,6 +7,7 @@ use toml::Spanned;
 
 use crate::diagnostics::{Errors, string_span};
 use crate::ir::Abi;
+use crate::ir::PerStruct;
 use crate::ir::access::StructAccess;
 use crate::ir::names::upper;
 use crate::ir::result_codes::{Family, codes};
@@ -21,7 +22,7 @@ pub(crate) fn check_reserved_macros(
     src: &str,
     raw: &RawSchema,
     abi: &Abi,
-    structs: &[StructAccess],
+    structs: &PerStruct<StructAccess>,
 ) {
     let reserved: Vec<String> = codes(Family::Live)
         .into_iter()

@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::context::{ConstTable, Labeled, Lower, MemberName, TypeName, text};
 use crate::diagnostics::Span;
 use crate::diagnostics::closest;
-use crate::ir::{CountRef, Elem, Field, Struct, Type, Version};
+use crate::ir::{CountRef, Elem, Field, PerStruct, Struct, StructId, Type, Version};
 use crate::parse::{RawSchema, RawStruct};
 
 impl Lower<'_> {
@@ -148,8 +148,8 @@ impl Lower<'_> {
 
     /// `count = "ship_count"` on an array: a path through this struct's fields (and nested
     /// structs) to an integer field. Resolved once every struct is lowered.
-    pub(super) fn resolve_counts(&mut self, raw: &RawSchema, structs: &mut [Struct]) {
-        for (si, rs) in raw.structs.iter().enumerate() {
+    pub(super) fn resolve_counts(&mut self, raw: &RawSchema, structs: &mut PerStruct<Struct>) {
+        for (si, rs) in StructId::enumerate(&raw.structs) {
             for rf in rs.get_ref().fields.get_ref() {
                 let rf = rf.get_ref();
                 let Some(c) = &rf.count else { continue };
@@ -195,21 +195,21 @@ impl Lower<'_> {
     }
 
     /// An extensible struct grows at its end, so nothing may embed it.
-    pub(super) fn check_extensible(&mut self, raw: &RawSchema, structs: &[Struct]) {
+    pub(super) fn check_extensible(&mut self, raw: &RawSchema, structs: &PerStruct<Struct>) {
         // For each struct, the structs that embed it with their first such field, in
         // schema order: one pass over every field, not one per extensible struct.
         let mut embedders: Vec<Vec<(&Struct, &Field)>> = vec![Vec::new(); structs.len()];
         for outer in structs {
             for f in &outer.fields {
                 if let Elem::Struct(j) = f.ty.elem {
-                    let list = &mut embedders[j];
+                    let list = &mut embedders[j.index()];
                     if !list.last().is_some_and(|(o, _)| std::ptr::eq(*o, outer)) {
                         list.push((outer, f));
                     }
                 }
             }
         }
-        for (i, s) in structs.iter().enumerate() {
+        for (i, s) in StructId::enumerate(structs) {
             if !s.extensible {
                 continue;
             }
@@ -218,7 +218,7 @@ impl Lower<'_> {
                 .extensible
                 .as_ref()
                 .map_or(s.span.clone(), |e| e.span());
-            for (outer, f) in &embedders[i] {
+            for (outer, f) in &embedders[i.index()] {
                 self.errors.error_help(
                     &flag_span,
                     format!(
@@ -235,8 +235,8 @@ impl Lower<'_> {
 /// Resolves `a.b.c` from struct `start` to field indices; the last must be a plain integer.
 /// An error comes with a did-you-mean when a field's name is close to a misspelt one.
 fn resolve_path(
-    structs: &[Struct],
-    start: usize,
+    structs: &PerStruct<Struct>,
+    start: StructId,
     path: &str,
 ) -> Result<Vec<usize>, (String, Option<String>)> {
     let mut current = start;

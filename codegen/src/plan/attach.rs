@@ -5,6 +5,7 @@
 //! it as `static` specs, the C and Python backends as their tables, and `inspect` converts
 //! it into the runtime's spec types. No backend re-derives any of it.
 
+use crate::ir::StructId;
 use crate::ir::Version;
 use crate::ir::attach::{Handshake, Holds, LayoutTable, Row};
 use crate::ir::geometry::{self, TableGeometry};
@@ -133,7 +134,7 @@ pub enum Rule {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandshakePlan {
     /// The record, by index into `Abi::structs`, and its name.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     pub record: String,
     /// The reader's version: the schema's.
     pub ours: Version,
@@ -179,7 +180,7 @@ impl AttachPlan {
     }
 
     /// The handshake of struct `struct_index`, when it declares `version`.
-    pub fn handshake_of(&self, struct_index: usize) -> Option<&HandshakePlan> {
+    pub fn handshake_of(&self, struct_index: StructId) -> Option<&HandshakePlan> {
         self.handshakes
             .iter()
             .find(|h| h.struct_index == struct_index)

@@ -3,6 +3,7 @@
 //! copies. One rule each, so that Rust, C and Python touch the same bytes with the same
 //! access sizes.
 
+use crate::ir::StructId;
 use crate::ir::access::{Guard, Seqlock};
 use crate::schema::Schema;
 
@@ -15,14 +16,14 @@ pub fn has_live_layer(schema: &Schema) -> bool {
 /// Whether struct `i` needs a live view when another struct holds it (computed once by
 /// the access lowering: `StructAccess::needs_view`). Otherwise it is read and written as a
 /// value, by copy.
-pub fn needs_view(schema: &Schema, i: usize) -> bool {
+pub fn needs_view(schema: &Schema, i: StructId) -> bool {
     schema.access.structs[i].needs_view
 }
 
 /// Whether struct `i` gets a live view: a shared struct that is not copied whole under a
 /// seqlock, and either needs one or is not held by another shared struct (a header).
 /// Computed once by the access lowering (`StructAccess::has_view`).
-pub fn has_view(schema: &Schema, i: usize) -> bool {
+pub fn has_view(schema: &Schema, i: StructId) -> bool {
     schema.access.structs[i].has_view
 }
 
@@ -84,7 +85,7 @@ pub fn size_fields(schema: &Schema, lock: &Seqlock) -> Vec<usize> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InitialWord {
     /// The struct that holds it.
-    pub struct_index: usize,
+    pub struct_index: StructId,
     /// `struct.field`, or `struct.field[i]` for an element.
     pub name: String,
     /// From the start of the struct.
@@ -98,7 +99,7 @@ pub struct InitialWord {
 pub fn initial_words(schema: &Schema) -> Vec<InitialWord> {
     use crate::ir::protocol::ProtocolKind;
     let mut out = Vec::new();
-    let name = |s: usize, f: usize| {
+    let name = |s: StructId, f: usize| {
         format!(
             "{}.{}",
             schema.abi.structs[s].name, schema.abi.structs[s].fields[f].name

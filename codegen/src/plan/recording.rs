@@ -6,6 +6,7 @@
 //! `encoding` and a `seek` key inside each chunk's zlib stream. A format of another shape
 //! gets no recording API (and `inspect` still reads it).
 
+use crate::ir::StructId;
 use crate::ir::file::{FieldRef, FileFormat, Place, Step, TotalOf};
 use crate::ir::scalar::Scalar;
 use crate::schema::Schema;
@@ -21,7 +22,7 @@ fn field(s: &Scalar) -> FieldPlan {
 #[derive(Debug, Clone)]
 pub struct PartPlan {
     pub name: String,
-    pub struct_index: usize,
+    pub struct_index: StructId,
     pub size: u64,
     pub expects: Vec<(FieldPlan, u64)>,
 }
@@ -42,7 +43,7 @@ pub struct RecordPlan {
     pub key: FieldPlan,
     /// The key field as the schema wrote it (`tick`).
     pub key_name: String,
-    pub decoded: usize,
+    pub decoded: StructId,
     pub decoded_size: u64,
     pub same: Vec<(FieldPlan, FieldPlan)>,
 }

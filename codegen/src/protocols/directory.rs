@@ -5,6 +5,7 @@
 use toml::Spanned;
 
 use super::fields::{Need, U32, Want};
+use crate::ir::StructId;
 use crate::ir::access::{Access, FieldRef};
 use crate::ir::directory::{Directory, DirectoryPlan};
 use crate::ir::{Elem, EnumKind};
@@ -143,7 +144,7 @@ impl AfterLayout<'_> {
     /// The constant the magic field holds (its `expect`).
     fn magic_value(
         &mut self,
-        h: usize,
+        h: StructId,
         m: usize,
         name: &Spanned<String>,
         what: &str,
@@ -173,7 +174,12 @@ impl AfterLayout<'_> {
     }
 
     /// The header's array of rows, and its element struct.
-    fn rows(&mut self, h: usize, name: &Spanned<String>, what: &str) -> Option<(usize, usize)> {
+    fn rows(
+        &mut self,
+        h: StructId,
+        name: &Spanned<String>,
+        what: &str,
+    ) -> Option<(usize, StructId)> {
         let s = &self.abi.structs[h];
         let Some(f) = s.fields.iter().position(|f| f.name == *name.get_ref()) else {
             self.errors.error(
@@ -205,7 +211,12 @@ impl AfterLayout<'_> {
     }
 
     /// The row's version string: a `char[N]`.
-    fn version_field(&mut self, row: usize, name: &Spanned<String>, what: &str) -> Option<usize> {
+    fn version_field(
+        &mut self,
+        row: StructId,
+        name: &Spanned<String>,
+        what: &str,
+    ) -> Option<usize> {
         let s = &self.abi.structs[row];
         let found = s.fields.iter().position(|f| f.name == *name.get_ref());
         match found.map(|f| (f, &s.fields[f].ty)) {
@@ -251,8 +262,8 @@ impl AfterLayout<'_> {
     /// compare-and-swap of that word.
     fn state_pid_word(
         &mut self,
-        (h, entries): (usize, usize),
-        (row, state, pid): (usize, usize, usize),
+        (h, entries): (StructId, usize),
+        (row, state, pid): (StructId, usize, usize),
         d: &RawDirectory,
         what: &str,
     ) -> Option<(u64, bool)> {

@@ -6,6 +6,7 @@ use toml::Spanned;
 
 use super::fields::{Need, U32, U32_ATOMIC, Want};
 use crate::ir::EnumKind;
+use crate::ir::StructId;
 use crate::ir::access::{Access, FieldRef};
 use crate::ir::protocol::{Exchange, ExchangeStart};
 use crate::lower::after_layout::AfterLayout;
@@ -75,7 +76,7 @@ impl AfterLayout<'_> {
     /// `flags.overflow`: a list's flag-set field, and its flag.
     fn lower_overflow(
         &mut self,
-        list: usize,
+        list: StructId,
         path: &Spanned<String>,
         what: &str,
         access: &Access,

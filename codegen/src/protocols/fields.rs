@@ -6,6 +6,7 @@
 use toml::Spanned;
 
 use crate::diagnostics::closest;
+use crate::ir::StructId;
 use crate::ir::access::{Access, AccessKind, FieldRef, Parties};
 use crate::ir::{Elem, EnumKind};
 use crate::lower::after_layout::AfterLayout;
@@ -68,12 +69,8 @@ impl AfterLayout<'_> {
         name: &Spanned<String>,
         key: &str,
         what: &str,
-    ) -> Option<usize> {
-        let found = self
-            .abi
-            .structs
-            .iter()
-            .position(|s| s.name == *name.get_ref());
+    ) -> Option<StructId> {
+        let found = self.abi.find_struct(name.get_ref());
         if found.is_none() {
             let help = closest(
                 name.get_ref(),
@@ -94,7 +91,7 @@ impl AfterLayout<'_> {
     /// A field of struct `si` that a protocol uses as `key`, checked against `want`.
     pub(super) fn protocol_field(
         &mut self,
-        si: usize,
+        si: StructId,
         name: &Spanned<String>,
         key: &str,
         what: &str,
@@ -190,7 +187,7 @@ impl AfterLayout<'_> {
             );
             return false;
         }
-        let kind = access.structs[r.struct_index].fields[r.field].kind;
+        let kind = r.access(&access.structs).kind;
         let ok = match want.access {
             Need::Any => true,
             Need::Atomic => kind.is_atomic(),
@@ -245,7 +242,7 @@ impl AfterLayout<'_> {
 
     /// The enum of field `r`, which [`Self::check_want`] accepted as one.
     pub(super) fn enum_of(&self, r: FieldRef) -> usize {
-        match self.abi.structs[r.struct_index].fields[r.field].ty.elem {
+        match r.of(self.abi).ty.elem {
             Elem::Enum(e) => e,
             _ => unreachable!("checked as an enum field"),
         }

@@ -6,6 +6,7 @@
 use toml::Spanned;
 
 use super::fields::{Need, U32_ATOMIC, U64_ATOMIC, Want};
+use crate::ir::StructId;
 use crate::ir::access::{Access, AccessKind, FieldRef};
 use crate::ir::protocol::{Session, SharedWord};
 use crate::ir::{Elem, EnumKind, Prim};
@@ -18,13 +19,13 @@ impl AfterLayout<'_> {
     fn shared_word(
         &self,
         table: FieldRef,
-        row: usize,
+        row: StructId,
         state: usize,
         generation: usize,
     ) -> Option<SharedWord> {
         let fields = &self.layout.of(row).fields;
         let (s, g) = (fields[state].offset, fields[generation].offset);
-        let t = &self.layout.of(table.struct_index).fields[table.field];
+        let t = self.layout.field(table);
         let at = s.min(g);
         (s.abs_diff(g) == 4 && at % 8 == 0 && t.offset % 8 == 0 && t.elem_size % 8 == 0).then_some(
             SharedWord {
@@ -141,9 +142,9 @@ impl AfterLayout<'_> {
     }
 
     /// The session's table, an array of rows, and the rows' struct.
-    fn session_table(&mut self, s: &RawSession, what: &str) -> Option<(FieldRef, usize)> {
+    fn session_table(&mut self, s: &RawSession, what: &str) -> Option<(FieldRef, StructId)> {
         let table = self.resolve_field(&s.table, &format!("{what}: `table`"))?;
-        let tf = &self.abi.structs[table.struct_index].fields[table.field];
+        let tf = table.of(self.abi);
         let row = match (tf.ty.elem, tf.ty.len) {
             (Elem::Struct(row), Some(_)) => row,
             _ => {
@@ -174,13 +175,13 @@ impl AfterLayout<'_> {
             (Some(bind), Some(unbound)) => {
                 let r = self.resolve_field(bind, &format!("{what}: `bind`"));
                 let ok = r.is_some_and(|r| {
-                let f = &self.abi.structs[r.struct_index].fields[r.field];
-                let cas = matches!(access.structs[r.struct_index].fields[r.field].kind, AccessKind::Cas { .. });
+                let f = r.of(self.abi);
+                let cas = matches!(r.access(&access.structs).kind, AccessKind::Cas { .. });
                 let bytes = f.ty.elem == Elem::Prim(Prim::U8) && f.ty.len.is_some();
                 if !(cas && bytes) {
                     self.errors.error_help(
                         &self.inner(bind),
-                        format!("{what}: `bind` field `{}` is `{}` ({}); pads are bound by compare-and-swap of a byte per pad", bind.get_ref(), f.ty.text, access.structs[r.struct_index].fields[r.field].kind.keyword()),
+                        format!("{what}: `bind` field `{}` is `{}` ({}); pads are bound by compare-and-swap of a byte per pad", bind.get_ref(), f.ty.text, r.access(&access.structs).kind.keyword()),
                         "name a `u8[N]` field declared `access = \"cas\"`",
                     );
                 }
@@ -216,7 +217,7 @@ impl AfterLayout<'_> {
     fn host_words_beside_table(
         &mut self,
         s: &RawSession,
-        holder: usize,
+        holder: StructId,
         [host_generation, host_state, bound]: [Option<FieldRef>; 3],
         what: &str,
     ) -> bool {
@@ -243,7 +244,7 @@ impl AfterLayout<'_> {
         path: &Spanned<String>,
         key: &str,
         r: FieldRef,
-        holder: usize,
+        holder: StructId,
         what: &str,
     ) -> bool {
         if r.struct_index == holder {

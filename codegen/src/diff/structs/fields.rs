@@ -7,6 +7,7 @@ use crate::ir::{Elem, Field};
 use super::{StructPair, site};
 use crate::diff::change::{ChangeKind, FieldSite, ItemKind, Severity};
 use crate::diff::compute::{Cx, bytes, change, covered, quote_list};
+use crate::ir::StructId;
 
 /// The verdict on an added field: its severity, kind, summary and reason.
 type AddedVerdict = (Severity, ChangeKind, &'static str, String);
@@ -78,7 +79,12 @@ impl Cx<'_> {
 
     /// Compares old field `fo` of struct `o` with its match, field `fi` of struct `n`, at
     /// `path`: a rename, its place and type, then its doc and since.
-    fn compare_field(&mut self, (o, fo): (usize, usize), (n, fi): (usize, usize), path: &str) {
+    fn compare_field(
+        &mut self,
+        (o, fo): (StructId, usize),
+        (n, fi): (StructId, usize),
+        path: &str,
+    ) {
         let (old, new) = (self.old, self.new);
         let (f, g) = (
             &old.abi.structs[o].fields[fo],
@@ -129,8 +135,8 @@ impl Cx<'_> {
     /// differently (cosmetic).
     fn field_layout_changed(
         &mut self,
-        (o, fo): (usize, usize),
-        (n, fi): (usize, usize),
+        (o, fo): (StructId, usize),
+        (n, fi): (StructId, usize),
         path: &str,
     ) {
         let (old, new) = (self.old, self.new);

@@ -50,6 +50,7 @@ use comments::push_comment_lines;
 use literals::{int_suffix, push_int_literal};
 use names::{const_macro, field_name, prim_type, value_macro, value_macro_prefix};
 
+use crate::ir::StructId;
 pub use comments::{escape_comment_line, render_comment_lines};
 pub use literals::render_int_literal;
 use names::{array_len, field_type};
@@ -319,7 +320,7 @@ fn enum_contexts(abi: &Abi) -> Vec<EnumContext> {
 }
 
 /// One struct: its fields with their C names and types, and the numbers of the layout.
-fn struct_context(schema: &Schema, index: usize) -> StructContext<'_> {
+fn struct_context(schema: &Schema, index: StructId) -> StructContext<'_> {
     let abi = &schema.abi;
     let prefix = abi.c_prefix.as_str();
     let s = &abi.structs[index];

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::ir::StructId;
 use crate::ir::protocol::ProtocolKind;
 use crate::plan::session::{Restore, owned_blocks};
 use crate::schema::Schema;
@@ -49,7 +50,7 @@ pub(super) fn session_hosts(schema: &Schema) -> Vec<SessionHostCtx> {
             let rows = &schema.attach.layouts[o.block_layout].rows;
             for r in &o.regions {
                 let accessor = format!("{blocks}_{}", rows[r.row].name);
-                let at = |si: usize, f: usize| schema.layout.of(si).fields[f].offset;
+                let at = |si: StructId, f: usize| schema.layout.of(si).fields[f].offset;
                 let (kind, a, b, zero, initial) =
                     match (&schema.protocols[r.protocol].kind, r.restore) {
                         (ProtocolKind::Mailbox(m), Restore::Mailbox) => (
@@ -81,9 +82,7 @@ pub(super) fn session_hosts(schema: &Schema) -> Vec<SessionHostCtx> {
         }
         out.push(SessionHostCtx {
             name: p.name.clone(),
-            rows: schema.abi.structs[s.table.struct_index].fields[s.table.field]
-                .ty
-                .count(),
+            rows: s.table.of(&schema.abi).ty.count(),
             free: s.free,
             restores,
         });

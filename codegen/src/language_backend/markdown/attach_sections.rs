@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::escape::{code_span, escape_inline, escape_paragraph};
+use crate::ir::StructId;
 use crate::ir::attach::{Handshake, Holds, LayoutTable};
 use crate::ir::file::{FieldRef, FileFormat, FileRecord, Place, Step, TotalOf};
 use crate::ir::scalar::Scalar;
@@ -75,7 +76,7 @@ fn link(kind: &str, name: &str) -> String {
     format!("[{}](#{kind}-{name})", escape_inline(name))
 }
 
-fn struct_link(schema: &Schema, index: usize) -> String {
+fn struct_link(schema: &Schema, index: StructId) -> String {
     link("struct", &schema.abi.structs[index].name)
 }
 

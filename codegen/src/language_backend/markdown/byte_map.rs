@@ -145,7 +145,8 @@ fields = [
 "#,
         )
         .expect("the schema loads");
-        let map = render_byte_map(&schema.abi.structs[0], schema.layout.of(0));
+        let id = schema.abi.find_struct("blob").expect("the struct");
+        let map = render_byte_map(&schema.abi.structs[id], schema.layout.of(id));
         assert_eq!(
             map,
             [

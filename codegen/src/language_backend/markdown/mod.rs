@@ -20,6 +20,7 @@ mod attach_sections;
 mod byte_map;
 mod escape;
 
+use crate::ir::StructId;
 pub use byte_map::render_byte_map;
 pub use escape::{code_span, escape_inline, escape_paragraph};
 use escape::{escape_inline_cow, escape_paragraph_cow};
@@ -191,9 +192,7 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
         })
         .collect();
     let structs = abi
-        .structs
-        .iter()
-        .enumerate()
+        .structs_with_ids()
         .map(|(i, s)| build_struct(schema, i, s, schema.layout.of(i)))
         .collect();
     let directories = (schema.directories.iter()).map(|d| directory::describe(schema, d));
@@ -234,7 +233,7 @@ fn build_context<'a>(schema: &'a Schema, source: &str) -> MarkdownContext<'a> {
 
 fn build_struct<'a>(
     schema: &'a Schema,
-    index: usize,
+    index: StructId,
     s: &'a Struct,
     layout: &StructLayout,
 ) -> StructSection<'a> {

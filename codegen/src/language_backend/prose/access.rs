@@ -2,6 +2,7 @@
 //! compare-and-swap claim or update as the steps its writer and its readers take, with the orderings.
 //! Every text target prints these same sentences (markdown in backticks, for code spans).
 
+use crate::ir::StructId;
 use crate::ir::access::{AccessKind, Guard, RingKind, Seqlock};
 use crate::ir::{Elem, EnumKind, Prim};
 use crate::schema::Schema;
@@ -38,7 +39,7 @@ pub fn describe_protocols(schema: &Schema) -> Vec<ProtocolProse> {
         .map(|l| describe_seqlock(schema, l))
         .collect();
     out.extend(schema.access.rings.iter().map(|r| describe_ring(schema, r)));
-    for (si, s) in schema.abi.structs.iter().enumerate() {
+    for (si, s) in schema.abi.structs_with_ids() {
         for (fi, f) in s.fields.iter().enumerate() {
             let fa = &schema.access.structs[si].fields[fi];
             if let AccessKind::Cas { width } = fa.kind {
@@ -197,7 +198,7 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> ProtocolPro
             let s = &abi.structs[total.struct_index];
             let total_name = format!("`{}.{}`", s.name, s.fields[total.field].name);
             let entries_name = &s.fields[entries.field].name;
-            let writers = &schema.access.structs[total.struct_index].fields[total.field].writers;
+            let writers = &total.access(&schema.access.structs).writers;
             let writer = vec![
                 format!(
                     "Write event `i` (the current {total_name}) into `{entries_name}[i % {capacity}]`."
@@ -239,7 +240,13 @@ fn describe_ring(schema: &Schema, ring: &crate::ir::access::Ring) -> ProtocolPro
     }
 }
 
-fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool) -> ProtocolProse {
+fn describe_claim(
+    schema: &Schema,
+    si: StructId,
+    fi: usize,
+    width: u64,
+    array: bool,
+) -> ProtocolProse {
     let s = &schema.abi.structs[si];
     let f = &s.fields[fi];
     let field = format!("`{}.{}`", s.name, f.name);
@@ -316,7 +323,7 @@ fn describe_claim(schema: &Schema, si: usize, fi: usize, width: u64, array: bool
 
 /// The Access cell of a field: how it is accessed and who writes it, such as
 /// `atomic (host)`, `cas, one u32 word (host and client)` or `seqlock pad_input (client)`.
-pub fn access_cell(schema: &Schema, si: usize, fi: usize) -> String {
+pub fn access_cell(schema: &Schema, si: StructId, fi: usize) -> String {
     let a = &schema.access.structs[si];
     let f = &schema.abi.structs[si].fields[fi];
     if !a.shared || f.is_padding() {
@@ -342,7 +349,7 @@ pub fn access_cell(schema: &Schema, si: usize, fi: usize) -> String {
 }
 
 /// The note on a shared struct: who writes it, and what follows it in its region.
-pub fn shared_note(schema: &Schema, si: usize) -> Option<String> {
+pub fn shared_note(schema: &Schema, si: StructId) -> Option<String> {
     let a = &schema.access.structs[si];
     if !a.shared {
         return None;

@@ -2,6 +2,7 @@
 //! `[[session]]`) in words: the steps each side takes, with the orderings the runtime and
 //! every generated target follow. Printed beside the seqlocks and rings by every text target.
 
+use crate::ir::StructId;
 use crate::ir::protocol::{
     Broadcast, Entry, Exchange, Mailbox, Protocol as Decl, ProtocolKind, Queue, Session,
 };
@@ -21,7 +22,7 @@ fn who(schema: &Schema, p: &crate::ir::access::Parties) -> String {
 }
 
 /// `` `struct.field` `` of field `f` of struct `s`.
-fn field(schema: &Schema, s: usize, f: usize) -> String {
+fn field(schema: &Schema, s: StructId, f: usize) -> String {
     let st = &schema.abi.structs[s];
     format!("`{}.{}`", st.name, st.fields[f].name)
 }

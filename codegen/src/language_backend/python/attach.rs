@@ -20,6 +20,7 @@ use serde::Serialize;
 use super::literals::doc_lines;
 use super::live::LiveSection;
 use super::names::{Namer, Names, python_field_alias, python_type_name};
+use crate::ir::StructId;
 use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, LayoutTable, Row};
 use crate::ir::scalar::Scalar;
@@ -437,7 +438,7 @@ fn row_kind(
     r: &Row,
     row: &mut RowData,
 ) {
-    let view = |si: usize| live.and_then(|l| l.views.get(si).cloned().flatten());
+    let view = |si: StructId| live.and_then(|l| l.views.get(si.index()).cloned().flatten());
     match r.holds {
         Holds::Struct {
             struct_index,

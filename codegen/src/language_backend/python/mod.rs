@@ -337,7 +337,7 @@ fn compute_module_context<'a>(
 fn compute_examples(schema: &Schema, names: &Names) -> Examples {
     let abi = &schema.abi;
     // The largest struct, the first of equals: the record a reader maps.
-    let record = (0..abi.structs.len())
+    let record = (abi.struct_ids())
         .rev()
         .max_by_key(|&i| schema.layout.of(i).size)
         .map(|i| names.structs[i].clone());

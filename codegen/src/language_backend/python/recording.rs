@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use super::literals::doc_lines;
 use super::names::{Namer, Names, python_type_name};
+use crate::ir::StructId;
 use crate::ir::file::{Encoding, FieldRef, FileFormat, MAX_INFLATED, Place, Step, TotalOf, Zlib};
 use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem};
@@ -259,10 +260,10 @@ fn supported(f: &FileFormat) -> Option<(usize, &Zlib, usize, Vec<usize>)> {
     (ok && placed.len() == tail.len()).then_some((zi, z, index.record, tail))
 }
 
-fn decoded_of(f: &FileFormat) -> usize {
+fn decoded_of(f: &FileFormat) -> StructId {
     (f.records.iter())
         .find_map(|r| r.encoding.as_ref().map(|e| e.decoded))
-        .unwrap_or(0)
+        .unwrap_or(StructId::new(0))
 }
 
 fn word(s: &Scalar) -> String {
@@ -279,7 +280,7 @@ fn opt(s: Option<&Scalar>) -> String {
 
 /// Every field of struct `si` (and of the structs it holds) that expects a constant, as
 /// `(offset, width, value)` with the value as its bytes hold it.
-fn expects(schema: &Schema, si: usize, base: u64, out: &mut Vec<String>) {
+fn expects(schema: &Schema, si: StructId, base: u64, out: &mut Vec<String>) {
     let abi: &Abi = &schema.abi;
     let layout = schema.layout.of(si);
     for (f, fl) in abi.structs[si].fields.iter().zip(&layout.fields) {

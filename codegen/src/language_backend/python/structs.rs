@@ -12,6 +12,7 @@ use super::literals::{ENTRIES_WIDTH, escape_docstring_line, escape_docstring_lin
 use super::names::{Names, python_field_alias};
 use super::repr::{ReprContext, repr_context};
 use crate::ir::Elem;
+use crate::ir::StructId;
 use crate::language_backend::output::doc_after_since;
 use crate::language_backend::prose::access as protocols;
 use crate::schema::Schema;
@@ -53,7 +54,7 @@ struct AliasContext<'a> {
 pub(super) fn compute_struct_context<'a>(
     schema: &'a Schema,
     names: &'a Names,
-    index: usize,
+    index: StructId,
 ) -> StructContext<'a> {
     let abi = &schema.abi;
     let s = &abi.structs[index];

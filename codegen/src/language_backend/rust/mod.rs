@@ -33,6 +33,7 @@ mod names;
 mod recording;
 mod structs;
 
+use crate::ir::StructId;
 use items::{expand_byte_order, expand_const, expand_newtype, expand_version};
 pub use names::rust_ident;
 use structs::{expand_struct, is_shown_array, is_text};
@@ -186,7 +187,7 @@ enum Item {
     Version,
     Const(usize),
     Newtype(usize),
-    Struct(usize),
+    Struct(StructId),
     /// A piece of `pub mod live`, when the schema declares shared memory: its pieces are
     /// consecutive, and a part prints the ones it holds inside the module's braces.
     Live(live::LivePiece),
@@ -200,7 +201,7 @@ fn items_of(schema: &Schema) -> Vec<Item> {
         .into_iter()
         .chain((0..abi.consts.len()).map(Item::Const))
         .chain((0..abi.enums.len()).map(Item::Newtype))
-        .chain((0..abi.structs.len()).map(Item::Struct))
+        .chain(abi.struct_ids().map(Item::Struct))
         .chain(
             has_live_layer(schema)
                 .then(|| live::live_pieces(schema).into_iter().map(Item::Live))

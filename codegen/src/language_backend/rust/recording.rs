@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 
 use super::docs::doc_lit;
 use super::names::{rust_ident, type_ident};
+use crate::ir::StructId;
 use crate::ir::file::Step;
 use crate::ir::names::camel;
 use crate::plan::recording::{FieldPlan, PartPlan, RecordingPlan, TotalPlan, plan_recordings};
@@ -177,14 +178,14 @@ fn expand_format(schema: &Schema, p: &RecordingPlan) -> TokenStream {
 }
 
 /// The struct's type in the parent module.
-fn struct_ty(schema: &Schema, i: usize) -> TokenStream {
+fn struct_ty(schema: &Schema, i: StructId) -> TokenStream {
     let t = type_ident(&schema.abi.structs[i].name);
     quote!(super::#t)
 }
 
 /// The reader's getter of each table's rows.
 fn table_getters(schema: &Schema, p: &RecordingPlan) -> TokenStream {
-    let ty = |i: usize| struct_ty(schema, i);
+    let ty = |i: StructId| struct_ty(schema, i);
     let tables = p.tables.iter().enumerate().map(|(i, t)| {
         let name = rust_ident(&t.part.name);
         let row = ty(t.part.struct_index);
@@ -209,7 +210,7 @@ fn table_getters(schema: &Schema, p: &RecordingPlan) -> TokenStream {
 
 /// The writer's `push_<table>` of each table but the chunk index.
 fn row_adders(schema: &Schema, p: &RecordingPlan) -> TokenStream {
-    let ty = |i: usize| struct_ty(schema, i);
+    let ty = |i: StructId| struct_ty(schema, i);
     let adders = p
         .tables
         .iter()
@@ -489,7 +490,7 @@ impl FormatTokens {
     /// The tokens of format `p`.
     fn new(schema: &Schema, p: &RecordingPlan) -> Self {
         let abi = &schema.abi;
-        let ty = |i: usize| {
+        let ty = |i: StructId| {
             let t = type_ident(&abi.structs[i].name);
             quote!(super::#t)
         };

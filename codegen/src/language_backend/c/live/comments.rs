@@ -1,6 +1,7 @@
 //! The helpers' doc comments: a field's comment with its writers and claim protocol, and a
 //! protocol's block of numbered steps above the helpers that implement it.
 
+use crate::ir::StructId;
 use crate::language_backend::c::comments::render_comment_lines;
 use crate::language_backend::prose::ProtocolProse;
 use crate::schema::Schema;
@@ -82,7 +83,7 @@ pub(super) fn find<'a>(
 pub(super) fn field_doc(
     schema: &Schema,
     protocols: &[ProtocolProse],
-    si: usize,
+    si: StructId,
     fi: usize,
 ) -> String {
     let s = &schema.abi.structs[si];

@@ -20,6 +20,7 @@ use serde::Serialize;
 use super::names::{array_len, c_field_name, c_type_name, field_type};
 use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::Elem;
+use crate::ir::StructId;
 use crate::ir::access::AccessKind;
 use crate::ir::result_codes::Family;
 use crate::language_backend::output::RenderError;
@@ -232,7 +233,7 @@ fn build_context(schema: &Schema) -> LiveContext {
 fn build_atomic_field(
     schema: &Schema,
     protocols: &[ProtocolProse],
-    si: usize,
+    si: StructId,
     fi: usize,
     width: u64,
 ) -> FieldCtx {
@@ -260,7 +261,7 @@ fn build_atomic_field(
 fn build_cas_word(
     schema: &Schema,
     protocols: &[ProtocolProse],
-    si: usize,
+    si: StructId,
     fi: usize,
     width: u64,
 ) -> WordCtx {

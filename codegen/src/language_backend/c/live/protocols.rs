@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
+use crate::ir::StructId;
 use crate::ir::protocol::{
     Broadcast, Entry, EntryFormat, Exchange, Mailbox, ProtocolKind, Queue, Session,
 };
@@ -259,7 +260,7 @@ pub(super) fn render_c_protocols(
     Ok(out)
 }
 
-fn scalar(schema: &Schema, s: usize, f: usize) -> FieldCtx {
+fn scalar(schema: &Schema, s: StructId, f: usize) -> FieldCtx {
     let fl = &schema.layout.of(s).fields[f];
     FieldCtx {
         at: fl.offset,
@@ -268,19 +269,19 @@ fn scalar(schema: &Schema, s: usize, f: usize) -> FieldCtx {
     }
 }
 
-fn offset(schema: &Schema, s: usize, f: usize) -> u64 {
+fn offset(schema: &Schema, s: StructId, f: usize) -> u64 {
     schema.layout.of(s).fields[f].offset
 }
 
-fn member(schema: &Schema, s: usize, f: usize) -> String {
+fn member(schema: &Schema, s: StructId, f: usize) -> String {
     c_field_name(&schema.abi.structs[s].fields[f].name, &schema.abi.c_prefix)
 }
 
-fn member_ty(schema: &Schema, s: usize, f: usize) -> String {
+fn member_ty(schema: &Schema, s: StructId, f: usize) -> String {
     field_type(&schema.abi, &schema.abi.structs[s].fields[f].ty).into_owned()
 }
 
-fn struct_name(schema: &Schema, s: usize) -> String {
+fn struct_name(schema: &Schema, s: StructId) -> String {
     c_type_name(&schema.abi.structs[s].name, &schema.abi.c_prefix)
 }
 
@@ -326,7 +327,7 @@ fn entry<'a>(schema: &Schema, name: &str, e: &'a Entry, owners: &mut Owners<'a>)
     }
 }
 
-fn head(schema: &Schema, name: String, doc: String, h: usize) -> HeadCtx {
+fn head(schema: &Schema, name: String, doc: String, h: StructId) -> HeadCtx {
     HeadCtx {
         name,
         doc,

@@ -68,7 +68,7 @@ pub(super) fn build_ring(
                 name: ring.name.clone(),
                 head_s: c_type_name(&head_s.name, prefix),
                 head_name: head_s.fields[head.field].name.clone(),
-                head_bits: schema.layout.of(head.struct_index).fields[head.field].size * 8,
+                head_bits: schema.layout.field(*head).size * 8,
                 value: if lock.guards_whole_struct(&schema.access.structs) {
                     slot_s.clone()
                 } else {

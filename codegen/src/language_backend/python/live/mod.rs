@@ -134,7 +134,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
     let unavailable_error = module.name("AtomicsUnavailableError");
     let contended_error = module.name("SeqlockContendedError");
     let cas_error = module.name("ContendedError");
-    let structs = 0..schema.abi.structs.len();
+    let structs = schema.abi.struct_ids();
     let views = (structs.clone())
         .map(|i| has_view(schema, i).then(|| module.name(&format!("Live{}", names.structs[i]))))
         .collect();

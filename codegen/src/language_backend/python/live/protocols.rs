@@ -18,6 +18,7 @@ use crate::ir::result_codes::{Family, codes};
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_type_name};
 
+use crate::ir::StructId;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 
@@ -257,19 +258,19 @@ impl Ctx<'_> {
         format!("the {}", p.describe(&self.schema.access.parties))
     }
 
-    fn offset(&self, s: usize, f: usize) -> u64 {
+    fn offset(&self, s: StructId, f: usize) -> u64 {
         self.schema.layout.of(s).fields[f].offset
     }
 
     /// (offset, width) of scalar field `f` of struct `s`.
-    fn word(&self, s: usize, f: usize) -> Word {
+    fn word(&self, s: StructId, f: usize) -> Word {
         let ty = &self.schema.abi.structs[s].fields[f].ty;
         let width = self.scalar(ty).map_or(0, |(p, _)| p.size());
         (self.offset(s, f), width)
     }
 
     /// (offset, `struct` format) of scalar field `f` of struct `s`.
-    fn packed(&self, s: usize, f: usize) -> Packed {
+    fn packed(&self, s: StructId, f: usize) -> Packed {
         let ty = &self.schema.abi.structs[s].fields[f].ty;
         let fmt = self
             .scalar(ty)
@@ -277,11 +278,11 @@ impl Ctx<'_> {
         (self.offset(s, f), fmt)
     }
 
-    fn view_of(&self, s: usize) -> String {
+    fn view_of(&self, s: StructId) -> String {
         self.views[s].clone().unwrap_or_default()
     }
 
-    fn enum_of(&self, s: usize, f: usize) -> String {
+    fn enum_of(&self, s: StructId, f: usize) -> String {
         let ty = &self.schema.abi.structs[s].fields[f].ty;
         self.scalar(ty)
             .and_then(|(_, e)| e)
@@ -344,7 +345,7 @@ impl Ctx<'_> {
         class: String,
         entry_class: String,
         doc: Vec<String>,
-        header: usize,
+        header: StructId,
         capacity: usize,
         e: &Entry,
         sides: (&Parties, &Parties),

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::context::Ctx;
 use super::view::{MethodKind, ViewClass, method};
-use crate::ir::Elem;
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::names::upper;
+use crate::ir::{Elem, StructId};
 use crate::language_backend::python::literals::doc_lines;
 
 #[derive(Serialize)]
@@ -160,10 +160,8 @@ impl Ctx<'_> {
 
     pub(super) fn example(&self, ring: &RingClass, views: &[ViewClass]) -> Option<Example> {
         let (abi, module) = (&self.schema.abi, &self.schema.abi.name);
-        let hi = self
-            .views
-            .iter()
-            .position(|v| v.as_ref() == Some(&ring.header_view))?;
+        let (hi, _) = StructId::enumerate(&self.views)
+            .find(|(_, v)| v.as_ref() == Some(&ring.header_view))?;
         let claim = abi.structs[hi].fields.iter().find_map(|f| {
             let (Elem::Struct(j), Some(len)) = (f.ty.elem, f.ty.len) else {
                 return None;

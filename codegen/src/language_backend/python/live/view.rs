@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::context::{Ctx, prim_format};
 use super::seqlock::LockMethods;
+use crate::ir::StructId;
 use crate::ir::access::AccessKind;
 use crate::ir::{Elem, Prim};
 use crate::language_backend::python::names::Namer;
@@ -18,7 +19,7 @@ pub(in crate::language_backend::python) struct ViewClass {
     pub(in crate::language_backend::python) value: String,
     /// The struct's index in the schema.
     #[serde(skip)]
-    pub(in crate::language_backend::python) struct_index: usize,
+    pub(in crate::language_backend::python) struct_index: StructId,
     /// Who writes the struct: `host`, or nothing.
     writers: String,
     size: u64,
@@ -144,7 +145,7 @@ pub(super) fn method<'v>(
 }
 
 impl Ctx<'_> {
-    pub(super) fn view_class(&self, si: usize) -> Option<ViewClass> {
+    pub(super) fn view_class(&self, si: StructId) -> Option<ViewClass> {
         let name = self.views[si].clone()?;
         let (schema, s) = (self.schema, &self.schema.abi.structs[si]);
         let (l, a) = (schema.layout.of(si), &schema.access.structs[si]);

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::types::{StructExtras, copy_type, elem_type, put_type, shield_builtins};
-use crate::ir::{Elem, Prim, Type};
+use crate::ir::{Elem, Prim, StructId, Type};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::python::live::LiveSection;
 use crate::language_backend::python::names::Names;
@@ -214,7 +214,9 @@ fn field_of<'s>(
     class: &str,
     field: &str,
 ) -> Result<&'s Type, RenderError> {
-    let si = names.structs.iter().position(|n| n == class);
+    let si = StructId::enumerate(&names.structs)
+        .find(|(_, n)| *n == class)
+        .map(|(i, _)| i);
     si.and_then(|si| {
         schema.abi.structs[si]
             .fields

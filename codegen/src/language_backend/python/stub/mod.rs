@@ -21,6 +21,7 @@ use super::live::LiveSection;
 use super::names::{Names, python_field_alias};
 use super::recording::RecordingSection;
 use super::repr::repr_context;
+use crate::ir::StructId;
 use crate::ir::names::upper;
 use crate::ir::{Abi, Elem, EnumKind};
 use crate::language_backend::output::{RenderError, generated_line};
@@ -186,13 +187,19 @@ def text(value: bytes) -> str: ...
 def set_text(record: ctypes.Structure, field: str, value: str) -> None: ...
 "#;
 
-fn write_struct(out: &mut String, abi: &Abi, names: &Names, index: usize, extra: &[String]) {
+fn write_struct(out: &mut String, abi: &Abi, names: &Names, index: StructId, extra: &[String]) {
     let mut class = String::new();
     write_struct_body(&mut class, abi, names, index, extra);
     out.push_str(&shield_builtins(&class));
 }
 
-fn write_struct_body(out: &mut String, abi: &Abi, names: &Names, index: usize, extra: &[String]) {
+fn write_struct_body(
+    out: &mut String,
+    abi: &Abi,
+    names: &Names,
+    index: StructId,
+    extra: &[String],
+) {
     let s = &abi.structs[index];
     let _ = writeln!(out, "\nclass {}(_Struct):", names.structs[index]);
     let mut any = false;

@@ -5,6 +5,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::tokens::{lit, value_type, word_type};
+use crate::ir::StructId;
 use crate::ir::access::{AccessKind, FieldAccess, StructAccess};
 use crate::ir::{Elem, Field, Prim};
 use crate::language_backend::rust::docs::doc_lit;
@@ -27,7 +28,7 @@ pub(super) struct Methods {
 /// field a seqlock guards (its value type has it).
 pub(super) fn expand_accessors(
     schema: &Schema,
-    si: usize,
+    si: StructId,
     fi: usize,
     f: &Field,
     l: &StructLayout,
@@ -240,7 +241,7 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
 }
 
 /// The live view of a nested struct `j` (or of element `index` of an array of them).
-fn view_accessor(c: &FieldTokens, j: usize, fl: &FieldLayout) -> Methods {
+fn view_accessor(c: &FieldTokens, j: StructId, fl: &FieldLayout) -> Methods {
     let FieldTokens {
         schema,
         f,

@@ -9,12 +9,13 @@ use quote::quote;
 
 use super::accessors::Methods;
 use super::tokens::lit;
+use crate::ir::StructId;
 use crate::ir::attach::Handshake;
 use crate::language_backend::rust::docs::doc_lit;
 use crate::schema::Schema;
 
 /// The handshake of struct `si` when a minor version added fields to it.
-pub(super) fn extensible(schema: &Schema, si: usize) -> Option<&Handshake> {
+pub(super) fn extensible(schema: &Schema, si: StructId) -> Option<&Handshake> {
     schema
         .attach
         .handshakes

@@ -7,6 +7,7 @@ use quote::{format_ident, quote};
 use super::protocol_common::{protocol_doc, struct_size};
 use super::tokens::{field, offset};
 use crate::ir::Elem;
+use crate::ir::StructId;
 use crate::ir::protocol::{Mailbox, Protocol};
 use crate::language_backend::rust::docs::doc_lit;
 use crate::language_backend::rust::names::type_ident;
@@ -14,7 +15,11 @@ use crate::schema::Schema;
 
 /// The conversion of a `u32` to field `f`'s value type (an enum newtype or an integer),
 /// and back.
-fn status_tokens(schema: &Schema, s: usize, f: usize) -> (TokenStream, TokenStream, TokenStream) {
+fn status_tokens(
+    schema: &Schema,
+    s: StructId,
+    f: usize,
+) -> (TokenStream, TokenStream, TokenStream) {
     let fd = &schema.abi.structs[s].fields[f];
     match fd.ty.elem {
         Elem::Enum(i) => {

@@ -27,6 +27,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names::type_ident;
+use crate::ir::StructId;
 use crate::plan::live::has_view;
 use crate::schema::Schema;
 use accessors::expand_accessors;
@@ -39,7 +40,7 @@ use tokens::lit;
 /// tree for 10,000 views at once took most of the run's peak memory: bench/README.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LivePiece {
-    View(usize),
+    View(StructId),
     Lock(usize),
     Ring(usize),
     Protocols,
@@ -50,7 +51,7 @@ pub enum LivePiece {
 
 /// The live module's pieces, in the order the module holds them.
 pub fn live_pieces(schema: &Schema) -> Vec<LivePiece> {
-    (0..schema.abi.structs.len())
+    (schema.abi.struct_ids())
         .filter(|&i| has_view(schema, i))
         .map(LivePiece::View)
         .chain((0..schema.access.seqlocks.len()).map(LivePiece::Lock))
@@ -135,7 +136,7 @@ pub fn expand_module(schema: &Schema, head: bool, items: TokenStream) -> TokenSt
 
 /// The view of struct `si`: its type, constants and methods, the methods that write in an
 /// `impl` block of their own (none when it has none).
-fn expand_view(schema: &Schema, si: usize) -> TokenStream {
+fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
     let s = &schema.abi.structs[si];
     let l = schema.layout.of(si);
     let a = &schema.access.structs[si];

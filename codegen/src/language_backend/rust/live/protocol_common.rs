@@ -5,16 +5,17 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::lit;
+use crate::ir::StructId;
 use crate::ir::protocol::Protocol;
 use crate::language_backend::rust::docs::escaped;
 use crate::language_backend::rust::names::type_ident;
 use crate::schema::Schema;
 
-pub(super) fn struct_size(schema: &Schema, s: usize) -> proc_macro2::Literal {
+pub(super) fn struct_size(schema: &Schema, s: StructId) -> proc_macro2::Literal {
     lit(schema.layout.of(s).size)
 }
 
-pub(super) fn value_type(schema: &Schema, s: usize) -> TokenStream {
+pub(super) fn value_type(schema: &Schema, s: StructId) -> TokenStream {
     let t = type_ident(&schema.abi.structs[s].name);
     quote!(super::#t)
 }

@@ -12,6 +12,7 @@ use super::exchange::expand_exchange;
 use super::mailbox::expand_mailbox;
 use super::protocol_common::{protocol_doc, struct_size, value_type};
 use super::tokens::{field, lit, offset};
+use crate::ir::StructId;
 use crate::ir::attach::{Holds, LayoutTable};
 use crate::ir::protocol::{Broadcast, Entry, Protocol, ProtocolKind, Queue};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
@@ -347,7 +348,7 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     let row = &r.name;
     let mut out = TokenStream::new();
     for p in &schema.protocols {
-        let (header, sides): (usize, Vec<(&str, &str, TokenStream, &str)>) = match &p.kind {
+        let (header, sides): (StructId, Vec<(&str, &str, TokenStream, &str)>) = match &p.kind {
             ProtocolKind::Queue(q) => (
                 q.header,
                 vec![

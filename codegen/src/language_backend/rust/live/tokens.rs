@@ -6,6 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::ir::StructId;
 use crate::ir::{Elem, Type};
 use crate::language_backend::rust::names::type_ident;
 use crate::schema::Schema;
@@ -52,14 +53,14 @@ pub(super) fn word_type(width: u64) -> TokenStream {
 }
 
 /// `abi_runtime::attach::Field` of field `f` of struct `s`: its offset and width.
-pub(super) fn field(schema: &Schema, s: usize, f: usize) -> TokenStream {
+pub(super) fn field(schema: &Schema, s: StructId, f: usize) -> TokenStream {
     let l = &schema.layout.of(s).fields[f];
     let (offset, width) = (lit(l.offset), lit(l.size));
     quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
 }
 
 /// The offset of field `f` of struct `s`.
-pub(super) fn offset(schema: &Schema, s: usize, f: usize) -> Literal {
+pub(super) fn offset(schema: &Schema, s: StructId, f: usize) -> Literal {
     lit(schema.layout.of(s).fields[f].offset)
 }
 

@@ -5,6 +5,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ir::Elem;
+use crate::ir::StructId;
 use crate::ir::protocol::{Protocol, Session};
 use crate::language_backend::rust::docs::{doc_lit, escaped};
 use crate::language_backend::rust::live::session_restore::{HostParts, host_parts};
@@ -13,7 +14,7 @@ use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::schema::Schema;
 
 /// `value` as field `f`'s value type: an enum newtype around the literal, or the literal.
-fn typed(schema: &Schema, s: usize, f: usize, value: u64) -> TokenStream {
+fn typed(schema: &Schema, s: StructId, f: usize, value: u64) -> TokenStream {
     let v = lit(value);
     match schema.abi.structs[s].fields[f].ty.elem {
         Elem::Enum(i) => {
@@ -25,7 +26,7 @@ fn typed(schema: &Schema, s: usize, f: usize, value: u64) -> TokenStream {
 }
 
 /// `.0` when field `f` is an enum newtype.
-fn raw(schema: &Schema, s: usize, f: usize) -> TokenStream {
+fn raw(schema: &Schema, s: StructId, f: usize) -> TokenStream {
     match schema.abi.structs[s].fields[f].ty.elem {
         Elem::Enum(_) => quote!(.0),
         _ => TokenStream::new(),
