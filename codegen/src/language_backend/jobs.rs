@@ -3,7 +3,6 @@
 //! that the Rust file's parts and the text targets fill the cores without oversubscribing
 //! them.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 /// At most this many threads run the jobs of one generation.
@@ -23,33 +22,7 @@ pub fn run_jobs<T: Send>(
     threads: usize,
     job: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
-    let count = weights.len();
-    let threads = threads.min(count);
-    if threads <= 1 {
-        return (0..count).map(job).collect();
-    }
-    let order = heaviest_first(weights);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-            done.push((i, job(i)));
-        }
-        done
-    };
-    let mut done = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut done = work();
-        for handle in others {
-            match handle.join() {
-                Ok(theirs) => done.extend(theirs),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        done
-    });
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, result)| result).collect()
+    run_jobs_capped(weights, &vec![false; weights.len()], 1, threads, job)
 }
 
 /// Like [`run_jobs`], but at most `cap` (at least 1) of the jobs for which `capped[i]` holds
