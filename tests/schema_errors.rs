@@ -182,6 +182,7 @@ error_classes! {
     // Protocols: queues, broadcast rings, mailboxes, exchanges and sessions.
     protocol_broadcast_without_seq => 1,
     protocol_duplicate_name => 1,
+    protocol_type_name_taken => 1,
     protocol_shared_header => 1,
     protocol_entry_field_past_first_word => 2,
     protocol_entry_same_values => 1,

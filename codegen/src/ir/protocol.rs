@@ -15,6 +15,25 @@ pub struct Protocol {
     pub kind: ProtocolKind,
 }
 
+impl Protocol {
+    /// The types the Rust live module defines for this protocol: its name in CamelCase
+    /// followed by each of these (the session's own type has no suffix). Lowering keeps
+    /// them apart from every other type of the module; a unit test of the Rust backend holds
+    /// this list equal to what it prints.
+    pub fn rust_type_suffixes(&self) -> &'static [&'static str] {
+        match &self.kind {
+            ProtocolKind::Queue(_) => &["Entry", "Writer", "Reader"],
+            ProtocolKind::Broadcast(_) => &["Entry", "Read", "Writer", "Reader"],
+            ProtocolKind::Mailbox(_) => &["Response", "Client", "Server"],
+            ProtocolKind::Exchange(_) => &["List", "Writer", "Reader"],
+            ProtocolKind::Session(s) if s.bind.is_some() => {
+                &["Standing", "Refused", "", "Host", "Scoped", "PadRefused"]
+            }
+            ProtocolKind::Session(_) => &["Standing", "Refused", "", "Host", "Scoped"],
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum ProtocolKind {
     Queue(Queue),

@@ -15,8 +15,9 @@ mod session;
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::Abi;
-use crate::ir::access::Access;
+use crate::ir::access::{Access, RingKind};
 use crate::ir::directory::Directory;
+use crate::ir::names::{RUST_LIVE_IMPORTS, camel};
 use crate::ir::protocol::{Protocol, ProtocolKind};
 use crate::layout::Layout;
 use crate::lower::after_layout::AfterLayout;
@@ -143,6 +144,75 @@ pub fn lower_protocols(
             });
         }
     }
+    check_live_type_names(&mut cx, raw, access, &protocols);
     cx.errors.propagate()?;
     Ok(protocols)
+}
+
+/// The types a protocol gives the Rust live module must not take a name the module already
+/// has: a shared struct's view, a seqlock's or ring's type, an import, a layout's handle, or
+/// another protocol's type (a session `pad_input` would define a second `PadInput`).
+fn check_live_type_names(
+    cx: &mut AfterLayout,
+    raw: &RawSchema,
+    access: &Access,
+    protocols: &[Protocol],
+) {
+    let abi = cx.abi;
+    // Each name taken: in CamelCase, and what takes it.
+    let mut taken: Vec<(String, String)> = (abi.structs_with_ids())
+        .filter(|&(id, _)| access.structs[id].shared && !access.structs[id].guarded_whole)
+        .map(|(_, s)| (camel(&s.name), format!("the view of struct `{}`", s.name)))
+        .collect();
+    taken.extend(
+        (access.seqlocks.iter())
+            .filter(|l| !l.guards_whole_struct(&access.structs))
+            .map(|l| (camel(&l.name), format!("seqlock `{}`", l.name))),
+    );
+    taken.extend(
+        (access.rings.iter())
+            .filter(|r| matches!(r.kind, RingKind::Slots { .. }))
+            .map(|r| (camel(&r.name), format!("ring `{}`", r.name))),
+    );
+    taken.extend(
+        RUST_LIVE_IMPORTS
+            .iter()
+            .map(|(name, path)| (name.to_string(), format!("the import of `{path}`"))),
+    );
+    taken.extend(raw.layouts.iter().map(|l| {
+        let name = l.get_ref().name.get_ref();
+        (camel(name), format!("the handle of layout `{name}`"))
+    }));
+    for (i, p) in protocols.iter().enumerate() {
+        // A second protocol of the same name is an error of its own (check_item_name).
+        if protocols[..i].iter().any(|o| o.name == p.name) {
+            continue;
+        }
+        let base = camel(&p.name);
+        let mut clash = None;
+        let mine: Vec<String> = (p.rust_type_suffixes().iter())
+            .map(|suffix| format!("{base}{suffix}"))
+            .collect();
+        for name in &mine {
+            if let Some((_, other)) = taken.iter().find(|(t, _)| t == name) {
+                clash.get_or_insert((name.clone(), other.clone()));
+            }
+        }
+        if let Some((name, other)) = clash {
+            cx.errors.error_help(
+                &p.span,
+                format!(
+                    "{} `{}` defines `{name}` in the Rust live module, where {other} has that name",
+                    p.kind.table(),
+                    p.name
+                ),
+                format!("rename the {}", p.kind.table()),
+            );
+        }
+        let what = format!("{} `{}`", p.kind.table(), p.name);
+        taken.extend(
+            mine.into_iter()
+                .map(|name| (name, format!("a type of {what}"))),
+        );
+    }
 }

@@ -270,8 +270,39 @@ fn expand_imports(schema: &Schema) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::expand_imports;
-    use crate::ir::names::RUST_LIVE_IMPORTS;
+    use super::{LivePiece, expand_imports, expand_piece};
+    use crate::ir::names::{RUST_LIVE_IMPORTS, camel};
+
+    /// The types the protocol and session pieces define are exactly the ones each
+    /// protocol's `rust_type_suffixes` names, which lowering keeps apart from every other
+    /// type of the live module: the bridge has one protocol of each kind, and a session that
+    /// binds a pad.
+    #[test]
+    fn each_protocol_defines_the_types_lowering_reserves_for_it() {
+        let src = include_str!("../../../../../schema.toml");
+        let schema = crate::schema::load_schema(src).expect("the bridge schema loads");
+        let mut printed = Vec::new();
+        for piece in [LivePiece::Protocols, LivePiece::Sessions] {
+            let file: syn::File = syn::parse2(expand_piece(&schema, piece)).expect("parses");
+            for item in &file.items {
+                match item {
+                    syn::Item::Struct(s) => printed.push(s.ident.to_string()),
+                    syn::Item::Enum(e) => printed.push(e.ident.to_string()),
+                    syn::Item::Type(t) => printed.push(t.ident.to_string()),
+                    _ => {}
+                }
+            }
+        }
+        printed.sort();
+        let mut expected: Vec<String> = (schema.protocols.iter())
+            .flat_map(|p| {
+                let base = camel(&p.name);
+                (p.rust_type_suffixes().iter()).map(move |suffix| format!("{base}{suffix}"))
+            })
+            .collect();
+        expected.sort();
+        assert_eq!(printed, expected);
+    }
 
     /// Every name the live module can import is one lowering keeps views, seqlocks, rings
     /// and layout handles off (`ir::names::RUST_LIVE_IMPORTS`): the bridge uses all of them.
