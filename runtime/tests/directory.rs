@@ -301,6 +301,7 @@ fn a_row_changing_under_the_reader_is_never_listed_torn() {
     let buf = new_dir();
     let dir = directory::check(buf.region(), SPEC).unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
+    let turns = std::sync::atomic::AtomicU64::new(0);
     let (mut whole, mut unsettled, mut torn) = (0usize, 0usize, 0usize);
     let pid_of = |time: u64| 100 + (time / 10) % 50;
     std::thread::scope(|s| {
@@ -316,11 +317,29 @@ fn a_row_changing_under_the_reader_is_never_listed_torn() {
                 r.store::<u64>(0x48, time, std::sync::atomic::Ordering::Relaxed);
                 r.store::<u64>(0x40, 2 | pid << 32, Release);
                 turn += 1;
+                turns.store(turn, std::sync::atomic::Ordering::Relaxed);
+                // A host stays registered a while: without a pause, a scheduler that runs
+                // this thread in long slices (Miri's, for some seeds) may never let the
+                // reader see the row live and settled.
+                std::thread::yield_now();
             }
         });
-        // Miri runs each load thousands of times slower: fewer lists, still racing.
+        // The writer has registered once before the reader starts (bounded: a writer that
+        // never runs fails the `whole` check below).
+        for _ in 0..100_000 {
+            if turns.load(std::sync::atomic::Ordering::Relaxed) > 0 {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        // Miri runs each load thousands of times slower: fewer lists, still racing. The
+        // reader lists at least `rounds` times, and on (20 times as many at most) until it
+        // has listed the row whole once.
         let rounds = if cfg!(miri) { 300 } else { 100_000 };
-        for _ in 0..rounds {
+        for round in 0..20 * rounds {
+            if round >= rounds && whole > 0 {
+                break;
+            }
             let listed = dir.list();
             for h in &listed.hosts {
                 if u64::from(h.host.pid) == pid_of(h.host.process_time) {
