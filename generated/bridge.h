@@ -6760,8 +6760,7 @@ static inline const char *ibf_attach_check_name(int check) {
 typedef struct ibf_attach_row_ {
     const char *name;
     uint64_t index;
-    /* The version that added the row, -1 when none. */
-    int32_t since_major;
+    /* The minor version of this ABI's major that added the row, -1 when none. */
     int32_t since_minor;
     int optional;
     /* It holds the table's own header struct, which it may overlap. */
@@ -6829,15 +6828,15 @@ typedef struct ibf_attach_table_ {
     uint64_t rows_used;
 } ibf_attach_table_;
 
-/* Layout `bridge`: name, index, since major and minor, optional, holds its header,
+/* Layout `bridge`: name, index, since (minor), optional, holds its header,
  * min size, align, overlaps, blocks: table, count, stride, first entry; need; count and
  * size with their geometry. */
 static const ibf_attach_row_ ibf_attach_rows_bridge_[5] = {
-    {"header", 0U, -1, -1, 0, 1, 1280U, 8U, 0x0ULL, -1, 0U, 0U, 5U, -1, 0U, -1, 0U, -1},
-    {"snapshot_ring", 1U, -1, -1, 0, 0, 12168U, 8U, 0x0ULL, -1, 0U, 0U, 5U, 0, 8U, 0, 32768U, 1},
-    {"client_blocks", 2U, -1, -1, 0, 0, 576U, 8U, 0x0ULL, 1, 8U, 65536U, 5U, 6, 8U, -1, 65536U, 3},
-    {"log_ring", 3U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 29U, 11, 0U, -1, 0U, -1},
-    {"bot_blocks", 4U, 0, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U, -1, 8U, -1, 299008U, -1},
+    {"header", 0U, -1, 0, 1, 1280U, 8U, 0x0ULL, -1, 0U, 0U, 5U, -1, 0U, -1, 0U, -1},
+    {"snapshot_ring", 1U, -1, 0, 0, 12168U, 8U, 0x0ULL, -1, 0U, 0U, 5U, 0, 8U, 0, 32768U, 1},
+    {"client_blocks", 2U, -1, 0, 0, 576U, 8U, 0x0ULL, 1, 8U, 65536U, 5U, 6, 8U, -1, 65536U, 3},
+    {"log_ring", 3U, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 29U, 11, 0U, -1, 0U, -1},
+    {"bot_blocks", 4U, 5, 0, 0, 2392064U, 8U, 0x0ULL, 2, 8U, 299008U, 29U, -1, 8U, -1, 299008U, -1},
 };
 
 /* Layout `bridge`'s geometry fields: name, row, at, width, equal, value, least, align,
@@ -6856,13 +6855,13 @@ static const uint64_t ibf_attach_needs_bridge_[16] = {
 0U, 1U, 1U, 2U, 0U, 1U, 0U, 1U, 8U, 1U, 3U, 64U, 1U, 1U, 1U, 5U
 };
 
-/* Layout `client_block`: name, index, since major and minor, optional, holds its header,
+/* Layout `client_block`: name, index, since (minor), optional, holds its header,
  * min size, align, overlaps, blocks: table, count, stride, first entry; need; count and
  * size with their geometry. */
 static const ibf_attach_row_ ibf_attach_rows_client_block_[3] = {
-    {"log_queue", 0U, -1, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 3U, 0, 0U, -1, 0U, -1},
-    {"pad_input", 1U, -1, -1, 0, 0, 32U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
-    {"mailbox", 2U, -1, -1, 0, 0, 66U, 4U, 0x0ULL, -1, 0U, 0U, 3U, 5, 0U, -1, 0U, -1},
+    {"log_queue", 0U, -1, 0, 0, 72U, 8U, 0x0ULL, -1, 0U, 0U, 3U, 0, 0U, -1, 0U, -1},
+    {"pad_input", 1U, -1, 0, 0, 32U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"mailbox", 2U, -1, 0, 0, 66U, 4U, 0x0ULL, -1, 0U, 0U, 3U, 5, 0U, -1, 0U, -1},
 };
 
 /* Layout `client_block`'s geometry fields: name, row, at, width, equal, value, least, align,
@@ -6878,13 +6877,13 @@ static const uint64_t ibf_attach_needs_client_block_[13] = {
 64U, 1U, 1U, 1U, 0U, 64U, 2U, 1U, 1U, 1U, 1U, 1U, 2U
 };
 
-/* Layout `bot_block`: name, index, since major and minor, optional, holds its header,
+/* Layout `bot_block`: name, index, since (minor), optional, holds its header,
  * min size, align, overlaps, blocks: table, count, stride, first entry; need; count and
  * size with their geometry. */
 static const ibf_attach_row_ ibf_attach_rows_bot_block_[3] = {
-    {"draw", 0U, -1, -1, 0, 0, 270592U, 4U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
-    {"params", 1U, -1, -1, 0, 0, 8768U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
-    {"stats", 2U, -1, -1, 0, 0, 4160U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"draw", 0U, -1, 0, 0, 270592U, 4U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"params", 1U, -1, 0, 0, 8768U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
+    {"stats", 2U, -1, 0, 0, 4160U, 8U, 0x0ULL, -1, 0U, 0U, 3U, -1, 0U, -1, 0U, -1},
 };
 
 /* Layout `bot_block`'s geometry fields: name, row, at, width, equal, value, least, align,
@@ -7050,7 +7049,7 @@ static inline int ibf_attach_check_table_(const ibf_attach_state_ *s, const ibf_
         region->offset = 0;
         region->size = 0;
         if (size == 0) {
-            int newer = row->since_major == 0 && row->since_minor > (int64_t)s->minor;
+            int newer = row->since_minor > (int64_t)s->minor;
             if (!row->optional && !newer) {
                 return ibf_attach_fail_(s->err, IBF_ATTACH_REGION_MISSING, name, 0, 0);
             }

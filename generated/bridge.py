@@ -6871,16 +6871,16 @@ class _AttachTable:
 
 
 class _AttachRow:
-    """A row: its name, index, since, optional, least size, alignment, the rows (positions)
+    """A row: its name, index, the minor version of ours that added it (or None), optional, least size, alignment, the rows (positions)
     it may overlap, whether it holds the layout's header, (table, count, stride) of the
     blocks it holds, what it needs of the writer's geometry ((fixed, ((factor, (geometry
     position, ...)), ...)) or None), and the geometry positions that give a ring's slot
     count and slot size or the blocks' stride ((count, size), None where the schema's)."""
 
-    __slots__ = ("name", "index", "since", "optional", "min_size", "align", "overlaps", "holds_header", "blocks", "need", "follows")
+    __slots__ = ("name", "index", "since_minor", "optional", "min_size", "align", "overlaps", "holds_header", "blocks", "need", "follows")
 
-    def __init__(self, name, index, since, optional, min_size, align, overlaps, holds_header, blocks, need, follows):
-        self.name, self.index, self.since, self.optional = name, index, since, optional
+    def __init__(self, name, index, since_minor, optional, min_size, align, overlaps, holds_header, blocks, need, follows):
+        self.name, self.index, self.since_minor, self.optional = name, index, since_minor, optional
         self.min_size, self.align, self.overlaps = min_size, align, overlaps
         self.holds_header, self.blocks, self.need, self.follows = holds_header, blocks, need, follows
 
@@ -6907,8 +6907,7 @@ def _attach_check_table(mv, t, base, limit, header_len, path, minor, source):
             at = base + table.table_offset + row.index * table.row_size
             off, size = _attach_read(mv, at, table.row_offset), _attach_read(mv, at, table.row_size_field)
         if size == 0:
-            since = row.since
-            newer = since is not None and since[0] == ABI_VERSION_MAJOR and since[1] > minor
+            newer = row.since_minor is not None and row.since_minor > minor
             if not row.optional and not newer:
                 raise AttachError("region_missing", name)
             spans.append(None)
@@ -7285,7 +7284,7 @@ _attach_tables = (
             _AttachRow("snapshot_ring", 1, None, False, 12168, 8, (), False, None, (0, ((1, (0, 1,)),)), (0, 1)),
             _AttachRow("client_blocks", 2, None, False, 576, 8, (), False, (1, 8, 65536), (0, ((8, (3,)),)), (None, 3)),
             _AttachRow("log_ring", 3, None, False, 72, 8, (), False, None, (64, ((1, (5,)),)), (None, None)),
-            _AttachRow("bot_blocks", 4, (0, 5), False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
+            _AttachRow("bot_blocks", 4, 5, False, 2392064, 8, (), False, (2, 8, 299008), None, (None, None)),
         ),
         initial=((0, 164, 4, 4294967295),),
         geometry=(

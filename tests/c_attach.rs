@@ -736,3 +736,43 @@ fn c_tells_which_header_fields_an_older_producer_has() {
         assert_eq!(lines[file]["has"], present, "0.{minor}: {file}");
     }
 }
+
+/// A row a later minor version added (bot_blocks, since 0.5) may be absent from an older
+/// producer's table, and must be there in one of our minor: the header's row check prints
+/// the plan's since (tests/attach.rs checks the Rust handle alike).
+#[test]
+fn c_takes_an_older_producer_without_the_newer_row() {
+    let dir = &build().0.join("older_rows");
+    std::fs::create_dir_all(dir).unwrap();
+    let mut files = Vec::new();
+    for minor in [4u16, 9] {
+        let mut bytes = image::valid();
+        image::put16(&mut bytes, at::ABI_MINOR, minor);
+        image::put32(&mut bytes, at::REGION_COUNT, 4);
+        image::put32(&mut bytes, at::HEADER_SIZE, 1280);
+        let file = format!("no_bot_blocks_0_{minor}.bin");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        files.push(file);
+    }
+    let mut args = vec!["attach"];
+    args.extend(files.iter().map(String::as_str));
+    let lines = run_all(dir, &args);
+    // The attach itself, and ibf_attach_all; the block checks of this program's verdict
+    // refuse block k of an absent region as region_missing, so `check` is not the one to read.
+    let (older, ours) = (&lines[&files[0]], &lines[&files[1]]);
+    assert_eq!(
+        (older["attached"].as_str(), older["all"].as_str()),
+        ("1", "ok"),
+        "an 0.4 producer has no bot blocks: {older:?}"
+    );
+    assert_eq!(older["bot_blocks"], "-1", "and none is found");
+    assert_eq!(
+        (
+            ours["attached"].as_str(),
+            ours["all"].as_str(),
+            ours["region"].as_str()
+        ),
+        ("0", "region_missing", "bot_blocks"),
+        "an 0.9 one must have them: {ours:?}"
+    );
+}

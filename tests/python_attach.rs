@@ -487,3 +487,33 @@ fn the_header_view_lacks_the_fields_past_its_producers_header_size() {
         }
     }
 }
+
+/// A row a later minor version added (bot_blocks, since 0.5) may be absent from an older
+/// producer's table, and must be there in one of our minor (tests/attach.rs checks the Rust
+/// handle alike).
+#[test]
+fn python_takes_an_older_producer_without_the_newer_row() {
+    let dir = common::tools::scratch("python_attach_older_rows");
+    for minor in [4u16, 9] {
+        let mut bytes = image::valid();
+        image::put16(&mut bytes, at::ABI_MINOR, minor);
+        image::put32(&mut bytes, at::REGION_COUNT, 4);
+        image::put32(&mut bytes, at::HEADER_SIZE, 1280);
+        std::fs::write(dir.join(format!("corrupt_0_{minor}.bin")), bytes).unwrap();
+    }
+    let out = script("corruptions", &dir, &[]);
+    let verdicts: Vec<(&str, &str)> = (out.lines())
+        .map(|l| {
+            let mut words = l.split(' ');
+            (words.next().unwrap(), words.next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("corrupt_0_4.bin", "ok"),
+            ("corrupt_0_9.bin", "region_missing")
+        ],
+        "{out}"
+    );
+}

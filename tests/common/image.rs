@@ -71,7 +71,7 @@ pub fn put32(image: &mut [u8], offset: usize, v: u32) {
     put(image, offset, &v.to_le_bytes());
 }
 
-fn put16(image: &mut [u8], offset: usize, v: u16) {
+pub fn put16(image: &mut [u8], offset: usize, v: u16) {
     put(image, offset, &v.to_le_bytes());
 }
 

@@ -93,7 +93,8 @@ struct TableCtx {
 struct RowCtx {
     name: String,
     index: u64,
-    since_major: i64,
+    /// The minor version of ours that added the row, -1 when none (the plan gives a row a
+    /// `since` only within our major).
     since_minor: i64,
     optional: bool,
     holds_header: bool,
@@ -361,12 +362,10 @@ fn table_ctx(
             if blocks >= 0 {
                 next_block += block_count * slots[blocks as usize];
             }
-            let since = row.since(schema.abi.version);
             RowCtx {
                 name: row.name.clone(),
                 index: row.index,
-                since_major: since.map_or(-1, |v| i64::from(v.major)),
-                since_minor: since.map_or(-1, |v| i64::from(v.minor)),
+                since_minor: row.since_minor.map_or(-1, i64::from),
                 optional: row.optional,
                 holds_header: row.contents == Contents::Header,
                 min_size: row.min_size,

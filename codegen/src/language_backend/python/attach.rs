@@ -169,7 +169,9 @@ pub(in crate::language_backend::python) struct RowData {
     pub(in crate::language_backend::python) method: String,
     doc: Vec<String>,
     index: u64,
-    pub(in crate::language_backend::python) since: Option<(u32, u32)>,
+    /// The minor version of ours that added the row (the plan gives a row a `since` only
+    /// within our major).
+    pub(in crate::language_backend::python) since_minor: Option<u32>,
     pub(in crate::language_backend::python) optional: bool,
     min_size: u64,
     align: u64,
@@ -368,7 +370,7 @@ fn table_data(
                 method: namer.name(&r.name),
                 doc: doc_lines(&ir.doc),
                 index: r.index,
-                since: r.since(schema.abi.version).map(|v| (v.major, v.minor)),
+                since_minor: r.since_minor,
                 optional: r.optional,
                 min_size: r.min_size,
                 align: r.align,

@@ -194,7 +194,7 @@ impl AttachStub {
 /// optional row, or one a later minor version added) can be `None`, and so can a block
 /// (its index may be out of range); a region attach requires never is.
 fn row_signature(t: &Table, r: &Row) -> String {
-    let may_lack = |r: &Row| r.optional || r.since.is_some();
+    let may_lack = |r: &Row| r.optional || r.since_minor.is_some();
     let head_may_lack = r
         .head_row
         .is_some_and(|h| t.rows.get(h).is_none_or(may_lack));
