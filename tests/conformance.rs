@@ -563,3 +563,40 @@ fn field_names_resolve_to_the_layout_offsets() {
             .any(|(p, at, _)| p == "client_blocks/0/mailbox" && *at == 0)
     );
 }
+
+/// Which `[[file]]` formats get a recording reader is one rule (the plan's
+/// `has_recording`), printed by Rust and Python alike: a format with a seek table and both
+/// plain and XOR steps gets a reader in both; one without a seek table, or with plain steps
+/// only, in neither. Before, Python's own rule gave a format without `seek` a reader that Rust
+/// did not have.
+#[test]
+fn a_recording_reader_is_generated_for_the_same_formats_in_rust_and_python() {
+    let fixture =
+        std::fs::read_to_string(root().join("tests/fixtures/recording/sensor_log.toml")).unwrap();
+    let seek = r#", seek = { key = "seq", first = "low", last = "high" }"#;
+    let xor = r#"plain = ["whole", "same_as_before"], xor = ["diff"]"#;
+    assert!(fixture.contains(seek) && fixture.contains(xor), "the fixture moved");
+    let cases = [
+        ("with a seek table", fixture.clone(), true),
+        ("without a seek table", fixture.replace(seek, ""), false),
+        (
+            "with plain steps only",
+            fixture.replace(xor, r#"plain = ["whole", "same_as_before", "diff"]"#),
+            false,
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let schema = abi_codegen::load_schema(&text)
+            .unwrap_or_else(|e| panic!("{what}: {}", e.render("sensor_log.toml", &text)));
+        let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+        let python =
+            abi_codegen::language_backend::python::render_python(&schema, "schema.toml").unwrap();
+        let in_rust = rust.contains("pub struct SensorLogReader");
+        let in_python = python.contains("class SensorLogReader(");
+        assert_eq!(
+            (in_rust, in_python),
+            (expected, expected),
+            "{what}: a reader in Rust {in_rust}, in Python {in_python}"
+        );
+    }
+}
