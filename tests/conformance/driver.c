@@ -389,15 +389,21 @@ static int place_check(ibf_attached *h, enum place_kind kind, unsigned row) {
     return ibf_attached_bot_blocks_check(h, row, &err);
 }
 
-/* Takes a client's region of its claimed row (its block checked now): IBF_ATTACH_OK with *r,
- * -1 when absent, or the check's code. */
-static int take_region(actor_t *a, enum place_kind kind, region_t *r) {
-    unsigned row = a->session.row;
-    int rc = place_check(&a->handle, kind, row);
+/* Region `kind` of block `row` through handle h, its block checked now (its first use, as the
+ * header asks): IBF_ATTACH_OK with *r, -1 when absent, or the check's code. */
+static int take_region(ibf_attached *h, enum place_kind kind, unsigned row, region_t *r) {
+    bool client = kind == PLACE_LOG_QUEUE || kind == PLACE_PAD_INPUT || kind == PLACE_MAILBOX;
+    uint64_t blocks = client ? ibf_attached_client_blocks_count(h) : ibf_attached_bot_blocks_count(h);
+    int rc;
+    memset(r, 0, sizeof *r);
+    if ((uint64_t)row >= blocks) {
+        return -1; /* no such block: the set is absent, or has fewer blocks */
+    }
+    rc = place_check(h, kind, row);
     if (rc != IBF_ATTACH_OK) {
         return rc;
     }
-    r->at = place_get(&a->handle, kind, row, &r->len);
+    r->at = place_get(h, kind, row, &r->len);
     if (r->at == NULL) {
         return -1;
     }
@@ -405,16 +411,24 @@ static int take_region(actor_t *a, enum place_kind kind, region_t *r) {
     return IBF_ATTACH_OK;
 }
 
-/* The host's region of row `row` (its handle checked every block at produce). */
+/* Answers a region that could not be taken: error:absent, or error:<the block's check>. */
+static void ans_untaken(int rc) {
+    ans_error(rc < 0 ? "absent" : ibf_attach_check_name(rc));
+}
+
+/* The host's region of row `row`, taken through its handle at first use and kept: true, or
+ * false with the answer given (and nothing kept). */
 static bool host_region(enum place_kind kind, uint32_t row, region_t *r) {
-    if (!r->held) {
-        if (row >= ROWS) {
-            return false;
-        }
-        r->at = place_get(&g_host.handle, kind, row, &r->len);
-        r->held = r->at != NULL;
+    int rc;
+    if (r->held) {
+        return true;
     }
-    return r->held;
+    rc = take_region(&g_host.handle, kind, row, r);
+    if (rc != IBF_ATTACH_OK) {
+        ans_untaken(rc);
+        return false;
+    }
+    return true;
 }
 
 /* ---- Host ops. ---- */
@@ -529,8 +543,11 @@ static void op_take(uint32_t row) {
     host_row_t *r;
     uint32_t count = 0;
     int rc;
-    if (row >= ROWS || !host_region(PLACE_DRAW, row, &g_host.rows[row].draw)) {
+    if (row >= ROWS) {
         ans_error("absent");
+        return;
+    }
+    if (!host_region(PLACE_DRAW, row, &g_host.rows[row].draw)) {
         return;
     }
     r = &g_host.rows[row];
@@ -553,8 +570,11 @@ static void op_drain(uint32_t row) {
     static ibf_log_queue_record record;
     uint32_t popped = 0;
     int rc = IBF_OK;
-    if (row >= ROWS || !host_region(PLACE_LOG_QUEUE, row, &g_host.rows[row].queue)) {
+    if (row >= ROWS) {
         ans_error("absent");
+        return;
+    }
+    if (!host_region(PLACE_LOG_QUEUE, row, &g_host.rows[row].queue)) {
         return;
     }
     while (popped < DRAIN_MAX) {
@@ -581,8 +601,11 @@ static void op_drain(uint32_t row) {
 static void op_serve(uint32_t row, const char *text) {
     size_t request_len = 0;
     int rc;
-    if (row >= ROWS || !host_region(PLACE_MAILBOX, row, &g_host.rows[row].mailbox)) {
+    if (row >= ROWS) {
         ans_error("absent");
+        return;
+    }
+    if (!host_region(PLACE_MAILBOX, row, &g_host.rows[row].mailbox)) {
         return;
     }
     rc = api_serve(&g_host.rows[row].mailbox, text, &request_len);
@@ -606,28 +629,32 @@ static void drop_writers(actor_t *a) {
     a->request_seq = 0;
 }
 
+/* Drops the claim and the writers; a handle that attaches replaces the earlier one, a refused
+ * attach leaves it (as an assignment of the attach's result does in Rust and Python). */
 static void op_attach(actor_t *a) {
+    static ibf_attached handle;
     ibf_attach_error err;
     int rc;
     a->claimed = false;
     drop_writers(a);
-    rc = api_attach(&a->handle, &err);
-    a->attached = rc == IBF_ATTACH_OK;
+    rc = api_attach(&handle, &err);
     if (rc != IBF_ATTACH_OK) {
         ans_error(ibf_attach_check_name(rc));
         return;
     }
+    a->handle = handle;
+    a->attached = true;
     ans_str("ok");
 }
 
-/* A claim that is made replaces the earlier one and drops its writers; a refused claim changes
- * nothing (the earlier claim and its writers stay). */
+/* Every claim drops the writers of the earlier one; a claim that is made replaces it, a refused
+ * one leaves it. */
 static void op_claim(actor_t *a, uint32_t row) {
     ibf_client_session session;
     int rc = api_claim(a, row, &session);
+    drop_writers(a);
     switch (rc) {
     case IBF_OK:
-        drop_writers(a);
         a->session = session;
         a->claimed = true;
         ans_str("ok");
@@ -640,8 +667,11 @@ static void op_claim(actor_t *a, uint32_t row) {
     }
 }
 
-static void op_close(const actor_t *a) {
+/* As Rust's close(self), the claim and its writers are gone after it, stored or not. */
+static void op_close(actor_t *a) {
     int rc = api_close(a);
+    a->claimed = false;
+    drop_writers(a);
     if (rc == IBF_OK) {
         ans_str("closed");
     } else {
@@ -671,9 +701,20 @@ static void op_pad_swap(const actor_t *a, uint32_t pad, bool bind) {
 }
 
 /* A writer's region, taken at its first use after the claim: true, or false with the answer
- * given (and nothing kept). */
+ * given (and nothing kept). With DRIVER_CHECK_STANDING, a writer taken or kept then checks the
+ * claim's standing, as a claim-bound writer does at each use. */
 static bool writer_region(actor_t *a, enum place_kind kind, region_t *r) {
     int rc;
+    if (!r->held) {
+        rc = take_region(&a->handle, kind, a->session.row, r);
+        if (rc != IBF_ATTACH_OK) {
+            ans_untaken(rc);
+            return false;
+        }
+        if (kind == PLACE_DRAW) {
+            ibf_draw_writer_init(&a->draw_writer); /* a new writer owns list 0 */
+        }
+    }
 #ifdef DRIVER_CHECK_STANDING
     rc = api_standing(a);
     if (rc != IBF_OK) {
@@ -681,19 +722,7 @@ static bool writer_region(actor_t *a, enum place_kind kind, region_t *r) {
         return false;
     }
 #endif
-    if (r->held) {
-        return true;
-    }
-    rc = take_region(a, kind, r);
-    if (rc == IBF_ATTACH_OK) {
-        if (kind == PLACE_DRAW) {
-            ibf_draw_writer_init(&a->draw_writer); /* a new writer owns list 0 */
-        }
-        return true;
-    }
-    memset(r, 0, sizeof *r);
-    ans_error(rc < 0 ? "absent" : ibf_attach_check_name(rc));
-    return false;
+    return true;
 }
 
 static void op_push(actor_t *a, const char *text) {
@@ -744,18 +773,14 @@ static void op_request(actor_t *a, const char *text) {
     }
 }
 
-static void op_poll(const actor_t *a) {
+static void op_poll(actor_t *a) {
     ibf_mailbox_response response;
     int rc;
-#ifdef DRIVER_CHECK_STANDING
-    rc = api_standing(a);
-    if (rc != IBF_OK) {
-        ans_standing(rc);
+    if (!writer_region(a, PLACE_MAILBOX, &a->mailbox)) {
         return;
     }
-#endif
-    if (!a->mailbox.held || !a->requested) {
-        ans_str("none"); /* no request sent by this mailbox client */
+    if (!a->requested) {
+        ans_str("none"); /* this mailbox client sent no request */
         return;
     }
     rc = api_poll(&a->mailbox, a->request_seq, &response);
@@ -773,61 +798,101 @@ static void op_poll(const actor_t *a) {
 
 /* ---- Raw ops. ---- */
 
-/* The bytes at OFFSET of PLACE for a WIDTH-byte access: NULL with the answer given. */
+/* A region of the root table by name (the whole area of a ring or of a set of blocks): false
+ * for no such name; *at NULL when the handle has it absent. */
+static bool root_region(const ibf_attached *h, const char *name, unsigned char **at, size_t *len) {
+    uint64_t size;
+    if (strcmp(name, "snapshot_ring") == 0) {
+        *at = ibf_attached_snapshot_ring(h);
+        size = ibf_attached_snapshot_ring_size(h);
+    } else if (strcmp(name, "log_ring") == 0) {
+        *at = (unsigned char *)ibf_attached_log_ring(h);
+        size = ibf_attached_log_ring_size(h);
+    } else if (strcmp(name, "client_blocks") == 0) {
+        *at = ibf_attached_client_blocks(h, 0);
+        size = ibf_attached_client_blocks_size(h);
+    } else if (strcmp(name, "bot_blocks") == 0) {
+        *at = ibf_attached_bot_blocks(h, 0);
+        size = ibf_attached_bot_blocks_size(h);
+    } else {
+        return false;
+    }
+    *len = (size_t)size;
+    return true;
+}
+
+/* Place `place` as the actor's handle locates it now: `header` (the mapping's start, the
+ * whole mapping), a root region, or SET/ROW/REGION (its block checked now). NULL with the
+ * answer given. */
+static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place, size_t *len) {
+    char set[NAME_MAX_];
+    char row_s[16];
+    const char *slash = strchr(place, '/');
+    const char *slash2 = slash != NULL ? strchr(slash + 1, '/') : NULL;
+    region_t r;
+    uint64_t row;
+    size_t i;
+    int rc, found = -1;
+    if (strcmp(place, "header") == 0) {
+        *len = MAP_LEN;
+        return g_map;
+    }
+    if (!has_handle) {
+        ans_driver("not_attached");
+        return NULL;
+    }
+    if (slash == NULL) {
+        unsigned char *at = NULL;
+        if (!root_region(h, place, &at, len)) {
+            ans_driver("bad_place");
+        } else if (at == NULL) {
+            ans_error("absent");
+        }
+        return at;
+    }
+    if (slash2 == NULL || (size_t)(slash - place) >= sizeof set || (size_t)(slash2 - slash - 1) >= sizeof row_s) {
+        ans_driver("bad_place");
+        return NULL;
+    }
+    memcpy(set, place, (size_t)(slash - place));
+    set[slash - place] = '\0';
+    memcpy(row_s, slash + 1, (size_t)(slash2 - slash - 1));
+    row_s[slash2 - slash - 1] = '\0';
+    for (i = 0; i < sizeof g_places / sizeof g_places[0]; i++) {
+        if (strcmp(g_places[i].set, set) == 0 && strcmp(g_places[i].region, slash2 + 1) == 0) {
+            found = (int)i;
+        }
+    }
+    if (found < 0 || !parse_u64(row_s, UINT32_MAX, &row)) {
+        ans_driver("bad_place");
+        return NULL;
+    }
+    rc = take_region(h, g_places[found].kind, (unsigned)row, &r);
+    if (rc != IBF_ATTACH_OK) {
+        ans_untaken(rc);
+        return NULL;
+    }
+    *len = r.len;
+    return r.at;
+}
+
+/* The bytes at OFFSET of PLACE for a WIDTH-byte access, inside the place and aligned to the
+ * width: NULL with the answer given. */
 static unsigned char *raw_at(ibf_attached *h, bool has_handle, const char *place, const char *offset_s, const char *width_s, unsigned *width) {
     uint64_t offset, w;
     unsigned char *base;
-    size_t len;
+    size_t len = 0;
     if (!parse_u64(offset_s, MAP_LEN, &offset) || !parse_u64(width_s, 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
         ans_driver("bad_offset_or_width");
         return NULL;
     }
     *width = (unsigned)w;
-    if (strcmp(place, "header") == 0) {
-        base = g_map;
-        len = MAP_LEN;
-    } else {
-        char set[NAME_MAX_];
-        const char *slash = strchr(place, '/');
-        const char *slash2 = slash != NULL ? strchr(slash + 1, '/') : NULL;
-        char row_s[16];
-        uint64_t row;
-        size_t i;
-        int found = -1;
-        if (slash == NULL || slash2 == NULL || (size_t)(slash - place) >= sizeof set
-            || (size_t)(slash2 - slash - 1) >= sizeof row_s) {
-            ans_driver("bad_place");
-            return NULL;
-        }
-        memcpy(set, place, (size_t)(slash - place));
-        set[slash - place] = '\0';
-        memcpy(row_s, slash + 1, (size_t)(slash2 - slash - 1));
-        row_s[slash2 - slash - 1] = '\0';
-        for (i = 0; i < sizeof g_places / sizeof g_places[0]; i++) {
-            if (strcmp(g_places[i].set, set) == 0 && strcmp(g_places[i].region, slash2 + 1) == 0) {
-                found = (int)i;
-            }
-        }
-        if (found < 0 || !parse_u64(row_s, 255, &row)) {
-            ans_driver("bad_place");
-            return NULL;
-        }
-        if (!has_handle) {
-            ans_driver("not_attached");
-            return NULL;
-        }
-        base = place_get(h, g_places[found].kind, (unsigned)row, &len);
-        if (base == NULL && place_check(h, g_places[found].kind, (unsigned)row) == IBF_ATTACH_OK) {
-            base = place_get(h, g_places[found].kind, (unsigned)row, &len);
-        }
-        if (base == NULL) {
-            ans_error("absent");
-            return NULL;
-        }
-        /* The handle's region lies in the mapping: a field's bytes must too. */
-        len = (size_t)(g_map + MAP_LEN - base);
+    base = locate(h, has_handle, place, &len);
+    if (base == NULL) {
+        return NULL;
     }
-    if (offset + w > len || ((uintptr_t)(base + offset)) % w != 0) {
+    /* The handle's regions lie in the mapping (attach checked them): so does a field in one. */
+    if (offset + w > len || offset + w > (uint64_t)(g_map + MAP_LEN - base) || ((uintptr_t)(base + offset)) % w != 0) {
         ans_driver("offset_outside_or_misaligned");
         return NULL;
     }
@@ -937,6 +1002,19 @@ static void host_step(const char *op, char **args, int n) {
     }
 }
 
+/* Whether client op `op` acts on the claim. */
+static bool needs_claim(const char *op) {
+    static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
+                                      "unbind", "push", "publish", "request", "poll"};
+    size_t i;
+    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (strcmp(op, ops[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void client_step(actor_t *a, const char *op, char **args, int n) {
     uint32_t num = 0;
     uint64_t ns = 0;
@@ -950,10 +1028,7 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         ans_driver("not_attached");
     } else if (op_is(op, "claim", n, 1) && numbered) {
         op_claim(a, num);
-    } else if (!a->claimed && (strcmp(op, "activate") == 0 || strcmp(op, "standing") == 0 || strcmp(op, "heartbeat") == 0
-                               || strcmp(op, "close") == 0 || strcmp(op, "bind") == 0 || strcmp(op, "unbind") == 0
-                               || strcmp(op, "push") == 0 || strcmp(op, "publish") == 0 || strcmp(op, "request") == 0
-                               || strcmp(op, "poll") == 0)) {
+    } else if (!a->claimed && needs_claim(op)) {
         ans_driver("no_claim");
     } else if (op_is(op, "activate", n, 0)) {
         ans_standing(api_activate(a));
