@@ -34,6 +34,10 @@ mod c_protocols_races;
 mod c_protocols_torture;
 #[path = "c_tsan.rs"]
 mod c_tsan;
+#[path = "conformance.rs"]
+mod conformance;
+#[path = "conformance/driver.rs"]
+mod conformance_driver;
 #[path = "consumer_crate.rs"]
 mod consumer_crate;
 #[path = "diff.rs"]
