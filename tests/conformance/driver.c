@@ -416,19 +416,18 @@ static void ans_untaken(int rc) {
     ans_error(rc < 0 ? "absent" : ibf_attach_check_name(rc));
 }
 
-/* The host's region of row `row`, taken through its handle at first use and kept: true, or
- * false with the answer given (and nothing kept). */
+/* The host's region of row `row`, as its own handle has it (every block checked at produce:
+ * the host never re-reads the tables a client could have written), taken at first use and
+ * kept: true, or false with error:absent given. */
 static bool host_region(enum place_kind kind, uint32_t row, region_t *r) {
-    int rc;
-    if (r->held) {
-        return true;
+    if (!r->held) {
+        r->at = place_get(&g_host.handle, kind, row, &r->len);
+        r->held = r->at != NULL;
     }
-    rc = take_region(&g_host.handle, kind, row, r);
-    if (rc != IBF_ATTACH_OK) {
-        ans_untaken(rc);
-        return false;
+    if (!r->held) {
+        ans_error("absent");
     }
-    return true;
+    return r->held;
 }
 
 /* ---- Host ops. ---- */
@@ -701,20 +700,10 @@ static void op_pad_swap(const actor_t *a, uint32_t pad, bool bind) {
 }
 
 /* A writer's region, taken at its first use after the claim: true, or false with the answer
- * given (and nothing kept). With DRIVER_CHECK_STANDING, a writer taken or kept then checks the
- * claim's standing, as a claim-bound writer does at each use. */
+ * given (and nothing kept). With DRIVER_CHECK_STANDING, the claim's standing is checked first
+ * at each use, as a claim-bound writer does. */
 static bool writer_region(actor_t *a, enum place_kind kind, region_t *r) {
     int rc;
-    if (!r->held) {
-        rc = take_region(&a->handle, kind, a->session.row, r);
-        if (rc != IBF_ATTACH_OK) {
-            ans_untaken(rc);
-            return false;
-        }
-        if (kind == PLACE_DRAW) {
-            ibf_draw_writer_init(&a->draw_writer); /* a new writer owns list 0 */
-        }
-    }
 #ifdef DRIVER_CHECK_STANDING
     rc = api_standing(a);
     if (rc != IBF_OK) {
@@ -722,6 +711,17 @@ static bool writer_region(actor_t *a, enum place_kind kind, region_t *r) {
         return false;
     }
 #endif
+    if (r->held) {
+        return true;
+    }
+    rc = take_region(&a->handle, kind, a->session.row, r);
+    if (rc != IBF_ATTACH_OK) {
+        ans_untaken(rc);
+        return false;
+    }
+    if (kind == PLACE_DRAW) {
+        ibf_draw_writer_init(&a->draw_writer); /* a new writer owns list 0 */
+    }
     return true;
 }
 
@@ -780,13 +780,14 @@ static void op_poll(actor_t *a) {
         return;
     }
     if (!a->requested) {
-        ans_str("none"); /* this mailbox client sent no request */
+        ans_str("none"); /* no request waits for its answer */
         return;
     }
     rc = api_poll(&a->mailbox, a->request_seq, &response);
     if (rc == IBF_PENDING) {
         ans_str("none");
     } else if (rc == IBF_OK) {
+        a->requested = false; /* an answer is taken once */
         ans_str("answer:");
         ans_u64(response.status);
         ans_str(":");
@@ -821,14 +822,33 @@ static bool root_region(const ibf_attached *h, const char *name, unsigned char *
     return true;
 }
 
-/* Place `place` as the actor's handle locates it now: `header` (the mapping's start, the
- * whole mapping), a root region, or SET/ROW/REGION (its block checked now). NULL with the
+/* Block `row` of set `set` (client_blocks, bot_blocks) from its start, the writer's stride
+ * long: false for no such set; *at NULL when absent. */
+static bool block_start(const ibf_attached *h, const char *set, unsigned row, unsigned char **at, size_t *len) {
+    if (strcmp(set, "client_blocks") == 0) {
+        *at = ibf_attached_client_blocks(h, row);
+        *len = (size_t)ibf_attached_client_blocks_stride(h);
+    } else if (strcmp(set, "bot_blocks") == 0) {
+        *at = ibf_attached_bot_blocks(h, row);
+        *len = (size_t)ibf_attached_bot_blocks_stride(h);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* Place `place` through the actor's handle: `header` (the mapping's start, the whole mapping),
+ * a root region (REGION), a block (SET/ROW: its header's start, its stride long) or a region of
+ * a block (SET/ROW/REGION: where the handle has it, else its block checked now, as a first use
+ * does). A vandal's handle keeps what it located, whatever was written since. NULL with the
  * answer given. */
 static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place, size_t *len) {
     char set[NAME_MAX_];
     char row_s[16];
     const char *slash = strchr(place, '/');
     const char *slash2 = slash != NULL ? strchr(slash + 1, '/') : NULL;
+    const char *row_end = slash2 != NULL ? slash2 : place + strlen(place);
+    unsigned char *at = NULL;
     region_t r;
     uint64_t row;
     size_t i;
@@ -842,7 +862,6 @@ static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place
         return NULL;
     }
     if (slash == NULL) {
-        unsigned char *at = NULL;
         if (!root_region(h, place, &at, len)) {
             ans_driver("bad_place");
         } else if (at == NULL) {
@@ -850,22 +869,38 @@ static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place
         }
         return at;
     }
-    if (slash2 == NULL || (size_t)(slash - place) >= sizeof set || (size_t)(slash2 - slash - 1) >= sizeof row_s) {
+    if ((size_t)(slash - place) >= sizeof set || (size_t)(row_end - slash - 1) >= sizeof row_s) {
         ans_driver("bad_place");
         return NULL;
     }
     memcpy(set, place, (size_t)(slash - place));
     set[slash - place] = '\0';
-    memcpy(row_s, slash + 1, (size_t)(slash2 - slash - 1));
-    row_s[slash2 - slash - 1] = '\0';
+    memcpy(row_s, slash + 1, (size_t)(row_end - slash - 1));
+    row_s[row_end - slash - 1] = '\0';
+    if (!parse_u64(row_s, UINT32_MAX, &row)) {
+        ans_driver("bad_place");
+        return NULL;
+    }
+    if (slash2 == NULL) {
+        if (!block_start(h, set, (unsigned)row, &at, len)) {
+            ans_driver("bad_place");
+        } else if (at == NULL) {
+            ans_error("absent");
+        }
+        return at;
+    }
     for (i = 0; i < sizeof g_places / sizeof g_places[0]; i++) {
         if (strcmp(g_places[i].set, set) == 0 && strcmp(g_places[i].region, slash2 + 1) == 0) {
             found = (int)i;
         }
     }
-    if (found < 0 || !parse_u64(row_s, UINT32_MAX, &row)) {
+    if (found < 0) {
         ans_driver("bad_place");
         return NULL;
+    }
+    at = place_get(h, g_places[found].kind, (unsigned)row, len);
+    if (at != NULL) {
+        return at;
     }
     rc = take_region(h, g_places[found].kind, (unsigned)row, &r);
     if (rc != IBF_ATTACH_OK) {
