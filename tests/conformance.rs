@@ -97,7 +97,10 @@ impl Fields {
                 .find(|l| l["name"] == name)
                 .unwrap_or_else(|| panic!("layout {name}"))
         };
-        let root = layouts.iter().find(|l| l["root"] == true).expect("a root layout");
+        let root = layouts
+            .iter()
+            .find(|l| l["root"] == true)
+            .expect("a root layout");
         let mut blocks = BTreeMap::new();
         for row in root["rows"].as_array().expect("rows") {
             // A blocks row names the layout its blocks follow.
@@ -134,17 +137,22 @@ impl Fields {
             return Ok(&self.root);
         }
         let parts: Vec<&str> = place.split('/').collect();
-        let (header, regions) = self
-            .blocks
-            .get(parts[0])
-            .ok_or_else(|| format!("no block set `{}` (there are {:?})", parts[0], self.blocks.keys()))?;
+        let (header, regions) = self.blocks.get(parts[0]).ok_or_else(|| {
+            format!(
+                "no block set `{}` (there are {:?})",
+                parts[0],
+                self.blocks.keys()
+            )
+        })?;
         match parts.as_slice() {
             [_, _] => Ok(header),
             [_, _, region] => regions
                 .get(*region)
                 .map(String::as_str)
                 .ok_or_else(|| format!("no region `{region}` in `{}`", parts[0])),
-            _ => Err(format!("place `{place}`: header, SET/ROW or SET/ROW/REGION")),
+            _ => Err(format!(
+                "place `{place}`: header, SET/ROW or SET/ROW/REGION"
+            )),
         }
     }
 
@@ -179,11 +187,13 @@ impl Fields {
                     if f.writers != ["host"] {
                         continue;
                     }
-                    let width = f.access_width.unwrap_or(if f.size % 8 == 0 && f.offset % 8 == 0 {
-                        8
-                    } else {
-                        4
-                    });
+                    let width = f
+                        .access_width
+                        .unwrap_or(if f.size % 8 == 0 && f.offset % 8 == 0 {
+                            8
+                        } else {
+                            4
+                        });
                     for at in (f.offset..f.offset + f.size).step_by(width as usize) {
                         out.push((place.clone(), at, width));
                     }
@@ -209,16 +219,29 @@ fn scenarios(fields: &Fields) -> Vec<Scenario> {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
         let doc: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
-        for s in doc["scenario"].as_array().unwrap_or_else(|| panic!("{file}: [[scenario]]")) {
-            let name = s["name"].as_str().unwrap_or_else(|| panic!("{file}: a name")).to_string();
+        for s in doc["scenario"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: [[scenario]]"))
+        {
+            let name = s["name"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{file}: a name"))
+                .to_string();
             assert!(
-                s.get("doc").and_then(|d| d.as_str()).is_some_and(|d| !d.is_empty()),
+                s.get("doc")
+                    .and_then(|d| d.as_str())
+                    .is_some_and(|d| !d.is_empty()),
                 "{file}: scenario {name} has no doc"
             );
             assert!(names.insert(name.clone()), "{file}: scenario {name} twice");
             let mut steps = Vec::new();
-            for step in s["steps"].as_array().unwrap_or_else(|| panic!("{name}: steps")) {
-                let step = step.as_str().unwrap_or_else(|| panic!("{name}: a step is a string"));
+            for step in s["steps"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name}: steps"))
+            {
+                let step = step
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{name}: a step is a string"));
                 let (line, expected) = step
                     .split_once(" => ")
                     .unwrap_or_else(|| panic!("{name}: `{step}` has no `=> EXPECTED`"));
@@ -267,9 +290,16 @@ fn expand(fields: &Fields, line: &str) -> Result<Vec<String>, String> {
             if words.is_empty() {
                 return Err("no host-written field in the blocks".to_string());
             }
-            Ok(words
+            // Every place is located first, so that no poke moves where a later one goes.
+            let places: BTreeSet<&String> = words.iter().map(|(place, _, _)| place).collect();
+            Ok(places
                 .into_iter()
-                .map(|(place, at, width)| format!("{actor} poke {place} {at} {width} {value}"))
+                .map(|place| format!("{actor} locate {place}"))
+                .chain(
+                    words.iter().map(|(place, at, width)| {
+                        format!("{actor} poke {place} {at} {width} {value}")
+                    }),
+                )
                 .collect())
         }
         _ => Ok(vec![line.to_string()]),
@@ -280,7 +310,12 @@ fn known() -> Known {
     let text = std::fs::read_to_string(root().join("tests/conformance/known.toml")).unwrap();
     let doc: toml::Table = toml::from_str(&text).expect("known.toml");
     let mut out = Known::new();
-    for k in doc.get("known").and_then(|k| k.as_array()).into_iter().flatten() {
+    for k in doc
+        .get("known")
+        .and_then(|k| k.as_array())
+        .into_iter()
+        .flatten()
+    {
         let scenario = k["scenario"].as_str().expect("a scenario").to_string();
         let why = k["why"].as_str().expect("a why").to_string();
         for l in k["languages"].as_array().expect("languages") {
@@ -325,16 +360,33 @@ fn answers(output: &str) -> BTreeMap<String, Vec<String>> {
 
 fn c_driver(dir: &Path, input: &Path) -> String {
     std::fs::copy(root().join("generated/bridge.h"), dir.join("bridge.h")).unwrap();
-    std::fs::copy(root().join("tests/conformance/driver.c"), dir.join("driver.c")).unwrap();
+    std::fs::copy(
+        root().join("tests/conformance/driver.c"),
+        dir.join("driver.c"),
+    )
+    .unwrap();
     run_ok(
         "gcc",
         &[
-            "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-I.", "driver.c",
-            "-o", "driver", "-latomic",
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-O1",
+            "-I.",
+            "driver.c",
+            "-o",
+            "driver",
+            "-latomic",
         ],
         dir,
     );
-    let out = run(dir.join("driver").to_str().unwrap(), &[input.to_str().unwrap()], dir);
+    let out = run(
+        dir.join("driver").to_str().unwrap(),
+        &[input.to_str().unwrap()],
+        dir,
+    );
     assert!(
         out.status.success(),
         "the C driver failed: {}\n{}",
@@ -379,7 +431,8 @@ fn first_difference(s: &Scenario, got: Option<&Vec<String>>) -> Option<String> {
             None => return Some(format!("step {} `{line}`: no answer", i + 1)),
         }
     }
-    (got.len() > s.steps.len()).then(|| format!("{} answers for {} steps", got.len(), s.steps.len()))
+    (got.len() > s.steps.len())
+        .then(|| format!("{} answers for {} steps", got.len(), s.steps.len()))
 }
 
 #[test]
@@ -463,7 +516,10 @@ fn a_wrong_expectation_is_reported_for_each_language() {
         file: "inline".to_string(),
         name: "inline".to_string(),
         steps: vec![
-            (expand(&fields, "host produce").unwrap().remove(0), "ok".to_string()),
+            (
+                expand(&fields, "host produce").unwrap().remove(0),
+                "ok".to_string(),
+            ),
             ("a attach".to_string(), "ok".to_string()),
             ("a claim 0".to_string(), "taken".to_string()),
         ],
@@ -475,7 +531,11 @@ fn a_wrong_expectation_is_reported_for_each_language() {
     // A driver that answers fewer lines is reported too.
     let mut short = rust["inline"].clone();
     short.pop();
-    assert!(first_difference(&s, Some(&short)).unwrap().contains("no answer"));
+    assert!(
+        first_difference(&s, Some(&short))
+            .unwrap()
+            .contains("no answer")
+    );
 }
 
 #[test]
@@ -484,7 +544,9 @@ fn field_names_resolve_to_the_layout_offsets() {
     // The reference: mailbox_header.request_capacity at 24, 4 bytes; bridge_header's
     // host_generation at 20 (bridge-abi-0.9-reference.txt).
     assert_eq!(
-        fields.resolve("client_blocks/0/mailbox.request_capacity").unwrap(),
+        fields
+            .resolve("client_blocks/0/mailbox.request_capacity")
+            .unwrap(),
         ("client_blocks/0/mailbox".to_string(), 24, 4)
     );
     assert_eq!(
@@ -495,5 +557,9 @@ fn field_names_resolve_to_the_layout_offsets() {
     let words = fields.host_words("0");
     assert!(words.contains(&("client_blocks/0/log_queue".to_string(), 16, 4)));
     assert!(words.contains(&("bot_blocks/0/draw".to_string(), 4, 4)));
-    assert!(!words.iter().any(|(p, at, _)| p == "client_blocks/0/mailbox" && *at == 0));
+    assert!(
+        !words
+            .iter()
+            .any(|(p, at, _)| p == "client_blocks/0/mailbox" && *at == 0)
+    );
 }

@@ -42,6 +42,14 @@ class DriverError(Exception):
     """A step the driver cannot run (malformed, out of order): answered error:driver:<why>."""
 
 
+class Lost(Exception):
+    """The claim no longer stands: answered with the standing it names."""
+
+    def __init__(self, standing: bridge.Standing) -> None:
+        super().__init__(standing_name(standing))
+        self.standing = standing
+
+
 class Absent(Exception):
     """A region or block the handle says is absent: answered error:absent."""
 
@@ -64,6 +72,8 @@ def refusal(error: Exception) -> str:
         return "error:contended"
     if isinstance(error, Absent):
         return "error:absent"
+    if isinstance(error, Lost):
+        return standing_name(error.standing)
     if isinstance(error, DriverError):
         return "error:driver:" + str(error)
     return "error:driver:%s: %s" % (type(error).__name__, error)
@@ -141,6 +151,9 @@ class Scenario:
     mapping: mmap.mmap = field(default_factory=lambda: mmap.mmap(-1, MAPPING_SIZE))
     host: Host = field(default_factory=Host)
     clients: dict[str, Actor] = field(default_factory=dict)
+    # Each actor locates a place once, at its first raw op there, and keeps it: a vandal
+    # computes its pointers once, and its own damage does not move them.
+    places: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
     def client(self, name: str) -> Actor:
         return self.clients.setdefault(name, Actor())
@@ -284,7 +297,7 @@ def host_serve(scn: Scenario, row: int, answer: str) -> str:
 
     def reply(request: bytes) -> tuple[int, bytes | str]:
         requests.append(request)
-        return 0, answer
+        return int(bridge.CommandStatus.OK), answer
 
     if server.serve(reply) is None:
         return "none"
@@ -370,10 +383,20 @@ def client_pad(actor: Actor, pad: int, bind: bool) -> str:
     return "held:" + ("none" if owner is None else str(owner))
 
 
+def standing_claim(actor: Actor) -> bridge.Client:
+    """The claim, while it stands (a writer is bound to its claim: the standing is checked
+    before the writer is taken, as each bound write checks it)."""
+    claim = actor.claimed()
+    standing = claim.standing()
+    if standing != bridge.Standing.CONNECTED:
+        raise Lost(standing)
+    return claim
+
+
 def queue_writer(actor: Actor) -> bridge.LogQueue:
     """The log queue writer of the claimed row, taken at its first use and kept."""
     if actor.queue is None:
-        claim = actor.claimed()
+        claim = standing_claim(actor)
         actor.queue = claim.scoped(log_queue(actor.attached(), claim.index))
     return actor.queue
 
@@ -381,7 +404,7 @@ def queue_writer(actor: Actor) -> bridge.LogQueue:
 def draw_writer(actor: Actor) -> bridge.Draw:
     """The draw writer of the claimed row, taken at its first use and kept."""
     if actor.draw is None:
-        claim = actor.claimed()
+        claim = standing_claim(actor)
         actor.draw = claim.scoped(draw(actor.attached(), claim.index))
     return actor.draw
 
@@ -389,7 +412,7 @@ def draw_writer(actor: Actor) -> bridge.Draw:
 def mailbox_client(actor: Actor) -> bridge.Mailbox:
     """The mailbox client of the claimed row, taken at its first use and kept."""
     if actor.mailbox is None:
-        claim = actor.claimed()
+        claim = standing_claim(actor)
         actor.mailbox = claim.scoped(mailbox(actor.attached(), claim.index))
     return actor.mailbox
 
@@ -430,8 +453,18 @@ def own_handle(scn: Scenario, name: str) -> bridge.Bridge:
 
 
 def place_span(scn: Scenario, name: str, place: str) -> tuple[int, int]:
-    """(offset from the mapping's start, size) of place: header, SET/ROW/REGION (a region of
-    a block, through the actor's own handle) or REGION (a region of the image's table)."""
+    """(offset from the mapping's start, size) of place, located at the actor's first raw op
+    there and kept."""
+    key = (name, place)
+    if key not in scn.places:
+        scn.places[key] = locate_place(scn, name, place)
+    return scn.places[key]
+
+
+def locate_place(scn: Scenario, name: str, place: str) -> tuple[int, int]:
+    """(offset from the mapping's start, size) of place: header, SET/ROW (a block),
+    SET/ROW/REGION (a region of a block, through the actor's own handle) or REGION (a region
+    of the image's table)."""
     if place == "header":
         return 0, MAPPING_SIZE
     handle = own_handle(scn, name)
@@ -440,7 +473,7 @@ def place_span(scn: Scenario, name: str, place: str) -> tuple[int, int]:
         if place not in handle.rows:
             raise DriverError("no region %r" % place)
         span = handle.region(place)
-    elif len(parts) == 3:
+    elif len(parts) in (2, 3):
         blocks: dict[str, Callable[[int], bridge.ClientBlock | bridge.BotBlock | None]] = {
             "client_blocks": handle.client_blocks,
             "bot_blocks": handle.bot_blocks,
@@ -450,11 +483,13 @@ def place_span(scn: Scenario, name: str, place: str) -> tuple[int, int]:
         block = blocks[parts[0]](number(parts[1], "block"))
         if block is None:
             raise Absent()
+        if len(parts) == 2:
+            return block.offset, block.extent
         if parts[2] not in block.rows:
             raise DriverError("no region %r in %s" % (parts[2], parts[0]))
         span = block.region(parts[2])
     else:
-        raise DriverError("place %r is not header, SET/ROW/REGION or REGION" % place)
+        raise DriverError("place %r is not header, SET/ROW, SET/ROW/REGION or REGION" % place)
     if span is None:
         raise Absent()
     return span
@@ -561,6 +596,10 @@ def step(scn: Scenario | None, words: list[str]) -> str:
             return raw_poke(
                 scn, name, args[0], number(args[1], "offset"), number(args[2], "width"), number(args[3], "value")
             )
+        if op == "locate":
+            arity(op, args, 1)
+            place_span(scn, name, args[0])
+            return "ok"
         if op == "peek":
             arity(op, args, 3)
             return raw_peek(scn, name, args[0], number(args[1], "offset"), number(args[2], "width"))

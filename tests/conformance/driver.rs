@@ -55,6 +55,9 @@ struct Scenario {
     region: Region<'static>,
     host: Option<Host>,
     clients: HashMap<String, ClientActor>,
+    /// Each actor's places, located at its first raw op there and kept: a vandal computes
+    /// its pointers once, and its own damage does not move them.
+    places: HashMap<(String, String), Option<Region<'static>>>,
 }
 
 struct Host {
@@ -111,6 +114,12 @@ fn state_name(state: u32) -> String {
     }
 }
 
+/// A block's bytes from its start (a block's handle holds the whole mapping and the block's
+/// table, which says where the block starts).
+fn from_block_start(mapping: Region<'static>, base: usize) -> Option<Region<'static>> {
+    mapping.sub(base, mapping.len().checked_sub(base)?, 8).ok()
+}
+
 fn num<T: std::str::FromStr>(args: &[&str], i: usize) -> Result<T, String> {
     args.get(i)
         .and_then(|a| a.parse().ok())
@@ -124,6 +133,7 @@ impl Scenario {
             region: buf.region(),
             host: None,
             clients: HashMap::new(),
+            places: HashMap::new(),
         }
     }
 
@@ -136,6 +146,13 @@ impl Scenario {
         let answer = match (actor, op) {
             (_, "poke") => self.poke(actor, args),
             (_, "peek") => self.peek(actor, args),
+            (_, "locate") => {
+                let place = args.first().copied().unwrap_or("");
+                self.place(actor, place).map(|r| match r {
+                    Some(_) => "ok".to_string(),
+                    None => err("absent"),
+                })
+            }
             ("host", _) => self.host(op, args),
             _ => self.client(actor, op, args),
         };
@@ -146,10 +163,7 @@ impl Scenario {
         if op == "produce" {
             return Ok(self.produce(args));
         }
-        let host = self
-            .host
-            .as_mut()
-            .ok_or("error:driver:no image produced")?;
+        let host = self.host.as_mut().ok_or("error:driver:no image produced")?;
         let sessions = host.handle.client_host();
         Ok(match op {
             "free" => {
@@ -268,7 +282,7 @@ impl Scenario {
                 let mut request = String::new();
                 match server.serve(|req| {
                     request = String::from_utf8_lossy(req).into_owned();
-                    (CommandStatus(0), text.as_bytes().to_vec())
+                    (CommandStatus::OK, text.as_bytes().to_vec())
                 }) {
                     Ok(Some(_)) => format!("served:{request}"),
                     Ok(None) => "none".to_string(),
@@ -344,6 +358,14 @@ impl Scenario {
             .row
             .ok_or_else(|| format!("error:driver:{actor} has not claimed"))?;
         let claimed = || format!("error:driver:{actor}'s claim is closed");
+        // A writer is bound to its claim (`Client::scoped`): each write first checks the
+        // claim's standing, and a lost claim's writer is refused with it, before it is taken.
+        if matches!(op, "push" | "publish" | "request" | "poll") {
+            match c.claim.as_ref().ok_or_else(claimed)?.standing() {
+                ClientStanding::Connected => {}
+                lost => return Ok(standing(lost)),
+            }
+        }
         Ok(match op {
             "activate" => standing(c.claim.as_ref().ok_or_else(claimed)?.activate()),
             "standing" => standing(c.claim.as_ref().ok_or_else(claimed)?.standing()),
@@ -389,11 +411,13 @@ impl Scenario {
                         Err(e) => return Ok(err(e.check())),
                     };
                 }
-                let writer = c.queue.as_ref().expect("taken above");
-                match writer.push(&LogEntry::new_zeroed(), b"", text.as_bytes()) {
-                    Ok(false) => "ok".to_string(),
-                    Ok(true) => "dropped".to_string(),
-                    Err(e) => err(e.check()),
+                let (claim, writer) = (c.claim.as_ref().ok_or_else(claimed)?, c.queue.as_ref());
+                let mut bound = claim.scoped(writer.expect("taken above"));
+                match bound.write(|w| w.push(&LogEntry::new_zeroed(), b"", text.as_bytes())) {
+                    Err(lost) => standing(lost),
+                    Ok(Ok(false)) => "ok".to_string(),
+                    Ok(Ok(true)) => "dropped".to_string(),
+                    Ok(Err(e)) => err(e.check()),
                 }
             }
             "publish" => {
@@ -410,13 +434,17 @@ impl Scenario {
                         Err(e) => return Ok(err(e.check())),
                     };
                 }
-                let writer = c.draw.as_mut().expect("taken above");
-                for _ in 0..n {
-                    writer.push(&DrawCmd::new_zeroed(), b"");
-                }
-                match writer.publish(&DrawListHeader::new_zeroed()) {
-                    Ok(_) => "ok".to_string(),
-                    Err(e) => err(e.check()),
+                let (claim, writer) = (c.claim.as_ref().ok_or_else(claimed)?, c.draw.as_mut());
+                let mut bound = claim.scoped(writer.expect("taken above"));
+                match bound.write(|w| {
+                    for _ in 0..n {
+                        w.push(&DrawCmd::new_zeroed(), b"");
+                    }
+                    w.publish(&DrawListHeader::new_zeroed())
+                }) {
+                    Err(lost) => standing(lost),
+                    Ok(Ok(_)) => "ok".to_string(),
+                    Ok(Err(e)) => err(e.check()),
                 }
             }
             "request" | "poll" => {
@@ -432,22 +460,23 @@ impl Scenario {
                         Err(e) => return Ok(err(e.check())),
                     };
                 }
-                let mailbox = c.mailbox.as_mut().expect("taken above");
+                let (claim, mailbox) = (c.claim.as_ref().ok_or_else(claimed)?, c.mailbox.as_mut());
+                let mut bound = claim.scoped(mailbox.expect("taken above"));
                 if op == "request" {
                     let text = args.first().copied().unwrap_or("");
-                    match mailbox.request(text.as_bytes()) {
-                        Ok(_) => "ok".to_string(),
-                        Err(e) => err(e.check()),
+                    match bound.write(|m| m.request(text.as_bytes())) {
+                        Err(lost) => standing(lost),
+                        Ok(Ok(_)) => "ok".to_string(),
+                        Ok(Err(e)) => err(e.check()),
                     }
                 } else {
-                    match mailbox.poll_response() {
-                        Ok(None) => "none".to_string(),
-                        Ok(Some(r)) => format!(
-                            "answer:{}:{}",
-                            r.status.0,
-                            String::from_utf8_lossy(&r.text)
-                        ),
-                        Err(e) => err(e.check()),
+                    match bound.write(|m| m.poll_response()) {
+                        Err(lost) => standing(lost),
+                        Ok(Ok(None)) => "none".to_string(),
+                        Ok(Ok(Some(r))) => {
+                            format!("answer:{}:{}", r.status.0, String::from_utf8_lossy(&r.text))
+                        }
+                        Ok(Err(e)) => err(e.check()),
                     }
                 }
             }
@@ -457,7 +486,17 @@ impl Scenario {
 
     /// The place of a raw op: the mapping (`header`), a block (`SET/ROW`) or a block's region
     /// (`SET/ROW/REGION`), through the actor's own attached handle.
-    fn place(&self, actor: &str, place: &str) -> Result<Option<Region<'static>>, String> {
+    fn place(&mut self, actor: &str, place: &str) -> Result<Option<Region<'static>>, String> {
+        let key = (actor.to_string(), place.to_string());
+        if let Some(r) = self.places.get(&key) {
+            return Ok(*r);
+        }
+        let found = self.locate(actor, place)?;
+        self.places.insert(key, found);
+        Ok(found)
+    }
+
+    fn locate(&self, actor: &str, place: &str) -> Result<Option<Region<'static>>, String> {
         if place == "header" {
             return Ok(Some(self.region));
         }
@@ -482,7 +521,7 @@ impl Scenario {
                     return Ok(None);
                 };
                 match region {
-                    None => Some(block.region()),
+                    None => from_block_start(block.region(), block.table().base),
                     Some("log_queue") => block.log_queue().map(|v| v.region()),
                     Some("pad_input") => block.pad_input_region(),
                     Some("mailbox") => block.mailbox_region(),
@@ -494,7 +533,7 @@ impl Scenario {
                     return Ok(None);
                 };
                 match region {
-                    None => Some(block.region()),
+                    None => from_block_start(block.region(), block.table().base),
                     Some("draw") => block.draw_region(),
                     Some("params") => block.params_region(),
                     Some("stats") => block.stats_region(),
@@ -506,7 +545,9 @@ impl Scenario {
     }
 
     fn poke(&mut self, actor: &str, args: &[&str]) -> Result<String, String> {
-        let place = args.first().ok_or("error:driver:poke PLACE OFFSET WIDTH VALUE")?;
+        let place = args
+            .first()
+            .ok_or("error:driver:poke PLACE OFFSET WIDTH VALUE")?;
         let (at, width, value): (usize, usize, u64) = (num(args, 1)?, num(args, 2)?, num(args, 3)?);
         let Some(region) = self.place(actor, place)? else {
             return Ok(err("absent"));
