@@ -8,10 +8,9 @@
  *   ./driver INPUT_FILE
  *
  * Each op's call into bridge.h is one small api_* function below, so a change of a function's
- * shape in the header is a change of one place. -DDRIVER_CHECK_STANDING makes the client's
- * push, publish, request and poll check the claim's standing first (the header's session
- * step 7, a C bot's own duty today: the C writers are not bound to a claim) and answer it
- * when lost; without it they are the header's calls alone.
+ * shape in the header is a change of one place. The C writers are bound to no claim: as the
+ * README asks (and the header's session step 7), a writer op (push, publish, request, poll)
+ * first checks the claim's standing with ibf_client_standing and answers it when lost.
  */
 #include "bridge.h"
 
@@ -32,6 +31,8 @@
 #define ANSWER_CAP (1U << 20)
 #define PUBLISH_MAX 100000U
 #define DRAIN_MAX 100000U
+#define MAX_PLACES 128
+#define PLACE_NAME_MAX 64
 
 typedef uint8_t __attribute__((__may_alias__)) raw8_t;
 typedef uint16_t __attribute__((__may_alias__)) raw16_t;
@@ -44,6 +45,19 @@ typedef struct region_t {
     unsigned char *at;
     size_t len;
 } region_t;
+
+/* The places an actor located, at its first raw op there, and keeps (absent ones too): a
+ * vandal computes its pointers once, and its own damage does not move them. */
+typedef struct located_t {
+    char place[PLACE_NAME_MAX];
+    unsigned char *at; /* NULL: absent */
+    size_t len;
+} located_t;
+
+typedef struct places_t {
+    size_t count;
+    located_t entries[MAX_PLACES];
+} places_t;
 
 /* A client process: its own attached handle, claim and writers (taken at their first use
  * after the claim, and kept). */
@@ -60,6 +74,7 @@ typedef struct actor_t {
     region_t mailbox;
     bool requested;
     uint32_t request_seq;
+    places_t places;
 } actor_t;
 
 /* The host's per-row readers and servers, made at first use. */
@@ -75,6 +90,7 @@ typedef struct host_t {
     bool produced;
     ibf_attached handle;
     host_row_t rows[ROWS];
+    places_t places;
 } host_t;
 
 static _Alignas(64) unsigned char g_map[MAP_LEN];
@@ -320,13 +336,14 @@ static int api_poll(const region_t *m, uint32_t seq, ibf_mailbox_response *out) 
     return ibf_mailbox_poll_response(m->at, m->len, seq, out, g_text, TEXT_CAP);
 }
 
+/* Answers the waiting request with status ok and `answer`. */
 static int api_serve(const region_t *m, const char *answer, size_t *request_len) {
     uint32_t seq = 0;
     int rc = ibf_mailbox_serve_begin(m->at, m->len, g_text, TEXT_CAP, request_len, &seq);
     if (rc != IBF_OK) {
         return rc;
     }
-    return ibf_mailbox_serve_answer(m->at, m->len, seq, 0U, answer, strlen(answer));
+    return ibf_mailbox_serve_answer(m->at, m->len, seq, (uint32_t)IBF_COMMAND_STATUS_OK, answer, strlen(answer));
 }
 
 /* ---- Places: regions located through a handle. ---- */
@@ -699,18 +716,15 @@ static void op_pad_swap(const actor_t *a, uint32_t pad, bool bind) {
     }
 }
 
-/* A writer's region, taken at its first use after the claim: true, or false with the answer
- * given (and nothing kept). With DRIVER_CHECK_STANDING, the claim's standing is checked first
- * at each use, as a claim-bound writer does. */
+/* A writer bound to the claim: the claim's standing first (answered when lost), then its
+ * region, taken at its first use after the claim: true, or false with the answer given (and
+ * nothing kept). */
 static bool writer_region(actor_t *a, enum place_kind kind, region_t *r) {
-    int rc;
-#ifdef DRIVER_CHECK_STANDING
-    rc = api_standing(a);
+    int rc = api_standing(a);
     if (rc != IBF_OK) {
         ans_standing(rc);
         return false;
     }
-#endif
     if (r->held) {
         return true;
     }
@@ -823,55 +837,59 @@ static bool root_region(const ibf_attached *h, const char *name, unsigned char *
 }
 
 /* Block `row` of set `set` (client_blocks, bot_blocks) from its start, the writer's stride
- * long: false for no such set; *at NULL when absent. */
-static bool block_start(const ibf_attached *h, const char *set, unsigned row, unsigned char **at, size_t *len) {
-    if (strcmp(set, "client_blocks") == 0) {
-        *at = ibf_attached_client_blocks(h, row);
-        *len = (size_t)ibf_attached_client_blocks_stride(h);
-    } else if (strcmp(set, "bot_blocks") == 0) {
-        *at = ibf_attached_bot_blocks(h, row);
-        *len = (size_t)ibf_attached_bot_blocks_stride(h);
-    } else {
+ * long, its block checked now: false for no such set; *at NULL when absent or refused. */
+static bool block_start(ibf_attached *h, const char *set, unsigned row, unsigned char **at, size_t *len) {
+    ibf_attach_error err;
+    bool client = strcmp(set, "client_blocks") == 0;
+    if (!client && strcmp(set, "bot_blocks") != 0) {
         return false;
     }
+    *at = NULL;
+    *len = 0;
+    if ((uint64_t)row >= (client ? ibf_attached_client_blocks_count(h) : ibf_attached_bot_blocks_count(h))
+        || (client ? ibf_attached_client_blocks_check(h, row, &err) : ibf_attached_bot_blocks_check(h, row, &err)) != IBF_ATTACH_OK) {
+        return true;
+    }
+    *at = client ? ibf_attached_client_blocks(h, row) : ibf_attached_bot_blocks(h, row);
+    *len = (size_t)(client ? ibf_attached_client_blocks_stride(h) : ibf_attached_bot_blocks_stride(h));
     return true;
 }
 
-/* Place `place` through the actor's handle: `header` (the mapping's start, the whole mapping),
- * a root region (REGION), a block (SET/ROW: its header's start, its stride long) or a region of
- * a block (SET/ROW/REGION: where the handle has it, else its block checked now, as a first use
- * does). A vandal's handle keeps what it located, whatever was written since. NULL with the
- * answer given. */
-static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place, size_t *len) {
+/* Locates `place` through handle h now: `header` (the mapping's start, the whole mapping), a
+ * root region (REGION), a block (SET/ROW: its start, its stride long) or a region of a block
+ * (SET/ROW/REGION), the block checked now, as a first use does. True with *at (NULL: absent:
+ * no such block or region, or its block refused); false with the answer given. */
+static bool locate(ibf_attached *h, bool has_handle, const char *place, unsigned char **at, size_t *len) {
     char set[NAME_MAX_];
     char row_s[16];
     const char *slash = strchr(place, '/');
     const char *slash2 = slash != NULL ? strchr(slash + 1, '/') : NULL;
     const char *row_end = slash2 != NULL ? slash2 : place + strlen(place);
-    unsigned char *at = NULL;
     region_t r;
     uint64_t row;
     size_t i;
-    int rc, found = -1;
+    int found = -1;
+    *at = NULL;
+    *len = 0;
     if (strcmp(place, "header") == 0) {
+        *at = g_map;
         *len = MAP_LEN;
-        return g_map;
+        return true;
     }
     if (!has_handle) {
         ans_driver("not_attached");
-        return NULL;
+        return false;
     }
     if (slash == NULL) {
-        if (!root_region(h, place, &at, len)) {
+        if (!root_region(h, place, at, len)) {
             ans_driver("bad_place");
-        } else if (at == NULL) {
-            ans_error("absent");
+            return false;
         }
-        return at;
+        return true;
     }
     if ((size_t)(slash - place) >= sizeof set || (size_t)(row_end - slash - 1) >= sizeof row_s) {
         ans_driver("bad_place");
-        return NULL;
+        return false;
     }
     memcpy(set, place, (size_t)(slash - place));
     set[slash - place] = '\0';
@@ -879,15 +897,14 @@ static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place
     row_s[row_end - slash - 1] = '\0';
     if (!parse_u64(row_s, UINT32_MAX, &row)) {
         ans_driver("bad_place");
-        return NULL;
+        return false;
     }
     if (slash2 == NULL) {
-        if (!block_start(h, set, (unsigned)row, &at, len)) {
+        if (!block_start(h, set, (unsigned)row, at, len)) {
             ans_driver("bad_place");
-        } else if (at == NULL) {
-            ans_error("absent");
+            return false;
         }
-        return at;
+        return true;
     }
     for (i = 0; i < sizeof g_places / sizeof g_places[0]; i++) {
         if (strcmp(g_places[i].set, set) == 0 && strcmp(g_places[i].region, slash2 + 1) == 0) {
@@ -896,48 +913,79 @@ static unsigned char *locate(ibf_attached *h, bool has_handle, const char *place
     }
     if (found < 0) {
         ans_driver("bad_place");
-        return NULL;
+        return false;
     }
-    at = place_get(h, g_places[found].kind, (unsigned)row, len);
-    if (at != NULL) {
-        return at;
+    if (take_region(h, g_places[found].kind, (unsigned)row, &r) == IBF_ATTACH_OK) {
+        *at = r.at;
+        *len = r.len;
     }
-    rc = take_region(h, g_places[found].kind, (unsigned)row, &r);
-    if (rc != IBF_ATTACH_OK) {
-        ans_untaken(rc);
-        return NULL;
-    }
-    *len = r.len;
-    return r.at;
+    return true;
 }
 
-/* The bytes at OFFSET of PLACE for a WIDTH-byte access, inside the place and aligned to the
- * width: NULL with the answer given. */
-static unsigned char *raw_at(ibf_attached *h, bool has_handle, const char *place, const char *offset_s, const char *width_s, unsigned *width) {
+/* The actor's place `place` if it located it already, else NULL. */
+static located_t *find_place(places_t *p, const char *place) {
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        if (strcmp(p->entries[i].place, place) == 0) {
+            return &p->entries[i];
+        }
+    }
+    return NULL;
+}
+
+/* The actor's place `place`, located at its first raw op there and kept: NULL with the
+ * answer given (error:absent for an absent place). */
+static const located_t *place_of(places_t *p, ibf_attached *h, bool has_handle, const char *place) {
+    located_t *e = find_place(p, place);
+    if (e == NULL) {
+        if (strlen(place) >= PLACE_NAME_MAX || p->count == MAX_PLACES) {
+            ans_driver("too_many_places_or_name_too_long");
+            return NULL;
+        }
+        e = &p->entries[p->count];
+        if (!locate(h, has_handle, place, &e->at, &e->len)) {
+            return NULL;
+        }
+        memcpy(e->place, place, strlen(place) + 1U);
+        p->count++;
+    }
+    if (e->at == NULL) {
+        ans_error("absent");
+        return NULL;
+    }
+    return e;
+}
+
+/* The bytes at OFFSET of PLACE for a WIDTH-byte access (a word past the place is absent; one
+ * not aligned to its width a driver error): NULL with the answer given. */
+static unsigned char *raw_at(places_t *p, ibf_attached *h, bool has_handle, char **args, unsigned *width) {
+    const located_t *e;
     uint64_t offset, w;
-    unsigned char *base;
-    size_t len = 0;
-    if (!parse_u64(offset_s, MAP_LEN, &offset) || !parse_u64(width_s, 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
+    if (!parse_u64(args[1], UINT64_MAX, &offset) || !parse_u64(args[2], 8, &w) || (w != 1 && w != 2 && w != 4 && w != 8)) {
         ans_driver("bad_offset_or_width");
         return NULL;
     }
     *width = (unsigned)w;
-    base = locate(h, has_handle, place, &len);
-    if (base == NULL) {
+    e = place_of(p, h, has_handle, args[0]);
+    if (e == NULL) {
         return NULL;
     }
-    /* The handle's regions lie in the mapping (attach checked them): so does a field in one. */
-    if (offset + w > len || offset + w > (uint64_t)(g_map + MAP_LEN - base) || ((uintptr_t)(base + offset)) % w != 0) {
-        ans_driver("offset_outside_or_misaligned");
+    /* The handle's regions lie in the mapping (attach checked them): so does a word in one. */
+    if (offset > e->len || w > e->len - offset || w > (uint64_t)(g_map + MAP_LEN - (e->at + offset))) {
+        ans_error("absent");
         return NULL;
     }
-    return base + offset;
+    if ((uintptr_t)(e->at + offset) % w != 0) {
+        ans_driver("misaligned");
+        return NULL;
+    }
+    return e->at + offset;
 }
 
-static void op_poke(ibf_attached *h, bool has_handle, char **args) {
+static void op_poke(places_t *p, ibf_attached *h, bool has_handle, char **args) {
     unsigned width = 0;
     uint64_t value;
-    unsigned char *at = raw_at(h, has_handle, args[0], args[1], args[2], &width);
+    unsigned char *at = raw_at(p, h, has_handle, args, &width);
     if (at == NULL) {
         return;
     }
@@ -954,10 +1002,10 @@ static void op_poke(ibf_attached *h, bool has_handle, char **args) {
     ans_str("ok");
 }
 
-static void op_peek(ibf_attached *h, bool has_handle, char **args) {
+static void op_peek(places_t *p, ibf_attached *h, bool has_handle, char **args) {
     unsigned width = 0;
     uint64_t value;
-    unsigned char *at = raw_at(h, has_handle, args[0], args[1], args[2], &width);
+    unsigned char *at = raw_at(p, h, has_handle, args, &width);
     if (at == NULL) {
         return;
     }
@@ -976,12 +1024,16 @@ static bool op_is(const char *op, const char *name, int n, int want) {
     return strcmp(op, name) == 0 && n == want;
 }
 
-/* Raw ops, any actor: true when the step was one. */
-static bool raw_step(ibf_attached *h, bool has_handle, const char *op, char **args, int n) {
+/* Raw ops, any actor, over its own located places: true when the step was one. */
+static bool raw_step(places_t *p, ibf_attached *h, bool has_handle, const char *op, char **args, int n) {
     if (op_is(op, "poke", n, 4)) {
-        op_poke(h, has_handle, args);
+        op_poke(p, h, has_handle, args);
     } else if (op_is(op, "peek", n, 3)) {
-        op_peek(h, has_handle, args);
+        op_peek(p, h, has_handle, args);
+    } else if (op_is(op, "locate", n, 1)) {
+        if (place_of(p, h, has_handle, args[0]) != NULL) {
+            ans_str("ok");
+        }
     } else {
         return false;
     }
@@ -992,7 +1044,7 @@ static void host_step(const char *op, char **args, int n) {
     uint32_t num = 0;
     bool numbered = n >= 1 && parse_u32(args[0], &num);
     bool no_handle;
-    if (raw_step(&g_host.handle, g_host.produced, op, args, n)) {
+    if (raw_step(&g_host.places, &g_host.handle, g_host.produced, op, args, n)) {
         return;
     }
     if (strcmp(op, "produce") == 0) {
@@ -1054,7 +1106,7 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
     uint32_t num = 0;
     uint64_t ns = 0;
     bool numbered = n >= 1 && parse_u32(args[0], &num);
-    if (raw_step(&a->handle, a->attached, op, args, n)) {
+    if (raw_step(&a->places, &a->handle, a->attached, op, args, n)) {
         return;
     }
     if (op_is(op, "attach", n, 0)) {
