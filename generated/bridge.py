@@ -5636,7 +5636,7 @@ class _Mailbox:
     request, then request_seq bumped (release); the answer, then response_seq = the request
     answered (release). Every length the other side wrote is checked against the capacities."""
 
-    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "waits")
+    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "_pending", "waits")
 
     def __init__(self, view):
         _protocol_view(type(self), view)
@@ -5651,6 +5651,9 @@ class _Mailbox:
             )
         self._request_capacity, self._response_capacity = request, response
         self._seq = view._load(self._REQUEST_SEQ, 4, _RELAXED)
+        # The request this client made and has not had the answer to: the default of
+        # poll_response, which forgets it once answered (Rust's MailboxClient does the same).
+        self._pending = None
         self.waits = 0
 
     @property
@@ -5685,13 +5688,18 @@ class _Mailbox:
         v._store(self._REQUEST_LEN, 4, len(data), _RELAXED)
         self._seq = (seq + 1) & 0xFFFFFFFF
         v._store(self._REQUEST_SEQ, 4, self._seq, _RELEASE)
+        self._pending = self._seq
         return self._seq
 
     def poll_response(self, seq=None):
-        """The client's side: the answer to request seq (the last one this made, by default),
-        or None while it has none. ProtocolError mailbox_length when response_len is past the
-        response area."""
-        seq = self._seq if seq is None else seq
+        """The client's side: the answer to request seq, or None while it has none. By default
+        seq is the last request this client made, answered once: None when it made none, or
+        after that answer was returned. ProtocolError mailbox_length when response_len is past
+        the response area."""
+        pending = seq is None
+        seq = self._pending if pending else seq
+        if seq is None:
+            return None
         v = self._view
         if v._load(self._RESPONSE_SEQ, 4) != seq:
             return None
@@ -5700,6 +5708,8 @@ class _Mailbox:
             raise ProtocolError("mailbox_length", "response_len is %d, expected at most %d" % (n, self._response_capacity))
         text = _region_bytes(self._mem, self._base + self._AREA + self._request_capacity, n)
         total = max(v._load(self._RESPONSE_TOTAL, 4), n)
+        if pending:
+            self._pending = None
         return self._RESPONSE(self._STATUS_CLASS(v._load(self._STATUS, 4)), text, total > n, total, seq)
 
     def wait_response(self, timeout, seq=None):
