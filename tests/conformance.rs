@@ -575,7 +575,10 @@ fn a_recording_reader_is_generated_for_the_same_formats_in_rust_and_python() {
         std::fs::read_to_string(root().join("tests/fixtures/recording/sensor_log.toml")).unwrap();
     let seek = r#", seek = { key = "seq", first = "low", last = "high" }"#;
     let xor = r#"plain = ["whole", "same_as_before"], xor = ["diff"]"#;
-    assert!(fixture.contains(seek) && fixture.contains(xor), "the fixture moved");
+    assert!(
+        fixture.contains(seek) && fixture.contains(xor),
+        "the fixture moved"
+    );
     let cases = [
         ("with a seek table", fixture.clone(), true),
         ("without a seek table", fixture.replace(seek, ""), false),

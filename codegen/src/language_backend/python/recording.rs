@@ -25,8 +25,8 @@ use crate::ir::file::{Encoding, FieldRef, FileFormat, MAX_INFLATED, Place, Step,
 use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem};
 use crate::language_backend::output::RenderError;
-use crate::plan::recording::has_recording;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::recording::has_recording;
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
