@@ -5882,14 +5882,27 @@ static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t se
  *   3. Swap `draw_header.state` with its own index | fresh (acquire-release): its own list is
  *      now the one the old state named. If the old state was fresh, the reader never took that
  *      list: it was overwritten.
- *   4. Add 1 to `draw_header.published` (release).
+ *   4. A state naming its own list is refused, but one: not fresh, after a publication of its
+ *      own. The reader gave back the list the writer fills (a publication a free overtook made
+ *      both hold it) and holds the list published last: publish in place (its own index |
+ *      fresh) and take the third list.
+ *   5. Add 1 to `draw_header.published` (release).
  *
  * Reader (the host):
  *   1. Load `draw_header.state` (acquire). If the fresh bit is clear, nothing new was
  *      published: keep the list it holds.
  *   2. Otherwise swap `draw_header.state` with its own index, not fresh (acquire-release): its
  *      own list is the one the old state named, the newest published.
- *   3. Check `draw_list_header.count` against `draw_header.max_commands` and
+ *   3. A fresh state that names its own list is a publication a free overtook (a writer of the
+ *      row's last session): no correct writer publishes the reader's list. A reader absorbs 1
+ *      such publication (a new reader for each session): it shows nothing of it, and waits.
+ *      When the state next names another list fresh, the writer owns the one the stale
+ *      publication named: take the fresh list and give back the third list, the one nobody owns
+ *      (not fresh). A state not fresh while it waits is the stale publication taken back by its
+ *      writer (stop waiting), unless it names the reader's own list. Past that grace, or that
+ *      own list, the state is a broken writer's: refuse it (`exchange_state`), and the host
+ *      frees the row.
+ *   4. Check `draw_list_header.count` against `draw_header.max_commands` and
  *      `draw_list_header.payload_len` against `draw_header.max_payload` before reading the
  *      items and payload.
  */
@@ -5898,6 +5911,10 @@ static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t se
 #define IBF_DRAW_FRESH 4U
 /** Its state word before the first publication: list 1 shared, not fresh. */
 #define IBF_DRAW_INITIAL_STATE 1U
+/** Publications of the reader's own list one reader absorbs (a publication a free overtook:
+ * never shown; the writer's next is taken, giving back the list nobody owns) before it refuses
+ * the state as a broken writer's (_take). */
+#define IBF_DRAW_STALE_GRACE 1U
 
 /**
  * The writer of exchange `draw`: the list it owns, and the list it builds between
@@ -5906,6 +5923,8 @@ static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t se
  */
 typedef struct ibf_draw_writer {
     uint32_t own;
+    /* 1 + the list it published last (the reader's once taken), 0 before its first. */
+    uint32_t last;
     unsigned char *list;
     uint64_t max_items;
     uint64_t max_payload;
@@ -5914,9 +5933,14 @@ typedef struct ibf_draw_writer {
     uint32_t dropped;
 } ibf_draw_writer;
 
-/** The reader of exchange `draw`: the list it owns, and what the last take found. */
+/** The reader of exchange `draw`: the list it owns, and what the last take found;
+ * `stale` is 1 + the list a stale publication named while the reader waits for the writer's
+ * next (0 otherwise), `absorbed` the stale publications it absorbed (at most
+ * IBF_DRAW_STALE_GRACE). */
 typedef struct ibf_draw_reader {
     uint32_t own;
+    uint32_t stale;
+    uint32_t absorbed;
     const unsigned char *list;
     uint64_t max_items;
     uint32_t count;
@@ -6012,11 +6036,16 @@ static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, con
  * IBF_OK; IBF_EXCHANGE_STATE (nothing changed) for a state the reader cannot have left,
  * IBF_EXCHANGE_CONTENDED (nothing changed) when it changed under every try (the list is
  * kept: publish again); IBF_EXCHANGE_GEOMETRY before _begin. Never blocks.
+ * A state naming the writer's own list, not fresh, after a publication of its own is a list
+ * the reader gave back while this writer fills it (a publication a free overtook made both
+ * hold it): the reader holds the list published last, so the list is published in place and
+ * the writer takes the third. While a stale publication names the list it fills (fresh), the
+ * publication is refused (IBF_EXCHANGE_STATE): publish again after the host's take.
  */
 static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
     unsigned char *base = (unsigned char *)region;
     ibf_draw_list_header list = *head;
-    uint32_t current, tries;
+    uint32_t current, tries, next;
     if (w->list == NULL || len < 64U) {
         return IBF_EXCHANGE_GEOMETRY;
     }
@@ -6029,7 +6058,16 @@ static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len,
     ibf_live_write_bytes_(w->list, &list, 64U);
     current = ibf_live_load_acquire_u32_(base + 0);
     for (tries = 0;; tries++) {
-        if (!ibf_draw_state_ok_(current) || (current & 3U) == w->own) {
+        if (!ibf_draw_state_ok_(current)) {
+            return IBF_EXCHANGE_STATE;
+        }
+        if ((current & 3U) != w->own) {
+            next = current & 3U;
+        } else if ((current & 4U) == 0 && w->last != 0U && w->last - 1U != w->own) {
+            /* The reader gave back the list this writer fills (a stale publication made both
+             * hold it) and holds the one it published last: publish in place, take the third. */
+            next = 3U - w->own - (w->last - 1U);
+        } else {
             return IBF_EXCHANGE_STATE;
         }
         if (tries == IBF_EXCHANGE_TRIES) {
@@ -6044,7 +6082,8 @@ static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len,
     if (overwrote != NULL) {
         *overwrote = (current & 4U) != 0;
     }
-    w->own = current & 3U;
+    w->last = w->own + 1U;
+    w->own = next;
     w->list = NULL;
     (void)ibf_live_fetch_add_u32_(base + 20, 1U);
     return IBF_OK;
@@ -6057,11 +6096,17 @@ static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len,
  * published; IBF_EXCHANGE_STATE or IBF_EXCHANGE_CONTENDED (nothing changed),
  * IBF_EXCHANGE_GEOMETRY or IBF_EXCHANGE_LIST_LENGTH for what a broken peer wrote. Then
  * _item and _payload read the list.
+ * A fresh state naming the reader's own list is a publication a free overtook: the first
+ * IBF_DRAW_STALE_GRACE of them are absorbed (IBF_EMPTY, nothing shown) and
+ * the reader waits; the writer's next publication is taken giving back the list nobody owns.
+ * Past the grace, or its own list shared and not fresh while it waits, is
+ * IBF_EXCHANGE_STATE: a broken writer (the host frees the row, then takes a new reader).
+ * Another list shared and not fresh while it waits is the stale publication taken back.
  */
 static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ibf_draw_list_header *head) {
     unsigned char *base = (unsigned char *)region;
     uint64_t max_payload;
-    uint32_t current, tries;
+    uint32_t current, tries, give;
     r->list = NULL;
     if (len < 64U) {
         return IBF_EXCHANGE_GEOMETRY;
@@ -6071,21 +6116,42 @@ static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ib
         if (!ibf_draw_state_ok_(current)) {
             return IBF_EXCHANGE_STATE;
         }
-        if ((current & 4U) == 0) {
+        if (r->stale != 0U) {
+            /* Waiting after a stale publication: the writer owns the list it named. */
+            if ((current & 4U) == 0) {
+                /* Taken back by the stale writer (the lists one each again), or broken. */
+                if ((current & 3U) == r->stale - 1U) {
+                    return IBF_EXCHANGE_STATE;
+                }
+                r->stale = 0U;
+                return IBF_EMPTY;
+            }
+            if ((current & 3U) == r->stale - 1U) {
+                return IBF_EMPTY;
+            }
+            give = 3U - (r->stale - 1U) - (current & 3U);
+        } else if ((current & 4U) == 0) {
             return IBF_EMPTY;
-        }
-        if ((current & 3U) == r->own) {
+        } else if ((current & 3U) == r->own) {
+            if (r->absorbed < IBF_DRAW_STALE_GRACE) {
+                r->absorbed++;
+                r->stale = r->own + 1U;
+                return IBF_EMPTY;
+            }
             return IBF_EXCHANGE_STATE;
+        } else {
+            give = r->own;
         }
         if (tries == IBF_EXCHANGE_TRIES) {
             return IBF_EXCHANGE_CONTENDED;
         }
         /* Fails only when the writer published again meanwhile: take that one. */
-        if (ibf_live_cas_u32_(base + 0, &current, r->own)) {
+        if (ibf_live_cas_u32_(base + 0, &current, give)) {
             break;
         }
         ibf_live_spin_();
     }
+    r->stale = 0U;
     r->own = current & 3U;
     r->list = ibf_draw_list_(base, len, r->own, &r->max_items, &max_payload);
     if (r->list == NULL) {

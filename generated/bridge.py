@@ -5818,12 +5818,16 @@ def _exchange_state(state, own):
     a word no honest side leaves (or one naming the caller's own buffer as shared)."""
     index = state & 0b11
     if index > 2 or state & ~(0b11 | _FRESH) or index == own:
-        raise ProtocolError(
-            "exchange_state",
-            "triple buffer: state %#x, expected a buffer index 0 to 2 (not the caller's own) and the "
-            "fresh bit" % state,
-        )
+        raise _exchange_refused(state)
     return index, bool(state & _FRESH)
+
+
+def _exchange_refused(state):
+    return ProtocolError(
+        "exchange_state",
+        "triple buffer: state %#x, expected a buffer index 0 to 2 (not the caller's own) and the "
+        "fresh bit" % state,
+    )
 
 
 def _exchange_contended():
@@ -5842,6 +5846,7 @@ class _Exchange:
     __slots__ = (
         "_view", "_mem", "_base", "_buffer_size", "_max_items", "_max_payload",
         "_writer", "_reader", "_head", "_count", "_payload_len", "_dropped", "_overflow",
+        "_stale", "_absorbed", "_last",
     )
 
     def __init__(self, view):
@@ -5860,8 +5865,7 @@ class _Exchange:
                 "payload within %d bytes" % (buffers, size, room),
             )
         self._buffer_size, self._max_items, self._max_payload = size, items, payload
-        self._writer, self._reader = self._WRITER_START, self._READER_START
-        self.begin()
+        self.reset()
 
     @property
     def view(self):
@@ -5889,14 +5893,22 @@ class _Exchange:
         return self._payload_len
 
     @property
+    def absorbed(self):
+        """Stale publications the reader absorbed since its reset (take): lists of the row's
+        last session that a free overtook, never shown."""
+        return self._absorbed
+
+    @property
     def dropped(self):
         """Items the list being built dropped (it was full)."""
         return self._dropped
 
     def reset(self):
         """Both sides back to the lists they start with (a new claim of the row, or a host's
-        reload, after which the state word holds the initial state again)."""
+        reload, after which the state word holds the initial state again): the reader may
+        absorb STALE_GRACE stale publications again (take)."""
         self._writer, self._reader = self._WRITER_START, self._READER_START
+        self._stale, self._absorbed, self._last = None, 0, None
         self.begin()
 
     def reset_state(self):
@@ -5939,7 +5951,11 @@ class _Exchange:
         counts it in published and begins a new list. True when the reader had not taken the
         previous list (it is overwritten, never shown). ProtocolError exchange_state for a state
         the reader cannot have left, exchange_contended when it changed under every try:
-        nothing changes then."""
+        nothing changes then. A state naming the writer's list, not fresh, after a publication
+        of its own is the reader giving back the list it fills (a publication a free overtook
+        made both hold it): the reader holds the list published last, so the list is published
+        in place and the writer takes the third. While a stale publication names the list it
+        fills (fresh), exchange_state: publish again after the host's take."""
         raw = bytearray(bytes(self._head))
         flags = struct.unpack_from(self._FLAGS[1], raw, self._FLAGS[0])[0]
         struct.pack_into(self._COUNT[1], raw, self._COUNT[0], self._count)
@@ -5949,13 +5965,22 @@ class _Exchange:
         _region_put(self._mem, self._list(self._writer), raw)
         current = self._view._load(self._STATE, 4)
         for _ in range(_EXCHANGE_TRIES):
-            index, fresh = _exchange_state(current, self._writer)
+            index, fresh = _exchange_state(current, -1)
+            if index != self._writer:
+                after = index
+            elif not fresh and self._last is not None and self._last != self._writer:
+                # The reader gave back the list this writer fills (a stale publication made
+                # both hold it) and holds the one published last: publish in place, take the
+                # third.
+                after = 3 - self._writer - self._last
+            else:
+                raise _exchange_refused(current)
             ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, self._writer | _FRESH)
             if ok:
                 break
         else:
             raise _exchange_contended()
-        self._writer = index
+        self._last, self._writer = self._writer, after
         published = self._view._load(self._PUBLISHED, 4, _RELAXED)
         self._view._store(self._PUBLISHED, 4, published + 1, _RELEASE)
         self.begin()
@@ -5965,17 +5990,45 @@ class _Exchange:
         """The reader's side: the newest list when one was published since the last take (its
         head, items and payload, copied), else None. ProtocolError exchange_state for a state the
         writer cannot have left, exchange_contended when it changed under every try,
-        exchange_list_length for a count or payload length past the header's capacities."""
+        exchange_list_length for a count or payload length past the header's capacities.
+
+        A fresh state naming the reader's own list is a publication a free overtook (a writer
+        of the row's last session): the first STALE_GRACE of them are absorbed (None, nothing
+        shown, counted in absorbed) and the reader waits; the writer's next publication is
+        taken giving back the list nobody owns. Past the grace, or its own list shared and not
+        fresh while it waits, is exchange_state: a broken writer (the host frees the row, then
+        resets). Another list shared and not fresh meanwhile is the stale publication taken
+        back."""
         current = self._view._load(self._STATE, 4)
         for _ in range(_EXCHANGE_TRIES):
-            index, fresh = _exchange_state(current, self._reader)
-            if not fresh:
+            index, fresh = _exchange_state(current, -1)
+            if self._stale is not None:
+                # Waiting after a stale publication: the writer owns the list it named.
+                if not fresh:
+                    # Taken back by the stale writer (the lists one each again), or broken.
+                    if index == self._stale:
+                        raise _exchange_refused(current)
+                    self._stale = None
+                    return None
+                if index == self._stale:
+                    return None
+                give = 3 - self._stale - index
+            elif not fresh:
                 return None
-            ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, self._reader)
+            elif index == self._reader:
+                if self._absorbed < self.STALE_GRACE:
+                    self._absorbed += 1
+                    self._stale = index
+                    return None
+                raise _exchange_refused(current)
+            else:
+                give = self._reader
+            ok, current = _compare_exchange(self._mem, self._base + self._STATE, 4, current, give)
             if ok:
                 break
         else:
             raise _exchange_contended()
+        self._stale = None
         self._reader = index
         start = self._list(index)
         head = self._LIST.from_buffer_copy(_region_bytes(self._mem, start, self._LIST_SIZE))
@@ -6019,6 +6072,9 @@ class Draw(_Exchange):
     __slots__ = ()
     INITIAL_STATE = 1
     _INITIAL_STATE = 1
+    #: Stale publications (of the reader's own list) one reader absorbs before it refuses the
+    #: state (take); reset() renews it.
+    STALE_GRACE = 1
     _WRITER_START = 0
     _READER_START = 2
     _VIEW = LiveDrawHeader

@@ -6184,6 +6184,7 @@ pub mod live {
         pub const SPEC: ::abi_runtime::list_exchange::ListSpec = ::abi_runtime::list_exchange::ListSpec {
             state: 0,
             initial_state: 1,
+            stale_grace: 1,
             buffers: ::abi_runtime::attach::Field {
                 offset: 4,
                 width: 4,
@@ -6296,8 +6297,17 @@ pub mod live {
                 )?,
             })
         }
+        /// Stale publications this reader absorbed: lists of the row's last session that
+        /// a free overtook (a fresh state naming the reader's own list), never shown.
+        pub fn absorbed(&self) -> u32 {
+            self.list.absorbed()
+        }
         /// The newest list published since the last take, copied out, or `None`. Its
-        /// count and payload length are checked against the header's capacities.
+        /// count and payload length are checked against the header's capacities. A
+        /// publication of the reader's own list (one a free overtook) is absorbed within
+        /// the plan's grace (`SPEC.stale_grace`): `None`, and the writer's next list is
+        /// taken; past it, `exchange_state`, a broken writer (free the row, then take a
+        /// new reader).
         pub fn take(
             &mut self,
         ) -> Result<Option<DrawList>, ::abi_runtime::triple_buffer::ExchangeError> {

@@ -604,6 +604,71 @@ fn a_scoped_writer_writes_while_its_claim_stands_and_refuses_after() {
     assert_ne!(state, 1);
 }
 
+/// Issue 46 item 3: a draw publication that the host's free overtook never costs the row's
+/// next client its row. The last session's writer (which owns list 2 after two publications)
+/// publishes after the free (state 6, the host's own list, fresh); the host's renewed reader
+/// absorbs it (nothing shown, no error, so the host keeps the newcomer), and the newcomer's
+/// lists are taken from its first. Then the other order: the newcomer publishes over the stale
+/// publication before the host looks, the host gives back the list the newcomer fills, and
+/// the newcomer's writer publishes in place: every list after it is taken.
+#[test]
+fn a_stale_draw_publication_after_a_free_never_evicts_the_next_session() {
+    for newcomer_first in [false, true] {
+        let buf = image(&[]);
+        let bridge = attach(&buf);
+        let host = bridge.client_host();
+        let client = bridge.claim_client(1).unwrap();
+        client.activate();
+        let bot = bridge.bot_blocks(1).unwrap().unwrap();
+        let mut stale = bot.draw_writer().unwrap().unwrap();
+        let mut reader = bot.draw_reader().unwrap().unwrap();
+        let mut h: bridge_abi::DrawListHeader = FromZeros::new_zeroed();
+        h.seq = 100;
+        stale.publish(&h).unwrap();
+        reader.take().unwrap().unwrap();
+        stale.publish(&h).unwrap();
+        // The free: the exchange back at its start, and the host's new reader.
+        assert_eq!(host.free(1).unwrap(), Some(ClientState::ACTIVE));
+        let mut reader = bot.draw_reader().unwrap().unwrap();
+        let newcomer = bridge.claim_client(1).unwrap();
+        newcomer.activate();
+        let mut writer = bot.draw_writer().unwrap().unwrap();
+        // The stale writer's publication lands after the free.
+        h.seq = 101;
+        stale.publish(&h).expect("the stale publication lands");
+        assert_eq!(bot.draw().unwrap().state(), 6, "list 2 shared, fresh");
+        let mut taken = Vec::new();
+        for seq in 1..=4 {
+            h.seq = seq;
+            if newcomer_first || seq > 1 {
+                writer.publish(&h).expect("the newcomer publishes");
+            }
+            let list = reader.take().expect("the host's take is not refused");
+            taken.extend(list.map(|l| l.head.seq));
+            if !newcomer_first && seq == 1 {
+                writer.publish(&h).expect("the newcomer publishes");
+                taken.extend(reader.take().unwrap().map(|l| l.head.seq));
+            }
+        }
+        assert_eq!(newcomer.standing(), ClientStanding::Connected);
+        assert!(
+            !taken.contains(&101),
+            "the stale list is never shown: {taken:?}"
+        );
+        assert_eq!(
+            taken.last(),
+            Some(&4),
+            "the newcomer's lists are taken: {taken:?}"
+        );
+        if newcomer_first {
+            assert_eq!(taken, [1, 2, 3, 4], "every list of the newcomer");
+        } else {
+            assert_eq!(taken, [1, 2, 3, 4]);
+            assert_eq!(reader.absorbed(), 1, "the stale publication, absorbed");
+        }
+    }
+}
+
 /// Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome, never a
 /// success it did not earn.
 #[test]

@@ -81,6 +81,7 @@ fn every_operation_of_both_sides_in_one_process() {
     assert!(line("mailbox:")[0] > 0);
     assert_eq!(line("draw:"), vec![2048]);
     assert_eq!(line("restore:"), vec![1, 1]);
+    assert_eq!(line("stale draw:"), vec![2]);
     assert_eq!(line("broken lifecycle:"), vec![2]);
     // The session's reload made host generation 2, the restore's reload 3; the re-layout
     // asked for 3 and got 4.

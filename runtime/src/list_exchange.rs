@@ -41,6 +41,9 @@ pub struct ListSpec {
     pub state: usize,
     /// The state word before the first publication (the schema's).
     pub initial_state: u32,
+    /// Stale publications (of the reader's own list) a reader absorbs before it refuses the
+    /// state: the plan's number ([`crate::triple_buffer::STALE_GRACE`]).
+    pub stale_grace: u32,
     /// The number of lists (3).
     pub buffers: Field,
     /// Bytes from one list's start to the next's.
@@ -253,7 +256,8 @@ impl<'a, A: Writable> ListReader<'a, A> {
     /// read and checked now.
     pub fn new(region: Region<'a, A>, spec: ListSpec) -> Result<Self, ExchangeError> {
         let geometry = Geometry::read(region, &spec)?;
-        let triple = TripleReader::starting_from(region, spec.state, spec.initial_state)?;
+        let triple = TripleReader::starting_from(region, spec.state, spec.initial_state)?
+            .with_grace(spec.stale_grace);
         Ok(ListReader {
             region,
             spec,
@@ -267,8 +271,14 @@ impl<'a, A: Writable> ListReader<'a, A> {
         load_field(self.region, self.spec.published)
     }
 
+    /// Stale publications this reader absorbed ([`TripleReader::absorbed`]): lists of the
+    /// row's last session that a free overtook, never shown.
+    pub fn absorbed(&self) -> u32 {
+        self.triple.absorbed()
+    }
+
     /// The newest list when one was published since the last take, copied out; `None`
-    /// otherwise. Its count and payload length are checked against the header's capacities.
+    /// otherwise (a stale publication absorbed, too: [`TripleReader::take`]). Its count and payload length are checked against the header's capacities.
     pub fn take(&mut self) -> Result<Option<TakenList>, ExchangeError> {
         let Some(index) = self.triple.take()? else {
             return Ok(None);

@@ -1073,9 +1073,31 @@ fn triple_a_state_naming_the_callers_own_buffer() {
         TripleWriter::new(buf.region(), 0).publish(),
         Err(ExchangeError::State { found: 0 })
     );
+    // A reader without grace refuses a publication of its own buffer at once.
     let buf = triple(2 | FRESH);
     assert_eq!(
-        TripleReader::new(buf.region(), 0).take(),
+        TripleReader::new(buf.region(), 0).with_grace(0).take(),
         Err(ExchangeError::State { found: 2 | FRESH })
     );
+    // A reader absorbs one (a publication a free overtook) and waits; its own buffer shared
+    // and not fresh meanwhile is a broken writer's.
+    let mut reader = TripleReader::new(buf.region(), 0);
+    assert_eq!(reader.take(), Ok(None));
+    assert_eq!(reader.take(), Ok(None), "still waiting");
+    assert_eq!(reader.absorbed(), 1);
+    assert_eq!(buf.region().load::<u32>(0, Relaxed), 2 | FRESH, "unchanged");
+    buf.region().try_store::<u32>(0, 2, Relaxed).unwrap();
+    assert_eq!(reader.take(), Err(ExchangeError::State { found: 2 }));
+    // After its grace, the next publication of its own buffer is refused: a writer that
+    // keeps breaking the state is caught.
+    let buf = triple(2 | FRESH);
+    let mut reader = TripleReader::new(buf.region(), 0);
+    assert_eq!(reader.take(), Ok(None));
+    // The writer's next publication (it owned list 0, and now owns 2): taken, and list 1,
+    // which nobody owns, goes back.
+    buf.region().try_store::<u32>(0, FRESH, Relaxed).unwrap();
+    assert_eq!(reader.take(), Ok(Some(0)));
+    assert_eq!(buf.region().load::<u32>(0, Relaxed), 1);
+    buf.region().try_store::<u32>(0, FRESH, Relaxed).unwrap();
+    assert_eq!(reader.take(), Err(ExchangeError::State { found: FRESH }));
 }

@@ -21,6 +21,7 @@ const fn f(offset: usize, width: usize) -> Field {
 const SPEC: ListSpec = ListSpec {
     state: 0,
     initial_state: 1,
+    stale_grace: 1,
     buffers: f(4, 4),
     buffer_size: f(8, 4),
     max_items: f(12, 4),

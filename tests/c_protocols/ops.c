@@ -405,8 +405,17 @@ static void draw(void) {
     CHECK(h->state == 8);
     h->state = 3 | IBF_DRAW_FRESH;
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
-    h->state = w.own;
+    h->state = w.own | IBF_DRAW_FRESH;
     EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
+    /* A publication of the reader's own list (one a free overtook) is absorbed once: nothing
+     * shown, the reader waits; its own list shared and not fresh meanwhile is a broken writer. */
+    h->state = r.own | IBF_DRAW_FRESH;
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EMPTY);
+    CHECK(r.absorbed == 1 && r.stale == r.own + 1U);
+    h->state = r.own;
+    EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
+    /* Past the grace, the next is refused. */
+    r.stale = 0;
     h->state = r.own | IBF_DRAW_FRESH;
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
     ibf_draw_reset(d, len);
@@ -658,6 +667,76 @@ static void restore(void) {
     free(m);
 }
 
+/* Issue 46 item 3: a draw publication the host's free overtook never costs the row's next
+ * client its row. The last session's writer (owning list 2 after two publications) publishes
+ * after the free (state 6: the host's own list, fresh); the host's new reader absorbs it
+ * (IBF_EMPTY, nothing shown) and takes the newcomer's lists. Then the other order: the
+ * newcomer publishes over the stale publication first; the host gives back the list the
+ * newcomer fills, whose writer publishes in place: every list after it is taken. */
+static void stale_draw(void) {
+    int newcomer_first;
+    for (newcomer_first = 0; newcomer_first <= 1; newcomer_first++) {
+        static ibf_attached a;
+        size_t len;
+        uint32_t was = 0, k, last = 0, absorbed = 0;
+        unsigned char *m = image(&len, &a);
+        unsigned char *h = (unsigned char *)(void *)ibf_attached_header(&a);
+        size_t hlen = (size_t)ibf_attached_header_size(&a);
+        void *d = ibf_attached_bot_blocks_draw(&a, 1);
+        size_t dlen = (size_t)ibf_attached_bot_blocks_draw_size(&a, 1);
+        ibf_client_session old, newcomer;
+        ibf_draw_writer stale, w;
+        ibf_draw_reader r;
+        ibf_draw_list_header head, got;
+        int code;
+        memset(&head, 0, sizeof head);
+        EXPECT(ibf_client_claim(h, hlen, 1, 1, &old), IBF_OK);
+        EXPECT(ibf_client_activate(h, hlen, &old), IBF_OK);
+        ibf_draw_writer_init(&stale);
+        ibf_draw_reader_init(&r);
+        head.seq = 100;
+        EXPECT(ibf_draw_begin(&stale, d, dlen), IBF_OK);
+        EXPECT(ibf_draw_publish(&stale, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_take(&r, d, dlen, &got), IBF_OK);
+        EXPECT(ibf_draw_begin(&stale, d, dlen), IBF_OK);
+        EXPECT(ibf_draw_publish(&stale, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_attached_client_free(&a, 1, &was), IBF_OK);
+        CHECK(was == IBF_CLIENT_STATE_ACTIVE);
+        ibf_draw_reader_init(&r);
+        EXPECT(ibf_client_claim(h, hlen, 1, 1, &newcomer), IBF_OK);
+        EXPECT(ibf_client_activate(h, hlen, &newcomer), IBF_OK);
+        ibf_draw_writer_init(&w);
+        /* The stale writer's publication lands after the free. */
+        head.seq = 101;
+        EXPECT(ibf_draw_begin(&stale, d, dlen), IBF_OK);
+        EXPECT(ibf_draw_publish(&stale, d, dlen, &head, NULL), IBF_OK);
+        CHECK(ibf_draw_header_load_state((const ibf_draw_header *)d) == 6U);
+        for (k = 1; k <= 4; k++) {
+            int rounds = (!newcomer_first && k == 1) ? 2 : 1, i;
+            for (i = 0; i < rounds; i++) {
+                if (newcomer_first || k > 1 || i == 1) {
+                    head.seq = k;
+                    EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+                    EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+                }
+                code = ibf_draw_take(&r, d, dlen, &got);
+                CHECK(code == IBF_OK || code == IBF_EMPTY);
+                if (code == IBF_OK) {
+                    CHECK(got.seq != 101);
+                    CHECK(got.seq == last + 1U);
+                    last = got.seq;
+                }
+            }
+        }
+        CHECK(last == 4);
+        EXPECT(ibf_client_standing(h, hlen, &newcomer), IBF_OK);
+        absorbed += r.absorbed;
+        CHECK(absorbed == (newcomer_first ? 0U : 1U));
+        free(m);
+    }
+    printf("stale draw kept=2\n");
+}
+
 /* Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome, never a
  * success it did not earn. Prints each outcome's name (tests/c_protocols.rs checks the line):
  * - a row whose generation goes backwards (a peer stored an older one) is no longer the
@@ -807,6 +886,7 @@ int main(void) {
     draw();
     session();
     restore();
+    stale_draw();
     broken_lifecycle();
     host_handle();
     names();

@@ -117,8 +117,9 @@ static void serve(void) {
     }
 }
 
-/* Takes the draw list if one is fresh. Returns 1 when the exchange refused the take (its state
- * names the reader's own list): a writer broke the exchange, and the host frees the row. */
+/* Takes the draw list if one is fresh. Returns 1 when the exchange refused the take: a writer
+ * broke the exchange, and the host frees the row. One publication a free overtook is not
+ * refused: the reader absorbs it (IBF_EMPTY) and takes the next session's lists. */
 static int take(void) {
     ibf_draw_list_header head;
     int code = ibf_draw_take(&reader, draw, draw_len, &head);
@@ -198,11 +199,12 @@ int main(int argc, char **argv) {
         }
         if ((state == IBF_CLIENT_STATE_ACTIVE && now_ns() - seen_at > 2000000ULL) || state == IBF_CLIENT_STATE_CLOSING) {
             if (take()) {
-                /* A writer of the last session preempted for longer than those 2 ms between
-                 * its check and its take-back (on a loaded machine) published into this
-                 * session's exchange: the reader is refused, as for any writer that breaks the
-                 * exchange, and the host frees the row, which puts the exchange back at its
-                 * start. The client notices a free; the test checks each refusal has a
+                /* The exchange refused the take: a writer broke it. A writer of the last
+                 * session preempted for longer than those 2 ms between its check and its
+                 * take-back publishes into this session's exchange, but the reader absorbs
+                 * one such publication (ATTACH.md, "A publication a free overtook"); a
+                 * refusal is past that. The host frees the row, which puts the exchange back
+                 * at its start. The client notices a free; the test checks each refusal has a
                  * publication a free overtook behind it. */
                 uint32_t was = 0;
                 ibf_attached_client_free(&a, row, &was);

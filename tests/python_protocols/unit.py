@@ -416,6 +416,55 @@ def restore(buf):
     return 1, 1
 
 
+def stale_draw(buf):
+    """Issue 46 item 3: a draw publication the host's free overtook never costs the row's next
+    client its row. The last session's writer (owning list 2 after two publications) publishes
+    after the free (state 6: the host's own list, fresh); the host's reset reader absorbs it
+    (None, nothing shown) and takes the newcomer's lists. Then the other order: the newcomer
+    publishes over the stale publication first; the host gives back the list the newcomer
+    fills, whose writer publishes in place: every list after it is taken."""
+    kept = 0
+    for newcomer_first in (False, True):
+        h = B.attach(buf)
+        bot = h.bot_blocks(3)
+        old = B.Client.claim(h.header(), 3, h.generation)
+        check(old is not None and old.activate(), "claimed")
+        stale, host = B.Draw(bot.draw()), B.Draw(bot.draw())
+        lh = B.DrawListHeader()
+        lh.seq = 100
+        stale.begin(lh)
+        stale.publish()
+        check(host.take() is not None, "the last session's list")
+        stale.begin(lh)
+        stale.publish()
+        check(B.Client.free(h, 3) == B.ClientState.ACTIVE, "freed")
+        host.reset()
+        newcomer = B.Client.claim(h.header(), 3, h.generation)
+        check(newcomer is not None and newcomer.activate(), "the newcomer")
+        writer = B.Draw(bot.draw())
+        lh.seq = 101
+        stale.begin(lh)
+        stale.publish()
+        check(bot.draw().state() == 6, "the stale publication landed: list 2 shared, fresh")
+        taken = []
+        for k in range(1, 5):
+            for i in range(2 if not newcomer_first and k == 1 else 1):
+                if newcomer_first or k > 1 or i == 1:
+                    lh.seq = k
+                    writer.begin(lh)
+                    writer.publish()
+                got = host.take()
+                if got is not None:
+                    taken.append(got.head.seq)
+        check(taken == [1, 2, 3, 4], "the newcomer's lists, none stale: %r" % taken)
+        check(host.absorbed == (0 if newcomer_first else 1), "absorbed %d" % host.absorbed)
+        check(newcomer.standing() == B.Standing.CONNECTED, "the newcomer keeps its row")
+        check(B.Client.free(h, 3) == B.ClientState.ACTIVE, "freed again")
+        h.release()
+        kept += 1
+    return kept
+
+
 def broken_lifecycle(buf):
     """Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome. A row
     whose generation goes backwards is no longer the claim's; a pad_owner byte naming no row
@@ -605,6 +654,7 @@ def main():
     # The session reloaded the host: a new handle for what follows.
     h.release()
     print("restore: %d free, %d reload" % restore(buf))
+    print("stale draw: %d kept" % stale_draw(buf))
     print("broken lifecycle: %d rules" % broken_lifecycle(buf))
     print("relayout: generation %d" % relayout(buf))
     print("identity: pid %d" % identity())

@@ -242,7 +242,18 @@ pub struct Exchange {
     pub max_payload: usize,
     pub writer: Parties,
     pub reader: Parties,
+    /// Publications of the reader's own list one reader absorbs (never shown, the writer's
+    /// next one taken giving back the list nobody owns) before it refuses the state as a
+    /// broken writer's: the one stale publication a free may be overtaken by (issue 46 item
+    /// 3). Every language's reader prints this number; the runtime's `TripleReader` and the
+    /// C and Python readers implement the one rule (`prose::regions`' reader steps say it).
+    pub stale_grace: u32,
 }
+
+/// Stale publications a renewed reader absorbs: one, the one write a writer of the row's
+/// last session may still make after the host's free (its check of its standing, then its
+/// publication; ATTACH.md, "What a client does when its row is freed").
+pub const EXCHANGE_STALE_GRACE: u32 = 1;
 
 /// The 8-byte word a session's row state and generation share, when they are its two halves
 /// and every row's copy of it is 8-aligned: claim, standing, moves and frees then use only

@@ -8,7 +8,7 @@ use super::fields::{Need, U32, U32_ATOMIC, Want};
 use crate::ir::EnumKind;
 use crate::ir::StructId;
 use crate::ir::access::{Access, FieldRef};
-use crate::ir::protocol::{Exchange, ExchangeStart};
+use crate::ir::protocol::{EXCHANGE_STALE_GRACE, Exchange, ExchangeStart};
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::RawExchange;
 
@@ -70,6 +70,7 @@ impl AfterLayout<'_> {
             max_payload: max_payload?,
             writer,
             reader,
+            stale_grace: EXCHANGE_STALE_GRACE,
         })
     }
 

@@ -245,6 +245,9 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
         format!(
             "Swap {state} with its own index | fresh (acquire-release): its own list is now the one the old state named. If the old state was fresh, the reader never took that list: it was overwritten."
         ),
+        format!(
+            "A state naming its own list is refused, but one: not fresh, after a publication of its own. The reader gave back the list the writer fills (a publication a free overtook made both hold it) and holds the list published last: publish in place (its own index | fresh) and take the third list."
+        ),
         format!("Add 1 to {published} (release)."),
     ];
     let reader = vec![
@@ -253,6 +256,11 @@ fn exchange(schema: &Schema, e: &Exchange) -> (String, Vec<Role>) {
         ),
         format!(
             "Otherwise swap {state} with its own index, not fresh (acquire-release): its own list is the one the old state named, the newest published."
+        ),
+        format!(
+            "A fresh state that names its own list is a publication a free overtook (a writer of the row's last session): no correct writer publishes the reader's list. A reader absorbs {} such publication{} (a new reader for each session): it shows nothing of it, and waits. When the state next names another list fresh, the writer owns the one the stale publication named: take the fresh list and give back the third list, the one nobody owns (not fresh). A state not fresh while it waits is the stale publication taken back by its writer (stop waiting), unless it names the reader's own list. Past that grace, or that own list, the state is a broken writer's: refuse it (`exchange_state`), and the host frees the row.",
+            e.stale_grace,
+            if e.stale_grace == 1 { "" } else { "s" }
         ),
         format!(
             "Check {} against {} and {} against {} before reading the items and payload.",

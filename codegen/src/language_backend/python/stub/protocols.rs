@@ -112,7 +112,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             out,
             "\nclass {t}:\n    head: {l}\n    items: list[{i}]\n    payload: bytes\n    \
              def __init__(self, head: {l}, items: list[{i}], payload: bytes) -> None: ...\n\
-             \nclass {c}:\n    INITIAL_STATE: ClassVar[int]\n    \
+             \nclass {c}:\n    INITIAL_STATE: ClassVar[int]\n    STALE_GRACE: ClassVar[int]\n    \
              def __init__(self, view: {v}) -> None: ...\n    \
              @property\n    def view(self) -> {v}: ...\n    \
              @property\n    def max_items(self) -> int: ...\n    \
@@ -120,6 +120,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              @property\n    def count(self) -> int: ...\n    \
              @property\n    def payload_len(self) -> int: ...\n    \
              @property\n    def dropped(self) -> int: ...\n    \
+             @property\n    def absorbed(self) -> int: ...\n    \
              def reset(self) -> None: ...\n    def reset_state(self) -> None: ...\n    \
              def begin(self, head: {l} | None = None) -> None: ...\n    \
              def add(self, item: {i}, payload: bytes = b\"\") -> bool: ...\n    \

@@ -114,6 +114,7 @@ fn exchange_spec(schema: &Schema, e: &Exchange, n: &ExchangeNames) -> TokenStrea
     let hf = |f| field(schema, h, f);
     let state = offset(schema, h, e.state);
     let initial = lit(u64::from(e.start.state));
+    let grace = lit(u64::from(e.stale_grace));
     let (buffers, buffer_size, max_items, max_payload, published) = (
         hf(e.buffers),
         hf(e.buffer_size),
@@ -139,7 +140,7 @@ fn exchange_spec(schema: &Schema, e: &Exchange, n: &ExchangeNames) -> TokenStrea
         impl #writer<'_> {
             /// Where the exchange's fields are, from the start of its header, and the lists'.
             pub const SPEC: ::abi_runtime::list_exchange::ListSpec = ::abi_runtime::list_exchange::ListSpec {
-                state: #state, initial_state: #initial, buffers: #buffers, buffer_size: #buffer_size,
+                state: #state, initial_state: #initial, stale_grace: #grace, buffers: #buffers, buffer_size: #buffer_size,
                 max_items: #max_items, max_payload: #max_payload, published: #published, area: #area,
                 list: ::abi_runtime::list_exchange::ListFormat {
                     size: #list_size, align: #list_align, count: #count, payload_len: #payload_len,
@@ -234,8 +235,18 @@ fn reader_impl(n: &ExchangeNames) -> TokenStream {
                 Ok(Self { list: ::abi_runtime::list_exchange::ListReader::new(region, #writer::SPEC)? })
             }
 
+            /// Stale publications this reader absorbed: lists of the row's last session that
+            /// a free overtook (a fresh state naming the reader's own list), never shown.
+            pub fn absorbed(&self) -> u32 {
+                self.list.absorbed()
+            }
+
             /// The newest list published since the last take, copied out, or `None`. Its
-            /// count and payload length are checked against the header's capacities.
+            /// count and payload length are checked against the header's capacities. A
+            /// publication of the reader's own list (one a free overtook) is absorbed within
+            /// the plan's grace (`SPEC.stale_grace`): `None`, and the writer's next list is
+            /// taken; past it, `exchange_state`, a broken writer (free the row, then take a
+            /// new reader).
             pub fn take(&mut self) -> Result<Option<#list>, #error> {
                 let Some(taken) = self.list.take()? else {
                     return Ok(None);
