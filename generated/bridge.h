@@ -6229,9 +6229,13 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      window left is one write.
  *   8. Close: compare-and-swap the state from `active` (or `claimed`) to `closing` (release),
  *      only while the generation is the claim's.
- *   9. Bind a pad: compare-and-swap its byte of `bridge_header.pad_owner` from 255 (free) to
- *      the row's index, as a compare-and-swap of the whole word holding it; unbind by swapping
- *      it back.
+ *   9. Bind a pad, while the claim stands: compare-and-swap its byte of
+ *      `bridge_header.pad_owner` from 255 (free) to the row's index, as a compare-and-swap of
+ *      the whole word holding it; then a full (seq_cst) fence and the standing again, and when
+ *      the claim no longer stands, swap it back (the host's free fences between its retire and
+ *      its sweep of the pads, so one side always sees the other). Unbind, while the claim
+ *      stands, by swapping it back. The byte holds only the row's index: a stale client's undo
+ *      or unbind can still unbind the same pad if the row's next client bound it in between.
  *
  * Host (the host):
  *   1. Free a row after a `closing`, or when it is hung: the host keeps, for each row, the
@@ -6241,13 +6245,13 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      seen in use gets that long, heartbeat or not; one stuck in `claimed` is hung too;
  *      `client_entry.heartbeat_ns` is only compared with itself, never with the host's clock).
  *      Retire it (swap `client_entry.state` to `closing`, acquire-release: its client sees it
- *      gone and nobody can claim it), let go of every pad the row's index owns in
- *      `bridge_header.pad_owner` (back to 255), when it was not free put back what the row (row
- *      i) owned in its blocks (answer the request waiting in `client_blocks[i].mailbox` with
- *      status 0 and no text; store `bot_blocks[i].draw`'s state = 1, its initial state; a queue
- *      keeps its entries for the host to drain), then store `client_entry.state` = `free`
- *      (release). The client notices at its next check; the next claim finds nothing of the
- *      last client's.
+ *      gone and nobody can claim it), then a full (seq_cst) fence, let go of every pad the
+ *      row's index owns in `bridge_header.pad_owner` (back to 255), when it was not free put
+ *      back what the row (row i) owned in its blocks (answer the request waiting in
+ *      `client_blocks[i].mailbox` with status 0 and no text; store `bot_blocks[i].draw`'s state
+ *      = 1, its initial state; a queue keeps its entries for the host to drain), then store
+ *      `client_entry.state` = `free` (release). The client notices at its next check; the next
+ *      claim finds nothing of the last client's.
  *   2. To wake a sleeping client: after publishing, a full (SeqCst) fence, then load
  *      `client_entry.waiting` (acquire); wake it when 1.
  *   3. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
@@ -6501,11 +6505,17 @@ static inline int ibf_client_swap_pad_(unsigned char *base, uint32_t pad, uint64
 }
 
 /**
- * Binds pad `pad` to the claim's row: its element of the bind word from 255
- * (unbound) to the row's index, by compare-and-swap of the whole word. IBF_OK;
- * IBF_NOT_FREE with *owner (may be NULL) the element found; IBF_SESSION_ROW past the
- * 4 pads; IBF_CONTENDED (nothing stored) when the word's other pads kept
- * changing; or the claim's standing when it no longer holds.
+ * Binds pad `pad` to the claim's row, while the claim stands: its element of the bind word
+ * from 255 (unbound) to the row's index, by compare-and-swap of the whole word; then a
+ * full (seq_cst) fence and the claim's standing again: when it no longer holds, the bind is
+ * undone (the element back to 255). The host's free makes a full fence between its
+ * retire and its sweep of the row's pads, so one side always sees the other (Dekker's
+ * pattern): a bind this re-check does not undo, the host's sweep lets go, and no pad
+ * outlives the session it was bound in (abi-runtime `pads`, whose steps these are).
+ * IBF_OK; IBF_NOT_FREE with *owner (may be NULL) the element found; IBF_SESSION_ROW
+ * past the 4 pads; the claim's standing when it no longer holds (nothing left bound);
+ * IBF_CONTENDED when the word's other pads kept changing (nothing stored, or, when the
+ * undo was contended, the pad left bound: unbind it).
  */
 static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad, uint64_t *owner) {
     uint64_t found;
@@ -6522,15 +6532,37 @@ static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client
     if (rc == IBF_NOT_FREE && owner != NULL) {
         *owner = found;
     }
-    return rc;
+    if (rc != IBF_OK) {
+        return rc;
+    }
+    /* The swap before the fence, the re-check's loads after it; the host's free fences
+     * between its retire and its sweep. */
+    ibf_live_fence_seq_cst_();
+    standing = ibf_client_standing(region, len, c);
+    if (standing == IBF_OK) {
+        return IBF_OK;
+    }
+    /* The claim went while it bound: undo (a sweep that let the pad go first leaves nothing
+     * to undo). */
+    if (ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found) == IBF_CONTENDED) {
+        return IBF_CONTENDED;
+    }
+    return standing;
 }
 
-/** Unbinds pad `pad` from the claim's row (back to 255): IBF_OK, or
- * IBF_NOT_FREE when the row does not own it, IBF_CONTENDED, or IBF_SESSION_ROW. */
+/** Unbinds pad `pad` from the claim's row (back to 255), while the claim stands:
+ * IBF_OK, or IBF_NOT_FREE when the row does not own it, IBF_CONTENDED (nothing
+ * stored), IBF_SESSION_ROW, or the claim's standing when it no longer holds (nothing
+ * stored). */
 static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad) {
     uint64_t found;
+    int standing;
     if (pad >= 4U || len < 168U) {
         return IBF_SESSION_ROW;
+    }
+    standing = ibf_client_standing(region, len, c);
+    if (standing != IBF_OK) {
+        return standing;
     }
     return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found);
 }
@@ -6559,7 +6591,8 @@ static inline void ibf_client_release_row_(unsigned char *at) {
 }
 
 /* The host's side, first half of a free: retires row `row` (its state becomes closing: its
- * client sees it gone, and no client can claim it meanwhile) and lets go of the pads it bound;
+ * client sees it gone, and no client can claim it meanwhile) and, after a full fence, lets go of
+ * the pads it bound (a bind racing the free is seen here or undone by its client);
  * *old is the state it had. IBF_OK, IBF_SESSION_ROW, or IBF_CONTENDED (the row
  * not retired, or a pad's word kept changing: the row stays retired, and a later free goes on). */
 static inline int ibf_client_free_begin_(void *region, size_t len, uint32_t row, uint32_t *old) {
@@ -6575,6 +6608,9 @@ static inline int ibf_client_free_begin_(void *region, size_t len, uint32_t row,
     if (*old != 0U && len >= 168U) {
         uint32_t pad;
         uint64_t found;
+        /* A full fence between the retire and the sweep: a bind whose client's re-check
+         * (after its own fence) does not see the retire, this sweep sees. */
+        ibf_live_fence_seq_cst_();
         for (pad = 0; pad < 4U; pad++) {
             if (ibf_client_swap_pad_((unsigned char *)region, pad, row, 255U, &found) == IBF_CONTENDED) {
                 return IBF_CONTENDED;

@@ -6377,7 +6377,8 @@ class _Session:
     def free(cls, host, index):
         """The host's side: frees row index and restores what it owned, whatever its client
         does: the row is retired first (its state becomes closing: its client sees it gone and
-        no client can claim it meanwhile), the pads it bound are let go, each protocol of the
+        no client can claim it meanwhile), then, after a full fence, the pads it bound are let go
+        (a bind racing the free is seen by this sweep or undone by its client), each protocol of the
         blocks the row owns that would refuse the next client is put back as a new image has it
         (a mailbox's waiting request answered with status 0 and no text, an exchange at its
         initial state; queues keep their entries for the host to drain), then its state becomes
@@ -6389,6 +6390,9 @@ class _Session:
         mem = header._mem
         old = cls._retire(mem, base)
         if old != cls._FREE and cls._BIND is not None:
+            # The fence between the retire and the sweep: a bind whose client's re-check (after
+            # its own fence) does not see the retire, this sweep sees (abi-runtime pads).
+            _fence_seq_cst()
             for pad in range(cls._BIND[1]):
                 cls._bind(header, pad, index, cls._UNBOUND)
         if handle is not None and old != cls._FREE:
@@ -6498,22 +6502,37 @@ class Client(_Session):
 
     def bind_pad(self, pad):
         """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
-        the row's index by compare-and-swap of the word holding it. False when another row
-        holds it, or when the row is no longer this client's (nothing is stored)."""
-        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._UNBOUND, self._index)
+        the row's index by compare-and-swap of the word holding it; then a full fence and the
+        standing again: when the claim no longer stands, the bind is undone (the byte back to
+        unbound). The host's free makes a full fence between its retire and its sweep of the
+        row's pads, so one side always sees the other (Dekker's pattern): no pad outlives the
+        session it was bound in (abi-runtime pads, whose steps these are). False when another
+        row holds it, or when the row is no longer this client's (nothing is left bound).
+        ContendedError when the word kept changing (when the undo was the one
+        contended, the pad stays bound: unbind it). Without libatomic's fence or the atomics
+        package there is no fence (x86 only: its locked compare-and-swap is one)."""
+        if self.standing() != Standing.CONNECTED or not self._bind(self._header, pad, self._UNBOUND, self._index):
+            return False
+        _fence_seq_cst()
+        if self.standing() == Standing.CONNECTED:
+            return True
+        self._bind(self._header, pad, self._index, self._UNBOUND)
+        return False
 
     def unbind_pad(self, pad):
         """Lets pad go, if this row holds it and the claim stands (compare-and-swap back to
-        unbound)."""
+        unbound). False otherwise (nothing stored)."""
         return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._index, self._UNBOUND)
 
     @classmethod
     def pad_owner(cls, header, pad):
-        """The row that owns pad, or None when it is unbound (the host's or anyone's view)."""
-        offset, count, _width = cls._BIND
+        """The row that owns pad, or None when it is unbound (the host's or anyone's view): one
+        load of the whole word that holds it (acquire), the size every access to it has."""
+        offset, count, width = cls._BIND
         if not 0 <= pad < count:
             raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
-        owner = _load(header._mem, header._base + offset + pad, 1)
+        word = _load(header._mem, header._base + offset + pad - pad % width, width)
+        owner = (word >> 8 * (pad % width)) & 0xFF
         return None if owner == cls._UNBOUND else owner
 
 

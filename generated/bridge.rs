@@ -6571,28 +6571,67 @@ pub mod live {
                 }
             }
         }
-        /// Binds pad `pad`, while the claim stands: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is stored).
+        /// Where the pads' owner bytes are, for `abi_runtime::pads`.
+        pub const PADS: ::abi_runtime::pads::PadWord = ::abi_runtime::pads::PadWord {
+            at: 164,
+            count: 4,
+            unbound: 255,
+        };
+        /// Binds pad `pad`, while the claim stands: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it), then, after a SeqCst fence, the claim is checked again, and the bind is undone when it no longer stands (`abi_runtime::pads::bind`: the host's free fences after its retire, so it lets go of any bind this check does not undo). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is left bound). `Contended` when the word kept changing: nothing stored, or, when an undo was contended, the pad left bound (unbind it).
         pub fn bind(&self, pad: usize) -> Result<(), ClientPadRefused> {
-            self.swap_pad(pad, true)
-        }
-        /// Unbinds pad `pad`, while the claim stands: its byte of `pad_owner` goes from this row's index back to unbound. Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's.
-        pub fn unbind(&self, pad: usize) -> Result<(), ClientPadRefused> {
-            self.swap_pad(pad, false)
-        }
-        fn swap_pad(&self, pad: usize, bind: bool) -> Result<(), ClientPadRefused> {
             let own = u8::try_from(self.index).map_err(|_| ClientPadRefused::NoPad)?;
-            if pad >= 4 {
-                return Err(ClientPadRefused::NoPad);
+            let mut lost = ClientStanding::Connected;
+            let done = ::abi_runtime::pads::bind::<
+                u32,
+                _,
+            >(
+                    self.header.region(),
+                    Self::PADS,
+                    pad,
+                    own,
+                    || {
+                        lost = self.standing();
+                        lost == ClientStanding::Connected
+                    },
+                )
+                .map_err(|_| ClientPadRefused::Contended)?;
+            match done {
+                ::abi_runtime::pads::Bind::Bound => Ok(()),
+                ::abi_runtime::pads::Bind::Held(owner) => {
+                    Err(ClientPadRefused::Held(owner))
+                }
+                ::abi_runtime::pads::Bind::Lost { .. } => {
+                    Err(ClientPadRefused::Lost(lost))
+                }
+                ::abi_runtime::pads::Bind::NoPad => Err(ClientPadRefused::NoPad),
             }
-            match self.standing() {
-                ClientStanding::Connected => {}
-                lost => return Err(ClientPadRefused::Lost(lost)),
+        }
+        /// Unbinds pad `pad`, while the claim stands: its byte of `pad_owner` goes from this row's index back to unbound (`abi_runtime::pads::unbind`). Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing stored).
+        pub fn unbind(&self, pad: usize) -> Result<(), ClientPadRefused> {
+            let own = u8::try_from(self.index).map_err(|_| ClientPadRefused::NoPad)?;
+            let mut lost = ClientStanding::Connected;
+            let done = ::abi_runtime::pads::unbind::<
+                u32,
+                _,
+            >(
+                    self.header.region(),
+                    Self::PADS,
+                    pad,
+                    own,
+                    || {
+                        lost = self.standing();
+                        lost == ClientStanding::Connected
+                    },
+                )
+                .map_err(|_| ClientPadRefused::Contended)?;
+            match done {
+                ::abi_runtime::pads::Unbind::Unbound => Ok(()),
+                ::abi_runtime::pads::Unbind::Held(owner) => {
+                    Err(ClientPadRefused::Held(owner))
+                }
+                ::abi_runtime::pads::Unbind::Lost => Err(ClientPadRefused::Lost(lost)),
+                ::abi_runtime::pads::Unbind::NoPad => Err(ClientPadRefused::NoPad),
             }
-            let (from, to) = if bind { (255, own) } else { (own, 255) };
-            self.header
-                .compare_exchange_pad_owner_at(pad, from, to)
-                .map_err(|_| ClientPadRefused::Contended)?
-                .map_err(ClientPadRefused::Held)
         }
     }
     impl<'a> ClientHost<'a> {
@@ -6606,7 +6645,9 @@ pub mod live {
         /// Frees row `index` and restores what it owned, whatever its client does: the row
         /// is retired first (its state becomes closing, a swap: its client sees it gone and
         /// no client can claim it meanwhile), the pads it bound are let go (when the
-        /// session binds pads), then its state becomes free (release), so the next claim
+        /// session binds pads: a SeqCst fence after the retire, then the sweep, so that
+        /// a bind racing the free is seen by the sweep or undone by its client,
+        /// `abi_runtime::pads`), then its state becomes free (release), so the next claim
         /// finds everything restored. One free of a row at a time: the host's. Returns the
         /// state it had
         /// (free: nothing was done), or `None` when there is no such row. `Contended`
@@ -6623,9 +6664,10 @@ pub mod live {
             };
             let old = ::abi_runtime::claim::retire(row.region(), Client::SPEC)?;
             if let Some(own) = u8::try_from(index).ok().filter(|_| old != 0) {
-                for pad in 0..4 {
-                    let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255)?;
-                }
+                ::abi_runtime::pads::sweep::<
+                    u32,
+                    _,
+                >(self.header.region(), Client::PADS, own)?;
             }
             if old != 0 {
                 self.restore(index)?;

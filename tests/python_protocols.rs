@@ -83,6 +83,8 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(line("restore:"), vec![1, 1]);
     assert_eq!(line("stale draw:"), vec![2]);
     assert_eq!(line("broken lifecycle:"), vec![2]);
+    // The host's free ran once inside the bind's window, and no pad was left bound.
+    assert_eq!(line("pad bind racing a free:"), vec![1, 0]);
     // The session's reload made host generation 2, the restore's reload 3; the re-layout
     // asked for 3 and got 4.
     assert_eq!(line("relayout: generation"), vec![4]);

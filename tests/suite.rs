@@ -26,6 +26,8 @@ mod c_header;
 mod c_live;
 #[path = "c_msvc.rs"]
 mod c_msvc;
+#[path = "c_pad_bind.rs"]
+mod c_pad_bind;
 #[path = "c_positions.rs"]
 mod c_positions;
 #[path = "c_protocols.rs"]

@@ -62,7 +62,10 @@
 //!   `load(Acquire)` before it reads the answer;
 //! - a claimed row ([`claim`]): a client claims a free row by compare-and-swap of its state,
 //!   bumps its generation, and moves the state on only while the generation is its own (one
-//!   compare-and-swap of the word that holds both, where they share one).
+//!   compare-and-swap of the word that holds both, where they share one);
+//! - a pad a claimed row binds ([`pads`]): the client swaps the owner byte, a `SeqCst` fence,
+//!   then re-checks its claim and undoes the bind when it no longer stands; the host retires
+//!   the row, a `SeqCst` fence, then sweeps the row's pads: one side always sees the other.
 //!
 //! # What a hostile peer can and cannot cause
 //!
@@ -142,6 +145,7 @@ pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;
+pub mod pads;
 pub mod produce;
 mod raw;
 #[cfg(feature = "recording")]

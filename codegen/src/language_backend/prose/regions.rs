@@ -337,13 +337,13 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
     ];
     if let Some((bind, unbound)) = s.bind {
         client.push(format!(
-            "Bind a pad: compare-and-swap its byte of {} from {unbound} (free) to the row's index, as a compare-and-swap of the whole word holding it; unbind by swapping it back.",
+            "Bind a pad, while the claim stands: compare-and-swap its byte of {} from {unbound} (free) to the row's index, as a compare-and-swap of the whole word holding it; then a full (seq_cst) fence and the standing again, and when the claim no longer stands, swap it back (the host's free fences between its retire and its sweep of the pads, so one side always sees the other). Unbind, while the claim stands, by swapping it back. The byte holds only the row's index: a stale client's undo or unbind can still unbind the same pad if the row's next client bound it in between.",
             path(bind)
         ));
     }
     let release = match s.bind {
         Some((bind, unbound)) => format!(
-            " let go of every pad the row's index owns in {} (back to {unbound}),",
+            " then a full (seq_cst) fence, let go of every pad the row's index owns in {} (back to {unbound}),",
             path(bind)
         ),
         None => String::new(),
