@@ -31,7 +31,7 @@ use bridge_abi::runtime::broadcast_ring::{Read, RingReader};
 use bridge_abi::runtime::byte_queue::{ByteQueue, Pushed};
 use bridge_abi::runtime::claim::{Claim, Standing};
 use bridge_abi::runtime::mailbox::Mailbox;
-use bridge_abi::runtime::triple_buffer::{FRESH, TripleWriter};
+use bridge_abi::runtime::triple_buffer::{ExchangeError, FRESH, TripleWriter};
 use common::protocol_peer::{
     CLIENT_ENTRY, CLIENTS, DRAW_CMD, DRAW_LISTS, DRAW_STATE, HOST_GENERATION, MAILBOX, QUEUE, RING,
     ROW, answer, log_entry, log_parts, produce_file, regions,
@@ -400,10 +400,20 @@ fn draw_writer(region: Region<'_>, row: Region<'_>) -> (u64, u64, u64, u32) {
         if active_generation(row) != Some(generation) {
             // Overtaken by a free: take the publication back if the state is still ours.
             if let Ok(p) = published {
-                let before = p.next as u32 | if p.overwrote { FRESH } else { 0 };
-                let _ = region.try_compare_exchange::<u32>(DRAW_STATE, own as u32 | FRESH, before);
+                let _ =
+                    region.try_compare_exchange::<u32>(DRAW_STATE, own as u32 | FRESH, p.replaced);
             }
             writer = None;
+            lost += 1;
+            continue;
+        }
+        // A publication of the last session that a free overtook names the list this writer
+        // fills, fresh: refused until the host takes it (ATTACH.md, "A publication a free
+        // overtook"); the list is lost, the next is published.
+        if let Err(ExchangeError::State { found }) = published
+            && found & 3 == own as u32
+            && found & FRESH != 0
+        {
             lost += 1;
             continue;
         }

@@ -160,6 +160,9 @@ pub struct Published {
     pub next: usize,
     /// The reader had not taken the previous list: it is overwritten, never shown.
     pub overwrote: bool,
+    /// The state word the publication replaced (what a writer that takes back a publication
+    /// a free overtook stores again: not `next`, which differs after a publication in place).
+    pub replaced: u32,
 }
 
 /// Checks a state word: an index 0 to 2, no other bit than the fresh one.
@@ -252,6 +255,7 @@ impl<'a, A: Writable> TripleWriter<'a, A> {
                     return Ok(Published {
                         next,
                         overwrote: fresh,
+                        replaced: current,
                     });
                 }
                 Err(now) => current = now,
