@@ -7430,7 +7430,17 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
             return failed;
         }
     }
-    return ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
+    {
+        int failed = ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
+        /* Nothing reloaded while the block's tables were read: the fence orders their loads
+         * before these, as the root attach's re-check (a re-layout writing new tables meanwhile
+         * is refused, retryably, not handed out torn). */
+        if (failed == IBF_ATTACH_OK && !a->host) {
+            ibf_live_fence_acquire_();
+            failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
+        }
+        return failed;
+    }
 }
 
 /**
@@ -7542,7 +7552,17 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
             return failed;
         }
     }
-    return ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
+    {
+        int failed = ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
+        /* Nothing reloaded while the block's tables were read: the fence orders their loads
+         * before these, as the root attach's re-check (a re-layout writing new tables meanwhile
+         * is refused, retryably, not handed out torn). */
+        if (failed == IBF_ATTACH_OK && !a->host) {
+            ibf_live_fence_acquire_();
+            failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
+        }
+        return failed;
+    }
 }
 
 /**

@@ -7062,7 +7062,12 @@ def _attach_check_block(handle, pos, index, live=True):
         raise AttachError("extent_beyond_block", bname, stride, extent)
     if extent < sub.header_size:
         raise AttachError("extent_too_small", bname, sub.header_size, extent)
-    return _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
+    block = _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
+    if still_running is not None:
+        # Nothing reloaded while the block's tables were read (the root attach's re-check):
+        # tables a re-layout wrote meanwhile are refused, retryably, never handed out torn.
+        still_running()
+    return block
 
 
 def _attach_flat(buffer):

@@ -7778,6 +7778,13 @@ pub mod live {
                 2,
                 i,
             )?;
+            if !self.host {
+                ::abi_runtime::attach::still_running_after_read(
+                    self.region,
+                    &BRIDGE_HEADER_HANDSHAKE,
+                    self.generation,
+                )?;
+            }
             Ok(
                 found
                     .map(|table| ClientBlock {
@@ -7869,6 +7876,13 @@ pub mod live {
                 4,
                 i,
             )?;
+            if !self.host {
+                ::abi_runtime::attach::still_running_after_read(
+                    self.region,
+                    &BRIDGE_HEADER_HANDSHAKE,
+                    self.generation,
+                )?;
+            }
             Ok(
                 found
                     .map(|table| BotBlock {

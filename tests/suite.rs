@@ -10,6 +10,8 @@ mod common;
 mod attach;
 #[path = "attach_geometry.rs"]
 mod attach_geometry;
+#[path = "block_recheck.rs"]
+mod block_recheck;
 #[path = "build_dependencies.rs"]
 mod build_dependencies;
 #[path = "c_attach.rs"]

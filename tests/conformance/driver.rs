@@ -77,6 +77,18 @@ struct ClientActor {
     mailbox: Option<MailboxClient<'static>>,
 }
 
+/// The value of a `Result<Option<T>, E>` that takes a region's block, writer or reader, or
+/// returns the step's answer: `error:absent` for `None`, `error:<check>` for an error.
+macro_rules! taken {
+    ($e:expr) => {
+        match $e {
+            Ok(Some(v)) => v,
+            Ok(None) => return Ok(err("absent")),
+            Err(e) => return Ok(err(e.check())),
+        }
+    };
+}
+
 fn standing(s: ClientStanding) -> String {
     match s {
         ClientStanding::Connected => "connected",
@@ -213,16 +225,8 @@ impl Scenario {
             "take" => {
                 let row: usize = num(args, 0)?;
                 if !host.draws.contains_key(&row) {
-                    let block = match host.handle.bot_blocks(row) {
-                        Ok(Some(b)) => b,
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
-                    match block.draw_reader() {
-                        Ok(Some(r)) => host.draws.insert(row, r),
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
+                    let block = taken!(host.handle.bot_blocks(row));
+                    host.draws.insert(row, taken!(block.draw_reader()));
                 }
                 let reader = host.draws.get_mut(&row).expect("made above");
                 match reader.take() {
@@ -234,16 +238,8 @@ impl Scenario {
             "drain" => {
                 let row: usize = num(args, 0)?;
                 if !host.queues.contains_key(&row) {
-                    let block = match host.handle.client_blocks(row) {
-                        Ok(Some(b)) => b,
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
-                    match block.log_queue_reader() {
-                        Ok(Some(r)) => host.queues.insert(row, r),
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
+                    let block = taken!(host.handle.client_blocks(row));
+                    host.queues.insert(row, taken!(block.log_queue_reader()));
                 }
                 let reader = host.queues.get_mut(&row).expect("made above");
                 let mut texts = Vec::new();
@@ -269,16 +265,8 @@ impl Scenario {
             "serve" => {
                 let row: usize = num(args, 0)?;
                 let text = args.get(1).copied().unwrap_or("");
-                let block = match host.handle.client_blocks(row) {
-                    Ok(Some(b)) => b,
-                    Ok(None) => return Ok(err("absent")),
-                    Err(e) => return Ok(err(e.check())),
-                };
-                let server: MailboxServer<'static> = match block.mailbox_server() {
-                    Ok(Some(s)) => s,
-                    Ok(None) => return Ok(err("absent")),
-                    Err(e) => return Ok(err(e.check())),
-                };
+                let block = taken!(host.handle.client_blocks(row));
+                let server: MailboxServer<'static> = taken!(block.mailbox_server());
                 let mut request = String::new();
                 match server.serve(|req| {
                     request = String::from_utf8_lossy(req).into_owned();
@@ -400,16 +388,8 @@ impl Scenario {
             "push" => {
                 let text = args.first().copied().unwrap_or("");
                 if c.queue.is_none() {
-                    let block = match handle.client_blocks(row) {
-                        Ok(Some(b)) => b,
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
-                    c.queue = match block.log_queue_writer() {
-                        Ok(Some(w)) => Some(w),
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
+                    let block = taken!(handle.client_blocks(row));
+                    c.queue = Some(taken!(block.log_queue_writer()));
                 }
                 let (claim, writer) = (c.claim.as_ref().ok_or_else(claimed)?, c.queue.as_ref());
                 let mut bound = claim.scoped(writer.expect("taken above"));
@@ -423,16 +403,8 @@ impl Scenario {
             "publish" => {
                 let n: usize = num(args, 0)?;
                 if c.draw.is_none() {
-                    let block = match handle.bot_blocks(row) {
-                        Ok(Some(b)) => b,
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
-                    c.draw = match block.draw_writer() {
-                        Ok(Some(w)) => Some(w),
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
+                    let block = taken!(handle.bot_blocks(row));
+                    c.draw = Some(taken!(block.draw_writer()));
                 }
                 let (claim, writer) = (c.claim.as_ref().ok_or_else(claimed)?, c.draw.as_mut());
                 let mut bound = claim.scoped(writer.expect("taken above"));
@@ -449,16 +421,8 @@ impl Scenario {
             }
             "request" | "poll" => {
                 if c.mailbox.is_none() {
-                    let block = match handle.client_blocks(row) {
-                        Ok(Some(b)) => b,
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
-                    c.mailbox = match block.mailbox_client() {
-                        Ok(Some(m)) => Some(m),
-                        Ok(None) => return Ok(err("absent")),
-                        Err(e) => return Ok(err(e.check())),
-                    };
+                    let block = taken!(handle.client_blocks(row));
+                    c.mailbox = Some(taken!(block.mailbox_client()));
                 }
                 let (claim, mailbox) = (c.claim.as_ref().ok_or_else(claimed)?, c.mailbox.as_mut());
                 let mut bound = claim.scoped(mailbox.expect("taken above"));
