@@ -227,7 +227,7 @@ static int api_free(const ibf_attached *host, uint32_t row, uint32_t *was) {
 static int api_reload(const ibf_attached *host) {
     uint32_t generation = 0;
     uint32_t was[ROWS];
-    return ibf_attached_client_reload(host, &generation, was);
+    return ibf_attached_client_reload(host, &generation, was, NULL);
 }
 
 static int api_exit(const ibf_attached *host) {
