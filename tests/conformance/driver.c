@@ -12,6 +12,19 @@
  * README asks (and the header's session step 7), a writer op (push, publish, request, poll)
  * first checks the claim's standing with ibf_client_standing and answers it when lost.
  */
+/* The host's contend op: a stand-in for a client that writes the other bytes of a word the
+ * host compare-and-swaps, between each of the host's loads and swaps (IBF_CAS_HOOK, which the
+ * header calls in every bounded compare-and-swap loop). It flips bit 63 of the word armed. */
+#include <stddef.h>
+
+static void *volatile g_contended;
+static void driver_cas_hook(void *word) {
+    if (word != NULL && word == g_contended) {
+        __atomic_fetch_xor((unsigned long long *)word, 1ULL << 63, __ATOMIC_RELAXED);
+    }
+}
+#define IBF_CAS_HOOK(word) driver_cas_hook((void *)(word))
+
 #include "bridge.h"
 
 #include <stdbool.h>
@@ -1059,6 +1072,17 @@ static void host_step(const char *op, char **args, int n) {
         op_pad(num);
         return;
     }
+    if (op_is(op, "contend", n, 1) && numbered) {
+        /* Row `num`'s state and generation word, contended until `uncontend`. */
+        g_contended = num < ROWS ? (void *)(g_map + offsetof(ibf_bridge_header, clients) + (size_t)num * sizeof(ibf_client_entry)) : NULL;
+        ans_str(g_contended != NULL ? "ok" : "no_row");
+        return;
+    }
+    if (op_is(op, "uncontend", n, 0)) {
+        g_contended = NULL;
+        ans_str("ok");
+        return;
+    }
     if ((op_is(op, "free", n, 1) || op_is(op, "take", n, 1) || op_is(op, "drain", n, 1) || op_is(op, "serve", n, 2)) && numbered) {
         no_handle = !g_host.produced;
     } else if (op_is(op, "reload", n, 0) || op_is(op, "exit", n, 0)) {
@@ -1165,6 +1189,7 @@ static actor_t *find_actor(const char *name) {
 
 static void start_scenario(void) {
     memset(g_map, 0, sizeof g_map);
+    g_contended = NULL;
     memset(&g_host, 0, sizeof g_host);
     memset(g_actors, 0, sizeof g_actors);
 }

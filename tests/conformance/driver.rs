@@ -77,6 +77,21 @@ struct ClientActor {
     mailbox: Option<MailboxClient<'static>>,
 }
 
+thread_local! {
+    /// The address of the word `host contend` arms (0: none).
+    static CONTENDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The host's contend op: a stand-in for a client that writes the other bytes of a word the
+/// host compare-and-swaps, between each of the host's loads and swaps (abi_runtime's
+/// contention hook, called in every bounded compare-and-swap loop). It flips bit 63 of the
+/// word armed.
+fn contend(word: &std::sync::atomic::AtomicU64) {
+    if core::ptr::from_ref(word).addr() == CONTENDED.get() {
+        word.fetch_xor(1 << 63, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// The value of a `Result<Option<T>, E>` that takes a region's block, writer or reader, or
 /// returns the step's answer: `error:absent` for `None`, `error:<check>` for an error.
 macro_rules! taken {
@@ -140,6 +155,8 @@ fn num<T: std::str::FromStr>(args: &[&str], i: usize) -> Result<T, String> {
 
 impl Scenario {
     fn new() -> Self {
+        CONTENDED.set(0);
+        bridge_abi::runtime::contention::set_hook(None);
         let buf: &'static SharedBuf = Box::leak(Box::new(SharedBuf::new(MAPPING)));
         Self {
             region: buf.region(),
@@ -195,6 +212,20 @@ impl Scenario {
                     Ok(_) => "ok".to_string(),
                     Err(_) => err("contended"),
                 }
+            }
+            "contend" => {
+                let index: usize = num(args, 0)?;
+                let Some(row) = host.handle.header().clients(index) else {
+                    return Ok("no_row".to_string());
+                };
+                CONTENDED.set(row.region().as_ptr().addr());
+                bridge_abi::runtime::contention::set_hook(Some(contend));
+                "ok".to_string()
+            }
+            "uncontend" => {
+                CONTENDED.set(0);
+                bridge_abi::runtime::contention::set_hook(None);
+                "ok".to_string()
             }
             "exit" => match sessions.exit() {
                 Ok(()) => "ok".to_string(),
