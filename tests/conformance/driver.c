@@ -18,9 +18,18 @@
 #include <stddef.h>
 
 static void *volatile g_contended;
+/* The host's free_inside op: the host frees row g_free_row inside the next compare-and-swap of
+ * the word at g_free_inside (once; the free itself runs with the hook disarmed). */
+static void *volatile g_free_inside;
+static unsigned g_free_row;
+static void driver_free_inside(unsigned row);
 static void driver_cas_hook(void *word) {
     if (word != NULL && word == g_contended) {
         __atomic_fetch_xor((unsigned long long *)word, 1ULL << 63, __ATOMIC_RELAXED);
+    }
+    if (word != NULL && word == g_free_inside) {
+        g_free_inside = NULL;
+        driver_free_inside(g_free_row);
     }
 }
 #define IBF_CAS_HOOK(word) driver_cas_hook((void *)(word))
@@ -464,6 +473,12 @@ static bool host_region(enum place_kind kind, uint32_t row, region_t *r) {
 
 static void host_forget(uint32_t row) {
     memset(&g_host.rows[row], 0, sizeof g_host.rows[row]);
+}
+
+/* The free a free_inside op armed, made inside a compare-and-swap loop (IBF_CAS_HOOK). */
+static void driver_free_inside(unsigned row) {
+    uint32_t was;
+    (void)api_free(&g_host.handle, row, &was);
 }
 
 static void host_forget_all(void) {
@@ -1078,6 +1093,13 @@ static void host_step(const char *op, char **args, int n) {
         ans_str(g_contended != NULL ? "ok" : "no_row");
         return;
     }
+    if (op_is(op, "free_inside", n, 1) && numbered && g_host.produced) {
+        g_free_row = num;
+        g_free_inside = (void *)(g_map + offsetof(ibf_bridge_header, pad_owner));
+        host_forget(num);
+        ans_str("ok");
+        return;
+    }
     if (op_is(op, "uncontend", n, 0)) {
         g_contended = NULL;
         ans_str("ok");
@@ -1190,6 +1212,7 @@ static actor_t *find_actor(const char *name) {
 static void start_scenario(void) {
     memset(g_map, 0, sizeof g_map);
     g_contended = NULL;
+    g_free_inside = NULL;
     memset(&g_host, 0, sizeof g_host);
     memset(g_actors, 0, sizeof g_actors);
 }

@@ -546,11 +546,31 @@ def host_step(scn: Scenario, op: str, args: list[str]) -> str:
     if op == "contend":
         arity(op, args, 1)
         return host_contend(scn, number(args[0], "row"))
+    if op == "free_inside":
+        arity(op, args, 1)
+        return host_free_inside(scn, number(args[0], "row"))
     if op == "uncontend":
         arity(op, args, 0)
         bridge._cas_hook = None
         return "ok"
     raise DriverError("no host op %r" % op)
+
+
+def host_free_inside(scn: Scenario, row: int) -> str:
+    """The host frees row inside the next compare-and-swap of the pad owners' word (once,
+    through the module's compare-and-swap hook, _cas_hook): a free landing inside a client's
+    bind."""
+    host = scn.host.own()
+    word = host.header()._base + bridge.Client._BIND[0]
+    scn.host.forget(row)
+
+    def free_once(mem: object, offset: int) -> None:
+        if offset == word:
+            bridge._cas_hook = None
+            bridge.Client.free(host, row)
+
+    bridge._cas_hook = free_once
+    return "ok"
 
 
 def host_contend(scn: Scenario, row: int) -> str:
