@@ -6208,14 +6208,16 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      the row back (compare-and-swap from `claimed` back to `free`, the generation kept) and
  *      attach again; if the host freed it first, the claim stands and its next check says why.
  *   3. Fill in the row's other fields (relaxed atomic stores).
- *   4. Activate: compare-and-swap the state from `claimed` to `active` (release) while
+ *   4. Activate: load `bridge_header.host_generation` (acquire) and do nothing when it is not
+ *      G; then compare-and-swap the state from `claimed` to `active` (release) while
  *      `client_entry.generation` is the claim's: where the state and the generation share one
- *      8-byte word, one compare-and-swap of that word checks both.
- *   5. Store `client_entry.heartbeat_ns` = a monotonic clock in ns (release) at least every 100
- *      ms: a value that changes (the host only compares it with its last). Store
- *      `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a full
- *      (SeqCst) fence, then load what the host publishes and sleep only when it is not new;
- *      store 0 after.
+ *      8-byte word, one compare-and-swap of that word checks both. The give-back and Close
+ *      check `bridge_header.host_generation` first the same way.
+ *   5. Store `client_entry.heartbeat_ns` = a monotonic clock in ns (release), only while the
+ *      standing (below) is connected, at least every 100 ms: a value that changes (the host
+ *      only compares it with its last). Store `client_entry.waiting` = 1 (release) before
+ *      sleeping on the tick event, then a full (SeqCst) fence, then load what the host
+ *      publishes and sleep only when it is not new; store 0 after.
  *   6. Before each use, and at each heartbeat: load `client_entry.state` and
  *      `client_entry.generation` (acquire; one load where they share a word), then
  *      `bridge_header.host_state` and `bridge_header.host_generation` (acquire). When
@@ -6255,8 +6257,12 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *   2. To wake a sleeping client: after publishing, a full (SeqCst) fence, then load
  *      `client_entry.waiting` (acquire); wake it when 1.
  *   3. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
- *      every row as above; a new image produced over the mapping takes a generation past the
- *      mapping's. Before exiting, store `bridge_header.host_state` = `exiting` (release).
+ *      every row as above, each row also after a free that gave up (a word the client shares
+ *      kept changing); then report the rows freed and, as an error, the rows not. A new image
+ *      produced over the mapping takes a generation past the mapping's, and so does each row's
+ *      `client_entry.generation` (the image's when greater, else the mapping's + 1), written
+ *      with one store of its word. Before exiting, store `bridge_header.host_state` = `exiting`
+ *      (release).
  */
 
 /** How many times _claim retries its compare-and-swap while the row stays free. */
@@ -6325,8 +6331,14 @@ static inline int ibf_client_standing(const void *region, size_t len, const ibf_
     return IBF_OK;
 }
 
-/* From state `from` to `to`, only while the generation is the claim's; whether it moved. */
-static inline bool ibf_client_move_(unsigned char *row, uint32_t generation, uint32_t from, uint32_t to) {
+/* From state `from` to `to`, only while the host's generation (`base`: the table's header) is
+ * still `host_generation` and the row's is the claim's; whether it moved. The host's generation
+ * is checked first (a move of a claim the host reloaded past is refused without touching the
+ * row); the rest of the window is closed by the row generations a re-layout carries forward. */
+static inline bool ibf_client_move_(const unsigned char *base, unsigned char *row, uint32_t host_generation, uint32_t generation, uint32_t from, uint32_t to) {
+    if (ibf_live_load_acquire_u32_(base + 20) != host_generation) {
+        return false;
+    }
     /* One compare-and-swap of the shared word checks both. */
     uint64_t expected = ibf_client_join_(from, generation);
     return ibf_live_cas_u64_(row + 0, &expected, ibf_client_join_(to, generation));
@@ -6348,6 +6360,7 @@ static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, 
     unsigned char *at = ibf_client_row_(region, len, row);
     const unsigned char *base = (const unsigned char *)region;
     uint32_t generation;
+    uint32_t now;
     int refused = IBF_OK;
     if (at == NULL) {
         return IBF_SESSION_ROW;
@@ -6365,14 +6378,16 @@ static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, 
             }
         }
     }
+    now = ibf_live_load_acquire_u32_(base + 20);
     if (ibf_live_load_acquire_u32_(base + 24) == 2U) {
         refused = IBF_HOST_EXITING;
-    } else if (ibf_live_load_acquire_u32_(base + 20) != attached) {
+    } else if (now != attached) {
         refused = IBF_RELOADED;
     }
-    /* Given back unused; when the host freed the claimed row first (its reload or exit did),
-     * the claim happened, and its standing says what took it. */
-    if (refused != IBF_OK && ibf_client_move_(at, generation, 1U, 0U)) {
+    /* Given back unused, while the host's generation is still the one loaded after the claim;
+     * when the host freed the claimed row first (its reload or exit did), the claim happened,
+     * and its standing says what took it. */
+    if (refused != IBF_OK && ibf_client_move_(base, at, now, generation, 1U, 0U)) {
         return refused;
     }
     out->row = row;
@@ -6413,14 +6428,14 @@ static inline int ibf_client_fill(void *region, size_t len, const ibf_client_ses
     return IBF_OK;
 }
 
-/** Marks the claimed row active (release), only while the claim holds: IBF_OK, or its
- * standing (nothing stored). */
+/** Marks the claimed row active (release), only while the claim holds (the host's generation
+ * is still the claim's, then the row's word): IBF_OK, or its standing (nothing stored). */
 static inline int ibf_client_activate(void *region, size_t len, const ibf_client_session *c) {
     unsigned char *row = ibf_client_row_(region, len, c->row);
     if (row == NULL) {
         return IBF_SESSION_ROW;
     }
-    if (ibf_client_move_(row, c->generation, 1U, 2U)) {
+    if (ibf_client_move_((const unsigned char *)region, row, c->host_generation, c->generation, 1U, 2U)) {
         return IBF_OK;
     }
     return ibf_client_standing(region, len, c);
@@ -6466,14 +6481,16 @@ static inline bool ibf_client_host_waiting(const void *region, size_t len, uint3
 }
 
 /** Says goodbye: the row's state becomes closing (release), for the host to free it, only
- * while the claim holds: IBF_OK, or its standing (nothing stored). */
+ * while the claim holds (the host's generation is still the claim's, then the row's word):
+ * IBF_OK, or its standing (nothing stored). */
 static inline int ibf_client_close(void *region, size_t len, const ibf_client_session *c) {
+    const unsigned char *base = (const unsigned char *)region;
     unsigned char *row = ibf_client_row_(region, len, c->row);
     if (row == NULL) {
         return IBF_SESSION_ROW;
     }
-    if (ibf_client_move_(row, c->generation, 2U, 3U)
-        || ibf_client_move_(row, c->generation, 1U, 3U)) {
+    if (ibf_client_move_(base, row, c->host_generation, c->generation, 2U, 3U)
+        || ibf_client_move_(base, row, c->host_generation, c->generation, 1U, 3U)) {
         return IBF_OK;
     }
     return ibf_client_standing(region, len, c);
@@ -8080,6 +8097,8 @@ static inline int ibf_lay_out(void *out, size_t cap, const ibf_geometry_value *v
 static inline int ibf_produce(void *mapping, size_t len, const void *image, size_t n) {
     unsigned char *m = (unsigned char *)mapping;
     uint64_t generation;
+    /* Whether the mapping holds an image: its generation is not 0 (produce never writes 0). */
+    int held = 1;
     if (len < n) {
         return IBF_PRODUCE_BUFFER_TOO_SHORT;
     }
@@ -8088,13 +8107,68 @@ static inline int ibf_produce(void *mapping, size_t len, const void *image, size
     {
         uint64_t old = ibf_attach_read_(m, len, 20U, 4U);
         generation = ibf_attach_read_((const unsigned char *)image, n, 20U, 4U);
+        held = old != 0U;
         if (generation <= old) {
             generation = (old + 1U) & 4294967295ULL;
         }
     }
     ibf_live_store_release_u32_(m + 24, (uint32_t)0U);
     ibf_live_fence_release_();
-    ibf_live_write_bytes_(m, image, n);
+    /* When the mapping holds an image, every session row's generation goes past the
+     * mapping's too (the image's when greater, else the mapping's + 1), so no claim made on
+     * the old image matches a row of the new one. Each word that holds one ({offset, bytes,
+     * the generation's first byte}) is written whole, with one store of its own size, between
+     * the bytes around it. */
+    {
+        static const uint32_t words[][3] = {
+            {256U, 8U, 4U},
+            {384U, 8U, 4U},
+            {512U, 8U, 4U},
+            {640U, 8U, 4U},
+            {768U, 8U, 4U},
+            {896U, 8U, 4U},
+            {1024U, 8U, 4U},
+            {1152U, 8U, 4U},
+        };
+        const unsigned char *from = (const unsigned char *)image;
+        size_t done = 0;
+        size_t i;
+        for (i = 0; i < sizeof words / sizeof words[0] && (uint64_t)words[i][0] + words[i][1] <= (uint64_t)n; i++) {
+            size_t at = words[i][0];
+            unsigned lane = words[i][2];
+            unsigned char bytes[8];
+            uint32_t wanted = 0;
+            uint32_t old;
+            unsigned k;
+            memcpy(bytes, from + at, words[i][1]);
+            for (k = 0; k < 4U; k++) {
+                wanted |= (uint32_t)bytes[lane + k] << (8U * k);
+            }
+            if (words[i][1] == 8U) {
+                old = (uint32_t)(ibf_live_load_acquire_u64_(m + at) >> (8U * lane));
+            } else {
+                old = ibf_live_load_acquire_u32_(m + at);
+            }
+            if (held && wanted <= old) {
+                wanted = old + 1U;
+            }
+            for (k = 0; k < 4U; k++) {
+                bytes[lane + k] = (unsigned char)(wanted >> (8U * k));
+            }
+            ibf_live_write_bytes_(m + done, from + done, at - done);
+            if (words[i][1] == 8U) {
+                uint64_t word;
+                memcpy(&word, bytes, 8);
+                ibf_live_store_relaxed_u64_(m + at, word);
+            } else {
+                uint32_t word;
+                memcpy(&word, bytes, 4);
+                ibf_live_store_relaxed_u32_(m + at, word);
+            }
+            done = at + words[i][1];
+        }
+        ibf_live_write_bytes_(m + done, from + done, n - done);
+    }
     if ((uint64_t)n >= 24U) {
         ibf_live_store_release_u32_(m + 20, (uint32_t)generation);
     }
@@ -8378,7 +8452,9 @@ static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *inf
  * made: take the host's own handle from ibf_produce_attached) is left alone. The host takes a
  * new reader of each exchange for the row, once the row is active again.
  * *was (may be NULL) is the state the row had (free: nothing was done; closing: its client
- * had said goodbye). IBF_OK or IBF_SESSION_ROW.
+ * had said goodbye). IBF_OK, IBF_SESSION_ROW, or IBF_CONTENDED when a word the
+ * client shares with the host (the row's state word, a pad's) kept changing: the free stops
+ * there (a retired row stays retired, and a later free goes on).
  */
 static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, uint32_t *was) {
     unsigned char *header = (unsigned char *)(void *)ibf_attached_header(a);
@@ -8421,13 +8497,18 @@ static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, 
  * The host's reload over its attached image: changes the host's generation (acquire-release)
  * first, then frees every row as ibf_attached_client_free does (after it), so that a client
  * that claims a row a free made sees the new generation. A reload moves no table: the regions
- * the handle's accessors give stay where they were. *host_generation (may be NULL) is the new generation; was (may be
- * NULL, else 8 states) the state each row had. IBF_OK or IBF_SESSION_ROW.
+ * the handle's accessors give stay where they were. Every row is tried, also after a free that
+ * gave up. *host_generation (may be NULL) is the new generation; was (may be NULL, else
+ * 8 states) the state each freed row had; contended (may be NULL, else 8 flags) 1 for
+ * each row whose free gave up (left as it was, or retired: a later free goes on; its was[] is
+ * 0), else 0. IBF_OK, IBF_SESSION_ROW (nothing done), or IBF_CONTENDED
+ * after every row was tried when a free gave up.
  */
-static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *host_generation, uint32_t *was) {
+static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *host_generation, uint32_t *was, unsigned char *contended) {
     unsigned char *header = (unsigned char *)(void *)ibf_attached_header(a);
     uint32_t row;
     uint32_t generation;
+    int result = IBF_OK;
     int rc;
     if (header == NULL) {
         return IBF_SESSION_ROW;
@@ -8438,15 +8519,22 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
     }
     for (row = 0; row < 8U; row++) {
         uint32_t old = 0U;
-        (void)ibf_attached_client_free(a, row, &old);
+        rc = ibf_attached_client_free(a, row, &old);
+        if (rc != IBF_OK) {
+            old = 0U;
+            result = IBF_CONTENDED;
+        }
         if (was != NULL) {
             was[row] = old;
+        }
+        if (contended != NULL) {
+            contended[row] = (unsigned char)(rc != IBF_OK);
         }
     }
     if (host_generation != NULL) {
         *host_generation = generation;
     }
-    return IBF_OK;
+    return result;
 }
 /* ------------------------------------------------------------------------------------------
  * Directories of running instances

@@ -3544,7 +3544,16 @@ class SeqlockContendedError(RuntimeError):
 class ContendedError(RuntimeError):
     """A compare-and-swap loop that keeps the other bytes of its word (a pad's owner byte, a
     row's state beside its client's generation) found them changed before each of its 1024
-    tries: a peer writing that word nonstop. Nothing was stored."""
+    tries: a peer writing that word nonstop. Nothing was stored.
+
+    Raised by a session's reload() after every row was tried, when a row's free gave up:
+    generation is then the reload's new host generation, freed the rows that were claimed
+    or active and were freed, contended the rows whose free gave up (each left as it was, or
+    retired: a later free goes on). Otherwise generation is None and both are empty."""
+
+    generation = None
+    freed = ()
+    contended = ()
 
 
 # Tries of a compare-and-swap loop that keeps the other bytes of its word before it raises
@@ -6182,7 +6191,7 @@ class _Session:
             return session
         # Given back unused; when the host freed the claimed row first (its reload or exit
         # did), the claim happened, and its standing says what took it.
-        if session._try_move(cls._CLAIMED, cls._FREE):
+        if session._try_move(cls._CLAIMED, cls._FREE, now):
             raise ProtocolError(*refused)
         return session
 
@@ -6273,7 +6282,14 @@ class _Session:
         """The host's generation when the row was claimed."""
         return self._host_generation
 
-    def _try_move(self, start, end):
+    def _try_move(self, start, end, host_generation=None):
+        """From state start to end, only while host_generation stays the host's (the claim's
+        when None), checked first, and the row holds the claim's generation; whether it moved.
+        The re-layout's row generations close the window between the check and the swap."""
+        if host_generation is None:
+            host_generation = self._host_generation
+        if _load(self._mem, self._header._base + self._HOST_GENERATION, 4) != host_generation:
+            return False
         base = self._row._base
         if self._WORD is not None:
             join = self._join
@@ -6290,9 +6306,15 @@ class _Session:
         return self._try_move(self._CLAIMED, self._ACTIVE)
 
     def heartbeat(self, now_ns=None):
-        """Stores the heartbeat (release): now_ns, or time.monotonic_ns(). At least every
-        HEARTBEAT_MS milliseconds; the host counts one older than HUNG_MS as hung."""
-        _store(self._mem, self._row._base + self._HEARTBEAT, 8, time.monotonic_ns() if now_ns is None else now_ns)
+        """Stores the heartbeat (release): now_ns, or time.monotonic_ns(), only while the row
+        is still this claim's (standing() CONNECTED; otherwise nothing is stored, so a client
+        that lost its row never writes the next client's); returns the standing, as Rust's and
+        C's heartbeat do. At least every HEARTBEAT_MS milliseconds; the host counts one older
+        than HUNG_MS as hung."""
+        standing = self.standing()
+        if standing == Standing.CONNECTED:
+            _store(self._mem, self._row._base + self._HEARTBEAT, 8, time.monotonic_ns() if now_ns is None else now_ns)
+        return standing
 
     def set_waiting(self, waiting):
         """Stores whether the client sleeps on its tick event (release), then a full fence.
@@ -6404,12 +6426,28 @@ class _Session:
     def reload(cls, host):
         """The host's side of a reload: adds 1 to host_generation first (acquire-release), then
         frees every row as free() does (after it, so a client that claims a row a free made
-        sees the new generation). Returns the new host_generation."""
+        sees the new generation). Every row is tried, also after a free that gave up; then,
+        when one did, ContendedError is raised, its generation the new host_generation, freed
+        the rows that were claimed or active and were freed, contended the rows whose free gave
+        up (left as they were, or retired). Returns the new host_generation."""
         header, _handle = cls._host(host)
         _protocol_view(cls, header)
         generation = (_fetch_add(header._mem, header._base + cls._HOST_GENERATION, 4, 1) + 1) & 0xFFFFFFFF
+        freed, contended = [], []
         for index in range(cls.ROWS):
-            cls.free(host, index)
+            try:
+                old = cls.free(host, index)
+            except ContendedError:
+                contended.append(index)
+                continue
+            if old in (cls._CLAIMED, cls._ACTIVE):
+                freed.append(index)
+        if contended:
+            error = ContendedError(
+                "%s: reload: the free of rows %s gave up (rows %s were freed)" % (cls.__name__, contended, freed)
+            )
+            error.generation, error.freed, error.contended = generation, tuple(freed), tuple(contended)
+            raise error
         return generation
 
     @classmethod
@@ -7753,6 +7791,20 @@ def stamp_identity(image, version="", pid=None, mono_ns=None, unix_ns=None):
             image[at : at + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
 
 
+# Each session row's word that holds its generation: (offset, bytes, the generation's first
+# byte in it), ascending; produce carries each past the mapping's.
+_produce_carried = (
+    (256, 8, 4),
+    (384, 8, 4),
+    (512, 8, 4),
+    (640, 8, 4),
+    (768, 8, 4),
+    (896, 8, 4),
+    (1024, 8, 4),
+    (1152, 8, 4),
+)
+
+
 def produce(buffer, image):
     """Writes an image from lay_out into buffer (a writable mmap of the new shared memory),
     as start-up and reload ask (see above), and attaches to it. One producer at a time. The
@@ -7764,12 +7816,14 @@ def produce(buffer, image):
         if mem.size < len(image):
             raise ProduceError("buffer_too_short", "", len(image), mem.size)
         generation = None
+        held = True
         if h.liveness is not None and h.liveness[2] is not None:
             # A re-layout of a mapping that already holds an image is a reload: the
             # generation goes past the mapping's (the image's when greater, else the
             # mapping's + 1, wrapping).
             g_at, g_width = h.liveness[2]
             old = _load(mem, g_at, g_width)
+            held = old != 0
             generation = int.from_bytes(bytes(image[g_at : g_at + g_width]), "little")
             if generation <= old:
                 generation = (old + 1) & ((1 << (8 * g_width)) - 1)
@@ -7777,7 +7831,25 @@ def produce(buffer, image):
             (offset, width), running = h.liveness[0], h.liveness[1]
             _store(mem, offset, width, 0 if running else 1, _RELEASE)
             _fence(_RELEASE)
-        mem.view[: len(image)] = image
+        # When the mapping holds an image (its generation is not 0), every session row's
+        # generation goes past the mapping's too (the image's when greater, else the
+        # mapping's + 1), so no claim made on the old image matches a row of the new one.
+        # Each word that holds one (offset, bytes, the generation's first byte) is written
+        # whole, with one atomic store of its own size, between the bytes around it.
+        done = 0
+        for at, size, lane in _produce_carried:
+            if at + size > len(image):
+                break
+            word = int.from_bytes(bytes(image[at : at + size]), "little")
+            wanted = (word >> (8 * lane)) & 0xFFFFFFFF
+            old = (_load(mem, at, size) >> (8 * lane)) & 0xFFFFFFFF
+            if held and wanted <= old:
+                wanted = (old + 1) & 0xFFFFFFFF
+            word = (word & ~(0xFFFFFFFF << (8 * lane))) | (wanted << (8 * lane))
+            mem.view[done:at] = image[done:at]
+            _store(mem, at, size, word, _RELAXED)
+            done = at + size
+        mem.view[done : len(image)] = image[done:]
         if generation is not None:
             _store(mem, g_at, g_width, generation, _RELEASE)
         if h.liveness is not None:

@@ -6447,9 +6447,10 @@ pub mod live {
             let row = header.clients(index).ok_or(ClientRefused::NoRow)?;
             let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC)
                 .ok_or(ClientRefused::Taken)?;
+            let now = header.host_generation();
             let refused = if header.host_state().0 == 2 {
                 ClientRefused::HostExiting
-            } else if header.host_generation() != attached {
+            } else if now != attached {
                 ClientRefused::Reloaded
             } else {
                 return Ok(Self {
@@ -6459,7 +6460,7 @@ pub mod live {
                     host_generation: attached,
                 });
             };
-            if claim.release() {
+            if header.host_generation() == now && claim.release() {
                 return Err(refused);
             }
             Ok(Self {
@@ -6500,9 +6501,13 @@ pub mod live {
             ClientEntry::at(self.claim.row(), 0).expect("a claimed row is a whole row")
         }
         /// Marks the row in use (release: what was written before is visible to the host
-        /// that sees it active), only while it is still this claim's; the standing after.
+        /// that sees it active), only while it is still this claim's: the host's generation
+        /// is still the claim's (checked first: a move of a claim the host reloaded past
+        /// never touches the row), then the row's word; the standing after.
         pub fn activate(&self) -> ClientStanding {
-            let _ = self.claim.activate();
+            if self.header.host_generation() == self.host_generation {
+                let _ = self.claim.activate();
+            }
             self.standing()
         }
         /// Stores the heartbeat (release) while the row is still this claim's; the
@@ -6559,11 +6564,19 @@ pub mod live {
             }
         }
         /// Says goodbye: the row's state becomes closing (release), only while it is this
-        /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+        /// claim's (the host's generation is still the claim's, checked first, then the
+        /// row's word), for the host to free it: `Connected`. Otherwise nothing is stored,
         /// and the standing says what took the row (`Disconnected`, `Reloaded`,
         /// `HostExiting`).
         pub fn close(self) -> ClientStanding {
             let (header, host_generation) = (self.header, self.host_generation);
+            if header.host_generation() != host_generation {
+                return Self::standing_after(
+                    header,
+                    host_generation,
+                    self.claim.standing(),
+                );
+            }
             match self.claim.close() {
                 ::abi_runtime::claim::Standing::Connected => ClientStanding::Connected,
                 row @ ::abi_runtime::claim::Standing::Disconnected { .. } => {
@@ -6677,21 +6690,37 @@ pub mod live {
         }
         /// A reload: adds 1 to the host's generation first, then frees every row as
         /// [`Self::free`] does (after it, so a client that claims a row a free made sees
-        /// the new generation). Returns the rows that were claimed or active; `Contended`
-        /// (after every row was tried) when a free gave up, or the generation's word
-        /// kept changing (then nothing was freed).
-        pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::Contended> {
-            self.header.fetch_add_host_generation(1)?;
-            let mut contended = None;
+        /// the new generation). Every row is tried, also after a free that gave up.
+        /// Returns the rows that were claimed or active; when a free gave up, an error
+        /// (after every row was tried) with those rows and the rows whose free gave up
+        /// (each left as it was, or retired). When the generation's word kept changing,
+        /// nothing was freed, and every row is reported.
+        pub fn reload(
+            &self,
+        ) -> Result<Vec<usize>, ::abi_runtime::claim::ReloadContended> {
+            if self.header.fetch_add_host_generation(1).is_err() {
+                return Err(::abi_runtime::claim::ReloadContended {
+                    freed: Vec::new(),
+                    contended: (0..Client::ROWS).collect(),
+                });
+            }
+            let mut contended = Vec::new();
             let mut rows = Vec::new();
             for i in 0..Client::ROWS {
                 match self.free(i) {
                     Ok(Some(old)) if old.0 == 1 || old.0 == 2 => rows.push(i),
                     Ok(_) => {}
-                    Err(e) => contended = Some(e),
+                    Err(_) => contended.push(i),
                 }
             }
-            contended.map_or(Ok(rows), Err)
+            if contended.is_empty() {
+                Ok(rows)
+            } else {
+                Err(::abi_runtime::claim::ReloadContended {
+                    freed: rows,
+                    contended,
+                })
+            }
         }
         /// Tells every client the host is exiting (release); `Contended` when its word
         /// kept changing (nothing stored).
@@ -7646,6 +7675,14 @@ pub mod live {
                     },
                 ],
             )?;
+            image
+                .sessions
+                .push(::abi_runtime::produce::SessionRows {
+                    at: 256,
+                    rows: 8,
+                    stride: 128,
+                    spec: Client::SPEC,
+                });
             Ok(image)
         }
         /// Stamps a laid-out image with who produced it, before [`Self::produce`]: the

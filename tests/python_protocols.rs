@@ -92,6 +92,32 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(out.lines().last(), Some("ok"));
 }
 
+/// Issue 46 (`tests/python_protocols/sessions.py`): a stale claim's activate and close leave
+/// the newcomer's row alone after a re-layout, with the same and a new geometry, by the
+/// generations `produce` carries (A's claim is 3, B's 1) and, for a producer that carries none
+/// (A's and B's both 1), by the host-generation check before each move; a stale heartbeat
+/// stores nothing and returns the standing; a reload whose free of row 1 a peer contends
+/// (`_cas_hook`) frees rows 0 and 2, then raises `ContendedError` naming both.
+#[test]
+fn python_stale_claims_leave_the_newcomer_alone_and_a_contended_reload_tries_every_row() {
+    let script = root().join("tests/python_protocols/sessions.py");
+    let out = finished(
+        python(&script, &[], &root().join("generated")),
+        "sessions.py",
+    );
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "stale carry=1 a=3 b=1",
+            "stale carry=0 a=1 b=1",
+            "stale carry=1 a=3 b=1",
+            "stale carry=0 a=1 b=1",
+            "contended reload freed=[0, 2] contended=[1]",
+            "ok",
+        ]
+    );
+}
+
 #[test]
 fn the_demo_schemas_module_imports_and_works() {
     let dir = common::tools::scratch("python_protocols_demo");

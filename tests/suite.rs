@@ -36,6 +36,8 @@ mod c_protocols;
 mod c_protocols_races;
 #[path = "c_protocols_torture.rs"]
 mod c_protocols_torture;
+#[path = "c_sessions_relayout.rs"]
+mod c_sessions_relayout;
 #[path = "c_tsan.rs"]
 mod c_tsan;
 #[path = "conformance.rs"]
@@ -84,6 +86,8 @@ mod layout_snapshots;
 mod live_mmap;
 #[path = "live_protocols.rs"]
 mod live_protocols;
+#[path = "live_relayout_sessions.rs"]
+mod live_relayout_sessions;
 #[path = "markdown_reference.rs"]
 mod markdown_reference;
 #[path = "markdown_sections.rs"]

@@ -147,6 +147,19 @@ pub mod mailbox;
 mod mmap;
 pub mod pads;
 pub mod produce;
+/// A test driver's peer for the bounded compare-exchange loops (feature `contention-hook`).
+#[cfg(feature = "contention-hook")]
+pub mod contention {
+    /// Sets (or, with `None`, clears) this thread's hook: called with the `u64` word between
+    /// each load and exchange of every bounded compare-exchange loop (a sub-word store, swap,
+    /// fetch-add or compare-and-swap, a partial copy). A hook that changes the word's other
+    /// bytes each time makes the loop give up with [`Contended`](crate::Contended) after
+    /// [`CAS_TRIES`](crate::CAS_TRIES) tries; compare the word's address
+    /// (`core::ptr::from_ref(word).addr()`) with the one to contend.
+    pub fn set_hook(hook: Option<fn(&crate::sync::AtomicU64)>) {
+        crate::region::contention_hook::HOOK.set(hook);
+    }
+}
 mod raw;
 #[cfg(feature = "recording")]
 pub mod recording;

@@ -12,6 +12,28 @@
  * README asks (and the header's session step 7), a writer op (push, publish, request, poll)
  * first checks the claim's standing with ibf_client_standing and answers it when lost.
  */
+/* The host's contend op: a stand-in for a client that writes the other bytes of a word the
+ * host compare-and-swaps, between each of the host's loads and swaps (IBF_CAS_HOOK, which the
+ * header calls in every bounded compare-and-swap loop). It flips bit 63 of the word armed. */
+#include <stddef.h>
+
+static void *volatile g_contended;
+/* The host's free_inside op: the host frees row g_free_row inside the next compare-and-swap of
+ * the word at g_free_inside (once; the free itself runs with the hook disarmed). */
+static void *volatile g_free_inside;
+static unsigned g_free_row;
+static void driver_free_inside(unsigned row);
+static void driver_cas_hook(void *word) {
+    if (word != NULL && word == g_contended) {
+        __atomic_fetch_xor((unsigned long long *)word, 1ULL << 63, __ATOMIC_RELAXED);
+    }
+    if (word != NULL && word == g_free_inside) {
+        g_free_inside = NULL;
+        driver_free_inside(g_free_row);
+    }
+}
+#define IBF_CAS_HOOK(word) driver_cas_hook((void *)(word))
+
 #include "bridge.h"
 
 #include <stdbool.h>
@@ -227,7 +249,7 @@ static int api_free(const ibf_attached *host, uint32_t row, uint32_t *was) {
 static int api_reload(const ibf_attached *host) {
     uint32_t generation = 0;
     uint32_t was[ROWS];
-    return ibf_attached_client_reload(host, &generation, was);
+    return ibf_attached_client_reload(host, &generation, was, NULL);
 }
 
 static int api_exit(const ibf_attached *host) {
@@ -451,6 +473,12 @@ static bool host_region(enum place_kind kind, uint32_t row, region_t *r) {
 
 static void host_forget(uint32_t row) {
     memset(&g_host.rows[row], 0, sizeof g_host.rows[row]);
+}
+
+/* The free a free_inside op armed, made inside a compare-and-swap loop (IBF_CAS_HOOK). */
+static void driver_free_inside(unsigned row) {
+    uint32_t was;
+    (void)api_free(&g_host.handle, row, &was);
 }
 
 static void host_forget_all(void) {
@@ -1059,6 +1087,24 @@ static void host_step(const char *op, char **args, int n) {
         op_pad(num);
         return;
     }
+    if (op_is(op, "contend", n, 1) && numbered) {
+        /* Row `num`'s state and generation word, contended until `uncontend`. */
+        g_contended = num < ROWS ? (void *)(g_map + offsetof(ibf_bridge_header, clients) + (size_t)num * sizeof(ibf_client_entry)) : NULL;
+        ans_str(g_contended != NULL ? "ok" : "no_row");
+        return;
+    }
+    if (op_is(op, "free_inside", n, 1) && numbered && g_host.produced) {
+        g_free_row = num;
+        g_free_inside = (void *)(g_map + offsetof(ibf_bridge_header, pad_owner));
+        host_forget(num);
+        ans_str("ok");
+        return;
+    }
+    if (op_is(op, "uncontend", n, 0)) {
+        g_contended = NULL;
+        ans_str("ok");
+        return;
+    }
     if ((op_is(op, "free", n, 1) || op_is(op, "take", n, 1) || op_is(op, "drain", n, 1) || op_is(op, "serve", n, 2)) && numbered) {
         no_handle = !g_host.produced;
     } else if (op_is(op, "reload", n, 0) || op_is(op, "exit", n, 0)) {
@@ -1165,6 +1211,8 @@ static actor_t *find_actor(const char *name) {
 
 static void start_scenario(void) {
     memset(g_map, 0, sizeof g_map);
+    g_contended = NULL;
+    g_free_inside = NULL;
     memset(&g_host, 0, sizeof g_host);
     memset(g_actors, 0, sizeof g_actors);
 }

@@ -543,7 +543,53 @@ def host_step(scn: Scenario, op: str, args: list[str]) -> str:
     if op == "serve":
         arity(op, args, 2)
         return host_serve(scn, number(args[0], "row"), args[1])
+    if op == "contend":
+        arity(op, args, 1)
+        return host_contend(scn, number(args[0], "row"))
+    if op == "free_inside":
+        arity(op, args, 1)
+        return host_free_inside(scn, number(args[0], "row"))
+    if op == "uncontend":
+        arity(op, args, 0)
+        bridge._cas_hook = None
+        return "ok"
     raise DriverError("no host op %r" % op)
+
+
+def host_free_inside(scn: Scenario, row: int) -> str:
+    """The host frees row inside the next compare-and-swap of the pad owners' word (once,
+    through the module's compare-and-swap hook, _cas_hook): a free landing inside a client's
+    bind."""
+    host = scn.host.own()
+    word = host.header()._base + bridge.Client._BIND[0]
+    scn.host.forget(row)
+
+    def free_once(mem: object, offset: int) -> None:
+        if offset == word:
+            bridge._cas_hook = None
+            bridge.Client.free(host, row)
+
+    bridge._cas_hook = free_once
+    return "ok"
+
+
+def host_contend(scn: Scenario, row: int) -> str:
+    """Row's state and generation word, contended until uncontend: a stand-in for a client
+    that writes the word's other bytes between each of the host's loads and swaps (the
+    module's compare-and-swap hook, _cas_hook: a test hook, the one private name used here).
+    It flips bit 63 of the word."""
+    header = scn.host.own().header()
+    if not 0 <= row < bridge.Client.ROWS:
+        return "no_row"
+    word = bridge.Client._row_base(header, row)
+
+    def flip(mem: object, offset: int) -> None:
+        if offset == word:
+            at = scn.mapping
+            bridge.atomic_store(at, offset, 8, bridge.atomic_load(at, offset, 8) ^ (1 << 63))
+
+    bridge._cas_hook = flip
+    return "ok"
 
 
 def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
@@ -625,6 +671,7 @@ def run(lines: Iterable[str], out: TextIO) -> None:
         words = line.split(" ")
         if words[0] == "scenario" and len(words) == 2:
             scn = Scenario()
+            bridge._cas_hook = None
             say(line)
         elif words == ["end"]:
             scn = None

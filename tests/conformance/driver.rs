@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use bridge_abi::live::{
-    Bridge, Client, ClientPadRefused, ClientRefused, ClientStanding, DrawReader, DrawWriter,
-    LogQueueReader, LogQueueWriter, MailboxClient, MailboxServer,
+    Bridge, Client, ClientHost, ClientPadRefused, ClientRefused, ClientStanding, DrawReader,
+    DrawWriter, LogQueueReader, LogQueueWriter, MailboxClient, MailboxServer,
 };
 use bridge_abi::runtime::claim::row_word;
 use bridge_abi::runtime::produce::ProduceError;
@@ -77,6 +77,39 @@ struct ClientActor {
     mailbox: Option<MailboxClient<'static>>,
 }
 
+/// A free the host makes inside the next compare-and-swap of a word (`host free_inside`):
+/// the word's address, the host's side and the row.
+type FreeInside = (usize, ClientHost<'static>, usize);
+
+thread_local! {
+    /// The address of the word `host contend` arms (0: none).
+    static CONTENDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The free `host free_inside` arms, made once.
+    static FREE_INSIDE: std::cell::RefCell<Option<FreeInside>> = const { std::cell::RefCell::new(None) };
+}
+
+/// abi_runtime's contention hook (called between the load and the swap of every bounded
+/// compare-and-swap loop): for `host contend`, a stand-in for a client that writes the other
+/// bytes of the word the host swaps (it flips bit 63 of the word armed); for
+/// `host free_inside`, the host's free of a row landing inside a client's compare-and-swap of
+/// the word armed (once).
+fn hook(word: &std::sync::atomic::AtomicU64) {
+    let at = core::ptr::from_ref(word).addr();
+    if at == CONTENDED.get() {
+        word.fetch_xor(1 << 63, std::sync::atomic::Ordering::Relaxed);
+    }
+    let armed = FREE_INSIDE.with(|f| {
+        let mut f = f.borrow_mut();
+        f.as_ref()
+            .is_some_and(|(w, _, _)| *w == at)
+            .then(|| f.take())
+            .flatten()
+    });
+    if let Some((_, host, row)) = armed {
+        let _ = host.free(row);
+    }
+}
+
 /// The value of a `Result<Option<T>, E>` that takes a region's block, writer or reader, or
 /// returns the step's answer: `error:absent` for `None`, `error:<check>` for an error.
 macro_rules! taken {
@@ -140,6 +173,9 @@ fn num<T: std::str::FromStr>(args: &[&str], i: usize) -> Result<T, String> {
 
 impl Scenario {
     fn new() -> Self {
+        CONTENDED.set(0);
+        FREE_INSIDE.set(None);
+        bridge_abi::runtime::contention::set_hook(None);
         let buf: &'static SharedBuf = Box::leak(Box::new(SharedBuf::new(MAPPING)));
         Self {
             region: buf.region(),
@@ -195,6 +231,30 @@ impl Scenario {
                     Ok(_) => "ok".to_string(),
                     Err(_) => err("contended"),
                 }
+            }
+            "contend" => {
+                let index: usize = num(args, 0)?;
+                let Some(row) = host.handle.header().clients(index) else {
+                    return Ok("no_row".to_string());
+                };
+                CONTENDED.set(row.region().as_ptr().addr());
+                bridge_abi::runtime::contention::set_hook(Some(hook));
+                "ok".to_string()
+            }
+            "free_inside" => {
+                let row: usize = num(args, 0)?;
+                // The runtime swaps the pad owners' word as the 8-aligned word holding it.
+                let at = host.handle.header().region().as_ptr().addr() + (Client::PADS.at & !7);
+                FREE_INSIDE.set(Some((at, sessions.clone(), row)));
+                host.draws.remove(&row);
+                host.queues.remove(&row);
+                bridge_abi::runtime::contention::set_hook(Some(hook));
+                "ok".to_string()
+            }
+            "uncontend" => {
+                CONTENDED.set(0);
+                bridge_abi::runtime::contention::set_hook(None);
+                "ok".to_string()
             }
             "exit" => match sessions.exit() {
                 Ok(()) => "ok".to_string(),

@@ -251,6 +251,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
     let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
     let table = spec_ident(&l.name, "TABLE");
     let initial_states = initial_states(schema, &hs, &table);
+    let carried = carried_rows(schema);
     let stamp = stamp_identity(&h.identity);
     quote! {
         /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
@@ -284,6 +285,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
             #[allow(unused_mut, reason = "a schema without protocol start words sets nothing in the image")]
             let mut image = ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)?;
             #initial_states
+            #carried
             Ok(image)
         }
         #stamp
@@ -355,6 +357,19 @@ fn initial_states(
     quote! {
         ::abi_runtime::produce::set_words(&mut image, &#hs, &#root, &[#(#words),*])?;
     }
+}
+
+/// The session tables whose row generations `produce` carries past the mapping's
+/// (`plan::session::carried_rows`), named in the image.
+fn carried_rows(schema: &Schema) -> TokenStream {
+    let rows = crate::plan::session::carried_rows(schema).into_iter().map(|c| {
+        let name = type_ident(&schema.protocols[c.session].name);
+        let (at, rows, stride) = (lit(c.at), lit(c.rows), lit(c.stride));
+        quote! {
+            image.sessions.push(::abi_runtime::produce::SessionRows { at: #at, rows: #rows, stride: #stride, spec: #name::SPEC });
+        }
+    });
+    quote!(#(#rows)*)
 }
 
 /// `stamp_identity(image, identity)` when the handshake names who produced the record: each

@@ -86,14 +86,17 @@ fn claim_methods(t: &SessionTokens) -> TokenStream {
         pub fn claim(header: #header<'a>, attached: #hg_ty, index: usize) -> Result<Self, #refused> {
             let row = header.#table(index).ok_or(#refused::NoRow)?;
             let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC).ok_or(#refused::Taken)?;
+            let now = header.#hg();
             let refused = if header.#hst() #hst_raw == #exiting {
                 #refused::HostExiting
-            } else if header.#hg() != attached {
+            } else if now != attached {
                 #refused::Reloaded
             } else {
                 return Ok(Self { header, index, claim, host_generation: attached });
             };
-            if claim.release() {
+            // Given back only while the host's generation is still the one loaded after the
+            // claim (a re-layout since rewrote the row).
+            if header.#hg() == now && claim.release() {
                 return Err(refused);
             }
             // The host freed the claimed row first (its reload or exit did): the claim
@@ -154,9 +157,13 @@ fn standing_methods(t: &SessionTokens) -> TokenStream {
     } = t;
     quote! {
         /// Marks the row in use (release: what was written before is visible to the host
-        /// that sees it active), only while it is still this claim's; the standing after.
+        /// that sees it active), only while it is still this claim's: the host's generation
+        /// is still the claim's (checked first: a move of a claim the host reloaded past
+        /// never touches the row), then the row's word; the standing after.
         pub fn activate(&self) -> #standing {
-            let _ = self.claim.activate();
+            if self.header.#hg() == self.host_generation {
+                let _ = self.claim.activate();
+            }
             self.standing()
         }
 
@@ -204,11 +211,15 @@ fn standing_methods(t: &SessionTokens) -> TokenStream {
         }
 
         /// Says goodbye: the row's state becomes closing (release), only while it is this
-        /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+        /// claim's (the host's generation is still the claim's, checked first, then the
+        /// row's word), for the host to free it: `Connected`. Otherwise nothing is stored,
         /// and the standing says what took the row (`Disconnected`, `Reloaded`,
         /// `HostExiting`).
         pub fn close(self) -> #standing {
             let (header, host_generation) = (self.header, self.host_generation);
+            if header.#hg() != host_generation {
+                return Self::standing_after(header, host_generation, self.claim.standing());
+            }
             match self.claim.close() {
                 ::abi_runtime::claim::Standing::Connected => #standing::Connected,
                 row @ ::abi_runtime::claim::Standing::Disconnected { .. } => Self::standing_after(header, host_generation, row),

@@ -59,21 +59,32 @@ pub(super) fn host_impl(t: &SessionTokens) -> TokenStream {
 
             /// A reload: adds 1 to the host's generation first, then frees every row as
             /// [`Self::free`] does (after it, so a client that claims a row a free made sees
-            /// the new generation). Returns the rows that were claimed or active; `Contended`
-            /// (after every row was tried) when a free gave up, or the generation's word
-            /// kept changing (then nothing was freed).
-            pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::Contended> {
-                self.header.#hg_add(1)?;
-                let mut contended = None;
+            /// the new generation). Every row is tried, also after a free that gave up.
+            /// Returns the rows that were claimed or active; when a free gave up, an error
+            /// (after every row was tried) with those rows and the rows whose free gave up
+            /// (each left as it was, or retired). When the generation's word kept changing,
+            /// nothing was freed, and every row is reported.
+            pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::claim::ReloadContended> {
+                if self.header.#hg_add(1).is_err() {
+                    return Err(::abi_runtime::claim::ReloadContended {
+                        freed: Vec::new(),
+                        contended: (0..#name::ROWS).collect(),
+                    });
+                }
+                let mut contended = Vec::new();
                 let mut rows = Vec::new();
                 for i in 0..#name::ROWS {
                     match self.free(i) {
                         Ok(Some(old)) if old #state_raw == #claimed || old #state_raw == #active => rows.push(i),
                         Ok(_) => {}
-                        Err(e) => contended = Some(e),
+                        Err(_) => contended.push(i),
                     }
                 }
-                contended.map_or(Ok(rows), Err)
+                if contended.is_empty() {
+                    Ok(rows)
+                } else {
+                    Err(::abi_runtime::claim::ReloadContended { freed: rows, contended })
+                }
             }
 
             /// Tells every client the host is exiting (release); `Contended` when its word
