@@ -3322,7 +3322,8 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  *   No element is ever accessed with a narrower atomic.
  * - seqlocks: ibf_<lock>_read copies what the lock guards into the caller's value and keeps
  *   the copy only if the counter was even and unchanged; it returns IBF_OK, or
- *   IBF_CONTENDED after max_tries tries (a writer that died mid-write leaves the counter odd).
+ *   IBF_CONTENDED after max_tries tries (a write that stopped half way leaves the counter odd
+ *   until the next write stores the whole record).
  *   ibf_<lock>_write is the single writer's side.
  * - rings: the newest slot of a slots ring, the writer's publish, and the events since a count.
  *
@@ -4315,13 +4316,17 @@ static inline bool ibf_bridge_header_compare_exchange_pad_owner_at(ibf_bridge_he
  * makes it even; a client copies them and keeps the copy only if seq was even and unchanged
  *
  * Writer (the host; one at a time):
- *   1. Load `ring_slot_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if
- *      it is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `size`, `publish_seq`, `tick`, `publish_ns` and `payload` (snapshot) with relaxed
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `ring_slot_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if
+ *      it is odd, a write stopped half way (this writer's own, or one that died: there is one
+ *      writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `size`, `publish_seq`, `tick`, `publish_ns` and `payload` (snapshot) with relaxed
  *      atomic stores, in the ranges readers copy.
- *   4. Store `ring_slot_header.seq` = the odd value + 1 (release): even again, and the bytes
- *      are published.
+ *   5. Store `ring_slot_header.seq` = the odd value + 1 (release): even again, and the bytes
+ *      are published. A write that stops before this step (an error, a panic, a crash) leaves
+ *      the counter odd, never even over half a record: readers see a write in progress and give
+ *      up with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the client):
  *   1. Load `ring_slot_header.seq` (acquire): `s1`. If it is odd, a write is in progress: back
@@ -4472,13 +4477,17 @@ static inline int ibf_ring_slot_write(ibf_ring_slot_header *shared, size_t len, 
  * A virtual pad: seq is odd while the client writes the record
  *
  * Writer (the client; one at a time):
- *   1. Load `pad_input.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is
- *      odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `flags`, `for_tick`, `lx`, `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` with relaxed
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `pad_input.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is
+ *      odd, a write stopped half way (this writer's own, or one that died: there is one
+ *      writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `flags`, `for_tick`, `lx`, `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` with relaxed
  *      atomic stores, in the ranges readers copy.
- *   4. Store `pad_input.seq` = the odd value + 1 (release): even again, and the bytes are
- *      published.
+ *   5. Store `pad_input.seq` = the odd value + 1 (release): even again, and the bytes are
+ *      published. A write that stops before this step (an error, a panic, a crash) leaves the
+ *      counter odd, never even over half a record: readers see a write in progress and give up
+ *      with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the host):
  *   1. Load `pad_input.seq` (acquire): `s1`. If it is odd, a write is in progress: back off and
@@ -4564,13 +4573,17 @@ static inline void ibf_pad_input_write(ibf_pad_input *shared, const ibf_pad_inpu
  * A client's parameter definitions: defs_seq is odd while the client writes them
  *
  * Writer (the client; one at a time):
- *   1. Load `params_header.defs_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
- *      if it is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `def_count` and `defs` (param_def[max_params]) with relaxed atomic stores, in the
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `params_header.defs_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
+ *      if it is odd, a write stopped half way (this writer's own, or one that died: there is
+ *      one writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `def_count` and `defs` (param_def[max_params]) with relaxed atomic stores, in the
  *      ranges readers copy.
- *   4. Store `params_header.defs_seq` = the odd value + 1 (release): even again, and the bytes
- *      are published.
+ *   5. Store `params_header.defs_seq` = the odd value + 1 (release): even again, and the bytes
+ *      are published. A write that stops before this step (an error, a panic, a crash) leaves
+ *      the counter odd, never even over half a record: readers see a write in progress and give
+ *      up with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the host):
  *   1. Load `params_header.defs_seq` (acquire): `s1`. If it is odd, a write is in progress:
@@ -4673,13 +4686,18 @@ static inline int ibf_param_defs_write(ibf_params_header *shared, size_t len, co
  * The parameters' values: values_seq is odd while the host writes them
  *
  * Writer (the host; one at a time):
- *   1. Load `params_header.values_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
- *      if it is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `values` (param_value[max_params]) with relaxed atomic stores, in the ranges
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `params_header.values_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
+ *      if it is odd, a write stopped half way (this writer's own, or one that died: there is
+ *      one writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `values` (param_value[max_params]) with relaxed atomic stores, in the ranges
  *      readers copy.
- *   4. Store `params_header.values_seq` = the odd value + 1 (release): even again, and the
- *      bytes are published.
+ *   5. Store `params_header.values_seq` = the odd value + 1 (release): even again, and the
+ *      bytes are published. A write that stops before this step (an error, a panic, a crash)
+ *      leaves the counter odd, never even over half a record: readers see a write in progress
+ *      and give up with an error after their tries, until the next write stores the whole
+ *      record.
  *
  * Reader (the client):
  *   1. Load `params_header.values_seq` (acquire): `s1`. If it is odd, a write is in progress:
@@ -4778,13 +4796,17 @@ static inline int ibf_param_values_write(ibf_params_header *shared, size_t len, 
  * A client's stats: seq is odd while the client writes them
  *
  * Writer (the client; one at a time):
- *   1. Load `stats_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it
- *      is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `count` and `entries` (stat_entry[max_stats]) with relaxed atomic stores, in the
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `stats_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it
+ *      is odd, a write stopped half way (this writer's own, or one that died: there is one
+ *      writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `count` and `entries` (stat_entry[max_stats]) with relaxed atomic stores, in the
  *      ranges readers copy.
- *   4. Store `stats_header.seq` = the odd value + 1 (release): even again, and the bytes are
- *      published.
+ *   5. Store `stats_header.seq` = the odd value + 1 (release): even again, and the bytes are
+ *      published. A write that stops before this step (an error, a panic, a crash) leaves the
+ *      counter odd, never even over half a record: readers see a write in progress and give up
+ *      with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the host):
  *   1. Load `stats_header.seq` (acquire): `s1`. If it is odd, a write is in progress: back off

@@ -3971,19 +3971,23 @@ def _seqlock_try(view, counter, width, copy):
     return True, value
 
 
-def _seqlock_write(view, counter, width, store, value):
-    """Makes the counter odd, stores value, makes the counter even (release). A counter left
-    odd by a writer that died stays odd for the write, and is even after it. A value store()
-    refuses (too long for the region, a wrong type) still leaves the counter even (finally),
-    so readers are never locked out by a failed write; store() checks sizes before it writes."""
+def _seqlock_write(view, counter, width, writes):
+    """Makes the counter odd, stores writes ((offset, bytes) pairs, every one already checked
+    and packed: nothing is validated past this point), makes the counter even (release).
+
+    A counter found odd (a write of this writer that stopped half way, or a writer that
+    died: there is one writer) stays odd for the write, and is even after it. If a store
+    raises anyway (a KeyboardInterrupt, a buffer gone), the counter is left odd: what was
+    stored is half a record, and making the counter even would publish it as whole. Readers
+    then see a write in progress and give up with SeqlockContendedError after their tries,
+    never keeping the half record; the next write stores it whole and makes it even."""
     now = view._load(counter, width, _RELAXED)
     begin = now if now & 1 else now + 1
     view._store(counter, width, begin, _RELAXED)
     _fence(_RELEASE)
-    try:
-        store(value)
-    finally:
-        view._store(counter, width, (begin + 1) & ((1 << (8 * width)) - 1), _RELEASE)
+    for offset, data in writes:
+        view._put(offset, data)
+    view._store(counter, width, (begin + 1) & ((1 << (8 * width)) - 1), _RELEASE)
 
 
 def _events_since(entries, total, since):
@@ -4599,13 +4603,17 @@ class LiveParamsHeader(_LiveView):
         return value
 
     def write_param_defs(self, value):
-        """Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the client."""
-        _seqlock_write(self, 0, 4, self._store_param_defs, value)
+        """Writes what seqlock `param_defs` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._pack_param_defs(value))
 
-    def _store_param_defs(self, value):
-        self._set(4, "<I", value.def_count)
-        self._put(64, _value_bytes(ParamDefs._type_defs, value.defs))
+    def _pack_param_defs(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
+        writes.append((4, struct.pack("<I", value.def_count)))
+        writes.append((64, _value_bytes(ParamDefs._type_defs, value.defs)))
+        return writes
 
     def read_param_values(self):
         """Reads what seqlock `param_values` guards (written by the host, read by the client):
@@ -4629,12 +4637,16 @@ class LiveParamsHeader(_LiveView):
         return value
 
     def write_param_values(self, value):
-        """Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the host."""
-        _seqlock_write(self, 8, 4, self._store_param_values, value)
+        """Writes what seqlock `param_values` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the host."""
+        _seqlock_write(self, 8, 4, self._pack_param_values(value))
 
-    def _store_param_values(self, value):
-        self._put(8256, _value_bytes(ParamValues._type_values, value.values))
+    def _pack_param_values(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
+        writes.append((8256, _value_bytes(ParamValues._type_values, value.values)))
+        return writes
 
 
 class LiveStatsHeader(_LiveView):
@@ -4689,13 +4701,17 @@ class LiveStatsHeader(_LiveView):
         return value
 
     def write_stats(self, value):
-        """Writes what seqlock `stats` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the client."""
-        _seqlock_write(self, 0, 4, self._store_stats, value)
+        """Writes what seqlock `stats` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._pack_stats(value))
 
-    def _store_stats(self, value):
-        self._set(4, "<I", value.count)
-        self._put(64, _value_bytes(Stats._type_entries, value.entries))
+    def _pack_stats(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
+        writes.append((4, struct.pack("<I", value.count)))
+        writes.append((64, _value_bytes(Stats._type_entries, value.entries)))
+        return writes
 
 
 class LiveMailboxHeader(_LiveView):
@@ -4783,21 +4799,25 @@ class LiveRingSlotHeader(_LiveView):
         return value
 
     def write_ring_slot(self, value):
-        """Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the host."""
-        _seqlock_write(self, 0, 4, self._store_ring_slot, value)
+        """Writes what seqlock `ring_slot` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the host."""
+        _seqlock_write(self, 0, 4, self._pack_ring_slot(value))
 
-    def _store_ring_slot(self, value):
+    def _pack_ring_slot(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
         size = 12104 + len(value.payload_extra)
         if size > self._length - 64:
             raise ValueError("payload: %d bytes do not fit in the %d after the header" % (size, self._length - 64))
-        self._set(4, "<I", size)
-        self._set(8, "<Q", value.publish_seq)
-        self._set(16, "<Q", value.tick)
-        self._set(24, "<Q", value.publish_ns)
-        self._put(64, _value_bytes(RingSlot._type_payload, value.payload))
+        writes.append((4, struct.pack("<I", size)))
+        writes.append((8, struct.pack("<Q", value.publish_seq)))
+        writes.append((16, struct.pack("<Q", value.tick)))
+        writes.append((24, struct.pack("<Q", value.publish_ns)))
+        writes.append((64, _value_bytes(RingSlot._type_payload, value.payload)))
         extra = bytes(value.payload_extra)
-        self._put(12168, extra.ljust(self._cover(12168, len(extra), self._length - 12168), b"\0"))
+        writes.append((12168, extra.ljust(self._cover(12168, len(extra), self._length - 12168), b"\0")))
+        return writes
 
 
 class LiveLogRingHeader(_LiveView):
@@ -4969,13 +4989,17 @@ class LivePadInput(_LiveView):
         return PadInput.from_buffer_copy(raw)
 
     def write_pad_input(self, value):
-        """Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the client."""
-        _seqlock_write(self, 0, 4, self._store_pad_input, value)
+        """Writes what seqlock `pad_input` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._pack_pad_input(value))
 
-    def _store_pad_input(self, value):
+    def _pack_pad_input(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
         data = _value_bytes(PadInput, value)
-        self._put(4, data[4:32])
+        return [
+            (4, data[4:32]),
+        ]
 
 
 class SnapshotRing:

@@ -444,6 +444,61 @@ m.close()
     );
 }
 
+/// A seqlock write checks and packs the whole value before the counter goes odd, and a store
+/// that raises after that leaves the counter odd: readers give up busy instead of keeping half
+/// a record, and the next write stores it whole and makes the counter even.
+#[test]
+fn a_seqlock_write_that_fails_never_publishes_half_a_record() {
+    let dir = setup("seqlock_failures");
+    python_ok(
+        &dir,
+        r#"
+buf = bytearray(65536)
+params = bridge.LiveParamsHeader(buf, 4096)
+defs = bridge.ParamDefs(def_count=1)
+defs.defs[0].min = 1.0
+params.write_param_defs(defs)
+assert params.defs_seq() == 2
+
+# A value that does not pack (defs is no array of param_def) raises before the counter moves:
+# def_count, stored before defs, is not changed either.
+bad = bridge.ParamDefs.__new__(bridge.ParamDefs)
+bad.def_count, bad.defs = 9, "not an array"
+try:
+    params.write_param_defs(bad)
+    raise AssertionError("a value that does not pack was written")
+except (TypeError, ValueError):
+    pass
+assert params.defs_seq() == 2, params.defs_seq()
+got = params.read_param_defs()
+assert (got.def_count, got.defs[0].min) == (1, 1.0), (got.def_count, got.defs[0].min)
+
+# A store that raises half way (a KeyboardInterrupt, say): the counter stays odd.
+later = bridge.ParamDefs(def_count=2)
+later.defs[0].min = 2.0
+put = bridge.LiveParamsHeader._put
+def put_then_stop(self, offset, data):
+    put(self, offset, data)
+    raise KeyboardInterrupt("the writer stopped after one store")
+bridge.LiveParamsHeader._put = put_then_stop
+try:
+    params.write_param_defs(later)
+    raise AssertionError("the store did not raise")
+except KeyboardInterrupt:
+    pass
+finally:
+    bridge.LiveParamsHeader._put = put
+assert params.defs_seq() == 3, "left odd, not made even over half a record: %d" % params.defs_seq()
+raises(bridge.SeqlockContendedError, ["seqlock param_defs", "20 tries", "counter was 3", "odd"], params.read_param_defs_counted, 20)
+params.write_param_defs(later)
+assert params.defs_seq() == 4, "the next write kept 3 and ended even: %d" % params.defs_seq()
+got = params.read_param_defs()
+assert (got.def_count, got.defs[0].min) == (2, 2.0), (got.def_count, got.defs[0].min)
+params.release()
+"#,
+    );
+}
+
 #[test]
 fn the_snapshot_ring_keeps_the_newest_eight_publications() {
     let dir = setup("ring");
