@@ -3316,7 +3316,10 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  *   _fetch_add_<field> (integers; acquire-release), and for compare-and-swap fields
  *   _compare_exchange_<field> (acquire-release, acquire on failure; *expected takes the value
  *   found, like __atomic_compare_exchange_n) and _exchange_<field> (acquire-release). A seqlock
- *   counter has a load only: it changes through its seqlock's write.
+ *   counter has a load only: it changes through its seqlock's write. A field the protocol
+ *   helpers access as part of a wider word (a session row's state and generation, which its
+ *   claim swaps as one 64-bit word; a directory row's state, in its (state, pid) word) has a
+ *   load only, and that load reads the whole word: it changes through the helpers.
  * - an array claimed as one word (pad_owner): a load of the whole word into an array, a
  *   compare-and-swap of the whole word, and a compare-and-swap of one element through the word.
  *   No element is ever accessed with a narrower atomic.
@@ -3330,10 +3333,11 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  * The guarded bytes are copied with relaxed atomic loads and stores, never memcpy, plain or
  * volatile accesses, chunked by absolute address: an 8-byte word where the address is a
  * multiple of 8 and 8 bytes remain, else 4, 2 or 1 bytes by the same rule. Within C every
- * byte is accessed with one size: an atomic field with its own width, guarded bytes in these
- * chunks. The Rust live layer (abi_runtime) accesses shared memory only as whole 8-byte words
- * (a narrower store is a compare-and-swap of its word), so a C and a Rust peer may access the
- * same bytes with different sizes: C11 leaves such mixed-size races undefined, while x86 and
+ * byte is accessed with one size: an atomic field with its own width or with the wider word
+ * it is a lane of, guarded bytes in these chunks (tests/c_access_sizes.rs records every
+ * access the accessors and helpers make and checks it). The Rust live layer (abi_runtime)
+ * accesses shared memory only as whole 8-byte words (a narrower store is a compare-and-swap
+ * of its word), so a C and a Rust peer may access the same bytes with different sizes: C11 leaves such mixed-size races undefined, while x86 and
  * ARM64 keep every naturally aligned access of either size single-copy atomic.
  *
  * Compilers. The GCC/Clang branch (the __atomic builtins) is the one the tests compile and run
@@ -3869,40 +3873,28 @@ IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, event_total) % 8 == 0 && IBF_ALIGNOF_(
  *      with a release store (the field's next value, or another field readers poll).
  *   3. Release: store the free value into `client_entry.state` (release).
  */
-static inline ibf_client_state ibf_client_entry_load_state(const ibf_client_entry *shared) {
-    return (ibf_client_state)ibf_live_load_acquire_u32_(&shared->state);
-}
-static inline void ibf_client_entry_store_state(ibf_client_entry *shared, ibf_client_state value) {
-    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
-}
 /**
- * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
- * found (acquire-release; acquire on failure).
+ * Loads `state` (acquire) as the protocol's helpers access it: as part of the
+ * 64-bit word at offset 0 of the struct, whose bits it takes out. It has no store,
+ * add or swap of its own size: it changes through the helpers.
  */
-static inline bool ibf_client_entry_compare_exchange_state(ibf_client_entry *shared, ibf_client_state *expected, ibf_client_state desired) {
-    uint32_t want = (uint32_t)*expected;
-    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
-    *expected = (ibf_client_state)want;
-    return swapped;
-}
-/** Stores `value` and returns the old value. */
-static inline ibf_client_state ibf_client_entry_exchange_state(ibf_client_entry *shared, ibf_client_state value) {
-    return (ibf_client_state)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+static inline ibf_client_state ibf_client_entry_load_state(const ibf_client_entry *shared) {
+    uint64_t word = ibf_live_load_acquire_u64_((const unsigned char *)(const void *)shared + 0);
+    return (ibf_client_state)(word >> 0);
 }
 
 /**
  * `client_entry.generation`, written by the client. Bumped by each claim: a client that no
  * longer finds its own generation was disconnected
  */
+/**
+ * Loads `generation` (acquire) as the protocol's helpers access it: as part of the
+ * 64-bit word at offset 0 of the struct, whose bits it takes out. It has no store,
+ * add or swap of its own size: it changes through the helpers.
+ */
 static inline uint32_t ibf_client_entry_load_generation(const ibf_client_entry *shared) {
-    return (uint32_t)ibf_live_load_acquire_u32_(&shared->generation);
-}
-static inline void ibf_client_entry_store_generation(ibf_client_entry *shared, uint32_t value) {
-    ibf_live_store_release_u32_(&shared->generation, (uint32_t)value);
-}
-/** Adds `value` (wrapping) and returns the old value. */
-static inline uint32_t ibf_client_entry_fetch_add_generation(ibf_client_entry *shared, uint32_t value) {
-    return (uint32_t)ibf_live_fetch_add_u32_(&shared->generation, (uint32_t)value);
+    uint64_t word = ibf_live_load_acquire_u64_((const unsigned char *)(const void *)shared + 0);
+    return (uint32_t)(word >> 32);
 }
 
 /**
@@ -4215,25 +4207,14 @@ static inline uint64_t ibf_log_queue_header_fetch_add_read_pos(ibf_log_queue_hea
  *      with a release store (the field's next value, or another field readers poll).
  *   3. Release: store the free value into `directory_entry.state` (release).
  */
-static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_directory_entry *shared) {
-    return (ibf_instance_state)ibf_live_load_acquire_u32_(&shared->state);
-}
-static inline void ibf_directory_entry_store_state(ibf_directory_entry *shared, ibf_instance_state value) {
-    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
-}
 /**
- * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
- * found (acquire-release; acquire on failure).
+ * Loads `state` (acquire) as the protocol's helpers access it: as part of the
+ * 64-bit word at offset 0 of the struct, whose bits it takes out. It has no store,
+ * add or swap of its own size: it changes through the helpers.
  */
-static inline bool ibf_directory_entry_compare_exchange_state(ibf_directory_entry *shared, ibf_instance_state *expected, ibf_instance_state desired) {
-    uint32_t want = (uint32_t)*expected;
-    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
-    *expected = (ibf_instance_state)want;
-    return swapped;
-}
-/** Stores `value` and returns the old value. */
-static inline ibf_instance_state ibf_directory_entry_exchange_state(ibf_directory_entry *shared, ibf_instance_state value) {
-    return (ibf_instance_state)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_directory_entry *shared) {
+    uint64_t word = ibf_live_load_acquire_u64_((const unsigned char *)(const void *)shared + 0);
+    return (ibf_instance_state)(word >> 0);
 }
 
 /** `pad_input.seq`, written by the client. */

@@ -3905,18 +3905,6 @@ def atomic_fetch_add(buf, offset, width, value):
 #     newest = ring.read_newest()  # None until the first publication
 #     if newest is not None:
 #         print("publication", newest.publish_seq, type(newest.payload).__name__)
-#     free = bridge.ClientState.FREE
-#     claimed = bridge.ClientState.CLAIMED
-#     mine = None
-#     for i in range(bridge.MAX_CLIENTS):
-#         ok, found = header.clients(i).compare_exchange_state(free, claimed)
-#         if ok:
-#             mine = header.clients(i)
-#             break
-#     if mine is not None:
-#         print("claimed row", i)
-#         mine.fetch_add_generation(1)  # a claim bumps the row's counter (its generation)
-#         mine.set_state(bridge.ClientState.ACTIVE)  # release
 #     header.release()  # the views' hold on the map (shared by the ring and the rows)
 #     buf.close()
 
@@ -4076,6 +4064,8 @@ class _LiveView:
         shorter record), 0 for every other field. By kind, arg and extra are:
             load, counter, store, fetch_add, cas, swap: the width, and the class that reads
                 the value (an enum), _signed, or None;
+            lane_load: offset is the word's, not the field's: the word's width, and (the
+                class that reads the value or None, the field's byte in the word, its width);
             word_load, word_cas, word_cas_at: the word's width, and (its elements' struct
                 format, their count);
             get, set: the struct format, and the enum class or None;
@@ -4100,6 +4090,8 @@ _VIEW_DOCS = {
     "fetch_add": "Adds to `{field}` atomically (acquire-release, wrapping); returns the old value.",
     "cas": "Compare-and-swap of `{field}` (acquire-release): (ok, the value found, current when ok).",
     "swap": "Swaps `{field}` atomically (acquire-release); returns the old value.",
+    "lane_load": "`{field}`, an atomic load (acquire) of the {arg}-byte word the protocol's helpers\n"
+    "        swap it in (its only access size); change it through the helpers.{who}",
     "word_load": "`{field}`, loaded as one {arg}-byte word (acquire): a tuple of its elements.{who}",
     "word_cas": "Compare-and-swap of `{field}` as one {arg}-byte word (acquire-release): (ok, the elements found).",
     "word_cas_at": "Sets element index of `{field}` from current to new by compare-and-swap of the\n"
@@ -4180,6 +4172,17 @@ def _view_swap(field, offset, width, convert, ends):
         old = _exchange(self._mem, self._base + offset, width, int(value))
         return old if convert is None else convert(old)
     return _guard(method, field, ends, False)
+
+
+def _view_lane_load(field, offset, width, lane, ends):
+    convert, at, size = lane
+    convert = _converter(convert, size)
+    shift, mask = 8 * at, (1 << (8 * size)) - 1
+
+    def method(self):
+        value = self._load(offset, width) >> shift & mask
+        return value if convert is None else convert(value)
+    return _guard(method, field, ends, True)
 
 
 def _view_word_load(field, offset, width, shape, ends):
@@ -4277,6 +4280,7 @@ _VIEW_METHODS = {
     "fetch_add": _view_fetch_add,
     "cas": _view_cas,
     "swap": _view_swap,
+    "lane_load": _view_lane_load,
     "word_load": _view_word_load,
     "word_cas": _view_word_cas,
     "word_cas_at": _view_word_cas_at,
@@ -4398,13 +4402,8 @@ class LiveClientEntry(_LiveView):
     MIN_LEN = 128
     _type_name = ctypes.c_char * CLIENT_NAME_LEN
     _methods = (
-        ("state", "load", "state", 0, 4, ClientState, "host and client", 0),
-        ("set_state", "store", "state", 0, 4, ClientState, "host and client", 0),
-        ("compare_exchange_state", "cas", "state", 0, 4, ClientState, "host and client", 0),
-        ("swap_state", "swap", "state", 0, 4, ClientState, "host and client", 0),
-        ("generation", "load", "generation", 4, 4, None, "client", 0),
-        ("set_generation", "store", "generation", 4, 4, None, "client", 0),
-        ("fetch_add_generation", "fetch_add", "generation", 4, 4, None, "client", 0),
+        ("state", "lane_load", "state", 0, 8, (ClientState, 0, 4), "host and client", 0),
+        ("generation", "lane_load", "generation", 0, 8, (None, 4, 4), "client", 0),
         ("pid", "get", "pid", 8, "<I", None, "client", 0),
         ("set_pid", "set", "pid", 8, "<I", None, "client", 0),
         ("caps", "get", "caps", 12, "<I", ClientCaps, "host and client", 0),
@@ -4911,10 +4910,7 @@ class LiveDirectoryEntry(_LiveView):
     MIN_LEN = 64
     _type_host_version = ctypes.c_char * VERSION_LEN
     _methods = (
-        ("state", "load", "state", 0, 4, InstanceState, "host", 0),
-        ("set_state", "store", "state", 0, 4, InstanceState, "host", 0),
-        ("compare_exchange_state", "cas", "state", 0, 4, InstanceState, "host", 0),
-        ("swap_state", "swap", "state", 0, 4, InstanceState, "host", 0),
+        ("state", "lane_load", "state", 0, 8, (InstanceState, 0, 4), "host", 0),
         ("pid", "get", "pid", 4, "<I", None, "host", 0),
         ("set_pid", "set", "pid", 4, "<I", None, "host", 0),
         ("process_time", "get", "process_time", 8, "<Q", None, "host", 0),

@@ -12,6 +12,8 @@ mod attach;
 mod attach_geometry;
 #[path = "build_dependencies.rs"]
 mod build_dependencies;
+#[path = "c_access_sizes.rs"]
+mod c_access_sizes;
 #[path = "c_attach.rs"]
 mod c_attach;
 #[path = "c_cas_bounds.rs"]
