@@ -6145,14 +6145,16 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      the row back (compare-and-swap from `claimed` back to `free`, the generation kept) and
  *      attach again; if the host freed it first, the claim stands and its next check says why.
  *   3. Fill in the row's other fields (relaxed atomic stores).
- *   4. Activate: compare-and-swap the state from `claimed` to `active` (release) while
+ *   4. Activate: load `bridge_header.host_generation` (acquire) and do nothing when it is not
+ *      G; then compare-and-swap the state from `claimed` to `active` (release) while
  *      `client_entry.generation` is the claim's: where the state and the generation share one
- *      8-byte word, one compare-and-swap of that word checks both.
- *   5. Store `client_entry.heartbeat_ns` = a monotonic clock in ns (release) at least every 100
- *      ms: a value that changes (the host only compares it with its last). Store
- *      `client_entry.waiting` = 1 (release) before sleeping on the tick event, then a full
- *      (SeqCst) fence, then load what the host publishes and sleep only when it is not new;
- *      store 0 after.
+ *      8-byte word, one compare-and-swap of that word checks both. The give-back and Close
+ *      check `bridge_header.host_generation` first the same way.
+ *   5. Store `client_entry.heartbeat_ns` = a monotonic clock in ns (release), only while the
+ *      standing (below) is connected, at least every 100 ms: a value that changes (the host
+ *      only compares it with its last). Store `client_entry.waiting` = 1 (release) before
+ *      sleeping on the tick event, then a full (SeqCst) fence, then load what the host
+ *      publishes and sleep only when it is not new; store 0 after.
  *   6. Before each use, and at each heartbeat: load `client_entry.state` and
  *      `client_entry.generation` (acquire; one load where they share a word), then
  *      `bridge_header.host_state` and `bridge_header.host_generation` (acquire). When
@@ -6166,9 +6168,13 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      window left is one write.
  *   8. Close: compare-and-swap the state from `active` (or `claimed`) to `closing` (release),
  *      only while the generation is the claim's.
- *   9. Bind a pad: compare-and-swap its byte of `bridge_header.pad_owner` from 255 (free) to
- *      the row's index, as a compare-and-swap of the whole word holding it; unbind by swapping
- *      it back.
+ *   9. Bind a pad, while the claim stands: compare-and-swap its byte of
+ *      `bridge_header.pad_owner` from 255 (free) to the row's index, as a compare-and-swap of
+ *      the whole word holding it; then a full (seq_cst) fence and the standing again, and when
+ *      the claim no longer stands, swap it back (the host's free fences between its retire and
+ *      its sweep of the pads, so one side always sees the other). Unbind, while the claim
+ *      stands, by swapping it back. The byte holds only the row's index: a stale client's undo
+ *      or unbind can still unbind the same pad if the row's next client bound it in between.
  *
  * Host (the host):
  *   1. Free a row after a `closing`, or when it is hung: the host keeps, for each row, the
@@ -6178,18 +6184,22 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      seen in use gets that long, heartbeat or not; one stuck in `claimed` is hung too;
  *      `client_entry.heartbeat_ns` is only compared with itself, never with the host's clock).
  *      Retire it (swap `client_entry.state` to `closing`, acquire-release: its client sees it
- *      gone and nobody can claim it), let go of every pad the row's index owns in
- *      `bridge_header.pad_owner` (back to 255), when it was not free put back what the row (row
- *      i) owned in its blocks (answer the request waiting in `client_blocks[i].mailbox` with
- *      status 0 and no text; store `bot_blocks[i].draw`'s state = 1, its initial state; a queue
- *      keeps its entries for the host to drain), then store `client_entry.state` = `free`
- *      (release). The client notices at its next check; the next claim finds nothing of the
- *      last client's.
+ *      gone and nobody can claim it), then a full (seq_cst) fence, let go of every pad the
+ *      row's index owns in `bridge_header.pad_owner` (back to 255), when it was not free put
+ *      back what the row (row i) owned in its blocks (answer the request waiting in
+ *      `client_blocks[i].mailbox` with status 0 and no text; store `bot_blocks[i].draw`'s state
+ *      = 1, its initial state; a queue keeps its entries for the host to drain), then store
+ *      `client_entry.state` = `free` (release). The client notices at its next check; the next
+ *      claim finds nothing of the last client's.
  *   2. To wake a sleeping client: after publishing, a full (SeqCst) fence, then load
  *      `client_entry.waiting` (acquire); wake it when 1.
  *   3. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
- *      every row as above; a new image produced over the mapping takes a generation past the
- *      mapping's. Before exiting, store `bridge_header.host_state` = `exiting` (release).
+ *      every row as above, each row also after a free that gave up (a word the client shares
+ *      kept changing); then report the rows freed and, as an error, the rows not. A new image
+ *      produced over the mapping takes a generation past the mapping's, and so does each row's
+ *      `client_entry.generation` (the image's when greater, else the mapping's + 1), written
+ *      with one store of its word. Before exiting, store `bridge_header.host_state` = `exiting`
+ *      (release).
  */
 
 /** How many times _claim retries its compare-and-swap while the row stays free. */
@@ -6258,8 +6268,14 @@ static inline int ibf_client_standing(const void *region, size_t len, const ibf_
     return IBF_OK;
 }
 
-/* From state `from` to `to`, only while the generation is the claim's; whether it moved. */
-static inline bool ibf_client_move_(unsigned char *row, uint32_t generation, uint32_t from, uint32_t to) {
+/* From state `from` to `to`, only while the host's generation (`base`: the table's header) is
+ * still `host_generation` and the row's is the claim's; whether it moved. The host's generation
+ * is checked first (a move of a claim the host reloaded past is refused without touching the
+ * row); the rest of the window is closed by the row generations a re-layout carries forward. */
+static inline bool ibf_client_move_(const unsigned char *base, unsigned char *row, uint32_t host_generation, uint32_t generation, uint32_t from, uint32_t to) {
+    if (ibf_live_load_acquire_u32_(base + 20) != host_generation) {
+        return false;
+    }
     /* One compare-and-swap of the shared word checks both. */
     uint64_t expected = ibf_client_join_(from, generation);
     return ibf_live_cas_u64_(row + 0, &expected, ibf_client_join_(to, generation));
@@ -6281,6 +6297,7 @@ static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, 
     unsigned char *at = ibf_client_row_(region, len, row);
     const unsigned char *base = (const unsigned char *)region;
     uint32_t generation;
+    uint32_t now;
     int refused = IBF_OK;
     if (at == NULL) {
         return IBF_SESSION_ROW;
@@ -6298,14 +6315,16 @@ static inline int ibf_client_claim(void *region, size_t len, uint32_t attached, 
             }
         }
     }
+    now = ibf_live_load_acquire_u32_(base + 20);
     if (ibf_live_load_acquire_u32_(base + 24) == 2U) {
         refused = IBF_HOST_EXITING;
-    } else if (ibf_live_load_acquire_u32_(base + 20) != attached) {
+    } else if (now != attached) {
         refused = IBF_RELOADED;
     }
-    /* Given back unused; when the host freed the claimed row first (its reload or exit did),
-     * the claim happened, and its standing says what took it. */
-    if (refused != IBF_OK && ibf_client_move_(at, generation, 1U, 0U)) {
+    /* Given back unused, while the host's generation is still the one loaded after the claim;
+     * when the host freed the claimed row first (its reload or exit did), the claim happened,
+     * and its standing says what took it. */
+    if (refused != IBF_OK && ibf_client_move_(base, at, now, generation, 1U, 0U)) {
         return refused;
     }
     out->row = row;
@@ -6346,14 +6365,14 @@ static inline int ibf_client_fill(void *region, size_t len, const ibf_client_ses
     return IBF_OK;
 }
 
-/** Marks the claimed row active (release), only while the claim holds: IBF_OK, or its
- * standing (nothing stored). */
+/** Marks the claimed row active (release), only while the claim holds (the host's generation
+ * is still the claim's, then the row's word): IBF_OK, or its standing (nothing stored). */
 static inline int ibf_client_activate(void *region, size_t len, const ibf_client_session *c) {
     unsigned char *row = ibf_client_row_(region, len, c->row);
     if (row == NULL) {
         return IBF_SESSION_ROW;
     }
-    if (ibf_client_move_(row, c->generation, 1U, 2U)) {
+    if (ibf_client_move_((const unsigned char *)region, row, c->host_generation, c->generation, 1U, 2U)) {
         return IBF_OK;
     }
     return ibf_client_standing(region, len, c);
@@ -6399,14 +6418,16 @@ static inline bool ibf_client_host_waiting(const void *region, size_t len, uint3
 }
 
 /** Says goodbye: the row's state becomes closing (release), for the host to free it, only
- * while the claim holds: IBF_OK, or its standing (nothing stored). */
+ * while the claim holds (the host's generation is still the claim's, then the row's word):
+ * IBF_OK, or its standing (nothing stored). */
 static inline int ibf_client_close(void *region, size_t len, const ibf_client_session *c) {
+    const unsigned char *base = (const unsigned char *)region;
     unsigned char *row = ibf_client_row_(region, len, c->row);
     if (row == NULL) {
         return IBF_SESSION_ROW;
     }
-    if (ibf_client_move_(row, c->generation, 2U, 3U)
-        || ibf_client_move_(row, c->generation, 1U, 3U)) {
+    if (ibf_client_move_(base, row, c->host_generation, c->generation, 2U, 3U)
+        || ibf_client_move_(base, row, c->host_generation, c->generation, 1U, 3U)) {
         return IBF_OK;
     }
     return ibf_client_standing(region, len, c);
@@ -6438,11 +6459,17 @@ static inline int ibf_client_swap_pad_(unsigned char *base, uint32_t pad, uint64
 }
 
 /**
- * Binds pad `pad` to the claim's row: its element of the bind word from 255
- * (unbound) to the row's index, by compare-and-swap of the whole word. IBF_OK;
- * IBF_NOT_FREE with *owner (may be NULL) the element found; IBF_SESSION_ROW past the
- * 4 pads; IBF_CONTENDED (nothing stored) when the word's other pads kept
- * changing; or the claim's standing when it no longer holds.
+ * Binds pad `pad` to the claim's row, while the claim stands: its element of the bind word
+ * from 255 (unbound) to the row's index, by compare-and-swap of the whole word; then a
+ * full (seq_cst) fence and the claim's standing again: when it no longer holds, the bind is
+ * undone (the element back to 255). The host's free makes a full fence between its
+ * retire and its sweep of the row's pads, so one side always sees the other (Dekker's
+ * pattern): a bind this re-check does not undo, the host's sweep lets go, and no pad
+ * outlives the session it was bound in (abi-runtime `pads`, whose steps these are).
+ * IBF_OK; IBF_NOT_FREE with *owner (may be NULL) the element found; IBF_SESSION_ROW
+ * past the 4 pads; the claim's standing when it no longer holds (nothing left bound);
+ * IBF_CONTENDED when the word's other pads kept changing (nothing stored, or, when the
+ * undo was contended, the pad left bound: unbind it).
  */
 static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad, uint64_t *owner) {
     uint64_t found;
@@ -6459,15 +6486,37 @@ static inline int ibf_client_bind_pad(void *region, size_t len, const ibf_client
     if (rc == IBF_NOT_FREE && owner != NULL) {
         *owner = found;
     }
-    return rc;
+    if (rc != IBF_OK) {
+        return rc;
+    }
+    /* The swap before the fence, the re-check's loads after it; the host's free fences
+     * between its retire and its sweep. */
+    ibf_live_fence_seq_cst_();
+    standing = ibf_client_standing(region, len, c);
+    if (standing == IBF_OK) {
+        return IBF_OK;
+    }
+    /* The claim went while it bound: undo (a sweep that let the pad go first leaves nothing
+     * to undo). */
+    if (ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found) == IBF_CONTENDED) {
+        return IBF_CONTENDED;
+    }
+    return standing;
 }
 
-/** Unbinds pad `pad` from the claim's row (back to 255): IBF_OK, or
- * IBF_NOT_FREE when the row does not own it, IBF_CONTENDED, or IBF_SESSION_ROW. */
+/** Unbinds pad `pad` from the claim's row (back to 255), while the claim stands:
+ * IBF_OK, or IBF_NOT_FREE when the row does not own it, IBF_CONTENDED (nothing
+ * stored), IBF_SESSION_ROW, or the claim's standing when it no longer holds (nothing
+ * stored). */
 static inline int ibf_client_unbind_pad(void *region, size_t len, const ibf_client_session *c, uint32_t pad) {
     uint64_t found;
+    int standing;
     if (pad >= 4U || len < 168U) {
         return IBF_SESSION_ROW;
+    }
+    standing = ibf_client_standing(region, len, c);
+    if (standing != IBF_OK) {
+        return standing;
     }
     return ibf_client_swap_pad_((unsigned char *)region, pad, c->row, 255U, &found);
 }
@@ -6496,7 +6545,8 @@ static inline void ibf_client_release_row_(unsigned char *at) {
 }
 
 /* The host's side, first half of a free: retires row `row` (its state becomes closing: its
- * client sees it gone, and no client can claim it meanwhile) and lets go of the pads it bound;
+ * client sees it gone, and no client can claim it meanwhile) and, after a full fence, lets go of
+ * the pads it bound (a bind racing the free is seen here or undone by its client);
  * *old is the state it had. IBF_OK, IBF_SESSION_ROW, or IBF_CONTENDED (the row
  * not retired, or a pad's word kept changing: the row stays retired, and a later free goes on). */
 static inline int ibf_client_free_begin_(void *region, size_t len, uint32_t row, uint32_t *old) {
@@ -6512,6 +6562,9 @@ static inline int ibf_client_free_begin_(void *region, size_t len, uint32_t row,
     if (*old != 0U && len >= 168U) {
         uint32_t pad;
         uint64_t found;
+        /* A full fence between the retire and the sweep: a bind whose client's re-check
+         * (after its own fence) does not see the retire, this sweep sees. */
+        ibf_live_fence_seq_cst_();
         for (pad = 0; pad < 4U; pad++) {
             if (ibf_client_swap_pad_((unsigned char *)region, pad, row, 255U, &found) == IBF_CONTENDED) {
                 return IBF_CONTENDED;
@@ -7416,7 +7469,17 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
             return failed;
         }
     }
-    return ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
+    {
+        int failed = ibf_attach_block_(&s, &ibf_attach_tables_[0], 2U, 0U, scope, i);
+        /* Nothing reloaded while the block's tables were read: the fence orders their loads
+         * before these, as the root attach's re-check (a re-layout writing new tables meanwhile
+         * is refused, retryably, not handed out torn). */
+        if (failed == IBF_ATTACH_OK && !a->host) {
+            ibf_live_fence_acquire_();
+            failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
+        }
+        return failed;
+    }
 }
 
 /**
@@ -7528,7 +7591,17 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
             return failed;
         }
     }
-    return ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
+    {
+        int failed = ibf_attach_block_(&s, &ibf_attach_tables_[0], 4U, 0U, scope, i);
+        /* Nothing reloaded while the block's tables were read: the fence orders their loads
+         * before these, as the root attach's re-check (a re-layout writing new tables meanwhile
+         * is refused, retryably, not handed out torn). */
+        if (failed == IBF_ATTACH_OK && !a->host) {
+            ibf_live_fence_acquire_();
+            failed = ibf_attach_still_running_(a->base, a->len, a->generation, s.err);
+        }
+        return failed;
+    }
 }
 
 /**
@@ -7961,6 +8034,8 @@ static inline int ibf_lay_out(void *out, size_t cap, const ibf_geometry_value *v
 static inline int ibf_produce(void *mapping, size_t len, const void *image, size_t n) {
     unsigned char *m = (unsigned char *)mapping;
     uint64_t generation;
+    /* Whether the mapping holds an image: its generation is not 0 (produce never writes 0). */
+    int held = 1;
     if (len < n) {
         return IBF_PRODUCE_BUFFER_TOO_SHORT;
     }
@@ -7969,13 +8044,68 @@ static inline int ibf_produce(void *mapping, size_t len, const void *image, size
     {
         uint64_t old = ibf_attach_read_(m, len, 20U, 4U);
         generation = ibf_attach_read_((const unsigned char *)image, n, 20U, 4U);
+        held = old != 0U;
         if (generation <= old) {
             generation = (old + 1U) & 4294967295ULL;
         }
     }
     ibf_live_store_release_u32_(m + 24, (uint32_t)0U);
     ibf_live_fence_release_();
-    ibf_live_write_bytes_(m, image, n);
+    /* When the mapping holds an image, every session row's generation goes past the
+     * mapping's too (the image's when greater, else the mapping's + 1), so no claim made on
+     * the old image matches a row of the new one. Each word that holds one ({offset, bytes,
+     * the generation's first byte}) is written whole, with one store of its own size, between
+     * the bytes around it. */
+    {
+        static const uint32_t words[][3] = {
+            {256U, 8U, 4U},
+            {384U, 8U, 4U},
+            {512U, 8U, 4U},
+            {640U, 8U, 4U},
+            {768U, 8U, 4U},
+            {896U, 8U, 4U},
+            {1024U, 8U, 4U},
+            {1152U, 8U, 4U},
+        };
+        const unsigned char *from = (const unsigned char *)image;
+        size_t done = 0;
+        size_t i;
+        for (i = 0; i < sizeof words / sizeof words[0] && (uint64_t)words[i][0] + words[i][1] <= (uint64_t)n; i++) {
+            size_t at = words[i][0];
+            unsigned lane = words[i][2];
+            unsigned char bytes[8];
+            uint32_t wanted = 0;
+            uint32_t old;
+            unsigned k;
+            memcpy(bytes, from + at, words[i][1]);
+            for (k = 0; k < 4U; k++) {
+                wanted |= (uint32_t)bytes[lane + k] << (8U * k);
+            }
+            if (words[i][1] == 8U) {
+                old = (uint32_t)(ibf_live_load_acquire_u64_(m + at) >> (8U * lane));
+            } else {
+                old = ibf_live_load_acquire_u32_(m + at);
+            }
+            if (held && wanted <= old) {
+                wanted = old + 1U;
+            }
+            for (k = 0; k < 4U; k++) {
+                bytes[lane + k] = (unsigned char)(wanted >> (8U * k));
+            }
+            ibf_live_write_bytes_(m + done, from + done, at - done);
+            if (words[i][1] == 8U) {
+                uint64_t word;
+                memcpy(&word, bytes, 8);
+                ibf_live_store_relaxed_u64_(m + at, word);
+            } else {
+                uint32_t word;
+                memcpy(&word, bytes, 4);
+                ibf_live_store_relaxed_u32_(m + at, word);
+            }
+            done = at + words[i][1];
+        }
+        ibf_live_write_bytes_(m + done, from + done, n - done);
+    }
     if ((uint64_t)n >= 24U) {
         ibf_live_store_release_u32_(m + 20, (uint32_t)generation);
     }
@@ -8259,7 +8389,9 @@ static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *inf
  * made: take the host's own handle from ibf_produce_attached) is left alone. The host takes a
  * new reader of each exchange for the row, once the row is active again.
  * *was (may be NULL) is the state the row had (free: nothing was done; closing: its client
- * had said goodbye). IBF_OK or IBF_SESSION_ROW.
+ * had said goodbye). IBF_OK, IBF_SESSION_ROW, or IBF_CONTENDED when a word the
+ * client shares with the host (the row's state word, a pad's) kept changing: the free stops
+ * there (a retired row stays retired, and a later free goes on).
  */
 static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, uint32_t *was) {
     unsigned char *header = (unsigned char *)(void *)ibf_attached_header(a);
@@ -8302,13 +8434,18 @@ static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, 
  * The host's reload over its attached image: changes the host's generation (acquire-release)
  * first, then frees every row as ibf_attached_client_free does (after it), so that a client
  * that claims a row a free made sees the new generation. A reload moves no table: the regions
- * the handle's accessors give stay where they were. *host_generation (may be NULL) is the new generation; was (may be
- * NULL, else 8 states) the state each row had. IBF_OK or IBF_SESSION_ROW.
+ * the handle's accessors give stay where they were. Every row is tried, also after a free that
+ * gave up. *host_generation (may be NULL) is the new generation; was (may be NULL, else
+ * 8 states) the state each freed row had; contended (may be NULL, else 8 flags) 1 for
+ * each row whose free gave up (left as it was, or retired: a later free goes on; its was[] is
+ * 0), else 0. IBF_OK, IBF_SESSION_ROW (nothing done), or IBF_CONTENDED
+ * after every row was tried when a free gave up.
  */
-static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *host_generation, uint32_t *was) {
+static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *host_generation, uint32_t *was, unsigned char *contended) {
     unsigned char *header = (unsigned char *)(void *)ibf_attached_header(a);
     uint32_t row;
     uint32_t generation;
+    int result = IBF_OK;
     int rc;
     if (header == NULL) {
         return IBF_SESSION_ROW;
@@ -8319,15 +8456,22 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
     }
     for (row = 0; row < 8U; row++) {
         uint32_t old = 0U;
-        (void)ibf_attached_client_free(a, row, &old);
+        rc = ibf_attached_client_free(a, row, &old);
+        if (rc != IBF_OK) {
+            old = 0U;
+            result = IBF_CONTENDED;
+        }
         if (was != NULL) {
             was[row] = old;
+        }
+        if (contended != NULL) {
+            contended[row] = (unsigned char)(rc != IBF_OK);
         }
     }
     if (host_generation != NULL) {
         *host_generation = generation;
     }
-    return IBF_OK;
+    return result;
 }
 /* ------------------------------------------------------------------------------------------
  * Directories of running instances

@@ -3544,7 +3544,16 @@ class SeqlockContendedError(RuntimeError):
 class ContendedError(RuntimeError):
     """A compare-and-swap loop that keeps the other bytes of its word (a pad's owner byte, a
     row's state beside its client's generation) found them changed before each of its 1024
-    tries: a peer writing that word nonstop. Nothing was stored."""
+    tries: a peer writing that word nonstop. Nothing was stored.
+
+    Raised by a session's reload() after every row was tried, when a row's free gave up:
+    generation is then the reload's new host generation, freed the rows that were claimed
+    or active and were freed, contended the rows whose free gave up (each left as it was, or
+    retired: a later free goes on). Otherwise generation is None and both are empty."""
+
+    generation = None
+    freed = ()
+    contended = ()
 
 
 # Tries of a compare-and-swap loop that keeps the other bytes of its word before it raises
@@ -5656,7 +5665,7 @@ class _Mailbox:
     request, then request_seq bumped (release); the answer, then response_seq = the request
     answered (release). Every length the other side wrote is checked against the capacities."""
 
-    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "waits")
+    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "_pending", "waits")
 
     def __init__(self, view):
         _protocol_view(type(self), view)
@@ -5671,6 +5680,9 @@ class _Mailbox:
             )
         self._request_capacity, self._response_capacity = request, response
         self._seq = view._load(self._REQUEST_SEQ, 4, _RELAXED)
+        # The request this client made and has not had the answer to: the default of
+        # poll_response, which forgets it once answered (Rust's MailboxClient does the same).
+        self._pending = None
         self.waits = 0
 
     @property
@@ -5705,13 +5717,18 @@ class _Mailbox:
         v._store(self._REQUEST_LEN, 4, len(data), _RELAXED)
         self._seq = (seq + 1) & 0xFFFFFFFF
         v._store(self._REQUEST_SEQ, 4, self._seq, _RELEASE)
+        self._pending = self._seq
         return self._seq
 
     def poll_response(self, seq=None):
-        """The client's side: the answer to request seq (the last one this made, by default),
-        or None while it has none. ProtocolError mailbox_length when response_len is past the
-        response area."""
-        seq = self._seq if seq is None else seq
+        """The client's side: the answer to request seq, or None while it has none. By default
+        seq is the last request this client made, answered once: None when it made none, or
+        after that answer was returned. ProtocolError mailbox_length when response_len is past
+        the response area."""
+        pending = seq is None
+        seq = self._pending if pending else seq
+        if seq is None:
+            return None
         v = self._view
         if v._load(self._RESPONSE_SEQ, 4) != seq:
             return None
@@ -5720,6 +5737,8 @@ class _Mailbox:
             raise ProtocolError("mailbox_length", "response_len is %d, expected at most %d" % (n, self._response_capacity))
         text = _region_bytes(self._mem, self._base + self._AREA + self._request_capacity, n)
         total = max(v._load(self._RESPONSE_TOTAL, 4), n)
+        if pending:
+            self._pending = None
         return self._RESPONSE(self._STATUS_CLASS(v._load(self._STATUS, 4)), text, total > n, total, seq)
 
     def wait_response(self, timeout, seq=None):
@@ -6136,7 +6155,7 @@ class _Session:
             return session
         # Given back unused; when the host freed the claimed row first (its reload or exit
         # did), the claim happened, and its standing says what took it.
-        if session._try_move(cls._CLAIMED, cls._FREE):
+        if session._try_move(cls._CLAIMED, cls._FREE, now):
             raise ProtocolError(*refused)
         return session
 
@@ -6227,7 +6246,14 @@ class _Session:
         """The host's generation when the row was claimed."""
         return self._host_generation
 
-    def _try_move(self, start, end):
+    def _try_move(self, start, end, host_generation=None):
+        """From state start to end, only while host_generation stays the host's (the claim's
+        when None), checked first, and the row holds the claim's generation; whether it moved.
+        The re-layout's row generations close the window between the check and the swap."""
+        if host_generation is None:
+            host_generation = self._host_generation
+        if _load(self._mem, self._header._base + self._HOST_GENERATION, 4) != host_generation:
+            return False
         base = self._row._base
         if self._WORD is not None:
             join = self._join
@@ -6244,9 +6270,15 @@ class _Session:
         return self._try_move(self._CLAIMED, self._ACTIVE)
 
     def heartbeat(self, now_ns=None):
-        """Stores the heartbeat (release): now_ns, or time.monotonic_ns(). At least every
-        HEARTBEAT_MS milliseconds; the host counts one older than HUNG_MS as hung."""
-        _store(self._mem, self._row._base + self._HEARTBEAT, 8, time.monotonic_ns() if now_ns is None else now_ns)
+        """Stores the heartbeat (release): now_ns, or time.monotonic_ns(), only while the row
+        is still this claim's (standing() CONNECTED; otherwise nothing is stored, so a client
+        that lost its row never writes the next client's); returns the standing, as Rust's and
+        C's heartbeat do. At least every HEARTBEAT_MS milliseconds; the host counts one older
+        than HUNG_MS as hung."""
+        standing = self.standing()
+        if standing == Standing.CONNECTED:
+            _store(self._mem, self._row._base + self._HEARTBEAT, 8, time.monotonic_ns() if now_ns is None else now_ns)
+        return standing
 
     def set_waiting(self, waiting):
         """Stores whether the client sleeps on its tick event (release), then a full fence.
@@ -6331,7 +6363,8 @@ class _Session:
     def free(cls, host, index):
         """The host's side: frees row index and restores what it owned, whatever its client
         does: the row is retired first (its state becomes closing: its client sees it gone and
-        no client can claim it meanwhile), the pads it bound are let go, each protocol of the
+        no client can claim it meanwhile), then, after a full fence, the pads it bound are let go
+        (a bind racing the free is seen by this sweep or undone by its client), each protocol of the
         blocks the row owns that would refuse the next client is put back as a new image has it
         (a mailbox's waiting request answered with status 0 and no text, an exchange at its
         initial state; queues keep their entries for the host to drain), then its state becomes
@@ -6343,6 +6376,9 @@ class _Session:
         mem = header._mem
         old = cls._retire(mem, base)
         if old != cls._FREE and cls._BIND is not None:
+            # The fence between the retire and the sweep: a bind whose client's re-check (after
+            # its own fence) does not see the retire, this sweep sees (abi-runtime pads).
+            _fence_seq_cst()
             for pad in range(cls._BIND[1]):
                 cls._bind(header, pad, index, cls._UNBOUND)
         if handle is not None and old != cls._FREE:
@@ -6354,12 +6390,28 @@ class _Session:
     def reload(cls, host):
         """The host's side of a reload: adds 1 to host_generation first (acquire-release), then
         frees every row as free() does (after it, so a client that claims a row a free made
-        sees the new generation). Returns the new host_generation."""
+        sees the new generation). Every row is tried, also after a free that gave up; then,
+        when one did, ContendedError is raised, its generation the new host_generation, freed
+        the rows that were claimed or active and were freed, contended the rows whose free gave
+        up (left as they were, or retired). Returns the new host_generation."""
         header, _handle = cls._host(host)
         _protocol_view(cls, header)
         generation = (_fetch_add(header._mem, header._base + cls._HOST_GENERATION, 4, 1) + 1) & 0xFFFFFFFF
+        freed, contended = [], []
         for index in range(cls.ROWS):
-            cls.free(host, index)
+            try:
+                old = cls.free(host, index)
+            except ContendedError:
+                contended.append(index)
+                continue
+            if old in (cls._CLAIMED, cls._ACTIVE):
+                freed.append(index)
+        if contended:
+            error = ContendedError(
+                "%s: reload: the free of rows %s gave up (rows %s were freed)" % (cls.__name__, contended, freed)
+            )
+            error.generation, error.freed, error.contended = generation, tuple(freed), tuple(contended)
+            raise error
         return generation
 
     @classmethod
@@ -6452,22 +6504,37 @@ class Client(_Session):
 
     def bind_pad(self, pad):
         """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
-        the row's index by compare-and-swap of the word holding it. False when another row
-        holds it, or when the row is no longer this client's (nothing is stored)."""
-        return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._UNBOUND, self._index)
+        the row's index by compare-and-swap of the word holding it; then a full fence and the
+        standing again: when the claim no longer stands, the bind is undone (the byte back to
+        unbound). The host's free makes a full fence between its retire and its sweep of the
+        row's pads, so one side always sees the other (Dekker's pattern): no pad outlives the
+        session it was bound in (abi-runtime pads, whose steps these are). False when another
+        row holds it, or when the row is no longer this client's (nothing is left bound).
+        ContendedError when the word kept changing (when the undo was the one
+        contended, the pad stays bound: unbind it). Without libatomic's fence or the atomics
+        package there is no fence (x86 only: its locked compare-and-swap is one)."""
+        if self.standing() != Standing.CONNECTED or not self._bind(self._header, pad, self._UNBOUND, self._index):
+            return False
+        _fence_seq_cst()
+        if self.standing() == Standing.CONNECTED:
+            return True
+        self._bind(self._header, pad, self._index, self._UNBOUND)
+        return False
 
     def unbind_pad(self, pad):
         """Lets pad go, if this row holds it and the claim stands (compare-and-swap back to
-        unbound)."""
+        unbound). False otherwise (nothing stored)."""
         return self.standing() == Standing.CONNECTED and self._bind(self._header, pad, self._index, self._UNBOUND)
 
     @classmethod
     def pad_owner(cls, header, pad):
-        """The row that owns pad, or None when it is unbound (the host's or anyone's view)."""
-        offset, count, _width = cls._BIND
+        """The row that owns pad, or None when it is unbound (the host's or anyone's view): one
+        load of the whole word that holds it (acquire), the size every access to it has."""
+        offset, count, width = cls._BIND
         if not 0 <= pad < count:
             raise IndexError("%s binds %d pads; pad %d" % (cls.__name__, count, pad))
-        owner = _load(header._mem, header._base + offset + pad, 1)
+        word = _load(header._mem, header._base + offset + pad - pad % width, width)
+        owner = (word >> 8 * (pad % width)) & 0xFF
         return None if owner == cls._UNBOUND else owner
 
 
@@ -7034,7 +7101,12 @@ def _attach_check_block(handle, pos, index, live=True):
         raise AttachError("extent_beyond_block", bname, stride, extent)
     if extent < sub.header_size:
         raise AttachError("extent_too_small", bname, sub.header_size, extent)
-    return _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
+    block = _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
+    if still_running is not None:
+        # Nothing reloaded while the block's tables were read (the root attach's re-check):
+        # tables a re-layout wrote meanwhile are refused, retryably, never handed out torn.
+        still_running()
+    return block
 
 
 def _attach_flat(buffer):
@@ -7683,6 +7755,20 @@ def stamp_identity(image, version="", pid=None, mono_ns=None, unix_ns=None):
             image[at : at + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
 
 
+# Each session row's word that holds its generation: (offset, bytes, the generation's first
+# byte in it), ascending; produce carries each past the mapping's.
+_produce_carried = (
+    (256, 8, 4),
+    (384, 8, 4),
+    (512, 8, 4),
+    (640, 8, 4),
+    (768, 8, 4),
+    (896, 8, 4),
+    (1024, 8, 4),
+    (1152, 8, 4),
+)
+
+
 def produce(buffer, image):
     """Writes an image from lay_out into buffer (a writable mmap of the new shared memory),
     as start-up and reload ask (see above), and attaches to it. One producer at a time. The
@@ -7694,12 +7780,14 @@ def produce(buffer, image):
         if mem.size < len(image):
             raise ProduceError("buffer_too_short", "", len(image), mem.size)
         generation = None
+        held = True
         if h.liveness is not None and h.liveness[2] is not None:
             # A re-layout of a mapping that already holds an image is a reload: the
             # generation goes past the mapping's (the image's when greater, else the
             # mapping's + 1, wrapping).
             g_at, g_width = h.liveness[2]
             old = _load(mem, g_at, g_width)
+            held = old != 0
             generation = int.from_bytes(bytes(image[g_at : g_at + g_width]), "little")
             if generation <= old:
                 generation = (old + 1) & ((1 << (8 * g_width)) - 1)
@@ -7707,7 +7795,25 @@ def produce(buffer, image):
             (offset, width), running = h.liveness[0], h.liveness[1]
             _store(mem, offset, width, 0 if running else 1, _RELEASE)
             _fence(_RELEASE)
-        mem.view[: len(image)] = image
+        # When the mapping holds an image (its generation is not 0), every session row's
+        # generation goes past the mapping's too (the image's when greater, else the
+        # mapping's + 1), so no claim made on the old image matches a row of the new one.
+        # Each word that holds one (offset, bytes, the generation's first byte) is written
+        # whole, with one atomic store of its own size, between the bytes around it.
+        done = 0
+        for at, size, lane in _produce_carried:
+            if at + size > len(image):
+                break
+            word = int.from_bytes(bytes(image[at : at + size]), "little")
+            wanted = (word >> (8 * lane)) & 0xFFFFFFFF
+            old = (_load(mem, at, size) >> (8 * lane)) & 0xFFFFFFFF
+            if held and wanted <= old:
+                wanted = (old + 1) & 0xFFFFFFFF
+            word = (word & ~(0xFFFFFFFF << (8 * lane))) | (wanted << (8 * lane))
+            mem.view[done:at] = image[done:at]
+            _store(mem, at, size, word, _RELAXED)
+            done = at + size
+        mem.view[done : len(image)] = image[done:]
         if generation is not None:
             _store(mem, g_at, g_width, generation, _RELEASE)
         if h.liveness is not None:

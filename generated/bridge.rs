@@ -6437,9 +6437,10 @@ pub mod live {
             let row = header.clients(index).ok_or(ClientRefused::NoRow)?;
             let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC)
                 .ok_or(ClientRefused::Taken)?;
+            let now = header.host_generation();
             let refused = if header.host_state().0 == 2 {
                 ClientRefused::HostExiting
-            } else if header.host_generation() != attached {
+            } else if now != attached {
                 ClientRefused::Reloaded
             } else {
                 return Ok(Self {
@@ -6449,7 +6450,7 @@ pub mod live {
                     host_generation: attached,
                 });
             };
-            if claim.release() {
+            if header.host_generation() == now && claim.release() {
                 return Err(refused);
             }
             Ok(Self {
@@ -6490,9 +6491,13 @@ pub mod live {
             ClientEntry::at(self.claim.row(), 0).expect("a claimed row is a whole row")
         }
         /// Marks the row in use (release: what was written before is visible to the host
-        /// that sees it active), only while it is still this claim's; the standing after.
+        /// that sees it active), only while it is still this claim's: the host's generation
+        /// is still the claim's (checked first: a move of a claim the host reloaded past
+        /// never touches the row), then the row's word; the standing after.
         pub fn activate(&self) -> ClientStanding {
-            let _ = self.claim.activate();
+            if self.header.host_generation() == self.host_generation {
+                let _ = self.claim.activate();
+            }
             self.standing()
         }
         /// Stores the heartbeat (release) while the row is still this claim's; the
@@ -6549,11 +6554,19 @@ pub mod live {
             }
         }
         /// Says goodbye: the row's state becomes closing (release), only while it is this
-        /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+        /// claim's (the host's generation is still the claim's, checked first, then the
+        /// row's word), for the host to free it: `Connected`. Otherwise nothing is stored,
         /// and the standing says what took the row (`Disconnected`, `Reloaded`,
         /// `HostExiting`).
         pub fn close(self) -> ClientStanding {
             let (header, host_generation) = (self.header, self.host_generation);
+            if header.host_generation() != host_generation {
+                return Self::standing_after(
+                    header,
+                    host_generation,
+                    self.claim.standing(),
+                );
+            }
             match self.claim.close() {
                 ::abi_runtime::claim::Standing::Connected => ClientStanding::Connected,
                 row @ ::abi_runtime::claim::Standing::Disconnected { .. } => {
@@ -6561,28 +6574,67 @@ pub mod live {
                 }
             }
         }
-        /// Binds pad `pad`, while the claim stands: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is stored).
+        /// Where the pads' owner bytes are, for `abi_runtime::pads`.
+        pub const PADS: ::abi_runtime::pads::PadWord = ::abi_runtime::pads::PadWord {
+            at: 164,
+            count: 4,
+            unbound: 255,
+        };
+        /// Binds pad `pad`, while the claim stands: its byte of `pad_owner` goes from unbound to this row's index (compare-and-swap of the word holding it), then, after a SeqCst fence, the claim is checked again, and the bind is undone when it no longer stands (`abi_runtime::pads::bind`: the host's free fences after its retire, so it lets go of any bind this check does not undo). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is left bound). `Contended` when the word kept changing: nothing stored, or, when an undo was contended, the pad left bound (unbind it).
         pub fn bind(&self, pad: usize) -> Result<(), ClientPadRefused> {
-            self.swap_pad(pad, true)
-        }
-        /// Unbinds pad `pad`, while the claim stands: its byte of `pad_owner` goes from this row's index back to unbound. Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's.
-        pub fn unbind(&self, pad: usize) -> Result<(), ClientPadRefused> {
-            self.swap_pad(pad, false)
-        }
-        fn swap_pad(&self, pad: usize, bind: bool) -> Result<(), ClientPadRefused> {
             let own = u8::try_from(self.index).map_err(|_| ClientPadRefused::NoPad)?;
-            if pad >= 4 {
-                return Err(ClientPadRefused::NoPad);
+            let mut lost = ClientStanding::Connected;
+            let done = ::abi_runtime::pads::bind::<
+                u32,
+                _,
+            >(
+                    self.header.region(),
+                    Self::PADS,
+                    pad,
+                    own,
+                    || {
+                        lost = self.standing();
+                        lost == ClientStanding::Connected
+                    },
+                )
+                .map_err(|_| ClientPadRefused::Contended)?;
+            match done {
+                ::abi_runtime::pads::Bind::Bound => Ok(()),
+                ::abi_runtime::pads::Bind::Held(owner) => {
+                    Err(ClientPadRefused::Held(owner))
+                }
+                ::abi_runtime::pads::Bind::Lost { .. } => {
+                    Err(ClientPadRefused::Lost(lost))
+                }
+                ::abi_runtime::pads::Bind::NoPad => Err(ClientPadRefused::NoPad),
             }
-            match self.standing() {
-                ClientStanding::Connected => {}
-                lost => return Err(ClientPadRefused::Lost(lost)),
+        }
+        /// Unbinds pad `pad`, while the claim stands: its byte of `pad_owner` goes from this row's index back to unbound (`abi_runtime::pads::unbind`). Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing stored).
+        pub fn unbind(&self, pad: usize) -> Result<(), ClientPadRefused> {
+            let own = u8::try_from(self.index).map_err(|_| ClientPadRefused::NoPad)?;
+            let mut lost = ClientStanding::Connected;
+            let done = ::abi_runtime::pads::unbind::<
+                u32,
+                _,
+            >(
+                    self.header.region(),
+                    Self::PADS,
+                    pad,
+                    own,
+                    || {
+                        lost = self.standing();
+                        lost == ClientStanding::Connected
+                    },
+                )
+                .map_err(|_| ClientPadRefused::Contended)?;
+            match done {
+                ::abi_runtime::pads::Unbind::Unbound => Ok(()),
+                ::abi_runtime::pads::Unbind::Held(owner) => {
+                    Err(ClientPadRefused::Held(owner))
+                }
+                ::abi_runtime::pads::Unbind::Lost => Err(ClientPadRefused::Lost(lost)),
+                ::abi_runtime::pads::Unbind::NoPad => Err(ClientPadRefused::NoPad),
             }
-            let (from, to) = if bind { (255, own) } else { (own, 255) };
-            self.header
-                .compare_exchange_pad_owner_at(pad, from, to)
-                .map_err(|_| ClientPadRefused::Contended)?
-                .map_err(ClientPadRefused::Held)
         }
     }
     impl<'a> ClientHost<'a> {
@@ -6596,7 +6648,9 @@ pub mod live {
         /// Frees row `index` and restores what it owned, whatever its client does: the row
         /// is retired first (its state becomes closing, a swap: its client sees it gone and
         /// no client can claim it meanwhile), the pads it bound are let go (when the
-        /// session binds pads), then its state becomes free (release), so the next claim
+        /// session binds pads: a SeqCst fence after the retire, then the sweep, so that
+        /// a bind racing the free is seen by the sweep or undone by its client,
+        /// `abi_runtime::pads`), then its state becomes free (release), so the next claim
         /// finds everything restored. One free of a row at a time: the host's. Returns the
         /// state it had
         /// (free: nothing was done), or `None` when there is no such row. `Contended`
@@ -6613,9 +6667,10 @@ pub mod live {
             };
             let old = ::abi_runtime::claim::retire(row.region(), Client::SPEC)?;
             if let Some(own) = u8::try_from(index).ok().filter(|_| old != 0) {
-                for pad in 0..4 {
-                    let _ = self.header.compare_exchange_pad_owner_at(pad, own, 255)?;
-                }
+                ::abi_runtime::pads::sweep::<
+                    u32,
+                    _,
+                >(self.header.region(), Client::PADS, own)?;
             }
             if old != 0 {
                 self.restore(index)?;
@@ -6625,21 +6680,37 @@ pub mod live {
         }
         /// A reload: adds 1 to the host's generation first, then frees every row as
         /// [`Self::free`] does (after it, so a client that claims a row a free made sees
-        /// the new generation). Returns the rows that were claimed or active; `Contended`
-        /// (after every row was tried) when a free gave up, or the generation's word
-        /// kept changing (then nothing was freed).
-        pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::Contended> {
-            self.header.fetch_add_host_generation(1)?;
-            let mut contended = None;
+        /// the new generation). Every row is tried, also after a free that gave up.
+        /// Returns the rows that were claimed or active; when a free gave up, an error
+        /// (after every row was tried) with those rows and the rows whose free gave up
+        /// (each left as it was, or retired). When the generation's word kept changing,
+        /// nothing was freed, and every row is reported.
+        pub fn reload(
+            &self,
+        ) -> Result<Vec<usize>, ::abi_runtime::claim::ReloadContended> {
+            if self.header.fetch_add_host_generation(1).is_err() {
+                return Err(::abi_runtime::claim::ReloadContended {
+                    freed: Vec::new(),
+                    contended: (0..Client::ROWS).collect(),
+                });
+            }
+            let mut contended = Vec::new();
             let mut rows = Vec::new();
             for i in 0..Client::ROWS {
                 match self.free(i) {
                     Ok(Some(old)) if old.0 == 1 || old.0 == 2 => rows.push(i),
                     Ok(_) => {}
-                    Err(e) => contended = Some(e),
+                    Err(_) => contended.push(i),
                 }
             }
-            contended.map_or(Ok(rows), Err)
+            if contended.is_empty() {
+                Ok(rows)
+            } else {
+                Err(::abi_runtime::claim::ReloadContended {
+                    freed: rows,
+                    contended,
+                })
+            }
         }
         /// Tells every client the host is exiting (release); `Contended` when its word
         /// kept changing (nothing stored).
@@ -7594,6 +7665,14 @@ pub mod live {
                     },
                 ],
             )?;
+            image
+                .sessions
+                .push(::abi_runtime::produce::SessionRows {
+                    at: 256,
+                    rows: 8,
+                    stride: 128,
+                    spec: Client::SPEC,
+                });
             Ok(image)
         }
         /// Stamps a laid-out image with who produced it, before [`Self::produce`]: the
@@ -7741,6 +7820,13 @@ pub mod live {
                 2,
                 i,
             )?;
+            if !self.host {
+                ::abi_runtime::attach::still_running_after_read(
+                    self.region,
+                    &BRIDGE_HEADER_HANDSHAKE,
+                    self.generation,
+                )?;
+            }
             Ok(
                 found
                     .map(|table| ClientBlock {
@@ -7832,6 +7918,13 @@ pub mod live {
                 4,
                 i,
             )?;
+            if !self.host {
+                ::abi_runtime::attach::still_running_after_read(
+                    self.region,
+                    &BRIDGE_HEADER_HANDSHAKE,
+                    self.generation,
+                )?;
+            }
             Ok(
                 found
                     .map(|table| BotBlock {

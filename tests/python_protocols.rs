@@ -82,11 +82,39 @@ fn every_operation_of_both_sides_in_one_process() {
     assert_eq!(line("draw:"), vec![2048]);
     assert_eq!(line("restore:"), vec![1, 1]);
     assert_eq!(line("broken lifecycle:"), vec![2]);
+    // The host's free ran once inside the bind's window, and no pad was left bound.
+    assert_eq!(line("pad bind racing a free:"), vec![1, 0]);
     // The session's reload made host generation 2, the restore's reload 3; the re-layout
     // asked for 3 and got 4.
     assert_eq!(line("relayout: generation"), vec![4]);
     assert_eq!(line("broken peers:"), vec![13]);
     assert_eq!(out.lines().last(), Some("ok"));
+}
+
+/// Issue 46 (`tests/python_protocols/sessions.py`): a stale claim's activate and close leave
+/// the newcomer's row alone after a re-layout, with the same and a new geometry, by the
+/// generations `produce` carries (A's claim is 3, B's 1) and, for a producer that carries none
+/// (A's and B's both 1), by the host-generation check before each move; a stale heartbeat
+/// stores nothing and returns the standing; a reload whose free of row 1 a peer contends
+/// (`_cas_hook`) frees rows 0 and 2, then raises `ContendedError` naming both.
+#[test]
+fn python_stale_claims_leave_the_newcomer_alone_and_a_contended_reload_tries_every_row() {
+    let script = root().join("tests/python_protocols/sessions.py");
+    let out = finished(
+        python(&script, &[], &root().join("generated")),
+        "sessions.py",
+    );
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "stale carry=1 a=3 b=1",
+            "stale carry=0 a=1 b=1",
+            "stale carry=1 a=3 b=1",
+            "stale carry=0 a=1 b=1",
+            "contended reload freed=[0, 2] contended=[1]",
+            "ok",
+        ]
+    );
 }
 
 #[test]

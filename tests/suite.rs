@@ -10,6 +10,8 @@ mod common;
 mod attach;
 #[path = "attach_geometry.rs"]
 mod attach_geometry;
+#[path = "block_recheck.rs"]
+mod block_recheck;
 #[path = "build_dependencies.rs"]
 mod build_dependencies;
 #[path = "c_access_sizes.rs"]
@@ -26,6 +28,8 @@ mod c_header;
 mod c_live;
 #[path = "c_msvc.rs"]
 mod c_msvc;
+#[path = "c_pad_bind.rs"]
+mod c_pad_bind;
 #[path = "c_positions.rs"]
 mod c_positions;
 #[path = "c_protocols.rs"]
@@ -34,8 +38,14 @@ mod c_protocols;
 mod c_protocols_races;
 #[path = "c_protocols_torture.rs"]
 mod c_protocols_torture;
+#[path = "c_sessions_relayout.rs"]
+mod c_sessions_relayout;
 #[path = "c_tsan.rs"]
 mod c_tsan;
+#[path = "conformance.rs"]
+mod conformance;
+#[path = "conformance/driver.rs"]
+mod conformance_driver;
 #[path = "consumer_crate.rs"]
 mod consumer_crate;
 #[path = "diff.rs"]
@@ -78,6 +88,8 @@ mod layout_snapshots;
 mod live_mmap;
 #[path = "live_protocols.rs"]
 mod live_protocols;
+#[path = "live_relayout_sessions.rs"]
+mod live_relayout_sessions;
 #[path = "markdown_reference.rs"]
 mod markdown_reference;
 #[path = "markdown_sections.rs"]

@@ -219,7 +219,7 @@ public:
         if (counts_.reloads == 0 && counts_.hung > 0 && active) {
             uint32_t generation = 0;
             std::array<uint32_t, kRows> was{};
-            check("reload", ibf_attached_client_reload(&host_, &generation, was.data()));
+            check("reload", ibf_attached_client_reload(&host_, &generation, was.data(), nullptr));
             counts_.reloads++;
             // A new reader for each row the reload freed (its exchange was reset); a free
             // row's writer goes on, with the reader the host has.

@@ -150,6 +150,19 @@ pub fn still_running(
     Ok(())
 }
 
+/// [`still_running`] after reading tables the writer placed (a block checked on first use):
+/// an acquire fence orders those reads before these loads, as a seqlock reader's re-check and
+/// the root attach's do, so tables read while the writer reloaded (a re-layout writing new
+/// ones) are refused, retryably, never handed out torn.
+pub fn still_running_after_read(
+    region: Region<'_>,
+    handshake: &spec::HandshakeSpec<'_>,
+    generation: Option<u64>,
+) -> Result<(), AttachError> {
+    crate::sync::fence(crate::sync::Ordering::Acquire);
+    still_running(region, handshake, generation)
+}
+
 /// A mapping that passed every check.
 #[derive(Debug, Clone)]
 pub struct Attached {

@@ -243,3 +243,29 @@ pub fn free<A: Writable>(
     };
     row.try_store::<u32>(spec.state, spec.free, order)
 }
+
+/// A host's reload whose free of some rows gave up ([`Contended`](crate::Contended)): every
+/// row was tried, the host's generation bumped first. The same report as C's
+/// `_reload` (`IBF_CONTENDED`, its `was` and `contended` arrays) and Python's `reload()`
+/// (`ContendedError` with `freed` and `contended`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReloadContended {
+    /// The rows that were claimed or active and were freed.
+    pub freed: Vec<usize>,
+    /// The rows whose free gave up: each left as it was, or retired (no client can claim it
+    /// until a later free succeeds). Every row when the host's generation could not be
+    /// bumped (then nothing was freed).
+    pub contended: Vec<usize>,
+}
+
+impl core::fmt::Display for ReloadContended {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "reload: the free of rows {:?} gave up, a word the client shares kept changing (rows {:?} were freed)",
+            self.contended, self.freed
+        )
+    }
+}
+
+impl std::error::Error for ReloadContended {}

@@ -120,6 +120,7 @@ mod tests {
             bytes: vec![0xAA; n],
             state: None,
             generation: None,
+            sessions: Vec::new(),
         }
     }
 

@@ -63,7 +63,10 @@
 //!   `load(Acquire)` before it reads the answer;
 //! - a claimed row ([`claim`]): a client claims a free row by compare-and-swap of its state,
 //!   bumps its generation, and moves the state on only while the generation is its own (one
-//!   compare-and-swap of the word that holds both, where they share one).
+//!   compare-and-swap of the word that holds both, where they share one);
+//! - a pad a claimed row binds ([`pads`]): the client swaps the owner byte, a `SeqCst` fence,
+//!   then re-checks its claim and undoes the bind when it no longer stands; the host retires
+//!   the row, a `SeqCst` fence, then sweeps the row's pads: one side always sees the other.
 //!
 //! # What a hostile peer can and cannot cause
 //!
@@ -141,7 +144,21 @@ pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;
+pub mod pads;
 pub mod produce;
+/// A test driver's peer for the bounded compare-exchange loops (feature `contention-hook`).
+#[cfg(feature = "contention-hook")]
+pub mod contention {
+    /// Sets (or, with `None`, clears) this thread's hook: called with the `u64` word between
+    /// each load and exchange of every bounded compare-exchange loop (a sub-word store, swap,
+    /// fetch-add or compare-and-swap, a partial copy). A hook that changes the word's other
+    /// bytes each time makes the loop give up with [`Contended`](crate::Contended) after
+    /// [`CAS_TRIES`](crate::CAS_TRIES) tries; compare the word's address
+    /// (`core::ptr::from_ref(word).addr()`) with the one to contend.
+    pub fn set_hook(hook: Option<fn(&crate::sync::AtomicU64)>) {
+        crate::region::contention_hook::HOOK.set(hook);
+    }
+}
 mod raw;
 #[cfg(feature = "recording")]
 pub mod recording;

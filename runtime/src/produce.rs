@@ -123,6 +123,26 @@ pub struct Image {
     /// The writer's generation field, when the handshake names one: [`write()`] makes it go
     /// past the generation already in the mapping.
     pub generation: Option<Field>,
+    /// The session tables whose rows' generations [`write()`] carries forward past the
+    /// mapping's (the generated `lay_out` names them; empty from [`lay_out`]).
+    pub sessions: Vec<SessionRows>,
+}
+
+/// A table of session rows at a place no geometry moves (the root header's, which lowering
+/// requires of a session in a schema with a root layout): a re-layout writes each row's
+/// generation past the one in the mapping, as it does the writer's generation, so that no
+/// claim made on the old image matches a row of the new one
+/// ([`Claim`](crate::claim::Claim)'s moves compare-and-swap the generation they were given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionRows {
+    /// The first row's start, from the image's start.
+    pub at: usize,
+    /// The rows.
+    pub rows: usize,
+    /// From one row's start to the next.
+    pub stride: usize,
+    /// Where a row keeps its state and generation.
+    pub spec: crate::claim::ClaimSpec,
 }
 
 /// Lays out an image of `root` (the root table, whose header has `handshake`), with the
@@ -176,6 +196,7 @@ pub fn lay_out(
         bytes,
         state: handshake.state,
         generation: handshake.generation,
+        sessions: Vec::new(),
     })
 }
 
@@ -187,7 +208,13 @@ pub fn lay_out(
 /// A re-layout of a mapping that already holds an image is a reload: the image's generation
 /// goes past the one in the mapping (the image's when it is greater, else the mapping's + 1,
 /// wrapping), so no generation a held client saw ever comes back and every old handle and
-/// claim notices (`reloaded()`, a `Reloaded` standing).
+/// claim notices (`reloaded()`, a `Reloaded` standing). When the mapping holds an image (its
+/// generation is not 0; always when the handshake names none), so does every session row's
+/// generation ([`Image::sessions`]), a row never claimed included, so that a claim on the old image never matches the
+/// newcomer's row of the new one: each row's word (the state and generation's shared word,
+/// where they share one) is written whole, with the other bytes of its 8-byte word, as every
+/// store of this crate is, so a stale compare-and-swap racing the write sees the old word or
+/// the new one.
 pub fn write<A: Writable>(region: Region<'_, A>, image: &Image) -> Result<(), ProduceError> {
     if region.len() < image.bytes.len() {
         return Err(ProduceError::MappingTooShort {
@@ -195,15 +222,23 @@ pub fn write<A: Writable>(region: Region<'_, A>, image: &Image) -> Result<(), Pr
             found: region.len() as u64,
         });
     }
-    let mut bytes = std::borrow::Cow::Borrowed(&image.bytes);
+    let mut bytes = std::borrow::Cow::Borrowed(image.bytes.as_slice());
+    // Whether the mapping holds an image: its generation is not 0 (produce never writes 0).
+    let mut held = true;
     if let Some(g) = image.generation
         && g.offset.saturating_add(g.width) <= image.bytes.len()
     {
         let old = load(region, g);
+        held = old != 0;
         let wanted = g.read(&image.bytes).unwrap_or(0);
         let next = past(wanted, old, g.width);
         if next != wanted {
             g.put(bytes.to_mut(), next);
+        }
+    }
+    if held {
+        for rows in &image.sessions {
+            carry_rows(region, rows, &mut bytes);
         }
     }
     if let Some((f, running)) = image.state {
@@ -215,6 +250,37 @@ pub fn write<A: Writable>(region: Region<'_, A>, image: &Image) -> Result<(), Pr
         store(region, f, running, Ordering::Release)?;
     }
     Ok(())
+}
+
+/// Writes into `bytes` each row of `rows` its generation past the mapping's (a row past the
+/// image or the mapping is left out).
+fn carry_rows<A: Writable>(
+    region: Region<'_, A>,
+    rows: &SessionRows,
+    bytes: &mut std::borrow::Cow<'_, [u8]>,
+) {
+    for i in 0..rows.rows {
+        let Some(at) = i
+            .checked_mul(rows.stride)
+            .and_then(|o| o.checked_add(rows.at))
+            .and_then(|o| o.checked_add(rows.spec.generation))
+        else {
+            return;
+        };
+        let g = Field {
+            offset: at,
+            width: 4,
+        };
+        if at.saturating_add(4) > bytes.len() || at.saturating_add(4) > region.len() {
+            return;
+        }
+        let old = load(region, g);
+        let wanted = g.read(bytes).unwrap_or(0);
+        let next = past(wanted, old, 4);
+        if next != wanted {
+            g.put(bytes.to_mut(), next);
+        }
+    }
 }
 
 /// The generation to write: `wanted` when it is past `old` (greater, in the field's width),

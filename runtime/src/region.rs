@@ -198,7 +198,7 @@ fn update_lane<W: Word>(
 pub(crate) mod contention_hook {
     use crate::sync::AtomicU64;
 
-    #[cfg(test)]
+    #[cfg(any(test, feature = "contention-hook"))]
     std::thread_local! {
         /// Called with the word between a loop's load and its exchange, on this thread.
         pub(crate) static HOOK: core::cell::Cell<Option<fn(&AtomicU64)>> =
@@ -208,7 +208,7 @@ pub(crate) mod contention_hook {
     /// Runs this thread's hook, if a test set one.
     #[inline(always)]
     pub(crate) fn between_load_and_exchange(word: &AtomicU64) {
-        #[cfg(test)]
+        #[cfg(any(test, feature = "contention-hook"))]
         if let Some(hook) = HOOK.get() {
             hook(word);
         }

@@ -7,8 +7,9 @@
 //!
 //! Negative controls: run with `LOOM_MUTATION=NAME` (same build), the runtime weakens one ordering
 //! or drops one check (`seqlock_fence`, `seqlock_second_load`, `ring_tail_fence`,
-//! `queue_publish_relaxed`, `mailbox_response_relaxed`, `claim_free_relaxed`); the model that
-//! covers it must then fail (CI asserts that it does for each).
+//! `queue_publish_relaxed`, `mailbox_response_relaxed`, `claim_free_relaxed`, `pad_bind_recheck`,
+//! `pad_bind_fence`, `pad_sweep_fence`); the model that covers it must then fail (CI asserts
+//! that it does for each).
 //!
 //! loom never returns a store that a thread saw before its last yield (how it advances spin
 //! loops), and the thread that makes a buffer has seen its every initial value: a side whose
@@ -507,3 +508,6 @@ fn session_reload_against_a_claim() {
         }
     });
 }
+
+#[path = "loom/pads.rs"]
+mod pads_models;

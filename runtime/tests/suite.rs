@@ -30,6 +30,8 @@ mod mixed_sizes;
 mod mmap;
 #[path = "named_mapping.rs"]
 mod named_mapping;
+#[path = "pads.rs"]
+mod pads;
 #[path = "position_edges.rs"]
 mod position_edges;
 #[path = "produce.rs"]

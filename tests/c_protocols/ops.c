@@ -533,7 +533,7 @@ static void session(void) {
     CHECK(h->pad_owner[1] == 3);
     EXPECT(ibf_client_activate(b, len, &thief), IBF_OK);
     /* A reload: the host's generation changes and every row is freed. */
-    EXPECT(ibf_attached_client_reload(&a, &generation, states), IBF_OK);
+    EXPECT(ibf_attached_client_reload(&a, &generation, states, NULL), IBF_OK);
     CHECK(generation == 6 && h->host_generation == 6);
     CHECK(states[2] == IBF_CLIENT_STATE_ACTIVE && states[3] == IBF_CLIENT_STATE_CLAIMED && states[0] == IBF_CLIENT_STATE_FREE);
     CHECK(h->clients[2].state == IBF_CLIENT_STATE_FREE && h->clients[3].state == IBF_CLIENT_STATE_FREE);
@@ -651,7 +651,7 @@ static void restore(void) {
     /* A free row is left as it is; a reload restores the rows it frees. */
     EXPECT(ibf_client_claim(h, hlen, 1, 1, &me), IBF_OK);
     leave_a_session_behind(&a);
-    EXPECT(ibf_attached_client_reload(&a, &generation, NULL), IBF_OK);
+    EXPECT(ibf_attached_client_reload(&a, &generation, NULL, NULL), IBF_OK);
     CHECK(generation == 2);
     find_row_one_restored(&a);
     printf("restore frees=1 reloads=1\n");
@@ -710,7 +710,7 @@ static void broken_lifecycle(void) {
     unbind = ibf_client_unbind_pad(b, hlen, &other, 0);
     EXPECT(ibf_attached_client_free(&a, 5, &was), IBF_OK);
     CHECK(was == IBF_CLIENT_STATE_ACTIVE && h->pad_owner[0] == 200U);
-    EXPECT(ibf_attached_client_reload(&a, &generation, NULL), IBF_OK);
+    EXPECT(ibf_attached_client_reload(&a, &generation, NULL, NULL), IBF_OK);
     kept = h->pad_owner[0];
     CHECK(generation == 2U);
     /* A host that lays out again with an old generation, over a claim at generation 2. */
@@ -791,7 +791,7 @@ static void host_handle(void) {
     /* Every block checked: no _check call needed. */
     CHECK(ibf_attached_client_blocks_mailbox(&host, 0) != NULL && ibf_attached_bot_blocks_draw(&host, IBF_MAX_CLIENTS - 1) != NULL);
     CHECK(ibf_attach_all(m, n, &client, &err) == IBF_ATTACH_OK && client.host == 0U);
-    EXPECT(ibf_attached_client_reload(&host, &generation, NULL), IBF_OK);
+    EXPECT(ibf_attached_client_reload(&host, &generation, NULL, NULL), IBF_OK);
     CHECK(generation == 2U);
     EXPECT(ibf_attached_client_blocks_check(&host, 1, &err), IBF_ATTACH_OK);
     EXPECT(ibf_attached_client_blocks_check(&client, 1, &err), IBF_ATTACH_HOST_RELOADED);

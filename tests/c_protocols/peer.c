@@ -223,7 +223,7 @@ int main(int argc, char **argv) {
         if (state == IBF_CLIENT_STATE_ACTIVE && (!acted || generation != acted_on) && now_ns() - last_action > 5000000ULL) {
             uint32_t was[IBF_MAX_CLIENTS];
             if (next_reload) {
-                ibf_attached_client_reload(&a, NULL, was);
+                ibf_attached_client_reload(&a, NULL, was, NULL);
             } else {
                 ibf_attached_client_free(&a, row, &was[row]);
             }

@@ -594,6 +594,38 @@ def host_exit():
     return 1
 
 
+def pad_bind_racing_a_free():
+    """Issue 46, item 2: the host's whole free runs between the bind's load of the pad_owner
+    word and its compare-and-swap (_cas_hook), so the swap lands after the free's sweep. The
+    bind's re-check (after its full fence) sees the row gone and undoes it: the row's next
+    client does not inherit the pad, binds it itself, and the stale client's unbind leaves
+    that bind alone. The frees the hook ran, and the pads left bound to the freed row."""
+    buf, h = image()
+    hd = h.header()
+    stale = B.Client.claim(hd, 0, h.generation)
+    check(stale.activate(), "active")
+    pad_word = hd._base + B.Client._BIND[0]
+    frees = []
+
+    def host(mem, offset):
+        if offset == pad_word and not frees:
+            frees.append(B.Client.free(h, 0))
+
+    B._cas_hook = host
+    try:
+        bound = stale.bind_pad(1)
+    finally:
+        B._cas_hook = None
+    check(not bound, "a bind the free overtook is refused")
+    leaked = int(B.Client.pad_owner(hd, 1) == 0)
+    check(frees == [B.ClientState.ACTIVE] and stale.standing() == B.Standing.DISCONNECTED, "freed in the window")
+    next_client = B.Client.claim(hd, 0, h.generation)
+    check(next_client.bind_pad(1) and B.Client.pad_owner(hd, 1) == 0, "the next client binds the pad")
+    check(not stale.unbind_pad(1) and B.Client.pad_owner(hd, 1) == 0, "a stale unbind stores nothing")
+    h.release()
+    return len(frees), leaked
+
+
 def main():
     buf, h = image()
     print("queue wrap: %d cases, %d padding entries" % queue_wrap_at_every_offset(h))
@@ -604,6 +636,7 @@ def main():
     print("mailbox: %d waits" % mailbox_round_trip_and_cut(h))
     print("draw: %d added to a full list" % draw_full_list(h))
     print("session: generation %d" % session(h, buf))
+    print("pad bind racing a free: %d frees in the window, %d left bound" % pad_bind_racing_a_free())
     # The session reloaded the host: a new handle for what follows.
     h.release()
     print("restore: %d free, %d reload" % restore(buf))

@@ -4,7 +4,8 @@
 //! the footer, each counted by a footer field, one of them placing chunks by an offset; the
 //! chunks (walked from the header when the trailer is missing); and a record with an
 //! `encoding` and a `seek` key inside each chunk's zlib stream. A format of another shape
-//! gets no recording API (and `inspect` still reads it).
+//! gets no recording API in any language (and `inspect` still reads it): [`has_recording`]
+//! is the one rule.
 
 use crate::ir::StructId;
 use crate::ir::file::{FieldRef, FileFormat, Place, Step, TotalOf};
@@ -111,12 +112,26 @@ fn part(schema: &Schema, f: &FileFormat, r: usize) -> PartPlan {
     }
 }
 
+/// Whether format `f` gets a recording reader and writer: the one rule every language
+/// prints (Rust's `rec` module and Python's recording section both take the formats
+/// [`plan_recordings`] gives, and no other).
+pub fn has_recording(schema: &Schema, f: &FileFormat) -> bool {
+    plan_recording(schema, f).is_some()
+}
+
 fn plan_recording(schema: &Schema, f: &FileFormat) -> Option<RecordingPlan> {
     let ri = f.records.iter().position(|r| r.encoding.is_some())?;
     let rec = &f.records[ri];
     let (Place::Zlib(z), Some(enc), Some(seek)) = (&rec.place, &rec.encoding, &rec.seek) else {
         return None;
     };
+    // A chain restarts at a plain record and goes on by XOR steps: a format with steps of
+    // one kind only is not the engine's (every language's reader holds both).
+    if !(enc.steps.iter().any(|(_, s)| *s == Step::Plain)
+        && enc.steps.iter().any(|(_, s)| *s == Step::Xor))
+    {
+        return None;
+    }
     let ordered = f
         .ordered
         .iter()

@@ -106,3 +106,64 @@ fn restored_regions(schema: &Schema, layout: usize) -> Vec<RestoredRegion> {
     }
     out
 }
+
+/// A session table whose rows' generations a re-layout carries forward: when the mapping holds
+/// an image (its generation is not 0), produce writes each row's generation past the one
+/// already in the mapping (the image's when greater, else the mapping's + 1, wrapping), as it does the writer's generation, so a claim made on the old
+/// image never matches a row of the new one (a stale `activate` or `close` compare-and-swaps
+/// the generation it was given). Lowering keeps a session's table in the root layout's header
+/// (`protocols::session`), at offsets no geometry moves, so the rows are where they were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CarriedRows {
+    /// The session, by index into the schema's protocols.
+    pub session: usize,
+    /// The first row's start, from the mapping's start (the root header's).
+    pub at: u64,
+    /// The rows.
+    pub rows: u64,
+    /// From one row's start to the next.
+    pub stride: u64,
+    /// The word that holds the generation, from the row's start, and its bytes: the 8-byte
+    /// word it shares with the state (`Session::shared_word`), else the 4-byte generation.
+    /// Produce writes it whole with one store of that size, the size every other access of
+    /// that word has, so a stale compare-and-swap racing the write sees the old or the new.
+    pub word: u64,
+    pub width: u64,
+    /// The generation's first byte in the word.
+    pub lane: u64,
+}
+
+/// Every session table a re-layout carries forward: those of the root layout's header, in
+/// protocol order (none without a root layout).
+pub fn carried_rows(schema: &Schema) -> Vec<CarriedRows> {
+    let Some(root) = schema.attach.root else {
+        return Vec::new();
+    };
+    let header = schema.attach.layouts[root].header;
+    let mut out = Vec::new();
+    for (session, p) in schema.protocols.iter().enumerate() {
+        let ProtocolKind::Session(s) = &p.kind else {
+            continue;
+        };
+        if s.table.struct_index != header {
+            continue;
+        }
+        let table = schema.layout.field(s.table);
+        let fields = &schema.layout.of(s.row).fields;
+        let generation = fields[s.generation].offset;
+        let (word, width) = match s.shared_word {
+            Some(w) => (w.at, 8),
+            None => (generation, 4),
+        };
+        out.push(CarriedRows {
+            session,
+            at: table.offset,
+            rows: schema.abi.structs[header].fields[s.table.field].ty.count(),
+            stride: table.elem_size,
+            word,
+            width,
+            lane: generation - word,
+        });
+    }
+    out
+}

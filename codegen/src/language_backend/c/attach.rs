@@ -58,6 +58,10 @@ struct AttachContext {
     records: Vec<RecordCtx>,
     /// The host's free and reload of each session whose rows own blocks.
     session_hosts: Vec<SessionHostCtx>,
+    /// Each session row's word that holds its generation, which produce carries past the
+    /// mapping's (`plan::session::carried_rows`): `[offset from the mapping's start, bytes,
+    /// the generation's first byte in it]`, ascending.
+    carried: Vec<[u64; 3]>,
 }
 
 /// One `[[layout]]` table as the checker reads it.
@@ -270,6 +274,7 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
             .max(1),
         accessors,
         session_hosts: session_hosts(schema),
+        carried: carried_words(schema),
         records: (plan.handshakes.iter())
             .map(|h| record_ctx(schema, h))
             .collect(),
@@ -278,6 +283,16 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         pu,
     };
     COMPILED.render(context).map(Some)
+}
+
+/// Every session row's generation word a re-layout carries forward, ascending.
+fn carried_words(schema: &Schema) -> Vec<[u64; 3]> {
+    let mut out: Vec<[u64; 3]> = crate::plan::session::carried_rows(schema)
+        .iter()
+        .flat_map(|c| (0..c.rows).map(move |i| [c.at + i * c.stride + c.word, c.width, c.lane]))
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// The region entries one block laid out by table `i` takes, memoized in `slots`.

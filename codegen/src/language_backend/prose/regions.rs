@@ -311,10 +311,10 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
         ),
         "Fill in the row's other fields (relaxed atomic stores).".to_string(),
         format!(
-            "Activate: compare-and-swap the state from {claimed} to {active} (release) while {generation} is the claim's: where the state and the generation share one 8-byte word, one compare-and-swap of that word checks both."
+            "Activate: load {host_gen} (acquire) and do nothing when it is not G; then compare-and-swap the state from {claimed} to {active} (release) while {generation} is the claim's: where the state and the generation share one 8-byte word, one compare-and-swap of that word checks both. The give-back and Close check {host_gen} first the same way."
         ),
         format!(
-            "Store {beat} = a monotonic clock in ns (release) at least every {} ms: a value that changes (the host only compares it with its last). Store {waiting} = 1 (release) before sleeping on the tick event, then a full (SeqCst) fence, then load what the host publishes and sleep only when it is not new; store 0 after.",
+            "Store {beat} = a monotonic clock in ns (release), only while the standing (below) is connected, at least every {} ms: a value that changes (the host only compares it with its last). Store {waiting} = 1 (release) before sleeping on the tick event, then a full (SeqCst) fence, then load what the host publishes and sleep only when it is not new; store 0 after.",
             s.heartbeat_ms
         ),
         format!(
@@ -329,13 +329,13 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
     ];
     if let Some((bind, unbound)) = s.bind {
         client.push(format!(
-            "Bind a pad: compare-and-swap its byte of {} from {unbound} (free) to the row's index, as a compare-and-swap of the whole word holding it; unbind by swapping it back.",
+            "Bind a pad, while the claim stands: compare-and-swap its byte of {} from {unbound} (free) to the row's index, as a compare-and-swap of the whole word holding it; then a full (seq_cst) fence and the standing again, and when the claim no longer stands, swap it back (the host's free fences between its retire and its sweep of the pads, so one side always sees the other). Unbind, while the claim stands, by swapping it back. The byte holds only the row's index: a stale client's undo or unbind can still unbind the same pad if the row's next client bound it in between.",
             path(bind)
         ));
     }
     let release = match s.bind {
         Some((bind, unbound)) => format!(
-            " let go of every pad the row's index owns in {} (back to {unbound}),",
+            " then a full (seq_cst) fence, let go of every pad the row's index owns in {} (back to {unbound}),",
             path(bind)
         ),
         None => String::new(),
@@ -350,7 +350,7 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
             "To wake a sleeping client: after publishing, a full (SeqCst) fence, then load {waiting} (acquire); wake it when 1."
         ),
         format!(
-            "On a reload, add 1 to {host_gen} (acquire-release) first, then free every row as above; a new image produced over the mapping takes a generation past the mapping's. Before exiting, store {host_state} = `exiting` (release)."
+            "On a reload, add 1 to {host_gen} (acquire-release) first, then free every row as above, each row also after a free that gave up (a word the client shares kept changing); then report the rows freed and, as an error, the rows not. A new image produced over the mapping takes a generation past the mapping's, and so does each row's {generation} (the image's when greater, else the mapping's + 1), written with one store of its word. Before exiting, store {host_state} = `exiting` (release)."
         ),
     ];
     (

@@ -91,6 +91,10 @@ pub(in crate::language_backend::python) struct AttachContext {
     pub(in crate::language_backend::python) stamp_identity: Option<(String, [Word; 4])>,
     /// Whether the live section is there: then `_Mem` holds the buffer for the handles.
     live: bool,
+    /// Each session row's word that holds its generation, which produce carries past the
+    /// mapping's (`plan::session::carried_rows`): `(offset from the mapping's start, bytes,
+    /// the generation's first byte in it)`, ascending.
+    carried: Vec<[u64; 3]>,
     pub(in crate::language_backend::python) handshakes: Vec<HandshakeData>,
     pub(in crate::language_backend::python) tables: Vec<TableData>,
     /// The root layout, by index into `tables`, and its header's handshake, by index.
@@ -300,6 +304,16 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
         produce_error,
         stamp_identity,
         live: live.is_some(),
+        carried: {
+            let mut words: Vec<[u64; 3]> = crate::plan::session::carried_rows(schema)
+                .iter()
+                .flat_map(|c| {
+                    (0..c.rows).map(move |i| [c.at + i * c.stride + c.word, c.width, c.lane])
+                })
+                .collect();
+            words.sort_unstable();
+            words
+        },
         handshakes,
         tables,
         root,

@@ -26,6 +26,7 @@ use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::recording::has_recording;
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -128,9 +129,17 @@ pub(super) fn render_recording(
     names: &Names,
     taken: &[String],
 ) -> Result<Option<RecordingSection>, RenderError> {
+    // The plan decides which formats get a recording API (Rust's is the same list); this
+    // backend only finds, for each, the records its engine names.
     let files: Vec<&FileFormat> = (schema.attach.files.iter())
-        .filter(|f| supported(f).is_some())
+        .filter(|f| has_recording(schema, f))
         .collect();
+    if let Some(f) = files.iter().find(|f| supported(f).is_none()) {
+        return Err(RenderError(format!(
+            "file `{}`: the plan gives it a recording API, but the Python engine cannot place its records",
+            f.name
+        )));
+    }
     if files.is_empty() {
         return Ok(None);
     }
@@ -210,9 +219,7 @@ fn supported(f: &FileFormat) -> Option<(usize, &Zlib, usize, Vec<usize>)> {
         && f.records
             .iter()
             .all(|r| r.count.as_ref().is_none_or(single))
-        && f.totals.iter().all(|t| single(&t.total))
-        && enc.steps.iter().any(|(_, s)| *s == Step::Plain)
-        && enc.steps.iter().any(|(_, s)| *s == Step::Xor);
+        && f.totals.iter().all(|t| single(&t.total));
     if !ok {
         return None;
     }

@@ -174,7 +174,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
     }
     let example = rings.first().and_then(|r| cx.example(r, &views));
-    let protocols = cx.protocols(&mut module);
+    let protocols = cx.protocols(&mut module, &cas_error);
     let mut exports = vec![
         unavailable_error.clone(),
         contended_error.clone(),

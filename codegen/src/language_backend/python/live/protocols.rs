@@ -73,6 +73,8 @@ type Packed = (u64, String);
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct ProtocolsContext {
     pub(in crate::language_backend::python) error: String,
+    /// The module's `ContendedError`, which a session's reload raises after every row.
+    pub(in crate::language_backend::python) cas_error: String,
     pub(in crate::language_backend::python) empty_class: String,
     pub(in crate::language_backend::python) empty: String,
     pub(in crate::language_backend::python) lapped: String,
@@ -290,9 +292,10 @@ impl Ctx<'_> {
     }
 
     /// The context of the section, its names taken from `module`.
-    pub(super) fn protocols(&self, module: &mut Namer) -> ProtocolsContext {
+    pub(super) fn protocols(&self, module: &mut Namer, cas_error: &str) -> ProtocolsContext {
         let mut cx = ProtocolsContext {
             error: module.name("ProtocolError"),
+            cas_error: cas_error.to_string(),
             empty_class: module.name("Empty"),
             empty: module.name("EMPTY"),
             lapped: module.name("Lapped"),

@@ -23,7 +23,10 @@ use crate::language_backend::python::live::{EventsFunction, Method, MethodKind, 
 const HELPERS: &str = r#"
 class {unavailable}(RuntimeError): ...
 class {contended}(RuntimeError): ...
-class {cas}(RuntimeError): ...
+class {cas}(RuntimeError):
+    generation: int | None
+    freed: tuple[int, ...]
+    contended: tuple[int, ...]
 
 _AtomicsBackend: TypeAlias = Literal["atomics", "libatomic"]
 

@@ -19,7 +19,7 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
     let header_view = has_view(schema, l.header);
     let header = header_accessor(schema, l, header_view);
     let this_table = spec_ident(&l.name, "TABLE");
-    let live_check = live_check(schema, l, root);
+    let live_check = live_checks(schema, l, root);
     let rows = (l.rows.iter().enumerate())
         .map(|(k, r)| row_accessors(schema, l, k, r, header_view, &live_check, &this_table));
     let sessions = if header_view {
@@ -115,9 +115,18 @@ fn header_accessor(schema: &Schema, l: &LayoutTable, header_view: bool) -> Token
     }
 }
 
-/// The check a root handle's block accessor makes first: the writer still runs the
-/// generation attach checked; nothing for a nested layout.
-fn live_check(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
+/// The checks a root handle's block accessor makes before and after it reads the block's
+/// tables: the writer still runs the generation attach checked, then, after an acquire
+/// fence, still does (the root attach's re-check: tables read while the writer reloaded are
+/// never handed out); nothing for a nested layout.
+fn live_checks(schema: &Schema, l: &LayoutTable, root: bool) -> (TokenStream, TokenStream) {
+    let before = live_check(schema, l, root, quote!(still_running));
+    let after = live_check(schema, l, root, quote!(still_running_after_read));
+    (before, after)
+}
+
+/// One of [`live_checks`]: `check` is the runtime's function.
+fn live_check(schema: &Schema, l: &LayoutTable, root: bool, check: TokenStream) -> TokenStream {
     // The root's blocks are handed out only while its writer still runs the generation
     // attach checked (ATTACH.md: a block of a reloaded host's old tables is never given).
     if root {
@@ -130,7 +139,7 @@ fn live_check(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
             let hs = spec_ident(&schema.abi.structs[h.struct_index].name, "HANDSHAKE");
             quote! {
                 if !self.host {
-                    ::abi_runtime::attach::still_running(self.region, &#hs, self.generation)?;
+                    ::abi_runtime::attach::#check(self.region, &#hs, self.generation)?;
                 }
             }
         })
@@ -146,7 +155,7 @@ fn row_accessors(
     k: usize,
     r: &Row,
     header_view: bool,
-    live_check: &TokenStream,
+    (live_check, live_recheck): &(TokenStream, TokenStream),
     this_table: &proc_macro2::Ident,
 ) -> TokenStream {
     let abi = &schema.abi;
@@ -218,6 +227,7 @@ fn row_accessors(
                 pub fn #get(&self, i: usize) -> Result<Option<#bt<'a>>, ::abi_runtime::AttachError> {
                     #live_check
                     let found = ::abi_runtime::attach::block(self.region, self.producer, &#this_table, &self.table, #at, i)?;
+                    #live_recheck
                     Ok(found.map(|table| #bt { region: self.region, producer: self.producer, table }))
                 }
             }
@@ -241,6 +251,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
     let hs = spec_ident(&abi.structs[h.struct_index].name, "HANDSHAKE");
     let table = spec_ident(&l.name, "TABLE");
     let initial_states = initial_states(schema, &hs, &table);
+    let carried = carried_rows(schema);
     let stamp = stamp_identity(&h.identity);
     quote! {
         /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
@@ -274,6 +285,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
             #[allow(unused_mut, reason = "a schema without protocol start words sets nothing in the image")]
             let mut image = ::abi_runtime::produce::lay_out(&#hs, &#table, geometry, generation)?;
             #initial_states
+            #carried
             Ok(image)
         }
         #stamp
@@ -345,6 +357,19 @@ fn initial_states(
     quote! {
         ::abi_runtime::produce::set_words(&mut image, &#hs, &#root, &[#(#words),*])?;
     }
+}
+
+/// The session tables whose row generations `produce` carries past the mapping's
+/// (`plan::session::carried_rows`), named in the image.
+fn carried_rows(schema: &Schema) -> TokenStream {
+    let rows = crate::plan::session::carried_rows(schema).into_iter().map(|c| {
+        let name = type_ident(&schema.protocols[c.session].name);
+        let (at, rows, stride) = (lit(c.at), lit(c.rows), lit(c.stride));
+        quote! {
+            image.sessions.push(::abi_runtime::produce::SessionRows { at: #at, rows: #rows, stride: #stride, spec: #name::SPEC });
+        }
+    });
+    quote!(#(#rows)*)
 }
 
 /// `stamp_identity(image, identity)` when the handshake names who produced the record: each

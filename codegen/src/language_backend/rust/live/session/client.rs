@@ -1,11 +1,11 @@
 //! A session's client side: the claim, its standing, its heartbeat and its pads.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::tokens::SessionTokens;
 use crate::language_backend::rust::docs::doc_lit;
-use crate::language_backend::rust::live::tokens::lit;
+use crate::language_backend::rust::live::tokens::{lit, word_type};
 
 /// The client type's constants and methods.
 pub(super) fn client_impls(t: &SessionTokens) -> TokenStream {
@@ -86,14 +86,17 @@ fn claim_methods(t: &SessionTokens) -> TokenStream {
         pub fn claim(header: #header<'a>, attached: #hg_ty, index: usize) -> Result<Self, #refused> {
             let row = header.#table(index).ok_or(#refused::NoRow)?;
             let claim = ::abi_runtime::claim::Claim::try_claim(row.region(), Self::SPEC).ok_or(#refused::Taken)?;
+            let now = header.#hg();
             let refused = if header.#hst() #hst_raw == #exiting {
                 #refused::HostExiting
-            } else if header.#hg() != attached {
+            } else if now != attached {
                 #refused::Reloaded
             } else {
                 return Ok(Self { header, index, claim, host_generation: attached });
             };
-            if claim.release() {
+            // Given back only while the host's generation is still the one loaded after the
+            // claim (a re-layout since rewrote the row).
+            if header.#hg() == now && claim.release() {
                 return Err(refused);
             }
             // The host freed the claimed row first (its reload or exit did): the claim
@@ -154,9 +157,13 @@ fn standing_methods(t: &SessionTokens) -> TokenStream {
     } = t;
     quote! {
         /// Marks the row in use (release: what was written before is visible to the host
-        /// that sees it active), only while it is still this claim's; the standing after.
+        /// that sees it active), only while it is still this claim's: the host's generation
+        /// is still the claim's (checked first: a move of a claim the host reloaded past
+        /// never touches the row), then the row's word; the standing after.
         pub fn activate(&self) -> #standing {
-            let _ = self.claim.activate();
+            if self.header.#hg() == self.host_generation {
+                let _ = self.claim.activate();
+            }
             self.standing()
         }
 
@@ -204,11 +211,15 @@ fn standing_methods(t: &SessionTokens) -> TokenStream {
         }
 
         /// Says goodbye: the row's state becomes closing (release), only while it is this
-        /// claim's, for the host to free it: `Connected`. Otherwise nothing is stored,
+        /// claim's (the host's generation is still the claim's, checked first, then the
+        /// row's word), for the host to free it: `Connected`. Otherwise nothing is stored,
         /// and the standing says what took the row (`Disconnected`, `Reloaded`,
         /// `HostExiting`).
         pub fn close(self) -> #standing {
             let (header, host_generation) = (self.header, self.host_generation);
+            if header.#hg() != host_generation {
+                return Self::standing_after(header, host_generation, self.claim.standing());
+            }
             match self.claim.close() {
                 ::abi_runtime::claim::Standing::Connected => #standing::Connected,
                 row @ ::abi_runtime::claim::Standing::Disconnected { .. } => Self::standing_after(header, host_generation, row),
@@ -230,39 +241,67 @@ fn bind_methods(t: &SessionTokens) -> TokenStream {
     match s.bind {
         Some((b, unbound)) => {
             let f = &schema.abi.structs[hs].fields[b.field];
-            let cx = format_ident!("compare_exchange_{}_at", f.name);
+            let l = &schema.layout.of(hs).fields[b.field];
+            let (at, word) = (lit(l.offset), word_type(l.size));
             let (pads, unbound) = (lit(f.ty.count()), lit(unbound));
             let doc = doc_lit!(
-                " Binds pad `pad`, while the claim stands: its byte of `{}` goes from unbound to this row's index (compare-and-swap of the word holding it). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is stored).",
+                " Binds pad `pad`, while the claim stands: its byte of `{}` goes from unbound to this row's index (compare-and-swap of the word holding it), then, after a SeqCst fence, the claim is checked again, and the bind is undone when it no longer stands (`abi_runtime::pads::bind`: the host's free fences after its retire, so it lets go of any bind this check does not undo). Refused with the owner when another row holds it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing is left bound). `Contended` when the word kept changing: nothing stored, or, when an undo was contended, the pad left bound (unbind it).",
                 f.name
             );
             let udoc = doc_lit!(
-                " Unbinds pad `pad`, while the claim stands: its byte of `{}` goes from this row's index back to unbound. Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's.",
+                " Unbinds pad `pad`, while the claim stands: its byte of `{}` goes from this row's index back to unbound (`abi_runtime::pads::unbind`). Refused with the owner when this row does not hold it, `NoPad` when there is no such pad, and the standing once the row is no longer the claim's (nothing stored).",
                 f.name
             );
             quote! {
+                /// Where the pads' owner bytes are, for `abi_runtime::pads`.
+                pub const PADS: ::abi_runtime::pads::PadWord = ::abi_runtime::pads::PadWord {
+                    at: #at,
+                    count: #pads,
+                    unbound: #unbound,
+                };
                 #[doc = #doc]
                 pub fn bind(&self, pad: usize) -> Result<(), #pad_refused> {
-                    self.swap_pad(pad, true)
+                    let own = u8::try_from(self.index).map_err(|_| #pad_refused::NoPad)?;
+                    let mut lost = #standing::Connected;
+                    let done = ::abi_runtime::pads::bind::<#word, _>(
+                        self.header.region(),
+                        Self::PADS,
+                        pad,
+                        own,
+                        || {
+                            lost = self.standing();
+                            lost == #standing::Connected
+                        },
+                    )
+                    .map_err(|_| #pad_refused::Contended)?;
+                    match done {
+                        ::abi_runtime::pads::Bind::Bound => Ok(()),
+                        ::abi_runtime::pads::Bind::Held(owner) => Err(#pad_refused::Held(owner)),
+                        ::abi_runtime::pads::Bind::Lost { .. } => Err(#pad_refused::Lost(lost)),
+                        ::abi_runtime::pads::Bind::NoPad => Err(#pad_refused::NoPad),
+                    }
                 }
                 #[doc = #udoc]
                 pub fn unbind(&self, pad: usize) -> Result<(), #pad_refused> {
-                    self.swap_pad(pad, false)
-                }
-                fn swap_pad(&self, pad: usize, bind: bool) -> Result<(), #pad_refused> {
                     let own = u8::try_from(self.index).map_err(|_| #pad_refused::NoPad)?;
-                    if pad >= #pads {
-                        return Err(#pad_refused::NoPad);
+                    let mut lost = #standing::Connected;
+                    let done = ::abi_runtime::pads::unbind::<#word, _>(
+                        self.header.region(),
+                        Self::PADS,
+                        pad,
+                        own,
+                        || {
+                            lost = self.standing();
+                            lost == #standing::Connected
+                        },
+                    )
+                    .map_err(|_| #pad_refused::Contended)?;
+                    match done {
+                        ::abi_runtime::pads::Unbind::Unbound => Ok(()),
+                        ::abi_runtime::pads::Unbind::Held(owner) => Err(#pad_refused::Held(owner)),
+                        ::abi_runtime::pads::Unbind::Lost => Err(#pad_refused::Lost(lost)),
+                        ::abi_runtime::pads::Unbind::NoPad => Err(#pad_refused::NoPad),
                     }
-                    match self.standing() {
-                        #standing::Connected => {}
-                        lost => return Err(#pad_refused::Lost(lost)),
-                    }
-                    let (from, to) = if bind { (#unbound, own) } else { (own, #unbound) };
-                    self.header
-                        .#cx(pad, from, to)
-                        .map_err(|_| #pad_refused::Contended)?
-                        .map_err(#pad_refused::Held)
                 }
             }
         }

@@ -2,10 +2,10 @@
 //! the waiting and the hung rows.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::tokens::SessionTokens;
-use crate::language_backend::rust::live::tokens::lit;
+use crate::language_backend::rust::live::tokens::word_type;
 
 /// The host type's methods.
 pub(super) fn host_impl(t: &SessionTokens) -> TokenStream {
@@ -36,7 +36,9 @@ pub(super) fn host_impl(t: &SessionTokens) -> TokenStream {
             /// Frees row `index` and restores what it owned, whatever its client does: the row
             /// is retired first (its state becomes closing, a swap: its client sees it gone and
             /// no client can claim it meanwhile), the pads it bound are let go (when the
-            /// session binds pads), then its state becomes free (release), so the next claim
+            /// session binds pads: a SeqCst fence after the retire, then the sweep, so that
+            /// a bind racing the free is seen by the sweep or undone by its client,
+            /// `abi_runtime::pads`), then its state becomes free (release), so the next claim
             /// finds everything restored. One free of a row at a time: the host's. Returns the
             /// state it had
             /// (free: nothing was done), or `None` when there is no such row. `Contended`
@@ -57,21 +59,32 @@ pub(super) fn host_impl(t: &SessionTokens) -> TokenStream {
 
             /// A reload: adds 1 to the host's generation first, then frees every row as
             /// [`Self::free`] does (after it, so a client that claims a row a free made sees
-            /// the new generation). Returns the rows that were claimed or active; `Contended`
-            /// (after every row was tried) when a free gave up, or the generation's word
-            /// kept changing (then nothing was freed).
-            pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::Contended> {
-                self.header.#hg_add(1)?;
-                let mut contended = None;
+            /// the new generation). Every row is tried, also after a free that gave up.
+            /// Returns the rows that were claimed or active; when a free gave up, an error
+            /// (after every row was tried) with those rows and the rows whose free gave up
+            /// (each left as it was, or retired). When the generation's word kept changing,
+            /// nothing was freed, and every row is reported.
+            pub fn reload(&self) -> Result<Vec<usize>, ::abi_runtime::claim::ReloadContended> {
+                if self.header.#hg_add(1).is_err() {
+                    return Err(::abi_runtime::claim::ReloadContended {
+                        freed: Vec::new(),
+                        contended: (0..#name::ROWS).collect(),
+                    });
+                }
+                let mut contended = Vec::new();
                 let mut rows = Vec::new();
                 for i in 0..#name::ROWS {
                     match self.free(i) {
                         Ok(Some(old)) if old #state_raw == #claimed || old #state_raw == #active => rows.push(i),
                         Ok(_) => {}
-                        Err(e) => contended = Some(e),
+                        Err(_) => contended.push(i),
                     }
                 }
-                contended.map_or(Ok(rows), Err)
+                if contended.is_empty() {
+                    Ok(rows)
+                } else {
+                    Err(::abi_runtime::claim::ReloadContended { freed: rows, contended })
+                }
             }
 
             /// Tells every client the host is exiting (release); `Contended` when its word
@@ -125,17 +138,16 @@ fn release_pads(t: &SessionTokens) -> TokenStream {
     let (schema, s, free) = (t.schema, t.s, &t.free);
     let hs = s.table.struct_index;
     match s.bind {
-        Some((b, unbound)) => {
-            let f = &schema.abi.structs[hs].fields[b.field];
-            let cx = format_ident!("compare_exchange_{}_at", f.name);
-            let (pads, unbound) = (lit(f.ty.count()), lit(unbound));
+        Some((b, _)) => {
+            let word = word_type(schema.layout.of(hs).fields[b.field].size);
+            let name = &t.name;
             quote! {
                 if let Some(own) = u8::try_from(index).ok().filter(|_| old != #free) {
-                    for pad in 0..#pads {
-                        // A pad held by another row stays as it is; a contended word stops
-                        // the free (the row stays retired).
-                        let _ = self.header.#cx(pad, own, #unbound)?;
-                    }
+                    // A SeqCst fence after the retire, then each pad the row holds goes back
+                    // to unbound (a pad held by another row stays as it is): a bind whose
+                    // client does not see the retire, this sweep sees (abi_runtime::pads).
+                    // A contended word stops the free (the row stays retired).
+                    ::abi_runtime::pads::sweep::<#word, _>(self.header.region(), #name::PADS, own)?;
                 }
             }
         }

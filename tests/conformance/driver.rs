@@ -1,0 +1,557 @@
+//! The conformance suite's Rust driver (`tests/conformance/README.md`): the step language run
+//! through the generated `bridge_abi::live` API, in this process, one step at a time.
+
+use std::collections::HashMap;
+
+use bridge_abi::live::{
+    Bridge, Client, ClientPadRefused, ClientRefused, ClientStanding, DrawReader, DrawWriter,
+    LogQueueReader, LogQueueWriter, MailboxClient, MailboxServer,
+};
+use bridge_abi::runtime::claim::row_word;
+use bridge_abi::runtime::produce::ProduceError;
+use bridge_abi::runtime::{Region, SharedBuf};
+use bridge_abi::zerocopy::FromZeros;
+use bridge_abi::{CommandStatus, DrawCmd, DrawListHeader, LogEntry};
+use std::sync::atomic::Ordering::{Acquire, Release};
+
+/// Each scenario's mapping: 4 MiB, zeroed.
+const MAPPING: usize = 4 << 20;
+
+/// Runs the driver input `input` (the README's lines) and returns the answer lines.
+pub fn run(input: &str) -> String {
+    let mut out = String::new();
+    let mut scenario: Option<Scenario> = None;
+    for line in input.lines() {
+        if let Some(name) = line.strip_prefix("scenario ") {
+            out.push_str(line);
+            out.push('\n');
+            let _ = name;
+            scenario = Some(Scenario::new());
+        } else if line == "end" {
+            out.push_str("end\n");
+            scenario = None;
+        } else if let Some(s) = scenario.as_mut() {
+            let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.step(line)))
+                .unwrap_or_else(|p| {
+                    let why = p
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    format!("error:driver:panic: {}", why.replace('\n', " "))
+                });
+            out.push_str(&answer);
+            out.push('\n');
+        } else {
+            out.push_str("error:driver:a step outside a scenario\n");
+        }
+    }
+    out
+}
+
+/// One scenario's world: the mapping (leaked, so that every handle borrows it for
+/// `'static`; a few pages of it are ever touched), the host and the clients.
+struct Scenario {
+    region: Region<'static>,
+    host: Option<Host>,
+    clients: HashMap<String, ClientActor>,
+    /// Each actor's places, located at its first raw op there and kept: a vandal computes
+    /// its pointers once, and its own damage does not move them.
+    places: HashMap<(String, String), Option<Region<'static>>>,
+}
+
+struct Host {
+    handle: Bridge<'static>,
+    draws: HashMap<usize, DrawReader<'static>>,
+    queues: HashMap<usize, LogQueueReader<'static>>,
+}
+
+#[derive(Default)]
+struct ClientActor {
+    handle: Option<Bridge<'static>>,
+    claim: Option<Client<'static>>,
+    /// The claimed row: kept after `close` consumed the claim, for the writers.
+    row: Option<usize>,
+    queue: Option<LogQueueWriter<'static>>,
+    draw: Option<DrawWriter<'static>>,
+    mailbox: Option<MailboxClient<'static>>,
+}
+
+/// The value of a `Result<Option<T>, E>` that takes a region's block, writer or reader, or
+/// returns the step's answer: `error:absent` for `None`, `error:<check>` for an error.
+macro_rules! taken {
+    ($e:expr) => {
+        match $e {
+            Ok(Some(v)) => v,
+            Ok(None) => return Ok(err("absent")),
+            Err(e) => return Ok(err(e.check())),
+        }
+    };
+}
+
+fn standing(s: ClientStanding) -> String {
+    match s {
+        ClientStanding::Connected => "connected",
+        ClientStanding::Disconnected => "disconnected",
+        ClientStanding::Reloaded => "reloaded",
+        ClientStanding::HostExiting => "host_exiting",
+    }
+    .to_string()
+}
+
+fn produce_error(e: &ProduceError) -> String {
+    let name = match e {
+        ProduceError::UnknownGeometry { .. } => "unknown_geometry",
+        ProduceError::TooLarge { .. } => "too_large",
+        ProduceError::BlockTooSmall { .. } => "block_too_small",
+        ProduceError::GeometryNeeded { .. } => "geometry_needed",
+        ProduceError::Refused(a) => a.check(),
+        ProduceError::MappingTooShort { .. } => "buffer_too_short",
+        ProduceError::Contended { .. } => "contended",
+    };
+    format!("error:{name}")
+}
+
+fn err(check: &str) -> String {
+    format!("error:{check}")
+}
+
+fn state_name(state: u32) -> String {
+    match state {
+        0 => "free".to_string(),
+        1 => "claimed".to_string(),
+        2 => "active".to_string(),
+        3 => "closing".to_string(),
+        n => n.to_string(),
+    }
+}
+
+/// A block's bytes from its start (a block's handle holds the whole mapping and the block's
+/// table, which says where the block starts).
+fn from_block_start(mapping: Region<'static>, base: usize) -> Option<Region<'static>> {
+    mapping.sub(base, mapping.len().checked_sub(base)?, 8).ok()
+}
+
+fn num<T: std::str::FromStr>(args: &[&str], i: usize) -> Result<T, String> {
+    args.get(i)
+        .and_then(|a| a.parse().ok())
+        .ok_or_else(|| format!("error:driver:argument {i} of {args:?}"))
+}
+
+impl Scenario {
+    fn new() -> Self {
+        let buf: &'static SharedBuf = Box::leak(Box::new(SharedBuf::new(MAPPING)));
+        Self {
+            region: buf.region(),
+            host: None,
+            clients: HashMap::new(),
+            places: HashMap::new(),
+        }
+    }
+
+    fn step(&mut self, line: &str) -> String {
+        let words: Vec<&str> = line.split(' ').collect();
+        let (actor, op, args) = match words.as_slice() {
+            [actor, op, args @ ..] => (*actor, *op, args),
+            _ => return "error:driver:a step is ACTOR OP ARGS".to_string(),
+        };
+        let answer = match (actor, op) {
+            (_, "poke") => self.poke(actor, args),
+            (_, "peek") => self.peek(actor, args),
+            (_, "locate") => {
+                let place = args.first().copied().unwrap_or("");
+                self.place(actor, place).map(|r| match r {
+                    Some(_) => "ok".to_string(),
+                    None => err("absent"),
+                })
+            }
+            ("host", _) => self.host(op, args),
+            _ => self.client(actor, op, args),
+        };
+        answer.unwrap_or_else(|e| e)
+    }
+
+    fn host(&mut self, op: &str, args: &[&str]) -> Result<String, String> {
+        if op == "produce" {
+            return Ok(self.produce(args));
+        }
+        let host = self.host.as_mut().ok_or("error:driver:no image produced")?;
+        let sessions = host.handle.client_host();
+        Ok(match op {
+            "free" => {
+                let row: usize = num(args, 0)?;
+                host.draws.remove(&row);
+                host.queues.remove(&row);
+                match sessions.free(row) {
+                    Ok(Some(old)) => state_name(old.0),
+                    Ok(None) => "no_row".to_string(),
+                    Err(_) => err("contended"),
+                }
+            }
+            "reload" => {
+                host.draws.clear();
+                host.queues.clear();
+                match sessions.reload() {
+                    Ok(_) => "ok".to_string(),
+                    Err(_) => err("contended"),
+                }
+            }
+            "exit" => match sessions.exit() {
+                Ok(()) => "ok".to_string(),
+                Err(_) => err("contended"),
+            },
+            "row" => {
+                let index: usize = num(args, 0)?;
+                let row = host
+                    .handle
+                    .header()
+                    .clients(index)
+                    .ok_or("error:driver:no such row")?;
+                let (state, generation) = row_word(row.region(), Client::SPEC);
+                format!(
+                    "state={} gen={generation} beat={}",
+                    state_name(state),
+                    row.heartbeat_ns()
+                )
+            }
+            "pad" => {
+                let pad: usize = num(args, 0)?;
+                match host.handle.header().pad_owner().get(pad) {
+                    Some(255) => "none".to_string(),
+                    Some(owner) => owner.to_string(),
+                    None => "error:driver:no such pad".to_string(),
+                }
+            }
+            "take" => {
+                let row: usize = num(args, 0)?;
+                if !host.draws.contains_key(&row) {
+                    let block = taken!(host.handle.bot_blocks(row));
+                    host.draws.insert(row, taken!(block.draw_reader()));
+                }
+                let reader = host.draws.get_mut(&row).expect("made above");
+                match reader.take() {
+                    Ok(None) => "none".to_string(),
+                    Ok(Some(list)) => format!("list:{}", list.items.len()),
+                    Err(e) => err(e.check()),
+                }
+            }
+            "drain" => {
+                let row: usize = num(args, 0)?;
+                if !host.queues.contains_key(&row) {
+                    let block = taken!(host.handle.client_blocks(row));
+                    host.queues.insert(row, taken!(block.log_queue_reader()));
+                }
+                let reader = host.queues.get_mut(&row).expect("made above");
+                let mut texts = Vec::new();
+                let mut failed = None;
+                // Bounded: a queue of 16 KiB holds at most a few hundred entries.
+                for _ in 0..10_000 {
+                    match reader.pop() {
+                        Ok(Some(e)) => texts.push(String::from_utf8_lossy(&e.text).into_owned()),
+                        Ok(None) => break,
+                        Err(e) => {
+                            failed = Some(e.check());
+                            break;
+                        }
+                    }
+                }
+                match (texts.is_empty(), failed) {
+                    (true, None) => "empty".to_string(),
+                    (true, Some(e)) => err(e),
+                    (false, None) => format!("entries:{}", texts.join(",")),
+                    (false, Some(e)) => format!("entries:{};error:{e}", texts.join(",")),
+                }
+            }
+            "serve" => {
+                let row: usize = num(args, 0)?;
+                let text = args.get(1).copied().unwrap_or("");
+                let block = taken!(host.handle.client_blocks(row));
+                let server: MailboxServer<'static> = taken!(block.mailbox_server());
+                let mut request = String::new();
+                match server.serve(|req| {
+                    request = String::from_utf8_lossy(req).into_owned();
+                    (CommandStatus::OK, text.as_bytes().to_vec())
+                }) {
+                    Ok(Some(_)) => format!("served:{request}"),
+                    Ok(None) => "none".to_string(),
+                    Err(e) => err(e.check()),
+                }
+            }
+            _ => return Err(format!("error:driver:no host op {op}")),
+        })
+    }
+
+    fn produce(&mut self, args: &[&str]) -> String {
+        let mut geometry = Vec::new();
+        for a in args {
+            let Some((name, value)) = a.split_once('=') else {
+                return format!("error:driver:geometry {a}");
+            };
+            let Ok(value) = value.parse::<u64>() else {
+                return format!("error:driver:geometry {a}");
+            };
+            geometry.push((name, value));
+        }
+        let image = match Bridge::lay_out(&geometry, 1) {
+            Ok(i) => i,
+            Err(e) => return produce_error(&e),
+        };
+        match Bridge::produce(self.region, &image) {
+            Ok(handle) => {
+                self.host = Some(Host {
+                    handle,
+                    draws: HashMap::new(),
+                    queues: HashMap::new(),
+                });
+                "ok".to_string()
+            }
+            Err(e) => produce_error(&e),
+        }
+    }
+
+    fn client(&mut self, actor: &str, op: &str, args: &[&str]) -> Result<String, String> {
+        let region = self.region;
+        let c = self.clients.entry(actor.to_string()).or_default();
+        if op == "attach" {
+            *c = ClientActor::default();
+            return Ok(match Bridge::attach(region) {
+                Ok(h) => {
+                    c.handle = Some(h);
+                    "ok".to_string()
+                }
+                Err(e) => err(e.check()),
+            });
+        }
+        let handle = c
+            .handle
+            .clone()
+            .ok_or_else(|| format!("error:driver:{actor} has not attached"))?;
+        if op == "claim" {
+            let row: usize = num(args, 0)?;
+            let (claim, queue, draw, mailbox) = (None, None, None, None);
+            (c.claim, c.queue, c.draw, c.mailbox) = (claim, queue, draw, mailbox);
+            return Ok(match handle.claim_client(row) {
+                Ok(claim) => {
+                    c.claim = Some(claim);
+                    c.row = Some(row);
+                    "ok".to_string()
+                }
+                Err(ClientRefused::Taken) => "taken".to_string(),
+                Err(ClientRefused::NoRow) => "no_row".to_string(),
+                Err(ClientRefused::Reloaded) => "reloaded".to_string(),
+                Err(ClientRefused::HostExiting) => "host_exiting".to_string(),
+            });
+        }
+        let row = c
+            .row
+            .ok_or_else(|| format!("error:driver:{actor} has not claimed"))?;
+        let claimed = || format!("error:driver:{actor}'s claim is closed");
+        // A writer is bound to its claim (`Client::scoped`): each write first checks the
+        // claim's standing, and a lost claim's writer is refused with it, before it is taken.
+        if matches!(op, "push" | "publish" | "request" | "poll") {
+            match c.claim.as_ref().ok_or_else(claimed)?.standing() {
+                ClientStanding::Connected => {}
+                lost => return Ok(standing(lost)),
+            }
+        }
+        Ok(match op {
+            "activate" => standing(c.claim.as_ref().ok_or_else(claimed)?.activate()),
+            "standing" => standing(c.claim.as_ref().ok_or_else(claimed)?.standing()),
+            "heartbeat" => {
+                let ns: u64 = num(args, 0)?;
+                match c.claim.as_ref().ok_or_else(claimed)?.heartbeat(ns) {
+                    Ok(s) => standing(s),
+                    Err(_) => err("contended"),
+                }
+            }
+            "close" => match c.claim.take().ok_or_else(claimed)?.close() {
+                ClientStanding::Connected => "closed".to_string(),
+                s => standing(s),
+            },
+            "bind" | "unbind" => {
+                let pad: usize = num(args, 0)?;
+                let claim = c.claim.as_ref().ok_or_else(claimed)?;
+                let done = if op == "bind" {
+                    claim.bind(pad)
+                } else {
+                    claim.unbind(pad)
+                };
+                match done {
+                    Ok(()) => "ok".to_string(),
+                    Err(ClientPadRefused::Held(255)) => "held:none".to_string(),
+                    Err(ClientPadRefused::Held(n)) => format!("held:{n}"),
+                    Err(ClientPadRefused::NoPad) => "no_pad".to_string(),
+                    Err(ClientPadRefused::Lost(s)) => standing(s),
+                    Err(ClientPadRefused::Contended) => "contended".to_string(),
+                }
+            }
+            "push" => {
+                let text = args.first().copied().unwrap_or("");
+                if c.queue.is_none() {
+                    let block = taken!(handle.client_blocks(row));
+                    c.queue = Some(taken!(block.log_queue_writer()));
+                }
+                let (claim, writer) = (c.claim.as_ref().ok_or_else(claimed)?, c.queue.as_ref());
+                let mut bound = claim.scoped(writer.expect("taken above"));
+                match bound.write(|w| w.push(&LogEntry::new_zeroed(), b"", text.as_bytes())) {
+                    Err(lost) => standing(lost),
+                    Ok(Ok(false)) => "ok".to_string(),
+                    Ok(Ok(true)) => "dropped".to_string(),
+                    Ok(Err(e)) => err(e.check()),
+                }
+            }
+            "publish" => {
+                let n: usize = num(args, 0)?;
+                if c.draw.is_none() {
+                    let block = taken!(handle.bot_blocks(row));
+                    c.draw = Some(taken!(block.draw_writer()));
+                }
+                let (claim, writer) = (c.claim.as_ref().ok_or_else(claimed)?, c.draw.as_mut());
+                let mut bound = claim.scoped(writer.expect("taken above"));
+                match bound.write(|w| {
+                    for _ in 0..n {
+                        w.push(&DrawCmd::new_zeroed(), b"");
+                    }
+                    w.publish(&DrawListHeader::new_zeroed())
+                }) {
+                    Err(lost) => standing(lost),
+                    Ok(Ok(_)) => "ok".to_string(),
+                    Ok(Err(e)) => err(e.check()),
+                }
+            }
+            "request" | "poll" => {
+                if c.mailbox.is_none() {
+                    let block = taken!(handle.client_blocks(row));
+                    c.mailbox = Some(taken!(block.mailbox_client()));
+                }
+                let (claim, mailbox) = (c.claim.as_ref().ok_or_else(claimed)?, c.mailbox.as_mut());
+                let mut bound = claim.scoped(mailbox.expect("taken above"));
+                if op == "request" {
+                    let text = args.first().copied().unwrap_or("");
+                    match bound.write(|m| m.request(text.as_bytes())) {
+                        Err(lost) => standing(lost),
+                        Ok(Ok(_)) => "ok".to_string(),
+                        Ok(Err(e)) => err(e.check()),
+                    }
+                } else {
+                    match bound.write(|m| m.poll_response()) {
+                        Err(lost) => standing(lost),
+                        Ok(Ok(None)) => "none".to_string(),
+                        Ok(Ok(Some(r))) => {
+                            format!("answer:{}:{}", r.status.0, String::from_utf8_lossy(&r.text))
+                        }
+                        Ok(Err(e)) => err(e.check()),
+                    }
+                }
+            }
+            _ => return Err(format!("error:driver:no client op {op}")),
+        })
+    }
+
+    /// The place of a raw op: the mapping (`header`), a block (`SET/ROW`) or a block's region
+    /// (`SET/ROW/REGION`), through the actor's own attached handle.
+    fn place(&mut self, actor: &str, place: &str) -> Result<Option<Region<'static>>, String> {
+        let key = (actor.to_string(), place.to_string());
+        if let Some(r) = self.places.get(&key) {
+            return Ok(*r);
+        }
+        let found = self.locate(actor, place)?;
+        self.places.insert(key, found);
+        Ok(found)
+    }
+
+    fn locate(&self, actor: &str, place: &str) -> Result<Option<Region<'static>>, String> {
+        if place == "header" {
+            return Ok(Some(self.region));
+        }
+        let handle = self
+            .clients
+            .get(actor)
+            .and_then(|c| c.handle.clone())
+            .or_else(|| self.host.as_ref().map(|h| h.handle.clone()))
+            .ok_or_else(|| format!("error:driver:{actor} has no handle"))?;
+        let parts: Vec<&str> = place.split('/').collect();
+        let (set, row, region) = match parts.as_slice() {
+            [set, row] => (*set, *row, None),
+            [set, row, region] => (*set, *row, Some(*region)),
+            _ => return Err(format!("error:driver:place {place}")),
+        };
+        let row: usize = row
+            .parse()
+            .map_err(|_| format!("error:driver:place {place}"))?;
+        Ok(match set {
+            "client_blocks" => {
+                let Ok(Some(block)) = handle.client_blocks(row) else {
+                    return Ok(None);
+                };
+                match region {
+                    None => from_block_start(block.region(), block.table().base),
+                    Some("log_queue") => block.log_queue().map(|v| v.region()),
+                    Some("pad_input") => block.pad_input_region(),
+                    Some("mailbox") => block.mailbox_region(),
+                    Some(r) => return Err(format!("error:driver:no region {r}")),
+                }
+            }
+            "bot_blocks" => {
+                let Ok(Some(block)) = handle.bot_blocks(row) else {
+                    return Ok(None);
+                };
+                match region {
+                    None => from_block_start(block.region(), block.table().base),
+                    Some("draw") => block.draw_region(),
+                    Some("params") => block.params_region(),
+                    Some("stats") => block.stats_region(),
+                    Some(r) => return Err(format!("error:driver:no region {r}")),
+                }
+            }
+            s => return Err(format!("error:driver:no block set {s}")),
+        })
+    }
+
+    fn poke(&mut self, actor: &str, args: &[&str]) -> Result<String, String> {
+        let place = args
+            .first()
+            .ok_or("error:driver:poke PLACE OFFSET WIDTH VALUE")?;
+        let (at, width, value): (usize, usize, u64) = (num(args, 1)?, num(args, 2)?, num(args, 3)?);
+        let Some(region) = self.place(actor, place)? else {
+            return Ok(err("absent"));
+        };
+        if at.checked_add(width).is_none_or(|end| end > region.len()) {
+            return Ok(err("absent"));
+        }
+        // A word narrower than the runtime's is stored by compare-and-swap of the word holding
+        // it, which a peer could contend; here nothing else runs.
+        let stored = match width {
+            1 => region.try_store::<u8>(at, value as u8, Release),
+            2 => region.try_store::<u16>(at, value as u16, Release),
+            4 => region.try_store::<u32>(at, value as u32, Release),
+            8 => {
+                region.store::<u64>(at, value, Release);
+                Ok(())
+            }
+            w => return Err(format!("error:driver:width {w}")),
+        };
+        Ok(match stored {
+            Ok(()) => "ok".to_string(),
+            Err(_) => err("contended"),
+        })
+    }
+
+    fn peek(&mut self, actor: &str, args: &[&str]) -> Result<String, String> {
+        let place = args.first().ok_or("error:driver:peek PLACE OFFSET WIDTH")?;
+        let (at, width): (usize, usize) = (num(args, 1)?, num(args, 2)?);
+        let Some(region) = self.place(actor, place)? else {
+            return Ok(err("absent"));
+        };
+        if at.checked_add(width).is_none_or(|end| end > region.len()) {
+            return Ok(err("absent"));
+        }
+        Ok(match width {
+            1 => region.load::<u8>(at, Acquire).to_string(),
+            2 => region.load::<u16>(at, Acquire).to_string(),
+            4 => region.load::<u32>(at, Acquire).to_string(),
+            8 => region.load::<u64>(at, Acquire).to_string(),
+            w => return Err(format!("error:driver:width {w}")),
+        })
+    }
+}
