@@ -189,9 +189,11 @@ fn accessor_call(name: &str, view: &str, params: &[String]) -> String {
 /// size with the calls that used it).
 type Clash = (usize, usize, BTreeMap<usize, BTreeSet<String>>);
 
-/// Runs the program over `header`; returns what it recorded (region, offset, size, call)
-/// and every clash.
-fn record(header: &str, name: &str) -> (Vec<(String, usize, usize, String)>, Vec<Clash>) {
+/// One recorded access: (region, offset, size, call).
+type Access = (String, usize, usize, String);
+
+/// Runs the program over `header`; returns what it recorded and every clash.
+fn record(header: &str, name: &str) -> (Vec<Access>, Vec<Clash>) {
     let calls: String = accessors(header)
         .iter()
         .map(|(name, view, params)| accessor_call(name, view, params))
@@ -207,7 +209,7 @@ fn record(header: &str, name: &str) -> (Vec<(String, usize, usize, String)>, Vec
         &dir,
     );
     let out = run_ok(dir.join("sizes").to_str().unwrap(), &[], &dir);
-    let seen: Vec<(String, usize, usize, String)> = out
+    let seen: Vec<Access> = out
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split(' ').collect();

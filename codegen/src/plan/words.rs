@@ -61,12 +61,10 @@ mod tests {
 
     fn field(schema: &Schema, s: &str, f: &str) -> (StructId, usize) {
         let si = (schema.abi.structs.iter().position(|x| x.name == s)).expect("the struct");
-        let fi = (schema.abi.structs[si]
-            .fields
-            .iter()
-            .position(|x| x.name == f))
-        .expect("the field");
-        (StructId::new(si), fi)
+        let si = StructId::new(si);
+        let fields = &schema.abi.structs[si].fields;
+        let fi = fields.iter().position(|x| x.name == f).expect("the field");
+        (si, fi)
     }
 
     #[test]
