@@ -3316,23 +3316,28 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  *   _fetch_add_<field> (integers; acquire-release), and for compare-and-swap fields
  *   _compare_exchange_<field> (acquire-release, acquire on failure; *expected takes the value
  *   found, like __atomic_compare_exchange_n) and _exchange_<field> (acquire-release). A seqlock
- *   counter has a load only: it changes through its seqlock's write.
+ *   counter has a load only: it changes through its seqlock's write. A field the protocol
+ *   helpers access as part of a wider word (a session row's state and generation, which its
+ *   claim swaps as one 64-bit word; a directory row's state, in its (state, pid) word) has a
+ *   load only, and that load reads the whole word: it changes through the helpers.
  * - an array claimed as one word (pad_owner): a load of the whole word into an array, a
  *   compare-and-swap of the whole word, and a compare-and-swap of one element through the word.
  *   No element is ever accessed with a narrower atomic.
  * - seqlocks: ibf_<lock>_read copies what the lock guards into the caller's value and keeps
  *   the copy only if the counter was even and unchanged; it returns IBF_OK, or
- *   IBF_CONTENDED after max_tries tries (a writer that died mid-write leaves the counter odd).
+ *   IBF_CONTENDED after max_tries tries (a write that stopped half way leaves the counter odd
+ *   until the next write stores the whole record).
  *   ibf_<lock>_write is the single writer's side.
  * - rings: the newest slot of a slots ring, the writer's publish, and the events since a count.
  *
  * The guarded bytes are copied with relaxed atomic loads and stores, never memcpy, plain or
  * volatile accesses, chunked by absolute address: an 8-byte word where the address is a
  * multiple of 8 and 8 bytes remain, else 4, 2 or 1 bytes by the same rule. Within C every
- * byte is accessed with one size: an atomic field with its own width, guarded bytes in these
- * chunks. The Rust live layer (abi_runtime) accesses shared memory only as whole 8-byte words
- * (a narrower store is a compare-and-swap of its word), so a C and a Rust peer may access the
- * same bytes with different sizes: C11 leaves such mixed-size races undefined, while x86 and
+ * byte is accessed with one size: an atomic field with its own width or with the wider word
+ * it is a lane of, guarded bytes in these chunks (tests/c_access_sizes.rs records every
+ * access the accessors and helpers make and checks it). The Rust live layer (abi_runtime)
+ * accesses shared memory only as whole 8-byte words (a narrower store is a compare-and-swap
+ * of its word), so a C and a Rust peer may access the same bytes with different sizes: C11 leaves such mixed-size races undefined, while x86 and
  * ARM64 keep every naturally aligned access of either size single-copy atomic.
  *
  * Compilers. The GCC/Clang branch (the __atomic builtins) is the one the tests compile and run
@@ -3868,40 +3873,28 @@ IBF_STATIC_ASSERT_(offsetof(ibf_snapshot, event_total) % 8 == 0 && IBF_ALIGNOF_(
  *      with a release store (the field's next value, or another field readers poll).
  *   3. Release: store the free value into `client_entry.state` (release).
  */
-static inline ibf_client_state ibf_client_entry_load_state(const ibf_client_entry *shared) {
-    return (ibf_client_state)ibf_live_load_acquire_u32_(&shared->state);
-}
-static inline void ibf_client_entry_store_state(ibf_client_entry *shared, ibf_client_state value) {
-    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
-}
 /**
- * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
- * found (acquire-release; acquire on failure).
+ * Loads `state` (acquire) as the protocol's helpers access it: as part of the
+ * 64-bit word at offset 0 of the struct, whose bits it takes out. It has no store,
+ * add or swap of its own size: it changes through the helpers.
  */
-static inline bool ibf_client_entry_compare_exchange_state(ibf_client_entry *shared, ibf_client_state *expected, ibf_client_state desired) {
-    uint32_t want = (uint32_t)*expected;
-    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
-    *expected = (ibf_client_state)want;
-    return swapped;
-}
-/** Stores `value` and returns the old value. */
-static inline ibf_client_state ibf_client_entry_exchange_state(ibf_client_entry *shared, ibf_client_state value) {
-    return (ibf_client_state)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+static inline ibf_client_state ibf_client_entry_load_state(const ibf_client_entry *shared) {
+    uint64_t word = ibf_live_load_acquire_u64_((const unsigned char *)(const void *)shared + 0);
+    return (ibf_client_state)(word >> 0);
 }
 
 /**
  * `client_entry.generation`, written by the client. Bumped by each claim: a client that no
  * longer finds its own generation was disconnected
  */
+/**
+ * Loads `generation` (acquire) as the protocol's helpers access it: as part of the
+ * 64-bit word at offset 0 of the struct, whose bits it takes out. It has no store,
+ * add or swap of its own size: it changes through the helpers.
+ */
 static inline uint32_t ibf_client_entry_load_generation(const ibf_client_entry *shared) {
-    return (uint32_t)ibf_live_load_acquire_u32_(&shared->generation);
-}
-static inline void ibf_client_entry_store_generation(ibf_client_entry *shared, uint32_t value) {
-    ibf_live_store_release_u32_(&shared->generation, (uint32_t)value);
-}
-/** Adds `value` (wrapping) and returns the old value. */
-static inline uint32_t ibf_client_entry_fetch_add_generation(ibf_client_entry *shared, uint32_t value) {
-    return (uint32_t)ibf_live_fetch_add_u32_(&shared->generation, (uint32_t)value);
+    uint64_t word = ibf_live_load_acquire_u64_((const unsigned char *)(const void *)shared + 0);
+    return (uint32_t)(word >> 32);
 }
 
 /**
@@ -4214,25 +4207,14 @@ static inline uint64_t ibf_log_queue_header_fetch_add_read_pos(ibf_log_queue_hea
  *      with a release store (the field's next value, or another field readers poll).
  *   3. Release: store the free value into `directory_entry.state` (release).
  */
-static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_directory_entry *shared) {
-    return (ibf_instance_state)ibf_live_load_acquire_u32_(&shared->state);
-}
-static inline void ibf_directory_entry_store_state(ibf_directory_entry *shared, ibf_instance_state value) {
-    ibf_live_store_release_u32_(&shared->state, (uint32_t)value);
-}
 /**
- * Stores `desired` if the field holds *expected: true; else false, and *expected = the value
- * found (acquire-release; acquire on failure).
+ * Loads `state` (acquire) as the protocol's helpers access it: as part of the
+ * 64-bit word at offset 0 of the struct, whose bits it takes out. It has no store,
+ * add or swap of its own size: it changes through the helpers.
  */
-static inline bool ibf_directory_entry_compare_exchange_state(ibf_directory_entry *shared, ibf_instance_state *expected, ibf_instance_state desired) {
-    uint32_t want = (uint32_t)*expected;
-    bool swapped = ibf_live_cas_u32_(&shared->state, &want, (uint32_t)desired);
-    *expected = (ibf_instance_state)want;
-    return swapped;
-}
-/** Stores `value` and returns the old value. */
-static inline ibf_instance_state ibf_directory_entry_exchange_state(ibf_directory_entry *shared, ibf_instance_state value) {
-    return (ibf_instance_state)ibf_live_exchange_u32_(&shared->state, (uint32_t)value);
+static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_directory_entry *shared) {
+    uint64_t word = ibf_live_load_acquire_u64_((const unsigned char *)(const void *)shared + 0);
+    return (ibf_instance_state)(word >> 0);
 }
 
 /** `pad_input.seq`, written by the client. */
@@ -4315,13 +4297,17 @@ static inline bool ibf_bridge_header_compare_exchange_pad_owner_at(ibf_bridge_he
  * makes it even; a client copies them and keeps the copy only if seq was even and unchanged
  *
  * Writer (the host; one at a time):
- *   1. Load `ring_slot_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if
- *      it is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `size`, `publish_seq`, `tick`, `publish_ns` and `payload` (snapshot) with relaxed
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `ring_slot_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if
+ *      it is odd, a write stopped half way (this writer's own, or one that died: there is one
+ *      writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `size`, `publish_seq`, `tick`, `publish_ns` and `payload` (snapshot) with relaxed
  *      atomic stores, in the ranges readers copy.
- *   4. Store `ring_slot_header.seq` = the odd value + 1 (release): even again, and the bytes
- *      are published.
+ *   5. Store `ring_slot_header.seq` = the odd value + 1 (release): even again, and the bytes
+ *      are published. A write that stops before this step (an error, a panic, a crash) leaves
+ *      the counter odd, never even over half a record: readers see a write in progress and give
+ *      up with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the client):
  *   1. Load `ring_slot_header.seq` (acquire): `s1`. If it is odd, a write is in progress: back
@@ -4472,13 +4458,17 @@ static inline int ibf_ring_slot_write(ibf_ring_slot_header *shared, size_t len, 
  * A virtual pad: seq is odd while the client writes the record
  *
  * Writer (the client; one at a time):
- *   1. Load `pad_input.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is
- *      odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `flags`, `for_tick`, `lx`, `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` with relaxed
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `pad_input.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is
+ *      odd, a write stopped half way (this writer's own, or one that died: there is one
+ *      writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `flags`, `for_tick`, `lx`, `ly`, `rx`, `ry`, `buttons`, `lt` and `rt` with relaxed
  *      atomic stores, in the ranges readers copy.
- *   4. Store `pad_input.seq` = the odd value + 1 (release): even again, and the bytes are
- *      published.
+ *   5. Store `pad_input.seq` = the odd value + 1 (release): even again, and the bytes are
+ *      published. A write that stops before this step (an error, a panic, a crash) leaves the
+ *      counter odd, never even over half a record: readers see a write in progress and give up
+ *      with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the host):
  *   1. Load `pad_input.seq` (acquire): `s1`. If it is odd, a write is in progress: back off and
@@ -4564,13 +4554,17 @@ static inline void ibf_pad_input_write(ibf_pad_input *shared, const ibf_pad_inpu
  * A client's parameter definitions: defs_seq is odd while the client writes them
  *
  * Writer (the client; one at a time):
- *   1. Load `params_header.defs_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
- *      if it is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `def_count` and `defs` (param_def[max_params]) with relaxed atomic stores, in the
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `params_header.defs_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
+ *      if it is odd, a write stopped half way (this writer's own, or one that died: there is
+ *      one writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `def_count` and `defs` (param_def[max_params]) with relaxed atomic stores, in the
  *      ranges readers copy.
- *   4. Store `params_header.defs_seq` = the odd value + 1 (release): even again, and the bytes
- *      are published.
+ *   5. Store `params_header.defs_seq` = the odd value + 1 (release): even again, and the bytes
+ *      are published. A write that stops before this step (an error, a panic, a crash) leaves
+ *      the counter odd, never even over half a record: readers see a write in progress and give
+ *      up with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the host):
  *   1. Load `params_header.defs_seq` (acquire): `s1`. If it is odd, a write is in progress:
@@ -4673,13 +4667,18 @@ static inline int ibf_param_defs_write(ibf_params_header *shared, size_t len, co
  * The parameters' values: values_seq is odd while the host writes them
  *
  * Writer (the host; one at a time):
- *   1. Load `params_header.values_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
- *      if it is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `values` (param_value[max_params]) with relaxed atomic stores, in the ranges
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `params_header.values_seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed);
+ *      if it is odd, a write stopped half way (this writer's own, or one that died: there is
+ *      one writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `values` (param_value[max_params]) with relaxed atomic stores, in the ranges
  *      readers copy.
- *   4. Store `params_header.values_seq` = the odd value + 1 (release): even again, and the
- *      bytes are published.
+ *   5. Store `params_header.values_seq` = the odd value + 1 (release): even again, and the
+ *      bytes are published. A write that stops before this step (an error, a panic, a crash)
+ *      leaves the counter odd, never even over half a record: readers see a write in progress
+ *      and give up with an error after their tries, until the next write stores the whole
+ *      record.
  *
  * Reader (the client):
  *   1. Load `params_header.values_seq` (acquire): `s1`. If it is odd, a write is in progress:
@@ -4778,13 +4777,17 @@ static inline int ibf_param_values_write(ibf_params_header *shared, size_t len, 
  * A client's stats: seq is odd while the client writes them
  *
  * Writer (the client; one at a time):
- *   1. Load `stats_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it
- *      is odd, a writer died mid-write, and this write goes on from `s`.
- *   2. Fence (release): no store below is seen before the odd counter.
- *   3. Store `count` and `entries` (stat_entry[max_stats]) with relaxed atomic stores, in the
+ *   1. Check everything that can fail (sizes, values) before the counter is touched.
+ *   2. Load `stats_header.seq` (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it
+ *      is odd, a write stopped half way (this writer's own, or one that died: there is one
+ *      writer), and this write goes on from `s`.
+ *   3. Fence (release): no store below is seen before the odd counter.
+ *   4. Store `count` and `entries` (stat_entry[max_stats]) with relaxed atomic stores, in the
  *      ranges readers copy.
- *   4. Store `stats_header.seq` = the odd value + 1 (release): even again, and the bytes are
- *      published.
+ *   5. Store `stats_header.seq` = the odd value + 1 (release): even again, and the bytes are
+ *      published. A write that stops before this step (an error, a panic, a crash) leaves the
+ *      counter odd, never even over half a record: readers see a write in progress and give up
+ *      with an error after their tries, until the next write stores the whole record.
  *
  * Reader (the host):
  *   1. Load `stats_header.seq` (acquire): `s1`. If it is odd, a write is in progress: back off

@@ -3914,18 +3914,6 @@ def atomic_fetch_add(buf, offset, width, value):
 #     newest = ring.read_newest()  # None until the first publication
 #     if newest is not None:
 #         print("publication", newest.publish_seq, type(newest.payload).__name__)
-#     free = bridge.ClientState.FREE
-#     claimed = bridge.ClientState.CLAIMED
-#     mine = None
-#     for i in range(bridge.MAX_CLIENTS):
-#         ok, found = header.clients(i).compare_exchange_state(free, claimed)
-#         if ok:
-#             mine = header.clients(i)
-#             break
-#     if mine is not None:
-#         print("claimed row", i)
-#         mine.fetch_add_generation(1)  # a claim bumps the row's counter (its generation)
-#         mine.set_state(bridge.ClientState.ACTIVE)  # release
 #     header.release()  # the views' hold on the map (shared by the ring and the rows)
 #     buf.close()
 
@@ -3980,19 +3968,23 @@ def _seqlock_try(view, counter, width, copy):
     return True, value
 
 
-def _seqlock_write(view, counter, width, store, value):
-    """Makes the counter odd, stores value, makes the counter even (release). A counter left
-    odd by a writer that died stays odd for the write, and is even after it. A value store()
-    refuses (too long for the region, a wrong type) still leaves the counter even (finally),
-    so readers are never locked out by a failed write; store() checks sizes before it writes."""
+def _seqlock_write(view, counter, width, writes):
+    """Makes the counter odd, stores writes ((offset, bytes) pairs, every one already checked
+    and packed: nothing is validated past this point), makes the counter even (release).
+
+    A counter found odd (a write of this writer that stopped half way, or a writer that
+    died: there is one writer) stays odd for the write, and is even after it. If a store
+    raises anyway (a KeyboardInterrupt, a buffer gone), the counter is left odd: what was
+    stored is half a record, and making the counter even would publish it as whole. Readers
+    then see a write in progress and give up with SeqlockContendedError after their tries,
+    never keeping the half record; the next write stores it whole and makes it even."""
     now = view._load(counter, width, _RELAXED)
     begin = now if now & 1 else now + 1
     view._store(counter, width, begin, _RELAXED)
     _fence(_RELEASE)
-    try:
-        store(value)
-    finally:
-        view._store(counter, width, (begin + 1) & ((1 << (8 * width)) - 1), _RELEASE)
+    for offset, data in writes:
+        view._put(offset, data)
+    view._store(counter, width, (begin + 1) & ((1 << (8 * width)) - 1), _RELEASE)
 
 
 def _events_since(entries, total, since):
@@ -4081,6 +4073,8 @@ class _LiveView:
         shorter record), 0 for every other field. By kind, arg and extra are:
             load, counter, store, fetch_add, cas, swap: the width, and the class that reads
                 the value (an enum), _signed, or None;
+            lane_load: offset is the word's, not the field's: the word's width, and (the
+                class that reads the value or None, the field's byte in the word, its width);
             word_load, word_cas, word_cas_at: the word's width, and (its elements' struct
                 format, their count);
             get, set: the struct format, and the enum class or None;
@@ -4105,6 +4099,8 @@ _VIEW_DOCS = {
     "fetch_add": "Adds to `{field}` atomically (acquire-release, wrapping); returns the old value.",
     "cas": "Compare-and-swap of `{field}` (acquire-release): (ok, the value found, current when ok).",
     "swap": "Swaps `{field}` atomically (acquire-release); returns the old value.",
+    "lane_load": "`{field}`, an atomic load (acquire) of the {arg}-byte word the protocol's helpers\n"
+    "        swap it in (its only access size); change it through the helpers.{who}",
     "word_load": "`{field}`, loaded as one {arg}-byte word (acquire): a tuple of its elements.{who}",
     "word_cas": "Compare-and-swap of `{field}` as one {arg}-byte word (acquire-release): (ok, the elements found).",
     "word_cas_at": "Sets element index of `{field}` from current to new by compare-and-swap of the\n"
@@ -4185,6 +4181,17 @@ def _view_swap(field, offset, width, convert, ends):
         old = _exchange(self._mem, self._base + offset, width, int(value))
         return old if convert is None else convert(old)
     return _guard(method, field, ends, False)
+
+
+def _view_lane_load(field, offset, width, lane, ends):
+    convert, at, size = lane
+    convert = _converter(convert, size)
+    shift, mask = 8 * at, (1 << (8 * size)) - 1
+
+    def method(self):
+        value = self._load(offset, width) >> shift & mask
+        return value if convert is None else convert(value)
+    return _guard(method, field, ends, True)
 
 
 def _view_word_load(field, offset, width, shape, ends):
@@ -4282,6 +4289,7 @@ _VIEW_METHODS = {
     "fetch_add": _view_fetch_add,
     "cas": _view_cas,
     "swap": _view_swap,
+    "lane_load": _view_lane_load,
     "word_load": _view_word_load,
     "word_cas": _view_word_cas,
     "word_cas_at": _view_word_cas_at,
@@ -4403,13 +4411,8 @@ class LiveClientEntry(_LiveView):
     MIN_LEN = 128
     _type_name = ctypes.c_char * CLIENT_NAME_LEN
     _methods = (
-        ("state", "load", "state", 0, 4, ClientState, "host and client", 0),
-        ("set_state", "store", "state", 0, 4, ClientState, "host and client", 0),
-        ("compare_exchange_state", "cas", "state", 0, 4, ClientState, "host and client", 0),
-        ("swap_state", "swap", "state", 0, 4, ClientState, "host and client", 0),
-        ("generation", "load", "generation", 4, 4, None, "client", 0),
-        ("set_generation", "store", "generation", 4, 4, None, "client", 0),
-        ("fetch_add_generation", "fetch_add", "generation", 4, 4, None, "client", 0),
+        ("state", "lane_load", "state", 0, 8, (ClientState, 0, 4), "host and client", 0),
+        ("generation", "lane_load", "generation", 0, 8, (None, 4, 4), "client", 0),
         ("pid", "get", "pid", 8, "<I", None, "client", 0),
         ("set_pid", "set", "pid", 8, "<I", None, "client", 0),
         ("caps", "get", "caps", 12, "<I", ClientCaps, "host and client", 0),
@@ -4608,13 +4611,17 @@ class LiveParamsHeader(_LiveView):
         return value
 
     def write_param_defs(self, value):
-        """Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the client."""
-        _seqlock_write(self, 0, 4, self._store_param_defs, value)
+        """Writes what seqlock `param_defs` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._pack_param_defs(value))
 
-    def _store_param_defs(self, value):
-        self._set(4, "<I", value.def_count)
-        self._put(64, _value_bytes(ParamDefs._type_defs, value.defs))
+    def _pack_param_defs(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
+        writes.append((4, struct.pack("<I", value.def_count)))
+        writes.append((64, _value_bytes(ParamDefs._type_defs, value.defs)))
+        return writes
 
     def read_param_values(self):
         """Reads what seqlock `param_values` guards (written by the host, read by the client):
@@ -4638,12 +4645,16 @@ class LiveParamsHeader(_LiveView):
         return value
 
     def write_param_values(self, value):
-        """Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the host."""
-        _seqlock_write(self, 8, 4, self._store_param_values, value)
+        """Writes what seqlock `param_values` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the host."""
+        _seqlock_write(self, 8, 4, self._pack_param_values(value))
 
-    def _store_param_values(self, value):
-        self._put(8256, _value_bytes(ParamValues._type_values, value.values))
+    def _pack_param_values(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
+        writes.append((8256, _value_bytes(ParamValues._type_values, value.values)))
+        return writes
 
 
 class LiveStatsHeader(_LiveView):
@@ -4698,13 +4709,17 @@ class LiveStatsHeader(_LiveView):
         return value
 
     def write_stats(self, value):
-        """Writes what seqlock `stats` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the client."""
-        _seqlock_write(self, 0, 4, self._store_stats, value)
+        """Writes what seqlock `stats` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._pack_stats(value))
 
-    def _store_stats(self, value):
-        self._set(4, "<I", value.count)
-        self._put(64, _value_bytes(Stats._type_entries, value.entries))
+    def _pack_stats(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
+        writes.append((4, struct.pack("<I", value.count)))
+        writes.append((64, _value_bytes(Stats._type_entries, value.entries)))
+        return writes
 
 
 class LiveMailboxHeader(_LiveView):
@@ -4792,21 +4807,25 @@ class LiveRingSlotHeader(_LiveView):
         return value
 
     def write_ring_slot(self, value):
-        """Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the host."""
-        _seqlock_write(self, 0, 4, self._store_ring_slot, value)
+        """Writes what seqlock `ring_slot` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the host."""
+        _seqlock_write(self, 0, 4, self._pack_ring_slot(value))
 
-    def _store_ring_slot(self, value):
+    def _pack_ring_slot(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
+        writes = []
         size = 12104 + len(value.payload_extra)
         if size > self._length - 64:
             raise ValueError("payload: %d bytes do not fit in the %d after the header" % (size, self._length - 64))
-        self._set(4, "<I", size)
-        self._set(8, "<Q", value.publish_seq)
-        self._set(16, "<Q", value.tick)
-        self._set(24, "<Q", value.publish_ns)
-        self._put(64, _value_bytes(RingSlot._type_payload, value.payload))
+        writes.append((4, struct.pack("<I", size)))
+        writes.append((8, struct.pack("<Q", value.publish_seq)))
+        writes.append((16, struct.pack("<Q", value.tick)))
+        writes.append((24, struct.pack("<Q", value.publish_ns)))
+        writes.append((64, _value_bytes(RingSlot._type_payload, value.payload)))
         extra = bytes(value.payload_extra)
-        self._put(12168, extra.ljust(self._cover(12168, len(extra), self._length - 12168), b"\0"))
+        writes.append((12168, extra.ljust(self._cover(12168, len(extra), self._length - 12168), b"\0")))
+        return writes
 
 
 class LiveLogRingHeader(_LiveView):
@@ -4900,10 +4919,7 @@ class LiveDirectoryEntry(_LiveView):
     MIN_LEN = 64
     _type_host_version = ctypes.c_char * VERSION_LEN
     _methods = (
-        ("state", "load", "state", 0, 4, InstanceState, "host", 0),
-        ("set_state", "store", "state", 0, 4, InstanceState, "host", 0),
-        ("compare_exchange_state", "cas", "state", 0, 4, InstanceState, "host", 0),
-        ("swap_state", "swap", "state", 0, 4, InstanceState, "host", 0),
+        ("state", "lane_load", "state", 0, 8, (InstanceState, 0, 4), "host", 0),
         ("pid", "get", "pid", 4, "<I", None, "host", 0),
         ("set_pid", "set", "pid", 4, "<I", None, "host", 0),
         ("process_time", "get", "process_time", 8, "<Q", None, "host", 0),
@@ -4978,13 +4994,17 @@ class LivePadInput(_LiveView):
         return PadInput.from_buffer_copy(raw)
 
     def write_pad_input(self, value):
-        """Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes,
-        makes it even (release). One writer at a time: the client."""
-        _seqlock_write(self, 0, 4, self._store_pad_input, value)
+        """Writes what seqlock `pad_input` guards: checks and packs every byte first (a value
+        that does not fit raises, with the counter untouched), then makes the counter odd,
+        stores the bytes, makes it even (release). One writer at a time: the client."""
+        _seqlock_write(self, 0, 4, self._pack_pad_input(value))
 
-    def _store_pad_input(self, value):
+    def _pack_pad_input(self, value):
+        """The (offset, bytes) stores of a write of value, all checked: nothing is stored."""
         data = _value_bytes(PadInput, value)
-        self._put(4, data[4:32])
+        return [
+            (4, data[4:32]),
+        ]
 
 
 class SnapshotRing:

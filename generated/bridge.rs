@@ -4590,28 +4590,28 @@ pub mod live {
         ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(16, &value)
         }
-        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
         pub fn write_param_defs(
             &self,
             value: &ParamDefs,
         ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+            lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 self.region.write_bytes(4, value.def_count.as_bytes())?;
                 self.region.write_bytes(64, value.defs.as_bytes())?;
                 Ok(())
-            })?
+            })
         }
-        /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        /// Writes what seqlock `param_values` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
         pub fn write_param_values(
             &self,
             value: &ParamValues,
         ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 8);
-            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+            lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 self.region.write_bytes(8256, value.values.as_bytes())?;
                 Ok(())
-            })?
+            })
         }
     }
     /// A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client.
@@ -4733,17 +4733,17 @@ pub mod live {
         ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<f32>(36, &value)
         }
-        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
         pub fn write_stats(
             &self,
             value: &Stats,
         ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+            lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 self.region.write_bytes(4, value.count.as_bytes())?;
                 self.region.write_bytes(64, value.entries.as_bytes())?;
                 Ok(())
-            })?
+            })
         }
     }
     /// A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4947,7 +4947,7 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> RingSlotHeader<'_, A> {
-        /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        /// Writes what seqlock `ring_slot` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the host. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
         ///
         /// An error, before the counter is touched, if the value's run-time part does not fit the region (or its size field).
         pub fn write_ring_slot(&self, value: &RingSlot) -> Result<(), RegionError> {
@@ -4964,7 +4964,7 @@ pub mod live {
                 );
             }
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+            lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 let size = 12104 + value.payload_extra.len();
                 self.region.try_store::<u32>(4, size as u32, Ordering::Relaxed)?;
                 self.region.write_bytes(8, value.publish_seq.as_bytes())?;
@@ -4973,7 +4973,7 @@ pub mod live {
                 self.region.write_bytes(64, value.payload.as_bytes())?;
                 self.region.write_bytes(64 + 12104, &value.payload_extra)?;
                 Ok(())
-            })??;
+            })?;
             Ok(())
         }
     }
@@ -5420,17 +5420,17 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> PadInput<'_, A> {
-        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).
+        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
         pub fn write_pad_input(
             &self,
             value: &super::PadInput,
         ) -> Result<(), ::abi_runtime::Contended> {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
-            lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+            lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 let bytes = value.as_bytes();
                 self.region.write_bytes(4, &bytes[4..32])?;
                 Ok(())
-            })?
+            })
         }
     }
     /// What seqlock `ring_slot` guards, as one consistent copy. A snapshot ring slot: the host makes seq odd, writes the slot's header and payload, then makes it even; a client copies them and keeps the copy only if seq was even and unchanged

@@ -167,12 +167,12 @@ static void *claimant(void *arg) {
         for (i = 0; i < CLIENTS; i++) {
             int r = t == 0 ? i : CLIENTS - 1 - i;
             ibf_client_entry *row = &bridge()->clients[r];
-            ibf_client_state seen = IBF_CLIENT_STATE_FREE;
-            won_row[t][r] = ibf_client_entry_compare_exchange_state(row, &seen, IBF_CLIENT_STATE_CLAIMED);
+            ibf_client_session me;
+            /* The session's claim: one compare-and-swap of the row's (state, generation) word. */
+            won_row[t][r] = ibf_client_claim(bridge(), sizeof(ibf_bridge_header), 0U, (uint32_t)r, &me) == IBF_OK;
             if (won_row[t][r]) {
                 row->pid = (uint32_t)t + 1; /* plain: the claim makes the row this thread's */
-                ibf_client_entry_fetch_add_generation(row, 1);
-                ibf_client_entry_store_state(row, IBF_CLIENT_STATE_ACTIVE);
+                won_row[t][r] = ibf_client_activate(bridge(), sizeof(ibf_bridge_header), &me) == IBF_OK;
             }
         }
         for (i = 0; i < PLAYERS; i++) {
@@ -241,7 +241,7 @@ int main(void) {
                 doubles++;
             }
             row->pid = 0;
-            ibf_client_entry_store_state(row, IBF_CLIENT_STATE_FREE);
+            row->state = IBF_CLIENT_STATE_FREE; /* plain: both claimants wait at the barrier */
         }
         for (i = 0; i < PLAYERS; i++) {
             if (won_pad[0][i] + won_pad[1][i] != 1 || owners[i] != (won_pad[0][i] ? 0 : 1)) doubles++;

@@ -418,8 +418,7 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
         .sub(RING_AT, RING_SLOT_SIZE as usize, 8)
         .unwrap();
     let lock = bridge_abi::runtime::SeqLock::<u32>::new(slot_region, 0);
-    lock.write(|| slot_region.try_store::<u32>(4, 11840, std::sync::atomic::Ordering::Relaxed))
-        .unwrap()
+    lock.try_write(|| slot_region.try_store::<u32>(4, 11840, std::sync::atomic::Ordering::Relaxed))
         .unwrap();
     let newest = ring.read_newest().unwrap().unwrap();
     assert_eq!(newest.size, 11840);
@@ -430,9 +429,10 @@ fn a_shorter_or_longer_payload_reads_by_its_size() {
     );
     assert!(newest.payload_extra.is_empty());
     // A size past the slot is cut at the slot's end.
-    lock.write(|| slot_region.try_store::<u32>(4, u32::MAX, std::sync::atomic::Ordering::Relaxed))
-        .unwrap()
-        .unwrap();
+    lock.try_write(|| {
+        slot_region.try_store::<u32>(4, u32::MAX, std::sync::atomic::Ordering::Relaxed)
+    })
+    .unwrap();
     let newest = ring.read_newest().unwrap().unwrap();
     assert_eq!(newest.payload_extra.len(), 32768 - 64 - 12104);
 }

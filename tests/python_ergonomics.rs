@@ -365,16 +365,15 @@ import bridge
 
 
 def claim(header: bridge.LiveBridgeHeader) -> int | None:
-    """The first free client row, claimed by compare-and-swap, then active."""
+    """The first free client row, claimed by the session's compare-and-swap, then active."""
     for i in range(bridge.MAX_CLIENTS):
         row: bridge.LiveClientEntry = header.clients(i)
-        ok, found = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
-        if not ok:
-            print("row", i, "is", found.name)
+        session: bridge.Client | None = bridge.Client.claim(header, i, header.host_generation())
+        if session is None:
+            print("row", i, "is", row.state().name)
             continue
-        row.set_state(bridge.ClientState.ACTIVE)
-        row.fetch_add_generation(1)
         row.set_name("typed bot")
+        assert session.activate()
         name: bytes = row.name().value
         state: bridge.ClientState = row.state()
         print("claimed row", i, name.decode(), state.name, row.generation())
@@ -441,8 +440,8 @@ buf = bytearray(4096)
 header = bridge.LiveBridgeHeader(buf)
 row = header.clients(0)
 row.compare_exchange_stat(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
-row.set_generation("1")
-claimed: int = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
+row.set_heartbeat_ns("1")
+claimed: int = header.compare_exchange_pad_owner_at(0, 255, 1)
 state: bridge.RunMode = row.state()
 newest = bridge.SnapshotRing(header, buf).read_newest()
 tick = newest.tick
@@ -480,12 +479,12 @@ fn mypy_strict_types_a_bot_on_the_live_and_attach_api() {
         (
             7,
             "arg-type",
-            "\"set_generation\" of \"LiveClientEntry\" has incompatible type \"str\"; expected \"int\"",
+            "\"set_heartbeat_ns\" of \"LiveClientEntry\" has incompatible type \"str\"; expected \"int\"",
         ),
         (
             8,
             "assignment",
-            "expression has type \"tuple[bool, ClientState]\", variable has type \"int\"",
+            "expression has type \"tuple[bool, int]\", variable has type \"int\"",
         ),
         (
             9,

@@ -203,15 +203,21 @@ def exercise(buf):
     assert u(buf, off("bridge_header", "host_generation")) == 7
     h.set_host_state(bridge.HostState(2))
     assert h.host_state() == 2 and u(buf, off("bridge_header", "host_state")) == 2
-    # Claims: a row by compare-and-swap of its state, once.
+    # Claims: a row by the session's compare-and-swap of its (state, generation) word, once;
+    # the view has loads of that word only (no store, swap or add of the row's state).
+    h.set_host_state(bridge.HostState(0))
     row = h.clients(3)
     at = rows + 3 * row_size + state
-    assert row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED) == (True, bridge.ClientState.FREE)
-    assert u(buf, at) == bridge.ClientState.CLAIMED
-    ok, found = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
-    assert (ok, found) == (False, bridge.ClientState.CLAIMED) and isinstance(found, bridge.ClientState)
-    assert row.swap_state(bridge.ClientState.ACTIVE) == bridge.ClientState.CLAIMED and u(buf, at) == 2
-    assert row.fetch_add_generation(1) == 0 and u(buf, at - state + off("client_entry", "generation")) == 1
+    for method in ("set_state", "compare_exchange_state", "swap_state", "set_generation", "fetch_add_generation"):
+        assert not hasattr(row, method), method
+    me = bridge.Client.claim(h, 3, 7)
+    assert me is not None and u(buf, at) == bridge.ClientState.CLAIMED and row.state() == bridge.ClientState.CLAIMED
+    assert isinstance(row.state(), bridge.ClientState)
+    assert bridge.Client.claim(h, 3, 7) is None
+    assert me.activate() and u(buf, at) == 2 and row.state() == bridge.ClientState.ACTIVE
+    generation = u(buf, at - state + off("client_entry", "generation"))
+    assert generation == me.generation == row.generation() == 1
+    h.set_host_state(bridge.HostState(2))
     row.set_heartbeat_ns(2 ** 63 + 5)
     assert u(buf, rows + 3 * row_size + off("client_entry", "heartbeat_ns"), "<Q") == 2 ** 63 + 5
     row.set_pid(4242)
@@ -307,9 +313,9 @@ def check(buf):
     h = bridge.LiveBridgeHeader(buf)
     row = h.clients(0)
     before = bytes(buf[:8192])
-    unavailable(row.compare_exchange_state, 0, 1)
-    unavailable(row.swap_state, 1)
-    unavailable(row.fetch_add_generation, 1)
+    unavailable(bridge.Client.claim, h, 0, 0)
+    unavailable(row.swap_waiting, 1) if hasattr(row, "swap_waiting") else None
+    unavailable(row.fetch_add_waiting, 1)
     unavailable(h.compare_exchange_pad_owner_at, 0, 0, 1)
     unavailable(bridge.atomic_compare_exchange, buf, 0xC0, 8, 0, 1)
     assert bytes(buf[:8192]) == before, "nothing was written"
@@ -359,7 +365,7 @@ ro = mapped(8192, access=mmap.ACCESS_READ)
 for buf in (ro, bytes(8192)):
     h = bridge.LiveBridgeHeader(buf)
     h.snapshot_seq()
-    for fn, args in ((h.clients(1).compare_exchange_state, (0, 1)), (h.compare_exchange_pad_owner_at, (0, 0, 1)),
+    for fn, args in ((bridge.Client.claim, (h, 1, 0)), (h.compare_exchange_pad_owner_at, (0, 0, 1)),
                      (h.fetch_add_snapshot_seq, (1,)), (bridge.atomic_compare_exchange, (buf, 0xC0, 8, 12, 13))):
         raises(TypeError, ["read-only", "read-write"], fn, *args)
     raises(TypeError, ["read-only"], h.set_snapshot_seq, 1)
@@ -440,6 +446,145 @@ exercise(bytearray(65536))
 m = mapped(65536)
 exercise(m)
 m.close()
+"#,
+    );
+}
+
+/// A seqlock write checks and packs the whole value before the counter goes odd, and a store
+/// that raises after that leaves the counter odd: readers give up busy instead of keeping half
+/// a record, and the next write stores it whole and makes the counter even.
+#[test]
+fn a_seqlock_write_that_fails_never_publishes_half_a_record() {
+    let dir = setup("seqlock_failures");
+    python_ok(
+        &dir,
+        r#"
+buf = bytearray(65536)
+params = bridge.LiveParamsHeader(buf, 4096)
+defs = bridge.ParamDefs(def_count=1)
+defs.defs[0].min = 1.0
+params.write_param_defs(defs)
+assert params.defs_seq() == 2
+
+# A value that does not pack (defs is no array of param_def) raises before the counter moves:
+# def_count, stored before defs, is not changed either.
+bad = bridge.ParamDefs.__new__(bridge.ParamDefs)
+bad.def_count, bad.defs = 9, "not an array"
+try:
+    params.write_param_defs(bad)
+    raise AssertionError("a value that does not pack was written")
+except (TypeError, ValueError):
+    pass
+assert params.defs_seq() == 2, params.defs_seq()
+got = params.read_param_defs()
+assert (got.def_count, got.defs[0].min) == (1, 1.0), (got.def_count, got.defs[0].min)
+
+# A store that raises half way (a KeyboardInterrupt, say): the counter stays odd.
+later = bridge.ParamDefs(def_count=2)
+later.defs[0].min = 2.0
+put = bridge.LiveParamsHeader._put
+def put_then_stop(self, offset, data):
+    put(self, offset, data)
+    raise KeyboardInterrupt("the writer stopped after one store")
+bridge.LiveParamsHeader._put = put_then_stop
+try:
+    params.write_param_defs(later)
+    raise AssertionError("the store did not raise")
+except KeyboardInterrupt:
+    pass
+finally:
+    bridge.LiveParamsHeader._put = put
+assert params.defs_seq() == 3, "left odd, not made even over half a record: %d" % params.defs_seq()
+raises(bridge.SeqlockContendedError, ["seqlock param_defs", "20 tries", "counter was 3", "odd"], params.read_param_defs_counted, 20)
+params.write_param_defs(later)
+assert params.defs_seq() == 4, "the next write kept 3 and ended even: %d" % params.defs_seq()
+got = params.read_param_defs()
+assert (got.def_count, got.defs[0].min) == (2, 2.0), (got.def_count, got.defs[0].min)
+params.release()
+"#,
+    );
+}
+
+/// One access size per byte within Python (issue 46 item 7): every atomic access of the
+/// module's word functions is recorded while the session's helpers run over a row and every
+/// atomic method of the bridge header's, its rows' and the directory rows' views is called on
+/// the same bytes. A row's state and generation, which the claim swaps as one 8-byte word,
+/// were loaded and swapped as 4-byte words by the row view; no byte may see two sizes.
+#[test]
+fn the_views_and_the_session_helpers_access_each_byte_with_one_size() {
+    let dir = setup("access_sizes");
+    python_ok(
+        &dir,
+        r#"
+seen, call = [], ["setup"]
+def wrap(name):
+    real = getattr(bridge, name)
+    def recorded(mem, offset, width, *args, **kwargs):
+        assert mem.address is not None, "libatomic gives each word an address"
+        seen.append((mem.address + offset, width, call[0]))
+        return real(mem, offset, width, *args, **kwargs)
+    setattr(bridge, name, recorded)
+for name in ("_load", "_store", "_compare_exchange", "_exchange", "_fetch_add"):
+    wrap(name)
+
+def run(name, fn, *args):
+    call[0] = name
+    return fn(*args)
+
+ARGS = {"load": (), "lane_load": (), "counter": (), "store": (0,), "fetch_add": (0,),
+        "cas": (0, 0), "swap": (0,), "word_load": ()}
+def every_method(view):
+    called = set()
+    for name, kind, field, offset, arg, extra, writers, ends in type(view)._methods:
+        if kind in ARGS:
+            run(name, getattr(view, name), *ARGS[kind])
+        elif kind == "word_cas":
+            run(name, getattr(view, name), (0,) * extra[1], (0,) * extra[1])
+        elif kind == "word_cas_at":
+            run(name, getattr(view, name), 0, 0, 0)
+        else:
+            continue
+        called.add(name)
+    return called
+
+buf = bytearray(8192)
+h = bridge.LiveBridgeHeader(buf)
+struct.pack_into("<4B", buf, off("bridge_header", "pad_owner"), 255, 255, 255, 255)
+me = run("claim", bridge.Client.claim, h, 1, 0)
+assert me is not None
+run("activate", me.activate)
+run("heartbeat", me.heartbeat, 5)
+run("set_waiting", me.set_waiting, True)
+run("bind_pad", me.bind_pad, 0)
+run("unbind_pad", me.unbind_pad, 0)
+run("standing", me.standing)
+run("row_state", bridge.Client.row_state, h, 1)
+run("host_waiting", bridge.Client.host_waiting, h, 1)
+run("hung", bridge.Client.hung, h, 1, bridge.Client.watch(), 10)
+run("close", me.close)
+called = every_method(h) | every_method(h.clients(1))
+for name in ("state", "generation", "heartbeat_ns", "compare_exchange_pad_owner_at", "snapshot_seq"):
+    assert name in called, name
+
+hosts = bytearray(bridge.Hosts.SIZE)
+d = run("lay_out", bridge.Hosts.lay_out, hosts)
+alive = lambda pid: (bridge.PROCESS_RUNNING, 5000)
+row, _ = run("register", d.register, 100, 5000, "h", alive)
+run("list", d.list)
+run("directory_state", d.state, 0)
+run("remove_stale", d.remove_stale, 1, alive)
+entry = bridge.LiveDirectoryEntry(hosts, 64)
+assert "state" in every_method(entry)
+run("unregister", d.unregister, row, 100, 5000)
+
+sizes = {}
+for at, width, name in seen:
+    for b in range(at, at + width):
+        sizes.setdefault(b, {}).setdefault(width, set()).add(name)
+clashes = sorted((b, {w: sorted(n) for w, n in s.items()}) for b, s in sizes.items() if len(s) > 1)
+assert any(w == 8 and n == "claim" for _, w, n in seen), "the claim swaps the row's 8-byte word"
+assert not clashes, "bytes accessed with two sizes: %r" % clashes[:8]
+print("accesses", len(seen))
 "#,
     );
 }

@@ -14,6 +14,8 @@ mod attach_geometry;
 mod block_recheck;
 #[path = "build_dependencies.rs"]
 mod build_dependencies;
+#[path = "c_access_sizes.rs"]
+mod c_access_sizes;
 #[path = "c_attach.rs"]
 mod c_attach;
 #[path = "c_cas_bounds.rs"]

@@ -41,8 +41,9 @@
 //! - seqlock reader ([`SeqLock::read`]): counter `load(Acquire)`, retry if odd; relaxed copy;
 //!   `fence(Acquire)`; counter `load(Relaxed)`; keep the copy if both loads are equal;
 //! - seqlock writer ([`SeqLock::write`]): counter `store(odd, Relaxed)`; `fence(Release)`;
-//!   relaxed stores of the payload; counter `store(even, Release)`, also when the payload's
-//!   closure panics (a guard makes it even as the panic unwinds);
+//!   relaxed stores of the payload; counter `store(even, Release)`. A closure that panics or
+//!   fails ([`SeqLock::try_write`]) leaves the counter odd, never a half record published as
+//!   whole: readers give up busy, and the next write keeps the odd value and ends even;
 //! - a ring (Linux perf discipline): the producer writes a record with relaxed stores, then
 //!   publishes `head` with `store(Release)`; the consumer loads `head` with `load(Acquire)`, reads
 //!   the records before it, then frees them with `tail.store(Release)`; the producer loads
@@ -109,9 +110,7 @@
 //! let lock = SeqLock::<u64>::new(region, 0);
 //! let payload = region.sub(64, 16, 8).unwrap();
 //!
-//! lock.write(|| payload.write(0, &[7u64, 8u64]))
-//!     .unwrap()
-//!     .unwrap();
+//! lock.try_write(|| payload.write(0, &[7u64, 8u64])).unwrap();
 //! assert_eq!(lock.load(), 2);
 //!
 //! let copy: [u64; 2] = lock.read(DEFAULT_TRIES, || payload.read(0)).unwrap();

@@ -138,15 +138,20 @@ impl<'a, W: Word, A: Access> SeqLock<'a, W, A> {
 
 impl<W: Word, A: Writable> SeqLock<'_, W, A> {
     /// Changes the payload with `f` between an odd and an even counter, and returns `f`'s
-    /// result. Only one writer may run at a time.
+    /// result. Only one writer may run at a time. [`try_write`](SeqLock::try_write) is the
+    /// same for an `f` that can fail.
     ///
     /// Check everything that can fail *before* calling `write`: the counter is odd while `f`
-    /// runs, and every reader's try fails meanwhile. If `f` panics anyway, the counter is still
-    /// made even as the panic unwinds (a guard's drop), so readers are never locked out for
-    /// good; what `f` had stored by then is what they read.
+    /// runs, and every reader's try fails meanwhile. If `f` panics anyway, the counter is
+    /// **left odd** as the panic unwinds: what `f` had stored by then is half a record, and
+    /// making the counter even would publish it as whole. Readers see a write in progress,
+    /// so their bounded tries end in [`SeqLockError::Contended`], never in the half record;
+    /// the next write recovers (below).
     ///
-    /// A counter left odd (a writer in another process that died mid-write) is kept odd for
-    /// the write and made even after it, so the payload becomes readable again.
+    /// A counter found odd (this writer's own write that panicked or failed, or a writer in
+    /// another process that died mid-write: there is one writer) is kept odd for the write,
+    /// not moved on by one, and made even after it, so the payload becomes readable again
+    /// once a write has stored it whole.
     ///
     /// A counter narrower than its `u64` is stored by a bounded compare-exchange loop (the
     /// word's other bytes may be another writer's): [`Contended`] when a peer changed them
@@ -154,6 +159,19 @@ impl<W: Word, A: Writable> SeqLock<'_, W, A> {
     /// store, `f` ran and the counter stays odd, so readers get
     /// [`SeqLockError::Contended`] until a later write succeeds.
     pub fn write<R>(&self, f: impl FnOnce() -> R) -> Result<R, Contended> {
+        self.try_write(|| Ok::<R, Contended>(f()))
+    }
+
+    /// [`write`](SeqLock::write) for an `f` that can fail after the counter went odd (a
+    /// store of part of a word that a peer kept changing): an `Err` from `f` is returned
+    /// with the counter **left odd**, as a panic leaves it, since `f` may have stored part
+    /// of the record. Readers get [`SeqLockError::Contended`] until the next write stores
+    /// the whole record and makes the counter even. A [`Contended`] at the counter's own
+    /// stores is returned as `E`, with the same outcome as in `write`.
+    pub fn try_write<R, E: From<Contended>>(
+        &self,
+        f: impl FnOnce() -> Result<R, E>,
+    ) -> Result<R, E> {
         let s = self.region.load::<W>(self.offset, Ordering::Relaxed);
         let begin = if s.to_bits() & 1 == 0 {
             W::from_bits(s.to_bits().wrapping_add(1))
@@ -165,35 +183,10 @@ impl<W: Word, A: Writable> SeqLock<'_, W, A> {
         // Orders the odd counter before every store of `f`: a reader that sees one of them
         // and then fences (Acquire) sees the counter odd or later.
         fence(Ordering::Release);
-        let mut end = EndWrite {
-            lock: self,
-            end: W::from_bits(begin.to_bits().wrapping_add(1)),
-            done: false,
-        };
-        let result = f();
-        end.done = true;
-        self.region
-            .try_store(self.offset, end.end, Ordering::Release)?;
+        // A panic or an `Err` of `f` leaves the counter odd: what it stored is not whole.
+        let result = f()?;
+        let end = W::from_bits(begin.to_bits().wrapping_add(1));
+        self.region.try_store(self.offset, end, Ordering::Release)?;
         Ok(result)
-    }
-}
-
-/// Makes the counter even (release) when dropped during a panic in the writer's closure
-/// (`done` is set when the closure returned, and the writer stores the counter itself).
-struct EndWrite<'l, 'a, W: Word, A: Writable> {
-    lock: &'l SeqLock<'a, W, A>,
-    end: W,
-    done: bool,
-}
-
-impl<W: Word, A: Writable> Drop for EndWrite<'_, '_, W, A> {
-    fn drop(&mut self) {
-        if !self.done {
-            let lock = self.lock;
-            // Unwinding already: a contended counter stays odd (readers get a named error).
-            let _ = lock
-                .region
-                .try_store(lock.offset, self.end, Ordering::Release);
-        }
     }
 }

@@ -89,7 +89,7 @@ fn seqlock_writer_against_reader() {
         let r = buf.region();
         let lock = SeqLock::<u64>::new(r, 0);
         for v in 1..=2u64 {
-            lock.write(|| r.write(8, &[v, v])).unwrap().unwrap();
+            lock.try_write(|| r.write(8, &[v, v])).unwrap();
         }
         reader.join().unwrap();
     });
@@ -125,7 +125,7 @@ fn snapshot_ring_newest_read() {
         for p in 1..=3u64 {
             let slot = r.sub(8 + ((p - 1) % 2) as usize * SLOT, SLOT, 8).unwrap();
             let lock = SeqLock::<u64>::new(slot, 0);
-            lock.write(|| slot.write(8, &[p, p])).unwrap().unwrap();
+            lock.try_write(|| slot.write(8, &[p, p])).unwrap();
             r.store::<u64>(0, p, Release);
         }
         reader.join().unwrap();

@@ -7,7 +7,7 @@
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 use std::thread;
 
-use abi_runtime::{SeqLock, SharedBuf};
+use abi_runtime::{SeqLock, SeqLockError, SharedBuf};
 
 const ROUNDS: u32 = if cfg!(miri) { 60 } else { 100_000 };
 
@@ -75,8 +75,7 @@ fn copies_of_different_ranges_race_without_mixing_sizes() {
         s.spawn(move || {
             for i in 0..ROUNDS {
                 let byte = (i % 251) as u8;
-                lock.write(|| region.write_bytes(3, &[byte; 24]))
-                    .unwrap()
+                lock.try_write(|| region.write_bytes(3, &[byte; 24]))
                     .unwrap();
             }
         });
@@ -111,24 +110,36 @@ fn copies_of_different_ranges_race_without_mixing_sizes() {
 }
 
 #[test]
-fn a_panicking_writer_leaves_the_counter_even() {
+fn a_panicking_writer_leaves_the_counter_odd_and_the_next_write_recovers() {
     let buf = SharedBuf::new(16);
     let region = buf.region();
     let lock = SeqLock::<u32>::new(region, 0);
-    lock.write(|| region.try_store::<u32>(8, 1, Relaxed))
-        .unwrap()
-        .unwrap();
+    let write = |a: u32, b: u32| {
+        lock.write(|| {
+            region.try_store::<u32>(8, a, Relaxed).unwrap();
+            region.try_store::<u32>(12, b, Relaxed).unwrap();
+        })
+    };
+    write(1, 1).unwrap();
     let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         lock.write(|| {
             region.try_store::<u32>(8, 2, Relaxed).unwrap();
-            panic!("the writer's closure failed");
+            panic!("the writer's closure failed half way");
         })
     }));
     assert!(panicked.is_err());
     assert_eq!(
         lock.load(),
-        4,
-        "made odd (3), then even (4) as the panic unwound"
+        3,
+        "made odd (3), and left odd as the panic unwound"
     );
-    assert_eq!(lock.read(1, || region.load::<u32>(8, Relaxed)), Ok(2));
+    let read = || lock.read(100, || [8, 12].map(|at| region.load::<u32>(at, Relaxed)));
+    assert_eq!(
+        read(),
+        Err(SeqLockError::Contended { tries: 100 }),
+        "readers see a write in progress, never the half record [2, 1]"
+    );
+    write(5, 5).unwrap();
+    assert_eq!(lock.load(), 4, "the next write kept 3 and ended even");
+    assert_eq!(read(), Ok([5, 5]));
 }

@@ -3,7 +3,7 @@
 
 use core::sync::atomic::Ordering::Relaxed;
 
-use abi_runtime::{DEFAULT_TRIES, SeqLock, SeqLockError, SharedBuf};
+use abi_runtime::{Contended, DEFAULT_TRIES, SeqLock, SeqLockError, SharedBuf};
 
 #[test]
 fn write_moves_the_counter_by_two_through_odd() {
@@ -100,4 +100,42 @@ fn a_lock_that_keeps_changing_runs_out_of_tries() {
 fn a_counter_outside_the_region_panics() {
     let buf = SharedBuf::new(8);
     let _ = SeqLock::<u64>::new(buf.region(), 4);
+}
+
+#[test]
+fn a_write_that_fails_half_way_leaves_the_counter_odd_and_the_next_write_recovers() {
+    let buf = SharedBuf::new(24);
+    let r = buf.region();
+    let lock = SeqLock::<u64>::new(r, 0);
+    /// What the write's closure fails with (or the counter's own contention).
+    #[derive(Debug, PartialEq)]
+    enum Failed {
+        HalfWay,
+        Counter(Contended),
+    }
+    impl From<Contended> for Failed {
+        fn from(e: Contended) -> Self {
+            Failed::Counter(e)
+        }
+    }
+    lock.try_write(|| r.write(8, &[1u64, 1])).unwrap();
+    let failed = lock.try_write(|| {
+        r.store::<u64>(8, 2, Relaxed);
+        Err::<(), _>(Failed::HalfWay)
+    });
+    assert_eq!(
+        failed,
+        Err(Failed::HalfWay),
+        "the closure's error comes back"
+    );
+    assert_eq!(lock.load(), 3, "made odd, and left odd by the failure");
+    let read = |tries| lock.read(tries, || r.read::<[u64; 2]>(8));
+    assert_eq!(
+        read(100),
+        Err(SeqLockError::Contended { tries: 100 }),
+        "readers see a write in progress, never the half record [2, 1]"
+    );
+    lock.try_write(|| r.write(8, &[5u64, 5])).unwrap();
+    assert_eq!(lock.load(), 4, "the next write kept 3 and ended even");
+    assert_eq!(read(1), Ok([5, 5]));
 }

@@ -129,7 +129,7 @@ fn race(how: ReadMode) -> (u64, Vec<ReaderCounts>, u64) {
         next.iter_mut()
             .enumerate()
             .for_each(|(k, w)| *w = word(seq, k));
-        lock.write(|| payload.write(0, &next[..])).unwrap().unwrap();
+        lock.try_write(|| payload.write(0, &next[..])).unwrap();
     };
     publish(0);
 

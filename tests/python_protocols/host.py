@@ -77,7 +77,12 @@ def main():
                 if next_reload:
                     # A reload frees every active row: here, the one row.
                     header.set_host_generation(header.host_generation() + 1)
-                ok, _ = header.clients(0).compare_exchange_state(B.ClientState.ACTIVE, B.ClientState.FREE)
+                # One compare-and-swap of the row's (state, generation) word, its one access
+                # size: active to free, the generation kept.
+                at = header.clients(0)._base
+                ok, _ = B.atomic_compare_exchange(
+                    buf, at, 8, int(B.ClientState.ACTIVE) | generation << 32, int(B.ClientState.FREE) | generation << 32
+                )
                 if ok:
                     acted = generation
                     reloads += next_reload

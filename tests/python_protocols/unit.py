@@ -473,7 +473,9 @@ def broken_lifecycle(buf):
     hd = h.header()
     s = B.Client.claim(hd, 2, h.generation)
     check(s is not None and s.activate(), "claimed")
-    s.row.set_generation(s.generation - 1)
+    # A hostile peer stores the row's (state, generation) word, the one size it is accessed with.
+    word = B.atomic_load(buf, s.row._base, 8)
+    B.atomic_store(buf, s.row._base, 8, (word & 0xFFFFFFFF) | (s.generation - 1) << 32)
     check(s.standing() == B.Standing.DISCONNECTED, "a generation going backwards")
     check(hd.compare_exchange_pad_owner_at(0, 255, 200) == (True, 255), "pad 0 names row 200")
     other = B.Client.claim(hd, 5, h.generation)

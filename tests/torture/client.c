@@ -190,12 +190,15 @@ int main(int argc, char **argv) {
         changed = now_s();
         for (size_t i = 0; i < IBF_MAX_CLIENTS; i++) {
             ibf_client_entry *row = &header->clients[i];
-            ibf_client_state expected = IBF_CLIENT_STATE_FREE;
-            if (ibf_client_entry_compare_exchange_state(row, &expected, IBF_CLIENT_STATE_CLAIMED)) {
-                /* The row is ours: fill it in, then publish it with the release store. */
+            ibf_client_session me;
+            uint32_t attached = ibf_bridge_header_load_host_generation(header);
+            /* The session's claim: one compare-and-swap of the row's (state, generation) word. */
+            if (ibf_client_claim(header, sizeof *header, attached, (uint32_t)i, &me) == IBF_OK) {
+                /* The row is ours: fill it in, then publish it with the activation (release). */
                 ibf_live_store_relaxed_u32_(&row->pid, id);
-                ibf_client_entry_store_state(row, IBF_CLIENT_STATE_ACTIVE);
-                printf("won %llu row %zu\n", (unsigned long long)r, i);
+                if (ibf_client_activate(header, sizeof *header, &me) == IBF_OK) {
+                    printf("won %llu row %zu\n", (unsigned long long)r, i);
+                }
             }
         }
         for (size_t p = 0; p < IBF_MAX_PLAYERS; p++) {

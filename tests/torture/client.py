@@ -73,11 +73,11 @@ def main():
             continue
         changed = time.monotonic()
         for i in range(bridge.MAX_CLIENTS):
-            row = header.clients(i)
-            ok, _ = row.compare_exchange_state(bridge.ClientState.FREE, bridge.ClientState.CLAIMED)
-            if ok:
-                row.set_pid(ident)
-                row.set_state(bridge.ClientState.ACTIVE)
+            # The session's claim: one compare-and-swap of the row's (state, generation) word.
+            session = bridge.Client.claim(header, i, header.host_generation())
+            if session is not None:
+                session.row.set_pid(ident)
+                session.activate()
                 print("won %d row %d" % (r, i))
         for p in range(bridge.MAX_PLAYERS):
             ok, _ = header.compare_exchange_pad_owner_at(p, bridge.NO_PAD, ident)

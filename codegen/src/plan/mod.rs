@@ -5,3 +5,4 @@ pub mod attach;
 pub(crate) mod live;
 pub mod recording;
 pub mod session;
+pub mod words;

@@ -88,13 +88,14 @@ fn describe_seqlock(schema: &Schema, lock: &Seqlock) -> ProtocolProse {
     let guarded = guarded_list(schema, lock);
     let bits = lock.counter_width * 8;
     let writer = vec![
+        "Check everything that can fail (sizes, values) before the counter is touched.".to_string(),
         format!(
-            "Load {counter} (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is odd, a writer died mid-write, and this write goes on from `s`."
+            "Load {counter} (relaxed): `s`. If `s` is even, store `s + 1` (relaxed); if it is odd, a write stopped half way (this writer's own, or one that died: there is one writer), and this write goes on from `s`."
         ),
         "Fence (release): no store below is seen before the odd counter.".to_string(),
         format!("Store {guarded} with relaxed atomic stores, in the ranges readers copy."),
         format!(
-            "Store {counter} = the odd value + 1 (release): even again, and the bytes are published."
+            "Store {counter} = the odd value + 1 (release): even again, and the bytes are published. A write that stops before this step (an error, a panic, a crash) leaves the counter odd, never even over half a record: readers see a write in progress and give up with an error after their tries, until the next write stores the whole record."
         ),
     ];
     let reader = vec![

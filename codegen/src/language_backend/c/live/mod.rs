@@ -27,6 +27,7 @@ use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::prose::regions::describe_all;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::words;
 use crate::schema::Schema;
 use comments::field_doc;
 use ring::{EventRingCtx, SlotRingCtx, build_ring};
@@ -148,6 +149,18 @@ struct FieldCtx {
     /// An integer (not an enum or flag set): fetch_add too.
     add: bool,
     cas: bool,
+    /// A lane of a wider word the protocols' helpers access (`plan::words`): a load of
+    /// that word only, and no store, add or swap of the field's own size.
+    lane: Option<LaneCtx>,
+}
+
+/// The word an atomic field is a lane of: its offset in the struct, its bits, and the
+/// field's shift in it.
+#[derive(Serialize)]
+struct LaneCtx {
+    word_at: u64,
+    word_bits: u64,
+    shift: u64,
 }
 
 /// An array claimed as one word (`pad_owner`).
@@ -245,7 +258,13 @@ fn build_atomic_field(
         .seqlocks
         .iter()
         .any(|&k| schema.access.seqlocks[k].counter == fi);
+    let lane = words::lane(schema, si, fi).map(|l| LaneCtx {
+        word_at: l.word_at,
+        word_bits: l.word_width * 8,
+        shift: l.at * 8,
+    });
     FieldCtx {
+        lane,
         doc: field_doc(schema, protocols, si, fi),
         s: c_type_name(&s.name, &abi.c_prefix),
         name: f.name.clone(),

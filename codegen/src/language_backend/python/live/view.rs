@@ -12,6 +12,7 @@ use crate::ir::access::AccessKind;
 use crate::ir::{Elem, Prim};
 use crate::language_backend::python::names::Namer;
 use crate::plan::live::needs_view;
+use crate::plan::words::{Lane, lane};
 
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct ViewClass {
@@ -50,6 +51,9 @@ pub(in crate::language_backend::python) enum MethodKind {
     Cas,
     /// An atomic field's swap.
     Swap,
+    /// A lane of a wider word the protocols' helpers access (`plan::words`): a load of
+    /// that whole word, the field's bytes taken out; the field has no other method.
+    LaneLoad,
     /// An array claimed as one word, loaded whole.
     WordLoad,
     /// That word's compare-and-swap, whole.
@@ -98,6 +102,9 @@ pub(in crate::language_backend::python) struct Method {
     /// `_LiveView.__init_subclass__` says what each kind takes): [`Method::row_args`].
     arg: String,
     extra: String,
+    /// The word the field is a lane of, for [`MethodKind::LaneLoad`].
+    #[serde(skip)]
+    lane: Option<Lane>,
 }
 
 impl Method {
@@ -117,6 +124,18 @@ impl Method {
                     (None, false) => "None".into(),
                 };
                 (self.width.to_string(), convert)
+            }
+            LaneLoad => {
+                let convert = match (&self.enum_class, self.signed) {
+                    (Some(e), _) => e.clone(),
+                    (None, true) => "_signed".into(),
+                    (None, false) => "None".into(),
+                };
+                let l = self.lane.expect("a lane load has its word");
+                (
+                    l.word_width.to_string(),
+                    format!("({convert}, {}, {})", l.at, l.width),
+                )
             }
             WordLoad | WordCas | WordCasAt => (
                 self.width.to_string(),
@@ -208,6 +227,12 @@ impl Ctx<'_> {
                 }
                 (_, _, None) => Vec::new(),
                 (_, _, Some(_)) if is_counter => vec![(Counter, n.clone())],
+                // A lane of a word the helpers swap whole: its load reads that word.
+                (_, _, Some(_)) if lane(schema, si, fi).is_some() => {
+                    m.lane = lane(schema, si, fi);
+                    m.offset = m.lane.map_or(m.offset, |l| l.word_at);
+                    vec![(LaneLoad, n.clone())]
+                }
                 (kind, _, Some(_)) => {
                     let mut kinds = vec![(Load, n.clone()), (Store, format!("set_{n}"))];
                     if m.enum_class.is_none() {

@@ -193,7 +193,7 @@ fn signature(names: &Names, m: &Method, ty: &Type) -> String {
     let maybe = if m.absent_past > 0 { " | None" } else { "" };
     use MethodKind::*;
     match m.kind {
-        Load | Counter | Get => format!("(self) -> {read}{maybe}"),
+        Load | LaneLoad | Counter | Get => format!("(self) -> {read}{maybe}"),
         Store | Set => format!("(self, value: {take}) -> None"),
         FetchAdd => "(self, value: int) -> int".to_string(),
         Cas => format!("(self, current: {take}, new: {take}) -> tuple[bool, {read}]"),

@@ -129,7 +129,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
         lock.name
     );
     let write_doc = doc_lit!(
-        " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::write`]).",
+        " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.",
         lock.name
     );
     let write_fn = if checks.is_empty() {
@@ -137,10 +137,10 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
             #[doc = #write_doc]
             pub fn #write(&self, value: &#value_ty) -> Result<(), ::abi_runtime::Contended> {
                 let lock = SeqLock::<#word, A>::new(self.region, #counter);
-                lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+                lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                     #(#copy_out)*
                     Ok(())
-                })?
+                })
             }
         }
     } else {
@@ -154,11 +154,11 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
             pub fn #write(&self, value: &#value_ty) -> Result<(), RegionError> {
                 #(#checks)*
                 let lock = SeqLock::<#word, A>::new(self.region, #counter);
-                lock.write(|| -> Result<(), ::abi_runtime::Contended> {
+                lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                     #(#sizes)*
                     #(#copy_out)*
                     Ok(())
-                })??;
+                })?;
                 Ok(())
             }
         }
