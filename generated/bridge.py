@@ -3914,6 +3914,13 @@ def atomic_fetch_add(buf, offset, width, value):
 #     newest = ring.read_newest()  # None until the first publication
 #     if newest is not None:
 #         print("publication", newest.publish_seq, type(newest.payload).__name__)
+#     mine = None
+#     for i in range(8):  # a row of the session's table, claimed by its helper
+#         mine = bridge.Client.claim(header, i, header.host_generation())
+#         if mine is not None:
+#             print("claimed row", i)
+#             mine.activate()  # after filling in mine.row; release
+#             break
 #     header.release()  # the views' hold on the map (shared by the ring and the rows)
 #     buf.close()
 

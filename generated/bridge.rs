@@ -6565,10 +6565,12 @@ pub mod live {
         }
         /// Says goodbye: the row's state becomes closing (release), only while it is this
         /// claim's (the host's generation is still the claim's, checked first, then the
-        /// row's word), for the host to free it: `Connected`. Otherwise nothing is stored,
-        /// and the standing says what took the row (`Disconnected`, `Reloaded`,
-        /// `HostExiting`).
-        pub fn close(self) -> ClientStanding {
+        /// row's word), for the host to free it: `Connected` (the goodbye was stored).
+        /// Otherwise nothing is stored, and the standing says what took the row
+        /// (`Disconnected`, `Reloaded`, `HostExiting`). After a goodbye, [`Self::standing`]
+        /// says `Disconnected` (the row is closing), as in C and Python, and every write
+        /// bound to this claim is refused; a second `close` stores nothing.
+        pub fn close(&self) -> ClientStanding {
             let (header, host_generation) = (self.header, self.host_generation);
             if header.host_generation() != host_generation {
                 return Self::standing_after(

@@ -150,9 +150,11 @@ impl<'a, A: Writable> Claim<'a, A> {
         self.standing()
     }
 
-    /// Says goodbye: the row's state becomes `closing` (release), for the host to free it.
-    /// `Disconnected` when the row was no longer this client's, and then nothing is stored.
-    pub fn close(self) -> Standing {
+    /// Says goodbye: the row's state becomes `closing` (release), for the host to free it:
+    /// `Connected` (stored). `Disconnected` when the row was no longer this client's, and then
+    /// nothing is stored. After a goodbye [`Self::standing`] is `Disconnected`: the row is
+    /// closing, no longer claimed or active.
+    pub fn close(&self) -> Standing {
         if self.try_move(self.spec.active, self.spec.closing)
             || self.try_move(self.spec.claimed, self.spec.closing)
         {

@@ -711,11 +711,9 @@ static void op_claim(actor_t *a, uint32_t row) {
     }
 }
 
-/* As Rust's close(self), the claim and its writers are gone after it, stored or not. */
+/* The claim stays after a goodbye, as in every language: its standing is then disconnected. */
 static void op_close(actor_t *a) {
     int rc = api_close(a);
-    a->claimed = false;
-    drop_writers(a);
     if (rc == IBF_OK) {
         ans_str("closed");
     } else {

@@ -356,9 +356,7 @@ def client_heartbeat(actor: Actor, now_ns: int) -> str:
 
 def client_close(actor: Actor) -> str:
     claim = actor.claimed()
-    # As Rust's close(self), the claim and its writers are gone after it, stored or not.
-    actor.claim = None
-    actor.drop_writers()
+    # The claim stays after a goodbye, as in every language: its standing is then disconnected.
     if claim.close():
         return "closed"
     return standing_name(claim.standing())

@@ -70,7 +70,7 @@ struct Host {
 struct ClientActor {
     handle: Option<Bridge<'static>>,
     claim: Option<Client<'static>>,
-    /// The claimed row: kept after `close` consumed the claim, for the writers.
+    /// The claimed row (the claim's index), for the writers.
     row: Option<usize>,
     queue: Option<LogQueueWriter<'static>>,
     draw: Option<DrawWriter<'static>>,
@@ -405,7 +405,7 @@ impl Scenario {
         let row = c
             .row
             .ok_or_else(|| format!("error:driver:{actor} has not claimed"))?;
-        let claimed = || format!("error:driver:{actor}'s claim is closed");
+        let claimed = || format!("error:driver:{actor} has no claim");
         // A writer is bound to its claim (`Client::scoped`): each write first checks the
         // claim's standing, and a lost claim's writer is refused with it, before it is taken.
         if matches!(op, "push" | "publish" | "request" | "poll") {
@@ -424,7 +424,7 @@ impl Scenario {
                     Err(_) => err("contended"),
                 }
             }
-            "close" => match c.claim.take().ok_or_else(claimed)?.close() {
+            "close" => match c.claim.as_ref().ok_or_else(claimed)?.close() {
                 ClientStanding::Connected => "closed".to_string(),
                 s => standing(s),
             },

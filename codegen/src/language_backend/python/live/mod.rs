@@ -173,8 +173,10 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         }
         ring_names.push((rings.len() > made).then(|| rings[made].name.clone()));
     }
-    let example = rings.first().and_then(|r| cx.example(r, &views));
     let protocols = cx.protocols(&mut module, &cas_error);
+    let example = rings
+        .first()
+        .and_then(|r| cx.example(r, &views, &protocols.sessions));
     let mut exports = vec![
         unavailable_error.clone(),
         contended_error.clone(),

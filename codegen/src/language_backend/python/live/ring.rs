@@ -5,9 +5,11 @@
 use serde::Serialize;
 
 use super::context::Ctx;
+use super::protocols::SessionClass;
 use super::view::{MethodKind, ViewClass, method};
 use crate::ir::access::{Ring, RingKind};
 use crate::ir::names::upper;
+use crate::ir::protocol::ProtocolKind;
 use crate::ir::{Elem, StructId};
 use crate::language_backend::python::literals::doc_lines;
 
@@ -58,7 +60,18 @@ pub(super) struct Example {
     module: String,
     header_view: String,
     ring: String,
+    /// Where the header's rows are a session's table, the claim is the session's (its class
+    /// and the host generation's getter); the compare-and-swap claim is for a table of no
+    /// session.
+    session: Option<SessionClaim>,
     claim: Option<Claim>,
+}
+
+#[derive(Serialize)]
+struct SessionClaim {
+    class: String,
+    count: u64,
+    host_generation: String,
 }
 
 #[derive(Serialize)]
@@ -158,10 +171,31 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn example(&self, ring: &RingClass, views: &[ViewClass]) -> Option<Example> {
+    pub(super) fn example(
+        &self,
+        ring: &RingClass,
+        views: &[ViewClass],
+        sessions: &[SessionClass],
+    ) -> Option<Example> {
         let (abi, module) = (&self.schema.abi, &self.schema.abi.name);
         let (hi, _) = StructId::enumerate(&self.views)
             .find(|(_, v)| v.as_ref() == Some(&ring.header_view))?;
+        let session = (self.schema.protocols.iter())
+            .filter_map(|p| match &p.kind {
+                ProtocolKind::Session(s) if s.table.struct_index == hi => Some((p, s)),
+                _ => None,
+            })
+            .find_map(|(p, s)| {
+                let class = sessions.iter().find(|c| c.name == p.name)?;
+                let hg =
+                    &abi.structs[s.host_generation.struct_index].fields[s.host_generation.field];
+                let get = method(views, &ring.header_view, &hg.name, MethodKind::Load)?;
+                Some(SessionClaim {
+                    class: class.class.clone(),
+                    count: class.rows,
+                    host_generation: get.name.clone(),
+                })
+            });
         let claim = abi.structs[hi].fields.iter().find_map(|f| {
             let (Elem::Struct(j), Some(len)) = (f.ty.elem, f.ty.len) else {
                 return None;
@@ -200,7 +234,8 @@ impl Ctx<'_> {
             module: module.clone(),
             header_view: ring.header_view.clone(),
             ring: ring.name.clone(),
-            claim,
+            claim: claim.filter(|_| session.is_none()),
+            session,
         })
     }
 }
