@@ -56,7 +56,8 @@ mod tests {
 
     fn bridge() -> Schema {
         let src = include_str!("../../../schema.toml");
-        crate::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
+        crate::schema::load_schema(src)
+            .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
     }
 
     fn field(schema: &Schema, s: &str, f: &str) -> (StructId, usize) {
