@@ -125,7 +125,10 @@ fn local_name(test: &str) -> String {
 fn the_c_live_program_built_by_mingw_prints_and_leaves_what_the_linux_build_does() {
     let r = common::c_live_program::Ref(load_reference());
     let (header, _) = bridge_header();
-    let source = PROGRAM.replace("SWEEP", &sweep(&public_helpers(&header)));
+    let swept = sweep(&public_helpers(&header));
+    // One line of output per field the sweep stores (each prints `sweep <struct>.<field>`).
+    let fields = swept.matches("changed(\"").count();
+    let source = PROGRAM.replace("SWEEP", &swept);
     let dir = scratch("windows_c_live");
     std::fs::write(dir.join("bridge.h"), &header).unwrap();
     std::fs::write(dir.join("live.c"), &source).unwrap();
@@ -155,12 +158,16 @@ fn the_c_live_program_built_by_mingw_prints_and_leaves_what_the_linux_build_does
     let windows_out = windows_out.replace("\r\n", "\n");
     assert!(linux_out.contains("failures=0\n"), "{linux_out}");
     assert!(
+        fields >= 15,
+        "the sweep covers the header's stored fields: {fields}"
+    );
+    assert_eq!(
         linux_out
             .lines()
             .filter(|l| l.starts_with("sweep "))
-            .count()
-            > 20,
-        "{linux_out}"
+            .count(),
+        fields,
+        "every field swept: {linux_out}"
     );
     assert_eq!(windows_out, linux_out, "Windows and Linux print the same");
     let (linux, windows) = (
