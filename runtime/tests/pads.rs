@@ -10,22 +10,11 @@ use std::sync::atomic::Ordering::{Acquire, Release};
 use std::thread;
 
 use abi_runtime::SharedBuf;
-use abi_runtime::claim::{self, Claim, ClaimSpec, SharedWord, Standing};
+use abi_runtime::claim::{self, Claim, ClaimSpec, Standing};
 use abi_runtime::pads::{self, Bind, PadWord};
 
 /// A row's state and generation in one word at 0, as the bridge's rows have them.
-const CLAIM: ClaimSpec = ClaimSpec {
-    state: 0,
-    generation: 4,
-    free: 0,
-    claimed: 1,
-    active: 2,
-    closing: 3,
-    word: Some(SharedWord {
-        at: 0,
-        state_low: true,
-    }),
-};
+const CLAIM: ClaimSpec = crate::bridge_specs::ROW;
 
 /// A slot: the row's word at 0, then the four owner bytes at 8.
 const SLOT: usize = 16;
