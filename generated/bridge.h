@@ -826,8 +826,10 @@ typedef struct ibf_client_entry {
      */
     ibf_client_caps caps;
     /**
-     * offset 0x0010 (16), size 8: Host clock; the client writes it at least every 100 ms, and
-     * one older than 1 s counts as hung
+     * offset 0x0010 (16), size 8: The client's own clock in ns (a client cannot read the
+     * host's): it writes it at least every 100 ms; the host never compares it with its clock,
+     * it watches it change, and a row whose state, generation and heartbeat stay unchanged for
+     * 1 s is hung
      *
      * Access: atomic (client).
      */
@@ -3898,8 +3900,10 @@ static inline uint32_t ibf_client_entry_load_generation(const ibf_client_entry *
 }
 
 /**
- * `client_entry.heartbeat_ns`, written by the client. Host clock; the client writes it at least
- * every 100 ms, and one older than 1 s counts as hung
+ * `client_entry.heartbeat_ns`, written by the client. The client's own clock in ns (a client
+ * cannot read the host's): it writes it at least every 100 ms; the host never compares it with
+ * its clock, it watches it change, and a row whose state, generation and heartbeat stay
+ * unchanged for 1 s is hung
  */
 static inline uint64_t ibf_client_entry_load_heartbeat_ns(const ibf_client_entry *shared) {
     return (uint64_t)ibf_live_load_acquire_u64_(&shared->heartbeat_ns);

@@ -1267,7 +1267,7 @@ export const ClientEntryLayout = Object.freeze({
  * @property {number} generation u32 at 0x4: Bumped by each claim: a client that no longer finds its own generation was disconnected
  * @property {number} pid u32 at 0x8
  * @property {number} caps client_caps at 0xc (see ClientCaps)
- * @property {bigint} heartbeat_ns u64 at 0x10: Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
+ * @property {bigint} heartbeat_ns u64 at 0x10: The client's own clock in ns (a client cannot read the host's): it writes it at least every 100 ms; the host never compares it with its clock, it watches it change, and a row whose state, generation and heartbeat stay unchanged for 1 s is hung
  * @property {bigint} connected_ns u64 at 0x18: Host clock at the claim
  * @property {number} pad u8 at 0x20: The virtual pad this client bound, or no_pad; the host goes by pad_owner
  * @property {number} waiting u32 at 0x24: 1 while the client sleeps on its tick event: the host sets the event only then

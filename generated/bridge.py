@@ -1302,7 +1302,7 @@ class ClientEntry(_Struct):
             Access: plain (host and client).
             As ClientCaps: caps_enum.
         0x0010 heartbeat_ns: u64
-            Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
+            The client's own clock in ns (a client cannot read the host's): it writes it at least every 100 ms; the host never compares it with its clock, it watches it change, and a row whose state, generation and heartbeat stay unchanged for 1 s is hung
             Access: atomic (client).
         0x0018 connected_ns: u64
             Host clock at the claim

@@ -1771,7 +1771,7 @@ pub struct ClientEntry {
     pub pid: u32,
     /// Offset 0x0c, 4 bytes.
     pub caps: ClientCaps,
-    /// Offset 0x10, 8 bytes. Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung
+    /// Offset 0x10, 8 bytes. The client's own clock in ns (a client cannot read the host's): it writes it at least every 100 ms; the host never compares it with its clock, it watches it change, and a row whose state, generation and heartbeat stay unchanged for 1 s is hung
     pub heartbeat_ns: u64,
     /// Offset 0x18, 8 bytes. Host clock at the claim
     pub connected_ns: u64,

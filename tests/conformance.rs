@@ -604,15 +604,15 @@ fn a_recording_reader_is_generated_for_the_same_formats_in_rust_and_python() {
     }
 }
 
-/// The README's example scenario is one of the suite's, word for word (name, doc and steps).
+/// docs/evidence.md's example scenario is one of the suite's, word for word (name, doc and steps).
 #[test]
 fn the_readme_example_is_a_scenario_of_the_suite() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("docs/evidence.md")).unwrap();
     let heading = "### One behaviour in three languages: the conformance suite\n";
-    let section = &readme[readme.find(heading).expect("the README section")..];
+    let section = &readme[readme.find(heading).expect("the docs/evidence.md section")..];
     let block = &section[section.find("```toml\n").expect("a toml block") + 8..];
     let block = &block[..block.find("```").expect("a closed block")];
-    let readme: toml::Table = toml::from_str(block).expect("the README's scenario is TOML");
+    let readme: toml::Table = toml::from_str(block).expect("the docs/evidence.md scenario is TOML");
     let example = &readme["scenario"].as_array().expect("[[scenario]]")[0];
     let name = example["name"].as_str().expect("a name");
     let dir = root().join("tests/conformance/scenarios");
@@ -622,9 +622,9 @@ fn the_readme_example_is_a_scenario_of_the_suite() {
         .filter_map(|text| toml::from_str::<toml::Table>(&text).ok())
         .flat_map(|doc| doc["scenario"].as_array().cloned().unwrap_or_default())
         .find(|s| s["name"].as_str() == Some(name))
-        .unwrap_or_else(|| panic!("the README's scenario {name} is not in the suite"));
+        .unwrap_or_else(|| panic!("the docs/evidence.md scenario {name} is not in the suite"));
     assert_eq!(
         example, &found,
-        "the README's {name} differs from the suite's"
+        "docs/evidence.md's {name} differs from the suite's"
     );
 }

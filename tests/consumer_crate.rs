@@ -154,22 +154,22 @@ fn a_missing_runtime_feature_is_named_by_the_build() {
     );
 }
 
-/// README.md's "Use it in your own project" shows what this consumer does: its build.rs call
+/// docs/schema.md's "Use it in your own project" shows what this consumer does: its build.rs call
 /// is the consumer's, its dependency lines are the consumer's (with versions for paths),
 /// and its minimal schema loads.
 #[test]
 fn the_readme_shows_what_the_consumer_does() {
     let section = "## Use it in your own project";
-    let build = common::readme::block_after(section, "rust,ignore");
+    let build = common::readme::block_after("docs/schema.md", section, "rust,ignore");
     let consumer_build =
         fs::read_to_string(root().join("tests/consumer/build.rs")).expect("read build.rs");
     assert!(
         consumer_build.contains(build.trim()),
-        "README:\n{build}\nconsumer:\n{consumer_build}"
+        "docs/schema.md:\n{build}\nconsumer:\n{consumer_build}"
     );
     let manifest =
         fs::read_to_string(root().join("tests/consumer/Cargo.toml")).expect("read Cargo.toml");
-    let toml_block = common::readme::block_after(section, "toml");
+    let toml_block = common::readme::block_after("docs/schema.md", section, "toml");
     for line in toml_block
         .lines()
         .filter(|l| !l.starts_with('#') && l.contains(" = "))
@@ -179,21 +179,33 @@ fn the_readme_shows_what_the_consumer_does() {
             .lines()
             .find(|l| l.starts_with(&format!("{name} = ")))
             .unwrap_or_else(|| panic!("the consumer has no `{name}` dependency"));
-        // The consumer names paths where the README names versions.
+        // The consumer names paths where the guide names versions.
         let as_published = ours
             .replace(r#"{ path = "../../runtime" }"#, r#""0.1""#)
             .replace(r#"path = "../../codegen""#, r#"version = "0.1""#);
         assert_eq!(
             as_published, line,
-            "README and tests/consumer/Cargo.toml differ"
+            "docs/schema.md and tests/consumer/Cargo.toml differ"
         );
     }
-    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    // The src/lib.rs line is the consumer's.
+    let include = common::readme::block_after(
+        "docs/schema.md",
+        "`src/lib.rs`, for a schema",
+        "rust,ignore",
+    );
+    let consumer_lib =
+        fs::read_to_string(root().join("tests/consumer/src/lib.rs")).expect("read lib.rs");
+    assert!(
+        consumer_lib.contains(include.trim()),
+        "docs:\n{include}\nconsumer:\n{consumer_lib}"
+    );
+    let readme = common::readme::doc("docs/schema.md");
     let rest = &readme[readme.find(section).expect("the section")..];
     let schema_at = rest.find("A minimal schema:").expect("the minimal schema");
-    let schema = common::readme::block_after("A minimal schema:", "toml");
+    let schema = common::readme::block_after("docs/schema.md", "A minimal schema:", "toml");
     assert!(rest[schema_at..].contains(&schema));
-    abi_codegen::load_schema(&schema).expect("the README's minimal schema loads");
+    abi_codegen::load_schema(&schema).expect("docs/schema.md's minimal schema loads");
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {

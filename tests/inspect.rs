@@ -141,7 +141,7 @@ fn rec_file_header_blob() -> Vec<u8> {
 #[test]
 fn snapshot_blob_in_both_formats() {
     let blob = snapshot_blob();
-    // Left for the README's example: `abi-codegen inspect snapshot target/tmp/snapshot.bin`.
+    // Left for docs/inspect.md's example: `abi-codegen inspect snapshot target/tmp/snapshot.bin`.
     std::fs::write(
         std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("snapshot.bin"),
         &blob,
@@ -360,7 +360,7 @@ fn ring_blob() -> Vec<u8> {
 #[test]
 fn stride_walks_ring_slot_headers() {
     let blob = ring_blob();
-    // Left for the README's example: `--offset 0x1000 --count 8 --stride 32768`.
+    // Left for docs/inspect.md's example: `--offset 0x1000 --count 8 --stride 32768`.
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ring.bin");
     std::fs::write(&path, &blob).unwrap();
     let blob = std::fs::read(&path).unwrap();

@@ -54,7 +54,7 @@ fn copies<'a>(json: &'a Value, record: &str) -> &'a Vec<Value> {
 fn a_whole_recording_decodes_without_issues() {
     let r = Recording::three();
     let bytes = r.bytes();
-    // Left for the README's example: `abi-codegen inspect ibfrec target/tmp/recording.ibfrec`,
+    // Left for docs/inspect.md's example: `abi-codegen inspect ibfrec target/tmp/recording.ibfrec`,
     // and a copy cut inside its last chunk.
     let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(tmp.join("recording.ibfrec"), &bytes).unwrap();

@@ -29,7 +29,7 @@ fn issues(i: &FileInspection) -> String {
 fn the_valid_image_decodes_every_region() {
     let schema = common::bridge_schema();
     let bytes = image::valid();
-    // Left for the README's example: `abi-codegen inspect bridge target/tmp/bridge.bin`.
+    // Left for docs/inspect.md's example: `abi-codegen inspect bridge target/tmp/bridge.bin`.
     let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(tmp.join("bridge.bin"), &bytes).unwrap();
     let i = run(&schema, &bytes);

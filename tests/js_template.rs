@@ -7,7 +7,8 @@
 //! offset. The offsets come from the layout, which rustc verifies (the generated Rust
 //! asserts `offset_of!` of every field). A few structs are also filled field by field with
 //! values from the reference text (tests/fixtures/bridge-abi-0.9-reference.txt). The
-//! README's JavaScript snippet runs, and the template rendered over a small schema of edge
+//! JavaScript snippet of docs/templates.md runs, and the template rendered over a small
+//! schema of edge
 //! cases (64-bit and negative enums, a u64 constant past i64) gives node exact values.
 //!
 //! The test fails, never skips, when node is missing.
@@ -531,7 +532,7 @@ fn node_is_installed() {
     println!("node {}", String::from_utf8_lossy(&out.stdout).trim());
 }
 
-/// README.md's JavaScript snippet ("A fifth language") runs: over a header the Rust type
+/// docs/templates.md's JavaScript snippet ("A fifth language") runs: over a header the Rust type
 /// filled it reads the header, and over one without the magic it throws.
 #[test]
 fn the_readme_snippet_runs() {
@@ -539,7 +540,7 @@ fn the_readme_snippet_runs() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let module = Path::new(ROOT).join("generated").join("bridge.mjs");
-    let snippet = common::readme::block_after("## A fifth language", "js");
+    let snippet = common::readme::block_after("docs/templates.md", "## A fifth language", "js");
     assert!(snippet.contains("\"./generated/bridge.mjs\""), "{snippet}");
     let module_url = format!("file://{}", module.display());
     let script = format!(

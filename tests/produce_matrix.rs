@@ -216,7 +216,11 @@ fn every_language_attaches_every_languages_image() {
 
 #[test]
 fn the_readmes_c_producer_runs_and_its_image_attaches() {
-    let snippet = common::readme::block_after("## The producer's side: laying out a bridge", "c");
+    let snippet = common::readme::block_after(
+        "docs/hosts.md",
+        "## The producer's side: laying out a bridge",
+        "c",
+    );
     let body: String = snippet
         .lines()
         .filter(|l| !l.starts_with("#include"))
@@ -253,8 +257,11 @@ fn the_readmes_c_producer_runs_and_its_image_attaches() {
 
 #[test]
 fn the_readmes_python_producer_runs_and_its_image_attaches() {
-    let snippet =
-        common::readme::block_after("## The producer's side: laying out a bridge", "python");
+    let snippet = common::readme::block_after(
+        "docs/hosts.md",
+        "## The producer's side: laying out a bridge",
+        "python",
+    );
     let dir = scratch("produce_matrix_readme_python");
     let path = dir.join("ibf.bridge");
     let _ = std::fs::remove_file(&path);

@@ -301,7 +301,7 @@ fn the_readme_attach_snippet_runs_against_the_valid_image() {
     let dir = common::tools::scratch("python_attach_readme");
     let path = dir.join("bridge.shm");
     std::fs::write(&path, shared.to_vec()).expect("write the image");
-    let snippet = block_after("**Attaching from Python.**", "python")
+    let snippet = block_after("docs/bots.md", "**Attaching from Python.**", "python")
         .replace("/dev/shm/ibf.bridge", path.to_str().expect("a UTF-8 path"));
     std::fs::write(dir.join("bot.py"), snippet).expect("write bot.py");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -511,7 +511,7 @@ fn the_readme_snippet_replays_and_copies_a_recording() {
     let chunks = long_chunks();
     let r = recording(&chunks);
     std::fs::write(dir.join("recording.ibfrec"), r.bytes()).unwrap();
-    let snippet = common::readme::block_after("### In Python", "python");
+    let snippet = common::readme::block_after("docs/recordings.md", "### In Python", "python");
     let out = python(&dir, "snippet.py", &snippet, &[], Duration::from_secs(60));
     let ticks = chunks.concat();
     let printed: Vec<u64> = (out.lines().take(ticks.len()))
@@ -558,7 +558,7 @@ fn mypy_strict_checks_the_readme_snippet_and_refuses_wrong_uses() {
     )
     .unwrap();
     std::fs::write(stubs.join("bridge.pyi"), stub).unwrap();
-    let snippet = common::readme::block_after("### In Python", "python");
+    let snippet = common::readme::block_after("docs/recordings.md", "### In Python", "python");
     std::fs::write(dir.join("snippet.py"), snippet).unwrap();
     std::fs::write(dir.join("wrong.py"), WRONG).unwrap();
     common::tools::mypy_strict_ok(&dir, "snippet.py", &stubs);

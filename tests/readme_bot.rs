@@ -1,4 +1,4 @@
-//! README.md's "A bot that logs, asks and draws" is real code: its C bot (gcc and g++, strict
+//! docs/bots.md's "A bot that logs, asks and draws" is real code: its C bot (gcc and g++, strict
 //! warnings) and its Python bot (`mypy --strict` with the stub, then run) each run as a
 //! process against a bridge file that `Bridge::produce` laid out, while a host played by this
 //! test with the abi-runtime primitives pops the log queue, answers the mailbox, takes the
@@ -6,6 +6,7 @@
 
 use crate::common;
 
+use std::mem::offset_of;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
@@ -24,6 +25,7 @@ use common::readme::block_after;
 use common::tools::{mypy_strict_ok, run_ok, scratch};
 
 const SECTION: &str = "## A bot that logs, asks and draws";
+const DOC: &str = "docs/bots.md";
 
 /// What the host saw of the bot in row 0.
 #[derive(Debug, Default)]
@@ -33,11 +35,24 @@ struct Seen {
     /// Each list taken: its seq and its command count.
     lists: Vec<(u32, u32)>,
     closed: bool,
+    /// The row's `pid`, as the bot filled it in.
+    pid: u32,
+}
+
+/// How the host treats the bot's request.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Answers it with `ok` and `pong`.
+    Answer,
+    /// Never answers it: reloads once the request waits (the host's generation bumped, as a
+    /// reload or a re-layout does, the mailbox left unanswered), so a bot that polls without
+    /// checking its row, or without a deadline, waits forever.
+    Reload,
 }
 
 /// Plays the host on `map` until the bot process ends (and a last round after), answering
 /// every request with `ok` and `pong`.
-fn host(map: &Mapping, done: &AtomicBool) -> Seen {
+fn host(map: &Mapping, done: &AtomicBool, mode: Mode) -> Seen {
     let region = map.region().unwrap();
     let bridge = Bridge::attach(region).expect("attach");
     let at = regions(&bridge, 0);
@@ -54,12 +69,21 @@ fn host(map: &Mapping, done: &AtomicBool) -> Seen {
             let (source, text) = log_parts(&entry).expect("a whole entry");
             seen.logs.push((source.to_vec(), text.to_vec()));
         }
-        mailbox
-            .serve(|request| {
-                seen.requests.push(request.to_vec());
-                (bridge_abi::CommandStatus::OK.0, b"pong".to_vec())
-            })
-            .expect("an honest mailbox");
+        if mode == Mode::Answer {
+            mailbox
+                .serve(|request| {
+                    seen.requests.push(request.to_vec());
+                    (bridge_abi::CommandStatus::OK.0, b"pong".to_vec())
+                })
+                .expect("an honest mailbox");
+        } else if at.mailbox.load::<u32>(0, Acquire) != 0 && !seen.closed {
+            // The request waits (request_seq moved): reload instead of answering.
+            bridge
+                .header()
+                .fetch_add_host_generation(1)
+                .expect("reload");
+            seen.closed = true;
+        }
         if let Some(i) = reader.take().expect("an honest state") {
             let list = DRAW_LISTS + i * buffer_size;
             seen.lists.push((
@@ -68,7 +92,13 @@ fn host(map: &Mapping, done: &AtomicBool) -> Seen {
             ));
         }
         let state = at.header.load::<u32>(CLIENTS + ROW.state, Acquire);
-        seen.closed = state == ROW.closing;
+        if mode == Mode::Answer {
+            seen.closed = state == ROW.closing;
+        }
+        let pid = at
+            .header
+            .load::<u32>(CLIENTS + offset_of!(bridge_abi::ClientEntry, pid), Acquire);
+        seen.pid = if pid != 0 { pid } else { seen.pid };
         if last_round || Instant::now() > deadline {
             return seen;
         }
@@ -79,11 +109,16 @@ fn host(map: &Mapping, done: &AtomicBool) -> Seen {
 /// Runs `bot` against a new bridge file while the host serves it; its output and what the
 /// host saw.
 fn run_bot(dir: &Path, bot: impl FnOnce(&Path) -> Output) -> (Output, Seen) {
+    run_bot_with(dir, Mode::Answer, bot)
+}
+
+/// [`run_bot`] with the host's `mode`.
+fn run_bot_with(dir: &Path, mode: Mode, bot: impl FnOnce(&Path) -> Output) -> (Output, Seen) {
     let path = dir.join("bridge.shm");
     let map = produce_file(&path);
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let host = s.spawn(|| host(&map, &done));
+        let host = s.spawn(|| host(&map, &done, mode));
         let out = bot(&path);
         done.store(true, Ordering::Release);
         (out, host.join().expect("the host"))
@@ -96,14 +131,20 @@ fn assert_one_life(seen: &Seen, source: &[u8]) {
     assert_eq!(seen.requests, vec![b"sim.pause".to_vec()]);
     assert_eq!(seen.lists, vec![(1, 1)], "one list of one line, seq 1");
     assert!(seen.closed, "the bot said goodbye");
+    // It filled in its pid, so that a host notices it gone without waiting the hung time.
+    assert!(
+        seen.pid != 0 && seen.pid != std::process::id(),
+        "the bot's pid: {}",
+        seen.pid
+    );
 }
 
 #[test]
 fn the_c_bot_runs_against_a_host() {
     let dir = scratch("readme_bot_c");
-    let snippet = block_after(SECTION, "c");
+    let snippet = block_after(DOC, SECTION, "c");
     let program = format!(
-        "{snippet}\n#include <fcntl.h>\n#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n\nint main(int argc, char **argv) {{\n    struct stat st;\n    ibf_attached a;\n    ibf_attach_error err;\n    char answer[256];\n    int fd, code;\n    unsigned char *base;\n    if (argc != 2 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;\n    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);\n    if (base == MAP_FAILED) return 2;\n    if (ibf_attach_all(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) {{\n        fprintf(stderr, \"attach: %s\\n\", err.check_name);\n        return 2;\n    }}\n    code = bot(&a, 0, answer, sizeof answer);\n    printf(\"%s %s\\n\", ibf_protocol_result_name(code), answer);\n    return code == IBF_OK ? 0 : 1;\n}}\n"
+        "{snippet}\n#include <fcntl.h>\n#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n\nint main(int argc, char **argv) {{\n    struct stat st;\n    ibf_attached a;\n    ibf_attach_error err;\n    char answer[256] = \"\";\n    int fd, code;\n    unsigned char *base;\n    if (argc != 2 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;\n    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);\n    if (base == MAP_FAILED) return 2;\n    if (ibf_attach_all(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) {{\n        fprintf(stderr, \"attach: %s\\n\", err.check_name);\n        return 2;\n    }}\n    code = bot(&a, 0, answer, sizeof answer);\n    printf(\"%s %s\\n\", ibf_protocol_result_name(code), answer);\n    return code == IBF_OK ? 0 : 1;\n}}\n"
     );
     std::fs::write(dir.join("bot.c"), program).unwrap();
     let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
@@ -116,6 +157,30 @@ fn the_c_bot_runs_against_a_host() {
     c.extend(strict);
     run_ok("gcc", &c, &dir);
     let exe = dir.join("bot");
+    // A host that reloads while the request waits: the bot's wait checks its row between
+    // polls and ends with the standing, instead of polling forever.
+    let (out, seen) = run_bot_with(&dir, Mode::Reload, |path| {
+        let mut bot = Command::new(&exe)
+            .arg(path)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run the C bot");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while bot.try_wait().expect("wait for the bot").is_none() {
+            if Instant::now() > deadline {
+                let _ = bot.kill();
+                let _ = bot.wait();
+                panic!("the C bot still waits for its answer 30 s after the host reloaded");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        bot.wait_with_output().expect("the C bot's output")
+    });
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "session_reloaded \n");
+    assert!(
+        seen.closed && seen.pid != 0,
+        "the host reloaded under the bot"
+    );
     let (out, seen) = run_bot(&dir, |path| {
         Command::new(&exe)
             .arg(path)
@@ -137,8 +202,8 @@ fn the_python_bot_runs_against_a_host() {
     let dir = scratch("readme_bot_python");
     let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
     let (out, seen) = run_bot(&dir, |path| {
-        let snippet =
-            block_after(SECTION, "python").replace("/dev/shm/ibf.bridge", path.to_str().unwrap());
+        let snippet = block_after(DOC, SECTION, "python")
+            .replace("/dev/shm/ibf.bridge", path.to_str().unwrap());
         std::fs::write(dir.join("bot.py"), snippet).unwrap();
         mypy_strict_ok(&dir, "bot.py", &generated);
         Command::new("python3")
@@ -157,7 +222,7 @@ fn the_python_bot_runs_against_a_host() {
     assert_one_life(&seen, b"py-bot");
 }
 
-/// README's Rust bot: the function body between the markers is README's `rust` block of
+/// docs/bots.md's Rust bot: the function body between the markers is its `rust` block of
 /// [`SECTION`], as [`the_rust_block_is_the_one_tested`] checks, with the bridge's path
 /// swapped for the test's.
 fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
@@ -178,6 +243,7 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     let mut name = [0u8; CLIENT_NAME_LEN];
     name[..6].copy_from_slice(b"rs-bot");
     client.row().set_name(name)?;
+    client.row().set_pid(std::process::id())?; // how the host tells a dead bot at once
     if client.activate() != ClientStanding::Connected {
         return Err("the host freed the row meanwhile".into()); // or reloaded, or exits
     }
@@ -222,7 +288,7 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// README's block is the body of [`rust_bot`], line for line (less its indent).
+/// docs/bots.md's block is the body of [`rust_bot`], line for line (less its indent).
 #[test]
 fn the_rust_block_is_the_one_tested() {
     let source = include_str!("readme_bot.rs");
@@ -236,7 +302,7 @@ fn the_rust_block_is_the_one_tested() {
         "Mapping::open(bridge_path)?; // \"/dev/shm/ibf.bridge\"",
         "Mapping::open(\"/dev/shm/ibf.bridge\")?;",
     );
-    assert_eq!(block_after(SECTION, "rust"), body);
+    assert_eq!(block_after(DOC, SECTION, "rust"), body);
 }
 
 /// The Rust bot's process: the test binary itself, run by [`the_rust_bot_runs_against_a_host`]

@@ -1,4 +1,4 @@
-//! The outputs README.md shows are the tools' real outputs: the `abi-codegen diff` comment for
+//! The outputs docs/reviewing-changes.md shows are the tools' real outputs: the `abi-codegen diff` comment for
 //! the bridge 0.8 → 0.9 change is pasted there verbatim and must stay current.
 
 use std::fs;
@@ -22,10 +22,10 @@ fn readme_shows_the_current_diff_comment() {
         new_src: &new_src,
     };
     let comment = render_markdown(&diff, &sources).expect("renders");
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = fs::read_to_string(root.join("docs/reviewing-changes.md")).unwrap();
     assert!(
         readme.contains(comment.trim_end()),
-        "README.md's \"Reviewing a schema change\" example is stale; paste the output of\n\
+        "docs/reviewing-changes.md's \"Reviewing a schema change\" example is stale; paste the output of\n\
          cargo run -q -p abi-codegen -- diff --format markdown tests/fixtures/diff/bridge-0.8.toml schema.toml\n\
          which is now:\n{comment}"
     );

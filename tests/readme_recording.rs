@@ -7,7 +7,11 @@ include!("readme_recording/snippet.rs");
 
 #[test]
 fn the_readme_recording_snippet_is_this_code_and_runs() {
-    let snippet = common::readme::block_after("## Replaying and writing a recording", "rust");
+    let snippet = common::readme::block_after(
+        "docs/recordings.md",
+        "## Replaying and writing a recording",
+        "rust",
+    );
     let file = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readme_recording/snippet.rs"),
     )

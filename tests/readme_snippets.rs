@@ -1,4 +1,4 @@
-//! The bot snippets of README.md's "Live shared memory in C and Python" are real code: the
+//! The bot snippets of docs/bots.md's "Live shared memory in C and Python" are real code: the
 //! C one compiles against the generated header with warnings as errors, and the Python one
 //! passes `mypy --strict` with the stub and runs against a bridge file a host (the Rust live
 //! layer) laid out and published into. codegen/README.md's minimal whole schemas, one per
@@ -18,10 +18,13 @@ const RING_AT: usize = 4096;
 
 #[test]
 fn the_c_bot_snippet_compiles() {
-    let snippet = block_after("## Live shared memory in C and Python", "c");
-    let body = snippet.replace("#include \"bridge.h\"\n", "");
+    let snippet = block_after("docs/bots.md", "## Live shared memory in C and Python", "c");
+    // Its includes go first, the rest is the body of a function of the mapping.
+    let (includes, body): (Vec<&str>, Vec<&str>) =
+        snippet.lines().partition(|l| l.starts_with("#include"));
+    let (includes, body) = (includes.join("\n"), body.join("\n"));
     let program = format!(
-        "#include <stdio.h>\n#include \"bridge.h\"\n\nvoid bot(unsigned char *base, size_t len);\nvoid bot(unsigned char *base, size_t len) {{\n{body}}}\n"
+        "#define _POSIX_C_SOURCE 200809L\n#include <stdio.h>\n{includes}\n\nvoid bot(unsigned char *base, size_t len);\nvoid bot(unsigned char *base, size_t len) {{\n{body}\n}}\n"
     );
     let dir = common::tools::scratch("readme_c_snippet");
     fs::write(dir.join("bot.c"), program).unwrap();
@@ -66,8 +69,12 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
     let dir = common::tools::scratch("readme_python_snippet");
     let image = dir.join("bridge.shm");
     fs::write(&image, shared.to_vec()).unwrap();
-    let snippet = block_after("## Live shared memory in C and Python", "python")
-        .replace("/dev/shm/ibf.bridge", image.to_str().unwrap());
+    let snippet = block_after(
+        "docs/bots.md",
+        "## Live shared memory in C and Python",
+        "python",
+    )
+    .replace("/dev/shm/ibf.bridge", image.to_str().unwrap());
     fs::write(dir.join("bot.py"), snippet).unwrap();
     let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
     // The stub types it: mypy --strict accepts it as it stands.
@@ -91,6 +98,11 @@ fn the_python_bot_snippet_runs_against_a_published_bridge() {
         &bytes[0x104..0x108],
         &1u32.to_le_bytes(),
         "the claim bumped its generation"
+    );
+    let pid = u32::from_le_bytes(bytes[0x108..0x10c].try_into().unwrap());
+    assert!(
+        pid != 0 && pid != std::process::id(),
+        "it set its pid: {pid}"
     );
 }
 

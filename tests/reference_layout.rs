@@ -73,7 +73,24 @@ fn compare_order(what: &str, reference: &[&str], schema: &[&str], out: &mut Vec<
     }
 }
 
+/// Where schema.toml departs from the reference's text on purpose: (item, the reference's
+/// text, the schema's, why). Each must still be a difference, exactly these two texts.
+const DEPARTURES: &[(&str, &str, &str, &str, &str)] = &[(
+    "client_entry",
+    "heartbeat_ns",
+    "Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung",
+    "The client's own clock in ns (a client cannot read the host's): it writes it at least every 100 ms; the host never compares it with its clock, it watches it change, and a row whose state, generation and heartbeat stay unchanged for 1 s is hung",
+    "a client cannot read the host's clock (issue 48): the value is the client's, and only its change counts (codegen/ATTACH.md, \"Hung\")",
+)];
+
 fn compare_text(what: &str, reference: &str, schema: &str, out: &mut Vec<String>) {
+    let departs = |d: &&(&str, &str, &str, &str, &str)| {
+        what == format!("struct `{}`, field `{}`: meaning", d.0, d.1)
+            && (d.2, d.3) == (reference, schema)
+    };
+    if DEPARTURES.iter().any(|d| departs(&d)) {
+        return;
+    }
     if reference != schema {
         out.push(format!(
             "{what}:\n    reference: {reference:?}\n    schema:    {schema:?}"
@@ -230,6 +247,29 @@ fn differences(schema: &Schema, reference: &Reference) -> (Vec<String>, Compared
 
 fn assert_no_differences(schema: &Schema, reference: &Reference) -> Compared {
     let (diffs, compared) = differences(schema, reference);
+    for (name, field, from, to, why) in DEPARTURES {
+        // Still a departure: the reference says `from` and the schema `to`.
+        let said = |fields: Option<(&str, &str)>| fields == Some((*from, *to));
+        let reference_field = reference
+            .structs
+            .iter()
+            .find(|s| s.name == *name)
+            .and_then(|s| s.fields.iter().find(|f| f.name == *field));
+        let schema_field = schema
+            .abi
+            .structs
+            .iter()
+            .find(|s| s.name == *name)
+            .and_then(|s| s.fields.iter().find(|f| f.name == *field));
+        assert!(
+            said(
+                reference_field
+                    .zip(schema_field)
+                    .map(|(r, f)| (r.meaning.as_str(), f.doc.as_str()))
+            ),
+            "the departure from the reference at {name}.{field} ({why}) no longer holds"
+        );
+    }
     assert!(
         diffs.is_empty(),
         "schema.toml differs from the reference in {} places:\n{}",

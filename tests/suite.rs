@@ -60,8 +60,16 @@ mod diff_verdicts;
 mod differential;
 #[path = "directory.rs"]
 mod directory;
+#[path = "docs_links.rs"]
+mod docs_links;
+#[path = "docs_rust.rs"]
+mod docs_rust;
+#[path = "docs_snippets.rs"]
+mod docs_snippets;
 #[path = "every_backend.rs"]
 mod every_backend;
+#[path = "five_minutes.rs"]
+mod five_minutes;
 #[path = "fuzz_front_end.rs"]
 mod fuzz_front_end;
 #[path = "generated_fresh.rs"]

@@ -79,7 +79,7 @@ fn the_rust_block_is_the_one_tested() {
     let body = body
         .replace("(games)", "(\"games\")")
         .replace("(observers)", "(\"observers\")");
-    assert_eq!(block_after(SECTION, "rust"), body);
+    assert_eq!(block_after("docs/security.md", SECTION, "rust"), body);
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn check_example(dir: &Path, program: &[&str], unknown_says: &str) {
 #[test]
 fn the_c_example_makes_owner_only_and_group_files_under_any_umask() {
     let dir = scratch("who_may_attach_c");
-    let snippet = block_after(SECTION, "c");
+    let snippet = block_after("docs/security.md", SECTION, "c");
     let program = format!(
         "{snippet}\n#include <stdio.h>\n#include <string.h>\n\n\
          int main(int argc, char **argv) {{\n    \
@@ -177,7 +177,7 @@ fn the_c_example_makes_owner_only_and_group_files_under_any_umask() {
 #[test]
 fn the_python_example_makes_owner_only_and_group_files_under_any_umask() {
     let dir = scratch("who_may_attach_python");
-    let snippet = block_after(SECTION, "python");
+    let snippet = block_after("docs/security.md", SECTION, "python");
     let program = format!(
         "{snippet}\n\nimport sys\n\n\
          shared = create_bridge(sys.argv[1], 4096, sys.argv[2] if len(sys.argv) > 2 else None,\n\

@@ -445,14 +445,14 @@ except bridge.AttachError as e:
     assert!(lines[1].contains(&image::TOTAL.to_string()), "{stdout}");
 }
 
-/// README "Who may attach": the Windows C example, built by mingw-w64 and run under wine,
+/// docs/security.md "Who may attach": the Windows C example, built by mingw-w64 and run under wine,
 /// makes an owner-only section (this user's SID and SYSTEM, read back from the section), adds
 /// the caller's ACE, refuses a name in use, and creates nothing for a malformed ACE. One wine
 /// run: the program takes NAME ACE pairs (`-`: no ACE) and prints a line or two for each.
 #[test]
 fn the_readmes_windows_c_example_makes_an_owner_only_section() {
     let dir = scratch("windows_who_may_attach");
-    let snippet = common::readme::block_after("In C on Windows", "c");
+    let snippet = common::readme::block_after("docs/security.md", "In C on Windows", "c");
     let program = format!(
         "{snippet}\n#include <aclapi.h>\n#include <string.h>\n\n\
          int main(int argc, char **argv) {{\n    \

@@ -155,7 +155,7 @@ fn many_changes_keep_to_10_annotations() {
     );
 }
 
-/// README.md's "The pull-request workflow" shows the diff step as abi.yml has it.
+/// docs/reviewing-changes.md's "The pull-request workflow" shows the diff step as abi.yml has it.
 #[test]
 fn the_readme_shows_the_workflow_diff_step() {
     let workflow = read(".github/workflows/abi.yml");
@@ -168,13 +168,16 @@ fn the_readme_shows_the_workflow_diff_step() {
         .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|l| l.strip_prefix("      ").unwrap_or(l).to_string())
         .collect();
-    let readme = read("README.md");
+    let readme = read("docs/reviewing-changes.md");
     let section = readme
         .find("### The pull-request workflow")
-        .expect("the README section");
+        .expect("the docs/reviewing-changes.md section");
     let block = &readme[section..];
     let block = &block[block.find("```yaml\n").expect("a yaml block") + 8..];
     let block = &block[..block.find("```").expect("the block's end")];
     let shown: Vec<&str> = block.lines().collect();
-    assert_eq!(shown, step, "README.md's diff step differs from abi.yml's");
+    assert_eq!(
+        shown, step,
+        "docs/reviewing-changes.md's diff step differs from abi.yml's"
+    );
 }

@@ -201,7 +201,7 @@ fn live_on_a_layout_or_file_name_says_what_works() {
 }
 
 /// `--live` run by another user on an owner-only bridge is refused with the runtime's named
-/// error: the path, the owner and the mode (README "Who may attach"). The other user is real:
+/// error: the path, the owner and the mode (docs/security.md, "Who may attach"). The other user is real:
 /// `tests/second-user/run-as.sh` makes it (root or `sudo -n` needed, as CI has) and runs the
 /// command as it; the schema is copied where that user can read it.
 #[cfg(target_os = "linux")]

@@ -105,7 +105,7 @@ bool exists(const std::string &path) {
 }
 
 // New shared memory of `len` bytes under `name`: a new owner-only file on Linux; a named
-// section on Windows, opened and produced over when a held one exists (README, "Start-up on
+// section on Windows, opened and produced over when a held one exists (docs/hosts.md, "Start-up on
 // Windows": produce writes a generation past the one its holders saw).
 unsigned char *create_mapping(const std::string &name, size_t len) {
 #ifdef _WIN32

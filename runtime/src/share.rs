@@ -25,7 +25,7 @@ use std::io;
 #[non_exhaustive]
 pub enum Share {
     /// Only the creating user (and, on Windows, SYSTEM). Root and administrators can attach
-    /// anyway: the README's "Who may attach" says what they can do.
+    /// anyway: docs/security.md ("Who may attach") says what they can do.
     #[default]
     OwnerOnly,
     /// The creator and the members of one group. Unix: a group name (looked up with
@@ -209,7 +209,7 @@ impl fmt::Display for AccessDenied {
             None => write!(f, ": {}", self.os)?,
         }
         f.write_str(
-            "; its creator decides who may attach (abi_runtime::Share; README: \"Who may attach\")",
+            "; its creator decides who may attach (abi_runtime::Share; docs/security.md: \"Who may attach\")",
         )?;
         if self.writable {
             f.write_str(", and a read-only share is mapped with ReadOnlyMapping")?;
@@ -348,7 +348,7 @@ mod tests {
             err.to_string(),
             "access denied to /dev/shm/ibf.bridge (read-write) for uid 1002: it is owned by \
              uid 1000, group 1001 (games), mode 0640 (rw-r-----); its creator decides who may \
-             attach (abi_runtime::Share; README: \"Who may attach\"), and a read-only share is \
+             attach (abi_runtime::Share; docs/security.md: \"Who may attach\"), and a read-only share is \
              mapped with ReadOnlyMapping"
         );
     }

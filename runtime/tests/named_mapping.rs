@@ -209,7 +209,7 @@ fn a_created_mapping_grants_its_user_and_system_only() {
 }
 
 /// A descriptor that grants this user nothing refuses it, both ways, with the named error:
-/// how a bridge owned by another user looks (wine has one user; see README "Who may attach").
+/// how a bridge owned by another user looks (wine has one user; see docs/security.md).
 #[test]
 fn a_mapping_that_grants_this_user_nothing_refuses_it() {
     let name = name("system-only");

@@ -1,4 +1,4 @@
-//! Who may attach, on Linux (README "Who may attach"): `Mapping::create` is owner-only (mode
+//! Who may attach, on Linux (docs/security.md): `Mapping::create` is owner-only (mode
 //! 0600) whatever the umask, a group share is 0660 or 0640 with the group's id, bad input is
 //! refused before anything is created, and readers running as *another user* are refused an
 //! owner-only bridge with the named error, admitted to a group-shared one, and only read a
@@ -189,7 +189,10 @@ fn an_owner_only_bridge_refuses_another_user_with_the_named_error() {
             Some(format!("denied access denied to {} ({how}) {owner}", path.display()).as_str()),
             "{said}"
         );
-        assert!(said.contains("README: \"Who may attach\""), "{said}");
+        assert!(
+            said.contains("docs/security.md: \"Who may attach\""),
+            "{said}"
+        );
     }
     // Its owner is admitted.
     assert_eq!(

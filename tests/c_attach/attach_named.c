@@ -2,7 +2,7 @@
  * Opens the host's named mapping (OpenFileMappingA, MapViewOfFile), takes its length from
  * VirtualQuery (whole pages: Windows keeps no byte length for a pagefile section), and
  * attaches with ibf_attach, which checks every size the host wrote against that length. The
- * /dev/shm way is the same after an open and mmap (README, "Live shared memory in C and
+ * /dev/shm way is the same after an open and mmap (docs/bots.md, "Live shared memory in C and
  * Python"). Every failure is one line on stderr naming the mapping; exit 2 when it cannot be
  * mapped, 1 when it does not attach. tests/windows.rs builds it with mingw-w64 and runs it
  * under wine. Valid C11 (-Wall -Wextra -Werror -pedantic). */
