@@ -10,13 +10,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use abi_codegen::language_backend::markdown::render_markdown;
 use common::markdown_doc::{assert_same_items, bridge_markdown, load, parse_markdown};
-use common::reference::load_reference;
+use common::reference::{load_reference, with_departures};
 
 #[test]
 fn markdown_holds_every_item_of_the_reference() {
     let md = bridge_markdown();
     let (from_md, _) = parse_markdown(&md);
-    let reference = load_reference();
+    // The schema's deliberate departures from the reference's text are the markdown's text.
+    let reference = with_departures(load_reference());
     assert_eq!(from_md.title, reference.title);
     assert_eq!(from_md.opening, reference.opening);
     assert_same_items("constant", &from_md.constants, &reference.constants, |c| {

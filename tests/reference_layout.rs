@@ -7,7 +7,7 @@
 use crate::common;
 
 use abi_codegen::Schema;
-use common::reference::{Reference, load_reference};
+use common::reference::{DEPARTURES, Departure, Reference, load_reference};
 
 const SCHEMA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema.toml");
 
@@ -73,20 +73,10 @@ fn compare_order(what: &str, reference: &[&str], schema: &[&str], out: &mut Vec<
     }
 }
 
-/// Where schema.toml departs from the reference's text on purpose: (item, the reference's
-/// text, the schema's, why). Each must still be a difference, exactly these two texts.
-const DEPARTURES: &[(&str, &str, &str, &str, &str)] = &[(
-    "client_entry",
-    "heartbeat_ns",
-    "Host clock; the client writes it at least every 100 ms, and one older than 1 s counts as hung",
-    "The client's own clock in ns (a client cannot read the host's): it writes it at least every 100 ms; the host never compares it with its clock, it watches it change, and a row whose state, generation and heartbeat stay unchanged for 1 s is hung",
-    "a client cannot read the host's clock (issue 48): the value is the client's, and only its change counts (codegen/ATTACH.md, \"Hung\")",
-)];
-
 fn compare_text(what: &str, reference: &str, schema: &str, out: &mut Vec<String>) {
-    let departs = |d: &&(&str, &str, &str, &str, &str)| {
-        what == format!("struct `{}`, field `{}`: meaning", d.0, d.1)
-            && (d.2, d.3) == (reference, schema)
+    let departs = |d: &&Departure| {
+        what == format!("struct `{}`, field `{}`: meaning", d.item, d.field)
+            && (d.reference, d.schema) == (reference, schema)
     };
     if DEPARTURES.iter().any(|d| departs(&d)) {
         return;
@@ -247,7 +237,14 @@ fn differences(schema: &Schema, reference: &Reference) -> (Vec<String>, Compared
 
 fn assert_no_differences(schema: &Schema, reference: &Reference) -> Compared {
     let (diffs, compared) = differences(schema, reference);
-    for (name, field, from, to, why) in DEPARTURES {
+    for Departure {
+        item: name,
+        field,
+        reference: from,
+        schema: to,
+        why,
+    } in DEPARTURES
+    {
         // Still a departure: the reference says `from` and the schema `to`.
         let said = |fields: Option<(&str, &str)>| fields == Some((*from, *to));
         let reference_field = reference
