@@ -5251,6 +5251,40 @@ def _protocol_view(cls, view):
         raise TypeError("%s takes a %s, not %s" % (cls.__name__, cls._VIEW.__name__, type(view).__name__))
 
 
+# A protocol's writer that writes the blocks a session's row owns is bound to a claim: made
+# with the claim (Protocol(view, session)), each write first checks the claim's standing and
+# raises ProtocolError session_disconnected, session_reloaded or session_host_exiting instead of
+# storing anything once the row is no longer the claim's. The writer without a claim, for a
+# host, a test or a tool, is Protocol.unscoped(view); made without either, it only reads.
+_UNSCOPED = object()
+
+
+def _refused(standing, name):
+    """The error a bound write raises when the claim no longer stands."""
+    check = {
+        Standing.DISCONNECTED: "session_disconnected",
+        Standing.RELOADED: "session_reloaded",
+        Standing.HOST_EXITING: "session_host_exiting",
+    }[standing]
+    return ProtocolError(check, "the row is no longer this client's (%s): %s refused" % (standing.name, name))
+
+
+def _claimed(writer, name):
+    """Before each write of a bound writer: its claim's standing, raised unless CONNECTED."""
+    session = writer._session
+    if not writer._BOUND or session is _UNSCOPED:
+        return
+    if session is None:
+        cls = type(writer).__name__
+        raise TypeError(
+            "%s.%s writes a block a claim owns: make it with %s(view, session), or "
+            "%s.unscoped(view) to write without a claim" % (cls, name, cls, cls)
+        )
+    standing = session.standing()
+    if standing != Standing.CONNECTED:
+        raise _refused(standing, name)
+
+
 class _Entries:
     """What the queue and the ring share: their entries' format (class attributes of each
     protocol's class) and how an entry is made and read back."""
@@ -5320,11 +5354,12 @@ class _ByteQueue(_Entries):
     """A single-writer, single-reader queue of entries (abi-runtime byte_queue): push never
     overwrites what pop has not consumed; an entry that does not fit is dropped and counted."""
 
-    __slots__ = ("_view", "_mem", "_base", "_capacity")
+    __slots__ = ("_view", "_mem", "_base", "_capacity", "_session")
     _what = "queue"
 
-    def __init__(self, view):
+    def __init__(self, view, session=None):
         _protocol_view(type(self), view)
+        self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
         self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "queue_capacity")
 
@@ -5332,6 +5367,12 @@ class _ByteQueue(_Entries):
     def view(self):
         """The header's live view."""
         return self._view
+
+    @classmethod
+    def unscoped(cls, view):
+        """A writer bound to no claim: it keeps writing after the row was freed, into the next
+        client's blocks. For a host, a test or a tool that writes without a claim."""
+        return cls(view, _UNSCOPED)
 
     @property
     def capacity(self):
@@ -5589,12 +5630,16 @@ class LogQueue(_ByteQueue):
 
     A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 
-    LogQueue(view): view is the LiveLogQueueHeader attach hands out for its region (the header,
-    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
+    LogQueue(view, session): view is the LiveLogQueueHeader attach hands out for its region (the header,
+    then the area of entries). The writer is bound to session's claim: push
+    raises ProtocolError session_disconnected, session_reloaded or session_host_exiting, storing
+    nothing, once the row is no longer the claim's; LogQueue.unscoped(view) writes without
+    a claim (a host, a test, a tool); LogQueue(view) only reads. Each entry is a LogEntry, then source, text, padded to a
     multiple of 8.
     """
 
     __slots__ = ()
+    _BOUND = True
     _VIEW = LiveLogQueueHeader
     _HEAD = LogEntry
     _ENTRY = LogQueueEntry
@@ -5615,6 +5660,7 @@ class LogQueue(_ByteQueue):
         parts (bytes or str) as one entry, after a padding entry when it does not fit before
         the area's end. True when it did not fit: dropped, and counted in dropped(). One
         writer only."""
+        _claimed(self, "push")
         return self._push(head, (source, text,))
 
 
@@ -5643,6 +5689,7 @@ class LogRing(_BroadcastRing):
     """
 
     __slots__ = ()
+    _BOUND = False
     _VIEW = LiveLogRingHeader
     _HEAD = LogEntry
     _ENTRY = LogRingEntry
@@ -5672,10 +5719,11 @@ class _Mailbox:
     request, then request_seq bumped (release); the answer, then response_seq = the request
     answered (release). Every length the other side wrote is checked against the capacities."""
 
-    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "_pending", "waits")
+    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "_pending", "waits", "_session")
 
-    def __init__(self, view):
+    def __init__(self, view, session=None):
         _protocol_view(type(self), view)
+        self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
         request = view._load(*self._REQUEST_CAPACITY)
         response = view._load(*self._RESPONSE_CAPACITY)
@@ -5697,6 +5745,12 @@ class _Mailbox:
         """The header's live view."""
         return self._view
 
+    @classmethod
+    def unscoped(cls, view):
+        """A client bound to no claim: it keeps requesting after the row was freed, into the
+        next client's mailbox. For a host, a test or a tool that writes without a claim."""
+        return cls(view, _UNSCOPED)
+
     @property
     def request_capacity(self):
         """The request area's bytes: a request holds at most one less."""
@@ -5712,6 +5766,7 @@ class _Mailbox:
         counts it) and its length, then bumps request_seq (release); returns the request's number, which its answer carries.
         ProtocolError mailbox_busy while the previous request has no answer, mailbox_too_long
         past request_capacity - 1 bytes."""
+        _claimed(self, "request")
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         v = self._view
         seq = v._load(self._REQUEST_SEQ, 4, _RELAXED)
@@ -5824,11 +5879,15 @@ class Mailbox(_Mailbox):
 
     A client's command mailbox: one request at a time. The request text follows the header, then the response text
 
-    Mailbox(view): view is the LiveMailboxHeader attach hands out for its region (the header, the
-    request area, then the response area; their capacities are in the header).
-    """
+    Mailbox(view, session): view is the LiveMailboxHeader attach hands out for its region (the header, the
+    request area, then the response area; their capacities are in the header). The
+    client is bound to session's claim: request raises ProtocolError session_disconnected,
+    session_reloaded or session_host_exiting, storing nothing, once the row is no longer the
+    claim's; Mailbox.unscoped(view) requests without a claim (a host, a test, a tool);
+    Mailbox(view) serves and polls only.    """
 
     __slots__ = ()
+    _BOUND = True
     _VIEW = LiveMailboxHeader
     _RESPONSE = MailboxResponse
     _STATUS_CLASS = CommandStatus
@@ -5882,11 +5941,12 @@ class _Exchange:
     __slots__ = (
         "_view", "_mem", "_base", "_buffer_size", "_max_items", "_max_payload",
         "_writer", "_reader", "_head", "_count", "_payload_len", "_dropped", "_overflow",
-        "_stale", "_absorbed", "_last",
+        "_stale", "_absorbed", "_last", "_session",
     )
 
-    def __init__(self, view):
+    def __init__(self, view, session=None):
         _protocol_view(type(self), view)
+        self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
         buffers = view._load(*self._BUFFERS)
         size = view._load(*self._BUFFER_SIZE)
@@ -5907,6 +5967,12 @@ class _Exchange:
     def view(self):
         """The header's live view."""
         return self._view
+
+    @classmethod
+    def unscoped(cls, view):
+        """A writer bound to no claim: it keeps publishing after the row was freed, into the
+        next client's exchange. For a host, a test or a tool that writes without a claim."""
+        return cls(view, _UNSCOPED)
 
     @property
     def max_items(self):
@@ -5970,6 +6036,7 @@ class _Exchange:
         and dropped counts it)."""
         if not isinstance(item, self._ITEM):
             raise TypeError("an item is a %s, not %s" % (self._ITEM.__name__, type(item).__name__))
+        _claimed(self, "add")
         payload = bytes(payload)
         if self._count >= self._max_items or self._payload_len + len(payload) > self._max_payload:
             self._dropped += 1
@@ -5992,6 +6059,7 @@ class _Exchange:
         made both hold it): the reader holds the list published last, so the list is published
         in place and the writer takes the third. While a stale publication names the list it
         fills (fresh), exchange_state: publish again after the host's take."""
+        _claimed(self, "publish")
         raw = bytearray(bytes(self._head))
         flags = struct.unpack_from(self._FLAGS[1], raw, self._FLAGS[0])[0]
         struct.pack_into(self._COUNT[1], raw, self._COUNT[0], self._count)
@@ -6102,10 +6170,13 @@ class Draw(_Exchange):
 
     Draw(view): view is the LiveDrawHeader attach hands out for its region (the header, then
     the lists, buffer_size apart: each a DrawListHeader, max_items DrawCmd and max_payload
-    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.
-    """
+    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.    Draw(view, session): the writer is bound to session's claim: add and publish raise
+    ProtocolError session_disconnected, session_reloaded or session_host_exiting, storing
+    nothing, once the row is no longer the claim's; Draw.unscoped(view) writes without a
+    claim (a host, a test, a tool); Draw(view) takes only.    """
 
     __slots__ = ()
+    _BOUND = True
     INITIAL_STATE = 1
     _INITIAL_STATE = 1
     #: Stale publications (of the reader's own list) one reader absorbs before it refuses the
@@ -6155,15 +6226,7 @@ class _Scoped:
         def checked(*args, **kwargs):
             standing = self._session.standing()
             if standing != Standing.CONNECTED:
-                refused = {
-                    Standing.DISCONNECTED: "session_disconnected",
-                    Standing.RELOADED: "session_reloaded",
-                    Standing.HOST_EXITING: "session_host_exiting",
-                }[standing]
-                raise ProtocolError(
-                    refused,
-                    "the row is no longer this client's (%s): %s refused" % (standing.name, name),
-                )
+                raise _refused(standing, name)
             return attr(*args, **kwargs)
 
         return checked
@@ -6370,8 +6433,8 @@ class _Session:
         return Standing.DISCONNECTED
 
     def scoped(self, writer):
-        """Binds writer (a LogQueue, a Mailbox, a Draw: any writer of this row's blocks) to
-        this claim: every method called through what this returns first checks the standing,
+        """Binds writer (any writer of this row's blocks, made unscoped; the writers of the
+        blocks the row owns are bound already when made with the claim) to this claim: every method called through what this returns first checks the standing,
         and raises ProtocolError session_disconnected, session_reloaded or session_host_exiting
         instead of running once the row is no longer this client's, so nothing is stored into
         the next client's blocks. The window left is one write (a writer preempted between the

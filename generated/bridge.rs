@@ -6814,7 +6814,7 @@ pub mod live {
         }
     }
     impl<'a> Client<'a> {
-        /// Binds `writer` (a log queue writer, a mailbox client, a draw writer: any writer of this row's blocks) to this claim: see [`ClientScoped`]. Take a new writer after each new claim.
+        /// Binds `writer` (any writer of this row's blocks, taken unscoped) to this claim: see [`ClientScoped`]. The writers of the blocks the row owns are bound already: their default accessors take the claim. Take a new writer after each new claim.
         pub fn scoped<W>(&self, writer: W) -> ClientScoped<'_, 'a, W> {
             ClientScoped {
                 client: self,
@@ -6839,12 +6839,9 @@ pub mod live {
                 lost => Err(lost),
             }
         }
-        /// The writer, to read from (a mailbox client's answers, a writer's counts).
-        pub fn get_ref(&self) -> &W {
-            &self.writer
-        }
-        /// The writer, unbound.
-        pub fn into_inner(self) -> W {
+        /// The writer, bound to no claim any more: it keeps writing after the row was
+        /// freed, into the next client's blocks (for a tool that writes without a claim).
+        pub fn into_unscoped(self) -> W {
             self.writer
         }
     }
@@ -8007,8 +8004,18 @@ pub mod live {
             let p = self.table.row(0)?;
             LogQueueHeader::at(self.region, p.offset).ok()
         }
-        /// The writer of queue `log_queue` in region `log_queue`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_queue_writer(
+        /// The writer of queue `log_queue` in region `log_queue`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::log_queue_writer_unscoped`] is the writer without a claim, for a host, a test or a tool.
+        pub fn log_queue_writer<'c>(
+            &self,
+            client: &'c Client<'a>,
+        ) -> Result<
+            Option<ClientScoped<'c, 'a, LogQueueWriter<'a>>>,
+            ::abi_runtime::byte_queue::QueueError,
+        > {
+            Ok(self.log_queue_writer_unscoped()?.map(|w| client.scoped(w)))
+        }
+        /// The writer of queue `log_queue` in region `log_queue`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::log_queue_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_queue_writer_unscoped(
             &self,
         ) -> Result<Option<LogQueueWriter<'a>>, ::abi_runtime::byte_queue::QueueError> {
             let Some(p) = self.table.row(0) else {
@@ -8051,8 +8058,18 @@ pub mod live {
             let p = self.table.row(2)?;
             MailboxHeader::at(self.region, p.offset).ok()
         }
-        /// The client of mailbox `mailbox` in region `mailbox`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn mailbox_client(
+        /// The client of mailbox `mailbox` in region `mailbox`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::mailbox_client_unscoped`] is the writer without a claim, for a host, a test or a tool.
+        pub fn mailbox_client<'c>(
+            &self,
+            client: &'c Client<'a>,
+        ) -> Result<
+            Option<ClientScoped<'c, 'a, MailboxClient<'a>>>,
+            ::abi_runtime::mailbox::MailboxError,
+        > {
+            Ok(self.mailbox_client_unscoped()?.map(|w| client.scoped(w)))
+        }
+        /// The client of mailbox `mailbox` in region `mailbox`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::mailbox_client`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn mailbox_client_unscoped(
             &self,
         ) -> Result<Option<MailboxClient<'a>>, ::abi_runtime::mailbox::MailboxError> {
             let Some(p) = self.table.row(2) else {
@@ -8111,8 +8128,18 @@ pub mod live {
             let p = self.table.row(0)?;
             DrawHeader::at(self.region, p.offset).ok()
         }
-        /// The writer of exchange `draw` in region `draw`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn draw_writer(
+        /// The writer of exchange `draw` in region `draw`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::draw_writer_unscoped`] is the writer without a claim, for a host, a test or a tool.
+        pub fn draw_writer<'c>(
+            &self,
+            client: &'c Client<'a>,
+        ) -> Result<
+            Option<ClientScoped<'c, 'a, DrawWriter<'a>>>,
+            ::abi_runtime::triple_buffer::ExchangeError,
+        > {
+            Ok(self.draw_writer_unscoped()?.map(|w| client.scoped(w)))
+        }
+        /// The writer of exchange `draw` in region `draw`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::draw_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn draw_writer_unscoped(
             &self,
         ) -> Result<
             Option<DrawWriter<'a>>,

@@ -126,6 +126,8 @@ pub(in crate::language_backend::python) struct EntryProtocol {
     pub(in crate::language_backend::python) entries: u64,
     /// A broadcast ring's entry `seq` offset; none for a queue.
     pub(in crate::language_backend::python) seq: Option<u64>,
+    /// Whether its writer is bound to a session's claim (`plan::bound`).
+    pub(in crate::language_backend::python) bound: bool,
 }
 
 #[derive(Serialize)]
@@ -147,6 +149,8 @@ pub(in crate::language_backend::python) struct MailboxClass {
     pub(in crate::language_backend::python) response_total: u64,
     pub(in crate::language_backend::python) request_capacity: Word,
     pub(in crate::language_backend::python) response_capacity: Word,
+    /// Whether its client is bound to a session's claim (`plan::bound`).
+    pub(in crate::language_backend::python) bound: bool,
 }
 
 #[derive(Serialize)]
@@ -181,6 +185,8 @@ pub(in crate::language_backend::python) struct ExchangeClass {
     pub(in crate::language_backend::python) dropped: Packed,
     pub(in crate::language_backend::python) flags: Packed,
     pub(in crate::language_backend::python) overflow: u64,
+    /// Whether its writer is bound to a session's claim (`plan::bound`).
+    pub(in crate::language_backend::python) bound: bool,
 }
 
 #[derive(Serialize)]
@@ -311,13 +317,16 @@ impl Ctx<'_> {
             exchanges: Vec::new(),
             sessions: Vec::new(),
         };
-        for p in &self.schema.protocols {
+        for (pi, p) in self.schema.protocols.iter().enumerate() {
             let class = module.name(&python_type_name(&p.name));
             let doc = doc_lines(&p.doc);
+            let bound = crate::plan::bound::binding_of(self.schema, pi).is_some();
             match &p.kind {
                 ProtocolKind::Queue(q) => {
                     let entry = module.name(&format!("{class}Entry"));
-                    cx.queues.push(self.queue(&p.name, class, entry, doc, q));
+                    let mut queue = self.queue(&p.name, class, entry, doc, q);
+                    queue.bound = bound;
+                    cx.queues.push(queue);
                 }
                 ProtocolKind::Broadcast(b) => {
                     let entry = module.name(&format!("{class}Entry"));
@@ -326,13 +335,15 @@ impl Ctx<'_> {
                 }
                 ProtocolKind::Mailbox(m) => {
                     let response = module.name(&format!("{class}Response"));
-                    cx.mailboxes
-                        .push(self.mailbox(&p.name, class, response, doc, m));
+                    let mut mailbox = self.mailbox(&p.name, class, response, doc, m);
+                    mailbox.bound = bound;
+                    cx.mailboxes.push(mailbox);
                 }
                 ProtocolKind::Exchange(e) => {
                     let taken = module.name(&format!("{class}List"));
-                    cx.exchanges
-                        .push(self.exchange(&p.name, class, taken, doc, e));
+                    let mut exchange = self.exchange(&p.name, class, taken, doc, e);
+                    exchange.bound = bound;
+                    cx.exchanges.push(exchange);
                 }
                 ProtocolKind::Session(s) => cx.sessions.push(self.session(&p.name, class, doc, s)),
             }
@@ -387,6 +398,7 @@ impl Ctx<'_> {
             tail_pos: 0,
             entries: 0,
             seq: e.seq.map(|f| self.offset(s, f)),
+            bound: false,
         }
     }
 
@@ -454,6 +466,7 @@ impl Ctx<'_> {
             response_total: at(m.response_total),
             request_capacity: self.word(h, m.request_capacity),
             response_capacity: self.word(h, m.response_capacity),
+            bound: false,
         }
     }
 
@@ -500,6 +513,7 @@ impl Ctx<'_> {
             dropped: self.packed(l, e.dropped),
             flags: self.packed(l, e.overflow_field),
             overflow: e.overflow,
+            bound: false,
         }
     }
 

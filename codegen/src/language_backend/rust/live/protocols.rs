@@ -347,7 +347,8 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     let at = lit(k as u64);
     let row = &r.name;
     let mut out = TokenStream::new();
-    for p in &schema.protocols {
+    let layout = schema.attach.layouts.iter().position(|x| x.name == l.name);
+    for (pi, p) in schema.protocols.iter().enumerate() {
         let (header, sides): (StructId, Vec<(&str, &str, TokenStream, &str)>) = match &p.kind {
             ProtocolKind::Queue(q) => (
                 q.header,
@@ -399,14 +400,45 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Mailbox(_) => quote!(::abi_runtime::mailbox::MailboxError),
             _ => quote!(::abi_runtime::triple_buffer::ExchangeError),
         };
+        let bound = layout.and_then(|li| crate::plan::bound::binding(schema, li, pi));
         for (suffix, ty_suffix, ctor, what) in sides {
-            let get = format_ident!("{}_{}", row, suffix);
             let ty = format_ident!("{}{}", type_ident(&p.name), ty_suffix);
-            let doc = doc_lit!(
-                " The {what} of {} `{}` in region `{row}`: `Ok(None)` when the region is absent, an error when its header does not fit it.",
-                p.kind.table(),
-                p.name
-            );
+            let writes = matches!(suffix, "writer" | "client")
+                && !matches!(p.kind, ProtocolKind::Broadcast(_));
+            let (get, doc) = match bound.filter(|_| writes) {
+                Some(session) => {
+                    let name = &schema.protocols[session].name;
+                    let session_ty = type_ident(name);
+                    let scoped = format_ident!("{}Scoped", session_ty);
+                    let bound_get = format_ident!("{}_{}", row, suffix);
+                    let get = format_ident!("{}_{}_{}", row, suffix, crate::plan::bound::UNSCOPED);
+                    let bound_doc = doc_lit!(
+                        " The {what} of {} `{}` in region `{row}`, bound to `client`'s claim ([`{scoped}`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::{get}`] is the writer without a claim, for a host, a test or a tool.",
+                        p.kind.table(),
+                        p.name
+                    );
+                    out.extend(quote! {
+                        #[doc = #bound_doc]
+                        pub fn #bound_get<'c>(&self, client: &'c #session_ty<'a>) -> Result<Option<#scoped<'c, 'a, #ty<'a>>>, #error> {
+                            Ok(self.#get()?.map(|w| client.scoped(w)))
+                        }
+                    });
+                    let doc = doc_lit!(
+                        " The {what} of {} `{}` in region `{row}`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::{bound_get}`]. `Ok(None)` when the region is absent, an error when its header does not fit it.",
+                        p.kind.table(),
+                        p.name
+                    );
+                    (get, doc)
+                }
+                None => {
+                    let doc = doc_lit!(
+                        " The {what} of {} `{}` in region `{row}`: `Ok(None)` when the region is absent, an error when its header does not fit it.",
+                        p.kind.table(),
+                        p.name
+                    );
+                    (format_ident!("{}_{}", row, suffix), doc)
+                }
+            };
             out.extend(quote! {
                 #[doc = #doc]
                 pub fn #get(&self) -> Result<Option<#ty<'a>>, #error> {
