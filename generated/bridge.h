@@ -5313,9 +5313,9 @@ static inline void ibf_log_queue_pad_(unsigned char *at, uint64_t size) {
  * publishes it (release). IBF_OK; IBF_DROPPED (counted) when there is no room;
  * IBF_ENTRY_PART_TOO_LONG when a part passes its bound; IBF_QUEUE_CAPACITY or
  * IBF_QUEUE_POSITIONS for what the reader or the header's writer left broken (or a write_pos
- * so close to UINT64_MAX that the entry would end past it). One writer.
- */
-static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
+ * so close to UINT64_MAX that the entry would end past it). One writer. * Bound to no claim: it keeps writing after the row was freed, into the next client's queue;
+ * for a host, a test or a tool. A client pushes with ibf_log_queue_push (its claim first). */
+static inline int ibf_log_queue_push_unscoped(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
     unsigned char *base = (unsigned char *)region;
     uint64_t buf[130];
     uint64_t capacity, write, read, at, pad, size;
@@ -5747,9 +5747,10 @@ static inline bool ibf_mailbox_capacities_(const unsigned char *base, size_t len
  * The client's side of mailbox `mailbox`: writes the request text, its terminating NUL
  * (request_capacity counts it) and its length, then bumps request_seq (release); *seq is the request's number, which its answer will carry.
  * IBF_OK, IBF_MAILBOX_BUSY while the previous request has no answer,
- * IBF_MAILBOX_TOO_LONG past request_capacity - 1 bytes, or IBF_MAILBOX_CAPACITY.
- */
-static inline int ibf_mailbox_request(void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
+ * IBF_MAILBOX_TOO_LONG past request_capacity - 1 bytes, or IBF_MAILBOX_CAPACITY. * Bound to no claim: it keeps requesting after the row was freed, into the next client's
+ * mailbox; for a host, a test or a tool. A client requests with ibf_mailbox_request
+ * (its claim first). */
+static inline int ibf_mailbox_request_unscoped(void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
     unsigned char *base = (unsigned char *)region;
     uint64_t request, response;
     uint32_t current;
@@ -6015,9 +6016,8 @@ static inline int ibf_draw_begin(ibf_draw_writer *w, void *region, size_t len) {
 /**
  * Adds *item and its `n` payload bytes (at payload_len, the offset the item should name) to
  * the list begun: IBF_OK; or IBF_DROPPED when the item or its payload does not fit
- * (counted in dropped, nothing written); IBF_EXCHANGE_GEOMETRY before _begin.
- */
-static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
+ * (counted in dropped, nothing written); IBF_EXCHANGE_GEOMETRY before _begin. * Bound to no claim (for a host, a test or a tool); a client adds with ibf_draw_add. */
+static inline int ibf_draw_add_unscoped(ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
     if (w->list == NULL) {
         return IBF_EXCHANGE_GEOMETRY;
     }
@@ -6047,9 +6047,9 @@ static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, con
  * the reader gave back while this writer fills it (a publication a free overtook made both
  * hold it): the reader holds the list published last, so the list is published in place and
  * the writer takes the third. While a stale publication names the list it fills (fresh), the
- * publication is refused (IBF_EXCHANGE_STATE): publish again after the host's take.
- */
-static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
+ * publication is refused (IBF_EXCHANGE_STATE): publish again after the host's take. * Bound to no claim (for a host, a test or a tool); a client publishes with
+ * ibf_draw_publish. */
+static inline int ibf_draw_publish_unscoped(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
     unsigned char *base = (unsigned char *)region;
     ibf_draw_list_header list = *head;
     uint32_t current, tries, next;
@@ -6719,6 +6719,65 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
         return false;
     }
     return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > 1000ULL * 1000000ULL;
+}
+
+/**
+ * The client's push into queue `log_queue`, bound to its claim *c of session `client`
+ * (the `map_len` bytes at `map` are the mapping the claim was made in): the claim's standing
+ * first; once the row is no longer the claim's, that standing (IBF_DISCONNECTED,
+ * IBF_RELOADED, IBF_HOST_EXITING) and nothing stored, so a stale client never writes
+ * the next client's queue. Otherwise ibf_log_queue_push_unscoped's result.
+ */
+static inline int ibf_log_queue_push(const void *map, size_t map_len, const ibf_client_session *c, void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_log_queue_push_unscoped(region, len, entry, source, source_len, text, text_len);
+}
+
+/**
+ * The client's request into mailbox `mailbox`, bound to its claim *c of session
+ * `client` (the `map_len` bytes at `map` are the mapping the claim was made in): the
+ * claim's standing first; once the row is no longer the claim's, that standing
+ * (IBF_DISCONNECTED, IBF_RELOADED, IBF_HOST_EXITING) and nothing stored.
+ * Otherwise ibf_mailbox_request_unscoped's result.
+ */
+static inline int ibf_mailbox_request(const void *map, size_t map_len, const ibf_client_session *c, void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_mailbox_request_unscoped(region, len, text, text_len, seq);
+}
+
+/**
+ * The client's add to its list of exchange `draw`, bound to its claim *c of session
+ * `client` (the `map_len` bytes at `map` are the mapping the claim was made in): the
+ * claim's standing first; once the row is no longer the claim's, that standing
+ * (IBF_DISCONNECTED, IBF_RELOADED, IBF_HOST_EXITING) and nothing written (the
+ * list it fills may be the next client's). Otherwise ibf_draw_add_unscoped's result.
+ */
+static inline int ibf_draw_add(const void *map, size_t map_len, const ibf_client_session *c, ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_draw_add_unscoped(w, item, payload, n);
+}
+
+/**
+ * The client's publication of its list of exchange `draw`, bound to its claim *c of
+ * session `client` (as ibf_draw_add): the claim's standing first; once the row
+ * is no longer the claim's, that standing and nothing changed. Otherwise
+ * ibf_draw_publish_unscoped's result.
+ */
+static inline int ibf_draw_publish(const void *map, size_t map_len, const ibf_client_session *c, ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_draw_publish_unscoped(w, region, len, head, overwrote);
 }
 /*
  * Attaching to a mapping
