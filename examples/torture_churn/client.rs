@@ -1,6 +1,7 @@
 //! The Rust churn client: `torture_protocols client churn PATH ROW ACTION HARNESS`. It
 //! attaches, claims row ROW, activates and reports `connected TAG T_BEFORE T_AFTER`, then
-//! runs ACTION through the session-scoped writers, heartbeating and reporting
+//! runs ACTION through the default writers, bound to its claim (`block.log_queue_writer(client)`
+//! and the like), heartbeating and reporting
 //! `still T_BEFORE` at most every 10 ms while its standing is Connected; once ready it stores
 //! its tag in its harness word (at HARNESS + 8 * ROW). On losing the row it reports
 //! `lost STANDING` and exits 0. Actions: `push` (log entries, until killed), `draw` (draw

@@ -1,13 +1,13 @@
 /* The C client of the churn torture (examples/torture_churn/, the contract in
  * tests/torture/PROTOCOLS.md, "Churn"): `churn_c churn PATH ROW ACTION HARNESS`. It attaches
  * the bridge file, claims row ROW, activates and reports `connected TAG T_BEFORE T_AFTER`,
- * then runs ACTION with the generated helpers of bridge.h, loading its standing
- * (ibf_client_standing) before each write, heartbeating, and reporting `still T_BEFORE` at
+ * then runs ACTION with the generated helpers of bridge.h, whose writers are bound to its
+ * claim (ibf_log_queue_push(h, hlen, &s, ...) and the like check its standing), heartbeating, and reporting `still T_BEFORE` at
  * most every 10 ms while it stands Connected. Once ready it stores its tag at HARNESS + 8 * ROW
  * (release). On losing the row it reports `lost STANDING` and exits 0; anything else that is
  * not a normal outcome exits 1 with a message on stderr. Actions: push, draw, hold, stall
  * (see the Rust client, examples/torture_churn/client.rs). TORTURE_CHURN_BREAK=unscoped: the
- * stalled client writes without loading its standing; =standing: its standing looks at the
+ * stalled client writes through the _unscoped helpers, without loading its standing; =standing: its standing looks at the
  * host's generation only. Built with
  * `gcc -std=c11 -O2 -Igenerated`. */
 #define _POSIX_C_SOURCE 200809L

@@ -2,13 +2,13 @@
 tests/torture/PROTOCOLS.md, "Churn"): churn.py churn PATH ROW ACTION HARNESS.
 
 It attaches the bridge file, claims row ROW, activates and reports
-`connected TAG T_BEFORE T_AFTER`, then runs ACTION through the session-scoped writers
-(session.scoped), heartbeating and reporting `still T_BEFORE` at most every 10 ms while it
+`connected TAG T_BEFORE T_AFTER`, then runs ACTION through the default writers, bound to
+its claim (bridge.LogQueue(view, session) and the like), heartbeating and reporting `still T_BEFORE` at most every 10 ms while it
 stands CONNECTED. Once ready it stores its tag at HARNESS + 8 * ROW. On losing the row it
 reports `lost STANDING` and exits 0; anything else that is not a normal outcome exits 1 with a
 message on stderr. Actions: push, draw, hold, stall (see the Rust client,
 examples/torture_churn/client.rs). TORTURE_CHURN_BREAK=unscoped: the stalled client writes
-through the writers themselves, without its standing checked; =standing: its standing looks
+through the unscoped writers (bridge.LogQueue.unscoped), without its standing checked; =standing: its standing looks
 at the host's generation only.
 """
 
