@@ -139,3 +139,29 @@ fn a_capacity_no_one_writes_is_a_warning() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
     assert!(dir.join("gen/starter.h").is_file());
 }
+
+/// A protocol's Python class whose name a struct holds takes the protocol's table word
+/// (`LogQueueQueueEntry`), never a trailing `_`: here the queue `log_queue`'s entry class
+/// meets the struct `log_queue_entry` (the starter's `log_entry`, renamed).
+#[test]
+fn a_taken_protocol_class_name_gets_no_trailing_underscore() {
+    let src = starter_schema(&[Kind::Queue]).replace("log_entry", "log_queue_entry");
+    let schema = abi_codegen::load_schema(&src)
+        .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
+    let outputs =
+        abi_codegen::language_backend::generate_all(&schema, "schema.toml").expect("generates");
+    let py = &outputs
+        .iter()
+        .find(|o| o.file_name.ends_with(".py"))
+        .expect("the Python module")
+        .contents;
+    let classes: Vec<&str> = py
+        .lines()
+        .filter_map(|l| l.strip_prefix("class "))
+        .map(|l| l.split(['(', ':']).next().unwrap_or(l))
+        .collect();
+    assert!(classes.contains(&"LogQueueEntry"), "{classes:?}");
+    assert!(classes.contains(&"LogQueueQueueEntry"), "{classes:?}");
+    let underscored: Vec<&&str> = classes.iter().filter(|c| c.ends_with('_')).collect();
+    assert!(underscored.is_empty(), "{underscored:?}");
+}
