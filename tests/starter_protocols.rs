@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use abi_codegen::init::{Kind, starter_schema};
-use common::tools::{output_text, run_ok, scratch};
+use common::tools::{STRICT_WARNINGS, output_text, run_ok, scratch};
 
 #[test]
 fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
@@ -42,22 +42,10 @@ fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
     abi_codegen::write::write_outputs(&generated, &outputs).expect("write the outputs");
     // The C host, built as the README builds the producer.
     std::fs::copy(here.join("host.c"), dir.join("host.c")).unwrap();
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-I",
-            "generated",
-            "host.c",
-            "-o",
-            "host",
-        ],
-        &dir,
-    );
+    let mut gcc = vec!["-std=c11"];
+    gcc.extend(STRICT_WARNINGS);
+    gcc.extend(["-I", "generated", "host.c", "-o", "host"]);
+    run_ok("gcc", &gcc, &dir);
     // The Rust client, built before the host starts.
     std::fs::create_dir_all(dir.join("client/src")).unwrap();
     std::fs::copy(here.join("client.rs"), dir.join("client/src/main.rs")).unwrap();
@@ -102,24 +90,25 @@ fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
     let mut lines = BufReader::new(host.stdout.take().unwrap()).lines();
     let first = lines.next().expect("the host's first line").unwrap();
     assert_eq!(first, "ready");
-    let python = Command::new("python3")
-        .args(["-W", "error", here.join("client.py").to_str().unwrap()])
-        .arg(&image)
-        .env("PYTHONPATH", &generated)
-        .output()
-        .expect("python3");
-    assert!(python.status.success(), "{}", output_text(&python));
+    // Each client: its output, the run checked.
+    let client = |cmd: &mut Command| {
+        let out = cmd.output().expect("the client runs");
+        assert!(out.status.success(), "{}", output_text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let python = client(
+        Command::new("python3")
+            .args(["-W", "error", here.join("client.py").to_str().unwrap()])
+            .arg(&image)
+            .env("PYTHONPATH", &generated),
+    );
     assert_eq!(
-        String::from_utf8_lossy(&python.stdout),
+        python,
         "state 2 7\nevents 1 [42]\nanswer OK pong py\nclaimed True True\n"
     );
-    let rust = Command::new(&rust_client)
-        .arg(&image)
-        .output()
-        .expect("the Rust client");
-    assert!(rust.status.success(), "{}", output_text(&rust));
+    let rust = client(Command::new(&rust_client).arg(&image));
     assert_eq!(
-        String::from_utf8_lossy(&rust.stdout),
+        rust,
         "state 2 7\nevents 1 [42]\nanswer Status::OK pong rs\nclaimed Connected Connected\n"
     );
     // One line per thing the host did; a client's log entry and request arrive in the same

@@ -59,27 +59,41 @@ fn span_text(start: u64, end: u64) -> String {
     format!("{start}..{end}")
 }
 
+/// Each guard of a seqlock as the bytes of its struct it covers and its name (a field path
+/// or a trailer part), in the order of their offsets.
+fn guard_spans(schema: &Schema, s: &Seqlock) -> Vec<(u64, u64, String)> {
+    let st = &schema.abi.structs[s.struct_index];
+    let fields = &schema.layout.of(s.struct_index).fields;
+    let trailer = schema.access.structs.get(s.struct_index.index());
+    let mut spans: Vec<(u64, u64, String)> = s
+        .guards
+        .iter()
+        .filter_map(|g| match *g {
+            Guard::Field(i) => fields.get(i).map(|f| {
+                let name = field_path(schema, s.struct_index, i);
+                (f.offset, f.offset + f.size, name)
+            }),
+            Guard::Trailer(i) => trailer.and_then(|t| t.trailer.get(i)).map(|p| {
+                (
+                    p.offset,
+                    p.offset + p.size,
+                    format!("{}.{}", st.name, p.name),
+                )
+            }),
+        })
+        .collect();
+    spans.sort();
+    spans
+}
+
 /// The bytes a seqlock guards, as the merged ranges of its struct they cover
 /// (`bytes 8..16 + 20..24`): what a writer writes in the counter's odd window and a reader
 /// takes as guarded. Two versions whose guards name different fields over the same bytes
 /// (reserved bytes given a name, a guard renamed) guard the same bytes, and readers and
 /// writers built at either agree on them.
 fn guarded_bytes(schema: &Schema, s: &Seqlock) -> String {
-    let fields = &schema.layout.of(s.struct_index).fields;
-    let trailer = schema.access.structs.get(s.struct_index.index());
-    let mut ranges: Vec<(u64, u64)> = s
-        .guards
-        .iter()
-        .filter_map(|g| match *g {
-            Guard::Field(i) => fields.get(i).map(|f| (f.offset, f.offset + f.size)),
-            Guard::Trailer(i) => trailer
-                .and_then(|t| t.trailer.get(i))
-                .map(|p| (p.offset, p.offset + p.size)),
-        })
-        .collect();
-    ranges.sort_unstable();
     let mut merged: Vec<(u64, u64)> = Vec::new();
-    for (start, end) in ranges {
+    for (start, end, _) in guard_spans(schema, s) {
         match merged.last_mut() {
             Some(last) if start <= last.1 => last.1 = last.1.max(end),
             _ => merged.push((start, end)),
@@ -92,28 +106,13 @@ fn guarded_bytes(schema: &Schema, s: &Seqlock) -> String {
     format!("bytes {}", text.join(" + "))
 }
 
-/// The names of a seqlock's guards, in the order of their offsets: each a field path or a
-/// trailer part. Shown beside the bytes when those change, never compared.
+/// The names of a seqlock's guards, in the order of their offsets. Shown beside the bytes
+/// when those change, never compared.
 fn guard_names(schema: &Schema, s: &Seqlock) -> String {
-    let st = &schema.abi.structs[s.struct_index];
-    let fields = &schema.layout.of(s.struct_index).fields;
-    let trailer = schema.access.structs.get(s.struct_index.index());
-    let mut named: Vec<(u64, String)> = s
-        .guards
-        .iter()
-        .map(|g| match *g {
-            Guard::Field(i) => (
-                fields.get(i).map_or(0, |f| f.offset),
-                field_path(schema, s.struct_index, i),
-            ),
-            Guard::Trailer(i) => trailer.and_then(|t| t.trailer.get(i)).map_or_else(
-                || (0, "?".to_string()),
-                |p| (p.offset, format!("{}.{}", st.name, p.name)),
-            ),
-        })
+    let names: Vec<String> = guard_spans(schema, s)
+        .into_iter()
+        .map(|(_, _, n)| n)
         .collect();
-    named.sort();
-    let names: Vec<String> = named.into_iter().map(|(_, n)| n).collect();
     names.join(", ")
 }
 
