@@ -136,3 +136,57 @@ fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
     );
     std::fs::remove_file(&image).unwrap();
 }
+
+/// `inspect` of a layout image decodes a queue's entries, not only its header: an image the
+/// generated Python producer laid out and wrote two log entries into (tests/starter/dump.py)
+/// shows each entry's struct at its place in the area, in the order written, its parts'
+/// bytes as data after it.
+#[test]
+fn inspect_decodes_the_entries_of_a_live_queue() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("starter_inspect");
+    let src = starter_schema(&[]);
+    let schema = abi_codegen::load_schema(&src).expect("the starter loads");
+    let outputs = abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", &dir)
+        .expect("the starter generates");
+    abi_codegen::write::write_outputs(&dir, &outputs).expect("write the outputs");
+    let image = dir.join("image.bin");
+    let out = Command::new("python3")
+        .args([
+            "-W",
+            "error",
+            root.join("tests/starter/dump.py").to_str().unwrap(),
+        ])
+        .arg(&image)
+        .env("PYTHONPATH", &dir)
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "{}", output_text(&out));
+    let bytes = std::fs::read(&image).unwrap();
+    let layout = abi_codegen::inspect::find_layout(&schema, "image").expect("the layout");
+    let inspection = abi_codegen::inspect::inspect_image(&schema, layout, &bytes.as_slice());
+    let dump = abi_codegen::inspect::render_file_dump(&schema, &inspection);
+    let queue: Vec<&str> = dump.lines().filter(|l| l.contains("log_queue")).collect();
+    assert_eq!(
+        queue,
+        [
+            "## log_queue log_queue_header (32 bytes + 4096 bytes) at 0x00b0",
+            "@0x00b0 log_queue.write_pos u64 48",
+            "@0x00b8 log_queue.dropped u64 0",
+            "@0x00c0 log_queue.read_pos u64 0",
+            "@0x00c8 log_queue.capacity u32 4096",
+            "## log_queue.entries[0] log_entry (8 bytes + 16 bytes) at 0x00d0",
+            "@0x00d0 log_queue.entries[0].size u16 24",
+            "@0x00d2 log_queue.entries[0].kind entry_kind record (0)",
+            "@0x00d3 log_queue.entries[0].source_len u8 6",
+            "@0x00d4 log_queue.entries[0].text_len u16 5",
+            "## log_queue.entries[1] log_entry (8 bytes + 16 bytes) at 0x00e8",
+            "@0x00e8 log_queue.entries[1].size u16 24",
+            "@0x00ea log_queue.entries[1].kind entry_kind record (0)",
+            "@0x00eb log_queue.entries[1].source_len u8 3",
+            "@0x00ec log_queue.entries[1].text_len u16 12",
+        ],
+        "{dump}"
+    );
+    assert!(inspection.issues.is_empty(), "{dump}");
+}
