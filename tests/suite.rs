@@ -154,6 +154,8 @@ mod rust_protocols_demo;
 mod schema_errors;
 #[path = "slot_chunks.rs"]
 mod slot_chunks;
+#[path = "starter_protocols.rs"]
+mod starter_protocols;
 #[path = "templates_doc.rs"]
 mod templates_doc;
 #[path = "waiting_litmus.rs"]

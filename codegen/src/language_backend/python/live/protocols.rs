@@ -318,29 +318,40 @@ impl Ctx<'_> {
             sessions: Vec::new(),
         };
         for (pi, p) in self.schema.protocols.iter().enumerate() {
-            let class = module.name(&python_type_name(&p.name));
+            // A name another item holds: the protocol's table word after it (`MidiBroadcast`,
+            // `MidiBroadcastEntry`), never a trailing `_`.
+            let table = python_type_name(p.kind.table());
+            let base = python_type_name(&p.name);
+            let class = module.first_free(&[base.clone(), format!("{base}{table}")]);
+            let mut own = |suffix: &str| {
+                module.first_free(&[
+                    format!("{class}{suffix}"),
+                    format!("{base}{table}{suffix}"),
+                    format!("{class}{table}{suffix}"),
+                ])
+            };
             let doc = doc_lines(&p.doc);
             let bound = crate::plan::bound::binding_of(self.schema, pi).is_some();
             match &p.kind {
                 ProtocolKind::Queue(q) => {
-                    let entry = module.name(&format!("{class}Entry"));
+                    let entry = own("Entry");
                     let mut queue = self.queue(&p.name, class, entry, doc, q);
                     queue.bound = bound;
                     cx.queues.push(queue);
                 }
                 ProtocolKind::Broadcast(b) => {
-                    let entry = module.name(&format!("{class}Entry"));
+                    let entry = own("Entry");
                     cx.queues
                         .push(self.broadcast(&p.name, class, entry, doc, b));
                 }
                 ProtocolKind::Mailbox(m) => {
-                    let response = module.name(&format!("{class}Response"));
+                    let response = own("Response");
                     let mut mailbox = self.mailbox(&p.name, class, response, doc, m);
                     mailbox.bound = bound;
                     cx.mailboxes.push(mailbox);
                 }
                 ProtocolKind::Exchange(e) => {
-                    let taken = module.name(&format!("{class}List"));
+                    let taken = own("List");
                     let mut exchange = self.exchange(&p.name, class, taken, doc, e);
                     exchange.bound = bound;
                     cx.exchanges.push(exchange);
