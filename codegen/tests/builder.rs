@@ -192,3 +192,45 @@ fn other_failures_name_what_failed() {
         assert!(matches!(err, BuildError::NoOutDir), "{err}");
     }
 }
+
+#[test]
+fn a_failure_gives_its_cause_as_its_source() {
+    use abi_codegen::language_backend::user_template::TemplateError;
+    use std::error::Error;
+    let dir = dir("sources");
+    let err = Builder::new(dir.join("nope.toml"))
+        .cargo_instructions(false)
+        .generate()
+        .expect_err("no schema");
+    let io = err
+        .source()
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .unwrap_or_else(|| panic!("a read failure's source is its io::Error: {err}"));
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+
+    let schema = schema_in(&dir, SCHEMA);
+    let template = dir.join("broken.j2");
+    fs::write(&template, "{{ structs[0].nope }}\n").expect("write a template");
+    let err = Builder::new(&schema)
+        .cargo_instructions(false)
+        .no_rust()
+        .template(&template, dir.join("out.txt"))
+        .generate()
+        .expect_err("an undefined value");
+    let source = err
+        .source()
+        .and_then(|s| s.downcast_ref::<TemplateError>())
+        .unwrap_or_else(|| panic!("a template failure's source is its TemplateError: {err}"));
+    assert_eq!(source.line, Some(1));
+    assert_eq!(source.to_string(), err.to_string());
+
+    // A schema's mistakes are the diagnostics themselves: nothing beneath them.
+    fs::write(&schema, "[abi]\nname = 1\n").expect("write a bad schema");
+    let err = Builder::new(&schema)
+        .cargo_instructions(false)
+        .no_rust()
+        .generate()
+        .expect_err("a schema mistake");
+    assert!(matches!(err, BuildError::Schema { .. }), "{err}");
+    assert!(err.source().is_none());
+}
