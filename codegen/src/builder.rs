@@ -243,13 +243,13 @@ impl Builder {
     /// Nothing is written unless every target rendered.
     pub fn generate(self) -> Result<Generated, BuildError> {
         let result = self.run();
-        if self.cargo {
-            if let Err(e) = &result {
-                // Cargo shows these lines as errors, and fails the build; the full
-                // diagnostics go to stderr, which cargo shows with them.
-                for line in e.headlines() {
-                    println!("cargo::error={line}");
-                }
+        if self.cargo
+            && let Err(e) = &result
+        {
+            // Cargo shows these lines as errors, and fails the build; the full
+            // diagnostics go to stderr, which cargo shows with them.
+            for line in e.headlines() {
+                println!("cargo::error={line}");
             }
         }
         result
