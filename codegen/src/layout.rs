@@ -404,9 +404,11 @@ fn compute_struct(
         );
     }
     let size = size + tail;
-    if let Some((declared, span)) = &s.declared_size {
-        if *declared != size && !overflowed {
-            errors.error_help(
+    if let Some((declared, span)) = &s.declared_size
+        && *declared != size
+        && !overflowed
+    {
+        errors.error_help(
                 span,
                 format!(
                     "struct `{}` states size {declared} but its fields make {size} bytes",
@@ -417,11 +419,11 @@ fn compute_struct(
                     s.name
                 ),
             );
-        }
     }
-    if let Some((declared, span)) = &s.declared_align {
-        if *declared != align {
-            errors.error_help(
+    if let Some((declared, span)) = &s.declared_align
+        && *declared != align
+    {
+        errors.error_help(
                 span,
                 format!(
                     "struct `{}` states align {declared} but its fields make it {align}",
@@ -431,7 +433,6 @@ fn compute_struct(
                     "a struct is aligned like its most-aligned field: write align = {align}, or change the fields"
                 ),
             );
-        }
     }
     StructLayout {
         size,

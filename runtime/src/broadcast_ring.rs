@@ -40,6 +40,7 @@ pub struct RingSpec {
 
 /// Why a ring cannot be used, or what a broken writer wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RingError {
     /// The capacity is 0, not a multiple of 8, or past the region.
     Capacity {

@@ -37,6 +37,7 @@ pub struct QueueSpec {
 
 /// Why a queue cannot be used, or what a broken peer wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum QueueError {
     /// The capacity is 0, not a multiple of 8, or past the region.
     Capacity {
@@ -129,7 +130,15 @@ impl core::fmt::Display for QueueError {
     }
 }
 
-impl std::error::Error for QueueError {}
+impl std::error::Error for QueueError {
+    /// The part's own error, for [`QueueError::Part`].
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Part(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// What [`ByteQueue::push`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -38,6 +38,7 @@ pub struct MailboxSpec {
 
 /// What a mailbox's other side wrote that cannot be right, or a call out of turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MailboxError {
     /// The areas do not fit the region, or one is empty.
     Capacity {

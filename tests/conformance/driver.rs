@@ -145,6 +145,9 @@ fn produce_error(e: &ProduceError) -> String {
         ProduceError::Refused(a) => a.check(),
         ProduceError::MappingTooShort { .. } => "buffer_too_short",
         ProduceError::Contended { .. } => "contended",
+        // ProduceError is #[non_exhaustive]: a refusal the driver cannot name matches no
+        // scenario's expected line, so the scenario fails showing it.
+        other => return format!("error:unnamed {other:?}"),
     };
     format!("error:{name}")
 }

@@ -195,15 +195,15 @@ pub fn decode(schema: &Schema, plan: &Plan, records: &[&[u8]], len: Extent) -> I
             ));
         }
         let end = plan.end();
-        if let Extent::Exactly(len) = len {
-            if end < len {
-                issues.push(Issue {
-                    level: Level::Info,
-                    offset: end,
-                    path: String::new(),
-                    message: format!("{} more bytes follow the last record", len - end),
-                });
-            }
+        if let Extent::Exactly(len) = len
+            && end < len
+        {
+            issues.push(Issue {
+                level: Level::Info,
+                offset: end,
+                path: String::new(),
+                message: format!("{} more bytes follow the last record", len - end),
+            });
         }
     }
     Inspection {
