@@ -2,6 +2,7 @@
 //! schema, which every backend only names and prints.
 
 pub mod attach;
+pub mod host_words;
 pub(crate) mod live;
 pub mod recording;
 pub mod session;

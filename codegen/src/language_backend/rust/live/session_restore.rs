@@ -64,17 +64,24 @@ pub(super) fn host_parts(
             }
         },
         restore: quote! {
-            /// Puts back what row `index` owned in its blocks, as a new image has it: each
-            /// mailbox with no request waiting, each exchange at its initial state
-            /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
-            /// block that is absent or fails its checks is left alone. `Contended` when a
+            /// Puts back what row `index` owned in its blocks, as a new image has it: with the
+            /// host's own handle (`produce`), every word the host alone writes there (the
+            /// blocks' tables, capacities and geometry: `abi_runtime::restore::host_words`)
+            /// from the image it laid out, but a queue's read position and a mailbox's
+            /// answered number, which go on; then each mailbox with no request waiting, each
+            /// exchange at its initial state (`abi_runtime::restore`); a queue keeps its
+            /// entries for the host to drain. A block that is absent or fails its checks is
+            /// left alone. `Contended` when a
             /// word the old client shares kept changing (the blocks after it not restored).
             fn restore(&self, index: usize) -> Result<(), ::abi_runtime::Contended> {
                 let h = &self.handle;
-                let placed = |row: usize| {
-                    ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, row, index)
+                // The host's own handle places each block as it laid it out; another,
+                // as the mapping says.
+                let placed = |row: usize| match &h.laid_out {
+                    Some(_) => h.table.block(row, index).cloned(),
+                    None => ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, row, index)
                         .ok()
-                        .flatten()
+                        .flatten(),
                 };
                 #(#blocks)*
                 Ok(())
@@ -106,12 +113,34 @@ fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
             }
         }
     });
-    if o.regions.is_empty() {
+    let words = o.words.iter().filter(|w| w.restored).map(|w| {
+        let region = match w.region {
+            Some(r) => {
+                let r = lit(r as u64);
+                quote!(Some(#r))
+            }
+            None => quote!(None),
+        };
+        let (at, width) = (lit(w.at), lit(w.width));
+        quote!(::abi_runtime::restore::HostWord { region: #region, at: #at, width: #width })
+    });
+    let words: Vec<TokenStream> = words.collect();
+    if o.regions.is_empty() && words.is_empty() {
         return TokenStream::new();
     }
+    let host_words = if words.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            if let Some(l) = &h.laid_out {
+                ::abi_runtime::restore::host_words(h.region, l, &table, &[#(#words),*])?;
+            }
+        }
+    };
     quote! {
         if let Some(table) = placed(#at) {
-            let block = #block { region: h.region, producer: h.producer, table };
+            #host_words
+            let block = #block { region: h.region, producer: h.producer, table, laid_out: None };
             #(#regions)*
         }
     }
