@@ -6297,11 +6297,13 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      Retire it (swap `client_entry.state` to `closing`, acquire-release: its client sees it
  *      gone and nobody can claim it), then a full (seq_cst) fence, let go of every pad the
  *      row's index owns in `bridge_header.pad_owner` (back to 255), when it was not free put
- *      back what the row (row i) owned in its blocks (answer the request waiting in
- *      `client_blocks[i].mailbox` with status 0 and no text; store `bot_blocks[i].draw`'s state
- *      = 1, its initial state; a queue keeps its entries for the host to drain), then store
- *      `client_entry.state` = `free` (release). The client notices at its next check; the next
- *      claim finds nothing of the last client's.
+ *      back what the row (row i) owned in its blocks (store the 24 words the host alone writes
+ *      in the headers of `client_blocks[i]` back from its own image; answer the request waiting
+ *      in `client_blocks[i].mailbox` with status 0 and no text; store the 26 words the host
+ *      alone writes in the headers of `bot_blocks[i]` back from its own image; store
+ *      `bot_blocks[i].draw`'s state = 1, its initial state; a queue keeps its entries for the
+ *      host to drain), then store `client_entry.state` = `free` (release). The client notices
+ *      at its next check; the next claim finds nothing of the last client's.
  *   2. To wake a sleeping client: after publishing, a full (SeqCst) fence, then load
  *      `client_entry.waiting` (acquire); wake it when 1.
  *   3. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
@@ -8629,6 +8631,10 @@ static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *inf
  * closing: its client sees it gone, and no client can claim it meanwhile) and the pads it
  * bound are let go; then each protocol of the blocks the row owns that would refuse the next
  * client is put back as a new image has it (a row that was free is left as it is):
+ *   - with the host's own handle, every word the host alone writes in the headers of the
+ *     row's blocks (their tables, capacities and geometry) is stored back from its laid_out
+ *     copy, one __atomic store of the word's size each (not a queue's read_pos nor a mailbox's
+ *     response_seq, positions that go on);
  *   - client_blocks_mailbox: a waiting request is answered with status 0 and no text;
  *   - bot_blocks_draw: the state becomes 1, the initial one;
  * and then its state becomes free (release), so the next claim finds everything restored.
