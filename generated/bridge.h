@@ -8300,57 +8300,121 @@ static inline uint64_t ibf_laid_out_le_(const unsigned char *at, unsigned width)
     return v;
 }
 
+/* A run of host words (plan::host_words): `count` words of `width` bytes from `at` of a header. */
+typedef struct ibf_host_words_ {
+    uint32_t at;
+    uint32_t width;
+    uint32_t count;
+} ibf_host_words_;
+
+/* Stores the `n` runs `words` back into the header at `at` from the host's copy of it at
+ * `from`, each word with one __atomic store of its width (relaxed: the free's release store of
+ * the row's state publishes them). */
+static inline void ibf_restore_host_words_(unsigned char *at, const unsigned char *from, const ibf_host_words_ *words, size_t n) {
+    size_t i;
+    uint32_t k;
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < words[i].count; k++) {
+            size_t o = (size_t)words[i].at + (size_t)k * words[i].width;
+            uint64_t v = ibf_laid_out_le_(from + o, words[i].width);
+            switch (words[i].width) {
+            case 1: ibf_live_store_relaxed_u8_(at + o, (uint8_t)v); break;
+            case 2: ibf_live_store_relaxed_u16_(at + o, (uint16_t)v); break;
+            case 4: ibf_live_store_relaxed_u32_(at + o, (uint32_t)v); break;
+            default: ibf_live_store_relaxed_u64_(at + o, v); break;
+            }
+        }
+    }
+}
+
+/* Place `place` (of ibf_laid_out_places_) of block `i`: its header in the mapping, as the
+ * handle's accessor gives it; NULL when absent or shorter than the header. */
+static inline unsigned char *ibf_attached_place_(const ibf_attached *a, unsigned place, unsigned i) {
+    unsigned char *at = NULL;
+    switch (place) {
+    case 0U:
+        at = (unsigned char *)(void *)ibf_attached_client_blocks(a, i);
+        break;
+    case 1U:
+        at = (unsigned char *)(void *)ibf_attached_client_blocks_log_queue(a, i);
+        if (at != NULL && ibf_attached_client_blocks_log_queue_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 2U:
+        at = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(a, i);
+        if (at != NULL && ibf_attached_client_blocks_mailbox_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 3U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks(a, i);
+        break;
+    case 4U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks_draw(a, i);
+        if (at != NULL && ibf_attached_bot_blocks_draw_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 5U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks_params(a, i);
+        if (at != NULL && ibf_attached_bot_blocks_params_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 6U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks_stats(a, i);
+        if (at != NULL && ibf_attached_bot_blocks_stats_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    default:
+        break;
+    }
+    return at;
+}
+
+/* Each place whose copy the host's handle keeps (a block's header, or a region's): block 0's
+ * copy in laid_out, from one block's copies to the next, the header's bytes, the blocks, and
+ * whether it is the block's own header; then the host words a free restores there (runs). */
+typedef struct ibf_laid_out_place_ {
+    uint32_t copy_at;
+    uint32_t stride;
+    uint32_t size;
+    uint32_t count;
+    unsigned header;
+    const ibf_host_words_ *words;
+    size_t runs;
+} ibf_laid_out_place_;
+static const ibf_host_words_ ibf_host_words_0_[] = { { 0U, 4U, 18U } };
+static const ibf_host_words_ ibf_host_words_1_[] = { { 16U, 4U, 1U } };
+static const ibf_host_words_ ibf_host_words_2_[] = { { 12U, 4U, 5U } };
+static const ibf_host_words_ ibf_host_words_3_[] = { { 0U, 4U, 18U } };
+static const ibf_host_words_ ibf_host_words_4_[] = { { 4U, 4U, 4U } };
+static const ibf_host_words_ ibf_host_words_5_[] = { { 8U, 4U, 3U } };
+static const ibf_host_words_ ibf_host_words_6_[] = { { 8U, 4U, 1U } };
+static const ibf_laid_out_place_ ibf_laid_out_places_[] = {
+    { 0U, 200U, 72U, 8U, 1U, ibf_host_words_0_, 1U },
+    { 72U, 200U, 64U, 8U, 0U, ibf_host_words_1_, 1U },
+    { 136U, 200U, 64U, 8U, 0U, ibf_host_words_2_, 1U },
+    { 1600U, 264U, 72U, 8U, 1U, ibf_host_words_3_, 1U },
+    { 1672U, 264U, 64U, 8U, 0U, ibf_host_words_4_, 1U },
+    { 1736U, 264U, 64U, 8U, 0U, ibf_host_words_5_, 1U },
+    { 1800U, 264U, 64U, 8U, 0U, ibf_host_words_6_, 1U },
+};
+
 /* Copies the headers of every block its sessions' rows own from the image `image` (`n` bytes,
  * the one just produced), placed as the handle's checks placed them. */
 static inline void ibf_attached_copy_laid_out_(ibf_attached *out, const unsigned char *image, size_t n) {
-    unsigned i;
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_client_blocks(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 72U) {
-            memcpy(out->laid_out + 0U + (size_t)i * 200U, image + from, 72U);
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_client_blocks_log_queue(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 64U && ibf_attached_client_blocks_log_queue_size(out, i) >= 64U) {
-            memcpy(out->laid_out + 72U + (size_t)i * 200U, image + from, 64U);
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_client_blocks_mailbox(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 64U && ibf_attached_client_blocks_mailbox_size(out, i) >= 64U) {
-            memcpy(out->laid_out + 136U + (size_t)i * 200U, image + from, 64U);
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_bot_blocks(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 72U) {
-            memcpy(out->laid_out + 1600U + (size_t)i * 264U, image + from, 72U);
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_bot_blocks_draw(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 64U && ibf_attached_bot_blocks_draw_size(out, i) >= 64U) {
-            memcpy(out->laid_out + 1672U + (size_t)i * 264U, image + from, 64U);
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_bot_blocks_params(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 64U && ibf_attached_bot_blocks_params_size(out, i) >= 64U) {
-            memcpy(out->laid_out + 1736U + (size_t)i * 264U, image + from, 64U);
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        const unsigned char *at = (const unsigned char *)(const void *)ibf_attached_bot_blocks_stats(out, i);
-        size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
-        if (at != NULL && from <= n && n - from >= 64U && ibf_attached_bot_blocks_stats_size(out, i) >= 64U) {
-            memcpy(out->laid_out + 1800U + (size_t)i * 264U, image + from, 64U);
+    unsigned place, i;
+    for (place = 0; place < sizeof ibf_laid_out_places_ / sizeof ibf_laid_out_places_[0]; place++) {
+        const ibf_laid_out_place_ *pl = &ibf_laid_out_places_[place];
+        for (i = 0; i < pl->count; i++) {
+            const unsigned char *at = ibf_attached_place_(out, place, i);
+            size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
+            if (at != NULL && from <= n && n - from >= pl->size) {
+                memcpy(out->laid_out + pl->copy_at + (size_t)i * pl->stride, image + from, pl->size);
+            }
         }
     }
 }
@@ -8364,43 +8428,19 @@ static inline void ibf_attached_copy_laid_out_(ibf_attached *out, const unsigned
  * read the mapping.
  */
 static inline const unsigned char *ibf_attached_laid_out(const ibf_attached *a, const void *at) {
-    unsigned i;
+    unsigned pass, place, i;
     if (a == NULL || !a->host || at == NULL) {
         return NULL;
     }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_client_blocks_log_queue(a, i) == at) {
-            return a->laid_out + 72U + (size_t)i * 200U;
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_client_blocks_mailbox(a, i) == at) {
-            return a->laid_out + 136U + (size_t)i * 200U;
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_bot_blocks_draw(a, i) == at) {
-            return a->laid_out + 1672U + (size_t)i * 264U;
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_bot_blocks_params(a, i) == at) {
-            return a->laid_out + 1736U + (size_t)i * 264U;
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_bot_blocks_stats(a, i) == at) {
-            return a->laid_out + 1800U + (size_t)i * 264U;
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_client_blocks(a, i) == at) {
-            return a->laid_out + 0U + (size_t)i * 200U;
-        }
-    }
-    for (i = 0; i < 8U; i++) {
-        if ((const void *)ibf_attached_bot_blocks(a, i) == at) {
-            return a->laid_out + 1600U + (size_t)i * 264U;
+    /* The regions first: a region may start where its block does. */
+    for (pass = 0; pass < 2U; pass++) {
+        for (place = 0; place < sizeof ibf_laid_out_places_ / sizeof ibf_laid_out_places_[0]; place++) {
+            const ibf_laid_out_place_ *pl = &ibf_laid_out_places_[place];
+            for (i = 0; pl->header == pass && i < pl->count; i++) {
+                if ((const void *)ibf_attached_place_(a, place, i) == at) {
+                    return a->laid_out + pl->copy_at + (size_t)i * pl->stride;
+                }
+            }
         }
     }
     return NULL;
@@ -8658,96 +8698,14 @@ static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, 
     if (rc != IBF_OK) {
         return rc;
     }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_client_blocks(a, row);
-        const unsigned char *from = a->laid_out + 0U + (size_t)row * 200U;
-        if (at != NULL) {
-            ibf_live_store_relaxed_u32_(at + 0U, (uint32_t)ibf_laid_out_le_(from + 0U, 4U));
-            ibf_live_store_relaxed_u32_(at + 4U, (uint32_t)ibf_laid_out_le_(from + 4U, 4U));
-            ibf_live_store_relaxed_u32_(at + 8U, (uint32_t)ibf_laid_out_le_(from + 8U, 4U));
-            ibf_live_store_relaxed_u32_(at + 12U, (uint32_t)ibf_laid_out_le_(from + 12U, 4U));
-            ibf_live_store_relaxed_u32_(at + 16U, (uint32_t)ibf_laid_out_le_(from + 16U, 4U));
-            ibf_live_store_relaxed_u32_(at + 20U, (uint32_t)ibf_laid_out_le_(from + 20U, 4U));
-            ibf_live_store_relaxed_u32_(at + 24U, (uint32_t)ibf_laid_out_le_(from + 24U, 4U));
-            ibf_live_store_relaxed_u32_(at + 28U, (uint32_t)ibf_laid_out_le_(from + 28U, 4U));
-            ibf_live_store_relaxed_u32_(at + 32U, (uint32_t)ibf_laid_out_le_(from + 32U, 4U));
-            ibf_live_store_relaxed_u32_(at + 36U, (uint32_t)ibf_laid_out_le_(from + 36U, 4U));
-            ibf_live_store_relaxed_u32_(at + 40U, (uint32_t)ibf_laid_out_le_(from + 40U, 4U));
-            ibf_live_store_relaxed_u32_(at + 44U, (uint32_t)ibf_laid_out_le_(from + 44U, 4U));
-            ibf_live_store_relaxed_u32_(at + 48U, (uint32_t)ibf_laid_out_le_(from + 48U, 4U));
-            ibf_live_store_relaxed_u32_(at + 52U, (uint32_t)ibf_laid_out_le_(from + 52U, 4U));
-            ibf_live_store_relaxed_u32_(at + 56U, (uint32_t)ibf_laid_out_le_(from + 56U, 4U));
-            ibf_live_store_relaxed_u32_(at + 60U, (uint32_t)ibf_laid_out_le_(from + 60U, 4U));
-            ibf_live_store_relaxed_u32_(at + 64U, (uint32_t)ibf_laid_out_le_(from + 64U, 4U));
-            ibf_live_store_relaxed_u32_(at + 68U, (uint32_t)ibf_laid_out_le_(from + 68U, 4U));
-        }
-    }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_client_blocks_log_queue(a, row);
-        const unsigned char *from = a->laid_out + 72U + (size_t)row * 200U;
-        if (at != NULL && ibf_attached_client_blocks_log_queue_size(a, row) >= 64U) {
-            ibf_live_store_relaxed_u32_(at + 16U, (uint32_t)ibf_laid_out_le_(from + 16U, 4U));
-        }
-    }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(a, row);
-        const unsigned char *from = a->laid_out + 136U + (size_t)row * 200U;
-        if (at != NULL && ibf_attached_client_blocks_mailbox_size(a, row) >= 64U) {
-            ibf_live_store_relaxed_u32_(at + 12U, (uint32_t)ibf_laid_out_le_(from + 12U, 4U));
-            ibf_live_store_relaxed_u32_(at + 16U, (uint32_t)ibf_laid_out_le_(from + 16U, 4U));
-            ibf_live_store_relaxed_u32_(at + 20U, (uint32_t)ibf_laid_out_le_(from + 20U, 4U));
-            ibf_live_store_relaxed_u32_(at + 24U, (uint32_t)ibf_laid_out_le_(from + 24U, 4U));
-            ibf_live_store_relaxed_u32_(at + 28U, (uint32_t)ibf_laid_out_le_(from + 28U, 4U));
-        }
-    }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_bot_blocks(a, row);
-        const unsigned char *from = a->laid_out + 1600U + (size_t)row * 264U;
-        if (at != NULL) {
-            ibf_live_store_relaxed_u32_(at + 0U, (uint32_t)ibf_laid_out_le_(from + 0U, 4U));
-            ibf_live_store_relaxed_u32_(at + 4U, (uint32_t)ibf_laid_out_le_(from + 4U, 4U));
-            ibf_live_store_relaxed_u32_(at + 8U, (uint32_t)ibf_laid_out_le_(from + 8U, 4U));
-            ibf_live_store_relaxed_u32_(at + 12U, (uint32_t)ibf_laid_out_le_(from + 12U, 4U));
-            ibf_live_store_relaxed_u32_(at + 16U, (uint32_t)ibf_laid_out_le_(from + 16U, 4U));
-            ibf_live_store_relaxed_u32_(at + 20U, (uint32_t)ibf_laid_out_le_(from + 20U, 4U));
-            ibf_live_store_relaxed_u32_(at + 24U, (uint32_t)ibf_laid_out_le_(from + 24U, 4U));
-            ibf_live_store_relaxed_u32_(at + 28U, (uint32_t)ibf_laid_out_le_(from + 28U, 4U));
-            ibf_live_store_relaxed_u32_(at + 32U, (uint32_t)ibf_laid_out_le_(from + 32U, 4U));
-            ibf_live_store_relaxed_u32_(at + 36U, (uint32_t)ibf_laid_out_le_(from + 36U, 4U));
-            ibf_live_store_relaxed_u32_(at + 40U, (uint32_t)ibf_laid_out_le_(from + 40U, 4U));
-            ibf_live_store_relaxed_u32_(at + 44U, (uint32_t)ibf_laid_out_le_(from + 44U, 4U));
-            ibf_live_store_relaxed_u32_(at + 48U, (uint32_t)ibf_laid_out_le_(from + 48U, 4U));
-            ibf_live_store_relaxed_u32_(at + 52U, (uint32_t)ibf_laid_out_le_(from + 52U, 4U));
-            ibf_live_store_relaxed_u32_(at + 56U, (uint32_t)ibf_laid_out_le_(from + 56U, 4U));
-            ibf_live_store_relaxed_u32_(at + 60U, (uint32_t)ibf_laid_out_le_(from + 60U, 4U));
-            ibf_live_store_relaxed_u32_(at + 64U, (uint32_t)ibf_laid_out_le_(from + 64U, 4U));
-            ibf_live_store_relaxed_u32_(at + 68U, (uint32_t)ibf_laid_out_le_(from + 68U, 4U));
-        }
-    }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_bot_blocks_draw(a, row);
-        const unsigned char *from = a->laid_out + 1672U + (size_t)row * 264U;
-        if (at != NULL && ibf_attached_bot_blocks_draw_size(a, row) >= 64U) {
-            ibf_live_store_relaxed_u32_(at + 4U, (uint32_t)ibf_laid_out_le_(from + 4U, 4U));
-            ibf_live_store_relaxed_u32_(at + 8U, (uint32_t)ibf_laid_out_le_(from + 8U, 4U));
-            ibf_live_store_relaxed_u32_(at + 12U, (uint32_t)ibf_laid_out_le_(from + 12U, 4U));
-            ibf_live_store_relaxed_u32_(at + 16U, (uint32_t)ibf_laid_out_le_(from + 16U, 4U));
-        }
-    }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_bot_blocks_params(a, row);
-        const unsigned char *from = a->laid_out + 1736U + (size_t)row * 264U;
-        if (at != NULL && ibf_attached_bot_blocks_params_size(a, row) >= 64U) {
-            ibf_live_store_relaxed_u32_(at + 8U, (uint32_t)ibf_laid_out_le_(from + 8U, 4U));
-            ibf_live_store_relaxed_u32_(at + 12U, (uint32_t)ibf_laid_out_le_(from + 12U, 4U));
-            ibf_live_store_relaxed_u32_(at + 16U, (uint32_t)ibf_laid_out_le_(from + 16U, 4U));
-        }
-    }
-    if (old != 0U && a->host && row < 8U) {
-        unsigned char *at = (unsigned char *)(void *)ibf_attached_bot_blocks_stats(a, row);
-        const unsigned char *from = a->laid_out + 1800U + (size_t)row * 264U;
-        if (at != NULL && ibf_attached_bot_blocks_stats_size(a, row) >= 64U) {
-            ibf_live_store_relaxed_u32_(at + 8U, (uint32_t)ibf_laid_out_le_(from + 8U, 4U));
+    if (old != 0U && a->host) {
+        unsigned place;
+        for (place = 0U; place < 7U; place++) {
+            const ibf_laid_out_place_ *pl = &ibf_laid_out_places_[place];
+            unsigned char *at = row < pl->count ? ibf_attached_place_(a, place, row) : NULL;
+            if (at != NULL && pl->words != NULL) {
+                ibf_restore_host_words_(at, a->laid_out + pl->copy_at + (size_t)row * pl->stride, pl->words, pl->runs);
+            }
         }
     }
     if (old != 0U) {

@@ -6513,14 +6513,14 @@ class _Session:
                 # Every word the host alone writes here, as the image it laid out has it: each
                 # stored whole, with the one size all its accesses have.
                 mem = block._source.hold()
-                for row, at, width in words:
+                for row, at, width, count in words:
                     span = (0, 0) if row is None else block._spans[row]
                     if span is None:
                         continue
-                    start = block._offset + span[0] + at
-                    if start + width <= min(len(laid_out), mem.size):
-                        value = int.from_bytes(laid_out[start : start + width], "little")
-                        _store(mem, start, width, value, _RELAXED)
+                    for start in range(block._offset + span[0] + at, block._offset + span[0] + at + width * count, width):
+                        if start + width <= min(len(laid_out), mem.size):
+                            value = int.from_bytes(laid_out[start : start + width], "little")
+                            _store(mem, start, width, value, _RELAXED)
             for row, view_class, protocol, method in regions:
                 view = block._view(row, view_class)
                 if view is not None:
@@ -6587,7 +6587,7 @@ class Client(_Session):
     _EXITING = 2
     _BIND = (164, 4, 4)
     _UNBOUND = 255
-    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4),(None, 4, 4),(None, 8, 4),(None, 12, 4),(None, 16, 4),(None, 20, 4),(None, 24, 4),(None, 28, 4),(None, 32, 4),(None, 36, 4),(None, 40, 4),(None, 44, 4),(None, 48, 4),(None, 52, 4),(None, 56, 4),(None, 60, 4),(None, 64, 4),(None, 68, 4),(0, 16, 4),(2, 12, 4),(2, 16, 4),(2, 20, 4),(2, 24, 4),(2, 28, 4),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4),(None, 4, 4),(None, 8, 4),(None, 12, 4),(None, 16, 4),(None, 20, 4),(None, 24, 4),(None, 28, 4),(None, 32, 4),(None, 36, 4),(None, 40, 4),(None, 44, 4),(None, 48, 4),(None, 52, 4),(None, 56, 4),(None, 60, 4),(None, 64, 4),(None, 68, 4),(0, 4, 4),(0, 8, 4),(0, 12, 4),(0, 16, 4),(1, 8, 4),(1, 12, 4),(1, 16, 4),(2, 8, 4),)),)
+    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4, 18),(0, 16, 4, 1),(2, 12, 4, 5),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4, 18),(0, 4, 4, 4),(1, 8, 4, 3),(2, 8, 4, 1),)),)
 
     def bind_pad(self, pad):
         """Binds pad to this row, while the claim stands: its owner byte goes from unbound to

@@ -5814,13 +5814,13 @@ pub mod live {
         pub fn new(
             region: Region<'a>,
         ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
-            Self::with_geometry(region, ::abi_runtime::produce::GeometryFrom::Mapping)
+            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
         }
         /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
         /// the header as it laid it out, never the bytes a client can write.
         pub fn with_geometry(
             region: Region<'a>,
-            from: ::abi_runtime::produce::GeometryFrom<'_>,
+            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
         ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
             Ok(Self {
                 queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(
@@ -6147,13 +6147,13 @@ pub mod live {
         pub fn new(
             region: Region<'a>,
         ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
-            Self::with_geometry(region, ::abi_runtime::produce::GeometryFrom::Mapping)
+            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
         }
         /// [`Self::new`] with the capacities read from `from`: the host's own handle
         /// gives the header as it laid it out, never the bytes a client can write.
         pub fn with_geometry(
             region: Region<'a>,
-            from: ::abi_runtime::produce::GeometryFrom<'_>,
+            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
         ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
             Ok(Self {
                 mailbox: ::abi_runtime::mailbox::Mailbox::with_geometry(
@@ -6308,13 +6308,13 @@ pub mod live {
         pub fn new(
             region: Region<'a>,
         ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
-            Self::with_geometry(region, ::abi_runtime::produce::GeometryFrom::Mapping)
+            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
         }
         /// [`Self::new`] with the geometry read from `from`: the host's own handle gives
         /// the header as it laid it out, never the bytes a client can write.
         pub fn with_geometry(
             region: Region<'a>,
-            from: ::abi_runtime::produce::GeometryFrom<'_>,
+            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
         ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
             Ok(Self {
                 list: ::abi_runtime::list_exchange::ListReader::with_geometry(
@@ -6830,128 +6830,7 @@ pub mod live {
                         h.region,
                         l,
                         &table,
-                        &[
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 0,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 4,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 8,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 12,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 16,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 20,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 24,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 28,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 32,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 36,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 40,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 44,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 48,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 52,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 56,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 60,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 64,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 68,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(0),
-                                at: 16,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(2),
-                                at: 12,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(2),
-                                at: 16,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(2),
-                                at: 20,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(2),
-                                at: 24,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(2),
-                                at: 28,
-                                width: 4,
-                            },
-                        ],
+                        Self::CLIENT_BLOCKS_HOST_WORDS,
                     )?;
                 }
                 let block = ClientBlock {
@@ -6970,138 +6849,7 @@ pub mod live {
                         h.region,
                         l,
                         &table,
-                        &[
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 0,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 4,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 8,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 12,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 16,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 20,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 24,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 28,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 32,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 36,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 40,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 44,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 48,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 52,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 56,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 60,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 64,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: None,
-                                at: 68,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(0),
-                                at: 4,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(0),
-                                at: 8,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(0),
-                                at: 12,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(0),
-                                at: 16,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(1),
-                                at: 8,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(1),
-                                at: 12,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(1),
-                                at: 16,
-                                width: 4,
-                            },
-                            ::abi_runtime::restore::HostWord {
-                                region: Some(2),
-                                at: 8,
-                                width: 4,
-                            },
-                        ],
+                        Self::BOT_BLOCKS_HOST_WORDS,
                     )?;
                 }
                 let block = BotBlock {
@@ -7116,6 +6864,54 @@ pub mod live {
             }
             Ok(())
         }
+        /// The words the host alone writes in each block of `client_blocks` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words.
+        pub const CLIENT_BLOCKS_HOST_WORDS: &'static [::abi_runtime::restore::HostWord] = &[
+            ::abi_runtime::restore::HostWord {
+                region: None,
+                at: 0,
+                width: 4,
+                count: 18,
+            },
+            ::abi_runtime::restore::HostWord {
+                region: Some(0),
+                at: 16,
+                width: 4,
+                count: 1,
+            },
+            ::abi_runtime::restore::HostWord {
+                region: Some(2),
+                at: 12,
+                width: 4,
+                count: 5,
+            },
+        ];
+        /// The words the host alone writes in each block of `bot_blocks` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words.
+        pub const BOT_BLOCKS_HOST_WORDS: &'static [::abi_runtime::restore::HostWord] = &[
+            ::abi_runtime::restore::HostWord {
+                region: None,
+                at: 0,
+                width: 4,
+                count: 18,
+            },
+            ::abi_runtime::restore::HostWord {
+                region: Some(0),
+                at: 4,
+                width: 4,
+                count: 4,
+            },
+            ::abi_runtime::restore::HostWord {
+                region: Some(1),
+                at: 8,
+                width: 4,
+                count: 3,
+            },
+            ::abi_runtime::restore::HostWord {
+                region: Some(2),
+                at: 8,
+                width: 4,
+                count: 1,
+            },
+        ];
     }
     impl<'a> Client<'a> {
         /// Binds `writer` (a log queue writer, a mailbox client, a draw writer: any writer of this row's blocks) to this claim: see [`ClientScoped`]. Take a new writer after each new claim.
@@ -7912,7 +7708,7 @@ pub mod live {
         /// The image the host laid out, kept by its own handle (made by `produce`; `None`
         /// for a handle that attached): the host's side reads its tables and geometry
         /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::produce::LaidOut>>,
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     }
     impl<'a> Bridge<'a> {
         /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
@@ -8047,7 +7843,7 @@ pub mod live {
             region: Region<'a>,
             image: &::abi_runtime::produce::Image,
         ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
-            let laid_out = ::abi_runtime::produce::LaidOut::new(
+            let laid_out = ::abi_runtime::laid_out::LaidOut::new(
                 image,
                 &BRIDGE_HEADER_HANDSHAKE,
                 &BRIDGE_TABLE,
@@ -8329,7 +8125,7 @@ pub mod live {
         /// The image the host laid out, kept by its own handle (made by `produce`; `None`
         /// for a handle that attached): the host's side reads its tables and geometry
         /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::produce::LaidOut>>,
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     }
     impl<'a> ClientBlock<'a> {
         /// The producer's version, as attach read it from the root header.
@@ -8387,7 +8183,7 @@ pub mod live {
                         .laid_out
                         .as_deref()
                         .map_or(
-                            ::abi_runtime::produce::GeometryFrom::Mapping,
+                            ::abi_runtime::laid_out::GeometryFrom::Mapping,
                             |l| l.header(p.offset, p.size),
                         ),
                 )
@@ -8441,7 +8237,7 @@ pub mod live {
                         .laid_out
                         .as_deref()
                         .map_or(
-                            ::abi_runtime::produce::GeometryFrom::Mapping,
+                            ::abi_runtime::laid_out::GeometryFrom::Mapping,
                             |l| l.header(p.offset, p.size),
                         ),
                 )
@@ -8457,7 +8253,7 @@ pub mod live {
         /// The image the host laid out, kept by its own handle (made by `produce`; `None`
         /// for a handle that attached): the host's side reads its tables and geometry
         /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::produce::LaidOut>>,
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     }
     impl<'a> BotBlock<'a> {
         /// The producer's version, as attach read it from the root header.
@@ -8521,7 +8317,7 @@ pub mod live {
                         .laid_out
                         .as_deref()
                         .map_or(
-                            ::abi_runtime::produce::GeometryFrom::Mapping,
+                            ::abi_runtime::laid_out::GeometryFrom::Mapping,
                             |l| l.header(p.offset, p.size),
                         ),
                 )

@@ -7,7 +7,7 @@
 use crate::attach::PlacedTable;
 use crate::attach_spec::{HandshakeSpec, TableSpec};
 use crate::produce::{Image, ProduceError};
-use crate::spec::GeometryFrom;
+pub use crate::spec::GeometryFrom;
 
 /// An image as its host laid it out, every table placed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,9 +11,6 @@ use crate::attach_error::AttachError;
 use crate::attach_spec::{Field, HandshakeSpec, RowContents, TableSpec};
 use crate::raw::{Region, Writable};
 
-pub use crate::laid_out::LaidOut;
-pub use crate::spec::GeometryFrom;
-
 /// Why an image could not be laid out or written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProduceError {

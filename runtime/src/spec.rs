@@ -94,7 +94,7 @@ impl SharedWord {
 
 /// Where a protocol's side reads the geometry of its header (capacities, sizes): the mapping,
 /// for a side that attached (the host wrote it), or the host's own copy of the header as it
-/// laid it out ([`crate::produce::LaidOut::header`]): a client can write every byte of its
+/// laid it out ([`crate::laid_out::LaidOut::header`]): a client can write every byte of its
 /// blocks, so the host never reads its own geometry back from them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GeometryFrom<'g> {

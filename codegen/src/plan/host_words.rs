@@ -96,6 +96,39 @@ pub fn host_words(schema: &Schema, session: usize, block_layout: usize) -> Vec<H
     out
 }
 
+/// A run of restored host words: `count` words of `width` bytes from `at` of one header
+/// (`region`, as [`HostWord::region`]), back to back. What the targets print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    pub region: Option<usize>,
+    pub at: u64,
+    pub width: u64,
+    pub count: u64,
+}
+
+/// The words a free restores, as runs of words of one width, back to back, in one header.
+pub fn restored_runs(words: &[HostWord]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for w in words.iter().filter(|w| w.restored) {
+        match out.last_mut() {
+            Some(r)
+                if r.region == w.region
+                    && r.width == w.width
+                    && r.at + r.count * r.width == w.at =>
+            {
+                r.count += 1;
+            }
+            _ => out.push(Run {
+                region: w.region,
+                at: w.at,
+                width: w.width,
+                count: 1,
+            }),
+        }
+    }
+    out
+}
+
 /// Whether `writers` are the host's parties alone.
 fn host_only(writers: &Parties, host: &Parties) -> bool {
     !writers.is_empty() && writers.0.iter().all(|p| host.0.contains(p))
@@ -150,12 +183,7 @@ fn leaves(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn bridge() -> Schema {
-        let src = include_str!("../../../schema.toml");
-        crate::schema::load_schema(src)
-            .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
-    }
+    use crate::plan::words::tests::bridge;
 
     /// The words of the bridge's client and bot blocks, checked against the reference
     /// (bridge-abi-0.9-reference.txt): the fields it marks "Host" in those structs.
@@ -167,10 +195,15 @@ mod tests {
             .iter()
             .position(|p| matches!(p.kind, ProtocolKind::Session(_)))
             .expect("a session");
-        let blocks = crate::plan::session::owned_blocks(&schema, session);
+        let layout = |name: &str| {
+            (schema.attach.layouts.iter())
+                .position(|l| l.name == name)
+                .expect("the block layout")
+        };
+        let blocks =
+            [layout("client_block"), layout("bot_block")].map(|l| host_words(&schema, session, l));
         let names = |i: usize| -> Vec<(String, u64, u64, bool)> {
             blocks[i]
-                .words
                 .iter()
                 .map(|w| (w.name.clone(), w.at, w.width, w.restored))
                 .collect()
@@ -181,16 +214,22 @@ mod tests {
         assert_eq!(client[0], w("client_block_header.size", 0, 4, true));
         assert_eq!(client[1], w("client_block_header.region_count", 4, 4, true));
         assert!(client.contains(&w("client_block_header.regions[3].size", 36, 4, true)));
-        for expected in [
-            w("log_queue_header.capacity", 16, 4, true),
-            w("log_queue_header.read_pos", 32, 8, false),
-            w("mailbox_header.response_seq", 8, 4, false),
-            w("mailbox_header.status", 12, 4, true),
-            w("mailbox_header.request_capacity", 24, 4, true),
-            w("mailbox_header.response_capacity", 28, 4, true),
-        ] {
-            assert!(client.contains(&expected), "{expected:?} in {client:?}");
-        }
+        let holds = |list: &[(String, u64, u64, bool)], expected: &[(String, u64, u64, bool)]| {
+            for e in expected {
+                assert!(list.contains(e), "{e:?} in {list:?}");
+            }
+        };
+        holds(
+            &client,
+            &[
+                w("log_queue_header.capacity", 16, 4, true),
+                w("log_queue_header.read_pos", 32, 8, false),
+                w("mailbox_header.response_seq", 8, 4, false),
+                w("mailbox_header.status", 12, 4, true),
+                w("mailbox_header.request_capacity", 24, 4, true),
+                w("mailbox_header.response_capacity", 28, 4, true),
+            ],
+        );
         // The client's own fields, and padding, are not host words.
         for absent in [
             "log_queue_header.write_pos",
@@ -200,16 +239,28 @@ mod tests {
             assert!(!client.iter().any(|c| c.0 == absent), "{absent}");
         }
         let bot = names(1);
-        for expected in [
-            w("draw_header.buffers", 4, 4, true),
-            w("draw_header.buffer_size", 8, 4, true),
-            w("draw_header.max_commands", 12, 4, true),
-            w("draw_header.max_payload", 16, 4, true),
-            w("stats_header.max_stats", 8, 4, true),
-            w("params_header.max_params", 16, 4, true),
-        ] {
-            assert!(bot.contains(&expected), "{expected:?} in {bot:?}");
-        }
+        holds(
+            &bot,
+            &[
+                w("draw_header.buffers", 4, 4, true),
+                w("draw_header.buffer_size", 8, 4, true),
+                w("draw_header.max_commands", 12, 4, true),
+                w("draw_header.max_payload", 16, 4, true),
+                w("stats_header.max_stats", 8, 4, true),
+                w("params_header.max_params", 16, 4, true),
+            ],
+        );
+        // The block header's 18 words are one run; the mailbox's restored words two (the
+        // response_seq at 8 is not restored, so status..capacities run from 12).
+        let runs = restored_runs(&blocks[0]);
+        let run = |region, at, width, count| Run {
+            region,
+            at,
+            width,
+            count,
+        };
+        assert_eq!(runs[0], run(None, 0, 4, 18));
+        assert!(runs.contains(&run(Some(2), 12, 4, 5)), "{runs:?}");
         // The exchange's state is shared with the client: the exchange's restore sets it.
         assert!(!bot.iter().any(|c| c.0 == "draw_header.state"));
     }

@@ -51,10 +51,11 @@ pub fn lane(schema: &Schema, si: StructId, fi: usize) -> Option<Lane> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn bridge() -> Schema {
+    /// The bridge's schema, loaded (for the plan's tests).
+    pub(crate) fn bridge() -> Schema {
         let src = include_str!("../../../schema.toml");
         crate::schema::load_schema(src)
             .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))

@@ -19,13 +19,16 @@ pub(super) struct SessionHostCtx {
     restores: Vec<RestoreCtx>,
     /// The headers of each owned block the host's handle keeps as it laid them out.
     pub(super) places: Vec<PlaceCtx>,
+    /// The first of them in the list of every session's places.
+    place_first: usize,
 }
 
 /// A header in each block of a blocks row the host's handle keeps a copy of, as it laid it
 /// out (`plan::host_words`): the block's own header (`header`, found by the blocks row's
 /// accessor) or a region's (its accessor), `size` bytes; block i's copy at `copy_at` +
 /// i × `stride` of the handle's `laid_out`. A free stores `words` (the restored host words,
-/// from the header's start) back from the copy, each with one store of its width.
+/// as runs: from the header's start, bytes of each, words) back from the copy, each with one
+/// store of its width.
 #[derive(Serialize, Clone)]
 pub(super) struct PlaceCtx {
     accessor: String,
@@ -34,7 +37,7 @@ pub(super) struct PlaceCtx {
     count: u64,
     copy_at: u64,
     stride: u64,
-    words: Vec<[u64; 2]>,
+    words: Vec<[u64; 3]>,
 }
 
 /// The bytes every place's copies take in the handle's `laid_out` (at least 1: a C array).
@@ -66,6 +69,7 @@ struct RestoreCtx {
 pub(super) fn session_hosts(schema: &Schema) -> Vec<SessionHostCtx> {
     let mut out = Vec::new();
     let mut copied = 0u64;
+    let mut placed = 0usize;
     for (index, p) in schema.protocols.iter().enumerate() {
         let ProtocolKind::Session(s) = &p.kind else {
             continue;
@@ -117,8 +121,10 @@ pub(super) fn session_hosts(schema: &Schema) -> Vec<SessionHostCtx> {
             rows: s.table.of(&schema.abi).ty.count(),
             free: s.free,
             restores,
+            place_first: placed,
             places,
         });
+        placed += out.last().map_or(0, |h: &SessionHostCtx| h.places.len());
     }
     out
 }
@@ -165,9 +171,10 @@ fn block_places(
             count,
             copy_at: at,
             stride,
-            words: (o.words.iter())
-                .filter(|w| w.restored && w.region == region)
-                .map(|w| [w.at, w.width])
+            words: crate::plan::host_words::restored_runs(&o.words)
+                .iter()
+                .filter(|w| w.region == region)
+                .map(|w| [w.at, w.width, w.count])
                 .collect(),
         });
         at += size.next_multiple_of(8);

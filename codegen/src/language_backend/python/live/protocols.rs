@@ -229,9 +229,10 @@ pub(in crate::language_backend::python) struct SessionClass {
 pub(in crate::language_backend::python) struct OwnedBlocksPy {
     pub(in crate::language_backend::python) pos: usize,
     pub(in crate::language_backend::python) regions: Vec<(usize, String, String, &'static str)>,
-    /// The host words a free restores (`plan::host_words`): (the region's position in the
-    /// block's table, or `None` for the block's header; from its start; bytes).
-    pub(in crate::language_backend::python) words: Vec<(String, u64, u64)>,
+    /// The host words a free restores (`plan::host_words`), as runs: (the region's position
+    /// in the block's table, or `None` for the block's header; from its start; bytes of each
+    /// word; words).
+    pub(in crate::language_backend::python) words: Vec<(String, u64, u64, u64)>,
 }
 
 impl ProtocolsContext {
@@ -591,11 +592,11 @@ impl Ctx<'_> {
                             Some((r.row, self.view_of(header), class_of(cx, name)?, method))
                         })
                         .collect(),
-                    words: (o.words.iter())
-                        .filter(|w| w.restored)
+                    words: crate::plan::host_words::restored_runs(&o.words)
+                        .iter()
                         .map(|w| {
                             let row = w.region.map_or("None".to_string(), |r| r.to_string());
-                            (row, w.at, w.width)
+                            (row, w.at, w.width, w.count)
                         })
                         .collect(),
                 })

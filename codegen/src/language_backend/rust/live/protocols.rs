@@ -190,12 +190,12 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
             /// The reader of the queue whose header starts `region`: its capacity is read and
             /// checked now.
             pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Self::with_geometry(region, ::abi_runtime::produce::GeometryFrom::Mapping)
+                Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
             }
 
             /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
             /// the header as it laid it out, never the bytes a client can write.
-            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::produce::GeometryFrom<'_>) -> Result<Self, #error> {
+            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::laid_out::GeometryFrom<'_>) -> Result<Self, #error> {
                 Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(region, #writer::SPEC, from)?, buf: Vec::new() })
             }
 
@@ -351,7 +351,7 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     let host_side = || {
         quote! {
             with_geometry(region, self.laid_out.as_deref().map_or(
-                ::abi_runtime::produce::GeometryFrom::Mapping,
+                ::abi_runtime::laid_out::GeometryFrom::Mapping,
                 |l| l.header(p.offset, p.size),
             ))
         }

@@ -41,7 +41,7 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
         /// The image the host laid out, kept by its own handle (made by `produce`; `None`
         /// for a handle that attached): the host's side reads its tables and geometry
         /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::produce::LaidOut>>,
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     };
     let fields = if root {
         quote! {
@@ -313,7 +313,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
             region: Region<'a>,
             image: &::abi_runtime::produce::Image,
         ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
-            let laid_out = ::abi_runtime::produce::LaidOut::new(image, &#hs, &#table)?;
+            let laid_out = ::abi_runtime::laid_out::LaidOut::new(image, &#hs, &#table)?;
             ::abi_runtime::produce::write(region, image)?;
             let mut handle = Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)?;
             handle.host = true;
