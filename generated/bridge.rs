@@ -6866,51 +6866,16 @@ pub mod live {
         }
         /// The words the host alone writes in each block of `client_blocks` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words.
         pub const CLIENT_BLOCKS_HOST_WORDS: &'static [::abi_runtime::restore::HostWord] = &[
-            ::abi_runtime::restore::HostWord {
-                region: None,
-                at: 0,
-                width: 4,
-                count: 18,
-            },
-            ::abi_runtime::restore::HostWord {
-                region: Some(0),
-                at: 16,
-                width: 4,
-                count: 1,
-            },
-            ::abi_runtime::restore::HostWord {
-                region: Some(2),
-                at: 12,
-                width: 4,
-                count: 5,
-            },
+            ::abi_runtime::restore::HostWord::run(None, 0, 4, 18),
+            ::abi_runtime::restore::HostWord::run(Some(0), 16, 4, 1),
+            ::abi_runtime::restore::HostWord::run(Some(2), 12, 4, 5),
         ];
         /// The words the host alone writes in each block of `bot_blocks` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words.
         pub const BOT_BLOCKS_HOST_WORDS: &'static [::abi_runtime::restore::HostWord] = &[
-            ::abi_runtime::restore::HostWord {
-                region: None,
-                at: 0,
-                width: 4,
-                count: 18,
-            },
-            ::abi_runtime::restore::HostWord {
-                region: Some(0),
-                at: 4,
-                width: 4,
-                count: 4,
-            },
-            ::abi_runtime::restore::HostWord {
-                region: Some(1),
-                at: 8,
-                width: 4,
-                count: 3,
-            },
-            ::abi_runtime::restore::HostWord {
-                region: Some(2),
-                at: 8,
-                width: 4,
-                count: 1,
-            },
+            ::abi_runtime::restore::HostWord::run(None, 0, 4, 18),
+            ::abi_runtime::restore::HostWord::run(Some(0), 4, 4, 4),
+            ::abi_runtime::restore::HostWord::run(Some(1), 8, 4, 3),
+            ::abi_runtime::restore::HostWord::run(Some(2), 8, 4, 1),
         ];
     }
     impl<'a> Client<'a> {
@@ -8179,13 +8144,11 @@ pub mod live {
             };
             LogQueueReader::with_geometry(
                     region,
-                    self
-                        .laid_out
-                        .as_deref()
-                        .map_or(
-                            ::abi_runtime::laid_out::GeometryFrom::Mapping,
-                            |l| l.header(p.offset, p.size),
-                        ),
+                    ::abi_runtime::laid_out::geometry_of(
+                        self.laid_out.as_deref(),
+                        p.offset,
+                        p.size,
+                    ),
                 )
                 .map(Some)
         }
@@ -8233,13 +8196,11 @@ pub mod live {
             };
             MailboxServer::with_geometry(
                     region,
-                    self
-                        .laid_out
-                        .as_deref()
-                        .map_or(
-                            ::abi_runtime::laid_out::GeometryFrom::Mapping,
-                            |l| l.header(p.offset, p.size),
-                        ),
+                    ::abi_runtime::laid_out::geometry_of(
+                        self.laid_out.as_deref(),
+                        p.offset,
+                        p.size,
+                    ),
                 )
                 .map(Some)
         }
@@ -8313,13 +8274,11 @@ pub mod live {
             };
             DrawReader::with_geometry(
                     region,
-                    self
-                        .laid_out
-                        .as_deref()
-                        .map_or(
-                            ::abi_runtime::laid_out::GeometryFrom::Mapping,
-                            |l| l.header(p.offset, p.size),
-                        ),
+                    ::abi_runtime::laid_out::geometry_of(
+                        self.laid_out.as_deref(),
+                        p.offset,
+                        p.size,
+                    ),
                 )
                 .map(Some)
         }

@@ -64,3 +64,9 @@ impl LaidOut {
         GeometryFrom::LaidOut(self.bytes.get(offset..end).unwrap_or(&[]))
     }
 }
+
+/// What a side reads the geometry of the header at `offset` (`size` bytes) from: the host's
+/// own `laid_out` copy when its handle has one, else the mapping.
+pub fn geometry_of(laid_out: Option<&LaidOut>, offset: usize, size: usize) -> GeometryFrom<'_> {
+    laid_out.map_or(GeometryFrom::Mapping, |l| l.header(offset, size))
+}

@@ -57,6 +57,19 @@ pub struct HostWord {
     pub count: usize,
 }
 
+impl HostWord {
+    /// The run of `count` words of `width` bytes from `at` of the header of `region` (`None`:
+    /// the block's own), as generated code lists them.
+    pub const fn run(region: Option<usize>, at: usize, width: usize, count: usize) -> Self {
+        Self {
+            region,
+            at,
+            width,
+            count,
+        }
+    }
+}
+
 /// Every word of the runs `words` in block `block` (placed as the host laid it out) of the mapping
 /// `region`, stored back as the laid-out image `laid_out` has it (relaxed: the free's release
 /// store of the row's state publishes them), each with one store of its width. A word whose

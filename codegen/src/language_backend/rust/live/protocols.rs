@@ -350,10 +350,7 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     // geometry from the image the host laid out when the handle is the host's own.
     let host_side = || {
         quote! {
-            with_geometry(region, self.laid_out.as_deref().map_or(
-                ::abi_runtime::laid_out::GeometryFrom::Mapping,
-                |l| l.header(p.offset, p.size),
-            ))
+            with_geometry(region, ::abi_runtime::laid_out::geometry_of(self.laid_out.as_deref(), p.offset, p.size))
         }
     };
     let r = &l.rows[k];

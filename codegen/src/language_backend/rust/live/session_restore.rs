@@ -158,7 +158,7 @@ fn host_words_const(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
                 None => quote!(None),
             };
             let (at, width, count) = (lit(w.at), lit(w.width), lit(w.count));
-            quote!(::abi_runtime::restore::HostWord { region: #region, at: #at, width: #width, count: #count })
+            quote!(::abi_runtime::restore::HostWord::run(#region, #at, #width, #count))
         })
         .collect();
     if words.is_empty() {
