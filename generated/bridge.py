@@ -4007,7 +4007,7 @@ def _events_since(entries, total, since):
 class _LiveView:
     """What every live view does: hold the buffer, check where it is, reach its words."""
 
-    __slots__ = ("_mem", "_base", "_length")
+    __slots__ = ("_mem", "_base", "_length", "_laid_out")
     SIZE = ALIGN = MIN_LEN = 1
     _trailer = False
 
@@ -4029,6 +4029,8 @@ class _LiveView:
                 % (cls.__name__, offset, mem.address, cls.ALIGN)
             )
         self._mem, self._base, self._length = mem, offset, length
+        # The host's own handle gives its views the header as it laid it out (_geometry).
+        self._laid_out = None
 
     def release(self):
         """Lets go of the buffer, for this view and every view made from it or with it."""
@@ -4042,6 +4044,15 @@ class _LiveView:
 
     def _load(self, offset, width, order=_ACQUIRE):
         return _load(self._mem, self._base + offset, width, order)
+
+    def _geometry(self, offset, width):
+        """A geometry field of the header (a capacity, a size): from the host's own copy of the
+        header as it laid it out, when its own handle gave the view one, never from the bytes a
+        client can write; else loaded from the mapping (acquire)."""
+        laid_out = getattr(self, "_laid_out", None)
+        if laid_out is not None and offset + width <= len(laid_out):
+            return int.from_bytes(laid_out[offset : offset + width], "little")
+        return self._load(offset, width)
 
     def _store(self, offset, width, value, order=_RELEASE):
         _store(self._mem, self._base + offset, width, value, order)
@@ -5237,7 +5248,7 @@ def _area_capacity(view, word, area, check):
     """The capacity field word = (offset, width) of an area of entries at area of view,
     checked: a multiple of 8 from 8 to the bytes the region has after area."""
     offset, width = word
-    found = view._load(offset, width)
+    found = view._geometry(offset, width)
     room = max(view._length - area, 0)
     if found == 0 or found % 8 or found > room or area % 8:
         raise ProtocolError(
@@ -5725,8 +5736,8 @@ class _Mailbox:
         _protocol_view(type(self), view)
         self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
-        request = view._load(*self._REQUEST_CAPACITY)
-        response = view._load(*self._RESPONSE_CAPACITY)
+        request = view._geometry(*self._REQUEST_CAPACITY)
+        response = view._geometry(*self._RESPONSE_CAPACITY)
         room = max(view._length - self._AREA, 0)
         if request == 0 or response == 0 or request + response > room:
             raise ProtocolError(
@@ -5948,10 +5959,10 @@ class _Exchange:
         _protocol_view(type(self), view)
         self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
-        buffers = view._load(*self._BUFFERS)
-        size = view._load(*self._BUFFER_SIZE)
-        items = view._load(*self._MAX_ITEMS)
-        payload = view._load(*self._MAX_PAYLOAD)
+        buffers = view._geometry(*self._BUFFERS)
+        size = view._geometry(*self._BUFFER_SIZE)
+        items = view._geometry(*self._MAX_ITEMS)
+        payload = view._geometry(*self._MAX_PAYLOAD)
         room = max(view._length - self._AREA, 0)
         need = self._LIST_SIZE + items * self._ITEM_SIZE + payload
         if buffers != 3 or size < need or size % self._LIST_ALIGN or self._AREA % self._LIST_ALIGN or 3 * size > room:
@@ -6556,10 +6567,23 @@ class _Session:
         view class, its protocol's class and the method that restores it): each mailbox's
         waiting request answered, each exchange at its initial state. A block or region that
         is absent or fails its checks is left alone."""
-        for pos, regions in cls._OWNED:
+        laid_out = handle._laid_out
+        for pos, regions, words in cls._OWNED:
             block = _attach_owned_block(handle, pos, index)
             if block is None:
                 continue
+            if laid_out is not None:
+                # Every word the host alone writes here, as the image it laid out has it: each
+                # stored whole, with the one size all its accesses have.
+                mem = block._source.hold()
+                for row, at, width, count in words:
+                    span = (0, 0) if row is None else block._spans[row]
+                    if span is None:
+                        continue
+                    for start in range(block._offset + span[0] + at, block._offset + span[0] + at + width * count, width):
+                        if start + width <= min(len(laid_out), mem.size):
+                            value = int.from_bytes(laid_out[start : start + width], "little")
+                            _store(mem, start, width, value, _RELAXED)
             for row, view_class, protocol, method in regions:
                 view = block._view(row, view_class)
                 if view is not None:
@@ -6626,7 +6650,7 @@ class Client(_Session):
     _EXITING = 2
     _BIND = (164, 4, 4)
     _UNBOUND = 255
-    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),)),)
+    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4, 18),(0, 16, 4, 1),(2, 12, 4, 5),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4, 18),(0, 4, 4, 4),(1, 8, 4, 3),(2, 8, 4, 1),)),)
 
     def bind_pad(self, pad):
         """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
@@ -7220,7 +7244,10 @@ def _attach_check_block(handle, pos, index, live=True):
         return None
     stride = _attach_followed(stride, row.follows[1], handle._values)
     sub = _attach_tables[inner]
-    mv = handle._source.hold().view
+    # The host's own handle places its blocks as it laid them out, never by the tables in the
+    # mapping, which the blocks' clients can write.
+    laid_out = handle._laid_out
+    mv = handle._source.hold().view if laid_out is None else memoryview(laid_out)
     bbase, bname = handle._offset + span[0] + index * stride, "%s%s[%d]" % (handle._path, row.name, index)
     extent = _attach_read(mv, bbase, sub.extent) if sub.extent is not None else stride
     if extent > stride:
@@ -7228,6 +7255,7 @@ def _attach_check_block(handle, pos, index, live=True):
     if extent < sub.header_size:
         raise AttachError("extent_too_small", bname, sub.header_size, extent)
     block = _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
+    block._laid_out = laid_out
     if still_running is not None:
         # Nothing reloaded while the block's tables were read (the root attach's re-check):
         # tables a re-layout wrote meanwhile are refused, retryably, never handed out torn.
@@ -7270,13 +7298,16 @@ class _AttachHandle:
     writer's value of each geometry field of its table (None where its row is absent), its
     name prefix in errors ("" or "bot_blocks[7].") and the producer's minor version."""
 
-    __slots__ = ("_source", "_offset", "_extent", "_spans", "_values", "_path", "_minor")
+    __slots__ = ("_source", "_offset", "_extent", "_spans", "_values", "_path", "_minor", "_laid_out")
     _rows = ()
     _table = 0
 
     def __init__(self, source, offset, extent, spans, values, path, minor):
         self._source, self._offset, self._extent = source, offset, extent
         self._spans, self._values, self._path, self._minor = spans, values, path, minor
+        # The host's own handle (produce's): the image it laid out, which its blocks are
+        # placed by and its views read their geometry from, never the bytes a client can write.
+        self._laid_out = None
 
     @property
     def offset(self):
@@ -7323,7 +7354,11 @@ class _AttachHandle:
         if span is None:
             return None
         length = span[1] if cap is None else min(span[1], cap)
-        return cls(self._source.hold(), self._offset + span[0], length)
+        view = cls(self._source.hold(), self._offset + span[0], length)
+        if self._laid_out is not None:
+            start = self._offset + span[0]
+            view._laid_out = self._laid_out[start : start + min(length, cls.SIZE)]
+        return view
 
     def _ring(self, pos, cls, head_view, head_pos):
         span = self._spans[pos]
@@ -7947,8 +7982,10 @@ def produce(buffer, image):
     finally:
         mem.release()
     handle = attach(buffer)
-    # The host's own handle: its blocks stay its own through its reloads and exit.
+    # The host's own handle: its blocks stay its own through its reloads and exit, and it keeps
+    # the image: its tables and its side's geometry are the image's, never the mapping's.
     handle._host = True
+    handle._laid_out = bytes(image)
     return handle
 
 

@@ -159,8 +159,13 @@ struct Ring<'a, A: Access> {
 
 impl<'a, A: Access> Ring<'a, A> {
     fn new(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
-        let capacity = area_capacity(region, spec.capacity, spec.area)
-            .map_err(|(found, room)| RingError::Capacity { found, room })?;
+        let capacity = area_capacity(
+            region,
+            spec.capacity,
+            spec.area,
+            crate::spec::GeometryFrom::Mapping,
+        )
+        .map_err(|(found, room)| RingError::Capacity { found, room })?;
         Ok(Ring {
             region,
             spec,

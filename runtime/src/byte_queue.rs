@@ -16,6 +16,7 @@ use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
 pub use crate::spec::EntryFormat;
+pub use crate::spec::GeometryFrom;
 use crate::spec::{Field, area_capacity};
 
 /// Where a queue keeps its fields, from the start of its header, and its entries' format.
@@ -170,7 +171,17 @@ impl<'a, A: Access> ByteQueue<'a, A> {
     /// The queue whose header starts `region`; its capacity is read and checked now (a
     /// multiple of 8 that fits the region after the area's start).
     pub fn new(region: Region<'a, A>, spec: QueueSpec) -> Result<Self, QueueError> {
-        let capacity = area_capacity(region, spec.capacity, spec.area)
+        Self::with_geometry(region, spec, GeometryFrom::Mapping)
+    }
+
+    /// [`Self::new`] with the capacity read from `from`: the host's side gives the header
+    /// as it laid it out, so a client's write to the capacity never reaches it.
+    pub fn with_geometry(
+        region: Region<'a, A>,
+        spec: QueueSpec,
+        from: GeometryFrom<'_>,
+    ) -> Result<Self, QueueError> {
+        let capacity = area_capacity(region, spec.capacity, spec.area, from)
             .map_err(|(found, room)| QueueError::Capacity { found, room })?;
         Ok(ByteQueue {
             region,

@@ -947,6 +947,83 @@ static void host_handle(void) {
     printf("host handle blocks=%u reload=%u\n", (unsigned)host.regions[2].count, (unsigned)generation);
 }
 
+/* Issue 46 item 5: the host never reads its own geometry back from bytes a client can write,
+ * and a free restores every host word of the row's blocks as the image has them. A vandal
+ * client zeroes its block's table, its queue's capacity, its mailbox's capacities and its draw
+ * geometry: the mapping's readers refuse them (IBF_QUEUE_CAPACITY, ...), the host's _laid_out
+ * sides read the image's and work; the free puts every one of those bytes back. */
+static void host_laid_out(void) {
+    static const ibf_geometry_value values[] = {
+        {"mailbox.request_capacity", 64},
+        {"mailbox.response_capacity", 64},
+    };
+    static ibf_attached host, client;
+    static ibf_log_queue_record record;
+    ibf_attach_error err;
+    ibf_draw_reader reader;
+    ibf_draw_list_header head;
+    ibf_client_session me;
+    unsigned char *img, *m, *q, *mb, *d, *block, *bot, *h;
+    size_t n = 0, qlen, mblen, dlen, hlen, request_len = 0;
+    uint32_t seq = 0, was = 0;
+    unsigned char text[8];
+    CHECK(ibf_lay_out(NULL, 0, values, 2, 1, &n, &err) == IBF_PRODUCE_BUFFER_TOO_SHORT);
+    img = buffer(n);
+    m = buffer(n);
+    CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    EXPECT(ibf_produce_attached(m, n, img, n, &host, &err), IBF_PRODUCE_OK);
+    CHECK(ibf_attach_all(m, n, &client, &err) == IBF_ATTACH_OK);
+    h = (unsigned char *)(void *)ibf_attached_header(&host);
+    hlen = (size_t)ibf_attached_header_size(&host);
+    EXPECT(ibf_client_claim(h, hlen, 1, 0, &me), IBF_OK);
+    q = (unsigned char *)(void *)ibf_attached_client_blocks_log_queue(&host, 0);
+    qlen = (size_t)ibf_attached_client_blocks_log_queue_size(&host, 0);
+    mb = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(&host, 0);
+    mblen = (size_t)ibf_attached_client_blocks_mailbox_size(&host, 0);
+    d = (unsigned char *)(void *)ibf_attached_bot_blocks_draw(&host, 0);
+    dlen = (size_t)ibf_attached_bot_blocks_draw_size(&host, 0);
+    block = ibf_attached_client_blocks(&host, 0);
+    bot = ibf_attached_bot_blocks(&host, 0);
+    /* Only the producer's own handle has a copy; a client's reads the mapping. */
+    CHECK(ibf_attached_laid_out(&host, q) != NULL && ibf_attached_laid_out(&host, mb) != NULL);
+    CHECK(ibf_attached_laid_out(&client, q) == NULL && ibf_attached_laid_out(&host, m) == NULL);
+    /* The vandal: every geometry word of its blocks, and its block headers whole. */
+    memset(q + offsetof(ibf_log_queue_header, capacity), 0, 4);
+    memset(mb + offsetof(ibf_mailbox_header, request_capacity), 0, 8);
+    memset(d + offsetof(ibf_draw_header, buffers), 0, 16);
+    memset(block, 0, sizeof(ibf_client_block_header));
+    memset(bot, 0, sizeof(ibf_client_block_header));
+    EXPECT(ibf_log_queue_pop(q, qlen, &record), IBF_QUEUE_CAPACITY);
+    EXPECT(ibf_log_queue_pop_laid_out(q, qlen, ibf_attached_laid_out(&host, q), &record), IBF_EMPTY);
+    EXPECT(ibf_mailbox_serve_begin(mb, mblen, text, sizeof text, &request_len, &seq), IBF_MAILBOX_CAPACITY);
+    EXPECT(ibf_mailbox_serve_begin_laid_out(mb, mblen, ibf_attached_laid_out(&host, mb), text, sizeof text, &request_len, &seq), IBF_PENDING);
+    EXPECT(ibf_mailbox_serve_answer_laid_out(mb, mblen, ibf_attached_laid_out(&host, mb), 1U, 0U, "x", 1), IBF_MAILBOX_SEQUENCE);
+    /* A list published (state 4 | 0: list 0 shared and fresh), then taken with the laid-out
+     * geometry; the mapping's is refused. */
+    ibf_live_store_release_u32_(d, 4U);
+    ibf_draw_reader_init(&reader);
+    EXPECT(ibf_draw_take(&reader, d, dlen, &head), IBF_EXCHANGE_GEOMETRY);
+    ibf_live_store_release_u32_(d, 4U);
+    ibf_draw_reader_init(&reader);
+    EXPECT(ibf_draw_take_laid_out(&reader, d, dlen, ibf_attached_laid_out(&host, d), &head), IBF_OK);
+    /* The host's blocks stay placed as it laid them out: the zeroed tables are not read. */
+    EXPECT(ibf_attached_client_blocks_check(&host, 0, &err), IBF_ATTACH_OK);
+    CHECK(ibf_attached_client_blocks_mailbox(&host, 0) == (void *)mb);
+    /* The free puts every host word back: the bytes are the image's again. */
+    EXPECT(ibf_attached_client_free(&host, 0, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_CLAIMED);
+    CHECK(memcmp(block, img + (block - m), sizeof(ibf_client_block_header)) == 0);
+    CHECK(memcmp(bot, img + (bot - m), sizeof(ibf_client_block_header)) == 0);
+    CHECK(memcmp(q + 16, img + (q - m) + 16, 4) == 0);
+    CHECK(memcmp(mb + 24, img + (mb - m) + 24, 8) == 0);
+    CHECK(memcmp(d + 4, img + (d - m) + 4, 16) == 0);
+    EXPECT(ibf_log_queue_pop(q, qlen, &record), IBF_EMPTY);
+    EXPECT(ibf_attached_client_blocks_check(&client, 0, &err), IBF_ATTACH_OK);
+    free(img);
+    free(m);
+    printf("host laid out: geometry its own, restored by a free\n");
+}
+
 int main(void) {
     queue();
     ring();
@@ -958,6 +1035,7 @@ int main(void) {
     bound_writers();
     broken_lifecycle();
     host_handle();
+    host_laid_out();
     names();
     return 0;
 }

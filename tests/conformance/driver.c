@@ -324,8 +324,10 @@ static int api_push(const actor_t *a, const region_t *q, const char *text, size_
     return ibf_log_queue_push(h, len, &a->session, q->at, q->len, &entry, NULL, 0, text, text_len);
 }
 
+/* The host's side reads its geometry from the image it laid out (ibf_attached_laid_out), never
+ * from the bytes a client can write. */
 static int api_pop(const region_t *q, ibf_log_queue_record *out) {
-    return ibf_log_queue_pop(q->at, q->len, out);
+    return ibf_log_queue_pop_laid_out(q->at, q->len, ibf_attached_laid_out(&g_host.handle, q->at), out);
 }
 
 /* Writes a list of n zeroed draw_cmds, no payload, and publishes it. */
@@ -352,7 +354,7 @@ static int api_publish(actor_t *a, ibf_draw_writer *w, const region_t *d, uint32
 
 static int api_take(ibf_draw_reader *r, const region_t *d, uint32_t *count) {
     ibf_draw_list_header head;
-    int rc = ibf_draw_take(r, d->at, d->len, &head);
+    int rc = ibf_draw_take_laid_out(r, d->at, d->len, ibf_attached_laid_out(&g_host.handle, d->at), &head);
     if (rc == IBF_OK) {
         *count = head.count;
     }
@@ -372,11 +374,12 @@ static int api_poll(const region_t *m, uint32_t seq, ibf_mailbox_response *out) 
 /* Answers the waiting request with status ok and `answer`. */
 static int api_serve(const region_t *m, const char *answer, size_t *request_len) {
     uint32_t seq = 0;
-    int rc = ibf_mailbox_serve_begin(m->at, m->len, g_text, TEXT_CAP, request_len, &seq);
+    const unsigned char *laid_out = ibf_attached_laid_out(&g_host.handle, m->at);
+    int rc = ibf_mailbox_serve_begin_laid_out(m->at, m->len, laid_out, g_text, TEXT_CAP, request_len, &seq);
     if (rc != IBF_OK) {
         return rc;
     }
-    return ibf_mailbox_serve_answer(m->at, m->len, seq, (uint32_t)IBF_COMMAND_STATUS_OK, answer, strlen(answer));
+    return ibf_mailbox_serve_answer_laid_out(m->at, m->len, laid_out, seq, (uint32_t)IBF_COMMAND_STATUS_OK, answer, strlen(answer));
 }
 
 /* ---- Places: regions located through a handle. ---- */

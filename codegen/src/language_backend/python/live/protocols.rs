@@ -235,6 +235,10 @@ pub(in crate::language_backend::python) struct SessionClass {
 pub(in crate::language_backend::python) struct OwnedBlocksPy {
     pub(in crate::language_backend::python) pos: usize,
     pub(in crate::language_backend::python) regions: Vec<(usize, String, String, &'static str)>,
+    /// The host words a free restores (`plan::host_words`), as runs: (the region's position
+    /// in the block's table, or `None` for the block's header; from its start; bytes of each
+    /// word; words).
+    pub(in crate::language_backend::python) words: Vec<(String, u64, u64, u64)>,
 }
 
 impl ProtocolsContext {
@@ -611,6 +615,13 @@ impl Ctx<'_> {
                                 Restore::Exchange { .. } => "reset_state",
                             };
                             Some((r.row, self.view_of(header), class_of(cx, name)?, method))
+                        })
+                        .collect(),
+                    words: crate::plan::host_words::restored_runs(&o.words)
+                        .iter()
+                        .map(|w| {
+                            let row = w.region.map_or("None".to_string(), |r| r.to_string());
+                            (row, w.at, w.width, w.count)
                         })
                         .collect(),
                 })

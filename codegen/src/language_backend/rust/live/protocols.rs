@@ -190,7 +190,13 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
             /// The reader of the queue whose header starts `region`: its capacity is read and
             /// checked now.
             pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::new(region, #writer::SPEC)?, buf: Vec::new() })
+                Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+            }
+
+            /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
+            /// the header as it laid it out, never the bytes a client can write.
+            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::laid_out::GeometryFrom<'_>) -> Result<Self, #error> {
+                Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(region, #writer::SPEC, from)?, buf: Vec::new() })
             }
 
             /// The next entry, copied out and consumed, or `None` when the queue is empty. A
@@ -340,6 +346,13 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
 /// `<row>_join_latest()` and `<row>_join_oldest()` for a broadcast ring, `<row>_client()`
 /// and `<row>_server()` for a mailbox.
 pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> TokenStream {
+    // The host's side (a queue's reader, a mailbox's server, an exchange's reader) reads its
+    // geometry from the image the host laid out when the handle is the host's own.
+    let host_side = || {
+        quote! {
+            with_geometry(region, ::abi_runtime::laid_out::geometry_of(self.laid_out.as_deref(), p.offset, p.size))
+        }
+    };
     let r = &l.rows[k];
     let Holds::Struct { struct_index, .. } = &r.holds else {
         return TokenStream::new();
@@ -353,24 +366,24 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Queue(q) => (
                 q.header,
                 vec![
-                    ("writer", "Writer", quote!(new), "writer"),
-                    ("reader", "Reader", quote!(new), "reader"),
+                    ("writer", "Writer", quote!(new(region)), "writer"),
+                    ("reader", "Reader", host_side(), "reader"),
                 ],
             ),
             ProtocolKind::Broadcast(b) => (
                 b.header,
                 vec![
-                    ("writer", "Writer", quote!(new), "writer"),
+                    ("writer", "Writer", quote!(new(region)), "writer"),
                     (
                         "join_latest",
                         "Reader",
-                        quote!(join_latest),
+                        quote!(join_latest(region)),
                         "reader joining at the newest entry",
                     ),
                     (
                         "join_oldest",
                         "Reader",
-                        quote!(join_oldest),
+                        quote!(join_oldest(region)),
                         "reader joining at the oldest entry kept",
                     ),
                 ],
@@ -378,15 +391,15 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Mailbox(m) => (
                 m.header,
                 vec![
-                    ("client", "Client", quote!(new), "client"),
-                    ("server", "Server", quote!(new), "server"),
+                    ("client", "Client", quote!(new(region)), "client"),
+                    ("server", "Server", host_side(), "server"),
                 ],
             ),
             ProtocolKind::Exchange(e) => (
                 e.header,
                 vec![
-                    ("writer", "Writer", quote!(new), "writer"),
-                    ("reader", "Reader", quote!(new), "reader"),
+                    ("writer", "Writer", quote!(new(region)), "writer"),
+                    ("reader", "Reader", host_side(), "reader"),
                 ],
             ),
             ProtocolKind::Session(_) => continue,
@@ -448,7 +461,7 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
                     let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
                         return Ok(None);
                     };
-                    #ty::#ctor(region).map(Some)
+                    #ty::#ctor.map(Some)
                 }
             });
         }
