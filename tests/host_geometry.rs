@@ -84,5 +84,5 @@ fn the_hosts_side_reads_its_own_geometry_and_a_free_restores_it() {
     }
     let next = client.client_blocks(0).unwrap().unwrap();
     assert!(next.log_queue_reader().unwrap().is_some());
-    assert!(next.mailbox_client().unwrap().is_some());
+    assert!(next.mailbox_client_unscoped().unwrap().is_some());
 }
