@@ -1,5 +1,5 @@
 //! The loaded schema that every backend reads, and the pipeline that makes it from text:
-//! parse, lower, layout, access, protocols, directories, attach, templates.
+//! parse, lower, layout, access, protocols, directories, attach, events, templates.
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::{self, Abi};
@@ -20,11 +20,14 @@ pub struct Schema {
     pub protocols: Vec<ir::protocol::Protocol>,
     /// The directories of running instances: `[[directory]]` tables.
     pub directories: Vec<ir::directory::Directory>,
+    /// The events parties sleep on and set: `[[event]]` tables.
+    pub events: Vec<ir::event::Event>,
     /// The user's own targets: `[[template]]` tables.
     pub templates: Vec<ir::template::UserTemplate>,
 }
 
-/// Runs parse → lower → layout → access → protocols → directories → attach → templates on
+/// Runs parse → lower → layout → access → protocols → directories → attach → events →
+/// templates on
 /// schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
@@ -35,6 +38,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let protocols = protocols::lower_protocols(&raw, src, &abi, &layout, &access)?;
     let directories = protocols::lower_directories(&raw, src, &abi, &layout, &access)?;
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access, &protocols)?;
+    let events = protocols::lower_events(&raw, src, &abi, &layout, &access, &attach)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     Ok(Schema {
         abi,
@@ -43,6 +47,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
         attach,
         protocols,
         directories,
+        events,
         templates,
     })
 }

@@ -169,6 +169,7 @@ impl Cx<'_> {
                 ("rings", new.access.rings.len()),
                 ("protocols", new.protocols.len()),
                 ("directories", new.directories.len()),
+                ("events", new.events.len()),
             ] {
                 if n > 0 {
                     declared.push(format!("{n} {what}"));
