@@ -171,6 +171,8 @@ mod shared_buf;
 mod spec;
 mod sync;
 pub mod triple_buffer;
+#[cfg(not(loom))]
+pub mod wake;
 mod word;
 
 pub use attach::AttachError;

@@ -2,6 +2,7 @@
 //! schema, which every backend only names and prints.
 
 pub mod attach;
+pub mod events;
 pub(crate) mod live;
 pub mod recording;
 pub mod session;
