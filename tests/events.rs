@@ -125,11 +125,10 @@ fn host(map: &Mapping, n: u64, bot: &mut std::process::Child) -> (Vec<Duration>,
 
 /// Runs `bot` (a command that attaches to the file it is given) against the host for the
 /// ticks, checks the figures and prints them.
-fn run(lang: &str, bot: impl FnOnce(&std::path::Path, u64) -> Command) {
+fn run(lang: &str, n: u64, bot: impl FnOnce(&std::path::Path, u64) -> Command) {
     let dir = scratch(&format!("events_{lang}"));
     let path = dir.join("bridge.shm");
     let map = produce_file(&path);
-    let n = ticks();
     let mut child = bot(&path, n)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -207,7 +206,7 @@ fn events_rust_bot_process() {
 
 #[test]
 fn a_rust_bot_sleeps_through_no_tick() {
-    run("rust", |path, n| {
+    run("rust", ticks(), |path, n| {
         let mut c = Command::new(std::env::current_exe().unwrap());
         c.args(["--exact", "events::events_rust_bot_process", "--ignored"])
             .args(["--nocapture", "--test-threads", "1", "-q"])
@@ -281,9 +280,67 @@ fn a_c_bot_sleeps_through_no_tick() {
     c.extend(strict);
     crate::common::tools::run_ok("gcc", &c, &dir);
     let exe = dir.join("bot");
-    run("c", |path, n| {
+    run("c", ticks(), |path, n| {
         let mut c = Command::new(&exe);
         c.arg(path).arg(n.to_string());
+        c
+    });
+}
+
+/// The Python bot: `Client.wait_tick`, with the `ticks` cap set (a client that cannot count on
+/// a fence asks for every publication), so the host sets its event after each one.
+const PY_BOT: &str = r#"
+import mmap, sys
+import bridge
+
+path, n = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    buf = mmap.mmap(f.fileno(), 0)
+header = bridge.LiveBridgeHeader(buf)
+me = None
+for i in range(bridge.MAX_CLIENTS):
+    me = bridge.Client.claim(header, i, header.host_generation())
+    if me is not None:
+        break
+assert me is not None, "no free row"
+me.row.set_caps(bridge.ClientCaps.TICKS)
+assert me.activate(), "not active"
+last = ticks = woken = lost = sleeps = idle = 0
+while last < n:
+    seq, slept, timed_out = me.wait_tick(last, 1.0)
+    sleeps += slept
+    if seq is None:
+        idle += 1
+        assert idle <= 30, "no tick after %d in 30 s" % last
+        continue
+    if timed_out:
+        lost += 1
+    elif slept:
+        woken += 1
+    ticks += seq - last
+    last = seq
+    me.row.set_heartbeat_ns(seq)
+print("bot: %d %d %d %d" % (ticks, woken, lost, sleeps))
+"#;
+
+#[test]
+fn a_python_bot_sleeps_through_no_tick() {
+    let dir = scratch("events_python_build");
+    std::fs::write(dir.join("bot.py"), PY_BOT).unwrap();
+    let generated = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let script = dir.join("bot.py");
+    // A Python round costs about a millisecond here: EVENTS_PYTHON_TICKS (CI: 20,000) apart.
+    let n = std::env::var("EVENTS_PYTHON_TICKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(TICKS);
+    run("python", n, |path, n| {
+        let mut c = Command::new("python3");
+        c.args(["-B", "-W", "error"])
+            .arg(&script)
+            .arg(path)
+            .arg(n.to_string())
+            .env("PYTHONPATH", &generated);
         c
     });
 }
