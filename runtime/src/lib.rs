@@ -171,7 +171,6 @@ mod shared_buf;
 mod spec;
 mod sync;
 pub mod triple_buffer;
-#[cfg(not(loom))]
 pub mod wake;
 mod word;
 

@@ -44,6 +44,8 @@ use crate::error::{RegionError, RegionErrorKind};
 #[cfg(all(target_os = "linux", not(loom)))]
 pub(crate) mod futex;
 #[cfg(loom)]
+pub mod loom_futex;
+#[cfg(loom)]
 mod loom_words;
 #[cfg(feature = "mmap")]
 pub(crate) mod mapped;

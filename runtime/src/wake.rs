@@ -91,7 +91,16 @@ impl<'a, A: Access> Sleeper<'a, A> {
                 Waited::TimedOut
             };
         }
-        #[cfg(target_os = "linux")]
+        #[cfg(loom)]
+        {
+            let _ = left;
+            if crate::raw::loom_futex::wait(&self.region, self.offset, seen) {
+                Waited::Woken
+            } else {
+                Waited::TimedOut
+            }
+        }
+        #[cfg(all(target_os = "linux", not(loom)))]
         {
             use crate::raw::futex::{FutexWait, wait};
             match wait(&self.region, self.offset, seen, left) {
@@ -99,7 +108,7 @@ impl<'a, A: Access> Sleeper<'a, A> {
                 Ok(FutexWait::TimedOut) => Waited::TimedOut,
             }
         }
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(not(any(loom, target_os = "linux")))]
         {
             // No shared futex here: a bounded poll of the word, at most 1 ms asleep.
             let _ = seen;
@@ -178,9 +187,14 @@ impl<'a> Setter<'a> {
                 woke.calls += 1;
             }
         }
-        #[cfg(target_os = "linux")]
+        #[cfg(all(target_os = "linux", not(loom)))]
         if woke.rows > 0 {
             let _ = crate::raw::futex::wake(&self.region, self.offset);
+            woke.calls += 1;
+        }
+        #[cfg(loom)]
+        if woke.rows > 0 {
+            crate::raw::loom_futex::wake();
             woke.calls += 1;
         }
         let _ = (&self.region, self.offset);
@@ -228,3 +242,7 @@ pub fn wait_tick<A: Access, E>(
         }
     }
 }
+
+/// The loom model's deadline (`tests/loom/wake.rs`): every sleeper wakes timed out.
+#[cfg(loom)]
+pub use crate::raw::loom_futex::deadline;
