@@ -9,7 +9,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind};
 use super::compute::Cx;
-use super::facts::{Facts, facts_shape, field_path, ruled};
+use super::facts::{Facts, field_path};
 
 fn event_facts(schema: &Schema, e: &Event) -> Facts {
     let who = |x: &crate::ir::access::Parties| x.describe(&schema.access.parties);
@@ -45,20 +45,13 @@ impl Cx<'_> {
         for (b, m) in new.events.iter().zip(&matched) {
             let facts_b = event_facts(new, b);
             let Some(a) = m.map(|i| &old.events[i]) else {
-                let c = ruled(
-                    K::EventAdded,
-                    item,
-                    &b.name,
-                    "event added",
-                    format!(
-                        "a new event on `{}`: a party built at {} neither waits on it nor sets it, and a waiter built at the new version wakes at its deadline at the latest, then looks again",
-                        b.word_path,
-                        self.old_v()
-                    ),
-                )
-                .sides(None, Some(facts_shape(&b.name, &facts_b)))
-                .spans(None, Some(&b.span));
-                self.push(c);
+                let why = format!(
+                    "a new event on `{}`: a party built at {} neither waits on it nor sets it, and a waiter built at the new version wakes at its deadline at the latest, then looks again",
+                    b.word_path,
+                    self.old_v()
+                );
+                let what = (b.name.as_str(), "event added", why);
+                self.declaration_new((K::EventAdded, item), what, &facts_b, &b.span);
                 continue;
             };
             if a.name != b.name {
@@ -76,11 +69,11 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for (i, a) in old.events.iter().enumerate() {
-            if !matched.contains(&Some(i)) {
-                let facts = event_facts(old, a);
-                self.declaration_removed((K::EventRemoved, item), &a.name, &facts, &a.span);
-            }
-        }
+        self.unmatched_removed(
+            (K::EventRemoved, item),
+            (old, &old.events, &matched),
+            |a| (&a.name, &a.span),
+            event_facts,
+        );
     }
 }
