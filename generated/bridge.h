@@ -6730,8 +6730,9 @@ enum {
     IBF_CLIENT_TICK_TIMEOUT = 2, /* the timeout passed; *seq holds the sequence then */
     IBF_CLIENT_TICK_ROW = 3      /* no such row, or the region is too short */
 };
-#if defined(__linux__) && !defined(IBF_EVENT_FUTEX_)
+#if !defined(IBF_EVENT_FUTEX_)
 #define IBF_EVENT_FUTEX_ 1
+#if defined(__linux__)
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -6741,7 +6742,8 @@ enum {
 #if !defined(__cplusplus) && !defined(__USE_MISC)
 long syscall(long number, ...); /* as glibc declares it, without _DEFAULT_SOURCE */
 #endif
-/* FUTEX_WAIT (shared) on `word` while it holds `expected`, at most timeout_ns: AGAIN or TIMEOUT. */
+/* FUTEX_WAIT (shared) on `word` while it holds `expected`, at most timeout_ns: 1 (look again)
+ * or 2 (the timeout passed). */
 static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uint64_t timeout_ns) {
     struct timespec ts;
     ts.tv_sec = (time_t)(timeout_ns / 1000000000U);
@@ -6755,6 +6757,19 @@ static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uin
 static inline void ibf_event_futex_wake_(const void *word) {
     (void)syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
+#else
+/* No futex shared between processes here: a wait returns at once (look again: the caller
+ * polls), and a wake does nothing. */
+static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uint64_t timeout_ns) {
+    (void)word;
+    (void)expected;
+    (void)timeout_ns;
+    return 1;
+}
+static inline void ibf_event_futex_wake_(const void *word) {
+    (void)word;
+}
+#endif
 #endif
 
 static inline uint64_t ibf_client_tick_seq_(const unsigned char *base) {
@@ -6777,15 +6792,11 @@ static inline int ibf_client_tick_wait(void *region, size_t len, const ibf_clien
         (void)ibf_client_set_waiting(region, len, c, 0U);
         return IBF_CLIENT_TICK_NEW;
     }
-#if defined(__linux__)
-    (void)event;
-    r = ibf_event_futex_wait_(base + 192, (uint32_t)last, timeout_ns);
-#elif defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
     r = WaitForSingleObject((HANDLE)event, (DWORD)(timeout_ns / 1000000U + 1U)) == WAIT_OBJECT_0 ? IBF_CLIENT_TICK_AGAIN : IBF_CLIENT_TICK_TIMEOUT;
 #else
     (void)event;
-    (void)timeout_ns;
-    r = IBF_CLIENT_TICK_AGAIN; /* no shared wait here: the caller polls */
+    r = ibf_event_futex_wait_(base + 192, (uint32_t)last, timeout_ns);
 #endif
     (void)ibf_client_set_waiting(region, len, c, 0U);
     *seq = ibf_client_tick_seq_(base);
@@ -6809,14 +6820,10 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
 #endif
         }
     }
-#if defined(__linux__)
     (void)events;
     if (rows > 0U && (uint64_t)len >= 192U + 4U) {
         ibf_event_futex_wake_((const unsigned char *)region + 192);
     }
-#elif !(defined(_WIN32) && defined(IBF_EVENTS_WINDOWS))
-    (void)events;
-#endif
     return rows;
 }
 /*
