@@ -651,7 +651,7 @@ fn run_client(args: &[String]) -> Result<(), String> {
 
     // 1. The log queue, as its writer.
     let queue = block
-        .log_queue_writer()
+        .log_queue_writer_unscoped()
         .map_err(|x| fail("log queue", x))?
         .ok_or("no log queue")?;
     let (mut n, mut dropped) = (0u64, 0u64);
@@ -714,7 +714,7 @@ fn run_client(args: &[String]) -> Result<(), String> {
 
     // 3. The mailbox, as its client.
     let mut mailbox = block
-        .mailbox_client()
+        .mailbox_client_unscoped()
         .map_err(|x| fail("mailbox", x))?
         .ok_or("no mailbox")?;
     let (mut requests, mut answered, mut wrong, mut waits) = (0u64, 0u64, 0u64, 0u64);
@@ -749,7 +749,7 @@ fn run_client(args: &[String]) -> Result<(), String> {
 
     // 4. The draw lists, as their writer.
     let mut draw = bot
-        .draw_writer()
+        .draw_writer_unscoped()
         .map_err(|x| fail("draw", x))?
         .ok_or("no draw lists")?;
     let mut published = 0u64;

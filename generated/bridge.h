@@ -5158,14 +5158,29 @@ static inline uint64_t ibf_proto_load_(const unsigned char *at, size_t width) {
     }
 }
 
+/* A geometry field of a header (`width` bytes at `field`): from `laid_out`, the host's own copy
+ * of the header as it laid it out (ibf_attached_laid_out), when given; else from the
+ * mapping's header at `base`, loaded with acquire. */
+static inline uint64_t ibf_proto_geometry_(const unsigned char *base, const unsigned char *laid_out, size_t field, size_t width) {
+    uint64_t v = 0;
+    size_t i;
+    if (laid_out == NULL) {
+        return ibf_proto_load_(base + field, width);
+    }
+    for (i = width; i > 0; i--) {
+        v = (v << 8) | laid_out[field + i - 1U];
+    }
+    return v;
+}
+
 /* The capacity field (`width` bytes at `field`) of an area of entries at `area` of a region
  * of `len` bytes, checked: a multiple of 8 from 8 to the bytes after `area`; else 0. */
-static inline uint64_t ibf_proto_area_capacity_(const unsigned char *base, size_t len, size_t field, size_t width, size_t area) {
+static inline uint64_t ibf_proto_area_capacity_(const unsigned char *base, const unsigned char *laid_out, size_t len, size_t field, size_t width, size_t area) {
     uint64_t found;
     if (len < area || len < field + width || area % 8U != 0) {
         return 0;
     }
-    found = ibf_proto_load_(base + field, width);
+    found = ibf_proto_geometry_(base, laid_out, field, width);
     if (found == 0 || found % 8U != 0 || found > (uint64_t)(len - area)) {
         return 0;
     }
@@ -5313,9 +5328,9 @@ static inline void ibf_log_queue_pad_(unsigned char *at, uint64_t size) {
  * publishes it (release). IBF_OK; IBF_DROPPED (counted) when there is no room;
  * IBF_ENTRY_PART_TOO_LONG when a part passes its bound; IBF_QUEUE_CAPACITY or
  * IBF_QUEUE_POSITIONS for what the reader or the header's writer left broken (or a write_pos
- * so close to UINT64_MAX that the entry would end past it). One writer.
- */
-static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
+ * so close to UINT64_MAX that the entry would end past it). One writer. * Bound to no claim: it keeps writing after the row was freed, into the next client's queue;
+ * for a host, a test or a tool. A client pushes with ibf_log_queue_push (its claim first). */
+static inline int ibf_log_queue_push_unscoped(void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
     unsigned char *base = (unsigned char *)region;
     uint64_t buf[130];
     uint64_t capacity, write, read, at, pad, size;
@@ -5323,7 +5338,7 @@ static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_ent
     if (size == 0) {
         return IBF_ENTRY_PART_TOO_LONG;
     }
-    capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
+    capacity = ibf_proto_area_capacity_(base, NULL, len, 16U, 4U, 64U);
     if (capacity == 0 || len < 64U) {
         return IBF_QUEUE_CAPACITY;
     }
@@ -5356,13 +5371,15 @@ static inline int ibf_log_queue_push(void *region, size_t len, const ibf_log_ent
  * IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS or IBF_QUEUE_ENTRY_SIZE for what a broken
  * writer wrote (then nothing is consumed); IBF_ENTRY_PART_TOO_LONG or
  * IBF_ENTRY_PART_PAST_ENTRY for an entry whose parts cannot be right (it is consumed). One
- * reader.
+ * reader. The capacity is read from `laid_out` when given: the host's own copy of the header
+ * (ibf_attached_laid_out), so that a client's write to it never reaches the host; NULL reads
+ * the mapping's (ibf_log_queue_pop).
  */
-static inline int ibf_log_queue_pop(void *region, size_t len, ibf_log_queue_record *out) {
+static inline int ibf_log_queue_pop_laid_out(void *region, size_t len, const unsigned char *laid_out, ibf_log_queue_record *out) {
     unsigned char *base = (unsigned char *)region;
     uint64_t buf[130];
     uint64_t capacity, turn;
-    capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
+    capacity = ibf_proto_area_capacity_(base, laid_out, len, 16U, 4U, 64U);
     if (capacity == 0 || len < 64U) {
         return IBF_QUEUE_CAPACITY;
     }
@@ -5392,6 +5409,12 @@ static inline int ibf_log_queue_pop(void *region, size_t len, ibf_log_queue_reco
         return ibf_log_queue_parse_((const unsigned char *)buf, size, out);
     }
     return IBF_EMPTY;
+}
+
+/** ibf_log_queue_pop_laid_out with the capacity the mapping's header holds (a side that
+ * attached: the host wrote it). */
+static inline int ibf_log_queue_pop(void *region, size_t len, ibf_log_queue_record *out) {
+    return ibf_log_queue_pop_laid_out(region, len, NULL, out);
 }
 
 /** Entries the writer of queue `log_queue` dropped so far (0 for a region too short). */
@@ -5464,7 +5487,7 @@ static inline bool ibf_log_ring_fits_(uint64_t capacity, uint64_t pos, uint64_t 
 }
 
 static inline int ibf_log_ring_capacity_(const unsigned char *base, size_t len, uint64_t *capacity) {
-    *capacity = ibf_proto_area_capacity_(base, len, 16U, 4U, 64U);
+    *capacity = ibf_proto_area_capacity_(base, NULL, len, 16U, 4U, 64U);
     return *capacity == 0 || len < 64U ? IBF_RING_CAPACITY : IBF_OK;
 }
 
@@ -5734,12 +5757,12 @@ typedef struct ibf_mailbox_response {
 } ibf_mailbox_response;
 
 /* Both capacities, checked against the region: false when they do not fit or one is 0. */
-static inline bool ibf_mailbox_capacities_(const unsigned char *base, size_t len, uint64_t *request, uint64_t *response) {
+static inline bool ibf_mailbox_capacities_(const unsigned char *base, const unsigned char *laid_out, size_t len, uint64_t *request, uint64_t *response) {
     if (len < 64U) {
         return false;
     }
-    *request = ibf_proto_load_(base + 24, 4U);
-    *response = ibf_proto_load_(base + 28, 4U);
+    *request = ibf_proto_geometry_(base, laid_out, 24, 4U);
+    *response = ibf_proto_geometry_(base, laid_out, 28, 4U);
     return *request != 0 && *response != 0 && *request + *response <= (uint64_t)(len - 64U);
 }
 
@@ -5747,13 +5770,14 @@ static inline bool ibf_mailbox_capacities_(const unsigned char *base, size_t len
  * The client's side of mailbox `mailbox`: writes the request text, its terminating NUL
  * (request_capacity counts it) and its length, then bumps request_seq (release); *seq is the request's number, which its answer will carry.
  * IBF_OK, IBF_MAILBOX_BUSY while the previous request has no answer,
- * IBF_MAILBOX_TOO_LONG past request_capacity - 1 bytes, or IBF_MAILBOX_CAPACITY.
- */
-static inline int ibf_mailbox_request(void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
+ * IBF_MAILBOX_TOO_LONG past request_capacity - 1 bytes, or IBF_MAILBOX_CAPACITY. * Bound to no claim: it keeps requesting after the row was freed, into the next client's
+ * mailbox; for a host, a test or a tool. A client requests with ibf_mailbox_request
+ * (its claim first). */
+static inline int ibf_mailbox_request_unscoped(void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
     unsigned char *base = (unsigned char *)region;
     uint64_t request, response;
     uint32_t current;
-    if (!ibf_mailbox_capacities_(base, len, &request, &response)) {
+    if (!ibf_mailbox_capacities_(base, NULL, len, &request, &response)) {
         return IBF_MAILBOX_CAPACITY;
     }
     current = ibf_live_load_relaxed_u32_(base + 0);
@@ -5780,7 +5804,7 @@ static inline int ibf_mailbox_request(void *region, size_t len, const void *text
 static inline int ibf_mailbox_poll_response(const void *region, size_t len, uint32_t seq, ibf_mailbox_response *out, void *text, size_t text_cap) {
     const unsigned char *base = (const unsigned char *)region;
     uint64_t request, response, n, copied, total;
-    if (!ibf_mailbox_capacities_(base, len, &request, &response)) {
+    if (!ibf_mailbox_capacities_(base, NULL, len, &request, &response)) {
         return IBF_MAILBOX_CAPACITY;
     }
     if (ibf_live_load_acquire_u32_(base + 8) != seq) {
@@ -5810,11 +5834,11 @@ static inline int ibf_mailbox_poll_response(const void *region, size_t len, uint
  * IBF_MAILBOX_CAPACITY for a broken client; IBF_MAILBOX_LENGTH when request_len is past
  * the area, with *seq set, so the host can answer that request with an error status.
  */
-static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *request, size_t request_cap, size_t *request_len, uint32_t *seq) {
+static inline int ibf_mailbox_serve_begin_laid_out(const void *region, size_t len, const unsigned char *laid_out, void *request, size_t request_cap, size_t *request_len, uint32_t *seq) {
     const unsigned char *base = (const unsigned char *)region;
     uint64_t request_capacity, response_capacity, n;
     uint32_t asked, answered;
-    if (!ibf_mailbox_capacities_(base, len, &request_capacity, &response_capacity)) {
+    if (!ibf_mailbox_capacities_(base, laid_out, len, &request_capacity, &response_capacity)) {
         return IBF_MAILBOX_CAPACITY;
     }
     asked = ibf_live_load_acquire_u32_(base + 0);
@@ -5841,17 +5865,23 @@ static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *
     return IBF_OK;
 }
 
+/** ibf_mailbox_serve_begin_laid_out with the capacities the mapping's header holds (a side that
+ * attached: the host wrote them). */
+static inline int ibf_mailbox_serve_begin(const void *region, size_t len, void *request, size_t request_cap, size_t *request_len, uint32_t *seq) {
+    return ibf_mailbox_serve_begin_laid_out(region, len, NULL, request, request_cap, request_len, seq);
+}
+
 /**
  * The server's side, second half: answers request `seq` (from serve_begin) with `status` and
  * the whole answer's text, cut to the response area; stores response_seq = seq (release).
  * IBF_OK, IBF_MAILBOX_SEQUENCE when `seq` is not the request waiting, or
  * IBF_MAILBOX_CAPACITY.
  */
-static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t seq, uint32_t status, const void *text, size_t text_len) {
+static inline int ibf_mailbox_serve_answer_laid_out(void *region, size_t len, const unsigned char *laid_out, uint32_t seq, uint32_t status, const void *text, size_t text_len) {
     unsigned char *base = (unsigned char *)region;
     uint64_t request, response, kept;
     uint64_t total = (uint64_t)text_len;
-    if (!ibf_mailbox_capacities_(base, len, &request, &response)) {
+    if (!ibf_mailbox_capacities_(base, laid_out, len, &request, &response)) {
         return IBF_MAILBOX_CAPACITY;
     }
     if (ibf_live_load_acquire_u32_(base + 0) != seq || ibf_live_load_relaxed_u32_(base + 8) + 1U != seq) {
@@ -5864,6 +5894,12 @@ static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t se
     ibf_live_store_relaxed_u32_(base + 20, total > 0xffffffffULL ? 0xffffffffU : (uint32_t)total);
     ibf_live_store_release_u32_(base + 8, seq);
     return IBF_OK;
+}
+
+/** ibf_mailbox_serve_answer_laid_out with the capacities the mapping's header holds (a side that
+ * attached: the host wrote them). */
+static inline int ibf_mailbox_serve_answer(void *region, size_t len, uint32_t seq, uint32_t status, const void *text, size_t text_len) {
+    return ibf_mailbox_serve_answer_laid_out(region, len, NULL, seq, status, text, text_len);
 }
 
 /*
@@ -5957,15 +5993,15 @@ typedef struct ibf_draw_reader {
 /* List `index` of the exchange in the `len` bytes at `base`, its geometry checked (three
  * lists, each holding its header, max_items items and max_payload bytes, inside the region,
  * each at its header's alignment): NULL when it does not fit. */
-static inline unsigned char *ibf_draw_list_(const unsigned char *base, size_t len, uint32_t index, uint64_t *max_items, uint64_t *max_payload) {
+static inline unsigned char *ibf_draw_list_(const unsigned char *base, const unsigned char *laid_out, size_t len, uint32_t index, uint64_t *max_items, uint64_t *max_payload) {
     uint64_t buffers, size, need;
     if (len < 64U || index > 2U) {
         return NULL;
     }
-    buffers = ibf_proto_load_(base + 4, 4U);
-    size = ibf_proto_load_(base + 8, 4U);
-    *max_items = ibf_proto_load_(base + 12, 4U);
-    *max_payload = ibf_proto_load_(base + 16, 4U);
+    buffers = ibf_proto_geometry_(base, laid_out, 4, 4U);
+    size = ibf_proto_geometry_(base, laid_out, 8, 4U);
+    *max_items = ibf_proto_geometry_(base, laid_out, 12, 4U);
+    *max_payload = ibf_proto_geometry_(base, laid_out, 16, 4U);
     if (buffers != 3U || *max_items > 0xffffffffULL || *max_payload > 0xffffffffULL) {
         return NULL;
     }
@@ -6005,7 +6041,7 @@ static inline void ibf_draw_reset(void *region, size_t len) {
  * `region`): IBF_OK, or IBF_EXCHANGE_GEOMETRY when the header's lists do not fit.
  */
 static inline int ibf_draw_begin(ibf_draw_writer *w, void *region, size_t len) {
-    w->list = ibf_draw_list_((const unsigned char *)region, len, w->own, &w->max_items, &w->max_payload);
+    w->list = ibf_draw_list_((const unsigned char *)region, NULL, len, w->own, &w->max_items, &w->max_payload);
     w->count = 0;
     w->payload_len = 0;
     w->dropped = 0;
@@ -6015,9 +6051,8 @@ static inline int ibf_draw_begin(ibf_draw_writer *w, void *region, size_t len) {
 /**
  * Adds *item and its `n` payload bytes (at payload_len, the offset the item should name) to
  * the list begun: IBF_OK; or IBF_DROPPED when the item or its payload does not fit
- * (counted in dropped, nothing written); IBF_EXCHANGE_GEOMETRY before _begin.
- */
-static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
+ * (counted in dropped, nothing written); IBF_EXCHANGE_GEOMETRY before _begin. * Bound to no claim (for a host, a test or a tool); a client adds with ibf_draw_add. */
+static inline int ibf_draw_add_unscoped(ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
     if (w->list == NULL) {
         return IBF_EXCHANGE_GEOMETRY;
     }
@@ -6047,9 +6082,9 @@ static inline int ibf_draw_add(ibf_draw_writer *w, const ibf_draw_cmd *item, con
  * the reader gave back while this writer fills it (a publication a free overtook made both
  * hold it): the reader holds the list published last, so the list is published in place and
  * the writer takes the third. While a stale publication names the list it fills (fresh), the
- * publication is refused (IBF_EXCHANGE_STATE): publish again after the host's take.
- */
-static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
+ * publication is refused (IBF_EXCHANGE_STATE): publish again after the host's take. * Bound to no claim (for a host, a test or a tool); a client publishes with
+ * ibf_draw_publish. */
+static inline int ibf_draw_publish_unscoped(ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
     unsigned char *base = (unsigned char *)region;
     ibf_draw_list_header list = *head;
     uint32_t current, tries, next;
@@ -6110,7 +6145,7 @@ static inline int ibf_draw_publish(ibf_draw_writer *w, void *region, size_t len,
  * IBF_EXCHANGE_STATE: a broken writer (the host frees the row, then takes a new reader).
  * Another list shared and not fresh while it waits is the stale publication taken back.
  */
-static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ibf_draw_list_header *head) {
+static inline int ibf_draw_take_laid_out(ibf_draw_reader *r, void *region, size_t len, const unsigned char *laid_out, ibf_draw_list_header *head) {
     unsigned char *base = (unsigned char *)region;
     uint64_t max_payload;
     uint32_t current, tries, give;
@@ -6160,7 +6195,7 @@ static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ib
     }
     r->stale = 0U;
     r->own = current & 3U;
-    r->list = ibf_draw_list_(base, len, r->own, &r->max_items, &max_payload);
+    r->list = ibf_draw_list_(base, laid_out, len, r->own, &r->max_items, &max_payload);
     if (r->list == NULL) {
         return IBF_EXCHANGE_GEOMETRY;
     }
@@ -6172,6 +6207,12 @@ static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ib
     r->count = (uint32_t)head->count;
     r->payload_len = (uint32_t)head->payload_len;
     return IBF_OK;
+}
+
+/** ibf_draw_take_laid_out with the geometry the mapping's header holds (a side that
+ * attached: the host wrote it). */
+static inline int ibf_draw_take(ibf_draw_reader *r, void *region, size_t len, ibf_draw_list_header *head) {
+    return ibf_draw_take_laid_out(r, region, len, NULL, head);
 }
 
 /** Item `index` of the list taken, into *out: IBF_OK or IBF_EXCHANGE_LIST_LENGTH past its
@@ -6256,11 +6297,13 @@ static inline int ibf_draw_payload(const ibf_draw_reader *r, uint64_t offset, ui
  *      Retire it (swap `client_entry.state` to `closing`, acquire-release: its client sees it
  *      gone and nobody can claim it), then a full (seq_cst) fence, let go of every pad the
  *      row's index owns in `bridge_header.pad_owner` (back to 255), when it was not free put
- *      back what the row (row i) owned in its blocks (answer the request waiting in
- *      `client_blocks[i].mailbox` with status 0 and no text; store `bot_blocks[i].draw`'s state
- *      = 1, its initial state; a queue keeps its entries for the host to drain), then store
- *      `client_entry.state` = `free` (release). The client notices at its next check; the next
- *      claim finds nothing of the last client's.
+ *      back what the row (row i) owned in its blocks (store the 24 words the host alone writes
+ *      in the headers of `client_blocks[i]` back from its own image; answer the request waiting
+ *      in `client_blocks[i].mailbox` with status 0 and no text; store the 26 words the host
+ *      alone writes in the headers of `bot_blocks[i]` back from its own image; store
+ *      `bot_blocks[i].draw`'s state = 1, its initial state; a queue keeps its entries for the
+ *      host to drain), then store `client_entry.state` = `free` (release). The client notices
+ *      at its next check; the next claim finds nothing of the last client's.
  *   2. To wake a sleeping client: after publishing, a full (SeqCst) fence, then load
  *      `client_entry.waiting` (acquire); wake it when 1.
  *   3. On a reload, add 1 to `bridge_header.host_generation` (acquire-release) first, then free
@@ -6826,6 +6869,65 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
     }
     return rows;
 }
+
+/**
+ * The client's push into queue `log_queue`, bound to its claim *c of session `client`
+ * (the `map_len` bytes at `map` are the mapping the claim was made in): the claim's standing
+ * first; once the row is no longer the claim's, that standing (IBF_DISCONNECTED,
+ * IBF_RELOADED, IBF_HOST_EXITING) and nothing stored, so a stale client never writes
+ * the next client's queue. Otherwise ibf_log_queue_push_unscoped's result.
+ */
+static inline int ibf_log_queue_push(const void *map, size_t map_len, const ibf_client_session *c, void *region, size_t len, const ibf_log_entry *entry, const void *source, size_t source_len, const void *text, size_t text_len) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_log_queue_push_unscoped(region, len, entry, source, source_len, text, text_len);
+}
+
+/**
+ * The client's request into mailbox `mailbox`, bound to its claim *c of session
+ * `client` (the `map_len` bytes at `map` are the mapping the claim was made in): the
+ * claim's standing first; once the row is no longer the claim's, that standing
+ * (IBF_DISCONNECTED, IBF_RELOADED, IBF_HOST_EXITING) and nothing stored.
+ * Otherwise ibf_mailbox_request_unscoped's result.
+ */
+static inline int ibf_mailbox_request(const void *map, size_t map_len, const ibf_client_session *c, void *region, size_t len, const void *text, size_t text_len, uint32_t *seq) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_mailbox_request_unscoped(region, len, text, text_len, seq);
+}
+
+/**
+ * The client's add to its list of exchange `draw`, bound to its claim *c of session
+ * `client` (the `map_len` bytes at `map` are the mapping the claim was made in): the
+ * claim's standing first; once the row is no longer the claim's, that standing
+ * (IBF_DISCONNECTED, IBF_RELOADED, IBF_HOST_EXITING) and nothing written (the
+ * list it fills may be the next client's). Otherwise ibf_draw_add_unscoped's result.
+ */
+static inline int ibf_draw_add(const void *map, size_t map_len, const ibf_client_session *c, ibf_draw_writer *w, const ibf_draw_cmd *item, const void *payload, size_t n) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_draw_add_unscoped(w, item, payload, n);
+}
+
+/**
+ * The client's publication of its list of exchange `draw`, bound to its claim *c of
+ * session `client` (as ibf_draw_add): the claim's standing first; once the row
+ * is no longer the claim's, that standing and nothing changed. Otherwise
+ * ibf_draw_publish_unscoped's result.
+ */
+static inline int ibf_draw_publish(const void *map, size_t map_len, const ibf_client_session *c, ibf_draw_writer *w, void *region, size_t len, const ibf_draw_list_header *head, bool *overwrote) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_draw_publish_unscoped(w, region, len, head, overwrote);
+}
 /*
  * Attaching to a mapping
  *
@@ -6970,6 +7072,11 @@ typedef struct ibf_attached {
     unsigned host;
     /** Every row of the root table, then each blocks row's blocks' rows, in row order. */
     ibf_attached_region regions[53];
+    /** The producer's own handle: the headers of the blocks its sessions' rows own (each block's
+     * and its regions'), copied from the image it laid out, never from the mapping, whose blocks
+     * a client can write. Its side of each protocol reads its geometry there
+     * (ibf_attached_laid_out), and a free stores the host's words back from there. */
+    unsigned char laid_out[3912];
 } ibf_attached;
 
 /** What a versioned read learned of a record's producer. */
@@ -7637,6 +7744,11 @@ static inline int ibf_attached_client_blocks_check(ibf_attached *a, unsigned i, 
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
+    /* The producer's own handle placed every block as it laid it out (ibf_produce_attached):
+     * it never reads a block's table back from the mapping, whose blocks a client can write. */
+    if (a->host) {
+        return IBF_ATTACH_OK;
+    }
     /* A block of a reloaded host's old tables is never handed out (to a client: the host's
      * own handle follows its own reloads). */
     if (!a->host) {
@@ -7759,6 +7871,11 @@ static inline int ibf_attached_bot_blocks_check(ibf_attached *a, unsigned i, ibf
     ibf_attach_state_ s = ibf_attached_state_(a, err != NULL ? err : &err_scratch);
     char scope[64];
     scope[0] = '\0';
+    /* The producer's own handle placed every block as it laid it out (ibf_produce_attached):
+     * it never reads a block's table back from the mapping, whose blocks a client can write. */
+    if (a->host) {
+        return IBF_ATTACH_OK;
+    }
     /* A block of a reloaded host's old tables is never handed out (to a client: the host's
      * own handle follows its own reloads). */
     if (!a->host) {
@@ -8337,6 +8454,163 @@ static inline int ibf_stamp_identity(void *image, size_t n, const ibf_identity *
     return IBF_PRODUCE_OK;
 }
 
+/* The unsigned little-endian integer of `width` bytes at `at` of the host's own copy (plain
+ * memory: only the host's handle holds it). */
+static inline uint64_t ibf_laid_out_le_(const unsigned char *at, unsigned width) {
+    uint64_t v = 0;
+    unsigned i;
+    for (i = width; i > 0; i--) {
+        v = (v << 8) | at[i - 1U];
+    }
+    return v;
+}
+
+/* A run of host words (plan::host_words): `count` words of `width` bytes from `at` of a header. */
+typedef struct ibf_host_words_ {
+    uint32_t at;
+    uint32_t width;
+    uint32_t count;
+} ibf_host_words_;
+
+/* Stores the `n` runs `words` back into the header at `at` from the host's copy of it at
+ * `from`, each word with one __atomic store of its width (relaxed: the free's release store of
+ * the row's state publishes them). */
+static inline void ibf_restore_host_words_(unsigned char *at, const unsigned char *from, const ibf_host_words_ *words, size_t n) {
+    size_t i;
+    uint32_t k;
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < words[i].count; k++) {
+            size_t o = (size_t)words[i].at + (size_t)k * words[i].width;
+            uint64_t v = ibf_laid_out_le_(from + o, words[i].width);
+            switch (words[i].width) {
+            case 1: ibf_live_store_relaxed_u8_(at + o, (uint8_t)v); break;
+            case 2: ibf_live_store_relaxed_u16_(at + o, (uint16_t)v); break;
+            case 4: ibf_live_store_relaxed_u32_(at + o, (uint32_t)v); break;
+            default: ibf_live_store_relaxed_u64_(at + o, v); break;
+            }
+        }
+    }
+}
+
+/* Place `place` (of ibf_laid_out_places_) of block `i`: its header in the mapping, as the
+ * handle's accessor gives it; NULL when absent or shorter than the header. */
+static inline unsigned char *ibf_attached_place_(const ibf_attached *a, unsigned place, unsigned i) {
+    unsigned char *at = NULL;
+    switch (place) {
+    case 0U:
+        at = (unsigned char *)(void *)ibf_attached_client_blocks(a, i);
+        break;
+    case 1U:
+        at = (unsigned char *)(void *)ibf_attached_client_blocks_log_queue(a, i);
+        if (at != NULL && ibf_attached_client_blocks_log_queue_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 2U:
+        at = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(a, i);
+        if (at != NULL && ibf_attached_client_blocks_mailbox_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 3U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks(a, i);
+        break;
+    case 4U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks_draw(a, i);
+        if (at != NULL && ibf_attached_bot_blocks_draw_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 5U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks_params(a, i);
+        if (at != NULL && ibf_attached_bot_blocks_params_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    case 6U:
+        at = (unsigned char *)(void *)ibf_attached_bot_blocks_stats(a, i);
+        if (at != NULL && ibf_attached_bot_blocks_stats_size(a, i) < 64U) {
+            at = NULL;
+        }
+        break;
+    default:
+        break;
+    }
+    return at;
+}
+
+/* Each place whose copy the host's handle keeps (a block's header, or a region's): block 0's
+ * copy in laid_out, from one block's copies to the next, the header's bytes, the blocks, and
+ * whether it is the block's own header; then the host words a free restores there (runs). */
+typedef struct ibf_laid_out_place_ {
+    uint32_t copy_at;
+    uint32_t stride;
+    uint32_t size;
+    uint32_t count;
+    unsigned header;
+    const ibf_host_words_ *words;
+    size_t runs;
+} ibf_laid_out_place_;
+static const ibf_host_words_ ibf_host_words_0_[] = { { 0U, 4U, 18U } };
+static const ibf_host_words_ ibf_host_words_1_[] = { { 16U, 4U, 1U } };
+static const ibf_host_words_ ibf_host_words_2_[] = { { 12U, 4U, 5U } };
+static const ibf_host_words_ ibf_host_words_3_[] = { { 0U, 4U, 18U } };
+static const ibf_host_words_ ibf_host_words_4_[] = { { 4U, 4U, 4U } };
+static const ibf_host_words_ ibf_host_words_5_[] = { { 8U, 4U, 3U } };
+static const ibf_host_words_ ibf_host_words_6_[] = { { 8U, 4U, 1U } };
+static const ibf_laid_out_place_ ibf_laid_out_places_[] = {
+    { 0U, 200U, 72U, 8U, 1U, ibf_host_words_0_, 1U },
+    { 72U, 200U, 64U, 8U, 0U, ibf_host_words_1_, 1U },
+    { 136U, 200U, 64U, 8U, 0U, ibf_host_words_2_, 1U },
+    { 1600U, 264U, 72U, 8U, 1U, ibf_host_words_3_, 1U },
+    { 1672U, 264U, 64U, 8U, 0U, ibf_host_words_4_, 1U },
+    { 1736U, 264U, 64U, 8U, 0U, ibf_host_words_5_, 1U },
+    { 1800U, 264U, 64U, 8U, 0U, ibf_host_words_6_, 1U },
+};
+
+/* Copies the headers of every block its sessions' rows own from the image `image` (`n` bytes,
+ * the one just produced), placed as the handle's checks placed them. */
+static inline void ibf_attached_copy_laid_out_(ibf_attached *out, const unsigned char *image, size_t n) {
+    unsigned place, i;
+    for (place = 0; place < sizeof ibf_laid_out_places_ / sizeof ibf_laid_out_places_[0]; place++) {
+        const ibf_laid_out_place_ *pl = &ibf_laid_out_places_[place];
+        for (i = 0; i < pl->count; i++) {
+            const unsigned char *at = ibf_attached_place_(out, place, i);
+            size_t from = at != NULL ? (size_t)(at - out->base) : 0U;
+            if (at != NULL && from <= n && n - from >= pl->size) {
+                memcpy(out->laid_out + pl->copy_at + (size_t)i * pl->stride, image + from, pl->size);
+            }
+        }
+    }
+}
+
+/**
+ * The header at `at` (a region of a block a session's row owns, or the block itself, as the
+ * handle's accessors give it) as the host laid it out: a copy its side of a protocol reads its
+ * geometry from (the _laid_out functions: ibf_log_queue_pop_laid_out, ...), never the
+ * mapping's bytes, which the block's client can write. NULL for a handle that attached (not
+ * the producer's own, ibf_produce_attached) and for any other address: the functions then
+ * read the mapping.
+ */
+static inline const unsigned char *ibf_attached_laid_out(const ibf_attached *a, const void *at) {
+    unsigned pass, place, i;
+    if (a == NULL || !a->host || at == NULL) {
+        return NULL;
+    }
+    /* The regions first: a region may start where its block does. */
+    for (pass = 0; pass < 2U; pass++) {
+        for (place = 0; place < sizeof ibf_laid_out_places_ / sizeof ibf_laid_out_places_[0]; place++) {
+            const ibf_laid_out_place_ *pl = &ibf_laid_out_places_[place];
+            for (i = 0; pl->header == pass && i < pl->count; i++) {
+                if ((const void *)ibf_attached_place_(a, place, i) == at) {
+                    return a->laid_out + pl->copy_at + (size_t)i * pl->stride;
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
 /** ibf_produce, then the producer's own handle in *out: the mapping attached as
  * ibf_attach_all does, marked the host's (its blocks are handed out across its own reloads)
  * and every block of the root table's blocks rows checked now. IBF_PRODUCE_OK, the code of
@@ -8352,7 +8626,6 @@ static inline int ibf_produce_attached(void *mapping, size_t len, const void *im
     if (rc != IBF_ATTACH_OK) {
         return rc;
     }
-    out->host = 1U;
     for (client_blocks_i = 0; client_blocks_i < out->regions[2U].count; client_blocks_i++) {
         rc = ibf_attached_client_blocks_check(out, client_blocks_i, err);
         if (rc != IBF_ATTACH_OK) {
@@ -8365,6 +8638,11 @@ static inline int ibf_produce_attached(void *mapping, size_t len, const void *im
             return rc;
         }
     }
+    /* Marked the host's once every block is placed: its checks are not made again. The headers
+     * of its sessions' blocks are copied from the image, not the mapping. */
+    out->host = 1U;
+    memset(out->laid_out, 0, sizeof out->laid_out);
+    ibf_attached_copy_laid_out_(out, (const unsigned char *)image, n);
     return IBF_PRODUCE_OK;
 }
 
@@ -8558,6 +8836,10 @@ static inline int ibf_snapshot_has_spawn_marker_count(const ibf_record_info *inf
  * closing: its client sees it gone, and no client can claim it meanwhile) and the pads it
  * bound are let go; then each protocol of the blocks the row owns that would refuse the next
  * client is put back as a new image has it (a row that was free is left as it is):
+ *   - with the host's own handle, every word the host alone writes in the headers of the
+ *     row's blocks (their tables, capacities and geometry) is stored back from its laid_out
+ *     copy, one __atomic store of the word's size each (not a queue's read_pos nor a mailbox's
+ *     response_seq, positions that go on);
  *   - client_blocks_mailbox: a waiting request is answered with status 0 and no text;
  *   - bot_blocks_draw: the state becomes 1, the initial one;
  * and then its state becomes free (release), so the next claim finds everything restored.
@@ -8580,6 +8862,16 @@ static inline int ibf_attached_client_free(const ibf_attached *a, uint32_t row, 
     rc = ibf_client_free_begin_(header, len, row, &old);
     if (rc != IBF_OK) {
         return rc;
+    }
+    if (old != 0U && a->host) {
+        unsigned place;
+        for (place = 0U; place < 7U; place++) {
+            const ibf_laid_out_place_ *pl = &ibf_laid_out_places_[place];
+            unsigned char *at = row < pl->count ? ibf_attached_place_(a, place, row) : NULL;
+            if (at != NULL && pl->words != NULL) {
+                ibf_restore_host_words_(at, a->laid_out + pl->copy_at + (size_t)row * pl->stride, pl->words, pl->runs);
+            }
+        }
     }
     if (old != 0U) {
         unsigned char *at = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(a, row);

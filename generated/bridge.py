@@ -4007,7 +4007,7 @@ def _events_since(entries, total, since):
 class _LiveView:
     """What every live view does: hold the buffer, check where it is, reach its words."""
 
-    __slots__ = ("_mem", "_base", "_length")
+    __slots__ = ("_mem", "_base", "_length", "_laid_out")
     SIZE = ALIGN = MIN_LEN = 1
     _trailer = False
 
@@ -4029,6 +4029,8 @@ class _LiveView:
                 % (cls.__name__, offset, mem.address, cls.ALIGN)
             )
         self._mem, self._base, self._length = mem, offset, length
+        # The host's own handle gives its views the header as it laid it out (_geometry).
+        self._laid_out = None
 
     def release(self):
         """Lets go of the buffer, for this view and every view made from it or with it."""
@@ -4042,6 +4044,15 @@ class _LiveView:
 
     def _load(self, offset, width, order=_ACQUIRE):
         return _load(self._mem, self._base + offset, width, order)
+
+    def _geometry(self, offset, width):
+        """A geometry field of the header (a capacity, a size): from the host's own copy of the
+        header as it laid it out, when its own handle gave the view one, never from the bytes a
+        client can write; else loaded from the mapping (acquire)."""
+        laid_out = getattr(self, "_laid_out", None)
+        if laid_out is not None and offset + width <= len(laid_out):
+            return int.from_bytes(laid_out[offset : offset + width], "little")
+        return self._load(offset, width)
 
     def _store(self, offset, width, value, order=_RELEASE):
         _store(self._mem, self._base + offset, width, value, order)
@@ -5237,7 +5248,7 @@ def _area_capacity(view, word, area, check):
     """The capacity field word = (offset, width) of an area of entries at area of view,
     checked: a multiple of 8 from 8 to the bytes the region has after area."""
     offset, width = word
-    found = view._load(offset, width)
+    found = view._geometry(offset, width)
     room = max(view._length - area, 0)
     if found == 0 or found % 8 or found > room or area % 8:
         raise ProtocolError(
@@ -5249,6 +5260,40 @@ def _area_capacity(view, word, area, check):
 def _protocol_view(cls, view):
     if not isinstance(view, cls._VIEW):
         raise TypeError("%s takes a %s, not %s" % (cls.__name__, cls._VIEW.__name__, type(view).__name__))
+
+
+# A protocol's writer that writes the blocks a session's row owns is bound to a claim: made
+# with the claim (Protocol(view, session)), each write first checks the claim's standing and
+# raises ProtocolError session_disconnected, session_reloaded or session_host_exiting instead of
+# storing anything once the row is no longer the claim's. The writer without a claim, for a
+# host, a test or a tool, is Protocol.unscoped(view); made without either, it only reads.
+_UNSCOPED = object()
+
+
+def _refused(standing, name):
+    """The error a bound write raises when the claim no longer stands."""
+    check = {
+        Standing.DISCONNECTED: "session_disconnected",
+        Standing.RELOADED: "session_reloaded",
+        Standing.HOST_EXITING: "session_host_exiting",
+    }[standing]
+    return ProtocolError(check, "the row is no longer this client's (%s): %s refused" % (standing.name, name))
+
+
+def _claimed(writer, name):
+    """Before each write of a bound writer: its claim's standing, raised unless CONNECTED."""
+    session = writer._session
+    if not writer._BOUND or session is _UNSCOPED:
+        return
+    if session is None:
+        cls = type(writer).__name__
+        raise TypeError(
+            "%s.%s writes a block a claim owns: make it with %s(view, session), or "
+            "%s.unscoped(view) to write without a claim" % (cls, name, cls, cls)
+        )
+    standing = session.standing()
+    if standing != Standing.CONNECTED:
+        raise _refused(standing, name)
 
 
 class _Entries:
@@ -5320,11 +5365,12 @@ class _ByteQueue(_Entries):
     """A single-writer, single-reader queue of entries (abi-runtime byte_queue): push never
     overwrites what pop has not consumed; an entry that does not fit is dropped and counted."""
 
-    __slots__ = ("_view", "_mem", "_base", "_capacity")
+    __slots__ = ("_view", "_mem", "_base", "_capacity", "_session")
     _what = "queue"
 
-    def __init__(self, view):
+    def __init__(self, view, session=None):
         _protocol_view(type(self), view)
+        self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
         self._capacity = _area_capacity(view, self._CAPACITY, self._AREA, "queue_capacity")
 
@@ -5332,6 +5378,12 @@ class _ByteQueue(_Entries):
     def view(self):
         """The header's live view."""
         return self._view
+
+    @classmethod
+    def unscoped(cls, view):
+        """A writer bound to no claim: it keeps writing after the row was freed, into the next
+        client's blocks. For a host, a test or a tool that writes without a claim."""
+        return cls(view, _UNSCOPED)
 
     @property
     def capacity(self):
@@ -5589,12 +5641,16 @@ class LogQueue(_ByteQueue):
 
     A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 
-    LogQueue(view): view is the LiveLogQueueHeader attach hands out for its region (the header,
-    then the area of entries). Each entry is a LogEntry, then source, text, padded to a
+    LogQueue(view, session): view is the LiveLogQueueHeader attach hands out for its region (the header,
+    then the area of entries). The writer is bound to session's claim: push
+    raises ProtocolError session_disconnected, session_reloaded or session_host_exiting, storing
+    nothing, once the row is no longer the claim's; LogQueue.unscoped(view) writes without
+    a claim (a host, a test, a tool); LogQueue(view) only reads. Each entry is a LogEntry, then source, text, padded to a
     multiple of 8.
     """
 
     __slots__ = ()
+    _BOUND = True
     _VIEW = LiveLogQueueHeader
     _HEAD = LogEntry
     _ENTRY = LogQueueEntry
@@ -5615,6 +5671,7 @@ class LogQueue(_ByteQueue):
         parts (bytes or str) as one entry, after a padding entry when it does not fit before
         the area's end. True when it did not fit: dropped, and counted in dropped(). One
         writer only."""
+        _claimed(self, "push")
         return self._push(head, (source, text,))
 
 
@@ -5643,6 +5700,7 @@ class LogRing(_BroadcastRing):
     """
 
     __slots__ = ()
+    _BOUND = False
     _VIEW = LiveLogRingHeader
     _HEAD = LogEntry
     _ENTRY = LogRingEntry
@@ -5672,13 +5730,14 @@ class _Mailbox:
     request, then request_seq bumped (release); the answer, then response_seq = the request
     answered (release). Every length the other side wrote is checked against the capacities."""
 
-    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "_pending", "waits")
+    __slots__ = ("_view", "_mem", "_base", "_request_capacity", "_response_capacity", "_seq", "_pending", "waits", "_session")
 
-    def __init__(self, view):
+    def __init__(self, view, session=None):
         _protocol_view(type(self), view)
+        self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
-        request = view._load(*self._REQUEST_CAPACITY)
-        response = view._load(*self._RESPONSE_CAPACITY)
+        request = view._geometry(*self._REQUEST_CAPACITY)
+        response = view._geometry(*self._RESPONSE_CAPACITY)
         room = max(view._length - self._AREA, 0)
         if request == 0 or response == 0 or request + response > room:
             raise ProtocolError(
@@ -5697,6 +5756,12 @@ class _Mailbox:
         """The header's live view."""
         return self._view
 
+    @classmethod
+    def unscoped(cls, view):
+        """A client bound to no claim: it keeps requesting after the row was freed, into the
+        next client's mailbox. For a host, a test or a tool that writes without a claim."""
+        return cls(view, _UNSCOPED)
+
     @property
     def request_capacity(self):
         """The request area's bytes: a request holds at most one less."""
@@ -5712,6 +5777,7 @@ class _Mailbox:
         counts it) and its length, then bumps request_seq (release); returns the request's number, which its answer carries.
         ProtocolError mailbox_busy while the previous request has no answer, mailbox_too_long
         past request_capacity - 1 bytes."""
+        _claimed(self, "request")
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         v = self._view
         seq = v._load(self._REQUEST_SEQ, 4, _RELAXED)
@@ -5824,11 +5890,15 @@ class Mailbox(_Mailbox):
 
     A client's command mailbox: one request at a time. The request text follows the header, then the response text
 
-    Mailbox(view): view is the LiveMailboxHeader attach hands out for its region (the header, the
-    request area, then the response area; their capacities are in the header).
-    """
+    Mailbox(view, session): view is the LiveMailboxHeader attach hands out for its region (the header, the
+    request area, then the response area; their capacities are in the header). The
+    client is bound to session's claim: request raises ProtocolError session_disconnected,
+    session_reloaded or session_host_exiting, storing nothing, once the row is no longer the
+    claim's; Mailbox.unscoped(view) requests without a claim (a host, a test, a tool);
+    Mailbox(view) serves and polls only.    """
 
     __slots__ = ()
+    _BOUND = True
     _VIEW = LiveMailboxHeader
     _RESPONSE = MailboxResponse
     _STATUS_CLASS = CommandStatus
@@ -5882,16 +5952,17 @@ class _Exchange:
     __slots__ = (
         "_view", "_mem", "_base", "_buffer_size", "_max_items", "_max_payload",
         "_writer", "_reader", "_head", "_count", "_payload_len", "_dropped", "_overflow",
-        "_stale", "_absorbed", "_last",
+        "_stale", "_absorbed", "_last", "_session",
     )
 
-    def __init__(self, view):
+    def __init__(self, view, session=None):
         _protocol_view(type(self), view)
+        self._session = session
         self._view, self._mem, self._base = view, view._mem, view._base
-        buffers = view._load(*self._BUFFERS)
-        size = view._load(*self._BUFFER_SIZE)
-        items = view._load(*self._MAX_ITEMS)
-        payload = view._load(*self._MAX_PAYLOAD)
+        buffers = view._geometry(*self._BUFFERS)
+        size = view._geometry(*self._BUFFER_SIZE)
+        items = view._geometry(*self._MAX_ITEMS)
+        payload = view._geometry(*self._MAX_PAYLOAD)
         room = max(view._length - self._AREA, 0)
         need = self._LIST_SIZE + items * self._ITEM_SIZE + payload
         if buffers != 3 or size < need or size % self._LIST_ALIGN or self._AREA % self._LIST_ALIGN or 3 * size > room:
@@ -5907,6 +5978,12 @@ class _Exchange:
     def view(self):
         """The header's live view."""
         return self._view
+
+    @classmethod
+    def unscoped(cls, view):
+        """A writer bound to no claim: it keeps publishing after the row was freed, into the
+        next client's exchange. For a host, a test or a tool that writes without a claim."""
+        return cls(view, _UNSCOPED)
 
     @property
     def max_items(self):
@@ -5970,6 +6047,7 @@ class _Exchange:
         and dropped counts it)."""
         if not isinstance(item, self._ITEM):
             raise TypeError("an item is a %s, not %s" % (self._ITEM.__name__, type(item).__name__))
+        _claimed(self, "add")
         payload = bytes(payload)
         if self._count >= self._max_items or self._payload_len + len(payload) > self._max_payload:
             self._dropped += 1
@@ -5992,6 +6070,7 @@ class _Exchange:
         made both hold it): the reader holds the list published last, so the list is published
         in place and the writer takes the third. While a stale publication names the list it
         fills (fresh), exchange_state: publish again after the host's take."""
+        _claimed(self, "publish")
         raw = bytearray(bytes(self._head))
         flags = struct.unpack_from(self._FLAGS[1], raw, self._FLAGS[0])[0]
         struct.pack_into(self._COUNT[1], raw, self._COUNT[0], self._count)
@@ -6102,10 +6181,13 @@ class Draw(_Exchange):
 
     Draw(view): view is the LiveDrawHeader attach hands out for its region (the header, then
     the lists, buffer_size apart: each a DrawListHeader, max_items DrawCmd and max_payload
-    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.
-    """
+    bytes). The state starts at INITIAL_STATE: the writer owns list 0, the reader list 2.    Draw(view, session): the writer is bound to session's claim: add and publish raise
+    ProtocolError session_disconnected, session_reloaded or session_host_exiting, storing
+    nothing, once the row is no longer the claim's; Draw.unscoped(view) writes without a
+    claim (a host, a test, a tool); Draw(view) takes only.    """
 
     __slots__ = ()
+    _BOUND = True
     INITIAL_STATE = 1
     _INITIAL_STATE = 1
     #: Stale publications (of the reader's own list) one reader absorbs before it refuses the
@@ -6155,15 +6237,7 @@ class _Scoped:
         def checked(*args, **kwargs):
             standing = self._session.standing()
             if standing != Standing.CONNECTED:
-                refused = {
-                    Standing.DISCONNECTED: "session_disconnected",
-                    Standing.RELOADED: "session_reloaded",
-                    Standing.HOST_EXITING: "session_host_exiting",
-                }[standing]
-                raise ProtocolError(
-                    refused,
-                    "the row is no longer this client's (%s): %s refused" % (standing.name, name),
-                )
+                raise _refused(standing, name)
             return attr(*args, **kwargs)
 
         return checked
@@ -6447,8 +6521,8 @@ class _Session:
         return Standing.DISCONNECTED
 
     def scoped(self, writer):
-        """Binds writer (a LogQueue, a Mailbox, a Draw: any writer of this row's blocks) to
-        this claim: every method called through what this returns first checks the standing,
+        """Binds writer (any writer of this row's blocks, made unscoped; the writers of the
+        blocks the row owns are bound already when made with the claim) to this claim: every method called through what this returns first checks the standing,
         and raises ProtocolError session_disconnected, session_reloaded or session_host_exiting
         instead of running once the row is no longer this client's, so nothing is stored into
         the next client's blocks. The window left is one write (a writer preempted between the
@@ -6570,10 +6644,23 @@ class _Session:
         view class, its protocol's class and the method that restores it): each mailbox's
         waiting request answered, each exchange at its initial state. A block or region that
         is absent or fails its checks is left alone."""
-        for pos, regions in cls._OWNED:
+        laid_out = handle._laid_out
+        for pos, regions, words in cls._OWNED:
             block = _attach_owned_block(handle, pos, index)
             if block is None:
                 continue
+            if laid_out is not None:
+                # Every word the host alone writes here, as the image it laid out has it: each
+                # stored whole, with the one size all its accesses have.
+                mem = block._source.hold()
+                for row, at, width, count in words:
+                    span = (0, 0) if row is None else block._spans[row]
+                    if span is None:
+                        continue
+                    for start in range(block._offset + span[0] + at, block._offset + span[0] + at + width * count, width):
+                        if start + width <= min(len(laid_out), mem.size):
+                            value = int.from_bytes(laid_out[start : start + width], "little")
+                            _store(mem, start, width, value, _RELAXED)
             for row, view_class, protocol, method in regions:
                 view = block._view(row, view_class)
                 if view is not None:
@@ -6652,7 +6739,7 @@ class Client(_Session):
         """After a publication: the `tick` event set for the rows that wait and the rows in
         `always` (a ticks cap); one futex wake, none when no row wants it. The rows set."""
         return cls._host_set_event(header, 192, always)
-    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),)),)
+    _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4, 18),(0, 16, 4, 1),(2, 12, 4, 5),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4, 18),(0, 4, 4, 4),(1, 8, 4, 3),(2, 8, 4, 1),)),)
 
     def bind_pad(self, pad):
         """Binds pad to this row, while the claim stands: its owner byte goes from unbound to
@@ -7246,7 +7333,10 @@ def _attach_check_block(handle, pos, index, live=True):
         return None
     stride = _attach_followed(stride, row.follows[1], handle._values)
     sub = _attach_tables[inner]
-    mv = handle._source.hold().view
+    # The host's own handle places its blocks as it laid them out, never by the tables in the
+    # mapping, which the blocks' clients can write.
+    laid_out = handle._laid_out
+    mv = handle._source.hold().view if laid_out is None else memoryview(laid_out)
     bbase, bname = handle._offset + span[0] + index * stride, "%s%s[%d]" % (handle._path, row.name, index)
     extent = _attach_read(mv, bbase, sub.extent) if sub.extent is not None else stride
     if extent > stride:
@@ -7254,6 +7344,7 @@ def _attach_check_block(handle, pos, index, live=True):
     if extent < sub.header_size:
         raise AttachError("extent_too_small", bname, sub.header_size, extent)
     block = _attach_check_table(mv, inner, bbase, extent, sub.header_size, bname + ".", handle._minor, handle._source)
+    block._laid_out = laid_out
     if still_running is not None:
         # Nothing reloaded while the block's tables were read (the root attach's re-check):
         # tables a re-layout wrote meanwhile are refused, retryably, never handed out torn.
@@ -7296,13 +7387,16 @@ class _AttachHandle:
     writer's value of each geometry field of its table (None where its row is absent), its
     name prefix in errors ("" or "bot_blocks[7].") and the producer's minor version."""
 
-    __slots__ = ("_source", "_offset", "_extent", "_spans", "_values", "_path", "_minor")
+    __slots__ = ("_source", "_offset", "_extent", "_spans", "_values", "_path", "_minor", "_laid_out")
     _rows = ()
     _table = 0
 
     def __init__(self, source, offset, extent, spans, values, path, minor):
         self._source, self._offset, self._extent = source, offset, extent
         self._spans, self._values, self._path, self._minor = spans, values, path, minor
+        # The host's own handle (produce's): the image it laid out, which its blocks are
+        # placed by and its views read their geometry from, never the bytes a client can write.
+        self._laid_out = None
 
     @property
     def offset(self):
@@ -7349,7 +7443,11 @@ class _AttachHandle:
         if span is None:
             return None
         length = span[1] if cap is None else min(span[1], cap)
-        return cls(self._source.hold(), self._offset + span[0], length)
+        view = cls(self._source.hold(), self._offset + span[0], length)
+        if self._laid_out is not None:
+            start = self._offset + span[0]
+            view._laid_out = self._laid_out[start : start + min(length, cls.SIZE)]
+        return view
 
     def _ring(self, pos, cls, head_view, head_pos):
         span = self._spans[pos]
@@ -7973,8 +8071,10 @@ def produce(buffer, image):
     finally:
         mem.release()
     handle = attach(buffer)
-    # The host's own handle: its blocks stay its own through its reloads and exit.
+    # The host's own handle: its blocks stay its own through its reloads and exit, and it keeps
+    # the image: its tables and its side's geometry are the image's, never the mapping's.
     handle._host = True
+    handle._laid_out = bytes(image)
     return handle
 
 

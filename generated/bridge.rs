@@ -5814,10 +5814,19 @@ pub mod live {
         pub fn new(
             region: Region<'a>,
         ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
+            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+        }
+        /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
+        /// the header as it laid it out, never the bytes a client can write.
+        pub fn with_geometry(
+            region: Region<'a>,
+            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
+        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
             Ok(Self {
-                queue: ::abi_runtime::byte_queue::ByteQueue::new(
+                queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(
                     region,
                     LogQueueWriter::SPEC,
+                    from,
                 )?,
                 buf: Vec::new(),
             })
@@ -6138,10 +6147,19 @@ pub mod live {
         pub fn new(
             region: Region<'a>,
         ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
+            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+        }
+        /// [`Self::new`] with the capacities read from `from`: the host's own handle
+        /// gives the header as it laid it out, never the bytes a client can write.
+        pub fn with_geometry(
+            region: Region<'a>,
+            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
+        ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
             Ok(Self {
-                mailbox: ::abi_runtime::mailbox::Mailbox::new(
+                mailbox: ::abi_runtime::mailbox::Mailbox::with_geometry(
                     region,
                     MailboxClient::SPEC,
+                    from,
                 )?,
             })
         }
@@ -6290,10 +6308,19 @@ pub mod live {
         pub fn new(
             region: Region<'a>,
         ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
+            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+        }
+        /// [`Self::new`] with the geometry read from `from`: the host's own handle gives
+        /// the header as it laid it out, never the bytes a client can write.
+        pub fn with_geometry(
+            region: Region<'a>,
+            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
+        ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
             Ok(Self {
-                list: ::abi_runtime::list_exchange::ListReader::new(
+                list: ::abi_runtime::list_exchange::ListReader::with_geometry(
                     region,
                     DrawWriter::SPEC,
+                    from,
                 )?,
             })
         }
@@ -6853,40 +6880,65 @@ pub mod live {
             };
             watch.is_hung(index, seen, now_ns)
         }
-        /// Puts back what row `index` owned in its blocks, as a new image has it: each
-        /// mailbox with no request waiting, each exchange at its initial state
-        /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
-        /// block that is absent or fails its checks is left alone. `Contended` when a
+        /// Puts back what row `index` owned in its blocks, as a new image has it: with the
+        /// host's own handle (`produce`), every word the host alone writes there (the
+        /// blocks' tables, capacities and geometry: `abi_runtime::restore::host_words`)
+        /// from the image it laid out, but a queue's read position and a mailbox's
+        /// answered number, which go on; then each mailbox with no request waiting, each
+        /// exchange at its initial state (`abi_runtime::restore`); a queue keeps its
+        /// entries for the host to drain. A block that is absent or fails its checks is
+        /// left alone. `Contended` when a
         /// word the old client shares kept changing (the blocks after it not restored).
         fn restore(&self, index: usize) -> Result<(), ::abi_runtime::Contended> {
             let h = &self.handle;
-            let placed = |row: usize| {
-                ::abi_runtime::attach::block(
-                        h.region,
-                        h.producer,
-                        &BRIDGE_TABLE,
-                        &h.table,
-                        row,
-                        index,
-                    )
-                    .ok()
-                    .flatten()
+            let placed = |row: usize| match &h.laid_out {
+                Some(_) => h.table.block(row, index).cloned(),
+                None => {
+                    ::abi_runtime::attach::block(
+                            h.region,
+                            h.producer,
+                            &BRIDGE_TABLE,
+                            &h.table,
+                            row,
+                            index,
+                        )
+                        .ok()
+                        .flatten()
+                }
             };
             if let Some(table) = placed(2) {
+                if let Some(l) = &h.laid_out {
+                    ::abi_runtime::restore::host_words(
+                        h.region,
+                        l,
+                        &table,
+                        Self::CLIENT_BLOCKS_HOST_WORDS,
+                    )?;
+                }
                 let block = ClientBlock {
                     region: h.region,
                     producer: h.producer,
                     table,
+                    laid_out: None,
                 };
                 if let Some(r) = block.mailbox_region() {
                     ::abi_runtime::restore::mailbox(r, MailboxClient::SPEC)?;
                 }
             }
             if let Some(table) = placed(4) {
+                if let Some(l) = &h.laid_out {
+                    ::abi_runtime::restore::host_words(
+                        h.region,
+                        l,
+                        &table,
+                        Self::BOT_BLOCKS_HOST_WORDS,
+                    )?;
+                }
                 let block = BotBlock {
                     region: h.region,
                     producer: h.producer,
                     table,
+                    laid_out: None,
                 };
                 if let Some(r) = block.draw_region() {
                     ::abi_runtime::restore::exchange(r, DrawWriter::SPEC)?;
@@ -6894,9 +6946,22 @@ pub mod live {
             }
             Ok(())
         }
+        /// The words the host alone writes in each block of `client_blocks` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words.
+        pub const CLIENT_BLOCKS_HOST_WORDS: &'static [::abi_runtime::restore::HostWord] = &[
+            ::abi_runtime::restore::HostWord::run(None, 0, 4, 18),
+            ::abi_runtime::restore::HostWord::run(Some(0), 16, 4, 1),
+            ::abi_runtime::restore::HostWord::run(Some(2), 12, 4, 5),
+        ];
+        /// The words the host alone writes in each block of `bot_blocks` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words.
+        pub const BOT_BLOCKS_HOST_WORDS: &'static [::abi_runtime::restore::HostWord] = &[
+            ::abi_runtime::restore::HostWord::run(None, 0, 4, 18),
+            ::abi_runtime::restore::HostWord::run(Some(0), 4, 4, 4),
+            ::abi_runtime::restore::HostWord::run(Some(1), 8, 4, 3),
+            ::abi_runtime::restore::HostWord::run(Some(2), 8, 4, 1),
+        ];
     }
     impl<'a> Client<'a> {
-        /// Binds `writer` (a log queue writer, a mailbox client, a draw writer: any writer of this row's blocks) to this claim: see [`ClientScoped`]. Take a new writer after each new claim.
+        /// Binds `writer` (any writer of this row's blocks, taken unscoped) to this claim: see [`ClientScoped`]. The writers of the blocks the row owns are bound already: their default accessors take the claim. Take a new writer after each new claim.
         pub fn scoped<W>(&self, writer: W) -> ClientScoped<'_, 'a, W> {
             ClientScoped {
                 client: self,
@@ -6921,12 +6986,9 @@ pub mod live {
                 lost => Err(lost),
             }
         }
-        /// The writer, to read from (a mailbox client's answers, a writer's counts).
-        pub fn get_ref(&self) -> &W {
-            &self.writer
-        }
-        /// The writer, unbound.
-        pub fn into_inner(self) -> W {
+        /// The writer, bound to no claim any more: it keeps writing after the row was
+        /// freed, into the next client's blocks (for a tool that writes without a claim).
+        pub fn into_unscoped(self) -> W {
             self.writer
         }
     }
@@ -7687,6 +7749,10 @@ pub mod live {
         /// Made by `produce`: the host's own handle, whose blocks its own reload and exit
         /// do not take away.
         host: bool,
+        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
+        /// for a handle that attached): the host's side reads its tables and geometry
+        /// there, never from the bytes a client can write.
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     }
     impl<'a> Bridge<'a> {
         /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
@@ -7708,6 +7774,7 @@ pub mod live {
                 table: attached.table,
                 generation: attached.generation,
                 host: false,
+                laid_out: None,
             })
         }
         /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
@@ -7813,15 +7880,24 @@ pub mod live {
         /// a release fence, the bytes, then the state running, with release) and
         /// attaches to it. The handle is the host's own: its blocks are handed out
         /// whatever the host's state and generation (the host's reload and exit move no
-        /// table); a re-layout produces a new one.
+        /// table); a re-layout produces a new one. It keeps the image: its tables, and the
+        /// geometry its side of each protocol reads, are the image's, never read back from
+        /// the mapping, whose blocks a client can write.
         pub fn produce(
             region: Region<'a>,
             image: &::abi_runtime::produce::Image,
         ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
+            let laid_out = ::abi_runtime::laid_out::LaidOut::new(
+                image,
+                &BRIDGE_HEADER_HANDSHAKE,
+                &BRIDGE_TABLE,
+            )?;
             ::abi_runtime::produce::write(region, image)?;
             let mut handle = Self::attach(region)
                 .map_err(::abi_runtime::produce::ProduceError::Refused)?;
             handle.host = true;
+            handle.table = laid_out.table().clone();
+            handle.laid_out = Some(::std::sync::Arc::new(laid_out));
             Ok(handle)
         }
         /// The writer's generation when attach checked the tables (when the schema names one).
@@ -7899,6 +7975,20 @@ pub mod live {
             &self,
             i: usize,
         ) -> Result<Option<ClientBlock<'a>>, ::abi_runtime::AttachError> {
+            if self.laid_out.is_some() {
+                return Ok(
+                    self
+                        .table
+                        .block(2, i)
+                        .cloned()
+                        .map(|table| ClientBlock {
+                            region: self.region,
+                            producer: self.producer,
+                            table,
+                            laid_out: self.laid_out.clone(),
+                        }),
+                );
+            }
             if !self.host {
                 ::abi_runtime::attach::still_running(
                     self.region,
@@ -7927,6 +8017,7 @@ pub mod live {
                         region: self.region,
                         producer: self.producer,
                         table,
+                        laid_out: None,
                     }),
             )
         }
@@ -7997,6 +8088,20 @@ pub mod live {
             &self,
             i: usize,
         ) -> Result<Option<BotBlock<'a>>, ::abi_runtime::AttachError> {
+            if self.laid_out.is_some() {
+                return Ok(
+                    self
+                        .table
+                        .block(4, i)
+                        .cloned()
+                        .map(|table| BotBlock {
+                            region: self.region,
+                            producer: self.producer,
+                            table,
+                            laid_out: self.laid_out.clone(),
+                        }),
+                );
+            }
             if !self.host {
                 ::abi_runtime::attach::still_running(
                     self.region,
@@ -8025,6 +8130,7 @@ pub mod live {
                         region: self.region,
                         producer: self.producer,
                         table,
+                        laid_out: None,
                     }),
             )
         }
@@ -8060,6 +8166,10 @@ pub mod live {
         region: Region<'a>,
         producer: ::abi_runtime::attach::Version,
         table: ::abi_runtime::attach::PlacedTable,
+        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
+        /// for a handle that attached): the host's side reads its tables and geometry
+        /// there, never from the bytes a client can write.
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     }
     impl<'a> ClientBlock<'a> {
         /// The producer's version, as attach read it from the root header.
@@ -8089,8 +8199,18 @@ pub mod live {
             let p = self.table.row(0)?;
             LogQueueHeader::at(self.region, p.offset).ok()
         }
-        /// The writer of queue `log_queue` in region `log_queue`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_queue_writer(
+        /// The writer of queue `log_queue` in region `log_queue`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::log_queue_writer_unscoped`] is the writer without a claim, for a host, a test or a tool.
+        pub fn log_queue_writer<'c>(
+            &self,
+            client: &'c Client<'a>,
+        ) -> Result<
+            Option<ClientScoped<'c, 'a, LogQueueWriter<'a>>>,
+            ::abi_runtime::byte_queue::QueueError,
+        > {
+            Ok(self.log_queue_writer_unscoped()?.map(|w| client.scoped(w)))
+        }
+        /// The writer of queue `log_queue` in region `log_queue`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::log_queue_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn log_queue_writer_unscoped(
             &self,
         ) -> Result<Option<LogQueueWriter<'a>>, ::abi_runtime::byte_queue::QueueError> {
             let Some(p) = self.table.row(0) else {
@@ -8111,7 +8231,15 @@ pub mod live {
             let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
                 return Ok(None);
             };
-            LogQueueReader::new(region).map(Some)
+            LogQueueReader::with_geometry(
+                    region,
+                    ::abi_runtime::laid_out::geometry_of(
+                        self.laid_out.as_deref(),
+                        p.offset,
+                        p.size,
+                    ),
+                )
+                .map(Some)
         }
         /// The bytes of region `pad_input`, or `None` when it is absent.
         pub fn pad_input_region(&self) -> Option<Region<'a>> {
@@ -8133,8 +8261,18 @@ pub mod live {
             let p = self.table.row(2)?;
             MailboxHeader::at(self.region, p.offset).ok()
         }
-        /// The client of mailbox `mailbox` in region `mailbox`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn mailbox_client(
+        /// The client of mailbox `mailbox` in region `mailbox`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::mailbox_client_unscoped`] is the writer without a claim, for a host, a test or a tool.
+        pub fn mailbox_client<'c>(
+            &self,
+            client: &'c Client<'a>,
+        ) -> Result<
+            Option<ClientScoped<'c, 'a, MailboxClient<'a>>>,
+            ::abi_runtime::mailbox::MailboxError,
+        > {
+            Ok(self.mailbox_client_unscoped()?.map(|w| client.scoped(w)))
+        }
+        /// The client of mailbox `mailbox` in region `mailbox`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::mailbox_client`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn mailbox_client_unscoped(
             &self,
         ) -> Result<Option<MailboxClient<'a>>, ::abi_runtime::mailbox::MailboxError> {
             let Some(p) = self.table.row(2) else {
@@ -8155,7 +8293,15 @@ pub mod live {
             let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
                 return Ok(None);
             };
-            MailboxServer::new(region).map(Some)
+            MailboxServer::with_geometry(
+                    region,
+                    ::abi_runtime::laid_out::geometry_of(
+                        self.laid_out.as_deref(),
+                        p.offset,
+                        p.size,
+                    ),
+                )
+                .map(Some)
         }
     }
     /// A block laid out by table `bot_block`: one accessor per region. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
@@ -8164,6 +8310,10 @@ pub mod live {
         region: Region<'a>,
         producer: ::abi_runtime::attach::Version,
         table: ::abi_runtime::attach::PlacedTable,
+        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
+        /// for a handle that attached): the host's side reads its tables and geometry
+        /// there, never from the bytes a client can write.
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
     }
     impl<'a> BotBlock<'a> {
         /// The producer's version, as attach read it from the root header.
@@ -8193,8 +8343,18 @@ pub mod live {
             let p = self.table.row(0)?;
             DrawHeader::at(self.region, p.offset).ok()
         }
-        /// The writer of exchange `draw` in region `draw`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn draw_writer(
+        /// The writer of exchange `draw` in region `draw`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::draw_writer_unscoped`] is the writer without a claim, for a host, a test or a tool.
+        pub fn draw_writer<'c>(
+            &self,
+            client: &'c Client<'a>,
+        ) -> Result<
+            Option<ClientScoped<'c, 'a, DrawWriter<'a>>>,
+            ::abi_runtime::triple_buffer::ExchangeError,
+        > {
+            Ok(self.draw_writer_unscoped()?.map(|w| client.scoped(w)))
+        }
+        /// The writer of exchange `draw` in region `draw`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::draw_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
+        pub fn draw_writer_unscoped(
             &self,
         ) -> Result<
             Option<DrawWriter<'a>>,
@@ -8221,7 +8381,15 @@ pub mod live {
             let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
                 return Ok(None);
             };
-            DrawReader::new(region).map(Some)
+            DrawReader::with_geometry(
+                    region,
+                    ::abi_runtime::laid_out::geometry_of(
+                        self.laid_out.as_deref(),
+                        p.offset,
+                        p.size,
+                    ),
+                )
+                .map(Some)
         }
         /// The bytes of region `params`, or `None` when it is absent.
         pub fn params_region(&self) -> Option<Region<'a>> {

@@ -138,27 +138,31 @@
 //! let i = client.index();
 //! let block = bridge.client_blocks(i)?.ok_or("no block")?;
 //!
+//! // Writers bound to the claim: each write first checks that the row is still the claim's,
+//! // and is refused with its standing (nothing stored) once the host freed it or reloaded.
 //! // Log: the entry's own fields, then its source and text. `true` means dropped (full).
-//! let log = block.log_queue_writer()?.ok_or("no log queue")?;
+//! let mut log = block.log_queue_writer(&client)?.ok_or("no log queue")?;
 //! let head = LogEntry { level: LogLevel::INFO, tick: 600, ..FromZeros::new_zeroed() };
-//! let dropped = log.push(&head, b"bot", b"hello")?;
+//! let dropped = log.write(|l| l.push(&head, b"bot", b"hello"))??;
 //! assert!(!dropped);
 //!
 //! // A command, answered here by the host's side of the same mailbox.
-//! let mut mailbox = block.mailbox_client()?.ok_or("no mailbox")?;
-//! mailbox.request(b"status")?;
+//! let mut mailbox = block.mailbox_client(&client)?.ok_or("no mailbox")?;
+//! mailbox.write(|m| m.request(b"status"))??;
 //! let host = block.mailbox_server()?.ok_or("no mailbox")?;
 //! host.serve(|_| (CommandStatus::OK, b"all good".to_vec()))?;
-//! let answer = mailbox.wait_response(Duration::from_secs(1))?.ok_or("no answer")?;
+//! let answer = mailbox.write(|m| m.wait_response(Duration::from_secs(1)))??.ok_or("no answer")?;
 //! assert_eq!((answer.status, answer.text.as_slice(), answer.cut), (CommandStatus::OK, &b"all good"[..], false));
 //!
 //! // A draw list: commands (bounded by the header's capacities), then publish.
-//! let mut draw = bridge.bot_blocks(i)?.ok_or("no bot block")?.draw_writer()?.ok_or("no draw lists")?;
+//! let mut draw = bridge.bot_blocks(i)?.ok_or("no bot block")?.draw_writer(&client)?.ok_or("no draw lists")?;
 //! let text = b"hi";
-//! let cmd = DrawCmd { payload_off: draw.payload_len() as u32, payload_len: 2, ..FromZeros::new_zeroed() };
-//! assert!(draw.push(&cmd, text));
+//! draw.write(|d| {
+//!     let cmd = DrawCmd { payload_off: d.payload_len() as u32, payload_len: 2, ..FromZeros::new_zeroed() };
+//!     assert!(d.push(&cmd, text));
+//! })?;
 //! let list = DrawListHeader { for_tick: 600, ..FromZeros::new_zeroed() };
-//! draw.publish(&list)?;
+//! draw.write(|d| d.publish(&list))??;
 //!
 //! // The host's log reader gets the entry whole.
 //! let entry = block.log_queue_reader()?.ok_or("no log queue")?.pop()?.ok_or("empty")?;

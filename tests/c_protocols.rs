@@ -114,6 +114,12 @@ fn every_protocol_helper_runs_in_c11_cxx17_32_bit_and_sanitized() {
     assert!(out.contains("draw published=5 taken=3 dropped=4 overwritten=1\n"));
     assert!(out.contains("session claims=5 disconnects=1 reloads=2 closes=1\n"));
     assert!(out.contains("host handle blocks=8 reload=2\n"), "{out}");
+    // Issue 46 item 5: the host's sides read the geometry it laid out past a vandal's zeros,
+    // and its free puts every host word of the row's blocks back.
+    assert!(
+        out.contains("host laid out: geometry its own, restored by a free\n"),
+        "{out}"
+    );
     // Issue 46 item 3: a stale draw publication after a free, absorbed or repaired, in both
     // orders, and the newcomer's lists taken from then on.
     assert!(out.contains("stale draw kept=2\n"), "{out}");

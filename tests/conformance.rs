@@ -13,8 +13,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::common;
 use crate::common::tools::{run, run_ok, scratch};
 
@@ -45,7 +43,7 @@ struct Scenario {
 type Known = BTreeMap<(String, String), String>;
 
 /// Field names to offsets, from the schema's layout: struct → field → (offset, size, access
-/// width, writers).
+/// width).
 struct Fields {
     structs: BTreeMap<String, Vec<FieldInfo>>,
     /// Block set (`client_blocks`) → (its header struct, region name → struct).
@@ -60,7 +58,6 @@ struct FieldInfo {
     offset: u64,
     size: u64,
     access_width: Option<u64>,
-    writers: Vec<String>,
 }
 
 impl Fields {
@@ -77,15 +74,6 @@ impl Fields {
                     offset: f["offset"].as_u64().expect("an offset"),
                     size: f["size"].as_u64().expect("a size"),
                     access_width: f["access_width"].as_u64(),
-                    writers: f["writers"]
-                        .as_array()
-                        .map(|w| {
-                            w.iter()
-                                .filter_map(Value::as_str)
-                                .map(str::to_string)
-                                .collect()
-                        })
-                        .unwrap_or_default(),
                 })
                 .collect();
             structs.insert(s["name"].as_str().expect("a name").to_string(), fields);
@@ -174,30 +162,28 @@ impl Fields {
         Ok((place.to_string(), f.offset, width))
     }
 
-    /// Every word of every field the host writes (and no client does) in row `row`'s blocks:
-    /// the block headers and each region's header, each field stored with its access width
-    /// (4-byte words for a plain field of more bytes). The vandal's targets.
+    /// Every word the host alone writes in row `row`'s blocks, as the generator's plan
+    /// decides them once for every target (`abi_codegen::plan::host_words`: the block headers
+    /// and each region's header, each word with the one size all its accesses have), the
+    /// restored ones and the positions a free carries alike. The vandal's targets.
     fn host_words(&self, row: &str) -> Vec<(String, u64, u64)> {
+        let schema = common::bridge_schema();
+        let session = schema
+            .protocols
+            .iter()
+            .position(|p| p.kind.table() == "session")
+            .expect("the bridge's session");
         let mut out = Vec::new();
-        for (set, (header, regions)) in &self.blocks {
-            let places = std::iter::once((format!("{set}/{row}"), header))
-                .chain(regions.iter().map(|(r, s)| (format!("{set}/{row}/{r}"), s)));
-            for (place, s) in places {
-                for f in &self.structs[s] {
-                    if f.writers != ["host"] {
-                        continue;
-                    }
-                    let width = f
-                        .access_width
-                        .unwrap_or(if f.size % 8 == 0 && f.offset % 8 == 0 {
-                            8
-                        } else {
-                            4
-                        });
-                    for at in (f.offset..f.offset + f.size).step_by(width as usize) {
-                        out.push((place.clone(), at, width));
-                    }
-                }
+        for o in abi_codegen::plan::session::owned_blocks(&schema, session) {
+            let set = &schema.attach.layouts[o.layout].rows[o.row].name;
+            assert!(self.blocks.contains_key(set), "block set {set}");
+            let rows = &schema.attach.layouts[o.block_layout].rows;
+            for w in &o.words {
+                let place = match w.region {
+                    None => format!("{set}/{row}"),
+                    Some(r) => format!("{set}/{row}/{}", rows[r].name),
+                };
+                out.push((place, w.at, w.width));
             }
         }
         out

@@ -13,7 +13,8 @@
 //! FUZZ_INPUTS=1000000 cargo test --release --test suite fuzz_front_end:: -- --ignored --nocapture
 //! ```
 //!
-//! `FUZZ_SEED` picks another sequence; `FUZZ_TRACE=1` writes each input to
+//! `FUZZ_SEED` picks another sequence, `FUZZ_MAX_SECS` stops the run after that time (CI's
+//! capped run; the summary says how many inputs ran); `FUZZ_TRACE=1` writes each input to
 //! `target/tmp/fuzz-current.toml` before it runs (to find the input of a crash that aborts,
 //! such as a stack overflow). Panicking inputs are saved as `target/tmp/fuzz-crash-N.toml`;
 //! each one found so far is a regression fixture in `tests/fixtures/fuzz/`.
@@ -656,7 +657,8 @@ fn current_folder_names() -> BTreeSet<std::ffi::OsString> {
 /// One fuzz run at a time (their checks of the folders would see each other's files).
 static ONE_RUN: Mutex<()> = Mutex::new(());
 
-fn run_fuzz(inputs: u64, seed: u64) -> Summary {
+/// Mutates and runs `inputs` inputs from `seed`, or fewer when `max` (a time) runs out first.
+fn run_fuzz(inputs: u64, seed: u64, max: Option<Duration>) -> Summary {
     let seeds: Vec<Vec<u8>> = corpus().into_iter().map(|(_, s)| s.into_bytes()).collect();
     let dict = dictionary(&seeds);
     let mut pool = seeds.clone();
@@ -701,6 +703,9 @@ fn run_fuzz(inputs: u64, seed: u64) -> Summary {
     let mut summary = Summary::default();
     let start = Instant::now();
     for n in 0..inputs {
+        if max.is_some_and(|m| start.elapsed() >= m) {
+            break;
+        }
         let bytes = mutate(&mut rng, &pool, &dict);
         let src = String::from_utf8_lossy(&bytes).into_owned();
         if trace {
@@ -826,7 +831,7 @@ fn fuzz_bounded() {
     } else {
         50_000
     };
-    let summary = run_fuzz(inputs, seed);
+    let summary = run_fuzz(inputs, seed, None);
     println!("{}", summary.line(seed));
     assert_clean(&summary, seed);
     lint_samples(&summary.samples);
@@ -867,7 +872,9 @@ fn fuzz_long() {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let inputs = env_u64("FUZZ_INPUTS").unwrap_or(1_000_000);
-    let summary = run_fuzz(inputs, seed);
+    // FUZZ_MAX_SECS: stop after this time (CI's time-capped run); the line says how many ran.
+    let max = env_u64("FUZZ_MAX_SECS").map(Duration::from_secs);
+    let summary = run_fuzz(inputs, seed, max);
     println!("{}", summary.line(seed));
     assert_clean(&summary, seed);
 }

@@ -113,6 +113,7 @@ fn python_stale_claims_leave_the_newcomer_alone_and_a_contended_reload_tries_eve
             "stale carry=1 a=3 b=1",
             "stale carry=0 a=1 b=1",
             "contended reload freed=[0, 2] contended=[1]",
+            "vandal restored=5",
             "ok",
         ]
     );

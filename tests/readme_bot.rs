@@ -254,12 +254,12 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
 
     // Writers bound to the claim: each write first checks that the row is still ours,
     // and refuses with the standing (an error) once it is not: freed, reloaded, exiting.
-    let mut queue = client.scoped(block.log_queue_writer()?.ok_or("no log queue")?);
+    let mut queue = block.log_queue_writer(&client)?.ok_or("no log queue")?;
     let mut line = LogEntry::new_zeroed();
     line.level = LogLevel::INFO;
     let _dropped = queue.write(|q| q.push(&line, b"rs-bot", b"hello"))??; // true when full
 
-    let mut mailbox = client.scoped(block.mailbox_client()?.ok_or("no mailbox")?);
+    let mut mailbox = block.mailbox_client(&client)?.ok_or("no mailbox")?;
     mailbox.write(|m| m.request(b"sim.pause"))??; // an error (busy) while one has no answer
     let answer = mailbox
         .write(|m| m.wait_response(Duration::from_secs(5)))??
@@ -267,7 +267,7 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     let status = answer.status.name().unwrap_or("undeclared"); // answer.cut: it was cut
     println!("{status} {}", String::from_utf8_lossy(&answer.text));
 
-    let mut draw = client.scoped(bots.draw_writer()?.ok_or("no draw lists")?);
+    let mut draw = bots.draw_writer(&client)?.ok_or("no draw lists")?;
     let cmd = DrawCmd {
         op: DrawOp::LINE,
         color: 0xff00_00ff,

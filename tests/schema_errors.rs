@@ -116,6 +116,7 @@ error_classes! {
     gap_between_fields => 1,
     tail_padding => 1,
     tail_pad_oversized => 1,
+    tail_pad_moved => 1,
     enum_repr_narrowed => 1,
     size_mismatch => 1,
     align_mismatch => 1,
@@ -602,6 +603,12 @@ fn a_newcomers_mistakes_have_exact_messages() {
             r#"{ name = "_pad12", type = "u8[8]" }"#,
             "struct `sample`: 4 bytes of undeclared tail padding: its fields end at 0x14 (20) but its alignment is 8",
             r#"make "_pad12" u8[4] to end at 0x10 (16), or u8[12] to end at 0x18"#,
+        ),
+        (
+            "tail_pad_moved",
+            r#"{ name = "_pad24", type = "u8[8]" }"#,
+            "struct `sample`: 3 bytes of undeclared tail padding: its fields end at 0x1d (29) but its alignment is 8",
+            r#"declare "_pad21: u8[3]" before "_pad24": it puts "_pad24" back at 0x18 (24), as its name says, and keeps every offset; or make "_pad24" u8[3] to end at 0x18 (24), or u8[11] to end at 0x20"#,
         ),
         (
             "enum_repr_narrowed",

@@ -78,6 +78,8 @@ mod fuzz_front_end;
 mod generated_fresh;
 #[path = "host_cpp.rs"]
 mod host_cpp;
+#[path = "host_geometry.rs"]
+mod host_geometry;
 #[path = "hostile_targets.rs"]
 mod hostile_targets;
 #[path = "init.rs"]
@@ -156,6 +158,8 @@ mod rust_protocols_demo;
 mod schema_errors;
 #[path = "slot_chunks.rs"]
 mod slot_chunks;
+#[path = "starter_protocols.rs"]
+mod starter_protocols;
 #[path = "templates_doc.rs"]
 mod templates_doc;
 #[path = "waiting_litmus.rs"]

@@ -122,7 +122,17 @@ impl fmt::Debug for BuildError {
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    /// The I/O error of a read or a write, and a user template's error.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Read { source, .. } | BuildError::Write { source, .. } => Some(source),
+            #[cfg(feature = "text")]
+            BuildError::Template(e) => Some(e),
+            BuildError::Schema { .. } | BuildError::Render(_) | BuildError::NoOutDir => None,
+        }
+    }
+}
 
 impl BuildError {
     /// One line per error, without the `error: ` a reader adds: what goes after
@@ -233,13 +243,13 @@ impl Builder {
     /// Nothing is written unless every target rendered.
     pub fn generate(self) -> Result<Generated, BuildError> {
         let result = self.run();
-        if self.cargo {
-            if let Err(e) = &result {
-                // Cargo shows these lines as errors, and fails the build; the full
-                // diagnostics go to stderr, which cargo shows with them.
-                for line in e.headlines() {
-                    println!("cargo::error={line}");
-                }
+        if self.cargo
+            && let Err(e) = &result
+        {
+            // Cargo shows these lines as errors, and fails the build; the full
+            // diagnostics go to stderr, which cargo shows with them.
+            for line in e.headlines() {
+                println!("cargo::error={line}");
             }
         }
         result

@@ -138,6 +138,24 @@ impl SchemaErrors {
     }
 }
 
+/// Renders warnings as `FILE:LINE:COL: warning: message`, each followed by its hint as
+/// `  = help: ...`: one line each, for a terminal, a log or a test.
+pub fn render_warnings(list: &[Diagnostic], file: &str, src: &str) -> String {
+    let lines = LineStarts::new(src);
+    let mut out = String::new();
+    for d in list {
+        let (line, col) = lines.line_col(src, d.span.start);
+        out.push_str(&format!(
+            "{file}:{line}:{col}: warning: {}\n",
+            one_line(&d.message)
+        ));
+        if let Some(help) = &d.help {
+            out.push_str(&format!("  = help: {}\n", one_line(help)));
+        }
+    }
+    out
+}
+
 /// How many errors a rendering shows in full: a schema with hundreds of mistakes (a bad
 /// merge, the wrong file) shows the first ones, then "... and N more errors".
 pub const MAX_SHOWN: usize = 50;

@@ -154,7 +154,7 @@ writer = "client"
 reader = "host"
 "#;
 
-const MAILBOX: &str = r#"
+const MAILBOX_TYPES: &str = r#"
 # A mailbox: a client sends one request at a time, the host answers it.
 [[enum]]
 name = "status"
@@ -163,7 +163,11 @@ values = [
   { name = "ok", value = 0 },
   { name = "failed", value = 1 },
 ]
+"#;
 
+/// The mailbox's header; `{request}` and `{response}` are its capacities' `geometry` (in a
+/// layout, where `lay_out` writes them) or nothing.
+const MAILBOX_HEADER: &str = r#"
 [[struct]]
 name = "mailbox_header"
 writer = "host"
@@ -174,10 +178,25 @@ fields = [
   { name = "status", type = "status" },
   { name = "response_len", type = "u32" },
   { name = "response_total", type = "u32" },
-  { name = "request_capacity", type = "u32" },
-  { name = "response_capacity", type = "u32" },
+  { name = "request_capacity", type = "u32"{request} },
+  { name = "response_capacity", type = "u32"{response} },
 ]
+"#;
 
+const MAILBOX_CAPACITIES: &str = r#"
+# The mailbox's areas: the request follows the header, the response follows the request.
+# In the layout, the host's lay_out writes these sizes into the header and readers check
+# the region holds them.
+[[const]]
+name = "mailbox_request_capacity"
+value = 224
+
+[[const]]
+name = "mailbox_response_capacity"
+value = 256
+"#;
+
+const MAILBOX: &str = r#"
 [[mailbox]]
 name = "commands"
 header = "mailbox_header"
@@ -304,13 +323,31 @@ value = 8
     for (kind, text) in [
         (Kind::Seqlock, SEQLOCK),
         (Kind::Ring, RING),
-        (Kind::Mailbox, MAILBOX),
         (Kind::Session, SESSION),
         (Kind::File, FILE),
     ] {
         if has(kind) {
             out.push_str(text);
         }
+    }
+    if has(Kind::Mailbox) {
+        out.push_str(MAILBOX_TYPES);
+        // In a layout, lay_out writes the capacities the areas after the header have.
+        let (request, response) = if layout {
+            out.push_str(MAILBOX_CAPACITIES);
+            (
+                ", geometry = \"mailbox_request_capacity\"",
+                ", geometry = \"mailbox_response_capacity\"",
+            )
+        } else {
+            ("", "")
+        };
+        out.push_str(
+            &MAILBOX_HEADER
+                .replace("{request}", request)
+                .replace("{response}", response),
+        );
+        out.push_str(MAILBOX);
     }
     if has(Kind::Queue) {
         out.push_str(QUEUE_TYPES);
@@ -357,7 +394,7 @@ fn layout_text(kinds: &[Kind]) -> String {
             )),
             Kind::Mailbox => Some((
                 "mailbox",
-                "struct = \"mailbox_header\", bytes = 512".to_string(),
+                "struct = \"mailbox_header\", bytes = \"mailbox_request_capacity + mailbox_response_capacity\"".to_string(),
             )),
             Kind::Session => Some(("sessions", "struct = \"sessions\"".to_string())),
             Kind::File | Kind::Layout => None,

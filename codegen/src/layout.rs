@@ -207,6 +207,20 @@ fn resize_pad_help(name: &str, (start, len): (u64, u64), end: u64, align: u64) -
     }
 }
 
+/// A last pad named for an offset past where it now starts (`_pad24` at 0x15: bytes before
+/// it were deleted, `_pad21` say) and that would end the struct aligned there: declaring the
+/// missing bytes before it puts it back where its name says, and keeps every offset.
+fn moved_pad_help(name: &str, (start, len): (u64, u64), align: u64) -> Option<String> {
+    let named: u64 = name.strip_prefix("_pad")?.parse().ok()?;
+    if named <= start || (named + len) % align != 0 {
+        return None;
+    }
+    Some(format!(
+        "declare \"{}\" before \"{name}\": it puts \"{name}\" back at {named:#x} ({named}), as its name says, and keeps every offset",
+        padding_hint(start, named - start)
+    ))
+}
+
 /// A gap before field `f` at `offset`: the field before it is a declared pad of the wrong
 /// size (resize it), an enum narrower than the bytes it left (its repr may be the mistake:
 /// the error points at it), or anything else (declare a pad).
@@ -367,7 +381,13 @@ fn compute_struct(
             .zip(fields.last())
             .filter(|(f, _)| is_byte_pad(f));
         let help = match pad {
-            Some((f, l)) => resize_pad_help(&f.name, (l.offset, l.size), size, align),
+            Some((f, l)) => {
+                let resize = resize_pad_help(&f.name, (l.offset, l.size), size, align);
+                match moved_pad_help(&f.name, (l.offset, l.size), align) {
+                    Some(restore) => format!("{restore}; or {resize}"),
+                    None => resize,
+                }
+            }
             None => format!(
                 "declare \"{}\" after \"{last}\", as the last field",
                 padding_hint(size, tail)
@@ -384,9 +404,11 @@ fn compute_struct(
         );
     }
     let size = size + tail;
-    if let Some((declared, span)) = &s.declared_size {
-        if *declared != size && !overflowed {
-            errors.error_help(
+    if let Some((declared, span)) = &s.declared_size
+        && *declared != size
+        && !overflowed
+    {
+        errors.error_help(
                 span,
                 format!(
                     "struct `{}` states size {declared} but its fields make {size} bytes",
@@ -397,11 +419,11 @@ fn compute_struct(
                     s.name
                 ),
             );
-        }
     }
-    if let Some((declared, span)) = &s.declared_align {
-        if *declared != align {
-            errors.error_help(
+    if let Some((declared, span)) = &s.declared_align
+        && *declared != align
+    {
+        errors.error_help(
                 span,
                 format!(
                     "struct `{}` states align {declared} but its fields make it {align}",
@@ -411,7 +433,6 @@ fn compute_struct(
                     "a struct is aligned like its most-aligned field: write align = {align}, or change the fields"
                 ),
             );
-        }
     }
     StructLayout {
         size,

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod ir;
 pub mod language_backend;
 pub mod layout;
+pub mod lints;
 pub mod lower;
 pub mod parse;
 pub mod plan;

@@ -1,10 +1,10 @@
 //! The loaded schema that every backend reads, and the pipeline that makes it from text:
 //! parse, lower, layout, access, protocols, directories, attach, events, templates.
 
-use crate::diagnostics::SchemaErrors;
+use crate::diagnostics::{Diagnostic, SchemaErrors};
 use crate::ir::{self, Abi};
 use crate::layout::{self, Layout};
-use crate::{access, attach, lower, parse, protocols, template_targets};
+use crate::{access, attach, lints, lower, parse, protocols, template_targets};
 
 /// A schema that parsed, lowered and laid out without errors: what every backend reads.
 #[derive(Debug, Clone)]
@@ -24,6 +24,9 @@ pub struct Schema {
     pub events: Vec<ir::event::Event>,
     /// The user's own targets: `[[template]]` tables.
     pub templates: Vec<ir::template::UserTemplate>,
+    /// What the schema likely did not mean, though it is valid (`lints`): the commands print
+    /// them with [`crate::diagnostics::render_warnings`].
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Runs parse → lower → layout → access → protocols → directories → attach → events →
@@ -40,6 +43,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access, &protocols)?;
     let events = protocols::lower_events(&raw, src, &abi, &layout, &access, &attach)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
+    let warnings = lints::lint(&raw, &abi, &access, &protocols, &attach);
     Ok(Schema {
         abi,
         layout,
@@ -49,5 +53,6 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
         directories,
         events,
         templates,
+        warnings,
     })
 }

@@ -134,13 +134,13 @@ pub fn write_outputs(dir: &Path, outputs: &[Output]) -> io::Result<Vec<PathBuf>>
         return Ok(stale);
     }
     for path in &stale {
-        if let Ok(meta) = fs::metadata(path) {
-            if !meta.is_file() {
-                return Err(io::Error::new(
-                    io::ErrorKind::AlreadyExists,
-                    format!("{}: exists and is not a file", path.display()),
-                ));
-            }
+        if let Ok(meta) = fs::metadata(path)
+            && !meta.is_file()
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{}: exists and is not a file", path.display()),
+            ));
         }
     }
     if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {

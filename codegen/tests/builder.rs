@@ -5,6 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use abi_codegen::language_backend::user_template::TemplateError;
 use abi_codegen::{BuildError, Builder};
 
 const SCHEMA: &str = r#"
@@ -158,6 +159,11 @@ fn other_failures_name_what_failed() {
         .expect_err("no schema");
     assert!(matches!(err, BuildError::Read { .. }), "{err}");
     assert!(err.to_string().contains("nope.toml"), "{err}");
+    // The cause, for `?` chains and error reporters: the io::Error of the read.
+    let io = std::error::Error::source(&err)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .unwrap_or_else(|| panic!("a read failure's source is its io::Error: {err}"));
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
 
     let schema = schema_in(&dir, SCHEMA);
     let template = dir.join("broken.j2");
@@ -174,6 +180,11 @@ fn other_failures_name_what_failed() {
         "{text}"
     );
     assert!(matches!(err, BuildError::Template(_)), "{err}");
+    let source = std::error::Error::source(&err)
+        .and_then(|s| s.downcast_ref::<TemplateError>())
+        .unwrap_or_else(|| panic!("a template failure's source is its TemplateError: {err}"));
+    assert_eq!(source.line, Some(2));
+    assert_eq!(source.to_string(), err.to_string());
     // What cargo::error shows: the place and the reason, without a second `error:`.
     let headline = format!("{}:2: undefined value", template.display());
     assert!(
@@ -191,4 +202,19 @@ fn other_failures_name_what_failed() {
             .expect_err("no OUT_DIR");
         assert!(matches!(err, BuildError::NoOutDir), "{err}");
     }
+}
+
+#[test]
+fn a_schema_mistake_has_no_source_beneath_it() {
+    use std::error::Error;
+    let dir = dir("sources");
+    // A schema's mistakes are the diagnostics themselves: nothing beneath them.
+    let schema = schema_in(&dir, "[abi]\nname = 1\n");
+    let err = Builder::new(&schema)
+        .cargo_instructions(false)
+        .no_rust()
+        .generate()
+        .expect_err("a schema mistake");
+    assert!(matches!(err, BuildError::Schema { .. }), "{err}");
+    assert!(err.source().is_none());
 }

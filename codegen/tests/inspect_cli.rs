@@ -486,3 +486,62 @@ fn whole_files_through_their_format_or_layout() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is decoded whole"));
 }
+
+/// An --offset off the struct's alignment is decoded as asked, with a warning on stderr
+/// that names the alignment and the nearest aligned offsets: exit 0, or 2 with --strict. An
+/// aligned offset has no warning.
+#[test]
+fn a_misaligned_offset_is_a_warning() {
+    let mut bytes = vec![0xEE; 3];
+    bytes.extend(trailer(0x4546_4249));
+    let f = file("trailer-at-3.bin", &bytes);
+    let path = f.to_str().unwrap();
+    let out = inspect(&["rec_trailer", path, "--offset", "0x3"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warn: --offset 0x3 is not a multiple of `rec_trailer`'s alignment (8): the records are decoded where asked, but a producer never places one there; the nearest aligned offsets are 0x0 and 0x8\n"
+    );
+    assert!(
+        stdout(&out).contains("@0x0003 footer_offset u64 4096"),
+        "{}",
+        stdout(&out)
+    );
+    let out = inspect(&["rec_trailer", path, "--offset", "0x3", "--strict"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let aligned = file(
+        "trailer-at-8.bin",
+        &[vec![0; 8], trailer(0x4546_4249)].concat(),
+    );
+    let out = inspect(
+        &["rec_trailer", aligned.to_str().unwrap(), "--offset", "8"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stderr(&out), "");
+}
+
+/// `layout TYPE` with a typo names the closest struct, as `inspect` does, and exits 2;
+/// `inspect` also suggests a `[[layout]]`'s or a `[[file]]` format's name.
+#[test]
+fn layout_and_inspect_suggest_the_closest_name() {
+    let out = Command::new(env!("CARGO_BIN_EXE_abi-codegen"))
+        .args(["layout", "rec_trailr", "--schema", &schema()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: no struct named `rec_trailr` in {}; did you mean `rec_trailer`?\n",
+            schema()
+        )
+    );
+    let f = file("trailer-ok4.bin", &trailer(0x4546_4249));
+    let out = inspect(&["bridg", f.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: no struct named `bridg` in the schema; did you mean `bridge`?\n"
+    );
+}

@@ -6,6 +6,8 @@
 mod action_workflow;
 #[path = "atomic_output.rs"]
 mod atomic_output;
+#[path = "attach_owners.rs"]
+mod attach_owners;
 #[path = "attach_plan.rs"]
 mod attach_plan;
 #[path = "builder.rs"]

@@ -314,13 +314,15 @@ private:
         if (box == nullptr) {
             return;
         }
-        const int rc = ibf_mailbox_serve_begin(box, len, request_.data(), request_.size() - 1, &n, &seq);
+        // The host's side reads the capacities it laid out, never the bytes the client can write.
+        const unsigned char *laid_out = ibf_attached_laid_out(&host_, box);
+        const int rc = ibf_mailbox_serve_begin_laid_out(box, len, laid_out, request_.data(), request_.size() - 1, &n, &seq);
         if (rc == IBF_PENDING) {
             return;
         }
         if (rc == IBF_MAILBOX_LENGTH) {
             static const char refusal[] = "malformed request: its length is past the request area";
-            check("answer", ibf_mailbox_serve_answer(box, len, seq, IBF_COMMAND_STATUS_FAILED, refusal, sizeof refusal - 1));
+            check("answer", ibf_mailbox_serve_answer_laid_out(box, len, laid_out, seq, IBF_COMMAND_STATUS_FAILED, refusal, sizeof refusal - 1));
             counts_.answered++;
             counts_.malformed++;
             return;
@@ -335,12 +337,12 @@ private:
         if (std::strncmp(request_.data(), "req ", 4) != 0 || end == request_.data() + 4 || *end != '\0') {
             counts_.wrong++;
             static const char refusal[] = "not a request";
-            check("answer", ibf_mailbox_serve_answer(box, len, seq, IBF_COMMAND_STATUS_REFUSED, refusal, sizeof refusal - 1));
+            check("answer", ibf_mailbox_serve_answer_laid_out(box, len, laid_out, seq, IBF_COMMAND_STATUS_REFUSED, refusal, sizeof refusal - 1));
             return;
         }
         std::string answer = "ans " + std::to_string(k);
         answer.append(k % 50U, 'x');
-        check("answer", ibf_mailbox_serve_answer(box, len, seq, IBF_COMMAND_STATUS_OK, answer.data(), answer.size()));
+        check("answer", ibf_mailbox_serve_answer_laid_out(box, len, laid_out, seq, IBF_COMMAND_STATUS_OK, answer.data(), answer.size()));
         counts_.answered++;
     }
 
@@ -354,7 +356,7 @@ private:
             return;
         }
         int rc;
-        while ((rc = ibf_log_queue_pop(queue, len, &record_)) == IBF_OK) {
+        while ((rc = ibf_log_queue_pop_laid_out(queue, len, ibf_attached_laid_out(&host_, queue), &record_)) == IBF_OK) {
             counts_.drained++;
             if (std::strcmp(record_.text, "end") == 0) {
                 r.have_k = false;
@@ -384,7 +386,7 @@ private:
         if (draw == nullptr) {
             return;
         }
-        const int rc = ibf_draw_take(&r.reader, draw, len, &head);
+        const int rc = ibf_draw_take_laid_out(&r.reader, draw, len, ibf_attached_laid_out(&host_, draw), &head);
         if (rc == IBF_EMPTY) {
             return;
         }

@@ -1,6 +1,7 @@
 //! The Rust churn client: `torture_protocols client churn PATH ROW ACTION HARNESS`. It
 //! attaches, claims row ROW, activates and reports `connected TAG T_BEFORE T_AFTER`, then
-//! runs ACTION through the session-scoped writers, heartbeating and reporting
+//! runs ACTION through the default writers, bound to its claim (`block.log_queue_writer(client)`
+//! and the like), heartbeating and reporting
 //! `still T_BEFORE` at most every 10 ms while its standing is Connected; once ready it stores
 //! its tag in its harness word (at HARNESS + 8 * ROW). On losing the row it reports
 //! `lost STANDING` and exits 0. Actions: `push` (log entries, until killed), `draw` (draw
@@ -132,12 +133,10 @@ impl<'a> Session<'_, 'a> {
 
     fn push(&mut self) -> Result<ClientStanding, String> {
         let block = self.block()?;
-        let mut queue = self.client.scoped(
-            block
-                .log_queue_writer()
-                .map_err(|e| e.to_string())?
-                .ok_or("no log queue")?,
-        );
+        let mut queue = block
+            .log_queue_writer(self.client)
+            .map_err(|e| e.to_string())?
+            .ok_or("no log queue")?;
         for k in 0.. {
             if let Some(lost) = self.beat()? {
                 return Ok(lost);
@@ -156,11 +155,10 @@ impl<'a> Session<'_, 'a> {
 
     fn draw(&mut self) -> Result<ClientStanding, String> {
         let bot = self.bot()?;
-        let mut draw = self.client.scoped(
-            bot.draw_writer()
-                .map_err(|e| e.to_string())?
-                .ok_or("no draw lists")?,
-        );
+        let mut draw = bot
+            .draw_writer(self.client)
+            .map_err(|e| e.to_string())?
+            .ok_or("no draw lists")?;
         for k in 1.. {
             if let Some(lost) = self.beat()? {
                 return Ok(lost);
@@ -183,11 +181,10 @@ impl<'a> Session<'_, 'a> {
 
     fn hold(&mut self) -> Result<ClientStanding, String> {
         let (block, bot) = (self.block()?, self.bot()?);
-        let mut draw = self.client.scoped(
-            bot.draw_writer()
-                .map_err(|e| e.to_string())?
-                .ok_or("no draw lists")?,
-        );
+        let mut draw = bot
+            .draw_writer(self.client)
+            .map_err(|e| e.to_string())?
+            .ok_or("no draw lists")?;
         for k in 1..=2 {
             let (head, cmd) = self.list(k);
             match draw.write(|d| {
@@ -198,12 +195,10 @@ impl<'a> Session<'_, 'a> {
                 Err(lost) => return Ok(lost),
             };
         }
-        let mut mailbox = self.client.scoped(
-            block
-                .mailbox_client()
-                .map_err(|e| e.to_string())?
-                .ok_or("no mailbox")?,
-        );
+        let mut mailbox = block
+            .mailbox_client(self.client)
+            .map_err(|e| e.to_string())?
+            .ok_or("no mailbox")?;
         let text = format!("req {}", self.me);
         match mailbox.write(|m| m.request(text.as_bytes())) {
             Ok(sent) => sent.map_err(|e| format!("mailbox: {e}"))?,
@@ -228,17 +223,14 @@ impl<'a> Session<'_, 'a> {
 
     fn stall(&mut self) -> Result<ClientStanding, String> {
         let (block, bot) = (self.block()?, self.bot()?);
-        let queue = self.client.scoped(
-            block
-                .log_queue_writer()
-                .map_err(|e| e.to_string())?
-                .ok_or("no log queue")?,
-        );
-        let draw = self.client.scoped(
-            bot.draw_writer()
-                .map_err(|e| e.to_string())?
-                .ok_or("no draw lists")?,
-        );
+        let queue = block
+            .log_queue_writer(self.client)
+            .map_err(|e| e.to_string())?
+            .ok_or("no log queue")?;
+        let draw = bot
+            .draw_writer(self.client)
+            .map_err(|e| e.to_string())?
+            .ok_or("no draw lists")?;
         self.set_ready();
         // Hung: no heartbeat until the row is no longer this session's (10 s at most),
         // each Connected standing reported as any other. TORTURE_CHURN_BREAK=standing: the
@@ -271,7 +263,7 @@ impl<'a> Session<'_, 'a> {
         let (entry, text) = self.entry(0);
         let (head, cmd) = self.list(1);
         let (pushed, published) = if broken() == "unscoped" {
-            let (queue, mut draw) = (queue.into_inner(), draw.into_inner());
+            let (queue, mut draw) = (queue.into_unscoped(), draw.into_unscoped());
             draw.push(&cmd, &1u64.to_le_bytes());
             (
                 queue.push(&entry, b"churn", text.as_bytes()).is_ok(),

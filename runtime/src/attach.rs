@@ -211,6 +211,11 @@ pub fn attach(
     })
 }
 
+/// A checked table of [`report`] (its blocks checked up front) as a [`PlacedTable`].
+pub(crate) fn placed_table(t: &TableReport) -> PlacedTable {
+    placed(t, String::new())
+}
+
 /// The regions of a table (and its blocks) that passed, from the start of the mapping.
 fn placed(t: &TableReport, path: String) -> PlacedTable {
     let mut table = PlacedTable {

@@ -40,6 +40,7 @@ pub struct RingSpec {
 
 /// Why a ring cannot be used, or what a broken writer wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RingError {
     /// The capacity is 0, not a multiple of 8, or past the region.
     Capacity {
@@ -158,8 +159,13 @@ struct Ring<'a, A: Access> {
 
 impl<'a, A: Access> Ring<'a, A> {
     fn new(region: Region<'a, A>, spec: RingSpec) -> Result<Self, RingError> {
-        let capacity = area_capacity(region, spec.capacity, spec.area)
-            .map_err(|(found, room)| RingError::Capacity { found, room })?;
+        let capacity = area_capacity(
+            region,
+            spec.capacity,
+            spec.area,
+            crate::spec::GeometryFrom::Mapping,
+        )
+        .map_err(|(found, room)| RingError::Capacity { found, room })?;
         Ok(Ring {
             region,
             spec,

@@ -16,6 +16,7 @@ use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use crate::entry_parts::PartError;
 use crate::raw::{Access, Region, Writable};
 pub use crate::spec::EntryFormat;
+pub use crate::spec::GeometryFrom;
 use crate::spec::{Field, area_capacity};
 
 /// Where a queue keeps its fields, from the start of its header, and its entries' format.
@@ -37,6 +38,7 @@ pub struct QueueSpec {
 
 /// Why a queue cannot be used, or what a broken peer wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum QueueError {
     /// The capacity is 0, not a multiple of 8, or past the region.
     Capacity {
@@ -129,7 +131,15 @@ impl core::fmt::Display for QueueError {
     }
 }
 
-impl std::error::Error for QueueError {}
+impl std::error::Error for QueueError {
+    /// The part's own error, for [`QueueError::Part`].
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Part(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// What [`ByteQueue::push`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,7 +171,17 @@ impl<'a, A: Access> ByteQueue<'a, A> {
     /// The queue whose header starts `region`; its capacity is read and checked now (a
     /// multiple of 8 that fits the region after the area's start).
     pub fn new(region: Region<'a, A>, spec: QueueSpec) -> Result<Self, QueueError> {
-        let capacity = area_capacity(region, spec.capacity, spec.area)
+        Self::with_geometry(region, spec, GeometryFrom::Mapping)
+    }
+
+    /// [`Self::new`] with the capacity read from `from`: the host's side gives the header
+    /// as it laid it out, so a client's write to the capacity never reaches it.
+    pub fn with_geometry(
+        region: Region<'a, A>,
+        spec: QueueSpec,
+        from: GeometryFrom<'_>,
+    ) -> Result<Self, QueueError> {
+        let capacity = area_capacity(region, spec.capacity, spec.area, from)
             .map_err(|(found, room)| QueueError::Capacity { found, room })?;
         Ok(ByteQueue {
             region,

@@ -16,6 +16,7 @@ pub struct PartSpec {
 
 /// A part that cannot be right: too long for its bound, or running past its entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PartError {
     /// Part `part` is longer than its bound (or than its length field holds).
     TooLong {

@@ -140,6 +140,7 @@ mod events;
 mod features;
 pub mod hung;
 pub mod identity;
+pub mod laid_out;
 pub mod list_exchange;
 pub mod mailbox;
 #[cfg(feature = "mmap")]

@@ -12,6 +12,7 @@ use core::sync::atomic::Ordering::AcqRel;
 
 use crate::raw::{Region, Writable};
 use crate::spec::Field;
+pub use crate::spec::GeometryFrom;
 use crate::spec::load_field;
 use crate::triple_buffer::{ExchangeError, Published, TripleReader, TripleWriter};
 
@@ -71,11 +72,15 @@ struct Geometry {
 }
 
 impl Geometry {
-    fn read<A: Writable>(region: Region<'_, A>, spec: &ListSpec) -> Result<Self, ExchangeError> {
-        let buffers = load_field(region, spec.buffers);
-        let buffer_size = load_field(region, spec.buffer_size);
-        let max_items = load_field(region, spec.max_items);
-        let max_payload = load_field(region, spec.max_payload);
+    fn read<A: Writable>(
+        region: Region<'_, A>,
+        spec: &ListSpec,
+        from: GeometryFrom<'_>,
+    ) -> Result<Self, ExchangeError> {
+        let buffers = from.load(region, spec.buffers);
+        let buffer_size = from.load(region, spec.buffer_size);
+        let max_items = from.load(region, spec.max_items);
+        let max_payload = from.load(region, spec.max_payload);
         let room = region.len().saturating_sub(spec.area) as u64;
         let needs = (spec.list.size as u64)
             .checked_add(max_items.saturating_mul(spec.item_size as u64))
@@ -116,7 +121,7 @@ impl<'a, A: Writable> ListWriter<'a, A> {
     /// The writer of the exchange whose header starts `region`, at the start (the state
     /// word as the schema's initial state leaves it): its geometry read and checked now.
     pub fn new(region: Region<'a, A>, spec: ListSpec) -> Result<Self, ExchangeError> {
-        let geometry = Geometry::read(region, &spec)?;
+        let geometry = Geometry::read(region, &spec, GeometryFrom::Mapping)?;
         let triple = TripleWriter::starting_from(region, spec.state, spec.initial_state)?;
         Ok(ListWriter {
             region,
@@ -255,7 +260,17 @@ impl<'a, A: Writable> ListReader<'a, A> {
     /// The reader of the exchange whose header starts `region`, at the start: its geometry
     /// read and checked now.
     pub fn new(region: Region<'a, A>, spec: ListSpec) -> Result<Self, ExchangeError> {
-        let geometry = Geometry::read(region, &spec)?;
+        Self::with_geometry(region, spec, GeometryFrom::Mapping)
+    }
+
+    /// [`Self::new`] with the geometry read from `from`: the host's side gives the header as
+    /// it laid it out, so a client's write to the geometry never reaches it.
+    pub fn with_geometry(
+        region: Region<'a, A>,
+        spec: ListSpec,
+        from: GeometryFrom<'_>,
+    ) -> Result<Self, ExchangeError> {
+        let geometry = Geometry::read(region, &spec, from)?;
         let triple = TripleReader::starting_from(region, spec.state, spec.initial_state)?
             .with_grace(spec.stale_grace);
         Ok(ListReader {

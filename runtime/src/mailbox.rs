@@ -10,7 +10,7 @@ use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 use crate::raw::{Region, Writable};
 use crate::spec::Field;
-use crate::spec::load_field;
+pub use crate::spec::GeometryFrom;
 
 /// Where a mailbox keeps its fields (all `u32`), from the start of its header, and where
 /// its areas start: the request area at `area`, the response area right after it.
@@ -38,6 +38,7 @@ pub struct MailboxSpec {
 
 /// What a mailbox's other side wrote that cannot be right, or a call out of turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MailboxError {
     /// The areas do not fit the region, or one is empty.
     Capacity {
@@ -166,8 +167,18 @@ pub struct Mailbox<'a, A: Writable> {
 impl<'a, A: Writable> Mailbox<'a, A> {
     /// The mailbox whose header starts `region`: both capacities are read and checked now.
     pub fn new(region: Region<'a, A>, spec: MailboxSpec) -> Result<Self, MailboxError> {
-        let request = load_field(region, spec.request_capacity);
-        let response = load_field(region, spec.response_capacity);
+        Self::with_geometry(region, spec, GeometryFrom::Mapping)
+    }
+
+    /// [`Self::new`] with the capacities read from `from`: the host's side gives the header
+    /// as it laid it out, so a client's write to the capacities never reaches it.
+    pub fn with_geometry(
+        region: Region<'a, A>,
+        spec: MailboxSpec,
+        from: GeometryFrom<'_>,
+    ) -> Result<Self, MailboxError> {
+        let request = from.load(region, spec.request_capacity);
+        let response = from.load(region, spec.response_capacity);
         let room = region.len().saturating_sub(spec.area) as u64;
         if request == 0 || response == 0 || request.saturating_add(response) > room {
             return Err(MailboxError::Capacity {

@@ -13,6 +13,7 @@ use crate::raw::{Region, Writable};
 
 /// Why an image could not be laid out or written.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ProduceError {
     /// A geometry value was given for a field no table has: `known` lists the names
     /// (`<header or row>.<field>`, as attach's errors name them without block indices).

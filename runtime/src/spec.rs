@@ -92,15 +92,39 @@ impl SharedWord {
     }
 }
 
-/// The capacity field `f` of an area of entries at `area` of `region`, checked: a multiple
-/// of 8 from 8 to the bytes the region has after `area` (itself a multiple of 8). Else the
-/// capacity found and that room.
+/// Where a protocol's side reads the geometry of its header (capacities, sizes): the mapping,
+/// for a side that attached (the host wrote it), or the host's own copy of the header as it
+/// laid it out ([`crate::laid_out::LaidOut::header`]): a client can write every byte of its
+/// blocks, so the host never reads its own geometry back from them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeometryFrom<'g> {
+    /// The header in the mapping (acquire loads).
+    Mapping,
+    /// The header's bytes as the host laid them out (from the header's start).
+    LaidOut(&'g [u8]),
+}
+
+impl GeometryFrom<'_> {
+    /// Field `f` of the header: from the mapping `region`, or from the laid-out bytes (0 when
+    /// they do not hold it).
+    pub(crate) fn load<A: Access>(self, region: Region<'_, A>, f: Field) -> u64 {
+        match self {
+            GeometryFrom::Mapping => load_field(region, f),
+            GeometryFrom::LaidOut(bytes) => f.read(bytes).unwrap_or(0),
+        }
+    }
+}
+
+/// The capacity field `f` of an area of entries at `area` of `region` (read from `from`),
+/// checked: a multiple of 8 from 8 to the bytes the region has after `area` (itself a
+/// multiple of 8). Else the capacity found and that room.
 pub(crate) fn area_capacity<A: Access>(
     region: Region<'_, A>,
     f: Field,
     area: usize,
+    from: GeometryFrom<'_>,
 ) -> Result<u64, (u64, u64)> {
-    let found = load_field(region, f);
+    let found = from.load(region, f);
     let room = region.len().saturating_sub(area) as u64;
     if found == 0 || found % 8 != 0 || found > room || area % 8 != 0 {
         return Err((found, room));

@@ -53,6 +53,7 @@ pub const STALE_GRACE: u32 = 1;
 /// What the other side left in the state word that cannot be right, or a peer that never
 /// lets it be exchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ExchangeError {
     /// A buffer index past 2, a bit other than the fresh one, or the caller's own buffer
     /// named as the shared one.

@@ -18,6 +18,8 @@ mod cas_race;
 mod claim;
 #[path = "directory.rs"]
 mod directory;
+#[path = "error_types.rs"]
+mod error_types;
 #[path = "hostile_peer.rs"]
 mod hostile_peer;
 #[path = "list_exchange.rs"]

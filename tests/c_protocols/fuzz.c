@@ -165,7 +165,7 @@ static void queue(uint64_t rounds) {
         if (r == IBF_OK && (rec.head.text_len > IBF_LOG_TEXT_MAX || rec.text[rec.head.text_len] != '\0')) {
             failed = 1;
         }
-        r = ibf_log_queue_push(region, region_len, &e, "s", 1, "text", 4);
+        r = ibf_log_queue_push_unscoped(region, region_len, &e, "s", 1, "text", 4);
         OUTCOME("push", r, IBF_OK, IBF_DROPPED, IBF_QUEUE_CAPACITY, IBF_QUEUE_POSITIONS);
         (void)ibf_log_queue_dropped(region, region_len);
     }
@@ -215,7 +215,7 @@ static void mailbox(uint64_t rounds) {
         ibf_mailbox_response resp;
         size_t n;
         uint32_t seq = (uint32_t)i;
-        int r = ibf_mailbox_request(region, region_len, "req", 3, &seq);
+        int r = ibf_mailbox_request_unscoped(region, region_len, "req", 3, &seq);
         OUTCOME("request", r, IBF_OK, IBF_MAILBOX_BUSY, IBF_MAILBOX_CAPACITY, IBF_MAILBOX_TOO_LONG);
         r = ibf_mailbox_poll_response(region, region_len, seq, &resp, text, sizeof text);
         OUTCOME("poll_response", r, IBF_OK, IBF_PENDING, IBF_MAILBOX_CAPACITY, IBF_MAILBOX_LENGTH);
@@ -262,9 +262,9 @@ static void draw(uint64_t rounds) {
         r = ibf_draw_begin(&w, region, region_len);
         OUTCOME("begin", r, IBF_OK, IBF_EXCHANGE_GEOMETRY);
         memset(&cmd, 0, sizeof cmd);
-        OUTCOME("add", ibf_draw_add(&w, &cmd, &bytes, 8), IBF_OK, IBF_DROPPED, IBF_EXCHANGE_GEOMETRY);
+        OUTCOME("add", ibf_draw_add_unscoped(&w, &cmd, &bytes, 8), IBF_OK, IBF_DROPPED, IBF_EXCHANGE_GEOMETRY);
         memset(&head, 0, sizeof head);
-        r = ibf_draw_publish(&w, region, region_len, &head, NULL);
+        r = ibf_draw_publish_unscoped(&w, region, region_len, &head, NULL);
         OUTCOME("publish", r, IBF_OK, IBF_EXCHANGE_STATE, IBF_EXCHANGE_CONTENDED, IBF_EXCHANGE_GEOMETRY);
     }
     finish("draw", t, errors, 4);

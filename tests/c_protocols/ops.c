@@ -83,7 +83,7 @@ static void queue(void) {
             uint64_t size = (40U + 7U + tl + 7U) / 8U * 8U;
             put64(q + 0, start);
             put64(q + 32, start);
-            EXPECT(ibf_log_queue_push(q, len, &e, "torture", 7, text, tl), IBF_OK);
+            EXPECT(ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, text, tl), IBF_OK);
             if (size > CAP - o) {
                 padded++;
                 CHECK(get64(q + 0) == start + (CAP - o) + size);
@@ -109,7 +109,7 @@ static void queue(void) {
     for (k = 0, pushed = 0; k < 80; k++) {
         int r;
         n = text_of(text, k, 0);
-        r = ibf_log_queue_push(q, len, &e, "torture", 7, text, n);
+        r = ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, text, n);
         CHECK(r == IBF_OK || r == IBF_DROPPED);
         if (r == IBF_DROPPED) {
             dropped++;
@@ -128,15 +128,15 @@ static void queue(void) {
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_EMPTY);
     /* The writer's named errors. */
     memset(text, 'y', sizeof text);
-    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX + 1U), IBF_ENTRY_PART_TOO_LONG);
-    EXPECT(ibf_log_queue_push(q, len, &e, text, IBF_LOG_SOURCE_MAX + 1U, "t", 1), IBF_ENTRY_PART_TOO_LONG);
+    EXPECT(ibf_log_queue_push_unscoped(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX + 1U), IBF_ENTRY_PART_TOO_LONG);
+    EXPECT(ibf_log_queue_push_unscoped(q, len, &e, text, IBF_LOG_SOURCE_MAX + 1U, "t", 1), IBF_ENTRY_PART_TOO_LONG);
     put64(q + 0, 8U * CAP);
     put64(q + 32, 8U * CAP);
-    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX), IBF_OK);
+    EXPECT(ibf_log_queue_push_unscoped(q, len, &e, "s", 1, text, IBF_LOG_TEXT_MAX), IBF_OK);
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_OK);
     CHECK(rec.head.text_len == IBF_LOG_TEXT_MAX);
     h->capacity = 0;
-    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, "t", 1), IBF_QUEUE_CAPACITY);
+    EXPECT(ibf_log_queue_push_unscoped(q, len, &e, "s", 1, "t", 1), IBF_QUEUE_CAPACITY);
     h->capacity = 100;
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_CAPACITY);
     h->capacity = CAP + 8;
@@ -146,7 +146,7 @@ static void queue(void) {
     put64(q + 0, 8);
     put64(q + 32, 16);
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_POSITIONS);
-    EXPECT(ibf_log_queue_push(q, len, &e, "s", 1, "t", 1), IBF_QUEUE_POSITIONS);
+    EXPECT(ibf_log_queue_push_unscoped(q, len, &e, "s", 1, "t", 1), IBF_QUEUE_POSITIONS);
     put64(q + 0, 20);
     put64(q + 32, 12);
     EXPECT(ibf_log_queue_pop(q, len, &rec), IBF_QUEUE_POSITIONS);
@@ -280,9 +280,9 @@ static void mailbox(void) {
     h->request_capacity = REQ;
     h->response_capacity = RESP;
     EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_PENDING);
-    EXPECT(ibf_mailbox_request(m, len, "req 1", 5, &seq), IBF_OK);
+    EXPECT(ibf_mailbox_request_unscoped(m, len, "req 1", 5, &seq), IBF_OK);
     CHECK(seq == 1);
-    EXPECT(ibf_mailbox_request(m, len, "req 2", 5, &seq), IBF_MAILBOX_BUSY);
+    EXPECT(ibf_mailbox_request_unscoped(m, len, "req 2", 5, &seq), IBF_MAILBOX_BUSY);
     EXPECT(ibf_mailbox_poll_response(m, len, 1, &resp, answer, sizeof answer), IBF_PENDING);
     EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_OK);
     CHECK(served == 1 && got_len == 5 && memcmp(got, "req 1", 5) == 0);
@@ -293,7 +293,7 @@ static void mailbox(void) {
     CHECK(resp.seq == 1 && resp.status == IBF_COMMAND_STATUS_OK && resp.len == 5 && resp.total == 5 && !resp.cut);
     CHECK(memcmp(answer, "ans 1", 5) == 0);
     /* A cut answer: 100 bytes into a 48-byte area; then cut again by a 10-byte buffer. */
-    EXPECT(ibf_mailbox_request(m, len, "long", 4, &seq), IBF_OK);
+    EXPECT(ibf_mailbox_request_unscoped(m, len, "long", 4, &seq), IBF_OK);
     /* The request's NUL ends it in the area: "req 1" leaves no "long1" for a C-string host. */
     CHECK(memcmp(m + sizeof(ibf_mailbox_header), "long\0", 5) == 0);
     memset(got, 'z', sizeof got);
@@ -308,8 +308,8 @@ static void mailbox(void) {
     EXPECT(ibf_mailbox_poll_response(m, len, seq, &resp, answer, 10), IBF_OK);
     CHECK(resp.len == 10 && resp.cut);
     /* Named errors. */
-    EXPECT(ibf_mailbox_request(m, len, answer, REQ, &seq), IBF_MAILBOX_TOO_LONG);
-    EXPECT(ibf_mailbox_request(m, len, answer, REQ - 1, &seq), IBF_OK);
+    EXPECT(ibf_mailbox_request_unscoped(m, len, answer, REQ, &seq), IBF_MAILBOX_TOO_LONG);
+    EXPECT(ibf_mailbox_request_unscoped(m, len, answer, REQ - 1, &seq), IBF_OK);
     put32(m + 4, REQ);
     served = 0;
     EXPECT(ibf_mailbox_serve_begin(m, len, got, sizeof got, &got_len, &served), IBF_MAILBOX_LENGTH);
@@ -324,7 +324,7 @@ static void mailbox(void) {
     put32(m + 16, RESP + 1);
     EXPECT(ibf_mailbox_poll_response(m, len, get32(m + 0), &resp, answer, sizeof answer), IBF_MAILBOX_LENGTH);
     h->response_capacity = 0;
-    EXPECT(ibf_mailbox_request(m, len, "x", 1, &seq), IBF_MAILBOX_CAPACITY);
+    EXPECT(ibf_mailbox_request_unscoped(m, len, "x", 1, &seq), IBF_MAILBOX_CAPACITY);
     h->response_capacity = RESP + 1;
     EXPECT(ibf_mailbox_poll_response(m, len, 0, &resp, answer, sizeof answer), IBF_MAILBOX_CAPACITY);
     EXPECT(ibf_mailbox_serve_answer(m, len, 0, 0, "x", 1), IBF_MAILBOX_CAPACITY);
@@ -356,7 +356,7 @@ static void draw(void) {
     ibf_draw_reader_init(&r);
     CHECK(w.own == 0 && r.own == 2);
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EMPTY);
-    EXPECT(ibf_draw_add(&w, &cmd, NULL, 0), IBF_EXCHANGE_GEOMETRY);
+    EXPECT(ibf_draw_add_unscoped(&w, &cmd, NULL, 0), IBF_EXCHANGE_GEOMETRY);
     /* A full list: 6 commands of 8 payload bytes into 4 commands and 16 bytes. */
     EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
     memset(&cmd, 0, sizeof cmd);
@@ -365,17 +365,17 @@ static void draw(void) {
         cmd.color = (uint32_t)i;
         cmd.payload_off = w.payload_len;
         cmd.payload_len = 8;
-        res = ibf_draw_add(&w, &cmd, &bytes, 8);
+        res = ibf_draw_add_unscoped(&w, &cmd, &bytes, 8);
         CHECK(res == (i < 2 ? IBF_OK : IBF_DROPPED));
     }
     cmd.payload_len = 0;
-    EXPECT(ibf_draw_add(&w, &cmd, NULL, 0), IBF_OK);
+    EXPECT(ibf_draw_add_unscoped(&w, &cmd, NULL, 0), IBF_OK);
     memset(&head, 0, sizeof head);
     head.seq = 1;
     head.for_tick = 99;
-    EXPECT(ibf_draw_publish(&w, d, len, &head, &overwrote), IBF_OK);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, len, &head, &overwrote), IBF_OK);
     CHECK(!overwrote && w.own == 1 && h->state == (0U | IBF_DRAW_FRESH) && h->published == 1);
-    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_GEOMETRY);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, len, &head, NULL), IBF_EXCHANGE_GEOMETRY);
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_OK);
     CHECK(r.own == 0 && got.seq == 1 && got.count == 3 && got.payload_len == 16 && got.dropped == 4);
     CHECK((got.flags & IBF_DRAW_LIST_FLAGS_OVERFLOW) != 0 && got.for_tick == 99);
@@ -391,7 +391,7 @@ static void draw(void) {
         EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
         head.seq = (uint32_t)i;
         head.flags = IBF_DRAW_LIST_FLAGS_OVERFLOW;
-        EXPECT(ibf_draw_publish(&w, d, len, &head, &overwrote), IBF_OK);
+        EXPECT(ibf_draw_publish_unscoped(&w, d, len, &head, &overwrote), IBF_OK);
         CHECK(overwrote == (i == 3));
     }
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_OK);
@@ -401,12 +401,12 @@ static void draw(void) {
     h->state = 8;
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
     EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
-    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
     CHECK(h->state == 8);
     h->state = 3 | IBF_DRAW_FRESH;
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_STATE);
     h->state = w.own | IBF_DRAW_FRESH;
-    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, len, &head, NULL), IBF_EXCHANGE_STATE);
     /* A publication of the reader's own list (one a free overtook) is absorbed once: nothing
      * shown, the reader waits; its own list shared and not fresh meanwhile is a broken writer. */
     h->state = r.own | IBF_DRAW_FRESH;
@@ -429,7 +429,7 @@ static void draw(void) {
     h->max_commands = ITEMS;
     EXPECT(ibf_draw_begin(&w, d, len - 1), IBF_EXCHANGE_GEOMETRY);
     EXPECT(ibf_draw_begin(&w, d, len), IBF_OK);
-    EXPECT(ibf_draw_publish(&w, d, len, &head, NULL), IBF_OK);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, len, &head, NULL), IBF_OK);
     put32(d + sizeof(ibf_draw_header) + 4, ITEMS + 1); /* list 0's count */
     EXPECT(ibf_draw_take(&r, d, len, &got), IBF_EXCHANGE_LIST_LENGTH);
     printf("draw published=5 taken=3 dropped=4 overwritten=1\n");
@@ -605,15 +605,15 @@ static void leave_a_session_behind(const ibf_attached *a) {
     size_t blen = (size_t)ibf_attached_client_blocks_mailbox_size(a, 1);
     size_t dlen = (size_t)ibf_attached_bot_blocks_draw_size(a, 1);
     memset(&head, 0, sizeof head);
-    EXPECT(ibf_log_queue_push(q, qlen, &e, "old", 3, "unread", 6), IBF_OK);
-    EXPECT(ibf_mailbox_request(box, blen, "unanswered", 10, &seq), IBF_OK);
+    EXPECT(ibf_log_queue_push_unscoped(q, qlen, &e, "old", 3, "unread", 6), IBF_OK);
+    EXPECT(ibf_mailbox_request_unscoped(box, blen, "unanswered", 10, &seq), IBF_OK);
     ibf_draw_writer_init(&w);
     ibf_draw_reader_init(&r);
     EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
-    EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, dlen, &head, NULL), IBF_OK);
     EXPECT(ibf_draw_take(&r, d, dlen, &got), IBF_OK);
     EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
-    EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+    EXPECT(ibf_draw_publish_unscoped(&w, d, dlen, &head, NULL), IBF_OK);
     CHECK(ibf_draw_header_load_state((const ibf_draw_header *)d) != 1U);
 }
 
@@ -638,10 +638,10 @@ static void find_row_one_restored(const ibf_attached *a) {
     EXPECT(ibf_log_queue_pop(q, qlen, &rec), IBF_OK);
     CHECK(rec.head.tick == 1);
     EXPECT(ibf_log_queue_pop(q, qlen, &rec), IBF_EMPTY);
-    EXPECT(ibf_log_queue_push(q, qlen, &e, "new", 3, "fresh", 5), IBF_OK);
+    EXPECT(ibf_log_queue_push_unscoped(q, qlen, &e, "new", 3, "fresh", 5), IBF_OK);
     EXPECT(ibf_log_queue_pop(q, qlen, &rec), IBF_OK);
     CHECK(rec.head.tick == 2);
-    EXPECT(ibf_mailbox_request(box, blen, "first", 5, &seq), IBF_OK);
+    EXPECT(ibf_mailbox_request_unscoped(box, blen, "first", 5, &seq), IBF_OK);
     EXPECT(ibf_mailbox_serve_begin(box, blen, text, sizeof text, &n, &served), IBF_OK);
     CHECK(served == seq && n == 5);
     EXPECT(ibf_mailbox_serve_answer(box, blen, served, IBF_COMMAND_STATUS_OK, text, n), IBF_OK);
@@ -653,7 +653,7 @@ static void find_row_one_restored(const ibf_attached *a) {
     for (k = 1; k <= 3; k++) {
         head.seq = k;
         EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
-        EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_publish_unscoped(&w, d, dlen, &head, NULL), IBF_OK);
         EXPECT(ibf_draw_take(&r, d, dlen, &got), IBF_OK);
         CHECK(got.seq == k);
     }
@@ -713,10 +713,10 @@ static void stale_draw(void) {
         ibf_draw_reader_init(&r);
         head.seq = 100;
         EXPECT(ibf_draw_begin(&stale, d, dlen), IBF_OK);
-        EXPECT(ibf_draw_publish(&stale, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_publish_unscoped(&stale, d, dlen, &head, NULL), IBF_OK);
         EXPECT(ibf_draw_take(&r, d, dlen, &got), IBF_OK);
         EXPECT(ibf_draw_begin(&stale, d, dlen), IBF_OK);
-        EXPECT(ibf_draw_publish(&stale, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_publish_unscoped(&stale, d, dlen, &head, NULL), IBF_OK);
         EXPECT(ibf_attached_client_free(&a, 1, &was), IBF_OK);
         CHECK(was == IBF_CLIENT_STATE_ACTIVE);
         ibf_draw_reader_init(&r);
@@ -726,7 +726,7 @@ static void stale_draw(void) {
         /* The stale writer's publication lands after the free. */
         head.seq = 101;
         EXPECT(ibf_draw_begin(&stale, d, dlen), IBF_OK);
-        EXPECT(ibf_draw_publish(&stale, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_publish_unscoped(&stale, d, dlen, &head, NULL), IBF_OK);
         CHECK(ibf_draw_header_load_state((const ibf_draw_header *)d) == 6U);
         for (k = 1; k <= 4; k++) {
             int rounds = (!newcomer_first && k == 1) ? 2 : 1, i;
@@ -734,7 +734,7 @@ static void stale_draw(void) {
                 if (newcomer_first || k > 1 || i == 1) {
                     head.seq = k;
                     EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
-                    EXPECT(ibf_draw_publish(&w, d, dlen, &head, NULL), IBF_OK);
+                    EXPECT(ibf_draw_publish_unscoped(&w, d, dlen, &head, NULL), IBF_OK);
                 }
                 code = ibf_draw_take(&r, d, dlen, &got);
                 CHECK(code == IBF_OK || code == IBF_EMPTY);
@@ -752,6 +752,74 @@ static void stale_draw(void) {
         free(m);
     }
     printf("stale draw kept=2\n");
+}
+
+/* Issue 46 item 3: the default writers are bound to the claim they are given. While it stands
+ * they write; once the host freed the row (then reloaded), each refuses with the standing and
+ * stores nothing: the queue's write_pos, the mailbox's request_seq, the exchange's state and
+ * the writer's list stay as the free left them. (Shown failing once with the standing check
+ * removed from the bound helpers in c_session.h.j2: the stale push returned IBF_OK.) */
+static void bound_writers(void) {
+    static ibf_attached a;
+    size_t len;
+    uint32_t was = 0, seq = 0, generation = 0;
+    unsigned char *m = image(&len, &a);
+    unsigned char *h = (unsigned char *)(void *)ibf_attached_header(&a);
+    size_t hlen = (size_t)ibf_attached_header_size(&a);
+    unsigned char *q = (unsigned char *)ibf_attached_client_blocks_log_queue(&a, 3);
+    size_t qlen = (size_t)ibf_attached_client_blocks_log_queue_size(&a, 3);
+    unsigned char *box = (unsigned char *)ibf_attached_client_blocks_mailbox(&a, 3);
+    size_t blen = (size_t)ibf_attached_client_blocks_mailbox_size(&a, 3);
+    unsigned char *d = (unsigned char *)ibf_attached_bot_blocks_draw(&a, 3);
+    size_t dlen = (size_t)ibf_attached_bot_blocks_draw_size(&a, 3);
+    ibf_client_session me;
+    ibf_draw_writer w;
+    ibf_draw_cmd cmd;
+    ibf_draw_list_header head;
+    ibf_log_entry e = entry_of(1);
+    unsigned char *list;
+    unsigned char before[128];
+    int round, refused = 0;
+    memset(&cmd, 0, sizeof cmd);
+    memset(&head, 0, sizeof head);
+    for (round = 0; round < 2; round++) {
+        int lost = round == 0 ? IBF_DISCONNECTED : IBF_RELOADED;
+        uint64_t write_pos;
+        uint32_t request_seq, state;
+        EXPECT(ibf_client_claim(h, hlen, 1, 3, &me), IBF_OK);
+        EXPECT(ibf_client_activate(h, hlen, &me), IBF_OK);
+        EXPECT(ibf_log_queue_push(h, hlen, &me, q, qlen, &e, "b", 1, "one", 3), IBF_OK);
+        EXPECT(ibf_mailbox_request(h, hlen, &me, box, blen, "one", 3, &seq), IBF_OK);
+        ibf_draw_writer_init(&w);
+        EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+        EXPECT(ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0), IBF_OK);
+        EXPECT(ibf_draw_publish(h, hlen, &me, &w, d, dlen, &head, NULL), IBF_OK);
+        EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+        if (round == 0) {
+            EXPECT(ibf_attached_client_free(&a, 3, &was), IBF_OK);
+            CHECK(was == IBF_CLIENT_STATE_ACTIVE);
+        } else {
+            EXPECT(ibf_attached_client_reload(&a, &generation, NULL, NULL), IBF_OK);
+            CHECK(generation == 2);
+        }
+        write_pos = ibf_log_queue_header_load_write_pos((const ibf_log_queue_header *)(void *)q);
+        request_seq = ibf_mailbox_header_load_request_seq((const ibf_mailbox_header *)(void *)box);
+        state = ibf_draw_header_load_state((const ibf_draw_header *)(void *)d);
+        list = w.list;
+        memcpy(before, list, sizeof before);
+        refused += ibf_log_queue_push(h, hlen, &me, q, qlen, &e, "b", 1, "stale", 5) == lost;
+        refused += ibf_mailbox_request(h, hlen, &me, box, blen, "stale", 5, &seq) == lost;
+        cmd.color = 0xdeadU;
+        refused += ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0) == lost;
+        refused += ibf_draw_publish(h, hlen, &me, &w, d, dlen, &head, NULL) == lost;
+        CHECK(write_pos == ibf_log_queue_header_load_write_pos((const ibf_log_queue_header *)(void *)q));
+        CHECK(request_seq == ibf_mailbox_header_load_request_seq((const ibf_mailbox_header *)(void *)box));
+        CHECK(state == ibf_draw_header_load_state((const ibf_draw_header *)(void *)d) && state == IBF_DRAW_INITIAL_STATE);
+        CHECK(memcmp(before, list, sizeof before) == 0 && w.count == 0);
+    }
+    CHECK(refused == 8);
+    printf("bound writers refused=%d\n", refused);
+    free(m);
 }
 
 /* Issue 36, bad input: a peer that breaks the lifecycle rules gets a named outcome, never a
@@ -896,6 +964,83 @@ static void host_handle(void) {
     printf("host handle blocks=%u reload=%u\n", (unsigned)host.regions[2].count, (unsigned)generation);
 }
 
+/* Issue 46 item 5: the host never reads its own geometry back from bytes a client can write,
+ * and a free restores every host word of the row's blocks as the image has them. A vandal
+ * client zeroes its block's table, its queue's capacity, its mailbox's capacities and its draw
+ * geometry: the mapping's readers refuse them (IBF_QUEUE_CAPACITY, ...), the host's _laid_out
+ * sides read the image's and work; the free puts every one of those bytes back. */
+static void host_laid_out(void) {
+    static const ibf_geometry_value values[] = {
+        {"mailbox.request_capacity", 64},
+        {"mailbox.response_capacity", 64},
+    };
+    static ibf_attached host, client;
+    static ibf_log_queue_record record;
+    ibf_attach_error err;
+    ibf_draw_reader reader;
+    ibf_draw_list_header head;
+    ibf_client_session me;
+    unsigned char *img, *m, *q, *mb, *d, *block, *bot, *h;
+    size_t n = 0, qlen, mblen, dlen, hlen, request_len = 0;
+    uint32_t seq = 0, was = 0;
+    unsigned char text[8];
+    CHECK(ibf_lay_out(NULL, 0, values, 2, 1, &n, &err) == IBF_PRODUCE_BUFFER_TOO_SHORT);
+    img = buffer(n);
+    m = buffer(n);
+    CHECK(ibf_lay_out(img, n, values, 2, 1, &n, &err) == IBF_PRODUCE_OK);
+    EXPECT(ibf_produce_attached(m, n, img, n, &host, &err), IBF_PRODUCE_OK);
+    CHECK(ibf_attach_all(m, n, &client, &err) == IBF_ATTACH_OK);
+    h = (unsigned char *)(void *)ibf_attached_header(&host);
+    hlen = (size_t)ibf_attached_header_size(&host);
+    EXPECT(ibf_client_claim(h, hlen, 1, 0, &me), IBF_OK);
+    q = (unsigned char *)(void *)ibf_attached_client_blocks_log_queue(&host, 0);
+    qlen = (size_t)ibf_attached_client_blocks_log_queue_size(&host, 0);
+    mb = (unsigned char *)(void *)ibf_attached_client_blocks_mailbox(&host, 0);
+    mblen = (size_t)ibf_attached_client_blocks_mailbox_size(&host, 0);
+    d = (unsigned char *)(void *)ibf_attached_bot_blocks_draw(&host, 0);
+    dlen = (size_t)ibf_attached_bot_blocks_draw_size(&host, 0);
+    block = ibf_attached_client_blocks(&host, 0);
+    bot = ibf_attached_bot_blocks(&host, 0);
+    /* Only the producer's own handle has a copy; a client's reads the mapping. */
+    CHECK(ibf_attached_laid_out(&host, q) != NULL && ibf_attached_laid_out(&host, mb) != NULL);
+    CHECK(ibf_attached_laid_out(&client, q) == NULL && ibf_attached_laid_out(&host, m) == NULL);
+    /* The vandal: every geometry word of its blocks, and its block headers whole. */
+    memset(q + offsetof(ibf_log_queue_header, capacity), 0, 4);
+    memset(mb + offsetof(ibf_mailbox_header, request_capacity), 0, 8);
+    memset(d + offsetof(ibf_draw_header, buffers), 0, 16);
+    memset(block, 0, sizeof(ibf_client_block_header));
+    memset(bot, 0, sizeof(ibf_client_block_header));
+    EXPECT(ibf_log_queue_pop(q, qlen, &record), IBF_QUEUE_CAPACITY);
+    EXPECT(ibf_log_queue_pop_laid_out(q, qlen, ibf_attached_laid_out(&host, q), &record), IBF_EMPTY);
+    EXPECT(ibf_mailbox_serve_begin(mb, mblen, text, sizeof text, &request_len, &seq), IBF_MAILBOX_CAPACITY);
+    EXPECT(ibf_mailbox_serve_begin_laid_out(mb, mblen, ibf_attached_laid_out(&host, mb), text, sizeof text, &request_len, &seq), IBF_PENDING);
+    EXPECT(ibf_mailbox_serve_answer_laid_out(mb, mblen, ibf_attached_laid_out(&host, mb), 1U, 0U, "x", 1), IBF_MAILBOX_SEQUENCE);
+    /* A list published (state 4 | 0: list 0 shared and fresh), then taken with the laid-out
+     * geometry; the mapping's is refused. */
+    ibf_live_store_release_u32_(d, 4U);
+    ibf_draw_reader_init(&reader);
+    EXPECT(ibf_draw_take(&reader, d, dlen, &head), IBF_EXCHANGE_GEOMETRY);
+    ibf_live_store_release_u32_(d, 4U);
+    ibf_draw_reader_init(&reader);
+    EXPECT(ibf_draw_take_laid_out(&reader, d, dlen, ibf_attached_laid_out(&host, d), &head), IBF_OK);
+    /* The host's blocks stay placed as it laid them out: the zeroed tables are not read. */
+    EXPECT(ibf_attached_client_blocks_check(&host, 0, &err), IBF_ATTACH_OK);
+    CHECK(ibf_attached_client_blocks_mailbox(&host, 0) == (void *)mb);
+    /* The free puts every host word back: the bytes are the image's again. */
+    EXPECT(ibf_attached_client_free(&host, 0, &was), IBF_OK);
+    CHECK(was == IBF_CLIENT_STATE_CLAIMED);
+    CHECK(memcmp(block, img + (block - m), sizeof(ibf_client_block_header)) == 0);
+    CHECK(memcmp(bot, img + (bot - m), sizeof(ibf_client_block_header)) == 0);
+    CHECK(memcmp(q + 16, img + (q - m) + 16, 4) == 0);
+    CHECK(memcmp(mb + 24, img + (mb - m) + 24, 8) == 0);
+    CHECK(memcmp(d + 4, img + (d - m) + 4, 16) == 0);
+    EXPECT(ibf_log_queue_pop(q, qlen, &record), IBF_EMPTY);
+    EXPECT(ibf_attached_client_blocks_check(&client, 0, &err), IBF_ATTACH_OK);
+    free(img);
+    free(m);
+    printf("host laid out: geometry its own, restored by a free\n");
+}
+
 int main(void) {
     queue();
     ring();
@@ -904,8 +1049,10 @@ int main(void) {
     session();
     restore();
     stale_draw();
+    bound_writers();
     broken_lifecycle();
     host_handle();
+    host_laid_out();
     names();
     return 0;
 }

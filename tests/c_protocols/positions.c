@@ -109,7 +109,7 @@ static void queue(void) {
             put64(0, write);
             put64(32, read);
             snprintf(what, sizeof what, "queue push of %zu text bytes, write_pos %#" PRIx64 ", read_pos %#" PRIx64, tl, write, read);
-            r = ibf_log_queue_push(region, region_len, &e, "s", 1, text, tl);
+            r = ibf_log_queue_push_unscoped(region, region_len, &e, "s", 1, text, tl);
             after = get64(0);
             if (r == IBF_OK) {
                 written++;
@@ -135,14 +135,14 @@ static void queue(void) {
     /* The review's case, then the last entry whose end is a u64, then the one after it. */
     put64(0, UINT64_MAX - 7U);
     put64(32, UINT64_MAX - 7U);
-    CHECK(ibf_log_queue_push(region, region_len, &e, "s", 1, text, 7) == IBF_QUEUE_POSITIONS, "u64::MAX - 7");
+    CHECK(ibf_log_queue_push_unscoped(region, region_len, &e, "s", 1, text, 7) == IBF_QUEUE_POSITIONS, "u64::MAX - 7");
     CHECK(get64(0) == UINT64_MAX - 7U, "nothing stored");
     put64(0, UINT64_MAX - 55U);
     put64(32, UINT64_MAX - 55U);
-    CHECK(ibf_log_queue_push(region, region_len, &e, "s", 1, text, 7) == IBF_OK, "the last entry");
+    CHECK(ibf_log_queue_push_unscoped(region, region_len, &e, "s", 1, text, 7) == IBF_OK, "the last entry");
     CHECK(get64(0) == UINT64_MAX - 7U, "ends at u64::MAX - 7");
     CHECK(ibf_log_queue_pop(region, region_len, &rec) == IBF_OK && rec.head.text_len == 7, "read back");
-    CHECK(ibf_log_queue_push(region, region_len, &e, "s", 1, text, 7) == IBF_QUEUE_POSITIONS, "the next");
+    CHECK(ibf_log_queue_push_unscoped(region, region_len, &e, "s", 1, text, 7) == IBF_QUEUE_POSITIONS, "the next");
     printf("queue written=%" PRIu64 " refused=%" PRIu64 " popped=%" PRIu64 "\n", written, refused, popped);
     CHECK(written > 1000U && refused > 1000U && popped > 100U, "enough of each");
 }

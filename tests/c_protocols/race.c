@@ -46,7 +46,7 @@ typedef struct writer_ {
 } writer_;
 
 static int queue_push(const ibf_log_entry *e, const char *text, size_t n) {
-    return ibf_log_queue_push(region, region_len, e, "w", 1, text, n);
+    return ibf_log_queue_push_unscoped(region, region_len, e, "w", 1, text, n);
 }
 
 static int ring_push(const ibf_log_entry *e, const char *text, size_t n) {
@@ -215,7 +215,7 @@ static void mailbox(void) {
         uint32_t seq = 0;
         int r, n = snprintf(text, sizeof text, "req %u", k);
         memset(&resp, 0, sizeof resp);
-        expect(ibf_mailbox_request(region, region_len, text, (size_t)n, &seq) == IBF_OK, "request");
+        expect(ibf_mailbox_request_unscoped(region, region_len, text, (size_t)n, &seq) == IBF_OK, "request");
         while ((r = ibf_mailbox_poll_response(region, region_len, seq, &resp, answer, sizeof answer)) == IBF_PENDING) {
             waits++;
             sched_yield();
@@ -252,11 +252,11 @@ static void *draw_writer(void *arg) {
         cmd.payload_len = 8;
         for (i = 0; i < 1U + n % 7U; i++) {
             cmd.payload_off = w.payload_len;
-            expect(ibf_draw_add(&w, &cmd, &bytes, 8) == IBF_OK, "add");
+            expect(ibf_draw_add_unscoped(&w, &cmd, &bytes, 8) == IBF_OK, "add");
         }
         memset(&head, 0, sizeof head);
         head.seq = n;
-        expect(ibf_draw_publish(&w, region, region_len, &head, &over) == IBF_OK, "publish");
+        expect(ibf_draw_publish_unscoped(&w, region, region_len, &head, &over) == IBF_OK, "publish");
         overwritten += over;
     }
     __atomic_store_n(&draw_done, 1, __ATOMIC_RELEASE);

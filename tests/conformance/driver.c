@@ -8,9 +8,11 @@
  *   ./driver INPUT_FILE
  *
  * Each op's call into bridge.h is one small api_* function below, so a change of a function's
- * shape in the header is a change of one place. The C writers are bound to no claim: as the
- * README asks (and the header's session step 7), a writer op (push, publish, request, poll)
- * first checks the claim's standing with ibf_client_standing and answers it when lost.
+ * shape in the header is a change of one place. The writers are the header's default ones,
+ * bound to the claim (issue 46 item 3): ibf_log_queue_push, ibf_draw_add and _publish and
+ * ibf_mailbox_request check the claim's standing themselves and return it when lost. The
+ * driver checks it only before a writer's region is taken, and before a poll (which stores
+ * nothing), as the README asks.
  */
 /* The host's contend op: a stand-in for a client that writes the other bytes of a word the
  * host compare-and-swaps, between each of the host's loads and swaps (IBF_CAS_HOOK, which the
@@ -314,44 +316,55 @@ static int api_unbind(const actor_t *a, uint32_t pad, uint64_t *owner) {
     return rc;
 }
 
-static int api_push(const region_t *q, const char *text, size_t text_len) {
+static int api_push(const actor_t *a, const region_t *q, const char *text, size_t text_len) {
     ibf_log_entry entry;
+    size_t len;
+    unsigned char *h = client_header(a, &len);
     memset(&entry, 0, sizeof entry);
-    return ibf_log_queue_push(q->at, q->len, &entry, NULL, 0, text, text_len);
+    return ibf_log_queue_push(h, len, &a->session, q->at, q->len, &entry, NULL, 0, text, text_len);
 }
 
+/* The host's side reads its geometry from the image it laid out (ibf_attached_laid_out), never
+ * from the bytes a client can write. */
 static int api_pop(const region_t *q, ibf_log_queue_record *out) {
-    return ibf_log_queue_pop(q->at, q->len, out);
+    return ibf_log_queue_pop_laid_out(q->at, q->len, ibf_attached_laid_out(&g_host.handle, q->at), out);
 }
 
 /* Writes a list of n zeroed draw_cmds, no payload, and publishes it. */
-static int api_publish(ibf_draw_writer *w, const region_t *d, uint32_t n) {
+static int api_publish(actor_t *a, ibf_draw_writer *w, const region_t *d, uint32_t n) {
     ibf_draw_cmd item;
     ibf_draw_list_header head;
     uint32_t i;
+    size_t len;
+    unsigned char *h = client_header(a, &len);
     int rc = ibf_draw_begin(w, d->at, d->len);
     if (rc != IBF_OK) {
         return rc;
     }
     memset(&item, 0, sizeof item);
     for (i = 0; i < n; i++) {
-        (void)ibf_draw_add(w, &item, NULL, 0); /* past max_commands: dropped, flagged */
+        rc = ibf_draw_add(h, len, &a->session, w, &item, NULL, 0);
+        if (rc != IBF_OK && rc != IBF_DROPPED) { /* past max_commands: dropped, flagged */
+            return rc;
+        }
     }
     memset(&head, 0, sizeof head);
-    return ibf_draw_publish(w, d->at, d->len, &head, NULL);
+    return ibf_draw_publish(h, len, &a->session, w, d->at, d->len, &head, NULL);
 }
 
 static int api_take(ibf_draw_reader *r, const region_t *d, uint32_t *count) {
     ibf_draw_list_header head;
-    int rc = ibf_draw_take(r, d->at, d->len, &head);
+    int rc = ibf_draw_take_laid_out(r, d->at, d->len, ibf_attached_laid_out(&g_host.handle, d->at), &head);
     if (rc == IBF_OK) {
         *count = head.count;
     }
     return rc;
 }
 
-static int api_request(const region_t *m, const char *text, size_t text_len, uint32_t *seq) {
-    return ibf_mailbox_request(m->at, m->len, text, text_len, seq);
+static int api_request(const actor_t *a, const region_t *m, const char *text, size_t text_len, uint32_t *seq) {
+    size_t len;
+    unsigned char *h = client_header(a, &len);
+    return ibf_mailbox_request(h, len, &a->session, m->at, m->len, text, text_len, seq);
 }
 
 static int api_poll(const region_t *m, uint32_t seq, ibf_mailbox_response *out) {
@@ -361,11 +374,12 @@ static int api_poll(const region_t *m, uint32_t seq, ibf_mailbox_response *out) 
 /* Answers the waiting request with status ok and `answer`. */
 static int api_serve(const region_t *m, const char *answer, size_t *request_len) {
     uint32_t seq = 0;
-    int rc = ibf_mailbox_serve_begin(m->at, m->len, g_text, TEXT_CAP, request_len, &seq);
+    const unsigned char *laid_out = ibf_attached_laid_out(&g_host.handle, m->at);
+    int rc = ibf_mailbox_serve_begin_laid_out(m->at, m->len, laid_out, g_text, TEXT_CAP, request_len, &seq);
     if (rc != IBF_OK) {
         return rc;
     }
-    return ibf_mailbox_serve_answer(m->at, m->len, seq, (uint32_t)IBF_COMMAND_STATUS_OK, answer, strlen(answer));
+    return ibf_mailbox_serve_answer_laid_out(m->at, m->len, laid_out, seq, (uint32_t)IBF_COMMAND_STATUS_OK, answer, strlen(answer));
 }
 
 /* ---- Places: regions located through a handle. ---- */
@@ -742,17 +756,18 @@ static void op_pad_swap(const actor_t *a, uint32_t pad, bool bind) {
     }
 }
 
-/* A writer bound to the claim: the claim's standing first (answered when lost), then its
- * region, taken at its first use after the claim: true, or false with the answer given (and
- * nothing kept). */
+/* A writer's region, taken at its first use after the claim, the claim's standing checked
+ * before (answered when lost; once taken, the bound writer checks each write itself): true,
+ * or false with the answer given (and nothing kept). */
 static bool writer_region(actor_t *a, enum place_kind kind, region_t *r) {
-    int rc = api_standing(a);
+    int rc;
+    if (r->held) {
+        return true;
+    }
+    rc = api_standing(a);
     if (rc != IBF_OK) {
         ans_standing(rc);
         return false;
-    }
-    if (r->held) {
-        return true;
     }
     rc = take_region(&a->handle, kind, a->session.row, r);
     if (rc != IBF_ATTACH_OK) {
@@ -770,7 +785,7 @@ static void op_push(actor_t *a, const char *text) {
     if (!writer_region(a, PLACE_LOG_QUEUE, &a->queue)) {
         return;
     }
-    rc = api_push(&a->queue, text, strlen(text));
+    rc = api_push(a, &a->queue, text, strlen(text));
     if (rc == IBF_OK) {
         ans_str("ok");
     } else if (rc == IBF_DROPPED) {
@@ -789,7 +804,7 @@ static void op_publish(actor_t *a, uint32_t n) {
     if (!writer_region(a, PLACE_DRAW, &a->draw)) {
         return;
     }
-    rc = api_publish(&a->draw_writer, &a->draw, n);
+    rc = api_publish(a, &a->draw_writer, &a->draw, n);
     if (rc == IBF_OK) {
         ans_str("ok");
     } else {
@@ -803,7 +818,7 @@ static void op_request(actor_t *a, const char *text) {
     if (!writer_region(a, PLACE_MAILBOX, &a->mailbox)) {
         return;
     }
-    rc = api_request(&a->mailbox, text, strlen(text), &seq);
+    rc = api_request(a, &a->mailbox, text, strlen(text), &seq);
     if (rc == IBF_OK) {
         a->requested = true;
         a->request_seq = seq;
@@ -817,6 +832,11 @@ static void op_poll(actor_t *a) {
     ibf_mailbox_response response;
     int rc;
     if (!writer_region(a, PLACE_MAILBOX, &a->mailbox)) {
+        return;
+    }
+    rc = api_standing(a); /* a poll stores nothing: the driver answers a lost claim's standing */
+    if (rc != IBF_OK) {
+        ans_standing(rc);
         return;
     }
     if (!a->requested) {

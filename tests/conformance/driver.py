@@ -178,25 +178,31 @@ def bot_block(handle: bridge.Bridge, row: int) -> bridge.BotBlock:
     return block
 
 
-def log_queue(handle: bridge.Bridge, row: int) -> bridge.LogQueue:
+def log_queue(handle: bridge.Bridge, row: int, claim: bridge.Client | None = None) -> bridge.LogQueue:
+    """The host's reader (no claim), or the default writer, bound to the claim by the
+    generated code (issue 46 item 3)."""
     view = client_block(handle, row).log_queue()
     if view is None:
         raise Absent()
-    return bridge.LogQueue(view)
+    return bridge.LogQueue(view, claim)
 
 
-def mailbox(handle: bridge.Bridge, row: int) -> bridge.Mailbox:
+def mailbox(handle: bridge.Bridge, row: int, claim: bridge.Client | None = None) -> bridge.Mailbox:
+    """The host's reader (no claim), or the default writer, bound to the claim by the
+    generated code (issue 46 item 3)."""
     view = client_block(handle, row).mailbox()
     if view is None:
         raise Absent()
-    return bridge.Mailbox(view)
+    return bridge.Mailbox(view, claim)
 
 
-def draw(handle: bridge.Bridge, row: int) -> bridge.Draw:
+def draw(handle: bridge.Bridge, row: int, claim: bridge.Client | None = None) -> bridge.Draw:
+    """The host's reader (no claim), or the default writer, bound to the claim by the
+    generated code (issue 46 item 3)."""
     view = bot_block(handle, row).draw()
     if view is None:
         raise Absent()
-    return bridge.Draw(view)
+    return bridge.Draw(view, claim)
 
 
 # ---- host ops -----------------------------------------------------------------------------
@@ -395,7 +401,7 @@ def queue_writer(actor: Actor) -> bridge.LogQueue:
     """The log queue writer of the claimed row, taken at its first use and kept."""
     if actor.queue is None:
         claim = standing_claim(actor)
-        actor.queue = claim.scoped(log_queue(actor.attached(), claim.index))
+        actor.queue = log_queue(actor.attached(), claim.index, claim)
     return actor.queue
 
 
@@ -403,7 +409,7 @@ def draw_writer(actor: Actor) -> bridge.Draw:
     """The draw writer of the claimed row, taken at its first use and kept."""
     if actor.draw is None:
         claim = standing_claim(actor)
-        actor.draw = claim.scoped(draw(actor.attached(), claim.index))
+        actor.draw = draw(actor.attached(), claim.index, claim)
     return actor.draw
 
 
@@ -411,7 +417,7 @@ def mailbox_client(actor: Actor) -> bridge.Mailbox:
     """The mailbox client of the claimed row, taken at its first use and kept."""
     if actor.mailbox is None:
         claim = standing_claim(actor)
-        actor.mailbox = claim.scoped(mailbox(actor.attached(), claim.index))
+        actor.mailbox = mailbox(actor.attached(), claim.index, claim)
     return actor.mailbox
 
 
@@ -437,7 +443,11 @@ def client_request(actor: Actor, text: str) -> str:
 
 
 def client_poll(actor: Actor) -> str:
-    response = mailbox_client(actor).poll_response()
+    # A poll stores nothing: the bound mailbox does not check it; the driver answers the
+    # standing of a lost claim, as every driver does.
+    box = mailbox_client(actor)
+    standing_claim(actor)
+    response = box.poll_response()
     if response is None:
         return "none"
     return "answer:%d:%s" % (int(response.status), text_of(response.text))

@@ -93,17 +93,17 @@ static void messages(const ibf_attached *a, uint32_t row) {
     ibf_mailbox_header_store_request_seq(m, seq);
     resp = answer(m, len, seq, text, sizeof text);
     printf("malformed %u\n", (unsigned)resp.status);
-    if ((code = ibf_mailbox_request(m, len, "req 7", 5, &seq)) != IBF_OK) {
+    if ((code = ibf_mailbox_request_unscoped(m, len, "req 7", 5, &seq)) != IBF_OK) {
         fail("request", code);
     }
     resp = answer(m, len, seq, text, sizeof text);
     printf("answer %u %.*s\n", (unsigned)resp.status, (int)resp.len, text);
     memset(&e, 0, sizeof e);
-    if ((code = ibf_log_queue_push(q, qlen, &e, "torture", 7, "0", 1)) != IBF_OK) {
+    if ((code = ibf_log_queue_push_unscoped(q, qlen, &e, "torture", 7, "0", 1)) != IBF_OK) {
         fail("log push", code);
     }
     e.tick = 1;
-    if ((code = ibf_log_queue_push(q, qlen, &e, "torture", 7, "end", 3)) != IBF_OK) {
+    if ((code = ibf_log_queue_push_unscoped(q, qlen, &e, "torture", 7, "end", 3)) != IBF_OK) {
         fail("log push end", code);
     }
     ibf_draw_writer_init(&w);
@@ -115,13 +115,13 @@ static void messages(const ibf_attached *a, uint32_t row) {
     cmd.payload_len = 8;
     for (i = 0; i < 2; i++) {
         cmd.payload_off = w.payload_len;
-        if ((code = ibf_draw_add(&w, &cmd, &one, 8)) != IBF_OK) {
+        if ((code = ibf_draw_add_unscoped(&w, &cmd, &one, 8)) != IBF_OK) {
             fail("draw add", code);
         }
     }
     memset(&head, 0, sizeof head);
     head.seq = 1;
-    if ((code = ibf_draw_publish(&w, d, dlen, &head, NULL)) != IBF_OK) {
+    if ((code = ibf_draw_publish_unscoped(&w, d, dlen, &head, NULL)) != IBF_OK) {
         fail("draw publish", code);
     }
     printf("sent\n");

@@ -27,8 +27,8 @@ def main():
         os.close(fd)
     h = B.attach(buf)
     block, bot, header = h.client_blocks(0), h.bot_blocks(0), h.header()
-    queue, ring = B.LogQueue(block.log_queue()), B.LogRing(h.log_ring())
-    box, lists = B.Mailbox(block.mailbox()), B.Draw(bot.draw())
+    queue, ring = B.LogQueue.unscoped(block.log_queue()), B.LogRing(h.log_ring())
+    box, lists = B.Mailbox.unscoped(block.mailbox()), B.Draw.unscoped(bot.draw())
     with open(path + ".ready", "w"):
         pass
     received = corrupt = written = served = taken = stale = frees = reloads = 0

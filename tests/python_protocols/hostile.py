@@ -76,7 +76,7 @@ def main():
             fail("an entry past its size: %r" % found)
         return "entry"
 
-    run("queue_pop", lambda: B.LogQueue(queue_view), lambda q: q.pop(),
+    run("queue_pop", lambda: B.LogQueue.unscoped(queue_view), lambda q: q.pop(),
         lambda f: entry(f, queue_area, B.LogQueueEntry), millis)
     run("ring_read_next", lambda: B.LogRing(ring_view), lambda r: r.read_next(),
         lambda f: entry(f, ring_area, B.LogRingEntry), millis)
@@ -89,9 +89,9 @@ def main():
         return "answer"
 
     # The answer to whatever response_seq says: its lengths are read and checked.
-    run("mailbox_poll_response", lambda: B.Mailbox(mailbox_view), lambda m: m.poll_response(m.view.response_seq()),
+    run("mailbox_poll_response", lambda: B.Mailbox.unscoped(mailbox_view), lambda m: m.poll_response(m.view.response_seq()),
         answer, millis)
-    run("mailbox_serve", lambda: B.Mailbox(mailbox_view), lambda m: m.serve(lambda t: (0, t)),
+    run("mailbox_serve", lambda: B.Mailbox.unscoped(mailbox_view), lambda m: m.serve(lambda t: (0, t)),
         lambda n: "none" if n is None else "served", millis)
 
     def taken(found):
@@ -101,14 +101,14 @@ def main():
             fail("not a list: %r" % (found,))
         return "taken"
 
-    run("draw_take", lambda: B.Draw(draw_view), lambda d: d.take(), taken, millis)
+    run("draw_take", lambda: B.Draw.unscoped(draw_view), lambda d: d.take(), taken, millis)
 
     def publish(d):
         d.begin()
         d.add(B.DrawCmd(), b"12345678")
         return d.publish()
 
-    run("draw_publish", lambda: B.Draw(draw_view), publish,
+    run("draw_publish", lambda: B.Draw.unscoped(draw_view), publish,
         lambda overwrote: "overwrote" if overwrote else "published", millis)
     h.release()
 

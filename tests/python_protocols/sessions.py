@@ -108,6 +108,45 @@ def contended_reload():
     return error.freed, error.contended
 
 
+def vandal():
+    """Issue 46 item 5: a client zeroes the host's words of its blocks (both block tables, the
+    queue's capacity, the mailbox's capacities, the draw geometry). The mapping's readers refuse
+    them; the host's own handle (produce's) places its blocks and reads its geometry as it laid
+    them out; its free puts every one of those bytes back as the image has them."""
+    img = B.lay_out(FIRST, 1)
+    buf = bytearray(len(img))
+    h = B.produce(buf, img)
+    c = B.attach(buf)
+    claim = B.Client.claim(c.header(), 0, c.generation)
+    check(claim is not None, "the vandal claims row 0")
+    cb, bb = c.client_blocks(0), c.bot_blocks(0)
+    queue_view, mailbox_view = cb.log_queue(), cb.mailbox()
+    q_at, m_at, d_at = cb.region("log_queue")[0], cb.region("mailbox")[0], bb.region("draw")[0]
+    # client_block_header: 72 bytes (bridge-abi-0.9-reference.txt); the capacity at 16 of the
+    # queue's header, both capacities at 24 of the mailbox's, the geometry at 4 of the draw's.
+    zeroed = [(cb.offset, 72), (bb.offset, 72), (q_at + 16, 4), (m_at + 24, 8), (d_at + 4, 16)]
+    for at, n in zeroed:
+        buf[at : at + n] = bytes(n)
+    for make, what in ((B.LogQueue, queue_view), (B.Mailbox, mailbox_view)):
+        try:
+            make(what)
+            raise AssertionError("the mapping's zeroed geometry was taken")
+        except B.ProtocolError:
+            pass
+    queue = B.LogQueue(h.client_blocks(0).log_queue())
+    check(queue.capacity == int.from_bytes(img[q_at + 16 : q_at + 20], "little"), "the host's capacity")
+    check(queue.pop() is None, "the host drains an empty queue")
+    check(B.Mailbox(h.client_blocks(0).mailbox()).serve(lambda r: (0, b"")) is None, "nothing to serve")
+    check(B.Draw(h.bot_blocks(0).draw()).take() is None, "nothing to take")
+    check(B.Client.free(h, 0) == B.ClientState.CLAIMED, "the vandal's row freed")
+    restored = sum(buf[at : at + n] == img[at : at + n] for at, n in zeroed)
+    check(restored == len(zeroed), "%d of %d restored" % (restored, len(zeroed)))
+    check(B.LogQueue(c.client_blocks(0).log_queue()).capacity == queue.capacity, "the next client's")
+    c.release()
+    h.release()
+    return restored
+
+
 def main():
     for geometry in (FIRST, SECOND):
         for carry in (True, False):
@@ -115,6 +154,7 @@ def main():
             print("stale carry=%d a=%d b=%d" % (carry, a, b))
     freed, contended = contended_reload()
     print("contended reload freed=%s contended=%s" % (list(freed), list(contended)))
+    print("vandal restored=%d" % vandal())
     print("ok")
 
 

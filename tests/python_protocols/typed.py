@@ -24,17 +24,17 @@ def bot(buf: mmap.mmap, row: int) -> tuple[int, bool, bytes, int]:
     standing: bridge.Standing = session.standing()
     head = bridge.LogEntry()
     head.level = bridge.LogLevel.INFO
-    dropped: bool = bridge.LogQueue(queue_view).push(head, "bot", "hello")
+    dropped: bool = bridge.LogQueue.unscoped(queue_view).push(head, "bot", "hello")
     found = bridge.LogRing(ring_view).read_next()
     if isinstance(found, bridge.Lapped):
         missed: int = found.missed
     elif isinstance(found, bridge.LogRingEntry):
         text: bytes = found.text
-    mailbox = bridge.Mailbox(mailbox_view)
+    mailbox = bridge.Mailbox.unscoped(mailbox_view)
     mailbox.request("sim.pause")
     answer = mailbox.wait_response(1.0)
     status = bridge.CommandStatus(0) if answer is None else answer.status
-    lists = bridge.Draw(draw_view)
+    lists = bridge.Draw.unscoped(draw_view)
     lists.begin()
     cmd = bridge.DrawCmd()
     cmd.payload_off = lists.payload_len
@@ -45,7 +45,7 @@ def bot(buf: mmap.mmap, row: int) -> tuple[int, bool, bytes, int]:
     served = mailbox.serve(lambda request: (0, request))
     closed = session.close() and connected and standing == bridge.Standing.CONNECTED
     try:
-        bridge.LogQueue(queue_view).pop()
+        bridge.LogQueue.unscoped(queue_view).pop()
     except bridge.ProtocolError as e:
         check: str = e.check
     return (len(items) + int(status), closed and added and not overwrote and not dropped, answer.text if answer else b"", served or 0)

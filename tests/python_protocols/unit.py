@@ -55,7 +55,7 @@ def queue_wrap_at_every_offset(h):
     the bytes popped are those pushed, and a padding entry fills the area's end exactly
     when the entry does not fit before it."""
     view = h.client_blocks(0).log_queue()
-    q = B.LogQueue(view)
+    q = B.LogQueue.unscoped(view)
     cap = q.capacity
     check(cap == 512, "capacity %d" % cap)
     paddings = cases = 0
@@ -87,7 +87,7 @@ def queue_wrap_at_every_offset(h):
 
 
 def queue_full_drops_and_counts(h):
-    q = B.LogQueue(h.client_blocks(1).log_queue())
+    q = B.LogQueue.unscoped(h.client_blocks(1).log_queue())
     size = entry_size(b"s", b"0123456789")
     fit = q.capacity // size
     drops = [q.push(head(), b"s", b"0123456789") for _ in range(fit + 5)]
@@ -164,7 +164,7 @@ def positions_at_the_edges(h):
     misaligned), each pair of them: a push gives a result or queue_positions/ring_positions,
     and no position wraps or passes 2^64 (the module would mask it)."""
     qv = h.client_blocks(7).log_queue()
-    q = B.LogQueue(qv)
+    q = B.LogQueue.unscoped(qv)
     rv = h.log_ring()
     ring = B.LogRing(rv)
     written = refused = 0
@@ -216,7 +216,7 @@ def positions_at_the_edges(h):
 
 
 def mailbox_round_trip_and_cut(h):
-    box = B.Mailbox(h.client_blocks(2).mailbox())
+    box = B.Mailbox.unscoped(h.client_blocks(2).mailbox())
     check((box.request_capacity, box.response_capacity) == (64, 48), "capacities")
     check(box.serve(lambda t: (0, t)) is None, "nothing to serve")
     seq = box.request("ping")
@@ -243,7 +243,7 @@ def mailbox_round_trip_and_cut(h):
 
 
 def draw_full_list(h):
-    d = B.Draw(h.bot_blocks(0).draw())
+    d = B.Draw.unscoped(h.bot_blocks(0).draw())
     check(d.view.state() == B.Draw.INITIAL_STATE == 1, "lay_out stored the initial state")
     check(d.take() is None, "nothing published")
     lh = B.DrawListHeader()
@@ -313,10 +313,23 @@ def session(h, buf):
         raise AssertionError("a free through the header view, of rows that own blocks")
     except TypeError:
         pass
-    scoped = s.scoped(B.LogQueue(h.client_blocks(3).log_queue()))
-    check(scoped.push(head(tick=1), b"s", b"one") is False, "a scoped write while connected")
+    # Issue 46 item 3: the default writers are bound to the claim they are made with (shown
+    # failing once with _claimed's standing check removed from the template: nothing raised).
+    scoped = B.LogQueue(h.client_blocks(3).log_queue(), s)
+    box = B.Mailbox(h.client_blocks(3).mailbox(), s)
+    lists = B.Draw(h.bot_blocks(3).draw(), s)
+    check(scoped.push(head(tick=1), b"s", b"one") is False, "a bound write while connected")
     check(B.Client.free(h, 3) == B.ClientState.ACTIVE, "freed from active")
     expect_error("session_disconnected", scoped.push, head(tick=2), b"s", b"two")
+    expect_error("session_disconnected", box.request, "stale")
+    expect_error("session_disconnected", lists.add, B.DrawCmd())
+    expect_error("session_disconnected", lists.publish)
+    check(B.Mailbox(h.client_blocks(3).mailbox()).serve(lambda t: (1, t)) is None, "no stale request stored")
+    try:
+        B.LogQueue(h.client_blocks(3).log_queue()).push(head(tick=3), b"s", b"three")
+        raise AssertionError("a push with no claim and not unscoped")
+    except TypeError:
+        pass
     check(B.Client.pad_owner(hd, 1) is None, "a free lets go of the row's pads (item 6)")
     check(s.standing() == B.Standing.DISCONNECTED, "a free is a disconnect")
     check(not s.bind_pad(2) and B.Client.pad_owner(hd, 2) is None, "a lost row binds nothing")
@@ -371,9 +384,9 @@ def restore(buf):
 
     def leave_behind():
         block, bot = h.client_blocks(4), h.bot_blocks(4)
-        B.LogQueue(block.log_queue()).push(head(tick=1), b"old", b"unread")
-        B.Mailbox(block.mailbox()).request("unanswered")
-        d = B.Draw(bot.draw())
+        B.LogQueue.unscoped(block.log_queue()).push(head(tick=1), b"old", b"unread")
+        B.Mailbox.unscoped(block.mailbox()).request("unanswered")
+        d = B.Draw.unscoped(bot.draw())
         d.publish()
         check(d.take() is not None, "taken")
         d.begin()
@@ -382,17 +395,17 @@ def restore(buf):
 
     def find_restored(handle):
         block, bot = handle.client_blocks(4), handle.bot_blocks(4)
-        q = B.LogQueue(block.log_queue())
+        q = B.LogQueue.unscoped(block.log_queue())
         got = q.pop()
         check(got is not None and got.text == b"unread", "the host drains the old entry")
         q.push(head(tick=2), b"new", b"fresh")
         check(q.pop().text == b"fresh", "then the new one")
-        box = B.Mailbox(block.mailbox())
+        box = B.Mailbox.unscoped(block.mailbox())
         seq = box.request("first")
         check(box.serve(lambda t: (B.CommandStatus.OK, t)) == seq, "not busy with the old request")
         check(box.poll_response().text == b"first", "answered")
         check(bot.draw().state() == 1, "the exchange's initial state")
-        d = B.Draw(bot.draw())
+        d = B.Draw.unscoped(bot.draw())
         for k in range(1, 4):
             d.begin()
             d.publish()
@@ -429,7 +442,7 @@ def stale_draw(buf):
         bot = h.bot_blocks(3)
         old = B.Client.claim(h.header(), 3, h.generation)
         check(old is not None and old.activate(), "claimed")
-        stale, host = B.Draw(bot.draw()), B.Draw(bot.draw())
+        stale, host = B.Draw.unscoped(bot.draw()), B.Draw.unscoped(bot.draw())
         lh = B.DrawListHeader()
         lh.seq = 100
         stale.begin(lh)
@@ -441,7 +454,7 @@ def stale_draw(buf):
         host.reset()
         newcomer = B.Client.claim(h.header(), 3, h.generation)
         check(newcomer is not None and newcomer.activate(), "the newcomer")
-        writer = B.Draw(bot.draw())
+        writer = B.Draw.unscoped(bot.draw())
         lh.seq = 101
         stale.begin(lh)
         stale.publish()
@@ -516,7 +529,7 @@ def broken_peers(h):
     names = set()
     block = h.client_blocks(5)
     qv = block.log_queue()
-    q = B.LogQueue(qv)
+    q = B.LogQueue.unscoped(qv)
     qv.set_write_pos(16)
     qv.set_read_pos(24)
     expect_error("queue_positions", q.pop)
@@ -542,7 +555,7 @@ def broken_peers(h):
     rv.set_write_pos(rv.write_pos() + 4)
     expect_error("ring_positions", r.read_next)
     mv = block.mailbox()
-    box = B.Mailbox(mv)
+    box = B.Mailbox.unscoped(mv)
     box.request("x")
     mv.set_response_seq(mv.request_seq())
     mv.set_response_len(49)
@@ -555,12 +568,12 @@ def broken_peers(h):
     h._source.hold().view[mv._base + 24 : mv._base + 28] = (4000).to_bytes(4, "little")
     expect_error("mailbox_capacity", B.Mailbox, mv)
     dv = h.bot_blocks(5).draw()
-    d = B.Draw(dv)
+    d = B.Draw.unscoped(dv)
     dv.set_state(0b1011)
     expect_error("exchange_state", d.take)
     expect_error("exchange_state", d.publish)
     dv.set_state(0b101)
-    lists = B.Draw(dv)
+    lists = B.Draw.unscoped(dv)
     lists.reset()
     dv.set_state(0b100 | 1)
     base = dv._base + 64 + 1 * 90176
@@ -578,7 +591,7 @@ def peer_rewriting_the_state_nonstop(h):
     """A peer that changes the state word between every load and compare-and-swap (here the
     module's compare-and-swap itself, standing in for it): take and publish give up with
     exchange_contended after their bounded tries, and change nothing."""
-    lists = B.Draw(h.bot_blocks(6).draw())
+    lists = B.Draw.unscoped(h.bot_blocks(6).draw())
     view = lists.view
     real, calls, pair = B._compare_exchange, [0], [0b100, 0b101]
 

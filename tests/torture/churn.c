@@ -1,13 +1,13 @@
 /* The C client of the churn torture (examples/torture_churn/, the contract in
  * tests/torture/PROTOCOLS.md, "Churn"): `churn_c churn PATH ROW ACTION HARNESS`. It attaches
  * the bridge file, claims row ROW, activates and reports `connected TAG T_BEFORE T_AFTER`,
- * then runs ACTION with the generated helpers of bridge.h, loading its standing
- * (ibf_client_standing) before each write, heartbeating, and reporting `still T_BEFORE` at
+ * then runs ACTION with the generated helpers of bridge.h, whose writers are bound to its
+ * claim (ibf_log_queue_push(h, hlen, &s, ...) and the like check its standing), heartbeating, and reporting `still T_BEFORE` at
  * most every 10 ms while it stands Connected. Once ready it stores its tag at HARNESS + 8 * ROW
  * (release). On losing the row it reports `lost STANDING` and exits 0; anything else that is
  * not a normal outcome exits 1 with a message on stderr. Actions: push, draw, hold, stall
  * (see the Rust client, examples/torture_churn/client.rs). TORTURE_CHURN_BREAK=unscoped: the
- * stalled client writes without loading its standing; =standing: its standing looks at the
+ * stalled client writes through the _unscoped helpers, without loading its standing; =standing: its standing looks at the
  * host's generation only. Built with
  * `gcc -std=c11 -O2 -Igenerated`. */
 #define _POSIX_C_SOURCE 200809L
@@ -69,6 +69,13 @@ static void stand(void) {
     }
 }
 
+/* A write the claim refused (it was lost between stand() and the write): its standing. */
+static void refused(int code) {
+    if (code == IBF_DISCONNECTED || code == IBF_RELOADED || code == IBF_HOST_EXITING) {
+        lost(code);
+    }
+}
+
 static void set_ready(void) { __atomic_store_n(ready_word, me, __ATOMIC_RELEASE); }
 
 /* Attaches (again while the host is starting or reloading) and claims the row: 10 s at most. */
@@ -99,13 +106,19 @@ static void claim(void) {
     }
 }
 
+/* TORTURE_CHURN_BREAK=unscoped: the stalled client's writes check no claim. */
+static int unscoped_writes;
+
 static int push_entry(void *q, size_t len, uint64_t k) {
     ibf_log_entry e;
     char text[64];
     int n = snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64, me, k);
     memset(&e, 0, sizeof e);
     e.tick = k;
-    return ibf_log_queue_push(q, len, &e, "churn", 5, text, (size_t)n);
+    if (unscoped_writes) {
+        return ibf_log_queue_push_unscoped(q, len, &e, "churn", 5, text, (size_t)n);
+    }
+    return ibf_log_queue_push(h, hlen, &s, q, len, &e, "churn", 5, text, (size_t)n);
 }
 
 static int publish_list(ibf_draw_writer *w, void *d, size_t len, uint64_t k) {
@@ -124,13 +137,17 @@ static int publish_list(ibf_draw_writer *w, void *d, size_t len, uint64_t k) {
     cmd.color = (uint32_t)k;
     cmd.payload_len = 8;
     cmd.payload_off = w->payload_len;
-    if ((code = ibf_draw_add(w, &cmd, bytes, 8)) != IBF_OK) {
+    code = unscoped_writes ? ibf_draw_add_unscoped(w, &cmd, bytes, 8) : ibf_draw_add(h, hlen, &s, w, &cmd, bytes, 8);
+    if (code != IBF_OK) {
         return code;
     }
     memset(&head, 0, sizeof head);
     head.seq = (uint32_t)k;
     head.for_tick = me;
-    return ibf_draw_publish(w, d, len, &head, NULL);
+    if (unscoped_writes) {
+        return ibf_draw_publish_unscoped(w, d, len, &head, NULL);
+    }
+    return ibf_draw_publish(h, hlen, &s, w, d, len, &head, NULL);
 }
 
 int main(int argc, char **argv) {
@@ -197,6 +214,7 @@ int main(int argc, char **argv) {
             beat();
             stand();
             code = push_entry(q, qlen, k);
+            refused(code);
             if (code != IBF_OK && code != IBF_DROPPED) {
                 fail("log queue", code);
             }
@@ -209,7 +227,9 @@ int main(int argc, char **argv) {
         for (k = 1;; k++) {
             beat();
             stand();
-            if ((code = publish_list(&w, d, dlen, k)) != IBF_OK) {
+            code = publish_list(&w, d, dlen, k);
+            refused(code);
+            if (code != IBF_OK) {
                 fail("draw", code);
             }
             if (k == 1) {
@@ -228,7 +248,7 @@ int main(int argc, char **argv) {
             }
         }
         stand();
-        if ((code = ibf_mailbox_request(box, blen, text, (size_t)n, &seq)) != IBF_OK) {
+        if ((code = ibf_mailbox_request(h, hlen, &s, box, blen, text, (size_t)n, &seq)) != IBF_OK) {
             fail("mailbox", code);
         }
         for (pad = 0; pad < IBF_MAX_PLAYERS; pad++) {
@@ -277,12 +297,10 @@ int main(int argc, char **argv) {
             }
             sleep_us(1000);
         }
-        if (unscoped || ibf_client_standing(h, hlen, &s) == IBF_OK) {
-            pushed = push_entry(q, qlen, 0) == IBF_OK;
-        }
-        if (unscoped || ibf_client_standing(h, hlen, &s) == IBF_OK) {
-            published = publish_list(&w, d, dlen, 1) == IBF_OK;
-        }
+        /* The default writers check the claim themselves (issue 46 item 3). */
+        unscoped_writes = unscoped;
+        pushed = push_entry(q, qlen, 0) == IBF_OK;
+        published = publish_list(&w, d, dlen, 1) == IBF_OK;
         printf("stall push=%s draw=%s\n", pushed ? "written" : "refused", published ? "written" : "refused");
         lost(ibf_client_standing(h, hlen, &s));
     }

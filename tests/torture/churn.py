@@ -2,13 +2,13 @@
 tests/torture/PROTOCOLS.md, "Churn"): churn.py churn PATH ROW ACTION HARNESS.
 
 It attaches the bridge file, claims row ROW, activates and reports
-`connected TAG T_BEFORE T_AFTER`, then runs ACTION through the session-scoped writers
-(session.scoped), heartbeating and reporting `still T_BEFORE` at most every 10 ms while it
+`connected TAG T_BEFORE T_AFTER`, then runs ACTION through the default writers, bound to
+its claim (bridge.LogQueue(view, session) and the like), heartbeating and reporting `still T_BEFORE` at most every 10 ms while it
 stands CONNECTED. Once ready it stores its tag at HARNESS + 8 * ROW. On losing the row it
 reports `lost STANDING` and exits 0; anything else that is not a normal outcome exits 1 with a
 message on stderr. Actions: push, draw, hold, stall (see the Rust client,
 examples/torture_churn/client.rs). TORTURE_CHURN_BREAK=unscoped: the stalled client writes
-through the writers themselves, without its standing checked; =standing: its standing looks
+through the unscoped writers (bridge.LogQueue.unscoped), without its standing checked; =standing: its standing looks
 at the host's generation only.
 """
 
@@ -88,7 +88,7 @@ class Churn:
         lists.publish()
 
     def push(self):
-        queue = self.session.scoped(bridge.LogQueue(self.attached.client_blocks(self.row).log_queue()))
+        queue = bridge.LogQueue(self.attached.client_blocks(self.row).log_queue(), self.session)
         k = 0
         while True:
             self.beat()
@@ -98,7 +98,7 @@ class Churn:
             k += 1
 
     def draw(self):
-        lists = self.session.scoped(bridge.Draw(self.attached.bot_blocks(self.row).draw()))
+        lists = bridge.Draw(self.attached.bot_blocks(self.row).draw(), self.session)
         k = 1
         while True:
             self.beat()
@@ -108,10 +108,10 @@ class Churn:
             k += 1
 
     def hold(self):
-        lists = self.session.scoped(bridge.Draw(self.attached.bot_blocks(self.row).draw()))
+        lists = bridge.Draw(self.attached.bot_blocks(self.row).draw(), self.session)
         for k in (1, 2):
             self.publish(lists, k)
-        box = self.session.scoped(bridge.Mailbox(self.attached.client_blocks(self.row).mailbox()))
+        box = bridge.Mailbox(self.attached.client_blocks(self.row).mailbox(), self.session)
         box.request("req %d" % self.me)
         for pad in range(bridge.MAX_PLAYERS):
             if self.session.bind_pad(pad):
@@ -125,10 +125,12 @@ class Churn:
             time.sleep(0.001)
 
     def stall(self):
-        queue = bridge.LogQueue(self.attached.client_blocks(self.row).log_queue())
-        lists = bridge.Draw(self.attached.bot_blocks(self.row).draw())
+        queue_view = self.attached.client_blocks(self.row).log_queue()
+        draw_view = self.attached.bot_blocks(self.row).draw()
         if os.environ.get("TORTURE_CHURN_BREAK") != "unscoped":
-            queue, lists = self.session.scoped(queue), self.session.scoped(lists)
+            queue, lists = bridge.LogQueue(queue_view, self.session), bridge.Draw(draw_view, self.session)
+        else:
+            queue, lists = bridge.LogQueue.unscoped(queue_view), bridge.Draw.unscoped(draw_view)
         self.ready()
         # Hung: no heartbeat until the row is no longer this session's (10 s at most), each
         # CONNECTED standing reported as any other. TORTURE_CHURN_BREAK=standing: the standing

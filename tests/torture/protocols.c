@@ -69,7 +69,7 @@ static void log_queue(const ibf_attached *a) {
         int n = snprintf(text, sizeof text, "%" PRIu64, k);
         e.level = (ibf_log_level)(k % 5U);
         e.tick = k;
-        code = ibf_log_queue_push(q, len, &e, "torture", 7, text, (size_t)n);
+        code = ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, text, (size_t)n);
         if (code == IBF_DROPPED) {
             dropped++;
         } else if (code != IBF_OK) {
@@ -79,7 +79,7 @@ static void log_queue(const ibf_attached *a) {
     }
     e.level = (ibf_log_level)(k % 5U);
     e.tick = k;
-    while ((code = ibf_log_queue_push(q, len, &e, "torture", 7, "end", 3)) == IBF_DROPPED) {
+    while ((code = ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, "end", 3)) == IBF_DROPPED) {
         sleep_us(1000);
     }
     if (code != IBF_OK) {
@@ -156,7 +156,7 @@ static void mailbox(const ibf_attached *a) {
         uint64_t deadline;
         uint32_t seq;
         ibf_mailbox_response resp;
-        int code = ibf_mailbox_request(m, len, text, (size_t)n, &seq);
+        int code = ibf_mailbox_request_unscoped(m, len, text, (size_t)n, &seq);
         if (code != IBF_OK) {
             fail("mailbox", "request", code);
         }
@@ -215,14 +215,14 @@ static void draw(const ibf_attached *a) {
         cmd.payload_len = 8;
         for (i = 0; i < 1U + n % 7U; i++) {
             cmd.payload_off = w.payload_len;
-            if ((code = ibf_draw_add(&w, &cmd, bytes, 8)) != IBF_OK) {
+            if ((code = ibf_draw_add_unscoped(&w, &cmd, bytes, 8)) != IBF_OK) {
                 fail("draw", "add", code);
             }
         }
         memset(&head, 0, sizeof head);
         head.seq = (uint32_t)n;
         head.for_tick = n;
-        if ((code = ibf_draw_publish(&w, d, len, &head, NULL)) != IBF_OK) {
+        if ((code = ibf_draw_publish_unscoped(&w, d, len, &head, NULL)) != IBF_OK) {
             fail("draw", "publish", code);
         }
     }

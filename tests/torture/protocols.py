@@ -26,7 +26,7 @@ def fail(message):
 
 def log_queue(block, millis):
     """Pushes entries k = 0, 1, ... for millis (a dropped one counted, not retried), then `end`."""
-    queue = bridge.LogQueue(block.log_queue())
+    queue = bridge.LogQueue.unscoped(block.log_queue())
     pushed = dropped = 0
     until = time.monotonic() + millis / 1000
     while time.monotonic() < until:
@@ -78,7 +78,7 @@ def log_ring(attached, millis):
 
 def mailbox(block, millis):
     """Sends `req k` for millis, each answer awaited (5 s at most) and checked."""
-    box = bridge.Mailbox(block.mailbox())
+    box = bridge.Mailbox.unscoped(block.mailbox())
     requests = answered = wrong = waits = 0
     until = time.monotonic() + millis / 1000
     while time.monotonic() < until:
@@ -103,7 +103,7 @@ def mailbox(block, millis):
 def draw(bot, millis):
     """Builds and publishes list n = 1, 2, ... for millis: 1 + n % 7 commands of colour n, each
     pointing at 8 payload bytes holding n."""
-    lists = bridge.Draw(bot.draw())
+    lists = bridge.Draw.unscoped(bot.draw())
     n = 0
     until = time.monotonic() + millis / 1000
     while time.monotonic() < until:

@@ -175,15 +175,15 @@ impl LowerAttach<'_> {
             (&r.size, "size"),
             (&r.data, "data"),
         ];
-        if r.zlib.is_none() {
-            if let Some((Some(key), k)) = zlib_keys.iter().find(|(v, _)| v.is_some()) {
-                self.errors.error_help(
-                    &self.inner(key),
-                    format!("{what}: `{k}` goes with `zlib`"),
-                    "stored, raw, size and data describe records inside zlib streams",
-                );
-                return None;
-            }
+        if r.zlib.is_none()
+            && let Some((Some(key), k)) = zlib_keys.iter().find(|(v, _)| v.is_some())
+        {
+            self.errors.error_help(
+                &self.inner(key),
+                format!("{what}: `{k}` goes with `zlib`"),
+                "stored, raw, size and data describe records inside zlib streams",
+            );
+            return None;
         }
         let mut count = None;
         if r.zlib.is_none() {

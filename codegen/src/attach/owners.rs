@@ -16,7 +16,7 @@ impl LowerAttach<'_> {
         attach: &mut Attach,
     ) {
         for (li, l) in raw.layouts.iter().enumerate() {
-            for (ri, r) in l.get_ref().rows.get_ref().iter().enumerate() {
+            for r in l.get_ref().rows.get_ref() {
                 let Some(owner) = &r.get_ref().owner else {
                     continue;
                 };
@@ -58,7 +58,13 @@ impl LowerAttach<'_> {
                     continue;
                 };
                 let header = layout.header;
-                let Some(row) = layout.rows.get_mut(ri) else {
+                // The lowered rows are in the index enum's order, not the file's: the row
+                // is found by its name.
+                let Some(row) = layout
+                    .rows
+                    .iter_mut()
+                    .find(|row| row.name == *r.get_ref().name.get_ref())
+                else {
                     continue;
                 };
                 let Holds::Blocks { count, .. } = row.holds else {

@@ -85,7 +85,17 @@ pub(crate) fn load_with_source(path: &Path) -> Result<(Schema, String), Failure>
     let src = write::read_text(path)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
     match abi_codegen::load_schema(&src) {
-        Ok(schema) => Ok((schema, src)),
+        Ok(schema) => {
+            eprint!(
+                "{}",
+                abi_codegen::diagnostics::render_warnings(
+                    &schema.warnings,
+                    &display_name(path),
+                    &src
+                )
+            );
+            Ok((schema, src))
+        }
         Err(errors) => {
             eprint!("{}", render_errors(&errors, &display_name(path), &src));
             Err(Failure::Schema)

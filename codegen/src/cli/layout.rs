@@ -23,12 +23,7 @@ pub(crate) fn layout(
                     .structs
                     .iter()
                     .find(|s| s.name == n)
-                    .ok_or_else(|| {
-                        Failure::Input(format!(
-                            "no struct named `{n}` in {}",
-                            schema_path.display()
-                        ))
-                    })?,
+                    .ok_or_else(|| not_found(&schema, n, schema_path))?,
             ),
         };
         outln!("{}", text.expect("the layout context serializes"));
@@ -37,14 +32,19 @@ pub(crate) fn layout(
     match name {
         None => out!("{}", report::layout_tables(&schema)),
         Some(n) => {
-            let index = schema.abi.find_struct(n).ok_or_else(|| {
-                Failure::Input(format!(
-                    "no struct named `{n}` in {}",
-                    schema_path.display()
-                ))
-            })?;
+            let index = abi_codegen::inspect::find_struct(&schema, n)
+                .map_err(|_| not_found(&schema, n, schema_path))?;
             out!("{}", report::layout_table(&schema, index));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// No struct `name`: the error names the schema file and the closest struct's name.
+fn not_found(schema: &abi_codegen::Schema, name: &str, path: &Path) -> Failure {
+    let msg = abi_codegen::inspect::find_struct(schema, name)
+        .err()
+        .unwrap_or_default()
+        .replacen("in the schema", &format!("in {}", path.display()), 1);
+    Failure::Input(msg)
 }

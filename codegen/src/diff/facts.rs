@@ -158,17 +158,7 @@ impl Cx<'_> {
         };
         let old: Facts = old
             .iter()
-            .map(|(k, v)| {
-                let v = rename_words(v, &rename, &field);
-                // A set: sorted again under the new names.
-                if k == "guards" {
-                    let mut set: Vec<&str> = v.split(", ").collect();
-                    set.sort_unstable();
-                    (k.clone(), set.join(", "))
-                } else {
-                    (k.clone(), v)
-                }
-            })
+            .map(|(k, v)| (k.clone(), rename_words(v, &rename, &field)))
             .collect();
         differing(&old, new)
     }

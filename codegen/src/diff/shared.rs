@@ -22,31 +22,98 @@ fn parties(schema: &Schema, p: &Parties) -> String {
 
 fn seqlock_facts(schema: &Schema, s: &Seqlock) -> Facts {
     let st = &schema.abi.structs[s.struct_index];
-    let trailer = schema.access.structs.get(s.struct_index.index());
-    // The guarded bytes, by what they are: each a field path (resolved through renames
-    // before comparing) or a trailer part, as a set: the order `rest` lists them in follows
-    // their offsets, and a field that moved is its own change.
-    let mut guards: Vec<String> = s
-        .guards
-        .iter()
-        .map(|g| match *g {
-            Guard::Field(i) => field_path(schema, s.struct_index, i),
-            Guard::Trailer(i) => trailer
-                .and_then(|t| t.trailer.get(i))
-                .map_or_else(|| "?".to_string(), |p| format!("{}.{}", st.name, p.name)),
-        })
-        .collect();
-    guards.sort();
+    let counter = &schema.layout.of(s.struct_index).fields[s.counter];
     vec![
         (
             "counter".into(),
-            field_path(schema, s.struct_index, s.counter),
+            format!(
+                "{} (bytes {})",
+                field_path(schema, s.struct_index, s.counter),
+                span_text(counter.offset, counter.offset + counter.size)
+            ),
         ),
         ("struct".into(), st.name.clone()),
-        ("guards".into(), guards.join(", ")),
+        ("guards".into(), guarded_bytes(schema, s)),
         ("writer".into(), parties(schema, &s.writers)),
         ("reader".into(), parties(schema, &s.readers)),
     ]
+}
+
+/// `seqlock_facts` as a report shows a seqlock added or removed: the guarded bytes with the
+/// names that cover them.
+fn seqlock_shown(schema: &Schema, s: &Seqlock) -> Facts {
+    seqlock_facts(schema, s)
+        .into_iter()
+        .map(|(k, v)| {
+            if k == "guards" {
+                let v = format!("{v} ({})", guard_names(schema, s));
+                (k, v)
+            } else {
+                (k, v)
+            }
+        })
+        .collect()
+}
+
+fn span_text(start: u64, end: u64) -> String {
+    format!("{start}..{end}")
+}
+
+/// Each guard of a seqlock as the bytes of its struct it covers and its name (a field path
+/// or a trailer part), in the order of their offsets.
+fn guard_spans(schema: &Schema, s: &Seqlock) -> Vec<(u64, u64, String)> {
+    let st = &schema.abi.structs[s.struct_index];
+    let fields = &schema.layout.of(s.struct_index).fields;
+    let trailer = schema.access.structs.get(s.struct_index.index());
+    let mut spans: Vec<(u64, u64, String)> = s
+        .guards
+        .iter()
+        .filter_map(|g| match *g {
+            Guard::Field(i) => fields.get(i).map(|f| {
+                let name = field_path(schema, s.struct_index, i);
+                (f.offset, f.offset + f.size, name)
+            }),
+            Guard::Trailer(i) => trailer.and_then(|t| t.trailer.get(i)).map(|p| {
+                (
+                    p.offset,
+                    p.offset + p.size,
+                    format!("{}.{}", st.name, p.name),
+                )
+            }),
+        })
+        .collect();
+    spans.sort();
+    spans
+}
+
+/// The bytes a seqlock guards, as the merged ranges of its struct they cover
+/// (`bytes 8..16 + 20..24`): what a writer writes in the counter's odd window and a reader
+/// takes as guarded. Two versions whose guards name different fields over the same bytes
+/// (reserved bytes given a name, a guard renamed) guard the same bytes, and readers and
+/// writers built at either agree on them.
+fn guarded_bytes(schema: &Schema, s: &Seqlock) -> String {
+    let mut merged: Vec<(u64, u64)> = Vec::new();
+    for (start, end, _) in guard_spans(schema, s) {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    if merged.is_empty() {
+        return "none".to_string();
+    }
+    let text: Vec<String> = merged.iter().map(|&(a, b)| span_text(a, b)).collect();
+    format!("bytes {}", text.join(" + "))
+}
+
+/// The names of a seqlock's guards, in the order of their offsets. Shown beside the bytes
+/// when those change, never compared.
+fn guard_names(schema: &Schema, s: &Seqlock) -> String {
+    let names: Vec<String> = guard_spans(schema, s)
+        .into_iter()
+        .map(|(_, _, n)| n)
+        .collect();
+    names.join(", ")
 }
 
 /// A slots ring's count and size as a reader of `ring` takes them: followed from the header
@@ -343,7 +410,7 @@ impl Cx<'_> {
                     (K::SeqlockAdded, ItemKind::Seqlock),
                     &b.name,
                     Some(b.struct_index),
-                    &facts_b,
+                    &seqlock_shown(new, b),
                     &b.span,
                 );
                 continue;
@@ -367,12 +434,17 @@ impl Cx<'_> {
                 &pick(&["counter", "struct"]),
                 spans,
             );
-            self.facts_changed(
-                (K::SeqlockGuardsChanged, item),
-                &b.name,
-                &pick(&["guards"]),
-                spans,
-            );
+            // The guarded bytes are compared, not the names that cover them: naming
+            // reserved bytes inside the guarded range is the field's change alone.
+            let guards: Vec<(String, String, String)> = pick(&["guards"])
+                .into_iter()
+                .map(|(k, o, n)| {
+                    let o = format!("{o} ({})", guard_names(old, a));
+                    let n = format!("{n} ({})", guard_names(new, b));
+                    (k, o, n)
+                })
+                .collect();
+            self.facts_changed((K::SeqlockGuardsChanged, item), &b.name, &guards, spans);
             // A new reader alone changes no byte the writer writes.
             let parties = pick(&["writer", "reader"]);
             let kind = if parties.iter().any(|(k, _, _)| k == "writer") {
@@ -392,7 +464,7 @@ impl Cx<'_> {
         }
         for (i, a) in old.access.seqlocks.iter().enumerate() {
             if !matched.contains(&Some(i)) {
-                let facts = seqlock_facts(old, a);
+                let facts = seqlock_shown(old, a);
                 self.declaration_removed(
                     (K::SeqlockRemoved, ItemKind::Seqlock),
                     &a.name,

@@ -544,14 +544,14 @@ impl<'a> FileDecoder<'a> {
         let mut reach: Option<(u64, u64, String)> = None;
         let mut out = Vec::new();
         for (s, e, path) in spans {
-            if let Some((rs, re, rpath)) = &reach {
-                if s < *re {
-                    out.push((
-                        s,
-                        path.clone(),
-                        format!("{s:#x}..{e:#x} overlaps {rpath} ({rs:#x}..{re:#x})"),
-                    ));
-                }
+            if let Some((rs, re, rpath)) = &reach
+                && s < *re
+            {
+                out.push((
+                    s,
+                    path.clone(),
+                    format!("{s:#x}..{e:#x} overlaps {rpath} ({rs:#x}..{re:#x})"),
+                ));
             }
             if reach.as_ref().is_none_or(|r| e > r.1) {
                 reach = Some((s, e, path));

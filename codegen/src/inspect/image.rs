@@ -20,6 +20,8 @@ use super::model::{Issue, Level};
 use super::specs::AttachSpecs;
 use crate::ir::StructId;
 
+use super::entries;
+
 /// The index of the `[[layout]]` named `name`.
 pub fn find_layout(schema: &Schema, name: &str) -> Option<usize> {
     schema.attach.layouts.iter().position(|l| l.name == name)
@@ -314,6 +316,43 @@ impl ImageDecoder<'_> {
 
     /// Decodes the region of row `ri` of layout `li`, placed at `start` with `size` bytes;
     /// `blocks` are the engine's checks of its blocks, for a blocks row.
+    /// The entries of the queue or log ring whose header `si` starts the region at
+    /// `start` (`size` bytes): each entry's struct decoded as `PATH.entries[N]`, in the order
+    /// they were written, its parts' bytes as data after it.
+    fn entries(&mut self, si: StructId, start: u64, size: u64, (group, path): (&str, &str)) {
+        let schema = self.schema;
+        let Some((entry, oldest, write, capacity)) = entries::protocol_over(schema, si) else {
+            return;
+        };
+        let header_size = schema.layout.of(si).size;
+        let Some(header) = self.input.read_at(start, header_size) else {
+            return;
+        };
+        let read = |fi| entries::field(schema, si, fi, &header).unwrap_or(0);
+        let positions = (read(oldest), read(write), read(capacity));
+        let area = start + header_size.next_multiple_of(8);
+        let head_size = schema.layout.of(entry.struct_index).size;
+        let input = self.input;
+        let (steps, problem) = entries::walk(schema, entry, positions, |at| {
+            (area - start + at + head_size <= size)
+                .then(|| input.read_at(area + at, head_size))
+                .flatten()
+        });
+        for (n, step) in steps.iter().filter(|s| !s.padding).enumerate() {
+            let p = format!("{path}.entries[{n}]");
+            self.record(
+                entry.struct_index,
+                area + step.at,
+                group,
+                &p,
+                step.size - head_size.min(step.size),
+            );
+        }
+        if let Some(message) = problem {
+            self.error(start, &format!("{path}.entries"), message);
+        }
+    }
+
     fn region(
         &mut self,
         (li, ri): (usize, usize),
@@ -347,6 +386,9 @@ impl ImageDecoder<'_> {
                         0
                     };
                     self.record(struct_index, start + i * each, group, &p, data);
+                }
+                if count == 1 {
+                    self.entries(struct_index, start, size, (group, path));
                 }
             }
             Holds::Ring { ring } => {

@@ -5,11 +5,12 @@
 //!
 //! The issues and the value tree are in `model.rs`, the plan and the decode of a struct's
 //! records in `records.rs`, whole `[[file]]`s in `file.rs` (zlib streams in `zlib.rs`),
-//! whole `[[layout]]` images in `image.rs`, and the dumps and JSON in `render*.rs`. A
+//! whole `[[layout]]` images in `image.rs` (a queue's or log ring's entries in `entries.rs`), and the dumps and JSON in `render*.rs`. A
 //! record `encoding` is decoded in `chain.rs`, and `--tick` seeks in `seek.rs`.
 
 mod chain;
 mod decode;
+mod entries;
 mod file;
 mod image;
 mod model;

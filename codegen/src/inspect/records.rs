@@ -31,7 +31,7 @@ impl Plan {
         count: u64,
         stride: Option<u64>,
     ) -> Result<Plan, String> {
-        let index = find_struct(schema, type_name)?;
+        let index = find_inspected(schema, type_name)?;
         let size = schema.layout.of(index).size;
         let stride = stride.unwrap_or(size);
         if count == 0 {
@@ -94,20 +94,37 @@ pub(super) fn every(size: u64, stride: u64) -> String {
 }
 
 /// The index of struct `name`, or an error that names the closest struct (or says that
-/// `name` is an enum or a flag set).
+/// `name` is an enum or a flag set): what `layout TYPE` takes.
 pub fn find_struct(schema: &Schema, name: &str) -> Result<StructId, String> {
+    find_type(schema, name, false)
+}
+
+/// [`find_struct`] for `inspect TYPE`, which also takes a `[[file]]` format's or a
+/// `[[layout]]`'s name: the closest of all three is suggested.
+pub fn find_inspected(schema: &Schema, name: &str) -> Result<StructId, String> {
+    find_type(schema, name, true)
+}
+
+fn find_type(schema: &Schema, name: &str, wholes: bool) -> Result<StructId, String> {
     let abi = &schema.abi;
     if let Some(i) = abi.find_struct(name) {
         return Ok(i);
     }
     let mut msg = format!("no struct named `{name}` in the schema");
+    let structs = abi.structs.iter().map(|s| s.name.as_str());
+    let files = schema.attach.files.iter().map(|f| f.name.as_str());
+    let layouts = schema.attach.layouts.iter().map(|l| l.name.as_str());
+    let closest = if wholes {
+        crate::diagnostics::closest(name, structs.chain(files).chain(layouts))
+    } else {
+        crate::diagnostics::closest(name, structs)
+    };
     if abi.enums.iter().any(|e| e.name == name) {
         msg.push_str(&format!(
-            " (`{name}` is an enum or a flag set: inspect decodes structs)"
+            " (`{name}` is an enum or a flag set: {} decodes structs)",
+            if wholes { "inspect" } else { "layout" }
         ));
-    } else if let Some(c) =
-        crate::diagnostics::closest(name, abi.structs.iter().map(|s| s.name.as_str()))
-    {
+    } else if let Some(c) = closest {
         msg.push_str(&format!("; did you mean `{c}`?"));
     }
     Err(msg)
@@ -178,15 +195,15 @@ pub fn decode(schema: &Schema, plan: &Plan, records: &[&[u8]], len: Extent) -> I
             ));
         }
         let end = plan.end();
-        if let Extent::Exactly(len) = len {
-            if end < len {
-                issues.push(Issue {
-                    level: Level::Info,
-                    offset: end,
-                    path: String::new(),
-                    message: format!("{} more bytes follow the last record", len - end),
-                });
-            }
+        if let Extent::Exactly(len) = len
+            && end < len
+        {
+            issues.push(Issue {
+                level: Level::Info,
+                offset: end,
+                path: String::new(),
+                message: format!("{} more bytes follow the last record", len - end),
+            });
         }
     }
     Inspection {

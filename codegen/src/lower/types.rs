@@ -18,11 +18,11 @@ pub(super) fn collect_array_len_names(raw: &RawSchema) -> HashMap<String, Span> 
     let mut out = HashMap::new();
     for s in &raw.structs {
         for f in s.get_ref().fields.get_ref() {
-            if let Ok((_, Some(len))) = split_type(f.get_ref().ty.get_ref()) {
-                if len.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-                    out.entry(len.to_string())
-                        .or_insert_with(|| f.get_ref().ty.span());
-                }
+            if let Ok((_, Some(len))) = split_type(f.get_ref().ty.get_ref())
+                && len.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            {
+                out.entry(len.to_string())
+                    .or_insert_with(|| f.get_ref().ty.span());
             }
         }
     }

@@ -2,8 +2,17 @@
 //! schema, which every backend only names and prints.
 
 pub mod attach;
+pub mod bound;
 pub mod events;
+pub mod host_words;
 pub(crate) mod live;
 pub mod recording;
 pub mod session;
 pub mod words;
+
+/// The bridge's schema, loaded, for the plans' unit tests.
+#[cfg(test)]
+pub(crate) fn bridge_schema() -> crate::schema::Schema {
+    let src = include_str!("../../../schema.toml");
+    crate::schema::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
+}

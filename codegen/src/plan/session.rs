@@ -48,6 +48,9 @@ pub struct OwnedBlocks {
     pub block_layout: usize,
     /// What a free restores, by region, in the block layout's row order.
     pub regions: Vec<RestoredRegion>,
+    /// The words the session's host alone writes in each block (`plan::host_words`): its side
+    /// uses its own image's, and a free stores the restored ones back as that image has them.
+    pub words: Vec<crate::plan::host_words::HostWord>,
 }
 
 /// The blocks session `session` (an index into the schema's protocols) owns, in layout and
@@ -67,6 +70,7 @@ pub fn owned_blocks(schema: &Schema, session: usize) -> Vec<OwnedBlocks> {
                 row: ri,
                 block_layout: layout,
                 regions: restored_regions(schema, layout),
+                words: crate::plan::host_words::host_words(schema, session, layout),
             });
         }
     }

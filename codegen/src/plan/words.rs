@@ -55,9 +55,7 @@ mod tests {
     use super::*;
 
     fn bridge() -> Schema {
-        let src = include_str!("../../../schema.toml");
-        crate::schema::load_schema(src)
-            .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
+        crate::plan::bridge_schema()
     }
 
     fn field(schema: &Schema, s: &str, f: &str) -> (StructId, usize) {

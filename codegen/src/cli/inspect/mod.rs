@@ -62,12 +62,45 @@ pub(crate) fn inspect(
         (None, None) => {}
     }
     let plan = request.plan(&schema)?;
+    let misaligned = misaligned(&schema, &plan);
+    if let Some(warning) = &misaligned {
+        eprintln!("{warning}");
+    }
     let input = input::read_records(file, &plan)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
     let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
     let inspection = decode(&schema, &plan, &records, input.len);
     eprint!("{}", render_issues(&inspection));
-    Ok(print_records(&schema, &inspection, json, strict, None))
+    let code = print_records(&schema, &inspection, json, strict, None);
+    // --strict: a warning exits 2, this one too.
+    Ok(if strict && misaligned.is_some() {
+        ExitCode::from(2)
+    } else {
+        code
+    })
+}
+
+/// A warning when the records start (or, with a stride, follow each other) off their
+/// struct's alignment: the bytes are decoded as asked, but no producer places a record
+/// there, so the offset is likely wrong (a count for a byte offset, a header forgotten).
+fn misaligned(schema: &Schema, plan: &abi_codegen::inspect::Plan) -> Option<String> {
+    let align = schema.layout.of(plan.index).align.max(1);
+    let name = &plan.type_name;
+    let tail = "the records are decoded where asked, but a producer never places one there";
+    if plan.offset % align != 0 {
+        return Some(format!(
+            "warn: --offset {:#x} is not a multiple of `{name}`'s alignment ({align}): {tail}; the nearest aligned offsets are {:#x} and {:#x}",
+            plan.offset,
+            plan.offset / align * align,
+            plan.offset.div_ceil(align) * align
+        ));
+    }
+    (plan.count > 1 && plan.stride % align != 0).then(|| {
+        format!(
+            "warn: --stride {} is not a multiple of `{name}`'s alignment ({align}): {tail}",
+            plan.stride
+        )
+    })
 }
 
 /// Prints decoded records (JSON with `extra` keys added, or the dump) and gives the exit

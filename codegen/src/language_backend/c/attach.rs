@@ -58,6 +58,10 @@ struct AttachContext {
     records: Vec<RecordCtx>,
     /// The host's free and reload of each session whose rows own blocks.
     session_hosts: Vec<SessionHostCtx>,
+    /// The bytes of the host's copies of its owned blocks' headers (`laid_out`).
+    laid_out_size: u64,
+    /// Every session's places, for the handle's `laid_out` lookup and produce's copy.
+    laid_out_places: Vec<super::session_host::PlaceCtx>,
     /// Each session row's word that holds its generation, which produce carries past the
     /// mapping's (`plan::session::carried_rows`): `[offset from the mapping's start, bytes,
     /// the generation's first byte in it]`, ascending.
@@ -255,6 +259,7 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         out: &mut accessors,
     };
     cx.walk(root, "", &Slot::default(), &[], 0)?;
+    let hosts = session_hosts(schema);
     let context = AttachContext {
         checks: code_ctxs(&[Family::Attach], &pu),
         produce_codes: code_ctxs(&[Family::Produce], &pu),
@@ -273,7 +278,9 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
             .unwrap_or(0)
             .max(1),
         accessors,
-        session_hosts: session_hosts(schema),
+        laid_out_size: super::session_host::laid_out_size(&hosts),
+        laid_out_places: hosts.iter().flat_map(|h| h.places.clone()).collect(),
+        session_hosts: hosts,
         carried: carried_words(schema),
         records: (plan.handshakes.iter())
             .map(|h| record_ctx(schema, h))

@@ -418,25 +418,25 @@ fn build_file(schema: &Schema, f: &FileFormat) -> FileSection {
             }
             notes.push(note);
         }
-        if !r.indexed.is_empty() {
-            if let Place::Each(at) = &r.place {
-                let pairs: Vec<String> = r
-                    .indexed
-                    .iter()
-                    .map(|x| {
-                        format!(
-                            "{} = {}",
-                            code_span(&format!("{}[].{}", f.records[at.record].name, x.entry.path)),
-                            own(&x.record)
-                        )
-                    })
-                    .collect();
-                notes.push(format!(
-                    "Each index entry repeats fields of the {} copy it places: {}.",
-                    code_span(&r.name),
-                    pairs.join(", ")
-                ));
-            }
+        if !r.indexed.is_empty()
+            && let Place::Each(at) = &r.place
+        {
+            let pairs: Vec<String> = r
+                .indexed
+                .iter()
+                .map(|x| {
+                    format!(
+                        "{} = {}",
+                        code_span(&format!("{}[].{}", f.records[at.record].name, x.entry.path)),
+                        own(&x.record)
+                    )
+                })
+                .collect();
+            notes.push(format!(
+                "Each index entry repeats fields of the {} copy it places: {}.",
+                code_span(&r.name),
+                pairs.join(", ")
+            ));
         }
         if let Some(seek) = &r.seek {
             let mut note = format!(

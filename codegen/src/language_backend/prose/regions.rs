@@ -379,6 +379,12 @@ fn restores(schema: &Schema, session: usize) -> String {
     let mut parts = Vec::new();
     for o in owned_blocks(schema, session) {
         let blocks = &schema.attach.layouts[o.layout].rows[o.row].name;
+        let restored = o.words.iter().filter(|w| w.restored).count();
+        if restored > 0 {
+            parts.push(format!(
+                "store the {restored} words the host alone writes in the headers of `{blocks}[i]` back from its own image"
+            ));
+        }
         for r in &o.regions {
             let region = &schema.attach.layouts[o.block_layout].rows[r.row].name;
             parts.push(match r.restore {

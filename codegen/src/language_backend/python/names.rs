@@ -144,6 +144,18 @@ impl Names {
 pub(super) struct Namer(pub(super) HashSet<String>);
 
 impl Namer {
+    /// The first of `candidates` that is free (each clearer than a `_` suffix: a protocol's
+    /// entry class `MidiEntry`, then `MidiBroadcastEntry` when a struct `midi_entry` holds
+    /// that name); the first with `_` only when every one is taken.
+    pub(super) fn first_free(&mut self, candidates: &[String]) -> String {
+        for c in candidates {
+            if !PYTHON_KEYWORDS.contains(&c.as_str()) && self.0.insert(c.clone()) {
+                return c.clone();
+            }
+        }
+        self.name(&candidates[0])
+    }
+
     pub(super) fn name(&mut self, wanted: &str) -> String {
         let mut name = wanted.to_string();
         while PYTHON_KEYWORDS.contains(&name.as_str()) || !self.0.insert(name.clone()) {

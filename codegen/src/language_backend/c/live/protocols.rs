@@ -18,6 +18,7 @@ use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::bound::binding_of;
 use crate::plan::session::owns_blocks;
 use crate::schema::Schema;
 
@@ -94,6 +95,9 @@ struct HeadCtx {
     doc: String,
     header_s: String,
     area: u64,
+    /// The session whose claim its client-side writer is bound to (`plan::bound`): the
+    /// default name checks the claim, the writer without one is `_unscoped`.
+    bound: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -256,14 +260,27 @@ pub(super) fn render_c_protocols(
     for (index, decl) in schema.protocols.iter().enumerate() {
         let doc = protocol_comment(find(protocols, decl.kind.table(), &decl.name));
         let name = decl.name.clone();
+        let bound = binding_of(schema, index).map(|s| schema.protocols[s].name.clone());
         match &decl.kind {
-            ProtocolKind::Queue(q) => ctx.queues.push(queue(schema, name, doc, q, &mut owners)),
+            ProtocolKind::Queue(q) => {
+                let mut q = queue(schema, name, doc, q, &mut owners);
+                q.head.bound = bound;
+                ctx.queues.push(q);
+            }
             ProtocolKind::Broadcast(b) => {
                 ctx.broadcasts
                     .push(broadcast(schema, name, doc, b, &mut owners))
             }
-            ProtocolKind::Mailbox(m) => ctx.mailboxes.push(mailbox(schema, name, doc, m)),
-            ProtocolKind::Exchange(e) => ctx.exchanges.push(exchange(schema, name, doc, e)),
+            ProtocolKind::Mailbox(m) => {
+                let mut m = mailbox(schema, name, doc, m);
+                m.head.bound = bound;
+                ctx.mailboxes.push(m);
+            }
+            ProtocolKind::Exchange(e) => {
+                let mut x = exchange(schema, name, doc, e);
+                x.head.bound = bound;
+                ctx.exchanges.push(x);
+            }
             ProtocolKind::Session(s) => ctx.sessions.push(session(schema, index, name, doc, s)?),
         }
     }
@@ -346,6 +363,7 @@ fn head(schema: &Schema, name: String, doc: String, h: StructId) -> HeadCtx {
         doc,
         header_s: struct_name(schema, h),
         area: schema.layout.of(h).size,
+        bound: None,
     }
 }
 

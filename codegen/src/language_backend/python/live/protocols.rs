@@ -126,6 +126,8 @@ pub(in crate::language_backend::python) struct EntryProtocol {
     pub(in crate::language_backend::python) entries: u64,
     /// A broadcast ring's entry `seq` offset; none for a queue.
     pub(in crate::language_backend::python) seq: Option<u64>,
+    /// Whether its writer is bound to a session's claim (`plan::bound`).
+    pub(in crate::language_backend::python) bound: bool,
 }
 
 #[derive(Serialize)]
@@ -147,6 +149,8 @@ pub(in crate::language_backend::python) struct MailboxClass {
     pub(in crate::language_backend::python) response_total: u64,
     pub(in crate::language_backend::python) request_capacity: Word,
     pub(in crate::language_backend::python) response_capacity: Word,
+    /// Whether its client is bound to a session's claim (`plan::bound`).
+    pub(in crate::language_backend::python) bound: bool,
 }
 
 #[derive(Serialize)]
@@ -181,6 +185,8 @@ pub(in crate::language_backend::python) struct ExchangeClass {
     pub(in crate::language_backend::python) dropped: Packed,
     pub(in crate::language_backend::python) flags: Packed,
     pub(in crate::language_backend::python) overflow: u64,
+    /// Whether its writer is bound to a session's claim (`plan::bound`).
+    pub(in crate::language_backend::python) bound: bool,
 }
 
 #[derive(Serialize)]
@@ -232,6 +238,10 @@ pub(in crate::language_backend::python) struct SessionClass {
 pub(in crate::language_backend::python) struct OwnedBlocksPy {
     pub(in crate::language_backend::python) pos: usize,
     pub(in crate::language_backend::python) regions: Vec<(usize, String, String, &'static str)>,
+    /// The host words a free restores (`plan::host_words`), as runs: (the region's position
+    /// in the block's table, or `None` for the block's header; from its start; bytes of each
+    /// word; words).
+    pub(in crate::language_backend::python) words: Vec<(String, u64, u64, u64)>,
 }
 
 impl ProtocolsContext {
@@ -314,28 +324,44 @@ impl Ctx<'_> {
             exchanges: Vec::new(),
             sessions: Vec::new(),
         };
-        for p in &self.schema.protocols {
-            let class = module.name(&python_type_name(&p.name));
+        for (pi, p) in self.schema.protocols.iter().enumerate() {
+            // A name another item holds: the protocol's table word after it (`MidiBroadcast`,
+            // `MidiBroadcastEntry`), never a trailing `_`.
+            let table = python_type_name(p.kind.table());
+            let base = python_type_name(&p.name);
+            let class = module.first_free(&[base.clone(), format!("{base}{table}")]);
+            let mut own = |suffix: &str| {
+                module.first_free(&[
+                    format!("{class}{suffix}"),
+                    format!("{base}{table}{suffix}"),
+                    format!("{class}{table}{suffix}"),
+                ])
+            };
             let doc = doc_lines(&p.doc);
+            let bound = crate::plan::bound::binding_of(self.schema, pi).is_some();
             match &p.kind {
                 ProtocolKind::Queue(q) => {
-                    let entry = module.name(&format!("{class}Entry"));
-                    cx.queues.push(self.queue(&p.name, class, entry, doc, q));
+                    let entry = own("Entry");
+                    let mut queue = self.queue(&p.name, class, entry, doc, q);
+                    queue.bound = bound;
+                    cx.queues.push(queue);
                 }
                 ProtocolKind::Broadcast(b) => {
-                    let entry = module.name(&format!("{class}Entry"));
+                    let entry = own("Entry");
                     cx.queues
                         .push(self.broadcast(&p.name, class, entry, doc, b));
                 }
                 ProtocolKind::Mailbox(m) => {
-                    let response = module.name(&format!("{class}Response"));
-                    cx.mailboxes
-                        .push(self.mailbox(&p.name, class, response, doc, m));
+                    let response = own("Response");
+                    let mut mailbox = self.mailbox(&p.name, class, response, doc, m);
+                    mailbox.bound = bound;
+                    cx.mailboxes.push(mailbox);
                 }
                 ProtocolKind::Exchange(e) => {
-                    let taken = module.name(&format!("{class}List"));
-                    cx.exchanges
-                        .push(self.exchange(&p.name, class, taken, doc, e));
+                    let taken = own("List");
+                    let mut exchange = self.exchange(&p.name, class, taken, doc, e);
+                    exchange.bound = bound;
+                    cx.exchanges.push(exchange);
                 }
                 ProtocolKind::Session(s) => cx.sessions.push(self.session(&p.name, class, doc, s)),
             }
@@ -390,6 +416,7 @@ impl Ctx<'_> {
             tail_pos: 0,
             entries: 0,
             seq: e.seq.map(|f| self.offset(s, f)),
+            bound: false,
         }
     }
 
@@ -457,6 +484,7 @@ impl Ctx<'_> {
             response_total: at(m.response_total),
             request_capacity: self.word(h, m.request_capacity),
             response_capacity: self.word(h, m.response_capacity),
+            bound: false,
         }
     }
 
@@ -503,6 +531,7 @@ impl Ctx<'_> {
             dropped: self.packed(l, e.dropped),
             flags: self.packed(l, e.overflow_field),
             overflow: e.overflow,
+            bound: false,
         }
     }
 
@@ -600,6 +629,13 @@ impl Ctx<'_> {
                                 Restore::Exchange { .. } => "reset_state",
                             };
                             Some((r.row, self.view_of(header), class_of(cx, name)?, method))
+                        })
+                        .collect(),
+                    words: crate::plan::host_words::restored_runs(&o.words)
+                        .iter()
+                        .map(|w| {
+                            let row = w.region.map_or("None".to_string(), |r| r.to_string());
+                            (row, w.at, w.width, w.count)
                         })
                         .collect(),
                 })

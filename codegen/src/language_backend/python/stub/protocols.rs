@@ -61,11 +61,24 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
         );
         let _ = writeln!(
             out,
-            "\nclass {}:\n    def __init__(self, view: {v}) -> None: ...\n    @property\n    \
+            "\nclass {c}:\n    def __init__(self, view: {v}{session}) -> None: ...\n    @property\n    \
              def view(self) -> {v}: ...\n    @property\n    def capacity(self) -> int: ...",
-            q.class,
-            v = q.view
+            c = q.class,
+            v = q.view,
+            session = if q.seq.is_none() {
+                ", session: object | None = None"
+            } else {
+                ""
+            },
         );
+        if q.seq.is_none() {
+            let _ = writeln!(
+                out,
+                "    @classmethod\n    def unscoped(cls, view: {v}) -> {c}: ...",
+                c = q.class,
+                v = q.view
+            );
+        }
         match q.seq {
             None => {
                 let _ = writeln!(
@@ -93,7 +106,8 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             out,
             "\nclass {r}:\n    status: {s}\n    text: bytes\n    cut: bool\n    total: int\n    seq: int\n    \
              def __init__(self, status: {s}, text: bytes, cut: bool, total: int, seq: int) -> None: ...\n\
-             \nclass {c}:\n    waits: int\n    def __init__(self, view: {v}) -> None: ...\n    \
+             \nclass {c}:\n    waits: int\n    def __init__(self, view: {v}, session: object | None = None) -> None: ...\n    \
+             @classmethod\n    def unscoped(cls, view: {v}) -> {c}: ...\n    \
              @property\n    def view(self) -> {v}: ...\n    \
              @property\n    def request_capacity(self) -> int: ...\n    \
              @property\n    def response_capacity(self) -> int: ...\n    \
@@ -113,7 +127,8 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             "\nclass {t}:\n    head: {l}\n    items: list[{i}]\n    payload: bytes\n    \
              def __init__(self, head: {l}, items: list[{i}], payload: bytes) -> None: ...\n\
              \nclass {c}:\n    INITIAL_STATE: ClassVar[int]\n    STALE_GRACE: ClassVar[int]\n    \
-             def __init__(self, view: {v}) -> None: ...\n    \
+             def __init__(self, view: {v}, session: object | None = None) -> None: ...\n    \
+             @classmethod\n    def unscoped(cls, view: {v}) -> {c}: ...\n    \
              @property\n    def view(self) -> {v}: ...\n    \
              @property\n    def max_items(self) -> int: ...\n    \
              @property\n    def max_payload(self) -> int: ...\n    \

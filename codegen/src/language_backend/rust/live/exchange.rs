@@ -232,7 +232,13 @@ fn reader_impl(n: &ExchangeNames) -> TokenStream {
             /// The reader of the exchange whose header starts `region`, at the start: the
             /// header's geometry is read and checked against the region now.
             pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { list: ::abi_runtime::list_exchange::ListReader::new(region, #writer::SPEC)? })
+                Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+            }
+
+            /// [`Self::new`] with the geometry read from `from`: the host's own handle gives
+            /// the header as it laid it out, never the bytes a client can write.
+            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::laid_out::GeometryFrom<'_>) -> Result<Self, #error> {
+                Ok(Self { list: ::abi_runtime::list_exchange::ListReader::with_geometry(region, #writer::SPEC, from)? })
             }
 
             /// Stale publications this reader absorbed: lists of the row's last session that

@@ -167,7 +167,13 @@ pub(super) fn expand_mailbox(schema: &Schema, p: &Protocol, m: &Mailbox) -> Toke
             /// The server of the mailbox whose header starts `region`: its capacities are read
             /// and checked now.
             pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { mailbox: ::abi_runtime::mailbox::Mailbox::new(region, #client::SPEC)? })
+                Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+            }
+
+            /// [`Self::new`] with the capacities read from `from`: the host's own handle
+            /// gives the header as it laid it out, never the bytes a client can write.
+            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::laid_out::GeometryFrom<'_>) -> Result<Self, #error> {
+                Ok(Self { mailbox: ::abi_runtime::mailbox::Mailbox::with_geometry(region, #client::SPEC, from)? })
             }
 
             /// When a request waits, copies it (its length checked), answers it with

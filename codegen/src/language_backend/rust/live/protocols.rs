@@ -190,7 +190,13 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
             /// The reader of the queue whose header starts `region`: its capacity is read and
             /// checked now.
             pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::new(region, #writer::SPEC)?, buf: Vec::new() })
+                Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
+            }
+
+            /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
+            /// the header as it laid it out, never the bytes a client can write.
+            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::laid_out::GeometryFrom<'_>) -> Result<Self, #error> {
+                Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(region, #writer::SPEC, from)?, buf: Vec::new() })
             }
 
             /// The next entry, copied out and consumed, or `None` when the queue is empty. A
@@ -340,6 +346,13 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
 /// `<row>_join_latest()` and `<row>_join_oldest()` for a broadcast ring, `<row>_client()`
 /// and `<row>_server()` for a mailbox.
 pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> TokenStream {
+    // The host's side (a queue's reader, a mailbox's server, an exchange's reader) reads its
+    // geometry from the image the host laid out when the handle is the host's own.
+    let host_side = || {
+        quote! {
+            with_geometry(region, ::abi_runtime::laid_out::geometry_of(self.laid_out.as_deref(), p.offset, p.size))
+        }
+    };
     let r = &l.rows[k];
     let Holds::Struct { struct_index, .. } = &r.holds else {
         return TokenStream::new();
@@ -347,29 +360,30 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     let at = lit(k as u64);
     let row = &r.name;
     let mut out = TokenStream::new();
-    for p in &schema.protocols {
+    let layout = schema.attach.layouts.iter().position(|x| x.name == l.name);
+    for (pi, p) in schema.protocols.iter().enumerate() {
         let (header, sides): (StructId, Vec<(&str, &str, TokenStream, &str)>) = match &p.kind {
             ProtocolKind::Queue(q) => (
                 q.header,
                 vec![
-                    ("writer", "Writer", quote!(new), "writer"),
-                    ("reader", "Reader", quote!(new), "reader"),
+                    ("writer", "Writer", quote!(new(region)), "writer"),
+                    ("reader", "Reader", host_side(), "reader"),
                 ],
             ),
             ProtocolKind::Broadcast(b) => (
                 b.header,
                 vec![
-                    ("writer", "Writer", quote!(new), "writer"),
+                    ("writer", "Writer", quote!(new(region)), "writer"),
                     (
                         "join_latest",
                         "Reader",
-                        quote!(join_latest),
+                        quote!(join_latest(region)),
                         "reader joining at the newest entry",
                     ),
                     (
                         "join_oldest",
                         "Reader",
-                        quote!(join_oldest),
+                        quote!(join_oldest(region)),
                         "reader joining at the oldest entry kept",
                     ),
                 ],
@@ -377,15 +391,15 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Mailbox(m) => (
                 m.header,
                 vec![
-                    ("client", "Client", quote!(new), "client"),
-                    ("server", "Server", quote!(new), "server"),
+                    ("client", "Client", quote!(new(region)), "client"),
+                    ("server", "Server", host_side(), "server"),
                 ],
             ),
             ProtocolKind::Exchange(e) => (
                 e.header,
                 vec![
-                    ("writer", "Writer", quote!(new), "writer"),
-                    ("reader", "Reader", quote!(new), "reader"),
+                    ("writer", "Writer", quote!(new(region)), "writer"),
+                    ("reader", "Reader", host_side(), "reader"),
                 ],
             ),
             ProtocolKind::Session(_) => continue,
@@ -399,14 +413,45 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Mailbox(_) => quote!(::abi_runtime::mailbox::MailboxError),
             _ => quote!(::abi_runtime::triple_buffer::ExchangeError),
         };
+        let bound = layout.and_then(|li| crate::plan::bound::binding(schema, li, pi));
         for (suffix, ty_suffix, ctor, what) in sides {
-            let get = format_ident!("{}_{}", row, suffix);
             let ty = format_ident!("{}{}", type_ident(&p.name), ty_suffix);
-            let doc = doc_lit!(
-                " The {what} of {} `{}` in region `{row}`: `Ok(None)` when the region is absent, an error when its header does not fit it.",
-                p.kind.table(),
-                p.name
-            );
+            let writes = matches!(suffix, "writer" | "client")
+                && !matches!(p.kind, ProtocolKind::Broadcast(_));
+            let (get, doc) = match bound.filter(|_| writes) {
+                Some(session) => {
+                    let name = &schema.protocols[session].name;
+                    let session_ty = type_ident(name);
+                    let scoped = format_ident!("{}Scoped", session_ty);
+                    let bound_get = format_ident!("{}_{}", row, suffix);
+                    let get = format_ident!("{}_{}_{}", row, suffix, crate::plan::bound::UNSCOPED);
+                    let bound_doc = doc_lit!(
+                        " The {what} of {} `{}` in region `{row}`, bound to `client`'s claim ([`{scoped}`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::{get}`] is the writer without a claim, for a host, a test or a tool.",
+                        p.kind.table(),
+                        p.name
+                    );
+                    out.extend(quote! {
+                        #[doc = #bound_doc]
+                        pub fn #bound_get<'c>(&self, client: &'c #session_ty<'a>) -> Result<Option<#scoped<'c, 'a, #ty<'a>>>, #error> {
+                            Ok(self.#get()?.map(|w| client.scoped(w)))
+                        }
+                    });
+                    let doc = doc_lit!(
+                        " The {what} of {} `{}` in region `{row}`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::{bound_get}`]. `Ok(None)` when the region is absent, an error when its header does not fit it.",
+                        p.kind.table(),
+                        p.name
+                    );
+                    (get, doc)
+                }
+                None => {
+                    let doc = doc_lit!(
+                        " The {what} of {} `{}` in region `{row}`: `Ok(None)` when the region is absent, an error when its header does not fit it.",
+                        p.kind.table(),
+                        p.name
+                    );
+                    (format_ident!("{}_{}", row, suffix), doc)
+                }
+            };
             out.extend(quote! {
                 #[doc = #doc]
                 pub fn #get(&self) -> Result<Option<#ty<'a>>, #error> {
@@ -416,7 +461,7 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
                     let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
                         return Ok(None);
                     };
-                    #ty::#ctor(region).map(Some)
+                    #ty::#ctor.map(Some)
                 }
             });
         }

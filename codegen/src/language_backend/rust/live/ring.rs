@@ -133,8 +133,8 @@ impl SlotRingTokens {
         let slot_align = schema.layout.of(lock.struct_index).align;
         let align = lit(slot_align);
         // Alignments are powers of two: `size.trailing_zeros() >= log2(align)` is
-        // `size % align == 0`, which clippy would have be `is_multiple_of` (Rust 1.87,
-        // past the bindings' 1.85), and a mask `trailing_zeros` again.
+        // `size % align == 0`, which clippy would have be `is_multiple_of` in a crate whose
+        // minimum Rust is 1.87 or later, and a mask `trailing_zeros` again.
         let align_bits = lit(u64::from(slot_align.trailing_zeros()));
         // The least slot a reader can copy: the header and its trailer's fixed parts,
         // rounded to the alignment (attach's least for the slot size).

@@ -49,6 +49,7 @@ pub(super) fn host_parts(
         schema.attach.layouts[first.layout].name.to_uppercase()
     );
     let blocks = owned.iter().map(|o| restore_blocks(schema, o));
+    let words = owned.iter().map(|o| host_words_const(schema, o));
     HostParts {
         fields: quote!(header: #header<'a>, handle: #handle<'a>,),
         derive: quote!(#[derive(Clone)]),
@@ -64,21 +65,29 @@ pub(super) fn host_parts(
             }
         },
         restore: quote! {
-            /// Puts back what row `index` owned in its blocks, as a new image has it: each
-            /// mailbox with no request waiting, each exchange at its initial state
-            /// (`abi_runtime::restore`); a queue keeps its entries for the host to drain. A
-            /// block that is absent or fails its checks is left alone. `Contended` when a
+            /// Puts back what row `index` owned in its blocks, as a new image has it: with the
+            /// host's own handle (`produce`), every word the host alone writes there (the
+            /// blocks' tables, capacities and geometry: `abi_runtime::restore::host_words`)
+            /// from the image it laid out, but a queue's read position and a mailbox's
+            /// answered number, which go on; then each mailbox with no request waiting, each
+            /// exchange at its initial state (`abi_runtime::restore`); a queue keeps its
+            /// entries for the host to drain. A block that is absent or fails its checks is
+            /// left alone. `Contended` when a
             /// word the old client shares kept changing (the blocks after it not restored).
             fn restore(&self, index: usize) -> Result<(), ::abi_runtime::Contended> {
                 let h = &self.handle;
-                let placed = |row: usize| {
-                    ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, row, index)
+                // The host's own handle places each block as it laid it out; another,
+                // as the mapping says.
+                let placed = |row: usize| match &h.laid_out {
+                    Some(_) => h.table.block(row, index).cloned(),
+                    None => ::abi_runtime::attach::block(h.region, h.producer, &#table, &h.table, row, index)
                         .ok()
-                        .flatten()
+                        .flatten(),
                 };
                 #(#blocks)*
                 Ok(())
             }
+            #(#words)*
         },
     }
 }
@@ -106,13 +115,62 @@ fn restore_blocks(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
             }
         }
     });
-    if o.regions.is_empty() {
+    let words = o.words.iter().any(|w| w.restored);
+    if o.regions.is_empty() && !words {
         return TokenStream::new();
     }
+    let host_words = if words {
+        let name = words_ident(schema, o);
+        quote! {
+            if let Some(l) = &h.laid_out {
+                ::abi_runtime::restore::host_words(h.region, l, &table, Self::#name)?;
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     quote! {
         if let Some(table) = placed(#at) {
-            let block = #block { region: h.region, producer: h.producer, table };
+            #host_words
+            let block = #block { region: h.region, producer: h.producer, table, laid_out: None };
             #(#regions)*
         }
+    }
+}
+
+/// `<BLOCKS>_HOST_WORDS`: the const naming the restored host words of `o`'s blocks.
+fn words_ident(schema: &Schema, o: &OwnedBlocks) -> proc_macro2::Ident {
+    let blocks = &schema.attach.layouts[o.layout].rows[o.row].name;
+    format_ident!("{}_HOST_WORDS", blocks.to_uppercase())
+}
+
+/// The const that lists the host words a free restores in each block of `o`
+/// (`plan::host_words`), each with its region, offset and width; nothing when there are none.
+fn host_words_const(schema: &Schema, o: &OwnedBlocks) -> TokenStream {
+    let words: Vec<TokenStream> = crate::plan::host_words::restored_runs(&o.words)
+        .iter()
+        .map(|w| {
+            let region = match w.region {
+                Some(r) => {
+                    let r = lit(r as u64);
+                    quote!(Some(#r))
+                }
+                None => quote!(None),
+            };
+            let (at, width, count) = (lit(w.at), lit(w.width), lit(w.count));
+            quote!(::abi_runtime::restore::HostWord::run(#region, #at, #width, #count))
+        })
+        .collect();
+    if words.is_empty() {
+        return TokenStream::new();
+    }
+    let name = words_ident(schema, o);
+    let blocks = &schema.attach.layouts[o.layout].rows[o.row].name;
+    let doc = format!(
+        " The words the host alone writes in each block of `{blocks}` that a free stores back from the image it laid out (abi-codegen's `plan::host_words`), as runs: the block's header (`None`) or a region's, from its start, the bytes of the one store each word gets, and the words."
+    );
+    quote! {
+        #[doc = #doc]
+        pub const #name: &'static [::abi_runtime::restore::HostWord] = &[#(#words),*];
     }
 }

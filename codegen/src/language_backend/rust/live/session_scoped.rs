@@ -15,7 +15,7 @@ pub(super) fn scoped_items(name: &Ident, standing: &Ident) -> TokenStream {
         " A writer bound to a [`{name}`]'s claim ([`{name}::scoped`]): each [`{scoped}::write`] first loads the claim's standing and writes only while it is [`{standing}::Connected`]. Once the row was freed, claimed again or reloaded, the writer's blocks are the next client's: every write is refused with the standing, and nothing is stored. The window left is one write: a writer preempted between the check and its store may still store once after the host's free (ATTACH.md, \"What a client does when its row is freed\")."
     );
     let sdoc = doc_lit!(
-        " Binds `writer` (a log queue writer, a mailbox client, a draw writer: any writer of this row's blocks) to this claim: see [`{scoped}`]. Take a new writer after each new claim."
+        " Binds `writer` (any writer of this row's blocks, taken unscoped) to this claim: see [`{scoped}`]. The writers of the blocks the row owns are bound already: their default accessors take the claim. Take a new writer after each new claim."
     );
     quote! {
         impl<'a> #name<'a> {
@@ -41,13 +41,9 @@ pub(super) fn scoped_items(name: &Ident, standing: &Ident) -> TokenStream {
                 }
             }
 
-            /// The writer, to read from (a mailbox client's answers, a writer's counts).
-            pub fn get_ref(&self) -> &W {
-                &self.writer
-            }
-
-            /// The writer, unbound.
-            pub fn into_inner(self) -> W {
+            /// The writer, bound to no claim any more: it keeps writing after the row was
+            /// freed, into the next client's blocks (for a tool that writes without a claim).
+            pub fn into_unscoped(self) -> W {
                 self.writer
             }
         }

@@ -37,6 +37,12 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
             }
         }
     };
+    let laid_out_field = quote! {
+        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
+        /// for a handle that attached): the host's side reads its tables and geometry
+        /// there, never from the bytes a client can write.
+        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
+    };
     let fields = if root {
         quote! {
             region: Region<'a>,
@@ -48,12 +54,14 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
             /// Made by `produce`: the host's own handle, whose blocks its own reload and exit
             /// do not take away.
             host: bool,
+            #laid_out_field
         }
     } else {
         quote! {
             region: Region<'a>,
             producer: ::abi_runtime::attach::Version,
             table: ::abi_runtime::attach::PlacedTable,
+            #laid_out_field
         }
     };
     let doc = if root {
@@ -225,10 +233,14 @@ fn row_accessors(
                 pub const #count_ident: usize = #n;
                 #[doc = #doc]
                 pub fn #get(&self, i: usize) -> Result<Option<#bt<'a>>, ::abi_runtime::AttachError> {
+                    // The host's own handle: the block as it laid it out.
+                    if self.laid_out.is_some() {
+                        return Ok(self.table.block(#at, i).cloned().map(|table| #bt { region: self.region, producer: self.producer, table, laid_out: self.laid_out.clone() }));
+                    }
                     #live_check
                     let found = ::abi_runtime::attach::block(self.region, self.producer, &#this_table, &self.table, #at, i)?;
                     #live_recheck
-                    Ok(found.map(|table| #bt { region: self.region, producer: self.producer, table }))
+                    Ok(found.map(|table| #bt { region: self.region, producer: self.producer, table, laid_out: None }))
                 }
             }
         }
@@ -269,6 +281,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
                 table: attached.table,
                 generation: attached.generation,
                 host: false,
+                laid_out: None,
             })
         }
         /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
@@ -293,14 +306,21 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
         /// a release fence, the bytes, then the state running, with release) and
         /// attaches to it. The handle is the host's own: its blocks are handed out
         /// whatever the host's state and generation (the host's reload and exit move no
-        /// table); a re-layout produces a new one.
+        /// table); a re-layout produces a new one. It keeps the image: its tables, and the
+        /// geometry its side of each protocol reads, are the image's, never read back from
+        /// the mapping, whose blocks a client can write.
         pub fn produce(
             region: Region<'a>,
             image: &::abi_runtime::produce::Image,
         ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
+            let laid_out = ::abi_runtime::laid_out::LaidOut::new(image, &#hs, &#table)?;
             ::abi_runtime::produce::write(region, image)?;
             let mut handle = Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)?;
             handle.host = true;
+            // Every table as the host laid it out (each block placed), never as the mapping
+            // says now: a client can write its blocks' tables.
+            handle.table = laid_out.table().clone();
+            handle.laid_out = Some(::std::sync::Arc::new(laid_out));
             Ok(handle)
         }
         /// The writer's generation when attach checked the tables (when the schema names one).
