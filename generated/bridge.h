@@ -6763,6 +6763,112 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
     }
     return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > 1000ULL * 1000000ULL;
 }
+/* The `tick` event (issue 47): a futex shared between processes on Linux (the 4-byte
+ * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (define
+ * IBF_EVENTS_WINDOWS after including <windows.h>, and pass the HANDLE the host's name opens
+ * with SYNCHRONIZE | EVENT_MODIFY_STATE), a poll elsewhere. */
+enum {
+    IBF_CLIENT_TICK_NEW = 0,     /* the sequence had moved before sleeping: *seq holds it */
+    IBF_CLIENT_TICK_AGAIN = 1,   /* woken or interrupted: look again (the next call says) */
+    IBF_CLIENT_TICK_TIMEOUT = 2, /* the timeout passed; *seq holds the sequence then */
+    IBF_CLIENT_TICK_ROW = 3      /* no such row, or the region is too short */
+};
+#if !defined(IBF_EVENT_FUTEX_)
+#define IBF_EVENT_FUTEX_ 1
+#if defined(__linux__)
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#if !defined(__cplusplus) && !defined(__USE_MISC)
+long syscall(long number, ...); /* as glibc declares it, without _DEFAULT_SOURCE */
+#endif
+/* FUTEX_WAIT (shared) on `word` while it holds `expected`, at most timeout_ns: 1 (look again)
+ * or 2 (the timeout passed). */
+static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uint64_t timeout_ns) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)(timeout_ns / 1000000000U);
+    ts.tv_nsec = (long)(timeout_ns % 1000000000U);
+    if (syscall(SYS_futex, word, FUTEX_WAIT, expected, &ts, NULL, 0) == -1 && errno == ETIMEDOUT) {
+        return 2;
+    }
+    return 1;
+}
+/* FUTEX_WAKE (shared) of every waiter on `word`. */
+static inline void ibf_event_futex_wake_(const void *word) {
+    (void)syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+#else
+/* No futex shared between processes here: a wait returns at once (look again: the caller
+ * polls), and a wake does nothing. */
+static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uint64_t timeout_ns) {
+    (void)word;
+    (void)expected;
+    (void)timeout_ns;
+    return 1;
+}
+static inline void ibf_event_futex_wake_(const void *word) {
+    (void)word;
+}
+#endif
+#endif
+
+static inline uint64_t ibf_client_tick_seq_(const unsigned char *base) {
+    return ibf_live_load_acquire_u64_(base + 192);
+}
+
+/** One round of the client's waiting handshake on the `tick` event: waiting = 1 and a
+ * seq_cst fence (ibf_client_set_waiting), the sequence loaded: NEW when it is no
+ * longer `last`; else a sleep of at most timeout_ns while the word holds last's low half, then
+ * waiting = 0: AGAIN (look again) or TIMEOUT. Call it in a loop bounded by your own deadline;
+ * a wake only means "look again". `event` is the Windows HANDLE (NULL elsewhere). */
+static inline int ibf_client_tick_wait(void *region, size_t len, const ibf_client_session *c, void *event, uint64_t last, uint64_t timeout_ns, uint64_t *seq) {
+    const unsigned char *base = (const unsigned char *)region;
+    int r;
+    if ((uint64_t)len < 192U + 8U || ibf_client_set_waiting(region, len, c, 1U) != IBF_OK) {
+        return IBF_CLIENT_TICK_ROW;
+    }
+    *seq = ibf_client_tick_seq_(base);
+    if (*seq != last) {
+        (void)ibf_client_set_waiting(region, len, c, 0U);
+        return IBF_CLIENT_TICK_NEW;
+    }
+#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+    r = WaitForSingleObject((HANDLE)event, (DWORD)(timeout_ns / 1000000U + 1U)) == WAIT_OBJECT_0 ? IBF_CLIENT_TICK_AGAIN : IBF_CLIENT_TICK_TIMEOUT;
+#else
+    (void)event;
+    r = ibf_event_futex_wait_(base + 192, (uint32_t)last, timeout_ns);
+#endif
+    (void)ibf_client_set_waiting(region, len, c, 0U);
+    *seq = ibf_client_tick_seq_(base);
+    return r;
+}
+
+/** The host's side, after a publication: for each row, a seq_cst fence and its waiting flag
+ * (ibf_client_host_waiting); the event is set for the rows that wait and those whose
+ * bit is set in `always` (rows that want every publication: a ticks cap). On Linux one futex
+ * wake for them all, on Windows SetEvent(events[row]) per row (`events`: a HANDLE per row).
+ * No OS call when no row wants it. Returns the rows set. */
+static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64_t always, void *const *events) {
+    uint32_t row, rows = 0;
+    for (row = 0; row < 8U; row++) {
+        if (ibf_client_host_waiting(region, len, row) || (row < 64U && ((always >> row) & 1U) != 0U)) {
+            rows++;
+#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+            if (events != NULL && events[row] != NULL) {
+                (void)SetEvent((HANDLE)events[row]);
+            }
+#endif
+        }
+    }
+    (void)events;
+    if (rows > 0U && (uint64_t)len >= 192U + 4U) {
+        ibf_event_futex_wake_((const unsigned char *)region + 192);
+    }
+    return rows;
+}
 
 /**
  * The client's push into queue `log_queue`, bound to its claim *c of session `client`

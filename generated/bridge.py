@@ -6243,6 +6243,57 @@ class _Scoped:
         return checked
 
 
+# Events (issue 47): a futex shared between processes on Linux, through ctypes' syscall
+# (never FUTEX_PRIVATE_FLAG, which never wakes another process); elsewhere a poll. Waits are
+# at most 100 ms each, so that Ctrl-C is seen; a wake only means "look again".
+_SYS_FUTEX = {"x86_64": 202, "amd64": 202, "aarch64": 98, "arm64": 98, "i386": 240, "i686": 240}.get(
+    platform.machine().lower()) if sys.platform.startswith("linux") else None
+_FUTEX_WAIT, _FUTEX_WAKE = 0, 1
+_futex_libc = None
+
+
+class _Timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+
+def _futex_syscall():
+    global _futex_libc
+    if _futex_libc is None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        libc.syscall.argtypes = [ctypes.c_long, ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32,
+                                 ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32]
+        _futex_libc = libc
+    return _futex_libc.syscall
+
+
+def _word_address(mem, at):
+    """The address of the 4-byte word at `at` of a writable buffer, or None."""
+    try:
+        return ctypes.addressof(ctypes.c_uint32.from_buffer(mem, at))
+    except (TypeError, ValueError, BufferError):
+        return None
+
+
+def _futex_wait(mem, at, expected, timeout):
+    """Sleeps while the word at `at` holds `expected`, at most `timeout` seconds (and 100 ms):
+    True when woken (look again), False when the timeout passed."""
+    timeout = max(0.0, min(timeout, 0.1))
+    address = _word_address(mem, at) if _SYS_FUTEX is not None else None
+    if address is None:
+        time.sleep(min(timeout, 0.001))
+        return True
+    ts = _Timespec(int(timeout), int((timeout - int(timeout)) * 1e9))
+    r = _futex_syscall()(_SYS_FUTEX, address, _FUTEX_WAIT, expected & 0xFFFFFFFF, ctypes.addressof(ts), None, 0)
+    return not (r == -1 and ctypes.get_errno() == 110)  # ETIMEDOUT
+
+
+def _futex_wake(mem, at):
+    address = _word_address(mem, at) if _SYS_FUTEX is not None else None
+    if address is not None:
+        _futex_syscall()(_SYS_FUTEX, address, _FUTEX_WAKE, 0x7FFFFFFF, None, None, 0)
+
+
 class _Session:
     """A claimed row of a table (abi-runtime claim): claimed by compare-and-swap from free
     with a generation bump, filled in, then active; still the client's while it holds the
@@ -6426,6 +6477,32 @@ class _Session:
         sleep all the same: without libatomic's fence or the atomics package there is no fence."""
         _store(self._mem, self._row._base + self._WAITING, 4, 1 if waiting else 0)
         _fence_seq_cst()
+
+    def _wait_event(self, word, seq, width, last, timeout):
+        """The client's waiting handshake (wait_<event>): returns (seq or None, sleeps, timed_out)."""
+        deadline = time.monotonic() + timeout
+        mem, head, sleeps = self._mem, self._header._base, 0
+        while True:
+            self.set_waiting(True)
+            now = _load(mem, head + seq, width)
+            if now != last:
+                self.set_waiting(False)
+                return now, sleeps, False
+            left = deadline - time.monotonic()
+            woken = left > 0 and _futex_wait(mem, head + word, last, left)
+            sleeps += 1
+            self.set_waiting(False)
+            if not woken and time.monotonic() >= deadline:
+                now = _load(mem, head + seq, width)
+                return (None if now == last else now), sleeps, True
+
+    @classmethod
+    def _host_set_event(cls, header, word, always):
+        """The host's side after a publication (host_set_<event>): the rows set."""
+        rows = sum(1 for i in range(cls.ROWS) if cls.host_waiting(header, i) or i in always)
+        if rows:
+            _futex_wake(header._mem, header._base + word)
+        return rows
 
     def standing(self):
         """Whether the row is still this client's. The row's state and generation are loaded
@@ -6650,6 +6727,18 @@ class Client(_Session):
     _EXITING = 2
     _BIND = (164, 4, 4)
     _UNBOUND = 255
+
+    def wait_tick(self, last, timeout):
+        """Sleeps on the `tick` event until the sequence is no longer `last`, at most `timeout`
+        seconds: (seq or None, sleeps, timed_out). waiting = 1, a full fence, the sequence loaded,
+        then a futex wait (Linux) on its word; a wake only means look again."""
+        return self._wait_event(192, 192, 8, last, timeout)
+
+    @classmethod
+    def host_set_tick(cls, header, always=()):
+        """After a publication: the `tick` event set for the rows that wait and the rows in
+        `always` (a ticks cap); one futex wake, none when no row wants it. The rows set."""
+        return cls._host_set_event(header, 192, always)
     _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4, 18),(0, 16, 4, 1),(2, 12, 4, 5),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4, 18),(0, 4, 4, 4),(1, 8, 4, 3),(2, 8, 4, 1),)),)
 
     def bind_pad(self, pad):

@@ -6434,6 +6434,88 @@ pub mod live {
         header: BridgeHeader<'a>,
         handle: Bridge<'a>,
     }
+    impl<'a> Client<'a> {
+        /// What the `wait_` method sleeps on: the event's word in the mapping (a futex
+        /// shared between processes on Linux). On Windows, open the host's named event
+        /// instead: `Sleeper::open_named(region, offset, &self.<event>_event_name(mapping))`.
+        pub fn tick_sleeper(
+            &self,
+        ) -> Result<::abi_runtime::wake::Sleeper<'a>, ::abi_runtime::RegionError> {
+            ::abi_runtime::wake::Sleeper::new(self.header.region(), 192)
+        }
+        /// The Windows event's name for this row, under `Local\`: the schema's
+        /// `windows_name` with the mapping's name.
+        pub fn tick_event_name(&self, mapping: &str) -> ::std::string::String {
+            ::std::format!(
+                "Local\\{}-{}-{}-tick-{}", mapping, u64::from(self.header.region().read::
+                < u32 > (16)), self.host_generation, self.index
+            )
+        }
+        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. `Contended` when the flag's word kept changing.
+        pub fn wait_tick(
+            &self,
+            sleeper: &::abi_runtime::wake::Sleeper<'_>,
+            last: u64,
+            deadline: ::std::time::Instant,
+        ) -> Result<::abi_runtime::wake::TickWait, ::abi_runtime::Contended> {
+            ::abi_runtime::wake::wait_tick(
+                sleeper,
+                last,
+                deadline,
+                |waiting| self.row().set_waiting(u32::from(waiting)),
+                || {
+                    self
+                        .header
+                        .region()
+                        .load::<u64>(192, ::core::sync::atomic::Ordering::Acquire)
+                },
+            )
+        }
+    }
+    impl<'a> ClientHost<'a> {
+        /// What `set_` wakes: the event's word in the mapping (a futex wake on Linux).
+        /// On Windows, create the named events first, before the bridge is marked running:
+        /// `Setter::create_named(region, offset, &self.<event>_event_names(mapping))`.
+        pub fn tick_setter(
+            &self,
+        ) -> Result<::abi_runtime::wake::Setter<'a>, ::abi_runtime::RegionError> {
+            ::abi_runtime::wake::Setter::new(self.header.region(), 192)
+        }
+        /// Every row's Windows event name, under `Local\`.
+        pub fn tick_event_names(
+            &self,
+            mapping: &str,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            (0..Client::ROWS)
+                .map(|index| {
+                    ::std::format!(
+                        "Local\\{}-{}-{}-tick-{}", mapping, u64::from(self.header
+                        .region().read:: < u32 > (16)), u64::from(self.header.region()
+                        .load:: < u32 > (20, ::core::sync::atomic::Ordering::Acquire)),
+                        index
+                    )
+                })
+                .collect()
+        }
+        /// After a publication: a SeqCst fence, then each row's waiting flag; the event is
+        /// set for the rows that wait and those `always` says want every publication (a
+        /// `ticks` cap), with no OS call for the others.
+        pub fn set_tick(
+            &self,
+            setter: &::abi_runtime::wake::Setter<'_>,
+            always: impl Fn(&ClientEntry<'a>) -> bool,
+        ) -> ::abi_runtime::wake::Woke {
+            setter
+                .after_publish(
+                    Client::ROWS,
+                    |index| {
+                        self.header
+                            .clients(index)
+                            .is_some_and(|row| row.waiting() == 1 || always(&row))
+                    },
+                )
+        }
+    }
     impl Client<'_> {
         /// Where a row keeps its state and generation, and the state's values.
         pub const SPEC: ::abi_runtime::claim::ClaimSpec = ::abi_runtime::claim::ClaimSpec {

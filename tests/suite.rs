@@ -66,6 +66,8 @@ mod docs_links;
 mod docs_rust;
 #[path = "docs_snippets.rs"]
 mod docs_snippets;
+#[path = "events.rs"]
+mod events;
 #[path = "every_backend.rs"]
 mod every_backend;
 #[path = "five_minutes.rs"]

@@ -13,6 +13,7 @@ use crate::diagnostics::{Diagnostic, SchemaErrors};
 
 mod directory;
 mod errors;
+mod event;
 mod file;
 mod protocol;
 mod shared;
@@ -23,6 +24,7 @@ pub use directory::RawDirectory;
 use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
+pub use event::RawEvent;
 pub use file::{RawEncoding, RawFile, RawFileRecord, RawSeek, RawTotal};
 pub use protocol::{
     RawBroadcast, RawEntry, RawExchange, RawMailbox, RawPart, RawQueue, RawSession,
@@ -58,6 +60,8 @@ pub struct RawSchema {
     pub sessions: Vec<Spanned<RawSession>>,
     #[serde(default, rename = "directory")]
     pub directories: Vec<Spanned<RawDirectory>>,
+    #[serde(default, rename = "event")]
+    pub events: Vec<Spanned<RawEvent>>,
     #[serde(default, rename = "layout")]
     pub layouts: Vec<Spanned<RawLayout>>,
     #[serde(default, rename = "file")]

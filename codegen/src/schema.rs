@@ -1,5 +1,5 @@
 //! The loaded schema that every backend reads, and the pipeline that makes it from text:
-//! parse, lower, layout, access, protocols, directories, attach, templates.
+//! parse, lower, layout, access, protocols, directories, attach, events, templates.
 
 use crate::diagnostics::{Diagnostic, SchemaErrors};
 use crate::ir::{self, Abi};
@@ -20,6 +20,8 @@ pub struct Schema {
     pub protocols: Vec<ir::protocol::Protocol>,
     /// The directories of running instances: `[[directory]]` tables.
     pub directories: Vec<ir::directory::Directory>,
+    /// The events parties sleep on and set: `[[event]]` tables.
+    pub events: Vec<ir::event::Event>,
     /// The user's own targets: `[[template]]` tables.
     pub templates: Vec<ir::template::UserTemplate>,
     /// What the schema likely did not mean, though it is valid (`lints`): the commands print
@@ -27,7 +29,8 @@ pub struct Schema {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Runs parse → lower → layout → access → protocols → directories → attach → templates on
+/// Runs parse → lower → layout → access → protocols → directories → attach → events →
+/// templates on
 /// schema text. On failure, render the errors with
 /// [`SchemaErrors::render`] and the same text.
 pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
@@ -38,6 +41,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let protocols = protocols::lower_protocols(&raw, src, &abi, &layout, &access)?;
     let directories = protocols::lower_directories(&raw, src, &abi, &layout, &access)?;
     let attach = attach::lower_attach(&raw, src, &abi, &layout, &access, &protocols)?;
+    let events = protocols::lower_events(&raw, src, &abi, &layout, &access, &attach)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     let warnings = lints::lint(&raw, &abi, &access, &protocols, &attach);
     Ok(Schema {
@@ -47,6 +51,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
         attach,
         protocols,
         directories,
+        events,
         templates,
         warnings,
     })

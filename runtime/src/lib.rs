@@ -172,6 +172,7 @@ mod shared_buf;
 mod spec;
 mod sync;
 pub mod triple_buffer;
+pub mod wake;
 mod word;
 
 pub use attach::AttachError;

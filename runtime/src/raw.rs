@@ -5,7 +5,9 @@
 //! one way from a mapping to a region, typed by what it was mapped for (the constructors
 //! that trust a mapping to be read-write are `unsafe fn`s private to it, and `Mapped` is
 //! their only caller); `raw/named_view.rs`, the Win32 calls of a named mapping's view; and
-//! `raw/os_access.rs`, the OS calls of who may attach, which touch no shared memory. Every
+//! `raw/os_access.rs`, the OS calls of who may attach, which touch no shared memory;
+//! `raw/futex.rs`, the shared futex's system calls (Linux), which pass a word's address to the
+//! kernel and never access it; `raw/named_event.rs`, a named Windows event's Win32 calls. Every
 //! other module is `#![deny(unsafe_code)]` and reaches shared memory only through [`Region::words`], which checks bounds before it turns an
 //! address into `&[AtomicU64]`. No `&u8`, `&[u8]` or `&T` into a region is ever created, and no
 //! volatile access is ever made: references to *atomic* types are the one kind of reference
@@ -39,10 +41,16 @@ use crate::sync::AtomicU64;
 
 use crate::error::{RegionError, RegionErrorKind};
 
+#[cfg(all(target_os = "linux", not(loom)))]
+pub(crate) mod futex;
+#[cfg(loom)]
+pub mod loom_futex;
 #[cfg(loom)]
 mod loom_words;
 #[cfg(feature = "mmap")]
 pub(crate) mod mapped;
+#[cfg(all(windows, feature = "mmap"))]
+pub(crate) mod named_event;
 #[cfg(all(windows, feature = "mmap"))]
 mod named_view;
 #[cfg(feature = "mmap")]

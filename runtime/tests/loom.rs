@@ -8,7 +8,8 @@
 //! Negative controls: run with `LOOM_MUTATION=NAME` (same build), the runtime weakens one ordering
 //! or drops one check (`seqlock_fence`, `seqlock_second_load`, `ring_tail_fence`,
 //! `queue_publish_relaxed`, `mailbox_response_relaxed`, `claim_free_relaxed`, `pad_bind_recheck`,
-//! `pad_bind_fence`, `pad_sweep_fence`, `draw_stale_grace`, `draw_stale_writer`); the model
+//! `pad_bind_fence`, `pad_sweep_fence`, `draw_stale_grace`, `draw_stale_writer`,
+//! `wake_wait_fence`, `wake_publish_fence`); the model
 //! that covers it must then fail (CI asserts that it does for each).
 //!
 //! loom never returns a store that a thread saw before its last yield (how it advances spin
@@ -514,3 +515,6 @@ mod pads_models;
 
 #[path = "loom/draw.rs"]
 mod draw_models;
+
+#[path = "loom/wake.rs"]
+mod wake_models;

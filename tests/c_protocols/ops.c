@@ -493,6 +493,23 @@ static void session(void) {
     CHECK(ibf_client_host_waiting(b, len, 2) && !ibf_client_host_waiting(b, len, 3));
     CHECK(!ibf_client_host_waiting(b, len, IBF_MAX_CLIENTS));
     {
+        /* The tick event (issue 47), on one thread: a sequence that moved is NEW at once, one
+         * that did not times out after 1 ms, waiting cleared either way; the host sets it for
+         * the rows that wait and those in `always`, and for none otherwise. */
+        uint64_t seq = 0, kept = h->snapshot_seq;
+        h->snapshot_seq = 7;
+        EXPECT(ibf_client_tick_wait(b, len, &me, NULL, 6, 1000000U, &seq), IBF_CLIENT_TICK_NEW);
+        CHECK(seq == 7 && h->clients[2].waiting == 0);
+        EXPECT(ibf_client_tick_wait(b, len, &me, NULL, 7, 1000000U, &seq), IBF_CLIENT_TICK_TIMEOUT);
+        CHECK(seq == 7 && h->clients[2].waiting == 0);
+        EXPECT(ibf_client_tick_wait(b, 100, &me, NULL, 7, 1000000U, &seq), IBF_CLIENT_TICK_ROW);
+        CHECK(ibf_client_host_set_tick(b, len, 0U, NULL) == 0U);
+        CHECK(ibf_client_host_set_tick(b, len, 1U << 5, NULL) == 1U);
+        EXPECT(ibf_client_set_waiting(b, len, &me, 1), IBF_OK);
+        CHECK(ibf_client_host_set_tick(b, len, 1U << 5, NULL) == 2U);
+        h->snapshot_seq = kept;
+    }
+    {
         /* The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the
          * whole hung time (the old rule called row 2 hung at once: its heartbeat, 1 s, is 59 s
          * behind the host's 60 s), a heartbeat starts it again, and a row stuck in claimed is

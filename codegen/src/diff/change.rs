@@ -182,6 +182,12 @@ pub enum ChangeKind {
     DirectoryChanged,
     /// Only who lists it.
     DirectoryReaderChanged,
+    /// An event (`[[event]]`): a new object and word, which old parties neither wait on
+    /// nor set.
+    EventAdded,
+    EventRemoved,
+    /// Its word, its setter, its waiter, its rows or its Windows name.
+    EventChanged,
     /// A seqlock, ring, layout, handshake or protocol over structs the old schema does not
     /// have.
     DeclarationAdded,
@@ -217,6 +223,7 @@ pub enum ItemKind {
     Template,
     Protocol,
     Directory,
+    Event,
 }
 
 impl ItemKind {
@@ -240,6 +247,7 @@ impl ItemKind {
             ItemKind::Template => "template",
             ItemKind::Protocol => "protocol",
             ItemKind::Directory => "directory",
+            ItemKind::Event => "event",
         }
     }
 }

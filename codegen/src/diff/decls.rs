@@ -257,11 +257,12 @@ impl Cx<'_> {
     pub(super) fn compare_decls(&mut self) {
         self.compare_files();
         self.compare_templates();
-        // Without parties in the old schema, the protocols and directories are described
+        // Without parties in the old schema, the protocols, directories and events are described
         // for the first time with the rest of the shared memory (`compare_shared`).
         if !self.old.access.parties.is_empty() {
             self.compare_protocols();
             self.compare_directories();
+            self.compare_events();
         }
     }
 

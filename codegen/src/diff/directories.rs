@@ -10,7 +10,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind};
 use super::compute::Cx;
-use super::facts::{Facts, facts_shape, field_path, ruled};
+use super::facts::{Facts, field_path};
 
 fn directory_facts(schema: &Schema, d: &Directory) -> Facts {
     let who = |x: &crate::ir::access::Parties| x.describe(&schema.access.parties);
@@ -63,20 +63,13 @@ impl Cx<'_> {
             let facts_b = directory_facts(new, b);
             let Some(a) = m.map(|i| &old.directories[i]) else {
                 // A mapping of its own: no old bytes lie under it, whatever structs it uses.
-                let c = ruled(
-                    K::DirectoryAdded,
-                    item,
-                    &b.name,
-                    "directory added",
-                    format!(
-                        "a new mapping, `{}`: instances built at {} do not register in it, so a reader built at the new version lists only instances built at the new version; nothing old changes",
-                        b.mapping,
-                        self.old_v()
-                    ),
-                )
-                .sides(None, Some(facts_shape(&b.name, &facts_b)))
-                .spans(None, Some(&b.span));
-                self.push(c);
+                let why = format!(
+                    "a new mapping, `{}`: instances built at {} do not register in it, so a reader built at the new version lists only instances built at the new version; nothing old changes",
+                    b.mapping,
+                    self.old_v()
+                );
+                let what = (b.name.as_str(), "directory added", why);
+                self.declaration_new((K::DirectoryAdded, item), what, &facts_b, &b.span);
                 continue;
             };
             if a.name != b.name {
@@ -101,11 +94,11 @@ impl Cx<'_> {
                 &b.span,
             );
         }
-        for (i, a) in old.directories.iter().enumerate() {
-            if !matched.contains(&Some(i)) {
-                let facts = directory_facts(old, a);
-                self.declaration_removed((K::DirectoryRemoved, item), &a.name, &facts, &a.span);
-            }
-        }
+        self.unmatched_removed(
+            (K::DirectoryRemoved, item),
+            (old, &old.directories, &matched),
+            |a| (&a.name, &a.span),
+            directory_facts,
+        );
     }
 }

@@ -316,6 +316,37 @@ impl Cx<'_> {
         self.push(c);
     }
 
+    /// A declaration of its own the old schema does not have (a directory's mapping, an
+    /// event's object): `kind`, `title`, the reason `why`, its facts on the new side.
+    pub(super) fn declaration_new(
+        &mut self,
+        (kind, item): (ChangeKind, ItemKind),
+        (name, title, why): (&str, &str, String),
+        facts: &Facts,
+        span: &Span,
+    ) {
+        let c = ruled(kind, item, name, title, why)
+            .sides(None, Some(facts_shape(name, facts)))
+            .spans(None, Some(span));
+        self.push(c);
+    }
+
+    /// Each of `old`'s declarations that no new one `matched`: removed, with its facts.
+    pub(super) fn unmatched_removed<T>(
+        &mut self,
+        kind: (ChangeKind, ItemKind),
+        (schema, old, matched): (&Schema, &[T], &[Option<usize>]),
+        parts: impl Fn(&T) -> (&str, &Span),
+        facts: impl Fn(&Schema, &T) -> Facts,
+    ) {
+        for (i, a) in old.iter().enumerate() {
+            if !matched.contains(&Some(i)) {
+                let (name, span) = parts(a);
+                self.declaration_removed(kind, name, &facts(schema, a), span);
+            }
+        }
+    }
+
     /// The facts that differ between two versions of a declaration, as one change of `kind`;
     /// nothing when they are the same.
     pub(super) fn facts_changed(

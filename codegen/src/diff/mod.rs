@@ -10,6 +10,7 @@ mod consts;
 mod decls;
 mod directories;
 mod enums;
+mod events;
 mod facts;
 mod github;
 mod group;

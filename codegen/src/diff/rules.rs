@@ -153,6 +153,10 @@ pub const RULES: &[Rule] = &[
     rule("DIRECTORY_REMOVED", K::DirectoryRemoved, "DIRECTORY", B, "instances built at the new version no longer register, so a reader built at the old version lists none of them", ("[[directory]] name = \"hosts\"", ""), MAJOR),
     rule("DIRECTORY_CHANGED", K::DirectoryChanged, "DIRECTORY", B, "instances of every version share one directory: a reader or instance built at one version opens another mapping, or reads and claims rows through fields, states or an owner the other's instances do not use", ("mapping = \"demo.directory\"", "mapping = \"demo.hosts\""), MAJOR),
     rule("DIRECTORY_READER_CHANGED", K::DirectoryReaderChanged, "DIRECTORY", C, "instances register as before, and a reader only copies rows: a reader built at either version lists the same hosts; the new reader is who the generated docs name", ("owner = \"host\", reader = \"client\"", "owner = \"host\", reader = \"tool\""), MINOR),
+    // EVENT
+    rule("EVENT_ADDED", K::EventAdded, "EVENT", C, "a new event on a word the old version already has: a party built at the old version neither waits on it nor sets it, and a waiter built at the new version wakes at its deadline at the latest, then looks again", ("", "[[event]] name = \"tick\", word = \"header.seq\""), MINOR),
+    rule("EVENT_REMOVED", K::EventRemoved, "EVENT", B, "a party built at the old version still sleeps on the event, and no party built at the new version sets it: it wakes only at its deadline", ("[[event]] name = \"tick\"", ""), MAJOR),
+    rule("EVENT_CHANGED", K::EventChanged, "EVENT", B, "a waiter and a setter built at different versions sleep on and change different words, or open different objects: the waiter sleeps through what it waits for", ("word = \"header.seq\"", "word = \"header.answer\""), MAJOR),
     rule("DECLARATION_RENAMED", K::DeclarationRenamed, "PROTOCOL", S, "the same bytes and practice under a new name; code that names the old one (its read_/write_ methods, its types) does not compile", ("[[seqlock]] name = \"frame\"", "[[seqlock]] name = \"frame_lock\""), RENAME),
     rule("DECLARATION_ADDED", K::DeclarationAdded, "PROTOCOL", C, "a seqlock, ring, layout, handshake or protocol over structs the old version does not have: nothing old changes", ("", "[[struct]] name = \"stats\" and [[seqlock]] counter = \"stats.seq\""), MINOR),
     rule("FIRST_DESCRIBED", K::FirstDescribed, "PROTOCOL", C, "the old schema declares no parties (or no layouts, or no handshakes) at all: the new declarations describe bytes and practices the diff cannot compare with anything; parties built at the old version must already do what they say", ("parties absent", "parties = [\"host\", \"client\"], writers, seqlocks, ..."), "bump at least the minor version, and check that parties built at the old version already follow every declaration; if one does not, bump the major version"),
@@ -365,6 +369,9 @@ mod tests {
             K::DirectoryRemoved,
             K::DirectoryChanged,
             K::DirectoryReaderChanged,
+            K::EventAdded,
+            K::EventRemoved,
+            K::EventChanged,
             K::DeclarationAdded,
             K::DeclarationRenamed,
             K::FirstDescribed,
@@ -454,6 +461,9 @@ mod tests {
                 | K::DirectoryRemoved
                 | K::DirectoryChanged
                 | K::DirectoryReaderChanged
+                | K::EventAdded
+                | K::EventRemoved
+                | K::EventChanged
                 | K::DeclarationAdded
                 | K::DeclarationRenamed
                 | K::FirstDescribed => {}

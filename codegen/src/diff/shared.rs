@@ -236,6 +236,7 @@ impl Cx<'_> {
                 ("rings", new.access.rings.len()),
                 ("protocols", new.protocols.len()),
                 ("directories", new.directories.len()),
+                ("events", new.events.len()),
             ] {
                 if n > 0 {
                     declared.push(format!("{n} {what}"));

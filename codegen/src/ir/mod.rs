@@ -7,6 +7,7 @@ pub mod attach;
 mod constant;
 pub mod directory;
 mod enumeration;
+pub mod event;
 pub mod file;
 pub mod geometry;
 pub mod id;

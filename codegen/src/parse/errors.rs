@@ -246,6 +246,7 @@ pub(super) fn enclosing_item(src: &str, offset: usize) -> Option<String> {
             "exchange" => "exchange",
             "session" => "session",
             "directory" => "directory",
+            "event" => "event",
             "layout" => "layout",
             "file" => "file",
             "abi" => {

@@ -3,6 +3,7 @@
 
 pub mod attach;
 pub mod bound;
+pub mod events;
 pub mod host_words;
 pub(crate) mod live;
 pub mod recording;

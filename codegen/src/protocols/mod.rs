@@ -7,11 +7,14 @@
 
 mod directory;
 mod entry;
+mod event;
 mod exchange;
 mod fields;
 mod mailbox;
 mod queue;
 mod session;
+
+pub use event::lower_events;
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::Abi;

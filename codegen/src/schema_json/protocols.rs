@@ -1,5 +1,5 @@
 //! The JSON Schema of the protocol tables: `[[queue]]`, `[[broadcast]]`, `[[mailbox]]`,
-//! `[[exchange]]`, `[[session]]` and `[[directory]]`, each key with the words of codegen/README.md.
+//! `[[exchange]]`, `[[session]]`, `[[directory]]` and `[[event]]`, each key with the words of codegen/README.md.
 
 use serde_json::{Map, Value, json};
 
@@ -25,7 +25,7 @@ enum Key {
     Parties,
 }
 
-/// The six tables.
+/// The seven tables.
 const TABLES: &[Table] = &[
     (
         "queue",
@@ -329,6 +329,34 @@ const TABLES: &[Table] = &[
             ),
             ("owner", Key::Parties, "Who registers."),
             ("reader", Key::Parties, "Who lists."),
+        ],
+    ),
+    (
+        "event",
+        "An [[event]]: what one party sleeps on and another sets: a futex on a 32-bit word of the layout on Linux, a named auto-reset event on Windows. Every wait has a deadline, and a wake only means: look again.",
+        &[
+            ("waiter", Key::Parties, "Who sleeps on it."),
+            ("setter", Key::Parties, "Who sets it: the word's writer."),
+            (
+                "rows?",
+                Key::Path,
+                "Optional, struct.field: one event per row of this array of structs; without it, one event.",
+            ),
+            (
+                "word",
+                Key::Path,
+                "struct.field: the atomic, 4-aligned u32 a waiter sleeps on, written by the setter.",
+            ),
+            (
+                "half?",
+                Key::Name,
+                "Optional, \"low\": the word is the first 4 bytes of the 8-byte `word` (little-endian).",
+            ),
+            (
+                "windows_name",
+                Key::Path,
+                "The Windows event's name under Local\\: text with {mapping}, {row} (exactly when per row), {pid} and {generation}.",
+            ),
         ],
     ),
 ];

@@ -212,6 +212,18 @@ struct SessionCtx {
     /// The row's fields a client fills in, every one but the state and the generation:
     /// `(offset, length, bits)`, bits 0 for an array or struct field (copied by its bytes).
     fill: Vec<(u64, u64, u64)>,
+    /// The events its client waits on and its host sets (`plan::events`).
+    events: Vec<EventCtx>,
+}
+
+/// A session's event: its word's offset and the sequence that holds it, from the region's
+/// start (the struct that holds the table starts it).
+#[derive(Serialize)]
+struct EventCtx {
+    name: String,
+    word: u64,
+    seq: u64,
+    seq_width: u64,
 }
 
 #[derive(Serialize, Default)]
@@ -514,5 +526,14 @@ fn session(
         bind: bind.transpose()?,
         owns: owns_blocks(schema, index),
         fill,
+        events: crate::plan::events::session_events(schema, s)
+            .into_iter()
+            .map(|e| EventCtx {
+                name: e.event.name.clone(),
+                word: e.word_offset,
+                seq: e.seq_offset,
+                seq_width: e.seq_width,
+            })
+            .collect(),
     })
 }

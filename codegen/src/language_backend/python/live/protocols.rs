@@ -209,6 +209,9 @@ pub(in crate::language_backend::python) struct SessionClass {
     pub(in crate::language_backend::python) generation: u64,
     pub(in crate::language_backend::python) heartbeat: u64,
     pub(in crate::language_backend::python) waiting: u64,
+    /// The events its client waits on and its host sets (`plan::events`): name, the word's
+    /// offset and the sequence's (offset, width), from the start of the table's struct.
+    pub(in crate::language_backend::python) events: Vec<(String, u64, u64, u64)>,
     /// (the state is the low half, the word's offset in the row) when the state and the
     /// generation share one 8-aligned word: one compare-and-swap of it checks both.
     pub(in crate::language_backend::python) word: Option<(bool, u64)>,
@@ -569,6 +572,17 @@ impl Ctx<'_> {
             generation,
             heartbeat: at(s.heartbeat),
             waiting: at(s.waiting),
+            events: crate::plan::events::session_events(schema, s)
+                .into_iter()
+                .map(|e| {
+                    (
+                        e.event.name.clone(),
+                        e.word_offset,
+                        e.seq_offset,
+                        e.seq_width,
+                    )
+                })
+                .collect(),
             word,
             free: s.free,
             claimed: s.claimed,

@@ -169,7 +169,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              @classmethod\n    def exit(cls, host: {h}) -> None: ...\n    \
              @classmethod\n    def host_waiting(cls, header: {v}, index: int) -> bool: ...\n    \
              @classmethod\n    def watch(cls) -> {w}: ...\n    \
-             @classmethod\n    def hung(cls, header: {v}, index: int, watch: {w}, now_ns: int | None = None) -> bool: ...",
+             @classmethod\n    def hung(cls, header: {v}, index: int, watch: {w}, now_ns: int | None = None) -> bool: ...{events}",
             c = s.class,
             v = s.view,
             // Only a session that binds pads (the plan's `bind`) has the pad methods.
@@ -189,6 +189,15 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             } else {
                 "_AttachHandle"
             },
+            events = s
+                .events
+                .iter()
+                .map(|(e, ..)| format!(
+                    "\n    def wait_{e}(self, last: int, timeout: float) -> tuple[int | None, int, bool]: ...\n    \
+                     @classmethod\n    def host_set_{e}(cls, header: {}, always: Iterable[int] = ()) -> int: ...",
+                    s.view
+                ))
+                .collect::<String>(),
             r = s.row_view,
             st = s.state_class,
             standing = p.standing,

@@ -9,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 mod client;
+mod events;
 mod host;
 mod tokens;
 
@@ -54,8 +55,21 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
     let host = host::host_impl(&t);
     let scoped = scoped_items(&t.name, &t.standing);
     let pad_refused_type = pad_refused_type(&t);
+    let client_events = events::client_event_methods(&t);
+    let host_events = events::host_event_methods(&t);
+    let events = if client_events.is_empty() {
+        TokenStream::new()
+    } else {
+        let (name, host) = (&t.name, &t.host);
+        quote! {
+            impl<'a> #name<'a> { #client_events }
+            impl<'a> #host<'a> { #host_events }
+        }
+    };
     quote! {
         #types
+
+        #events
 
         #client
 

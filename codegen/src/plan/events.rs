@@ -1,0 +1,76 @@
+//! The events a session's two sides use (issue 47), decided once here for every target: an
+//! event per row of the session's table, which the session's client waits on and its host
+//! sets, whose word lies in the struct that holds the table. The client sleeps on it through
+//! the session's `waiting` handshake, comparing the whole field that holds the word (the
+//! sequence, of which the word may be the low half); the host sets it after each publication
+//! for the rows that wait, or that the host's caller says always want it (a `ticks` cap).
+
+use crate::ir::event::{Event, NamePart};
+use crate::ir::protocol::Session;
+use crate::ir::scalar::Scalar;
+use crate::schema::Schema;
+
+/// A session's event: where its word is and what it compares.
+#[derive(Debug, Clone)]
+pub struct SessionEvent<'a> {
+    pub event: &'a Event,
+    /// The word's offset from the start of the struct that holds the table.
+    pub word_offset: u64,
+    /// The field that holds the word (the sequence the waiter compares), from the same
+    /// start, and its width in bytes (4, or 8 when the word is its low half).
+    pub seq_offset: u64,
+    pub seq_width: u64,
+    /// The root handshake's pid and generation, which the Windows name may hold.
+    pub pid: Option<Scalar>,
+    pub generation: Option<Scalar>,
+}
+
+/// The events of session `s`: per row of its table, waited on by its client and set by its
+/// host, with the word in the struct that holds the table.
+pub fn session_events<'a>(schema: &'a Schema, s: &Session) -> Vec<SessionEvent<'a>> {
+    let a = &schema.attach;
+    let handshake = a.root.and_then(|r| {
+        let header = a.layouts[r].header;
+        a.handshakes.iter().find(|h| h.struct_index == header)
+    });
+    let pid = handshake.and_then(|h| h.identity.pid.clone());
+    let generation = handshake.and_then(|h| h.liveness.as_ref().and_then(|l| l.generation.clone()));
+    schema
+        .events
+        .iter()
+        .filter(|e| {
+            e.rows == Some(s.table)
+                && e.waiter == s.client
+                && e.setter == s.host
+                && e.word.struct_index == s.table.struct_index
+        })
+        .map(|e| {
+            let f = schema.layout.field(e.word);
+            SessionEvent {
+                event: e,
+                word_offset: e.word_offset,
+                seq_offset: f.offset,
+                seq_width: f.size,
+                pid: pid.clone(),
+                generation: generation.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The Windows name's pieces as a format string (`{}` per placeholder) and the
+/// placeholders in order.
+pub fn name_format(e: &Event) -> (String, Vec<NamePart>) {
+    let mut text = String::from("Local\\");
+    let mut args = Vec::new();
+    for p in &e.windows_name {
+        match p {
+            NamePart::Text(t) => text.push_str(&t.replace('{', "{{").replace('}', "}}")),
+            other => {
+                text.push_str("{}");
+                args.push(other.clone());
+            }
+        }
+    }
+    (text, args)
+}

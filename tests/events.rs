@@ -1,0 +1,346 @@
+//! The tick event between processes (issue 47): this test process is the host, publishing
+//! ticks into a bridge file and setting the tick event after each publication
+//! (`ClientHost::set_tick`); a bot in another process sleeps on it (`Client::wait_tick`, a
+//! futex shared between processes) and answers each tick by storing it in its heartbeat.
+//! The host publishes the next tick only after the answer, half the time at once (racing the
+//! bot's handshake) and half the time after a short sleep (the bot asleep in the futex).
+//!
+//! A lost wake-up is a wait that ran to its deadline although the tick had been published
+//! (`TickWait::timed_out` with a new sequence): there must be none, the bot must really have
+//! slept (futex waits > 0, and woken ticks > 0), and the host must have made no OS call for a
+//! publication no row waited for. `EVENTS_TICKS` sets the number of ticks (CI's "events"
+//! step: 100,000); the workspace test runs 2,000.
+#![cfg(target_os = "linux")]
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bridge_abi::ClientCaps;
+use bridge_abi::live::{Bridge, ClientStanding};
+use bridge_abi::runtime::Mapping;
+
+use crate::common::protocol_peer::produce_file;
+use crate::common::tools::scratch;
+
+/// Ticks in the workspace test; `EVENTS_TICKS` overrides it.
+const TICKS: u64 = 2_000;
+/// How long a bot's single wait may take before it counts as lost: far beyond a wake-up.
+const WAIT: Duration = Duration::from_secs(1);
+
+fn ticks() -> u64 {
+    std::env::var("EVENTS_TICKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(TICKS)
+}
+
+/// What a bot printed: `bot: TICKS WOKEN LOST SLEEPS`.
+#[derive(Debug, PartialEq, Eq)]
+struct BotFigures {
+    ticks: u64,
+    woken: u64,
+    lost: u64,
+    sleeps: u64,
+}
+
+fn bot_figures(stdout: &str) -> BotFigures {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("bot: "))
+        .unwrap_or_else(|| panic!("no figures from the bot: {stdout}"));
+    let n: Vec<u64> = line
+        .split(' ')
+        .map(|x| x.parse().expect("a number"))
+        .collect();
+    assert_eq!(n.len(), 4, "{line}");
+    BotFigures {
+        ticks: n[0],
+        woken: n[1],
+        lost: n[2],
+        sleeps: n[3],
+    }
+}
+
+/// A few random bits per tick (xorshift), so the host's timing differs each tick.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// The host: waits for the bot's row to be active, then publishes `n` ticks, each after the
+/// bot answered the one before; returns the publish-to-answer times and the OS calls made.
+fn host(map: &Mapping, n: u64, bot: &mut std::process::Child) -> (Vec<Duration>, usize, usize) {
+    let bridge = Bridge::attach(map.region().unwrap()).expect("attach");
+    let header = bridge.header();
+    let host = bridge.client_host();
+    let setter = host.tick_setter().expect("the tick event's word");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let row = loop {
+        let active = (0..bridge_abi::live::Client::ROWS).find(|&i| {
+            header
+                .clients(i)
+                .is_some_and(|r| r.state() == bridge_abi::ClientState::ACTIVE)
+        });
+        if let Some(i) = active {
+            break header.clients(i).unwrap();
+        }
+        if let Some(status) = bot.try_wait().unwrap() {
+            panic!("the bot exited before it claimed a row: {status}");
+        }
+        assert!(Instant::now() < deadline, "no bot claimed a row in 30 s");
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut times = Vec::with_capacity(n as usize);
+    let (mut calls, mut woken_rows) = (0, 0);
+    for t in 1..=n {
+        if next(&mut rng) % 2 == 0 {
+            // Let the bot fall asleep first.
+            std::thread::sleep(Duration::from_micros(20 + next(&mut rng) % 80));
+        }
+        header.set_snapshot_seq(t).expect("publish");
+        let published = Instant::now();
+        let woke = host.set_tick(&setter, |r| r.caps().contains(ClientCaps::TICKS));
+        assert!(woke.calls <= woke.rows, "an OS call for no row: {woke:?}");
+        calls += woke.calls;
+        woken_rows += woke.rows;
+        let answer = Instant::now() + Duration::from_secs(5);
+        let mut spins = 0u32;
+        while row.heartbeat_ns() != t {
+            spins += 1;
+            if spins > 64 {
+                std::thread::yield_now();
+            }
+            assert!(
+                Instant::now() < answer,
+                "the bot did not answer tick {t} in 5 s (it sleeps through it?)"
+            );
+        }
+        times.push(published.elapsed());
+    }
+    (times, calls, woken_rows)
+}
+
+/// Runs `bot` (a command that attaches to the file it is given) against the host for the
+/// ticks, checks the figures and prints them.
+fn run(lang: &str, n: u64, bot: impl FnOnce(&std::path::Path, u64) -> Command) {
+    let dir = scratch(&format!("events_{lang}"));
+    let path = dir.join("bridge.shm");
+    let map = produce_file(&path);
+    let mut child = bot(&path, n)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the bot");
+    let (mut times, calls, woken_rows) = host(&map, n, &mut child);
+    let out = child.wait_with_output().expect("the bot's output");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the {lang} bot failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let f = bot_figures(&stdout);
+    assert_eq!(f.ticks, n, "the bot saw every tick: {f:?}");
+    assert_eq!(f.lost, 0, "lost wake-ups: {f:?}");
+    assert!(f.sleeps > 0 && f.woken > 0, "the bot never slept: {f:?}");
+    assert!(calls > 0 && woken_rows > 0, "the host never woke the bot");
+    times.sort_unstable();
+    let us = |q: usize| times[(times.len() - 1) * q / 100].as_secs_f64() * 1e6;
+    println!(
+        "events {lang}: {} ticks, {} woken, {} lost, p50 {:.1} us, p99 {:.1} us ({} futex waits, {} host wakes)",
+        f.ticks,
+        f.woken,
+        f.lost,
+        us(50),
+        us(99),
+        f.sleeps,
+        calls
+    );
+}
+
+/// The Rust bot: claims a row, then sleeps on the tick event until the last tick, storing
+/// each tick it gets in its heartbeat; prints its figures.
+fn rust_bot(path: &str, n: u64) -> Result<(), Box<dyn std::error::Error>> {
+    let map = Mapping::open(path)?;
+    let bridge = Bridge::attach(map.region()?)?;
+    let client = bridge.claim_first_client()?;
+    if client.activate() != ClientStanding::Connected {
+        return Err("the row was freed".into());
+    }
+    let sleeper = client.tick_sleeper()?;
+    let (mut last, mut ticks, mut woken, mut lost, mut sleeps) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut idle = 0;
+    while last < n {
+        let r = client.wait_tick(&sleeper, last, Instant::now() + WAIT)?;
+        sleeps += u64::from(r.sleeps);
+        let Some(seq) = r.seq else {
+            idle += 1;
+            if idle > 30 {
+                return Err(format!("no tick after {last} in 30 s").into());
+            }
+            continue;
+        };
+        if r.timed_out {
+            lost += 1;
+        } else if r.sleeps > 0 {
+            woken += 1;
+        }
+        ticks += seq - last;
+        last = seq;
+        client.row().set_heartbeat_ns(seq)?;
+    }
+    println!("bot: {ticks} {woken} {lost} {sleeps}");
+    Ok(())
+}
+
+#[test]
+#[ignore = "the Rust bot's own process, run by a_rust_bot_sleeps_through_no_tick"]
+fn events_rust_bot_process() {
+    let path = std::env::var("EVENTS_BRIDGE").expect("EVENTS_BRIDGE: the bridge file");
+    let n = ticks();
+    rust_bot(&path, n).expect("the Rust bot");
+}
+
+#[test]
+fn a_rust_bot_sleeps_through_no_tick() {
+    run("rust", ticks(), |path, n| {
+        let mut c = Command::new(std::env::current_exe().unwrap());
+        c.args(["--exact", "events::events_rust_bot_process", "--ignored"])
+            .args(["--nocapture", "--test-threads", "1", "-q"])
+            .env("EVENTS_BRIDGE", path)
+            .env("EVENTS_TICKS", n.to_string());
+        c
+    });
+}
+
+/// The C bot: the same loop over `ibf_client_tick_wait`, one round per call (a wake means
+/// look again), counting the rounds that timed out though the tick had moved.
+const C_BOT: &str = r#"
+#include "bridge.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+int main(int argc, char **argv) {
+    struct stat st;
+    static ibf_attached a;
+    ibf_attach_error err;
+    ibf_client_session me;
+    unsigned char *base;
+    size_t len;
+    uint64_t n, last = 0, seq = 0, ticks = 0, woken = 0, lost = 0, sleeps = 0;
+    uint32_t i, idle = 0;
+    int fd, found = 0;
+    if (argc != 3 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;
+    n = strtoull(argv[2], NULL, 10);
+    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED) return 2;
+    if (ibf_attach(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) return 3;
+    len = (size_t)ibf_attached_header_size(&a);
+    for (i = 0; i < IBF_MAX_CLIENTS && !found; i++) {
+        found = ibf_client_claim(base, len, (uint32_t)a.generation, i, &me) == IBF_OK
+                && ibf_client_activate(base, len, &me) == IBF_OK;
+    }
+    if (!found) return 4;
+    while (last < n) {
+        int r = ibf_client_tick_wait(base, len, &me, NULL, last, 1000000000U, &seq);
+        if (r == IBF_CLIENT_TICK_ROW) return 5;
+        if (r == IBF_CLIENT_TICK_AGAIN) { sleeps++; woken++; continue; }
+        if (r == IBF_CLIENT_TICK_TIMEOUT) {
+            sleeps++;
+            if (seq == last) { if (++idle > 30) return 6; continue; }
+            lost++;
+        }
+        ticks += seq - last;
+        last = seq;
+        ibf_client_entry_store_heartbeat_ns(&((ibf_bridge_header *)(void *)base)->clients[me.row], seq);
+    }
+    printf("bot: %llu %llu %llu %llu\n", (unsigned long long)ticks, (unsigned long long)woken,
+           (unsigned long long)lost, (unsigned long long)sleeps);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_c_bot_sleeps_through_no_tick() {
+    let dir = scratch("events_c_build");
+    std::fs::write(dir.join("bot.c"), C_BOT).unwrap();
+    let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let include = include.to_str().unwrap();
+    let strict = ["-Wall", "-Wextra", "-Werror", "-pedantic", "-I", include];
+    let mut cxx = vec!["-std=c++17", "-x", "c++", "-c", "bot.c", "-o", "bot_cxx.o"];
+    cxx.extend(strict);
+    crate::common::tools::run_ok("g++", &cxx, &dir);
+    let mut c = vec!["-std=c11", "-O2", "bot.c", "-o", "bot"];
+    c.extend(strict);
+    crate::common::tools::run_ok("gcc", &c, &dir);
+    let exe = dir.join("bot");
+    run("c", ticks(), |path, n| {
+        let mut c = Command::new(&exe);
+        c.arg(path).arg(n.to_string());
+        c
+    });
+}
+
+/// The Python bot: `Client.wait_tick`, with the `ticks` cap set (a client that cannot count on
+/// a fence asks for every publication), so the host sets its event after each one.
+const PY_BOT: &str = r#"
+import mmap, sys
+import bridge
+
+path, n = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    buf = mmap.mmap(f.fileno(), 0)
+header = bridge.LiveBridgeHeader(buf)
+me = None
+for i in range(bridge.MAX_CLIENTS):
+    me = bridge.Client.claim(header, i, header.host_generation())
+    if me is not None:
+        break
+assert me is not None, "no free row"
+me.row.set_caps(bridge.ClientCaps.TICKS)
+assert me.activate(), "not active"
+last = ticks = woken = lost = sleeps = idle = 0
+while last < n:
+    seq, slept, timed_out = me.wait_tick(last, 1.0)
+    sleeps += slept
+    if seq is None:
+        idle += 1
+        assert idle <= 30, "no tick after %d in 30 s" % last
+        continue
+    if timed_out:
+        lost += 1
+    elif slept:
+        woken += 1
+    ticks += seq - last
+    last = seq
+    me.row.set_heartbeat_ns(seq)
+print("bot: %d %d %d %d" % (ticks, woken, lost, sleeps))
+"#;
+
+#[test]
+fn a_python_bot_sleeps_through_no_tick() {
+    let dir = scratch("events_python_build");
+    std::fs::write(dir.join("bot.py"), PY_BOT).unwrap();
+    let generated = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let script = dir.join("bot.py");
+    // A Python round costs about a millisecond here: EVENTS_PYTHON_TICKS (CI: 20,000) apart.
+    let n = std::env::var("EVENTS_PYTHON_TICKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(TICKS);
+    run("python", n, |path, n| {
+        let mut c = Command::new("python3");
+        c.args(["-B", "-W", "error"])
+            .arg(&script)
+            .arg(path)
+            .arg(n.to_string())
+            .env("PYTHONPATH", &generated);
+        c
+    });
+}
