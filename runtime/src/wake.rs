@@ -72,10 +72,9 @@ impl<'a, A: Access> Sleeper<'a, A> {
         Ok(s)
     }
 
-    /// The word now (acquire).
-    pub fn word(&self) -> u32 {
-        self.region.load::<u32>(self.offset, Ordering::Acquire)
-    }
+    // No load of the word of its own: an event's word may be half of a wider atomic (the
+    // bridge's tick event sleeps on `snapshot_seq`'s low half), which the program accesses
+    // only at its own size; only the kernel's futex compare reads the 4 bytes.
 
     /// Sleeps while the word holds `seen`, until woken or `deadline`: returns at once when
     /// the word no longer holds it (Linux) or the event was set since the last wait (Windows).
