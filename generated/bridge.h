@@ -3325,6 +3325,9 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  * - an array claimed as one word (pad_owner): a load of the whole word into an array, a
  *   compare-and-swap of the whole word, and a compare-and-swap of one element through the word.
  *   No element is ever accessed with a narrower atomic.
+ * - a session row's plain fields (its client's pid, caps, name): ibf_<row>_load_<field>, one
+ *   relaxed atomic load of the width the client's fill stores it with, and for text a copy
+ *   into the caller's buffer, NUL-terminated and cut to its size.
  * - seqlocks: ibf_<lock>_read copies what the lock guards into the caller's value and keeps
  *   the copy only if the counter was even and unchanged; it returns IBF_OK, or
  *   IBF_CONTENDED after max_tries tries (a write that stopped half way leaves the counter odd
@@ -4224,6 +4227,74 @@ static inline ibf_instance_state ibf_directory_entry_load_state(const ibf_direct
 /** `pad_input.seq`, written by the client. */
 static inline uint32_t ibf_pad_input_load_seq(const ibf_pad_input *shared) {
     return (uint32_t)ibf_live_load_acquire_u32_(&shared->seq);
+}
+
+/* A session row's plain fields, loaded as the client's fill stores them */
+
+/** `client_entry.pid`, written by the client. */
+/**
+ * Loads `pid` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline uint32_t ibf_client_entry_load_pid(const ibf_client_entry *shared) {
+    return (uint32_t)ibf_live_load_relaxed_u32_(&shared->pid);
+}
+
+/** `client_entry.caps`, written by the host and client. */
+/**
+ * Loads `caps` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline ibf_client_caps ibf_client_entry_load_caps(const ibf_client_entry *shared) {
+    return (ibf_client_caps)ibf_live_load_relaxed_u32_(&shared->caps);
+}
+
+/** `client_entry.connected_ns`, written by the client. Host clock at the claim */
+/**
+ * Loads `connected_ns` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline uint64_t ibf_client_entry_load_connected_ns(const ibf_client_entry *shared) {
+    return (uint64_t)ibf_live_load_relaxed_u64_(&shared->connected_ns);
+}
+
+/**
+ * `client_entry.pad`, written by the client. The virtual pad this client bound, or no_pad; the
+ * host goes by pad_owner
+ */
+/**
+ * Loads `pad` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline uint8_t ibf_client_entry_load_pad(const ibf_client_entry *shared) {
+    return (uint8_t)ibf_live_load_relaxed_u8_(&shared->pad);
+}
+
+/** `client_entry.name`, written by the client. */
+/**
+ * Copies `name` (text, 32 bytes) into `out`: its bytes up to the first NUL, at most
+ * `cap` - 1 of them, then a NUL; returns how many it copied before the NUL. The field is
+ * loaded whole first, with relaxed atomic loads in the chunks the client's fill stores it
+ * in, never past its 32 bytes; `cap` 0 writes nothing. Load the row's state (acquire)
+ * first: it orders this load after the claim that published the field.
+ */
+static inline size_t ibf_client_entry_load_name(const ibf_client_entry *shared, char *out, size_t cap) {
+    char copy[32];
+    size_t n = 0;
+    ibf_live_read_bytes_(&shared->name, copy, sizeof copy);
+    if (cap == 0) {
+        return 0;
+    }
+    while (n < sizeof copy && n + 1 < cap && copy[n] != '\0') {
+        out[n] = copy[n];
+        n++;
+    }
+    out[n] = '\0';
+    return n;
 }
 
 /* Arrays claimed as one word */

@@ -4114,6 +4114,8 @@ _VIEW_DOCS = {
     "        whole word, retrying while only other elements change: (ok, the element found).",
     "get": "`{field}`, copied: a plain field, written before it is published.{who}",
     "copy": "`{field}`, copied: a plain field, written before it is published.{who}",
+    "text": "`{field}`, copied: text, its bytes up to the first NUL decoded as UTF-8\n"
+    "        (an invalid sequence becomes U+FFFD); written before it is published.{who}",
     "set": "Writes `{field}` (plain stores); publish it with a release store of a field readers poll.",
     "put": "Writes `{field}` (plain stores); publish it with a release store of a field readers poll.",
     "view": "The live view of `{field}`.{who}",
@@ -4264,6 +4266,12 @@ def _view_copy(field, offset, ctype, _, ends):
     return _guard(method, field, ends, True)
 
 
+def _view_text(field, offset, ctype, _, ends):
+    def method(self):
+        return text(self._copy(offset, ctype))
+    return _guard(method, field, ends, True)
+
+
 def _view_put(field, offset, ctype, _, ends):
     def method(self, value):
         self._put(offset, _value_bytes(ctype, value))
@@ -4303,6 +4311,7 @@ _VIEW_METHODS = {
     "get": _view_get,
     "set": _view_set,
     "copy": _view_copy,
+    "text": _view_text,
     "put": _view_put,
     "view": _view_view,
     "views": _view_views,
@@ -4434,7 +4443,7 @@ class LiveClientEntry(_LiveView):
         ("waiting", "load", "waiting", 36, 4, None, "client", 0),
         ("set_waiting", "store", "waiting", 36, 4, None, "client", 0),
         ("fetch_add_waiting", "fetch_add", "waiting", 36, 4, None, "client", 0),
-        ("name", "copy", "name", 40, _type_name, None, "client", 0),
+        ("name", "text", "name", 40, _type_name, None, "client", 0),
         ("set_name", "put", "name", 40, _type_name, None, "client", 0),
     )
 
@@ -4474,7 +4483,7 @@ class LiveBridgeHeader(_LiveView):
         ("set_host_state", "store", "host_state", 24, 4, HostState, "host", 0),
         ("region_count", "get", "region_count", 28, "<I", None, "host", 0),
         ("set_region_count", "set", "region_count", 28, "<I", None, "host", 0),
-        ("host_version", "copy", "host_version", 32, _type_host_version, None, "host", 0),
+        ("host_version", "text", "host_version", 32, _type_host_version, None, "host", 0),
         ("set_host_version", "put", "host_version", 32, _type_host_version, None, "host", 0),
         ("regions", "copy", "regions", 64, _type_regions, None, "host", 0),
         ("set_regions", "put", "regions", 64, _type_regions, None, "host", 0),
@@ -4935,7 +4944,7 @@ class LiveDirectoryEntry(_LiveView):
         ("set_abi_major", "set", "abi_major", 16, "<H", None, "host", 0),
         ("abi_minor", "get", "abi_minor", 18, "<H", None, "host", 0),
         ("set_abi_minor", "set", "abi_minor", 18, "<H", None, "host", 0),
-        ("host_version", "copy", "host_version", 24, _type_host_version, None, "host", 0),
+        ("host_version", "text", "host_version", 24, _type_host_version, None, "host", 0),
         ("set_host_version", "put", "host_version", 24, _type_host_version, None, "host", 0),
     )
 

@@ -3819,6 +3819,12 @@ pub mod live {
         pub fn name(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(40)
         }
+        /// `name` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the client.
+        pub fn name_text(&self) -> ::std::string::String {
+            let bytes = self.name();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
+        }
     }
     impl<A: ::abi_runtime::Writable> ClientEntry<'_, A> {
         /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
@@ -3991,6 +3997,12 @@ pub mod live {
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(32)
+        }
+        /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
+        pub fn host_version_text(&self) -> ::std::string::String {
+            let bytes = self.host_version();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
@@ -5240,6 +5252,12 @@ pub mod live {
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(24)
+        }
+        /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
+        pub fn host_version_text(&self) -> ::std::string::String {
+            let bytes = self.host_version();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
         }
     }
     impl<A: ::abi_runtime::Writable> DirectoryEntry<'_, A> {

@@ -144,6 +144,8 @@ mod recording_rust;
 mod reference_layout;
 #[path = "reference_text.rs"]
 mod reference_text;
+#[path = "row_fields.rs"]
+mod row_fields;
 #[path = "rust_bindings.rs"]
 mod rust_bindings;
 #[path = "rust_fixtures.rs"]

@@ -4,5 +4,6 @@
 pub mod attach;
 pub(crate) mod live;
 pub mod recording;
+pub mod row_loads;
 pub mod session;
 pub mod words;

@@ -27,6 +27,7 @@ use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::prose::regions::describe_all;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::row_loads::{RowLoad, row_loads};
 use crate::plan::words;
 use crate::schema::Schema;
 use comments::field_doc;
@@ -119,6 +120,8 @@ struct LiveContext {
     asserts: Vec<AssertCtx>,
     fields: Vec<FieldCtx>,
     words: Vec<WordCtx>,
+    /// A session row's plain fields with loaders (`plan::row_loads`).
+    row_loads: Vec<RowLoadCtx>,
     seqlocks: Vec<SeqlockCtx>,
     slot_rings: Vec<SlotRingCtx>,
     event_rings: Vec<EventRingCtx>,
@@ -163,6 +166,19 @@ struct LaneCtx {
     shift: u64,
 }
 
+/// A session row's plain field with a loader of its own (`plan::row_loads`): a scalar's
+/// `bits`, or a text field's bytes (`text_len`, 0 for a scalar).
+#[derive(Serialize)]
+struct RowLoadCtx {
+    doc: String,
+    s: String,
+    name: String,
+    member: String,
+    ty: String,
+    bits: u64,
+    text_len: u64,
+}
+
 /// An array claimed as one word (`pad_owner`).
 #[derive(Serialize)]
 struct WordCtx {
@@ -195,6 +211,7 @@ fn build_context(schema: &Schema) -> LiveContext {
         asserts: Vec::new(),
         fields: Vec::new(),
         words: Vec::new(),
+        row_loads: Vec::new(),
         seqlocks: Vec::new(),
         slot_rings: Vec::new(),
         event_rings: Vec::new(),
@@ -223,6 +240,25 @@ fn build_context(schema: &Schema) -> LiveContext {
                 ctx.fields
                     .push(build_atomic_field(schema, &protocols, si, fi, width));
             }
+        }
+    }
+    for &si in &schema.layout.order {
+        for r in row_loads(schema, si) {
+            let s = &abi.structs[si];
+            let f = &s.fields[r.field];
+            let (bits, text_len) = match r.load {
+                RowLoad::Scalar { width } => (width * 8, 0),
+                RowLoad::Text { len } => (0, len),
+            };
+            ctx.row_loads.push(RowLoadCtx {
+                doc: field_doc(schema, &protocols, si, r.field),
+                s: c_type_name(&s.name, &abi.c_prefix),
+                name: f.name.clone(),
+                member: c_field_name(&f.name, &abi.c_prefix),
+                ty: field_type(abi, &f.ty).into_owned(),
+                bits,
+                text_len,
+            });
         }
     }
     ctx.seqlocks = schema

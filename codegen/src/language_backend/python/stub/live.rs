@@ -204,6 +204,7 @@ fn signature(names: &Names, m: &Method, ty: &Type) -> String {
         ),
         WordCasAt => "(self, index: int, current: int, new: int) -> tuple[bool, int]".into(),
         Copy => format!("(self) -> {}{maybe}", copy_type(names, ty)),
+        Text => format!("(self) -> str{maybe}"),
         Put => format!("(self, value: {}) -> None", put_type(names, ty)),
         View => format!("(self) -> {}{maybe}", m.view),
         Views => format!("(self, index: int) -> {}{maybe}", m.view),
