@@ -3378,6 +3378,12 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
 #endif
 /** Tries a reader makes by default: the first 16 spin, later ones yield the thread first. */
 #define IBF_DEFAULT_TRIES 10000U
+/** Tries a host gives its read of a record its client writes (a pad, a client's parameter
+ * definitions, its stats): a client that died mid-write leaves the counter odd, and a host
+ * that serves every row each tick must not wait for it. At most this many copies of the
+ * record and 7 spin hints: microseconds, where IBF_DEFAULT_TRIES would yield the thread
+ * thousands of times (docs/hosts.md, "A host's cost per tick"). */
+#define IBF_HOST_TRIES 8U
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(IBF_LIVE_MSVC_INTRINSICS)
 
@@ -4578,8 +4584,9 @@ static inline bool ibf_pad_input_try_read_(const unsigned char *base, ibf_pad_in
 }
 
 /**
- * Reads what seqlock pad_input guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
- * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * Reads what seqlock pad_input guards into *out, at most max_tries tries (IBF_HOST_TRIES
+ * for the host: the client writes it, and one that died mid-write must not hold the host
+ * up): IBF_OK, or IBF_CONTENDED when every try found a write in progress
  * (then *out holds a torn copy: use none of it).
  * out->seq is the (even) counter the copy matched.
  * *retries (may be NULL) is the tries that failed first.
@@ -4682,8 +4689,9 @@ static inline bool ibf_param_defs_try_read_(const unsigned char *base, ibf_param
 }
 
 /**
- * Reads what seqlock param_defs guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
- * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * Reads what seqlock param_defs guards into *out, at most max_tries tries (IBF_HOST_TRIES
+ * for the host: the client writes it, and one that died mid-write must not hold the host
+ * up): IBF_OK, or IBF_CONTENDED when every try found a write in progress
  * (then *out holds a torn copy: use none of it).
  * `len` is how many bytes from the struct's start are mapped: at least 8256, else
  * IBF_TOO_SHORT.
@@ -4905,8 +4913,9 @@ static inline bool ibf_stats_try_read_(const unsigned char *base, ibf_stats_copy
 }
 
 /**
- * Reads what seqlock stats guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
- * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * Reads what seqlock stats guards into *out, at most max_tries tries (IBF_HOST_TRIES
+ * for the host: the client writes it, and one that died mid-write must not hold the host
+ * up): IBF_OK, or IBF_CONTENDED when every try found a write in progress
  * (then *out holds a torn copy: use none of it).
  * `len` is how many bytes from the struct's start are mapped: at least 4160, else
  * IBF_TOO_SHORT.

@@ -102,18 +102,19 @@ __all__ = [
     "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match",
     "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry",
     "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "ContendedError",
-    "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add",
-    "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader",
-    "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader",
-    "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader",
-    "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput",
-    "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events",
-    "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry",
-    "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw",
-    "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING",
-    "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock",
-    "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord",
-    "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
+    "HOST_TRIES", "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange",
+    "atomic_fetch_add", "atomics_backend", "set_atomics_backend", "LiveClientEntry",
+    "LiveBridgeHeader", "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader",
+    "LiveStatsHeader", "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader",
+    "LiveLogQueueHeader", "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader",
+    "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since",
+    "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch",
+    "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox",
+    "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe",
+    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach",
+    "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity",
+    "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader",
+    "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -3925,6 +3926,12 @@ def atomic_fetch_add(buf, offset, width, value):
 #     buf.close()
 
 
+# Tries of a host's read of a record its client writes (a pad, a client's parameter
+# definitions, its stats) when it names none: a client that died mid-write leaves the counter
+# odd, and a host that serves every row each tick must not wait for it (docs/hosts.md).
+HOST_TRIES = 8
+
+
 def _value_bytes(ctype, value):
     """The bytes of value as ctype: an instance of it, or a sequence of its elements (an
     array), or bytes or a str (text, padded with NULs)."""
@@ -4607,11 +4614,12 @@ class LiveParamsHeader(_LiveView):
     def read_param_defs(self):
         """Reads what seqlock `param_defs` guards (written by the client, read by the host):
         copies it and keeps the copy only if the counter was even and unchanged, in up to
-        10000 tries; SeqlockContendedError after them.
+        8 tries (HOST_TRIES: a host does not wait for a client that died
+        mid-write); SeqlockContendedError after them.
 
         A client's parameter definitions: defs_seq is odd while the client writes them
         """
-        return self.read_param_defs_counted(_default_tries)[0]
+        return self.read_param_defs_counted(HOST_TRIES)[0]
 
     def read_param_defs_counted(self, max_tries):
         """read_param_defs in at most max_tries tries: (the value, the retries it took)."""
@@ -4705,11 +4713,12 @@ class LiveStatsHeader(_LiveView):
     def read_stats(self):
         """Reads what seqlock `stats` guards (written by the client, read by the host):
         copies it and keeps the copy only if the counter was even and unchanged, in up to
-        10000 tries; SeqlockContendedError after them.
+        8 tries (HOST_TRIES: a host does not wait for a client that died
+        mid-write); SeqlockContendedError after them.
 
         A client's stats: seq is odd while the client writes them
         """
-        return self.read_stats_counted(_default_tries)[0]
+        return self.read_stats_counted(HOST_TRIES)[0]
 
     def read_stats_counted(self, max_tries):
         """read_stats in at most max_tries tries: (the value, the retries it took)."""
@@ -4991,11 +5000,12 @@ class LivePadInput(_LiveView):
     def read_pad_input(self):
         """Reads what seqlock `pad_input` guards (written by the client, read by the host):
         copies it and keeps the copy only if the counter was even and unchanged, in up to
-        10000 tries; SeqlockContendedError after them.
+        8 tries (HOST_TRIES: a host does not wait for a client that died
+        mid-write); SeqlockContendedError after them.
 
         A virtual pad: seq is odd while the client writes the record
         """
-        return self.read_pad_input_counted(_default_tries)[0]
+        return self.read_pad_input_counted(HOST_TRIES)[0]
 
     def read_pad_input_counted(self, max_tries):
         """read_pad_input in at most max_tries tries: (the value, the retries it took)."""

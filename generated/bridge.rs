@@ -3760,6 +3760,11 @@ pub mod live {
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
     use ::core::sync::atomic::Ordering;
     use ::zerocopy::{FromZeros, IntoBytes};
+    /// Tries of a host's read of a record its client writes (a pad, a client's
+    /// parameter definitions, its stats) when it names none: a client that died
+    /// mid-write leaves the counter odd, and a host that serves every row each tick
+    /// must not wait for it (docs/hosts.md, "A host's cost per tick").
+    pub const HOST_TRIES: u32 = 8;
     /// A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client.
     #[derive(Clone, Copy)]
     pub struct ClientEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
@@ -4523,10 +4528,9 @@ pub mod live {
         pub fn max_params(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
-            self.read_param_defs_counted(::abi_runtime::DEFAULT_TRIES)
-                .map(|(value, _)| value)
+            self.read_param_defs_counted(HOST_TRIES).map(|(value, _)| value)
         }
         /// [`Self::read_param_defs`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
         pub fn read_param_defs_counted(
@@ -4675,9 +4679,9 @@ pub mod live {
         pub fn wake_p99_us(&self) -> f32 {
             self.region.read::<f32>(36)
         }
-        /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
-            self.read_stats_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
+            self.read_stats_counted(HOST_TRIES).map(|(value, _)| value)
         }
         /// [`Self::read_stats`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
         pub fn read_stats_counted(
@@ -5406,10 +5410,9 @@ pub mod live {
         pub fn seq(&self) -> u32 {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
-        /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {
-            self.read_pad_input_counted(::abi_runtime::DEFAULT_TRIES)
-                .map(|(value, _)| value)
+            self.read_pad_input_counted(HOST_TRIES).map(|(value, _)| value)
         }
         /// [`Self::read_pad_input`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
         pub fn read_pad_input_counted(

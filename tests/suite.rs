@@ -76,6 +76,8 @@ mod fuzz_front_end;
 mod generated_fresh;
 #[path = "host_cpp.rs"]
 mod host_cpp;
+#[path = "host_tries.rs"]
+mod host_tries;
 #[path = "hostile_targets.rs"]
 mod hostile_targets;
 #[path = "init.rs"]

@@ -6,4 +6,5 @@ pub(crate) mod live;
 pub mod recording;
 pub mod row_loads;
 pub mod session;
+pub mod tries;
 pub mod words;

@@ -28,6 +28,7 @@ use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::prose::regions::describe_all;
 use crate::language_backend::text::{Compiled, Template};
 use crate::plan::row_loads::{RowLoad, row_loads};
+use crate::plan::tries::HOST_TRIES;
 use crate::plan::words;
 use crate::schema::Schema;
 use comments::field_doc;
@@ -127,6 +128,8 @@ struct LiveContext {
     event_rings: Vec<EventRingCtx>,
     /// The live helpers' result codes (`result_codes.rs`).
     codes: Vec<CodeCtx>,
+    /// `plan::tries::HOST_TRIES`.
+    host_tries: u32,
 }
 
 /// A static assert that an atomic field is a naturally aligned word.
@@ -206,6 +209,7 @@ fn build_context(schema: &Schema) -> LiveContext {
         static_assert: format!("{pu}_STATIC_ASSERT_"),
         alignof: format!("{pu}_ALIGNOF_"),
         codes: code_ctxs(&[Family::Live], &pu),
+        host_tries: HOST_TRIES,
         p,
         pu,
         asserts: Vec::new(),

@@ -97,6 +97,11 @@ impl LiveStub {
         schema: &Schema,
         names: &Names,
     ) -> Result<(), RenderError> {
+        let _ = writeln!(
+            out,
+            "{}: Final = {}",
+            self.host_tries, self.host_tries_count
+        );
         out.push_str(
             &HELPERS
                 .replace("{unavailable}", &self.unavailable_error)

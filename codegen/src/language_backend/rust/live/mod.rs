@@ -23,6 +23,7 @@ mod session_scoped;
 mod tokens;
 
 use crate::language_backend::rust::docs::doc_lit;
+use crate::plan::tries::HOST_TRIES;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -261,10 +262,21 @@ fn expand_imports(schema: &Schema) -> TokenStream {
             use ::zerocopy::{FromZeros, IntoBytes};
         )
     });
+    let host_tries = seqlocks.then(|| {
+        let n = proc_macro2::Literal::u32_unsuffixed(HOST_TRIES);
+        quote! {
+            /// Tries of a host's read of a record its client writes (a pad, a client's
+            /// parameter definitions, its stats) when it names none: a client that died
+            /// mid-write leaves the counter odd, and a host that serves every row each tick
+            /// must not wait for it (docs/hosts.md, "A host's cost per tick").
+            pub const HOST_TRIES: u32 = #n;
+        }
+    });
     quote! {
         use ::abi_runtime::{#(#runtime),*};
         #ordering
         #zerocopy
+        #host_tries
     }
 }
 
