@@ -6752,38 +6752,52 @@ static inline int ibf_client_host_exit(void *region, size_t len) {
     return IBF_OK;
 }
 
+/** The hung time of session `client` unless the host sets another: a row in use unchanged
+ * this long (ms) is hung. */
+#define IBF_CLIENT_HUNG_MS 1000U
+
 /** The host's memory of the rows of session `client`, for ibf_client_hung: host-local,
- * kept between checks; zero it (or ibf_client_watch_init) before the first. */
+ * kept between checks; ibf_client_watch_init it (or zero it: the default hung time)
+ * before the first. `hung_ms` is the host's hung time, 0 for IBF_CLIENT_HUNG_MS. */
 typedef struct ibf_client_watch {
     uint64_t beat[8];
     uint64_t since_ns[8];
+    uint64_t hung_ms;
     uint32_t state[8];
     uint32_t generation[8];
     unsigned char seen[8];
 } ibf_client_watch;
 
-/** Empties *watch: every row unseen. */
-static inline void ibf_client_watch_init(ibf_client_watch *watch) {
+/** Empties *watch (every row unseen) and sets its hung time: `hung_ms`, or 0 for the
+ * session's 1000 ms (IBF_CLIENT_HUNG_MS). A host that serves slow
+ * clients (a debugger's breakpoint, a loaded CI machine) takes more; one that must free a
+ * dead bot's pad sooner, less. */
+static inline void ibf_client_watch_init(ibf_client_watch *watch, uint64_t hung_ms) {
     memset(watch, 0, sizeof *watch);
+    watch->hung_ms = hung_ms;
 }
 
 /**
  * The host's side: whether row `row` is hung: claimed or active with the same state,
- * generation and heartbeat as *watch first saw more than 1000 ms before `now_ns`.
+ * generation and heartbeat as *watch first saw more than its hung time before `now_ns` (the
+ * watch's hung_ms, 1000 ms when 0).
  * `now_ns` is the host's own monotonic clock in ns, the same one each call
  * (CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows); the heartbeat's value only
  * has to change, it is never compared with the host's clock. A row *watch sees in use for the
- * first time gets the whole 1000 ms (a client that never heartbeats, or one that
+ * first time gets the whole hung time (a client that never heartbeats, or one that
  * died between claim and activate, is hung only after that); a free or closing row is never
  * hung, and is forgotten. false for no such row.
  */
 static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_watch *watch, uint32_t row, uint64_t now_ns) {
     unsigned char *at = ibf_client_row_(region, len, row);
     uint32_t state, generation;
-    uint64_t beat;
+    uint64_t beat, hung_ms, hung_ns;
     if (at == NULL || watch == NULL) {
         return false;
     }
+    hung_ms = watch->hung_ms != 0 ? watch->hung_ms : 1000ULL;
+    /* No overflow: a hung time past what ns hold is never reached. */
+    hung_ns = hung_ms > UINT64_MAX / 1000000ULL ? UINT64_MAX : hung_ms * 1000000ULL;
     ibf_client_row_word_(at, &state, &generation);
     if (state != 1U && state != 2U) {
         watch->seen[row] = 0;
@@ -6798,7 +6812,7 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
         watch->since_ns[row] = now_ns;
         return false;
     }
-    return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > 1000ULL * 1000000ULL;
+    return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > hung_ns;
 }
 /*
  * Attaching to a mapping

@@ -6534,9 +6534,14 @@ class _Session:
         return _load(header._mem, base + cls._WAITING, 4) == 1
 
     @classmethod
-    def watch(cls):
-        """The host's memory of every row, for hung(): host-local, kept between checks."""
-        return HungWatch(cls.ROWS, cls.HUNG_MS * 1000000)
+    def watch(cls, hung_ms=None):
+        """The host's memory of every row, for hung(): host-local, kept between checks. Its
+        hung time is hung_ms, or the session's HUNG_MS when None or 0: a host that serves slow
+        clients (a debugger's breakpoint, a loaded CI machine) takes more; one that must free
+        a dead bot's pad sooner, less."""
+        if hung_ms is not None and (not isinstance(hung_ms, int) or hung_ms < 0):
+            raise ValueError("hung_ms must be a whole number of ms, not %r" % (hung_ms,))
+        return HungWatch(cls.ROWS, (hung_ms or cls.HUNG_MS) * 1000000)
 
     @classmethod
     def hung(cls, header, index, watch, now_ns=None):

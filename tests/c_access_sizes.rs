@@ -111,7 +111,7 @@ int main(void) {
     CALL(ibf_client_bind_pad, h, sizeof *h, &me, 0U, &owner);
     CALL(ibf_client_unbind_pad, h, sizeof *h, &me, 0U);
     CALL(ibf_client_standing, h, sizeof *h, &me);
-    CALL(ibf_client_watch_init, &watch);
+    CALL(ibf_client_watch_init, &watch, 0U);
     (void)CALL(ibf_client_hung, h, sizeof *h, &watch, 1U, 10U);
     CALL(ibf_client_close, h, sizeof *h, &me);
     if (CALL(ibf_client_free_begin_, h, sizeof *h, 1U, &old) == IBF_OK) {

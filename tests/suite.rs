@@ -80,6 +80,8 @@ mod host_cpp;
 mod host_tries;
 #[path = "hostile_targets.rs"]
 mod hostile_targets;
+#[path = "hung_time.rs"]
+mod hung_time;
 #[path = "init.rs"]
 mod init;
 #[path = "inspect.rs"]
