@@ -20,6 +20,16 @@
 #elif defined(_MSC_VER) || defined(IBF_LIVE_MSVC_INTRINSICS)
 #include <intrin.h>
 #endif
+#if defined(_WIN32) && !defined(__linux__)
+/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+#ifdef NOMINMAX
+#include <windows.h>
+#else
+#define NOMINMAX
+#include <windows.h>
+#undef NOMINMAX
+#endif
+#endif
 
 /*
  * The ABI is little-endian, and the structs below hold its fields in the target's byte order:
@@ -9025,10 +9035,10 @@ static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) 
     }
     return IBF_PROCESS_RUNNING;
 }
-#elif defined(_WIN32) && defined(IBF_DIRECTORY_WINDOWS_PROBE)
-/** This platform's process probe (Windows; define IBF_DIRECTORY_WINDOWS_PROBE after
- * including <windows.h>): OpenProcess, GetExitCodeProcess (an exited process is gone), and
- * the creation FILETIME of GetProcessTimes. */
+#elif defined(_WIN32)
+/** This platform's process probe (Windows, from the <windows.h> the header includes):
+ * OpenProcess, GetExitCodeProcess (an exited process is gone), and the creation FILETIME of
+ * GetProcessTimes. */
 static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
     FILETIME made, exited, kernel, user;
     DWORD code = 0;
@@ -9055,8 +9065,8 @@ static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) 
     return IBF_PROCESS_RUNNING;
 }
 #else
-/** No process probe here (Windows: define IBF_DIRECTORY_WINDOWS_PROBE after including
- * <windows.h> for the real one): every process is unknown, so no row is ever judged stale. */
+/** No process probe on this platform (neither Linux nor Windows): every process is unknown,
+ * so no row is ever judged stale; pass a probe of your own to register and remove_stale. */
 static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
     (void)pid;
     (void)created;

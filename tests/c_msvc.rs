@@ -23,7 +23,7 @@ use common::tools::{c_inline_functions, run_ok, scratch};
 
 /// Declarations that `bridge.h` (string.h) and clang's `<intrin.h>` (stdlib.h via
 /// mm_malloc.h, malloc.h, setjmp.h) include from the C runtime, which is not installed here.
-const CRT_STUBS: [(&str, &str); 4] = [
+const CRT_STUBS: [(&str, &str); 5] = [
     (
         "string.h",
         "#pragma once\n#include <stddef.h>\nvoid *memcpy(void *, const void *, size_t);\n\
@@ -38,6 +38,22 @@ const CRT_STUBS: [(&str, &str); 4] = [
         "malloc.h",
         "#pragma once\n#include <stddef.h>\nvoid *_aligned_malloc(size_t, size_t);\n\
          void _aligned_free(void *);\n",
+    ),
+    // The host directory's process probe, which the header includes <windows.h> for: the
+    // types and functions it uses, as the Windows SDK declares them for x64 and ARM64.
+    (
+        "windows.h",
+        "#pragma once\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\
+         typedef unsigned long DWORD;\ntypedef int BOOL;\ntypedef void *HANDLE;\n\
+         typedef struct _FILETIME { DWORD dwLowDateTime; DWORD dwHighDateTime; } FILETIME;\n\
+         #define FALSE 0\n#define PROCESS_QUERY_LIMITED_INFORMATION 0x1000\n\
+         #define ERROR_ACCESS_DENIED 5L\n#define STILL_ACTIVE 259\n\
+         __declspec(dllimport) HANDLE __stdcall OpenProcess(DWORD, BOOL, DWORD);\n\
+         __declspec(dllimport) DWORD __stdcall GetLastError(void);\n\
+         __declspec(dllimport) BOOL __stdcall GetExitCodeProcess(HANDLE, DWORD *);\n\
+         __declspec(dllimport) BOOL __stdcall GetProcessTimes(HANDLE, FILETIME *, FILETIME *, FILETIME *, FILETIME *);\n\
+         __declspec(dllimport) BOOL __stdcall CloseHandle(HANDLE);\n\
+         #ifdef __cplusplus\n}\n#endif\n",
     ),
     (
         "setjmp.h",

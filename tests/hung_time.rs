@@ -132,7 +132,11 @@ fn every_language_takes_the_hosts_hung_time_and_defaults_to_the_sessions() {
     std::fs::write(dir.join("bridge.h"), header).unwrap();
     std::fs::write(dir.join("hung.c"), C_PROGRAM).unwrap();
     let flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-    run_ok("gcc", &[&flags[..], &["hung.c", "-o", "hung"]].concat(), &dir);
+    run_ok(
+        "gcc",
+        &[&flags[..], &["hung.c", "-o", "hung"]].concat(),
+        &dir,
+    );
     let out = run_ok(dir.join("hung").to_str().unwrap(), &[], &dir);
     assert_eq!(out, EXPECTED, "C");
 

@@ -52,9 +52,29 @@ fn branch_conditions(pu: &str) -> (String, String) {
     )
 }
 
-/// The headers the helpers need, included before the header's `extern "C"` block.
-fn includes(pu: &str) -> String {
+/// The headers the helpers need, included before the header's `extern "C"` block; with a
+/// host directory, `<windows.h>` on Windows for its process probe, so the probe works
+/// whatever the including file included first. It comes without the min and max macros,
+/// which would break C++'s `std::min` and `std::max` (`NOMINMAX` for the include only, unless
+/// the including file defined it: the header leaves no macro of its own behind).
+fn includes(pu: &str, directory: bool) -> String {
     let (gnu, msvc) = branch_conditions(pu);
+    let windows = if directory {
+        "\
+#if defined(_WIN32) && !defined(__linux__)
+/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+#ifdef NOMINMAX
+#include <windows.h>
+#else
+#define NOMINMAX
+#include <windows.h>
+#undef NOMINMAX
+#endif
+#endif
+"
+    } else {
+        ""
+    };
     format!(
         "\
 #include <stdbool.h>
@@ -66,7 +86,7 @@ fn includes(pu: &str) -> String {
 #elif {msvc}
 #include <intrin.h>
 #endif
-"
+{windows}"
     )
 }
 
@@ -91,7 +111,10 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
         &describe_all(schema),
     )?);
     Ok(Some(LiveText {
-        includes: includes(&schema.abi.c_prefix.to_ascii_uppercase()),
+        includes: includes(
+            &schema.abi.c_prefix.to_ascii_uppercase(),
+            !schema.directories.is_empty(),
+        ),
         section,
     }))
 }
