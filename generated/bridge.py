@@ -6634,6 +6634,9 @@ PROCESS_RUNNING = 202
 PROCESS_UNKNOWN = 203
 _DIRECTORY_LIST_TRIES = 8
 _DIRECTORY_REGISTER_TRIES = 4
+# How many times an opener looks again, 10 ms apart, at a directory its creator has not
+# finished laying out (its length or magic still 0): abi_runtime's OPEN_TRIES.
+_DIRECTORY_OPEN_TRIES = 50
 
 
 class DirectoryError(ValueError):
@@ -6732,6 +6735,11 @@ class _Directory:
             raise DirectoryError("directory_bad_entry_count", "%d (1 to %d rows fit)" % (count, fits))
         self.count, self.size = count, size
 
+    def release(self):
+        """Lets go of the buffer, so that an mmap under it can be closed; the directory is not
+        used after."""
+        self._mem.release()
+
     def _field(self, at, order):
         word = _load(self._mem, at // 8 * 8, 8, order)
         return (word >> (8 * (at % 8))) & 0xFFFFFFFF
@@ -6757,6 +6765,72 @@ class _Directory:
         _store(mem, magic_word, 8, struct.unpack_from("<Q", head, magic_word)[0], _RELEASE)
         mem.release()
         return cls(buffer)
+
+    @classmethod
+    def open_or_create(cls, path=None):
+        """A host's open of the directory file at path (LINUX_PATH when None), as
+        abi_runtime's DirectoryMapping::open_or_create: creates it owner-only (0600, whatever
+        the umask) and lays it out, or opens the one another host made, looking again 10 ms
+        apart, at most _DIRECTORY_OPEN_TRIES times, while its creator has not finished laying
+        it out (a DirectoryError directory_too_small or directory_not_ready after them; any
+        other check's at once). A file removed between the create and the open is created
+        again. Returns (directory, mapping, created): release() the directory, then close the
+        mapping, when done. A file (POSIX, or a file on Windows); a Windows host's named
+        mapping (WINDOWS_NAME) is not made here."""
+        import mmap
+        import os
+        path = cls.LINUX_PATH if path is None else path
+        need = cls._ENTRIES_AT + cls._MAX_ENTRIES * cls._ENTRY_SIZE
+        for _ in range(2):
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                pass
+            else:
+                try:
+                    if hasattr(os, "fchmod"):
+                        os.fchmod(fd, 0o600)
+                    os.ftruncate(fd, need)
+                    mapping = mmap.mmap(fd, need)
+                finally:
+                    os.close(fd)
+                return cls.lay_out(mapping), mapping, True
+            try:
+                directory, mapping = cls._opened(path)
+                return directory, mapping, False
+            except FileNotFoundError:
+                continue
+        directory, mapping = cls._opened(path)
+        return directory, mapping, False
+
+    @classmethod
+    def _opened(cls, path):
+        """Opens and checks the directory file at path, looking again while its creator lays
+        it out: (directory, mapping)."""
+        import mmap
+        import os
+        for tries in range(_DIRECTORY_OPEN_TRIES + 1):
+            fd = os.open(path, os.O_RDWR)
+            try:
+                size = os.fstat(fd).st_size
+                mapping = mmap.mmap(fd, size) if size else None
+            finally:
+                os.close(fd)
+            failed = None
+            if mapping is None:
+                failed = DirectoryError("directory_too_small", "0 bytes: its creator has not sized it")
+            else:
+                try:
+                    return cls(mapping), mapping
+                except DirectoryError as e:
+                    # Without its traceback, which holds the half-made view of the mapping.
+                    failed = e.with_traceback(None)
+                # That view is gone with the traceback: unmap.
+                mapping.close()
+            if failed.name not in ("directory_too_small", "directory_not_ready") or tries == _DIRECTORY_OPEN_TRIES:
+                raise failed
+            time.sleep(0.01)
+        raise AssertionError("unreachable")
 
     @classmethod
     def _join(cls, state, pid):

@@ -3,7 +3,9 @@
 //! - `unit`: register, list newest first, unregister, stale rows (gone, reused pid, a dead
 //!   claimant), a full directory, hostile headers and a garbage state;
 //! - a Python host registered in a directory file and killed with SIGKILL leaves a live row
-//!   that Rust lists, and that the next Python host frees before it registers.
+//!   that Rust lists, and that the next Python host frees before it registers;
+//! - `Hosts.open_or_create`: the bounded wait for a half-made directory, and two creators
+//!   racing one new file (exactly one creates it).
 //!
 //! Needs python3; fails, never skips, without it.
 #![cfg(all(unix, not(miri)))]
@@ -76,4 +78,72 @@ fn a_killed_python_hosts_row_is_freed_by_the_next_python_host() {
         "next stale_freed 1 listed 1 first_pid_is_me 1 problems 0\n"
     );
     assert_eq!(map.directory(Hosts::SPEC).unwrap().list().hosts, []);
+}
+
+/// `Hosts.open_or_create` waits, bounded, for a directory its creator has not finished (0
+/// bytes, then sized with magic 0: opened once a thread finishes it; never finished: the named
+/// error after the tries), refuses a bad magic at once, and creates a new file owner-only.
+#[test]
+fn python_open_or_create_waits_for_a_half_made_directory_and_gives_up() {
+    let dir = scratch("python_directory_half");
+    assert_eq!(
+        output(&["half", dir.to_str().unwrap()]),
+        "unsized waited\nunmarked waited\nnever-sized refused after 50 tries\n\
+         never-marked refused after 50 tries\nbad-magic refused at once\nnew created owner-only\n"
+    );
+}
+
+/// Two Python hosts race `Hosts.open_or_create` of one new file, started together: in every
+/// round exactly one created it, each registered in it and listed itself, Rust opens it after, and
+/// in some rounds their calls overlapped in time (they raced).
+#[test]
+fn two_python_creators_race_and_exactly_one_creates() {
+    let dir = scratch("python_directory_race");
+    let mut overlapped = 0;
+    for round in 0..12 {
+        let file = dir.join(format!("ibf.directory.{round}"));
+        let go = dir.join(format!("go.{round}"));
+        let racers: Vec<_> = (0..2)
+            .map(|_| {
+                python(&["race", file.to_str().unwrap(), go.to_str().unwrap()])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("python3")
+            })
+            .collect();
+        // Both interpreters started (their imports done) before the go.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::write(&go, b"go").unwrap();
+        let lines: Vec<Vec<u64>> = racers
+            .into_iter()
+            .map(|r| {
+                let out = r.wait_with_output().unwrap();
+                let text = String::from_utf8_lossy(&out.stdout).into_owned();
+                assert!(
+                    out.status.success(),
+                    "{text}\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                // "created C row R start S end E"
+                let f: Vec<&str> = text.split_whitespace().collect();
+                [1, 3, 5, 7]
+                    .iter()
+                    .map(|&i| f[i].parse().unwrap())
+                    .collect()
+            })
+            .collect();
+        let (a, b) = (&lines[0], &lines[1]);
+        assert_eq!(
+            a[0] + b[0],
+            1,
+            "round {round}: exactly one created: {lines:?}"
+        );
+        if a[2] < b[3] && b[2] < a[3] {
+            overlapped += 1;
+        }
+        let map = DirectoryMapping::open(&file, Hosts::SPEC).unwrap();
+        assert_eq!(map.directory(Hosts::SPEC).unwrap().list().hosts, []);
+    }
+    assert!(overlapped > 0, "the two creators never overlapped: no race");
 }
