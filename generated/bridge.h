@@ -30,6 +30,15 @@
 #undef NOMINMAX
 #endif
 #endif
+#if defined(__linux__)
+/* The host directory's open-or-create: open, lseek, write, chmod, fstat, mmap, poll. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /*
  * The ABI is little-endian, and the structs below hold its fields in the target's byte order:
@@ -9074,6 +9083,117 @@ static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) 
     return IBF_PROCESS_UNKNOWN;
 }
 #endif
+#if defined(__linux__)
+/** An OS call of an open-or-create failed: errno says which. */
+#define IBF_DIRECTORY_OS_ERROR (-100)
+/** How many times an opener looks again, 10 ms apart, at a directory its creator has not
+ * finished laying out (its length or magic still 0): abi_runtime's OPEN_TRIES. */
+#define IBF_DIRECTORY_OPEN_TRIES 50
+
+/** A directory file this process mapped (Linux): its bytes, their length, and whether this
+ * process created the file. ibf_directory_unmap it when done. */
+typedef struct ibf_directory_mapping {
+    void *base;
+    size_t len;
+    int created;
+} ibf_directory_mapping;
+
+/** Unmaps *map (nothing when it holds no mapping). */
+static inline void ibf_directory_unmap(ibf_directory_mapping *map) {
+    if (map->base != NULL) {
+        (void)munmap(map->base, map->len);
+    }
+    map->base = NULL;
+    map->len = 0;
+}
+
+/* Maps the whole file `fd` (none when it is still empty): OK, or OS_ERROR. */
+static inline int ibf_directory_map_(int fd, ibf_directory_mapping *map) {
+    struct stat st;
+    void *at;
+    map->base = NULL;
+    map->len = 0;
+    if (fstat(fd, &st) != 0) {
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    if (st.st_size <= 0) {
+        return IBF_DIRECTORY_OK;
+    }
+    at = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (at == MAP_FAILED) {
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    map->base = at;
+    map->len = (size_t)st.st_size;
+    return IBF_DIRECTORY_OK;
+}
+
+typedef int (*ibf_directory_fn_)(void *base, size_t len, ibf_directory *out);
+
+/* Open-or-create of the file at `path` holding a directory of `size` bytes new: created
+ * owner-only and laid out by `lay_out`, or opened and checked by `check`, looking again 10 ms
+ * apart at most OPEN_TRIES times while its creator has not sized it or written its magic; a
+ * file removed between the create and the open is created again. On an error nothing stays
+ * mapped. */
+static inline int ibf_directory_open_or_create_(const char *path, size_t size, ibf_directory_fn_ check, ibf_directory_fn_ lay_out, ibf_directory_mapping *map, ibf_directory *out) {
+    int round, tries, fd, rc, e;
+    map->base = NULL;
+    map->len = 0;
+    map->created = 0;
+    for (round = 0; round < 3; round++) {
+        if (round < 2) {
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+            if (fd >= 0) {
+                /* 0600 whatever the umask; then sized (zeros), mapped and laid out. */
+                if (chmod(path, 0600) != 0 || lseek(fd, (off_t)size - 1, SEEK_SET) < 0 || write(fd, "", 1) != 1
+                    || ibf_directory_map_(fd, map) != IBF_DIRECTORY_OK) {
+                    e = errno;
+                    (void)close(fd);
+                    ibf_directory_unmap(map);
+                    errno = e;
+                    return IBF_DIRECTORY_OS_ERROR;
+                }
+                (void)close(fd);
+                map->created = 1;
+                rc = lay_out(map->base, map->len, out);
+                if (rc != IBF_DIRECTORY_OK) {
+                    ibf_directory_unmap(map);
+                }
+                return rc;
+            }
+            if (errno != EEXIST) {
+                return IBF_DIRECTORY_OS_ERROR;
+            }
+        }
+        for (tries = 0;; tries++) {
+            fd = open(path, O_RDWR);
+            if (fd < 0) {
+                break;
+            }
+            rc = ibf_directory_map_(fd, map);
+            e = errno;
+            (void)close(fd);
+            if (rc != IBF_DIRECTORY_OK) {
+                errno = e;
+                return rc;
+            }
+            rc = map->base == NULL ? IBF_DIRECTORY_TOO_SMALL : check(map->base, map->len, out);
+            if (rc == IBF_DIRECTORY_OK) {
+                return rc;
+            }
+            ibf_directory_unmap(map);
+            if ((rc != IBF_DIRECTORY_TOO_SMALL && rc != IBF_DIRECTORY_NOT_READY) || tries == IBF_DIRECTORY_OPEN_TRIES) {
+                return rc;
+            }
+            (void)poll(NULL, 0, 10);
+        }
+        if (errno != ENOENT) {
+            return IBF_DIRECTORY_OS_ERROR;
+        }
+    }
+    return IBF_DIRECTORY_OS_ERROR;
+}
+#endif
 
 /**
  * The hosts running in this logon session, in a mapping of its own (Local\ibf.directory on
@@ -9113,6 +9233,18 @@ static inline int ibf_hosts_check(void *base, size_t len, ibf_directory *out) {
 static inline int ibf_hosts_lay_out(void *base, size_t len, ibf_directory *out) {
     return ibf_directory_lay_out_(&ibf_hosts_plan_, base, len, out);
 }
+#if defined(__linux__)
+
+/** A host's open of directory `hosts`'s file at `path` (IBF_HOSTS_LINUX_PATH),
+ * as abi_runtime's DirectoryMapping::open_or_create: creates it owner-only (0600 whatever the
+ * umask) and lays it out, or opens the one another host made, looking again 10 ms apart at
+ * most IBF_DIRECTORY_OPEN_TRIES times while its creator has not sized it or written its
+ * magic. 0 with *map mapped (map->created says which) and *out its directory; else a
+ * IBF_DIRECTORY_* error (IBF_DIRECTORY_OS_ERROR with errno), nothing mapped. */
+static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mapping *map, ibf_directory *out) {
+    return ibf_directory_open_or_create_(path, IBF_HOSTS_SIZE, ibf_hosts_check, ibf_hosts_lay_out, map, out);
+}
+#endif
 
 /** The snake_case name of any code a helper of this header returns: the numbers of the
  * families (protocol results, attach checks, produce errors, directory results, process

@@ -69,10 +69,38 @@ fn bridge_header() -> String {
 }
 
 /// Every `static inline` function of the header, once (both branches define the
-/// primitives).
+/// primitives), but those of a block only Linux compiles (the host directory's
+/// open-or-create: `#if defined(__linux__)` to its `#endif`, with no `#else`).
 fn inline_functions(header: &str) -> Vec<String> {
+    let mut linux_only = Vec::new();
+    let (mut block, mut depth): (Option<String>, usize) = (None, 0);
+    for line in header.lines() {
+        let Some(text) = block.as_mut() else {
+            if line == "#if defined(__linux__)" {
+                (block, depth) = (Some(String::new()), 0);
+            }
+            continue;
+        };
+        if line.starts_with("#if") {
+            depth += 1;
+        } else if depth == 0 && (line.starts_with("#elif") || line.starts_with("#else")) {
+            block = None;
+            continue;
+        } else if line.starts_with("#endif") {
+            if depth == 0 {
+                linux_only.extend(c_inline_functions(text).into_iter().map(|(n, _)| n));
+                block = None;
+                continue;
+            }
+            depth -= 1;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    assert!(linux_only.iter().any(|n| n == "ibf_hosts_open_or_create"));
     let mut names: Vec<String> = (c_inline_functions(header).into_iter())
         .map(|(name, _)| name)
+        .filter(|name| !linux_only.contains(name))
         .collect();
     names.sort();
     names.dedup();

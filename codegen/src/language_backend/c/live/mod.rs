@@ -75,6 +75,21 @@ fn includes(pu: &str, directory: bool) -> String {
     } else {
         ""
     };
+    let posix = if directory {
+        "\
+#if defined(__linux__)
+/* The host directory's open-or-create: open, lseek, write, chmod, fstat, mmap, poll. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+"
+    } else {
+        ""
+    };
     format!(
         "\
 #include <stdbool.h>
@@ -86,7 +101,7 @@ fn includes(pu: &str, directory: bool) -> String {
 #elif {msvc}
 #include <intrin.h>
 #endif
-{windows}"
+{windows}{posix}"
     )
 }
 
