@@ -20,6 +20,7 @@ use std::process::{Command, Stdio};
 use abi_codegen::language_backend::c::render_c_header;
 use bridge_abi::live::Hosts;
 use bridge_abi::runtime::DirectoryMapping;
+use common::host_kit::race_creators;
 use common::tools::{STRICT_WARNINGS, run_ok, scratch};
 
 /// A folder with bridge.h from schema.toml and directory.c, built with `compiler`.
@@ -147,55 +148,16 @@ fn c_open_or_create_waits_for_a_half_made_directory_and_gives_up() {
 
 /// Two C hosts race `ibf_hosts_open_or_create` of one new file, started together: in every
 /// round exactly one created it, each registered in it and listed itself, Rust opens it after,
-/// and in some rounds their calls overlapped in time (they raced).
+/// and their calls overlapped in time in some round (`race_creators`).
 #[test]
 fn two_c_creators_race_and_exactly_one_creates() {
     let dir = build("c_directory_race", "gcc", "-std=c11");
     let exe = dir.join("directory");
-    let mut overlapped = 0;
-    // At least 12 rounds, and more (200 at most) until the two calls overlapped in one.
-    for round in 0..200 {
-        if round >= 12 && overlapped > 0 {
-            break;
-        }
-        let file = dir.join(format!("ibf.directory.{round}"));
-        let go = dir.join(format!("go.{round}"));
-        let racers: Vec<_> = (0..2)
-            .map(|_| {
-                Command::new(&exe)
-                    .args(["race", file.to_str().unwrap(), go.to_str().unwrap()])
-                    .stdout(Stdio::piped())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        std::fs::write(&go, b"go").unwrap();
-        let lines: Vec<Vec<u64>> = racers
-            .into_iter()
-            .map(|r| {
-                let out = r.wait_with_output().unwrap();
-                let text = String::from_utf8_lossy(&out.stdout).into_owned();
-                assert!(out.status.success(), "{text}");
-                // "created C row R start S end E"
-                let f: Vec<&str> = text.split_whitespace().collect();
-                [1, 3, 5, 7]
-                    .iter()
-                    .map(|&i| f[i].parse().unwrap())
-                    .collect()
-            })
-            .collect();
-        let (a, b) = (&lines[0], &lines[1]);
-        assert_eq!(
-            a[0] + b[0],
-            1,
-            "round {round}: exactly one created: {lines:?}"
-        );
-        if a[2] < b[3] && b[2] < a[3] {
-            overlapped += 1;
-        }
-        let map = DirectoryMapping::open(&file, Hosts::SPEC).unwrap();
-        assert_eq!(map.directory(Hosts::SPEC).unwrap().list().hosts, []);
-    }
-    assert!(overlapped > 0, "the two creators never overlapped: no race");
+    race_creators(&dir, std::time::Duration::from_millis(20), |file, go| {
+        Command::new(&exe)
+            .args(["race", file.to_str().unwrap(), go.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap()
+    });
 }

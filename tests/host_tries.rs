@@ -12,9 +12,8 @@ use std::time::Duration;
 
 use bridge_abi::live::{HOST_TRIES, PadInput, ParamsHeader, StatsHeader};
 use bridge_abi::runtime::{DEFAULT_TRIES, SeqLockError, SharedBuf};
-use common::c_live_program::bridge_header;
+use common::host_kit::c_output;
 use common::python_recording::{module_dir, python};
-use common::tools::{run_ok, scratch};
 
 /// Room for any of the records with their trailers.
 const ROOM: usize = 65536;
@@ -48,11 +47,8 @@ fn rust_host_reads_of_client_records_give_up_after_host_tries() {
 
 #[test]
 fn c_and_python_print_the_same_host_tries() {
-    let (header, _) = bridge_header();
-    let dir = scratch("host_tries_c");
-    std::fs::write(dir.join("bridge.h"), header).unwrap();
-    std::fs::write(
-        dir.join("tries.c"),
+    let out = c_output(
+        "host_tries_c",
         r#"#include <stdio.h>
 #include "bridge.h"
 static _Alignas(8) ibf_pad_input pad;
@@ -66,15 +62,8 @@ int main(void) {
     return 0;
 }
 "#,
-    )
-    .unwrap();
-    let flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-    run_ok(
-        "gcc",
-        &[&flags[..], &["tries.c", "-o", "tries"]].concat(),
-        &dir,
+        &[],
     );
-    let out = run_ok(dir.join("tries").to_str().unwrap(), &[], &dir);
     assert_eq!(out, format!("{HOST_TRIES} 1 {HOST_TRIES}\n"));
 
     let dir = module_dir("host_tries");

@@ -11,9 +11,8 @@ use std::time::Duration;
 
 use bridge_abi::live::{Bridge, Client};
 use bridge_abi::runtime::SharedBuf;
-use common::c_live_program::bridge_header;
+use common::host_kit::c_output;
 use common::python_recording::{module_dir, python};
-use common::tools::{run_ok, scratch};
 
 /// What every language prints: for a 50 ms watch, hung at 50 ms after the first sighting, and
 /// at 50 ms + 1 ns; then the same for a default watch at 1000 ms; then for a watch whose
@@ -127,18 +126,7 @@ fn every_language_takes_the_hosts_hung_time_and_defaults_to_the_sessions() {
     assert_eq!(Client::HUNG_MS, 1000, "the documented default");
     assert_eq!(rust_line(), EXPECTED, "Rust");
 
-    let (header, _) = bridge_header();
-    let dir = scratch("hung_time_c");
-    std::fs::write(dir.join("bridge.h"), header).unwrap();
-    std::fs::write(dir.join("hung.c"), C_PROGRAM).unwrap();
-    let flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-    run_ok(
-        "gcc",
-        &[&flags[..], &["hung.c", "-o", "hung"]].concat(),
-        &dir,
-    );
-    let out = run_ok(dir.join("hung").to_str().unwrap(), &[], &dir);
-    assert_eq!(out, EXPECTED, "C");
+    assert_eq!(c_output("hung_time_c", C_PROGRAM, &[]), EXPECTED, "C");
 
     let dir = module_dir("hung_time");
     let out = python(&dir, "hung.py", PYTHON, &[], Duration::from_secs(60));

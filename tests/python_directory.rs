@@ -18,6 +18,7 @@ use std::process::{Command, Stdio};
 
 use bridge_abi::live::Hosts;
 use bridge_abi::runtime::{DirectoryMapping, process_time_of};
+use common::host_kit::race_creators;
 use common::tools::scratch;
 
 fn python(args: &[&str]) -> Command {
@@ -99,51 +100,12 @@ fn python_open_or_create_waits_for_a_half_made_directory_and_gives_up() {
 #[test]
 fn two_python_creators_race_and_exactly_one_creates() {
     let dir = scratch("python_directory_race");
-    let mut overlapped = 0;
-    for round in 0..12 {
-        let file = dir.join(format!("ibf.directory.{round}"));
-        let go = dir.join(format!("go.{round}"));
-        let racers: Vec<_> = (0..2)
-            .map(|_| {
-                python(&["race", file.to_str().unwrap(), go.to_str().unwrap()])
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .expect("python3")
-            })
-            .collect();
-        // Both interpreters started (their imports done) before the go.
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        std::fs::write(&go, b"go").unwrap();
-        let lines: Vec<Vec<u64>> = racers
-            .into_iter()
-            .map(|r| {
-                let out = r.wait_with_output().unwrap();
-                let text = String::from_utf8_lossy(&out.stdout).into_owned();
-                assert!(
-                    out.status.success(),
-                    "{text}\n{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                // "created C row R start S end E"
-                let f: Vec<&str> = text.split_whitespace().collect();
-                [1, 3, 5, 7]
-                    .iter()
-                    .map(|&i| f[i].parse().unwrap())
-                    .collect()
-            })
-            .collect();
-        let (a, b) = (&lines[0], &lines[1]);
-        assert_eq!(
-            a[0] + b[0],
-            1,
-            "round {round}: exactly one created: {lines:?}"
-        );
-        if a[2] < b[3] && b[2] < a[3] {
-            overlapped += 1;
-        }
-        let map = DirectoryMapping::open(&file, Hosts::SPEC).unwrap();
-        assert_eq!(map.directory(Hosts::SPEC).unwrap().list().hosts, []);
-    }
-    assert!(overlapped > 0, "the two creators never overlapped: no race");
+    // Both interpreters started (their imports done) before the go.
+    race_creators(&dir, std::time::Duration::from_millis(300), |file, go| {
+        python(&["race", file.to_str().unwrap(), go.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("python3")
+    });
 }

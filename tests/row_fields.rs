@@ -8,9 +8,8 @@ use crate::common;
 
 use bridge_abi::live::BridgeHeader;
 use bridge_abi::runtime::SharedBuf;
-use common::c_live_program::bridge_header;
+use common::host_kit::c_output;
 use common::python_recording::{module_dir, python};
-use common::tools::{run_ok, scratch};
 use std::time::Duration;
 
 const C_PROGRAM: &str = r#"#include <stdio.h>
@@ -63,23 +62,11 @@ int main(void) {
 
 #[test]
 fn c_loads_a_rows_pid_caps_and_name_bounded_and_nul_terminated() {
-    let (header, _) = bridge_header();
-    let dir = scratch("row_fields_c");
-    std::fs::write(dir.join("bridge.h"), header).unwrap();
-    std::fs::write(dir.join("row.c"), C_PROGRAM).unwrap();
-    let flags = [
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-pedantic",
-        "-fsanitize=address,undefined",
-    ];
-    run_ok(
-        "gcc",
-        &[&["-std=c11", "-O1", "row.c", "-o", "row"], &flags[..]].concat(),
-        &dir,
+    let out = c_output(
+        "row_fields_c",
+        C_PROGRAM,
+        &["-O1", "-fsanitize=address,undefined"],
     );
-    let out = run_ok(dir.join("row").to_str().unwrap(), &[], &dir);
     assert_eq!(
         out,
         "pid 4242 caps 5\n\

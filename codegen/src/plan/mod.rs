@@ -8,3 +8,10 @@ pub mod row_loads;
 pub mod session;
 pub mod tries;
 pub mod words;
+
+/// The bridge schema (schema.toml), for the plans' unit tests.
+#[cfg(test)]
+pub(crate) fn bridge_for_tests() -> crate::schema::Schema {
+    let src = include_str!("../../../schema.toml");
+    crate::schema::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
+}

@@ -81,11 +81,7 @@ pub fn is_text(f: &Field) -> bool {
 mod tests {
     use super::*;
 
-    fn bridge() -> Schema {
-        let src = include_str!("../../../schema.toml");
-        crate::schema::load_schema(src)
-            .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
-    }
+    use crate::plan::bridge_for_tests as bridge;
 
     fn struct_id(schema: &Schema, name: &str) -> StructId {
         let si = (schema.abi.structs.iter().position(|x| x.name == name)).expect("the struct");

@@ -42,9 +42,7 @@ mod tests {
 
     #[test]
     fn the_bridges_client_written_records_are_the_hosts_bounded_reads() {
-        let src = include_str!("../../../schema.toml");
-        let schema = crate::schema::load_schema(src)
-            .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)));
+        let schema = crate::plan::bridge_for_tests();
         let host: Vec<&str> = (schema.access.seqlocks.iter())
             .filter(|l| host_reads_client(&schema, l))
             .map(|l| l.name.as_str())

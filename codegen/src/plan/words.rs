@@ -54,11 +54,7 @@ pub fn lane(schema: &Schema, si: StructId, fi: usize) -> Option<Lane> {
 mod tests {
     use super::*;
 
-    fn bridge() -> Schema {
-        let src = include_str!("../../../schema.toml");
-        crate::schema::load_schema(src)
-            .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
-    }
+    use crate::plan::bridge_for_tests as bridge;
 
     fn field(schema: &Schema, s: &str, f: &str) -> (StructId, usize) {
         let si = (schema.abi.structs.iter().position(|x| x.name == s)).expect("the struct");

@@ -178,16 +178,45 @@ struct AssertCtx {
     width: u64,
 }
 
-/// One atomic or compare-and-swap scalar field.
+/// What every field's accessor names: its doc, struct, schema name (for function names),
+/// member, C type and bits.
 #[derive(Serialize)]
-struct FieldCtx {
+struct FieldHead {
     doc: String,
     s: String,
-    /// The schema name, for function names.
     name: String,
     member: String,
     ty: String,
     bits: u64,
+}
+
+impl FieldHead {
+    fn of(
+        schema: &Schema,
+        protocols: &[ProtocolProse],
+        si: StructId,
+        fi: usize,
+        bits: u64,
+    ) -> Self {
+        let abi = &schema.abi;
+        let s = &abi.structs[si];
+        let f = &s.fields[fi];
+        FieldHead {
+            doc: field_doc(schema, protocols, si, fi),
+            s: c_type_name(&s.name, &abi.c_prefix),
+            name: f.name.clone(),
+            member: c_field_name(&f.name, &abi.c_prefix),
+            ty: field_type(abi, &f.ty).into_owned(),
+            bits,
+        }
+    }
+}
+
+/// One atomic or compare-and-swap scalar field.
+#[derive(Serialize)]
+struct FieldCtx {
+    #[serde(flatten)]
+    head: FieldHead,
     /// A seqlock counter: a load only.
     counter: bool,
     /// An integer (not an enum or flag set): fetch_add too.
@@ -211,12 +240,8 @@ struct LaneCtx {
 /// `bits`, or a text field's bytes (`text_len`, 0 for a scalar).
 #[derive(Serialize)]
 struct RowLoadCtx {
-    doc: String,
-    s: String,
-    name: String,
-    member: String,
-    ty: String,
-    bits: u64,
+    #[serde(flatten)]
+    head: FieldHead,
     text_len: u64,
 }
 
@@ -286,19 +311,12 @@ fn build_context(schema: &Schema) -> LiveContext {
     }
     for &si in &schema.layout.order {
         for r in row_loads(schema, si) {
-            let s = &abi.structs[si];
-            let f = &s.fields[r.field];
             let (bits, text_len) = match r.load {
                 RowLoad::Scalar { width } => (width * 8, 0),
                 RowLoad::Text { len } => (0, len),
             };
             ctx.row_loads.push(RowLoadCtx {
-                doc: field_doc(schema, &protocols, si, r.field),
-                s: c_type_name(&s.name, &abi.c_prefix),
-                name: f.name.clone(),
-                member: c_field_name(&f.name, &abi.c_prefix),
-                ty: field_type(abi, &f.ty).into_owned(),
-                bits,
+                head: FieldHead::of(schema, &protocols, si, r.field, bits),
                 text_len,
             });
         }
@@ -328,9 +346,7 @@ fn build_atomic_field(
     fi: usize,
     width: u64,
 ) -> FieldCtx {
-    let abi = &schema.abi;
-    let s = &abi.structs[si];
-    let f = &s.fields[fi];
+    let f = &schema.abi.structs[si].fields[fi];
     let a = &schema.access.structs[si];
     let counter = a
         .seqlocks
@@ -343,12 +359,7 @@ fn build_atomic_field(
     });
     FieldCtx {
         lane,
-        doc: field_doc(schema, protocols, si, fi),
-        s: c_type_name(&s.name, &abi.c_prefix),
-        name: f.name.clone(),
-        member: c_field_name(&f.name, &abi.c_prefix),
-        ty: field_type(abi, &f.ty).into_owned(),
-        bits: width * 8,
+        head: FieldHead::of(schema, protocols, si, fi, width * 8),
         counter,
         add: !counter && matches!(f.ty.elem, Elem::Prim(_)),
         cas: !counter && matches!(a.fields[fi].kind, AccessKind::Cas { .. }),
