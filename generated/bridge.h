@@ -8684,6 +8684,8 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
 #define IBF_DIRECTORY_FULL (-6)
 /** The host version does not fit its field with its NUL. */
 #define IBF_DIRECTORY_VERSION_TOO_LONG (-7)
+/** An OS call of an open-or-create failed (C): errno says which. */
+#define IBF_DIRECTORY_OS_ERROR (-8)
 
 /** The name of a IBF_DIRECTORY_* result: ibf_result_name. */
 static inline const char *ibf_directory_error_name(int result) {
@@ -9084,8 +9086,6 @@ static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) 
 }
 #endif
 #if defined(__linux__)
-/** An OS call of an open-or-create failed: errno says which. */
-#define IBF_DIRECTORY_OS_ERROR (-100)
 /** How many times an opener looks again, 10 ms apart, at a directory its creator has not
  * finished laying out (its length or magic still 0): abi_runtime's OPEN_TRIES. */
 #define IBF_DIRECTORY_OPEN_TRIES 50
@@ -9316,6 +9316,7 @@ static inline const char *ibf_result_name(int code) {
     case IBF_DIRECTORY_BAD_ENTRY_COUNT: return "directory_bad_entry_count";
     case IBF_DIRECTORY_FULL: return "directory_full";
     case IBF_DIRECTORY_VERSION_TOO_LONG: return "directory_version_too_long";
+    case IBF_DIRECTORY_OS_ERROR: return "directory_os_error";
     case IBF_PROCESS_GONE: return "process_gone";
     case IBF_PROCESS_RUNNING: return "process_running";
     case IBF_PROCESS_UNKNOWN: return "process_unknown";
