@@ -20,6 +20,25 @@
 #elif defined(_MSC_VER) || defined(IBF_LIVE_MSVC_INTRINSICS)
 #include <intrin.h>
 #endif
+#if defined(_WIN32) && !defined(__linux__)
+/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+#ifdef NOMINMAX
+#include <windows.h>
+#else
+#define NOMINMAX
+#include <windows.h>
+#undef NOMINMAX
+#endif
+#endif
+#if defined(__linux__)
+/* The host directory's open-or-create: open, lseek, write, chmod, fstat, mmap, poll. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /*
  * The ABI is little-endian, and the structs below hold its fields in the target's byte order:
@@ -3325,6 +3344,9 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
  * - an array claimed as one word (pad_owner): a load of the whole word into an array, a
  *   compare-and-swap of the whole word, and a compare-and-swap of one element through the word.
  *   No element is ever accessed with a narrower atomic.
+ * - a session row's plain fields (its client's pid, caps, name): ibf_<row>_load_<field>, one
+ *   relaxed atomic load of the width the client's fill stores it with, and for text a copy
+ *   into the caller's buffer, NUL-terminated and cut to its size.
  * - seqlocks: ibf_<lock>_read copies what the lock guards into the caller's value and keeps
  *   the copy only if the counter was even and unchanged; it returns IBF_OK, or
  *   IBF_CONTENDED after max_tries tries (a write that stopped half way leaves the counter odd
@@ -3375,6 +3397,12 @@ IBF_STATIC_ASSERT_(offsetof(ibf_extras_header, entries) == 8, "ibf_extras_header
 #endif
 /** Tries a reader makes by default: the first 16 spin, later ones yield the thread first. */
 #define IBF_DEFAULT_TRIES 10000U
+/** Tries a host gives its read of a record its client writes (a pad, a client's parameter
+ * definitions, its stats): a client that died mid-write leaves the counter odd, and a host
+ * that serves every row each tick must not wait for it. At most this many copies of the
+ * record and 7 spin hints: microseconds, where IBF_DEFAULT_TRIES would yield the thread
+ * thousands of times (docs/hosts.md, "A host's cost per tick"). */
+#define IBF_HOST_TRIES 8U
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(IBF_LIVE_MSVC_INTRINSICS)
 
@@ -4226,6 +4254,74 @@ static inline uint32_t ibf_pad_input_load_seq(const ibf_pad_input *shared) {
     return (uint32_t)ibf_live_load_acquire_u32_(&shared->seq);
 }
 
+/* A session row's plain fields, loaded as the client's fill stores them */
+
+/** `client_entry.pid`, written by the client. */
+/**
+ * Loads `pid` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline uint32_t ibf_client_entry_load_pid(const ibf_client_entry *shared) {
+    return (uint32_t)ibf_live_load_relaxed_u32_(&shared->pid);
+}
+
+/** `client_entry.caps`, written by the host and client. */
+/**
+ * Loads `caps` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline ibf_client_caps ibf_client_entry_load_caps(const ibf_client_entry *shared) {
+    return (ibf_client_caps)ibf_live_load_relaxed_u32_(&shared->caps);
+}
+
+/** `client_entry.connected_ns`, written by the client. Host clock at the claim */
+/**
+ * Loads `connected_ns` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline uint64_t ibf_client_entry_load_connected_ns(const ibf_client_entry *shared) {
+    return (uint64_t)ibf_live_load_relaxed_u64_(&shared->connected_ns);
+}
+
+/**
+ * `client_entry.pad`, written by the client. The virtual pad this client bound, or no_pad; the
+ * host goes by pad_owner
+ */
+/**
+ * Loads `pad` with one relaxed atomic load of its width, the width the client's fill
+ * stores it with. Load the row's state (acquire) first: it orders this load after the claim
+ * that published the field.
+ */
+static inline uint8_t ibf_client_entry_load_pad(const ibf_client_entry *shared) {
+    return (uint8_t)ibf_live_load_relaxed_u8_(&shared->pad);
+}
+
+/** `client_entry.name`, written by the client. */
+/**
+ * Copies `name` (text, 32 bytes) into `out`: its bytes up to the first NUL, at most
+ * `cap` - 1 of them, then a NUL; returns how many it copied before the NUL. The field is
+ * loaded whole first, with relaxed atomic loads in the chunks the client's fill stores it
+ * in, never past its 32 bytes; `cap` 0 writes nothing. Load the row's state (acquire)
+ * first: it orders this load after the claim that published the field.
+ */
+static inline size_t ibf_client_entry_load_name(const ibf_client_entry *shared, char *out, size_t cap) {
+    char copy[32];
+    size_t n = 0;
+    ibf_live_read_bytes_(&shared->name, copy, sizeof copy);
+    if (cap == 0) {
+        return 0;
+    }
+    while (n < sizeof copy && n + 1 < cap && copy[n] != '\0') {
+        out[n] = copy[n];
+        n++;
+    }
+    out[n] = '\0';
+    return n;
+}
+
 /* Arrays claimed as one word */
 
 /**
@@ -4507,8 +4603,9 @@ static inline bool ibf_pad_input_try_read_(const unsigned char *base, ibf_pad_in
 }
 
 /**
- * Reads what seqlock pad_input guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
- * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * Reads what seqlock pad_input guards into *out, at most max_tries tries (IBF_HOST_TRIES
+ * for the host: the client writes it, and one that died mid-write must not hold the host
+ * up): IBF_OK, or IBF_CONTENDED when every try found a write in progress
  * (then *out holds a torn copy: use none of it).
  * out->seq is the (even) counter the copy matched.
  * *retries (may be NULL) is the tries that failed first.
@@ -4611,8 +4708,9 @@ static inline bool ibf_param_defs_try_read_(const unsigned char *base, ibf_param
 }
 
 /**
- * Reads what seqlock param_defs guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
- * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * Reads what seqlock param_defs guards into *out, at most max_tries tries (IBF_HOST_TRIES
+ * for the host: the client writes it, and one that died mid-write must not hold the host
+ * up): IBF_OK, or IBF_CONTENDED when every try found a write in progress
  * (then *out holds a torn copy: use none of it).
  * `len` is how many bytes from the struct's start are mapped: at least 8256, else
  * IBF_TOO_SHORT.
@@ -4834,8 +4932,9 @@ static inline bool ibf_stats_try_read_(const unsigned char *base, ibf_stats_copy
 }
 
 /**
- * Reads what seqlock stats guards into *out, at most max_tries tries (IBF_DEFAULT_TRIES
- * is a good number): IBF_OK, or IBF_CONTENDED when every try found a write in progress
+ * Reads what seqlock stats guards into *out, at most max_tries tries (IBF_HOST_TRIES
+ * for the host: the client writes it, and one that died mid-write must not hold the host
+ * up): IBF_OK, or IBF_CONTENDED when every try found a write in progress
  * (then *out holds a torn copy: use none of it).
  * `len` is how many bytes from the struct's start are mapped: at least 4160, else
  * IBF_TOO_SHORT.
@@ -6715,38 +6814,52 @@ static inline int ibf_client_host_exit(void *region, size_t len) {
     return IBF_OK;
 }
 
+/** The hung time of session `client` unless the host sets another: a row in use unchanged
+ * this long (ms) is hung. */
+#define IBF_CLIENT_HUNG_MS 1000U
+
 /** The host's memory of the rows of session `client`, for ibf_client_hung: host-local,
- * kept between checks; zero it (or ibf_client_watch_init) before the first. */
+ * kept between checks; ibf_client_watch_init it (or zero it: the default hung time)
+ * before the first. `hung_ms` is the host's hung time, 0 for IBF_CLIENT_HUNG_MS. */
 typedef struct ibf_client_watch {
     uint64_t beat[8];
     uint64_t since_ns[8];
+    uint64_t hung_ms;
     uint32_t state[8];
     uint32_t generation[8];
     unsigned char seen[8];
 } ibf_client_watch;
 
-/** Empties *watch: every row unseen. */
-static inline void ibf_client_watch_init(ibf_client_watch *watch) {
+/** Empties *watch (every row unseen) and sets its hung time: `hung_ms`, or 0 for the
+ * session's 1000 ms (IBF_CLIENT_HUNG_MS). A host that serves slow
+ * clients (a debugger's breakpoint, a loaded CI machine) takes more; one that must free a
+ * dead bot's pad sooner, less. */
+static inline void ibf_client_watch_init(ibf_client_watch *watch, uint64_t hung_ms) {
     memset(watch, 0, sizeof *watch);
+    watch->hung_ms = hung_ms;
 }
 
 /**
  * The host's side: whether row `row` is hung: claimed or active with the same state,
- * generation and heartbeat as *watch first saw more than 1000 ms before `now_ns`.
+ * generation and heartbeat as *watch first saw more than its hung time before `now_ns` (the
+ * watch's hung_ms, 1000 ms when 0).
  * `now_ns` is the host's own monotonic clock in ns, the same one each call
  * (CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows); the heartbeat's value only
  * has to change, it is never compared with the host's clock. A row *watch sees in use for the
- * first time gets the whole 1000 ms (a client that never heartbeats, or one that
+ * first time gets the whole hung time (a client that never heartbeats, or one that
  * died between claim and activate, is hung only after that); a free or closing row is never
  * hung, and is forgotten. false for no such row.
  */
 static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_watch *watch, uint32_t row, uint64_t now_ns) {
     unsigned char *at = ibf_client_row_(region, len, row);
     uint32_t state, generation;
-    uint64_t beat;
+    uint64_t beat, hung_ms, hung_ns;
     if (at == NULL || watch == NULL) {
         return false;
     }
+    hung_ms = watch->hung_ms != 0 ? watch->hung_ms : 1000ULL;
+    /* No overflow: a hung time past what ns hold is never reached. */
+    hung_ns = hung_ms > UINT64_MAX / 1000000ULL ? UINT64_MAX : hung_ms * 1000000ULL;
     ibf_client_row_word_(at, &state, &generation);
     if (state != 1U && state != 2U) {
         watch->seen[row] = 0;
@@ -6761,7 +6874,7 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
         watch->since_ns[row] = now_ns;
         return false;
     }
-    return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > 1000ULL * 1000000ULL;
+    return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > hung_ns;
 }
 /* The `tick` event (issue 47): a futex shared between processes on Linux (the 4-byte
  * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (define
@@ -8969,6 +9082,8 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
 #define IBF_DIRECTORY_FULL (-6)
 /** The host version does not fit its field with its NUL. */
 #define IBF_DIRECTORY_VERSION_TOO_LONG (-7)
+/** An OS call of an open-or-create failed (C): errno says which. */
+#define IBF_DIRECTORY_OS_ERROR (-8)
 
 /** The name of a IBF_DIRECTORY_* result: ibf_result_name. */
 static inline const char *ibf_directory_error_name(int result) {
@@ -9329,10 +9444,10 @@ static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) 
     }
     return IBF_PROCESS_RUNNING;
 }
-#elif defined(_WIN32) && defined(IBF_DIRECTORY_WINDOWS_PROBE)
-/** This platform's process probe (Windows; define IBF_DIRECTORY_WINDOWS_PROBE after
- * including <windows.h>): OpenProcess, GetExitCodeProcess (an exited process is gone), and
- * the creation FILETIME of GetProcessTimes. */
+#elif defined(_WIN32)
+/** This platform's process probe (Windows, from the <windows.h> the header includes):
+ * OpenProcess, GetExitCodeProcess (an exited process is gone), and the creation FILETIME of
+ * GetProcessTimes. */
 static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
     FILETIME made, exited, kernel, user;
     DWORD code = 0;
@@ -9359,13 +9474,122 @@ static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) 
     return IBF_PROCESS_RUNNING;
 }
 #else
-/** No process probe here (Windows: define IBF_DIRECTORY_WINDOWS_PROBE after including
- * <windows.h> for the real one): every process is unknown, so no row is ever judged stale. */
+/** No process probe on this platform (neither Linux nor Windows): every process is unknown,
+ * so no row is ever judged stale; pass a probe of your own to register and remove_stale. */
 static inline int ibf_process_probe(uint32_t pid, uint64_t *created, void *ctx) {
     (void)pid;
     (void)created;
     (void)ctx;
     return IBF_PROCESS_UNKNOWN;
+}
+#endif
+#if defined(__linux__)
+/** How many times an opener looks again, 10 ms apart, at a directory its creator has not
+ * finished laying out (its length or magic still 0): abi_runtime's OPEN_TRIES. */
+#define IBF_DIRECTORY_OPEN_TRIES 50
+
+/** A directory file this process mapped (Linux): its bytes, their length, and whether this
+ * process created the file. ibf_directory_unmap it when done. */
+typedef struct ibf_directory_mapping {
+    void *base;
+    size_t len;
+    int created;
+} ibf_directory_mapping;
+
+/** Unmaps *map (nothing when it holds no mapping). */
+static inline void ibf_directory_unmap(ibf_directory_mapping *map) {
+    if (map->base != NULL) {
+        (void)munmap(map->base, map->len);
+    }
+    map->base = NULL;
+    map->len = 0;
+}
+
+/* Maps the whole file `fd` (none when it is still empty): OK, or OS_ERROR. */
+static inline int ibf_directory_map_(int fd, ibf_directory_mapping *map) {
+    struct stat st;
+    void *at;
+    map->base = NULL;
+    map->len = 0;
+    if (fstat(fd, &st) != 0) {
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    if (st.st_size <= 0) {
+        return IBF_DIRECTORY_OK;
+    }
+    at = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (at == MAP_FAILED) {
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    map->base = at;
+    map->len = (size_t)st.st_size;
+    return IBF_DIRECTORY_OK;
+}
+
+typedef int (*ibf_directory_fn_)(void *base, size_t len, ibf_directory *out);
+
+/* Open-or-create of the file at `path` holding a directory of `size` bytes new: created
+ * owner-only and laid out by `lay_out`, or opened and checked by `check`, looking again 10 ms
+ * apart at most OPEN_TRIES times while its creator has not sized it or written its magic; a
+ * file removed between the create and the open is created again. On an error nothing stays
+ * mapped. */
+static inline int ibf_directory_open_or_create_(const char *path, size_t size, ibf_directory_fn_ check, ibf_directory_fn_ lay_out, ibf_directory_mapping *map, ibf_directory *out) {
+    int round, tries, fd, rc, e;
+    map->base = NULL;
+    map->len = 0;
+    map->created = 0;
+    for (round = 0; round < 3; round++) {
+        if (round < 2) {
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+            if (fd >= 0) {
+                /* 0600 whatever the umask; then sized (zeros), mapped and laid out. */
+                if (chmod(path, 0600) != 0 || lseek(fd, (off_t)size - 1, SEEK_SET) < 0 || write(fd, "", 1) != 1
+                    || ibf_directory_map_(fd, map) != IBF_DIRECTORY_OK) {
+                    e = errno;
+                    (void)close(fd);
+                    ibf_directory_unmap(map);
+                    errno = e;
+                    return IBF_DIRECTORY_OS_ERROR;
+                }
+                (void)close(fd);
+                map->created = 1;
+                rc = lay_out(map->base, map->len, out);
+                if (rc != IBF_DIRECTORY_OK) {
+                    ibf_directory_unmap(map);
+                }
+                return rc;
+            }
+            if (errno != EEXIST) {
+                return IBF_DIRECTORY_OS_ERROR;
+            }
+        }
+        for (tries = 0;; tries++) {
+            fd = open(path, O_RDWR);
+            if (fd < 0) {
+                break;
+            }
+            rc = ibf_directory_map_(fd, map);
+            e = errno;
+            (void)close(fd);
+            if (rc != IBF_DIRECTORY_OK) {
+                errno = e;
+                return rc;
+            }
+            rc = map->base == NULL ? IBF_DIRECTORY_TOO_SMALL : check(map->base, map->len, out);
+            if (rc == IBF_DIRECTORY_OK) {
+                return rc;
+            }
+            ibf_directory_unmap(map);
+            if ((rc != IBF_DIRECTORY_TOO_SMALL && rc != IBF_DIRECTORY_NOT_READY) || tries == IBF_DIRECTORY_OPEN_TRIES) {
+                return rc;
+            }
+            (void)poll(NULL, 0, 10);
+        }
+        if (errno != ENOENT) {
+            return IBF_DIRECTORY_OS_ERROR;
+        }
+    }
+    return IBF_DIRECTORY_OS_ERROR;
 }
 #endif
 
@@ -9407,6 +9631,18 @@ static inline int ibf_hosts_check(void *base, size_t len, ibf_directory *out) {
 static inline int ibf_hosts_lay_out(void *base, size_t len, ibf_directory *out) {
     return ibf_directory_lay_out_(&ibf_hosts_plan_, base, len, out);
 }
+#if defined(__linux__)
+
+/** A host's open of directory `hosts`'s file at `path` (IBF_HOSTS_LINUX_PATH),
+ * as abi_runtime's DirectoryMapping::open_or_create: creates it owner-only (0600 whatever the
+ * umask) and lays it out, or opens the one another host made, looking again 10 ms apart at
+ * most IBF_DIRECTORY_OPEN_TRIES times while its creator has not sized it or written its
+ * magic. 0 with *map mapped (map->created says which) and *out its directory; else a
+ * IBF_DIRECTORY_* error (IBF_DIRECTORY_OS_ERROR with errno), nothing mapped. */
+static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mapping *map, ibf_directory *out) {
+    return ibf_directory_open_or_create_(path, IBF_HOSTS_SIZE, ibf_hosts_check, ibf_hosts_lay_out, map, out);
+}
+#endif
 
 /** The snake_case name of any code a helper of this header returns: the numbers of the
  * families (protocol results, attach checks, produce errors, directory results, process
@@ -9478,6 +9714,7 @@ static inline const char *ibf_result_name(int code) {
     case IBF_DIRECTORY_BAD_ENTRY_COUNT: return "directory_bad_entry_count";
     case IBF_DIRECTORY_FULL: return "directory_full";
     case IBF_DIRECTORY_VERSION_TOO_LONG: return "directory_version_too_long";
+    case IBF_DIRECTORY_OS_ERROR: return "directory_os_error";
     case IBF_PROCESS_GONE: return "process_gone";
     case IBF_PROCESS_RUNNING: return "process_running";
     case IBF_PROCESS_UNKNOWN: return "process_unknown";

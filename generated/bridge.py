@@ -102,18 +102,19 @@ __all__ = [
     "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match",
     "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry",
     "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "ContendedError",
-    "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add",
-    "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader",
-    "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader",
-    "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader",
-    "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput",
-    "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events",
-    "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry",
-    "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw",
-    "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING",
-    "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock",
-    "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord",
-    "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
+    "HOST_TRIES", "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange",
+    "atomic_fetch_add", "atomics_backend", "set_atomics_backend", "LiveClientEntry",
+    "LiveBridgeHeader", "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader",
+    "LiveStatsHeader", "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader",
+    "LiveLogQueueHeader", "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader",
+    "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since",
+    "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch",
+    "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox",
+    "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe",
+    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach",
+    "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity",
+    "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader",
+    "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -3925,6 +3926,12 @@ def atomic_fetch_add(buf, offset, width, value):
 #     buf.close()
 
 
+# Tries of a host's read of a record its client writes (a pad, a client's parameter
+# definitions, its stats) when it names none: a client that died mid-write leaves the counter
+# odd, and a host that serves every row each tick must not wait for it (docs/hosts.md).
+HOST_TRIES = 8
+
+
 def _value_bytes(ctype, value):
     """The bytes of value as ctype: an instance of it, or a sequence of its elements (an
     array), or bytes or a str (text, padded with NULs)."""
@@ -4125,6 +4132,8 @@ _VIEW_DOCS = {
     "        whole word, retrying while only other elements change: (ok, the element found).",
     "get": "`{field}`, copied: a plain field, written before it is published.{who}",
     "copy": "`{field}`, copied: a plain field, written before it is published.{who}",
+    "text": "`{field}`, copied: text, its bytes up to the first NUL decoded as UTF-8\n"
+    "        (an invalid sequence becomes U+FFFD); written before it is published.{who}",
     "set": "Writes `{field}` (plain stores); publish it with a release store of a field readers poll.",
     "put": "Writes `{field}` (plain stores); publish it with a release store of a field readers poll.",
     "view": "The live view of `{field}`.{who}",
@@ -4275,6 +4284,12 @@ def _view_copy(field, offset, ctype, _, ends):
     return _guard(method, field, ends, True)
 
 
+def _view_text(field, offset, ctype, _, ends):
+    def method(self):
+        return text(self._copy(offset, ctype))
+    return _guard(method, field, ends, True)
+
+
 def _view_put(field, offset, ctype, _, ends):
     def method(self, value):
         self._put(offset, _value_bytes(ctype, value))
@@ -4314,6 +4329,7 @@ _VIEW_METHODS = {
     "get": _view_get,
     "set": _view_set,
     "copy": _view_copy,
+    "text": _view_text,
     "put": _view_put,
     "view": _view_view,
     "views": _view_views,
@@ -4445,7 +4461,7 @@ class LiveClientEntry(_LiveView):
         ("waiting", "load", "waiting", 36, 4, None, "client", 0),
         ("set_waiting", "store", "waiting", 36, 4, None, "client", 0),
         ("fetch_add_waiting", "fetch_add", "waiting", 36, 4, None, "client", 0),
-        ("name", "copy", "name", 40, _type_name, None, "client", 0),
+        ("name", "text", "name", 40, _type_name, None, "client", 0),
         ("set_name", "put", "name", 40, _type_name, None, "client", 0),
     )
 
@@ -4485,7 +4501,7 @@ class LiveBridgeHeader(_LiveView):
         ("set_host_state", "store", "host_state", 24, 4, HostState, "host", 0),
         ("region_count", "get", "region_count", 28, "<I", None, "host", 0),
         ("set_region_count", "set", "region_count", 28, "<I", None, "host", 0),
-        ("host_version", "copy", "host_version", 32, _type_host_version, None, "host", 0),
+        ("host_version", "text", "host_version", 32, _type_host_version, None, "host", 0),
         ("set_host_version", "put", "host_version", 32, _type_host_version, None, "host", 0),
         ("regions", "copy", "regions", 64, _type_regions, None, "host", 0),
         ("set_regions", "put", "regions", 64, _type_regions, None, "host", 0),
@@ -4609,11 +4625,12 @@ class LiveParamsHeader(_LiveView):
     def read_param_defs(self):
         """Reads what seqlock `param_defs` guards (written by the client, read by the host):
         copies it and keeps the copy only if the counter was even and unchanged, in up to
-        10000 tries; SeqlockContendedError after them.
+        8 tries (HOST_TRIES: a host does not wait for a client that died
+        mid-write); SeqlockContendedError after them.
 
         A client's parameter definitions: defs_seq is odd while the client writes them
         """
-        return self.read_param_defs_counted(_default_tries)[0]
+        return self.read_param_defs_counted(HOST_TRIES)[0]
 
     def read_param_defs_counted(self, max_tries):
         """read_param_defs in at most max_tries tries: (the value, the retries it took)."""
@@ -4707,11 +4724,12 @@ class LiveStatsHeader(_LiveView):
     def read_stats(self):
         """Reads what seqlock `stats` guards (written by the client, read by the host):
         copies it and keeps the copy only if the counter was even and unchanged, in up to
-        10000 tries; SeqlockContendedError after them.
+        8 tries (HOST_TRIES: a host does not wait for a client that died
+        mid-write); SeqlockContendedError after them.
 
         A client's stats: seq is odd while the client writes them
         """
-        return self.read_stats_counted(_default_tries)[0]
+        return self.read_stats_counted(HOST_TRIES)[0]
 
     def read_stats_counted(self, max_tries):
         """read_stats in at most max_tries tries: (the value, the retries it took)."""
@@ -4946,7 +4964,7 @@ class LiveDirectoryEntry(_LiveView):
         ("set_abi_major", "set", "abi_major", 16, "<H", None, "host", 0),
         ("abi_minor", "get", "abi_minor", 18, "<H", None, "host", 0),
         ("set_abi_minor", "set", "abi_minor", 18, "<H", None, "host", 0),
-        ("host_version", "copy", "host_version", 24, _type_host_version, None, "host", 0),
+        ("host_version", "text", "host_version", 24, _type_host_version, None, "host", 0),
         ("set_host_version", "put", "host_version", 24, _type_host_version, None, "host", 0),
     )
 
@@ -4993,11 +5011,12 @@ class LivePadInput(_LiveView):
     def read_pad_input(self):
         """Reads what seqlock `pad_input` guards (written by the client, read by the host):
         copies it and keeps the copy only if the counter was even and unchanged, in up to
-        10000 tries; SeqlockContendedError after them.
+        8 tries (HOST_TRIES: a host does not wait for a client that died
+        mid-write); SeqlockContendedError after them.
 
         A virtual pad: seq is odd while the client writes the record
         """
-        return self.read_pad_input_counted(_default_tries)[0]
+        return self.read_pad_input_counted(HOST_TRIES)[0]
 
     def read_pad_input_counted(self, max_tries):
         """read_pad_input in at most max_tries tries: (the value, the retries it took)."""
@@ -6679,9 +6698,14 @@ class _Session:
         return _load(header._mem, base + cls._WAITING, 4) == 1
 
     @classmethod
-    def watch(cls):
-        """The host's memory of every row, for hung(): host-local, kept between checks."""
-        return HungWatch(cls.ROWS, cls.HUNG_MS * 1000000)
+    def watch(cls, hung_ms=None):
+        """The host's memory of every row, for hung(): host-local, kept between checks. Its
+        hung time is hung_ms, or the session's HUNG_MS when None or 0: a host that serves slow
+        clients (a debugger's breakpoint, a loaded CI machine) takes more; one that must free
+        a dead bot's pad sooner, less."""
+        if hung_ms is not None and (not isinstance(hung_ms, int) or hung_ms < 0):
+            raise ValueError("hung_ms must be a whole number of ms, not %r" % (hung_ms,))
+        return HungWatch(cls.ROWS, (hung_ms or cls.HUNG_MS) * 1000000)
 
     @classmethod
     def hung(cls, header, index, watch, now_ns=None):
@@ -6786,6 +6810,9 @@ PROCESS_RUNNING = 202
 PROCESS_UNKNOWN = 203
 _DIRECTORY_LIST_TRIES = 8
 _DIRECTORY_REGISTER_TRIES = 4
+# How many times an opener looks again, 10 ms apart, at a directory its creator has not
+# finished laying out (its length or magic still 0): abi_runtime's OPEN_TRIES.
+_DIRECTORY_OPEN_TRIES = 50
 
 
 class DirectoryError(ValueError):
@@ -6884,6 +6911,11 @@ class _Directory:
             raise DirectoryError("directory_bad_entry_count", "%d (1 to %d rows fit)" % (count, fits))
         self.count, self.size = count, size
 
+    def release(self):
+        """Lets go of the buffer, so that an mmap under it can be closed; the directory is not
+        used after."""
+        self._mem.release()
+
     def _field(self, at, order):
         word = _load(self._mem, at // 8 * 8, 8, order)
         return (word >> (8 * (at % 8))) & 0xFFFFFFFF
@@ -6909,6 +6941,72 @@ class _Directory:
         _store(mem, magic_word, 8, struct.unpack_from("<Q", head, magic_word)[0], _RELEASE)
         mem.release()
         return cls(buffer)
+
+    @classmethod
+    def open_or_create(cls, path=None):
+        """A host's open of the directory file at path (LINUX_PATH when None), as
+        abi_runtime's DirectoryMapping::open_or_create: creates it owner-only (0600, whatever
+        the umask) and lays it out, or opens the one another host made, looking again 10 ms
+        apart, at most _DIRECTORY_OPEN_TRIES times, while its creator has not finished laying
+        it out (a DirectoryError directory_too_small or directory_not_ready after them; any
+        other check's at once). A file removed between the create and the open is created
+        again. Returns (directory, mapping, created): release() the directory, then close the
+        mapping, when done. A file (POSIX, or a file on Windows); a Windows host's named
+        mapping (WINDOWS_NAME) is not made here."""
+        import mmap
+        import os
+        path = cls.LINUX_PATH if path is None else path
+        need = cls._ENTRIES_AT + cls._MAX_ENTRIES * cls._ENTRY_SIZE
+        for _ in range(2):
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                pass
+            else:
+                try:
+                    if hasattr(os, "fchmod"):
+                        os.fchmod(fd, 0o600)
+                    os.ftruncate(fd, need)
+                    mapping = mmap.mmap(fd, need)
+                finally:
+                    os.close(fd)
+                return cls.lay_out(mapping), mapping, True
+            try:
+                directory, mapping = cls._opened(path)
+                return directory, mapping, False
+            except FileNotFoundError:
+                continue
+        directory, mapping = cls._opened(path)
+        return directory, mapping, False
+
+    @classmethod
+    def _opened(cls, path):
+        """Opens and checks the directory file at path, looking again while its creator lays
+        it out: (directory, mapping)."""
+        import mmap
+        import os
+        for tries in range(_DIRECTORY_OPEN_TRIES + 1):
+            fd = os.open(path, os.O_RDWR)
+            try:
+                size = os.fstat(fd).st_size
+                mapping = mmap.mmap(fd, size) if size else None
+            finally:
+                os.close(fd)
+            failed = None
+            if mapping is None:
+                failed = DirectoryError("directory_too_small", "0 bytes: its creator has not sized it")
+            else:
+                try:
+                    return cls(mapping), mapping
+                except DirectoryError as e:
+                    # Without its traceback, which holds the half-made view of the mapping.
+                    failed = e.with_traceback(None)
+                # That view is gone with the traceback: unmap.
+                mapping.close()
+            if failed.name not in ("directory_too_small", "directory_not_ready") or tries == _DIRECTORY_OPEN_TRIES:
+                raise failed
+            time.sleep(0.01)
+        raise AssertionError("unreachable")
 
     @classmethod
     def _join(cls, state, pid):

@@ -3760,6 +3760,11 @@ pub mod live {
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
     use ::core::sync::atomic::Ordering;
     use ::zerocopy::{FromZeros, IntoBytes};
+    /// Tries of a host's read of a record its client writes (a pad, a client's
+    /// parameter definitions, its stats) when it names none: a client that died
+    /// mid-write leaves the counter odd, and a host that serves every row each tick
+    /// must not wait for it (docs/hosts.md, "A host's cost per tick").
+    pub const HOST_TRIES: u32 = 8;
     /// A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client.
     #[derive(Clone, Copy)]
     pub struct ClientEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
@@ -3818,6 +3823,12 @@ pub mod live {
         /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
         pub fn name(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(40)
+        }
+        /// `name` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the client.
+        pub fn name_text(&self) -> ::std::string::String {
+            let bytes = self.name();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
         }
     }
     impl<A: ::abi_runtime::Writable> ClientEntry<'_, A> {
@@ -3991,6 +4002,12 @@ pub mod live {
         /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn host_version(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(32)
+        }
+        /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
+        pub fn host_version_text(&self) -> ::std::string::String {
+            let bytes = self.host_version();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
         }
         /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         pub fn regions(&self) -> [super::RegionEntry; 8] {
@@ -4511,10 +4528,9 @@ pub mod live {
         pub fn max_params(&self) -> u32 {
             self.region.read::<u32>(16)
         }
-        /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
-            self.read_param_defs_counted(::abi_runtime::DEFAULT_TRIES)
-                .map(|(value, _)| value)
+            self.read_param_defs_counted(HOST_TRIES).map(|(value, _)| value)
         }
         /// [`Self::read_param_defs`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
         pub fn read_param_defs_counted(
@@ -4663,9 +4679,9 @@ pub mod live {
         pub fn wake_p99_us(&self) -> f32 {
             self.region.read::<f32>(36)
         }
-        /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
-            self.read_stats_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
+            self.read_stats_counted(HOST_TRIES).map(|(value, _)| value)
         }
         /// [`Self::read_stats`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
         pub fn read_stats_counted(
@@ -5241,6 +5257,12 @@ pub mod live {
         pub fn host_version(&self) -> [u8; 32] {
             self.region.read::<[u8; 32]>(24)
         }
+        /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
+        pub fn host_version_text(&self) -> ::std::string::String {
+            let bytes = self.host_version();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
+        }
     }
     impl<A: ::abi_runtime::Writable> DirectoryEntry<'_, A> {
         /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
@@ -5388,10 +5410,9 @@ pub mod live {
         pub fn seq(&self) -> u32 {
             self.region.load::<u32>(0, Ordering::Acquire)
         }
-        /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
+        /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {
-            self.read_pad_input_counted(::abi_runtime::DEFAULT_TRIES)
-                .map(|(value, _)| value)
+            self.read_pad_input_counted(HOST_TRIES).map(|(value, _)| value)
         }
         /// [`Self::read_pad_input`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
         pub fn read_pad_input_counted(
@@ -6846,11 +6867,19 @@ pub mod live {
             self.header.clients(index).is_some_and(|row| row.waiting() == 1)
         }
         /// A watch of every row, for [`Self::is_hung`]: the host's own memory, kept
-        /// between checks.
+        /// between checks, with the session's hung time (the session type's `HUNG_MS`).
         pub fn watch(&self) -> ::abi_runtime::hung::HungWatch {
+            self.watch_hung_ms(0)
+        }
+        /// [`Self::watch`] with the host's own hung time: `hung_ms`, or 0 for the
+        /// session's `HUNG_MS`. A host that serves slow clients (a debugger's
+        /// breakpoint, a loaded CI machine) takes more; one that must free a dead
+        /// bot's pad sooner, less.
+        pub fn watch_hung_ms(&self, hung_ms: u64) -> ::abi_runtime::hung::HungWatch {
+            let hung_ms = if hung_ms == 0 { Client::HUNG_MS } else { hung_ms };
             ::abi_runtime::hung::HungWatch::new(
                 Client::ROWS,
-                Client::HUNG_MS * 1_000_000,
+                hung_ms.saturating_mul(1_000_000),
             )
         }
         /// Whether row `index` is hung: claimed or active with the same state,

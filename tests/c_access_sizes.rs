@@ -98,6 +98,12 @@ int main(void) {
     recording_ = 1;
     /* The session's helpers over row 1, in a session's order. */
     CALL(ibf_client_claim, h, sizeof *h, 1U, 1U, &me);
+    {
+        /* The client's fill, whose store sizes the row's plain-field loaders must take. */
+        ibf_client_entry values;
+        memset(&values, 0, sizeof values);
+        CALL(ibf_client_fill, h, sizeof *h, &me, &values);
+    }
     CALL(ibf_client_activate, h, sizeof *h, &me);
     CALL(ibf_client_heartbeat, h, sizeof *h, &me, 5U);
     CALL(ibf_client_set_waiting, h, sizeof *h, &me, 1U);
@@ -105,7 +111,7 @@ int main(void) {
     CALL(ibf_client_bind_pad, h, sizeof *h, &me, 0U, &owner);
     CALL(ibf_client_unbind_pad, h, sizeof *h, &me, 0U);
     CALL(ibf_client_standing, h, sizeof *h, &me);
-    CALL(ibf_client_watch_init, &watch);
+    CALL(ibf_client_watch_init, &watch, 0U);
     (void)CALL(ibf_client_hung, h, sizeof *h, &watch, 1U, 10U);
     CALL(ibf_client_close, h, sizeof *h, &me);
     if (CALL(ibf_client_free_begin_, h, sizeof *h, 1U, &old) == IBF_OK) {
@@ -247,6 +253,9 @@ fn no_byte_is_accessed_with_two_sizes_by_the_accessors_and_helpers() {
         "ibf_client_entry_store_heartbeat_ns",
         "ibf_bridge_header_compare_exchange_pad_owner_at",
         "ibf_directory_entry_load_state",
+        "ibf_client_entry_load_pid",
+        "ibf_client_entry_load_caps",
+        "ibf_client_entry_load_name",
     ] {
         assert!(
             accessors.iter().any(|(n, _, _)| n == name),
@@ -258,6 +267,7 @@ fn no_byte_is_accessed_with_two_sizes_by_the_accessors_and_helpers() {
     let calls: BTreeSet<&str> = seen.iter().map(|(_, _, _, c)| c.as_str()).collect();
     for call in [
         "ibf_client_claim",
+        "ibf_client_fill",
         "ibf_client_close",
         "ibf_directory_register",
     ]
@@ -273,6 +283,12 @@ fn no_byte_is_accessed_with_two_sizes_by_the_accessors_and_helpers() {
             && c == "ibf_client_claim"),
         "the claim swaps row 1's 8-byte word (clients at 0x100, 128 bytes a row): {seen:?}"
     );
+    // The name's loader reads row 1's name (at 0x100 + 128 + 40, 32 bytes) and nothing else.
+    let name: Vec<(usize, usize)> = (seen.iter())
+        .filter(|(r, _, _, c)| r == "bridge" && c == "ibf_client_entry_load_name")
+        .map(|(_, at, size, _)| (*at, *size))
+        .collect();
+    assert_eq!(name, [(424, 8), (432, 8), (440, 8), (448, 8)]);
     assert!(
         clashes.is_empty(),
         "bytes accessed with two sizes (first byte, past the last, size: calls): {clashes:#?}"

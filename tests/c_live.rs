@@ -82,6 +82,7 @@ fn every_helper_runs_in_c11_and_cxx17_at_the_reference_offsets() {
         ("failures", "0"),
         ("host_generation", "7"),
         ("heartbeat5", "aabbccddeeff0011"),
+        ("row5", "4242,1,102030405060708,2,8:row-five,4:row-"),
         ("pad_owner", "1,2,3,4"),
         ("run_mode", "1"),
         ("pad_odd", "1"),

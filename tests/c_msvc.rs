@@ -23,7 +23,7 @@ use common::tools::{c_inline_functions, run_ok, scratch};
 
 /// Declarations that `bridge.h` (string.h) and clang's `<intrin.h>` (stdlib.h via
 /// mm_malloc.h, malloc.h, setjmp.h) include from the C runtime, which is not installed here.
-const CRT_STUBS: [(&str, &str); 4] = [
+const CRT_STUBS: [(&str, &str); 5] = [
     (
         "string.h",
         "#pragma once\n#include <stddef.h>\nvoid *memcpy(void *, const void *, size_t);\n\
@@ -39,6 +39,22 @@ const CRT_STUBS: [(&str, &str); 4] = [
         "#pragma once\n#include <stddef.h>\nvoid *_aligned_malloc(size_t, size_t);\n\
          void _aligned_free(void *);\n",
     ),
+    // The host directory's process probe, which the header includes <windows.h> for: the
+    // types and functions it uses, as the Windows SDK declares them for x64 and ARM64.
+    (
+        "windows.h",
+        "#pragma once\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\
+         typedef unsigned long DWORD;\ntypedef int BOOL;\ntypedef void *HANDLE;\n\
+         typedef struct _FILETIME { DWORD dwLowDateTime; DWORD dwHighDateTime; } FILETIME;\n\
+         #define FALSE 0\n#define PROCESS_QUERY_LIMITED_INFORMATION 0x1000\n\
+         #define ERROR_ACCESS_DENIED 5L\n#define STILL_ACTIVE 259\n\
+         __declspec(dllimport) HANDLE __stdcall OpenProcess(DWORD, BOOL, DWORD);\n\
+         __declspec(dllimport) DWORD __stdcall GetLastError(void);\n\
+         __declspec(dllimport) BOOL __stdcall GetExitCodeProcess(HANDLE, DWORD *);\n\
+         __declspec(dllimport) BOOL __stdcall GetProcessTimes(HANDLE, FILETIME *, FILETIME *, FILETIME *, FILETIME *);\n\
+         __declspec(dllimport) BOOL __stdcall CloseHandle(HANDLE);\n\
+         #ifdef __cplusplus\n}\n#endif\n",
+    ),
     (
         "setjmp.h",
         "#pragma once\ntypedef struct { unsigned long long part[2]; } _JBTYPE;\n\
@@ -53,10 +69,38 @@ fn bridge_header() -> String {
 }
 
 /// Every `static inline` function of the header, once (both branches define the
-/// primitives).
+/// primitives), but those of a block only Linux compiles (the host directory's
+/// open-or-create: `#if defined(__linux__)` to its `#endif`, with no `#else`).
 fn inline_functions(header: &str) -> Vec<String> {
+    let mut linux_only = Vec::new();
+    let (mut block, mut depth): (Option<String>, usize) = (None, 0);
+    for line in header.lines() {
+        let Some(text) = block.as_mut() else {
+            if line == "#if defined(__linux__)" {
+                (block, depth) = (Some(String::new()), 0);
+            }
+            continue;
+        };
+        if line.starts_with("#if") {
+            depth += 1;
+        } else if depth == 0 && (line.starts_with("#elif") || line.starts_with("#else")) {
+            block = None;
+            continue;
+        } else if line.starts_with("#endif") {
+            if depth == 0 {
+                linux_only.extend(c_inline_functions(text).into_iter().map(|(n, _)| n));
+                block = None;
+                continue;
+            }
+            depth -= 1;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    assert!(linux_only.iter().any(|n| n == "ibf_hosts_open_or_create"));
     let mut names: Vec<String> = (c_inline_functions(header).into_iter())
         .map(|(name, _)| name)
+        .filter(|name| !linux_only.contains(name))
         .collect();
     names.sort();
     names.dedup();

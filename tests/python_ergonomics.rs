@@ -374,9 +374,9 @@ def claim(header: bridge.LiveBridgeHeader) -> int | None:
             continue
         row.set_name("typed bot")
         assert session.activate()
-        name: bytes = row.name().value
+        name: str = row.name()
         state: bridge.ClientState = row.state()
-        print("claimed row", i, name.decode(), state.name, row.generation())
+        print("claimed row", i, name, state.name, row.generation())
         return i
     return None
 

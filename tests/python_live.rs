@@ -222,7 +222,7 @@ def exercise(buf):
     assert u(buf, rows + 3 * row_size + off("client_entry", "heartbeat_ns"), "<Q") == 2 ** 63 + 5
     row.set_pid(4242)
     row.set_name("bot")
-    assert bridge.text(row.name()) == "bot" and u(buf, rows + 3 * row_size + off("client_entry", "pid")) == 4242
+    assert row.name() == "bot" and u(buf, rows + 3 * row_size + off("client_entry", "pid")) == 4242
     # Pads: the four bytes as one word, and one byte through the word.
     no_pad, not_bot = C["no_pad"], C["pad_not_bot"]
     assert h.compare_exchange_pad_owner((0, 0, 0, 0), (no_pad, no_pad, no_pad, not_bot)) == (True, (0, 0, 0, 0))

@@ -80,8 +80,12 @@ mod generated_fresh;
 mod host_cpp;
 #[path = "host_geometry.rs"]
 mod host_geometry;
+#[path = "host_tries.rs"]
+mod host_tries;
 #[path = "hostile_targets.rs"]
 mod hostile_targets;
+#[path = "hung_time.rs"]
+mod hung_time;
 #[path = "init.rs"]
 mod init;
 #[path = "inspect.rs"]
@@ -148,6 +152,8 @@ mod recording_rust;
 mod reference_layout;
 #[path = "reference_text.rs"]
 mod reference_text;
+#[path = "row_fields.rs"]
+mod row_fields;
 #[path = "rust_bindings.rs"]
 mod rust_bindings;
 #[path = "rust_fixtures.rs"]

@@ -8,7 +8,8 @@
 //! and C clients (tests/torture/client.c, by name) race it and claim rows; and README "Who
 //! may attach"'s C example (an owner-only section, its descriptor read back); and the C++
 //! host example (examples/host_cpp/host.cpp, built with mingw-w64's g++) by name against two
-//! Windows bots (tests/host_cpp/win_bot.c).
+//! Windows bots (tests/host_cpp/win_bot.c); and the host directory's process probe with the
+//! header alone, against a child killed by TerminateProcess (tests/windows/probe.c).
 //!
 //! Needs wine64, gcc-mingw-w64-x86-64, g++-mingw-w64-x86-64-win32 and the rustup target
 //! x86_64-pc-windows-gnu (.ci/setup
@@ -625,5 +626,50 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
         counts[4..],
         [1, 1, 0, 0, 0],
         "one hung row, one reload: {line}"
+    );
+}
+
+/// `ibf_process_probe` works on Windows with the header alone (issue 48): no macro to define
+/// and no `<windows.h>` to include first (the header includes it, without min and max).
+/// tests/windows/probe.c includes `<windows.h>` after bridge.h, the order that used to leave
+/// every process "unknown", and kills a child with TerminateProcess; the header also builds as
+/// C++17 after `<windows.h>` and before `<algorithm>`'s `std::min`.
+#[test]
+fn the_process_probe_needs_no_macro_and_sees_a_killed_child() {
+    let dir = scratch("windows_probe");
+    let exe = mingw(
+        &dir,
+        "probe.exe",
+        &[&root().join("tests/windows/probe.c")],
+        &[],
+    );
+    let (code, out, err) = wine(&dir, &exe, &[]);
+    assert_eq!(
+        (code, out.replace("\r\n", "\n").as_str()),
+        (
+            0,
+            "self running created\nself-again running created\npid-0 gone\nno-such gone\n\
+             child running created\nkilled-held gone\nkilled gone\n"
+        ),
+        "stderr: {err}"
+    );
+    std::fs::write(
+        dir.join("order.cpp"),
+        "#include <windows.h>\n#include \"bridge.h\"\n#include <algorithm>\n\
+         int main() { uint64_t t = 0; return std::min(ibf_process_probe(0, &t, nullptr), 0); }\n",
+    )
+    .unwrap();
+    let generated = root().join("generated");
+    let out = Command::new("x86_64-w64-mingw32-g++")
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
+        .arg(&generated)
+        .args(["order.cpp", "-o", "order.exe"])
+        .current_dir(&dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run x86_64-w64-mingw32-g++ ({e}): apt-get install g++-mingw-w64-x86-64-win32"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

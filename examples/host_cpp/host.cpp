@@ -193,7 +193,7 @@ public:
         header_len_ = ibf_attached_header_size(&host_);
         ring_ = ibf_attached_log_ring(&host_);
         ring_len_ = ibf_attached_log_ring_size(&host_);
-        ibf_client_watch_init(&watch_);
+        ibf_client_watch_init(&watch_, 0U);  // 0: the session's hung time, IBF_CLIENT_HUNG_MS
         for (Row &r : rows_) {
             ibf_draw_reader_init(&r.reader);
         }

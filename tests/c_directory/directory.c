@@ -6,7 +6,11 @@
  *                         owner-only, or opened), prints "registered ROW", then waits to be
  *                         killed;
  *   directory next FILE   opens FILE, registers (freeing stale rows), prints what it found,
- *                         and unregisters. */
+ *                         and unregisters;
+ *   directory race FILE GO  one of two creators racing ibf_hosts_open_or_create(FILE) once GO
+ *                         exists: prints whether it created FILE, its row, and its times;
+ *   directory open FILE   ibf_hosts_open_or_create(FILE) once: its result, whether it
+ *                         created FILE, and whether it waited (more than 50 ms). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -164,51 +168,51 @@ static void unit(void) {
     }
 }
 
-/* Maps the directory file `path`: created owner-only and laid out, or opened. */
-static void *map_directory(const char *path, ibf_directory *d) {
-    void *base;
-    int created = 1, tries;
-    int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0 && errno == EEXIST) {
-        created = 0;
-        fd = open(path, O_RDWR);
+/* The directory file `path` through ibf_hosts_open_or_create: created owner-only and laid
+ * out, or opened (waiting, bounded, for its creator). */
+static ibf_directory_mapping map_directory(const char *path, ibf_directory *d) {
+    ibf_directory_mapping map;
+    int r = ibf_hosts_open_or_create(path, &map, d);
+    if (r != IBF_DIRECTORY_OK) {
+        printf("refused %s\n", r == IBF_DIRECTORY_OS_ERROR ? strerror(errno) : ibf_directory_error_name(r));
+        exit(3);
     }
-    if (fd < 0) {
-        perror(path);
-        exit(2);
-    }
-    if (created && ftruncate(fd, IBF_HOSTS_SIZE) != 0) {
-        perror("ftruncate");
-        exit(2);
-    }
-    base = mmap(NULL, IBF_HOSTS_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (base == MAP_FAILED) {
-        perror("mmap");
-        exit(2);
-    }
-    if (created) {
-        if (ibf_hosts_lay_out(base, IBF_HOSTS_SIZE, d) != 0) {
-            exit(2);
-        }
-        return base;
-    }
-    for (tries = 0; tries < 50; tries++) {
-        int r = ibf_hosts_check(base, IBF_HOSTS_SIZE, d);
-        if (r == 0) {
-            return base;
-        }
-        if (r != IBF_DIRECTORY_NOT_READY) {
-            printf("refused %s\n", ibf_directory_error_name(r));
-            exit(3);
-        }
-        {
-            struct timespec pause = {0, 10000000L};
-            nanosleep(&pause, NULL);
+    return map;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000U + (uint64_t)t.tv_nsec;
+}
+
+/* One of two creators racing: waits for the file `go`, then opens or creates `path`,
+ * registers, lists and unregisters; prints whether it created the file, its row, and when
+ * its open_or_create started and ended. */
+static int race(const char *path, const char *go) {
+    ibf_directory d;
+    ibf_directory_mapping map;
+    ibf_directory_host hosts[16];
+    uint32_t row = 0, freed = 0, problems = 0, me = (uint32_t)getpid();
+    uint64_t me_time = 0, start, end;
+    /* A busy wait, so that both racers leave it within microseconds of the go (bounded). */
+    uint64_t give_up = now_ns() + 20000000000U;
+    while (access(go, F_OK) != 0) {
+        if (now_ns() > give_up) {
+            return 4;
         }
     }
-    printf("refused not ready\n");
-    exit(3);
+    start = now_ns();
+    map = map_directory(path, &d);
+    end = now_ns();
+    ibf_process_probe(me, &me_time, NULL);
+    CHECK(ibf_directory_register(&d, me, me_time, "c racer", ibf_process_probe, NULL, &row, &freed) == 0);
+    CHECK(ibf_directory_list(&d, hosts, 16, &problems) >= 1 && problems == 0);
+    printf("created %d row %u start %llu end %llu\n", map.created, (unsigned)row, (unsigned long long)start,
+           (unsigned long long)end);
+    CHECK(ibf_directory_unregister(&d, row, me, me_time));
+    ibf_directory_unmap(&map);
+    return failures;
 }
 
 int main(int argc, char **argv) {
@@ -222,6 +226,18 @@ int main(int argc, char **argv) {
             return 1;
         }
         printf("directory unit ok\n");
+        return 0;
+    }
+    if (argc == 4 && strcmp(argv[1], "race") == 0) {
+        return race(argv[2], argv[3]);
+    }
+    if (argc == 3 && strcmp(argv[1], "open") == 0) {
+        ibf_directory_mapping map;
+        uint64_t start = now_ns();
+        int r = ibf_hosts_open_or_create(argv[2], &map, &d);
+        printf("open %s created %d waited %d\n", r == 0 ? "ok" : ibf_directory_error_name(r), map.created,
+               now_ns() - start > 50000000U);
+        ibf_directory_unmap(&map);
         return 0;
     }
     if (argc != 3) {

@@ -277,7 +277,7 @@ static void session(uint64_t rounds) {
     pthread_t t;
     uint64_t i, owner;
     int claimed = 0;
-    ibf_client_watch_init(&watch);
+    ibf_client_watch_init(&watch, 0U);
     /* Rows 0 to 2 freed again and again, the host running. */
     static const size_t at[] = {256, 384, 512, 24};
     static const uint32_t value[] = {0, 0, 0, 1};

@@ -516,7 +516,7 @@ static void session(void) {
          * hung after it (the old rule never called a claimed row hung). */
         static ibf_client_watch watch;
         ibf_client_session stuck;
-        ibf_client_watch_init(&watch);
+        ibf_client_watch_init(&watch, 0U);
         CHECK(!ibf_client_hung(b, len, &watch, 2, 60000000000ULL));
         CHECK(!ibf_client_hung(b, len, &watch, 2, 61000000000ULL) && ibf_client_hung(b, len, &watch, 2, 61000000001ULL));
         EXPECT(ibf_client_heartbeat(b, len, &me, 1000000001ULL), IBF_OK);

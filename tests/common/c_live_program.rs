@@ -72,6 +72,17 @@ static void read_image(void) {
     int ok = 1;
     printf("host_generation=%" PRIu32 "\n", ibf_bridge_header_load_host_generation(bridge()));
     printf("heartbeat5=%" PRIx64 "\n", ibf_client_entry_load_heartbeat_ns(&bridge()->clients[5]));
+    {
+        /* A row's plain fields, as a host reads them; the name whole, then cut to 4 bytes. */
+        const ibf_client_entry *row = &bridge()->clients[5];
+        char name[IBF_CLIENT_NAME_LEN + 1];
+        size_t whole = ibf_client_entry_load_name(row, name, sizeof name);
+        printf("row5=%" PRIu32 ",%u,%" PRIx64 ",%u,%zu:%s", ibf_client_entry_load_pid(row),
+               (unsigned)ibf_client_entry_load_caps(row), ibf_client_entry_load_connected_ns(row),
+               (unsigned)ibf_client_entry_load_pad(row), whole, name);
+        whole = ibf_client_entry_load_name(row, name, 5);
+        printf(",%zu:%s\n", whole, name);
+    }
     ibf_bridge_header_load_pad_owner(bridge(), owners);
     printf("pad_owner=%d,%d,%d,%d\n", owners[0], owners[1], owners[2], owners[3]);
     printf("run_mode=%d\n", ibf_bridge_header_load_run_mode(bridge()));
@@ -429,6 +440,14 @@ pub fn input_image(r: &Ref) -> Vec<u8> {
         row5 + r.at("client_entry.heartbeat_ns"),
         &0xAABB_CCDD_EEFF_0011u64.to_le_bytes(),
     );
+    put(row5 + r.at("client_entry.pid"), &4242u32.to_le_bytes());
+    put(row5 + r.at("client_entry.caps"), &1u32.to_le_bytes());
+    put(
+        row5 + r.at("client_entry.connected_ns"),
+        &0x0102_0304_0506_0708u64.to_le_bytes(),
+    );
+    put(row5 + r.at("client_entry.pad"), &[2]);
+    put(row5 + r.at("client_entry.name"), b"row-five");
     put(r.at("bridge_header.pad_owner"), &[1, 2, 3, 4]);
     put(r.at("bridge_header.run_mode"), &[1]);
     put(PAD + r.at("pad_input.seq"), &7u32.to_le_bytes());

@@ -4,6 +4,7 @@
 pub mod bindings_crate;
 pub mod c_live_program;
 pub mod every_backend;
+pub mod host_kit;
 pub mod image;
 pub mod markdown_blocks;
 pub mod markdown_doc;

@@ -4,12 +4,16 @@
   directory.py host FILE   registers this process in the directory file FILE (made
                            owner-only, or opened), prints "registered ROW", waits to be killed;
   directory.py next FILE   opens FILE, registers (freeing stale rows), prints what it found,
-                           and unregisters."""
+                           and unregisters;
+  directory.py race FILE GO  one of two creators racing Hosts.open_or_create(FILE) once GO
+                           exists: prints whether it created FILE, its row, and its times;
+  directory.py half DIR    the bounded wait for a half-made directory, in DIR."""
 
 import mmap
 import os
 import struct
 import sys
+import threading
 import time
 
 import bridge
@@ -103,36 +107,97 @@ def unit():
     print("directory unit ok")
 
 
-def open_directory(path):
-    """The directory file at path: created owner-only and laid out, or opened and checked
-    (waiting, bounded, for its creator to lay it out)."""
-    try:
+def race(path, go):
+    """One of two creators racing: waits for the go file, then Hosts.open_or_create(path),
+    registers and unregisters; prints whether it created the file, its row, and when its
+    open_or_create started and ended (monotonic ns, for the test to see that the two raced)."""
+    deadline = time.monotonic() + 20
+    while not os.path.exists(go):
+        assert time.monotonic() < deadline, "no go"
+        time.sleep(0.0005)
+    start = time.monotonic_ns()
+    d, m, created = Hosts.open_or_create(path)
+    end = time.monotonic_ns()
+    me = os.getpid()
+    me_time = bridge.process_probe(me)[1]
+    row, _ = d.register(me, me_time, "python racer")
+    hosts, problems = d.list()
+    assert problems == 0 and any(h.pid == me for h in hosts)
+    print("created %d row %d start %d end %d" % (created, row, start, end))
+    assert d.unregister(row, me, me_time)
+    d.release()
+    m.close()
+
+
+def half_made(folder):
+    """An opener waits, bounded, for a creator that has not finished: a file of 0 bytes, then
+    one of its size with magic 0 (each finished by a thread 100 ms later), opens; one never
+    finished is directory_too_small or directory_not_ready after the tries (0.5 s); a bad
+    magic is refused at once."""
+    def made(path, size, finish):
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-        os.ftruncate(fd, Hosts.SIZE)
-        m = mmap.mmap(fd, Hosts.SIZE)
+        os.ftruncate(fd, size)
         os.close(fd)
-        return m, Hosts.lay_out(m)
-    except FileExistsError:
-        pass
-    fd = os.open(path, os.O_RDWR)
-    m = mmap.mmap(fd, Hosts.SIZE)
-    os.close(fd)
-    for _ in range(50):
-        try:
-            return m, Hosts(m)
-        except DirectoryError as e:
-            if e.name != "directory_not_ready":
-                raise
-        time.sleep(0.01)
-    return m, Hosts(m)
+        if finish:
+            def later():
+                time.sleep(0.1)
+                fd = os.open(path, os.O_RDWR)
+                os.ftruncate(fd, Hosts.SIZE)
+                m = mmap.mmap(fd, Hosts.SIZE)
+                os.close(fd)
+                Hosts.lay_out(m).release()
+                m.close()
+            t = threading.Thread(target=later)
+            t.start()
+            return t
+        return None
+    for name, size in (("unsized", 0), ("unmarked", Hosts.SIZE)):
+        path = os.path.join(folder, name)
+        t = made(path, size, True)
+        start = time.monotonic()
+        d, m, created = Hosts.open_or_create(path)
+        waited = time.monotonic() - start
+        t.join()
+        assert not created and d.count > 0 and 0.05 < waited < 5, (name, waited)
+        d.release()
+        m.close()
+        print("%s waited" % name)
+    for name, size, error in (("never-sized", 0, "directory_too_small"),
+                              ("never-marked", Hosts.SIZE, "directory_not_ready")):
+        path = os.path.join(folder, name)
+        made(path, size, False)
+        start = time.monotonic()
+        expect_error(error, lambda: Hosts.open_or_create(path))
+        waited = time.monotonic() - start
+        assert 0.4 < waited < 10, (name, waited)
+        print("%s refused after %d tries" % (name, bridge._DIRECTORY_OPEN_TRIES))
+    path = os.path.join(folder, "bad-magic")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<I", 0x12345678).ljust(Hosts.SIZE, b"\0"))
+    start = time.monotonic()
+    expect_error("directory_bad_magic", lambda: Hosts.open_or_create(path))
+    assert time.monotonic() - start < 0.4
+    print("bad-magic refused at once")
+    path = os.path.join(folder, "new")
+    d, m, created = Hosts.open_or_create(path)
+    assert created and os.stat(path).st_mode & 0o777 == 0o600 and d.count > 0
+    d.release()
+    m.close()
+    print("new created owner-only")
 
 
 def main():
     if sys.argv[1:] == ["unit"]:
         unit()
         return
+    if sys.argv[1] == "race":
+        race(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "half":
+        half_made(sys.argv[2])
+        return
     mode, path = sys.argv[1:]
-    m, d = open_directory(path)
+    d, m, _ = Hosts.open_or_create(path)
     me = os.getpid()
     me_time = bridge.process_probe(me)[1]
     if mode == "host":

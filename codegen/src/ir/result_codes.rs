@@ -163,6 +163,10 @@ pub fn codes(family: Family) -> Vec<ResultCode> {
                     "version_too_long",
                     "The host version does not fit its field with its NUL.",
                 ),
+                (
+                    "os_error",
+                    "An OS call of an open-or-create failed (C): errno says which.",
+                ),
             ];
             let errors = errors.iter().zip(1..).map(|((name, doc), k)| {
                 code(

@@ -14,7 +14,7 @@ use crate::ir::result_codes::{Family, codes};
 use crate::parse::RawSchema;
 
 /// The C header's live helpers define `<PREFIX>_OK`, `_CONTENDED`, `_EMPTY`,
-/// `_TOO_SHORT` and `_DEFAULT_TRIES` and read `<PREFIX>_LIVE_MSVC_INTRINSICS`, and with a `[[layout]]` its attach helpers define
+/// `_TOO_SHORT`, `_DEFAULT_TRIES` and `_HOST_TRIES` and read `<PREFIX>_LIVE_MSVC_INTRINSICS`, and with a `[[layout]]` its attach helpers define
 /// `<PREFIX>_ATTACH_OK` and `_ATTACH_<CHECK>` (the codes of `ir::result_codes`); a
 /// constant or enum value whose macro is one of them would redefine it.
 pub(crate) fn check_reserved_macros(
@@ -27,7 +27,7 @@ pub(crate) fn check_reserved_macros(
     let reserved: Vec<String> = codes(Family::Live)
         .into_iter()
         .map(|c| c.macro_suffix)
-        .chain(["DEFAULT_TRIES".to_string()])
+        .chain(["DEFAULT_TRIES".to_string(), "HOST_TRIES".to_string()])
         .collect();
     let attach_codes: Vec<String> = codes(Family::Attach)
         .into_iter()
@@ -87,7 +87,7 @@ pub(crate) fn check_reserved_macros(
                 format!(
                     "{what} becomes the C macro `{prefix}_{macro_name}`, which the header's live access helpers define as a status"
                 ),
-                "rename it: the live helpers return OK, CONTENDED, EMPTY and TOO_SHORT and try DEFAULT_TRIES times",
+                "rename it: the live helpers return OK, CONTENDED, EMPTY and TOO_SHORT and try DEFAULT_TRIES or HOST_TRIES times",
             );
         }
     }

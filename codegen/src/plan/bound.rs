@@ -104,7 +104,7 @@ mod tests {
     use super::*;
 
     fn bridge() -> Schema {
-        crate::plan::bridge_schema()
+        crate::plan::bridge_for_tests()
     }
 
     #[test]

@@ -183,7 +183,7 @@ fn leaves(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::bridge_schema as bridge;
+    use crate::plan::bridge_for_tests as bridge;
 
     /// The words of the bridge's client and bot blocks, checked against the reference
     /// (bridge-abi-0.9-reference.txt): the fields it marks "Host" in those structs.

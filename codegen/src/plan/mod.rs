@@ -7,12 +7,14 @@ pub mod events;
 pub mod host_words;
 pub(crate) mod live;
 pub mod recording;
+pub mod row_loads;
 pub mod session;
+pub mod tries;
 pub mod words;
 
-/// The bridge's schema, loaded, for the plans' unit tests.
+/// The bridge schema (schema.toml), for the plans' unit tests.
 #[cfg(test)]
-pub(crate) fn bridge_schema() -> crate::schema::Schema {
+pub(crate) fn bridge_for_tests() -> crate::schema::Schema {
     let src = include_str!("../../../schema.toml");
     crate::schema::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("schema.toml", src)))
 }

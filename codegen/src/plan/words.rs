@@ -54,9 +54,7 @@ pub fn lane(schema: &Schema, si: StructId, fi: usize) -> Option<Lane> {
 mod tests {
     use super::*;
 
-    fn bridge() -> Schema {
-        crate::plan::bridge_schema()
-    }
+    use crate::plan::bridge_for_tests as bridge;
 
     fn field(schema: &Schema, s: &str, f: &str) -> (StructId, usize) {
         let si = (schema.abi.structs.iter().position(|x| x.name == s)).expect("the struct");

@@ -168,11 +168,8 @@ pub(super) fn is_shown_array(f: &Field) -> bool {
     f.ty.len.is_some() && !is_text(f) && !f.is_padding()
 }
 
-/// Whether a field is text: `char[N]` that is not declared padding. Padding of type
-/// `char[N]` is bytes to keep zero, with no accessors (`set__pad5` is no snake_case name).
-pub(super) fn is_text(f: &Field) -> bool {
-    f.ty.elem == Elem::Char && f.ty.len.is_some() && !f.is_padding()
-}
+/// Whether a field is text (`plan::row_loads::is_text`).
+pub(super) use crate::plan::row_loads::is_text;
 
 /// `name_str()` and `set_name()` for every text field.
 fn expand_text_accessors(s: &Struct) -> TokenStream {

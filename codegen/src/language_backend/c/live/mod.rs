@@ -27,6 +27,8 @@ use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::prose::regions::describe_all;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::row_loads::{RowLoad, row_loads};
+use crate::plan::tries::HOST_TRIES;
 use crate::plan::words;
 use crate::schema::Schema;
 use comments::field_doc;
@@ -50,9 +52,44 @@ fn branch_conditions(pu: &str) -> (String, String) {
     )
 }
 
-/// The headers the helpers need, included before the header's `extern "C"` block.
-fn includes(pu: &str) -> String {
+/// The headers the helpers need, included before the header's `extern "C"` block; with a
+/// host directory, `<windows.h>` on Windows for its process probe, so the probe works
+/// whatever the including file included first. It comes without the min and max macros,
+/// which would break C++'s `std::min` and `std::max` (`NOMINMAX` for the include only, unless
+/// the including file defined it: the header leaves no macro of its own behind).
+fn includes(pu: &str, directory: bool) -> String {
     let (gnu, msvc) = branch_conditions(pu);
+    let windows = if directory {
+        "\
+#if defined(_WIN32) && !defined(__linux__)
+/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+#ifdef NOMINMAX
+#include <windows.h>
+#else
+#define NOMINMAX
+#include <windows.h>
+#undef NOMINMAX
+#endif
+#endif
+"
+    } else {
+        ""
+    };
+    let posix = if directory {
+        "\
+#if defined(__linux__)
+/* The host directory's open-or-create: open, lseek, write, chmod, fstat, mmap, poll. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+"
+    } else {
+        ""
+    };
     format!(
         "\
 #include <stdbool.h>
@@ -64,7 +101,7 @@ fn includes(pu: &str) -> String {
 #elif {msvc}
 #include <intrin.h>
 #endif
-"
+{windows}{posix}"
     )
 }
 
@@ -89,7 +126,10 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
         &describe_all(schema),
     )?);
     Ok(Some(LiveText {
-        includes: includes(&schema.abi.c_prefix.to_ascii_uppercase()),
+        includes: includes(
+            &schema.abi.c_prefix.to_ascii_uppercase(),
+            !schema.directories.is_empty(),
+        ),
         section,
     }))
 }
@@ -119,11 +159,15 @@ struct LiveContext {
     asserts: Vec<AssertCtx>,
     fields: Vec<FieldCtx>,
     words: Vec<WordCtx>,
+    /// A session row's plain fields with loaders (`plan::row_loads`).
+    row_loads: Vec<RowLoadCtx>,
     seqlocks: Vec<SeqlockCtx>,
     slot_rings: Vec<SlotRingCtx>,
     event_rings: Vec<EventRingCtx>,
     /// The live helpers' result codes (`result_codes.rs`).
     codes: Vec<CodeCtx>,
+    /// `plan::tries::HOST_TRIES`.
+    host_tries: u32,
 }
 
 /// A static assert that an atomic field is a naturally aligned word.
@@ -134,16 +178,45 @@ struct AssertCtx {
     width: u64,
 }
 
-/// One atomic or compare-and-swap scalar field.
+/// What every field's accessor names: its doc, struct, schema name (for function names),
+/// member, C type and bits.
 #[derive(Serialize)]
-struct FieldCtx {
+struct FieldHead {
     doc: String,
     s: String,
-    /// The schema name, for function names.
     name: String,
     member: String,
     ty: String,
     bits: u64,
+}
+
+impl FieldHead {
+    fn of(
+        schema: &Schema,
+        protocols: &[ProtocolProse],
+        si: StructId,
+        fi: usize,
+        bits: u64,
+    ) -> Self {
+        let abi = &schema.abi;
+        let s = &abi.structs[si];
+        let f = &s.fields[fi];
+        FieldHead {
+            doc: field_doc(schema, protocols, si, fi),
+            s: c_type_name(&s.name, &abi.c_prefix),
+            name: f.name.clone(),
+            member: c_field_name(&f.name, &abi.c_prefix),
+            ty: field_type(abi, &f.ty).into_owned(),
+            bits,
+        }
+    }
+}
+
+/// One atomic or compare-and-swap scalar field.
+#[derive(Serialize)]
+struct FieldCtx {
+    #[serde(flatten)]
+    head: FieldHead,
     /// A seqlock counter: a load only.
     counter: bool,
     /// An integer (not an enum or flag set): fetch_add too.
@@ -161,6 +234,15 @@ struct LaneCtx {
     word_at: u64,
     word_bits: u64,
     shift: u64,
+}
+
+/// A session row's plain field with a loader of its own (`plan::row_loads`): a scalar's
+/// `bits`, or a text field's bytes (`text_len`, 0 for a scalar).
+#[derive(Serialize)]
+struct RowLoadCtx {
+    #[serde(flatten)]
+    head: FieldHead,
+    text_len: u64,
 }
 
 /// An array claimed as one word (`pad_owner`).
@@ -190,11 +272,13 @@ fn build_context(schema: &Schema) -> LiveContext {
         static_assert: format!("{pu}_STATIC_ASSERT_"),
         alignof: format!("{pu}_ALIGNOF_"),
         codes: code_ctxs(&[Family::Live], &pu),
+        host_tries: HOST_TRIES,
         p,
         pu,
         asserts: Vec::new(),
         fields: Vec::new(),
         words: Vec::new(),
+        row_loads: Vec::new(),
         seqlocks: Vec::new(),
         slot_rings: Vec::new(),
         event_rings: Vec::new(),
@@ -225,6 +309,18 @@ fn build_context(schema: &Schema) -> LiveContext {
             }
         }
     }
+    for &si in &schema.layout.order {
+        for r in row_loads(schema, si) {
+            let (bits, text_len) = match r.load {
+                RowLoad::Scalar { width } => (width * 8, 0),
+                RowLoad::Text { len } => (0, len),
+            };
+            ctx.row_loads.push(RowLoadCtx {
+                head: FieldHead::of(schema, &protocols, si, r.field, bits),
+                text_len,
+            });
+        }
+    }
     ctx.seqlocks = schema
         .access
         .seqlocks
@@ -250,9 +346,7 @@ fn build_atomic_field(
     fi: usize,
     width: u64,
 ) -> FieldCtx {
-    let abi = &schema.abi;
-    let s = &abi.structs[si];
-    let f = &s.fields[fi];
+    let f = &schema.abi.structs[si].fields[fi];
     let a = &schema.access.structs[si];
     let counter = a
         .seqlocks
@@ -265,12 +359,7 @@ fn build_atomic_field(
     });
     FieldCtx {
         lane,
-        doc: field_doc(schema, protocols, si, fi),
-        s: c_type_name(&s.name, &abi.c_prefix),
-        name: f.name.clone(),
-        member: c_field_name(&f.name, &abi.c_prefix),
-        ty: field_type(abi, &f.ty).into_owned(),
-        bits: width * 8,
+        head: FieldHead::of(schema, protocols, si, fi, width * 8),
         counter,
         add: !counter && matches!(f.ty.elem, Elem::Prim(_)),
         cas: !counter && matches!(a.fields[fi].kind, AccessKind::Cas { .. }),

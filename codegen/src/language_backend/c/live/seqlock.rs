@@ -1,6 +1,7 @@
 //! Seqlocks: the value type a read fills (the struct itself, or a copy type of the guarded
 //! fields and trailer parts), and the byte ranges a read and a write copy.
 
+use crate::plan::tries::host_reads_client;
 use serde::Serialize;
 
 use super::comments::{WIDTH, comment, find, protocol_comment};
@@ -30,6 +31,9 @@ pub(super) struct SeqlockCtx {
     min_len: Option<u64>,
     copies: Vec<CopyCtx>,
     payload: Option<PayloadCtx>,
+    /// A host's read of a record its client writes (`plan::tries`), and who writes it.
+    host_read: bool,
+    writers: String,
 }
 
 #[derive(Serialize)]
@@ -92,6 +96,8 @@ pub(super) fn build_seqlock(
     let mut ctx = SeqlockCtx {
         doc: protocol_comment(find(protocols, "seqlock", &lock.name)),
         name: lock.name.clone(),
+        host_read: host_reads_client(schema, lock),
+        writers: lock.writers.describe(&schema.access.parties),
         s: c_type_name(&s.name, prefix),
         value: if whole {
             c_type_name(&s.name, prefix)

@@ -14,6 +14,8 @@ pub(super) struct Ctx<'a> {
     pub(super) names: &'a Names,
     pub(super) views: Vec<Option<String>>,
     pub(super) values: Vec<String>,
+    /// The module's name for `plan::tries::HOST_TRIES`.
+    pub(super) host_tries: String,
 }
 
 /// The `struct` format of a number: `<I`, `<q`, `<d` (letters in the order of `Prim::ALL`).

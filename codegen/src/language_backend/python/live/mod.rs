@@ -24,6 +24,7 @@ mod ring;
 mod seqlock;
 mod view;
 
+use crate::plan::tries::HOST_TRIES;
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -107,6 +108,9 @@ pub(in crate::language_backend::python) struct LiveContext {
     pub(in crate::language_backend::python) unavailable_error: String,
     pub(in crate::language_backend::python) contended_error: String,
     pub(in crate::language_backend::python) cas_error: String,
+    /// The module's name for `plan::tries::HOST_TRIES`, and its value.
+    pub(in crate::language_backend::python) host_tries: String,
+    pub(in crate::language_backend::python) host_tries_count: u32,
     pub(in crate::language_backend::python) values: Vec<ValueClass>,
     pub(in crate::language_backend::python) views: Vec<ViewClass>,
     pub(in crate::language_backend::python) rings: Vec<RingClass>,
@@ -134,6 +138,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
     let unavailable_error = module.name("AtomicsUnavailableError");
     let contended_error = module.name("SeqlockContendedError");
     let cas_error = module.name("ContendedError");
+    let host_tries = module.name("HOST_TRIES");
     let structs = schema.abi.struct_ids();
     let views = (structs.clone())
         .map(|i| has_view(schema, i).then(|| module.name(&format!("Live{}", names.structs[i]))))
@@ -150,6 +155,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         names,
         views,
         values,
+        host_tries: host_tries.clone(),
     };
     let values: Vec<ValueClass> = (0..locks.len())
         .filter(|&k| !locks[k].guards_whole_struct(&schema.access.structs))
@@ -181,6 +187,7 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         unavailable_error.clone(),
         contended_error.clone(),
         cas_error.clone(),
+        host_tries.clone(),
     ];
     exports.extend(HELPERS.split_whitespace().map(String::from));
     exports.extend(views.iter().map(|v| v.name.clone()));
@@ -195,6 +202,8 @@ fn live_context(schema: &Schema, names: &Names) -> Live {
         unavailable_error,
         contended_error,
         cas_error,
+        host_tries_count: HOST_TRIES,
+        host_tries: host_tries.clone(),
         values,
         views,
         rings,

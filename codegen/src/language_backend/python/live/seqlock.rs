@@ -9,6 +9,7 @@ use crate::ir::{Elem, Field, Type};
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_field_alias};
 use crate::plan::live::{self as live_plan, guarded_runs, value_guards};
+use crate::plan::tries::{DEFAULT_TRIES, HOST_TRIES, host_reads_client};
 
 /// `read_<lock>`, `read_<lock>_counted` and `write_<lock>` on the view of the counter's struct.
 #[derive(Serialize)]
@@ -20,6 +21,10 @@ pub(in crate::language_backend::python) struct LockMethods {
     doc: Vec<String>,
     writers: String,
     readers: String,
+    /// What a read without tries tries: `_default_tries`, or the module's `HOST_TRIES` for a
+    /// host's read of its client's record (`plan::tries`), and how many that is.
+    tries: String,
+    tries_count: u32,
     counter: u64,
     width: u64,
     pub(in crate::language_backend::python) value: String,
@@ -179,6 +184,14 @@ impl Ctx<'_> {
             doc: doc_lines(&lock.doc),
             writers: lock.writers.describe(&schema.access.parties),
             readers: lock.readers.describe(&schema.access.parties),
+            tries: match host_reads_client(schema, lock) {
+                true => self.host_tries.clone(),
+                false => "_default_tries".into(),
+            },
+            tries_count: match host_reads_client(schema, lock) {
+                true => HOST_TRIES,
+                false => DEFAULT_TRIES,
+            },
             counter: l.fields[lock.counter].offset,
             width: lock.counter_width,
             value: self.values[k].clone(),

@@ -12,6 +12,7 @@ use crate::ir::access::AccessKind;
 use crate::ir::{Elem, Prim};
 use crate::language_backend::python::names::Namer;
 use crate::plan::live::needs_view;
+use crate::plan::row_loads::is_text;
 use crate::plan::words::{Lane, lane};
 
 #[derive(Serialize)]
@@ -68,6 +69,8 @@ pub(in crate::language_backend::python) enum MethodKind {
     Copy,
     /// A plain non-scalar field's copy in.
     Put,
+    /// A text field's copy out, as a `str` (`plan::row_loads::is_text`).
+    Text,
     /// A nested struct's view.
     View,
     /// An array of nested structs' views, by index.
@@ -142,7 +145,7 @@ impl Method {
                 format!("({}, {})", quoted(&self.fmt), self.count),
             ),
             Get | Set => (quoted(&self.fmt), enum_class()),
-            Copy | Put => (self.type_attr.clone(), "None".into()),
+            Copy | Put | Text => (self.type_attr.clone(), "None".into()),
             View => (quoted(&self.view), "None".into()),
             Views => (
                 quoted(&self.view),
@@ -213,7 +216,8 @@ impl Ctx<'_> {
                 (AccessKind::Plain, _, None) => {
                     m.type_attr = format!("_type_{n}");
                     types.push((m.type_attr.clone(), self.ctype(&f.ty)));
-                    vec![(Copy, n.clone()), (Put, format!("set_{n}"))]
+                    let read = if is_text(f) { Text } else { Copy };
+                    vec![(read, n.clone()), (Put, format!("set_{n}"))]
                 }
                 // An array claimed as one word: loaded and swapped whole, its elements
                 // taken from the word.

@@ -97,6 +97,11 @@ impl LiveStub {
         schema: &Schema,
         names: &Names,
     ) -> Result<(), RenderError> {
+        let _ = writeln!(
+            out,
+            "{}: Final = {}",
+            self.host_tries, self.host_tries_count
+        );
         out.push_str(
             &HELPERS
                 .replace("{unavailable}", &self.unavailable_error)
@@ -204,6 +209,7 @@ fn signature(names: &Names, m: &Method, ty: &Type) -> String {
         ),
         WordCasAt => "(self, index: int, current: int, new: int) -> tuple[bool, int]".into(),
         Copy => format!("(self) -> {}{maybe}", copy_type(names, ty)),
+        Text => format!("(self) -> str{maybe}"),
         Put => format!("(self, value: {}) -> None", put_type(names, ty)),
         View => format!("(self) -> {}{maybe}", m.view),
         Views => format!("(self, index: int) -> {}{maybe}", m.view),

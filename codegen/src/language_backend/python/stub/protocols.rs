@@ -168,7 +168,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              @classmethod\n    def reload(cls, host: {h}) -> int: ...\n    \
              @classmethod\n    def exit(cls, host: {h}) -> None: ...\n    \
              @classmethod\n    def host_waiting(cls, header: {v}, index: int) -> bool: ...\n    \
-             @classmethod\n    def watch(cls) -> {w}: ...\n    \
+             @classmethod\n    def watch(cls, hung_ms: int | None = None) -> {w}: ...\n    \
              @classmethod\n    def hung(cls, header: {v}, index: int, watch: {w}, now_ns: int | None = None) -> bool: ...{events}",
             c = s.class,
             v = s.view,

@@ -12,6 +12,7 @@ use crate::language_backend::rust::docs::doc_lit;
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::layout::{FieldLayout, StructLayout};
 use crate::plan::live::needs_view;
+use crate::plan::row_loads::is_text;
 use crate::schema::Schema;
 
 /// A view's methods of one field (or one seqlock): those that only read, and those that write
@@ -306,12 +307,30 @@ fn plain_accessors(c: &FieldTokens) -> Methods {
         " Writes `{}` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).",
         f.name
     );
+    let text = if is_text(f) {
+        let get = format_ident!("{}_text", f.name);
+        let doc = doc_lit!(
+            " `{}` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it.{who}",
+            f.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #get(&self) -> ::std::string::String {
+                let bytes = self.#name();
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     Methods {
         read: quote! {
             #[doc = #get_doc]
             pub fn #name(&self) -> #vt {
                 self.region.read::<#vt>(#off)
             }
+            #text
         },
         write: quote! {
             #[doc = #set_doc]

@@ -23,6 +23,7 @@ mod session_scoped;
 mod tokens;
 
 use crate::language_backend::rust::docs::doc_lit;
+use crate::plan::tries::HOST_TRIES;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -108,6 +109,17 @@ pub fn expand_module(schema: &Schema, head: bool, items: TokenStream) -> TokenSt
         schema.abi.name
     );
     let imports = expand_imports(schema);
+    let seqlocks = !schema.access.seqlocks.is_empty();
+    let host_tries = seqlocks.then(|| {
+        let n = proc_macro2::Literal::u32_unsuffixed(HOST_TRIES);
+        quote! {
+            /// Tries of a host's read of a record its client writes (a pad, a client's
+            /// parameter definitions, its stats) when it names none: a client that died
+            /// mid-write leaves the counter odd, and a host that serves every row each tick
+            /// must not wait for it (docs/hosts.md, "A host's cost per tick").
+            pub const HOST_TRIES: u32 = #n;
+        }
+    });
     quote! {
         #[doc = #doc]
         pub mod live {
@@ -129,6 +141,7 @@ pub fn expand_module(schema: &Schema, head: bool, items: TokenStream) -> TokenSt
                 reason = "each cast narrows a value checked against the layout's bounds first"
             )]
             #imports
+            #host_tries
             #items
         }
     }

@@ -2,6 +2,7 @@
 //! read-into and write methods on the view of the struct that holds the counter.
 
 use crate::language_backend::rust::docs::doc_lit;
+use crate::plan::tries::host_reads_client;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -124,8 +125,20 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
         sizes,
         checks,
     } = &copies;
+    let host_read = host_reads_client(schema, lock);
+    let (tries, tries_doc) = if host_read {
+        (
+            quote!(HOST_TRIES),
+            "[`HOST_TRIES`] times (a host does not wait for a client that died mid-write)",
+        )
+    } else {
+        (
+            quote!(::abi_runtime::DEFAULT_TRIES),
+            "[`abi_runtime::DEFAULT_TRIES`] times",
+        )
+    };
     let read_doc = doc_lit!(
-        " Reads what seqlock `{}` guards (written by the {writers}, read by the {readers}): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.",
+        " Reads what seqlock `{}` guards (written by the {writers}, read by the {readers}): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to {tries_doc}.",
         lock.name
     );
     let write_doc = doc_lit!(
@@ -180,7 +193,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
     let read = quote! {
         #[doc = #read_doc]
         pub fn #read(&self) -> Result<#value_ty, SeqLockError> {
-            self.#read_counted(::abi_runtime::DEFAULT_TRIES).map(|(value, _)| value)
+            self.#read_counted(#tries).map(|(value, _)| value)
         }
 
         #[doc = #counted_doc]

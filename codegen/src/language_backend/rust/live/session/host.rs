@@ -102,9 +102,18 @@ pub(super) fn host_impl(t: &SessionTokens) -> TokenStream {
             }
 
             /// A watch of every row, for [`Self::is_hung`]: the host's own memory, kept
-            /// between checks.
+            /// between checks, with the session's hung time (the session type's `HUNG_MS`).
             pub fn watch(&self) -> ::abi_runtime::hung::HungWatch {
-                ::abi_runtime::hung::HungWatch::new(#name::ROWS, #name::HUNG_MS * 1_000_000)
+                self.watch_hung_ms(0)
+            }
+
+            /// [`Self::watch`] with the host's own hung time: `hung_ms`, or 0 for the
+            /// session's `HUNG_MS`. A host that serves slow clients (a debugger's
+            /// breakpoint, a loaded CI machine) takes more; one that must free a dead
+            /// bot's pad sooner, less.
+            pub fn watch_hung_ms(&self, hung_ms: u64) -> ::abi_runtime::hung::HungWatch {
+                let hung_ms = if hung_ms == 0 { #name::HUNG_MS } else { hung_ms };
+                ::abi_runtime::hung::HungWatch::new(#name::ROWS, hung_ms.saturating_mul(1_000_000))
             }
 
             /// Whether row `index` is hung: claimed or active with the same state,
