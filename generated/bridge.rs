@@ -7963,6 +7963,11 @@ pub mod live {
         pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
             &self.table
         }
+        /// The image the host laid out, when this is the host's own handle (or a block
+        /// of it): the tables and geometry its side trusts. `None` after an attach.
+        pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
+            self.laid_out.as_deref()
+        }
         /// The header's live view, as long as its producer built it (`header_size`):
         /// the fields a later minor version added are absent from an older producer's.
         pub fn header(&self) -> BridgeHeader<'a> {
@@ -8213,6 +8218,11 @@ pub mod live {
         pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
             &self.table
         }
+        /// The image the host laid out, when this is the host's own handle (or a block
+        /// of it): the tables and geometry its side trusts. `None` after an attach.
+        pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
+            self.laid_out.as_deref()
+        }
         /// The header's live view.
         pub fn header(&self) -> ClientBlockHeader<'a> {
             ClientBlockHeader::at(self.region, self.table.base)
@@ -8356,6 +8366,11 @@ pub mod live {
         /// Where each region is, as attach checked it.
         pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
             &self.table
+        }
+        /// The image the host laid out, when this is the host's own handle (or a block
+        /// of it): the tables and geometry its side trusts. `None` after an attach.
+        pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
+            self.laid_out.as_deref()
         }
         /// The header's live view.
         pub fn header(&self) -> ClientBlockHeader<'a> {

@@ -90,6 +90,11 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
             pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
                 &self.table
             }
+            /// The image the host laid out, when this is the host's own handle (or a block
+            /// of it): the tables and geometry its side trusts. `None` after an attach.
+            pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
+                self.laid_out.as_deref()
+            }
             #header
             #(#rows)*
             #sessions
