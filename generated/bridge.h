@@ -4634,8 +4634,11 @@ static inline int ibf_pad_input_read(const ibf_pad_input *shared, ibf_pad_input 
  * Writes *value under seqlock pad_input: makes the counter odd, stores the bytes, makes it
  * even (release). One writer at a time.
  * value->seq is ignored.
+ * Bound to no claim: it keeps writing after the row was freed, into the next client's block.
+ * For a host, a test or a tool that writes without a claim; a client writes with
+ * ibf_pad_input_write (its claim of session `client` first).
  */
-static inline void ibf_pad_input_write(ibf_pad_input *shared, const ibf_pad_input *value) {
+static inline void ibf_pad_input_write_unscoped(ibf_pad_input *shared, const ibf_pad_input *value) {
     unsigned char *base = (unsigned char *)(void *)shared;
     uint32_t s;
     s = ibf_live_load_relaxed_u32_(base + 0);
@@ -4743,8 +4746,11 @@ static inline int ibf_param_defs_read(const ibf_params_header *shared, size_t le
  * Writes *value under seqlock param_defs: makes the counter odd, stores the bytes, makes it
  * even (release). One writer at a time.
  * IBF_TOO_SHORT, and nothing written, when it does not fit `len` bytes.
+ * Bound to no claim: it keeps writing after the row was freed, into the next client's block.
+ * For a host, a test or a tool that writes without a claim; a client writes with
+ * ibf_param_defs_write (its claim of session `client` first).
  */
-static inline int ibf_param_defs_write(ibf_params_header *shared, size_t len, const ibf_param_defs_copy *value) {
+static inline int ibf_param_defs_write_unscoped(ibf_params_header *shared, size_t len, const ibf_param_defs_copy *value) {
     unsigned char *base = (unsigned char *)(void *)shared;
     uint32_t s;
     if (len < 8256) {
@@ -4967,8 +4973,11 @@ static inline int ibf_stats_read(const ibf_stats_header *shared, size_t len, ibf
  * Writes *value under seqlock stats: makes the counter odd, stores the bytes, makes it
  * even (release). One writer at a time.
  * IBF_TOO_SHORT, and nothing written, when it does not fit `len` bytes.
+ * Bound to no claim: it keeps writing after the row was freed, into the next client's block.
+ * For a host, a test or a tool that writes without a claim; a client writes with
+ * ibf_stats_write (its claim of session `client` first).
  */
-static inline int ibf_stats_write(ibf_stats_header *shared, size_t len, const ibf_stats_copy *value) {
+static inline int ibf_stats_write_unscoped(ibf_stats_header *shared, size_t len, const ibf_stats_copy *value) {
     unsigned char *base = (unsigned char *)(void *)shared;
     uint32_t s;
     if (len < 4160) {
@@ -7040,6 +7049,52 @@ static inline int ibf_draw_publish(const void *map, size_t map_len, const ibf_cl
         return standing;
     }
     return ibf_draw_publish_unscoped(w, region, len, head, overwrote);
+}
+
+/**
+ * The client's write of seqlock `pad_input`, bound to its claim *c of session `client`
+ * (the `map_len` bytes at `map` are the mapping the claim was made in): the claim's standing
+ * first; once the row is no longer the claim's, that standing (IBF_DISCONNECTED,
+ * IBF_RELOADED, IBF_HOST_EXITING) and nothing stored, so a stale client never writes
+ * the next client's record. Otherwise IBF_OK after ibf_pad_input_write_unscoped.
+ */
+static inline int ibf_pad_input_write(const void *map, size_t map_len, const ibf_client_session *c, ibf_pad_input *shared, const ibf_pad_input *value) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    ibf_pad_input_write_unscoped(shared, value);
+    return IBF_OK;
+}
+
+/**
+ * The client's write of seqlock `param_defs`, bound to its claim *c of session `client`
+ * (the `map_len` bytes at `map` are the mapping the claim was made in): the claim's standing
+ * first; once the row is no longer the claim's, that standing (IBF_DISCONNECTED,
+ * IBF_RELOADED, IBF_HOST_EXITING) and nothing stored, so a stale client never writes
+ * the next client's record. Otherwise ibf_param_defs_write_unscoped's result.
+ */
+static inline int ibf_param_defs_write(const void *map, size_t map_len, const ibf_client_session *c, ibf_params_header *shared, size_t len, const ibf_param_defs_copy *value) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_param_defs_write_unscoped(shared, len, value);
+}
+
+/**
+ * The client's write of seqlock `stats`, bound to its claim *c of session `client`
+ * (the `map_len` bytes at `map` are the mapping the claim was made in): the claim's standing
+ * first; once the row is no longer the claim's, that standing (IBF_DISCONNECTED,
+ * IBF_RELOADED, IBF_HOST_EXITING) and nothing stored, so a stale client never writes
+ * the next client's record. Otherwise ibf_stats_write_unscoped's result.
+ */
+static inline int ibf_stats_write(const void *map, size_t map_len, const ibf_client_session *c, ibf_stats_header *shared, size_t len, const ibf_stats_copy *value) {
+    int standing = ibf_client_standing(map, map_len, c);
+    if (standing != IBF_OK) {
+        return standing;
+    }
+    return ibf_stats_write_unscoped(shared, len, value);
 }
 /*
  * Attaching to a mapping

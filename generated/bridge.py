@@ -4645,10 +4645,17 @@ class LiveParamsHeader(_LiveView):
         value.defs = self._copy(64, ParamDefs._type_defs)
         return value
 
-    def write_param_defs(self, value):
+    def write_param_defs(self, session, value):
+        """write_param_defs_unscoped(value), bound to session's claim: refused, nothing stored, once lost."""
+        _session_stands(session, "write_param_defs")
+        self.write_param_defs_unscoped(value)
+
+    def write_param_defs_unscoped(self, value):
         """Writes what seqlock `param_defs` guards: checks and packs every byte first (a value
         that does not fit raises, with the counter untouched), then makes the counter odd,
-        stores the bytes, makes it even (release). One writer at a time: the client."""
+        stores the bytes, makes it even (release). One writer at a time: the client.
+        Bound to no claim: it keeps writing after the row was freed, into the next client's
+        block. For a host, a test or a tool; a client writes with write_param_defs(session, value)."""
         _seqlock_write(self, 0, 4, self._pack_param_defs(value))
 
     def _pack_param_defs(self, value):
@@ -4744,10 +4751,17 @@ class LiveStatsHeader(_LiveView):
         value.entries = self._copy(64, Stats._type_entries)
         return value
 
-    def write_stats(self, value):
+    def write_stats(self, session, value):
+        """write_stats_unscoped(value), bound to session's claim: refused, nothing stored, once lost."""
+        _session_stands(session, "write_stats")
+        self.write_stats_unscoped(value)
+
+    def write_stats_unscoped(self, value):
         """Writes what seqlock `stats` guards: checks and packs every byte first (a value
         that does not fit raises, with the counter untouched), then makes the counter odd,
-        stores the bytes, makes it even (release). One writer at a time: the client."""
+        stores the bytes, makes it even (release). One writer at a time: the client.
+        Bound to no claim: it keeps writing after the row was freed, into the next client's
+        block. For a host, a test or a tool; a client writes with write_stats(session, value)."""
         _seqlock_write(self, 0, 4, self._pack_stats(value))
 
     def _pack_stats(self, value):
@@ -5030,10 +5044,17 @@ class LivePadInput(_LiveView):
         raw[4:32] = self._bytes(4, 28)
         return PadInput.from_buffer_copy(raw)
 
-    def write_pad_input(self, value):
+    def write_pad_input(self, session, value):
+        """write_pad_input_unscoped(value), bound to session's claim: refused, nothing stored, once lost."""
+        _session_stands(session, "write_pad_input")
+        self.write_pad_input_unscoped(value)
+
+    def write_pad_input_unscoped(self, value):
         """Writes what seqlock `pad_input` guards: checks and packs every byte first (a value
         that does not fit raises, with the counter untouched), then makes the counter odd,
-        stores the bytes, makes it even (release). One writer at a time: the client."""
+        stores the bytes, makes it even (release). One writer at a time: the client.
+        Bound to no claim: it keeps writing after the row was freed, into the next client's
+        block. For a host, a test or a tool; a client writes with write_pad_input(session, value)."""
         _seqlock_write(self, 0, 4, self._pack_pad_input(value))
 
     def _pack_pad_input(self, value):
@@ -5310,6 +5331,18 @@ def _claimed(writer, name):
             "%s.%s writes a block a claim owns: make it with %s(view, session), or "
             "%s.unscoped(view) to write without a claim" % (cls, name, cls, cls)
         )
+    standing = session.standing()
+    if standing != Standing.CONNECTED:
+        raise _refused(standing, name)
+
+
+def _session_stands(session, name):
+    """Before a bound seqlock write (view.write_<lock>(session, value), a client's write of a
+    record in its session's blocks): session's standing, raised unless CONNECTED (the row was
+    freed, claimed again or reloaded, or the host exits: ProtocolError session_disconnected,
+    session_reloaded or session_host_exiting), so a stale client stores nothing."""
+    if not hasattr(session, "standing"):
+        raise TypeError("%s takes the session whose claim it writes for, not %s" % (name, type(session).__name__))
     standing = session.standing()
     if standing != Standing.CONNECTED:
         raise _refused(standing, name)

@@ -4606,8 +4606,19 @@ pub mod live {
         ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<u32>(16, &value)
         }
-        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
+        /// Writes what seqlock `param_defs` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_param_defs_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_param_defs(
+            &self,
+            client: &Client<'_>,
+            value: &ParamDefs,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, ClientStanding> {
+            match client.standing() {
+                ClientStanding::Connected => Ok(self.write_param_defs_unscoped(value)),
+                lost => Err(lost),
+            }
+        }
+        /// Writes what seqlock `param_defs` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value. Bound to no claim: it keeps writing after the row was freed, into the next client's block. For a host, a test or a tool that writes without a claim; a client writes with [`Self::write_param_defs`].
+        pub fn write_param_defs_unscoped(
             &self,
             value: &ParamDefs,
         ) -> Result<(), ::abi_runtime::Contended> {
@@ -4749,8 +4760,19 @@ pub mod live {
         ) -> Result<(), ::abi_runtime::Contended> {
             self.region.write::<f32>(36, &value)
         }
-        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
+        /// Writes what seqlock `stats` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_stats_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_stats(
+            &self,
+            client: &Client<'_>,
+            value: &Stats,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, ClientStanding> {
+            match client.standing() {
+                ClientStanding::Connected => Ok(self.write_stats_unscoped(value)),
+                lost => Err(lost),
+            }
+        }
+        /// Writes what seqlock `stats` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value. Bound to no claim: it keeps writing after the row was freed, into the next client's block. For a host, a test or a tool that writes without a claim; a client writes with [`Self::write_stats`].
+        pub fn write_stats_unscoped(
             &self,
             value: &Stats,
         ) -> Result<(), ::abi_runtime::Contended> {
@@ -5441,8 +5463,19 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> PadInput<'_, A> {
-        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.
+        /// Writes what seqlock `pad_input` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_pad_input_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_pad_input(
+            &self,
+            client: &Client<'_>,
+            value: &super::PadInput,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, ClientStanding> {
+            match client.standing() {
+                ClientStanding::Connected => Ok(self.write_pad_input_unscoped(value)),
+                lost => Err(lost),
+            }
+        }
+        /// Writes what seqlock `pad_input` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the client. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value. Bound to no claim: it keeps writing after the row was freed, into the next client's block. For a host, a test or a tool that writes without a claim; a client writes with [`Self::write_pad_input`].
+        pub fn write_pad_input_unscoped(
             &self,
             value: &super::PadInput,
         ) -> Result<(), ::abi_runtime::Contended> {

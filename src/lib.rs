@@ -105,8 +105,10 @@
 //!
 //! // The row's client block: its virtual pad, under its seqlock.
 //! // Each block is checked when first used: an error names that block alone.
+//! // A row claimed by hand has no `live::Client` to bind the write to, so this writes
+//! // unscoped; a bot writes `pad.write_pad_input(&client, &value)` (below).
 //! let pad = attached.client_blocks(i)?.and_then(|b| b.pad_input()).expect("a pad");
-//! pad.write_pad_input(&bridge_abi::PadInput { for_tick: 600, ..Default::default() });
+//! pad.write_pad_input_unscoped(&bridge_abi::PadInput { for_tick: 600, ..Default::default() });
 //! # Ok(())
 //! # }
 //! ```
@@ -145,6 +147,10 @@
 //! let head = LogEntry { level: LogLevel::INFO, tick: 600, ..FromZeros::new_zeroed() };
 //! let dropped = log.write(|l| l.push(&head, b"bot", b"hello"))??;
 //! assert!(!dropped);
+//!
+//! // Its virtual pad, under its seqlock, bound the same way: Err(standing) once freed.
+//! let pad = block.pad_input().ok_or("no pad")?;
+//! pad.write_pad_input(&client, &bridge_abi::PadInput { for_tick: 600, ..FromZeros::new_zeroed() })??;
 //!
 //! // A command, answered here by the host's side of the same mailbox.
 //! let mut mailbox = block.mailbox_client(&client)?.ok_or("no mailbox")?;

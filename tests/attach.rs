@@ -76,7 +76,7 @@ fn a_valid_image_attaches_with_typed_access_to_every_region() {
     assert_eq!(offset_in(base, log.region()), image::LOG_RING.0 as usize);
 
     // A writer through the handle is seen at the reference's offset.
-    pad.write_pad_input(&bridge_abi::PadInput::default())
+    pad.write_pad_input_unscoped(&bridge_abi::PadInput::default())
         .unwrap();
     let mut word = [0u8; 4];
     base.read_bytes(block3 + image::CLIENT_ROWS[1].0 as usize, &mut word);

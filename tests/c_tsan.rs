@@ -92,7 +92,7 @@ static void *writer(void *arg) {
         if (ibf_snapshot_ring_publish(bridge(), blob + RING, IBF_RING_SLOTS, IBF_RING_SLOT_SIZE, &value, &n) != IBF_OK) abort();
         for (i = 0; i < 8; i++) {
             pad_of(&in, n * 8 + (uint64_t)i);
-            ibf_pad_input_write(pad(), &in);
+            ibf_pad_input_write_unscoped(pad(), &in);
         }
     }
     publications = n;

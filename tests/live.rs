@@ -236,7 +236,7 @@ fn seqlocked_records_round_trip() {
         rt: 255,
         ..PadInput::default()
     };
-    pad.write_pad_input(&input).unwrap();
+    pad.write_pad_input_unscoped(&input).unwrap();
     assert_eq!(
         pad.seq(),
         2,
@@ -257,7 +257,7 @@ fn seqlocked_records_round_trip() {
     defs.def_count = 2;
     defs.defs[1].set_name("speed");
     defs.defs[1].max = 2.5;
-    header.write_param_defs(&defs).unwrap();
+    header.write_param_defs_unscoped(&defs).unwrap();
     let mut values = live::ParamValues::zeroed();
     values.values[1].value = 1.25;
     values.values[1].changes = 3;
@@ -289,7 +289,7 @@ fn seqlocked_records_round_trip() {
     value.count = 1;
     value.entries[0].set_name("kills");
     value.entries[0].value = 12.0;
-    header.write_stats(&value).unwrap();
+    header.write_stats_unscoped(&value).unwrap();
     header.fetch_add_ticks(1).unwrap();
     let read = header.read_stats().unwrap();
     assert_eq!(read.count, 1);
@@ -309,7 +309,7 @@ fn a_reader_gives_up_on_a_counter_that_stays_odd() {
     let e = pad.read_pad_input_counted(50).unwrap_err();
     assert!(e.to_string().contains("50"), "{e}");
     // The next write starts from the odd counter and leaves it even.
-    pad.write_pad_input(&PadInput::default()).unwrap();
+    pad.write_pad_input_unscoped(&PadInput::default()).unwrap();
     assert_eq!(pad.seq() % 2, 0);
     assert!(pad.read_pad_input().is_ok());
 }
@@ -473,7 +473,7 @@ fn value_bytes_are_the_shared_bytes() {
         ly: 1234,
         ..PadInput::default()
     };
-    pad.write_pad_input(&input).unwrap();
+    pad.write_pad_input_unscoped(&input).unwrap();
     let read = pad.read_pad_input().unwrap();
     assert_eq!(&read.as_bytes()[4..], &buf.to_vec()[4..]);
 }

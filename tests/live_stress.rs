@@ -206,7 +206,7 @@ fn pad_input_copies_are_never_torn() {
                 input.buttons = PadButtons(n as u16);
                 input.lt = n as u8;
                 input.rt = !(n as u8);
-                pad.write_pad_input(&input).unwrap();
+                pad.write_pad_input_unscoped(&input).unwrap();
                 // A moment between writes, as any real writer has (a client writes its pad
                 // once per tick): a writer that never leaves the counter even starves every
                 // seqlock reader, which then fails with `Contended`, by design.

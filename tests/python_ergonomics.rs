@@ -388,7 +388,7 @@ def steer(block: bridge.ClientBlock, tick: int) -> bridge.PadInput:
     wanted.for_tick = tick
     wanted.lx = -100
     wanted.flags_enum = bridge.PadInputFlags.CONNECTED
-    pad.write_pad_input(wanted)
+    pad.write_pad_input_unscoped(wanted)
     back, retries = pad.read_pad_input_counted(100)
     assert retries == 0 and pad.seq() % 2 == 0
     return back
@@ -446,7 +446,7 @@ state: bridge.RunMode = row.state()
 newest = bridge.SnapshotRing(header, buf).read_newest()
 tick = newest.tick
 pad = bridge.LivePadInput(buf)
-pad.write_pad_input(bridge.Snapshot())
+pad.write_pad_input_unscoped(bridge.Snapshot())
 bridge.attach(buf).client_blocks(0).pad_input()
 bridge.set_atomics_backend("libatomics")
 bridge.LiveClientEntry("buf")
@@ -499,7 +499,7 @@ fn mypy_strict_types_a_bot_on_the_live_and_attach_api() {
         (
             13,
             "arg-type",
-            "\"write_pad_input\" of \"LivePadInput\" has incompatible type \"Snapshot\"; expected \"PadInput\"",
+            "\"write_pad_input_unscoped\" of \"LivePadInput\" has incompatible type \"Snapshot\"; expected \"PadInput\"",
         ),
         (
             14,

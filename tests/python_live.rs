@@ -295,7 +295,7 @@ assert bridge.set_atomics_backend("atomics") == "atomics"
 assert bridge._Backend.lib is None and bridge._Backend.fence is None
 exercise(bytearray(8192))
 pads = bridge.LivePadInput(bytearray(64))
-pads.write_pad_input(bridge.PadInput(for_tick=5))
+pads.write_pad_input_unscoped(bridge.PadInput(for_tick=5))
 assert pads.read_pad_input().for_tick == 5 and pads.seq() == 2
 "#;
 
@@ -388,7 +388,7 @@ fn seqlocks_round_trip_and_an_odd_counter_gives_up() {
 def exercise(buf):
     pads = bridge.LivePadInput(buf, 64)
     value = bridge.PadInput(flags=1, for_tick=77, lx=-32768, ry=123, lt=9)
-    pads.write_pad_input(value)
+    pads.write_pad_input_unscoped(value)
     copy, retries = pads.read_pad_input_counted(3)
     assert retries == 0 and pads.seq() == 2 and u(buf, 64 + off("pad_input", "seq")) == 2
     assert bytes(copy)[4:] == bytes(value)[4:] and copy.lx == -32768 and copy.for_tick == 77
@@ -397,7 +397,7 @@ def exercise(buf):
     defs = bridge.ParamDefs(def_count=2)
     defs.defs[1].min = -1.5
     bridge.set_text(defs.defs[1], "name", "speed")
-    params.write_param_defs(defs)
+    params.write_param_defs_unscoped(defs)
     got = params.read_param_defs()
     assert got.def_count == 2 and got.defs[1].min == -1.5 and bridge.text(got.defs[1].name) == "speed"
     assert u(buf, 4096 + off("params_header", "def_count")) == 2 and params.defs_seq() == 2
@@ -409,7 +409,7 @@ def exercise(buf):
     stats = bridge.LiveStatsHeader(buf, 32768)
     s = bridge.Stats(count=1)
     s.entries[0].value = 3.0
-    stats.write_stats(s)
+    stats.write_stats_unscoped(s)
     assert stats.read_stats().entries[0].value == 3.0 and stats.read_stats().count == 1
     # A counter left odd: a bounded wait, then a clear error.
     struct.pack_into("<I", buf, 4096 + off("params_header", "defs_seq"), 5)
@@ -417,20 +417,20 @@ def exercise(buf):
     raises(bridge.SeqlockContendedError, ["seqlock param_defs", "50 tries", "counter was 5", "odd"], params.read_param_defs_counted, 50)
     assert time.monotonic() - t < 5
     assert issubclass(bridge.SeqlockContendedError, RuntimeError)
-    params.write_param_defs(defs)  # a writer after a dead one: odd stays odd, then even
+    params.write_param_defs_unscoped(defs)  # a writer after a dead one: odd stays odd, then even
     assert params.defs_seq() == 6 and params.read_param_defs().def_count == 2
     pads.release()
 
 def a_write_during_the_copy_makes_the_read_try_again(buf):
     pads = bridge.LivePadInput(buf, 64)
-    pads.write_pad_input(bridge.PadInput(for_tick=1, lx=1))
+    pads.write_pad_input_unscoped(bridge.PadInput(for_tick=1, lx=1))
     copy = bridge.LivePadInput._copy_pad_input
     writes = []
 
     def copy_during_a_write(self):
         value = copy(self)
         if not writes:  # the writer lands between the copy and the re-check, once
-            writes.append(self.write_pad_input(bridge.PadInput(for_tick=2, lx=2)))
+            writes.append(self.write_pad_input_unscoped(bridge.PadInput(for_tick=2, lx=2)))
         return value
 
     bridge.LivePadInput._copy_pad_input = copy_during_a_write
@@ -463,7 +463,7 @@ buf = bytearray(65536)
 params = bridge.LiveParamsHeader(buf, 4096)
 defs = bridge.ParamDefs(def_count=1)
 defs.defs[0].min = 1.0
-params.write_param_defs(defs)
+params.write_param_defs_unscoped(defs)
 assert params.defs_seq() == 2
 
 # A value that does not pack (defs is no array of param_def) raises before the counter moves:
@@ -471,7 +471,7 @@ assert params.defs_seq() == 2
 bad = bridge.ParamDefs.__new__(bridge.ParamDefs)
 bad.def_count, bad.defs = 9, "not an array"
 try:
-    params.write_param_defs(bad)
+    params.write_param_defs_unscoped(bad)
     raise AssertionError("a value that does not pack was written")
 except (TypeError, ValueError):
     pass
@@ -488,7 +488,7 @@ def put_then_stop(self, offset, data):
     raise KeyboardInterrupt("the writer stopped after one store")
 bridge.LiveParamsHeader._put = put_then_stop
 try:
-    params.write_param_defs(later)
+    params.write_param_defs_unscoped(later)
     raise AssertionError("the store did not raise")
 except KeyboardInterrupt:
     pass
@@ -496,7 +496,7 @@ finally:
     bridge.LiveParamsHeader._put = put
 assert params.defs_seq() == 3, "left odd, not made even over half a record: %d" % params.defs_seq()
 raises(bridge.SeqlockContendedError, ["seqlock param_defs", "20 tries", "counter was 3", "odd"], params.read_param_defs_counted, 20)
-params.write_param_defs(later)
+params.write_param_defs_unscoped(later)
 assert params.defs_seq() == 4, "the next write kept 3 and ended even: %d" % params.defs_seq()
 got = params.read_param_defs()
 assert (got.def_count, got.defs[0].min) == (2, 2.0), (got.def_count, got.defs[0].min)

@@ -232,7 +232,9 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     use bridge_abi::live::{self, ClientStanding};
     use bridge_abi::runtime::Mapping; // features = ["mmap"]
     use bridge_abi::zerocopy::FromZeros;
-    use bridge_abi::{CLIENT_NAME_LEN, DrawCmd, DrawListHeader, DrawOp, LogEntry, LogLevel};
+    use bridge_abi::{
+        CLIENT_NAME_LEN, DrawCmd, DrawListHeader, DrawOp, LogEntry, LogLevel, PadInput,
+    };
 
     let map = Mapping::open(bridge_path)?; // "/dev/shm/ibf.bridge"
     let bridge = live::Bridge::attach(map.region()?)?;
@@ -258,6 +260,11 @@ fn rust_bot(bridge_path: &str) -> Result<(), Box<dyn std::error::Error>> {
     let mut line = LogEntry::new_zeroed();
     line.level = LogLevel::INFO;
     let _dropped = queue.write(|q| q.push(&line, b"rs-bot", b"hello"))??; // true when full
+    // Its virtual pad, under its seqlock, bound the same way: Err(standing) once it is not.
+    let pad = block.pad_input().ok_or("no pad")?;
+    let mut input = PadInput::new_zeroed();
+    input.for_tick = 1; // the tick it answers
+    pad.write_pad_input(&client, &input)??;
 
     let mut mailbox = block.mailbox_client(&client)?.ok_or("no mailbox")?;
     mailbox.write(|m| m.request(b"sim.pause"))??; // an error (busy) while one has no answer

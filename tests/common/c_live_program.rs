@@ -121,11 +121,11 @@ static void seqlocks(void) {
     defs.def_count = 2;
     strcpy(defs.defs[1].name, "gain");
     defs.defs[1].max = 4.5;
-    CHECK(ibf_param_defs_write(params(), 8768, &defs) == IBF_OK);
+    CHECK(ibf_param_defs_write_unscoped(params(), 8768, &defs) == IBF_OK);
     CHECK(ibf_param_defs_read(params(), 8768, &defs_back, 10, &retries) == IBF_OK && retries == 0);
     CHECK(memcmp(&defs, &defs_back, sizeof defs) == 0);
     CHECK(ibf_params_header_load_defs_seq(params()) == 2);
-    CHECK(ibf_param_defs_write(params(), 100, &defs) == IBF_TOO_SHORT);
+    CHECK(ibf_param_defs_write_unscoped(params(), 100, &defs) == IBF_TOO_SHORT);
     memset(&values, 0, sizeof values);
     values.values[31].value = -1.0;
     values.values[31].changes = 3;
@@ -136,7 +136,7 @@ static void seqlocks(void) {
     memset(&st, 0, sizeof st);
     st.count = 64;
     strcpy(st.entries[63].name, "last");
-    CHECK(ibf_stats_write(stats(), 4160, &st) == IBF_OK);
+    CHECK(ibf_stats_write_unscoped(stats(), 4160, &st) == IBF_OK);
     CHECK(ibf_stats_read(stats(), 4160, &st_back, 10, NULL) == IBF_OK);
     CHECK(memcmp(&st, &st_back, sizeof st) == 0 && ibf_stats_header_load_seq(stats()) == 4);
     /* The pad's counter is odd (the image): this write goes on from it and makes it even. */
@@ -144,7 +144,7 @@ static void seqlocks(void) {
     in.lx = -1234;
     in.for_tick = 0x0102030405060708ULL;
     in.buttons = 0x1001;
-    ibf_pad_input_write(pad(), &in);
+    ibf_pad_input_write_unscoped(pad(), &in);
     CHECK(ibf_pad_input_read(pad(), &in_back, 10, NULL) == IBF_OK);
     CHECK(in_back.seq == 8 && ibf_pad_input_load_seq(pad()) == 8);
     CHECK(memcmp((const unsigned char *)&in + 4, (const unsigned char *)&in_back + 4, 28) == 0);

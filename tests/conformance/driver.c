@@ -96,6 +96,7 @@ typedef struct actor_t {
     region_t draw;
     ibf_draw_writer draw_writer;
     region_t mailbox;
+    region_t pad;
     bool requested;
     uint32_t request_seq;
     places_t places;
@@ -322,6 +323,16 @@ static int api_push(const actor_t *a, const region_t *q, const char *text, size_
     unsigned char *h = client_header(a, &len);
     memset(&entry, 0, sizeof entry);
     return ibf_log_queue_push(h, len, &a->session, q->at, q->len, &entry, NULL, 0, text, text_len);
+}
+
+/* The default pad input write, bound to the claim: IBF_OK or the standing. */
+static int api_pad_input(const actor_t *a, const region_t *pad, uint64_t tick) {
+    ibf_pad_input value;
+    size_t len;
+    unsigned char *h = client_header(a, &len);
+    memset(&value, 0, sizeof value);
+    value.for_tick = tick;
+    return ibf_pad_input_write(h, len, &a->session, (ibf_pad_input *)(void *)pad->at, &value);
 }
 
 /* The host's side reads its geometry from the image it laid out (ibf_attached_laid_out), never
@@ -683,6 +694,7 @@ static void drop_writers(actor_t *a) {
     memset(&a->queue, 0, sizeof a->queue);
     memset(&a->draw, 0, sizeof a->draw);
     memset(&a->mailbox, 0, sizeof a->mailbox);
+    memset(&a->pad, 0, sizeof a->pad);
     a->requested = false;
     a->request_seq = 0;
 }
@@ -790,6 +802,19 @@ static void op_push(actor_t *a, const char *text) {
         ans_str("ok");
     } else if (rc == IBF_DROPPED) {
         ans_str("dropped");
+    } else {
+        ans_standing(rc);
+    }
+}
+
+static void op_pad_input(actor_t *a, uint64_t tick) {
+    int rc;
+    if (!writer_region(a, PLACE_PAD_INPUT, &a->pad)) {
+        return;
+    }
+    rc = api_pad_input(a, &a->pad, tick);
+    if (rc == IBF_OK) {
+        ans_str("ok");
     } else {
         ans_standing(rc);
     }
@@ -1156,7 +1181,7 @@ static void host_step(const char *op, char **args, int n) {
 /* Whether client op `op` acts on the claim. */
 static bool needs_claim(const char *op) {
     static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
-                                      "unbind", "push", "publish", "request", "poll"};
+                                      "unbind", "push", "publish", "request", "poll", "pad"};
     size_t i;
     for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(op, ops[i]) == 0) {
@@ -1195,6 +1220,8 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         op_pad_swap(a, num, false);
     } else if (op_is(op, "push", n, 1)) {
         op_push(a, args[0]);
+    } else if (op_is(op, "pad", n, 1) && parse_u64(args[0], UINT64_MAX, &ns)) {
+        op_pad_input(a, ns);
     } else if (op_is(op, "publish", n, 1) && numbered) {
         op_publish(a, num);
     } else if (op_is(op, "request", n, 1)) {

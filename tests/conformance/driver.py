@@ -129,9 +129,11 @@ class Actor:
     queue: bridge.LogQueue | None = None
     draw: bridge.Draw | None = None
     mailbox: bridge.Mailbox | None = None
+    pad: bridge.LivePadInput | None = None
 
     def drop_writers(self) -> None:
         self.queue = self.draw = self.mailbox = None
+        self.pad = None
 
     def attached(self) -> bridge.Bridge:
         if self.handle is None:
@@ -421,6 +423,19 @@ def mailbox_client(actor: Actor) -> bridge.Mailbox:
     return actor.mailbox
 
 
+def client_pad_input(actor: Actor, tick: int) -> str:
+    """Writes the row's pad input with for_tick = tick by the default write, bound to the
+    claim (the view taken at its first use and kept, like the writers)."""
+    if actor.pad is None:
+        claim = standing_claim(actor)
+        view = client_block(actor.attached(), claim.index).pad_input()
+        if view is None:
+            raise Absent()
+        actor.pad = view
+    actor.pad.write_pad_input(actor.claimed(), bridge.PadInput(for_tick=tick))
+    return "ok"
+
+
 def client_push(actor: Actor, text: str) -> str:
     dropped = queue_writer(actor).push(bridge.LogEntry(), b"", text)
     return "dropped" if dropped else "ok"
@@ -615,6 +630,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         "bind": lambda pad: client_pad(actor, pad, True),
         "unbind": lambda pad: client_pad(actor, pad, False),
         "publish": lambda count: client_publish(actor, count),
+        "pad": lambda tick: client_pad_input(actor, tick),
     }
     by_text: dict[str, Callable[[str], str]] = {
         "push": lambda text: client_push(actor, text),
@@ -625,7 +641,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         return simple[op]()
     if op in by_number:
         arity(op, args, 1)
-        return by_number[op](number(args[0], op, 64 if op == "heartbeat" else None))
+        return by_number[op](number(args[0], op, 64 if op in ("heartbeat", "pad") else None))
     if op in by_text:
         arity(op, args, 1)
         return by_text[op](args[0])

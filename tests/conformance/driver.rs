@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use bridge_abi::live::{
     Bridge, Client, ClientHost, ClientPadRefused, ClientRefused, ClientScoped, ClientStanding,
     DrawReader, DrawWriter, LogQueueReader, LogQueueWriter, MailboxClient, MailboxServer,
+    PadInput as PadInputView,
 };
 use bridge_abi::runtime::claim::row_word;
 use bridge_abi::runtime::produce::ProduceError;
@@ -79,6 +80,8 @@ struct ClientActor {
     queue: Option<Bound<LogQueueWriter<'static>>>,
     draw: Option<Bound<DrawWriter<'static>>>,
     mailbox: Option<Bound<MailboxClient<'static>>>,
+    /// The row's pad input view, kept like the writers; its default write is bound.
+    pad: Option<PadInputView<'static>>,
 }
 
 /// A free the host makes inside the next compare-and-swap of a word (`host free_inside`):
@@ -397,6 +400,7 @@ impl Scenario {
             let row: usize = num(args, 0)?;
             let (claim, queue, draw, mailbox) = (None, None, None, None);
             (c.claim, c.queue, c.draw, c.mailbox) = (claim, queue, draw, mailbox);
+            c.pad = None;
             return Ok(match handle.claim_client(row) {
                 Ok(claim) => {
                     c.claim = Some(Box::leak(Box::new(claim)));
@@ -422,6 +426,7 @@ impl Scenario {
             "push" => c.queue.is_some(),
             "publish" => c.draw.is_some(),
             "request" | "poll" => c.mailbox.is_some(),
+            "pad" => c.pad.is_some(),
             _ => true,
         };
         if !taken {
@@ -518,6 +523,27 @@ impl Scenario {
                         }
                         Ok(Err(e)) => err(e.check()),
                     }
+                }
+            }
+            "pad" => {
+                let tick: u64 = num(args, 0)?;
+                if c.pad.is_none() {
+                    let block = taken!(handle.client_blocks(row));
+                    let Some(pad) = block.pad_input() else {
+                        return Ok(err("absent"));
+                    };
+                    c.pad = Some(pad);
+                }
+                let pad = c.pad.as_ref().expect("taken above");
+                let claim = c.claim.ok_or_else(claimed)?;
+                let value = bridge_abi::PadInput {
+                    for_tick: tick,
+                    ..FromZeros::new_zeroed()
+                };
+                match pad.write_pad_input(claim, &value) {
+                    Err(lost) => standing(lost),
+                    Ok(Ok(())) => "ok".to_string(),
+                    Ok(Err(_)) => err("contended"),
                 }
             }
             _ => return Err(format!("error:driver:no client op {op}")),

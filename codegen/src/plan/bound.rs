@@ -13,6 +13,7 @@
 //! (`UNSCOPED`): Rust `<row>_writer_unscoped()`, C `<prefix>_<protocol>_<op>_unscoped`,
 //! Python `<Protocol>.unscoped(view)`. Readers, servers and the host's side are never bound.
 
+use crate::ir::StructId;
 use crate::ir::attach::Holds;
 use crate::ir::protocol::ProtocolKind;
 use crate::schema::Schema;
@@ -44,8 +45,9 @@ pub struct BoundWriter {
     pub write: ClientWrite,
 }
 
-/// Every bound writer, in session, owned block, row and protocol order.
-pub fn bound_writers(schema: &Schema) -> Vec<BoundWriter> {
+/// A struct a session's owned block holds: (session, its client parties, block layout, row,
+/// struct), in session, owned block and row order.
+fn owned_struct_rows(schema: &Schema) -> Vec<(usize, &[usize], usize, usize, StructId)> {
     let mut out = Vec::new();
     for (session, s) in schema.protocols.iter().enumerate() {
         let ProtocolKind::Session(s) = &s.kind else {
@@ -54,32 +56,77 @@ pub fn bound_writers(schema: &Schema) -> Vec<BoundWriter> {
         for owned in super::session::owned_blocks(schema, session) {
             let layout = &schema.attach.layouts[owned.block_layout];
             for (row, r) in layout.rows.iter().enumerate() {
-                let Holds::Struct { struct_index, .. } = r.holds else {
-                    continue;
-                };
-                for (protocol, p) in schema.protocols.iter().enumerate() {
-                    let (header, writers, write) = match &p.kind {
-                        ProtocolKind::Queue(q) => (q.header, &q.writer, ClientWrite::Push),
-                        ProtocolKind::Mailbox(m) => (m.header, &m.client, ClientWrite::Request),
-                        ProtocolKind::Exchange(x) => (x.header, &x.writer, ClientWrite::Publish),
-                        ProtocolKind::Broadcast(_) | ProtocolKind::Session(_) => continue,
-                    };
-                    let client_writes = writers.0.iter().any(|w| s.client.0.contains(w));
-                    let bound = BoundWriter {
-                        session,
-                        protocol,
-                        block_layout: owned.block_layout,
-                        row,
-                        write,
-                    };
-                    if header == struct_index && client_writes && !out.contains(&bound) {
-                        out.push(bound);
-                    }
+                if let Holds::Struct { struct_index, .. } = r.holds {
+                    let clients = s.client.0.as_slice();
+                    out.push((session, clients, owned.block_layout, row, struct_index));
                 }
             }
         }
     }
     out
+}
+
+/// Every bound writer, in session, owned block, row and protocol order.
+pub fn bound_writers(schema: &Schema) -> Vec<BoundWriter> {
+    let mut out = Vec::new();
+    for (session, clients, block_layout, row, struct_index) in owned_struct_rows(schema) {
+        for (protocol, p) in schema.protocols.iter().enumerate() {
+            let (header, writers, write) = match &p.kind {
+                ProtocolKind::Queue(q) => (q.header, &q.writer, ClientWrite::Push),
+                ProtocolKind::Mailbox(m) => (m.header, &m.client, ClientWrite::Request),
+                ProtocolKind::Exchange(x) => (x.header, &x.writer, ClientWrite::Publish),
+                ProtocolKind::Broadcast(_) | ProtocolKind::Session(_) => continue,
+            };
+            let client_writes = writers.0.iter().any(|w| clients.contains(w));
+            let bound = BoundWriter {
+                session,
+                protocol,
+                block_layout,
+                row,
+                write,
+            };
+            if header == struct_index && client_writes && !out.contains(&bound) {
+                out.push(bound);
+            }
+        }
+    }
+    out
+}
+
+/// One client-written seqlock bound to a session's claim: its counter's struct is held by a
+/// row of a block the session's row owns, and its writers name one of the session's `client`
+/// parties. Its default write checks the claim's standing first (Rust `write_<lock>(&client,
+/// value)`, C `<prefix>_<lock>_write(map, map_len, &session, shared, &value)`, Python
+/// `view.write_<lock>(session, value)`); the write without a claim is `..._unscoped`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundSeqlock {
+    /// The session whose claim it is bound to, by index into the schema's protocols.
+    pub session: usize,
+    /// The seqlock, by index into the access layer's seqlocks.
+    pub seqlock: usize,
+}
+
+/// Every bound seqlock, in session and seqlock order (each once per session).
+pub fn bound_seqlocks(schema: &Schema) -> Vec<BoundSeqlock> {
+    let mut out = Vec::new();
+    for (session, clients, _, _, struct_index) in owned_struct_rows(schema) {
+        for (seqlock, lock) in schema.access.seqlocks.iter().enumerate() {
+            let client_writes = lock.writers.0.iter().any(|w| clients.contains(w));
+            let bound = BoundSeqlock { session, seqlock };
+            if lock.struct_index == struct_index && client_writes && !out.contains(&bound) {
+                out.push(bound);
+            }
+        }
+    }
+    out
+}
+
+/// The session that binds seqlock `seqlock`'s client write (the first), if any.
+pub fn seqlock_binding(schema: &Schema, seqlock: usize) -> Option<usize> {
+    bound_seqlocks(schema)
+        .into_iter()
+        .find(|b| b.seqlock == seqlock)
+        .map(|b| b.session)
 }
 
 /// The session that binds protocol `protocol`'s writer in block layout `block_layout`, if any.
@@ -122,5 +169,16 @@ mod tests {
                 ("draw".to_string(), ClientWrite::Publish),
             ]
         );
+    }
+
+    #[test]
+    fn the_bridge_binds_its_clients_seqlocks_in_its_blocks() {
+        let schema = bridge();
+        let named: Vec<&str> = bound_seqlocks(&schema)
+            .iter()
+            .map(|b| schema.access.seqlocks[b.seqlock].name.as_str())
+            .collect();
+        // ring_slot and param_values are the host's; every client-written one is in bot_blocks.
+        assert_eq!(named, ["pad_input", "param_defs", "stats"]);
     }
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::comments::{find, protocol_comment};
 use crate::ir::StructId;
+use crate::ir::access::Guard;
 use crate::ir::protocol::{
     Broadcast, Entry, EntryFormat, Exchange, Mailbox, ProtocolKind, Queue, Session,
 };
@@ -18,7 +19,7 @@ use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::text::{Compiled, Template};
-use crate::plan::bound::binding_of;
+use crate::plan::bound::{binding_of, bound_seqlocks};
 use crate::plan::session::owns_blocks;
 use crate::schema::Schema;
 
@@ -226,6 +227,23 @@ struct EventCtx {
     seq_width: u64,
 }
 
+/// A seqlock write bound to a claim: `<prefix>_<name>_write(map, map_len, &session, ...)`
+/// over `<prefix>_<name>_write_unscoped`.
+#[derive(Serialize)]
+struct BoundSeqlockCtx {
+    name: String,
+    /// The session whose claim it checks.
+    session: String,
+    /// The counter's struct and the value type.
+    s: String,
+    value: String,
+    /// The unscoped write takes `len` and returns a code (it checks sizes); otherwise it is
+    /// a `void` function.
+    len: bool,
+    /// It also takes the payload's `extra` bytes.
+    payload: bool,
+}
+
 #[derive(Serialize, Default)]
 struct ProtocolsCtx {
     p: String,
@@ -235,6 +253,8 @@ struct ProtocolsCtx {
     mailboxes: Vec<MailboxCtx>,
     exchanges: Vec<ExchangeCtx>,
     sessions: Vec<SessionCtx>,
+    /// The client-written seqlocks bound to a session's claim (`plan::bound`).
+    bound_seqlocks: Vec<BoundSeqlockCtx>,
     /// The protocol codes' `#define`s.
     codes: Vec<CodeCtx>,
 }
@@ -283,6 +303,28 @@ pub(super) fn render_c_protocols(
             }
             ProtocolKind::Session(s) => ctx.sessions.push(session(schema, index, name, doc, s)?),
         }
+    }
+    for b in bound_seqlocks(schema) {
+        let lock = &schema.access.seqlocks[b.seqlock];
+        let whole = lock.guards_whole_struct(&schema.access.structs);
+        let s = struct_name(schema, lock.struct_index);
+        ctx.bound_seqlocks.push(BoundSeqlockCtx {
+            name: lock.name.clone(),
+            session: schema.protocols[b.session].name.clone(),
+            value: if whole {
+                s.clone()
+            } else {
+                format!("{}_{}_copy", schema.abi.c_prefix, lock.name)
+            },
+            s,
+            len: lock.guards.iter().any(|g| matches!(g, Guard::Trailer(_))),
+            payload: lock.guards.iter().any(|g| match *g {
+                Guard::Trailer(t) => schema.access.structs[lock.struct_index].trailer[t]
+                    .size_field
+                    .is_some(),
+                Guard::Field(_) => false,
+            }),
+        });
     }
     let mut out = COMPILED.render(&ctx)?;
     out.push_str(&MAILBOX_COMPILED.render(&ctx)?);

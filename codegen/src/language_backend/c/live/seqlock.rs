@@ -10,6 +10,7 @@ use crate::ir::access::{Guard, Seqlock};
 use crate::language_backend::c::comments::render_comment_lines;
 use crate::language_backend::c::names::{array_len, c_field_name, c_type_name, field_type};
 use crate::language_backend::prose::ProtocolProse;
+use crate::plan::bound::seqlock_binding;
 use crate::plan::live as live_plan;
 use crate::schema::Schema;
 
@@ -34,6 +35,9 @@ pub(super) struct SeqlockCtx {
     /// A host's read of a record its client writes (`plan::tries`), and who writes it.
     host_read: bool,
     writers: String,
+    /// The session whose claim binds the client's write (`plan::bound`): the write printed
+    /// here is then `<prefix>_<lock>_write_unscoped`, the bound one follows the session.
+    bound: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -111,6 +115,13 @@ pub(super) fn build_seqlock(
         min_len: None,
         copies: Vec::new(),
         payload: None,
+        bound: schema
+            .access
+            .seqlocks
+            .iter()
+            .position(|l| l.name == lock.name)
+            .and_then(|k| seqlock_binding(schema, k))
+            .map(|s| schema.protocols[s].name.clone()),
     };
     if whole {
         // Contiguous runs of the guarded fields, padding included, as Rust copies them.

@@ -8,6 +8,7 @@ use crate::ir::access::Guard;
 use crate::ir::{Elem, Field, Type};
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_field_alias};
+use crate::plan::bound;
 use crate::plan::live::{self as live_plan, guarded_runs, value_guards};
 use crate::plan::tries::{DEFAULT_TRIES, HOST_TRIES, host_reads_client};
 
@@ -18,6 +19,9 @@ pub(in crate::language_backend::python) struct LockMethods {
     pub(in crate::language_backend::python) read: String,
     pub(in crate::language_backend::python) read_counted: String,
     pub(in crate::language_backend::python) write: String,
+    /// The client's write bound to its session's claim (`plan::bound`), `write_<lock>`, when
+    /// the lock is bound: `write` is then `write_<lock>_unscoped`.
+    pub(in crate::language_backend::python) bound_write: Option<String>,
     doc: Vec<String>,
     writers: String,
     readers: String,
@@ -141,6 +145,7 @@ impl Ctx<'_> {
             &schema.access.structs[si],
         );
         let whole = lock.guards_whole_struct(&schema.access.structs);
+        let bound = bound::seqlock_binding(schema, k).is_some();
         let size_fields = live_plan::size_fields(schema, lock);
         let mut steps = Vec::new();
         for g in value_guards(schema, lock) {
@@ -180,7 +185,11 @@ impl Ctx<'_> {
             lock: lock.name.clone(),
             read: namer.name(&format!("read_{}", lock.name)),
             read_counted: namer.name(&format!("read_{}_counted", lock.name)),
-            write: namer.name(&format!("write_{}", lock.name)),
+            write: namer.name(&match bound {
+                true => format!("write_{}_{}", lock.name, bound::UNSCOPED),
+                false => format!("write_{}", lock.name),
+            }),
+            bound_write: bound.then(|| namer.name(&format!("write_{}", lock.name))),
             doc: doc_lines(&lock.doc),
             writers: lock.writers.describe(&schema.access.parties),
             readers: lock.readers.describe(&schema.access.parties),

@@ -138,6 +138,12 @@ impl LiveStub {
                     "    def {}(self) -> {v}: ...\n    def {}(self, max_tries: int) -> tuple[{v}, int]: ...\n    def {}(self, value: {v}) -> None: ...",
                     l.read, l.read_counted, l.write
                 );
+                if let Some(bound) = &l.bound_write {
+                    let _ = writeln!(
+                        class,
+                        "    def {bound}(self, session: object, value: {v}) -> None: ..."
+                    );
+                }
             }
             if view.methods.is_empty() && view.locks.is_empty() {
                 class.push_str("    pass\n");

@@ -10,6 +10,7 @@ use super::accessors::Methods;
 use super::tokens::{lit, value_type, word_type};
 use crate::ir::access::{Guard, Seqlock, TrailerPart};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
+use crate::plan::bound;
 use crate::plan::live::{self as live_plan, guarded_runs, value_guards};
 use crate::schema::Schema;
 
@@ -103,7 +104,21 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
     let counter = lit(l.fields[lock.counter].offset);
     let word = word_type(lock.counter_width);
     let read = format_ident!("read_{}", lock.name);
-    let write = format_ident!("write_{}", lock.name);
+    // A client's write into its session's block is bound to its claim under the default
+    // name (plan::bound); the write without a claim is `write_<lock>_unscoped`.
+    let session = schema
+        .access
+        .seqlocks
+        .iter()
+        .position(|l| l.name == lock.name)
+        .and_then(|k| bound::seqlock_binding(schema, k));
+    let bound = session.is_some();
+    let default_write = format_ident!("write_{}", lock.name);
+    let write = if bound {
+        format_ident!("write_{}_{}", lock.name, bound::UNSCOPED)
+    } else {
+        default_write.clone()
+    };
     let writers = lock.writers.describe(&schema.access.parties);
     let readers = lock.readers.describe(&schema.access.parties);
     let whole = lock.guards_whole_struct(&schema.access.structs);
@@ -141,10 +156,45 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
         " Reads what seqlock `{}` guards (written by the {writers}, read by the {readers}): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to {tries_doc}.",
         lock.name
     );
-    let write_doc = doc_lit!(
+    let write_text = format!(
         " Writes what seqlock `{}` guards: makes the counter odd, stores the bytes, makes it even (release). Only one writer at a time: the {writers}. `Contended` when a word it shares in part with another writer kept changing ([`abi_runtime::SeqLock::try_write`]); if that happens after the counter went odd, the counter is left odd (readers get `SeqLockError::Contended`, never half a record) until a later write stores the whole value.",
         lock.name
     );
+    let ret = if checks.is_empty() {
+        quote!(::abi_runtime::Contended)
+    } else {
+        quote!(RegionError)
+    };
+    let write_doc = if bound {
+        doc_lit!(
+            "{write_text} Bound to no claim: it keeps writing after the row was freed, into the next client's block. For a host, a test or a tool that writes without a claim; a client writes with [`Self::{default_write}`]."
+        )
+    } else {
+        doc_lit!("{write_text}")
+    };
+    let bound_fn = if let Some(session) = session {
+        let session_ty = type_ident(&schema.protocols[session].name);
+        let standing = format_ident!("{}Standing", session_ty);
+        let d = doc_lit!(
+            " Writes what seqlock `{}` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::{write}`]'s result. The window left is one write (ATTACH.md, \"What a client does when its row is freed\").",
+            lock.name
+        );
+        quote! {
+            #[doc = #d]
+            pub fn #default_write(
+                &self,
+                client: &#session_ty<'_>,
+                value: &#value_ty,
+            ) -> Result<Result<(), #ret>, #standing> {
+                match client.standing() {
+                    #standing::Connected => Ok(self.#write(value)),
+                    lost => Err(lost),
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let write_fn = if checks.is_empty() {
         quote! {
             #[doc = #write_doc]
@@ -176,6 +226,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
             }
         }
     };
+    let write_fn = quote!(#bound_fn #write_fn);
     let new_out = if whole {
         quote!(<#value_ty as FromZeros>::new_zeroed())
     } else {
