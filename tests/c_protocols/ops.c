@@ -779,9 +779,23 @@ static void bound_writers(void) {
     ibf_log_entry e = entry_of(1);
     unsigned char *list;
     unsigned char before[128];
+    ibf_pad_input *pad = ibf_attached_client_blocks_pad_input(&a, 3);
+    ibf_params_header *params = ibf_attached_bot_blocks_params(&a, 3);
+    size_t plen = (size_t)ibf_attached_bot_blocks_params_size(&a, 3);
+    ibf_stats_header *stats = ibf_attached_bot_blocks_stats(&a, 3);
+    size_t slen = (size_t)ibf_attached_bot_blocks_stats_size(&a, 3);
+    static ibf_param_defs_copy defs;
+    static ibf_stats_copy st;
+    static unsigned char records_before[3][16384];
+    ibf_pad_input input;
     int round, refused = 0;
+    CHECK(pad != NULL && params != NULL && stats != NULL);
+    CHECK(plen <= sizeof records_before[1] && slen <= sizeof records_before[2]);
     memset(&cmd, 0, sizeof cmd);
     memset(&head, 0, sizeof head);
+    memset(&input, 0, sizeof input);
+    memset(&defs, 0, sizeof defs);
+    memset(&st, 0, sizeof st);
     for (round = 0; round < 2; round++) {
         int lost = round == 0 ? IBF_DISCONNECTED : IBF_RELOADED;
         uint64_t write_pos;
@@ -795,6 +809,13 @@ static void bound_writers(void) {
         EXPECT(ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0), IBF_OK);
         EXPECT(ibf_draw_publish(h, hlen, &me, &w, d, dlen, &head, NULL), IBF_OK);
         EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
+        /* The client-written seqlocks of its blocks: bound too (issue 46, the last piece). */
+        input.seq = 1;
+        defs.def_count = 1;
+        st.count = 1;
+        EXPECT(ibf_pad_input_write(h, hlen, &me, pad, &input), IBF_OK);
+        EXPECT(ibf_param_defs_write(h, hlen, &me, params, plen, &defs), IBF_OK);
+        EXPECT(ibf_stats_write(h, hlen, &me, stats, slen, &st), IBF_OK);
         if (round == 0) {
             EXPECT(ibf_attached_client_free(&a, 3, &was), IBF_OK);
             CHECK(was == IBF_CLIENT_STATE_ACTIVE);
@@ -812,12 +833,24 @@ static void bound_writers(void) {
         cmd.color = 0xdeadU;
         refused += ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0) == lost;
         refused += ibf_draw_publish(h, hlen, &me, &w, d, dlen, &head, NULL) == lost;
+        memcpy(records_before[0], pad, sizeof *pad);
+        memcpy(records_before[1], params, plen);
+        memcpy(records_before[2], stats, slen);
+        input.seq = 99;
+        defs.def_count = 2;
+        st.count = 2;
+        refused += ibf_pad_input_write(h, hlen, &me, pad, &input) == lost;
+        refused += ibf_param_defs_write(h, hlen, &me, params, plen, &defs) == lost;
+        refused += ibf_stats_write(h, hlen, &me, stats, slen, &st) == lost;
+        CHECK(memcmp(records_before[0], pad, sizeof *pad) == 0);
+        CHECK(memcmp(records_before[1], params, plen) == 0);
+        CHECK(memcmp(records_before[2], stats, slen) == 0);
         CHECK(write_pos == ibf_log_queue_header_load_write_pos((const ibf_log_queue_header *)(void *)q));
         CHECK(request_seq == ibf_mailbox_header_load_request_seq((const ibf_mailbox_header *)(void *)box));
         CHECK(state == ibf_draw_header_load_state((const ibf_draw_header *)(void *)d) && state == IBF_DRAW_INITIAL_STATE);
         CHECK(memcmp(before, list, sizeof before) == 0 && w.count == 0);
     }
-    CHECK(refused == 8);
+    CHECK(refused == 14);
     printf("bound writers refused=%d\n", refused);
     free(m);
 }
