@@ -10,6 +10,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind, Shape};
 use super::compute::{Cx, named};
+use super::declared::Declarations;
 use super::facts::{Facts, field_path, ruled};
 use crate::ir::StructId;
 
@@ -268,19 +269,23 @@ impl Cx<'_> {
 
     fn compare_files(&mut self) {
         let (old, new) = (self.old, self.new);
-        let matched = self.match_declarations(
-            (&old.attach.files, &new.attach.files),
-            |d| d.name.clone(),
-            file_facts,
-        );
-        for (b, m) in new.attach.files.iter().zip(&matched) {
-            let facts_b = file_facts(new, b);
-            let Some(a) = m.map(|i| &old.attach.files[i]) else {
+        let files = Declarations {
+            sides: (&old.attach.files, &new.attach.files),
+            item: ItemKind::File,
+            removed: K::FileRemoved,
+            path: |f| f.name.clone(),
+            span: |f| &f.span,
+            doc: |f| &f.doc,
+            facts: file_facts,
+        };
+        self.compare_declarations(
+            files,
+            |cx, b, path, _| {
                 let names: Vec<&str> = b.records.iter().map(|r| r.name.as_str()).collect();
                 let c = ruled(
                     K::FileAdded,
                     ItemKind::File,
-                    &b.name,
+                    path,
                     "file format added",
                     "a new file format; nothing old changes",
                 )
@@ -288,61 +293,38 @@ impl Cx<'_> {
                     None,
                     Some(Shape {
                         value: Some(format!("records {}", names.join(", "))),
-                        ..named(&b.name)
+                        ..named(path)
                     }),
                 )
                 .spans(None, Some(&b.span));
-                self.push(c);
-                continue;
-            };
-            if a.name != b.name {
-                self.declaration_renamed(ItemKind::File, (&a.name, &b.name), (&a.span, &b.span));
-            }
-            let diffs = self.renamed_differing(&file_facts(old, a), &facts_b);
-            // Sizes of records whose struct changed: each an effect of that struct's change.
-            let (sizes, rest): (Vec<_>, Vec<_>) = diffs
-                .into_iter()
-                .partition(|(k, _, _)| k.ends_with(" size"));
-            let spans = (&a.span, &b.span);
-            self.facts_changed((K::FileChanged, ItemKind::File), &b.name, &rest, spans);
-            for d in sizes {
-                let record = d.0.trim_start_matches("record ").trim_end_matches(" size");
-                let elem = b
-                    .records
-                    .iter()
-                    .find(|r| r.name == record)
-                    .map(|r| new.abi.structs[r.struct_index].name.clone());
-                if let Some(i) =
-                    self.facts_changed((K::FileChanged, ItemKind::File), &b.name, &[d], spans)
-                {
-                    self.changes[i].site = Some(super::change::FieldSite {
-                        owner: b.name.clone(),
-                        pos: 0,
-                        elem,
-                        len: None,
-                    });
+                cx.push(c);
+            },
+            |cx, (a, b), path, diffs| {
+                // Sizes of records whose struct changed: each an effect of that struct's change.
+                let (sizes, rest): (Vec<_>, Vec<_>) = diffs
+                    .into_iter()
+                    .partition(|(k, _, _)| k.ends_with(" size"));
+                let spans = (&a.span, &b.span);
+                let kind = (K::FileChanged, ItemKind::File);
+                cx.facts_changed(kind, path, &rest, spans);
+                for d in sizes {
+                    let record = d.0.trim_start_matches("record ").trim_end_matches(" size");
+                    let elem = b
+                        .records
+                        .iter()
+                        .find(|r| r.name == record)
+                        .map(|r| new.abi.structs[r.struct_index].name.clone());
+                    if let Some(i) = cx.facts_changed(kind, path, &[d], spans) {
+                        cx.changes[i].site = Some(super::change::FieldSite {
+                            owner: b.name.clone(),
+                            pos: 0,
+                            elem,
+                            len: None,
+                        });
+                    }
                 }
-            }
-            self.cosmetic_edits(
-                ItemKind::File,
-                &b.name,
-                (&a.doc, &b.doc),
-                (None, None),
-                &a.span,
-                &b.span,
-            );
-        }
-        for (i, a) in old.attach.files.iter().enumerate() {
-            if !matched.contains(&Some(i)) {
-                let facts = file_facts(old, a);
-                self.declaration_removed(
-                    (K::FileRemoved, ItemKind::File),
-                    &a.name,
-                    &facts,
-                    &a.span,
-                );
-            }
-        }
+            },
+        );
     }
 
     fn compare_templates(&mut self) {
@@ -407,67 +389,31 @@ impl Cx<'_> {
         let (old, new) = (self.old, self.new);
         // A protocol is known by its kind and name (`mailbox.commands`): a renamed one with
         // the same facts (its kind is the first) is the same protocol.
-        let path_of = |p: &Protocol| format!("{}.{}", p.kind.table(), p.name);
-        let matched = self.match_declarations((&old.protocols, &new.protocols), path_of, |s, p| {
-            protocol_facts(s, p).0
-        });
-        for (b, m) in new.protocols.iter().zip(&matched) {
-            let path = path_of(b);
-            let (facts_b, over) = protocol_facts(new, b);
-            let Some(a) = m.map(|i| &old.protocols[i]) else {
-                self.declaration_added(
-                    (K::ProtocolAdded, ItemKind::Protocol),
-                    &path,
-                    Some(over),
-                    &facts_b,
-                    &b.span,
-                );
-                continue;
-            };
-            if a.name != b.name {
-                self.declaration_renamed(
-                    ItemKind::Protocol,
-                    (&path_of(a), &path),
-                    (&a.span, &b.span),
-                );
-            }
-            let (facts_a, _) = protocol_facts(old, a);
-            let diffs = self.renamed_differing(&facts_a, &facts_b);
-            let (parties, rest): (Vec<_>, Vec<_>) = diffs
-                .into_iter()
-                .partition(|(k, _, _)| PARTY_FACTS.contains(&k.as_str()));
-            let spans = (&a.span, &b.span);
-            self.facts_changed(
-                (K::ProtocolChanged, ItemKind::Protocol),
-                &path,
-                &rest,
-                spans,
-            );
-            self.facts_changed(
-                (K::ProtocolPartiesChanged, ItemKind::Protocol),
-                &path,
-                &parties,
-                spans,
-            );
-            self.cosmetic_edits(
-                ItemKind::Protocol,
-                &path,
-                (&a.doc, &b.doc),
-                (None, None),
-                &a.span,
-                &b.span,
-            );
-        }
-        for (i, a) in old.protocols.iter().enumerate() {
-            if !matched.contains(&Some(i)) {
-                let (facts, _) = protocol_facts(old, a);
-                self.declaration_removed(
-                    (K::ProtocolRemoved, ItemKind::Protocol),
-                    &path_of(a),
-                    &facts,
-                    &a.span,
-                );
-            }
-        }
+        let protocols = Declarations {
+            sides: (&old.protocols, &new.protocols),
+            item: ItemKind::Protocol,
+            removed: K::ProtocolRemoved,
+            path: |p| format!("{}.{}", p.kind.table(), p.name),
+            span: |p| &p.span,
+            doc: |p| &p.doc,
+            facts: |s, p| protocol_facts(s, p).0,
+        };
+        self.compare_declarations(
+            protocols,
+            |cx, b, path, facts| {
+                let (_, over) = protocol_facts(new, b);
+                let kind = (K::ProtocolAdded, ItemKind::Protocol);
+                cx.declaration_added(kind, path, Some(over), facts, &b.span);
+            },
+            |cx, (a, b), path, diffs| {
+                let (parties, rest): (Vec<_>, Vec<_>) = diffs
+                    .into_iter()
+                    .partition(|(k, _, _)| PARTY_FACTS.contains(&k.as_str()));
+                let spans = (&a.span, &b.span);
+                let item = ItemKind::Protocol;
+                cx.facts_changed((K::ProtocolChanged, item), path, &rest, spans);
+                cx.facts_changed((K::ProtocolPartiesChanged, item), path, &parties, spans);
+            },
+        );
     }
 }

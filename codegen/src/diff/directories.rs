@@ -10,6 +10,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind};
 use super::compute::Cx;
+use super::declared::Declarations;
 use super::facts::{Facts, field_path};
 
 fn directory_facts(schema: &Schema, d: &Directory) -> Facts {
@@ -53,52 +54,39 @@ fn directory_facts(schema: &Schema, d: &Directory) -> Facts {
 impl Cx<'_> {
     pub(super) fn compare_directories(&mut self) {
         let (old, new) = (self.old, self.new);
-        let matched = self.match_declarations(
-            (&old.directories, &new.directories),
-            |d| d.name.clone(),
-            directory_facts,
-        );
-        let item = ItemKind::Directory;
-        for (b, m) in new.directories.iter().zip(&matched) {
-            let facts_b = directory_facts(new, b);
-            let Some(a) = m.map(|i| &old.directories[i]) else {
+        let directories = Declarations {
+            sides: (&old.directories, &new.directories),
+            item: ItemKind::Directory,
+            removed: K::DirectoryRemoved,
+            path: |d| d.name.clone(),
+            span: |d| &d.span,
+            doc: |d| &d.doc,
+            facts: directory_facts,
+        };
+        self.compare_declarations(
+            directories,
+            |cx, b, path, facts| {
                 // A mapping of its own: no old bytes lie under it, whatever structs it uses.
                 let why = format!(
                     "a new mapping, `{}`: instances built at {} do not register in it, so a reader built at the new version lists only instances built at the new version; nothing old changes",
                     b.mapping,
-                    self.old_v()
+                    cx.old_v()
                 );
-                let what = (b.name.as_str(), "directory added", why);
-                self.declaration_new((K::DirectoryAdded, item), what, &facts_b, &b.span);
-                continue;
-            };
-            if a.name != b.name {
-                self.declaration_renamed(item, (&a.name, &b.name), (&a.span, &b.span));
-            }
-            let diffs = self.renamed_differing(&directory_facts(old, a), &facts_b);
-            // A new reader alone changes nothing an instance writes; with a new owner, the
-            // two are one change of who plays which side.
-            let owner_changed = diffs.iter().any(|(k, _, _)| k == "owner");
-            let (reader, rest): (Vec<_>, Vec<_>) = diffs
-                .into_iter()
-                .partition(|(k, _, _)| k == "reader" && !owner_changed);
-            let spans = (&a.span, &b.span);
-            self.facts_changed((K::DirectoryChanged, item), &b.name, &rest, spans);
-            self.facts_changed((K::DirectoryReaderChanged, item), &b.name, &reader, spans);
-            self.cosmetic_edits(
-                item,
-                &b.name,
-                (&a.doc, &b.doc),
-                (None, None),
-                &a.span,
-                &b.span,
-            );
-        }
-        self.unmatched_removed(
-            (K::DirectoryRemoved, item),
-            (old, &old.directories, &matched),
-            |a| (&a.name, &a.span),
-            directory_facts,
+                let what = (path, "directory added", why);
+                cx.declaration_new((K::DirectoryAdded, ItemKind::Directory), what, facts, &b.span);
+            },
+            |cx, (a, b), path, diffs| {
+                // A new reader alone changes nothing an instance writes; with a new owner,
+                // the two are one change of who plays which side.
+                let owner_changed = diffs.iter().any(|(k, _, _)| k == "owner");
+                let (reader, rest): (Vec<_>, Vec<_>) = diffs
+                    .into_iter()
+                    .partition(|(k, _, _)| k == "reader" && !owner_changed);
+                let spans = (&a.span, &b.span);
+                let item = ItemKind::Directory;
+                cx.facts_changed((K::DirectoryChanged, item), path, &rest, spans);
+                cx.facts_changed((K::DirectoryReaderChanged, item), path, &reader, spans);
+            },
         );
     }
 }

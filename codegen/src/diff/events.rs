@@ -9,6 +9,7 @@ use crate::schema::Schema;
 
 use super::change::{ChangeKind as K, ItemKind};
 use super::compute::Cx;
+use super::declared::Declarations;
 use super::facts::{Facts, field_path};
 
 fn event_facts(schema: &Schema, e: &Event) -> Facts {
@@ -39,41 +40,30 @@ fn event_facts(schema: &Schema, e: &Event) -> Facts {
 impl Cx<'_> {
     pub(super) fn compare_events(&mut self) {
         let (old, new) = (self.old, self.new);
-        let matched =
-            self.match_declarations((&old.events, &new.events), |e| e.name.clone(), event_facts);
-        let item = ItemKind::Event;
-        for (b, m) in new.events.iter().zip(&matched) {
-            let facts_b = event_facts(new, b);
-            let Some(a) = m.map(|i| &old.events[i]) else {
+        let events = Declarations {
+            sides: (&old.events, &new.events),
+            item: ItemKind::Event,
+            removed: K::EventRemoved,
+            path: |e| e.name.clone(),
+            span: |e| &e.span,
+            doc: |e| &e.doc,
+            facts: event_facts,
+        };
+        self.compare_declarations(
+            events,
+            |cx, b, path, facts| {
                 let why = format!(
                     "a new event on `{}`: a party built at {} neither waits on it nor sets it, and a waiter built at the new version wakes at its deadline at the latest, then looks again",
                     b.word_path,
-                    self.old_v()
+                    cx.old_v()
                 );
-                let what = (b.name.as_str(), "event added", why);
-                self.declaration_new((K::EventAdded, item), what, &facts_b, &b.span);
-                continue;
-            };
-            if a.name != b.name {
-                self.declaration_renamed(item, (&a.name, &b.name), (&a.span, &b.span));
-            }
-            let diffs = self.renamed_differing(&event_facts(old, a), &facts_b);
-            let spans = (&a.span, &b.span);
-            self.facts_changed((K::EventChanged, item), &b.name, &diffs, spans);
-            self.cosmetic_edits(
-                item,
-                &b.name,
-                (&a.doc, &b.doc),
-                (None, None),
-                &a.span,
-                &b.span,
-            );
-        }
-        self.unmatched_removed(
-            (K::EventRemoved, item),
-            (old, &old.events, &matched),
-            |a| (&a.name, &a.span),
-            event_facts,
+                let what = (path, "event added", why);
+                cx.declaration_new((K::EventAdded, ItemKind::Event), what, facts, &b.span);
+            },
+            |cx, (a, b), path, diffs| {
+                let spans = (&a.span, &b.span);
+                cx.facts_changed((K::EventChanged, ItemKind::Event), path, &diffs, spans);
+            },
         );
     }
 }

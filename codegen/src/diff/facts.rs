@@ -331,22 +331,6 @@ impl Cx<'_> {
         self.push(c);
     }
 
-    /// Each of `old`'s declarations that no new one `matched`: removed, with its facts.
-    pub(super) fn unmatched_removed<T>(
-        &mut self,
-        kind: (ChangeKind, ItemKind),
-        (schema, old, matched): (&Schema, &[T], &[Option<usize>]),
-        parts: impl Fn(&T) -> (&str, &Span),
-        facts: impl Fn(&Schema, &T) -> Facts,
-    ) {
-        for (i, a) in old.iter().enumerate() {
-            if !matched.contains(&Some(i)) {
-                let (name, span) = parts(a);
-                self.declaration_removed(kind, name, &facts(schema, a), span);
-            }
-        }
-    }
-
     /// The facts that differ between two versions of a declaration, as one change of `kind`;
     /// nothing when they are the same.
     pub(super) fn facts_changed(

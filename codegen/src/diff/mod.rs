@@ -7,6 +7,7 @@
 mod change;
 mod compute;
 mod consts;
+mod declared;
 mod decls;
 mod directories;
 mod enums;

@@ -231,15 +231,17 @@ impl Cx<'_> {
         let mut declared: Vec<String> = Vec::new();
         if !new.access.parties.is_empty() {
             declared.push("parties and writers".into());
-            for (what, n) in [
-                ("seqlocks", new.access.seqlocks.len()),
-                ("rings", new.access.rings.len()),
-                ("protocols", new.protocols.len()),
-                ("directories", new.directories.len()),
-                ("events", new.events.len()),
+            for ((one, many), n) in [
+                (("seqlock", "seqlocks"), new.access.seqlocks.len()),
+                (("ring", "rings"), new.access.rings.len()),
+                (("protocol", "protocols"), new.protocols.len()),
+                (("directory", "directories"), new.directories.len()),
+                (("event", "events"), new.events.len()),
             ] {
-                if n > 0 {
-                    declared.push(format!("{n} {what}"));
+                match n {
+                    0 => {}
+                    1 => declared.push(format!("1 {one}")),
+                    _ => declared.push(format!("{n} {many}")),
                 }
             }
         }
