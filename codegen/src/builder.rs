@@ -72,6 +72,10 @@ pub struct Generated {
     pub files: Vec<PathBuf>,
     /// The outputs whose content changed and were written.
     pub written: Vec<PathBuf>,
+    /// The schema's warnings, each as `abi-codegen generate` prints it (`FILE:LINE:COL:
+    /// warning: ...` and its `= help:` line). In a build script each line is also printed
+    /// as `cargo::warning=`, so that cargo shows it; a warning never fails the build.
+    pub warnings: Vec<String>,
 }
 
 /// Why a build failed. `Display` prints it as the command line would; `Debug` prints the
@@ -287,6 +291,15 @@ impl Builder {
         let source = crate::diagnostics::source_name(&self.schema);
         let mut planned: Vec<(PathBuf, String)> = Vec::new();
         let mut generated = Generated::default();
+        for w in &schema.warnings {
+            let text = crate::diagnostics::render_warnings(std::slice::from_ref(w), &file, &src);
+            if self.cargo {
+                for line in text.lines() {
+                    println!("cargo::warning={}", line.trim_start());
+                }
+            }
+            generated.warnings.push(text);
+        }
         if let Some(path) = self.rust_path(&schema)? {
             planned.push((
                 path.clone(),

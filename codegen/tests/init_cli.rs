@@ -138,6 +138,19 @@ fn a_capacity_no_one_writes_is_a_warning() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
     assert!(dir.join("gen/starter.h").is_file());
+    // A build script's Builder: the same warnings, one per entry, and the outputs written.
+    let built = abi_codegen::Builder::new(dir.join("schema.toml"))
+        .cargo_instructions(false)
+        .rust_file(dir.join("built/starter.rs"))
+        .generate()
+        .expect("a warning does not fail the build");
+    assert_eq!(built.warnings.len(), 3, "{:?}", built.warnings);
+    let path = abi_codegen::diagnostics::display_path(&dir.join("schema.toml"));
+    assert_eq!(
+        built.warnings.concat(),
+        expected.replace("schema.toml:", &format!("{path}:"))
+    );
+    assert!(dir.join("built/starter.rs").is_file());
 }
 
 /// A protocol's Python class whose name a struct holds takes the protocol's table word
