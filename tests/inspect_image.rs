@@ -309,3 +309,77 @@ fn the_dump_folds_zero_and_repeated_copies() {
         8
     );
 }
+
+/// A snapshot ring's slots show their payloads, not only their headers (issue 50): two
+/// snapshots published by the generated host code decode as `snapshot_ring[N].payload`
+/// at the offsets the reference gives (slot N at 4096 + N * 32768, its payload 64 bytes
+/// in), with their extras as data after the 12,104-byte snapshot; a slot left mid-write
+/// (an odd seq) is a warning and is not decoded, and a slot whose size runs past it is an
+/// error; slots never written show no payload.
+#[test]
+fn a_ring_slot_shows_its_payload() {
+    let schema = common::bridge_schema();
+    let buf = SharedBuf::from_bytes(&image::valid());
+    let header = live::BridgeHeader::at(buf.region(), 0).unwrap();
+    let (ring_at, ring_len) = (image::SNAPSHOT_RING.0 as usize, image::SNAPSHOT_RING.1);
+    let slots = buf.region().sub(ring_at, ring_len as usize, 8).unwrap();
+    let ring = live::SnapshotRing::new(header, slots).unwrap();
+    for n in 1..=2u64 {
+        let mut slot = live::RingSlot::zeroed();
+        slot.payload.header.magic = bridge_abi::SNAPSHOT_MAGIC;
+        slot.payload.header.tick = 100 + n;
+        slot.payload_extra = vec![7; 3];
+        assert_eq!(ring.publish(&mut slot), Ok(n));
+    }
+    let mut bytes = buf.to_vec();
+    let slot = |i: usize| ring_at + i * 32768;
+    // ring_slot_header: seq at 0, size at 4 (the reference).
+    image::put32(&mut bytes, slot(2), 5);
+    image::put32(&mut bytes, slot(2) + 4, 12104);
+    image::put32(&mut bytes, slot(3) + 4, 32768);
+    let i = run(&schema, &bytes);
+    let dump = render_file_dump(&schema, &i);
+    let payloads: Vec<&str> = dump
+        .lines()
+        .filter(|l| l.starts_with("## snapshot_ring[") && l.contains("payload"))
+        .collect();
+    assert_eq!(
+        payloads,
+        [
+            "## snapshot_ring[0].payload snapshot (12104 bytes + 3 bytes) at 0x1040",
+            "## snapshot_ring[1].payload snapshot (12104 bytes + 3 bytes) at 0x9040",
+        ],
+        "{dump}"
+    );
+    for (n, tick) in [(0, 101), (1, 102)] {
+        let line = format!("snapshot_ring[{n}].payload.header.tick u64 {tick}");
+        assert!(dump.lines().any(|l| l.ends_with(&line)), "{line}\n{dump}");
+    }
+    let found: Vec<(Level, String, u64)> = i
+        .issues
+        .iter()
+        .map(|x| (x.level, x.path.clone(), x.offset))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Level::Warn,
+                "snapshot_ring[2].payload".into(),
+                slot(2) as u64
+            ),
+            (
+                Level::Error,
+                "snapshot_ring[3].payload".into(),
+                slot(3) as u64
+            ),
+        ],
+        "{}",
+        issues(&i)
+    );
+    assert!(
+        issues(&i).contains("size 32768 does not fit"),
+        "{}",
+        issues(&i)
+    );
+}

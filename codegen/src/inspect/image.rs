@@ -353,6 +353,65 @@ impl ImageDecoder<'_> {
         }
     }
 
+    /// The payload of the ring slot at `at` (`slot_size` bytes), whose header the seqlock
+    /// `seqlock` guards: the trailer part `payload`'s struct decoded as `PATH.payload`, the
+    /// rest of its `size` bytes as data after it. Not decoded when the slot was never
+    /// written (a size of 0) or is being written (an odd counter, a warning: the bytes are
+    /// half old, half new); an error when its size does not fit the slot or the struct.
+    fn slot_payload(
+        &mut self,
+        (seqlock, payload): (usize, usize),
+        (at, slot_size): (u64, u64),
+        group: &str,
+        path: &str,
+    ) {
+        let schema = self.schema;
+        let lock = &schema.access.seqlocks[seqlock];
+        let si = lock.struct_index;
+        let Some(part) = schema.access.structs[si].trailer.get(payload) else {
+            return;
+        };
+        let crate::ir::Elem::Struct(ps) = part.ty.elem else {
+            return;
+        };
+        let Some(header) = self.input.read_at(at, schema.layout.of(si).size) else {
+            return;
+        };
+        let read = |fi| entries::field(schema, si, fi, &header);
+        let size = part.size_field.map_or(Some(part.size), read).unwrap_or(0);
+        if size == 0 {
+            return;
+        }
+        let p = format!("{path}.payload");
+        if read(lock.counter).is_some_and(|seq| seq % 2 == 1) {
+            self.issues.push(Issue {
+                level: Level::Warn,
+                offset: at,
+                path: p,
+                message: "the slot is being written (its seq is odd): its payload is not decoded"
+                    .into(),
+            });
+            return;
+        }
+        let least = schema.layout.of(ps).size;
+        let room = slot_size.saturating_sub(part.offset);
+        if size < least || size > room {
+            let message = format!(
+                "size {size} does not fit: the payload is a {} ({least} bytes) and its extras, in the {room} bytes the slot has after its header",
+                schema.abi.structs[ps].name
+            );
+            self.error(at, &p, message);
+            return;
+        }
+        self.record(
+            ps,
+            at + part.offset,
+            &format!("{group}.payload"),
+            &p,
+            size - least,
+        );
+    }
+
     fn region(
         &mut self,
         (li, ri): (usize, usize),
@@ -396,6 +455,7 @@ impl ImageDecoder<'_> {
                     slot_count,
                     slot_size,
                     seqlock,
+                    payload,
                     ..
                 } = schema.access.rings[ring].kind
                 else {
@@ -404,13 +464,9 @@ impl ImageDecoder<'_> {
                 let si = schema.access.seqlocks[seqlock].struct_index;
                 let data = slot_size - schema.layout.of(si).size;
                 for s in 0..slot_count {
-                    self.record(
-                        si,
-                        start + s * slot_size,
-                        group,
-                        &format!("{path}[{s}]"),
-                        data,
-                    );
+                    let (at, p) = (start + s * slot_size, format!("{path}[{s}]"));
+                    self.record(si, at, group, &p, data);
+                    self.slot_payload((seqlock, payload), (at, slot_size), group, &p);
                 }
             }
             Holds::Blocks { layout, .. } => {
