@@ -310,7 +310,8 @@ fn the_dump_folds_zero_and_repeated_copies() {
     );
 }
 
-/// A snapshot ring's slots show their payloads, not only their headers (issue 50): two
+/// A snapshot ring's slots show their payloads, and the log ring its entries, not only
+/// their headers (issue 50), on an image the generated Rust wrote into: two
 /// snapshots published by the generated host code decode as `snapshot_ring[N].payload`
 /// at the offsets the reference gives (slot N at 4096 + N * 32768, its payload 64 bytes
 /// in), with their extras as data after the 12,104-byte snapshot; a slot left mid-write
@@ -331,6 +332,13 @@ fn a_ring_slot_shows_its_payload() {
         slot.payload_extra = vec![7; 3];
         assert_eq!(ring.publish(&mut slot), Ok(n));
     }
+    // And the host log ring: two entries pushed by the generated writer.
+    let (log_at, log_len) = (image::LOG_RING.0 as usize, image::LOG_RING.1 as usize);
+    let log = live::LogRingWriter::new(buf.region().sub(log_at, log_len, 8).unwrap()).unwrap();
+    for text in [&b"hello"[..], b"a longer line"] {
+        log.push(&bridge_abi::LogEntry::default(), b"host", text)
+            .unwrap();
+    }
     let mut bytes = buf.to_vec();
     let slot = |i: usize| ring_at + i * 32768;
     // ring_slot_header: seq at 0, size at 4 (the reference).
@@ -348,6 +356,22 @@ fn a_ring_slot_shows_its_payload() {
         [
             "## snapshot_ring[0].payload snapshot (12104 bytes + 3 bytes) at 0x1040",
             "## snapshot_ring[1].payload snapshot (12104 bytes + 3 bytes) at 0x9040",
+        ],
+        "{dump}"
+    );
+    let entries: Vec<&str> = dump
+        .lines()
+        .filter(|l| l.starts_with("## log_ring.entries") || l.contains("text_len"))
+        .collect();
+    // The log ring's area starts after its 64-byte header at 0xc1000; each entry is the
+    // 40-byte log_entry and its parts ("host" and the text), padded to 8 bytes.
+    assert_eq!(
+        entries,
+        [
+            "## log_ring.entries[0] log_entry (40 bytes + 16 bytes) at 0xc1040",
+            "@0xc1046 log_ring.entries[0].text_len u16 5",
+            "## log_ring.entries[1] log_entry (40 bytes + 24 bytes) at 0xc1078",
+            "@0xc107e log_ring.entries[1].text_len u16 13",
         ],
         "{dump}"
     );
