@@ -38,6 +38,8 @@ mod c_protocols;
 mod c_protocols_races;
 #[path = "c_protocols_torture.rs"]
 mod c_protocols_torture;
+#[path = "c_service.rs"]
+mod c_service;
 #[path = "c_sessions_relayout.rs"]
 mod c_sessions_relayout;
 #[path = "c_tsan.rs"]
