@@ -9709,7 +9709,10 @@ static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mappi
  *   4. free a row whose client said goodbye;
  *   5. free a row unchanged for the watch's hung time;
  *   6. free an active row whose pid cb->probe says gone (or names another process);
- * and a row is freed by the broken-client policy when its mailbox gives IBF_MAILBOX_SEQUENCE IBF_MAILBOX_CAPACITY * or its draw exchange IBF_EXCHANGE_STATE. A free is always: drain, free, drain, new_reader * (the last entries drained, the row freed through the host's handle, the entries pushed
+ * and a row is freed by the broken-client policy when its mailbox gives
+ * IBF_MAILBOX_SEQUENCE, IBF_MAILBOX_CAPACITY or its draw exchange IBF_EXCHANGE_STATE. A free is always:
+ * drain, free, drain, new_reader
+ * (the last entries drained, the row freed through the host's handle, the entries pushed
  * meanwhile drained, then a new draw reader made at once: a reader kept past a free refuses
  * the next claim's writer). Each step is callable alone, in this order; a host that frees a
  * row itself calls ibf_host_free_row, never ibf_attached_client_free alone. */

@@ -38,8 +38,6 @@ mod c_protocols;
 mod c_protocols_races;
 #[path = "c_protocols_torture.rs"]
 mod c_protocols_torture;
-#[path = "c_service.rs"]
-mod c_service;
 #[path = "c_sessions_relayout.rs"]
 mod c_sessions_relayout;
 #[path = "c_tsan.rs"]
@@ -82,6 +80,8 @@ mod generated_fresh;
 mod host_cpp;
 #[path = "host_geometry.rs"]
 mod host_geometry;
+#[path = "host_service.rs"]
+mod host_service;
 #[path = "host_tries.rs"]
 mod host_tries;
 #[path = "hostile_targets.rs"]
