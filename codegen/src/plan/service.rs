@@ -97,6 +97,24 @@ pub const POLICY: [(Step, &[&str]); 2] = [
     (Step::Take, &["exchange_state"]),
 ];
 
+impl FreeStep {
+    pub fn name(self) -> &'static str {
+        match self {
+            FreeStep::Drain => "drain",
+            FreeStep::Free => "free",
+            FreeStep::NewReader => "new_reader",
+        }
+    }
+}
+
+/// The names of the results of `step` that free a row.
+pub fn policy(step: Step) -> Vec<&'static str> {
+    (POLICY.iter())
+        .filter(|(s, _)| *s == step)
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect()
+}
+
 /// The service turn of a schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServicePlan {
@@ -175,6 +193,27 @@ pub fn service_plan(schema: &Schema) -> Option<ServicePlan> {
         pid,
         steps,
     })
+}
+
+impl ServicePlan {
+    /// A row's steps by name, in order (`serve`, `drain`, `take`, then each reason's): the
+    /// dead step only when `probe` (the target has a process probe to go with the `pid`).
+    pub fn step_names(&self, probe: bool) -> Vec<&'static str> {
+        (self.steps.iter())
+            .filter_map(|s| match s {
+                Step::Serve => Some("serve"),
+                Step::Drain => Some("drain"),
+                Step::Take => Some("take"),
+                Step::FreeIf(Reason::Dead) if !self.dead(probe) => None,
+                Step::FreeIf(r) => Some(r.name()),
+            })
+            .collect()
+    }
+
+    /// Whether active rows are probed by pid: a `pid` field and a probe.
+    pub fn dead(&self, probe: bool) -> bool {
+        self.pid.is_some() && probe
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::names::c_type_name;
 use crate::ir::protocol::ProtocolKind;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
-use crate::plan::service::{DRAIN_MAX, FREE_STEPS, FreeStep, POLICY, Reason, Region, Step};
+use crate::plan::service::{DRAIN_MAX, FREE_STEPS, Reason, Region, Step, policy};
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -90,24 +90,10 @@ pub(super) fn render_c_service(
         Some(ProtocolKind::Exchange(x)) => c_type_name(&schema.abi.structs[x.list].name, &p),
         _ => String::new(),
     };
-    let dead = plan.pid.is_some() && has_probe;
-    let steps = (plan.steps.iter())
-        .filter_map(|s| match s {
-            Step::Serve => Some("serve"),
-            Step::Drain => Some("drain"),
-            Step::Take => Some("take"),
-            Step::FreeIf(Reason::Dead) if !dead => None,
-            Step::FreeIf(r) => Some(r.name()),
-        })
-        .collect();
-    let policy = |step: Step| -> Vec<String> {
-        (POLICY.iter())
-            .filter(|(s, _)| *s == step)
-            .flat_map(|(_, names)| {
-                names
-                    .iter()
-                    .map(|n| format!("{pu}_{}", n.to_ascii_uppercase()))
-            })
+    let dead = plan.dead(has_probe);
+    let upper = |step: Step| -> Vec<String> {
+        (policy(step).iter())
+            .map(|n| format!("{pu}_{}", n.to_ascii_uppercase()))
             .collect()
     };
     let context = Context {
@@ -121,17 +107,10 @@ pub(super) fn render_c_service(
         exchange: region(&plan.exchange),
         list_s,
         dead,
-        steps,
-        free_steps: FREE_STEPS
-            .iter()
-            .map(|f| match f {
-                FreeStep::Drain => "drain",
-                FreeStep::Free => "free",
-                FreeStep::NewReader => "new_reader",
-            })
-            .collect(),
-        serve_policy: policy(Step::Serve),
-        take_policy: policy(Step::Take),
+        steps: plan.step_names(has_probe),
+        free_steps: FREE_STEPS.iter().map(|f| f.name()).collect(),
+        serve_policy: upper(Step::Serve),
+        take_policy: upper(Step::Take),
         reasons: (Reason::ALL.iter().enumerate())
             .map(|(i, r)| ReasonCtx {
                 name: r.name(),

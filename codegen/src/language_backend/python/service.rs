@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::ir::protocol::ProtocolKind;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
-use crate::plan::service::{DRAIN_MAX, FREE_STEPS, FreeStep, POLICY, Reason, Region, Step};
+use crate::plan::service::{DRAIN_MAX, FREE_STEPS, Reason, Region, Step, policy};
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -76,13 +76,7 @@ pub(super) fn render_service(
             class: camel(&schema.protocols[r.protocol].name),
         })
     };
-    let dead = plan.pid.is_some() && !schema.directories.is_empty();
-    let policy = |step: Step| -> Vec<&'static str> {
-        (POLICY.iter())
-            .filter(|(s, _)| *s == step)
-            .flat_map(|(_, names)| names.iter().copied())
-            .collect()
-    };
+    let probe = !schema.directories.is_empty();
     let text = COMPILED.render(Context {
         session: schema.protocols[plan.session].name.clone(),
         session_class: camel(&schema.protocols[plan.session].name),
@@ -91,24 +85,9 @@ pub(super) fn render_service(
         mailbox: region(&plan.mailbox),
         queue: region(&plan.queue),
         exchange: region(&plan.exchange),
-        dead,
-        steps: (plan.steps.iter())
-            .filter_map(|s| match s {
-                Step::Serve => Some("serve"),
-                Step::Drain => Some("drain"),
-                Step::Take => Some("take"),
-                Step::FreeIf(Reason::Dead) if !dead => None,
-                Step::FreeIf(r) => Some(r.name()),
-            })
-            .collect(),
-        free_steps: FREE_STEPS
-            .iter()
-            .map(|f| match f {
-                FreeStep::Drain => "drain",
-                FreeStep::Free => "free",
-                FreeStep::NewReader => "new_reader",
-            })
-            .collect(),
+        dead: plan.dead(probe),
+        steps: plan.step_names(probe),
+        free_steps: FREE_STEPS.iter().map(|f| f.name()).collect(),
         serve_policy: policy(Step::Serve),
         take_policy: policy(Step::Take),
         reasons: Reason::ALL.iter().map(|r| r.name()).collect(),
