@@ -14,12 +14,13 @@ use common::c_live_program::STRICT;
 use common::tools::{run_ok, scratch};
 
 /// One line per scenario: what the turns of it counted.
-const EXPECTED: [&str; 4] = [
+const EXPECTED: [&str; 5] = [
     "good served=1 malformed=0 drained=2 taken=2 closing=1 hung=0 dead=0 policy=0 errors=0",
     "hostile_seq served=0 malformed=0 drained=0 taken=0 closing=0 hung=0 dead=0 policy=1 errors=0",
     "bad_draw served=0 malformed=0 drained=0 taken=0 closing=0 hung=0 dead=0 policy=1 errors=0",
     "hung_dead_malformed served=0 malformed=1 drained=0 taken=0 closing=0 hung=1 dead=1 policy=0 \
      errors=0",
+    "alone served=1 malformed=0 drained=1 taken=1 closing=1 hung=0 dead=0 policy=0 errors=0",
 ];
 
 #[test]

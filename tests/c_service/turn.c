@@ -216,6 +216,35 @@ static void hung_dead_malformed(const ibf_host_callbacks *cb, uint64_t now) {
     line("hung_dead_malformed", &c);
 }
 
+/* Each step alone, in the turn's order, on row 6; then the reload frees rows 5 and 6 and
+ * makes their readers new. */
+static void alone(const ibf_host_callbacks *cb, uint64_t now) {
+    ibf_host_counts c;
+    ibf_client_session a = join(6, (uint32_t)getpid());
+    void *box = ibf_attached_client_blocks_mailbox(&host, 6);
+    size_t box_len = (size_t)ibf_attached_client_blocks_mailbox_size(&host, 6);
+    void *queue = ibf_attached_client_blocks_log_queue(&host, 6);
+    size_t queue_len = (size_t)ibf_attached_client_blocks_log_queue_size(&host, 6);
+    ibf_log_entry e;
+    uint32_t seq = 0, generation = 0;
+    memset(&c, 0, sizeof c);
+    memset(&e, 0, sizeof e);
+    CHECK(ibf_mailbox_request(header, header_len, &a, box, box_len, "x", 1, &seq) == IBF_OK);
+    CHECK(ibf_log_queue_push(header, header_len, &a, queue, queue_len, &e, "t", 1, "line", 4) == IBF_OK);
+    publish(&a, 1);
+    CHECK(ibf_host_serve_row(&host, &service, cb, 6, &c) == IBF_HOST_KEEP);
+    ibf_host_drain_row(&host, &service, cb, 6, &c);
+    CHECK(ibf_host_take_row(&host, &service, cb, 6, &c) == IBF_HOST_KEEP);
+    CHECK(ibf_host_row_done(&host, &service, cb, 6, now) == IBF_HOST_KEEP);
+    CHECK(ibf_client_close(header, header_len, &a) == IBF_OK);
+    CHECK(ibf_host_row_done(&host, &service, cb, 6, now) == IBF_HOST_FREED_CLOSING);
+    CHECK(ibf_host_free_row(&host, &service, cb, 6, IBF_HOST_FREED_CLOSING, &c) == IBF_OK);
+    (void)join(6, (uint32_t)getpid());
+    CHECK(ibf_host_service_reload(&host, &service, &generation) == IBF_OK);
+    CHECK(state(5) == IBF_CLIENT_STATE_FREE && state(6) == IBF_CLIENT_STATE_FREE);
+    line("alone", &c);
+}
+
 int main(void) {
     static uint64_t mapping[(8U << 20) / 8U];
     unsigned char *image;
@@ -234,5 +263,6 @@ int main(void) {
     hostile_seq(&cb, 2000);
     bad_draw(&cb, 3000);
     hung_dead_malformed(&cb, 4000);
+    alone(&cb, 5000);
     return 0;
 }

@@ -139,12 +139,34 @@ def hung_dead_malformed(h, now):
     h.line("hung_dead_malformed", before)
 
 
+def alone(h, now):
+    """Each step alone, in the turn's order, on row 6; then the reload frees rows 5 and 6."""
+    before = dict(h.service.counts)
+    a = h.join(6, os.getpid())
+    B.Mailbox(h.client.client_blocks(6).mailbox(), a).request(b"x")
+    B.LogQueue(h.client.client_blocks(6).log_queue(), a).push(B.LogEntry(), "t", "line")
+    h.publish(a, 6, 1)
+    s = h.service
+    check(s.serve_row(6) == s.KEEP, "served")
+    s.drain_row(6)
+    check(s.take_row(6) == s.KEEP, "taken")
+    check(s.row_done(6, now) == s.KEEP, "in use")
+    a.close()
+    check(s.row_done(6, now) == s.FREED_CLOSING, "closing")
+    s.free_row(6, s.FREED_CLOSING)
+    h.join(6, os.getpid())
+    s.reload()
+    check(h.state(5) == B.ClientState.FREE and h.state(6) == B.ClientState.FREE, "the reload freed rows 5 and 6")
+    h.line("alone", before)
+
+
 def main():
     h = Host()
     good(h, 1000)
     hostile_seq(h, 2000)
     bad_draw(h, 3000)
     hung_dead_malformed(h, 4000)
+    alone(h, 5000)
     h.client.release()
     h.host.release()
 
