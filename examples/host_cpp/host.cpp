@@ -123,20 +123,24 @@ unsigned char *create_mapping(const std::string &name, size_t len) {
     HANDLE token = nullptr;
     DWORD size = 0;
     char *sid = nullptr;
-    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+    const auto failed = [&name](const char *what) -> unsigned char * {
+        std::fprintf(stderr, "host cpp: %s for %s (error %lu)\n", what, name.c_str(), GetLastError());
         return nullptr;
+    };
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+        return failed("cannot open the process token");
     }
     const BOOL ok = GetTokenInformation(token, TokenUser, &token_user, sizeof token_user, &size);
     CloseHandle(token);
     if (!ok || !ConvertSidToStringSidA(token_user.user.User.Sid, &sid)) {
-        return nullptr;
+        return failed("cannot read this user's SID");
     }
     const std::string sddl = std::string("D:P(A;;GA;;;") + sid + ")(A;;GA;;;SY)";
     LocalFree(sid);
     SECURITY_ATTRIBUTES attributes{sizeof attributes, nullptr, FALSE};
     if (!ConvertStringSecurityDescriptorToSecurityDescriptorA(sddl.c_str(), SDDL_REVISION_1,
                                                               &attributes.lpSecurityDescriptor, nullptr)) {
-        return nullptr;
+        return failed("cannot make the owner-only descriptor");
     }
     const uint64_t size64 = len;
     HANDLE h = CreateFileMappingA(INVALID_HANDLE_VALUE, &attributes, PAGE_READWRITE, static_cast<DWORD>(size64 >> 32),
@@ -151,7 +155,7 @@ unsigned char *create_mapping(const std::string &name, size_t len) {
         std::fprintf(stderr, "host cpp: %s is still held: producing over it\n", name.c_str());
     }
     void *view = MapViewOfFile(h, FILE_MAP_READ | FILE_MAP_WRITE, 0, 0, len);
-    return static_cast<unsigned char *>(view);
+    return view != nullptr ? static_cast<unsigned char *>(view) : failed("cannot map the section");
 #else
     const int fd = open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0 || fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(len)) != 0) {
@@ -205,7 +209,7 @@ public:
             rc = ibf_produce_attached(mapping, len, image.data(), image.size(), &host_, &err);
         }
         if (mapping == nullptr || rc != IBF_PRODUCE_OK) {
-            std::fprintf(stderr, "host cpp: start: %s (%s)\n", ibf_result_name(rc), err.region);
+            std::fprintf(stderr, "host cpp: start: %s (%s)\n", mapping == nullptr ? "no mapping" : ibf_result_name(rc), err.region);
             return false;
         }
         // 0: the session's hung time; the host's buffers are as large as the capacities above.
@@ -427,8 +431,8 @@ int main(int argc, char **argv) {
 }
 
 // Lines by category (issue 48), blanks and comments included: the header comment 33; platform
-// 137 (includes, clocks, nap, the stop file's test, the owner-only mapping); the driver 38 (main:
-// arguments, the stop file, the deadline); protocol and bookkeeping 131 (start, the turn, the
+// 141 (includes, clocks, nap, the stop file's test, the owner-only mapping); the driver 39 (main:
+// arguments, the stop file, the deadline); protocol and bookkeeping 130 (start, the turn, the
 // reload, the exit, the counts, the callbacks' wiring: every protocol step is one helper call);
-// game 88 (publishing, the log ring, the answers, and the torture's contract checks of log
+// game 89 (publishing, the log ring, the answers, and the torture's contract checks of log
 // entries and draw lists); and this note.
