@@ -7245,6 +7245,13 @@ class HostService:
         self.counts["errors"] += 1
         self.last_error = e
 
+    def _refused(self, e, policy):
+        """FREED_POLICY when e is a result the policy frees on, else KEEP (an error counted)."""
+        if isinstance(e, ProtocolError) and e.check in policy:
+            return self.FREED_POLICY
+        self._error(e)
+        return self.KEEP
+
     def serve_row(self, row):
         """Serves row's mailbox: FREED_POLICY (free the row) or KEEP."""
         try:
@@ -7254,14 +7261,8 @@ class HostService:
                 return self.KEEP
             self._malformed = False
             answered = box.serve(lambda text: self._answer(row, text), malformed=True)
-        except ProtocolError as e:
-            if e.check in self._SERVE_POLICY:
-                return self.FREED_POLICY
-            self._error(e)
-            return self.KEEP
-        except AttachError as e:
-            self._error(e)
-            return self.KEEP
+        except (ProtocolError, AttachError) as e:
+            return self._refused(e, self._SERVE_POLICY)
         if answered is not None:
             self.counts["malformed" if self._malformed else "served"] += 1
         return self.KEEP
@@ -7298,14 +7299,8 @@ class HostService:
                     return self.KEEP
                 self.readers[row] = Draw(view)
             taken = self.readers[row].take()
-        except ProtocolError as e:
-            if e.check in self._TAKE_POLICY:
-                return self.FREED_POLICY
-            self._error(e)
-            return self.KEEP
-        except AttachError as e:
-            self._error(e)
-            return self.KEEP
+        except (ProtocolError, AttachError) as e:
+            return self._refused(e, self._TAKE_POLICY)
         if taken is not None:
             self.counts["taken"] += 1
             if self.draw is not None:
