@@ -5938,9 +5938,11 @@ static inline int ibf_mailbox_poll_response(const void *region, size_t len, uint
  * most request_cap bytes; *request_len the bytes copied, followed by a NUL when request_cap
  * has room for it) and *seq its number: IBF_OK, then answer it with
  * ibf_mailbox_serve_answer. The copy ends where request_len says, never at a NUL the
- * client may have left out. IBF_PENDING when none waits; IBF_MAILBOX_SEQUENCE or
- * IBF_MAILBOX_CAPACITY for a broken client; IBF_MAILBOX_LENGTH when request_len is past
- * the area, with *seq set, so the host can answer that request with an error status.
+ * client may have left out. IBF_PENDING when none waits; IBF_MAILBOX_CAPACITY for a
+ * broken client; IBF_MAILBOX_SEQUENCE for a hostile request_seq (not one past
+ * response_seq), with *seq set to it: no answer can match it, so the host's policy frees the
+ * row, whose free answers it; IBF_MAILBOX_LENGTH when request_len is past the area, with
+ * *seq set, so the host can answer that request with an error status.
  */
 static inline int ibf_mailbox_serve_begin_laid_out(const void *region, size_t len, const unsigned char *laid_out, void *request, size_t request_cap, size_t *request_len, uint32_t *seq) {
     const unsigned char *base = (const unsigned char *)region;
@@ -5954,10 +5956,10 @@ static inline int ibf_mailbox_serve_begin_laid_out(const void *region, size_t le
     if (asked == answered) {
         return IBF_PENDING;
     }
+    *seq = asked;
     if (asked != answered + 1U) {
         return IBF_MAILBOX_SEQUENCE;
     }
-    *seq = asked;
     n = ibf_live_load_relaxed_u32_(base + 4);
     if (n >= request_capacity) {
         return IBF_MAILBOX_LENGTH;
@@ -9698,6 +9700,313 @@ static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mappi
     return ibf_directory_open_or_create_(path, IBF_HOSTS_SIZE, ibf_hosts_check, ibf_hosts_lay_out, map, out);
 }
 #endif
+
+/* ---- The host's service turn (issue 48; codegen/src/plan/service.rs decides it) ----
+ * One call a tick serves every row of session `client`, in this order per row:
+ *   1. serve the mailbox through cb->answer (a malformed request too, with no text);
+ *   2. drain the log queue into cb->log (at most IBF_HOST_DRAIN_MAX entries);
+ *   3. take the draw list through cb->draw;
+ *   4. free a row whose client said goodbye;
+ *   5. free a row unchanged for the watch's hung time;
+ *   6. free an active row whose pid cb->probe says gone (or names another process);
+ * and a row is freed by the broken-client policy when its mailbox gives
+ * IBF_MAILBOX_SEQUENCE, IBF_MAILBOX_CAPACITY or its draw exchange IBF_EXCHANGE_STATE. A free is always:
+ * drain, free, drain, new_reader
+ * (the last entries drained, the row freed through the host's handle, the entries pushed
+ * meanwhile drained, then a new draw reader made at once: a reader kept past a free refuses
+ * the next claim's writer). Each step is callable alone, in this order; a host that frees a
+ * row itself calls ibf_host_free_row, never ibf_attached_client_free alone. */
+
+/** Entries a drain takes from one row in one call. */
+#define IBF_HOST_DRAIN_MAX 1024U
+
+/** Why a row was freed (ibf_host_free_row's reason, ibf_host_row_done's answer). */
+enum {
+    IBF_HOST_KEEP = 0,
+    IBF_HOST_FREED_CLOSING = 1,
+    IBF_HOST_FREED_HUNG = 2,
+    IBF_HOST_FREED_DEAD = 3,
+    IBF_HOST_FREED_POLICY = 4
+};
+
+/** What the host keeps per row, between turns: host-local. */
+typedef struct ibf_host_row {
+    /** The row's draw reader: made new by the turn after each free. */
+    ibf_draw_reader reader;
+    /** The claim (generation) and pid the probe last saw running, and its creation time. */
+    uint32_t generation;
+    uint32_t pid;
+    uint64_t created;
+    unsigned char probed;
+} ibf_host_row;
+
+/** The host's per-tick state: the hung watch, one ibf_host_row per row, and the
+ * host's buffers for a request and its answer (as large as the capacities it laid out; a
+ * longer request is cut). ibf_host_service_init it before the first turn. */
+typedef struct ibf_host_service {
+    ibf_client_watch watch;
+    ibf_host_row rows[8];
+    ibf_log_queue_record record;
+    char *request;
+    size_t request_cap;
+    char *answer;
+    size_t answer_cap;
+} ibf_host_service;
+
+/** The host's callbacks; any may be NULL (a NULL answer answers every request with status 0
+ * and no text; a NULL probe checks no pid). */
+typedef struct ibf_host_callbacks {
+    void *ctx;
+    /** Request `request` (request_len bytes and a NUL; NULL for a malformed one, whose length
+     * is past its area) of row `row`: write the answer's text into `answer` (at most
+     * answer_cap bytes), its length into *answer_len, and return its status. */
+    uint32_t (*answer)(void *ctx, uint32_t row, const char *request, size_t request_len, char *answer, size_t answer_cap, size_t *answer_len);
+    /** One entry of row `row`'s queue, in order. */
+    void (*log)(void *ctx, uint32_t row, const ibf_log_queue_record *record);
+    /** One list of row `row`, taken: read it with ibf_draw_item and _payload. */
+    void (*draw)(void *ctx, uint32_t row, const ibf_draw_reader *reader, const ibf_draw_list_header *head);
+    /** The process probe (ibf_process_probe, or the host's own), and its ctx. */
+    ibf_process_probe_fn probe;
+    void *probe_ctx;
+} ibf_host_callbacks;
+
+/** What turns did; ibf_host_service_turn adds to it (zero it first). `errors` counts the
+ * other results a step met (`last_error` the last: ibf_result_name names it). */
+typedef struct ibf_host_counts {
+    uint64_t served, malformed, drained, taken;
+    uint64_t freed[5]; /* by IBF_HOST_FREED_*: [IBF_HOST_FREED_HUNG] */
+    uint64_t errors;
+    int last_error;
+} ibf_host_counts;
+
+static inline void ibf_host_count_error_(ibf_host_counts *c, int rc) {
+    c->errors++;
+    c->last_error = rc;
+}
+
+/** Makes *s empty: the watch with hung time `hung_ms` (0: the session's), every row's reader
+ * new, the host's buffers. */
+static inline void ibf_host_service_init(ibf_host_service *s, uint64_t hung_ms, char *request, size_t request_cap, char *answer, size_t answer_cap) {
+    uint32_t row;
+    memset(s, 0, sizeof *s);
+    ibf_client_watch_init(&s->watch, hung_ms);
+    for (row = 0; row < 8U; row++) {
+        ibf_draw_reader_init(&s->rows[row].reader);
+    }
+    s->request = request;
+    s->request_cap = request_cap;
+    s->answer = answer;
+    s->answer_cap = answer_cap;
+}
+
+/** Drains row `row`'s queue into cb->log: at most IBF_HOST_DRAIN_MAX entries; the count of
+ * entries, errors into *c. */
+static inline void ibf_host_drain_row(const ibf_attached *a, ibf_host_service *s, const ibf_host_callbacks *cb, uint32_t row, ibf_host_counts *c) {
+    void *q = row < 8U ? (void *)ibf_attached_client_blocks_log_queue(a, row) : NULL;
+    size_t len;
+    uint32_t n;
+    int rc = IBF_EMPTY;
+    if (q == NULL) {
+        return;
+    }
+    len = (size_t)ibf_attached_client_blocks_log_queue_size(a, row);
+    for (n = 0; n < IBF_HOST_DRAIN_MAX; n++) {
+        rc = ibf_log_queue_pop_laid_out(q, len, ibf_attached_laid_out(a, q), &s->record);
+        if (rc != IBF_OK) {
+            break;
+        }
+        c->drained++;
+        if (cb != NULL && cb->log != NULL) {
+            cb->log(cb->ctx, row, &s->record);
+        }
+    }
+    if (rc != IBF_OK && rc != IBF_EMPTY) {
+        ibf_host_count_error_(c, rc);
+    }
+}
+
+/** Frees row `row` for `reason` (IBF_HOST_FREED_*): drain, free, drain, new_reader.
+ * IBF_OK (counted in c->freed[reason]) or the free's error (IBF_CONTENDED: a later free
+ * goes on). */
+static inline int ibf_host_free_row(const ibf_attached *a, ibf_host_service *s, const ibf_host_callbacks *cb, uint32_t row, int reason, ibf_host_counts *c) {
+    int rc = IBF_OK;
+    if (row >= 8U) {
+        return IBF_SESSION_ROW;
+    }
+    ibf_host_drain_row(a, s, cb, row, c);
+    rc = ibf_attached_client_free(a, row, NULL);
+    if (rc != IBF_OK) {
+        ibf_host_count_error_(c, rc);
+        return rc;
+    }
+    ibf_host_drain_row(a, s, cb, row, c);
+    ibf_draw_reader_init(&s->rows[row].reader);
+    s->rows[row].probed = 0;
+    if (reason > 0 && reason <= 4) {
+        c->freed[reason]++;
+    }
+    return IBF_OK;
+}
+
+/** Serves row `row`'s mailbox: a waiting request to cb->answer, answered with its status; a
+ * malformed one (its length past its area) with request NULL. IBF_HOST_FREED_POLICY when
+ * the mailbox gives IBF_MAILBOX_SEQUENCE IBF_MAILBOX_CAPACITY (free the row), else IBF_HOST_KEEP. */
+static inline int ibf_host_serve_row(const ibf_attached *a, ibf_host_service *s, const ibf_host_callbacks *cb, uint32_t row, ibf_host_counts *c) {
+    void *box = row < 8U ? (void *)ibf_attached_client_blocks_mailbox(a, row) : NULL;
+    const unsigned char *laid_out;
+    size_t len, n = 0, answer_len = 0;
+    uint32_t seq = 0, status = 0;
+    int rc, malformed;
+    if (box == NULL) {
+        return IBF_HOST_KEEP;
+    }
+    len = (size_t)ibf_attached_client_blocks_mailbox_size(a, row);
+    laid_out = ibf_attached_laid_out(a, box);
+    rc = ibf_mailbox_serve_begin_laid_out(box, len, laid_out, s->request, s->request_cap, &n, &seq);
+    if (rc == IBF_PENDING) {
+        return IBF_HOST_KEEP;
+    }
+    if (rc == IBF_MAILBOX_SEQUENCE) {
+        return IBF_HOST_FREED_POLICY;
+    }
+    if (rc == IBF_MAILBOX_CAPACITY) {
+        return IBF_HOST_FREED_POLICY;
+    }
+    malformed = rc == IBF_MAILBOX_LENGTH;
+    if (rc != IBF_OK && !malformed) {
+        ibf_host_count_error_(c, rc);
+        return IBF_HOST_KEEP;
+    }
+    if (cb != NULL && cb->answer != NULL) {
+        status = cb->answer(cb->ctx, row, malformed ? NULL : s->request, malformed ? 0U : n, s->answer, s->answer_cap, &answer_len);
+    }
+    if (answer_len > s->answer_cap) {
+        answer_len = s->answer_cap;
+    }
+    rc = ibf_mailbox_serve_answer_laid_out(box, len, laid_out, seq, status, s->answer, answer_len);
+    if (rc != IBF_OK) {
+        ibf_host_count_error_(c, rc);
+    } else if (malformed) {
+        c->malformed++;
+    } else {
+        c->served++;
+    }
+    return IBF_HOST_KEEP;
+}
+
+/** Takes row `row`'s draw list through cb->draw. IBF_HOST_FREED_POLICY when the exchange
+ * gives IBF_EXCHANGE_STATE (a broken writer: free the row), else IBF_HOST_KEEP. */
+static inline int ibf_host_take_row(const ibf_attached *a, ibf_host_service *s, const ibf_host_callbacks *cb, uint32_t row, ibf_host_counts *c) {
+    void *draw = row < 8U ? (void *)ibf_attached_bot_blocks_draw(a, row) : NULL;
+    ibf_draw_list_header head;
+    int rc;
+    if (draw == NULL) {
+        return IBF_HOST_KEEP;
+    }
+    rc = ibf_draw_take_laid_out(&s->rows[row].reader, draw, (size_t)ibf_attached_bot_blocks_draw_size(a, row), ibf_attached_laid_out(a, draw), &head);
+    if (rc == IBF_OK) {
+        c->taken++;
+        if (cb != NULL && cb->draw != NULL) {
+            cb->draw(cb->ctx, row, &s->rows[row].reader, &head);
+        }
+        return IBF_HOST_KEEP;
+    }
+    if (rc == IBF_EXCHANGE_STATE) {
+        return IBF_HOST_FREED_POLICY;
+    }
+    if (rc != IBF_EMPTY) {
+        ibf_host_count_error_(c, rc);
+    }
+    return IBF_HOST_KEEP;
+}
+
+/** Whether row `row` is done, by the plan's order: IBF_HOST_FREED_CLOSING (its client said
+ * goodbye), _HUNG (unchanged for the watch's hung time at the host's monotonic `now_ns`),
+ * _DEAD (active, and cb->probe says its pid gone, or running but created at another time
+ * than the first probe of this claim saw), else IBF_HOST_KEEP. */
+static inline int ibf_host_row_done(const ibf_attached *a, ibf_host_service *s, const ibf_host_callbacks *cb, uint32_t row, uint64_t now_ns) {
+    const void *header = (const void *)ibf_attached_header(a);
+    size_t len = (size_t)ibf_attached_header_size(a);
+    const unsigned char *at = ibf_client_row_(header, len, row);
+    const ibf_client_entry *entry = (const ibf_client_entry *)(const void *)at;
+    uint32_t state;
+    if (at == NULL) {
+        return IBF_HOST_KEEP;
+    }
+    state = (uint32_t)ibf_client_entry_load_state(entry);
+    if (state == 3U) {
+        return IBF_HOST_FREED_CLOSING;
+    }
+    if (ibf_client_hung(header, len, &s->watch, row, now_ns)) {
+        return IBF_HOST_FREED_HUNG;
+    }
+    if (state == 2U && cb != NULL && cb->probe != NULL) {
+        ibf_host_row *r = &s->rows[row];
+        uint32_t pid = ibf_client_entry_load_pid(entry);
+        uint32_t generation = ibf_client_entry_load_generation(entry);
+        uint64_t created = 0;
+        int probe;
+        if (pid != 0U) {
+            probe = cb->probe(pid, &created, cb->probe_ctx);
+            if (probe == IBF_PROCESS_GONE) {
+                return IBF_HOST_FREED_DEAD;
+            }
+            if (probe == IBF_PROCESS_RUNNING) {
+                if (r->probed && r->generation == generation && r->pid == pid && r->created != created) {
+                    return IBF_HOST_FREED_DEAD;
+                }
+                r->probed = 1;
+                r->generation = generation;
+                r->pid = pid;
+                r->created = created;
+            }
+        }
+    }
+    return IBF_HOST_KEEP;
+}
+
+/** One service turn over every row, at the host's monotonic `now_ns`: per row serve, drain, take, closing, hung, dead, each
+ * row freed (drain, free, drain, new reader) by the first step that says so; the counts added
+ * to *c. IBF_OK, or IBF_SESSION_ROW for a handle without the session's table. */
+static inline int ibf_host_service_turn(const ibf_attached *a, ibf_host_service *s, const ibf_host_callbacks *cb, uint64_t now_ns, ibf_host_counts *c) {
+    uint32_t row;
+    if (ibf_attached_header(a) == NULL) {
+        return IBF_SESSION_ROW;
+    }
+    for (row = 0; row < 8U; row++) {
+        int reason = IBF_HOST_KEEP;
+        reason = ibf_host_serve_row(a, s, cb, row, c);
+        if (reason == IBF_HOST_KEEP) {
+            ibf_host_drain_row(a, s, cb, row, c);
+        }
+        if (reason == IBF_HOST_KEEP) {
+            reason = ibf_host_take_row(a, s, cb, row, c);
+        }
+        if (reason == IBF_HOST_KEEP) {
+            reason = ibf_host_row_done(a, s, cb, row, now_ns);
+        }
+        if (reason != IBF_HOST_KEEP) {
+            (void)ibf_host_free_row(a, s, cb, row, reason, c);
+        }
+    }
+    return IBF_OK;
+}
+
+/** The host's reload (ibf_attached_client_reload) with a new reader for every row
+ * it freed; its answer and *host_generation as that call's. */
+static inline int ibf_host_service_reload(const ibf_attached *a, ibf_host_service *s, uint32_t *host_generation) {
+    uint32_t was[8], row;
+    int rc;
+    memset(was, 0, sizeof was);
+    rc = ibf_attached_client_reload(a, host_generation, was, NULL);
+    for (row = 0; row < 8U; row++) {
+        if (was[row] != 0U) {
+            ibf_draw_reader_init(&s->rows[row].reader);
+            s->rows[row].probed = 0;
+        }
+    }
+    return rc;
+}
 
 /** The snake_case name of any code a helper of this header returns: the numbers of the
  * families (protocol results, attach checks, produce errors, directory results, process

@@ -111,10 +111,10 @@ __all__ = [
     "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch",
     "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox",
     "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe",
-    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach",
-    "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity",
-    "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader",
-    "IbfrecWriter",
+    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "HostService", "AttachError",
+    "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError",
+    "stamp_identity", "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue",
+    "IbfrecReader", "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -5881,11 +5881,13 @@ class _Mailbox:
             tries += 1
             time.sleep(0 if tries < _spins else 0.0001)
 
-    def serve(self, answer):
+    def serve(self, answer, malformed=False):
         """The server's side: when a request waits, answers it with answer(text) -> (status,
         the whole answer's bytes or str), cut to the response area, and stores response_seq
         = its number (release). Returns the number answered, or None. ProtocolError
-        mailbox_sequence or mailbox_length for counters or a length no client writes."""
+        mailbox_sequence or mailbox_length for counters or a length no client writes; with
+        malformed=True a length past the area is answered too, answer(None) giving its
+        status (as C's serve_begin gives such a request's seq)."""
         v = self._view
         request = v._load(self._REQUEST_SEQ, 4)
         response = v._load(self._RESPONSE_SEQ, 4, _RELAXED)
@@ -5896,9 +5898,9 @@ class _Mailbox:
                 "mailbox_sequence", "response_seq %d answers no request (request_seq %d)" % (response, request)
             )
         n = v._load(self._REQUEST_LEN, 4, _RELAXED)
-        if n >= self._request_capacity:
+        if n >= self._request_capacity and not malformed:
             raise ProtocolError("mailbox_length", "request_len is %d, expected at most %d" % (n, self._request_capacity - 1))
-        status, whole = answer(_region_bytes(self._mem, self._base + self._AREA, n))
+        status, whole = answer(_region_bytes(self._mem, self._base + self._AREA, n) if n < self._request_capacity else None)
         whole = whole.encode("utf-8") if isinstance(whole, str) else bytes(whole)
         kept = whole[: self._response_capacity]
         _region_put(self._mem, self._base + self._AREA + self._request_capacity, kept)
@@ -7199,6 +7201,174 @@ class Hosts(_Directory):
     _MAX_ENTRIES, _ENTRY_SIZE, _WORD_AT, _STATE_LOW = 16, 64, 0, 1
     _PROCESS_TIME_AT, _ABI_MAJOR_AT, _ABI_MINOR_AT, _VERSION_AT, _VERSION_LEN = 8, 16, 18, 24, 32
     _FREE, _CLAIMED, _LIVE = 0, 1, 2
+
+
+class HostService:
+    """The host's service turn (issue 48; codegen/src/plan/service.rs decides it), over the
+    host's own handle (from produce()). turn() serves every row of session `client`, per
+    row in this order:
+    1. serve the mailbox through answer(row, text) -> (status, answer), text
+       None for a malformed request (its length past its area);
+    2. drain the log queue into log(row, entry), at most DRAIN_MAX entries;
+    3. take the draw list through draw(row, list);
+    4. free a row whose client said goodbye;
+    5. free a row unchanged for the hung time;
+    6. free an active row whose pid probe(pid) says gone (or names another process);
+    and frees a row by the broken-client policy when its mailbox raises
+    mailbox_sequence, mailbox_capacity or its draw exchange exchange_state. A free is
+    always: drain, free, drain, new_reader
+    (a reader kept past a free refuses the next claim's writer). Each step is callable alone,
+    in this order; a host that frees a row itself calls free_row, and reloads with reload().
+    counts: served, malformed, drained, taken, freed by reason (closing, hung, dead, policy), errors."""
+
+    KEEP = 0
+    FREED_CLOSING = 1
+    FREED_HUNG = 2
+    FREED_DEAD = 3
+    FREED_POLICY = 4
+    DRAIN_MAX = 1024
+    _REASONS = ("closing", "hung", "dead", "policy", )
+    _SERVE_POLICY = ("mailbox_sequence", "mailbox_capacity", )
+    _TAKE_POLICY = ("exchange_state", )
+
+    def __init__(self, host, hung_ms=None, answer=None, log=None, draw=None, probe=None):
+        self.host = host
+        self.watch = Client.watch(hung_ms)
+        self.answer, self.log, self.draw, self.probe = answer, log, draw, probe
+        self.readers = [None] * Client.ROWS
+        self._probed = [None] * Client.ROWS
+        self.counts = dict.fromkeys(("served", "malformed", "drained", "taken") + self._REASONS + ("errors",), 0)
+        self.last_error = None
+        self._malformed = False
+
+    def _error(self, e):
+        self.counts["errors"] += 1
+        self.last_error = e
+
+    def _refused(self, e, policy):
+        """FREED_POLICY when e is a result the policy frees on, else KEEP (an error counted)."""
+        if isinstance(e, ProtocolError) and e.check in policy:
+            return self.FREED_POLICY
+        self._error(e)
+        return self.KEEP
+
+    def serve_row(self, row):
+        """Serves row's mailbox: FREED_POLICY (free the row) or KEEP."""
+        try:
+            view = self.host.client_blocks(row).mailbox()
+            box = Mailbox(view) if view is not None else None
+            if box is None:
+                return self.KEEP
+            self._malformed = False
+            answered = box.serve(lambda text: self._answer(row, text), malformed=True)
+        except (ProtocolError, AttachError) as e:
+            return self._refused(e, self._SERVE_POLICY)
+        if answered is not None:
+            self.counts["malformed" if self._malformed else "served"] += 1
+        return self.KEEP
+
+    def _answer(self, row, text):
+        self._malformed = text is None
+        if self.answer is None:
+            return 0, b""
+        return self.answer(row, text)
+
+    def drain_row(self, row):
+        """Drains row's log queue into log(row, entry), at most DRAIN_MAX entries."""
+        try:
+            view = self.host.client_blocks(row).log_queue()
+            if view is None:
+                return
+            queue = LogQueue(view)
+            for _ in range(self.DRAIN_MAX):
+                entry = queue.pop()
+                if entry is None:
+                    return
+                self.counts["drained"] += 1
+                if self.log is not None:
+                    self.log(row, entry)
+        except (ProtocolError, AttachError) as e:
+            self._error(e)
+
+    def take_row(self, row):
+        """Takes row's draw list through draw(row, list): FREED_POLICY (free the row) or KEEP."""
+        try:
+            if self.readers[row] is None:
+                view = self.host.bot_blocks(row).draw()
+                if view is None:
+                    return self.KEEP
+                self.readers[row] = Draw(view)
+            taken = self.readers[row].take()
+        except (ProtocolError, AttachError) as e:
+            return self._refused(e, self._TAKE_POLICY)
+        if taken is not None:
+            self.counts["taken"] += 1
+            if self.draw is not None:
+                self.draw(row, taken)
+        return self.KEEP
+
+    def row_done(self, row, now_ns=None):
+        """Whether row is done, in the plan's order: FREED_CLOSING, FREED_HUNG, FREED_DEAD (active, and
+        probe(pid) says gone, or running but created at another time than the first probe of
+        this claim saw), else KEEP."""
+        header = self.host.header()
+        state, generation = Client.row_state(header, row)
+        if state == 3:
+            return self.FREED_CLOSING
+        if Client.hung(header, row, self.watch, now_ns):
+            return self.FREED_HUNG
+        if state == 2 and self.probe is not None:
+            pid = header.clients(row).pid()
+            if pid != 0:
+                answer, created = self.probe(pid)
+                if answer == PROCESS_GONE:
+                    return self.FREED_DEAD
+                if answer == PROCESS_RUNNING:
+                    seen = self._probed[row]
+                    if seen is not None and seen[:2] == (generation, pid) and seen[2] != created:
+                        return self.FREED_DEAD
+                    self._probed[row] = (generation, pid, created)
+        return self.KEEP
+
+    def free_row(self, row, reason):
+        """Frees row for reason (FREED_*): drain, free, drain, new_reader. ContendedError when the free gave up
+        (a later free goes on)."""
+        self.drain_row(row)
+        Client.free(self.host, row)
+        self.drain_row(row)
+        self.readers[row] = None
+        self._probed[row] = None
+        if 1 <= reason <= len(self._REASONS):
+            self.counts[self._REASONS[reason - 1]] += 1
+
+    def turn(self, now_ns=None):
+        """One service turn over every row: per row serve, drain, take, closing, hung, dead; each
+        row freed by the first step that says so. Returns counts (added to)."""
+        now = time.monotonic_ns() if now_ns is None else now_ns
+        for row in range(Client.ROWS):
+            reason = self.KEEP
+            reason = self.serve_row(row)
+            if reason == self.KEEP:
+                self.drain_row(row)
+            if reason == self.KEEP:
+                reason = self.take_row(row)
+            if reason == self.KEEP:
+                reason = self.row_done(row, now)
+            if reason != self.KEEP:
+                try:
+                    self.free_row(row, reason)
+                except ContendedError as e:
+                    self._error(e)
+        return self.counts
+
+    def reload(self):
+        """Client.reload over the host's handle, then a new reader for every row: the new
+        host_generation."""
+        try:
+            return Client.reload(self.host)
+        finally:
+            self.readers = [None] * Client.ROWS
+            self._probed = [None] * Client.ROWS
 
 
 

@@ -13,7 +13,7 @@ from typing import IO
 
 from collections.abc import Callable
 
-__all__ = ["BRIDGE_MAGIC", "DIRECTORY_MAGIC", "MAX_CLIENTS", "MAX_INSTANCES", "MAX_REGIONS", "RING_SLOTS", "RING_SLOT_SIZE", "CLIENT_BLOCK_SIZE", "LOG_RING_CAPACITY", "LOG_QUEUE_CAPACITY", "CLIENT_NAME_LEN", "VERSION_LEN", "LOG_SOURCE_MAX", "LOG_TEXT_MAX", "NO_PAD", "PAD_NOT_BOT", "COMMAND_LINE_MAX", "BOT_BLOCK_SIZE", "DRAW_BUFFERS", "DRAW_MAX_COMMANDS", "DRAW_PAYLOAD_MAX", "MAX_PARAMS", "PARAM_NAME_LEN", "PARAM_HELP_LEN", "PARAM_OPTIONS_LEN", "MAX_STATS", "STAT_NAME_LEN", "STAT_TEXT_LEN", "MAX_PLAYERS", "MAX_SHIPS", "MAX_PROJECTILES", "MAX_PICKUPS", "MAX_EVENTS", "BOARD_MAX_DIM", "BOARD_MAX_TILES", "MAX_EXTRAS", "EXTRAS_BLOB_MAX", "EXTRA_NAME_LEN", "SNAPSHOT_MAGIC", "NO_PLAYER", "MAX_PICKUP_SPAWNS", "MAX_SPAWN_MARKERS", "REC_MAGIC", "REC_CHUNK_MAGIC", "REC_FOOTER_MAGIC", "REC_TRAILER_MAGIC", "REC_FORMAT", "REC_CHUNK_TICKS", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION", "text", "set_text", "BridgeRegion", "BotRegion", "DrawListFlags", "ParamKind", "StatKind", "StatFlags", "ClientRegion", "CommandStatus", "ControlStick", "RunMode", "SimState", "ClientState", "ClientCaps", "HostState", "InstanceState", "LogEntryKind", "DrawOp", "DrawSpace", "DrawLayer", "DrawFlags", "HeatmapPalette", "HeatmapFlags", "LogLevel", "PadButtons", "PadInputFlags", "RecRecordKind", "RecPadSource", "Phase", "Color", "Tile", "Dir", "ProjectileKind", "PickupKind", "GameType", "RoundState", "SpawnState", "EnemyKind", "EventKind", "InvalidReason", "TickSource", "SnapshotFlags", "ShipFlags", "ShipValid", "ExtraType", "RegionEntry", "ClientEntry", "Controls", "BridgeHeader", "DrawHeader", "DrawListHeader", "ParamsHeader", "ParamDef", "ParamValue", "StatsHeader", "StatEntry", "MailboxHeader", "RingSlotHeader", "LogEntry", "LogRingHeader", "LogQueueHeader", "ClientBlockHeader", "DirectoryEntry", "DirectoryHeader", "HeatmapHeader", "DrawCmd", "Vec2", "PadInput", "RecPad", "RecTickHeader", "RecFileHeader", "RecChunkHeader", "RecChunkEntry", "RecMark", "RecFooter", "RecTrailer", "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match", "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry", "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "ContendedError", "HOST_TRIES", "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add", "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader", "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader", "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader", "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter"]
+__all__ = ["BRIDGE_MAGIC", "DIRECTORY_MAGIC", "MAX_CLIENTS", "MAX_INSTANCES", "MAX_REGIONS", "RING_SLOTS", "RING_SLOT_SIZE", "CLIENT_BLOCK_SIZE", "LOG_RING_CAPACITY", "LOG_QUEUE_CAPACITY", "CLIENT_NAME_LEN", "VERSION_LEN", "LOG_SOURCE_MAX", "LOG_TEXT_MAX", "NO_PAD", "PAD_NOT_BOT", "COMMAND_LINE_MAX", "BOT_BLOCK_SIZE", "DRAW_BUFFERS", "DRAW_MAX_COMMANDS", "DRAW_PAYLOAD_MAX", "MAX_PARAMS", "PARAM_NAME_LEN", "PARAM_HELP_LEN", "PARAM_OPTIONS_LEN", "MAX_STATS", "STAT_NAME_LEN", "STAT_TEXT_LEN", "MAX_PLAYERS", "MAX_SHIPS", "MAX_PROJECTILES", "MAX_PICKUPS", "MAX_EVENTS", "BOARD_MAX_DIM", "BOARD_MAX_TILES", "MAX_EXTRAS", "EXTRAS_BLOB_MAX", "EXTRA_NAME_LEN", "SNAPSHOT_MAGIC", "NO_PLAYER", "MAX_PICKUP_SPAWNS", "MAX_SPAWN_MARKERS", "REC_MAGIC", "REC_CHUNK_MAGIC", "REC_FOOTER_MAGIC", "REC_TRAILER_MAGIC", "REC_FORMAT", "REC_CHUNK_TICKS", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION", "text", "set_text", "BridgeRegion", "BotRegion", "DrawListFlags", "ParamKind", "StatKind", "StatFlags", "ClientRegion", "CommandStatus", "ControlStick", "RunMode", "SimState", "ClientState", "ClientCaps", "HostState", "InstanceState", "LogEntryKind", "DrawOp", "DrawSpace", "DrawLayer", "DrawFlags", "HeatmapPalette", "HeatmapFlags", "LogLevel", "PadButtons", "PadInputFlags", "RecRecordKind", "RecPadSource", "Phase", "Color", "Tile", "Dir", "ProjectileKind", "PickupKind", "GameType", "RoundState", "SpawnState", "EnemyKind", "EventKind", "InvalidReason", "TickSource", "SnapshotFlags", "ShipFlags", "ShipValid", "ExtraType", "RegionEntry", "ClientEntry", "Controls", "BridgeHeader", "DrawHeader", "DrawListHeader", "ParamsHeader", "ParamDef", "ParamValue", "StatsHeader", "StatEntry", "MailboxHeader", "RingSlotHeader", "LogEntry", "LogRingHeader", "LogQueueHeader", "ClientBlockHeader", "DirectoryEntry", "DirectoryHeader", "HeatmapHeader", "DrawCmd", "Vec2", "PadInput", "RecPad", "RecTickHeader", "RecFileHeader", "RecChunkHeader", "RecChunkEntry", "RecMark", "RecFooter", "RecTrailer", "SnapshotHeader", "Game", "Board", "Ship", "Projectile", "Pickup", "Event", "Match", "PickupSpawn", "SpawnMarker", "ShipExt", "ProjectileExt", "Snapshot", "ExtraEntry", "ExtrasHeader", "AtomicsUnavailableError", "SeqlockContendedError", "ContendedError", "HOST_TRIES", "atomic_load", "atomic_store", "atomic_compare_exchange", "atomic_exchange", "atomic_fetch_add", "atomics_backend", "set_atomics_backend", "LiveClientEntry", "LiveBridgeHeader", "LiveDrawHeader", "LiveDrawListHeader", "LiveParamsHeader", "LiveStatsHeader", "LiveMailboxHeader", "LiveRingSlotHeader", "LiveLogRingHeader", "LiveLogQueueHeader", "LiveClientBlockHeader", "LiveDirectoryEntry", "LiveDirectoryHeader", "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since", "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch", "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox", "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "HostService", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter"]
 BRIDGE_MAGIC: Final = 0x42464249
 DIRECTORY_MAGIC: Final = 0x44464249
 MAX_CLIENTS: Final = 8
@@ -1463,7 +1463,10 @@ class Mailbox:
     def request(self, text: bytes | str) -> int: ...
     def poll_response(self, seq: int | None = None) -> MailboxResponse | None: ...
     def wait_response(self, timeout: float, seq: int | None = None) -> MailboxResponse | None: ...
-    def serve(self, answer: Callable[[bytes], tuple[int, bytes | str]]) -> int | None: ...
+    @overload
+    def serve(self, answer: Callable[[bytes], tuple[int, bytes | str]], malformed: Literal[False] = False) -> int | None: ...
+    @overload
+    def serve(self, answer: Callable[[bytes | None], tuple[int, bytes | str]], malformed: Literal[True]) -> int | None: ...
 
 class DrawList:
     head: DrawListHeader
@@ -1583,6 +1586,31 @@ class Hosts(_Directory):
     SIZE: ClassVar[int]
     ABI_MAJOR: ClassVar[int]
     ABI_MINOR: ClassVar[int]
+
+class HostService:
+    KEEP: ClassVar[int]
+    FREED_CLOSING: ClassVar[int]
+    FREED_HUNG: ClassVar[int]
+    FREED_DEAD: ClassVar[int]
+    FREED_POLICY: ClassVar[int]
+    DRAIN_MAX: ClassVar[int]
+    host: Any
+    watch: Any
+    answer: Any
+    log: Any
+    draw: Any
+    probe: Any
+    readers: list[Any]
+    counts: dict[str, int]
+    last_error: Any
+    def __init__(self, host: Any, hung_ms: int | None = None, answer: Any = None, log: Any = None, draw: Any = None, probe: Any = None) -> None: ...
+    def serve_row(self, row: int) -> int: ...
+    def drain_row(self, row: int) -> None: ...
+    def take_row(self, row: int) -> int: ...
+    def row_done(self, row: int, now_ns: int | None = None) -> int: ...
+    def free_row(self, row: int, reason: int) -> None: ...
+    def turn(self, now_ns: int | None = None) -> dict[str, int]: ...
+    def reload(self) -> int: ...
 
 _AttachCheck: TypeAlias = Literal["mapping_too_short", "bad_magic", "major_mismatch", "header_too_small", "header_beyond_mapping", "extent_beyond_mapping", "extent_too_small", "extent_beyond_block", "too_many_rows", "region_missing", "region_out_of_bounds", "region_misaligned", "region_too_small", "regions_overlap", "host_not_running", "host_reloaded", "geometry_mismatch", "geometry_zero", "geometry_misaligned", "geometry_too_small", "geometry_too_large"]
 

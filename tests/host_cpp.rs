@@ -145,9 +145,10 @@ fn the_header_is_warning_free_in_a_strict_cxx17_host_for_every_schema() {
 /// (`tests/torture/protocols.c`, `protocols.py`, their contract in tests/torture/PROTOCOLS.md)
 /// and a Python bot (`tests/host_cpp/bot.py`) that sends a malformed request, claims a row,
 /// binds a pad and is SIGKILLed while active: the host answers the malformed request with
-/// status `failed`, frees the hung row (and its pad), reloads once while a client holds a
-/// row, and prints its `host cpp:` line, whose counts must all show activity and whose
-/// wrong, stuck and leaked counts must be 0; every client's lines meet the contract.
+/// status `failed`, frees the killed bot's row as dead by its pid (and its pad), reloads
+/// once while a client holds a row, and prints its `host cpp:` line, whose counts must all
+/// show activity and whose wrong, stuck and leaked counts must be 0, and a line of the frees
+/// by reason, which must count the dead one; every client's lines meet the contract.
 #[test]
 fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
     let started = Instant::now();
@@ -323,5 +324,18 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
         "{line}"
     );
     assert!(reloads_noticed >= 1, "a client noticed the reload");
+    // The killed bot set its pid: the service turn's probe frees its row as dead (each turn
+    // probes, long before its hung time).
+    let freed = rest
+        .lines()
+        .find(|l| l.contains(" goodbyes, "))
+        .unwrap_or_else(|| panic!("no host cpp goodbyes line: {rest}"));
+    let dead: u64 = freed
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" dead"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no dead count: {freed}"));
+    assert!(dead >= 1, "the killed bot's row freed by its pid: {freed}");
+    println!("{freed}");
     line
 }

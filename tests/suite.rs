@@ -80,6 +80,8 @@ mod generated_fresh;
 mod host_cpp;
 #[path = "host_geometry.rs"]
 mod host_geometry;
+#[path = "host_service.rs"]
+mod host_service;
 #[path = "host_tries.rs"]
 mod host_tries;
 #[path = "hostile_targets.rs"]

@@ -8,6 +8,7 @@ pub mod host_words;
 pub(crate) mod live;
 pub mod recording;
 pub mod row_loads;
+pub mod service;
 pub mod session;
 pub mod tries;
 pub mod words;

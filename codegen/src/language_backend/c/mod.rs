@@ -31,6 +31,7 @@ mod literals;
 mod live;
 mod names;
 mod result_codes;
+mod service;
 mod session_host;
 
 use std::borrow::Cow;
@@ -99,6 +100,8 @@ struct HeaderContext<'a> {
     attach: Option<String>,
     /// The directories' helpers (`directory.rs`), after the attach ones.
     directories: Option<String>,
+    /// The host's service turn (`service.rs`), after the directories' process probe.
+    service: Option<String>,
     /// The cases of `<prefix>_result_name`: every code of every family this header has, one
     /// per number (`result_codes.rs`); empty when it has none.
     result_cases: Vec<result_codes::CodeCtx>,
@@ -148,6 +151,9 @@ pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderEr
     context.live = live::render_c_live(schema)?;
     context.attach = attach::render_c_attach(schema)?;
     context.directories = directory::render_c_directories(schema)?;
+    if context.attach.is_some() {
+        context.service = service::render_c_service(schema, context.directories.is_some())?;
+    }
     let mut families = Vec::new();
     if context.live.is_some() {
         families.push(Family::Live);
@@ -211,6 +217,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         live: None,
         attach: None,
         directories: None,
+        service: None,
         result_cases: Vec::new(),
         structs,
     }

@@ -33,6 +33,7 @@ mod live;
 mod names;
 mod recording;
 mod repr;
+mod service;
 mod structs;
 mod stub;
 
@@ -208,6 +209,10 @@ fn sections(schema: &Schema) -> Result<Sections, RenderError> {
     if let (Some(live), Some((text, exports))) =
         (live.as_mut(), directory::render_directories(schema)?)
     {
+        live.text.push_str(&text);
+        live.exports.extend(exports);
+    }
+    if let (Some(live), Some((text, exports))) = (live.as_mut(), service::render_service(schema)?) {
         live.text.push_str(&text);
         live.exports.extend(exports);
     }

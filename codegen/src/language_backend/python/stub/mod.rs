@@ -113,6 +113,7 @@ pub(super) fn render_stub(
             protocols::write_protocols(&mut out, &live.protocols);
         }
         out.push_str(&super::directory::stub(schema));
+        out.push_str(&super::service::stub(schema));
     }
     if let Some(attach) = &attach {
         attach.write(&mut out);

@@ -114,7 +114,10 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              def request(self, text: bytes | str) -> int: ...\n    \
              def poll_response(self, seq: int | None = None) -> {r} | None: ...\n    \
              def wait_response(self, timeout: float, seq: int | None = None) -> {r} | None: ...\n    \
-             def serve(self, answer: Callable[[bytes], tuple[int, bytes | str]]) -> int | None: ...",
+             @overload\n    \
+             def serve(self, answer: Callable[[bytes], tuple[int, bytes | str]], malformed: Literal[False] = False) -> int | None: ...\n    \
+             @overload\n    \
+             def serve(self, answer: Callable[[bytes | None], tuple[int, bytes | str]], malformed: Literal[True]) -> int | None: ...",
             r = m.response,
             s = m.status_class,
             c = m.class,
