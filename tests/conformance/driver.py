@@ -613,11 +613,11 @@ def rows_text(mask: int) -> str:
 def host_lockstep(scn: Scenario, tick: int, timeout_ms: int) -> str:
     """Lockstep: the host's wait for tick's answers, at most timeout_ms (Client.host_wait_input)."""
     handle = scn.host.own()
-    pads = []
+    pads: list[bridge.LivePadInput | None] = []
     for row in range(bridge.Client.ROWS):
         block = handle.client_blocks(row)
         pads.append(None if block is None else block.pad_input())
-    last: list[object] = [None] * bridge.Client.ROWS
+    last: list[bridge.PadInput | None] = [None] * bridge.Client.ROWS
     bots = bridge.Client.host_lockstep_bots(handle.header())
     start = time.monotonic()
     answered, missed, _ = bridge.Client.host_wait_input(

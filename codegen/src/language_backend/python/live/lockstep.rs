@@ -10,7 +10,10 @@ use crate::schema::Schema;
 /// The session's lockstep, when the plan's input event is its.
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct LockstepPy {
-    ev: String,
+    pub(in crate::language_backend::python) ev: String,
+    /// The record's view class and the class its seqlock reads into (for the stub).
+    pub(in crate::language_backend::python) view: String,
+    pub(in crate::language_backend::python) value: String,
     /// The seqlock the bot writes its record under.
     lock: String,
     /// The event's word in the record.
@@ -22,18 +25,24 @@ pub(in crate::language_backend::python) struct LockstepPy {
     tool_width: u64,
 }
 
-/// The lockstep of session `s`, or `None`.
+/// The lockstep of session `s`, or `None`; `views` and `values` are the module's view class
+/// of each struct and value class of each seqlock.
 pub(in crate::language_backend::python) fn lockstep_py(
     schema: &Schema,
     s: &Session,
+    views: &[Option<String>],
+    values: &[String],
 ) -> Option<LockstepPy> {
     let l = lockstep(schema)?;
     match &schema.protocols[l.session].kind {
         ProtocolKind::Session(own) if std::ptr::eq(own, s) => {}
         _ => return None,
     }
+    let struct_index = schema.access.seqlocks[l.seqlock].struct_index;
     Some(LockstepPy {
         ev: l.event.name.clone(),
+        view: views[struct_index].clone().unwrap_or_default(),
+        value: values.get(l.seqlock).cloned().unwrap_or_default(),
         lock: schema.access.seqlocks[l.seqlock].name.clone(),
         word: l.word_offset,
         answer: ANSWER_FIELD,

@@ -596,7 +596,7 @@ impl Ctx<'_> {
             bind,
             unbound: s.bind.as_ref().map_or(0, |(_, u)| *u),
             owned: Vec::new(),
-            lockstep: super::lockstep::lockstep_py(schema, s),
+            lockstep: super::lockstep::lockstep_py(schema, s, &self.views, &self.values),
         }
     }
 
