@@ -140,28 +140,35 @@ static void sleep_ms(long ms) {
     nanosleep(&ts, NULL);
 }
 
-int main(int argc, char **argv) {
+/* The bridge file mapped shared, read and write: its start, its size in *size; NULL when not. */
+static unsigned char *map_bridge(const char *path, size_t *size) {
     struct stat st;
+    void *at;
+    int fd = open(path, O_RDWR);
+    if (fd < 0 || fstat(fd, &st) != 0) return NULL;
+    *size = (size_t)st.st_size;
+    at = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return at == MAP_FAILED ? NULL : (unsigned char *)at;
+}
+
+int main(int argc, char **argv) {
     static ibf_attached a;
     ibf_attach_error err;
     ibf_client_session me;
-    unsigned char *base;
-    size_t len;
+    size_t size = 0, len;
     uint64_t id, late_every, late_ms, last = 0, seq = 0, rounds = 0;
-    int fd;
-    if (argc != 6 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;
+    unsigned char *base = argc == 6 ? map_bridge(argv[1], &size) : NULL;
+    if (base == NULL) return 2;
     id = strtoull(argv[2], NULL, 10);
     late_every = strtoull(argv[4], NULL, 10);
     late_ms = strtoull(argv[5], NULL, 10);
-    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED) return 2;
     for (;;) {
         ibf_pad_input *pad;
         uint32_t i;
         int found = 0;
         if (++rounds > 5000000U) return 3;
         if (ibf_bridge_header_load_host_state((const ibf_bridge_header *)(const void *)base) == IBF_HOST_STATE_EXITING) return 0;
-        if (ibf_attach(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) return 3;
+        if (ibf_attach(base, size, &a, &err) != IBF_ATTACH_OK) return 3;
         len = (size_t)ibf_attached_header_size(&a);
         for (i = 0; i < IBF_MAX_CLIENTS && !found; i++) {
             found = ibf_client_claim(base, len, (uint32_t)a.generation, i, &me) == IBF_OK

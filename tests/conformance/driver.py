@@ -426,29 +426,20 @@ def mailbox_client(actor: Actor) -> bridge.Mailbox:
     return actor.mailbox
 
 
-def client_pad_input(actor: Actor, tick: int) -> str:
+def client_pad_input(actor: Actor, tick: int, answer: bool = False) -> str:
     """Writes the row's pad input with for_tick = tick by the default write, bound to the
-    claim (the view taken at its first use and kept, like the writers)."""
+    claim (the view taken at its first use and kept, like the writers); with answer,
+    lockstep's answer: the same write, then the input event set (Client.answer_input)."""
     if actor.pad is None:
         claim = standing_claim(actor)
         view = client_block(actor.attached(), claim.index).pad_input()
         if view is None:
             raise Absent()
         actor.pad = view
-    actor.pad.write_pad_input(actor.claimed(), bridge.PadInput(for_tick=tick))
-    return "ok"
-
-
-def client_answer(actor: Actor, tick: int) -> str:
-    """Lockstep's answer: the pad input with for_tick = tick by the bound write, then the
-    input event set (Client.answer_input); the view kept like the pad op's."""
-    if actor.pad is None:
-        claim = standing_claim(actor)
-        view = client_block(actor.attached(), claim.index).pad_input()
-        if view is None:
-            raise Absent()
-        actor.pad = view
-    actor.claimed().answer_input(actor.pad, bridge.PadInput(for_tick=tick))
+    if answer:
+        actor.claimed().answer_input(actor.pad, bridge.PadInput(for_tick=tick))
+    else:
+        actor.pad.write_pad_input(actor.claimed(), bridge.PadInput(for_tick=tick))
     return "ok"
 
 
@@ -686,7 +677,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         "unbind": lambda pad: client_pad(actor, pad, False),
         "publish": lambda count: client_publish(actor, count),
         "pad": lambda tick: client_pad_input(actor, tick),
-        "answer": lambda tick: client_answer(actor, tick),
+        "answer": lambda tick: client_pad_input(actor, tick, answer=True),
     }
     by_text: dict[str, Callable[[str], str]] = {
         "push": lambda text: client_push(actor, text),

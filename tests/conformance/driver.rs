@@ -539,7 +539,9 @@ impl Scenario {
                     }
                 }
             }
-            "pad" => {
+            // `pad`: the bound write; `answer`: lockstep's, the bound write then the input
+            // event set.
+            "pad" | "answer" => {
                 let tick: u64 = num(args, 0)?;
                 if c.pad.is_none() {
                     let block = taken!(handle.client_blocks(row));
@@ -554,31 +556,15 @@ impl Scenario {
                     for_tick: tick,
                     ..FromZeros::new_zeroed()
                 };
-                match pad.write_pad_input(claim, &value) {
-                    Err(lost) => standing(lost),
-                    Ok(Ok(())) => "ok".to_string(),
-                    Ok(Err(_)) => err("contended"),
-                }
-            }
-            "answer" => {
-                let tick: u64 = num(args, 0)?;
-                if c.pad.is_none() {
-                    let block = taken!(handle.client_blocks(row));
-                    let Some(pad) = block.pad_input() else {
-                        return Ok(err("absent"));
-                    };
-                    c.pad = Some(pad);
-                }
-                let pad = c.pad.as_ref().expect("taken above");
-                let claim = c.claim.ok_or_else(claimed)?;
-                let value = bridge_abi::PadInput {
-                    for_tick: tick,
-                    ..FromZeros::new_zeroed()
+                let written = if op == "pad" {
+                    pad.write_pad_input(claim, &value)
+                } else {
+                    let setter = pad
+                        .input_setter()
+                        .map_err(|e| format!("error:driver:{e}"))?;
+                    pad.answer_input(claim, &setter, &value)
                 };
-                let setter = pad
-                    .input_setter()
-                    .map_err(|e| format!("error:driver:{e}"))?;
-                match pad.answer_input(claim, &setter, &value) {
+                match written {
                     Err(lost) => standing(lost),
                     Ok(Ok(())) => "ok".to_string(),
                     Ok(Err(_)) => err("contended"),
