@@ -909,6 +909,27 @@ static void op_answer(actor_t *a, uint64_t tick) {
     }
 }
 
+/* The tick event: rounds of ibf_client_tick_wait from `last` until the sequence moved or `ms`
+ * passed. */
+static void op_wait_tick(actor_t *a, uint64_t last, uint64_t ms) {
+    size_t len;
+    unsigned char *h = client_header(a, &len);
+    uint64_t seq = last, start = wall_ms(), now;
+    int rc = IBF_CLIENT_TICK_AGAIN, rounds = 0;
+    while (rc == IBF_CLIENT_TICK_AGAIN && rounds++ < 1000000) {
+        now = wall_ms();
+        rc = ibf_client_tick_wait(h, len, &a->session, NULL, last, now >= start + ms ? 0U : (start + ms - now) * 1000000U, &seq);
+    }
+    if (rc == IBF_CLIENT_TICK_ROW) {
+        ans_error("row");
+    } else if (seq != last) {
+        ans_bytes("seq=", 4);
+        ans_u64(seq);
+    } else {
+        ans_str("timeout");
+    }
+}
+
 static void op_publish(actor_t *a, uint32_t n) {
     int rc;
     if (n > PUBLISH_MAX) {
@@ -1228,6 +1249,17 @@ static void host_step(const char *op, char **args, int n) {
         }
         return;
     }
+    if (op_is(op, "tick", n, 1)) {
+        uint64_t tick;
+        if (parse_u64(args[0], UINT64_MAX, &tick)) {
+            ibf_bridge_header_store_snapshot_seq((ibf_bridge_header *)(void *)g_map, tick);
+            ans_bytes("set=", 4);
+            ans_u64(ibf_client_host_set_tick(g_map, (size_t)ibf_attached_header_size(&g_host.handle), 0U, NULL));
+        } else {
+            ans_driver("bad_tick_argument");
+        }
+        return;
+    }
     if (op_is(op, "misses", n, 1) && numbered) {
         if (num < ROWS) {
             ans_u64(g_misses[num]);
@@ -1287,7 +1319,8 @@ static void host_step(const char *op, char **args, int n) {
 /* Whether client op `op` acts on the claim. */
 static bool needs_claim(const char *op) {
     static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
-                                      "unbind", "push", "publish", "request", "poll", "pad"};
+                                      "unbind", "push", "publish", "request", "poll", "pad",
+                                      "answer", "wait_tick"};
     size_t i;
     for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(op, ops[i]) == 0) {
@@ -1330,6 +1363,13 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         op_pad_input(a, ns);
     } else if (op_is(op, "answer", n, 1) && parse_u64(args[0], UINT64_MAX, &ns)) {
         op_answer(a, ns);
+    } else if (op_is(op, "wait_tick", n, 2) && parse_u64(args[0], UINT64_MAX, &ns)) {
+        uint64_t ms;
+        if (parse_u64(args[1], 60000U, &ms)) {
+            op_wait_tick(a, ns, ms);
+        } else {
+            ans_driver("bad_wait_tick_arguments");
+        }
     } else if (op_is(op, "publish", n, 1) && numbered) {
         op_publish(a, num);
     } else if (op_is(op, "request", n, 1)) {

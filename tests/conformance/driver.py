@@ -586,6 +586,11 @@ def host_step(scn: Scenario, op: str, args: list[str]) -> str:
     if op == "lockstep":
         arity(op, args, 2)
         return host_lockstep(scn, number(args[0], "tick", 64), number(args[1], "timeout_ms"))
+    if op == "tick":
+        arity(op, args, 1)
+        header = scn.host.own().header()
+        header.set_snapshot_seq(number(args[0], "tick", 64))
+        return "set=%d" % bridge.Client.host_set_tick(header)
     if op == "misses":
         arity(op, args, 1)
         row = number(args[0], "row")
@@ -679,6 +684,11 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         "pad": lambda tick: client_pad_input(actor, tick),
         "answer": lambda tick: client_pad_input(actor, tick, answer=True),
     }
+    if op == "wait_tick":
+        arity(op, args, 2)
+        last = number(args[0], "last", 64)
+        seq, _, _ = actor.claimed().wait_tick(last, number(args[1], "ms") / 1000)
+        return "timeout" if seq is None or seq == last else "seq=%d" % seq
     by_text: dict[str, Callable[[str], str]] = {
         "push": lambda text: client_push(actor, text),
         "request": lambda text: client_request(actor, text),

@@ -231,6 +231,16 @@ impl Scenario {
                 let (tick, timeout_ms): (u64, u64) = (num(args, 0)?, num(args, 1)?);
                 lockstep(host, &sessions, tick, timeout_ms, &mut self.misses)
             }
+            "tick" => {
+                let tick: u64 = num(args, 0)?;
+                if host.handle.header().set_snapshot_seq(tick).is_err() {
+                    return Ok(err("contended"));
+                }
+                let setter = sessions
+                    .tick_setter()
+                    .map_err(|e| format!("error:driver:{e}"))?;
+                format!("set={}", sessions.set_tick(&setter, |_| false).rows)
+            }
             "misses" => {
                 let row: usize = num(args, 0)?;
                 match self.misses.get(row) {
@@ -537,6 +547,21 @@ impl Scenario {
                         }
                         Ok(Err(e)) => err(e.check()),
                     }
+                }
+            }
+            "wait_tick" => {
+                let (last, ms): (u64, u64) = (num(args, 0)?, num(args, 1)?);
+                let claim = c.claim.ok_or_else(claimed)?;
+                let sleeper = claim
+                    .tick_sleeper()
+                    .map_err(|e| format!("error:driver:{e}"))?;
+                let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+                match claim.wait_tick(&sleeper, last, deadline) {
+                    Ok(w) => match w.seq {
+                        Some(seq) if seq != last => format!("seq={seq}"),
+                        _ => "timeout".to_string(),
+                    },
+                    Err(_) => err("contended"),
                 }
             }
             // `pad`: the bound write; `answer`: lockstep's, the bound write then the input
