@@ -7098,6 +7098,118 @@ static inline int ibf_stats_write(const void *map, size_t map_len, const ibf_cli
     }
     return ibf_stats_write_unscoped(shared, len, value);
 }
+
+/*
+ * Lockstep (issue 47; the rule is the generator's plan/lockstep.rs). The bot writes its
+ * ibf_pad_input with the tick it answers (for_tick) through the write bound to its claim, then sets
+ * the `input` event: ibf_client_answer_input. The host, after publishing tick t,
+ * waits for every bot (ibf_client_host_lockstep_bots: the rows whose state is active
+ * and whose caps lack `tool`) to answer t, or until its deadline (the publication plus
+ * lockstep_timeout_ms), one round per ibf_client_host_wait_input: a row's answer is
+ * taken only when a whole copy of its record (IBF_HOST_TRIES tries) says for_tick == t, so
+ * an older tick's answer never counts; the word is loaded (acquire) before the copy, and the
+ * host sleeps on the lowest pending row's word while it holds that value (a wake only means
+ * "look again"). At the deadline each bot still pending misses t: its miss is counted and
+ * last[row] keeps its last answer.
+ */
+enum {
+    IBF_CLIENT_INPUT_DONE = 0,   /* every bot answered the tick */
+    IBF_CLIENT_INPUT_AGAIN = 1,  /* woken or the word moved: call again with the time left */
+    IBF_CLIENT_INPUT_TIMEOUT = 2 /* timeout_ns was 0 (the deadline passed): the pending bots missed */
+};
+
+/** The bot's answer in lockstep: ibf_pad_input_write (bound to the claim *c: once the row is
+ * no longer the claim's, its standing, and nothing written or set), then the `input` event
+ * set: a futex wake on the record's word (Linux), SetEvent(event) on Windows (define
+ * IBF_EVENTS_WINDOWS; `event` is the host's event of the row, opened with
+ * EVENT_MODIFY_STATE; NULL elsewhere). IBF_OK or the standing. */
+static inline int ibf_client_answer_input(const void *map, size_t map_len, const ibf_client_session *c, ibf_pad_input *shared, const ibf_pad_input *value, void *event) {
+    int r = ibf_pad_input_write(map, map_len, c, shared, value);
+    if (r != IBF_OK) {
+        return r;
+    }
+#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+    if (event != NULL) {
+        (void)SetEvent((HANDLE)event);
+    }
+#else
+    (void)event;
+    ibf_event_futex_wake_((const unsigned char *)(const void *)shared + 0);
+#endif
+    return IBF_OK;
+}
+
+/** The rows the host waits for in lockstep, bit `row`: state active and caps without `tool`
+ * (acquire loads of the rows in the `len` bytes at `region`, the table's header). */
+static inline uint64_t ibf_client_host_lockstep_bots(const void *region, size_t len) {
+    uint64_t bots = 0;
+    uint32_t row, state, generation;
+    for (row = 0; row < 8U && row < 64U; row++) {
+        const unsigned char *at = ibf_client_row_(region, len, row);
+        if (at == NULL) {
+            continue;
+        }
+        ibf_client_row_word_(at, &state, &generation);
+        (void)generation;
+        if (state == 2U && (((uint64_t)ibf_live_load_acquire_u32_(at + 12) & 2U) == 0U)) {
+            bots |= (uint64_t)1U << row;
+        }
+    }
+    return bots;
+}
+
+/** One round of the host's lockstep wait for tick `tick` (see above). *pending: the rows still
+ * awaited (start with ibf_client_host_lockstep_bots). pads[row]: the row's record, NULL
+ * when absent (a miss at once); last[row] receives each answer taken; misses[row] is counted
+ * for each bot that misses. Returns IBF_CLIENT_INPUT_DONE when none is pending; with timeout_ns 0,
+ * IBF_CLIENT_INPUT_TIMEOUT (the misses counted, *pending cleared); else IBF_CLIENT_INPUT_AGAIN after a sleep of at
+ * most timeout_ns on the lowest pending row's word (events[row]: its HANDLE on Windows).
+ * Loop on it with your own deadline, passing 0 once it passed: every loop ends there. */
+static inline int ibf_client_host_wait_input(ibf_pad_input *const *pads, uint64_t tick, uint64_t timeout_ns, uint64_t *pending, ibf_pad_input *last, uint64_t *misses, void *const *events) {
+    uint32_t row, first = 8U, seen = 0;
+    for (row = 0; row < 8U && row < 64U; row++) {
+        ibf_pad_input copy;
+        uint32_t now;
+        if ((*pending >> row & 1U) == 0U) {
+            continue;
+        }
+        if (pads[row] == NULL) {
+            *pending &= ~((uint64_t)1U << row);
+            misses[row]++;
+            continue;
+        }
+        now = ibf_live_load_acquire_u32_((const unsigned char *)(const void *)pads[row] + 0);
+        if (ibf_pad_input_read(pads[row], &copy, IBF_HOST_TRIES, NULL) == IBF_OK && copy.for_tick == tick) {
+            last[row] = copy;
+            *pending &= ~((uint64_t)1U << row);
+        } else if (first == 8U) {
+            first = row;
+            seen = now;
+        }
+    }
+    if (*pending == 0U) {
+        return IBF_CLIENT_INPUT_DONE;
+    }
+    if (timeout_ns == 0U) {
+        for (row = 0; row < 8U && row < 64U; row++) {
+            if ((*pending >> row & 1U) != 0U) {
+                misses[row]++;
+            }
+        }
+        *pending = 0U;
+        return IBF_CLIENT_INPUT_TIMEOUT;
+    }
+#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+    (void)seen;
+    if (events != NULL && events[first] != NULL) {
+        (void)WaitForSingleObject((HANDLE)events[first], (DWORD)(timeout_ns / 1000000U + 1U));
+    }
+#else
+    (void)events;
+    (void)ibf_event_futex_wait_((const unsigned char *)(const void *)pads[first] + 0, seen, timeout_ns);
+#endif
+    return IBF_CLIENT_INPUT_AGAIN;
+}
 /*
  * Attaching to a mapping
  *

@@ -6798,6 +6798,73 @@ class Client(_Session):
         """After a publication: the `tick` event set for the rows that wait and the rows in
         `always` (a ticks cap); one futex wake, none when no row wants it. The rows set."""
         return cls._host_set_event(header, 192, always)
+
+    def answer_input(self, pad, value):
+        """The bot's answer in lockstep (issue 47): pad.write_pad_input(self, value), bound to
+        this claim (raises, with nothing written or set, once the row is no longer this
+        client's), then the `input` event set: a futex wake on the record's word (Linux).
+        value.for_tick says which tick it answers."""
+        pad.write_pad_input(self, value)
+        _futex_wake(pad._mem, pad._base + 0)
+
+    @classmethod
+    def host_lockstep_bots(cls, header):
+        """The rows the host waits for in lockstep, bit row: state active and caps without
+        `tool` (plan/lockstep.rs)."""
+        bots = 0
+        for i in range(min(cls.ROWS, 64)):
+            base = cls._row_base(header, i)
+            state = cls._row_word(header._mem, base)[0]
+            if state == cls._ACTIVE and not _load(header._mem, base + 12, 4) & 2:
+                bots |= 1 << i
+        return bots
+
+    @classmethod
+    def host_wait_input(cls, header, pads, tick, timeout, last, misses):
+        """In lockstep, after publishing tick: waits until every bot (host_lockstep_bots)
+        answered it, or `timeout` seconds (lockstep_timeout_ms). pads[row]: the row's record
+        view (None: a miss at once). A row's answer is taken into last[row] only when a whole
+        copy (HOST_TRIES tries) says for_tick == tick: an older tick's answer never counts. The
+        word is loaded before the copy; the host sleeps on the lowest pending row's word while
+        it holds that value (a wake only means look again). At the deadline, one last check,
+        then misses[row] += 1 for each bot still pending (last[row] stays its last answer).
+        Returns (answered, missed, sleeps), the first two as masks of rows."""
+        deadline = time.monotonic() + timeout
+        pending = cls.host_lockstep_bots(header)
+        answered = missed = sleeps = 0
+        final = False
+        while True:
+            first = None
+            for row in range(min(cls.ROWS, 64)):
+                if not pending >> row & 1:
+                    continue
+                pad = pads[row] if row < len(pads) else None
+                if pad is None:
+                    pending &= ~(1 << row)
+                    missed |= 1 << row
+                    continue
+                seen = _load(pad._mem, pad._base + 0, 4)
+                try:
+                    copy = pad.read_pad_input_counted(HOST_TRIES)[0]
+                except SeqlockContendedError:
+                    copy = None
+                if copy is not None and copy.for_tick == tick:
+                    last[row] = copy
+                    pending &= ~(1 << row)
+                    answered |= 1 << row
+                elif first is None:
+                    first = (pad, seen)
+            if not pending or final:
+                break
+            left = deadline - time.monotonic()
+            sleeps += 1
+            if left <= 0 or not _futex_wait(first[0]._mem, first[0]._base + 0, first[1], left):
+                final = time.monotonic() >= deadline
+        missed |= pending
+        for row in range(min(cls.ROWS, 64)):
+            if missed >> row & 1:
+                misses[row] += 1
+        return answered, missed, sleeps
     _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4, 18),(0, 16, 4, 1),(2, 12, 4, 5),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4, 18),(0, 4, 4, 4),(1, 8, 4, 3),(2, 8, 4, 1),)),)
 
     def bind_pad(self, pad):

@@ -6570,6 +6570,92 @@ pub mod live {
                 )
         }
     }
+    impl<'a> PadInput<'a> {
+        /// What `answer_` sets: the input event's word in the record (a futex wake on
+        /// Linux; elsewhere the host polls).
+        pub fn input_setter(
+            &self,
+        ) -> Result<::abi_runtime::wake::Setter<'a>, ::abi_runtime::RegionError> {
+            ::abi_runtime::wake::Setter::new(self.region, 0)
+        }
+        /// The bot's answer in lockstep: writes `value` (whose answer tick says which tick it
+        /// answers) bound to `client`'s claim, then sets the input event. Once the claim is
+        /// gone, refused with its standing: nothing written, nothing set.
+        pub fn answer_input(
+            &self,
+            client: &Client<'_>,
+            setter: &::abi_runtime::wake::Setter<'_>,
+            value: &super::PadInput,
+        ) -> Result<Result<(), ::abi_runtime::Contended>, ClientStanding> {
+            let written = self.write_pad_input(client, value)?;
+            if written.is_ok() {
+                setter.after_publish(1, |_| true);
+            }
+            Ok(written)
+        }
+    }
+    impl<'a> ClientHost<'a> {
+        /// The rows the host waits for in lockstep (`plan/lockstep.rs`), bit `row`: those whose state is active and whose caps lack `tool`.
+        pub fn lockstep_bots(&self) -> u64 {
+            (0..Client::ROWS.min(64))
+                .filter(|&i| {
+                    self.header
+                        .clients(i)
+                        .is_some_and(|row: ClientEntry<'a>| {
+                            u64::from(row.state().0) == 2
+                                && u64::from(row.caps().0) & 2 == 0
+                        })
+                })
+                .fold(0, |bots, i| bots | 1 << i)
+        }
+        /// In lockstep, after publishing `tick`: waits until every bot (`lockstep_bots`) answered it, or until `deadline` (the publication plus `lockstep_timeout_ms`). A row's answer is taken into `last[row]` only when a whole copy of its record (at most `HOST_TRIES` tries) says `for_tick == tick`: an older tick's answer never counts. The host sleeps on the `input` event of the lowest pending row while its word holds the counter loaded before the check (a wake only means "look again"); at the deadline, one last check, then `misses[row]` is counted for each bot still pending, whose `last[row]` stays its last answer. `pads(row)` gives the row's record. Never past the deadline, whatever a bot does.
+        pub fn wait_input(
+            &self,
+            tick: u64,
+            deadline: ::std::time::Instant,
+            pads: impl Fn(usize) -> Option<PadInput<'a>>,
+            last: &mut [super::PadInput],
+            misses: &mut [u64],
+        ) -> ::abi_runtime::lockstep::Tally {
+            let tally = ::abi_runtime::lockstep::wait_answers(
+                self.lockstep_bots(),
+                deadline,
+                |row| {
+                    pads(row)
+                        .map(|p| {
+                            p
+                                .region
+                                .load::<u32>(0, ::core::sync::atomic::Ordering::Acquire)
+                        })
+                },
+                |row| {
+                    let Some(p) = pads(row) else { return false };
+                    let mut copy = <super::PadInput as FromZeros>::new_zeroed();
+                    if p.read_pad_input_into(&mut copy, HOST_TRIES).is_err()
+                        || copy.for_tick != tick
+                    {
+                        return false;
+                    }
+                    if let Some(keep) = last.get_mut(row) {
+                        *keep = copy;
+                    }
+                    true
+                },
+                |row, seen, deadline| match pads(row)
+                    .and_then(|p| ::abi_runtime::wake::Sleeper::new(p.region, 0).ok())
+                {
+                    Some(sleeper) => sleeper.wait(seen, deadline),
+                    None => ::abi_runtime::wake::Waited::TimedOut,
+                },
+            );
+            for (row, miss) in misses.iter_mut().enumerate().take(64) {
+                if tally.missed & (1 << row) != 0 {
+                    *miss += 1;
+                }
+            }
+            tally
+        }
+    }
     impl Client<'_> {
         /// Where a row keeps its state and generation, and the state's values.
         pub const SPEC: ::abi_runtime::claim::ClaimSpec = ::abi_runtime::claim::ClaimSpec {

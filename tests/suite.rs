@@ -68,6 +68,7 @@ mod docs_rust;
 mod docs_snippets;
 #[path = "events.rs"]
 mod events;
+
 #[path = "every_backend.rs"]
 mod every_backend;
 #[path = "five_minutes.rs"]
@@ -108,6 +109,8 @@ mod live_mmap;
 mod live_protocols;
 #[path = "live_relayout_sessions.rs"]
 mod live_relayout_sessions;
+#[path = "lockstep.rs"]
+mod lockstep;
 #[path = "markdown_reference.rs"]
 mod markdown_reference;
 #[path = "markdown_sections.rs"]

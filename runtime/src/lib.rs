@@ -142,6 +142,7 @@ pub mod hung;
 pub mod identity;
 pub mod laid_out;
 pub mod list_exchange;
+pub mod lockstep;
 pub mod mailbox;
 #[cfg(feature = "mmap")]
 mod mmap;

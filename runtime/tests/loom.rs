@@ -9,7 +9,7 @@
 //! or drops one check (`seqlock_fence`, `seqlock_second_load`, `ring_tail_fence`,
 //! `queue_publish_relaxed`, `mailbox_response_relaxed`, `claim_free_relaxed`, `pad_bind_recheck`,
 //! `pad_bind_fence`, `pad_sweep_fence`, `draw_stale_grace`, `draw_stale_writer`,
-//! `wake_wait_fence`, `wake_publish_fence`); the model
+//! `wake_wait_fence`, `wake_publish_fence`, `lockstep_seen_after_check`); the model
 //! that covers it must then fail (CI asserts that it does for each).
 //!
 //! loom never returns a store that a thread saw before its last yield (how it advances spin
@@ -518,3 +518,6 @@ mod draw_models;
 
 #[path = "loom/wake.rs"]
 mod wake_models;
+
+#[path = "loom/lockstep.rs"]
+mod lockstep_models;

@@ -814,6 +814,28 @@ static void bound_writers(void) {
         defs.def_count = 1;
         st.count = 1;
         EXPECT(ibf_pad_input_write(h, hlen, &me, pad, &input), IBF_OK);
+        {
+            /* Lockstep (issue 47): the answer to tick 5 is taken for tick 5; for tick 6 it is
+             * no answer: a sleep on the record's word (1 ms), then at the deadline a miss,
+             * counted, and the last answer kept. Row 3 is a bot (active, no tool cap). */
+            ibf_pad_input *pads[IBF_MAX_CLIENTS];
+            ibf_pad_input last[IBF_MAX_CLIENTS];
+            uint64_t misses[IBF_MAX_CLIENTS], pending;
+            memset(pads, 0, sizeof pads);
+            memset(last, 0, sizeof last);
+            memset(misses, 0, sizeof misses);
+            pads[3] = pad;
+            input.for_tick = 5;
+            EXPECT(ibf_client_answer_input(h, hlen, &me, pad, &input, NULL), IBF_OK);
+            CHECK((ibf_client_host_lockstep_bots(h, hlen) >> 3 & 1U) == 1U);
+            pending = (uint64_t)1U << 3;
+            EXPECT(ibf_client_host_wait_input(pads, 5, 0U, &pending, last, misses, NULL), IBF_CLIENT_INPUT_DONE);
+            CHECK(last[3].for_tick == 5 && pending == 0U && misses[3] == 0U);
+            pending = (uint64_t)1U << 3;
+            EXPECT(ibf_client_host_wait_input(pads, 6, 1000000U, &pending, last, misses, NULL), IBF_CLIENT_INPUT_AGAIN);
+            EXPECT(ibf_client_host_wait_input(pads, 6, 0U, &pending, last, misses, NULL), IBF_CLIENT_INPUT_TIMEOUT);
+            CHECK(misses[3] == 1U && pending == 0U && last[3].for_tick == 5);
+        }
         EXPECT(ibf_param_defs_write(h, hlen, &me, params, plen, &defs), IBF_OK);
         EXPECT(ibf_stats_write(h, hlen, &me, stats, slen, &st), IBF_OK);
         if (round == 0) {
@@ -840,6 +862,7 @@ static void bound_writers(void) {
         defs.def_count = 2;
         st.count = 2;
         refused += ibf_pad_input_write(h, hlen, &me, pad, &input) == lost;
+        refused += ibf_client_answer_input(h, hlen, &me, pad, &input, NULL) == lost;
         refused += ibf_param_defs_write(h, hlen, &me, params, plen, &defs) == lost;
         refused += ibf_stats_write(h, hlen, &me, stats, slen, &st) == lost;
         CHECK(memcmp(records_before[0], pad, sizeof *pad) == 0);
@@ -850,7 +873,7 @@ static void bound_writers(void) {
         CHECK(state == ibf_draw_header_load_state((const ibf_draw_header *)(void *)d) && state == IBF_DRAW_INITIAL_STATE);
         CHECK(memcmp(before, list, sizeof before) == 0 && w.count == 0);
     }
-    CHECK(refused == 14);
+    CHECK(refused == 16);
     printf("bound writers refused=%d\n", refused);
     free(m);
 }

@@ -43,6 +43,7 @@ static void driver_cas_hook(void *word) {
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define MAP_LEN 4194304U
 #define MAX_ACTORS 8
@@ -608,6 +609,73 @@ static void op_pad(uint32_t pad) {
     }
 }
 
+/* The host's misses per row in lockstep, kept across its waits. */
+static uint64_t g_misses[ROWS];
+
+static uint64_t wall_ms(void) {
+    struct timespec ts;
+    (void)timespec_get(&ts, TIME_UTC);
+    return (uint64_t)ts.tv_sec * 1000U + (uint64_t)ts.tv_nsec / 1000000U;
+}
+
+/* Appends the rows of `mask` ("0,2"), or "-" for none. */
+static void ans_rows(uint64_t mask) {
+    uint32_t row;
+    bool any = false;
+    for (row = 0; row < ROWS; row++) {
+        if ((mask >> row & 1U) != 0U) {
+            char digit[12];
+            (void)snprintf(digit, sizeof digit, "%s%u", any ? "," : "", (unsigned)row);
+            ans_bytes(digit, strlen(digit));
+            any = true;
+        }
+    }
+    if (!any) {
+        ans_bytes("-", 1);
+    }
+}
+
+/* Lockstep: the host's wait for tick's answers, at most timeout_ms, one round per
+ * ibf_client_host_wait_input call. */
+static void op_lockstep(uint64_t tick, uint64_t timeout_ms) {
+    ibf_pad_input *pads[ROWS];
+    ibf_pad_input last[ROWS];
+    uint64_t before[ROWS];
+    uint64_t pending, bots, missed = 0, start, now, elapsed;
+    uint32_t row;
+    int rc = IBF_CLIENT_INPUT_AGAIN, rounds = 0;
+    for (row = 0; row < ROWS; row++) {
+        size_t len = 0;
+        unsigned char *at = place_get(&g_host.handle, PLACE_PAD_INPUT, row, &len);
+        pads[row] = at != NULL && len >= sizeof(ibf_pad_input) ? (ibf_pad_input *)(void *)at : NULL;
+        before[row] = g_misses[row];
+    }
+    memset(last, 0, sizeof last);
+    pending = bots = ibf_client_host_lockstep_bots(g_map, (size_t)ibf_attached_header_size(&g_host.handle));
+    start = wall_ms();
+    while (rc == IBF_CLIENT_INPUT_AGAIN && rounds++ < 1000000) {
+        now = wall_ms();
+        rc = ibf_client_host_wait_input(pads, tick, now >= start + timeout_ms ? 0U : (start + timeout_ms - now) * 1000000U, &pending, last, g_misses, NULL);
+    }
+    elapsed = wall_ms() - start;
+    for (row = 0; row < ROWS; row++) {
+        if (g_misses[row] != before[row]) {
+            missed |= (uint64_t)1U << row;
+        }
+    }
+    ans_bytes("answered=", 9);
+    ans_rows(bots & ~missed);
+    ans_bytes(" missed=", 8);
+    ans_rows(missed);
+    if (elapsed > timeout_ms + 1000U) {
+        ans_bytes(" waited=late", 12);
+    } else if (missed != 0U && elapsed + 1U < timeout_ms) {
+        ans_bytes(" waited=early", 13);
+    } else {
+        ans_bytes(" waited=ok", 10);
+    }
+}
+
 static void op_take(uint32_t row) {
     host_row_t *r;
     uint32_t count = 0;
@@ -817,6 +885,48 @@ static void op_pad_input(actor_t *a, uint64_t tick) {
         ans_str("ok");
     } else {
         ans_standing(rc);
+    }
+}
+
+/* Lockstep's answer: the pad input with for_tick = tick, by the bound write, then the input
+ * event set (ibf_client_answer_input). */
+static void op_answer(actor_t *a, uint64_t tick) {
+    ibf_pad_input value;
+    size_t len;
+    unsigned char *h;
+    int rc;
+    if (!writer_region(a, PLACE_PAD_INPUT, &a->pad)) {
+        return;
+    }
+    h = client_header(a, &len);
+    memset(&value, 0, sizeof value);
+    value.for_tick = tick;
+    rc = ibf_client_answer_input(h, len, &a->session, (ibf_pad_input *)(void *)a->pad.at, &value, NULL);
+    if (rc == IBF_OK) {
+        ans_str("ok");
+    } else {
+        ans_standing(rc);
+    }
+}
+
+/* The tick event: rounds of ibf_client_tick_wait from `last` until the sequence moved or `ms`
+ * passed. */
+static void op_wait_tick(actor_t *a, uint64_t last, uint64_t ms) {
+    size_t len;
+    unsigned char *h = client_header(a, &len);
+    uint64_t seq = last, start = wall_ms(), now;
+    int rc = IBF_CLIENT_TICK_AGAIN, rounds = 0;
+    while (rc == IBF_CLIENT_TICK_AGAIN && rounds++ < 1000000) {
+        now = wall_ms();
+        rc = ibf_client_tick_wait(h, len, &a->session, NULL, last, now >= start + ms ? 0U : (start + ms - now) * 1000000U, &seq);
+    }
+    if (rc == IBF_CLIENT_TICK_ROW) {
+        ans_error("row");
+    } else if (seq != last) {
+        ans_bytes("seq=", 4);
+        ans_u64(seq);
+    } else {
+        ans_str("timeout");
     }
 }
 
@@ -1130,6 +1240,34 @@ static void host_step(const char *op, char **args, int n) {
         op_pad(num);
         return;
     }
+    if (op_is(op, "lockstep", n, 2)) {
+        uint64_t tick, timeout_ms;
+        if (parse_u64(args[0], UINT64_MAX, &tick) && parse_u64(args[1], 60000U, &timeout_ms)) {
+            op_lockstep(tick, timeout_ms);
+        } else {
+            ans_driver("bad_lockstep_arguments");
+        }
+        return;
+    }
+    if (op_is(op, "tick", n, 1)) {
+        uint64_t tick;
+        if (parse_u64(args[0], UINT64_MAX, &tick)) {
+            ibf_bridge_header_store_snapshot_seq((ibf_bridge_header *)(void *)g_map, tick);
+            ans_bytes("set=", 4);
+            ans_u64(ibf_client_host_set_tick(g_map, (size_t)ibf_attached_header_size(&g_host.handle), 0U, NULL));
+        } else {
+            ans_driver("bad_tick_argument");
+        }
+        return;
+    }
+    if (op_is(op, "misses", n, 1) && numbered) {
+        if (num < ROWS) {
+            ans_u64(g_misses[num]);
+        } else {
+            ans_driver("no_such_row");
+        }
+        return;
+    }
     if (op_is(op, "contend", n, 1) && numbered) {
         /* Row `num`'s state and generation word, contended until `uncontend`. */
         g_contended = num < ROWS ? (void *)(g_map + offsetof(ibf_bridge_header, clients) + (size_t)num * sizeof(ibf_client_entry)) : NULL;
@@ -1181,7 +1319,8 @@ static void host_step(const char *op, char **args, int n) {
 /* Whether client op `op` acts on the claim. */
 static bool needs_claim(const char *op) {
     static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
-                                      "unbind", "push", "publish", "request", "poll", "pad"};
+                                      "unbind", "push", "publish", "request", "poll", "pad",
+                                      "answer", "wait_tick"};
     size_t i;
     for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(op, ops[i]) == 0) {
@@ -1222,6 +1361,15 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         op_push(a, args[0]);
     } else if (op_is(op, "pad", n, 1) && parse_u64(args[0], UINT64_MAX, &ns)) {
         op_pad_input(a, ns);
+    } else if (op_is(op, "answer", n, 1) && parse_u64(args[0], UINT64_MAX, &ns)) {
+        op_answer(a, ns);
+    } else if (op_is(op, "wait_tick", n, 2) && parse_u64(args[0], UINT64_MAX, &ns)) {
+        uint64_t ms;
+        if (parse_u64(args[1], 60000U, &ms)) {
+            op_wait_tick(a, ns, ms);
+        } else {
+            ans_driver("bad_wait_tick_arguments");
+        }
     } else if (op_is(op, "publish", n, 1) && numbered) {
         op_publish(a, num);
     } else if (op_is(op, "request", n, 1)) {
@@ -1260,6 +1408,7 @@ static void start_scenario(void) {
     g_free_inside = NULL;
     memset(&g_host, 0, sizeof g_host);
     memset(g_actors, 0, sizeof g_actors);
+    memset(g_misses, 0, sizeof g_misses);
 }
 
 static void step(char *line) {

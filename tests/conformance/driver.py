@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import mmap
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -105,6 +106,8 @@ class Host:
     draws: dict[int, bridge.Draw] = field(default_factory=dict)
     queues: dict[int, bridge.LogQueue] = field(default_factory=dict)
     servers: dict[int, bridge.Mailbox] = field(default_factory=dict)
+    # Lockstep's misses per row, kept across the host's waits.
+    misses: list[int] = field(default_factory=lambda: [0] * bridge.Client.ROWS)
 
     def forget(self, row: int | None = None) -> None:
         """Forgets the readers of row, or of every row."""
@@ -423,16 +426,20 @@ def mailbox_client(actor: Actor) -> bridge.Mailbox:
     return actor.mailbox
 
 
-def client_pad_input(actor: Actor, tick: int) -> str:
+def client_pad_input(actor: Actor, tick: int, answer: bool = False) -> str:
     """Writes the row's pad input with for_tick = tick by the default write, bound to the
-    claim (the view taken at its first use and kept, like the writers)."""
+    claim (the view taken at its first use and kept, like the writers); with answer,
+    lockstep's answer: the same write, then the input event set (Client.answer_input)."""
     if actor.pad is None:
         claim = standing_claim(actor)
         view = client_block(actor.attached(), claim.index).pad_input()
         if view is None:
             raise Absent()
         actor.pad = view
-    actor.pad.write_pad_input(actor.claimed(), bridge.PadInput(for_tick=tick))
+    if answer:
+        actor.claimed().answer_input(actor.pad, bridge.PadInput(for_tick=tick))
+    else:
+        actor.pad.write_pad_input(actor.claimed(), bridge.PadInput(for_tick=tick))
     return "ok"
 
 
@@ -576,7 +583,51 @@ def host_step(scn: Scenario, op: str, args: list[str]) -> str:
         arity(op, args, 0)
         bridge._cas_hook = None
         return "ok"
+    if op == "lockstep":
+        arity(op, args, 2)
+        return host_lockstep(scn, number(args[0], "tick", 64), number(args[1], "timeout_ms"))
+    if op == "tick":
+        arity(op, args, 1)
+        header = scn.host.own().header()
+        header.set_snapshot_seq(number(args[0], "tick", 64))
+        return "set=%d" % bridge.Client.host_set_tick(header)
+    if op == "misses":
+        arity(op, args, 1)
+        row = number(args[0], "row")
+        if not 0 <= row < bridge.Client.ROWS:
+            raise DriverError("no such row")
+        return str(scn.host.misses[row])
     raise DriverError("no host op %r" % op)
+
+
+def rows_text(mask: int) -> str:
+    """The rows of mask ("0,2"), or "-" for none."""
+    rows = [str(r) for r in range(bridge.Client.ROWS) if mask >> r & 1]
+    return ",".join(rows) if rows else "-"
+
+
+def host_lockstep(scn: Scenario, tick: int, timeout_ms: int) -> str:
+    """Lockstep: the host's wait for tick's answers, at most timeout_ms (Client.host_wait_input)."""
+    handle = scn.host.own()
+    pads: list[bridge.LivePadInput | None] = []
+    for row in range(bridge.Client.ROWS):
+        block = handle.client_blocks(row)
+        pads.append(None if block is None else block.pad_input())
+    last: list[bridge.PadInput | None] = [None] * bridge.Client.ROWS
+    bots = bridge.Client.host_lockstep_bots(handle.header())
+    start = time.monotonic()
+    answered, missed, _ = bridge.Client.host_wait_input(
+        handle.header(), pads, tick, timeout_ms / 1000, last, scn.host.misses
+    )
+    elapsed = (time.monotonic() - start) * 1000
+    if elapsed > timeout_ms + 1000:
+        waited = "late"
+    elif missed and elapsed + 1 < timeout_ms:
+        waited = "early"
+    else:
+        waited = "ok"
+    assert answered == bots & ~missed
+    return "answered=%s missed=%s waited=%s" % (rows_text(answered), rows_text(missed), waited)
 
 
 def host_free_inside(scn: Scenario, row: int) -> str:
@@ -631,7 +682,13 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         "unbind": lambda pad: client_pad(actor, pad, False),
         "publish": lambda count: client_publish(actor, count),
         "pad": lambda tick: client_pad_input(actor, tick),
+        "answer": lambda tick: client_pad_input(actor, tick, answer=True),
     }
+    if op == "wait_tick":
+        arity(op, args, 2)
+        last = number(args[0], "last", 64)
+        seq, _, _ = actor.claimed().wait_tick(last, number(args[1], "ms") / 1000)
+        return "timeout" if seq is None or seq == last else "seq=%d" % seq
     by_text: dict[str, Callable[[str], str]] = {
         "push": lambda text: client_push(actor, text),
         "request": lambda text: client_request(actor, text),
@@ -641,7 +698,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         return simple[op]()
     if op in by_number:
         arity(op, args, 1)
-        return by_number[op](number(args[0], op, 64 if op in ("heartbeat", "pad") else None))
+        return by_number[op](number(args[0], op, 64 if op in ("heartbeat", "pad", "answer") else None))
     if op in by_text:
         arity(op, args, 1)
         return by_text[op](args[0])

@@ -59,6 +59,8 @@ struct Scenario {
     /// Each actor's places, located at its first raw op there and kept: a vandal computes
     /// its pointers once, and its own damage does not move them.
     places: HashMap<(String, String), Option<Region<'static>>>,
+    /// Lockstep's misses per row, kept across the host's waits.
+    misses: Vec<u64>,
 }
 
 struct Host {
@@ -192,6 +194,7 @@ impl Scenario {
             host: None,
             clients: HashMap::new(),
             places: HashMap::new(),
+            misses: vec![0; Client::ROWS],
         }
     }
 
@@ -224,6 +227,27 @@ impl Scenario {
         let host = self.host.as_mut().ok_or("error:driver:no image produced")?;
         let sessions = host.handle.client_host();
         Ok(match op {
+            "lockstep" => {
+                let (tick, timeout_ms): (u64, u64) = (num(args, 0)?, num(args, 1)?);
+                lockstep(host, &sessions, tick, timeout_ms, &mut self.misses)
+            }
+            "tick" => {
+                let tick: u64 = num(args, 0)?;
+                if host.handle.header().set_snapshot_seq(tick).is_err() {
+                    return Ok(err("contended"));
+                }
+                let setter = sessions
+                    .tick_setter()
+                    .map_err(|e| format!("error:driver:{e}"))?;
+                format!("set={}", sessions.set_tick(&setter, |_| false).rows)
+            }
+            "misses" => {
+                let row: usize = num(args, 0)?;
+                match self.misses.get(row) {
+                    Some(m) => m.to_string(),
+                    None => "error:driver:no such row".to_string(),
+                }
+            }
             "free" => {
                 let row: usize = num(args, 0)?;
                 host.draws.remove(&row);
@@ -525,7 +549,24 @@ impl Scenario {
                     }
                 }
             }
-            "pad" => {
+            "wait_tick" => {
+                let (last, ms): (u64, u64) = (num(args, 0)?, num(args, 1)?);
+                let claim = c.claim.ok_or_else(claimed)?;
+                let sleeper = claim
+                    .tick_sleeper()
+                    .map_err(|e| format!("error:driver:{e}"))?;
+                let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+                match claim.wait_tick(&sleeper, last, deadline) {
+                    Ok(w) => match w.seq {
+                        Some(seq) if seq != last => format!("seq={seq}"),
+                        _ => "timeout".to_string(),
+                    },
+                    Err(_) => err("contended"),
+                }
+            }
+            // `pad`: the bound write; `answer`: lockstep's, the bound write then the input
+            // event set.
+            "pad" | "answer" => {
                 let tick: u64 = num(args, 0)?;
                 if c.pad.is_none() {
                     let block = taken!(handle.client_blocks(row));
@@ -540,7 +581,15 @@ impl Scenario {
                     for_tick: tick,
                     ..FromZeros::new_zeroed()
                 };
-                match pad.write_pad_input(claim, &value) {
+                let written = if op == "pad" {
+                    pad.write_pad_input(claim, &value)
+                } else {
+                    let setter = pad
+                        .input_setter()
+                        .map_err(|e| format!("error:driver:{e}"))?;
+                    pad.answer_input(claim, &setter, &value)
+                };
+                match written {
                     Err(lost) => standing(lost),
                     Ok(Ok(())) => "ok".to_string(),
                     Ok(Err(_)) => err("contended"),
@@ -656,4 +705,60 @@ impl Scenario {
             w => return Err(format!("error:driver:width {w}")),
         })
     }
+}
+
+/// The rows of `mask` (`0,2`), or `-` for none.
+fn rows_text(mask: u64) -> String {
+    let rows: Vec<String> = (0..Client::ROWS)
+        .filter(|r| mask & (1 << r) != 0)
+        .map(|r| r.to_string())
+        .collect();
+    if rows.is_empty() {
+        "-".to_string()
+    } else {
+        rows.join(",")
+    }
+}
+
+/// `host lockstep TICK TIMEOUT_MS`: the host's wait for the tick's answers
+/// (`ClientHost::wait_input`), its answered and missed rows, and whether it ended in time.
+fn lockstep(
+    host: &Host,
+    sessions: &ClientHost<'static>,
+    tick: u64,
+    timeout_ms: u64,
+    misses: &mut [u64],
+) -> String {
+    let pads: Vec<_> = (0..Client::ROWS)
+        .map(|row| {
+            host.handle
+                .client_blocks(row)
+                .ok()
+                .flatten()
+                .and_then(|b| b.pad_input())
+        })
+        .collect();
+    let mut last = vec![<bridge_abi::PadInput as FromZeros>::new_zeroed(); Client::ROWS];
+    let start = std::time::Instant::now();
+    let timeout = std::time::Duration::from_millis(timeout_ms);
+    let tally = sessions.wait_input(
+        tick,
+        start + timeout,
+        |row| pads.get(row).copied().flatten(),
+        &mut last,
+        misses,
+    );
+    let elapsed = start.elapsed();
+    let waited = if elapsed > timeout + std::time::Duration::from_secs(1) {
+        "late"
+    } else if tally.missed != 0 && elapsed + std::time::Duration::from_millis(1) < timeout {
+        "early"
+    } else {
+        "ok"
+    };
+    format!(
+        "answered={} missed={} waited={waited}",
+        rows_text(tally.answered),
+        rows_text(tally.missed)
+    )
 }

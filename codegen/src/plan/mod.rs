@@ -6,6 +6,7 @@ pub mod bound;
 pub mod events;
 pub mod host_words;
 pub(crate) mod live;
+pub mod lockstep;
 pub mod recording;
 pub mod row_loads;
 pub mod service;

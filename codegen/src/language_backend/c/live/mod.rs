@@ -9,6 +9,7 @@
 //! (`protocols.rs`) have files of their own.
 
 mod comments;
+mod lockstep;
 mod protocols;
 mod ring;
 mod seqlock;
@@ -125,6 +126,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
         schema,
         &describe_all(schema),
     )?);
+    section.push_str(&lockstep::render_c_lockstep(schema)?);
     Ok(Some(LiveText {
         includes: includes(
             &schema.abi.c_prefix.to_ascii_uppercase(),

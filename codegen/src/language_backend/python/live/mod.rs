@@ -19,6 +19,7 @@
 //! named after a keyword or `release`.
 
 mod context;
+mod lockstep;
 mod protocols;
 mod ring;
 mod seqlock;

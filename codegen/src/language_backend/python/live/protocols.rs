@@ -229,6 +229,8 @@ pub(in crate::language_backend::python) struct SessionClass {
     /// The blocks its rows own (`plan::session`): free and reload then take the attached
     /// handle, and restore these.
     pub(in crate::language_backend::python) owned: Vec<OwnedBlocksPy>,
+    /// Lockstep (`plan::lockstep`), when its input event is this session's.
+    pub(in crate::language_backend::python) lockstep: Option<super::lockstep::LockstepPy>,
 }
 
 /// A blocks row a session's rows own: its position in the handle's table, and each region a
@@ -594,6 +596,7 @@ impl Ctx<'_> {
             bind,
             unbound: s.bind.as_ref().map_or(0, |(_, u)| *u),
             owned: Vec::new(),
+            lockstep: super::lockstep::lockstep_py(schema, s, &self.views, &self.values),
         }
     }
 

@@ -200,7 +200,16 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
                      @classmethod\n    def host_set_{e}(cls, header: {}, always: Iterable[int] = ()) -> int: ...",
                     s.view
                 ))
-                .collect::<String>(),
+                .collect::<String>()
+                + &s.lockstep.as_ref().map_or_else(String::new, |l| format!(
+                    "\n    def answer_{e}(self, pad: {pv}, value: {pvalue}) -> None: ...\n    \
+                     @classmethod\n    def host_lockstep_bots(cls, header: {v}) -> int: ...\n    \
+                     @classmethod\n    def host_wait_{e}(cls, header: {v}, pads: list[{pv} | None], tick: int, timeout: float, last: list[{pvalue} | None], misses: list[int]) -> tuple[int, int, int]: ...",
+                    e = l.ev,
+                    pv = l.view,
+                    pvalue = l.value,
+                    v = s.view
+                )),
             r = s.row_view,
             st = s.state_class,
             standing = p.standing,

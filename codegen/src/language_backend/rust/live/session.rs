@@ -11,6 +11,7 @@ use quote::{format_ident, quote};
 mod client;
 mod events;
 mod host;
+mod lockstep;
 mod tokens;
 
 use super::session_scoped::scoped_items;
@@ -66,10 +67,13 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
             impl<'a> #host<'a> { #host_events }
         }
     };
+    let lockstep = lockstep::lockstep_items(&t);
     quote! {
         #types
 
         #events
+
+        #lockstep
 
         #client
 
