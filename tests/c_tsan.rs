@@ -141,7 +141,9 @@ static void *reader(void *arg) {
         for (i = 0; i < 8; i++) {
             ibf_pad_input in, want;
             tries = 0;
-            if (ibf_pad_input_read(pad(), &in, IBF_DEFAULT_TRIES, &tries) == IBF_OK) {
+            /* seq 0: the pad as calloc left it, before the writer's first write (a reader
+             * scheduled first on a loaded machine reads it): no publication to check. */
+            if (ibf_pad_input_read(pad(), &in, IBF_DEFAULT_TRIES, &tries) == IBF_OK && in.seq != 0) {
                 pad_reads++;
                 pad_of(&want, in.for_tick);
                 if (memcmp((unsigned char *)&in + 4, (unsigned char *)&want + 4, sizeof in - 4) != 0) pad_torn++;
