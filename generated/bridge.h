@@ -21,7 +21,8 @@
 #include <intrin.h>
 #endif
 #if defined(_WIN32) && !defined(__linux__)
-/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+/* The host directory's process probe (OpenProcess, GetExitCodeProcess, GetProcessTimes) and
+ * the events' named auto-reset events (WaitForSingleObject, SetEvent). */
 #ifdef NOMINMAX
 #include <windows.h>
 #else
@@ -6886,9 +6887,9 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
     return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > hung_ns;
 }
 /* The `tick` event (issue 47): a futex shared between processes on Linux (the 4-byte
- * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (define
- * IBF_EVENTS_WINDOWS after including <windows.h>, and pass the HANDLE the host's name opens
- * with SYNCHRONIZE | EVENT_MODIFY_STATE), a poll elsewhere. */
+ * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (from the
+ * <windows.h> the header includes: pass the HANDLE the host's name opens with SYNCHRONIZE |
+ * EVENT_MODIFY_STATE), a poll elsewhere. */
 enum {
     IBF_CLIENT_TICK_NEW = 0,     /* the sequence had moved before sleeping: *seq holds it */
     IBF_CLIENT_TICK_AGAIN = 1,   /* woken or interrupted: look again (the next call says) */
@@ -6957,7 +6958,7 @@ static inline int ibf_client_tick_wait(void *region, size_t len, const ibf_clien
         (void)ibf_client_set_waiting(region, len, c, 0U);
         return IBF_CLIENT_TICK_NEW;
     }
-#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && !defined(__linux__)
     r = WaitForSingleObject((HANDLE)event, (DWORD)(timeout_ns / 1000000U + 1U)) == WAIT_OBJECT_0 ? IBF_CLIENT_TICK_AGAIN : IBF_CLIENT_TICK_TIMEOUT;
 #else
     (void)event;
@@ -6978,7 +6979,7 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
     for (row = 0; row < 8U; row++) {
         if (ibf_client_host_waiting(region, len, row) || (row < 64U && ((always >> row) & 1U) != 0U)) {
             rows++;
-#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && !defined(__linux__)
             if (events != NULL && events[row] != NULL) {
                 (void)SetEvent((HANDLE)events[row]);
             }
