@@ -6993,6 +6993,58 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
     return rows;
 }
 
+/* A bot's wake statistics (issue 47): publish-to-wake over its last ticks on the host's clock
+ * (the machine's monotonic clock: CLOCK_MONOTONIC on Linux, QueryPerformanceCounter in ns on
+ * Windows; a publication's time is the host's, a ring slot's publish_ns), and the tick counts
+ * of a stats header (ticks: snapshots waited for and got; skipped: publications missed).
+ * A fixed ring of the last IBF_WAKE_SAMPLES samples: no allocation. Zero it to start. */
+enum { IBF_WAKE_SAMPLES = 128 };
+typedef struct ibf_wake_stats {
+    uint64_t samples[IBF_WAKE_SAMPLES];
+    uint64_t recorded; /* samples ever recorded */
+    uint64_t ticks;
+    uint64_t skipped;
+} ibf_wake_stats;
+
+/** A tick got: the sequence went from `last` to `seq`, published at publish_ns and seen at
+ * wake_ns (the host's clock). Counts the tick and the publications between (seq - last - 1;
+ * none when the sequence went back, as after a reload) and records wake_ns - publish_ns (0
+ * when the wake reads earlier). A seq equal to last is no tick and changes nothing. */
+static inline void ibf_wake_stats_record(ibf_wake_stats *w, uint64_t last, uint64_t seq, uint64_t publish_ns, uint64_t wake_ns) {
+    if (seq == last) {
+        return;
+    }
+    w->ticks++;
+    if (seq > last) {
+        w->skipped += seq - last - 1U;
+    }
+    w->samples[w->recorded % IBF_WAKE_SAMPLES] = wake_ns > publish_ns ? wake_ns - publish_ns : 0U;
+    w->recorded++;
+}
+
+/** The median and 99th percentile of publish-to-wake over the last ticks (at most
+ * IBF_WAKE_SAMPLES), in microseconds: the sample of rank (n - 1) * q / 100 in ascending
+ * order; both 0 before the first tick. Sorts a copy on the stack. */
+static inline void ibf_wake_stats_percentiles_us(const ibf_wake_stats *w, float *p50, float *p99) {
+    uint64_t sorted[IBF_WAKE_SAMPLES];
+    size_t n = w->recorded < (uint64_t)IBF_WAKE_SAMPLES ? (size_t)w->recorded : (size_t)IBF_WAKE_SAMPLES;
+    size_t i, j;
+    *p50 = 0.0f;
+    *p99 = 0.0f;
+    if (n == 0U) {
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t v = w->samples[i];
+        for (j = i; j > 0U && sorted[j - 1U] > v; j--) {
+            sorted[j] = sorted[j - 1U];
+        }
+        sorted[j] = v;
+    }
+    *p50 = (float)((double)sorted[(n - 1U) * 50U / 100U] / 1000.0);
+    *p99 = (float)((double)sorted[(n - 1U) * 99U / 100U] / 1000.0);
+}
+
 /**
  * The client's push into queue `log_queue`, bound to its claim *c of session `client`
  * (the `map_len` bytes at `map` are the mapping the claim was made in): the claim's standing

@@ -170,5 +170,7 @@ mod starter_protocols;
 mod templates_doc;
 #[path = "waiting_litmus.rs"]
 mod waiting_litmus;
+#[path = "wake_stats.rs"]
+mod wake_stats;
 #[path = "who_may_attach_examples.rs"]
 mod who_may_attach_examples;

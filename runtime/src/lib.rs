@@ -173,6 +173,7 @@ mod spec;
 mod sync;
 pub mod triple_buffer;
 pub mod wake;
+pub mod wake_stats;
 mod word;
 
 pub use attach::AttachError;
