@@ -218,53 +218,7 @@ fn a_rust_bot_sleeps_through_no_tick() {
 
 /// The C bot: the same loop over `ibf_client_tick_wait`, one round per call (a wake means
 /// look again), counting the rounds that timed out though the tick had moved.
-const C_BOT: &str = r#"
-#include "bridge.h"
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-
-int main(int argc, char **argv) {
-    struct stat st;
-    static ibf_attached a;
-    ibf_attach_error err;
-    ibf_client_session me;
-    unsigned char *base;
-    size_t len;
-    uint64_t n, last = 0, seq = 0, ticks = 0, woken = 0, lost = 0, sleeps = 0;
-    uint32_t i, idle = 0;
-    int fd, found = 0;
-    if (argc != 3 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;
-    n = strtoull(argv[2], NULL, 10);
-    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED) return 2;
-    if (ibf_attach(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) return 3;
-    len = (size_t)ibf_attached_header_size(&a);
-    for (i = 0; i < IBF_MAX_CLIENTS && !found; i++) {
-        found = ibf_client_claim(base, len, (uint32_t)a.generation, i, &me) == IBF_OK
-                && ibf_client_activate(base, len, &me) == IBF_OK;
-    }
-    if (!found) return 4;
-    while (last < n) {
-        int r = ibf_client_tick_wait(base, len, &me, NULL, last, 1000000000U, &seq);
-        if (r == IBF_CLIENT_TICK_ROW) return 5;
-        if (r == IBF_CLIENT_TICK_AGAIN) { sleeps++; woken++; continue; }
-        if (r == IBF_CLIENT_TICK_TIMEOUT) {
-            sleeps++;
-            if (seq == last) { if (++idle > 30) return 6; continue; }
-            lost++;
-        }
-        ticks += seq - last;
-        last = seq;
-        ibf_client_entry_store_heartbeat_ns(&((ibf_bridge_header *)(void *)base)->clients[me.row], seq);
-    }
-    printf("bot: %llu %llu %llu %llu\n", (unsigned long long)ticks, (unsigned long long)woken,
-           (unsigned long long)lost, (unsigned long long)sleeps);
-    return 0;
-}
-"#;
+const C_BOT: &str = include_str!("../bench/wake_bot.c");
 
 #[test]
 fn a_c_bot_sleeps_through_no_tick() {
@@ -289,39 +243,7 @@ fn a_c_bot_sleeps_through_no_tick() {
 
 /// The Python bot: `Client.wait_tick`, with the `ticks` cap set (a client that cannot count on
 /// a fence asks for every publication), so the host sets its event after each one.
-const PY_BOT: &str = r#"
-import mmap, sys
-import bridge
-
-path, n = sys.argv[1], int(sys.argv[2])
-with open(path, "r+b") as f:
-    buf = mmap.mmap(f.fileno(), 0)
-header = bridge.LiveBridgeHeader(buf)
-me = None
-for i in range(bridge.MAX_CLIENTS):
-    me = bridge.Client.claim(header, i, header.host_generation())
-    if me is not None:
-        break
-assert me is not None, "no free row"
-me.row.set_caps(bridge.ClientCaps.TICKS)
-assert me.activate(), "not active"
-last = ticks = woken = lost = sleeps = idle = 0
-while last < n:
-    seq, slept, timed_out = me.wait_tick(last, 1.0)
-    sleeps += slept
-    if seq is None:
-        idle += 1
-        assert idle <= 30, "no tick after %d in 30 s" % last
-        continue
-    if timed_out:
-        lost += 1
-    elif slept:
-        woken += 1
-    ticks += seq - last
-    last = seq
-    me.row.set_heartbeat_ns(seq)
-print("bot: %d %d %d %d" % (ticks, woken, lost, sleeps))
-"#;
+const PY_BOT: &str = include_str!("../bench/wake_bot.py");
 
 #[test]
 fn a_python_bot_sleeps_through_no_tick() {
