@@ -6320,7 +6320,11 @@ def _futex_syscall():
 
 
 def _word_address(mem, at):
-    """The address of the 4-byte word at `at` of a writable buffer, or None."""
+    """The address of the 4-byte word at `at` of a writable buffer (a _Mem: its address, which
+    the atomics use too), or None."""
+    address = getattr(mem, "address", None)
+    if address is not None:
+        return address + at if 0 <= at and at + 4 <= mem.size else None
     try:
         return ctypes.addressof(ctypes.c_uint32.from_buffer(mem, at))
     except (TypeError, ValueError, BufferError):

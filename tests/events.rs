@@ -266,3 +266,53 @@ fn a_python_bot_sleeps_through_no_tick() {
         c
     });
 }
+
+/// A Python bot sleeps in the futex, not in a poll: a 60 ms wait for a tick that never comes
+/// is one or two futex waits (each at most 100 ms), where the poll Python fell back to while
+/// it could not take the word's address in the module's buffer (every live view holds one)
+/// slept 1 ms at a time (34 sleeps here) and woke a millisecond late (p50 1088 us in
+/// bench/wake.sh).
+#[test]
+fn a_python_wait_sleeps_in_the_futex_not_a_poll() {
+    let dir = scratch("events_python_futex");
+    std::fs::write(
+        dir.join("wait.py"),
+        r#"
+import mmap, time
+import bridge
+
+image = bridge.lay_out({"mailbox.request_capacity": 256, "mailbox.response_capacity": 256,
+                        "log_queue.capacity": 2048, "log_ring.capacity": 4096}, 1)
+buf = mmap.mmap(-1, len(image))
+bridge.produce(buf, image)
+header = bridge.LiveBridgeHeader(buf)
+me = bridge.Client.claim(header, 0, header.host_generation())
+assert me is not None and me.activate()
+start = time.monotonic()
+seq, sleeps, timed_out = me.wait_tick(header.snapshot_seq(), 0.06)
+print(seq, sleeps, timed_out, round(time.monotonic() - start, 3))
+"#,
+    )
+    .unwrap();
+    let generated = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let out = Command::new("python3")
+        .args(["-B", "-W", "error", "wait.py"])
+        .env("PYTHONPATH", &generated)
+        .current_dir(&dir)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let parts: Vec<&str> = stdout.split_whitespace().collect();
+    assert_eq!(parts[0], "None", "no tick came: {stdout}");
+    assert_eq!(parts[2], "True", "the wait timed out: {stdout}");
+    let sleeps: u32 = parts[1].parse().unwrap();
+    assert!(
+        (1..=2).contains(&sleeps),
+        "a 60 ms wait made {sleeps} sleeps (a poll, not the futex): {stdout}"
+    );
+}
