@@ -6591,6 +6591,11 @@ class _Session:
             if not woken and time.monotonic() >= deadline:
                 now = _load(mem, head + seq, width)
                 return (None if now == last else now), sleeps, True
+            # Woken: a new sequence is taken at once, without setting waiting (and fencing)
+            # again only to clear it; an unchanged one goes round the handshake again.
+            now = _load(mem, head + seq, width)
+            if now != last:
+                return now, sleeps, False
 
     @classmethod
     def _host_set_event(cls, header, word, always):
