@@ -16,6 +16,9 @@
 
 use std::process::ExitCode;
 
+#[cfg(windows)]
+mod wake_support;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
@@ -55,6 +58,8 @@ mod windows {
     use std::error::Error;
     use std::process::{Child, Command, Stdio};
     use std::time::{Duration, Instant};
+
+    use super::wake_support;
 
     use bridge_abi::live::{Bridge, Client, ClientStanding};
     use bridge_abi::runtime::Mapping;
@@ -209,28 +214,8 @@ mod windows {
             return Err("the row was freed".into());
         }
         let sleeper = Sleeper::open_named(map.region()?, WORD, &client.tick_event_name(name))?;
-        let (mut last, mut ticks, mut woken, mut lost, mut sleeps) = (0u64, 0, 0, 0, 0u64);
-        let mut idle = 0;
-        while last < n {
-            let r = client.wait_tick(&sleeper, last, Instant::now() + Duration::from_secs(1))?;
-            sleeps += u64::from(r.sleeps);
-            let Some(seq) = r.seq else {
-                idle += 1;
-                if idle > 30 {
-                    return Err(format!("no tick after {last} in 30 s").into());
-                }
-                continue;
-            };
-            if r.timed_out {
-                lost += 1;
-            } else if r.sleeps > 0 {
-                woken += 1;
-            }
-            ticks += seq - last;
-            last = seq;
-            client.row().set_heartbeat_ns(seq)?;
-        }
-        println!("bot: {ticks} {woken} {lost} {sleeps}");
+        let f = wake_support::sleep_through(&client, &sleeper, n)?;
+        println!("bot: {} {} {} {}", f.ticks, f.woken, f.lost, f.sleeps);
         Ok(())
     }
 }

@@ -18,6 +18,9 @@
 
 use std::process::ExitCode;
 
+#[cfg(target_os = "linux")]
+mod wake_support;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
@@ -213,13 +216,7 @@ mod linux {
             return Err("the row was freed".into());
         }
         let sleeper = client.tick_sleeper()?;
-        let mut last = 0;
-        while last < n {
-            let r = client.wait_tick(&sleeper, last, Instant::now() + Duration::from_secs(5))?;
-            let seq = r.seq.ok_or("no tick in 5 s")?;
-            last = seq;
-            client.row().set_heartbeat_ns(seq)?;
-        }
+        super::wake_support::sleep_through(&client, &sleeper, n)?;
         Ok(())
     }
 

@@ -24,9 +24,6 @@ use crate::common::tools::scratch;
 
 /// Ticks in the workspace test; `EVENTS_TICKS` overrides it.
 const TICKS: u64 = 2_000;
-/// How long a bot's single wait may take before it counts as lost: far beyond a wake-up.
-const WAIT: Duration = Duration::from_secs(1);
-
 fn ticks() -> u64 {
     std::env::var("EVENTS_TICKS")
         .ok()
@@ -171,28 +168,8 @@ fn rust_bot(path: &str, n: u64) -> Result<(), Box<dyn std::error::Error>> {
         return Err("the row was freed".into());
     }
     let sleeper = client.tick_sleeper()?;
-    let (mut last, mut ticks, mut woken, mut lost, mut sleeps) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    let mut idle = 0;
-    while last < n {
-        let r = client.wait_tick(&sleeper, last, Instant::now() + WAIT)?;
-        sleeps += u64::from(r.sleeps);
-        let Some(seq) = r.seq else {
-            idle += 1;
-            if idle > 30 {
-                return Err(format!("no tick after {last} in 30 s").into());
-            }
-            continue;
-        };
-        if r.timed_out {
-            lost += 1;
-        } else if r.sleeps > 0 {
-            woken += 1;
-        }
-        ticks += seq - last;
-        last = seq;
-        client.row().set_heartbeat_ns(seq)?;
-    }
-    println!("bot: {ticks} {woken} {lost} {sleeps}");
+    let f = crate::wake_support::sleep_through(&client, &sleeper, n)?;
+    println!("bot: {} {} {} {}", f.ticks, f.woken, f.lost, f.sleeps);
     Ok(())
 }
 

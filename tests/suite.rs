@@ -172,5 +172,8 @@ mod templates_doc;
 mod waiting_litmus;
 #[path = "wake_stats.rs"]
 mod wake_stats;
+/// The Rust bot's loop of the tick event, shared with the examples.
+#[path = "../examples/wake_support/mod.rs"]
+mod wake_support;
 #[path = "who_may_attach_examples.rs"]
 mod who_may_attach_examples;
