@@ -21,7 +21,8 @@
 #include <intrin.h>
 #endif
 #if defined(_WIN32) && !defined(__linux__)
-/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+/* The host directory's process probe (OpenProcess, GetExitCodeProcess, GetProcessTimes) and
+ * the events' named auto-reset events (WaitForSingleObject, SetEvent). */
 #ifdef NOMINMAX
 #include <windows.h>
 #else
@@ -6888,9 +6889,9 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
     return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > hung_ns;
 }
 /* The `tick` event (issue 47): a futex shared between processes on Linux (the 4-byte
- * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (define
- * IBF_EVENTS_WINDOWS after including <windows.h>, and pass the HANDLE the host's name opens
- * with SYNCHRONIZE | EVENT_MODIFY_STATE), a poll elsewhere. */
+ * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (from the
+ * <windows.h> the header includes: pass the HANDLE the host's name opens with SYNCHRONIZE |
+ * EVENT_MODIFY_STATE), a poll elsewhere. */
 enum {
     IBF_CLIENT_TICK_NEW = 0,     /* the sequence had moved before sleeping: *seq holds it */
     IBF_CLIENT_TICK_AGAIN = 1,   /* woken or interrupted: look again (the next call says) */
@@ -6959,7 +6960,7 @@ static inline int ibf_client_tick_wait(void *region, size_t len, const ibf_clien
         (void)ibf_client_set_waiting(region, len, c, 0U);
         return IBF_CLIENT_TICK_NEW;
     }
-#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && !defined(__linux__)
     r = WaitForSingleObject((HANDLE)event, (DWORD)(timeout_ns / 1000000U + 1U)) == WAIT_OBJECT_0 ? IBF_CLIENT_TICK_AGAIN : IBF_CLIENT_TICK_TIMEOUT;
 #else
     (void)event;
@@ -6980,7 +6981,7 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
     for (row = 0; row < 8U; row++) {
         if (ibf_client_host_waiting(region, len, row) || (row < 64U && ((always >> row) & 1U) != 0U)) {
             rows++;
-#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && !defined(__linux__)
             if (events != NULL && events[row] != NULL) {
                 (void)SetEvent((HANDLE)events[row]);
             }
@@ -6992,6 +6993,58 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
         ibf_event_futex_wake_((const unsigned char *)region + 192);
     }
     return rows;
+}
+
+/* A bot's wake statistics (issue 47): publish-to-wake over its last ticks on the host's clock
+ * (the machine's monotonic clock: CLOCK_MONOTONIC on Linux, QueryPerformanceCounter in ns on
+ * Windows; a publication's time is the host's, a ring slot's publish_ns), and the tick counts
+ * of a stats header (ticks: snapshots waited for and got; skipped: publications missed).
+ * A fixed ring of the last IBF_WAKE_SAMPLES samples: no allocation. Zero it to start. */
+enum { IBF_WAKE_SAMPLES = 128 };
+typedef struct ibf_wake_stats {
+    uint64_t samples[IBF_WAKE_SAMPLES];
+    uint64_t recorded; /* samples ever recorded */
+    uint64_t ticks;
+    uint64_t skipped;
+} ibf_wake_stats;
+
+/** A tick got: the sequence went from `last` to `seq`, published at publish_ns and seen at
+ * wake_ns (the host's clock). Counts the tick and the publications between (seq - last - 1;
+ * none when the sequence went back, as after a reload) and records wake_ns - publish_ns (0
+ * when the wake reads earlier). A seq equal to last is no tick and changes nothing. */
+static inline void ibf_wake_stats_record(ibf_wake_stats *w, uint64_t last, uint64_t seq, uint64_t publish_ns, uint64_t wake_ns) {
+    if (seq == last) {
+        return;
+    }
+    w->ticks++;
+    if (seq > last) {
+        w->skipped += seq - last - 1U;
+    }
+    w->samples[w->recorded % IBF_WAKE_SAMPLES] = wake_ns > publish_ns ? wake_ns - publish_ns : 0U;
+    w->recorded++;
+}
+
+/** The median and 99th percentile of publish-to-wake over the last ticks (at most
+ * IBF_WAKE_SAMPLES), in microseconds: the sample of rank (n - 1) * q / 100 in ascending
+ * order; both 0 before the first tick. Sorts a copy on the stack. */
+static inline void ibf_wake_stats_percentiles_us(const ibf_wake_stats *w, float *p50, float *p99) {
+    uint64_t sorted[IBF_WAKE_SAMPLES];
+    size_t n = w->recorded < (uint64_t)IBF_WAKE_SAMPLES ? (size_t)w->recorded : (size_t)IBF_WAKE_SAMPLES;
+    size_t i, j;
+    *p50 = 0.0f;
+    *p99 = 0.0f;
+    if (n == 0U) {
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t v = w->samples[i];
+        for (j = i; j > 0U && sorted[j - 1U] > v; j--) {
+            sorted[j] = sorted[j - 1U];
+        }
+        sorted[j] = v;
+    }
+    *p50 = (float)((double)sorted[(n - 1U) * 50U / 100U] / 1000.0);
+    *p99 = (float)((double)sorted[(n - 1U) * 99U / 100U] / 1000.0);
 }
 
 /**
@@ -7120,15 +7173,14 @@ enum {
 
 /** The bot's answer in lockstep: ibf_pad_input_write (bound to the claim *c: once the row is
  * no longer the claim's, its standing, and nothing written or set), then the `input` event
- * set: a futex wake on the record's word (Linux), SetEvent(event) on Windows (define
- * IBF_EVENTS_WINDOWS; `event` is the host's event of the row, opened with
- * EVENT_MODIFY_STATE; NULL elsewhere). IBF_OK or the standing. */
+ * set: a futex wake on the record's word (Linux), SetEvent(event) on Windows (`event`
+ * is the host's event of the row, opened with EVENT_MODIFY_STATE; NULL elsewhere). IBF_OK or the standing. */
 static inline int ibf_client_answer_input(const void *map, size_t map_len, const ibf_client_session *c, ibf_pad_input *shared, const ibf_pad_input *value, void *event) {
     int r = ibf_pad_input_write(map, map_len, c, shared, value);
     if (r != IBF_OK) {
         return r;
     }
-#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && !defined(__linux__)
     if (event != NULL) {
         (void)SetEvent((HANDLE)event);
     }
@@ -7199,7 +7251,7 @@ static inline int ibf_client_host_wait_input(ibf_pad_input *const *pads, uint64_
         *pending = 0U;
         return IBF_CLIENT_INPUT_TIMEOUT;
     }
-#if defined(_WIN32) && defined(IBF_EVENTS_WINDOWS)
+#if defined(_WIN32) && !defined(__linux__)
     (void)seen;
     if (events != NULL && events[first] != NULL) {
         (void)WaitForSingleObject((HANDLE)events[first], (DWORD)(timeout_ns / 1000000U + 1U));

@@ -110,7 +110,7 @@ __all__ = [
     "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since",
     "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch",
     "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox",
-    "DrawList", "Draw", "Client", "DirectoryError", "DirectoryHost", "process_probe",
+    "DrawList", "Draw", "Client", "WakeStats", "DirectoryError", "DirectoryHost", "process_probe",
     "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "HostService", "AttachError",
     "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError",
     "stamp_identity", "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue",
@@ -6322,7 +6322,11 @@ def _futex_syscall():
 
 
 def _word_address(mem, at):
-    """The address of the 4-byte word at `at` of a writable buffer, or None."""
+    """The address of the 4-byte word at `at` of a writable buffer (a _Mem: its address, which
+    the atomics use too), or None."""
+    address = getattr(mem, "address", None)
+    if address is not None:
+        return address + at if 0 <= at and at + 4 <= mem.size else None
     try:
         return ctypes.addressof(ctypes.c_uint32.from_buffer(mem, at))
     except (TypeError, ValueError, BufferError):
@@ -6346,6 +6350,46 @@ def _futex_wake(mem, at):
     address = _word_address(mem, at) if _SYS_FUTEX is not None else None
     if address is not None:
         _futex_syscall()(_SYS_FUTEX, address, _FUTEX_WAKE, 0x7FFFFFFF, None, None, 0)
+
+
+class WakeStats:
+    """A bot's wake statistics (issue 47): publish-to-wake over its last ticks on the host's
+    clock (time.perf_counter_ns(): CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on
+    Windows; a publication's time is the host's, a ring slot's publish_ns), and the tick counts
+    of a stats header (ticks: snapshots waited for and got; skipped: publications missed). A
+    fixed ring of the last SAMPLES samples."""
+
+    SAMPLES = 128
+    __slots__ = ("_samples", "_recorded", "ticks", "skipped")
+
+    def __init__(self):
+        self._samples = [0] * self.SAMPLES
+        self._recorded = 0
+        self.ticks = 0
+        self.skipped = 0
+
+    def record(self, last, seq, publish_ns, wake_ns=None):
+        """A tick got: the sequence went from `last` to `seq`, published at publish_ns and seen
+        at wake_ns (now by default). Counts the tick and the publications between (none when
+        the sequence went back, as after a reload) and records wake_ns - publish_ns (0 when the
+        wake reads earlier). A seq equal to last is no tick and changes nothing."""
+        if seq == last:
+            return
+        wake_ns = time.perf_counter_ns() if wake_ns is None else wake_ns
+        self.ticks += 1
+        if seq > last:
+            self.skipped += seq - last - 1
+        self._samples[self._recorded % self.SAMPLES] = max(0, wake_ns - publish_ns)
+        self._recorded += 1
+
+    def percentiles_us(self):
+        """(p50, p99) of publish-to-wake over the last ticks, in microseconds: the sample of
+        rank (n - 1) * q // 100 in ascending order; (0.0, 0.0) before the first tick."""
+        n = min(self._recorded, self.SAMPLES)
+        if n == 0:
+            return (0.0, 0.0)
+        s = sorted(self._samples[:n])
+        return (s[(n - 1) * 50 // 100] / 1000.0, s[(n - 1) * 99 // 100] / 1000.0)
 
 
 class _Session:
@@ -6549,6 +6593,11 @@ class _Session:
             if not woken and time.monotonic() >= deadline:
                 now = _load(mem, head + seq, width)
                 return (None if now == last else now), sleeps, True
+            # Woken: a new sequence is taken at once, without setting waiting (and fencing)
+            # again only to clear it; an unchanged one goes round the handshake again.
+            now = _load(mem, head + seq, width)
+            if now != last:
+                return now, sleeps, False
 
     @classmethod
     def _host_set_event(cls, header, word, always):

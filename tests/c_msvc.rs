@@ -39,8 +39,8 @@ const CRT_STUBS: [(&str, &str); 5] = [
         "#pragma once\n#include <stddef.h>\nvoid *_aligned_malloc(size_t, size_t);\n\
          void _aligned_free(void *);\n",
     ),
-    // The host directory's process probe, which the header includes <windows.h> for: the
-    // types and functions it uses, as the Windows SDK declares them for x64 and ARM64.
+    // The host directory's process probe and the events' named events, which the header
+    // includes <windows.h> for: the types and functions they use, as the Windows SDK declares them for x64 and ARM64.
     (
         "windows.h",
         "#pragma once\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\
@@ -53,6 +53,9 @@ const CRT_STUBS: [(&str, &str); 5] = [
          __declspec(dllimport) BOOL __stdcall GetExitCodeProcess(HANDLE, DWORD *);\n\
          __declspec(dllimport) BOOL __stdcall GetProcessTimes(HANDLE, FILETIME *, FILETIME *, FILETIME *, FILETIME *);\n\
          __declspec(dllimport) BOOL __stdcall CloseHandle(HANDLE);\n\
+         #define WAIT_OBJECT_0 0UL\n\
+         __declspec(dllimport) DWORD __stdcall WaitForSingleObject(HANDLE, DWORD);\n\
+         __declspec(dllimport) BOOL __stdcall SetEvent(HANDLE);\n\
          #ifdef __cplusplus\n}\n#endif\n",
     ),
     (

@@ -24,9 +24,6 @@ use crate::common::tools::scratch;
 
 /// Ticks in the workspace test; `EVENTS_TICKS` overrides it.
 const TICKS: u64 = 2_000;
-/// How long a bot's single wait may take before it counts as lost: far beyond a wake-up.
-const WAIT: Duration = Duration::from_secs(1);
-
 fn ticks() -> u64 {
     std::env::var("EVENTS_TICKS")
         .ok()
@@ -171,28 +168,8 @@ fn rust_bot(path: &str, n: u64) -> Result<(), Box<dyn std::error::Error>> {
         return Err("the row was freed".into());
     }
     let sleeper = client.tick_sleeper()?;
-    let (mut last, mut ticks, mut woken, mut lost, mut sleeps) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    let mut idle = 0;
-    while last < n {
-        let r = client.wait_tick(&sleeper, last, Instant::now() + WAIT)?;
-        sleeps += u64::from(r.sleeps);
-        let Some(seq) = r.seq else {
-            idle += 1;
-            if idle > 30 {
-                return Err(format!("no tick after {last} in 30 s").into());
-            }
-            continue;
-        };
-        if r.timed_out {
-            lost += 1;
-        } else if r.sleeps > 0 {
-            woken += 1;
-        }
-        ticks += seq - last;
-        last = seq;
-        client.row().set_heartbeat_ns(seq)?;
-    }
-    println!("bot: {ticks} {woken} {lost} {sleeps}");
+    let f = crate::wake_support::sleep_through(&client, &sleeper, n)?;
+    println!("bot: {} {} {} {}", f.ticks, f.woken, f.lost, f.sleeps);
     Ok(())
 }
 
@@ -218,53 +195,7 @@ fn a_rust_bot_sleeps_through_no_tick() {
 
 /// The C bot: the same loop over `ibf_client_tick_wait`, one round per call (a wake means
 /// look again), counting the rounds that timed out though the tick had moved.
-const C_BOT: &str = r#"
-#include "bridge.h"
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-
-int main(int argc, char **argv) {
-    struct stat st;
-    static ibf_attached a;
-    ibf_attach_error err;
-    ibf_client_session me;
-    unsigned char *base;
-    size_t len;
-    uint64_t n, last = 0, seq = 0, ticks = 0, woken = 0, lost = 0, sleeps = 0;
-    uint32_t i, idle = 0;
-    int fd, found = 0;
-    if (argc != 3 || (fd = open(argv[1], O_RDWR)) < 0 || fstat(fd, &st) != 0) return 2;
-    n = strtoull(argv[2], NULL, 10);
-    base = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED) return 2;
-    if (ibf_attach(base, (size_t)st.st_size, &a, &err) != IBF_ATTACH_OK) return 3;
-    len = (size_t)ibf_attached_header_size(&a);
-    for (i = 0; i < IBF_MAX_CLIENTS && !found; i++) {
-        found = ibf_client_claim(base, len, (uint32_t)a.generation, i, &me) == IBF_OK
-                && ibf_client_activate(base, len, &me) == IBF_OK;
-    }
-    if (!found) return 4;
-    while (last < n) {
-        int r = ibf_client_tick_wait(base, len, &me, NULL, last, 1000000000U, &seq);
-        if (r == IBF_CLIENT_TICK_ROW) return 5;
-        if (r == IBF_CLIENT_TICK_AGAIN) { sleeps++; woken++; continue; }
-        if (r == IBF_CLIENT_TICK_TIMEOUT) {
-            sleeps++;
-            if (seq == last) { if (++idle > 30) return 6; continue; }
-            lost++;
-        }
-        ticks += seq - last;
-        last = seq;
-        ibf_client_entry_store_heartbeat_ns(&((ibf_bridge_header *)(void *)base)->clients[me.row], seq);
-    }
-    printf("bot: %llu %llu %llu %llu\n", (unsigned long long)ticks, (unsigned long long)woken,
-           (unsigned long long)lost, (unsigned long long)sleeps);
-    return 0;
-}
-"#;
+const C_BOT: &str = include_str!("../bench/wake_bot.c");
 
 #[test]
 fn a_c_bot_sleeps_through_no_tick() {
@@ -289,39 +220,7 @@ fn a_c_bot_sleeps_through_no_tick() {
 
 /// The Python bot: `Client.wait_tick`, with the `ticks` cap set (a client that cannot count on
 /// a fence asks for every publication), so the host sets its event after each one.
-const PY_BOT: &str = r#"
-import mmap, sys
-import bridge
-
-path, n = sys.argv[1], int(sys.argv[2])
-with open(path, "r+b") as f:
-    buf = mmap.mmap(f.fileno(), 0)
-header = bridge.LiveBridgeHeader(buf)
-me = None
-for i in range(bridge.MAX_CLIENTS):
-    me = bridge.Client.claim(header, i, header.host_generation())
-    if me is not None:
-        break
-assert me is not None, "no free row"
-me.row.set_caps(bridge.ClientCaps.TICKS)
-assert me.activate(), "not active"
-last = ticks = woken = lost = sleeps = idle = 0
-while last < n:
-    seq, slept, timed_out = me.wait_tick(last, 1.0)
-    sleeps += slept
-    if seq is None:
-        idle += 1
-        assert idle <= 30, "no tick after %d in 30 s" % last
-        continue
-    if timed_out:
-        lost += 1
-    elif slept:
-        woken += 1
-    ticks += seq - last
-    last = seq
-    me.row.set_heartbeat_ns(seq)
-print("bot: %d %d %d %d" % (ticks, woken, lost, sleeps))
-"#;
+const PY_BOT: &str = include_str!("../bench/wake_bot.py");
 
 #[test]
 fn a_python_bot_sleeps_through_no_tick() {
@@ -343,4 +242,54 @@ fn a_python_bot_sleeps_through_no_tick() {
             .env("PYTHONPATH", &generated);
         c
     });
+}
+
+/// A Python bot sleeps in the futex, not in a poll: a 60 ms wait for a tick that never comes
+/// is one or two futex waits (each at most 100 ms), where the poll Python fell back to while
+/// it could not take the word's address in the module's buffer (every live view holds one)
+/// slept 1 ms at a time (34 sleeps here) and woke a millisecond late (p50 1088 us in
+/// bench/wake.sh).
+#[test]
+fn a_python_wait_sleeps_in_the_futex_not_a_poll() {
+    let dir = scratch("events_python_futex");
+    std::fs::write(
+        dir.join("wait.py"),
+        r#"
+import mmap, time
+import bridge
+
+image = bridge.lay_out({"mailbox.request_capacity": 256, "mailbox.response_capacity": 256,
+                        "log_queue.capacity": 2048, "log_ring.capacity": 4096}, 1)
+buf = mmap.mmap(-1, len(image))
+bridge.produce(buf, image)
+header = bridge.LiveBridgeHeader(buf)
+me = bridge.Client.claim(header, 0, header.host_generation())
+assert me is not None and me.activate()
+start = time.monotonic()
+seq, sleeps, timed_out = me.wait_tick(header.snapshot_seq(), 0.06)
+print(seq, sleeps, timed_out, round(time.monotonic() - start, 3))
+"#,
+    )
+    .unwrap();
+    let generated = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let out = Command::new("python3")
+        .args(["-B", "-W", "error", "wait.py"])
+        .env("PYTHONPATH", &generated)
+        .current_dir(&dir)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let parts: Vec<&str> = stdout.split_whitespace().collect();
+    assert_eq!(parts[0], "None", "no tick came: {stdout}");
+    assert_eq!(parts[2], "True", "the wait timed out: {stdout}");
+    let sleeps: u32 = parts[1].parse().unwrap();
+    assert!(
+        (1..=2).contains(&sleeps),
+        "a 60 ms wait made {sleeps} sleeps (a poll, not the futex): {stdout}"
+    );
 }

@@ -175,5 +175,10 @@ mod starter_protocols;
 mod templates_doc;
 #[path = "waiting_litmus.rs"]
 mod waiting_litmus;
+#[path = "wake_stats.rs"]
+mod wake_stats;
+/// The Rust bot's loop of the tick event, shared with the examples.
+#[path = "../examples/wake_support/mod.rs"]
+mod wake_support;
 #[path = "who_may_attach_examples.rs"]
 mod who_may_attach_examples;

@@ -174,6 +174,7 @@ mod spec;
 mod sync;
 pub mod triple_buffer;
 pub mod wake;
+pub mod wake_stats;
 mod word;
 
 pub use attach::AttachError;

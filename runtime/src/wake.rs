@@ -110,7 +110,7 @@ impl<'a, A: Access> Sleeper<'a, A> {
         #[cfg(not(any(loom, target_os = "linux")))]
         {
             // No shared futex here: a bounded poll of the word, at most 1 ms asleep.
-            let _ = seen;
+            let _ = (seen, &self.region, self.offset);
             std::thread::sleep(left.min(std::time::Duration::from_millis(1)));
             Waited::Woken
         }

@@ -510,6 +510,27 @@ static void session(void) {
         h->snapshot_seq = kept;
     }
     {
+        /* The wake statistics (issue 47): ticks 1, 2 and 5 (two skipped), woken 3, 1 and 2 us
+         * after their publication; a sequence that did not move is no tick; one that went back
+         * skips nothing; a wake read before its publication is 0 us. Sanitizers watch the
+         * ring's indexing (tests/wake_stats.rs compares the three languages). */
+        static ibf_wake_stats w;
+        float p50 = -1.0f, p99 = -1.0f;
+        ibf_wake_stats_percentiles_us(&w, &p50, &p99);
+        CHECK(p50 == 0.0f && p99 == 0.0f);
+        ibf_wake_stats_record(&w, 0, 1, 1000, 4000);
+        ibf_wake_stats_record(&w, 1, 2, 2000, 3000);
+        ibf_wake_stats_record(&w, 2, 5, 5000, 7000);
+        ibf_wake_stats_record(&w, 5, 5, 0, 900000);
+        CHECK(w.ticks == 3 && w.skipped == 2);
+        ibf_wake_stats_percentiles_us(&w, &p50, &p99);
+        CHECK(p50 == 2.0f && p99 == 2.0f);
+        ibf_wake_stats_record(&w, 5, 1, 9000, 8000);
+        CHECK(w.ticks == 4 && w.skipped == 2);
+        ibf_wake_stats_percentiles_us(&w, &p50, &p99);
+        CHECK(p50 == 1.0f && p99 == 2.0f);
+    }
+    {
         /* The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the
          * whole hung time (the old rule called row 2 hung at once: its heartbeat, 1 s, is 59 s
          * behind the host's 60 s), a heartbeat starts it again, and a row stuck in claimed is

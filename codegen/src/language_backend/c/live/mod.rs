@@ -54,16 +54,18 @@ fn branch_conditions(pu: &str) -> (String, String) {
 }
 
 /// The headers the helpers need, included before the header's `extern "C"` block; with a
-/// host directory, `<windows.h>` on Windows for its process probe, so the probe works
-/// whatever the including file included first. It comes without the min and max macros,
+/// host directory or an event, `<windows.h>` on Windows for the directory's process probe and
+/// the events' `WaitForSingleObject`/`SetEvent`, so both work whatever the including file
+/// included first (no macro to define after it). It comes without the min and max macros,
 /// which would break C++'s `std::min` and `std::max` (`NOMINMAX` for the include only, unless
 /// the including file defined it: the header leaves no macro of its own behind).
-fn includes(pu: &str, directory: bool) -> String {
+fn includes(pu: &str, directory: bool, events: bool) -> String {
     let (gnu, msvc) = branch_conditions(pu);
-    let windows = if directory {
+    let windows = if directory || events {
         "\
 #if defined(_WIN32) && !defined(__linux__)
-/* The host directory's process probe: OpenProcess, GetExitCodeProcess, GetProcessTimes. */
+/* The host directory's process probe (OpenProcess, GetExitCodeProcess, GetProcessTimes) and
+ * the events' named auto-reset events (WaitForSingleObject, SetEvent). */
 #ifdef NOMINMAX
 #include <windows.h>
 #else
@@ -131,6 +133,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
         includes: includes(
             &schema.abi.c_prefix.to_ascii_uppercase(),
             !schema.directories.is_empty(),
+            !schema.events.is_empty(),
         ),
         section,
     }))

@@ -267,6 +267,9 @@ impl ProtocolsContext {
             out.extend([e.taken.clone(), e.class.clone()]);
         }
         out.extend(self.sessions.iter().map(|s| s.class.clone()));
+        if self.sessions.iter().any(|s| !s.events.is_empty()) {
+            out.push("WakeStats".into());
+        }
         out
     }
 }

@@ -150,6 +150,14 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
             v = e.view
         );
     }
+    if p.sessions.iter().any(|s| !s.events.is_empty()) {
+        out.push_str(
+            "\nclass WakeStats:\n    SAMPLES: ClassVar[int]\n    ticks: int\n    skipped: int\n    \
+             def __init__(self) -> None: ...\n    \
+             def record(self, last: int, seq: int, publish_ns: int, wake_ns: int | None = None) -> None: ...\n    \
+             def percentiles_us(self) -> tuple[float, float]: ...\n",
+        );
+    }
     for s in &p.sessions {
         let _ = writeln!(
             out,
