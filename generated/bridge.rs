@@ -3758,7 +3758,6 @@ pub mod live {
         reason = "each cast narrows a value checked against the layout's bounds first"
     )]
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
-    use ::core::sync::atomic::Ordering;
     use ::zerocopy::{FromZeros, IntoBytes};
     /// Tries of a host's read of a record its client writes (a pad, a client's
     /// parameter definitions, its stats) when it names none: a client that died
@@ -3788,41 +3787,16 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `state`, an atomic load (acquire). Written by the host and client.
-        pub fn state(&self) -> super::ClientState {
-            super::ClientState(self.region.load::<u32>(0, Ordering::Acquire))
-        }
-        /// `generation`, an atomic load (acquire). Written by the client.
-        pub fn generation(&self) -> u32 {
-            self.region.load::<u32>(4, Ordering::Acquire)
-        }
-        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn pid(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
-        pub fn caps(&self) -> super::ClientCaps {
-            self.region.read::<super::ClientCaps>(12)
-        }
-        /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
-        pub fn heartbeat_ns(&self) -> u64 {
-            self.region.load::<u64>(16, Ordering::Acquire)
-        }
-        /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn connected_ns(&self) -> u64 {
-            self.region.read::<u64>(24)
-        }
-        /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn pad(&self) -> u8 {
-            self.region.read::<u8>(32)
-        }
-        /// `waiting`, an atomic load (acquire). Written by the client.
-        pub fn waiting(&self) -> u32 {
-            self.region.load::<u32>(36, Ordering::Acquire)
-        }
-        /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn name(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(40)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `state`, an atomic load (acquire). Written by the host and client."] load state @ 0: super::ClientState as u32;
+            #[doc = r" `generation`, an atomic load (acquire). Written by the client."] load generation @ 4: u32;
+            #[doc = r" `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read pid @ 8: u32;
+            #[doc = r" `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client."] read caps @ 12: super::ClientCaps;
+            #[doc = r" `heartbeat_ns`, an atomic load (acquire). Written by the client."] load heartbeat_ns @ 16: u64;
+            #[doc = r" `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read connected_ns @ 24: u64;
+            #[doc = r" `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read pad @ 32: u8;
+            #[doc = r" `waiting`, an atomic load (acquire). Written by the client."] load waiting @ 36: u32;
+            #[doc = r" `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read name @ 40: [u8; 32];
         }
         /// `name` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the client.
         pub fn name_text(&self) -> ::std::string::String {
@@ -3832,97 +3806,21 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> ClientEntry<'_, A> {
-        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(
-            &self,
-            value: super::ClientState,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value.0, Ordering::Release)
-        }
-        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
-        pub fn compare_exchange_state(
-            &self,
-            current: super::ClientState,
-            new: super::ClientState,
-        ) -> Result<
-            Result<super::ClientState, super::ClientState>,
-            ::abi_runtime::Contended,
-        > {
-            let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
-            Ok(found.map(super::ClientState).map_err(super::ClientState))
-        }
-        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(
-            &self,
-            value: super::ClientState,
-        ) -> Result<super::ClientState, ::abi_runtime::Contended> {
-            let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
-            Ok(super::ClientState(old))
-        }
-        /// Stores `generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_generation(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(4, value, Ordering::Release)
-        }
-        /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_generation(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(4, value, Ordering::AcqRel)
-        }
-        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_caps(
-            &self,
-            value: super::ClientCaps,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<super::ClientCaps>(12, &value)
-        }
-        /// Stores `heartbeat_ns` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_heartbeat_ns(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(16, value, Ordering::Release)
-        }
-        /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_heartbeat_ns(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
-        }
-        /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_connected_ns(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(24, &value)
-        }
-        /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pad(&self, value: u8) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u8>(32, &value)
-        }
-        /// Stores `waiting` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_waiting(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(36, value, Ordering::Release)
-        }
-        /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_waiting(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(36, value, Ordering::AcqRel)
-        }
-        /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_name(&self, value: [u8; 32]) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[u8; 32]>(40, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_state @ 0: super::ClientState as u32;
+            #[doc = r" Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter."] compare_exchange compare_exchange_state @ 0: super::ClientState as u32;
+            #[doc = r" Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter."] swap swap_state @ 0: super::ClientState as u32;
+            #[doc = r" Stores `generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_generation @ 4: u32;
+            #[doc = r" Adds to `generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_generation @ 4: u32;
+            #[doc = r" Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_pid @ 8: u32;
+            #[doc = r" Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_caps @ 12: super::ClientCaps;
+            #[doc = r" Stores `heartbeat_ns` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_heartbeat_ns @ 16: u64;
+            #[doc = r" Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_heartbeat_ns @ 16: u64;
+            #[doc = r" Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_connected_ns @ 24: u64;
+            #[doc = r" Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_pad @ 32: u8;
+            #[doc = r" Stores `waiting` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_waiting @ 36: u32;
+            #[doc = r" Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_waiting @ 36: u32;
+            #[doc = r" Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_name @ 40: [u8; 32];
         }
     }
     /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
@@ -3963,45 +3861,26 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn magic(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_major(&self) -> u16 {
-            self.region.read::<u16>(4)
-        }
-        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_minor(&self) -> u16 {
-            self.region.read::<u16>(6)
-        }
-        /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn header_size(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn total_size(&self) -> u32 {
-            self.region.read::<u32>(12)
-        }
-        /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_pid(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `host_generation`, an atomic load (acquire). Written by the host.
-        pub fn host_generation(&self) -> u32 {
-            self.region.load::<u32>(20, Ordering::Acquire)
-        }
-        /// `host_state`, an atomic load (acquire). Written by the host.
-        pub fn host_state(&self) -> super::HostState {
-            super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
-        }
-        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn region_count(&self) -> u32 {
-            self.region.read::<u32>(28)
-        }
-        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_version(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(32)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
+            #[doc = r" `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_major @ 4: u16;
+            #[doc = r" `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_minor @ 6: u16;
+            #[doc = r" `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read header_size @ 8: u32;
+            #[doc = r" `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read total_size @ 12: u32;
+            #[doc = r" `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read host_pid @ 16: u32;
+            #[doc = r" `host_generation`, an atomic load (acquire). Written by the host."] load host_generation @ 20: u32;
+            #[doc = r" `host_state`, an atomic load (acquire). Written by the host."] load host_state @ 24: super::HostState as u32;
+            #[doc = r" `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read region_count @ 28: u32;
+            #[doc = r" `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read host_version @ 32: [u8; 32];
+            #[doc = r" `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read regions @ 64: [super::RegionEntry; 8];
+            #[doc = r" `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read clock_mono_ns @ 128: u64;
+            #[doc = r" `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read clock_unix_ns @ 136: i64;
+            #[doc = r" `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read ring_slots @ 144: u32;
+            #[doc = r" `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read ring_slot_size @ 148: u32;
+            #[doc = r" `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_clients @ 152: u32;
+            #[doc = r" `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read client_block_size @ 156: u32;
+            #[doc = r" `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read client_entry_size @ 160: u32;
+            #[doc = r" `snapshot_seq`, an atomic load (acquire). Written by the host."] load snapshot_seq @ 192: u64;
         }
         /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
         pub fn host_version_text(&self) -> ::std::string::String {
@@ -4009,45 +3888,11 @@ pub mod live {
             let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
             ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
         }
-        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn regions(&self) -> [super::RegionEntry; 8] {
-            self.region.read::<[super::RegionEntry; 8]>(64)
-        }
-        /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn clock_mono_ns(&self) -> u64 {
-            self.region.read::<u64>(128)
-        }
-        /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn clock_unix_ns(&self) -> i64 {
-            self.region.read::<i64>(136)
-        }
-        /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn ring_slots(&self) -> u32 {
-            self.region.read::<u32>(144)
-        }
-        /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn ring_slot_size(&self) -> u32 {
-            self.region.read::<u32>(148)
-        }
-        /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_clients(&self) -> u32 {
-            self.region.read::<u32>(152)
-        }
-        /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn client_block_size(&self) -> u32 {
-            self.region.read::<u32>(156)
-        }
-        /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn client_entry_size(&self) -> u32 {
-            self.region.read::<u32>(160)
-        }
         /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
         pub fn pad_owner(&self) -> [u8; 4] {
-            ::zerocopy::transmute!(self.region.load:: < u32 > (164, Ordering::Acquire))
-        }
-        /// `snapshot_seq`, an atomic load (acquire). Written by the host.
-        pub fn snapshot_seq(&self) -> u64 {
-            self.region.load::<u64>(192, Ordering::Acquire)
+            ::zerocopy::transmute!(
+                self.region.load:: < u32 > (164, ::core::sync::atomic::Ordering::Acquire)
+            )
         }
         /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
         pub fn clients(&self, index: usize) -> Option<ClientEntry<'a, A>> {
@@ -4069,14 +3914,22 @@ pub mod live {
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
         pub fn run_mode(&self) -> Option<super::RunMode> {
             self.region.covers(1296, 1297).ok()?;
-            Some(super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire)))
+            Some(
+                super::RunMode(
+                    self.region.load::<u8>(1296, ::core::sync::atomic::Ordering::Acquire),
+                ),
+            )
         }
         /// `sim_state`, an atomic load (acquire). Written by the host.
         ///
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
         pub fn sim_state(&self) -> Option<super::SimState> {
             self.region.covers(1297, 1298).ok()?;
-            Some(super::SimState(self.region.load::<u8>(1297, Ordering::Acquire)))
+            Some(
+                super::SimState(
+                    self.region.load::<u8>(1297, ::core::sync::atomic::Ordering::Acquire),
+                ),
+            )
         }
         /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         ///
@@ -4087,126 +3940,28 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> BridgeHeader<'_, A> {
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(4, &value)
-        }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(6, &value)
-        }
-        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_header_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_total_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(12, &value)
-        }
-        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `host_generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_host_generation(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(20, value, Ordering::Release)
-        }
-        /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_host_generation(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
-        }
-        /// Stores `host_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_host_state(
-            &self,
-            value: super::HostState,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(24, value.0, Ordering::Release)
-        }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_region_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(28, &value)
-        }
-        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_version(
-            &self,
-            value: [u8; 32],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[u8; 32]>(32, &value)
-        }
-        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_regions(
-            &self,
-            value: [super::RegionEntry; 8],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[super::RegionEntry; 8]>(64, &value)
-        }
-        /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_clock_mono_ns(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(128, &value)
-        }
-        /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_clock_unix_ns(
-            &self,
-            value: i64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<i64>(136, &value)
-        }
-        /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ring_slots(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(144, &value)
-        }
-        /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ring_slot_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(148, &value)
-        }
-        /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_clients(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(152, &value)
-        }
-        /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_client_block_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(156, &value)
-        }
-        /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_client_entry_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(160, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_magic @ 0: u32;
+            #[doc = r" Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_major @ 4: u16;
+            #[doc = r" Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_minor @ 6: u16;
+            #[doc = r" Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_header_size @ 8: u32;
+            #[doc = r" Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_total_size @ 12: u32;
+            #[doc = r" Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_pid @ 16: u32;
+            #[doc = r" Stores `host_generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_host_generation @ 20: u32;
+            #[doc = r" Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_host_generation @ 20: u32;
+            #[doc = r" Stores `host_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_host_state @ 24: super::HostState as u32;
+            #[doc = r" Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_region_count @ 28: u32;
+            #[doc = r" Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_version @ 32: [u8; 32];
+            #[doc = r" Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_regions @ 64: [super::RegionEntry; 8];
+            #[doc = r" Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_clock_mono_ns @ 128: u64;
+            #[doc = r" Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_clock_unix_ns @ 136: i64;
+            #[doc = r" Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_ring_slots @ 144: u32;
+            #[doc = r" Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_ring_slot_size @ 148: u32;
+            #[doc = r" Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_clients @ 152: u32;
+            #[doc = r" Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_client_block_size @ 156: u32;
+            #[doc = r" Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_client_entry_size @ 160: u32;
+            #[doc = r" Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_snapshot_seq @ 192: u64;
+            #[doc = r" Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_snapshot_seq @ 192: u64;
         }
         /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).
         pub fn compare_exchange_pad_owner(
@@ -4233,20 +3988,6 @@ pub mod live {
             assert!(index < 4, "element index out of range");
             self.region.compare_exchange_byte::<u32>(164, index, current, new)
         }
-        /// Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_snapshot_seq(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(192, value, Ordering::Release)
-        }
-        /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_snapshot_seq(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(192, value, Ordering::AcqRel)
-        }
         /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
         /// Added in 0.4: absent when the producer's record (its size field) ends before it.
@@ -4265,7 +4006,13 @@ pub mod live {
             value: super::RunMode,
         ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
             self.region.covers(1296, 1297)?;
-            Ok(self.region.try_store::<u8>(1296, value.0, Ordering::Release))
+            Ok(
+                self
+                    .region
+                    .try_store::<
+                        u8,
+                    >(1296, value.0, ::core::sync::atomic::Ordering::Release),
+            )
         }
         /// Stores `sim_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         ///
@@ -4275,7 +4022,13 @@ pub mod live {
             value: super::SimState,
         ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
             self.region.covers(1297, 1298)?;
-            Ok(self.region.try_store::<u8>(1297, value.0, Ordering::Release))
+            Ok(
+                self
+                    .region
+                    .try_store::<
+                        u8,
+                    >(1297, value.0, ::core::sync::atomic::Ordering::Release),
+            )
         }
         /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
@@ -4311,92 +4064,27 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `state`, an atomic load (acquire). Written by the host and client.
-        pub fn state(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn buffers(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn buffer_size(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_commands(&self) -> u32 {
-            self.region.read::<u32>(12)
-        }
-        /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_payload(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `published`, an atomic load (acquire). Written by the client.
-        pub fn published(&self) -> u32 {
-            self.region.load::<u32>(20, Ordering::Acquire)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `state`, an atomic load (acquire). Written by the host and client."] load state @ 0: u32;
+            #[doc = r" `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read buffers @ 4: u32;
+            #[doc = r" `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read buffer_size @ 8: u32;
+            #[doc = r" `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_commands @ 12: u32;
+            #[doc = r" `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_payload @ 16: u32;
+            #[doc = r" `published`, an atomic load (acquire). Written by the client."] load published @ 20: u32;
         }
     }
     impl<A: ::abi_runtime::Writable> DrawHeader<'_, A> {
-        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value, Ordering::Release)
-        }
-        /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_state(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
-        }
-        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
-        pub fn compare_exchange_state(
-            &self,
-            current: u32,
-            new: u32,
-        ) -> Result<Result<u32, u32>, ::abi_runtime::Contended> {
-            let found = self.region.try_compare_exchange::<u32>(0, current, new)?;
-            Ok(found)
-        }
-        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(&self, value: u32) -> Result<u32, ::abi_runtime::Contended> {
-            let old = self.region.try_swap::<u32>(0, value, Ordering::AcqRel)?;
-            Ok(old)
-        }
-        /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_buffers(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_buffer_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_commands(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(12, &value)
-        }
-        /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_payload(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `published` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_published(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(20, value, Ordering::Release)
-        }
-        /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_published(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_state @ 0: u32;
+            #[doc = r" Adds to `state` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_state @ 0: u32;
+            #[doc = r" Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter."] compare_exchange compare_exchange_state @ 0: u32;
+            #[doc = r" Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter."] swap swap_state @ 0: u32;
+            #[doc = r" Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_buffers @ 4: u32;
+            #[doc = r" Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_buffer_size @ 8: u32;
+            #[doc = r" Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_commands @ 12: u32;
+            #[doc = r" Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_payload @ 16: u32;
+            #[doc = r" Stores `published` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_published @ 20: u32;
+            #[doc = r" Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_published @ 20: u32;
         }
     }
     /// A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client.
@@ -4422,69 +4110,25 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn seq(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn count(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn payload_len(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn ttl_ms(&self) -> u32 {
-            self.region.read::<u32>(12)
-        }
-        /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn flags(&self) -> super::DrawListFlags {
-            self.region.read::<super::DrawListFlags>(16)
-        }
-        /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn dropped(&self) -> u32 {
-            self.region.read::<u32>(20)
-        }
-        /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn for_tick(&self) -> u64 {
-            self.region.read::<u64>(24)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read seq @ 0: u32;
+            #[doc = r" `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read count @ 4: u32;
+            #[doc = r" `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read payload_len @ 8: u32;
+            #[doc = r" `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read ttl_ms @ 12: u32;
+            #[doc = r" `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read flags @ 16: super::DrawListFlags;
+            #[doc = r" `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read dropped @ 20: u32;
+            #[doc = r" `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read for_tick @ 24: u64;
         }
     }
     impl<A: ::abi_runtime::Writable> DrawListHeader<'_, A> {
-        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_payload_len(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ttl_ms(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(12, &value)
-        }
-        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_flags(
-            &self,
-            value: super::DrawListFlags,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<super::DrawListFlags>(16, &value)
-        }
-        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_dropped(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(20, &value)
-        }
-        /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_for_tick(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(24, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_seq @ 0: u32;
+            #[doc = r" Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_count @ 4: u32;
+            #[doc = r" Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_payload_len @ 8: u32;
+            #[doc = r" Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_ttl_ms @ 12: u32;
+            #[doc = r" Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_flags @ 16: super::DrawListFlags;
+            #[doc = r" Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_dropped @ 20: u32;
+            #[doc = r" Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_for_tick @ 24: u64;
         }
     }
     /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4512,21 +4156,11 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
-        pub fn defs_seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
-        pub fn values_seq(&self) -> u32 {
-            self.region.load::<u32>(8, Ordering::Acquire)
-        }
-        /// `changes`, an atomic load (acquire). Written by the host.
-        pub fn changes(&self) -> u32 {
-            self.region.load::<u32>(12, Ordering::Acquire)
-        }
-        /// `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_params(&self) -> u32 {
-            self.region.read::<u32>(16)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load defs_seq @ 0: u32;
+            #[doc = r" `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load values_seq @ 8: u32;
+            #[doc = r" `changes`, an atomic load (acquire). Written by the host."] load changes @ 12: u32;
+            #[doc = r" `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_params @ 16: u32;
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
@@ -4588,23 +4222,10 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> ParamsHeader<'_, A> {
-        /// Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_changes(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(12, value, Ordering::Release)
-        }
-        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_changes(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(12, value, Ordering::AcqRel)
-        }
-        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_params(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_changes @ 12: u32;
+            #[doc = r" Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_changes @ 12: u32;
+            #[doc = r" Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_params @ 16: u32;
         }
         /// Writes what seqlock `param_defs` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_param_defs_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_param_defs(
@@ -4666,29 +4287,13 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
-        pub fn seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_stats(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `ticks`, an atomic load (acquire). Written by the client.
-        pub fn ticks(&self) -> u64 {
-            self.region.load::<u64>(16, Ordering::Acquire)
-        }
-        /// `skipped`, an atomic load (acquire). Written by the client.
-        pub fn skipped(&self) -> u64 {
-            self.region.load::<u64>(24, Ordering::Acquire)
-        }
-        /// `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn wake_p50_us(&self) -> f32 {
-            self.region.read::<f32>(32)
-        }
-        /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn wake_p99_us(&self) -> f32 {
-            self.region.read::<f32>(36)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
+            #[doc = r" `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_stats @ 8: u32;
+            #[doc = r" `ticks`, an atomic load (acquire). Written by the client."] load ticks @ 16: u64;
+            #[doc = r" `skipped`, an atomic load (acquire). Written by the client."] load skipped @ 24: u64;
+            #[doc = r" `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read wake_p50_us @ 32: f32;
+            #[doc = r" `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read wake_p99_us @ 36: f32;
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
@@ -4720,45 +4325,14 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> StatsHeader<'_, A> {
-        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_stats(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_ticks(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(16, value, Ordering::Release)
-        }
-        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_ticks(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
-        }
-        /// Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_skipped(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(24, value, Ordering::Release)
-        }
-        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_skipped(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
-        }
-        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_wake_p50_us(
-            &self,
-            value: f32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<f32>(32, &value)
-        }
-        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_wake_p99_us(
-            &self,
-            value: f32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<f32>(36, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_stats @ 8: u32;
+            #[doc = r" Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_ticks @ 16: u64;
+            #[doc = r" Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_ticks @ 16: u64;
+            #[doc = r" Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_skipped @ 24: u64;
+            #[doc = r" Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_skipped @ 24: u64;
+            #[doc = r" Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_wake_p50_us @ 32: f32;
+            #[doc = r" Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_wake_p99_us @ 36: f32;
         }
         /// Writes what seqlock `stats` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_stats_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_stats(
@@ -4807,109 +4381,29 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `request_seq`, an atomic load (acquire). Written by the client.
-        pub fn request_seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn request_len(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `response_seq`, an atomic load (acquire). Written by the host.
-        pub fn response_seq(&self) -> u32 {
-            self.region.load::<u32>(8, Ordering::Acquire)
-        }
-        /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn status(&self) -> super::CommandStatus {
-            self.region.read::<super::CommandStatus>(12)
-        }
-        /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_len(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_total(&self) -> u32 {
-            self.region.read::<u32>(20)
-        }
-        /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn request_capacity(&self) -> u32 {
-            self.region.read::<u32>(24)
-        }
-        /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_capacity(&self) -> u32 {
-            self.region.read::<u32>(28)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `request_seq`, an atomic load (acquire). Written by the client."] load request_seq @ 0: u32;
+            #[doc = r" `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read request_len @ 4: u32;
+            #[doc = r" `response_seq`, an atomic load (acquire). Written by the host."] load response_seq @ 8: u32;
+            #[doc = r" `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read status @ 12: super::CommandStatus;
+            #[doc = r" `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read response_len @ 16: u32;
+            #[doc = r" `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read response_total @ 20: u32;
+            #[doc = r" `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read request_capacity @ 24: u32;
+            #[doc = r" `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read response_capacity @ 28: u32;
         }
     }
     impl<A: ::abi_runtime::Writable> MailboxHeader<'_, A> {
-        /// Stores `request_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_request_seq(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value, Ordering::Release)
-        }
-        /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_request_seq(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
-        }
-        /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_request_len(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Stores `response_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_response_seq(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(8, value, Ordering::Release)
-        }
-        /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_response_seq(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(8, value, Ordering::AcqRel)
-        }
-        /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_status(
-            &self,
-            value: super::CommandStatus,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<super::CommandStatus>(12, &value)
-        }
-        /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_response_len(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_response_total(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(20, &value)
-        }
-        /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_request_capacity(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(24, &value)
-        }
-        /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_response_capacity(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(28, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `request_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_request_seq @ 0: u32;
+            #[doc = r" Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_request_seq @ 0: u32;
+            #[doc = r" Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_request_len @ 4: u32;
+            #[doc = r" Stores `response_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_response_seq @ 8: u32;
+            #[doc = r" Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_response_seq @ 8: u32;
+            #[doc = r" Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_status @ 12: super::CommandStatus;
+            #[doc = r" Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_len @ 16: u32;
+            #[doc = r" Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_total @ 20: u32;
+            #[doc = r" Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_request_capacity @ 24: u32;
+            #[doc = r" Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_capacity @ 28: u32;
         }
     }
     /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
@@ -4937,9 +4431,8 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
-        pub fn seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load seq @ 0: u32;
         }
         /// Reads what seqlock `ring_slot` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_ring_slot(&self) -> Result<RingSlot, SeqLockError> {
@@ -5004,7 +4497,10 @@ pub mod live {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 let size = 12104 + value.payload_extra.len();
-                self.region.try_store::<u32>(4, size as u32, Ordering::Relaxed)?;
+                self.region
+                    .try_store::<
+                        u32,
+                    >(4, size as u32, ::core::sync::atomic::Ordering::Relaxed)?;
                 self.region.write_bytes(8, value.publish_seq.as_bytes())?;
                 self.region.write_bytes(16, value.tick.as_bytes())?;
                 self.region.write_bytes(24, value.publish_ns.as_bytes())?;
@@ -5038,60 +4534,22 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `write_pos`, an atomic load (acquire). Written by the host.
-        pub fn write_pos(&self) -> u64 {
-            self.region.load::<u64>(0, Ordering::Acquire)
-        }
-        /// `tail_pos`, an atomic load (acquire). Written by the host.
-        pub fn tail_pos(&self) -> u64 {
-            self.region.load::<u64>(8, Ordering::Acquire)
-        }
-        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn capacity(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `entries`, an atomic load (acquire). Written by the host.
-        pub fn entries(&self) -> u64 {
-            self.region.load::<u64>(24, Ordering::Acquire)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `write_pos`, an atomic load (acquire). Written by the host."] load write_pos @ 0: u64;
+            #[doc = r" `tail_pos`, an atomic load (acquire). Written by the host."] load tail_pos @ 8: u64;
+            #[doc = r" `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read capacity @ 16: u32;
+            #[doc = r" `entries`, an atomic load (acquire). Written by the host."] load entries @ 24: u64;
         }
     }
     impl<A: ::abi_runtime::Writable> LogRingHeader<'_, A> {
-        /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(0, value, Ordering::Release)
-        }
-        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_write_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
-        }
-        /// Stores `tail_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_tail_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(8, value, Ordering::Release)
-        }
-        /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_tail_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
-        }
-        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `entries` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_entries(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(24, value, Ordering::Release)
-        }
-        /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_entries(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_write_pos @ 0: u64;
+            #[doc = r" Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_write_pos @ 0: u64;
+            #[doc = r" Stores `tail_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_tail_pos @ 8: u64;
+            #[doc = r" Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_tail_pos @ 8: u64;
+            #[doc = r" Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_capacity @ 16: u32;
+            #[doc = r" Stores `entries` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_entries @ 24: u64;
+            #[doc = r" Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_entries @ 24: u64;
         }
     }
     /// A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client.
@@ -5117,60 +4575,22 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `write_pos`, an atomic load (acquire). Written by the client.
-        pub fn write_pos(&self) -> u64 {
-            self.region.load::<u64>(0, Ordering::Acquire)
-        }
-        /// `dropped`, an atomic load (acquire). Written by the client.
-        pub fn dropped(&self) -> u64 {
-            self.region.load::<u64>(8, Ordering::Acquire)
-        }
-        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn capacity(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `read_pos`, an atomic load (acquire). Written by the host.
-        pub fn read_pos(&self) -> u64 {
-            self.region.load::<u64>(32, Ordering::Acquire)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `write_pos`, an atomic load (acquire). Written by the client."] load write_pos @ 0: u64;
+            #[doc = r" `dropped`, an atomic load (acquire). Written by the client."] load dropped @ 8: u64;
+            #[doc = r" `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read capacity @ 16: u32;
+            #[doc = r" `read_pos`, an atomic load (acquire). Written by the host."] load read_pos @ 32: u64;
         }
     }
     impl<A: ::abi_runtime::Writable> LogQueueHeader<'_, A> {
-        /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(0, value, Ordering::Release)
-        }
-        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_write_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
-        }
-        /// Stores `dropped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_dropped(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(8, value, Ordering::Release)
-        }
-        /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_dropped(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
-        }
-        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `read_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_read_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(32, value, Ordering::Release)
-        }
-        /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_read_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(32, value, Ordering::AcqRel)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_write_pos @ 0: u64;
+            #[doc = r" Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_write_pos @ 0: u64;
+            #[doc = r" Stores `dropped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_dropped @ 8: u64;
+            #[doc = r" Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_dropped @ 8: u64;
+            #[doc = r" Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_capacity @ 16: u32;
+            #[doc = r" Stores `read_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_read_pos @ 32: u64;
+            #[doc = r" Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_read_pos @ 32: u64;
         }
     }
     /// A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host.
@@ -5199,37 +4619,17 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn size(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn region_count(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn regions(&self) -> [super::RegionEntry; 8] {
-            self.region.read::<[super::RegionEntry; 8]>(8)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read size @ 0: u32;
+            #[doc = r" `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read region_count @ 4: u32;
+            #[doc = r" `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read regions @ 8: [super::RegionEntry; 8];
         }
     }
     impl<A: ::abi_runtime::Writable> ClientBlockHeader<'_, A> {
-        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_region_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_regions(
-            &self,
-            value: [super::RegionEntry; 8],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[super::RegionEntry; 8]>(8, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_size @ 0: u32;
+            #[doc = r" Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_region_count @ 4: u32;
+            #[doc = r" Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_regions @ 8: [super::RegionEntry; 8];
         }
     }
     /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
@@ -5255,29 +4655,13 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `state`, an atomic load (acquire). Written by the host.
-        pub fn state(&self) -> super::InstanceState {
-            super::InstanceState(self.region.load::<u32>(0, Ordering::Acquire))
-        }
-        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn pid(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn process_time(&self) -> u64 {
-            self.region.read::<u64>(8)
-        }
-        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_major(&self) -> u16 {
-            self.region.read::<u16>(16)
-        }
-        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_minor(&self) -> u16 {
-            self.region.read::<u16>(18)
-        }
-        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_version(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(24)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `state`, an atomic load (acquire). Written by the host."] load state @ 0: super::InstanceState as u32;
+            #[doc = r" `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read pid @ 4: u32;
+            #[doc = r" `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read process_time @ 8: u64;
+            #[doc = r" `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_major @ 16: u16;
+            #[doc = r" `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_minor @ 18: u16;
+            #[doc = r" `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read host_version @ 24: [u8; 32];
         }
         /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
         pub fn host_version_text(&self) -> ::std::string::String {
@@ -5287,58 +4671,15 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> DirectoryEntry<'_, A> {
-        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(
-            &self,
-            value: super::InstanceState,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value.0, Ordering::Release)
-        }
-        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
-        pub fn compare_exchange_state(
-            &self,
-            current: super::InstanceState,
-            new: super::InstanceState,
-        ) -> Result<
-            Result<super::InstanceState, super::InstanceState>,
-            ::abi_runtime::Contended,
-        > {
-            let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
-            Ok(found.map(super::InstanceState).map_err(super::InstanceState))
-        }
-        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(
-            &self,
-            value: super::InstanceState,
-        ) -> Result<super::InstanceState, ::abi_runtime::Contended> {
-            let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
-            Ok(super::InstanceState(old))
-        }
-        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_process_time(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(8, &value)
-        }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(16, &value)
-        }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(18, &value)
-        }
-        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_version(
-            &self,
-            value: [u8; 32],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[u8; 32]>(24, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_state @ 0: super::InstanceState as u32;
+            #[doc = r" Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter."] compare_exchange compare_exchange_state @ 0: super::InstanceState as u32;
+            #[doc = r" Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter."] swap swap_state @ 0: super::InstanceState as u32;
+            #[doc = r" Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_pid @ 4: u32;
+            #[doc = r" Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_process_time @ 8: u64;
+            #[doc = r" Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_major @ 16: u16;
+            #[doc = r" Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_minor @ 18: u16;
+            #[doc = r" Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_version @ 24: [u8; 32];
         }
     }
     /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
@@ -5364,17 +4705,10 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn magic(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn entry_count(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn entry_size(&self) -> u32 {
-            self.region.read::<u32>(8)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
+            #[doc = r" `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read entry_count @ 4: u32;
+            #[doc = r" `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read entry_size @ 8: u32;
         }
         /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
         pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a, A>> {
@@ -5386,23 +4720,10 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> DirectoryHeader<'_, A> {
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_entry_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_entry_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_magic @ 0: u32;
+            #[doc = r" Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_entry_count @ 4: u32;
+            #[doc = r" Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_entry_size @ 8: u32;
         }
     }
     /// A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client.
@@ -5428,9 +4749,8 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
-        pub fn seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
         }
         /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {

@@ -31,6 +31,7 @@ mod items;
 mod live;
 mod names;
 mod recording;
+mod reflow;
 mod structs;
 
 use crate::ir::StructId;
@@ -288,7 +289,7 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
     if !closes {
         text.truncate(text.strip_suffix("}\n").expect(MISPRINTED).len());
     }
-    text
+    reflow::reflow_accessor_lines(&text)
 }
 
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
