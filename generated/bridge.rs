@@ -5107,20 +5107,11 @@ pub mod live {
             write_pos: 0,
             read_pos: 32,
             dropped: 8,
-            capacity: ::abi_runtime::attach::Field {
-                offset: 16,
-                width: 4,
-            },
+            capacity: ::abi_runtime::attach::Field::new(16, 4),
             area: 64,
             entry: ::abi_runtime::byte_queue::EntryFormat {
-                size: ::abi_runtime::attach::Field {
-                    offset: 0,
-                    width: 2,
-                },
-                kind: ::abi_runtime::attach::Field {
-                    offset: 2,
-                    width: 1,
-                },
+                size: ::abi_runtime::attach::Field::new(0, 2),
+                kind: ::abi_runtime::attach::Field::new(2, 1),
                 padding: 1,
                 header: 40,
             },
@@ -5128,17 +5119,11 @@ pub mod live {
         /// Each part after an entry's header: its length field and its bound.
         pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 1,
-                },
+                len: ::abi_runtime::attach::Field::new(4, 1),
                 max: 32,
             },
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 6,
-                    width: 2,
-                },
+                len: ::abi_runtime::attach::Field::new(6, 2),
                 max: 968,
             },
         ];
@@ -5284,20 +5269,11 @@ pub mod live {
             write_pos: 0,
             tail_pos: 8,
             entries: 24,
-            capacity: ::abi_runtime::attach::Field {
-                offset: 16,
-                width: 4,
-            },
+            capacity: ::abi_runtime::attach::Field::new(16, 4),
             area: 64,
             entry: ::abi_runtime::byte_queue::EntryFormat {
-                size: ::abi_runtime::attach::Field {
-                    offset: 0,
-                    width: 2,
-                },
-                kind: ::abi_runtime::attach::Field {
-                    offset: 2,
-                    width: 1,
-                },
+                size: ::abi_runtime::attach::Field::new(0, 2),
+                kind: ::abi_runtime::attach::Field::new(2, 1),
                 padding: 1,
                 header: 40,
             },
@@ -5306,17 +5282,11 @@ pub mod live {
         /// Each part after an entry's header: its length field and its bound.
         pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 1,
-                },
+                len: ::abi_runtime::attach::Field::new(4, 1),
                 max: 32,
             },
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 6,
-                    width: 2,
-                },
+                len: ::abi_runtime::attach::Field::new(6, 2),
                 max: 968,
             },
         ];
@@ -5436,14 +5406,8 @@ pub mod live {
             status: 12,
             response_len: 16,
             response_total: 20,
-            request_capacity: ::abi_runtime::attach::Field {
-                offset: 24,
-                width: 4,
-            },
-            response_capacity: ::abi_runtime::attach::Field {
-                offset: 28,
-                width: 4,
-            },
+            request_capacity: ::abi_runtime::attach::Field::new(24, 4),
+            response_capacity: ::abi_runtime::attach::Field::new(28, 4),
             area: 64,
         };
     }
@@ -5577,46 +5541,19 @@ pub mod live {
             state: 0,
             initial_state: 1,
             stale_grace: 1,
-            buffers: ::abi_runtime::attach::Field {
-                offset: 4,
-                width: 4,
-            },
-            buffer_size: ::abi_runtime::attach::Field {
-                offset: 8,
-                width: 4,
-            },
-            max_items: ::abi_runtime::attach::Field {
-                offset: 12,
-                width: 4,
-            },
-            max_payload: ::abi_runtime::attach::Field {
-                offset: 16,
-                width: 4,
-            },
-            published: ::abi_runtime::attach::Field {
-                offset: 20,
-                width: 4,
-            },
+            buffers: ::abi_runtime::attach::Field::new(4, 4),
+            buffer_size: ::abi_runtime::attach::Field::new(8, 4),
+            max_items: ::abi_runtime::attach::Field::new(12, 4),
+            max_payload: ::abi_runtime::attach::Field::new(16, 4),
+            published: ::abi_runtime::attach::Field::new(20, 4),
             area: 64,
             list: ::abi_runtime::list_exchange::ListFormat {
                 size: 64,
                 align: 8,
-                count: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 4,
-                },
-                payload_len: ::abi_runtime::attach::Field {
-                    offset: 8,
-                    width: 4,
-                },
-                dropped: ::abi_runtime::attach::Field {
-                    offset: 20,
-                    width: 4,
-                },
-                flags: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                count: ::abi_runtime::attach::Field::new(4, 4),
+                payload_len: ::abi_runtime::attach::Field::new(8, 4),
+                dropped: ::abi_runtime::attach::Field::new(20, 4),
+                flags: ::abi_runtime::attach::Field::new(16, 4),
                 overflow: 1,
             },
             item_size: 36,
@@ -6456,22 +6393,10 @@ pub mod live {
         table_offset: 64,
         max_rows: 8,
         row_size: 8,
-        row_offset: ::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        },
-        row_len: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        },
-        row_count: Some(::abi_runtime::attach::Field {
-            offset: 28,
-            width: 4,
-        }),
-        extent: Some(::abi_runtime::attach::Field {
-            offset: 12,
-            width: 4,
-        }),
+        row_offset: ::abi_runtime::attach::Field::new(0, 4),
+        row_len: ::abi_runtime::attach::Field::new(4, 4),
+        row_count: Some(::abi_runtime::attach::Field::new(28, 4)),
+        extent: Some(::abi_runtime::attach::Field::new(12, 4)),
         rows: &[
             ::abi_runtime::attach::RowSpec {
                 name: "header",
@@ -6567,10 +6492,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "ring_slots",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 144,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(144, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 1,
                     align: 1,
@@ -6580,10 +6502,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "ring_slot_size",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 148,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(148, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 12168,
                     align: 8,
@@ -6593,20 +6512,14 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_clients",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 152,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(152, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(8),
                 default: Some(8),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "client_block_size",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 156,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(156, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 72,
                     align: 8,
@@ -6616,20 +6529,14 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "client_entry_size",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 160,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(160, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(128),
                 default: Some(128),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "capacity",
                 row: Some(3),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 8,
                     align: 8,
@@ -6646,22 +6553,10 @@ pub mod live {
         table_offset: 8,
         max_rows: 8,
         row_size: 8,
-        row_offset: ::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        },
-        row_len: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        },
-        row_count: Some(::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        }),
-        extent: Some(::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        }),
+        row_offset: ::abi_runtime::attach::Field::new(0, 4),
+        row_len: ::abi_runtime::attach::Field::new(4, 4),
+        row_count: Some(::abi_runtime::attach::Field::new(4, 4)),
+        extent: Some(::abi_runtime::attach::Field::new(0, 4)),
         rows: &[
             ::abi_runtime::attach::RowSpec {
                 name: "log_queue",
@@ -6721,10 +6616,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "capacity",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 8,
                     align: 8,
@@ -6734,10 +6626,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "request_capacity",
                 row: Some(2),
-                field: ::abi_runtime::attach::Field {
-                    offset: 24,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(24, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 1,
                     align: 1,
@@ -6747,10 +6636,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "response_capacity",
                 row: Some(2),
-                field: ::abi_runtime::attach::Field {
-                    offset: 28,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(28, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 1,
                     align: 1,
@@ -6767,22 +6653,10 @@ pub mod live {
         table_offset: 8,
         max_rows: 8,
         row_size: 8,
-        row_offset: ::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        },
-        row_len: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        },
-        row_count: Some(::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        }),
-        extent: Some(::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        }),
+        row_offset: ::abi_runtime::attach::Field::new(0, 4),
+        row_len: ::abi_runtime::attach::Field::new(4, 4),
+        row_count: Some(::abi_runtime::attach::Field::new(4, 4)),
+        extent: Some(::abi_runtime::attach::Field::new(0, 4)),
         rows: &[
             ::abi_runtime::attach::RowSpec {
                 name: "draw",
@@ -6822,60 +6696,42 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "buffers",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(4, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(3),
                 default: Some(3),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "buffer_size",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 8,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(8, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(90176),
                 default: Some(90176),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_commands",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 12,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(12, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(2048),
                 default: Some(2048),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_payload",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(16384),
                 default: Some(16384),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_params",
                 row: Some(1),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(32),
                 default: Some(32),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_stats",
                 row: Some(2),
-                field: ::abi_runtime::attach::Field {
-                    offset: 8,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(8, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(64),
                 default: Some(64),
             },
@@ -6888,25 +6744,10 @@ pub mod live {
             major: 0,
             minor: 9,
         },
-        magic: Some((
-            ::abi_runtime::attach::Field {
-                offset: 0,
-                width: 4,
-            },
-            1111900745,
-        )),
-        major: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 2,
-        },
-        minor: ::abi_runtime::attach::Field {
-            offset: 6,
-            width: 2,
-        },
-        size: Some(::abi_runtime::attach::Field {
-            offset: 8,
-            width: 4,
-        }),
+        magic: Some((::abi_runtime::attach::Field::new(0, 4), 1111900745)),
+        major: ::abi_runtime::attach::Field::new(4, 2),
+        minor: ::abi_runtime::attach::Field::new(6, 2),
+        size: Some(::abi_runtime::attach::Field::new(8, 4)),
         base_size: 1280,
         full_size: 1304,
         added: &[
@@ -6935,17 +6776,8 @@ pub mod live {
                 end: 1304,
             },
         ],
-        state: Some((
-            ::abi_runtime::attach::Field {
-                offset: 24,
-                width: 4,
-            },
-            1,
-        )),
-        generation: Some(::abi_runtime::attach::Field {
-            offset: 20,
-            width: 4,
-        }),
+        state: Some((::abi_runtime::attach::Field::new(24, 4), 1)),
+        generation: Some(::abi_runtime::attach::Field::new(20, 4)),
     };
     /// A `bridge_header` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
     #[derive(Debug, Clone)]
@@ -7003,21 +6835,9 @@ pub mod live {
             major: 0,
             minor: 9,
         },
-        magic: Some((
-            ::abi_runtime::attach::Field {
-                offset: 0,
-                width: 4,
-            },
-            1397113417,
-        )),
-        major: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 2,
-        },
-        minor: ::abi_runtime::attach::Field {
-            offset: 6,
-            width: 2,
-        },
+        magic: Some((::abi_runtime::attach::Field::new(0, 4), 1397113417)),
+        major: ::abi_runtime::attach::Field::new(4, 2),
+        minor: ::abi_runtime::attach::Field::new(6, 2),
         size: None,
         base_size: 10088,
         full_size: 12104,
@@ -7191,19 +7011,13 @@ pub mod live {
                     ::abi_runtime::produce::RowWord {
                         table: "bot_block",
                         row: "draw",
-                        field: ::abi_runtime::attach::Field {
-                            offset: 0,
-                            width: 4,
-                        },
+                        field: ::abi_runtime::attach::Field::new(0, 4),
                         value: 1,
                     },
                     ::abi_runtime::produce::RowWord {
                         table: "bridge",
                         row: "header",
-                        field: ::abi_runtime::attach::Field {
-                            offset: 164,
-                            width: 4,
-                        },
+                        field: ::abi_runtime::attach::Field::new(164, 4),
                         value: 4294967295,
                     },
                 ],
@@ -7229,10 +7043,7 @@ pub mod live {
             const SPEC: ::abi_runtime::identity::IdentitySpec<'static> = ::abi_runtime::identity::IdentitySpec {
                 pid: Some((
                     "host_pid",
-                    ::abi_runtime::attach::Field {
-                        offset: 16usize,
-                        width: 4usize,
-                    },
+                    ::abi_runtime::attach::Field::new(16usize, 4usize),
                 )),
                 version: Some((
                     "host_version",
@@ -7243,17 +7054,11 @@ pub mod live {
                 )),
                 mono_ns: Some((
                     "clock_mono_ns",
-                    ::abi_runtime::attach::Field {
-                        offset: 128usize,
-                        width: 8usize,
-                    },
+                    ::abi_runtime::attach::Field::new(128usize, 8usize),
                 )),
                 unix_ns: Some((
                     "clock_unix_ns",
-                    ::abi_runtime::attach::Field {
-                        offset: 136usize,
-                        width: 8usize,
-                    },
+                    ::abi_runtime::attach::Field::new(136usize, 8usize),
                 )),
             };
             ::abi_runtime::identity::stamp(image, &SPEC, identity)
@@ -7824,99 +7629,84 @@ pub mod recording {
             name: "header",
             size: 512,
             expects: &[
-                (rec::Field { offset: 0, width: 4 }, 0x5246_4249_u64),
-                (rec::Field { offset: 4, width: 2 }, 0x1_u64),
+                (rec::Field::new(0, 4), 0x5246_4249_u64),
+                (rec::Field::new(4, 2), 0x1_u64),
             ],
         },
         trailer: rec::TrailerSpec {
             part: rec::Part {
                 name: "trailer",
                 size: 16,
-                expects: &[(rec::Field { offset: 12, width: 4 }, 0x4546_4249_u64)],
+                expects: &[(rec::Field::new(12, 4), 0x4546_4249_u64)],
             },
-            footer_offset: rec::Field { offset: 0, width: 8 },
+            footer_offset: rec::Field::new(0, 8),
         },
         footer: rec::Part {
             name: "footer",
             size: 48,
-            expects: &[(rec::Field { offset: 0, width: 4 }, 0x5846_4249_u64)],
+            expects: &[(rec::Field::new(0, 4), 0x5846_4249_u64)],
         },
         tables: &[
             rec::TableSpec {
                 name: "chunk_index",
                 size: 24,
-                count: rec::Field { offset: 4, width: 4 },
+                count: rec::Field::new(4, 4),
             },
             rec::TableSpec {
                 name: "marks",
                 size: 16,
-                count: rec::Field { offset: 8, width: 4 },
+                count: rec::Field::new(8, 4),
             },
         ],
         index: rec::IndexSpec {
             table: 0,
-            offset: rec::Field { offset: 0, width: 8 },
+            offset: rec::Field::new(0, 8),
             copies: &[
-                (
-                    rec::Field { offset: 8, width: 8 },
-                    rec::Field { offset: 16, width: 8 },
-                ),
-                (
-                    rec::Field { offset: 16, width: 8 },
-                    rec::Field { offset: 24, width: 8 },
-                ),
+                (rec::Field::new(8, 8), rec::Field::new(16, 8)),
+                (rec::Field::new(16, 8), rec::Field::new(24, 8)),
             ],
         },
         chunk: rec::ChunkSpec {
             part: rec::Part {
                 name: "chunks",
                 size: 32,
-                expects: &[(rec::Field { offset: 0, width: 4 }, 0x4346_4249_u64)],
+                expects: &[(rec::Field::new(0, 4), 0x4346_4249_u64)],
             },
-            stored: rec::Field { offset: 4, width: 4 },
-            raw: rec::Field { offset: 8, width: 4 },
-            count: Some(rec::Field { offset: 12, width: 4 }),
-            bounds: Some((
-                rec::Field { offset: 16, width: 8 },
-                rec::Field { offset: 24, width: 8 },
-            )),
+            stored: rec::Field::new(4, 4),
+            raw: rec::Field::new(8, 4),
+            count: Some(rec::Field::new(12, 4)),
+            bounds: Some((rec::Field::new(16, 8), rec::Field::new(24, 8))),
         },
         record: rec::RecordSpec {
             name: "ticks",
             size: 136,
-            total_size: Some(rec::Field { offset: 0, width: 4 }),
-            data_size: rec::Field { offset: 4, width: 4 },
-            kind: rec::Field { offset: 8, width: 1 },
+            total_size: Some(rec::Field::new(0, 4)),
+            data_size: rec::Field::new(4, 4),
+            kind: rec::Field::new(8, 1),
             steps: &[(1u64, rec::Step::Plain), (2u64, rec::Step::Xor)],
-            key: rec::Field { offset: 16, width: 8 },
+            key: rec::Field::new(16, 8),
             decoded_size: 12104,
             same: &[
-                (
-                    rec::Field { offset: 24, width: 8 },
-                    rec::Field { offset: 16, width: 8 },
-                ),
-                (
-                    rec::Field { offset: 16, width: 8 },
-                    rec::Field { offset: 24, width: 8 },
-                ),
-                (rec::Field { offset: 8, width: 4 }, rec::Field { offset: 4, width: 4 }),
+                (rec::Field::new(24, 8), rec::Field::new(16, 8)),
+                (rec::Field::new(16, 8), rec::Field::new(24, 8)),
+                (rec::Field::new(8, 4), rec::Field::new(4, 4)),
             ],
         },
         totals: &[
             rec::Total::Sum {
-                total: rec::Field { offset: 16, width: 8 },
-                of: rec::Field { offset: 12, width: 4 },
+                total: rec::Field::new(16, 8),
+                of: rec::Field::new(12, 4),
             },
             rec::Total::Count {
-                total: rec::Field { offset: 4, width: 4 },
+                total: rec::Field::new(4, 4),
             },
             rec::Total::First {
-                total: rec::Field { offset: 24, width: 8 },
-                of: rec::Field { offset: 16, width: 8 },
+                total: rec::Field::new(24, 8),
+                of: rec::Field::new(16, 8),
             },
             rec::Total::Last {
-                total: rec::Field { offset: 32, width: 8 },
-                of: rec::Field { offset: 16, width: 8 },
+                total: rec::Field::new(32, 8),
+                of: rec::Field::new(16, 8),
             },
         ],
     };
