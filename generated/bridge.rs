@@ -466,18 +466,7 @@ pub const REC_CHUNK_TICKS: u32 = 300;
 /// Rows of the bridge header's layout table
 ///
 /// An enum over `u32`: any value can be read, and [`BridgeRegion::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct BridgeRegion(pub u32);
 impl BridgeRegion {
@@ -497,18 +486,7 @@ abi_enum!(
 /// Rows of a bot block's layout table
 ///
 /// An enum over `u32`: any value can be read, and [`BotRegion::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct BotRegion(pub u32);
 impl BotRegion {
@@ -521,18 +499,7 @@ impl BotRegion {
 }
 abi_enum!(BotRegion : u32 { DRAW = "draw", PARAMS = "params", STATS = "stats" });
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawListFlags(pub u32);
 impl DrawListFlags {
@@ -543,18 +510,7 @@ abi_flags!(DrawListFlags : u32 { OVERFLOW = "overflow" });
 /// What a parameter's control is (design 8.6)
 ///
 /// An enum over `u8`: any value can be read, and [`ParamKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ParamKind(pub u8);
 impl ParamKind {
@@ -576,18 +532,7 @@ abi_enum!(
     "button", COLOR = "color" }
 );
 /// An enum over `u8`: any value can be read, and [`StatKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct StatKind(pub u8);
 impl StatKind {
@@ -596,18 +541,7 @@ impl StatKind {
 }
 abi_enum!(StatKind : u8 { NUMBER = "number", TEXT = "text" });
 /// A set of flags over `u8`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct StatFlags(pub u8);
 impl StatFlags {
@@ -618,18 +552,7 @@ abi_flags!(StatFlags : u8 { PLOT = "plot" });
 /// Rows of a client block's layout table
 ///
 /// An enum over `u32`: any value can be read, and [`ClientRegion::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ClientRegion(pub u32);
 impl ClientRegion {
@@ -647,18 +570,7 @@ abi_enum!(
 /// How the host answered a command request
 ///
 /// An enum over `u32`: any value can be read, and [`CommandStatus::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct CommandStatus(pub u32);
 impl CommandStatus {
@@ -678,18 +590,7 @@ abi_enum!(
 /// The stick that moves a ship (design 7.7)
 ///
 /// An enum over `u8`: any value can be read, and [`ControlStick::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ControlStick(pub u8);
 impl ControlStick {
@@ -706,18 +607,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`RunMode::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.7.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RunMode(pub u8);
 impl RunMode {
@@ -732,18 +622,7 @@ abi_enum!(RunMode : u8 { REALTIME = "realtime", LOCKSTEP = "lockstep" });
 /// An enum over `u8`: any value can be read, and [`SimState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.7.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct SimState(pub u8);
 impl SimState {
@@ -755,18 +634,7 @@ abi_enum!(SimState : u8 { RUNNING = "running", PAUSED = "paused" });
 /// A client table row's state (design 6.5)
 ///
 /// An enum over `u32`: any value can be read, and [`ClientState::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ClientState(pub u32);
 impl ClientState {
@@ -784,18 +652,7 @@ abi_enum!(
 /// What a client takes part in
 ///
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ClientCaps(pub u32);
 impl ClientCaps {
@@ -810,18 +667,7 @@ impl ClientCaps {
 }
 abi_flags!(ClientCaps : u32 { TICKS = "ticks", TOOL = "tool", REMOTE = "remote" });
 /// An enum over `u32`: any value can be read, and [`HostState::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct HostState(pub u32);
 impl HostState {
@@ -836,18 +682,7 @@ abi_enum!(
 /// A directory row's state
 ///
 /// An enum over `u32`: any value can be read, and [`InstanceState::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct InstanceState(pub u32);
 impl InstanceState {
@@ -858,18 +693,7 @@ impl InstanceState {
 }
 abi_enum!(InstanceState : u32 { FREE = "free", CLAIMED = "claimed", LIVE = "live" });
 /// An enum over `u8`: any value can be read, and [`LogEntryKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct LogEntryKind(pub u8);
 impl LogEntryKind {
@@ -879,18 +703,7 @@ impl LogEntryKind {
 }
 abi_enum!(LogEntryKind : u8 { RECORD = "record", PADDING = "padding" });
 /// An enum over `u8`: any value can be read, and [`DrawOp::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawOp(pub u8);
 impl DrawOp {
@@ -913,18 +726,7 @@ abi_enum!(
     }
 );
 /// An enum over `u8`: any value can be read, and [`DrawSpace::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawSpace(pub u8);
 impl DrawSpace {
@@ -942,18 +744,7 @@ abi_enum!(
     "screen_norm" }
 );
 /// An enum over `u8`: any value can be read, and [`DrawLayer::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawLayer(pub u8);
 impl DrawLayer {
@@ -964,18 +755,7 @@ abi_enum!(
     DrawLayer : u8 { BELOW_PANELS = "below_panels", ABOVE_PANELS = "above_panels" }
 );
 /// A set of flags over `u8`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawFlags(pub u8);
 impl DrawFlags {
@@ -1000,18 +780,7 @@ abi_flags!(
 /// An enum over `u8`: any value can be read, and [`HeatmapPalette::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.5.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct HeatmapPalette(pub u8);
 impl HeatmapPalette {
@@ -1031,18 +800,7 @@ abi_enum!(
     COOLWARM = "coolwarm", GREYS = "greys" }
 );
 /// A set of flags over `u8`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct HeatmapFlags(pub u8);
 impl HeatmapFlags {
@@ -1055,20 +813,7 @@ abi_flags!(HeatmapFlags : u8 { ZERO_CLEAR = "zero_clear" });
 /// An enum over `u8`: any value can be read, and [`LogLevel::name`] says whether the schema declares it.
 ///
 /// Ordered: the values rank lowest first, so `<` compares them.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct LogLevel(pub u8);
 impl LogLevel {
@@ -1085,18 +830,7 @@ abi_enum!(
 /// XINPUT_GAMEPAD\_\* button bits
 ///
 /// A set of flags over `u16`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct PadButtons(pub u16);
 impl PadButtons {
@@ -1122,18 +856,7 @@ abi_flags!(
     RIGHT_SHOULDER = "right_shoulder", A = "a", B = "b", X = "x", Y = "y" }
 );
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct PadInputFlags(pub u32);
 impl PadInputFlags {
@@ -1142,18 +865,7 @@ impl PadInputFlags {
 }
 abi_flags!(PadInputFlags : u32 { CONNECTED = "connected" });
 /// An enum over `u8`: any value can be read, and [`RecRecordKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RecRecordKind(pub u8);
 impl RecRecordKind {
@@ -1166,18 +878,7 @@ abi_enum!(RecRecordKind : u8 { KEYFRAME = "keyframe", DELTA = "delta" });
 /// Who answered a pad's last poll
 ///
 /// An enum over `u8`: any value can be read, and [`RecPadSource::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RecPadSource(pub u8);
 impl RecPadSource {
@@ -1196,18 +897,7 @@ abi_enum!(
 /// Game phase, mapped from the menu ID by the profile
 ///
 /// An enum over `u8`: any value can be read, and [`Phase::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Phase(pub u8);
 impl Phase {
@@ -1232,18 +922,7 @@ abi_enum!(
 /// Ship or tile colour
 ///
 /// An enum over `u8`: any value can be read, and [`Color::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Color(pub u8);
 impl Color {
@@ -1255,18 +934,7 @@ abi_enum!(Color : u8 { WHITE = "white", BLACK = "black", UNKNOWN = "unknown" });
 /// Board tile state
 ///
 /// An enum over `u8`: any value can be read, and [`Tile::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Tile(pub u8);
 impl Tile {
@@ -1281,18 +949,7 @@ abi_enum!(Tile : u8 { WHITE = "white", BLACK = "black", NONE = "none" });
 /// One of the four shot directions
 ///
 /// An enum over `u8`: any value can be read, and [`Dir::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Dir(pub u8);
 impl Dir {
@@ -1306,18 +963,7 @@ abi_enum!(
     Dir : u8 { NONE = "none", UP = "up", DOWN = "down", LEFT = "left", RIGHT = "right" }
 );
 /// An enum over `u8`: any value can be read, and [`ProjectileKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ProjectileKind(pub u8);
 impl ProjectileKind {
@@ -1328,18 +974,7 @@ impl ProjectileKind {
 }
 abi_enum!(ProjectileKind : u8 { NORMAL = "normal", FAST = "fast", UNKNOWN = "unknown" });
 /// An enum over `u8`: any value can be read, and [`PickupKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct PickupKind(pub u8);
 impl PickupKind {
@@ -1362,18 +997,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`GameType::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct GameType(pub u8);
 impl GameType {
@@ -1392,18 +1016,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`RoundState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RoundState(pub u8);
 impl RoundState {
@@ -1423,18 +1036,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`SpawnState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct SpawnState(pub u8);
 impl SpawnState {
@@ -1451,18 +1053,7 @@ abi_enum!(SpawnState : u8 { DUE = "due", OUT = "out", WAITING = "waiting" });
 /// An enum over `u8`: any value can be read, and [`EnemyKind::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.9.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct EnemyKind(pub u8);
 impl EnemyKind {
@@ -1481,18 +1072,7 @@ abi_enum!(
 /// Events derived by diffing consecutive ticks (design section 5.5)
 ///
 /// An enum over `u16`: any value can be read, and [`EventKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct EventKind(pub u16);
 impl EventKind {
@@ -1528,18 +1108,7 @@ abi_enum!(
 /// Why the latest tick produced no valid snapshot
 ///
 /// An enum over `u16`: any value can be read, and [`InvalidReason::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct InvalidReason(pub u16);
 impl InvalidReason {
@@ -1573,18 +1142,7 @@ abi_enum!(
 /// Which hook built the snapshot (design section 4.5)
 ///
 /// An enum over `u8`: any value can be read, and [`TickSource::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct TickSource(pub u8);
 impl TickSource {
@@ -1595,18 +1153,7 @@ impl TickSource {
 }
 abi_enum!(TickSource : u8 { PRESENT = "present", SIM_STEP = "sim_step" });
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct SnapshotFlags(pub u32);
 impl SnapshotFlags {
@@ -1627,18 +1174,7 @@ abi_flags!(
     "overlay_focused", STALE = "stale" }
 );
 /// A set of flags over `u16`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ShipFlags(pub u16);
 impl ShipFlags {
@@ -1652,18 +1188,7 @@ abi_flags!(
     MOVING = "moving" }
 );
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ShipValid(pub u32);
 impl ShipValid {
@@ -1694,18 +1219,7 @@ abi_flags!(
 /// Element type of a custom probe
 ///
 /// An enum over `u16`: any value can be read, and [`ExtraType::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ExtraType(pub u16);
 impl ExtraType {
@@ -1728,15 +1242,7 @@ abi_enum!(
 /// One row of a layout table; size 0 means the region is absent
 ///
 /// 8 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct RegionEntry {
     /// Offset 0x00, 4 bytes. From the start of the bridge, or of the client block
@@ -1748,19 +1254,8 @@ abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
 /// One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
 ///
 /// 128 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct ClientEntry {
     /// Offset 0x00, 4 bytes.
@@ -1808,15 +1303,7 @@ abi_struct!(
 /// The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
 ///
 /// 16 bytes, align 2.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Controls {
     /// Offset 0x00, 1 byte.
@@ -1848,19 +1335,8 @@ abi_struct!(
 /// 1304 bytes, align 8.
 ///
 /// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct BridgeHeader {
     /// Offset 0x00, 4 bytes. bridge_magic
@@ -1961,19 +1437,8 @@ abi_struct!(
 /// The start of a client's draw region. The lists follow it, buffer_size bytes apart
 ///
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct DrawHeader {
     /// Offset 0x00, 4 bytes. Bits 0-1: the shared list's index; bit 2: it is fresh (a list waits for the host). Swapped whole by both sides
@@ -1998,19 +1463,8 @@ abi_struct!(
 /// One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct DrawListHeader {
     /// Offset 0x00, 4 bytes. Client: the list's number
@@ -2037,19 +1491,8 @@ abi_struct!(
 /// The start of a client's parameters: the client's definitions, then the host's values
 ///
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ParamsHeader {
     /// Offset 0x00, 4 bytes. Client: odd while it writes the definitions
@@ -2072,19 +1515,8 @@ abi_struct!(
 /// One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
 ///
 /// 256 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct ParamDef {
     /// Offset 0x00, 32 bytes.
@@ -2154,19 +1586,8 @@ abi_struct!(
 /// One parameter's value, written by the host
 ///
 /// 16 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct ParamValue {
     /// Offset 0x00, 8 bytes.
@@ -2180,19 +1601,8 @@ abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 
 /// The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct StatsHeader {
     /// Offset 0x00, 4 bytes. Client: odd while it writes the stats
@@ -2221,19 +1631,8 @@ abi_struct!(
 /// One stat: a number or a short text
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct StatEntry {
     /// Offset 0x00, 24 bytes.
@@ -2282,19 +1681,8 @@ abi_struct!(
 /// A client's command mailbox: one request at a time. The request text follows the header, then the response text
 ///
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct MailboxHeader {
     /// Offset 0x00, 4 bytes. Client: bumped (release) after each request's text and length are written
@@ -2324,19 +1712,8 @@ abi_struct!(
 /// The start of a snapshot ring slot; the snapshot and its extras follow it
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RingSlotHeader {
     /// Offset 0x00, 4 bytes. Odd while the host writes the slot
@@ -2359,19 +1736,8 @@ abi_struct!(
 /// One log entry in the host log ring or a client's log queue; the source, then the text, follow it
 ///
 /// 40 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct LogEntry {
     /// Offset 0x00, 2 bytes. Bytes of the entry with its source and text, a multiple of 8
@@ -2404,19 +1770,8 @@ abi_struct!(
 /// The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct LogRingHeader {
     /// Offset 0x00, 8 bytes. Bytes ever written; the next entry starts at write_pos % capacity
@@ -2439,19 +1794,8 @@ abi_struct!(
 /// A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct LogQueueHeader {
     /// Offset 0x00, 8 bytes. Client: bytes ever written
@@ -2474,15 +1818,7 @@ abi_struct!(
 /// The start of a client block; the host writes it
 ///
 /// 72 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ClientBlockHeader {
     /// Offset 0x00, 4 bytes.
@@ -2501,19 +1837,8 @@ abi_struct!(
 /// One running host in the directory
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct DirectoryEntry {
     /// Offset 0x00, 4 bytes.
@@ -2556,19 +1881,8 @@ abi_struct!(
 /// Local\\ibf.directory: the hosts running in this logon session
 ///
 /// 1088 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct DirectoryHeader {
     /// Offset 0x00, 4 bytes. directory_magic
@@ -2595,19 +1909,8 @@ abi_struct!(
 /// 8 bytes, align 1.
 ///
 /// Since ABI 0.5.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct HeatmapHeader {
     /// Offset 0x00, 1 byte.
@@ -2621,19 +1924,8 @@ abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 
 /// One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
 ///
 /// 36 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct DrawCmd {
     /// Offset 0x00, 1 byte.
@@ -2671,15 +1963,7 @@ abi_struct!(
 /// 2-D vector in world units (tiles): origin at the board centre, +Y up
 ///
 /// 8 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Vec2 {
     /// Offset 0x00, 4 bytes.
@@ -2691,19 +1975,8 @@ abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
 /// One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
 ///
 /// 32 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct PadInput {
     /// Offset 0x00, 4 bytes.
@@ -2736,19 +2009,8 @@ abi_struct!(
 /// One pad as the game last polled it before a tick
 ///
 /// 24 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecPad {
     /// Offset 0x00, 8 bytes. The tick a bot's record answered; 0 when no bot answered the poll
@@ -2781,19 +2043,8 @@ abi_struct!(
 /// One tick record; the snapshot and its extras follow it
 ///
 /// 136 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecTickHeader {
     /// Offset 0x00, 4 bytes. Bytes of the record: this header and data_size
@@ -2820,19 +2071,8 @@ abi_struct!(
 /// The first 512 bytes of a recording
 ///
 /// 512 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecFileHeader {
     /// Offset 0x00, 4 bytes. rec_magic
@@ -2946,15 +2186,7 @@ abi_struct!(
 /// One chunk: its zlib stream follows
 ///
 /// 32 bytes, align 8.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecChunkHeader {
     /// Offset 0x00, 4 bytes. rec_chunk_magic
@@ -2979,15 +2211,7 @@ abi_struct!(
 /// The footer's index of a chunk
 ///
 /// 24 bytes, align 8.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecChunkEntry {
     /// Offset 0x00, 8 bytes. Of its rec_chunk_header, from the file's start
@@ -3003,19 +2227,8 @@ abi_struct!(
 /// A match or round boundary, from the snapshots' events
 ///
 /// 16 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecMark {
     /// Offset 0x00, 8 bytes.
@@ -3031,15 +2244,7 @@ abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10 pad, a 
 /// The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
 ///
 /// 48 bytes, align 8.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecFooter {
     /// Offset 0x00, 4 bytes. rec_footer_magic
@@ -3068,19 +2273,8 @@ abi_struct!(
 /// A recording's last 16 bytes
 ///
 /// 16 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecTrailer {
     /// Offset 0x00, 8 bytes. Of the rec_footer, from the file's start
@@ -3096,19 +2290,8 @@ abi_struct!(
     RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8 pad, magic : 12 }
 );
 /// 48 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct SnapshotHeader {
     /// Offset 0x00, 4 bytes. snapshot_magic
@@ -3144,19 +2327,8 @@ abi_struct!(
     invalid_reason : 44, tick_source : 46, _pad47 : 47 pad }
 );
 /// 24 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Game {
     /// Offset 0x00, 4 bytes. Raw menu ID
@@ -3186,15 +2358,7 @@ abi_struct!(
     pad }
 );
 /// 4100 bytes, align 2.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Board {
     /// Offset 0x00, 2 bytes.
@@ -3206,19 +2370,8 @@ pub struct Board {
 }
 abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 array });
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Ship {
     /// Offset 0x00, 8 bytes.
@@ -3267,19 +2420,8 @@ abi_struct!(
     58, fast_ammo : 59, charge_dir : 60, _pad61 : 61 pad }
 );
 /// 24 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Projectile {
     /// Offset 0x00, 8 bytes.
@@ -3304,19 +2446,8 @@ abi_struct!(
     dir : 20, kind : 21, owner : 22, _pad23 : 23 pad }
 );
 /// 16 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Pickup {
     /// Offset 0x00, 8 bytes.
@@ -3335,19 +2466,8 @@ abi_struct!(
     14 pad }
 );
 /// 24 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct Event {
     /// Offset 0x00, 8 bytes. Tick the event was detected on
@@ -3372,19 +2492,8 @@ abi_struct!(
 /// 20 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Match {
     /// Offset 0x00, 4 bytes. The map's zoom: pixels per tile = ceil(round(available pixels x map_scale) / tiles) on the limiting axis
@@ -3427,19 +2536,8 @@ abi_struct!(
 /// 16 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct PickupSpawn {
     /// Offset 0x00, 8 bytes. The spawn cell's centre
@@ -3460,19 +2558,8 @@ abi_struct!(
 /// 16 bytes, align 4.
 ///
 /// Since ABI 0.9.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct SpawnMarker {
     /// Offset 0x00, 8 bytes. The marked cell's centre
@@ -3492,19 +2579,8 @@ abi_struct!(
 /// 28 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ShipExt {
     /// Offset 0x00, 8 bytes. Tiles per second
@@ -3536,19 +2612,8 @@ abi_struct!(
 /// 8 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ProjectileExt {
     /// Offset 0x00, 4 bytes. Tiles flown since it spawned (a shot dies after 100)
@@ -3564,19 +2629,8 @@ abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 
 /// 12104 bytes, align 8.
 ///
 /// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct Snapshot {
     /// Offset 0x00, 48 bytes.
@@ -3665,15 +2719,7 @@ abi_struct!(
 /// One custom probe (design section 5.6)
 ///
 /// 36 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ExtraEntry {
     /// Offset 0x00, 24 bytes.
@@ -3706,19 +2752,8 @@ abi_struct!(
     count : 34 }
 );
 /// 2312 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ExtrasHeader {
     /// Offset 0x00, 2 bytes.
@@ -3740,23 +2775,10 @@ abi_struct!(
 
  A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is built), never a reference: memory another process writes must not be behind a `&T`. Atomic fields load with acquire and store with release; plain fields are copied with relaxed atomic loads; the bytes a seqlock guards are read into value types and re-checked, with a bounded number of tries.*/
 pub mod live {
-    #![allow(
-        clippy::must_use_candidate,
-        reason = "a view's getters are loads from shared memory: one discarded is harmless, and a must_use on each of hundreds is noise"
-    )]
-    #![allow(
-        clippy::missing_errors_doc,
-        clippy::missing_panics_doc,
-        reason = "each view, seqlock and ring documents its errors and panics once, on the type"
-    )]
-    #![allow(
-        clippy::unreadable_literal,
-        reason = "offsets and sizes are written as the layout report prints them"
-    )]
-    #![allow(
-        clippy::cast_possible_truncation,
-        reason = "each cast narrows a value checked against the layout's bounds first"
-    )]
+    #![allow(clippy::must_use_candidate, reason = "a view's getters are loads from shared memory: one discarded is harmless, and a must_use on each of hundreds is noise")]
+    #![allow(clippy::missing_errors_doc, clippy::missing_panics_doc, reason = "each view, seqlock and ring documents its errors and panics once, on the type")]
+    #![allow(clippy::unreadable_literal, reason = "offsets and sizes are written as the layout report prints them")]
+    #![allow(clippy::cast_possible_truncation, reason = "each cast narrows a value checked against the layout's bounds first")]
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
     use ::zerocopy::{FromZeros, IntoBytes};
     /// Tries of a host's read of a record its client writes (a pad, a client's
@@ -6993,10 +6015,7 @@ pub mod live {
             ::abi_runtime::produce::Image,
             ::abi_runtime::produce::ProduceError,
         > {
-            #[allow(
-                unused_mut,
-                reason = "a schema without protocol start words sets nothing in the image"
-            )]
+            #[allow(unused_mut, reason = "a schema without protocol start words sets nothing in the image")]
             let mut image = ::abi_runtime::produce::lay_out(
                 &BRIDGE_HEADER_HANDSHAKE,
                 &BRIDGE_TABLE,

@@ -295,7 +295,7 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
-        Ok(file) => prettyplease::unparse(&file),
+        Ok(file) => reflow::one_line_attributes(&prettyplease::unparse(&file)),
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(

@@ -1,6 +1,8 @@
-//! One line per accessor: the body of each `view_accessors!` invocation, which prettyplease
-//! prints as filled text (it does not know the macro's grammar), one line per method
-//! (`#[doc = ...] KIND NAME @ OFFSET: TYPE;`).
+//! What prettyplease prints over several lines, on one: the body of each `view_accessors!`
+//! invocation, which it prints as filled text (it does not know the macro's grammar), one
+//! line per method (`#[doc = ...] KIND NAME @ OFFSET: TYPE;`), and each `#[derive(...)]` and
+//! `#[allow(...)]` list, one line per attribute (rustfmt's style for a list that fits; these
+//! may be longer, and the generated file is no source rustfmt checks).
 
 /// The invocation's first line, after its indentation.
 const OPENING: &str = "::abi_runtime::view_accessors! {";
@@ -31,6 +33,33 @@ pub(super) fn reflow_accessor_lines(text: &str) -> String {
             body.push_str(inner.trim());
             body.push(' ');
         }
+    }
+    out
+}
+
+/// The attributes whose lists are put on one line.
+const LISTS: [&str; 3] = ["#[derive(", "#[allow(", "#![allow("];
+
+/// `text` with each multi-line `#[derive(...)]`, `#[allow(...)]` and `#![allow(...)]` on
+/// one line: prettyplease prints such a list one item a line, each item whole.
+pub(super) fn one_line_attributes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim();
+        if !LISTS.contains(&trimmed) {
+            out.push_str(line);
+            continue;
+        }
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let mut items = Vec::new();
+        for inner in lines.by_ref() {
+            if inner.trim() == ")]" {
+                break;
+            }
+            items.push(inner.trim());
+        }
+        out.push_str(&format!("{indent}{trimmed}{})]\n", items.join(" ")));
     }
     out
 }
@@ -104,7 +133,14 @@ fn raw_string_end(text: &str, from: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::reflow_accessor_lines;
+    use super::{one_line_attributes, reflow_accessor_lines};
+
+    #[test]
+    fn attribute_lists_take_one_line() {
+        let printed = "#[derive(\n    Clone,\n    ::zerocopy::FromBytes\n)]\n#[repr(C)]\npub mod m {\n    #![allow(\n        clippy::x,\n        reason = \"a, b\"\n    )]\n    #[derive(Clone, Copy)]\n}\n";
+        let want = "#[derive(Clone, ::zerocopy::FromBytes)]\n#[repr(C)]\npub mod m {\n    #![allow(clippy::x, reason = \"a, b\")]\n    #[derive(Clone, Copy)]\n}\n";
+        assert_eq!(one_line_attributes(printed), want);
+    }
 
     #[test]
     fn each_entry_gets_its_line_and_strings_stay_whole() {
