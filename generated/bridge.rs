@@ -2779,6 +2779,7 @@ pub mod live {
     #![allow(clippy::missing_errors_doc, clippy::missing_panics_doc, reason = "each view, seqlock and ring documents its errors and panics once, on the type")]
     #![allow(clippy::unreadable_literal, reason = "offsets and sizes are written as the layout report prints them")]
     #![allow(clippy::cast_possible_truncation, reason = "each cast narrows a value checked against the layout's bounds first")]
+    #[allow(unused_imports, reason = "fixed-size views name the runtime's types through `view!`")]
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
     use ::zerocopy::{FromZeros, IntoBytes};
     /// Tries of a host's read of a record its client writes (a pad, a client's
@@ -2786,29 +2787,10 @@ pub mod live {
     /// mid-write leaves the counter odd, and a host that serves every row each tick
     /// must not wait for it (docs/hosts.md, "A host's cost per tick").
     pub const HOST_TRIES: u32 = 8;
-    /// A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client.
-    #[derive(Clone, Copy)]
-    pub struct ClientEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client."] ClientEntry: size 128, align 8;
     }
-    impl ClientEntry<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 128;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 128;
-    }
-    impl<'a, A: ::abi_runtime::Access> ClientEntry<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 128, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> ClientEntry<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `state`, an atomic load (acquire). Written by the host and client."] load state @ 0: super::ClientState as u32;
             #[doc = r" `generation`, an atomic load (acquire). Written by the client."] load generation @ 4: u32;
@@ -3063,29 +3045,10 @@ pub mod live {
             Ok(self.region.write::<u32>(1300, &value))
         }
     }
-    /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct DrawHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host."] DrawHeader: size 64, align 4;
     }
-    impl DrawHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> DrawHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 4).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> DrawHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `state`, an atomic load (acquire). Written by the host and client."] load state @ 0: u32;
             #[doc = r" `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read buffers @ 4: u32;
@@ -3109,29 +3072,10 @@ pub mod live {
             #[doc = r" Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_published @ 20: u32;
         }
     }
-    /// A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct DrawListHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client."] DrawListHeader: size 64, align 8;
     }
-    impl DrawListHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> DrawListHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> DrawListHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read seq @ 0: u32;
             #[doc = r" `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read count @ 4: u32;
@@ -3380,29 +3324,10 @@ pub mod live {
             })
         }
     }
-    /// A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct MailboxHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host."] MailboxHeader: size 64, align 4;
     }
-    impl MailboxHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> MailboxHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 4).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> MailboxHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `request_seq`, an atomic load (acquire). Written by the client."] load request_seq @ 0: u32;
             #[doc = r" `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read request_len @ 4: u32;
@@ -3533,29 +3458,10 @@ pub mod live {
             Ok(())
         }
     }
-    /// A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct LogRingHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host."] LogRingHeader: size 64, align 8;
     }
-    impl LogRingHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> LogRingHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> LogRingHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `write_pos`, an atomic load (acquire). Written by the host."] load write_pos @ 0: u64;
             #[doc = r" `tail_pos`, an atomic load (acquire). Written by the host."] load tail_pos @ 8: u64;
@@ -3574,29 +3480,10 @@ pub mod live {
             #[doc = r" Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_entries @ 24: u64;
         }
     }
-    /// A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct LogQueueHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client."] LogQueueHeader: size 64, align 8;
     }
-    impl LogQueueHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> LogQueueHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> LogQueueHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `write_pos`, an atomic load (acquire). Written by the client."] load write_pos @ 0: u64;
             #[doc = r" `dropped`, an atomic load (acquire). Written by the client."] load dropped @ 8: u64;
@@ -3615,32 +3502,10 @@ pub mod live {
             #[doc = r" Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_read_pos @ 32: u64;
         }
     }
-    /// A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct ClientBlockHeader<
-        'a,
-        A: ::abi_runtime::Access = ::abi_runtime::ReadWrite,
-    > {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host."] ClientBlockHeader: size 72, align 4;
     }
-    impl ClientBlockHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 72;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 72;
-    }
-    impl<'a, A: ::abi_runtime::Access> ClientBlockHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 72, 4).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> ClientBlockHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read size @ 0: u32;
             #[doc = r" `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read region_count @ 4: u32;
@@ -3654,29 +3519,10 @@ pub mod live {
             #[doc = r" Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_regions @ 8: [super::RegionEntry; 8];
         }
     }
-    /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct DirectoryEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host."] DirectoryEntry: size 64, align 8;
     }
-    impl DirectoryEntry<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> DirectoryEntry<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> DirectoryEntry<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `state`, an atomic load (acquire). Written by the host."] load state @ 0: super::InstanceState as u32;
             #[doc = r" `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read pid @ 4: u32;
@@ -3704,29 +3550,10 @@ pub mod live {
             #[doc = r" Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_version @ 24: [u8; 32];
         }
     }
-    /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct DirectoryHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
-    }
-    impl DirectoryHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 1088;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 1088;
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host."] DirectoryHeader: size 1088, align 8;
     }
     impl<'a, A: ::abi_runtime::Access> DirectoryHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 1088, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
         ::abi_runtime::view_accessors! {
             #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
             #[doc = r" `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read entry_count @ 4: u32;
@@ -3748,29 +3575,10 @@ pub mod live {
             #[doc = r" Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_entry_size @ 8: u32;
         }
     }
-    /// A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct PadInput<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client."] PadInput: size 32, align 8;
     }
-    impl PadInput<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 32;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 32;
-    }
-    impl<'a, A: ::abi_runtime::Access> PadInput<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 32, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> PadInput<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
         }

@@ -1,4 +1,4 @@
-//! `view_accessors!`: the field accessors of a generated live view, one line per method.
+//! `view!` and `view_accessors!`: a generated live view and its field accessors, one line each.
 //!
 //! A generated view (`bridge_abi::live::ClientEntry`, ...) is a [`Region`](crate::Region)
 //! and one method per access of each field. Most of those methods differ only in their name,
@@ -148,6 +148,65 @@ macro_rules! view_accessors {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
             self.region.write::<$vt>($off, &value)
+        }
+    };
+}
+
+/// Expands to a generated live view of a fixed-size struct: the type over a
+/// [`Region`](crate::Region), its `SIZE`, `ALIGN` and `MIN_LEN` (the same as `SIZE`: no
+/// trailer), `at` and `region`. The generator prints one line
+/// `#[doc = ...]* NAME: size SIZE, align ALIGN;` instead of the 22 these take written out;
+/// the field accessors follow in `impl` blocks of their own ([`view_accessors!`]). A view
+/// with a trailer or of an extensible record (`at_len`, `BASE_SIZE`) stays written out.
+///
+/// ```
+/// use abi_runtime::SharedBuf;
+///
+/// abi_runtime::view! {
+///     /// A live view of a 16-byte header.
+///     Header: size 16, align 8;
+/// }
+/// impl<A: abi_runtime::Access> Header<'_, A> {
+///     abi_runtime::view_accessors! {
+///         load ticks @ 8: u64;
+///     }
+/// }
+///
+/// let buf = SharedBuf::new(32);
+/// assert_eq!((Header::SIZE, Header::ALIGN, Header::MIN_LEN), (16, 8, 16));
+/// let header = Header::at(buf.region(), 16).unwrap();
+/// assert_eq!((header.ticks(), header.region().len()), (0, 16));
+/// assert!(Header::at(buf.region(), 24).is_err()); // past the end
+/// ```
+#[macro_export]
+macro_rules! view {
+    ($(#[$m:meta])* $name:ident: size $size:literal, align $align:literal;) => {
+        $(#[$m])*
+        #[derive(Clone, Copy)]
+        pub struct $name<'a, A: $crate::Access = $crate::ReadWrite> {
+            region: $crate::Region<'a, A>,
+        }
+        impl $name<'_> {
+            /// Bytes of the struct.
+            pub const SIZE: usize = $size;
+            /// The alignment its bytes need.
+            pub const ALIGN: usize = $align;
+            /// Bytes of the struct and the fixed part of its trailer.
+            pub const MIN_LEN: usize = $size;
+        }
+        impl<'a, A: $crate::Access> $name<'a, A> {
+            /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+            /// bounds or not aligned to `ALIGN`.
+            pub fn at(
+                region: $crate::Region<'a, A>,
+                offset: usize,
+            ) -> ::core::result::Result<Self, $crate::RegionError> {
+                region.sub(offset, $size, $align).map(|region| Self { region })
+            }
+            /// The bytes this view covers.
+            pub fn region(&self) -> $crate::Region<'a, A> {
+                self.region
+            }
         }
     };
 }

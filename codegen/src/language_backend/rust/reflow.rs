@@ -1,15 +1,15 @@
 //! What prettyplease prints over several lines, on one: the body of each `view_accessors!`
-//! invocation, which it prints as filled text (it does not know the macro's grammar), one
-//! line per method (`#[doc = ...] KIND NAME @ OFFSET: TYPE;`), and each `#[derive(...)]` and
+//! and `view!` invocation, which it prints as filled text (it does not know the macros'
+//! grammar), one line per entry (`#[doc = ...] KIND NAME @ OFFSET: TYPE;`), and each `#[derive(...)]` and
 //! `#[allow(...)]` list, one line per attribute (rustfmt's style for a list that fits; these
 //! may be longer, and the generated file is no source rustfmt checks).
 
-/// The invocation's first line, after its indentation.
-const OPENING: &str = "::abi_runtime::view_accessors! {";
+/// The first lines of the invocations put one entry a line, after their indentation.
+const OPENINGS: [&str; 2] = ["::abi_runtime::view_accessors! {", "::abi_runtime::view! {"];
 
 /// `text` with the body of every `view_accessors!` invocation one entry per line.
 pub(super) fn reflow_accessor_lines(text: &str) -> String {
-    if !text.contains(OPENING) {
+    if !OPENINGS.iter().any(|o| text.contains(o)) {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
@@ -17,7 +17,7 @@ pub(super) fn reflow_accessor_lines(text: &str) -> String {
     while let Some(line) = lines.next() {
         out.push_str(line);
         let indent = &line[..line.len() - line.trim_start().len()];
-        if line.trim() != OPENING {
+        if !OPENINGS.contains(&line.trim()) {
             continue;
         }
         let closing = format!("{indent}}}");

@@ -232,6 +232,35 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
             }
         }
     });
+    if a.trailer.is_empty() && handshake.is_none() {
+        // A fixed-size view: one line of the runtime's `view!` (`reflow.rs` prints it so),
+        // its getters in a block of their own.
+        // `'a` only where a getter returns something that borrows the region (a nested
+        // view): elsewhere clippy asks for `'_`.
+        let borrows = reads.to_string().contains("'a");
+        let reads = (read_lines.is_some() || !reads.is_empty()).then(|| {
+            if borrows {
+                quote! {
+                    impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
+                        #read_lines
+                        #reads
+                    }
+                }
+            } else {
+                quote! {
+                    impl<A: ::abi_runtime::Access> #ty<'_, A> {
+                        #read_lines
+                        #reads
+                    }
+                }
+            }
+        });
+        return quote! {
+            ::abi_runtime::view! { #[doc = #doc] #ty: size #size, align #align; }
+            #reads
+            #writes
+        };
+    }
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -281,7 +310,11 @@ fn expand_imports(schema: &Schema) -> TokenStream {
             use ::zerocopy::{FromZeros, IntoBytes};
         )
     });
+    // A schema whose views are all of fixed-size structs (each one line of `view!`, which
+    // names `$crate::Region`) and has no seqlock, trailer, extensible record or protocol
+    // uses neither import.
     quote! {
+        #[allow(unused_imports, reason = "fixed-size views name the runtime's types through `view!`")]
         use ::abi_runtime::{#(#runtime),*};
         #zerocopy
     }
