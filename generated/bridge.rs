@@ -466,18 +466,7 @@ pub const REC_CHUNK_TICKS: u32 = 300;
 /// Rows of the bridge header's layout table
 ///
 /// An enum over `u32`: any value can be read, and [`BridgeRegion::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct BridgeRegion(pub u32);
 impl BridgeRegion {
@@ -497,18 +486,7 @@ abi_enum!(
 /// Rows of a bot block's layout table
 ///
 /// An enum over `u32`: any value can be read, and [`BotRegion::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct BotRegion(pub u32);
 impl BotRegion {
@@ -521,18 +499,7 @@ impl BotRegion {
 }
 abi_enum!(BotRegion : u32 { DRAW = "draw", PARAMS = "params", STATS = "stats" });
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawListFlags(pub u32);
 impl DrawListFlags {
@@ -543,18 +510,7 @@ abi_flags!(DrawListFlags : u32 { OVERFLOW = "overflow" });
 /// What a parameter's control is (design 8.6)
 ///
 /// An enum over `u8`: any value can be read, and [`ParamKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ParamKind(pub u8);
 impl ParamKind {
@@ -576,18 +532,7 @@ abi_enum!(
     "button", COLOR = "color" }
 );
 /// An enum over `u8`: any value can be read, and [`StatKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct StatKind(pub u8);
 impl StatKind {
@@ -596,18 +541,7 @@ impl StatKind {
 }
 abi_enum!(StatKind : u8 { NUMBER = "number", TEXT = "text" });
 /// A set of flags over `u8`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct StatFlags(pub u8);
 impl StatFlags {
@@ -618,18 +552,7 @@ abi_flags!(StatFlags : u8 { PLOT = "plot" });
 /// Rows of a client block's layout table
 ///
 /// An enum over `u32`: any value can be read, and [`ClientRegion::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ClientRegion(pub u32);
 impl ClientRegion {
@@ -647,18 +570,7 @@ abi_enum!(
 /// How the host answered a command request
 ///
 /// An enum over `u32`: any value can be read, and [`CommandStatus::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct CommandStatus(pub u32);
 impl CommandStatus {
@@ -678,18 +590,7 @@ abi_enum!(
 /// The stick that moves a ship (design 7.7)
 ///
 /// An enum over `u8`: any value can be read, and [`ControlStick::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ControlStick(pub u8);
 impl ControlStick {
@@ -706,18 +607,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`RunMode::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.7.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RunMode(pub u8);
 impl RunMode {
@@ -732,18 +622,7 @@ abi_enum!(RunMode : u8 { REALTIME = "realtime", LOCKSTEP = "lockstep" });
 /// An enum over `u8`: any value can be read, and [`SimState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.7.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct SimState(pub u8);
 impl SimState {
@@ -755,18 +634,7 @@ abi_enum!(SimState : u8 { RUNNING = "running", PAUSED = "paused" });
 /// A client table row's state (design 6.5)
 ///
 /// An enum over `u32`: any value can be read, and [`ClientState::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ClientState(pub u32);
 impl ClientState {
@@ -784,18 +652,7 @@ abi_enum!(
 /// What a client takes part in
 ///
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ClientCaps(pub u32);
 impl ClientCaps {
@@ -810,18 +667,7 @@ impl ClientCaps {
 }
 abi_flags!(ClientCaps : u32 { TICKS = "ticks", TOOL = "tool", REMOTE = "remote" });
 /// An enum over `u32`: any value can be read, and [`HostState::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct HostState(pub u32);
 impl HostState {
@@ -836,18 +682,7 @@ abi_enum!(
 /// A directory row's state
 ///
 /// An enum over `u32`: any value can be read, and [`InstanceState::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct InstanceState(pub u32);
 impl InstanceState {
@@ -858,18 +693,7 @@ impl InstanceState {
 }
 abi_enum!(InstanceState : u32 { FREE = "free", CLAIMED = "claimed", LIVE = "live" });
 /// An enum over `u8`: any value can be read, and [`LogEntryKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct LogEntryKind(pub u8);
 impl LogEntryKind {
@@ -879,18 +703,7 @@ impl LogEntryKind {
 }
 abi_enum!(LogEntryKind : u8 { RECORD = "record", PADDING = "padding" });
 /// An enum over `u8`: any value can be read, and [`DrawOp::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawOp(pub u8);
 impl DrawOp {
@@ -913,18 +726,7 @@ abi_enum!(
     }
 );
 /// An enum over `u8`: any value can be read, and [`DrawSpace::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawSpace(pub u8);
 impl DrawSpace {
@@ -942,18 +744,7 @@ abi_enum!(
     "screen_norm" }
 );
 /// An enum over `u8`: any value can be read, and [`DrawLayer::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawLayer(pub u8);
 impl DrawLayer {
@@ -964,18 +755,7 @@ abi_enum!(
     DrawLayer : u8 { BELOW_PANELS = "below_panels", ABOVE_PANELS = "above_panels" }
 );
 /// A set of flags over `u8`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct DrawFlags(pub u8);
 impl DrawFlags {
@@ -1000,18 +780,7 @@ abi_flags!(
 /// An enum over `u8`: any value can be read, and [`HeatmapPalette::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.5.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct HeatmapPalette(pub u8);
 impl HeatmapPalette {
@@ -1031,18 +800,7 @@ abi_enum!(
     COOLWARM = "coolwarm", GREYS = "greys" }
 );
 /// A set of flags over `u8`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct HeatmapFlags(pub u8);
 impl HeatmapFlags {
@@ -1055,20 +813,7 @@ abi_flags!(HeatmapFlags : u8 { ZERO_CLEAR = "zero_clear" });
 /// An enum over `u8`: any value can be read, and [`LogLevel::name`] says whether the schema declares it.
 ///
 /// Ordered: the values rank lowest first, so `<` compares them.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct LogLevel(pub u8);
 impl LogLevel {
@@ -1085,18 +830,7 @@ abi_enum!(
 /// XINPUT_GAMEPAD\_\* button bits
 ///
 /// A set of flags over `u16`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct PadButtons(pub u16);
 impl PadButtons {
@@ -1122,18 +856,7 @@ abi_flags!(
     RIGHT_SHOULDER = "right_shoulder", A = "a", B = "b", X = "x", Y = "y" }
 );
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct PadInputFlags(pub u32);
 impl PadInputFlags {
@@ -1142,18 +865,7 @@ impl PadInputFlags {
 }
 abi_flags!(PadInputFlags : u32 { CONNECTED = "connected" });
 /// An enum over `u8`: any value can be read, and [`RecRecordKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RecRecordKind(pub u8);
 impl RecRecordKind {
@@ -1166,18 +878,7 @@ abi_enum!(RecRecordKind : u8 { KEYFRAME = "keyframe", DELTA = "delta" });
 /// Who answered a pad's last poll
 ///
 /// An enum over `u8`: any value can be read, and [`RecPadSource::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RecPadSource(pub u8);
 impl RecPadSource {
@@ -1196,18 +897,7 @@ abi_enum!(
 /// Game phase, mapped from the menu ID by the profile
 ///
 /// An enum over `u8`: any value can be read, and [`Phase::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Phase(pub u8);
 impl Phase {
@@ -1232,18 +922,7 @@ abi_enum!(
 /// Ship or tile colour
 ///
 /// An enum over `u8`: any value can be read, and [`Color::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Color(pub u8);
 impl Color {
@@ -1255,18 +934,7 @@ abi_enum!(Color : u8 { WHITE = "white", BLACK = "black", UNKNOWN = "unknown" });
 /// Board tile state
 ///
 /// An enum over `u8`: any value can be read, and [`Tile::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Tile(pub u8);
 impl Tile {
@@ -1281,18 +949,7 @@ abi_enum!(Tile : u8 { WHITE = "white", BLACK = "black", NONE = "none" });
 /// One of the four shot directions
 ///
 /// An enum over `u8`: any value can be read, and [`Dir::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct Dir(pub u8);
 impl Dir {
@@ -1306,18 +963,7 @@ abi_enum!(
     Dir : u8 { NONE = "none", UP = "up", DOWN = "down", LEFT = "left", RIGHT = "right" }
 );
 /// An enum over `u8`: any value can be read, and [`ProjectileKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ProjectileKind(pub u8);
 impl ProjectileKind {
@@ -1328,18 +974,7 @@ impl ProjectileKind {
 }
 abi_enum!(ProjectileKind : u8 { NORMAL = "normal", FAST = "fast", UNKNOWN = "unknown" });
 /// An enum over `u8`: any value can be read, and [`PickupKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct PickupKind(pub u8);
 impl PickupKind {
@@ -1362,18 +997,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`GameType::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct GameType(pub u8);
 impl GameType {
@@ -1392,18 +1016,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`RoundState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct RoundState(pub u8);
 impl RoundState {
@@ -1423,18 +1036,7 @@ abi_enum!(
 /// An enum over `u8`: any value can be read, and [`SpawnState::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.6.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct SpawnState(pub u8);
 impl SpawnState {
@@ -1451,18 +1053,7 @@ abi_enum!(SpawnState : u8 { DUE = "due", OUT = "out", WAITING = "waiting" });
 /// An enum over `u8`: any value can be read, and [`EnemyKind::name`] says whether the schema declares it.
 ///
 /// Since ABI 0.9.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct EnemyKind(pub u8);
 impl EnemyKind {
@@ -1481,18 +1072,7 @@ abi_enum!(
 /// Events derived by diffing consecutive ticks (design section 5.5)
 ///
 /// An enum over `u16`: any value can be read, and [`EventKind::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct EventKind(pub u16);
 impl EventKind {
@@ -1528,18 +1108,7 @@ abi_enum!(
 /// Why the latest tick produced no valid snapshot
 ///
 /// An enum over `u16`: any value can be read, and [`InvalidReason::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct InvalidReason(pub u16);
 impl InvalidReason {
@@ -1573,18 +1142,7 @@ abi_enum!(
 /// Which hook built the snapshot (design section 4.5)
 ///
 /// An enum over `u8`: any value can be read, and [`TickSource::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct TickSource(pub u8);
 impl TickSource {
@@ -1595,18 +1153,7 @@ impl TickSource {
 }
 abi_enum!(TickSource : u8 { PRESENT = "present", SIM_STEP = "sim_step" });
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct SnapshotFlags(pub u32);
 impl SnapshotFlags {
@@ -1627,18 +1174,7 @@ abi_flags!(
     "overlay_focused", STALE = "stale" }
 );
 /// A set of flags over `u16`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ShipFlags(pub u16);
 impl ShipFlags {
@@ -1652,18 +1188,7 @@ abi_flags!(
     MOVING = "moving" }
 );
 /// A set of flags over `u32`: bits the schema does not declare are kept.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ShipValid(pub u32);
 impl ShipValid {
@@ -1694,18 +1219,7 @@ abi_flags!(
 /// Element type of a custom probe
 ///
 /// An enum over `u16`: any value can be read, and [`ExtraType::name`] says whether the schema declares it.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(transparent)]
 pub struct ExtraType(pub u16);
 impl ExtraType {
@@ -1728,15 +1242,7 @@ abi_enum!(
 /// One row of a layout table; size 0 means the region is absent
 ///
 /// 8 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct RegionEntry {
     /// Offset 0x00, 4 bytes. From the start of the bridge, or of the client block
@@ -1748,19 +1254,8 @@ abi_struct!(RegionEntry : size 8, align 4 { offset : 0, size : 4 });
 /// One row of the client table. The client claims it by compare-and-swap from free; the host frees it.
 ///
 /// 128 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct ClientEntry {
     /// Offset 0x00, 4 bytes.
@@ -1808,15 +1303,7 @@ abi_struct!(
 /// The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
 ///
 /// 16 bytes, align 2.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Controls {
     /// Offset 0x00, 1 byte.
@@ -1848,19 +1335,8 @@ abi_struct!(
 /// 1304 bytes, align 8.
 ///
 /// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct BridgeHeader {
     /// Offset 0x00, 4 bytes. bridge_magic
@@ -1961,19 +1437,8 @@ abi_struct!(
 /// The start of a client's draw region. The lists follow it, buffer_size bytes apart
 ///
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct DrawHeader {
     /// Offset 0x00, 4 bytes. Bits 0-1: the shared list's index; bit 2: it is fresh (a list waits for the host). Swapped whole by both sides
@@ -1998,19 +1463,8 @@ abi_struct!(
 /// One draw list: this header, max_commands draw_cmd, then max_payload bytes of payload
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct DrawListHeader {
     /// Offset 0x00, 4 bytes. Client: the list's number
@@ -2037,19 +1491,8 @@ abi_struct!(
 /// The start of a client's parameters: the client's definitions, then the host's values
 ///
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ParamsHeader {
     /// Offset 0x00, 4 bytes. Client: odd while it writes the definitions
@@ -2072,19 +1515,8 @@ abi_struct!(
 /// One parameter a client declares (design 8.6). The host shows it as a control in the Bots panel
 ///
 /// 256 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct ParamDef {
     /// Offset 0x00, 32 bytes.
@@ -2154,19 +1586,8 @@ abi_struct!(
 /// One parameter's value, written by the host
 ///
 /// 16 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct ParamValue {
     /// Offset 0x00, 8 bytes.
@@ -2180,19 +1601,8 @@ abi_struct!(ParamValue : size 16, align 8 { value : 0, changes : 8, _pad12 : 12 
 /// The start of a client's stats. The client writes both halves: the stats under seq, and its tick facts, which ibf_client keeps
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct StatsHeader {
     /// Offset 0x00, 4 bytes. Client: odd while it writes the stats
@@ -2221,19 +1631,8 @@ abi_struct!(
 /// One stat: a number or a short text
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct StatEntry {
     /// Offset 0x00, 24 bytes.
@@ -2282,19 +1681,8 @@ abi_struct!(
 /// A client's command mailbox: one request at a time. The request text follows the header, then the response text
 ///
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct MailboxHeader {
     /// Offset 0x00, 4 bytes. Client: bumped (release) after each request's text and length are written
@@ -2324,19 +1712,8 @@ abi_struct!(
 /// The start of a snapshot ring slot; the snapshot and its extras follow it
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RingSlotHeader {
     /// Offset 0x00, 4 bytes. Odd while the host writes the slot
@@ -2359,19 +1736,8 @@ abi_struct!(
 /// One log entry in the host log ring or a client's log queue; the source, then the text, follow it
 ///
 /// 40 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct LogEntry {
     /// Offset 0x00, 2 bytes. Bytes of the entry with its source and text, a multiple of 8
@@ -2404,19 +1770,8 @@ abi_struct!(
 /// The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct LogRingHeader {
     /// Offset 0x00, 8 bytes. Bytes ever written; the next entry starts at write_pos % capacity
@@ -2439,19 +1794,8 @@ abi_struct!(
 /// A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct LogQueueHeader {
     /// Offset 0x00, 8 bytes. Client: bytes ever written
@@ -2474,15 +1818,7 @@ abi_struct!(
 /// The start of a client block; the host writes it
 ///
 /// 72 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ClientBlockHeader {
     /// Offset 0x00, 4 bytes.
@@ -2501,19 +1837,8 @@ abi_struct!(
 /// One running host in the directory
 ///
 /// 64 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct DirectoryEntry {
     /// Offset 0x00, 4 bytes.
@@ -2556,19 +1881,8 @@ abi_struct!(
 /// Local\\ibf.directory: the hosts running in this logon session
 ///
 /// 1088 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct DirectoryHeader {
     /// Offset 0x00, 4 bytes. directory_magic
@@ -2595,19 +1909,8 @@ abi_struct!(
 /// 8 bytes, align 1.
 ///
 /// Since ABI 0.5.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct HeatmapHeader {
     /// Offset 0x00, 1 byte.
@@ -2621,19 +1924,8 @@ abi_struct!(HeatmapHeader : size 8, align 1 { palette : 0, flags : 1, _pad2 : 2 
 /// One drawing (design 8.4). By op, in the command's space: line, arrow: from (a, b) to (c, d), thickness pixels wide. polyline: the payload's points (vec2 each); flags.closed joins the ends. rect, rect_fill: the corners (a, b) and (c, d). circle, circle_fill: centre (a, b), radius c (screen_norm: a fraction of the height). text: the payload's UTF-8 hanging from (a, b), or centred on it (flags.centered); c is the size in pixels, 0 for the overlay's. tile_fill, tile_outline: tile (a, b), c x d tiles (0 counts as 1), whatever the space. heatmap: c x d cells from tile (a, b), the lower-left; the payload is a heatmap_header, then the cells. The colour's alpha is the opacity.
 ///
 /// 36 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct DrawCmd {
     /// Offset 0x00, 1 byte.
@@ -2671,15 +1963,7 @@ abi_struct!(
 /// 2-D vector in world units (tiles): origin at the board centre, +Y up
 ///
 /// 8 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Vec2 {
     /// Offset 0x00, 4 bytes.
@@ -2691,19 +1975,8 @@ abi_struct!(Vec2 : size 8, align 4 { x : 0, y : 4 });
 /// One virtual pad. Written under a seqlock: seq is odd while the client writes. A record whose seq stays the same for input.timeout_ms reads neutral
 ///
 /// 32 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct PadInput {
     /// Offset 0x00, 4 bytes.
@@ -2736,19 +2009,8 @@ abi_struct!(
 /// One pad as the game last polled it before a tick
 ///
 /// 24 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecPad {
     /// Offset 0x00, 8 bytes. The tick a bot's record answered; 0 when no bot answered the poll
@@ -2781,19 +2043,8 @@ abi_struct!(
 /// One tick record; the snapshot and its extras follow it
 ///
 /// 136 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecTickHeader {
     /// Offset 0x00, 4 bytes. Bytes of the record: this header and data_size
@@ -2820,19 +2071,8 @@ abi_struct!(
 /// The first 512 bytes of a recording
 ///
 /// 512 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecFileHeader {
     /// Offset 0x00, 4 bytes. rec_magic
@@ -2946,15 +2186,7 @@ abi_struct!(
 /// One chunk: its zlib stream follows
 ///
 /// 32 bytes, align 8.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecChunkHeader {
     /// Offset 0x00, 4 bytes. rec_chunk_magic
@@ -2979,15 +2211,7 @@ abi_struct!(
 /// The footer's index of a chunk
 ///
 /// 24 bytes, align 8.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecChunkEntry {
     /// Offset 0x00, 8 bytes. Of its rec_chunk_header, from the file's start
@@ -3003,19 +2227,8 @@ abi_struct!(
 /// A match or round boundary, from the snapshots' events
 ///
 /// 16 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecMark {
     /// Offset 0x00, 8 bytes.
@@ -3031,15 +2244,7 @@ abi_struct!(RecMark : size 16, align 8 { tick : 0, kind : 8, _pad10 : 10 pad, a 
 /// The footer: chunk_count rec_chunk_entry and mark_count rec_mark follow it
 ///
 /// 48 bytes, align 8.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecFooter {
     /// Offset 0x00, 4 bytes. rec_footer_magic
@@ -3068,19 +2273,8 @@ abi_struct!(
 /// A recording's last 16 bytes
 ///
 /// 16 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct RecTrailer {
     /// Offset 0x00, 8 bytes. Of the rec_footer, from the file's start
@@ -3096,19 +2290,8 @@ abi_struct!(
     RecTrailer : size 16, align 8 { footer_offset : 0, _pad8 : 8 pad, magic : 12 }
 );
 /// 48 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct SnapshotHeader {
     /// Offset 0x00, 4 bytes. snapshot_magic
@@ -3144,19 +2327,8 @@ abi_struct!(
     invalid_reason : 44, tick_source : 46, _pad47 : 47 pad }
 );
 /// 24 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Game {
     /// Offset 0x00, 4 bytes. Raw menu ID
@@ -3186,15 +2358,7 @@ abi_struct!(
     pad }
 );
 /// 4100 bytes, align 2.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Board {
     /// Offset 0x00, 2 bytes.
@@ -3206,19 +2370,8 @@ pub struct Board {
 }
 abi_struct!(Board : size 4100, align 2 { width : 0, height : 2, tiles : 4 array });
 /// 64 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Ship {
     /// Offset 0x00, 8 bytes.
@@ -3267,19 +2420,8 @@ abi_struct!(
     58, fast_ammo : 59, charge_dir : 60, _pad61 : 61 pad }
 );
 /// 24 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Projectile {
     /// Offset 0x00, 8 bytes.
@@ -3304,19 +2446,8 @@ abi_struct!(
     dir : 20, kind : 21, owner : 22, _pad23 : 23 pad }
 );
 /// 16 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Pickup {
     /// Offset 0x00, 8 bytes.
@@ -3335,19 +2466,8 @@ abi_struct!(
     14 pad }
 );
 /// 24 bytes, align 8.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct Event {
     /// Offset 0x00, 8 bytes. Tick the event was detected on
@@ -3372,19 +2492,8 @@ abi_struct!(
 /// 20 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct Match {
     /// Offset 0x00, 4 bytes. The map's zoom: pixels per tile = ceil(round(available pixels x map_scale) / tiles) on the limiting axis
@@ -3427,19 +2536,8 @@ abi_struct!(
 /// 16 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct PickupSpawn {
     /// Offset 0x00, 8 bytes. The spawn cell's centre
@@ -3460,19 +2558,8 @@ abi_struct!(
 /// 16 bytes, align 4.
 ///
 /// Since ABI 0.9.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct SpawnMarker {
     /// Offset 0x00, 8 bytes. The marked cell's centre
@@ -3492,19 +2579,8 @@ abi_struct!(
 /// 28 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ShipExt {
     /// Offset 0x00, 8 bytes. Tiles per second
@@ -3536,19 +2612,8 @@ abi_struct!(
 /// 8 bytes, align 4.
 ///
 /// Since ABI 0.6.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ProjectileExt {
     /// Offset 0x00, 4 bytes. Tiles flown since it spawned (a shot dies after 100)
@@ -3564,19 +2629,8 @@ abi_struct!(ProjectileExt : size 8, align 4 { distance : 0, team : 4, _pad5 : 5 
 /// 12104 bytes, align 8.
 ///
 /// Extensible: it may grow at its end in a later minor version; readers learn its size at run time.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C, align(8))]
 pub struct Snapshot {
     /// Offset 0x00, 48 bytes.
@@ -3665,15 +2719,7 @@ abi_struct!(
 /// One custom probe (design section 5.6)
 ///
 /// 36 bytes, align 4.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ExtraEntry {
     /// Offset 0x00, 24 bytes.
@@ -3706,19 +2752,8 @@ abi_struct!(
     count : 34 }
 );
 /// 2312 bytes, align 4.
-#[allow(
-    clippy::pub_underscore_fields,
-    reason = "declared padding is public, so that a struct literal can name every field"
-)]
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    ::zerocopy::FromBytes,
-    ::zerocopy::IntoBytes,
-    ::zerocopy::KnownLayout,
-    ::zerocopy::Immutable
-)]
+#[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]
+#[derive(Clone, Copy, PartialEq, ::zerocopy::FromBytes, ::zerocopy::IntoBytes, ::zerocopy::KnownLayout, ::zerocopy::Immutable)]
 #[repr(C)]
 pub struct ExtrasHeader {
     /// Offset 0x00, 2 bytes.
@@ -3740,89 +2775,32 @@ abi_struct!(
 
  A view wraps an [`abi_runtime::Region`] (a pointer and a length, checked once when the view is built), never a reference: memory another process writes must not be behind a `&T`. Atomic fields load with acquire and store with release; plain fields are copied with relaxed atomic loads; the bytes a seqlock guards are read into value types and re-checked, with a bounded number of tries.*/
 pub mod live {
-    #![allow(
-        clippy::must_use_candidate,
-        reason = "a view's getters are loads from shared memory: one discarded is harmless, and a must_use on each of hundreds is noise"
-    )]
-    #![allow(
-        clippy::missing_errors_doc,
-        clippy::missing_panics_doc,
-        reason = "each view, seqlock and ring documents its errors and panics once, on the type"
-    )]
-    #![allow(
-        clippy::unreadable_literal,
-        reason = "offsets and sizes are written as the layout report prints them"
-    )]
-    #![allow(
-        clippy::cast_possible_truncation,
-        reason = "each cast narrows a value checked against the layout's bounds first"
-    )]
+    #![allow(clippy::must_use_candidate, reason = "a view's getters are loads from shared memory: one discarded is harmless, and a must_use on each of hundreds is noise")]
+    #![allow(clippy::missing_errors_doc, clippy::missing_panics_doc, reason = "each view, seqlock and ring documents its errors and panics once, on the type")]
+    #![allow(clippy::unreadable_literal, reason = "offsets and sizes are written as the layout report prints them")]
+    #![allow(clippy::cast_possible_truncation, reason = "each cast narrows a value checked against the layout's bounds first")]
+    #[allow(unused_imports, reason = "fixed-size views name the runtime's types through `view!`")]
     use ::abi_runtime::{Region, RegionError, SeqLock, SeqLockError};
-    use ::core::sync::atomic::Ordering;
     use ::zerocopy::{FromZeros, IntoBytes};
     /// Tries of a host's read of a record its client writes (a pad, a client's
     /// parameter definitions, its stats) when it names none: a client that died
     /// mid-write leaves the counter odd, and a host that serves every row each tick
     /// must not wait for it (docs/hosts.md, "A host's cost per tick").
     pub const HOST_TRIES: u32 = 8;
-    /// A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client.
-    #[derive(Clone, Copy)]
-    pub struct ClientEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::ClientEntry`] in shared memory (128 bytes, align 8), written by the host and client."] ClientEntry: size 128, align 8;
     }
-    impl ClientEntry<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 128;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 128;
-    }
-    impl<'a, A: ::abi_runtime::Access> ClientEntry<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 128, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `state`, an atomic load (acquire). Written by the host and client.
-        pub fn state(&self) -> super::ClientState {
-            super::ClientState(self.region.load::<u32>(0, Ordering::Acquire))
-        }
-        /// `generation`, an atomic load (acquire). Written by the client.
-        pub fn generation(&self) -> u32 {
-            self.region.load::<u32>(4, Ordering::Acquire)
-        }
-        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn pid(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client.
-        pub fn caps(&self) -> super::ClientCaps {
-            self.region.read::<super::ClientCaps>(12)
-        }
-        /// `heartbeat_ns`, an atomic load (acquire). Written by the client.
-        pub fn heartbeat_ns(&self) -> u64 {
-            self.region.load::<u64>(16, Ordering::Acquire)
-        }
-        /// `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn connected_ns(&self) -> u64 {
-            self.region.read::<u64>(24)
-        }
-        /// `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn pad(&self) -> u8 {
-            self.region.read::<u8>(32)
-        }
-        /// `waiting`, an atomic load (acquire). Written by the client.
-        pub fn waiting(&self) -> u32 {
-            self.region.load::<u32>(36, Ordering::Acquire)
-        }
-        /// `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn name(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(40)
+    impl<A: ::abi_runtime::Access> ClientEntry<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `state`, an atomic load (acquire). Written by the host and client."] load state @ 0: super::ClientState as u32;
+            #[doc = r" `generation`, an atomic load (acquire). Written by the client."] load generation @ 4: u32;
+            #[doc = r" `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read pid @ 8: u32;
+            #[doc = r" `caps`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host and client."] read caps @ 12: super::ClientCaps;
+            #[doc = r" `heartbeat_ns`, an atomic load (acquire). Written by the client."] load heartbeat_ns @ 16: u64;
+            #[doc = r" `connected_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read connected_ns @ 24: u64;
+            #[doc = r" `pad`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read pad @ 32: u8;
+            #[doc = r" `waiting`, an atomic load (acquire). Written by the client."] load waiting @ 36: u32;
+            #[doc = r" `name`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read name @ 40: [u8; 32];
         }
         /// `name` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the client.
         pub fn name_text(&self) -> ::std::string::String {
@@ -3832,97 +2810,21 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> ClientEntry<'_, A> {
-        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(
-            &self,
-            value: super::ClientState,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value.0, Ordering::Release)
-        }
-        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
-        pub fn compare_exchange_state(
-            &self,
-            current: super::ClientState,
-            new: super::ClientState,
-        ) -> Result<
-            Result<super::ClientState, super::ClientState>,
-            ::abi_runtime::Contended,
-        > {
-            let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
-            Ok(found.map(super::ClientState).map_err(super::ClientState))
-        }
-        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(
-            &self,
-            value: super::ClientState,
-        ) -> Result<super::ClientState, ::abi_runtime::Contended> {
-            let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
-            Ok(super::ClientState(old))
-        }
-        /// Stores `generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_generation(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(4, value, Ordering::Release)
-        }
-        /// Adds to `generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_generation(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(4, value, Ordering::AcqRel)
-        }
-        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_caps(
-            &self,
-            value: super::ClientCaps,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<super::ClientCaps>(12, &value)
-        }
-        /// Stores `heartbeat_ns` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_heartbeat_ns(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(16, value, Ordering::Release)
-        }
-        /// Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_heartbeat_ns(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
-        }
-        /// Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_connected_ns(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(24, &value)
-        }
-        /// Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pad(&self, value: u8) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u8>(32, &value)
-        }
-        /// Stores `waiting` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_waiting(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(36, value, Ordering::Release)
-        }
-        /// Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_waiting(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(36, value, Ordering::AcqRel)
-        }
-        /// Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_name(&self, value: [u8; 32]) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[u8; 32]>(40, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_state @ 0: super::ClientState as u32;
+            #[doc = r" Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter."] compare_exchange compare_exchange_state @ 0: super::ClientState as u32;
+            #[doc = r" Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter."] swap swap_state @ 0: super::ClientState as u32;
+            #[doc = r" Stores `generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_generation @ 4: u32;
+            #[doc = r" Adds to `generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_generation @ 4: u32;
+            #[doc = r" Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_pid @ 8: u32;
+            #[doc = r" Writes `caps` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_caps @ 12: super::ClientCaps;
+            #[doc = r" Stores `heartbeat_ns` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_heartbeat_ns @ 16: u64;
+            #[doc = r" Adds to `heartbeat_ns` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_heartbeat_ns @ 16: u64;
+            #[doc = r" Writes `connected_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_connected_ns @ 24: u64;
+            #[doc = r" Writes `pad` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_pad @ 32: u8;
+            #[doc = r" Stores `waiting` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_waiting @ 36: u32;
+            #[doc = r" Adds to `waiting` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_waiting @ 36: u32;
+            #[doc = r" Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_name @ 40: [u8; 32];
         }
     }
     /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
@@ -3963,45 +2865,26 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn magic(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_major(&self) -> u16 {
-            self.region.read::<u16>(4)
-        }
-        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_minor(&self) -> u16 {
-            self.region.read::<u16>(6)
-        }
-        /// `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn header_size(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn total_size(&self) -> u32 {
-            self.region.read::<u32>(12)
-        }
-        /// `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_pid(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `host_generation`, an atomic load (acquire). Written by the host.
-        pub fn host_generation(&self) -> u32 {
-            self.region.load::<u32>(20, Ordering::Acquire)
-        }
-        /// `host_state`, an atomic load (acquire). Written by the host.
-        pub fn host_state(&self) -> super::HostState {
-            super::HostState(self.region.load::<u32>(24, Ordering::Acquire))
-        }
-        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn region_count(&self) -> u32 {
-            self.region.read::<u32>(28)
-        }
-        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_version(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(32)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
+            #[doc = r" `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_major @ 4: u16;
+            #[doc = r" `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_minor @ 6: u16;
+            #[doc = r" `header_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read header_size @ 8: u32;
+            #[doc = r" `total_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read total_size @ 12: u32;
+            #[doc = r" `host_pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read host_pid @ 16: u32;
+            #[doc = r" `host_generation`, an atomic load (acquire). Written by the host."] load host_generation @ 20: u32;
+            #[doc = r" `host_state`, an atomic load (acquire). Written by the host."] load host_state @ 24: super::HostState as u32;
+            #[doc = r" `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read region_count @ 28: u32;
+            #[doc = r" `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read host_version @ 32: [u8; 32];
+            #[doc = r" `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read regions @ 64: [super::RegionEntry; 8];
+            #[doc = r" `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read clock_mono_ns @ 128: u64;
+            #[doc = r" `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read clock_unix_ns @ 136: i64;
+            #[doc = r" `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read ring_slots @ 144: u32;
+            #[doc = r" `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read ring_slot_size @ 148: u32;
+            #[doc = r" `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_clients @ 152: u32;
+            #[doc = r" `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read client_block_size @ 156: u32;
+            #[doc = r" `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read client_entry_size @ 160: u32;
+            #[doc = r" `snapshot_seq`, an atomic load (acquire). Written by the host."] load snapshot_seq @ 192: u64;
         }
         /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
         pub fn host_version_text(&self) -> ::std::string::String {
@@ -4009,45 +2892,11 @@ pub mod live {
             let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
             ::std::string::String::from_utf8_lossy(&bytes[..end]).into_owned()
         }
-        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn regions(&self) -> [super::RegionEntry; 8] {
-            self.region.read::<[super::RegionEntry; 8]>(64)
-        }
-        /// `clock_mono_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn clock_mono_ns(&self) -> u64 {
-            self.region.read::<u64>(128)
-        }
-        /// `clock_unix_ns`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn clock_unix_ns(&self) -> i64 {
-            self.region.read::<i64>(136)
-        }
-        /// `ring_slots`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn ring_slots(&self) -> u32 {
-            self.region.read::<u32>(144)
-        }
-        /// `ring_slot_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn ring_slot_size(&self) -> u32 {
-            self.region.read::<u32>(148)
-        }
-        /// `max_clients`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_clients(&self) -> u32 {
-            self.region.read::<u32>(152)
-        }
-        /// `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn client_block_size(&self) -> u32 {
-            self.region.read::<u32>(156)
-        }
-        /// `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn client_entry_size(&self) -> u32 {
-            self.region.read::<u32>(160)
-        }
         /// `pad_owner`, loaded as one 4-byte word (acquire). Written by the host and client.
         pub fn pad_owner(&self) -> [u8; 4] {
-            ::zerocopy::transmute!(self.region.load:: < u32 > (164, Ordering::Acquire))
-        }
-        /// `snapshot_seq`, an atomic load (acquire). Written by the host.
-        pub fn snapshot_seq(&self) -> u64 {
-            self.region.load::<u64>(192, Ordering::Acquire)
+            ::zerocopy::transmute!(
+                self.region.load:: < u32 > (164, ::core::sync::atomic::Ordering::Acquire)
+            )
         }
         /// The live view of `clients[index]`, or `None` when `index` is 8 or more. Written by the host and client.
         pub fn clients(&self, index: usize) -> Option<ClientEntry<'a, A>> {
@@ -4069,14 +2918,22 @@ pub mod live {
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
         pub fn run_mode(&self) -> Option<super::RunMode> {
             self.region.covers(1296, 1297).ok()?;
-            Some(super::RunMode(self.region.load::<u8>(1296, Ordering::Acquire)))
+            Some(
+                super::RunMode(
+                    self.region.load::<u8>(1296, ::core::sync::atomic::Ordering::Acquire),
+                ),
+            )
         }
         /// `sim_state`, an atomic load (acquire). Written by the host.
         ///
         /// Added in 0.7: absent when the producer's record (its size field) ends before it.
         pub fn sim_state(&self) -> Option<super::SimState> {
             self.region.covers(1297, 1298).ok()?;
-            Some(super::SimState(self.region.load::<u8>(1297, Ordering::Acquire)))
+            Some(
+                super::SimState(
+                    self.region.load::<u8>(1297, ::core::sync::atomic::Ordering::Acquire),
+                ),
+            )
         }
         /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
         ///
@@ -4087,126 +2944,28 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> BridgeHeader<'_, A> {
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(4, &value)
-        }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(6, &value)
-        }
-        /// Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_header_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_total_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(12, &value)
-        }
-        /// Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `host_generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_host_generation(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(20, value, Ordering::Release)
-        }
-        /// Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_host_generation(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
-        }
-        /// Stores `host_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_host_state(
-            &self,
-            value: super::HostState,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(24, value.0, Ordering::Release)
-        }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_region_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(28, &value)
-        }
-        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_version(
-            &self,
-            value: [u8; 32],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[u8; 32]>(32, &value)
-        }
-        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_regions(
-            &self,
-            value: [super::RegionEntry; 8],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[super::RegionEntry; 8]>(64, &value)
-        }
-        /// Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_clock_mono_ns(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(128, &value)
-        }
-        /// Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_clock_unix_ns(
-            &self,
-            value: i64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<i64>(136, &value)
-        }
-        /// Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ring_slots(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(144, &value)
-        }
-        /// Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ring_slot_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(148, &value)
-        }
-        /// Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_clients(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(152, &value)
-        }
-        /// Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_client_block_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(156, &value)
-        }
-        /// Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_client_entry_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(160, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_magic @ 0: u32;
+            #[doc = r" Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_major @ 4: u16;
+            #[doc = r" Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_minor @ 6: u16;
+            #[doc = r" Writes `header_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_header_size @ 8: u32;
+            #[doc = r" Writes `total_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_total_size @ 12: u32;
+            #[doc = r" Writes `host_pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_pid @ 16: u32;
+            #[doc = r" Stores `host_generation` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_host_generation @ 20: u32;
+            #[doc = r" Adds to `host_generation` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_host_generation @ 20: u32;
+            #[doc = r" Stores `host_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_host_state @ 24: super::HostState as u32;
+            #[doc = r" Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_region_count @ 28: u32;
+            #[doc = r" Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_version @ 32: [u8; 32];
+            #[doc = r" Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_regions @ 64: [super::RegionEntry; 8];
+            #[doc = r" Writes `clock_mono_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_clock_mono_ns @ 128: u64;
+            #[doc = r" Writes `clock_unix_ns` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_clock_unix_ns @ 136: i64;
+            #[doc = r" Writes `ring_slots` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_ring_slots @ 144: u32;
+            #[doc = r" Writes `ring_slot_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_ring_slot_size @ 148: u32;
+            #[doc = r" Writes `max_clients` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_clients @ 152: u32;
+            #[doc = r" Writes `client_block_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_client_block_size @ 156: u32;
+            #[doc = r" Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_client_entry_size @ 160: u32;
+            #[doc = r" Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_snapshot_seq @ 192: u64;
+            #[doc = r" Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_snapshot_seq @ 192: u64;
         }
         /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).
         pub fn compare_exchange_pad_owner(
@@ -4233,20 +2992,6 @@ pub mod live {
             assert!(index < 4, "element index out of range");
             self.region.compare_exchange_byte::<u32>(164, index, current, new)
         }
-        /// Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_snapshot_seq(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(192, value, Ordering::Release)
-        }
-        /// Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_snapshot_seq(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(192, value, Ordering::AcqRel)
-        }
         /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
         /// Added in 0.4: absent when the producer's record (its size field) ends before it.
@@ -4265,7 +3010,13 @@ pub mod live {
             value: super::RunMode,
         ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
             self.region.covers(1296, 1297)?;
-            Ok(self.region.try_store::<u8>(1296, value.0, Ordering::Release))
+            Ok(
+                self
+                    .region
+                    .try_store::<
+                        u8,
+                    >(1296, value.0, ::core::sync::atomic::Ordering::Release),
+            )
         }
         /// Stores `sim_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
         ///
@@ -4275,7 +3026,13 @@ pub mod live {
             value: super::SimState,
         ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
             self.region.covers(1297, 1298)?;
-            Ok(self.region.try_store::<u8>(1297, value.0, Ordering::Release))
+            Ok(
+                self
+                    .region
+                    .try_store::<
+                        u8,
+                    >(1297, value.0, ::core::sync::atomic::Ordering::Release),
+            )
         }
         /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
         ///
@@ -4288,203 +3045,56 @@ pub mod live {
             Ok(self.region.write::<u32>(1300, &value))
         }
     }
-    /// A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct DrawHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DrawHeader`] in shared memory (64 bytes, align 4), written by the host."] DrawHeader: size 64, align 4;
     }
-    impl DrawHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> DrawHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 4).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `state`, an atomic load (acquire). Written by the host and client.
-        pub fn state(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn buffers(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn buffer_size(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_commands(&self) -> u32 {
-            self.region.read::<u32>(12)
-        }
-        /// `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_payload(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `published`, an atomic load (acquire). Written by the client.
-        pub fn published(&self) -> u32 {
-            self.region.load::<u32>(20, Ordering::Acquire)
+    impl<A: ::abi_runtime::Access> DrawHeader<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `state`, an atomic load (acquire). Written by the host and client."] load state @ 0: u32;
+            #[doc = r" `buffers`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read buffers @ 4: u32;
+            #[doc = r" `buffer_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read buffer_size @ 8: u32;
+            #[doc = r" `max_commands`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_commands @ 12: u32;
+            #[doc = r" `max_payload`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_payload @ 16: u32;
+            #[doc = r" `published`, an atomic load (acquire). Written by the client."] load published @ 20: u32;
         }
     }
     impl<A: ::abi_runtime::Writable> DrawHeader<'_, A> {
-        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value, Ordering::Release)
-        }
-        /// Adds to `state` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_state(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
-        }
-        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
-        pub fn compare_exchange_state(
-            &self,
-            current: u32,
-            new: u32,
-        ) -> Result<Result<u32, u32>, ::abi_runtime::Contended> {
-            let found = self.region.try_compare_exchange::<u32>(0, current, new)?;
-            Ok(found)
-        }
-        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(&self, value: u32) -> Result<u32, ::abi_runtime::Contended> {
-            let old = self.region.try_swap::<u32>(0, value, Ordering::AcqRel)?;
-            Ok(old)
-        }
-        /// Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_buffers(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_buffer_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_commands(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(12, &value)
-        }
-        /// Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_payload(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `published` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_published(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(20, value, Ordering::Release)
-        }
-        /// Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_published(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(20, value, Ordering::AcqRel)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_state @ 0: u32;
+            #[doc = r" Adds to `state` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_state @ 0: u32;
+            #[doc = r" Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter."] compare_exchange compare_exchange_state @ 0: u32;
+            #[doc = r" Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter."] swap swap_state @ 0: u32;
+            #[doc = r" Writes `buffers` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_buffers @ 4: u32;
+            #[doc = r" Writes `buffer_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_buffer_size @ 8: u32;
+            #[doc = r" Writes `max_commands` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_commands @ 12: u32;
+            #[doc = r" Writes `max_payload` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_payload @ 16: u32;
+            #[doc = r" Stores `published` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_published @ 20: u32;
+            #[doc = r" Adds to `published` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_published @ 20: u32;
         }
     }
-    /// A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct DrawListHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DrawListHeader`] in shared memory (64 bytes, align 8), written by the client."] DrawListHeader: size 64, align 8;
     }
-    impl DrawListHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> DrawListHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn seq(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn count(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn payload_len(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn ttl_ms(&self) -> u32 {
-            self.region.read::<u32>(12)
-        }
-        /// `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn flags(&self) -> super::DrawListFlags {
-            self.region.read::<super::DrawListFlags>(16)
-        }
-        /// `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn dropped(&self) -> u32 {
-            self.region.read::<u32>(20)
-        }
-        /// `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn for_tick(&self) -> u64 {
-            self.region.read::<u64>(24)
+    impl<A: ::abi_runtime::Access> DrawListHeader<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read seq @ 0: u32;
+            #[doc = r" `count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read count @ 4: u32;
+            #[doc = r" `payload_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read payload_len @ 8: u32;
+            #[doc = r" `ttl_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read ttl_ms @ 12: u32;
+            #[doc = r" `flags`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read flags @ 16: super::DrawListFlags;
+            #[doc = r" `dropped`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read dropped @ 20: u32;
+            #[doc = r" `for_tick`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read for_tick @ 24: u64;
         }
     }
     impl<A: ::abi_runtime::Writable> DrawListHeader<'_, A> {
-        /// Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_seq(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_count(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_payload_len(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_ttl_ms(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(12, &value)
-        }
-        /// Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_flags(
-            &self,
-            value: super::DrawListFlags,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<super::DrawListFlags>(16, &value)
-        }
-        /// Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_dropped(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(20, &value)
-        }
-        /// Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_for_tick(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(24, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `seq` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_seq @ 0: u32;
+            #[doc = r" Writes `count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_count @ 4: u32;
+            #[doc = r" Writes `payload_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_payload_len @ 8: u32;
+            #[doc = r" Writes `ttl_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_ttl_ms @ 12: u32;
+            #[doc = r" Writes `flags` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_flags @ 16: super::DrawListFlags;
+            #[doc = r" Writes `dropped` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_dropped @ 20: u32;
+            #[doc = r" Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_for_tick @ 24: u64;
         }
     }
     /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
@@ -4512,21 +3122,11 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
-        pub fn defs_seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
-        pub fn values_seq(&self) -> u32 {
-            self.region.load::<u32>(8, Ordering::Acquire)
-        }
-        /// `changes`, an atomic load (acquire). Written by the host.
-        pub fn changes(&self) -> u32 {
-            self.region.load::<u32>(12, Ordering::Acquire)
-        }
-        /// `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_params(&self) -> u32 {
-            self.region.read::<u32>(16)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load defs_seq @ 0: u32;
+            #[doc = r" `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load values_seq @ 8: u32;
+            #[doc = r" `changes`, an atomic load (acquire). Written by the host."] load changes @ 12: u32;
+            #[doc = r" `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_params @ 16: u32;
         }
         /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
@@ -4588,23 +3188,10 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> ParamsHeader<'_, A> {
-        /// Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_changes(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(12, value, Ordering::Release)
-        }
-        /// Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_changes(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(12, value, Ordering::AcqRel)
-        }
-        /// Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_params(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `changes` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_changes @ 12: u32;
+            #[doc = r" Adds to `changes` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_changes @ 12: u32;
+            #[doc = r" Writes `max_params` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_params @ 16: u32;
         }
         /// Writes what seqlock `param_defs` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_param_defs_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_param_defs(
@@ -4666,29 +3253,13 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
-        pub fn seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn max_stats(&self) -> u32 {
-            self.region.read::<u32>(8)
-        }
-        /// `ticks`, an atomic load (acquire). Written by the client.
-        pub fn ticks(&self) -> u64 {
-            self.region.load::<u64>(16, Ordering::Acquire)
-        }
-        /// `skipped`, an atomic load (acquire). Written by the client.
-        pub fn skipped(&self) -> u64 {
-            self.region.load::<u64>(24, Ordering::Acquire)
-        }
-        /// `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn wake_p50_us(&self) -> f32 {
-            self.region.read::<f32>(32)
-        }
-        /// `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn wake_p99_us(&self) -> f32 {
-            self.region.read::<f32>(36)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
+            #[doc = r" `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_stats @ 8: u32;
+            #[doc = r" `ticks`, an atomic load (acquire). Written by the client."] load ticks @ 16: u64;
+            #[doc = r" `skipped`, an atomic load (acquire). Written by the client."] load skipped @ 24: u64;
+            #[doc = r" `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read wake_p50_us @ 32: f32;
+            #[doc = r" `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read wake_p99_us @ 36: f32;
         }
         /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
@@ -4720,45 +3291,14 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> StatsHeader<'_, A> {
-        /// Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_max_stats(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
-        }
-        /// Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_ticks(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(16, value, Ordering::Release)
-        }
-        /// Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_ticks(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(16, value, Ordering::AcqRel)
-        }
-        /// Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_skipped(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(24, value, Ordering::Release)
-        }
-        /// Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_skipped(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
-        }
-        /// Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_wake_p50_us(
-            &self,
-            value: f32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<f32>(32, &value)
-        }
-        /// Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_wake_p99_us(
-            &self,
-            value: f32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<f32>(36, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `max_stats` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_max_stats @ 8: u32;
+            #[doc = r" Stores `ticks` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_ticks @ 16: u64;
+            #[doc = r" Adds to `ticks` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_ticks @ 16: u64;
+            #[doc = r" Stores `skipped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_skipped @ 24: u64;
+            #[doc = r" Adds to `skipped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_skipped @ 24: u64;
+            #[doc = r" Writes `wake_p50_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_wake_p50_us @ 32: f32;
+            #[doc = r" Writes `wake_p99_us` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_wake_p99_us @ 36: f32;
         }
         /// Writes what seqlock `stats` guards, bound to `client`'s claim: first loads the claim's standing and, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting), refuses with it, storing nothing (`Err`); otherwise [`Self::write_stats_unscoped`]'s result. The window left is one write (ATTACH.md, "What a client does when its row is freed").
         pub fn write_stats(
@@ -4784,132 +3324,33 @@ pub mod live {
             })
         }
     }
-    /// A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct MailboxHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::MailboxHeader`] in shared memory (64 bytes, align 4), written by the host."] MailboxHeader: size 64, align 4;
     }
-    impl MailboxHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> MailboxHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 4).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `request_seq`, an atomic load (acquire). Written by the client.
-        pub fn request_seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
-        }
-        /// `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client.
-        pub fn request_len(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `response_seq`, an atomic load (acquire). Written by the host.
-        pub fn response_seq(&self) -> u32 {
-            self.region.load::<u32>(8, Ordering::Acquire)
-        }
-        /// `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn status(&self) -> super::CommandStatus {
-            self.region.read::<super::CommandStatus>(12)
-        }
-        /// `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_len(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_total(&self) -> u32 {
-            self.region.read::<u32>(20)
-        }
-        /// `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn request_capacity(&self) -> u32 {
-            self.region.read::<u32>(24)
-        }
-        /// `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn response_capacity(&self) -> u32 {
-            self.region.read::<u32>(28)
+    impl<A: ::abi_runtime::Access> MailboxHeader<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `request_seq`, an atomic load (acquire). Written by the client."] load request_seq @ 0: u32;
+            #[doc = r" `request_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read request_len @ 4: u32;
+            #[doc = r" `response_seq`, an atomic load (acquire). Written by the host."] load response_seq @ 8: u32;
+            #[doc = r" `status`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read status @ 12: super::CommandStatus;
+            #[doc = r" `response_len`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read response_len @ 16: u32;
+            #[doc = r" `response_total`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read response_total @ 20: u32;
+            #[doc = r" `request_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read request_capacity @ 24: u32;
+            #[doc = r" `response_capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read response_capacity @ 28: u32;
         }
     }
     impl<A: ::abi_runtime::Writable> MailboxHeader<'_, A> {
-        /// Stores `request_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_request_seq(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value, Ordering::Release)
-        }
-        /// Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_request_seq(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(0, value, Ordering::AcqRel)
-        }
-        /// Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_request_len(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Stores `response_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_response_seq(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(8, value, Ordering::Release)
-        }
-        /// Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_response_seq(
-            &self,
-            value: u32,
-        ) -> Result<u32, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u32>(8, value, Ordering::AcqRel)
-        }
-        /// Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_status(
-            &self,
-            value: super::CommandStatus,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<super::CommandStatus>(12, &value)
-        }
-        /// Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_response_len(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_response_total(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(20, &value)
-        }
-        /// Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_request_capacity(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(24, &value)
-        }
-        /// Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_response_capacity(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(28, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `request_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_request_seq @ 0: u32;
+            #[doc = r" Adds to `request_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_request_seq @ 0: u32;
+            #[doc = r" Writes `request_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_request_len @ 4: u32;
+            #[doc = r" Stores `response_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_response_seq @ 8: u32;
+            #[doc = r" Adds to `response_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_response_seq @ 8: u32;
+            #[doc = r" Writes `status` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_status @ 12: super::CommandStatus;
+            #[doc = r" Writes `response_len` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_len @ 16: u32;
+            #[doc = r" Writes `response_total` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_total @ 20: u32;
+            #[doc = r" Writes `request_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_request_capacity @ 24: u32;
+            #[doc = r" Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_capacity @ 28: u32;
         }
     }
     /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
@@ -4937,9 +3378,8 @@ pub mod live {
         pub fn region(&self) -> Region<'a, A> {
             self.region
         }
-        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host.
-        pub fn seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load seq @ 0: u32;
         }
         /// Reads what seqlock `ring_slot` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
         pub fn read_ring_slot(&self) -> Result<RingSlot, SeqLockError> {
@@ -5004,7 +3444,10 @@ pub mod live {
             let lock = SeqLock::<u32, A>::new(self.region, 0);
             lock.try_write(|| -> Result<(), ::abi_runtime::Contended> {
                 let size = 12104 + value.payload_extra.len();
-                self.region.try_store::<u32>(4, size as u32, Ordering::Relaxed)?;
+                self.region
+                    .try_store::<
+                        u32,
+                    >(4, size as u32, ::core::sync::atomic::Ordering::Relaxed)?;
                 self.region.write_bytes(8, value.publish_seq.as_bytes())?;
                 self.region.write_bytes(16, value.tick.as_bytes())?;
                 self.region.write_bytes(24, value.publish_ns.as_bytes())?;
@@ -5015,269 +3458,78 @@ pub mod live {
             Ok(())
         }
     }
-    /// A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct LogRingHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::LogRingHeader`] in shared memory (64 bytes, align 8), written by the host."] LogRingHeader: size 64, align 8;
     }
-    impl LogRingHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> LogRingHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `write_pos`, an atomic load (acquire). Written by the host.
-        pub fn write_pos(&self) -> u64 {
-            self.region.load::<u64>(0, Ordering::Acquire)
-        }
-        /// `tail_pos`, an atomic load (acquire). Written by the host.
-        pub fn tail_pos(&self) -> u64 {
-            self.region.load::<u64>(8, Ordering::Acquire)
-        }
-        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn capacity(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `entries`, an atomic load (acquire). Written by the host.
-        pub fn entries(&self) -> u64 {
-            self.region.load::<u64>(24, Ordering::Acquire)
+    impl<A: ::abi_runtime::Access> LogRingHeader<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `write_pos`, an atomic load (acquire). Written by the host."] load write_pos @ 0: u64;
+            #[doc = r" `tail_pos`, an atomic load (acquire). Written by the host."] load tail_pos @ 8: u64;
+            #[doc = r" `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read capacity @ 16: u32;
+            #[doc = r" `entries`, an atomic load (acquire). Written by the host."] load entries @ 24: u64;
         }
     }
     impl<A: ::abi_runtime::Writable> LogRingHeader<'_, A> {
-        /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(0, value, Ordering::Release)
-        }
-        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_write_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
-        }
-        /// Stores `tail_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_tail_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(8, value, Ordering::Release)
-        }
-        /// Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_tail_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
-        }
-        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `entries` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_entries(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(24, value, Ordering::Release)
-        }
-        /// Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_entries(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(24, value, Ordering::AcqRel)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_write_pos @ 0: u64;
+            #[doc = r" Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_write_pos @ 0: u64;
+            #[doc = r" Stores `tail_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_tail_pos @ 8: u64;
+            #[doc = r" Adds to `tail_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_tail_pos @ 8: u64;
+            #[doc = r" Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_capacity @ 16: u32;
+            #[doc = r" Stores `entries` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_entries @ 24: u64;
+            #[doc = r" Adds to `entries` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_entries @ 24: u64;
         }
     }
-    /// A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct LogQueueHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::LogQueueHeader`] in shared memory (64 bytes, align 8), written by the client."] LogQueueHeader: size 64, align 8;
     }
-    impl LogQueueHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> LogQueueHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `write_pos`, an atomic load (acquire). Written by the client.
-        pub fn write_pos(&self) -> u64 {
-            self.region.load::<u64>(0, Ordering::Acquire)
-        }
-        /// `dropped`, an atomic load (acquire). Written by the client.
-        pub fn dropped(&self) -> u64 {
-            self.region.load::<u64>(8, Ordering::Acquire)
-        }
-        /// `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn capacity(&self) -> u32 {
-            self.region.read::<u32>(16)
-        }
-        /// `read_pos`, an atomic load (acquire). Written by the host.
-        pub fn read_pos(&self) -> u64 {
-            self.region.load::<u64>(32, Ordering::Acquire)
+    impl<A: ::abi_runtime::Access> LogQueueHeader<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `write_pos`, an atomic load (acquire). Written by the client."] load write_pos @ 0: u64;
+            #[doc = r" `dropped`, an atomic load (acquire). Written by the client."] load dropped @ 8: u64;
+            #[doc = r" `capacity`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read capacity @ 16: u32;
+            #[doc = r" `read_pos`, an atomic load (acquire). Written by the host."] load read_pos @ 32: u64;
         }
     }
     impl<A: ::abi_runtime::Writable> LogQueueHeader<'_, A> {
-        /// Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_write_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(0, value, Ordering::Release)
-        }
-        /// Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_write_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(0, value, Ordering::AcqRel)
-        }
-        /// Stores `dropped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_dropped(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(8, value, Ordering::Release)
-        }
-        /// Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_dropped(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(8, value, Ordering::AcqRel)
-        }
-        /// Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_capacity(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(16, &value)
-        }
-        /// Stores `read_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_read_pos(&self, value: u64) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u64>(32, value, Ordering::Release)
-        }
-        /// Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.
-        pub fn fetch_add_read_pos(
-            &self,
-            value: u64,
-        ) -> Result<u64, ::abi_runtime::Contended> {
-            self.region.try_fetch_add::<u64>(32, value, Ordering::AcqRel)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `write_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_write_pos @ 0: u64;
+            #[doc = r" Adds to `write_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_write_pos @ 0: u64;
+            #[doc = r" Stores `dropped` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_dropped @ 8: u64;
+            #[doc = r" Adds to `dropped` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_dropped @ 8: u64;
+            #[doc = r" Writes `capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_capacity @ 16: u32;
+            #[doc = r" Stores `read_pos` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_read_pos @ 32: u64;
+            #[doc = r" Adds to `read_pos` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_read_pos @ 32: u64;
         }
     }
-    /// A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct ClientBlockHeader<
-        'a,
-        A: ::abi_runtime::Access = ::abi_runtime::ReadWrite,
-    > {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::ClientBlockHeader`] in shared memory (72 bytes, align 4), written by the host."] ClientBlockHeader: size 72, align 4;
     }
-    impl ClientBlockHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 72;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 72;
-    }
-    impl<'a, A: ::abi_runtime::Access> ClientBlockHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 72, 4).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn size(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn region_count(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn regions(&self) -> [super::RegionEntry; 8] {
-            self.region.read::<[super::RegionEntry; 8]>(8)
+    impl<A: ::abi_runtime::Access> ClientBlockHeader<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read size @ 0: u32;
+            #[doc = r" `region_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read region_count @ 4: u32;
+            #[doc = r" `regions`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read regions @ 8: [super::RegionEntry; 8];
         }
     }
     impl<A: ::abi_runtime::Writable> ClientBlockHeader<'_, A> {
-        /// Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_size(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_region_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_regions(
-            &self,
-            value: [super::RegionEntry; 8],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[super::RegionEntry; 8]>(8, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_size @ 0: u32;
+            #[doc = r" Writes `region_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_region_count @ 4: u32;
+            #[doc = r" Writes `regions` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_regions @ 8: [super::RegionEntry; 8];
         }
     }
-    /// A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct DirectoryEntry<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DirectoryEntry`] in shared memory (64 bytes, align 8), written by the host."] DirectoryEntry: size 64, align 8;
     }
-    impl DirectoryEntry<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> DirectoryEntry<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 64, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `state`, an atomic load (acquire). Written by the host.
-        pub fn state(&self) -> super::InstanceState {
-            super::InstanceState(self.region.load::<u32>(0, Ordering::Acquire))
-        }
-        /// `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn pid(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn process_time(&self) -> u64 {
-            self.region.read::<u64>(8)
-        }
-        /// `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_major(&self) -> u16 {
-            self.region.read::<u16>(16)
-        }
-        /// `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn abi_minor(&self) -> u16 {
-            self.region.read::<u16>(18)
-        }
-        /// `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn host_version(&self) -> [u8; 32] {
-            self.region.read::<[u8; 32]>(24)
+    impl<A: ::abi_runtime::Access> DirectoryEntry<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `state`, an atomic load (acquire). Written by the host."] load state @ 0: super::InstanceState as u32;
+            #[doc = r" `pid`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read pid @ 4: u32;
+            #[doc = r" `process_time`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read process_time @ 8: u64;
+            #[doc = r" `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_major @ 16: u16;
+            #[doc = r" `abi_minor`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_minor @ 18: u16;
+            #[doc = r" `host_version`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read host_version @ 24: [u8; 32];
         }
         /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
         pub fn host_version_text(&self) -> ::std::string::String {
@@ -5287,94 +3539,25 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> DirectoryEntry<'_, A> {
-        /// Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        pub fn set_state(
-            &self,
-            value: super::InstanceState,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<u32>(0, value.0, Ordering::Release)
-        }
-        /// Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter.
-        pub fn compare_exchange_state(
-            &self,
-            current: super::InstanceState,
-            new: super::InstanceState,
-        ) -> Result<
-            Result<super::InstanceState, super::InstanceState>,
-            ::abi_runtime::Contended,
-        > {
-            let found = self.region.try_compare_exchange::<u32>(0, current.0, new.0)?;
-            Ok(found.map(super::InstanceState).map_err(super::InstanceState))
-        }
-        /// Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.
-        pub fn swap_state(
-            &self,
-            value: super::InstanceState,
-        ) -> Result<super::InstanceState, ::abi_runtime::Contended> {
-            let old = self.region.try_swap::<u32>(0, value.0, Ordering::AcqRel)?;
-            Ok(super::InstanceState(old))
-        }
-        /// Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_pid(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_process_time(
-            &self,
-            value: u64,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u64>(8, &value)
-        }
-        /// Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_major(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(16, &value)
-        }
-        /// Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_abi_minor(&self, value: u16) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u16>(18, &value)
-        }
-        /// Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_host_version(
-            &self,
-            value: [u8; 32],
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<[u8; 32]>(24, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Stores `state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_state @ 0: super::InstanceState as u32;
+            #[doc = r" Compare-and-swap of `state` (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, `Err(Contended)` as the setter."] compare_exchange compare_exchange_state @ 0: super::InstanceState as u32;
+            #[doc = r" Swaps `state` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter."] swap swap_state @ 0: super::InstanceState as u32;
+            #[doc = r" Writes `pid` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_pid @ 4: u32;
+            #[doc = r" Writes `process_time` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_process_time @ 8: u64;
+            #[doc = r" Writes `abi_major` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_major @ 16: u16;
+            #[doc = r" Writes `abi_minor` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_abi_minor @ 18: u16;
+            #[doc = r" Writes `host_version` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_host_version @ 24: [u8; 32];
         }
     }
-    /// A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct DirectoryHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
-    }
-    impl DirectoryHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 1088;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 1088;
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::DirectoryHeader`] in shared memory (1088 bytes, align 8), written by the host."] DirectoryHeader: size 1088, align 8;
     }
     impl<'a, A: ::abi_runtime::Access> DirectoryHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 1088, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn magic(&self) -> u32 {
-            self.region.read::<u32>(0)
-        }
-        /// `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn entry_count(&self) -> u32 {
-            self.region.read::<u32>(4)
-        }
-        /// `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        pub fn entry_size(&self) -> u32 {
-            self.region.read::<u32>(8)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
+            #[doc = r" `entry_count`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read entry_count @ 4: u32;
+            #[doc = r" `entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read entry_size @ 8: u32;
         }
         /// The live view of `entries[index]`, or `None` when `index` is 16 or more. Written by the host.
         pub fn entries(&self, index: usize) -> Option<DirectoryEntry<'a, A>> {
@@ -5386,51 +3569,18 @@ pub mod live {
         }
     }
     impl<A: ::abi_runtime::Writable> DirectoryHeader<'_, A> {
-        /// Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_magic(&self, value: u32) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(0, &value)
-        }
-        /// Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_entry_count(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(4, &value)
-        }
-        /// Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        pub fn set_entry_size(
-            &self,
-            value: u32,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.region.write::<u32>(8, &value)
+        ::abi_runtime::view_accessors! {
+            #[doc = r" Writes `magic` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_magic @ 0: u32;
+            #[doc = r" Writes `entry_count` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_entry_count @ 4: u32;
+            #[doc = r" Writes `entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_entry_size @ 8: u32;
         }
     }
-    /// A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct PadInput<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::PadInput`] in shared memory (32 bytes, align 8), written by the client."] PadInput: size 32, align 8;
     }
-    impl PadInput<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 32;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 32;
-    }
-    impl<'a, A: ::abi_runtime::Access> PadInput<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 32, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
-        /// `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client.
-        pub fn seq(&self) -> u32 {
-            self.region.load::<u32>(0, Ordering::Acquire)
+    impl<A: ::abi_runtime::Access> PadInput<'_, A> {
+        ::abi_runtime::view_accessors! {
+            #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
         }
         /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
         pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {
@@ -5787,20 +3937,11 @@ pub mod live {
             write_pos: 0,
             read_pos: 32,
             dropped: 8,
-            capacity: ::abi_runtime::attach::Field {
-                offset: 16,
-                width: 4,
-            },
+            capacity: ::abi_runtime::attach::Field::new(16, 4),
             area: 64,
             entry: ::abi_runtime::byte_queue::EntryFormat {
-                size: ::abi_runtime::attach::Field {
-                    offset: 0,
-                    width: 2,
-                },
-                kind: ::abi_runtime::attach::Field {
-                    offset: 2,
-                    width: 1,
-                },
+                size: ::abi_runtime::attach::Field::new(0, 2),
+                kind: ::abi_runtime::attach::Field::new(2, 1),
                 padding: 1,
                 header: 40,
             },
@@ -5808,17 +3949,11 @@ pub mod live {
         /// Each part after an entry's header: its length field and its bound.
         pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 1,
-                },
+                len: ::abi_runtime::attach::Field::new(4, 1),
                 max: 32,
             },
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 6,
-                    width: 2,
-                },
+                len: ::abi_runtime::attach::Field::new(6, 2),
                 max: 968,
             },
         ];
@@ -5964,20 +4099,11 @@ pub mod live {
             write_pos: 0,
             tail_pos: 8,
             entries: 24,
-            capacity: ::abi_runtime::attach::Field {
-                offset: 16,
-                width: 4,
-            },
+            capacity: ::abi_runtime::attach::Field::new(16, 4),
             area: 64,
             entry: ::abi_runtime::byte_queue::EntryFormat {
-                size: ::abi_runtime::attach::Field {
-                    offset: 0,
-                    width: 2,
-                },
-                kind: ::abi_runtime::attach::Field {
-                    offset: 2,
-                    width: 1,
-                },
+                size: ::abi_runtime::attach::Field::new(0, 2),
+                kind: ::abi_runtime::attach::Field::new(2, 1),
                 padding: 1,
                 header: 40,
             },
@@ -5986,17 +4112,11 @@ pub mod live {
         /// Each part after an entry's header: its length field and its bound.
         pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 1,
-                },
+                len: ::abi_runtime::attach::Field::new(4, 1),
                 max: 32,
             },
             ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field {
-                    offset: 6,
-                    width: 2,
-                },
+                len: ::abi_runtime::attach::Field::new(6, 2),
                 max: 968,
             },
         ];
@@ -6116,14 +4236,8 @@ pub mod live {
             status: 12,
             response_len: 16,
             response_total: 20,
-            request_capacity: ::abi_runtime::attach::Field {
-                offset: 24,
-                width: 4,
-            },
-            response_capacity: ::abi_runtime::attach::Field {
-                offset: 28,
-                width: 4,
-            },
+            request_capacity: ::abi_runtime::attach::Field::new(24, 4),
+            response_capacity: ::abi_runtime::attach::Field::new(28, 4),
             area: 64,
         };
     }
@@ -6257,46 +4371,19 @@ pub mod live {
             state: 0,
             initial_state: 1,
             stale_grace: 1,
-            buffers: ::abi_runtime::attach::Field {
-                offset: 4,
-                width: 4,
-            },
-            buffer_size: ::abi_runtime::attach::Field {
-                offset: 8,
-                width: 4,
-            },
-            max_items: ::abi_runtime::attach::Field {
-                offset: 12,
-                width: 4,
-            },
-            max_payload: ::abi_runtime::attach::Field {
-                offset: 16,
-                width: 4,
-            },
-            published: ::abi_runtime::attach::Field {
-                offset: 20,
-                width: 4,
-            },
+            buffers: ::abi_runtime::attach::Field::new(4, 4),
+            buffer_size: ::abi_runtime::attach::Field::new(8, 4),
+            max_items: ::abi_runtime::attach::Field::new(12, 4),
+            max_payload: ::abi_runtime::attach::Field::new(16, 4),
+            published: ::abi_runtime::attach::Field::new(20, 4),
             area: 64,
             list: ::abi_runtime::list_exchange::ListFormat {
                 size: 64,
                 align: 8,
-                count: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 4,
-                },
-                payload_len: ::abi_runtime::attach::Field {
-                    offset: 8,
-                    width: 4,
-                },
-                dropped: ::abi_runtime::attach::Field {
-                    offset: 20,
-                    width: 4,
-                },
-                flags: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                count: ::abi_runtime::attach::Field::new(4, 4),
+                payload_len: ::abi_runtime::attach::Field::new(8, 4),
+                dropped: ::abi_runtime::attach::Field::new(20, 4),
+                flags: ::abi_runtime::attach::Field::new(16, 4),
                 overflow: 1,
             },
             item_size: 36,
@@ -7222,22 +5309,10 @@ pub mod live {
         table_offset: 64,
         max_rows: 8,
         row_size: 8,
-        row_offset: ::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        },
-        row_len: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        },
-        row_count: Some(::abi_runtime::attach::Field {
-            offset: 28,
-            width: 4,
-        }),
-        extent: Some(::abi_runtime::attach::Field {
-            offset: 12,
-            width: 4,
-        }),
+        row_offset: ::abi_runtime::attach::Field::new(0, 4),
+        row_len: ::abi_runtime::attach::Field::new(4, 4),
+        row_count: Some(::abi_runtime::attach::Field::new(28, 4)),
+        extent: Some(::abi_runtime::attach::Field::new(12, 4)),
         rows: &[
             ::abi_runtime::attach::RowSpec {
                 name: "header",
@@ -7333,10 +5408,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "ring_slots",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 144,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(144, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 1,
                     align: 1,
@@ -7346,10 +5418,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "ring_slot_size",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 148,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(148, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 12168,
                     align: 8,
@@ -7359,20 +5428,14 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_clients",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 152,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(152, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(8),
                 default: Some(8),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "client_block_size",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 156,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(156, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 72,
                     align: 8,
@@ -7382,20 +5445,14 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "client_entry_size",
                 row: None,
-                field: ::abi_runtime::attach::Field {
-                    offset: 160,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(160, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(128),
                 default: Some(128),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "capacity",
                 row: Some(3),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 8,
                     align: 8,
@@ -7412,22 +5469,10 @@ pub mod live {
         table_offset: 8,
         max_rows: 8,
         row_size: 8,
-        row_offset: ::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        },
-        row_len: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        },
-        row_count: Some(::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        }),
-        extent: Some(::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        }),
+        row_offset: ::abi_runtime::attach::Field::new(0, 4),
+        row_len: ::abi_runtime::attach::Field::new(4, 4),
+        row_count: Some(::abi_runtime::attach::Field::new(4, 4)),
+        extent: Some(::abi_runtime::attach::Field::new(0, 4)),
         rows: &[
             ::abi_runtime::attach::RowSpec {
                 name: "log_queue",
@@ -7487,10 +5532,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "capacity",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 8,
                     align: 8,
@@ -7500,10 +5542,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "request_capacity",
                 row: Some(2),
-                field: ::abi_runtime::attach::Field {
-                    offset: 24,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(24, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 1,
                     align: 1,
@@ -7513,10 +5552,7 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "response_capacity",
                 row: Some(2),
-                field: ::abi_runtime::attach::Field {
-                    offset: 28,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(28, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Follow {
                     least: 1,
                     align: 1,
@@ -7533,22 +5569,10 @@ pub mod live {
         table_offset: 8,
         max_rows: 8,
         row_size: 8,
-        row_offset: ::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        },
-        row_len: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        },
-        row_count: Some(::abi_runtime::attach::Field {
-            offset: 4,
-            width: 4,
-        }),
-        extent: Some(::abi_runtime::attach::Field {
-            offset: 0,
-            width: 4,
-        }),
+        row_offset: ::abi_runtime::attach::Field::new(0, 4),
+        row_len: ::abi_runtime::attach::Field::new(4, 4),
+        row_count: Some(::abi_runtime::attach::Field::new(4, 4)),
+        extent: Some(::abi_runtime::attach::Field::new(0, 4)),
         rows: &[
             ::abi_runtime::attach::RowSpec {
                 name: "draw",
@@ -7588,60 +5612,42 @@ pub mod live {
             ::abi_runtime::attach::GeometrySpec {
                 name: "buffers",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 4,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(4, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(3),
                 default: Some(3),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "buffer_size",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 8,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(8, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(90176),
                 default: Some(90176),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_commands",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 12,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(12, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(2048),
                 default: Some(2048),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_payload",
                 row: Some(0),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(16384),
                 default: Some(16384),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_params",
                 row: Some(1),
-                field: ::abi_runtime::attach::Field {
-                    offset: 16,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(16, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(32),
                 default: Some(32),
             },
             ::abi_runtime::attach::GeometrySpec {
                 name: "max_stats",
                 row: Some(2),
-                field: ::abi_runtime::attach::Field {
-                    offset: 8,
-                    width: 4,
-                },
+                field: ::abi_runtime::attach::Field::new(8, 4),
                 rule: ::abi_runtime::attach::GeometryRule::Equal(64),
                 default: Some(64),
             },
@@ -7654,25 +5660,10 @@ pub mod live {
             major: 0,
             minor: 9,
         },
-        magic: Some((
-            ::abi_runtime::attach::Field {
-                offset: 0,
-                width: 4,
-            },
-            1111900745,
-        )),
-        major: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 2,
-        },
-        minor: ::abi_runtime::attach::Field {
-            offset: 6,
-            width: 2,
-        },
-        size: Some(::abi_runtime::attach::Field {
-            offset: 8,
-            width: 4,
-        }),
+        magic: Some((::abi_runtime::attach::Field::new(0, 4), 1111900745)),
+        major: ::abi_runtime::attach::Field::new(4, 2),
+        minor: ::abi_runtime::attach::Field::new(6, 2),
+        size: Some(::abi_runtime::attach::Field::new(8, 4)),
         base_size: 1280,
         full_size: 1304,
         added: &[
@@ -7701,17 +5692,8 @@ pub mod live {
                 end: 1304,
             },
         ],
-        state: Some((
-            ::abi_runtime::attach::Field {
-                offset: 24,
-                width: 4,
-            },
-            1,
-        )),
-        generation: Some(::abi_runtime::attach::Field {
-            offset: 20,
-            width: 4,
-        }),
+        state: Some((::abi_runtime::attach::Field::new(24, 4), 1)),
+        generation: Some(::abi_runtime::attach::Field::new(20, 4)),
     };
     /// A `bridge_header` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
     #[derive(Debug, Clone)]
@@ -7769,21 +5751,9 @@ pub mod live {
             major: 0,
             minor: 9,
         },
-        magic: Some((
-            ::abi_runtime::attach::Field {
-                offset: 0,
-                width: 4,
-            },
-            1397113417,
-        )),
-        major: ::abi_runtime::attach::Field {
-            offset: 4,
-            width: 2,
-        },
-        minor: ::abi_runtime::attach::Field {
-            offset: 6,
-            width: 2,
-        },
+        magic: Some((::abi_runtime::attach::Field::new(0, 4), 1397113417)),
+        major: ::abi_runtime::attach::Field::new(4, 2),
+        minor: ::abi_runtime::attach::Field::new(6, 2),
         size: None,
         base_size: 10088,
         full_size: 12104,
@@ -7939,10 +5909,7 @@ pub mod live {
             ::abi_runtime::produce::Image,
             ::abi_runtime::produce::ProduceError,
         > {
-            #[allow(
-                unused_mut,
-                reason = "a schema without protocol start words sets nothing in the image"
-            )]
+            #[allow(unused_mut, reason = "a schema without protocol start words sets nothing in the image")]
             let mut image = ::abi_runtime::produce::lay_out(
                 &BRIDGE_HEADER_HANDSHAKE,
                 &BRIDGE_TABLE,
@@ -7957,19 +5924,13 @@ pub mod live {
                     ::abi_runtime::produce::RowWord {
                         table: "bot_block",
                         row: "draw",
-                        field: ::abi_runtime::attach::Field {
-                            offset: 0,
-                            width: 4,
-                        },
+                        field: ::abi_runtime::attach::Field::new(0, 4),
                         value: 1,
                     },
                     ::abi_runtime::produce::RowWord {
                         table: "bridge",
                         row: "header",
-                        field: ::abi_runtime::attach::Field {
-                            offset: 164,
-                            width: 4,
-                        },
+                        field: ::abi_runtime::attach::Field::new(164, 4),
                         value: 4294967295,
                     },
                 ],
@@ -7995,10 +5956,7 @@ pub mod live {
             const SPEC: ::abi_runtime::identity::IdentitySpec<'static> = ::abi_runtime::identity::IdentitySpec {
                 pid: Some((
                     "host_pid",
-                    ::abi_runtime::attach::Field {
-                        offset: 16usize,
-                        width: 4usize,
-                    },
+                    ::abi_runtime::attach::Field::new(16usize, 4usize),
                 )),
                 version: Some((
                     "host_version",
@@ -8009,17 +5967,11 @@ pub mod live {
                 )),
                 mono_ns: Some((
                     "clock_mono_ns",
-                    ::abi_runtime::attach::Field {
-                        offset: 128usize,
-                        width: 8usize,
-                    },
+                    ::abi_runtime::attach::Field::new(128usize, 8usize),
                 )),
                 unix_ns: Some((
                     "clock_unix_ns",
-                    ::abi_runtime::attach::Field {
-                        offset: 136usize,
-                        width: 8usize,
-                    },
+                    ::abi_runtime::attach::Field::new(136usize, 8usize),
                 )),
             };
             ::abi_runtime::identity::stamp(image, &SPEC, identity)
@@ -8590,99 +6542,84 @@ pub mod recording {
             name: "header",
             size: 512,
             expects: &[
-                (rec::Field { offset: 0, width: 4 }, 0x5246_4249_u64),
-                (rec::Field { offset: 4, width: 2 }, 0x1_u64),
+                (rec::Field::new(0, 4), 0x5246_4249_u64),
+                (rec::Field::new(4, 2), 0x1_u64),
             ],
         },
         trailer: rec::TrailerSpec {
             part: rec::Part {
                 name: "trailer",
                 size: 16,
-                expects: &[(rec::Field { offset: 12, width: 4 }, 0x4546_4249_u64)],
+                expects: &[(rec::Field::new(12, 4), 0x4546_4249_u64)],
             },
-            footer_offset: rec::Field { offset: 0, width: 8 },
+            footer_offset: rec::Field::new(0, 8),
         },
         footer: rec::Part {
             name: "footer",
             size: 48,
-            expects: &[(rec::Field { offset: 0, width: 4 }, 0x5846_4249_u64)],
+            expects: &[(rec::Field::new(0, 4), 0x5846_4249_u64)],
         },
         tables: &[
             rec::TableSpec {
                 name: "chunk_index",
                 size: 24,
-                count: rec::Field { offset: 4, width: 4 },
+                count: rec::Field::new(4, 4),
             },
             rec::TableSpec {
                 name: "marks",
                 size: 16,
-                count: rec::Field { offset: 8, width: 4 },
+                count: rec::Field::new(8, 4),
             },
         ],
         index: rec::IndexSpec {
             table: 0,
-            offset: rec::Field { offset: 0, width: 8 },
+            offset: rec::Field::new(0, 8),
             copies: &[
-                (
-                    rec::Field { offset: 8, width: 8 },
-                    rec::Field { offset: 16, width: 8 },
-                ),
-                (
-                    rec::Field { offset: 16, width: 8 },
-                    rec::Field { offset: 24, width: 8 },
-                ),
+                (rec::Field::new(8, 8), rec::Field::new(16, 8)),
+                (rec::Field::new(16, 8), rec::Field::new(24, 8)),
             ],
         },
         chunk: rec::ChunkSpec {
             part: rec::Part {
                 name: "chunks",
                 size: 32,
-                expects: &[(rec::Field { offset: 0, width: 4 }, 0x4346_4249_u64)],
+                expects: &[(rec::Field::new(0, 4), 0x4346_4249_u64)],
             },
-            stored: rec::Field { offset: 4, width: 4 },
-            raw: rec::Field { offset: 8, width: 4 },
-            count: Some(rec::Field { offset: 12, width: 4 }),
-            bounds: Some((
-                rec::Field { offset: 16, width: 8 },
-                rec::Field { offset: 24, width: 8 },
-            )),
+            stored: rec::Field::new(4, 4),
+            raw: rec::Field::new(8, 4),
+            count: Some(rec::Field::new(12, 4)),
+            bounds: Some((rec::Field::new(16, 8), rec::Field::new(24, 8))),
         },
         record: rec::RecordSpec {
             name: "ticks",
             size: 136,
-            total_size: Some(rec::Field { offset: 0, width: 4 }),
-            data_size: rec::Field { offset: 4, width: 4 },
-            kind: rec::Field { offset: 8, width: 1 },
+            total_size: Some(rec::Field::new(0, 4)),
+            data_size: rec::Field::new(4, 4),
+            kind: rec::Field::new(8, 1),
             steps: &[(1u64, rec::Step::Plain), (2u64, rec::Step::Xor)],
-            key: rec::Field { offset: 16, width: 8 },
+            key: rec::Field::new(16, 8),
             decoded_size: 12104,
             same: &[
-                (
-                    rec::Field { offset: 24, width: 8 },
-                    rec::Field { offset: 16, width: 8 },
-                ),
-                (
-                    rec::Field { offset: 16, width: 8 },
-                    rec::Field { offset: 24, width: 8 },
-                ),
-                (rec::Field { offset: 8, width: 4 }, rec::Field { offset: 4, width: 4 }),
+                (rec::Field::new(24, 8), rec::Field::new(16, 8)),
+                (rec::Field::new(16, 8), rec::Field::new(24, 8)),
+                (rec::Field::new(8, 4), rec::Field::new(4, 4)),
             ],
         },
         totals: &[
             rec::Total::Sum {
-                total: rec::Field { offset: 16, width: 8 },
-                of: rec::Field { offset: 12, width: 4 },
+                total: rec::Field::new(16, 8),
+                of: rec::Field::new(12, 4),
             },
             rec::Total::Count {
-                total: rec::Field { offset: 4, width: 4 },
+                total: rec::Field::new(4, 4),
             },
             rec::Total::First {
-                total: rec::Field { offset: 24, width: 8 },
-                of: rec::Field { offset: 16, width: 8 },
+                total: rec::Field::new(24, 8),
+                of: rec::Field::new(16, 8),
             },
             rec::Total::Last {
-                total: rec::Field { offset: 32, width: 8 },
-                of: rec::Field { offset: 16, width: 8 },
+                total: rec::Field::new(32, 8),
+                of: rec::Field::new(16, 8),
             },
         ],
     };

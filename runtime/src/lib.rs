@@ -120,6 +120,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod accessors;
+
 pub mod attach;
 mod attach_check;
 mod attach_error;
@@ -192,3 +194,8 @@ pub use seqlock::{DEFAULT_TRIES, SeqLock, retry};
 pub use share::{AccessDenied, FileOwner, Share};
 pub use shared_buf::SharedBuf;
 pub use word::{WholeWord, Word};
+
+// `view_accessors!` converts an enum newtype to and from its integer with zerocopy's
+// `transmute!`, through this path: the generated crate need not name zerocopy itself.
+#[doc(hidden)]
+pub use zerocopy as __zerocopy;

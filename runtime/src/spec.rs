@@ -17,6 +17,13 @@ pub struct Field {
 }
 
 impl Field {
+    /// The field at `offset` from the start of its record, `width` bytes wide: what generated
+    /// specs write, one short call per field (a `const fn`, for their `static`s).
+    #[must_use]
+    pub const fn new(offset: usize, width: usize) -> Self {
+        Field { offset, width }
+    }
+
     /// The field in a record copied into `bytes` (little-endian), or `None` when `bytes` does
     /// not hold it.
     pub(crate) fn read(self, bytes: &[u8]) -> Option<u64> {

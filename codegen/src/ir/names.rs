@@ -17,12 +17,11 @@ pub fn is_snake_case(name: &str) -> bool {
 /// The names the Rust live module (`pub mod live`) imports, with what each is: a view,
 /// seqlock, ring or layout handle whose CamelCase name is one of them would be defined twice
 /// there, so lowering rejects it.
-pub const RUST_LIVE_IMPORTS: [(&str, &str); 7] = [
+pub const RUST_LIVE_IMPORTS: [(&str, &str); 6] = [
     ("Region", "::abi_runtime::Region"),
     ("RegionError", "::abi_runtime::RegionError"),
     ("SeqLock", "::abi_runtime::SeqLock"),
     ("SeqLockError", "::abi_runtime::SeqLockError"),
-    ("Ordering", "::core::sync::atomic::Ordering"),
     ("FromZeros", "::zerocopy::FromZeros"),
     ("IntoBytes", "::zerocopy::IntoBytes"),
 ];

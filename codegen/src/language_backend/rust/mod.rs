@@ -31,6 +31,7 @@ mod items;
 mod live;
 mod names;
 mod recording;
+mod reflow;
 mod structs;
 
 use crate::ir::StructId;
@@ -288,13 +289,13 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
     if !closes {
         text.truncate(text.strip_suffix("}\n").expect(MISPRINTED).len());
     }
-    text
+    reflow::reflow_accessor_lines(&text)
 }
 
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
-        Ok(file) => prettyplease::unparse(&file),
+        Ok(file) => reflow::one_line_attributes(&prettyplease::unparse(&file)),
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(

@@ -41,7 +41,7 @@ fn usize_lit(v: u64) -> Literal {
 
 fn expand_field(f: FieldPlan) -> TokenStream {
     let (o, w) = (usize_lit(f.0), usize_lit(f.1));
-    quote!(rec::Field { offset: #o, width: #w })
+    quote!(rec::Field::new(#o, #w))
 }
 
 fn expand_part(p: &PartPlan) -> TokenStream {

@@ -16,13 +16,50 @@ use crate::plan::row_loads::is_text;
 use crate::schema::Schema;
 
 /// A view's methods of one field (or one seqlock): those that only read, and those that write
-/// (each kind in its own `impl` block, the second bounded by `A: Writable`).
+/// (each kind in its own `impl` block, the second bounded by `A: Writable`). The simple ones
+/// are lines of the runtime's `view_accessors!` (one line per method, expanding to the same
+/// method); the rest are methods.
 #[derive(Default)]
 pub(super) struct Methods {
     /// Methods for any access: getters, nested views, seqlock reads.
     pub(super) read: TokenStream,
     /// Methods for a writable view: setters, read-modify-writes, seqlock writes.
     pub(super) write: TokenStream,
+    /// `view_accessors!` lines of getters.
+    pub(super) read_lines: TokenStream,
+    /// `view_accessors!` lines of setters and read-modify-writes.
+    pub(super) write_lines: TokenStream,
+}
+
+impl Methods {
+    /// A method's `view_accessors!` line, or the method itself when `c.lines` is false (an
+    /// added field's accessors, which [`super::added::gate_accessors`] rewrites).
+    fn push(&mut self, c: &FieldTokens, writes: bool, line: TokenStream, method: TokenStream) {
+        let (lines, methods) = if writes {
+            (&mut self.write_lines, &mut self.write)
+        } else {
+            (&mut self.read_lines, &mut self.read)
+        };
+        if c.lines {
+            lines.extend(line);
+        } else {
+            methods.extend(method);
+        }
+    }
+}
+
+/// One `view_accessors!` line: `#[doc] KIND NAME @ OFFSET: TYPE` (`as REPR` for an enum).
+fn line(
+    doc: &Literal,
+    kind: &str,
+    name: &Ident,
+    off: &Literal,
+    vt: &TokenStream,
+    repr: Option<&TokenStream>,
+) -> TokenStream {
+    let kind = format_ident!("{kind}");
+    let repr = repr.map(|r| quote!(as #r));
+    quote!(#[doc = #doc] #kind #name @ #off: #vt #repr;)
 }
 
 /// The accessors of field `fi` (`f`) of struct `si`, laid out by `l`: none for padding or a
@@ -33,6 +70,7 @@ pub(super) fn expand_accessors(
     fi: usize,
     f: &Field,
     l: &StructLayout,
+    lines: bool,
 ) -> Methods {
     let a = &schema.access.structs[si];
     let fa = &a.fields[fi];
@@ -47,6 +85,7 @@ pub(super) fn expand_accessors(
         name: rust_ident(&f.name),
         set: format_ident!("set_{}", f.name),
         who: writers_doc(schema, a, fi),
+        lines,
     };
     match fa.kind {
         AccessKind::Atomic { width } | AccessKind::Cas { width } if f.ty.len.is_some() => {
@@ -72,6 +111,8 @@ struct FieldTokens<'a> {
     set: Ident,
     /// Who writes the field, as a doc sentence.
     who: String,
+    /// Whether the simple accessors are `view_accessors!` lines rather than methods.
+    lines: bool,
 }
 
 /// An array claimed as one word: read and swapped whole, its elements taken from the
@@ -117,7 +158,7 @@ fn word_array_accessors(c: &FieldTokens, width: u64) -> Methods {
     let read = quote! {
         #[doc = #get_doc]
         pub fn #name(&self) -> #vt {
-            ::zerocopy::transmute!(self.region.load::<#word>(#off, Ordering::Acquire))
+            ::zerocopy::transmute!(self.region.load::<#word>(#off, ::core::sync::atomic::Ordering::Acquire))
         }
     };
     let write = quote! {
@@ -132,7 +173,11 @@ fn word_array_accessors(c: &FieldTokens, width: u64) -> Methods {
         }
         #byte_cas
     };
-    Methods { read, write }
+    Methods {
+        read,
+        write,
+        ..Methods::default()
+    }
 }
 
 /// An atomic field: its load, and unless it is a seqlock counter, its store, fetch-add
@@ -161,57 +206,71 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
     } else {
         TokenStream::new()
     };
-    let load = wrap(quote!(self.region.load::<#repr>(#off, Ordering::Acquire)));
+    let load =
+        wrap(quote!(self.region.load::<#repr>(#off, ::core::sync::atomic::Ordering::Acquire)));
     let swapped = wrap(quote!(old));
     let is_counter = a
         .seqlocks
         .iter()
         .any(|&k| schema.access.seqlocks[k].counter == fi);
-    let get_doc = doc_lit!(" `{}`, an atomic load (acquire).{who}", f.name);
+    // An enum's line names its integer: `TYPE as REPR`.
+    let as_repr = is_enum.then_some(&repr);
+    let mut m = Methods::default();
+    let get_doc = if is_counter {
+        // A seqlock's counter changes only through its `write_` method.
+        doc_lit!(
+            " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
+            f.name
+        )
+    } else {
+        doc_lit!(" `{}`, an atomic load (acquire).{who}", f.name)
+    };
+    m.push(
+        c,
+        false,
+        line(&get_doc, "load", name, off, &vt, as_repr),
+        quote! {
+            #[doc = #get_doc]
+            pub fn #name(&self) -> #vt {
+                #load
+            }
+        },
+    );
+    if is_counter {
+        return m;
+    }
     let set_doc = doc_lit!(
         " Stores `{}` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).",
         f.name
     );
-    if is_counter {
-        // A seqlock's counter changes only through its `write_` method.
-        let get_doc = doc_lit!(
-            " `{}`, a seqlock counter (acquire): odd while its writer writes.{who}",
-            f.name
-        );
-        return Methods {
-            read: quote! {
-                #[doc = #get_doc]
-                pub fn #name(&self) -> #vt {
-                    #load
-                }
-            },
-            write: TokenStream::new(),
-        };
-    }
-    let read = quote! {
-        #[doc = #get_doc]
-        pub fn #name(&self) -> #vt {
-            #load
-        }
-    };
-    let mut write = quote! {
-        #[doc = #set_doc]
-        pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {
-            self.region.try_store::<#repr>(#off, value #unwrap, Ordering::Release)
-        }
-    };
+    m.push(
+        c,
+        true,
+        line(&set_doc, "store", set, off, &vt, as_repr),
+        quote! {
+            #[doc = #set_doc]
+            pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {
+                self.region.try_store::<#repr>(#off, value #unwrap, ::core::sync::atomic::Ordering::Release)
+            }
+        },
+    );
     if !is_enum {
         let add = format_ident!("fetch_add_{}", f.name);
         let doc = doc_lit!(
             " Adds to `{}` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter.",
             f.name
         );
-        write.extend(quote! {
-            #[doc = #doc]
-            pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
-                self.region.try_fetch_add::<#repr>(#off, value, Ordering::AcqRel)
-            }
-        });
+        m.push(
+            c,
+            true,
+            line(&doc, "fetch_add", &add, off, &vt, None),
+            quote! {
+                #[doc = #doc]
+                pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
+                    self.region.try_fetch_add::<#repr>(#off, value, ::core::sync::atomic::Ordering::AcqRel)
+                }
+            },
+        );
     }
     if matches!(fa.kind, AccessKind::Cas { .. }) {
         let cx = format_ident!("compare_exchange_{}", f.name);
@@ -224,21 +283,33 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             " Swaps `{}` atomically (acquire-release) and returns the old value; `Err(Contended)` as the setter.",
             f.name
         );
-        write.extend(quote! {
-            #[doc = #cx_doc]
-            pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> {
-                let found = self.region
-                    .try_compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)?;
-                Ok(found #map)
-            }
-            #[doc = #swap_doc]
-            pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
-                let old = self.region.try_swap::<#repr>(#off, value #unwrap, Ordering::AcqRel)?;
-                Ok(#swapped)
-            }
-        });
+        m.push(
+            c,
+            true,
+            line(&cx_doc, "compare_exchange", &cx, off, &vt, as_repr),
+            quote! {
+                #[doc = #cx_doc]
+                pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> {
+                    let found = self.region
+                        .try_compare_exchange::<#repr>(#off, current #unwrap, new #unwrap)?;
+                    Ok(found #map)
+                }
+            },
+        );
+        m.push(
+            c,
+            true,
+            line(&swap_doc, "swap", &swap, off, &vt, as_repr),
+            quote! {
+                #[doc = #swap_doc]
+                pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
+                    let old = self.region.try_swap::<#repr>(#off, value #unwrap, ::core::sync::atomic::Ordering::AcqRel)?;
+                    Ok(#swapped)
+                }
+            },
+        );
     }
-    Methods { read, write }
+    m
 }
 
 /// The live view of a nested struct `j` (or of element `index` of an array of them).
@@ -283,7 +354,7 @@ fn view_accessor(c: &FieldTokens, j: StructId, fl: &FieldLayout) -> Methods {
     };
     Methods {
         read,
-        write: TokenStream::new(),
+        ..Methods::default()
     }
 }
 
@@ -324,21 +395,31 @@ fn plain_accessors(c: &FieldTokens) -> Methods {
     } else {
         TokenStream::new()
     };
-    Methods {
-        read: quote! {
+    let mut m = Methods::default();
+    m.push(
+        c,
+        false,
+        line(&get_doc, "read", name, off, &vt, None),
+        quote! {
             #[doc = #get_doc]
             pub fn #name(&self) -> #vt {
                 self.region.read::<#vt>(#off)
             }
-            #text
         },
-        write: quote! {
+    );
+    m.read.extend(text);
+    m.push(
+        c,
+        true,
+        line(&set_doc, "write", set, off, &vt, None),
+        quote! {
             #[doc = #set_doc]
             pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {
                 self.region.write::<#vt>(#off, &value)
             }
         },
-    }
+    );
+    m
 }
 
 /// The representation of an atomic scalar field, and whether it is an enum newtype.

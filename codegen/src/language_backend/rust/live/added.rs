@@ -52,6 +52,7 @@ pub(super) fn gate_accessors(methods: Methods, offset: u64, end: u64, since: &st
     Methods {
         read: gate(&methods.read, false, offset, end, since),
         write: gate(&methods.write, true, offset, end, since),
+        ..Methods::default()
     }
 }
 

@@ -40,7 +40,7 @@ pub(super) fn expand_attach(schema: &Schema) -> TokenStream {
 
 fn field(w: Word) -> TokenStream {
     let (offset, width) = (lit(w.offset), lit(w.width));
-    quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
+    quote!(::abi_runtime::attach::Field::new(#offset, #width))
 }
 
 fn opt_field(w: Option<Word>) -> TokenStream {

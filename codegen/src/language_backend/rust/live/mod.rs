@@ -198,26 +198,69 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
         None => (TokenStream::new(), TokenStream::new()),
     };
     let accessors = s.fields.iter().enumerate().map(|(fi, f)| {
-        let methods = expand_accessors(schema, si, fi, f, l);
         match handshake.and_then(|h| h.added.iter().find(|a| a.field == fi)) {
-            Some(a) => added::gate_accessors(methods, a.offset, a.end, &a.since.to_string()),
-            None => methods,
+            Some(a) => {
+                let methods = expand_accessors(schema, si, fi, f, l, false);
+                added::gate_accessors(methods, a.offset, a.end, &a.since.to_string())
+            }
+            None => expand_accessors(schema, si, fi, f, l, true),
         }
     });
     let locks = a
         .seqlocks
         .iter()
         .map(|&k| expand_seqlock_methods(schema, &schema.access.seqlocks[k]));
-    let (reads, writes): (Vec<_>, Vec<_>) =
-        accessors.chain(locks).map(|m| (m.read, m.write)).unzip();
+    let (mut reads, mut writes) = (TokenStream::new(), TokenStream::new());
+    let (mut read_lines, mut write_lines) = (TokenStream::new(), TokenStream::new());
+    for m in accessors.chain(locks) {
+        reads.extend(m.read);
+        writes.extend(m.write);
+        read_lines.extend(m.read_lines);
+        write_lines.extend(m.write_lines);
+    }
+    // The simple accessors, one line each (`reflow.rs` prints them so).
+    let read_lines =
+        (!read_lines.is_empty()).then(|| quote!(::abi_runtime::view_accessors! { #read_lines }));
+    let write_lines =
+        (!write_lines.is_empty()).then(|| quote!(::abi_runtime::view_accessors! { #write_lines }));
     // The methods that write, in their own block: one bound for all of them.
-    let writes = writes.iter().any(|w| !w.is_empty()).then(|| {
+    let writes = (!writes.is_empty() || write_lines.is_some()).then(|| {
         quote! {
             impl<A: ::abi_runtime::Writable> #ty<'_, A> {
-                #(#writes)*
+                #write_lines
+                #writes
             }
         }
     });
+    if a.trailer.is_empty() && handshake.is_none() {
+        // A fixed-size view: one line of the runtime's `view!` (`reflow.rs` prints it so),
+        // its getters in a block of their own.
+        // `'a` only where a getter returns something that borrows the region (a nested
+        // view): elsewhere clippy asks for `'_`.
+        let borrows = reads.to_string().contains("'a");
+        let reads = (read_lines.is_some() || !reads.is_empty()).then(|| {
+            if borrows {
+                quote! {
+                    impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
+                        #read_lines
+                        #reads
+                    }
+                }
+            } else {
+                quote! {
+                    impl<A: ::abi_runtime::Access> #ty<'_, A> {
+                        #read_lines
+                        #reads
+                    }
+                }
+            }
+        });
+        return quote! {
+            ::abi_runtime::view! { #[doc = #doc] #ty: size #size, align #align; }
+            #reads
+            #writes
+        };
+    }
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy)]
@@ -244,7 +287,8 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
                 self.region
             }
 
-            #(#reads)*
+            #read_lines
+            #reads
         }
 
         #writes
@@ -252,31 +296,26 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
 }
 
 /// The live module's imports: only what its items use, so that no schema's bindings warn
-/// of an unused import (a schema with atomics and no seqlock uses no `SeqLock`).
+/// of an unused import (a schema with atomics and no seqlock uses no `SeqLock`). Orderings
+/// are spelled out (`::core::sync::atomic::Ordering::Acquire`): the few left outside
+/// `abi_runtime::view_accessors!` do not follow one rule a `use` could.
 fn expand_imports(schema: &Schema) -> TokenStream {
     let seqlocks = !schema.access.seqlocks.is_empty();
-    let atomics = schema
-        .access
-        .structs
-        .iter()
-        .any(|a| a.needs_view && a.fields.iter().any(|f| f.kind.is_atomic()));
     let mut runtime = vec![quote!(Region), quote!(RegionError)];
     if seqlocks {
         runtime.extend([quote!(SeqLock), quote!(SeqLockError)]);
     }
-    let ordering = (atomics || seqlocks).then(|| {
-        quote!(
-            use ::core::sync::atomic::Ordering;
-        )
-    });
     let zerocopy = seqlocks.then(|| {
         quote!(
             use ::zerocopy::{FromZeros, IntoBytes};
         )
     });
+    // A schema whose views are all of fixed-size structs (each one line of `view!`, which
+    // names `$crate::Region`) and has no seqlock, trailer, extensible record or protocol
+    // uses neither import.
     quote! {
+        #[allow(unused_imports, reason = "fixed-size views name the runtime's types through `view!`")]
         use ::abi_runtime::{#(#runtime),*};
-        #ordering
         #zerocopy
     }
 }

@@ -269,6 +269,7 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
     Methods {
         read,
         write: write_fn,
+        ..Methods::default()
     }
 }
 
@@ -409,7 +410,7 @@ fn sized_trailer_copies(
     });
     copies.sizes.push(quote! {
         let size = #fixed + value.#extra.len();
-        self.region.try_store::<#sf_ty>(#sf_off, size as #sf_ty, Ordering::Relaxed)?;
+        self.region.try_store::<#sf_ty>(#sf_off, size as #sf_ty, ::core::sync::atomic::Ordering::Relaxed)?;
     });
 }
 

@@ -56,7 +56,7 @@ pub(super) fn word_type(width: u64) -> TokenStream {
 pub(super) fn field(schema: &Schema, s: StructId, f: usize) -> TokenStream {
     let l = &schema.layout.of(s).fields[f];
     let (offset, width) = (lit(l.offset), lit(l.size));
-    quote!(::abi_runtime::attach::Field { offset: #offset, width: #width })
+    quote!(::abi_runtime::attach::Field::new(#offset, #width))
 }
 
 /// The offset of field `f` of struct `s`.

@@ -370,7 +370,7 @@ fn initial_states(
                 {
                     let (table, row) = (&t.name, &r.name);
                     words.push(quote! {
-                        ::abi_runtime::produce::RowWord { table: #table, row: #row, field: ::abi_runtime::attach::Field { offset: #offset, width: #width }, value: #value }
+                        ::abi_runtime::produce::RowWord { table: #table, row: #row, field: ::abi_runtime::attach::Field::new(#offset, #width), value: #value }
                     });
                 }
             }
@@ -406,7 +406,7 @@ fn stamp_identity(identity: &crate::ir::attach::Identity) -> TokenStream {
     let field = |s: &Option<crate::ir::scalar::Scalar>| match s {
         Some(s) => {
             let (path, at, width) = (&s.path, s.offset as usize, s.width as usize);
-            quote!(Some((#path, ::abi_runtime::attach::Field { offset: #at, width: #width })))
+            quote!(Some((#path, ::abi_runtime::attach::Field::new(#at, #width))))
         }
         None => quote!(None),
     };

@@ -1,0 +1,151 @@
+//! What prettyplease prints over several lines, on one: the body of each `view_accessors!`
+//! and `view!` invocation, which it prints as filled text (it does not know the macros'
+//! grammar), one line per entry (`#[doc = ...] KIND NAME @ OFFSET: TYPE;`), and each `#[derive(...)]` and
+//! `#[allow(...)]` list, one line per attribute (rustfmt's style for a list that fits; these
+//! may be longer, and the generated file is no source rustfmt checks).
+
+/// The first lines of the invocations put one entry a line, after their indentation.
+const OPENINGS: [&str; 2] = ["::abi_runtime::view_accessors! {", "::abi_runtime::view! {"];
+
+/// `text` with the body of every `view_accessors!` invocation one entry per line.
+pub(super) fn reflow_accessor_lines(text: &str) -> String {
+    if !OPENINGS.iter().any(|o| text.contains(o)) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        let indent = &line[..line.len() - line.trim_start().len()];
+        if !OPENINGS.contains(&line.trim()) {
+            continue;
+        }
+        let closing = format!("{indent}}}");
+        let mut body = String::new();
+        for inner in lines.by_ref() {
+            if inner.trim_end() == closing {
+                for entry in entries(&body) {
+                    out.push_str(&format!("{indent}    {entry}\n"));
+                }
+                out.push_str(inner);
+                break;
+            }
+            body.push_str(inner.trim());
+            body.push(' ');
+        }
+    }
+    out
+}
+
+/// The attributes whose lists are put on one line.
+const LISTS: [&str; 3] = ["#[derive(", "#[allow(", "#![allow("];
+
+/// `text` with each multi-line `#[derive(...)]`, `#[allow(...)]` and `#![allow(...)]` on
+/// one line: prettyplease prints such a list one item a line, each item whole.
+pub(super) fn one_line_attributes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim();
+        if !LISTS.contains(&trimmed) {
+            out.push_str(line);
+            continue;
+        }
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let mut items = Vec::new();
+        for inner in lines.by_ref() {
+            if inner.trim() == ")]" {
+                break;
+            }
+            items.push(inner.trim());
+        }
+        out.push_str(&format!("{indent}{trimmed}{})]\n", items.join(" ")));
+    }
+    out
+}
+
+/// The entries of a body: each up to and with its `;`, outside string literals and
+/// brackets (`[u8; 4]`), with the
+/// ` : ` prettyplease puts between tokens printed `: `.
+fn entries(body: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut entry = String::new();
+    let mut depth = 0usize;
+    let mut chars = body.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let literal_end = match c {
+            '"' => Some(string_end(body, i + 1)),
+            'r' if !body[..i].ends_with(|p: char| p.is_alphanumeric() || p == '_') => {
+                raw_string_end(body, i + 1)
+            }
+            _ => None,
+        };
+        if let Some(end) = literal_end {
+            entry.push_str(&body[i..end]);
+            while chars.peek().is_some_and(|&(j, _)| j < end) {
+                chars.next();
+            }
+            continue;
+        }
+        if c == ':' && entry.ends_with(' ') && chars.peek().is_some_and(|&(_, n)| n == ' ') {
+            entry.pop();
+        }
+        entry.push(c);
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if c == ';' && depth == 0 {
+            found.push(entry.trim().to_string());
+            entry.clear();
+        }
+    }
+    found
+}
+
+/// The end (past the closing quote) of a string literal whose text starts at `from`.
+fn string_end(text: &str, from: usize) -> usize {
+    let mut escaped = false;
+    for (j, c) in text[from..].char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return from + j + 1,
+            _ => escaped = false,
+        }
+    }
+    text.len()
+}
+
+/// The end of a raw string literal `r#"..."#` whose `#`s or quote start at `from`, or `None`
+/// when `r` there starts an identifier.
+fn raw_string_end(text: &str, from: usize) -> Option<usize> {
+    let hashes = text[from..].bytes().take_while(|&b| b == b'#').count();
+    let open = from + hashes;
+    if text.as_bytes().get(open) != Some(&b'"') {
+        return None;
+    }
+    let close = format!("\"{}", "#".repeat(hashes));
+    text[open + 1..]
+        .find(&close)
+        .map(|j| open + 1 + j + close.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{one_line_attributes, reflow_accessor_lines};
+
+    #[test]
+    fn attribute_lists_take_one_line() {
+        let printed = "#[derive(\n    Clone,\n    ::zerocopy::FromBytes\n)]\n#[repr(C)]\npub mod m {\n    #![allow(\n        clippy::x,\n        reason = \"a, b\"\n    )]\n    #[derive(Clone, Copy)]\n}\n";
+        let want = "#[derive(Clone, ::zerocopy::FromBytes)]\n#[repr(C)]\npub mod m {\n    #![allow(clippy::x, reason = \"a, b\")]\n    #[derive(Clone, Copy)]\n}\n";
+        assert_eq!(one_line_attributes(printed), want);
+    }
+
+    #[test]
+    fn each_entry_gets_its_line_and_strings_stay_whole() {
+        let printed = "    impl X {\n        ::abi_runtime::view_accessors! {\n            #[doc = r\" a; b : c\"] load a @ 0 : u32; #[doc =\n            r#\"say \"x;\"\"#] read b @ 8 : [u8; 4]; store set_c @ 4\n            : super::C as u32;\n        }\n    }\n";
+        let want = "    impl X {\n        ::abi_runtime::view_accessors! {\n            #[doc = r\" a; b : c\"] load a @ 0: u32;\n            #[doc = r#\"say \"x;\"\"#] read b @ 8: [u8; 4];\n            store set_c @ 4: super::C as u32;\n        }\n    }\n";
+        assert_eq!(reflow_accessor_lines(printed), want);
+    }
+}

@@ -1,0 +1,212 @@
+//! `view!` and `view_accessors!`: a generated live view and its field accessors, one line each.
+//!
+//! A generated view (`bridge_abi::live::ClientEntry`, ...) is a [`Region`](crate::Region)
+//! and one method per access of each field. Most of those methods differ only in their name,
+//! the field's offset and type, and the one `Region` call they make; the generator prints
+//! them as one line each of this macro, which expands to exactly the methods it used to print
+//! (the same names, signatures, orderings and documentation). The expansion calls safe
+//! `Region` methods and zerocopy's `transmute!` (size-checked at compile time, between an
+//! enum newtype and its integer) only: no `unsafe` reaches the generated crate.
+
+/// Expands to the field accessors of a live view, one method per line, inside the view's
+/// `impl` block (the generated bindings' `live` module; its struct has a field
+/// `region: Region<'a, A>`).
+///
+/// Each line is `#[doc = ...]* KIND NAME @ OFFSET: TYPE;`, or `... : TYPE as REPR;` for an
+/// enum or flag set `TYPE` (a `#[repr(transparent)]` newtype over the integer `REPR`):
+///
+/// | `KIND` | method | `Region` call |
+/// |---|---|---|
+/// | `load` | `fn NAME(&self) -> TYPE` | [`load`](crate::Region::load), acquire |
+/// | `store` | `fn NAME(&self, value: TYPE) -> Result<(), Contended>` | [`try_store`](crate::Region::try_store), release |
+/// | `fetch_add` | `fn NAME(&self, value: TYPE) -> Result<TYPE, Contended>` | [`try_fetch_add`](crate::Region::try_fetch_add), acquire-release |
+/// | `compare_exchange` | `fn NAME(&self, current: TYPE, new: TYPE) -> Result<Result<TYPE, TYPE>, Contended>` | [`try_compare_exchange`](crate::Region::try_compare_exchange) |
+/// | `swap` | `fn NAME(&self, value: TYPE) -> Result<TYPE, Contended>` | [`try_swap`](crate::Region::try_swap), acquire-release |
+/// | `read` | `fn NAME(&self) -> TYPE` | [`read`](crate::Region::read) (relaxed copy) |
+/// | `write` | `fn NAME(&self, value: TYPE) -> Result<(), Contended>` | [`write`](crate::Region::write) (relaxed stores) |
+///
+/// The methods that write need `A: Writable`: the generator puts them in an `impl` block
+/// bounded so. `NAME` is the whole method name (`set_state`, `fetch_add_ticks`): a
+/// `macro_rules!` macro cannot build identifiers, and a full name can be searched for.
+///
+/// ```
+/// use abi_runtime::{Access, Region, SharedBuf, Writable};
+///
+/// pub struct Header<'a, A: Access = abi_runtime::ReadWrite> {
+///     region: Region<'a, A>,
+/// }
+/// impl<A: Access> Header<'_, A> {
+///     abi_runtime::view_accessors! {
+///         /// `ticks`, an atomic load (acquire).
+///         load ticks @ 8: u64;
+///         /// `pid`, a relaxed copy.
+///         read pid @ 0: u32;
+///     }
+/// }
+/// impl<A: Writable> Header<'_, A> {
+///     abi_runtime::view_accessors! {
+///         /// Stores `ticks` (release).
+///         store set_ticks @ 8: u64;
+///         fetch_add fetch_add_ticks @ 8: u64;
+///         write set_pid @ 0: u32;
+///     }
+/// }
+///
+/// let buf = SharedBuf::new(16);
+/// let header = Header { region: buf.region() };
+/// header.set_ticks(40).unwrap();
+/// assert_eq!(header.fetch_add_ticks(2).unwrap(), 40);
+/// header.set_pid(7).unwrap();
+/// assert_eq!((header.ticks(), header.pid()), (42, 7));
+/// ```
+#[macro_export]
+macro_rules! view_accessors {
+    ($($(#[$m:meta])* $kind:ident $name:ident @ $off:literal : $vt:ty $(as $repr:ty)?;)*) => {
+        $($crate::view_accessors!(@ $kind [$(#[$m])*] $name $off [$vt] [$($repr)?]);)*
+    };
+    // An integer field: the value is the word.
+    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(&self) -> $vt {
+            self.region.load::<$vt>($off, ::core::sync::atomic::Ordering::Acquire)
+        }
+    };
+    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
+            self.region.try_store::<$vt>($off, value, ::core::sync::atomic::Ordering::Release)
+        }
+    };
+    (@ fetch_add [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(&self, value: $vt) -> ::core::result::Result<$vt, $crate::Contended> {
+            self.region.try_fetch_add::<$vt>($off, value, ::core::sync::atomic::Ordering::AcqRel)
+        }
+    };
+    (@ compare_exchange [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(
+            &self,
+            current: $vt,
+            new: $vt,
+        ) -> ::core::result::Result<::core::result::Result<$vt, $vt>, $crate::Contended> {
+            self.region.try_compare_exchange::<$vt>($off, current, new)
+        }
+    };
+    (@ swap [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(&self, value: $vt) -> ::core::result::Result<$vt, $crate::Contended> {
+            self.region.try_swap::<$vt>($off, value, ::core::sync::atomic::Ordering::AcqRel)
+        }
+    };
+    // An enum or flag set: a `#[repr(transparent)]` newtype over the word `$repr`.
+    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+        $($m)*
+        pub fn $name(&self) -> $vt {
+            $crate::__zerocopy::transmute!(
+                self.region.load::<$repr>($off, ::core::sync::atomic::Ordering::Acquire)
+            )
+        }
+    };
+    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+        $($m)*
+        pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
+            let value: $repr = $crate::__zerocopy::transmute!(value);
+            self.region.try_store::<$repr>($off, value, ::core::sync::atomic::Ordering::Release)
+        }
+    };
+    (@ compare_exchange [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+        $($m)*
+        pub fn $name(
+            &self,
+            current: $vt,
+            new: $vt,
+        ) -> ::core::result::Result<::core::result::Result<$vt, $vt>, $crate::Contended> {
+            let current: $repr = $crate::__zerocopy::transmute!(current);
+            let new: $repr = $crate::__zerocopy::transmute!(new);
+            let found = self.region.try_compare_exchange::<$repr>($off, current, new)?;
+            let wrap = |v: $repr| -> $vt { $crate::__zerocopy::transmute!(v) };
+            ::core::result::Result::Ok(found.map(wrap).map_err(wrap))
+        }
+    };
+    (@ swap [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+        $($m)*
+        pub fn $name(&self, value: $vt) -> ::core::result::Result<$vt, $crate::Contended> {
+            let value: $repr = $crate::__zerocopy::transmute!(value);
+            let old = self.region.try_swap::<$repr>($off, value, ::core::sync::atomic::Ordering::AcqRel)?;
+            ::core::result::Result::Ok($crate::__zerocopy::transmute!(old))
+        }
+    };
+    // A plain field: copied with relaxed loads and stores of whole words.
+    (@ read [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(&self) -> $vt {
+            self.region.read::<$vt>($off)
+        }
+    };
+    (@ write [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+        $($m)*
+        pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
+            self.region.write::<$vt>($off, &value)
+        }
+    };
+}
+
+/// Expands to a generated live view of a fixed-size struct: the type over a
+/// [`Region`](crate::Region), its `SIZE`, `ALIGN` and `MIN_LEN` (the same as `SIZE`: no
+/// trailer), `at` and `region`. The generator prints one line
+/// `#[doc = ...]* NAME: size SIZE, align ALIGN;` instead of the 22 these take written out;
+/// the field accessors follow in `impl` blocks of their own ([`view_accessors!`]). A view
+/// with a trailer or of an extensible record (`at_len`, `BASE_SIZE`) stays written out.
+///
+/// ```
+/// use abi_runtime::SharedBuf;
+///
+/// abi_runtime::view! {
+///     /// A live view of a 16-byte header.
+///     Header: size 16, align 8;
+/// }
+/// impl<A: abi_runtime::Access> Header<'_, A> {
+///     abi_runtime::view_accessors! {
+///         load ticks @ 8: u64;
+///     }
+/// }
+///
+/// let buf = SharedBuf::new(32);
+/// assert_eq!((Header::SIZE, Header::ALIGN, Header::MIN_LEN), (16, 8, 16));
+/// let header = Header::at(buf.region(), 16).unwrap();
+/// assert_eq!((header.ticks(), header.region().len()), (0, 16));
+/// assert!(Header::at(buf.region(), 24).is_err()); // past the end
+/// ```
+#[macro_export]
+macro_rules! view {
+    ($(#[$m:meta])* $name:ident: size $size:literal, align $align:literal;) => {
+        $(#[$m])*
+        #[derive(Clone, Copy)]
+        pub struct $name<'a, A: $crate::Access = $crate::ReadWrite> {
+            region: $crate::Region<'a, A>,
+        }
+        impl $name<'_> {
+            /// Bytes of the struct.
+            pub const SIZE: usize = $size;
+            /// The alignment its bytes need.
+            pub const ALIGN: usize = $align;
+            /// Bytes of the struct and the fixed part of its trailer.
+            pub const MIN_LEN: usize = $size;
+        }
+        impl<'a, A: $crate::Access> $name<'a, A> {
+            /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+            /// bounds or not aligned to `ALIGN`.
+            pub fn at(
+                region: $crate::Region<'a, A>,
+                offset: usize,
+            ) -> ::core::result::Result<Self, $crate::RegionError> {
+                region.sub(offset, $size, $align).map(|region| Self { region })
+            }
+            /// The bytes this view covers.
+            pub fn region(&self) -> $crate::Region<'a, A> {
+                self.region
+            }
+        }
+    };
+}
