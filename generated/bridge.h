@@ -6618,11 +6618,18 @@ static inline int ibf_client_heartbeat(void *region, size_t len, const ibf_clien
  * sleep only when it is not new: the fence keeps that load after the store, and the host's
  * ibf_client_host_waiting keeps its own load after its publication, so one of the two
  * always sees the other (a store-then-load handshake on each side: Dekker's pattern, which
- * release and acquire alone do not order). */
+ * release and acquire alone do not order). Stores only while the row is still this claim's,
+ * as the heartbeat: a client that lost its row never writes the next client's flag (which
+ * would hide that client's sleep from the host). Returns the claim's standing (IBF_OK:
+ * stored). */
 static inline int ibf_client_set_waiting(void *region, size_t len, const ibf_client_session *c, uint32_t waiting) {
+    int standing = ibf_client_standing(region, len, c);
     unsigned char *row = ibf_client_row_(region, len, c->row);
     if (row == NULL) {
         return IBF_SESSION_ROW;
+    }
+    if (standing != IBF_OK) {
+        return standing;
     }
     ibf_live_store_release_u32_(row + 36, waiting);
     ibf_live_fence_seq_cst_();
@@ -6948,7 +6955,9 @@ static inline uint64_t ibf_client_tick_seq_(const unsigned char *base) {
  * seq_cst fence (ibf_client_set_waiting), the sequence loaded: NEW when it is no
  * longer `last`; else a sleep of at most timeout_ns while the word holds last's low half, then
  * waiting = 0: AGAIN (look again) or TIMEOUT. Call it in a loop bounded by your own deadline;
- * a wake only means "look again". `event` is the Windows HANDLE (NULL elsewhere). */
+ * a wake only means "look again". ROW: the row is past the mapping or no longer this claim's
+ * (nothing written: ask ibf_client_standing). `event` is the Windows HANDLE (NULL
+ * elsewhere). */
 static inline int ibf_client_tick_wait(void *region, size_t len, const ibf_client_session *c, void *event, uint64_t last, uint64_t timeout_ns, uint64_t *seq) {
     const unsigned char *base = (const unsigned char *)region;
     int r;

@@ -6572,24 +6572,36 @@ class _Session:
         new: the fence keeps that load after the store, and the host's host_waiting() keeps
         its load after its publication, so one side always sees the other (Dekker's
         store-then-load pattern, which release and acquire alone do not order). Bound the
-        sleep all the same: without libatomic's fence or the atomics package there is no fence."""
-        _store(self._mem, self._row._base + self._WAITING, 4, 1 if waiting else 0)
-        _fence_seq_cst()
+        sleep all the same: without libatomic's fence or the atomics package there is no fence.
+        Stores only while the row is still this claim's, as heartbeat(): a client that lost its
+        row never writes the next client's flag (which would hide that client's sleep from the
+        host). Returns the standing (CONNECTED: stored)."""
+        standing = self.standing()
+        if standing == Standing.CONNECTED:
+            _store(self._mem, self._row._base + self._WAITING, 4, 1 if waiting else 0)
+            _fence_seq_cst()
+        return standing
 
-    def _wait_event(self, word, seq, width, last, timeout):
+    def _waiting(self, waiting, name):
+        """set_waiting for a wait: raises when the claim no longer stands (nothing stored)."""
+        standing = self.set_waiting(waiting)
+        if standing != Standing.CONNECTED:
+            raise _refused(standing, name)
+
+    def _wait_event(self, word, seq, width, last, timeout, name):
         """The client's waiting handshake (wait_<event>): returns (seq or None, sleeps, timed_out)."""
         deadline = time.monotonic() + timeout
         mem, head, sleeps = self._mem, self._header._base, 0
         while True:
-            self.set_waiting(True)
+            self._waiting(True, name)
             now = _load(mem, head + seq, width)
             if now != last:
-                self.set_waiting(False)
+                self._waiting(False, name)
                 return now, sleeps, False
             left = deadline - time.monotonic()
             woken = left > 0 and _futex_wait(mem, head + word, last, left)
             sleeps += 1
-            self.set_waiting(False)
+            self._waiting(False, name)
             if not woken and time.monotonic() >= deadline:
                 now = _load(mem, head + seq, width)
                 return (None if now == last else now), sleeps, True
@@ -6839,8 +6851,9 @@ class Client(_Session):
     def wait_tick(self, last, timeout):
         """Sleeps on the `tick` event until the sequence is no longer `last`, at most `timeout`
         seconds: (seq or None, sleeps, timed_out). waiting = 1, a full fence, the sequence loaded,
-        then a futex wait (Linux) on its word; a wake only means look again."""
-        return self._wait_event(192, 192, 8, last, timeout)
+        then a futex wait (Linux) on its word; a wake only means look again. Raises
+        ProtocolError once the row is no longer this claim's (nothing written)."""
+        return self._wait_event(192, 192, 8, last, timeout, "wait_tick")
 
     @classmethod
     def host_set_tick(cls, header, always=()):

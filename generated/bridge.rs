@@ -4592,7 +4592,7 @@ pub mod live {
                 < u32 > (16)), self.host_generation, self.index
             )
         }
-        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. `Contended` when the flag's word kept changing.
+        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
         pub fn wait_tick(
             &self,
             sleeper: &::abi_runtime::wake::Sleeper<'_>,
@@ -4603,7 +4603,7 @@ pub mod live {
                 sleeper,
                 last,
                 deadline,
-                |waiting| self.row().set_waiting(u32::from(waiting)),
+                |waiting| Ok(self.set_waiting(waiting)? == ClientStanding::Connected),
                 || {
                     self
                         .header
@@ -4864,14 +4864,20 @@ pub mod live {
         /// `is_waiting` keeps its load after its publication, so one side always sees
         /// the other (Dekker's store-then-load pattern, which release and acquire alone
         /// do not order).
+        /// Stores only while the row is still this claim's, as the heartbeat: a client
+        /// that lost its row never writes the next client's flag (which would hide that
+        /// client's sleep from the host); the standing.
         /// `Contended` when the flag's word kept changing (nothing stored).
         pub fn set_waiting(
             &self,
             waiting: bool,
-        ) -> Result<(), ::abi_runtime::Contended> {
-            self.row().set_waiting(u32::from(waiting))?;
-            ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
-            Ok(())
+        ) -> Result<ClientStanding, ::abi_runtime::Contended> {
+            let standing = self.standing();
+            if standing == ClientStanding::Connected {
+                self.row().set_waiting(u32::from(waiting))?;
+                ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
+            }
+            Ok(standing)
         }
         /// The row's state and generation (acquire), then the host's generation and
         /// state: `HostExiting`, `Reloaded` (the host's generation changed since the

@@ -246,7 +246,10 @@ def run():
                 return
             if standing != bridge.Standing.CONNECTED:
                 break
-            t, _, _ = me.wait_tick(last, 0.1)
+            try:
+                t, _, _ = me.wait_tick(last, 0.1)
+            except bridge.ProtocolError:
+                continue  # the claim is gone: the standing above says whether to claim again
             if t is None or t == last:
                 continue
             if t % late_every == bot_id + 1:

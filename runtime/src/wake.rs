@@ -37,6 +37,10 @@ pub struct TickWait {
     /// Whether the last wait ran to the deadline. With `seq: Some`, the sequence moved but
     /// no wake came before the deadline: a lost wake-up, which a test counts.
     pub timed_out: bool,
+    /// Whether the wait ended because the waiting flag was not stored: the row is no longer
+    /// the claim's (freed, claimed again, reloaded), so a stale client never writes the
+    /// newcomer's flag. Nothing was written; ask the claim's standing.
+    pub claim_lost: bool,
 }
 
 /// The waiter's side of an event: the word it sleeps on (and on Windows the event it opened).
@@ -205,17 +209,27 @@ impl<'a> Setter<'a> {
 /// until `deadline`. Each round stores `waiting = 1` (`set_waiting(true)`), the fence F2,
 /// loads the sequence: a new one ends the wait; else it sleeps on the event while its word
 /// holds `last`'s low half, then stores `waiting = 0`. A wake only means "look again": each
-/// round loads the sequence again, and the rounds end at the deadline.
+/// round loads the sequence again, and the rounds end at the deadline. `set_waiting` says
+/// whether it stored the flag: `false` (the row is no longer the claim's) ends the wait at
+/// once with `claim_lost`, having slept no more.
 pub fn wait_tick<A: Access, E>(
     sleeper: &Sleeper<'_, A>,
     last: u64,
     deadline: Instant,
-    set_waiting: impl Fn(bool) -> Result<(), E>,
+    set_waiting: impl Fn(bool) -> Result<bool, E>,
     load_seq: impl Fn() -> u64,
 ) -> Result<TickWait, E> {
     let mut sleeps = 0;
+    let lost = |sleeps| TickWait {
+        seq: None,
+        sleeps,
+        timed_out: false,
+        claim_lost: true,
+    };
     loop {
-        set_waiting(true)?;
+        if !set_waiting(true)? {
+            return Ok(lost(sleeps));
+        }
         if !crate::sync::mutated("wake_wait_fence") {
             fence(Ordering::SeqCst);
         }
@@ -226,17 +240,21 @@ pub fn wait_tick<A: Access, E>(
                 seq: Some(seq),
                 sleeps,
                 timed_out: false,
+                claim_lost: false,
             });
         }
         sleeps += 1;
         let waited = sleeper.wait(last as u32, deadline);
-        set_waiting(false)?;
+        if !set_waiting(false)? {
+            return Ok(lost(sleeps));
+        }
         if waited == Waited::TimedOut {
             let seq = load_seq();
             return Ok(TickWait {
                 seq: (seq != last).then_some(seq),
                 sleeps,
                 timed_out: true,
+                claim_lost: false,
             });
         }
     }

@@ -921,7 +921,13 @@ static void op_wait_tick(actor_t *a, uint64_t last, uint64_t ms) {
         rc = ibf_client_tick_wait(h, len, &a->session, NULL, last, now >= start + ms ? 0U : (start + ms - now) * 1000000U, &seq);
     }
     if (rc == IBF_CLIENT_TICK_ROW) {
-        ans_error("row");
+        /* The row past the mapping, or no longer the claim's: its standing says which. */
+        rc = api_standing(a);
+        if (rc == IBF_OK) {
+            ans_error("row");
+        } else {
+            ans_standing(rc);
+        }
     } else if (seq != last) {
         ans_bytes("seq=", 4);
         ans_u64(seq);
@@ -1320,7 +1326,7 @@ static void host_step(const char *op, char **args, int n) {
 static bool needs_claim(const char *op) {
     static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
                                       "unbind", "push", "publish", "request", "poll", "pad",
-                                      "answer", "wait_tick"};
+                                      "answer", "wait_tick", "set_waiting"};
     size_t i;
     for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(op, ops[i]) == 0) {
@@ -1351,6 +1357,10 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         ans_standing(api_standing(a));
     } else if (op_is(op, "heartbeat", n, 1) && parse_u64(args[0], UINT64_MAX, &ns)) {
         ans_standing(api_heartbeat(a, ns));
+    } else if (op_is(op, "set_waiting", n, 1) && numbered) {
+        size_t len;
+        unsigned char *h = client_header(a, &len);
+        ans_standing(ibf_client_set_waiting(h, len, &a->session, num));
     } else if (op_is(op, "close", n, 0)) {
         op_close(a);
     } else if (op_is(op, "bind", n, 1) && numbered) {

@@ -678,6 +678,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
     by_number: dict[str, Callable[[int], str]] = {
         "claim": lambda row: client_claim(actor, row),
         "heartbeat": lambda ns: client_heartbeat(actor, ns),
+        "set_waiting": lambda w: standing_name(actor.claimed().set_waiting(bool(w))),
         "bind": lambda pad: client_pad(actor, pad, True),
         "unbind": lambda pad: client_pad(actor, pad, False),
         "publish": lambda count: client_publish(actor, count),

@@ -469,6 +469,18 @@ impl Scenario {
                     Err(_) => err("contended"),
                 }
             }
+            "set_waiting" => {
+                let waiting: u32 = num(args, 0)?;
+                match c
+                    .claim
+                    .as_ref()
+                    .ok_or_else(claimed)?
+                    .set_waiting(waiting != 0)
+                {
+                    Ok(s) => standing(s),
+                    Err(_) => err("contended"),
+                }
+            }
             "close" => match c.claim.as_ref().ok_or_else(claimed)?.close() {
                 ClientStanding::Connected => "closed".to_string(),
                 s => standing(s),
@@ -557,6 +569,7 @@ impl Scenario {
                     .map_err(|e| format!("error:driver:{e}"))?;
                 let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
                 match claim.wait_tick(&sleeper, last, deadline) {
+                    Ok(w) if w.claim_lost => standing(claim.standing()),
                     Ok(w) => match w.seq {
                         Some(seq) if seq != last => format!("seq={seq}"),
                         _ => "timeout".to_string(),

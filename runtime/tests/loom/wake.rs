@@ -42,7 +42,10 @@ fn tick_wait_against_the_hosts_publish() {
                     &sleeper,
                     0,
                     far,
-                    |w| r.try_store::<u32>(WAITING, u32::from(w), Release),
+                    |w| {
+                        r.try_store::<u32>(WAITING, u32::from(w), Release)
+                            .map(|()| true)
+                    },
                     || r.load::<u64>(SEQ, Acquire),
                 )
                 .unwrap()

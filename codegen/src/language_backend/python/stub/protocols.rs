@@ -170,7 +170,7 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              @property\n    def host_generation(self) -> int: ...\n    \
              def activate(self) -> bool: ...\n    \
              def heartbeat(self, now_ns: int | None = None) -> {standing}: ...\n    \
-             def set_waiting(self, waiting: bool) -> None: ...\n    \
+             def set_waiting(self, waiting: bool) -> {standing}: ...\n    \
              def standing(self) -> {standing}: ...\n    \
              def scoped(self, writer: _T) -> _T: ...\n    \
              def close(self) -> bool: ...\n    \

@@ -183,11 +183,17 @@ fn standing_methods(t: &SessionTokens) -> TokenStream {
         /// `is_waiting` keeps its load after its publication, so one side always sees
         /// the other (Dekker's store-then-load pattern, which release and acquire alone
         /// do not order).
+        /// Stores only while the row is still this claim's, as the heartbeat: a client
+        /// that lost its row never writes the next client's flag (which would hide that
+        /// client's sleep from the host); the standing.
         /// `Contended` when the flag's word kept changing (nothing stored).
-        pub fn set_waiting(&self, waiting: bool) -> Result<(), ::abi_runtime::Contended> {
-            self.row().#wait_set(#wait_ty::from(waiting))?;
-            ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
-            Ok(())
+        pub fn set_waiting(&self, waiting: bool) -> Result<#standing, ::abi_runtime::Contended> {
+            let standing = self.standing();
+            if standing == #standing::Connected {
+                self.row().#wait_set(#wait_ty::from(waiting))?;
+                ::core::sync::atomic::fence(::core::sync::atomic::Ordering::SeqCst);
+            }
+            Ok(standing)
         }
 
         /// The row's state and generation (acquire), then the host's generation and
