@@ -1,0 +1,256 @@
+//! The Python target's protocol section: the context of `python_protocols.py.j2`, a class per
+//! `[[queue]]`, `[[broadcast]]`, `[[mailbox]]`, `[[exchange]]` and `[[session]]` (named after
+//! the protocol in CamelCase: `LogQueue`, `Mailbox`, `Client`) with its layout's numbers, and
+//! the classes its results are (`LogQueueEntry`, `MailboxResponse`, `DrawList`). Every offset
+//! and size is the layout's; the Python that runs is the template's. One file per protocol
+//! kind (`queues.rs` for queues and log rings, `mailbox.rs`, `exchange.rs`, `session.rs`);
+//! this one holds the section's context, the names and the helpers they share.
+
+mod exchange;
+mod mailbox;
+mod queues;
+mod session;
+
+use exchange::ExchangeClass;
+use mailbox::MailboxClass;
+use queues::EntryProtocol;
+pub(in crate::language_backend::python) use session::SessionClass;
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use super::context::{Ctx, prim_format};
+use crate::ir::access::Parties;
+use crate::ir::protocol::ProtocolKind;
+use crate::ir::result_codes::{Family, codes};
+use crate::language_backend::python::literals::doc_lines;
+use crate::language_backend::python::names::{Namer, python_type_name};
+
+use crate::ir::StructId;
+use crate::language_backend::output::RenderError;
+use crate::language_backend::text::{Compiled, Template};
+
+/// The section's parts, one concern each, rendered in turn over one context: the shared
+/// results and the queues and rings; the mailboxes; the exchanges; the sessions.
+const TEMPLATES: [Template; 4] = [
+    Template {
+        name: "python_protocols.py.j2",
+        source: include_str!("../../../../../templates/python_protocols.py.j2"),
+    },
+    Template {
+        name: "python_mailbox.py.j2",
+        source: include_str!("../../../../../templates/python_mailbox.py.j2"),
+    },
+    Template {
+        name: "python_exchange.py.j2",
+        source: include_str!("../../../../../templates/python_exchange.py.j2"),
+    },
+    Template {
+        name: "python_session.py.j2",
+        source: include_str!("../../../../../templates/python_session.py.j2"),
+    },
+];
+
+/// The templates, compiled on first use.
+static COMPILED: LazyLock<Vec<Compiled>> =
+    LazyLock::new(|| TEMPLATES.iter().map(|t| Compiled::new(t, |_| {})).collect());
+
+/// The section's text: each part, two blank lines apart as Python's top-level code is.
+pub(super) fn render(context: &ProtocolsContext) -> Result<String, RenderError> {
+    let mut out = String::new();
+    for part in COMPILED.iter() {
+        let text = part.render(context)?;
+        let text = text.trim_matches('\n');
+        if !out.is_empty() {
+            out.push_str("\n\n\n");
+        } else {
+            // The section follows the live section's last line.
+            out.push_str("\n\n");
+        }
+        out.push_str(text);
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// An integer field: (offset, width).
+type Word = (u64, u64);
+/// A number in a byte string: (offset, `struct` format).
+type Packed = (u64, String);
+
+#[derive(Serialize)]
+pub(in crate::language_backend::python) struct ProtocolsContext {
+    pub(in crate::language_backend::python) error: String,
+    /// The module's `ContendedError`, which a session's reload raises after every row.
+    pub(in crate::language_backend::python) cas_error: String,
+    pub(in crate::language_backend::python) empty_class: String,
+    pub(in crate::language_backend::python) empty: String,
+    pub(in crate::language_backend::python) lapped: String,
+    pub(in crate::language_backend::python) standing: String,
+    /// The host's memory of a session's rows, for `hung`.
+    pub(in crate::language_backend::python) watch: String,
+    /// The protocol codes' names, by name: the one list (`ir::result_codes`) the C header
+    /// prints its codes from. The templates write each check as `check.<name>`, so a name
+    /// that is not in the list fails to render.
+    pub(in crate::language_backend::python) check: BTreeMap<String, String>,
+    /// The queues and the broadcast rings (a ring has a `seq`).
+    pub(in crate::language_backend::python) queues: Vec<EntryProtocol>,
+    pub(in crate::language_backend::python) mailboxes: Vec<MailboxClass>,
+    pub(in crate::language_backend::python) exchanges: Vec<ExchangeClass>,
+    pub(in crate::language_backend::python) sessions: Vec<SessionClass>,
+}
+
+impl ProtocolsContext {
+    /// Every public name the section adds, in order.
+    pub(in crate::language_backend::python) fn exports(&self) -> Vec<String> {
+        let mut out = vec![
+            self.error.clone(),
+            self.empty_class.clone(),
+            self.empty.clone(),
+            self.lapped.clone(),
+            self.standing.clone(),
+            self.watch.clone(),
+        ];
+        for q in &self.queues {
+            out.extend([q.entry.clone(), q.class.clone()]);
+        }
+        for m in &self.mailboxes {
+            out.extend([m.response.clone(), m.class.clone()]);
+        }
+        for e in &self.exchanges {
+            out.extend([e.taken.clone(), e.class.clone()]);
+        }
+        out.extend(self.sessions.iter().map(|s| s.class.clone()));
+        if self.sessions.iter().any(|s| !s.events.is_empty()) {
+            out.push("WakeStats".into());
+        }
+        out
+    }
+}
+
+impl Ctx<'_> {
+    fn parties(&self, p: &Parties) -> String {
+        format!("the {}", p.describe(&self.schema.access.parties))
+    }
+
+    fn offset(&self, s: StructId, f: usize) -> u64 {
+        self.schema.layout.of(s).fields[f].offset
+    }
+
+    /// (offset, width) of scalar field `f` of struct `s`.
+    fn word(&self, s: StructId, f: usize) -> Word {
+        let ty = &self.schema.abi.structs[s].fields[f].ty;
+        let width = self.scalar(ty).map_or(0, |(p, _)| p.size());
+        (self.offset(s, f), width)
+    }
+
+    /// (offset, `struct` format) of scalar field `f` of struct `s`.
+    fn packed(&self, s: StructId, f: usize) -> Packed {
+        let ty = &self.schema.abi.structs[s].fields[f].ty;
+        let fmt = self
+            .scalar(ty)
+            .map_or_else(String::new, |(p, _)| prim_format(p));
+        (self.offset(s, f), fmt)
+    }
+
+    fn view_of(&self, s: StructId) -> String {
+        self.views[s].clone().unwrap_or_default()
+    }
+
+    fn enum_of(&self, s: StructId, f: usize) -> String {
+        let ty = &self.schema.abi.structs[s].fields[f].ty;
+        self.scalar(ty)
+            .and_then(|(_, e)| e)
+            .unwrap_or_else(|| "int".into())
+    }
+
+    /// The context of the section, its names taken from `module`.
+    pub(super) fn protocols(&self, module: &mut Namer, cas_error: &str) -> ProtocolsContext {
+        let mut cx = ProtocolsContext {
+            error: module.name("ProtocolError"),
+            cas_error: cas_error.to_string(),
+            empty_class: module.name("Empty"),
+            empty: module.name("EMPTY"),
+            lapped: module.name("Lapped"),
+            standing: module.name("Standing"),
+            watch: module.name("HungWatch"),
+            check: codes(Family::Protocol)
+                .into_iter()
+                .map(|c| (c.name.clone(), c.name))
+                .collect(),
+            queues: Vec::new(),
+            mailboxes: Vec::new(),
+            exchanges: Vec::new(),
+            sessions: Vec::new(),
+        };
+        for (pi, p) in self.schema.protocols.iter().enumerate() {
+            // A name another item holds: the protocol's table word after it (`MidiBroadcast`,
+            // `MidiBroadcastEntry`), never a trailing `_`.
+            let table = python_type_name(p.kind.table());
+            let base = python_type_name(&p.name);
+            let class = module.first_free(&[base.clone(), format!("{base}{table}")]);
+            let mut own = |suffix: &str| {
+                module.first_free(&[
+                    format!("{class}{suffix}"),
+                    format!("{base}{table}{suffix}"),
+                    format!("{class}{table}{suffix}"),
+                ])
+            };
+            let doc = doc_lines(&p.doc);
+            let bound = crate::plan::bound::binding_of(self.schema, pi).is_some();
+            match &p.kind {
+                ProtocolKind::Queue(q) => {
+                    let entry = own("Entry");
+                    let mut queue = self.queue(&p.name, class, entry, doc, q);
+                    queue.bound = bound;
+                    cx.queues.push(queue);
+                }
+                ProtocolKind::Broadcast(b) => {
+                    let entry = own("Entry");
+                    cx.queues
+                        .push(self.broadcast(&p.name, class, entry, doc, b));
+                }
+                ProtocolKind::Mailbox(m) => {
+                    let response = own("Response");
+                    let mut mailbox = self.mailbox(&p.name, class, response, doc, m);
+                    mailbox.bound = bound;
+                    cx.mailboxes.push(mailbox);
+                }
+                ProtocolKind::Exchange(e) => {
+                    let taken = own("List");
+                    let mut exchange = self.exchange(&p.name, class, taken, doc, e);
+                    exchange.bound = bound;
+                    cx.exchanges.push(exchange);
+                }
+                ProtocolKind::Session(s) => cx.sessions.push(self.session(&p.name, class, doc, s)),
+            }
+        }
+        self.own_blocks(&mut cx);
+        cx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TEMPLATES;
+    use crate::ir::result_codes::{Family, codes};
+
+    /// The templates name every protocol check through `check.<name>`, printed from the one
+    /// list: none spells a code's name as a string of its own.
+    #[test]
+    fn the_templates_spell_no_check_name() {
+        for t in &TEMPLATES {
+            for c in codes(Family::Protocol) {
+                let literal = format!("\"{}\"", c.name);
+                assert!(
+                    !t.source.contains(&literal),
+                    "{} writes {literal}: write \"{{{{ check.{} }}}}\"",
+                    t.name,
+                    c.name
+                );
+            }
+        }
+    }
+}
