@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Packed, Word};
+use super::fields::{Packed, Word};
 use crate::ir::protocol::Exchange;
 use crate::language_backend::python::live::context::Ctx;
 

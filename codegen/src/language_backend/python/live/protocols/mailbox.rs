@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::Word;
+use super::fields::Word;
 use crate::ir::protocol::Mailbox;
 use crate::language_backend::python::live::context::Ctx;
 

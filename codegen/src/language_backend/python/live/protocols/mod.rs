@@ -3,10 +3,12 @@
 //! the protocol in CamelCase: `LogQueue`, `Mailbox`, `Client`) with its layout's numbers, and
 //! the classes its results are (`LogQueueEntry`, `MailboxResponse`, `DrawList`). Every offset
 //! and size is the layout's; the Python that runs is the template's. One file per protocol
-//! kind (`queues.rs` for queues and log rings, `mailbox.rs`, `exchange.rs`, `session.rs`);
-//! this one holds the section's context, the names and the helpers they share.
+//! kind (`queues.rs` for queues and log rings, `mailbox.rs`, `exchange.rs`, `session.rs`),
+//! over `fields.rs`, what they all read from the layout; this one holds the section's
+//! context, its names, and the blocks the sessions' rows own.
 
 mod exchange;
+mod fields;
 mod mailbox;
 mod queues;
 mod session;
@@ -14,21 +16,21 @@ mod session;
 use exchange::ExchangeClass;
 use mailbox::MailboxClass;
 use queues::EntryProtocol;
-pub(in crate::language_backend::python) use session::SessionClass;
+pub(in crate::language_backend::python) use session::{OwnedBlocksPy, SessionClass};
 
 use std::collections::BTreeMap;
+
 use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::context::{Ctx, prim_format};
-use crate::ir::access::Parties;
+use super::context::Ctx;
 use crate::ir::protocol::ProtocolKind;
 use crate::ir::result_codes::{Family, codes};
 use crate::language_backend::python::literals::doc_lines;
 use crate::language_backend::python::names::{Namer, python_type_name};
+use crate::plan::session::{Restore, owned_blocks};
 
-use crate::ir::StructId;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
 
@@ -74,11 +76,6 @@ pub(super) fn render(context: &ProtocolsContext) -> Result<String, RenderError> 
     out.push('\n');
     Ok(out)
 }
-
-/// An integer field: (offset, width).
-type Word = (u64, u64);
-/// A number in a byte string: (offset, `struct` format).
-type Packed = (u64, String);
 
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct ProtocolsContext {
@@ -131,41 +128,6 @@ impl ProtocolsContext {
 }
 
 impl Ctx<'_> {
-    fn parties(&self, p: &Parties) -> String {
-        format!("the {}", p.describe(&self.schema.access.parties))
-    }
-
-    fn offset(&self, s: StructId, f: usize) -> u64 {
-        self.schema.layout.of(s).fields[f].offset
-    }
-
-    /// (offset, width) of scalar field `f` of struct `s`.
-    fn word(&self, s: StructId, f: usize) -> Word {
-        let ty = &self.schema.abi.structs[s].fields[f].ty;
-        let width = self.scalar(ty).map_or(0, |(p, _)| p.size());
-        (self.offset(s, f), width)
-    }
-
-    /// (offset, `struct` format) of scalar field `f` of struct `s`.
-    fn packed(&self, s: StructId, f: usize) -> Packed {
-        let ty = &self.schema.abi.structs[s].fields[f].ty;
-        let fmt = self
-            .scalar(ty)
-            .map_or_else(String::new, |(p, _)| prim_format(p));
-        (self.offset(s, f), fmt)
-    }
-
-    fn view_of(&self, s: StructId) -> String {
-        self.views[s].clone().unwrap_or_default()
-    }
-
-    fn enum_of(&self, s: StructId, f: usize) -> String {
-        let ty = &self.schema.abi.structs[s].fields[f].ty;
-        self.scalar(ty)
-            .and_then(|(_, e)| e)
-            .unwrap_or_else(|| "int".into())
-    }
-
     /// The context of the section, its names taken from `module`.
     pub(super) fn protocols(&self, module: &mut Namer, cas_error: &str) -> ProtocolsContext {
         let mut cx = ProtocolsContext {
@@ -229,6 +191,54 @@ impl Ctx<'_> {
         }
         self.own_blocks(&mut cx);
         cx
+    }
+    /// The blocks each session's rows own, once every protocol class has its name.
+    fn own_blocks(&self, cx: &mut ProtocolsContext) {
+        let schema = self.schema;
+        let class_of = |cx: &ProtocolsContext, name: &str| {
+            let m = cx
+                .mailboxes
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| m.class.clone());
+            m.or_else(|| {
+                cx.exchanges
+                    .iter()
+                    .find(|e| e.name == name)
+                    .map(|e| e.class.clone())
+            })
+        };
+        for (index, p) in schema.protocols.iter().enumerate() {
+            let owned: Vec<OwnedBlocksPy> = owned_blocks(schema, index)
+                .iter()
+                .map(|o| OwnedBlocksPy {
+                    pos: o.row,
+                    regions: o
+                        .regions
+                        .iter()
+                        .filter_map(|r| {
+                            let name = &schema.protocols[r.protocol].name;
+                            let header = schema.protocols[r.protocol].kind.header();
+                            let method = match r.restore {
+                                Restore::Mailbox => "restore",
+                                Restore::Exchange { .. } => "reset_state",
+                            };
+                            Some((r.row, self.view_of(header), class_of(cx, name)?, method))
+                        })
+                        .collect(),
+                    words: crate::plan::host_words::restored_runs(&o.words)
+                        .iter()
+                        .map(|w| {
+                            let row = w.region.map_or("None".to_string(), |r| r.to_string());
+                            (row, w.at, w.width, w.count)
+                        })
+                        .collect(),
+                })
+                .collect();
+            if let Some(s) = cx.sessions.iter_mut().find(|s| s.name == p.name) {
+                s.owned = owned;
+            }
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Packed, Word};
+use super::fields::{Packed, Word};
 use crate::ir::StructId;
 use crate::ir::access::Parties;
 use crate::ir::protocol::{Broadcast, Entry, Queue};

@@ -3,11 +3,10 @@
 
 use serde::Serialize;
 
-use super::{ProtocolsContext, Word};
+use super::fields::Word;
 use crate::ir::access::FieldRef;
 use crate::ir::protocol::Session;
 use crate::language_backend::python::live::context::Ctx;
-use crate::plan::session::{Restore, owned_blocks};
 
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct SessionClass {
@@ -139,55 +138,6 @@ impl Ctx<'_> {
                 &self.views,
                 &self.values,
             ),
-        }
-    }
-
-    /// The blocks each session's rows own, once every protocol class has its name.
-    pub(super) fn own_blocks(&self, cx: &mut ProtocolsContext) {
-        let schema = self.schema;
-        let class_of = |cx: &ProtocolsContext, name: &str| {
-            let m = cx
-                .mailboxes
-                .iter()
-                .find(|m| m.name == name)
-                .map(|m| m.class.clone());
-            m.or_else(|| {
-                cx.exchanges
-                    .iter()
-                    .find(|e| e.name == name)
-                    .map(|e| e.class.clone())
-            })
-        };
-        for (index, p) in schema.protocols.iter().enumerate() {
-            let owned: Vec<OwnedBlocksPy> = owned_blocks(schema, index)
-                .iter()
-                .map(|o| OwnedBlocksPy {
-                    pos: o.row,
-                    regions: o
-                        .regions
-                        .iter()
-                        .filter_map(|r| {
-                            let name = &schema.protocols[r.protocol].name;
-                            let header = schema.protocols[r.protocol].kind.header();
-                            let method = match r.restore {
-                                Restore::Mailbox => "restore",
-                                Restore::Exchange { .. } => "reset_state",
-                            };
-                            Some((r.row, self.view_of(header), class_of(cx, name)?, method))
-                        })
-                        .collect(),
-                    words: crate::plan::host_words::restored_runs(&o.words)
-                        .iter()
-                        .map(|w| {
-                            let row = w.region.map_or("None".to_string(), |r| r.to_string());
-                            (row, w.at, w.width, w.count)
-                        })
-                        .collect(),
-                })
-                .collect();
-            if let Some(s) = cx.sessions.iter_mut().find(|s| s.name == p.name) {
-                s.owned = owned;
-            }
         }
     }
 }
