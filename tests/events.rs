@@ -228,7 +228,8 @@ fn a_python_bot_sleeps_through_no_tick() {
     std::fs::write(dir.join("bot.py"), PY_BOT).unwrap();
     let generated = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
     let script = dir.join("bot.py");
-    // A Python round costs about a millisecond here: EVENTS_PYTHON_TICKS (CI: 20,000) apart.
+    // A Python round costs tens of microseconds (it polled every millisecond before its futex
+    // wait was fixed): EVENTS_PYTHON_TICKS apart, 100,000 in CI like the others.
     let n = std::env::var("EVENTS_PYTHON_TICKS")
         .ok()
         .and_then(|v| v.parse().ok())
