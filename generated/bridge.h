@@ -7004,10 +7004,10 @@ static inline uint32_t ibf_client_host_set_tick(void *region, size_t len, uint64
     return rows;
 }
 
-/* A bot's wake statistics (issue 47): publish-to-wake over its last ticks on the host's clock
- * (the machine's monotonic clock: CLOCK_MONOTONIC on Linux, QueryPerformanceCounter in ns on
- * Windows; a publication's time is the host's, a ring slot's publish_ns), and the tick counts
- * of a stats header (ticks: snapshots waited for and got; skipped: publications missed).
+/* A waiter's wake statistics: publish-to-wake over its last waits on the host's clock (the
+ * machine's monotonic clock: CLOCK_MONOTONIC on Linux, QueryPerformanceCounter in ns on
+ * Windows; a publication's time is the one its host stamped), and two counts (ticks:
+ * publications waited for and got; skipped: publications missed, the latest winning).
  * A fixed ring of the last IBF_WAKE_SAMPLES samples: no allocation. Zero it to start. */
 enum { IBF_WAKE_SAMPLES = 128 };
 typedef struct ibf_wake_stats {

@@ -6353,11 +6353,11 @@ def _futex_wake(mem, at):
 
 
 class WakeStats:
-    """A bot's wake statistics (issue 47): publish-to-wake over its last ticks on the host's
-    clock (time.perf_counter_ns(): CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on
-    Windows; a publication's time is the host's, a ring slot's publish_ns), and the tick counts
-    of a stats header (ticks: snapshots waited for and got; skipped: publications missed). A
-    fixed ring of the last SAMPLES samples."""
+    """A waiter's wake statistics: publish-to-wake over its last waits on the host's clock
+    (time.perf_counter_ns(): CLOCK_MONOTONIC on Linux, QueryPerformanceCounter on Windows; a
+    publication's time is the one its host stamped), and two counts (ticks: publications
+    waited for and got; skipped: publications missed, the latest winning). A fixed ring of
+    the last SAMPLES samples."""
 
     SAMPLES = 128
     __slots__ = ("_samples", "_recorded", "ticks", "skipped")
