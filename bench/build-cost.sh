@@ -55,6 +55,10 @@ workspace_package="$(sed -n '/^\[workspace.package\]/,/^\[/p' "$REPO/Cargo.toml"
 workspace_deps="$(sed -n '/^\[workspace.dependencies\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' | grep -v '^abi-codegen' || true)"
 build_override="$(sed -n '/^\[profile.dev.build-override\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
 dev_profile="$(sed -n '/^\[profile.dev\]/,/^\[/p' "$REPO/Cargo.toml" | grep -v '^\[' || true)"
+# The members' `[lints] workspace = true` (abi-runtime's too): the workspace's lint tables,
+# headers included, up to its dependencies.
+workspace_lints="$(sed -n '/^\[workspace.lints/,/^\[workspace.dependencies\]/p' "$REPO/Cargo.toml" \
+  | grep -v '^\[workspace.dependencies\]' || true)"
 cat > "$BASE/Cargo.toml" <<TOML
 [package]
 name = "bridge-abi"
@@ -84,6 +88,8 @@ $workspace_package
 
 [workspace.dependencies]
 $workspace_deps
+
+$workspace_lints
 TOML
 
 now() { date +%s.%N; }
