@@ -195,13 +195,16 @@ fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
         }
     });
     println!("built in {:.1?}", started.elapsed());
-    let line = race(&dir, "host_gxx", &failed_status);
+    let exe = dir.join("host_gxx");
+    let line = race(&dir, (exe.to_str().unwrap(), &[]), "cpp", &failed_status);
     println!("{line}");
     println!("built and raced in {:.1?}", started.elapsed());
 }
 
-/// One race of host `exe`: its `host cpp:` line.
-fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
+/// One race of the host `program` run with `args` first (`PYTHONPATH` the scratch dir), whose
+/// lines start `host NAME:`: its counts' line.
+fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status: &str) -> String {
+    let exe = format!("host_{name}");
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
     let shm = Path::new("/dev/shm");
@@ -210,13 +213,15 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     } else {
         dir.to_path_buf()
     };
-    let mapping = base.join(format!("ibf-host-cpp-{}-{exe}", std::process::id()));
+    let mapping = base.join(format!("ibf-host-{}-{exe}", std::process::id()));
     let stop = dir.join(format!("{exe}.stop"));
     let _ = std::fs::remove_file(&mapping);
     let _ = std::fs::remove_file(&stop);
     let mapping_s = mapping.to_str().unwrap().to_string();
-    let mut host = Command::new(dir.join(exe))
+    let mut host = Command::new(program)
+        .args(args)
         .args([mapping_s.as_str(), stop.to_str().unwrap(), "30000"])
+        .env("PYTHONPATH", dir)
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
@@ -224,7 +229,11 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     let mut host_out = BufReader::new(host.stdout.take().unwrap());
     let mut ready = String::new();
     host_out.read_line(&mut ready).unwrap();
-    assert_eq!(ready, "host cpp: ready\n", "the host did not start");
+    assert_eq!(
+        ready,
+        format!("host {name}: ready\n"),
+        "the host did not start"
+    );
     let python = |args: &[&str]| {
         Command::new("python3")
             .arg("-W")
@@ -305,11 +314,11 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     let line = rest
         .lines()
         .find(|l| l.contains(" ticks, "))
-        .unwrap_or_else(|| panic!("no host cpp line: {rest}"))
+        .unwrap_or_else(|| panic!("no host {name} line: {rest}"))
         .to_string();
     assert!(status.success(), "the host failed: {rest}");
     let counts: Vec<u64> = line
-        .trim_start_matches("host cpp: ")
+        .trim_start_matches(&format!("host {name}: "))
         .split(", ")
         .map(|part| part.split(' ').next().unwrap().parse().unwrap())
         .collect();
@@ -329,7 +338,7 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     let freed = rest
         .lines()
         .find(|l| l.contains(" goodbyes, "))
-        .unwrap_or_else(|| panic!("no host cpp goodbyes line: {rest}"));
+        .unwrap_or_else(|| panic!("no host {name} goodbyes line: {rest}"));
     let dead: u64 = freed
         .split(", ")
         .find_map(|part| part.strip_suffix(" dead"))
@@ -338,4 +347,39 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     assert!(dead >= 1, "the killed bot's row freed by its pid: {freed}");
     println!("{freed}");
     line
+}
+
+/// The same host in Python (`examples/host_py/host.py` on `HostService`, issue 48), raced as
+/// the C++ one is (the same clients, the same killed bot, the same checks of its lines), under
+/// `python3 -W error`.
+#[test]
+fn the_python_host_serves_c_and_python_clients_and_frees_a_killed_one() {
+    let started = Instant::now();
+    let dir = scratch("host_py_race");
+    std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
+    std::fs::copy(manifest("examples/host_py/host.py"), dir.join("host.py")).unwrap();
+    for file in ["protocols.c", "clock.h"] {
+        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
+    }
+    std::fs::copy(manifest("generated/bridge.h"), dir.join("bridge.h")).unwrap();
+    let args = [
+        "-std=c11",
+        "-O2",
+        "-I.",
+        "-pthread",
+        "protocols.c",
+        "-o",
+        "protocols",
+    ];
+    run_ok("gcc", &args, &dir);
+    let failed = "2"; // command_status failed, as the Python host answers a malformed request
+    let host = dir.join("host.py");
+    let line = race(
+        &dir,
+        ("python3", &["-W", "error", host.to_str().unwrap()]),
+        "py",
+        failed,
+    );
+    println!("{line}");
+    println!("built and raced in {:.1?}", started.elapsed());
 }
