@@ -143,6 +143,7 @@ fn the_header_is_warning_free_in_a_strict_cxx17_host_for_every_schema() {
 /// The C++ host example (`examples/host_cpp/host.cpp`), built with g++ and clang++ at -O2
 /// with the strict flags, raced by the protocol torture's C and Python clients
 /// (`tests/torture/protocols.c`, `protocols.py`, their contract in tests/torture/PROTOCOLS.md)
+/// and its Rust client (`examples/torture_protocols.rs`)
 /// and a Python bot (`tests/host_cpp/bot.py`) that sends a malformed request, claims a row,
 /// binds a pad and is SIGKILLed while active: the host answers the malformed request with
 /// status `failed`, frees the killed bot's row as dead by its pid (and its pad), reloads
@@ -150,7 +151,7 @@ fn the_header_is_warning_free_in_a_strict_cxx17_host_for_every_schema() {
 /// show activity and whose wrong, stuck and leaked counts must be 0, and a line of the frees
 /// by reason, which must count the dead one; every client's lines meet the contract.
 #[test]
-fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
+fn the_cxx_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
     let started = Instant::now();
     let dir = scratch("host_cpp_race");
     let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
@@ -199,6 +200,28 @@ fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
     let line = race(&dir, (exe.to_str().unwrap(), &[]), "cpp", &failed_status);
     println!("{line}");
     println!("built and raced in {:.1?}", started.elapsed());
+}
+
+/// The torture's Rust client (`examples/torture_protocols.rs`, `client PATH ROW MILLIS`), built
+/// in this target directory (a no-op after `cargo test`, which builds the examples).
+fn rust_client() -> PathBuf {
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["build", "-q", "--example", "torture_protocols"])
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .current_dir(manifest(""))
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "cargo build --example torture_protocols: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    target_dir.join("debug/examples/torture_protocols")
 }
 
 /// One race of the host `program` run with `args` first (`PYTHONPATH` the scratch dir), whose
@@ -269,6 +292,11 @@ fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status:
             .stdout(Stdio::piped())
             .spawn()
             .expect("the C client"),
+        Command::new(rust_client())
+            .args(["client", mapping_s.as_str(), "3", "500"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the Rust client"),
         python(&[
             protocols_py.to_str().unwrap(),
             mapping_s.as_str(),
@@ -286,9 +314,10 @@ fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status:
                 .lines()
                 .find(|l| l.starts_with(&format!("{name} ")))
                 .unwrap_or_else(|| panic!("no {name} line: {text}"));
+            // The Rust client's mailbox line names its waits (`waits N`).
             line.split(' ')
                 .skip(1)
-                .map(|n| n.parse().unwrap())
+                .filter_map(|n| n.parse().ok())
                 .collect()
         };
         let (mailbox, ring, draw, life) = (
@@ -353,7 +382,7 @@ fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status:
 /// the C++ one is (the same clients, the same killed bot, the same checks of its lines), under
 /// `python3 -W error`.
 #[test]
-fn the_python_host_serves_c_and_python_clients_and_frees_a_killed_one() {
+fn the_python_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
     let started = Instant::now();
     let dir = scratch("host_py_race");
     std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
