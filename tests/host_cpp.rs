@@ -158,9 +158,6 @@ fn the_cxx_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
     std::fs::write(dir.join("bridge.h"), &header).unwrap();
     std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
     std::fs::copy(manifest("examples/host_cpp/host.cpp"), dir.join("host.cpp")).unwrap();
-    for file in ["protocols.c", "clock.h"] {
-        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
-    }
     let failed_status = header
         .lines()
         .find_map(|l| {
@@ -168,19 +165,7 @@ fn the_cxx_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
         })
         .map(|v| v.trim_end_matches("U)").to_string())
         .expect("command_status failed");
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-O2",
-            "-I.",
-            "-pthread",
-            "protocols.c",
-            "-o",
-            "protocols",
-        ],
-        &dir,
-    );
+    build_c_client(&dir);
     // Both builds at once; the g++ one races (the clang++ one is the same source, checked
     // for warnings).
     std::thread::scope(|s| {
@@ -202,6 +187,23 @@ fn the_cxx_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
     println!("built and raced in {:.1?}", started.elapsed());
 }
 
+/// The torture's C client (`tests/torture/protocols.c`), built in `dir` over its `bridge.h`.
+fn build_c_client(dir: &Path) {
+    for file in ["protocols.c", "clock.h"] {
+        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
+    }
+    let args = [
+        "-std=c11",
+        "-O2",
+        "-I.",
+        "-pthread",
+        "protocols.c",
+        "-o",
+        "protocols",
+    ];
+    run_ok("gcc", &args, dir);
+}
+
 /// The torture's Rust client (`examples/torture_protocols.rs`, `client PATH ROW MILLIS`), built
 /// in this target directory (a no-op after `cargo test`, which builds the examples).
 fn rust_client() -> PathBuf {
@@ -210,17 +212,16 @@ fn rust_client() -> PathBuf {
         .unwrap()
         .to_path_buf();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .args(["build", "-q", "--example", "torture_protocols"])
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .current_dir(manifest(""))
-        .output()
-        .expect("run cargo");
-    assert!(
-        out.status.success(),
-        "cargo build --example torture_protocols: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args = [
+        "build",
+        "-q",
+        "--example",
+        "torture_protocols",
+        "--target-dir",
+    ];
+    let mut args = args.to_vec();
+    args.push(target_dir.to_str().unwrap());
+    run_ok(&cargo, &args, &manifest(""));
     target_dir.join("debug/examples/torture_protocols")
 }
 
@@ -387,20 +388,8 @@ fn the_python_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
     let dir = scratch("host_py_race");
     std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
     std::fs::copy(manifest("examples/host_py/host.py"), dir.join("host.py")).unwrap();
-    for file in ["protocols.c", "clock.h"] {
-        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
-    }
     std::fs::copy(manifest("generated/bridge.h"), dir.join("bridge.h")).unwrap();
-    let args = [
-        "-std=c11",
-        "-O2",
-        "-I.",
-        "-pthread",
-        "protocols.c",
-        "-o",
-        "protocols",
-    ];
-    run_ok("gcc", &args, &dir);
+    build_c_client(&dir);
     let failed = "2"; // command_status failed, as the Python host answers a malformed request
     let host = dir.join("host.py");
     let line = race(

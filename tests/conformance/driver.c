@@ -562,14 +562,11 @@ static void op_produce(char **args, int n) {
 
 /* A request T answered 1 with re:T, a malformed one 7 with malformed. */
 static uint32_t service_answer(void *ctx, uint32_t row, const char *text, size_t len, char *out, size_t cap, size_t *out_len) {
+    const int n = text == NULL ? snprintf(out, cap, "malformed") : snprintf(out, cap, "re:%.*s", (int)len, text);
     (void)ctx;
     (void)row;
-    if (text == NULL) {
-        *out_len = (size_t)snprintf(out, cap, "malformed");
-        return 7U;
-    }
-    *out_len = (size_t)snprintf(out, cap, "re:%.*s", (int)len, text);
-    return 1U;
+    *out_len = n > 0 ? (size_t)n : 0U;
+    return text == NULL ? 7U : 1U;
 }
 
 /* The stub: pid 4000000000 is gone, every other runs, created at time 1. */

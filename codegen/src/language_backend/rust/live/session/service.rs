@@ -43,42 +43,31 @@ pub(super) fn service_impl(t: &SessionTokens, index: usize) -> TokenStream {
         }
         None => quote!(let _ = (row, answer); Ok(None)),
     };
-    let (queue_ty, entry_ty, queue, pop) = match &plan.queue {
-        Some(r) => {
-            let (b, reader) = (blocks(r), format_ident!("{}_reader", r.region));
-            let (q, e) = (kind(r, "Reader"), kind(r, "Entry"));
-            (
-                quote!(#q<'a>),
-                quote!(#e),
-                quote!(match self.handle.#b(row)? { Some(b) => Ok(b.#reader()?), None => Ok(None) }),
-                quote!(Ok(queue.pop()?)),
-            )
+    // A reader side (the queue's, the exchange's): its type, what it gives, how the host's
+    // handle makes one for a row, and its one call.
+    let side = |r: &Option<Region>, item: &str, arg: &str, method: &str| {
+        let (arg, method) = (format_ident!("{arg}"), format_ident!("{method}"));
+        match r {
+            Some(r) => {
+                let (b, make) = (blocks(r), format_ident!("{}_reader", r.region));
+                let (reader, item) = (kind(r, "Reader"), kind(r, item));
+                (
+                    quote!(#reader<'a>),
+                    quote!(#item),
+                    quote!(match self.handle.#b(row)? { Some(b) => Ok(b.#make()?), None => Ok(None) }),
+                    quote!(Ok(#arg.#method()?)),
+                )
+            }
+            None => (
+                quote!(()),
+                quote!(()),
+                quote!(let _ = row; Ok(None)),
+                quote!(let _ = #arg; Ok(None)),
+            ),
         }
-        None => (
-            quote!(()),
-            quote!(()),
-            quote!(let _ = row; Ok(None)),
-            quote!(let _ = queue; Ok(None)),
-        ),
     };
-    let (reader_ty, list_ty, reader, take) = match &plan.exchange {
-        Some(r) => {
-            let (b, make) = (blocks(r), format_ident!("{}_reader", r.region));
-            let (rd, l) = (kind(r, "Reader"), kind(r, "List"));
-            (
-                quote!(#rd<'a>),
-                quote!(#l),
-                quote!(match self.handle.#b(row)? { Some(b) => Ok(b.#make()?), None => Ok(None) }),
-                quote!(Ok(reader.take()?)),
-            )
-        }
-        None => (
-            quote!(()),
-            quote!(()),
-            quote!(let _ = row; Ok(None)),
-            quote!(let _ = reader; Ok(None)),
-        ),
-    };
+    let (queue_ty, entry_ty, queue, pop) = side(&plan.queue, "Entry", "queue", "pop");
+    let (reader_ty, list_ty, reader, take) = side(&plan.exchange, "List", "reader", "take");
     let pid = match plan.pid {
         Some(f) => {
             let f = rust_ident(&schema.abi.structs[t.s.row].fields[f].name);
