@@ -9874,7 +9874,7 @@ static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mappi
 }
 #endif
 
-/* ---- The host's service turn (issue 48; codegen/src/plan/service.rs decides it) ----
+/* ---- The host's service turn (codegen/src/plan/service.rs decides it) ----
  * One call a tick serves every row of session `client`, in this order per row:
  *   1. serve the mailbox through cb->answer (a malformed request too, with no text);
  *   2. drain the log queue into cb->log (at most IBF_HOST_DRAIN_MAX entries);

@@ -7333,7 +7333,7 @@ class Hosts(_Directory):
 
 
 class HostService:
-    """The host's service turn (issue 48; codegen/src/plan/service.rs decides it), over the
+    """The host's service turn (codegen/src/plan/service.rs decides it), over the
     host's own handle (from produce()). turn() serves every row of session `client`, per
     row in this order:
     1. serve the mailbox through answer(row, text) -> (status, answer), text
