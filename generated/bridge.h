@@ -6895,7 +6895,7 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
     }
     return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > hung_ns;
 }
-/* The `tick` event (issue 47): a futex shared between processes on Linux (the 4-byte
+/* The `tick` event: a futex shared between processes on Linux (the 4-byte
  * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (from the
  * <windows.h> the header includes: pass the HANDLE the host's name opens with SYNCHRONIZE |
  * EVENT_MODIFY_STATE), a poll elsewhere. */
@@ -7162,7 +7162,7 @@ static inline int ibf_stats_write(const void *map, size_t map_len, const ibf_cli
 }
 
 /*
- * Lockstep (issue 47; the rule is the generator's plan/lockstep.rs). The bot writes its
+ * Lockstep (the rule is the generator's plan/lockstep.rs). The bot writes its
  * ibf_pad_input with the tick it answers (for_tick) through the write bound to its claim, then sets
  * the `input` event: ibf_client_answer_input. The host, after publishing tick t,
  * waits for every bot (ibf_client_host_lockstep_bots: the rows whose state is active

@@ -4601,7 +4601,7 @@ pub mod live {
                 < u32 > (16)), self.host_generation, self.index
             )
         }
-        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
+        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline`: the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
         pub fn wait_tick(
             &self,
             sleeper: &::abi_runtime::wake::Sleeper<'_>,
