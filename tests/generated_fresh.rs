@@ -31,3 +31,33 @@ fn generated_files_are_fresh() {
         names.join(", ")
     );
 }
+
+/// What a generated file says is for its users: no comment of it cites the project's issue
+/// tracker ("issue 47"), which a user of the bindings cannot read.
+#[test]
+fn generated_files_cite_no_issue_numbers() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let mut cited = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("generated/") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a text file");
+        files += 1;
+        for (n, line) in text.lines().enumerate() {
+            let lower = line.to_ascii_lowercase();
+            let cites = lower.match_indices("issue").any(|(at, _)| {
+                let rest = lower[at + "issue".len()..].trim_start_matches([' ', '#']);
+                rest.starts_with(|c: char| c.is_ascii_digit())
+            });
+            if cites {
+                cited.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(files >= 5, "only {files} generated files read");
+    assert!(
+        cited.is_empty(),
+        "issue numbers cited:\n{}",
+        cited.join("\n")
+    );
+}
