@@ -441,8 +441,9 @@ fn the_new_row_verdicts_are_what_attach_does() {
         ("v11_since", new_src(with_since)),
     ] {
         let schema = load(module, &src);
-        let text = abi_codegen::language_backend::python::render_python(&schema, "schema.toml")
-            .expect("the module renders");
+        let text =
+            abi_codegen::testing::language_backend::python::render_python(&schema, "schema.toml")
+                .expect("the module renders");
         std::fs::write(dir.join(format!("{module}.py")), text).expect("write the module");
     }
     let script = r#"
@@ -469,9 +470,11 @@ print("old reads new:", v10.attach(bytes(v11_required.lay_out())).producer, v10.
 #[test]
 fn compatible_rows_attach_both_ways() {
     let dir = common::tools::scratch("diff_rules_both_ways");
-    let base_text =
-        abi_codegen::language_backend::python::render_python(&load(BASE, &base()), "schema.toml")
-            .expect("the base module renders");
+    let base_text = abi_codegen::testing::language_backend::python::render_python(
+        &load(BASE, &base()),
+        "schema.toml",
+    )
+    .expect("the base module renders");
     std::fs::write(dir.join("old.py"), base_text).expect("write old.py");
     let mut names = Vec::new();
     for (i, row) in TABLE.iter().enumerate() {
@@ -485,7 +488,7 @@ fn compatible_rows_attach_both_ways() {
             "{}",
             row.change
         );
-        let text = abi_codegen::language_backend::python::render_python(
+        let text = abi_codegen::testing::language_backend::python::render_python(
             &load("new.toml", &src),
             "schema.toml",
         )

@@ -23,10 +23,10 @@ use std::process::{Command, Output};
 use std::time::Instant;
 
 use abi_codegen::Schema;
-use abi_codegen::ir::names::camel;
-use abi_codegen::language_backend::c::{c_field_name, c_type_name};
-use abi_codegen::language_backend::python::python_type_name;
-use abi_codegen::language_backend::rust::rust_ident;
+use abi_codegen::testing::ir::names::camel;
+use abi_codegen::testing::language_backend::c::{c_field_name, c_type_name};
+use abi_codegen::testing::language_backend::python::python_type_name;
+use abi_codegen::testing::language_backend::rust::rust_ident;
 use common::bindings_crate::{ZEROCOPY, assert_pedantic_clean, write_bindings_crate};
 use common::random_schema::{RandomSchema, random_schema};
 
@@ -644,7 +644,7 @@ fn load_case(run_seed: u64, seed: u64) -> Case {
             random.toml
         )
     });
-    let outputs = abi_codegen::language_backend::generate_all(&schema, "schema.toml")
+    let outputs = abi_codegen::testing::language_backend::generate_all(&schema, "schema.toml")
         .unwrap_or_else(|e| {
             panic!(
                 "random schema with seed {seed}: a target does not render: {e}\n--- schema ---\n{}",

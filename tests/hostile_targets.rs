@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::generate_all;
-use abi_codegen::write::Output;
+use abi_codegen::testing::language_backend::generate_all;
+use abi_codegen::testing::write::Output;
 
 use common::markdown_blocks::table_rows;
 use common::tools;
@@ -293,7 +293,8 @@ print(json.dumps(docs))
     let printed = tools::run_ok("python3", &["check.py"], &dir);
     let docstrings: serde_json::Value = serde_json::from_str(&printed).expect("JSON");
     let docstring = |key: &str| docstrings[key].as_str().expect("a docstring").to_string();
-    let python_name = |name: &str| abi_codegen::language_backend::python::python_type_name(name);
+    let python_name =
+        |name: &str| abi_codegen::testing::language_backend::python::python_type_name(name);
     // A member's doc sits under its entry, eight columns in (after cleandoc).
     let indented = |doc: &str| -> String {
         doc.lines()

@@ -8,9 +8,9 @@ use crate::common;
 
 use std::path::Path;
 
-use abi_codegen::init::{Kind, starter_schema};
-use abi_codegen::language_backend::generate_all;
 use abi_codegen::load_schema;
+use abi_codegen::testing::init::{Kind, starter_schema};
+use abi_codegen::testing::language_backend::generate_all;
 use common::bindings_crate::{
     ZEROCOPY, assert_pedantic_clean, runtime_dependency, write_bindings_crate,
 };
@@ -28,7 +28,7 @@ fn variants() -> Vec<(String, Vec<Kind>)> {
 }
 
 /// The generated file of `schema` that ends with `.extension`.
-fn output(outputs: &[abi_codegen::write::Output], extension: &str) -> String {
+fn output(outputs: &[abi_codegen::testing::write::Output], extension: &str) -> String {
     outputs
         .iter()
         .find(|o| o.file_name == format!("starter.{extension}"))

@@ -1,7 +1,7 @@
 //! `abi-codegen inspect` on blobs built by the Rust bindings, in both formats, and on hostile
 //! input: truncated files, random bytes, a wrong magic, out-of-range enums and counts.
 
-use abi_codegen::inspect::{
+use abi_codegen::testing::inspect::{
     Extent, Inspection, Level, Plan, decode, inspect, inspect_bytes, render_dump, render_issues,
     render_json,
 };

@@ -5,11 +5,11 @@
 
 use crate::common;
 
-use abi_codegen::inspect::{
+use abi_codegen::testing::inspect::{
     AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,
     render_file_json,
 };
-use abi_codegen::plan::attach::AttachPlan;
+use abi_codegen::testing::plan::attach::AttachPlan;
 use bridge_abi::live;
 use bridge_abi::runtime::SharedBuf;
 use common::image;
@@ -22,7 +22,7 @@ fn run(schema: &abi_codegen::Schema, bytes: &[u8]) -> FileInspection {
 
 /// The issues as stderr shows them.
 fn issues(i: &FileInspection) -> String {
-    abi_codegen::inspect::render_file_issues(i)
+    abi_codegen::testing::inspect::render_file_issues(i)
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use abi_codegen::report::{layout_json, layout_table};
+use abi_codegen::testing::report::{layout_json, layout_table};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -8,7 +8,7 @@ use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use abi_codegen::language_backend::markdown::render_markdown;
+use abi_codegen::testing::language_backend::markdown::render_markdown;
 use common::markdown_doc::{assert_same_items, bridge_markdown, load, parse_markdown};
 use common::reference::{load_reference, with_departures};
 
@@ -81,7 +81,7 @@ fn padding_fields_are_marked_and_since_is_shown() {
     // Every `since` of the schema, and no other, shows in the markdown.
     let abi = &schema.abi;
     let mut expected = BTreeMap::new();
-    let mut add = |key: String, v: &Option<abi_codegen::ir::Version>| {
+    let mut add = |key: String, v: &Option<abi_codegen::testing::ir::Version>| {
         if let Some(v) = v {
             expected.insert(key, v.to_string());
         }

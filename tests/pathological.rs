@@ -12,8 +12,8 @@ use std::fmt::Write;
 use std::time::Instant;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::generate_all;
-use abi_codegen::write::Output;
+use abi_codegen::testing::language_backend::generate_all;
+use abi_codegen::testing::write::Output;
 
 use common::markdown_blocks::table_rows;
 use common::tools;

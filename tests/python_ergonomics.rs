@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use abi_codegen::language_backend::generate_all;
+use abi_codegen::testing::language_backend::generate_all;
 
 use crate::common;
 

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::python::{
+use abi_codegen::testing::language_backend::python::{
     PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_type_name, render_python,
 };
-use abi_codegen::language_backend::{generate_all, generated_line};
+use abi_codegen::testing::language_backend::{generate_all, generated_line};
 use serde_json::{Value, json};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

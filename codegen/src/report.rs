@@ -80,6 +80,7 @@ pub fn layout_table(schema: &Schema, struct_index: StructId) -> String {
     out
 }
 
+#[cfg(feature = "cli")]
 /// The layout tables of every struct, in schema order.
 pub fn layout_tables(schema: &Schema) -> String {
     schema

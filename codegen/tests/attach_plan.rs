@@ -1,11 +1,11 @@
-//! The attach plan (`abi_codegen::plan::attach`): each decision attach checks with, made once,
+//! The attach plan (`abi_codegen::testing::plan::attach`): each decision attach checks with, made once,
 //! for a small fixture (`tests/fixtures/attach/plan.toml`) whose expected values are worked
 //! out from its text here; then every backend's print of the decisions the languages used to
 //! make each on its own (which rows a newer producer adds, which row is the header, blocks
 //! and their followed stride, the geometry rules and defaults).
 
-use abi_codegen::inspect::AttachSpecs;
-use abi_codegen::plan::attach::{AttachPlan, Contents, NeedPlan, Rule, Word};
+use abi_codegen::testing::inspect::AttachSpecs;
+use abi_codegen::testing::plan::attach::{AttachPlan, Contents, NeedPlan, Rule, Word};
 
 const SRC: &str = include_str!("../../tests/fixtures/attach/plan.toml");
 
@@ -195,7 +195,7 @@ fn inspect_asks_the_runtime_with_the_plans_numbers() {
 #[test]
 fn every_backend_prints_the_rows_since() {
     let schema = fixture();
-    let outputs = abi_codegen::language_backend::generate_all(&schema, "plan.toml")
+    let outputs = abi_codegen::testing::language_backend::generate_all(&schema, "plan.toml")
         .expect("the fixture renders");
     let text = |ext: &str| {
         let name = format!("plan.{ext}");

@@ -10,8 +10,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use abi_codegen::ir::access::{AccessKind, RingKind};
-use abi_codegen::ir::attach::Holds;
+use abi_codegen::testing::ir::access::{AccessKind, RingKind};
+use abi_codegen::testing::ir::attach::Holds;
 
 #[path = "../benches/synth/mod.rs"]
 mod synth_schemas;
@@ -135,7 +135,7 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
 fn synthetic_schema_rust_has_a_live_layer() {
     let text = synth_schemas::synth_schema(40);
     let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
-    let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "synth.toml");
+    let rust = abi_codegen::testing::language_backend::rust::expand_rust(&schema, "synth.toml");
     assert!(
         rust.contains("pub mod live"),
         "no live module in synth(40).rs"
@@ -159,8 +159,8 @@ fn synthetic_schema_rust_has_a_live_layer() {
 fn synthetic_schema_c_header_compiles_with_its_static_asserts() {
     let text = synth_schemas::synth_schema(40);
     let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
-    let header =
-        abi_codegen::language_backend::c::render_c_header(&schema, "synth.toml").expect("renders");
+    let header = abi_codegen::testing::language_backend::c::render_c_header(&schema, "synth.toml")
+        .expect("renders");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("synth");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("synth.h");

@@ -3,8 +3,8 @@
 //! reference text's offsets, and those offsets: shared with tests/windows.rs, which builds the
 //! same program with mingw-w64 and runs it under wine.
 
-use abi_codegen::language_backend::c::render_c_header;
-use abi_codegen::plan::words::lane;
+use abi_codegen::testing::language_backend::c::render_c_header;
+use abi_codegen::testing::plan::words::lane;
 
 use super::reference::{RefField, Reference};
 use super::tools::c_inline_functions;

@@ -9,3 +9,6 @@ pub(crate) mod init;
 pub(crate) mod inspect;
 pub(crate) mod layout;
 pub(crate) mod render;
+mod run;
+
+pub use run::main;

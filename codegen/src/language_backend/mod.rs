@@ -29,10 +29,11 @@ pub mod user_template;
 use crate::schema::Schema;
 use crate::write::Output;
 
-pub use output::{RenderError, doc_after_since, generated_line, show_invisible_chars};
+pub use output::{RenderError, generated_line};
 
 /// The extensions of the built-in targets' files (defined with the `[[template]]` IR,
 /// which lowering checks against them).
+#[cfg(feature = "cli")]
 pub use crate::ir::template::BUILTIN_EXTENSIONS;
 
 /// A text target: the C header, the Python module and its stub, or the markdown.
@@ -50,7 +51,7 @@ const TEXT_TARGETS: [(&str, RenderText); 4] = [
 
 /// Compiles the text targets' templates, which every process does once, on first use. A
 /// caller with a core to spare can call it on a thread of its own while the schema loads.
-#[cfg(feature = "text")]
+#[cfg(feature = "cli")]
 pub fn compile_templates() {
     std::sync::LazyLock::force(&c::COMPILED);
     std::sync::LazyLock::force(&python::COMPILED);

@@ -52,7 +52,7 @@ use literals::{int_suffix, push_int_literal};
 use names::{const_macro, field_name, prim_type, value_macro, value_macro_prefix};
 
 use crate::ir::StructId;
-pub use comments::{escape_comment_line, render_comment_lines};
+pub use comments::render_comment_lines;
 pub use literals::render_int_literal;
 use names::{array_len, field_type};
 pub use names::{c_field_name, c_type_name};
