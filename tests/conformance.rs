@@ -169,15 +169,15 @@ impl Fields {
     fn host_words(&self, row: &str) -> Vec<(String, u64, u64)> {
         let schema = common::bridge_schema();
         let session = schema
-            .protocols
+            .protocols()
             .iter()
             .position(|p| p.kind.table() == "session")
             .expect("the bridge's session");
         let mut out = Vec::new();
         for o in abi_codegen::testing::plan::session::owned_blocks(&schema, session) {
-            let set = &schema.attach.layouts[o.layout].rows[o.row].name;
+            let set = &schema.attach().layouts[o.layout].rows[o.row].name;
             assert!(self.blocks.contains_key(set), "block set {set}");
-            let rows = &schema.attach.layouts[o.block_layout].rows;
+            let rows = &schema.attach().layouts[o.block_layout].rows;
             for w in &o.words {
                 let place = match w.region {
                     None => format!("{set}/{row}"),

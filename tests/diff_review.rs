@@ -359,9 +359,9 @@ fn a_schema_new_at_the_base_is_a_new_abi() {
     assert_eq!(
         (n.consts, n.enums, n.structs),
         (
-            schema.abi.consts.len(),
-            schema.abi.enums.len(),
-            schema.abi.structs.len()
+            schema.abi().consts.len(),
+            schema.abi().enums.len(),
+            schema.abi().structs.len()
         )
     );
     let sources = Sources {

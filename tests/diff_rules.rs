@@ -160,7 +160,7 @@ fn the_advice_for_a_new_required_row_applies() {
     // `since` is what lets a 1.1 reader accept a 1.0 image.
     let schema = load("new.toml", &new);
     let image = schema
-        .attach
+        .attach()
         .layouts
         .iter()
         .find(|l| l.name == "image")
@@ -169,7 +169,7 @@ fn the_advice_for_a_new_required_row_applies() {
     assert!(!scratch.optional && scratch.since.is_none());
     let schema = load("with_since.toml", &with_since);
     let image = schema
-        .attach
+        .attach()
         .layouts
         .iter()
         .find(|l| l.name == "image")
@@ -199,7 +199,7 @@ fn the_advice_for_a_field_in_handshake_padding_applies() {
     // The advice as applied: the field, without since.
     let schema = load("new.toml", &new);
     let header = schema
-        .abi
+        .abi()
         .structs
         .iter()
         .find(|s| s.name == "header")

@@ -15,7 +15,7 @@ use bridge_abi::runtime::SharedBuf;
 use common::image;
 
 fn run(schema: &abi_codegen::Schema, bytes: &[u8]) -> FileInspection {
-    let root = schema.attach.root.expect("the bridge is the root layout");
+    let root = schema.attach().root.expect("the bridge is the root layout");
     assert_eq!(find_layout(schema, "bridge"), Some(root));
     inspect_image(schema, root, &bytes)
 }
@@ -228,12 +228,12 @@ fn the_bindings_and_inspect_check_with_the_reference_numbers() {
     let plan = AttachPlan::new(&schema);
     let specs = AttachSpecs::new(&plan);
     let root = find_layout(&schema, "bridge").expect("bridge");
-    let header = schema.attach.layouts[root].header;
+    let header = schema.attach().layouts[root].header;
     let h = specs
         .handshake(header)
         .expect("the bridge header's handshake");
     check_reference_numbers("inspect", specs.table(root), &h);
-    let pad_input = schema.abi.find_struct("pad_input");
+    let pad_input = schema.abi().find_struct("pad_input");
     assert_eq!(specs.handshake(pad_input.expect("pad_input")), None);
 }
 

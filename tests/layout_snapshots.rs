@@ -35,7 +35,7 @@ fn bridge() -> abi_codegen::Schema {
 #[test]
 fn bridge_layout_tables() {
     let schema = bridge();
-    let tables: Vec<String> = (schema.abi.struct_ids())
+    let tables: Vec<String> = (schema.abi().struct_ids())
         .map(|i| layout_table(&schema, i))
         .collect();
     insta::assert_snapshot!("bridge_layout_tables", tables.join("\n"));

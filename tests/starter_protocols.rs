@@ -27,9 +27,9 @@ fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
             let schema = abi_codegen::load_schema(&src)
                 .unwrap_or_else(|e| panic!("{kinds:?}: {}", e.render("schema.toml", &src)));
             assert!(
-                schema.warnings.is_empty(),
+                schema.warnings().is_empty(),
                 "{kinds:?}: {:?}",
-                schema.warnings
+                schema.warnings()
             );
         }
     }

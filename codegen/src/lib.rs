@@ -1,5 +1,5 @@
 //! The ABI schema code generator: `schema.toml` → validated IR → layout → Rust, C, Python
-//! and markdown. Every stage is a pure function over values; only [`mod@write`] touches the disk.
+//! and markdown. Every stage is a pure function over values; only the `write` module touches the disk.
 
 // Without `text` (the build script's generator: Rust alone), the plans and prose that only the
 // C, Python and markdown backends read are unused; a build with every feature (clippy's, CI's)

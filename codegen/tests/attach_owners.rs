@@ -16,12 +16,12 @@ fn load(src: &str) -> abi_codegen::Schema {
 /// whether it holds blocks, its owner).
 fn owners(schema: &abi_codegen::Schema) -> (usize, Vec<(String, bool, Option<usize>)>) {
     let session = schema
-        .protocols
+        .protocols()
         .iter()
         .position(|p| p.name == "client")
         .expect("session `client`");
     let image = schema
-        .attach
+        .attach()
         .layouts
         .iter()
         .find(|l| l.name == "image")

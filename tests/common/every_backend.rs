@@ -65,7 +65,7 @@ pub fn render_every_backend(
         .expect("ran")
         .map_err(|e| format!("a built-in target failed on an accepted schema: {e}"))?;
     for extension in BUILT_IN {
-        let name = format!("{}.{extension}", schema.abi.name);
+        let name = format!("{}.{extension}", schema.abi().name);
         let Some(o) = built_in.iter().find(|o| o.file_name == name) else {
             return Err(format!("generate_all wrote no {name}"));
         };
@@ -85,7 +85,7 @@ pub fn render_every_backend(
         .map_err(|e| format!("{JS_TEMPLATE} failed on an accepted schema: {e}"))?;
     out.push((JS_TEMPLATE.to_string(), text));
     // The schema's own templates.
-    let texts = abi_codegen::testing::write::read_user_templates(schema_dir, &schema.templates);
+    let texts = abi_codegen::testing::write::read_user_templates(schema_dir, &schema.templates());
     let mut user = None;
     let mut texts = Some(texts);
     run(&mut || {

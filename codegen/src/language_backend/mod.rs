@@ -67,7 +67,7 @@ const TEXT_TARGET_WEIGHT_DIVISOR: usize = 5;
 /// Every target this build of the generator has, named after the ABI (`bridge.rs`, ...).
 /// `source` is the schema's file name as the generated-file line shows it. The text targets
 /// and the parts of the Rust file are jobs for one set of threads, one per core
-/// ([`jobs::run_jobs`]), taken heaviest first: the Rust parts first for a small schema, the
+/// (`jobs::run_jobs`), taken heaviest first: the Rust parts first for a small schema, the
 /// text targets for a large one.
 pub fn generate_all(schema: &Schema, source: &str) -> Result<Vec<Output>, RenderError> {
     let name = &schema.abi.name;
