@@ -96,7 +96,7 @@ fn every_starter_loads_without_a_warning() {
         let schema = abi_codegen::load_schema(&src)
             .unwrap_or_else(|e| panic!("{kinds:?}: {}", e.render("schema.toml", &src)));
         let warnings = abi_codegen::testing::diagnostics::render_warnings(
-            &schema.warnings(),
+            schema.warnings(),
             "schema.toml",
             &src,
         );

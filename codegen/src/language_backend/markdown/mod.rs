@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::backend::LanguageBackend;
 use super::output::{RenderError, generated_line};
 use super::prose::{access, directory, regions};
 use super::text::{Compiled, Template};
@@ -351,5 +352,18 @@ fn push_link_word(out: &mut String, word: &str, target: Option<(&str, &str)>) {
             out.push_str(&word[start + trimmed.len()..]);
         }
         _ => out.push_str(&escape_inline_cow(word)),
+    }
+}
+
+/// The markdown reference, `<name>.md`: registered in `language_backend/mod.rs`.
+pub(crate) struct Markdown;
+
+impl LanguageBackend for Markdown {
+    fn extension(&self) -> &'static str {
+        "md"
+    }
+
+    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
+        render_markdown(schema, source)
     }
 }

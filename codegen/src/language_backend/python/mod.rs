@@ -41,6 +41,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::backend::LanguageBackend;
 use super::output::{RenderError, doc_after_since, generated_line};
 use super::text::{Compiled, Template};
 use crate::ir::names::upper;
@@ -378,5 +379,31 @@ fn compute_examples(schema: &Schema, names: &Names) -> Examples {
         enum_read: enumerated.map(|(s, f, _)| read(&variable(s), &f.name)),
         enum_property: enumerated
             .map(|(s, f, _)| format!("{}.{}{}", variable(s), f.name, ENUM_PROPERTY_SUFFIX)),
+    }
+}
+
+/// The Python module, `<name>.py`: registered in `language_backend/mod.rs`.
+pub(crate) struct PythonModule;
+
+impl LanguageBackend for PythonModule {
+    fn extension(&self) -> &'static str {
+        "py"
+    }
+
+    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
+        render_python(schema, source)
+    }
+}
+
+/// The Python module's type stub, `<name>.pyi`: registered in `language_backend/mod.rs`.
+pub(crate) struct PythonStub;
+
+impl LanguageBackend for PythonStub {
+    fn extension(&self) -> &'static str {
+        "pyi"
+    }
+
+    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
+        render_python_stub(schema, source)
     }
 }
