@@ -20,6 +20,7 @@ pub(crate) mod init;
 #[cfg(feature = "cli")]
 pub(crate) mod inspect;
 pub(crate) mod ir;
+pub(crate) mod jobs;
 pub(crate) mod language_backend;
 pub(crate) mod layout;
 pub(crate) mod lints;

@@ -3,9 +3,9 @@
 //!
 //! One folder per language (`c/`, `python/`, `rust/`, `markdown/`), each importing only
 //! its own parts and the shared helpers of this folder: `output.rs` (the generated-file
-//! line, doc cleanup, render errors), `text.rs` (templates), `prose/` (protocols in words),
-//! `directory_plan.rs` (a directory's plan as text), `jobs.rs` and `user_template.rs`, none of
-//! which imports a language. The decisions every language prints are computed once in
+//! line, doc cleanup, render errors), `backend.rs` (the trait a whole-file target
+//! implements), `text.rs` (templates), `prose/` (protocols in words) and `user_template.rs`,
+//! none of which imports a language. The decisions every language prints are computed once in
 //! `crate::plan` (attach, live layer, sessions, recordings).
 //! This file picks the targets and runs them.
 
@@ -13,9 +13,6 @@
 mod backend;
 #[cfg(feature = "text")]
 pub mod c;
-#[cfg(feature = "text")]
-mod directory_plan;
-pub mod jobs;
 #[cfg(all(test, feature = "text"))]
 mod layout_json;
 #[cfg(feature = "text")]
@@ -30,6 +27,7 @@ pub mod text;
 #[cfg(feature = "text")]
 pub mod user_template;
 
+use crate::jobs;
 use crate::schema::Schema;
 use crate::write::Output;
 #[cfg(feature = "text")]

@@ -20,9 +20,9 @@ use std::ops::Range;
 
 use proc_macro2::TokenStream;
 
-use super::jobs;
 use super::output::generated_line;
 use crate::ir::{Abi, EnumKind};
+use crate::jobs;
 use crate::plan::live::has_live_layer;
 use crate::schema::Schema;
 
