@@ -9,7 +9,6 @@ use abi_codegen::testing::inspect::{
     AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,
     render_file_json,
 };
-use abi_codegen::testing::plan::attach::AttachPlan;
 use bridge_abi::live;
 use bridge_abi::runtime::SharedBuf;
 use common::image;
@@ -225,7 +224,7 @@ fn the_bindings_and_inspect_check_with_the_reference_numbers() {
         &live::BRIDGE_TABLE,
         &live::BRIDGE_HEADER_HANDSHAKE,
     );
-    let plan = AttachPlan::new(&schema);
+    let plan = schema.attach_plan();
     let specs = AttachSpecs::new(&plan);
     let root = find_layout(&schema, "bridge").expect("bridge");
     let header = schema.attach().layouts[root].header;

@@ -4,6 +4,7 @@
 use crate::diagnostics::{Diagnostic, SchemaErrors};
 use crate::ir::{self, Abi};
 use crate::layout::{self, Layout};
+use crate::plan::attach::AttachPlan;
 use crate::{access, attach, lints, lower, parse, protocols, template_targets};
 
 /// A schema that parsed, lowered and laid out without errors: what every backend reads. Opaque:
@@ -29,6 +30,9 @@ pub struct Schema {
     /// What the schema likely did not mean, though it is valid (`lints`): the commands print
     /// them with [`crate::diagnostics::render_warnings`].
     pub(crate) warnings: Vec<Diagnostic>,
+    /// Every layout table's and handshake's plan, computed once from the above: the C, Python
+    /// and Rust attach code and `inspect` read it here.
+    pub(crate) attach_plan: AttachPlan,
 }
 
 impl Schema {
@@ -77,6 +81,12 @@ impl Schema {
         &self.events
     }
 
+    /// Every layout table's and handshake's plan (for the tests).
+    #[doc(hidden)]
+    pub fn attach_plan(&self) -> &AttachPlan {
+        &self.attach_plan
+    }
+
     /// The `[[template]]` targets (for the tests).
     #[doc(hidden)]
     pub fn templates(&self) -> &[ir::template::UserTemplate] {
@@ -99,6 +109,7 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
     let events = protocols::lower_events(&raw, src, &abi, &layout, &access, &attach)?;
     let templates = template_targets::lower_templates(&raw, src, &abi)?;
     let warnings = lints::lint(&raw, &abi, &access, &protocols, &attach);
+    let attach_plan = AttachPlan::new(&abi, &layout, &attach);
     Ok(Schema {
         abi,
         layout,
@@ -109,5 +120,6 @@ pub fn load_schema(src: &str) -> Result<Schema, SchemaErrors> {
         events,
         templates,
         warnings,
+        attach_plan,
     })
 }

@@ -105,7 +105,7 @@ pub mod parse {
 pub mod plan {
     /// Attach plans.
     pub mod attach {
-        pub use crate::plan::attach::{AttachPlan, Contents, NeedPlan, Rule, Word};
+        pub use crate::plan::attach::{Contents, NeedPlan, Rule, Word};
     }
     /// Sessions.
     pub mod session {
