@@ -17,3 +17,27 @@ pub(crate) trait LanguageBackend: Sync {
     /// it.
     fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError>;
 }
+
+/// A unit struct `$name`, the whole-file target whose file is `<abi name>.$extension` and whose
+/// text `$render(schema, source)` returns: what a target folder declares of itself.
+macro_rules! whole_file_target {
+    ($(#[$doc:meta])* $name:ident, $extension:literal, $render:path) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+
+        impl $crate::language_backend::backend::LanguageBackend for $name {
+            fn extension(&self) -> &'static str {
+                $extension
+            }
+
+            fn render(
+                &self,
+                schema: &$crate::schema::Schema,
+                source: &str,
+            ) -> Result<String, $crate::language_backend::output::RenderError> {
+                $render(schema, source)
+            }
+        }
+    };
+}
+pub(crate) use whole_file_target;

@@ -40,7 +40,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::backend::LanguageBackend;
+use super::backend::whole_file_target;
 use super::output::{RenderError, doc_after_since, generated_line};
 use super::prose::access as protocols;
 use super::text::{Compiled, Template};
@@ -407,15 +407,9 @@ fn struct_context(schema: &Schema, index: StructId) -> StructContext<'_> {
     }
 }
 
-/// The C header, `<name>.h`: registered in `language_backend/mod.rs`.
-pub(crate) struct CHeader;
-
-impl LanguageBackend for CHeader {
-    fn extension(&self) -> &'static str {
-        "h"
-    }
-
-    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
-        render_c_header(schema, source)
-    }
-}
+whole_file_target!(
+    /// The C header, `<name>.h`: registered in `language_backend/mod.rs`.
+    CHeader,
+    "h",
+    render_c_header
+);

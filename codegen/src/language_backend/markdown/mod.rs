@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::backend::LanguageBackend;
+use super::backend::whole_file_target;
 use super::output::{RenderError, generated_line};
 use super::prose::{access, directory, regions};
 use super::text::{Compiled, Template};
@@ -355,15 +355,9 @@ fn push_link_word(out: &mut String, word: &str, target: Option<(&str, &str)>) {
     }
 }
 
-/// The markdown reference, `<name>.md`: registered in `language_backend/mod.rs`.
-pub(crate) struct Markdown;
-
-impl LanguageBackend for Markdown {
-    fn extension(&self) -> &'static str {
-        "md"
-    }
-
-    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
-        render_markdown(schema, source)
-    }
-}
+whole_file_target!(
+    /// The markdown reference, `<name>.md`: registered in `language_backend/mod.rs`.
+    Markdown,
+    "md",
+    render_markdown
+);

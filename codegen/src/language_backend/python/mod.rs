@@ -41,7 +41,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use super::backend::LanguageBackend;
+use super::backend::whole_file_target;
 use super::output::{RenderError, doc_after_since, generated_line};
 use super::text::{Compiled, Template};
 use crate::ir::names::upper;
@@ -382,28 +382,16 @@ fn compute_examples(schema: &Schema, names: &Names) -> Examples {
     }
 }
 
-/// The Python module, `<name>.py`: registered in `language_backend/mod.rs`.
-pub(crate) struct PythonModule;
+whole_file_target!(
+    /// The Python module, `<name>.py`: registered in `language_backend/mod.rs`.
+    PythonModule,
+    "py",
+    render_python
+);
 
-impl LanguageBackend for PythonModule {
-    fn extension(&self) -> &'static str {
-        "py"
-    }
-
-    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
-        render_python(schema, source)
-    }
-}
-
-/// The Python module's type stub, `<name>.pyi`: registered in `language_backend/mod.rs`.
-pub(crate) struct PythonStub;
-
-impl LanguageBackend for PythonStub {
-    fn extension(&self) -> &'static str {
-        "pyi"
-    }
-
-    fn render(&self, schema: &Schema, source: &str) -> Result<String, RenderError> {
-        render_python_stub(schema, source)
-    }
-}
+whole_file_target!(
+    /// The Python module's type stub, `<name>.pyi`: registered in `language_backend/mod.rs`.
+    PythonStub,
+    "pyi",
+    render_python_stub
+);
