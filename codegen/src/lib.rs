@@ -1,5 +1,12 @@
 //! The ABI schema code generator: `schema.toml` → validated IR → layout → Rust, C, Python
-//! and markdown. Every stage is a pure function over values; only the `write` module touches the disk.
+//! and markdown. Every stage is a pure function over values; only the `write` module touches
+//! the disk.
+//!
+//! The published API is small: [`Builder`] (a build script's generator), [`load_schema`] and
+//! the opaque [`Schema`] it returns, with its views ([`Schema::abi`], [`Schema::layout`],
+//! [`Schema::warnings`]), [`SchemaErrors`], `generated_outputs` and the `diff` module. The
+//! stages and backends are `pub(crate)`; the command line (`cli`) and the tests (`testing`)
+//! reach them through two hidden modules that are no part of the API.
 
 // Without `text` (the build script's generator: Rust alone), the plans and prose that only the
 // C, Python and markdown backends read are unused; a build with every feature (clippy's, CI's)
