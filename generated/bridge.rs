@@ -4344,6 +4344,15 @@ pub mod live {
                     (status.0, whole)
                 })
         }
+        /// [`Self::serve`] that answers a malformed request too (its length past its
+        /// area): `answer(None)` gives its raw status and text. The number answered and
+        /// whether it was malformed (the host's service turn, `abi_runtime::service`).
+        pub fn serve_or_malformed(
+            &self,
+            answer: impl FnOnce(Option<&[u8]>) -> (u32, Vec<u8>),
+        ) -> Result<Option<(u32, bool)>, ::abi_runtime::mailbox::MailboxError> {
+            self.mailbox.serve_or_malformed(answer)
+        }
     }
     /// A list of exchange `draw`, copied out.
     #[derive(Clone, PartialEq)]
@@ -4592,7 +4601,7 @@ pub mod live {
                 < u32 > (16)), self.host_generation, self.index
             )
         }
-        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
+        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline`: the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
         pub fn wait_tick(
             &self,
             sleeper: &::abi_runtime::wake::Sleeper<'_>,
@@ -4741,6 +4750,103 @@ pub mod live {
                 }
             }
             tally
+        }
+    }
+    impl<'a> ::abi_runtime::service::ServiceHost for ClientHost<'a> {
+        type Queue = LogQueueReader<'a>;
+        type Entry = LogQueueEntry;
+        type Reader = DrawReader<'a>;
+        type List = DrawList;
+        const PLAN: ::abi_runtime::service::Plan = ::abi_runtime::service::Plan {
+            steps: &[
+                ::abi_runtime::service::Step::Serve,
+                ::abi_runtime::service::Step::Drain,
+                ::abi_runtime::service::Step::Take,
+                ::abi_runtime::service::Step::Closing,
+                ::abi_runtime::service::Step::Hung,
+                ::abi_runtime::service::Step::Dead,
+            ],
+            free_steps: &[
+                ::abi_runtime::service::FreeStep::Drain,
+                ::abi_runtime::service::FreeStep::Free,
+                ::abi_runtime::service::FreeStep::Drain,
+                ::abi_runtime::service::FreeStep::NewReader,
+            ],
+            serve_policy: &["mailbox_sequence", "mailbox_capacity"],
+            take_policy: &["exchange_state"],
+            drain_max: 1024u32,
+        };
+        fn rows(&self) -> usize {
+            Client::ROWS
+        }
+        fn watch(&self, hung_ms: u64) -> ::abi_runtime::hung::HungWatch {
+            self.watch_hung_ms(hung_ms)
+        }
+        fn serve(
+            &self,
+            row: usize,
+            answer: &mut ::abi_runtime::service::Answer<'_>,
+        ) -> Result<Option<bool>, ::abi_runtime::service::StepError> {
+            let Some(block) = self.handle.client_blocks(row)? else { return Ok(None) };
+            let Some(server) = block.mailbox_server()? else { return Ok(None) };
+            Ok(server.serve_or_malformed(answer)?.map(|(_, malformed)| malformed))
+        }
+        fn queue(
+            &self,
+            row: usize,
+        ) -> Result<Option<Self::Queue>, ::abi_runtime::service::StepError> {
+            match self.handle.client_blocks(row)? {
+                Some(b) => Ok(b.log_queue_reader()?),
+                None => Ok(None),
+            }
+        }
+        fn pop(
+            queue: &mut Self::Queue,
+        ) -> Result<Option<Self::Entry>, ::abi_runtime::service::StepError> {
+            Ok(queue.pop()?)
+        }
+        fn reader(
+            &self,
+            row: usize,
+        ) -> Result<Option<Self::Reader>, ::abi_runtime::service::StepError> {
+            match self.handle.bot_blocks(row)? {
+                Some(b) => Ok(b.draw_reader()?),
+                None => Ok(None),
+            }
+        }
+        fn take(
+            reader: &mut Self::Reader,
+        ) -> Result<Option<Self::List>, ::abi_runtime::service::StepError> {
+            Ok(reader.take()?)
+        }
+        fn row(&self, row: usize) -> Option<::abi_runtime::service::RowWords> {
+            let r = self.header.clients(row)?;
+            let (state, generation) = ::abi_runtime::claim::row_word(
+                r.region(),
+                Client::SPEC,
+            );
+            Some(::abi_runtime::service::RowWords {
+                closing: state == 3,
+                active: state == 2,
+                generation,
+                pid: r.pid(),
+            })
+        }
+        fn is_hung(
+            &self,
+            watch: &mut ::abi_runtime::hung::HungWatch,
+            row: usize,
+            now_ns: u64,
+        ) -> bool {
+            ClientHost::is_hung(self, watch, row, now_ns)
+        }
+        fn free(&self, row: usize) -> Result<(), ::abi_runtime::service::StepError> {
+            ClientHost::free(self, row)?;
+            Ok(())
+        }
+        fn reload(&self) -> Result<(), ::abi_runtime::service::StepError> {
+            ClientHost::reload(self)?;
+            Ok(())
         }
     }
     impl Client<'_> {

@@ -143,6 +143,7 @@ fn the_header_is_warning_free_in_a_strict_cxx17_host_for_every_schema() {
 /// The C++ host example (`examples/host_cpp/host.cpp`), built with g++ and clang++ at -O2
 /// with the strict flags, raced by the protocol torture's C and Python clients
 /// (`tests/torture/protocols.c`, `protocols.py`, their contract in tests/torture/PROTOCOLS.md)
+/// and its Rust client (`examples/torture_protocols.rs`)
 /// and a Python bot (`tests/host_cpp/bot.py`) that sends a malformed request, claims a row,
 /// binds a pad and is SIGKILLed while active: the host answers the malformed request with
 /// status `failed`, frees the killed bot's row as dead by its pid (and its pad), reloads
@@ -150,16 +151,13 @@ fn the_header_is_warning_free_in_a_strict_cxx17_host_for_every_schema() {
 /// show activity and whose wrong, stuck and leaked counts must be 0, and a line of the frees
 /// by reason, which must count the dead one; every client's lines meet the contract.
 #[test]
-fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
+fn the_cxx_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
     let started = Instant::now();
     let dir = scratch("host_cpp_race");
     let header = render_c_header(&common::bridge_schema(), "schema.toml").expect("bridge.h");
     std::fs::write(dir.join("bridge.h"), &header).unwrap();
     std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
     std::fs::copy(manifest("examples/host_cpp/host.cpp"), dir.join("host.cpp")).unwrap();
-    for file in ["protocols.c", "clock.h"] {
-        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
-    }
     let failed_status = header
         .lines()
         .find_map(|l| {
@@ -167,19 +165,7 @@ fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
         })
         .map(|v| v.trim_end_matches("U)").to_string())
         .expect("command_status failed");
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-O2",
-            "-I.",
-            "-pthread",
-            "protocols.c",
-            "-o",
-            "protocols",
-        ],
-        &dir,
-    );
+    build_c_client(&dir);
     // Both builds at once; the g++ one races (the clang++ one is the same source, checked
     // for warnings).
     std::thread::scope(|s| {
@@ -195,13 +181,54 @@ fn the_cxx_host_serves_c_and_python_clients_and_frees_a_killed_one() {
         }
     });
     println!("built in {:.1?}", started.elapsed());
-    let line = race(&dir, "host_gxx", &failed_status);
+    let exe = dir.join("host_gxx");
+    let line = race(&dir, (exe.to_str().unwrap(), &[]), "cpp", &failed_status);
     println!("{line}");
     println!("built and raced in {:.1?}", started.elapsed());
 }
 
-/// One race of host `exe`: its `host cpp:` line.
-fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
+/// The torture's C client (`tests/torture/protocols.c`), built in `dir` over its `bridge.h`.
+fn build_c_client(dir: &Path) {
+    for file in ["protocols.c", "clock.h"] {
+        std::fs::copy(manifest(&format!("tests/torture/{file}")), dir.join(file)).unwrap();
+    }
+    let args = [
+        "-std=c11",
+        "-O2",
+        "-I.",
+        "-pthread",
+        "protocols.c",
+        "-o",
+        "protocols",
+    ];
+    run_ok("gcc", &args, dir);
+}
+
+/// The torture's Rust client (`examples/torture_protocols.rs`, `client PATH ROW MILLIS`), built
+/// in this target directory (a no-op after `cargo test`, which builds the examples).
+fn rust_client() -> PathBuf {
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let args = [
+        "build",
+        "-q",
+        "--example",
+        "torture_protocols",
+        "--target-dir",
+    ];
+    let mut args = args.to_vec();
+    args.push(target_dir.to_str().unwrap());
+    run_ok(&cargo, &args, &manifest(""));
+    target_dir.join("debug/examples/torture_protocols")
+}
+
+/// One race of the host `program` run with `args` first (`PYTHONPATH` the scratch dir), whose
+/// lines start `host NAME:`: its counts' line.
+fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status: &str) -> String {
+    let exe = format!("host_{name}");
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
     let shm = Path::new("/dev/shm");
@@ -210,13 +237,15 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     } else {
         dir.to_path_buf()
     };
-    let mapping = base.join(format!("ibf-host-cpp-{}-{exe}", std::process::id()));
+    let mapping = base.join(format!("ibf-host-{}-{exe}", std::process::id()));
     let stop = dir.join(format!("{exe}.stop"));
     let _ = std::fs::remove_file(&mapping);
     let _ = std::fs::remove_file(&stop);
     let mapping_s = mapping.to_str().unwrap().to_string();
-    let mut host = Command::new(dir.join(exe))
+    let mut host = Command::new(program)
+        .args(args)
         .args([mapping_s.as_str(), stop.to_str().unwrap(), "30000"])
+        .env("PYTHONPATH", dir)
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
@@ -224,7 +253,11 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     let mut host_out = BufReader::new(host.stdout.take().unwrap());
     let mut ready = String::new();
     host_out.read_line(&mut ready).unwrap();
-    assert_eq!(ready, "host cpp: ready\n", "the host did not start");
+    assert_eq!(
+        ready,
+        format!("host {name}: ready\n"),
+        "the host did not start"
+    );
     let python = |args: &[&str]| {
         Command::new("python3")
             .arg("-W")
@@ -260,6 +293,11 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
             .stdout(Stdio::piped())
             .spawn()
             .expect("the C client"),
+        Command::new(rust_client())
+            .args(["client", mapping_s.as_str(), "3", "500"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the Rust client"),
         python(&[
             protocols_py.to_str().unwrap(),
             mapping_s.as_str(),
@@ -277,9 +315,10 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
                 .lines()
                 .find(|l| l.starts_with(&format!("{name} ")))
                 .unwrap_or_else(|| panic!("no {name} line: {text}"));
+            // The Rust client's mailbox line names its waits (`waits N`).
             line.split(' ')
                 .skip(1)
-                .map(|n| n.parse().unwrap())
+                .filter_map(|n| n.parse().ok())
                 .collect()
         };
         let (mailbox, ring, draw, life) = (
@@ -305,11 +344,11 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     let line = rest
         .lines()
         .find(|l| l.contains(" ticks, "))
-        .unwrap_or_else(|| panic!("no host cpp line: {rest}"))
+        .unwrap_or_else(|| panic!("no host {name} line: {rest}"))
         .to_string();
     assert!(status.success(), "the host failed: {rest}");
     let counts: Vec<u64> = line
-        .trim_start_matches("host cpp: ")
+        .trim_start_matches(&format!("host {name}: "))
         .split(", ")
         .map(|part| part.split(' ').next().unwrap().parse().unwrap())
         .collect();
@@ -329,7 +368,7 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     let freed = rest
         .lines()
         .find(|l| l.contains(" goodbyes, "))
-        .unwrap_or_else(|| panic!("no host cpp goodbyes line: {rest}"));
+        .unwrap_or_else(|| panic!("no host {name} goodbyes line: {rest}"));
     let dead: u64 = freed
         .split(", ")
         .find_map(|part| part.strip_suffix(" dead"))
@@ -338,4 +377,27 @@ fn race(dir: &Path, exe: &str, failed_status: &str) -> String {
     assert!(dead >= 1, "the killed bot's row freed by its pid: {freed}");
     println!("{freed}");
     line
+}
+
+/// The same host in Python (`examples/host_py/host.py` on `HostService`, issue 48), raced as
+/// the C++ one is (the same clients, the same killed bot, the same checks of its lines), under
+/// `python3 -W error`.
+#[test]
+fn the_python_host_serves_rust_c_and_python_clients_and_frees_a_killed_one() {
+    let started = Instant::now();
+    let dir = scratch("host_py_race");
+    std::fs::copy(manifest("generated/bridge.py"), dir.join("bridge.py")).unwrap();
+    std::fs::copy(manifest("examples/host_py/host.py"), dir.join("host.py")).unwrap();
+    std::fs::copy(manifest("generated/bridge.h"), dir.join("bridge.h")).unwrap();
+    build_c_client(&dir);
+    let failed = "2"; // command_status failed, as the Python host answers a malformed request
+    let host = dir.join("host.py");
+    let line = race(
+        &dir,
+        ("python3", &["-W", "error", host.to_str().unwrap()]),
+        "py",
+        failed,
+    );
+    println!("{line}");
+    println!("built and raced in {:.1?}", started.elapsed());
 }

@@ -211,6 +211,7 @@ error_classes! {
     event_name_without_row => 1,
     event_rows_not_array => 1,
     event_waiter_is_setter => 1,
+    event_wake_stats_name => 1,
     event_word_8_bytes_without_half => 1,
     event_word_not_4_bytes => 1,
     event_word_not_atomic => 1,

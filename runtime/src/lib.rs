@@ -169,6 +169,7 @@ pub mod recording;
 mod region;
 pub mod restore;
 mod seqlock;
+pub mod service;
 #[cfg(feature = "mmap")]
 mod share;
 mod shared_buf;

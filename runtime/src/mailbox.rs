@@ -264,6 +264,27 @@ impl<'a, A: Writable> Mailbox<'a, A> {
         &self,
         answer: impl FnOnce(&[u8]) -> (u32, Vec<u8>),
     ) -> Result<Option<u32>, MailboxError> {
+        Ok(self
+            .serve_inner(false, |text| answer(text.unwrap_or_default()))?
+            .map(|(seq, _)| seq))
+    }
+
+    /// [`Self::serve`] that answers a malformed request too (its `request_len` past its
+    /// area, which [`Self::serve`] refuses with `mailbox_length`): `answer(None)` gives its
+    /// status and text, and it is answered like any other, so its client is not left
+    /// waiting. Returns the number answered and whether it was malformed, or `None`.
+    pub fn serve_or_malformed(
+        &self,
+        answer: impl FnOnce(Option<&[u8]>) -> (u32, Vec<u8>),
+    ) -> Result<Option<(u32, bool)>, MailboxError> {
+        self.serve_inner(true, answer)
+    }
+
+    fn serve_inner(
+        &self,
+        malformed: bool,
+        answer: impl FnOnce(Option<&[u8]>) -> (u32, Vec<u8>),
+    ) -> Result<Option<(u32, bool)>, MailboxError> {
         let s = self.spec;
         let request = self.load(s.request_seq);
         let response = self.region.load::<u32>(s.response_seq, Relaxed);
@@ -274,22 +295,27 @@ impl<'a, A: Writable> Mailbox<'a, A> {
             return Err(MailboxError::Sequence { request, response });
         }
         let len = u64::from(self.region.load::<u32>(s.request_len, Relaxed));
-        if len >= self.request_capacity {
+        let bad = len >= self.request_capacity;
+        if bad && !malformed {
             return Err(MailboxError::Length {
                 field: "request_len",
                 found: len,
                 limit: self.request_capacity - 1,
             });
         }
-        let mut text = vec![0u8; len as usize];
-        self.region.read_bytes(s.area, &mut text);
-        let (status, whole) = answer(&text);
+        let (status, whole) = if bad {
+            answer(None)
+        } else {
+            let mut text = vec![0u8; len as usize];
+            self.region.read_bytes(s.area, &mut text);
+            answer(Some(&text))
+        };
         let kept = whole.len().min(self.response_capacity as usize);
         self.region
             .write_bytes(s.area + self.request_capacity as usize, &whole[..kept])?;
         let total = u32::try_from(whole.len()).unwrap_or(u32::MAX);
         answer_fields(self.region, s, (status, kept as u32, total), request)?;
-        Ok(Some(request))
+        Ok(Some((request, bad)))
     }
 }
 

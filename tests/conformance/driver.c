@@ -123,6 +123,10 @@ static _Alignas(64) unsigned char g_map[MAP_LEN];
 static _Alignas(64) unsigned char g_image[MAP_LEN];
 static unsigned char g_text[TEXT_CAP + 1U];
 static host_t g_host;
+/* The service turn (issue 48): made at its first use after a produce. */
+static ibf_host_service g_service;
+static bool g_service_made;
+static char g_service_request[4096], g_service_answer[4096];
 static actor_t g_actors[MAX_ACTORS];
 
 /* ---- The answer line: one per step, built here, printed by the main loop. ---- */
@@ -549,7 +553,55 @@ static void op_produce(char **args, int n) {
         return;
     }
     g_host.handle = handle;
+    g_service_made = false;
     ans_str("ok");
+}
+
+/* ---- The service turn (issue 48): made at its first use after a produce. ---- */
+
+
+/* A request T answered 1 with re:T, a malformed one 7 with malformed. */
+static uint32_t service_answer(void *ctx, uint32_t row, const char *text, size_t len, char *out, size_t cap, size_t *out_len) {
+    const int n = text == NULL ? snprintf(out, cap, "malformed") : snprintf(out, cap, "re:%.*s", (int)len, text);
+    (void)ctx;
+    (void)row;
+    *out_len = n > 0 ? (size_t)n : 0U;
+    return text == NULL ? 7U : 1U;
+}
+
+/* The stub: pid 4000000000 is gone, every other runs, created at time 1. */
+static int service_probe(uint32_t pid, uint64_t *created, void *ctx) {
+    (void)ctx;
+    *created = pid == 4000000000U ? 0U : 1U;
+    return pid == 4000000000U ? IBF_PROCESS_GONE : IBF_PROCESS_RUNNING;
+}
+
+static void op_service_turn(uint64_t now_ns) {
+    ibf_host_callbacks cb;
+    ibf_host_counts c;
+    int rc;
+    if (!g_service_made) {
+        ibf_host_service_init(&g_service, 0, g_service_request, sizeof g_service_request, g_service_answer, sizeof g_service_answer);
+        g_service_made = true;
+    }
+    memset(&cb, 0, sizeof cb);
+    memset(&c, 0, sizeof c);
+    cb.answer = service_answer;
+    cb.probe = service_probe;
+    rc = ibf_host_service_turn(&g_host.handle, &g_service, &cb, now_ns, &c);
+    if (rc != IBF_OK) {
+        ans_error(ibf_result_name(rc));
+        return;
+    }
+    {
+        char line[256];
+        (void)snprintf(line, sizeof line, "served=%llu malformed=%llu drained=%llu taken=%llu closing=%llu hung=%llu dead=%llu policy=%llu errors=%llu",
+                       (unsigned long long)c.served, (unsigned long long)c.malformed, (unsigned long long)c.drained,
+                       (unsigned long long)c.taken, (unsigned long long)c.freed[IBF_HOST_FREED_CLOSING],
+                       (unsigned long long)c.freed[IBF_HOST_FREED_HUNG], (unsigned long long)c.freed[IBF_HOST_FREED_DEAD],
+                       (unsigned long long)c.freed[IBF_HOST_FREED_POLICY], (unsigned long long)c.errors);
+        ans_str(line);
+    }
 }
 
 static void op_free(uint32_t row) {
@@ -1266,6 +1318,17 @@ static void host_step(const char *op, char **args, int n) {
         }
         return;
     }
+    if (op_is(op, "service_turn", n, 1)) {
+        uint64_t now_ns;
+        if (!g_host.produced) {
+            ans_driver("no_host_handle");
+        } else if (parse_u64(args[0], UINT64_MAX, &now_ns)) {
+            op_service_turn(now_ns);
+        } else {
+            ans_driver("bad_service_turn_argument");
+        }
+        return;
+    }
     if (op_is(op, "misses", n, 1) && numbered) {
         if (num < ROWS) {
             ans_u64(g_misses[num]);
@@ -1326,7 +1389,7 @@ static void host_step(const char *op, char **args, int n) {
 static bool needs_claim(const char *op) {
     static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
                                       "unbind", "push", "publish", "request", "poll", "pad",
-                                      "answer", "wait_tick", "set_waiting"};
+                                      "answer", "wait_tick", "set_waiting", "pid"};
     size_t i;
     for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(op, ops[i]) == 0) {
@@ -1353,6 +1416,20 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         ans_driver("no_claim");
     } else if (op_is(op, "activate", n, 0)) {
         ans_standing(api_activate(a));
+    } else if (op_is(op, "pid", n, 1) && numbered) {
+        /* The row's pid, as the client's fill stores it (every other field zero). */
+        ibf_client_entry values;
+        size_t len;
+        unsigned char *h = client_header(a, &len);
+        int rc;
+        memset(&values, 0, sizeof values);
+        values.pid = num;
+        rc = ibf_client_fill(h, len, &a->session, &values);
+        if (rc == IBF_OK) {
+            ans_str("ok");
+        } else {
+            ans_standing(rc);
+        }
     } else if (op_is(op, "standing", n, 0)) {
         ans_standing(api_standing(a));
     } else if (op_is(op, "heartbeat", n, 1) && parse_u64(args[0], UINT64_MAX, &ns)) {

@@ -108,6 +108,8 @@ class Host:
     servers: dict[int, bridge.Mailbox] = field(default_factory=dict)
     # Lockstep's misses per row, kept across the host's waits.
     misses: list[int] = field(default_factory=lambda: [0] * bridge.Client.ROWS)
+    # The service turn's state, made at the first service_turn after a produce.
+    service: bridge.HostService | None = None
 
     def forget(self, row: int | None = None) -> None:
         """Forgets the readers of row, or of every row."""
@@ -223,7 +225,32 @@ def host_produce(scn: Scenario, args: list[str]) -> str:
     image = bridge.lay_out(geometry, generation=1)
     scn.host.handle = bridge.produce(scn.mapping, image)
     scn.host.forget()
+    scn.host.service = None
     return "ok"
+
+
+SERVICE_COUNTS = ("served", "malformed", "drained", "taken", "closing", "hung", "dead", "policy", "errors")
+
+
+def service_answer(row: int, text: bytes | None) -> tuple[int, bytes]:
+    """A request T answered 1 with re:T, a malformed one 7 with malformed."""
+    return (7, b"malformed") if text is None else (1, b"re:" + bytes(text))
+
+
+def service_probe(pid: int) -> tuple[int, int]:
+    """The stub: pid 4000000000 is gone, every other runs, created at time 1."""
+    return (bridge.PROCESS_GONE, 0) if pid == 4000000000 else (bridge.PROCESS_RUNNING, 1)
+
+
+def host_service_turn(scn: Scenario, now_ns: int) -> str:
+    """One HostService turn at now_ns: that turn's counts."""
+    if scn.host.service is None:
+        scn.host.service = bridge.HostService(scn.host.own(), answer=service_answer, probe=service_probe)
+    service = scn.host.service
+    for name in service.counts:
+        service.counts[name] = 0
+    counts = service.turn(now_ns)
+    return " ".join("%s=%d" % (name, counts[name]) for name in SERVICE_COUNTS)
 
 
 def host_free(scn: Scenario, row: int) -> str:
@@ -348,6 +375,14 @@ def client_activate(actor: Actor) -> str:
     if claim.activate():
         return "connected"
     return standing_name(claim.standing())
+
+
+def client_pid(actor: Actor, pid: int) -> str:
+    """Stores the row's pid, as the client's fill does."""
+    if pid >> 32:
+        raise DriverError("pid %d does not fit 32 bits" % pid)
+    actor.claimed().row.set_pid(pid)
+    return "ok"
 
 
 def client_standing(actor: Actor) -> str:
@@ -591,6 +626,9 @@ def host_step(scn: Scenario, op: str, args: list[str]) -> str:
         header = scn.host.own().header()
         header.set_snapshot_seq(number(args[0], "tick", 64))
         return "set=%d" % bridge.Client.host_set_tick(header)
+    if op == "service_turn":
+        arity(op, args, 1)
+        return host_service_turn(scn, number(args[0], "now_ns", 64))
     if op == "misses":
         arity(op, args, 1)
         row = number(args[0], "row")
@@ -684,6 +722,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
         "publish": lambda count: client_publish(actor, count),
         "pad": lambda tick: client_pad_input(actor, tick),
         "answer": lambda tick: client_pad_input(actor, tick, answer=True),
+        "pid": lambda pid: client_pid(actor, pid),
     }
     if op == "wait_tick":
         arity(op, args, 2)

@@ -9,7 +9,9 @@ use bridge_abi::live::{
     PadInput as PadInputView,
 };
 use bridge_abi::runtime::claim::row_word;
+use bridge_abi::runtime::directory::ProcessProbe;
 use bridge_abi::runtime::produce::ProduceError;
+use bridge_abi::runtime::service::{Callbacks, Counts, Service};
 use bridge_abi::runtime::{Region, SharedBuf};
 use bridge_abi::zerocopy::FromZeros;
 use bridge_abi::{CommandStatus, DrawCmd, DrawListHeader, LogEntry};
@@ -67,6 +69,29 @@ struct Host {
     handle: Bridge<'static>,
     draws: HashMap<usize, DrawReader<'static>>,
     queues: HashMap<usize, LogQueueReader<'static>>,
+    /// The service turn's state, made at the first `service_turn` after a produce.
+    service: Option<Service<ClientHost<'static>>>,
+}
+
+/// The service turn's callbacks: a request `T` answered `1` with `re:T`, a malformed one `7`
+/// with `malformed`; the probe stub says pid 4000000000 is gone and every other runs, created
+/// at time 1 (README.md, `host service_turn`).
+struct Stub;
+
+impl Callbacks<ClientHost<'static>> for Stub {
+    fn answer(&mut self, _row: usize, text: Option<&[u8]>) -> (u32, Vec<u8>) {
+        match text {
+            Some(t) => (1, [b"re:".as_slice(), t].concat()),
+            None => (7, b"malformed".to_vec()),
+        }
+    }
+    fn probe(&mut self, pid: u32) -> ProcessProbe {
+        if pid == 4_000_000_000 {
+            ProcessProbe::Gone
+        } else {
+            ProcessProbe::Running(1)
+        }
+    }
 }
 
 /// A writer bound to a leaked claim.
@@ -241,6 +266,12 @@ impl Scenario {
                     .map_err(|e| format!("error:driver:{e}"))?;
                 format!("set={}", sessions.set_tick(&setter, |_| false).rows)
             }
+            "service_turn" => {
+                let now: u64 = num(args, 0)?;
+                let service = (host.service).get_or_insert_with(|| Service::new(&sessions, 0));
+                service.counts = Counts::default();
+                service.turn(&sessions, &mut Stub, now).line()
+            }
             "misses" => {
                 let row: usize = num(args, 0)?;
                 match self.misses.get(row) {
@@ -396,6 +427,7 @@ impl Scenario {
                     handle,
                     draws: HashMap::new(),
                     queues: HashMap::new(),
+                    service: None,
                 });
                 "ok".to_string()
             }
@@ -461,6 +493,13 @@ impl Scenario {
         }
         Ok(match op {
             "activate" => standing(c.claim.as_ref().ok_or_else(claimed)?.activate()),
+            "pid" => {
+                let pid: u32 = num(args, 0)?;
+                match c.claim.as_ref().ok_or_else(claimed)?.row().set_pid(pid) {
+                    Ok(()) => "ok".to_string(),
+                    Err(_) => err("contended"),
+                }
+            }
             "standing" => standing(c.claim.as_ref().ok_or_else(claimed)?.standing()),
             "heartbeat" => {
                 let ns: u64 = num(args, 0)?;

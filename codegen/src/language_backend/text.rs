@@ -15,6 +15,17 @@ pub struct Template {
     pub source: &'static str,
 }
 
+/// The [`Template`] `templates/NAME`, embedded at compile time.
+macro_rules! template {
+    ($name:literal) => {
+        $crate::language_backend::text::Template {
+            name: $name,
+            source: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/", $name)),
+        }
+    };
+}
+pub(crate) use template;
+
 /// A new environment with the settings every text target uses. Backends add their own
 /// filters (escaping rules belong to the target) before calling [`render`].
 pub fn environment() -> Environment<'static> {
@@ -55,12 +66,25 @@ pub struct Compiled {
 impl Compiled {
     /// Compiles `template` in a new [`environment`] that `setup` adds its filters to.
     pub fn new(template: &Template, setup: impl FnOnce(&mut Environment<'static>)) -> Self {
+        Self::with_parts(template, &[], setup)
+    }
+
+    /// Compiles `template` and the `parts` it includes (`{% include "NAME" %}`, one file a
+    /// concern: a part sees the includer's context, its top-level `set`s and macros too).
+    pub fn with_parts(
+        template: &Template,
+        parts: &[Template],
+        setup: impl FnOnce(&mut Environment<'static>),
+    ) -> Self {
         let mut env = environment();
         setup(&mut env);
-        let env = env
-            .add_template(template.name, template.source)
-            .map(|()| env)
-            .map_err(|e| format!("template {}: {e:#}", template.name));
+        let env = std::iter::once(template)
+            .chain(parts)
+            .try_for_each(|t| {
+                env.add_template(t.name, t.source)
+                    .map_err(|e| format!("template {}: {e:#}", t.name))
+            })
+            .map(|()| env);
         Compiled {
             name: template.name,
             env,
@@ -146,6 +170,30 @@ mod tests {
             .expect_err("does not compile");
         assert!(err.0.starts_with("template test.j2: "), "{err}");
         assert!(err.0.contains("syntax error"), "{err}");
+    }
+
+    #[test]
+    fn a_part_sees_the_includers_context_sets_and_macros() {
+        let main = template(
+            "{% macro twice(s) %}{{ s }}{{ s }}{% endmacro %}\n{% set y = x ~ \"!\" %}\nmain\n{% include \"part.j2\" %}\nend\n",
+        );
+        let part = Template {
+            name: "part.j2",
+            source: "{#- a part #}\npart {{ x }} {{ y }} {{ twice(x) }}\n",
+        };
+        let compiled = Compiled::with_parts(&main, &[part], |_| {});
+        let text = compiled
+            .render(serde_json::json!({ "x": "a" }))
+            .expect("renders");
+        assert_eq!(text, "main\npart a a! aa\nend\n");
+        let broken = Template {
+            name: "broken.j2",
+            source: "{% if %}",
+        };
+        let err = Compiled::with_parts(&main, &[broken], |_| {})
+            .render(serde_json::json!({ "x": "a" }))
+            .expect_err("a part that does not compile");
+        assert!(err.0.starts_with("template broken.j2: "), "{err}");
     }
 
     #[test]

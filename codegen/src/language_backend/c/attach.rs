@@ -19,7 +19,7 @@ use crate::ir::attach::{Holds, LayoutTable, MAX_BLOCK_NESTING, MAX_LAYOUT_ROWS};
 use crate::ir::result_codes::Family;
 use crate::ir::scalar::Scalar;
 use crate::language_backend::output::RenderError;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::attach::{AttachPlan, Contents, HandshakePlan, Rule, TablePlan, Word};
 use crate::schema::Schema;
 
@@ -28,7 +28,18 @@ const TEMPLATE: Template = Template {
     source: include_str!("../../../templates/c_attach.h.j2"),
 };
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The parts `c_attach.h.j2` includes, one concern each.
+const PARTS: [Template; 6] = [
+    template!("c_attach_tables.h.j2"),
+    template!("c_attach_check.h.j2"),
+    template!("c_attach_blocks.h.j2"),
+    template!("c_produce.h.j2"),
+    template!("c_record_read.h.j2"),
+    template!("c_attach_host.h.j2"),
+];
+
+static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 #[derive(Serialize)]
 struct AttachContext {

@@ -25,7 +25,7 @@ use crate::ir::access::RingKind;
 use crate::ir::attach::{Holds, LayoutTable, Row};
 use crate::ir::scalar::Scalar;
 use crate::language_backend::output::RenderError;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::attach::{self as plan, Contents, HandshakePlan, Rule, TablePlan};
 use crate::schema::Schema;
 
@@ -35,7 +35,17 @@ const TEMPLATE: Template = Template {
 };
 
 /// The template, compiled on first use.
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The parts `python_attach.py.j2` includes, one concern each.
+const PARTS: [Template; 5] = [
+    template!("python_attach_check.py.j2"),
+    template!("python_attach_tables.py.j2"),
+    template!("python_attach_entry.py.j2"),
+    template!("python_produce.py.j2"),
+    template!("python_record_read.py.j2"),
+];
+
+static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 /// The rendered section (after the live section, if any) and the public names it adds to
 /// `__all__`.

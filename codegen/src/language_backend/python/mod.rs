@@ -43,7 +43,7 @@ use serde::Serialize;
 
 use super::backend::whole_file_target;
 use super::output::{RenderError, doc_after_since, generated_line};
-use super::text::{Compiled, Template};
+use super::text::{Compiled, Template, template};
 use crate::ir::names::upper;
 use crate::ir::{Elem, EnumKind, Struct, Type};
 use crate::schema::Schema;
@@ -67,7 +67,11 @@ const TEMPLATE: Template = Template {
 };
 
 /// The template, compiled on first use.
-pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The part `python.py.j2` includes: the atomics every live view uses.
+const PARTS: [Template; 1] = [template!("python_atomics.py.j2")];
+
+pub(super) static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 #[derive(Serialize)]
 struct ModuleContext<'a> {

@@ -25,7 +25,7 @@ use crate::ir::file::{Encoding, FieldRef, FileFormat, MAX_INFLATED, Place, Step,
 use crate::ir::scalar::Scalar;
 use crate::ir::{Abi, Elem};
 use crate::language_backend::output::RenderError;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::recording::has_recording;
 use crate::schema::Schema;
 
@@ -34,7 +34,14 @@ const TEMPLATE: Template = Template {
     source: include_str!("../../../templates/python_recording.py.j2"),
 };
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The parts `python_recording.py.j2` includes, one concern each.
+const PARTS: [Template; 2] = [
+    template!("python_file_reader.py.j2"),
+    template!("python_file_writer.py.j2"),
+];
+
+static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 /// Records per stream when the writer is not told (`chunk_<records>=None`).
 const DEFAULT_CHUNK_RECORDS: u32 = 256;

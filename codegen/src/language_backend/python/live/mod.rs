@@ -2,7 +2,7 @@
 //! with atomic words, compare-and-swap claims, seqlock reads and writes and the rings, as
 //! the Rust live layer (`rust/live/`) has them. This module names things and takes every
 //! offset and size from the layout; the Python that runs is written once, in the templates:
-//! the atomics layer in `python.py.j2`, seqlock retries, bounds checks and the classes in
+//! the atomics layer in `python_atomics.py.j2`, seqlock retries, bounds checks and the classes in
 //! `python_live.py.j2`. None when the schema declares no shared memory, so that such a
 //! module is as it always was.
 //!
@@ -53,7 +53,7 @@ const TEMPLATE: Template = Template {
 /// The template, compiled on first use.
 pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
-/// The rendered section (after the atomics layer, which `python.py.j2` has), the names of
+/// The rendered section (after the atomics layer, `python_atomics.py.j2`), the names of
 /// the exceptions that layer raises, and the public names the section adds to `__all__`.
 #[derive(Serialize)]
 pub(super) struct LiveSection {

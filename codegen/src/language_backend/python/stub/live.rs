@@ -18,7 +18,7 @@ use crate::schema::Schema;
 pub(super) use crate::language_backend::python::live::LiveContext as LiveStub;
 use crate::language_backend::python::live::{EventsFunction, Method, MethodKind, Slot, ValueClass};
 
-/// The helpers every live section has, as `python.py.j2` names them; `{unavailable}` and
+/// The helpers every live section has, as `python_atomics.py.j2` names them; `{unavailable}` and
 /// `{contended}` and `{cas}` are the exceptions' names.
 const HELPERS: &str = r#"
 class {unavailable}(RuntimeError): ...

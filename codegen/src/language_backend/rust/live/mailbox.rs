@@ -185,6 +185,13 @@ pub(super) fn expand_mailbox(schema: &Schema, p: &Protocol, m: &Mailbox) -> Toke
                     (#to_u32, whole)
                 })
             }
+
+            /// [`Self::serve`] that answers a malformed request too (its length past its
+            /// area): `answer(None)` gives its raw status and text. The number answered and
+            /// whether it was malformed (the host's service turn, `abi_runtime::service`).
+            pub fn serve_or_malformed(&self, answer: impl FnOnce(Option<&[u8]>) -> (u32, Vec<u8>)) -> Result<Option<(u32, bool)>, #error> {
+                self.mailbox.serve_or_malformed(answer)
+            }
         }
     }
 }

@@ -12,6 +12,7 @@ mod client;
 mod events;
 mod host;
 mod lockstep;
+mod service;
 mod tokens;
 
 use super::session_scoped::scoped_items;
@@ -68,12 +69,15 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         }
     };
     let lockstep = lockstep::lockstep_items(&t);
+    let service = service::service_impl(&t, index);
     quote! {
         #types
 
         #events
 
         #lockstep
+
+        #service
 
         #client
 
