@@ -55,7 +55,7 @@ type Rows = BTreeMap<String, Vec<i128>>;
 /// engine, values from the IR.
 fn expected_rows(case: &Case) -> Rows {
     let p = case.prefix();
-    let abi = &case.schema.abi();
+    let abi = case.schema.abi();
     let mut rows = Rows::new();
     rows.insert(
         format!("A {p}"),
@@ -263,7 +263,7 @@ fn build_c(lang: Lang, cases: &[&Case], dir: &Path) -> Result<String, String> {
     let mut signed_rows = String::new();
     for case in cases {
         let p = case.prefix();
-        let abi = &case.schema.abi();
+        let abi = case.schema.abi();
         let upper_p = p.to_ascii_uppercase();
         let _ = writeln!(
             src,
@@ -415,7 +415,7 @@ fn build_rust(cases: &[&Case], dir: &Path, jobs: usize) -> Result<String, String
             libs[i % jobs],
             "pub mod {p} {{\n    include!(\"{p}.rs\");\n}}"
         );
-        let abi = &case.schema.abi();
+        let abi = case.schema.abi();
         let m = format!("{shard}::{p}");
         let _ = writeln!(
             main,
@@ -519,7 +519,7 @@ fn run_python(cases: &[&Case], dir: &Path) -> String {
         let p = case.prefix();
         let path = dir.join(format!("{p}.py"));
         std::fs::write(&path, &case.python).unwrap();
-        let abi = &case.schema.abi();
+        let abi = case.schema.abi();
         let _ = writeln!(
             table,
             "  ({}, {}, [",

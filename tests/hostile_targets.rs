@@ -50,7 +50,7 @@ fn output(ext: &str) -> String {
 
 /// Every doc of the schema, with the item it belongs to.
 fn docs(schema: &Schema) -> Vec<(String, String)> {
-    let abi = &schema.abi();
+    let abi = schema.abi();
     let mut out = vec![("abi".to_string(), abi.doc.clone())];
     out.extend(
         abi.consts
@@ -82,7 +82,7 @@ fn docs(schema: &Schema) -> Vec<(String, String)> {
 #[test]
 fn the_fixture_is_hostile() {
     let schema = load();
-    let abi = &schema.abi();
+    let abi = schema.abi();
     let names = [
         "type", "match", "class", "none", "true", "int", "template", "register", "default", "self",
         "async", "struct", "union", "new", "delete",
@@ -344,7 +344,7 @@ print(json.dumps(docs))
 fn markdown_cells_hold_the_docs() {
     let schema = load();
     let rows = table_rows(&output("md"));
-    let abi = &schema.abi();
+    let abi = schema.abi();
     // The last cell of a constant's, a value's and a field's row is its doc.
     let mut expected: Vec<(String, String)> = Vec::new();
     expected.extend(abi.consts.iter().map(|c| (c.name.clone(), c.doc.clone())));

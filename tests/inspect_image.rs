@@ -225,7 +225,7 @@ fn the_bindings_and_inspect_check_with_the_reference_numbers() {
         &live::BRIDGE_HEADER_HANDSHAKE,
     );
     let plan = schema.attach_plan();
-    let specs = AttachSpecs::new(&plan);
+    let specs = AttachSpecs::new(plan);
     let root = find_layout(&schema, "bridge").expect("bridge");
     let header = schema.attach().layouts[root].header;
     let h = specs

@@ -850,7 +850,7 @@ eq(ctypes.sizeof(e), 32, "sizeof(ImportError_)")
 #[test]
 fn fixture_hostile_docs() {
     let schema = load("tests/fixtures/python/hostile_docs.toml");
-    let abi = &schema.abi();
+    let abi = schema.abi();
     let expected = json!({
         "title": abi.title,
         "module": abi.doc,

@@ -91,7 +91,7 @@ fn compare_text(what: &str, reference: &str, schema: &str, out: &mut Vec<String>
 /// Every difference between the schema (its IR and computed layout) and the reference, one
 /// readable entry each, naming the item and both values.
 fn differences(schema: &Schema, reference: &Reference) -> (Vec<String>, Compared) {
-    let abi = &schema.abi();
+    let abi = schema.abi();
     let mut out = Vec::new();
     let mut compared = Compared::default();
 

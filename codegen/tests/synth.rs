@@ -22,7 +22,7 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
         let text = synth_schemas::synth_schema(n);
         let schema = abi_codegen::load_schema(&text)
             .unwrap_or_else(|e| panic!("synth({n}):\n{}", e.render("synth.toml", &text)));
-        let abi = &schema.abi();
+        let abi = schema.abi();
         assert_eq!(abi.structs.len(), n, "synth({n}) structs");
         // kind_{i} per even i, a flag set per leaf, an index enum per layout.
         assert_eq!(
@@ -117,7 +117,7 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
             "synth({n}) slot rings"
         );
         // One root, the first layout; every other one held as blocks by exactly one row.
-        let attach = &schema.attach();
+        let attach = schema.attach();
         assert_eq!(attach.root, (layouts > 0).then_some(0), "synth({n}) root");
         let mut held = vec![0; attach.layouts.len()];
         for row in attach.layouts.iter().flat_map(|l| &l.rows) {

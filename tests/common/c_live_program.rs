@@ -279,7 +279,7 @@ int main(int argc, char **argv) {
 /// (not seqlock counters, not the fields of a struct copied whole, not arrays).
 pub fn bridge_header() -> (String, usize) {
     let schema = super::bridge_schema();
-    let (access, structs, schema_ref) = (&schema.access(), &schema.abi().structs, &schema);
+    let (access, structs, schema_ref) = (schema.access(), &schema.abi().structs, &schema);
     let stored = (schema.abi().struct_ids().zip(&access.structs))
         .filter(|(_, a)| a.shared && !a.guarded_whole)
         .flat_map(|(si, a)| {

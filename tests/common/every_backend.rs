@@ -85,7 +85,7 @@ pub fn render_every_backend(
         .map_err(|e| format!("{JS_TEMPLATE} failed on an accepted schema: {e}"))?;
     out.push((JS_TEMPLATE.to_string(), text));
     // The schema's own templates.
-    let texts = abi_codegen::testing::write::read_user_templates(schema_dir, &schema.templates());
+    let texts = abi_codegen::testing::write::read_user_templates(schema_dir, schema.templates());
     let mut user = None;
     let mut texts = Some(texts);
     run(&mut || {
