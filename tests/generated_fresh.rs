@@ -14,13 +14,13 @@ fn generated_files_are_fresh() {
     let outputs = abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", root)
         .unwrap_or_else(|e| panic!("every target renders: {e}"));
     let dir = root.join("generated");
-    let stale = abi_codegen::write::stale_outputs(&dir, &outputs);
+    let stale = abi_codegen::testing::write::stale_outputs(&dir, &outputs);
     if stale.is_empty() {
         return;
     }
     let names: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
     if std::env::var_os("CI").is_none() {
-        abi_codegen::write::write_outputs(&dir, &outputs).expect("rewrite generated/");
+        abi_codegen::testing::write::write_outputs(&dir, &outputs).expect("rewrite generated/");
         panic!(
             "stale: {}\nthey were regenerated; review and commit them (the command is `cargo run -p abi-codegen -- generate`)",
             names.join(", ")

@@ -33,7 +33,7 @@ fn check(name: &str, count: usize) {
         .collect();
     assert_eq!(headers.len(), count, "{rendered}");
     for (header, d) in headers.iter().zip(&errors.list) {
-        let (line, col) = abi_codegen::diagnostics::line_col(&src, d.span.start);
+        let (line, col) = abi_codegen::testing::diagnostics::line_col(&src, d.span.start);
         let expected = format!("schema.toml:{line}:{col}: error: {}", d.message);
         assert_eq!(*header, expected);
         assert!(
@@ -397,7 +397,7 @@ fn several_errors_come_sorted_by_line() {
     let lines: Vec<usize> = errors
         .list
         .iter()
-        .map(|d| abi_codegen::diagnostics::line_col(&src, d.span.start).0)
+        .map(|d| abi_codegen::testing::diagnostics::line_col(&src, d.span.start).0)
         .collect();
     assert_eq!(lines, [12, 16, 22, 23, 24]);
 }
