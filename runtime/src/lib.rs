@@ -173,6 +173,8 @@ mod seqlock;
 mod share;
 mod shared_buf;
 mod spec;
+#[doc(hidden)]
+pub mod support;
 mod sync;
 pub mod triple_buffer;
 pub mod wake;

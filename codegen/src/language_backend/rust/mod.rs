@@ -22,7 +22,7 @@ use proc_macro2::TokenStream;
 
 use super::jobs;
 use super::output::generated_line;
-use crate::ir::{Abi, EnumKind};
+use crate::ir::EnumKind;
 use crate::plan::live::has_live_layer;
 use crate::schema::Schema;
 
@@ -133,7 +133,7 @@ impl<'a> RustParts<'a> {
 
     /// The whole file: the generated-file line, the support code, then the parts' texts.
     pub fn assemble(&self, source: &str, printed: &[String]) -> String {
-        let support = support_for(&self.schema.abi);
+        let support = support_for(self.schema);
         let line = generated_line(source);
         let length = printed.iter().map(String::len).sum::<usize>();
         let mut text = String::with_capacity(line.len() + support.len() + length + 8);
@@ -295,7 +295,7 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
-        Ok(file) => reflow::one_line_attributes(&prettyplease::unparse(&file)),
+        Ok(file) => reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file))),
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(
@@ -309,7 +309,12 @@ fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
 /// macro bodies): text access, and the macros that give enums, flag sets and structs their
 /// shared behaviour. Only what is used is emitted, so nothing is dead code. The text is
 /// constant, so it is checked once, by the tests below, rather than parsed on every run.
-fn support_for(abi: &Abi) -> String {
+///
+/// A schema whose Rust depends on abi-runtime (shared memory or recordings) imports the
+/// macros from it instead (`abi_runtime::support`, the same text): `text` stays, since its
+/// functions are the schema's own API.
+fn support_for(schema: &Schema) -> String {
+    let abi = &schema.abi;
     let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
     let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
     let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
@@ -325,6 +330,19 @@ fn support_for(abi: &Abi) -> String {
         has_array,
         !abi.structs.is_empty(),
     ];
+    if has_live_layer(schema) || recording::has_recordings(schema) {
+        let macros: Vec<&str> = RUNTIME_MACROS
+            .iter()
+            .zip(used)
+            .filter(|(name, used)| *used && !name.is_empty())
+            .map(|(name, _)| *name)
+            .collect();
+        let mut text = if has_text { format!("{}\n", SUPPORT[0].1) } else { String::new() };
+        if !macros.is_empty() {
+            text.push_str(&format!("use ::abi_runtime::{{{}}};\n\n", macros.join(", ")));
+        }
+        return text;
+    }
     SUPPORT
         .iter()
         .zip(used)
@@ -332,6 +350,9 @@ fn support_for(abi: &Abi) -> String {
         .map(|((_, text), _)| format!("{text}\n"))
         .collect()
 }
+
+/// The runtime's name of each [`SUPPORT`] file's macro (`text` and `array` have none).
+const RUNTIME_MACROS: [&str; 5] = ["", "abi_enum", "abi_flags", "", "abi_struct"];
 
 /// The hand-written support files, in the order they are emitted.
 const SUPPORT: [(&str, &str); 5] = [
