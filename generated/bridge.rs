@@ -2526,44 +2526,10 @@ pub mod live {
             #[doc = r" Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_name @ 40: [u8; 32];
         }
     }
-    /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct BridgeHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
-    }
-    impl BridgeHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 1304;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 1304;
-        /// Bytes every producer of this major version writes: the fields a later minor
-        /// version added start here.
-        pub const BASE_SIZE: usize = 1280;
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host."] BridgeHeader: size 1304, align 8, base 1280;
     }
     impl<'a, A: ::abi_runtime::Access> BridgeHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 1304, 8).map(|region| Self { region })
-        }
-        /// Views the record at `offset` of `region` as its producer built it, `len` bytes
-        /// long (its size field, as attach checked it): a field a later minor version added
-        /// past `len` is absent, its getter gives `None` and its setter an error. `len` past
-        /// `SIZE` (a newer producer) views `SIZE` bytes. An error if `len` is less than
-        /// `BASE_SIZE`, or the bytes are out of bounds or misaligned.
-        pub fn at_len(
-            region: Region<'a, A>,
-            offset: usize,
-            len: usize,
-        ) -> Result<Self, RegionError> {
-            region.sub_record(offset, len, 1280, 1304, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
         ::abi_runtime::view_accessors! {
             #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
             #[doc = r" `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_major @ 4: u16;
@@ -2796,31 +2762,10 @@ pub mod live {
             #[doc = r" Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_for_tick @ 24: u64;
         }
     }
-    /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct ParamsHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host."] ParamsHeader: size 64, align 4, trailer 8768;
     }
-    impl ParamsHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 8768;
-    }
-    impl<'a, A: ::abi_runtime::Access> ParamsHeader<'a, A> {
-        /// Views the bytes from `offset` to the end of `region`: the struct, then its
-        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, 4)?;
-            region.sub(0, 8768, 4)?;
-            Ok(Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> ParamsHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load defs_seq @ 0: u32;
             #[doc = r" `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load values_seq @ 8: u32;
@@ -2927,31 +2872,10 @@ pub mod live {
             })
         }
     }
-    /// A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct StatsHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client."] StatsHeader: size 64, align 8, trailer 4160;
     }
-    impl StatsHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 4160;
-    }
-    impl<'a, A: ::abi_runtime::Access> StatsHeader<'a, A> {
-        /// Views the bytes from `offset` to the end of `region`: the struct, then its
-        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, 8)?;
-            region.sub(0, 4160, 8)?;
-            Ok(Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> StatsHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
             #[doc = r" `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_stats @ 8: u32;
@@ -3052,31 +2976,10 @@ pub mod live {
             #[doc = r" Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_capacity @ 28: u32;
         }
     }
-    /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct RingSlotHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host."] RingSlotHeader: size 64, align 8, trailer 64;
     }
-    impl RingSlotHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> RingSlotHeader<'a, A> {
-        /// Views the bytes from `offset` to the end of `region`: the struct, then its
-        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, 8)?;
-            region.sub(0, 64, 8)?;
-            Ok(Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> RingSlotHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load seq @ 0: u32;
         }
