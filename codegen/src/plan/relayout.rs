@@ -28,7 +28,7 @@ use crate::schema::Schema;
 /// A run of kept words of one width, back to back, from the header's start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeptRun {
-    /// The fields it covers, `field` or `field.inner`, for comments.
+    /// The fields it covers, for comments.
     pub names: Vec<String>,
     pub at: u64,
     pub width: u64,
@@ -161,6 +161,7 @@ pub fn relayout(schema: &Schema) -> Option<Relayout> {
                 }
             }
             AccessKind::Plain => {
+                let from = words.len();
                 for i in 0..f.ty.count() {
                     let at = fl.offset + i * fl.elem_size;
                     crate::plan::host_words::leaves(
@@ -171,6 +172,9 @@ pub fn relayout(schema: &Schema) -> Option<Relayout> {
                         f.name.clone(),
                         &mut words,
                     );
+                }
+                for w in &mut words[from..] {
+                    w.0.clone_from(&f.name);
                 }
             }
         }

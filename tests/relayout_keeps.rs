@@ -1,0 +1,37 @@
+//! Issue 48, item 5: a re-layout in one call keeps the host's own fields, in each language
+//! (C `ibf_relayout`, Python `relayout`, Rust `Bridge::relayout`). Each lays out the bridge
+//! with 8 ring slots, produces it, sets the fields the plan keeps (`codegen/src/plan/relayout.rs`:
+//! `controls`, `run_mode`, `sim_state`, `lockstep_timeout_ms`, and a `pad_not_bot` mark beside
+//! a row's claim of another pad), re-lays it out with 16 slots, and reads the new image: the
+//! slots changed, every kept field survived, the claim's pad is unbound again.
+
+use crate::common;
+
+use common::c_live_program::STRICT;
+use common::tools::{run_ok, scratch};
+
+/// What each language prints after the re-layout.
+const EXPECTED: [&str; 4] = [
+    "relayout rc=0 ring_slots=16 generation=2",
+    "controls move=2 min_press_ticks=3 pause=1024 back=2048",
+    "run_mode=1 sim_state=1 lockstep_timeout_ms=1234",
+    "pad_owner 254 255 255 255",
+];
+
+#[test]
+fn c_relayout_keeps_the_hosts_fields() {
+    let dir = scratch("relayout_keeps_c");
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::copy(format!("{root}/generated/bridge.h"), dir.join("bridge.h")).unwrap();
+    std::fs::copy(
+        format!("{root}/tests/relayout_keeps/keeps.c"),
+        dir.join("keeps.c"),
+    )
+    .unwrap();
+    let mut args = vec!["-std=c11"];
+    args.extend(STRICT.split(' '));
+    args.extend(["keeps.c", "-o", "keeps"]);
+    run_ok("gcc", &args, &dir);
+    let out = run_ok(dir.join("keeps").to_str().unwrap(), &[], &dir);
+    assert_eq!(out.lines().collect::<Vec<_>>(), EXPECTED);
+}
