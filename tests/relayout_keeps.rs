@@ -35,3 +35,25 @@ fn c_relayout_keeps_the_hosts_fields() {
     let out = run_ok(dir.join("keeps").to_str().unwrap(), &[], &dir);
     assert_eq!(out.lines().collect::<Vec<_>>(), EXPECTED);
 }
+
+#[test]
+fn python_relayout_keeps_the_hosts_fields() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new("python3")
+        .args([
+            "-B",
+            "-W",
+            "error",
+            &format!("{root}/tests/relayout_keeps/keeps.py"),
+        ])
+        .env("PYTHONPATH", format!("{root}/generated"))
+        .output()
+        .unwrap_or_else(|e| panic!("python3 is required for this test but could not be run: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.lines().collect::<Vec<_>>(), EXPECTED);
+}
