@@ -57,3 +57,64 @@ fn python_relayout_keeps_the_hosts_fields() {
     );
     assert_eq!(text.lines().collect::<Vec<_>>(), EXPECTED);
 }
+
+#[test]
+fn rust_relayout_keeps_the_hosts_fields() {
+    use bridge_abi::live::Bridge;
+    use bridge_abi::runtime::SharedBuf;
+    use bridge_abi::{ControlStick, Controls, PadButtons, RunMode, SimState};
+
+    let geometry = |slots| {
+        [
+            ("bridge_header.ring_slots", slots),
+            ("mailbox.request_capacity", 256),
+            ("mailbox.response_capacity", 256),
+        ]
+    };
+    let one = Bridge::lay_out(&geometry(8), 1).unwrap();
+    let mut two = Bridge::lay_out(&geometry(16), 1).unwrap();
+    let buf = SharedBuf::new(one.bytes.len().max(two.bytes.len()));
+    let host = Bridge::produce(buf.region(), &one).unwrap();
+    let h = host.header();
+    let controls = Controls {
+        r#move: ControlStick::DPAD,
+        min_press_ticks: 3,
+        pause: PadButtons(0x400),
+        back: PadButtons(0x800),
+        ..Controls::default()
+    };
+    h.set_controls(controls).unwrap().unwrap();
+    h.set_lockstep_timeout_ms(1234).unwrap().unwrap();
+    h.set_run_mode(RunMode::LOCKSTEP).unwrap().unwrap();
+    h.set_sim_state(SimState::PAUSED).unwrap().unwrap();
+    let (no_pad, not_bot) = (bridge_abi::NO_PAD as u8, bridge_abi::PAD_NOT_BOT as u8);
+    h.compare_exchange_pad_owner_at(0, no_pad, not_bot)
+        .unwrap()
+        .unwrap();
+    h.compare_exchange_pad_owner_at(1, no_pad, 3)
+        .unwrap()
+        .unwrap(); // row 3's claim
+    let host = Bridge::relayout(buf.region(), &mut two).unwrap();
+    let h = host.header();
+    let c = h.controls().unwrap();
+    let pads: Vec<String> = h.pad_owner().iter().map(u8::to_string).collect();
+    let lines = [
+        format!(
+            "relayout rc=0 ring_slots={} generation={}",
+            h.ring_slots(),
+            h.host_generation()
+        ),
+        format!(
+            "controls move={} min_press_ticks={} pause={} back={}",
+            c.r#move.0, c.min_press_ticks, c.pause.0, c.back.0
+        ),
+        format!(
+            "run_mode={} sim_state={} lockstep_timeout_ms={}",
+            h.run_mode().unwrap().0,
+            h.sim_state().unwrap().0,
+            h.lockstep_timeout_ms().unwrap()
+        ),
+        format!("pad_owner {}", pads.join(" ")),
+    ];
+    assert_eq!(lines, EXPECTED);
+}
