@@ -226,15 +226,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "controls.move",
-                "controls.min_press_ticks",
-                "controls.shoot_up",
-                "controls.shoot_down",
-                "controls.shoot_left",
-                "controls.shoot_right",
-                "controls.pause",
-                "controls.confirm",
-                "controls.back",
+                "controls",
+                "controls",
                 "run_mode",
                 "sim_state",
                 "lockstep_timeout_ms"
