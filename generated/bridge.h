@@ -10241,7 +10241,7 @@ static inline int ibf_relayout_keep(const void *mapping, size_t len, void *image
         uint64_t word = ibf_relayout_load_(m + 164U + i, 4U);
         unsigned k;
         for (k = 0; k < 4U; k++) {
-            uint64_t mark = (word >> (8U * k)) & 0xffULL;
+            uint64_t mark = (word >> (8U * k)) & (~0ULL >> 56U);
             if (mark >= 8U && mark != 255U) {
                 ibf_relayout_put_(to + 164U + i + k * 1U, 1U, mark);
             }

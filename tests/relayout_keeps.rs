@@ -87,7 +87,7 @@ fn rust_relayout_keeps_the_hosts_fields() {
     h.set_lockstep_timeout_ms(1234).unwrap().unwrap();
     h.set_run_mode(RunMode::LOCKSTEP).unwrap().unwrap();
     h.set_sim_state(SimState::PAUSED).unwrap().unwrap();
-    let (no_pad, not_bot) = (bridge_abi::NO_PAD as u8, bridge_abi::PAD_NOT_BOT as u8);
+    let (no_pad, not_bot) = (bridge_abi::NO_PAD, bridge_abi::PAD_NOT_BOT);
     h.compare_exchange_pad_owner_at(0, no_pad, not_bot)
         .unwrap()
         .unwrap();

@@ -26,7 +26,7 @@ use crate::ir::scalar::Scalar;
 use crate::schema::Schema;
 
 /// A run of kept words of one width, back to back, from the header's start.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct KeptRun {
     /// The fields it covers, for comments.
     pub names: Vec<String>,
@@ -36,7 +36,7 @@ pub struct KeptRun {
 }
 
 /// The pads' bind field: marks the host wrote there are kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct KeptBind {
     pub name: String,
     pub at: u64,
@@ -62,6 +62,17 @@ pub struct Relayout {
 }
 
 impl Relayout {
+    /// The kept fields' names, each once, in order (the bind's apart).
+    pub fn kept_names(&self) -> Vec<&str> {
+        let mut kept: Vec<&str> = Vec::new();
+        for n in self.runs.iter().flat_map(|r| r.names.iter()) {
+            if !kept.contains(&n.as_str()) {
+                kept.push(n);
+            }
+        }
+        kept
+    }
+
     /// The first byte past every kept word: the least of a live header and an image.
     pub fn end(&self) -> u64 {
         let runs = self.runs.iter().map(|r| r.at + r.width * r.count);

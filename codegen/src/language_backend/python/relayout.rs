@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::relayout::{KeptBind, KeptRun};
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -18,32 +19,13 @@ const TEMPLATE: Template = Template {
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
 
 #[derive(Serialize)]
-struct Context {
-    runs: Vec<RunCtx>,
+struct Context<'a> {
+    runs: &'a [KeptRun],
     kept: String,
-    bind: Option<BindCtx>,
+    bind: Option<&'a KeptBind>,
     end: u64,
     held_at: u64,
     held_width: u64,
-}
-
-#[derive(Serialize)]
-struct RunCtx {
-    names: String,
-    at: u64,
-    width: u64,
-    count: u64,
-}
-
-#[derive(Serialize)]
-struct BindCtx {
-    name: String,
-    at: u64,
-    size: u64,
-    word: u64,
-    elem: u64,
-    unbound: u64,
-    rows: u64,
 }
 
 /// The section's text and its exports, or `None` when the schema has nothing to re-lay out.
@@ -53,35 +35,15 @@ pub(super) fn render_relayout(
     let Some(plan) = crate::plan::relayout::relayout(schema) else {
         return Ok(None);
     };
-    let mut kept: Vec<&str> = Vec::new();
-    for n in plan.runs.iter().flat_map(|r| r.names.iter()) {
-        if !kept.contains(&n.as_str()) {
-            kept.push(n);
-        }
-    }
+    let kept = plan.kept_names();
     let text = COMPILED.render(Context {
-        runs: (plan.runs.iter())
-            .map(|r| RunCtx {
-                names: r.names.join(", "),
-                at: r.at,
-                width: r.width,
-                count: r.count,
-            })
-            .collect(),
+        runs: &plan.runs,
         kept: if kept.is_empty() {
             "none".to_string()
         } else {
             kept.join(", ")
         },
-        bind: plan.bind.as_ref().map(|b| BindCtx {
-            name: b.name.clone(),
-            at: b.at,
-            size: b.size,
-            word: b.word,
-            elem: b.elem.max(1),
-            unbound: b.unbound,
-            rows: b.rows,
-        }),
+        bind: plan.bind.as_ref(),
         end: plan.end(),
         held_at: plan.held.offset,
         held_width: plan.held.width,

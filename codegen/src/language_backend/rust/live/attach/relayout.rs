@@ -14,12 +14,7 @@ pub(super) fn relayout_method(schema: &Schema) -> TokenStream {
     let Some(plan) = crate::plan::relayout::relayout(schema) else {
         return TokenStream::new();
     };
-    let mut kept: Vec<&str> = Vec::new();
-    for n in plan.runs.iter().flat_map(|r| r.names.iter()) {
-        if !kept.contains(&n.as_str()) {
-            kept.push(n);
-        }
-    }
+    let kept = plan.kept_names();
     let runs = plan.runs.iter().map(|r| {
         let (at, width, count) = (lit(r.at), lit(r.width), lit(r.count));
         quote!(::abi_runtime::relayout::KeptRun { at: #at, width: #width, count: #count })
