@@ -6895,7 +6895,7 @@ static inline bool ibf_client_hung(const void *region, size_t len, ibf_client_wa
     }
     return now_ns > watch->since_ns[row] && now_ns - watch->since_ns[row] > hung_ns;
 }
-/* The `tick` event (issue 47): a futex shared between processes on Linux (the 4-byte
+/* The `tick` event: a futex shared between processes on Linux (the 4-byte
  * word at 192, never FUTEX_PRIVATE_FLAG), a named auto-reset event on Windows (from the
  * <windows.h> the header includes: pass the HANDLE the host's name opens with SYNCHRONIZE |
  * EVENT_MODIFY_STATE), a poll elsewhere. */
@@ -7162,7 +7162,7 @@ static inline int ibf_stats_write(const void *map, size_t map_len, const ibf_cli
 }
 
 /*
- * Lockstep (issue 47; the rule is the generator's plan/lockstep.rs). The bot writes its
+ * Lockstep (the rule is the generator's plan/lockstep.rs). The bot writes its
  * ibf_pad_input with the tick it answers (for_tick) through the write bound to its claim, then sets
  * the `input` event: ibf_client_answer_input. The host, after publishing tick t,
  * waits for every bot (ibf_client_host_lockstep_bots: the rows whose state is active
@@ -9874,7 +9874,7 @@ static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mappi
 }
 #endif
 
-/* ---- The host's service turn (issue 48; codegen/src/plan/service.rs decides it) ----
+/* ---- The host's service turn (codegen/src/plan/service.rs decides it) ----
  * One call a tick serves every row of session `client`, in this order per row:
  *   1. serve the mailbox through cb->answer (a malformed request too, with no text);
  *   2. drain the log queue into cb->log (at most IBF_HOST_DRAIN_MAX entries);

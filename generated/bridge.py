@@ -6297,13 +6297,13 @@ class _Scoped:
         return checked
 
 
-# Events (issue 47): a futex shared between processes on Linux, through ctypes' syscall
-# (never FUTEX_PRIVATE_FLAG, which never wakes another process); elsewhere a poll. Waits are
-# at most 100 ms each, so that Ctrl-C is seen; a wake only means "look again".
+# Events: a futex shared between processes on Linux, through ctypes' syscall (never
+# FUTEX_PRIVATE_FLAG, which never wakes another process); elsewhere a poll. Waits are at most
+# 100 ms each, so that Ctrl-C is seen; a wake only means "look again".
 _SYS_FUTEX = {"x86_64": 202, "amd64": 202, "aarch64": 98, "arm64": 98, "i386": 240, "i686": 240}.get(
     platform.machine().lower()) if sys.platform.startswith("linux") else None
-_FUTEX_WAIT, _FUTEX_WAKE = 0, 1
-_futex_libc = None
+_FUTEX_WAIT, _FUTEX_WAKE, _ETIMEDOUT = 0, 1, 110
+_futex_call = []
 
 
 class _Timespec(ctypes.Structure):
@@ -6311,14 +6311,14 @@ class _Timespec(ctypes.Structure):
 
 
 def _futex_syscall():
-    global _futex_libc
-    if _futex_libc is None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall.restype = ctypes.c_long
-        libc.syscall.argtypes = [ctypes.c_long, ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32,
-                                 ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32]
-        _futex_libc = libc
-    return _futex_libc.syscall
+    """libc's syscall, declared with no argument types: every caller passes ctypes objects it
+    built once (c_long numbers, c_void_p addresses: a pointer's and a register's width), so a
+    call converts nothing."""
+    if not _futex_call:
+        call = ctypes.CDLL(None, use_errno=True)["syscall"]
+        call.restype = ctypes.c_long
+        _futex_call.append(call)
+    return _futex_call[0]
 
 
 def _word_address(mem, at):
@@ -6333,23 +6333,40 @@ def _word_address(mem, at):
         return None
 
 
+def _futex_waiter(mem, at):
+    """A futex wait on the word at `at`, its arguments built once: wait(expected, timeout)
+    sleeps while the word holds `expected`, at most `timeout` seconds (and 100 ms), and is True
+    when woken or the word had moved (look again), False when the timeout passed. Without a
+    futex or the word's address, a sleep of at most 1 ms (True)."""
+    address = _word_address(mem, at) if _SYS_FUTEX is not None else None
+    if address is None:
+        return lambda expected, timeout: time.sleep(max(0.0, min(timeout, 0.001))) or True
+    call, errno = _futex_syscall(), ctypes.get_errno
+    ts = _Timespec()
+    number, word, op, seen = ctypes.c_long(_SYS_FUTEX), ctypes.c_void_p(address), ctypes.c_long(_FUTEX_WAIT), ctypes.c_long()
+    times, none = ctypes.c_void_p(ctypes.addressof(ts)), ctypes.c_long(0)
+
+    def wait(expected, timeout):
+        timeout = 0.0 if timeout < 0.0 else 0.1 if timeout > 0.1 else timeout
+        ts.tv_sec = seconds = int(timeout)
+        ts.tv_nsec = int((timeout - seconds) * 1e9)
+        seen.value = expected & 0xFFFFFFFF
+        return call(number, word, op, seen, times, none, none) != -1 or errno() != _ETIMEDOUT
+
+    return wait
+
+
 def _futex_wait(mem, at, expected, timeout):
     """Sleeps while the word at `at` holds `expected`, at most `timeout` seconds (and 100 ms):
     True when woken (look again), False when the timeout passed."""
-    timeout = max(0.0, min(timeout, 0.1))
-    address = _word_address(mem, at) if _SYS_FUTEX is not None else None
-    if address is None:
-        time.sleep(min(timeout, 0.001))
-        return True
-    ts = _Timespec(int(timeout), int((timeout - int(timeout)) * 1e9))
-    r = _futex_syscall()(_SYS_FUTEX, address, _FUTEX_WAIT, expected & 0xFFFFFFFF, ctypes.addressof(ts), None, 0)
-    return not (r == -1 and ctypes.get_errno() == 110)  # ETIMEDOUT
+    return _futex_waiter(mem, at)(expected, timeout)
 
 
 def _futex_wake(mem, at):
     address = _word_address(mem, at) if _SYS_FUTEX is not None else None
     if address is not None:
-        _futex_syscall()(_SYS_FUTEX, address, _FUTEX_WAKE, 0x7FFFFFFF, None, None, 0)
+        _futex_syscall()(ctypes.c_long(_SYS_FUTEX), ctypes.c_void_p(address), ctypes.c_long(_FUTEX_WAKE),
+                         ctypes.c_long(0x7FFFFFFF), None, None, ctypes.c_long(0))
 
 
 class WakeStats:
@@ -6397,7 +6414,7 @@ class _Session:
     with a generation bump, filled in, then active; still the client's while it holds the
     claim's generation; the host frees it. The class's static methods are the host's side."""
 
-    __slots__ = ("_header", "_mem", "_index", "_row", "_generation", "_host_generation")
+    __slots__ = ("_header", "_mem", "_index", "_row", "_generation", "_host_generation", "_waiters")
 
     def __init__(self, header, index):
         raise TypeError("a session is made by %s.claim(header, index)" % type(self).__name__)
@@ -6431,6 +6448,7 @@ class _Session:
         session._row = cls._ROW_VIEW(mem, base)
         session._generation = generation
         session._host_generation = attached
+        session._waiters = {}
         host = header._base
         now = _load(mem, host + cls._HOST_GENERATION, 4)
         if _load(mem, host + cls._HOST_STATE[0], cls._HOST_STATE[1]) == cls._EXITING:
@@ -6588,28 +6606,83 @@ class _Session:
         if standing != Standing.CONNECTED:
             raise _refused(standing, name)
 
+    def _waiter(self, word, seq, width):
+        """The steps of wait_<event>, made ready once per claim and event: (stands, flag, fence,
+        load, sleep). stands(): whether the claim stands (standing()'s loads, in its order);
+        flag(v): stores waiting (release), with no fence; load(): the sequence (acquire);
+        sleep(seen, left): the futex wait on the event's word. With libatomic (and its fence),
+        each is one ctypes call on arguments built here; else the module's general atomics."""
+        backend = _backend()
+        waiter = self._waiters.get((word, seq, width))
+        if waiter is not None and waiter[0] is backend.lib:
+            return waiter[1]
+        mem, head, row = self._mem, self._header._base, self._row._base
+        sleep = _futex_waiter(mem, head + word)
+        lib = backend.lib
+        if lib is None or mem.address is None or backend.fence is None or self._WORD is None:
+            steps = (
+                lambda: self.standing() == Standing.CONNECTED,
+                lambda v: _store(mem, row + self._WAITING, 4, v),
+                _fence_seq_cst,
+                lambda: _load(mem, head + seq, width),
+                sleep,
+            )
+        else:
+            at = mem.address
+            load_row, load_state, load_host, load_seq = lib.load[8], lib.load[self._HOST_STATE[1]], lib.load[4], lib.load[width]
+            store, fence = lib.store[4], backend.fence
+            row_at, state_at = ctypes.c_void_p(at + row + self._WORD[1]), ctypes.c_void_p(at + head + self._HOST_STATE[0])
+            host_at, seq_at = ctypes.c_void_p(at + head + self._HOST_GENERATION), ctypes.c_void_p(at + head + seq)
+            waiting_at = ctypes.c_void_p(at + row + self._WAITING)
+            shift = 0 if self._WORD[0] else 32
+            mine = {self._CLAIMED << shift | self._generation << (32 - shift), self._ACTIVE << shift | self._generation << (32 - shift)}
+            exiting, host_generation = self._EXITING, self._host_generation
+
+            def stands():
+                return (
+                    load_row(row_at, _ACQUIRE) in mine
+                    and load_state(state_at, _ACQUIRE) != exiting
+                    and load_host(host_at, _ACQUIRE) == host_generation
+                )
+
+            steps = (stands, lambda v: store(waiting_at, v, _RELEASE), lambda: fence(_SEQ_CST), lambda: load_seq(seq_at, _ACQUIRE), sleep)
+        self._waiters[(word, seq, width)] = (lib, steps)
+        return steps
+
     def _wait_event(self, word, seq, width, last, timeout, name):
-        """The client's waiting handshake (wait_<event>): returns (seq or None, sleeps, timed_out)."""
+        """The client's waiting handshake (wait_<event>): returns (seq or None, sleeps, timed_out).
+        The claim's standing first (raises when it no longer stands, nothing written); a
+        sequence that moved already is taken at once, nothing written. Each round: waiting = 1,
+        a full fence, the sequence; when it has not moved, a sleep on the event's word while it
+        holds `last`, and the sequence again; the standing again, then waiting = 0 (release, no
+        fence: clearing it orders nothing). Rounds after the first check the standing first."""
+        stands, flag, fence, load, sleep = self._waiter(word, seq, width)
+        if not stands():
+            raise _refused(self.standing(), name)
+        now = load()
+        if now != last:
+            return now, 0, False
         deadline = time.monotonic() + timeout
-        mem, head, sleeps = self._mem, self._header._base, 0
+        sleeps = 0
         while True:
-            self._waiting(True, name)
-            now = _load(mem, head + seq, width)
+            flag(1)
+            fence()
+            now = load()
+            woken = True
+            if now == last:
+                left = deadline - time.monotonic()
+                woken = left > 0 and sleep(last, left)
+                sleeps += 1
+                now = load()
+            if not stands():
+                raise _refused(self.standing(), name)
+            flag(0)
             if now != last:
-                self._waiting(False, name)
-                return now, sleeps, False
-            left = deadline - time.monotonic()
-            woken = left > 0 and _futex_wait(mem, head + word, last, left)
-            sleeps += 1
-            self._waiting(False, name)
+                return now, sleeps, not woken and time.monotonic() >= deadline
             if not woken and time.monotonic() >= deadline:
-                now = _load(mem, head + seq, width)
-                return (None if now == last else now), sleeps, True
-            # Woken: a new sequence is taken at once, without setting waiting (and fencing)
-            # again only to clear it; an unchanged one goes round the handshake again.
-            now = _load(mem, head + seq, width)
-            if now != last:
-                return now, sleeps, False
+                return None, sleeps, True
+            if not stands():
+                raise _refused(self.standing(), name)
 
     @classmethod
     def _host_set_event(cls, header, word, always):
@@ -6862,7 +6935,7 @@ class Client(_Session):
         return cls._host_set_event(header, 192, always)
 
     def answer_input(self, pad, value):
-        """The bot's answer in lockstep (issue 47): pad.write_pad_input(self, value), bound to
+        """The bot's answer in lockstep: pad.write_pad_input(self, value), bound to
         this claim (raises, with nothing written or set, once the row is no longer this
         client's), then the `input` event set: a futex wake on the record's word (Linux).
         value.for_tick says which tick it answers."""
@@ -7333,7 +7406,7 @@ class Hosts(_Directory):
 
 
 class HostService:
-    """The host's service turn (issue 48; codegen/src/plan/service.rs decides it), over the
+    """The host's service turn (codegen/src/plan/service.rs decides it), over the
     host's own handle (from produce()). turn() serves every row of session `client`, per
     row in this order:
     1. serve the mailbox through answer(row, text) -> (status, answer), text

@@ -39,308 +39,7 @@ pub mod text {
     }
 }
 
-/// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
-/// functions, so they can never collide with a value (always `UPPER_SNAKE`).
-macro_rules! abi_enum {
-    ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
-        impl $ty {
-            /// Every value the schema declares, in declaration order.
-            pub const fn values() -> &'static [$ty] {
-                &[$($ty::$name),*]
-            }
-
-            /// The schema's name of this value, or `None` for a number it does not declare.
-            pub fn name(self) -> ::core::option::Option<&'static str> {
-                $(if self == $ty::$name { return ::core::option::Option::Some($text); })*
-                ::core::option::Option::None
-            }
-
-            /// The value with the schema name `name`.
-            pub fn from_name(name: &str) -> ::core::option::Option<$ty> {
-                $(if name == $text { return ::core::option::Option::Some($ty::$name); })*
-                ::core::option::Option::None
-            }
-        }
-
-        impl ::core::convert::From<$repr> for $ty {
-            fn from(value: $repr) -> Self {
-                $ty(value)
-            }
-        }
-
-        impl ::core::convert::From<$ty> for $repr {
-            fn from(value: $ty) -> Self {
-                value.0
-            }
-        }
-
-        /// The value's name (`Phase::PLAYING`), or its number for an undeclared one (`Phase(200)`).
-        impl ::core::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                $(if *self == $ty::$name { return f.write_str(concat!(stringify!($ty), "::", stringify!($name))); })*
-                write!(f, concat!(stringify!($ty), "({})"), self.0)
-            }
-        }
-    };
-}
-
-/// Bit operations, iteration and `Debug` for a flag-set newtype.
-macro_rules! abi_flags {
-    ($ty:ident : $repr:ty { $($name:ident = $text:literal),* $(,)? }) => {
-        impl $ty {
-            /// Every flag the schema declares with its schema name, in declaration order.
-            pub const fn named() -> &'static [($ty, &'static str)] {
-                &[$(($ty::$name, $text)),*]
-            }
-
-            /// No bit set.
-            pub const fn empty() -> Self {
-                $ty(0)
-            }
-
-            /// Every declared bit set.
-            pub const fn all() -> Self {
-                $ty(0 $(| $ty::$name.0)*)
-            }
-
-            /// The raw bits.
-            pub const fn bits(self) -> $repr {
-                self.0
-            }
-
-            /// Whether no bit is set.
-            pub const fn is_empty(self) -> bool {
-                self.0 == 0
-            }
-
-            /// Whether every bit of `other` is set in `self`.
-            pub const fn contains(self, other: Self) -> bool {
-                self.0 & other.0 == other.0
-            }
-
-            /// Whether any bit of `other` is set in `self`.
-            pub const fn intersects(self, other: Self) -> bool {
-                self.0 & other.0 != 0
-            }
-
-            /// Sets the bits of `other`.
-            pub fn insert(&mut self, other: Self) {
-                self.0 |= other.0;
-            }
-
-            /// Clears the bits of `other`.
-            pub fn remove(&mut self, other: Self) {
-                self.0 &= !other.0;
-            }
-
-            /// The bits the schema does not declare.
-            pub const fn unknown_bits(self) -> $repr {
-                self.0 & !Self::all().0
-            }
-
-            /// Each set bit on its own, lowest first, declared or not.
-            pub fn iter(self) -> impl ::core::iter::Iterator<Item = Self> {
-                let bits = self.0;
-                (0..<$repr>::BITS)
-                    .map(|i| (1 as $repr) << i)
-                    .filter(move |b| bits & b != 0)
-                    .map($ty)
-            }
-        }
-
-        impl ::core::convert::From<$repr> for $ty {
-            fn from(value: $repr) -> Self {
-                $ty(value)
-            }
-        }
-
-        impl ::core::convert::From<$ty> for $repr {
-            fn from(value: $ty) -> Self {
-                value.0
-            }
-        }
-
-        impl ::core::ops::BitOr for $ty {
-            type Output = Self;
-            fn bitor(self, rhs: Self) -> Self {
-                $ty(self.0 | rhs.0)
-            }
-        }
-
-        impl ::core::ops::BitAnd for $ty {
-            type Output = Self;
-            fn bitand(self, rhs: Self) -> Self {
-                $ty(self.0 & rhs.0)
-            }
-        }
-
-        impl ::core::ops::BitXor for $ty {
-            type Output = Self;
-            fn bitxor(self, rhs: Self) -> Self {
-                $ty(self.0 ^ rhs.0)
-            }
-        }
-
-        /// Flips every bit of the representation, declared or not, so that
-        /// `flags & !X` keeps the bits the schema does not know.
-        impl ::core::ops::Not for $ty {
-            type Output = Self;
-            fn not(self) -> Self {
-                $ty(!self.0)
-            }
-        }
-
-        impl ::core::ops::BitOrAssign for $ty {
-            fn bitor_assign(&mut self, rhs: Self) {
-                self.0 |= rhs.0;
-            }
-        }
-
-        impl ::core::ops::BitAndAssign for $ty {
-            fn bitand_assign(&mut self, rhs: Self) {
-                self.0 &= rhs.0;
-            }
-        }
-
-        impl ::core::ops::BitXorAssign for $ty {
-            fn bitxor_assign(&mut self, rhs: Self) {
-                self.0 ^= rhs.0;
-            }
-        }
-
-        /// The set bits by name, undeclared ones in hex: `Flags(A | B | 0x100)`.
-        impl ::core::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(concat!(stringify!($ty), "("))?;
-                let mut first = true;
-                let mut sep = |f: &mut ::core::fmt::Formatter<'_>| {
-                    let s = if first { "" } else { " | " };
-                    first = false;
-                    f.write_str(s)
-                };
-                $(if self.contains($ty::$name) && $ty::$name.0 != 0 {
-                    sep(f)?;
-                    f.write_str(stringify!($name))?;
-                })*
-                let unknown = self.unknown_bits();
-                if unknown != 0 || self.0 == 0 {
-                    sep(f)?;
-                    write!(f, "{:#x}", unknown)?;
-                }
-                f.write_str(")")
-            }
-        }
-    };
-}
-
-/// `Debug` of an array field. One that a count field bounds shows its entries in use and
-/// then how many it holds, `[a, b, ..; 2 of 16]`, following counts as `codegen inspect`
-/// does; a count past the length shows every entry and the count, `[.., ..; 20 of 16]`.
-/// A run of four or more equal entries shows once with its length, `Tile::EMPTY ×4096`.
-mod array {
-    /// Equal entries in a row that show as one.
-    const RUN: usize = 4;
-
-    /// An array and, when a count field bounds it, the count's value.
-    pub struct Debug<'a, T>(pub &'a [T], pub ::core::option::Option<i128>);
-
-    impl<T: ::core::fmt::Debug + ::core::cmp::PartialEq> ::core::fmt::Debug for Debug<'_, T> {
-        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            let Debug(items, count) = *self;
-            let len = items.len();
-            // A negative count shows no entry, one past the length every entry.
-            let used = match count {
-                None => len,
-                Some(n) if n < 0 => 0,
-                Some(n) => usize::try_from(n).map_or(len, |n| n.min(len)),
-            };
-            let mut list = f.debug_list();
-            let mut rest = &items[..used];
-            while let Some(first) = rest.first() {
-                let run = rest.iter().take_while(|x| *x == first).count();
-                if run >= RUN {
-                    list.entry(&Run(first, run));
-                } else {
-                    list.entries(&rest[..run]);
-                }
-                rest = &rest[run..];
-            }
-            if let Some(n) = count.filter(|n| usize::try_from(*n) != Ok(len)) {
-                list.entry(&Rest(n, len));
-            }
-            list.finish()
-        }
-    }
-
-    /// Equal entries in a row: `Tile::EMPTY ×4096`.
-    struct Run<'a, T>(&'a T, usize);
-
-    impl<T: ::core::fmt::Debug> ::core::fmt::Debug for Run<'_, T> {
-        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::core::fmt::Debug::fmt(self.0, f)?;
-            write!(f, " ×{}", self.1)
-        }
-    }
-
-    /// The last entry of a list cut at its count: `..; 2 of 16`.
-    struct Rest(i128, usize);
-
-    impl ::core::fmt::Debug for Rest {
-        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            write!(f, "..; {} of {}", self.0, self.1)
-        }
-    }
-}
-
-/// `Default` (all zero), `Debug`, and compile-time asserts of a struct's size, alignment
-/// and every field's offset, against the numbers of the layout engine. A field is
-/// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out,
-/// `text` for a `char[N]` field, which `Debug` shows as a string, `array` for another
-/// array, or `count(path)` for an array whose entries in use the field at `path` counts,
-/// which `Debug` shows up to its count (`array::Debug`).
-macro_rules! abi_struct {
-    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident $(($($count:tt)+))?)?),* $(,)? }) => {
-        impl ::core::default::Default for $ty {
-            fn default() -> Self {
-                <$ty as ::zerocopy::FromZeros>::new_zeroed()
-            }
-        }
-
-        impl ::core::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let mut d = f.debug_struct(stringify!($ty));
-                $(abi_struct!(@field d, stringify!($field), &self.$field $(, $kind $(, self.$($count)+)?)?);)*
-                let padding_left_out = false $(|| abi_struct!(@is_padding $($kind)?))*;
-                if padding_left_out { d.finish_non_exhaustive() } else { d.finish() }
-            }
-        }
-
-        const _: () = {
-            assert!(::core::mem::size_of::<$ty>() == $size);
-            assert!(::core::mem::align_of::<$ty>() == $align);
-            $(assert!(::core::mem::offset_of!($ty, $field) == $offset);)*
-        };
-    };
-    // A field's line in `Debug`, under its name as `#[derive(Debug)]` would show it.
-    (@field $d:ident, $name:expr, $value:expr) => {
-        $d.field($name.trim_start_matches("r#"), $value);
-    };
-    (@field $d:ident, $name:expr, $value:expr, text) => {
-        $d.field($name.trim_start_matches("r#"), &text::Debug($value));
-    };
-    (@field $d:ident, $name:expr, $value:expr, array) => {
-        $d.field($name.trim_start_matches("r#"), &array::Debug($value, ::core::option::Option::None));
-    };
-    (@field $d:ident, $name:expr, $value:expr, count, $count:expr) => {
-        $d.field($name.trim_start_matches("r#"), &array::Debug($value, ::core::option::Option::Some(::core::primitive::i128::from($count))));
-    };
-    (@field $d:ident, $name:expr, $value:expr, pad) => {};
-    (@is_padding) => { false };
-    (@is_padding text) => { false };
-    (@is_padding array) => { false };
-    (@is_padding count) => { false };
-    (@is_padding pad) => { true };
-}
+use ::abi_runtime::{abi_enum, abi_flags, abi_struct};
 
 #[cfg(target_endian = "big")]
 compile_error!(
@@ -2827,44 +2526,10 @@ pub mod live {
             #[doc = r" Writes `name` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_name @ 40: [u8; 32];
         }
     }
-    /// A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct BridgeHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
-    }
-    impl BridgeHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 1304;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 1304;
-        /// Bytes every producer of this major version writes: the fields a later minor
-        /// version added start here.
-        pub const BASE_SIZE: usize = 1280;
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::BridgeHeader`] in shared memory (1304 bytes, align 8), written by the host."] BridgeHeader: size 1304, align 8, base 1280;
     }
     impl<'a, A: ::abi_runtime::Access> BridgeHeader<'a, A> {
-        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-        /// bounds or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            region.sub(offset, 1304, 8).map(|region| Self { region })
-        }
-        /// Views the record at `offset` of `region` as its producer built it, `len` bytes
-        /// long (its size field, as attach checked it): a field a later minor version added
-        /// past `len` is absent, its getter gives `None` and its setter an error. `len` past
-        /// `SIZE` (a newer producer) views `SIZE` bytes. An error if `len` is less than
-        /// `BASE_SIZE`, or the bytes are out of bounds or misaligned.
-        pub fn at_len(
-            region: Region<'a, A>,
-            offset: usize,
-            len: usize,
-        ) -> Result<Self, RegionError> {
-            region.sub_record(offset, len, 1280, 1304, 8).map(|region| Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
         ::abi_runtime::view_accessors! {
             #[doc = r" `magic`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read magic @ 0: u32;
             #[doc = r" `abi_major`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read abi_major @ 4: u16;
@@ -3097,31 +2762,10 @@ pub mod live {
             #[doc = r" Writes `for_tick` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_for_tick @ 24: u64;
         }
     }
-    /// A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct ParamsHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::ParamsHeader`] in shared memory (64 bytes, align 4), written by the host."] ParamsHeader: size 64, align 4, trailer 8768;
     }
-    impl ParamsHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 4;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 8768;
-    }
-    impl<'a, A: ::abi_runtime::Access> ParamsHeader<'a, A> {
-        /// Views the bytes from `offset` to the end of `region`: the struct, then its
-        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, 4)?;
-            region.sub(0, 8768, 4)?;
-            Ok(Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> ParamsHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `defs_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load defs_seq @ 0: u32;
             #[doc = r" `values_seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load values_seq @ 8: u32;
@@ -3228,31 +2872,10 @@ pub mod live {
             })
         }
     }
-    /// A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client.
-    #[derive(Clone, Copy)]
-    pub struct StatsHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::StatsHeader`] in shared memory (64 bytes, align 8), written by the client."] StatsHeader: size 64, align 8, trailer 4160;
     }
-    impl StatsHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 4160;
-    }
-    impl<'a, A: ::abi_runtime::Access> StatsHeader<'a, A> {
-        /// Views the bytes from `offset` to the end of `region`: the struct, then its
-        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, 8)?;
-            region.sub(0, 4160, 8)?;
-            Ok(Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> StatsHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
             #[doc = r" `max_stats`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_stats @ 8: u32;
@@ -3353,31 +2976,10 @@ pub mod live {
             #[doc = r" Writes `response_capacity` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_response_capacity @ 28: u32;
         }
     }
-    /// A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host.
-    #[derive(Clone, Copy)]
-    pub struct RingSlotHeader<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-        region: Region<'a, A>,
+    ::abi_runtime::view! {
+        #[doc = r" A live view of [`super::RingSlotHeader`] in shared memory (64 bytes, align 8), written by the host."] RingSlotHeader: size 64, align 8, trailer 64;
     }
-    impl RingSlotHeader<'_> {
-        /// Bytes of the struct.
-        pub const SIZE: usize = 64;
-        /// The alignment its bytes need.
-        pub const ALIGN: usize = 8;
-        /// Bytes of the struct and the fixed part of its trailer.
-        pub const MIN_LEN: usize = 64;
-    }
-    impl<'a, A: ::abi_runtime::Access> RingSlotHeader<'a, A> {
-        /// Views the bytes from `offset` to the end of `region`: the struct, then its
-        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-        pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-            let region = region.tail(offset, 8)?;
-            region.sub(0, 64, 8)?;
-            Ok(Self { region })
-        }
-        /// The bytes this view covers.
-        pub fn region(&self) -> Region<'a, A> {
-            self.region
-        }
+    impl<A: ::abi_runtime::Access> RingSlotHeader<'_, A> {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load seq @ 0: u32;
         }
@@ -4601,7 +4203,7 @@ pub mod live {
                 < u32 > (16)), self.host_generation, self.index
             )
         }
-        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
+        /// Sleeps until `bridge_header.snapshot_seq` is no longer `last`, or until `deadline`: the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `tick` event (its word is `bridge_header.snapshot_seq.low`), the flag cleared; a wake only means "look again". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.
         pub fn wait_tick(
             &self,
             sleeper: &::abi_runtime::wake::Sleeper<'_>,
@@ -4858,10 +4460,7 @@ pub mod live {
             claimed: 1,
             active: 2,
             closing: 3,
-            word: Some(::abi_runtime::claim::SharedWord {
-                at: 0,
-                state_low: true,
-            }),
+            word: Some(::abi_runtime::claim::SharedWord { at: 0, state_low: true }),
         };
         /// Rows in the table.
         pub const ROWS: usize = 8;
@@ -5367,10 +4966,7 @@ pub mod live {
             entries_at: 64,
             max_entries: 16,
             entry_size: 64,
-            word: ::abi_runtime::claim::SharedWord {
-                at: 0,
-                state_low: true,
-            },
+            word: ::abi_runtime::claim::SharedWord { at: 0, state_low: true },
             process_time_at: 8,
             abi_major_at: 16,
             abi_minor_at: 18,
@@ -5426,151 +5022,19 @@ pub mod live {
         row_count: Some(::abi_runtime::attach::Field::new(28, 4)),
         extent: Some(::abi_runtime::attach::Field::new(12, 4)),
         rows: &[
-            ::abi_runtime::attach::RowSpec {
-                name: "header",
-                index: 0,
-                since_minor: None,
-                optional: false,
-                min_size: 1280,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Header,
-                need: None,
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "snapshot_ring",
-                index: 1,
-                since_minor: None,
-                optional: false,
-                min_size: 12168,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: Some(::abi_runtime::attach::NeedSpec {
-                    fixed: 0,
-                    terms: &[
-                        ::abi_runtime::attach::NeedTerm {
-                            factor: 1,
-                            geometry: &[0, 1],
-                        },
-                    ],
-                }),
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "client_blocks",
-                index: 2,
-                since_minor: None,
-                optional: false,
-                min_size: 576,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Blocks {
-                    table: &CLIENT_BLOCK_TABLE,
-                    count: 8,
-                    stride: 65536,
-                    stride_geometry: Some(3),
-                },
-                need: Some(::abi_runtime::attach::NeedSpec {
-                    fixed: 0,
-                    terms: &[
-                        ::abi_runtime::attach::NeedTerm {
-                            factor: 8,
-                            geometry: &[3],
-                        },
-                    ],
-                }),
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "log_ring",
-                index: 3,
-                since_minor: None,
-                optional: false,
-                min_size: 72,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: Some(::abi_runtime::attach::NeedSpec {
-                    fixed: 64,
-                    terms: &[
-                        ::abi_runtime::attach::NeedTerm {
-                            factor: 1,
-                            geometry: &[5],
-                        },
-                    ],
-                }),
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "bot_blocks",
-                index: 4,
-                since_minor: Some(5),
-                optional: false,
-                min_size: 2392064,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Blocks {
-                    table: &BOT_BLOCK_TABLE,
-                    count: 8,
-                    stride: 299008,
-                    stride_geometry: None,
-                },
-                need: None,
-            },
+            ::abi_runtime::attach::RowSpec { name: "header", index: 0, since_minor: None, optional: false, min_size: 1280, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Header, need: None },
+            ::abi_runtime::attach::RowSpec { name: "snapshot_ring", index: 1, since_minor: None, optional: false, min_size: 12168, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: Some(::abi_runtime::attach::NeedSpec { fixed: 0, terms: &[::abi_runtime::attach::NeedTerm { factor: 1, geometry: &[0, 1] }] }) },
+            ::abi_runtime::attach::RowSpec { name: "client_blocks", index: 2, since_minor: None, optional: false, min_size: 576, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Blocks { table: &CLIENT_BLOCK_TABLE, count: 8, stride: 65536, stride_geometry: Some(3) }, need: Some(::abi_runtime::attach::NeedSpec { fixed: 0, terms: &[::abi_runtime::attach::NeedTerm { factor: 8, geometry: &[3] }] }) },
+            ::abi_runtime::attach::RowSpec { name: "log_ring", index: 3, since_minor: None, optional: false, min_size: 72, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: Some(::abi_runtime::attach::NeedSpec { fixed: 64, terms: &[::abi_runtime::attach::NeedTerm { factor: 1, geometry: &[5] }] }) },
+            ::abi_runtime::attach::RowSpec { name: "bot_blocks", index: 4, since_minor: Some(5), optional: false, min_size: 2392064, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Blocks { table: &BOT_BLOCK_TABLE, count: 8, stride: 299008, stride_geometry: None }, need: None },
         ],
         geometry: &[
-            ::abi_runtime::attach::GeometrySpec {
-                name: "ring_slots",
-                row: None,
-                field: ::abi_runtime::attach::Field::new(144, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 1,
-                    align: 1,
-                },
-                default: Some(8),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "ring_slot_size",
-                row: None,
-                field: ::abi_runtime::attach::Field::new(148, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 12168,
-                    align: 8,
-                },
-                default: Some(32768),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "max_clients",
-                row: None,
-                field: ::abi_runtime::attach::Field::new(152, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(8),
-                default: Some(8),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "client_block_size",
-                row: None,
-                field: ::abi_runtime::attach::Field::new(156, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 72,
-                    align: 8,
-                },
-                default: Some(65536),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "client_entry_size",
-                row: None,
-                field: ::abi_runtime::attach::Field::new(160, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(128),
-                default: Some(128),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "capacity",
-                row: Some(3),
-                field: ::abi_runtime::attach::Field::new(16, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 8,
-                    align: 8,
-                },
-                default: Some(65536),
-            },
+            ::abi_runtime::attach::GeometrySpec { name: "ring_slots", row: None, field: ::abi_runtime::attach::Field::new(144, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 1, align: 1 }, default: Some(8) },
+            ::abi_runtime::attach::GeometrySpec { name: "ring_slot_size", row: None, field: ::abi_runtime::attach::Field::new(148, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 12168, align: 8 }, default: Some(32768) },
+            ::abi_runtime::attach::GeometrySpec { name: "max_clients", row: None, field: ::abi_runtime::attach::Field::new(152, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(8), default: Some(8) },
+            ::abi_runtime::attach::GeometrySpec { name: "client_block_size", row: None, field: ::abi_runtime::attach::Field::new(156, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 72, align: 8 }, default: Some(65536) },
+            ::abi_runtime::attach::GeometrySpec { name: "client_entry_size", row: None, field: ::abi_runtime::attach::Field::new(160, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(128), default: Some(128) },
+            ::abi_runtime::attach::GeometrySpec { name: "capacity", row: Some(3), field: ::abi_runtime::attach::Field::new(16, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 8, align: 8 }, default: Some(65536) },
         ],
     };
     /// Layout table `client_block`: `client_block_header.regions`, indexed by `client_region`. A client block: its table places its regions, from the start of the block
@@ -5586,91 +5050,14 @@ pub mod live {
         row_count: Some(::abi_runtime::attach::Field::new(4, 4)),
         extent: Some(::abi_runtime::attach::Field::new(0, 4)),
         rows: &[
-            ::abi_runtime::attach::RowSpec {
-                name: "log_queue",
-                index: 0,
-                since_minor: None,
-                optional: false,
-                min_size: 72,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: Some(::abi_runtime::attach::NeedSpec {
-                    fixed: 64,
-                    terms: &[
-                        ::abi_runtime::attach::NeedTerm {
-                            factor: 1,
-                            geometry: &[0],
-                        },
-                    ],
-                }),
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "pad_input",
-                index: 1,
-                since_minor: None,
-                optional: false,
-                min_size: 32,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: None,
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "mailbox",
-                index: 2,
-                since_minor: None,
-                optional: false,
-                min_size: 66,
-                align: 4,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: Some(::abi_runtime::attach::NeedSpec {
-                    fixed: 64,
-                    terms: &[
-                        ::abi_runtime::attach::NeedTerm {
-                            factor: 1,
-                            geometry: &[1],
-                        },
-                        ::abi_runtime::attach::NeedTerm {
-                            factor: 1,
-                            geometry: &[2],
-                        },
-                    ],
-                }),
-            },
+            ::abi_runtime::attach::RowSpec { name: "log_queue", index: 0, since_minor: None, optional: false, min_size: 72, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: Some(::abi_runtime::attach::NeedSpec { fixed: 64, terms: &[::abi_runtime::attach::NeedTerm { factor: 1, geometry: &[0] }] }) },
+            ::abi_runtime::attach::RowSpec { name: "pad_input", index: 1, since_minor: None, optional: false, min_size: 32, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: None },
+            ::abi_runtime::attach::RowSpec { name: "mailbox", index: 2, since_minor: None, optional: false, min_size: 66, align: 4, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: Some(::abi_runtime::attach::NeedSpec { fixed: 64, terms: &[::abi_runtime::attach::NeedTerm { factor: 1, geometry: &[1] }, ::abi_runtime::attach::NeedTerm { factor: 1, geometry: &[2] }] }) },
         ],
         geometry: &[
-            ::abi_runtime::attach::GeometrySpec {
-                name: "capacity",
-                row: Some(0),
-                field: ::abi_runtime::attach::Field::new(16, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 8,
-                    align: 8,
-                },
-                default: Some(16384),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "request_capacity",
-                row: Some(2),
-                field: ::abi_runtime::attach::Field::new(24, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 1,
-                    align: 1,
-                },
-                default: None,
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "response_capacity",
-                row: Some(2),
-                field: ::abi_runtime::attach::Field::new(28, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Follow {
-                    least: 1,
-                    align: 1,
-                },
-                default: None,
-            },
+            ::abi_runtime::attach::GeometrySpec { name: "capacity", row: Some(0), field: ::abi_runtime::attach::Field::new(16, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 8, align: 8 }, default: Some(16384) },
+            ::abi_runtime::attach::GeometrySpec { name: "request_capacity", row: Some(2), field: ::abi_runtime::attach::Field::new(24, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 1, align: 1 }, default: None },
+            ::abi_runtime::attach::GeometrySpec { name: "response_capacity", row: Some(2), field: ::abi_runtime::attach::Field::new(28, 4), rule: ::abi_runtime::attach::GeometryRule::Follow { least: 1, align: 1 }, default: None },
         ],
     };
     /// Layout table `bot_block`: `client_block_header.regions`, indexed by `bot_region`. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
@@ -5686,92 +5073,23 @@ pub mod live {
         row_count: Some(::abi_runtime::attach::Field::new(4, 4)),
         extent: Some(::abi_runtime::attach::Field::new(0, 4)),
         rows: &[
-            ::abi_runtime::attach::RowSpec {
-                name: "draw",
-                index: 0,
-                since_minor: None,
-                optional: false,
-                min_size: 270592,
-                align: 4,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: None,
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "params",
-                index: 1,
-                since_minor: None,
-                optional: false,
-                min_size: 8768,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: None,
-            },
-            ::abi_runtime::attach::RowSpec {
-                name: "stats",
-                index: 2,
-                since_minor: None,
-                optional: false,
-                min_size: 4160,
-                align: 8,
-                overlaps: &[],
-                contents: ::abi_runtime::attach::RowContents::Plain,
-                need: None,
-            },
+            ::abi_runtime::attach::RowSpec { name: "draw", index: 0, since_minor: None, optional: false, min_size: 270592, align: 4, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: None },
+            ::abi_runtime::attach::RowSpec { name: "params", index: 1, since_minor: None, optional: false, min_size: 8768, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: None },
+            ::abi_runtime::attach::RowSpec { name: "stats", index: 2, since_minor: None, optional: false, min_size: 4160, align: 8, overlaps: &[], contents: ::abi_runtime::attach::RowContents::Plain, need: None },
         ],
         geometry: &[
-            ::abi_runtime::attach::GeometrySpec {
-                name: "buffers",
-                row: Some(0),
-                field: ::abi_runtime::attach::Field::new(4, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(3),
-                default: Some(3),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "buffer_size",
-                row: Some(0),
-                field: ::abi_runtime::attach::Field::new(8, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(90176),
-                default: Some(90176),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "max_commands",
-                row: Some(0),
-                field: ::abi_runtime::attach::Field::new(12, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(2048),
-                default: Some(2048),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "max_payload",
-                row: Some(0),
-                field: ::abi_runtime::attach::Field::new(16, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(16384),
-                default: Some(16384),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "max_params",
-                row: Some(1),
-                field: ::abi_runtime::attach::Field::new(16, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(32),
-                default: Some(32),
-            },
-            ::abi_runtime::attach::GeometrySpec {
-                name: "max_stats",
-                row: Some(2),
-                field: ::abi_runtime::attach::Field::new(8, 4),
-                rule: ::abi_runtime::attach::GeometryRule::Equal(64),
-                default: Some(64),
-            },
+            ::abi_runtime::attach::GeometrySpec { name: "buffers", row: Some(0), field: ::abi_runtime::attach::Field::new(4, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(3), default: Some(3) },
+            ::abi_runtime::attach::GeometrySpec { name: "buffer_size", row: Some(0), field: ::abi_runtime::attach::Field::new(8, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(90176), default: Some(90176) },
+            ::abi_runtime::attach::GeometrySpec { name: "max_commands", row: Some(0), field: ::abi_runtime::attach::Field::new(12, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(2048), default: Some(2048) },
+            ::abi_runtime::attach::GeometrySpec { name: "max_payload", row: Some(0), field: ::abi_runtime::attach::Field::new(16, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(16384), default: Some(16384) },
+            ::abi_runtime::attach::GeometrySpec { name: "max_params", row: Some(1), field: ::abi_runtime::attach::Field::new(16, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(32), default: Some(32) },
+            ::abi_runtime::attach::GeometrySpec { name: "max_stats", row: Some(2), field: ::abi_runtime::attach::Field::new(8, 4), rule: ::abi_runtime::attach::GeometryRule::Equal(64), default: Some(64) },
         ],
     };
     /// The version handshake of `bridge_header`: magic, major and minor version, producer's size, and the fields each later minor version added.
     pub static BRIDGE_HEADER_HANDSHAKE: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
         record: "bridge_header",
-        ours: ::abi_runtime::attach::Version {
-            major: 0,
-            minor: 9,
-        },
+        ours: ::abi_runtime::attach::Version { major: 0, minor: 9 },
         magic: Some((::abi_runtime::attach::Field::new(0, 4), 1111900745)),
         major: ::abi_runtime::attach::Field::new(4, 2),
         minor: ::abi_runtime::attach::Field::new(6, 2),
@@ -5779,30 +5097,10 @@ pub mod live {
         base_size: 1280,
         full_size: 1304,
         added: &[
-            ::abi_runtime::attach::AddedField {
-                name: "controls",
-                since_minor: 4,
-                offset: 1280,
-                end: 1296,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "run_mode",
-                since_minor: 7,
-                offset: 1296,
-                end: 1297,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "sim_state",
-                since_minor: 7,
-                offset: 1297,
-                end: 1298,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "lockstep_timeout_ms",
-                since_minor: 7,
-                offset: 1300,
-                end: 1304,
-            },
+            ::abi_runtime::attach::AddedField { name: "controls", since_minor: 4, offset: 1280, end: 1296 },
+            ::abi_runtime::attach::AddedField { name: "run_mode", since_minor: 7, offset: 1296, end: 1297 },
+            ::abi_runtime::attach::AddedField { name: "sim_state", since_minor: 7, offset: 1297, end: 1298 },
+            ::abi_runtime::attach::AddedField { name: "lockstep_timeout_ms", since_minor: 7, offset: 1300, end: 1304 },
         ],
         state: Some((::abi_runtime::attach::Field::new(24, 4), 1)),
         generation: Some(::abi_runtime::attach::Field::new(20, 4)),
@@ -5859,10 +5157,7 @@ pub mod live {
     /// The version handshake of `snapshot`: magic, major and minor version, and the fields each later minor version added.
     pub static SNAPSHOT_HANDSHAKE: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
         record: "snapshot",
-        ours: ::abi_runtime::attach::Version {
-            major: 0,
-            minor: 9,
-        },
+        ours: ::abi_runtime::attach::Version { major: 0, minor: 9 },
         magic: Some((::abi_runtime::attach::Field::new(0, 4), 1397113417)),
         major: ::abi_runtime::attach::Field::new(4, 2),
         minor: ::abi_runtime::attach::Field::new(6, 2),
@@ -5870,42 +5165,12 @@ pub mod live {
         base_size: 10088,
         full_size: 12104,
         added: &[
-            ::abi_runtime::attach::AddedField {
-                name: "match",
-                since_minor: 6,
-                offset: 10088,
-                end: 10108,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "pickup_spawns",
-                since_minor: 6,
-                offset: 10108,
-                end: 10364,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "ships_ext",
-                since_minor: 6,
-                offset: 10364,
-                end: 10812,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "projectiles_ext",
-                since_minor: 6,
-                offset: 10812,
-                end: 11836,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "spawn_markers",
-                since_minor: 9,
-                offset: 11840,
-                end: 12096,
-            },
-            ::abi_runtime::attach::AddedField {
-                name: "spawn_marker_count",
-                since_minor: 9,
-                offset: 12096,
-                end: 12097,
-            },
+            ::abi_runtime::attach::AddedField { name: "match", since_minor: 6, offset: 10088, end: 10108 },
+            ::abi_runtime::attach::AddedField { name: "pickup_spawns", since_minor: 6, offset: 10108, end: 10364 },
+            ::abi_runtime::attach::AddedField { name: "ships_ext", since_minor: 6, offset: 10364, end: 10812 },
+            ::abi_runtime::attach::AddedField { name: "projectiles_ext", since_minor: 6, offset: 10812, end: 11836 },
+            ::abi_runtime::attach::AddedField { name: "spawn_markers", since_minor: 9, offset: 11840, end: 12096 },
+            ::abi_runtime::attach::AddedField { name: "spawn_marker_count", since_minor: 9, offset: 12096, end: 12097 },
         ],
         state: None,
         generation: None,
@@ -6066,16 +5331,10 @@ pub mod live {
             identity: &::abi_runtime::identity::Identity,
         ) -> Result<(), ::abi_runtime::produce::ProduceError> {
             const SPEC: ::abi_runtime::identity::IdentitySpec<'static> = ::abi_runtime::identity::IdentitySpec {
-                pid: Some((
-                    "host_pid",
-                    ::abi_runtime::attach::Field::new(16usize, 4usize),
-                )),
+                pid: Some(("host_pid", ::abi_runtime::attach::Field::new(16usize, 4usize))),
                 version: Some((
                     "host_version",
-                    ::abi_runtime::identity::TextField {
-                        offset: 32usize,
-                        len: 32usize,
-                    },
+                    ::abi_runtime::identity::TextField { offset: 32usize, len: 32usize },
                 )),
                 mono_ns: Some((
                     "clock_mono_ns",
@@ -6096,26 +5355,10 @@ pub mod live {
             const KEEP: ::abi_runtime::relayout::Keep<'static> = ::abi_runtime::relayout::Keep {
                 held: ::abi_runtime::attach::Field::new(20, 4),
                 runs: &[
-                    ::abi_runtime::relayout::KeptRun {
-                        at: 1280,
-                        width: 1,
-                        count: 2,
-                    },
-                    ::abi_runtime::relayout::KeptRun {
-                        at: 1282,
-                        width: 2,
-                        count: 7,
-                    },
-                    ::abi_runtime::relayout::KeptRun {
-                        at: 1296,
-                        width: 1,
-                        count: 2,
-                    },
-                    ::abi_runtime::relayout::KeptRun {
-                        at: 1300,
-                        width: 4,
-                        count: 1,
-                    },
+                    ::abi_runtime::relayout::KeptRun { at: 1280, width: 1, count: 2 },
+                    ::abi_runtime::relayout::KeptRun { at: 1282, width: 2, count: 7 },
+                    ::abi_runtime::relayout::KeptRun { at: 1296, width: 1, count: 2 },
+                    ::abi_runtime::relayout::KeptRun { at: 1300, width: 4, count: 1 },
                 ],
                 bind: Some(::abi_runtime::relayout::KeptBind {
                     at: 164,
@@ -6694,10 +5937,7 @@ pub mod recording {
         header: rec::Part {
             name: "header",
             size: 512,
-            expects: &[
-                (rec::Field::new(0, 4), 0x5246_4249_u64),
-                (rec::Field::new(4, 2), 0x1_u64),
-            ],
+            expects: &[(rec::Field::new(0, 4), 0x5246_4249_u64), (rec::Field::new(4, 2), 0x1_u64)],
         },
         trailer: rec::TrailerSpec {
             part: rec::Part {
@@ -6713,16 +5953,8 @@ pub mod recording {
             expects: &[(rec::Field::new(0, 4), 0x5846_4249_u64)],
         },
         tables: &[
-            rec::TableSpec {
-                name: "chunk_index",
-                size: 24,
-                count: rec::Field::new(4, 4),
-            },
-            rec::TableSpec {
-                name: "marks",
-                size: 16,
-                count: rec::Field::new(8, 4),
-            },
+            rec::TableSpec { name: "chunk_index", size: 24, count: rec::Field::new(4, 4) },
+            rec::TableSpec { name: "marks", size: 16, count: rec::Field::new(8, 4) },
         ],
         index: rec::IndexSpec {
             table: 0,
@@ -6759,21 +5991,10 @@ pub mod recording {
             ],
         },
         totals: &[
-            rec::Total::Sum {
-                total: rec::Field::new(16, 8),
-                of: rec::Field::new(12, 4),
-            },
-            rec::Total::Count {
-                total: rec::Field::new(4, 4),
-            },
-            rec::Total::First {
-                total: rec::Field::new(24, 8),
-                of: rec::Field::new(16, 8),
-            },
-            rec::Total::Last {
-                total: rec::Field::new(32, 8),
-                of: rec::Field::new(16, 8),
-            },
+            rec::Total::Sum { total: rec::Field::new(16, 8), of: rec::Field::new(12, 4) },
+            rec::Total::Count { total: rec::Field::new(4, 4) },
+            rec::Total::First { total: rec::Field::new(24, 8), of: rec::Field::new(16, 8) },
+            rec::Total::Last { total: rec::Field::new(32, 8), of: rec::Field::new(16, 8) },
         ],
     };
     /// One record of a file of the `ibfrec` format: its `rec_tick_header`, the decoded `snapshot`, and the extras that follow it in the decoded data.

@@ -62,9 +62,11 @@ except bridge.AttachError as e:
 /// writer's state and generation again after the block's tables, behind an acquire fence.
 #[test]
 fn c_block_checks_recheck_the_writer_after_the_tables() {
-    let header =
-        abi_codegen::language_backend::c::render_c_header(&common::bridge_schema(), "schema.toml")
-            .unwrap();
+    let header = abi_codegen::testing::language_backend::c::render_c_header(
+        &common::bridge_schema(),
+        "schema.toml",
+    )
+    .unwrap();
     let checks: Vec<&str> = header
         .split("\nstatic inline int ibf_attached_")
         .skip(1)
@@ -88,8 +90,10 @@ fn c_block_checks_recheck_the_writer_after_the_tables() {
 /// In the Rust module, every root block accessor re-checks after `attach::block`.
 #[test]
 fn rust_block_accessors_recheck_the_writer_after_the_tables() {
-    let rust =
-        abi_codegen::language_backend::rust::expand_rust(&common::bridge_schema(), "schema.toml");
+    let rust = abi_codegen::testing::language_backend::rust::expand_rust(
+        &common::bridge_schema(),
+        "schema.toml",
+    );
     // The accessors check first that the writer still runs (the host's own free, which
     // restores a row's blocks, reads them with no liveness check at all).
     let accessors: Vec<usize> = rust

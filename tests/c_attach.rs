@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use bridge_abi::live::Bridge;
 use bridge_abi::runtime::{AttachError, SharedBuf};
 use common::image::at;

@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use bridge_abi::live::Hosts;
 use bridge_abi::runtime::DirectoryMapping;
 use common::host_kit::race_creators;

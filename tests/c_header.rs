@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::c::{c_field_name, render_c_header};
-use abi_codegen::language_backend::{generate_all, generated_line};
+use abi_codegen::testing::language_backend::c::{c_field_name, render_c_header};
+use abi_codegen::testing::language_backend::{generate_all, generated_line};
 
 use crate::common;
 

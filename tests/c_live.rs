@@ -188,7 +188,8 @@ fn a_schema_without_shared_memory_has_no_live_section() {
     let schema =
         abi_codegen::load_schema(&src).unwrap_or_else(|e| panic!("{}", e.render(path, &src)));
     let header =
-        abi_codegen::language_backend::c::render_c_header(&schema, "one_struct.toml").unwrap();
+        abi_codegen::testing::language_backend::c::render_c_header(&schema, "one_struct.toml")
+            .unwrap();
     assert!(!header.contains("Live access helpers"));
     assert!(!header.contains("stdbool.h"));
     assert!(!header.contains("static inline"));

@@ -18,7 +18,7 @@ use crate::common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use common::tools::{c_inline_functions, run_ok, scratch};
 
 /// Declarations that `bridge.h` (string.h) and clang's `<intrin.h>` (stdlib.h via

@@ -13,7 +13,7 @@ use crate::common;
 
 use std::path::Path;
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use common::tools::{STRICT_WARNINGS, run_ok, scratch};
 
 #[test]

@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::{Acquire, Release};
 use std::time::{Duration, Instant};
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use bridge_abi::live::Bridge;
 use bridge_abi::runtime::Region;
 use bridge_abi::runtime::broadcast_ring::{Read, RingReader};

@@ -15,7 +15,7 @@ use crate::common;
 
 use std::collections::HashMap;
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use common::tools::{STRICT_WARNINGS, run_ok, run_tsan, scratch};
 
 fn folder(name: &str, file: &str) -> std::path::PathBuf {

@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::time::{Duration, Instant};
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use bridge_abi::live::Bridge;
 use bridge_abi::runtime::broadcast_ring::RingWriter;
 use bridge_abi::runtime::byte_queue::{ByteQueue, Popped};

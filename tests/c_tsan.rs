@@ -16,7 +16,7 @@
 
 use crate::common;
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use common::tools::{run_tsan, scratch};
 
 const PROGRAM: &str = r#"#define _POSIX_C_SOURCE 200809L

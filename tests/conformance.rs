@@ -62,7 +62,7 @@ struct FieldInfo {
 
 impl Fields {
     fn of_bridge() -> Self {
-        let json = abi_codegen::report::layout_json(&common::bridge_schema());
+        let json = abi_codegen::testing::report::layout_json(&common::bridge_schema());
         let mut structs = BTreeMap::new();
         for s in json["structs"].as_array().expect("structs") {
             let fields = s["fields"]
@@ -163,21 +163,21 @@ impl Fields {
     }
 
     /// Every word the host alone writes in row `row`'s blocks, as the generator's plan
-    /// decides them once for every target (`abi_codegen::plan::host_words`: the block headers
+    /// decides them once for every target (`abi_codegen::testing::plan::host_words`: the block headers
     /// and each region's header, each word with the one size all its accesses have), the
     /// restored ones and the positions a free carries alike. The vandal's targets.
     fn host_words(&self, row: &str) -> Vec<(String, u64, u64)> {
         let schema = common::bridge_schema();
         let session = schema
-            .protocols
+            .protocols()
             .iter()
             .position(|p| p.kind.table() == "session")
             .expect("the bridge's session");
         let mut out = Vec::new();
-        for o in abi_codegen::plan::session::owned_blocks(&schema, session) {
-            let set = &schema.attach.layouts[o.layout].rows[o.row].name;
+        for o in abi_codegen::testing::plan::session::owned_blocks(&schema, session) {
+            let set = &schema.attach().layouts[o.layout].rows[o.row].name;
             assert!(self.blocks.contains_key(set), "block set {set}");
-            let rows = &schema.attach.layouts[o.block_layout].rows;
+            let rows = &schema.attach().layouts[o.block_layout].rows;
             for w in &o.words {
                 let place = match w.region {
                     None => format!("{set}/{row}"),
@@ -577,9 +577,11 @@ fn a_recording_reader_is_generated_for_the_same_formats_in_rust_and_python() {
     for (what, text, expected) in cases {
         let schema = abi_codegen::load_schema(&text)
             .unwrap_or_else(|e| panic!("{what}: {}", e.render("sensor_log.toml", &text)));
-        let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+        let rust =
+            abi_codegen::testing::language_backend::rust::expand_rust(&schema, "schema.toml");
         let python =
-            abi_codegen::language_backend::python::render_python(&schema, "schema.toml").unwrap();
+            abi_codegen::testing::language_backend::python::render_python(&schema, "schema.toml")
+                .unwrap();
         let in_rust = rust.contains("pub struct SensorLogReader");
         let in_python = python.contains("class SensorLogReader(");
         assert_eq!(

@@ -235,7 +235,7 @@ fn the_named_runtime_requirement_matches_the_runtime() {
         .find_map(|l| l.strip_prefix("version = \""))
         .and_then(|v| v.strip_suffix('"'))
         .expect("a version line");
-    let requirement = abi_codegen::language_backend::rust::RUNTIME_REQUIREMENT;
+    let requirement = abi_codegen::testing::language_backend::rust::RUNTIME_REQUIREMENT;
     // A caret requirement `0.1` accepts 0.1.x.
     assert!(
         version.starts_with(&format!("{requirement}.")),

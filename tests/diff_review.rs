@@ -11,7 +11,7 @@ use abi_codegen::diff::{
     Bump, ChangeKind as K, Diff, MAX_ANNOTATIONS, Sources, compute_diff, compute_new_abi,
     render_github, render_json, render_markdown, render_text,
 };
-use abi_codegen::ir::VersionPolicy;
+use abi_codegen::testing::ir::VersionPolicy;
 use abi_codegen::{Schema, load_schema};
 use common::reference::{RefStruct, load_reference};
 
@@ -359,9 +359,9 @@ fn a_schema_new_at_the_base_is_a_new_abi() {
     assert_eq!(
         (n.consts, n.enums, n.structs),
         (
-            schema.abi.consts.len(),
-            schema.abi.enums.len(),
-            schema.abi.structs.len()
+            schema.abi().consts.len(),
+            schema.abi().enums.len(),
+            schema.abi().structs.len()
         )
     );
     let sources = Sources {

@@ -160,7 +160,7 @@ fn the_advice_for_a_new_required_row_applies() {
     // `since` is what lets a 1.1 reader accept a 1.0 image.
     let schema = load("new.toml", &new);
     let image = schema
-        .attach
+        .attach()
         .layouts
         .iter()
         .find(|l| l.name == "image")
@@ -169,7 +169,7 @@ fn the_advice_for_a_new_required_row_applies() {
     assert!(!scratch.optional && scratch.since.is_none());
     let schema = load("with_since.toml", &with_since);
     let image = schema
-        .attach
+        .attach()
         .layouts
         .iter()
         .find(|l| l.name == "image")
@@ -199,7 +199,7 @@ fn the_advice_for_a_field_in_handshake_padding_applies() {
     // The advice as applied: the field, without since.
     let schema = load("new.toml", &new);
     let header = schema
-        .abi
+        .abi()
         .structs
         .iter()
         .find(|s| s.name == "header")
@@ -441,8 +441,9 @@ fn the_new_row_verdicts_are_what_attach_does() {
         ("v11_since", new_src(with_since)),
     ] {
         let schema = load(module, &src);
-        let text = abi_codegen::language_backend::python::render_python(&schema, "schema.toml")
-            .expect("the module renders");
+        let text =
+            abi_codegen::testing::language_backend::python::render_python(&schema, "schema.toml")
+                .expect("the module renders");
         std::fs::write(dir.join(format!("{module}.py")), text).expect("write the module");
     }
     let script = r#"
@@ -469,9 +470,11 @@ print("old reads new:", v10.attach(bytes(v11_required.lay_out())).producer, v10.
 #[test]
 fn compatible_rows_attach_both_ways() {
     let dir = common::tools::scratch("diff_rules_both_ways");
-    let base_text =
-        abi_codegen::language_backend::python::render_python(&load(BASE, &base()), "schema.toml")
-            .expect("the base module renders");
+    let base_text = abi_codegen::testing::language_backend::python::render_python(
+        &load(BASE, &base()),
+        "schema.toml",
+    )
+    .expect("the base module renders");
     std::fs::write(dir.join("old.py"), base_text).expect("write old.py");
     let mut names = Vec::new();
     for (i, row) in TABLE.iter().enumerate() {
@@ -485,7 +488,7 @@ fn compatible_rows_attach_both_ways() {
             "{}",
             row.change
         );
-        let text = abi_codegen::language_backend::python::render_python(
+        let text = abi_codegen::testing::language_backend::python::render_python(
             &load("new.toml", &src),
             "schema.toml",
         )

@@ -199,7 +199,7 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
     let base_path = root().join("tests/fixtures/diff_verdicts/base.toml");
     let base = std::fs::read_to_string(&base_path).expect("the base schema");
     let old = load("base.toml", &base);
-    let old_rust = abi_codegen::language_backend::rust::expand_rust(&old, "schema.toml");
+    let old_rust = abi_codegen::testing::language_backend::rust::expand_rust(&old, "schema.toml");
     let count = env_u64("DIFFVERDICT_PAIRS", 32);
     let first = env_u64("DIFFVERDICT_SEED", 1);
     let mut pairs = Vec::new();
@@ -207,7 +207,8 @@ fn compatible_changes_read_both_ways_and_breaking_ones_do_not() {
         let changed = changed_schema(&base, seed);
         let new = load(&format!("seed {seed}"), &changed.toml);
         check_diff(&old, &changed, &new);
-        let new_rust = abi_codegen::language_backend::rust::expand_rust(&new, "schema.toml");
+        let new_rust =
+            abi_codegen::testing::language_backend::rust::expand_rust(&new, "schema.toml");
         pairs.push((changed, new_rust));
     }
     // Every fifth seed is a control, the three kinds in turn: 15 seeds hold each kind.
@@ -280,8 +281,9 @@ fn robot_cases_read_each_others_bytes() {
     let dir = common::tools::scratch("diff_verdicts_robot");
     let module = |name: &str, src: &str| {
         let schema = load(name, src);
-        let text = abi_codegen::language_backend::python::render_python(&schema, "schema.toml")
-            .expect("the module renders");
+        let text =
+            abi_codegen::testing::language_backend::python::render_python(&schema, "schema.toml")
+                .expect("the module renders");
         std::fs::write(dir.join(format!("{name}.py")), text).expect("write the module");
         schema
     };

@@ -23,10 +23,10 @@ use std::process::{Command, Output};
 use std::time::Instant;
 
 use abi_codegen::Schema;
-use abi_codegen::ir::names::camel;
-use abi_codegen::language_backend::c::{c_field_name, c_type_name};
-use abi_codegen::language_backend::python::python_type_name;
-use abi_codegen::language_backend::rust::rust_ident;
+use abi_codegen::testing::ir::names::camel;
+use abi_codegen::testing::language_backend::c::{c_field_name, c_type_name};
+use abi_codegen::testing::language_backend::python::python_type_name;
+use abi_codegen::testing::language_backend::rust::rust_ident;
 use common::bindings_crate::{ZEROCOPY, assert_pedantic_clean, write_bindings_crate};
 use common::random_schema::{RandomSchema, random_schema};
 
@@ -55,7 +55,7 @@ type Rows = BTreeMap<String, Vec<i128>>;
 /// engine, values from the IR.
 fn expected_rows(case: &Case) -> Rows {
     let p = case.prefix();
-    let abi = &case.schema.abi;
+    let abi = case.schema.abi();
     let mut rows = Rows::new();
     rows.insert(
         format!("A {p}"),
@@ -69,7 +69,7 @@ fn expected_rows(case: &Case) -> Rows {
             rows.insert(format!("V {p} {} {}", e.name, v.name), vec![v.value]);
         }
     }
-    for (s, l) in abi.structs.iter().zip(&case.schema.layout.structs) {
+    for (s, l) in abi.structs.iter().zip(&case.schema.layout().structs) {
         rows.insert(
             format!("S {p} {}", s.name),
             vec![l.size.into(), l.align.into()],
@@ -263,7 +263,7 @@ fn build_c(lang: Lang, cases: &[&Case], dir: &Path) -> Result<String, String> {
     let mut signed_rows = String::new();
     for case in cases {
         let p = case.prefix();
-        let abi = &case.schema.abi;
+        let abi = case.schema.abi();
         let upper_p = p.to_ascii_uppercase();
         let _ = writeln!(
             src,
@@ -415,7 +415,7 @@ fn build_rust(cases: &[&Case], dir: &Path, jobs: usize) -> Result<String, String
             libs[i % jobs],
             "pub mod {p} {{\n    include!(\"{p}.rs\");\n}}"
         );
-        let abi = &case.schema.abi;
+        let abi = case.schema.abi();
         let m = format!("{shard}::{p}");
         let _ = writeln!(
             main,
@@ -519,7 +519,7 @@ fn run_python(cases: &[&Case], dir: &Path) -> String {
         let p = case.prefix();
         let path = dir.join(format!("{p}.py"));
         std::fs::write(&path, &case.python).unwrap();
-        let abi = &case.schema.abi;
+        let abi = case.schema.abi();
         let _ = writeln!(
             table,
             "  ({}, {}, [",
@@ -644,7 +644,7 @@ fn load_case(run_seed: u64, seed: u64) -> Case {
             random.toml
         )
     });
-    let outputs = abi_codegen::language_backend::generate_all(&schema, "schema.toml")
+    let outputs = abi_codegen::testing::language_backend::generate_all(&schema, "schema.toml")
         .unwrap_or_else(|e| {
             panic!(
                 "random schema with seed {seed}: a target does not render: {e}\n--- schema ---\n{}",
@@ -721,10 +721,10 @@ fn check_batch(run_seed: u64, cases: &[Case], dir: &Path, summary: &mut Summary)
             }
         }
         summary.schemas += 1;
-        summary.structs += case.schema.abi.structs.len();
+        summary.structs += case.schema.abi().structs.len();
         summary.fields += case
             .schema
-            .abi
+            .abi()
             .structs
             .iter()
             .map(|s| s.fields.len())

@@ -851,7 +851,8 @@ fn lint_samples(samples: &[String]) {
         .enumerate()
         .map(|(i, src)| {
             let schema = abi_codegen::load_schema(src).expect("a sample loaded before");
-            let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+            let rust =
+                abi_codegen::testing::language_backend::rust::expand_rust(&schema, "schema.toml");
             (format!("s{i}"), rust)
         })
         .collect();
@@ -901,7 +902,10 @@ fn regression_fixtures() {
             // The doc comments of the Rust bindings, where the first crashes were.
             Outcome::Accepted { .. } => {
                 let schema = abi_codegen::load_schema(&src).expect("it loaded");
-                let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml");
+                let rust = abi_codegen::testing::language_backend::rust::expand_rust(
+                    &schema,
+                    "schema.toml",
+                );
                 let items = &rust[rust.find("pub const ABI_VERSION:").expect("the version")..];
                 let docs: Vec<&str> = items
                     .lines()

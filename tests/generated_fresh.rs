@@ -14,13 +14,13 @@ fn generated_files_are_fresh() {
     let outputs = abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", root)
         .unwrap_or_else(|e| panic!("every target renders: {e}"));
     let dir = root.join("generated");
-    let stale = abi_codegen::write::stale_outputs(&dir, &outputs);
+    let stale = abi_codegen::testing::write::stale_outputs(&dir, &outputs);
     if stale.is_empty() {
         return;
     }
     let names: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
     if std::env::var_os("CI").is_none() {
-        abi_codegen::write::write_outputs(&dir, &outputs).expect("rewrite generated/");
+        abi_codegen::testing::write::write_outputs(&dir, &outputs).expect("rewrite generated/");
         panic!(
             "stale: {}\nthey were regenerated; review and commit them (the command is `cargo run -p abi-codegen -- generate`)",
             names.join(", ")
@@ -29,5 +29,35 @@ fn generated_files_are_fresh() {
     panic!(
         "stale: {}\nrun `cargo run -p abi-codegen -- generate` and commit the result",
         names.join(", ")
+    );
+}
+
+/// What a generated file says is for its users: no comment of it cites the project's issue
+/// tracker ("issue 47"), which a user of the bindings cannot read.
+#[test]
+fn generated_files_cite_no_issue_numbers() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let mut cited = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("generated/") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a text file");
+        files += 1;
+        for (n, line) in text.lines().enumerate() {
+            let lower = line.to_ascii_lowercase();
+            let cites = lower.match_indices("issue").any(|(at, _)| {
+                let rest = lower[at + "issue".len()..].trim_start_matches([' ', '#']);
+                rest.starts_with(|c: char| c.is_ascii_digit())
+            });
+            if cites {
+                cited.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(files >= 5, "only {files} generated files read");
+    assert!(
+        cited.is_empty(),
+        "issue numbers cited:\n{}",
+        cited.join("\n")
     );
 }

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use abi_codegen::language_backend::c::render_c_header;
+use abi_codegen::testing::language_backend::c::render_c_header;
 use common::tools::{run_ok, scratch};
 
 fn manifest(path: &str) -> PathBuf {

@@ -20,8 +20,11 @@ const ROOM: usize = 65536;
 
 #[test]
 fn rust_host_reads_of_client_records_give_up_after_host_tries() {
-    assert_eq!(HOST_TRIES, abi_codegen::plan::tries::HOST_TRIES);
-    assert_eq!(DEFAULT_TRIES, abi_codegen::plan::tries::DEFAULT_TRIES);
+    assert_eq!(HOST_TRIES, abi_codegen::testing::plan::tries::HOST_TRIES);
+    assert_eq!(
+        DEFAULT_TRIES,
+        abi_codegen::testing::plan::tries::DEFAULT_TRIES
+    );
     let contended = |tries| Err(SeqLockError::Contended { tries });
     let buf = SharedBuf::new(ROOM);
     let odd = |at: usize| {

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::generate_all;
-use abi_codegen::write::Output;
+use abi_codegen::testing::language_backend::generate_all;
+use abi_codegen::testing::write::Output;
 
 use common::markdown_blocks::table_rows;
 use common::tools;
@@ -50,7 +50,7 @@ fn output(ext: &str) -> String {
 
 /// Every doc of the schema, with the item it belongs to.
 fn docs(schema: &Schema) -> Vec<(String, String)> {
-    let abi = &schema.abi;
+    let abi = schema.abi();
     let mut out = vec![("abi".to_string(), abi.doc.clone())];
     out.extend(
         abi.consts
@@ -82,7 +82,7 @@ fn docs(schema: &Schema) -> Vec<(String, String)> {
 #[test]
 fn the_fixture_is_hostile() {
     let schema = load();
-    let abi = &schema.abi;
+    let abi = schema.abi();
     let names = [
         "type", "match", "class", "none", "true", "int", "template", "register", "default", "self",
         "async", "struct", "union", "new", "delete",
@@ -293,7 +293,8 @@ print(json.dumps(docs))
     let printed = tools::run_ok("python3", &["check.py"], &dir);
     let docstrings: serde_json::Value = serde_json::from_str(&printed).expect("JSON");
     let docstring = |key: &str| docstrings[key].as_str().expect("a docstring").to_string();
-    let python_name = |name: &str| abi_codegen::language_backend::python::python_type_name(name);
+    let python_name =
+        |name: &str| abi_codegen::testing::language_backend::python::python_type_name(name);
     // A member's doc sits under its entry, eight columns in (after cleandoc).
     let indented = |doc: &str| -> String {
         doc.lines()
@@ -310,10 +311,10 @@ print(json.dumps(docs))
 
     // Each item's docstring holds its doc, and each member's doc, as the schema wrote them.
     assert!(
-        docstring("module").contains(&schema.abi.doc),
+        docstring("module").contains(&schema.abi().doc),
         "module docstring"
     );
-    for e in &schema.abi.enums {
+    for e in &schema.abi().enums {
         let text = docstring(&python_name(&e.name));
         assert!(text.contains(&e.doc), "docstring of {}:\n{text}", e.name);
         for v in e.values.iter().filter(|v| !v.doc.is_empty()) {
@@ -325,7 +326,7 @@ print(json.dumps(docs))
             );
         }
     }
-    for s in &schema.abi.structs {
+    for s in &schema.abi().structs {
         let text = docstring(&python_name(&s.name));
         assert!(text.contains(&s.doc), "docstring of {}:\n{text}", s.name);
         for f in s.fields.iter().filter(|f| !f.doc.is_empty()) {
@@ -343,7 +344,7 @@ print(json.dumps(docs))
 fn markdown_cells_hold_the_docs() {
     let schema = load();
     let rows = table_rows(&output("md"));
-    let abi = &schema.abi;
+    let abi = schema.abi();
     // The last cell of a constant's, a value's and a field's row is its doc.
     let mut expected: Vec<(String, String)> = Vec::new();
     expected.extend(abi.consts.iter().map(|c| (c.name.clone(), c.doc.clone())));

@@ -8,9 +8,9 @@ use crate::common;
 
 use std::path::Path;
 
-use abi_codegen::init::{Kind, starter_schema};
-use abi_codegen::language_backend::generate_all;
 use abi_codegen::load_schema;
+use abi_codegen::testing::init::{Kind, starter_schema};
+use abi_codegen::testing::language_backend::generate_all;
 use common::bindings_crate::{
     ZEROCOPY, assert_pedantic_clean, runtime_dependency, write_bindings_crate,
 };
@@ -28,7 +28,7 @@ fn variants() -> Vec<(String, Vec<Kind>)> {
 }
 
 /// The generated file of `schema` that ends with `.extension`.
-fn output(outputs: &[abi_codegen::write::Output], extension: &str) -> String {
+fn output(outputs: &[abi_codegen::testing::write::Output], extension: &str) -> String {
     outputs
         .iter()
         .find(|o| o.file_name == format!("starter.{extension}"))
@@ -62,10 +62,10 @@ fn the_starter_schema_loads_and_its_outputs_are_warning_free() {
             load_schema(&src).unwrap_or_else(|e| panic!("{name}: {}", e.render(&name, &src)));
         // One of each kind asked for.
         let counts = [
-            (Kind::Seqlock, schema.access.seqlocks.len()),
-            (Kind::Ring, schema.access.rings.len()),
-            (Kind::File, schema.attach.files.len()),
-            (Kind::Layout, schema.attach.layouts.len()),
+            (Kind::Seqlock, schema.access().seqlocks.len()),
+            (Kind::Ring, schema.access().rings.len()),
+            (Kind::File, schema.attach().files.len()),
+            (Kind::Layout, schema.attach().layouts.len()),
         ];
         for (k, n) in counts {
             let asked = kinds.is_empty() || kinds.contains(&k);
@@ -76,7 +76,7 @@ fn the_starter_schema_loads_and_its_outputs_are_warning_free() {
                 .iter()
                 .filter(|k| matches!(k, Kind::Queue | Kind::Mailbox | Kind::Session))
                 .count();
-        assert_eq!(schema.protocols.len(), protocols, "{name}: protocols");
+        assert_eq!(schema.protocols().len(), protocols, "{name}: protocols");
         let outputs = generate_all(&schema, "schema.toml").expect("renders");
         let module = format!("init_{name}");
         std::fs::write(dir.join(format!("{module}.py")), output(&outputs, "py")).unwrap();

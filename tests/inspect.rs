@@ -1,7 +1,7 @@
 //! `abi-codegen inspect` on blobs built by the Rust bindings, in both formats, and on hostile
 //! input: truncated files, random bytes, a wrong magic, out-of-range enums and counts.
 
-use abi_codegen::inspect::{
+use abi_codegen::testing::inspect::{
     Extent, Inspection, Level, Plan, decode, inspect, inspect_bytes, render_dump, render_issues,
     render_json,
 };
@@ -310,7 +310,7 @@ fn wrong_magic_bad_enums_flags_padding_text_and_counts_are_flagged() {
 fn random_bytes_never_panic() {
     let schema = schema();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    for s in &schema.abi.structs {
+    for s in &schema.abi().structs {
         for len in [0usize, 1, 7, 64, 4096, 12104, 20000] {
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use abi_codegen::inspect::{
+use abi_codegen::testing::inspect::{
     FileInspection, Level, find_file, inspect_file, render_file_dump, render_file_json,
 };
 use bridge_abi::*;
@@ -29,7 +29,7 @@ fn run(bytes: &[u8]) -> (FileInspection, Value) {
 
 /// The issues as stderr shows them.
 fn issues(i: &FileInspection) -> String {
-    abi_codegen::inspect::render_file_issues(i)
+    abi_codegen::testing::inspect::render_file_issues(i)
 }
 
 /// Inspects `bytes` and checks that an error at `path` says `message` (a part of it).

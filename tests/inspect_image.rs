@@ -5,24 +5,23 @@
 
 use crate::common;
 
-use abi_codegen::inspect::{
+use abi_codegen::testing::inspect::{
     AttachSpecs, FileInspection, Level, find_layout, inspect_image, render_file_dump,
     render_file_json,
 };
-use abi_codegen::plan::attach::AttachPlan;
 use bridge_abi::live;
 use bridge_abi::runtime::SharedBuf;
 use common::image;
 
 fn run(schema: &abi_codegen::Schema, bytes: &[u8]) -> FileInspection {
-    let root = schema.attach.root.expect("the bridge is the root layout");
+    let root = schema.attach().root.expect("the bridge is the root layout");
     assert_eq!(find_layout(schema, "bridge"), Some(root));
     inspect_image(schema, root, &bytes)
 }
 
 /// The issues as stderr shows them.
 fn issues(i: &FileInspection) -> String {
-    abi_codegen::inspect::render_file_issues(i)
+    abi_codegen::testing::inspect::render_file_issues(i)
 }
 
 #[test]
@@ -225,15 +224,15 @@ fn the_bindings_and_inspect_check_with_the_reference_numbers() {
         &live::BRIDGE_TABLE,
         &live::BRIDGE_HEADER_HANDSHAKE,
     );
-    let plan = AttachPlan::new(&schema);
-    let specs = AttachSpecs::new(&plan);
+    let plan = schema.attach_plan();
+    let specs = AttachSpecs::new(plan);
     let root = find_layout(&schema, "bridge").expect("bridge");
-    let header = schema.attach.layouts[root].header;
+    let header = schema.attach().layouts[root].header;
     let h = specs
         .handshake(header)
         .expect("the bridge header's handshake");
     check_reference_numbers("inspect", specs.table(root), &h);
-    let pad_input = schema.abi.find_struct("pad_input");
+    let pad_input = schema.abi().find_struct("pad_input");
     assert_eq!(specs.handshake(pad_input.expect("pad_input")), None);
 }
 

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use abi_codegen::inspect::{
+use abi_codegen::testing::inspect::{
     Decoded, Level, SeekInspection, find_file, inspect_file, parse_keys, seek_records,
 };
 use bridge_abi::*;

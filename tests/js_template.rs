@@ -108,7 +108,7 @@ fn layout() -> Value {
     let src = std::fs::read_to_string(Path::new(ROOT).join("schema.toml")).expect("schema.toml");
     let schema = abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
-    abi_codegen::report::layout_json(&schema)
+    abi_codegen::testing::report::layout_json(&schema)
 }
 
 fn struct_named<'a>(layout: &'a Value, name: &str) -> &'a Value {
@@ -620,7 +620,7 @@ fn the_template_renders_edge_cases_that_node_reads_exactly() {
         .unwrap_or_else(|e| panic!("{}", e.render("edge.toml", EDGE_SCHEMA)));
     let template = std::fs::read_to_string(Path::new(ROOT).join("templates/bridge.mjs.j2"))
         .expect("templates/bridge.mjs.j2");
-    let module = abi_codegen::language_backend::user_template::render_user_template(
+    let module = abi_codegen::testing::language_backend::user_template::render_user_template(
         &schema,
         "edge.toml",
         "templates/bridge.mjs.j2",

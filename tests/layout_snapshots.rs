@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use abi_codegen::report::{layout_json, layout_table};
+use abi_codegen::testing::report::{layout_json, layout_table};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,7 +35,7 @@ fn bridge() -> abi_codegen::Schema {
 #[test]
 fn bridge_layout_tables() {
     let schema = bridge();
-    let tables: Vec<String> = (schema.abi.struct_ids())
+    let tables: Vec<String> = (schema.abi().struct_ids())
         .map(|i| layout_table(&schema, i))
         .collect();
     insta::assert_snapshot!("bridge_layout_tables", tables.join("\n"));

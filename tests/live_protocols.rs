@@ -365,7 +365,7 @@ fn the_producer_leaves_every_draw_exchange_at_its_initial_state() {
 /// state word, and both refuse one that is not a list index.
 #[test]
 fn the_generators_exchange_start_is_the_runtimes() {
-    use abi_codegen::ir::protocol::ExchangeStart;
+    use abi_codegen::testing::ir::protocol::ExchangeStart;
     use bridge_abi::runtime::triple_buffer::starting_buffers;
     for state in 0..16u32 {
         let planned = ExchangeStart::of(state).map(|s| (s.writer as usize, s.reader as usize));

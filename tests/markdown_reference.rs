@@ -8,7 +8,7 @@ use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use abi_codegen::language_backend::markdown::render_markdown;
+use abi_codegen::testing::language_backend::markdown::render_markdown;
 use common::markdown_doc::{assert_same_items, bridge_markdown, load, parse_markdown};
 use common::reference::{load_reference, with_departures};
 
@@ -79,9 +79,9 @@ fn padding_fields_are_marked_and_since_is_shown() {
         }
     }
     // Every `since` of the schema, and no other, shows in the markdown.
-    let abi = &schema.abi;
+    let abi = schema.abi();
     let mut expected = BTreeMap::new();
-    let mut add = |key: String, v: &Option<abi_codegen::ir::Version>| {
+    let mut add = |key: String, v: &Option<abi_codegen::testing::ir::Version>| {
         if let Some(v) = v {
             expected.insert(key, v.to_string());
         }
@@ -299,7 +299,7 @@ fn hostile_docs_read_back_verbatim() {
     let (schema, _) = load("tests/fixtures/markdown/hostile.toml");
     let md = render_markdown(&schema, "hostile.toml").unwrap();
     let (from_md, _) = parse_markdown(&md);
-    let abi = &schema.abi;
+    let abi = schema.abi();
     assert_eq!(from_md.title, abi.title);
     assert_eq!(
         from_md.opening,

@@ -12,8 +12,8 @@ use std::fmt::Write;
 use std::time::Instant;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::generate_all;
-use abi_codegen::write::Output;
+use abi_codegen::testing::language_backend::generate_all;
+use abi_codegen::testing::write::Output;
 
 use common::markdown_blocks::table_rows;
 use common::tools;
@@ -80,12 +80,12 @@ fn sixty_four_levels_of_nesting() {
         src.push_str("]\n");
     }
     let (schema, outputs) = load_and_render("64 levels of nesting", &src);
-    let index = |name: &str| schema.abi.find_struct(name).unwrap();
+    let index = |name: &str| schema.abi().find_struct(name).unwrap();
     let top = index("level64");
-    assert_eq!(schema.layout.of(top).size, 8 * 65);
-    assert_eq!(schema.layout.of(top).fields[1].offset, 8);
+    assert_eq!(schema.layout().of(top).size, 8 * 65);
+    assert_eq!(schema.layout().of(top).fields[1].offset, 8);
     // Every struct comes after the one it holds in the dependency order.
-    let order = &schema.layout.order;
+    let order = &schema.layout().order;
     for level in 1..=64 {
         let pos = |name: String| order.iter().position(|&i| i == index(&name)).unwrap();
         assert!(pos(format!("level{}", level - 1)) < pos(format!("level{level}")));
@@ -113,8 +113,8 @@ fn five_thousand_levels_of_nesting_do_not_overflow_the_stack() {
         src.push_str("]\n");
     }
     let (schema, _) = load_and_render("5,000 levels of nesting", &src);
-    let top = schema.abi.find_struct("level5000").unwrap();
-    assert_eq!(schema.layout.of(top).size, levels + 1);
+    let top = schema.abi().find_struct("level5000").unwrap();
+    assert_eq!(schema.layout().of(top).size, levels + 1);
 
     // A cycle through all of them is one clear error, found without recursion either.
     let cyclic = src.replacen(
@@ -161,8 +161,8 @@ fn one_field(ty: &str) -> String {
 #[test]
 fn arrays_of_two_to_the_31_elements() {
     let (schema, outputs) = load_and_render("u8[2^31]", &one_field("u8[2147483648]"));
-    let big = schema.abi.find_struct("big").unwrap();
-    assert_eq!(schema.layout.of(big).size, 1 << 31);
+    let big = schema.abi().find_struct("big").unwrap();
+    assert_eq!(schema.layout().of(big).size, 1 << 31);
     assert!(output(&outputs, ".h").contains("uint8_t data[2147483648];"));
     assert!(output(&outputs, ".py").contains("ctypes.c_uint8 * 2147483648"));
     assert!(output(&outputs, ".rs").contains("pub data: [u8; 2147483648]"));
@@ -301,7 +301,7 @@ fn ten_thousand_enum_values() {
         "]\n\n[[struct]]\nname = \"holder\"\nfields = [{ name = \"code\", type = \"code\" }]\n",
     );
     let (schema, outputs) = load_and_render("10,000 enum values", &src);
-    assert_eq!(schema.abi.enums[0].values.len(), n);
+    assert_eq!(schema.abi().enums[0].values.len(), n);
     assert_eq!(
         output(&outputs, ".h")
             .matches("#define PT_CODE_CODE_")
@@ -344,9 +344,9 @@ fn ten_thousand_fields_and_constants() {
     }
     src.push_str("]\n");
     let (schema, _) = load_and_render("10,000 fields and 10,000 constants", &src);
-    let wide = schema.abi.find_struct("wide").unwrap();
-    assert_eq!(schema.layout.of(wide).size, n as u64);
-    assert_eq!(schema.abi.consts[n - 1].value, n as i128);
+    let wide = schema.abi().find_struct("wide").unwrap();
+    assert_eq!(schema.layout().of(wide).size, n as u64);
+    assert_eq!(schema.abi().consts[n - 1].value, n as i128);
 
     let dup = src.replacen("name = \"f9999\"", "name = \"f3\"", 1);
     let (count, rendered) = errors_of("10,000 fields, one duplicate", &dup);

@@ -27,11 +27,11 @@ use crate::common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use abi_codegen::ir::names::camel;
-use abi_codegen::language_backend::c::{c_field_name, c_type_name};
-use abi_codegen::language_backend::generate_all;
-use abi_codegen::language_backend::python::python_type_name;
-use abi_codegen::language_backend::rust::rust_ident;
+use abi_codegen::testing::ir::names::camel;
+use abi_codegen::testing::language_backend::c::{c_field_name, c_type_name};
+use abi_codegen::testing::language_backend::generate_all;
+use abi_codegen::testing::language_backend::python::python_type_name;
+use abi_codegen::testing::language_backend::rust::rust_ident;
 use common::reference::{Reference, load_reference};
 use common::tools::{python_i386, run, run_ok, scratch};
 

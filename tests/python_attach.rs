@@ -365,8 +365,9 @@ fn a_small_schema_attaches_with_and_without_live_views() {
     ] {
         let schema =
             abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo", src)));
-        let module = abi_codegen::language_backend::python::render_python(&schema, "demo.toml")
-            .expect("the demo module renders");
+        let module =
+            abi_codegen::testing::language_backend::python::render_python(&schema, "demo.toml")
+                .expect("the demo module renders");
         let dir = common::tools::scratch(&format!("python_attach_demo_{name}"));
         std::fs::write(dir.join("demo.py"), module).expect("write demo.py");
         let out = common::tools::run_ok("python3", &["-B", "-W", "error", "-c", DEMO_SCRIPT], &dir);
@@ -432,8 +433,9 @@ fn a_small_schema_with_a_writers_state_attaches_with_and_without_live_views() {
     for (name, src) in [("live", &shared), ("plain", &plain)] {
         let schema =
             abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo", src)));
-        let module = abi_codegen::language_backend::python::render_python(&schema, "demo.toml")
-            .expect("the demo module renders");
+        let module =
+            abi_codegen::testing::language_backend::python::render_python(&schema, "demo.toml")
+                .expect("the demo module renders");
         assert_eq!(module.contains("_Mem(buffer)"), name == "live", "{name}");
         let dir = common::tools::scratch(&format!("python_attach_demo_state_{name}"));
         std::fs::write(dir.join("demo.py"), module).expect("write demo.py");

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use abi_codegen::language_backend::generate_all;
+use abi_codegen::testing::language_backend::generate_all;
 
 use crate::common;
 
@@ -31,7 +31,7 @@ fn setup(name: &str) -> PathBuf {
 fn write_module(dir: &Path, src: &str, module: &str) {
     let schema = abi_codegen::load_schema(src)
         .unwrap_or_else(|e| panic!("{}", e.render(&format!("{module}.toml"), src)));
-    let name = &schema.abi.name;
+    let name = &schema.abi().name;
     for out in generate_all(&schema, "schema.toml").expect("renders") {
         for extension in ["py", "pyi"] {
             if out.file_name == format!("{name}.{extension}") {
@@ -613,7 +613,7 @@ fn every_stub_passes_mypy_strict_and_matches_its_module() {
     // parse): those with an allowlist of the keywords alone.
     let keyword = |src: &str| {
         let schema = abi_codegen::load_schema(src).expect("it rendered");
-        schema.abi.structs.iter().any(|s| {
+        schema.abi().structs.iter().any(|s| {
             s.fields
                 .iter()
                 .any(|f| KEYWORDS.split('|').any(|k| k == f.name))

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use abi_codegen::language_backend::python::render_python;
+use abi_codegen::testing::language_backend::python::render_python;
 use bridge_abi::live;
 use bridge_abi::runtime::Mapping;
 use serde_json::{Map, Value, json};

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::python::{
+use abi_codegen::testing::language_backend::python::{
     PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_type_name, render_python,
 };
-use abi_codegen::language_backend::{generate_all, generated_line};
+use abi_codegen::testing::language_backend::{generate_all, generated_line};
 use serde_json::{Value, json};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -850,7 +850,7 @@ eq(ctypes.sizeof(e), 32, "sizeof(ImportError_)")
 #[test]
 fn fixture_hostile_docs() {
     let schema = load("tests/fixtures/python/hostile_docs.toml");
-    let abi = &schema.abi;
+    let abi = schema.abi();
     let expected = json!({
         "title": abi.title,
         "module": abi.doc,

@@ -22,7 +22,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Release;
 
-use abi_codegen::language_backend::generate_all;
+use abi_codegen::testing::language_backend::generate_all;
 use common::protocol_clients::run_clients;
 use common::protocol_host::{bridge_file, run_host};
 

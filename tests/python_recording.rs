@@ -17,8 +17,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use abi_codegen::inspect::{find_file, seek_records};
-use abi_codegen::language_backend::python::render_python;
+use abi_codegen::testing::inspect::{find_file, seek_records};
+use abi_codegen::testing::language_backend::python::render_python;
 use bridge_abi::*;
 use common::python_recording::{
     PRELUDE, long_chunks, module_dir, python, recording, write_expected,
@@ -552,7 +552,7 @@ fn mypy_strict_checks_the_readme_snippet_and_refuses_wrong_uses() {
     let dir = module_dir("mypy");
     let stubs = dir.join("stubs");
     std::fs::create_dir_all(&stubs).unwrap();
-    let stub = abi_codegen::language_backend::python::render_python_stub(
+    let stub = abi_codegen::testing::language_backend::python::render_python_stub(
         &common::bridge_schema(),
         "schema.toml",
     )

@@ -11,7 +11,7 @@ use crate::common;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use abi_codegen::inspect::{find_file, seek_records};
+use abi_codegen::testing::inspect::{find_file, seek_records};
 use bridge_abi::*;
 use common::python_recording::{PRELUDE, module_dir, python, recording, write_expected};
 use common::recording::{Recording, tick_data, zlib};

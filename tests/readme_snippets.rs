@@ -123,12 +123,12 @@ fn the_minimal_schema_of_each_kind_loads() {
         let schema = abi_codegen::load_schema(src)
             .unwrap_or_else(|e| panic!("{}", e.render(&format!("block {i}"), src)));
         let mut declared: Vec<String> = schema
-            .protocols
+            .protocols()
             .iter()
             .map(|p| p.kind.table().to_string())
             .collect();
-        declared.extend(schema.access.rings.iter().map(|_| "ring".to_string()));
-        declared.extend(schema.directories.iter().map(|_| "directory".to_string()));
+        declared.extend(schema.access().rings.iter().map(|_| "ring".to_string()));
+        declared.extend(schema.directories().iter().map(|_| "directory".to_string()));
         assert_eq!(declared.len(), 1, "block {i} declares {declared:?}");
         kinds.push(declared.remove(0));
     }

@@ -91,7 +91,7 @@ fn compare_text(what: &str, reference: &str, schema: &str, out: &mut Vec<String>
 /// Every difference between the schema (its IR and computed layout) and the reference, one
 /// readable entry each, naming the item and both values.
 fn differences(schema: &Schema, reference: &Reference) -> (Vec<String>, Compared) {
-    let abi = &schema.abi;
+    let abi = schema.abi();
     let mut out = Vec::new();
     let mut compared = Compared::default();
 
@@ -193,7 +193,7 @@ fn differences(schema: &Schema, reference: &Reference) -> (Vec<String>, Compared
         };
         compared.structs += 1;
         let s = &abi.structs[index];
-        let layout = schema.layout.of(index);
+        let layout = schema.layout().of(index);
         let what = format!("struct `{}`", rs.name);
         if rs.size != layout.size {
             out.push(format!(
@@ -253,7 +253,7 @@ fn assert_no_differences(schema: &Schema, reference: &Reference) -> Compared {
             .find(|s| s.name == *name)
             .and_then(|s| s.fields.iter().find(|f| f.name == *field));
         let schema_field = schema
-            .abi
+            .abi()
             .structs
             .iter()
             .find(|s| s.name == *name)

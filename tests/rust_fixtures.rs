@@ -22,7 +22,7 @@ fn expand(name: &str) -> String {
     let src = std::fs::read_to_string(&path).expect("fixture");
     let schema = abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render(&format!("{name}.toml"), &src)));
-    abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml")
+    abi_codegen::testing::language_backend::rust::expand_rust(&schema, "schema.toml")
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn expand() -> String {
 fn expand_text(src: &str) -> String {
     let schema =
         abi_codegen::load_schema(src).unwrap_or_else(|e| panic!("{}", e.render("demo.toml", src)));
-    abi_codegen::language_backend::rust::expand_rust(&schema, "schema.toml")
+    abi_codegen::testing::language_backend::rust::expand_rust(&schema, "schema.toml")
 }
 
 /// `tests/fixtures/attach/demo.toml` as it is (a handshake whose header gained a field in

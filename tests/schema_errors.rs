@@ -33,7 +33,7 @@ fn check(name: &str, count: usize) {
         .collect();
     assert_eq!(headers.len(), count, "{rendered}");
     for (header, d) in headers.iter().zip(&errors.list) {
-        let (line, col) = abi_codegen::diagnostics::line_col(&src, d.span.start);
+        let (line, col) = abi_codegen::testing::diagnostics::line_col(&src, d.span.start);
         let expected = format!("schema.toml:{line}:{col}: error: {}", d.message);
         assert_eq!(*header, expected);
         assert!(
@@ -211,6 +211,7 @@ error_classes! {
     event_name_without_row => 1,
     event_rows_not_array => 1,
     event_waiter_is_setter => 1,
+    event_wake_stats_name => 1,
     event_word_8_bytes_without_half => 1,
     event_word_not_4_bytes => 1,
     event_word_not_atomic => 1,
@@ -396,7 +397,7 @@ fn several_errors_come_sorted_by_line() {
     let lines: Vec<usize> = errors
         .list
         .iter()
-        .map(|d| abi_codegen::diagnostics::line_col(&src, d.span.start).0)
+        .map(|d| abi_codegen::testing::diagnostics::line_col(&src, d.span.start).0)
         .collect();
     assert_eq!(lines, [12, 16, 22, 23, 24]);
 }

@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use abi_codegen::init::{Kind, starter_schema};
+use abi_codegen::testing::init::{Kind, starter_schema};
 use common::tools::{STRICT_WARNINGS, output_text, run_ok, scratch};
 
 #[test]
@@ -27,9 +27,9 @@ fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
             let schema = abi_codegen::load_schema(&src)
                 .unwrap_or_else(|e| panic!("{kinds:?}: {}", e.render("schema.toml", &src)));
             assert!(
-                schema.warnings.is_empty(),
+                schema.warnings().is_empty(),
                 "{kinds:?}: {:?}",
-                schema.warnings
+                schema.warnings()
             );
         }
     }
@@ -39,7 +39,7 @@ fn every_protocol_of_the_starter_runs_in_c_python_and_rust() {
     let generated = dir.join("generated");
     let outputs = abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", &dir)
         .expect("the starter generates");
-    abi_codegen::write::write_outputs(&generated, &outputs).expect("write the outputs");
+    abi_codegen::testing::write::write_outputs(&generated, &outputs).expect("write the outputs");
     // The C host, built as the README builds the producer.
     std::fs::copy(here.join("host.c"), dir.join("host.c")).unwrap();
     let mut gcc = vec!["-std=c11"];
@@ -149,7 +149,7 @@ fn inspect_decodes_the_entries_of_a_live_queue() {
     let schema = abi_codegen::load_schema(&src).expect("the starter loads");
     let outputs = abi_codegen::generated_outputs(&schema, "schema.toml", &src, "schema.toml", &dir)
         .expect("the starter generates");
-    abi_codegen::write::write_outputs(&dir, &outputs).expect("write the outputs");
+    abi_codegen::testing::write::write_outputs(&dir, &outputs).expect("write the outputs");
     let image = dir.join("image.bin");
     let out = Command::new("python3")
         .args([
@@ -163,9 +163,10 @@ fn inspect_decodes_the_entries_of_a_live_queue() {
         .expect("python3");
     assert!(out.status.success(), "{}", output_text(&out));
     let bytes = std::fs::read(&image).unwrap();
-    let layout = abi_codegen::inspect::find_layout(&schema, "image").expect("the layout");
-    let inspection = abi_codegen::inspect::inspect_image(&schema, layout, &bytes.as_slice());
-    let dump = abi_codegen::inspect::render_file_dump(&schema, &inspection);
+    let layout = abi_codegen::testing::inspect::find_layout(&schema, "image").expect("the layout");
+    let inspection =
+        abi_codegen::testing::inspect::inspect_image(&schema, layout, &bytes.as_slice());
+    let dump = abi_codegen::testing::inspect::render_file_dump(&schema, &inspection);
     let queue: Vec<&str> = dump.lines().filter(|l| l.contains("log_queue")).collect();
     assert_eq!(
         queue,

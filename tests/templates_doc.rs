@@ -6,7 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use abi_codegen::language_backend::user_template::{render_user_template, template_context};
+use abi_codegen::testing::language_backend::user_template::{
+    render_user_template, template_context,
+};
 use serde_json::Value;
 
 use crate::common;
@@ -73,7 +75,7 @@ fn every_key_of_the_context_is_documented() {
 #[test]
 fn the_documented_format_version_is_the_current_one() {
     let doc = read("codegen/TEMPLATES.md");
-    let version = abi_codegen::report::LAYOUT_FORMAT_VERSION;
+    let version = abi_codegen::testing::report::LAYOUT_FORMAT_VERSION;
     assert!(
         doc.contains(&format!("the current format version is **{version}**")),
         "TEMPLATES.md must state the current format version, {version}"

@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::testing::language_backend::{c, generate_all, markdown, python, rust};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[global_allocator]
@@ -19,18 +19,18 @@ const SCHEMA: &str = include_str!("../../schema.toml");
 
 fn bench_bridge(c: &mut Criterion) {
     let schema = abi_codegen::load_schema(SCHEMA).expect("the bridge schema loads");
-    let raw = abi_codegen::parse::parse_schema(SCHEMA).expect("parses");
-    let abi = abi_codegen::lower::lower_schema(&raw, SCHEMA).expect("lowers");
+    let raw = abi_codegen::testing::parse::parse_schema(SCHEMA).expect("parses");
+    let abi = abi_codegen::testing::lower::lower_schema(&raw, SCHEMA).expect("lowers");
 
     let mut g = c.benchmark_group("bridge");
     g.bench_function("parse", |b| {
-        b.iter(|| abi_codegen::parse::parse_schema(black_box(SCHEMA)).unwrap())
+        b.iter(|| abi_codegen::testing::parse::parse_schema(black_box(SCHEMA)).unwrap())
     });
     g.bench_function("lower", |b| {
-        b.iter(|| abi_codegen::lower::lower_schema(black_box(&raw), SCHEMA).unwrap())
+        b.iter(|| abi_codegen::testing::lower::lower_schema(black_box(&raw), SCHEMA).unwrap())
     });
     g.bench_function("layout", |b| {
-        b.iter(|| abi_codegen::layout::compute_layout(black_box(&abi)).unwrap())
+        b.iter(|| abi_codegen::testing::layout::compute_layout(black_box(&abi)).unwrap())
     });
     g.bench_function("load_schema", |b| {
         b.iter(|| abi_codegen::load_schema(black_box(SCHEMA)).unwrap())

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::testing::language_backend::{c, generate_all, markdown, python, rust};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 mod synth;

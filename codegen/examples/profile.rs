@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::testing::language_backend::{c, generate_all, markdown, python, rust};
 
 const SCHEMA: &str = include_str!("../../schema.toml");
 const STAGES: &str = "load, rust, c, python, markdown, all, whole";

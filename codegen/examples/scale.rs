@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use abi_codegen::language_backend::{c, generate_all, markdown, python, rust};
+use abi_codegen::testing::language_backend::{c, generate_all, markdown, python, rust};
 
 #[path = "../benches/synth/mod.rs"]
 mod synth;
@@ -91,8 +91,8 @@ fn main() {
         eprint!("{}", e.render("synth.toml", &text));
         std::process::exit(1)
     });
-    let raw = abi_codegen::parse::parse_schema(&text).expect("parses");
-    let abi = abi_codegen::lower::lower_schema(&raw, &text).expect("lowers");
+    let raw = abi_codegen::testing::parse::parse_schema(&text).expect("parses");
+    let abi = abi_codegen::testing::lower::lower_schema(&raw, &text).expect("lowers");
     drop(raw);
 
     let whole = fastest(runs, || {
@@ -100,15 +100,15 @@ fn main() {
         std::hint::black_box(generate_all(&schema, "synth.toml").unwrap());
     });
     let parse = fastest(runs, || {
-        std::hint::black_box(abi_codegen::parse::parse_schema(&text).unwrap());
+        std::hint::black_box(abi_codegen::testing::parse::parse_schema(&text).unwrap());
     });
-    let raw = abi_codegen::parse::parse_schema(&text).unwrap();
+    let raw = abi_codegen::testing::parse::parse_schema(&text).unwrap();
     let lower = fastest(runs, || {
-        std::hint::black_box(abi_codegen::lower::lower_schema(&raw, &text).unwrap());
+        std::hint::black_box(abi_codegen::testing::lower::lower_schema(&raw, &text).unwrap());
     });
     drop(raw);
     let layout = fastest(runs, || {
-        std::hint::black_box(abi_codegen::layout::compute_layout(&abi).unwrap());
+        std::hint::black_box(abi_codegen::testing::layout::compute_layout(&abi).unwrap());
     });
     let rust_t = fastest(runs, || {
         std::hint::black_box(rust::expand_rust(&schema, "synth.toml"));

@@ -25,10 +25,8 @@ use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
 pub use event::RawEvent;
-pub use file::{RawEncoding, RawFile, RawFileRecord, RawSeek, RawTotal};
-pub use protocol::{
-    RawBroadcast, RawEntry, RawExchange, RawMailbox, RawPart, RawQueue, RawSession,
-};
+pub use file::{RawEncoding, RawFile, RawFileRecord, RawSeek};
+pub use protocol::{RawBroadcast, RawEntry, RawExchange, RawMailbox, RawQueue, RawSession};
 pub use shared::{RawLayout, RawRing, RawRow, RawSeqlock};
 pub use value::{RawParties, RawValue};
 

@@ -80,6 +80,7 @@ pub fn layout_table(schema: &Schema, struct_index: StructId) -> String {
     out
 }
 
+#[cfg(feature = "cli")]
 /// The layout tables of every struct, in schema order.
 pub fn layout_tables(schema: &Schema) -> String {
     schema
@@ -118,7 +119,7 @@ pub fn layout_context(schema: &Schema) -> LayoutContext<'_> {
     }
 }
 
-/// [`layout_context`] as a JSON value, for reading by key.
+/// `layout_context` as a JSON value, for reading by key.
 pub fn layout_json(schema: &Schema) -> Value {
     serde_json::to_value(layout_context(schema)).expect("the layout context serializes")
 }

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use abi_codegen::language_backend::RenderError;
-use abi_codegen::language_backend::text::{self, Template};
-use abi_codegen::write::{self, Output};
+use abi_codegen::testing::language_backend::RenderError;
+use abi_codegen::testing::language_backend::text::{self, Template};
+use abi_codegen::testing::write::{self, Output};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

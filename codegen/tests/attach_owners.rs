@@ -3,7 +3,7 @@
 //! so a struct row declared before an owned blocks row, and ordered after it by the index
 //! enum, made lowering refuse the schema with "`owner` is for a `blocks` row".
 
-use abi_codegen::ir::attach::Holds;
+use abi_codegen::testing::ir::attach::Holds;
 
 const SRC: &str = include_str!("../../tests/fixtures/attach/owner_after_a_struct_row.toml");
 
@@ -16,12 +16,12 @@ fn load(src: &str) -> abi_codegen::Schema {
 /// whether it holds blocks, its owner).
 fn owners(schema: &abi_codegen::Schema) -> (usize, Vec<(String, bool, Option<usize>)>) {
     let session = schema
-        .protocols
+        .protocols()
         .iter()
         .position(|p| p.name == "client")
         .expect("session `client`");
     let image = schema
-        .attach
+        .attach()
         .layouts
         .iter()
         .find(|l| l.name == "image")
@@ -50,7 +50,7 @@ fn an_owned_blocks_row_declared_after_a_struct_row_is_linked_by_its_name() {
             ("stats".to_string(), false, None),
         ]
     );
-    let owned = abi_codegen::plan::session::owned_blocks(&schema, session);
+    let owned = abi_codegen::testing::plan::session::owned_blocks(&schema, session);
     let owned_rows: Vec<usize> = owned.iter().map(|o| o.row).collect();
     assert_eq!(
         owned_rows,

@@ -1,11 +1,11 @@
-//! The attach plan (`abi_codegen::plan::attach`): each decision attach checks with, made once,
+//! The attach plan (`abi_codegen::testing::plan::attach`): each decision attach checks with, made once,
 //! for a small fixture (`tests/fixtures/attach/plan.toml`) whose expected values are worked
 //! out from its text here; then every backend's print of the decisions the languages used to
 //! make each on its own (which rows a newer producer adds, which row is the header, blocks
 //! and their followed stride, the geometry rules and defaults).
 
-use abi_codegen::inspect::AttachSpecs;
-use abi_codegen::plan::attach::{AttachPlan, Contents, NeedPlan, Rule, Word};
+use abi_codegen::testing::inspect::AttachSpecs;
+use abi_codegen::testing::plan::attach::{Contents, NeedPlan, Rule, Word};
 
 const SRC: &str = include_str!("../../tests/fixtures/attach/plan.toml");
 
@@ -19,7 +19,7 @@ fn word(offset: u64, width: u64) -> Word {
 
 #[test]
 fn the_root_table_has_the_fixtures_numbers() {
-    let plan = AttachPlan::new(&fixture());
+    let plan = fixture().attach_plan().clone();
     let names: Vec<&str> = plan.tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["image", "block", "leaf"]);
     let t = &plan.tables[0];
@@ -49,7 +49,7 @@ fn the_root_table_has_the_fixtures_numbers() {
 /// older producer's table: 1.0 and 0.7 are in every 1.x producer's.
 #[test]
 fn only_a_row_added_at_a_later_minor_may_be_missing() {
-    let plan = AttachPlan::new(&fixture());
+    let plan = fixture().attach_plan().clone();
     let since: Vec<(&str, Option<u32>)> = (plan.tables[0].rows.iter())
         .map(|r| (r.name.as_str(), r.since_minor))
         .collect();
@@ -67,7 +67,7 @@ fn only_a_row_added_at_a_later_minor_may_be_missing() {
 
 #[test]
 fn the_header_row_and_nested_blocks_with_their_followed_stride() {
-    let plan = AttachPlan::new(&fixture());
+    let plan = fixture().attach_plan().clone();
     let contents =
         |t: usize| -> Vec<Contents> { plan.tables[t].rows.iter().map(|r| r.contents).collect() };
     // image.blocks: block_count (3) blocks of layout `block`, block_size (512) apart, the
@@ -102,7 +102,7 @@ fn the_header_row_and_nested_blocks_with_their_followed_stride() {
 
 #[test]
 fn a_followed_stride_and_an_equal_count() {
-    let plan = AttachPlan::new(&fixture());
+    let plan = fixture().attach_plan().clone();
     let g = &plan.tables[0].geometry;
     let fields: Vec<(&str, Option<usize>, Word)> = g
         .iter()
@@ -130,7 +130,7 @@ fn a_followed_stride_and_an_equal_count() {
 #[test]
 fn the_handshake_has_the_fixtures_numbers() {
     let schema = fixture();
-    let plan = AttachPlan::new(&schema);
+    let plan = schema.attach_plan();
     let [h] = &plan.handshakes[..] else {
         panic!("one handshake: {:?}", plan.handshakes)
     };
@@ -155,7 +155,7 @@ fn the_handshake_has_the_fixtures_numbers() {
 /// inspect's specs for the runtime's engine are the plan's, field for field.
 #[test]
 fn inspect_asks_the_runtime_with_the_plans_numbers() {
-    let plan = AttachPlan::new(&fixture());
+    let plan = fixture().attach_plan().clone();
     let specs = AttachSpecs::new(&plan);
     let t = specs.table(0);
     let since: Vec<Option<u32>> = t.rows.iter().map(|r| r.since_minor).collect();
@@ -195,7 +195,7 @@ fn inspect_asks_the_runtime_with_the_plans_numbers() {
 #[test]
 fn every_backend_prints_the_rows_since() {
     let schema = fixture();
-    let outputs = abi_codegen::language_backend::generate_all(&schema, "plan.toml")
+    let outputs = abi_codegen::testing::language_backend::generate_all(&schema, "plan.toml")
         .expect("the fixture renders");
     let text = |ext: &str| {
         let name = format!("plan.{ext}");

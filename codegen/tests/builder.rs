@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use abi_codegen::language_backend::user_template::TemplateError;
+use abi_codegen::testing::language_backend::user_template::TemplateError;
 use abi_codegen::{BuildError, Builder};
 
 const SCHEMA: &str = r#"

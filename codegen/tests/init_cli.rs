@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use abi_codegen::init::{Kind, starter_schema};
+use abi_codegen::testing::init::{Kind, starter_schema};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -95,8 +95,11 @@ fn every_starter_loads_without_a_warning() {
         let src = starter_schema(&kinds);
         let schema = abi_codegen::load_schema(&src)
             .unwrap_or_else(|e| panic!("{kinds:?}: {}", e.render("schema.toml", &src)));
-        let warnings =
-            abi_codegen::diagnostics::render_warnings(&schema.warnings, "schema.toml", &src);
+        let warnings = abi_codegen::testing::diagnostics::render_warnings(
+            schema.warnings(),
+            "schema.toml",
+            &src,
+        );
         assert_eq!(warnings, "", "{kinds:?}");
     }
 }
@@ -145,7 +148,7 @@ fn a_capacity_no_one_writes_is_a_warning() {
         .generate()
         .expect("a warning does not fail the build");
     assert_eq!(built.warnings.len(), 3, "{:?}", built.warnings);
-    let path = abi_codegen::diagnostics::display_path(&dir.join("schema.toml"));
+    let path = abi_codegen::testing::diagnostics::display_path(&dir.join("schema.toml"));
     assert_eq!(
         built.warnings.concat(),
         expected.replace("schema.toml:", &format!("{path}:"))
@@ -161,8 +164,8 @@ fn a_taken_protocol_class_name_gets_no_trailing_underscore() {
     let src = starter_schema(&[Kind::Queue]).replace("log_entry", "log_queue_entry");
     let schema = abi_codegen::load_schema(&src)
         .unwrap_or_else(|e| panic!("{}", e.render("schema.toml", &src)));
-    let outputs =
-        abi_codegen::language_backend::generate_all(&schema, "schema.toml").expect("generates");
+    let outputs = abi_codegen::testing::language_backend::generate_all(&schema, "schema.toml")
+        .expect("generates");
     let py = &outputs
         .iter()
         .find(|o| o.file_name.ends_with(".py"))

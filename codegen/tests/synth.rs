@@ -10,8 +10,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use abi_codegen::ir::access::{AccessKind, RingKind};
-use abi_codegen::ir::attach::Holds;
+use abi_codegen::testing::ir::access::{AccessKind, RingKind};
+use abi_codegen::testing::ir::attach::Holds;
 
 #[path = "../benches/synth/mod.rs"]
 mod synth_schemas;
@@ -22,7 +22,7 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
         let text = synth_schemas::synth_schema(n);
         let schema = abi_codegen::load_schema(&text)
             .unwrap_or_else(|e| panic!("synth({n}):\n{}", e.render("synth.toml", &text)));
-        let abi = &schema.abi;
+        let abi = schema.abi();
         assert_eq!(abi.structs.len(), n, "synth({n}) structs");
         // kind_{i} per even i, a flag set per leaf, an index enum per layout.
         assert_eq!(
@@ -35,7 +35,7 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
         for (id, s) in abi.structs_with_ids() {
             let i = id.index();
             assert_eq!(s.name, format!("unit_{i}"));
-            let l = schema.layout.of(id);
+            let l = schema.layout().of(id);
             assert_eq!(
                 (l.size, l.align),
                 (
@@ -49,7 +49,7 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
         let extensible = abi.structs.iter().filter(|s| s.extensible).count();
         assert_eq!(extensible, (n + 13) / 16, "synth({n}) extensible records");
         assert_eq!(
-            schema.attach.handshakes.len(),
+            schema.attach().handshakes.len(),
             extensible,
             "synth({n}) handshakes"
         );
@@ -58,15 +58,15 @@ fn synthetic_schemas_load_with_the_designed_sizes() {
 
 /// Seqlocks, rings, layouts, atomic and compare-and-swap fields of `schema`.
 fn shared_counts(schema: &abi_codegen::Schema) -> (usize, usize, usize, usize, usize) {
-    let fields = || schema.access.structs.iter().flat_map(|s| &s.fields);
+    let fields = || schema.access().structs.iter().flat_map(|s| &s.fields);
     let atomic = fields().filter(|f| f.kind.is_atomic()).count();
     let cas = fields()
         .filter(|f| matches!(f.kind, AccessKind::Cas { .. }))
         .count();
     (
-        schema.access.seqlocks.len(),
-        schema.access.rings.len(),
-        schema.attach.layouts.len(),
+        schema.access().seqlocks.len(),
+        schema.access().rings.len(),
+        schema.attach().layouts.len(),
         atomic,
         cas,
     )
@@ -106,7 +106,7 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
             "synth({n}): the generator's own counts"
         );
         let slots = schema
-            .access
+            .access()
             .rings
             .iter()
             .filter(|r| matches!(r.kind, RingKind::Slots { .. }))
@@ -117,7 +117,7 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
             "synth({n}) slot rings"
         );
         // One root, the first layout; every other one held as blocks by exactly one row.
-        let attach = &schema.attach;
+        let attach = schema.attach();
         assert_eq!(attach.root, (layouts > 0).then_some(0), "synth({n}) root");
         let mut held = vec![0; attach.layouts.len()];
         for row in attach.layouts.iter().flat_map(|l| &l.rows) {
@@ -135,7 +135,7 @@ fn synthetic_schemas_share_memory_in_the_bridges_proportions() {
 fn synthetic_schema_rust_has_a_live_layer() {
     let text = synth_schemas::synth_schema(40);
     let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
-    let rust = abi_codegen::language_backend::rust::expand_rust(&schema, "synth.toml");
+    let rust = abi_codegen::testing::language_backend::rust::expand_rust(&schema, "synth.toml");
     assert!(
         rust.contains("pub mod live"),
         "no live module in synth(40).rs"
@@ -159,8 +159,8 @@ fn synthetic_schema_rust_has_a_live_layer() {
 fn synthetic_schema_c_header_compiles_with_its_static_asserts() {
     let text = synth_schemas::synth_schema(40);
     let schema = abi_codegen::load_schema(&text).expect("synth(40) loads");
-    let header =
-        abi_codegen::language_backend::c::render_c_header(&schema, "synth.toml").expect("renders");
+    let header = abi_codegen::testing::language_backend::c::render_c_header(&schema, "synth.toml")
+        .expect("renders");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("synth");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("synth.h");

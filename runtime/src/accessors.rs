@@ -152,12 +152,15 @@ macro_rules! view_accessors {
     };
 }
 
-/// Expands to a generated live view of a fixed-size struct: the type over a
-/// [`Region`](crate::Region), its `SIZE`, `ALIGN` and `MIN_LEN` (the same as `SIZE`: no
-/// trailer), `at` and `region`. The generator prints one line
+/// Expands to a generated live view: the type over a [`Region`](crate::Region), its `SIZE`,
+/// `ALIGN` and `MIN_LEN`, `at` and `region`. The generator prints one line
 /// `#[doc = ...]* NAME: size SIZE, align ALIGN;` instead of the 22 these take written out;
-/// the field accessors follow in `impl` blocks of their own ([`view_accessors!`]). A view
-/// with a trailer or of an extensible record (`at_len`, `BASE_SIZE`) stays written out.
+/// the field accessors follow in `impl` blocks of their own ([`view_accessors!`]).
+///
+/// A struct with a trailer adds `, trailer MIN_LEN` (the struct and the fixed part of its
+/// trailer): its `at` views the bytes from `offset` to the end of the region. An extensible
+/// record (fields a later minor version added) adds `, base BASE_SIZE` (the bytes every
+/// producer of its major version writes): `BASE_SIZE` and `at_len`.
 ///
 /// ```
 /// use abi_runtime::SharedBuf;
@@ -177,11 +180,27 @@ macro_rules! view_accessors {
 /// let header = Header::at(buf.region(), 16).unwrap();
 /// assert_eq!((header.ticks(), header.region().len()), (0, 16));
 /// assert!(Header::at(buf.region(), 24).is_err()); // past the end
+///
+/// abi_runtime::view! {
+///     /// An 8-byte header and at least 8 bytes after it.
+///     List: size 8, align 8, trailer 16;
+///     /// A 16-byte record whose first 8 bytes every producer writes.
+///     Record: size 16, align 8, base 8;
+/// }
+/// assert_eq!(List::MIN_LEN, 16);
+/// assert_eq!(List::at(buf.region(), 8).unwrap().region().len(), 24); // to the end
+/// assert!(List::at(buf.region(), 24).is_err()); // fewer than MIN_LEN
+/// assert_eq!((Record::MIN_LEN, Record::BASE_SIZE), (16, 8));
+/// assert_eq!(Record::at_len(buf.region(), 0, 8).unwrap().region().len(), 8);
+/// assert!(Record::at_len(buf.region(), 0, 4).is_err()); // shorter than BASE_SIZE
 /// ```
 #[macro_export]
 macro_rules! view {
-    ($(#[$m:meta])* $name:ident: size $size:literal, align $align:literal;) => {
-        $(#[$m])*
+    ($($(#[$m:meta])* $name:ident: size $size:literal, align $align:literal $(, trailer $min:literal)? $(, base $base:literal)?;)+) => {
+        $($crate::view!(@view [$(#[$m])*] $name $size $align [$($min)?] [$($base)?]);)+
+    };
+    (@view [$($m:tt)*] $name:ident $size:literal $align:literal [$($min:literal)?] [$($base:literal)?]) => {
+        $($m)*
         #[derive(Clone, Copy)]
         pub struct $name<'a, A: $crate::Access = $crate::ReadWrite> {
             region: $crate::Region<'a, A>,
@@ -192,21 +211,57 @@ macro_rules! view {
             /// The alignment its bytes need.
             pub const ALIGN: usize = $align;
             /// Bytes of the struct and the fixed part of its trailer.
-            pub const MIN_LEN: usize = $size;
+            pub const MIN_LEN: usize = $crate::view!(@min $size $($min)?);
+            $(
+            /// Bytes every producer of this major version writes: the fields a later minor
+            /// version added start here.
+            pub const BASE_SIZE: usize = $base;
+            )?
         }
         impl<'a, A: $crate::Access> $name<'a, A> {
-            /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-            /// bounds or not aligned to `ALIGN`.
-            pub fn at(
+            $crate::view!(@at $size, $align $(, $min)?);
+            $(
+            /// Views the record at `offset` of `region` as its producer built it, `len` bytes
+            /// long (its size field, as attach checked it): a field a later minor version added
+            /// past `len` is absent, its getter gives `None` and its setter an error. `len` past
+            /// `SIZE` (a newer producer) views `SIZE` bytes. An error if `len` is less than
+            /// `BASE_SIZE`, or the bytes are out of bounds or misaligned.
+            pub fn at_len(
                 region: $crate::Region<'a, A>,
                 offset: usize,
+                len: usize,
             ) -> ::core::result::Result<Self, $crate::RegionError> {
-                region.sub(offset, $size, $align).map(|region| Self { region })
+                region.sub_record(offset, len, $base, $size, $align).map(|region| Self { region })
             }
+            )?
             /// The bytes this view covers.
             pub fn region(&self) -> $crate::Region<'a, A> {
                 self.region
             }
+        }
+    };
+    (@min $size:literal) => { $size };
+    (@min $size:literal $min:literal) => { $min };
+    (@at $size:literal, $align:literal) => {
+        /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
+        /// bounds or not aligned to `ALIGN`.
+        pub fn at(
+            region: $crate::Region<'a, A>,
+            offset: usize,
+        ) -> ::core::result::Result<Self, $crate::RegionError> {
+            region.sub(offset, $size, $align).map(|region| Self { region })
+        }
+    };
+    (@at $size:literal, $align:literal, $min:literal) => {
+        /// Views the bytes from `offset` to the end of `region`: the struct, then its
+        /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
+        pub fn at(
+            region: $crate::Region<'a, A>,
+            offset: usize,
+        ) -> ::core::result::Result<Self, $crate::RegionError> {
+            let region = region.tail(offset, $align)?;
+            region.sub(0, $min, $align)?;
+            ::core::result::Result::Ok(Self { region })
         }
     };
 }

@@ -175,6 +175,8 @@ pub mod service;
 mod share;
 mod shared_buf;
 mod spec;
+#[doc(hidden)]
+pub mod support;
 mod sync;
 pub mod triple_buffer;
 pub mod wake;

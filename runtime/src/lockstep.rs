@@ -1,4 +1,4 @@
-//! The host's wait for a lockstep tick's answers (issue 47; the rule is the generator's
+//! The host's wait for a lockstep tick's answers (the rule is the generator's
 //! `plan/lockstep.rs`): after publishing tick `t`, check every pending bot, sleep on the input
 //! event of the lowest pending row while its word holds the counter loaded before its check,
 //! look again after each wake, and stop when every bot answered or at the deadline, after one

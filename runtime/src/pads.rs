@@ -10,8 +10,8 @@
 //! The owner byte holds only the row's index: nothing in it says which claim of the row bound
 //! it. A bind that loads the standing, then swaps, can be overtaken by the host's whole free
 //! between the two (retire, sweep, free): its swap then lands after the sweep, and the row's
-//! next client inherits a pad it never bound, for its whole session (issue 46: 6,366 times in
-//! 31.7 million frees against a binding thread). The ABI has no room for a generation beside
+//! next client inherits a pad it never bound, for its whole session (a race test saw it
+//! 6,366 times in 31.7 million frees against a binding thread). The ABI has no room for a generation beside
 //! the byte, and a host that swept again after it stored free could not tell that stale
 //! bind from one the row's next client made meanwhile (both are the row's index): it would
 //! unbind the newcomer. So the two sides order themselves instead (Dekker's pattern):

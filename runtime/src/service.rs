@@ -1,4 +1,4 @@
-//! The host's service turn (issue 48): one call a tick serves every row of a session, in the
+//! The host's service turn: one call a tick serves every row of a session, in the
 //! order `codegen/src/plan/service.rs` decides for every language (C
 //! `<prefix>_host_service_turn`, Python `HostService`, Rust [`Service`]). The generated code
 //! implements [`ServiceHost`] for a session's host type (thin: where each region is, the

@@ -9,7 +9,7 @@
 //! host's reload) the state is `1` (the shared buffer is 1, not fresh); the writer starts
 //! with buffer 0, the reader with buffer 2. Each side keeps its own index to itself.
 //!
-//! A publication a free overtook (issue 46): a writer of the row's last session, preempted
+//! A publication a free overtook: a writer of the row's last session, preempted
 //! between its check of its standing and its publication, may still swap its own buffer in
 //! after the host's free put the state back at its start. That one stale publication makes
 //! two sides name one buffer, and leaves the buffer it took in exchange to nobody. The reader

@@ -1,4 +1,4 @@
-//! Sleeping until a word of a region changes, and waking who sleeps (issue 47): the OS
+//! Sleeping until a word of a region changes, and waking who sleeps: the OS
 //! objects an `[[event]]` names. On Linux a futex shared between processes on the event's
 //! 4-byte word; on Windows (feature `mmap`) a named auto-reset event the host creates and a
 //! client opens; elsewhere a bounded poll of the word. Every wait takes a deadline; a wake only

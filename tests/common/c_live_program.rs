@@ -3,8 +3,8 @@
 //! reference text's offsets, and those offsets: shared with tests/windows.rs, which builds the
 //! same program with mingw-w64 and runs it under wine.
 
-use abi_codegen::language_backend::c::render_c_header;
-use abi_codegen::plan::words::lane;
+use abi_codegen::testing::language_backend::c::render_c_header;
+use abi_codegen::testing::plan::words::lane;
 
 use super::reference::{RefField, Reference};
 use super::tools::c_inline_functions;
@@ -279,8 +279,8 @@ int main(int argc, char **argv) {
 /// (not seqlock counters, not the fields of a struct copied whole, not arrays).
 pub fn bridge_header() -> (String, usize) {
     let schema = super::bridge_schema();
-    let (access, structs, schema_ref) = (&schema.access, &schema.abi.structs, &schema);
-    let stored = (schema.abi.struct_ids().zip(&access.structs))
+    let (access, structs, schema_ref) = (schema.access(), &schema.abi().structs, &schema);
+    let stored = (schema.abi().struct_ids().zip(&access.structs))
         .filter(|(_, a)| a.shared && !a.guarded_whole)
         .flat_map(|(si, a)| {
             (a.fields.iter().enumerate()).filter(move |(fi, f)| {

@@ -9,7 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::LazyLock;
 
-use abi_codegen::language_backend::user_template::{
+use abi_codegen::testing::language_backend::user_template::{
     UserTemplateFailure, render_user_template, render_user_templates,
 };
 use abi_codegen::{Schema, SchemaErrors};
@@ -55,7 +55,7 @@ pub fn render_every_backend(
     // The built-in targets.
     let mut built_in = None;
     run(&mut || {
-        built_in = Some(abi_codegen::language_backend::generate_all(
+        built_in = Some(abi_codegen::testing::language_backend::generate_all(
             schema,
             "schema.toml",
         ))
@@ -65,7 +65,7 @@ pub fn render_every_backend(
         .expect("ran")
         .map_err(|e| format!("a built-in target failed on an accepted schema: {e}"))?;
     for extension in BUILT_IN {
-        let name = format!("{}.{extension}", schema.abi.name);
+        let name = format!("{}.{extension}", schema.abi().name);
         let Some(o) = built_in.iter().find(|o| o.file_name == name) else {
             return Err(format!("generate_all wrote no {name}"));
         };
@@ -85,7 +85,7 @@ pub fn render_every_backend(
         .map_err(|e| format!("{JS_TEMPLATE} failed on an accepted schema: {e}"))?;
     out.push((JS_TEMPLATE.to_string(), text));
     // The schema's own templates.
-    let texts = abi_codegen::write::read_user_templates(schema_dir, &schema.templates);
+    let texts = abi_codegen::testing::write::read_user_templates(schema_dir, schema.templates());
     let mut user = None;
     let mut texts = Some(texts);
     run(&mut || {
@@ -126,7 +126,10 @@ pub fn check_errors(
         .filter(|l| l.starts_with("schema.toml:"))
         .collect();
     // At most MAX_SHOWN errors are shown, then a line counts the rest.
-    let shown = errors.list.len().min(abi_codegen::diagnostics::MAX_SHOWN);
+    let shown = errors
+        .list
+        .len()
+        .min(abi_codegen::testing::diagnostics::MAX_SHOWN);
     let more = errors.list.len() - shown;
     if headers.len() != shown
         || (more > 0 && !rendered.contains(&format!("... and {more} more error")))
@@ -160,7 +163,7 @@ pub fn check_errors(
         }
         let expected = format!(
             "schema.toml:{line}:{col}: error: {}",
-            abi_codegen::diagnostics::one_line(&d.message)
+            abi_codegen::testing::diagnostics::one_line(&d.message)
         );
         if *header != expected {
             return Err(format!("header {header:?} is not {expected:?}"));

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use abi_codegen::Schema;
-use abi_codegen::language_backend::markdown::render_markdown;
+use abi_codegen::testing::language_backend::markdown::render_markdown;
 
 use super::markdown_blocks::parse_blocks;
 pub use super::markdown_blocks::{Block, Inline};

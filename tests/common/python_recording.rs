@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use abi_codegen::language_backend::python::render_python;
+use abi_codegen::testing::language_backend::python::render_python;
 
 use super::recording::{Recording, tick_data};
 

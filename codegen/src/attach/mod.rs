@@ -3,9 +3,6 @@
 //! field's offset, a region's least size and alignment are facts of the layout, and a
 //! region may hold a `[[ring]]`.
 
-mod file;
-mod file_encoding;
-mod file_indexed;
 mod geometry;
 mod handshake;
 mod identity;
@@ -67,29 +64,30 @@ pub fn lower_attach(
     cx.errors.propagate()?;
     cx.lower_geometry(raw, &mut attach);
     cx.errors.propagate()?;
+    // `[[file]]` formats, in this context: lower/file.rs.
     attach.files = cx.lower_files(raw);
     cx.errors.propagate()?;
     Ok(attach)
 }
 
-struct LowerAttach<'a> {
-    src: &'a str,
-    abi: &'a Abi,
-    layout: &'a Layout,
-    access: &'a Access,
-    errors: Errors,
+pub(crate) struct LowerAttach<'a> {
+    pub(crate) src: &'a str,
+    pub(crate) abi: &'a Abi,
+    pub(crate) layout: &'a Layout,
+    pub(crate) access: &'a Access,
+    pub(crate) errors: Errors,
     /// The records of the `[[file]]` being lowered that had errors: a later record that
     /// names one is not an error of its own.
-    failed_records: Vec<String>,
+    pub(crate) failed_records: Vec<String>,
 }
 
 impl LowerAttach<'_> {
-    fn inner(&self, s: &Spanned<String>) -> Span {
+    pub(crate) fn inner(&self, s: &Spanned<String>) -> Span {
         string_span(self.src, s)
     }
 
     /// "did you mean `x`?", or `fallback`.
-    fn suggest<'n>(
+    pub(crate) fn suggest<'n>(
         name: &str,
         candidates: impl Iterator<Item = &'n str>,
         fallback: impl Into<String>,
@@ -97,7 +95,7 @@ impl LowerAttach<'_> {
         closest(name, candidates).map_or(fallback.into(), |c| format!("did you mean `{c}`?"))
     }
 
-    fn find_struct(&mut self, name: &Spanned<String>, what: &str) -> Option<StructId> {
+    pub(crate) fn find_struct(&mut self, name: &Spanned<String>, what: &str) -> Option<StructId> {
         let found = self.abi.find_struct(name.get_ref());
         if found.is_none() {
             let help = Self::suggest(
@@ -116,7 +114,7 @@ impl LowerAttach<'_> {
 
     /// A path such as `header.schema_minor` from struct `si` down to a field that is not
     /// an array, through nested struct fields: its field indices and its offset.
-    fn resolve_path(
+    pub(crate) fn resolve_path(
         &mut self,
         si: StructId,
         path: &Spanned<String>,
@@ -168,7 +166,7 @@ impl LowerAttach<'_> {
 
     /// A path to an unsigned integer field (not an array, not an enum): what a handshake,
     /// a row's offset and size, an extent or a row count is read from.
-    fn resolve_unsigned(
+    pub(crate) fn resolve_unsigned(
         &mut self,
         si: StructId,
         path: &Spanned<String>,
@@ -200,7 +198,7 @@ impl LowerAttach<'_> {
     }
 
     /// The field at the end of a resolved path.
-    fn field_at(&self, si: StructId, fields: &[usize]) -> &crate::ir::Field {
+    pub(crate) fn field_at(&self, si: StructId, fields: &[usize]) -> &crate::ir::Field {
         let mut s = &self.abi.structs[si];
         let (last, through) = fields.split_last().expect("a path has a field");
         for &fi in through {
@@ -223,7 +221,12 @@ impl LowerAttach<'_> {
 
     /// A count, stride or byte size: an integer, or an expression over constants in which a
     /// struct's name stands for its size.
-    fn eval(&mut self, value: &Spanned<RawValue>, what: &str, least: i128) -> Option<u64> {
+    pub(crate) fn eval(
+        &mut self,
+        value: &Spanned<RawValue>,
+        what: &str,
+        least: i128,
+    ) -> Option<u64> {
         let lookup = |name: &str| self.value_of(name);
         let result = match value.get_ref() {
             RawValue::Int(v) => Ok(i128::from(*v)),

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use abi_codegen::Schema;
-use abi_codegen::write;
+use crate::Schema;
+use crate::write;
 
 /// `--color`, set once in `main` and read by [`color_enabled`].
 pub(crate) static COLOR: std::sync::OnceLock<clap::ColorChoice> = std::sync::OnceLock::new();
@@ -65,14 +65,14 @@ impl From<std::io::Error> for Failure {
 }
 
 /// The name the diagnostics show for a path (`/` separators on every system).
-pub(crate) use abi_codegen::diagnostics::display_path as display_name;
+pub(crate) use crate::diagnostics::display_path as display_name;
 
 pub(crate) fn load(path: &Path) -> Result<Schema, Failure> {
     load_with_source(path).map(|(schema, _)| schema)
 }
 
 /// A schema's errors as `generate` prints them, coloured as `--color` says for stderr.
-pub(crate) fn render_errors(errors: &abi_codegen::SchemaErrors, name: &str, src: &str) -> String {
+pub(crate) fn render_errors(errors: &crate::SchemaErrors, name: &str, src: &str) -> String {
     if color_enabled(&std::io::stderr()) {
         errors.render_styled(name, src)
     } else {
@@ -84,15 +84,11 @@ pub(crate) fn render_errors(errors: &abi_codegen::SchemaErrors, name: &str, src:
 pub(crate) fn load_with_source(path: &Path) -> Result<(Schema, String), Failure> {
     let src = write::read_text(path)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
-    match abi_codegen::load_schema(&src) {
+    match crate::load_schema(&src) {
         Ok(schema) => {
             eprint!(
                 "{}",
-                abi_codegen::diagnostics::render_warnings(
-                    &schema.warnings,
-                    &display_name(path),
-                    &src
-                )
+                crate::diagnostics::render_warnings(&schema.warnings, &display_name(path), &src)
             );
             Ok((schema, src))
         }
@@ -120,6 +116,6 @@ pub(crate) fn fix_command(sub: &str) -> String {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
         })
-        .unwrap_or_else(|| env!("CARGO_BIN_NAME").to_owned());
+        .unwrap_or_else(|| "abi-codegen".to_owned());
     format!("{program} {sub}")
 }

@@ -6,11 +6,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use abi_codegen::diff::{
+use crate::diff::{
     Diff, Sources, compute_diff, compute_new_abi, render_github, render_json, render_markdown,
     render_text,
 };
-use abi_codegen::write;
+use crate::write;
 
 use crate::cli::common::{color_enabled, display_name, out, render_errors};
 
@@ -52,7 +52,7 @@ fn exit_bits(diff: &Diff) -> u8 {
     if !diff.changes.is_empty() || diff.new_abi.is_some() {
         bits |= CHANGED;
     }
-    if diff.count(abi_codegen::diff::Severity::Breaking) > 0 {
+    if diff.count(crate::diff::Severity::Breaking) > 0 {
         bits |= BREAKING;
     }
     if !diff.verdict.ok() {
@@ -143,8 +143,8 @@ pub(crate) fn diff(args: &DiffArgs) -> ExitCode {
         Err(e) => return unreadable(format!("cannot read {}: {e}", new_path.display())),
     };
     let new_name = display_name(&new_path);
-    let old = old_src.as_deref().map(abi_codegen::load_schema);
-    let new = abi_codegen::load_schema(&new_src);
+    let old = old_src.as_deref().map(crate::load_schema);
+    let new = crate::load_schema(&new_src);
     if let (Some(Err(errors)), Some(src)) = (&old, &old_src) {
         eprint!("{}", render_errors(errors, &old_name, src));
     }
@@ -209,10 +209,10 @@ fn append(path: &Path, text: &str) -> std::io::Result<()> {
 /// also for github, whose job summary is markdown) or JSON.
 pub(crate) fn print_rules(format: DiffFormat) -> ExitCode {
     match format {
-        DiffFormat::Text => out!("{}", abi_codegen::diff::render_rules_text()),
-        DiffFormat::Json => out!("{}", abi_codegen::diff::render_rules_json()),
+        DiffFormat::Text => out!("{}", crate::diff::render_rules_text()),
+        DiffFormat::Json => out!("{}", crate::diff::render_rules_json()),
         DiffFormat::Markdown | DiffFormat::Github => {
-            out!("{}", abi_codegen::diff::render_rules_markdown());
+            out!("{}", crate::diff::render_rules_markdown());
         }
     }
     ExitCode::SUCCESS

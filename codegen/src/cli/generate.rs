@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use abi_codegen::write;
+use crate::write;
 
 use super::common::{Failure, display_name, fix_command, load_with_source, outln};
 
@@ -30,7 +30,7 @@ impl Target {
         let extension = (file.strip_prefix(abi))
             .and_then(|rest| rest.strip_prefix('.'))
             .unwrap_or("");
-        let builtin = abi_codegen::language_backend::BUILTIN_EXTENSIONS.contains(&extension);
+        let builtin = crate::language_backend::BUILTIN_EXTENSIONS.contains(&extension);
         match self {
             Target::Rust => builtin && extension == "rs",
             Target::C => builtin && extension == "h",
@@ -50,13 +50,13 @@ pub(crate) fn generate(
     // The templates compile (once per process, about 0.5 ms) on another core while the
     // schema loads.
     let (schema, src) = std::thread::scope(|scope| {
-        scope.spawn(abi_codegen::language_backend::compile_templates);
+        scope.spawn(crate::language_backend::compile_templates);
         load_with_source(schema_path)
     })?;
-    let source = abi_codegen::diagnostics::source_name(schema_path);
+    let source = crate::diagnostics::source_name(schema_path);
     let schema_dir = schema_path.parent().unwrap_or(Path::new(""));
     let render = || {
-        abi_codegen::generated_outputs(
+        crate::generated_outputs(
             &schema,
             &display_name(schema_path),
             &src,

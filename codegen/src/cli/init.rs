@@ -1,4 +1,4 @@
-//! `abi-codegen init`: writes the starter schema (abi_codegen::init) where asked.
+//! `abi-codegen init`: writes the starter schema (crate::init) where asked.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -7,7 +7,7 @@ use super::common::{Failure, fix_command, outln};
 
 /// `abi-codegen init`: the starter schema, written where asked unless a file is there.
 pub(crate) fn init(
-    kinds: &[abi_codegen::init::Kind],
+    kinds: &[crate::init::Kind],
     path: &Path,
     force: bool,
 ) -> Result<ExitCode, Failure> {
@@ -17,7 +17,7 @@ pub(crate) fn init(
             path.display()
         )));
     }
-    let text = abi_codegen::init::starter_schema(kinds);
+    let text = crate::init::starter_schema(kinds);
     std::fs::write(path, text)
         .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))?;
     outln!(

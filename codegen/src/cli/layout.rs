@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use abi_codegen::report;
+use crate::report;
 
 use super::common::{Failure, load, out, outln};
 
@@ -32,7 +32,7 @@ pub(crate) fn layout(
     match name {
         None => out!("{}", report::layout_tables(&schema)),
         Some(n) => {
-            let index = abi_codegen::inspect::find_struct(&schema, n)
+            let index = crate::inspect::find_struct(&schema, n)
                 .map_err(|_| not_found(&schema, n, schema_path))?;
             out!("{}", report::layout_table(&schema, index));
         }
@@ -41,8 +41,8 @@ pub(crate) fn layout(
 }
 
 /// No struct `name`: the error names the schema file and the closest struct's name.
-fn not_found(schema: &abi_codegen::Schema, name: &str, path: &Path) -> Failure {
-    let msg = abi_codegen::inspect::find_struct(schema, name)
+fn not_found(schema: &crate::Schema, name: &str, path: &Path) -> Failure {
+    let msg = crate::inspect::find_struct(schema, name)
         .err()
         .unwrap_or_default()
         .replacen("in the schema", &format!("in {}", path.display()), 1);

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use abi_codegen::write;
+use crate::write;
 
 use super::common::{Failure, display_name, load, out};
 
@@ -12,8 +12,8 @@ pub(crate) fn render_template(schema_path: &Path, template: &Path) -> Result<Exi
     let schema = load(schema_path)?;
     let text = write::read_text(template)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", template.display())))?;
-    let source = abi_codegen::diagnostics::source_name(schema_path);
-    match abi_codegen::language_backend::user_template::render_user_template(
+    let source = crate::diagnostics::source_name(schema_path);
+    match crate::language_backend::user_template::render_user_template(
         &schema,
         &source,
         &display_name(template),

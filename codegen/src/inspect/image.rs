@@ -11,7 +11,6 @@ use abi_runtime::attach::{AttachError, Report, RowReport, Source, TableReport, r
 
 use crate::ir::attach::Holds;
 use crate::ir::scalar::Scalar;
-use crate::plan::attach::AttachPlan;
 use crate::schema::Schema;
 
 use super::decode;
@@ -44,8 +43,8 @@ impl Source for Input<'_> {
 /// Decodes the whole of `input` as an image laid out by layout `layout`, from offset 0.
 pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> FileInspection {
     let t = &schema.attach.layouts[layout];
-    let plan = AttachPlan::new(schema);
-    let specs = AttachSpecs::new(&plan);
+    let plan = &schema.attach_plan;
+    let specs = AttachSpecs::new(plan);
     let handshake = specs.handshake(t.header);
     let report = report(&Input(input), handshake.as_ref(), specs.table(layout));
     let mut cx = ImageDecoder {

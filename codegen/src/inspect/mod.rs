@@ -22,9 +22,9 @@ mod seek;
 mod specs;
 mod zlib;
 
-pub use file::{FileInspection, Found, ReadAt, find_file, inspect_file};
+pub use file::{FileInspection, ReadAt, find_file, inspect_file};
 pub use image::{find_layout, inspect_image};
-pub use model::{Decoded, Issue, Level, Node, NodeKind};
+pub use model::{Decoded, Issue, Level};
 pub use records::{
     Extent, Inspection, Plan, decode, find_struct, inspect, inspect_bytes, parse_offset,
 };

@@ -52,7 +52,7 @@ pub struct Abi {
     pub doc: String,
     pub consts: Vec<Constant>,
     pub enums: Vec<Enum>,
-    /// Indexed by [`StructId`].
+    /// Indexed by `StructId`.
     pub structs: PerStruct<Struct>,
     /// Every item in declaration order.
     pub order: Vec<ItemRef>,

@@ -5,10 +5,15 @@
 //! the state and helpers the access, protocol and directory passes share, and
 //! `reserved_macros.rs`, the check that no constant or enum value becomes one of the C
 //! header's own macros (run by the access pass, which knows whether the header has live
-//! helpers).
+//! helpers). `[[file]]` formats lower after the attach declarations, in the attach pass's
+//! context: `file.rs` (records and placement), `file_encoding.rs` (`encoding` and `seek`)
+//! and `file_indexed.rs` (`indexed` and `same` pairs).
 
 pub(crate) mod after_layout;
 mod context;
+mod file;
+mod file_encoding;
+mod file_indexed;
 mod header;
 mod names;
 pub(crate) mod reserved_macros;

@@ -15,6 +15,15 @@ use crate::parse::{RawEnum, RawSchema};
 /// Names the ABI version constants take in every target; no constant may take them.
 const RESERVED_CONSTS: [&str; 3] = ["abi_version", "abi_version_major", "abi_version_minor"];
 
+/// Names the wake statistics take when the schema has events: C's `PREFIX_wake_stats` type
+/// and its two functions, Python's `WakeStats` (the first name in CamelCase). No type may
+/// take them then.
+const WAKE_STATS_NAMES: [&str; 3] = [
+    "wake_stats",
+    "wake_stats_record",
+    "wake_stats_percentiles_us",
+];
+
 impl Lower<'_> {
     pub(super) fn check_name(&mut self, name: &Spanned<String>, what: &dyn Display) {
         let n = name.get_ref();
@@ -70,6 +79,16 @@ impl Lower<'_> {
                 self.errors.error(
                     &self.inner(name),
                     format!("{kind} `{n}` takes the name of a built-in type"),
+                );
+            }
+            if kind != "constant" && !raw.events.is_empty() && WAKE_STATS_NAMES.contains(&n) {
+                self.errors.error_help(
+                    &self.inner(name),
+                    format!(
+                        "{kind} `{n}` takes a name the events' wake statistics are generated under"
+                    ),
+                    "with events, C has the prefix's `_wake_stats` type and its `_record` and \
+                     `_percentiles_us` functions, and Python a `WakeStats` class: rename the type",
                 );
             }
             if kind == "constant" && RESERVED_CONSTS.contains(&n) {

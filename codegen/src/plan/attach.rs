@@ -5,12 +5,14 @@
 //! it as `static` specs, the C and Python backends as their tables, and `inspect` converts
 //! it into the runtime's spec types. No backend re-derives any of it.
 
+use crate::ir::Abi;
 use crate::ir::StructId;
 use crate::ir::Version;
+use crate::ir::attach::Attach;
 use crate::ir::attach::{Handshake, Holds, LayoutTable, Row};
 use crate::ir::geometry::{self, TableGeometry};
 use crate::ir::scalar::Scalar;
-use crate::schema::Schema;
+use crate::layout::Layout;
 
 /// Every layout table and handshake, in schema order (as `Attach::layouts` and
 /// `Attach::handshakes`).
@@ -168,9 +170,23 @@ pub struct AddedPlan {
     pub end: u64,
 }
 
+/// What the attach plan is computed from: the lowered schema's parts (the `Schema` holds the
+/// plan, so the plan is made before it).
+struct Lowered<'a> {
+    abi: &'a Abi,
+    layout: &'a Layout,
+    attach: &'a Attach,
+}
+
 impl AttachPlan {
-    pub fn new(schema: &Schema) -> Self {
-        let attach = &schema.attach;
+    /// The plan of every layout table and handshake; `load_schema` makes it once and the
+    /// `Schema` holds it (`Schema::attach_plan`).
+    pub fn new(abi: &Abi, layout: &Layout, attach: &Attach) -> Self {
+        let schema = &Lowered {
+            abi,
+            layout,
+            attach,
+        };
         AttachPlan {
             tables: (attach.layouts.iter()).map(|l| table(schema, l)).collect(),
             handshakes: (attach.handshakes.iter())
@@ -197,7 +213,7 @@ impl RowPlan {
     }
 }
 
-fn table(schema: &Schema, l: &LayoutTable) -> TablePlan {
+fn table(schema: &Lowered<'_>, l: &LayoutTable) -> TablePlan {
     TablePlan {
         name: l.name.clone(),
         header: schema.abi.structs[l.header].name.clone(),
@@ -214,7 +230,7 @@ fn table(schema: &Schema, l: &LayoutTable) -> TablePlan {
     }
 }
 
-fn row(schema: &Schema, l: &LayoutTable, r: &Row) -> RowPlan {
+fn row(schema: &Lowered<'_>, l: &LayoutTable, r: &Row) -> RowPlan {
     let ours = schema.abi.version;
     let contents = match r.holds {
         Holds::Struct { struct_index, .. } if struct_index == l.header => Contents::Header,
@@ -253,7 +269,7 @@ fn row(schema: &Schema, l: &LayoutTable, r: &Row) -> RowPlan {
     }
 }
 
-fn geometry(schema: &Schema, t: &TableGeometry) -> GeometryPlan {
+fn geometry(schema: &Lowered<'_>, t: &TableGeometry) -> GeometryPlan {
     let g = &schema.attach.geometry[t.geometry];
     GeometryPlan {
         name: schema.abi.structs[g.struct_index].fields[g.field]
@@ -270,7 +286,7 @@ fn geometry(schema: &Schema, t: &TableGeometry) -> GeometryPlan {
     }
 }
 
-fn handshake(schema: &Schema, h: &Handshake) -> HandshakePlan {
+fn handshake(schema: &Lowered<'_>, h: &Handshake) -> HandshakePlan {
     let abi = &schema.abi;
     let s = &abi.structs[h.struct_index];
     HandshakePlan {

@@ -50,8 +50,6 @@ pub struct Lockstep<'a> {
     pub seqlock: usize,
     /// The event's word (the seqlock's counter) from the start of the seqlock's struct.
     pub word_offset: u64,
-    /// The answer's tick ([`ANSWER_FIELD`]) from the start of the seqlock's struct.
-    pub answer_offset: u64,
     /// The row state of a bot (the session's `active`).
     pub active: u64,
     /// The row's caps field and the tool flag's bits (a row whose caps hold them is not a
@@ -97,8 +95,7 @@ fn plan_for<'a>(schema: &'a Schema, e: &'a Event) -> Option<Lockstep<'a>> {
             && f.ty.len.is_none()
             && matches!(f.ty.elem, Elem::Prim(p) if p.is_integer() && !p.is_signed())
     })?;
-    let answer_layout = &schema.layout.of(e.word.struct_index).fields[answer];
-    if answer_layout.size != 8 {
+    if schema.layout.of(e.word.struct_index).fields[answer].size != 8 {
         return None;
     }
     let row = &schema.abi.structs[s.row];
@@ -127,7 +124,6 @@ fn plan_for<'a>(schema: &'a Schema, e: &'a Event) -> Option<Lockstep<'a>> {
         session,
         seqlock,
         word_offset: e.word_offset,
-        answer_offset: answer_layout.offset,
         active: s.active,
         tool,
     })
@@ -143,7 +139,7 @@ mod tests {
         let l = lockstep(&schema).expect("the bridge's input event");
         assert_eq!(l.event.name, "input");
         assert_eq!(schema.access.seqlocks[l.seqlock].name, "pad_input");
-        assert_eq!((l.word_offset, l.answer_offset), (0, 8));
+        assert_eq!(l.word_offset, 0);
         // client_entry.caps at 0x0C, 4 bytes; client_caps.tool = 0x2 (the reference).
         let tool = l.tool.expect("client_entry.caps holds tool");
         assert_eq!((tool.offset, tool.width, tool.bits), (0x0C, 4, 0x2));

@@ -3,6 +3,8 @@
 
 pub mod attach;
 pub mod bound;
+#[cfg(feature = "text")]
+pub mod directory;
 pub mod events;
 pub mod host_words;
 pub(crate) mod live;

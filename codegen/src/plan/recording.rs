@@ -61,7 +61,6 @@ pub enum TotalPlan {
 #[derive(Debug, Clone)]
 pub struct RecordingPlan {
     pub name: String,
-    pub doc: String,
     pub header: PartPlan,
     pub trailer: PartPlan,
     pub footer_offset: FieldPlan,
@@ -227,7 +226,6 @@ fn plan_recording(schema: &Schema, f: &FileFormat) -> Option<RecordingPlan> {
     };
     Some(RecordingPlan {
         name: f.name.clone(),
-        doc: f.doc.clone(),
         header: part(schema, f, header_r),
         trailer: part(schema, f, *trailer_r),
         footer_offset: field(footer_offset),

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use abi_codegen::inspect::{Extent, Plan, ReadAt};
+use crate::inspect::{Extent, Plan, ReadAt};
 
 /// The bytes of each record of a plan, in order, and what is known of the input's length.
 /// Fewer records than the plan's count mean the input ended before the last one.

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use abi_codegen::Schema;
+use crate::Schema;
 
 use super::input;
 use super::{Request, print_records};
@@ -25,9 +25,9 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
 /// an error that says what works with it, not "no struct named".
 fn refuse_whole(schema: &Schema, name: &str) -> Result<(), Failure> {
     let structs = &schema.abi.structs;
-    let (kind, first) = if let Some(l) = abi_codegen::inspect::find_layout(schema, name) {
+    let (kind, first) = if let Some(l) = crate::inspect::find_layout(schema, name) {
         ("[[layout]]", Some(schema.attach.layouts[l].header))
-    } else if let Some(f) = abi_codegen::inspect::find_file(schema, name) {
+    } else if let Some(f) = crate::inspect::find_file(schema, name) {
         let records = &schema.attach.files[f].records;
         ("[[file]]", records.first().map(|r| r.struct_index))
     } else {
@@ -48,7 +48,7 @@ fn open_live(
 ) -> Result<
     (
         Schema,
-        abi_codegen::inspect::Plan,
+        crate::inspect::Plan,
         abi_runtime::Mapping,
         Vec<input::Counter>,
     ),
@@ -91,7 +91,7 @@ pub fn inspect_live(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{decode, render_issues};
+    use crate::inspect::{decode, render_issues};
     let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
     let (input, retries) = input::read_live(&mapping, &plan, &counters).map_err(Failure::Input)?;
     let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
@@ -120,7 +120,7 @@ pub fn watch_live(
     request: &Request,
     seconds: f64,
 ) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{decode, render_dump};
+    use crate::inspect::{decode, render_dump};
     let (schema, plan, mapping, counters) = open_live(schema_path, request)?;
     let fields = |dump: &str| -> Vec<(String, String)> {
         dump.lines()
@@ -142,7 +142,7 @@ pub fn watch_live(
         let records: Vec<&[u8]> = input.bytes.iter().map(Vec::as_slice).collect();
         let inspection = decode(&schema, &plan, &records, input.len);
         if inspection.records.is_empty() {
-            eprint!("{}", abi_codegen::inspect::render_issues(&inspection));
+            eprint!("{}", crate::inspect::render_issues(&inspection));
             return Ok(ExitCode::from(1));
         }
         let now = fields(&render_dump(&schema, &inspection));

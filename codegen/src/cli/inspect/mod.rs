@@ -8,7 +8,7 @@ mod seek;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use abi_codegen::Schema;
+use crate::Schema;
 
 use crate::cli::common::{Failure, load, out, outln};
 
@@ -26,8 +26,8 @@ pub(crate) struct Request {
 impl Request {
     /// The records to decode: the struct named, where the first starts, how many, how far
     /// apart.
-    pub(crate) fn plan(&self, schema: &Schema) -> Result<abi_codegen::inspect::Plan, Failure> {
-        abi_codegen::inspect::Plan::new(schema, &self.name, self.offset, self.count, self.stride)
+    pub(crate) fn plan(&self, schema: &Schema) -> Result<crate::inspect::Plan, Failure> {
+        crate::inspect::Plan::new(schema, &self.name, self.offset, self.count, self.stride)
             .map_err(Failure::Input)
     }
 }
@@ -40,12 +40,12 @@ pub(crate) fn inspect(
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{decode, render_issues};
+    use crate::inspect::{decode, render_issues};
     let schema = load(schema_path)?;
     let file = &request.file;
-    let whole = match abi_codegen::inspect::find_file(&schema, &request.name) {
+    let whole = match crate::inspect::find_file(&schema, &request.name) {
         Some(f) => Some(Whole::File(f)),
-        None => abi_codegen::inspect::find_layout(&schema, &request.name).map(Whole::Image),
+        None => crate::inspect::find_layout(&schema, &request.name).map(Whole::Image),
     };
     match (whole, request.keys) {
         (Some(Whole::File(f)), Some(keys)) => {
@@ -83,7 +83,7 @@ pub(crate) fn inspect(
 /// A warning when the records start (or, with a stride, follow each other) off their
 /// struct's alignment: the bytes are decoded as asked, but no producer places a record
 /// there, so the offset is likely wrong (a count for a byte offset, a header forgotten).
-fn misaligned(schema: &Schema, plan: &abi_codegen::inspect::Plan) -> Option<String> {
+fn misaligned(schema: &Schema, plan: &crate::inspect::Plan) -> Option<String> {
     let align = schema.layout.of(plan.index).align.max(1);
     let name = &plan.type_name;
     let tail = "the records are decoded where asked, but a producer never places one there";
@@ -107,12 +107,12 @@ fn misaligned(schema: &Schema, plan: &abi_codegen::inspect::Plan) -> Option<Stri
 /// code; nothing on stdout when the input did not hold them.
 pub(crate) fn print_records(
     schema: &Schema,
-    inspection: &abi_codegen::inspect::Inspection,
+    inspection: &crate::inspect::Inspection,
     json: bool,
     strict: bool,
     extra: Option<(&str, serde_json::Value)>,
 ) -> ExitCode {
-    use abi_codegen::inspect::{render_dump, render_json};
+    use crate::inspect::{render_dump, render_json};
     if inspection.records.is_empty() {
         return ExitCode::from(inspection.exit_code(strict));
     }
@@ -139,7 +139,7 @@ enum Whole {
 
 /// The whole input of a `[[file]]` or `[[layout]]`, which no `--offset`, `--count` or
 /// `--stride` places.
-fn open_whole(request: &Request) -> Result<Box<dyn abi_codegen::inspect::ReadAt>, Failure> {
+fn open_whole(request: &Request) -> Result<Box<dyn crate::inspect::ReadAt>, Failure> {
     if request.offset != 0 || request.count != 1 || request.stride.is_some() {
         return Err(Failure::Input(format!(
             "--offset, --count and --stride place records of a struct; `{}` is decoded whole",
@@ -154,13 +154,13 @@ fn open_whole(request: &Request) -> Result<Box<dyn abi_codegen::inspect::ReadAt>
 /// `abi-codegen inspect` of a `[[file]]` format or a `[[layout]]`: the whole file, record by
 /// record, or the whole image, region by region.
 fn inspect_whole(
-    schema: &abi_codegen::Schema,
+    schema: &crate::Schema,
     whole: Whole,
     request: &Request,
     json: bool,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    use abi_codegen::inspect::{
+    use crate::inspect::{
         inspect_file, inspect_image, render_file_dump, render_file_issues, render_file_json,
     };
     let input = open_whole(request)?;

@@ -5,8 +5,8 @@
 
 use std::process::ExitCode;
 
-use abi_codegen::Schema;
-use abi_codegen::inspect::{
+use crate::Schema;
+use crate::inspect::{
     Decoded, Issue, ReadAt, render_decoded_dump, render_decoded_json, seek_records,
 };
 
@@ -55,7 +55,7 @@ pub(crate) fn inspect_keys(
     found.issues.extend(own);
     eprint!("{}", found.render_issues());
     if json {
-        let issues = abi_codegen::inspect::issues_json(&found.issues);
+        let issues = crate::inspect::issues_json(&found.issues);
         let text = serde_json::to_string_pretty(&issues).expect("json values serialize");
         let issues = text.replace('\n', "\n  ");
         let inflated = serde_json::json!(found.inflated);

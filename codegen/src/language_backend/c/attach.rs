@@ -214,11 +214,11 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
     let abi = &schema.abi;
     let p = abi.c_prefix.clone();
     let pu = p.to_ascii_uppercase();
-    let plan = AttachPlan::new(schema);
+    let plan = &schema.attach_plan;
     let layouts = &schema.attach.layouts;
     let mut slots = vec![None; layouts.len()];
     for i in 0..layouts.len() {
-        table_slots(&plan, i, &mut slots, 0)?;
+        table_slots(plan, i, &mut slots, 0)?;
     }
     let slots: Vec<u64> = slots.into_iter().map(|s| s.unwrap_or(0)).collect();
     let tables = (layouts.iter().zip(&plan.tables).enumerate())

@@ -10,9 +10,9 @@ use super::comments::render_comment_lines;
 use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::directory::Directory;
 use crate::ir::result_codes::Family;
-use crate::language_backend::directory_plan::PlanCtx;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::directory::PlanCtx;
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {

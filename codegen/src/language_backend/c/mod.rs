@@ -41,6 +41,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::backend::whole_file_target;
 use super::output::{RenderError, doc_after_since, generated_line};
 use super::prose::access as protocols;
 use super::text::{Compiled, Template};
@@ -53,7 +54,7 @@ use literals::{int_suffix, push_int_literal};
 use names::{const_macro, field_name, prim_type, value_macro, value_macro_prefix};
 
 use crate::ir::StructId;
-pub use comments::{escape_comment_line, render_comment_lines};
+pub use comments::render_comment_lines;
 pub use literals::render_int_literal;
 use names::{array_len, field_type};
 pub use names::{c_field_name, c_type_name};
@@ -410,3 +411,10 @@ fn struct_context(schema: &Schema, index: StructId) -> StructContext<'_> {
         fields,
     }
 }
+
+whole_file_target!(
+    /// The C header, `<name>.h`: registered in `language_backend/mod.rs`.
+    CHeader,
+    "h",
+    render_c_header
+);

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::backend::whole_file_target;
 use super::output::{RenderError, generated_line};
 use super::prose::{access, directory, regions};
 use super::text::{Compiled, Template};
@@ -353,3 +354,10 @@ fn push_link_word(out: &mut String, word: &str, target: Option<(&str, &str)>) {
         _ => out.push_str(&escape_inline_cow(word)),
     }
 }
+
+whole_file_target!(
+    /// The markdown reference, `<name>.md`: registered in `language_backend/mod.rs`.
+    Markdown,
+    "md",
+    render_markdown
+);

@@ -9,4 +9,5 @@ pub(crate) mod directory;
 #[cfg(feature = "text")]
 pub mod regions;
 
+#[cfg(feature = "text")]
 pub use access::{ProtocolProse, Role, describe_protocols};

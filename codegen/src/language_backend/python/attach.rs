@@ -26,7 +26,7 @@ use crate::ir::attach::{Holds, LayoutTable, Row};
 use crate::ir::scalar::Scalar;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template, template};
-use crate::plan::attach::{self as plan, AttachPlan, Contents, HandshakePlan, Rule, TablePlan};
+use crate::plan::attach::{self as plan, Contents, HandshakePlan, Rule, TablePlan};
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {
@@ -273,7 +273,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
     let classes: Vec<String> = (a.layouts.iter())
         .map(|l| module.name(&python_type_name(&l.name)))
         .collect();
-    let plan = AttachPlan::new(schema);
+    let plan = &schema.attach_plan;
     let handshakes: Vec<HandshakeData> = (plan.handshakes.iter())
         .map(|h| handshake_data(schema, names, h, &read_versioned))
         .collect();

@@ -10,9 +10,9 @@ use serde::Serialize;
 use super::literals::doc_lines;
 use crate::ir::names::camel;
 use crate::ir::result_codes::{Family, codes};
-use crate::language_backend::directory_plan::PlanCtx;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::text::{Compiled, Template};
+use crate::plan::directory::PlanCtx;
 use crate::schema::Schema;
 
 const TEMPLATE: Template = Template {

@@ -42,6 +42,7 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
+use super::backend::whole_file_target;
 use super::output::{RenderError, doc_after_since, generated_line};
 use super::text::{Compiled, Template, template};
 use crate::ir::names::upper;
@@ -390,3 +391,17 @@ fn compute_examples(schema: &Schema, names: &Names) -> Examples {
             .map(|(s, f, _)| format!("{}.{}{}", variable(s), f.name, ENUM_PROPERTY_SUFFIX)),
     }
 }
+
+whole_file_target!(
+    /// The Python module, `<name>.py`: registered in `language_backend/mod.rs`.
+    PythonModule,
+    "py",
+    render_python
+);
+
+whole_file_target!(
+    /// The Python module's type stub, `<name>.pyi`: registered in `language_backend/mod.rs`.
+    PythonStub,
+    "pyi",
+    render_python_stub
+);

@@ -8,8 +8,9 @@
 //! the target's byte order, and the ABI's is little-endian.
 //!
 //! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
-//! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
-//! `support/`, copied once into each file that needs it and invoked per item.
+//! (names, `Debug`, bit operations, layout asserts) lives in hand-written macros, invoked
+//! per item: abi-runtime's (`abi_runtime::support`) for a schema whose Rust depends on it,
+//! else a copy of their text (the same source) at the top of the file.
 //!
 //! This module cuts the file into parts and puts it together; names.rs has the identifiers,
 //! docs.rs the doc comments and their escaping, items.rs the byte-order guard, the
@@ -20,9 +21,9 @@ use std::ops::Range;
 
 use proc_macro2::TokenStream;
 
-use super::jobs;
 use super::output::generated_line;
-use crate::ir::{Abi, EnumKind};
+use crate::ir::EnumKind;
+use crate::jobs;
 use crate::plan::live::has_live_layer;
 use crate::schema::Schema;
 
@@ -118,14 +119,6 @@ impl<'a> RustParts<'a> {
         self.weights.iter().sum()
     }
 
-    pub fn len(&self) -> usize {
-        self.ranges.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
-    }
-
     /// The text of part `i`.
     pub fn print(&self, i: usize) -> String {
         print_items(self.schema, &self.items[self.ranges[i].clone()])
@@ -133,7 +126,7 @@ impl<'a> RustParts<'a> {
 
     /// The whole file: the generated-file line, the support code, then the parts' texts.
     pub fn assemble(&self, source: &str, printed: &[String]) -> String {
-        let support = support_for(&self.schema.abi);
+        let support = support_for(self.schema);
         let line = generated_line(source);
         let length = printed.iter().map(String::len).sum::<usize>();
         let mut text = String::with_capacity(line.len() + support.len() + length + 8);
@@ -295,7 +288,9 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
-        Ok(file) => reflow::one_line_attributes(&prettyplease::unparse(&file)),
+        Ok(file) => {
+            reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file)))
+        }
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(
@@ -309,7 +304,12 @@ fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
 /// macro bodies): text access, and the macros that give enums, flag sets and structs their
 /// shared behaviour. Only what is used is emitted, so nothing is dead code. The text is
 /// constant, so it is checked once, by the tests below, rather than parsed on every run.
-fn support_for(abi: &Abi) -> String {
+///
+/// A schema whose Rust depends on abi-runtime (shared memory or recordings) imports the
+/// macros from it instead (`abi_runtime::support`, the same text): `text` stays, since its
+/// functions are the schema's own API.
+fn support_for(schema: &Schema) -> String {
+    let abi = &schema.abi;
     let has_enum = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
     let has_flags = abi.enums.iter().any(|e| e.kind == EnumKind::Flags);
     let has_text = abi.structs.iter().flat_map(|s| &s.fields).any(is_text);
@@ -325,22 +325,73 @@ fn support_for(abi: &Abi) -> String {
         has_array,
         !abi.structs.is_empty(),
     ];
+    if has_live_layer(schema) || recording::has_recordings(schema) {
+        let macros: Vec<&str> = RUNTIME_MACROS
+            .iter()
+            .zip(used)
+            .filter(|(name, used)| *used && !name.is_empty())
+            .map(|(name, _)| *name)
+            .collect();
+        let mut text = if has_text {
+            format!("{TEXT}\n")
+        } else {
+            String::new()
+        };
+        if !macros.is_empty() {
+            text.push_str(&format!(
+                "use ::abi_runtime::{{{}}};\n\n",
+                macros.join(", ")
+            ));
+        }
+        return text;
+    }
     SUPPORT
         .iter()
         .zip(used)
         .filter(|(_, used)| *used)
-        .map(|((_, text), _)| format!("{text}\n"))
+        .map(|(name, _)| format!("{}\n", support_text(name)))
         .collect()
 }
 
-/// The hand-written support files, in the order they are emitted.
-const SUPPORT: [(&str, &str); 5] = [
-    ("text", include_str!("support/text.rs")),
-    ("enum", include_str!("support/enum.rs")),
-    ("flags", include_str!("support/flags.rs")),
-    ("array", include_str!("support/array.rs")),
-    ("struct", include_str!("support/struct.rs")),
-];
+/// The hand-written support, in the order it is emitted.
+const SUPPORT: [&str; 5] = ["text", "enum", "flags", "array", "struct"];
+
+/// The runtime's name of each [`SUPPORT`] part's macro (`text` and `array` have none).
+const RUNTIME_MACROS: [&str; 5] = ["", "abi_enum", "abi_flags", "", "abi_struct"];
+
+/// Access to `char[N]` fields: the schema's own `text` module.
+const TEXT: &str = include_str!("support/text.rs");
+
+/// The text of support part `name`: `text`, or the part of abi-runtime's `support` module
+/// (`abi_runtime::support::SOURCE`, the one source of the macros) after its
+/// `// support: NAME` line, with its paths made local (the macros not exported, `$crate`'s
+/// helpers the file's own `text` and `array`, zerocopy by its name).
+fn support_text(name: &str) -> String {
+    if name == "text" {
+        return TEXT.to_string();
+    }
+    let source = abi_runtime::support::SOURCE;
+    let marker = format!("// support: {name}\n");
+    let start = source
+        .find(&marker)
+        .map_or(source.len(), |i| i + marker.len());
+    let end = source[start..]
+        .find("// support: ")
+        .map_or(source.len(), |i| start + i);
+    let part = source[start..end].trim_end_matches('\n');
+    [
+        ("#[doc(hidden)]\n#[macro_export]\n", ""),
+        ("pub mod array {", "mod array {"),
+        ("$crate::abi_struct!(@", "abi_struct!(@"),
+        ("&$crate::support::TextDebug(", "&text::Debug("),
+        ("&$crate::support::array::Debug(", "&array::Debug("),
+        ("$crate::support::FromZeros", "::zerocopy::FromZeros"),
+    ]
+    .iter()
+    .fold(format!("{part}\n"), |text, (from, to)| {
+        text.replace(from, to)
+    })
+}
 
 fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
     let abi = &schema.abi;
@@ -361,7 +412,9 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::{MIN_PART_WEIGHT, RustParts, SUPPORT, expand_rust_in_parts, split_by_weight};
+    use super::{
+        MIN_PART_WEIGHT, RustParts, SUPPORT, expand_rust_in_parts, split_by_weight, support_text,
+    };
 
     #[test]
     fn parts_are_consecutive_balanced_and_never_empty() {
@@ -394,8 +447,14 @@ mod tests {
         // Every item in a part of its own, the live module's pieces included: the module
         // opens in the part of its first piece and closes in that of its last.
         let finest = RustParts::one_per_item(&schema);
-        assert!(finest.len() > 100, "{} parts", finest.len());
-        let printed: Vec<String> = (0..finest.len()).map(|i| finest.print(i)).collect();
+        assert!(
+            finest.weights().len() > 100,
+            "{} parts",
+            finest.weights().len()
+        );
+        let printed: Vec<String> = (0..finest.weights().len())
+            .map(|i| finest.print(i))
+            .collect();
         assert!(
             finest.assemble("schema.toml", &printed) == whole,
             "one part per item prints another text than one part"
@@ -407,8 +466,10 @@ mod tests {
     /// tree). The fixture tests compile every combination with rustc.
     #[test]
     fn support_code_parses() {
-        for (name, text) in SUPPORT {
-            if let Err(e) = syn::parse_file(text) {
+        for name in SUPPORT {
+            let text = support_text(name);
+            assert!(!text.contains("$crate"), "support/{name}: {text}");
+            if let Err(e) = syn::parse_file(&text) {
                 panic!("support/{name}.rs does not parse: {e}");
             }
         }

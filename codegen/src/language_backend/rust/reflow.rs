@@ -64,6 +64,98 @@ pub(super) fn one_line_attributes(text: &str) -> String {
     out
 }
 
+/// The widest a field's value is joined onto one line (with its indentation); an array's
+/// entries are joined at any width: one entry, one line.
+const SPEC_WIDTH: usize = 100;
+
+/// `text` with the values of every `static` and `const` item (not a `const fn`) written
+/// compactly: each array entry (a `RowSpec`, a `GeometrySpec`, a tuple) on one line, and each
+/// other nested value that fits in [`SPEC_WIDTH`] columns; prettyplease puts every field of
+/// a struct literal on a line of its own.
+pub(super) fn one_line_specs(text: &str) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        out.push_str(line);
+        i += 1;
+        let trimmed = line.trim();
+        let item = ["pub static ", "static ", "pub const ", "const "]
+            .iter()
+            .any(|p| trimmed.starts_with(p))
+            && !trimmed.contains("fn ")
+            && (trimmed.ends_with('{') || trimmed.ends_with('['));
+        if !item {
+            continue;
+        }
+        let end = closing(&lines, i - 1).unwrap_or(i);
+        compact(&lines[i..end], false, &mut out);
+        i = end;
+    }
+    out
+}
+
+/// The index of the line that closes the block `lines[open]` opens: the next line at its
+/// indentation that starts with a closing bracket.
+fn closing(lines: &[&str], open: usize) -> Option<usize> {
+    let indent = indent_of(lines[open]);
+    (open + 1..lines.len()).find(|&j| {
+        indent_of(lines[j]) == indent && lines[j].trim_start().starts_with(['}', ']', ')'])
+    })
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// Writes `lines` (the inside of a value), each nested block on one line when it is an
+/// array entry (`entries`) or fits.
+fn compact(lines: &[&str], entries: bool, out: &mut String) {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_end();
+        let opens = trimmed.ends_with(['{', '[', '(']);
+        let Some(end) = opens.then(|| closing(lines, i)).flatten() else {
+            out.push_str(line);
+            i += 1;
+            continue;
+        };
+        let joined = join(&lines[i..=end]);
+        if entries || joined.len() <= SPEC_WIDTH {
+            out.push_str(&joined);
+            out.push('\n');
+        } else {
+            out.push_str(line);
+            compact(&lines[i + 1..end], trimmed.ends_with('['), out);
+            out.push_str(lines[end]);
+        }
+        i = end + 1;
+    }
+}
+
+/// The lines of one block on one line, with its first line's indentation: no space inside
+/// `[`/`(` and no trailing comma before a closing bracket.
+fn join(lines: &[&str]) -> String {
+    let mut joined = lines[0].trim_end().to_string();
+    for line in &lines[1..] {
+        let piece = line.trim();
+        if piece.starts_with(['}', ']', ')']) {
+            if joined.ends_with(',') {
+                joined.pop();
+            }
+            if piece.starts_with('}') {
+                joined.push(' ');
+            }
+        } else if !joined.ends_with(['[', '(']) {
+            joined.push(' ');
+        }
+        joined.push_str(piece);
+    }
+    joined
+}
+
 /// The entries of a body: each up to and with its `;`, outside string literals and
 /// brackets (`[u8; 4]`), with the
 /// ` : ` prettyplease puts between tokens printed `: `.
@@ -133,7 +225,7 @@ fn raw_string_end(text: &str, from: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{one_line_attributes, reflow_accessor_lines};
+    use super::{one_line_attributes, one_line_specs, reflow_accessor_lines};
 
     #[test]
     fn attribute_lists_take_one_line() {
@@ -147,5 +239,12 @@ mod tests {
         let printed = "    impl X {\n        ::abi_runtime::view_accessors! {\n            #[doc = r\" a; b : c\"] load a @ 0 : u32; #[doc =\n            r#\"say \"x;\"\"#] read b @ 8 : [u8; 4]; store set_c @ 4\n            : super::C as u32;\n        }\n    }\n";
         let want = "    impl X {\n        ::abi_runtime::view_accessors! {\n            #[doc = r\" a; b : c\"] load a @ 0: u32;\n            #[doc = r#\"say \"x;\"\"#] read b @ 8: [u8; 4];\n            store set_c @ 4: super::C as u32;\n        }\n    }\n";
         assert_eq!(reflow_accessor_lines(printed), want);
+    }
+
+    #[test]
+    fn spec_entries_take_one_line_and_short_fields_join() {
+        let printed = "pub static S: T = T {\n    name: \"s\",\n    ours: V {\n        major: 0,\n        minor: 9,\n    },\n    rows: &[\n        R {\n            a: 1,\n            b: Some((\n                \"x\",\n                F::new(1, 2),\n            )),\n        },\n    ],\n};\nfn f() {\n    g(\n        1,\n    );\n}\n";
+        let want = "pub static S: T = T {\n    name: \"s\",\n    ours: V { major: 0, minor: 9 },\n    rows: &[R { a: 1, b: Some((\"x\", F::new(1, 2))) }],\n};\nfn f() {\n    g(\n        1,\n    );\n}\n";
+        assert_eq!(one_line_specs(printed), want);
     }
 }

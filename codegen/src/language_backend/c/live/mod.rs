@@ -27,7 +27,7 @@ use crate::ir::result_codes::Family;
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
 use crate::language_backend::prose::regions::describe_all;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::row_loads::{RowLoad, row_loads};
 use crate::plan::tries::HOST_TRIES;
 use crate::plan::words;
@@ -41,7 +41,16 @@ const TEMPLATE: Template = Template {
     source: include_str!("../../../../templates/c_live.h.j2"),
 };
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The parts `c_live.h.j2` includes, one concern each.
+const PARTS: [Template; 4] = [
+    template!("c_atomics.h.j2"),
+    template!("c_fields.h.j2"),
+    template!("c_seqlocks.h.j2"),
+    template!("c_rings.h.j2"),
+];
+
+static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 /// The preprocessor conditions of the helpers' two branches, with `pu` the macro prefix:
 /// the GCC/Clang `__atomic` builtins, else MSVC's intrinsics (also under clang when

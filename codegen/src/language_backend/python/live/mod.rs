@@ -33,7 +33,7 @@ use serde::Serialize;
 use super::names::{Namer, Names, python_type_name};
 use crate::ir::access::RingKind;
 use crate::language_backend::output::RenderError;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::live::{has_live_layer, has_view};
 use crate::schema::Schema;
 use context::Ctx;
@@ -51,7 +51,15 @@ const TEMPLATE: Template = Template {
 };
 
 /// The template, compiled on first use.
-pub(super) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The parts `python_live.py.j2` includes, one concern each.
+const PARTS: [Template; 3] = [
+    template!("python_live_view.py.j2"),
+    template!("python_live_classes.py.j2"),
+    template!("python_live_rings.py.j2"),
+];
+
+pub(super) static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 /// The rendered section (after the atomics layer, `python_atomics.py.j2`), the names of
 /// the exceptions that layer raises, and the public names the section adds to `__all__`.

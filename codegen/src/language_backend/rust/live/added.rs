@@ -1,5 +1,6 @@
 //! Fields a later minor version added to an extensible record, in its live view: the view
-//! covers the bytes its producer wrote (`at_len`, with `Region::sub_record`), and each
+//! covers the bytes its producer wrote (`at_len` of the runtime's `view!`, with
+//! `Region::sub_record`), and each
 //! accessor of an added field checks that the field is inside them (`Region::covers`) before
 //! it touches memory. An older producer's shorter
 //! record may be followed by another region, so its absent fields are never read or written.
@@ -21,28 +22,6 @@ pub(super) fn extensible(schema: &Schema, si: StructId) -> Option<&Handshake> {
         .handshakes
         .iter()
         .find(|h| h.struct_index == si && !h.added.is_empty())
-}
-
-/// `BASE_SIZE` and `at_len` of an extensible record's view.
-pub(super) fn expand_at_len(h: &Handshake, size: u64, align: u64) -> (TokenStream, TokenStream) {
-    let base = lit(h.base_size);
-    let (size, align) = (lit(size), lit(align));
-    let consts = quote! {
-        /// Bytes every producer of this major version writes: the fields a later minor
-        /// version added start here.
-        pub const BASE_SIZE: usize = #base;
-    };
-    let methods = quote! {
-        /// Views the record at `offset` of `region` as its producer built it, `len` bytes
-        /// long (its size field, as attach checked it): a field a later minor version added
-        /// past `len` is absent, its getter gives `None` and its setter an error. `len` past
-        /// `SIZE` (a newer producer) views `SIZE` bytes. An error if `len` is less than
-        /// `BASE_SIZE`, or the bytes are out of bounds or misaligned.
-        pub fn at_len(region: Region<'a, A>, offset: usize, len: usize) -> Result<Self, RegionError> {
-            region.sub_record(offset, len, #base, #size, #align).map(|region| Self { region })
-        }
-    };
-    (consts, methods)
 }
 
 /// The accessors of an added field, gated: each getter returns `Option` of what it returned

@@ -22,9 +22,9 @@ use crate::schema::Schema;
 /// and no handshake. The specs print the attach plan's numbers.
 pub(super) fn expand_attach(schema: &Schema) -> TokenStream {
     let attach = &schema.attach;
-    let plan = AttachPlan::new(schema);
+    let plan = &schema.attach_plan;
     let tables = (attach.layouts.iter().zip(&plan.tables))
-        .map(|(l, t)| expand_table_spec(schema, &plan, l, t));
+        .map(|(l, t)| expand_table_spec(schema, plan, l, t));
     let handshakes = (attach.handshakes.iter().zip(&plan.handshakes))
         .map(|(h, p)| expand_handshake(schema, h, p));
     let handles = attach

@@ -173,30 +173,14 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
             format!(", written by the {writers}")
         }
     );
-    let at = if a.trailer.is_empty() {
-        quote! {
-            /// Views the `SIZE` bytes at `offset` of `region`; an error if they are out of
-            /// bounds or not aligned to `ALIGN`.
-            pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-                region.sub(offset, #size, #align).map(|region| Self { region })
-            }
-        }
-    } else {
-        quote! {
-            /// Views the bytes from `offset` to the end of `region`: the struct, then its
-            /// trailer. An error if they are fewer than `MIN_LEN` or not aligned to `ALIGN`.
-            pub fn at(region: Region<'a, A>, offset: usize) -> Result<Self, RegionError> {
-                let region = region.tail(offset, #align)?;
-                region.sub(0, #min_len, #align)?;
-                Ok(Self { region })
-            }
-        }
-    };
     let handshake = added::extensible(schema, si);
-    let (base_consts, at_len) = match handshake {
-        Some(h) => added::expand_at_len(h, l.size, l.align),
-        None => (TokenStream::new(), TokenStream::new()),
-    };
+    // A view with a trailer gives `view!` its `MIN_LEN`, that of an extensible record its
+    // `BASE_SIZE` (`at` from the end of the region, and `at_len`).
+    let trailer = (!a.trailer.is_empty()).then(|| quote!(, trailer #min_len));
+    let base = handshake.map(|h| {
+        let base = lit(h.base_size);
+        quote!(, base #base)
+    });
     let accessors = s.fields.iter().enumerate().map(|(fi, f)| {
         match handshake.and_then(|h| h.added.iter().find(|a| a.field == fi)) {
             Some(a) => {
@@ -232,65 +216,30 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
             }
         }
     });
-    if a.trailer.is_empty() && handshake.is_none() {
-        // A fixed-size view: one line of the runtime's `view!` (`reflow.rs` prints it so),
-        // its getters in a block of their own.
-        // `'a` only where a getter returns something that borrows the region (a nested
-        // view): elsewhere clippy asks for `'_`.
-        let borrows = reads.to_string().contains("'a");
-        let reads = (read_lines.is_some() || !reads.is_empty()).then(|| {
-            if borrows {
-                quote! {
-                    impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
-                        #read_lines
-                        #reads
-                    }
-                }
-            } else {
-                quote! {
-                    impl<A: ::abi_runtime::Access> #ty<'_, A> {
-                        #read_lines
-                        #reads
-                    }
+    // One line of the runtime's `view!` (`reflow.rs` prints it so), the getters in a block
+    // of their own. `'a` only where a getter returns something that borrows the region (a
+    // nested view): elsewhere clippy asks for `'_`.
+    let borrows = reads.to_string().contains("'a");
+    let reads = (read_lines.is_some() || !reads.is_empty()).then(|| {
+        if borrows {
+            quote! {
+                impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
+                    #read_lines
+                    #reads
                 }
             }
-        });
-        return quote! {
-            ::abi_runtime::view! { #[doc = #doc] #ty: size #size, align #align; }
-            #reads
-            #writes
-        };
-    }
+        } else {
+            quote! {
+                impl<A: ::abi_runtime::Access> #ty<'_, A> {
+                    #read_lines
+                    #reads
+                }
+            }
+        }
+    });
     quote! {
-        #[doc = #doc]
-        #[derive(Clone, Copy)]
-        pub struct #ty<'a, A: ::abi_runtime::Access = ::abi_runtime::ReadWrite> {
-            region: Region<'a, A>,
-        }
-
-        impl #ty<'_> {
-            /// Bytes of the struct.
-            pub const SIZE: usize = #size;
-            /// The alignment its bytes need.
-            pub const ALIGN: usize = #align;
-            /// Bytes of the struct and the fixed part of its trailer.
-            pub const MIN_LEN: usize = #min_len;
-            #base_consts
-        }
-
-        impl<'a, A: ::abi_runtime::Access> #ty<'a, A> {
-            #at
-            #at_len
-
-            /// The bytes this view covers.
-            pub fn region(&self) -> Region<'a, A> {
-                self.region
-            }
-
-            #read_lines
-            #reads
-        }
-
+        ::abi_runtime::view! { #[doc = #doc] #ty: size #size, align #align #trailer #base; }
+        #reads
         #writes
     }
 }

@@ -57,7 +57,7 @@ pub(super) fn client_event_methods(t: &SessionTokens) -> TokenStream {
         let word = lit(e.word_offset);
         let seq = load(&quote!(self.header.region()), e.seq_offset, e.seq_width, true);
         let doc = format!(
-            " Sleeps until `{}` is no longer `last`, or until `deadline` (issue 47): the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `{name}` event (its word is `{}`), the flag cleared; a wake only means \"look again\". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.",
+            " Sleeps until `{}` is no longer `last`, or until `deadline`: the row's waiting flag set, a SeqCst fence, the sequence loaded again, then a sleep on the `{name}` event (its word is `{}`), the flag cleared; a wake only means \"look again\". A timeout is `seq: None`, not an error. The flag is stored only while the row is this claim's: otherwise the wait ends at once with `claim_lost` and nothing written (ask `standing()`). `Contended` when the flag's word kept changing.",
             e.event.word_path.trim_end_matches(".low"),
             e.event.word_path
         );

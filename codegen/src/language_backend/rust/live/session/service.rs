@@ -1,4 +1,4 @@
-//! The host's service turn in Rust (issue 48): `impl abi_runtime::service::ServiceHost for
+//! The host's service turn in Rust: `impl abi_runtime::service::ServiceHost for
 //! <Name>Host`, printed from `plan::service` (its steps, policy and free steps as the
 //! runtime's `Plan`, where each region is). Thin glue: the turn itself is
 //! `abi_runtime::service::Service`, the same steps, order and policy as C's and Python's.

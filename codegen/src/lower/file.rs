@@ -10,10 +10,10 @@ use crate::ir::names::is_snake_case;
 use crate::ir::scalar::Scalar;
 use crate::parse::{RawFile, RawFileRecord, RawSchema, RawValue};
 
-use super::LowerAttach;
+use crate::attach::LowerAttach;
 
 impl LowerAttach<'_> {
-    pub(super) fn lower_files(&mut self, raw: &RawSchema) -> Vec<FileFormat> {
+    pub(crate) fn lower_files(&mut self, raw: &RawSchema) -> Vec<FileFormat> {
         let mut out = Vec::new();
         for (k, file) in raw.files.iter().enumerate() {
             let f = file.get_ref();

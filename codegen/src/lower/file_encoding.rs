@@ -8,7 +8,7 @@ use crate::ir::file::{Encoding, FileRecord, Same, Seek, Step, Zlib};
 use crate::ir::{Elem, EnumKind};
 use crate::parse::{RawEncoding, RawFileRecord, RawSeek};
 
-use super::LowerAttach;
+use crate::attach::LowerAttach;
 use crate::ir::StructId;
 
 impl LowerAttach<'_> {

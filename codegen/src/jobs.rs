@@ -1,7 +1,7 @@
 //! Runs independent jobs on a fixed number of threads, each thread taking the heaviest job
-//! left as it finishes one, and returns the results in the jobs' order. The backends share it so
-//! that the Rust file's parts and the text targets fill the cores without oversubscribing
-//! them.
+//! left as it finishes one, and returns the results in the jobs' order. `generate_all`
+//! (language_backend/mod.rs) runs the Rust file's parts and the text targets on it, so that
+//! they fill the cores without oversubscribing them.
 
 use std::sync::{Condvar, Mutex, PoisonError};
 

@@ -8,7 +8,7 @@ use crate::ir::file::{FileRecord, Indexed, Place};
 use crate::ir::scalar::Scalar;
 use crate::parse::RawFileRecord;
 
-use super::LowerAttach;
+use crate::attach::LowerAttach;
 use crate::ir::StructId;
 
 impl LowerAttach<'_> {
