@@ -10181,6 +10181,87 @@ static inline int ibf_host_service_reload(const ibf_attached *a, ibf_host_servic
     return rc;
 }
 
+/* ---- Re-layout (issue 48; codegen/src/plan/relayout.rs decides what it keeps) ---- */
+
+/* One word of `width` bytes (1, 2, 4 or 8) of the live header, with one acquire load of its size. */
+static inline uint64_t ibf_relayout_load_(const unsigned char *at, unsigned width) {
+    switch (width) {
+    case 1U: return ibf_live_load_acquire_u8_(at);
+    case 2U: return ibf_live_load_acquire_u16_(at);
+    case 4U: return ibf_live_load_acquire_u32_(at);
+    default: return ibf_live_load_acquire_u64_(at);
+    }
+}
+
+/* Writes the low `width` bytes of `value`, little-endian, at `at` of an image (not shared yet). */
+static inline void ibf_relayout_put_(unsigned char *at, unsigned width, uint64_t value) {
+    unsigned i;
+    for (i = 0; i < width; i++) {
+        at[i] = (unsigned char)(value >> (8U * i));
+    }
+}
+
+/** Copies the host's own fields of the live mapping (len bytes) into a new image (n bytes,
+ * from ibf_lay_out, before it is produced), when the mapping holds an image (its
+ * generation is not 0; a new mapping keeps the image's values). Kept, each word read with
+ * one load of its own size:
+ *   controls (2 of 1 bytes at 1280)
+ *   controls (7 of 2 bytes at 1282)
+ *   run_mode, sim_state (2 of 1 bytes at 1296)
+ *   lockstep_timeout_ms (1 of 4 bytes at 1300)
+ * and each mark of pad_owner that is neither a row (below 8: a claim, which
+ * the re-layout frees) nor unbound (255): the host's own marks.
+ * Nothing else: geometry, the handshake and identity, the region table, the sessions' rows and
+ * words and the rings' heads are the new image's. IBF_PRODUCE_OK, or
+ * IBF_PRODUCE_BUFFER_TOO_SHORT (nothing written) when either is under 1304 bytes. */
+static inline int ibf_relayout_keep(const void *mapping, size_t len, void *image, size_t n) {
+    static const uint32_t runs[][3] = {
+        {1280U, 1U, 2U},
+        {1282U, 2U, 7U},
+        {1296U, 1U, 2U},
+        {1300U, 4U, 1U},
+    };
+    const unsigned char *m = (const unsigned char *)mapping;
+    unsigned char *to = (unsigned char *)image;
+    size_t r;
+    uint32_t i;
+    if (m == NULL || to == NULL || (uint64_t)len < 1304U || (uint64_t)n < 1304U) {
+        return IBF_PRODUCE_BUFFER_TOO_SHORT;
+    }
+    if (ibf_relayout_load_(m + 20, 4U) == 0U) {
+        return IBF_PRODUCE_OK;
+    }
+    for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        for (i = 0; i < runs[r][2]; i++) {
+            size_t at = (size_t)runs[r][0] + (size_t)i * runs[r][1];
+            ibf_relayout_put_(to + at, runs[r][1], ibf_relayout_load_(m + at, runs[r][1]));
+        }
+    }
+    for (i = 0; i < 4U; i += 4U) {
+        uint64_t word = ibf_relayout_load_(m + 164U + i, 4U);
+        unsigned k;
+        for (k = 0; k < 4U; k++) {
+            uint64_t mark = (word >> (8U * k)) & (~0ULL >> 56U);
+            if (mark >= 8U && mark != 255U) {
+                ibf_relayout_put_(to + 164U + i + k * 1U, 1U, mark);
+            }
+        }
+    }
+    return IBF_PRODUCE_OK;
+}
+
+/** A re-layout in one call: ibf_relayout_keep from the live mapping into the new image,
+ * then ibf_produce_attached of it over the same mapping (its generation past the
+ * mapping's, every session row freed). The host's own fields survive; the rest is the new
+ * image's. */
+static inline int ibf_relayout(void *mapping, size_t len, void *image, size_t n, ibf_attached *out, ibf_attach_error *err) {
+    int rc = ibf_relayout_keep(mapping, len, image, n);
+    if (rc != IBF_PRODUCE_OK) {
+        return rc;
+    }
+    return ibf_produce_attached(mapping, len, image, n, out, err);
+}
+
 /** The snake_case name of any code a helper of this header returns: the numbers of the
  * families (protocol results, attach checks, produce errors, directory results, process
  * probe answers) are apart, so one name fits each number wherever it came from. "unknown"

@@ -111,10 +111,10 @@ __all__ = [
     "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch",
     "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox",
     "DrawList", "Draw", "Client", "WakeStats", "DirectoryError", "DirectoryHost", "process_probe",
-    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "HostService", "AttachError",
-    "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out", "produce", "ProduceError",
-    "stamp_identity", "read_versioned", "VersionedRecord", "FileFormatError", "FileIssue",
-    "IbfrecReader", "IbfrecWriter",
+    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "HostService", "relayout",
+    "relayout_keep", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out",
+    "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord",
+    "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -7571,6 +7571,60 @@ class HostService:
         finally:
             self.readers = [None] * Client.ROWS
             self._probed = [None] * Client.ROWS
+
+
+# What a re-layout keeps (codegen/src/plan/relayout.rs decides it): runs of the header's words
+# (offset, bytes, count)...
+_relayout_runs = (
+    (1280, 1, 2),  # controls
+    (1282, 2, 7),  # controls
+    (1296, 1, 2),  # run_mode, sim_state
+    (1300, 4, 1),  # lockstep_timeout_ms
+)
+# ...and the bind field's marks: (offset, bytes, word bytes, mark bytes, unbound, rows).
+_relayout_bind = (164, 4, 4, 1, 255, 8)  # pad_owner
+
+
+def relayout_keep(buffer, image):
+    """Copies the host's own fields of the live mapping (buffer) into a new image from
+    lay_out, before it is produced, when the mapping holds an image (its generation is not
+    0; a new mapping keeps the image's values). Kept, each word read with one atomic load of
+    its own size: controls, run_mode, sim_state, lockstep_timeout_ms, and each mark of pad_owner that is neither a row (below
+    8: a claim, which the re-layout frees) nor unbound (255). Nothing
+    else: geometry, the handshake and identity, the region table, the sessions' rows and
+    words and the rings' heads are the new image's. ProduceError buffer_too_short (nothing
+    written) when either is under 1304 bytes."""
+    mem = _Mem(buffer)
+    try:
+        for size in (mem.size, len(image)):
+            if size < 1304:
+                raise ProduceError("buffer_too_short", "", 1304, size)
+        if _load(mem, 20, 4) == 0:
+            return
+        for at, width, count in _relayout_runs:
+            for i in range(count):
+                where = at + i * width
+                image[where : where + width] = _load(mem, where, width).to_bytes(width, "little")
+        if _relayout_bind is not None:
+            at, size, word, elem, unbound, rows = _relayout_bind
+            for w in range(at, at + size, word):
+                value = _load(mem, w, word)
+                for k in range(word // elem):
+                    mark = (value >> (8 * elem * k)) & ((1 << (8 * elem)) - 1)
+                    if mark >= rows and mark != unbound:
+                        where = w + k * elem
+                        image[where : where + elem] = mark.to_bytes(elem, "little")
+    finally:
+        mem.release()
+
+
+def relayout(buffer, image):
+    """A re-layout in one call: relayout_keep from the live mapping into the new image, then
+    produce of it over the same mapping (its generation past the mapping's, every session
+    row freed). The host's own fields survive; the rest is the new image's. Returns the
+    host's new handle."""
+    relayout_keep(buffer, image)
+    return produce(buffer, image)
 
 
 

@@ -5347,6 +5347,31 @@ pub mod live {
             };
             ::abi_runtime::identity::stamp(image, &SPEC, identity)
         }
+        /// A re-layout in one call: copies the host's own fields from the live header of `region` into `image` (from [`Self::lay_out`], with the new geometry), each word with one acquire load of its own size, when the mapping holds an image, then [`Self::produce`]s it over the same mapping (its generation past the mapping's, every session row freed). Kept (`codegen/src/plan/relayout.rs`): `controls`, `run_mode`, `sim_state`, `lockstep_timeout_ms`, and each mark of `pad_owner` that is neither a row (below 8: a claim, which the re-layout frees) nor unbound (255). Nothing else: geometry, the handshake and identity, the region table, the sessions' rows and words and the rings' heads are the new image's.
+        pub fn relayout(
+            region: Region<'a>,
+            image: &mut ::abi_runtime::produce::Image,
+        ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
+            const KEEP: ::abi_runtime::relayout::Keep<'static> = ::abi_runtime::relayout::Keep {
+                held: ::abi_runtime::attach::Field::new(20, 4),
+                runs: &[
+                    ::abi_runtime::relayout::KeptRun { at: 1280, width: 1, count: 2 },
+                    ::abi_runtime::relayout::KeptRun { at: 1282, width: 2, count: 7 },
+                    ::abi_runtime::relayout::KeptRun { at: 1296, width: 1, count: 2 },
+                    ::abi_runtime::relayout::KeptRun { at: 1300, width: 4, count: 1 },
+                ],
+                bind: Some(::abi_runtime::relayout::KeptBind {
+                    at: 164,
+                    size: 4,
+                    word: 4,
+                    elem: 1,
+                    unbound: 255,
+                    rows: 8,
+                }),
+            };
+            ::abi_runtime::relayout::keep(region, image, &KEEP)?;
+            Self::produce(region, image)
+        }
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
         /// a release fence, the bytes, then the state running, with release) and
         /// attaches to it. The handle is the host's own: its blocks are handed out

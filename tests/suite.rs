@@ -157,6 +157,8 @@ mod recording_rust;
 mod reference_layout;
 #[path = "reference_text.rs"]
 mod reference_text;
+#[path = "relayout_keeps.rs"]
+mod relayout_keeps;
 #[path = "row_fields.rs"]
 mod row_fields;
 #[path = "rust_bindings.rs"]

@@ -150,6 +150,7 @@ pub mod mailbox;
 mod mmap;
 pub mod pads;
 pub mod produce;
+pub mod relayout;
 /// A test driver's peer for the bounded compare-exchange loops (feature `contention-hook`).
 #[cfg(feature = "contention-hook")]
 pub mod contention {

@@ -299,7 +299,7 @@ fn past(wanted: u64, old: u64, width: usize) -> u64 {
     }
 }
 
-fn load<A: Writable>(region: Region<'_, A>, f: Field) -> u64 {
+pub(crate) fn load<A: Writable>(region: Region<'_, A>, f: Field) -> u64 {
     match f.width {
         1 => u64::from(region.load::<u8>(f.offset, Ordering::Acquire)),
         2 => u64::from(region.load::<u16>(f.offset, Ordering::Acquire)),

@@ -149,7 +149,7 @@ fn carried_fields(schema: &Schema, si: StructId) -> Vec<usize> {
 
 /// The scalar words of one element of type `elem` (`size` bytes) at `at`: a number, an enum
 /// or a flag set is one word; text is a byte each; a struct, each of its fields' words.
-fn leaves(
+pub(crate) fn leaves(
     schema: &Schema,
     elem: Elem,
     size: u64,

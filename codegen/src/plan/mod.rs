@@ -10,6 +10,7 @@ pub mod host_words;
 pub(crate) mod live;
 pub mod lockstep;
 pub mod recording;
+pub mod relayout;
 pub mod row_loads;
 pub mod service;
 pub mod session;

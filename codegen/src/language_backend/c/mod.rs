@@ -30,6 +30,7 @@ mod directory;
 mod literals;
 mod live;
 mod names;
+mod relayout;
 mod result_codes;
 mod service;
 mod session_host;
@@ -103,6 +104,8 @@ struct HeaderContext<'a> {
     directories: Option<String>,
     /// The host's service turn (`service.rs`), after the directories' process probe.
     service: Option<String>,
+    /// The re-layout (`relayout.rs`), after the attach helpers' produce.
+    relayout: Option<String>,
     /// The cases of `<prefix>_result_name`: every code of every family this header has, one
     /// per number (`result_codes.rs`); empty when it has none.
     result_cases: Vec<result_codes::CodeCtx>,
@@ -154,6 +157,7 @@ pub fn render_c_header(schema: &Schema, source: &str) -> Result<String, RenderEr
     context.directories = directory::render_c_directories(schema)?;
     if context.attach.is_some() {
         context.service = service::render_c_service(schema, context.directories.is_some())?;
+        context.relayout = relayout::render_c_relayout(schema)?;
     }
     let mut families = Vec::new();
     if context.live.is_some() {
@@ -219,6 +223,7 @@ fn header_context<'a>(schema: &'a Schema, source: &str) -> HeaderContext<'a> {
         attach: None,
         directories: None,
         service: None,
+        relayout: None,
         result_cases: Vec::new(),
         structs,
     }

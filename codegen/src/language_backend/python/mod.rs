@@ -32,6 +32,7 @@ mod literals;
 mod live;
 mod names;
 mod recording;
+mod relayout;
 mod repr;
 mod service;
 mod structs;
@@ -218,6 +219,11 @@ fn sections(schema: &Schema) -> Result<Sections, RenderError> {
         live.exports.extend(exports);
     }
     if let (Some(live), Some((text, exports))) = (live.as_mut(), service::render_service(schema)?) {
+        live.text.push_str(&text);
+        live.exports.extend(exports);
+    }
+    if let (Some(live), Some((text, exports))) = (live.as_mut(), relayout::render_relayout(schema)?)
+    {
         live.text.push_str(&text);
         live.exports.extend(exports);
     }

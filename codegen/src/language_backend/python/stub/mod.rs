@@ -117,6 +117,9 @@ pub(super) fn render_stub(
     }
     if let Some(attach) = &attach {
         attach.write(&mut out);
+        if let (Some((root, _)), true) = (attach.root, live.is_some()) {
+            out.push_str(&super::relayout::stub(schema, &attach.tables[root].class));
+        }
     }
     if let Some(recording) = &recording {
         recording::write_recording(&mut out, &recording.context);

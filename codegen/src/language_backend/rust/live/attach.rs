@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 mod handle;
+mod relayout;
 
 use super::tokens::{lit, opt_index, opt_u64, spec_ident, value_type};
 use crate::ir::attach::{Handshake, LayoutTable};

@@ -270,6 +270,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
     let initial_states = initial_states(schema, &hs, &table);
     let carried = carried_rows(schema);
     let stamp = stamp_identity(&h.identity);
+    let relayout = super::relayout::relayout_method(schema);
     quote! {
         /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
         /// state, header size, total size, then every region and geometry field of the root
@@ -307,6 +308,7 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
             Ok(image)
         }
         #stamp
+        #relayout
         /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
         /// a release fence, the bytes, then the state running, with release) and
         /// attaches to it. The handle is the host's own: its blocks are handed out
