@@ -293,17 +293,8 @@ fn each_language_stores_its_figures_where_the_tick_events_stats_say() {
     let c = dir.join("store");
     let input = line(&waits);
     let c_hex = run_with_input(c.to_str().unwrap(), &[], &dir, &input);
-    let py_hex = run_with_input(
-        "python3",
-        &["-B", "-W", "error", "store.py"],
-        &dir,
-        &input,
-    );
+    let py_hex = run_with_input("python3", &["-B", "-W", "error", "store.py"], &dir, &input);
     for (lang, hex) in [("rust", &rust_hex), ("c", &c_hex), ("python", &py_hex)] {
-        assert_eq!(
-            read_back(hex),
-            (want.clone(), true),
-            "{lang} stored {hex}"
-        );
+        assert_eq!(read_back(hex), (want.clone(), true), "{lang} stored {hex}");
     }
 }

@@ -7,10 +7,10 @@ use toml::Spanned;
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::Abi;
-use crate::ir::{Elem, Prim};
 use crate::ir::access::{Access, FieldRef};
 use crate::ir::attach::Attach;
 use crate::ir::event::{Event, EventStats, NamePart};
+use crate::ir::{Elem, Prim};
 use crate::layout::Layout;
 use crate::lower::after_layout::AfterLayout;
 use crate::parse::{RawEvent, RawEventStats, RawSchema};

@@ -43,22 +43,24 @@ pub(super) fn render_c_wake_stores(schema: &Schema) -> Result<String, RenderErro
     let p = &schema.abi.c_prefix;
     let mut out = String::new();
     for w in wake_stores(schema) {
-        out.push_str(&COMPILED.render(WakeStoreCtx {
-            p: p.clone(),
-            event: w.event.name.clone(),
-            s: c_type_name(&schema.abi.structs[w.struct_index].name, p),
-            stores: w
-                .stores
-                .iter()
-                .map(|s| StoreCtx {
-                    key: s.key,
-                    field: s.field.clone(),
-                    at: s.offset,
-                    atomic: s.atomic,
-                    float: s.float,
-                })
-                .collect(),
-        })?);
+        out.push_str(
+            &COMPILED.render(WakeStoreCtx {
+                p: p.clone(),
+                event: w.event.name.clone(),
+                s: c_type_name(&schema.abi.structs[w.struct_index].name, p),
+                stores: w
+                    .stores
+                    .iter()
+                    .map(|s| StoreCtx {
+                        key: s.key,
+                        field: s.field.clone(),
+                        at: s.offset,
+                        atomic: s.atomic,
+                        float: s.float,
+                    })
+                    .collect(),
+            })?,
+        );
     }
     Ok(out)
 }
