@@ -100,6 +100,23 @@ p50, p99 = w.percentiles_us()
 print("%d %d %.3f %.3f" % (w.ticks, w.skipped, p50, p99))
 "#;
 
+/// A scratch folder `name` holding the C program `c`, built against the generated header
+/// with gcc's strict flags, and the Python program `py` (`prog.py`): the folder and the
+/// C program's path.
+fn programs(name: &str, c: &str, py: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(name);
+    std::fs::write(dir.join("prog.c"), c).unwrap();
+    std::fs::write(dir.join("prog.py"), py).unwrap();
+    let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let mut args: Vec<&str> = "-std=c11 -Wall -Wextra -Werror -pedantic -O2"
+        .split(' ')
+        .collect();
+    args.extend(["-I", include.to_str().unwrap(), "prog.c", "-o", "prog"]);
+    run_ok("gcc", &args, &dir);
+    let prog = dir.join("prog");
+    (dir, prog)
+}
+
 /// Runs `program` with the waits on stdin; its line of figures.
 fn run_with_input(program: &str, args: &[&str], dir: &std::path::Path, input: &str) -> String {
     use std::io::Write;
@@ -153,34 +170,14 @@ fn rust_c_and_python_count_the_same_waits_and_percentiles() {
     assert_eq!(figures(&waits), want, "rust");
     assert_eq!(figures(&all), want_after, "rust, after the negative cases");
 
-    let dir = scratch("wake_stats");
-    std::fs::write(dir.join("stats.c"), C_PROGRAM).unwrap();
-    std::fs::write(dir.join("stats.py"), PY_PROGRAM).unwrap();
-    let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-O2",
-            "-I",
-        ]
-        .into_iter()
-        .chain([include.to_str().unwrap(), "stats.c", "-o", "stats"])
-        .collect::<Vec<_>>(),
-        &dir,
-    );
-    let c = dir.join("stats");
+    let (dir, c) = programs("wake_stats", C_PROGRAM, PY_PROGRAM);
     let c = c.to_str().unwrap();
     for (input, want) in [(&waits[..], &want), (&all[..], &want_after)] {
         assert_eq!(&run_with_input(c, &[], &dir, &line(input)), want, "c");
         assert_eq!(
             &run_with_input(
                 "python3",
-                &["-B", "-W", "error", "stats.py"],
+                &["-B", "-W", "error", "prog.py"],
                 &dir,
                 &line(input)
             ),
@@ -270,30 +267,10 @@ fn each_language_stores_its_figures_where_the_tick_events_stats_say() {
     buf.region().read_bytes(0, &mut bytes);
     let rust_hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
 
-    let dir = scratch("wake_stats_store");
-    std::fs::write(dir.join("store.c"), C_STORE).unwrap();
-    std::fs::write(dir.join("store.py"), PY_STORE).unwrap();
-    let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-O2",
-            "-I",
-        ]
-        .into_iter()
-        .chain([include.to_str().unwrap(), "store.c", "-o", "store"])
-        .collect::<Vec<_>>(),
-        &dir,
-    );
-    let c = dir.join("store");
+    let (dir, c) = programs("wake_stats_store", C_STORE, PY_STORE);
     let input = line(&waits);
     let c_hex = run_with_input(c.to_str().unwrap(), &[], &dir, &input);
-    let py_hex = run_with_input("python3", &["-B", "-W", "error", "store.py"], &dir, &input);
+    let py_hex = run_with_input("python3", &["-B", "-W", "error", "prog.py"], &dir, &input);
     for (lang, hex) in [("rust", &rust_hex), ("c", &c_hex), ("python", &py_hex)] {
         assert_eq!(read_back(hex), (want.clone(), true), "{lang} stored {hex}");
     }
