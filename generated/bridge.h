@@ -7161,6 +7161,26 @@ static inline int ibf_stats_write(const void *map, size_t map_len, const ibf_cli
     return ibf_stats_write_unscoped(shared, len, value);
 }
 
+/**
+ * Stores the wake statistics *w of event `tick`'s waiter into *shared, each figure in
+ * the field the schema's `stats` names, with the field's access: the plain fields
+ * (`wake_p50_us`, `wake_p99_us`) by relaxed atomic stores first, then the atomic ones
+ * (`ticks`, `skipped`) by release stores, which publish them. Call it after
+ * ibf_wake_stats_record; only the waiter writes these fields.
+ */
+static inline void ibf_tick_store_wake_stats(ibf_stats_header *shared, const ibf_wake_stats *w) {
+    unsigned char *at = (unsigned char *)shared;
+    float p50_us, p99_us;
+    uint32_t bits;
+    ibf_wake_stats_percentiles_us(w, &p50_us, &p99_us);
+    memcpy(&bits, &p50_us, 4);
+    ibf_live_store_relaxed_u32_(at + 32, bits);
+    memcpy(&bits, &p99_us, 4);
+    ibf_live_store_relaxed_u32_(at + 36, bits);
+    ibf_live_store_release_u64_(at + 16, w->ticks);
+    ibf_live_store_release_u64_(at + 24, w->skipped);
+}
+
 /*
  * Lockstep (the rule is the generator's plan/lockstep.rs). The bot writes its
  * ibf_pad_input with the tick it answers (for_tick) through the write bound to its claim, then sets
@@ -10181,7 +10201,7 @@ static inline int ibf_host_service_reload(const ibf_attached *a, ibf_host_servic
     return rc;
 }
 
-/* ---- Re-layout (issue 48; codegen/src/plan/relayout.rs decides what it keeps) ---- */
+/* ---- Re-layout (codegen/src/plan/relayout.rs decides what it keeps) ---- */
 
 /* One word of `width` bytes (1, 2, 4 or 8) of the live header, with one acquire load of its size. */
 static inline uint64_t ibf_relayout_load_(const unsigned char *at, unsigned width) {

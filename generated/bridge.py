@@ -110,11 +110,11 @@ __all__ = [
     "LivePadInput", "RingSlot", "ParamDefs", "ParamValues", "Stats", "SnapshotRing", "events_since",
     "push_events", "ProtocolError", "Empty", "EMPTY", "Lapped", "Standing", "HungWatch",
     "LogQueueEntry", "LogQueue", "LogRingEntry", "LogRing", "MailboxResponse", "Mailbox",
-    "DrawList", "Draw", "Client", "WakeStats", "DirectoryError", "DirectoryHost", "process_probe",
-    "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts", "HostService", "relayout",
-    "relayout_keep", "AttachError", "attach", "Bridge", "ClientBlock", "BotBlock", "lay_out",
-    "produce", "ProduceError", "stamp_identity", "read_versioned", "VersionedRecord",
-    "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
+    "DrawList", "Draw", "Client", "WakeStats", "store_tick_wake_stats", "DirectoryError",
+    "DirectoryHost", "process_probe", "PROCESS_GONE", "PROCESS_RUNNING", "PROCESS_UNKNOWN", "Hosts",
+    "HostService", "relayout", "relayout_keep", "AttachError", "attach", "Bridge", "ClientBlock",
+    "BotBlock", "lay_out", "produce", "ProduceError", "stamp_identity", "read_versioned",
+    "VersionedRecord", "FileFormatError", "FileIssue", "IbfrecReader", "IbfrecWriter",
 ]
 
 #: 'IBFB' read as a little-endian u32
@@ -7036,6 +7036,18 @@ class Client(_Session):
         word = _load(header._mem, header._base + offset + pad - pad % width, width)
         owner = (word >> 8 * (pad % width)) & 0xFF
         return None if owner == cls._UNBOUND else owner
+
+
+def store_tick_wake_stats(view, stats):
+    """Stores the wake statistics `stats` (a WakeStats) of event `tick`'s waiter into
+    `view` (a LiveStatsHeader), each figure in the field the schema's `stats` names through that
+    field's setter, with its access: the plain fields by relaxed stores first, then the atomic
+    ones by release stores, which publish them. Only the waiter writes these fields."""
+    p50_us, p99_us = stats.percentiles_us()
+    view.set_wake_p50_us(p50_us)
+    view.set_wake_p99_us(p99_us)
+    view.set_ticks(stats.ticks)
+    view.set_skipped(stats.skipped)
 
 
 # ------------------------------------------------------------------------------------------

@@ -4951,6 +4951,20 @@ pub mod live {
         /// [`abi_runtime::CAS_TRIES`] compare-and-swaps: nothing was stored.
         Contended,
     }
+    impl<A: ::abi_runtime::Writable> StatsHeader<'_, A> {
+        /// Stores the wake statistics `stats` of event `tick`'s waiter, each figure in the field the schema's `stats` names through that field's setter, with its access, in this order: `wake_p50_us`, `wake_p99_us`, `ticks`, `skipped`; the plain fields' relaxed stores come before the atomic fields' release stores, which publish them. Only the waiter writes these fields. `Err(Contended)` when a word a field shares in part kept changing (the figures before it stored).
+        pub fn store_tick_wake_stats(
+            &self,
+            stats: &::abi_runtime::wake_stats::WakeStats,
+        ) -> Result<(), ::abi_runtime::Contended> {
+            let (p50_us, p99_us) = stats.percentiles_us();
+            self.set_wake_p50_us(p50_us)?;
+            self.set_wake_p99_us(p99_us)?;
+            self.set_ticks(stats.ticks())?;
+            self.set_skipped(stats.skipped())?;
+            Ok(())
+        }
+    }
     /// The hosts running in this logon session, in a mapping of its own (Local\\ibf.directory on Windows, /dev/shm/ibf.directory on Linux): the first host creates it, owner-only. A host registers by compare-and-swap of a free row's state and pid to (claimed, its pid), fills the row in, then moves it to live; it frees its row on exit. A starting host first frees stale rows: claimed or live rows whose process is gone, or whose process was created at another time than process_time (a reused pid). process_time is the process's creation time: on Windows the creation FILETIME of GetProcessTimes; on Linux field 22 of /proc/PID/stat (starttime, clock ticks since boot), which never changes for a live process and orders hosts within a boot, all a directory in /dev/shm outlives. A client lists the live rows, newest process_time first, copying each row and checking its state and pid again
     ///
     /// The protocol is `abi_runtime::directory`'s; this type holds its plan. A host opens the mapping with `abi_runtime::DirectoryMapping` (feature `mmap`), registers with [`Hosts::host`] and `abi_runtime::process_probe`, and unregisters on exit.

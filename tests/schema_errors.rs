@@ -210,6 +210,8 @@ error_classes! {
     event_name_without_mapping => 1,
     event_name_without_row => 1,
     event_rows_not_array => 1,
+    event_stats_bad_fields => 3,
+    event_stats_guarded => 1,
     event_waiter_is_setter => 1,
     event_wake_stats_name => 1,
     event_word_8_bytes_without_half => 1,

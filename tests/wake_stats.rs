@@ -4,7 +4,12 @@
 //! publish-to-wake percentiles over the last 128 ticks, which this test computes on its own
 //! from the waits. Then the cases that must change nothing or count no skip: a sequence that
 //! did not move, one that went back (a reload), a wake that reads before its publication.
+//! Last, each language's generated store helper (`store_tick_wake_stats`, the fields the tick
+//! event's `stats` names) writes the figures into a stats header, which this test reads
+//! back through the Rust view.
 
+use bridge_abi::live::StatsHeader;
+use bridge_abi::runtime::SharedBuf;
 use bridge_abi::runtime::wake_stats::WakeStats;
 
 use crate::common::tools::{run_ok, scratch};
@@ -95,6 +100,23 @@ p50, p99 = w.percentiles_us()
 print("%d %d %.3f %.3f" % (w.ticks, w.skipped, p50, p99))
 "#;
 
+/// A scratch folder `name` holding the C program `c`, built against the generated header
+/// with gcc's strict flags, and the Python program `py` (`prog.py`): the folder and the
+/// C program's path.
+fn programs(name: &str, c: &str, py: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(name);
+    std::fs::write(dir.join("prog.c"), c).unwrap();
+    std::fs::write(dir.join("prog.py"), py).unwrap();
+    let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let mut args: Vec<&str> = "-std=c11 -Wall -Wextra -Werror -pedantic -O2"
+        .split(' ')
+        .collect();
+    args.extend(["-I", include.to_str().unwrap(), "prog.c", "-o", "prog"]);
+    run_ok("gcc", &args, &dir);
+    let prog = dir.join("prog");
+    (dir, prog)
+}
+
 /// Runs `program` with the waits on stdin; its line of figures.
 fn run_with_input(program: &str, args: &[&str], dir: &std::path::Path, input: &str) -> String {
     use std::io::Write;
@@ -148,39 +170,108 @@ fn rust_c_and_python_count_the_same_waits_and_percentiles() {
     assert_eq!(figures(&waits), want, "rust");
     assert_eq!(figures(&all), want_after, "rust, after the negative cases");
 
-    let dir = scratch("wake_stats");
-    std::fs::write(dir.join("stats.c"), C_PROGRAM).unwrap();
-    std::fs::write(dir.join("stats.py"), PY_PROGRAM).unwrap();
-    let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
-    run_ok(
-        "gcc",
-        &[
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-O2",
-            "-I",
-        ]
-        .into_iter()
-        .chain([include.to_str().unwrap(), "stats.c", "-o", "stats"])
-        .collect::<Vec<_>>(),
-        &dir,
-    );
-    let c = dir.join("stats");
+    let (dir, c) = programs("wake_stats", C_PROGRAM, PY_PROGRAM);
     let c = c.to_str().unwrap();
     for (input, want) in [(&waits[..], &want), (&all[..], &want_after)] {
         assert_eq!(&run_with_input(c, &[], &dir, &line(input)), want, "c");
         assert_eq!(
             &run_with_input(
                 "python3",
-                &["-B", "-W", "error", "stats.py"],
+                &["-B", "-W", "error", "prog.py"],
                 &dir,
                 &line(input)
             ),
             want,
             "python"
         );
+    }
+}
+
+const C_STORE: &str = r#"
+#include "bridge.h"
+#include <stdio.h>
+
+static union {
+    ibf_stats_header h;
+    unsigned char bytes[4160];
+} u;
+
+int main(void) {
+    static ibf_wake_stats w;
+    unsigned long long a, b, c, d;
+    size_t i;
+    while (scanf("%llu %llu %llu %llu", &a, &b, &c, &d) == 4) {
+        ibf_wake_stats_record(&w, a, b, c, d);
+    }
+    ibf_tick_store_wake_stats(&u.h, &w);
+    for (i = 0; i < 64U; i++) {
+        printf("%02x", u.bytes[i]);
+    }
+    printf("\n");
+    return 0;
+}
+"#;
+
+const PY_STORE: &str = r#"
+import mmap
+import sys
+import bridge
+
+w = bridge.WakeStats()
+for line in sys.stdin.read().split("\n"):
+    if line.strip():
+        a, b, c, d = (int(x) for x in line.split())
+        w.record(a, b, c, d)
+buf = mmap.mmap(-1, bridge.LiveStatsHeader.MIN_LEN)
+bridge.store_tick_wake_stats(bridge.LiveStatsHeader(buf), w)
+print(buf[:64].hex())
+"#;
+
+/// The stats header's first 64 bytes, as hex, read back through the Rust view: the four
+/// figures, and whether every other byte is still zero.
+fn read_back(hex: &str) -> (String, bool) {
+    assert_eq!(hex.len(), 128, "64 bytes of hex: {hex}");
+    let bytes: Vec<u8> = (0..64)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    let buf = SharedBuf::new(StatsHeader::MIN_LEN);
+    buf.region().write_bytes(0, &bytes).unwrap();
+    let view = StatsHeader::at(buf.region(), 0).unwrap();
+    let figures = format!(
+        "{} {} {:.3} {:.3}",
+        view.ticks(),
+        view.skipped(),
+        view.wake_p50_us(),
+        view.wake_p99_us()
+    );
+    let others_zero = (bytes[..16].iter().chain(&bytes[40..])).all(|&b| b == 0);
+    (figures, others_zero)
+}
+
+#[test]
+fn each_language_stores_its_figures_where_the_tick_events_stats_say() {
+    let waits = waits();
+    let (ticks, skipped, p50, p99) = expected(&waits);
+    let want = format!("{ticks} {skipped} {p50:.3} {p99:.3}");
+
+    let mut rust = WakeStats::new();
+    for &(a, b, c, d) in &waits {
+        rust.record(a, b, c, d);
+    }
+    let buf = SharedBuf::new(StatsHeader::MIN_LEN);
+    StatsHeader::at(buf.region(), 0)
+        .unwrap()
+        .store_tick_wake_stats(&rust)
+        .unwrap();
+    let mut bytes = [0u8; 64];
+    buf.region().read_bytes(0, &mut bytes);
+    let rust_hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+
+    let (dir, c) = programs("wake_stats_store", C_STORE, PY_STORE);
+    let input = line(&waits);
+    let c_hex = run_with_input(c.to_str().unwrap(), &[], &dir, &input);
+    let py_hex = run_with_input("python3", &["-B", "-W", "error", "prog.py"], &dir, &input);
+    for (lang, hex) in [("rust", &rust_hex), ("c", &c_hex), ("python", &py_hex)] {
+        assert_eq!(read_back(hex), (want.clone(), true), "{lang} stored {hex}");
     }
 }

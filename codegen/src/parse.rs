@@ -24,7 +24,7 @@ pub use directory::RawDirectory;
 use errors::{
     describe_data_error, describe_toml_error, duplicate_key, enclosing_item, missing_abi,
 };
-pub use event::RawEvent;
+pub use event::{RawEvent, RawEventStats};
 pub use file::{RawEncoding, RawFile, RawFileRecord, RawSeek};
 pub use protocol::{RawBroadcast, RawEntry, RawExchange, RawMailbox, RawQueue, RawSession};
 pub use shared::{RawLayout, RawRing, RawRow, RawSeqlock};

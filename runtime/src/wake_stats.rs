@@ -1,4 +1,4 @@
-//! A bot's wake statistics (issue 47): publish-to-wake over its last ticks, on the host's
+//! A bot's wake statistics: publish-to-wake over its last ticks, on the host's
 //! clock, and the tick counts the reference's `stats_header` holds (`ticks`: snapshots it
 //! waited for and got; `skipped`: publications it missed, latest wins; `wake_p50_us`,
 //! `wake_p99_us`: the median and 99th percentile of publish-to-wake over its last ticks).

@@ -364,6 +364,10 @@ pub const TABLE: &[Row] = &[
                  ("guards = [\"rest\"]", "guards = [\"endpoint\"]")],
         version: "2.0", rule: "SEQLOCK_GUARDS_CHANGED", path: "transport_lock", class: S::Breaking,
         advice: "bump the major version", holds: true },
+    Row { change: "an event's waiter made to store its wake statistics in a struct of its own: an older host reads no figures there",
+        edits: &[("windows_name = \"{mapping}-frame\"\n", "windows_name = \"{mapping}-frame\"\nstats = { ticks = \"figures.ticks\", skipped = \"figures.skipped\", p50_us = \"figures.p50\", p99_us = \"figures.p99\" }\n\n[[struct]]\nname = \"figures\"\nwriter = \"client\"\nfields = [\n  { name = \"ticks\", type = \"u64\", access = \"atomic\" },\n  { name = \"skipped\", type = \"u64\", access = \"atomic\" },\n  { name = \"p50\", type = \"f32\" },\n  { name = \"p99\", type = \"f32\" },\n]\n")],
+        version: "2.0", rule: "EVENT_CHANGED", path: "frame", class: S::Breaking,
+        advice: "bump the major version", holds: true },
 ];
 
 pub fn new_src(row: &Row) -> String {

@@ -34,6 +34,21 @@ fn event_facts(schema: &Schema, e: &Event) -> Facts {
             ),
         ),
         ("windows_name".into(), e.windows_pattern()),
+        (
+            "stats".into(),
+            e.stats.as_ref().map_or_else(
+                || "none".into(),
+                |st| {
+                    st.fields()
+                        .iter()
+                        .map(|(key, r)| {
+                            format!("{key} = {}", field_path(schema, r.struct_index, r.field))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            ),
+        ),
     ]
 }
 

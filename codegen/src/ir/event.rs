@@ -24,6 +24,30 @@ pub struct Event {
     pub word_offset: u64,
     /// The Windows event's name under `Local\`, as pieces.
     pub windows_name: Vec<NamePart>,
+    /// Where the waiter's generated helper stores its wake statistics, if the schema says.
+    pub stats: Option<EventStats>,
+}
+
+/// The fields of one struct, written by the event's waiter, that receive its wake
+/// statistics: `ticks` and `skipped` (unsigned integers), `p50_us` and `p99_us` (`f32`).
+#[derive(Debug, Clone)]
+pub struct EventStats {
+    pub ticks: FieldRef,
+    pub skipped: FieldRef,
+    pub p50_us: FieldRef,
+    pub p99_us: FieldRef,
+}
+
+impl EventStats {
+    /// The four fields with the names the schema's `stats` table gives them.
+    pub fn fields(&self) -> [(&'static str, FieldRef); 4] {
+        [
+            ("ticks", self.ticks),
+            ("skipped", self.skipped),
+            ("p50_us", self.p50_us),
+            ("p99_us", self.p99_us),
+        ]
+    }
 }
 
 /// A piece of a Windows event's name.

@@ -29,6 +29,22 @@ pub struct RawEvent {
     /// `{generation}` are replaced by the mapping's name, the row, and the producer's pid and
     /// generation.
     pub windows_name: Spanned<String>,
+    /// The fields the waiter's generated helper stores its wake statistics in (the ticks it
+    /// waited for and got, the publications it missed, and publish-to-wake's median and 99th
+    /// percentile in microseconds), as `struct.field` paths of one struct the waiter writes.
+    #[serde(default)]
+    pub stats: Option<Spanned<RawEventStats>>,
     #[serde(default)]
     pub doc: Option<Spanned<String>>,
+}
+
+/// `stats = { ticks = "...", skipped = "...", p50_us = "...", p99_us = "..." }`: where an
+/// event's waiter stores its wake statistics.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEventStats {
+    pub ticks: Spanned<String>,
+    pub skipped: Spanned<String>,
+    pub p50_us: Spanned<String>,
+    pub p99_us: Spanned<String>,
 }

@@ -74,3 +74,59 @@ pub fn name_format(e: &Event) -> (String, Vec<NamePart>) {
     }
     (text, args)
 }
+
+/// One figure's store into the header that receives the wake statistics.
+#[derive(Debug, Clone)]
+pub struct StatStore {
+    /// `ticks`, `skipped`, `p50_us` or `p99_us`.
+    pub key: &'static str,
+    /// The field's name and its offset from the start of its struct.
+    pub field: String,
+    pub offset: u64,
+    /// An atomic field (a release store) or a plain one (relaxed atomic stores, made before
+    /// the atomic ones so that their release stores publish them).
+    pub atomic: bool,
+    /// An `f32` (a percentile) or a `u64` (a count).
+    pub float: bool,
+}
+
+/// Where an event's waiter stores its wake statistics: the struct, and its stores in order
+/// (the plain fields first, then the atomic ones, each group in the schema's order).
+#[derive(Debug, Clone)]
+pub struct WakeStore<'a> {
+    pub event: &'a Event,
+    pub struct_index: crate::ir::StructId,
+    pub stores: Vec<StatStore>,
+}
+
+/// The events whose `stats` name the fields their waiter stores its wake statistics in.
+pub fn wake_stores(schema: &Schema) -> Vec<WakeStore<'_>> {
+    schema
+        .events
+        .iter()
+        .filter_map(|e| {
+            let st = e.stats.as_ref()?;
+            let mut stores: Vec<StatStore> = st
+                .fields()
+                .into_iter()
+                .map(|(key, r)| {
+                    let f = r.of(&schema.abi);
+                    let fl = schema.layout.field(r);
+                    StatStore {
+                        key,
+                        field: f.name.clone(),
+                        offset: fl.offset,
+                        atomic: r.access(&schema.access.structs).kind.is_atomic(),
+                        float: matches!(key, "p50_us" | "p99_us"),
+                    }
+                })
+                .collect();
+            stores.sort_by_key(|s| s.atomic);
+            Some(WakeStore {
+                event: e,
+                struct_index: st.ticks.struct_index,
+                stores,
+            })
+        })
+        .collect()
+}

@@ -7,13 +7,13 @@ use toml::Spanned;
 
 use crate::diagnostics::SchemaErrors;
 use crate::ir::Abi;
-use crate::ir::Elem;
 use crate::ir::access::{Access, FieldRef};
 use crate::ir::attach::Attach;
-use crate::ir::event::{Event, NamePart};
+use crate::ir::event::{Event, EventStats, NamePart};
+use crate::ir::{Elem, Prim};
 use crate::layout::Layout;
 use crate::lower::after_layout::AfterLayout;
-use crate::parse::{RawEvent, RawSchema};
+use crate::parse::{RawEvent, RawEventStats, RawSchema};
 
 /// Lowers every `[[event]]` of `raw`, after the attach pass (a name may use the producer's
 /// pid and generation, which its handshake names).
@@ -49,7 +49,15 @@ impl AfterLayout<'_> {
         let rows = e.rows.as_ref().map(|r| self.event_rows(r, &what));
         let word = self.event_word(e, &what, access, sides.as_ref().map(|s| &s.1));
         let name = self.windows_name(e, &what, attach);
+        let stats = match (&e.stats, &sides) {
+            (Some(st), Some((waiter, _))) => Some(self.event_stats(st, &what, access, waiter)),
+            _ => None,
+        };
         let (waiter, setter) = sides?;
+        let stats = match stats {
+            Some(st) => Some(st?),
+            None => None,
+        };
         let rows = match rows {
             Some(r) => Some(r?),
             None => None,
@@ -78,6 +86,112 @@ impl AfterLayout<'_> {
             word_path,
             word_offset,
             windows_name: name?,
+            stats,
+        })
+    }
+
+    /// Where the waiter stores its wake statistics: four fields of one struct, written by the
+    /// waiter alone and guarded by no seqlock (each is stored with its own access: an atomic
+    /// field by a release store, a plain one by relaxed atomic stores before them); `ticks`
+    /// and `skipped` unsigned 8-byte integers, `p50_us` and `p99_us` `f32`.
+    fn event_stats(
+        &mut self,
+        st: &Spanned<RawEventStats>,
+        what: &str,
+        access: &Access,
+        waiter: &crate::ir::access::Parties,
+    ) -> Option<EventStats> {
+        let raw = st.get_ref();
+        let keys = [
+            ("ticks", &raw.ticks, true),
+            ("skipped", &raw.skipped, true),
+            ("p50_us", &raw.p50_us, false),
+            ("p99_us", &raw.p99_us, false),
+        ];
+        let mut refs = Vec::new();
+        for (key, path, count) in keys {
+            let what = format!("{what}: `stats.{key}`");
+            let Some(r) = self.resolve_field(path, &what) else {
+                continue;
+            };
+            let f = r.of(self.abi);
+            let ok = f.ty.len.is_none()
+                && if count {
+                    matches!(f.ty.elem, Elem::Prim(Prim::U64))
+                } else {
+                    matches!(f.ty.elem, Elem::Prim(Prim::F32))
+                };
+            if !ok {
+                self.errors.error_help(
+                    &self.inner(path),
+                    format!(
+                        "{what} field `{}` is `{}`, not `{}`",
+                        path.get_ref(),
+                        f.ty.text,
+                        if count { "u64" } else { "f32" }
+                    ),
+                    if count {
+                        "a count of ticks is stored as a `u64`: name a `u64` field"
+                    } else {
+                        "a percentile in microseconds is stored as an `f32`: name an `f32` field"
+                    },
+                );
+                continue;
+            }
+            if let Some((_, first, first_path)) = refs.first() {
+                let first: &FieldRef = first;
+                if first.struct_index != r.struct_index {
+                    self.errors.error_help(
+                        &self.inner(path),
+                        format!(
+                            "{what} field `{}` is not in the struct of `{}`",
+                            path.get_ref(),
+                            first_path
+                        ),
+                        "the helper stores the four figures in one struct: name fields of the same struct",
+                    );
+                    continue;
+                }
+            }
+            let fa = r.access(&access.structs);
+            let mut writers = fa.writers.0.clone();
+            writers.sort_unstable();
+            if writers != waiter.0 {
+                let names = &self.parties;
+                self.errors.error_help(
+                    &self.inner(path),
+                    format!(
+                        "{what} field `{}` is written by {}, but the event's waiter is {}",
+                        path.get_ref(),
+                        fa.writers.describe(names),
+                        waiter.describe(names)
+                    ),
+                    "the waiter stores its own wake statistics: name a field its waiter writes",
+                );
+                continue;
+            }
+            if let Some(g) = fa.guarded_by {
+                self.errors.error_help(
+                    &self.inner(path),
+                    format!(
+                        "{what} field `{}` is guarded by seqlock `{}`",
+                        path.get_ref(),
+                        access.seqlocks[g].name
+                    ),
+                    "the helper stores each figure with its own access: name a field outside the seqlock's guards",
+                );
+                continue;
+            }
+            refs.push((key, r, path.get_ref().clone()));
+        }
+        if refs.len() != 4 {
+            return None;
+        }
+        Some(EventStats {
+            ticks: refs[0].1,
+            skipped: refs[1].1,
+            p50_us: refs[2].1,
+            p99_us: refs[3].1,
         })
     }
 

@@ -361,6 +361,23 @@ const TABLES: &[Table] = &[
     ),
 ];
 
+/// The event's optional `stats` table: the fields its waiter stores its wake statistics in.
+fn event_stats() -> Value {
+    let path = |d: &str| json!({ "type": "string", "minLength": 3, "description": d });
+    json!({
+        "type": "object",
+        "description": "Optional: where the waiter's generated helper stores its wake statistics, `struct.field` paths of one struct the waiter writes, guarded by no seqlock.",
+        "additionalProperties": false,
+        "required": ["ticks", "skipped", "p50_us", "p99_us"],
+        "properties": {
+            "ticks": path("A u64: the publications waited for and got."),
+            "skipped": path("A u64: the publications missed, the latest winning."),
+            "p50_us": path("An f32: publish-to-wake's median over the last waits, in microseconds."),
+            "p99_us": path("An f32: publish-to-wake's 99th percentile, in microseconds."),
+        },
+    })
+}
+
 /// The queue's and broadcast ring's `entry` table.
 fn entry(broadcast: bool, pattern: &str) -> Value {
     let name = |d: &str| json!({ "type": "string", "pattern": pattern, "description": d });
@@ -452,6 +469,9 @@ pub(super) fn protocol_tables(
         if matches!(*table, "queue" | "broadcast") {
             props.insert("entry".into(), entry(*table == "broadcast", pattern));
             required.push(json!("entry"));
+        }
+        if *table == "event" {
+            props.insert("stats".into(), event_stats());
         }
         out.insert(
             (*table).into(),

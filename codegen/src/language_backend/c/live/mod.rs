@@ -13,6 +13,7 @@ mod lockstep;
 mod protocols;
 mod ring;
 mod seqlock;
+mod wake_store;
 
 use std::sync::LazyLock;
 
@@ -137,6 +138,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
         schema,
         &describe_all(schema),
     )?);
+    section.push_str(&wake_store::render_c_wake_stores(schema)?);
     section.push_str(&lockstep::render_c_lockstep(schema)?);
     Ok(Some(LiveText {
         includes: includes(

@@ -158,6 +158,14 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
              def percentiles_us(self) -> tuple[float, float]: ...\n",
         );
     }
+    for w in &p.wake_stores {
+        let _ = writeln!(
+            out,
+            "\ndef {f}(view: {v}, stats: WakeStats) -> None: ...",
+            f = w.function,
+            v = w.view
+        );
+    }
     for s in &p.sessions {
         let _ = writeln!(
             out,

@@ -21,6 +21,7 @@ mod session;
 mod session_restore;
 mod session_scoped;
 mod tokens;
+mod wake_store;
 
 use crate::language_backend::rust::docs::doc_lit;
 use crate::plan::tries::HOST_TRIES;
@@ -87,7 +88,11 @@ pub fn expand_piece(schema: &Schema, piece: LivePiece) -> TokenStream {
         LivePiece::Lock(i) => expand_seqlock_value(schema, &schema.access.seqlocks[i]),
         LivePiece::Ring(i) => expand_ring(schema, &schema.access.rings[i]),
         LivePiece::Protocols => protocols::expand_protocols(schema),
-        LivePiece::Sessions => session::expand_sessions(schema),
+        LivePiece::Sessions => {
+            let mut items = session::expand_sessions(schema);
+            items.extend(wake_store::expand_wake_stores(schema));
+            items
+        }
         LivePiece::Directories => directory::expand_directories(schema),
         LivePiece::Attach => attach::expand_attach(schema),
     }

@@ -12,6 +12,7 @@ mod fields;
 mod mailbox;
 mod queues;
 mod session;
+mod wake_store;
 
 use exchange::ExchangeClass;
 use mailbox::MailboxClass;
@@ -73,9 +74,26 @@ pub(super) fn render(context: &ProtocolsContext) -> Result<String, RenderError> 
         }
         out.push_str(text);
     }
+    let stores = WAKE_STORE.render(context)?;
+    let stores = stores.trim_matches('\n');
+    if !stores.is_empty() {
+        out.push_str("\n\n\n");
+        out.push_str(stores);
+    }
     out.push('\n');
     Ok(out)
 }
+
+/// The wake statistics' store helpers (`wake_store.rs`), after the sessions' `WakeStats`.
+static WAKE_STORE: LazyLock<Compiled> = LazyLock::new(|| {
+    Compiled::new(
+        &Template {
+            name: "python_wake_store.py.j2",
+            source: include_str!("../../../../../templates/python_wake_store.py.j2"),
+        },
+        |_| {},
+    )
+});
 
 #[derive(Serialize)]
 pub(in crate::language_backend::python) struct ProtocolsContext {
@@ -97,6 +115,8 @@ pub(in crate::language_backend::python) struct ProtocolsContext {
     pub(in crate::language_backend::python) mailboxes: Vec<MailboxClass>,
     pub(in crate::language_backend::python) exchanges: Vec<ExchangeClass>,
     pub(in crate::language_backend::python) sessions: Vec<SessionClass>,
+    /// The events' wake statistics' store helpers.
+    pub(in crate::language_backend::python) wake_stores: Vec<wake_store::WakeStorePy>,
 }
 
 impl ProtocolsContext {
@@ -123,6 +143,7 @@ impl ProtocolsContext {
         if self.sessions.iter().any(|s| !s.events.is_empty()) {
             out.push("WakeStats".into());
         }
+        out.extend(self.wake_stores.iter().map(|w| w.function.clone()));
         out
     }
 }
@@ -146,6 +167,7 @@ impl Ctx<'_> {
             mailboxes: Vec::new(),
             exchanges: Vec::new(),
             sessions: Vec::new(),
+            wake_stores: Vec::new(),
         };
         for (pi, p) in self.schema.protocols.iter().enumerate() {
             // A name another item holds: the protocol's table word after it (`MidiBroadcast`,
@@ -190,6 +212,7 @@ impl Ctx<'_> {
             }
         }
         self.own_blocks(&mut cx);
+        cx.wake_stores = wake_store::wake_stores_py(self.schema, &self.views, module);
         cx
     }
     /// The blocks each session's rows own, once every protocol class has its name.
