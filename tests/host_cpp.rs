@@ -309,7 +309,11 @@ fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status:
     for client in clients {
         let out = client.wait_with_output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "a client failed: {text}");
+        assert!(
+            out.status.success(),
+            "a client failed: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let numbers = |name: &str| -> Vec<u64> {
             let line = text
                 .lines()
