@@ -18,7 +18,7 @@ use crate::language_backend::c::names::{c_field_name, c_type_name, const_macro, 
 use crate::language_backend::c::result_codes::{CodeCtx, code_ctxs};
 use crate::language_backend::output::RenderError;
 use crate::language_backend::prose::ProtocolProse;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::bound::{binding_of, bound_seqlocks};
 use crate::plan::session::owns_blocks;
 use crate::schema::Schema;
@@ -43,8 +43,16 @@ const SESSION_TEMPLATE: Template = Template {
     source: include_str!("../../../../templates/c_session.h.j2"),
 };
 
+/// The parts `c_session.h.j2` includes, one concern each.
+const SESSION_PARTS: [Template; 4] = [
+    template!("c_exchange.h.j2"),
+    template!("c_session_events.h.j2"),
+    template!("c_wake_stats.h.j2"),
+    template!("c_bound.h.j2"),
+];
+
 static SESSION_COMPILED: LazyLock<Compiled> =
-    LazyLock::new(|| Compiled::new(&SESSION_TEMPLATE, |_| {}));
+    LazyLock::new(|| Compiled::with_parts(&SESSION_TEMPLATE, &SESSION_PARTS, |_| {}));
 
 /// A scalar field: its offset from its struct's start, its bytes and bits.
 #[derive(Serialize, Clone, Copy)]

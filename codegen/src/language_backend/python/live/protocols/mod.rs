@@ -33,7 +33,7 @@ use crate::language_backend::python::names::{Namer, python_type_name};
 use crate::plan::session::{Restore, owned_blocks};
 
 use crate::language_backend::output::RenderError;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 
 /// The section's parts, one concern each, rendered in turn over one context: the shared
 /// results and the queues and rings; the mailboxes; the exchanges; the sessions.
@@ -56,9 +56,26 @@ const TEMPLATES: [Template; 4] = [
     },
 ];
 
-/// The templates, compiled on first use.
-static COMPILED: LazyLock<Vec<Compiled>> =
-    LazyLock::new(|| TEMPLATES.iter().map(|t| Compiled::new(t, |_| {})).collect());
+/// The parts `python_session.py.j2` includes, one concern each.
+const SESSION_PARTS: [Template; 2] = [
+    template!("python_futex.py.j2"),
+    template!("python_session_classes.py.j2"),
+];
+
+/// The templates, compiled on first use (the sessions' with the parts it includes).
+static COMPILED: LazyLock<Vec<Compiled>> = LazyLock::new(|| {
+    TEMPLATES
+        .iter()
+        .map(|t| {
+            let parts: &[Template] = if t.name == "python_session.py.j2" {
+                &SESSION_PARTS
+            } else {
+                &[]
+            };
+            Compiled::with_parts(t, parts, |_| {})
+        })
+        .collect()
+});
 
 /// The section's text: each part, two blank lines apart as Python's top-level code is.
 pub(super) fn render(context: &ProtocolsContext) -> Result<String, RenderError> {
