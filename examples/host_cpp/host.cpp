@@ -175,7 +175,7 @@ unsigned char *create_mapping(const std::string &name, size_t len) {
 // --- protocol and bookkeeping ---
 
 struct Counts {
-    uint64_t ticks = 0, reloads = 0, wrong = 0, stuck = 0, leaked = 0;
+    uint64_t ticks = 0, reloads = 0, relayouts = 0, wrong = 0, stuck = 0, leaked = 0;
 };
 
 // What the game keeps per row: its log queue's order and the last draw list taken.
@@ -188,32 +188,21 @@ struct Row {
 class Host {
 public:
     bool start(const std::string &name) {
-        static const ibf_geometry_value geometry[] = {
-            {"bridge_header.ring_slots", 16},
-            {"mailbox.request_capacity", 2048},
-            {"mailbox.response_capacity", 8192},
-        };
-        constexpr size_t n = sizeof geometry / sizeof geometry[0];
-        ibf_attach_error err{};
+        // The mapping is sized for the largest geometry (16 slots), the bridge laid out at 8.
         size_t len = 0;
-        // Lay out (a null buffer asks for the size), stamp the identity, produce.
-        (void)ibf_lay_out(nullptr, 0, geometry, n, 1, &len, &err);
-        std::vector<unsigned char> image(len);
-        int rc = ibf_lay_out(image.data(), image.size(), geometry, n, 1, &len, &err);
-        const ibf_identity id{process_id(), "host-cpp 1.0", mono_ns(), unix_ns()};
-        if (rc == IBF_PRODUCE_OK) {
-            rc = ibf_stamp_identity(image.data(), image.size(), &id);
-        }
-        unsigned char *mapping = rc == IBF_PRODUCE_OK ? create_mapping(name, len) : nullptr;
-        if (mapping != nullptr) {
-            rc = ibf_produce_attached(mapping, len, image.data(), image.size(), &host_, &err);
-        }
+        std::vector<unsigned char> image = lay_out(16, &len);
+        image = image.empty() ? image : lay_out(8, nullptr);
+        unsigned char *mapping = image.empty() ? nullptr : create_mapping(name, len);
+        ibf_attach_error err{};
+        const int rc = mapping == nullptr ? IBF_PRODUCE_BUFFER_TOO_SHORT
+                                          : ibf_produce_attached(mapping, len, image.data(), image.size(), &host_, &err);
         if (mapping == nullptr || rc != IBF_PRODUCE_OK) {
             std::fprintf(stderr, "host cpp: start: %s (%s)\n", mapping == nullptr ? "no mapping" : ibf_result_name(rc), err.region);
             return false;
         }
-        // 0: the session's hung time; the host's buffers are as large as the capacities above.
-        ibf_host_service_init(&service_, 0U, request_.data(), request_.size() - 1, answer_.data(), answer_.size());
+        mapping_ = mapping;
+        len_ = len;
+        init_service();
         callbacks_.ctx = this;
         callbacks_.answer = [](void *h, uint32_t row, const char *text, size_t n_, char *out, size_t cap, size_t *out_len) {
             return static_cast<Host *>(h)->answer(row, text, n_, out, cap, out_len);
@@ -241,6 +230,18 @@ public:
             uint32_t generation = 0;
             check("reload", ibf_host_service_reload(&host_, &service_, &generation));
             counts_.reloads++;
+            relayout_at_ = counts_.ticks + 50U;
+        }
+        // One re-layout (8 -> 16 slots) a few ticks after, while a client holds a row: a new
+        // stamped image over the same mapping, the host's own fields kept (ibf_relayout).
+        if (counts_.relayouts == 0 && relayout_at_ != 0 && counts_.ticks >= relayout_at_ && any(IBF_CLIENT_STATE_ACTIVE)) {
+            std::vector<unsigned char> image = lay_out(16, nullptr);
+            ibf_attach_error err{};
+            check("re-layout", image.empty() ? IBF_PRODUCE_BUFFER_TOO_SHORT
+                                             : ibf_relayout(mapping_, len_, image.data(), image.size(), &host_, &err));
+            init_service();  // the new image's rows and queues; the counts are kept
+            ring_written_ = 0;  // its log ring starts empty
+            counts_.relayouts++;
         }
     }
 
@@ -259,10 +260,11 @@ public:
         check("exit", ibf_client_host_exit(ibf_attached_header(&host_), ibf_attached_header_size(&host_)));
         const ibf_host_counts &t = turns_;
         std::printf("host cpp: %" PRIu64 " ticks, %" PRIu64 " answered, %" PRIu64 " drained, %" PRIu64
-                    " lists taken, %" PRIu64 " hung or dead freed, %" PRIu64 " reloads, %" PRIu64 " wrong, %" PRIu64
+                    " lists taken, %" PRIu64 " hung or dead freed, %" PRIu64 " reloads, %" PRIu64 " re-layouts, %" PRIu64
+                    " wrong, %" PRIu64
                     " stuck rows, %" PRIu64 " leaked pads\n",
                     counts_.ticks, t.served + t.malformed, t.drained, t.taken, freed_hung_or_dead(), counts_.reloads,
-                    counts_.wrong, counts_.stuck, counts_.leaked);
+                    counts_.relayouts, counts_.wrong, counts_.stuck, counts_.leaked);
         std::printf("host cpp: %" PRIu64 " goodbyes, %" PRIu64 " hung, %" PRIu64 " dead, %" PRIu64
                     " freed by the policy, %" PRIu64 " malformed requests answered\n",
                     t.freed[IBF_HOST_FREED_CLOSING], t.freed[IBF_HOST_FREED_HUNG], t.freed[IBF_HOST_FREED_DEAD],
@@ -272,11 +274,38 @@ public:
     bool ok() const {
         const ibf_host_counts &t = turns_;
         const bool active = counts_.ticks > 0 && t.served > 0 && t.malformed > 0 && t.drained > 0 && t.taken > 0 &&
-                            freed_hung_or_dead() > 0 && counts_.reloads > 0;
+                            freed_hung_or_dead() > 0 && counts_.reloads > 0 && counts_.relayouts > 0;
         return active && counts_.wrong == 0 && counts_.stuck == 0 && counts_.leaked == 0;
     }
 
 private:
+    // A stamped image of `slots` ring slots; `len` (when not null) its size. Empty on an error.
+    std::vector<unsigned char> lay_out(uint32_t slots, size_t *len) {
+        const ibf_geometry_value geometry[] = {
+            {"bridge_header.ring_slots", slots},
+            {"mailbox.request_capacity", 2048},
+            {"mailbox.response_capacity", 8192},
+        };
+        constexpr size_t n = sizeof geometry / sizeof geometry[0];
+        ibf_attach_error err{};
+        size_t size = 0;
+        (void)ibf_lay_out(nullptr, 0, geometry, n, 1, &size, &err);  // a null buffer: the size
+        std::vector<unsigned char> image(size);
+        const ibf_identity id{process_id(), "host-cpp 1.0", mono_ns(), unix_ns()};
+        int rc = ibf_lay_out(image.data(), image.size(), geometry, n, 1, &size, &err);
+        rc = rc == IBF_PRODUCE_OK ? ibf_stamp_identity(image.data(), image.size(), &id) : rc;
+        check("lay out", rc);
+        if (len != nullptr) {
+            *len = size;
+        }
+        return rc == IBF_PRODUCE_OK ? image : std::vector<unsigned char>{};
+    }
+
+    // 0: the session's hung time; the host's buffers are as large as the capacities above.
+    void init_service() {
+        ibf_host_service_init(&service_, 0U, request_.data(), request_.size() - 1, answer_.data(), answer_.size());
+    }
+
     void check(const char *what, int rc) {
         if (rc != IBF_OK) {
             std::fprintf(stderr, "host cpp: %s: %s\n", what, ibf_result_name(rc));
@@ -378,6 +407,9 @@ private:
     }
 
     ibf_attached host_{};
+    unsigned char *mapping_ = nullptr;
+    size_t len_ = 0;
+    uint64_t relayout_at_ = 0;
     ibf_host_service service_{};
     ibf_host_callbacks callbacks_{};
     ibf_host_counts turns_{};
