@@ -6,9 +6,10 @@
 // (ibf_host_service_turn: every row's mailbox served through its answer callback, a malformed
 // request answered `failed`; every log queue drained into its log callback; every bot row's
 // draw list taken through its draw callback; rows whose client said goodbye, is hung or whose
-// process is gone freed, hostile rows freed by the broken-client policy), reloads once, and at
-// the end says it is exiting. Every protocol step is a call of the header; this file has no
-// protocol logic of its own.
+// process is gone freed, hostile rows freed by the broken-client policy), reloads once,
+// re-lays out once (8 -> 16 ring slots over the same mapping, sized for 16 from the start:
+// ibf_relayout keeps the host's own fields), and at the end says it is exiting. Every
+// protocol step is a call of the header; this file has no protocol logic of its own.
 //
 //   host MAPPING STOP_FILE MAX_MS
 //
@@ -16,7 +17,7 @@
 // MAX_MS passed: a failure) and every row is free again (or 3 s more passed), one line:
 //
 //   host cpp: T ticks, A answered, Q drained, D lists taken, H hung or dead freed,
-//   R reloads, 0 wrong, 0 stuck rows, 0 leaked pads
+//   R reloads, L re-layouts, 0 wrong, 0 stuck rows, 0 leaked pads
 //
 // and exits 1 unless every count of activity is above 0 and the last three are 0. "wrong"
 // counts what a client wrote that breaks the torture's contract (tests/torture/PROTOCOLS.md:
