@@ -191,19 +191,14 @@ public:
     bool start(const std::string &name) {
         // The mapping is sized for the largest geometry (16 slots), the bridge laid out at 8.
         size_t len = 0;
-        std::vector<unsigned char> image = lay_out(16, &len);
-        image = image.empty() ? image : lay_out(8, nullptr);
-        unsigned char *mapping = image.empty() ? nullptr : create_mapping(name, len);
+        mapping_ = lay_out(16, len_).empty() ? nullptr : create_mapping(name, len_);
+        std::vector<unsigned char> image = lay_out(8, len);
         ibf_attach_error err{};
-        const int rc = mapping == nullptr ? IBF_PRODUCE_BUFFER_TOO_SHORT
-                                          : ibf_produce_attached(mapping, len, image.data(), image.size(), &host_, &err);
-        if (mapping == nullptr || rc != IBF_PRODUCE_OK) {
-            std::fprintf(stderr, "host cpp: start: %s (%s)\n", mapping == nullptr ? "no mapping" : ibf_result_name(rc), err.region);
+        if (mapping_ == nullptr || !check("start", ibf_produce_attached(mapping_, len_, image.data(), len, &host_, &err))) {
             return false;
         }
-        mapping_ = mapping;
-        len_ = len;
-        init_service();
+        // 0: the session's hung time; the host's buffers are as large as the capacities above.
+        ibf_host_service_init(&service_, 0U, request_.data(), request_.size() - 1, answer_.data(), answer_.size());
         callbacks_.ctx = this;
         callbacks_.answer = [](void *h, uint32_t row, const char *text, size_t n_, char *out, size_t cap, size_t *out_len) {
             return static_cast<Host *>(h)->answer(row, text, n_, out, cap, out_len);
@@ -236,11 +231,12 @@ public:
         // One re-layout (8 -> 16 slots) a few ticks after, while a client holds a row: a new
         // stamped image over the same mapping, the host's own fields kept (ibf_relayout).
         if (counts_.relayouts == 0 && relayout_at_ != 0 && counts_.ticks >= relayout_at_ && any(IBF_CLIENT_STATE_ACTIVE)) {
-            std::vector<unsigned char> image = lay_out(16, nullptr);
+            size_t len = 0;
+            std::vector<unsigned char> image = lay_out(16, len);
             ibf_attach_error err{};
-            check("re-layout", image.empty() ? IBF_PRODUCE_BUFFER_TOO_SHORT
-                                             : ibf_relayout(mapping_, len_, image.data(), image.size(), &host_, &err));
-            init_service();  // the new image's rows and queues; the counts are kept
+            check("re-layout", ibf_relayout(mapping_, len_, image.data(), len, &host_, &err));
+            // The new image's rows and queues (the counts are kept apart).
+            ibf_host_service_init(&service_, 0U, request_.data(), request_.size() - 1, answer_.data(), answer_.size());
             ring_written_ = 0;  // its log ring starts empty
             counts_.relayouts++;
         }
@@ -262,8 +258,7 @@ public:
         const ibf_host_counts &t = turns_;
         std::printf("host cpp: %" PRIu64 " ticks, %" PRIu64 " answered, %" PRIu64 " drained, %" PRIu64
                     " lists taken, %" PRIu64 " hung or dead freed, %" PRIu64 " reloads, %" PRIu64 " re-layouts, %" PRIu64
-                    " wrong, %" PRIu64
-                    " stuck rows, %" PRIu64 " leaked pads\n",
+                    " wrong, %" PRIu64 " stuck rows, %" PRIu64 " leaked pads\n",
                     counts_.ticks, t.served + t.malformed, t.drained, t.taken, freed_hung_or_dead(), counts_.reloads,
                     counts_.relayouts, counts_.wrong, counts_.stuck, counts_.leaked);
         std::printf("host cpp: %" PRIu64 " goodbyes, %" PRIu64 " hung, %" PRIu64 " dead, %" PRIu64
@@ -280,38 +275,27 @@ public:
     }
 
 private:
-    // A stamped image of `slots` ring slots; `len` (when not null) its size. Empty on an error.
-    std::vector<unsigned char> lay_out(uint32_t slots, size_t *len) {
-        const ibf_geometry_value geometry[] = {
-            {"bridge_header.ring_slots", slots},
-            {"mailbox.request_capacity", 2048},
-            {"mailbox.response_capacity", 8192},
-        };
-        constexpr size_t n = sizeof geometry / sizeof geometry[0];
-        ibf_attach_error err{};
-        size_t size = 0;
-        (void)ibf_lay_out(nullptr, 0, geometry, n, 1, &size, &err);  // a null buffer: the size
-        std::vector<unsigned char> image(size);
+    // A stamped image of `slots` ring slots, `len` bytes (a null buffer asks for the size);
+    // empty (len 0) on an error.
+    std::vector<unsigned char> lay_out(uint32_t slots, size_t &len) {
+        const ibf_geometry_value geometry[] = {{"bridge_header.ring_slots", slots}, {"mailbox.request_capacity", 2048},
+                                               {"mailbox.response_capacity", 8192}};
         const ibf_identity id{process_id(), "host-cpp 1.0", mono_ns(), unix_ns()};
-        int rc = ibf_lay_out(image.data(), image.size(), geometry, n, 1, &size, &err);
-        rc = rc == IBF_PRODUCE_OK ? ibf_stamp_identity(image.data(), image.size(), &id) : rc;
-        check("lay out", rc);
-        if (len != nullptr) {
-            *len = size;
-        }
-        return rc == IBF_PRODUCE_OK ? image : std::vector<unsigned char>{};
+        ibf_attach_error err{};
+        (void)ibf_lay_out(nullptr, 0, geometry, 3, 1, &len, &err);
+        std::vector<unsigned char> image(len);
+        const int rc = ibf_lay_out(image.data(), len, geometry, 3, 1, &len, &err);
+        len = check("lay out", rc == IBF_PRODUCE_OK ? ibf_stamp_identity(image.data(), len, &id) : rc) ? len : 0U;
+        return len != 0 ? image : std::vector<unsigned char>{};
     }
 
-    // 0: the session's hung time; the host's buffers are as large as the capacities above.
-    void init_service() {
-        ibf_host_service_init(&service_, 0U, request_.data(), request_.size() - 1, answer_.data(), answer_.size());
-    }
-
-    void check(const char *what, int rc) {
+    // IBF_OK (IBF_PRODUCE_OK), or the error counted as wrong.
+    bool check(const char *what, int rc) {
         if (rc != IBF_OK) {
             std::fprintf(stderr, "host cpp: %s: %s\n", what, ibf_result_name(rc));
             counts_.wrong++;
         }
+        return rc == IBF_OK;
     }
 
     ibf_client_state state(uint32_t row) const { return ibf_client_entry_load_state(&ibf_attached_header(&host_)->clients[row]); }
@@ -463,9 +447,9 @@ int main(int argc, char **argv) {
     return !timed_out && host.ok() ? 0 : 1;
 }
 
-// Lines by category (issue 48), blanks and comments included: the header comment 33; platform
+// Lines by category (issue 48), blanks and comments included: the header comment 34; platform
 // 141 (includes, clocks, nap, the stop file's test, the owner-only mapping); the driver 39 (main:
-// arguments, the stop file, the deadline); protocol and bookkeeping 130 (start, the turn, the
-// reload, the exit, the counts, the callbacks' wiring: every protocol step is one helper call);
-// game 89 (publishing, the log ring, the answers, and the torture's contract checks of log
-// entries and draw lists); and this note.
+// arguments, the stop file, the deadline); protocol and bookkeeping 144 (start, laying out a
+// stamped image, the turn, the reload, the re-layout, the exit, the counts, the callbacks'
+// wiring: every protocol step is one helper call); game 89 (publishing, the log ring, the
+// answers, and the torture's contract checks of log entries and draw lists); and this note.
