@@ -40,6 +40,13 @@ def attach_again():
         time.sleep(0.001)
 
 
+def stale(live, e):
+    """Returns when the named error e was read while the producer's generation changed (the
+    region was being replaced: the caller's next moved() takes the new one); raises e else."""
+    if not live.attached.reloaded():
+        raise e
+
+
 class Follow:
     """The attach handle, followed: a re-layout moves the row's blocks (a reload does not), so
     each phase asks moved() before it touches its region, and starts over on a new one."""
@@ -88,8 +95,12 @@ def log_queue(live, millis):
             where, queue = moved[0], bridge.LogQueue.unscoped(moved[1])
         head = bridge.LogEntry()
         head.level, head.tick = pushed % 5, pushed
-        if queue.push(head, "torture", str(pushed)):
-            dropped += 1
+        try:
+            if queue.push(head, "torture", str(pushed)):
+                dropped += 1
+        except bridge.ProtocolError as e:
+            stale(live, e)
+            continue
         pushed += 1
     head = bridge.LogEntry()
     head.tick = pushed
@@ -98,8 +109,11 @@ def log_queue(live, millis):
         moved = live.moved("log_queue", where)
         if moved is not None:
             where, queue = moved[0], bridge.LogQueue.unscoped(moved[1])
-        if not queue.push(head, "torture", "end"):
-            break
+        try:
+            if not queue.push(head, "torture", "end"):
+                break
+        except bridge.ProtocolError as e:
+            stale(live, e)
         if time.monotonic() > deadline:
             fail("log_queue: `end` dropped for 30 s")
         time.sleep(0.001)
@@ -123,7 +137,11 @@ def log_ring(live, millis):
             spans += 0 if first is None else last - first + 1
             first, lapped = None, False
             where, ring = moved[0], bridge.LogRing(moved[1])
-        found = ring.read_next()
+        try:
+            found = ring.read_next()
+        except bridge.ProtocolError as e:
+            stale(live, e)
+            continue
         lapped = isinstance(found, bridge.Lapped)
         if found is bridge.EMPTY:
             continue
@@ -160,7 +178,11 @@ def mailbox(live, millis):
         requests += 1
         deadline = time.monotonic() + 5
         while True:
-            answer = box.poll_response(seq)
+            try:
+                answer = box.poll_response(seq)
+            except bridge.ProtocolError as e:
+                stale(live, e)
+                answer = None
             # An answer read after the mailbox moved is no answer: the request again.
             moved = live.moved("mailbox", where)
             if moved is not None:
@@ -205,7 +227,10 @@ def draw(live, millis):
             # List n was built in the old block: not published.
             where, lists = moved[0], bridge.Draw.unscoped(moved[1])
             continue
-        lists.publish()
+        try:
+            lists.publish()
+        except bridge.ProtocolError as e:
+            stale(live, e)
     print("draw %d %d" % (n, n), flush=True)
 
 
