@@ -147,7 +147,9 @@ fn the_header_is_warning_free_in_a_strict_cxx17_host_for_every_schema() {
 /// and a Python bot (`tests/host_cpp/bot.py`) that sends a malformed request, claims a row,
 /// binds a pad and is SIGKILLed while active: the host answers the malformed request with
 /// status `failed`, frees the killed bot's row as dead by its pid (and its pad), reloads
-/// once while a client holds a row, and prints its `host cpp:` line, whose counts must all
+/// once while a client holds a row, re-lays out once 50 ticks later (8 to 16 ring slots: the
+/// clients, in whatever phase, follow their blocks to the new places; PROTOCOLS.md), and
+/// prints its `host cpp:` line, whose counts must all
 /// show activity and whose wrong, stuck and leaked counts must be 0, and a line of the frees
 /// by reason, which must count the dead one; every client's lines meet the contract.
 #[test]
