@@ -39,7 +39,8 @@ mod churn;
 mod torture_support;
 
 use bridge_abi::live::{
-    self, Bridge, ClientStanding, DrawReader, LogQueueReader, LogRingRead, MailboxServer,
+    self, Bridge, ClientStanding, DrawReader, DrawWriter, LogQueueReader, LogQueueWriter,
+    LogRingRead, LogRingReader, MailboxClient, MailboxServer,
 };
 use bridge_abi::runtime::Mapping;
 use bridge_abi::zerocopy::FromZeros;
@@ -630,6 +631,14 @@ fn fail(what: &str, err: impl std::fmt::Display) -> String {
     format!("{what}: {err}")
 }
 
+/// The row's client block.
+fn block<'a>(bridge: &Bridge<'a>, row: usize) -> Result<live::ClientBlock<'a>, String> {
+    bridge
+        .client_blocks(row)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "no client block".to_string())
+}
+
 fn run_client(args: &[String]) -> Result<(), String> {
     let [path, row, millis] = args else {
         return Err("usage: torture_protocols client PATH ROW MILLIS".into());
@@ -640,38 +649,50 @@ fn run_client(args: &[String]) -> Result<(), String> {
     let map = Mapping::open(path).map_err(|e| format!("{path}: {e}"))?;
     let region = map.region().map_err(|e| e.to_string())?;
     let bridge = Bridge::attach(region).map_err(|e| e.to_string())?;
-    let block = bridge
-        .client_blocks(row)
-        .map_err(|e| e.to_string())?
-        .ok_or("no client block")?;
-    let bot = bridge
-        .bot_blocks(row)
-        .map_err(|e| e.to_string())?
-        .ok_or("no bot block")?;
+    client_phases(bridge, row, phase)
+}
 
-    // 1. The log queue, as its writer.
-    let queue = block
-        .log_queue_writer_unscoped()
-        .map_err(|x| fail("log queue", x))?
-        .ok_or("no log queue")?;
+/// The five phases, each following a re-layout (a new handle whose regions moved).
+fn client_phases<'a>(mut bridge: Bridge<'a>, row: usize, phase: Duration) -> Result<(), String> {
+    let queue_of = |bridge: &Bridge<'a>| -> Result<LogQueueWriter<'a>, String> {
+        block(bridge, row)?
+            .log_queue_writer_unscoped()
+            .map_err(|x| fail("log queue", x))?
+            .ok_or_else(|| "no log queue".to_string())
+    };
+
+    // 1. The log queue, as its writer (the entries in a queue a re-layout replaced are lost).
+    let mut queue = queue_of(&bridge)?;
     let (mut n, mut dropped) = (0u64, 0u64);
     let until = Instant::now() + phase;
     while Instant::now() < until {
+        if moved(&mut bridge)? {
+            queue = queue_of(&bridge)?;
+        }
         let mut head: LogEntry = FromZeros::new_zeroed();
         head.level = LogLevel((n % 5) as u8);
         head.tick = n;
-        let was_dropped = queue
-            .push(&head, b"torture", n.to_string().as_bytes())
-            .map_err(|x| fail("log queue", x))?;
+        let was_dropped = match queue.push(&head, b"torture", n.to_string().as_bytes()) {
+            Ok(was_dropped) => was_dropped,
+            // Read while the queue was being replaced: the next entry in the new one.
+            Err(_) if bridge.reloaded() => continue,
+            Err(x) => return Err(fail("log queue", x)),
+        };
         dropped += u64::from(was_dropped);
         n += 1;
     }
     let end: LogEntry = FromZeros::new_zeroed();
     let tried = Instant::now();
-    while queue
-        .push(&end, b"torture", b"end")
-        .map_err(|x| fail("log queue", x))?
-    {
+    while {
+        if moved(&mut bridge)? {
+            queue = queue_of(&bridge)?;
+        }
+        match queue.push(&end, b"torture", b"end") {
+            Ok(was_dropped) => was_dropped,
+            Err(_) if bridge.reloaded() => true,
+            Err(x) => return Err(fail("log queue", x)),
+        }
+    } {
         if tried.elapsed() > Duration::from_secs(30) {
             return Err("log queue: `end` dropped for 30 s".into());
         }
@@ -679,16 +700,30 @@ fn run_client(args: &[String]) -> Result<(), String> {
     }
     println!("log_queue {n} {dropped}");
 
-    // 2. The log ring, as a slow reader.
-    let mut ring = bridge
-        .log_ring_join_latest()
-        .map_err(|x| fail("log ring", x))?
-        .ok_or("no log ring")?;
+    // 2. The log ring, as a slow reader (after a re-layout, the new ring from its newest
+    // entry: the spans summed).
+    let ring_of = |bridge: &Bridge<'a>| -> Result<LogRingReader<'a>, String> {
+        bridge
+            .log_ring_join_latest()
+            .map_err(|x| fail("log ring", x))?
+            .ok_or_else(|| "no log ring".to_string())
+    };
+    let mut ring = ring_of(&bridge)?;
     let (mut read, mut gaps, mut missed, mut corrupt) = (0u64, 0u64, 0u64, 0u64);
-    let (mut first, mut last) = (None::<u64>, 0u64);
+    let (mut first, mut last, mut spans) = (None::<u64>, 0u64, 0u64);
     let until = Instant::now() + phase;
     while Instant::now() < until {
-        match ring.read_next().map_err(|x| fail("log ring", x))? {
+        if moved(&mut bridge)? {
+            spans += first.take().map_or(0, |f| last - f + 1);
+            ring = ring_of(&bridge)?;
+        }
+        let found = match ring.read_next() {
+            Ok(found) => found,
+            // Read while the ring was being replaced: the new one taken at the loop's top.
+            Err(_) if bridge.reloaded() => continue,
+            Err(x) => return Err(fail("log ring", x)),
+        };
+        match found {
             LogRingRead::Entry(entry) => {
                 let seq = entry.head.seq;
                 if entry.text != seq.to_string().as_bytes() {
@@ -709,14 +744,18 @@ fn run_client(args: &[String]) -> Result<(), String> {
             LogRingRead::Lapped { .. } | LogRingRead::Empty => {}
         }
     }
-    let span = first.map_or(0, |f| last - f + 1);
+    let span = spans + first.map_or(0, |f| last - f + 1);
     println!("log_ring {read} {gaps} {missed} {corrupt} {span}");
 
-    // 3. The mailbox, as its client.
-    let mut mailbox = block
-        .mailbox_client_unscoped()
-        .map_err(|x| fail("mailbox", x))?
-        .ok_or("no mailbox")?;
+    // 3. The mailbox, as its client (a request lost with a mailbox a re-layout replaced is
+    // sent again).
+    let mailbox_of = |bridge: &Bridge<'a>| -> Result<MailboxClient<'a>, String> {
+        block(bridge, row)?
+            .mailbox_client_unscoped()
+            .map_err(|x| fail("mailbox", x))?
+            .ok_or_else(|| "no mailbox".to_string())
+    };
+    let mut mailbox = mailbox_of(&bridge)?;
     let (mut requests, mut answered, mut wrong, mut waits) = (0u64, 0u64, 0u64, 0u64);
     let until = Instant::now() + phase;
     while Instant::now() < until {
@@ -727,7 +766,20 @@ fn run_client(args: &[String]) -> Result<(), String> {
         requests += 1;
         let asked = Instant::now();
         let response = loop {
-            if let Some(r) = mailbox.poll_response().map_err(|x| fail("mailbox", x))? {
+            let polled = match mailbox.poll_response() {
+                Ok(polled) => polled,
+                Err(_) if bridge.reloaded() => None,
+                Err(x) => return Err(fail("mailbox", x)),
+            };
+            // An answer read after the mailbox moved is no answer: the request again.
+            if moved(&mut bridge)? {
+                mailbox = mailbox_of(&bridge)?;
+                mailbox
+                    .request(format!("req {k}").as_bytes())
+                    .map_err(|x| fail("mailbox", x))?;
+                continue;
+            }
+            if let Some(r) = polled {
                 break r;
             }
             if asked.elapsed() > Duration::from_secs(5) {
@@ -747,17 +799,26 @@ fn run_client(args: &[String]) -> Result<(), String> {
     }
     println!("mailbox {requests} {answered} {wrong} waits {waits}");
 
-    // 4. The draw lists, as their writer.
-    let mut draw = bot
-        .draw_writer_unscoped()
-        .map_err(|x| fail("draw", x))?
-        .ok_or("no draw lists")?;
+    // 4. The draw lists, as their writer (in the new block after a re-layout).
+    let draw_of = |bridge: &Bridge<'a>| -> Result<DrawWriter<'a>, String> {
+        bridge
+            .bot_blocks(row)
+            .map_err(|e| e.to_string())?
+            .ok_or("no bot block")?
+            .draw_writer_unscoped()
+            .map_err(|x| fail("draw", x))?
+            .ok_or_else(|| "no draw lists".to_string())
+    };
+    let mut draw = draw_of(&bridge)?;
     let mut published = 0u64;
     let mut last_n = 0u64;
     let until = Instant::now() + phase;
     let mut list_n = 0u64;
     while Instant::now() < until {
         list_n += 1;
+        if moved(&mut bridge)? {
+            draw = draw_of(&bridge)?;
+        }
         for _ in 0..1 + list_n % 7 {
             let cmd = DrawCmd {
                 color: list_n as u32,
@@ -772,7 +833,16 @@ fn run_client(args: &[String]) -> Result<(), String> {
         let mut head: DrawListHeader = FromZeros::new_zeroed();
         head.seq = list_n as u32;
         head.for_tick = list_n;
-        draw.publish(&head).map_err(|x| fail("draw", x))?;
+        if moved(&mut bridge)? {
+            // List n was built in the old block: not published.
+            draw = draw_of(&bridge)?;
+            continue;
+        }
+        match draw.publish(&head) {
+            Ok(_) => {}
+            Err(_) if bridge.reloaded() => continue,
+            Err(x) => return Err(fail("draw", x)),
+        }
         published += 1;
         last_n = list_n;
     }
@@ -782,6 +852,29 @@ fn run_client(args: &[String]) -> Result<(), String> {
     let (claims, disconnects, reloads) = lifecycle_client(&bridge, row, phase)?;
     println!("lifecycle {claims} {disconnects} {reloads}");
     Ok(())
+}
+
+/// A re-layout moves the blocks, a reload does not: when the producer's generation changed
+/// since `bridge` attached, attach again (5 s at most while the host reloads); true when
+/// the new handle's regions are placed elsewhere (its table differs), and a phase takes its
+/// region again.
+fn moved(bridge: &mut Bridge<'_>) -> Result<bool, String> {
+    if !bridge.reloaded() {
+        return Ok(false);
+    }
+    let started = Instant::now();
+    let again = loop {
+        match Bridge::attach(bridge.region()) {
+            Ok(again) => break again,
+            Err(e) if started.elapsed() > Duration::from_secs(5) => {
+                return Err(format!("attach again: {e}"));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(1)),
+        }
+    };
+    let moved = again.table() != bridge.table();
+    *bridge = again;
+    Ok(moved)
 }
 
 /// Claims the row (waiting while the host has not freed it yet), fills it in, activates.

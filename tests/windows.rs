@@ -518,9 +518,10 @@ fn the_readmes_windows_c_example_makes_an_owner_only_section() {
 /// strict C++ flags (`-static`), run under wine by name (`Local\…`) against two Windows bots
 /// (`tests/host_cpp/win_bot.c`): one sends a malformed request, a request, log entries and a
 /// draw list, claims a row with pad 0 bound and ends without goodbye; the other stays active
-/// until the host's reload, claims again and says goodbye. The host answers both requests,
-/// frees the dead bot's hung row and its pad, reloads once, and prints its `host cpp:` line
-/// with every activity count above 0 and 0 wrong, stuck rows and leaked pads.
+/// until the host's reload, claims again, stays active until the host's re-layout, claims
+/// again and says goodbye. The host answers both requests, frees the dead bot's hung row and
+/// its pad, reloads once, re-lays out once, and prints its `host cpp:` line with every
+/// activity count above 0 and 0 wrong, stuck rows and leaked pads.
 #[test]
 fn the_cxx_host_example_runs_under_wine_by_name() {
     const CXX: &str = "x86_64-w64-mingw32-g++";
@@ -596,7 +597,7 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
     assert_eq!(code, 0, "{stayed}{err}");
     assert_eq!(
         stayed.replace('\r', ""),
-        "active\nreloaded\ngoodbye\n",
+        "active\nreloaded\nre-laid out\ngoodbye\n",
         "{err}"
     );
     std::fs::write(&stop, b"").unwrap();
@@ -616,12 +617,12 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
         .split(", ")
         .map(|part| part.split(' ').next().unwrap().parse().unwrap())
         .collect();
-    assert_eq!(counts.len(), 9, "{line}");
-    assert!(counts[..6].iter().all(|&n| n > 0), "{line}");
+    assert_eq!(counts.len(), 10, "{line}");
+    assert!(counts[..7].iter().all(|&n| n > 0), "{line}");
     assert_eq!(
         counts[4..],
-        [1, 1, 0, 0, 0],
-        "one hung row, one reload: {line}"
+        [1, 1, 1, 0, 0, 0],
+        "one hung row, one reload, one re-layout: {line}"
     );
 }
 

@@ -6,9 +6,10 @@
 // (ibf_host_service_turn: every row's mailbox served through its answer callback, a malformed
 // request answered `failed`; every log queue drained into its log callback; every bot row's
 // draw list taken through its draw callback; rows whose client said goodbye, is hung or whose
-// process is gone freed, hostile rows freed by the broken-client policy), reloads once, and at
-// the end says it is exiting. Every protocol step is a call of the header; this file has no
-// protocol logic of its own.
+// process is gone freed, hostile rows freed by the broken-client policy), reloads once,
+// re-lays out once (8 -> 16 ring slots over the same mapping, sized for 16 from the start:
+// ibf_relayout keeps the host's own fields), and at the end says it is exiting. Every
+// protocol step is a call of the header; this file has no protocol logic of its own.
 //
 //   host MAPPING STOP_FILE MAX_MS
 //
@@ -16,7 +17,7 @@
 // MAX_MS passed: a failure) and every row is free again (or 3 s more passed), one line:
 //
 //   host cpp: T ticks, A answered, Q drained, D lists taken, H hung or dead freed,
-//   R reloads, 0 wrong, 0 stuck rows, 0 leaked pads
+//   R reloads, L re-layouts, 0 wrong, 0 stuck rows, 0 leaked pads
 //
 // and exits 1 unless every count of activity is above 0 and the last three are 0. "wrong"
 // counts what a client wrote that breaks the torture's contract (tests/torture/PROTOCOLS.md:
@@ -175,7 +176,7 @@ unsigned char *create_mapping(const std::string &name, size_t len) {
 // --- protocol and bookkeeping ---
 
 struct Counts {
-    uint64_t ticks = 0, reloads = 0, wrong = 0, stuck = 0, leaked = 0;
+    uint64_t ticks = 0, reloads = 0, relayouts = 0, wrong = 0, stuck = 0, leaked = 0;
 };
 
 // What the game keeps per row: its log queue's order and the last draw list taken.
@@ -188,28 +189,12 @@ struct Row {
 class Host {
 public:
     bool start(const std::string &name) {
-        static const ibf_geometry_value geometry[] = {
-            {"bridge_header.ring_slots", 16},
-            {"mailbox.request_capacity", 2048},
-            {"mailbox.response_capacity", 8192},
-        };
-        constexpr size_t n = sizeof geometry / sizeof geometry[0];
-        ibf_attach_error err{};
+        // The mapping is sized for the largest geometry (16 slots), the bridge laid out at 8.
         size_t len = 0;
-        // Lay out (a null buffer asks for the size), stamp the identity, produce.
-        (void)ibf_lay_out(nullptr, 0, geometry, n, 1, &len, &err);
-        std::vector<unsigned char> image(len);
-        int rc = ibf_lay_out(image.data(), image.size(), geometry, n, 1, &len, &err);
-        const ibf_identity id{process_id(), "host-cpp 1.0", mono_ns(), unix_ns()};
-        if (rc == IBF_PRODUCE_OK) {
-            rc = ibf_stamp_identity(image.data(), image.size(), &id);
-        }
-        unsigned char *mapping = rc == IBF_PRODUCE_OK ? create_mapping(name, len) : nullptr;
-        if (mapping != nullptr) {
-            rc = ibf_produce_attached(mapping, len, image.data(), image.size(), &host_, &err);
-        }
-        if (mapping == nullptr || rc != IBF_PRODUCE_OK) {
-            std::fprintf(stderr, "host cpp: start: %s (%s)\n", mapping == nullptr ? "no mapping" : ibf_result_name(rc), err.region);
+        mapping_ = lay_out(16, len_).empty() ? nullptr : create_mapping(name, len_);
+        std::vector<unsigned char> image = lay_out(8, len);
+        ibf_attach_error err{};
+        if (mapping_ == nullptr || !check("start", ibf_produce_attached(mapping_, len_, image.data(), len, &host_, &err))) {
             return false;
         }
         // 0: the session's hung time; the host's buffers are as large as the capacities above.
@@ -241,6 +226,19 @@ public:
             uint32_t generation = 0;
             check("reload", ibf_host_service_reload(&host_, &service_, &generation));
             counts_.reloads++;
+            relayout_at_ = counts_.ticks + 50U;
+        }
+        // One re-layout (8 -> 16 slots) a few ticks after, while a client holds a row: a new
+        // stamped image over the same mapping, the host's own fields kept (ibf_relayout).
+        if (counts_.relayouts == 0 && relayout_at_ != 0 && counts_.ticks >= relayout_at_ && any(IBF_CLIENT_STATE_ACTIVE)) {
+            size_t len = 0;
+            std::vector<unsigned char> image = lay_out(16, len);
+            ibf_attach_error err{};
+            check("re-layout", ibf_relayout(mapping_, len_, image.data(), len, &host_, &err));
+            // The new image's rows and queues (the counts are kept apart).
+            ibf_host_service_init(&service_, 0U, request_.data(), request_.size() - 1, answer_.data(), answer_.size());
+            ring_written_ = 0;  // its log ring starts empty
+            counts_.relayouts++;
         }
     }
 
@@ -259,10 +257,10 @@ public:
         check("exit", ibf_client_host_exit(ibf_attached_header(&host_), ibf_attached_header_size(&host_)));
         const ibf_host_counts &t = turns_;
         std::printf("host cpp: %" PRIu64 " ticks, %" PRIu64 " answered, %" PRIu64 " drained, %" PRIu64
-                    " lists taken, %" PRIu64 " hung or dead freed, %" PRIu64 " reloads, %" PRIu64 " wrong, %" PRIu64
-                    " stuck rows, %" PRIu64 " leaked pads\n",
+                    " lists taken, %" PRIu64 " hung or dead freed, %" PRIu64 " reloads, %" PRIu64 " re-layouts, %" PRIu64
+                    " wrong, %" PRIu64 " stuck rows, %" PRIu64 " leaked pads\n",
                     counts_.ticks, t.served + t.malformed, t.drained, t.taken, freed_hung_or_dead(), counts_.reloads,
-                    counts_.wrong, counts_.stuck, counts_.leaked);
+                    counts_.relayouts, counts_.wrong, counts_.stuck, counts_.leaked);
         std::printf("host cpp: %" PRIu64 " goodbyes, %" PRIu64 " hung, %" PRIu64 " dead, %" PRIu64
                     " freed by the policy, %" PRIu64 " malformed requests answered\n",
                     t.freed[IBF_HOST_FREED_CLOSING], t.freed[IBF_HOST_FREED_HUNG], t.freed[IBF_HOST_FREED_DEAD],
@@ -272,16 +270,32 @@ public:
     bool ok() const {
         const ibf_host_counts &t = turns_;
         const bool active = counts_.ticks > 0 && t.served > 0 && t.malformed > 0 && t.drained > 0 && t.taken > 0 &&
-                            freed_hung_or_dead() > 0 && counts_.reloads > 0;
+                            freed_hung_or_dead() > 0 && counts_.reloads > 0 && counts_.relayouts > 0;
         return active && counts_.wrong == 0 && counts_.stuck == 0 && counts_.leaked == 0;
     }
 
 private:
-    void check(const char *what, int rc) {
+    // A stamped image of `slots` ring slots, `len` bytes (a null buffer asks for the size);
+    // empty (len 0) on an error.
+    std::vector<unsigned char> lay_out(uint32_t slots, size_t &len) {
+        const ibf_geometry_value geometry[] = {{"bridge_header.ring_slots", slots}, {"mailbox.request_capacity", 2048},
+                                               {"mailbox.response_capacity", 8192}};
+        const ibf_identity id{process_id(), "host-cpp 1.0", mono_ns(), unix_ns()};
+        ibf_attach_error err{};
+        (void)ibf_lay_out(nullptr, 0, geometry, 3, 1, &len, &err);
+        std::vector<unsigned char> image(len);
+        const int rc = ibf_lay_out(image.data(), len, geometry, 3, 1, &len, &err);
+        len = check("lay out", rc == IBF_PRODUCE_OK ? ibf_stamp_identity(image.data(), len, &id) : rc) ? len : 0U;
+        return len != 0 ? image : std::vector<unsigned char>{};
+    }
+
+    // IBF_OK (IBF_PRODUCE_OK), or the error counted as wrong.
+    bool check(const char *what, int rc) {
         if (rc != IBF_OK) {
             std::fprintf(stderr, "host cpp: %s: %s\n", what, ibf_result_name(rc));
             counts_.wrong++;
         }
+        return rc == IBF_OK;
     }
 
     ibf_client_state state(uint32_t row) const { return ibf_client_entry_load_state(&ibf_attached_header(&host_)->clients[row]); }
@@ -378,6 +392,9 @@ private:
     }
 
     ibf_attached host_{};
+    unsigned char *mapping_ = nullptr;
+    size_t len_ = 0;
+    uint64_t relayout_at_ = 0;
     ibf_host_service service_{};
     ibf_host_callbacks callbacks_{};
     ibf_host_counts turns_{};
@@ -430,9 +447,9 @@ int main(int argc, char **argv) {
     return !timed_out && host.ok() ? 0 : 1;
 }
 
-// Lines by category (issue 48), blanks and comments included: the header comment 33; platform
+// Lines by category (issue 48), blanks and comments included: the header comment 34; platform
 // 141 (includes, clocks, nap, the stop file's test, the owner-only mapping); the driver 39 (main:
-// arguments, the stop file, the deadline); protocol and bookkeeping 130 (start, the turn, the
-// reload, the exit, the counts, the callbacks' wiring: every protocol step is one helper call);
-// game 89 (publishing, the log ring, the answers, and the torture's contract checks of log
-// entries and draw lists); and this note.
+// arguments, the stop file, the deadline); protocol and bookkeeping 144 (start, laying out a
+// stamped image, the turn, the reload, the re-layout, the exit, the counts, the callbacks'
+// wiring: every protocol step is one helper call); game 89 (publishing, the log ring, the
+// answers, and the torture's contract checks of log entries and draw lists); and this note.

@@ -4,7 +4,8 @@ file, then once a millisecond until told to stop publishes a tick, writes the lo
 one service turn (HostService.turn: every mailbox served through its answer callback, a
 malformed request answered `failed`; every log queue drained; every bot row's draw list taken;
 rows whose client said goodbye, is hung or whose process is gone freed; hostile rows freed by
-the broken-client policy), reloads once, and at the end says it is exiting.
+the broken-client policy), reloads once, re-lays out once (8 -> 16 ring slots, over the same
+mapping, which is sized for 16 from the start), and at the end says it is exiting.
 
     python3 -W error host.py MAPPING STOP_FILE MAX_MS
 
@@ -13,7 +14,7 @@ passed: a failure) and every row is free again (or 3 s more passed), the same li
 host:
 
     host py: T ticks, A answered, Q drained, D lists taken, H hung or dead freed,
-    R reloads, 0 wrong, 0 stuck rows, 0 leaked pads
+    R reloads, L re-layouts, 0 wrong, 0 stuck rows, 0 leaked pads
     host py: G goodbyes, H hung, D dead, P freed by the policy, M malformed requests answered
 
 and exits 1 unless every count of activity is above 0 and the last three are 0. Its clients
@@ -29,28 +30,32 @@ import bridge
 
 DRAIN_AFTER_STOP_NS = 3_000_000_000
 GEOMETRY = {
-    "bridge_header.ring_slots": 16,
     "mailbox.request_capacity": 2048,
     "mailbox.response_capacity": 8192,
 }
 
 
+def lay_out(slots):
+    """A stamped image of `slots` ring slots."""
+    image = bridge.lay_out(dict(GEOMETRY, **{"bridge_header.ring_slots": slots}), generation=1)
+    bridge.stamp_identity(image, "host-py 1.0")
+    return image
+
+
 class Host:
     def __init__(self, path):
-        image = bridge.lay_out(GEOMETRY, generation=1)
-        bridge.stamp_identity(image, "host-py 1.0")
+        # The mapping is sized for the largest geometry (16 slots), the bridge laid out at 8.
+        size = len(lay_out(16))
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
-            os.ftruncate(fd, len(image))
-            self.mapping = mmap.mmap(fd, len(image))
+            os.ftruncate(fd, size)
+            self.mapping = mmap.mmap(fd, size)
         finally:
             os.close(fd)
-        self.host = bridge.produce(self.mapping, image)
-        self.service = bridge.HostService(
-            self.host, answer=self.answer, log=self.log, draw=self.draw, probe=bridge.process_probe
-        )
-        self.ticks = self.reloads = self.wrong = self.stuck = self.leaked = 0
+        self.host = bridge.produce(self.mapping, lay_out(8))
+        self.service = self.serve(self.host)
+        self.ticks = self.reloads = self.relayouts = self.relayout_at = self.wrong = self.stuck = self.leaked = 0
         self.errors_seen = 0
         self.ring_written = 0
         self.last_k = [None] * bridge.Client.ROWS
@@ -59,6 +64,9 @@ class Host:
         self.slot = bridge.RingSlot()
         self.ring = self.host.snapshot_ring()
         self.log_ring = bridge.LogRing(self.host.log_ring())
+
+    def serve(self, host):
+        return bridge.HostService(host, answer=self.answer, log=self.log, draw=self.draw, probe=bridge.process_probe)
 
     # ---- the game's side: what each callback checks ----
 
@@ -118,6 +126,20 @@ class Host:
         if self.reloads == 0 and self.hung_or_dead() > 0 and self.any(bridge.ClientState.ACTIVE):
             self.service.reload()
             self.reloads += 1
+            self.relayout_at = self.ticks + 50
+        # One re-layout (8 -> 16 slots) a few ticks after, while a client holds a row: a new
+        # stamped image over the same mapping, the host's own fields kept (bridge.relayout).
+        if self.relayouts == 0 and 0 < self.relayout_at <= self.ticks and self.any(bridge.ClientState.ACTIVE):
+            old = self.host
+            self.host = bridge.relayout(self.mapping, lay_out(16))
+            old.release()
+            counts = self.service.counts
+            self.service = self.serve(self.host)  # the new image's rows and queues
+            self.service.counts.update(counts)  # the counts are kept
+            self.ring = self.host.snapshot_ring()
+            self.log_ring = bridge.LogRing(self.host.log_ring())
+            self.ring_written = 0  # its log ring starts empty
+            self.relayouts += 1
 
     def hung_or_dead(self):
         return self.service.counts["hung"] + self.service.counts["dead"]
@@ -142,9 +164,9 @@ class Host:
         c = self.service.counts
         print(
             "host py: %d ticks, %d answered, %d drained, %d lists taken, %d hung or dead freed, "
-            "%d reloads, %d wrong, %d stuck rows, %d leaked pads"
+            "%d reloads, %d re-layouts, %d wrong, %d stuck rows, %d leaked pads"
             % (self.ticks, c["served"] + c["malformed"], c["drained"], c["taken"], self.hung_or_dead(),
-               self.reloads, self.wrong, self.stuck, self.leaked)
+               self.reloads, self.relayouts, self.wrong, self.stuck, self.leaked)
         )
         print(
             "host py: %d goodbyes, %d hung, %d dead, %d freed by the policy, %d malformed requests answered"
@@ -153,7 +175,7 @@ class Host:
 
     def ok(self):
         c = self.service.counts
-        active = all((self.ticks, c["served"], c["malformed"], c["drained"], c["taken"], self.hung_or_dead(), self.reloads))
+        active = all((self.ticks, c["served"], c["malformed"], c["drained"], c["taken"], self.hung_or_dead(), self.reloads, self.relayouts))
         return active and self.wrong == 0 and self.stuck == 0 and self.leaked == 0
 
 

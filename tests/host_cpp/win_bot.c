@@ -7,7 +7,8 @@
  *         1); then a claim of row ROW with pad 0 bound, activated, and the process ends
  *         without goodbye: the host must find the row hung and free it and the pad.
  *   stay: a claim of row ROW, activated, heartbeating until the host reloads (6 s at most),
- *         then a new claim and goodbye.
+ *         then a new claim, heartbeating until the host re-lays out (6 s at most: a new
+ *         generation too, the handle attached again by the claim), a new claim and goodbye.
  * One line per step on stdout; exit 1 with a message for anything else. Built with
  * x86_64-w64-mingw32-gcc -std=c11. */
 #include <windows.h>
@@ -153,6 +154,25 @@ static void claim(ibf_attached *a, uint32_t row, ibf_client_session *s) {
     }
 }
 
+/* Heartbeats until the host reloads or re-lays out (6 s at most), then prints `what`. */
+static void stay(ibf_attached *a, ibf_client_session *s, const char *what) {
+    uint64_t deadline = now_ns() + 6000000000ULL;
+    void *h = ibf_attached_header(a);
+    size_t len = (size_t)ibf_attached_header_size(a);
+    int code;
+    while ((code = ibf_client_heartbeat(h, len, s, now_ns())) == IBF_OK) {
+        if (now_ns() > deadline) {
+            fail(what, IBF_PENDING);
+        }
+        Sleep(10);
+    }
+    if (code != IBF_RELOADED) {
+        fail("heartbeat", code);
+    }
+    printf("%s\n", what);
+    fflush(stdout);
+}
+
 int main(int argc, char **argv) {
     ibf_attached a;
     ibf_attach_error err;
@@ -183,21 +203,9 @@ int main(int argc, char **argv) {
     claim(&a, row, &s);
     printf("active\n");
     fflush(stdout);
-    {
-        uint64_t deadline = now_ns() + 6000000000ULL;
-        void *h = ibf_attached_header(&a);
-        size_t len = (size_t)ibf_attached_header_size(&a);
-        while ((code = ibf_client_heartbeat(h, len, &s, now_ns())) == IBF_OK) {
-            if (now_ns() > deadline) {
-                fail("no reload in 6 s", code);
-            }
-            Sleep(10);
-        }
-        if (code != IBF_RELOADED) {
-            fail("heartbeat", code);
-        }
-        printf("reloaded\n");
-    }
+    stay(&a, &s, "reloaded");
+    claim(&a, row, &s);
+    stay(&a, &s, "re-laid out");
     claim(&a, row, &s);
     if ((code = ibf_client_close(ibf_attached_header(&a), (size_t)ibf_attached_header_size(&a), &s)) != IBF_OK) {
         fail("close", code);

@@ -53,9 +53,53 @@ static void attach(ibf_attached *a) {
     exit(1);
 }
 
-static void log_queue(const ibf_attached *a) {
-    void *q = ibf_attached_client_blocks_log_queue(a, row);
-    size_t len = (size_t)ibf_attached_client_blocks_log_queue_size(a, row);
+/* A re-layout moves the blocks, a reload does not: when the producer's generation changed
+ * since `a` attached, attach again. Nonzero when the region `*p` (of `*len` bytes), taken
+ * again from the new handle by `take`, moved: the phase starts over on it. */
+typedef void *(*region_of)(const ibf_attached *a, size_t *len);
+
+static int moved(ibf_attached *a, region_of take, void **p, size_t *len) {
+    size_t n = 0;
+    void *at;
+    if (!ibf_attached_reloaded(a)) {
+        return 0;
+    }
+    attach(a);
+    at = take(a, &n);
+    if (at == NULL) {
+        fail("follow", "the region is gone after a re-layout", IBF_EXCHANGE_GEOMETRY);
+    }
+    if (at == *p && n == *len) {
+        return 0;
+    }
+    *p = at;
+    *len = n;
+    return 1;
+}
+
+static void *queue_of(const ibf_attached *a, size_t *len) {
+    *len = (size_t)ibf_attached_client_blocks_log_queue_size(a, row);
+    return ibf_attached_client_blocks_log_queue(a, row);
+}
+
+static void *ring_of(const ibf_attached *a, size_t *len) {
+    *len = (size_t)ibf_attached_log_ring_size(a);
+    return ibf_attached_log_ring(a);
+}
+
+static void *mailbox_of(const ibf_attached *a, size_t *len) {
+    *len = (size_t)ibf_attached_client_blocks_mailbox_size(a, row);
+    return ibf_attached_client_blocks_mailbox(a, row);
+}
+
+static void *draw_of(const ibf_attached *a, size_t *len) {
+    *len = (size_t)ibf_attached_bot_blocks_draw_size(a, row);
+    return ibf_attached_bot_blocks_draw(a, row);
+}
+
+static void log_queue(ibf_attached *a) {
+    size_t len;
+    void *q = queue_of(a, &len);
     uint64_t end = now_ns() + millis * 1000000ULL;
     uint64_t k = 0, dropped = 0;
     char text[32];
@@ -69,18 +113,23 @@ static void log_queue(const ibf_attached *a) {
         int n = snprintf(text, sizeof text, "%" PRIu64, k);
         e.level = (ibf_log_level)(k % 5U);
         e.tick = k;
+        (void)moved(a, queue_of, &q, &len); /* the entries in the old queue are lost: not an error */
         code = ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, text, (size_t)n);
         if (code == IBF_DROPPED) {
             dropped++;
-        } else if (code != IBF_OK) {
-            fail("log_queue", "push", code);
+        } else if (code != IBF_OK && !ibf_attached_reloaded(a)) {
+            fail("log_queue", "push", code); /* not read while the queue was being replaced */
         }
         k++;
     }
     e.level = (ibf_log_level)(k % 5U);
     e.tick = k;
-    while ((code = ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, "end", 3)) == IBF_DROPPED) {
-        sleep_us(1000);
+    for (end = now_ns() + 30000000000ULL;; sleep_us(1000)) {
+        (void)moved(a, queue_of, &q, &len);
+        code = ibf_log_queue_push_unscoped(q, len, &e, "torture", 7, "end", 3);
+        if ((code != IBF_DROPPED && (code == IBF_OK || !ibf_attached_reloaded(a))) || now_ns() > end) {
+            break; /* `end` still dropped after 30 s: failed below */
+        }
     }
     if (code != IBF_OK) {
         fail("log_queue", "push end", code);
@@ -92,11 +141,11 @@ static void log_queue(const ibf_attached *a) {
 static ibf_log_ring_reader ring_reader;
 static ibf_log_ring_record ring_record;
 
-static void log_ring(const ibf_attached *a) {
-    void *ring = ibf_attached_log_ring(a);
-    size_t len = (size_t)ibf_attached_log_ring_size(a);
+static void log_ring(ibf_attached *a) {
+    size_t len;
+    void *ring = ring_of(a, &len);
     uint64_t end = now_ns() + millis * 1000000ULL;
-    uint64_t read = 0, gaps = 0, missed = 0, corrupt = 0, first = 0, last = 0, before = 0;
+    uint64_t read = 0, gaps = 0, missed = 0, corrupt = 0, first = 0, last = 0, before = 0, spans = 0, in_span = 0;
     int code;
     if (ring == NULL) {
         fail("log_ring", "no log ring", IBF_RING_CAPACITY);
@@ -106,6 +155,15 @@ static void log_ring(const ibf_attached *a) {
     }
     while (now_ns() < end) {
         uint64_t lost = 0;
+        if (moved(a, ring_of, &ring, &len)) {
+            /* A new ring after a re-layout, its seqs from 0: the span so far kept, a new one
+             * started from its newest entry. */
+            spans += in_span == 0 ? 0 : last - first + 1U + before;
+            in_span = before = 0;
+            if ((code = ibf_log_ring_join_latest(&ring_reader, ring, len)) != IBF_OK) {
+                fail("log_ring", "join again", code);
+            }
+        }
         code = ibf_log_ring_read_next(&ring_reader, ring, len, &ring_record, &lost);
         if (code == IBF_OK) {
             char want[32];
@@ -113,10 +171,11 @@ static void log_ring(const ibf_attached *a) {
             if (strcmp(ring_record.text, want) != 0) {
                 corrupt++;
             }
-            if (read == 0) {
+            if (in_span == 0) {
                 first = ring_record.head.seq;
             }
             last = ring_record.head.seq;
+            in_span++;
             read++;
             if (read % 64U == 0) {
                 sleep_us(1000);
@@ -124,25 +183,25 @@ static void log_ring(const ibf_attached *a) {
         } else if (code == IBF_LAPPED) {
             gaps++;
             missed += lost;
-            if (read == 0) {
+            if (in_span == 0) {
                 before += lost;
             }
         } else if (code == IBF_EMPTY) {
             sched_yield();
-        } else {
+        } else if (!ibf_attached_reloaded(a)) {
             fail("log_ring", "read_next", code);
         }
     }
     /* The span of seqs the reader was given or told it missed: from the first entry read,
-     * less what a lap before it missed, to the last. */
+     * less what a lap before it missed, to the last; summed over the rings a re-layout made. */
     printf("log_ring %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", read, gaps, missed, corrupt,
-           read == 0 ? 0 : last - first + 1U + before);
+           spans + (in_span == 0 ? 0 : last - first + 1U + before));
     fflush(stdout);
 }
 
-static void mailbox(const ibf_attached *a) {
-    void *m = ibf_attached_client_blocks_mailbox(a, row);
-    size_t len = (size_t)ibf_attached_client_blocks_mailbox_size(a, row);
+static void mailbox(ibf_attached *a) {
+    size_t len;
+    void *m = mailbox_of(a, &len);
     uint64_t end = now_ns() + millis * 1000000ULL;
     uint64_t k = 0, answered = 0, wrong = 0, waits = 0;
     static char answer[65536];
@@ -156,19 +215,32 @@ static void mailbox(const ibf_attached *a) {
         uint64_t deadline;
         uint32_t seq;
         ibf_mailbox_response resp;
-        int code = ibf_mailbox_request_unscoped(m, len, text, (size_t)n, &seq);
-        if (code != IBF_OK) {
-            fail("mailbox", "request", code);
-        }
+        int code;
         memset(want + w, 'x', (size_t)(k % 50U));
         w += (int)(k % 50U);
         deadline = now_ns() + 5000000000ULL;
+    send:
+        (void)moved(a, mailbox_of, &m, &len);
+        if ((code = ibf_mailbox_request_unscoped(m, len, text, (size_t)n, &seq)) != IBF_OK) {
+            if (!ibf_attached_reloaded(a) || now_ns() > deadline) {
+                fail("mailbox", "request", code);
+            }
+            goto send;
+        }
         for (;;) {
             code = ibf_mailbox_poll_response(m, len, seq, &resp, answer, sizeof answer);
+            /* An answer read after a re-layout (of a mailbox that moved) is no answer: the
+             * request was lost with the old mailbox, and is sent again. */
+            if (moved(a, mailbox_of, &m, &len)) {
+                if (now_ns() > deadline) {
+                    fail("mailbox", "re-sent for 5 s", code);
+                }
+                goto send;
+            }
             if (code == IBF_OK) {
                 break;
             }
-            if (code != IBF_PENDING) {
+            if (code != IBF_PENDING && !ibf_attached_reloaded(a)) {
                 fail("mailbox", "poll_response", code);
             }
             waits++;
@@ -187,9 +259,9 @@ static void mailbox(const ibf_attached *a) {
     fflush(stdout);
 }
 
-static void draw(const ibf_attached *a) {
-    void *d = ibf_attached_bot_blocks_draw(a, row);
-    size_t len = (size_t)ibf_attached_bot_blocks_draw_size(a, row);
+static void draw(ibf_attached *a) {
+    size_t len;
+    void *d = draw_of(a, &len);
     uint64_t end = now_ns() + millis * 1000000ULL;
     uint64_t n = 0;
     ibf_draw_writer w;
@@ -204,8 +276,14 @@ static void draw(const ibf_attached *a) {
         uint64_t i;
         int code;
         n++;
+        if (moved(a, draw_of, &d, &len)) {
+            ibf_draw_writer_init(&w); /* the new block's lists start over; n goes on */
+        }
         if ((code = ibf_draw_begin(&w, d, len)) != IBF_OK) {
-            fail("draw", "begin", code);
+            if (!ibf_attached_reloaded(a)) {
+                fail("draw", "begin", code);
+            }
+            continue; /* read while the block was being replaced: the next list in the new one */
         }
         for (i = 0; i < 8; i++) {
             bytes[i] = (unsigned char)(n >> (8U * i));
@@ -222,7 +300,11 @@ static void draw(const ibf_attached *a) {
         memset(&head, 0, sizeof head);
         head.seq = (uint32_t)n;
         head.for_tick = n;
-        if ((code = ibf_draw_publish_unscoped(&w, d, len, &head, NULL)) != IBF_OK) {
+        if (moved(a, draw_of, &d, &len)) {
+            ibf_draw_writer_init(&w); /* list n was built in the old block: not published */
+            continue;
+        }
+        if ((code = ibf_draw_publish_unscoped(&w, d, len, &head, NULL)) != IBF_OK && !ibf_attached_reloaded(a)) {
             fail("draw", "publish", code);
         }
     }

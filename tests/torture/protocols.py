@@ -24,35 +24,124 @@ def fail(message):
     sys.exit(1)
 
 
-def log_queue(block, millis):
-    """Pushes entries k = 0, 1, ... for millis (a dropped one counted, not retried), then `end`."""
-    queue = bridge.LogQueue.unscoped(block.log_queue())
+# The mapping, for attaching again after a reload or a re-layout.
+MAPPING = []
+
+
+def attach_again():
+    """A new attach handle of the mapping, retried (5 s at most) while the host reloads."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            return bridge.attach(MAPPING[0])
+        except bridge.AttachError as e:
+            if not e.retryable or time.monotonic() > deadline:
+                raise
+        time.sleep(0.001)
+
+
+def stale(live, e):
+    """Returns when the named error e was read while the producer's generation changed (the
+    region was being replaced: the caller's next moved() takes the new one); raises e else."""
+    if not live.attached.reloaded():
+        raise e
+
+
+class Follow:
+    """The attach handle, followed: a re-layout moves the row's blocks (a reload does not), so
+    each phase asks moved() before it touches its region, and starts over on a new one."""
+
+    def __init__(self, attached, row):
+        self.attached, self.row = attached, row
+
+    def region(self, name):
+        """(where, a view) of the region name: the log ring, or the row's block's."""
+        owner = self.attached
+        if name == "draw":
+            owner = owner.bot_blocks(self.row)
+        elif name != "log_ring":
+            owner = owner.client_blocks(self.row)
+        if owner is None:
+            fail("follow: row %d has no %s" % (self.row, name))
+        return owner.region(name), getattr(owner, name)()
+
+    def moved(self, name, where):
+        """None while the producer's generation is the handle's, or the region is still at
+        where; else the new (where, view) from a handle attached again."""
+        if not self.attached.reloaded():
+            return None
+        deadline = time.monotonic() + 5
+        while True:
+            self.attached = attach_again()
+            try:
+                found = self.region(name)
+                break
+            except bridge.AttachError as e:
+                if not e.retryable or time.monotonic() > deadline:
+                    raise
+        return None if found[0] == where else found
+
+
+def log_queue(live, millis):
+    """Pushes entries k = 0, 1, ... for millis (a dropped one counted, not retried; those in a
+    queue a re-layout replaced lost), then `end`."""
+    where, view = live.region("log_queue")
+    queue = bridge.LogQueue.unscoped(view)
     pushed = dropped = 0
     until = time.monotonic() + millis / 1000
     while time.monotonic() < until:
+        moved = live.moved("log_queue", where)
+        if moved is not None:
+            where, queue = moved[0], bridge.LogQueue.unscoped(moved[1])
         head = bridge.LogEntry()
         head.level, head.tick = pushed % 5, pushed
-        if queue.push(head, "torture", str(pushed)):
-            dropped += 1
+        try:
+            if queue.push(head, "torture", str(pushed)):
+                dropped += 1
+        except bridge.ProtocolError as e:
+            stale(live, e)
+            continue
         pushed += 1
     head = bridge.LogEntry()
     head.tick = pushed
-    while queue.push(head, "torture", "end"):
+    deadline = time.monotonic() + 30
+    while True:
+        moved = live.moved("log_queue", where)
+        if moved is not None:
+            where, queue = moved[0], bridge.LogQueue.unscoped(moved[1])
+        try:
+            if not queue.push(head, "torture", "end"):
+                break
+        except bridge.ProtocolError as e:
+            stale(live, e)
+        if time.monotonic() > deadline:
+            fail("log_queue: `end` dropped for 30 s")
         time.sleep(0.001)
     print("log_queue %d %d" % (pushed, dropped), flush=True)
 
 
-def log_ring(attached, millis):
-    """Reads the ring from its newest entry for millis, slowly (1 ms asleep every 64 entries)."""
-    ring = bridge.LogRing(attached.log_ring())
-    read = gaps = missed = corrupt = 0
+def log_ring(live, millis):
+    """Reads the ring from its newest entry for millis, slowly (1 ms asleep every 64 entries);
+    after a re-layout, the new ring from its newest entry (the spans summed)."""
+    where, view = live.region("log_ring")
+    ring = bridge.LogRing(view)
+    read = gaps = missed = corrupt = spans = 0
     first = last = None
     lapped = False
     until = time.monotonic() + millis / 1000
     # A lap is followed by the entry that showed it: the loop ends only after that entry
     # (its seq is what the lap's missed entries are counted up to).
     while lapped or time.monotonic() < until:
-        found = ring.read_next()
+        moved = live.moved("log_ring", where)
+        if moved is not None:
+            spans += 0 if first is None else last - first + 1
+            first, lapped = None, False
+            where, ring = moved[0], bridge.LogRing(moved[1])
+        try:
+            found = ring.read_next()
+        except bridge.ProtocolError as e:
+            stale(live, e)
+            continue
         lapped = isinstance(found, bridge.Lapped)
         if found is bridge.EMPTY:
             continue
@@ -72,13 +161,15 @@ def log_ring(attached, millis):
         read += 1
         if read % 64 == 0:
             time.sleep(0.001)
-    span = 0 if first is None else last - first + 1
+    span = spans + (0 if first is None else last - first + 1)
     print("log_ring %d %d %d %d %d" % (read, gaps, missed, corrupt, span), flush=True)
 
 
-def mailbox(block, millis):
-    """Sends `req k` for millis, each answer awaited (5 s at most) and checked."""
-    box = bridge.Mailbox.unscoped(block.mailbox())
+def mailbox(live, millis):
+    """Sends `req k` for millis, each answer awaited (5 s at most) and checked; a request lost
+    with a mailbox a re-layout replaced is sent again."""
+    where, view = live.region("mailbox")
+    box = bridge.Mailbox.unscoped(view)
     requests = answered = wrong = waits = 0
     until = time.monotonic() + millis / 1000
     while time.monotonic() < until:
@@ -87,7 +178,17 @@ def mailbox(block, millis):
         requests += 1
         deadline = time.monotonic() + 5
         while True:
-            answer = box.poll_response(seq)
+            try:
+                answer = box.poll_response(seq)
+            except bridge.ProtocolError as e:
+                stale(live, e)
+                answer = None
+            # An answer read after the mailbox moved is no answer: the request again.
+            moved = live.moved("mailbox", where)
+            if moved is not None:
+                where, box = moved[0], bridge.Mailbox.unscoped(moved[1])
+                seq = box.request("req %d" % k)
+                continue
             if answer is not None:
                 break
             waits += 1
@@ -100,14 +201,18 @@ def mailbox(block, millis):
     print("mailbox %d %d %d %d" % (requests, answered, wrong, waits), flush=True)
 
 
-def draw(bot, millis):
+def draw(live, millis):
     """Builds and publishes list n = 1, 2, ... for millis: 1 + n % 7 commands of colour n, each
-    pointing at 8 payload bytes holding n."""
-    lists = bridge.Draw.unscoped(bot.draw())
+    pointing at 8 payload bytes holding n (in the new block after a re-layout)."""
+    where, view = live.region("draw")
+    lists = bridge.Draw.unscoped(view)
     n = 0
     until = time.monotonic() + millis / 1000
     while time.monotonic() < until:
         n += 1
+        moved = live.moved("draw", where)
+        if moved is not None:
+            where, lists = moved[0], bridge.Draw.unscoped(moved[1])
         head = bridge.DrawListHeader()
         head.for_tick, head.seq = n, n & 0xFFFFFFFF
         lists.begin(head)
@@ -117,12 +222,16 @@ def draw(bot, millis):
             cmd.payload_off, cmd.payload_len = lists.payload_len, 8
             if not lists.add(cmd, n.to_bytes(8, "little")):
                 fail("draw: list %d is full" % n)
-        lists.publish()
+        moved = live.moved("draw", where)
+        if moved is not None:
+            # List n was built in the old block: not published.
+            where, lists = moved[0], bridge.Draw.unscoped(moved[1])
+            continue
+        try:
+            lists.publish()
+        except bridge.ProtocolError as e:
+            stale(live, e)
     print("draw %d %d" % (n, n), flush=True)
-
-
-# The mapping, for attaching again after a reload.
-MAPPING = []
 
 
 def claim(attached, row):
@@ -198,16 +307,15 @@ def main():
         os.close(fd)
     MAPPING.append(buf)
     attached = bridge.attach(buf)
-    block = attached.client_blocks(row)
-    bot = attached.bot_blocks(row)
-    if block is None or bot is None:
+    if attached.client_blocks(row) is None or attached.bot_blocks(row) is None:
         fail("row %d has no client block or bot block" % row)
+    live = Follow(attached, row)
     try:
-        log_queue(block, millis)
-        log_ring(attached, millis)
-        mailbox(block, millis)
-        draw(bot, millis)
-        lifecycle(attached, row, millis)
+        log_queue(live, millis)
+        log_ring(live, millis)
+        mailbox(live, millis)
+        draw(live, millis)
+        lifecycle(live.attached, row, millis)
     except bridge.ProtocolError as e:
         fail("a named protocol error from the host: %s" % e)
     attached.release()
