@@ -128,20 +128,31 @@ static void messages(const ibf_attached *a, uint32_t row) {
     printf("sent\n");
 }
 
-/* Claims row `row` (attaching again after a reload), fills it in and activates it. */
+/* Claims row `row` (attaching again after a reload or a re-layout: while the host produces
+ * its new image, its state is not running and attach fails; it is tried again until the
+ * deadline), fills it in and activates it. */
 static void claim(ibf_attached *a, uint32_t row, ibf_client_session *s) {
     uint64_t deadline = now_ns() + 5000000000ULL;
     ibf_client_entry values;
-    void *h = ibf_attached_header(a);
-    size_t len = (size_t)ibf_attached_header_size(a);
-    int code;
+    void *h = NULL;
+    size_t len = 0;
+    int code = IBF_OK, attached = 1;
     ibf_attach_error err;
-    while ((code = ibf_client_claim(h, len, (uint32_t)a->generation, row, s)) != IBF_OK) {
-        if (now_ns() > deadline) {
-            fail("claim", code);
+    memset(&err, 0, sizeof err);
+    for (;;) {
+        if (!attached) {
+            attached = ibf_attach_all(base, base_len, a, &err) == IBF_ATTACH_OK;
         }
-        if (code == IBF_RELOADED && ibf_attach_all(base, base_len, a, &err) != IBF_ATTACH_OK) {
-            fail("attach again", err.check);
+        if (attached) {
+            h = ibf_attached_header(a);
+            len = (size_t)ibf_attached_header_size(a);
+            if ((code = ibf_client_claim(h, len, (uint32_t)a->generation, row, s)) == IBF_OK) {
+                break;
+            }
+            attached = code != IBF_RELOADED;
+        }
+        if (now_ns() > deadline) {
+            fail(attached ? "claim" : "attach again", attached ? code : err.check);
         }
         Sleep(1);
     }
