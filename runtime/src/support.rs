@@ -3,17 +3,9 @@
 //! from here instead of carrying its own copy (abi-codegen's `rust/support/` is the same text,
 //! which a schema without shared memory still gets, to need only zerocopy). Not an API: the
 //! expansions are the generated types' API, the same from either copy.
-//!
-//! It is also that copy's one source: abi-codegen prints [`SOURCE`]'s parts (each after a
-//! `// support: NAME` line) with their paths made local.
 
 #[doc(hidden)]
 pub use zerocopy::FromZeros;
-
-/// This file's text: abi-codegen's copy of the support code, for a schema that does not
-/// depend on this crate.
-#[doc(hidden)]
-pub const SOURCE: &str = include_str!("support.rs");
 
 /// Shows a `char[N]` field as a string in `Debug` output.
 pub struct TextDebug<'a>(pub &'a [u8]);
@@ -25,7 +17,6 @@ impl ::core::fmt::Debug for TextDebug<'_> {
     }
 }
 
-// support: array
 /// `Debug` of an array field. One that a count field bounds shows its entries in use and
 /// then how many it holds, `[a, b, ..; 2 of 16]`, following counts as `codegen inspect`
 /// does; a count past the length shows every entry and the count, `[.., ..; 20 of 16]`.
@@ -85,7 +76,6 @@ pub mod array {
     }
 }
 
-// support: enum
 /// Names, conversions and `Debug` for an enum newtype. Its helpers are lowercase
 /// functions, so they can never collide with a value (always `UPPER_SNAKE`).
 #[doc(hidden)]
@@ -133,7 +123,6 @@ macro_rules! abi_enum {
     };
 }
 
-// support: flags
 /// Bit operations, iteration and `Debug` for a flag-set newtype.
 #[doc(hidden)]
 #[macro_export]
@@ -285,7 +274,6 @@ macro_rules! abi_flags {
     };
 }
 
-// support: struct
 /// `Default` (all zero), `Debug`, and compile-time asserts of a struct's size, alignment
 /// and every field's offset, against the numbers of the layout engine. A field is
 /// `name : offset`, followed by `pad` for declared padding, which `Debug` leaves out,

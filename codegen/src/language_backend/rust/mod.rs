@@ -8,9 +8,8 @@
 //! the target's byte order, and the ABI's is little-endian.
 //!
 //! One `expand_*` function per item kind. What every enum, flag set or struct needs alike
-//! (names, `Debug`, bit operations, layout asserts) lives in hand-written macros, invoked
-//! per item: abi-runtime's (`abi_runtime::support`) for a schema whose Rust depends on it,
-//! else a copy of their text (the same source) at the top of the file.
+//! (names, `Debug`, bit operations, layout asserts) lives in hand-written Rust under
+//! `support/`, copied once into each file that needs it and invoked per item.
 //!
 //! This module cuts the file into parts and puts it together; names.rs has the identifiers,
 //! docs.rs the doc comments and their escaping, items.rs the byte-order guard, the
@@ -288,9 +287,7 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
-        Ok(file) => {
-            reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file)))
-        }
+        Ok(file) => reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file))),
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(
@@ -332,16 +329,9 @@ fn support_for(schema: &Schema) -> String {
             .filter(|(name, used)| *used && !name.is_empty())
             .map(|(name, _)| *name)
             .collect();
-        let mut text = if has_text {
-            format!("{TEXT}\n")
-        } else {
-            String::new()
-        };
+        let mut text = if has_text { format!("{}\n", SUPPORT[0].1) } else { String::new() };
         if !macros.is_empty() {
-            text.push_str(&format!(
-                "use ::abi_runtime::{{{}}};\n\n",
-                macros.join(", ")
-            ));
+            text.push_str(&format!("use ::abi_runtime::{{{}}};\n\n", macros.join(", ")));
         }
         return text;
     }
@@ -349,49 +339,21 @@ fn support_for(schema: &Schema) -> String {
         .iter()
         .zip(used)
         .filter(|(_, used)| *used)
-        .map(|(name, _)| format!("{}\n", support_text(name)))
+        .map(|((_, text), _)| format!("{text}\n"))
         .collect()
 }
 
-/// The hand-written support, in the order it is emitted.
-const SUPPORT: [&str; 5] = ["text", "enum", "flags", "array", "struct"];
-
-/// The runtime's name of each [`SUPPORT`] part's macro (`text` and `array` have none).
+/// The runtime's name of each [`SUPPORT`] file's macro (`text` and `array` have none).
 const RUNTIME_MACROS: [&str; 5] = ["", "abi_enum", "abi_flags", "", "abi_struct"];
 
-/// Access to `char[N]` fields: the schema's own `text` module.
-const TEXT: &str = include_str!("support/text.rs");
-
-/// The text of support part `name`: `text`, or the part of abi-runtime's `support` module
-/// (`abi_runtime::support::SOURCE`, the one source of the macros) after its
-/// `// support: NAME` line, with its paths made local (the macros not exported, `$crate`'s
-/// helpers the file's own `text` and `array`, zerocopy by its name).
-fn support_text(name: &str) -> String {
-    if name == "text" {
-        return TEXT.to_string();
-    }
-    let source = abi_runtime::support::SOURCE;
-    let marker = format!("// support: {name}\n");
-    let start = source
-        .find(&marker)
-        .map_or(source.len(), |i| i + marker.len());
-    let end = source[start..]
-        .find("// support: ")
-        .map_or(source.len(), |i| start + i);
-    let part = source[start..end].trim_end_matches('\n');
-    [
-        ("#[doc(hidden)]\n#[macro_export]\n", ""),
-        ("pub mod array {", "mod array {"),
-        ("$crate::abi_struct!(@", "abi_struct!(@"),
-        ("&$crate::support::TextDebug(", "&text::Debug("),
-        ("&$crate::support::array::Debug(", "&array::Debug("),
-        ("$crate::support::FromZeros", "::zerocopy::FromZeros"),
-    ]
-    .iter()
-    .fold(format!("{part}\n"), |text, (from, to)| {
-        text.replace(from, to)
-    })
-}
+/// The hand-written support files, in the order they are emitted.
+const SUPPORT: [(&str, &str); 5] = [
+    ("text", include_str!("support/text.rs")),
+    ("enum", include_str!("support/enum.rs")),
+    ("flags", include_str!("support/flags.rs")),
+    ("array", include_str!("support/array.rs")),
+    ("struct", include_str!("support/struct.rs")),
+];
 
 fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
     let abi = &schema.abi;
@@ -412,9 +374,7 @@ fn expand_items(schema: &Schema, items: &[Item]) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        MIN_PART_WEIGHT, RustParts, SUPPORT, expand_rust_in_parts, split_by_weight, support_text,
-    };
+    use super::{MIN_PART_WEIGHT, RustParts, SUPPORT, expand_rust_in_parts, split_by_weight};
 
     #[test]
     fn parts_are_consecutive_balanced_and_never_empty() {
@@ -466,10 +426,8 @@ mod tests {
     /// tree). The fixture tests compile every combination with rustc.
     #[test]
     fn support_code_parses() {
-        for name in SUPPORT {
-            let text = support_text(name);
-            assert!(!text.contains("$crate"), "support/{name}: {text}");
-            if let Err(e) = syn::parse_file(&text) {
+        for (name, text) in SUPPORT {
+            if let Err(e) = syn::parse_file(text) {
                 panic!("support/{name}.rs does not parse: {e}");
             }
         }
