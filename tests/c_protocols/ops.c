@@ -510,7 +510,7 @@ static void session(void) {
         h->snapshot_seq = kept;
     }
     {
-        /* The wake statistics (issue 47): ticks 1, 2 and 5 (two skipped), woken 3, 1 and 2 us
+        /* The wake statistics: ticks 1, 2 and 5 (two skipped), woken 3, 1 and 2 us
          * after their publication; a sequence that did not move is no tick; one that went back
          * skips nothing; a wake read before its publication is 0 us. Sanitizers watch the
          * ring's indexing (tests/wake_stats.rs compares the three languages). */
@@ -529,6 +529,13 @@ static void session(void) {
         CHECK(w.ticks == 4 && w.skipped == 2);
         ibf_wake_stats_percentiles_us(&w, &p50, &p99);
         CHECK(p50 == 1.0f && p99 == 2.0f);
+        {
+            /* Stored where the tick event's stats say, each figure with its field's access. */
+            static ibf_stats_header st;
+            ibf_tick_store_wake_stats(&st, &w);
+            CHECK(ibf_stats_header_load_ticks(&st) == 4 && ibf_stats_header_load_skipped(&st) == 2);
+            CHECK(st.wake_p50_us == 1.0f && st.wake_p99_us == 2.0f);
+        }
     }
     {
         /* The hung rule (issue 40, item 3): the watch's first sighting of a row in use gets the

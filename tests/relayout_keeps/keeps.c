@@ -59,6 +59,11 @@ int main(void) {
     (void)ibf_bridge_header_compare_exchange_pad_owner_at(h, 0, &owner, IBF_PAD_NOT_BOT);
     owner = IBF_NO_PAD;
     (void)ibf_bridge_header_compare_exchange_pad_owner_at(h, 1, &owner, 3U); /* row 3's claim */
+    /* An image too short for the kept fields is refused, nothing written. */
+    if (ibf_relayout_keep(words, len, two, 16U) != IBF_PRODUCE_BUFFER_TOO_SHORT) {
+        fprintf(stderr, "a 16-byte image was not refused\n");
+        return 1;
+    }
     rc = ibf_relayout(words, len, two, len2, &host, &err);
     printf("relayout rc=%d ring_slots=%u generation=%u\n", rc, (unsigned)h->ring_slots,
            (unsigned)h->host_generation);

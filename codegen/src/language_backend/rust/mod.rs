@@ -287,7 +287,9 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
-        Ok(file) => reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file))),
+        Ok(file) => {
+            reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file)))
+        }
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).
         Err(e) => panic!(
@@ -329,9 +331,16 @@ fn support_for(schema: &Schema) -> String {
             .filter(|(name, used)| *used && !name.is_empty())
             .map(|(name, _)| *name)
             .collect();
-        let mut text = if has_text { format!("{}\n", SUPPORT[0].1) } else { String::new() };
+        let mut text = if has_text {
+            format!("{}\n", SUPPORT[0].1)
+        } else {
+            String::new()
+        };
         if !macros.is_empty() {
-            text.push_str(&format!("use ::abi_runtime::{{{}}};\n\n", macros.join(", ")));
+            text.push_str(&format!(
+                "use ::abi_runtime::{{{}}};\n\n",
+                macros.join(", ")
+            ));
         }
         return text;
     }
