@@ -244,9 +244,11 @@ fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status:
     let _ = std::fs::remove_file(&mapping);
     let _ = std::fs::remove_file(&stop);
     let mapping_s = mapping.to_str().unwrap().to_string();
+    // MAX_MS only stops a host whose test died: 120 s, as a loaded CI machine once kept the
+    // Python host's race past 30 s and it left before its clients attached.
     let mut host = Command::new(program)
         .args(args)
-        .args([mapping_s.as_str(), stop.to_str().unwrap(), "30000"])
+        .args([mapping_s.as_str(), stop.to_str().unwrap(), "120000"])
         .env("PYTHONPATH", dir)
         .current_dir(dir)
         .stdout(Stdio::piped())
