@@ -22,7 +22,8 @@
 #endif
 #if defined(_WIN32) && !defined(__linux__)
 /* The host directory's process probe (OpenProcess, GetExitCodeProcess, GetProcessTimes) and
- * the events' named auto-reset events (WaitForSingleObject, SetEvent). */
+ * named section (CreateFileMappingA), and the events' named auto-reset events
+ * (WaitForSingleObject, SetEvent). */
 #ifdef NOMINMAX
 #include <windows.h>
 #else
@@ -30,6 +31,8 @@
 #include <windows.h>
 #undef NOMINMAX
 #endif
+/* The host directory's owner-only section (ConvertStringSecurityDescriptorToSecurityDescriptorA). */
+#include <sddl.h>
 #endif
 #if defined(__linux__)
 /* The host directory's open-or-create: open, lseek, write, chmod, fstat, mmap, poll. */
@@ -9332,7 +9335,8 @@ static inline int ibf_attached_client_reload(const ibf_attached *a, uint32_t *ho
 #define IBF_DIRECTORY_FULL (-6)
 /** The host version does not fit its field with its NUL. */
 #define IBF_DIRECTORY_VERSION_TOO_LONG (-7)
-/** An OS call of an open-or-create failed (C): errno says which. */
+/** An OS call of an open-or-create failed (C): errno, or GetLastError() on Windows, says
+ * which. */
 #define IBF_DIRECTORY_OS_ERROR (-8)
 
 /** The name of a IBF_DIRECTORY_* result: ibf_result_name. */
@@ -9841,6 +9845,120 @@ static inline int ibf_directory_open_or_create_(const char *path, size_t size, i
     }
     return IBF_DIRECTORY_OS_ERROR;
 }
+#elif defined(_WIN32)
+/** How many times an opener looks again, 10 ms apart, at a directory its creator has not
+ * finished laying out (its magic still 0): abi_runtime's OPEN_TRIES. */
+#define IBF_DIRECTORY_OPEN_TRIES 50
+
+/** A directory section this process mapped (Windows): its view, its length (whole pages when
+ * opened), whether this process created the section, and its handle: the section lives while
+ * some process holds a handle. ibf_directory_unmap it when done. */
+typedef struct ibf_directory_mapping {
+    void *base;
+    size_t len;
+    int created;
+    HANDLE handle;
+} ibf_directory_mapping;
+
+/** Unmaps *map and closes its handle (nothing when it holds neither). */
+static inline void ibf_directory_unmap(ibf_directory_mapping *map) {
+    if (map->base != NULL) {
+        (void)UnmapViewOfFile(map->base);
+    }
+    if (map->handle != NULL) {
+        (void)CloseHandle(map->handle);
+    }
+    map->base = NULL;
+    map->len = 0;
+    map->handle = NULL;
+}
+
+typedef int (*ibf_directory_fn_)(void *base, size_t len, ibf_directory *out);
+
+/* The owner-only descriptor of abi_runtime's Mapping::create_named (this user's SID and
+ * SYSTEM, all access; no inherited ACE) in *sd, to LocalFree: nonzero, or 0 with
+ * GetLastError(). */
+static inline int ibf_directory_owner_only_(PSECURITY_DESCRIPTOR *sd) {
+    static const char head[] = "D:P(A;;GA;;;", tail[] = ")(A;;GA;;;SY)";
+    union {
+        TOKEN_USER user;
+        unsigned char bytes[256];
+    } token_user;
+    char sddl[256];
+    HANDLE token;
+    DWORD size = 0;
+    char *sid = NULL;
+    size_t n;
+    BOOL ok;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+        return 0;
+    }
+    ok = GetTokenInformation(token, TokenUser, &token_user, sizeof token_user, &size);
+    (void)CloseHandle(token);
+    if (!ok || !ConvertSidToStringSidA(token_user.user.User.Sid, &sid)) {
+        return 0;
+    }
+    n = strlen(sid);
+    if (sizeof head - 1U + n + sizeof tail > sizeof sddl) {
+        (void)LocalFree(sid);
+        SetLastError(ERROR_INSUFFICIENT_BUFFER);
+        return 0;
+    }
+    memcpy(sddl, head, sizeof head - 1U);
+    memcpy(sddl + sizeof head - 1U, sid, n);
+    memcpy(sddl + sizeof head - 1U + n, tail, sizeof tail);
+    (void)LocalFree(sid);
+    return ConvertStringSecurityDescriptorToSecurityDescriptorA(sddl, SDDL_REVISION_1, sd, NULL) ? 1 : 0;
+}
+
+/* Open-or-create of the section `name` holding a directory of `size` bytes new: created
+ * owner-only and laid out by `lay_out`, or (ERROR_ALREADY_EXISTS: one atomic call decides)
+ * mapped whole and checked by `check`, looked at again 10 ms apart at most OPEN_TRIES times
+ * while its creator has not written its magic. On an error nothing stays mapped or open. */
+static inline int ibf_directory_open_or_create_named_(const char *name, size_t size, ibf_directory_fn_ check, ibf_directory_fn_ lay_out, ibf_directory_mapping *map, ibf_directory *out) {
+    SECURITY_ATTRIBUTES sa;
+    MEMORY_BASIC_INFORMATION info;
+    DWORD error;
+    int rc, tries;
+    map->base = NULL;
+    map->len = 0;
+    map->created = 0;
+    map->handle = NULL;
+    sa.nLength = sizeof sa;
+    sa.lpSecurityDescriptor = NULL;
+    sa.bInheritHandle = FALSE;
+    if (!ibf_directory_owner_only_(&sa.lpSecurityDescriptor)) {
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    map->handle = CreateFileMappingA(INVALID_HANDLE_VALUE, &sa, PAGE_READWRITE, (DWORD)((uint64_t)size >> 32), (DWORD)(size & 0xFFFFFFFFU), name);
+    error = GetLastError();
+    (void)LocalFree(sa.lpSecurityDescriptor);
+    if (map->handle == NULL) {
+        SetLastError(error);
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    map->created = error != ERROR_ALREADY_EXISTS;
+    map->base = MapViewOfFile(map->handle, FILE_MAP_READ | FILE_MAP_WRITE, 0, 0, 0);
+    if (map->base == NULL || VirtualQuery(map->base, &info, sizeof info) == 0) {
+        error = GetLastError();
+        ibf_directory_unmap(map);
+        SetLastError(error);
+        return IBF_DIRECTORY_OS_ERROR;
+    }
+    /* A new section's view is its size; an opened one's, whole pages. */
+    map->len = map->created ? size : (size_t)info.RegionSize;
+    for (tries = 0;; tries++) {
+        rc = map->created ? lay_out(map->base, map->len, out) : check(map->base, map->len, out);
+        if (rc == IBF_DIRECTORY_OK) {
+            return rc;
+        }
+        if (map->created || (rc != IBF_DIRECTORY_TOO_SMALL && rc != IBF_DIRECTORY_NOT_READY) || tries == IBF_DIRECTORY_OPEN_TRIES) {
+            ibf_directory_unmap(map);
+            return rc;
+        }
+        Sleep(10);
+    }
+}
 #endif
 
 /**
@@ -9891,6 +10009,18 @@ static inline int ibf_hosts_lay_out(void *base, size_t len, ibf_directory *out) 
  * IBF_DIRECTORY_* error (IBF_DIRECTORY_OS_ERROR with errno), nothing mapped. */
 static inline int ibf_hosts_open_or_create(const char *path, ibf_directory_mapping *map, ibf_directory *out) {
     return ibf_directory_open_or_create_(path, IBF_HOSTS_SIZE, ibf_hosts_check, ibf_hosts_lay_out, map, out);
+}
+#elif defined(_WIN32)
+
+/** A host's open of directory `hosts`'s named section `name`
+ * (IBF_HOSTS_WINDOWS_NAME), as abi_runtime's
+ * DirectoryMapping::open_or_create_named: creates it owner-only (this user and SYSTEM) and
+ * lays it out, or opens the one another process holds, looking again 10 ms apart at most
+ * IBF_DIRECTORY_OPEN_TRIES times while its creator has not written its magic. 0 with
+ * *map mapped (map->created says which) and *out its directory; else a IBF_DIRECTORY_*
+ * error (IBF_DIRECTORY_OS_ERROR with GetLastError()), nothing mapped. */
+static inline int ibf_hosts_open_or_create_named(const char *name, ibf_directory_mapping *map, ibf_directory *out) {
+    return ibf_directory_open_or_create_named_(name, IBF_HOSTS_SIZE, ibf_hosts_check, ibf_hosts_lay_out, map, out);
 }
 #endif
 

@@ -23,7 +23,7 @@ use common::tools::{c_inline_functions, run_ok, scratch};
 
 /// Declarations that `bridge.h` (string.h) and clang's `<intrin.h>` (stdlib.h via
 /// mm_malloc.h, malloc.h, setjmp.h) include from the C runtime, which is not installed here.
-const CRT_STUBS: [(&str, &str); 5] = [
+const CRT_STUBS: [(&str, &str); 6] = [
     (
         "string.h",
         "#pragma once\n#include <stddef.h>\nvoid *memcpy(void *, const void *, size_t);\n\
@@ -56,6 +56,36 @@ const CRT_STUBS: [(&str, &str); 5] = [
          #define WAIT_OBJECT_0 0UL\n\
          __declspec(dllimport) DWORD __stdcall WaitForSingleObject(HANDLE, DWORD);\n\
          __declspec(dllimport) BOOL __stdcall SetEvent(HANDLE);\n\
+         typedef void *PSECURITY_DESCRIPTOR;\ntypedef void *PSID;\ntypedef char *LPSTR;\n\
+         typedef unsigned long long SIZE_T;\n\
+         typedef struct _SECURITY_ATTRIBUTES { DWORD nLength; void *lpSecurityDescriptor; BOOL bInheritHandle; } SECURITY_ATTRIBUTES;\n\
+         typedef struct _SID_AND_ATTRIBUTES { PSID Sid; DWORD Attributes; } SID_AND_ATTRIBUTES;\n\
+         typedef struct _TOKEN_USER { SID_AND_ATTRIBUTES User; } TOKEN_USER;\n\
+         typedef struct _MEMORY_BASIC_INFORMATION { void *BaseAddress; void *AllocationBase; DWORD AllocationProtect; \
+         unsigned short PartitionId; SIZE_T RegionSize; DWORD State; DWORD Protect; DWORD Type; } MEMORY_BASIC_INFORMATION;\n\
+         typedef enum _TOKEN_INFORMATION_CLASS { TokenUser = 1 } TOKEN_INFORMATION_CLASS;\n\
+         #define TOKEN_QUERY 0x0008\n#define PAGE_READWRITE 0x04\n#define FILE_MAP_WRITE 0x0002\n\
+         #define FILE_MAP_READ 0x0004\n#define ERROR_ALREADY_EXISTS 183L\n#define ERROR_INSUFFICIENT_BUFFER 122L\n\
+         #define INVALID_HANDLE_VALUE ((HANDLE)(long long)-1)\n\
+         __declspec(dllimport) HANDLE __stdcall GetCurrentProcess(void);\n\
+         __declspec(dllimport) BOOL __stdcall OpenProcessToken(HANDLE, DWORD, HANDLE *);\n\
+         __declspec(dllimport) BOOL __stdcall GetTokenInformation(HANDLE, TOKEN_INFORMATION_CLASS, void *, DWORD, DWORD *);\n\
+         __declspec(dllimport) void __stdcall SetLastError(DWORD);\n\
+         __declspec(dllimport) void *__stdcall LocalFree(void *);\n\
+         __declspec(dllimport) HANDLE __stdcall CreateFileMappingA(HANDLE, SECURITY_ATTRIBUTES *, DWORD, DWORD, DWORD, const char *);\n\
+         __declspec(dllimport) void *__stdcall MapViewOfFile(HANDLE, DWORD, DWORD, DWORD, SIZE_T);\n\
+         __declspec(dllimport) BOOL __stdcall UnmapViewOfFile(const void *);\n\
+         __declspec(dllimport) SIZE_T __stdcall VirtualQuery(const void *, MEMORY_BASIC_INFORMATION *, SIZE_T);\n\
+         __declspec(dllimport) void __stdcall Sleep(DWORD);\n\
+         #ifdef __cplusplus\n}\n#endif\n",
+    ),
+    // The host directory's owner-only descriptor, from an SDDL string.
+    (
+        "sddl.h",
+        "#pragma once\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n#define SDDL_REVISION_1 1\n\
+         __declspec(dllimport) BOOL __stdcall ConvertSidToStringSidA(PSID, LPSTR *);\n\
+         __declspec(dllimport) BOOL __stdcall ConvertStringSecurityDescriptorToSecurityDescriptorA(\
+         const char *, DWORD, PSECURITY_DESCRIPTOR *, unsigned long *);\n\
          #ifdef __cplusplus\n}\n#endif\n",
     ),
     (
@@ -72,8 +102,9 @@ fn bridge_header() -> String {
 }
 
 /// Every `static inline` function of the header, once (both branches define the
-/// primitives), but those of a block only Linux compiles (the host directory's
-/// open-or-create: `#if defined(__linux__)` to its `#endif`, with no `#else`).
+/// primitives), but those only a Linux branch defines (the host directory's open-or-create
+/// on a file: `#if defined(__linux__)` to its `#elif`, `#else` or `#endif`; a function the
+/// Windows branch defines too, such as `ibf_directory_unmap`, stays).
 fn inline_functions(header: &str) -> Vec<String> {
     let mut linux_only = Vec::new();
     let (mut block, mut depth): (Option<String>, usize) = (None, 0);
@@ -86,25 +117,28 @@ fn inline_functions(header: &str) -> Vec<String> {
         };
         if line.starts_with("#if") {
             depth += 1;
-        } else if depth == 0 && (line.starts_with("#elif") || line.starts_with("#else")) {
+        } else if depth == 0 && (line.starts_with("#endif") || line.starts_with("#el")) {
+            linux_only.extend(c_inline_functions(text).into_iter().map(|(n, _)| n));
             block = None;
             continue;
         } else if line.starts_with("#endif") {
-            if depth == 0 {
-                linux_only.extend(c_inline_functions(text).into_iter().map(|(n, _)| n));
-                block = None;
-                continue;
-            }
             depth -= 1;
         }
         text.push_str(line);
         text.push('\n');
     }
-    assert!(linux_only.iter().any(|n| n == "ibf_hosts_open_or_create"));
-    let mut names: Vec<String> = (c_inline_functions(header).into_iter())
+    let all: Vec<String> = (c_inline_functions(header).into_iter())
         .map(|(name, _)| name)
+        .collect();
+    let defined_once = |name: &String| all.iter().filter(|n| *n == name).count() == 1;
+    linux_only.retain(defined_once);
+    assert!(linux_only.iter().any(|n| n == "ibf_hosts_open_or_create"));
+    assert!(!linux_only.iter().any(|n| n == "ibf_directory_unmap"));
+    let mut names: Vec<String> = all
+        .into_iter()
         .filter(|name| !linux_only.contains(name))
         .collect();
+    assert!(names.iter().any(|n| n == "ibf_hosts_open_or_create_named"));
     names.sort();
     names.dedup();
     names

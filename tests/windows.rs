@@ -9,8 +9,9 @@
 //! may attach"'s C example (an owner-only section, its descriptor read back); and the C++
 //! host example (examples/host_cpp/host.cpp, built with mingw-w64's g++) by name against two
 //! Windows bots (tests/host_cpp/win_bot.c); and the host directory's process probe with the
-//! header alone, against a child killed by TerminateProcess (tests/windows/probe.c); and the
-//! tick event by name (examples/events_windows.rs waking a Rust bot and the C bot
+//! header alone, against a child killed by TerminateProcess (tests/windows/probe.c), and its
+//! named section's open-or-create (tests/windows/directory.c, also listing the C++ host's
+//! row); and the tick event by name (examples/events_windows.rs waking a Rust bot and the C bot
 //! tests/windows/events_bot.c).
 //!
 //! Needs wine64, gcc-mingw-w64-x86-64, g++-mingw-w64-x86-64-win32 and the rustup target
@@ -564,7 +565,14 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
         &[&root().join("tests/host_cpp/win_bot.c")],
         &[],
     );
+    let lister = mingw(
+        &dir,
+        "directory.exe",
+        &[&root().join("tests/windows/directory.c")],
+        &[],
+    );
     let name = local_name("host-cpp");
+    let directory = local_name("host-cpp-directory");
     let stop = dir.join("host.stop");
     let stop_win = wine_path(&stop);
     let mut host = Command::new(runner())
@@ -573,6 +581,7 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
             name.as_str(),
             stop_win.as_str(),
             "60000",
+            directory.as_str(),
         ])
         .current_dir(&dir)
         .stdout(Stdio::piped())
@@ -585,6 +594,14 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
         ready.trim_end(),
         "host cpp: ready",
         "host.exe did not start"
+    );
+    // The host registered in its directory (a section it created owner-only), listed by
+    // another process through the header's open-or-create.
+    let (code, listed, err) = wine(&dir, &lister, &["list", directory.as_str()]);
+    assert_eq!(
+        (code, listed.replace('\r', "").as_str()),
+        (0, "created 0\n1 hosts\nhost host-cpp 1.0\n"),
+        "{err}"
     );
     let (code, died, err) = wine(&dir, &bot, &[name.as_str(), "0", "die"]);
     assert_eq!(code, 0, "{died}{err}");
@@ -623,6 +640,40 @@ fn the_cxx_host_example_runs_under_wine_by_name() {
         counts[4..],
         [1, 1, 1, 0, 0, 0],
         "one hung row, one reload, one re-layout: {line}"
+    );
+    // Unregistered at its exit: its directory held no row, and was gone with its last handle.
+    let (code, listed, err) = wine(&dir, &lister, &["list", directory.as_str()]);
+    assert_eq!(
+        (code, listed.replace('\r', "").as_str()),
+        (0, "created 1\n0 hosts\n"),
+        "{err}"
+    );
+}
+
+/// The host directory's named section from C with the header alone (issue 48):
+/// `ibf_hosts_open_or_create_named` creates it owner-only and lays it out, a second open
+/// finds it (not created) and lists the row the first registered, the section is gone with
+/// its last handle, and a section nobody laid out is refused as not ready, nothing left
+/// mapped (tests/windows/directory.c).
+#[test]
+fn the_directory_section_opens_or_creates_from_c() {
+    let dir = scratch("windows_directory");
+    let exe = mingw(
+        &dir,
+        "directory.exe",
+        &[&root().join("tests/windows/directory.c")],
+        &[],
+    );
+    let (code, out, err) = wine(&dir, &exe, &["self", &local_name("directory")]);
+    assert_eq!(
+        (code, out.replace("\r\n", "\n").as_str()),
+        (
+            0,
+            "first created 1, 16 rows\nsecond created 0, 16 rows\n\
+             registered row 0, listed through the second\nunregistered, listed 0\n\
+             after the last close created 1\nbare: directory_not_ready, mapped 0\n"
+        ),
+        "stderr: {err}"
     );
 }
 

@@ -1,17 +1,19 @@
 // A C++17 game host written from generated/bridge.h alone (issues 40 and 48): it lays out
 // the bridge, stamps its identity, produces it into a new owner-only mapping (a file such as
 // /dev/shm/NAME on Linux, a named section such as Local\NAME on Windows, its descriptor this
-// user and SYSTEM: docs/security.md, "Who may attach"), then, once a millisecond until told to
-// stop: publishes a tick, writes the log ring, and runs one service turn
+// user and SYSTEM: docs/security.md, "Who may attach"), registers in the host directory
+// (DIRECTORY, by default IBF_HOSTS_LINUX_PATH or IBF_HOSTS_WINDOWS_NAME: opened, or created
+// owner-only, by the header), then, once a millisecond until told to stop: publishes a tick, writes the log ring, and runs one service turn
 // (ibf_host_service_turn: every row's mailbox served through its answer callback, a malformed
 // request answered `failed`; every log queue drained into its log callback; every bot row's
 // draw list taken through its draw callback; rows whose client said goodbye, is hung or whose
 // process is gone freed, hostile rows freed by the broken-client policy), reloads once,
 // re-lays out once (8 -> 16 ring slots over the same mapping, sized for 16 from the start:
-// ibf_relayout keeps the host's own fields), and at the end says it is exiting. Every
+// ibf_relayout keeps the host's own fields), and at the end says it is exiting and
+// unregisters. Every
 // protocol step is a call of the header; this file has no protocol logic of its own.
 //
-//   host MAPPING STOP_FILE MAX_MS
+//   host MAPPING STOP_FILE MAX_MS [DIRECTORY]
 //
 // It prints `host cpp: ready` once the bridge is produced, and when STOP_FILE exists (or
 // MAX_MS passed: a failure) and every row is free again (or 3 s more passed), one line:
@@ -32,6 +34,7 @@
 //
 // Its lines by category: the note at the end.
 
+// --- platform ---
 #ifdef _WIN32
 #include <windows.h>
 #include <sddl.h>
@@ -173,22 +176,32 @@ unsigned char *create_mapping(const std::string &name, size_t len) {
 #endif
 }
 
+// The host directory `where` (a file on Linux, a section's name on Windows), opened, or
+// created owner-only and laid out, by the header's helper.
+int open_directory(const std::string &where, ibf_directory_mapping *map, ibf_directory *out) {
+#ifdef _WIN32
+    return ibf_hosts_open_or_create_named(where.c_str(), map, out);
+#else
+    return ibf_hosts_open_or_create(where.c_str(), map, out);
+#endif
+}
+
 // --- protocol and bookkeeping ---
 
-struct Counts {
-    uint64_t ticks = 0, reloads = 0, relayouts = 0, wrong = 0, stuck = 0, leaked = 0;
-};
+struct Counts { uint64_t ticks = 0, reloads = 0, relayouts = 0, wrong = 0, stuck = 0, leaked = 0; };
 
-// What the game keeps per row: its log queue's order and the last draw list taken.
+// --- game: what it keeps per row, its log queue's order and the last draw list taken ---
 struct Row {
     bool have_k = false;
     uint64_t last_k = 0;
     uint32_t last_list = 0, generation = 0;
 };
 
+// --- protocol and bookkeeping ---
+
 class Host {
 public:
-    bool start(const std::string &name) {
+    bool start(const std::string &name, const std::string &directory) {
         // The mapping is sized for the largest geometry (16 slots), the bridge laid out at 8.
         size_t len = 0;
         mapping_ = lay_out(16, len_).empty() ? nullptr : create_mapping(name, len_);
@@ -208,7 +221,11 @@ public:
             static_cast<Host *>(h)->draw(row, *r, *head);
         };
         callbacks_.probe = ibf_process_probe;
-        return true;
+        // Listed in the host directory once the bridge runs (stale hosts' rows freed first).
+        int rc = ibf_process_probe(process_id(), &created_, nullptr) == IBF_PROCESS_RUNNING ? open_directory(directory, &dir_map_, &dir_) : IBF_DIRECTORY_OS_ERROR;
+        rc = rc == IBF_DIRECTORY_OK ? ibf_directory_register(&dir_, process_id(), created_, "host-cpp 1.0", ibf_process_probe, nullptr, &dir_row_, nullptr) : rc;
+        std::fprintf(stderr, "host cpp: directory: %s\n", ibf_directory_error_name(rc));
+        return rc == IBF_DIRECTORY_OK;
     }
 
     // One turn: publish, write the ring, the service turn, maybe reload.
@@ -216,11 +233,6 @@ public:
         publish(now);
         write_ring();
         check("service turn", ibf_host_service_turn(&host_, &service_, &callbacks_, now, &turns_));
-        if (turns_.errors != errors_seen_) {
-            std::fprintf(stderr, "host cpp: %s\n", ibf_result_name(turns_.last_error));
-            counts_.wrong += turns_.errors - errors_seen_;
-            errors_seen_ = turns_.errors;
-        }
         // One reload, while a client holds a row (after the killed bot's row was freed).
         if (counts_.reloads == 0 && freed_hung_or_dead() > 0 && any(IBF_CLIENT_STATE_ACTIVE)) {
             uint32_t generation = 0;
@@ -255,7 +267,13 @@ public:
             counts_.leaked += owner != IBF_NO_PAD && owner != IBF_PAD_NOT_BOT ? 1U : 0U;
         }
         check("exit", ibf_client_host_exit(ibf_attached_header(&host_), ibf_attached_header_size(&host_)));
+        counts_.wrong += ibf_directory_unregister(&dir_, dir_row_, process_id(), created_) ? 0U : 1U;
+        ibf_directory_unmap(&dir_map_);
         const ibf_host_counts &t = turns_;
+        if (t.errors != 0) {  // a helper's errors are wrong too (the last one named)
+            std::fprintf(stderr, "host cpp: %" PRIu64 " errors, the last %s\n", t.errors, ibf_result_name(t.last_error));
+            counts_.wrong += t.errors;
+        }
         std::printf("host cpp: %" PRIu64 " ticks, %" PRIu64 " answered, %" PRIu64 " drained, %" PRIu64
                     " lists taken, %" PRIu64 " hung or dead freed, %" PRIu64 " reloads, %" PRIu64 " re-layouts, %" PRIu64
                     " wrong, %" PRIu64 " stuck rows, %" PRIu64 " leaked pads\n",
@@ -269,9 +287,8 @@ public:
 
     bool ok() const {
         const ibf_host_counts &t = turns_;
-        const bool active = counts_.ticks > 0 && t.served > 0 && t.malformed > 0 && t.drained > 0 && t.taken > 0 &&
-                            freed_hung_or_dead() > 0 && counts_.reloads > 0 && counts_.relayouts > 0;
-        return active && counts_.wrong == 0 && counts_.stuck == 0 && counts_.leaked == 0;
+        return counts_.ticks > 0 && t.served > 0 && t.malformed > 0 && t.drained > 0 && t.taken > 0 && freed_hung_or_dead() > 0 &&
+               counts_.reloads > 0 && counts_.relayouts > 0 && counts_.wrong == 0 && counts_.stuck == 0 && counts_.leaked == 0;
     }
 
 private:
@@ -301,12 +318,11 @@ private:
     ibf_client_state state(uint32_t row) const { return ibf_client_entry_load_state(&ibf_attached_header(&host_)->clients[row]); }
 
     bool any(ibf_client_state s) const {
+        bool found = false;
         for (uint32_t row = 0; row < kRows; row++) {
-            if (state(row) == s) {
-                return true;
-            }
+            found = found || state(row) == s;
         }
-        return false;
+        return found;
     }
 
     uint64_t freed_hung_or_dead() const { return turns_.freed[IBF_HOST_FREED_HUNG] + turns_.freed[IBF_HOST_FREED_DEAD]; }
@@ -391,34 +407,45 @@ private:
         g.last_list = head.seq;
     }
 
+    // --- protocol and bookkeeping: the state ---
     ibf_attached host_{};
+    ibf_directory_mapping dir_map_{};
+    ibf_directory dir_{};
+    uint32_t dir_row_ = 0;
     unsigned char *mapping_ = nullptr;
     size_t len_ = 0;
-    uint64_t relayout_at_ = 0;
+    uint64_t relayout_at_ = 0, created_ = 0;
     ibf_host_service service_{};
     ibf_host_callbacks callbacks_{};
     ibf_host_counts turns_{};
-    uint64_t errors_seen_ = 0;
-    uint64_t ring_written_ = 0;
-    std::array<Row, kRows> rows_{};
     std::array<char, 2048> request_{};
     std::array<char, 8192> answer_{};
-    ibf_ring_slot_copy slot_{};
     Counts counts_{};
+
+    // --- game: the state ---
+    uint64_t ring_written_ = 0;
+    std::array<Row, kRows> rows_{};
+    ibf_ring_slot_copy slot_{};
 };
 
 }  // namespace
 
+// --- driver ---
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: host MAPPING STOP_FILE MAX_MS\n");
+    if (argc != 4 && argc != 5) {
+        std::fprintf(stderr, "usage: host MAPPING STOP_FILE MAX_MS [DIRECTORY]\n");
         return 2;
     }
     const std::string name = argv[1], stop_file = argv[2];
     const uint64_t max_ns = std::strtoull(argv[3], nullptr, 10) * 1000000ULL;
     // The host's state is large (the snapshot slot's copy): not on the stack.
     static Host host;
-    if (!host.start(name)) {
+#ifdef _WIN32
+    const std::string directory = argc == 5 ? argv[4] : IBF_HOSTS_WINDOWS_NAME;
+#else
+    const std::string directory = argc == 5 ? argv[4] : IBF_HOSTS_LINUX_PATH;
+#endif
+    if (!host.start(name, directory)) {
         return 1;
     }
     std::printf("host cpp: ready\n");
@@ -447,9 +474,13 @@ int main(int argc, char **argv) {
     return !timed_out && host.ok() ? 0 : 1;
 }
 
-// Lines by category (issue 48), blanks and comments included: the header comment 34; platform
-// 141 (includes, clocks, nap, the stop file's test, the owner-only mapping); the driver 39 (main:
-// arguments, the stop file, the deadline); protocol and bookkeeping 144 (start, laying out a
-// stamped image, the turn, the reload, the re-layout, the exit, the counts, the callbacks'
-// wiring: every protocol step is one helper call); game 89 (publishing, the log ring, the
-// answers, and the torture's contract checks of log entries and draw lists); and this note.
+// --- note ---
+// Lines by category (issue 48), blanks and comments included, each from its `// ---` marker
+// to the next (tests/host_cpp.rs counts them and holds protocol and bookkeeping to 150): the
+// header comment and platform (includes, clocks, nap, the stop file's test, the owner-only
+// mapping, the directory's open); protocol and bookkeeping (start, laying out a stamped image,
+// the directory's register and unregister, the turn, the reload, the re-layout, the exit, the
+// counts, the callbacks' wiring and the state: every protocol step is one helper call); game
+// (publishing, the log ring, the answers, the torture's contract checks of log entries and
+// draw lists, and its state); the driver (main: arguments, the stop file, the deadline); and
+// this note.

@@ -1,13 +1,15 @@
 """The game host of examples/host_cpp/host.cpp in Python, on the generated bridge.py alone
 (issue 48): it lays out the bridge, stamps its identity, produces it into a new owner-only
-file, then once a millisecond until told to stop publishes a tick, writes the log ring and runs
+file, registers in the host directory (DIRECTORY, by default bridge.Hosts.LINUX_PATH: opened,
+or created owner-only, by Hosts.open_or_create), then once a millisecond until told to stop publishes a tick, writes the log ring and runs
 one service turn (HostService.turn: every mailbox served through its answer callback, a
 malformed request answered `failed`; every log queue drained; every bot row's draw list taken;
 rows whose client said goodbye, is hung or whose process is gone freed; hostile rows freed by
 the broken-client policy), reloads once, re-lays out once (8 -> 16 ring slots, over the same
-mapping, which is sized for 16 from the start), and at the end says it is exiting.
+mapping, which is sized for 16 from the start), and at the end says it is exiting and
+unregisters.
 
-    python3 -W error host.py MAPPING STOP_FILE MAX_MS
+    python3 -W error host.py MAPPING STOP_FILE MAX_MS [DIRECTORY]
 
 It prints `host py: ready` once the bridge is produced and, when STOP_FILE exists (or MAX_MS
 passed: a failure) and every row is free again (or 3 s more passed), the same lines as the C++
@@ -43,7 +45,7 @@ def lay_out(slots):
 
 
 class Host:
-    def __init__(self, path):
+    def __init__(self, path, directory):
         # The mapping is sized for the largest geometry (16 slots), the bridge laid out at 8.
         size = len(lay_out(16))
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
@@ -55,6 +57,11 @@ class Host:
             os.close(fd)
         self.host = bridge.produce(self.mapping, lay_out(8))
         self.service = self.serve(self.host)
+        # Listed in the host directory once the bridge runs (stale hosts' rows freed first).
+        self.directory, self.directory_map, _ = bridge.Hosts.open_or_create(directory)
+        state, self.created = bridge.process_probe(os.getpid())
+        assert state == bridge.PROCESS_RUNNING, "this process's own probe"
+        self.directory_row, _ = self.directory.register(os.getpid(), self.created, "host-py 1.0")
         self.ticks = self.reloads = self.relayouts = self.relayout_at = self.wrong = self.stuck = self.leaked = 0
         self.errors_seen = 0
         self.ring_written = 0
@@ -161,6 +168,9 @@ class Host:
             owner = bridge.Client.pad_owner(header, pad)
             self.leaked += 0 if owner in (None, bridge.PAD_NOT_BOT) else 1
         bridge.Client.exit(self.host)
+        self.wrong += 0 if self.directory.unregister(self.directory_row, os.getpid(), self.created) else 1
+        self.directory.release()
+        self.directory_map.close()
         c = self.service.counts
         print(
             "host py: %d ticks, %d answered, %d drained, %d lists taken, %d hung or dead freed, "
@@ -180,11 +190,11 @@ class Host:
 
 
 def main():
-    if len(sys.argv) != 4:
-        print("usage: host.py MAPPING STOP_FILE MAX_MS", file=sys.stderr)
+    if len(sys.argv) not in (4, 5):
+        print("usage: host.py MAPPING STOP_FILE MAX_MS [DIRECTORY]", file=sys.stderr)
         return 2
     path, stop_file, max_ns = sys.argv[1], sys.argv[2], int(sys.argv[3]) * 1_000_000
-    host = Host(path)
+    host = Host(path, sys.argv[4] if len(sys.argv) == 5 else None)
     print("host py: ready", flush=True)
     started = time.monotonic_ns()
     stopped = 0

@@ -165,7 +165,7 @@ pub fn codes(family: Family) -> Vec<ResultCode> {
                 ),
                 (
                     "os_error",
-                    "An OS call of an open-or-create failed (C): errno says which.",
+                    "An OS call of an open-or-create failed (C): errno, or GetLastError() on Windows, says which.",
                 ),
             ];
             let errors = errors.iter().zip(1..).map(|((name, doc), k)| {

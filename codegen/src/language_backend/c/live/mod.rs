@@ -71,11 +71,20 @@ fn branch_conditions(pu: &str) -> (String, String) {
 /// the including file defined it: the header leaves no macro of its own behind).
 fn includes(pu: &str, directory: bool, events: bool) -> String {
     let (gnu, msvc) = branch_conditions(pu);
+    let sddl = if directory {
+        "/* The host directory's owner-only section (ConvertStringSecurityDescriptorToSecurityDescriptorA). */
+#include <sddl.h>
+"
+    } else {
+        ""
+    };
     let windows = if directory || events {
-        "\
+        format!(
+            "\
 #if defined(_WIN32) && !defined(__linux__)
 /* The host directory's process probe (OpenProcess, GetExitCodeProcess, GetProcessTimes) and
- * the events' named auto-reset events (WaitForSingleObject, SetEvent). */
+ * named section (CreateFileMappingA), and the events' named auto-reset events
+ * (WaitForSingleObject, SetEvent). */
 #ifdef NOMINMAX
 #include <windows.h>
 #else
@@ -83,10 +92,11 @@ fn includes(pu: &str, directory: bool, events: bool) -> String {
 #include <windows.h>
 #undef NOMINMAX
 #endif
-#endif
+{sddl}#endif
 "
+        )
     } else {
-        ""
+        String::new()
     };
     let posix = if directory {
         "\
