@@ -299,6 +299,10 @@ fn the_cxx_hosts_protocol_and_bookkeeping_are_at_most_150_lines() {
 /// time and version) and none after it exits.
 fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status: &str) -> String {
     let exe = format!("host_{name}");
+    // The Rust client is built before the host starts: a build during the race (the first,
+    // or one waiting for another test's, on a loaded machine) once started the clients after
+    // the host's MAX_MS.
+    let rust_client = rust_client();
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
     let shm = Path::new("/dev/shm");
@@ -385,7 +389,7 @@ fn race(dir: &Path, (program, args): (&str, &[&str]), name: &str, failed_status:
             .stdout(Stdio::piped())
             .spawn()
             .expect("the C client"),
-        Command::new(rust_client())
+        Command::new(&rust_client)
             .args(["client", mapping_s.as_str(), "3", "500"])
             .stdout(Stdio::piped())
             .spawn()
