@@ -6935,6 +6935,48 @@ static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uin
 static inline void ibf_event_futex_wake_(const void *word) {
     (void)syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
+/* futex_waitv (Linux 5.16; shared: FUTEX_32 without FUTEX_PRIVATE_FLAG) on the n words at
+ * once (at most 64), each while it holds its `expected`, at most timeout_ns (a day at most):
+ * 1 (look again), 2 (the timeout passed), or 0 (no futex_waitv here: fall back). */
+static inline int ibf_event_futex_waitv_(const void *const *words, const uint32_t *expected, uint32_t n, uint64_t timeout_ns) {
+    struct {
+        uint64_t val;
+        uint64_t uaddr;
+        uint32_t flags;
+        uint32_t reserved;
+    } w[64];
+    struct {
+        int64_t tv_sec;
+        int64_t tv_nsec;
+    } at; /* the kernel's __kernel_timespec: 64-bit seconds on every architecture */
+    struct timespec now;
+    uint64_t ns;
+    uint32_t i;
+#if defined(SYS_futex_waitv)
+    const long number = SYS_futex_waitv;
+#else
+    const long number = 449L; /* futex_waitv: one number on every architecture */
+#endif
+    /* The deadline is absolute on CLOCK_MONOTONIC (1), read by the system call itself:
+     * clock_gettime is not declared under -std=c11. */
+    if (n == 0U || n > 64U || syscall(SYS_clock_gettime, 1L, &now) != 0) {
+        return 0;
+    }
+    timeout_ns = timeout_ns > 86400000000000ULL ? 86400000000000ULL : timeout_ns;
+    ns = (uint64_t)now.tv_nsec + timeout_ns % 1000000000U;
+    at.tv_sec = (int64_t)now.tv_sec + (int64_t)(timeout_ns / 1000000000U + ns / 1000000000U);
+    at.tv_nsec = (int64_t)(ns % 1000000000U);
+    for (i = 0; i < n; i++) {
+        w[i].val = expected[i];
+        w[i].uaddr = (uint64_t)(uintptr_t)words[i];
+        w[i].flags = 2U; /* FUTEX_32 */
+        w[i].reserved = 0U;
+    }
+    if (syscall(number, w, (long)n, 0L, &at, 1L) >= 0) {
+        return 1;
+    }
+    return errno == ETIMEDOUT ? 2 : errno == ENOSYS ? 0 : 1;
+}
 #else
 /* No futex shared between processes here: a wait returns at once (look again: the caller
  * polls), and a wake does nothing. */
@@ -6946,6 +6988,13 @@ static inline int ibf_event_futex_wait_(const void *word, uint32_t expected, uin
 }
 static inline void ibf_event_futex_wake_(const void *word) {
     (void)word;
+}
+static inline int ibf_event_futex_waitv_(const void *const *words, const uint32_t *expected, uint32_t n, uint64_t timeout_ns) {
+    (void)words;
+    (void)expected;
+    (void)n;
+    (void)timeout_ns;
+    return 0;
 }
 #endif
 #endif
@@ -7293,6 +7342,111 @@ static inline int ibf_client_host_wait_input(ibf_pad_input *const *pads, uint64_
     (void)ibf_event_futex_wait_((const unsigned char *)(const void *)pads[first] + 0, seen, timeout_ns);
 #endif
     return IBF_CLIENT_INPUT_AGAIN;
+}
+
+/*
+ * The `commands` event (the rule is the generator's plan/commands.rs). A client sets it
+ * after each request it sends: ibf_client_request_commands (ibf_mailbox_request,
+ * bound to its claim, then a futex wake on the mailbox's mailbox_header.request_seq on Linux, SetEvent
+ * on Windows; every send makes the call: no flag says whether the host sleeps). The host
+ * sleeps until a row holds a request it has not answered, or its timeout, one round per
+ * ibf_client_host_wait_commands: a row is pending when its request sequence is not the
+ * one answered (both loaded with acquire); with none pending it sleeps on every asked row's
+ * word at once while each holds what its check saw (a wake only means "look again").
+ */
+
+/** The client's request, then the `commands` event set: ibf_mailbox_request (bound to the
+ * claim *c: once the row is no longer the claim's, its standing, and nothing sent or set; a
+ * busy mailbox, nothing set), then a futex wake on the mailbox's mailbox_header.request_seq (Linux),
+ * SetEvent(event) on Windows (`event` is the host's event of the row, opened with
+ * EVENT_MODIFY_STATE; NULL elsewhere). IBF_OK (and *seq) or what the request returned. */
+static inline int ibf_client_request_commands(const void *map, size_t map_len, const ibf_client_session *c, void *region, size_t len, const void *text, size_t text_len, uint32_t *seq, void *event) {
+    int r = ibf_mailbox_request(map, map_len, c, region, len, text, text_len, seq);
+    if (r != IBF_OK) {
+        return r;
+    }
+#if defined(_WIN32) && !defined(__linux__)
+    if (event != NULL) {
+        (void)SetEvent((HANDLE)event);
+    }
+#else
+    (void)event;
+    ibf_event_futex_wake_((const unsigned char *)region + 0);
+#endif
+    return IBF_OK;
+}
+
+/* The rows of `rows` whose mailbox (regions[row], lens[row] bytes; NULL or shorter than its
+ * header: never pending) holds an unanswered request; each asked row's word in seen[row]. */
+static inline uint64_t ibf_client_commands_pending_(void *const *regions, const size_t *lens, uint64_t rows, uint32_t *seen) {
+    uint64_t pending = 0;
+    uint32_t row;
+    for (row = 0; row < 8U && row < 64U; row++) {
+        const unsigned char *m;
+        uint64_t request, answered;
+        if ((rows >> row & 1U) == 0U || regions[row] == NULL || lens[row] < 64U) {
+            continue;
+        }
+        m = (const unsigned char *)regions[row];
+        request = ibf_live_load_acquire_u32_(m + 0);
+        answered = ibf_live_load_acquire_u32_(m + 8);
+        seen[row] = (uint32_t)request;
+        if (request != answered) {
+            pending |= (uint64_t)1U << row;
+        }
+    }
+    return pending;
+}
+
+/** One round of the host's wait on the `commands` event. `rows` (bit row): the rows asked about
+ * (the active ones); regions[row] and lens[row]: each row's mailbox (ibf_attached's), NULL
+ * when absent. Returns the asked rows holding a request not yet answered, at once when there
+ * is one; else, after a sleep of at most timeout_ns on every asked row's word at once (Linux:
+ * futex_waitv, 5.16 or later; an older kernel, the lowest row's word for at most 1 ms;
+ * Windows: WaitForMultipleObjects on events[row], the host's events of the rows, up to its
+ * ~15.6 ms timer tick), the rows pending then: 0 when the timeout passed or a wake found none.
+ * Loop on it with your own deadline: a timeout_ns of 0 only checks. */
+static inline uint64_t ibf_client_host_wait_commands(void *const *regions, const size_t *lens, uint64_t rows, uint64_t timeout_ns, void *const *events) {
+    uint32_t seen[8];
+    uint64_t pending = ibf_client_commands_pending_(regions, lens, rows, seen);
+    uint32_t row, n = 0;
+#if defined(_WIN32) && !defined(__linux__)
+    HANDLE handles[8];
+    DWORD ms = (DWORD)(timeout_ns / 1000000U > 86400000U ? 86400000U : timeout_ns / 1000000U + 1U);
+#else
+    const void *words[8];
+    uint32_t expected[8];
+    int r;
+#endif
+    if (pending != 0U || timeout_ns == 0U) {
+        return pending;
+    }
+    for (row = 0; row < 8U && row < 64U; row++) {
+        if ((rows >> row & 1U) == 0U || regions[row] == NULL || lens[row] < 64U) {
+            continue;
+        }
+#if defined(_WIN32) && !defined(__linux__)
+        if (events != NULL && events[row] != NULL) {
+            handles[n++] = (HANDLE)events[row];
+        }
+#else
+        words[n] = (const unsigned char *)regions[row] + 0;
+        expected[n++] = seen[row];
+#endif
+    }
+    if (n == 0U) {
+        return 0;
+    }
+#if defined(_WIN32) && !defined(__linux__)
+    (void)WaitForMultipleObjects((DWORD)n, handles, FALSE, ms);
+#else
+    (void)events;
+    r = ibf_event_futex_waitv_(words, expected, n, timeout_ns);
+    if (r == 0) {
+        (void)ibf_event_futex_wait_(words[0], expected[0], timeout_ns < 1000000U ? timeout_ns : 1000000U);
+    }
+#endif
+    return ibf_client_commands_pending_(regions, lens, rows, seen);
 }
 /*
  * Attaching to a mapping

@@ -6362,6 +6362,45 @@ def _futex_wait(mem, at, expected, timeout):
     return _futex_waiter(mem, at)(expected, timeout)
 
 
+_SYS_FUTEX_WAITV, _FUTEX_32, _ENOSYS = 449, 2, 38
+
+
+class _KernelTimespec(ctypes.Structure):
+    """The kernel's __kernel_timespec, which futex_waitv takes: 64-bit fields everywhere."""
+    _fields_ = [("tv_sec", ctypes.c_int64), ("tv_nsec", ctypes.c_int64)]
+
+
+class _FutexWaitv(ctypes.Structure):
+    _fields_ = [("val", ctypes.c_uint64), ("uaddr", ctypes.c_uint64), ("flags", ctypes.c_uint32),
+                ("reserved", ctypes.c_uint32)]
+
+
+def _futex_waitv(words, timeout):
+    """futex_waitv (Linux 5.16; shared: FUTEX_32 without FUTEX_PRIVATE_FLAG) on every word of
+    `words`, (mem, at, expected) each, at once while each holds its expected, at most `timeout`
+    seconds (and 100 ms): True when woken or a word had moved (look again), False when the
+    timeout passed, None when there is no futex_waitv here (an older kernel, another platform,
+    a word without an address, more than 64 words)."""
+    if _SYS_FUTEX is None or not words or len(words) > 64:
+        return None
+    waiters = (_FutexWaitv * len(words))()
+    for w, (mem, at, expected) in zip(waiters, words):
+        address = _word_address(mem, at)
+        if address is None:
+            return None
+        w.val, w.uaddr, w.flags = expected & 0xFFFFFFFF, address, _FUTEX_32
+    timeout = 0.0 if timeout < 0.0 else 0.1 if timeout > 0.1 else timeout
+    # An absolute CLOCK_MONOTONIC deadline, as the system call takes it.
+    deadline = time.clock_gettime_ns(time.CLOCK_MONOTONIC) + int(timeout * 1e9)
+    ts = _KernelTimespec(deadline // 1_000_000_000, deadline % 1_000_000_000)
+    if _futex_syscall()(ctypes.c_long(_SYS_FUTEX_WAITV), ctypes.c_void_p(ctypes.addressof(waiters)),
+                        ctypes.c_long(len(words)), ctypes.c_long(0), ctypes.c_void_p(ctypes.addressof(ts)),
+                        ctypes.c_long(1)) != -1:
+        return True
+    e = ctypes.get_errno()
+    return None if e == _ENOSYS else e != _ETIMEDOUT
+
+
 def _futex_wake(mem, at):
     address = _word_address(mem, at) if _SYS_FUTEX is not None else None
     if address is not None:
@@ -7000,6 +7039,46 @@ class Client(_Session):
             if missed >> row & 1:
                 misses[row] += 1
         return answered, missed, sleeps
+
+    def request_commands(self, box, text):
+        """The client's request, then the `commands` event set: box.request(text) (box: the
+        row's Mailbox bound to this claim: raises, with nothing sent or set, once the row
+        is no longer this client's, or while its last request has no answer), then a futex wake
+        on its request_seq (Linux); every request makes the call. The request's number."""
+        seq = box.request(text)
+        _futex_wake(box._mem, box._base + 0)
+        return seq
+
+    @classmethod
+    def host_wait_commands(cls, boxes, rows, timeout):
+        """One round of the host's wait on the `commands` event (plan/commands.rs). boxes[row]:
+        the row's mailbox header view (LiveMailboxHeader), None when absent; rows: the rows asked
+        about, bit row (the active ones). Returns the asked rows holding a request not yet
+        answered (request_seq != response_seq, acquire loads), at once when there is one; else,
+        after a sleep of at most `timeout` seconds (and 100 ms) on every asked row's word at once
+        (futex_waitv, Linux 5.16 or later; an older kernel, the lowest row's word for at most
+        1 ms), the rows pending then: 0 when the timeout passed or a wake found none (look
+        again)."""
+
+        def pending():
+            found, words = 0, []
+            for row in range(min(cls.ROWS, 64, len(boxes))):
+                box = boxes[row]
+                if not rows >> row & 1 or box is None:
+                    continue
+                request = _load(box._mem, box._base + 0, 4)
+                if request != _load(box._mem, box._base + 8, 4):
+                    found |= 1 << row
+                words.append((box._mem, box._base + 0, request))
+            return found, words
+
+        found, words = pending()
+        if found or timeout <= 0 or not words:
+            return found
+        if _futex_waitv(words, timeout) is None:
+            mem, at, expected = words[0]
+            _futex_wait(mem, at, expected, min(timeout, 0.001))
+        return pending()[0]
     _OWNED = ((2, ((2, LiveMailboxHeader, Mailbox, "restore"),), ((None, 0, 4, 18),(0, 16, 4, 1),(2, 12, 4, 5),)), (4, ((0, LiveDrawHeader, Draw, "reset_state"),), ((None, 0, 4, 18),(0, 4, 4, 4),(1, 8, 4, 3),(2, 8, 4, 1),)),)
 
     def bind_pad(self, pad):

@@ -4354,6 +4354,65 @@ pub mod live {
             tally
         }
     }
+    impl<'a> MailboxHeader<'a> {
+        /// What [`MailboxClient::request_commands`] sets: the `commands` event's word in this mailbox's header, `mailbox_header.request_seq` (a futex wake on Linux; elsewhere the host polls).
+        pub fn commands_setter(
+            &self,
+        ) -> Result<::abi_runtime::wake::Setter<'a>, ::abi_runtime::RegionError> {
+            ::abi_runtime::wake::Setter::new(self.region, 0)
+        }
+    }
+    impl MailboxClient<'_> {
+        /// The client's request, then the `commands` event set (`plan/commands.rs`): [`Self::request`], then `setter` (this mailbox's [`MailboxHeader::commands_setter`]) woken. Every request makes the call: no flag says whether the host sleeps. Bound to a claim through `ClientScoped::write`: once the claim is gone, nothing is sent and nothing set.
+        pub fn request_commands(
+            &mut self,
+            setter: &::abi_runtime::wake::Setter<'_>,
+            text: &[u8],
+        ) -> Result<u32, ::abi_runtime::mailbox::MailboxError> {
+            let seq = self.request(text)?;
+            setter.after_publish(1, |_| true);
+            Ok(seq)
+        }
+    }
+    impl<'a> ClientHost<'a> {
+        /// One round of the host's wait on the `commands` event (`plan/commands.rs`). `rows` (bit `row`): the rows asked about (the active ones); `mailboxes(row)`: the row's mailbox header, `None` when absent. Returns the asked rows holding a request not yet answered (the request sequence not the one answered, both loaded with acquire), at once when there is one; else, after a sleep until `deadline` at most on every asked row's word at once (`abi_runtime::wake::wait_any`: `futex_waitv` on Linux 5.16 or later; an older kernel or another platform, at most 1 ms), the rows pending then: 0 when the deadline passed or a wake found none (look again). Never past the deadline, whatever a client does.
+        pub fn wait_commands(
+            &self,
+            rows: u64,
+            deadline: ::std::time::Instant,
+            mailboxes: impl Fn(usize) -> Option<MailboxHeader<'a>>,
+        ) -> u64 {
+            let pending = |words: &mut ::std::vec::Vec<(Region<'a>, usize, u32)>| {
+                let mut found = 0u64;
+                for row in 0..Client::ROWS.min(64) {
+                    if rows & (1 << row) == 0 {
+                        continue;
+                    }
+                    let Some(m) = mailboxes(row) else { continue };
+                    let request = m
+                        .region
+                        .load::<u32>(0, ::core::sync::atomic::Ordering::Acquire);
+                    if request
+                        != m
+                            .region
+                            .load::<u32>(8, ::core::sync::atomic::Ordering::Acquire)
+                    {
+                        found |= 1 << row;
+                    }
+                    words.push((m.region, 0, request));
+                }
+                found
+            };
+            let mut words = ::std::vec::Vec::new();
+            let found = pending(&mut words);
+            if found != 0 || words.is_empty() {
+                return found;
+            }
+            let _ = ::abi_runtime::wake::wait_any(&words, deadline);
+            words.clear();
+            pending(&mut words)
+        }
+    }
     impl<'a> ::abi_runtime::service::ServiceHost for ClientHost<'a> {
         type Queue = LogQueueReader<'a>;
         type Entry = LogQueueEntry;

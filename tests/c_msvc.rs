@@ -56,6 +56,7 @@ const CRT_STUBS: [(&str, &str); 6] = [
          #define WAIT_OBJECT_0 0UL\n\
          __declspec(dllimport) DWORD __stdcall WaitForSingleObject(HANDLE, DWORD);\n\
          __declspec(dllimport) BOOL __stdcall SetEvent(HANDLE);\n\
+         __declspec(dllimport) DWORD __stdcall WaitForMultipleObjects(DWORD, const HANDLE *, BOOL, DWORD);\n\
          typedef void *PSECURITY_DESCRIPTOR;\ntypedef void *PSID;\ntypedef char *LPSTR;\n\
          typedef unsigned long long SIZE_T;\n\
          typedef struct _SECURITY_ATTRIBUTES { DWORD nLength; void *lpSecurityDescriptor; BOOL bInheritHandle; } SECURITY_ATTRIBUTES;\n\

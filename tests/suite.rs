@@ -42,6 +42,8 @@ mod c_protocols_torture;
 mod c_sessions_relayout;
 #[path = "c_tsan.rs"]
 mod c_tsan;
+#[path = "commands.rs"]
+mod commands;
 #[path = "conformance.rs"]
 mod conformance;
 #[path = "conformance/driver.rs"]

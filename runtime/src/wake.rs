@@ -121,6 +121,38 @@ impl<'a, A: Access> Sleeper<'a, A> {
     }
 }
 
+/// Sleeps while every word of `words` (a region, the word's offset, the value the caller saw
+/// there) holds what the caller saw, until one is woken or `deadline`: the host's wait on an
+/// event per row of which any may be set (the commands' event). Linux: one `futex_waitv`
+/// (shared, Linux 5.16 or later) on them all, at once when one has moved; an older kernel,
+/// and every other platform (no shared futex, or on Windows no named events opened here):
+/// the first word's wait, or a poll, for at most 1 ms. A wake only means "look again";
+/// no words is a timeout at once.
+pub fn wait_any<A: Access>(words: &[(Region<'_, A>, usize, u32)], deadline: Instant) -> Waited {
+    let Some(&(region, offset, seen)) = words.first() else {
+        return Waited::TimedOut;
+    };
+    #[cfg(all(target_os = "linux", not(loom)))]
+    {
+        let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+            return Waited::TimedOut;
+        };
+        match crate::raw::futex::waitv(words, left) {
+            Ok(Some(crate::raw::futex::FutexWait::Woken)) | Err(_) => return Waited::Woken,
+            Ok(Some(crate::raw::futex::FutexWait::TimedOut)) => return Waited::TimedOut,
+            Ok(None) => {}
+        }
+    }
+    let short = deadline.min(Instant::now() + std::time::Duration::from_millis(1));
+    match Sleeper::new(region, offset) {
+        Ok(sleeper) => match sleeper.wait(seen, short) {
+            Waited::TimedOut if short < deadline => Waited::Woken,
+            waited => waited,
+        },
+        Err(_) => Waited::Woken,
+    }
+}
+
 /// The setter's side of an event: the word it changes (every row's, when the rows share
 /// it) and on Windows one created event per row.
 #[derive(Debug)]

@@ -832,6 +832,31 @@ static void bound_writers(void) {
         EXPECT(ibf_client_activate(h, hlen, &me), IBF_OK);
         EXPECT(ibf_log_queue_push(h, hlen, &me, q, qlen, &e, "b", 1, "one", 3), IBF_OK);
         EXPECT(ibf_mailbox_request(h, hlen, &me, box, blen, "one", 3, &seq), IBF_OK);
+        {
+            /* The commands' event (issue 47): row 3's request is pending, so the host's wait
+             * returns its row at once; no row asked, none; a second request while the first
+             * waits is refused busy (nothing set); answered, the wait sleeps (1 ms) and finds
+             * none; the next request is pending again; a mailbox shorter than its header never
+             * is. */
+            void *boxes[IBF_MAX_CLIENTS];
+            size_t lens[IBF_MAX_CLIENTS];
+            uint32_t next = 0;
+            const uint64_t row3 = (uint64_t)1U << 3;
+            memset(boxes, 0, sizeof boxes);
+            memset(lens, 0, sizeof lens);
+            boxes[3] = box;
+            lens[3] = blen;
+            CHECK(ibf_client_host_wait_commands(boxes, lens, row3, 1000000U, NULL) == row3);
+            CHECK(ibf_client_host_wait_commands(boxes, lens, 0U, 1000000U, NULL) == 0U);
+            EXPECT(ibf_client_request_commands(h, hlen, &me, box, blen, "two", 3, &next, NULL), IBF_MAILBOX_BUSY);
+            EXPECT(ibf_mailbox_serve_answer(box, blen, seq, IBF_COMMAND_STATUS_OK, "ok", 2), IBF_OK);
+            CHECK(ibf_client_host_wait_commands(boxes, lens, row3, 1000000U, NULL) == 0U);
+            EXPECT(ibf_client_request_commands(h, hlen, &me, box, blen, "two", 3, &next, NULL), IBF_OK);
+            CHECK(next == seq + 1U);
+            CHECK(ibf_client_host_wait_commands(boxes, lens, row3, 0U, NULL) == row3);
+            lens[3] = 8;
+            CHECK(ibf_client_host_wait_commands(boxes, lens, row3, 0U, NULL) == 0U);
+        }
         ibf_draw_writer_init(&w);
         EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
         EXPECT(ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0), IBF_OK);
@@ -880,6 +905,7 @@ static void bound_writers(void) {
         memcpy(before, list, sizeof before);
         refused += ibf_log_queue_push(h, hlen, &me, q, qlen, &e, "b", 1, "stale", 5) == lost;
         refused += ibf_mailbox_request(h, hlen, &me, box, blen, "stale", 5, &seq) == lost;
+        refused += ibf_client_request_commands(h, hlen, &me, box, blen, "stale", 5, &seq, NULL) == lost;
         cmd.color = 0xdeadU;
         refused += ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0) == lost;
         refused += ibf_draw_publish(h, hlen, &me, &w, d, dlen, &head, NULL) == lost;
@@ -901,7 +927,7 @@ static void bound_writers(void) {
         CHECK(state == ibf_draw_header_load_state((const ibf_draw_header *)(void *)d) && state == IBF_DRAW_INITIAL_STATE);
         CHECK(memcmp(before, list, sizeof before) == 0 && w.count == 0);
     }
-    CHECK(refused == 16);
+    CHECK(refused == 18);
     printf("bound writers refused=%d\n", refused);
     free(m);
 }

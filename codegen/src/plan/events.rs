@@ -58,6 +58,22 @@ pub fn session_events<'a>(schema: &'a Schema, s: &Session) -> Vec<SessionEvent<'
         .collect()
 }
 
+/// The session event `e` belongs to when it is one per row of a session's table that the
+/// session's host waits on and its client sets (the input and commands' events): the session's
+/// index among the protocols, and the session.
+pub fn set_by_clients<'a>(schema: &'a Schema, e: &Event) -> Option<(usize, &'a Session)> {
+    let rows = e.rows?;
+    let (index, s) = schema
+        .protocols
+        .iter()
+        .enumerate()
+        .find_map(|(i, p)| match &p.kind {
+            crate::ir::protocol::ProtocolKind::Session(s) if s.table == rows => Some((i, s)),
+            _ => None,
+        })?;
+    (e.waiter == s.host && e.setter == s.client).then_some((index, s))
+}
+
 /// The Windows name's pieces as a format string (`{}` per placeholder) and the
 /// placeholders in order.
 pub fn name_format(e: &Event) -> (String, Vec<NamePart>) {

@@ -29,7 +29,6 @@
 
 use crate::ir::Elem;
 use crate::ir::event::Event;
-use crate::ir::protocol::ProtocolKind;
 use crate::schema::Schema;
 
 /// The seqlock struct's field that says which tick a record answers.
@@ -74,18 +73,7 @@ pub fn lockstep(schema: &Schema) -> Option<Lockstep<'_>> {
 }
 
 fn plan_for<'a>(schema: &'a Schema, e: &'a Event) -> Option<Lockstep<'a>> {
-    let rows = e.rows?;
-    let (session, s) = schema
-        .protocols
-        .iter()
-        .enumerate()
-        .find_map(|(i, p)| match &p.kind {
-            ProtocolKind::Session(s) if s.table == rows => Some((i, s)),
-            _ => None,
-        })?;
-    if e.waiter != s.host || e.setter != s.client {
-        return None;
-    }
+    let (session, s) = crate::plan::events::set_by_clients(schema, e)?;
     let seqlock = schema.access.seqlocks.iter().position(|l| {
         l.struct_index == e.word.struct_index && l.counter == e.word.field && l.writers == s.client
     })?;

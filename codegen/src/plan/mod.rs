@@ -3,6 +3,7 @@
 
 pub mod attach;
 pub mod bound;
+pub mod commands;
 #[cfg(feature = "text")]
 pub mod directory;
 pub mod events;

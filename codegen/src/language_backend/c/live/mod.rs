@@ -8,6 +8,7 @@
 //! (`comments.rs`), seqlocks (`seqlock.rs`), rings (`ring.rs`) and the region protocols
 //! (`protocols.rs`) have files of their own.
 
+mod commands;
 mod comments;
 mod lockstep;
 mod protocols;
@@ -150,6 +151,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
     )?);
     section.push_str(&wake_store::render_c_wake_stores(schema)?);
     section.push_str(&lockstep::render_c_lockstep(schema)?);
+    section.push_str(&commands::render_c_commands(schema)?);
     Ok(Some(LiveText {
         includes: includes(
             &schema.abi.c_prefix.to_ascii_uppercase(),

@@ -18,6 +18,7 @@
 //! name, so any that is taken (or a keyword) gets a trailing `_`; so does a view method
 //! named after a keyword or `release`.
 
+mod commands;
 mod context;
 mod lockstep;
 mod protocols;

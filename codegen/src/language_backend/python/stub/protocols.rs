@@ -225,6 +225,13 @@ pub(super) fn write_protocols(out: &mut String, p: &ProtocolsContext) {
                     pv = l.view,
                     pvalue = l.value,
                     v = s.view
+                ))
+                + &s.commands.as_ref().map_or_else(String::new, |c| format!(
+                    "\n    def request_{e}(self, box: {m}, text: str | bytes) -> int: ...\n    \
+                     @classmethod\n    def host_wait_{e}(cls, boxes: list[{mv} | None], rows: int, timeout: float) -> int: ...",
+                    e = c.ev,
+                    m = c.mailbox,
+                    mv = c.view,
                 )),
             r = s.row_view,
             st = s.state_class,

@@ -9,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 mod client;
+mod commands;
 mod events;
 mod host;
 mod lockstep;
@@ -69,6 +70,7 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         }
     };
     let lockstep = lockstep::lockstep_items(&t);
+    let commands = commands::commands_items(&t);
     let service = service::service_impl(&t, index);
     quote! {
         #types
@@ -76,6 +78,8 @@ fn expand_session(schema: &Schema, index: usize, p: &Protocol, s: &Session) -> T
         #events
 
         #lockstep
+
+        #commands
 
         #service
 

@@ -229,6 +229,13 @@ impl Ctx<'_> {
             }
         }
         self.own_blocks(&mut cx);
+        for session in &mut cx.sessions {
+            if let Some(c) = session.commands.as_mut()
+                && let Some(m) = cx.mailboxes.iter().find(|m| m.name == c.mailbox)
+            {
+                c.mailbox = m.class.clone();
+            }
+        }
         cx.wake_stores = wake_store::wake_stores_py(self.schema, &self.views, module);
         cx
     }

@@ -51,6 +51,10 @@ pub(in crate::language_backend::python) struct SessionClass {
     /// Lockstep (`plan::lockstep`), when its input event is this session's.
     pub(in crate::language_backend::python) lockstep:
         Option<crate::language_backend::python::live::lockstep::LockstepPy>,
+    /// The commands' event (`plan::commands`), when it is this session's; its mailbox class
+    /// is the protocol's name until every class has its name.
+    pub(in crate::language_backend::python) commands:
+        Option<crate::language_backend::python::live::commands::CommandsPy>,
 }
 
 /// A blocks row a session's rows own: its position in the handle's table, and each region a
@@ -137,6 +141,11 @@ impl Ctx<'_> {
                 s,
                 &self.views,
                 &self.values,
+            ),
+            commands: crate::language_backend::python::live::commands::commands_py(
+                schema,
+                s,
+                &self.views,
             ),
         }
     }
