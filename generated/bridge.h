@@ -7401,7 +7401,8 @@ static inline uint64_t ibf_client_commands_pending_(void *const *regions, const 
 /** One round of the host's wait on the `commands` event. `rows` (bit row): the rows asked about
  * (the active ones); regions[row] and lens[row]: each row's mailbox (ibf_attached's), NULL
  * when absent. Returns the asked rows holding a request not yet answered, at once when there
- * is one; else, after a sleep of at most timeout_ns on every asked row's word at once (Linux:
+ * is one; else, after a sleep of at most timeout_ns on every asked row's word at once (none
+ * asked: the whole timeout; Linux:
  * futex_waitv, 5.16 or later; an older kernel, the lowest row's word for at most 1 ms;
  * Windows: WaitForMultipleObjects on events[row], the host's events of the rows, up to its
  * ~15.6 ms timer tick), the rows pending then: 0 when the timeout passed or a wake found none.
@@ -7409,13 +7410,13 @@ static inline uint64_t ibf_client_commands_pending_(void *const *regions, const 
 static inline uint64_t ibf_client_host_wait_commands(void *const *regions, const size_t *lens, uint64_t rows, uint64_t timeout_ns, void *const *events) {
     uint32_t seen[8];
     uint64_t pending = ibf_client_commands_pending_(regions, lens, rows, seen);
-    uint32_t row, n = 0;
+    uint32_t row, n = 0, asked = 0;
 #if defined(_WIN32) && !defined(__linux__)
     HANDLE handles[8];
     DWORD ms = (DWORD)(timeout_ns / 1000000U > 86400000U ? 86400000U : timeout_ns / 1000000U + 1U);
 #else
     const void *words[8];
-    uint32_t expected[8];
+    uint32_t expected[8], none = 0;
     int r;
 #endif
     if (pending != 0U || timeout_ns == 0U) {
@@ -7425,6 +7426,7 @@ static inline uint64_t ibf_client_host_wait_commands(void *const *regions, const
         if ((rows >> row & 1U) == 0U || regions[row] == NULL || lens[row] < 64U) {
             continue;
         }
+        asked++;
 #if defined(_WIN32) && !defined(__linux__)
         if (events != NULL && events[row] != NULL) {
             handles[n++] = (HANDLE)events[row];
@@ -7434,13 +7436,21 @@ static inline uint64_t ibf_client_host_wait_commands(void *const *regions, const
         expected[n++] = seen[row];
 #endif
     }
-    if (n == 0U) {
-        return 0;
-    }
 #if defined(_WIN32) && !defined(__linux__)
+    if (n == 0U) {
+        /* No row asked: the whole timeout; rows asked without their events: a poll. */
+        Sleep(asked == 0U ? ms : 1U);
+        return asked == 0U ? 0U : ibf_client_commands_pending_(regions, lens, rows, seen);
+    }
     (void)WaitForMultipleObjects((DWORD)n, handles, FALSE, ms);
 #else
     (void)events;
+    (void)asked;
+    if (n == 0U) {
+        /* No row asked: the whole timeout, on a word of this call's own that nobody moves. */
+        (void)ibf_event_futex_wait_(&none, 0U, timeout_ns);
+        return 0;
+    }
     r = ibf_event_futex_waitv_(words, expected, n, timeout_ns);
     if (r == 0) {
         (void)ibf_event_futex_wait_(words[0], expected[0], timeout_ns < 1000000U ? timeout_ns : 1000000U);

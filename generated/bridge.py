@@ -7056,7 +7056,7 @@ class Client(_Session):
         about, bit row (the active ones). Returns the asked rows holding a request not yet
         answered (request_seq != response_seq, acquire loads), at once when there is one; else,
         after a sleep of at most `timeout` seconds (and 100 ms) on every asked row's word at once
-        (futex_waitv, Linux 5.16 or later; an older kernel, the lowest row's word for at most
+        (none asked: the whole sleep; futex_waitv, Linux 5.16 or later; an older kernel, the lowest row's word for at most
         1 ms), the rows pending then: 0 when the timeout passed or a wake found none (look
         again)."""
 
@@ -7073,8 +7073,11 @@ class Client(_Session):
             return found, words
 
         found, words = pending()
-        if found or timeout <= 0 or not words:
+        if found or timeout <= 0:
             return found
+        if not words:
+            time.sleep(min(timeout, 0.1))
+            return 0
         if _futex_waitv(words, timeout) is None:
             mem, at, expected = words[0]
             _futex_wait(mem, at, expected, min(timeout, 0.001))

@@ -4375,7 +4375,7 @@ pub mod live {
         }
     }
     impl<'a> ClientHost<'a> {
-        /// One round of the host's wait on the `commands` event (`plan/commands.rs`). `rows` (bit `row`): the rows asked about (the active ones); `mailboxes(row)`: the row's mailbox header, `None` when absent. Returns the asked rows holding a request not yet answered (the request sequence not the one answered, both loaded with acquire), at once when there is one; else, after a sleep until `deadline` at most on every asked row's word at once (`abi_runtime::wake::wait_any`: `futex_waitv` on Linux 5.16 or later; an older kernel or another platform, at most 1 ms), the rows pending then: 0 when the deadline passed or a wake found none (look again). Never past the deadline, whatever a client does.
+        /// One round of the host's wait on the `commands` event (`plan/commands.rs`). `rows` (bit `row`): the rows asked about (the active ones); `mailboxes(row)`: the row's mailbox header, `None` when absent. Returns the asked rows holding a request not yet answered (the request sequence not the one answered, both loaded with acquire), at once when there is one; else, after a sleep until `deadline` at most on every asked row's word at once (none asked: until `deadline`; `abi_runtime::wake::wait_any`: `futex_waitv` on Linux 5.16 or later; an older kernel or another platform, at most 1 ms), the rows pending then: 0 when the deadline passed or a wake found none (look again). Never past the deadline, whatever a client does.
         pub fn wait_commands(
             &self,
             rows: u64,
@@ -4405,7 +4405,7 @@ pub mod live {
             };
             let mut words = ::std::vec::Vec::new();
             let found = pending(&mut words);
-            if found != 0 || words.is_empty() {
+            if found != 0 {
                 return found;
             }
             let _ = ::abi_runtime::wake::wait_any(&words, deadline);

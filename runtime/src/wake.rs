@@ -127,9 +127,12 @@ impl<'a, A: Access> Sleeper<'a, A> {
 /// (shared, Linux 5.16 or later) on them all, at once when one has moved; an older kernel,
 /// and every other platform (no shared futex, or on Windows no named events opened here):
 /// the first word's wait, or a poll, for at most 1 ms. A wake only means "look again";
-/// no words is a timeout at once.
+/// no words is a sleep to the deadline (a host with no row to ask sleeps through its tick).
 pub fn wait_any<A: Access>(words: &[(Region<'_, A>, usize, u32)], deadline: Instant) -> Waited {
     let Some(&(region, offset, seen)) = words.first() else {
+        if let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            std::thread::sleep(left);
+        }
         return Waited::TimedOut;
     };
     #[cfg(all(target_os = "linux", not(loom)))]

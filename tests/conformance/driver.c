@@ -728,6 +728,37 @@ static void op_lockstep(uint64_t tick, uint64_t timeout_ms) {
     }
 }
 
+/* The commands' event (issue 47): one round of the host's wait over its active rows' mailboxes,
+ * at most timeout_ms. */
+static void op_wait_commands(uint64_t timeout_ms) {
+    void *regions[ROWS];
+    size_t lens[ROWS];
+    uint64_t rows = 0, found, start, elapsed;
+    uint32_t row;
+    const ibf_bridge_header *header = ibf_attached_header(&g_host.handle);
+    for (row = 0; row < ROWS; row++) {
+        size_t len = 0;
+        unsigned char *at = place_get(&g_host.handle, PLACE_MAILBOX, row, &len);
+        regions[row] = at;
+        lens[row] = at != NULL ? len : 0U;
+        if (ibf_client_entry_load_state(&header->clients[row]) == IBF_CLIENT_STATE_ACTIVE) {
+            rows |= (uint64_t)1U << row;
+        }
+    }
+    start = wall_ms();
+    found = ibf_client_host_wait_commands(regions, lens, rows, timeout_ms * 1000000U, NULL);
+    elapsed = wall_ms() - start;
+    ans_bytes("rows=", 5);
+    ans_rows(found);
+    if (elapsed > timeout_ms + 1000U) {
+        ans_bytes(" waited=late", 12);
+    } else if (found == 0U && elapsed + 1U < timeout_ms) {
+        ans_bytes(" waited=early", 13);
+    } else {
+        ans_bytes(" waited=ok", 10);
+    }
+}
+
 static void op_take(uint32_t row) {
     host_row_t *r;
     uint32_t count = 0;
@@ -1012,6 +1043,26 @@ static void op_request(actor_t *a, const char *text) {
         return;
     }
     rc = api_request(a, &a->mailbox, text, strlen(text), &seq);
+    if (rc == IBF_OK) {
+        a->requested = true;
+        a->request_seq = seq;
+        ans_str("ok");
+    } else {
+        ans_standing(rc);
+    }
+}
+
+/* The commands' event: the request, then the event set (ibf_client_request_commands). */
+static void op_command(actor_t *a, const char *text) {
+    uint32_t seq = 0;
+    size_t len;
+    unsigned char *h;
+    int rc;
+    if (!writer_region(a, PLACE_MAILBOX, &a->mailbox)) {
+        return;
+    }
+    h = client_header(a, &len);
+    rc = ibf_client_request_commands(h, len, &a->session, a->mailbox.at, a->mailbox.len, text, strlen(text), &seq, NULL);
     if (rc == IBF_OK) {
         a->requested = true;
         a->request_seq = seq;
@@ -1307,6 +1358,17 @@ static void host_step(const char *op, char **args, int n) {
         }
         return;
     }
+    if (op_is(op, "wait_commands", n, 1)) {
+        uint64_t timeout_ms;
+        if (!g_host.produced) {
+            ans_driver("no_host_handle");
+        } else if (parse_u64(args[0], 60000U, &timeout_ms)) {
+            op_wait_commands(timeout_ms);
+        } else {
+            ans_driver("bad_wait_commands_argument");
+        }
+        return;
+    }
     if (op_is(op, "tick", n, 1)) {
         uint64_t tick;
         if (parse_u64(args[0], UINT64_MAX, &tick)) {
@@ -1388,8 +1450,8 @@ static void host_step(const char *op, char **args, int n) {
 /* Whether client op `op` acts on the claim. */
 static bool needs_claim(const char *op) {
     static const char *const ops[] = {"activate", "standing", "heartbeat", "close", "bind",
-                                      "unbind", "push", "publish", "request", "poll", "pad",
-                                      "answer", "wait_tick", "set_waiting", "pid"};
+                                      "unbind", "push", "publish", "request", "command", "poll",
+                                      "pad", "answer", "wait_tick", "set_waiting", "pid"};
     size_t i;
     for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(op, ops[i]) == 0) {
@@ -1461,6 +1523,8 @@ static void client_step(actor_t *a, const char *op, char **args, int n) {
         op_publish(a, num);
     } else if (op_is(op, "request", n, 1)) {
         op_request(a, args[0]);
+    } else if (op_is(op, "command", n, 1)) {
+        op_command(a, args[0]);
     } else if (op_is(op, "poll", n, 0)) {
         op_poll(a);
     } else {

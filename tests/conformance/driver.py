@@ -499,6 +499,12 @@ def client_request(actor: Actor, text: str) -> str:
     return "ok"
 
 
+def client_command(actor: Actor, text: str) -> str:
+    """The commands' event: the request, then the event set (Client.request_commands)."""
+    actor.claimed().request_commands(mailbox_client(actor), text)
+    return "ok"
+
+
 def client_poll(actor: Actor) -> str:
     # A poll stores nothing: the bound mailbox does not check it; the driver answers the
     # standing of a lost claim, as every driver does.
@@ -621,6 +627,9 @@ def host_step(scn: Scenario, op: str, args: list[str]) -> str:
     if op == "lockstep":
         arity(op, args, 2)
         return host_lockstep(scn, number(args[0], "tick", 64), number(args[1], "timeout_ms"))
+    if op == "wait_commands":
+        arity(op, args, 1)
+        return host_wait_commands(scn, number(args[0], "timeout_ms"))
     if op == "tick":
         arity(op, args, 1)
         header = scn.host.own().header()
@@ -642,6 +651,31 @@ def rows_text(mask: int) -> str:
     """The rows of mask ("0,2"), or "-" for none."""
     rows = [str(r) for r in range(bridge.Client.ROWS) if mask >> r & 1]
     return ",".join(rows) if rows else "-"
+
+
+def host_wait_commands(scn: Scenario, timeout_ms: int) -> str:
+    """The commands' event: one round of the host's wait over its active rows' mailboxes, at
+    most timeout_ms (Client.host_wait_commands)."""
+    handle = scn.host.own()
+    header = handle.header()
+    views: list[bridge.LiveMailboxHeader | None] = []
+    for row in range(bridge.Client.ROWS):
+        block = handle.client_blocks(row)
+        views.append(None if block is None else block.mailbox())
+    rows = 0
+    for row in range(bridge.Client.ROWS):
+        if bridge.Client.row_state(header, row)[0] == bridge.ClientState.ACTIVE:
+            rows |= 1 << row
+    start = time.monotonic()
+    found = bridge.Client.host_wait_commands(views, rows, timeout_ms / 1000)
+    elapsed = (time.monotonic() - start) * 1000
+    if elapsed > timeout_ms + 1000:
+        waited = "late"
+    elif found == 0 and elapsed + 1 < timeout_ms:
+        waited = "early"
+    else:
+        waited = "ok"
+    return "rows=%s waited=%s" % (rows_text(found), waited)
 
 
 def host_lockstep(scn: Scenario, tick: int, timeout_ms: int) -> str:
@@ -732,6 +766,7 @@ def client_step(scn: Scenario, name: str, op: str, args: list[str]) -> str:
     by_text: dict[str, Callable[[str], str]] = {
         "push": lambda text: client_push(actor, text),
         "request": lambda text: client_request(actor, text),
+        "command": lambda text: client_command(actor, text),
     }
     if op in simple:
         arity(op, args, 0)

@@ -256,6 +256,7 @@ impl Scenario {
                 let (tick, timeout_ms): (u64, u64) = (num(args, 0)?, num(args, 1)?);
                 lockstep(host, &sessions, tick, timeout_ms, &mut self.misses)
             }
+            "wait_commands" => wait_commands(host, &sessions, num(args, 0)?),
             "tick" => {
                 let tick: u64 = num(args, 0)?;
                 if host.handle.header().set_snapshot_seq(tick).is_err() {
@@ -481,7 +482,7 @@ impl Scenario {
         let taken = match op {
             "push" => c.queue.is_some(),
             "publish" => c.draw.is_some(),
-            "request" | "poll" => c.mailbox.is_some(),
+            "request" | "command" | "poll" => c.mailbox.is_some(),
             "pad" => c.pad.is_some(),
             _ => true,
         };
@@ -575,14 +576,33 @@ impl Scenario {
                     Ok(Err(e)) => err(e.check()),
                 }
             }
-            "request" | "poll" => {
+            "request" | "command" | "poll" => {
                 if c.mailbox.is_none() {
                     let block = taken!(handle.client_blocks(row));
                     let claim = c.claim.ok_or_else(claimed)?;
                     c.mailbox = Some(taken!(block.mailbox_client(claim)));
                 }
                 let bound = c.mailbox.as_mut().expect("taken above");
-                if op == "request" {
+                if op == "command" {
+                    // The commands' event: the request, then the event set. The setter comes
+                    // from the handle's block, which a reloaded host refuses: a lost claim
+                    // answers its standing first (the bound write would refuse it too).
+                    let text = args.first().copied().unwrap_or("");
+                    match c.claim.ok_or_else(claimed)?.standing() {
+                        ClientStanding::Connected => {}
+                        lost => return Ok(standing(lost)),
+                    }
+                    let setter = taken!(handle.client_blocks(row))
+                        .mailbox()
+                        .ok_or("error:driver:no mailbox")?
+                        .commands_setter()
+                        .map_err(|e| format!("error:driver:{e}"))?;
+                    match bound.write(|m| m.request_commands(&setter, text.as_bytes())) {
+                        Err(lost) => standing(lost),
+                        Ok(Ok(_)) => "ok".to_string(),
+                        Ok(Err(e)) => err(e.check()),
+                    }
+                } else if op == "request" {
                     let text = args.first().copied().unwrap_or("");
                     match bound.write(|m| m.request(text.as_bytes())) {
                         Err(lost) => standing(lost),
@@ -774,6 +794,37 @@ fn rows_text(mask: u64) -> String {
 
 /// `host lockstep TICK TIMEOUT_MS`: the host's wait for the tick's answers
 /// (`ClientHost::wait_input`), its answered and missed rows, and whether it ended in time.
+/// The commands' event: one round of the host's wait over its active rows' mailboxes, at
+/// most `timeout_ms` (`ClientHost::wait_commands`).
+fn wait_commands(host: &Host, sessions: &ClientHost<'static>, timeout_ms: u64) -> String {
+    let header = host.handle.header();
+    let rows = (0..Client::ROWS)
+        .filter(|&row| {
+            header
+                .clients(row)
+                .is_some_and(|r| r.state() == bridge_abi::ClientState::ACTIVE)
+        })
+        .fold(0u64, |m, row| m | 1 << row);
+    let start = std::time::Instant::now();
+    let timeout = std::time::Duration::from_millis(timeout_ms);
+    let found = sessions.wait_commands(rows, start + timeout, |row| {
+        host.handle
+            .client_blocks(row)
+            .ok()
+            .flatten()
+            .and_then(|b| b.mailbox())
+    });
+    let elapsed = start.elapsed();
+    let waited = if elapsed > timeout + std::time::Duration::from_secs(1) {
+        "late"
+    } else if found == 0 && elapsed + std::time::Duration::from_millis(1) < timeout {
+        "early"
+    } else {
+        "ok"
+    };
+    format!("rows={} waited={waited}", rows_text(found))
+}
+
 fn lockstep(
     host: &Host,
     sessions: &ClientHost<'static>,

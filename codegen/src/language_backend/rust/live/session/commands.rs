@@ -55,7 +55,7 @@ pub(super) fn commands_items(t: &SessionTokens) -> TokenStream {
         " The client's request, then the `{ev}` event set (`plan/commands.rs`): [`Self::request`], then `setter` (this mailbox's [`{view}::{setter}`]) woken. Every request makes the call: no flag says whether the host sleeps. Bound to a claim through `ClientScoped::write`: once the claim is gone, nothing is sent and nothing set."
     );
     let wait_doc = format!(
-        " One round of the host's wait on the `{ev}` event (`plan/commands.rs`). `rows` (bit `row`): the rows asked about (the active ones); `mailboxes(row)`: the row's mailbox header, `None` when absent. Returns the asked rows holding a request not yet answered (the request sequence not the one answered, both loaded with acquire), at once when there is one; else, after a sleep until `deadline` at most on every asked row's word at once (`abi_runtime::wake::wait_any`: `futex_waitv` on Linux 5.16 or later; an older kernel or another platform, at most 1 ms), the rows pending then: 0 when the deadline passed or a wake found none (look again). Never past the deadline, whatever a client does."
+        " One round of the host's wait on the `{ev}` event (`plan/commands.rs`). `rows` (bit `row`): the rows asked about (the active ones); `mailboxes(row)`: the row's mailbox header, `None` when absent. Returns the asked rows holding a request not yet answered (the request sequence not the one answered, both loaded with acquire), at once when there is one; else, after a sleep until `deadline` at most on every asked row's word at once (none asked: until `deadline`; `abi_runtime::wake::wait_any`: `futex_waitv` on Linux 5.16 or later; an older kernel or another platform, at most 1 ms), the rows pending then: 0 when the deadline passed or a wake found none (look again). Never past the deadline, whatever a client does."
     );
     quote! {
         impl<'a> #view<'a> {
@@ -101,7 +101,7 @@ pub(super) fn commands_items(t: &SessionTokens) -> TokenStream {
                 };
                 let mut words = ::std::vec::Vec::new();
                 let found = pending(&mut words);
-                if found != 0 || words.is_empty() {
+                if found != 0 {
                     return found;
                 }
                 let _ = ::abi_runtime::wake::wait_any(&words, deadline);
