@@ -7458,6 +7458,101 @@ static inline uint64_t ibf_client_host_wait_commands(void *const *regions, const
 #endif
     return ibf_client_commands_pending_(regions, lens, rows, seen);
 }
+
+/* Appends the n bytes at `text` to out[*at], keeping a byte for the NUL within cap: 0 when
+ * they do not fit (nothing written). */
+static inline int ibf_event_name_put_(char *out, size_t cap, size_t *at, const char *text, size_t n) {
+    if (*at >= cap || n >= cap - *at) {
+        return 0;
+    }
+    memcpy(out + *at, text, n);
+    *at += n;
+    return 1;
+}
+
+/* Appends `v` in decimal, as ibf_event_name_put_. */
+static inline int ibf_event_name_put_u64_(char *out, size_t cap, size_t *at, uint64_t v) {
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[19U - n] = (char)('0' + (int)(v % 10U));
+        v /= 10U;
+        n++;
+    } while (v != 0U);
+    return ibf_event_name_put_(out, cap, at, digits + 20U - n, n);
+}
+
+/** The Windows name of the `tick` event, under `Local\`: the schema's windows_name
+ * `{mapping}-{pid}-{generation}-tick-{row}`, with `mapping` (the mapping's name without `Local\`), the host's pid and
+ * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
+ * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
+static inline size_t ibf_event_name_tick(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
+    size_t at = 0;
+    if (!ibf_event_name_put_(out, cap, &at, "Local\\", 6U)
+        || !ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping))
+        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
+        || !ibf_event_name_put_u64_(out, cap, &at, pid)
+        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
+        || !ibf_event_name_put_u64_(out, cap, &at, generation)
+        || !ibf_event_name_put_(out, cap, &at, "-tick-", 6U)
+        || !ibf_event_name_put_u64_(out, cap, &at, row)
+    ) {
+        if (cap != 0U) {
+            out[0] = '\0';
+        }
+        return 0;
+    }
+    out[at] = '\0';
+    return at;
+}
+
+/** The Windows name of the `input` event, under `Local\`: the schema's windows_name
+ * `{mapping}-{pid}-{generation}-input-{row}`, with `mapping` (the mapping's name without `Local\`), the host's pid and
+ * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
+ * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
+static inline size_t ibf_event_name_input(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
+    size_t at = 0;
+    if (!ibf_event_name_put_(out, cap, &at, "Local\\", 6U)
+        || !ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping))
+        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
+        || !ibf_event_name_put_u64_(out, cap, &at, pid)
+        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
+        || !ibf_event_name_put_u64_(out, cap, &at, generation)
+        || !ibf_event_name_put_(out, cap, &at, "-input-", 7U)
+        || !ibf_event_name_put_u64_(out, cap, &at, row)
+    ) {
+        if (cap != 0U) {
+            out[0] = '\0';
+        }
+        return 0;
+    }
+    out[at] = '\0';
+    return at;
+}
+
+/** The Windows name of the `commands` event, under `Local\`: the schema's windows_name
+ * `{mapping}-{pid}-{generation}-commands-{row}`, with `mapping` (the mapping's name without `Local\`), the host's pid and
+ * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
+ * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
+static inline size_t ibf_event_name_commands(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
+    size_t at = 0;
+    if (!ibf_event_name_put_(out, cap, &at, "Local\\", 6U)
+        || !ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping))
+        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
+        || !ibf_event_name_put_u64_(out, cap, &at, pid)
+        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
+        || !ibf_event_name_put_u64_(out, cap, &at, generation)
+        || !ibf_event_name_put_(out, cap, &at, "-commands-", 10U)
+        || !ibf_event_name_put_u64_(out, cap, &at, row)
+    ) {
+        if (cap != 0U) {
+            out[0] = '\0';
+        }
+        return 0;
+    }
+    out[at] = '\0';
+    return at;
+}
 /*
  * Attaching to a mapping
  *

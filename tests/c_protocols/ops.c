@@ -857,6 +857,19 @@ static void bound_writers(void) {
             lens[3] = 8;
             CHECK(ibf_client_host_wait_commands(boxes, lens, row3, 0U, NULL) == 0U);
         }
+        {
+            /* The events' Windows names: schema.toml's windows_name patterns, filled in; one
+             * that does not fit is 0 and an empty string. */
+            char name[64];
+            CHECK(ibf_event_name_tick(name, sizeof name, "ibf.test", 1234U, 7U, 3U) == 28U);
+            CHECK(strcmp(name, "Local\\ibf.test-1234-7-tick-3") == 0);
+            CHECK(ibf_event_name_input(name, sizeof name, "m", 0U, 0U, 0U) == 19U);
+            CHECK(strcmp(name, "Local\\m-0-0-input-0") == 0);
+            CHECK(ibf_event_name_commands(name, sizeof name, "m", 4294967295U, 4294967295U, 7U) == 40U);
+            CHECK(strcmp(name, "Local\\m-4294967295-4294967295-commands-7") == 0);
+            CHECK(ibf_event_name_tick(name, 28U, "ibf.test", 1234U, 7U, 3U) == 0U && name[0] == '\0');
+            CHECK(ibf_event_name_tick(name, 0U, "ibf.test", 1234U, 7U, 3U) == 0U);
+        }
         ibf_draw_writer_init(&w);
         EXPECT(ibf_draw_begin(&w, d, dlen), IBF_OK);
         EXPECT(ibf_draw_add(h, hlen, &me, &w, &cmd, NULL, 0), IBF_OK);

@@ -1,7 +1,7 @@
 /* The C bot of examples/events_windows.rs under wine (tests/windows.rs): `events_bot NAME
  * TICKS`. It opens the section `Local\NAME` (OpenFileMappingA, MapViewOfFile), claims a row,
- * opens its row's tick event by the schema's name (`Local\NAME-PID-GENERATION-tick-ROW`, the
- * host's pid and generation from the header) with SYNCHRONIZE | EVENT_MODIFY_STATE, and sleeps
+ * opens its row's tick event by the schema's name (ibf_event_name_tick:
+ * `Local\NAME-PID-GENERATION-tick-ROW`, the host's pid and generation from the header) with SYNCHRONIZE | EVENT_MODIFY_STATE, and sleeps
  * on it through ibf_client_tick_wait until tick TICKS, storing each tick in its heartbeat.
  * Prints `bot: TICKS WOKEN LOST WAITS` (a lost wake-up: a wait that timed out although the
  * tick had moved), or a line saying what failed and exits 1. Built with x86_64-w64-mingw32-gcc
@@ -53,9 +53,12 @@ int main(int argc, char **argv) {
     if (!found) {
         return fail("no row");
     }
-    snprintf(name, sizeof name, "Local\\%s-%lu-%lu-tick-%lu", argv[1],
-             (unsigned long)__atomic_load_n(&((ibf_bridge_header *)(void *)base)->host_pid, __ATOMIC_RELAXED),
-             (unsigned long)a.generation, (unsigned long)me.row);
+    /* The event's name as the header makes it (ibf_event_name_tick, the schema's pattern),
+     * with the host's pid and generation: the Rust host names it with tick_event_name. */
+    if (ibf_event_name_tick(name, sizeof name, argv[1], __atomic_load_n(&((ibf_bridge_header *)(void *)base)->host_pid, __ATOMIC_RELAXED),
+                            (uint32_t)a.generation, me.row) == 0) {
+        return fail("the event's name is too long");
+    }
     event = OpenEventA(SYNCHRONIZE | EVENT_MODIFY_STATE, FALSE, name);
     if (event == NULL) {
         printf("events_bot: no event named `%s`\n", name);

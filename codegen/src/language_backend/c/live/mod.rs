@@ -10,6 +10,7 @@
 
 mod commands;
 mod comments;
+mod event_names;
 mod lockstep;
 mod protocols;
 mod ring;
@@ -152,6 +153,7 @@ pub(super) fn render_c_live(schema: &Schema) -> Result<Option<LiveText>, RenderE
     section.push_str(&wake_store::render_c_wake_stores(schema)?);
     section.push_str(&lockstep::render_c_lockstep(schema)?);
     section.push_str(&commands::render_c_commands(schema)?);
+    section.push_str(&event_names::render_c_event_names(schema)?);
     Ok(Some(LiveText {
         includes: includes(
             &schema.abi.c_prefix.to_ascii_uppercase(),
