@@ -11,7 +11,8 @@
 //! Windows bots (tests/host_cpp/win_bot.c); and the host directory's process probe with the
 //! header alone, against a child killed by TerminateProcess (tests/windows/probe.c), and its
 //! named section's open-or-create (tests/windows/directory.c, also listing the C++ host's
-//! row); and the tick event by name (examples/events_windows.rs waking a Rust bot and the C bot
+//! row); and the commands' event by name (tests/windows/commands.c, a C host and C clients);
+//! and the tick event by name (examples/events_windows.rs waking a Rust bot and the C bot
 //! tests/windows/events_bot.c).
 //!
 //! Needs wine64, gcc-mingw-w64-x86-64, g++-mingw-w64-x86-64-win32 and the rustup target
@@ -768,4 +769,76 @@ fn named_tick_events_wake_a_c_and_a_rust_bot_under_wine() {
             "{lang} never slept, or polled: {line}"
         );
     }
+}
+
+/// The commands' event by name under wine (issue 47): a C host (tests/windows/commands.c)
+/// creates one named auto-reset event per row before its bridge runs and sleeps on every
+/// active row's at once (`ibf_client_host_wait_commands`, `WaitForMultipleObjects`, 2 s a
+/// round); two C clients open their row's event by the header's name
+/// (`ibf_event_name_commands`) and set it after each of their 100 requests
+/// (`ibf_client_request_commands`). Every request is answered, none waits for the host's
+/// timeout (a lost wake-up: the client's and the host's count), and most rounds start with
+/// nothing pending and are woken.
+#[test]
+fn the_commands_event_wakes_a_c_host_by_name_under_wine() {
+    let dir = scratch("windows_commands");
+    let exe = mingw(
+        &dir,
+        "commands.exe",
+        &[&root().join("tests/windows/commands.c")],
+        &[],
+    );
+    let name = format!("ibf.test-commands-{}", std::process::id());
+    let mut host = Command::new(runner())
+        .arg(&exe)
+        .args(["host", name.as_str(), "200"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start commands.exe host under wine");
+    let mut out = BufReader::new(host.stdout.take().unwrap());
+    let mut ready = String::new();
+    out.read_line(&mut ready).unwrap();
+    assert_eq!(ready.trim_end(), "ready", "the host did not start");
+    let clients: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(runner())
+                .arg(&exe)
+                .args(["client", name.as_str(), "100"])
+                .current_dir(&dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start commands.exe client under wine")
+        })
+        .collect();
+    for c in clients {
+        let c = c.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&c.stdout).replace('\r', "");
+        println!("{text}");
+        assert!(
+            c.status.success(),
+            "a client failed: {text}{}",
+            String::from_utf8_lossy(&c.stderr)
+        );
+        assert!(
+            text.starts_with("client: 100 requests, ") && text.ends_with(", 0 lost\n"),
+            "{text}"
+        );
+    }
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    assert!(host.wait().unwrap().success(), "the host failed: {rest}");
+    let line = rest.replace('\r', "");
+    println!("{line}");
+    let counts: Vec<u64> = line
+        .trim()
+        .trim_start_matches("host: ")
+        .split(", ")
+        .filter_map(|p| p.split(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 3, "{line}");
+    assert_eq!(counts[0], 200, "every request answered: {line}");
+    assert!(counts[1] >= 100, "the host slept and was woken: {line}");
+    assert_eq!(counts[2], 0, "lost wake-ups: {line}");
 }
