@@ -175,6 +175,8 @@ mod schema_errors;
 mod slot_chunks;
 #[path = "starter_protocols.rs"]
 mod starter_protocols;
+#[path = "support_copies.rs"]
+mod support_copies;
 #[path = "templates_doc.rs"]
 mod templates_doc;
 #[path = "waiting_litmus.rs"]
