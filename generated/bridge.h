@@ -7459,6 +7459,13 @@ static inline uint64_t ibf_client_host_wait_commands(void *const *regions, const
     return ibf_client_commands_pending_(regions, lens, rows, seen);
 }
 
+/* A piece of an event's Windows name: its text (kind 0), or the mapping's name (1), the host's
+ * pid (2), its generation (3) or the row (4), in decimal. */
+typedef struct ibf_event_name_piece_ {
+    int kind;
+    const char *text;
+} ibf_event_name_piece_;
+
 /* Appends the n bytes at `text` to out[*at], keeping a byte for the NUL within cap: 0 when
  * they do not fit (nothing written). */
 static inline int ibf_event_name_put_(char *out, size_t cap, size_t *at, const char *text, size_t n) {
@@ -7482,21 +7489,21 @@ static inline int ibf_event_name_put_u64_(char *out, size_t cap, size_t *at, uin
     return ibf_event_name_put_(out, cap, at, digits + 20U - n, n);
 }
 
-/** The Windows name of the `tick` event, under `Local\`: the schema's windows_name
- * `{mapping}-{pid}-{generation}-tick-{row}`, with `mapping` (the mapping's name without `Local\`), the host's pid and
- * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
- * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
-static inline size_t ibf_event_name_tick(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
-    size_t at = 0;
-    if (!ibf_event_name_put_(out, cap, &at, "Local\\", 6U)
-        || !ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping))
-        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
-        || !ibf_event_name_put_u64_(out, cap, &at, pid)
-        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
-        || !ibf_event_name_put_u64_(out, cap, &at, generation)
-        || !ibf_event_name_put_(out, cap, &at, "-tick-", 6U)
-        || !ibf_event_name_put_u64_(out, cap, &at, row)
-    ) {
+/* `Local\` and the n pieces: the name's length, `out` NUL-terminated; 0 when it does not fit
+ * `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
+static inline size_t ibf_event_name_(char *out, size_t cap, const ibf_event_name_piece_ *pieces, size_t n, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
+    size_t at = 0, i;
+    int ok = ibf_event_name_put_(out, cap, &at, "Local\\", 6U);
+    for (i = 0; ok && i < n; i++) {
+        switch (pieces[i].kind) {
+        case 0: ok = ibf_event_name_put_(out, cap, &at, pieces[i].text, strlen(pieces[i].text)); break;
+        case 1: ok = ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping)); break;
+        case 2: ok = ibf_event_name_put_u64_(out, cap, &at, pid); break;
+        case 3: ok = ibf_event_name_put_u64_(out, cap, &at, generation); break;
+        default: ok = ibf_event_name_put_u64_(out, cap, &at, row); break;
+        }
+    }
+    if (!ok) {
         if (cap != 0U) {
             out[0] = '\0';
         }
@@ -7504,6 +7511,15 @@ static inline size_t ibf_event_name_tick(char *out, size_t cap, const char *mapp
     }
     out[at] = '\0';
     return at;
+}
+
+/** The Windows name of the `tick` event, under `Local\`: the schema's windows_name
+ * `{mapping}-{pid}-{generation}-tick-{row}`, with `mapping` (the mapping's name without `Local\`), the host's pid and
+ * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
+ * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
+static inline size_t ibf_event_name_tick(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
+    static const ibf_event_name_piece_ pieces[] = { {1, NULL}, {0, "-"}, {2, NULL}, {0, "-"}, {3, NULL}, {0, "-tick-"}, {4, NULL} };
+    return ibf_event_name_(out, cap, pieces, sizeof pieces / sizeof pieces[0], mapping, pid, generation, row);
 }
 
 /** The Windows name of the `input` event, under `Local\`: the schema's windows_name
@@ -7511,23 +7527,8 @@ static inline size_t ibf_event_name_tick(char *out, size_t cap, const char *mapp
  * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
  * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
 static inline size_t ibf_event_name_input(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
-    size_t at = 0;
-    if (!ibf_event_name_put_(out, cap, &at, "Local\\", 6U)
-        || !ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping))
-        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
-        || !ibf_event_name_put_u64_(out, cap, &at, pid)
-        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
-        || !ibf_event_name_put_u64_(out, cap, &at, generation)
-        || !ibf_event_name_put_(out, cap, &at, "-input-", 7U)
-        || !ibf_event_name_put_u64_(out, cap, &at, row)
-    ) {
-        if (cap != 0U) {
-            out[0] = '\0';
-        }
-        return 0;
-    }
-    out[at] = '\0';
-    return at;
+    static const ibf_event_name_piece_ pieces[] = { {1, NULL}, {0, "-"}, {2, NULL}, {0, "-"}, {3, NULL}, {0, "-input-"}, {4, NULL} };
+    return ibf_event_name_(out, cap, pieces, sizeof pieces / sizeof pieces[0], mapping, pid, generation, row);
 }
 
 /** The Windows name of the `commands` event, under `Local\`: the schema's windows_name
@@ -7535,23 +7536,8 @@ static inline size_t ibf_event_name_input(char *out, size_t cap, const char *map
  * generation (the handshake's) and the row. Its length, `out` NUL-terminated; 0 when it does not
  * fit `cap` bytes with its NUL (out[0] is then NUL, when cap holds it). */
 static inline size_t ibf_event_name_commands(char *out, size_t cap, const char *mapping, uint32_t pid, uint32_t generation, uint32_t row) {
-    size_t at = 0;
-    if (!ibf_event_name_put_(out, cap, &at, "Local\\", 6U)
-        || !ibf_event_name_put_(out, cap, &at, mapping, strlen(mapping))
-        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
-        || !ibf_event_name_put_u64_(out, cap, &at, pid)
-        || !ibf_event_name_put_(out, cap, &at, "-", 1U)
-        || !ibf_event_name_put_u64_(out, cap, &at, generation)
-        || !ibf_event_name_put_(out, cap, &at, "-commands-", 10U)
-        || !ibf_event_name_put_u64_(out, cap, &at, row)
-    ) {
-        if (cap != 0U) {
-            out[0] = '\0';
-        }
-        return 0;
-    }
-    out[at] = '\0';
-    return at;
+    static const ibf_event_name_piece_ pieces[] = { {1, NULL}, {0, "-"}, {2, NULL}, {0, "-"}, {3, NULL}, {0, "-commands-"}, {4, NULL} };
+    return ibf_event_name_(out, cap, pieces, sizeof pieces / sizeof pieces[0], mapping, pid, generation, row);
 }
 /*
  * Attaching to a mapping

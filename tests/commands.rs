@@ -7,10 +7,10 @@
 //! (C) is killed with SIGKILL while it sends, and its row stays active, its word in every
 //! later wait.
 //!
-//! A request whose wake was lost waits for the host's 2 s timeout: any answer slower than
-//! 1 s is counted as lost, by the client and by the host (a round that slept more than 1 s
-//! and found a request). The host proves it slept: rounds that found nothing pending, slept,
-//! and were woken by a request. Prints `commands: R requests answered, W woken from a sleep,
+//! A lost wake-up is a round whose wait ran to its deadline (2 s) and then found a request
+//! pending: the request came while the host slept and did not wake it. The host proves it
+//! slept: rounds that found nothing pending, slept, and were woken by a request. The clients
+//! print their slowest answer, a measurement only. Prints `commands: R requests answered, W woken from a sleep,
 //! 0 lost, worst wake X us` and a line per client.
 #![cfg(target_os = "linux")]
 
@@ -28,8 +28,9 @@ use crate::common::tools::scratch;
 const REQUESTS: u64 = 200;
 /// The host's longest sleep: a lost wake-up shows as an answer this late.
 const HOST_SLEEP: Duration = Duration::from_secs(2);
-/// An answer slower than this was not woken for.
-const LOST: Duration = Duration::from_secs(1);
+/// Rounds in a row whose wait ran to its deadline with no request: the clients stopped
+/// sending (a hang guard, not a measure).
+const IDLE_ROUNDS: u32 = 30;
 /// The clients: their languages. The last one is killed.
 const CLIENTS: [&str; 4] = ["rust", "c", "python", "c"];
 
@@ -53,7 +54,7 @@ fn rust_client(path: &str, requests: u64) -> Result<String, Box<dyn std::error::
         .ok_or("no client block")?;
     let setter = blocks.mailbox().ok_or("no mailbox")?.commands_setter()?;
     let mut mailbox = blocks.mailbox_client(&client)?.ok_or("no mailbox")?;
-    let (mut worst, mut slow, started) = (Duration::ZERO, 0u64, Instant::now());
+    let (mut worst, started) = (Duration::ZERO, Instant::now());
     for k in 1..=requests {
         std::thread::sleep(Duration::from_millis(gap_ms(k)));
         client.heartbeat(started.elapsed().as_nanos() as u64)?;
@@ -68,11 +69,10 @@ fn rust_client(path: &str, requests: u64) -> Result<String, Box<dyn std::error::
             return Err(format!("request {k}: a wrong answer {:?}", answer.text).into());
         }
         worst = worst.max(took);
-        slow += u64::from(took > LOST);
     }
     client.close();
     Ok(format!(
-        "client rust: {requests} requests, worst {} us, {slow} lost",
+        "client rust: {requests} requests, worst {} us",
         worst.as_micros()
     ))
 }
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
     ibf_client_entry values;
     struct stat st;
     size_t size, len;
-    uint64_t requests, k, worst = 0, slow = 0;
+    uint64_t requests, k, worst = 0;
     uint32_t i;
     int fd, found = 0;
     void *box;
@@ -165,11 +165,10 @@ int main(int argc, char **argv) {
         answer[resp.len < sizeof answer - 1 ? resp.len : sizeof answer - 1] = '\0';
         if (resp.status != IBF_COMMAND_STATUS_OK || strcmp(answer, want) != 0) { fprintf(stderr, "request %llu: answer %s\n", (unsigned long long)k, answer); return 9; }
         worst = took > worst ? took : worst;
-        slow += took > 1000000000ULL ? 1U : 0U;
     }
     (void)ibf_client_close(base, len, &me);
-    printf("client c: %llu requests, worst %llu us, %llu lost\n", (unsigned long long)requests,
-           (unsigned long long)(worst / 1000U), (unsigned long long)slow);
+    printf("client c: %llu requests, worst %llu us\n", (unsigned long long)requests,
+           (unsigned long long)(worst / 1000U));
     return 0;
 }
 "#;
@@ -192,7 +191,7 @@ assert me is not None, "no free row"
 me.row.set_pid(os.getpid())
 assert me.activate()
 box = bridge.Mailbox(handle.client_blocks(me.index).mailbox(), me)
-worst = slow = 0
+worst = 0
 for k in range(1, requests + 1):
     time.sleep((k % 4 + 1) / 1000)
     me.heartbeat()
@@ -207,14 +206,14 @@ for k in range(1, requests + 1):
     took = time.monotonic_ns() - sent
     assert r.text == b"ans %d" % k and r.status == bridge.CommandStatus.OK, (k, r.text, r.status)
     worst = max(worst, took)
-    slow += took > 1_000_000_000
 me.close()
-print("client python: %d requests, worst %d us, %d lost" % (requests, worst // 1000, slow), flush=True)
+print("client python: %d requests, worst %d us" % (requests, worst // 1000), flush=True)
 "#;
 
-/// The Python host: `Client.host_wait_commands` (its sleeps at most 100 ms each) and
-/// `Mailbox.serve`, until it answered `expected` requests. A round that found nothing
-/// pending, then slept 90 ms or more before it found a request, lost a wake-up.
+/// The Python host: `Client.host_wait_commands` (100 ms a round, its longest sleep) and
+/// `Mailbox.serve`, until it answered `expected` requests. A round whose wait ran to its
+/// deadline and then found a request lost a wake-up; 600 rounds in a row with no request
+/// (the clients stopped) end it.
 const PY_HOST: &str = r#"
 import mmap, sys, time
 import bridge
@@ -227,22 +226,23 @@ header = handle.header()
 views = [b.mailbox() if b is not None else None for b in (handle.client_blocks(r) for r in range(bridge.Client.ROWS))]
 servers = [bridge.Mailbox.unscoped(v) if v is not None else None for v in views]
 print("ready", flush=True)
-answered = woken = lost = 0
+answered = woken = lost = idle_rounds = 0
 worst = 0
-end = time.monotonic() + 60
 while answered < expected:
-    assert time.monotonic() < end, "the host ran 60 s"
+    assert idle_rounds < 600, "no request in 600 rounds"
     rows = sum(1 << r for r in range(bridge.Client.ROWS) if bridge.Client.row_state(header, r)[0] == bridge.ClientState.ACTIVE)
     if not rows:
         time.sleep(0.001)  # no client active yet: a wait with no row asked sleeps its timeout
         continue
     idle = bridge.Client.host_wait_commands(views, rows, 0) == 0
     start = time.monotonic_ns()
-    pending = bridge.Client.host_wait_commands(views, rows, 2.0)
+    pending = bridge.Client.host_wait_commands(views, rows, 0.1)
     slept = time.monotonic_ns() - start
+    ran_out = slept >= 100_000_000
+    idle_rounds = idle_rounds + 1 if ran_out and not pending else 0
     if not pending:
         continue
-    lost += slept >= 90_000_000
+    lost += ran_out
     if idle:
         woken += 1
         worst = max(worst, slept)
@@ -337,14 +337,14 @@ fn commands_wake_the_host_for_every_request() {
             Some(spawn(lang, requests, &path, &dir))
         })
         .collect();
-    let started = Instant::now();
     let (mut answered, mut woken, mut lost, mut worst_wake) = (0u64, 0u64, 0u64, Duration::ZERO);
+    let mut idle_rounds = 0u32;
     let mut outputs = Vec::new();
     let mut killed = false;
     while children.iter().take(CLIENTS.len() - 1).any(Option::is_some) {
         assert!(
-            started.elapsed() < Duration::from_secs(90),
-            "the clients ran 90 s"
+            idle_rounds < IDLE_ROUNDS,
+            "no request in {idle_rounds} rounds of {HOST_SLEEP:?}"
         );
         if !killed && answered >= 100 {
             let mut victim = children[CLIENTS.len() - 1].take().unwrap();
@@ -385,16 +385,22 @@ fn commands_wake_the_host_for_every_request() {
             mailboxes[row].as_ref().and_then(|b| b.mailbox())
         }) == 0;
         let start = Instant::now();
-        let pending = host.wait_commands(rows, start + HOST_SLEEP, |row| {
+        let deadline = start + HOST_SLEEP;
+        let pending = host.wait_commands(rows, deadline, |row| {
             mailboxes[row].as_ref().and_then(|b| b.mailbox())
         });
         let slept = start.elapsed();
+        // The wait ran to its deadline: no request woke it.
+        let ran_out = Instant::now() >= deadline;
+        idle_rounds = if ran_out && pending == 0 {
+            idle_rounds + 1
+        } else {
+            0
+        };
         if pending == 0 {
             continue;
         }
-        if slept > LOST {
-            lost += 1;
-        }
+        lost += u64::from(ran_out);
         if idle {
             woken += 1;
             worst_wake = worst_wake.max(slept);
@@ -434,8 +440,7 @@ fn commands_wake_the_host_for_every_request() {
             .find(|l| l.starts_with(&format!("client {lang}: ")))
             .unwrap_or_else(|| panic!("no {lang} line: {outputs:?}"));
         assert!(
-            line.starts_with(&format!("client {lang}: {REQUESTS} requests, "))
-                && line.ends_with(", 0 lost\n"),
+            line.starts_with(&format!("client {lang}: {REQUESTS} requests, worst ")),
             "{line}"
         );
     }
@@ -443,7 +448,7 @@ fn commands_wake_the_host_for_every_request() {
     assert!(answered > 3 * REQUESTS, "{answered} answered");
     assert_eq!(
         lost, 0,
-        "rounds that slept past {LOST:?} and found a request"
+        "rounds whose wait ran to its deadline and then found a request"
     );
     // The host slept: most rounds found nothing pending, slept and were woken by a request.
     assert!(woken >= REQUESTS, "{woken} rounds woken from a sleep");
@@ -482,7 +487,8 @@ fn a_python_host_wakes_for_every_request() {
         let done = c.wait_with_output().unwrap();
         let text = String::from_utf8_lossy(&done.stdout);
         assert!(
-            done.status.success() && text.ends_with(", 0 lost\n"),
+            done.status.success()
+                && text.starts_with(&format!("client {lang}: {REQUESTS} requests, ")),
             "the {lang} client: {text}{}",
             String::from_utf8_lossy(&done.stderr)
         );

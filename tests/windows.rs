@@ -776,9 +776,9 @@ fn named_tick_events_wake_a_c_and_a_rust_bot_under_wine() {
 /// active row's at once (`ibf_client_host_wait_commands`, `WaitForMultipleObjects`, 2 s a
 /// round); two C clients open their row's event by the header's name
 /// (`ibf_event_name_commands`) and set it after each of their 100 requests
-/// (`ibf_client_request_commands`). Every request is answered, none waits for the host's
-/// timeout (a lost wake-up: the client's and the host's count), and most rounds start with
-/// nothing pending and are woken.
+/// (`ibf_client_request_commands`). Every request is answered, no round's wait runs to its
+/// deadline and then finds a request (a lost wake-up), and most rounds start with nothing
+/// pending and are woken.
 #[test]
 fn the_commands_event_wakes_a_c_host_by_name_under_wine() {
     let dir = scratch("windows_commands");
@@ -821,10 +821,7 @@ fn the_commands_event_wakes_a_c_host_by_name_under_wine() {
             "a client failed: {text}{}",
             String::from_utf8_lossy(&c.stderr)
         );
-        assert!(
-            text.starts_with("client: 100 requests, ") && text.ends_with(", 0 lost\n"),
-            "{text}"
-        );
+        assert!(text.starts_with("client: 100 requests, worst "), "{text}");
     }
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();

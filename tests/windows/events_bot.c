@@ -7,6 +7,7 @@
  * tick had moved), or a line saying what failed and exits 1. Built with x86_64-w64-mingw32-gcc
  * -std=c11; <windows.h> comes from bridge.h, no macro needed. */
 #include "bridge.h"
+#include "claim_named.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,39 +20,21 @@ static int fail(const char *what) {
 int main(int argc, char **argv) {
     static ibf_attached a;
     char name[256];
-    ibf_attach_error err;
     ibf_client_session me;
-    MEMORY_BASIC_INFORMATION info;
-    HANDLE section, event;
+    HANDLE event;
+    const char *failed;
     unsigned char *base;
     size_t len;
     uint64_t n, last = 0, seq = 0, ticks = 0, woken = 0, lost = 0, sleeps = 0;
-    uint32_t i, idle = 0;
-    int found = 0;
+    uint32_t idle = 0;
     if (argc != 3) {
         printf("usage: events_bot NAME TICKS\n");
         return 2;
     }
     n = strtoull(argv[2], NULL, 10);
-    snprintf(name, sizeof name, "Local\\%s", argv[1]);
-    section = OpenFileMappingA(FILE_MAP_READ | FILE_MAP_WRITE, FALSE, name);
-    if (section == NULL) {
-        return fail("no such mapping");
-    }
-    base = (unsigned char *)MapViewOfFile(section, FILE_MAP_READ | FILE_MAP_WRITE, 0, 0, 0);
-    if (base == NULL || VirtualQuery(base, &info, sizeof info) == 0) {
-        return fail("cannot map it");
-    }
-    if (ibf_attach(base, (size_t)info.RegionSize, &a, &err) != IBF_ATTACH_OK) {
-        return fail("attach");
-    }
-    len = (size_t)ibf_attached_header_size(&a);
-    for (i = 0; i < IBF_MAX_CLIENTS && !found; i++) {
-        found = ibf_client_claim(base, len, (uint32_t)a.generation, i, &me) == IBF_OK
-                && ibf_client_activate(base, len, &me) == IBF_OK;
-    }
-    if (!found) {
-        return fail("no row");
+    failed = claim_named(argv[1], &base, &len, &a, &me);
+    if (failed != NULL) {
+        return fail(failed);
     }
     /* The event's name as the header makes it (ibf_event_name_tick, the schema's pattern),
      * with the host's pid and generation: the Rust host names it with tick_event_name. */

@@ -11,7 +11,7 @@ use super::result_codes::{CodeCtx, code_ctxs};
 use crate::ir::directory::Directory;
 use crate::ir::result_codes::Family;
 use crate::language_backend::output::RenderError;
-use crate::language_backend::text::{Compiled, Template};
+use crate::language_backend::text::{Compiled, Template, template};
 use crate::plan::directory::PlanCtx;
 use crate::schema::Schema;
 
@@ -20,7 +20,11 @@ const TEMPLATE: Template = Template {
     source: include_str!("../../../templates/c_directory.h.j2"),
 };
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, |_| {}));
+/// The part `c_directory.h.j2` includes: the platform's probe and open-or-create.
+const PARTS: [Template; 1] = [template!("c_directory_platform.h.j2")];
+
+static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with_parts(&TEMPLATE, &PARTS, |_| {}));
 
 #[derive(Serialize)]
 struct Context {

@@ -1,7 +1,7 @@
 //! The Windows names of the events in the C header (issue 47), from `c_event_names.h.j2`:
 //! `<p>_event_name_<event>(out, cap, mapping, pid, generation, row)`, the schema's
-//! `windows_name` pieces (`ir/event.rs`) as appends, so that a C host and bot name each
-//! event as the Rust ones do.
+//! `windows_name` pieces (`ir/event.rs`) as a table that one builder reads, so that a C host
+//! and bot name each event as the Rust ones do.
 
 use std::sync::LazyLock;
 
@@ -23,10 +23,8 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled::new(&TEMPLATE, 
 struct EventNameCtx {
     name: String,
     pattern: String,
-    /// Each piece's append call.
-    parts: Vec<String>,
-    /// The arguments no piece uses.
-    unused: Vec<&'static str>,
+    /// The name's pieces as initializers of the header's piece struct, in order.
+    pieces: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -57,51 +55,34 @@ pub(super) fn render_c_event_names(schema: &Schema) -> Result<String, RenderErro
     if schema.events.is_empty() {
         return Ok(String::new());
     }
-    let p = schema.abi.c_prefix.clone();
     let events = schema
         .events
         .iter()
-        .map(|e| {
-            let parts: Vec<String> = e
+        .map(|e| EventNameCtx {
+            name: e.name.clone(),
+            pattern: crate::language_backend::c::comments::escape_comment_line(
+                &e.windows_pattern(),
+            ),
+            // The kinds the header's piece struct names: 0 text, 1 mapping, 2 pid,
+            // 3 generation, 4 row.
+            pieces: e
                 .windows_name
                 .iter()
                 .map(|part| match part {
-                    NamePart::Text(t) => format!(
-                        "{p}_event_name_put_(out, cap, &at, {}, {}U)",
-                        c_string(t),
-                        t.len()
-                    ),
-                    NamePart::Mapping => {
-                        format!("{p}_event_name_put_(out, cap, &at, mapping, strlen(mapping))")
-                    }
-                    NamePart::Pid => format!("{p}_event_name_put_u64_(out, cap, &at, pid)"),
-                    NamePart::Generation => {
-                        format!("{p}_event_name_put_u64_(out, cap, &at, generation)")
-                    }
-                    NamePart::Row => format!("{p}_event_name_put_u64_(out, cap, &at, row)"),
+                    NamePart::Text(t) => format!("{{0, {}}}", c_string(t)),
+                    NamePart::Mapping => "{1, NULL}".to_string(),
+                    NamePart::Pid => "{2, NULL}".to_string(),
+                    NamePart::Generation => "{3, NULL}".to_string(),
+                    NamePart::Row => "{4, NULL}".to_string(),
                 })
-                .collect();
-            let unused = [
-                (NamePart::Mapping, "mapping"),
-                (NamePart::Pid, "pid"),
-                (NamePart::Generation, "generation"),
-                (NamePart::Row, "row"),
-            ]
-            .into_iter()
-            .filter(|(part, _)| !e.windows_name.contains(part))
-            .map(|(_, name)| name)
-            .collect();
-            EventNameCtx {
-                name: e.name.clone(),
-                pattern: crate::language_backend::c::comments::escape_comment_line(
-                    &e.windows_pattern(),
-                ),
-                parts,
-                unused,
-            }
+                .chain(e.windows_name.is_empty().then(|| "{0, \"\"}".to_string()))
+                .collect(),
         })
         .collect();
-    COMPILED.render(&EventNamesCtx { p, events })
+    COMPILED.render(&EventNamesCtx {
+        p: schema.abi.c_prefix.clone(),
+        events,
+    })
 }
 
 #[cfg(test)]
