@@ -5305,46 +5305,10 @@ pub mod live {
             self.has(5).then_some(&self.value.spawn_marker_count)
         }
     }
-    /// An attached `bridge` image: every check passed; one accessor per region of table `bridge`. The whole bridge: the header's table places every other region, from the start of the bridge
-    #[derive(Debug, Clone)]
-    pub struct Bridge<'a> {
-        region: Region<'a>,
-        producer: ::abi_runtime::attach::Version,
-        header_size: usize,
-        extent: usize,
-        table: ::abi_runtime::attach::PlacedTable,
-        generation: Option<u64>,
-        /// Made by `produce`: the host's own handle, whose blocks its own reload and exit
-        /// do not take away.
-        host: bool,
-        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
-        /// for a handle that attached): the host's side reads its tables and geometry
-        /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
+    ::abi_runtime::layout_handle! {
+        #[doc = r" An attached `bridge` image: every check passed; one accessor per region of table `bridge`. The whole bridge: the header's table places every other region, from the start of the bridge"] root Bridge: handshake BRIDGE_HEADER_HANDSHAKE, table BRIDGE_TABLE;
     }
     impl<'a> Bridge<'a> {
-        /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
-        /// state, header size, total size, then every region and geometry field of the root
-        /// table; each block is checked when first used) and gives typed access to it. An
-        /// error whose `is_retryable()` is true (the writer is starting or reloaded) may
-        /// pass later.
-        pub fn attach(region: Region<'a>) -> Result<Self, ::abi_runtime::AttachError> {
-            let attached = ::abi_runtime::attach::attach(
-                region,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-            )?;
-            Ok(Self {
-                region,
-                producer: attached.producer,
-                header_size: attached.header_size,
-                extent: attached.extent,
-                table: attached.table,
-                generation: attached.generation,
-                host: false,
-                laid_out: None,
-            })
-        }
         /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
         /// "Producing an image"): every row placed after the last at its alignment,
         /// sized for the geometry, each block laid out by its table, the geometry fields
@@ -5445,268 +5409,20 @@ pub mod live {
             ::abi_runtime::relayout::keep(region, image, &KEEP)?;
             Self::produce(region, image)
         }
-        /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
-        /// a release fence, the bytes, then the state running, with release) and
-        /// attaches to it. The handle is the host's own: its blocks are handed out
-        /// whatever the host's state and generation (the host's reload and exit move no
-        /// table); a re-layout produces a new one. It keeps the image: its tables, and the
-        /// geometry its side of each protocol reads, are the image's, never read back from
-        /// the mapping, whose blocks a client can write.
-        pub fn produce(
-            region: Region<'a>,
-            image: &::abi_runtime::produce::Image,
-        ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
-            let laid_out = ::abi_runtime::laid_out::LaidOut::new(
-                image,
-                &BRIDGE_HEADER_HANDSHAKE,
-                &BRIDGE_TABLE,
-            )?;
-            ::abi_runtime::produce::write(region, image)?;
-            let mut handle = Self::attach(region)
-                .map_err(::abi_runtime::produce::ProduceError::Refused)?;
-            handle.host = true;
-            handle.table = laid_out.table().clone();
-            handle.laid_out = Some(::std::sync::Arc::new(laid_out));
-            Ok(handle)
-        }
-        /// The writer's generation when attach checked the tables (when the schema names one).
-        pub fn generation(&self) -> Option<u64> {
-            self.generation
-        }
-        /// Whether the writer has reloaded (a new generation) or left running since attach:
-        /// then the tables this handle checked may be gone, and the bot must attach again.
-        /// One or two acquire loads.
-        pub fn reloaded(&self) -> bool {
-            ::abi_runtime::attach::reloaded(
-                self.region,
-                &BRIDGE_HEADER_HANDSHAKE,
-                self.generation,
-            )
-        }
-        /// The producer's version: its major is ours; its minor may be older or newer.
-        pub fn producer(&self) -> ::abi_runtime::attach::Version {
-            self.producer
-        }
-        /// The header's size as the producer built it.
-        pub fn header_size(&self) -> usize {
-            self.header_size
-        }
-        /// The bytes the image spans.
-        pub fn extent(&self) -> usize {
-            self.extent
-        }
-        /// The whole mapping.
-        pub fn region(&self) -> Region<'a> {
-            self.region
-        }
-        /// Where each region is, as attach checked it.
-        pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
-            &self.table
-        }
-        /// The image the host laid out, when this is the host's own handle (or a block
-        /// of it): the tables and geometry its side trusts. `None` after an attach.
-        pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
-            self.laid_out.as_deref()
-        }
-        /// The header's live view, as long as its producer built it (`header_size`):
-        /// the fields a later minor version added are absent from an older producer's.
-        pub fn header(&self) -> BridgeHeader<'a> {
-            BridgeHeader::at_len(self.region, self.table.base, self.header_size)
-                .expect("attach checked the header")
-        }
-        /// The bytes of region `header`, or `None` when it is absent.
-        pub fn header_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(0)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The bytes of region `snapshot_ring`, or `None` when it is absent.
-        pub fn snapshot_ring_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(1)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The ring in region `snapshot_ring`, with the slot count and size its writer built it with (as attach checked them), or `None` when it is absent.
-        pub fn snapshot_ring(&self) -> Option<SnapshotRing<'a>> {
-            let p = self.table.row(1)?;
-            let count = self.table.geometry_or(Some(0), SnapshotRing::SLOT_COUNT);
-            let size = self.table.geometry_or(Some(1), SnapshotRing::SLOT_SIZE);
-            SnapshotRing::with_geometry(
-                    self.header(),
-                    self.region.sub(p.offset, p.size, 1).ok()?,
-                    count,
-                    size,
-                )
-                .ok()
-        }
-        /// The bytes of region `client_blocks`, or `None` when it is absent. Client block i belongs to client row i
-        pub fn client_blocks_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(2)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// Blocks in region `client_blocks`.
-        pub const CLIENT_BLOCKS_COUNT: usize = 8;
-        /// Block `i` (of 8) of region `client_blocks`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at.
-        pub fn client_blocks(
-            &self,
-            i: usize,
-        ) -> Result<Option<ClientBlock<'a>>, ::abi_runtime::AttachError> {
-            if self.laid_out.is_some() {
-                return Ok(
-                    self
-                        .table
-                        .block(2, i)
-                        .cloned()
-                        .map(|table| ClientBlock {
-                            region: self.region,
-                            producer: self.producer,
-                            table,
-                            laid_out: self.laid_out.clone(),
-                        }),
-                );
-            }
-            if !self.host {
-                ::abi_runtime::attach::still_running(
-                    self.region,
-                    &BRIDGE_HEADER_HANDSHAKE,
-                    self.generation,
-                )?;
-            }
-            let found = ::abi_runtime::attach::block(
-                self.region,
-                self.producer,
-                &BRIDGE_TABLE,
-                &self.table,
-                2,
-                i,
-            )?;
-            if !self.host {
-                ::abi_runtime::attach::still_running_after_read(
-                    self.region,
-                    &BRIDGE_HEADER_HANDSHAKE,
-                    self.generation,
-                )?;
-            }
-            Ok(
-                found
-                    .map(|table| ClientBlock {
-                        region: self.region,
-                        producer: self.producer,
-                        table,
-                        laid_out: None,
-                    }),
-            )
-        }
-        /// The bytes of region `log_ring`, or `None` when it is absent.
-        pub fn log_ring_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(3)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `log_ring`, or `None` when it is absent.
-        pub fn log_ring(&self) -> Option<LogRingHeader<'a>> {
-            let p = self.table.row(3)?;
-            LogRingHeader::at(self.region, p.offset).ok()
-        }
-        /// The writer of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_ring_writer(
-            &self,
-        ) -> Result<
-            Option<LogRingWriter<'a>>,
-            ::abi_runtime::broadcast_ring::RingError,
-        > {
-            let Some(p) = self.table.row(3) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            LogRingWriter::new(region).map(Some)
-        }
-        /// The reader joining at the newest entry of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_ring_join_latest(
-            &self,
-        ) -> Result<
-            Option<LogRingReader<'a>>,
-            ::abi_runtime::broadcast_ring::RingError,
-        > {
-            let Some(p) = self.table.row(3) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            LogRingReader::join_latest(region).map(Some)
-        }
-        /// The reader joining at the oldest entry kept of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_ring_join_oldest(
-            &self,
-        ) -> Result<
-            Option<LogRingReader<'a>>,
-            ::abi_runtime::broadcast_ring::RingError,
-        > {
-            let Some(p) = self.table.row(3) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            LogRingReader::join_oldest(region).map(Some)
-        }
-        /// The bytes of region `bot_blocks`, or `None` when it is absent. Bot block i belongs to client row i (ABI 0.5)
-        pub fn bot_blocks_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(4)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// Blocks in region `bot_blocks`.
-        pub const BOT_BLOCKS_COUNT: usize = 8;
-        /// Block `i` (of 8) of region `bot_blocks`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at.
-        pub fn bot_blocks(
-            &self,
-            i: usize,
-        ) -> Result<Option<BotBlock<'a>>, ::abi_runtime::AttachError> {
-            if self.laid_out.is_some() {
-                return Ok(
-                    self
-                        .table
-                        .block(4, i)
-                        .cloned()
-                        .map(|table| BotBlock {
-                            region: self.region,
-                            producer: self.producer,
-                            table,
-                            laid_out: self.laid_out.clone(),
-                        }),
-                );
-            }
-            if !self.host {
-                ::abi_runtime::attach::still_running(
-                    self.region,
-                    &BRIDGE_HEADER_HANDSHAKE,
-                    self.generation,
-                )?;
-            }
-            let found = ::abi_runtime::attach::block(
-                self.region,
-                self.producer,
-                &BRIDGE_TABLE,
-                &self.table,
-                4,
-                i,
-            )?;
-            if !self.host {
-                ::abi_runtime::attach::still_running_after_read(
-                    self.region,
-                    &BRIDGE_HEADER_HANDSHAKE,
-                    self.generation,
-                )?;
-            }
-            Ok(
-                found
-                    .map(|table| BotBlock {
-                        region: self.region,
-                        producer: self.producer,
-                        table,
-                        laid_out: None,
-                    }),
-            )
+        ::abi_runtime::handle_accessors! {
+            #[doc = " The header's live view, as long as its producer built it (`header_size`):"] #[doc = " the fields a later minor version added are absent from an older producer's."] header_len header: BridgeHeader;
+            #[doc = r" The bytes of region `header`, or `None` when it is absent."] region header_region @ 0;
+            #[doc = r" The bytes of region `snapshot_ring`, or `None` when it is absent."] region snapshot_ring_region @ 1;
+            #[doc = r" The ring in region `snapshot_ring`, with the slot count and size its writer built it with (as attach checked them), or `None` when it is absent."] ring snapshot_ring @ 1: SnapshotRing, Some(0), Some(1);
+            #[doc = r" The bytes of region `client_blocks`, or `None` when it is absent. Client block i belongs to client row i"] region client_blocks_region @ 2;
+            #[doc = r" Block `i` (of 8) of region `client_blocks`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at."] blocks client_blocks @ 2: ClientBlock, CLIENT_BLOCKS_COUNT = 8, BRIDGE_TABLE, live BRIDGE_HEADER_HANDSHAKE;
+            #[doc = r" The bytes of region `log_ring`, or `None` when it is absent."] region log_ring_region @ 3;
+            #[doc = r" The live view of region `log_ring`, or `None` when it is absent."] view log_ring @ 3: LogRingHeader;
+            #[doc = r" The writer of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it."] open log_ring_writer @ 3: LogRingWriter::new, ::abi_runtime::broadcast_ring::RingError;
+            #[doc = r" The reader joining at the newest entry of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it."] open log_ring_join_latest @ 3: LogRingReader::join_latest, ::abi_runtime::broadcast_ring::RingError;
+            #[doc = r" The reader joining at the oldest entry kept of broadcast `log_ring` in region `log_ring`: `Ok(None)` when the region is absent, an error when its header does not fit it."] open log_ring_join_oldest @ 3: LogRingReader::join_oldest, ::abi_runtime::broadcast_ring::RingError;
+            #[doc = r" The bytes of region `bot_blocks`, or `None` when it is absent. Bot block i belongs to client row i (ABI 0.5)"] region bot_blocks_region @ 4;
+            #[doc = r" Block `i` (of 8) of region `bot_blocks`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at."] blocks bot_blocks @ 4: BotBlock, BOT_BLOCKS_COUNT = 8, BRIDGE_TABLE, live BRIDGE_HEADER_HANDSHAKE;
         }
         /// Claims row `index` for session `client` ([`Client::claim`]) at the host generation this handle checked: refused when the row is taken or the host moved on since.
         pub fn claim_client(&self, index: usize) -> Result<Client<'a>, ClientRefused> {
@@ -5734,266 +5450,41 @@ pub mod live {
             ClientHost::new(self.clone())
         }
     }
-    /// A block laid out by table `client_block`: one accessor per region. A client block: its table places its regions, from the start of the block
-    #[derive(Debug, Clone)]
-    pub struct ClientBlock<'a> {
-        region: Region<'a>,
-        producer: ::abi_runtime::attach::Version,
-        table: ::abi_runtime::attach::PlacedTable,
-        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
-        /// for a handle that attached): the host's side reads its tables and geometry
-        /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
+    ::abi_runtime::layout_handle! {
+        #[doc = r" A block laid out by table `client_block`: one accessor per region. A client block: its table places its regions, from the start of the block"] block ClientBlock;
     }
     impl<'a> ClientBlock<'a> {
-        /// The producer's version, as attach read it from the root header.
-        pub fn producer(&self) -> ::abi_runtime::attach::Version {
-            self.producer
-        }
-        /// The whole mapping.
-        pub fn region(&self) -> Region<'a> {
-            self.region
-        }
-        /// Where each region is, as attach checked it.
-        pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
-            &self.table
-        }
-        /// The image the host laid out, when this is the host's own handle (or a block
-        /// of it): the tables and geometry its side trusts. `None` after an attach.
-        pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
-            self.laid_out.as_deref()
-        }
-        /// The header's live view.
-        pub fn header(&self) -> ClientBlockHeader<'a> {
-            ClientBlockHeader::at(self.region, self.table.base)
-                .expect("attach checked the header")
-        }
-        /// The bytes of region `log_queue`, or `None` when it is absent.
-        pub fn log_queue_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(0)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `log_queue`, or `None` when it is absent.
-        pub fn log_queue(&self) -> Option<LogQueueHeader<'a>> {
-            let p = self.table.row(0)?;
-            LogQueueHeader::at(self.region, p.offset).ok()
-        }
-        /// The writer of queue `log_queue` in region `log_queue`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::log_queue_writer_unscoped`] is the writer without a claim, for a host, a test or a tool.
-        pub fn log_queue_writer<'c>(
-            &self,
-            client: &'c Client<'a>,
-        ) -> Result<
-            Option<ClientScoped<'c, 'a, LogQueueWriter<'a>>>,
-            ::abi_runtime::byte_queue::QueueError,
-        > {
-            Ok(self.log_queue_writer_unscoped()?.map(|w| client.scoped(w)))
-        }
-        /// The writer of queue `log_queue` in region `log_queue`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::log_queue_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_queue_writer_unscoped(
-            &self,
-        ) -> Result<Option<LogQueueWriter<'a>>, ::abi_runtime::byte_queue::QueueError> {
-            let Some(p) = self.table.row(0) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            LogQueueWriter::new(region).map(Some)
-        }
-        /// The reader of queue `log_queue` in region `log_queue`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn log_queue_reader(
-            &self,
-        ) -> Result<Option<LogQueueReader<'a>>, ::abi_runtime::byte_queue::QueueError> {
-            let Some(p) = self.table.row(0) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            LogQueueReader::with_geometry(
-                    region,
-                    ::abi_runtime::laid_out::geometry_of(
-                        self.laid_out.as_deref(),
-                        p.offset,
-                        p.size,
-                    ),
-                )
-                .map(Some)
-        }
-        /// The bytes of region `pad_input`, or `None` when it is absent.
-        pub fn pad_input_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(1)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `pad_input`, or `None` when it is absent.
-        pub fn pad_input(&self) -> Option<PadInput<'a>> {
-            let p = self.table.row(1)?;
-            PadInput::at(self.region, p.offset).ok()
-        }
-        /// The bytes of region `mailbox`, or `None` when it is absent. The request and response areas follow the header; their capacities are in it
-        pub fn mailbox_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(2)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `mailbox`, or `None` when it is absent.
-        pub fn mailbox(&self) -> Option<MailboxHeader<'a>> {
-            let p = self.table.row(2)?;
-            MailboxHeader::at(self.region, p.offset).ok()
-        }
-        /// The client of mailbox `mailbox` in region `mailbox`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::mailbox_client_unscoped`] is the writer without a claim, for a host, a test or a tool.
-        pub fn mailbox_client<'c>(
-            &self,
-            client: &'c Client<'a>,
-        ) -> Result<
-            Option<ClientScoped<'c, 'a, MailboxClient<'a>>>,
-            ::abi_runtime::mailbox::MailboxError,
-        > {
-            Ok(self.mailbox_client_unscoped()?.map(|w| client.scoped(w)))
-        }
-        /// The client of mailbox `mailbox` in region `mailbox`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::mailbox_client`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn mailbox_client_unscoped(
-            &self,
-        ) -> Result<Option<MailboxClient<'a>>, ::abi_runtime::mailbox::MailboxError> {
-            let Some(p) = self.table.row(2) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            MailboxClient::new(region).map(Some)
-        }
-        /// The server of mailbox `mailbox` in region `mailbox`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn mailbox_server(
-            &self,
-        ) -> Result<Option<MailboxServer<'a>>, ::abi_runtime::mailbox::MailboxError> {
-            let Some(p) = self.table.row(2) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            MailboxServer::with_geometry(
-                    region,
-                    ::abi_runtime::laid_out::geometry_of(
-                        self.laid_out.as_deref(),
-                        p.offset,
-                        p.size,
-                    ),
-                )
-                .map(Some)
+        ::abi_runtime::handle_accessors! {
+            #[doc = " The header's live view."] header header: ClientBlockHeader;
+            #[doc = r" The bytes of region `log_queue`, or `None` when it is absent."] region log_queue_region @ 0;
+            #[doc = r" The live view of region `log_queue`, or `None` when it is absent."] view log_queue @ 0: LogQueueHeader;
+            #[doc = r" The writer of queue `log_queue` in region `log_queue`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::log_queue_writer_unscoped`] is the writer without a claim, for a host, a test or a tool."] scoped log_queue_writer = log_queue_writer_unscoped: LogQueueWriter, ::abi_runtime::byte_queue::QueueError, Client, ClientScoped;
+            #[doc = r" The writer of queue `log_queue` in region `log_queue`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::log_queue_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it."] open log_queue_writer_unscoped @ 0: LogQueueWriter::new, ::abi_runtime::byte_queue::QueueError;
+            #[doc = r" The reader of queue `log_queue` in region `log_queue`: `Ok(None)` when the region is absent, an error when its header does not fit it."] host log_queue_reader @ 0: LogQueueReader, ::abi_runtime::byte_queue::QueueError;
+            #[doc = r" The bytes of region `pad_input`, or `None` when it is absent."] region pad_input_region @ 1;
+            #[doc = r" The live view of region `pad_input`, or `None` when it is absent."] view pad_input @ 1: PadInput;
+            #[doc = r" The bytes of region `mailbox`, or `None` when it is absent. The request and response areas follow the header; their capacities are in it"] region mailbox_region @ 2;
+            #[doc = r" The live view of region `mailbox`, or `None` when it is absent."] view mailbox @ 2: MailboxHeader;
+            #[doc = r" The client of mailbox `mailbox` in region `mailbox`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::mailbox_client_unscoped`] is the writer without a claim, for a host, a test or a tool."] scoped mailbox_client = mailbox_client_unscoped: MailboxClient, ::abi_runtime::mailbox::MailboxError, Client, ClientScoped;
+            #[doc = r" The client of mailbox `mailbox` in region `mailbox`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::mailbox_client`]. `Ok(None)` when the region is absent, an error when its header does not fit it."] open mailbox_client_unscoped @ 2: MailboxClient::new, ::abi_runtime::mailbox::MailboxError;
+            #[doc = r" The server of mailbox `mailbox` in region `mailbox`: `Ok(None)` when the region is absent, an error when its header does not fit it."] host mailbox_server @ 2: MailboxServer, ::abi_runtime::mailbox::MailboxError;
         }
     }
-    /// A block laid out by table `bot_block`: one accessor per region. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block
-    #[derive(Debug, Clone)]
-    pub struct BotBlock<'a> {
-        region: Region<'a>,
-        producer: ::abi_runtime::attach::Version,
-        table: ::abi_runtime::attach::PlacedTable,
-        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
-        /// for a handle that attached): the host's side reads its tables and geometry
-        /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
+    ::abi_runtime::layout_handle! {
+        #[doc = r" A block laid out by table `bot_block`: one accessor per region. A bot block starts with a client_block_header too, whose table is indexed by bot_region, from the start of the block"] block BotBlock;
     }
     impl<'a> BotBlock<'a> {
-        /// The producer's version, as attach read it from the root header.
-        pub fn producer(&self) -> ::abi_runtime::attach::Version {
-            self.producer
-        }
-        /// The whole mapping.
-        pub fn region(&self) -> Region<'a> {
-            self.region
-        }
-        /// Where each region is, as attach checked it.
-        pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
-            &self.table
-        }
-        /// The image the host laid out, when this is the host's own handle (or a block
-        /// of it): the tables and geometry its side trusts. `None` after an attach.
-        pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
-            self.laid_out.as_deref()
-        }
-        /// The header's live view.
-        pub fn header(&self) -> ClientBlockHeader<'a> {
-            ClientBlockHeader::at(self.region, self.table.base)
-                .expect("attach checked the header")
-        }
-        /// The bytes of region `draw`, or `None` when it is absent.
-        pub fn draw_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(0)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `draw`, or `None` when it is absent.
-        pub fn draw(&self) -> Option<DrawHeader<'a>> {
-            let p = self.table.row(0)?;
-            DrawHeader::at(self.region, p.offset).ok()
-        }
-        /// The writer of exchange `draw` in region `draw`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::draw_writer_unscoped`] is the writer without a claim, for a host, a test or a tool.
-        pub fn draw_writer<'c>(
-            &self,
-            client: &'c Client<'a>,
-        ) -> Result<
-            Option<ClientScoped<'c, 'a, DrawWriter<'a>>>,
-            ::abi_runtime::triple_buffer::ExchangeError,
-        > {
-            Ok(self.draw_writer_unscoped()?.map(|w| client.scoped(w)))
-        }
-        /// The writer of exchange `draw` in region `draw`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::draw_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn draw_writer_unscoped(
-            &self,
-        ) -> Result<
-            Option<DrawWriter<'a>>,
-            ::abi_runtime::triple_buffer::ExchangeError,
-        > {
-            let Some(p) = self.table.row(0) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            DrawWriter::new(region).map(Some)
-        }
-        /// The reader of exchange `draw` in region `draw`: `Ok(None)` when the region is absent, an error when its header does not fit it.
-        pub fn draw_reader(
-            &self,
-        ) -> Result<
-            Option<DrawReader<'a>>,
-            ::abi_runtime::triple_buffer::ExchangeError,
-        > {
-            let Some(p) = self.table.row(0) else {
-                return Ok(None);
-            };
-            let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                return Ok(None);
-            };
-            DrawReader::with_geometry(
-                    region,
-                    ::abi_runtime::laid_out::geometry_of(
-                        self.laid_out.as_deref(),
-                        p.offset,
-                        p.size,
-                    ),
-                )
-                .map(Some)
-        }
-        /// The bytes of region `params`, or `None` when it is absent.
-        pub fn params_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(1)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `params`, or `None` when it is absent.
-        pub fn params(&self) -> Option<ParamsHeader<'a>> {
-            let p = self.table.row(1)?;
-            ParamsHeader::at(self.region, p.offset).ok()
-        }
-        /// The bytes of region `stats`, or `None` when it is absent.
-        pub fn stats_region(&self) -> Option<Region<'a>> {
-            let p = self.table.row(2)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-        /// The live view of region `stats`, or `None` when it is absent.
-        pub fn stats(&self) -> Option<StatsHeader<'a>> {
-            let p = self.table.row(2)?;
-            StatsHeader::at(self.region, p.offset).ok()
+        ::abi_runtime::handle_accessors! {
+            #[doc = " The header's live view."] header header: ClientBlockHeader;
+            #[doc = r" The bytes of region `draw`, or `None` when it is absent."] region draw_region @ 0;
+            #[doc = r" The live view of region `draw`, or `None` when it is absent."] view draw @ 0: DrawHeader;
+            #[doc = r" The writer of exchange `draw` in region `draw`, bound to `client`'s claim ([`ClientScoped`]): each write first checks the claim's standing and is refused with it, nothing stored, once the row is no longer the claim's (freed, claimed again, reloaded, the host exiting). `Ok(None)` when the region is absent, an error when its header does not fit it. [`Self::draw_writer_unscoped`] is the writer without a claim, for a host, a test or a tool."] scoped draw_writer = draw_writer_unscoped: DrawWriter, ::abi_runtime::triple_buffer::ExchangeError, Client, ClientScoped;
+            #[doc = r" The writer of exchange `draw` in region `draw`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::draw_writer`]. `Ok(None)` when the region is absent, an error when its header does not fit it."] open draw_writer_unscoped @ 0: DrawWriter::new, ::abi_runtime::triple_buffer::ExchangeError;
+            #[doc = r" The reader of exchange `draw` in region `draw`: `Ok(None)` when the region is absent, an error when its header does not fit it."] host draw_reader @ 0: DrawReader, ::abi_runtime::triple_buffer::ExchangeError;
+            #[doc = r" The bytes of region `params`, or `None` when it is absent."] region params_region @ 1;
+            #[doc = r" The live view of region `params`, or `None` when it is absent."] view params @ 1: ParamsHeader;
+            #[doc = r" The bytes of region `stats`, or `None` when it is absent."] region stats_region @ 2;
+            #[doc = r" The live view of region `stats`, or `None` when it is absent."] view stats @ 2: StatsHeader;
         }
     }
 }

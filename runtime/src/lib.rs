@@ -121,6 +121,7 @@
 #![warn(missing_docs)]
 
 mod accessors;
+mod handles;
 
 pub mod attach;
 mod attach_check;

@@ -5,7 +5,12 @@
 //! may be longer, and the generated file is no source rustfmt checks).
 
 /// The first lines of the invocations put one entry a line, after their indentation.
-const OPENINGS: [&str; 2] = ["::abi_runtime::view_accessors! {", "::abi_runtime::view! {"];
+const OPENINGS: [&str; 4] = [
+    "::abi_runtime::view_accessors! {",
+    "::abi_runtime::view! {",
+    "::abi_runtime::handle_accessors! {",
+    "::abi_runtime::layout_handle! {",
+];
 
 /// `text` with the body of every `view_accessors!` invocation one entry per line.
 pub(super) fn reflow_accessor_lines(text: &str) -> String {

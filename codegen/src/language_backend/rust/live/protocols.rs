@@ -341,18 +341,21 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
     }
 }
 
-/// The accessors a layout's handle gets for row `k` when it holds a protocol's header:
-/// `<row>_writer()` and `<row>_reader()` for a queue and an exchange, `<row>_writer()`,
-/// `<row>_join_latest()` and `<row>_join_oldest()` for a broadcast ring, `<row>_client()`
-/// and `<row>_server()` for a mailbox.
+/// The accessors a layout's handle gets for row `k` when it holds a protocol's header, as
+/// lines of `abi_runtime::handle_accessors!`: `<row>_writer()` and `<row>_reader()` for a
+/// queue and an exchange, `<row>_writer()`, `<row>_join_latest()` and `<row>_join_oldest()`
+/// for a broadcast ring, `<row>_client()` and `<row>_server()` for a mailbox. The host's side
+/// (a queue's reader, a mailbox's server, an exchange's reader) is a `host` line: its geometry
+/// comes from the image the host laid out when the handle is the host's own.
 pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> TokenStream {
-    // The host's side (a queue's reader, a mailbox's server, an exchange's reader) reads its
-    // geometry from the image the host laid out when the handle is the host's own.
-    let host_side = || {
-        quote! {
-            with_geometry(region, ::abi_runtime::laid_out::geometry_of(self.laid_out.as_deref(), p.offset, p.size))
-        }
-    };
+    /// A side: its accessor's suffix, its type's suffix, its constructor over the row's
+    /// bytes (`None`: the host's side, `with_geometry`) and what the doc calls it.
+    type Side = (
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+    );
     let r = &l.rows[k];
     let Holds::Struct { struct_index, .. } = &r.holds else {
         return TokenStream::new();
@@ -362,28 +365,29 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     let mut out = TokenStream::new();
     let layout = schema.attach.layouts.iter().position(|x| x.name == l.name);
     for (pi, p) in schema.protocols.iter().enumerate() {
-        let (header, sides): (StructId, Vec<(&str, &str, TokenStream, &str)>) = match &p.kind {
+        let new = Some("new");
+        let (header, sides): (StructId, Vec<Side>) = match &p.kind {
             ProtocolKind::Queue(q) => (
                 q.header,
                 vec![
-                    ("writer", "Writer", quote!(new(region)), "writer"),
-                    ("reader", "Reader", host_side(), "reader"),
+                    ("writer", "Writer", new, "writer"),
+                    ("reader", "Reader", None, "reader"),
                 ],
             ),
             ProtocolKind::Broadcast(b) => (
                 b.header,
                 vec![
-                    ("writer", "Writer", quote!(new(region)), "writer"),
+                    ("writer", "Writer", new, "writer"),
                     (
                         "join_latest",
                         "Reader",
-                        quote!(join_latest(region)),
+                        Some("join_latest"),
                         "reader joining at the newest entry",
                     ),
                     (
                         "join_oldest",
                         "Reader",
-                        quote!(join_oldest(region)),
+                        Some("join_oldest"),
                         "reader joining at the oldest entry kept",
                     ),
                 ],
@@ -391,15 +395,15 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Mailbox(m) => (
                 m.header,
                 vec![
-                    ("client", "Client", quote!(new(region)), "client"),
-                    ("server", "Server", host_side(), "server"),
+                    ("client", "Client", new, "client"),
+                    ("server", "Server", None, "server"),
                 ],
             ),
             ProtocolKind::Exchange(e) => (
                 e.header,
                 vec![
-                    ("writer", "Writer", quote!(new(region)), "writer"),
-                    ("reader", "Reader", host_side(), "reader"),
+                    ("writer", "Writer", new, "writer"),
+                    ("reader", "Reader", None, "reader"),
                 ],
             ),
             ProtocolKind::Session(_) => continue,
@@ -431,10 +435,7 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
                         p.name
                     );
                     out.extend(quote! {
-                        #[doc = #bound_doc]
-                        pub fn #bound_get<'c>(&self, client: &'c #session_ty<'a>) -> Result<Option<#scoped<'c, 'a, #ty<'a>>>, #error> {
-                            Ok(self.#get()?.map(|w| client.scoped(w)))
-                        }
+                        #[doc = #bound_doc] scoped #bound_get = #get: #ty, #error, #session_ty, #scoped;
                     });
                     let doc = doc_lit!(
                         " The {what} of {} `{}` in region `{row}`, bound to no claim: it keeps writing after the row was freed, into the next client's blocks. For a host, a test or a tool that writes without a claim; a client takes [`Self::{bound_get}`]. `Ok(None)` when the region is absent, an error when its header does not fit it.",
@@ -452,17 +453,12 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
                     (format_ident!("{}_{}", row, suffix), doc)
                 }
             };
-            out.extend(quote! {
-                #[doc = #doc]
-                pub fn #get(&self) -> Result<Option<#ty<'a>>, #error> {
-                    let Some(p) = self.table.row(#at) else {
-                        return Ok(None);
-                    };
-                    let Ok(region) = self.region.sub(p.offset, p.size, 8) else {
-                        return Ok(None);
-                    };
-                    #ty::#ctor.map(Some)
+            out.extend(match ctor {
+                Some(ctor) => {
+                    let ctor = format_ident!("{ctor}");
+                    quote!(#[doc = #doc] open #get @ #at: #ty::#ctor, #error;)
                 }
+                None => quote!(#[doc = #doc] host #get @ #at: #ty, #error;),
             });
         }
     }

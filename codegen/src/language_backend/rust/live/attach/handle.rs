@@ -12,57 +12,31 @@ use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::plan::live::has_view;
 use crate::schema::Schema;
 
-/// The handle of one layout: the root's attaches; a nested one is a block of another.
+/// The handle of one layout: the root's attaches; a nested one is a block of another. The
+/// type and what attach found are one line of `abi_runtime::layout_handle!`, each region's
+/// accessors one line of `abi_runtime::handle_accessors!`.
 pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> TokenStream {
     let abi = &schema.abi;
     let ty = type_ident(&l.name);
     let header_view = has_view(schema, l.header);
-    let header = header_accessor(schema, l, header_view);
+    let header = header_entry(schema, l, header_view);
     let this_table = spec_ident(&l.name, "TABLE");
-    let live_check = live_checks(schema, l, root);
+    let live = if root { handshake_of(schema, l) } else { None };
     let rows = (l.rows.iter().enumerate())
-        .map(|(k, r)| row_accessors(schema, l, k, r, header_view, &live_check, &this_table));
+        .map(|(k, r)| row_entries(schema, l, k, r, header_view, live.as_ref(), &this_table));
     let sessions = if header_view {
         crate::language_backend::rust::live::session::handle_accessors(schema, l)
     } else {
         quote!()
     };
-    let attach_fn = if root {
-        root_methods(schema, l)
+    let (kind, root_fns) = if root {
+        let hs = live.clone().expect("the root's header has a handshake");
+        (
+            quote!(root #ty: handshake #hs, table #this_table;),
+            root_methods(schema, l),
+        )
     } else {
-        quote! {
-            /// The producer's version, as attach read it from the root header.
-            pub fn producer(&self) -> ::abi_runtime::attach::Version {
-                self.producer
-            }
-        }
-    };
-    let laid_out_field = quote! {
-        /// The image the host laid out, kept by its own handle (made by `produce`; `None`
-        /// for a handle that attached): the host's side reads its tables and geometry
-        /// there, never from the bytes a client can write.
-        laid_out: Option<::std::sync::Arc<::abi_runtime::laid_out::LaidOut>>,
-    };
-    let fields = if root {
-        quote! {
-            region: Region<'a>,
-            producer: ::abi_runtime::attach::Version,
-            header_size: usize,
-            extent: usize,
-            table: ::abi_runtime::attach::PlacedTable,
-            generation: Option<u64>,
-            /// Made by `produce`: the host's own handle, whose blocks its own reload and exit
-            /// do not take away.
-            host: bool,
-            #laid_out_field
-        }
-    } else {
-        quote! {
-            region: Region<'a>,
-            producer: ::abi_runtime::attach::Version,
-            table: ::abi_runtime::attach::PlacedTable,
-            #laid_out_field
-        }
+        (quote!(block #ty;), quote!())
     };
     let doc = if root {
         format!(
@@ -75,117 +49,72 @@ pub(super) fn expand_handle(schema: &Schema, l: &LayoutTable, root: bool) -> Tok
             l.name, l.doc
         )
     };
+    let doc = doc_lit!("{}", doc.trim_end());
     quote! {
-        #[doc = #doc]
-        #[derive(Debug, Clone)]
-        pub struct #ty<'a> { #fields }
-
+        ::abi_runtime::layout_handle! {
+            #[doc = #doc] #kind
+        }
         impl<'a> #ty<'a> {
-            #attach_fn
-            /// The whole mapping.
-            pub fn region(&self) -> Region<'a> {
-                self.region
+            #root_fns
+            ::abi_runtime::handle_accessors! {
+                #header
+                #(#rows)*
             }
-            /// Where each region is, as attach checked it.
-            pub fn table(&self) -> &::abi_runtime::attach::PlacedTable {
-                &self.table
-            }
-            /// The image the host laid out, when this is the host's own handle (or a block
-            /// of it): the tables and geometry its side trusts. `None` after an attach.
-            pub fn laid_out(&self) -> Option<&::abi_runtime::laid_out::LaidOut> {
-                self.laid_out.as_deref()
-            }
-            #header
-            #(#rows)*
             #sessions
         }
     }
 }
 
+/// The `static` handshake spec of a layout's header, when the schema declares one.
+fn handshake_of(schema: &Schema, l: &LayoutTable) -> Option<proc_macro2::Ident> {
+    let h = (schema.attach.handshakes.iter()).find(|h| h.struct_index == l.header)?;
+    Some(spec_ident(
+        &schema.abi.structs[h.struct_index].name,
+        "HANDSHAKE",
+    ))
+}
+
 /// `header()`: the header's live view, when it has one (by the producer's size when the
 /// header is extensible).
-fn header_accessor(schema: &Schema, l: &LayoutTable, header_view: bool) -> TokenStream {
+fn header_entry(schema: &Schema, l: &LayoutTable, header_view: bool) -> TokenStream {
     let header_ty = type_ident(&schema.abi.structs[l.header].name);
     if header_view
         && crate::language_backend::rust::live::added::extensible(schema, l.header).is_some()
     {
-        quote! {
-            /// The header's live view, as long as its producer built it (`header_size`):
-            /// the fields a later minor version added are absent from an older producer's.
-            pub fn header(&self) -> #header_ty<'a> {
-                #header_ty::at_len(self.region, self.table.base, self.header_size).expect("attach checked the header")
-            }
-        }
+        let doc = [
+            " The header's live view, as long as its producer built it (`header_size`):",
+            " the fields a later minor version added are absent from an older producer's.",
+        ];
+        quote!(#(#[doc = #doc])* header_len header: #header_ty;)
     } else if header_view {
-        quote! {
-            /// The header's live view.
-            pub fn header(&self) -> #header_ty<'a> {
-                #header_ty::at(self.region, self.table.base).expect("attach checked the header")
-            }
-        }
+        quote!(#[doc = " The header's live view."] header header: #header_ty;)
     } else {
         quote!()
     }
 }
 
-/// The checks a root handle's block accessor makes before and after it reads the block's
-/// tables: the writer still runs the generation attach checked, then, after an acquire
-/// fence, still does (the root attach's re-check: tables read while the writer reloaded are
-/// never handed out); nothing for a nested layout.
-fn live_checks(schema: &Schema, l: &LayoutTable, root: bool) -> (TokenStream, TokenStream) {
-    let before = live_check(schema, l, root, quote!(still_running));
-    let after = live_check(schema, l, root, quote!(still_running_after_read));
-    (before, after)
-}
-
-/// One of [`live_checks`]: `check` is the runtime's function.
-fn live_check(schema: &Schema, l: &LayoutTable, root: bool, check: TokenStream) -> TokenStream {
-    // The root's blocks are handed out only while its writer still runs the generation
-    // attach checked (ATTACH.md: a block of a reloaded host's old tables is never given).
-    if root {
-        let h = schema
-            .attach
-            .handshakes
-            .iter()
-            .find(|h| h.struct_index == l.header);
-        h.map_or_else(TokenStream::new, |h| {
-            let hs = spec_ident(&schema.abi.structs[h.struct_index].name, "HANDSHAKE");
-            quote! {
-                if !self.host {
-                    ::abi_runtime::attach::#check(self.region, &#hs, self.generation)?;
-                }
-            }
-        })
-    } else {
-        TokenStream::new()
-    }
-}
-
-/// Row `k`'s accessors: its bytes, its typed view, ring or blocks, and its protocols.
-fn row_accessors(
+/// Row `k`'s entries: its bytes, its typed view, ring or blocks, and its protocols. A root's
+/// blocks (`live`: its handshake) are handed to a client only while the writer still runs the
+/// generation attach checked (ATTACH.md: a block of a reloaded host's old tables is never
+/// given).
+fn row_entries(
     schema: &Schema,
     l: &LayoutTable,
     k: usize,
     r: &Row,
     header_view: bool,
-    (live_check, live_recheck): &(TokenStream, TokenStream),
+    live: Option<&proc_macro2::Ident>,
     this_table: &proc_macro2::Ident,
 ) -> TokenStream {
     let abi = &schema.abi;
     let at = lit(k as u64);
     let region_fn = format_ident!("{}_region", r.name);
-    let region_doc = doc_lit!(
+    let region_doc = format!(
         " The bytes of region `{}`, or `None` when it is absent. {}",
-        r.name,
-        r.doc
+        r.name, r.doc
     );
-    let region = quote! {
-        #[doc = #region_doc]
-        pub fn #region_fn(&self) -> Option<Region<'a>> {
-            let p = self.table.row(#at)?;
-            self.region.sub(p.offset, p.size, 1).ok()
-        }
-    };
+    let region_doc = doc_lit!("{}", region_doc.trim_end());
+    let region = quote!(#[doc = #region_doc] region #region_fn @ #at;);
     let get = rust_ident(&r.name);
     let typed = match &r.holds {
         // The header's own row: `header()` gives it.
@@ -196,13 +125,7 @@ fn row_accessors(
                 " The live view of region `{}`, or `None` when it is absent.",
                 r.name
             );
-            quote! {
-                #[doc = #doc]
-                pub fn #get(&self) -> Option<#v<'a>> {
-                    let p = self.table.row(#at)?;
-                    #v::at(self.region, p.offset).ok()
-                }
-            }
+            quote!(#[doc = #doc] view #get @ #at: #v;)
         }
         Holds::Ring { ring } => match &schema.access.rings[*ring].kind {
             RingKind::Slots { head, .. } if head.struct_index == l.header && header_view => {
@@ -212,15 +135,7 @@ fn row_accessors(
                     " The ring in region `{}`, with the slot count and size its writer built it with (as attach checked them), or `None` when it is absent.",
                     r.name
                 );
-                quote! {
-                    #[doc = #doc]
-                    pub fn #get(&self) -> Option<#rt<'a>> {
-                        let p = self.table.row(#at)?;
-                        let count = self.table.geometry_or(#count, #rt::SLOT_COUNT);
-                        let size = self.table.geometry_or(#size, #rt::SLOT_SIZE);
-                        #rt::with_geometry(self.header(), self.region.sub(p.offset, p.size, 1).ok()?, count, size).ok()
-                    }
-                }
+                quote!(#[doc = #doc] ring #get @ #at: #rt, #count, #size;)
             }
             _ => quote!(),
         },
@@ -228,26 +143,12 @@ fn row_accessors(
             let bt = type_ident(&schema.attach.layouts[*layout].name);
             let n = lit(*count);
             let count_ident = format_ident!("{}_COUNT", r.name.to_uppercase());
-            let count_doc = doc_lit!(" Blocks in region `{}`.", r.name);
             let doc = doc_lit!(
                 " Block `i` (of {count}) of region `{}`, checked now (on its first use, and on each): `Ok(None)` when the region is absent or `i` out of range, an error naming the block when it fails a check. Other blocks are not looked at.",
                 r.name
             );
-            quote! {
-                #[doc = #count_doc]
-                pub const #count_ident: usize = #n;
-                #[doc = #doc]
-                pub fn #get(&self, i: usize) -> Result<Option<#bt<'a>>, ::abi_runtime::AttachError> {
-                    // The host's own handle: the block as it laid it out.
-                    if self.laid_out.is_some() {
-                        return Ok(self.table.block(#at, i).cloned().map(|table| #bt { region: self.region, producer: self.producer, table, laid_out: self.laid_out.clone() }));
-                    }
-                    #live_check
-                    let found = ::abi_runtime::attach::block(self.region, self.producer, &#this_table, &self.table, #at, i)?;
-                    #live_recheck
-                    Ok(found.map(|table| #bt { region: self.region, producer: self.producer, table, laid_out: None }))
-                }
-            }
+            let live = live.map(|hs| quote!(, live #hs));
+            quote!(#[doc = #doc] blocks #get @ #at: #bt, #count_ident = #n, #this_table #live;)
         }
         _ => quote!(),
     };
@@ -272,24 +173,6 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
     let stamp = stamp_identity(&h.identity);
     let relayout = super::relayout::relayout_method(schema);
     quote! {
-        /// Checks `region` as abi-codegen's `ATTACH.md` says (magic, major version, the writer's
-        /// state, header size, total size, then every region and geometry field of the root
-        /// table; each block is checked when first used) and gives typed access to it. An
-        /// error whose `is_retryable()` is true (the writer is starting or reloaded) may
-        /// pass later.
-        pub fn attach(region: Region<'a>) -> Result<Self, ::abi_runtime::AttachError> {
-            let attached = ::abi_runtime::attach::attach(region, &#hs, &#table)?;
-            Ok(Self {
-                region,
-                producer: attached.producer,
-                header_size: attached.header_size,
-                extent: attached.extent,
-                table: attached.table,
-                generation: attached.generation,
-                host: false,
-                laid_out: None,
-            })
-        }
         /// The producer's side: lays out a new image of this layout (abi-codegen's `ATTACH.md`,
         /// "Producing an image"): every row placed after the last at its alignment,
         /// sized for the geometry, each block laid out by its table, the geometry fields
@@ -309,49 +192,6 @@ fn root_methods(schema: &Schema, l: &LayoutTable) -> TokenStream {
         }
         #stamp
         #relayout
-        /// Writes an image from [`Self::lay_out`] into `region` (the state not running,
-        /// a release fence, the bytes, then the state running, with release) and
-        /// attaches to it. The handle is the host's own: its blocks are handed out
-        /// whatever the host's state and generation (the host's reload and exit move no
-        /// table); a re-layout produces a new one. It keeps the image: its tables, and the
-        /// geometry its side of each protocol reads, are the image's, never read back from
-        /// the mapping, whose blocks a client can write.
-        pub fn produce(
-            region: Region<'a>,
-            image: &::abi_runtime::produce::Image,
-        ) -> Result<Self, ::abi_runtime::produce::ProduceError> {
-            let laid_out = ::abi_runtime::laid_out::LaidOut::new(image, &#hs, &#table)?;
-            ::abi_runtime::produce::write(region, image)?;
-            let mut handle = Self::attach(region).map_err(::abi_runtime::produce::ProduceError::Refused)?;
-            handle.host = true;
-            // Every table as the host laid it out (each block placed), never as the mapping
-            // says now: a client can write its blocks' tables.
-            handle.table = laid_out.table().clone();
-            handle.laid_out = Some(::std::sync::Arc::new(laid_out));
-            Ok(handle)
-        }
-        /// The writer's generation when attach checked the tables (when the schema names one).
-        pub fn generation(&self) -> Option<u64> {
-            self.generation
-        }
-        /// Whether the writer has reloaded (a new generation) or left running since attach:
-        /// then the tables this handle checked may be gone, and the bot must attach again.
-        /// One or two acquire loads.
-        pub fn reloaded(&self) -> bool {
-            ::abi_runtime::attach::reloaded(self.region, &#hs, self.generation)
-        }
-        /// The producer's version: its major is ours; its minor may be older or newer.
-        pub fn producer(&self) -> ::abi_runtime::attach::Version {
-            self.producer
-        }
-        /// The header's size as the producer built it.
-        pub fn header_size(&self) -> usize {
-            self.header_size
-        }
-        /// The bytes the image spans.
-        pub fn extent(&self) -> usize {
-            self.extent
-        }
     }
 }
 
