@@ -980,24 +980,10 @@ pub struct ClientEntry {
     /// Offset 0x48, 56 bytes. Declared padding: keep it zero.
     pub _reserved: [u8; 56],
 }
-impl ClientEntry {
-    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.name)
-    }
-    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_name(&mut self, text: &str) {
-        text::set(&mut self.name, text);
-    }
-}
 abi_struct!(
     ClientEntry : size 128, align 8 { state : 0, generation : 4, pid : 8, caps : 12,
     heartbeat_ns : 16, connected_ns : 24, pad : 32, _pad33 : 33 pad, waiting : 36, name :
-    40 text, _reserved : 72 pad }
+    40 text, _reserved : 72 pad } text { name : name_str, set_name }
 );
 /// The pad input for each game action (design 7.7): what the SDKs turn actions into, and what the Navigator presses
 ///
@@ -1107,22 +1093,6 @@ pub struct BridgeHeader {
     /// Since ABI 0.7.
     pub lockstep_timeout_ms: u32,
 }
-impl BridgeHeader {
-    /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn host_version_str(
-        &self,
-    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.host_version)
-    }
-    /// Sets `host_version` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_host_version(&mut self, text: &str) {
-        text::set(&mut self.host_version, text);
-    }
-}
 abi_struct!(
     BridgeHeader : size 1304, align 8 { magic : 0, abi_major : 4, abi_minor : 6,
     header_size : 8, total_size : 12, host_pid : 16, host_generation : 20, host_state :
@@ -1131,7 +1101,8 @@ abi_struct!(
     max_clients : 152, client_block_size : 156, client_entry_size : 160, pad_owner : 164
     array, _pad168 : 168 pad, snapshot_seq : 192, _pad200 : 200 pad, clients : 256 array,
     controls : 1280, run_mode : 1296, sim_state : 1297, _pad1298 : 1298 pad,
-    lockstep_timeout_ms : 1300 }
+    lockstep_timeout_ms : 1300 } text { host_version : host_version_str, set_host_version
+    }
 );
 /// The start of a client's draw region. The lists follow it, buffer_size bytes apart
 ///
@@ -1239,48 +1210,11 @@ pub struct ParamDef {
     /// Offset 0xa8, 88 bytes. enum: the options' names, separated by '\|'
     pub options: [u8; PARAM_OPTIONS_LEN],
 }
-impl ParamDef {
-    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.name)
-    }
-    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_name(&mut self, text: &str) {
-        text::set(&mut self.name, text);
-    }
-    /// `help` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn help_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.help)
-    }
-    /// Sets `help` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_help(&mut self, text: &str) {
-        text::set(&mut self.help, text);
-    }
-    /// `options` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn options_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.options)
-    }
-    /// Sets `options` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_options(&mut self, text: &str) {
-        text::set(&mut self.options, text);
-    }
-}
 abi_struct!(
     ParamDef : size 256, align 8 { name : 0 text, kind : 32, option_count : 33, _pad34 :
     34 pad, default_value : 40, min : 48, max : 56, step : 64, help : 72 text, options :
-    168 text }
+    168 text } text { name : name_str, set_name; help : help_str, set_help; options :
+    options_str, set_options }
 );
 /// One parameter's value, written by the host
 ///
@@ -1347,35 +1281,10 @@ pub struct StatEntry {
     /// Offset 0x28, 24 bytes. text
     pub text: [u8; STAT_TEXT_LEN],
 }
-impl StatEntry {
-    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.name)
-    }
-    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_name(&mut self, text: &str) {
-        text::set(&mut self.name, text);
-    }
-    /// `text` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn text_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.text)
-    }
-    /// Sets `text` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_text(&mut self, text: &str) {
-        text::set(&mut self.text, text);
-    }
-}
 abi_struct!(
     StatEntry : size 64, align 8 { name : 0 text, kind : 24, flags : 25, _pad26 : 26 pad,
-    value : 32, text : 40 text }
+    value : 32, text : 40 text } text { name : name_str, set_name; text : text_str,
+    set_text }
 );
 /// A client's command mailbox: one request at a time. The request text follows the header, then the response text
 ///
@@ -1557,25 +1466,10 @@ pub struct DirectoryEntry {
     /// Offset 0x38, 8 bytes. Declared padding: keep it zero.
     pub _pad56: [u8; 8],
 }
-impl DirectoryEntry {
-    /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn host_version_str(
-        &self,
-    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.host_version)
-    }
-    /// Sets `host_version` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_host_version(&mut self, text: &str) {
-        text::set(&mut self.host_version, text);
-    }
-}
 abi_struct!(
     DirectoryEntry : size 64, align 8 { state : 0, pid : 4, process_time : 8, abi_major :
-    16, abi_minor : 18, _pad20 : 20 pad, host_version : 24 text, _pad56 : 56 pad }
+    16, abi_minor : 18, _pad20 : 20 pad, host_version : 24 text, _pad56 : 56 pad } text {
+    host_version : host_version_str, set_host_version }
 );
 /// Local\\ibf.directory: the hosts running in this logon session
 ///
@@ -1819,68 +1713,15 @@ pub struct RecFileHeader {
     /// Offset 0x1f0, 16 bytes. Declared padding: keep it zero.
     pub _pad496: [u8; 16],
 }
-impl RecFileHeader {
-    /// `host_version` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn host_version_str(
-        &self,
-    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.host_version)
-    }
-    /// Sets `host_version` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_host_version(&mut self, text: &str) {
-        text::set(&mut self.host_version, text);
-    }
-    /// `profile_name` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn profile_name_str(
-        &self,
-    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.profile_name)
-    }
-    /// Sets `profile_name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_profile_name(&mut self, text: &str) {
-        text::set(&mut self.profile_name, text);
-    }
-    /// `exe_sha256` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn exe_sha256_str(
-        &self,
-    ) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.exe_sha256)
-    }
-    /// Sets `exe_sha256` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_exe_sha256(&mut self, text: &str) {
-        text::set(&mut self.exe_sha256, text);
-    }
-    /// `note` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn note_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.note)
-    }
-    /// Sets `note` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_note(&mut self, text: &str) {
-        text::set(&mut self.note, text);
-    }
-}
 abi_struct!(
     RecFileHeader : size 512, align 8 { magic : 0, format : 4, header_size : 6,
     schema_major : 8, schema_minor : 10, snapshot_size : 12, chunk_ticks : 16, host_pid :
     20, start_unix_ns : 24, start_mono_ns : 32, controls : 40, run_mode : 56, bot_pads :
     57, _pad58 : 58 pad, lockstep_timeout_ms : 60, host_version : 64 text, profile_name :
-    96 text, exe_sha256 : 160 text, note : 240 text, _pad496 : 496 pad }
+    96 text, exe_sha256 : 160 text, note : 240 text, _pad496 : 496 pad } text {
+    host_version : host_version_str, set_host_version; profile_name : profile_name_str,
+    set_profile_name; exe_sha256 : exe_sha256_str, set_exe_sha256; note : note_str,
+    set_note }
 );
 /// One chunk: its zlib stream follows
 ///
@@ -2432,23 +2273,9 @@ pub struct ExtraEntry {
     /// Offset 0x22, 2 bytes. Elements: 1 per object, or one per entity for per-entity probes
     pub count: u16,
 }
-impl ExtraEntry {
-    /// `name` as text: the bytes up to the first NUL, which must be UTF-8.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error when those bytes are not UTF-8.
-    pub fn name_str(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-        text::to_str(&self.name)
-    }
-    /// Sets `name` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.
-    pub fn set_name(&mut self, text: &str) {
-        text::set(&mut self.name, text);
-    }
-}
 abi_struct!(
     ExtraEntry : size 36, align 4 { name : 0 text, offset : 24, size : 28, r#type : 32,
-    count : 34 }
+    count : 34 } text { name : name_str, set_name }
 );
 /// 2312 bytes, align 4.
 #[allow(clippy::pub_underscore_fields, reason = "declared padding is public, so that a struct literal can name every field")]

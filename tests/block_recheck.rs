@@ -87,29 +87,38 @@ fn c_block_checks_recheck_the_writer_after_the_tables() {
     }
 }
 
-/// In the Rust module, every root block accessor re-checks after `attach::block`.
+/// In the Rust module, every root block accessor re-checks after `attach::block`: each is a
+/// `blocks` line of `abi_runtime::handle_accessors!` with the root's handshake (`live`), and
+/// that line's expansion checks that the writer still runs, reads the block, then checks again.
 #[test]
 fn rust_block_accessors_recheck_the_writer_after_the_tables() {
     let rust = abi_codegen::testing::language_backend::rust::expand_rust(
         &common::bridge_schema(),
         "schema.toml",
     );
-    // The accessors check first that the writer still runs (the host's own free, which
-    // restores a row's blocks, reads them with no liveness check at all).
-    let accessors: Vec<usize> = rust
-        .match_indices("::abi_runtime::attach::still_running(")
-        .map(|(i, _)| i)
-        .collect();
-    assert_eq!(accessors.len(), 2, "client_blocks and bot_blocks");
-    for at in accessors {
-        let tail = &rust[at..];
-        let body = &tail[..tail.find("\n        }\n").expect("the accessor's end")];
-        let read = body
-            .find("::abi_runtime::attach::block(")
-            .expect("reads the block");
+    let blocks: Vec<&str> = rust.lines().filter(|l| l.contains("] blocks ")).collect();
+    assert_eq!(blocks.len(), 2, "client_blocks and bot_blocks: {blocks:#?}");
+    for line in blocks {
         assert!(
-            body[read..].contains("::abi_runtime::attach::still_running_after_read("),
-            "no re-check after the read:\n{body}"
+            line.ends_with(", BRIDGE_TABLE, live BRIDGE_HEADER_HANDSHAKE;"),
+            "a root block accessor without the liveness checks: {line}"
         );
     }
+    // The expansion of a `blocks` line with `live` (the host's own handle, which reads its
+    // laid-out tables with no liveness check at all, returns before the checks).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let macros = std::fs::read_to_string(root.join("runtime/src/handles.rs")).unwrap();
+    let arm = &macros[macros.find("blocks $name:ident").expect("the blocks arm")..];
+    let arm = &arm[..arm.find("\n    };\n").expect("the arm's end")];
+    let own = arm
+        .find("if self.laid_out.is_some()")
+        .expect("the host's own first");
+    let before = arm
+        .find("$crate::attach::still_running(")
+        .expect("a check before the read");
+    let read = arm.find("$crate::attach::block(").expect("reads the block");
+    let after = arm
+        .find("$crate::attach::still_running_after_read(")
+        .expect("a re-check after the read");
+    assert!(own < before && before < read && read < after, "{arm}");
 }

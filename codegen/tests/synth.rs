@@ -146,8 +146,9 @@ fn synthetic_schema_rust_has_a_live_layer() {
         "pub struct Unit5Slots",
         "pub fn read_newest(",
         "pub fn unit_21_events_since(",
-        "pub struct Unit2Area",
-        "pub fn attach(",
+        // The root layout's handle (its type, `attach`, `produce`) is a line of
+        // `abi_runtime::layout_handle!`.
+        "root Unit2Area: handshake UNIT_2_HANDSHAKE, table UNIT_2_AREA_TABLE;",
         // A compare-and-swap is a line of `abi_runtime::view_accessors!`.
         "compare_exchange compare_exchange_state @ ",
     ] {

@@ -2,7 +2,6 @@
 //! and docs, its text accessors, and the `abi_struct!` line that gives it `Default`, `Debug`
 //! and the compile-time layout asserts.
 
-use crate::language_backend::rust::docs::doc_lit;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -88,7 +87,7 @@ pub(super) fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStr
         .iter()
         .zip(&l.fields)
         .map(|(f, fl)| expand_field(abi, f, fl));
-    let text = expand_text_accessors(s);
+    let text = text_accessors(s);
     let size = Literal::u64_unsuffixed(l.size);
     let align = Literal::u64_unsuffixed(l.align);
     // `align(N)` where a 32-bit target would give the struct less (i686 aligns `u64` to 4).
@@ -134,8 +133,7 @@ pub(super) fn expand_struct(abi: &Abi, s: &Struct, l: &StructLayout) -> TokenStr
         pub struct #ty {
             #(#fields,)*
         }
-        #text
-        abi_struct!(#ty: size #size, align #align { #(#offsets),* });
+        abi_struct!(#ty: size #size, align #align { #(#offsets),* } #text);
     }
 }
 
@@ -171,44 +169,19 @@ pub(super) fn is_shown_array(f: &Field) -> bool {
 /// Whether a field is text (`plan::row_loads::is_text`).
 pub(super) use crate::plan::row_loads::is_text;
 
-/// `name_str()` and `set_name()` for every text field.
-fn expand_text_accessors(s: &Struct) -> TokenStream {
-    let ty = type_ident(&s.name);
-    let methods: Vec<TokenStream> = s
-        .fields
-        .iter()
-        .filter(|f| is_text(f))
+/// `text { name: name_str, set_name; ... }` in `abi_struct!`: `name_str()` and `set_name()`
+/// for every text field, or nothing when the struct has none.
+fn text_accessors(s: &Struct) -> TokenStream {
+    let fields: Vec<TokenStream> = (s.fields.iter().filter(|f| is_text(f)))
         .map(|f| {
             let name = rust_ident(&f.name);
             let get = format_ident!("{}_str", f.name);
             let set = format_ident!("set_{}", f.name);
-            let get_doc = doc_lit!(" `{}` as text: the bytes up to the first NUL, which must be UTF-8.", f.name);
-            let set_doc = doc_lit!(
-                " Sets `{}` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.",
-                f.name
-            );
-            quote! {
-                #[doc = #get_doc]
-                ///
-                /// # Errors
-                ///
-                /// The UTF-8 error when those bytes are not UTF-8.
-                pub fn #get(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
-                    text::to_str(&self.#name)
-                }
-                #[doc = #set_doc]
-                pub fn #set(&mut self, text: &str) {
-                    text::set(&mut self.#name, text);
-                }
-            }
+            quote!(#name: #get, #set)
         })
         .collect();
-    if methods.is_empty() {
+    if fields.is_empty() {
         return TokenStream::new();
     }
-    quote! {
-        impl #ty {
-            #(#methods)*
-        }
-    }
+    quote!(text { #(#fields);* })
 }

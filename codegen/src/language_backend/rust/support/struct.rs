@@ -4,8 +4,10 @@
 /// `text` for a `char[N]` field, which `Debug` shows as a string, `array` for another
 /// array, or `count(path)` for an array whose entries in use the field at `path` counts,
 /// which `Debug` shows up to its count (`array::Debug`).
+/// After the fields, `text { FIELD: GET, SET; ... }` gives each text field `GET()`, its text
+/// up to the first NUL, and `SET(text)` (the generated file's `text` module does both).
 macro_rules! abi_struct {
-    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident $(($($count:tt)+))?)?),* $(,)? }) => {
+    ($ty:ident : size $size:literal, align $align:literal { $($field:ident : $offset:literal $($kind:ident $(($($count:tt)+))?)?),* $(,)? } $(text { $($text:ident : $get:ident, $set:ident);+ $(;)? })?) => {
         impl ::core::default::Default for $ty {
             fn default() -> Self {
                 <$ty as ::zerocopy::FromZeros>::new_zeroed()
@@ -20,6 +22,23 @@ macro_rules! abi_struct {
                 if padding_left_out { d.finish_non_exhaustive() } else { d.finish() }
             }
         }
+
+        $(impl $ty {
+            $(
+            #[doc = concat!("`", stringify!($text), "` as text: the bytes up to the first NUL, which must be UTF-8.")]
+            ///
+            /// # Errors
+            ///
+            /// The UTF-8 error when those bytes are not UTF-8.
+            pub fn $get(&self) -> ::core::result::Result<&str, ::core::str::Utf8Error> {
+                text::to_str(&self.$text)
+            }
+            #[doc = concat!(" Sets `", stringify!($text), "` to `text`, cut at a character boundary so that a terminating NUL always fits; the rest is zeroed.")]
+            pub fn $set(&mut self, text: &str) {
+                text::set(&mut self.$text, text);
+            }
+            )+
+        })?
 
         const _: () = {
             assert!(::core::mem::size_of::<$ty>() == $size);
