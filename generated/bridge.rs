@@ -3631,30 +3631,10 @@ pub mod live {
             self.reader.laps()
         }
     }
-    /// An answer of mailbox `mailbox`, copied out.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct MailboxResponse {
-        /// The request it answers.
-        pub seq: u32,
-        /// The server's status.
-        pub status: super::CommandStatus,
-        /// The answer's text, as much as the response area held.
-        pub text: Vec<u8>,
-        /// The answer was cut to the response area.
-        pub cut: bool,
-        /// The whole answer's bytes.
-        pub total: u64,
-    }
-    /// The client's side of mailbox `mailbox`: one request at a time, [`MailboxClient::request`], then [`MailboxClient::poll_response`] or [`MailboxClient::wait_response`]. A client's command mailbox: one request at a time. The request text follows the header, then the response text.
-    #[derive(Debug, Clone, Copy)]
-    pub struct MailboxClient<'a> {
-        mailbox: ::abi_runtime::mailbox::Mailbox<'a, ::abi_runtime::ReadWrite>,
-        pending: Option<u32>,
-    }
-    /// The server's side of mailbox `mailbox`: [`MailboxServer::serve`] answers the request that waits. A client's command mailbox: one request at a time. The request text follows the header, then the response text.
-    #[derive(Debug, Clone, Copy)]
-    pub struct MailboxServer<'a> {
-        mailbox: ::abi_runtime::mailbox::Mailbox<'a, ::abi_runtime::ReadWrite>,
+    ::abi_runtime::mailbox_sides! {
+        #[doc = r" An answer of mailbox `mailbox`, copied out."] response MailboxResponse: status super::CommandStatus as u32;
+        #[doc = r" The client's side of mailbox `mailbox`: one request at a time, [`MailboxClient::request`], then [`MailboxClient::poll_response`] or [`MailboxClient::wait_response`]. A client's command mailbox: one request at a time. The request text follows the header, then the response text."] client MailboxClient;
+        #[doc = r" The server's side of mailbox `mailbox`: [`MailboxServer::serve`] answers the request that waits. A client's command mailbox: one request at a time. The request text follows the header, then the response text."] server MailboxServer;
     }
     impl MailboxClient<'_> {
         /// Where the mailbox's fields are, from the start of its header.
@@ -3669,119 +3649,6 @@ pub mod live {
             response_capacity: ::abi_runtime::attach::Field::new(28, 4),
             area: 64,
         };
-    }
-    impl<'a> MailboxClient<'a> {
-        /// The client of the mailbox whose header starts `region` (the header and both
-        /// areas): its capacities are read and checked now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
-            Ok(Self {
-                mailbox: ::abi_runtime::mailbox::Mailbox::new(region, Self::SPEC)?,
-                pending: None,
-            })
-        }
-        /// Sends `text` (at most the request capacity - 1 bytes) and returns its number.
-        /// `Busy` while the last request has no answer.
-        pub fn request(
-            &mut self,
-            text: &[u8],
-        ) -> Result<u32, ::abi_runtime::mailbox::MailboxError> {
-            let seq = self.mailbox.request(text)?;
-            self.pending = Some(seq);
-            Ok(seq)
-        }
-        /// The answer to the last request, once (`None` while it has none, or when no
-        /// request waits). Its length is checked against the response capacity.
-        pub fn poll_response(
-            &mut self,
-        ) -> Result<Option<MailboxResponse>, ::abi_runtime::mailbox::MailboxError> {
-            let Some(seq) = self.pending else {
-                return Ok(None);
-            };
-            let Some(r) = self.mailbox.poll_response(seq)? else {
-                return Ok(None);
-            };
-            self.pending = None;
-            let status = r.status;
-            Ok(
-                Some(MailboxResponse {
-                    seq: r.seq,
-                    status: super::CommandStatus(status),
-                    cut: r.cut(),
-                    total: r.total,
-                    text: r.text,
-                }),
-            )
-        }
-        /// [`Self::poll_response`] until the answer comes or `timeout` passes (`None`):
-        /// it spins briefly, then sleeps 50 µs between polls.
-        pub fn wait_response(
-            &mut self,
-            timeout: ::std::time::Duration,
-        ) -> Result<Option<MailboxResponse>, ::abi_runtime::mailbox::MailboxError> {
-            let start = ::std::time::Instant::now();
-            let mut polls = 0u32;
-            loop {
-                if let Some(r) = self.poll_response()? {
-                    return Ok(Some(r));
-                }
-                if self.pending.is_none() || start.elapsed() >= timeout {
-                    return Ok(None);
-                }
-                polls += 1;
-                if polls < 64 {
-                    ::core::hint::spin_loop();
-                } else {
-                    ::std::thread::sleep(::std::time::Duration::from_micros(50));
-                }
-            }
-        }
-    }
-    impl<'a> MailboxServer<'a> {
-        /// The server of the mailbox whose header starts `region`: its capacities are read
-        /// and checked now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
-            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
-        }
-        /// [`Self::new`] with the capacities read from `from`: the host's own handle
-        /// gives the header as it laid it out, never the bytes a client can write.
-        pub fn with_geometry(
-            region: Region<'a>,
-            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
-        ) -> Result<Self, ::abi_runtime::mailbox::MailboxError> {
-            Ok(Self {
-                mailbox: ::abi_runtime::mailbox::Mailbox::with_geometry(
-                    region,
-                    MailboxClient::SPEC,
-                    from,
-                )?,
-            })
-        }
-        /// When a request waits, copies it (its length checked), answers it with
-        /// `answer(text)` (a status and the whole answer, cut to the response area) and
-        /// returns its number; `None` when none waits.
-        pub fn serve(
-            &self,
-            answer: impl FnOnce(&[u8]) -> (super::CommandStatus, Vec<u8>),
-        ) -> Result<Option<u32>, ::abi_runtime::mailbox::MailboxError> {
-            self.mailbox
-                .serve(|text| {
-                    let (status, whole) = answer(text);
-                    (status.0, whole)
-                })
-        }
-        /// [`Self::serve`] that answers a malformed request too (its length past its
-        /// area): `answer(None)` gives its raw status and text. The number answered and
-        /// whether it was malformed (the host's service turn, `abi_runtime::service`).
-        pub fn serve_or_malformed(
-            &self,
-            answer: impl FnOnce(Option<&[u8]>) -> (u32, Vec<u8>),
-        ) -> Result<Option<(u32, bool)>, ::abi_runtime::mailbox::MailboxError> {
-            self.mailbox.serve_or_malformed(answer)
-        }
     }
     /// A list of exchange `draw`, copied out.
     #[derive(Clone, PartialEq)]

@@ -122,6 +122,7 @@
 
 mod accessors;
 mod handles;
+mod mailbox_sides;
 
 pub mod attach;
 mod attach_check;
