@@ -3349,16 +3349,10 @@ pub mod live {
             })
         }
     }
-    /// The writer's side of queue `log_queue` (one writer), over the `log_queue_header` at the start of a region and the entries after it: [`LogQueueWriter::push`] returns whether the entry was dropped because the queue was full. A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted.
-    #[derive(Debug, Clone, Copy)]
-    pub struct LogQueueWriter<'a> {
-        queue: ::abi_runtime::byte_queue::ByteQueue<'a, ::abi_runtime::ReadWrite>,
-    }
-    /// The reader's side of queue `log_queue` (one reader): [`LogQueueReader::pop`] copies out the next entry, every size and length the writer wrote checked first. A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted.
-    #[derive(Debug)]
-    pub struct LogQueueReader<'a> {
-        queue: ::abi_runtime::byte_queue::ByteQueue<'a, ::abi_runtime::ReadWrite>,
-        buf: Vec<u8>,
+    ::abi_runtime::entry_sides! {
+        queue;
+        #[doc = r" The writer's side of queue `log_queue` (one writer), over the `log_queue_header` at the start of a region and the entries after it: [`LogQueueWriter::push`] returns whether the entry was dropped because the queue was full. A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted."] writer LogQueueWriter;
+        #[doc = r" The reader's side of queue `log_queue` (one reader): [`LogQueueReader::pop`] copies out the next entry, every size and length the writer wrote checked first. A client's log queue: the client writes, the host reads. Full means the entry is dropped and counted."] reader LogQueueReader: LogQueueEntry;
     }
     impl LogQueueWriter<'_> {
         /// Where the queue's fields are, from the start of its header.
@@ -3377,26 +3371,9 @@ pub mod live {
         };
         /// Each part after an entry's header: its length field and its bound.
         pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
-            ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field::new(4, 1),
-                max: 32,
-            },
-            ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field::new(6, 2),
-                max: 968,
-            },
+            ::abi_runtime::entry_parts::PartSpec { len: ::abi_runtime::attach::Field::new(4, 1), max: 32 },
+            ::abi_runtime::entry_parts::PartSpec { len: ::abi_runtime::attach::Field::new(6, 2), max: 968 },
         ];
-    }
-    impl<'a> LogQueueWriter<'a> {
-        /// The writer of the queue whose header starts `region` (the header and its
-        /// area): its capacity is read and checked now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
-            Ok(Self {
-                queue: ::abi_runtime::byte_queue::ByteQueue::new(region, Self::SPEC)?,
-            })
-        }
         /// Appends an entry: `head` gives the header's own fields (its size, kind and part
         /// lengths are set here), then each part in order. `Ok(true)` when the queue was
         /// full and the entry was dropped (and counted); an error, with nothing written,
@@ -3416,55 +3393,6 @@ pub mod live {
                 &[source, text],
             )?;
             Ok(self.queue.push(&entry)? == ::abi_runtime::byte_queue::Pushed::Dropped)
-        }
-        /// Entries dropped so far because the queue was full.
-        pub fn dropped(&self) -> u64 {
-            self.queue.dropped()
-        }
-        /// The area's bytes.
-        pub fn capacity(&self) -> u64 {
-            self.queue.capacity()
-        }
-    }
-    impl<'a> LogQueueReader<'a> {
-        /// The reader of the queue whose header starts `region`: its capacity is read and
-        /// checked now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
-            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
-        }
-        /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
-        /// the header as it laid it out, never the bytes a client can write.
-        pub fn with_geometry(
-            region: Region<'a>,
-            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
-        ) -> Result<Self, ::abi_runtime::byte_queue::QueueError> {
-            Ok(Self {
-                queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(
-                    region,
-                    LogQueueWriter::SPEC,
-                    from,
-                )?,
-                buf: Vec::new(),
-            })
-        }
-        /// The next entry, copied out and consumed, or `None` when the queue is empty. A
-        /// size, position or part length the writer wrote that cannot be right is a named
-        /// error ([`abi_runtime::byte_queue::QueueError::check`]).
-        pub fn pop(
-            &mut self,
-        ) -> Result<Option<LogQueueEntry>, ::abi_runtime::byte_queue::QueueError> {
-            match self.queue.pop(&mut self.buf)? {
-                ::abi_runtime::byte_queue::Popped::Empty => Ok(None),
-                ::abi_runtime::byte_queue::Popped::Entry(_) => {
-                    LogQueueEntry::split(&self.buf, LogQueueWriter::PARTS).map(Some)
-                }
-            }
-        }
-        /// Entries the writer dropped so far.
-        pub fn dropped(&self) -> u64 {
-            self.queue.dropped()
         }
     }
     /// One entry of `log_ring`, copied out: its `log_entry` and each part after it.
@@ -3497,30 +3425,11 @@ pub mod live {
             })
         }
     }
-    /// What [`LogRingReader::read_next`] found.
-    #[derive(Clone, PartialEq)]
-    pub enum LogRingRead {
-        /// The next entry, whole.
-        Entry(LogRingEntry),
-        /// Nothing new.
-        Empty,
-        /// The writer overwrote `missed` entries this reader had not read; the next call
-        /// reads the oldest entry still there.
-        Lapped {
-            /// Entries lost.
-            missed: u64,
-        },
-    }
-    /// The writer's side of broadcast ring `log_ring` (one writer): [`LogRingWriter::push`] appends an entry, overwriting the oldest. The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten.
-    #[derive(Debug, Clone, Copy)]
-    pub struct LogRingWriter<'a> {
-        ring: ::abi_runtime::broadcast_ring::RingWriter<'a, ::abi_runtime::ReadWrite>,
-    }
-    /// A reader of broadcast ring `log_ring` (any number, each with its own position): [`LogRingReader::read_next`] gives an entry, `Empty`, or `Lapped { missed }`, never a torn entry. The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten.
-    #[derive(Debug, Clone)]
-    pub struct LogRingReader<'a> {
-        reader: ::abi_runtime::broadcast_ring::RingReader<'a, ::abi_runtime::ReadWrite>,
-        buf: Vec<u8>,
+    ::abi_runtime::entry_sides! {
+        broadcast;
+        #[doc = r" What [`LogRingReader::read_next`] found."] read LogRingRead: LogRingEntry;
+        #[doc = r" The writer's side of broadcast ring `log_ring` (one writer): [`LogRingWriter::push`] appends an entry, overwriting the oldest. The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten."] writer LogRingWriter;
+        #[doc = r" A reader of broadcast ring `log_ring` (any number, each with its own position): [`LogRingReader::read_next`] gives an entry, `Empty`, or `Lapped { missed }`, never a torn entry. The host log ring: one writer (the host's log drain), any number of readers, oldest overwritten."] reader LogRingReader;
     }
     impl LogRingWriter<'_> {
         /// Where the ring's fields are, from the start of its header.
@@ -3540,26 +3449,9 @@ pub mod live {
         };
         /// Each part after an entry's header: its length field and its bound.
         pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = &[
-            ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field::new(4, 1),
-                max: 32,
-            },
-            ::abi_runtime::entry_parts::PartSpec {
-                len: ::abi_runtime::attach::Field::new(6, 2),
-                max: 968,
-            },
+            ::abi_runtime::entry_parts::PartSpec { len: ::abi_runtime::attach::Field::new(4, 1), max: 32 },
+            ::abi_runtime::entry_parts::PartSpec { len: ::abi_runtime::attach::Field::new(6, 2), max: 968 },
         ];
-    }
-    impl<'a> LogRingWriter<'a> {
-        /// The writer of the ring whose header starts `region` (the header and its area):
-        /// its capacity is read and checked now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
-            Ok(Self {
-                ring: ::abi_runtime::broadcast_ring::RingWriter::new(region, Self::SPEC)?,
-            })
-        }
         /// Appends an entry: `head` gives the header's own fields (its size, kind, seq and
         /// part lengths are set here), then each part in order. Returns the entry's seq.
         /// An error, with nothing written, when a part is longer than its bound.
@@ -3578,57 +3470,6 @@ pub mod live {
                 &[source, text],
             )?;
             self.ring.push(&mut entry)
-        }
-    }
-    impl<'a> LogRingReader<'a> {
-        /// A reader joining at the newest position: it reads what is written from now on.
-        pub fn join_latest(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
-            Ok(Self {
-                reader: ::abi_runtime::broadcast_ring::RingReader::join_latest(
-                    region,
-                    LogRingWriter::SPEC,
-                )?,
-                buf: Vec::new(),
-            })
-        }
-        /// A reader joining at the oldest whole entry still in the ring.
-        pub fn join_oldest(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::broadcast_ring::RingError> {
-            Ok(Self {
-                reader: ::abi_runtime::broadcast_ring::RingReader::join_oldest(
-                    region,
-                    LogRingWriter::SPEC,
-                )?,
-                buf: Vec::new(),
-            })
-        }
-        /// The next entry (copied, then re-checked against the tail: never torn),
-        /// `Empty`, or `Lapped { missed }`. A size, position or part length the writer
-        /// wrote that cannot be right is a named error
-        /// ([`abi_runtime::broadcast_ring::RingError::check`]).
-        pub fn read_next(
-            &mut self,
-        ) -> Result<LogRingRead, ::abi_runtime::broadcast_ring::RingError> {
-            Ok(
-                match self.reader.read_next(&mut self.buf)? {
-                    ::abi_runtime::broadcast_ring::Read::Entry(_) => {
-                        LogRingRead::Entry(
-                            LogRingEntry::split(&self.buf, LogRingWriter::PARTS)?,
-                        )
-                    }
-                    ::abi_runtime::broadcast_ring::Read::Empty => LogRingRead::Empty,
-                    ::abi_runtime::broadcast_ring::Read::Lapped { missed } => {
-                        LogRingRead::Lapped { missed }
-                    }
-                },
-            )
-        }
-        /// Times this reader was lapped.
-        pub fn laps(&self) -> u64 {
-            self.reader.laps()
         }
     }
     ::abi_runtime::mailbox_sides! {

@@ -121,6 +121,7 @@
 #![warn(missing_docs)]
 
 mod accessors;
+mod entry_sides;
 mod handles;
 mod mailbox_sides;
 

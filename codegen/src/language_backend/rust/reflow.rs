@@ -5,7 +5,8 @@
 //! may be longer, and the generated file is no source rustfmt checks).
 
 /// The first lines of the invocations put one entry a line, after their indentation.
-const OPENINGS: [&str; 5] = [
+const OPENINGS: [&str; 6] = [
+    "::abi_runtime::entry_sides! {",
     "::abi_runtime::mailbox_sides! {",
     "::abi_runtime::view_accessors! {",
     "::abi_runtime::view! {",
@@ -96,7 +97,8 @@ pub(super) fn one_line_specs(text: &str) -> String {
             continue;
         }
         let end = closing(&lines, i - 1).unwrap_or(i);
-        compact(&lines[i..end], false, &mut out);
+        // An array item's entries take a line each, however wide.
+        compact(&lines[i..end], trimmed.ends_with('['), &mut out);
         i = end;
     }
     out
@@ -252,5 +254,15 @@ mod tests {
         let printed = "pub static S: T = T {\n    name: \"s\",\n    ours: V {\n        major: 0,\n        minor: 9,\n    },\n    rows: &[\n        R {\n            a: 1,\n            b: Some((\n                \"x\",\n                F::new(1, 2),\n            )),\n        },\n    ],\n};\nfn f() {\n    g(\n        1,\n    );\n}\n";
         let want = "pub static S: T = T {\n    name: \"s\",\n    ours: V { major: 0, minor: 9 },\n    rows: &[R { a: 1, b: Some((\"x\", F::new(1, 2))) }],\n};\nfn f() {\n    g(\n        1,\n    );\n}\n";
         assert_eq!(one_line_specs(printed), want);
+    }
+
+    #[test]
+    fn an_array_items_entries_take_a_line_each_however_wide() {
+        let wide = "x".repeat(120);
+        let printed = format!(
+            "    pub const P: &[T] = &[\n        T {{\n            a: \"{wide}\",\n        }},\n    ];\n"
+        );
+        let want = format!("    pub const P: &[T] = &[\n        T {{ a: \"{wide}\" }},\n    ];\n");
+        assert_eq!(one_line_specs(&printed), want);
     }
 }

@@ -137,17 +137,10 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
     quote! {
         #item
 
-        #[doc = #doc]
-        #[derive(Debug, Clone, Copy)]
-        pub struct #writer<'a> {
-            queue: ::abi_runtime::byte_queue::ByteQueue<'a, ::abi_runtime::ReadWrite>,
-        }
-
-        #[doc = #rdoc]
-        #[derive(Debug)]
-        pub struct #reader<'a> {
-            queue: ::abi_runtime::byte_queue::ByteQueue<'a, ::abi_runtime::ReadWrite>,
-            buf: Vec<u8>,
+        ::abi_runtime::entry_sides! {
+            queue;
+            #[doc = #doc] writer #writer;
+            #[doc = #rdoc] reader #reader: #entry;
         }
 
         impl #writer<'_> {
@@ -157,14 +150,6 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
             };
             /// Each part after an entry's header: its length field and its bound.
             pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = #parts;
-        }
-
-        impl<'a> #writer<'a> {
-            /// The writer of the queue whose header starts `region` (the header and its
-            /// area): its capacity is read and checked now.
-            pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::new(region, Self::SPEC)? })
-            }
 
             /// Appends an entry: `head` gives the header's own fields (its size, kind and part
             /// lengths are set here), then each part in order. `Ok(true)` when the queue was
@@ -175,44 +160,6 @@ fn expand_queue(schema: &Schema, p: &Protocol, q: &Queue) -> TokenStream {
                 Ok(self.queue.push(&entry)? == ::abi_runtime::byte_queue::Pushed::Dropped)
             }
 
-            /// Entries dropped so far because the queue was full.
-            pub fn dropped(&self) -> u64 {
-                self.queue.dropped()
-            }
-
-            /// The area's bytes.
-            pub fn capacity(&self) -> u64 {
-                self.queue.capacity()
-            }
-        }
-
-        impl<'a> #reader<'a> {
-            /// The reader of the queue whose header starts `region`: its capacity is read and
-            /// checked now.
-            pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
-            }
-
-            /// [`Self::new`] with the capacity read from `from`: the host's own handle gives
-            /// the header as it laid it out, never the bytes a client can write.
-            pub fn with_geometry(region: Region<'a>, from: ::abi_runtime::laid_out::GeometryFrom<'_>) -> Result<Self, #error> {
-                Ok(Self { queue: ::abi_runtime::byte_queue::ByteQueue::with_geometry(region, #writer::SPEC, from)?, buf: Vec::new() })
-            }
-
-            /// The next entry, copied out and consumed, or `None` when the queue is empty. A
-            /// size, position or part length the writer wrote that cannot be right is a named
-            /// error ([`abi_runtime::byte_queue::QueueError::check`]).
-            pub fn pop(&mut self) -> Result<Option<#entry>, #error> {
-                match self.queue.pop(&mut self.buf)? {
-                    ::abi_runtime::byte_queue::Popped::Empty => Ok(None),
-                    ::abi_runtime::byte_queue::Popped::Entry(_) => #entry::split(&self.buf, #writer::PARTS).map(Some),
-                }
-            }
-
-            /// Entries the writer dropped so far.
-            pub fn dropped(&self) -> u64 {
-                self.queue.dropped()
-            }
         }
     }
 }
@@ -257,32 +204,11 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
     quote! {
         #item
 
-        #[doc = #read_doc]
-        #[derive(Clone, PartialEq)]
-        pub enum #read {
-            /// The next entry, whole.
-            Entry(#entry),
-            /// Nothing new.
-            Empty,
-            /// The writer overwrote `missed` entries this reader had not read; the next call
-            /// reads the oldest entry still there.
-            Lapped {
-                /// Entries lost.
-                missed: u64,
-            },
-        }
-
-        #[doc = #doc]
-        #[derive(Debug, Clone, Copy)]
-        pub struct #writer<'a> {
-            ring: ::abi_runtime::broadcast_ring::RingWriter<'a, ::abi_runtime::ReadWrite>,
-        }
-
-        #[doc = #rdoc]
-        #[derive(Debug, Clone)]
-        pub struct #reader<'a> {
-            reader: ::abi_runtime::broadcast_ring::RingReader<'a, ::abi_runtime::ReadWrite>,
-            buf: Vec<u8>,
+        ::abi_runtime::entry_sides! {
+            broadcast;
+            #[doc = #read_doc] read #read: #entry;
+            #[doc = #doc] writer #writer;
+            #[doc = #rdoc] reader #reader;
         }
 
         impl #writer<'_> {
@@ -292,14 +218,6 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
             };
             /// Each part after an entry's header: its length field and its bound.
             pub const PARTS: &'static [::abi_runtime::entry_parts::PartSpec] = #parts;
-        }
-
-        impl<'a> #writer<'a> {
-            /// The writer of the ring whose header starts `region` (the header and its area):
-            /// its capacity is read and checked now.
-            pub fn new(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { ring: ::abi_runtime::broadcast_ring::RingWriter::new(region, Self::SPEC)? })
-            }
 
             /// Appends an entry: `head` gives the header's own fields (its size, kind, seq and
             /// part lengths are set here), then each part in order. Returns the entry's seq.
@@ -310,34 +228,6 @@ fn expand_broadcast(schema: &Schema, p: &Protocol, b: &Broadcast) -> TokenStream
             }
         }
 
-        impl<'a> #reader<'a> {
-            /// A reader joining at the newest position: it reads what is written from now on.
-            pub fn join_latest(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { reader: ::abi_runtime::broadcast_ring::RingReader::join_latest(region, #writer::SPEC)?, buf: Vec::new() })
-            }
-
-            /// A reader joining at the oldest whole entry still in the ring.
-            pub fn join_oldest(region: Region<'a>) -> Result<Self, #error> {
-                Ok(Self { reader: ::abi_runtime::broadcast_ring::RingReader::join_oldest(region, #writer::SPEC)?, buf: Vec::new() })
-            }
-
-            /// The next entry (copied, then re-checked against the tail: never torn),
-            /// `Empty`, or `Lapped { missed }`. A size, position or part length the writer
-            /// wrote that cannot be right is a named error
-            /// ([`abi_runtime::broadcast_ring::RingError::check`]).
-            pub fn read_next(&mut self) -> Result<#read, #error> {
-                Ok(match self.reader.read_next(&mut self.buf)? {
-                    ::abi_runtime::broadcast_ring::Read::Entry(_) => #read::Entry(#entry::split(&self.buf, #writer::PARTS)?),
-                    ::abi_runtime::broadcast_ring::Read::Empty => #read::Empty,
-                    ::abi_runtime::broadcast_ring::Read::Lapped { missed } => #read::Lapped { missed },
-                })
-            }
-
-            /// Times this reader was lapped.
-            pub fn laps(&self) -> u64 {
-                self.reader.laps()
-            }
-        }
     }
 }
 
