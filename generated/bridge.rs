@@ -3491,25 +3491,10 @@ pub mod live {
             area: 64,
         };
     }
-    /// A list of exchange `draw`, copied out.
-    #[derive(Clone, PartialEq)]
-    pub struct DrawList {
-        /// The list's header, as the writer wrote it.
-        pub head: super::DrawListHeader,
-        /// Its items, `count` of them.
-        pub items: Vec<super::DrawCmd>,
-        /// The payload bytes in use.
-        pub payload: Vec<u8>,
-    }
-    /// The writer's side of exchange `draw` (one writer; keep it, it knows its list): [`DrawWriter::push`] builds the list in place, bounded by the header's capacities, and [`DrawWriter::publish`] hands it over. A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2.
-    #[derive(Debug)]
-    pub struct DrawWriter<'a> {
-        list: ::abi_runtime::list_exchange::ListWriter<'a, ::abi_runtime::ReadWrite>,
-    }
-    /// The reader's side of exchange `draw` (one reader; keep it, it knows its list): [`DrawReader::take`] copies out the newest published list. A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2.
-    #[derive(Debug)]
-    pub struct DrawReader<'a> {
-        list: ::abi_runtime::list_exchange::ListReader<'a, ::abi_runtime::ReadWrite>,
+    ::abi_runtime::exchange_sides! {
+        #[doc = r" A list of exchange `draw`, copied out."] list DrawList: head super::DrawListHeader, item super::DrawCmd, size 36;
+        #[doc = r" The writer's side of exchange `draw` (one writer; keep it, it knows its list): [`DrawWriter::push`] builds the list in place, bounded by the header's capacities, and [`DrawWriter::publish`] hands it over. A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2."] writer DrawWriter;
+        #[doc = r" The reader's side of exchange `draw` (one reader; keep it, it knows its list): [`DrawReader::take`] copies out the newest published list. A client's draw lists, a triple buffer: the client's list, the shared one and the host's. Before the first publication (a new claim of the row, or a host's reload) state is 1: the client starts with list 0 and the host with list 2."] reader DrawReader;
     }
     impl DrawWriter<'_> {
         /// Where the exchange's fields are, from the start of its header, and the lists'.
@@ -3534,124 +3519,6 @@ pub mod live {
             },
             item_size: 36,
         };
-    }
-    impl<'a> DrawWriter<'a> {
-        /// The writer of the exchange whose header starts `region` (the header and its
-        /// lists), at the start (the state word as the producer left it): the header's
-        /// buffers, buffer size and capacities are read and checked against the region now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
-            Ok(Self {
-                list: ::abi_runtime::list_exchange::ListWriter::new(region, Self::SPEC)?,
-            })
-        }
-        /// Adds `item` to the list being built, and appends `payload` at offset
-        /// [`Self::payload_len`] as it was before the call (an item that points into the
-        /// payload takes its offset from there). When the list is full of items or
-        /// payload, neither is added: the item is dropped, counted, and the list flagged
-        /// overflowed; `false`.
-        pub fn push(&mut self, item: &super::DrawCmd, payload: &[u8]) -> bool {
-            self.list.push(::zerocopy::IntoBytes::as_bytes(item), payload)
-        }
-        /// Items in the list being built.
-        pub fn len(&self) -> u64 {
-            self.list.len()
-        }
-        /// Whether the list being built has no item.
-        pub fn is_empty(&self) -> bool {
-            self.list.is_empty()
-        }
-        /// Payload bytes in the list being built: where the next payload goes.
-        pub fn payload_len(&self) -> u64 {
-            self.list.payload_len()
-        }
-        /// Items dropped from the list being built.
-        pub fn dropped(&self) -> u64 {
-            self.list.dropped()
-        }
-        /// The most items and payload bytes a list holds, as the header says.
-        pub fn capacity(&self) -> (u64, u64) {
-            self.list.capacity()
-        }
-        /// Hands the list over: `head` gives the list header's own fields (its count,
-        /// payload length, dropped count and overflow flag are set here), then the
-        /// shared list is taken in exchange and the published count bumped. Never blocks.
-        /// `overwrote` says the reader never took the previous list. The next list starts
-        /// empty.
-        pub fn publish(
-            &mut self,
-            head: &super::DrawListHeader,
-        ) -> Result<
-            ::abi_runtime::triple_buffer::Published,
-            ::abi_runtime::triple_buffer::ExchangeError,
-        > {
-            self.list.publish(::zerocopy::IntoBytes::as_bytes(head))
-        }
-    }
-    impl<'a> DrawReader<'a> {
-        /// The reader of the exchange whose header starts `region`, at the start: the
-        /// header's geometry is read and checked against the region now.
-        pub fn new(
-            region: Region<'a>,
-        ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
-            Self::with_geometry(region, ::abi_runtime::laid_out::GeometryFrom::Mapping)
-        }
-        /// [`Self::new`] with the geometry read from `from`: the host's own handle gives
-        /// the header as it laid it out, never the bytes a client can write.
-        pub fn with_geometry(
-            region: Region<'a>,
-            from: ::abi_runtime::laid_out::GeometryFrom<'_>,
-        ) -> Result<Self, ::abi_runtime::triple_buffer::ExchangeError> {
-            Ok(Self {
-                list: ::abi_runtime::list_exchange::ListReader::with_geometry(
-                    region,
-                    DrawWriter::SPEC,
-                    from,
-                )?,
-            })
-        }
-        /// Stale publications this reader absorbed: lists of the row's last session that
-        /// a free overtook (a fresh state naming the reader's own list), never shown.
-        pub fn absorbed(&self) -> u32 {
-            self.list.absorbed()
-        }
-        /// The newest list published since the last take, copied out, or `None`. Its
-        /// count and payload length are checked against the header's capacities. A
-        /// publication of the reader's own list (one a free overtook) is absorbed within
-        /// the plan's grace (`SPEC.stale_grace`): `None`, and the writer's next list is
-        /// taken; past it, `exchange_state`, a broken writer (free the row, then take a
-        /// new reader).
-        pub fn take(
-            &mut self,
-        ) -> Result<Option<DrawList>, ::abi_runtime::triple_buffer::ExchangeError> {
-            let Some(taken) = self.list.take()? else {
-                return Ok(None);
-            };
-            let head = <super::DrawListHeader as ::zerocopy::FromBytes>::read_from_bytes(
-                    &taken.header,
-                )
-                .unwrap_or_else(|_| ::zerocopy::FromZeros::new_zeroed());
-            let items = taken
-                .items
-                .chunks_exact(36)
-                .map(|bytes| {
-                    <super::DrawCmd as ::zerocopy::FromBytes>::read_from_bytes(bytes)
-                        .unwrap_or_else(|_| ::zerocopy::FromZeros::new_zeroed())
-                })
-                .collect();
-            Ok(
-                Some(DrawList {
-                    head,
-                    items,
-                    payload: taken.payload,
-                }),
-            )
-        }
-        /// Lists the writer published so far.
-        pub fn published(&self) -> u64 {
-            self.list.published()
-        }
     }
     /// Whether a `Client`'s row is still its own, and the host still there.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]

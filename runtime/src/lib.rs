@@ -122,6 +122,7 @@
 
 mod accessors;
 mod entry_sides;
+mod exchange_sides;
 mod handles;
 mod mailbox_sides;
 
