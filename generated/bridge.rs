@@ -2599,59 +2599,16 @@ pub mod live {
             #[doc = r" `changes`, an atomic load (acquire). Written by the host."] load changes @ 12: u32;
             #[doc = r" `max_params`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read max_params @ 16: u32;
         }
-        /// Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
-        pub fn read_param_defs(&self) -> Result<ParamDefs, SeqLockError> {
-            self.read_param_defs_counted(HOST_TRIES).map(|(value, _)| value)
-        }
-        /// [`Self::read_param_defs`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
-        pub fn read_param_defs_counted(
-            &self,
-            max_tries: u32,
-        ) -> Result<(ParamDefs, u32), SeqLockError> {
-            let mut out = ParamDefs::zeroed();
-            let retries = self.read_param_defs_into(&mut out, max_tries)?;
-            Ok((out, retries))
-        }
-        /// [`Self::read_param_defs_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
-        pub fn read_param_defs_into(
-            &self,
-            out: &mut ParamDefs,
-            max_tries: u32,
-        ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32, A>::new(self.region, 0);
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_param_defs(out))?;
-            Ok(retries)
+        ::abi_runtime::seqlock_reads! {
+            #[doc = r" Reads what seqlock `param_defs` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write)."] read_param_defs, read_param_defs_counted, read_param_defs_into, copy_param_defs: ParamDefs = ParamDefs::zeroed(), u32 @ 0, HOST_TRIES;
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_param_defs(&self, out: &mut ParamDefs) {
             self.region.read_bytes(4, out.def_count.as_mut_bytes());
             self.region.read_bytes(64, out.defs.as_mut_bytes());
         }
-        /// Reads what seqlock `param_values` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
-        pub fn read_param_values(&self) -> Result<ParamValues, SeqLockError> {
-            self.read_param_values_counted(::abi_runtime::DEFAULT_TRIES)
-                .map(|(value, _)| value)
-        }
-        /// [`Self::read_param_values`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
-        pub fn read_param_values_counted(
-            &self,
-            max_tries: u32,
-        ) -> Result<(ParamValues, u32), SeqLockError> {
-            let mut out = ParamValues::zeroed();
-            let retries = self.read_param_values_into(&mut out, max_tries)?;
-            Ok((out, retries))
-        }
-        /// [`Self::read_param_values_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
-        pub fn read_param_values_into(
-            &self,
-            out: &mut ParamValues,
-            max_tries: u32,
-        ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32, A>::new(self.region, 8);
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_param_values(out))?;
-            Ok(retries)
+        ::abi_runtime::seqlock_reads! {
+            #[doc = r" Reads what seqlock `param_values` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times."] read_param_values, read_param_values_counted, read_param_values_into, copy_param_values: ParamValues = ParamValues::zeroed(), u32 @ 8, ::abi_runtime::DEFAULT_TRIES;
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_param_values(&self, out: &mut ParamValues) {
@@ -2711,28 +2668,8 @@ pub mod live {
             #[doc = r" `wake_p50_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read wake_p50_us @ 32: f32;
             #[doc = r" `wake_p99_us`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the client."] read wake_p99_us @ 36: f32;
         }
-        /// Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
-        pub fn read_stats(&self) -> Result<Stats, SeqLockError> {
-            self.read_stats_counted(HOST_TRIES).map(|(value, _)| value)
-        }
-        /// [`Self::read_stats`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
-        pub fn read_stats_counted(
-            &self,
-            max_tries: u32,
-        ) -> Result<(Stats, u32), SeqLockError> {
-            let mut out = Stats::zeroed();
-            let retries = self.read_stats_into(&mut out, max_tries)?;
-            Ok((out, retries))
-        }
-        /// [`Self::read_stats_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
-        pub fn read_stats_into(
-            &self,
-            out: &mut Stats,
-            max_tries: u32,
-        ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32, A>::new(self.region, 0);
-            let ((), retries) = lock.read_counted(max_tries, || self.copy_stats(out))?;
-            Ok(retries)
+        ::abi_runtime::seqlock_reads! {
+            #[doc = r" Reads what seqlock `stats` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write)."] read_stats, read_stats_counted, read_stats_into, copy_stats: Stats = Stats::zeroed(), u32 @ 0, HOST_TRIES;
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_stats(&self, out: &mut Stats) {
@@ -2810,30 +2747,8 @@ pub mod live {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the host."] load seq @ 0: u32;
         }
-        /// Reads what seqlock `ring_slot` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times.
-        pub fn read_ring_slot(&self) -> Result<RingSlot, SeqLockError> {
-            self.read_ring_slot_counted(::abi_runtime::DEFAULT_TRIES)
-                .map(|(value, _)| value)
-        }
-        /// [`Self::read_ring_slot`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
-        pub fn read_ring_slot_counted(
-            &self,
-            max_tries: u32,
-        ) -> Result<(RingSlot, u32), SeqLockError> {
-            let mut out = RingSlot::zeroed();
-            let retries = self.read_ring_slot_into(&mut out, max_tries)?;
-            Ok((out, retries))
-        }
-        /// [`Self::read_ring_slot_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
-        pub fn read_ring_slot_into(
-            &self,
-            out: &mut RingSlot,
-            max_tries: u32,
-        ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32, A>::new(self.region, 0);
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_ring_slot(out))?;
-            Ok(retries)
+        ::abi_runtime::seqlock_reads! {
+            #[doc = r" Reads what seqlock `ring_slot` guards (written by the host, read by the client): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`abi_runtime::DEFAULT_TRIES`] times."] read_ring_slot, read_ring_slot_counted, read_ring_slot_into, copy_ring_slot: RingSlot = RingSlot::zeroed(), u32 @ 0, ::abi_runtime::DEFAULT_TRIES;
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_ring_slot(&self, out: &mut RingSlot) {
@@ -3011,29 +2926,8 @@ pub mod live {
         ::abi_runtime::view_accessors! {
             #[doc = r" `seq`, a seqlock counter (acquire): odd while its writer writes. Written by the client."] load seq @ 0: u32;
         }
-        /// Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write).
-        pub fn read_pad_input(&self) -> Result<super::PadInput, SeqLockError> {
-            self.read_pad_input_counted(HOST_TRIES).map(|(value, _)| value)
-        }
-        /// [`Self::read_pad_input`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held).
-        pub fn read_pad_input_counted(
-            &self,
-            max_tries: u32,
-        ) -> Result<(super::PadInput, u32), SeqLockError> {
-            let mut out = <super::PadInput as FromZeros>::new_zeroed();
-            let retries = self.read_pad_input_into(&mut out, max_tries)?;
-            Ok((out, retries))
-        }
-        /// [`Self::read_pad_input_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten.
-        pub fn read_pad_input_into(
-            &self,
-            out: &mut super::PadInput,
-            max_tries: u32,
-        ) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<u32, A>::new(self.region, 0);
-            let ((), retries) = lock
-                .read_counted(max_tries, || self.copy_pad_input(out))?;
-            Ok(retries)
+        ::abi_runtime::seqlock_reads! {
+            #[doc = r" Reads what seqlock `pad_input` guards (written by the client, read by the host): copies it with relaxed atomic loads and keeps the copy only if the counter was even and unchanged, retrying up to [`HOST_TRIES`] times (a host does not wait for a client that died mid-write)."] read_pad_input, read_pad_input_counted, read_pad_input_into, copy_pad_input: super::PadInput = < super::PadInput as FromZeros > ::new_zeroed(), u32 @ 0, HOST_TRIES;
         }
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
         fn copy_pad_input(&self, out: &mut super::PadInput) {
@@ -3082,25 +2976,12 @@ pub mod live {
         /// The bytes of `payload` past its type's size (a newer producer's tail, or extras).
         pub payload_extra: ::std::vec::Vec<u8>,
     }
-    impl RingSlot {
-        /// All zero.
-        pub fn zeroed() -> Self {
-            Self {
-                size: FromZeros::new_zeroed(),
-                publish_seq: FromZeros::new_zeroed(),
-                tick: FromZeros::new_zeroed(),
-                publish_ns: FromZeros::new_zeroed(),
-                payload: <super::Snapshot as FromZeros>::new_box_zeroed()
-                    .expect("memory for the payload"),
-                payload_extra: ::std::vec::Vec::new(),
-            }
-        }
-    }
-    impl ::core::default::Default for RingSlot {
-        fn default() -> Self {
-            Self::zeroed()
-        }
-    }
+    ::abi_runtime::zeroed_value!(
+        RingSlot { size : FromZeros::new_zeroed(), publish_seq : FromZeros::new_zeroed(),
+        tick : FromZeros::new_zeroed(), publish_ns : FromZeros::new_zeroed(), payload : <
+        super::Snapshot as FromZeros > ::new_box_zeroed()
+        .expect("memory for the payload"), payload_extra : ::std::vec::Vec::new() }
+    );
     /// What seqlock `param_defs` guards, as one consistent copy. A client's parameter definitions: defs_seq is odd while the client writes them
     #[derive(Clone, Debug)]
     pub struct ParamDefs {
@@ -3109,39 +2990,16 @@ pub mod live {
         /// The trailer part `defs`: `param_def[max_params]`.
         pub defs: [super::ParamDef; 32],
     }
-    impl ParamDefs {
-        /// All zero.
-        pub fn zeroed() -> Self {
-            Self {
-                def_count: FromZeros::new_zeroed(),
-                defs: FromZeros::new_zeroed(),
-            }
-        }
-    }
-    impl ::core::default::Default for ParamDefs {
-        fn default() -> Self {
-            Self::zeroed()
-        }
-    }
+    ::abi_runtime::zeroed_value!(
+        ParamDefs { def_count : FromZeros::new_zeroed(), defs : FromZeros::new_zeroed() }
+    );
     /// What seqlock `param_values` guards, as one consistent copy. The parameters' values: values_seq is odd while the host writes them
     #[derive(Clone, Debug)]
     pub struct ParamValues {
         /// The trailer part `values`: `param_value[max_params]`.
         pub values: [super::ParamValue; 32],
     }
-    impl ParamValues {
-        /// All zero.
-        pub fn zeroed() -> Self {
-            Self {
-                values: FromZeros::new_zeroed(),
-            }
-        }
-    }
-    impl ::core::default::Default for ParamValues {
-        fn default() -> Self {
-            Self::zeroed()
-        }
-    }
+    ::abi_runtime::zeroed_value!(ParamValues { values : FromZeros::new_zeroed() });
     /// What seqlock `stats` guards, as one consistent copy. A client's stats: seq is odd while the client writes them
     #[derive(Clone, Debug)]
     pub struct Stats {
@@ -3150,20 +3008,9 @@ pub mod live {
         /// The trailer part `entries`: `stat_entry[max_stats]`.
         pub entries: [super::StatEntry; 64],
     }
-    impl Stats {
-        /// All zero.
-        pub fn zeroed() -> Self {
-            Self {
-                count: FromZeros::new_zeroed(),
-                entries: FromZeros::new_zeroed(),
-            }
-        }
-    }
-    impl ::core::default::Default for Stats {
-        fn default() -> Self {
-            Self::zeroed()
-        }
-    }
+    ::abi_runtime::zeroed_value!(
+        Stats { count : FromZeros::new_zeroed(), entries : FromZeros::new_zeroed() }
+    );
     /// The ring `snapshot_ring`: 8 slots of 32768 bytes, each a [`RingSlotHeader`] and its payload under seqlock `ring_slot`. `snapshot_seq` counts publications: the newest slot is `(head - 1) % 8`. Snapshots published: the newest is in slot (snapshot_seq - 1) % ring_slots, and none is published while snapshot_seq is 0
     #[derive(Clone, Copy)]
     pub struct SnapshotRing<'a> {

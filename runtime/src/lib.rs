@@ -125,6 +125,7 @@ mod entry_sides;
 mod exchange_sides;
 mod handles;
 mod mailbox_sides;
+mod seqlock_reads;
 
 pub mod attach;
 mod attach_check;

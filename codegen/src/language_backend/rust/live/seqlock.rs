@@ -81,18 +81,7 @@ pub(super) fn expand_seqlock_value(schema: &Schema, lock: &Seqlock) -> TokenStre
             #(#fields,)*
         }
 
-        impl #ty {
-            /// All zero.
-            pub fn zeroed() -> Self {
-                Self { #(#inits,)* }
-            }
-        }
-
-        impl ::core::default::Default for #ty {
-            fn default() -> Self {
-                Self::zeroed()
-            }
-        }
+        ::abi_runtime::zeroed_value!(#ty { #(#inits),* });
     }
 }
 
@@ -235,30 +224,9 @@ pub(super) fn expand_seqlock_methods(schema: &Schema, lock: &Seqlock) -> Methods
     let read_counted = format_ident!("read_{}_counted", lock.name);
     let copy = format_ident!("copy_{}", lock.name);
     let read_into = format_ident!("read_{}_into", lock.name);
-    let into_doc = doc_lit!(
-        " [`Self::{read}_counted`] into a value the caller keeps (no new value, no move of it): returns the retries. Every guarded byte of `out` is overwritten."
-    );
-    let counted_doc = doc_lit!(
-        " [`Self::{read}`] with at most `max_tries` tries, also returning how many retries the copy took (0: the first copy held)."
-    );
     let read = quote! {
-        #[doc = #read_doc]
-        pub fn #read(&self) -> Result<#value_ty, SeqLockError> {
-            self.#read_counted(#tries).map(|(value, _)| value)
-        }
-
-        #[doc = #counted_doc]
-        pub fn #read_counted(&self, max_tries: u32) -> Result<(#value_ty, u32), SeqLockError> {
-            let mut out = #new_out;
-            let retries = self.#read_into(&mut out, max_tries)?;
-            Ok((out, retries))
-        }
-
-        #[doc = #into_doc]
-        pub fn #read_into(&self, out: &mut #value_ty, max_tries: u32) -> Result<u32, SeqLockError> {
-            let lock = SeqLock::<#word, A>::new(self.region, #counter);
-            let ((), retries) = lock.read_counted(max_tries, || self.#copy(out))?;
-            Ok(retries)
+        ::abi_runtime::seqlock_reads! {
+            #[doc = #read_doc] #read, #read_counted, #read_into, #copy: #value_ty = #new_out, #word @ #counter, #tries;
         }
 
         /// One copy of the guarded bytes, torn or not: the seqlock decides.
