@@ -144,8 +144,9 @@ fn synthetic_schema_rust_has_a_live_layer() {
         // A seqlock's reads are a line of `abi_runtime::seqlock_reads!`.
         "read_unit_9_input, read_unit_9_input_counted, read_unit_9_input_into, copy_unit_9_input:",
         "pub fn write_unit_9_input(",
-        "pub struct Unit5Slots",
-        "pub fn read_newest(",
+        // A ring of seqlocked slots (its type, `read_newest`) is a line of
+        // `abi_runtime::slots_ring!`.
+        "] Unit5Slots: head ",
         "pub fn unit_21_events_since(",
         // The root layout's handle (its type, `attach`, `produce`) is a line of
         // `abi_runtime::layout_handle!`.

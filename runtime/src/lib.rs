@@ -126,6 +126,7 @@ mod exchange_sides;
 mod handles;
 mod mailbox_sides;
 mod seqlock_reads;
+mod slots_ring;
 
 pub mod attach;
 mod attach_check;

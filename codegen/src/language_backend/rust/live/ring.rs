@@ -28,15 +28,31 @@ pub(super) fn expand_ring(schema: &Schema, ring: &Ring) -> TokenStream {
 fn slots_ring(schema: &Schema, ring: &Ring) -> TokenStream {
     let t = SlotRingTokens::new(schema, ring);
     let publish = publish_method(schema, ring, &t);
-    let struct_type = slot_ring_struct(&t);
-    let geometry = slot_ring_geometry(&t);
-    let reads = slot_ring_reads(&t);
-    let ty = &t.ty;
+    let SlotRingTokens {
+        ty,
+        doc,
+        head_view,
+        head_get,
+        slot_view,
+        count,
+        size,
+        least,
+        align,
+        align_bits,
+        value,
+        new_value,
+        word,
+        counter,
+        copy,
+        head_wide,
+        ..
+    } = &t;
+    let width = if *head_wide { quote!(u64) } else { quote!(u32) };
     quote! {
-        #struct_type
-        impl<'a> #ty<'a> {
-            #geometry
-            #reads
+        ::abi_runtime::slots_ring! {
+            #[doc = #doc] #ty: head #head_view.#head_get as #width, slot #slot_view, count #count, size #size, least #least, align #align (log2 #align_bits), value #value = #new_value, lock #word @ #counter, copy #copy;
+        }
+        impl #ty<'_> {
             #publish
         }
     }
@@ -62,8 +78,8 @@ struct SlotRingTokens {
     align: Literal,
     /// log2 of the alignment.
     align_bits: Literal,
-    /// Loads the head as a u64.
-    head_load: TokenStream,
+    /// The head counter's getter on its view.
+    head_get: Ident,
     /// The type a slot copies into.
     value: TokenStream,
     /// A zeroed value of it.
@@ -103,16 +119,10 @@ impl SlotRingTokens {
         let head_set = format_ident!("set_{}", head_field.name);
         // The head counter is a u32 or a u64; the ring counts in u64.
         let head_wide = matches!(head_field.ty.elem, Elem::Prim(Prim::U64));
-        let (head_load, head_store) = if head_wide {
-            (
-                quote!(self.head.#head_get()),
-                quote!(self.head.#head_set(head.wrapping_add(1))),
-            )
+        let head_store = if head_wide {
+            quote!(self.head.#head_set(head.wrapping_add(1)))
         } else {
-            (
-                quote!(u64::from(self.head.#head_get())),
-                quote!(self.head.#head_set((head + 1) as u32)),
-            )
+            quote!(self.head.#head_set((head + 1) as u32))
         };
         let slot_view = type_ident(&schema.abi.structs[lock.struct_index].name);
         let copy = format_ident!("copy_{}", lock.name);
@@ -162,7 +172,7 @@ impl SlotRingTokens {
             least,
             align,
             align_bits,
-            head_load,
+            head_get,
             value,
             new_value,
             word,
@@ -172,143 +182,6 @@ impl SlotRingTokens {
             head_wide,
             head_store,
         }
-    }
-}
-
-/// The ring's struct: the head's view, the slots' region and the writer's geometry.
-fn slot_ring_struct(t: &SlotRingTokens) -> TokenStream {
-    let SlotRingTokens {
-        ty, doc, head_view, ..
-    } = t;
-    quote! {
-        #[doc = #doc]
-        #[derive(Clone, Copy)]
-        pub struct #ty<'a> {
-            head: #head_view<'a>,
-            slots: Region<'a>,
-            count: usize,
-            size: usize,
-        }
-
-    }
-}
-
-/// The schema's geometry, and the constructors that check the writer's.
-fn slot_ring_geometry(t: &SlotRingTokens) -> TokenStream {
-    let SlotRingTokens {
-        head_view,
-        count,
-        size,
-        least,
-        align,
-        align_bits,
-        ..
-    } = t;
-    quote! {
-            /// Slots in the ring, as the schema builds it.
-            pub const SLOT_COUNT: usize = #count;
-            /// Bytes per slot, its header included, as the schema builds it.
-            pub const SLOT_SIZE: usize = #size;
-            /// The fewest bytes per slot a reader can use: the slot's header and the
-            /// fixed part of what follows it (what attach requires of the writer).
-            pub const MIN_SLOT_SIZE: usize = #least;
-
-            /// The ring whose head counter is in `head` and whose slots start at
-            /// `slots`, with the schema's slot count and size; an error if `slots`
-            /// is shorter than the slots or misaligned.
-            pub fn new(head: #head_view<'a>, slots: Region<'a>) -> Result<Self, RegionError> {
-                Self::with_geometry(head, slots, Self::SLOT_COUNT, Self::SLOT_SIZE)
-            }
-
-            /// The ring with the writer's slot count and slot size (what attach read
-            /// and checked). An error if there are no slots, a slot is smaller than
-            /// [`Self::MIN_SLOT_SIZE`] or not a multiple of its alignment
-            /// ([`SlotGeometry`](::abi_runtime::RegionErrorKind::SlotGeometry)), or
-            /// the slots do not fit `slots` or are misaligned.
-            pub fn with_geometry(head: #head_view<'a>, slots: Region<'a>, count: usize, size: usize) -> Result<Self, RegionError> {
-                if count == 0 || size < Self::MIN_SLOT_SIZE || size.trailing_zeros() < #align_bits {
-                    return Err(::abi_runtime::RegionErrorKind::SlotGeometry { count, size, least: Self::MIN_SLOT_SIZE, align: #align }.into());
-                }
-                let Some(total) = count.checked_mul(size) else {
-                    return Err(::abi_runtime::RegionErrorKind::OutOfBounds { offset: 0, len: usize::MAX, region_len: slots.len() }.into());
-                };
-                let slots = slots.sub(0, total, #align)?;
-                Ok(Self { head, slots, count, size })
-            }
-
-    }
-}
-
-/// The geometry's getters, the head, a slot's view, and the newest slot's copy.
-fn slot_ring_reads(t: &SlotRingTokens) -> TokenStream {
-    let SlotRingTokens {
-        slot_view,
-        align,
-        head_load,
-        value,
-        new_value,
-        word,
-        counter,
-        copy,
-        ..
-    } = t;
-    quote! {
-            /// Slots in the ring, as its writer built it.
-            pub fn slot_count(&self) -> usize {
-                self.count
-            }
-
-            /// Bytes per slot, as its writer built it.
-            pub fn slot_size(&self) -> usize {
-                self.size
-            }
-
-            /// Publications so far (acquire).
-            pub fn head(&self) -> u64 {
-                #head_load
-            }
-
-            /// The live view of slot `index`, or `None` when there is no such slot.
-            pub fn slot(&self, index: usize) -> Option<#slot_view<'a>> {
-                if index >= self.count {
-                    return None;
-                }
-                let region = self.slots.sub(index * self.size, self.size, #align).ok()?;
-                #slot_view::at(region, 0).ok()
-            }
-
-            /// The newest slot, copied under its seqlock: `Ok(None)` before the first
-            /// publication. A writer that laps the reader during the copy makes it
-            /// retry, so the copy is always one whole publication.
-            pub fn read_newest(&self) -> Result<Option<#value>, SeqLockError> {
-                Ok(self.read_newest_counted(::abi_runtime::DEFAULT_TRIES)?.map(|(value, _)| value))
-            }
-
-            /// [`Self::read_newest`] with at most `max_tries` tries, also returning
-            /// how many retries the copy took. Each try picks the newest slot again,
-            /// so a reader the writer laps moves on to the newer publication.
-            pub fn read_newest_counted(&self, max_tries: u32) -> Result<Option<(#value, u32)>, SeqLockError> {
-                let mut out = #new_value;
-                Ok(self.read_newest_into(&mut out, max_tries)?.map(|retries| (out, retries)))
-            }
-
-            /// [`Self::read_newest_counted`] into a value the caller keeps: `Ok(None)`
-            /// before the first publication (and `out` untouched), else the retries.
-            pub fn read_newest_into(&self, out: &mut #value, max_tries: u32) -> Result<Option<u32>, SeqLockError> {
-                let (published, retries) = ::abi_runtime::retry(max_tries, || {
-                    let head = self.head();
-                    if head == 0 {
-                        return Some(false);
-                    }
-                    let index = ((head - 1) % self.count as u64) as usize;
-                    let slot = self.slot(index)?;
-                    SeqLock::<#word>::new(slot.region(), #counter)
-                        .try_read(|| slot.#copy(out))
-                        .map(|()| true)
-                })?;
-                Ok(published.then_some(retries))
-            }
-
     }
 }
 
