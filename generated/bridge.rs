@@ -4308,54 +4308,12 @@ pub mod live {
         state: Some((::abi_runtime::attach::Field::new(24, 4), 1)),
         generation: Some(::abi_runtime::attach::Field::new(20, 4)),
     };
-    /// A `bridge_header` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
-    #[derive(Debug, Clone)]
-    pub struct VersionedBridgeHeader {
-        /// Our record: the producer's bytes, zero-extended or cut to our size.
-        pub value: super::BridgeHeader,
-        /// The producer's version.
-        pub producer: ::abi_runtime::attach::Version,
-        /// The producer's record size, as far as the bytes given hold it.
-        pub size: usize,
-        /// The bytes past our record size, which a newer producer wrote.
-        pub extra: Vec<u8>,
-    }
-    impl VersionedBridgeHeader {
-        /// Reads the record at the start of `bytes` (a copy, not live memory): an error if
-        /// its magic or major version is wrong, or it is shorter than every producer writes.
-        pub fn read(bytes: &[u8]) -> Result<Self, ::abi_runtime::AttachError> {
-            let r = BRIDGE_HEADER_HANDSHAKE.read_bytes(bytes)?;
-            let value = <super::BridgeHeader as ::zerocopy::FromBytes>::read_from_bytes(
-                    &r.bytes,
-                )
-                .expect("read_bytes gives exactly the record's size");
-            Ok(Self {
-                value,
-                producer: r.producer,
-                size: r.size,
-                extra: r.extra,
-            })
-        }
-        fn has(&self, k: usize) -> bool {
-            BRIDGE_HEADER_HANDSHAKE
-                .present(&BRIDGE_HEADER_HANDSHAKE.added[k], self.producer, self.size)
-        }
-        /// `controls`, added in 0.4: `None` when the producer's version or record lacks it.
-        pub fn controls(&self) -> Option<&super::Controls> {
-            self.has(0).then_some(&self.value.controls)
-        }
-        /// `run_mode`, added in 0.7: `None` when the producer's version or record lacks it.
-        pub fn run_mode(&self) -> Option<&super::RunMode> {
-            self.has(1).then_some(&self.value.run_mode)
-        }
-        /// `sim_state`, added in 0.7: `None` when the producer's version or record lacks it.
-        pub fn sim_state(&self) -> Option<&super::SimState> {
-            self.has(2).then_some(&self.value.sim_state)
-        }
-        /// `lockstep_timeout_ms`, added in 0.7: `None` when the producer's version or record lacks it.
-        pub fn lockstep_timeout_ms(&self) -> Option<&u32> {
-            self.has(3).then_some(&self.value.lockstep_timeout_ms)
-        }
+    ::abi_runtime::versioned! {
+        #[doc = r" A `bridge_header` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept."] VersionedBridgeHeader: super::BridgeHeader, BRIDGE_HEADER_HANDSHAKE;
+        #[doc = r" `controls`, added in 0.4: `None` when the producer's version or record lacks it."] controls @ 0: super::Controls;
+        #[doc = r" `run_mode`, added in 0.7: `None` when the producer's version or record lacks it."] run_mode @ 1: super::RunMode;
+        #[doc = r" `sim_state`, added in 0.7: `None` when the producer's version or record lacks it."] sim_state @ 2: super::SimState;
+        #[doc = r" `lockstep_timeout_ms`, added in 0.7: `None` when the producer's version or record lacks it."] lockstep_timeout_ms @ 3: u32;
     }
     /// The version handshake of `snapshot`: magic, major and minor version, and the fields each later minor version added.
     pub static SNAPSHOT_HANDSHAKE: ::abi_runtime::attach::HandshakeSpec = ::abi_runtime::attach::HandshakeSpec {
@@ -4378,62 +4336,14 @@ pub mod live {
         state: None,
         generation: None,
     };
-    /// A `snapshot` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept.
-    #[derive(Debug, Clone)]
-    pub struct VersionedSnapshot {
-        /// Our record: the producer's bytes, zero-extended or cut to our size.
-        pub value: super::Snapshot,
-        /// The producer's version.
-        pub producer: ::abi_runtime::attach::Version,
-        /// The producer's record size, as far as the bytes given hold it.
-        pub size: usize,
-        /// The bytes past our record size, which a newer producer wrote.
-        pub extra: Vec<u8>,
-    }
-    impl VersionedSnapshot {
-        /// Reads the record at the start of `bytes` (a copy, not live memory): an error if
-        /// its magic or major version is wrong, or it is shorter than every producer writes.
-        pub fn read(bytes: &[u8]) -> Result<Self, ::abi_runtime::AttachError> {
-            let r = SNAPSHOT_HANDSHAKE.read_bytes(bytes)?;
-            let value = <super::Snapshot as ::zerocopy::FromBytes>::read_from_bytes(
-                    &r.bytes,
-                )
-                .expect("read_bytes gives exactly the record's size");
-            Ok(Self {
-                value,
-                producer: r.producer,
-                size: r.size,
-                extra: r.extra,
-            })
-        }
-        fn has(&self, k: usize) -> bool {
-            SNAPSHOT_HANDSHAKE
-                .present(&SNAPSHOT_HANDSHAKE.added[k], self.producer, self.size)
-        }
-        /// `match`, added in 0.6: `None` when the producer's version or record lacks it.
-        pub fn r#match(&self) -> Option<&super::Match> {
-            self.has(0).then_some(&self.value.r#match)
-        }
-        /// `pickup_spawns`, added in 0.6: `None` when the producer's version or record lacks it.
-        pub fn pickup_spawns(&self) -> Option<&[super::PickupSpawn; 16]> {
-            self.has(1).then_some(&self.value.pickup_spawns)
-        }
-        /// `ships_ext`, added in 0.6: `None` when the producer's version or record lacks it.
-        pub fn ships_ext(&self) -> Option<&[super::ShipExt; 16]> {
-            self.has(2).then_some(&self.value.ships_ext)
-        }
-        /// `projectiles_ext`, added in 0.6: `None` when the producer's version or record lacks it.
-        pub fn projectiles_ext(&self) -> Option<&[super::ProjectileExt; 128]> {
-            self.has(3).then_some(&self.value.projectiles_ext)
-        }
-        /// `spawn_markers`, added in 0.9: `None` when the producer's version or record lacks it.
-        pub fn spawn_markers(&self) -> Option<&[super::SpawnMarker; 16]> {
-            self.has(4).then_some(&self.value.spawn_markers)
-        }
-        /// `spawn_marker_count`, added in 0.9: `None` when the producer's version or record lacks it.
-        pub fn spawn_marker_count(&self) -> Option<&u8> {
-            self.has(5).then_some(&self.value.spawn_marker_count)
-        }
+    ::abi_runtime::versioned! {
+        #[doc = r" A `snapshot` read by its producer's size: a shorter record zero-extended, with the fields it lacks absent; a longer one cut to ours, its extra bytes kept."] VersionedSnapshot: super::Snapshot, SNAPSHOT_HANDSHAKE;
+        #[doc = r" `match`, added in 0.6: `None` when the producer's version or record lacks it."] r#match @ 0: super::Match;
+        #[doc = r" `pickup_spawns`, added in 0.6: `None` when the producer's version or record lacks it."] pickup_spawns @ 1: [super::PickupSpawn; 16];
+        #[doc = r" `ships_ext`, added in 0.6: `None` when the producer's version or record lacks it."] ships_ext @ 2: [super::ShipExt; 16];
+        #[doc = r" `projectiles_ext`, added in 0.6: `None` when the producer's version or record lacks it."] projectiles_ext @ 3: [super::ProjectileExt; 128];
+        #[doc = r" `spawn_markers`, added in 0.9: `None` when the producer's version or record lacks it."] spawn_markers @ 4: [super::SpawnMarker; 16];
+        #[doc = r" `spawn_marker_count`, added in 0.9: `None` when the producer's version or record lacks it."] spawn_marker_count @ 5: u8;
     }
     ::abi_runtime::layout_handle! {
         #[doc = r" An attached `bridge` image: every check passed; one accessor per region of table `bridge`. The whole bridge: the header's table places every other region, from the start of the bridge"] root Bridge: handshake BRIDGE_HEADER_HANDSHAKE, table BRIDGE_TABLE;

@@ -127,6 +127,7 @@ mod handles;
 mod mailbox_sides;
 mod seqlock_reads;
 mod slots_ring;
+mod versioned;
 
 pub mod attach;
 mod attach_check;

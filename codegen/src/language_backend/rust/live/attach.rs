@@ -170,23 +170,8 @@ fn expand_handshake(schema: &Schema, h: &Handshake, p: &HandshakePlan) -> TokenS
             f.name,
             a.since
         );
-        quote! {
-            #[doc = #doc]
-            pub fn #get(&self) -> Option<&#t> {
-                self.has(#k).then_some(&self.value.#get)
-            }
-        }
+        quote!(#[doc = #doc] #get @ #k: #t;)
     });
-    // Only the accessors of added fields ask: with none, an unused `has` would warn.
-    let has = if h.added.is_empty() {
-        quote!()
-    } else {
-        quote! {
-            fn has(&self, k: usize) -> bool {
-                #ident.present(&#ident.added[k], self.producer, self.size)
-            }
-        }
-    };
     let spec_doc = doc_lit!(
         " The version handshake of `{record}`: magic, major and minor version{}, and the fields each later minor version added.",
         if p.size.is_some() {
@@ -202,31 +187,8 @@ fn expand_handshake(schema: &Schema, h: &Handshake, p: &HandshakePlan) -> TokenS
         #[doc = #spec_doc]
         pub static #ident: ::abi_runtime::attach::HandshakeSpec = #spec;
 
-        #[doc = #ver_doc]
-        #[derive(Debug, Clone)]
-        pub struct #versioned {
-            /// Our record: the producer's bytes, zero-extended or cut to our size.
-            pub value: super::#ty,
-            /// The producer's version.
-            pub producer: ::abi_runtime::attach::Version,
-            /// The producer's record size, as far as the bytes given hold it.
-            pub size: usize,
-            /// The bytes past our record size, which a newer producer wrote.
-            pub extra: Vec<u8>,
-        }
-
-        impl #versioned {
-            /// Reads the record at the start of `bytes` (a copy, not live memory): an error if
-            /// its magic or major version is wrong, or it is shorter than every producer writes.
-            pub fn read(bytes: &[u8]) -> Result<Self, ::abi_runtime::AttachError> {
-                let r = #ident.read_bytes(bytes)?;
-                let value = <super::#ty as ::zerocopy::FromBytes>::read_from_bytes(&r.bytes)
-                    .expect("read_bytes gives exactly the record's size");
-                Ok(Self { value, producer: r.producer, size: r.size, extra: r.extra })
-            }
-
-            #has
-
+        ::abi_runtime::versioned! {
+            #[doc = #ver_doc] #versioned: super::#ty, #ident;
             #(#accessors)*
         }
     }
