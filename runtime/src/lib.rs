@@ -126,6 +126,7 @@ mod exchange_sides;
 mod handles;
 mod mailbox_sides;
 mod seqlock_reads;
+mod session_client;
 mod slots_ring;
 mod versioned;
 
