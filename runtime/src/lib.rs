@@ -127,6 +127,7 @@ mod handles;
 mod mailbox_sides;
 mod seqlock_reads;
 mod session_client;
+mod session_host;
 mod slots_ring;
 mod versioned;
 

@@ -5,7 +5,8 @@
 //! may be longer, and the generated file is no source rustfmt checks).
 
 /// The first lines of the invocations put one entry a line, after their indentation.
-const OPENINGS: [&str; 11] = [
+const OPENINGS: [&str; 12] = [
+    "::abi_runtime::session_host! {",
     "::abi_runtime::session_client! {",
     "::abi_runtime::versioned! {",
     "::abi_runtime::slots_ring! {",

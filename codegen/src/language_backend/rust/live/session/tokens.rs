@@ -106,8 +106,6 @@ pub(super) struct SessionTokens<'a> {
     pub(super) hung_ms: Literal,
     /// The `SharedWord` of a row whose state and generation share one 64-bit word, or `None`.
     pub(super) word: TokenStream,
-    /// The row's old state as its value type.
-    pub(super) wrap_old: TokenStream,
     /// The host struct's fields.
     pub(super) host_fields: TokenStream,
     /// The host struct's derives.
@@ -188,13 +186,6 @@ impl<'a> SessionTokens<'a> {
             None => quote!(None),
         };
         let pad_refused = format_ident!("{}PadRefused", name);
-        let wrap_old = match row_fields[s.state].ty.elem {
-            Elem::Enum(i) => {
-                let t = type_ident(&schema.abi.enums[i].name);
-                quote!(super::#t(old))
-            }
-            _ => quote!(old),
-        };
         let doc_extra = if p.doc.is_empty() {
             String::new()
         } else {
@@ -253,7 +244,6 @@ impl<'a> SessionTokens<'a> {
             heartbeat_ms,
             hung_ms,
             word,
-            wrap_old,
             host_fields,
             host_derive,
             host_new,
