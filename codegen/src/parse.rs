@@ -4,13 +4,15 @@
 //! This module has the schema's items and their fields and `parse_schema`; shared.rs has the
 //! layout tables, seqlocks and rings, file.rs the `[[file]]` formats, value.rs the
 //! values several tables share (an integer or expression, one party or several), errors.rs the wording
-//! of toml's errors, and toml11.rs the TOML 1.1 syntax check.
+//! of toml's errors, toml11.rs the TOML 1.1 syntax check, and by_item.rs the reading of a
+//! plain schema one top-level table at a time, which bounds the memory a large one takes.
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, SchemaErrors};
 
+mod by_item;
 mod directory;
 mod errors;
 mod event;
@@ -66,6 +68,31 @@ pub struct RawSchema {
     pub files: Vec<Spanned<RawFile>>,
     #[serde(default, rename = "template")]
     pub templates: Vec<Spanned<RawTemplate>>,
+}
+
+impl RawSchema {
+    /// `abi` and no item yet.
+    fn with_abi(abi: Spanned<RawAbi>) -> Self {
+        RawSchema {
+            abi,
+            consts: Vec::new(),
+            enums: Vec::new(),
+            flags: Vec::new(),
+            structs: Vec::new(),
+            seqlocks: Vec::new(),
+            rings: Vec::new(),
+            queues: Vec::new(),
+            broadcasts: Vec::new(),
+            mailboxes: Vec::new(),
+            exchanges: Vec::new(),
+            sessions: Vec::new(),
+            directories: Vec::new(),
+            events: Vec::new(),
+            layouts: Vec::new(),
+            files: Vec::new(),
+            templates: Vec::new(),
+        }
+    }
 }
 
 /// `[[template]]`: a target of the user's own, a minijinja template over the layout context
@@ -252,6 +279,11 @@ pub struct RawField {
 /// wrong kind is reported with its position and the item it belongs to. The schema is
 /// TOML 1.0, which Python's tomllib reads: the syntax only TOML 1.1 has is an error too.
 pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
+    // A plain schema that reads without error is read one item at a time (by_item.rs):
+    // the whole document's tree is what a large schema's peak memory was.
+    if let Some(raw) = by_item::parse_by_item(src) {
+        return Ok(raw);
+    }
     let parsed = toml::from_str::<RawSchema>(src);
     // A TOML syntax error comes first; TOML 1.1 syntax is looked for in a document that
     // parses, before its keys and values are checked.

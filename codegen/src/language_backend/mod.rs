@@ -123,7 +123,7 @@ fn generate_with(
             let printed = done.collect::<Result<Vec<String>, _>>()?;
             (texts, printed)
         };
-    let mut outputs = vec![output("rs", rust_parts.assemble(source, &printed))];
+    let mut outputs = vec![output("rs", rust_parts.assemble(source, printed))];
     outputs.extend(
         texts
             .into_iter()

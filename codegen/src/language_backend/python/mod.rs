@@ -40,6 +40,7 @@ mod stub;
 
 use std::sync::LazyLock;
 
+use minijinja::Value;
 use serde::Serialize;
 
 use super::backend::whole_file_target;
@@ -57,7 +58,7 @@ use live::{LiveSection, render_live};
 use names::Names;
 use recording::{RecordingSection, render_recording};
 use repr::ENUM_PROPERTY_SUFFIX;
-use structs::{StructContext, compute_struct_context};
+use structs::compute_struct_context;
 
 pub use literals::python_int_literal;
 pub use names::{PYTHON_CAMEL_BUILTINS, PYTHON_KEYWORDS, python_field_alias, python_type_name};
@@ -96,8 +97,11 @@ struct ModuleContext<'a> {
     /// `__all__`'s entries, as many to a line as fit.
     all_lines: Vec<String>,
     consts: Vec<ConstContext<'a>>,
-    enums: Vec<EnumContext<'a>>,
-    structs: Vec<StructContext<'a>>,
+    /// Each enum's and struct's context (`EnumContext`, `StructContext`) as the template
+    /// reads it, converted one at a time: the Rust contexts of a large schema's structs and
+    /// their converted values are not alive all at once (bench/README.md, issue 49).
+    enums: Vec<Value>,
+    structs: Vec<Value>,
     /// The live section (`live/`); none without shared memory.
     live: Option<&'a LiveSection>,
     /// The attach section (`attach.rs`); none without handshakes and layouts.
@@ -164,6 +168,10 @@ pub fn render_python(schema: &Schema, source: &str) -> Result<String, RenderErro
     context.live = live.as_ref();
     context.attach = attach.as_ref();
     context.recording = recording.as_ref();
+    // The sections and their contexts are freed before the text is rendered: the template
+    // reads the converted copy.
+    let context = to_value(context);
+    drop((live, attach, recording));
     COMPILED.render(context)
 }
 
@@ -236,6 +244,12 @@ fn sections(schema: &Schema) -> Result<Sections, RenderError> {
     Ok((names, live, attach, recording))
 }
 
+/// `context` as the template reads it (a value converted once is not copied again when it
+/// sits in a larger context).
+fn to_value(context: impl Serialize) -> Value {
+    Value::from(minijinja::value::Serde(context))
+}
+
 fn compute_module_context<'a>(
     schema: &'a Schema,
     names: &'a Names,
@@ -258,7 +272,8 @@ fn compute_module_context<'a>(
             }
         })
         .collect();
-    let enums: Vec<EnumContext> = abi
+    let mut enum_names = Vec::with_capacity(abi.enums.len());
+    let enums: Vec<Value> = abi
         .enums
         .iter()
         .zip(&names.enums)
@@ -298,19 +313,23 @@ fn compute_module_context<'a>(
                     doc: escape_docstring_lines(doc_after_since(&v.doc, v.since)),
                 })
                 .collect();
-            EnumContext {
+            enum_names.push(name.as_str());
+            to_value(EnumContext {
                 name,
                 base,
                 docstring: Docstring::new(lines, "Values:", entries),
                 members,
-            }
+            })
         })
         .collect();
-    let structs: Vec<StructContext> = schema
-        .layout
-        .order
-        .iter()
-        .map(|&i| compute_struct_context(schema, names, i))
+    let (mut struct_names, mut any_stated_align) = (Vec::new(), false);
+    let structs: Vec<Value> = (schema.layout.order.iter())
+        .map(|&i| {
+            let context = compute_struct_context(schema, names, i);
+            struct_names.push(context.name);
+            any_stated_align |= context.stated_align.is_some();
+            to_value(context)
+        })
         .collect();
 
     let has_text = abi
@@ -318,14 +337,15 @@ fn compute_module_context<'a>(
         .iter()
         .any(|s| s.fields.iter().any(|f| f.ty.elem == Elem::Char));
     let has_open_enums = abi.enums.iter().any(|e| e.kind == EnumKind::Enum);
-    let mut all: Vec<&str> = Vec::with_capacity(consts.len() + enums.len() + structs.len() + 5);
+    let mut all: Vec<&str> =
+        Vec::with_capacity(consts.len() + enum_names.len() + struct_names.len() + 5);
     all.extend(consts.iter().map(|c| c.name));
     all.extend(["ABI_VERSION_MAJOR", "ABI_VERSION_MINOR", "ABI_VERSION"]);
     if has_text {
         all.extend(["text", "set_text"]);
     }
-    all.extend(enums.iter().map(|e| e.name));
-    all.extend(structs.iter().map(|s| s.name));
+    all.extend(enum_names);
+    all.extend(struct_names);
 
     ModuleContext {
         generated_line: generated_line(source),
@@ -338,7 +358,7 @@ fn compute_module_context<'a>(
         examples: compute_examples(schema, names),
         has_text,
         has_open_enums,
-        any_stated_align: structs.iter().any(|s| s.stated_align.is_some()),
+        any_stated_align,
         all,
         all_lines: Vec::new(),
         consts,

@@ -13,8 +13,9 @@
 //!
 //! This module cuts the file into parts and puts it together; names.rs has the identifiers,
 //! docs.rs the doc comments and their escaping, items.rs the byte-order guard, the
-//! version, the constants and the enum and flag newtypes, structs.rs the structs, and
-//! live/ the live layer (`pub mod live`).
+//! version, the constants and the enum and flag newtypes, structs.rs the structs, split.rs
+//! the cutting of the live module's items into groups printed one at a time, and live/ the
+//! live layer (`pub mod live`).
 
 use std::ops::Range;
 
@@ -32,6 +33,7 @@ mod live;
 mod names;
 mod recording;
 mod reflow;
+mod split;
 mod structs;
 
 use crate::ir::StructId;
@@ -51,7 +53,7 @@ pub fn expand_rust(schema: &Schema, source: &str) -> String {
 fn expand_rust_in_parts(schema: &Schema, source: &str, parts: usize, threads: usize) -> String {
     let plan = RustParts::new(schema, parts);
     let printed = jobs::run_jobs(plan.weights(), threads, |i| plan.print(i));
-    plan.assemble(source, &printed)
+    plan.assemble(source, printed)
 }
 
 /// A part smaller than this (in [`item_weight`] units) costs less to print than a thread
@@ -123,22 +125,25 @@ impl<'a> RustParts<'a> {
         print_items(self.schema, &self.items[self.ranges[i].clone()])
     }
 
-    /// The whole file: the generated-file line, the support code, then the parts' texts.
-    pub fn assemble(&self, source: &str, printed: &[String]) -> String {
-        let support = support_for(self.schema);
-        let line = generated_line(source);
-        let length = printed.iter().map(String::len).sum::<usize>();
-        let mut text = String::with_capacity(line.len() + support.len() + length + 8);
-        text.push_str("// ");
-        text.push_str(&line);
-        text.push_str("\n//\n// Needs, in the Cargo.toml of the crate that includes it:\n");
+    /// The whole file: the generated-file line, the support code, then the parts' texts,
+    /// each freed once copied (a large schema's parts and file would be twice the text).
+    pub fn assemble(&self, source: &str, printed: Vec<String>) -> String {
+        let mut head = format!(
+            "// {}\n//\n// Needs, in the Cargo.toml of the crate that includes it:\n",
+            generated_line(source)
+        );
         for (name, requirement) in consumer_dependencies(self.schema) {
-            text.push_str(&format!("//   {name} = {requirement}\n"));
+            head.push_str(&format!("//   {name} = {requirement}\n"));
         }
-        text.push('\n');
-        text.push_str(&support);
+        head.push('\n');
+        head.push_str(&support_for(self.schema));
+        // The exact length: a string that outgrew its capacity would be copied into one
+        // twice as large.
+        let length = head.len() + printed.iter().map(String::len).sum::<usize>();
+        let mut text = String::with_capacity(length);
+        text.push_str(&head);
         for part in printed {
-            text.push_str(part);
+            text.push_str(&part);
         }
         text
     }
@@ -251,10 +256,15 @@ fn print_items(schema: &Schema, items: &[Item]) -> String {
     text
 }
 
+/// The live module's items are parsed and printed this many at a time: a piece may hold
+/// thousands (the attach code of a large schema), and a group's syn tree is alive only while
+/// it prints. The text is the same for any number.
+const LIVE_ITEMS_PER_PRINT: usize = 32;
+
 /// Prints consecutive pieces of `pub mod live` as the module prints them: inside the
 /// module's braces, which only the part holding the first piece opens and only the part
 /// holding the last closes (the indentation and line breaks are those of the whole module,
-/// since each part is printed as the module holding its pieces).
+/// since each group of items is printed as the module holding it).
 fn print_live(schema: &Schema, items: &[Item]) -> String {
     let pieces = live::live_pieces(schema);
     let piece = |item: Option<&Item>| match item {
@@ -263,18 +273,36 @@ fn print_live(schema: &Schema, items: &[Item]) -> String {
     };
     let opens = piece(items.first()) == pieces.first().copied();
     let closes = piece(items.last()) == pieces.last().copied();
-    let mut text = print_tokens(|| {
-        let mut inner = TokenStream::new();
-        for item in items {
-            if let Item::Live(piece) = item {
-                inner.extend(live::expand_piece(schema, *piece));
-            }
+    let mut inner = TokenStream::new();
+    for item in items {
+        if let Item::Live(piece) = item {
+            inner.extend(live::expand_piece(schema, *piece));
         }
-        live::expand_module(schema, opens, inner)
-    });
+    }
+    let mut groups = split::item_groups(inner, LIVE_ITEMS_PER_PRINT);
+    if groups.is_empty() {
+        // `pub mod live {}` when its pieces expand to nothing.
+        groups.push(TokenStream::new());
+    }
+    let last = groups.len() - 1;
+    let mut text = String::new();
+    for (i, group) in groups.into_iter().enumerate() {
+        text.push_str(&print_live_group(
+            schema,
+            group,
+            opens && i == 0,
+            closes && i == last,
+        ));
+    }
+    text
+}
+
+/// Prints `items` of the live module as the module prints them, after its opening when
+/// `opens` and before its closing brace when `closes`.
+fn print_live_group(schema: &Schema, items: TokenStream, opens: bool, closes: bool) -> String {
+    let mut text = print_tokens(|| live::expand_module(schema, opens, items.clone()));
     const MISPRINTED: &str = "a part of the live module prints as the module";
     if !opens {
-        // `pub mod live {}` when its pieces expand to nothing.
         let rest = text.strip_prefix("pub mod live {").expect(MISPRINTED);
         text = rest.strip_prefix('\n').unwrap_or(rest).to_string();
     }
@@ -425,7 +453,7 @@ mod tests {
             .map(|i| finest.print(i))
             .collect();
         assert!(
-            finest.assemble("schema.toml", &printed) == whole,
+            finest.assemble("schema.toml", printed) == whole,
             "one part per item prints another text than one part"
         );
     }
