@@ -125,6 +125,7 @@ mod entry_sides;
 mod exchange_sides;
 mod handles;
 mod mailbox_sides;
+mod recording_format;
 mod seqlock_reads;
 mod session_client;
 mod session_host;

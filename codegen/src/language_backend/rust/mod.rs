@@ -309,14 +309,17 @@ fn print_live_group(schema: &Schema, items: TokenStream, opens: bool, closes: bo
     if !closes {
         text.truncate(text.strip_suffix("}\n").expect(MISPRINTED).len());
     }
-    reflow::reflow_accessor_lines(&text)
+    text
 }
 
 /// Checks the tokens by parsing them with syn and prints them with prettyplease.
 fn print_tokens(expand: impl Fn() -> TokenStream) -> String {
     match syn::parse2::<syn::File>(expand()) {
         Ok(file) => {
-            reflow::one_line_specs(&reflow::one_line_attributes(&prettyplease::unparse(&file)))
+            let text = prettyplease::unparse(&file);
+            reflow::reflow_accessor_lines(&reflow::one_line_specs(&reflow::one_line_attributes(
+                &text,
+            )))
         }
         // A generator bug, never a schema mistake: show what did not parse (expanded again,
         // so that the usual path does not pay for a copy of every token).

@@ -163,109 +163,10 @@ fn expand_spec(p: &RecordingPlan, spec: &proc_macro2::Ident) -> TokenStream {
 fn expand_format(schema: &Schema, p: &RecordingPlan) -> TokenStream {
     let t = FormatTokens::new(schema, p);
     let spec_tokens = expand_spec(p, &t.spec);
-    let item = record_item(&t);
-    let reader = reader_type(&t, table_getters(schema, p));
-    let writer = writer_type(&t, row_adders(schema, p));
-    quote! {
-        #spec_tokens
-
-        #item
-
-        #reader
-
-        #writer
-    }
-}
-
-/// The struct's type in the parent module.
-fn struct_ty(schema: &Schema, i: StructId) -> TokenStream {
-    let t = type_ident(&schema.abi.structs[i].name);
-    quote!(super::#t)
-}
-
-/// The reader's getter of each table's rows.
-fn table_getters(schema: &Schema, p: &RecordingPlan) -> TokenStream {
-    let ty = |i: StructId| struct_ty(schema, i);
-    let tables = p.tables.iter().enumerate().map(|(i, t)| {
-        let name = rust_ident(&t.part.name);
-        let row = ty(t.part.struct_index);
-        let doc = doc_lit!(
-            " The `{}` rows (none when the footer is missing or bad).",
-            t.part.name
-        );
-        quote! {
-            #[doc = #doc]
-            #[must_use]
-            pub fn #name(&self) -> Vec<#row> {
-                self.inner
-                    .table(#i)
-                    .chunks_exact(::core::mem::size_of::<#row>())
-                    .filter_map(|b| #row::read_from_bytes(b).ok())
-                    .collect()
-            }
-        }
-    });
-    quote!(#(#tables)*)
-}
-
-/// The writer's `push_<table>` of each table but the chunk index.
-fn row_adders(schema: &Schema, p: &RecordingPlan) -> TokenStream {
-    let ty = |i: StructId| struct_ty(schema, i);
-    let adders = p
-        .tables
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != p.index)
-        .map(|(i, t)| {
-            let name = format_ident!("push_{}", t.part.name);
-            let row = ty(t.part.struct_index);
-            let doc = doc_lit!(
-                " Adds a row to `{}`, written by [`finish`](Self::finish).",
-                t.part.name
-            );
-            quote! {
-                #[doc = #doc]
-                ///
-                /// # Errors
-                /// None for a row of this type: the result is the runtime's, which untyped callers share.
-                pub fn #name(&mut self, row: &#row) -> io::Result<()> {
-                    self.inner.add_row(#i, row.as_bytes())
-                }
-            }
-        });
-    quote!(#(#adders)*)
-}
-
-/// `<File>Record`: the record's struct, the decoded struct and the extras.
-fn record_item(t: &FormatTokens) -> TokenStream {
-    let FormatTokens {
-        item,
-        record_ty,
-        decoded_ty,
-        decoded_field,
-        doc_item,
-        ..
-    } = t;
-    quote! {
-        #[doc = #doc_item]
-        #[derive(Clone)]
-        pub struct #item {
-            /// The record's struct.
-            pub record: #record_ty,
-            /// The decoded data's struct.
-            pub #decoded_field: #decoded_ty,
-            /// The decoded data after it.
-            pub extras: Vec<u8>,
-        }
-    }
-}
-
-/// `<File>Reader`: opening, the header, footer, tables, chunks and issues, the records in
-/// order, and seeking by the key.
-fn reader_type(t: &FormatTokens, tables: TokenStream) -> TokenStream {
     let FormatTokens {
         spec,
         reader,
+        writer,
         item,
         header_ty,
         footer_ty,
@@ -276,176 +177,67 @@ fn reader_type(t: &FormatTokens, tables: TokenStream) -> TokenStream {
         seek,
         read_at,
         decoded_size,
+        doc_item,
         doc_reader,
+        doc_writer,
         read_doc,
-        ..
-    } = t;
+    } = &t;
+    let tables = table_lines(schema, p);
+    let adders = adder_lines(schema, p);
     quote! {
-        #[doc = #doc_reader]
-        pub struct #reader<R> {
-            inner: rec::Reader<R>,
-        }
+        #spec_tokens
 
-        impl #reader<io::Cursor<Vec<u8>>> {
-            /// Reads a file held in memory.
-            ///
-            /// # Errors
-            /// None in practice: reading from memory does not fail.
-            pub fn from_bytes(bytes: Vec<u8>) -> io::Result<Self> {
-                Self::open(io::Cursor::new(bytes))
-            }
-        }
-
-        impl<R: io::Read + io::Seek> #reader<R> {
-            /// Opens the file: its header, then its trailer, footer, tables and chunk
-            /// headers (or a walk of its chunks).
-            ///
-            /// # Errors
-            /// Only an I/O error; damage is in [`issues`](Self::issues).
-            pub fn open(src: R) -> io::Result<Self> {
-                Ok(Self { inner: rec::Reader::open(&#spec, src)? })
-            }
-
-            /// The header, when the file holds a good one.
-            #[must_use]
-            pub fn header(&self) -> Option<#header_ty> {
-                #header_ty::read_from_bytes(self.inner.header()).ok()
-            }
-
-            /// The footer and its totals, when the trailer led to a good one.
-            #[must_use]
-            pub fn footer(&self) -> Option<#footer_ty> {
-                self.inner.footer().and_then(|b| #footer_ty::read_from_bytes(b).ok())
-            }
-
-            #tables
-
-            /// The headers of the chunks found (from the index, or by the walk).
-            #[must_use]
-            pub fn chunks(&self) -> Vec<#chunk_ty> {
-                self.inner
-                    .chunks()
-                    .iter()
-                    .filter_map(|c| #chunk_ty::read_from_bytes(&c.header).ok())
-                    .collect()
-            }
-
-            /// What was found wrong, on opening and in the chunks read so far.
-            #[must_use]
-            pub fn issues(&self) -> &[rec::Issue] {
-                self.inner.issues()
-            }
-
-            /// The next record, or `None` after the last.
-            ///
-            /// # Errors
-            /// Only an I/O error.
-            pub fn next_record(&mut self) -> io::Result<Option<#item>> {
-                let Some((head, data)) = self.inner.next_record()? else {
-                    return Ok(None);
-                };
-                // The core gives only records whose struct is whole and whose decoded data
-                // holds the decoded struct.
-                let (Ok(record), Ok(decoded)) = (
-                    #record_ty::read_from_bytes(head),
-                    #decoded_ty::read_from_bytes(&data[..#decoded_size]),
-                ) else {
-                    return Err(io::Error::other("a record shorter than its struct"));
-                };
-                Ok(Some(#item { record, #decoded_field: decoded, extras: data[#decoded_size..].to_vec() }))
-            }
-
-            /// Moves so that [`next_record`](Self::next_record) gives the first record whose
-            /// key is `key` or more; inflates only the chunk that holds it.
-            ///
-            /// # Errors
-            /// Only an I/O error.
-            pub fn #seek(&mut self, key: u64) -> io::Result<()> {
-                self.inner.seek(key)
-            }
-
-            #[doc = #read_doc]
-            ///
-            /// # Errors
-            /// Only an I/O error.
-            pub fn #read_at(&mut self, key: u64) -> io::Result<Option<#item>> {
-                self.#seek(key)?;
-                Ok(self.next_record()?.filter(|r| #spec.record.key_of(r.record.as_bytes()) == Some(key)))
-            }
-        }
-
-        impl<R: io::Read + io::Seek> Iterator for #reader<R> {
-            type Item = io::Result<#item>;
-
-            fn next(&mut self) -> Option<Self::Item> {
-                self.next_record().transpose()
-            }
+        ::abi_runtime::recording_format! {
+            spec #spec;
+            #[doc = #doc_item] record #item: #record_ty, #decoded_field #decoded_ty, size #decoded_size;
+            #[doc = #doc_reader] reader #reader: header #header_ty, footer #footer_ty, chunk #chunk_ty, seek #seek, read [#[doc = #read_doc]] #read_at;
+            tables { #tables }
+            #[doc = #doc_writer] writer #writer;
+            adders { #adders }
         }
     }
 }
 
-/// `<File>Writer`: records, table rows, flush and finish.
-fn writer_type(t: &FormatTokens, adders: TokenStream) -> TokenStream {
-    let FormatTokens {
-        spec,
-        writer,
-        header_ty,
-        footer_ty,
-        record_ty,
-        decoded_ty,
-        doc_writer,
-        ..
-    } = t;
-    quote! {
-        #[doc = #doc_writer]
-        pub struct #writer<W: io::Write> {
-            inner: rec::Writer<W>,
-            data: Vec<u8>,
-        }
+/// The struct's type in the parent module.
+fn struct_ty(schema: &Schema, i: StructId) -> TokenStream {
+    let t = type_ident(&schema.abi.structs[i].name);
+    quote!(super::#t)
+}
 
-        impl<W: io::Write> #writer<W> {
-            /// Starts a file on `out` (at its offset 0) with `header`, whose expected fields
-            /// are filled in.
-            ///
-            /// # Errors
-            /// An I/O error.
-            pub fn create(out: W, header: &#header_ty, options: rec::WriterOptions) -> io::Result<Self> {
-                Ok(Self { inner: rec::Writer::create(&#spec, out, header.as_bytes(), options)?, data: Vec::new() })
-            }
+/// The reader's getter of each table's rows, as `tables` lines of
+/// `abi_runtime::recording_format!`.
+fn table_lines(schema: &Schema, p: &RecordingPlan) -> TokenStream {
+    let tables = p.tables.iter().enumerate().map(|(i, t)| {
+        let name = rust_ident(&t.part.name);
+        let row = struct_ty(schema, t.part.struct_index);
+        let doc = doc_lit!(
+            " The `{}` rows (none when the footer is missing or bad).",
+            t.part.name
+        );
+        let i = usize_lit(i as u64);
+        quote!(#[doc = #doc] #name @ #i: #row;)
+    });
+    quote!(#(#tables)*)
+}
 
-            /// Adds a record: its struct (the sizes and kind are filled in), the decoded
-            /// struct and the extras after it.
-            ///
-            /// # Errors
-            /// A key that does not follow the previous record's, a size its field cannot
-            /// hold, or an I/O error.
-            pub fn push(&mut self, record: &#record_ty, decoded: &#decoded_ty, extras: &[u8]) -> io::Result<()> {
-                self.data.clear();
-                self.data.extend_from_slice(decoded.as_bytes());
-                self.data.extend_from_slice(extras);
-                self.inner.push(record.as_bytes(), &self.data)
-            }
-
-            #adders
-
-            /// Closes the open chunk and flushes: the file is readable up to here.
-            ///
-            /// # Errors
-            /// An I/O error.
-            pub fn flush(&mut self) -> io::Result<()> {
-                self.inner.flush()
-            }
-
-            /// Writes the open chunk, then `footer` (its counts and totals filled in), its
-            /// tables and the trailer; gives the output back.
-            ///
-            /// # Errors
-            /// An I/O error.
-            pub fn finish(self, footer: &#footer_ty) -> io::Result<W> {
-                self.inner.finish(footer.as_bytes())
-            }
-        }
-    }
+/// The writer's `push_<table>` of each table but the chunk index, as `adders` lines of
+/// `abi_runtime::recording_format!`.
+fn adder_lines(schema: &Schema, p: &RecordingPlan) -> TokenStream {
+    let adders = (p.tables.iter().enumerate())
+        .filter(|(i, _)| *i != p.index)
+        .map(|(i, t)| {
+            let name = format_ident!("push_{}", t.part.name);
+            let row = struct_ty(schema, t.part.struct_index);
+            // No leading space: the macro's `///` lines follow, and rustdoc unindents a
+            // `#[doc]` attribute and `///` lines apart.
+            let doc = doc_lit!(
+                "Adds a row to `{}`, written by [`finish`](Self::finish).",
+                t.part.name
+            );
+            let i = usize_lit(i as u64);
+            quote!(#[doc = #doc] #name @ #i: #row;)
+        });
+    quote!(#(#adders)*)
 }
 
 /// The names, types and docs a format's generated code interpolates, computed once.
@@ -515,7 +307,8 @@ impl FormatTokens {
         let read_at = format_ident!("read_{key}");
         let key_name = &p.record.key_name;
         let decoded_size = usize_lit(p.record.decoded_size);
-        let read_doc = doc_lit!(" The record whose `{key_name}` is `key`, if the file holds it.");
+        // No leading space: the macro's `///` lines follow (see `adder_lines`).
+        let read_doc = doc_lit!("The record whose `{key_name}` is `key`, if the file holds it.");
         let name = &p.name;
         let doc_item = doc_lit!(
             " One record of a file of the `{name}` format: its `{}`, the decoded `{decoded_name}`, and the extras that follow it in the decoded data.",
@@ -566,10 +359,7 @@ pub fn expand_recordings(schema: &Schema) -> TokenStream {
             // Without abi-runtime's `recording` feature: a compile_error! that names it.
             ::abi_runtime::require_recording!();
 
-            use std::io;
-
             use ::abi_runtime::recording as rec;
-            use ::zerocopy::{FromBytes as _, IntoBytes as _};
 
             pub use rec::{Issue, IssueKind, WriterOptions};
 

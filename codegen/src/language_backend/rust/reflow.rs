@@ -5,7 +5,8 @@
 //! may be longer, and the generated file is no source rustfmt checks).
 
 /// The first lines of the invocations put one entry a line, after their indentation.
-const OPENINGS: [&str; 12] = [
+const OPENINGS: [&str; 13] = [
+    "::abi_runtime::recording_format! {",
     "::abi_runtime::session_host! {",
     "::abi_runtime::session_client! {",
     "::abi_runtime::versioned! {",
@@ -170,8 +171,8 @@ fn join(lines: &[&str]) -> String {
     joined
 }
 
-/// The entries of a body: each up to and with its `;`, outside string literals and
-/// brackets (`[u8; 4]`), with the
+/// The entries of a body: each up to and with its `;` (or the `}` that closes a braced group
+/// of entries), outside string literals and brackets (`[u8; 4]`), with the
 /// ` : ` prettyplease puts between tokens printed `: `.
 fn entries(body: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -202,10 +203,15 @@ fn entries(body: &str) -> Vec<String> {
             ')' | ']' | '}' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if c == ';' && depth == 0 {
+        // An entry ends at its `;`, or at the `}` closing a group of entries (`tables { ... }`).
+        if (c == ';' || c == '}') && depth == 0 {
             found.push(entry.trim().to_string());
             entry.clear();
         }
+    }
+    // Whatever follows the last end is kept, never dropped.
+    if !entry.trim().is_empty() {
+        found.push(entry.trim().to_string());
     }
     found
 }
@@ -252,6 +258,13 @@ mod tests {
     fn each_entry_gets_its_line_and_strings_stay_whole() {
         let printed = "    impl X {\n        ::abi_runtime::view_accessors! {\n            #[doc = r\" a; b : c\"] load a @ 0 : u32; #[doc =\n            r#\"say \"x;\"\"#] read b @ 8 : [u8; 4]; store set_c @ 4\n            : super::C as u32;\n        }\n    }\n";
         let want = "    impl X {\n        ::abi_runtime::view_accessors! {\n            #[doc = r\" a; b : c\"] load a @ 0: u32;\n            #[doc = r#\"say \"x;\"\"#] read b @ 8: [u8; 4];\n            store set_c @ 4: super::C as u32;\n        }\n    }\n";
+        assert_eq!(reflow_accessor_lines(printed), want);
+    }
+
+    #[test]
+    fn a_braced_group_is_an_entry_and_nothing_is_dropped() {
+        let printed = "    ::abi_runtime::recording_format! {\n        spec S; tables { a @ 0 : T;\n        b @ 1 : T; } writer W; adders { c @ 1 : T; }\n    }\n";
+        let want = "    ::abi_runtime::recording_format! {\n        spec S;\n        tables { a @ 0: T; b @ 1: T; }\n        writer W;\n        adders { c @ 1: T; }\n    }\n";
         assert_eq!(reflow_accessor_lines(printed), want);
     }
 
