@@ -2377,6 +2377,10 @@ pub mod live {
             #[doc = r" `client_block_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read client_block_size @ 156: u32;
             #[doc = r" `client_entry_size`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] read client_entry_size @ 160: u32;
             #[doc = r" `snapshot_seq`, an atomic load (acquire). Written by the host."] load snapshot_seq @ 192: u64;
+            #[doc = r" `controls`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] #[doc = ""] #[doc = r" Added in 0.4: absent when the producer's record (its size field) ends before it."] read controls @ 1280: super::Controls, added 1280..1296;
+            #[doc = r" `run_mode`, an atomic load (acquire). Written by the host."] #[doc = ""] #[doc = r" Added in 0.7: absent when the producer's record (its size field) ends before it."] load run_mode @ 1296: super::RunMode as u8, added 1296..1297;
+            #[doc = r" `sim_state`, an atomic load (acquire). Written by the host."] #[doc = ""] #[doc = r" Added in 0.7: absent when the producer's record (its size field) ends before it."] load sim_state @ 1297: super::SimState as u8, added 1297..1298;
+            #[doc = r" `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host."] #[doc = ""] #[doc = r" Added in 0.7: absent when the producer's record (its size field) ends before it."] read lockstep_timeout_ms @ 1300: u32, added 1300..1304;
         }
         /// `host_version` as text: a copy's bytes up to the first NUL (all of them when none), decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as Python's view reads it. Written by the host.
         pub fn host_version_text(&self) -> ::std::string::String {
@@ -2397,42 +2401,6 @@ pub mod live {
                     ClientEntry::at(self.region, 256 + index * 128)
                         .expect("inside a view checked when it was built")
                 })
-        }
-        /// `controls`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        ///
-        /// Added in 0.4: absent when the producer's record (its size field) ends before it.
-        pub fn controls(&self) -> Option<super::Controls> {
-            self.region.covers(1280, 1296).ok()?;
-            Some(self.region.read::<super::Controls>(1280))
-        }
-        /// `run_mode`, an atomic load (acquire). Written by the host.
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn run_mode(&self) -> Option<super::RunMode> {
-            self.region.covers(1296, 1297).ok()?;
-            Some(
-                super::RunMode(
-                    self.region.load::<u8>(1296, ::core::sync::atomic::Ordering::Acquire),
-                ),
-            )
-        }
-        /// `sim_state`, an atomic load (acquire). Written by the host.
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn sim_state(&self) -> Option<super::SimState> {
-            self.region.covers(1297, 1298).ok()?;
-            Some(
-                super::SimState(
-                    self.region.load::<u8>(1297, ::core::sync::atomic::Ordering::Acquire),
-                ),
-            )
-        }
-        /// `lockstep_timeout_ms`, copied with relaxed atomic loads: a plain field, written before it is published. Written by the host.
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn lockstep_timeout_ms(&self) -> Option<u32> {
-            self.region.covers(1300, 1304).ok()?;
-            Some(self.region.read::<u32>(1300))
         }
     }
     impl<A: ::abi_runtime::Writable> BridgeHeader<'_, A> {
@@ -2458,6 +2426,10 @@ pub mod live {
             #[doc = r" Writes `client_entry_size` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] write set_client_entry_size @ 160: u32;
             #[doc = r" Stores `snapshot_seq` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] store set_snapshot_seq @ 192: u64;
             #[doc = r" Adds to `snapshot_seq` atomically (acquire-release, wrapping) and returns the old value; `Err(Contended)` as the setter."] fetch_add fetch_add_snapshot_seq @ 192: u64;
+            #[doc = r" Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] #[doc = ""] #[doc = r" Added in 0.4: absent when the producer's record (its size field) ends before it."] write set_controls @ 1280: super::Controls, added 1280..1296;
+            #[doc = r" Stores `run_mode` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] #[doc = ""] #[doc = r" Added in 0.7: absent when the producer's record (its size field) ends before it."] store set_run_mode @ 1296: super::RunMode as u8, added 1296..1297;
+            #[doc = r" Stores `sim_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`])."] #[doc = ""] #[doc = r" Added in 0.7: absent when the producer's record (its size field) ends before it."] store set_sim_state @ 1297: super::SimState as u8, added 1297..1298;
+            #[doc = r" Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`])."] #[doc = ""] #[doc = r" Added in 0.7: absent when the producer's record (its size field) ends before it."] write set_lockstep_timeout_ms @ 1300: u32, added 1300..1304;
         }
         /// Compare-and-swap of `pad_owner` as one 4-byte word (acquire-release): `Ok(Ok)` with the old value, `Ok(Err)` with the value found, or `Err(Contended)` (a word narrower than 8 bytes whose neighbours kept changing).
         pub fn compare_exchange_pad_owner(
@@ -2483,58 +2455,6 @@ pub mod live {
         ) -> Result<Result<(), u8>, ::abi_runtime::Contended> {
             assert!(index < 4, "element index out of range");
             self.region.compare_exchange_byte::<u32>(164, index, current, new)
-        }
-        /// Writes `controls` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        ///
-        /// Added in 0.4: absent when the producer's record (its size field) ends before it.
-        pub fn set_controls(
-            &self,
-            value: super::Controls,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
-            self.region.covers(1280, 1296)?;
-            Ok(self.region.write::<super::Controls>(1280, &value))
-        }
-        /// Stores `run_mode` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn set_run_mode(
-            &self,
-            value: super::RunMode,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
-            self.region.covers(1296, 1297)?;
-            Ok(
-                self
-                    .region
-                    .try_store::<
-                        u8,
-                    >(1296, value.0, ::core::sync::atomic::Ordering::Release),
-            )
-        }
-        /// Stores `sim_state` atomically (release), publishing what was written before. `Err(Contended)` (nothing stored) when the other bytes of its 8-byte word kept changing ([`abi_runtime::Region::try_store`]).
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn set_sim_state(
-            &self,
-            value: super::SimState,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
-            self.region.covers(1297, 1298)?;
-            Ok(
-                self
-                    .region
-                    .try_store::<
-                        u8,
-                    >(1297, value.0, ::core::sync::atomic::Ordering::Release),
-            )
-        }
-        /// Writes `lockstep_timeout_ms` with relaxed atomic stores; publish it with a release store of the field readers poll. `Err(Contended)` when a word it shares in part kept changing ([`abi_runtime::Region::write_bytes`]).
-        ///
-        /// Added in 0.7: absent when the producer's record (its size field) ends before it.
-        pub fn set_lockstep_timeout_ms(
-            &self,
-            value: u32,
-        ) -> Result<Result<(), ::abi_runtime::Contended>, RegionError> {
-            self.region.covers(1300, 1304)?;
-            Ok(self.region.write::<u32>(1300, &value))
         }
     }
     ::abi_runtime::view! {

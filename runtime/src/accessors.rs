@@ -26,7 +26,10 @@
 /// | `write` | `fn NAME(&self, value: TYPE) -> Result<(), Contended>` | [`write`](crate::Region::write) (relaxed stores) |
 ///
 /// The methods that write need `A: Writable`: the generator puts them in an `impl` block
-/// bounded so. `NAME` is the whole method name (`set_state`, `fetch_add_ticks`): a
+/// bounded so. A field a later minor version added takes `, added LO..HI` after its type
+/// (`load`, `store`, `read` and `write` only): its getter returns `Option<TYPE>` (`None` when
+/// the view, as long as its producer built the record, does not cover `LO..HI`) and its
+/// setter `Result<Result<(), Contended>, RegionError>`. `NAME` is the whole method name (`set_state`, `fetch_add_ticks`): a
 /// `macro_rules!` macro cannot build identifiers, and a full name can be searched for.
 ///
 /// ```
@@ -61,29 +64,29 @@
 /// ```
 #[macro_export]
 macro_rules! view_accessors {
-    ($($(#[$m:meta])* $kind:ident $name:ident @ $off:literal : $vt:ty $(as $repr:ty)?;)*) => {
-        $($crate::view_accessors!(@ $kind [$(#[$m])*] $name $off [$vt] [$($repr)?]);)*
+    ($($(#[$m:meta])* $kind:ident $name:ident @ $off:literal : $vt:ty $(as $repr:ty)? $(, added $lo:literal .. $hi:literal)?;)*) => {
+        $($crate::view_accessors!(@ $kind [$(#[$m])*] $name $off [$vt] [$($repr)?] [$($lo $hi)?]);)*
     };
     // An integer field: the value is the word.
-    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(&self) -> $vt {
             self.region.load::<$vt>($off, ::core::sync::atomic::Ordering::Acquire)
         }
     };
-    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
             self.region.try_store::<$vt>($off, value, ::core::sync::atomic::Ordering::Release)
         }
     };
-    (@ fetch_add [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ fetch_add [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<$vt, $crate::Contended> {
             self.region.try_fetch_add::<$vt>($off, value, ::core::sync::atomic::Ordering::AcqRel)
         }
     };
-    (@ compare_exchange [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ compare_exchange [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(
             &self,
@@ -93,14 +96,14 @@ macro_rules! view_accessors {
             self.region.try_compare_exchange::<$vt>($off, current, new)
         }
     };
-    (@ swap [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ swap [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<$vt, $crate::Contended> {
             self.region.try_swap::<$vt>($off, value, ::core::sync::atomic::Ordering::AcqRel)
         }
     };
     // An enum or flag set: a `#[repr(transparent)]` newtype over the word `$repr`.
-    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty] []) => {
         $($m)*
         pub fn $name(&self) -> $vt {
             $crate::__zerocopy::transmute!(
@@ -108,14 +111,14 @@ macro_rules! view_accessors {
             )
         }
     };
-    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty] []) => {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
             let value: $repr = $crate::__zerocopy::transmute!(value);
             self.region.try_store::<$repr>($off, value, ::core::sync::atomic::Ordering::Release)
         }
     };
-    (@ compare_exchange [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+    (@ compare_exchange [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty] []) => {
         $($m)*
         pub fn $name(
             &self,
@@ -129,7 +132,7 @@ macro_rules! view_accessors {
             ::core::result::Result::Ok(found.map(wrap).map_err(wrap))
         }
     };
-    (@ swap [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty]) => {
+    (@ swap [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty] []) => {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<$vt, $crate::Contended> {
             let value: $repr = $crate::__zerocopy::transmute!(value);
@@ -138,16 +141,73 @@ macro_rules! view_accessors {
         }
     };
     // A plain field: copied with relaxed loads and stores of whole words.
-    (@ read [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ read [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(&self) -> $vt {
             self.region.read::<$vt>($off)
         }
     };
-    (@ write [$($m:tt)*] $name:ident $off:literal [$vt:ty] []) => {
+    (@ write [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] []) => {
         $($m)*
         pub fn $name(&self, value: $vt) -> ::core::result::Result<(), $crate::Contended> {
             self.region.write::<$vt>($off, &value)
+        }
+    };
+    // A field a later minor version added (`, added LO..HI`): present only when the
+    // producer's record covers `LO..HI` (`Region::covers`); a getter gives `None` and a
+    // setter the bounds error when it does not, and neither touches memory then.
+    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] [$lo:literal $hi:literal]) => {
+        $($m)*
+        pub fn $name(&self) -> ::core::option::Option<$vt> {
+            self.region.covers($lo, $hi).ok()?;
+            ::core::option::Option::Some(self.region.load::<$vt>($off, ::core::sync::atomic::Ordering::Acquire))
+        }
+    };
+    (@ load [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty] [$lo:literal $hi:literal]) => {
+        $($m)*
+        pub fn $name(&self) -> ::core::option::Option<$vt> {
+            self.region.covers($lo, $hi).ok()?;
+            ::core::option::Option::Some($crate::__zerocopy::transmute!(
+                self.region.load::<$repr>($off, ::core::sync::atomic::Ordering::Acquire)
+            ))
+        }
+    };
+    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] [$lo:literal $hi:literal]) => {
+        $($m)*
+        pub fn $name(
+            &self,
+            value: $vt,
+        ) -> ::core::result::Result<::core::result::Result<(), $crate::Contended>, $crate::RegionError> {
+            self.region.covers($lo, $hi)?;
+            ::core::result::Result::Ok(self.region.try_store::<$vt>($off, value, ::core::sync::atomic::Ordering::Release))
+        }
+    };
+    (@ store [$($m:tt)*] $name:ident $off:literal [$vt:ty] [$repr:ty] [$lo:literal $hi:literal]) => {
+        $($m)*
+        pub fn $name(
+            &self,
+            value: $vt,
+        ) -> ::core::result::Result<::core::result::Result<(), $crate::Contended>, $crate::RegionError> {
+            self.region.covers($lo, $hi)?;
+            let value: $repr = $crate::__zerocopy::transmute!(value);
+            ::core::result::Result::Ok(self.region.try_store::<$repr>($off, value, ::core::sync::atomic::Ordering::Release))
+        }
+    };
+    (@ read [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] [$lo:literal $hi:literal]) => {
+        $($m)*
+        pub fn $name(&self) -> ::core::option::Option<$vt> {
+            self.region.covers($lo, $hi).ok()?;
+            ::core::option::Option::Some(self.region.read::<$vt>($off))
+        }
+    };
+    (@ write [$($m:tt)*] $name:ident $off:literal [$vt:ty] [] [$lo:literal $hi:literal]) => {
+        $($m)*
+        pub fn $name(
+            &self,
+            value: $vt,
+        ) -> ::core::result::Result<::core::result::Result<(), $crate::Contended>, $crate::RegionError> {
+            self.region.covers($lo, $hi)?;
+            ::core::result::Result::Ok(self.region.write::<$vt>($off, &value))
         }
     };
 }

@@ -32,34 +32,60 @@ pub(super) struct Methods {
 }
 
 impl Methods {
-    /// A method's `view_accessors!` line, or the method itself when `c.lines` is false (an
-    /// added field's accessors, which [`super::added::gate_accessors`] rewrites).
-    fn push(&mut self, c: &FieldTokens, writes: bool, line: TokenStream, method: TokenStream) {
+    /// A method's `view_accessors!` line, or the method itself when it has none (an added
+    /// field's accessor of a kind the macro does not gate, which
+    /// [`super::added::gate_accessors`] rewrites).
+    fn push(&mut self, writes: bool, line: Option<TokenStream>, method: TokenStream) {
         let (lines, methods) = if writes {
             (&mut self.write_lines, &mut self.write)
         } else {
             (&mut self.read_lines, &mut self.read)
         };
-        if c.lines {
-            lines.extend(line);
-        } else {
-            methods.extend(method);
+        match line {
+            Some(line) => lines.extend(line),
+            None => methods.extend(method),
         }
     }
 }
 
-/// One `view_accessors!` line: `#[doc] KIND NAME @ OFFSET: TYPE` (`as REPR` for an enum).
+/// Where a field a later minor version added is, and since when: its accessors are gated.
+pub(super) struct Gate {
+    /// The field's offset in its record.
+    pub(super) offset: u64,
+    /// Its end.
+    pub(super) end: u64,
+    /// The version that added it.
+    pub(super) since: String,
+}
+
+/// The kinds of `view_accessors!` line that take `, added LO..HI`.
+const GATED_KINDS: [&str; 4] = ["load", "store", "read", "write"];
+
+/// One `view_accessors!` line: `#[doc] KIND NAME @ OFFSET: TYPE` (`as REPR` for an enum), and
+/// `, added LO..HI` with a paragraph of doc for an added field; `None` for an added field's
+/// accessor of a kind the macro does not gate.
 fn line(
+    c: &FieldTokens,
     doc: &Literal,
     kind: &str,
     name: &Ident,
     off: &Literal,
     vt: &TokenStream,
     repr: Option<&TokenStream>,
-) -> TokenStream {
-    let kind = format_ident!("{kind}");
+) -> Option<TokenStream> {
+    let ident = format_ident!("{kind}");
     let repr = repr.map(|r| quote!(as #r));
-    quote!(#[doc = #doc] #kind #name @ #off: #vt #repr;)
+    match &c.gate {
+        None => Some(quote!(#[doc = #doc] #ident #name @ #off: #vt #repr;)),
+        Some(g) if GATED_KINDS.contains(&kind) => {
+            let (lo, hi) = (lit(g.offset), lit(g.end));
+            let added = super::added::added_doc(&g.since);
+            Some(
+                quote!(#[doc = #doc] #[doc = ""] #[doc = #added] #ident #name @ #off: #vt #repr, added #lo..#hi;),
+            )
+        }
+        Some(_) => None,
+    }
 }
 
 /// The accessors of field `fi` (`f`) of struct `si`, laid out by `l`: none for padding or a
@@ -70,7 +96,7 @@ pub(super) fn expand_accessors(
     fi: usize,
     f: &Field,
     l: &StructLayout,
-    lines: bool,
+    gate: Option<Gate>,
 ) -> Methods {
     let a = &schema.access.structs[si];
     let fa = &a.fields[fi];
@@ -85,7 +111,7 @@ pub(super) fn expand_accessors(
         name: rust_ident(&f.name),
         set: format_ident!("set_{}", f.name),
         who: writers_doc(schema, a, fi),
-        lines,
+        gate,
     };
     match fa.kind {
         AccessKind::Atomic { width } | AccessKind::Cas { width } if f.ty.len.is_some() => {
@@ -111,8 +137,8 @@ struct FieldTokens<'a> {
     set: Ident,
     /// Who writes the field, as a doc sentence.
     who: String,
-    /// Whether the simple accessors are `view_accessors!` lines rather than methods.
-    lines: bool,
+    /// Where the field is when a later minor version added it: its accessors are gated.
+    gate: Option<Gate>,
 }
 
 /// An array claimed as one word: read and swapped whole, its elements taken from the
@@ -226,9 +252,8 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
         doc_lit!(" `{}`, an atomic load (acquire).{who}", f.name)
     };
     m.push(
-        c,
         false,
-        line(&get_doc, "load", name, off, &vt, as_repr),
+        line(c, &get_doc, "load", name, off, &vt, as_repr),
         quote! {
             #[doc = #get_doc]
             pub fn #name(&self) -> #vt {
@@ -244,9 +269,8 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
         f.name
     );
     m.push(
-        c,
         true,
-        line(&set_doc, "store", set, off, &vt, as_repr),
+        line(c, &set_doc, "store", set, off, &vt, as_repr),
         quote! {
             #[doc = #set_doc]
             pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {
@@ -261,9 +285,8 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             f.name
         );
         m.push(
-            c,
             true,
-            line(&doc, "fetch_add", &add, off, &vt, None),
+            line(c, &doc, "fetch_add", &add, off, &vt, None),
             quote! {
                 #[doc = #doc]
                 pub fn #add(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
@@ -284,9 +307,8 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             f.name
         );
         m.push(
-            c,
             true,
-            line(&cx_doc, "compare_exchange", &cx, off, &vt, as_repr),
+            line(c, &cx_doc, "compare_exchange", &cx, off, &vt, as_repr),
             quote! {
                 #[doc = #cx_doc]
                 pub fn #cx(&self, current: #vt, new: #vt) -> Result<Result<#vt, #vt>, ::abi_runtime::Contended> {
@@ -297,9 +319,8 @@ fn atomic_accessors(c: &FieldTokens, a: &StructAccess, fa: &FieldAccess, fi: usi
             },
         );
         m.push(
-            c,
             true,
-            line(&swap_doc, "swap", &swap, off, &vt, as_repr),
+            line(c, &swap_doc, "swap", &swap, off, &vt, as_repr),
             quote! {
                 #[doc = #swap_doc]
                 pub fn #swap(&self, value: #vt) -> Result<#vt, ::abi_runtime::Contended> {
@@ -397,9 +418,8 @@ fn plain_accessors(c: &FieldTokens) -> Methods {
     };
     let mut m = Methods::default();
     m.push(
-        c,
         false,
-        line(&get_doc, "read", name, off, &vt, None),
+        line(c, &get_doc, "read", name, off, &vt, None),
         quote! {
             #[doc = #get_doc]
             pub fn #name(&self) -> #vt {
@@ -409,9 +429,8 @@ fn plain_accessors(c: &FieldTokens) -> Methods {
     );
     m.read.extend(text);
     m.push(
-        c,
         true,
-        line(&set_doc, "write", set, off, &vt, None),
+        line(c, &set_doc, "write", set, off, &vt, None),
         quote! {
             #[doc = #set_doc]
             pub fn #set(&self, value: #vt) -> Result<(), ::abi_runtime::Contended> {

@@ -5,7 +5,7 @@
 //! it touches memory. An older producer's shorter
 //! record may be followed by another region, so its absent fields are never read or written.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::accessors::Methods;
@@ -31,8 +31,17 @@ pub(super) fn gate_accessors(methods: Methods, offset: u64, end: u64, since: &st
     Methods {
         read: gate(&methods.read, false, offset, end, since),
         write: gate(&methods.write, true, offset, end, since),
-        ..Methods::default()
+        // Lines of `view_accessors!` with `, added LO..HI`: the macro gates them.
+        read_lines: methods.read_lines,
+        write_lines: methods.write_lines,
     }
+}
+
+/// The paragraph an added field's accessors add to their docs.
+pub(super) fn added_doc(since: &str) -> Literal {
+    doc_lit!(
+        " Added in {since}: absent when the producer's record (its size field) ends before it."
+    )
 }
 
 /// The methods `accessors` gated, as getters (`writes` false) or as methods that write.
@@ -40,9 +49,7 @@ fn gate(accessors: &TokenStream, writes: bool, offset: u64, end: u64, since: &st
     let parsed: syn::ItemImpl = syn::parse2(quote!(impl View { #accessors }))
         .expect("the live layer's accessors are valid Rust");
     let (offset, end) = (lit(offset), lit(end));
-    let doc = doc_lit!(
-        " Added in {since}: absent when the producer's record (its size field) ends before it."
-    );
+    let doc = added_doc(since);
     let gated = parsed.items.into_iter().map(|item| {
         let syn::ImplItem::Fn(mut f) = item else {
             return quote!(#item);

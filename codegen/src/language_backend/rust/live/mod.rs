@@ -189,10 +189,16 @@ fn expand_view(schema: &Schema, si: StructId) -> TokenStream {
     let accessors = s.fields.iter().enumerate().map(|(fi, f)| {
         match handshake.and_then(|h| h.added.iter().find(|a| a.field == fi)) {
             Some(a) => {
-                let methods = expand_accessors(schema, si, fi, f, l, false);
-                added::gate_accessors(methods, a.offset, a.end, &a.since.to_string())
+                let since = a.since.to_string();
+                let gate = accessors::Gate {
+                    offset: a.offset,
+                    end: a.end,
+                    since: since.clone(),
+                };
+                let methods = expand_accessors(schema, si, fi, f, l, Some(gate));
+                added::gate_accessors(methods, a.offset, a.end, &since)
             }
-            None => expand_accessors(schema, si, fi, f, l, true),
+            None => expand_accessors(schema, si, fi, f, l, None),
         }
     });
     let locks = a
@@ -279,6 +285,11 @@ mod tests {
     use super::{LivePiece, expand_imports, expand_piece};
     use crate::ir::names::{RUST_LIVE_IMPORTS, camel};
 
+    /// The keywords that name a type in a line of the runtime's sides macros.
+    const SIDE_KEYWORDS: [&str; 7] = [
+        "response", "client", "server", "writer", "reader", "read", "list",
+    ];
+
     /// The types the protocol and session pieces define are exactly the ones each
     /// protocol's `rust_type_suffixes` names, which lowering keeps apart from every other
     /// type of the live module: the bridge has one protocol of each kind, and a session that
@@ -295,6 +306,27 @@ mod tests {
                     syn::Item::Struct(s) => printed.push(s.ident.to_string()),
                     syn::Item::Enum(e) => printed.push(e.ident.to_string()),
                     syn::Item::Type(t) => printed.push(t.ident.to_string()),
+                    // The sides of a protocol are lines of the runtime's macros: the type
+                    // follows its keyword (`client MailboxClient;`).
+                    syn::Item::Macro(m)
+                        if m.mac.path.segments.last().is_some_and(|s| {
+                            ["mailbox_sides", "entry_sides", "exchange_sides"]
+                                .contains(&s.ident.to_string().as_str())
+                        }) =>
+                    {
+                        let tokens: Vec<proc_macro2::TokenTree> =
+                            m.mac.tokens.clone().into_iter().collect();
+                        for pair in tokens.windows(2) {
+                            if let [
+                                proc_macro2::TokenTree::Ident(k),
+                                proc_macro2::TokenTree::Ident(t),
+                            ] = pair
+                                && SIDE_KEYWORDS.contains(&k.to_string().as_str())
+                            {
+                                printed.push(t.to_string());
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
