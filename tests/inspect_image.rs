@@ -231,7 +231,7 @@ fn the_bindings_and_inspect_check_with_the_reference_numbers() {
     let h = specs
         .handshake(header)
         .expect("the bridge header's handshake");
-    check_reference_numbers("inspect", specs.table(root), &h);
+    check_reference_numbers("inspect", specs.table(root.index()), &h);
     let pad_input = schema.abi().find_struct("pad_input");
     assert_eq!(specs.handshake(pad_input.expect("pad_input")), None);
 }

@@ -429,7 +429,7 @@ fn layouts_json(schema: &Schema) -> Vec<LayoutTableJson<'_>> {
             LayoutTableJson {
                 name: &l.name,
                 doc: &l.doc,
-                root: attach.root == Some(i),
+                root: attach.root.map(crate::ir::LayoutId::index) == Some(i),
                 header: &header.name,
                 table: TableJson {
                     field: &header.fields[l.table_field].name,

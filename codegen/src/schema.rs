@@ -69,6 +69,12 @@ impl Schema {
         &self.protocols
     }
 
+    /// The protocol named `name` (for the tests).
+    #[doc(hidden)]
+    pub fn protocol_id(&self, name: &str) -> Option<ir::ProtocolId> {
+        (self.protocols.iter().position(|p| p.name == name)).map(ir::ProtocolId::new)
+    }
+
     /// The directories (for the tests).
     #[doc(hidden)]
     pub fn directories(&self) -> &[ir::directory::Directory] {

@@ -25,7 +25,7 @@ pub mod inspect {
 
 /// The lowered schema's types.
 pub mod ir {
-    pub use crate::ir::{Version, VersionPolicy};
+    pub use crate::ir::{LayoutId, ProtocolId, Version, VersionPolicy};
 
     /// Access kinds.
     pub mod access {

@@ -3,6 +3,7 @@
 //! so a struct row declared before an owned blocks row, and ordered after it by the index
 //! enum, made lowering refuse the schema with "`owner` is for a `blocks` row".
 
+use abi_codegen::testing::ir::ProtocolId;
 use abi_codegen::testing::ir::attach::Holds;
 
 const SRC: &str = include_str!("../../tests/fixtures/attach/owner_after_a_struct_row.toml");
@@ -14,12 +15,8 @@ fn load(src: &str) -> abi_codegen::Schema {
 
 /// The session's index among the protocols, and each row of the root layout as (name,
 /// whether it holds blocks, its owner).
-fn owners(schema: &abi_codegen::Schema) -> (usize, Vec<(String, bool, Option<usize>)>) {
-    let session = schema
-        .protocols()
-        .iter()
-        .position(|p| p.name == "client")
-        .expect("session `client`");
+fn owners(schema: &abi_codegen::Schema) -> (ProtocolId, Vec<(String, bool, Option<ProtocolId>)>) {
+    let session = schema.protocol_id("client").expect("session `client`");
     let image = schema
         .attach()
         .layouts

@@ -67,13 +67,15 @@ fn only_a_row_added_at_a_later_minor_may_be_missing() {
 
 #[test]
 fn the_header_row_and_nested_blocks_with_their_followed_stride() {
-    let plan = fixture().attach_plan().clone();
+    let schema = fixture();
+    let plan = schema.attach_plan().clone();
+    let layout = |name: &str| schema.attach().layout_id(name).expect("a layout");
     let contents =
         |t: usize| -> Vec<Contents> { plan.tables[t].rows.iter().map(|r| r.contents).collect() };
     // image.blocks: block_count (3) blocks of layout `block`, block_size (512) apart, the
     // writer's stride in the header's `stride` (geometry 0).
     let blocks = Contents::Blocks {
-        table: 1,
+        table: layout("block"),
         count: 3,
         stride: 512,
         stride_geometry: Some(0),
@@ -82,7 +84,7 @@ fn the_header_row_and_nested_blocks_with_their_followed_stride() {
     assert_eq!(contents(0), [Header, blocks, Plain, Plain, Plain]);
     // block.leaves: 2 leaves 128 (leaf_size) apart; no geometry field names leaf_size.
     let leaves = Contents::Blocks {
-        table: 2,
+        table: layout("leaf"),
         count: 2,
         stride: 128,
         stride_geometry: None,

@@ -3,6 +3,7 @@
 
 use super::LowerAttach;
 use crate::ir::attach::{Attach, Holds, LayoutTable, MAX_BLOCK_NESTING};
+use crate::ir::id::LayoutId;
 use crate::ir::names::{camel, rust_live_import};
 use crate::parse::RawSchema;
 
@@ -107,7 +108,7 @@ impl LowerAttach<'_> {
                 .rows
                 .iter()
                 .filter_map(|r| match r.holds {
-                    Holds::Blocks { layout, .. } => Some(1 + levels(layouts, layout, memo)),
+                    Holds::Blocks { layout, .. } => Some(1 + levels(layouts, layout.index(), memo)),
                     _ => None,
                 })
                 .max()
@@ -120,7 +121,7 @@ impl LowerAttach<'_> {
             .iter()
             .flat_map(|l| &l.rows)
             .filter_map(|r| match r.holds {
-                Holds::Blocks { layout, .. } => Some(layout),
+                Holds::Blocks { layout, .. } => Some(layout.index()),
                 _ => None,
             })
             .collect();
@@ -156,7 +157,7 @@ impl LowerAttach<'_> {
                     .rows
                     .iter()
                     .filter_map(|r| match r.holds {
-                        Holds::Blocks { layout, .. } => Some(layout),
+                        Holds::Blocks { layout, .. } => Some(layout.index()),
                         _ => None,
                     })
                     .collect();
@@ -216,7 +217,7 @@ impl LowerAttach<'_> {
             l.rows
                 .iter()
                 .filter_map(|r| match r.holds {
-                    Holds::Blocks { layout, .. } => Some(layout),
+                    Holds::Blocks { layout, .. } => Some(layout.index()),
                     _ => None,
                 })
                 .collect()
@@ -254,7 +255,7 @@ impl LowerAttach<'_> {
             .iter()
             .flat_map(|l| l.rows.iter())
             .filter_map(|r| match r.holds {
-                Holds::Blocks { layout, .. } => Some(layout),
+                Holds::Blocks { layout, .. } => Some(layout.index()),
                 _ => None,
             })
             .collect();
@@ -287,6 +288,6 @@ impl LowerAttach<'_> {
                 ),
             );
         }
-        attach.root = roots.first().copied();
+        attach.root = roots.first().copied().map(LayoutId::new);
     }
 }

@@ -46,7 +46,7 @@ impl LowerAttach<'_> {
                     );
                     continue;
                 };
-                if attach.root != Some(li) {
+                if attach.root != Some(crate::ir::LayoutId::new(li)) {
                     self.errors.error_help(
                         &self.inner(owner),
                         format!("{what}: `owner` is for a blocks row of the layout a mapping starts with"),
@@ -104,7 +104,7 @@ impl LowerAttach<'_> {
                     );
                     continue;
                 }
-                row.owner = Some(index);
+                row.owner = Some(crate::ir::ProtocolId::new(index));
             }
         }
     }

@@ -192,7 +192,7 @@ impl LowerAttach<'_> {
         let stride = self.eval(stride, &format!("{what}, stride"), 1)?;
         Some(Held {
             holds: Holds::Blocks {
-                layout,
+                layout: crate::ir::LayoutId::new(layout),
                 count,
                 stride,
             },

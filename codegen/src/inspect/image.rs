@@ -21,9 +21,9 @@ use crate::ir::StructId;
 
 use super::entries;
 
-/// The index of the `[[layout]]` named `name`.
-pub fn find_layout(schema: &Schema, name: &str) -> Option<usize> {
-    schema.attach.layouts.iter().position(|l| l.name == name)
+/// The `[[layout]]` named `name`.
+pub fn find_layout(schema: &Schema, name: &str) -> Option<crate::ir::LayoutId> {
+    schema.attach.layout_id(name)
 }
 
 /// The input as the attach engine reads it: the few bytes of each field it checks.
@@ -41,12 +41,20 @@ impl Source for Input<'_> {
 }
 
 /// Decodes the whole of `input` as an image laid out by layout `layout`, from offset 0.
-pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> FileInspection {
+pub fn inspect_image(
+    schema: &Schema,
+    layout: crate::ir::LayoutId,
+    input: &dyn ReadAt,
+) -> FileInspection {
     let t = &schema.attach.layouts[layout];
     let plan = &schema.attach_plan;
     let specs = AttachSpecs::new(plan);
     let handshake = specs.handshake(t.header);
-    let report = report(&Input(input), handshake.as_ref(), specs.table(layout));
+    let report = report(
+        &Input(input),
+        handshake.as_ref(),
+        specs.table(layout.index()),
+    );
     let mut cx = ImageDecoder {
         schema,
         input,
@@ -55,7 +63,7 @@ pub fn inspect_image(schema: &Schema, layout: usize, input: &dyn ReadAt) -> File
         found: Vec::new(),
         groups: Vec::new(),
     };
-    cx.image(layout, &report);
+    cx.image(layout.index(), &report);
     FileInspection {
         name: t.name.clone(),
         doc: t.doc.clone(),
@@ -135,15 +143,15 @@ impl ImageDecoder<'_> {
             self.table_problem(li, 0, "", e);
         }
         if let Some(table) = &report.table {
-            self.table(li, table, "", "");
+            self.table(crate::ir::LayoutId::new(li), table, "", "");
         }
     }
 
     /// The table of layout `li` as the engine checked it: its problems, then each row, its
     /// region decoded when it passed.
-    fn table(&mut self, li: usize, report: &TableReport, group: &str, path: &str) {
+    fn table(&mut self, li: crate::ir::LayoutId, report: &TableReport, group: &str, path: &str) {
         for e in &report.problems {
-            self.table_problem(li, report.base as u64, path, e);
+            self.table_problem(li.index(), report.base as u64, path, e);
         }
         let rows = &self.schema.attach.layouts[li].rows;
         for (ri, (row, r)) in rows.iter().zip(&report.rows).enumerate() {
@@ -153,7 +161,7 @@ impl ImageDecoder<'_> {
                     offset,
                     size,
                     error,
-                } => self.row_problem((li, ri), report, (*offset, *size), path, error),
+                } => self.row_problem((li.index(), ri), report, (*offset, *size), path, error),
                 RowReport::Placed {
                     offset,
                     size,
@@ -162,7 +170,7 @@ impl ImageDecoder<'_> {
                     let rgroup = format!("{group}{}", row.name);
                     let rpath = format!("{path}{}", row.name);
                     let start = report.base as u64 + offset;
-                    self.region((li, ri), start, *size, (&rgroup, &rpath), blocks);
+                    self.region((li.index(), ri), start, *size, (&rgroup, &rpath), blocks);
                 }
             }
         }

@@ -117,7 +117,7 @@ impl<'a> AttachSpecs<'a> {
                 stride,
                 stride_geometry,
             } => RowContents::Blocks {
-                table: self.table(table),
+                table: self.table(table.index()),
                 count: count as usize,
                 stride: stride as usize,
                 stride_geometry,

@@ -6,7 +6,7 @@
 use crate::diagnostics::Span;
 use crate::ir::file::FileFormat;
 use crate::ir::geometry::{Follows, Geometry, Liveness, Need, TableGeometry};
-use crate::ir::id::StructId;
+use crate::ir::id::{LayoutId, ProtocolId, StructId};
 use crate::ir::scalar::Scalar;
 use crate::ir::version::Version;
 
@@ -19,11 +19,18 @@ pub struct Attach {
     pub layouts: Vec<LayoutTable>,
     /// The layout a mapping starts with (its header declares `version` and no other layout
     /// nests it as blocks), by index into `layouts`.
-    pub root: Option<usize>,
+    pub root: Option<LayoutId>,
     /// The `[[file]]` formats, in schema order: read with the same scalars as the tables.
     pub files: Vec<FileFormat>,
     /// Every field with `geometry`, in schema order (by struct, then field).
     pub geometry: Vec<Geometry>,
+}
+
+impl Attach {
+    /// The layout table named `name`.
+    pub fn layout_id(&self, name: &str) -> Option<LayoutId> {
+        (self.layouts.iter().position(|l| l.name == name)).map(LayoutId::new)
+    }
 }
 
 /// How a reader learns who produced an extensible record.
@@ -162,7 +169,7 @@ pub struct Row {
     pub follows: Follows,
     /// A blocks row's owner: the session (by index into the schema's protocols) whose row i
     /// owns block i.
-    pub owner: Option<usize>,
+    pub owner: Option<ProtocolId>,
 }
 
 /// What a region holds.
@@ -179,7 +186,7 @@ pub enum Holds {
     Ring { ring: usize },
     /// `count` blocks, `stride` bytes apart, each laid out by a layout table.
     Blocks {
-        layout: usize,
+        layout: LayoutId,
         count: u64,
         stride: u64,
     },
@@ -224,3 +231,5 @@ pub const CHECKS: [&str; 21] = [
     "geometry_too_small",
     "geometry_too_large",
 ];
+
+crate::ir::id::index_by!(LayoutId => LayoutTable);

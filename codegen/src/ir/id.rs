@@ -1,7 +1,9 @@
 //! Typed indices into the ABI's tables: a [`StructId`] names one struct, in `Abi::structs`
 //! and the tables kept parallel to it (`Layout::structs`, `Access::structs`, the parsed
 //! `RawSchema::structs`), so that it cannot be mixed up with a const, enum, field or row
-//! index. A [`PerStruct`] table is indexed by it alone.
+//! index. A [`PerStruct`] table is indexed by it alone. A [`ProtocolId`] names one protocol
+//! (`Schema::protocols`) and a [`LayoutId`] one layout table (`Attach::layouts`, and the
+//! attach plan's tables parallel to it).
 
 use serde::Serialize;
 
@@ -126,3 +128,59 @@ pub(crate) use index_by_struct;
 
 // The backends' per-struct tables: names (Python's `Names::structs`) and live views.
 index_by_struct!(String, Option<String>);
+
+/// A typed index into one table of the schema other than the structs: made only by lowering
+/// (or from the table's own order), it indexes that table alone (`index_by!`).
+macro_rules! typed_index {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(usize);
+
+        impl $name {
+            /// The entry at `index` of its table.
+            pub(crate) fn new(index: usize) -> Self {
+                $name(index)
+            }
+
+            /// Each entry of its table with its id.
+            pub(crate) fn enumerate<T>(table: &[T]) -> impl DoubleEndedIterator<Item = ($name, &T)> {
+                table.iter().enumerate().map(|(i, t)| ($name(i), t))
+            }
+
+            /// The position in its table.
+            pub fn index(self) -> usize {
+                self.0
+            }
+        }
+    };
+}
+
+typed_index!(
+    /// One protocol: its position in `Schema::protocols`.
+    ProtocolId
+);
+typed_index!(
+    /// One layout table: its position in `Attach::layouts` (and in the attach plan's
+    /// `tables`, parallel to it).
+    LayoutId
+);
+
+/// Indexing a table (a slice or a `Vec`) by its typed id: `index_by!(ProtocolId => Protocol)`
+/// in the table's own module.
+macro_rules! index_by {
+    ($id:ty => $($t:ty),*) => {$(
+        $crate::ir::id::index_by!(@one $id, [$t], $t);
+        $crate::ir::id::index_by!(@one $id, Vec<$t>, $t);
+    )*};
+    (@one $id:ty, $table:ty, $t:ty) => {
+        impl std::ops::Index<$id> for $table {
+            type Output = $t;
+            fn index(&self, id: $id) -> &$t {
+                &self[id.index()]
+            }
+        }
+    };
+}
+pub(crate) use index_by;

@@ -22,7 +22,7 @@ mod version;
 
 pub use constant::{ConstType, Constant};
 pub use enumeration::{Enum, EnumKind, EnumValue, order_error};
-pub use id::{PerStruct, StructId};
+pub use id::{LayoutId, PerStruct, ProtocolId, StructId};
 pub use structure::{CountRef, Field, Struct};
 pub use ty::{ArrayLen, Elem, Prim, Type};
 pub use version::{Version, VersionPolicy};

@@ -291,3 +291,5 @@ pub struct Session {
     pub client: Parties,
     pub host: Parties,
 }
+
+crate::ir::id::index_by!(crate::ir::id::ProtocolId => Protocol);

@@ -94,7 +94,7 @@ pub enum Contents {
     /// `count` blocks `stride` bytes apart, each laid out by table `table` (a position in
     /// `AttachPlan::tables`); the writer's stride is in geometry field `stride_geometry`.
     Blocks {
-        table: usize,
+        table: crate::ir::LayoutId,
         count: u64,
         stride: u64,
         stride_geometry: Option<usize>,
@@ -318,3 +318,5 @@ fn handshake(schema: &Lowered<'_>, h: &Handshake) -> HandshakePlan {
             .map(word),
     }
 }
+
+crate::ir::id::index_by!(crate::ir::id::LayoutId => TablePlan);

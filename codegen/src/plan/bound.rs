@@ -36,20 +36,28 @@ pub enum ClientWrite {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoundWriter {
     /// The session whose claim it is bound to, by index into the schema's protocols.
-    pub session: usize,
+    pub session: crate::ir::ProtocolId,
     /// The protocol it writes, by index into the schema's protocols.
-    pub protocol: usize,
+    pub protocol: crate::ir::ProtocolId,
     /// The block layout that holds the protocol's header, and its row there.
-    pub block_layout: usize,
+    pub block_layout: crate::ir::LayoutId,
     pub row: usize,
     pub write: ClientWrite,
 }
 
 /// A struct a session's owned block holds: (session, its client parties, block layout, row,
 /// struct), in session, owned block and row order.
-fn owned_struct_rows(schema: &Schema) -> Vec<(usize, &[usize], usize, usize, StructId)> {
+fn owned_struct_rows(
+    schema: &Schema,
+) -> Vec<(
+    crate::ir::ProtocolId,
+    &[usize],
+    crate::ir::LayoutId,
+    usize,
+    StructId,
+)> {
     let mut out = Vec::new();
-    for (session, s) in schema.protocols.iter().enumerate() {
+    for (session, s) in crate::ir::ProtocolId::enumerate(&schema.protocols) {
         let ProtocolKind::Session(s) = &s.kind else {
             continue;
         };
@@ -70,7 +78,7 @@ fn owned_struct_rows(schema: &Schema) -> Vec<(usize, &[usize], usize, usize, Str
 pub fn bound_writers(schema: &Schema) -> Vec<BoundWriter> {
     let mut out = Vec::new();
     for (session, clients, block_layout, row, struct_index) in owned_struct_rows(schema) {
-        for (protocol, p) in schema.protocols.iter().enumerate() {
+        for (protocol, p) in crate::ir::ProtocolId::enumerate(&schema.protocols) {
             let (header, writers, write) = match &p.kind {
                 ProtocolKind::Queue(q) => (q.header, &q.writer, ClientWrite::Push),
                 ProtocolKind::Mailbox(m) => (m.header, &m.client, ClientWrite::Request),
@@ -101,7 +109,7 @@ pub fn bound_writers(schema: &Schema) -> Vec<BoundWriter> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoundSeqlock {
     /// The session whose claim it is bound to, by index into the schema's protocols.
-    pub session: usize,
+    pub session: crate::ir::ProtocolId,
     /// The seqlock, by index into the access layer's seqlocks.
     pub seqlock: usize,
 }
@@ -122,7 +130,7 @@ pub fn bound_seqlocks(schema: &Schema) -> Vec<BoundSeqlock> {
 }
 
 /// The session that binds seqlock `seqlock`'s client write (the first), if any.
-pub fn seqlock_binding(schema: &Schema, seqlock: usize) -> Option<usize> {
+pub fn seqlock_binding(schema: &Schema, seqlock: usize) -> Option<crate::ir::ProtocolId> {
     bound_seqlocks(schema)
         .into_iter()
         .find(|b| b.seqlock == seqlock)
@@ -130,7 +138,11 @@ pub fn seqlock_binding(schema: &Schema, seqlock: usize) -> Option<usize> {
 }
 
 /// The session that binds protocol `protocol`'s writer in block layout `block_layout`, if any.
-pub fn binding(schema: &Schema, block_layout: usize, protocol: usize) -> Option<usize> {
+pub fn binding(
+    schema: &Schema,
+    block_layout: crate::ir::LayoutId,
+    protocol: crate::ir::ProtocolId,
+) -> Option<crate::ir::ProtocolId> {
     bound_writers(schema)
         .into_iter()
         .find(|b| b.block_layout == block_layout && b.protocol == protocol)
@@ -139,7 +151,10 @@ pub fn binding(schema: &Schema, block_layout: usize, protocol: usize) -> Option<
 
 /// The session that binds protocol `protocol`'s writer wherever it is placed (the first), for
 /// the targets whose writers are named by protocol rather than by block (C, Python).
-pub fn binding_of(schema: &Schema, protocol: usize) -> Option<usize> {
+pub fn binding_of(
+    schema: &Schema,
+    protocol: crate::ir::ProtocolId,
+) -> Option<crate::ir::ProtocolId> {
     bound_writers(schema)
         .into_iter()
         .find(|b| b.protocol == protocol)

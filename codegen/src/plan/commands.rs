@@ -37,7 +37,7 @@ pub struct Commands<'a> {
     pub event: &'a Event,
     /// The session whose rows send, and the mailbox they send through, by index into the
     /// schema's protocols.
-    pub session: usize,
+    pub session: crate::ir::ProtocolId,
     pub mailbox: usize,
     /// The event's word from the start of the mailbox's header (the request sequence, or its
     /// low half).

@@ -61,13 +61,13 @@ pub fn session_events<'a>(schema: &'a Schema, s: &Session) -> Vec<SessionEvent<'
 /// The session event `e` belongs to when it is one per row of a session's table that the
 /// session's host waits on and its client sets (the input and commands' events): the session's
 /// index among the protocols, and the session.
-pub fn set_by_clients<'a>(schema: &'a Schema, e: &Event) -> Option<(usize, &'a Session)> {
+pub fn set_by_clients<'a>(
+    schema: &'a Schema,
+    e: &Event,
+) -> Option<(crate::ir::ProtocolId, &'a Session)> {
     let rows = e.rows?;
-    let (index, s) = schema
-        .protocols
-        .iter()
-        .enumerate()
-        .find_map(|(i, p)| match &p.kind {
+    let (index, s) =
+        crate::ir::ProtocolId::enumerate(&schema.protocols).find_map(|(i, p)| match &p.kind {
             crate::ir::protocol::ProtocolKind::Session(s) if s.table == rows => Some((i, s)),
             _ => None,
         })?;

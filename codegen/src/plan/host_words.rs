@@ -35,7 +35,11 @@ pub struct HostWord {
 
 /// The host words of a block laid out by `block_layout`, for session `session`'s host: the
 /// block header's first, then each region's in the layout's row order.
-pub fn host_words(schema: &Schema, session: usize, block_layout: usize) -> Vec<HostWord> {
+pub fn host_words(
+    schema: &Schema,
+    session: crate::ir::ProtocolId,
+    block_layout: crate::ir::LayoutId,
+) -> Vec<HostWord> {
     let ProtocolKind::Session(s) = &schema.protocols[session].kind else {
         return Vec::new();
     };
@@ -194,10 +198,12 @@ mod tests {
             .protocols
             .iter()
             .position(|p| matches!(p.kind, ProtocolKind::Session(_)))
+            .map(crate::ir::ProtocolId::new)
             .expect("a session");
         let layout = |name: &str| {
             (schema.attach.layouts.iter())
                 .position(|l| l.name == name)
+                .map(crate::ir::LayoutId::new)
                 .expect("the block layout")
         };
         let blocks =

@@ -44,7 +44,7 @@ pub struct Lockstep<'a> {
     /// The input event.
     pub event: &'a Event,
     /// The session whose rows answer, by index into the schema's protocols.
-    pub session: usize,
+    pub session: crate::ir::ProtocolId,
     /// The seqlock the bots write their answers under, by index into the seqlocks.
     pub seqlock: usize,
     /// The event's word (the seqlock's counter) from the start of the seqlock's struct.

@@ -36,7 +36,7 @@ pub struct Region {
     pub blocks: String,
     pub region: String,
     /// The protocol over it, by index into the schema's protocols.
-    pub protocol: usize,
+    pub protocol: crate::ir::ProtocolId,
 }
 
 /// Why a row is freed.
@@ -119,7 +119,7 @@ pub fn policy(step: Step) -> Vec<&'static str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServicePlan {
     /// The session, by index into the schema's protocols.
-    pub session: usize,
+    pub session: crate::ir::ProtocolId,
     pub mailbox: Option<Region>,
     pub queue: Option<Region>,
     pub exchange: Option<Region>,
@@ -132,8 +132,9 @@ pub struct ServicePlan {
 /// The turn of the first session whose rows own blocks, with the first mailbox, queue and
 /// exchange among their regions; `None` when no session owns blocks.
 pub fn service_plan(schema: &Schema) -> Option<ServicePlan> {
-    let session =
-        (0..schema.protocols.len()).find(|&i| crate::plan::session::owns_blocks(schema, i))?;
+    let session = (0..schema.protocols.len())
+        .map(crate::ir::ProtocolId::new)
+        .find(|&i| crate::plan::session::owns_blocks(schema, i))?;
     let ProtocolKind::Session(s) = &schema.protocols[session].kind else {
         return None;
     };
@@ -144,7 +145,7 @@ pub fn service_plan(schema: &Schema) -> Option<ServicePlan> {
             let Holds::Struct { struct_index, .. } = r.holds else {
                 continue;
             };
-            for (protocol, p) in schema.protocols.iter().enumerate() {
+            for (protocol, p) in crate::ir::ProtocolId::enumerate(&schema.protocols) {
                 if p.kind.header() != struct_index {
                     continue;
                 }

@@ -15,6 +15,7 @@
 //! keeps it odd for its write and then makes it even. Rings need nothing: each reader keeps
 //! its own position.
 
+use crate::ir::LayoutId;
 use crate::ir::attach::Holds;
 use crate::ir::protocol::ProtocolKind;
 use crate::schema::Schema;
@@ -34,7 +35,7 @@ pub struct RestoredRegion {
     /// The region's row in the block's layout.
     pub row: usize,
     /// The protocol over it, by index into the schema's protocols.
-    pub protocol: usize,
+    pub protocol: crate::ir::ProtocolId,
     pub restore: Restore,
 }
 
@@ -42,10 +43,10 @@ pub struct RestoredRegion {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnedBlocks {
     /// The layout that holds the blocks row, and the row.
-    pub layout: usize,
+    pub layout: LayoutId,
     pub row: usize,
     /// The blocks' own layout.
-    pub block_layout: usize,
+    pub block_layout: LayoutId,
     /// What a free restores, by region, in the block layout's row order.
     pub regions: Vec<RestoredRegion>,
     /// The words the session's host alone writes in each block (`plan::host_words`): its side
@@ -55,9 +56,9 @@ pub struct OwnedBlocks {
 
 /// The blocks session `session` (an index into the schema's protocols) owns, in layout and
 /// row order, each with what a free restores in it (possibly nothing).
-pub fn owned_blocks(schema: &Schema, session: usize) -> Vec<OwnedBlocks> {
+pub fn owned_blocks(schema: &Schema, session: crate::ir::ProtocolId) -> Vec<OwnedBlocks> {
     let mut out = Vec::new();
-    for (li, l) in schema.attach.layouts.iter().enumerate() {
+    for (li, l) in LayoutId::enumerate(&schema.attach.layouts) {
         for (ri, r) in l.rows.iter().enumerate() {
             let Holds::Blocks { layout, .. } = r.holds else {
                 continue;
@@ -78,17 +79,17 @@ pub fn owned_blocks(schema: &Schema, session: usize) -> Vec<OwnedBlocks> {
 }
 
 /// Whether any of a session's rows owns blocks.
-pub fn owns_blocks(schema: &Schema, session: usize) -> bool {
+pub fn owns_blocks(schema: &Schema, session: crate::ir::ProtocolId) -> bool {
     !owned_blocks(schema, session).is_empty()
 }
 
-fn restored_regions(schema: &Schema, layout: usize) -> Vec<RestoredRegion> {
+fn restored_regions(schema: &Schema, layout: LayoutId) -> Vec<RestoredRegion> {
     let mut out = Vec::new();
     for (row, r) in schema.attach.layouts[layout].rows.iter().enumerate() {
         let Holds::Struct { struct_index, .. } = r.holds else {
             continue;
         };
-        for (protocol, p) in schema.protocols.iter().enumerate() {
+        for (protocol, p) in crate::ir::ProtocolId::enumerate(&schema.protocols) {
             if p.kind.header() != struct_index {
                 continue;
             }
@@ -120,7 +121,7 @@ fn restored_regions(schema: &Schema, layout: usize) -> Vec<RestoredRegion> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CarriedRows {
     /// The session, by index into the schema's protocols.
-    pub session: usize,
+    pub session: crate::ir::ProtocolId,
     /// The first row's start, from the mapping's start (the root header's).
     pub at: u64,
     /// The rows.
@@ -145,7 +146,7 @@ pub fn carried_rows(schema: &Schema) -> Vec<CarriedRows> {
     };
     let header = schema.attach.layouts[root].header;
     let mut out = Vec::new();
-    for (session, p) in schema.protocols.iter().enumerate() {
+    for (session, p) in crate::ir::ProtocolId::enumerate(&schema.protocols) {
         let ProtocolKind::Session(s) = &p.kind else {
             continue;
         };

@@ -134,7 +134,7 @@ pub(crate) fn print_records(
 /// What a name that is not a struct's names: a `[[file]]`, or a `[[layout]]` (an image).
 enum Whole {
     File(usize),
-    Image(usize),
+    Image(crate::ir::LayoutId),
 }
 
 /// The whole input of a `[[file]]` or `[[layout]]`, which no `--offset`, `--count` or

@@ -40,7 +40,7 @@ fn row_facts(schema: &Schema, r: &Row, masked: bool) -> Facts {
             schema
                 .attach
                 .layouts
-                .get(*layout)
+                .get(layout.index())
                 .map_or("?", |l| l.name.as_str()),
             if masked && r.follows.size.is_some() {
                 "followed".to_string()
@@ -75,17 +75,23 @@ fn followed_exprs(schema: &Schema, table: &LayoutTable, r: &Row) -> Vec<String> 
 
 /// The session whose rows own a blocks row's blocks, by name.
 fn owner_of(schema: &Schema, r: &Row) -> String {
-    r.owner.and_then(|i| schema.protocols.get(i)).map_or_else(
-        || "no session".to_string(),
-        |p| format!("session `{}`", p.name),
-    )
+    r.owner
+        .and_then(|i| schema.protocols.get(i.index()))
+        .map_or_else(
+            || "no session".to_string(),
+            |p| format!("session `{}`", p.name),
+        )
 }
 
 /// What a row's size follows from: the struct it holds, or the layout of its blocks.
 fn row_elem(schema: &Schema, r: &Row) -> Option<String> {
     match &r.holds {
         Holds::Struct { struct_index, .. } => Some(schema.abi.structs[*struct_index].name.clone()),
-        Holds::Blocks { layout, .. } => schema.attach.layouts.get(*layout).map(|l| l.name.clone()),
+        Holds::Blocks { layout, .. } => schema
+            .attach
+            .layouts
+            .get(layout.index())
+            .map(|l| l.name.clone()),
         Holds::Ring { .. } | Holds::Bytes { .. } => None,
     }
 }
@@ -238,10 +244,14 @@ impl Cx<'_> {
             return;
         }
         let word = |schema: &Schema, r: &Row| Shape {
-            value: Some(r.owner.and_then(|i| schema.protocols.get(i)).map_or_else(
-                || "no owner".to_string(),
-                |p| format!("owner = \"{}\"", p.name),
-            )),
+            value: Some(
+                r.owner
+                    .and_then(|i| schema.protocols.get(i.index()))
+                    .map_or_else(
+                        || "no owner".to_string(),
+                        |p| format!("owner = \"{}\"", p.name),
+                    ),
+            ),
             ..named(&r.name)
         };
         let c = ruled(

@@ -276,8 +276,8 @@ pub(super) fn render_c_attach(schema: &Schema) -> Result<Option<String>, RenderE
         produce_codes: code_ctxs(&[Family::Produce], &pu),
         major: abi.version.major,
         minor: abi.version.minor,
-        root,
-        slots: slots[root],
+        root: root.index(),
+        slots: slots[root.index()],
         root_hs,
         liveness,
         identity,
@@ -329,7 +329,7 @@ fn table_slots(
     let mut n = t.rows.len() as u64;
     for row in &t.rows {
         if let Contents::Blocks { table, count, .. } = row.contents {
-            n += count * table_slots(plan, table, slots, depth + 1)?;
+            n += count * table_slots(plan, table.index(), slots, depth + 1)?;
         }
     }
     slots[i] = Some(n);
@@ -376,7 +376,7 @@ fn table_ctx(
                     count,
                     stride,
                     ..
-                } => (table as i64, count, stride),
+                } => (table.index() as i64, count, stride),
                 _ => (-1, 0, 0),
             };
             let (count_value, size_value) = match ir.holds {

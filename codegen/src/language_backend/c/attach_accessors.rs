@@ -99,7 +99,7 @@ impl AccessorWalk<'_> {
     /// inside the blocks `outer` (parameter name, block count, what the path says).
     pub(super) fn walk(
         &mut self,
-        t: usize,
+        t: crate::ir::LayoutId,
         prefix: &str,
         base: &Slot,
         outer: &[(String, u64, String)],
@@ -178,7 +178,7 @@ impl AccessorWalk<'_> {
                     })
                     .collect(),
                 param: param_name(depth),
-                table: t,
+                table: t.index(),
                 row: pos,
                 first: base.render(),
             });
@@ -205,8 +205,10 @@ impl AccessorWalk<'_> {
             if let Holds::Blocks { layout, count, .. } = row.holds {
                 let mut inner = base.plus(next_block);
                 let param = param_name(depth);
-                inner.terms.push((param.clone(), self.slots[layout]));
-                next_block += count * self.slots[layout];
+                inner
+                    .terms
+                    .push((param.clone(), self.slots[layout.index()]));
+                next_block += count * self.slots[layout.index()];
                 let mut outer = outer.to_vec();
                 outer.push((param.clone(), count, format!("{}[{param}].", row.name)));
                 self.walk(layout, &format!("{name}_"), &inner, &outer, depth + 1)?;

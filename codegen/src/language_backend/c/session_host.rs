@@ -74,7 +74,7 @@ pub(super) fn session_hosts(schema: &Schema) -> Vec<SessionHostCtx> {
         let ProtocolKind::Session(s) = &p.kind else {
             continue;
         };
-        let owned = owned_blocks(schema, index);
+        let owned = owned_blocks(schema, crate::ir::ProtocolId::new(index));
         if owned.is_empty() {
             continue;
         }

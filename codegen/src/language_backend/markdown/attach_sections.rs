@@ -161,7 +161,7 @@ fn build_layout(schema: &Schema, t: &LayoutTable) -> LayoutSection {
                         link("layout", &schema.attach.layouts[*layout].name)
                     );
                     // The session whose row i owns block i: a free restores its protocols.
-                    if let Some(owner) = r.owner.and_then(|p| schema.protocols.get(p)) {
+                    if let Some(owner) = r.owner.and_then(|p| schema.protocols.get(p.index())) {
                         s.push_str(&format!(
                             "; block i is row i's of session {}, restored by a free",
                             code_span(&owner.name)

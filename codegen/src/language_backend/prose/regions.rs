@@ -348,7 +348,7 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
         ),
         None => String::new(),
     };
-    let restore = restores(schema, index);
+    let restore = restores(schema, crate::ir::ProtocolId::new(index));
     let host = vec![
         format!(
             "Free a row after a {closing}, or when it is hung: the host keeps, for each row, the {state}, {generation} and {beat} it last loaded and the time of its own monotonic clock when it first saw them so; a {claimed} or {active} row whose three have not changed for more than {} ms is hung (a row first seen in use gets that long, heartbeat or not; one stuck in {claimed} is hung too; {beat} is only compared with itself, never with the host's clock). Retire it (swap {state} to {closing}, acquire-release: its client sees it gone and nobody can claim it),{release}{restore} then store {state} = {free} (release). The client notices at its next check; the next claim finds nothing of the last client's.",
@@ -374,7 +374,7 @@ fn session(schema: &Schema, index: usize, s: &Session) -> (String, Vec<Role>) {
 
 /// What a free restores in the blocks a session's rows own (`plan::session`), as a clause of
 /// the free's sentence: empty when they own none.
-fn restores(schema: &Schema, session: usize) -> String {
+fn restores(schema: &Schema, session: crate::ir::ProtocolId) -> String {
     use crate::plan::session::{Restore, owned_blocks};
     let mut parts = Vec::new();
     for o in owned_blocks(schema, session) {

@@ -283,7 +283,7 @@ fn attach_context(schema: &Schema, names: &Names, live: Option<&LiveSection>) ->
     let root = a.root.and_then(|r| {
         let header = a.layouts[r].header;
         let h = a.handshakes.iter().position(|h| h.struct_index == header)?;
-        Some((r, h))
+        Some((r.index(), h))
     });
     let example = root.map(|(r, _)| example(&schema.abi.name, &tables, r));
     let stamp_identity = root
@@ -406,7 +406,7 @@ fn table_data(
                         count,
                         stride,
                         ..
-                    } => Some((table, count, stride)),
+                    } => Some((table.index(), count, stride)),
                     _ => None,
                 },
                 need: (r.need.as_ref()).map(|n| (n.fixed, n.terms.clone())),
@@ -449,7 +449,7 @@ fn table_data(
                 }
             })
             .collect(),
-        root: schema.attach.root == Some(t),
+        root: schema.attach.root.map(crate::ir::LayoutId::index) == Some(t),
         initial: initial_states(schema, l),
     }
 }
@@ -506,7 +506,7 @@ fn row_kind(
                 "{count} blocks of layout `{}`, {stride} bytes apart",
                 schema.attach.layouts[layout].name
             );
-            (row.kind, row.class) = ("blocks", classes[layout].clone());
+            (row.kind, row.class) = ("blocks", classes[layout.index()].clone());
         }
         Holds::Bytes { bytes } => row.holds = format!("at least {bytes} bytes"),
     }

@@ -288,7 +288,8 @@ pub(super) fn render_c_protocols(
     for (index, decl) in schema.protocols.iter().enumerate() {
         let doc = protocol_comment(find(protocols, decl.kind.table(), &decl.name));
         let name = decl.name.clone();
-        let bound = binding_of(schema, index).map(|s| schema.protocols[s].name.clone());
+        let bound = binding_of(schema, crate::ir::ProtocolId::new(index))
+            .map(|s| schema.protocols[s].name.clone());
         match &decl.kind {
             ProtocolKind::Queue(q) => {
                 let mut q = queue(schema, name, doc, q, &mut owners);
@@ -574,7 +575,7 @@ fn session(
         host_state: offset(schema, h, s.host_state.field),
         exiting: s.exiting,
         bind: bind.transpose()?,
-        owns: owns_blocks(schema, index),
+        owns: owns_blocks(schema, crate::ir::ProtocolId::new(index)),
         fill,
         events: crate::plan::events::session_events(schema, s)
             .into_iter()

@@ -11,6 +11,7 @@ mod handle;
 mod relayout;
 
 use super::tokens::{lit, opt_index, opt_u64, spec_ident, value_type};
+use crate::ir::LayoutId;
 use crate::ir::attach::{Handshake, LayoutTable};
 use crate::language_backend::rust::names::{rust_ident, type_ident};
 use crate::plan::attach::{
@@ -27,11 +28,9 @@ pub(super) fn expand_attach(schema: &Schema) -> TokenStream {
         .map(|(l, t)| expand_table_spec(schema, plan, l, t));
     let handshakes = (attach.handshakes.iter().zip(&plan.handshakes))
         .map(|(h, p)| expand_handshake(schema, h, p));
-    let handles = attach
-        .layouts
-        .iter()
-        .enumerate()
-        .map(|(i, l)| handle::expand_handle(schema, l, attach.root == Some(i)));
+    let handles = attach.layouts.iter().enumerate().map(|(i, l)| {
+        handle::expand_handle(schema, l, attach.root.map(LayoutId::index) == Some(i))
+    });
     quote! {
         #(#tables)*
         #(#handshakes)*

@@ -253,7 +253,8 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
     let at = lit(k as u64);
     let row = &r.name;
     let mut out = TokenStream::new();
-    let layout = schema.attach.layouts.iter().position(|x| x.name == l.name);
+    let layout =
+        (schema.attach.layouts.iter().position(|x| x.name == l.name)).map(crate::ir::LayoutId::new);
     for (pi, p) in schema.protocols.iter().enumerate() {
         let new = Some("new");
         let (header, sides): (StructId, Vec<Side>) = match &p.kind {
@@ -307,7 +308,8 @@ pub(super) fn row_accessors(schema: &Schema, l: &LayoutTable, k: usize) -> Token
             ProtocolKind::Mailbox(_) => quote!(::abi_runtime::mailbox::MailboxError),
             _ => quote!(::abi_runtime::triple_buffer::ExchangeError),
         };
-        let bound = layout.and_then(|li| crate::plan::bound::binding(schema, li, pi));
+        let bound = layout
+            .and_then(|li| crate::plan::bound::binding(schema, li, crate::ir::ProtocolId::new(pi)));
         for (suffix, ty_suffix, ctor, what) in sides {
             let ty = format_ident!("{}{}", type_ident(&p.name), ty_suffix);
             let writes = matches!(suffix, "writer" | "client")

@@ -224,7 +224,7 @@ pub(super) fn handle_accessors(schema: &Schema, l: &LayoutTable) -> TokenStream 
         }
         // A host that restores owned blocks is made from the handle of the layout that
         // holds them.
-        let owner = owned_blocks(schema, index)
+        let owner = owned_blocks(schema, crate::ir::ProtocolId::new(index))
             .first()
             .map(|o| schema.attach.layouts[o.layout].name == l.name);
         let make_host = match owner {

@@ -28,7 +28,7 @@ pub(super) fn host_parts(
     header: &TokenStream,
     free: &TokenStream,
 ) -> HostParts {
-    let owned = owned_blocks(schema, session);
+    let owned = owned_blocks(schema, crate::ir::ProtocolId::new(session));
     let Some(first) = owned.first() else {
         return HostParts {
             fields: quote!(header: #header<'a>,),

@@ -200,7 +200,8 @@ impl Ctx<'_> {
                 ])
             };
             let doc = doc_lines(&p.doc);
-            let bound = crate::plan::bound::binding_of(self.schema, pi).is_some();
+            let bound = crate::plan::bound::binding_of(self.schema, crate::ir::ProtocolId::new(pi))
+                .is_some();
             match &p.kind {
                 ProtocolKind::Queue(q) => {
                     let entry = own("Entry");
@@ -256,7 +257,7 @@ impl Ctx<'_> {
             })
         };
         for (index, p) in schema.protocols.iter().enumerate() {
-            let owned: Vec<OwnedBlocksPy> = owned_blocks(schema, index)
+            let owned: Vec<OwnedBlocksPy> = owned_blocks(schema, crate::ir::ProtocolId::new(index))
                 .iter()
                 .map(|o| OwnedBlocksPy {
                     pos: o.row,

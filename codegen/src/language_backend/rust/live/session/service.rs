@@ -13,7 +13,8 @@ use crate::plan::service::{DRAIN_MAX, FREE_STEPS, FreeStep, Region, Step, policy
 /// The impl for session `index`, when it is the schema's service turn.
 pub(super) fn service_impl(t: &SessionTokens, index: usize) -> TokenStream {
     let schema = t.schema;
-    let Some(plan) = crate::plan::service::service_plan(schema).filter(|p| p.session == index)
+    let Some(plan) =
+        crate::plan::service::service_plan(schema).filter(|p| p.session.index() == index)
     else {
         return TokenStream::new();
     };
