@@ -275,13 +275,65 @@ pub struct RawField {
     pub since: Option<Spanned<String>>,
 }
 
+/// The schema read item by item (`by_item::items`), or `None` when it is not of the plain
+/// shape, an item does not read, or its key is not the schema's: `[abi]` once, then each
+/// `[[kind]]` onto the end of its list.
+fn parse_by_item(src: &str) -> Option<RawSchema> {
+    let mut items = by_item::items(src)?;
+    // `[abi]` once, wherever it stands, and no other plain table.
+    let tables: Vec<usize> = (items.iter().enumerate())
+        .filter_map(|(i, item)| (!item.array).then_some(i))
+        .collect();
+    let [at] = tables[..] else {
+        return None;
+    };
+    let abi = items.remove(at);
+    if abi.key != "abi" {
+        return None;
+    }
+    let mut raw = RawSchema::with_abi(by_item::deserialize(abi.table)?);
+    for item in items {
+        let t = item.table;
+        let pushed = match item.key {
+            "const" => push(&mut raw.consts, t),
+            "enum" => push(&mut raw.enums, t),
+            "flags" => push(&mut raw.flags, t),
+            "struct" => push(&mut raw.structs, t),
+            "seqlock" => push(&mut raw.seqlocks, t),
+            "ring" => push(&mut raw.rings, t),
+            "queue" => push(&mut raw.queues, t),
+            "broadcast" => push(&mut raw.broadcasts, t),
+            "mailbox" => push(&mut raw.mailboxes, t),
+            "exchange" => push(&mut raw.exchanges, t),
+            "session" => push(&mut raw.sessions, t),
+            "directory" => push(&mut raw.directories, t),
+            "event" => push(&mut raw.events, t),
+            "layout" => push(&mut raw.layouts, t),
+            "file" => push(&mut raw.files, t),
+            "template" => push(&mut raw.templates, t),
+            _ => None,
+        };
+        pushed?;
+    }
+    Some(raw)
+}
+
+/// Deserializes one `[[kind]]` table onto the end of its list.
+fn push<'de, T: serde::Deserialize<'de>>(
+    list: &mut Vec<Spanned<T>>,
+    table: Spanned<toml::de::DeValue<'de>>,
+) -> Option<()> {
+    list.push(by_item::deserialize(table)?);
+    Some(())
+}
+
 /// Reads the schema text. A TOML syntax error, a missing or unknown key or a value of the
 /// wrong kind is reported with its position and the item it belongs to. The schema is
 /// TOML 1.0, which Python's tomllib reads: the syntax only TOML 1.1 has is an error too.
 pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
     // A plain schema that reads without error is read one item at a time (by_item.rs):
     // the whole document's tree is what a large schema's peak memory was.
-    if let Some(raw) = by_item::parse_by_item(src) {
+    if let Some(raw) = parse_by_item(src) {
         return Ok(raw);
     }
     let parsed = toml::from_str::<RawSchema>(src);
@@ -319,4 +371,83 @@ pub fn parse_schema(src: &str) -> Result<RawSchema, SchemaErrors> {
             list: vec![diagnostic],
         }
     })
+}
+
+#[cfg(test)]
+mod by_item_tests {
+    use super::parse_by_item;
+
+    /// Every schema under tests/fixtures, and the bridge's.
+    fn schemas() -> Vec<(std::path::PathBuf, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut dirs = vec![root.join("tests/fixtures")];
+        let mut files = vec![root.join("schema.toml")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("reads the fixtures") {
+                let path = entry.expect("lists the fixtures").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "toml") {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        (files.into_iter())
+            .filter_map(|path| Some((path.clone(), std::fs::read_to_string(path).ok()?)))
+            .collect()
+    }
+
+    /// Read item by item, a schema gives what the whole document gives, values and spans
+    /// (the `Debug` text shows both); a document that does not read gives `None`.
+    #[test]
+    fn items_read_alone_are_the_whole_document() {
+        let (mut read, mut fell_back) = (0, 0);
+        for (path, src) in schemas() {
+            let whole = toml::from_str::<super::RawSchema>(&src);
+            match parse_by_item(&src) {
+                Some(raw) => {
+                    let whole = whole.unwrap_or_else(|e| {
+                        panic!("{}: read by item, but the whole fails: {e}", path.display())
+                    });
+                    assert_eq!(
+                        format!("{raw:#?}"),
+                        format!("{whole:#?}"),
+                        "{}",
+                        path.display()
+                    );
+                    read += 1;
+                }
+                None => fell_back += 1,
+            }
+        }
+        assert!(read > 100, "{read} read by item, {fell_back} not");
+        // The bridge's schema, which has every kind of item, reads by item.
+        let bridge = include_str!("../../schema.toml");
+        assert!(parse_by_item(bridge).is_some());
+    }
+
+    /// Shapes that are left to the whole document.
+    #[test]
+    fn other_shapes_are_left_to_the_whole_document() {
+        let abi =
+            "[abi]\nname = \"a\"\nversion = \"1.0\"\nc_prefix = \"a\"\nbyte_order = \"little\"\n";
+        assert!(parse_by_item(abi).is_some());
+        for src in [
+            format!("x = 1\n{abi}"),
+            format!("{abi}[abi]\n"),
+            format!("{abi}[abi.more]\nx = 1\n"),
+            format!("{abi}[[struct]]\nname = \"s\"\nfields = []\n[struct.version]\n"),
+            format!("{abi}[[\"struct\"]]\nname = \"s\"\nfields = []\n"),
+            format!("{abi}[[unknown]]\n"),
+            format!("{abi}[[const]]\nname = \"c\"\nvalue = 1\nvalue = 2\n"),
+            format!("{abi}[[const]]\nname = \"c\"\nvalue = {{ a = 1, }}\n"),
+            "[[const]]\nname = \"c\"\nvalue = 1\n".to_string(),
+        ] {
+            assert!(parse_by_item(&src).is_none(), "{src}");
+        }
+        // A `[` first on a line inside an array is not a header.
+        let src = format!("{abi}[[struct]]\nname = \"s\"\nfields = [\n[\n]]\n");
+        assert!(parse_by_item(&src).is_none() && toml::from_str::<super::RawSchema>(&src).is_err());
+    }
 }

@@ -21,7 +21,7 @@ use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml_parser::Source;
 use toml_parser::lexer::TokenKind;
 
-use super::{RawAbi, RawSchema, toml11};
+use super::toml11;
 
 /// A top-level header: where it starts, its key, and whether it is `[[key]]`.
 struct Header<'a> {
@@ -30,57 +30,41 @@ struct Header<'a> {
     array: bool,
 }
 
-/// The schema read item by item, or `None` when it is not of the plain shape or does not
-/// read without error (then the caller reads the whole document).
-pub(super) fn parse_by_item(src: &str) -> Option<RawSchema> {
+/// One top-level table of the schema, parsed alone: its header's key, whether it is
+/// `[[key]]`, and the table, its spans where it is in the whole text.
+pub(super) struct Item<'i> {
+    pub(super) key: &'i str,
+    pub(super) array: bool,
+    pub(super) table: Spanned<DeValue<'i>>,
+}
+
+/// The schema's top-level tables, each parsed alone, or `None` when the text is not of the
+/// plain shape (`[abi]`, then `[[key]]` tables, bare keys only, nothing before the first
+/// header, no TOML 1.1 syntax) or an item does not parse (then the caller reads the whole
+/// document).
+pub(super) fn items(src: &str) -> Option<Vec<Item<'_>>> {
     if !toml11::toml11_syntax(src).is_empty() {
         return None;
     }
     let headers = headers(src)?;
-    let item = |i: usize| -> Option<Spanned<DeValue<'_>>> {
-        let end = headers.get(i + 1).map_or(src.len(), |h| h.start);
-        read_item(src, &headers[i], end)
-    };
-    // `[abi]` once, and no other key as a plain table.
-    let mut tables = headers.iter().enumerate().filter(|(_, h)| !h.array);
-    let (abi_at, abi) = tables.next()?;
-    if abi.key != "abi" || tables.next().is_some() {
-        return None;
-    }
-    let abi = Spanned::<RawAbi>::deserialize(ValueDeserializer::from(item(abi_at)?)).ok()?;
-    let mut raw = RawSchema::with_abi(abi);
-    for (i, header) in headers.iter().enumerate().filter(|(_, h)| h.array) {
-        let item = item(i)?;
-        match header.key {
-            "const" => push(&mut raw.consts, item)?,
-            "enum" => push(&mut raw.enums, item)?,
-            "flags" => push(&mut raw.flags, item)?,
-            "struct" => push(&mut raw.structs, item)?,
-            "seqlock" => push(&mut raw.seqlocks, item)?,
-            "ring" => push(&mut raw.rings, item)?,
-            "queue" => push(&mut raw.queues, item)?,
-            "broadcast" => push(&mut raw.broadcasts, item)?,
-            "mailbox" => push(&mut raw.mailboxes, item)?,
-            "exchange" => push(&mut raw.exchanges, item)?,
-            "session" => push(&mut raw.sessions, item)?,
-            "directory" => push(&mut raw.directories, item)?,
-            "event" => push(&mut raw.events, item)?,
-            "layout" => push(&mut raw.layouts, item)?,
-            "file" => push(&mut raw.files, item)?,
-            "template" => push(&mut raw.templates, item)?,
-            _ => return None,
-        }
-    }
-    Some(raw)
+    (0..headers.len())
+        .map(|i| {
+            let end = headers.get(i + 1).map_or(src.len(), |h| h.start);
+            let table = read_item(src, &headers[i], end)?;
+            Some(Item {
+                key: headers[i].key,
+                array: headers[i].array,
+                table,
+            })
+        })
+        .collect()
 }
 
-/// Deserializes one `[[kind]]` table onto the end of its list.
-fn push<'de, T: Deserialize<'de>>(
-    list: &mut Vec<Spanned<T>>,
-    item: Spanned<DeValue<'de>>,
-) -> Option<()> {
-    list.push(Spanned::<T>::deserialize(ValueDeserializer::from(item)).ok()?);
-    Some(())
+/// One item's table deserialized as `T`, or `None` when it does not fit.
+pub(super) fn deserialize<'de, T: Deserialize<'de>>(
+    table: Spanned<DeValue<'de>>,
+) -> Option<Spanned<T>> {
+    Spanned::<T>::deserialize(ValueDeserializer::from(table)).ok()
 }
 
 /// Every top-level header, in order: a `[` first on its line (blanks aside) outside any
@@ -178,83 +162,4 @@ fn shifted(value: Spanned<DeValue<'_>>, by: usize) -> Spanned<DeValue<'_>> {
         _ => {}
     }
     Spanned::new(span.start + by..span.end + by, inner)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_by_item;
-
-    /// Every schema under tests/fixtures, and the bridge's.
-    fn schemas() -> Vec<(std::path::PathBuf, String)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut dirs = vec![root.join("tests/fixtures")];
-        let mut files = vec![root.join("schema.toml")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).expect("reads the fixtures") {
-                let path = entry.expect("lists the fixtures").path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "toml") {
-                    files.push(path);
-                }
-            }
-        }
-        files.sort();
-        (files.into_iter())
-            .filter_map(|path| Some((path.clone(), std::fs::read_to_string(path).ok()?)))
-            .collect()
-    }
-
-    /// Read item by item, a schema gives what the whole document gives, values and spans
-    /// (the `Debug` text shows both); a document that does not read gives `None`.
-    #[test]
-    fn items_read_alone_are_the_whole_document() {
-        let (mut read, mut fell_back) = (0, 0);
-        for (path, src) in schemas() {
-            let whole = toml::from_str::<super::RawSchema>(&src);
-            match parse_by_item(&src) {
-                Some(raw) => {
-                    let whole = whole.unwrap_or_else(|e| {
-                        panic!("{}: read by item, but the whole fails: {e}", path.display())
-                    });
-                    assert_eq!(
-                        format!("{raw:#?}"),
-                        format!("{whole:#?}"),
-                        "{}",
-                        path.display()
-                    );
-                    read += 1;
-                }
-                None => fell_back += 1,
-            }
-        }
-        assert!(read > 100, "{read} read by item, {fell_back} not");
-        // The bridge's schema, which has every kind of item, reads by item.
-        let bridge = include_str!("../../../schema.toml");
-        assert!(parse_by_item(bridge).is_some());
-    }
-
-    /// Shapes that are left to the whole document.
-    #[test]
-    fn other_shapes_are_left_to_the_whole_document() {
-        let abi =
-            "[abi]\nname = \"a\"\nversion = \"1.0\"\nc_prefix = \"a\"\nbyte_order = \"little\"\n";
-        assert!(parse_by_item(abi).is_some());
-        for src in [
-            format!("x = 1\n{abi}"),
-            format!("{abi}[abi]\n"),
-            format!("{abi}[abi.more]\nx = 1\n"),
-            format!("{abi}[[struct]]\nname = \"s\"\nfields = []\n[struct.version]\n"),
-            format!("{abi}[[\"struct\"]]\nname = \"s\"\nfields = []\n"),
-            format!("{abi}[[unknown]]\n"),
-            format!("{abi}[[const]]\nname = \"c\"\nvalue = 1\nvalue = 2\n"),
-            format!("{abi}[[const]]\nname = \"c\"\nvalue = {{ a = 1, }}\n"),
-            "[[const]]\nname = \"c\"\nvalue = 1\n".to_string(),
-        ] {
-            assert!(parse_by_item(&src).is_none(), "{src}");
-        }
-        // A `[` first on a line inside an array is not a header.
-        let src = format!("{abi}[[struct]]\nname = \"s\"\nfields = [\n[\n]]\n");
-        assert!(parse_by_item(&src).is_none() && toml::from_str::<super::RawSchema>(&src).is_err());
-    }
 }

@@ -58,6 +58,13 @@ pub(super) struct Gate {
     pub(super) since: String,
 }
 
+/// The paragraph an added field's accessors add to their docs.
+pub(super) fn added_doc(since: &str) -> Literal {
+    doc_lit!(
+        " Added in {since}: absent when the producer's record (its size field) ends before it."
+    )
+}
+
 /// The kinds of `view_accessors!` line that take `, added LO..HI`.
 const GATED_KINDS: [&str; 4] = ["load", "store", "read", "write"];
 
@@ -79,7 +86,7 @@ fn line(
         None => Some(quote!(#[doc = #doc] #ident #name @ #off: #vt #repr;)),
         Some(g) if GATED_KINDS.contains(&kind) => {
             let (lo, hi) = (lit(g.offset), lit(g.end));
-            let added = super::added::added_doc(&g.since);
+            let added = added_doc(&g.since);
             Some(
                 quote!(#[doc = #doc] #[doc = ""] #[doc = #added] #ident #name @ #off: #vt #repr, added #lo..#hi;),
             )

@@ -5,14 +5,13 @@
 //! it touches memory. An older producer's shorter
 //! record may be followed by another region, so its absent fields are never read or written.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::accessors::Methods;
 use super::tokens::lit;
 use crate::ir::StructId;
 use crate::ir::attach::Handshake;
-use crate::language_backend::rust::docs::doc_lit;
 use crate::schema::Schema;
 
 /// The handshake of struct `si` when a minor version added fields to it.
@@ -37,19 +36,12 @@ pub(super) fn gate_accessors(methods: Methods, offset: u64, end: u64, since: &st
     }
 }
 
-/// The paragraph an added field's accessors add to their docs.
-pub(super) fn added_doc(since: &str) -> Literal {
-    doc_lit!(
-        " Added in {since}: absent when the producer's record (its size field) ends before it."
-    )
-}
-
 /// The methods `accessors` gated, as getters (`writes` false) or as methods that write.
 fn gate(accessors: &TokenStream, writes: bool, offset: u64, end: u64, since: &str) -> TokenStream {
     let parsed: syn::ItemImpl = syn::parse2(quote!(impl View { #accessors }))
         .expect("the live layer's accessors are valid Rust");
     let (offset, end) = (lit(offset), lit(end));
-    let doc = added_doc(since);
+    let doc = super::accessors::added_doc(since);
     let gated = parsed.items.into_iter().map(|item| {
         let syn::ImplItem::Fn(mut f) = item else {
             return quote!(#item);
