@@ -72,6 +72,19 @@ impl PlacedTable {
         self.rows.get(row).copied().flatten()
     }
 
+    /// Row `row`'s region and its bytes in `mapping`, aligned to `align`, or `None` when the
+    /// row is absent or its bytes are out of bounds or misaligned: what a generated handle's
+    /// accessor of the row starts with (`handle_accessors!`).
+    pub fn row_region<'a, A: crate::raw::Access>(
+        &self,
+        mapping: Region<'a, A>,
+        row: usize,
+        align: usize,
+    ) -> Option<(Placed, Region<'a, A>)> {
+        let p = self.row(row)?;
+        Some((p, mapping.sub(p.offset, p.size, align).ok()?))
+    }
+
     /// Block `k` of row `row`, or `None` when the row is absent or `k` is out of range.
     pub fn block(&self, row: usize, k: usize) -> Option<&PlacedTable> {
         self.blocks.get(row)?.get(k)

@@ -211,8 +211,7 @@ macro_rules! handle_accessors {
     ($(#[$m:meta])* region $name:ident @ $k:literal; $($rest:tt)*) => {
         $(#[$m])*
         pub fn $name(&self) -> ::core::option::Option<$crate::Region<'a>> {
-            let p = self.table.row($k)?;
-            self.region.sub(p.offset, p.size, 1).ok()
+            self.table.row_region(self.region, $k, 1).map(|(_, region)| region)
         }
         $crate::handle_accessors!($($rest)*);
     };
@@ -273,10 +272,7 @@ macro_rules! handle_accessors {
     ($(#[$m:meta])* open $name:ident @ $k:literal: $side:ident :: $ctor:ident, $err:ty; $($rest:tt)*) => {
         $(#[$m])*
         pub fn $name(&self) -> ::core::result::Result<::core::option::Option<$side<'a>>, $err> {
-            let ::core::option::Option::Some(p) = self.table.row($k) else {
-                return ::core::result::Result::Ok(::core::option::Option::None);
-            };
-            let ::core::result::Result::Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+            let ::core::option::Option::Some((_, region)) = self.table.row_region(self.region, $k, 8) else {
                 return ::core::result::Result::Ok(::core::option::Option::None);
             };
             $side::$ctor(region).map(::core::option::Option::Some)
@@ -286,10 +282,7 @@ macro_rules! handle_accessors {
     ($(#[$m:meta])* host $name:ident @ $k:literal: $side:ident, $err:ty; $($rest:tt)*) => {
         $(#[$m])*
         pub fn $name(&self) -> ::core::result::Result<::core::option::Option<$side<'a>>, $err> {
-            let ::core::option::Option::Some(p) = self.table.row($k) else {
-                return ::core::result::Result::Ok(::core::option::Option::None);
-            };
-            let ::core::result::Result::Ok(region) = self.region.sub(p.offset, p.size, 8) else {
+            let ::core::option::Option::Some((p, region)) = self.table.row_region(self.region, $k, 8) else {
                 return ::core::result::Result::Ok(::core::option::Option::None);
             };
             let from = $crate::laid_out::geometry_of(self.laid_out.as_deref(), p.offset, p.size);

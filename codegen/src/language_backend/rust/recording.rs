@@ -4,7 +4,7 @@
 //! bytes) yielding `<File>Record`s (the record's struct, the decoded struct, the extras),
 //! seeking by the key, with the header, footer, tables and issues; and `<File>Writer`.
 
-use proc_macro2::{Ident, Literal, TokenStream};
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::docs::doc_lit;
@@ -159,29 +159,49 @@ fn expand_spec(p: &RecordingPlan, spec: &proc_macro2::Ident) -> TokenStream {
     }
 }
 
-/// Format `p`: its spec, the record item, the reader and the writer.
+/// Format `p`: its spec, then its record item, reader and writer as one invocation of
+/// `abi_runtime::recording_format!`.
 fn expand_format(schema: &Schema, p: &RecordingPlan) -> TokenStream {
-    let t = FormatTokens::new(schema, p);
-    let spec_tokens = expand_spec(p, &t.spec);
-    let FormatTokens {
-        spec,
-        reader,
-        writer,
-        item,
-        header_ty,
-        footer_ty,
-        chunk_ty,
-        record_ty,
-        decoded_ty,
-        decoded_field,
-        seek,
-        read_at,
-        decoded_size,
-        doc_item,
-        doc_reader,
-        doc_writer,
-        read_doc,
-    } = &t;
+    let abi = &schema.abi;
+    let ty = |i: StructId| {
+        let t = type_ident(&abi.structs[i].name);
+        quote!(super::#t)
+    };
+    let camel_name = camel(&p.name);
+    let spec = format_ident!("{}_SPEC", p.name.to_uppercase());
+    let reader = format_ident!("{camel_name}Reader");
+    let writer = format_ident!("{camel_name}Writer");
+    let item = format_ident!("{camel_name}Record");
+    let header_ty = ty(p.header.struct_index);
+    let footer_ty = ty(p.footer.struct_index);
+    let chunk_ty = ty(p.chunk.struct_index);
+    let record_ty = ty(p.record.part.struct_index);
+    let decoded_ty = ty(p.record.decoded);
+    let decoded_name = &abi.structs[p.record.decoded].name;
+    let decoded_field = if matches!(decoded_name.as_str(), "record" | "extras") {
+        format_ident!("decoded")
+    } else {
+        rust_ident(decoded_name)
+    };
+    let key = &p.record.key_name.replace('.', "_");
+    let seek = format_ident!("seek_{key}");
+    let read_at = format_ident!("read_{key}");
+    let key_name = &p.record.key_name;
+    let decoded_size = usize_lit(p.record.decoded_size);
+    // No leading space: the macro's `///` lines follow (see `adder_lines`).
+    let read_doc = doc_lit!("The record whose `{key_name}` is `key`, if the file holds it.");
+    let name = &p.name;
+    let doc_item = doc_lit!(
+        " One record of a file of the `{name}` format: its `{}`, the decoded `{decoded_name}`, and the extras that follow it in the decoded data.",
+        abi.structs[p.record.part.struct_index].name
+    );
+    let doc_reader = doc_lit!(
+        " Reads a file of the `{name}` format over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header)."
+    );
+    let doc_writer = doc_lit!(
+        " Writes a file of the `{name}` format: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it."
+    );
+    let spec_tokens = expand_spec(p, &spec);
     let tables = table_lines(schema, p);
     let adders = adder_lines(schema, p);
     quote! {
@@ -238,108 +258,6 @@ fn adder_lines(schema: &Schema, p: &RecordingPlan) -> TokenStream {
             quote!(#[doc = #doc] #name @ #i: #row;)
         });
     quote!(#(#adders)*)
-}
-
-/// The names, types and docs a format's generated code interpolates, computed once.
-struct FormatTokens {
-    /// The format's static `RecordingSpec`.
-    spec: Ident,
-    /// `<File>Reader`.
-    reader: Ident,
-    /// `<File>Writer`.
-    writer: Ident,
-    /// `<File>Record`.
-    item: Ident,
-    /// The header's struct.
-    header_ty: TokenStream,
-    /// The footer's struct.
-    footer_ty: TokenStream,
-    /// A chunk header's struct.
-    chunk_ty: TokenStream,
-    /// The record's struct.
-    record_ty: TokenStream,
-    /// The decoded data's struct.
-    decoded_ty: TokenStream,
-    /// The record item's field holding the decoded struct.
-    decoded_field: Ident,
-    /// `seek_<key>`.
-    seek: Ident,
-    /// `read_<key>`.
-    read_at: Ident,
-    /// The decoded struct's size.
-    decoded_size: Literal,
-    /// The record item's doc.
-    doc_item: Literal,
-    /// The reader's doc.
-    doc_reader: Literal,
-    /// The writer's doc.
-    doc_writer: Literal,
-    /// `read_<key>`'s doc.
-    read_doc: Literal,
-}
-
-impl FormatTokens {
-    /// The tokens of format `p`.
-    fn new(schema: &Schema, p: &RecordingPlan) -> Self {
-        let abi = &schema.abi;
-        let ty = |i: StructId| {
-            let t = type_ident(&abi.structs[i].name);
-            quote!(super::#t)
-        };
-        let camel_name = camel(&p.name);
-        let spec = format_ident!("{}_SPEC", p.name.to_uppercase());
-        let reader = format_ident!("{camel_name}Reader");
-        let writer = format_ident!("{camel_name}Writer");
-        let item = format_ident!("{camel_name}Record");
-        let header_ty = ty(p.header.struct_index);
-        let footer_ty = ty(p.footer.struct_index);
-        let chunk_ty = ty(p.chunk.struct_index);
-        let record_ty = ty(p.record.part.struct_index);
-        let decoded_ty = ty(p.record.decoded);
-        let decoded_name = &abi.structs[p.record.decoded].name;
-        let decoded_field = if matches!(decoded_name.as_str(), "record" | "extras") {
-            format_ident!("decoded")
-        } else {
-            rust_ident(decoded_name)
-        };
-        let key = &p.record.key_name.replace('.', "_");
-        let seek = format_ident!("seek_{key}");
-        let read_at = format_ident!("read_{key}");
-        let key_name = &p.record.key_name;
-        let decoded_size = usize_lit(p.record.decoded_size);
-        // No leading space: the macro's `///` lines follow (see `adder_lines`).
-        let read_doc = doc_lit!("The record whose `{key_name}` is `key`, if the file holds it.");
-        let name = &p.name;
-        let doc_item = doc_lit!(
-            " One record of a file of the `{name}` format: its `{}`, the decoded `{decoded_name}`, and the extras that follow it in the decoded data.",
-            abi.structs[p.record.part.struct_index].name
-        );
-        let doc_reader = doc_lit!(
-            " Reads a file of the `{name}` format over any `Read + Seek`: one chunk inflated at a time, records decoded, damage collected in [`issues`](Self::issues) (a file whose trailer or footer is missing or bad is read by walking its chunks from the header)."
-        );
-        let doc_writer = doc_lit!(
-            " Writes a file of the `{name}` format: records into chunks (each starts with a plain record), [`flush`](Self::flush) closes the open chunk, [`finish`](Self::finish) writes the footer, its tables and the trailer. Dropped without `finish`, the file ends with its last chunk, and a reader walks it."
-        );
-        FormatTokens {
-            spec,
-            reader,
-            writer,
-            item,
-            header_ty,
-            footer_ty,
-            chunk_ty,
-            record_ty,
-            decoded_ty,
-            decoded_field,
-            seek,
-            read_at,
-            decoded_size,
-            doc_item,
-            doc_reader,
-            doc_writer,
-            read_doc,
-        }
-    }
 }
 
 /// `pub mod recording`, or nothing when no format has the shape.
